@@ -1,0 +1,139 @@
+/*
+ * database.h - attu as a library (the db/ layer): open a data directory, run SQL.
+ *
+ * This is the one door from server/ (and tests, benchmarks, the fuzzers)
+ * into the engine. The server never sees plans or columns' internals: it
+ * hands SQL text (or a prepared statement and its parameters) to a session
+ * and receives results through callbacks, one statement at a time.
+ *
+ * Threading: one attu_db serves many sessions concurrently. A session is
+ * used by one thread at a time (the server's worker running its query).
+ * Inside, a reader-writer lock lets queries run side by side while DDL, COPY
+ * and INSERT take the catalog exclusively for their final swap.
+ */
+#ifndef ATTU_DB_DATABASE_H
+#define ATTU_DB_DATABASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "engine/column.h"
+#include "engine/error.h"
+
+typedef struct attu_db attu_db;
+typedef struct attu_session attu_session;
+typedef struct attu_prepared attu_prepared;
+
+typedef enum attu_device_choice {
+    ATTU_DEVICE_AUTO = 0,   /* GPU when one is usable, else CPU */
+    ATTU_DEVICE_CPU,
+    ATTU_DEVICE_GPU         /* fail to open if no GPU is usable */
+} attu_device_choice;
+
+typedef struct attu_db_config {
+    const char        *data_dir;        /* NULL = in memory only (tests) */
+    attu_device_choice device;
+    const char        *load_dir;        /* server-side COPY reads only here; NULL = anywhere */
+    size_t             gpu_memory_budget; /* bytes; 0 = 90% of free memory */
+    int                threads;         /* CPU backend threads; 0 = all cores */
+} attu_db_config;
+
+attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err);
+void attu_db_close(attu_db *db);
+
+/* "GPU (NVIDIA H100 80GB HBM3, sm_90)" or "CPU (16 threads)". */
+const char *attu_db_device_description(const attu_db *db);
+
+/* ---- results ----------------------------------------------------------- */
+
+/* The shape of a result, as RowDescription needs it. */
+typedef struct attu_result_column {
+    char      name[64];
+    attu_type type;
+} attu_result_column;
+
+/* One statement's outcome. For row-returning statements, cols holds the
+ * values (ncols columns of nrows rows, formatted with attu_column_format);
+ * for others ncols is 0. tag is the CommandComplete tag ("SELECT 3",
+ * "INSERT 0 5", "COPY 29510", "CREATE TABLE"). The result is freed after
+ * on_result returns, unless on_result returns ATTU_RESULT_KEEP: then the
+ * callee owns it (e.g. a portal that sends it in Execute-sized pieces) and
+ * releases it with attu_result_free. */
+typedef struct attu_result {
+    int                 ncols;
+    attu_result_column *desc;
+    attu_column       **cols;
+    size_t              nrows;
+    char                tag[64];
+    bool                returns_rows;  /* SELECT-like: send RowDescription even with 0 rows */
+} attu_result;
+
+#define ATTU_RESULT_KEEP 2
+void attu_result_free(attu_result *res);
+
+/* Callbacks through which a session reports. Any may be NULL. */
+typedef struct attu_exec_callbacks {
+    void *ctx;
+    /* A statement succeeded. Return 0 to go on, ATTU_RESULT_KEEP to keep
+     * the result and go on, anything else to stop (client went away). */
+    int  (*on_result)(void *ctx, attu_result *res);
+    /* A statement failed; execution of the remaining statements stops. */
+    void (*on_error)(void *ctx, const attu_error *err);
+    /* A NOTICE (e.g. DROP TABLE IF EXISTS on a missing table). */
+    void (*on_notice)(void *ctx, const char *sqlstate, const char *message);
+    /* COPY ... FROM STDIN: start (ncols = columns expected) then pull bytes;
+     * copy_in_read returns >0 bytes, 0 at CopyDone, -1 with err (CopyFail). */
+    int     (*copy_in_begin)(void *ctx, int ncols);
+    ssize_t (*copy_in_read)(void *ctx, char *buf, size_t cap, attu_error *err);
+    /* COPY ... TO STDOUT: begin, then data chunks (CSV text). */
+    int  (*copy_out_begin)(void *ctx, int ncols);
+    int  (*copy_out_data)(void *ctx, const char *buf, size_t len);
+} attu_exec_callbacks;
+
+/* ---- sessions ---------------------------------------------------------- */
+
+attu_session *attu_session_new(attu_db *db);
+void attu_session_free(attu_session *s);
+
+/* Runs every statement of sql in order (the simple Query protocol). Returns
+ * 0 if all succeeded, -1 after the first error (reported via on_error).
+ * An empty string (or only comments) runs nothing and returns 1, so the
+ * server can send EmptyQueryResponse. */
+int attu_session_exec(attu_session *s, const char *sql,
+                      const attu_exec_callbacks *cb);
+
+/* Transaction status for ReadyForQuery: 'I' idle, 'T' in a block, 'E'
+ * failed block. BEGIN/COMMIT/ROLLBACK are accepted; each statement is
+ * applied atomically on its own. */
+char attu_session_txn_status(const attu_session *s);
+
+/* Asks the running statement to stop; it fails with 57014 soon after.
+ * Safe to call from any thread. */
+void attu_session_cancel(attu_session *s);
+
+/* SET/SHOW values (statement_timeout in ms, 0 = none). */
+int attu_session_statement_timeout_ms(const attu_session *s);
+
+/* ---- the extended protocol ---------------------------------------------- */
+
+/* Parses and binds one statement with $1..$n parameters. param_oids may give
+ * types (0 = infer). Returns NULL with err on failure. */
+attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
+                            const uint32_t *param_oids, attu_error *err);
+void attu_prepared_free(attu_prepared *p);
+
+int attu_prepared_param_count(const attu_prepared *p);
+uint32_t attu_prepared_param_oid(const attu_prepared *p, int i);
+/* Result columns (0 and NULL for statements that return no rows). */
+int attu_prepared_describe(const attu_prepared *p,
+                           const attu_result_column **cols);
+
+/* Executes with text parameters (values[i] NULL = SQL NULL). The result is
+ * delivered through cb->on_result; the server handles Execute row limits by
+ * keeping the materialized result in its portal. */
+int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
+                          const char *const *values, const attu_exec_callbacks *cb);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * catalog.h - the set of tables a database holds, by name.
+ *
+ * Not thread-safe by itself: the database (db/database.h) guards it with a
+ * reader-writer lock (queries read, DDL/DML write). Names are compared
+ * exactly; the parser has already folded unquoted identifiers to lower case.
+ */
+#ifndef ATTU_CATALOG_H
+#define ATTU_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/error.h"
+#include "engine/table.h"
+
+typedef struct attu_catalog attu_catalog;
+
+attu_catalog *attu_catalog_new(void);
+void attu_catalog_free(attu_catalog *cat);     /* frees every table */
+
+attu_table *attu_catalog_lookup(const attu_catalog *cat, const char *name);
+
+/* Takes ownership of t. 42P07 if the name exists. */
+int attu_catalog_add(attu_catalog *cat, attu_table *t, attu_error *err);
+
+/* Puts t in place of the table of the same name and returns the old one
+ * (the caller frees it once no reader can hold it). */
+attu_table *attu_catalog_replace(attu_catalog *cat, attu_table *t);
+
+/* Removes and returns the table (42P01 unless if_exists, then NULL, no
+ * error). The caller frees it. */
+attu_table *attu_catalog_remove(attu_catalog *cat, const char *name,
+                                bool if_exists, attu_error *err);
+
+/* Tables in name order. */
+size_t attu_catalog_count(const attu_catalog *cat);
+attu_table *attu_catalog_at(const attu_catalog *cat, size_t i);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * column.h - one column of values: fixed-width slots plus a validity bitmap.
+ *
+ * Slot layout per type is in types.h. validity is NULL when the column has
+ * no NULLs (the common case costs nothing); otherwise bit i (word i/64, bit
+ * i%64) is 1 when row i holds a value. A NULL row's slot holds zero so that
+ * kernels may read it without branching. TEXT columns hold int32 codes into
+ * dict (dictionary.h), which the column references.
+ *
+ * `device` belongs to the backend: the GPU backend caches the column's
+ * device copy there (uploaded once, freed with the column).
+ */
+#ifndef ATTU_COLUMN_H
+#define ATTU_COLUMN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/dictionary.h"
+#include "engine/error.h"
+#include "engine/types.h"
+
+typedef struct attu_column {
+    attu_type type;
+    size_t    length;      /* rows */
+    size_t    capacity;    /* slots allocated */
+    void     *data;
+    uint64_t *validity;    /* NULL = all valid */
+    attu_dictionary *dict; /* TEXT only */
+    void     *device;      /* backend-owned cache; see backend.h */
+    void    (*device_free)(void *device);
+} attu_column;
+
+attu_column *attu_column_new(attu_type type, size_t capacity, attu_error *err);
+void attu_column_free(attu_column *c);
+
+/* Grows capacity to at least n slots (and the bitmap, if present). */
+int attu_column_reserve(attu_column *c, size_t n, attu_error *err);
+
+/* Makes the validity bitmap exist (all valid) so NULLs can be recorded. */
+int attu_column_ensure_validity(attu_column *c, attu_error *err);
+
+static inline bool attu_column_is_null(const attu_column *c, size_t row) {
+    return c->validity && !((c->validity[row >> 6] >> (row & 63)) & 1u);
+}
+void attu_column_set_null(attu_column *c, size_t row, bool is_null);
+
+/* Deep copy (dictionary shared by reference). */
+attu_column *attu_column_clone(const attu_column *c, attu_error *err);
+
+/* Number of NULLs. */
+size_t attu_column_null_count(const attu_column *c);
+
+/* Formats row `row` as PostgreSQL's text output would; returns length, or
+ * (size_t)-1 for NULL. Text values may be longer than cap: then *long_out is
+ * pointed at the dictionary bytes instead and buf is untouched. */
+size_t attu_column_format(const attu_column *c, size_t row, char *buf,
+                          size_t cap, const char **long_out);
+
+/* Drops the backend's device copy (after the host data changed). */
+void attu_column_invalidate_device(attu_column *c);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * dictionary.h - the sorted string dictionary behind every TEXT column.
+ *
+ * A TEXT column stores int32 codes; the dictionary maps code i to the i-th
+ * distinct string in byte order (C collation). Because codes are assigned in
+ * sorted order, comparing, sorting, joining and grouping TEXT runs on the
+ * codes alone: code(a) < code(b) exactly when a < b bytewise. Two columns
+ * compare by code only when they share one dictionary; otherwise the
+ * executor first translates one side's codes (attu_dictionary_translate).
+ *
+ * A dictionary is immutable once built and reference counted, so a query can
+ * keep reading the one it started with while a load builds a successor.
+ */
+#ifndef ATTU_DICTIONARY_H
+#define ATTU_DICTIONARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/error.h"
+
+typedef struct attu_dictionary {
+    int       refcount;
+    int32_t   count;      /* distinct strings */
+    uint64_t *offsets;    /* count+1 offsets into bytes */
+    char     *bytes;      /* all strings back to back, no NULs inside */
+} attu_dictionary;
+
+/* The i-th string and its length (not NUL-terminated). */
+static inline const char *attu_dictionary_get(const attu_dictionary *d,
+                                              int32_t code, size_t *len) {
+    *len = (size_t)(d->offsets[code + 1] - d->offsets[code]);
+    return d->bytes + d->offsets[code];
+}
+
+/* Builds a dictionary from n strings (duplicates allowed, any order) and
+ * writes each input's code to codes_out[i]. Returns NULL on OOM. */
+attu_dictionary *attu_dictionary_build(const char *const *strs,
+                                       const size_t *lens, size_t n,
+                                       int32_t *codes_out, attu_error *err);
+
+/* Merges: the union of old and n new strings. old_remap[c] gets the new code
+ * of old code c; codes_out[i] the code of new string i. */
+attu_dictionary *attu_dictionary_merge(const attu_dictionary *old,
+                                       const char *const *strs,
+                                       const size_t *lens, size_t n,
+                                       int32_t *old_remap, int32_t *codes_out,
+                                       attu_error *err);
+
+/* Binary search. Returns the code, or -(insertion point) - 1 if absent (the
+ * insertion point is the code the string would get, which lets range
+ * predicates such as name < 'M' become code comparisons). */
+int32_t attu_dictionary_find(const attu_dictionary *d, const char *s, size_t len);
+
+/* For each code of `from`, its code in `to`, or -1 if absent. */
+int attu_dictionary_translate(const attu_dictionary *from,
+                              const attu_dictionary *to, int32_t *map_out,
+                              attu_error *err);
+
+attu_dictionary *attu_dictionary_ref(attu_dictionary *d);
+void attu_dictionary_unref(attu_dictionary *d);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * error.h - the one error record every layer fills.
+ *
+ * An error carries what a PostgreSQL client shows: a five-character SQLSTATE,
+ * a message a person can act on, and where it happened. For SQL, position is
+ * the 1-based character offset into the statement text (0 = none); for CSV,
+ * file/line/column name the offending field. Functions that can fail take an
+ * attu_error * as their last argument and return nonzero (or NULL) on failure;
+ * the first error set wins, later ones are ignored, so callers can propagate
+ * without checking whether a callee already explained itself.
+ */
+#ifndef ATTU_ERROR_H
+#define ATTU_ERROR_H
+
+#include <stdarg.h>
+
+/* SQLSTATE codes used across the project (PostgreSQL's appendix A). */
+#define ATTU_SQLSTATE_SYNTAX              "42601"
+#define ATTU_SQLSTATE_UNDEFINED_TABLE     "42P01"
+#define ATTU_SQLSTATE_DUPLICATE_TABLE     "42P07"
+#define ATTU_SQLSTATE_UNDEFINED_COLUMN    "42703"
+#define ATTU_SQLSTATE_AMBIGUOUS_COLUMN    "42702"
+#define ATTU_SQLSTATE_DUPLICATE_COLUMN    "42701"
+#define ATTU_SQLSTATE_UNDEFINED_FUNCTION  "42883"
+#define ATTU_SQLSTATE_GROUPING            "42803"
+#define ATTU_SQLSTATE_DATATYPE_MISMATCH   "42804"
+#define ATTU_SQLSTATE_UNDEFINED_OBJECT    "42704"
+#define ATTU_SQLSTATE_INVALID_TEXT_REP    "22P02"
+#define ATTU_SQLSTATE_NUMERIC_RANGE       "22003"
+#define ATTU_SQLSTATE_DIVISION_BY_ZERO    "22012"
+#define ATTU_SQLSTATE_DATETIME_FORMAT     "22007"
+#define ATTU_SQLSTATE_DATETIME_OVERFLOW   "22008"
+#define ATTU_SQLSTATE_STRING_TRUNCATION   "22001"
+#define ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE "22021"
+#define ATTU_SQLSTATE_BAD_COPY_FORMAT     "22P04"
+#define ATTU_SQLSTATE_NOT_NULL_VIOLATION  "23502"
+#define ATTU_SQLSTATE_CARDINALITY         "21000"
+#define ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED "0A000"
+#define ATTU_SQLSTATE_INVALID_PARAMETER   "22023"
+#define ATTU_SQLSTATE_PROTOCOL_VIOLATION  "08P01"
+#define ATTU_SQLSTATE_OUT_OF_MEMORY       "53200"
+#define ATTU_SQLSTATE_TOO_MANY_CONNECTIONS "53300"
+#define ATTU_SQLSTATE_QUERY_CANCELED      "57014"
+#define ATTU_SQLSTATE_ADMIN_SHUTDOWN      "57P01"
+#define ATTU_SQLSTATE_IO_ERROR            "58030"
+#define ATTU_SQLSTATE_DATA_CORRUPTED      "XX001"
+#define ATTU_SQLSTATE_INTERNAL            "XX000"
+#define ATTU_SQLSTATE_INSUFFICIENT_PRIVILEGE "42501"
+#define ATTU_SQLSTATE_INVALID_PASSWORD    "28P01"
+#define ATTU_SQLSTATE_UNDEFINED_FILE      "58P01"
+
+typedef struct attu_error {
+    int  set;             /* nonzero once an error was recorded */
+    char sqlstate[6];     /* five characters and a NUL */
+    char message[512];
+    char detail[256];     /* optional second line (PostgreSQL's DETAIL) */
+    int  position;        /* 1-based character offset in the SQL text, 0 = none */
+} attu_error;
+
+void attu_error_clear(attu_error *err);
+
+/* Records an error unless one is already recorded. Returns -1 so callers can
+ * write `return attu_error_set(...)`. err may be NULL (error is dropped). */
+int attu_error_set(attu_error *err, const char *sqlstate, int position,
+                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int attu_error_setv(attu_error *err, const char *sqlstate, int position,
+                    const char *fmt, va_list ap);
+void attu_error_set_detail(attu_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Out-of-memory shorthand: SQLSTATE 53200. */
+int attu_error_oom(attu_error *err);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * storage.h - the data directory: every table survives a restart.
+ *
+ * Layout: <data-dir>/<table>/ holds schema (text), one file per column
+ * (values, validity, dictionary) and a checksum for each. A save writes the
+ * table into a temporary folder, fsyncs every file and the folder, then
+ * renames it over the old one and fsyncs the parent, so a crash at any point
+ * leaves either the previous table or the new one, never a mix.
+ */
+#ifndef ATTU_STORAGE_H
+#define ATTU_STORAGE_H
+
+#include "engine/catalog.h"
+#include "engine/error.h"
+#include "engine/table.h"
+
+/* Creates the directory if missing and takes an exclusive lock file so that
+ * two daemons never share it. Returns 0 or -1 (58030). */
+int attu_storage_open(const char *data_dir, attu_error *err);
+
+/* Durably writes the whole table (replacing any earlier version). */
+int attu_storage_save_table(const char *data_dir, const attu_table *t,
+                            attu_error *err);
+
+/* Durably removes the table's folder. */
+int attu_storage_drop_table(const char *data_dir, const char *name,
+                            attu_error *err);
+
+/* Reads every table back, verifying checksums. A table that fails
+ * verification is still added, marked unavailable with the file named in
+ * its reason (queries on it fail with XX001). Leftover temporary folders of
+ * interrupted saves are removed. Returns the number of tables, or -1. */
+int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
+                          attu_error *err);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * table.h - a named set of equally long columns.
+ *
+ * Tables are replaced, not mutated, by anything that changes their rows
+ * (COPY, INSERT): the writer builds a new attu_table next to the old one and
+ * the catalog swaps the pointer under its write lock. That is what makes a
+ * failed load leave the table exactly as it was, and lets storage write the
+ * new version before anyone sees it.
+ */
+#ifndef ATTU_TABLE_H
+#define ATTU_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/column.h"
+#include "engine/error.h"
+#include "engine/types.h"
+
+#define ATTU_NAME_MAX 63   /* PostgreSQL's NAMEDATALEN - 1 */
+
+typedef struct attu_column_def {
+    char      name[ATTU_NAME_MAX + 1];  /* folded (lower case) unless quoted */
+    attu_type type;
+    bool      not_null;
+} attu_column_def;
+
+typedef struct attu_table {
+    char             name[ATTU_NAME_MAX + 1];
+    int              ncols;
+    attu_column_def *defs;
+    attu_column    **cols;      /* ncols columns, each nrows long */
+    size_t           nrows;
+    uint64_t         version;   /* bumped on every replacement */
+    /* Set when storage could not verify this table at start: it is listed
+     * but every query on it fails with XX001 and this reason. */
+    bool             unavailable;
+    char             unavailable_reason[256];
+} attu_table;
+
+/* An empty table with the given columns (names must be unique: 42701). */
+attu_table *attu_table_new(const char *name, int ncols,
+                           const attu_column_def *defs, attu_error *err);
+void attu_table_free(attu_table *t);
+
+/* Deep copy of rows and schema (dictionaries shared). */
+attu_table *attu_table_clone(const attu_table *t, attu_error *err);
+
+/* Column index by folded name, or -1. */
+int attu_table_find_column(const attu_table *t, const char *name);
+
+#endif

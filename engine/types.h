@@ -1,0 +1,122 @@
+/*
+ * types.h - SQL types and how their values are laid out in a column.
+ *
+ * Every value of a column sits in a fixed-width slot, so the GPU and CPU
+ * backends see plain arrays:
+ *
+ *   BOOLEAN            uint8_t   0 or 1
+ *   INTEGER            int32_t
+ *   BIGINT             int64_t
+ *   REAL               float
+ *   DOUBLE PRECISION   double
+ *   DECIMAL(p,s)       int64_t   the value times 10^s (p <= 18)
+ *   TEXT / VARCHAR     int32_t   code into the column's sorted dictionary
+ *   DATE               int32_t   days since 1970-01-01
+ *   TIMESTAMP          int64_t   microseconds since 1970-01-01 00:00:00
+ *
+ * NULL is kept apart, in a validity bitmap (column.h), never in the slot.
+ */
+#ifndef ATTU_TYPES_H
+#define ATTU_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/error.h"
+
+typedef enum attu_type_id {
+    ATTU_TYPE_UNKNOWN = 0,  /* the type of a bare NULL literal before binding */
+    ATTU_TYPE_BOOL,
+    ATTU_TYPE_INT32,
+    ATTU_TYPE_INT64,
+    ATTU_TYPE_FLOAT32,
+    ATTU_TYPE_FLOAT64,
+    ATTU_TYPE_DECIMAL,
+    ATTU_TYPE_TEXT,
+    ATTU_TYPE_DATE,
+    ATTU_TYPE_TIMESTAMP,
+    ATTU_TYPE_COUNT_
+} attu_type_id;
+
+#define ATTU_DECIMAL_MAX_PRECISION 18
+
+typedef struct attu_type {
+    attu_type_id id;
+    int16_t precision;   /* DECIMAL only */
+    int16_t scale;       /* DECIMAL only */
+} attu_type;
+
+/* PostgreSQL type OIDs, as sent in RowDescription. */
+#define ATTU_PG_OID_BOOL      16
+#define ATTU_PG_OID_INT8      20
+#define ATTU_PG_OID_INT4      23
+#define ATTU_PG_OID_TEXT      25
+#define ATTU_PG_OID_FLOAT4    700
+#define ATTU_PG_OID_FLOAT8    701
+#define ATTU_PG_OID_UNKNOWN   705
+#define ATTU_PG_OID_VARCHAR   1043
+#define ATTU_PG_OID_DATE      1082
+#define ATTU_PG_OID_TIMESTAMP 1114
+#define ATTU_PG_OID_NUMERIC   1700
+
+static inline attu_type attu_type_make(attu_type_id id) {
+    attu_type t = { id, 0, 0 };
+    return t;
+}
+static inline attu_type attu_type_decimal(int precision, int scale) {
+    attu_type t = { ATTU_TYPE_DECIMAL, (int16_t)precision, (int16_t)scale };
+    return t;
+}
+static inline int attu_type_equal(attu_type a, attu_type b) {
+    return a.id == b.id && (a.id != ATTU_TYPE_DECIMAL ||
+                            (a.precision == b.precision && a.scale == b.scale));
+}
+
+/* Bytes of one slot (1, 4 or 8). */
+size_t attu_type_width(attu_type_id id);
+
+/* SQL spelling as PostgreSQL prints it: "integer", "text", "numeric(12,2)". */
+const char *attu_type_name(attu_type t, char *buf, size_t cap);
+
+/* The OID sent to clients (NUMERIC for DECIMAL, TEXT for TEXT). */
+uint32_t attu_type_pg_oid(attu_type t);
+
+/* typlen as RowDescription wants it (-1 for variable width). */
+int16_t attu_type_pg_len(attu_type t);
+
+/* Resolves a type name as written in SQL (case-insensitive: int, int4,
+ * integer, bigint, int8, smallint (as INTEGER), real, float4, float8,
+ * double precision, float, numeric, decimal, text, varchar, char,
+ * character varying, bool, boolean, date, timestamp,
+ * timestamp without time zone). precision/scale are -1 when not written.
+ * Returns 0, or -1 with 42704 "type \"x\" does not exist". */
+int attu_type_from_name(const char *name, int precision, int scale,
+                        attu_type *out, attu_error *err);
+
+/*
+ * Text <-> slot conversions, shared by the CSV reader, casts, literals and
+ * the wire. They follow PostgreSQL's input and output functions: whitespace
+ * around numbers is allowed on input, booleans accept t/f/true/false/yes/no/
+ * on/off/1/0, floats print shortest round-trip ("0.1", "1e+100",
+ * "Infinity", "NaN"), DECIMAL prints exactly `scale` digits, DATE prints
+ * YYYY-MM-DD, TIMESTAMP prints YYYY-MM-DD HH:MM:SS[.ffffff].
+ *
+ * attu_value_parse writes one slot of attu_type_width(t.id) bytes into out.
+ * TEXT is not handled here (it goes through a dictionary). On failure it
+ * sets 22P02 (bad syntax), 22003 (out of range) or 22007/22008 (dates) with a
+ * PostgreSQL-style message such as
+ *   invalid input syntax for type integer: "abc"
+ *   value "99999999999" is out of range for type integer
+ */
+int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
+                     attu_error *err);
+
+/* Formats one slot; returns the length written (excluding NUL), truncating
+ * to cap-1. 64 bytes are always enough for non-TEXT types. */
+size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap);
+
+/* Calendar helpers (proleptic Gregorian, as PostgreSQL). */
+int32_t attu_date_from_ymd(int year, int month, int day);
+void    attu_date_to_ymd(int32_t days, int *year, int *month, int *day);
+
+#endif
