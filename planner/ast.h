@@ -1,0 +1,580 @@
+/*
+ * ast.h - the abstract syntax tree the parser produces (planner/parser.h).
+ *
+ * The tree is a faithful picture of what was written, nothing more: no name
+ * is resolved, no type is checked, no constant is folded (with one exception,
+ * below). The binder walks it against the catalog.
+ *
+ * Conventions every node follows:
+ *
+ *   - position: the 1-based CHARACTER offset (UTF-8 code points, as
+ *     PostgreSQL counts them) into the whole query string handed to
+ *     attu_parse(), never 0 for a node built from source text. It is where
+ *     an error about the node should point, chosen as PostgreSQL chooses it:
+ *       column ref, literal, parameter, star:  first character of the token
+ *       binary / unary operator, IS NULL, LIKE, IN, BETWEEN:  the operator
+ *         keyword or symbol (e.g. the '+' in a + b, the NOT in NOT x)
+ *       function call:  the function name;  CAST(...): the CAST keyword;
+ *       x::t: the '::';  DATE 'x': the type name;  CASE: the CASE keyword;
+ *       subquery expression: the '(' (EXISTS: the EXISTS keyword)
+ *       table reference: the table name; type name: its first word;
+ *       statement: its first keyword.
+ *   - identifiers are already folded: unquoted ones to lower case (ASCII
+ *     only, as PostgreSQL with C collation), "quoted" ones kept exactly,
+ *     with "" unescaped. Names longer than 63 bytes are truncated like
+ *     PostgreSQL does (NAMEDATALEN), silently.
+ *   - strings are NUL-terminated and owned by the parse arena.
+ *   - lists are (items, n) pairs; an absent optional list has n == 0 and
+ *     items == NULL; an absent optional node is NULL.
+ *   - the one rewrite done while parsing, as PostgreSQL's grammar does: a
+ *     unary minus directly applied to a numeric literal becomes a literal
+ *     whose text starts with '-' (so -2147483648 is one INTEGER literal).
+ *
+ * All memory comes from one arena (attu_ast_arena) owned by the parse
+ * result; attu_parse_free() releases the whole tree at once. The binder may
+ * allocate its own nodes from the same arena with attu_ast_alloc().
+ */
+#ifndef ATTU_PLANNER_AST_H
+#define ATTU_PLANNER_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- arena --------------------------------------------------------------- */
+
+typedef struct attu_ast_arena attu_ast_arena;
+
+attu_ast_arena *attu_ast_arena_new(void);
+void attu_ast_arena_free(attu_ast_arena *a);
+/* Zeroed memory aligned for any type, or NULL when out of memory. */
+void *attu_ast_alloc(attu_ast_arena *a, size_t size);
+/* Copies len bytes and appends a NUL. */
+char *attu_ast_strndup(attu_ast_arena *a, const char *s, size_t len);
+char *attu_ast_strdup(attu_ast_arena *a, const char *s);
+
+/* ---- forward declarations ------------------------------------------------ */
+
+typedef struct attu_ast_expr   attu_ast_expr;
+typedef struct attu_ast_query  attu_ast_query;
+typedef struct attu_ast_from   attu_ast_from;
+typedef struct attu_ast_stmt   attu_ast_stmt;
+
+typedef struct attu_ast_expr_list {
+    attu_ast_expr **items;
+    int             n;
+} attu_ast_expr_list;
+
+typedef struct attu_ast_name_list {   /* identifiers, e.g. USING (a, b) */
+    char **items;
+    int   *positions;                 /* 1-based position of each name */
+    int    n;
+} attu_ast_name_list;
+
+/* ---- type names (CAST, ::, DATE '..', CREATE TABLE) ---------------------- */
+
+/* A type exactly as written, ready for attu_type_from_name(): name is lower
+ * case with multi-word names normalised to one space ("double precision",
+ * "character varying", "timestamp without time zone", "timestamp with time
+ * zone"), precision/scale are -1 when not written (varchar(20) gives
+ * precision 20). */
+typedef struct attu_ast_typename {
+    char *name;
+    int   precision;
+    int   scale;
+    int   position;
+} attu_ast_typename;
+
+/* ---- ORDER BY items ------------------------------------------------------ */
+
+typedef enum attu_ast_nulls_order {
+    ATTU_NULLS_DEFAULT = 0,   /* not written: PostgreSQL puts NULLs last for
+                                 ASC, first for DESC */
+    ATTU_NULLS_FIRST,
+    ATTU_NULLS_LAST
+} attu_ast_nulls_order;
+
+typedef struct attu_ast_order_item {
+    attu_ast_expr       *expr;      /* may be an integer literal: ORDER BY 2 */
+    bool                 desc;      /* DESC written (ASC or nothing: false) */
+    attu_ast_nulls_order nulls;
+    int                  position;  /* position of expr */
+} attu_ast_order_item;
+
+typedef struct attu_ast_order_list {
+    attu_ast_order_item *items;
+    int                  n;
+} attu_ast_order_list;
+
+/* ---- window specifications ----------------------------------------------- */
+
+typedef enum attu_ast_frame_mode {
+    ATTU_FRAME_DEFAULT = 0,   /* no frame clause written */
+    ATTU_FRAME_ROWS,
+    ATTU_FRAME_RANGE
+} attu_ast_frame_mode;
+
+typedef enum attu_ast_frame_bound_kind {
+    ATTU_BOUND_UNBOUNDED_PRECEDING = 0,
+    ATTU_BOUND_PRECEDING,           /* offset PRECEDING */
+    ATTU_BOUND_CURRENT_ROW,
+    ATTU_BOUND_FOLLOWING,           /* offset FOLLOWING */
+    ATTU_BOUND_UNBOUNDED_FOLLOWING
+} attu_ast_frame_bound_kind;
+
+typedef struct attu_ast_frame_bound {
+    attu_ast_frame_bound_kind kind;
+    attu_ast_expr            *offset;   /* PRECEDING / FOLLOWING only */
+} attu_ast_frame_bound;
+
+/* OVER ( [PARTITION BY ...] [ORDER BY ...] [frame] ). A frame written as
+ * "ROWS start" alone has end.kind == CURRENT_ROW, as SQL defines it. */
+typedef struct attu_ast_window {
+    attu_ast_expr_list   partition_by;
+    attu_ast_order_list  order_by;
+    attu_ast_frame_mode  frame_mode;
+    attu_ast_frame_bound frame_start;
+    attu_ast_frame_bound frame_end;
+    int                  position;   /* the OVER keyword */
+} attu_ast_window;
+
+/* ---- expressions --------------------------------------------------------- */
+
+typedef enum attu_ast_expr_kind {
+    ATTU_EXPR_LITERAL = 1,  /* u.literal */
+    ATTU_EXPR_COLUMN,       /* u.column: [qualifier.]name */
+    ATTU_EXPR_STAR,         /* u.star: * or qualifier.* (select list, COUNT(*)
+                               is a FUNC with star = true instead) */
+    ATTU_EXPR_PARAM,        /* u.param: $n */
+    ATTU_EXPR_UNARY,        /* u.unary: NOT x, -x, +x */
+    ATTU_EXPR_BINARY,       /* u.binary: arithmetic, comparison, AND/OR, || */
+    ATTU_EXPR_IS,           /* u.is: x IS [NOT] NULL|TRUE|FALSE|UNKNOWN */
+    ATTU_EXPR_BETWEEN,      /* u.between */
+    ATTU_EXPR_IN_LIST,      /* u.in_list: x [NOT] IN (a, b, ...) */
+    ATTU_EXPR_IN_SUBQUERY,  /* u.in_subquery: x [NOT] IN (SELECT ...) */
+    ATTU_EXPR_EXISTS,       /* u.subquery: EXISTS (SELECT ...) */
+    ATTU_EXPR_SUBQUERY,     /* u.subquery: (SELECT ...) as a scalar */
+    ATTU_EXPR_LIKE,         /* u.like: [NOT] LIKE / ILIKE [ESCAPE e] */
+    ATTU_EXPR_CASE,         /* u.case_ */
+    ATTU_EXPR_CAST,         /* u.cast: CAST(x AS t), x::t, DATE 'lit' */
+    ATTU_EXPR_FUNC,         /* u.func: calls, aggregates, window functions */
+    ATTU_EXPR_EXTRACT       /* u.extract: EXTRACT(field FROM x) */
+} attu_ast_expr_kind;
+
+typedef enum attu_ast_literal_kind {
+    ATTU_LIT_INTEGER = 1,   /* digits only (maybe a leading '-'); any size:
+                               the binder picks int4/int8/numeric as PG does */
+    ATTU_LIT_NUMERIC,       /* has '.' or an exponent: 1.5, .5, 1e10, 2.E-3 */
+    ATTU_LIT_STRING,        /* text holds the decoded value ('' and E''
+                               escapes resolved); type unknown until bound */
+    ATTU_LIT_BOOL,          /* TRUE / FALSE: text is "true" or "false" */
+    ATTU_LIT_NULL           /* NULL: text is "null" */
+} attu_ast_literal_kind;
+
+typedef enum attu_ast_unary_op {
+    ATTU_UNOP_NOT = 1,
+    ATTU_UNOP_NEG,          /* -x (not applied to a numeric literal) */
+    ATTU_UNOP_PLUS          /* +x */
+} attu_ast_unary_op;
+
+typedef enum attu_ast_binary_op {
+    ATTU_BINOP_ADD = 1,     /* +  */
+    ATTU_BINOP_SUB,         /* -  */
+    ATTU_BINOP_MUL,         /* *  */
+    ATTU_BINOP_DIV,         /* /  */
+    ATTU_BINOP_MOD,         /* %  */
+    ATTU_BINOP_POW,         /* ^  */
+    ATTU_BINOP_CONCAT,      /* || */
+    ATTU_BINOP_EQ,          /* =  */
+    ATTU_BINOP_NE,          /* <> or != */
+    ATTU_BINOP_LT,          /* <  */
+    ATTU_BINOP_LE,          /* <= */
+    ATTU_BINOP_GT,          /* >  */
+    ATTU_BINOP_GE,          /* >= */
+    ATTU_BINOP_AND,
+    ATTU_BINOP_OR,
+    ATTU_BINOP_IS_DISTINCT,      /* a IS DISTINCT FROM b */
+    ATTU_BINOP_IS_NOT_DISTINCT   /* a IS NOT DISTINCT FROM b */
+} attu_ast_binary_op;
+
+typedef enum attu_ast_is_what {
+    ATTU_IS_NULL = 1,
+    ATTU_IS_TRUE,
+    ATTU_IS_FALSE,
+    ATTU_IS_UNKNOWN
+} attu_ast_is_what;
+
+typedef enum attu_ast_cast_syntax {
+    ATTU_CAST_FUNCTION = 1, /* CAST(x AS t) */
+    ATTU_CAST_COLONS,       /* x::t */
+    ATTU_CAST_PREFIX        /* DATE 'lit', TIMESTAMP 'lit', INTERVAL 'lit':
+                               arg is always a string literal */
+} attu_ast_cast_syntax;
+
+typedef struct attu_ast_case_when {
+    attu_ast_expr *when;    /* condition (searched CASE) or value to compare */
+    attu_ast_expr *then;
+} attu_ast_case_when;
+
+struct attu_ast_expr {
+    attu_ast_expr_kind kind;
+    int                position;
+    union {
+        struct {
+            attu_ast_literal_kind kind;
+            char                 *text;
+            size_t                len;     /* bytes of text (strings may hold
+                                              any byte except NUL) */
+        } literal;
+        struct {
+            char *qualifier;               /* table or alias; NULL if bare */
+            char *name;
+        } column;
+        struct {
+            char *qualifier;               /* NULL for a bare * */
+        } star;
+        struct {
+            int number;                    /* $1 -> 1 */
+        } param;
+        struct {
+            attu_ast_unary_op op;
+            attu_ast_expr    *arg;
+        } unary;
+        struct {
+            attu_ast_binary_op op;
+            attu_ast_expr     *left, *right;
+        } binary;
+        struct {
+            attu_ast_expr   *arg;
+            attu_ast_is_what what;
+            bool             negated;      /* IS NOT ... */
+        } is;
+        struct {
+            attu_ast_expr *arg, *low, *high;
+            bool           negated;        /* NOT BETWEEN */
+            bool           symmetric;      /* BETWEEN SYMMETRIC */
+        } between;
+        struct {
+            attu_ast_expr     *arg;
+            attu_ast_expr_list list;       /* n >= 1 */
+            bool               negated;
+        } in_list;
+        struct {
+            attu_ast_expr  *arg;
+            attu_ast_query *query;
+            bool            negated;
+        } in_subquery;
+        struct {
+            attu_ast_query *query;         /* EXISTS and scalar subqueries */
+        } subquery;
+        struct {
+            attu_ast_expr *arg, *pattern;
+            attu_ast_expr *escape;         /* NULL unless ESCAPE written */
+            bool           negated;
+            bool           case_insensitive; /* ILIKE */
+        } like;
+        struct {
+            attu_ast_expr      *operand;   /* CASE x WHEN ...; NULL if searched */
+            attu_ast_case_when *whens;
+            int                 nwhens;    /* >= 1 */
+            attu_ast_expr      *else_;     /* NULL if no ELSE */
+        } case_;
+        struct {
+            attu_ast_expr       *arg;
+            attu_ast_typename    type;
+            attu_ast_cast_syntax syntax;
+        } cast;
+        struct {
+            /* Lower-cased name. Special syntaxes arrive as plain calls:
+             *   COALESCE(...), NULLIF(a,b), GREATEST, LEAST  -> same name
+             *   SUBSTRING(s FROM a [FOR b])   -> "substring"(s, a[, b])
+             *   TRIM([BOTH] [c] FROM s)       -> "btrim"(s[, c])
+             *   TRIM(LEADING  [c] FROM s)     -> "ltrim"(s[, c])
+             *   TRIM(TRAILING [c] FROM s)     -> "rtrim"(s[, c])
+             *   TRIM(s)                       -> "btrim"(s)
+             *   POSITION(a IN b)              -> "position"(b, a)  (PG order)
+             *   CURRENT_DATE, CURRENT_TIMESTAMP, NOW() -> zero-arg calls
+             *     "current_date", "current_timestamp", "now" */
+            char              *schema;     /* pg_catalog.lower(x): "pg_catalog" */
+            char              *name;
+            attu_ast_expr_list args;
+            bool               star;       /* COUNT(*): args.n == 0 */
+            bool               distinct;   /* COUNT(DISTINCT x) */
+            attu_ast_order_list order_by;  /* agg(x ORDER BY y); rarely used */
+            attu_ast_expr     *filter;     /* agg(x) FILTER (WHERE c); NULL */
+            attu_ast_window   *over;       /* NULL unless OVER (...) */
+        } func;
+        struct {
+            char          *field;          /* lower case: year, month, day,
+                                              hour, minute, second, dow,
+                                              doy, epoch, quarter, week, ... */
+            attu_ast_expr *arg;
+        } extract;
+    } u;
+};
+
+/* ---- queries (SELECT, VALUES, set operations) ---------------------------- */
+
+typedef struct attu_ast_select_item {
+    attu_ast_expr *expr;       /* may be ATTU_EXPR_STAR */
+    char          *alias;      /* AS name, or a bare alias; NULL if none */
+    int            alias_position;
+} attu_ast_select_item;
+
+typedef enum attu_ast_from_kind {
+    ATTU_FROM_TABLE = 1,       /* u.table */
+    ATTU_FROM_SUBQUERY,        /* u.subquery: (SELECT ...) [AS] alias */
+    ATTU_FROM_JOIN             /* u.join */
+} attu_ast_from_kind;
+
+typedef enum attu_ast_join_type {
+    ATTU_JOIN_INNER = 1,       /* [INNER] JOIN */
+    ATTU_JOIN_LEFT,            /* LEFT [OUTER] JOIN */
+    ATTU_JOIN_RIGHT,           /* RIGHT [OUTER] JOIN */
+    ATTU_JOIN_FULL,            /* FULL [OUTER] JOIN */
+    ATTU_JOIN_CROSS            /* CROSS JOIN (no ON / USING) */
+} attu_ast_join_type;
+
+struct attu_ast_from {
+    attu_ast_from_kind kind;
+    int                position;
+    /* Alias for tables and subqueries: [AS] alias [(c1, c2, ...)]. */
+    char              *alias;         /* NULL if none */
+    attu_ast_name_list column_aliases;
+    union {
+        struct {
+            char *schema;             /* NULL unless schema.table written */
+            char *name;
+        } table;
+        struct {
+            attu_ast_query *query;
+        } subquery;
+        struct {
+            attu_ast_join_type type;
+            bool               natural;
+            attu_ast_from     *left, *right;
+            attu_ast_expr     *on;       /* NULL for USING, NATURAL, CROSS */
+            attu_ast_name_list using_;   /* n == 0 unless USING */
+        } join;
+    } u;
+};
+
+typedef struct attu_ast_from_list {  /* FROM a, b, c: an implicit cross join */
+    attu_ast_from **items;
+    int             n;
+} attu_ast_from_list;
+
+typedef struct attu_ast_cte {
+    char               *name;
+    int                 position;
+    attu_ast_name_list  columns;     /* WITH t (a, b) AS (...) */
+    attu_ast_query     *query;
+} attu_ast_cte;
+
+typedef enum attu_ast_query_kind {
+    ATTU_QUERY_SELECT = 1,     /* u.select: one SELECT block */
+    ATTU_QUERY_VALUES,         /* u.values: VALUES (...), (...) */
+    ATTU_QUERY_SETOP           /* u.setop: left UNION|INTERSECT|EXCEPT right */
+} attu_ast_query_kind;
+
+typedef enum attu_ast_setop {
+    ATTU_SETOP_UNION = 1,
+    ATTU_SETOP_INTERSECT,
+    ATTU_SETOP_EXCEPT
+} attu_ast_setop;
+
+/*
+ * One query expression. WITH, ORDER BY, LIMIT and OFFSET belong to the
+ * node they were written on: for "SELECT a FROM t UNION SELECT b FROM u
+ * ORDER BY 1 LIMIT 3" they sit on the SETOP node, not on its right arm, as
+ * in PostgreSQL. A parenthesised arm may carry its own.
+ */
+struct attu_ast_query {
+    attu_ast_query_kind kind;
+    int                 position;    /* SELECT / VALUES keyword, or the set
+                                        operator keyword for SETOP */
+    struct {
+        attu_ast_cte *items;
+        int           n;
+        bool          recursive;     /* WITH RECURSIVE (binder rejects) */
+    } with;
+    union {
+        struct {
+            bool                  distinct;     /* SELECT DISTINCT */
+            attu_ast_expr_list    distinct_on;  /* DISTINCT ON (...); n == 0 */
+            attu_ast_select_item *items;        /* n >= 0 (SELECT; is legal) */
+            int                   nitems;
+            attu_ast_from_list    from;         /* n == 0 without FROM */
+            attu_ast_expr        *where;
+            attu_ast_expr_list    group_by;
+            attu_ast_expr        *having;
+        } select;
+        struct {
+            attu_ast_expr_list *rows;           /* each row a list; nrows >= 1 */
+            int                 nrows;
+        } values;
+        struct {
+            attu_ast_setop  op;
+            bool            all;                /* UNION ALL */
+            attu_ast_query *left, *right;
+        } setop;
+    } u;
+    attu_ast_order_list order_by;
+    attu_ast_expr      *limit;     /* NULL if none (LIMIT ALL is NULL too);
+                                      FETCH FIRST n ROWS ONLY lands here */
+    attu_ast_expr      *offset;    /* NULL if none */
+};
+
+/* ---- statements ---------------------------------------------------------- */
+
+typedef enum attu_ast_stmt_kind {
+    ATTU_STMT_SELECT = 1,      /* u.select (also VALUES / set operations) */
+    ATTU_STMT_INSERT,          /* u.insert */
+    ATTU_STMT_CREATE_TABLE,    /* u.create_table */
+    ATTU_STMT_CREATE_TABLE_AS, /* u.create_table_as */
+    ATTU_STMT_DROP_TABLE,      /* u.drop_table */
+    ATTU_STMT_COPY,            /* u.copy */
+    ATTU_STMT_EXPLAIN,         /* u.explain */
+    ATTU_STMT_SET,             /* u.set */
+    ATTU_STMT_RESET,           /* u.reset: RESET name | RESET ALL */
+    ATTU_STMT_SHOW,            /* u.show: SHOW name | SHOW ALL */
+    ATTU_STMT_SHOW_TABLES,     /* SHOW TABLES (no payload) */
+    ATTU_STMT_DESCRIBE,        /* u.describe: DESCRIBE t / DESC t */
+    ATTU_STMT_TRANSACTION      /* u.transaction: BEGIN / COMMIT / ROLLBACK */
+} attu_ast_stmt_kind;
+
+typedef struct attu_ast_column_def {
+    char             *name;
+    int               position;
+    attu_ast_typename type;
+    bool              not_null;     /* NOT NULL or PRIMARY KEY written */
+    bool              primary_key;  /* accepted, recorded, not enforced */
+    attu_ast_expr    *default_;     /* DEFAULT expr, NULL if none */
+} attu_ast_column_def;
+
+typedef struct attu_ast_option {    /* COPY ... WITH (name value, ...) */
+    char *name;                     /* lower case: format, header, delimiter,
+                                       null, quote, escape, encoding, ... */
+    char *value;                    /* as text: strings decoded, identifiers
+                                       and keywords lower-cased, numbers as
+                                       written; NULL when written bare
+                                       (HEADER alone means true) */
+    int   position;                 /* the option name */
+    int   value_position;           /* 0 when value is NULL */
+} attu_ast_option;
+
+typedef enum attu_ast_copy_target {
+    ATTU_COPY_FILE = 1,             /* 'path' */
+    ATTU_COPY_STDIN,                /* FROM STDIN */
+    ATTU_COPY_STDOUT                /* TO STDOUT */
+} attu_ast_copy_target;
+
+typedef enum attu_ast_txn_kind {
+    ATTU_TXN_BEGIN = 1,             /* BEGIN [WORK|TRANSACTION] [modes],
+                                       START TRANSACTION [modes] */
+    ATTU_TXN_COMMIT,                /* COMMIT / END [WORK|TRANSACTION] */
+    ATTU_TXN_ROLLBACK               /* ROLLBACK / ABORT [WORK|TRANSACTION] */
+} attu_ast_txn_kind;
+
+struct attu_ast_stmt {
+    attu_ast_stmt_kind kind;
+    int                position;    /* first keyword */
+    union {
+        struct {
+            attu_ast_query *query;
+        } select;
+        struct {
+            char              *table;
+            int                table_position;
+            attu_ast_name_list columns;   /* n == 0: all, in table order */
+            attu_ast_query    *source;    /* VALUES or SELECT; NULL for
+                                             DEFAULT VALUES */
+        } insert;
+        struct {
+            char                *table;
+            bool                 if_not_exists;
+            attu_ast_column_def *columns;
+            int                  ncolumns;   /* >= 0 (PG allows zero) */
+        } create_table;
+        struct {
+            char              *table;
+            bool               if_not_exists;
+            attu_ast_name_list columns;   /* CREATE TABLE t (a, b) AS ... */
+            attu_ast_query    *query;
+            bool               with_no_data;
+        } create_table_as;
+        struct {
+            attu_ast_name_list tables;    /* DROP TABLE a, b */
+            bool               if_exists;
+            bool               cascade;   /* CASCADE written (no effect) */
+        } drop_table;
+        struct {
+            char                *table;   /* NULL when query is set */
+            int                  table_position;
+            attu_ast_name_list   columns; /* COPY t (a, b) ...; n == 0: all */
+            attu_ast_query      *query;   /* COPY (SELECT ...) TO ... */
+            bool                 is_from; /* FROM (load) vs TO (unload) */
+            attu_ast_copy_target target;
+            char                *filename;/* ATTU_COPY_FILE only, decoded */
+            int                  filename_position;
+            /* Both PostgreSQL syntaxes land here: WITH (FORMAT csv, HEADER
+             * true) and the old one, [WITH] CSV HEADER DELIMITER ',' NULL ''
+             * (CSV -> format "csv", BINARY -> format "binary", HEADER ->
+             * header NULL, DELIMITER [AS] 'x' -> delimiter "x", ...). */
+            attu_ast_option     *options;
+            int                  noptions;
+        } copy;
+        struct {
+            bool           analyze;
+            bool           verbose;
+            attu_ast_stmt *stmt;          /* the explained statement */
+            /* EXPLAIN (ANALYZE, VERBOSE, COSTS off, ...) options, as written;
+             * analyze/verbose above already reflect them. */
+            attu_ast_option *options;
+            int              noptions;
+        } explain;
+        struct {
+            char  *name;                  /* lower case; "time zone" for
+                                             SET TIME ZONE; dotted names kept
+                                             as "a.b" */
+            bool   local;                 /* SET LOCAL */
+            bool   to_default;            /* SET x TO DEFAULT */
+            /* Values as text, comma separated in SQL: identifiers and
+             * keywords lower-cased, strings decoded, numbers as written
+             * (a leading '-' kept). n == 0 only with to_default. */
+            char **values;
+            int    nvalues;
+        } set;
+        struct {
+            char *name;                   /* NULL for RESET ALL */
+        } reset;
+        struct {
+            char *name;                   /* lower case; "all" for SHOW ALL;
+                                             "time zone" for SHOW TIME ZONE */
+        } show;
+        struct {
+            char *table;
+            int   table_position;
+        } describe;
+        struct {
+            attu_ast_txn_kind kind;
+            bool              chain;      /* COMMIT AND CHAIN (rare) */
+        } transaction;
+    } u;
+};
+
+/* ---- debugging / tests --------------------------------------------------- */
+
+/* Writes a compact, deterministic S-expression rendering of a statement or
+ * expression (e.g. "(select (items (col a)) (from (table t)))") into buf,
+ * NUL-terminated, truncated to cap-1. Returns the full length it wanted, as
+ * snprintf does. The format is for tests and debugging; see ast_print.c. */
+size_t attu_ast_print_stmt(const attu_ast_stmt *s, char *buf, size_t cap);
+size_t attu_ast_print_expr(const attu_ast_expr *e, char *buf, size_t cap);
+
+/* Names for messages and the printer: "+", "<>", "AND", "IS DISTINCT FROM". */
+const char *attu_ast_binary_op_name(attu_ast_binary_op op);
+/* "SELECT", "INSERT", "CREATE TABLE", ... (the CommandComplete verb). */
+const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind);
+
+#endif
