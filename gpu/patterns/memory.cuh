@@ -1,0 +1,123 @@
+// memory.cuh: RAII device buffers (mem_t) and pinned host buffers (pinned_t).
+//
+// mem_t<T> owns `size` elements of device memory taken from the context's
+// stream-ordered pool; it is move-only and frees (stream-ordered) on
+// destruction, so a temporary can die while kernels that use it are still
+// queued on the same stream. Host copies go through the context's stream.
+#pragma once
+
+#include "gpu/patterns/context.cuh"
+
+#include <utility>
+#include <vector>
+
+namespace attu {
+namespace gpu {
+
+template <typename T>
+class mem_t {
+ public:
+  mem_t() = default;
+  mem_t(size_t size, context_t& ctx)
+      : ctx_(&ctx), size_(size),
+        data_(static_cast<T*>(ctx.alloc(size * sizeof(T)))) {}
+  mem_t(mem_t&& o) noexcept { swap(o); }
+  mem_t& operator=(mem_t&& o) noexcept {
+    mem_t tmp(std::move(o));
+    swap(tmp);
+    return *this;
+  }
+  mem_t(const mem_t&) = delete;
+  mem_t& operator=(const mem_t&) = delete;
+  ~mem_t() { reset(); }
+
+  void reset() {
+    if (data_) cudaFreeAsync(data_, ctx_->stream());  // no throw in dtor
+    data_ = nullptr;
+    size_ = 0;
+  }
+  void swap(mem_t& o) noexcept {
+    std::swap(ctx_, o.ctx_);
+    std::swap(size_, o.size_);
+    std::swap(data_, o.data_);
+  }
+
+  T* data() const { return data_; }
+  size_t size() const { return size_; }
+  context_t& context() const { return *ctx_; }
+
+  // Copies to a host vector (synchronizes the stream).
+  std::vector<T> to_host() const {
+    std::vector<T> h(size_);
+    if (size_) {
+      ATTU_CUDA_CHECK(cudaMemcpyAsync(h.data(), data_, size_ * sizeof(T),
+                                      cudaMemcpyDeviceToHost, ctx_->stream()));
+    }
+    ctx_->synchronize();
+    return h;
+  }
+  // Fills every byte with `byte` (tests poison outputs with 0xff, say).
+  void memset(int byte) {
+    if (size_) {
+      ATTU_CUDA_CHECK(cudaMemsetAsync(data_, byte, size_ * sizeof(T), ctx_->stream()));
+    }
+  }
+
+ private:
+  context_t* ctx_ = nullptr;
+  size_t size_ = 0;
+  T* data_ = nullptr;
+};
+
+// Uploads a host range to a new device buffer (stream-ordered).
+template <typename T>
+mem_t<T> to_mem(const T* host, size_t n, context_t& ctx) {
+  mem_t<T> m(n, ctx);
+  if (n) {
+    ATTU_CUDA_CHECK(cudaMemcpyAsync(m.data(), host, n * sizeof(T),
+                                    cudaMemcpyHostToDevice, ctx.stream()));
+    // The host range may die right after return: finish the copy first.
+    ctx.synchronize();
+  }
+  return m;
+}
+template <typename T>
+mem_t<T> to_mem(const std::vector<T>& host, context_t& ctx) {
+  return to_mem(host.data(), host.size(), ctx);
+}
+template <typename T>
+std::vector<T> from_mem(const mem_t<T>& m) { return m.to_host(); }
+
+// Copies n elements device -> host and synchronizes.
+template <typename T>
+void dtoh(T* host, const T* dev, size_t n, context_t& ctx) {
+  if (!n) return;
+  ATTU_CUDA_CHECK(cudaMemcpyAsync(host, dev, n * sizeof(T),
+                                  cudaMemcpyDeviceToHost, ctx.stream()));
+  ctx.synchronize();
+}
+
+// Page-locked host memory, mapped into the device address space (UVA), so a
+// kernel can store a scalar result the host reads after an event
+// (scan_event).
+template <typename T>
+class pinned_t {
+ public:
+  explicit pinned_t(size_t size = 1) : size_(size) {
+    ATTU_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&data_),
+                                  size * sizeof(T), cudaHostAllocMapped));
+  }
+  ~pinned_t() { if (data_) cudaFreeHost(data_); }
+  pinned_t(const pinned_t&) = delete;
+  pinned_t& operator=(const pinned_t&) = delete;
+  T* data() const { return data_; }
+  T& operator[](size_t i) const { return data_[i]; }
+  size_t size() const { return size_; }
+
+ private:
+  size_t size_ = 0;
+  T* data_ = nullptr;
+};
+
+}  // namespace gpu
+}  // namespace attu

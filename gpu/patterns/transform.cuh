@@ -1,0 +1,103 @@
+// transform.cuh: the low-level transforms (seeds/003): transform (one call
+// per index), cta_launch (one call per thread of each CTA), cta_transform
+// (enough CTAs of nt*vt items to cover a count), and the occupancy query.
+//
+// Extra arguments after the context are forwarded to the behaviour; pointer
+// arguments arrive __restrict__-qualified, which lets the compiler keep
+// loads in flight across stores (the caller promises no aliasing).
+#pragma once
+
+#include "gpu/patterns/context.cuh"
+#include "gpu/patterns/launch_box.cuh"
+
+namespace attu {
+namespace gpu {
+
+template <typename T> struct restrict_of { using type = T; };
+template <typename T> struct restrict_of<T*> { using type = T* __restrict__; };
+template <typename T> using restrict_t = typename restrict_of<T>::type;
+
+template <typename T>
+__host__ __device__ constexpr T div_up(T x, T y) { return (x + y - 1) / y; }
+
+namespace detail {
+template <int nt, typename func_t, typename... args_t>
+__global__ __launch_bounds__(nt) void transform_kernel(func_t f, int count,
+                                                      restrict_t<args_t>... args) {
+  int index = blockIdx.x * nt + threadIdx.x;
+  if (index < count) f(index, args...);
+}
+
+template <int nt, typename func_t, typename... args_t>
+__global__ __launch_bounds__(nt) void cta_kernel(func_t f, restrict_t<args_t>... args) {
+  f((int)threadIdx.x, (int)blockIdx.x, args...);
+}
+
+// Persistent grid for a CTA count only known on the device.
+template <int nt, typename func_t, typename... args_t>
+__global__ __launch_bounds__(nt) void cta_dynamic_kernel(func_t f, const int* num_ctas,
+                                                        restrict_t<args_t>... args) {
+  int n = *num_ctas;
+  for (int cta = blockIdx.x; cta < n; cta += gridDim.x) {
+    f((int)threadIdx.x, cta, args...);
+    __syncthreads();  // the behaviour may reuse its shared memory next pass
+  }
+}
+}  // namespace detail
+
+// Resident CTAs per SM for `kernel` at `nt` threads and `smem` dynamic bytes.
+template <typename kernel_t>
+int occupancy(kernel_t kernel, int nt, size_t smem = 0) {
+  int n = 0;
+  ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, nt, smem));
+  return n;
+}
+
+// f(index, args...) for each index in [0, count).
+template <int nt = 128, typename func_t, typename... args_t>
+void transform(func_t f, int count, context_t& ctx, args_t... args) {
+  if (count <= 0) return;
+  detail::transform_kernel<nt, func_t, args_t...>
+      <<<div_up(count, nt), nt, 0, ctx.stream()>>>(f, count, args...);
+  ATTU_CUDA_CHECK_LAUNCH();
+}
+
+// f(tid, cta, args...) on each thread of num_ctas CTAs of launch_t::nt.
+template <typename launch_t, typename func_t, typename... args_t>
+void cta_launch(func_t f, int num_ctas, context_t& ctx, args_t... args) {
+  if (num_ctas <= 0) return;
+  cta_dim_t d = launch_t::cta_dim(ctx.ptx_version());
+  (void)d;
+  detail::cta_kernel<launch_t::nt, func_t, args_t...>
+      <<<num_ctas, launch_t::nt, 0, ctx.stream()>>>(f, args...);
+  ATTU_CUDA_CHECK_LAUNCH();
+}
+template <int nt, typename func_t, typename... args_t>
+void cta_launch(func_t f, int num_ctas, context_t& ctx, args_t... args) {
+  cta_launch<launch_params_t<nt>>(f, num_ctas, ctx, args...);
+}
+// The CTA count lives in device memory (produced by an earlier kernel): a
+// grid of resident CTAs loops over it.
+template <typename launch_t, typename func_t, typename... args_t>
+void cta_launch(func_t f, const int* num_ctas, context_t& ctx, args_t... args) {
+  auto k = detail::cta_dynamic_kernel<launch_t::nt, func_t, args_t...>;
+  int grid = ctx.sm_count() * occupancy(k, launch_t::nt);
+  k<<<grid, launch_t::nt, 0, ctx.stream()>>>(f, num_ctas, args...);
+  ATTU_CUDA_CHECK_LAUNCH();
+}
+
+// Enough CTAs of launch_t::nv items to cover count; f(tid, cta, args...).
+// The behaviour handles the partial last tile.
+template <typename launch_t, typename func_t, typename... args_t>
+void cta_transform(func_t f, int count, context_t& ctx, args_t... args) {
+  if (count <= 0) return;
+  cta_dim_t d = launch_t::cta_dim(ctx.ptx_version());
+  cta_launch<launch_t>(f, div_up(count, d.nv()), ctx, args...);
+}
+template <int nt, int vt = 1, typename func_t, typename... args_t>
+void cta_transform(func_t f, int count, context_t& ctx, args_t... args) {
+  cta_transform<launch_params_t<nt, vt>>(f, count, ctx, args...);
+}
+
+}  // namespace gpu
+}  // namespace attu
