@@ -1,0 +1,239 @@
+/*
+ * backend.h - the primitives every operator is built from, as a C ABI over
+ * device buffers.
+ *
+ * The executor (engine/executor*.c) and every stage operator are written
+ * once, in C, against this table of functions. Two implementations exist:
+ * the CPU backend (engine/backend_cpu*.c: host threads, the fallback with no
+ * GPU and the reference in tests) and the GPU backend (gpu/: the pattern
+ * library). A backend never sees SQL: it sees buffers, element types,
+ * expression programs (engine/expr_program.h) and counts.
+ *
+ * Conventions shared by every primitive:
+ *  - An attu_buf is a run of bytes in the backend's memory. On the CPU it is
+ *    host memory; on the GPU, device memory from the stream-ordered pool. The
+ *    executor never dereferences buf->ptr itself: it moves bytes with
+ *    upload/download and computes with the primitives below.
+ *  - Row indices are int64 (ATTU_INDEX_T). A gather index of -1 reads "no
+ *    row": the output slot is zero and, where a validity output is given,
+ *    NULL. That is how LEFT JOIN pads unmatched rows.
+ *  - Validity in flight is one byte per row (1 = value, 0 = NULL); a NULL
+ *    validity pointer means "all rows valid". (Tables at rest keep bitmaps,
+ *    column.h; the executor converts at scan and at result time.)
+ *  - Every primitive that can fail takes an attu_error * last and returns 0
+ *    or -1. Out of device memory is 53200 and frees what the call allocated.
+ *  - Sorts are stable. Keys compare as their SQL type does: integers and
+ *    codes numerically, floats with NaN greater than every number (as
+ *    PostgreSQL orders them), NULLs first or last per key.
+ */
+#ifndef ATTU_BACKEND_H
+#define ATTU_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/dictionary.h"
+#include "engine/error.h"
+#include "engine/types.h"
+
+typedef int64_t attu_index;
+
+typedef struct attu_buf {
+    void  *ptr;      /* backend memory; host memory on the CPU backend */
+    size_t bytes;
+} attu_buf;
+
+typedef enum attu_device_kind { ATTU_DEVICE_KIND_CPU = 0, ATTU_DEVICE_KIND_GPU } attu_device_kind;
+
+/* One input or output column of a primitive: typed slots (types.h layout)
+ * plus optional byte validity. dict is read for TEXT by eval (which compares
+ * and transforms strings) and ignored by primitives that see only codes. */
+typedef struct attu_vec {
+    attu_type        type;
+    const attu_buf  *data;
+    const attu_buf  *valid;     /* NULL = all valid */
+    const attu_dictionary *dict;
+} attu_vec;
+
+/* A sort key: values plus direction and NULL placement. */
+typedef struct attu_sort_key {
+    attu_vec col;
+    bool     desc;
+    bool     nulls_first;
+} attu_sort_key;
+
+/* Reductions of segreduce / reduce / lbs_segreduce. */
+typedef enum attu_reduce_op {
+    ATTU_REDUCE_COUNT_STAR = 0, /* rows, NULL or not (input ignored) -> int64 */
+    ATTU_REDUCE_COUNT,          /* non-NULL inputs -> int64 */
+    ATTU_REDUCE_SUM,            /* int -> int64 (22003 on overflow), float -> float64,
+                                   decimal -> decimal; NULL when no input */
+    ATTU_REDUCE_MIN,
+    ATTU_REDUCE_MAX,
+    ATTU_REDUCE_AVG_SUM,        /* float64 sum of the inputs (AVG = sum / count) */
+    ATTU_REDUCE_NTH_SMALLEST,   /* k-th smallest non-NULL input (1-based), else NULL */
+    ATTU_REDUCE_NTH_SMALLEST_ARG, /* the `arg` paired with that k-th smallest */
+    ATTU_REDUCE_NTH_LARGEST,
+    ATTU_REDUCE_NTH_LARGEST_ARG,
+    ATTU_REDUCE_ANY             /* any value of the segment (first row's) */
+} attu_reduce_op;
+
+/* One aggregate of a segmented reduction. For the *_ARG forms, `arg` is the
+ * value returned and `in` the value ranked; ties rank by input order. */
+typedef struct attu_reduce_spec {
+    attu_reduce_op op;
+    int            k;          /* NTH_* only; 1-based */
+    attu_vec       in;         /* segreduce: the input column */
+    attu_vec       arg;        /* *_ARG only */
+    int            in_reg;     /* lbs_segreduce: output index of the program */
+    int            arg_reg;    /* lbs_segreduce: output index of the program (_ARG) */
+    attu_type      out_type;
+} attu_reduce_spec;
+
+/* An output column a primitive writes: data has room for n slots of
+ * out_type; valid (may be NULL when the output can hold no NULL) for n bytes.
+ * A TEXT output of eval gets a new dictionary in *dict (caller unrefs). */
+typedef struct attu_out {
+    attu_type         type;
+    attu_buf         *data;
+    attu_buf         *valid;
+    attu_dictionary  *dict;
+} attu_out;
+
+struct attu_expr_program;   /* engine/expr_program.h */
+
+/* The fused join-aggregate. Work item (seg, rank) for seg in [0, nseg) and
+ * rank in [0, count[seg]) pairs left row left_rows[seg] (or seg itself when
+ * left_rows is NULL) with right row right_map[seg_base[seg] + rank].
+ * Segment extents come from seg_offsets (exclusive scan of the counts,
+ * nseg + 1 entries). The program reads left inputs (gathered by the left
+ * row) and right inputs (gathered by the right row); its output `filter_reg`
+ * (if >= 0) drops items whose value is not TRUE (a residual ON predicate),
+ * the other outputs feed the reductions. Nothing of size sum(count) is ever
+ * allocated. */
+typedef struct attu_lbs_segreduce_args {
+    size_t            nseg;
+    const attu_buf   *seg_offsets;  /* int64[nseg + 1] */
+    const attu_buf   *seg_base;     /* int64[nseg]: where seg's partners start in right_map */
+    const attu_buf   *right_map;    /* int64[]: right row of each partner slot */
+    const attu_buf   *left_rows;    /* int64[nseg] or NULL */
+    const struct attu_expr_program *prog;
+    int               nleft;        /* program inputs 0..nleft-1 come from left */
+    const attu_vec   *left;
+    int               nright;       /* inputs nleft.. come from right */
+    const attu_vec   *right;
+    int               filter_reg;   /* program output index or -1 */
+    int               nreduce;
+    const attu_reduce_spec *reduce;
+    attu_out         *out;          /* nreduce outputs of nseg rows */
+} attu_lbs_segreduce_args;
+
+typedef struct attu_backend attu_backend;
+
+struct attu_backend {
+    attu_device_kind kind;
+    const char      *name;         /* "CPU (16 threads)", "GPU (NVIDIA H100 ..., sm_90)" */
+    void            *impl;
+
+    /* ---- memory ---- */
+    attu_buf *(*alloc)(attu_backend *be, size_t bytes, attu_error *err);
+    void      (*free)(attu_backend *be, attu_buf *buf);
+    int  (*upload)(attu_backend *be, attu_buf *dst, size_t off, const void *src,
+                   size_t bytes, attu_error *err);
+    int  (*download)(attu_backend *be, void *dst, const attu_buf *src, size_t off,
+                     size_t bytes, attu_error *err);
+    /* dst[i] = value (width 1, 4 or 8 bytes) for i in [0, n). */
+    int  (*fill)(attu_backend *be, attu_buf *dst, size_t width, uint64_t value,
+                 size_t n, attu_error *err);
+    /* dst[i] = i + start (int64). */
+    int  (*iota)(attu_backend *be, attu_buf *dst, attu_index start, size_t n,
+                 attu_error *err);
+
+    /* ---- data movement ---- */
+    /* dst[i] = src[idx[i]] for n rows of `width` bytes; idx -1 gives zero.
+     * If dst_valid is given: dst_valid[i] = idx[i] >= 0 && src_valid[idx[i]]. */
+    int  (*gather)(attu_backend *be, attu_buf *dst, attu_buf *dst_valid,
+                   const attu_buf *src, const attu_buf *src_valid, size_t width,
+                   const attu_buf *idx, size_t n, attu_error *err);
+    /* dst[idx[i]] = src[i]. */
+    int  (*scatter)(attu_backend *be, attu_buf *dst, const attu_buf *src,
+                    size_t width, const attu_buf *idx, size_t n, attu_error *err);
+
+    /* ---- compute ---- */
+    /* Runs the expression program over n rows: inputs[i] feeds input i,
+     * outputs[j] receives output j. Row errors (22003, 22012, 22P02 ...)
+     * fail the call. */
+    int  (*eval)(attu_backend *be, const struct attu_expr_program *prog,
+                 const attu_vec *inputs, size_t n, attu_out *outputs,
+                 attu_error *err);
+    /* Indices (int64, ascending) of rows whose BOOL mask is TRUE (valid and
+     * nonzero). *idx_out is allocated by the callee; *count_out its length. */
+    int  (*compact)(attu_backend *be, const attu_vec *mask, size_t n,
+                    attu_buf **idx_out, size_t *count_out, attu_error *err);
+    /* Stable multi-key sort: perm[i] = the row at position i. */
+    int  (*sort)(attu_backend *be, const attu_sort_key *keys, int nkeys,
+                 size_t n, attu_buf *perm, attu_error *err);
+    /* The first k rows of sort's order (k <= n). */
+    int  (*top_k)(attu_backend *be, const attu_sort_key *keys, int nkeys,
+                  size_t n, size_t k, attu_buf *perm, attu_error *err);
+    /* Rows whose keys differ from the previous row's (row 0 is a head), in
+     * the row order given by perm (NULL = identity). NULLs equal each other.
+     * heads_out: int64 positions, *nheads_out of them; *heads_out allocated
+     * by the callee. */
+    int  (*segment_heads)(attu_backend *be, const attu_vec *keys, int nkeys,
+                          const attu_buf *perm, size_t n, attu_buf **heads_out,
+                          size_t *nheads_out, attu_error *err);
+    /* Per-segment reductions: segment s covers positions
+     * [offsets[s], offsets[s+1]) of `perm` order (perm NULL = identity);
+     * offsets has nseg + 1 int64 entries. */
+    int  (*segreduce)(attu_backend *be, const attu_buf *offsets, size_t nseg,
+                      const attu_buf *perm, int nreduce,
+                      const attu_reduce_spec *specs, attu_out *outs,
+                      attu_error *err);
+    /* Exclusive (inclusive=false) or inclusive prefix sum of int64; *total
+     * receives the sum of all. */
+    int  (*scan)(attu_backend *be, const attu_buf *in, attu_buf *out, size_t n,
+                 bool inclusive, int64_t *total, attu_error *err);
+    /* Whole-column reductions: the same specs, one output row. */
+    int  (*reduce)(attu_backend *be, size_t n, int nreduce,
+                   const attu_reduce_spec *specs, attu_out *outs, attu_error *err);
+    /* For each needle (int64, any order), the lower (or upper) bound in the
+     * ascending int64 haystack. */
+    int  (*sorted_search)(attu_backend *be, const attu_buf *needles, size_t nn,
+                          const attu_buf *haystack, size_t nh, bool upper,
+                          attu_buf *out, attu_error *err);
+    /* Equi-join of ascending int64 keys a (na) and b (nb): every pair with
+     * a[i] == b[j], in (i, j) order; left=true also emits (i, -1) for an a row
+     * with no match. Allocates *a_idx / *b_idx. */
+    int  (*inner_join)(attu_backend *be, const attu_buf *a, size_t na,
+                       const attu_buf *b, size_t nb, bool left,
+                       attu_buf **a_idx, attu_buf **b_idx, size_t *npairs,
+                       attu_error *err);
+    /* Load-balancing search: for each of `total` work items, the segment it
+     * belongs to, given exclusive-scanned segment offsets (nseg + 1). */
+    int  (*lbs)(attu_backend *be, const attu_buf *offsets, size_t nseg,
+                size_t total, attu_buf *seg_out, attu_error *err);
+    int  (*lbs_segreduce)(attu_backend *be, const attu_lbs_segreduce_args *a,
+                          attu_error *err);
+    /* Stable sort within each segment [offsets[s], offsets[s+1]) of perm:
+     * perm is reordered in place by the keys. */
+    int  (*segmented_sort)(attu_backend *be, const attu_sort_key *keys,
+                           int nkeys, const attu_buf *offsets, size_t nseg,
+                           attu_buf *perm, size_t n, attu_error *err);
+    /* Order-preserving int64 image of one key column (ints, codes, dates,
+     * and floats as sortable bits; NULL -> null_value) for joins. */
+    int  (*key_encode)(attu_backend *be, const attu_vec *col, size_t n,
+                       int64_t null_value, attu_buf *out, attu_error *err);
+
+    void (*destroy)(attu_backend *be);
+};
+
+/* The CPU backend with `threads` workers (0 = all cores). */
+attu_backend *attu_backend_cpu_new(int threads, attu_error *err);
+
+/* Convenience wrappers used by the executor. */
+attu_buf *attu_be_alloc(attu_backend *be, size_t bytes, attu_error *err);
+void      attu_be_free(attu_backend *be, attu_buf *buf);
+
+#endif

@@ -1,0 +1,674 @@
+/*
+ * backend_cpu.c - the CPU backend: every primitive of backend.h on host
+ * threads. It is the fallback when no GPU is usable and the reference the
+ * GPU backend is tested against, so clarity wins over cleverness here; the
+ * loops that carry real work (eval, gather, compact, the reductions and the
+ * fused join-aggregate) are split over all cores with attu_parallel_for.
+ *
+ * Buffers are plain malloc'ed host memory; attu_buf.ptr is used directly.
+ */
+#include "engine/backend.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cpu_threads.h"
+#include "engine/expr_program.h"
+#include "engine/backend_cpu_reduce.h"
+
+typedef struct cpu_impl {
+    int threads;
+    char name[64];
+} cpu_impl;
+
+#define THREADS(be) (((cpu_impl *)(be)->impl)->threads)
+#define I64(b) ((int64_t *)(b)->ptr)
+#define CI64(b) ((const int64_t *)(b)->ptr)
+
+/* ---- memory ---------------------------------------------------------------- */
+
+static attu_buf *cpu_alloc(attu_backend *be, size_t bytes, attu_error *err) {
+    attu_buf *b = malloc(sizeof *b);
+    if (!b) { attu_error_oom(err); return NULL; }
+    b->ptr = malloc(bytes ? bytes : 1);
+    if (!b->ptr) { free(b); attu_error_oom(err); return NULL; }
+    b->bytes = bytes;
+    return b;
+}
+
+static void cpu_free(attu_backend *be, attu_buf *b) {
+    if (!b) return;
+    free(b->ptr);
+    free(b);
+}
+
+static int cpu_upload(attu_backend *be, attu_buf *dst, size_t off, const void *src,
+                      size_t bytes, attu_error *err) {
+    if (off + bytes > dst->bytes)
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "upload out of bounds");
+    if (bytes) memcpy((char *)dst->ptr + off, src, bytes);
+    return 0;
+}
+
+static int cpu_download(attu_backend *be, void *dst, const attu_buf *src, size_t off,
+                        size_t bytes, attu_error *err) {
+    if (off + bytes > src->bytes)
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "download out of bounds");
+    if (bytes) memcpy(dst, (const char *)src->ptr + off, bytes);
+    return 0;
+}
+
+static int cpu_fill(attu_backend *be, attu_buf *dst, size_t width, uint64_t value,
+                    size_t n, attu_error *err) {
+    if (n * width > dst->bytes) return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "fill out of bounds");
+    switch (width) {
+    case 1: memset(dst->ptr, (int)(uint8_t)value, n); break;
+    case 4: for (size_t i = 0; i < n; i++) ((uint32_t *)dst->ptr)[i] = (uint32_t)value; break;
+    default: for (size_t i = 0; i < n; i++) ((uint64_t *)dst->ptr)[i] = value; break;
+    }
+    return 0;
+}
+
+static int cpu_iota(attu_backend *be, attu_buf *dst, attu_index start, size_t n, attu_error *err) {
+    for (size_t i = 0; i < n; i++) I64(dst)[i] = start + (int64_t)i;
+    return 0;
+}
+
+/* ---- gather / scatter ------------------------------------------------------ */
+
+typedef struct gather_ctx {
+    char *dst; uint8_t *dvalid;
+    const char *src; const uint8_t *svalid;
+    size_t width; const int64_t *idx;
+} gather_ctx;
+
+static void gather_range(void *c, size_t b, size_t e, int w) {
+    gather_ctx *g = c;
+    for (size_t i = b; i < e; i++) {
+        int64_t j = g->idx[i];
+        if (j < 0) {
+            memset(g->dst + i * g->width, 0, g->width);
+            if (g->dvalid) g->dvalid[i] = 0;
+            continue;
+        }
+        switch (g->width) {
+        case 1: g->dst[i] = g->src[j]; break;
+        case 4: ((uint32_t *)g->dst)[i] = ((const uint32_t *)g->src)[j]; break;
+        default: ((uint64_t *)g->dst)[i] = ((const uint64_t *)g->src)[j]; break;
+        }
+        if (g->dvalid) g->dvalid[i] = g->svalid ? g->svalid[j] : 1;
+    }
+}
+
+static int cpu_gather(attu_backend *be, attu_buf *dst, attu_buf *dst_valid,
+                      const attu_buf *src, const attu_buf *src_valid, size_t width,
+                      const attu_buf *idx, size_t n, attu_error *err) {
+    gather_ctx g = { dst->ptr, dst_valid ? dst_valid->ptr : NULL, src ? src->ptr : NULL,
+                     src_valid ? src_valid->ptr : NULL, width, CI64(idx) };
+    attu_parallel_for(THREADS(be), n, 1 << 16, gather_range, &g);
+    return 0;
+}
+
+static int cpu_scatter(attu_backend *be, attu_buf *dst, const attu_buf *src, size_t width,
+                       const attu_buf *idx, size_t n, attu_error *err) {
+    for (size_t i = 0; i < n; i++)
+        memcpy((char *)dst->ptr + (size_t)CI64(idx)[i] * width,
+               (const char *)src->ptr + i * width, width);
+    return 0;
+}
+
+/* ---- eval -------------------------------------------------------------------- */
+
+typedef struct eval_ctx {
+    const attu_expr_program *prog;
+    const attu_vec *inputs;
+    attu_out *outputs;
+    attu_error errs[64];
+    int failed[64];
+    /* TEXT outputs: strings copied here (single-threaded when any exist) */
+    char **tbytes; size_t *tlen, *tcap;
+    size_t **toff;        /* per text output: n+1 offsets */
+} eval_ctx;
+
+static int append_text(eval_ctx *c, int o, const char *s, size_t len) {
+    if (c->tlen[o] + len > c->tcap[o]) {
+        size_t nc = c->tcap[o] ? c->tcap[o] * 2 : 4096;
+        while (nc < c->tlen[o] + len) nc *= 2;
+        char *nb = realloc(c->tbytes[o], nc);
+        if (!nb) return -1;
+        c->tbytes[o] = nb;
+        c->tcap[o] = nc;
+    }
+    if (len) memcpy(c->tbytes[o] + c->tlen[o], s, len);
+    c->tlen[o] += len;
+    return 0;
+}
+
+static void eval_range(void *vc, size_t b, size_t e, int w) {
+    eval_ctx *c = vc;
+    const attu_expr_program *p = c->prog;
+    attu_interp *it = attu_interp_new(p);
+    if (!it) { attu_error_oom(&c->errs[w]); c->failed[w] = 1; return; }
+    for (size_t base = b; base < e; base += ATTU_INTERP_BATCH) {
+        size_t n = e - base < ATTU_INTERP_BATCH ? e - base : ATTU_INTERP_BATCH;
+        for (int i = 0; i < p->ninputs; i++)
+            attu_cpu_load_slots(&c->inputs[i], base, n, attu_interp_input(it, i));
+        if (attu_interp_run(it, n, &c->errs[w])) { c->failed[w] = 1; break; }
+        for (int o = 0; o < p->noutputs; o++) {
+            const attu_slot *s = attu_interp_output(it, o);
+            attu_out *out = &c->outputs[o];
+            if (out->type.id == ATTU_TYPE_TEXT) {
+                for (size_t r = 0; r < n; r++) {
+                    if (!s[r].null && append_text(c, o, s[r].v.s, s[r].len)) {
+                        attu_error_oom(&c->errs[w]); c->failed[w] = 1; goto done;
+                    }
+                    c->toff[o][base + r + 1] = c->tlen[o];
+                }
+                if (out->valid) for (size_t r = 0; r < n; r++) ((uint8_t *)out->valid->ptr)[base + r] = !s[r].null;
+                continue;
+            }
+            attu_cpu_store_slots(out, base, n, s);
+        }
+    }
+done:
+    attu_interp_free(it);
+}
+
+static int cpu_eval(attu_backend *be, const attu_expr_program *prog, const attu_vec *inputs,
+                    size_t n, attu_out *outputs, attu_error *err) {
+    eval_ctx *c = calloc(1, sizeof *c);
+    if (!c) return attu_error_oom(err);
+    c->prog = prog; c->inputs = inputs; c->outputs = outputs;
+    int no = prog->noutputs, has_text = 0, rc = 0;
+    c->tbytes = calloc((size_t)no + 1, sizeof(char *));
+    c->tlen = calloc((size_t)no + 1, sizeof(size_t));
+    c->tcap = calloc((size_t)no + 1, sizeof(size_t));
+    c->toff = calloc((size_t)no + 1, sizeof(size_t *));
+    if (!c->tbytes || !c->tlen || !c->tcap || !c->toff) { rc = attu_error_oom(err); goto out; }
+    for (int o = 0; o < no; o++) {
+        outputs[o].dict = NULL;
+        if (outputs[o].type.id == ATTU_TYPE_TEXT) {
+            has_text = 1;
+            c->toff[o] = calloc(n + 1, sizeof(size_t));
+            if (!c->toff[o]) { rc = attu_error_oom(err); goto out; }
+        }
+    }
+    int used = attu_parallel_for(has_text ? 1 : THREADS(be), n, 4096, eval_range, c);
+    for (int w = 0; w < used; w++)
+        if (c->failed[w]) { *err = c->errs[w].set ? c->errs[w] : *err; rc = -1; if (!err->set) attu_error_oom(err); goto out; }
+    for (int o = 0; o < no && has_text; o++) {
+        if (outputs[o].type.id != ATTU_TYPE_TEXT) continue;
+        const char **strs = malloc(sizeof *strs * (n ? n : 1));
+        size_t *lens = malloc(sizeof *lens * (n ? n : 1));
+        if (!strs || !lens) { free(strs); free(lens); rc = attu_error_oom(err); goto out; }
+        for (size_t r = 0; r < n; r++) {
+            strs[r] = c->tbytes[o] ? c->tbytes[o] + c->toff[o][r] : "";
+            lens[r] = c->toff[o][r + 1] - c->toff[o][r];
+        }
+        outputs[o].dict = attu_dictionary_build(strs, lens, n, (int32_t *)outputs[o].data->ptr, err);
+        free(strs); free(lens);
+        if (!outputs[o].dict) { rc = -1; goto out; }
+        /* NULL rows got "" codes; keep them zero as column.h wants. */
+        if (outputs[o].valid)
+            for (size_t r = 0; r < n; r++)
+                if (!((uint8_t *)outputs[o].valid->ptr)[r]) ((int32_t *)outputs[o].data->ptr)[r] = 0;
+    }
+out:
+    for (int o = 0; o < no; o++) { if (c->tbytes) free(c->tbytes[o]); if (c->toff) free(c->toff[o]); }
+    free(c->tbytes); free(c->tlen); free(c->tcap); free(c->toff);
+    free(c);
+    return rc;
+}
+
+/* ---- compact --------------------------------------------------------------- */
+
+typedef struct compact_ctx {
+    const uint8_t *m; const uint8_t *v;
+    size_t counts[256], starts[256];
+    size_t begins[256];
+    int64_t *out;
+    int pass;
+} compact_ctx;
+
+static void compact_range(void *vc, size_t b, size_t e, int w) {
+    compact_ctx *c = vc;
+    if (c->pass == 0) {
+        size_t k = 0;
+        for (size_t i = b; i < e; i++) k += c->m[i] && (!c->v || c->v[i]);
+        c->counts[w] = k;
+        c->begins[w] = b;
+    } else {
+        size_t k = c->starts[w];
+        for (size_t i = b; i < e; i++) if (c->m[i] && (!c->v || c->v[i])) c->out[k++] = (int64_t)i;
+    }
+}
+
+static int cpu_compact(attu_backend *be, const attu_vec *mask, size_t n, attu_buf **idx_out,
+                       size_t *count_out, attu_error *err) {
+    compact_ctx c;
+    memset(&c, 0, sizeof c);
+    c.m = mask->data->ptr;
+    c.v = mask->valid ? mask->valid->ptr : NULL;
+    int threads = THREADS(be) > 256 ? 256 : THREADS(be);
+    int used = attu_parallel_for(threads, n, 1 << 16, compact_range, &c);
+    size_t total = 0;
+    for (int w = 0; w < used; w++) { c.starts[w] = total; total += c.counts[w]; }
+    attu_buf *out = cpu_alloc(be, total * sizeof(int64_t), err);
+    if (!out) return -1;
+    c.out = out->ptr;
+    c.pass = 1;
+    attu_parallel_for(threads, n, 1 << 16, compact_range, &c);
+    *idx_out = out;
+    *count_out = total;
+    return 0;
+}
+
+/* ---- sorting ----------------------------------------------------------------- */
+
+/* Compares rows i and j by the keys (NULL placement, direction); ties 0. */
+static int key_cmp(const attu_sort_key *keys, int nkeys, int64_t i, int64_t j) {
+    for (int k = 0; k < nkeys; k++) {
+        const attu_sort_key *key = &keys[k];
+        const uint8_t *v = key->col.valid ? key->col.valid->ptr : NULL;
+        int ni = v && !v[i], nj = v && !v[j];
+        if (ni || nj) {
+            if (ni && nj) continue;
+            int c = ni ? 1 : -1;               /* NULL greater ... */
+            if (key->nulls_first) c = -c;      /* ... unless placed first */
+            return c;
+        }
+        int c = attu_cpu_value_cmp(&key->col, i, j);
+        if (c) return key->desc ? -c : c;
+    }
+    return 0;
+}
+
+typedef struct sort_job { const attu_sort_key *keys; int nkeys; } sort_job;
+
+/* Stable merge sort of idx[0..n) using tmp. */
+static void merge_sort(const sort_job *sj, int64_t *idx, int64_t *tmp, size_t n) {
+    if (n < 16) {
+        for (size_t i = 1; i < n; i++) {
+            int64_t x = idx[i];
+            size_t j = i;
+            while (j > 0 && key_cmp(sj->keys, sj->nkeys, idx[j - 1], x) > 0) { idx[j] = idx[j - 1]; j--; }
+            idx[j] = x;
+        }
+        return;
+    }
+    size_t h = n / 2;
+    merge_sort(sj, idx, tmp, h);
+    merge_sort(sj, idx + h, tmp + h, n - h);
+    if (key_cmp(sj->keys, sj->nkeys, idx[h - 1], idx[h]) <= 0) return;
+    memcpy(tmp, idx, n * sizeof *idx);
+    size_t a = 0, b = h, o = 0;
+    while (a < h && b < n) idx[o++] = key_cmp(sj->keys, sj->nkeys, tmp[b], tmp[a]) < 0 ? tmp[b++] : tmp[a++];
+    while (a < h) idx[o++] = tmp[a++];
+    while (b < n) idx[o++] = tmp[b++];
+}
+
+typedef struct psort_ctx { const sort_job *sj; int64_t *idx, *tmp; size_t bounds[257]; } psort_ctx;
+
+static void psort_range(void *vc, size_t b, size_t e, int w) {
+    psort_ctx *c = vc;
+    merge_sort(c->sj, c->idx + b, c->tmp + b, e - b);
+    c->bounds[w] = b;
+    c->bounds[w + 1] = e;
+}
+
+static void merge_runs(const sort_job *sj, int64_t *idx, int64_t *tmp, size_t a0, size_t a1, size_t b1) {
+    memcpy(tmp + a0, idx + a0, (b1 - a0) * sizeof *idx);
+    size_t a = a0, b = a1, o = a0;
+    while (a < a1 && b < b1) idx[o++] = key_cmp(sj->keys, sj->nkeys, tmp[b], tmp[a]) < 0 ? tmp[b++] : tmp[a++];
+    while (a < a1) idx[o++] = tmp[a++];
+    while (b < b1) idx[o++] = tmp[b++];
+}
+
+static int sort_indices(attu_backend *be, const attu_sort_key *keys, int nkeys, int64_t *idx,
+                        size_t n, attu_error *err) {
+    int64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp) return attu_error_oom(err);
+    sort_job sj = { keys, nkeys };
+    psort_ctx c;
+    memset(&c, 0, sizeof c);
+    c.sj = &sj; c.idx = idx; c.tmp = tmp;
+    int threads = THREADS(be) > 64 ? 64 : THREADS(be);
+    int used = attu_parallel_for(threads, n, 1 << 15, psort_range, &c);
+    /* merge the sorted runs pairwise (sequential; runs are few) */
+    size_t runs[66];
+    int nr = used;
+    for (int w = 0; w <= used; w++) runs[w] = c.bounds[w];
+    runs[used] = n;
+    runs[0] = 0;
+    while (nr > 1) {
+        int k = 0;
+        for (int r = 0; r + 1 < nr; r += 2) {
+            merge_runs(&sj, idx, tmp, runs[r], runs[r + 1], runs[r + 2]);
+            runs[k++] = runs[r];
+        }
+        if (nr % 2) runs[k++] = runs[nr - 1];
+        runs[k] = n;
+        nr = k;
+    }
+    free(tmp);
+    return 0;
+}
+
+static int cpu_sort(attu_backend *be, const attu_sort_key *keys, int nkeys, size_t n,
+                    attu_buf *perm, attu_error *err) {
+    int64_t *idx = I64(perm);
+    for (size_t i = 0; i < n; i++) idx[i] = (int64_t)i;
+    return sort_indices(be, keys, nkeys, idx, n, err);
+}
+
+static int cpu_top_k(attu_backend *be, const attu_sort_key *keys, int nkeys, size_t n,
+                     size_t k, attu_buf *perm, attu_error *err) {
+    /* A bounded insertion buffer for small k, a full sort otherwise. */
+    if (k > 1024 || k * 8 > n) {
+        int64_t *all = malloc((n ? n : 1) * sizeof *all);
+        if (!all) return attu_error_oom(err);
+        for (size_t i = 0; i < n; i++) all[i] = (int64_t)i;
+        if (sort_indices(be, keys, nkeys, all, n, err)) { free(all); return -1; }
+        memcpy(perm->ptr, all, k * sizeof *all);
+        free(all);
+        return 0;
+    }
+    int64_t *best = I64(perm);
+    size_t have = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (have == k && key_cmp(keys, nkeys, (int64_t)i, best[k - 1]) >= 0) continue;
+        size_t j = have < k ? have++ : k - 1;
+        while (j > 0 && key_cmp(keys, nkeys, (int64_t)i, best[j - 1]) < 0) { best[j] = best[j - 1]; j--; }
+        best[j] = (int64_t)i;
+    }
+    return 0;
+}
+
+static int cpu_segmented_sort(attu_backend *be, const attu_sort_key *keys, int nkeys,
+                              const attu_buf *offsets, size_t nseg, attu_buf *perm, size_t n,
+                              attu_error *err) {
+    int64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp) return attu_error_oom(err);
+    sort_job sj = { keys, nkeys };
+    for (size_t s = 0; s < nseg; s++) {
+        int64_t b = CI64(offsets)[s], e = CI64(offsets)[s + 1];
+        merge_sort(&sj, I64(perm) + b, tmp + b, (size_t)(e - b));
+    }
+    free(tmp);
+    return 0;
+}
+
+static int cpu_segment_heads(attu_backend *be, const attu_vec *keys, int nkeys, const attu_buf *perm,
+                             size_t n, attu_buf **heads_out, size_t *nheads_out, attu_error *err) {
+    attu_buf *h = cpu_alloc(be, (n ? n : 1) * sizeof(int64_t), err);
+    if (!h) return -1;
+    const int64_t *p = perm ? CI64(perm) : NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int head = i == 0;
+        int64_t a = p ? p[i] : (int64_t)i, b = i ? (p ? p[i - 1] : (int64_t)i - 1) : 0;
+        for (int c = 0; c < nkeys && !head; c++) {
+            const uint8_t *v = keys[c].valid ? keys[c].valid->ptr : NULL;
+            int na = v && !v[a], nb = v && !v[b];
+            if (na != nb) head = 1;
+            else if (!na && attu_cpu_value_cmp(&keys[c], a, b) != 0) head = 1;
+        }
+        if (head) I64(h)[k++] = (int64_t)i;
+    }
+    *heads_out = h;
+    *nheads_out = k;
+    return 0;
+}
+
+/* ---- reductions ------------------------------------------------------------- */
+
+typedef struct segred_ctx {
+    const int64_t *off; const int64_t *perm;
+    int nreduce; const attu_reduce_spec *specs; attu_out *outs;
+    attu_error errs[256]; int failed[256];
+} segred_ctx;
+
+static void segred_range(void *vc, size_t b, size_t e, int w) {
+    segred_ctx *c = vc;
+    attu_reducer *rs[64];
+    int nr = c->nreduce;
+    for (int k = 0; k < nr; k++) rs[k] = attu_reducer_new(&c->specs[k]);
+    for (int k = 0; k < nr; k++) if (!rs[k]) { attu_error_oom(&c->errs[w]); c->failed[w] = 1; goto done; }
+    for (size_t s = b; s < e; s++) {
+        for (int k = 0; k < nr; k++) attu_reducer_reset(rs[k]);
+        for (int64_t pos = c->off[s]; pos < c->off[s + 1]; pos++) {
+            int64_t row = c->perm ? c->perm[pos] : pos;
+            for (int k = 0; k < nr; k++) {
+                if (attu_reducer_add_row(rs[k], &c->specs[k], row, &c->errs[w])) { c->failed[w] = 1; goto done; }
+            }
+        }
+        for (int k = 0; k < nr; k++) attu_reducer_store(rs[k], &c->outs[k], s);
+    }
+done:
+    for (int k = 0; k < nr; k++) attu_reducer_free(rs[k]);
+}
+
+static int cpu_segreduce(attu_backend *be, const attu_buf *offsets, size_t nseg, const attu_buf *perm,
+                         int nreduce, const attu_reduce_spec *specs, attu_out *outs, attu_error *err) {
+    if (nreduce > 64) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "too many aggregates in one query (at most 64)");
+    segred_ctx *c = calloc(1, sizeof *c);
+    if (!c) return attu_error_oom(err);
+    c->off = CI64(offsets); c->perm = perm ? CI64(perm) : NULL;
+    c->nreduce = nreduce; c->specs = specs; c->outs = outs;
+    int threads = THREADS(be) > 256 ? 256 : THREADS(be);
+    int used = attu_parallel_for(threads, nseg, 256, segred_range, c);
+    int rc = 0;
+    for (int w = 0; w < used; w++) if (c->failed[w]) { *err = c->errs[w]; rc = -1; break; }
+    free(c);
+    return rc;
+}
+
+static int cpu_reduce(attu_backend *be, size_t n, int nreduce, const attu_reduce_spec *specs,
+                      attu_out *outs, attu_error *err) {
+    int64_t off[2] = { 0, (int64_t)n };
+    attu_buf ob = { off, sizeof off };
+    return cpu_segreduce(be, &ob, 1, NULL, nreduce, specs, outs, err);
+}
+
+static int cpu_scan(attu_backend *be, const attu_buf *in, attu_buf *out, size_t n, bool inclusive,
+                    int64_t *total, attu_error *err) {
+    int64_t s = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t v = CI64(in)[i];
+        if (inclusive) { s += v; I64(out)[i] = s; }
+        else { I64(out)[i] = s; s += v; }
+    }
+    if (total) *total = s;
+    return 0;
+}
+
+static size_t bound(const int64_t *h, size_t nh, int64_t x, bool upper) {
+    size_t lo = 0, hi = nh;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (upper ? h[mid] <= x : h[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+typedef struct ss_ctx { const int64_t *nd, *h; size_t nh; bool upper; int64_t *out; } ss_ctx;
+static void ss_range(void *vc, size_t b, size_t e, int w) {
+    ss_ctx *c = vc;
+    for (size_t i = b; i < e; i++) c->out[i] = (int64_t)bound(c->h, c->nh, c->nd[i], c->upper);
+}
+
+static int cpu_sorted_search(attu_backend *be, const attu_buf *needles, size_t nn, const attu_buf *hay,
+                             size_t nh, bool upper, attu_buf *out, attu_error *err) {
+    ss_ctx c = { CI64(needles), CI64(hay), nh, upper, I64(out) };
+    attu_parallel_for(THREADS(be), nn, 1 << 14, ss_range, &c);
+    return 0;
+}
+
+static int cpu_inner_join(attu_backend *be, const attu_buf *a, size_t na, const attu_buf *b, size_t nb,
+                          bool left, attu_buf **a_idx, attu_buf **b_idx, size_t *npairs, attu_error *err) {
+    /* sorted_search lower/upper, scan of the match counts, then the
+     * load-balanced expansion into pairs: the GPU's decomposition. */
+    int64_t *lo = malloc((na ? na : 1) * sizeof *lo), *cnt = malloc((na + 1) * sizeof *cnt);
+    if (!lo || !cnt) { free(lo); free(cnt); return attu_error_oom(err); }
+    size_t total = 0;
+    for (size_t i = 0; i < na; i++) {
+        int64_t x = CI64(a)[i];
+        size_t l = bound(CI64(b), nb, x, false), u = bound(CI64(b), nb, x, true);
+        lo[i] = (int64_t)l;
+        size_t c = u - l;
+        if (!c && left) c = 1, lo[i] = -1;
+        cnt[i] = (int64_t)total;
+        total += c;
+    }
+    cnt[na] = (int64_t)total;
+    attu_buf *ai = cpu_alloc(be, (total ? total : 1) * sizeof(int64_t), err);
+    attu_buf *bi = ai ? cpu_alloc(be, (total ? total : 1) * sizeof(int64_t), err) : NULL;
+    if (!ai || !bi) { cpu_free(be, ai); free(lo); free(cnt); return -1; }
+    for (size_t i = 0; i < na; i++)
+        for (int64_t k = cnt[i]; k < cnt[i + 1]; k++) {
+            I64(ai)[k] = (int64_t)i;
+            I64(bi)[k] = lo[i] < 0 ? -1 : lo[i] + (k - cnt[i]);
+        }
+    free(lo); free(cnt);
+    *a_idx = ai; *b_idx = bi; *npairs = total;
+    return 0;
+}
+
+static int cpu_lbs(attu_backend *be, const attu_buf *offsets, size_t nseg, size_t total,
+                   attu_buf *seg_out, attu_error *err) {
+    size_t s = 0;
+    for (size_t i = 0; i < total; i++) {
+        while (s + 1 < nseg && (size_t)CI64(offsets)[s + 1] <= i) s++;
+        I64(seg_out)[i] = (int64_t)s;
+    }
+    return 0;
+}
+
+/* ---- the fused join-aggregate ------------------------------------------------ */
+
+typedef struct lbsr_ctx {
+    const attu_lbs_segreduce_args *a;
+    attu_error errs[256]; int failed[256];
+} lbsr_ctx;
+
+static void lbsr_range(void *vc, size_t b, size_t e, int w) {
+    lbsr_ctx *c = vc;
+    const attu_lbs_segreduce_args *a = c->a;
+    const attu_expr_program *p = a->prog;
+    attu_interp *it = attu_interp_new(p);
+    attu_reducer *rs[64];
+    int nr = a->nreduce;
+    int64_t rows[ATTU_INTERP_BATCH];
+    for (int k = 0; k < nr; k++) rs[k] = attu_reducer_new(&a->reduce[k]);
+    if (!it) { attu_error_oom(&c->errs[w]); c->failed[w] = 1; goto done; }
+    for (int k = 0; k < nr; k++) if (!rs[k]) { attu_error_oom(&c->errs[w]); c->failed[w] = 1; goto done; }
+    const int64_t *off = CI64(a->seg_offsets), *base = CI64(a->seg_base), *map = CI64(a->right_map);
+    for (size_t s = b; s < e; s++) {
+        int64_t lrow = a->left_rows ? CI64(a->left_rows)[s] : (int64_t)s;
+        int64_t cnt = off[s + 1] - off[s];
+        for (int k = 0; k < nr; k++) attu_reducer_reset(rs[k]);
+        bool left_loaded = false;
+        for (int64_t r0 = 0; r0 < cnt; r0 += ATTU_INTERP_BATCH) {
+            size_t n = (size_t)(cnt - r0 < ATTU_INTERP_BATCH ? cnt - r0 : ATTU_INTERP_BATCH);
+            if (!left_loaded || n != ATTU_INTERP_BATCH) {
+                for (int i = 0; i < a->nleft; i++)
+                    attu_cpu_broadcast_slot(&a->left[i], lrow, n, attu_interp_input(it, i));
+                left_loaded = n == ATTU_INTERP_BATCH;
+            }
+            for (size_t k = 0; k < n; k++) rows[k] = map[base[s] + r0 + (int64_t)k];
+            for (int i = 0; i < a->nright; i++)
+                attu_cpu_load_slots_idx(&a->right[i], rows, n, attu_interp_input(it, a->nleft + i));
+            if (attu_interp_run(it, n, &c->errs[w])) { c->failed[w] = 1; goto done; }
+            const attu_slot *filt = a->filter_reg >= 0 ? attu_interp_output(it, a->filter_reg) : NULL;
+            for (int k = 0; k < nr; k++) {
+                const attu_reduce_spec *sp = &a->reduce[k];
+                const attu_slot *in = sp->in_reg >= 0 ? attu_interp_output(it, sp->in_reg) : NULL;
+                const attu_slot *arg = sp->arg_reg >= 0 ? attu_interp_output(it, sp->arg_reg) : NULL;
+                /* a TEXT arg that is a right input keeps its dictionary code */
+                int arg_input = -1;
+                if (arg && sp->out_type.id == ATTU_TYPE_TEXT) {
+                    int reg = p->outputs[sp->arg_reg];
+                    if (reg >= a->nleft && reg < a->nleft + a->nright) arg_input = reg - a->nleft;
+                }
+                for (size_t q = 0; q < n; q++) {
+                    if (filt && (filt[q].null || !filt[q].v.i)) continue;
+                    int64_t payload;
+                    if (arg_input >= 0) payload = ((const int32_t *)a->right[arg_input].data->ptr)[rows[q]];
+                    else payload = arg ? arg[q].v.i : 0;
+                    int argnull = arg ? arg[q].null : 0;
+                    if (attu_reducer_add_slot(rs[k], sp, in ? &in[q] : NULL, payload, argnull, &c->errs[w])) {
+                        c->failed[w] = 1; goto done;
+                    }
+                }
+            }
+        }
+        for (int k = 0; k < nr; k++) attu_reducer_store(rs[k], &a->out[k], s);
+    }
+done:
+    for (int k = 0; k < nr; k++) attu_reducer_free(rs[k]);
+    attu_interp_free(it);
+}
+
+static int cpu_lbs_segreduce(attu_backend *be, const attu_lbs_segreduce_args *a, attu_error *err) {
+    if (a->nreduce > 64) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "too many aggregates");
+    lbsr_ctx *c = calloc(1, sizeof *c);
+    if (!c) return attu_error_oom(err);
+    c->a = a;
+    int threads = THREADS(be) > 256 ? 256 : THREADS(be);
+    int used = attu_parallel_for(threads, a->nseg, 64, lbsr_range, c);
+    int rc = 0;
+    for (int w = 0; w < used; w++) if (c->failed[w]) { *err = c->errs[w]; rc = -1; break; }
+    free(c);
+    return rc;
+}
+
+/* ---- key encoding ------------------------------------------------------------ */
+
+static int cpu_key_encode(attu_backend *be, const attu_vec *col, size_t n, int64_t null_value,
+                          attu_buf *out, attu_error *err) {
+    const uint8_t *v = col->valid ? col->valid->ptr : NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (v && !v[i]) { I64(out)[i] = null_value; continue; }
+        I64(out)[i] = attu_cpu_key_bits(col, (int64_t)i);
+    }
+    return 0;
+}
+
+static void cpu_destroy(attu_backend *be) {
+    if (!be) return;
+    free(be->impl);
+    free(be);
+}
+
+attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
+    attu_backend *be = calloc(1, sizeof *be);
+    cpu_impl *im = calloc(1, sizeof *im);
+    if (!be || !im) { free(be); free(im); attu_error_oom(err); return NULL; }
+    im->threads = threads > 0 ? threads : attu_cpu_count();
+    snprintf(im->name, sizeof im->name, "CPU (%d threads)", im->threads);
+    be->kind = ATTU_DEVICE_KIND_CPU;
+    be->name = im->name;
+    be->impl = im;
+    be->alloc = cpu_alloc; be->free = cpu_free;
+    be->upload = cpu_upload; be->download = cpu_download;
+    be->fill = cpu_fill; be->iota = cpu_iota;
+    be->gather = cpu_gather; be->scatter = cpu_scatter;
+    be->eval = cpu_eval; be->compact = cpu_compact;
+    be->sort = cpu_sort; be->top_k = cpu_top_k;
+    be->segment_heads = cpu_segment_heads; be->segreduce = cpu_segreduce;
+    be->scan = cpu_scan; be->reduce = cpu_reduce;
+    be->sorted_search = cpu_sorted_search; be->inner_join = cpu_inner_join;
+    be->lbs = cpu_lbs; be->lbs_segreduce = cpu_lbs_segreduce;
+    be->segmented_sort = cpu_segmented_sort; be->key_encode = cpu_key_encode;
+    be->destroy = cpu_destroy;
+    return be;
+}
+
+attu_buf *attu_be_alloc(attu_backend *be, size_t bytes, attu_error *err) {
+    return be->alloc(be, bytes, err);
+}
+void attu_be_free(attu_backend *be, attu_buf *buf) {
+    if (buf) be->free(be, buf);
+}

@@ -1,0 +1,262 @@
+/* backend_cpu_reduce.c - slot movement, comparisons and accumulators for the
+ * CPU backend (see backend_cpu_reduce.h). */
+#include "engine/backend_cpu_reduce.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline void load_one(const attu_vec *v, int64_t row, attu_slot *o) {
+    const void *d = v->data->ptr;
+    o->null = v->valid ? !((const uint8_t *)v->valid->ptr)[row] : 0;
+    o->len = 0;
+    switch (v->type.id) {
+    case ATTU_TYPE_BOOL: o->v.i = ((const uint8_t *)d)[row]; break;
+    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: o->v.i = ((const int32_t *)d)[row]; break;
+    case ATTU_TYPE_FLOAT32: o->v.f = ((const float *)d)[row]; break;
+    case ATTU_TYPE_FLOAT64: o->v.f = ((const double *)d)[row]; break;
+    case ATTU_TYPE_TEXT: {
+        int32_t code = ((const int32_t *)d)[row];
+        if (o->null || !v->dict || code < 0 || code >= v->dict->count) { o->v.s = ""; break; }
+        size_t len;
+        o->v.s = attu_dictionary_get(v->dict, code, &len);
+        o->len = (uint32_t)len;
+        break;
+    }
+    default: o->v.i = ((const int64_t *)d)[row]; break;
+    }
+}
+
+void attu_cpu_load_slots(const attu_vec *v, size_t base, size_t n, attu_slot *out) {
+    for (size_t r = 0; r < n; r++) load_one(v, (int64_t)(base + r), &out[r]);
+}
+void attu_cpu_load_slots_idx(const attu_vec *v, const int64_t *rows, size_t n, attu_slot *out) {
+    for (size_t r = 0; r < n; r++) {
+        if (rows[r] < 0) { out[r].null = 1; out[r].v.i = 0; out[r].len = 0; out[r].v.s = ""; continue; }
+        load_one(v, rows[r], &out[r]);
+    }
+}
+void attu_cpu_broadcast_slot(const attu_vec *v, int64_t row, size_t n, attu_slot *out) {
+    attu_slot s;
+    if (row < 0) { memset(&s, 0, sizeof s); s.null = 1; s.v.s = ""; }
+    else load_one(v, row, &s);
+    for (size_t r = 0; r < n; r++) out[r] = s;
+}
+
+static inline void store_one(attu_out *o, size_t row, const attu_slot *s) {
+    void *d = o->data->ptr;
+    if (o->valid) ((uint8_t *)o->valid->ptr)[row] = !s->null;
+    if (s->null) {
+        switch (attu_type_width(o->type.id)) {
+        case 1: ((uint8_t *)d)[row] = 0; break;
+        case 4: ((int32_t *)d)[row] = 0; break;
+        default: ((int64_t *)d)[row] = 0; break;
+        }
+        return;
+    }
+    switch (o->type.id) {
+    case ATTU_TYPE_BOOL: ((uint8_t *)d)[row] = (uint8_t)(s->v.i != 0); break;
+    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: ((int32_t *)d)[row] = (int32_t)s->v.i; break;
+    case ATTU_TYPE_FLOAT32: ((float *)d)[row] = (float)s->v.f; break;
+    case ATTU_TYPE_FLOAT64: ((double *)d)[row] = s->v.f; break;
+    default: ((int64_t *)d)[row] = s->v.i; break;
+    }
+}
+
+void attu_cpu_store_slots(attu_out *o, size_t base, size_t n, const attu_slot *s) {
+    for (size_t r = 0; r < n; r++) store_one(o, base + r, &s[r]);
+}
+
+static inline int fcmp(double a, double b) {
+    if (isnan(a)) return isnan(b) ? 0 : 1;
+    if (isnan(b)) return -1;
+    return a < b ? -1 : a > b;
+}
+
+int attu_cpu_value_cmp(const attu_vec *v, int64_t i, int64_t j) {
+    const void *d = v->data->ptr;
+    switch (v->type.id) {
+    case ATTU_TYPE_BOOL: { int a = ((const uint8_t *)d)[i], b = ((const uint8_t *)d)[j]; return (a > b) - (a < b); }
+    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: {
+        int32_t a = ((const int32_t *)d)[i], b = ((const int32_t *)d)[j]; return (a > b) - (a < b); }
+    case ATTU_TYPE_FLOAT32: return fcmp(((const float *)d)[i], ((const float *)d)[j]);
+    case ATTU_TYPE_FLOAT64: return fcmp(((const double *)d)[i], ((const double *)d)[j]);
+    default: { int64_t a = ((const int64_t *)d)[i], b = ((const int64_t *)d)[j]; return (a > b) - (a < b); }
+    }
+}
+
+int64_t attu_cpu_key_bits(const attu_vec *v, int64_t i) {
+    const void *d = v->data->ptr;
+    double f;
+    switch (v->type.id) {
+    case ATTU_TYPE_BOOL: return ((const uint8_t *)d)[i];
+    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: return ((const int32_t *)d)[i];
+    case ATTU_TYPE_FLOAT32: f = ((const float *)d)[i]; break;
+    case ATTU_TYPE_FLOAT64: f = ((const double *)d)[i]; break;
+    default: return ((const int64_t *)d)[i];
+    }
+    if (f == 0) f = 0;              /* -0 equals 0 */
+    if (isnan(f)) f = NAN;
+    uint64_t u;
+    memcpy(&u, &f, sizeof u);
+    u = (u >> 63) ? ~u : (u | (1ULL << 63));
+    return (int64_t)(u ^ (1ULL << 63));
+}
+
+/* ---- accumulators ---------------------------------------------------------- */
+
+typedef union num { int64_t i; double f; } num;
+
+struct attu_reducer {
+    attu_reduce_op op;
+    int   fl;          /* input is float class */
+    int64_t cnt;
+    int   has;
+    num   acc;
+    int   k, n;        /* top-k capacity and fill */
+    num  *vals;
+    int64_t *pay;
+    uint8_t *paynull;
+};
+
+attu_reducer *attu_reducer_new(const attu_reduce_spec *spec) {
+    attu_reducer *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->op = spec->op;
+    r->fl = attu_type_mclass(spec->in.type.id) == ATTU_MC_FLOAT;
+    if (spec->op >= ATTU_REDUCE_NTH_SMALLEST && spec->op <= ATTU_REDUCE_NTH_LARGEST_ARG) {
+        r->k = spec->k < 1 ? 1 : spec->k;
+        r->vals = calloc((size_t)r->k, sizeof *r->vals);
+        r->pay = calloc((size_t)r->k, sizeof *r->pay);
+        r->paynull = calloc((size_t)r->k, 1);
+        if (!r->vals || !r->pay || !r->paynull) { attu_reducer_free(r); return NULL; }
+    }
+    return r;
+}
+
+void attu_reducer_free(attu_reducer *r) {
+    if (!r) return;
+    free(r->vals); free(r->pay); free(r->paynull);
+    free(r);
+}
+
+void attu_reducer_reset(attu_reducer *r) {
+    r->cnt = 0; r->has = 0; r->acc.i = 0; r->n = 0;
+}
+
+static inline int ncmp(const attu_reducer *r, num a, num b) {
+    if (r->fl) return fcmp(a.f, b.f);
+    return (a.i > b.i) - (a.i < b.i);
+}
+
+static int add(attu_reducer *r, num v, int isnull, int64_t payload, int payload_null, attu_error *err) {
+    switch (r->op) {
+    case ATTU_REDUCE_COUNT_STAR: r->cnt++; return 0;
+    default: break;
+    }
+    if (isnull) return 0;
+    r->cnt++;
+    switch (r->op) {
+    case ATTU_REDUCE_COUNT: return 0;
+    case ATTU_REDUCE_SUM:
+        if (r->fl) r->acc.f = r->has ? r->acc.f + v.f : v.f;
+        else if (!r->has) r->acc.i = v.i;
+        else if (__builtin_add_overflow(r->acc.i, v.i, &r->acc.i))
+            return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range");
+        r->has = 1;
+        return 0;
+    case ATTU_REDUCE_AVG_SUM:
+        r->acc.f = (r->has ? r->acc.f : 0) + (r->fl ? v.f : (double)v.i);
+        r->has = 1;
+        return 0;
+    case ATTU_REDUCE_MIN:
+        if (!r->has || ncmp(r, v, r->acc) < 0) r->acc = v;
+        r->has = 1;
+        return 0;
+    case ATTU_REDUCE_MAX:
+        if (!r->has || ncmp(r, v, r->acc) > 0) r->acc = v;
+        r->has = 1;
+        return 0;
+    case ATTU_REDUCE_ANY:
+        if (!r->has) r->acc = v;
+        r->has = 1;
+        return 0;
+    default: {
+        /* top-k: keep the k best in order; equal values keep input order */
+        int largest = r->op == ATTU_REDUCE_NTH_LARGEST || r->op == ATTU_REDUCE_NTH_LARGEST_ARG;
+        int pos = r->n;
+        while (pos > 0) {
+            int c = ncmp(r, v, r->vals[pos - 1]);
+            if (largest ? c > 0 : c < 0) pos--; else break;
+        }
+        if (pos >= r->k) return 0;
+        int last = r->n < r->k ? r->n : r->k - 1;
+        for (int q = last; q > pos; q--) {
+            r->vals[q] = r->vals[q - 1]; r->pay[q] = r->pay[q - 1]; r->paynull[q] = r->paynull[q - 1];
+        }
+        r->vals[pos] = v; r->pay[pos] = payload; r->paynull[pos] = (uint8_t)payload_null;
+        if (r->n < r->k) r->n++;
+        return 0;
+    }
+    }
+}
+
+static num load_num(const attu_vec *v, int64_t row, int *isnull, int want_float) {
+    attu_slot s;
+    num n;
+    if (!v->data) { *isnull = 0; n.i = 0; return n; }
+    *isnull = v->valid ? !((const uint8_t *)v->valid->ptr)[row] : 0;
+    const void *d = v->data->ptr;
+    switch (v->type.id) {
+    case ATTU_TYPE_BOOL: n.i = ((const uint8_t *)d)[row]; break;
+    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: n.i = ((const int32_t *)d)[row]; break;
+    case ATTU_TYPE_FLOAT32: n.f = ((const float *)d)[row]; break;
+    case ATTU_TYPE_FLOAT64: n.f = ((const double *)d)[row]; break;
+    default: n.i = ((const int64_t *)d)[row]; break;
+    }
+    (void)s; (void)want_float;
+    return n;
+}
+
+int attu_reducer_add_row(attu_reducer *r, const attu_reduce_spec *spec, int64_t row, attu_error *err) {
+    int isnull = 0, pn = 0;
+    num v = { 0 };
+    if (r->op != ATTU_REDUCE_COUNT_STAR) v = load_num(&spec->in, row, &isnull, r->fl);
+    int64_t payload = 0;
+    if (spec->op == ATTU_REDUCE_NTH_SMALLEST_ARG || spec->op == ATTU_REDUCE_NTH_LARGEST_ARG)
+        payload = load_num(&spec->arg, row, &pn, 0).i;
+    return add(r, v, isnull, payload, pn, err);
+}
+
+int attu_reducer_add_slot(attu_reducer *r, const attu_reduce_spec *spec, const attu_slot *in,
+                          int64_t payload, int payload_null, attu_error *err) {
+    num v = { 0 };
+    int isnull = 0;
+    if (in) { isnull = in->null; if (r->fl) v.f = in->v.f; else v.i = in->v.i; }
+    return add(r, v, isnull, payload, payload_null, err);
+}
+
+void attu_reducer_store(const attu_reducer *r, attu_out *out, size_t s) {
+    attu_slot sl;
+    memset(&sl, 0, sizeof sl);
+    int out_fl = attu_type_mclass(out->type.id) == ATTU_MC_FLOAT;
+    switch (r->op) {
+    case ATTU_REDUCE_COUNT_STAR: case ATTU_REDUCE_COUNT:
+        sl.v.i = r->cnt; break;
+    case ATTU_REDUCE_NTH_SMALLEST: case ATTU_REDUCE_NTH_LARGEST:
+        if (r->n < r->k) sl.null = 1;
+        else if (out_fl) sl.v.f = r->fl ? r->vals[r->k - 1].f : (double)r->vals[r->k - 1].i;
+        else sl.v.i = r->vals[r->k - 1].i;
+        break;
+    case ATTU_REDUCE_NTH_SMALLEST_ARG: case ATTU_REDUCE_NTH_LARGEST_ARG:
+        if (r->n < r->k || r->paynull[r->k - 1]) sl.null = 1;
+        else sl.v.i = r->pay[r->k - 1];   /* raw bits: double or int alike */
+        break;
+    default:
+        if (!r->has) sl.null = 1;
+        else if (out_fl && !r->fl) sl.v.f = (double)r->acc.i;
+        else sl.v = (r->fl ? (attu_slot){ .v.f = r->acc.f }.v : (attu_slot){ .v.i = r->acc.i }.v);
+        break;
+    }
+    store_one(out, s, &sl);
+}

@@ -1,0 +1,797 @@
+/*
+ * expr_program.c - building typed register programs and the reference
+ * interpreter (see expr_program.h).
+ *
+ * The interpreter runs one instruction at a time over a whole batch of rows
+ * (up to ATTU_INTERP_BATCH), so dispatch costs once per instruction and
+ * batch, not per row. Each register is a vector of attu_slot. Text results
+ * live in an arena of fixed blocks that never move, reset at every run.
+ */
+#include "engine/expr_program.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- building ------------------------------------------------------------ */
+
+attu_expr_program *attu_program_new(int ninputs, const attu_type *input_types) {
+    attu_expr_program *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->ninputs = ninputs;
+    for (int i = 0; i < ninputs; i++)
+        if (attu_program_reg(p, input_types[i]) < 0) { attu_program_free(p); return NULL; }
+    return p;
+}
+
+void attu_program_free(attu_expr_program *p) {
+    if (!p) return;
+    free(p->reg_types);
+    free(p->code);
+    free(p->outputs);
+    for (int i = 0; i < p->nstrs; i++) free(p->strs[i]);
+    free(p->strs);
+    free(p->str_lens);
+    free(p);
+}
+
+int attu_program_reg(attu_expr_program *p, attu_type t) {
+    if (p->nregs >= 32000) return -1;
+    attu_type *nt = realloc(p->reg_types, sizeof *nt * (size_t)(p->nregs + 1));
+    if (!nt) return -1;
+    p->reg_types = nt;
+    nt[p->nregs] = t;
+    return p->nregs++;
+}
+
+int attu_program_emit(attu_expr_program *p, attu_instr in) {
+    if (p->ninstr == p->cap_instr) {
+        int nc = p->cap_instr ? p->cap_instr * 2 : 16;
+        attu_instr *n = realloc(p->code, sizeof *n * (size_t)nc);
+        if (!n) return -1;
+        p->code = n;
+        p->cap_instr = nc;
+    }
+    p->code[p->ninstr++] = in;
+    return 0;
+}
+
+attu_instr attu_instr_make(attu_opcode op, int dst, int a, int b) {
+    attu_instr in;
+    memset(&in, 0, sizeof in);
+    in.op = (uint16_t)op;
+    in.dst = (int16_t)dst;
+    in.a = (int16_t)a;
+    in.b = (int16_t)b;
+    in.c = in.d = -1;
+    in.guard = -1;
+    in.imm_s = -1;
+    return in;
+}
+
+int attu_program_add_string(attu_expr_program *p, const char *s, size_t len) {
+    char **ns = realloc(p->strs, sizeof *ns * (size_t)(p->nstrs + 1));
+    if (!ns) return -1;
+    p->strs = ns;
+    size_t *nl = realloc(p->str_lens, sizeof *nl * (size_t)(p->nstrs + 1));
+    if (!nl) return -1;
+    p->str_lens = nl;
+    char *c = malloc(len + 1);
+    if (!c) return -1;
+    memcpy(c, s, len);
+    c[len] = 0;
+    ns[p->nstrs] = c;
+    nl[p->nstrs] = len;
+    return p->nstrs++;
+}
+
+int attu_program_add_output(attu_expr_program *p, int reg) {
+    int16_t *no = realloc(p->outputs, sizeof *no * (size_t)(p->noutputs + 1));
+    if (!no) return -1;
+    p->outputs = no;
+    no[p->noutputs] = (int16_t)reg;
+    return p->noutputs++;
+}
+
+static const char *const op_names[ATTU_OP_COUNT_] = {
+    [ATTU_OP_CONST] = "const", [ATTU_OP_MOVE] = "move",
+    [ATTU_OP_ADD_I] = "add_i", [ATTU_OP_SUB_I] = "sub_i", [ATTU_OP_MUL_I] = "mul_i",
+    [ATTU_OP_DIV_I] = "div_i", [ATTU_OP_MOD_I] = "mod_i", [ATTU_OP_NEG_I] = "neg_i",
+    [ATTU_OP_ADD_F] = "add_f", [ATTU_OP_SUB_F] = "sub_f", [ATTU_OP_MUL_F] = "mul_f",
+    [ATTU_OP_DIV_F] = "div_f", [ATTU_OP_MOD_F] = "mod_f", [ATTU_OP_NEG_F] = "neg_f",
+    [ATTU_OP_ADD_D] = "add_d", [ATTU_OP_SUB_D] = "sub_d", [ATTU_OP_MUL_D] = "mul_d",
+    [ATTU_OP_DIV_D] = "div_d", [ATTU_OP_MOD_D] = "mod_d", [ATTU_OP_NEG_D] = "neg_d",
+    [ATTU_OP_EQ_I] = "eq_i", [ATTU_OP_NE_I] = "ne_i", [ATTU_OP_LT_I] = "lt_i",
+    [ATTU_OP_LE_I] = "le_i", [ATTU_OP_GT_I] = "gt_i", [ATTU_OP_GE_I] = "ge_i",
+    [ATTU_OP_EQ_F] = "eq_f", [ATTU_OP_NE_F] = "ne_f", [ATTU_OP_LT_F] = "lt_f",
+    [ATTU_OP_LE_F] = "le_f", [ATTU_OP_GT_F] = "gt_f", [ATTU_OP_GE_F] = "ge_f",
+    [ATTU_OP_EQ_S] = "eq_s", [ATTU_OP_NE_S] = "ne_s", [ATTU_OP_LT_S] = "lt_s",
+    [ATTU_OP_LE_S] = "le_s", [ATTU_OP_GT_S] = "gt_s", [ATTU_OP_GE_S] = "ge_s",
+    [ATTU_OP_AND] = "and", [ATTU_OP_OR] = "or", [ATTU_OP_NOT] = "not",
+    [ATTU_OP_IS_NULL] = "is_null", [ATTU_OP_IS_NOT_NULL] = "is_not_null",
+    [ATTU_OP_IS_TRUE] = "is_true", [ATTU_OP_IS_FALSE] = "is_false",
+    [ATTU_OP_COALESCE] = "coalesce", [ATTU_OP_SELECT] = "select",
+    [ATTU_OP_NULLIF_I] = "nullif_i", [ATTU_OP_NULLIF_F] = "nullif_f",
+    [ATTU_OP_NULLIF_S] = "nullif_s",
+    [ATTU_OP_CAST_I_I] = "cast_i_i", [ATTU_OP_CAST_I_F] = "cast_i_f",
+    [ATTU_OP_CAST_F_I] = "cast_f_i", [ATTU_OP_CAST_I_D] = "cast_i_d",
+    [ATTU_OP_CAST_D_I] = "cast_d_i", [ATTU_OP_CAST_D_F] = "cast_d_f",
+    [ATTU_OP_CAST_F_D] = "cast_f_d", [ATTU_OP_CAST_D_D] = "cast_d_d",
+    [ATTU_OP_CAST_F_F] = "cast_f_f", [ATTU_OP_CAST_S_X] = "cast_s_x",
+    [ATTU_OP_CAST_X_S] = "cast_x_s", [ATTU_OP_CAST_DATE_TS] = "cast_date_ts",
+    [ATTU_OP_CAST_TS_DATE] = "cast_ts_date", [ATTU_OP_CAST_BOOL_S] = "cast_bool_s",
+    [ATTU_OP_ABS_I] = "abs_i", [ATTU_OP_ABS_F] = "abs_f", [ATTU_OP_ABS_D] = "abs_d",
+    [ATTU_OP_ROUND_F] = "round_f", [ATTU_OP_ROUND_D] = "round_d",
+    [ATTU_OP_FLOOR_F] = "floor_f", [ATTU_OP_CEIL_F] = "ceil_f",
+    [ATTU_OP_FLOOR_D] = "floor_d", [ATTU_OP_CEIL_D] = "ceil_d",
+    [ATTU_OP_TRUNC_F] = "trunc_f",
+    [ATTU_OP_SQRT] = "sqrt", [ATTU_OP_POWER] = "power", [ATTU_OP_LN] = "ln",
+    [ATTU_OP_LOG10] = "log10", [ATTU_OP_EXP] = "exp", [ATTU_OP_SIN] = "sin",
+    [ATTU_OP_COS] = "cos", [ATTU_OP_TAN] = "tan", [ATTU_OP_ASIN] = "asin",
+    [ATTU_OP_ACOS] = "acos", [ATTU_OP_ATAN] = "atan", [ATTU_OP_ATAN2] = "atan2",
+    [ATTU_OP_RADIANS] = "radians", [ATTU_OP_DEGREES] = "degrees", [ATTU_OP_PI] = "pi",
+    [ATTU_OP_SIGN_F] = "sign_f", [ATTU_OP_EARTH_DISTANCE] = "earth_distance",
+    [ATTU_OP_LOWER] = "lower", [ATTU_OP_UPPER] = "upper", [ATTU_OP_LENGTH] = "length",
+    [ATTU_OP_OCTET_LENGTH] = "octet_length", [ATTU_OP_SUBSTR] = "substr",
+    [ATTU_OP_TRIM] = "btrim", [ATTU_OP_LTRIM] = "ltrim", [ATTU_OP_RTRIM] = "rtrim",
+    [ATTU_OP_CONCAT] = "concat", [ATTU_OP_LIKE] = "like", [ATTU_OP_ILIKE] = "ilike",
+    [ATTU_OP_STRPOS] = "strpos", [ATTU_OP_REPLACE] = "replace", [ATTU_OP_LEFT] = "left",
+    [ATTU_OP_RIGHT] = "right", [ATTU_OP_DATE_ADD] = "date_add",
+    [ATTU_OP_DATE_SUB] = "date_sub", [ATTU_OP_DATE_DIFF] = "date_diff",
+    [ATTU_OP_EXTRACT] = "extract",
+};
+
+const char *attu_opcode_name(attu_opcode op) {
+    return (op < ATTU_OP_COUNT_ && op_names[op]) ? op_names[op] : "?";
+}
+
+size_t attu_program_dump(const attu_expr_program *p, char *buf, size_t cap) {
+    size_t used = 0;
+#define OUT(...) do { int k_ = snprintf(buf + (used < cap ? used : cap), used < cap ? cap - used : 0, __VA_ARGS__); if (k_ > 0) used += (size_t)k_; } while (0)
+    if (cap) buf[0] = 0;
+    for (int i = 0; i < p->ninstr; i++) {
+        const attu_instr *in = &p->code[i];
+        OUT("r%d = %s", in->dst, attu_opcode_name((attu_opcode)in->op));
+        if (in->op == ATTU_OP_CONST) {
+            if (in->imm_null) OUT(" null");
+            else if (in->imm_s >= 0) OUT(" '%s'", p->strs[in->imm_s]);
+            else if (attu_type_mclass(p->reg_types[in->dst].id) == ATTU_MC_FLOAT) OUT(" %g", in->imm_f);
+            else OUT(" %lld", (long long)in->imm_i);
+        }
+        const int16_t srcs[4] = { in->a, in->b, in->c, in->d };
+        for (int k = 0; k < 4; k++) if (srcs[k] >= 0) OUT(" r%d", srcs[k]);
+        if (in->guard >= 0) OUT(" if r%d", in->guard);
+        OUT("\n");
+    }
+    for (int i = 0; i < p->noutputs; i++) OUT("out%d = r%d\n", i, p->outputs[i]);
+#undef OUT
+    return used;
+}
+
+double attu_earth_distance(double lat_a, double lon_a, double lat_b, double lon_b) {
+    const double rad = M_PI / 180.0;
+    lat_a *= rad; lat_b *= rad; lon_a *= rad; lon_b *= rad;
+    const double earth_radius = 3958.76;   /* miles, as the cities demo */
+    double s1 = sin((lat_b - lat_a) / 2), s2 = sin((lon_b - lon_a) / 2);
+    double arg = s1 * s1 + cos(lat_a) * cos(lat_b) * s2 * s2;
+    if (arg > 1) arg = 1;
+    return 2 * asin(sqrt(arg)) * earth_radius;
+}
+
+/* ---- the interpreter ----------------------------------------------------- */
+
+#define ARENA_BLOCK (64 * 1024)
+
+typedef struct arena_block { struct arena_block *next; size_t used, cap; char data[]; } arena_block;
+
+struct attu_interp {
+    const attu_expr_program *p;
+    attu_slot  *regs;           /* nregs * ATTU_INTERP_BATCH */
+    arena_block *blocks;        /* current first */
+    arena_block *spare;
+};
+
+attu_interp *attu_interp_new(const attu_expr_program *p) {
+    attu_interp *it = calloc(1, sizeof *it);
+    if (!it) return NULL;
+    it->p = p;
+    it->regs = calloc((size_t)(p->nregs ? p->nregs : 1) * ATTU_INTERP_BATCH, sizeof(attu_slot));
+    if (!it->regs) { free(it); return NULL; }
+    return it;
+}
+
+static void free_blocks(arena_block *b) {
+    while (b) { arena_block *n = b->next; free(b); b = n; }
+}
+
+void attu_interp_free(attu_interp *it) {
+    if (!it) return;
+    free(it->regs);
+    free_blocks(it->blocks);
+    free_blocks(it->spare);
+    free(it);
+}
+
+attu_slot *attu_interp_input(attu_interp *it, int i) {
+    return it->regs + (size_t)i * ATTU_INTERP_BATCH;
+}
+const attu_slot *attu_interp_reg(const attu_interp *it, int reg) {
+    return it->regs + (size_t)reg * ATTU_INTERP_BATCH;
+}
+const attu_slot *attu_interp_output(const attu_interp *it, int out) {
+    return attu_interp_reg(it, it->p->outputs[out]);
+}
+
+static void arena_reset(attu_interp *it) {
+    while (it->blocks) {
+        arena_block *b = it->blocks;
+        it->blocks = b->next;
+        if (b->cap == ARENA_BLOCK) { b->used = 0; b->next = it->spare; it->spare = b; }
+        else free(b);
+    }
+}
+
+static char *arena_alloc(attu_interp *it, size_t n) {
+    arena_block *b = it->blocks;
+    if (b && b->cap - b->used >= n) { char *r = b->data + b->used; b->used += n; return r; }
+    if (n <= ARENA_BLOCK && it->spare) { b = it->spare; it->spare = b->next; }
+    else {
+        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+        b = malloc(sizeof *b + cap);
+        if (!b) return NULL;
+        b->cap = cap;
+    }
+    b->used = n;
+    b->next = it->blocks;
+    it->blocks = b;
+    return b->data;
+}
+
+static int range_check(attu_type t, int64_t v, attu_error *err) {
+    switch (t.id) {
+    case ATTU_TYPE_INT32:
+        if (v < INT32_MIN || v > INT32_MAX)
+            return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "integer out of range");
+        return 0;
+    case ATTU_TYPE_DECIMAL: {
+        int64_t lim = 1;
+        for (int i = 0; i < t.precision && i < 18; i++) lim *= 10;
+        if (t.precision > 0 && (v >= lim || v <= -lim))
+            return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
+        return 0;
+    }
+    case ATTU_TYPE_DATE:
+        if (v < -2451545 || v > 2147483647 - 2451545)
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range");
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static int int_overflow(attu_type t, attu_error *err) {
+    if (t.id == ATTU_TYPE_INT32 || t.id == ATTU_TYPE_BOOL)
+        return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "integer out of range");
+    if (t.id == ATTU_TYPE_DECIMAL)
+        return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
+    return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range");
+}
+
+static const int64_t pow10_tab[19] = {
+    1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
+    100000000LL, 1000000000LL, 10000000000LL, 100000000000LL,
+    1000000000000LL, 10000000000000LL, 100000000000000LL,
+    1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
+    1000000000000000000LL };
+
+/* Rescales a decimal from scale `from` to `to`, rounding half away from zero. */
+static int rescale(__int128 v, int from, int to, int64_t *out) {
+    if (to >= from) {
+        __int128 r = v * (__int128)pow10_tab[to - from];
+        if (r > INT64_MAX || r < INT64_MIN) return -1;
+        *out = (int64_t)r;
+        return 0;
+    }
+    int64_t d = pow10_tab[from - to];
+    __int128 q = v / d, rem = v % d;
+    if (rem < 0) rem = -rem;
+    if (rem * 2 >= d) q += v < 0 ? -1 : 1;
+    if (q > INT64_MAX || q < INT64_MIN) return -1;
+    *out = (int64_t)q;
+    return 0;
+}
+
+static int utf8_len(const char *s, size_t n) {
+    int c = 0;
+    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+/* Byte offset of the ch-th character (0-based), clamped to n. */
+static size_t utf8_off(const char *s, size_t n, int64_t ch) {
+    size_t i = 0;
+    if (ch <= 0) return 0;
+    while (i < n && ch > 0) {
+        i++;
+        while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80) i++;
+        ch--;
+    }
+    return i;
+}
+
+static int scmp(const attu_slot *a, const attu_slot *b) {
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = n ? memcmp(a->v.s, b->v.s, n) : 0;
+    if (c) return c;
+    return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static int fcmp(double a, double b) {   /* NaN sorts above everything, as PG */
+    if (isnan(a)) return isnan(b) ? 0 : 1;
+    if (isnan(b)) return -1;
+    return a < b ? -1 : a > b;
+}
+
+/* LIKE with '%', '_' and backslash escapes, over bytes (UTF-8 aware for _). */
+static bool like_match(const char *s, size_t sn, const char *p, size_t pn, bool ci) {
+    size_t si = 0, pi = 0, star_p = (size_t)-1, star_s = 0;
+    while (si < sn) {
+        if (pi < pn && p[pi] == '%') { star_p = ++pi; star_s = si; continue; }
+        if (pi < pn) {
+            if (p[pi] == '_') {
+                pi++;
+                si++;
+                while (si < sn && ((unsigned char)s[si] & 0xC0) == 0x80) si++;
+                continue;
+            }
+            char pc = p[pi];
+            size_t adv = 1;
+            if (pc == '\\' && pi + 1 < pn) { pc = p[pi + 1]; adv = 2; }
+            char sc = s[si];
+            if (ci) { pc = (char)tolower((unsigned char)pc); sc = (char)tolower((unsigned char)sc); }
+            if (pc == sc) { pi += adv; si++; continue; }
+        }
+        if (star_p != (size_t)-1) {
+            pi = star_p;
+            si = ++star_s;
+            continue;
+        }
+        return false;
+    }
+    while (pi < pn && p[pi] == '%') pi++;
+    return pi == pn;
+}
+
+static int extract_field(int field, bool ts, int64_t v, attu_type dt, int64_t *out) {
+    int64_t days = ts ? (v >= 0 ? v / 86400000000LL : -((-v + 86400000000LL - 1) / 86400000000LL)) : v;
+    int64_t usec = ts ? v - days * 86400000000LL : 0;
+    int y, m, d;
+    attu_date_to_ymd((int32_t)days, &y, &m, &d);
+    int scale = dt.id == ATTU_TYPE_DECIMAL ? dt.scale : 0;
+    int64_t r;
+    switch (field) {
+    case ATTU_EXTRACT_YEAR: r = y; break;
+    case ATTU_EXTRACT_MONTH: r = m; break;
+    case ATTU_EXTRACT_DAY: r = d; break;
+    case ATTU_EXTRACT_QUARTER: r = (m - 1) / 3 + 1; break;
+    case ATTU_EXTRACT_HOUR: r = usec / 3600000000LL; break;
+    case ATTU_EXTRACT_MINUTE: r = usec / 60000000LL % 60; break;
+    case ATTU_EXTRACT_SECOND:
+        r = usec % 60000000LL;   /* microseconds */
+        *out = scale >= 6 ? r * pow10_tab[scale - 6] : r / pow10_tab[6 - scale];
+        return 0;
+    case ATTU_EXTRACT_DOW: r = ((days % 7) + 7 + 4) % 7; break;   /* 1970-01-01 was Thursday */
+    case ATTU_EXTRACT_DOY: r = days - attu_date_from_ymd(y, 1, 1) + 1; break;
+    case ATTU_EXTRACT_EPOCH:
+        if (ts) { *out = scale >= 6 ? v * pow10_tab[scale - 6] : v / pow10_tab[6 - scale]; return 0; }
+        r = days * 86400; break;
+    case ATTU_EXTRACT_WEEK: {
+        /* ISO week: Thursday of this week decides the year. */
+        int64_t dow = ((days % 7) + 7 + 3) % 7;          /* Monday = 0 */
+        int64_t thu = days - dow + 3;
+        int ty, tm, td;
+        attu_date_to_ymd((int32_t)thu, &ty, &tm, &td);
+        r = (thu - attu_date_from_ymd(ty, 1, 1)) / 7 + 1;
+        break;
+    }
+    default: return -1;
+    }
+    *out = r * pow10_tab[scale];
+    return 0;
+}
+
+int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
+    const attu_expr_program *p = it->p;
+    arena_reset(it);
+    for (int ii = 0; ii < p->ninstr; ii++) {
+        const attu_instr *in = &p->code[ii];
+        attu_slot *D = it->regs + (size_t)in->dst * ATTU_INTERP_BATCH;
+        const attu_slot *A = in->a >= 0 ? it->regs + (size_t)in->a * ATTU_INTERP_BATCH : NULL;
+        const attu_slot *B = in->b >= 0 ? it->regs + (size_t)in->b * ATTU_INTERP_BATCH : NULL;
+        const attu_slot *C = in->c >= 0 ? it->regs + (size_t)in->c * ATTU_INTERP_BATCH : NULL;
+        const attu_slot *Dd = in->d >= 0 ? it->regs + (size_t)in->d * ATTU_INTERP_BATCH : NULL;
+        const attu_slot *G = in->guard >= 0 ? it->regs + (size_t)in->guard * ATTU_INTERP_BATCH : NULL;
+        attu_type dt = p->reg_types[in->dst];
+        bool dflt = attu_type_mclass(dt.id) == ATTU_MC_FLOAT;
+        int op = in->op;
+        for (size_t r = 0; r < n; r++) {
+            attu_slot *o = &D[r];
+            if (G && (G[r].null || !G[r].v.i)) { o->null = 1; o->v.i = 0; o->len = 0; continue; }
+            /* non-strict instructions first */
+            switch (op) {
+            case ATTU_OP_CONST:
+                o->null = in->imm_null;
+                o->len = 0;
+                if (in->imm_s >= 0) { o->v.s = p->strs[in->imm_s]; o->len = (uint32_t)p->str_lens[in->imm_s]; }
+                else if (dflt) o->v.f = in->imm_f;
+                else o->v.i = in->imm_i;
+                continue;
+            case ATTU_OP_MOVE: *o = A[r]; continue;
+            case ATTU_OP_AND: {
+                bool af = !A[r].null && !A[r].v.i, bf = !B[r].null && !B[r].v.i;
+                if (af || bf) { o->null = 0; o->v.i = 0; }
+                else if (A[r].null || B[r].null) { o->null = 1; o->v.i = 0; }
+                else { o->null = 0; o->v.i = 1; }
+                continue;
+            }
+            case ATTU_OP_OR: {
+                bool at = !A[r].null && A[r].v.i, bt = !B[r].null && B[r].v.i;
+                if (at || bt) { o->null = 0; o->v.i = 1; }
+                else if (A[r].null || B[r].null) { o->null = 1; o->v.i = 0; }
+                else { o->null = 0; o->v.i = 0; }
+                continue;
+            }
+            case ATTU_OP_IS_NULL: o->null = 0; o->v.i = A[r].null; continue;
+            case ATTU_OP_IS_NOT_NULL: o->null = 0; o->v.i = !A[r].null; continue;
+            case ATTU_OP_IS_TRUE: o->null = 0; o->v.i = !A[r].null && A[r].v.i; continue;
+            case ATTU_OP_IS_FALSE: o->null = 0; o->v.i = !A[r].null && !A[r].v.i; continue;
+            case ATTU_OP_COALESCE: *o = A[r].null ? B[r] : A[r]; continue;
+            case ATTU_OP_SELECT: *o = (!C[r].null && C[r].v.i) ? A[r] : B[r]; continue;
+            case ATTU_OP_PI: o->null = 0; o->v.f = M_PI; continue;
+            default: break;
+            }
+            if ((A && A[r].null) || (B && B[r].null) || (C && C[r].null) || (Dd && Dd[r].null)) {
+                o->null = 1; o->v.i = 0; o->len = 0;
+                if (op == ATTU_OP_NULLIF_I || op == ATTU_OP_NULLIF_F || op == ATTU_OP_NULLIF_S) {
+                    if (A[r].null) continue;
+                    *o = A[r];    /* NULLIF(x, NULL) = x */
+                }
+                continue;
+            }
+            o->null = 0;
+            o->len = 0;
+            int64_t x = A ? A[r].v.i : 0, y = B ? B[r].v.i : 0, z;
+            double fx = A ? A[r].v.f : 0, fy = B ? B[r].v.f : 0, fz;
+            switch (op) {
+            case ATTU_OP_ADD_I: case ATTU_OP_ADD_D:
+                if (__builtin_add_overflow(x, y, &z)) return int_overflow(dt, err);
+                if (range_check(dt, z, err)) return -1;
+                o->v.i = z; break;
+            case ATTU_OP_SUB_I: case ATTU_OP_SUB_D:
+                if (__builtin_sub_overflow(x, y, &z)) return int_overflow(dt, err);
+                if (range_check(dt, z, err)) return -1;
+                o->v.i = z; break;
+            case ATTU_OP_MUL_I: case ATTU_OP_MUL_D:
+                if (__builtin_mul_overflow(x, y, &z)) return int_overflow(dt, err);
+                if (range_check(dt, z, err)) return -1;
+                o->v.i = z; break;
+            case ATTU_OP_DIV_I:
+                if (y == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
+                if (y == -1) {
+                    if (__builtin_sub_overflow((int64_t)0, x, &z)) return int_overflow(dt, err);
+                } else z = x / y;
+                if (range_check(dt, z, err)) return -1;
+                o->v.i = z; break;
+            case ATTU_OP_MOD_I:
+                if (y == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
+                o->v.i = y == -1 ? 0 : x % y; break;
+            case ATTU_OP_NEG_I: case ATTU_OP_NEG_D:
+                if (__builtin_sub_overflow((int64_t)0, x, &z)) return int_overflow(dt, err);
+                if (range_check(dt, z, err)) return -1;
+                o->v.i = z; break;
+            case ATTU_OP_DIV_D: {
+                /* a (scale sa) / b (scale sb) -> dst scale sd:
+                 * result = a * 10^(sd - sa + sb) / b, rounded half away. */
+                if (y == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
+                int sa = p->reg_types[in->a].scale, sb = p->reg_types[in->b].scale, sd = dt.scale;
+                int sh = sd - sa + sb;
+                __int128 num = x, den = y;
+                if (sh >= 0) num *= pow10_tab[sh]; else den *= pow10_tab[-sh];
+                __int128 q = num / den, rem = num % den;
+                if (rem < 0) rem = -rem;
+                __int128 aden = den < 0 ? -den : den;
+                if (rem * 2 >= aden) q += ((num < 0) != (den < 0)) ? -1 : 1;
+                if (q > INT64_MAX || q < INT64_MIN) return int_overflow(dt, err);
+                if (range_check(dt, (int64_t)q, err)) return -1;
+                o->v.i = (int64_t)q; break;
+            }
+            case ATTU_OP_MOD_D:
+                if (y == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
+                o->v.i = x % y; break;
+            case ATTU_OP_ADD_F: fz = fx + fy; goto fres;
+            case ATTU_OP_SUB_F: fz = fx - fy; goto fres;
+            case ATTU_OP_MUL_F: fz = fx * fy; goto fres;
+            case ATTU_OP_DIV_F:
+                if (fy == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
+                fz = fx / fy; goto fres;
+            case ATTU_OP_MOD_F:
+                if (fy == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
+                fz = fmod(fx, fy); goto fres;
+            case ATTU_OP_NEG_F: fz = -fx; goto fres;
+            fres:
+                if (isinf(fz) && !isinf(fx) && !(B && isinf(fy)))
+                    return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: overflow");
+                if (dt.id == ATTU_TYPE_FLOAT32) fz = (float)fz;
+                o->v.f = fz; break;
+            case ATTU_OP_EQ_I: o->v.i = x == y; break;
+            case ATTU_OP_NE_I: o->v.i = x != y; break;
+            case ATTU_OP_LT_I: o->v.i = x < y; break;
+            case ATTU_OP_LE_I: o->v.i = x <= y; break;
+            case ATTU_OP_GT_I: o->v.i = x > y; break;
+            case ATTU_OP_GE_I: o->v.i = x >= y; break;
+            case ATTU_OP_EQ_F: o->v.i = fcmp(fx, fy) == 0; break;
+            case ATTU_OP_NE_F: o->v.i = fcmp(fx, fy) != 0; break;
+            case ATTU_OP_LT_F: o->v.i = fcmp(fx, fy) < 0; break;
+            case ATTU_OP_LE_F: o->v.i = fcmp(fx, fy) <= 0; break;
+            case ATTU_OP_GT_F: o->v.i = fcmp(fx, fy) > 0; break;
+            case ATTU_OP_GE_F: o->v.i = fcmp(fx, fy) >= 0; break;
+            case ATTU_OP_EQ_S: o->v.i = scmp(&A[r], &B[r]) == 0; break;
+            case ATTU_OP_NE_S: o->v.i = scmp(&A[r], &B[r]) != 0; break;
+            case ATTU_OP_LT_S: o->v.i = scmp(&A[r], &B[r]) < 0; break;
+            case ATTU_OP_LE_S: o->v.i = scmp(&A[r], &B[r]) <= 0; break;
+            case ATTU_OP_GT_S: o->v.i = scmp(&A[r], &B[r]) > 0; break;
+            case ATTU_OP_GE_S: o->v.i = scmp(&A[r], &B[r]) >= 0; break;
+            case ATTU_OP_NOT: o->v.i = !x; break;
+            case ATTU_OP_NULLIF_I: if (x == y) { o->null = 1; } else *o = A[r]; break;
+            case ATTU_OP_NULLIF_F: if (fcmp(fx, fy) == 0) { o->null = 1; } else *o = A[r]; break;
+            case ATTU_OP_NULLIF_S: if (scmp(&A[r], &B[r]) == 0) { o->null = 1; } else *o = A[r]; break;
+            case ATTU_OP_CAST_I_I:
+                if (dt.id == ATTU_TYPE_BOOL) x = x != 0;
+                if (range_check(dt, x, err)) return -1;
+                o->v.i = x; break;
+            case ATTU_OP_CAST_I_F: o->v.f = dt.id == ATTU_TYPE_FLOAT32 ? (double)(float)x : (double)x; break;
+            case ATTU_OP_CAST_F_I: {
+                double rr = rint(fx);
+                if (isnan(rr) || rr < -9223372036854775808.0 || rr >= 9223372036854775808.0)
+                    return int_overflow(dt, err);
+                if (range_check(dt, (int64_t)rr, err)) return -1;
+                o->v.i = (int64_t)rr; break;
+            }
+            case ATTU_OP_CAST_I_D:
+                if (rescale(x, 0, dt.scale, &z) || range_check(dt, z, err)) return int_overflow(dt, err);
+                o->v.i = z; break;
+            case ATTU_OP_CAST_D_I: {
+                int sa = p->reg_types[in->a].scale;
+                if (rescale(x, sa, 0, &z)) return int_overflow(dt, err);
+                if (range_check(dt, z, err)) return -1;
+                o->v.i = z; break;
+            }
+            case ATTU_OP_CAST_D_F:
+                fz = (double)x / (double)pow10_tab[p->reg_types[in->a].scale];
+                o->v.f = dt.id == ATTU_TYPE_FLOAT32 ? (double)(float)fz : fz; break;
+            case ATTU_OP_CAST_F_D: {
+                if (isnan(fx) || isinf(fx)) return int_overflow(dt, err);
+                double sc = fx * (double)pow10_tab[dt.scale];
+                double rr = round(sc);   /* half away from zero */
+                if (rr < -9.2e18 || rr > 9.2e18) return int_overflow(dt, err);
+                if (range_check(dt, (int64_t)rr, err)) return -1;
+                o->v.i = (int64_t)rr; break;
+            }
+            case ATTU_OP_CAST_D_D:
+                if (rescale(x, p->reg_types[in->a].scale, dt.scale, &z)) return int_overflow(dt, err);
+                if (range_check(dt, z, err)) return -1;
+                o->v.i = z; break;
+            case ATTU_OP_CAST_F_F: o->v.f = dt.id == ATTU_TYPE_FLOAT32 ? (double)(float)fx : fx; break;
+            case ATTU_OP_CAST_S_X: {
+                union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; } slot;
+                memset(&slot, 0, sizeof slot);
+                if (attu_value_parse(dt, A[r].v.s, A[r].len, &slot, err)) return -1;
+                switch (dt.id) {
+                case ATTU_TYPE_BOOL: o->v.i = slot.b; break;
+                case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: o->v.i = slot.i4; break;
+                case ATTU_TYPE_FLOAT32: o->v.f = slot.f4; break;
+                case ATTU_TYPE_FLOAT64: o->v.f = slot.f8; break;
+                default: o->v.i = slot.i8; break;
+                }
+                break;
+            }
+            case ATTU_OP_CAST_X_S: {
+                attu_type st = p->reg_types[in->a];
+                union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; } slot;
+                memset(&slot, 0, sizeof slot);
+                switch (st.id) {
+                case ATTU_TYPE_BOOL: slot.b = (uint8_t)x; break;
+                case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: slot.i4 = (int32_t)x; break;
+                case ATTU_TYPE_FLOAT32: slot.f4 = (float)fx; break;
+                case ATTU_TYPE_FLOAT64: slot.f8 = fx; break;
+                default: slot.i8 = x; break;
+                }
+                char tmp[80];
+                size_t l = attu_value_format(st, &slot, tmp, sizeof tmp);
+                char *m = arena_alloc(it, l + 1);
+                if (!m) return attu_error_oom(err);
+                memcpy(m, tmp, l + 1);
+                o->v.s = m; o->len = (uint32_t)l;
+                break;
+            }
+            case ATTU_OP_CAST_BOOL_S:
+                o->v.s = x ? "true" : "false"; o->len = x ? 4 : 5; break;
+            case ATTU_OP_CAST_DATE_TS:
+                o->v.i = x * 86400000000LL; break;
+            case ATTU_OP_CAST_TS_DATE:
+                o->v.i = x >= 0 ? x / 86400000000LL : -((-x + 86400000000LL - 1) / 86400000000LL); break;
+            case ATTU_OP_ABS_I: case ATTU_OP_ABS_D:
+                if (x == INT64_MIN) return int_overflow(dt, err);
+                z = x < 0 ? -x : x;
+                if (range_check(dt, z, err)) return -1;
+                o->v.i = z; break;
+            case ATTU_OP_ABS_F: o->v.f = fabs(fx); break;
+            case ATTU_OP_ROUND_F: o->v.f = rint(fx); break;
+            case ATTU_OP_TRUNC_F: o->v.f = trunc(fx); break;
+            case ATTU_OP_ROUND_D: {
+                int sa = p->reg_types[in->a].scale;
+                int digits = B ? (int)y : 0;
+                if (digits > sa) digits = sa;
+                if (digits < -17) digits = -17;
+                /* round to `digits`, then express at dst scale */
+                int64_t t1;
+                if (digits >= 0) {
+                    if (rescale(x, sa, digits, &t1) || rescale(t1, digits, dt.scale, &z)) return int_overflow(dt, err);
+                } else {
+                    if (rescale(x, sa, 0, &t1)) return int_overflow(dt, err);
+                    int64_t dd = pow10_tab[-digits];
+                    int64_t q = t1 / dd, rem = t1 % dd;
+                    if ((rem < 0 ? -rem : rem) * 2 >= dd) q += t1 < 0 ? -1 : 1;
+                    if (rescale((__int128)q * dd, 0, dt.scale, &z)) return int_overflow(dt, err);
+                }
+                if (range_check(dt, z, err)) return -1;
+                o->v.i = z; break;
+            }
+            case ATTU_OP_FLOOR_F: o->v.f = floor(fx); break;
+            case ATTU_OP_CEIL_F: o->v.f = ceil(fx); break;
+            case ATTU_OP_FLOOR_D: case ATTU_OP_CEIL_D: {
+                int sa = p->reg_types[in->a].scale;
+                int64_t d = pow10_tab[sa], q = x / d;
+                if (op == ATTU_OP_FLOOR_D && x % d < 0) q--;
+                if (op == ATTU_OP_CEIL_D && x % d > 0) q++;
+                if (rescale(q, 0, dt.scale, &z)) return int_overflow(dt, err);
+                o->v.i = z; break;
+            }
+            case ATTU_OP_SQRT:
+                if (fx < 0) return attu_error_set(err, "2201F", 0, "cannot take square root of a negative number");
+                o->v.f = sqrt(fx); break;
+            case ATTU_OP_POWER:
+                if (fx == 0 && fy < 0) return attu_error_set(err, "2201F", 0, "zero raised to a negative power is undefined");
+                if (fx < 0 && fy != floor(fy)) return attu_error_set(err, "2201F", 0, "a negative number raised to a non-integer power yields a complex result");
+                fz = pow(fx, fy);
+                if (isinf(fz) && !isinf(fx) && !isinf(fy)) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: overflow");
+                o->v.f = fz; break;
+            case ATTU_OP_LN: case ATTU_OP_LOG10:
+                if (fx == 0) return attu_error_set(err, "2201E", 0, "cannot take logarithm of zero");
+                if (fx < 0) return attu_error_set(err, "2201E", 0, "cannot take logarithm of a negative number");
+                o->v.f = op == ATTU_OP_LN ? log(fx) : log10(fx); break;
+            case ATTU_OP_EXP:
+                fz = exp(fx);
+                if (isinf(fz) && !isinf(fx)) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: overflow");
+                o->v.f = fz; break;
+            case ATTU_OP_SIN: o->v.f = sin(fx); break;
+            case ATTU_OP_COS: o->v.f = cos(fx); break;
+            case ATTU_OP_TAN: o->v.f = tan(fx); break;
+            case ATTU_OP_ASIN: case ATTU_OP_ACOS:
+                if (fx < -1 || fx > 1) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "input is out of range");
+                o->v.f = op == ATTU_OP_ASIN ? asin(fx) : acos(fx); break;
+            case ATTU_OP_ATAN: o->v.f = atan(fx); break;
+            case ATTU_OP_ATAN2: o->v.f = atan2(fx, fy); break;
+            case ATTU_OP_RADIANS: o->v.f = fx * (M_PI / 180.0); break;
+            case ATTU_OP_DEGREES: o->v.f = fx * (180.0 / M_PI); break;
+            case ATTU_OP_SIGN_F: o->v.f = fx > 0 ? 1 : fx < 0 ? -1 : 0; break;
+            case ATTU_OP_EARTH_DISTANCE:
+                o->v.f = attu_earth_distance(fx, fy, C[r].v.f, Dd[r].v.f); break;
+            case ATTU_OP_LOWER: case ATTU_OP_UPPER: {
+                char *m = arena_alloc(it, A[r].len + 1);
+                if (!m) return attu_error_oom(err);
+                for (uint32_t k = 0; k < A[r].len; k++) {
+                    unsigned char ch = (unsigned char)A[r].v.s[k];
+                    m[k] = (char)(op == ATTU_OP_LOWER ? (ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)
+                                                      : (ch >= 'a' && ch <= 'z' ? ch - 32 : ch));
+                }
+                o->v.s = m; o->len = A[r].len; break;
+            }
+            case ATTU_OP_LENGTH: o->v.i = utf8_len(A[r].v.s, A[r].len); break;
+            case ATTU_OP_OCTET_LENGTH: o->v.i = A[r].len; break;
+            case ATTU_OP_SUBSTR: {
+                int64_t from = y, cnt = C ? C[r].v.i : INT32_MAX;
+                if (C && cnt < 0) return attu_error_set(err, "22011", 0, "negative substring length not allowed");
+                int64_t start = from - 1, end = C ? start + cnt : INT64_MAX;
+                if (start < 0) start = 0;
+                if (end < start) end = start;
+                size_t bo = utf8_off(A[r].v.s, A[r].len, start);
+                size_t be = end == INT64_MAX ? A[r].len : utf8_off(A[r].v.s, A[r].len, end);
+                o->v.s = A[r].v.s + bo; o->len = (uint32_t)(be - bo); break;
+            }
+            case ATTU_OP_LEFT: case ATTU_OP_RIGHT: {
+                int clen = utf8_len(A[r].v.s, A[r].len);
+                int64_t k = y;
+                if (k < 0) k = clen + k < 0 ? 0 : clen + k;
+                if (k > clen) k = clen;
+                size_t bo, be;
+                if (op == ATTU_OP_LEFT) { bo = 0; be = utf8_off(A[r].v.s, A[r].len, k); }
+                else { bo = utf8_off(A[r].v.s, A[r].len, clen - k); be = A[r].len; }
+                o->v.s = A[r].v.s + bo; o->len = (uint32_t)(be - bo); break;
+            }
+            case ATTU_OP_TRIM: case ATTU_OP_LTRIM: case ATTU_OP_RTRIM: {
+                const char *set = B ? B[r].v.s : " ";
+                size_t setn = B ? B[r].len : 1;
+                size_t s0 = 0, s1 = A[r].len;
+                if (op != ATTU_OP_RTRIM) while (s0 < s1 && memchr(set, A[r].v.s[s0], setn)) s0++;
+                if (op != ATTU_OP_LTRIM) while (s1 > s0 && memchr(set, A[r].v.s[s1 - 1], setn)) s1--;
+                o->v.s = A[r].v.s + s0; o->len = (uint32_t)(s1 - s0); break;
+            }
+            case ATTU_OP_CONCAT: {
+                size_t l = (size_t)A[r].len + B[r].len;
+                char *m = arena_alloc(it, l + 1);
+                if (!m) return attu_error_oom(err);
+                if (A[r].len) memcpy(m, A[r].v.s, A[r].len);
+                if (B[r].len) memcpy(m + A[r].len, B[r].v.s, B[r].len);
+                o->v.s = m; o->len = (uint32_t)l; break;
+            }
+            case ATTU_OP_LIKE: case ATTU_OP_ILIKE:
+                o->v.i = like_match(A[r].v.s, A[r].len, B[r].v.s, B[r].len, op == ATTU_OP_ILIKE); break;
+            case ATTU_OP_STRPOS: {
+                z = 0;
+                if (B[r].len == 0) z = 1;
+                else for (size_t k = 0; k + B[r].len <= A[r].len; k++)
+                    if (!memcmp(A[r].v.s + k, B[r].v.s, B[r].len)) { z = utf8_len(A[r].v.s, k) + 1; break; }
+                o->v.i = z; break;
+            }
+            case ATTU_OP_REPLACE: {
+                const attu_slot *s = &A[r], *f = &B[r], *t = &C[r];
+                if (!f->len) { *o = *s; break; }
+                size_t cnt = 0;
+                for (size_t k = 0; k + f->len <= s->len;) { if (!memcmp(s->v.s + k, f->v.s, f->len)) { cnt++; k += f->len; } else k++; }
+                size_t l = s->len + cnt * t->len - cnt * f->len;
+                char *m = arena_alloc(it, l + 1), *w = m;
+                if (!m) return attu_error_oom(err);
+                for (size_t k = 0; k < s->len;) {
+                    if (k + f->len <= s->len && !memcmp(s->v.s + k, f->v.s, f->len)) { memcpy(w, t->v.s, t->len); w += t->len; k += f->len; }
+                    else *w++ = s->v.s[k++];
+                }
+                o->v.s = m; o->len = (uint32_t)l; break;
+            }
+            case ATTU_OP_DATE_ADD: case ATTU_OP_DATE_SUB:
+                z = op == ATTU_OP_DATE_ADD ? x + y : x - y;
+                if (dt.id == ATTU_TYPE_TIMESTAMP) z = op == ATTU_OP_DATE_ADD ? x + y * 86400000000LL : x - y * 86400000000LL;
+                if (range_check(dt, z, err)) return -1;
+                o->v.i = z; break;
+            case ATTU_OP_DATE_DIFF: o->v.i = x - y; break;
+            case ATTU_OP_EXTRACT:
+                if (extract_field((int)in->imm_i, in->aux == 1, x, dt, &z))
+                    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "unit not supported");
+                o->v.i = z; break;
+            default:
+                return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown opcode %d", op);
+            }
+        }
+    }
+    return 0;
+}
+
+int attu_program_eval_const(const attu_expr_program *p, attu_slot *out,
+                            char *textbuf, size_t textcap, attu_error *err) {
+    attu_interp *it = attu_interp_new(p);
+    if (!it) return attu_error_oom(err);
+    int rc = attu_interp_run(it, 1, err);
+    if (!rc) {
+        *out = *attu_interp_output(it, 0);
+        if (!out->null && attu_type_mclass(p->reg_types[p->outputs[0]].id) == ATTU_MC_TEXT) {
+            size_t l = out->len < textcap - 1 ? out->len : textcap - 1;
+            memcpy(textbuf, out->v.s, l);
+            textbuf[l] = 0;
+            out->v.s = textbuf;
+            out->len = (uint32_t)l;
+        }
+    }
+    attu_interp_free(it);
+    return rc;
+}

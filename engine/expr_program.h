@@ -1,0 +1,195 @@
+/*
+ * expr_program.h - scalar expressions compiled into typed register programs.
+ *
+ * The planner compiles every scalar expression (a WHERE predicate, a SELECT
+ * list item, an aggregate's input, a residual join condition) into a short
+ * straight-line program over numbered registers. Registers 0..ninputs-1 hold
+ * the input columns; each instruction writes one register from others. The
+ * instruction's opcode already says which machine types it works on (the
+ * binder resolved every implicit cast into explicit CAST instructions), so an
+ * interpreter dispatches on the opcode alone, per row (GPU behaviours) or per
+ * batch of rows (the CPU backend).
+ *
+ * Register machine types:
+ *   BOOL, INT32, INT64, DATE, TIMESTAMP, DECIMAL  -> int64 in a register
+ *     (range of the SQL type is enforced where a value is produced: 22003)
+ *   FLOAT32, FLOAT64                              -> double (FLOAT32 rounded)
+ *   TEXT                                          -> a string (bytes, length)
+ * Every register also carries NULL. Instructions are strict (NULL in, NULL
+ * out) unless their comment says otherwise.
+ *
+ * Conditional evaluation: an instruction with guard >= 0 runs only for rows
+ * where register `guard` is TRUE; elsewhere it yields NULL. CASE branches
+ * are guarded by their conditions so that CASE WHEN x <> 0 THEN 1 / x ...
+ * never divides by zero, as in PostgreSQL.
+ */
+#ifndef ATTU_EXPR_PROGRAM_H
+#define ATTU_EXPR_PROGRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/error.h"
+#include "engine/types.h"
+
+typedef enum attu_opcode {
+    ATTU_OP_CONST = 0,   /* dst = imm (int / float / str), or NULL if imm_null */
+    ATTU_OP_MOVE,        /* dst = a */
+    /* integer arithmetic; result type's range checked (22003) */
+    ATTU_OP_ADD_I, ATTU_OP_SUB_I, ATTU_OP_MUL_I,
+    ATTU_OP_DIV_I,       /* truncates toward zero; 22012 on zero */
+    ATTU_OP_MOD_I,
+    ATTU_OP_NEG_I,
+    /* float arithmetic (double; FLOAT32 results rounded) */
+    ATTU_OP_ADD_F, ATTU_OP_SUB_F, ATTU_OP_MUL_F, ATTU_OP_DIV_F, ATTU_OP_MOD_F,
+    ATTU_OP_NEG_F,
+    /* decimal (scaled int64): operands already at the result's scale for
+     * ADD/SUB; MUL's result scale = sa + sb; DIV result scale from dst type */
+    ATTU_OP_ADD_D, ATTU_OP_SUB_D, ATTU_OP_MUL_D, ATTU_OP_DIV_D, ATTU_OP_MOD_D,
+    ATTU_OP_NEG_D,
+    /* comparisons -> BOOL: _I on int64 registers, _F on doubles, _S on text */
+    ATTU_OP_EQ_I, ATTU_OP_NE_I, ATTU_OP_LT_I, ATTU_OP_LE_I, ATTU_OP_GT_I, ATTU_OP_GE_I,
+    ATTU_OP_EQ_F, ATTU_OP_NE_F, ATTU_OP_LT_F, ATTU_OP_LE_F, ATTU_OP_GT_F, ATTU_OP_GE_F,
+    ATTU_OP_EQ_S, ATTU_OP_NE_S, ATTU_OP_LT_S, ATTU_OP_LE_S, ATTU_OP_GT_S, ATTU_OP_GE_S,
+    /* three-valued logic (not strict) */
+    ATTU_OP_AND, ATTU_OP_OR, ATTU_OP_NOT,
+    ATTU_OP_IS_NULL, ATTU_OP_IS_NOT_NULL,     /* never NULL */
+    ATTU_OP_IS_TRUE, ATTU_OP_IS_FALSE,        /* never NULL */
+    ATTU_OP_COALESCE,    /* dst = a if not NULL else b */
+    ATTU_OP_SELECT,      /* dst = (c is TRUE) ? a : b   (CASE) */
+    ATTU_OP_NULLIF_I, ATTU_OP_NULLIF_F, ATTU_OP_NULLIF_S,
+    /* casts: the source machine type is in the name, the destination in
+     * dst's register type */
+    ATTU_OP_CAST_I_I,    /* int -> int / date (range check), bool <-> int */
+    ATTU_OP_CAST_I_F,    /* int -> float */
+    ATTU_OP_CAST_F_I,    /* float -> int: rint as PostgreSQL; 22003 */
+    ATTU_OP_CAST_I_D,    /* int -> decimal(scale of dst) */
+    ATTU_OP_CAST_D_I,    /* decimal -> int, rounding half away from zero */
+    ATTU_OP_CAST_D_F,
+    ATTU_OP_CAST_F_D,
+    ATTU_OP_CAST_D_D,    /* rescale; imm_i = source scale */
+    ATTU_OP_CAST_F_F,    /* float64 <-> float32 rounding */
+    ATTU_OP_CAST_S_X,    /* text -> any non-text (parse; 22P02) */
+    ATTU_OP_CAST_X_S,    /* any -> text (format); imm_i = source type id, aux = scale */
+    ATTU_OP_CAST_DATE_TS, ATTU_OP_CAST_TS_DATE,
+    ATTU_OP_CAST_BOOL_S, /* bool -> text ("true"/"false") */
+    /* math (float unless noted) */
+    ATTU_OP_ABS_I, ATTU_OP_ABS_F, ATTU_OP_ABS_D,
+    ATTU_OP_ROUND_F,     /* imm/b: digits (b register or 0) half away from zero */
+    ATTU_OP_ROUND_D,     /* decimal to dst scale */
+    ATTU_OP_FLOOR_F, ATTU_OP_CEIL_F, ATTU_OP_FLOOR_D, ATTU_OP_CEIL_D,
+    ATTU_OP_TRUNC_F,
+    ATTU_OP_SQRT, ATTU_OP_POWER, ATTU_OP_LN, ATTU_OP_LOG10, ATTU_OP_EXP,
+    ATTU_OP_SIN, ATTU_OP_COS, ATTU_OP_TAN, ATTU_OP_ASIN, ATTU_OP_ACOS,
+    ATTU_OP_ATAN, ATTU_OP_ATAN2, ATTU_OP_RADIANS, ATTU_OP_DEGREES, ATTU_OP_PI,
+    ATTU_OP_SIGN_F,
+    /* earth_distance(lat_a, lon_a, lat_b, lon_b): haversine, miles, radius
+     * 3958.76 (the cities demo); args a, b, c, d */
+    ATTU_OP_EARTH_DISTANCE,
+    /* strings */
+    ATTU_OP_LOWER, ATTU_OP_UPPER, ATTU_OP_LENGTH, ATTU_OP_OCTET_LENGTH,
+    ATTU_OP_SUBSTR,      /* a, from b, length c (c < 0 register = to the end) */
+    ATTU_OP_TRIM, ATTU_OP_LTRIM, ATTU_OP_RTRIM,
+    ATTU_OP_CONCAT,      /* a || b */
+    ATTU_OP_LIKE, ATTU_OP_ILIKE,   /* a LIKE b */
+    ATTU_OP_STRPOS, ATTU_OP_REPLACE, ATTU_OP_LEFT, ATTU_OP_RIGHT,
+    /* dates */
+    ATTU_OP_DATE_ADD,    /* date + int days */
+    ATTU_OP_DATE_SUB,    /* date - int days */
+    ATTU_OP_DATE_DIFF,   /* date - date -> int */
+    ATTU_OP_EXTRACT,     /* imm_i = field (attu_extract_field), a = date/timestamp;
+                            aux = 1 when a is a TIMESTAMP */
+    ATTU_OP_COUNT_
+} attu_opcode;
+
+typedef enum attu_extract_field {
+    ATTU_EXTRACT_YEAR = 0, ATTU_EXTRACT_MONTH, ATTU_EXTRACT_DAY,
+    ATTU_EXTRACT_HOUR, ATTU_EXTRACT_MINUTE, ATTU_EXTRACT_SECOND,
+    ATTU_EXTRACT_DOW, ATTU_EXTRACT_DOY, ATTU_EXTRACT_QUARTER,
+    ATTU_EXTRACT_EPOCH, ATTU_EXTRACT_WEEK
+} attu_extract_field;
+
+typedef struct attu_instr {
+    uint16_t op;          /* attu_opcode */
+    int16_t  dst;
+    int16_t  a, b, c, d;  /* source registers, -1 = unused */
+    int16_t  guard;       /* -1 = always */
+    int16_t  aux;
+    bool     imm_null;
+    int64_t  imm_i;
+    double   imm_f;
+    int32_t  imm_s;       /* index into the program's string pool, -1 = none */
+} attu_instr;
+
+typedef struct attu_expr_program {
+    int          ninputs;     /* registers 0..ninputs-1 */
+    int          nregs;
+    attu_type   *reg_types;   /* nregs */
+    int          ninstr, cap_instr;
+    attu_instr  *code;
+    int          noutputs;
+    int16_t     *outputs;     /* register of each output */
+    int          nstrs;
+    char       **strs;        /* string constants (NUL-terminated) */
+    size_t      *str_lens;
+    char         text[160];   /* for EXPLAIN: a short description */
+} attu_expr_program;
+
+attu_expr_program *attu_program_new(int ninputs, const attu_type *input_types);
+void attu_program_free(attu_expr_program *p);
+
+/* Appends a register of type t and returns its number (-1 on OOM). */
+int attu_program_reg(attu_expr_program *p, attu_type t);
+/* Appends an instruction; returns 0 or -1 on OOM. */
+int attu_program_emit(attu_expr_program *p, attu_instr in);
+/* A blank instruction (all registers -1, no guard). */
+attu_instr attu_instr_make(attu_opcode op, int dst, int a, int b);
+/* Adds a string constant; returns its index. */
+int attu_program_add_string(attu_expr_program *p, const char *s, size_t len);
+int attu_program_add_output(attu_expr_program *p, int reg);
+
+/* Register machine classes. */
+typedef enum attu_mclass { ATTU_MC_INT = 0, ATTU_MC_FLOAT, ATTU_MC_TEXT } attu_mclass;
+static inline attu_mclass attu_type_mclass(attu_type_id t) {
+    return (t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64) ? ATTU_MC_FLOAT
+         : t == ATTU_TYPE_TEXT ? ATTU_MC_TEXT : ATTU_MC_INT;
+}
+
+const char *attu_opcode_name(attu_opcode op);
+
+/* A human-readable listing, one instruction a line (tests, EXPLAIN VERBOSE). */
+size_t attu_program_dump(const attu_expr_program *p, char *buf, size_t cap);
+
+/* ---- the row interpreter ------------------------------------------------
+ * The reference semantics, shared by the CPU backend: a batch of `n` rows,
+ * each register a vector of n slots. */
+typedef struct attu_slot {
+    union { int64_t i; double f; const char *s; } v;
+    uint32_t len;      /* TEXT bytes */
+    uint8_t  null;
+} attu_slot;
+
+typedef struct attu_interp attu_interp;
+
+/* Batch capacity of an interpreter. */
+#define ATTU_INTERP_BATCH 1024
+
+attu_interp *attu_interp_new(const attu_expr_program *p);
+void attu_interp_free(attu_interp *it);
+/* The register vector to fill for input i (n slots) before running. */
+attu_slot *attu_interp_input(attu_interp *it, int i);
+/* Runs the program over n <= ATTU_INTERP_BATCH rows. Text results point
+ * into the interpreter's arena, valid until the next run. */
+int attu_interp_run(attu_interp *it, size_t n, attu_error *err);
+const attu_slot *attu_interp_reg(const attu_interp *it, int reg);
+const attu_slot *attu_interp_output(const attu_interp *it, int out);
+
+/* One-row helper for constant folding: inputs none, returns output 0. */
+int attu_program_eval_const(const attu_expr_program *p, attu_slot *out,
+                            char *textbuf, size_t textcap, attu_error *err);
+
+/* Haversine distance in miles, exactly as the cities demo computes it. */
+double attu_earth_distance(double lat_a, double lon_a, double lat_b, double lon_b);
+
+#endif
