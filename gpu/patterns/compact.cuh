@@ -1,0 +1,141 @@
+// compact.cuh: transform_compact, two-pass stream compaction (seeds/003).
+//
+// upsweep(f): f(index) -> bool (keep?) is called once per index. Each warp
+// packs its 32 decisions into one word with a ballot (the bits of a tile
+// stay in order), each CTA stores its words and its kept count; a one-CTA
+// scan turns the counts into tile offsets. upsweep returns the total (the
+// only host synchronization), so the caller can size the output exactly.
+// downsweep(g): g(dest_index, source_index) for every kept index, dest in
+// source order. The behaviour of upsweep may be non-deterministic: the
+// downsweep reads the stored bits, it never calls f again.
+#pragma once
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include "gpu/patterns/scan.cuh"
+
+namespace attu {
+namespace gpu {
+
+namespace detail {
+
+// nt threads, vt words per thread of striped items: word w of the tile
+// covers tile items [32 w, 32 w + 32).
+template <int nt, int vt, typename func_t>
+__global__ __launch_bounds__(nt) void compact_upsweep_kernel(
+    func_t f, int count, unsigned* __restrict__ bits, int* __restrict__ counts) {
+  enum { nv = nt * vt };
+  using reduce_t = cub::BlockReduce<int, nt>;
+  __shared__ typename reduce_t::TempStorage storage;
+  int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  int tile_begin = blockIdx.x * nv;
+  int kept = 0;
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    int index = tile_begin + i * nt + tid;
+    bool keep = index < count && f(index);
+    unsigned word = __ballot_sync(0xffffffffu, keep);
+    int word_index = (tile_begin + i * nt + warp * 32) >> 5;
+    if (!lane && word_index * 32 < count) bits[word_index] = word;
+    kept += keep;
+  }
+  int total = reduce_t(storage).Sum(kept);
+  if (!tid) counts[blockIdx.x] = total;
+}
+
+template <int nt, int vt, typename func_t>
+__global__ __launch_bounds__(nt) void compact_downsweep_kernel(
+    func_t f, int count, const unsigned* __restrict__ bits,
+    const int* __restrict__ offsets) {
+  enum { nv = nt * vt, nw = nv / 32 };
+  using scan_t = cub::BlockScan<int, nt>;
+  __shared__ typename scan_t::TempStorage storage;
+  __shared__ unsigned s_bits[nw];
+  __shared__ int s_word_offset[nw];
+  int tid = threadIdx.x, lane = tid & 31;
+  int tile_begin = blockIdx.x * nv;
+  int num_words = min(nw, div_up(count - tile_begin, 32));
+  // Each thread owns wpt consecutive words for the scan.
+  enum { wpt = (nw + nt - 1) / nt };
+  int w[wpt];
+  int sum = 0;
+#pragma unroll
+  for (int j = 0; j < wpt; ++j) {
+    int wi = tid * wpt + j;
+    unsigned word = wi < num_words ? bits[(tile_begin >> 5) + wi] : 0u;
+    if (wi < nw) s_bits[wi] = word;
+    w[j] = __popc(word);
+    sum += w[j];
+  }
+  int excl;
+  scan_t(storage).ExclusiveSum(sum, excl);
+#pragma unroll
+  for (int j = 0; j < wpt; ++j) {
+    if (tid * wpt + j < nw) s_word_offset[tid * wpt + j] = excl;
+    excl += w[j];
+  }
+  __syncthreads();
+  int base = offsets[blockIdx.x];
+  // A warp walks whole words: lane l handles bit l, so kept items of a word
+  // go to consecutive destinations.
+  for (int wi = tid >> 5; wi < num_words; wi += nt / 32) {
+    unsigned word = s_bits[wi];
+    if (word >> lane & 1) {
+      int dest = base + s_word_offset[wi] + __popc(word & ((1u << lane) - 1));
+      f(dest, tile_begin + wi * 32 + lane);
+    }
+  }
+}
+
+}  // namespace detail
+
+template <typename launch_arg_t = empty_t>
+struct stream_compact_t {
+  using launch_t = launch_of_t<launch_arg_t, launch_params_t<256, 16>>;
+  enum { nt = launch_t::nt, vt = launch_t::vt };
+  static_assert((nt * vt) % 32 == 0, "a tile holds whole 32-bit words");
+
+  stream_compact_t(int count, context_t& ctx)
+      : ctx_(&ctx), count_(count > 0 ? count : 0),
+        num_tiles_(count_ ? div_up(count_, (int)(nt * vt)) : 0),
+        bits_(div_up(count_, 32), ctx), offsets_(num_tiles_, ctx) {}
+
+  // f(index) -> bool; returns how many indices were kept.
+  template <typename func_t>
+  int upsweep(func_t f) {
+    if (!num_tiles_) return 0;
+    detail::compact_upsweep_kernel<nt, vt><<<num_tiles_, nt, 0, ctx_->stream()>>>(
+        f, count_, bits_.data(), offsets_.data());
+    ATTU_CUDA_CHECK_LAUNCH();
+    mem_t<int> total(1, *ctx_);
+    int* counts = offsets_.data();
+    scan<scan_type_exc>(counts, num_tiles_, counts, plus_t<int>(), total.data(), *ctx_);
+    int h = 0;
+    dtoh(&h, total.data(), 1, *ctx_);
+    return h;
+  }
+
+  // g(dest_index, source_index) for every index upsweep kept.
+  template <typename func_t>
+  void downsweep(func_t g) {
+    if (!num_tiles_) return;
+    detail::compact_downsweep_kernel<nt, vt><<<num_tiles_, nt, 0, ctx_->stream()>>>(
+        g, count_, bits_.data(), offsets_.data());
+    ATTU_CUDA_CHECK_LAUNCH();
+  }
+
+ private:
+  context_t* ctx_;
+  int count_, num_tiles_;
+  mem_t<unsigned> bits_;
+  mem_t<int> offsets_;
+};
+
+template <typename launch_arg_t = empty_t>
+stream_compact_t<launch_arg_t> transform_compact(int count, context_t& ctx) {
+  return stream_compact_t<launch_arg_t>(count, ctx);
+}
+
+}  // namespace gpu
+}  // namespace attu

@@ -1,0 +1,238 @@
+// load_balance.cuh: the load-balancing search (seeds/002-003) and
+// transform_lbs with tuple caching of per-segment values.
+//
+// Input: `count` work items split into `num_segments` segments by the
+// segments descriptor (exclusive scan of the segment sizes; segments[0] = 0,
+// empty segments allowed). The search is a merge of the item indices
+// 0..count-1 with the segment ends end(s) = segments[s + 1] (count for the
+// last): end(s) goes before item a when end(s) <= a, so an item's segment is
+// the number of ends merged before it. Tiles cut the merged sequence (items
+// plus ends) into equal pieces of nv, so a tile has at most nv items and at
+// most nv segments whatever the geometry: one huge segment, millions of empty
+// ones, anything between.
+//
+// Per tile: a partition kernel finds where each tile's merge starts; the tile
+// loads its ends into shared memory, each thread merges vt consecutive merged
+// positions serially and records the segment of each of its items in shared
+// memory; then the behaviour is called in item order, striped over the CTA.
+//
+// transform_lbs: f(index, seg, rank) or f(index, seg, rank, cached) where
+// cached is a cuda::std::tuple of it[seg] for each iterator of the caching
+// tuple: the tile loads those per-segment values once into shared memory.
+// load_balance_search: output[index] = seg.
+#pragma once
+
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+
+#include "gpu/patterns/memory.cuh"
+#include "gpu/patterns/search.cuh"
+#include "gpu/patterns/transform.cuh"
+
+namespace attu {
+namespace gpu {
+
+// end(s) for a segments descriptor.
+template <typename segments_it>
+struct segment_ends_t {
+  segments_it segments;
+  int num_segments, count;
+  __device__ int operator[](int s) const {
+    return s + 1 < num_segments ? (int)segments[s + 1] : count;
+  }
+};
+
+using lbs_box_t = launch_box_t<arch_cta_t<700, 128, 8>, arch_cta_t<900, 256, 8>>;
+
+namespace detail {
+
+// part[t] = number of segment ends merged before tile t's first position.
+template <typename segments_it>
+__global__ void lbs_partition_kernel(segments_it segments, int count,
+                                     int num_segments, int nv, int num_parts,
+                                     int* __restrict__ part) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= num_parts) return;
+  segment_ends_t<segments_it> ends{segments, num_segments, count};
+  long long total = (long long)count + num_segments;
+  int diag = (int)min((long long)t * nv, total);
+  part[t] = merge_path_b(count, num_segments, diag,
+                         [&](int a, int b) { return ends[b] <= a; });
+}
+
+template <typename segments_it>
+mem_t<int> lbs_partitions(segments_it segments, int count, int num_segments,
+                          int nv, context_t& ctx) {
+  long long total = (long long)count + num_segments;
+  int num_tiles = (int)div_up(total, (long long)nv);
+  mem_t<int> part(num_tiles + 1, ctx);
+  lbs_partition_kernel<<<div_up(num_tiles + 1, 128), 128, 0, ctx.stream()>>>(
+      segments, count, num_segments, nv, num_tiles + 1, part.data());
+  ATTU_CUDA_CHECK_LAUNCH();
+  return part;
+}
+
+// The merged range of one tile and its ends in shared memory.
+// s_ends[j] = end(b0 + j) for j in [0, nb); start_b0 = start of segment b0.
+struct lbs_range_t {
+  int a0, a1, b0, b1;
+  __device__ int na() const { return a1 - a0; }
+  __device__ int nb() const { return b1 - b0; }
+};
+
+__device__ inline lbs_range_t lbs_tile_range(const int* part, int cta, int nv,
+                                             int count, int num_segments) {
+  int total = count + num_segments;
+  int diag0 = cta * nv, diag1 = min(diag0 + nv, total);
+  lbs_range_t r;
+  r.b0 = part[cta];
+  r.b1 = part[cta + 1];
+  r.a0 = diag0 - r.b0;
+  r.a1 = diag1 - r.b1;
+  return r;
+}
+
+// Loads the tile's ends and the start of its first segment.
+template <int nt, typename segments_it>
+__device__ inline int lbs_load_ends(const lbs_range_t& r, segments_it segments,
+                                    int count, int num_segments, int* s_ends) {
+  segment_ends_t<segments_it> ends{segments, num_segments, count};
+  for (int j = threadIdx.x; j < r.nb(); j += nt) s_ends[j] = ends[r.b0 + j];
+  return r.b0 > 0 ? (int)segments[r.b0] : 0;
+}
+
+// The thread's merge start (local a, local b) for merged offset d.
+__device__ inline void lbs_thread_start(const lbs_range_t& r, const int* s_ends,
+                                        int d, int& a, int& b) {
+  int a0 = r.a0;
+  b = merge_path_b(r.na(), r.nb(), d,
+                   [&](int ai, int bi) { return s_ends[bi] <= a0 + ai; });
+  a = d - b;
+}
+
+// Serial merge of vt positions from (a, b): s_seg[a] = b0 + b for items.
+template <int vt>
+__device__ inline void lbs_serial_segments(const lbs_range_t& r, const int* s_ends,
+                                           int a, int b, int* s_seg) {
+  int na = r.na(), nb = r.nb(), a0 = r.a0;
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    bool take_b = b < nb && (a >= na || s_ends[b] <= a0 + a);
+    if (take_b) {
+      ++b;
+    } else if (a < na) {
+      s_seg[a] = r.b0 + b;
+      ++a;
+    }
+  }
+}
+
+template <typename it>
+using value_of_t = cuda::std::decay_t<decltype(cuda::std::declval<it>()[0])>;
+
+template <typename tpl_t> struct cached_tuple;
+template <typename... its>
+struct cached_tuple<cuda::std::tuple<its...>> {
+  using type = cuda::std::tuple<value_of_t<its>...>;
+};
+
+template <typename tpl_t, size_t... I>
+__device__ inline typename cached_tuple<tpl_t>::type load_cached(
+    const tpl_t& its, int seg, cuda::std::index_sequence<I...>) {
+  return typename cached_tuple<tpl_t>::type(cuda::std::get<I>(its)[seg]...);
+}
+
+struct no_cache_t {};
+
+// The shared-memory plan of a transform_lbs tile.
+template <int nv, typename cache_t>
+struct lbs_shared_t {
+  int ends[nv];
+  int seg[nv];
+  // Per-segment cached values for segments b0..b1 (at most nv + 1),
+  // raw storage because tuples have constructors.
+  alignas(16) unsigned char cache[std::is_same<cache_t, no_cache_t>::value
+                                      ? 1 : (nv + 1) * sizeof(cache_t)];
+};
+
+template <typename launch_t, typename func_t, typename segments_it, typename tpl_t>
+__global__ __launch_bounds__(launch_t::nt) void transform_lbs_kernel(
+    func_t f, int count, segments_it segments, int num_segments,
+    const int* __restrict__ part, tpl_t caching) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  constexpr bool caching_on = !std::is_same<tpl_t, no_cache_t>::value;
+  using cache_t = typename std::conditional<caching_on, cached_tuple<tpl_t>,
+                                            cuda::std::type_identity<no_cache_t>>::type::type;
+  __shared__ lbs_shared_t<nv, cache_t> shared;
+  cache_t* s_cache = reinterpret_cast<cache_t*>(shared.cache);
+
+  int tid = threadIdx.x;
+  lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
+  int start_b0 = lbs_load_ends<nt>(r, segments, count, num_segments, shared.ends);
+  if constexpr (caching_on) {
+    // Segments referenced by this tile's items: b0 .. min(b1, last).
+    int nseg = min(r.b1, num_segments - 1) - r.b0 + 1;
+    for (int j = tid; j < nseg; j += nt)
+      s_cache[j] = load_cached(caching, r.b0 + j,
+                               cuda::std::make_index_sequence<cuda::std::tuple_size<tpl_t>::value>());
+  }
+  __syncthreads();
+  int d = min(tid * vt, r.na() + r.nb());
+  int a, b;
+  lbs_thread_start(r, shared.ends, d, a, b);
+  lbs_serial_segments<vt>(r, shared.ends, a, b, shared.seg);
+  __syncthreads();
+  for (int j = tid; j < r.na(); j += nt) {
+    int index = r.a0 + j;
+    int seg = shared.seg[j];
+    int start = seg == r.b0 ? start_b0 : shared.ends[seg - r.b0 - 1];
+    if constexpr (caching_on) f(index, seg, index - start, s_cache[seg - r.b0]);
+    else f(index, seg, index - start);
+  }
+}
+
+template <typename launch_arg_t, typename func_t, typename segments_it,
+          typename tpl_t>
+void transform_lbs_impl(func_t f, int count, segments_it segments,
+                        int num_segments, tpl_t caching, context_t& ctx) {
+  using launch_t = launch_of_t<launch_arg_t, lbs_box_t>;
+  if (count <= 0 || num_segments <= 0) return;
+  int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
+  mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
+  int num_tiles = (int)part.size() - 1;
+  transform_lbs_kernel<launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+      f, count, segments, num_segments, part.data(), caching);
+  ATTU_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace detail
+
+// f(index, seg, rank, cuda::std::tuple<values...>) for every work item;
+// `caching` is a cuda::std::tuple of iterators indexed by segment.
+template <typename launch_arg_t = empty_t, typename func_t,
+          typename segments_it, typename... its>
+void transform_lbs(func_t f, int count, segments_it segments, int num_segments,
+                   cuda::std::tuple<its...> caching, context_t& ctx) {
+  detail::transform_lbs_impl<launch_arg_t>(f, count, segments, num_segments,
+                                           caching, ctx);
+}
+
+// f(index, seg, rank) for every work item.
+template <typename launch_arg_t = empty_t, typename func_t, typename segments_it>
+void transform_lbs(func_t f, int count, segments_it segments, int num_segments,
+                   context_t& ctx) {
+  detail::transform_lbs_impl<launch_arg_t>(f, count, segments, num_segments,
+                                           detail::no_cache_t(), ctx);
+}
+
+// output[index] = the segment of work item index.
+template <typename launch_arg_t = empty_t, typename segments_it, typename output_it>
+void load_balance_search(int count, segments_it segments, int num_segments,
+                         output_it output, context_t& ctx) {
+  transform_lbs<launch_arg_t>(
+      [=] __device__(int index, int seg, int) { output[index] = seg; }, count,
+      segments, num_segments, ctx);
+}
+
+}  // namespace gpu
+}  // namespace attu

@@ -1,0 +1,47 @@
+// tile.cuh: helpers shared by the tiled patterns. A tile is the nv = nt * vt
+// consecutive items one CTA owns; "striped" means item i of thread tid is at
+// tile offset i * nt + tid (coalesced across a warp), "blocked" means it is
+// at tid * vt + i (what a serial per-thread pass wants). CUB's BlockExchange
+// converts between the two through shared memory.
+#pragma once
+
+#include <cub/block/block_exchange.cuh>
+
+#include "gpu/patterns/transform.cuh"
+
+namespace attu {
+namespace gpu {
+
+// Default box for single-pass streaming patterns over values of type T:
+// 16-32 bytes of work per thread keeps enough loads in flight on Hopper.
+template <typename T>
+using stream_box_t = launch_box_t<
+    arch_cta_t<700, 256, (sizeof(T) <= 4 ? 8 : sizeof(T) <= 8 ? 4 : 2)>,
+    arch_cta_t<900, 256, (sizeof(T) <= 4 ? 12 : sizeof(T) <= 8 ? 6 : 3)>>;
+
+// x[i] = f(tile_begin + i * nt + tid) for the items of this tile (striped).
+// Slots past tile_count are left untouched.
+template <int nt, int vt, typename T, typename func_t>
+__device__ inline void load_striped(func_t& f, int tid, int tile_begin,
+                                    int tile_count, T (&x)[vt]) {
+  if (tile_count == nt * vt) {
+#pragma unroll
+    for (int i = 0; i < vt; ++i) x[i] = f(tile_begin + i * nt + tid);
+  } else {
+#pragma unroll
+    for (int i = 0; i < vt; ++i)
+      if (i * nt + tid < tile_count) x[i] = f(tile_begin + i * nt + tid);
+  }
+}
+
+// out[tile_begin + i * nt + tid] = x[i] for the items of this tile.
+template <int nt, int vt, typename T, typename out_it>
+__device__ inline void store_striped(out_it out, int tid, int tile_begin,
+                                     int tile_count, const T (&x)[vt]) {
+#pragma unroll
+  for (int i = 0; i < vt; ++i)
+    if (i * nt + tid < tile_count) out[tile_begin + i * nt + tid] = x[i];
+}
+
+}  // namespace gpu
+}  // namespace attu
