@@ -1,0 +1,280 @@
+// merge.cuh: stable merge of two sorted sequences by merge path, for keys or
+// key-value pairs, and the batched "merge jobs" machinery that mergesort and
+// segmented_sort use for their merge rounds.
+//
+// A merge job merges A = a[a_begin, a_begin + a_count) with
+// B = b[b_begin, b_begin + b_count) into c[c_begin, c_begin + a_count + b_count).
+// Each job is cut into tiles of nv outputs. One thread per tile finds where
+// the tile's first and last output diagonals cross the merge path
+// (merge_partition_kernel); a block then loads its slice of A and B into shared
+// memory, each thread finds its own vt outputs by a second, short merge-path
+// search and merges them serially (merge_jobs_kernel). Values are gathered
+// from global memory by the source index of each output key.
+//
+// Stability: on equal keys A's element goes first (merge path with
+// "lower bound" semantics), and within A and within B the order is kept.
+#pragma once
+
+#include "gpu/patterns/sort.cuh"
+
+#include <cub/device/device_scan.cuh>
+
+namespace attu {
+
+struct merge_job_t {
+  long long a_begin, a_count, b_begin, b_count, c_begin;
+};
+
+struct merge_part_t {
+  int job;    // which job this tile belongs to
+  int a0, a1; // A range of the tile, relative to the job's a_begin
+  int d0;     // first output diagonal of the tile, relative to the job
+};
+
+struct merge_launch {
+  static constexpr int nt = 256;
+  static constexpr int vt = 16;
+  static constexpr int nv = nt * vt;
+};
+
+namespace merge_detail {
+
+// Number of A items among the first `diag` outputs of the stable merge.
+template <typename a_it, typename b_it, typename comp_t>
+__device__ __forceinline__ long long merge_path(a_it a, long long a_count, b_it b,
+                                                long long b_count, long long diag,
+                                                comp_t comp) {
+  long long lo = diag > b_count ? diag - b_count : 0;
+  long long hi = diag < a_count ? diag : a_count;
+  while (lo < hi) {
+    long long mid = (lo + hi) >> 1;
+    if (!comp(b[diag - 1 - mid], a[mid]))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Tile index -> job index: the last job whose first tile is <= cta.
+__device__ __forceinline__ int find_job(const long long* __restrict__ cta_start,
+                                        int num_jobs, long long cta) {
+  int lo = 0, hi = num_jobs;  // answer in [0, num_jobs)
+  while (hi - lo > 1) {
+    int mid = (lo + hi) >> 1;
+    if (cta_start[mid] <= cta) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+// Tiles per job, written beside each job by whoever builds the jobs.
+__device__ __forceinline__ long long job_tiles(const merge_job_t& j) {
+  long long n = j.a_count + j.b_count;
+  return (n + merge_launch::nv - 1) / merge_launch::nv;
+}
+
+template <typename key_t, typename comp_t>
+__global__ void __launch_bounds__(256)
+merge_partition_kernel(const key_t* __restrict__ a, const key_t* __restrict__ b,
+                       const merge_job_t* __restrict__ jobs,
+                       const long long* __restrict__ cta_start, int num_jobs,
+                       long long max_ctas, merge_part_t* __restrict__ parts, comp_t comp) {
+  long long cta = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (cta >= max_ctas || cta >= cta_start[num_jobs]) return;
+  int j = find_job(cta_start, num_jobs, cta);
+  merge_job_t job = jobs[j];
+  long long n = job.a_count + job.b_count;
+  long long d0 = (cta - cta_start[j]) * merge_launch::nv;
+  long long d1 = d0 + merge_launch::nv < n ? d0 + merge_launch::nv : n;
+  const key_t* A = a + job.a_begin;
+  const key_t* B = b + job.b_begin;
+  merge_part_t p;
+  p.job = j;
+  p.a0 = int(merge_path(A, job.a_count, B, job.b_count, d0, comp));
+  p.a1 = int(merge_path(A, job.a_count, B, job.b_count, d1, comp));
+  p.d0 = int(d0);
+  parts[cta] = p;
+}
+
+template <typename key_t, typename val_t, bool has_vals, typename comp_t>
+__global__ void __launch_bounds__(merge_launch::nt)
+merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_vals,
+                  const key_t* __restrict__ b_keys, const val_t* __restrict__ b_vals,
+                  key_t* __restrict__ c_keys, val_t* __restrict__ c_vals,
+                  const merge_job_t* __restrict__ jobs,
+                  const long long* __restrict__ cta_start, int num_jobs,
+                  const merge_part_t* __restrict__ parts, comp_t comp) {
+  constexpr int nt = merge_launch::nt, vt = merge_launch::vt, nv = merge_launch::nv;
+  __shared__ key_t s_keys[nv];
+  __shared__ int s_idx[has_vals ? nv : 1];
+  long long total = cta_start[num_jobs];
+  for (long long cta = blockIdx.x; cta < total; cta += gridDim.x) {
+    merge_part_t p = parts[cta];
+    merge_job_t job = jobs[p.job];
+    long long n = job.a_count + job.b_count;
+    int d1 = int((long long)p.d0 + nv < n ? p.d0 + nv : n);
+    int b0 = p.d0 - p.a0, b1 = d1 - p.a1;
+    int a_len = p.a1 - p.a0, b_len = b1 - b0, len = a_len + b_len;
+    const key_t* A = a_keys + job.a_begin + p.a0;
+    const key_t* B = b_keys + job.b_begin + b0;
+    for (int i = threadIdx.x; i < len; i += nt)
+      s_keys[i] = i < a_len ? A[i] : B[i - a_len];
+    __syncthreads();
+
+    // This thread's outputs: [diag, diag + vt) of the tile.
+    int diag = threadIdx.x * vt < len ? threadIdx.x * vt : len;
+    int ai = int(merge_path(s_keys, a_len, s_keys + a_len, b_len, diag, comp));
+    int bi = a_len + diag - ai;
+    key_t out[vt];
+    int idx[vt];
+    key_t ak = s_keys[ai < a_len ? ai : 0], bk = s_keys[bi < len ? bi : 0];
+#pragma unroll
+    for (int u = 0; u < vt; ++u) {
+      bool take_a = bi >= len || (ai < a_len && !comp(bk, ak));
+      out[u] = take_a ? ak : bk;
+      idx[u] = take_a ? ai : bi;
+      if (take_a) { ++ai; if (ai < a_len) ak = s_keys[ai]; }
+      else { ++bi; if (bi < len) bk = s_keys[bi]; }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int u = 0; u < vt; ++u) {
+      int o = threadIdx.x * vt + u;
+      if (o < len) {
+        s_keys[o] = out[u];
+        if (has_vals) s_idx[o] = idx[u];
+      }
+    }
+    __syncthreads();
+    key_t* C = c_keys + job.c_begin + p.d0;
+    for (int i = threadIdx.x; i < len; i += nt) {
+      C[i] = s_keys[i];
+      if (has_vals) {
+        int k = s_idx[i];
+        c_vals[job.c_begin + p.d0 + i] =
+            k < a_len ? a_vals[job.a_begin + p.a0 + k] : b_vals[job.b_begin + b0 + k - a_len];
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// Copies each tile's outputs from tmp back to data (same positions).
+template <typename key_t, typename val_t, bool has_vals>
+__global__ void __launch_bounds__(256)
+merge_copy_back_kernel(const key_t* __restrict__ tmp_keys, const val_t* __restrict__ tmp_vals,
+                       key_t* __restrict__ keys, val_t* __restrict__ vals,
+                       const merge_job_t* __restrict__ jobs,
+                       const long long* __restrict__ cta_start, int num_jobs,
+                       const merge_part_t* __restrict__ parts) {
+  constexpr int nv = merge_launch::nv;
+  long long total = cta_start[num_jobs];
+  for (long long cta = blockIdx.x; cta < total; cta += gridDim.x) {
+    merge_part_t p = parts[cta];
+    merge_job_t job = jobs[p.job];
+    long long n = job.a_count + job.b_count;
+    long long d1 = (long long)p.d0 + nv < n ? p.d0 + nv : n;
+    long long base = job.c_begin + p.d0;
+    int len = int(d1 - p.d0);
+    for (int i = threadIdx.x; i < len; i += blockDim.x) {
+      keys[base + i] = tmp_keys[base + i];
+      if (has_vals) vals[base + i] = tmp_vals[base + i];
+    }
+  }
+}
+
+// Writes tile counts: counts[j] = tiles of job j, for j < num_jobs.
+__global__ void merge_count_kernel(const merge_job_t* __restrict__ jobs, int num_jobs,
+                                   long long* __restrict__ counts) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < num_jobs) counts[j] = job_tiles(jobs[j]);
+}
+
+// The single job of a plain two-array merge.
+__global__ void merge_single_job_kernel(merge_job_t* job, long long* counts,
+                                        long long a_count, long long b_count) {
+  *job = merge_job_t{0, a_count, 0, b_count, 0};
+  counts[0] = job_tiles(*job);
+  counts[1] = 0;
+}
+
+// Runs a batch of jobs already on the device whose tile counts are in
+// counts[0, num_jobs) (counts has num_jobs + 1 entries; the last is scratch).
+// max_ctas bounds the total tiles. If copy_back, outputs go to c first and are
+// then copied into (a_keys, a_vals) at the same positions (the jobs' inputs and
+// outputs then share one index space).
+template <typename key_t, typename val_t, bool has_vals, typename comp_t, typename context_t>
+void run_merge_jobs(const key_t* a_keys, const val_t* a_vals, const key_t* b_keys,
+                    const val_t* b_vals, key_t* c_keys, val_t* c_vals,
+                    const merge_job_t* jobs, long long* counts, int num_jobs,
+                    long long max_ctas, comp_t comp, context_t& ctx, bool copy_back) {
+  if (num_jobs <= 0 || max_ctas <= 0) return;
+  cudaStream_t st = ctx.stream();
+  size_t scan_bytes = 0;
+  ATTU_SORT_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, counts,
+                                               num_jobs + 1, st));
+  size_t parts_bytes = ((size_t)max_ctas * sizeof(merge_part_t) + 255) & ~size_t(255);
+  size_t start_bytes = ((size_t)(num_jobs + 1) * sizeof(long long) + 255) & ~size_t(255);
+  char* mem = (char*)sort_detail::sort_alloc(parts_bytes + start_bytes + scan_bytes, ctx);
+  merge_part_t* parts = (merge_part_t*)mem;
+  long long* cta_start = (long long*)(mem + parts_bytes);
+  void* scan_tmp = mem + parts_bytes + start_bytes;
+  ATTU_SORT_CUDA(cub::DeviceScan::ExclusiveSum(scan_tmp, scan_bytes, counts, cta_start,
+                                               num_jobs + 1, st));
+  int pgrid = int((max_ctas + 255) / 256);
+  merge_partition_kernel<key_t, comp_t><<<pgrid, 256, 0, st>>>(
+      a_keys, b_keys, jobs, cta_start, num_jobs, max_ctas, parts, comp);
+  ATTU_SORT_LAUNCHED();
+  int grid = int(max_ctas < 65535ll * 16 ? max_ctas : 65535ll * 16);
+  merge_jobs_kernel<key_t, val_t, has_vals, comp_t><<<grid, merge_launch::nt, 0, st>>>(
+      a_keys, a_vals, b_keys, b_vals, c_keys, c_vals, jobs, cta_start, num_jobs, parts, comp);
+  ATTU_SORT_LAUNCHED();
+  if (copy_back) {
+    merge_copy_back_kernel<key_t, val_t, has_vals><<<grid, 256, 0, st>>>(
+        c_keys, c_vals, const_cast<key_t*>(a_keys), const_cast<val_t*>(a_vals), jobs,
+        cta_start, num_jobs, parts);
+    ATTU_SORT_LAUNCHED();
+  }
+  sort_detail::sort_free(mem, ctx);
+}
+
+template <typename key_t, typename val_t, bool has_vals, typename comp_t, typename context_t>
+void merge_impl(const key_t* a_keys, const val_t* a_vals, long long a_count,
+                const key_t* b_keys, const val_t* b_vals, long long b_count, key_t* c_keys,
+                val_t* c_vals, comp_t comp, context_t& ctx) {
+  long long n = a_count + b_count;
+  if (n == 0) return;
+  cudaStream_t st = ctx.stream();
+  long long tiles = (n + merge_launch::nv - 1) / merge_launch::nv;
+  char* mem = (char*)sort_detail::sort_alloc(256 + 2 * sizeof(long long), ctx);
+  merge_job_t* d_job = (merge_job_t*)mem;
+  long long* counts = (long long*)(mem + 256);
+  merge_single_job_kernel<<<1, 1, 0, st>>>(d_job, counts, a_count, b_count);
+  ATTU_SORT_LAUNCHED();
+  run_merge_jobs<key_t, val_t, has_vals>(a_keys, a_vals, b_keys, b_vals, c_keys, c_vals,
+                                         d_job, counts, 1, tiles, comp, ctx, false);
+  sort_detail::sort_free(mem, ctx);
+}
+
+}  // namespace merge_detail
+
+// Key-value merge: c = stable merge of sorted a and sorted b under comp
+// (comp(x, y) is x < y). On ties a's items come first.
+template <typename key_t, typename val_t, typename comp_t, typename context_t>
+void merge(const key_t* a_keys, const val_t* a_vals, long long a_count, const key_t* b_keys,
+           const val_t* b_vals, long long b_count, key_t* c_keys, val_t* c_vals, comp_t comp,
+           context_t& ctx) {
+  merge_detail::merge_impl<key_t, val_t, true>(a_keys, a_vals, a_count, b_keys, b_vals,
+                                               b_count, c_keys, c_vals, comp, ctx);
+}
+
+// Key-only merge.
+template <typename key_t, typename comp_t, typename context_t>
+void merge(const key_t* a_keys, long long a_count, const key_t* b_keys, long long b_count,
+           key_t* c_keys, comp_t comp, context_t& ctx) {
+  merge_detail::merge_impl<key_t, int, false>(a_keys, (const int*)nullptr, a_count, b_keys,
+                                              (const int*)nullptr, b_count, c_keys,
+                                              (int*)nullptr, comp, ctx);
+}
+
+}  // namespace attu

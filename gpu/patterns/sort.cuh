@@ -1,0 +1,404 @@
+// sort.cuh: LSD radix sort of keys and key-value pairs ("onesweep").
+//
+// One pass reads every key once to build the digit histograms of all passes
+// (sort_histogram_kernel); a single block scans them into the global start of
+// every digit (sort_scan_kernel). Each pass then is ONE kernel
+// (sort_onesweep_kernel): a tile ranks its keys by the current 8-bit digit
+// with CUB's BlockRadixRankMatchEarlyCounts, publishes its per-digit counts
+// early, finds the counts of all earlier tiles by decoupled look-back, and
+// scatters keys (and values) to their final place for that pass. Tiles take
+// their index from an atomic counter, so a tile only ever waits on tiles that
+// have already started: look-back cannot deadlock.
+//
+// Keys are mapped to unsigned bits whose unsigned order is the key order
+// (sort_key_traits): signed integers flip the sign bit, floats flip all bits
+// when negative and the sign bit otherwise; -0.0 ranks equal to +0.0. The
+// sort is stable. Keys of 4 bytes take 4 passes and keys of 8 bytes 8, an even
+// count, so the result lands back in the caller's buffer with no extra copy.
+//
+// Invariant of the look-back words: one 64-bit word per (tile, digit); the top
+// two bits say what the low bits hold (01: this tile's count of the digit,
+// 10: the count over this tile and all before it); 0 means not yet written.
+// The value and its flag travel in one store, so no fence is needed between
+// them.
+#pragma once
+
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_radix_rank.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace attu {
+
+// ---- error checks ----------------------------------------------------------
+namespace sort_detail {
+inline void check(cudaError_t e, const char* what, const char* file, int line) {
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) +
+                             ": " + what + ": " + cudaGetErrorString(e));
+}
+}  // namespace sort_detail
+#define ATTU_SORT_CUDA(call) \
+  ::attu::sort_detail::check((call), #call, __FILE__, __LINE__)
+#define ATTU_SORT_LAUNCHED() \
+  ::attu::sort_detail::check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+
+// ---- comparators the sorts understand --------------------------------------
+// The radix sort needs to know the order as a bit order; these two tags (also
+// usable as ordinary comparators by mergesort/segmented_sort) name it.
+template <typename T = void>
+struct less_t {
+  __host__ __device__ bool operator()(const T& a, const T& b) const { return a < b; }
+};
+template <typename T = void>
+struct greater_t {
+  __host__ __device__ bool operator()(const T& a, const T& b) const { return a > b; }
+};
+
+// ---- key <-> order-preserving unsigned bits --------------------------------
+template <typename key_t, typename = void>
+struct sort_key_traits;
+
+template <typename key_t>
+struct sort_key_traits<key_t, std::enable_if_t<std::is_integral<key_t>::value &&
+                                                std::is_unsigned<key_t>::value>> {
+  using bits_t = std::conditional_t<sizeof(key_t) <= 4, uint32_t, uint64_t>;
+  __host__ __device__ static bits_t to_bits(key_t k) { return bits_t(k); }
+  __host__ __device__ static key_t from_bits(bits_t b) { return key_t(b); }
+};
+
+template <typename key_t>
+struct sort_key_traits<key_t, std::enable_if_t<std::is_integral<key_t>::value &&
+                                                std::is_signed<key_t>::value>> {
+  static_assert(sizeof(key_t) == 4 || sizeof(key_t) == 8, "sort keys: 32 or 64-bit integers");
+  using bits_t = std::conditional_t<sizeof(key_t) == 4, uint32_t, uint64_t>;
+  static constexpr bits_t sign = bits_t(1) << (8 * sizeof(bits_t) - 1);
+  __host__ __device__ static bits_t to_bits(key_t k) { return bits_t(k) ^ sign; }
+  __host__ __device__ static key_t from_bits(bits_t b) { return key_t(b ^ sign); }
+};
+
+template <typename key_t>
+struct sort_key_traits<key_t, std::enable_if_t<std::is_floating_point<key_t>::value>> {
+  static_assert(sizeof(key_t) == 4 || sizeof(key_t) == 8, "sort keys: float or double");
+  using bits_t = std::conditional_t<sizeof(key_t) == 4, uint32_t, uint64_t>;
+  static constexpr bits_t sign = bits_t(1) << (8 * sizeof(bits_t) - 1);
+  __host__ __device__ static bits_t to_bits(key_t k) {
+    bits_t b;
+    memcpy(&b, &k, sizeof b);
+    if (b == sign) b = 0;  // -0.0 sorts as +0.0 (they compare equal)
+    return (b & sign) ? ~b : (b | sign);
+  }
+  __host__ __device__ static key_t from_bits(bits_t b) {
+    b = (b & sign) ? (b ^ sign) : ~b;
+    key_t k;
+    memcpy(&k, &b, sizeof k);
+    return k;
+  }
+};
+
+// Which comparators select ascending / descending radix order.
+template <typename comp_t> struct sort_direction { static constexpr int value = 0; };  // unknown
+template <typename T> struct sort_direction<less_t<T>> { static constexpr int value = 1; };
+template <typename T> struct sort_direction<greater_t<T>> { static constexpr int value = -1; };
+
+// ---- tuning -------------------------------------------------------------------
+// 384 threads x 16 keys for 4-byte keys and values; 8-byte keys or values
+// halve the grain so the shared tile stays under the static 48 KB limit.
+template <typename bits_t, typename val_t = uint32_t>
+struct sort_launch {
+  static constexpr int nt = 384;
+  static constexpr int vt = (sizeof(bits_t) == 4 && sizeof(val_t) <= 4) ? 16 : 8;
+  static constexpr int nv = nt * vt;
+  static constexpr int radix_bits = 8;
+  static constexpr int digits = 1 << radix_bits;
+  static constexpr int passes = 8 * sizeof(bits_t) / radix_bits;
+};
+
+namespace sort_detail {
+
+constexpr uint64_t kFlagAgg = 1ull << 62;
+constexpr uint64_t kFlagInc = 2ull << 62;
+constexpr uint64_t kValMask = (1ull << 62) - 1;
+
+template <typename bits_t, bool descending>
+struct digit_of {
+  int shift;
+  __device__ __forceinline__ uint32_t Digit(bits_t b) const {
+    if (descending) b = ~b;
+    return uint32_t(b >> shift) & 0xffu;
+  }
+};
+
+// Histogram of every pass in one read of the keys. Grid-stride over the
+// input; each block keeps shared counters for all passes and adds them to the
+// global table (passes x 256) at the end.
+template <typename key_t, bool descending, int nt>
+__global__ void __launch_bounds__(nt)
+sort_histogram_kernel(const key_t* __restrict__ keys, size_t count,
+                      unsigned long long* __restrict__ hist) {
+  using traits = sort_key_traits<key_t>;
+  using bits_t = typename traits::bits_t;
+  constexpr int passes = sort_launch<bits_t>::passes;
+  __shared__ unsigned int sh[passes][256];
+  for (int i = threadIdx.x; i < passes * 256; i += nt) (&sh[0][0])[i] = 0;
+  __syncthreads();
+  size_t stride = size_t(gridDim.x) * nt;
+  for (size_t i = size_t(blockIdx.x) * nt + threadIdx.x; i < count; i += stride) {
+    bits_t b = traits::to_bits(keys[i]);
+    if (descending) b = ~b;
+#pragma unroll
+    for (int p = 0; p < passes; ++p) atomicAdd(&sh[p][(b >> (8 * p)) & 0xff], 1u);
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < passes * 256; i += nt) {
+    unsigned int v = (&sh[0][0])[i];
+    if (v) atomicAdd(&hist[i], (unsigned long long)v);
+  }
+}
+
+// Exclusive scan of each pass's 256 counts: the global start of each digit.
+__global__ void __launch_bounds__(256)
+sort_scan_kernel(unsigned long long* __restrict__ hist) {
+  using scan_t = cub::BlockScan<unsigned long long, 256>;
+  __shared__ typename scan_t::TempStorage tmp;
+  unsigned long long* h = hist + blockIdx.x * 256;
+  unsigned long long v = h[threadIdx.x], out;
+  scan_t(tmp).ExclusiveSum(v, out);
+  h[threadIdx.x] = out;
+}
+
+// One radix pass. keys_in/keys_out hold order-preserving bits except on the
+// first pass (reads key_t and converts) and the last (writes key_t back).
+template <typename key_t, typename val_t, bool has_vals, bool descending,
+          bool first, bool last>
+__global__ void __launch_bounds__(384)
+sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys_out_v,
+                     const val_t* __restrict__ vals_in, val_t* __restrict__ vals_out,
+                     size_t count, int shift,
+                     const unsigned long long* __restrict__ digit_start,
+                     uint64_t* __restrict__ lookback, unsigned int* __restrict__ tile_counter) {
+  using traits = sort_key_traits<key_t>;
+  using bits_t = typename traits::bits_t;
+  using L = sort_launch<bits_t, val_t>;
+  static_assert(L::nt == 384, "launch bounds above");
+  constexpr int nt = L::nt, vt = L::vt, nv = L::nv;
+  using rank_t = cub::BlockRadixRankMatchEarlyCounts<nt, 8, false>;
+  constexpr int bins_per_thread = (256 + nt - 1) / nt;
+  static_assert(bins_per_thread == 1, "one digit per thread at most");
+
+  struct smem_t {
+    union {
+      typename rank_t::TempStorage rank;
+      bits_t keys[nv];
+      val_t vals[has_vals ? nv : 1];
+    };
+    long long digit_offset[256];  // global start of the digit minus tile prefix
+    unsigned int tile;
+  };
+  __shared__ smem_t s;
+
+  const int tid = threadIdx.x;
+  if (tid == 0) s.tile = atomicAdd(tile_counter, 1u);
+  __syncthreads();
+  const unsigned int tile = s.tile;
+  const size_t base = size_t(tile) * nv;
+  const int valid = int(count - base < size_t(nv) ? count - base : size_t(nv));
+
+  // Warp-striped load: warp w owns [w*32*vt, (w+1)*32*vt) of the tile; the
+  // rank algorithm visits items in this order, which keeps the sort stable.
+  const int warp = tid / 32, lane = tid % 32;
+  const int wbase = warp * 32 * vt + lane;
+  bits_t keys[vt];
+#pragma unroll
+  for (int u = 0; u < vt; ++u) {
+    int i = wbase + u * 32;
+    if (i < valid) {
+      if (first)
+        keys[u] = traits::to_bits(static_cast<const key_t*>(keys_in_v)[base + i]);
+      else
+        keys[u] = static_cast<const bits_t*>(keys_in_v)[base + i];
+    } else {
+      // Out-of-range items rank last (largest digit in the sort direction)
+      // and are never written.
+      keys[u] = descending ? bits_t(0) : ~bits_t(0);
+    }
+  }
+
+  int ranks[vt];
+  int excl[1];
+  digit_of<bits_t, descending> dig{shift};
+  uint64_t* lb = lookback + size_t(tile) * 256;
+  const int oob = nv - valid;
+  int c = 0;  // this tile's count of digit tid
+  rank_t(s.rank).RankKeys(keys, ranks, dig, excl, [&](int (&bins)[1]) {
+    // Early publication of this tile's per-digit counts.
+    if (tid < 256) {
+      c = bins[0];
+      if (tid == 255) c -= oob;  // padding items all fall in the last digit
+      uint64_t word = (tile == 0 ? kFlagInc : kFlagAgg) | uint64_t(c);
+      *(volatile uint64_t*)&lb[tid] = word;
+    }
+  });
+
+  // Decoupled look-back: digit tid's count over all earlier tiles.
+  if (tid < 256) {
+    long long before = 0;
+    if (tile > 0) {
+      long long t = (long long)tile - 1;
+      while (true) {
+        uint64_t w = *(volatile uint64_t*)&lookback[size_t(t) * 256 + tid];
+        if (w == 0) continue;  // tile t has not published yet: spin
+        before += (long long)(w & kValMask);
+        if (w & kFlagInc) break;
+        --t;
+      }
+      *(volatile uint64_t*)&lb[tid] = kFlagInc | uint64_t(before + c);
+    }
+    s.digit_offset[tid] = (long long)digit_start[tid] + before - excl[0];
+  }
+  __syncthreads();  // rank storage is dead: reuse it for the keys
+
+#pragma unroll
+  for (int u = 0; u < vt; ++u) s.keys[ranks[u]] = keys[u];
+  __syncthreads();
+
+  // Read back in striped order: consecutive threads, consecutive sorted keys,
+  // so the writes of one digit run are coalesced.
+  long long dest[vt];
+#pragma unroll
+  for (int u = 0; u < vt; ++u) {
+    int i = tid + u * nt;
+    bits_t b = s.keys[i];
+    dest[u] = s.digit_offset[dig.Digit(b)] + i;
+    if (i < valid) {
+      if (last)
+        static_cast<key_t*>(keys_out_v)[dest[u]] = traits::from_bits(b);
+      else
+        static_cast<bits_t*>(keys_out_v)[dest[u]] = b;
+    }
+  }
+
+  if (has_vals) {
+    val_t v[vt];
+#pragma unroll
+    for (int u = 0; u < vt; ++u) {
+      int i = wbase + u * 32;
+      if (i < valid) v[u] = vals_in[base + i];
+    }
+    __syncthreads();  // everyone done reading s.keys
+#pragma unroll
+    for (int u = 0; u < vt; ++u) {
+      int i = wbase + u * 32;
+      if (i < valid) s.vals[ranks[u]] = v[u];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int u = 0; u < vt; ++u) {
+      int i = tid + u * nt;
+      if (i < valid) vals_out[dest[u]] = s.vals[i];
+    }
+  }
+}
+
+template <typename context_t>
+inline void* sort_alloc(size_t bytes, context_t& ctx) {
+  void* p = nullptr;
+  if (bytes) ATTU_SORT_CUDA(cudaMallocAsync(&p, bytes, ctx.stream()));
+  return p;
+}
+template <typename context_t>
+inline void sort_free(void* p, context_t& ctx) {
+  if (p) ATTU_SORT_CUDA(cudaFreeAsync(p, ctx.stream()));
+}
+
+template <bool descending, typename key_t, typename val_t, bool has_vals, typename context_t>
+void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx) {
+  using traits = sort_key_traits<key_t>;
+  using bits_t = typename traits::bits_t;
+  using L = sort_launch<bits_t, val_t>;
+  static_assert(sizeof(key_t) == sizeof(bits_t), "key and its bits have one size");
+  if (count < 2) return;
+  cudaStream_t st = ctx.stream();
+  const size_t tiles = (count + L::nv - 1) / L::nv;
+  if (tiles > 0xffffffffull) throw std::runtime_error("sort: too many items");
+
+  // One allocation: histograms, tile counters, look-back words, ping-pong keys
+  // and values.
+  size_t hist_bytes = L::passes * 256 * sizeof(unsigned long long);
+  size_t ctr_bytes = 64 * sizeof(unsigned int);
+  size_t lb_bytes = tiles * 256 * sizeof(uint64_t) * 2;  // two passes alternate
+  size_t key_bytes = (count * sizeof(bits_t) + 255) & ~size_t(255);
+  size_t val_bytes = has_vals ? (count * sizeof(val_t) + 255) & ~size_t(255) : 0;
+  size_t head = (hist_bytes + ctr_bytes + 255) & ~size_t(255);
+  char* mem = (char*)sort_alloc(head + lb_bytes + key_bytes + val_bytes, ctx);
+  unsigned long long* hist = (unsigned long long*)mem;
+  unsigned int* ctr = (unsigned int*)(mem + hist_bytes);
+  uint64_t* lb = (uint64_t*)(mem + head);
+  bits_t* tmp_keys = (bits_t*)(mem + head + lb_bytes);
+  val_t* tmp_vals = has_vals ? (val_t*)(mem + head + lb_bytes + key_bytes) : nullptr;
+
+  ATTU_SORT_CUDA(cudaMemsetAsync(mem, 0, head + lb_bytes / 2, st));
+  int hist_blocks = int(tiles < 132 * 8 ? tiles : 132 * 8);
+  sort_histogram_kernel<key_t, descending, 512><<<hist_blocks, 512, 0, st>>>(keys, count, hist);
+  ATTU_SORT_LAUNCHED();
+  sort_scan_kernel<<<L::passes, 256, 0, st>>>(hist);
+  ATTU_SORT_LAUNCHED();
+
+  void* kin = keys;
+  void* kout = tmp_keys;
+  val_t* vin = vals;
+  val_t* vout = tmp_vals;
+  for (int p = 0; p < L::passes; ++p) {
+    uint64_t* lbp = lb + size_t(p & 1) * tiles * 256;
+    // The other half is cleared for the next pass while this one runs on it;
+    // stream order makes that safe (the clear runs after this pass ends).
+    const unsigned long long* ds = hist + p * 256;
+    unsigned int* c = ctr + p;
+    int grid = int(tiles);
+    if (p == 0)
+      sort_onesweep_kernel<key_t, val_t, has_vals, descending, true, false>
+          <<<grid, L::nt, 0, st>>>(kin, kout, vin, vout, count, 8 * p, ds, lbp, c);
+    else if (p == L::passes - 1)
+      sort_onesweep_kernel<key_t, val_t, has_vals, descending, false, true>
+          <<<grid, L::nt, 0, st>>>(kin, kout, vin, vout, count, 8 * p, ds, lbp, c);
+    else
+      sort_onesweep_kernel<key_t, val_t, has_vals, descending, false, false>
+          <<<grid, L::nt, 0, st>>>(kin, kout, vin, vout, count, 8 * p, ds, lbp, c);
+    ATTU_SORT_LAUNCHED();
+    if (p + 1 < L::passes)
+      ATTU_SORT_CUDA(cudaMemsetAsync(lb + size_t((p + 1) & 1) * tiles * 256, 0,
+                                     lb_bytes / 2, st));
+    std::swap(kin, kout);
+    std::swap(vin, vout);
+  }
+  // An even number of passes: the result is back in keys / vals.
+  sort_free(mem, ctx);
+}
+
+}  // namespace sort_detail
+
+// Sort keys in place, ascending (comp = less_t) or descending (greater_t).
+// Stable. count may be 0 or 1.
+template <typename key_t, typename comp_t, typename context_t>
+void radix_sort(key_t* keys, size_t count, comp_t, context_t& ctx) {
+  constexpr int dir = sort_direction<comp_t>::value;
+  static_assert(dir != 0, "radix_sort: comp must be attu::less_t or attu::greater_t");
+  sort_detail::radix_sort_impl<(dir < 0), key_t, int, false>(keys, (int*)nullptr, count, ctx);
+}
+
+// Sort key-value pairs in place by key. Stable: equal keys keep the order of
+// their values.
+template <typename key_t, typename val_t, typename comp_t, typename context_t>
+void radix_sort(key_t* keys, val_t* vals, size_t count, comp_t, context_t& ctx) {
+  constexpr int dir = sort_direction<comp_t>::value;
+  static_assert(dir != 0, "radix_sort: comp must be attu::less_t or attu::greater_t");
+  sort_detail::radix_sort_impl<(dir < 0), key_t, val_t, true>(keys, vals, count, ctx);
+}
+
+}  // namespace attu

@@ -1,0 +1,331 @@
+// test_sort.cu: the sorting patterns (radix_sort, merge, mergesort,
+// segmented_sort, segmented_sort_indices) against their CPU references.
+//
+// Sizes 0, 1, tile-1, tile, tile+1, 1M and 100M (radix sort); random keys,
+// never all zeros, some with a small range so that ties test stability;
+// segment geometries with empty segments, one huge segment, millions of tiny
+// ones. Values are the original indices, so a pair sort is checked exactly:
+// keys ascending under comp, values a permutation, keys[i] == original[vals[i]]
+// and ties in original order; that is the stable sort and nothing else.
+// Exits 77 ("skipped: no CUDA device") without a GPU.
+#include "gpu/patterns/merge.cuh"
+#include "gpu/patterns/mergesort.cuh"
+#include "gpu/patterns/segmented_sort.cuh"
+#include "gpu/patterns/sort.cuh"
+#include "gpu/reference/sort_reference.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct test_context {
+  cudaStream_t s = nullptr;
+  test_context() { ATTU_SORT_CUDA(cudaStreamCreate(&s)); }
+  ~test_context() { cudaStreamDestroy(s); }
+  cudaStream_t stream() { return s; }
+};
+
+int g_passed = 0, g_failed = 0;
+
+void report(bool ok, const std::string& name) {
+  if (ok) {
+    ++g_passed;
+  } else {
+    ++g_failed;
+    std::printf("FAIL %s\n", name.c_str());
+  }
+  std::fflush(stdout);
+}
+
+template <typename T>
+T* to_device(const std::vector<T>& h) {
+  T* d = nullptr;
+  ATTU_SORT_CUDA(cudaMalloc(&d, (h.size() ? h.size() : 1) * sizeof(T)));
+  if (!h.empty()) ATTU_SORT_CUDA(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+template <typename T>
+std::vector<T> to_host(const T* d, size_t n) {
+  std::vector<T> h(n);
+  ATTU_SORT_CUDA(cudaDeviceSynchronize());
+  if (n) ATTU_SORT_CUDA(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+std::mt19937_64 rng(20261122);
+
+// Random non-zero keys; range 0 means full range.
+template <typename key_t>
+std::vector<key_t> random_keys(size_t n, long long range) {
+  std::vector<key_t> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    unsigned long long r = rng();
+    key_t k;
+    if (std::is_floating_point<key_t>::value) {
+      double x = range ? double((long long)(r % (unsigned long long)range) - range / 2) / 4.0
+                       : (double((long long)r) / 9.2e18) * 1e6;
+      k = key_t(x == 0 ? 0.5 : x);
+    } else if (range) {
+      k = key_t((long long)(r % (unsigned long long)range) - (std::is_signed<key_t>::value ? range / 2 : 0));
+      if (k == 0) k = key_t(1);
+    } else {
+      k = key_t(r);
+      if (k == 0) k = key_t(7);
+    }
+    v[i] = k;
+  }
+  return v;
+}
+
+// Exact check of a stable pair sort whose values were 0..n-1: see file top.
+template <typename key_t, typename comp_t>
+bool check_stable_perm(const std::vector<key_t>& orig, const std::vector<key_t>& keys,
+                       const std::vector<int>& vals, comp_t comp, size_t lo, size_t hi) {
+  std::vector<char> seen(hi - lo, 0);
+  for (size_t i = lo; i < hi; ++i) {
+    long long v = vals[i];
+    if (v < (long long)lo || v >= (long long)hi || seen[v - lo]) return false;
+    seen[v - lo] = 1;
+    if (!(keys[i] == orig[v]) && !(keys[i] != keys[i])) return false;
+    if (i > lo) {
+      if (comp(keys[i], keys[i - 1])) return false;
+      if (!comp(keys[i - 1], keys[i]) && vals[i - 1] > v) return false;  // tie: stable
+    }
+  }
+  return true;
+}
+
+// ---- radix sort -------------------------------------------------------------
+template <typename key_t, typename comp_t>
+void test_radix_pairs(test_context& ctx, size_t n, long long range, comp_t comp, const char* what) {
+  auto keys = random_keys<key_t>(n, range);
+  std::vector<int> vals(n);
+  for (size_t i = 0; i < n; ++i) vals[i] = int(i);
+  key_t* dk = to_device(keys);
+  int* dv = to_device(vals);
+  attu::radix_sort(dk, dv, n, comp, ctx);
+  auto hk = to_host(dk, n);
+  auto hv = to_host(dv, n);
+  report(check_stable_perm(keys, hk, hv, comp, 0, n),
+         std::string("radix_sort pairs ") + what + " n=" + std::to_string(n));
+  cudaFree(dk);
+  cudaFree(dv);
+}
+
+template <typename key_t, typename comp_t>
+void test_radix_keys(test_context& ctx, size_t n, long long range, comp_t comp, const char* what) {
+  auto keys = random_keys<key_t>(n, range);
+  key_t* dk = to_device(keys);
+  attu::radix_sort(dk, n, comp, ctx);
+  auto hk = to_host(dk, n);
+  attu::ref::sort_keys(keys, comp);
+  report(hk == keys, std::string("radix_sort keys ") + what + " n=" + std::to_string(n));
+  cudaFree(dk);
+}
+
+// 64-bit values take the narrower tile: checked against the reference.
+void test_radix_wide_vals(test_context& ctx, size_t n) {
+  auto keys = random_keys<unsigned>(n, 1000);
+  auto vals = random_keys<long long>(n, 0);
+  unsigned* dk = to_device(keys);
+  long long* dv = to_device(vals);
+  attu::radix_sort(dk, dv, n, attu::less_t<unsigned>(), ctx);
+  auto hk = to_host(dk, n);
+  auto hv = to_host(dv, n);
+  attu::ref::sort_pairs(keys, vals, attu::less_t<unsigned>());
+  report(hk == keys && hv == vals, "radix_sort pairs u32/i64 n=" + std::to_string(n));
+  cudaFree(dk);
+  cudaFree(dv);
+}
+
+// ---- merge --------------------------------------------------------------------
+void test_merge(test_context& ctx, size_t na, size_t nb, long long range) {
+  auto ak = random_keys<int>(na, range), bk = random_keys<int>(nb, range);
+  std::sort(ak.begin(), ak.end());
+  std::sort(bk.begin(), bk.end());
+  std::vector<int> av(na), bv(nb);
+  for (size_t i = 0; i < na; ++i) av[i] = int(i);
+  for (size_t i = 0; i < nb; ++i) bv[i] = int(na + i);
+  int *dak = to_device(ak), *dav = to_device(av), *dbk = to_device(bk), *dbv = to_device(bv);
+  std::vector<int> poison(na + nb, 0x5eadbeef);
+  int *dck = to_device(poison), *dcv = to_device(poison);
+  attu::merge(dak, dav, (long long)na, dbk, dbv, (long long)nb, dck, dcv, attu::less_t<int>(), ctx);
+  auto ck = to_host(dck, na + nb), cv = to_host(dcv, na + nb);
+  std::vector<int> rk, rv;
+  attu::ref::merge(ak, av, bk, bv, rk, rv, attu::less_t<int>());
+  report(ck == rk && cv == rv,
+         "merge pairs na=" + std::to_string(na) + " nb=" + std::to_string(nb));
+  // keys only, into a fresh poisoned output
+  ATTU_SORT_CUDA(cudaMemcpy(dck, poison.data(), poison.size() * sizeof(int), cudaMemcpyHostToDevice));
+  attu::merge(dak, (long long)na, dbk, (long long)nb, dck, attu::less_t<int>(), ctx);
+  ck = to_host(dck, na + nb);
+  report(ck == rk, "merge keys na=" + std::to_string(na) + " nb=" + std::to_string(nb));
+  cudaFree(dak); cudaFree(dav); cudaFree(dbk); cudaFree(dbv); cudaFree(dck); cudaFree(dcv);
+}
+
+// A comparator with no bit order: by last decimal digit, then descending.
+struct digit_then_desc {
+  __host__ __device__ bool operator()(int a, int b) const {
+    int da = (a % 10 + 10) % 10, db = (b % 10 + 10) % 10;
+    return da < db || (da == db && a > b);
+  }
+};
+
+template <typename key_t, typename comp_t>
+void test_mergesort(test_context& ctx, size_t n, long long range, comp_t comp, const char* what) {
+  auto keys = random_keys<key_t>(n, range);
+  std::vector<int> vals(n);
+  for (size_t i = 0; i < n; ++i) vals[i] = int(i);
+  key_t* dk = to_device(keys);
+  int* dv = to_device(vals);
+  attu::mergesort(dk, dv, (long long)n, comp, ctx);
+  auto hk = to_host(dk, n);
+  auto hv = to_host(dv, n);
+  report(check_stable_perm(keys, hk, hv, comp, 0, n),
+         std::string("mergesort pairs ") + what + " n=" + std::to_string(n));
+  // keys only
+  ATTU_SORT_CUDA(cudaMemcpy(dk, keys.data(), n * sizeof(key_t), cudaMemcpyHostToDevice));
+  attu::mergesort(dk, (long long)n, comp, ctx);
+  hk = to_host(dk, n);
+  attu::ref::sort_keys(keys, comp);
+  report(hk == keys, std::string("mergesort keys ") + what + " n=" + std::to_string(n));
+  cudaFree(dk);
+  cudaFree(dv);
+}
+
+// ---- segmented sort -----------------------------------------------------------
+// Segment starts with mean length `mean` (lengths uniform in [0, 2*mean]:
+// empty segments included), optionally not starting at 0.
+std::vector<int> random_segments(size_t n, double mean, int first) {
+  std::vector<int> s;
+  long long pos = first;
+  std::uniform_int_distribution<long long> len(0, (long long)(2 * mean));
+  while (pos < (long long)n) {
+    s.push_back(int(pos));
+    pos += len(rng);
+  }
+  return s;
+}
+
+template <typename key_t, typename comp_t>
+void test_segsort(test_context& ctx, size_t n, const std::vector<int>& segs, long long range,
+                  comp_t comp, const std::string& what) {
+  auto keys = random_keys<key_t>(n, range);
+  std::vector<int> vals(n);
+  for (size_t i = 0; i < n; ++i) vals[i] = int(i);
+  key_t* dk = to_device(keys);
+  int* dv = to_device(vals);
+  int* ds = to_device(segs);
+  attu::segmented_sort(dk, dv, (long long)n, ds, int(segs.size()), comp, ctx);
+  auto hk = to_host(dk, n);
+  auto hv = to_host(dv, n);
+  bool ok = true;
+  for (auto [a, b] : attu::ref::segment_ranges(segs, n))
+    ok = ok && check_stable_perm(keys, hk, hv, comp, a, b);
+  report(ok, "segmented_sort pairs " + what);
+
+  // segmented_sort_indices: indices poisoned first; their initial contents
+  // are ignored.
+  std::vector<int> poison(n, -7);
+  ATTU_SORT_CUDA(cudaMemcpy(dk, keys.data(), n * sizeof(key_t), cudaMemcpyHostToDevice));
+  if (n) ATTU_SORT_CUDA(cudaMemcpy(dv, poison.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  attu::segmented_sort_indices(dk, dv, (long long)n, ds, int(segs.size()), comp, ctx);
+  auto ik = to_host(dk, n);
+  auto iv = to_host(dv, n);
+  report(ik == hk && iv == hv, "segmented_sort_indices " + what);
+
+  // keys only, against the reference
+  ATTU_SORT_CUDA(cudaMemcpy(dk, keys.data(), n * sizeof(key_t), cudaMemcpyHostToDevice));
+  attu::segmented_sort(dk, (long long)n, ds, int(segs.size()), comp, ctx);
+  auto kk = to_host(dk, n);
+  std::vector<int> none;
+  attu::ref::segmented_sort(keys, none, segs, comp);
+  report(kk == keys, "segmented_sort keys " + what);
+  cudaFree(dk);
+  cudaFree(dv);
+  cudaFree(ds);
+}
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("skipped: no CUDA device\n");
+    return 77;
+  }
+  try {
+    test_context ctx;
+    using attu::greater_t;
+    using attu::less_t;
+    // radix sort: tile of 4-byte keys is 384 * 16 = 6144
+    const size_t radix_sizes[] = {0, 1, 2, 6143, 6144, 6145, 100000, 1 << 20};
+    for (size_t n : radix_sizes) {
+      test_radix_pairs<int>(ctx, n, 0, less_t<int>(), "i32");
+      test_radix_pairs<int>(ctx, n, 100, less_t<int>(), "i32 ties");
+      test_radix_keys<int>(ctx, n, 0, less_t<int>(), "i32");
+      test_radix_keys<unsigned>(ctx, n, 0, greater_t<unsigned>(), "u32 desc");
+      test_radix_keys<float>(ctx, n, 0, less_t<float>(), "f32");
+      test_radix_pairs<float>(ctx, n, 64, greater_t<float>(), "f32 desc ties");
+      test_radix_keys<long long>(ctx, n, 0, less_t<long long>(), "i64");
+      test_radix_pairs<double>(ctx, n, 1000, less_t<double>(), "f64 ties");
+      test_radix_wide_vals(ctx, n);
+    }
+    test_radix_pairs<int>(ctx, 100000000, 0, less_t<int>(), "i32");
+    test_radix_keys<unsigned>(ctx, 100000000, 0, less_t<unsigned>(), "u32");
+
+    // merge: tile 4096
+    const size_t msizes[][2] = {{0, 0}, {0, 5}, {5, 0}, {1, 1}, {4095, 1}, {2048, 2048},
+                                {4097, 3000}, {1 << 20, 12345}, {1 << 20, 1 << 20}};
+    for (auto& m : msizes) {
+      test_merge(ctx, m[0], m[1], 0);
+      test_merge(ctx, m[0], m[1], 50);
+    }
+    test_merge(ctx, 50000000, 50000000, 1 << 20);
+
+    // mergesort: block tile 4096 (span 3584)
+    const size_t ssizes[] = {0, 1, 2, 3583, 3584, 3585, 4095, 4096, 4097, 100000, 1 << 20};
+    for (size_t n : ssizes) {
+      test_mergesort<int>(ctx, n, 0, less_t<int>(), "i32");
+      test_mergesort<int>(ctx, n, 1000, digit_then_desc(), "digit-desc");
+      test_mergesort<double>(ctx, n, 100, greater_t<double>(), "f64 desc ties");
+    }
+    test_mergesort<int>(ctx, 20000000, 0, less_t<int>(), "i32");
+
+    // segmented sort geometries
+    const size_t n1 = 1 << 20;
+    test_segsort<int>(ctx, 0, {}, 0, less_t<int>(), "empty input");
+    test_segsort<int>(ctx, 1, {0}, 0, less_t<int>(), "one item");
+    test_segsort<int>(ctx, 5000, {}, 0, less_t<int>(), "no descriptor");
+    test_segsort<int>(ctx, n1, {0}, 0, less_t<int>(), "one huge segment 1M");
+    test_segsort<int>(ctx, n1, {0, 0, 0, 10, 10, int(n1 / 2), int(n1 / 2), int(n1) - 1}, 30,
+                      less_t<int>(), "empty segments + huge ones");
+    test_segsort<int>(ctx, n1, random_segments(n1, 3, 0), 0, less_t<int>(), "tiny mean 3");
+    test_segsort<int>(ctx, n1, random_segments(n1, 16, 17), 20, less_t<int>(), "mean 16, first 17");
+    test_segsort<int>(ctx, n1, random_segments(n1, 300, 0), 0, greater_t<int>(), "mean 300 desc");
+    test_segsort<int>(ctx, n1, random_segments(n1, 600, 0), 0, less_t<int>(), "mean 600");
+    test_segsort<int>(ctx, n1, random_segments(n1, 5000, 0), 100, digit_then_desc(), "mean 5000 digit");
+    test_segsort<float>(ctx, n1, random_segments(n1, 100000, 0), 0, less_t<float>(), "f32 mean 100000");
+    test_segsort<long long>(ctx, n1, random_segments(n1, 1500, 0), 0, less_t<long long>(), "i64 mean 1500");
+    {
+      // tile-edge geometries: segments of exactly S, S+1, T, T+1, nv items
+      std::vector<int> s;
+      int lens[] = {512, 513, 3584, 3585, 4096, 1, 0, 511, 7000, 3583};
+      long long pos = 0;
+      for (int rep = 0; pos < 300000; ++rep) { s.push_back(int(pos)); pos += lens[rep % 10]; }
+      test_segsort<int>(ctx, 300000, s, 0, less_t<int>(), "tile-edge lengths");
+    }
+    const size_t n20 = 20000000;
+    test_segsort<int>(ctx, n20, random_segments(n20, 2, 0), 0, less_t<int>(), "millions of tiny (20M, mean 2)");
+    test_segsort<int>(ctx, n20, random_segments(n20, 1000000, 0), 0, less_t<int>(), "20M mean 1M");
+  } catch (const std::exception& e) {
+    std::printf("FAIL exception: %s\n", e.what());
+    ++g_failed;
+  }
+  std::printf("%d passed, %d failed\n", g_passed, g_failed);
+  return g_failed ? 1 : 0;
+}
