@@ -1,0 +1,282 @@
+// segreduce.cuh: segmented reductions (seeds/003): transform_segreduce,
+// segreduce, lbs_segreduce and spmv.
+//
+// output[s] = v(first item of s) op ... op v(last item of s), in item order
+// (op associative, not necessarily commutative); an empty segment gets init,
+// which is never combined with values.
+//
+// Built on the load-balancing search's tiles (load_balance.cuh), so any
+// geometry costs the same: each tile knows its items [a0, a1) and the
+// segment ends [b0, b1) merged into it. Per tile:
+//  1. the segment of each item goes to shared memory (as in transform_lbs),
+//     then the behaviour's value of each item, called in item order;
+//  2. each thread folds its vt merged positions into a run record
+//     (reset: an end was met; the fold of the items after the last end);
+//     a CTA scan over those records (a segmented scan: a reset drops the
+//     left side) gives each thread the open run it continues;
+//  3. each thread folds again and at every end s stores output[s].
+// The run still open at the tile's end (one per tile) is its carry-out; a
+// one-CTA fix-up scans the tile records the same way and folds each carry
+// into the first segment ended by the next tile that ends one. That
+// segment's in-tile part was stored by step 3 (or nothing, if it had no items
+// in that tile), so the fix-up stores carry op stored value, or the carry.
+#pragma once
+
+#include <cub/block/block_scan.cuh>
+
+#include "gpu/patterns/load_balance.cuh"
+#include "gpu/patterns/operators.cuh"
+
+namespace attu {
+namespace gpu {
+namespace detail {
+
+// A run of values for the segmented scan. flags: 1 = has a value, 2 = reset.
+template <typename T>
+struct seg_run_t {
+  T v;
+  int flags;
+};
+
+template <typename T, typename op_t>
+struct seg_run_op_t {
+  op_t op;
+  __device__ seg_run_t<T> operator()(const seg_run_t<T>& x,
+                                     const seg_run_t<T>& y) const {
+    if (y.flags & 2) return y;
+    seg_run_t<T> z;
+    z.flags = (x.flags | y.flags) & 1 | (x.flags & 2);
+    if ((x.flags & 1) && (y.flags & 1)) z.v = op(x.v, y.v);
+    else z.v = (x.flags & 1) ? x.v : y.v;
+    return z;
+  }
+};
+
+template <int nv, typename T>
+struct segreduce_shared_t {
+  int ends[nv];
+  int seg[nv];
+  T values[nv];
+};
+
+// g(index, seg, rank) gives each item's value.
+template <typename launch_t, typename T, typename func_t, typename segments_it,
+          typename output_it, typename op_t>
+__global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
+    func_t g, int count, segments_it segments, int num_segments,
+    const int* __restrict__ part, output_it output, op_t op, T init,
+    seg_run_t<T>* __restrict__ tile_runs) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  using run_t = seg_run_t<T>;
+  using scan_t = cub::BlockScan<run_t, nt>;
+  __shared__ segreduce_shared_t<nv, T> shared;
+  __shared__ typename scan_t::TempStorage scan_storage;
+
+  int tid = threadIdx.x;
+  lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
+  int start_b0 = lbs_load_ends<nt>(r, segments, count, num_segments, shared.ends);
+  __syncthreads();
+  int d = min(tid * vt, r.na() + r.nb());
+  int a_start, b_start;
+  lbs_thread_start(r, shared.ends, d, a_start, b_start);
+  lbs_serial_segments<vt>(r, shared.ends, a_start, b_start, shared.seg);
+  __syncthreads();
+  for (int j = tid; j < r.na(); j += nt) {
+    int index = r.a0 + j;
+    int seg = shared.seg[j];
+    int start = seg == r.b0 ? start_b0 : shared.ends[seg - r.b0 - 1];
+    shared.values[j] = g(index, seg, index - start);
+  }
+  __syncthreads();
+
+  int na = r.na(), nb = r.nb(), a0 = r.a0;
+  // Pass 1: this thread's run record.
+  run_t mine;
+  mine.flags = 0;
+  mine.v = init;
+  {
+    int a = a_start, b = b_start;
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      bool take_b = b < nb && (a >= na || shared.ends[b] <= a0 + a);
+      if (take_b) {
+        mine.flags = 2;
+        ++b;
+      } else if (a < na) {
+        T x = shared.values[a];
+        mine.v = (mine.flags & 1) ? op(mine.v, x) : x;
+        mine.flags |= 1;
+        ++a;
+      }
+    }
+  }
+  run_t carry, tile_total;
+  seg_run_op_t<T, op_t> run_op{op};
+  scan_t(scan_storage).ExclusiveScan(mine, carry, run_op, tile_total);
+  if (!tid) carry.flags = 0;
+
+  // Pass 2: store every segment that ends in this tile.
+  {
+    int a = a_start, b = b_start;
+    bool have = carry.flags & 1;
+    T acc = carry.v;
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      bool take_b = b < nb && (a >= na || shared.ends[b] <= a0 + a);
+      if (take_b) {
+        int s = r.b0 + b;
+        // Segment b0 may have begun in an earlier tile; with no items here
+        // the fix-up stores it whole.
+        bool earlier = s == r.b0 && start_b0 < a0;
+        if (have) output[s] = acc;
+        else if (!earlier) output[s] = init;
+        have = false;
+        ++b;
+      } else if (a < na) {
+        T x = shared.values[a];
+        acc = have ? op(acc, x) : x;
+        have = true;
+        ++a;
+      }
+    }
+  }
+  if (!tid) tile_runs[blockIdx.x] = tile_total;
+}
+
+// One CTA: folds the tiles' open runs into the segments that close them.
+template <int nt, typename T, typename segments_it, typename output_it,
+          typename op_t>
+__global__ __launch_bounds__(nt) void segreduce_fixup_kernel(
+    const seg_run_t<T>* __restrict__ tile_runs, int num_tiles,
+    const int* __restrict__ part, int nv, segments_it segments, int count,
+    int num_segments, output_it output, op_t op) {
+  using run_t = seg_run_t<T>;
+  using scan_t = cub::BlockScan<run_t, nt>;
+  __shared__ typename scan_t::TempStorage storage;
+  __shared__ run_t s_running;
+  seg_run_op_t<T, op_t> run_op{op};
+  segment_ends_t<segments_it> ends{segments, num_segments, count};
+  bool have_running = false;
+  for (int base = 0; base < num_tiles; base += nt) {
+    int t = base + threadIdx.x;
+    run_t x;
+    if (t < num_tiles) x = tile_runs[t];
+    else x.flags = 2, x.v = tile_runs[0].v;
+    run_t excl, agg;
+    scan_t(storage).ExclusiveScan(x, excl, run_op, agg);
+    run_t in;  // the open run entering tile t
+    if (have_running) in = threadIdx.x ? run_op(s_running, excl) : s_running;
+    else if (threadIdx.x) in = excl;
+    else in.flags = 0, in.v = x.v;
+    if (t < num_tiles && (in.flags & 1) && (x.flags & 2)) {
+      int b0 = part[t];
+      int a0 = t * nv - b0;
+      // Did segment b0 have items inside tile t (stored by the tile)?
+      bool stored = ends[b0] > a0;
+      output[b0] = stored ? op(in.v, (T)output[b0]) : in.v;
+    }
+    __syncthreads();
+    if (!threadIdx.x) s_running = have_running ? run_op(s_running, agg) : agg;
+    have_running = true;
+    __syncthreads();
+  }
+}
+
+template <typename launch_arg_t, typename T, typename func_t,
+          typename segments_it, typename output_it, typename op_t>
+void segreduce_impl(func_t g, int count, segments_it segments, int num_segments,
+                    output_it output, op_t op, T init, context_t& ctx) {
+  using launch_t = launch_of_t<launch_arg_t, lbs_box_t>;
+  if (num_segments <= 0) return;
+  if (count <= 0) count = 0;
+  int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
+  mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
+  int num_tiles = (int)part.size() - 1;
+  mem_t<seg_run_t<T>> runs(num_tiles, ctx);
+  segreduce_tile_kernel<launch_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+      g, count, segments, num_segments, part.data(), output, op, init, runs.data());
+  ATTU_CUDA_CHECK_LAUNCH();
+  if (num_tiles > 1) {
+    segreduce_fixup_kernel<256, T><<<1, 256, 0, ctx.stream()>>>(
+        runs.data(), num_tiles, part.data(), nv, segments, count, num_segments,
+        output, op);
+    ATTU_CUDA_CHECK_LAUNCH();
+  }
+}
+
+}  // namespace detail
+
+// output[s] = fold of f(index) over the items of segment s; init if empty.
+template <typename launch_arg_t = empty_t, typename func_t, typename segments_it,
+          typename output_it, typename op_t, typename T>
+void transform_segreduce(func_t f, int count, segments_it segments,
+                         int num_segments, output_it output, op_t op, T init,
+                         context_t& ctx) {
+  detail::segreduce_impl<launch_arg_t, T>(
+      [=] __device__(int index, int, int) { return (T)f(index); }, count,
+      segments, num_segments, output, op, init, ctx);
+}
+
+template <typename launch_arg_t = empty_t, typename input_it, typename segments_it,
+          typename output_it, typename op_t, typename T>
+void segreduce(input_it input, int count, segments_it segments, int num_segments,
+               output_it output, op_t op, T init, context_t& ctx) {
+  detail::segreduce_impl<launch_arg_t, T>(
+      [=] __device__(int index, int, int) { return (T)input[index]; }, count,
+      segments, num_segments, output, op, init, ctx);
+}
+
+namespace detail {
+// The value behaviour of lbs_segreduce with caching (a functor: nvcc does not
+// allow extended lambdas inside functions with parameter packs).
+template <typename T, typename func_t, typename tpl_t>
+struct lbs_cached_value_t {
+  func_t f;
+  tpl_t caching;
+  __device__ T operator()(int index, int seg, int rank) const {
+    auto v = load_cached(caching, seg,
+                         cuda::std::make_index_sequence<cuda::std::tuple_size<tpl_t>::value>());
+    return (T)f(index, seg, rank, v);
+  }
+};
+}  // namespace detail
+
+// output[s] = fold of f(index, seg, rank[, cached]) over segment s's items.
+// The cached per-segment values are read through the L1 (consecutive items
+// touch the same segment, so the loads hit).
+template <typename launch_arg_t = empty_t, typename func_t, typename segments_it,
+          typename... its, typename output_it, typename op_t, typename T>
+void lbs_segreduce(func_t f, int count, segments_it segments, int num_segments,
+                   cuda::std::tuple<its...> caching, output_it output, op_t op,
+                   T init, context_t& ctx) {
+  detail::segreduce_impl<launch_arg_t, T>(
+      detail::lbs_cached_value_t<T, func_t, cuda::std::tuple<its...>>{f, caching},
+      count, segments, num_segments, output, op, init, ctx);
+}
+
+template <typename launch_arg_t = empty_t, typename func_t, typename segments_it,
+          typename output_it, typename op_t, typename T>
+void lbs_segreduce(func_t f, int count, segments_it segments, int num_segments,
+                   output_it output, op_t op, T init, context_t& ctx) {
+  detail::segreduce_impl<launch_arg_t, T>(
+      [=] __device__(int index, int seg, int rank) { return (T)f(index, seg, rank); },
+      count, segments, num_segments, output, op, init, ctx);
+}
+
+// Sparse matrix (CSR) times dense vector: output[row] = sum over the row's
+// nonzeros of matrix[i] * vector[columns[i]]; empty rows get 0.
+template <typename launch_arg_t = empty_t, typename matrix_it, typename columns_it,
+          typename vector_it, typename segments_it, typename output_it>
+void spmv(matrix_it matrix, columns_it columns, vector_it vector, int count,
+          segments_it segments, int num_segments, output_it output,
+          context_t& ctx) {
+  using T = detail::value_of_t<matrix_it>;
+  detail::segreduce_impl<launch_arg_t, T>(
+      [=] __device__(int index, int, int) {
+        return (T)(matrix[index] * vector[columns[index]]);
+      },
+      count, segments, num_segments, output, plus_t<T>(), T(), ctx);
+}
+
+}  // namespace gpu
+}  // namespace attu
