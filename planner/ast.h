@@ -41,6 +41,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* No path from a statement down to a leaf passes through more than this
+ * many expression, query and FROM nodes: the parser rejects deeper input
+ * with 54001 "stack depth limit exceeded" (as PostgreSQL does, for its own
+ * stack), so recursive walkers (binder, printer) can rely on it. Chains like
+ * a+b+c+..., x AND y AND ..., t1 JOIN t2 JOIN ... and UNION chains count. */
+#define ATTU_AST_MAX_DEPTH 1000
+
 /* ---- arena --------------------------------------------------------------- */
 
 typedef struct attu_ast_arena attu_ast_arena;
@@ -219,6 +226,8 @@ typedef struct attu_ast_case_when {
 struct attu_ast_expr {
     attu_ast_expr_kind kind;
     int                position;
+    int                depth;      /* height of this subtree, 1 for a leaf
+                                      (see ATTU_AST_MAX_DEPTH) */
     union {
         struct {
             attu_ast_literal_kind kind;
@@ -338,6 +347,7 @@ typedef enum attu_ast_join_type {
 struct attu_ast_from {
     attu_ast_from_kind kind;
     int                position;
+    int                depth;      /* height, as for expressions */
     /* Alias for tables and subqueries: [AS] alias [(c1, c2, ...)]. */
     char              *alias;         /* NULL if none */
     attu_ast_name_list column_aliases;
@@ -393,6 +403,7 @@ struct attu_ast_query {
     attu_ast_query_kind kind;
     int                 position;    /* SELECT / VALUES keyword, or the set
                                         operator keyword for SETOP */
+    int                 depth;       /* height, as for expressions */
     struct {
         attu_ast_cte *items;
         int           n;
