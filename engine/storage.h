@@ -33,4 +33,15 @@ int attu_storage_drop_table(const char *data_dir, const char *name,
 int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
                           attu_error *err);
 
+/* Releases the lock attu_storage_open took (a no-op if this process holds
+ * none on data_dir). Opening the same directory twice in one process is
+ * allowed and takes the lock once. */
+void attu_storage_close(const char *data_dir);
+
+/* Tests only: when set, called at the stages of a save, "files-written"
+ * (every file of the new version durable, not yet committed) and
+ * "committed" (the new version is the current one, old not yet removed),
+ * so a test can kill the writer at an exact point. */
+extern void (*attu_storage_test_hook)(const char *stage);
+
 #endif

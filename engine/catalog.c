@@ -1,0 +1,100 @@
+/*
+ * catalog.c - tables by name (catalog.h).
+ *
+ * A sorted array of table pointers: lookups binary-search, the list comes
+ * out in name order for free, and catalogs hold tens of tables, not
+ * millions, so the O(n) insert does not matter.
+ */
+#include "engine/catalog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct attu_catalog {
+    attu_table **tables;
+    size_t count, cap;
+};
+
+attu_catalog *attu_catalog_new(void) {
+    return calloc(1, sizeof(attu_catalog));
+}
+
+void attu_catalog_free(attu_catalog *cat) {
+    if (!cat) return;
+    for (size_t i = 0; i < cat->count; i++) attu_table_free(cat->tables[i]);
+    free(cat->tables);
+    free(cat);
+}
+
+/* Index of name, or -(insertion point) - 1. */
+static long search(const attu_catalog *cat, const char *name) {
+    size_t lo = 0, hi = cat->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(cat->tables[mid]->name, name);
+        if (c == 0) return (long)mid;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return -(long)lo - 1;
+}
+
+attu_table *attu_catalog_lookup(const attu_catalog *cat, const char *name) {
+    long i = search(cat, name);
+    return i >= 0 ? cat->tables[i] : NULL;
+}
+
+int attu_catalog_add(attu_catalog *cat, attu_table *t, attu_error *err) {
+    long i = search(cat, t->name);
+    if (i >= 0)
+        return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0,
+                              "relation \"%s\" already exists", t->name);
+    size_t at = (size_t)(-i - 1);
+    if (cat->count == cat->cap) {
+        size_t nc = cat->cap ? cat->cap * 2 : 8;
+        attu_table **n = realloc(cat->tables, nc * sizeof *n);
+        if (!n) return attu_error_oom(err);
+        cat->tables = n;
+        cat->cap = nc;
+    }
+    memmove(cat->tables + at + 1, cat->tables + at,
+            (cat->count - at) * sizeof *cat->tables);
+    cat->tables[at] = t;
+    cat->count++;
+    return 0;
+}
+
+attu_table *attu_catalog_replace(attu_catalog *cat, attu_table *t) {
+    long i = search(cat, t->name);
+    if (i < 0) {
+        /* Nothing to replace: behave as add (cannot fail but for OOM,
+         * reported by returning t itself so the caller still owns it). */
+        if (attu_catalog_add(cat, t, NULL) != 0) return t;
+        return NULL;
+    }
+    attu_table *old = cat->tables[i];
+    cat->tables[i] = t;
+    return old;
+}
+
+attu_table *attu_catalog_remove(attu_catalog *cat, const char *name,
+                                bool if_exists, attu_error *err) {
+    long i = search(cat, name);
+    if (i < 0) {
+        if (!if_exists)
+            attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
+                           "table \"%s\" does not exist", name);
+        return NULL;
+    }
+    attu_table *t = cat->tables[i];
+    memmove(cat->tables + i, cat->tables + i + 1,
+            (cat->count - (size_t)i - 1) * sizeof *cat->tables);
+    cat->count--;
+    return t;
+}
+
+size_t attu_catalog_count(const attu_catalog *cat) { return cat->count; }
+
+attu_table *attu_catalog_at(const attu_catalog *cat, size_t i) {
+    return i < cat->count ? cat->tables[i] : NULL;
+}

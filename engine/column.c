@@ -1,0 +1,140 @@
+/*
+ * column.c - fixed-width slots plus an optional validity bitmap (column.h).
+ *
+ * Invariants: capacity >= length; when validity exists it covers capacity
+ * slots rounded up to 64 and bits past length are 1 (valid), so growing a
+ * column never exposes stale NULL bits; a NULL row's slot is zero.
+ */
+#include "engine/column.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t words_for(size_t n) { return (n + 63) / 64; }
+
+attu_column *attu_column_new(attu_type type, size_t capacity, attu_error *err) {
+    attu_column *c = calloc(1, sizeof *c);
+    if (!c) return attu_error_oom(err), NULL;
+    c->type = type;
+    if (attu_column_reserve(c, capacity, err) != 0) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void attu_column_free(attu_column *c) {
+    if (!c) return;
+    attu_column_invalidate_device(c);
+    free(c->data);
+    free(c->validity);
+    attu_dictionary_unref(c->dict);
+    free(c);
+}
+
+int attu_column_reserve(attu_column *c, size_t n, attu_error *err) {
+    if (n <= c->capacity && c->data) return 0;
+    size_t w = attu_type_width(c->type.id);
+    if (n && n > SIZE_MAX / w) return attu_error_oom(err);
+    size_t cap = n ? n : 1;
+    /* New slots are zeroed: NULL rows and rows not yet written read as 0. */
+    void *d = realloc(c->data, cap * w);
+    if (!d) return attu_error_oom(err);
+    memset((char *)d + c->capacity * w, 0, (cap - c->capacity) * w);
+    c->data = d;
+    if (c->validity) {
+        size_t ow = words_for(c->capacity), nw = words_for(cap);
+        uint64_t *v = realloc(c->validity, nw * sizeof *v);
+        if (!v) return attu_error_oom(err);
+        if (nw > ow) memset(v + ow, 0xff, (nw - ow) * sizeof *v);
+        c->validity = v;
+    }
+    c->capacity = cap;
+    return 0;
+}
+
+int attu_column_ensure_validity(attu_column *c, attu_error *err) {
+    if (c->validity) return 0;
+    size_t nw = words_for(c->capacity ? c->capacity : 1);
+    uint64_t *v = malloc(nw * sizeof *v);
+    if (!v) return attu_error_oom(err);
+    memset(v, 0xff, nw * sizeof *v);
+    c->validity = v;
+    return 0;
+}
+
+void attu_column_set_null(attu_column *c, size_t row, bool is_null) {
+    if (!c->validity) {
+        if (!is_null) return;
+        /* Callers that record NULLs call ensure_validity first; without a
+         * bitmap there is nowhere to record one. */
+        if (attu_column_ensure_validity(c, NULL) != 0) return;
+    }
+    uint64_t bit = 1ULL << (row & 63);
+    if (is_null) {
+        c->validity[row >> 6] &= ~bit;
+        size_t w = attu_type_width(c->type.id);
+        memset((char *)c->data + row * w, 0, w);
+    } else {
+        c->validity[row >> 6] |= bit;
+    }
+}
+
+attu_column *attu_column_clone(const attu_column *c, attu_error *err) {
+    attu_column *n = attu_column_new(c->type, c->length, err);
+    if (!n) return NULL;
+    size_t w = attu_type_width(c->type.id);
+    if (c->length) memcpy(n->data, c->data, c->length * w);
+    n->length = c->length;
+    if (c->validity) {
+        if (attu_column_ensure_validity(n, err) != 0) {
+            attu_column_free(n);
+            return NULL;
+        }
+        memcpy(n->validity, c->validity, words_for(c->length) * sizeof(uint64_t));
+        /* Bits past length stay 1 (the invariant), whatever c held there. */
+        if (c->length & 63)
+            n->validity[c->length >> 6] |= ~0ULL << (c->length & 63);
+    }
+    n->dict = attu_dictionary_ref(c->dict);
+    return n;
+}
+
+size_t attu_column_null_count(const attu_column *c) {
+    if (!c->validity) return 0;
+    size_t full = c->length / 64, nulls = 0;
+    for (size_t i = 0; i < full; i++)
+        nulls += (size_t)__builtin_popcountll(~c->validity[i]);
+    if (c->length & 63) {
+        uint64_t mask = (1ULL << (c->length & 63)) - 1;
+        nulls += (size_t)__builtin_popcountll(~c->validity[full] & mask);
+    }
+    return nulls;
+}
+
+size_t attu_column_format(const attu_column *c, size_t row, char *buf,
+                          size_t cap, const char **long_out) {
+    if (attu_column_is_null(c, row)) return (size_t)-1;
+    size_t w = attu_type_width(c->type.id);
+    const void *slot = (const char *)c->data + row * w;
+    if (c->type.id == ATTU_TYPE_TEXT) {
+        size_t len = 0;
+        const char *s = "";
+        if (c->dict) s = attu_dictionary_get(c->dict, *(const int32_t *)slot, &len);
+        if (cap == 0 || len > cap - 1) {
+            if (long_out) *long_out = s;
+            return len;
+        }
+        memcpy(buf, s, len);
+        buf[len] = '\0';
+        if (long_out) *long_out = NULL;
+        return len;
+    }
+    if (long_out) *long_out = NULL;
+    return attu_value_format(c->type, slot, buf, cap);
+}
+
+void attu_column_invalidate_device(attu_column *c) {
+    if (c->device && c->device_free) c->device_free(c->device);
+    c->device = NULL;
+}

@@ -1,0 +1,670 @@
+/*
+ * csv_reader.c - parallel, atomic CSV loading (csv_reader.h).
+ *
+ * A load runs in four steps:
+ *
+ *  1. Input: a file is mapped read-only; a pull source is read into one
+ *     buffer. LATIN1 is widened to UTF-8 (csv_encoding.h).
+ *  2. Split: the bytes are cut into chunks at arbitrary offsets. One
+ *     parallel pass counts quotes and newlines per chunk; the prefix parity
+ *     of quotes gives the quote state at each cut, so each chunk's first
+ *     record (the first newline outside quotes after the cut) and its line
+ *     number are exact (csv_scan.h explains why). With an escape character
+ *     other than the quote, parity does not hold, and one sequential scan
+ *     finds the same boundaries instead.
+ *  3. Parse: chunks are parsed in parallel into chunk-local columns. TEXT
+ *     values get chunk-local ids from a per-chunk hash set; each chunk also
+ *     validates its bytes as UTF-8 first and reports the first bad byte when
+ *     the parser reaches the field holding it. A chunk stops at its first
+ *     error; the error of the lowest chunk is the first in the file.
+ *  4. Assemble: only when every chunk succeeded, a new table is built from
+ *     base's rows followed by every chunk's rows; TEXT columns get one
+ *     dictionary merged from base's and all chunks' distinct strings.
+ *     base is never written, so a failed load changes nothing.
+ *
+ * All offsets, line numbers and row counts are size_t: inputs beyond 4 GB
+ * (and 2^31 lines) work the same as small ones.
+ */
+#include "engine/csv_reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/csv_encoding.h"
+#include "engine/csv_scan.h"
+#include "engine/csv_internal.h"
+#include "engine/thread_pool.h"
+
+void attu_csv_options_default(attu_csv_options *o) {
+    memset(o, 0, sizeof *o);
+    o->delimiter = ',';
+    o->quote = '"';
+    o->escape = '"';
+    o->header = false;
+    o->null_string = "";
+    o->encoding = ATTU_ENCODING_UTF8;
+    o->threads = 0;
+}
+
+/* ---- input ------------------------------------------------------------------ */
+
+int attu_csv_input_open(attu_csv_input *in, const attu_csv_options *opts,
+                        const attu_csv_source *src, attu_error *err) {
+    memset(in, 0, sizeof *in);
+    in->name = src->display_name ? src->display_name
+             : src->path ? src->path : "STDIN";
+    if (src->path) {
+        int fd = open(src->path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_FILE, 0,
+                                  "could not open file \"%s\" for reading: %s",
+                                  src->path, strerror(errno));
+        struct stat st;
+        if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+            int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+            close(fd);
+            return attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0,
+                                  "could not read file \"%s\": %s", src->path,
+                                  strerror(e));
+        }
+        size_t size = (size_t)st.st_size;
+        if (size > 0) {
+            void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+            if (m == MAP_FAILED) {
+                int e = errno;
+                close(fd);
+                return attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0,
+                                      "could not map file \"%s\": %s",
+                                      src->path, strerror(e));
+            }
+            madvise(m, size, MADV_SEQUENTIAL | MADV_WILLNEED);
+            in->map = m;
+            in->map_size = size;
+            in->data = m;
+        } else {
+            in->data = "";
+        }
+        in->size = size;
+        close(fd);
+    } else if (src->read) {
+        size_t cap = 1 << 16, n = 0;
+        char *buf = malloc(cap);
+        if (!buf) return attu_error_oom(err);
+        for (;;) {
+            if (cap - n < (1 << 15)) {
+                char *b = realloc(buf, cap * 2);
+                if (!b) { free(buf); return attu_error_oom(err); }
+                buf = b;
+                cap *= 2;
+            }
+            ssize_t r = src->read(src->ctx, buf + n, cap - n, err);
+            if (r < 0) {
+                free(buf);
+                if (err && !err->set)
+                    attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0,
+                                   "could not read COPY data from %s", in->name);
+                return -1;
+            }
+            if (r == 0) break;
+            n += (size_t)r;
+        }
+        in->owned = buf;
+        in->data = buf;
+        in->size = n;
+    } else {
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0,
+                              "CSV source has neither a path nor a reader");
+    }
+    if (opts->encoding == ATTU_ENCODING_LATIN1 && in->size > 0) {
+        size_t n;
+        char *u = attu_latin1_to_utf8(in->data, in->size, &n);
+        if (!u) {
+            attu_csv_input_close(in);
+            return attu_error_oom(err);
+        }
+        attu_csv_input_close(in);
+        in->owned = u;
+        in->data = u;
+        in->size = n;
+        in->name = src->display_name ? src->display_name
+                 : src->path ? src->path : "STDIN";
+    }
+    return 0;
+}
+
+void attu_csv_input_close(attu_csv_input *in) {
+    if (in->map) munmap(in->map, in->map_size);
+    free(in->owned);
+    in->map = NULL;
+    in->owned = NULL;
+    in->data = NULL;
+    in->size = 0;
+}
+
+int attu_csv_check_options(const attu_csv_options *o, attu_error *err) {
+    const char *ns = o->null_string ? o->null_string : "";
+    if (o->delimiter == '\n' || o->delimiter == '\r' || o->delimiter == '\0')
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                              "COPY delimiter cannot be newline or carriage return");
+    if (o->quote == '\n' || o->quote == '\r' || o->quote == '\0')
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                              "COPY quote cannot be newline or carriage return");
+    if (o->delimiter == o->quote)
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                              "COPY delimiter and quote must be different");
+    if (o->escape == '\n' || o->escape == '\r')
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                              "COPY escape cannot be newline or carriage return");
+    if (strchr(ns, '\n') || strchr(ns, '\r'))
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                              "COPY null representation cannot use newline or carriage return");
+    if (strchr(ns, o->delimiter))
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                              "COPY delimiter must not appear in the NULL specification");
+    if (strchr(ns, o->quote))
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                              "CSV quote character must not appear in the NULL specification");
+    return 0;
+}
+
+/* ---- per-chunk state -------------------------------------------------------- */
+
+/* Bump allocator for a chunk's distinct strings. */
+typedef struct arena_block { struct arena_block *next; size_t used, cap; char data[]; } arena_block;
+
+static char *arena_copy(arena_block **head, const char *s, size_t n) {
+    arena_block *b = *head;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > (1 << 20) ? n : (1 << 20);
+        arena_block *nb = malloc(sizeof *nb + cap);
+        if (!nb) return NULL;
+        nb->next = b;
+        nb->used = 0;
+        nb->cap = cap;
+        *head = nb;
+        b = nb;
+    }
+    char *p = b->data + b->used;
+    if (n) memcpy(p, s, n);
+    b->used += n;
+    return p;
+}
+
+static void arena_free(arena_block *b) {
+    while (b) { arena_block *n = b->next; free(b); b = n; }
+}
+
+/* A chunk's distinct strings of one TEXT column, in first-seen order. */
+typedef struct text_set {
+    uint64_t *slots;    /* (hash high 32 bits << 32) | (id + 1); 0 = empty */
+    size_t mask;
+    const char **strs;
+    size_t *lens;
+    size_t count, cap;
+} text_set;
+
+static uint64_t text_hash(const char *s, size_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0x100000001b3ULL;
+        h ^= h >> 31;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s + i, n - i);
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 29;
+    return h;
+}
+
+static void text_set_free(text_set *t) {
+    free(t->slots);
+    free(t->strs);
+    free(t->lens);
+}
+
+static int text_set_grow(text_set *t) {
+    size_t ncap = t->mask ? (t->mask + 1) * 2 : 1024;
+    uint64_t *ns = calloc(ncap, sizeof *ns);
+    if (!ns) return -1;
+    for (size_t i = 0; t->slots && i <= t->mask; i++) {
+        uint64_t s = t->slots[i];
+        if (!s) continue;
+        size_t h = (size_t)(s >> 32) & (ncap - 1);
+        /* The low bits of the full hash were dropped; rehash from the
+         * top 32 bits stored in the slot, probed linearly. */
+        while (ns[h]) h = (h + 1) & (ncap - 1);
+        ns[h] = s;
+    }
+    free(t->slots);
+    t->slots = ns;
+    t->mask = ncap - 1;
+    return 0;
+}
+
+/* Id of s in the set, adding a copy when new; -1 on OOM. */
+static int64_t text_set_id(text_set *t, arena_block **arena, const char *s, size_t n) {
+    if (t->count * 2 >= t->mask + 1 || !t->slots)
+        if (text_set_grow(t)) return -1;
+    uint64_t h = text_hash(s, n);
+    uint32_t tag = (uint32_t)(h >> 32);
+    size_t i = (size_t)tag & t->mask;
+    for (;;) {
+        uint64_t v = t->slots[i];
+        if (!v) break;
+        if ((uint32_t)(v >> 32) == tag) {
+            size_t id = (size_t)(uint32_t)v - 1;
+            if (t->lens[id] == n && memcmp(t->strs[id], s, n) == 0) return (int64_t)id;
+        }
+        i = (i + 1) & t->mask;
+    }
+    if (t->count == t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 256;
+        const char **ns = realloc(t->strs, nc * sizeof *ns);
+        if (!ns) return -1;
+        t->strs = ns;
+        size_t *nl = realloc(t->lens, nc * sizeof *nl);
+        if (!nl) return -1;
+        t->lens = nl;
+        t->cap = nc;
+    }
+    char *copy = arena_copy(arena, s, n);
+    if (!copy) return -1;
+    t->strs[t->count] = copy;
+    t->lens[t->count] = n;
+    t->slots[i] = ((uint64_t)tag << 32) | (uint64_t)(t->count + 1);
+    return (int64_t)t->count++;
+}
+
+typedef struct chunk {
+    size_t start, end;        /* [start, end): whole records */
+    size_t line;              /* line of start */
+    size_t rows;
+    size_t cap;
+    void **values;            /* per column: rows slots */
+    uint64_t **nulls;         /* per column: bitmap (1 = NULL) or NULL */
+    text_set *texts;          /* per column (TEXT only) */
+    arena_block *arena;
+    attu_error err;
+    bool skip_header;
+} chunk;
+
+typedef struct load_job {
+    const attu_csv_options *opts;
+    const char *null_string;
+    size_t null_len;
+    const attu_table *base;
+    const attu_csv_input *in;
+    chunk *chunks;
+    size_t nchunks;
+    /* assembly */
+    attu_table *out;
+    size_t *row_offset;       /* per chunk: first row in out */
+    int32_t **text_codes;     /* per column: codes of every chunk's distinct strings */
+    size_t **text_offset;     /* per column, per chunk: index into text_codes */
+    int32_t **base_remap;     /* per column: base code -> new code */
+} load_job;
+
+static int chunk_grow(chunk *c, const attu_table *base) {
+    size_t nc = c->cap ? c->cap * 2 : 4096;
+    for (int i = 0; i < base->ncols; i++) {
+        size_t w = attu_type_width(base->defs[i].type.id);
+        void *v = realloc(c->values[i], nc * w);
+        if (!v) return -1;
+        c->values[i] = v;
+        if (c->nulls[i]) {
+            uint64_t *b = realloc(c->nulls[i], (nc / 64 + 1) * sizeof *b);
+            if (!b) return -1;
+            memset(b + c->cap / 64 + 1, 0, (nc / 64 - c->cap / 64) * sizeof *b);
+            c->nulls[i] = b;
+        }
+    }
+    c->cap = nc;
+    return 0;
+}
+
+static int chunk_set_null(chunk *c, int col, size_t row) {
+    if (!c->nulls[col]) {
+        c->nulls[col] = calloc(c->cap / 64 + 1, sizeof(uint64_t));
+        if (!c->nulls[col]) return -1;
+    }
+    c->nulls[col][row >> 6] |= 1ULL << (row & 63);
+    return 0;
+}
+
+static void chunk_free(chunk *c, int ncols) {
+    for (int i = 0; i < ncols; i++) {
+        if (c->values) free(c->values[i]);
+        if (c->nulls) free(c->nulls[i]);
+        if (c->texts) text_set_free(&c->texts[i]);
+    }
+    free(c->values);
+    free(c->nulls);
+    free(c->texts);
+    arena_free(c->arena);
+    memset(c, 0, sizeof *c);
+}
+
+/* Error at line:col of the input: "name:line:col: message". */
+static void csv_error(attu_error *err, const char *sqlstate, const char *name,
+                      size_t line, size_t col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void csv_error(attu_error *err, const char *sqlstate, const char *name,
+                      size_t line, size_t col, const char *fmt, ...) {
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    attu_error_set(err, sqlstate, 0, "%s:%zu:%zu: %s", name, line, col, msg);
+}
+
+static void encoding_error(attu_error *err, const attu_csv_input *in, size_t line,
+                           size_t col, size_t bad, int bad_len) {
+    char bytes[32];
+    size_t n = 0;
+    for (int k = 0; k < bad_len && bad + (size_t)k < in->size; k++)
+        n += (size_t)snprintf(bytes + n, sizeof bytes - n, "%s0x%02x", k ? " " : "",
+                              (unsigned char)in->data[bad + (size_t)k]);
+    bytes[n] = '\0';
+    csv_error(err, ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, in->name, line, col,
+              "invalid byte sequence for encoding \"UTF8\": %s", bytes);
+}
+
+static void parse_chunk(void *ctx, size_t ci) {
+    load_job *job = ctx;
+    chunk *c = &job->chunks[ci];
+    const attu_table *base = job->base;
+    const attu_csv_input *in = job->in;
+    const attu_csv_options *o = job->opts;
+    int ncols = base->ncols;
+    if (c->end <= c->start) return;
+    int bad_len = 0;
+    size_t bad = c->start + attu_utf8_validate(in->data + c->start, c->end - c->start, &bad_len);
+    if (bad >= c->end) bad = SIZE_MAX;
+
+    c->values = calloc((size_t)ncols + 1, sizeof *c->values);
+    c->nulls = calloc((size_t)ncols + 1, sizeof *c->nulls);
+    c->texts = calloc((size_t)ncols + 1, sizeof *c->texts);
+    if (!c->values || !c->nulls || !c->texts || chunk_grow(c, base)) {
+        attu_error_oom(&c->err);
+        return;
+    }
+    csv_cursor cur;
+    csv_cursor_init(&cur, in->data, in->size, o->delimiter, o->quote, o->escape);
+    cur.pos = c->start;
+    cur.line = c->line;
+    csv_field f;
+    attu_error verr;
+
+    if (c->skip_header) {
+        /* The header record: read past it, checking only its structure. */
+        do {
+            int rc = csv_next_field(&cur, &f);
+            if (rc == -2) { attu_error_oom(&c->err); goto out; }
+            if (rc == -1) {
+                csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, f.line, 1,
+                          "unterminated CSV quoted field");
+                goto out;
+            }
+            if (f.raw_end > bad) {
+                encoding_error(&c->err, in, f.line, 1, bad, bad_len);
+                goto out;
+            }
+        } while (f.end == CSV_END_DELIM);
+    }
+
+    while (cur.pos < c->end) {
+        if (c->rows == c->cap && chunk_grow(c, base)) { attu_error_oom(&c->err); goto out; }
+        size_t row = c->rows;
+        int col = 0;
+        for (;;) {
+            int rc = csv_next_field(&cur, &f);
+            if (rc == -2) { attu_error_oom(&c->err); goto out; }
+            if (rc == -1) {
+                csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, f.line,
+                          (size_t)col + 1, "unterminated CSV quoted field");
+                goto out;
+            }
+            if (f.raw_end > bad) {
+                encoding_error(&c->err, in, f.line, (size_t)col + 1, bad, bad_len);
+                goto out;
+            }
+            if (col >= ncols) {
+                csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, f.line,
+                          (size_t)col + 1, "extra data after last expected column");
+                goto out;
+            }
+            const attu_column_def *def = &base->defs[col];
+            size_t w = attu_type_width(def->type.id);
+            void *slot = (char *)c->values[col] + row * w;
+            bool is_null = !f.quoted && f.len == job->null_len &&
+                           memcmp(f.text, job->null_string, f.len) == 0;
+            if (is_null) {
+                if (def->not_null) {
+                    csv_error(&c->err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, in->name, f.line,
+                              (size_t)col + 1,
+                              "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+                              def->name, base->name);
+                    goto out;
+                }
+                memset(slot, 0, w);
+                if (chunk_set_null(c, col, row)) { attu_error_oom(&c->err); goto out; }
+            } else if (def->type.id == ATTU_TYPE_TEXT) {
+                int64_t id = text_set_id(&c->texts[col], &c->arena, f.text, f.len);
+                if (id < 0) { attu_error_oom(&c->err); goto out; }
+                *(int32_t *)slot = (int32_t)id;
+            } else {
+                attu_error_clear(&verr);
+                if (attu_value_parse(def->type, f.text, f.len, slot, &verr) != 0) {
+                    csv_error(&c->err, verr.sqlstate, in->name, f.line, (size_t)col + 1,
+                              "%s", verr.message);
+                    attu_error_set_detail(&c->err, "column \"%s\"%s%s", def->name,
+                                          verr.detail[0] ? ": " : "", verr.detail);
+                    goto out;
+                }
+            }
+            col++;
+            if (f.end != CSV_END_DELIM) break;
+        }
+        if (col < ncols) {
+            csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, f.line,
+                      (size_t)col + 1, "missing data for column \"%s\"",
+                      base->defs[col].name);
+            goto out;
+        }
+        c->rows++;
+    }
+out:
+    csv_cursor_free(&cur);
+}
+
+/* ---- assembly ------------------------------------------------------------- */
+
+static void copy_chunk(void *ctx, size_t ci) {
+    load_job *job = ctx;
+    chunk *c = &job->chunks[ci];
+    attu_table *t = job->out;
+    size_t at = job->row_offset[ci];
+    for (int i = 0; i < t->ncols && c->rows; i++) {
+        attu_column *col = t->cols[i];
+        size_t w = attu_type_width(col->type.id);
+        if (col->type.id == ATTU_TYPE_TEXT) {
+            const int32_t *local = c->values[i];
+            int32_t *dst = (int32_t *)col->data + at;
+            const int32_t *codes = job->text_codes[i] + job->text_offset[i][ci];
+            const uint64_t *nb = c->nulls[i];
+            for (size_t r = 0; r < c->rows; r++)
+                dst[r] = (nb && ((nb[r >> 6] >> (r & 63)) & 1)) ? 0 : codes[local[r]];
+        } else {
+            memcpy((char *)col->data + at * w, c->values[i], c->rows * w);
+        }
+        if (c->nulls[i]) {
+            /* Rows of neighbouring chunks can share a bitmap word, so this
+             * chunk's bits are cleared atomically. */
+            const uint64_t *nb = c->nulls[i];
+            for (size_t r = 0; r < c->rows; r++)
+                if ((nb[r >> 6] >> (r & 63)) & 1) {
+                    size_t row = at + r;
+                    __atomic_and_fetch(&col->validity[row >> 6], ~(1ULL << (row & 63)),
+                                       __ATOMIC_RELAXED);
+                }
+        }
+    }
+}
+
+static attu_table *assemble(load_job *job, size_t total, attu_error *err) {
+    const attu_table *base = job->base;
+    int ncols = base->ncols;
+    attu_table *t = attu_table_new(base->name, ncols, base->defs, err);
+    if (!t) return NULL;
+    t->version = base->version + 1;
+    size_t nrows = base->nrows + total;
+    job->out = t;
+    job->row_offset = malloc(job->nchunks * sizeof *job->row_offset);
+    job->text_codes = calloc((size_t)ncols + 1, sizeof *job->text_codes);
+    job->text_offset = calloc((size_t)ncols + 1, sizeof *job->text_offset);
+    job->base_remap = calloc((size_t)ncols + 1, sizeof *job->base_remap);
+    if (!job->row_offset || !job->text_codes || !job->text_offset || !job->base_remap)
+        goto oom;
+    size_t at = base->nrows;
+    for (size_t ci = 0; ci < job->nchunks; ci++) {
+        job->row_offset[ci] = at;
+        at += job->chunks[ci].rows;
+    }
+    for (int i = 0; i < ncols; i++) {
+        attu_column *col = t->cols[i];
+        const attu_column *bc = base->cols[i];
+        if (attu_column_reserve(col, nrows, err)) goto fail;
+        col->length = nrows;
+        size_t w = attu_type_width(col->type.id);
+        bool any_null = bc->validity != NULL;
+        for (size_t ci = 0; ci < job->nchunks; ci++)
+            if (job->chunks[ci].nulls && job->chunks[ci].nulls[i]) any_null = true;
+        if (any_null && attu_column_ensure_validity(col, err)) goto fail;
+        if (base->nrows) {
+            memcpy(col->data, bc->data, base->nrows * w);
+            if (bc->validity)
+                for (size_t r = 0; r < base->nrows; r++)
+                    if (attu_column_is_null(bc, r)) col->validity[r >> 6] &= ~(1ULL << (r & 63));
+        }
+        if (col->type.id != ATTU_TYPE_TEXT) continue;
+        /* One dictionary for base's strings and every chunk's. */
+        size_t nstr = 0;
+        job->text_offset[i] = malloc(job->nchunks * sizeof(size_t));
+        if (!job->text_offset[i]) goto oom;
+        for (size_t ci = 0; ci < job->nchunks; ci++) {
+            job->text_offset[i][ci] = nstr;
+            if (job->chunks[ci].texts) nstr += job->chunks[ci].texts[i].count;
+        }
+        const char **strs = malloc((nstr ? nstr : 1) * sizeof *strs);
+        size_t *lens = malloc((nstr ? nstr : 1) * sizeof *lens);
+        job->text_codes[i] = malloc((nstr ? nstr : 1) * sizeof(int32_t));
+        size_t nold = bc->dict ? (size_t)bc->dict->count : 0;
+        job->base_remap[i] = malloc((nold ? nold : 1) * sizeof(int32_t));
+        if (!strs || !lens || !job->text_codes[i] || !job->base_remap[i]) {
+            free(strs);
+            free(lens);
+            goto oom;
+        }
+        for (size_t ci = 0; ci < job->nchunks; ci++) {
+            text_set *ts = job->chunks[ci].texts ? &job->chunks[ci].texts[i] : NULL;
+            if (!ts || !ts->count) continue;
+            memcpy(strs + job->text_offset[i][ci], ts->strs, ts->count * sizeof *strs);
+            memcpy(lens + job->text_offset[i][ci], ts->lens, ts->count * sizeof *lens);
+        }
+        attu_dictionary *d = attu_dictionary_merge(bc->dict, strs, lens, nstr,
+                                                   job->base_remap[i],
+                                                   job->text_codes[i], err);
+        free(strs);
+        free(lens);
+        if (!d) goto fail;
+        col->dict = d;
+        int32_t *codes = col->data;
+        for (size_t r = 0; r < base->nrows; r++)
+            if (!attu_column_is_null(bc, r)) codes[r] = job->base_remap[i][codes[r]];
+    }
+    attu_parallel_for(job->opts->threads, job->nchunks, copy_chunk, job);
+    t->nrows = nrows;
+    return t;
+oom:
+    attu_error_oom(err);
+fail:
+    attu_table_free(t);
+    job->out = NULL;
+    return NULL;
+}
+
+/* ---- the load ---------------------------------------------------------------- */
+
+attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
+                          const attu_csv_source *src, size_t *rows_loaded,
+                          attu_error *err) {
+    if (rows_loaded) *rows_loaded = 0;
+    if (base->unavailable)
+        return attu_error_set(err, ATTU_SQLSTATE_DATA_CORRUPTED, 0, "%s",
+                              base->unavailable_reason), NULL;
+    if (attu_csv_check_options(opts, err)) return NULL;
+    attu_csv_input in;
+    if (attu_csv_input_open(&in, opts, src, err)) return NULL;
+
+    attu_csv_options o = *opts;
+    if (o.threads <= 0) o.threads = attu_cpu_count();
+    load_job job;
+    memset(&job, 0, sizeof job);
+    job.opts = &o;
+    job.null_string = opts->null_string ? opts->null_string : "";
+    job.null_len = strlen(job.null_string);
+    job.base = base;
+    job.in = &in;
+
+    attu_table *result = NULL;
+    attu_csv_split split;
+    if (attu_csv_split_input(&in, &o, &split, err)) goto done;
+    job.nchunks = split.count;
+    job.chunks = calloc(split.count ? split.count : 1, sizeof *job.chunks);
+    if (!job.chunks) { attu_error_oom(err); attu_csv_split_free(&split); goto done; }
+    for (size_t i = 0; i < split.count; i++) {
+        job.chunks[i].start = split.starts[i];
+        job.chunks[i].end = i + 1 < split.count ? split.starts[i + 1] : in.size;
+        job.chunks[i].line = split.lines[i];
+        job.chunks[i].skip_header = i == 0 && o.header;
+    }
+    attu_csv_split_free(&split);
+
+    attu_parallel_for(o.threads, job.nchunks, parse_chunk, &job);
+    size_t total = 0;
+    for (size_t i = 0; i < job.nchunks; i++) {
+        if (job.chunks[i].err.set) {
+            if (err && !err->set) *err = job.chunks[i].err;
+            goto done;
+        }
+        total += job.chunks[i].rows;
+    }
+    result = assemble(&job, total, err);
+    if (result && rows_loaded) *rows_loaded = total;
+done:
+    for (size_t i = 0; i < job.nchunks; i++) chunk_free(&job.chunks[i], base->ncols);
+    free(job.chunks);
+    for (int i = 0; i < base->ncols; i++) {
+        if (job.text_codes) free(job.text_codes[i]);
+        if (job.text_offset) free(job.text_offset[i]);
+        if (job.base_remap) free(job.base_remap[i]);
+    }
+    free(job.text_codes);
+    free(job.text_offset);
+    free(job.base_remap);
+    free(job.row_offset);
+    attu_csv_input_close(&in);
+    return result;
+}

@@ -1,0 +1,751 @@
+/*
+ * storage.c - the data directory (storage.h).
+ *
+ * Layout:
+ *
+ *   <data-dir>/attu.lock            exclusive fcntl lock + owner pid
+ *   <data-dir>/<table>/CURRENT      "g<N>\n": the committed generation
+ *   <data-dir>/<table>/g<N>/schema  text: name, rows, columns, own CRC line
+ *   <data-dir>/<table>/g<N>/c<i>.values     slots of column i
+ *   <data-dir>/<table>/g<N>/c<i>.validity   bitmap (only if it has NULLs)
+ *   <data-dir>/<table>/g<N>/c<i>.dict       dictionary (TEXT only)
+ *
+ * <table> is the table name with every byte outside [a-z0-9_] written as
+ * %XX, so any quoted identifier is a safe single path component; the name
+ * itself is kept in the schema. Each binary file starts with a 32-byte
+ * header (magic, kind, payload length, CRC-32C of the payload, CRC of the
+ * header), so a torn, truncated or bit-flipped file is caught at start.
+ *
+ * A save writes generation N+1 next to N (the temporary folder), fsyncs
+ * every file and the folder, then commits by writing CURRENT.tmp, fsyncing
+ * it and renaming it over CURRENT (rename of a file is atomic), and fsyncs
+ * the table folder. Only then are older generations removed. A crash before
+ * the rename leaves CURRENT naming N, intact; after it, N+1, complete. A
+ * brand-new table is written under a dot-prefixed temporary folder and
+ * renamed into place once committed. At start, dot-prefixed leftovers and
+ * uncommitted generations are removed.
+ *
+ * Files are in host byte order (little-endian on every platform attu
+ * builds for); the magic's version byte would change if that ever changed.
+ */
+#define _GNU_SOURCE
+#include "engine/storage.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/checksum.h"
+
+void (*attu_storage_test_hook)(const char *stage);
+
+/* snprintf that reports truncation instead of hiding it from the
+ * compiler's point of view: paths longer than PATH_MAX are cut, and the
+ * resulting open/rename fails with a clear message. */
+static int fmt(char *buf, size_t cap, const char *f, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fmt(char *buf, size_t cap, const char *f, ...) {
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(buf, cap, f, ap);
+    va_end(ap);
+    return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+
+static void hook(const char *stage) {
+    if (attu_storage_test_hook) attu_storage_test_hook(stage);
+}
+
+/* ---- small file-system helpers ------------------------------------------- */
+
+static int io_error(attu_error *err, const char *what, const char *path) {
+    return attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0, "could not %s \"%s\": %s",
+                          what, path, strerror(errno));
+}
+
+static int fsync_path(const char *path, attu_error *err) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return io_error(err, "open", path);
+    int rc = fsync(fd);
+    int e = errno;
+    close(fd);
+    if (rc != 0) {
+        errno = e;
+        return io_error(err, "fsync", path);
+    }
+    return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    (void)st; (void)flag; (void)ftw;
+    return remove(path) != 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* rm -rf path (missing is fine). */
+static int remove_tree(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return errno == ENOENT ? 0 : -1;
+    return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int write_all(int fd, const void *buf, size_t n) {
+    const char *p = buf;
+    while (n) {
+        size_t step = n > (1u << 30) ? (1u << 30) : n;
+        ssize_t w = write(fd, p, step);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *buf, size_t n) {
+    char *p = buf;
+    while (n) {
+        size_t step = n > (1u << 30) ? (1u << 30) : n;
+        ssize_t r = read(fd, p, step);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (r == 0) { errno = EIO; return -2; }   /* short file */
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* Writes path = parts (concatenated), fsyncs and closes it. */
+static int write_file(const char *path, const void *a, size_t na, const void *b,
+                      size_t nb, attu_error *err) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return io_error(err, "create file", path);
+    if (write_all(fd, a, na) != 0 || (nb && write_all(fd, b, nb) != 0) || fsync(fd) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return io_error(err, "write file", path);
+    }
+    if (close(fd) != 0) return io_error(err, "close file", path);
+    return 0;
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+static void escape_name(const char *name, char *out, size_t cap) {
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p && n + 4 < cap; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')
+            out[n++] = (char)*p;
+        else
+            n += (size_t)snprintf(out + n, cap - n, "%%%02X", *p);
+    }
+    out[n] = '\0';
+}
+
+static int hexval(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+
+static void unescape_name(const char *s, char *out, size_t cap) {
+    size_t n = 0;
+    while (*s && n + 1 < cap) {
+        if (s[0] == '%' && hexval(s[1]) >= 0 && hexval(s[2]) >= 0) {
+            out[n++] = (char)(hexval(s[1]) * 16 + hexval(s[2]));
+            s += 3;
+        } else {
+            out[n++] = *s++;
+        }
+    }
+    out[n] = '\0';
+}
+
+/* ---- the lock ---------------------------------------------------------------- */
+
+/* Directories this process holds locked. fcntl locks belong to the process
+ * and vanish when any descriptor of the file is closed, so each lock file
+ * is opened once and kept open. */
+typedef struct held_lock { char path[PATH_MAX]; int fd; struct held_lock *next; } held_lock;
+static held_lock *held;
+static pthread_mutex_t held_mu = PTHREAD_MUTEX_INITIALIZER;
+
+int attu_storage_open(const char *data_dir, attu_error *err) {
+    if (mkdir(data_dir, 0755) != 0 && errno != EEXIST)
+        return io_error(err, "create data directory", data_dir);
+    char real[PATH_MAX];
+    if (!realpath(data_dir, real)) return io_error(err, "resolve data directory", data_dir);
+    pthread_mutex_lock(&held_mu);
+    for (held_lock *h = held; h; h = h->next)
+        if (strcmp(h->path, real) == 0) {
+            pthread_mutex_unlock(&held_mu);
+            return 0;
+        }
+    char path[PATH_MAX + 16];
+    fmt(path, sizeof path, "%s/attu.lock", real);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        pthread_mutex_unlock(&held_mu);
+        return io_error(err, "open lock file", path);
+    }
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+    if (fcntl(fd, F_SETLK, &fl) != 0) {
+        int e = errno;
+        char pid[32] = "";
+        ssize_t r = pread(fd, pid, sizeof pid - 1, 0);
+        if (r > 0) {
+            pid[r] = '\0';
+            pid[strcspn(pid, "\n")] = '\0';
+        }
+        close(fd);
+        pthread_mutex_unlock(&held_mu);
+        if (e == EAGAIN || e == EACCES)
+            return attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0,
+                                  "data directory \"%s\" is in use by another attu process%s%s%s",
+                                  data_dir, pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
+        errno = e;
+        return io_error(err, "lock", path);
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+        /* The pid is only informative; the lock is what matters. */
+    }
+    held_lock *h = calloc(1, sizeof *h);
+    if (!h) {
+        close(fd);
+        pthread_mutex_unlock(&held_mu);
+        return attu_error_oom(err);
+    }
+    snprintf(h->path, sizeof h->path, "%s", real);
+    h->fd = fd;
+    h->next = held;
+    held = h;
+    pthread_mutex_unlock(&held_mu);
+    return 0;
+}
+
+void attu_storage_close(const char *data_dir) {
+    char real[PATH_MAX];
+    if (!realpath(data_dir, real)) return;
+    pthread_mutex_lock(&held_mu);
+    for (held_lock **p = &held; *p; p = &(*p)->next)
+        if (strcmp((*p)->path, real) == 0) {
+            held_lock *h = *p;
+            *p = h->next;
+            close(h->fd);
+            free(h);
+            break;
+        }
+    pthread_mutex_unlock(&held_mu);
+}
+
+/* ---- binary files -------------------------------------------------------------- */
+
+enum { KIND_VALUES = 1, KIND_VALIDITY = 2, KIND_DICT = 3 };
+#define FILE_MAGIC "ATTUCOL1"
+
+typedef struct file_header {
+    char     magic[8];
+    uint32_t kind;
+    uint32_t reserved;
+    uint64_t payload_len;
+    uint32_t payload_crc;
+    uint32_t header_crc;   /* over the 28 bytes before it */
+} file_header;
+
+_Static_assert(sizeof(file_header) == 32, "file header is 32 bytes");
+
+static int write_blob(const char *path, uint32_t kind, const void *payload,
+                      size_t len, attu_error *err) {
+    file_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, FILE_MAGIC, 8);
+    h.kind = kind;
+    h.payload_len = len;
+    h.payload_crc = attu_crc32c(0, payload, len);
+    h.header_crc = attu_crc32c(0, &h, offsetof(file_header, header_crc));
+    return write_file(path, &h, sizeof h, payload, len, err);
+}
+
+/* Reads a blob into a malloc'ed buffer (*out, *len). Returns 0, or -1 with
+ * *why describing the damage (the caller names the file). */
+static int read_blob(const char *path, uint32_t kind, void **out, size_t *len,
+                     const char **why) {
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) { *why = errno == ENOENT ? "file is missing" : "cannot open file"; return -1; }
+    file_header h;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || read_all(fd, &h, sizeof h) != 0) {
+        close(fd);
+        *why = "file is truncated";
+        return -1;
+    }
+    if (memcmp(h.magic, FILE_MAGIC, 8) != 0 ||
+        h.header_crc != attu_crc32c(0, &h, offsetof(file_header, header_crc))) {
+        close(fd);
+        *why = "header checksum mismatch";
+        return -1;
+    }
+    if (h.kind != kind || h.payload_len != (uint64_t)st.st_size - sizeof h) {
+        close(fd);
+        *why = h.kind != kind ? "wrong file kind" : "file length does not match its header";
+        return -1;
+    }
+    void *buf = malloc(h.payload_len ? h.payload_len : 1);
+    if (!buf) { close(fd); *why = "out of memory"; return -1; }
+    if (read_all(fd, buf, h.payload_len) != 0) {
+        free(buf);
+        close(fd);
+        *why = "file is truncated";
+        return -1;
+    }
+    close(fd);
+    if (attu_crc32c(0, buf, h.payload_len) != h.payload_crc) {
+        free(buf);
+        *why = "checksum mismatch";
+        return -1;
+    }
+    *out = buf;
+    *len = h.payload_len;
+    return 0;
+}
+
+/* ---- schema ------------------------------------------------------------------ */
+
+static void escape_text(const char *s, char *out, size_t cap) {
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && n + 4 < cap; p++) {
+        if (*p <= ' ' || *p == '%' || *p == 0x7f)
+            n += (size_t)snprintf(out + n, cap - n, "%%%02X", *p);
+        else
+            out[n++] = (char)*p;
+    }
+    out[n] = '\0';
+}
+
+static char *schema_text(const attu_table *t, size_t *len) {
+    size_t cap = 256 + (size_t)t->ncols * 300;
+    char *buf = malloc(cap);
+    if (!buf) return NULL;
+    char name[ATTU_NAME_MAX * 3 + 4];
+    escape_text(t->name, name, sizeof name);
+    size_t n = (size_t)snprintf(buf, cap, "attu-table 1\nname %s\nrows %zu\nversion %" PRIu64
+                                "\ncolumns %d\n", name, t->nrows, t->version, t->ncols);
+    for (int i = 0; i < t->ncols; i++) {
+        const attu_column_def *d = &t->defs[i];
+        escape_text(d->name, name, sizeof name);
+        n += (size_t)snprintf(buf + n, cap - n, "column %s %d %d %d %d %d %d\n", name,
+                              (int)d->type.id, d->type.precision, d->type.scale,
+                              d->not_null ? 1 : 0, t->cols[i]->validity ? 1 : 0,
+                              t->cols[i]->dict ? 1 : 0);
+    }
+    uint32_t crc = attu_crc32c(0, buf, n);
+    n += (size_t)snprintf(buf + n, cap - n, "crc32c %08x\n", crc);
+    *len = n;
+    return buf;
+}
+
+typedef struct schema_col { attu_column_def def; int has_validity, has_dict; } schema_col;
+
+typedef struct schema {
+    char name[ATTU_NAME_MAX + 1];
+    size_t rows;
+    uint64_t version;
+    int ncols;
+    schema_col *cols;
+} schema;
+
+static int parse_schema(char *text, size_t len, schema *s, const char **why) {
+    memset(s, 0, sizeof *s);
+    /* The last line is "crc32c xxxxxxxx" over everything before it. */
+    if (len < 17 || text[len - 1] != '\n') { *why = "file is truncated"; return -1; }
+    size_t crc_at = len - 1;
+    while (crc_at > 0 && text[crc_at - 1] != '\n') crc_at--;
+    unsigned crc;
+    if (sscanf(text + crc_at, "crc32c %8x", &crc) != 1 ||
+        crc != attu_crc32c(0, text, crc_at)) {
+        *why = "checksum mismatch";
+        return -1;
+    }
+    text[crc_at] = '\0';
+    char *save = NULL, *line = strtok_r(text, "\n", &save);
+    int col = 0;
+    char buf[256];
+    *why = "malformed schema";
+    if (!line || strcmp(line, "attu-table 1") != 0) return -1;
+    while ((line = strtok_r(NULL, "\n", &save))) {
+        if (sscanf(line, "name %255s", buf) == 1) unescape_name(buf, s->name, sizeof s->name);
+        else if (sscanf(line, "rows %zu", &s->rows) == 1) continue;
+        else if (sscanf(line, "version %" SCNu64, &s->version) == 1) continue;
+        else if (sscanf(line, "columns %d", &s->ncols) == 1) {
+            if (s->ncols < 0 || s->ncols > 100000 || s->cols) return -1;
+            s->cols = calloc((size_t)s->ncols + 1, sizeof *s->cols);
+            if (!s->cols) return -1;
+        } else if (strncmp(line, "column ", 7) == 0) {
+            int id, p, sc, nn, v, d;
+            if (!s->cols || col >= s->ncols ||
+                sscanf(line, "column %255s %d %d %d %d %d %d", buf, &id, &p, &sc, &nn, &v, &d) != 7 ||
+                id <= ATTU_TYPE_UNKNOWN || id >= ATTU_TYPE_COUNT_)
+                return -1;
+            schema_col *c = &s->cols[col++];
+            unescape_name(buf, c->def.name, sizeof c->def.name);
+            c->def.type.id = (attu_type_id)id;
+            c->def.type.precision = (int16_t)p;
+            c->def.type.scale = (int16_t)sc;
+            c->def.not_null = nn != 0;
+            c->has_validity = v;
+            c->has_dict = d;
+        } else {
+            return -1;
+        }
+    }
+    if (!s->cols || col != s->ncols || !s->name[0]) return -1;
+    return 0;
+}
+
+/* ---- save ------------------------------------------------------------------- */
+
+/* Generation named by <table-dir>/CURRENT, or 0 when none is committed. */
+static unsigned long read_current(const char *tdir) {
+    char path[PATH_MAX];
+    fmt(path, sizeof path, "%s/CURRENT", tdir);
+    FILE *f = fopen(path, "re");
+    if (!f) return 0;
+    unsigned long g = 0;
+    if (fscanf(f, "g%lu", &g) != 1) g = 0;
+    fclose(f);
+    return g;
+}
+
+static int write_generation(const char *gdir, const attu_table *t, attu_error *err) {
+    char path[PATH_MAX];
+    if (mkdir(gdir, 0755) != 0) return io_error(err, "create directory", gdir);
+    size_t slen;
+    char *stext = schema_text(t, &slen);
+    if (!stext) return attu_error_oom(err);
+    fmt(path, sizeof path, "%s/schema", gdir);
+    int rc = write_file(path, stext, slen, NULL, 0, err);
+    free(stext);
+    if (rc) return -1;
+    for (int i = 0; i < t->ncols; i++) {
+        const attu_column *c = t->cols[i];
+        fmt(path, sizeof path, "%s/c%d.values", gdir, i);
+        if (write_blob(path, KIND_VALUES, c->data, t->nrows * attu_type_width(c->type.id), err))
+            return -1;
+        if (c->validity) {
+            fmt(path, sizeof path, "%s/c%d.validity", gdir, i);
+            if (write_blob(path, KIND_VALIDITY, c->validity,
+                           (t->nrows + 63) / 64 * sizeof(uint64_t), err))
+                return -1;
+        }
+        if (c->dict) {
+            /* count, offsets[count+1], bytes. */
+            const attu_dictionary *d = c->dict;
+            size_t nbytes = (size_t)d->offsets[d->count];
+            size_t len = 8 + ((size_t)d->count + 1) * 8 + nbytes;
+            char *buf = malloc(len);
+            if (!buf) return attu_error_oom(err);
+            uint64_t cnt = (uint64_t)d->count;
+            memcpy(buf, &cnt, 8);
+            memcpy(buf + 8, d->offsets, ((size_t)d->count + 1) * 8);
+            memcpy(buf + 8 + ((size_t)d->count + 1) * 8, d->bytes, nbytes);
+            fmt(path, sizeof path, "%s/c%d.dict", gdir, i);
+            rc = write_blob(path, KIND_DICT, buf, len, err);
+            free(buf);
+            if (rc) return -1;
+        }
+    }
+    return fsync_path(gdir, err);
+}
+
+/* Removes every entry of tdir except keep (and CURRENT). */
+static void remove_other_generations(const char *tdir, const char *keep) {
+    DIR *dir = opendir(tdir);
+    if (!dir) return;
+    struct dirent *e;
+    char path[PATH_MAX];
+    while ((e = readdir(dir))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+            !strcmp(e->d_name, "CURRENT") || !strcmp(e->d_name, keep))
+            continue;
+        fmt(path, sizeof path, "%s/%s", tdir, e->d_name);
+        remove_tree(path);
+    }
+    closedir(dir);
+}
+
+static int commit_current(const char *tdir, unsigned long gen, attu_error *err) {
+    char tmp[PATH_MAX], cur[PATH_MAX], text[32];
+    fmt(tmp, sizeof tmp, "%s/CURRENT.tmp", tdir);
+    fmt(cur, sizeof cur, "%s/CURRENT", tdir);
+    int n = fmt(text, sizeof text, "g%lu\n", gen);
+    if (write_file(tmp, text, (size_t)n, NULL, 0, err)) return -1;
+    if (rename(tmp, cur) != 0) return io_error(err, "rename", tmp);
+    return fsync_path(tdir, err);
+}
+
+static unsigned long save_counter;
+
+int attu_storage_save_table(const char *data_dir, const attu_table *t,
+                            attu_error *err) {
+    if (t->unavailable)
+        return attu_error_set(err, ATTU_SQLSTATE_DATA_CORRUPTED, 0, "%s",
+                              t->unavailable_reason);
+    char ename[ATTU_NAME_MAX * 3 + 4], tdir[PATH_MAX], gdir[PATH_MAX + 32];
+    escape_name(t->name, ename, sizeof ename);
+    fmt(tdir, sizeof tdir, "%s/%s", data_dir, ename);
+    struct stat st;
+    if (stat(tdir, &st) == 0 && read_current(tdir) > 0) {
+        unsigned long gen = read_current(tdir) + 1;
+        char gname[32];
+        fmt(gname, sizeof gname, "g%lu", gen);
+        fmt(gdir, sizeof gdir, "%s/%s", tdir, gname);
+        remove_tree(gdir);   /* leftover of an interrupted save */
+        if (write_generation(gdir, t, err) || fsync_path(tdir, err)) {
+            remove_tree(gdir);
+            return -1;
+        }
+        hook("files-written");
+        if (commit_current(tdir, gen, err)) {
+            remove_tree(gdir);
+            return -1;
+        }
+        hook("committed");
+        remove_other_generations(tdir, gname);
+        return 0;
+    }
+    /* A new table: build it complete under a temporary name, then rename
+     * it into place (a directory rename onto a missing name is atomic). */
+    remove_tree(tdir);   /* an uncommitted leftover, if any */
+    char tmp[PATH_MAX];
+    fmt(tmp, sizeof tmp, "%s/.tmp-%s-%ld-%lu", data_dir, ename, (long)getpid(),
+             __atomic_add_fetch(&save_counter, 1, __ATOMIC_RELAXED));
+    remove_tree(tmp);
+    if (mkdir(tmp, 0755) != 0) return io_error(err, "create directory", tmp);
+    fmt(gdir, sizeof gdir, "%s/g1", tmp);
+    if (write_generation(gdir, t, err) || commit_current(tmp, 1, err)) {
+        remove_tree(tmp);
+        return -1;
+    }
+    hook("files-written");
+    if (rename(tmp, tdir) != 0) {
+        io_error(err, "rename", tmp);
+        remove_tree(tmp);
+        return -1;
+    }
+    if (fsync_path(data_dir, err)) return -1;
+    hook("committed");
+    return 0;
+}
+
+int attu_storage_drop_table(const char *data_dir, const char *name,
+                            attu_error *err) {
+    char ename[ATTU_NAME_MAX * 3 + 4], tdir[PATH_MAX], trash[PATH_MAX];
+    escape_name(name, ename, sizeof ename);
+    fmt(tdir, sizeof tdir, "%s/%s", data_dir, ename);
+    struct stat st;
+    if (lstat(tdir, &st) != 0) return 0;   /* nothing stored: nothing to drop */
+    fmt(trash, sizeof trash, "%s/.drop-%s-%ld-%lu", data_dir, ename, (long)getpid(),
+             __atomic_add_fetch(&save_counter, 1, __ATOMIC_RELAXED));
+    if (rename(tdir, trash) != 0) return io_error(err, "rename", tdir);
+    if (fsync_path(data_dir, err)) return -1;
+    remove_tree(trash);
+    return 0;
+}
+
+/* ---- load ------------------------------------------------------------------ */
+
+static attu_table *unavailable_table(const char *name, const schema *s,
+                                     const char *file, const char *why) {
+    attu_table *t = NULL;
+    if (s && s->cols) {
+        attu_column_def *defs = calloc((size_t)s->ncols + 1, sizeof *defs);
+        if (defs) {
+            for (int i = 0; i < s->ncols; i++) defs[i] = s->cols[i].def;
+            t = attu_table_new(name, s->ncols, defs, NULL);
+            free(defs);
+        }
+    }
+    if (!t) t = attu_table_new(name, 0, NULL, NULL);
+    if (!t) return NULL;
+    t->unavailable = true;
+    fmt(t->unavailable_reason, sizeof t->unavailable_reason,
+             "table \"%s\" is unavailable: file \"%s\" is corrupt (%s)", name, file, why);
+    return t;
+}
+
+/* Loads one committed generation; on damage returns an unavailable table. */
+static attu_table *load_table(const char *tdir, const char *dirname_, unsigned long gen,
+                              attu_error *err) {
+    char gdir[PATH_MAX], path[PATH_MAX + 32], name[ATTU_NAME_MAX + 1];
+    unescape_name(dirname_, name, sizeof name);
+    fmt(gdir, sizeof gdir, "%s/g%lu", tdir, gen);
+    fmt(path, sizeof path, "%s/schema", gdir);
+    const char *why = NULL;
+    schema s;
+    memset(&s, 0, sizeof s);
+    char *text = NULL;
+    FILE *f = fopen(path, "re");
+    size_t len = 0;
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        long sz = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        text = malloc(sz > 0 ? (size_t)sz + 1 : 1);
+        if (text && sz > 0 && fread(text, 1, (size_t)sz, f) == (size_t)sz) len = (size_t)sz;
+        fclose(f);
+    }
+    if (!f) why = "file is missing";
+    else if (!text || parse_schema(text, len, &s, &why) != 0) {
+        free(text);
+        free(s.cols);
+        return unavailable_table(name, NULL, path, why ? why : "unreadable");
+    }
+    free(text);
+    if (why) return unavailable_table(name, NULL, path, why);
+
+    attu_column_def *defs = calloc((size_t)s.ncols + 1, sizeof *defs);
+    if (!defs) { free(s.cols); attu_error_oom(err); return NULL; }
+    for (int i = 0; i < s.ncols; i++) defs[i] = s.cols[i].def;
+    attu_table *t = attu_table_new(s.name, s.ncols, defs, err);
+    free(defs);
+    if (!t) { free(s.cols); return NULL; }
+    t->version = s.version;
+    for (int i = 0; i < s.ncols && !why; i++) {
+        attu_column *c = t->cols[i];
+        size_t w = attu_type_width(c->type.id);
+        void *buf;
+        size_t blen;
+        fmt(path, sizeof path, "%s/c%d.values", gdir, i);
+        if (read_blob(path, KIND_VALUES, &buf, &blen, &why)) break;
+        if (blen != s.rows * w) { free(buf); why = "wrong length"; break; }
+        free(c->data);
+        c->data = buf;
+        c->capacity = s.rows ? s.rows : 1;
+        if (!s.rows) {
+            free(c->data);
+            c->data = calloc(1, w);
+        }
+        c->length = s.rows;
+        if (s.cols[i].has_validity) {
+            fmt(path, sizeof path, "%s/c%d.validity", gdir, i);
+            if (read_blob(path, KIND_VALIDITY, &buf, &blen, &why)) break;
+            size_t words = (s.rows + 63) / 64;
+            if (blen != words * 8) { free(buf); why = "wrong length"; break; }
+            /* Keep the column invariant: capacity words, bits past length 1. */
+            uint64_t *v = malloc((words ? words : 1) * 8);
+            if (!v) { free(buf); why = "out of memory"; break; }
+            if (words) memcpy(v, buf, words * 8);
+            else v[0] = ~0ULL;
+            if (s.rows & 63) v[s.rows >> 6] |= ~0ULL << (s.rows & 63);
+            free(buf);
+            free(c->validity);
+            c->validity = v;
+        }
+        if (s.cols[i].has_dict) {
+            fmt(path, sizeof path, "%s/c%d.dict", gdir, i);
+            if (read_blob(path, KIND_DICT, &buf, &blen, &why)) break;
+            uint64_t cnt;
+            if (blen < 16) { free(buf); why = "wrong length"; break; }
+            memcpy(&cnt, buf, 8);
+            if (cnt > (uint64_t)INT32_MAX || blen < 8 + (cnt + 1) * 8) { free(buf); why = "wrong length"; break; }
+            attu_dictionary *d = calloc(1, sizeof *d);
+            uint64_t *offs = malloc((cnt + 1) * 8);
+            if (!d || !offs) { free(d); free(offs); free(buf); why = "out of memory"; break; }
+            memcpy(offs, (char *)buf + 8, (cnt + 1) * 8);
+            size_t nbytes = blen - 8 - (cnt + 1) * 8;
+            int ok = offs[0] == 0 && offs[cnt] == nbytes;
+            for (uint64_t k = 0; ok && k < cnt; k++) ok = offs[k] <= offs[k + 1];
+            char *bytes = malloc(nbytes ? nbytes : 1);
+            if (!ok || !bytes) { free(d); free(offs); free(bytes); free(buf); why = "malformed dictionary"; break; }
+            memcpy(bytes, (char *)buf + 8 + (cnt + 1) * 8, nbytes);
+            free(buf);
+            d->refcount = 1;
+            d->count = (int32_t)cnt;
+            d->offsets = offs;
+            d->bytes = bytes;
+            c->dict = d;
+        }
+        if (c->type.id == ATTU_TYPE_TEXT) {
+            /* Codes must index the dictionary, or queries would read
+             * outside it: a wrong code is damage, even with a good CRC. */
+            const int32_t *codes = c->data;
+            int32_t n = c->dict ? c->dict->count : 0;
+            for (size_t r = 0; r < s.rows; r++)
+                if (!attu_column_is_null(c, r) && (codes[r] < 0 || codes[r] >= n)) {
+                    why = "text code outside its dictionary";
+                    break;
+                }
+        }
+    }
+    if (why) {
+        attu_table *u = unavailable_table(s.name, &s, path, why);
+        attu_table_free(t);
+        free(s.cols);
+        return u;
+    }
+    t->nrows = s.rows;
+    free(s.cols);
+    return t;
+}
+
+int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
+                          attu_error *err) {
+    DIR *dir = opendir(data_dir);
+    if (!dir) return io_error(err, "open data directory", data_dir);
+    struct dirent *e;
+    char path[PATH_MAX];
+    int count = 0, rc = 0;
+    while ((e = readdir(dir))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+            !strcmp(e->d_name, "attu.lock"))
+            continue;
+        fmt(path, sizeof path, "%s/%s", data_dir, e->d_name);
+        if (e->d_name[0] == '.') {
+            /* .tmp-* and .drop-*: interrupted saves and drops. */
+            remove_tree(path);
+            continue;
+        }
+        struct stat st;
+        if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        unsigned long gen = read_current(path);
+        if (gen == 0) {
+            /* Never committed (or not ours): a table folder always has
+             * CURRENT once its rename made it visible. */
+            continue;
+        }
+        char keep[32];
+        fmt(keep, sizeof keep, "g%lu", gen);
+        remove_other_generations(path, keep);
+        attu_table *t = load_table(path, e->d_name, gen, err);
+        if (!t) { rc = -1; break; }
+        if (attu_catalog_add(cat, t, err) != 0) {
+            attu_table_free(t);
+            rc = -1;
+            break;
+        }
+        count++;
+    }
+    closedir(dir);
+    if (rc == 0) fsync_path(data_dir, NULL);
+    return rc ? -1 : count;
+}

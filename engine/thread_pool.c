@@ -1,0 +1,51 @@
+/*
+ * thread_pool.c - fork-join parallel loops (thread_pool.h).
+ */
+#include "engine/thread_pool.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int attu_cpu_count(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+typedef struct loop {
+    void (*fn)(void *ctx, size_t task);
+    void *ctx;
+    size_t ntasks;
+    size_t next;     /* atomically incremented */
+} loop;
+
+static void *worker(void *arg) {
+    loop *l = arg;
+    for (;;) {
+        size_t t = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+        if (t >= l->ntasks) break;
+        l->fn(l->ctx, t);
+    }
+    return NULL;
+}
+
+int attu_parallel_for(int nthreads, size_t ntasks,
+                      void (*fn)(void *ctx, size_t task), void *ctx) {
+    if (nthreads <= 0) nthreads = attu_cpu_count();
+    if ((size_t)nthreads > ntasks) nthreads = (int)ntasks;
+    loop l = { fn, ctx, ntasks, 0 };
+    if (nthreads <= 1) {
+        worker(&l);
+        return 0;
+    }
+    pthread_t *th = malloc((size_t)(nthreads - 1) * sizeof *th);
+    int started = 0, rc = 0;
+    if (th)
+        for (; started < nthreads - 1; started++)
+            if (pthread_create(&th[started], NULL, worker, &l) != 0) break;
+    if (started < nthreads - 1) rc = -1;
+    worker(&l);
+    for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+    free(th);
+    return started == 0 && nthreads > 1 ? rc : 0;
+}

@@ -1,0 +1,842 @@
+/*
+ * types.c - SQL type names and the text <-> slot conversions of types.h.
+ *
+ * The conversions follow PostgreSQL 15's input and output functions, since
+ * clients compare attu's output with PostgreSQL's byte for byte:
+ *
+ *   - integers: optional surrounding whitespace and sign, decimal digits;
+ *   - booleans: any unique prefix of true/false/yes/no, on/off, 1/0;
+ *   - floats: input through an exact fast path (Clinger: at most 15
+ *     significant digits and a power of ten that is itself exact) or strtod,
+ *     which is correctly rounded; output is the shortest string that reads
+ *     back to the same value, laid out like PostgreSQL's Ryu output
+ *     (fixed notation for decimal exponents -4..14 (float8) or -4..5
+ *     (float4), else d.ddde+XX);
+ *   - DECIMAL(p,s): scaled int64, input rounded half away from zero to s
+ *     digits, output with exactly s digits;
+ *   - DATE / TIMESTAMP: ISO 8601 (YYYY-MM-DD[ HH:MM:SS[.ffffff]]), "BC"
+ *     suffix for years before 1, 'infinity' and '-infinity'.
+ */
+#include "engine/types.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+size_t attu_type_width(attu_type_id id) {
+    switch (id) {
+    case ATTU_TYPE_BOOL: return 1;
+    case ATTU_TYPE_INT32:
+    case ATTU_TYPE_FLOAT32:
+    case ATTU_TYPE_TEXT:
+    case ATTU_TYPE_DATE: return 4;
+    case ATTU_TYPE_INT64:
+    case ATTU_TYPE_FLOAT64:
+    case ATTU_TYPE_DECIMAL:
+    case ATTU_TYPE_TIMESTAMP: return 8;
+    default: return 1;   /* UNKNOWN: a slot that is always NULL */
+    }
+}
+
+const char *attu_type_name(attu_type t, char *buf, size_t cap) {
+    const char *s;
+    switch (t.id) {
+    case ATTU_TYPE_BOOL: s = "boolean"; break;
+    case ATTU_TYPE_INT32: s = "integer"; break;
+    case ATTU_TYPE_INT64: s = "bigint"; break;
+    case ATTU_TYPE_FLOAT32: s = "real"; break;
+    case ATTU_TYPE_FLOAT64: s = "double precision"; break;
+    case ATTU_TYPE_DECIMAL:
+        snprintf(buf, cap, "numeric(%d,%d)", t.precision, t.scale);
+        return buf;
+    case ATTU_TYPE_TEXT: s = "text"; break;
+    case ATTU_TYPE_DATE: s = "date"; break;
+    case ATTU_TYPE_TIMESTAMP: s = "timestamp without time zone"; break;
+    default: s = "unknown"; break;
+    }
+    snprintf(buf, cap, "%s", s);
+    return buf;
+}
+
+uint32_t attu_type_pg_oid(attu_type t) {
+    switch (t.id) {
+    case ATTU_TYPE_BOOL: return ATTU_PG_OID_BOOL;
+    case ATTU_TYPE_INT32: return ATTU_PG_OID_INT4;
+    case ATTU_TYPE_INT64: return ATTU_PG_OID_INT8;
+    case ATTU_TYPE_FLOAT32: return ATTU_PG_OID_FLOAT4;
+    case ATTU_TYPE_FLOAT64: return ATTU_PG_OID_FLOAT8;
+    case ATTU_TYPE_DECIMAL: return ATTU_PG_OID_NUMERIC;
+    case ATTU_TYPE_TEXT: return ATTU_PG_OID_TEXT;
+    case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE;
+    case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP;
+    default: return ATTU_PG_OID_UNKNOWN;
+    }
+}
+
+int16_t attu_type_pg_len(attu_type t) {
+    switch (t.id) {
+    case ATTU_TYPE_BOOL: return 1;
+    case ATTU_TYPE_INT32:
+    case ATTU_TYPE_FLOAT32:
+    case ATTU_TYPE_DATE: return 4;
+    case ATTU_TYPE_INT64:
+    case ATTU_TYPE_FLOAT64:
+    case ATTU_TYPE_TIMESTAMP: return 8;
+    case ATTU_TYPE_UNKNOWN: return -2;   /* PostgreSQL's unknown is a C string */
+    default: return -1;
+    }
+}
+
+/* ---- type names ---------------------------------------------------------- */
+
+/* Lower-cases name into buf and collapses runs of whitespace to one space,
+ * so "DOUBLE   PRECISION" matches "double precision". */
+static void normalize_name(const char *name, char *buf, size_t cap) {
+    size_t n = 0;
+    int space = 0;
+    while (*name && isspace((unsigned char)*name)) name++;
+    for (; *name && n + 1 < cap; name++) {
+        unsigned char c = (unsigned char)*name;
+        if (isspace(c)) { space = 1; continue; }
+        if (space && n + 1 < cap) buf[n++] = ' ';
+        space = 0;
+        buf[n++] = (char)tolower(c);
+    }
+    buf[n] = '\0';
+}
+
+/* Unconstrained NUMERIC has no scaled-int64 form; attu gives it this one. */
+#define ATTU_NUMERIC_DEFAULT_PRECISION 18
+#define ATTU_NUMERIC_DEFAULT_SCALE     6
+
+int attu_type_from_name(const char *name, int precision, int scale,
+                        attu_type *out, attu_error *err) {
+    static const struct { const char *name; attu_type_id id; } names[] = {
+        {"int", ATTU_TYPE_INT32}, {"int4", ATTU_TYPE_INT32},
+        {"integer", ATTU_TYPE_INT32}, {"smallint", ATTU_TYPE_INT32},
+        {"int2", ATTU_TYPE_INT32}, {"bigint", ATTU_TYPE_INT64},
+        {"int8", ATTU_TYPE_INT64}, {"real", ATTU_TYPE_FLOAT32},
+        {"float4", ATTU_TYPE_FLOAT32}, {"float8", ATTU_TYPE_FLOAT64},
+        {"double precision", ATTU_TYPE_FLOAT64}, {"float", ATTU_TYPE_FLOAT64},
+        {"numeric", ATTU_TYPE_DECIMAL}, {"decimal", ATTU_TYPE_DECIMAL},
+        {"text", ATTU_TYPE_TEXT}, {"varchar", ATTU_TYPE_TEXT},
+        {"char", ATTU_TYPE_TEXT}, {"character", ATTU_TYPE_TEXT},
+        {"character varying", ATTU_TYPE_TEXT}, {"bpchar", ATTU_TYPE_TEXT},
+        {"bool", ATTU_TYPE_BOOL}, {"boolean", ATTU_TYPE_BOOL},
+        {"date", ATTU_TYPE_DATE}, {"timestamp", ATTU_TYPE_TIMESTAMP},
+        {"timestamp without time zone", ATTU_TYPE_TIMESTAMP},
+    };
+    char buf[64];
+    normalize_name(name ? name : "", buf, sizeof buf);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(buf, names[i].name) != 0) continue;
+        attu_type_id id = names[i].id;
+        if (id == ATTU_TYPE_FLOAT64 && strcmp(buf, "float") == 0 && precision > 0) {
+            /* float(p): PostgreSQL picks real for p <= 24. */
+            if (precision > 53)
+                return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                                      "precision for type float must be less than 54 bits");
+            if (precision <= 24) id = ATTU_TYPE_FLOAT32;
+        }
+        if (id != ATTU_TYPE_DECIMAL) {
+            *out = attu_type_make(id);
+            return 0;
+        }
+        if (precision < 0) {
+            *out = attu_type_decimal(ATTU_NUMERIC_DEFAULT_PRECISION,
+                                     ATTU_NUMERIC_DEFAULT_SCALE);
+            return 0;
+        }
+        if (precision < 1)
+            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                                  "NUMERIC precision %d must be between 1 and 1000",
+                                  precision);
+        if (precision > ATTU_DECIMAL_MAX_PRECISION)
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                  "NUMERIC precision %d exceeds attu's maximum of %d",
+                                  precision, ATTU_DECIMAL_MAX_PRECISION);
+        if (scale < 0) scale = 0;
+        if (scale > precision)
+            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                                  "NUMERIC scale %d must be between 0 and precision %d",
+                                  scale, precision);
+        *out = attu_type_decimal(precision, scale);
+        return 0;
+    }
+    return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0,
+                          "type \"%s\" does not exist", name ? name : "");
+}
+
+/* ---- input helpers -------------------------------------------------------- */
+
+static int is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Trims surrounding whitespace in place (pointer + length). */
+static void trim(const char **s, size_t *len) {
+    const char *p = *s, *e = *s + *len;
+    while (p < e && is_space(*p)) p++;
+    while (e > p && is_space(e[-1])) e--;
+    *s = p;
+    *len = (size_t)(e - p);
+}
+
+/* Quotes at most 200 bytes of the input in messages, so a huge bad field
+ * does not drown the error. */
+#define QUOTE_MAX 200
+#define QUOTED(text, len) (int)((len) > QUOTE_MAX ? QUOTE_MAX : (len)), (text)
+
+static int bad_syntax(attu_error *err, const char *tname, const char *text,
+                      size_t len) {
+    return attu_error_set(err, ATTU_SQLSTATE_INVALID_TEXT_REP, 0,
+                          "invalid input syntax for type %s: \"%.*s\"", tname,
+                          QUOTED(text, len));
+}
+
+/* Parses an optionally signed decimal integer; 0 ok, -1 syntax, -2 range. */
+static int parse_int64(const char *s, size_t len, int64_t lo, int64_t hi,
+                       int64_t *out) {
+    trim(&s, &len);
+    const char *p = s, *e = s + len;
+    int neg = 0;
+    if (p < e && (*p == '+' || *p == '-')) neg = (*p++ == '-');
+    if (p == e) return -1;
+    uint64_t v = 0;
+    /* Accumulate as a negative-capable magnitude; 19 digits always fit in
+     * uint64 without overflow checks, beyond that check each step. */
+    int overflow = 0;
+    for (; p < e; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (d > 9) return -1;
+        if (v > (UINT64_MAX - d) / 10) overflow = 1;
+        else v = v * 10 + d;
+    }
+    if (overflow) return -2;
+    if (neg) {
+        if (v > (uint64_t)INT64_MAX + 1) return -2;
+        int64_t x = (v == (uint64_t)INT64_MAX + 1) ? INT64_MIN : -(int64_t)v;
+        if (x < lo) return -2;
+        *out = x;
+    } else {
+        if (v > (uint64_t)INT64_MAX || (int64_t)v > hi) return -2;
+        *out = (int64_t)v;
+    }
+    return 0;
+}
+
+static int parse_bool(const char *s, size_t len, uint8_t *out) {
+    trim(&s, &len);
+    if (len == 0) return -1;
+    char c = (char)tolower((unsigned char)s[0]);
+    static const struct { const char *word; size_t min; uint8_t val; } words[] = {
+        {"true", 1, 1}, {"false", 1, 0}, {"yes", 1, 1}, {"no", 1, 0},
+        {"on", 2, 1}, {"off", 2, 0},
+    };
+    if (len == 1 && (c == '1' || c == '0')) { *out = c == '1'; return 0; }
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t wl = strlen(words[i].word);
+        if (len >= words[i].min && len <= wl &&
+            strncasecmp(s, words[i].word, len) == 0) {
+            *out = words[i].val;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Exact powers of ten a double holds (10^0 .. 10^22). */
+static const double pow10_exact[] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/*
+ * Parses a float the way PostgreSQL's float8in does. Returns 0, -1 (syntax)
+ * or -2 (out of range: overflow to infinity, or a nonzero value that
+ * underflows to zero).
+ *
+ * Fast path (Clinger 1990): when the decimal has at most 15 significant
+ * digits and a power-of-ten exponent within +-22, mantissa and power are both
+ * exact doubles and one IEEE multiplication or division rounds correctly.
+ * Everything else goes to strtod, which glibc rounds correctly.
+ */
+static int parse_double(const char *s, size_t len, double *out) {
+    trim(&s, &len);
+    const char *p = s, *e = s + len;
+    if (p == e) return -1;
+    int neg = 0;
+    if (*p == '+' || *p == '-') neg = (*p++ == '-');
+    uint64_t mant = 0;
+    int digits = 0, exp10 = 0, seen = 0;
+    while (p < e && (unsigned)(*p - '0') <= 9) {
+        if (mant == 0 && *p == '0') { seen = 1; p++; continue; }
+        if (digits < 19) { mant = mant * 10 + (uint64_t)(*p - '0'); digits++; }
+        else exp10++;
+        seen = 1;
+        p++;
+    }
+    if (p < e && *p == '.') {
+        p++;
+        while (p < e && (unsigned)(*p - '0') <= 9) {
+            if (mant == 0 && *p == '0') { exp10--; seen = 1; p++; continue; }
+            if (digits < 19) { mant = mant * 10 + (uint64_t)(*p - '0'); digits++; exp10--; }
+            seen = 1;
+            p++;
+        }
+    }
+    if (seen && p < e && (*p == 'e' || *p == 'E')) {
+        const char *q = p + 1;
+        int eneg = 0;
+        if (q < e && (*q == '+' || *q == '-')) eneg = (*q++ == '-');
+        if (q < e && (unsigned)(*q - '0') <= 9) {
+            int ev = 0;
+            while (q < e && (unsigned)(*q - '0') <= 9) {
+                if (ev < 100000) ev = ev * 10 + (*q - '0');
+                q++;
+            }
+            exp10 += eneg ? -ev : ev;
+            p = q;
+        } else {
+            return -1;
+        }
+    }
+    if (seen && p == e) {
+        if (mant == 0) { *out = neg ? -0.0 : 0.0; return 0; }
+        if (digits <= 15 && exp10 >= -22 && exp10 <= 22) {
+            double v = (double)mant;
+            v = exp10 < 0 ? v / pow10_exact[-exp10] : v * pow10_exact[exp10];
+            *out = neg ? -v : v;
+            return 0;
+        }
+    } else if (!seen) {
+        /* Special values, case-insensitive as in PostgreSQL. */
+        size_t n = (size_t)(e - p);
+        if ((n == 3 && strncasecmp(p, "nan", 3) == 0)) {
+            if (p != s) return -1;       /* no sign on NaN */
+            *out = NAN;
+            return 0;
+        }
+        if ((n == 8 && strncasecmp(p, "infinity", 8) == 0) ||
+            (n == 3 && strncasecmp(p, "inf", 3) == 0)) {
+            *out = neg ? -INFINITY : INFINITY;
+            return 0;
+        }
+        return -1;
+    } else {
+        return -1;
+    }
+    /* Slow path: strtod on a NUL-terminated copy. */
+    char small[128];
+    char *buf = len < sizeof small ? small : malloc(len + 1);
+    if (!buf) return -1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    errno = 0;
+    char *end;
+    double v = strtod(buf, &end);
+    int rc = 0;
+    if (end != buf + len) rc = -1;
+    else if (errno == ERANGE && (v == 0.0 || isinf(v))) rc = -2;
+    if (buf != small) free(buf);
+    if (rc == 0) *out = v;
+    return rc;
+}
+
+static const int64_t pow10_i64[19] = {
+    1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
+    100000000LL, 1000000000LL, 10000000000LL, 100000000000LL,
+    1000000000000LL, 10000000000000LL, 100000000000000LL,
+    1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
+    1000000000000000000LL,
+};
+
+/*
+ * DECIMAL(p,s): digits[.digits][e[+-]n], rounded half away from zero to s
+ * fraction digits. -1 syntax, -2 overflow (more than p-s integer digits).
+ */
+static int parse_decimal(const char *s, size_t len, int precision, int scale,
+                         int64_t *out) {
+    trim(&s, &len);
+    const char *p = s, *e = s + len;
+    int neg = 0;
+    if (p < e && (*p == '+' || *p == '-')) neg = (*p++ == '-');
+    /* Collect significant digits (leading zeros dropped) and the position
+     * of the decimal point relative to them. */
+    char dig[64];
+    int nd = 0, point = 0, seen = 0;
+    int after_point = 0;
+    for (; p < e; p++) {
+        char c = *p;
+        if (c == '.') {
+            if (after_point) return -1;
+            after_point = 1;
+            continue;
+        }
+        if ((unsigned)(c - '0') > 9) break;
+        seen = 1;
+        if (nd == 0 && c == '0') {
+            if (after_point) point--;
+            continue;
+        }
+        /* Digits beyond the 64 kept cannot affect a value of at most 18
+         * digits except through rounding, and the 19th digit decides that. */
+        if (nd < (int)sizeof dig) dig[nd++] = c;
+        if (!after_point) point++;
+    }
+    /* point counts integer digits (after leading zeros are dropped). */
+    if (!seen) return -1;
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        const char *q = p + 1;
+        int eneg = 0;
+        if (q < e && (*q == '+' || *q == '-')) eneg = (*q++ == '-');
+        if (q == e || (unsigned)(*q - '0') > 9) return -1;
+        long ev = 0;
+        while (q < e && (unsigned)(*q - '0') <= 9) {
+            if (ev < 100000) ev = ev * 10 + (*q - '0');
+            q++;
+        }
+        point += (int)(eneg ? -ev : ev);
+        p = q;
+    }
+    if (p != e) return -1;
+    if (nd == 0) { *out = 0; return 0; }
+    /* Value = 0.dig[0..nd) * 10^point. Integer digits: max(point, 0). */
+    if (point > precision - scale) return -2;
+    /* Scaled value = dig * 10^(point + scale - nd). Keep the first
+     * point+scale digits, round on the next one. */
+    int keep = point + scale;
+    if (keep < 0) { *out = 0; return 0; }
+    uint64_t v = 0;
+    for (int i = 0; i < keep; i++)
+        v = v * 10 + (uint64_t)(i < nd ? dig[i] - '0' : 0);
+    if (keep < nd && dig[keep] >= '5') v++;
+    /* Rounding up may add a digit: 99.995 -> 100.00 in (4,2) overflows. */
+    if (precision < 19 && v >= (uint64_t)pow10_i64[precision]) return -2;
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    return 0;
+}
+
+/* ---- calendar ------------------------------------------------------------- */
+
+/* Days from 1970-01-01 to y-m-d, proleptic Gregorian (Howard Hinnant's
+ * days_from_civil; year may be zero or negative: year 0 is 1 BC). */
+int32_t attu_date_from_ymd(int year, int month, int day) {
+    int64_t y = year - (month <= 2);
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t mp = (month + 9) % 12;
+    int64_t doy = (153 * mp + 2) / 5 + day - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return (int32_t)(era * 146097 + doe - 719468);
+}
+
+void attu_date_to_ymd(int32_t days, int *year, int *month, int *day) {
+    int64_t z = (int64_t)days + 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t y = yoe + era * 400;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    int64_t d = doy - (153 * mp + 2) / 5 + 1;
+    int64_t m = mp < 10 ? mp + 3 : mp - 9;
+    *year = (int)(y + (m <= 2));
+    *month = (int)m;
+    *day = (int)d;
+}
+
+static int days_in_month(int year, int month) {
+    static const int dm[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (month == 2) {
+        int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        return 28 + leap;
+    }
+    return dm[month - 1];
+}
+
+/* PostgreSQL's date range: 4713-11-24 BC .. 5874897-12-31 (julian day 0 ..
+ * 2^31 - 1 days after 2000-01-01). */
+#define DATE_MIN_DAYS attu_date_from_ymd(-4713, 11, 24)
+#define DATE_MAX_DAYS attu_date_from_ymd(5874897, 12, 31)
+#define TS_MAX_DAYS   attu_date_from_ymd(294277, 1, 1)   /* exclusive */
+#define DATE_INFINITY INT32_MAX
+#define DATE_NINFINITY INT32_MIN
+#define TS_INFINITY INT64_MAX
+#define TS_NINFINITY INT64_MIN
+#define USECS_PER_DAY 86400000000LL
+
+static int read_digits(const char **pp, const char *e, int maxd, int *val) {
+    const char *p = *pp;
+    int v = 0, n = 0;
+    while (p < e && (unsigned)(*p - '0') <= 9 && n < maxd) {
+        v = v * 10 + (*p - '0');
+        p++;
+        n++;
+    }
+    *pp = p;
+    *val = v;
+    return n;
+}
+
+static int match_word(const char *p, const char *e, const char *w) {
+    size_t n = strlen(w);
+    return (size_t)(e - p) == n && strncasecmp(p, w, n) == 0;
+}
+
+/*
+ * Parses [Y]YYY-MM-DD[ BC|AD] optionally followed by a time part (for
+ * timestamps) "[ T]HH:MM[:SS[.frac]]" and a trailing time zone that
+ * timestamp without time zone ignores, as PostgreSQL does. Returns 0,
+ * -1 syntax (22007) or -2 field out of range (22008).
+ */
+static int parse_datetime(const char *s, size_t len, int want_time,
+                          int32_t *days_out, int64_t *usec_out) {
+    trim(&s, &len);
+    const char *p = s, *e = s + len;
+    if (match_word(p, e, "infinity") || match_word(p, e, "+infinity")) {
+        *days_out = DATE_INFINITY; *usec_out = TS_INFINITY; return 1;
+    }
+    if (match_word(p, e, "-infinity")) {
+        *days_out = DATE_NINFINITY; *usec_out = TS_NINFINITY; return 1;
+    }
+    if (match_word(p, e, "epoch")) { *days_out = 0; *usec_out = 0; return 0; }
+    int y, m, d;
+    if (read_digits(&p, e, 9, &y) < 1 || p == e || *p != '-') return -1;
+    p++;
+    if (read_digits(&p, e, 2, &m) < 1 || p == e || *p != '-') return -1;
+    p++;
+    if (read_digits(&p, e, 2, &d) < 1) return -1;
+    int64_t usec = 0;
+    int hh = 0, mi = 0, ss = 0;
+    if (p < e && (*p == ' ' || *p == 'T' || *p == 't') && want_time) {
+        const char *q = p + 1;
+        while (q < e && *q == ' ') q++;
+        if (q < e && (unsigned)(*q - '0') <= 9) {
+            p = q;
+            if (read_digits(&p, e, 2, &hh) < 1 || p == e || *p != ':') return -1;
+            p++;
+            if (read_digits(&p, e, 2, &mi) != 2) return -1;
+            if (p < e && *p == ':') {
+                p++;
+                if (read_digits(&p, e, 2, &ss) != 2) return -1;
+                if (p < e && *p == '.') {
+                    p++;
+                    int64_t frac = 0;
+                    int n = 0, round = 0;
+                    if (p == e || (unsigned)(*p - '0') > 9) return -1;
+                    while (p < e && (unsigned)(*p - '0') <= 9) {
+                        if (n < 6) { frac = frac * 10 + (*p - '0'); n++; }
+                        else if (n == 6) { round = *p >= '5'; n++; }
+                        p++;
+                    }
+                    while (n < 6) { frac *= 10; n++; }
+                    usec = frac + round;
+                }
+            }
+            /* A time zone (Z, +HH, -HH:MM) is ignored by timestamp
+             * without time zone, as in PostgreSQL. */
+            while (p < e && *p == ' ') p++;
+            if (p < e && (*p == 'Z' || *p == 'z')) p++;
+            else if (p < e && (*p == '+' || *p == '-')) {
+                int tzh, tzm;
+                p++;
+                if (read_digits(&p, e, 2, &tzh) < 1) return -1;
+                if (p < e && *p == ':') {
+                    p++;
+                    if (read_digits(&p, e, 2, &tzm) != 2) return -1;
+                } else if (p < e && (unsigned)(*p - '0') <= 9) {
+                    if (read_digits(&p, e, 2, &tzm) != 2) return -1;
+                }
+                if (tzh > 15) return -2;
+            }
+        }
+    }
+    while (p < e && *p == ' ') p++;
+    int bc = 0;
+    if (e - p >= 2 && strncasecmp(p, "BC", 2) == 0) { bc = 1; p += 2; }
+    else if (e - p >= 2 && strncasecmp(p, "AD", 2) == 0) { p += 2; }
+    while (p < e && *p == ' ') p++;
+    if (p != e) return -1;
+    if (y == 0 || m < 1 || m > 12 || d < 1) return -2;
+    if (bc) y = 1 - y;
+    if (d > days_in_month(y, m)) return -2;
+    if (hh > 24 || mi > 59 || ss > 60) return -2;
+    if (hh == 24 && (mi != 0 || ss != 0 || usec != 0)) return -2;
+    int64_t days = attu_date_from_ymd(y, m, d);
+    /* Stay far from int32 limits before the exact range check below. */
+    if (y > 6000000 || y < -5000) return -3;
+    *days_out = (int32_t)days;
+    *usec_out = days * USECS_PER_DAY +
+                ((int64_t)hh * 3600 + mi * 60 + ss) * 1000000LL + usec;
+    return 0;
+}
+
+int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
+                     attu_error *err) {
+    char tname[48];
+    switch (t.id) {
+    case ATTU_TYPE_BOOL: {
+        uint8_t v;
+        if (parse_bool(text, len, &v) != 0)
+            return bad_syntax(err, "boolean", text, len);
+        *(uint8_t *)out = v;
+        return 0;
+    }
+    case ATTU_TYPE_INT32:
+    case ATTU_TYPE_INT64: {
+        int is32 = t.id == ATTU_TYPE_INT32;
+        int64_t v;
+        int rc = parse_int64(text, len, is32 ? INT32_MIN : INT64_MIN,
+                             is32 ? INT32_MAX : INT64_MAX, &v);
+        const char *name = is32 ? "integer" : "bigint";
+        if (rc == -1) return bad_syntax(err, name, text, len);
+        if (rc == -2)
+            return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0,
+                                  "value \"%.*s\" is out of range for type %s",
+                                  QUOTED(text, len), name);
+        if (is32) *(int32_t *)out = (int32_t)v;
+        else *(int64_t *)out = v;
+        return 0;
+    }
+    case ATTU_TYPE_FLOAT32:
+    case ATTU_TYPE_FLOAT64: {
+        int is32 = t.id == ATTU_TYPE_FLOAT32;
+        const char *name = is32 ? "real" : "double precision";
+        double v;
+        int rc = parse_double(text, len, &v);
+        if (rc == -1) return bad_syntax(err, name, text, len);
+        if (rc == 0 && is32) {
+            /* Round the decimal straight to float (rounding through double
+             * first can differ in the last bit). */
+            float f;
+            if (isnan(v) || isinf(v)) f = (float)v;
+            else {
+                char small[128];
+                const char *s = text;
+                size_t n = len;
+                trim(&s, &n);
+                if (n >= sizeof small) n = sizeof small - 1;
+                memcpy(small, s, n);
+                small[n] = '\0';
+                errno = 0;
+                f = strtof(small, NULL);
+                if (errno == ERANGE && (f == 0.0f || isinf(f))) rc = -2;
+            }
+            if (rc == 0) { *(float *)out = f; return 0; }
+        }
+        if (rc == -2)
+            return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0,
+                                  "\"%.*s\" is out of range for type %s",
+                                  QUOTED(text, len), name);
+        *(double *)out = v;
+        return 0;
+    }
+    case ATTU_TYPE_DECIMAL: {
+        int64_t v;
+        int rc = parse_decimal(text, len, t.precision, t.scale, &v);
+        if (rc == -1) return bad_syntax(err, "numeric", text, len);
+        if (rc == -2) {
+            attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0,
+                           "numeric field overflow");
+            if (t.precision - t.scale > 0)
+                attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
+                                      t.precision, t.scale, t.precision - t.scale);
+            else
+                attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 1.",
+                                      t.precision, t.scale);
+            return -1;
+        }
+        *(int64_t *)out = v;
+        return 0;
+    }
+    case ATTU_TYPE_DATE:
+    case ATTU_TYPE_TIMESTAMP: {
+        int is_date = t.id == ATTU_TYPE_DATE;
+        int32_t days;
+        int64_t usec;
+        /* A date accepts (and drops) a time part, as PostgreSQL does. */
+        int rc = parse_datetime(text, len, 1, &days, &usec);
+        const char *name = is_date ? "date" : "timestamp";
+        if (rc == -1)
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_FORMAT, 0,
+                                  "invalid input syntax for type %s: \"%.*s\"",
+                                  name, QUOTED(text, len));
+        if (rc == -2)
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0,
+                                  "date/time field value out of range: \"%.*s\"",
+                                  QUOTED(text, len));
+        if (rc == 0 && (days < DATE_MIN_DAYS || days > DATE_MAX_DAYS ||
+                        (!is_date && days >= TS_MAX_DAYS)))
+            rc = -3;
+        if (rc == -3)
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0,
+                                  "%s out of range: \"%.*s\"", name,
+                                  QUOTED(text, len));
+        if (is_date) *(int32_t *)out = days;
+        else *(int64_t *)out = usec;
+        return 0;
+    }
+    case ATTU_TYPE_TEXT:
+    default:
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0,
+                              "attu_value_parse cannot parse type %s",
+                              attu_type_name(t, tname, sizeof tname));
+    }
+}
+
+/* ---- output --------------------------------------------------------------- */
+
+/*
+ * Shortest round-trip digits of a finite nonzero double (or float when
+ * is32): the fewest significant digits that strtod/strtof read back as the
+ * same value. Writes the digits (no point, no sign) and returns the count;
+ * *exp10 gets the decimal exponent of the first digit.
+ */
+static int shortest_digits(double v, int is32, char *digits, int *exp10) {
+    char buf[48];
+    int maxp = is32 ? 9 : 17;
+    int p;
+    for (p = 1; p <= maxp; p++) {
+        snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+        if (is32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v) break;
+    }
+    if (p > maxp) p = maxp;
+    /* buf: [-]d.ddde[+-]xx */
+    const char *q = buf;
+    if (*q == '-') q++;
+    int n = 0;
+    for (; *q && *q != 'e'; q++)
+        if (*q != '.') digits[n++] = *q;
+    *exp10 = atoi(q + 1);
+    while (n > 1 && digits[n - 1] == '0') n--;
+    digits[n] = '\0';
+    return n;
+}
+
+static size_t put(char *buf, size_t cap, const char *s, size_t n) {
+    if (cap == 0) return n;
+    size_t m = n < cap - 1 ? n : cap - 1;
+    memcpy(buf, s, m);
+    buf[m] = '\0';
+    return m;
+}
+
+static size_t format_float(double v, int is32, char *buf, size_t cap) {
+    char out[64];
+    size_t n = 0;
+    if (isnan(v)) return put(buf, cap, "NaN", 3);
+    if (isinf(v)) return v > 0 ? put(buf, cap, "Infinity", 8) : put(buf, cap, "-Infinity", 9);
+    if (signbit(v)) out[n++] = '-';
+    if (v == 0) { out[n++] = '0'; return put(buf, cap, out, n); }
+    char dig[32];
+    int exp10;
+    int nd = shortest_digits(fabs(v), is32, dig, &exp10);
+    int hi = is32 ? 6 : 15;
+    if (exp10 >= -4 && exp10 < hi) {
+        if (exp10 < 0) {
+            out[n++] = '0';
+            out[n++] = '.';
+            for (int i = -1; i > exp10; i--) out[n++] = '0';
+            for (int i = 0; i < nd; i++) out[n++] = dig[i];
+        } else {
+            for (int i = 0; i <= exp10; i++) out[n++] = i < nd ? dig[i] : '0';
+            if (nd > exp10 + 1) {
+                out[n++] = '.';
+                for (int i = exp10 + 1; i < nd; i++) out[n++] = dig[i];
+            }
+        }
+    } else {
+        out[n++] = dig[0];
+        if (nd > 1) {
+            out[n++] = '.';
+            for (int i = 1; i < nd; i++) out[n++] = dig[i];
+        }
+        n += (size_t)snprintf(out + n, sizeof out - n, "e%c%02d",
+                              exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
+    }
+    return put(buf, cap, out, n);
+}
+
+static size_t format_decimal(int64_t v, int scale, char *buf, size_t cap) {
+    char out[48];
+    char rev[32];
+    size_t n = 0, r = 0;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do { rev[r++] = (char)('0' + u % 10); u /= 10; } while (u);
+    while (r <= (size_t)scale) rev[r++] = '0';   /* at least one integer digit */
+    if (v < 0) out[n++] = '-';
+    for (size_t i = r; i-- > 0;) {
+        out[n++] = rev[i];
+        if (i == (size_t)scale && scale > 0) out[n++] = '.';
+    }
+    return put(buf, cap, out, n);
+}
+
+static size_t format_date(int32_t days, char *out) {
+    if (days == DATE_INFINITY) return (size_t)sprintf(out, "infinity");
+    if (days == DATE_NINFINITY) return (size_t)sprintf(out, "-infinity");
+    int y, m, d;
+    attu_date_to_ymd(days, &y, &m, &d);
+    if (y <= 0) return (size_t)sprintf(out, "%04d-%02d-%02d BC", 1 - y, m, d);
+    return (size_t)sprintf(out, "%04d-%02d-%02d", y, m, d);
+}
+
+static size_t format_timestamp(int64_t us, char *out) {
+    if (us == TS_INFINITY) return (size_t)sprintf(out, "infinity");
+    if (us == TS_NINFINITY) return (size_t)sprintf(out, "-infinity");
+    int64_t days = us / USECS_PER_DAY, rem = us % USECS_PER_DAY;
+    if (rem < 0) { rem += USECS_PER_DAY; days--; }
+    int y, m, d;
+    attu_date_to_ymd((int32_t)days, &y, &m, &d);
+    int64_t secs = rem / 1000000, frac = rem % 1000000;
+    size_t n = (size_t)sprintf(out, "%04d-%02d-%02d %02d:%02d:%02d",
+                               y <= 0 ? 1 - y : y, m, d, (int)(secs / 3600),
+                               (int)(secs / 60 % 60), (int)(secs % 60));
+    if (frac) {
+        char f[8];
+        snprintf(f, sizeof f, "%06d", (int)frac);
+        int k = 6;
+        while (k > 0 && f[k - 1] == '0') k--;
+        n += (size_t)sprintf(out + n, ".%.*s", k, f);
+    }
+    if (y <= 0) n += (size_t)sprintf(out + n, " BC");
+    return n;
+}
+
+size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap) {
+    char out[64];
+    size_t n;
+    switch (t.id) {
+    case ATTU_TYPE_BOOL:
+        return put(buf, cap, *(const uint8_t *)slot ? "t" : "f", 1);
+    case ATTU_TYPE_INT32:
+        n = (size_t)snprintf(out, sizeof out, "%d", *(const int32_t *)slot);
+        return put(buf, cap, out, n);
+    case ATTU_TYPE_INT64:
+        n = (size_t)snprintf(out, sizeof out, "%lld", (long long)*(const int64_t *)slot);
+        return put(buf, cap, out, n);
+    case ATTU_TYPE_FLOAT32:
+        return format_float(*(const float *)slot, 1, buf, cap);
+    case ATTU_TYPE_FLOAT64:
+        return format_float(*(const double *)slot, 0, buf, cap);
+    case ATTU_TYPE_DECIMAL:
+        return format_decimal(*(const int64_t *)slot, t.scale, buf, cap);
+    case ATTU_TYPE_DATE:
+        n = format_date(*(const int32_t *)slot, out);
+        return put(buf, cap, out, n);
+    case ATTU_TYPE_TIMESTAMP:
+        n = format_timestamp(*(const int64_t *)slot, out);
+        return put(buf, cap, out, n);
+    case ATTU_TYPE_TEXT:
+        n = (size_t)snprintf(out, sizeof out, "%d", *(const int32_t *)slot);
+        return put(buf, cap, out, n);
+    default:
+        return put(buf, cap, "", 0);
+    }
+}
