@@ -1,0 +1,124 @@
+/*
+ * copy_stream.c - COPY over the wire, on a worker thread.
+ *
+ * COPY FROM STDIN: the database pulls bytes with copy_in_read while the
+ * loop keeps queueing the client's CopyData messages; the worker sleeps on
+ * the connection's condition variable when the queue is empty. CopyDone
+ * ends the data, CopyFail (or the client leaving, a cancel, a shutdown)
+ * fails the COPY. COPY TO STDOUT: chunks go out as CopyData messages with
+ * the same backpressure as result rows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/pgwire_decode.h"
+#include "server/server.h"
+
+void copy_reset(conn *c) {
+    free(c->copy_cur);
+    c->copy_cur = NULL;
+    c->copy_off = 0;
+}
+
+int copy_in_begin_cb(void *ctx, int ncols) {
+    conn *c = ctx;
+    pg_msg_copy_response(&c->out, 'G', ncols);
+    return conn_flush(c, false) ? -1 : 0;
+}
+
+ssize_t copy_in_read_cb(void *ctx, char *buf, size_t cap, attu_error *err) {
+    conn *c = ctx;
+    for (;;) {
+        if (c->copy_cur) {
+            size_t left = c->copy_cur->len - c->copy_off;
+            if (left) {
+                size_t n = left < cap ? left : cap;
+                memcpy(buf, c->copy_cur->data + c->copy_off, n);
+                c->copy_off += n;
+                return (ssize_t)n;
+            }
+            copy_reset(c);
+        }
+        pthread_mutex_lock(&c->mu);
+        inmsg *m;
+        while (!(m = conn_pop_locked(c))) {
+            if (c->closed) {
+                pthread_mutex_unlock(&c->mu);
+                attu_error_set(err, "08006", 0, "connection lost during COPY from stdin");
+                return -1;
+            }
+            if (c->cancel_requested || atomic_load(&c->timed_out)) {
+                pthread_mutex_unlock(&c->mu);
+                attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0,
+                               atomic_load(&c->timed_out)
+                                   ? "canceling statement due to statement timeout"
+                                   : "canceling statement due to user request");
+                return -1;
+            }
+            pthread_cond_wait(&c->cv, &c->mu);
+        }
+        if (m->type == MSG_FATAL || m->type == MSG_SHUTDOWN) {
+            /* put it back: the job loop reports it after the COPY fails */
+            m->next = c->qhead;
+            c->qhead = m;
+            if (!c->qtail) c->qtail = m;
+            pthread_mutex_unlock(&c->mu);
+            if (m->type == MSG_SHUTDOWN)
+                attu_error_set(err, ATTU_SQLSTATE_ADMIN_SHUTDOWN, 0,
+                               "terminating connection due to administrator command");
+            else
+                attu_error_set(err, ATTU_SQLSTATE_PROTOCOL_VIOLATION, 0, "%s", m->data + 5);
+            return -1;
+        }
+        pthread_mutex_unlock(&c->mu);
+        switch (m->type) {
+        case 'd':
+            c->copy_cur = m;
+            c->copy_off = 0;
+            continue;
+        case 'c':
+            free(m);
+            return 0;
+        case 'f': {
+            const char *why = NULL;
+            attu_error perr;
+            memset(&perr, 0, sizeof perr);
+            if (pg_parse_copy_fail(m->data, m->len, &why, &perr) || !why) why = "";
+            attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0,
+                           "COPY from stdin failed: %s", why);
+            free(m);
+            return -1;
+        }
+        case 'H': case 'S':
+            free(m);   /* allowed during COPY and ignored, as in PostgreSQL */
+            continue;
+        default: {
+            int t = (unsigned char)m->type;
+            free(m);
+            attu_error_set(err, ATTU_SQLSTATE_PROTOCOL_VIOLATION, 0,
+                           "unexpected message type 0x%02X during COPY from stdin", t);
+            return -1;
+        }
+        }
+    }
+}
+
+int copy_out_begin_cb(void *ctx, int ncols) {
+    conn *c = ctx;
+    pg_msg_copy_response(&c->out, 'H', ncols);
+    c->in_copy_out = true;
+    return 0;
+}
+
+int copy_out_data_cb(void *ctx, const char *buf, size_t len) {
+    conn *c = ctx;
+    while (len) {
+        size_t n = len < OUT_BATCH ? len : OUT_BATCH;
+        pg_msg_copy_data(&c->out, buf, n);
+        buf += n;
+        len -= n;
+        if (c->out.len >= OUT_BATCH && conn_flush(c, true)) return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,276 @@
+/*
+ * dispatch.c - a connection's messages on a worker thread: the job loop,
+ * the simple Query protocol, result encoding with backpressure, errors,
+ * notices, and the per-query log line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/log.h"
+#include "server/pgwire_decode.h"
+#include "server/server.h"
+
+/* ---- output ------------------------------------------------------------- */
+
+int conn_flush(conn *c, bool wait) {
+    outchunk *o = NULL;
+    if (c->out.oom) {
+        pgbuf_reset(&c->out);
+        pthread_mutex_lock(&c->mu);
+        c->closed = true;
+        conn_mark_ready(c);
+        pthread_mutex_unlock(&c->mu);
+        return -1;
+    }
+    if (c->out.len) {
+        o = malloc(sizeof *o);
+        if (o) {
+            o->next = NULL;
+            o->data = pgbuf_steal(&c->out, &o->len);
+        }
+    }
+    pthread_mutex_lock(&c->mu);
+    if (c->closed) {
+        pthread_mutex_unlock(&c->mu);
+        if (o) { free(o->data); free(o); }
+        return -1;
+    }
+    if (o) {
+        if (c->otail) c->otail->next = o; else c->ohead = o;
+        c->otail = o;
+        c->out_bytes += o->len;
+        conn_mark_ready(c);
+    }
+    int rc = 0;
+    while (wait && c->out_bytes > OUT_HIGH) {
+        if (c->closed) { rc = -1; break; }
+        if (c->cancel_requested || atomic_load(&c->timed_out)) { rc = -1; break; }
+        pthread_cond_wait(&c->cv, &c->mu);
+    }
+    if (c->closed) rc = -1;
+    pthread_mutex_unlock(&c->mu);
+    return rc;
+}
+
+void conn_send_error(conn *c, const attu_error *err) {
+    attu_error e = *err;
+    if (!strcmp(e.sqlstate, ATTU_SQLSTATE_QUERY_CANCELED) && atomic_load(&c->timed_out))
+        snprintf(e.message, sizeof e.message, "canceling statement due to statement timeout");
+    pg_msg_error(&c->out, "ERROR", &e);
+    c->error_sent = true;
+}
+
+/* Appends DataRows [from, to) of res, handing output over every OUT_BATCH
+ * bytes. Returns -1 when the client went away or the query was cancelled. */
+int conn_on_result_rows(conn *c, const attu_result *res, size_t from, size_t to,
+                        const int16_t *formats) {
+    for (size_t r = from; r < to; r++) {
+        pg_msg_data_row(&c->out, res, r, formats);
+        c->rows_out++;
+        if (c->out.len >= OUT_BATCH && conn_flush(c, true)) return -1;
+    }
+    return 0;
+}
+
+/* ---- callbacks for attu_session_exec ------------------------------------- */
+
+static int simple_on_result(void *ctx, attu_result *res) {
+    conn *c = ctx;
+    if (c->in_copy_out) {
+        pg_msg_simple(&c->out, 'c');   /* CopyDone */
+        c->in_copy_out = false;
+    }
+    if (res->returns_rows || res->ncols > 0) {
+        pg_msg_row_description(&c->out, res->ncols, res->desc, NULL);
+        if (conn_on_result_rows(c, res, 0, res->nrows, NULL)) return 1;
+    }
+    pg_msg_command_complete(&c->out, res->tag);
+    if (c->out.len >= OUT_BATCH && conn_flush(c, true)) return 1;
+    return 0;
+}
+
+static void on_error_cb(void *ctx, const attu_error *err) {
+    conn *c = ctx;
+    c->in_copy_out = false;
+    conn_send_error(c, err);
+}
+
+static void on_notice_cb(void *ctx, const char *sqlstate, const char *message) {
+    pg_msg_notice(&((conn *)ctx)->out, sqlstate, message);
+}
+
+const attu_exec_callbacks conn_callbacks_template = {
+    .ctx = NULL,
+    .on_result = simple_on_result,
+    .on_error = on_error_cb,
+    .on_notice = on_notice_cb,
+    .copy_in_begin = copy_in_begin_cb,
+    .copy_in_read = copy_in_read_cb,
+    .copy_out_begin = copy_out_begin_cb,
+    .copy_out_data = copy_out_data_cb,
+};
+
+/* ---- simple Query ------------------------------------------------------ */
+
+void conn_stmt_begin(conn *c) {
+    pthread_mutex_lock(&c->mu);
+    c->cancel_requested = false;
+    pthread_mutex_unlock(&c->mu);
+    atomic_store(&c->timed_out, false);
+    c->error_sent = false;
+    c->rows_out = 0;
+    c->in_copy_out = false;
+    int ms = attu_session_statement_timeout_ms(c->session);
+    if (ms > 0) watchdog_arm(c, ms);
+}
+
+/* After a statement: when it stopped because we asked it to (cancel,
+ * timeout, client gone) without the database saying so, say it. */
+void conn_stmt_end(conn *c, int rc) {
+    watchdog_disarm(c);
+    copy_reset(c);
+    if (rc < 0 && !c->error_sent) {
+        attu_error e;
+        memset(&e, 0, sizeof e);
+        if (atomic_load(&c->timed_out))
+            attu_error_set(&e, ATTU_SQLSTATE_QUERY_CANCELED, 0,
+                           "canceling statement due to statement timeout");
+        else
+            attu_error_set(&e, ATTU_SQLSTATE_QUERY_CANCELED, 0,
+                           "canceling statement due to user request");
+        conn_send_error(c, &e);
+    }
+}
+
+void conn_log_query(conn *c, const char *kind, const char *sql, uint64_t t0, int rc) {
+    if (!attu_log_enabled(ATTU_LOG_INFO)) return;
+    double ms = (double)(now_us() - t0) / 1000.0;
+    attu_log(ATTU_LOG_INFO, "[conn %u] %s %.3f ms, %zu rows, %s, %s: %.300s", c->pid, kind, ms,
+             c->rows_out, attu_db_device_description(c->srv->db),
+             rc < 0 ? "error" : "ok", sql);
+}
+
+static void set_want_close(conn *c) {
+    pthread_mutex_lock(&c->mu);
+    c->want_close = true;
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void simple_query(conn *c, inmsg *m) {
+    const char *sql;
+    attu_error err;
+    memset(&err, 0, sizeof err);
+    if (pg_parse_query(m->data, m->len, &sql, &err)) {
+        pg_msg_error(&c->out, "FATAL", &err);
+        set_want_close(c);
+        return;
+    }
+    ext_close_unnamed_portal(c);
+    uint64_t t0 = now_us();
+    conn_stmt_begin(c);
+    attu_exec_callbacks cb = conn_callbacks_template;
+    cb.ctx = c;
+    int rc = attu_session_exec(c->session, sql, &cb);
+    conn_stmt_end(c, rc);
+    if (rc == 1) pg_msg_empty_query(&c->out);
+    pg_msg_ready(&c->out, attu_session_txn_status(c->session));
+    conn_log_query(c, "query", sql, t0, rc);
+}
+
+/* ---- the job ------------------------------------------------------------- */
+
+static void fatal_and_close(conn *c, const char *sqlstate, const char *message) {
+    attu_error e;
+    memset(&e, 0, sizeof e);
+    attu_error_set(&e, sqlstate, 0, "%s", message);
+    pg_msg_error(&c->out, "FATAL", &e);
+    set_want_close(c);
+}
+
+static void handle(conn *c, inmsg *m) {
+    if (c->skip_till_sync && m->type != 'S' && m->type != 'X' &&
+        m->type != MSG_FATAL && m->type != MSG_SHUTDOWN)
+        return;
+    switch (m->type) {
+    case 'Q': simple_query(c, m); break;
+    case 'P': ext_parse(c, m); break;
+    case 'B': ext_bind(c, m); break;
+    case 'D': ext_describe(c, m); break;
+    case 'E': ext_execute(c, m); break;
+    case 'C': ext_close(c, m); break;
+    case 'S':
+        c->skip_till_sync = false;
+        ext_sync(c);
+        pg_msg_ready(&c->out, attu_session_txn_status(c->session));
+        break;
+    case 'H': conn_flush(c, false); break;
+    case 'd': case 'c': case 'f':
+        /* COPY data after the COPY failed: PostgreSQL ignores it too */
+        break;
+    case 'F': {
+        attu_error e;
+        memset(&e, 0, sizeof e);
+        attu_error_set(&e, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                       "the function call protocol is not supported");
+        conn_send_error(c, &e);
+        pg_msg_ready(&c->out, attu_session_txn_status(c->session));
+        break;
+    }
+    case 'X': set_want_close(c); break;
+    case MSG_FATAL: {
+        char code[6];
+        memcpy(code, m->data, 5);
+        code[5] = 0;
+        fatal_and_close(c, code, m->data + 5);
+        break;
+    }
+    case MSG_SHUTDOWN:
+        fatal_and_close(c, ATTU_SQLSTATE_ADMIN_SHUTDOWN,
+                        "terminating connection due to administrator command");
+        break;
+    default: {
+        char msg[80];
+        snprintf(msg, sizeof msg, "unexpected message type %d", (unsigned char)m->type);
+        fatal_and_close(c, ATTU_SQLSTATE_PROTOCOL_VIOLATION, msg);
+        break;
+    }
+    }
+}
+
+void conn_job(void *arg) {
+    conn *c = arg;
+    for (;;) {
+        pthread_mutex_lock(&c->mu);
+        bool gone = c->closed;
+        inmsg *m = (gone || c->want_close) ? NULL : conn_pop_locked(c);
+        pthread_mutex_unlock(&c->mu);
+        if (m) {
+            handle(c, m);
+            free(m);
+            if (c->out.len >= OUT_BATCH) conn_flush(c, true);
+            continue;
+        }
+        if (c->out.len) conn_flush(c, false);
+        pthread_mutex_lock(&c->mu);
+        if (c->qhead && !c->closed && !c->want_close) {   /* raced with the loop */
+            pthread_mutex_unlock(&c->mu);
+            continue;
+        }
+        if (c->closed || c->want_close) {
+            /* drop what is left: nothing more will be answered */
+            while (c->qhead) { inmsg *x = c->qhead; c->qhead = x->next; free(x); }
+            c->qtail = NULL;
+            c->qbytes = 0;
+        }
+        c->job_running = false;
+        if (c->closed || c->want_close) conn_mark_ready(c);
+        pthread_mutex_unlock(&c->mu);
+        return;
+    }
+}
+
+void conn_free_protocol_state(conn *c) {
+    ext_free_all(c);
+    copy_reset(c);
+}

@@ -1,0 +1,438 @@
+/*
+ * extended_query.c - the extended query protocol on a worker thread:
+ * Parse, Bind, Describe, Execute (with row limits and PortalSuspended),
+ * Close. Sync and Flush are in dispatch.c.
+ *
+ * A prepared statement wraps an attu_prepared. A portal holds its text
+ * parameters and result formats; its first Execute runs the statement and
+ * keeps the materialized result (ATTU_RESULT_KEEP), later Executes page
+ * through it. After any error, messages are skipped until Sync, as in
+ * PostgreSQL.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/log.h"
+#include "server/pgwire_decode.h"
+#include "server/server.h"
+
+struct pstmt {
+    pstmt         *next;
+    char          *name;
+    char          *sql;
+    attu_prepared *prep;       /* NULL for an empty query string */
+    int            refs;       /* the statement list + portals using it */
+};
+
+struct portal {
+    portal      *next;
+    char        *name;
+    pstmt       *stmt;
+    int          nvalues;
+    char       **values;
+    int          ncols;
+    int16_t     *formats;      /* ncols entries, or NULL = all text */
+    bool         executed;
+    bool         done;
+    attu_result *res;
+    size_t       pos;
+    char         tag[64];
+};
+
+static void stmt_unref(pstmt *s) {
+    if (!s || --s->refs > 0) return;
+    if (s->prep) attu_prepared_free(s->prep);
+    free(s->name);
+    free(s->sql);
+    free(s);
+}
+
+static void portal_free(portal *p) {
+    if (p->res) attu_result_free(p->res);
+    for (int i = 0; i < p->nvalues; i++) free(p->values[i]);
+    free(p->values);
+    free(p->formats);
+    free(p->name);
+    stmt_unref(p->stmt);
+    free(p);
+}
+
+static pstmt *find_stmt(conn *c, const char *name, pstmt ***link) {
+    for (pstmt **pp = &c->stmts; *pp; pp = &(*pp)->next)
+        if (!strcmp((*pp)->name, name)) { if (link) *link = pp; return *pp; }
+    return NULL;
+}
+
+static portal *find_portal(conn *c, const char *name, portal ***link) {
+    for (portal **pp = &c->portals; *pp; pp = &(*pp)->next)
+        if (!strcmp((*pp)->name, name)) { if (link) *link = pp; return *pp; }
+    return NULL;
+}
+
+static void drop_portal(conn *c, const char *name) {
+    portal **link;
+    portal *p = find_portal(c, name, &link);
+    if (p) { *link = p->next; portal_free(p); }
+}
+
+static void drop_stmt(conn *c, const char *name) {
+    pstmt **link;
+    pstmt *s = find_stmt(c, name, &link);
+    if (s) { *link = s->next; stmt_unref(s); }
+}
+
+void ext_close_unnamed_portal(conn *c) { drop_portal(c, ""); }
+
+void ext_free_all(conn *c) {
+    while (c->portals) { portal *p = c->portals; c->portals = p->next; portal_free(p); }
+    while (c->stmts) { pstmt *s = c->stmts; c->stmts = s->next; stmt_unref(s); }
+}
+
+void ext_sync(conn *c) {
+    /* Portals live until the end of the transaction; outside a block every
+     * statement is its own transaction, so Sync ends them. */
+    if (attu_session_txn_status(c->session) == 'I')
+        while (c->portals) { portal *p = c->portals; c->portals = p->next; portal_free(p); }
+}
+
+static void ext_error(conn *c, const attu_error *err) {
+    conn_send_error(c, err);
+    c->skip_till_sync = true;
+}
+
+static void ext_errorf(conn *c, const char *sqlstate, const char *fmt, const char *arg) {
+    attu_error e;
+    memset(&e, 0, sizeof e);
+    attu_error_set(&e, sqlstate, 0, fmt, arg);
+    ext_error(c, &e);
+}
+
+static bool blank(const char *s) {
+    for (; *s; s++)
+        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r' && *s != ';') return false;
+    return true;
+}
+
+void ext_parse(conn *c, inmsg *m) {
+    pg_parse_msg pm;
+    attu_error err;
+    memset(&err, 0, sizeof err);
+    if (pg_parse_parse(m->data, m->len, &pm, &err)) {
+        pg_parse_msg_free(&pm);
+        ext_error(c, &err);
+        return;
+    }
+    if (pm.name[0] && find_stmt(c, pm.name, NULL)) {
+        ext_errorf(c, "42P05", "prepared statement \"%s\" already exists", pm.name);
+        pg_parse_msg_free(&pm);
+        return;
+    }
+    attu_prepared *prep = NULL;
+    if (!blank(pm.query)) {
+        prep = attu_prepare(c->session, pm.query, pm.nparams, pm.param_oids, &err);
+        if (!prep) {
+            if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "could not prepare");
+            ext_error(c, &err);
+            pg_parse_msg_free(&pm);
+            return;
+        }
+    }
+    pstmt *s = calloc(1, sizeof *s);
+    if (s) { s->name = strdup(pm.name); s->sql = strdup(pm.query); }
+    pg_parse_msg_free(&pm);
+    if (!s || !s->name || !s->sql) {
+        if (s) { free(s->name); free(s->sql); free(s); }
+        if (prep) attu_prepared_free(prep);
+        attu_error_oom(&err);
+        ext_error(c, &err);
+        return;
+    }
+    s->prep = prep;
+    s->refs = 1;
+    if (!s->name[0]) drop_stmt(c, "");
+    s->next = c->stmts;
+    c->stmts = s;
+    pg_msg_simple(&c->out, '1');   /* ParseComplete */
+}
+
+static uint32_t be32(const char *p) {
+    const uint8_t *u = (const uint8_t *)p;
+    return ((uint32_t)u[0] << 24) | ((uint32_t)u[1] << 16) | ((uint32_t)u[2] << 8) | u[3];
+}
+
+/* Turns a binary-format parameter into the text the database takes. */
+static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int idx,
+                                  attu_error *err) {
+    char buf[128];
+    int32_t want = -1;
+    switch (oid) {
+    case ATTU_PG_OID_BOOL: want = 1; break;
+    case 21: want = 2; break;
+    case ATTU_PG_OID_INT4: case ATTU_PG_OID_FLOAT4: case ATTU_PG_OID_DATE: want = 4; break;
+    case ATTU_PG_OID_INT8: case ATTU_PG_OID_FLOAT8: case ATTU_PG_OID_TIMESTAMP: want = 8; break;
+    case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: case ATTU_PG_OID_UNKNOWN: {
+        if (memchr(v, 0, (size_t)len)) {
+            attu_error_set(err, ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, 0,
+                           "invalid byte sequence for encoding \"UTF8\": 0x00");
+            return NULL;
+        }
+        char *s = strndup(v, (size_t)len);
+        if (!s) attu_error_oom(err);
+        return s;
+    }
+    default:
+        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                       "binary format is not supported for parameter $%d (type OID %u)",
+                       idx + 1, oid);
+        return NULL;
+    }
+    if (len != want) {
+        attu_error_set(err, "22P03", 0, "incorrect binary data format in bind parameter %d",
+                       idx + 1);
+        return NULL;
+    }
+    uint64_t u64 = len == 8 ? ((uint64_t)be32(v) << 32) | be32(v + 4) : 0;
+    switch (oid) {
+    case ATTU_PG_OID_BOOL: snprintf(buf, sizeof buf, "%s", v[0] ? "t" : "f"); break;
+    case 21: snprintf(buf, sizeof buf, "%d",
+                      (int16_t)(((uint16_t)(uint8_t)v[0] << 8) | (uint8_t)v[1])); break;
+    case ATTU_PG_OID_INT4: snprintf(buf, sizeof buf, "%d", (int32_t)be32(v)); break;
+    case ATTU_PG_OID_INT8: snprintf(buf, sizeof buf, "%lld", (long long)(int64_t)u64); break;
+    case ATTU_PG_OID_FLOAT4: {
+        uint32_t b = be32(v);
+        float f;
+        memcpy(&f, &b, 4);
+        snprintf(buf, sizeof buf, "%.9g", (double)f);
+        break;
+    }
+    case ATTU_PG_OID_FLOAT8: {
+        double d;
+        memcpy(&d, &u64, 8);
+        snprintf(buf, sizeof buf, "%.17g", d);
+        break;
+    }
+    case ATTU_PG_OID_DATE: {
+        int32_t days = (int32_t)be32(v) + 10957;   /* 2000-01-01 -> 1970-01-01 */
+        attu_value_format(attu_type_make(ATTU_TYPE_DATE), &days, buf, sizeof buf);
+        break;
+    }
+    case ATTU_PG_OID_TIMESTAMP: {
+        int64_t us = (int64_t)(u64 + UINT64_C(946684800000000));
+        attu_value_format(attu_type_make(ATTU_TYPE_TIMESTAMP), &us, buf, sizeof buf);
+        break;
+    }
+    }
+    char *s = strdup(buf);
+    if (!s) attu_error_oom(err);
+    return s;
+}
+
+void ext_bind(conn *c, inmsg *m) {
+    pg_bind_msg b;
+    attu_error err;
+    memset(&err, 0, sizeof err);
+    portal *p = NULL;
+    if (pg_parse_bind(m->data, m->len, &b, &err)) goto fail;
+    pstmt *s = find_stmt(c, b.stmt, NULL);
+    if (!s) {
+        attu_error_set(&err, "26000", 0, "prepared statement \"%s\" does not exist", b.stmt);
+        goto fail;
+    }
+    int want = s->prep ? attu_prepared_param_count(s->prep) : 0;
+    if (b.nparams != want) {
+        attu_error_set(&err, ATTU_SQLSTATE_PROTOCOL_VIOLATION, 0,
+                       "bind message supplies %d parameters, but prepared statement \"%s\" requires %d",
+                       b.nparams, b.stmt, want);
+        goto fail;
+    }
+    if (b.portal[0] && find_portal(c, b.portal, NULL)) {
+        attu_error_set(&err, "42P03", 0, "portal \"%s\" already exists", b.portal);
+        goto fail;
+    }
+    const attu_result_column *cols = NULL;
+    int ncols = s->prep ? attu_prepared_describe(s->prep, &cols) : 0;
+    if (b.nresult_formats > 1 && b.nresult_formats != ncols) {
+        attu_error_set(&err, ATTU_SQLSTATE_PROTOCOL_VIOLATION, 0,
+                       "bind message has %d result formats but query has %d columns",
+                       b.nresult_formats, ncols);
+        goto fail;
+    }
+    p = calloc(1, sizeof *p);
+    if (!p || !(p->name = strdup(b.portal))) { attu_error_oom(&err); goto fail; }
+    if (b.nparams) {
+        p->values = calloc((size_t)b.nparams, sizeof *p->values);
+        if (!p->values) { attu_error_oom(&err); goto fail; }
+    }
+    p->nvalues = b.nparams;
+    for (int i = 0; i < b.nparams; i++) {
+        if (!b.param_vals[i]) continue;   /* NULL */
+        int fmt = b.nparam_formats == 0 ? 0 :
+                  b.param_formats[b.nparam_formats == 1 ? 0 : i];
+        if (fmt == 1) {
+            p->values[i] = binary_param_to_text(attu_prepared_param_oid(s->prep, i),
+                                                b.param_vals[i], b.param_lens[i], i, &err);
+            if (!p->values[i]) goto fail;
+        } else {
+            if (memchr(b.param_vals[i], 0, (size_t)b.param_lens[i])) {
+                attu_error_set(&err, ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, 0,
+                               "invalid byte sequence for encoding \"UTF8\": 0x00");
+                goto fail;
+            }
+            p->values[i] = strndup(b.param_vals[i], (size_t)b.param_lens[i]);
+            if (!p->values[i]) { attu_error_oom(&err); goto fail; }
+        }
+    }
+    p->ncols = ncols;
+    bool any_binary = false;
+    for (int i = 0; i < b.nresult_formats; i++) any_binary |= b.result_formats[i] == 1;
+    if (any_binary && ncols > 0) {
+        p->formats = calloc((size_t)ncols, sizeof *p->formats);
+        if (!p->formats) { attu_error_oom(&err); goto fail; }
+        for (int i = 0; i < ncols; i++) {
+            p->formats[i] = b.result_formats[b.nresult_formats == 1 ? 0 : i];
+            if (p->formats[i] == 1 && !pg_binary_supported(cols[i].type)) {
+                char tn[64];
+                attu_error_set(&err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                               "binary output format is not supported for type %s (column \"%.64s\"); use text format",
+                               attu_type_name(cols[i].type, tn, sizeof tn), cols[i].name);
+                goto fail;
+            }
+        }
+    }
+    p->stmt = s;
+    s->refs++;
+    if (!p->name[0]) drop_portal(c, "");
+    p->next = c->portals;
+    c->portals = p;
+    pg_bind_msg_free(&b);
+    pg_msg_simple(&c->out, '2');   /* BindComplete */
+    return;
+fail:
+    if (p) portal_free(p);
+    pg_bind_msg_free(&b);
+    ext_error(c, &err);
+}
+
+void ext_describe(conn *c, inmsg *m) {
+    pg_target_msg t;
+    attu_error err;
+    memset(&err, 0, sizeof err);
+    if (pg_parse_target(m->data, m->len, &t, &err)) { ext_error(c, &err); return; }
+    const attu_result_column *cols = NULL;
+    int ncols = 0;
+    const int16_t *formats = NULL;
+    if (t.kind == 'S') {
+        pstmt *s = find_stmt(c, t.name, NULL);
+        if (!s) { ext_errorf(c, "26000", "prepared statement \"%s\" does not exist", t.name); return; }
+        int n = s->prep ? attu_prepared_param_count(s->prep) : 0;
+        uint32_t oids_small[64];
+        uint32_t *oids = n <= 64 ? oids_small : malloc((size_t)n * sizeof *oids);
+        if (!oids) { attu_error_oom(&err); ext_error(c, &err); return; }
+        for (int i = 0; i < n; i++) {
+            oids[i] = attu_prepared_param_oid(s->prep, i);
+            if (!oids[i]) oids[i] = ATTU_PG_OID_TEXT;
+        }
+        pg_msg_parameter_description(&c->out, n, oids);
+        if (oids != oids_small) free(oids);
+        if (s->prep) ncols = attu_prepared_describe(s->prep, &cols);
+    } else {
+        portal *p = find_portal(c, t.name, NULL);
+        if (!p) { ext_errorf(c, "34000", "portal \"%s\" does not exist", t.name); return; }
+        if (p->stmt->prep) ncols = attu_prepared_describe(p->stmt->prep, &cols);
+        formats = p->formats;
+    }
+    if (ncols > 0) pg_msg_row_description(&c->out, ncols, cols, formats);
+    else pg_msg_simple(&c->out, 'n');   /* NoData */
+}
+
+static int portal_on_result(void *ctx, attu_result *res) {
+    conn *c = ctx;
+    portal *q = c->cur_portal;
+    if (c->in_copy_out) {
+        pg_msg_simple(&c->out, 'c');   /* CopyDone */
+        c->in_copy_out = false;
+    }
+    if (!q) return 0;
+    snprintf(q->tag, sizeof q->tag, "%s", res->tag);
+    if (res->returns_rows || res->ncols > 0) {
+        if (q->res) attu_result_free(q->res);
+        q->res = res;
+        return ATTU_RESULT_KEEP;
+    }
+    return 0;
+}
+
+void ext_execute(conn *c, inmsg *m) {
+    pg_execute_msg e;
+    attu_error err;
+    memset(&err, 0, sizeof err);
+    if (pg_parse_execute(m->data, m->len, &e, &err)) { ext_error(c, &err); return; }
+    portal *p = find_portal(c, e.portal, NULL);
+    if (!p) { ext_errorf(c, "34000", "portal \"%s\" does not exist", e.portal); return; }
+    if (!p->stmt->prep) { pg_msg_empty_query(&c->out); return; }
+    bool first = !p->executed;
+    if (first) {
+        uint64_t t0 = now_us();
+        p->executed = true;
+        conn_stmt_begin(c);
+        attu_exec_callbacks cb = conn_callbacks_template;
+        cb.ctx = c;
+        cb.on_result = portal_on_result;
+        c->cur_portal = p;
+        int rc = attu_prepared_execute(c->session, p->stmt->prep, p->nvalues,
+                                       (const char *const *)p->values, &cb);
+        c->cur_portal = NULL;
+        if (rc < 0 || c->error_sent) {
+            conn_stmt_end(c, rc < 0 ? rc : -1);
+            p->done = true;
+            c->skip_till_sync = true;
+            conn_log_query(c, "execute", p->stmt->sql, t0, -1);
+            return;
+        }
+        conn_stmt_end(c, rc);
+        conn_log_query(c, "execute", p->stmt->sql, t0, rc);
+    }
+    if (!p->res) {   /* no rows: a command (or a finished portal) */
+        pg_msg_command_complete(&c->out, p->tag[0] ? p->tag : "SELECT 0");
+        p->done = true;
+        return;
+    }
+    size_t end = p->res->nrows;
+    if (e.max_rows > 0 && p->pos + (size_t)e.max_rows < end) end = p->pos + (size_t)e.max_rows;
+    size_t from = p->pos;
+    c->rows_out = 0;
+    if (conn_on_result_rows(c, p->res, from, end, p->formats)) {
+        attu_error ce;
+        memset(&ce, 0, sizeof ce);
+        attu_error_set(&ce, ATTU_SQLSTATE_QUERY_CANCELED, 0,
+                       atomic_load(&c->timed_out) ? "canceling statement due to statement timeout"
+                                                  : "canceling statement due to user request");
+        ext_error(c, &ce);
+        p->done = true;
+        return;
+    }
+    p->pos = end;
+    if (end < p->res->nrows) {
+        pg_msg_simple(&c->out, 's');   /* PortalSuspended */
+        return;
+    }
+    char tag[64];
+    if (first && from == 0) snprintf(tag, sizeof tag, "%s", p->tag);
+    else snprintf(tag, sizeof tag, "SELECT %zu", end - from);
+    pg_msg_command_complete(&c->out, tag);
+    attu_result_free(p->res);
+    p->res = NULL;
+    snprintf(p->tag, sizeof p->tag, "SELECT 0");
+    p->done = true;
+}
+
+void ext_close(conn *c, inmsg *m) {
+    pg_target_msg t;
+    attu_error err;
+    memset(&err, 0, sizeof err);
+    if (pg_parse_target(m->data, m->len, &t, &err)) { ext_error(c, &err); return; }
+    if (t.kind == 'S') drop_stmt(c, t.name);
+    else drop_portal(c, t.name);
+    pg_msg_simple(&c->out, '3');   /* CloseComplete */
+}

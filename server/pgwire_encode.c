@@ -1,0 +1,294 @@
+/*
+ * pgwire_encode.c - backend message builders (see pgwire_encode.h).
+ */
+#include "server/pgwire_encode.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pgbuf_init(pgbuf *b) { memset(b, 0, sizeof *b); }
+
+void pgbuf_free(pgbuf *b) {
+    free(b->data);
+    memset(b, 0, sizeof *b);
+}
+
+void pgbuf_reset(pgbuf *b) { b->len = 0; b->oom = false; }
+
+char *pgbuf_steal(pgbuf *b, size_t *len) {
+    char *d = b->data;
+    *len = b->len;
+    memset(b, 0, sizeof *b);
+    return d;
+}
+
+bool pgbuf_reserve(pgbuf *b, size_t extra) {
+    if (b->oom) return false;
+    if (b->len + extra <= b->cap) return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra) cap *= 2;
+    char *d = realloc(b->data, cap);
+    if (!d) { b->oom = true; return false; }
+    b->data = d;
+    b->cap = cap;
+    return true;
+}
+
+void pgbuf_put(pgbuf *b, const void *p, size_t n) {
+    if (!n || !pgbuf_reserve(b, n)) return;
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+void pgbuf_put_u8(pgbuf *b, uint8_t v) { pgbuf_put(b, &v, 1); }
+
+void pgbuf_put_i16(pgbuf *b, int16_t v) {
+    uint16_t u = (uint16_t)v;
+    uint8_t x[2] = { (uint8_t)(u >> 8), (uint8_t)u };
+    pgbuf_put(b, x, 2);
+}
+
+void pgbuf_put_i32(pgbuf *b, int32_t v) {
+    uint32_t u = (uint32_t)v;
+    uint8_t x[4] = { (uint8_t)(u >> 24), (uint8_t)(u >> 16), (uint8_t)(u >> 8), (uint8_t)u };
+    pgbuf_put(b, x, 4);
+}
+
+void pgbuf_put_i64(pgbuf *b, int64_t v) {
+    pgbuf_put_i32(b, (int32_t)((uint64_t)v >> 32));
+    pgbuf_put_i32(b, (int32_t)(uint32_t)(uint64_t)v);
+}
+
+void pgbuf_put_str(pgbuf *b, const char *s) { pgbuf_put(b, s, strlen(s) + 1); }
+
+void pgbuf_begin(pgbuf *b, char type) {
+    b->msg_start = b->len;
+    pgbuf_put_u8(b, (uint8_t)type);
+    pgbuf_put_i32(b, 0);  /* patched by pgbuf_end */
+}
+
+void pgbuf_end(pgbuf *b) {
+    if (b->oom) return;
+    uint32_t n = (uint32_t)(b->len - b->msg_start - 1);
+    uint8_t *p = (uint8_t *)b->data + b->msg_start + 1;
+    p[0] = (uint8_t)(n >> 24); p[1] = (uint8_t)(n >> 16);
+    p[2] = (uint8_t)(n >> 8);  p[3] = (uint8_t)n;
+}
+
+void pg_msg_auth(pgbuf *b, int32_t code, const void *extra, size_t n) {
+    pgbuf_begin(b, 'R');
+    pgbuf_put_i32(b, code);
+    pgbuf_put(b, extra, n);
+    pgbuf_end(b);
+}
+
+void pg_msg_parameter_status(pgbuf *b, const char *name, const char *value) {
+    pgbuf_begin(b, 'S');
+    pgbuf_put_str(b, name);
+    pgbuf_put_str(b, value);
+    pgbuf_end(b);
+}
+
+void pg_msg_backend_key(pgbuf *b, uint32_t pid, uint32_t key) {
+    pgbuf_begin(b, 'K');
+    pgbuf_put_i32(b, (int32_t)pid);
+    pgbuf_put_i32(b, (int32_t)key);
+    pgbuf_end(b);
+}
+
+void pg_msg_ready(pgbuf *b, char txn_status) {
+    pgbuf_begin(b, 'Z');
+    pgbuf_put_u8(b, (uint8_t)txn_status);
+    pgbuf_end(b);
+}
+
+void pg_msg_command_complete(pgbuf *b, const char *tag) {
+    pgbuf_begin(b, 'C');
+    pgbuf_put_str(b, tag);
+    pgbuf_end(b);
+}
+
+void pg_msg_empty_query(pgbuf *b) { pg_msg_simple(b, 'I'); }
+
+void pg_msg_simple(pgbuf *b, char type) {
+    pgbuf_begin(b, type);
+    pgbuf_end(b);
+}
+
+/* One field of an ErrorResponse/NoticeResponse. Embedded NULs cannot occur
+ * in C strings, so the field is always well formed. */
+static void put_field(pgbuf *b, char code, const char *value) {
+    pgbuf_put_u8(b, (uint8_t)code);
+    pgbuf_put_str(b, value);
+}
+
+static void put_error_fields(pgbuf *b, const char *severity, const attu_error *err) {
+    const char *code = err->sqlstate[0] ? err->sqlstate : ATTU_SQLSTATE_INTERNAL;
+    put_field(b, 'S', severity);
+    put_field(b, 'V', severity);
+    put_field(b, 'C', code);
+    put_field(b, 'M', err->message[0] ? err->message : "internal error");
+    if (err->detail[0]) put_field(b, 'D', err->detail);
+    if (err->position > 0) {
+        char pos[16];
+        snprintf(pos, sizeof pos, "%d", err->position);
+        put_field(b, 'P', pos);
+    }
+    pgbuf_put_u8(b, 0);
+}
+
+void pg_msg_error(pgbuf *b, const char *severity, const attu_error *err) {
+    pgbuf_begin(b, 'E');
+    put_error_fields(b, severity, err);
+    pgbuf_end(b);
+}
+
+void pg_msg_error_simple(pgbuf *b, const char *severity, const char *sqlstate,
+                         const char *fmt, ...) {
+    attu_error e;
+    memset(&e, 0, sizeof e);
+    va_list ap;
+    va_start(ap, fmt);
+    attu_error_setv(&e, sqlstate, 0, fmt, ap);
+    va_end(ap);
+    pg_msg_error(b, severity, &e);
+}
+
+void pg_msg_notice(pgbuf *b, const char *sqlstate, const char *message) {
+    attu_error e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.sqlstate, sizeof e.sqlstate, "%s", sqlstate ? sqlstate : "00000");
+    snprintf(e.message, sizeof e.message, "%s", message ? message : "");
+    e.set = 1;
+    pgbuf_begin(b, 'N');
+    put_error_fields(b, "NOTICE", &e);
+    pgbuf_end(b);
+}
+
+/* PostgreSQL's typmod for numeric(p,s) is ((p << 16) | s) + VARHDRSZ. */
+static int32_t type_modifier(attu_type t) {
+    if (t.id == ATTU_TYPE_DECIMAL && t.precision > 0)
+        return (int32_t)(((uint32_t)t.precision << 16) | (uint16_t)t.scale) + 4;
+    return -1;
+}
+
+void pg_msg_row_description(pgbuf *b, int ncols, const attu_result_column *desc,
+                            const int16_t *formats) {
+    pgbuf_begin(b, 'T');
+    pgbuf_put_i16(b, (int16_t)ncols);
+    for (int i = 0; i < ncols; i++) {
+        char name[sizeof desc[i].name + 1];
+        memcpy(name, desc[i].name, sizeof desc[i].name);
+        name[sizeof desc[i].name] = 0;
+        pgbuf_put_str(b, name);
+        pgbuf_put_i32(b, 0);            /* table OID */
+        pgbuf_put_i16(b, 0);            /* column number */
+        pgbuf_put_i32(b, (int32_t)attu_type_pg_oid(desc[i].type));
+        pgbuf_put_i16(b, attu_type_pg_len(desc[i].type));
+        pgbuf_put_i32(b, type_modifier(desc[i].type));
+        pgbuf_put_i16(b, formats ? formats[i] : 0);
+    }
+    pgbuf_end(b);
+}
+
+void pg_msg_parameter_description(pgbuf *b, int n, const uint32_t *oids) {
+    pgbuf_begin(b, 't');
+    pgbuf_put_i16(b, (int16_t)n);
+    for (int i = 0; i < n; i++) pgbuf_put_i32(b, (int32_t)oids[i]);
+    pgbuf_end(b);
+}
+
+bool pg_binary_supported(attu_type t) {
+    switch (t.id) {
+    case ATTU_TYPE_BOOL: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
+    case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_TEXT:
+    case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Days and microseconds between 1970-01-01 (attu's epoch) and 2000-01-01
+ * (PostgreSQL's binary epoch). */
+#define PG_EPOCH_DAYS 10957
+#define PG_EPOCH_USEC INT64_C(946684800000000)
+
+static void put_binary_value(pgbuf *b, const attu_column *c, size_t row) {
+    const char *slot = (const char *)c->data + row * attu_type_width(c->type.id);
+    switch (c->type.id) {
+    case ATTU_TYPE_BOOL:
+        pgbuf_put_i32(b, 1);
+        pgbuf_put_u8(b, *(const uint8_t *)slot ? 1 : 0);
+        break;
+    case ATTU_TYPE_INT32: case ATTU_TYPE_FLOAT32: {
+        int32_t v;
+        memcpy(&v, slot, 4);
+        pgbuf_put_i32(b, 4);
+        pgbuf_put_i32(b, v);
+        break;
+    }
+    case ATTU_TYPE_DATE: {
+        int32_t v;
+        memcpy(&v, slot, 4);
+        pgbuf_put_i32(b, 4);
+        pgbuf_put_i32(b, (int32_t)((int64_t)v - PG_EPOCH_DAYS));
+        break;
+    }
+    case ATTU_TYPE_INT64: case ATTU_TYPE_FLOAT64: {
+        int64_t v;
+        memcpy(&v, slot, 8);
+        pgbuf_put_i32(b, 8);
+        pgbuf_put_i64(b, v);
+        break;
+    }
+    case ATTU_TYPE_TIMESTAMP: {
+        int64_t v;
+        memcpy(&v, slot, 8);
+        pgbuf_put_i32(b, 8);
+        pgbuf_put_i64(b, (int64_t)((uint64_t)v - (uint64_t)PG_EPOCH_USEC));
+        break;
+    }
+    default:  /* callers check pg_binary_supported; send NULL defensively */
+        pgbuf_put_i32(b, -1);
+        break;
+    }
+}
+
+void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
+                     const int16_t *formats) {
+    pgbuf_begin(b, 'D');
+    pgbuf_put_i16(b, (int16_t)res->ncols);
+    for (int i = 0; i < res->ncols; i++) {
+        const attu_column *c = res->cols[i];
+        if (attu_column_is_null(c, row)) { pgbuf_put_i32(b, -1); continue; }
+        if (formats && formats[i] == 1 && c->type.id != ATTU_TYPE_TEXT) {
+            put_binary_value(b, c, row);
+            continue;
+        }
+        /* Text format (and binary TEXT, whose bytes are the same). */
+        char buf[128];
+        const char *longp = NULL;
+        size_t n = attu_column_format(c, row, buf, sizeof buf, &longp);
+        if (n == (size_t)-1) { pgbuf_put_i32(b, -1); continue; }
+        pgbuf_put_i32(b, (int32_t)n);
+        pgbuf_put(b, longp ? longp : buf, n);
+    }
+    pgbuf_end(b);
+}
+
+void pg_msg_copy_response(pgbuf *b, char type, int ncols) {
+    pgbuf_begin(b, type);
+    pgbuf_put_u8(b, 0);                 /* overall format: text */
+    pgbuf_put_i16(b, (int16_t)ncols);
+    for (int i = 0; i < ncols; i++) pgbuf_put_i16(b, 0);
+    pgbuf_end(b);
+}
+
+void pg_msg_copy_data(pgbuf *b, const char *data, size_t len) {
+    pgbuf_begin(b, 'd');
+    pgbuf_put(b, data, len);
+    pgbuf_end(b);
+}

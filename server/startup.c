@@ -1,0 +1,164 @@
+/*
+ * startup.c - the start of a connection, on the loop thread: the first
+ * packet (SSLRequest/GSSENCRequest answered 'N', CancelRequest, protocol
+ * 3.0 startup), authentication (trust on loopback, SCRAM-SHA-256 with the
+ * --users file otherwise), then ParameterStatus, BackendKeyData and the
+ * first ReadyForQuery.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/log.h"
+#include "server/pgwire_decode.h"
+#include "server/server.h"
+
+#define SERVER_VERSION "15.0 (attu 0.1.0)"
+
+void startup_fatal(conn *c, const char *sqlstate, const char *fmt, ...) {
+    attu_error e;
+    memset(&e, 0, sizeof e);
+    va_list ap;
+    va_start(ap, fmt);
+    attu_error_setv(&e, sqlstate, 0, fmt, ap);
+    va_end(ap);
+    attu_log(ATTU_LOG_INFO, "[conn %u] %s: FATAL %s %s", c->pid, c->peer, e.sqlstate, e.message);
+    pg_msg_error(&c->out, "FATAL", &e);
+    c->stop_reading = true;
+    pthread_mutex_lock(&c->mu);
+    c->want_close = true;
+    pthread_mutex_unlock(&c->mu);
+    conn_send_now(c);
+    c->phase = PHASE_CLOSING;
+    /* the write callback sees want_close and closes once this is sent */
+}
+
+static void startup_complete(conn *c, const char *application_name) {
+    c->session = attu_session_new(c->srv->db);
+    if (!c->session) {
+        startup_fatal(c, ATTU_SQLSTATE_OUT_OF_MEMORY, "out of memory");
+        return;
+    }
+    pgbuf *b = &c->out;
+    pg_msg_auth(b, 0, NULL, 0);   /* AuthenticationOk */
+    pg_msg_parameter_status(b, "application_name", application_name ? application_name : "");
+    pg_msg_parameter_status(b, "client_encoding", "UTF8");
+    pg_msg_parameter_status(b, "DateStyle", "ISO, MDY");
+    pg_msg_parameter_status(b, "default_transaction_read_only", "off");
+    pg_msg_parameter_status(b, "in_hot_standby", "off");
+    pg_msg_parameter_status(b, "integer_datetimes", "on");
+    pg_msg_parameter_status(b, "IntervalStyle", "postgres");
+    pg_msg_parameter_status(b, "is_superuser", "on");
+    pg_msg_parameter_status(b, "server_encoding", "UTF8");
+    pg_msg_parameter_status(b, "server_version", SERVER_VERSION);
+    pg_msg_parameter_status(b, "session_authorization", c->user);
+    pg_msg_parameter_status(b, "standard_conforming_strings", "on");
+    pg_msg_parameter_status(b, "TimeZone", "UTC");
+    pg_msg_backend_key(b, c->pid, c->key);
+    pg_msg_ready(b, 'I');
+    c->phase = PHASE_READY;
+    attu_log(ATTU_LOG_INFO, "[conn %u] connection authorized: user=%s database=%s host=%s%s",
+             c->pid, c->user, c->database, c->peer, c->scram ? " (SCRAM-SHA-256)" : " (trust)");
+    scram_free(c->scram);
+    c->scram = NULL;
+    conn_send_now(c);
+}
+
+void startup_packet(conn *c, const char *pkt, size_t len) {
+    server *srv = c->srv;
+    pg_startup st;
+    attu_error err;
+    memset(&err, 0, sizeof err);
+    if (pg_startup_parse(pkt, len, &st, &err)) {
+        startup_fatal(c, err.sqlstate, "%s", err.message);
+        return;
+    }
+    switch (st.code) {
+    case PG_SSL_REQUEST:
+    case PG_GSSENC_REQUEST:
+        /* TLS and GSS encryption are not offered: the client goes on in
+         * plain text with a fresh startup packet. */
+        pgbuf_put_u8(&c->out, 'N');
+        conn_send_now(c);
+        return;
+    case PG_CANCEL_REQUEST:
+        cancel_request(srv, st.pid, st.key);
+        /* no reply: the requester just sees the connection close */
+        c->stop_reading = true;
+        conn_finish(c);
+        return;
+    default:
+        break;
+    }
+    snprintf(c->user, sizeof c->user, "%s", st.user);
+    snprintf(c->database, sizeof c->database, "%s", st.database ? st.database : st.user);
+    if (srv->shutting_down) {
+        startup_fatal(c, "57P03", "the database system is shutting down");
+        return;
+    }
+    if (srv->nsessions >= srv->cfg.max_connections) {
+        startup_fatal(c, ATTU_SQLSTATE_TOO_MANY_CONNECTIONS, "sorry, too many clients already");
+        return;
+    }
+    c->counted = true;
+    srv->nsessions++;
+    if (c->loopback) {
+        startup_complete(c, st.application_name);
+        return;
+    }
+    if (!srv->users) {
+        startup_fatal(c, "28000",
+                      "no authentication method for host \"%s\", user \"%s\": "
+                      "connections from other hosts need SCRAM-SHA-256 users (attud --users FILE)",
+                      c->peer, c->user);
+        return;
+    }
+    c->scram = scram_begin(srv->users, c->user);
+    if (!c->scram) { startup_fatal(c, ATTU_SQLSTATE_OUT_OF_MEMORY, "out of memory"); return; }
+    static const char mechs[] = "SCRAM-SHA-256\0";   /* list ends with an empty name */
+    pg_msg_auth(&c->out, 10, mechs, sizeof mechs);
+    conn_send_now(c);
+    c->phase = PHASE_SASL_FIRST;
+}
+
+void startup_sasl(conn *c, const char *payload, size_t len) {
+    attu_error err;
+    memset(&err, 0, sizeof err);
+    char *reply = NULL;
+    if (c->phase == PHASE_SASL_FIRST) {
+        const char *mech, *data;
+        size_t dlen;
+        if (pg_parse_sasl_initial(payload, len, &mech, &data, &dlen, &err)) {
+            startup_fatal(c, err.sqlstate, "%s", err.message);
+            return;
+        }
+        if (strcmp(mech, "SCRAM-SHA-256")) {
+            startup_fatal(c, ATTU_SQLSTATE_PROTOCOL_VIOLATION,
+                          "client selected an invalid SASL authentication mechanism");
+            return;
+        }
+        if (!data || scram_client_first(c->scram, data, dlen, &reply, &err)) {
+            if (!err.set)
+                attu_error_set(&err, ATTU_SQLSTATE_PROTOCOL_VIOLATION, 0, "malformed SCRAM message");
+            startup_fatal(c, err.sqlstate, "%s", err.message);
+            return;
+        }
+        pg_msg_auth(&c->out, 11, reply, strlen(reply));   /* SASLContinue */
+        free(reply);
+        c->phase = PHASE_SASL_FINAL;
+        conn_send_now(c);
+        return;
+    }
+    if (scram_client_final(c->scram, payload, len, &reply, &err)) {
+        if (!strcmp(err.sqlstate, ATTU_SQLSTATE_INVALID_PASSWORD))
+            startup_fatal(c, err.sqlstate, "password authentication failed for user \"%s\"",
+                          c->user);
+        else
+            startup_fatal(c, err.sqlstate, "%s", err.message);
+        return;
+    }
+    pg_msg_auth(&c->out, 12, reply, strlen(reply));       /* SASLFinal */
+    free(reply);
+    startup_complete(c, NULL);
+}

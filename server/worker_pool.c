@@ -1,0 +1,141 @@
+/*
+ * worker_pool.c - a growing pool of worker threads (see worker_pool.h).
+ *
+ * Invariant: idle counts threads blocked in the condition wait; a submit
+ * that finds no idle thread (beyond the jobs already waiting) starts one,
+ * so a job never waits behind a blocked worker while the cap allows more.
+ */
+#include "server/worker_pool.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "server/log.h"
+
+typedef struct job {
+    struct job *next;
+    worker_fn   fn;
+    void       *arg;
+} job;
+
+typedef struct thread_node {
+    struct thread_node *next;
+    pthread_t id;
+} thread_node;
+
+struct worker_pool {
+    pthread_mutex_t mu;
+    pthread_cond_t  cv;
+    job  *head, *tail;
+    int   queued;
+    int   idle;
+    int   nthreads, max_threads;
+    bool  stopping;
+    thread_node *threads;
+    job  *free_jobs;   /* recycled job nodes */
+};
+
+static void *worker_main(void *arg) {
+    worker_pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->head && !p->stopping) {
+            p->idle++;
+            pthread_cond_wait(&p->cv, &p->mu);
+            p->idle--;
+        }
+        if (!p->head) break;   /* stopping and drained */
+        job *j = p->head;
+        p->head = j->next;
+        if (!p->head) p->tail = NULL;
+        p->queued--;
+        worker_fn fn = j->fn;
+        void *a = j->arg;
+        j->next = p->free_jobs;
+        p->free_jobs = j;
+        pthread_mutex_unlock(&p->mu);
+        fn(a);
+        pthread_mutex_lock(&p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static int start_thread(worker_pool *p) {
+    thread_node *t = malloc(sizeof *t);
+    if (!t) return -1;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 8u << 20);
+    int rc = pthread_create(&t->id, &attr, worker_main, p);
+    pthread_attr_destroy(&attr);
+    if (rc) { free(t); return -1; }
+    t->next = p->threads;
+    p->threads = t;
+    p->nthreads++;
+    return 0;
+}
+
+worker_pool *worker_pool_new(int min_threads, int max_threads) {
+    worker_pool *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    if (min_threads < 1) min_threads = 1;
+    if (max_threads < min_threads) max_threads = min_threads;
+    p->max_threads = max_threads;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    pthread_mutex_lock(&p->mu);
+    for (int i = 0; i < min_threads; i++) start_thread(p);
+    pthread_mutex_unlock(&p->mu);
+    if (!p->nthreads) { worker_pool_free(p); return NULL; }
+    return p;
+}
+
+int worker_pool_submit(worker_pool *p, worker_fn fn, void *arg) {
+    pthread_mutex_lock(&p->mu);
+    if (p->stopping) { pthread_mutex_unlock(&p->mu); return -1; }
+    job *j = p->free_jobs;
+    if (j) p->free_jobs = j->next;
+    else if (!(j = malloc(sizeof *j))) { pthread_mutex_unlock(&p->mu); return -1; }
+    j->fn = fn;
+    j->arg = arg;
+    j->next = NULL;
+    if (p->tail) p->tail->next = j; else p->head = j;
+    p->tail = j;
+    p->queued++;
+    if (p->queued > p->idle && p->nthreads < p->max_threads) {
+        if (start_thread(p))
+            attu_log(ATTU_LOG_WARNING, "could not start another worker thread (%d running)",
+                     p->nthreads);
+    }
+    pthread_cond_signal(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    return 0;
+}
+
+int worker_pool_threads(worker_pool *p) {
+    pthread_mutex_lock(&p->mu);
+    int n = p->nthreads;
+    pthread_mutex_unlock(&p->mu);
+    return n;
+}
+
+void worker_pool_free(worker_pool *p) {
+    if (!p) return;
+    pthread_mutex_lock(&p->mu);
+    p->stopping = true;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    thread_node *t = p->threads;
+    while (t) {
+        thread_node *next = t->next;
+        pthread_join(t->id, NULL);
+        free(t);
+        t = next;
+    }
+    while (p->free_jobs) { job *j = p->free_jobs; p->free_jobs = j->next; free(j); }
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cv);
+    free(p);
+}
