@@ -1,0 +1,265 @@
+// test_scan.cu: transform / cta_transform / launch boxes / occupancy,
+// reduce, scan (+ scan_event) and compaction against the CPU references.
+// Sizes around each pattern's tile (0, 1, tile-1, tile, tile+1), 1M and
+// 100M; outputs poisoned before every run; a non-commutative operator
+// (composition of affine maps) for the scans and reductions.
+#include "gpu/patterns/patterns.cuh"
+#include "gpu/reference/compact_reference.hpp"
+#include "gpu/reference/scan_reference.hpp"
+#include "tests/gpu/test_util.cuh"
+
+#include <cstring>
+
+using namespace attu;
+using namespace attu::gpu;
+using attu::test::runner_t;
+
+// x -> a*x + b (mod 2^32); op(f, g) = "f then g": associative, not commutative.
+struct affine_t {
+  unsigned a, b;
+  __host__ __device__ bool operator==(const affine_t& o) const { return a == o.a && b == o.b; }
+};
+struct compose_t {
+  __host__ __device__ affine_t operator()(const affine_t& f, const affine_t& g) const {
+    return affine_t{g.a * f.a, g.a * f.b + g.b};
+  }
+};
+
+struct index_t {
+  __device__ int operator()(int i) const { return i; }
+};
+
+static std::vector<affine_t> random_affine(size_t n, uint64_t seed) {
+  auto v = test::random_values<unsigned>(2 * n, 1, 0xffffffffLL, seed);
+  std::vector<affine_t> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = {v[2 * i] | 1u, v[2 * i + 1]};
+  return out;
+}
+
+static std::vector<int> sizes_around(int nv, bool big) {
+  std::vector<int> s = {0, 1, 2, 31, nv - 1, nv, nv + 1, 3 * nv + 7, 1 << 20};
+  if (big) s.push_back(100 << 20);
+  return s;
+}
+
+int main() {
+  ATTU_GPU_TEST_MAIN_PROLOGUE();
+  runner_t r;
+  context_t ctx;
+  std::printf("device: %s, %d SMs\n", ctx.props().name, ctx.sm_count());
+  const int stream_nv = stream_box_t<int>::cta_dim(ctx.ptx_version()).nv();
+
+  r.run("transform: f(index, args...) with restrict pointer args", [&] {
+    for (int n : {0, 1, 127, 128, 129, 1 << 20}) {
+      auto in = test::random_values<int>(n, -1000, 1000, n + 1);
+      mem_t<int> d_in = to_mem(in, ctx), d_out(n, ctx);
+      d_out.memset(0xff);
+      transform<128>([] __device__(int i, const int* a, int* b, int k) { b[i] = a[i] * k + i; },
+                     n, ctx, (const int*)d_in.data(), d_out.data(), 3);
+      std::vector<int> want(n);
+      for (int i = 0; i < n; ++i) want[i] = in[i] * 3 + i;
+      test::expect_equal(r, d_out.to_host(), want, "transform");
+    }
+  });
+
+  r.run("cta_transform and launch_box override (arch pick)", [&] {
+    using box = launch_box_t<arch_cta_t<500, 64, 2>, arch_cta_t<900, 128, 3>,
+                             arch_cta_t<2000, 32, 1>>;
+    cta_dim_t d = box::cta_dim(900);
+    if (d.nt != 128 || d.vt != 3) r.fail("launch box picked the wrong arch entry");
+    if (box::cta_dim(700).nt != 64) r.fail("launch box fallback");
+    int n = 1000;
+    mem_t<int> out(n, ctx);
+    out.memset(0xff);
+    int* o = out.data();
+    cta_transform<box>([=] __device__(int tid, int cta) {
+      for (int i = 0; i < box::vt; ++i) {
+        int idx = cta * box::nv + i * box::nt + tid;
+        if (idx < n) o[idx] = cta;
+      }
+    }, n, ctx);
+    std::vector<int> want(n);
+    for (int i = 0; i < n; ++i) want[i] = i / (128 * 3);
+    test::expect_equal(r, out.to_host(), want, "cta_transform");
+    int occ = occupancy(detail::reduce_tiles_kernel<box, int, index_t, plus_t<int>>, 128);
+    if (occ < 1) r.fail("occupancy < 1");
+  });
+
+  r.run("cta_launch with a device-side CTA count", [&] {
+    mem_t<int> num(1, ctx), out(5000, ctx);
+    int h = 5000;
+    ATTU_CUDA_CHECK(cudaMemcpy(num.data(), &h, sizeof h, cudaMemcpyHostToDevice));
+    out.memset(0);
+    int* o = out.data();
+    cta_launch<launch_params_t<64>>([=] __device__(int tid, int cta) {
+      if (!tid) atomicAdd(&o[cta], 1);
+    }, (const int*)num.data(), ctx);
+    test::expect_equal(r, out.to_host(), std::vector<int>(5000, 1), "dynamic cta_launch");
+  });
+
+  r.run("reduce int (plus), sizes around the tile, 1M, 100M", [&] {
+    for (int n : sizes_around(stream_nv, true)) {
+      auto in = test::random_values<int>(n, -100, 100, 7 + n);
+      mem_t<int> d = to_mem(in, ctx), red(1, ctx);
+      red.memset(0xff);
+      reduce(d.data(), n, red.data(), plus_t<int>(), ctx, -12345);
+      int want = ref::reduce(in, plus_t<int>(), -12345);
+      if (red.to_host()[0] != want)
+        r.fail("n=" + std::to_string(n) + " got " + std::to_string(red.to_host()[0]) +
+               " want " + std::to_string(want));
+    }
+  });
+
+  r.run("transform_reduce: max of a behaviour, int64", [&] {
+    for (int n : {1, 5000, 1 << 20}) {
+      auto in = test::random_values<long long>(n, -(1LL << 40), 1LL << 40, 11 + n);
+      mem_t<long long> d = to_mem(in, ctx), red(1, ctx);
+      const long long* p = d.data();
+      transform_reduce([=] __device__(int i) { return p[i] * 2 - i; }, n, red.data(),
+                       maximum_t<long long>(), ctx);
+      long long want = in[0] * 2;
+      for (int i = 1; i < n; ++i) want = std::max(want, in[i] * 2 - i);
+      if (red.to_host()[0] != want) r.fail("n=" + std::to_string(n));
+    }
+  });
+
+  r.run("reduce non-commutative (affine composition)", [&] {
+    for (int n : sizes_around(stream_box_t<affine_t>::cta_dim(900).nv(), false)) {
+      auto in = random_affine(n, 3 + n);
+      mem_t<affine_t> d = to_mem(in, ctx), red(1, ctx);
+      red.memset(0xff);
+      reduce(d.data(), n, red.data(), compose_t(), ctx, affine_t{1, 0});
+      affine_t want = ref::reduce(in, compose_t(), affine_t{1, 0});
+      if (!(red.to_host()[0] == want)) r.fail("n=" + std::to_string(n));
+    }
+  });
+
+  for (bool inclusive : {false, true}) {
+    const char* kind = inclusive ? "inclusive" : "exclusive";
+    r.run(std::string("scan int plus ") + kind + ", around the tile, 1M, 100M", [&] {
+      for (int n : sizes_around(stream_nv, true)) {
+        auto in = test::random_values<int>(n, -1000, 1000, 17 + n);
+        mem_t<int> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
+        out.memset(0xff);
+        red.memset(0xff);
+        if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), plus_t<int>(), red.data(), ctx);
+        else scan<scan_type_exc>(d.data(), n, out.data(), plus_t<int>(), red.data(), ctx);
+        int want_red;
+        auto want = ref::scan(in, inclusive, plus_t<int>(), 0, &want_red);
+        test::expect_equal(r, out.to_host(), want, ("n=" + std::to_string(n)).c_str());
+        if (red.to_host()[0] != want_red) r.fail("reduction n=" + std::to_string(n));
+      }
+    });
+    r.run(std::string("scan non-commutative affine ") + kind, [&] {
+      int nv = stream_box_t<affine_t>::cta_dim(900).nv();
+      for (int n : sizes_around(nv, false)) {
+        auto in = random_affine(n, 23 + n);
+        mem_t<affine_t> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
+        out.memset(0xff);
+        affine_t init{1, 0}, want_red;
+        if (inclusive) scan<scan_type_inc>(d.data(), n, out.data(), compose_t(), red.data(), ctx, init);
+        else scan<scan_type_exc>(d.data(), n, out.data(), compose_t(), red.data(), ctx, init);
+        auto want = ref::scan(in, inclusive, compose_t(), init, &want_red);
+        test::expect_equal(r, out.to_host(), want, ("n=" + std::to_string(n)).c_str());
+        if (!(red.to_host()[0] == want_red)) r.fail("reduction n=" + std::to_string(n));
+      }
+    });
+  }
+
+  r.run("scan with a small launch box override and in-place output", [&] {
+    int n = 100003;
+    auto in = test::random_values<int>(n, 1, 9, 5);
+    mem_t<int> d = to_mem(in, ctx);
+    scan<scan_type_exc, launch_params_t<64, 3>>(d.data(), n, d.data(), plus_t<int>(),
+                                                (int*)nullptr, ctx);
+    test::expect_equal(r, d.to_host(), ref::scan(in, false, plus_t<int>()), "in place");
+  });
+
+  r.run("transform_scan_event: reduction in pinned memory at the event", [&] {
+    int n = 5 << 20;
+    auto in = test::random_values<long long>(n, 0, 1000, 9);
+    mem_t<long long> d = to_mem(in, ctx), out(n, ctx);
+    pinned_t<long long> red(1);
+    red[0] = -1;
+    const long long* p = d.data();
+    transform_scan_event<scan_type_exc>([=] __device__(int i) { return p[i] + 1; }, n,
+                                        out.data(), plus_t<long long>(), red.data(), ctx,
+                                        ctx.event());
+    ATTU_CUDA_CHECK(cudaEventSynchronize(ctx.event()));
+    long long want = 0;
+    for (auto x : in) want += x + 1;
+    if (red[0] != want) r.fail("event reduction " + std::to_string(red[0]));
+    std::vector<long long> in1(in);
+    for (auto& x : in1) ++x;
+    test::expect_equal(r, out.to_host(), ref::scan(in1, false, plus_t<long long>()), "scan");
+  });
+
+  r.run("transform_compact: upsweep count, downsweep order, around the tile, 100M", [&] {
+    int nv = stream_compact_t<>::nt * stream_compact_t<>::vt;
+    for (int n : sizes_around(nv, true)) {
+      auto in = test::random_values<int>(n, -1000000, 1000000, 31 + n);
+      mem_t<int> d = to_mem(in, ctx);
+      const int* p = d.data();
+      auto keep = [](int x) { return (x & 3) != 0 && x > -500000; };
+      auto compact = transform_compact(n, ctx);
+      int count = compact.upsweep([=] __device__(int i) { return (p[i] & 3) != 0 && p[i] > -500000; });
+      auto want = ref::compact(n, [&](int i) { return keep(in[i]); });
+      if (count != (int)want.size()) {
+        r.fail("count n=" + std::to_string(n));
+        continue;
+      }
+      mem_t<int> out(count, ctx);
+      out.memset(0xff);
+      int* o = out.data();
+      compact.downsweep([=] __device__(int dest, int src) { o[dest] = src; });
+      test::expect_equal(r, out.to_host(), want, ("n=" + std::to_string(n)).c_str());
+    }
+  });
+
+  r.run("transform_compact: keep none, keep all", [&] {
+    int n = 70001;
+    auto c1 = transform_compact(n, ctx);
+    if (c1.upsweep([] __device__(int) { return false; }) != 0) r.fail("keep none");
+    c1.downsweep([] __device__(int, int) { __trap(); });
+    auto c2 = transform_compact(n, ctx);
+    if (c2.upsweep([] __device__(int) { return true; }) != n) r.fail("keep all");
+    mem_t<int> out(n, ctx);
+    int* o = out.data();
+    c2.downsweep([=] __device__(int d, int s) { o[d] = s; });
+    std::vector<int> want(n);
+    for (int i = 0; i < n; ++i) want[i] = i;
+    test::expect_equal(r, out.to_host(), want, "keep all");
+  });
+
+  r.run("CUDA errors carry file and line", [&] {
+    try {
+      ATTU_CUDA_CHECK(cudaMemcpy(nullptr, (void*)1, 4, cudaMemcpyDeviceToDevice));
+      r.fail("no exception");
+    } catch (const cuda_error& e) {
+      if (!std::strstr(e.what(), "test_scan.cu:")) r.fail(std::string("message: ") + e.what());
+    }
+  });
+
+  if (test::timing_enabled()) {
+    int n = 64 << 20;
+    auto in = test::random_values<int>(n, 1, 1 << 20, 1);
+    mem_t<int> d = to_mem(in, ctx), out(n, ctx), red(1, ctx);
+    double copy = test::time_ms(ctx, 7, [&] {
+      ATTU_CUDA_CHECK(cudaMemcpyAsync(out.data(), d.data(), n * 4ll, cudaMemcpyDeviceToDevice, ctx.stream()));
+    });
+    double tr = test::time_ms(ctx, 7, [&] { reduce(d.data(), n, red.data(), plus_t<int>(), ctx); });
+    double ts = test::time_ms(ctx, 7, [&] {
+      scan<scan_type_exc>(d.data(), n, out.data(), plus_t<int>(), red.data(), ctx);
+    });
+    const int* p = d.data();
+    int* o = out.data();
+    double tc = test::time_ms(ctx, 7, [&] {
+      auto c = transform_compact(n, ctx);
+      c.upsweep([=] __device__(int i) { return (p[i] & 1) != 0; });
+      c.downsweep([=] __device__(int dst, int src) { o[dst] = p[src]; });
+    });
+    std::printf("timing 64M int: copy %.3f ms (%.0f GB/s), reduce %.3f ms, scan %.3f ms, "
+                "compact(50%%) %.3f ms\n", copy, 2.0 * n * 4 / copy / 1e6, tr, ts, tc);
+  }
+  return r.finish();
+}
