@@ -11,7 +11,7 @@
  *   42601 syntax error at end of input           position = end of text
  *   42601 unterminated quoted string at or near "'abc"
  *   42601 unterminated quoted identifier at or near "\"abc"
- *   42601 unterminated /* comment at or near "/* ..."
+ *   42601 unterminated comment (slash-star), message as PostgreSQL words it
  *   42601 zero-length delimited identifier at or near """"
  *   42P02 there is no parameter $0
  *   0A000 for syntax PostgreSQL accepts but attu does not (message names it)

@@ -1,0 +1,579 @@
+/*
+ * ast_build.c - node constructors used by the grammar's actions (see
+ * ast_build.h). Each constructor also computes the node's depth from its
+ * children and stops the parse with 54001 once ATTU_AST_MAX_DEPTH is passed,
+ * so nothing downstream has to guard its recursion.
+ */
+#include "planner/ast_build.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Returned when the arena is exhausted, so actions can keep writing into
+ * "a node" without checking; the parse is already marked failed. The
+ * driver never lets such a tree out. */
+static union {
+    attu_ast_expr  e;
+    attu_ast_query q;
+    attu_ast_stmt  s;
+    attu_ast_from  f;
+    char           bytes[512];
+} oom_sink;
+
+void *ab_alloc(attu_parse_ctx *c, size_t size) {
+    void *p = attu_ast_alloc(c->arena, size);
+    if (!p) {
+        attu_error_oom(c->err);
+        c->failed = true;
+        if (size <= sizeof oom_sink) {
+            memset(&oom_sink, 0, sizeof oom_sink);
+            return &oom_sink;
+        }
+    }
+    return p;
+}
+
+char *ab_strndup(attu_parse_ctx *c, const char *s, size_t n) {
+    char *p = attu_ast_strndup(c->arena, s, n);
+    if (!p) {
+        attu_error_oom(c->err);
+        c->failed = true;
+        return "";
+    }
+    return p;
+}
+
+void ab_vec_push(attu_parse_ctx *c, attu_vec *v, const void *elem, size_t esz) {
+    if (!v) return;
+    if (v->n == v->cap) {
+        int cap = v->cap ? v->cap * 2 : 4;
+        void *items = attu_ast_alloc(c->arena, (size_t)cap * esz);
+        if (!items) {
+            attu_error_oom(c->err);
+            c->failed = true;
+            return;
+        }
+        if (v->n) memcpy(items, v->items, (size_t)v->n * esz);
+        v->items = items;
+        v->cap = cap;
+    }
+    memcpy((char *)v->items + (size_t)v->n * esz, elem, esz);
+    v->n++;
+}
+
+void ab_error(attu_parse_ctx *c, const char *sqlstate, int pos,
+              const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    attu_error_setv(c->err, sqlstate, pos, fmt, ap);
+    va_end(ap);
+    c->failed = true;
+}
+
+const char *ab_tokstr(const attu_token *t) {
+    return t->str ? t->str : "";
+}
+
+/* ---- depth --------------------------------------------------------------- */
+
+static int maxi(int a, int b) { return a > b ? a : b; }
+
+static void check_depth(attu_parse_ctx *c, int depth, int pos) {
+    if (depth > ATTU_AST_MAX_DEPTH && !c->failed)
+        ab_error(c, "54001", pos, "stack depth limit exceeded");
+}
+
+static int edepth(const attu_ast_expr *e) { return e ? e->depth : 0; }
+
+static int list_depth(attu_ast_expr_list l) {
+    int d = 0;
+    for (int i = 0; i < l.n; i++) d = maxi(d, edepth(l.items[i]));
+    return d;
+}
+
+static int order_depth(attu_ast_order_list l) {
+    int d = 0;
+    for (int i = 0; i < l.n; i++) d = maxi(d, edepth(l.items[i].expr));
+    return d;
+}
+
+static int qdepth(const attu_ast_query *q) { return q ? q->depth : 0; }
+
+/* Sets e->depth from its direct children. */
+static void expr_depth(attu_parse_ctx *c, attu_ast_expr *e) {
+    int d = 0;
+    switch (e->kind) {
+    case ATTU_EXPR_LITERAL: case ATTU_EXPR_COLUMN: case ATTU_EXPR_STAR:
+    case ATTU_EXPR_PARAM:
+        break;
+    case ATTU_EXPR_UNARY: d = edepth(e->u.unary.arg); break;
+    case ATTU_EXPR_BINARY:
+        d = maxi(edepth(e->u.binary.left), edepth(e->u.binary.right));
+        break;
+    case ATTU_EXPR_IS: d = edepth(e->u.is.arg); break;
+    case ATTU_EXPR_BETWEEN:
+        d = maxi(edepth(e->u.between.arg),
+                 maxi(edepth(e->u.between.low), edepth(e->u.between.high)));
+        break;
+    case ATTU_EXPR_IN_LIST:
+        d = maxi(edepth(e->u.in_list.arg), list_depth(e->u.in_list.list));
+        break;
+    case ATTU_EXPR_IN_SUBQUERY:
+        d = maxi(edepth(e->u.in_subquery.arg), qdepth(e->u.in_subquery.query));
+        break;
+    case ATTU_EXPR_EXISTS: case ATTU_EXPR_SUBQUERY:
+        d = qdepth(e->u.subquery.query);
+        break;
+    case ATTU_EXPR_LIKE:
+        d = maxi(edepth(e->u.like.arg),
+                 maxi(edepth(e->u.like.pattern), edepth(e->u.like.escape)));
+        break;
+    case ATTU_EXPR_CASE:
+        d = maxi(edepth(e->u.case_.operand), edepth(e->u.case_.else_));
+        for (int i = 0; i < e->u.case_.nwhens; i++)
+            d = maxi(d, maxi(edepth(e->u.case_.whens[i].when),
+                             edepth(e->u.case_.whens[i].then)));
+        break;
+    case ATTU_EXPR_CAST: d = edepth(e->u.cast.arg); break;
+    case ATTU_EXPR_FUNC:
+        d = maxi(list_depth(e->u.func.args), order_depth(e->u.func.order_by));
+        d = maxi(d, edepth(e->u.func.filter));
+        if (e->u.func.over) {
+            d = maxi(d, list_depth(e->u.func.over->partition_by));
+            d = maxi(d, order_depth(e->u.func.over->order_by));
+            d = maxi(d, edepth(e->u.func.over->frame_start.offset));
+            d = maxi(d, edepth(e->u.func.over->frame_end.offset));
+        }
+        break;
+    case ATTU_EXPR_EXTRACT: d = edepth(e->u.extract.arg); break;
+    }
+    e->depth = d + 1;
+    check_depth(c, e->depth, e->position);
+}
+
+void ab_expr_finish(attu_parse_ctx *c, attu_ast_expr *e) {
+    if (e) expr_depth(c, e);
+}
+
+static int from_depth(const attu_ast_from *f) { return f ? f->depth : 0; }
+
+void ab_from_finish(attu_parse_ctx *c, attu_ast_from *f) {
+    int d = 0;
+    switch (f->kind) {
+    case ATTU_FROM_TABLE: break;
+    case ATTU_FROM_SUBQUERY: d = qdepth(f->u.subquery.query); break;
+    case ATTU_FROM_JOIN:
+        d = maxi(from_depth(f->u.join.left), from_depth(f->u.join.right));
+        d = maxi(d, edepth(f->u.join.on));
+        break;
+    }
+    f->depth = d + 1;
+    check_depth(c, f->depth, f->position);
+}
+
+void ab_query_finish(attu_parse_ctx *c, attu_ast_query *q) {
+    int d = 0;
+    switch (q->kind) {
+    case ATTU_QUERY_SELECT:
+        for (int i = 0; i < q->u.select.nitems; i++)
+            d = maxi(d, edepth(q->u.select.items[i].expr));
+        for (int i = 0; i < q->u.select.from.n; i++)
+            d = maxi(d, from_depth(q->u.select.from.items[i]));
+        d = maxi(d, list_depth(q->u.select.distinct_on));
+        d = maxi(d, edepth(q->u.select.where));
+        d = maxi(d, list_depth(q->u.select.group_by));
+        d = maxi(d, edepth(q->u.select.having));
+        break;
+    case ATTU_QUERY_VALUES:
+        for (int i = 0; i < q->u.values.nrows; i++)
+            d = maxi(d, list_depth(q->u.values.rows[i]));
+        break;
+    case ATTU_QUERY_SETOP:
+        d = maxi(qdepth(q->u.setop.left), qdepth(q->u.setop.right));
+        break;
+    }
+    for (int i = 0; i < q->with.n; i++) d = maxi(d, qdepth(q->with.items[i].query));
+    d = maxi(d, order_depth(q->order_by));
+    d = maxi(d, maxi(edepth(q->limit), edepth(q->offset)));
+    q->depth = d + 1;
+    check_depth(c, q->depth, q->position);
+}
+
+/* ---- expressions --------------------------------------------------------- */
+
+attu_ast_expr *ab_expr(attu_parse_ctx *c, attu_ast_expr_kind k, int pos) {
+    attu_ast_expr *e = ab_alloc(c, sizeof *e);
+    e->kind = k;
+    e->position = pos;
+    e->depth = 1;
+    return e;
+}
+
+attu_ast_expr *ab_literal(attu_parse_ctx *c, attu_ast_literal_kind k,
+                          const attu_token *t) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_LITERAL, t->pos);
+    e->u.literal.kind = k;
+    e->u.literal.text = ab_strndup(c, t->str ? t->str : "", t->slen);
+    e->u.literal.len = t->slen;
+    return e;
+}
+
+attu_ast_expr *ab_literal_text(attu_parse_ctx *c, attu_ast_literal_kind k,
+                               const char *text, int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_LITERAL, pos);
+    e->u.literal.kind = k;
+    e->u.literal.text = (char *)text;
+    e->u.literal.len = strlen(text);
+    return e;
+}
+
+attu_ast_expr *ab_column(attu_parse_ctx *c, const char *qual, const char *name,
+                         int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_COLUMN, pos);
+    e->u.column.qualifier = (char *)qual;
+    e->u.column.name = (char *)name;
+    return e;
+}
+
+attu_ast_expr *ab_star(attu_parse_ctx *c, const char *qual, int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_STAR, pos);
+    e->u.star.qualifier = (char *)qual;
+    return e;
+}
+
+attu_ast_expr *ab_param(attu_parse_ctx *c, const attu_token *t) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_PARAM, t->pos);
+    /* PostgreSQL: "$0" and numbers beyond INT_MAX are 42P02. */
+    long long v = 0;
+    int big = 0;
+    for (size_t i = 0; i < t->slen; i++) {
+        v = v * 10 + (t->str[i] - '0');
+        if (v > 65535) { big = 1; break; }
+    }
+    if (v == 0 || big) {
+        ab_error(c, "42P02", t->pos, "there is no parameter $%.*s",
+                 (int)t->slen, t->str);
+        return e;
+    }
+    e->u.param.number = (int)v;
+    if ((int)v > c->max_param) c->max_param = (int)v;
+    return e;
+}
+
+attu_ast_expr *ab_unary(attu_parse_ctx *c, attu_ast_unary_op op,
+                        attu_ast_expr *arg, int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_UNARY, pos);
+    e->u.unary.op = op;
+    e->u.unary.arg = arg;
+    expr_depth(c, e);
+    return e;
+}
+
+attu_ast_expr *ab_negate(attu_parse_ctx *c, attu_ast_expr *arg, int pos) {
+    if (arg->kind == ATTU_EXPR_LITERAL &&
+        (arg->u.literal.kind == ATTU_LIT_INTEGER ||
+         arg->u.literal.kind == ATTU_LIT_NUMERIC)) {
+        /* PostgreSQL's doNegate: fold into the constant, which then points
+         * at the minus sign. "--5" cannot happen (that is a comment) and
+         * "- -5" gives "5". */
+        const char *t = arg->u.literal.text;
+        if (t[0] == '-') {
+            arg->u.literal.text = (char *)t + 1;
+            arg->u.literal.len--;
+        } else {
+            size_t n = arg->u.literal.len;
+            char *s = ab_alloc(c, n + 2);
+            s[0] = '-';
+            memcpy(s + 1, t, n);
+            s[n + 1] = '\0';
+            arg->u.literal.text = s;
+            arg->u.literal.len = n + 1;
+        }
+        arg->position = pos;
+        return arg;
+    }
+    return ab_unary(c, ATTU_UNOP_NEG, arg, pos);
+}
+
+attu_ast_expr *ab_binary(attu_parse_ctx *c, attu_ast_binary_op op,
+                         attu_ast_expr *l, attu_ast_expr *r, int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_BINARY, pos);
+    e->u.binary.op = op;
+    e->u.binary.left = l;
+    e->u.binary.right = r;
+    expr_depth(c, e);
+    return e;
+}
+
+attu_ast_expr *ab_is(attu_parse_ctx *c, attu_ast_expr *arg, attu_ast_is_what w,
+                     bool negated, int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_IS, pos);
+    e->u.is.arg = arg;
+    e->u.is.what = w;
+    e->u.is.negated = negated;
+    expr_depth(c, e);
+    return e;
+}
+
+attu_ast_expr *ab_between(attu_parse_ctx *c, attu_ast_expr *arg,
+                          attu_ast_expr *lo, attu_ast_expr *hi, bool negated,
+                          bool symmetric, int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_BETWEEN, pos);
+    e->u.between.arg = arg;
+    e->u.between.low = lo;
+    e->u.between.high = hi;
+    e->u.between.negated = negated;
+    e->u.between.symmetric = symmetric;
+    expr_depth(c, e);
+    return e;
+}
+
+attu_ast_expr *ab_like(attu_parse_ctx *c, attu_ast_expr *arg,
+                       attu_ast_expr *pat, attu_ast_expr *esc, bool negated,
+                       bool ci, int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_LIKE, pos);
+    e->u.like.arg = arg;
+    e->u.like.pattern = pat;
+    e->u.like.escape = esc;
+    e->u.like.negated = negated;
+    e->u.like.case_insensitive = ci;
+    expr_depth(c, e);
+    return e;
+}
+
+attu_ast_expr *ab_in_list(attu_parse_ctx *c, attu_vec *list, int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_IN_LIST, pos);
+    e->u.in_list.list = ab_expr_list(list);
+    return e;
+}
+
+attu_ast_expr *ab_in(attu_parse_ctx *c, attu_ast_expr *arg, attu_ast_expr *in,
+                     bool negated, int pos) {
+    /* in is the shell built by in_expr; fill in the left side. */
+    if (in->kind == ATTU_EXPR_IN_LIST) {
+        in->u.in_list.arg = arg;
+        in->u.in_list.negated = negated;
+    } else {
+        in->kind = ATTU_EXPR_IN_SUBQUERY;
+        attu_ast_query *q = in->u.subquery.query;
+        in->u.in_subquery.arg = arg;
+        in->u.in_subquery.query = q;
+        in->u.in_subquery.negated = negated;
+    }
+    in->position = pos;
+    expr_depth(c, in);
+    return in;
+}
+
+attu_ast_expr *ab_subquery(attu_parse_ctx *c, attu_ast_expr_kind k,
+                           attu_ast_query *q, int pos) {
+    attu_ast_expr *e = ab_expr(c, k == ATTU_EXPR_IN_SUBQUERY ? ATTU_EXPR_SUBQUERY : k,
+                               pos);
+    e->u.subquery.query = q;
+    expr_depth(c, e);
+    return e;
+}
+
+attu_ast_expr *ab_cast(attu_parse_ctx *c, attu_ast_expr *arg,
+                       const attu_ast_typename *t, attu_ast_cast_syntax s,
+                       int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_CAST, pos);
+    e->u.cast.arg = arg;
+    e->u.cast.type = *t;
+    e->u.cast.syntax = s;
+    expr_depth(c, e);
+    return e;
+}
+
+attu_ast_expr *ab_case(attu_parse_ctx *c, attu_ast_expr *operand,
+                       attu_vec *whens, attu_ast_expr *else_, int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_CASE, pos);
+    e->u.case_.operand = operand;
+    e->u.case_.whens = whens ? whens->items : NULL;
+    e->u.case_.nwhens = whens ? whens->n : 0;
+    e->u.case_.else_ = else_;
+    expr_depth(c, e);
+    return e;
+}
+
+attu_ast_expr *ab_func(attu_parse_ctx *c, const char *schema, const char *name,
+                       attu_vec *args, int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_FUNC, pos);
+    e->u.func.schema = (char *)schema;
+    e->u.func.name = (char *)name;
+    e->u.func.args = ab_expr_list(args);
+    expr_depth(c, e);
+    return e;
+}
+
+static attu_ast_expr *funcn(attu_parse_ctx *c, const char *name, int pos,
+                            attu_ast_expr *a, attu_ast_expr *b,
+                            attu_ast_expr *d) {
+    attu_vec v = {0};
+    attu_ast_expr *args[3] = { a, b, d };
+    for (int i = 0; i < 3 && args[i]; i++)
+        ab_vec_push(c, &v, &args[i], sizeof args[i]);
+    return ab_func(c, NULL, name, v.n ? &v : NULL, pos);
+}
+
+attu_ast_expr *ab_func0(attu_parse_ctx *c, const char *name, int pos) {
+    return funcn(c, name, pos, NULL, NULL, NULL);
+}
+attu_ast_expr *ab_func1(attu_parse_ctx *c, const char *name, attu_ast_expr *a,
+                        int pos) {
+    return funcn(c, name, pos, a, NULL, NULL);
+}
+attu_ast_expr *ab_func2(attu_parse_ctx *c, const char *name, attu_ast_expr *a,
+                        attu_ast_expr *b, int pos) {
+    return funcn(c, name, pos, a, b, NULL);
+}
+attu_ast_expr *ab_func3(attu_parse_ctx *c, const char *name, attu_ast_expr *a,
+                        attu_ast_expr *b, attu_ast_expr *d, int pos) {
+    return funcn(c, name, pos, a, b, d);
+}
+
+attu_ast_expr *ab_extract(attu_parse_ctx *c, const char *field,
+                          attu_ast_expr *arg, int pos) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_EXTRACT, pos);
+    /* Fields are case-insensitive even when written as a string. */
+    size_t n = strlen(field);
+    char *f = ab_alloc(c, n + 1);
+    for (size_t i = 0; i < n; i++)
+        f[i] = (field[i] >= 'A' && field[i] <= 'Z') ? (char)(field[i] - 'A' + 'a')
+                                                    : field[i];
+    e->u.extract.field = f;
+    e->u.extract.arg = arg;
+    expr_depth(c, e);
+    return e;
+}
+
+/* ---- lists --------------------------------------------------------------- */
+
+attu_ast_expr_list ab_expr_list(attu_vec *v) {
+    attu_ast_expr_list l = { NULL, 0 };
+    if (v && v->n) { l.items = v->items; l.n = v->n; }
+    return l;
+}
+
+attu_ast_order_list ab_order_list(attu_vec *v) {
+    attu_ast_order_list l = { NULL, 0 };
+    if (v && v->n) { l.items = v->items; l.n = v->n; }
+    return l;
+}
+
+attu_names *ab_names_new(attu_parse_ctx *c) {
+    return ab_alloc(c, sizeof(attu_names));
+}
+
+attu_names *ab_names_push(attu_parse_ctx *c, attu_names *l, const char *name,
+                          int pos) {
+    if (!l) l = ab_names_new(c);
+    ab_vec_push(c, &l->names, &name, sizeof name);
+    ab_vec_push(c, &l->positions, &pos, sizeof pos);
+    return l;
+}
+
+attu_ast_name_list ab_names(attu_names *l) {
+    attu_ast_name_list r = { NULL, NULL, 0 };
+    if (l && l->names.n) {
+        r.items = l->names.items;
+        r.positions = l->positions.items;
+        r.n = l->names.n;
+    }
+    return r;
+}
+
+attu_ast_name_list ab_name_list(attu_vec *names, attu_vec *positions) {
+    attu_ast_name_list r = { NULL, NULL, 0 };
+    if (names && names->n) {
+        r.items = names->items;
+        r.positions = positions->items;
+        r.n = names->n;
+    }
+    return r;
+}
+
+/* ---- queries and statements ---------------------------------------------- */
+
+attu_ast_query *ab_query(attu_parse_ctx *c, attu_ast_query_kind k, int pos) {
+    attu_ast_query *q = ab_alloc(c, sizeof *q);
+    q->kind = k;
+    q->position = pos;
+    q->depth = 1;
+    return q;
+}
+
+attu_ast_query *ab_setop(attu_parse_ctx *c, attu_ast_setop op, bool all,
+                         attu_ast_query *l, attu_ast_query *r, int pos) {
+    attu_ast_query *q = ab_query(c, ATTU_QUERY_SETOP, pos);
+    q->u.setop.op = op;
+    q->u.setop.all = all;
+    q->u.setop.left = l;
+    q->u.setop.right = r;
+    ab_query_finish(c, q);
+    return q;
+}
+
+attu_ast_query *ab_select_options(attu_parse_ctx *c, attu_ast_query *q,
+                                  attu_vec *order, attu_limit *lim,
+                                  attu_vec *with, bool recursive,
+                                  int with_pos) {
+    if (order && order->n) {
+        if (q->order_by.n) {
+            attu_ast_order_item *it = order->items;
+            ab_error(c, ATTU_SQLSTATE_SYNTAX, it[0].position,
+                     "multiple ORDER BY clauses not allowed");
+            return q;
+        }
+        q->order_by = ab_order_list(order);
+    }
+    if (lim) {
+        if (lim->offset) {
+            if (q->offset) {
+                ab_error(c, ATTU_SQLSTATE_SYNTAX, lim->offset->position,
+                         "multiple OFFSET clauses not allowed");
+                return q;
+            }
+            q->offset = lim->offset;
+        }
+        if (lim->has_limit) {
+            if (q->limit) {
+                ab_error(c, ATTU_SQLSTATE_SYNTAX,
+                         lim->limit ? lim->limit->position : lim->limit_pos,
+                         "multiple LIMIT clauses not allowed");
+                return q;
+            }
+            q->limit = lim->limit;
+        }
+    }
+    if (with && with->n) {
+        if (q->with.n) {
+            ab_error(c, ATTU_SQLSTATE_SYNTAX, with_pos,
+                     "multiple WITH clauses not allowed");
+            return q;
+        }
+        q->with.items = with->items;
+        q->with.n = with->n;
+        q->with.recursive = recursive;
+    }
+    ab_query_finish(c, q);
+    return q;
+}
+
+attu_ast_stmt *ab_stmt(attu_parse_ctx *c, attu_ast_stmt_kind k, int pos) {
+    attu_ast_stmt *s = ab_alloc(c, sizeof *s);
+    s->kind = k;
+    s->position = pos;
+    return s;
+}
+
+void ab_add_stmt(attu_parse_ctx *c, attu_ast_stmt *s) {
+    if (c->failed) return;
+    attu_parsed_stmt ps;
+    ps.stmt = s;
+    ps.start = c->stmt_start;
+    ps.len = c->prev_end > c->stmt_start ? c->prev_end - c->stmt_start : 0;
+    ps.nparams = c->max_param;
+    ab_vec_push(c, &c->stmts, &ps, sizeof ps);
+}

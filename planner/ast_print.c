@@ -1,0 +1,575 @@
+/*
+ * ast_print.c - a deterministic S-expression rendering of syntax trees, for
+ * tests and debugging (see attu_ast_print_stmt in ast.h).
+ *
+ * Shapes, by example:
+ *   literals     42  (num 1.5)  'it''s'  true  null
+ *   names        a  t.a  *  t.*  $1
+ *   operators    (+ a 1)  (and p q)  (not p)  (neg x)  (is-not-null x)
+ *                (between x 1 2)  (not-in x (1 2))  (ilike s 'a%')
+ *   casts        (cast x integer)  (:: x text)  (typed date '2020-01-01')
+ *   calls        (count *)  (count distinct x)  (sum x (over (partition a)
+ *                (order (b desc))))
+ *   queries      (select distinct (items a (as b c)) (from (table t u))
+ *                (where ...) (group ...) (order (a asc nulls-first))
+ *                (limit 3))   (union-all q1 q2)   (values (1 2) (3 4))
+ *   statements   (insert t (cols a) q)  (create-table t (a integer
+ *                not-null))  (copy t from 'f' (format csv))  (explain q) ...
+ * Recursion is bounded by ATTU_AST_MAX_DEPTH, which the parser enforces.
+ */
+#include "planner/ast.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct out {
+    char  *buf;
+    size_t cap;
+    size_t len;   /* what the full text needs (may exceed cap) */
+} out;
+
+static void put(out *o, const char *s, size_t n) {
+    if (o->len < o->cap) {
+        size_t room = o->cap - o->len;
+        memcpy(o->buf + o->len, s, n < room ? n : room);
+    }
+    o->len += n;
+}
+static void puts_(out *o, const char *s) { put(o, s, strlen(s)); }
+static void putf(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(out *o, const char *fmt, ...) {
+    char tmp[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0) put(o, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+/* A string as a SQL literal: quotes doubled, control bytes as \xNN. */
+static void put_quoted(out *o, const char *s, size_t n) {
+    puts_(o, "'");
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\'') puts_(o, "''");
+        else if (c < 0x20 || c == 0x7F) putf(o, "\\x%02x", c);
+        else put(o, (const char *)&s[i], 1);
+    }
+    puts_(o, "'");
+}
+/* An identifier: bare when it is plain lower case, else "quoted". */
+static void put_name(out *o, const char *s) {
+    int plain = s[0] != '\0' && !(s[0] >= '0' && s[0] <= '9');
+    for (const char *p = s; *p && plain; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            plain = 0;
+    if (plain) { puts_(o, s); return; }
+    puts_(o, "\"");
+    for (const char *p = s; *p; p++) {
+        if (*p == '"') puts_(o, "\"\"");
+        else put(o, p, 1);
+    }
+    puts_(o, "\"");
+}
+
+static void pr_expr(out *o, const attu_ast_expr *e);
+static void pr_query(out *o, const attu_ast_query *q);
+static void pr_stmt(out *o, const attu_ast_stmt *s);
+
+static void pr_list(out *o, attu_ast_expr_list l) {
+    for (int i = 0; i < l.n; i++) {
+        if (i) puts_(o, " ");
+        pr_expr(o, l.items[i]);
+    }
+}
+
+static void pr_names(out *o, attu_ast_name_list l) {
+    for (int i = 0; i < l.n; i++) {
+        if (i) puts_(o, " ");
+        put_name(o, l.items[i]);
+    }
+}
+
+static void pr_type(out *o, const attu_ast_typename *t) {
+    put_name(o, t->name);
+    if (t->precision >= 0 && t->scale >= 0) putf(o, "(%d,%d)", t->precision, t->scale);
+    else if (t->precision >= 0) putf(o, "(%d)", t->precision);
+}
+
+static void pr_order(out *o, attu_ast_order_list l) {
+    puts_(o, "(order");
+    for (int i = 0; i < l.n; i++) {
+        puts_(o, " (");
+        pr_expr(o, l.items[i].expr);
+        puts_(o, l.items[i].desc ? " desc" : " asc");
+        if (l.items[i].nulls == ATTU_NULLS_FIRST) puts_(o, " nulls-first");
+        else if (l.items[i].nulls == ATTU_NULLS_LAST) puts_(o, " nulls-last");
+        puts_(o, ")");
+    }
+    puts_(o, ")");
+}
+
+static void pr_bound(out *o, const attu_ast_frame_bound *b) {
+    switch (b->kind) {
+    case ATTU_BOUND_UNBOUNDED_PRECEDING: puts_(o, "unbounded-preceding"); break;
+    case ATTU_BOUND_UNBOUNDED_FOLLOWING: puts_(o, "unbounded-following"); break;
+    case ATTU_BOUND_CURRENT_ROW: puts_(o, "current-row"); break;
+    case ATTU_BOUND_PRECEDING:
+        puts_(o, "(preceding "); pr_expr(o, b->offset); puts_(o, ")"); break;
+    case ATTU_BOUND_FOLLOWING:
+        puts_(o, "(following "); pr_expr(o, b->offset); puts_(o, ")"); break;
+    }
+}
+
+static void pr_window(out *o, const attu_ast_window *w) {
+    puts_(o, "(over");
+    if (w->partition_by.n) {
+        puts_(o, " (partition ");
+        pr_list(o, w->partition_by);
+        puts_(o, ")");
+    }
+    if (w->order_by.n) { puts_(o, " "); pr_order(o, w->order_by); }
+    if (w->frame_mode != ATTU_FRAME_DEFAULT) {
+        puts_(o, w->frame_mode == ATTU_FRAME_ROWS ? " (rows " : " (range ");
+        pr_bound(o, &w->frame_start);
+        puts_(o, " ");
+        pr_bound(o, &w->frame_end);
+        puts_(o, ")");
+    }
+    puts_(o, ")");
+}
+
+static void pr_expr(out *o, const attu_ast_expr *e) {
+    if (!e) { puts_(o, "<nil>"); return; }
+    switch (e->kind) {
+    case ATTU_EXPR_LITERAL:
+        switch (e->u.literal.kind) {
+        case ATTU_LIT_INTEGER: puts_(o, e->u.literal.text); break;
+        case ATTU_LIT_NUMERIC: putf(o, "(num %s)", e->u.literal.text); break;
+        case ATTU_LIT_STRING: put_quoted(o, e->u.literal.text, e->u.literal.len); break;
+        case ATTU_LIT_BOOL:
+        case ATTU_LIT_NULL: puts_(o, e->u.literal.text); break;
+        }
+        break;
+    case ATTU_EXPR_COLUMN:
+        if (e->u.column.qualifier) { put_name(o, e->u.column.qualifier); puts_(o, "."); }
+        put_name(o, e->u.column.name);
+        break;
+    case ATTU_EXPR_STAR:
+        if (e->u.star.qualifier) { put_name(o, e->u.star.qualifier); puts_(o, "."); }
+        puts_(o, "*");
+        break;
+    case ATTU_EXPR_PARAM:
+        putf(o, "$%d", e->u.param.number);
+        break;
+    case ATTU_EXPR_UNARY:
+        puts_(o, e->u.unary.op == ATTU_UNOP_NOT ? "(not " :
+                 e->u.unary.op == ATTU_UNOP_NEG ? "(neg " : "(pos ");
+        pr_expr(o, e->u.unary.arg);
+        puts_(o, ")");
+        break;
+    case ATTU_EXPR_BINARY: {
+        const char *n = attu_ast_binary_op_name(e->u.binary.op);
+        puts_(o, "(");
+        if (e->u.binary.op == ATTU_BINOP_AND) n = "and";
+        else if (e->u.binary.op == ATTU_BINOP_OR) n = "or";
+        else if (e->u.binary.op == ATTU_BINOP_IS_DISTINCT) n = "is-distinct";
+        else if (e->u.binary.op == ATTU_BINOP_IS_NOT_DISTINCT) n = "is-not-distinct";
+        puts_(o, n);
+        puts_(o, " ");
+        pr_expr(o, e->u.binary.left);
+        puts_(o, " ");
+        pr_expr(o, e->u.binary.right);
+        puts_(o, ")");
+        break;
+    }
+    case ATTU_EXPR_IS: {
+        static const char *what[] = { "", "null", "true", "false", "unknown" };
+        putf(o, "(is-%s%s ", e->u.is.negated ? "not-" : "", what[e->u.is.what]);
+        pr_expr(o, e->u.is.arg);
+        puts_(o, ")");
+        break;
+    }
+    case ATTU_EXPR_BETWEEN:
+        putf(o, "(%sbetween%s ", e->u.between.negated ? "not-" : "",
+             e->u.between.symmetric ? "-sym" : "");
+        pr_expr(o, e->u.between.arg); puts_(o, " ");
+        pr_expr(o, e->u.between.low); puts_(o, " ");
+        pr_expr(o, e->u.between.high);
+        puts_(o, ")");
+        break;
+    case ATTU_EXPR_IN_LIST:
+        puts_(o, e->u.in_list.negated ? "(not-in " : "(in ");
+        pr_expr(o, e->u.in_list.arg);
+        puts_(o, " (");
+        pr_list(o, e->u.in_list.list);
+        puts_(o, "))");
+        break;
+    case ATTU_EXPR_IN_SUBQUERY:
+        puts_(o, e->u.in_subquery.negated ? "(not-in " : "(in ");
+        pr_expr(o, e->u.in_subquery.arg);
+        puts_(o, " ");
+        pr_query(o, e->u.in_subquery.query);
+        puts_(o, ")");
+        break;
+    case ATTU_EXPR_EXISTS:
+    case ATTU_EXPR_SUBQUERY:
+        puts_(o, e->kind == ATTU_EXPR_EXISTS ? "(exists " : "(subquery ");
+        pr_query(o, e->u.subquery.query);
+        puts_(o, ")");
+        break;
+    case ATTU_EXPR_LIKE:
+        putf(o, "(%s%s ", e->u.like.negated ? "not-" : "",
+             e->u.like.case_insensitive ? "ilike" : "like");
+        pr_expr(o, e->u.like.arg); puts_(o, " ");
+        pr_expr(o, e->u.like.pattern);
+        if (e->u.like.escape) {
+            puts_(o, " (escape ");
+            pr_expr(o, e->u.like.escape);
+            puts_(o, ")");
+        }
+        puts_(o, ")");
+        break;
+    case ATTU_EXPR_CASE:
+        puts_(o, "(case");
+        if (e->u.case_.operand) { puts_(o, " "); pr_expr(o, e->u.case_.operand); }
+        for (int i = 0; i < e->u.case_.nwhens; i++) {
+            puts_(o, " (when ");
+            pr_expr(o, e->u.case_.whens[i].when);
+            puts_(o, " ");
+            pr_expr(o, e->u.case_.whens[i].then);
+            puts_(o, ")");
+        }
+        if (e->u.case_.else_) {
+            puts_(o, " (else ");
+            pr_expr(o, e->u.case_.else_);
+            puts_(o, ")");
+        }
+        puts_(o, ")");
+        break;
+    case ATTU_EXPR_CAST:
+        if (e->u.cast.syntax == ATTU_CAST_PREFIX) {
+            puts_(o, "(typed ");
+            pr_type(o, &e->u.cast.type);
+            puts_(o, " ");
+            pr_expr(o, e->u.cast.arg);
+        } else {
+            puts_(o, e->u.cast.syntax == ATTU_CAST_FUNCTION ? "(cast " : "(:: ");
+            pr_expr(o, e->u.cast.arg);
+            puts_(o, " ");
+            pr_type(o, &e->u.cast.type);
+        }
+        puts_(o, ")");
+        break;
+    case ATTU_EXPR_FUNC:
+        puts_(o, "(");
+        if (e->u.func.schema) { put_name(o, e->u.func.schema); puts_(o, "."); }
+        put_name(o, e->u.func.name);
+        if (e->u.func.star) puts_(o, " *");
+        if (e->u.func.distinct) puts_(o, " distinct");
+        if (e->u.func.args.n) { puts_(o, " "); pr_list(o, e->u.func.args); }
+        if (e->u.func.order_by.n) { puts_(o, " "); pr_order(o, e->u.func.order_by); }
+        if (e->u.func.filter) {
+            puts_(o, " (filter ");
+            pr_expr(o, e->u.func.filter);
+            puts_(o, ")");
+        }
+        if (e->u.func.over) { puts_(o, " "); pr_window(o, e->u.func.over); }
+        puts_(o, ")");
+        break;
+    case ATTU_EXPR_EXTRACT:
+        puts_(o, "(extract ");
+        put_name(o, e->u.extract.field);
+        puts_(o, " ");
+        pr_expr(o, e->u.extract.arg);
+        puts_(o, ")");
+        break;
+    }
+}
+
+static void pr_alias(out *o, const attu_ast_from *f) {
+    if (f->alias) { puts_(o, " (as "); put_name(o, f->alias);
+        if (f->column_aliases.n) { puts_(o, " ("); pr_names(o, f->column_aliases); puts_(o, ")"); }
+        puts_(o, ")");
+    }
+}
+
+static void pr_from(out *o, const attu_ast_from *f) {
+    static const char *jt[] = { "", "inner", "left", "right", "full", "cross" };
+    switch (f->kind) {
+    case ATTU_FROM_TABLE:
+        puts_(o, "(table ");
+        if (f->u.table.schema) { put_name(o, f->u.table.schema); puts_(o, "."); }
+        put_name(o, f->u.table.name);
+        pr_alias(o, f);
+        puts_(o, ")");
+        break;
+    case ATTU_FROM_SUBQUERY:
+        puts_(o, "(derived ");
+        pr_query(o, f->u.subquery.query);
+        pr_alias(o, f);
+        puts_(o, ")");
+        break;
+    case ATTU_FROM_JOIN:
+        putf(o, "(%sjoin %s ", f->u.join.natural ? "natural-" : "", jt[f->u.join.type]);
+        pr_from(o, f->u.join.left);
+        puts_(o, " ");
+        pr_from(o, f->u.join.right);
+        if (f->u.join.on) { puts_(o, " (on "); pr_expr(o, f->u.join.on); puts_(o, ")"); }
+        if (f->u.join.using_.n) {
+            puts_(o, " (using ");
+            pr_names(o, f->u.join.using_);
+            puts_(o, ")");
+        }
+        pr_alias(o, f);
+        puts_(o, ")");
+        break;
+    }
+}
+
+static void pr_query(out *o, const attu_ast_query *q) {
+    static const char *so[] = { "", "union", "intersect", "except" };
+    if (!q) { puts_(o, "<nil>"); return; }
+    puts_(o, "(");
+    switch (q->kind) {
+    case ATTU_QUERY_SELECT:
+        puts_(o, "select");
+        if (q->u.select.distinct) puts_(o, " distinct");
+        if (q->u.select.distinct_on.n) {
+            puts_(o, " (on ");
+            pr_list(o, q->u.select.distinct_on);
+            puts_(o, ")");
+        }
+        break;
+    case ATTU_QUERY_VALUES:
+        puts_(o, "values");
+        break;
+    case ATTU_QUERY_SETOP:
+        puts_(o, so[q->u.setop.op]);
+        if (q->u.setop.all) puts_(o, "-all");
+        break;
+    }
+    if (q->with.n) {
+        puts_(o, q->with.recursive ? " (with-recursive" : " (with");
+        for (int i = 0; i < q->with.n; i++) {
+            puts_(o, " (");
+            put_name(o, q->with.items[i].name);
+            if (q->with.items[i].columns.n) {
+                puts_(o, " (");
+                pr_names(o, q->with.items[i].columns);
+                puts_(o, ")");
+            }
+            puts_(o, " ");
+            pr_query(o, q->with.items[i].query);
+            puts_(o, ")");
+        }
+        puts_(o, ")");
+    }
+    switch (q->kind) {
+    case ATTU_QUERY_SELECT:
+        puts_(o, " (items");
+        for (int i = 0; i < q->u.select.nitems; i++) {
+            puts_(o, " ");
+            const attu_ast_select_item *it = &q->u.select.items[i];
+            if (it->alias) {
+                puts_(o, "(as ");
+                pr_expr(o, it->expr);
+                puts_(o, " ");
+                put_name(o, it->alias);
+                puts_(o, ")");
+            } else {
+                pr_expr(o, it->expr);
+            }
+        }
+        puts_(o, ")");
+        if (q->u.select.from.n) {
+            puts_(o, " (from");
+            for (int i = 0; i < q->u.select.from.n; i++) {
+                puts_(o, " ");
+                pr_from(o, q->u.select.from.items[i]);
+            }
+            puts_(o, ")");
+        }
+        if (q->u.select.where) {
+            puts_(o, " (where ");
+            pr_expr(o, q->u.select.where);
+            puts_(o, ")");
+        }
+        if (q->u.select.group_by.n) {
+            puts_(o, " (group ");
+            pr_list(o, q->u.select.group_by);
+            puts_(o, ")");
+        }
+        if (q->u.select.having) {
+            puts_(o, " (having ");
+            pr_expr(o, q->u.select.having);
+            puts_(o, ")");
+        }
+        break;
+    case ATTU_QUERY_VALUES:
+        for (int i = 0; i < q->u.values.nrows; i++) {
+            puts_(o, " (");
+            pr_list(o, q->u.values.rows[i]);
+            puts_(o, ")");
+        }
+        break;
+    case ATTU_QUERY_SETOP:
+        puts_(o, " ");
+        pr_query(o, q->u.setop.left);
+        puts_(o, " ");
+        pr_query(o, q->u.setop.right);
+        break;
+    }
+    if (q->order_by.n) { puts_(o, " "); pr_order(o, q->order_by); }
+    if (q->limit) { puts_(o, " (limit "); pr_expr(o, q->limit); puts_(o, ")"); }
+    if (q->offset) { puts_(o, " (offset "); pr_expr(o, q->offset); puts_(o, ")"); }
+    puts_(o, ")");
+}
+
+static void pr_options(out *o, const attu_ast_option *opts, int n) {
+    for (int i = 0; i < n; i++) {
+        puts_(o, " (");
+        put_name(o, opts[i].name);
+        if (opts[i].value) {
+            puts_(o, " ");
+            put_quoted(o, opts[i].value, strlen(opts[i].value));
+        }
+        puts_(o, ")");
+    }
+}
+
+static void pr_stmt(out *o, const attu_ast_stmt *s) {
+    switch (s->kind) {
+    case ATTU_STMT_SELECT:
+        pr_query(o, s->u.select.query);
+        break;
+    case ATTU_STMT_INSERT:
+        puts_(o, "(insert ");
+        put_name(o, s->u.insert.table);
+        if (s->u.insert.columns.n) {
+            puts_(o, " (cols ");
+            pr_names(o, s->u.insert.columns);
+            puts_(o, ")");
+        }
+        puts_(o, " ");
+        if (s->u.insert.source) pr_query(o, s->u.insert.source);
+        else puts_(o, "default-values");
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_CREATE_TABLE:
+        puts_(o, "(create-table ");
+        if (s->u.create_table.if_not_exists) puts_(o, "if-not-exists ");
+        put_name(o, s->u.create_table.table);
+        for (int i = 0; i < s->u.create_table.ncolumns; i++) {
+            const attu_ast_column_def *d = &s->u.create_table.columns[i];
+            puts_(o, " (");
+            put_name(o, d->name);
+            puts_(o, " ");
+            pr_type(o, &d->type);
+            if (d->primary_key) puts_(o, " primary-key");
+            else if (d->not_null) puts_(o, " not-null");
+            if (d->default_) { puts_(o, " (default "); pr_expr(o, d->default_); puts_(o, ")"); }
+            puts_(o, ")");
+        }
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_CREATE_TABLE_AS:
+        puts_(o, "(create-table-as ");
+        if (s->u.create_table_as.if_not_exists) puts_(o, "if-not-exists ");
+        put_name(o, s->u.create_table_as.table);
+        if (s->u.create_table_as.columns.n) {
+            puts_(o, " (cols ");
+            pr_names(o, s->u.create_table_as.columns);
+            puts_(o, ")");
+        }
+        puts_(o, " ");
+        pr_query(o, s->u.create_table_as.query);
+        if (s->u.create_table_as.with_no_data) puts_(o, " no-data");
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_DROP_TABLE:
+        puts_(o, "(drop-table ");
+        if (s->u.drop_table.if_exists) puts_(o, "if-exists ");
+        pr_names(o, s->u.drop_table.tables);
+        if (s->u.drop_table.cascade) puts_(o, " cascade");
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_COPY:
+        puts_(o, "(copy ");
+        if (s->u.copy.query) pr_query(o, s->u.copy.query);
+        else put_name(o, s->u.copy.table);
+        if (s->u.copy.columns.n) {
+            puts_(o, " (cols ");
+            pr_names(o, s->u.copy.columns);
+            puts_(o, ")");
+        }
+        puts_(o, s->u.copy.is_from ? " from " : " to ");
+        if (s->u.copy.target == ATTU_COPY_STDIN) puts_(o, "stdin");
+        else if (s->u.copy.target == ATTU_COPY_STDOUT) puts_(o, "stdout");
+        else put_quoted(o, s->u.copy.filename, strlen(s->u.copy.filename));
+        pr_options(o, s->u.copy.options, s->u.copy.noptions);
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_EXPLAIN:
+        puts_(o, "(explain");
+        if (s->u.explain.analyze) puts_(o, " analyze");
+        if (s->u.explain.verbose) puts_(o, " verbose");
+        pr_options(o, s->u.explain.options, s->u.explain.noptions);
+        puts_(o, " ");
+        pr_stmt(o, s->u.explain.stmt);
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_SET:
+        puts_(o, s->u.set.local ? "(set-local " : "(set ");
+        put_name(o, s->u.set.name);
+        if (s->u.set.to_default) puts_(o, " default");
+        for (int i = 0; i < s->u.set.nvalues; i++) {
+            puts_(o, " ");
+            put_quoted(o, s->u.set.values[i], strlen(s->u.set.values[i]));
+        }
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_RESET:
+        puts_(o, "(reset ");
+        if (s->u.reset.name) put_name(o, s->u.reset.name);
+        else puts_(o, "all");
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_SHOW:
+        puts_(o, "(show ");
+        put_name(o, s->u.show.name);
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_SHOW_TABLES:
+        puts_(o, "(show-tables)");
+        break;
+    case ATTU_STMT_DESCRIBE:
+        puts_(o, "(describe ");
+        put_name(o, s->u.describe.table);
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_TRANSACTION:
+        puts_(o, s->u.transaction.kind == ATTU_TXN_BEGIN ? "(begin" :
+                 s->u.transaction.kind == ATTU_TXN_COMMIT ? "(commit" : "(rollback");
+        if (s->u.transaction.chain) puts_(o, " and-chain");
+        puts_(o, ")");
+        break;
+    }
+}
+
+static size_t finish(out *o) {
+    if (o->cap) o->buf[o->len < o->cap ? o->len : o->cap - 1] = '\0';
+    return o->len;
+}
+
+size_t attu_ast_print_stmt(const attu_ast_stmt *s, char *buf, size_t cap) {
+    out o = { buf, cap, 0 };
+    if (s) pr_stmt(&o, s);
+    return finish(&o);
+}
+
+size_t attu_ast_print_expr(const attu_ast_expr *e, char *buf, size_t cap) {
+    out o = { buf, cap, 0 };
+    pr_expr(&o, e);
+    return finish(&o);
+}

@@ -1,0 +1,1524 @@
+/*
+ * grammar.y - attu's SQL grammar, for the lemon parser generator.
+ *
+ * planner/CMakeLists.txt runs lemon on this file at build time; the output
+ * (grammar.c, grammar.h with the TK_* token codes) is compiled into
+ * attu_planner. planner/parser.c feeds it tokens from planner/lexer.c, and
+ * the actions build the tree of planner/ast.h with planner/ast_build.c.
+ *
+ * The shape follows PostgreSQL 15's gram.y closely, on purpose: with the
+ * same language and an LR parser, a syntax error is found at the same token
+ * PostgreSQL finds it, so positions in error messages agree. In particular:
+ *   - select_with_parens / select_no_parens / select_clause / simple_select
+ *     as in gram.y, so ORDER BY and LIMIT bind to whole set operations;
+ *   - a_expr (full expressions), b_expr (no AND/OR/NOT/IS NULL/LIKE/IN/
+ *     BETWEEN: the lower bound of BETWEEN) and c_expr (primaries);
+ *   - the same operator precedences, comparison operators non-associative
+ *     (a = b = c is an error at the second '=');
+ *   - keywords in PostgreSQL's "unreserved" and "column name" classes fall
+ *     back to identifiers wherever a keyword would not parse (%fallback), so
+ *     columns called name, date, year, first, value, ... work unquoted.
+ */
+
+%include {
+#include <assert.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/ast_build.h"
+
+/* A possibly schema-qualified name. */
+typedef struct ab_qname {
+    const char *schema;
+    const char *name;
+    int         pos;
+} ab_qname;
+
+/* One element of a transaction mode list, SET value list, ... */
+typedef struct ab_strlist {
+    attu_vec v;          /* char * */
+} ab_strlist;
+
+static ab_strlist *strlist_push(attu_parse_ctx *c, ab_strlist *l, const char *s) {
+    if (!l) l = ab_alloc(c, sizeof *l);
+    ab_vec_push(c, &l->v, &s, sizeof s);
+    return l;
+}
+
+static attu_vec *vec_new(attu_parse_ctx *c) {
+    return ab_alloc(c, sizeof(attu_vec));
+}
+static attu_vec *vec_push_ptr(attu_parse_ctx *c, attu_vec *v, void *p) {
+    if (!v) v = vec_new(c);
+    ab_vec_push(c, v, &p, sizeof p);
+    return v;
+}
+
+static attu_ast_typename tn_make(const char *name, int pos) {
+    attu_ast_typename t = { (char *)name, -1, -1, pos };
+    return t;
+}
+
+static attu_ast_option opt_make(attu_parse_ctx *c, const char *name, int pos,
+                                const char *value, int vpos) {
+    attu_ast_option o;
+    o.name = (char *)name;
+    o.position = pos;
+    o.value = (char *)value;
+    o.value_position = value ? vpos : 0;
+    (void)c;
+    return o;
+}
+
+/* A value with its position, for option arguments and SET values. */
+typedef struct ab_val {
+    const char *text;
+    int         pos;
+} ab_val;
+
+static ab_val val_make(const char *text, int pos) {
+    ab_val v = { text, pos };
+    return v;
+}
+
+/* "-" + numeric text. */
+static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
+    char *s = ab_alloc(c, t->slen + 2);
+    if (!s) return "";
+    s[0] = '-';
+    memcpy(s + 1, t->str, t->slen);
+    s[t->slen + 1] = '\0';
+    return s;
+}
+}
+
+%name attu_grammar
+%stack_size 5000
+%token_prefix TK_
+%token_type {attu_token}
+%default_type {attu_token}
+%extra_argument {attu_parse_ctx *ctx}
+%start_symbol input
+
+%syntax_error {
+    (void)yymajor;
+    if (!ctx->failed) {
+        int pos = TOKEN.pos;
+        if (TOKEN.type == 0) {
+            ab_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "syntax error at end of input");
+        } else {
+            ab_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "syntax error at or near \"%.*s\"",
+                     (int)TOKEN.len, ctx->sql + TOKEN.off);
+        }
+    }
+    ctx->failed = true;
+}
+
+%stack_overflow {
+    ab_error(ctx, "54001", 0, "stack depth limit exceeded");
+    ctx->failed = true;
+}
+
+%parse_failure {
+    if (!ctx->failed) ab_error(ctx, ATTU_SQLSTATE_SYNTAX, 0, "syntax error");
+    ctx->failed = true;
+}
+
+/* Terminal order: end of input is 0; the rest get codes in this order. */
+%token SEMI COMMA LP RP DOT STAR PLUS MINUS SLASH PERCENT CARET
+       LT GT EQ LE GE NE CONCAT TYPECAST COLON OP LBRACKET RBRACKET DOT_DOT
+       COLON_EQUALS EQUALS_GREATER ID ICONST FCONST SCONST PARAM NOT_LA WITH_LA.
+
+/* Reserved keywords (never identifiers unless quoted). */
+%token ALL ANALYZE AND ANY ARRAY AS ASC ASYMMETRIC BOTH CASE CAST CHECK
+       CREATE CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP DEFAULT DEFERRABLE
+       DESC DISTINCT ELSE END EXCEPT FALSE FETCH FOR FROM GROUP HAVING IN
+       INTERSECT INTO LATERAL LEADING LIMIT LOCALTIME LOCALTIMESTAMP NOT NULL
+       OFFSET ON ONLY OR ORDER PRIMARY RETURNING SELECT SOME SYMMETRIC TABLE
+       THEN TO TRAILING TRUE UNION UNIQUE USER USING WHEN WHERE WINDOW WITH.
+
+/* Type and function name keywords (function names, not column names). */
+%token BINARY CROSS FREEZE FULL ILIKE INNER IS ISNULL JOIN LEFT LIKE NATURAL
+       NOTNULL OUTER RIGHT SIMILAR VERBOSE.
+
+/* Column name keywords and unreserved keywords: identifiers when they
+ * cannot be keywords. */
+%token BETWEEN BIGINT BOOLEAN CHAR CHARACTER COALESCE DEC DECIMAL EXISTS
+       EXTRACT FLOAT GREATEST INT INTEGER INTERVAL LEAST NULLIF NUMERIC
+       POSITION PRECISION REAL ROW SMALLINT SUBSTRING TIME TIMESTAMP TRIM
+       VALUES VARCHAR
+       ABORT BEGIN BY CASCADE CHAIN CHARACTERISTICS COMMIT COMMITTED COPY CSV
+       CURRENT DATA DELIMITER DESCRIBE DOUBLE DROP ENCODING ESCAPE EXPLAIN
+       FILTER FIRST FOLLOWING FORMAT HEADER IF INSERT ISOLATION LAST LEVEL
+       LOCAL NAMES NEXT NO NULLS OVER PARTITION PRECEDING QUOTE RANGE READ
+       RECURSIVE REPEATABLE RESET RESTRICT ROLLBACK ROWS SERIALIZABLE SESSION
+       SET SHOW START STDIN STDOUT TEMP TEMPORARY TRANSACTION UNBOUNDED
+       UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE.
+
+%fallback ID
+       BETWEEN BIGINT BOOLEAN CHAR CHARACTER COALESCE DEC DECIMAL EXISTS
+       EXTRACT FLOAT GREATEST INT INTEGER INTERVAL LEAST NULLIF NUMERIC
+       POSITION PRECISION REAL ROW SMALLINT SUBSTRING TIME TIMESTAMP TRIM
+       VALUES VARCHAR
+       ABORT BEGIN BY CASCADE CHAIN CHARACTERISTICS COMMIT COMMITTED COPY CSV
+       CURRENT DATA DELIMITER DESCRIBE DOUBLE DROP ENCODING ESCAPE EXPLAIN
+       FILTER FIRST FOLLOWING FORMAT HEADER IF INSERT ISOLATION LAST LEVEL
+       LOCAL NAMES NEXT NO NULLS OVER PARTITION PRECEDING QUOTE RANGE READ
+       RECURSIVE REPEATABLE RESET RESTRICT ROLLBACK ROWS SERIALIZABLE SESSION
+       SET SHOW START STDIN STDOUT TEMP TEMPORARY TRANSACTION UNBOUNDED
+       UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE.
+
+/* Precedence, lowest first (PostgreSQL's gram.y). */
+%left UNION EXCEPT.
+%left INTERSECT.
+%left OR.
+%left AND.
+%right NOT.
+%nonassoc IS ISNULL NOTNULL.
+%nonassoc LT GT EQ LE GE NE.
+%nonassoc BETWEEN IN LIKE ILIKE SIMILAR NOT_LA.
+%nonassoc ESCAPE.
+%nonassoc UNBOUNDED.
+%nonassoc ID PARTITION RANGE ROWS PRECEDING FOLLOWING.
+%left CONCAT OP.
+%left PLUS MINUS.
+%left STAR SLASH PERCENT.
+%left CARET.
+%right UMINUS.
+%left LBRACKET RBRACKET.
+%left LP RP.
+%left TYPECAST.
+%left DOT.
+%left JOIN CROSS LEFT FULL RIGHT INNER NATURAL.
+
+/* ======================================================================== */
+/* Statement lists                                                          */
+
+input ::= stmtmulti.
+stmtmulti ::= stmtmulti SEMI toplevel.
+stmtmulti ::= toplevel.
+toplevel ::= stmt(S).                  { ab_add_stmt(ctx, S); }
+toplevel ::= .
+
+%type stmt {attu_ast_stmt *}
+stmt(A) ::= select_stmt(Q).            { A = ab_stmt(ctx, ATTU_STMT_SELECT, Q->position);
+                                         A->u.select.query = Q; }
+stmt(A) ::= insert_stmt(S).            { A = S; }
+stmt(A) ::= create_stmt(S).            { A = S; }
+stmt(A) ::= create_as_stmt(S).         { A = S; }
+stmt(A) ::= drop_stmt(S).              { A = S; }
+stmt(A) ::= copy_stmt(S).              { A = S; }
+stmt(A) ::= explain_stmt(S).           { A = S; }
+stmt(A) ::= set_stmt(S).               { A = S; }
+stmt(A) ::= show_stmt(S).              { A = S; }
+stmt(A) ::= reset_stmt(S).             { A = S; }
+stmt(A) ::= describe_stmt(S).          { A = S; }
+stmt(A) ::= txn_stmt(S).               { A = S; }
+
+/* ======================================================================== */
+/* SELECT                                                                   */
+
+%type select_stmt {attu_ast_query *}
+%type select_with_parens {attu_ast_query *}
+%type select_no_parens {attu_ast_query *}
+%type select_clause {attu_ast_query *}
+%type simple_select {attu_ast_query *}
+%type values_clause {attu_ast_query *}
+
+select_stmt(A) ::= select_no_parens(Q).        [UMINUS] { A = Q; }
+select_stmt(A) ::= select_with_parens(Q).      [UMINUS] { A = Q; }
+
+select_with_parens(A) ::= LP select_no_parens(Q) RP.    { A = Q; }
+select_with_parens(A) ::= LP select_with_parens(Q) RP.  { A = Q; }
+
+select_no_parens(A) ::= simple_select(Q).               { A = Q; }
+select_no_parens(A) ::= select_clause(Q) sort_clause(O).
+    { A = ab_select_options(ctx, Q, O, NULL, NULL, false, 0); }
+select_no_parens(A) ::= select_clause(Q) opt_sort_clause(O) select_limit(L).
+    { A = ab_select_options(ctx, Q, O, &L, NULL, false, 0); }
+select_no_parens(A) ::= with_clause(W) select_clause(Q).
+    { A = ab_select_options(ctx, Q, NULL, NULL, W.ctes, W.recursive, W.pos); }
+select_no_parens(A) ::= with_clause(W) select_clause(Q) sort_clause(O).
+    { A = ab_select_options(ctx, Q, O, NULL, W.ctes, W.recursive, W.pos); }
+select_no_parens(A) ::= with_clause(W) select_clause(Q) opt_sort_clause(O) select_limit(L).
+    { A = ab_select_options(ctx, Q, O, &L, W.ctes, W.recursive, W.pos); }
+
+select_clause(A) ::= simple_select(Q).                  { A = Q; }
+select_clause(A) ::= select_with_parens(Q).             { A = Q; }
+
+simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) from_clause(F)
+                     where_clause(W) group_clause(G) having_clause(H).
+{
+    A = ab_query(ctx, ATTU_QUERY_SELECT, K.pos);
+    if (T) { A->u.select.items = T->items; A->u.select.nitems = T->n; }
+    if (F) { A->u.select.from.items = F->items; A->u.select.from.n = F->n; }
+    A->u.select.where = W;
+    A->u.select.group_by = ab_expr_list(G);
+    A->u.select.having = H;
+    ab_query_finish(ctx, A);
+}
+simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) from_clause(F)
+                     where_clause(W) group_clause(G) having_clause(H).
+{
+    A = ab_query(ctx, ATTU_QUERY_SELECT, K.pos);
+    A->u.select.distinct = true;
+    A->u.select.distinct_on = ab_expr_list(D);
+    A->u.select.items = T->items; A->u.select.nitems = T->n;
+    if (F) { A->u.select.from.items = F->items; A->u.select.from.n = F->n; }
+    A->u.select.where = W;
+    A->u.select.group_by = ab_expr_list(G);
+    A->u.select.having = H;
+    ab_query_finish(ctx, A);
+}
+simple_select(A) ::= values_clause(V).                  { A = V; }
+simple_select(A) ::= select_clause(L) UNION(K) set_quantifier(Q) select_clause(R).
+    { A = ab_setop(ctx, ATTU_SETOP_UNION, Q, L, R, K.pos); }
+simple_select(A) ::= select_clause(L) INTERSECT(K) set_quantifier(Q) select_clause(R).
+    { A = ab_setop(ctx, ATTU_SETOP_INTERSECT, Q, L, R, K.pos); }
+simple_select(A) ::= select_clause(L) EXCEPT(K) set_quantifier(Q) select_clause(R).
+    { A = ab_setop(ctx, ATTU_SETOP_EXCEPT, Q, L, R, K.pos); }
+
+%type set_quantifier {bool}
+set_quantifier(A) ::= ALL.          { A = true; }
+set_quantifier(A) ::= DISTINCT.     { A = false; }
+set_quantifier(A) ::= .             { A = false; }
+
+opt_all_clause ::= ALL.
+opt_all_clause ::= .
+
+/* DISTINCT gives NULL (plain) or the ON list. */
+%type distinct_clause {attu_vec *}
+distinct_clause(A) ::= DISTINCT.                            { A = NULL; }
+distinct_clause(A) ::= DISTINCT ON LP expr_list(L) RP.      { A = L; }
+
+/* WITH */
+%type with_clause {ab_with}
+%include {
+typedef struct ab_with { attu_vec *ctes; bool recursive; int pos; } ab_with;
+}
+with_clause(A) ::= WITH(K) cte_list(L).             { A.ctes = L; A.recursive = false; A.pos = K.pos; }
+with_clause(A) ::= WITH(K) RECURSIVE cte_list(L).   { A.ctes = L; A.recursive = true; A.pos = K.pos; }
+
+%type cte_list {attu_vec *}
+cte_list(A) ::= common_table_expr(E).               { A = vec_new(ctx); ab_vec_push(ctx, A, &E, sizeof E); }
+cte_list(A) ::= cte_list(L) COMMA common_table_expr(E).  { A = L; ab_vec_push(ctx, A, &E, sizeof E); }
+
+%type common_table_expr {attu_ast_cte}
+common_table_expr(A) ::= colid(N) opt_name_list(C) AS LP cte_body(Q) RP.
+{
+    memset(&A, 0, sizeof A);
+    A.name = (char *)ab_tokstr(&N);
+    A.position = N.pos;
+    A.columns = ab_names(C);
+    A.query = Q;
+}
+%type cte_body {attu_ast_query *}
+cte_body(A) ::= select_stmt(Q).     { A = Q; }
+
+/* Select list */
+%type opt_target_list {attu_vec *}
+opt_target_list(A) ::= target_list(L).      { A = L; }
+opt_target_list(A) ::= .                    { A = NULL; }
+
+%type target_list {attu_vec *}
+target_list(A) ::= target_el(E).            { A = vec_new(ctx); ab_vec_push(ctx, A, &E, sizeof E); }
+target_list(A) ::= target_list(L) COMMA target_el(E).   { A = L; ab_vec_push(ctx, A, &E, sizeof E); }
+
+%type target_el {attu_ast_select_item}
+target_el(A) ::= a_expr(E) AS col_label(N).
+    { A.expr = E; A.alias = (char *)ab_tokstr(&N); A.alias_position = N.pos; }
+target_el(A) ::= a_expr(E) ID(N).
+    { A.expr = E; A.alias = (char *)ab_tokstr(&N); A.alias_position = N.pos; }
+target_el(A) ::= a_expr(E).
+    { A.expr = E; A.alias = NULL; A.alias_position = 0; }
+target_el(A) ::= STAR(S).
+    { A.expr = ab_star(ctx, NULL, S.pos); A.alias = NULL; A.alias_position = 0; }
+
+/* FROM */
+%type from_clause {attu_vec *}
+from_clause(A) ::= FROM from_list(L).       { A = L; }
+from_clause(A) ::= .                        { A = NULL; }
+
+%type from_list {attu_vec *}
+from_list(A) ::= table_ref(T).                      { A = vec_push_ptr(ctx, NULL, T); }
+from_list(A) ::= from_list(L) COMMA table_ref(T).   { A = vec_push_ptr(ctx, L, T); }
+
+%type table_ref {attu_ast_from *}
+%type joined_table {attu_ast_from *}
+table_ref(A) ::= qualified_name(N) opt_alias_clause(L).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_TABLE;
+    A->position = N.pos;
+    A->u.table.schema = (char *)N.schema;
+    A->u.table.name = (char *)N.name;
+    A->alias = (char *)L.name;
+    A->column_aliases = ab_names(L.cols);
+    ab_from_finish(ctx, A);
+}
+table_ref(A) ::= select_with_parens(Q) opt_alias_clause(L).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_SUBQUERY;
+    A->position = Q->position;
+    A->u.subquery.query = Q;
+    A->alias = (char *)L.name;
+    A->column_aliases = ab_names(L.cols);
+    ab_from_finish(ctx, A);
+}
+table_ref(A) ::= joined_table(J).                   { A = J; }
+table_ref(A) ::= LP joined_table(J) RP alias_clause(L).
+{
+    /* PostgreSQL allows an alias on a parenthesised join; attu records it
+     * on the join node. */
+    A = J;
+    A->alias = (char *)L.name;
+    A->column_aliases = ab_names(L.cols);
+    ab_from_finish(ctx, A);
+}
+
+joined_table(A) ::= LP joined_table(J) RP.          { A = J; }
+joined_table(A) ::= table_ref(L) CROSS(K) JOIN table_ref(R).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_JOIN; A->position = K.pos;
+    A->u.join.type = ATTU_JOIN_CROSS; A->u.join.left = L; A->u.join.right = R;
+    ab_from_finish(ctx, A);
+}
+joined_table(A) ::= table_ref(L) join_type(T) JOIN table_ref(R) join_qual(Q).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_JOIN; A->position = T.pos;
+    A->u.join.type = T.type; A->u.join.left = L; A->u.join.right = R;
+    A->u.join.on = Q.on; A->u.join.using_ = ab_names(Q.using_);
+    ab_from_finish(ctx, A);
+}
+joined_table(A) ::= table_ref(L) JOIN(K) table_ref(R) join_qual(Q).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_JOIN; A->position = K.pos;
+    A->u.join.type = ATTU_JOIN_INNER; A->u.join.left = L; A->u.join.right = R;
+    A->u.join.on = Q.on; A->u.join.using_ = ab_names(Q.using_);
+    ab_from_finish(ctx, A);
+}
+joined_table(A) ::= table_ref(L) NATURAL(K) join_type(T) JOIN table_ref(R).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_JOIN; A->position = K.pos;
+    A->u.join.type = T.type; A->u.join.natural = true;
+    A->u.join.left = L; A->u.join.right = R;
+    ab_from_finish(ctx, A);
+}
+joined_table(A) ::= table_ref(L) NATURAL(K) JOIN table_ref(R).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_JOIN; A->position = K.pos;
+    A->u.join.type = ATTU_JOIN_INNER; A->u.join.natural = true;
+    A->u.join.left = L; A->u.join.right = R;
+    ab_from_finish(ctx, A);
+}
+
+%include {
+typedef struct ab_jointype { attu_ast_join_type type; int pos; } ab_jointype;
+typedef struct ab_joinqual { attu_ast_expr *on; attu_names *using_; } ab_joinqual;
+typedef struct ab_alias { const char *name; attu_names *cols; } ab_alias;
+}
+%type join_type {ab_jointype}
+join_type(A) ::= FULL(K) opt_outer.     { A.type = ATTU_JOIN_FULL; A.pos = K.pos; }
+join_type(A) ::= LEFT(K) opt_outer.     { A.type = ATTU_JOIN_LEFT; A.pos = K.pos; }
+join_type(A) ::= RIGHT(K) opt_outer.    { A.type = ATTU_JOIN_RIGHT; A.pos = K.pos; }
+join_type(A) ::= INNER(K).              { A.type = ATTU_JOIN_INNER; A.pos = K.pos; }
+
+opt_outer ::= OUTER.
+opt_outer ::= .
+
+%type join_qual {ab_joinqual}
+join_qual(A) ::= USING LP name_list(L) RP.  { A.on = NULL; A.using_ = L; }
+join_qual(A) ::= ON a_expr(E).              { A.on = E; A.using_ = NULL; }
+
+%type alias_clause {ab_alias}
+%type opt_alias_clause {ab_alias}
+alias_clause(A) ::= AS colid(N) LP name_list(L) RP.  { A.name = ab_tokstr(&N); A.cols = L; }
+alias_clause(A) ::= AS colid(N).                     { A.name = ab_tokstr(&N); A.cols = NULL; }
+alias_clause(A) ::= colid(N) LP name_list(L) RP.     { A.name = ab_tokstr(&N); A.cols = L; }
+alias_clause(A) ::= colid(N).                        { A.name = ab_tokstr(&N); A.cols = NULL; }
+opt_alias_clause(A) ::= alias_clause(L).             { A = L; }
+opt_alias_clause(A) ::= .                            { A.name = NULL; A.cols = NULL; }
+
+%type qualified_name {ab_qname}
+qualified_name(A) ::= colid(N).
+    { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
+qualified_name(A) ::= colid(S) DOT attr_name(N).
+    { A.schema = ab_tokstr(&S); A.name = ab_tokstr(&N); A.pos = S.pos; }
+
+/* WHERE / GROUP BY / HAVING */
+%type where_clause {attu_ast_expr *}
+where_clause(A) ::= WHERE a_expr(E).    { A = E; }
+where_clause(A) ::= .                   { A = NULL; }
+
+%type group_clause {attu_vec *}
+group_clause(A) ::= GROUP BY expr_list(L).  { A = L; }
+group_clause(A) ::= .                       { A = NULL; }
+
+%type having_clause {attu_ast_expr *}
+having_clause(A) ::= HAVING a_expr(E).  { A = E; }
+having_clause(A) ::= .                  { A = NULL; }
+
+/* ORDER BY */
+%type sort_clause {attu_vec *}
+%type opt_sort_clause {attu_vec *}
+%type sortby_list {attu_vec *}
+sort_clause(A) ::= ORDER BY sortby_list(L).     { A = L; }
+opt_sort_clause(A) ::= sort_clause(L).          { A = L; }
+opt_sort_clause(A) ::= .                        { A = NULL; }
+sortby_list(A) ::= sortby(S).                   { A = vec_new(ctx); ab_vec_push(ctx, A, &S, sizeof S); }
+sortby_list(A) ::= sortby_list(L) COMMA sortby(S).  { A = L; ab_vec_push(ctx, A, &S, sizeof S); }
+
+%type sortby {attu_ast_order_item}
+sortby(A) ::= a_expr(E) opt_asc_desc(D) opt_nulls_order(N).
+    { A.expr = E; A.desc = D; A.nulls = N; A.position = E->position; }
+
+%type opt_asc_desc {bool}
+opt_asc_desc(A) ::= ASC.        { A = false; }
+opt_asc_desc(A) ::= DESC.       { A = true; }
+opt_asc_desc(A) ::= .           { A = false; }
+
+%type opt_nulls_order {attu_ast_nulls_order}
+opt_nulls_order(A) ::= NULLS FIRST.     { A = ATTU_NULLS_FIRST; }
+opt_nulls_order(A) ::= NULLS LAST.      { A = ATTU_NULLS_LAST; }
+opt_nulls_order(A) ::= .                { A = ATTU_NULLS_DEFAULT; }
+
+/* LIMIT / OFFSET / FETCH */
+%type select_limit {attu_limit}
+%type limit_clause {attu_limit}
+%type offset_clause {attu_limit}
+select_limit(A) ::= limit_clause(L) offset_clause(O).
+    { A = L; A.offset = O.offset; A.offset_pos = O.offset_pos; }
+select_limit(A) ::= offset_clause(O) limit_clause(L).
+    { A = L; A.offset = O.offset; A.offset_pos = O.offset_pos; }
+select_limit(A) ::= limit_clause(L).    { A = L; }
+select_limit(A) ::= offset_clause(O).   { A = O; }
+
+limit_clause(A) ::= LIMIT(K) select_limit_value(V).
+    { memset(&A, 0, sizeof A); A.has_limit = true; A.limit = V; A.limit_pos = K.pos; }
+limit_clause(A) ::= LIMIT(K) select_limit_value COMMA select_offset_value.
+{
+    memset(&A, 0, sizeof A);
+    ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos,
+             "LIMIT #,# syntax is not supported");
+    ctx->failed = true;
+}
+limit_clause(A) ::= FETCH(K) first_or_next select_fetch_first_value(V) row_or_rows ONLY.
+    { memset(&A, 0, sizeof A); A.has_limit = true; A.limit = V; A.limit_pos = K.pos; }
+limit_clause(A) ::= FETCH(K) first_or_next row_or_rows ONLY.
+{
+    memset(&A, 0, sizeof A); A.has_limit = true; A.limit_pos = K.pos;
+    A.limit = ab_literal_text(ctx, ATTU_LIT_INTEGER, "1", K.pos);
+}
+
+offset_clause(A) ::= OFFSET(K) select_offset_value(V).
+    { memset(&A, 0, sizeof A); A.offset = V; A.offset_pos = K.pos; }
+offset_clause(A) ::= OFFSET(K) select_fetch_first_value(V) row_or_rows.
+    { memset(&A, 0, sizeof A); A.offset = V; A.offset_pos = K.pos; }
+
+%type select_limit_value {attu_ast_expr *}
+select_limit_value(A) ::= a_expr(E).    { A = E; }
+select_limit_value(A) ::= ALL.          { A = NULL; }
+
+%type select_offset_value {attu_ast_expr *}
+select_offset_value(A) ::= a_expr(E).   { A = E; }
+
+%type select_fetch_first_value {attu_ast_expr *}
+select_fetch_first_value(A) ::= c_expr(E).              { A = E; }
+select_fetch_first_value(A) ::= PLUS i_or_f_const(E).   { A = E; }
+select_fetch_first_value(A) ::= MINUS(M) i_or_f_const(E). { A = ab_negate(ctx, E, M.pos); }
+
+%type i_or_f_const {attu_ast_expr *}
+i_or_f_const(A) ::= ICONST(T).   { A = ab_literal(ctx, ATTU_LIT_INTEGER, &T); }
+i_or_f_const(A) ::= FCONST(T).   { A = ab_literal(ctx, ATTU_LIT_NUMERIC, &T); }
+
+row_or_rows ::= ROW.
+row_or_rows ::= ROWS.
+first_or_next ::= FIRST.
+first_or_next ::= NEXT.
+
+/* VALUES */
+values_clause(A) ::= VALUES(K) LP expr_list(L) RP.
+{
+    A = ab_query(ctx, ATTU_QUERY_VALUES, K.pos);
+    attu_ast_expr_list row = ab_expr_list(L);
+    attu_vec rows = {0};
+    ab_vec_push(ctx, &rows, &row, sizeof row);
+    A->u.values.rows = rows.items;
+    A->u.values.nrows = rows.n;
+    ab_query_finish(ctx, A);
+}
+values_clause(A) ::= values_clause(V) COMMA LP expr_list(L) RP.
+{
+    A = V;
+    attu_ast_expr_list row = ab_expr_list(L);
+    attu_vec rows = { A->u.values.rows, A->u.values.nrows, A->u.values.nrows };
+    ab_vec_push(ctx, &rows, &row, sizeof row);
+    A->u.values.rows = rows.items;
+    A->u.values.nrows = rows.n;
+    ab_query_finish(ctx, A);
+}
+
+/* ======================================================================== */
+/* Expressions                                                              */
+
+%type a_expr {attu_ast_expr *}
+%type b_expr {attu_ast_expr *}
+%type c_expr {attu_ast_expr *}
+
+a_expr(A) ::= c_expr(E).                                { A = E; }
+a_expr(A) ::= a_expr(E) TYPECAST(K) typename(T).        { A = ab_cast(ctx, E, &T, ATTU_CAST_COLONS, K.pos); }
+a_expr(A) ::= PLUS(K) a_expr(E). [UMINUS]               { A = ab_unary(ctx, ATTU_UNOP_PLUS, E, K.pos); }
+a_expr(A) ::= MINUS(K) a_expr(E). [UMINUS]              { A = ab_negate(ctx, E, K.pos); }
+a_expr(A) ::= a_expr(L) PLUS(K) a_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_ADD, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) MINUS(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_SUB, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) STAR(K) a_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_MUL, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) SLASH(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_DIV, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) PERCENT(K) a_expr(R).           { A = ab_binary(ctx, ATTU_BINOP_MOD, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) CARET(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_POW, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) LT(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LT, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) GT(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GT, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) EQ(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_EQ, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) LE(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LE, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) GE(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GE, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) NE(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_NE, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) CONCAT(K) a_expr(R).            { A = ab_binary(ctx, ATTU_BINOP_CONCAT, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) AND(K) a_expr(R).               { A = ab_binary(ctx, ATTU_BINOP_AND, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) OR(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_OR, L, R, K.pos); }
+a_expr(A) ::= NOT(K) a_expr(E).                         { A = ab_unary(ctx, ATTU_UNOP_NOT, E, K.pos); }
+
+a_expr(A) ::= a_expr(L) LIKE(K) a_expr(R).                          { A = ab_like(ctx, L, R, NULL, false, false, K.pos); }
+a_expr(A) ::= a_expr(L) LIKE(K) a_expr(R) ESCAPE a_expr(E).         { A = ab_like(ctx, L, R, E, false, false, K.pos); }
+a_expr(A) ::= a_expr(L) NOT_LA(K) LIKE a_expr(R). [NOT_LA]          { A = ab_like(ctx, L, R, NULL, true, false, K.pos); }
+a_expr(A) ::= a_expr(L) NOT_LA(K) LIKE a_expr(R) ESCAPE a_expr(E).  { A = ab_like(ctx, L, R, E, true, false, K.pos); }
+a_expr(A) ::= a_expr(L) ILIKE(K) a_expr(R).                         { A = ab_like(ctx, L, R, NULL, false, true, K.pos); }
+a_expr(A) ::= a_expr(L) ILIKE(K) a_expr(R) ESCAPE a_expr(E).        { A = ab_like(ctx, L, R, E, false, true, K.pos); }
+a_expr(A) ::= a_expr(L) NOT_LA(K) ILIKE a_expr(R). [NOT_LA]         { A = ab_like(ctx, L, R, NULL, true, true, K.pos); }
+a_expr(A) ::= a_expr(L) NOT_LA(K) ILIKE a_expr(R) ESCAPE a_expr(E). { A = ab_like(ctx, L, R, E, true, true, K.pos); }
+
+a_expr(A) ::= a_expr(E) IS(K) NULL. [IS]                { A = ab_is(ctx, E, ATTU_IS_NULL, false, K.pos); }
+a_expr(A) ::= a_expr(E) ISNULL(K).                      { A = ab_is(ctx, E, ATTU_IS_NULL, false, K.pos); }
+a_expr(A) ::= a_expr(E) IS(K) NOT NULL. [IS]            { A = ab_is(ctx, E, ATTU_IS_NULL, true, K.pos); }
+a_expr(A) ::= a_expr(E) NOTNULL(K).                     { A = ab_is(ctx, E, ATTU_IS_NULL, true, K.pos); }
+a_expr(A) ::= a_expr(E) IS(K) TRUE. [IS]                { A = ab_is(ctx, E, ATTU_IS_TRUE, false, K.pos); }
+a_expr(A) ::= a_expr(E) IS(K) NOT TRUE. [IS]            { A = ab_is(ctx, E, ATTU_IS_TRUE, true, K.pos); }
+a_expr(A) ::= a_expr(E) IS(K) FALSE. [IS]               { A = ab_is(ctx, E, ATTU_IS_FALSE, false, K.pos); }
+a_expr(A) ::= a_expr(E) IS(K) NOT FALSE. [IS]           { A = ab_is(ctx, E, ATTU_IS_FALSE, true, K.pos); }
+a_expr(A) ::= a_expr(E) IS(K) UNKNOWN. [IS]             { A = ab_is(ctx, E, ATTU_IS_UNKNOWN, false, K.pos); }
+a_expr(A) ::= a_expr(E) IS(K) NOT UNKNOWN. [IS]         { A = ab_is(ctx, E, ATTU_IS_UNKNOWN, true, K.pos); }
+a_expr(A) ::= a_expr(L) IS(K) DISTINCT FROM a_expr(R). [IS]      { A = ab_binary(ctx, ATTU_BINOP_IS_DISTINCT, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) IS(K) NOT DISTINCT FROM a_expr(R). [IS]  { A = ab_binary(ctx, ATTU_BINOP_IS_NOT_DISTINCT, L, R, K.pos); }
+
+a_expr(A) ::= a_expr(E) BETWEEN(K) opt_asymmetric b_expr(L) AND a_expr(H). [BETWEEN]
+    { A = ab_between(ctx, E, L, H, false, false, K.pos); }
+a_expr(A) ::= a_expr(E) NOT_LA(K) BETWEEN opt_asymmetric b_expr(L) AND a_expr(H). [NOT_LA]
+    { A = ab_between(ctx, E, L, H, true, false, K.pos); }
+a_expr(A) ::= a_expr(E) BETWEEN(K) SYMMETRIC b_expr(L) AND a_expr(H). [BETWEEN]
+    { A = ab_between(ctx, E, L, H, false, true, K.pos); }
+a_expr(A) ::= a_expr(E) NOT_LA(K) BETWEEN SYMMETRIC b_expr(L) AND a_expr(H). [NOT_LA]
+    { A = ab_between(ctx, E, L, H, true, true, K.pos); }
+
+a_expr(A) ::= a_expr(E) IN(K) in_expr(I).               { A = ab_in(ctx, E, I, false, K.pos); }
+a_expr(A) ::= a_expr(E) NOT_LA(K) IN in_expr(I). [NOT_LA]   { A = ab_in(ctx, E, I, true, K.pos); }
+
+opt_asymmetric ::= ASYMMETRIC.
+opt_asymmetric ::= .
+
+%type in_expr {attu_ast_expr *}
+in_expr(A) ::= select_with_parens(Q).       { A = ab_subquery(ctx, ATTU_EXPR_IN_SUBQUERY, Q, Q->position); }
+in_expr(A) ::= LP(K) expr_list(L) RP.       { A = ab_in_list(ctx, L, K.pos); }
+
+/* b_expr: what may stand between BETWEEN and AND. */
+b_expr(A) ::= c_expr(E).                                { A = E; }
+b_expr(A) ::= b_expr(E) TYPECAST(K) typename(T).        { A = ab_cast(ctx, E, &T, ATTU_CAST_COLONS, K.pos); }
+b_expr(A) ::= PLUS(K) b_expr(E). [UMINUS]               { A = ab_unary(ctx, ATTU_UNOP_PLUS, E, K.pos); }
+b_expr(A) ::= MINUS(K) b_expr(E). [UMINUS]              { A = ab_negate(ctx, E, K.pos); }
+b_expr(A) ::= b_expr(L) PLUS(K) b_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_ADD, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) MINUS(K) b_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_SUB, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) STAR(K) b_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_MUL, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) SLASH(K) b_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_DIV, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) PERCENT(K) b_expr(R).           { A = ab_binary(ctx, ATTU_BINOP_MOD, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) CARET(K) b_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_POW, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) LT(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LT, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) GT(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GT, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) EQ(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_EQ, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) LE(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LE, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) GE(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GE, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) NE(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_NE, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) CONCAT(K) b_expr(R).            { A = ab_binary(ctx, ATTU_BINOP_CONCAT, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) IS(K) DISTINCT FROM b_expr(R). [IS]      { A = ab_binary(ctx, ATTU_BINOP_IS_DISTINCT, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) IS(K) NOT DISTINCT FROM b_expr(R). [IS]  { A = ab_binary(ctx, ATTU_BINOP_IS_NOT_DISTINCT, L, R, K.pos); }
+
+/* c_expr: primaries. */
+c_expr(A) ::= columnref(E).                     { A = E; }
+c_expr(A) ::= aexpr_const(E).                   { A = E; }
+c_expr(A) ::= PARAM(T).                         { A = ab_param(ctx, &T); }
+c_expr(A) ::= LP a_expr(E) RP.                  { A = E; }
+c_expr(A) ::= case_expr(E).                     { A = E; }
+c_expr(A) ::= func_expr(E).                     { A = E; }
+c_expr(A) ::= select_with_parens(Q). [UMINUS]   { A = ab_subquery(ctx, ATTU_EXPR_SUBQUERY, Q, Q->position); }
+c_expr(A) ::= EXISTS(K) select_with_parens(Q).  { A = ab_subquery(ctx, ATTU_EXPR_EXISTS, Q, K.pos); }
+
+%type columnref {attu_ast_expr *}
+columnref(A) ::= colid(N).                      { A = ab_column(ctx, NULL, ab_tokstr(&N), N.pos); }
+columnref(A) ::= colid(Q) DOT attr_name(N).     { A = ab_column(ctx, ab_tokstr(&Q), ab_tokstr(&N), Q.pos); }
+columnref(A) ::= colid(Q) DOT STAR.             { A = ab_star(ctx, ab_tokstr(&Q), Q.pos); }
+
+%type aexpr_const {attu_ast_expr *}
+aexpr_const(A) ::= ICONST(T).       { A = ab_literal(ctx, ATTU_LIT_INTEGER, &T); }
+aexpr_const(A) ::= FCONST(T).       { A = ab_literal(ctx, ATTU_LIT_NUMERIC, &T); }
+aexpr_const(A) ::= SCONST(T).       { A = ab_literal(ctx, ATTU_LIT_STRING, &T); }
+aexpr_const(A) ::= TRUE(T).         { A = ab_literal_text(ctx, ATTU_LIT_BOOL, "true", T.pos); }
+aexpr_const(A) ::= FALSE(T).        { A = ab_literal_text(ctx, ATTU_LIT_BOOL, "false", T.pos); }
+aexpr_const(A) ::= NULL(T).         { A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", T.pos); }
+/* Typed literals: DATE '2020-01-01', TIMESTAMP '...', INTERVAL '1 day',
+ * INTEGER '5', ... (PostgreSQL: func_name Sconst, ConstTypename Sconst). */
+aexpr_const(A) ::= const_typename(T) SCONST(S).
+{
+    attu_ast_expr *lit = ab_literal(ctx, ATTU_LIT_STRING, &S);
+    A = ab_cast(ctx, lit, &T, ATTU_CAST_PREFIX, T.position);
+}
+
+%type case_expr {attu_ast_expr *}
+case_expr(A) ::= CASE(K) case_arg(O) when_clause_list(W) case_default(E) END.
+    { A = ab_case(ctx, O, W, E, K.pos); }
+%type case_arg {attu_ast_expr *}
+case_arg(A) ::= a_expr(E).  { A = E; }
+case_arg(A) ::= .           { A = NULL; }
+%type when_clause_list {attu_vec *}
+when_clause_list(A) ::= when_clause(W).                     { A = vec_new(ctx); ab_vec_push(ctx, A, &W, sizeof W); }
+when_clause_list(A) ::= when_clause_list(L) when_clause(W). { A = L; ab_vec_push(ctx, A, &W, sizeof W); }
+%type when_clause {attu_ast_case_when}
+when_clause(A) ::= WHEN a_expr(C) THEN a_expr(R).   { A.when = C; A.then = R; }
+%type case_default {attu_ast_expr *}
+case_default(A) ::= ELSE a_expr(E). { A = E; }
+case_default(A) ::= .               { A = NULL; }
+
+/* Function calls */
+%type func_expr {attu_ast_expr *}
+%type func_application {attu_ast_expr *}
+func_expr(A) ::= func_application(F) filter_clause(W) over_clause(O).
+{
+    A = F;
+    A->u.func.filter = W;
+    A->u.func.over = O;
+    ab_expr_finish(ctx, A);
+}
+func_expr(A) ::= func_expr_common(F).   { A = F; }
+
+func_application(A) ::= func_name(N) LP RP.
+    { A = ab_func(ctx, N.schema, N.name, NULL, N.pos); }
+func_application(A) ::= func_name(N) LP func_arg_list(L) opt_sort_clause(O) RP.
+    { A = ab_func(ctx, N.schema, N.name, L, N.pos); A->u.func.order_by = ab_order_list(O); }
+func_application(A) ::= func_name(N) LP ALL func_arg_list(L) opt_sort_clause(O) RP.
+    { A = ab_func(ctx, N.schema, N.name, L, N.pos); A->u.func.order_by = ab_order_list(O); }
+func_application(A) ::= func_name(N) LP DISTINCT func_arg_list(L) opt_sort_clause(O) RP.
+{
+    A = ab_func(ctx, N.schema, N.name, L, N.pos);
+    A->u.func.distinct = true;
+    A->u.func.order_by = ab_order_list(O);
+}
+func_application(A) ::= func_name(N) LP STAR RP.
+    { A = ab_func(ctx, N.schema, N.name, NULL, N.pos); A->u.func.star = true; }
+
+%type func_arg_list {attu_vec *}
+func_arg_list(A) ::= a_expr(E).                         { A = vec_push_ptr(ctx, NULL, E); }
+func_arg_list(A) ::= func_arg_list(L) COMMA a_expr(E).  { A = vec_push_ptr(ctx, L, E); }
+
+%type func_name {ab_qname}
+func_name(A) ::= ID(N).                     { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
+func_name(A) ::= type_func_name_keyword(N). { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
+func_name(A) ::= colid(S) DOT attr_name(N). { A.schema = ab_tokstr(&S); A.name = ab_tokstr(&N); A.pos = S.pos; }
+
+type_func_name_keyword(A) ::= LEFT(T).      { A = T; }
+type_func_name_keyword(A) ::= RIGHT(T).     { A = T; }
+
+%type filter_clause {attu_ast_expr *}
+filter_clause(A) ::= FILTER LP WHERE a_expr(E) RP.  { A = E; }
+filter_clause(A) ::= .                              { A = NULL; }
+
+%type over_clause {attu_ast_window *}
+over_clause(A) ::= OVER(K) LP opt_partition_clause(P) opt_sort_clause(O) opt_frame_clause(F) RP.
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->position = K.pos;
+    A->partition_by = ab_expr_list(P);
+    A->order_by = ab_order_list(O);
+    A->frame_mode = F.frame_mode;
+    A->frame_start = F.frame_start;
+    A->frame_end = F.frame_end;
+}
+over_clause(A) ::= OVER(K) colid.
+{
+    A = NULL;
+    ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos,
+             "named windows are not supported");
+    ctx->failed = true;
+}
+over_clause(A) ::= .    { A = NULL; }
+
+%type opt_partition_clause {attu_vec *}
+opt_partition_clause(A) ::= PARTITION BY expr_list(L).  { A = L; }
+opt_partition_clause(A) ::= .                           { A = NULL; }
+
+%type opt_frame_clause {attu_ast_window}
+opt_frame_clause(A) ::= RANGE frame_extent(F).  { A = F; A.frame_mode = ATTU_FRAME_RANGE; }
+opt_frame_clause(A) ::= ROWS frame_extent(F).   { A = F; A.frame_mode = ATTU_FRAME_ROWS; }
+opt_frame_clause(A) ::= .                       { memset(&A, 0, sizeof A); A.frame_mode = ATTU_FRAME_DEFAULT; }
+
+%type frame_extent {attu_ast_window}
+frame_extent(A) ::= frame_bound(S).
+{
+    memset(&A, 0, sizeof A);
+    A.frame_start = S;
+    A.frame_end.kind = ATTU_BOUND_CURRENT_ROW;
+}
+frame_extent(A) ::= BETWEEN frame_bound(S) AND frame_bound(E).
+{
+    memset(&A, 0, sizeof A);
+    A.frame_start = S;
+    A.frame_end = E;
+}
+
+%type frame_bound {attu_ast_frame_bound}
+frame_bound(A) ::= UNBOUNDED PRECEDING.     { A.kind = ATTU_BOUND_UNBOUNDED_PRECEDING; A.offset = NULL; }
+frame_bound(A) ::= UNBOUNDED FOLLOWING.     { A.kind = ATTU_BOUND_UNBOUNDED_FOLLOWING; A.offset = NULL; }
+frame_bound(A) ::= CURRENT ROW.             { A.kind = ATTU_BOUND_CURRENT_ROW; A.offset = NULL; }
+frame_bound(A) ::= a_expr(E) PRECEDING.     { A.kind = ATTU_BOUND_PRECEDING; A.offset = E; }
+frame_bound(A) ::= a_expr(E) FOLLOWING.     { A.kind = ATTU_BOUND_FOLLOWING; A.offset = E; }
+
+/* Special function syntaxes (PostgreSQL's func_expr_common_subexpr). */
+%type func_expr_common {attu_ast_expr *}
+func_expr_common(A) ::= CAST(K) LP a_expr(E) AS typename(T) RP.
+    { A = ab_cast(ctx, E, &T, ATTU_CAST_FUNCTION, K.pos); }
+func_expr_common(A) ::= EXTRACT(K) LP extract_arg(F) FROM a_expr(E) RP.
+    { A = ab_extract(ctx, F, E, K.pos); }
+func_expr_common(A) ::= COALESCE(K) LP expr_list(L) RP.
+    { A = ab_func(ctx, NULL, "coalesce", L, K.pos); }
+func_expr_common(A) ::= GREATEST(K) LP expr_list(L) RP.
+    { A = ab_func(ctx, NULL, "greatest", L, K.pos); }
+func_expr_common(A) ::= LEAST(K) LP expr_list(L) RP.
+    { A = ab_func(ctx, NULL, "least", L, K.pos); }
+func_expr_common(A) ::= NULLIF(K) LP a_expr(X) COMMA a_expr(Y) RP.
+    { A = ab_func2(ctx, "nullif", X, Y, K.pos); }
+func_expr_common(A) ::= POSITION(K) LP b_expr(N) IN b_expr(H) RP.
+    { A = ab_func2(ctx, "position", H, N, K.pos); }
+func_expr_common(A) ::= SUBSTRING(K) LP a_expr(S) FROM a_expr(F) FOR a_expr(N) RP.
+    { A = ab_func3(ctx, "substring", S, F, N, K.pos); }
+func_expr_common(A) ::= SUBSTRING(K) LP a_expr(S) FOR a_expr(N) FROM a_expr(F) RP.
+    { A = ab_func3(ctx, "substring", S, F, N, K.pos); }
+func_expr_common(A) ::= SUBSTRING(K) LP a_expr(S) FROM a_expr(F) RP.
+    { A = ab_func2(ctx, "substring", S, F, K.pos); }
+func_expr_common(A) ::= SUBSTRING(K) LP a_expr(S) FOR a_expr(N) RP.
+{
+    attu_ast_expr *one = ab_literal_text(ctx, ATTU_LIT_INTEGER, "1", K.pos);
+    A = ab_func3(ctx, "substring", S, one, N, K.pos);
+}
+func_expr_common(A) ::= SUBSTRING(K) LP func_arg_list(L) RP.
+    { A = ab_func(ctx, NULL, "substring", L, K.pos); }
+func_expr_common(A) ::= SUBSTRING(K) LP RP.
+    { A = ab_func(ctx, NULL, "substring", NULL, K.pos); }
+func_expr_common(A) ::= TRIM(K) LP BOTH trim_list(L) RP.      { A = ab_func(ctx, NULL, "btrim", L, K.pos); }
+func_expr_common(A) ::= TRIM(K) LP LEADING trim_list(L) RP.   { A = ab_func(ctx, NULL, "ltrim", L, K.pos); }
+func_expr_common(A) ::= TRIM(K) LP TRAILING trim_list(L) RP.  { A = ab_func(ctx, NULL, "rtrim", L, K.pos); }
+func_expr_common(A) ::= TRIM(K) LP trim_list(L) RP.           { A = ab_func(ctx, NULL, "btrim", L, K.pos); }
+func_expr_common(A) ::= CURRENT_DATE(K).        { A = ab_func0(ctx, "current_date", K.pos); }
+func_expr_common(A) ::= CURRENT_TIMESTAMP(K).   { A = ab_func0(ctx, "current_timestamp", K.pos); }
+func_expr_common(A) ::= CURRENT_TIMESTAMP(K) LP ICONST(P) RP.
+    { A = ab_func1(ctx, "current_timestamp", ab_literal(ctx, ATTU_LIT_INTEGER, &P), K.pos); }
+func_expr_common(A) ::= CURRENT_TIME(K).        { A = ab_func0(ctx, "current_time", K.pos); }
+func_expr_common(A) ::= LOCALTIMESTAMP(K).      { A = ab_func0(ctx, "localtimestamp", K.pos); }
+func_expr_common(A) ::= LOCALTIME(K).           { A = ab_func0(ctx, "localtime", K.pos); }
+
+%type extract_arg {const char *}
+extract_arg(A) ::= ID(T).       { A = ab_tokstr(&T); }
+extract_arg(A) ::= SCONST(T).   { A = ab_strndup(ctx, T.str, T.slen); }
+
+/* TRIM: a_expr FROM list -> (list..., a_expr); FROM list; list. */
+%type trim_list {attu_vec *}
+trim_list(A) ::= a_expr(C) FROM expr_list(L).   { A = vec_push_ptr(ctx, L, C); }
+trim_list(A) ::= FROM expr_list(L).             { A = L; }
+trim_list(A) ::= expr_list(L).                  { A = L; }
+
+%type expr_list {attu_vec *}
+expr_list(A) ::= a_expr(E).                         { A = vec_push_ptr(ctx, NULL, E); }
+expr_list(A) ::= expr_list(L) COMMA a_expr(E).      { A = vec_push_ptr(ctx, L, E); }
+
+/* ======================================================================== */
+/* Names and types                                                          */
+
+/* colid: an identifier (unreserved and column-name keywords arrive here
+ * through %fallback). */
+colid(A) ::= ID(T).             { A = T; }
+attr_name(A) ::= col_label(T).  { A = T; }
+
+/* col_label: any word at all (after AS, after a dot, option names). */
+col_label(A) ::= ID(T).         { A = T; }
+col_label(A) ::= reserved_keyword(T).   { A = T; }
+reserved_keyword(A) ::= ALL(T).         { A = T; }
+reserved_keyword(A) ::= ANALYZE(T).     { A = T; }
+reserved_keyword(A) ::= AND(T).         { A = T; }
+reserved_keyword(A) ::= ANY(T).         { A = T; }
+reserved_keyword(A) ::= ARRAY(T).       { A = T; }
+reserved_keyword(A) ::= AS(T).          { A = T; }
+reserved_keyword(A) ::= ASC(T).         { A = T; }
+reserved_keyword(A) ::= ASYMMETRIC(T).  { A = T; }
+reserved_keyword(A) ::= BOTH(T).        { A = T; }
+reserved_keyword(A) ::= CASE(T).        { A = T; }
+reserved_keyword(A) ::= CAST(T).        { A = T; }
+reserved_keyword(A) ::= CHECK(T).       { A = T; }
+reserved_keyword(A) ::= CREATE(T).      { A = T; }
+reserved_keyword(A) ::= CURRENT_DATE(T).    { A = T; }
+reserved_keyword(A) ::= CURRENT_TIME(T).    { A = T; }
+reserved_keyword(A) ::= CURRENT_TIMESTAMP(T).   { A = T; }
+reserved_keyword(A) ::= DEFAULT(T).     { A = T; }
+reserved_keyword(A) ::= DEFERRABLE(T).  { A = T; }
+reserved_keyword(A) ::= DESC(T).        { A = T; }
+reserved_keyword(A) ::= DISTINCT(T).    { A = T; }
+reserved_keyword(A) ::= ELSE(T).        { A = T; }
+reserved_keyword(A) ::= END(T).         { A = T; }
+reserved_keyword(A) ::= EXCEPT(T).      { A = T; }
+reserved_keyword(A) ::= FALSE(T).       { A = T; }
+reserved_keyword(A) ::= FETCH(T).       { A = T; }
+reserved_keyword(A) ::= FOR(T).         { A = T; }
+reserved_keyword(A) ::= FROM(T).        { A = T; }
+reserved_keyword(A) ::= GROUP(T).       { A = T; }
+reserved_keyword(A) ::= HAVING(T).      { A = T; }
+reserved_keyword(A) ::= IN(T).          { A = T; }
+reserved_keyword(A) ::= INTERSECT(T).   { A = T; }
+reserved_keyword(A) ::= INTO(T).        { A = T; }
+reserved_keyword(A) ::= LATERAL(T).     { A = T; }
+reserved_keyword(A) ::= LEADING(T).     { A = T; }
+reserved_keyword(A) ::= LIMIT(T).       { A = T; }
+reserved_keyword(A) ::= LOCALTIME(T).   { A = T; }
+reserved_keyword(A) ::= LOCALTIMESTAMP(T).  { A = T; }
+reserved_keyword(A) ::= NOT(T).         { A = T; }
+reserved_keyword(A) ::= NULL(T).        { A = T; }
+reserved_keyword(A) ::= OFFSET(T).      { A = T; }
+reserved_keyword(A) ::= ON(T).          { A = T; }
+reserved_keyword(A) ::= ONLY(T).        { A = T; }
+reserved_keyword(A) ::= OR(T).          { A = T; }
+reserved_keyword(A) ::= ORDER(T).       { A = T; }
+reserved_keyword(A) ::= PRIMARY(T).     { A = T; }
+reserved_keyword(A) ::= RETURNING(T).   { A = T; }
+reserved_keyword(A) ::= SELECT(T).      { A = T; }
+reserved_keyword(A) ::= SOME(T).        { A = T; }
+reserved_keyword(A) ::= SYMMETRIC(T).   { A = T; }
+reserved_keyword(A) ::= TABLE(T).       { A = T; }
+reserved_keyword(A) ::= THEN(T).        { A = T; }
+reserved_keyword(A) ::= TO(T).          { A = T; }
+reserved_keyword(A) ::= TRAILING(T).    { A = T; }
+reserved_keyword(A) ::= TRUE(T).        { A = T; }
+reserved_keyword(A) ::= UNION(T).       { A = T; }
+reserved_keyword(A) ::= UNIQUE(T).      { A = T; }
+reserved_keyword(A) ::= USER(T).        { A = T; }
+reserved_keyword(A) ::= USING(T).       { A = T; }
+reserved_keyword(A) ::= WHEN(T).        { A = T; }
+reserved_keyword(A) ::= WHERE(T).       { A = T; }
+reserved_keyword(A) ::= WINDOW(T).      { A = T; }
+reserved_keyword(A) ::= WITH(T).        { A = T; }
+reserved_keyword(A) ::= BINARY(T).      { A = T; }
+reserved_keyword(A) ::= CROSS(T).       { A = T; }
+reserved_keyword(A) ::= FREEZE(T).      { A = T; }
+reserved_keyword(A) ::= FULL(T).        { A = T; }
+reserved_keyword(A) ::= ILIKE(T).       { A = T; }
+reserved_keyword(A) ::= INNER(T).       { A = T; }
+reserved_keyword(A) ::= IS(T).          { A = T; }
+reserved_keyword(A) ::= ISNULL(T).      { A = T; }
+reserved_keyword(A) ::= JOIN(T).        { A = T; }
+reserved_keyword(A) ::= LEFT(T).        { A = T; }
+reserved_keyword(A) ::= LIKE(T).        { A = T; }
+reserved_keyword(A) ::= NATURAL(T).     { A = T; }
+reserved_keyword(A) ::= NOTNULL(T).     { A = T; }
+reserved_keyword(A) ::= OUTER(T).       { A = T; }
+reserved_keyword(A) ::= RIGHT(T).       { A = T; }
+reserved_keyword(A) ::= SIMILAR(T).     { A = T; }
+reserved_keyword(A) ::= VERBOSE(T).     { A = T; }
+
+%type name_list {attu_names *}
+%type opt_name_list {attu_names *}
+name_list(A) ::= colid(N).                      { A = ab_names_push(ctx, NULL, ab_tokstr(&N), N.pos); }
+name_list(A) ::= name_list(L) COMMA colid(N).   { A = ab_names_push(ctx, L, ab_tokstr(&N), N.pos); }
+opt_name_list(A) ::= LP name_list(L) RP.        { A = L; }
+opt_name_list(A) ::= .                          { A = NULL; }
+
+/* Types: typename is what CAST, :: and CREATE TABLE take. */
+%type typename {attu_ast_typename}
+%type simple_typename {attu_ast_typename}
+%type const_typename {attu_ast_typename}
+typename(A) ::= simple_typename(T).     { A = T; }
+typename(A) ::= generic_typename(T).    { A = T; }
+
+%type generic_typename {attu_ast_typename}
+generic_typename(A) ::= ID(N).          { A = tn_make(ab_tokstr(&N), N.pos); }
+generic_typename(A) ::= ID(N) LP ICONST(P) RP.
+    { A = tn_make(ab_tokstr(&N), N.pos); A.precision = atoi(P.str); }
+generic_typename(A) ::= ID(N) LP ICONST(P) COMMA ICONST(S) RP.
+    { A = tn_make(ab_tokstr(&N), N.pos); A.precision = atoi(P.str); A.scale = atoi(S.str); }
+
+/* Literal prefixes: DATE 'x' (generic), TIMESTAMP 'x', INTEGER 'x', ... */
+const_typename(A) ::= simple_typename(T).   { A = T; }
+const_typename(A) ::= ID(N).                { A = tn_make(ab_tokstr(&N), N.pos); }
+
+simple_typename(A) ::= INT(K).              { A = tn_make("integer", K.pos); }
+simple_typename(A) ::= INTEGER(K).          { A = tn_make("integer", K.pos); }
+simple_typename(A) ::= SMALLINT(K).         { A = tn_make("smallint", K.pos); }
+simple_typename(A) ::= BIGINT(K).           { A = tn_make("bigint", K.pos); }
+simple_typename(A) ::= REAL(K).             { A = tn_make("real", K.pos); }
+simple_typename(A) ::= FLOAT(K).            { A = tn_make("float", K.pos); }
+simple_typename(A) ::= FLOAT(K) LP ICONST(P) RP.
+    { A = tn_make("float", K.pos); A.precision = atoi(P.str); }
+simple_typename(A) ::= DOUBLE(K) PRECISION. { A = tn_make("double precision", K.pos); }
+simple_typename(A) ::= DECIMAL(K) opt_type_mod(M).  { A = tn_make("numeric", K.pos); A.precision = M.precision; A.scale = M.scale; }
+simple_typename(A) ::= DEC(K) opt_type_mod(M).      { A = tn_make("numeric", K.pos); A.precision = M.precision; A.scale = M.scale; }
+simple_typename(A) ::= NUMERIC(K) opt_type_mod(M).  { A = tn_make("numeric", K.pos); A.precision = M.precision; A.scale = M.scale; }
+simple_typename(A) ::= BOOLEAN(K).          { A = tn_make("boolean", K.pos); }
+simple_typename(A) ::= CHARACTER(K) opt_varying(V) opt_char_len(L).
+    { A = tn_make(V ? "character varying" : "character", K.pos); A.precision = L; }
+simple_typename(A) ::= CHAR(K) opt_varying(V) opt_char_len(L).
+    { A = tn_make(V ? "character varying" : "character", K.pos); A.precision = L; }
+simple_typename(A) ::= VARCHAR(K) opt_char_len(L).
+    { A = tn_make("character varying", K.pos); A.precision = L; }
+simple_typename(A) ::= TIMESTAMP(K) opt_timezone(Z).
+    { A = tn_make(Z ? "timestamp with time zone" : "timestamp without time zone", K.pos); }
+simple_typename(A) ::= TIMESTAMP(K) LP ICONST(P) RP opt_timezone(Z).
+{
+    A = tn_make(Z ? "timestamp with time zone" : "timestamp without time zone", K.pos);
+    A.precision = atoi(P.str);
+}
+simple_typename(A) ::= TIME(K) opt_timezone(Z).
+    { A = tn_make(Z ? "time with time zone" : "time without time zone", K.pos); }
+simple_typename(A) ::= INTERVAL(K).         { A = tn_make("interval", K.pos); }
+
+%type opt_type_mod {attu_ast_typename}
+opt_type_mod(A) ::= LP ICONST(P) RP.
+    { A = tn_make("", 0); A.precision = atoi(P.str); }
+opt_type_mod(A) ::= LP ICONST(P) COMMA ICONST(S) RP.
+    { A = tn_make("", 0); A.precision = atoi(P.str); A.scale = atoi(S.str); }
+opt_type_mod(A) ::= .                       { A = tn_make("", 0); }
+
+%type opt_varying {bool}
+opt_varying(A) ::= VARYING.     { A = true; }
+opt_varying(A) ::= .            { A = false; }
+
+%type opt_char_len {int}
+opt_char_len(A) ::= LP ICONST(P) RP.    { A = atoi(P.str); }
+opt_char_len(A) ::= .                   { A = -1; }
+
+%type opt_timezone {bool}
+opt_timezone(A) ::= WITH_LA TIME ZONE.     { A = true; }
+opt_timezone(A) ::= WITHOUT TIME ZONE.  { A = false; }
+opt_timezone(A) ::= .                   { A = false; }
+
+/* ======================================================================== */
+/* INSERT                                                                   */
+
+%type insert_stmt {attu_ast_stmt *}
+insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) select_stmt(Q).
+{
+    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
+    A->u.insert.table = (char *)N.name;
+    A->u.insert.table_position = N.pos;
+    A->u.insert.source = Q;
+}
+insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP name_list(C) RP select_stmt(Q).
+{
+    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
+    A->u.insert.table = (char *)N.name;
+    A->u.insert.table_position = N.pos;
+    A->u.insert.columns = ab_names(C);
+    A->u.insert.source = Q;
+}
+insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES.
+{
+    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
+    A->u.insert.table = (char *)N.name;
+    A->u.insert.table_position = N.pos;
+}
+
+/* ======================================================================== */
+/* CREATE TABLE [AS], DROP TABLE                                            */
+
+%type create_stmt {attu_ast_stmt *}
+create_stmt(A) ::= CREATE(K) opt_temp TABLE opt_if_not_exists(E) qualified_name(N)
+                   LP opt_table_elements(L) RP.
+{
+    A = ab_stmt(ctx, ATTU_STMT_CREATE_TABLE, K.pos);
+    A->u.create_table.table = (char *)N.name;
+    A->u.create_table.if_not_exists = E;
+    if (L) {
+        A->u.create_table.columns = L->cols.items;
+        A->u.create_table.ncolumns = L->cols.n;
+        /* PRIMARY KEY (a, b): mark those columns; unknown names are 42703
+         * as in PostgreSQL. */
+        char **pk = L->pk.names.items;
+        int *pkpos = L->pk.positions.items;
+        for (int i = 0; i < L->pk.names.n; i++) {
+            int found = 0;
+            for (int j = 0; j < A->u.create_table.ncolumns; j++) {
+                attu_ast_column_def *d = &A->u.create_table.columns[j];
+                if (strcmp(d->name, pk[i]) == 0) {
+                    d->primary_key = true;
+                    d->not_null = true;
+                    found = 1;
+                }
+            }
+            if (!found) {
+                ab_error(ctx, ATTU_SQLSTATE_UNDEFINED_COLUMN, pkpos[i],
+                         "column \"%s\" named in key does not exist", pk[i]);
+                ctx->failed = true;
+            }
+        }
+    }
+}
+
+%include {
+typedef struct ab_elements { attu_vec cols; attu_names pk; int npk_clauses; } ab_elements;
+}
+%type opt_table_elements {ab_elements *}
+%type table_elements {ab_elements *}
+opt_table_elements(A) ::= table_elements(L).    { A = L; }
+opt_table_elements(A) ::= .                     { A = NULL; }
+table_elements(A) ::= column_def(D).
+    { A = ab_alloc(ctx, sizeof *A); ab_vec_push(ctx, &A->cols, &D, sizeof D); }
+table_elements(A) ::= table_constraint(P).
+    { A = ab_alloc(ctx, sizeof *A); if (P) { A->pk = *P; A->npk_clauses = 1; } }
+table_elements(A) ::= table_elements(L) COMMA column_def(D).
+    { A = L; ab_vec_push(ctx, &A->cols, &D, sizeof D); }
+table_elements(A) ::= table_elements(L) COMMA table_constraint(P).
+{
+    A = L;
+    if (P) {
+        if (A->npk_clauses++) {
+            ab_error(ctx, "42P16", P->positions.n ? ((int *)P->positions.items)[0] : 0,
+                     "multiple primary keys for table are not allowed");
+            ctx->failed = true;
+        }
+        A->pk = *P;
+    }
+}
+
+/* PRIMARY KEY (cols) gives the names; UNIQUE (cols) is accepted, ignored. */
+%type table_constraint {attu_names *}
+table_constraint(A) ::= PRIMARY key_word LP name_list(L) RP.   { A = L; }
+table_constraint(A) ::= UNIQUE LP name_list RP.             { A = NULL; }
+
+%type column_def {attu_ast_column_def}
+column_def(A) ::= colid(N) typename(T) col_constraints(C).
+{
+    memset(&A, 0, sizeof A);
+    A.name = (char *)ab_tokstr(&N);
+    A.position = N.pos;
+    A.type = T;
+    A.not_null = C.not_null;
+    A.primary_key = C.primary_key;
+    A.default_ = C.default_;
+}
+%include {
+typedef struct ab_colcons { bool not_null, primary_key; attu_ast_expr *default_; } ab_colcons;
+}
+%type col_constraints {ab_colcons}
+col_constraints(A) ::= col_constraints(L) NOT NULL.     { A = L; A.not_null = true; }
+col_constraints(A) ::= col_constraints(L) NULL.         { A = L; }
+col_constraints(A) ::= col_constraints(L) PRIMARY key_word. { A = L; A.primary_key = true; A.not_null = true; }
+col_constraints(A) ::= col_constraints(L) UNIQUE.       { A = L; }
+col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).    { A = L; A.default_ = E; }
+col_constraints(A) ::= .    { A.not_null = false; A.primary_key = false; A.default_ = NULL; }
+
+/* KEY is unreserved in PostgreSQL: a word "key" in the right place. */
+key_word ::= ID(T).
+{
+    if (strcmp(ab_tokstr(&T), "key") != 0) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, T.pos, "syntax error at or near \"%.*s\"",
+                 (int)T.len, ctx->sql + T.off);
+        ctx->failed = true;
+    }
+}
+
+opt_temp ::= TEMP.
+opt_temp ::= TEMPORARY.
+opt_temp ::= .
+
+%type opt_if_not_exists {bool}
+opt_if_not_exists(A) ::= IF NOT EXISTS.     { A = true; }
+opt_if_not_exists(A) ::= .                  { A = false; }
+
+%type create_as_stmt {attu_ast_stmt *}
+create_as_stmt(A) ::= CREATE(K) opt_temp TABLE opt_if_not_exists(E) qualified_name(N)
+                      opt_name_list(C) AS select_stmt(Q) opt_with_data(D).
+{
+    A = ab_stmt(ctx, ATTU_STMT_CREATE_TABLE_AS, K.pos);
+    A->u.create_table_as.table = (char *)N.name;
+    A->u.create_table_as.if_not_exists = E;
+    A->u.create_table_as.columns = ab_names(C);
+    A->u.create_table_as.query = Q;
+    A->u.create_table_as.with_no_data = D;
+}
+%type opt_with_data {bool}
+opt_with_data(A) ::= WITH DATA.         { A = false; }
+opt_with_data(A) ::= WITH NO DATA.      { A = true; }
+opt_with_data(A) ::= .                  { A = false; }
+
+%type drop_stmt {attu_ast_stmt *}
+drop_stmt(A) ::= DROP(K) TABLE opt_if_exists(E) name_list(L) opt_drop_behavior(B).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DROP_TABLE, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.if_exists = E;
+    A->u.drop_table.cascade = B;
+}
+%type opt_if_exists {bool}
+opt_if_exists(A) ::= IF EXISTS.     { A = true; }
+opt_if_exists(A) ::= .              { A = false; }
+%type opt_drop_behavior {bool}
+opt_drop_behavior(A) ::= CASCADE.   { A = true; }
+opt_drop_behavior(A) ::= RESTRICT.  { A = false; }
+opt_drop_behavior(A) ::= .          { A = false; }
+
+/* ======================================================================== */
+/* COPY                                                                     */
+
+%include {
+typedef struct ab_copyfile { attu_ast_copy_target target; const char *name; int pos; } ab_copyfile;
+}
+%type copy_stmt {attu_ast_stmt *}
+copy_stmt(A) ::= COPY(K) qualified_name(N) opt_name_list(C) copy_from(F) copy_file(P)
+                 opt_with copy_options(O).
+{
+    A = ab_stmt(ctx, ATTU_STMT_COPY, K.pos);
+    A->u.copy.table = (char *)N.name;
+    A->u.copy.table_position = N.pos;
+    A->u.copy.columns = ab_names(C);
+    A->u.copy.is_from = F;
+    A->u.copy.target = P.target;
+    A->u.copy.filename = (char *)P.name;
+    A->u.copy.filename_position = P.pos;
+    if (O) { A->u.copy.options = O->items; A->u.copy.noptions = O->n; }
+    if (F && P.target == ATTU_COPY_STDOUT) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, P.pos, "COPY FROM STDOUT is not possible");
+        ctx->failed = true;
+    } else if (!F && P.target == ATTU_COPY_STDIN) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, P.pos, "COPY TO STDIN is not possible");
+        ctx->failed = true;
+    }
+}
+copy_stmt(A) ::= COPY(K) select_with_parens(Q) TO copy_file(P) opt_with copy_options(O).
+{
+    A = ab_stmt(ctx, ATTU_STMT_COPY, K.pos);
+    A->u.copy.query = Q;
+    A->u.copy.is_from = false;
+    A->u.copy.target = P.target;
+    A->u.copy.filename = (char *)P.name;
+    A->u.copy.filename_position = P.pos;
+    if (O) { A->u.copy.options = O->items; A->u.copy.noptions = O->n; }
+    if (P.target == ATTU_COPY_STDIN) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, P.pos, "COPY TO STDIN is not possible");
+        ctx->failed = true;
+    }
+}
+
+%type copy_from {bool}
+copy_from(A) ::= FROM.  { A = true; }
+copy_from(A) ::= TO.    { A = false; }
+
+%type copy_file {ab_copyfile}
+copy_file(A) ::= SCONST(T).     { A.target = ATTU_COPY_FILE; A.name = ab_strndup(ctx, T.str, T.slen); A.pos = T.pos; }
+copy_file(A) ::= STDIN(T).      { A.target = ATTU_COPY_STDIN; A.name = NULL; A.pos = T.pos; }
+copy_file(A) ::= STDOUT(T).     { A.target = ATTU_COPY_STDOUT; A.name = NULL; A.pos = T.pos; }
+
+opt_with ::= WITH.
+opt_with ::= .
+
+/* Old-style options (CSV HEADER DELIMITER ','), or a parenthesised list. */
+%type copy_options {attu_vec *}
+copy_options(A) ::= copy_opt_list(L).                   { A = L; }
+copy_options(A) ::= LP copy_generic_opt_list(L) RP.     { A = L; }
+
+%type copy_opt_list {attu_vec *}
+copy_opt_list(A) ::= copy_opt_list(L) copy_opt_item(O).
+    { A = L ? L : vec_new(ctx); ab_vec_push(ctx, A, &O, sizeof O); }
+copy_opt_list(A) ::= .      { A = NULL; }
+
+%type copy_opt_item {attu_ast_option}
+copy_opt_item(A) ::= BINARY(K).     { A = opt_make(ctx, "format", K.pos, "binary", K.pos); }
+copy_opt_item(A) ::= FREEZE(K).     { A = opt_make(ctx, "freeze", K.pos, NULL, 0); }
+copy_opt_item(A) ::= CSV(K).        { A = opt_make(ctx, "format", K.pos, "csv", K.pos); }
+copy_opt_item(A) ::= HEADER(K).     { A = opt_make(ctx, "header", K.pos, NULL, 0); }
+copy_opt_item(A) ::= DELIMITER(K) opt_as SCONST(V).
+    { A = opt_make(ctx, "delimiter", K.pos, ab_strndup(ctx, V.str, V.slen), V.pos); }
+copy_opt_item(A) ::= NULL(K) opt_as SCONST(V).
+    { A = opt_make(ctx, "null", K.pos, ab_strndup(ctx, V.str, V.slen), V.pos); }
+copy_opt_item(A) ::= QUOTE(K) opt_as SCONST(V).
+    { A = opt_make(ctx, "quote", K.pos, ab_strndup(ctx, V.str, V.slen), V.pos); }
+copy_opt_item(A) ::= ESCAPE(K) opt_as SCONST(V).
+    { A = opt_make(ctx, "escape", K.pos, ab_strndup(ctx, V.str, V.slen), V.pos); }
+copy_opt_item(A) ::= ENCODING(K) SCONST(V).
+    { A = opt_make(ctx, "encoding", K.pos, ab_strndup(ctx, V.str, V.slen), V.pos); }
+
+opt_as ::= AS.
+opt_as ::= .
+
+%type copy_generic_opt_list {attu_vec *}
+copy_generic_opt_list(A) ::= generic_option(O).
+    { A = vec_new(ctx); ab_vec_push(ctx, A, &O, sizeof O); }
+copy_generic_opt_list(A) ::= copy_generic_opt_list(L) COMMA generic_option(O).
+    { A = L; ab_vec_push(ctx, A, &O, sizeof O); }
+
+/* name [value]: shared by COPY (...) and EXPLAIN (...). */
+%type generic_option {attu_ast_option}
+generic_option(A) ::= col_label(N) option_value(V).
+    { A = opt_make(ctx, ab_tokstr(&N), N.pos, V.text, V.pos); }
+generic_option(A) ::= col_label(N).
+    { A = opt_make(ctx, ab_tokstr(&N), N.pos, NULL, 0); }
+
+%type option_value {ab_val}
+option_value(A) ::= boolean_or_string(V).   { A = V; }
+option_value(A) ::= numeric_only(V).        { A = V; }
+option_value(A) ::= STAR(T).                { A = val_make("*", T.pos); }
+
+%type boolean_or_string {ab_val}
+boolean_or_string(A) ::= TRUE(T).       { A = val_make("true", T.pos); }
+boolean_or_string(A) ::= FALSE(T).      { A = val_make("false", T.pos); }
+boolean_or_string(A) ::= ON(T).         { A = val_make("on", T.pos); }
+boolean_or_string(A) ::= ID(T).         { A = val_make(ab_tokstr(&T), T.pos); }
+boolean_or_string(A) ::= SCONST(T).     { A = val_make(ab_strndup(ctx, T.str, T.slen), T.pos); }
+
+%type numeric_only {ab_val}
+numeric_only(A) ::= ICONST(T).          { A = val_make(T.str, T.pos); }
+numeric_only(A) ::= FCONST(T).          { A = val_make(T.str, T.pos); }
+numeric_only(A) ::= PLUS(K) ICONST(T).  { A = val_make(T.str, K.pos); }
+numeric_only(A) ::= PLUS(K) FCONST(T).  { A = val_make(T.str, K.pos); }
+numeric_only(A) ::= MINUS(K) ICONST(T). { A = val_make(neg_text(ctx, &T), K.pos); }
+numeric_only(A) ::= MINUS(K) FCONST(T). { A = val_make(neg_text(ctx, &T), K.pos); }
+
+/* ======================================================================== */
+/* EXPLAIN                                                                  */
+
+%type explain_stmt {attu_ast_stmt *}
+%type explainable_stmt {attu_ast_stmt *}
+explain_stmt(A) ::= EXPLAIN(K) explainable_stmt(S).
+    { A = ab_stmt(ctx, ATTU_STMT_EXPLAIN, K.pos); A->u.explain.stmt = S; }
+explain_stmt(A) ::= EXPLAIN(K) ANALYZE opt_verbose(V) explainable_stmt(S).
+{
+    A = ab_stmt(ctx, ATTU_STMT_EXPLAIN, K.pos);
+    A->u.explain.analyze = true;
+    A->u.explain.verbose = V;
+    A->u.explain.stmt = S;
+}
+explain_stmt(A) ::= EXPLAIN(K) VERBOSE explainable_stmt(S).
+    { A = ab_stmt(ctx, ATTU_STMT_EXPLAIN, K.pos); A->u.explain.verbose = true; A->u.explain.stmt = S; }
+explain_stmt(A) ::= EXPLAIN(K) LP explain_opt_list(L) RP explainable_stmt(S).
+{
+    A = ab_stmt(ctx, ATTU_STMT_EXPLAIN, K.pos);
+    A->u.explain.stmt = S;
+    A->u.explain.options = L->items;
+    A->u.explain.noptions = L->n;
+    for (int i = 0; i < L->n; i++) {
+        attu_ast_option *o = &((attu_ast_option *)L->items)[i];
+        bool on = !o->value || strcmp(o->value, "true") == 0 ||
+                  strcmp(o->value, "on") == 0 || strcmp(o->value, "1") == 0;
+        if (strcmp(o->name, "analyze") == 0 || strcmp(o->name, "analyse") == 0)
+            A->u.explain.analyze = on;
+        else if (strcmp(o->name, "verbose") == 0)
+            A->u.explain.verbose = on;
+    }
+}
+
+/* EXPLAIN option names are plain words or ANALYZE / VERBOSE (PostgreSQL's
+ * utility_option_name), so EXPLAIN (SELECT ...) stays a statement. */
+%type explain_opt_list {attu_vec *}
+explain_opt_list(A) ::= explain_option(O).
+    { A = vec_new(ctx); ab_vec_push(ctx, A, &O, sizeof O); }
+explain_opt_list(A) ::= explain_opt_list(L) COMMA explain_option(O).
+    { A = L; ab_vec_push(ctx, A, &O, sizeof O); }
+%type explain_option {attu_ast_option}
+explain_option(A) ::= explain_opt_name(N) option_value(V).
+    { A = opt_make(ctx, ab_tokstr(&N), N.pos, V.text, V.pos); }
+explain_option(A) ::= explain_opt_name(N).
+    { A = opt_make(ctx, ab_tokstr(&N), N.pos, NULL, 0); }
+explain_opt_name(A) ::= ID(T).          { A = T; }
+explain_opt_name(A) ::= ANALYZE(T).     { A = T; }
+explain_opt_name(A) ::= VERBOSE(T).     { A = T; }
+
+%type opt_verbose {bool}
+opt_verbose(A) ::= VERBOSE.     { A = true; }
+opt_verbose(A) ::= .            { A = false; }
+
+explainable_stmt(A) ::= select_stmt(Q).
+    { A = ab_stmt(ctx, ATTU_STMT_SELECT, Q->position); A->u.select.query = Q; }
+explainable_stmt(A) ::= insert_stmt(S).     { A = S; }
+explainable_stmt(A) ::= create_as_stmt(S).  { A = S; }
+
+/* ======================================================================== */
+/* SET / SHOW / RESET                                                        */
+
+%include {
+typedef struct ab_set { const char *name; ab_strlist *values; bool to_default; } ab_set;
+}
+%type set_stmt {attu_ast_stmt *}
+set_stmt(A) ::= SET(K) set_rest(R).
+{
+    A = ab_stmt(ctx, ATTU_STMT_SET, K.pos);
+    A->u.set.name = (char *)R.name;
+    A->u.set.to_default = R.to_default;
+    if (R.values) { A->u.set.values = R.values->v.items; A->u.set.nvalues = R.values->v.n; }
+}
+set_stmt(A) ::= SET(K) LOCAL set_rest(R).
+{
+    A = ab_stmt(ctx, ATTU_STMT_SET, K.pos);
+    A->u.set.name = (char *)R.name;
+    A->u.set.local = true;
+    A->u.set.to_default = R.to_default;
+    if (R.values) { A->u.set.values = R.values->v.items; A->u.set.nvalues = R.values->v.n; }
+}
+set_stmt(A) ::= SET(K) SESSION set_rest(R).
+{
+    A = ab_stmt(ctx, ATTU_STMT_SET, K.pos);
+    A->u.set.name = (char *)R.name;
+    A->u.set.to_default = R.to_default;
+    if (R.values) { A->u.set.values = R.values->v.items; A->u.set.nvalues = R.values->v.n; }
+}
+set_stmt(A) ::= SET(K) SESSION CHARACTERISTICS AS TRANSACTION txn_mode_list(M).
+{
+    A = ab_stmt(ctx, ATTU_STMT_SET, K.pos);
+    A->u.set.name = "session characteristics";
+    if (M) { A->u.set.values = M->v.items; A->u.set.nvalues = M->v.n; }
+}
+
+%type set_rest {ab_set}
+set_rest(A) ::= var_name(N) TO var_list(L).     { A.name = N; A.values = L; A.to_default = false; }
+set_rest(A) ::= var_name(N) EQ var_list(L).     { A.name = N; A.values = L; A.to_default = false; }
+set_rest(A) ::= var_name(N) TO DEFAULT.         { A.name = N; A.values = NULL; A.to_default = true; }
+set_rest(A) ::= var_name(N) EQ DEFAULT.         { A.name = N; A.values = NULL; A.to_default = true; }
+set_rest(A) ::= TIME ZONE zone_value(V).
+{
+    A.name = "time zone";
+    A.values = V ? strlist_push(ctx, NULL, V) : NULL;
+    A.to_default = V == NULL;
+}
+set_rest(A) ::= NAMES boolean_or_string(V).
+    { A.name = "client_encoding"; A.values = strlist_push(ctx, NULL, V.text); A.to_default = false; }
+set_rest(A) ::= NAMES.
+    { A.name = "client_encoding"; A.values = NULL; A.to_default = true; }
+set_rest(A) ::= TRANSACTION txn_mode_list(M).
+    { A.name = "transaction"; A.values = M; A.to_default = false; }
+
+%type zone_value {const char *}
+zone_value(A) ::= SCONST(T).        { A = ab_strndup(ctx, T.str, T.slen); }
+zone_value(A) ::= ID(T).            { A = ab_tokstr(&T); }
+zone_value(A) ::= numeric_only(V).  { A = V.text; }
+zone_value(A) ::= DEFAULT.          { A = NULL; }
+zone_value(A) ::= LOCAL.            { A = NULL; }
+
+%type var_name {const char *}
+var_name(A) ::= colid(N).           { A = ab_tokstr(&N); }
+var_name(A) ::= var_name(L) DOT colid(N).
+{
+    const char *r = ab_tokstr(&N);
+    size_t a = strlen(L), b = strlen(r);
+    char *s = ab_alloc(ctx, a + b + 2);
+    if (s) { memcpy(s, L, a); s[a] = '.'; memcpy(s + a + 1, r, b); s[a + b + 1] = '\0'; }
+    A = s ? s : L;
+}
+
+%type var_list {ab_strlist *}
+var_list(A) ::= var_value(V).                   { A = strlist_push(ctx, NULL, V); }
+var_list(A) ::= var_list(L) COMMA var_value(V). { A = strlist_push(ctx, L, V); }
+
+%type var_value {const char *}
+var_value(A) ::= boolean_or_string(V).  { A = V.text; }
+var_value(A) ::= numeric_only(V).       { A = V.text; }
+
+%type show_stmt {attu_ast_stmt *}
+show_stmt(A) ::= SHOW(K) var_name(N).
+{
+    if (strcmp(N, "tables") == 0) {
+        A = ab_stmt(ctx, ATTU_STMT_SHOW_TABLES, K.pos);
+    } else {
+        A = ab_stmt(ctx, ATTU_STMT_SHOW, K.pos);
+        A->u.show.name = (char *)N;
+    }
+}
+show_stmt(A) ::= SHOW(K) TIME ZONE.
+    { A = ab_stmt(ctx, ATTU_STMT_SHOW, K.pos); A->u.show.name = "time zone"; }
+show_stmt(A) ::= SHOW(K) TRANSACTION ISOLATION LEVEL.
+    { A = ab_stmt(ctx, ATTU_STMT_SHOW, K.pos); A->u.show.name = "transaction_isolation"; }
+show_stmt(A) ::= SHOW(K) ALL.
+    { A = ab_stmt(ctx, ATTU_STMT_SHOW, K.pos); A->u.show.name = "all"; }
+
+%type reset_stmt {attu_ast_stmt *}
+reset_stmt(A) ::= RESET(K) var_name(N).
+    { A = ab_stmt(ctx, ATTU_STMT_RESET, K.pos); A->u.reset.name = (char *)N; }
+reset_stmt(A) ::= RESET(K) TIME ZONE.
+    { A = ab_stmt(ctx, ATTU_STMT_RESET, K.pos); A->u.reset.name = "time zone"; }
+reset_stmt(A) ::= RESET(K) ALL.
+    { A = ab_stmt(ctx, ATTU_STMT_RESET, K.pos); A->u.reset.name = NULL; }
+
+/* ======================================================================== */
+/* DESCRIBE and transactions                                                */
+
+%type describe_stmt {attu_ast_stmt *}
+describe_stmt(A) ::= DESCRIBE(K) qualified_name(N).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DESCRIBE, K.pos);
+    A->u.describe.table = (char *)N.name;
+    A->u.describe.table_position = N.pos;
+}
+describe_stmt(A) ::= DESC(K) qualified_name(N).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DESCRIBE, K.pos);
+    A->u.describe.table = (char *)N.name;
+    A->u.describe.table_position = N.pos;
+}
+
+%type txn_stmt {attu_ast_stmt *}
+txn_stmt(A) ::= BEGIN(K) opt_transaction opt_txn_mode_list.
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_BEGIN; }
+txn_stmt(A) ::= START(K) TRANSACTION opt_txn_mode_list.
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_BEGIN; }
+txn_stmt(A) ::= COMMIT(K) opt_transaction opt_chain(C).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_COMMIT; A->u.transaction.chain = C; }
+txn_stmt(A) ::= END(K) opt_transaction opt_chain(C).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_COMMIT; A->u.transaction.chain = C; }
+txn_stmt(A) ::= ROLLBACK(K) opt_transaction opt_chain(C).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_ROLLBACK; A->u.transaction.chain = C; }
+txn_stmt(A) ::= ABORT(K) opt_transaction opt_chain(C).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_ROLLBACK; A->u.transaction.chain = C; }
+
+opt_transaction ::= WORK.
+opt_transaction ::= TRANSACTION.
+opt_transaction ::= .
+
+%type opt_chain {bool}
+opt_chain(A) ::= AND CHAIN.     { A = true; }
+opt_chain(A) ::= AND NO CHAIN.  { A = false; }
+opt_chain(A) ::= .              { A = false; }
+
+opt_txn_mode_list ::= txn_mode_list.
+opt_txn_mode_list ::= .
+
+/* Modes are recorded as text ("isolation level read committed", "read
+ * only", "deferrable", ...) for SET TRANSACTION; BEGIN ignores them. */
+%type txn_mode_list {ab_strlist *}
+txn_mode_list(A) ::= txn_mode(M).                          { A = strlist_push(ctx, NULL, M); }
+txn_mode_list(A) ::= txn_mode_list(L) COMMA txn_mode(M).   { A = strlist_push(ctx, L, M); }
+txn_mode_list(A) ::= txn_mode_list(L) txn_mode(M).         { A = strlist_push(ctx, L, M); }
+
+%type txn_mode {const char *}
+txn_mode(A) ::= ISOLATION LEVEL iso_level(L).   { A = L; }
+txn_mode(A) ::= READ ONLY.                      { A = "read only"; }
+txn_mode(A) ::= READ WRITE.                     { A = "read write"; }
+txn_mode(A) ::= DEFERRABLE.                     { A = "deferrable"; }
+txn_mode(A) ::= NOT DEFERRABLE.                 { A = "not deferrable"; }
+
+%type iso_level {const char *}
+iso_level(A) ::= READ UNCOMMITTED.  { A = "read uncommitted"; }
+iso_level(A) ::= READ COMMITTED.    { A = "read committed"; }
+iso_level(A) ::= REPEATABLE READ.   { A = "repeatable read"; }
+iso_level(A) ::= SERIALIZABLE.      { A = "serializable"; }

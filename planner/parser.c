@@ -1,0 +1,139 @@
+/*
+ * parser.c - drives the lexer and the lemon parser over a query string
+ * (see parser.h).
+ *
+ * The whole string is one token stream, as in PostgreSQL: statements are
+ * separated by ';' in the grammar itself, so an error anywhere reports a
+ * position in the whole string, and nothing is returned unless every
+ * statement parsed.
+ *
+ * Two tokens of lookahead are resolved here, like PostgreSQL's
+ * base_yylex: NOT before BETWEEN / IN / LIKE / ILIKE / SIMILAR becomes
+ * NOT_LA (so "a NOT IN (...)" and "NOT a" need no extra grammar state), and
+ * WITH before TIME becomes WITH_LA (TIMESTAMP WITH TIME ZONE versus a
+ * following WITH clause).
+ */
+#include "planner/parser.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "grammar.h"
+#include "planner/ast_build.h"
+#include "planner/lexer.h"
+
+/* lemon's generated entry points (grammar.c, %name attu_grammar). */
+void *attu_grammarAlloc(void *(*mallocProc)(size_t));
+void attu_grammarFree(void *p, void (*freeProc)(void *));
+void attu_grammar(void *p, int major, attu_token minor, attu_parse_ctx *ctx);
+
+int attu_sql_char_position(const char *sql, size_t off) {
+    int pos = 1;
+    for (size_t i = 0; i < off && sql[i]; i++)
+        if (((unsigned char)sql[i] & 0xC0) != 0x80) pos++;
+    return pos;
+}
+
+void attu_parse_free(attu_parse_result *r) {
+    if (!r) return;
+    attu_ast_arena_free(r->arena);
+    free(r);
+}
+
+attu_parse_result *attu_parse(const char *sql, attu_error *err) {
+    return attu_parse_n(sql, sql ? strlen(sql) : 0, err);
+}
+
+attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
+    if (!sql) { sql = ""; len = 0; }
+    /* PostgreSQL's wire protocol cannot carry a NUL inside a query string;
+     * when one arrives in a buffer, the text ends there. */
+    const char *nul = memchr(sql, '\0', len);
+    if (nul) len = (size_t)(nul - sql);
+
+    attu_parse_result *res = calloc(1, sizeof *res);
+    attu_ast_arena *arena = attu_ast_arena_new();
+    void *parser = attu_grammarAlloc(malloc);
+    if (!res || !arena || !parser) {
+        free(res);
+        attu_ast_arena_free(arena);
+        if (parser) attu_grammarFree(parser, free);
+        attu_error_oom(err);
+        return NULL;
+    }
+
+    /* Errors go to a local record first so a caller's earlier error (first
+     * one wins) cannot hide whether this parse failed. */
+    attu_error local;
+    attu_error_clear(&local);
+
+    attu_lexer lx;
+    attu_lexer_init(&lx, sql, len, arena);
+    attu_parse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.arena = arena;
+    ctx.err = &local;
+    ctx.lx = &lx;
+    ctx.sql = sql;
+    ctx.sql_len = len;
+
+    /* Tokens are read one at a time, with one extra only after NOT and
+     * WITH (as PostgreSQL does), so a lexical error after a syntax error is
+     * never the one reported. */
+    attu_token cur, next;
+    bool have_next = false;
+    bool at_stmt_start = true;
+    while (!ctx.failed) {
+        if (have_next) {
+            cur = next;
+            have_next = false;
+        } else if (attu_lexer_next(&lx, &cur, &local) != 0) {
+            ctx.failed = true;
+            break;
+        }
+        if (cur.type == 0) {
+            attu_grammar(parser, 0, cur, &ctx);
+            break;
+        }
+        if (cur.type == TK_NOT || cur.type == TK_WITH) {
+            if (attu_lexer_next(&lx, &next, &local) != 0) {
+                ctx.failed = true;
+                break;
+            }
+            have_next = true;
+            if (cur.type == TK_NOT &&
+                (next.type == TK_BETWEEN || next.type == TK_IN ||
+                 next.type == TK_LIKE || next.type == TK_ILIKE ||
+                 next.type == TK_SIMILAR))
+                cur.type = TK_NOT_LA;
+            else if (cur.type == TK_WITH && next.type == TK_TIME)
+                cur.type = TK_WITH_LA;
+        }
+        if (cur.type == TK_SEMI) {
+            attu_grammar(parser, cur.type, cur, &ctx);
+            at_stmt_start = true;
+        } else {
+            if (at_stmt_start) {
+                ctx.stmt_start = cur.off;
+                ctx.max_param = 0;
+                at_stmt_start = false;
+            }
+            attu_grammar(parser, cur.type, cur, &ctx);
+            ctx.prev_end = cur.off + cur.len;
+        }
+    }
+    attu_grammarFree(parser, free);
+
+    if (ctx.failed || local.set) {
+        if (!local.set)
+            attu_error_set(&local, ATTU_SQLSTATE_SYNTAX, 0, "syntax error");
+        if (err && !err->set) *err = local;
+        attu_ast_arena_free(arena);
+        free(res);
+        return NULL;
+    }
+    res->arena = arena;
+    res->stmts = ctx.stmts.items;
+    res->n = ctx.stmts.n;
+    return res;
+}
