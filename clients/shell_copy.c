@@ -13,6 +13,7 @@
  * options" and writes what arrives. The options are passed through as
  * written (WITH (FORMAT csv, HEADER true), or the older CSV HEADER form).
  */
+#define _GNU_SOURCE /* strcasestr */
 #include "shell.h"
 
 #include <ctype.h>
@@ -100,6 +101,7 @@ static void draw_progress(double sent, double total, double rows, double secs,
     char sb[32], tb[32], rate[32], rr[32];
     human_bytes(sent, sb, sizeof sb);
     human_bytes(total, tb, sizeof tb);
+    if (rows < 0) rows = 0;
     human_count(rows, rr, sizeof rr);
     human_count(secs > 0 ? rows / secs : 0, rate, sizeof rate);
     char eta[32];
@@ -128,6 +130,20 @@ static int copy_result(shell_t *sh, const char *sql) {
     return rc;
 }
 
+/* True when COPY options ask for a header line (HEADER, HEADER true/on/1,
+ * HEADER MATCH); it is not a row, so the progress count leaves it out. */
+static bool has_header(const char *opts) {
+    for (const char *p = opts; (p = strcasestr(p, "header")); p += 6) {
+        if (p > opts && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) continue;
+        const char *v = p + 6;
+        while (*v == ' ' || *v == '\t') v++;
+        if (!strncasecmp(v, "false", 5) || !strncasecmp(v, "off", 3) || *v == '0')
+            return false;
+        return true;
+    }
+    return false;
+}
+
 static int copy_from(shell_t *sh, const char *sql, const char *path) {
     bool std = !strcasecmp(path, "stdin") || !strcasecmp(path, "pstdin");
     FILE *f = std ? stdin : fopen(path, "rb");
@@ -148,7 +164,7 @@ static int copy_from(shell_t *sh, const char *sql, const char *path) {
     shell_cancel_arm(sh);
     static char buf[256 * 1024];
     size_t n;
-    double sent = 0, rows = 0, t0 = shell_now_ms(), last = 0;
+    double sent = 0, rows = has_header(sql) ? -1 : 0, t0 = shell_now_ms(), last = 0;
     bool show = sh->progress && !std;
     const char *fail = NULL;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
