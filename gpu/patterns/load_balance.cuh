@@ -144,15 +144,13 @@ __device__ inline typename cached_tuple<tpl_t>::type load_cached(
 
 struct no_cache_t {};
 
-// The shared-memory plan of a transform_lbs tile.
-template <int nv, typename cache_t>
+// The static shared memory of a transform_lbs tile. The per-segment cached
+// values of segments b0..b1 (at most nv + 1 tuples) live in dynamic shared
+// memory, raw storage because tuples have constructors.
+template <int nv>
 struct lbs_shared_t {
   int ends[nv];
   int seg[nv];
-  // Per-segment cached values for segments b0..b1 (at most nv + 1),
-  // raw storage because tuples have constructors.
-  alignas(16) unsigned char cache[std::is_same<cache_t, no_cache_t>::value
-                                      ? 1 : (nv + 1) * sizeof(cache_t)];
 };
 
 template <typename launch_t, typename func_t, typename segments_it, typename tpl_t>
@@ -163,8 +161,9 @@ __global__ __launch_bounds__(launch_t::nt) void transform_lbs_kernel(
   constexpr bool caching_on = !std::is_same<tpl_t, no_cache_t>::value;
   using cache_t = typename std::conditional<caching_on, cached_tuple<tpl_t>,
                                             cuda::std::type_identity<no_cache_t>>::type::type;
-  __shared__ lbs_shared_t<nv, cache_t> shared;
-  cache_t* s_cache = reinterpret_cast<cache_t*>(shared.cache);
+  __shared__ lbs_shared_t<nv> shared;
+  extern __shared__ __align__(16) unsigned char lbs_dynamic_smem[];
+  cache_t* s_cache = reinterpret_cast<cache_t*>(lbs_dynamic_smem);
 
   int tid = threadIdx.x;
   lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
@@ -200,7 +199,15 @@ void transform_lbs_impl(func_t f, int count, segments_it segments,
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
   mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
   int num_tiles = (int)part.size() - 1;
-  transform_lbs_kernel<launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+  size_t cache_bytes = 0;
+  auto kernel = transform_lbs_kernel<launch_t, func_t, segments_it, tpl_t>;
+  if constexpr (!std::is_same<tpl_t, no_cache_t>::value) {
+    cache_bytes = (nv + 1) * sizeof(typename cached_tuple<tpl_t>::type);
+    // Past 48 KB in all, a kernel must opt in to more shared memory.
+    ATTU_CUDA_CHECK(cudaFuncSetAttribute(
+        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
+  }
+  kernel<<<num_tiles, launch_t::nt, cache_bytes, ctx.stream()>>>(
       f, count, segments, num_segments, part.data(), caching);
   ATTU_CUDA_CHECK_LAUNCH();
 }

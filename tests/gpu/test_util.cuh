@@ -93,6 +93,18 @@ std::vector<T> random_sorted(size_t n, long long lo, long long hi, uint64_t seed
   return v;
 }
 
+// A sorted int array in O(n): steps of 0..max_step (mean max_step / 2).
+inline std::vector<int> random_ascending(size_t n, int max_step, uint64_t seed) {
+  std::mt19937 rng((unsigned)seed);
+  std::vector<int> v(n);
+  int x = 0;
+  for (auto& y : v) {
+    x += (int)(rng() % (max_step + 1));
+    y = x;
+  }
+  return v;
+}
+
 // Segment geometries over `count` items; returns the descriptor.
 enum geometry_t { geo_random, geo_empty_heavy, geo_one_huge, geo_tiny };
 inline const char* geometry_name(geometry_t g) {

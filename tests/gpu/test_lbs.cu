@@ -1,0 +1,297 @@
+// test_lbs.cu: load_balance_search, transform_lbs (with tuple caching),
+// segreduce / transform_segreduce / lbs_segreduce / spmv, the interval
+// moves and lbs_workcreate against the CPU references, over segment
+// geometries with empty segments, one huge segment and millions of tiny
+// ones; a non-commutative operator for the segmented reductions.
+#include "gpu/patterns/patterns.cuh"
+#include "gpu/reference/intervals_reference.hpp"
+#include "gpu/reference/load_balance_reference.hpp"
+#include "tests/gpu/test_util.cuh"
+
+using namespace attu;
+using namespace attu::gpu;
+using attu::test::runner_t;
+
+// Composition of affine maps mod 2^32 (associative, not commutative).
+struct affine_t {
+  unsigned a, b;
+  __host__ __device__ bool operator==(const affine_t& o) const { return a == o.a && b == o.b; }
+};
+struct compose_t {
+  __host__ __device__ affine_t operator()(const affine_t& f, const affine_t& g) const {
+    return affine_t{g.a * f.a, g.a * f.b + g.b};
+  }
+};
+
+struct geo_case_t {
+  int count;
+  test::geometry_t geo;
+  int mean;
+};
+
+static std::vector<geo_case_t> geo_cases(int nv, bool big) {
+  std::vector<geo_case_t> c;
+  for (int n : {0, 1, nv - 1, nv, nv + 1, 5 * nv + 3})
+    for (auto g : {test::geo_random, test::geo_empty_heavy, test::geo_one_huge, test::geo_tiny})
+      c.push_back({n, g, 7});
+  c.push_back({1 << 20, test::geo_random, 10});
+  c.push_back({1 << 20, test::geo_random, 1000});
+  c.push_back({1 << 20, test::geo_empty_heavy, 50});
+  c.push_back({1 << 20, test::geo_one_huge, 0});
+  c.push_back({3 << 20, test::geo_tiny, 0});  // ~3M tiny segments
+  if (big) {
+    c.push_back({100 << 20, test::geo_random, 10});
+    c.push_back({100 << 20, test::geo_one_huge, 0});
+  }
+  return c;
+}
+
+static std::string name_of(const geo_case_t& c, size_t segs) {
+  return "n=" + std::to_string(c.count) + " " + test::geometry_name(c.geo) +
+         " segs=" + std::to_string(segs);
+}
+
+int main() {
+  ATTU_GPU_TEST_MAIN_PROLOGUE();
+  runner_t r;
+  context_t ctx;
+  std::printf("device: %s, %d SMs\n", ctx.props().name, ctx.sm_count());
+  const int nv = lbs_box_t::cta_dim(ctx.ptx_version()).nv();
+
+  r.run("load_balance_search over all geometries, 1M, 100M", [&] {
+    for (auto c : geo_cases(nv, true)) {
+      auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 7 + c.geo);
+      mem_t<int> d_segs = to_mem(segs, ctx), out(c.count, ctx);
+      out.memset(0xff);
+      load_balance_search(c.count, (const int*)d_segs.data(), (int)segs.size(), out.data(), ctx);
+      test::expect_equal(r, out.to_host(), ref::load_balance_search(c.count, segs),
+                         name_of(c, segs.size()).c_str());
+    }
+  });
+
+  r.run("transform_lbs with tuple caching (two iterators) and rank", [&] {
+    for (auto c : geo_cases(nv, false)) {
+      auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 3 + c.geo);
+      int ns = (int)segs.size();
+      auto va = test::random_values<int>(ns, -1000, 1000, ns);
+      auto vb = test::random_values<long long>(ns, 1, 1LL << 40, ns + 1);
+      mem_t<int> d_segs = to_mem(segs, ctx), d_va = to_mem(va, ctx);
+      mem_t<long long> d_vb = to_mem(vb, ctx), out(c.count, ctx);
+      out.memset(0xff);
+      long long* o = out.data();
+      transform_lbs(
+          [=] __device__(int index, int seg, int rank, cuda::std::tuple<int, long long> v) {
+            o[index] = cuda::std::get<0>(v) * 1000003LL + cuda::std::get<1>(v) * 7 + rank * 31 + seg;
+          },
+          c.count, (const int*)d_segs.data(), ns,
+          cuda::std::make_tuple((const int*)d_va.data(), (const long long*)d_vb.data()), ctx);
+      std::vector<long long> want(c.count);
+      ref::transform_lbs([&](int i, int s, int rank) {
+        want[i] = va[s] * 1000003LL + vb[s] * 7 + rank * 31 + s;
+      }, c.count, segs);
+      test::expect_equal(r, out.to_host(), want, name_of(c, ns).c_str());
+    }
+  });
+
+  r.run("segreduce int plus over all geometries (init for empty), 1M, 100M", [&] {
+    for (auto c : geo_cases(nv, true)) {
+      auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 5 + c.geo);
+      int ns = (int)segs.size();
+      auto in = test::random_values<int>(c.count, -1000, 1000, c.count + 99);
+      mem_t<int> d_in = to_mem(in, ctx), d_segs = to_mem(segs, ctx), out(ns, ctx);
+      out.memset(0xff);
+      segreduce(d_in.data(), c.count, (const int*)d_segs.data(), ns, out.data(),
+                plus_t<int>(), -7, ctx);
+      auto want = ref::segreduce<int>([&](int i, int, int) { return in[i]; }, c.count,
+                                      segs, plus_t<int>(), -7);
+      test::expect_equal(r, out.to_host(), want, name_of(c, ns).c_str());
+    }
+  });
+
+  r.run("transform_segreduce non-commutative (affine composition)", [&] {
+    for (auto c : geo_cases(nv, false)) {
+      auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 11 + c.geo);
+      int ns = (int)segs.size();
+      auto raw = test::random_values<unsigned>(2 * (size_t)c.count, 1, 0xffffffffLL, c.count + 5);
+      std::vector<affine_t> in(c.count);
+      for (int i = 0; i < c.count; ++i) in[i] = {raw[2 * i] | 1u, raw[2 * i + 1]};
+      mem_t<affine_t> d_in = to_mem(in, ctx), out(ns, ctx);
+      mem_t<int> d_segs = to_mem(segs, ctx);
+      out.memset(0xff);
+      const affine_t* p = d_in.data();
+      transform_segreduce([=] __device__(int i) { return p[i]; }, c.count,
+                          (const int*)d_segs.data(), ns, out.data(), compose_t(),
+                          affine_t{1, 0}, ctx);
+      auto want = ref::segreduce<affine_t>([&](int i, int, int) { return in[i]; }, c.count,
+                                           segs, compose_t(), affine_t{1, 0});
+      test::expect_equal(r, out.to_host(), want, name_of(c, ns).c_str());
+    }
+  });
+
+  r.run("lbs_segreduce with caching, and without", [&] {
+    for (auto c : geo_cases(nv, false)) {
+      auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 13 + c.geo);
+      int ns = (int)segs.size();
+      auto w = test::random_values<long long>(ns, -50, 50, ns + 3);
+      mem_t<int> d_segs = to_mem(segs, ctx);
+      mem_t<long long> d_w = to_mem(w, ctx), out(ns, ctx), out2(ns, ctx);
+      out.memset(0xff);
+      out2.memset(0xff);
+      lbs_segreduce(
+          [=] __device__(int index, int seg, int rank, cuda::std::tuple<long long> v) {
+            return cuda::std::get<0>(v) * rank + index % 3;
+          },
+          c.count, (const int*)d_segs.data(), ns,
+          cuda::std::make_tuple((const long long*)d_w.data()), out.data(),
+          maximum_t<long long>(), -1LL, ctx);
+      lbs_segreduce([=] __device__(int index, int seg, int rank) { return (long long)seg * rank + 1; },
+                    c.count, (const int*)d_segs.data(), ns, out2.data(),
+                    plus_t<long long>(), 0LL, ctx);
+      auto want = ref::segreduce<long long>(
+          [&](int i, int s, int rank) { return w[s] * rank + i % 3; }, c.count, segs,
+          maximum_t<long long>(), -1LL);
+      auto want2 = ref::segreduce<long long>(
+          [&](int, int s, int rank) { return (long long)s * rank + 1; }, c.count, segs,
+          plus_t<long long>(), 0LL);
+      test::expect_equal(r, out.to_host(), want, name_of(c, ns).c_str());
+      test::expect_equal(r, out2.to_host(), want2, name_of(c, ns).c_str());
+    }
+  });
+
+  r.run("spmv (CSR, empty rows) against a host product", [&] {
+    for (int nnz : {0, 1, nv + 1, 1 << 20}) {
+      auto rows = test::make_segments(nnz, test::geo_empty_heavy, 8, nnz + 1);
+      int ns = (int)rows.size(), ncols = 5000;
+      auto vals = test::random_values<long long>(nnz, -9, 9, 1);
+      auto cols = test::random_values<int>(nnz, 0, ncols - 1, 2);
+      auto x = test::random_values<long long>(ncols, -9, 9, 3);
+      mem_t<long long> d_vals = to_mem(vals, ctx), d_x = to_mem(x, ctx), y(ns, ctx);
+      mem_t<int> d_cols = to_mem(cols, ctx), d_rows = to_mem(rows, ctx);
+      y.memset(0xff);
+      spmv((const long long*)d_vals.data(), (const int*)d_cols.data(),
+           (const long long*)d_x.data(), nnz, (const int*)d_rows.data(), ns, y.data(), ctx);
+      auto want = ref::segreduce<long long>([&](int i, int, int) { return vals[i] * x[cols[i]]; },
+                                            nnz, rows, plus_t<long long>(), 0LL);
+      test::expect_equal(r, y.to_host(), want, ("nnz=" + std::to_string(nnz)).c_str());
+    }
+  });
+
+  r.run("interval_expand / gather / scatter / move", [&] {
+    for (auto c : geo_cases(nv, false)) {
+      auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 17 + c.geo);
+      int ns = (int)segs.size();
+      std::vector<int> len(ns);
+      for (int s = 0; s < ns; ++s) len[s] = ref::interval_end(segs, s, c.count) - segs[s];
+      // gather sources: intervals of a random permutation of a source array
+      std::vector<int> order(ns);
+      for (int s = 0; s < ns; ++s) order[s] = ns - 1 - s;
+      std::vector<int> gather(ns), scatter(ns);
+      int pos = 0;
+      for (int s : order) { gather[s] = pos; pos += len[s]; }
+      pos = 0;
+      for (int s = 0; s < ns; ++s) scatter[s] = c.count - segs[s] - len[s];  // mirrored
+      auto src = test::random_values<int>(std::max(c.count, ns), -(1 << 30), 1 << 30, c.count + 41);
+      mem_t<int> d_src = to_mem(src, ctx), d_segs = to_mem(segs, ctx),
+                 d_g = to_mem(gather, ctx), d_s = to_mem(scatter, ctx), out(c.count, ctx);
+      const int* S = d_segs.data();
+      std::string nm = name_of(c, ns);
+      out.memset(0xff);
+      interval_expand((const int*)d_src.data(), c.count, S, ns, out.data(), ctx);
+      std::vector<int> src_ns(src.begin(), src.begin() + ns);
+      test::expect_equal(r, out.to_host(), ref::interval_expand(src_ns, c.count, segs),
+                         ("expand " + nm).c_str());
+      out.memset(0xff);
+      interval_gather((const int*)d_src.data(), c.count, S, ns, (const int*)d_g.data(),
+                      out.data(), ctx);
+      test::expect_equal(r, out.to_host(), ref::interval_gather(src, c.count, segs, gather),
+                         ("gather " + nm).c_str());
+      out.memset(0xff);
+      interval_scatter((const int*)d_src.data(), c.count, S, ns, (const int*)d_s.data(),
+                       out.data(), ctx);
+      std::vector<int> want(c.count, -1);
+      ref::interval_scatter(src, c.count, segs, scatter, &want);
+      test::expect_equal(r, out.to_host(), want, ("scatter " + nm).c_str());
+      out.memset(0xff);
+      interval_move((const int*)d_src.data(), c.count, S, ns, (const int*)d_s.data(),
+                    (const int*)d_g.data(), out.data(), ctx);
+      std::fill(want.begin(), want.end(), -1);
+      ref::interval_move(src, c.count, segs, scatter, gather, &want);
+      test::expect_equal(r, out.to_host(), want, ("move " + nm).c_str());
+    }
+  });
+
+  r.run("lbs_workcreate: upsweep counts, downsweep segments and order", [&] {
+    for (auto c : geo_cases(nv, false)) {
+      auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 19 + c.geo);
+      int ns = (int)segs.size();
+      auto ask = test::random_values<int>(c.count, -3, 4, c.count + 77);  // <= 0: none
+      mem_t<int> d_segs = to_mem(segs, ctx), d_ask = to_mem(ask, ctx);
+      mem_t<int> mark(ns, ctx);
+      const int* A = d_ask.data();
+      auto wc = lbs_workcreate(c.count, (const int*)d_segs.data(), ns, ctx);
+      auto got = wc.upsweep([=] __device__(int index, int seg, int rank, cuda::std::tuple<int> v) {
+        return A[index] + (cuda::std::get<0>(v) & 0);
+      }, cuda::std::make_tuple((const int*)d_segs.data()));
+      // host: creators in item order
+      std::vector<int> want_segs, want_src;
+      long long total = 0;
+      for (int i = 0; i < c.count; ++i)
+        if (ask[i] > 0) { want_segs.push_back((int)total); want_src.push_back(i); total += ask[i]; }
+      if (got.count != total || got.num_segments != (int)want_segs.size()) {
+        r.fail("counts " + name_of(c, ns));
+        continue;
+      }
+      mem_t<int> src(got.num_segments, ctx), segof(got.num_segments, ctx);
+      src.memset(0xff);
+      int* o = src.data();
+      int* so = segof.data();
+      mem_t<int> new_segs = wc.downsweep(
+          [=] __device__(int dest_seg, int index, int seg, int rank, cuda::std::tuple<int>) {
+            o[dest_seg] = index;
+            so[dest_seg] = seg;
+          }, cuda::std::make_tuple((const int*)d_segs.data()));
+      test::expect_equal(r, new_segs.to_host(), want_segs, ("segments " + name_of(c, ns)).c_str());
+      test::expect_equal(r, src.to_host(), want_src, ("sources " + name_of(c, ns)).c_str());
+      auto lbs = ref::load_balance_search(c.count, segs);
+      std::vector<int> want_seg_of;
+      for (int i : want_src) want_seg_of.push_back(lbs[i]);
+      test::expect_equal(r, segof.to_host(), want_seg_of, ("seg " + name_of(c, ns)).c_str());
+    }
+  });
+
+  if (test::timing_enabled()) {
+    int n = 64 << 20;
+    for (int mean : {10, 1000}) {
+      auto segs = test::make_segments(n, test::geo_random, mean, 5);
+      int ns = (int)segs.size();
+      auto vals = test::random_values<int>(n, 1, 1000, 6);
+      std::vector<float> fv(vals.begin(), vals.end());
+      mem_t<float> d_v = to_mem(fv, ctx), out(ns, ctx);
+      mem_t<int> d_segs = to_mem(segs, ctx), seg_out(n, ctx), rank_out(n, ctx);
+      const int* S = d_segs.data();
+      double t_sr = test::time_ms(ctx, 7, [&] {
+        segreduce((const float*)d_v.data(), n, S, ns, out.data(), plus_t<float>(), 0.f, ctx);
+      });
+      int* so = seg_out.data();
+      int* ro = rank_out.data();
+      double t_lbs = test::time_ms(ctx, 7, [&] {
+        transform_lbs([=] __device__(int i, int seg, int rank) { so[i] = seg; ro[i] = rank; },
+                      n, S, ns, ctx);
+      });
+      std::printf("timing 64M mean %d: segreduce float %.3f ms (%.0f GB/s), "
+                  "transform_lbs seg+rank %.3f ms\n", mean, t_sr,
+                  (n * 4.0 + ns * 8.0) / t_sr / 1e6, t_lbs);
+    }
+    {
+      auto segs = test::make_segments(n, test::geo_random, 10, 9);
+      int ns = (int)segs.size();
+      mem_t<int> d_segs = to_mem(segs, ctx), src(n, ctx), dst(n, ctx);
+      double t = test::time_ms(ctx, 7, [&] {
+        interval_move((const int*)src.data(), n, (const int*)d_segs.data(), ns,
+                      (const int*)d_segs.data(), (const int*)d_segs.data(), dst.data(), ctx);
+      });
+      std::printf("timing 64M interval_move mean 10: %.3f ms\n", t);
+    }
+  }
+  return r.finish();
+}

@@ -1,0 +1,138 @@
+// test_search.cu: sorted_search (lower / upper), inner_join, bulk_insert
+// and bulk_remove against the CPU references: sizes around the tile, 1M,
+// duplicates-heavy and duplicate-free keys, empty sides, 64M into 64M.
+#include "gpu/patterns/patterns.cuh"
+#include "gpu/reference/intervals_reference.hpp"
+#include "gpu/reference/search_reference.hpp"
+#include "tests/gpu/test_util.cuh"
+
+using namespace attu;
+using namespace attu::gpu;
+using attu::test::runner_t;
+
+int main() {
+  ATTU_GPU_TEST_MAIN_PROLOGUE();
+  runner_t r;
+  context_t ctx;
+  std::printf("device: %s, %d SMs\n", ctx.props().name, ctx.sm_count());
+  const int nv = search_box_t::cta_dim(ctx.ptx_version()).nv();
+
+  struct sizes_t { int a, b; long long range; };
+  std::vector<sizes_t> cases = {
+      {0, 0, 10}, {0, 5, 10}, {5, 0, 10}, {1, 1, 3}, {nv - 1, 1, 100}, {1, nv - 1, 100},
+      {nv, nv, 1000}, {nv + 1, nv - 1, 50}, {3 * nv + 5, 2 * nv + 1, 1 << 30},
+      {1 << 20, 1 << 20, 1 << 19}, {1 << 20, 1000, 1 << 20}, {1000, 1 << 20, 1 << 20},
+      {1 << 20, 1 << 20, 1 << 30}, {16 << 20, 16 << 20, 1LL << 31}};
+
+  for (bool upper : {false, true}) {
+    r.run(std::string("sorted_search ") + (upper ? "bounds_upper" : "bounds_lower") +
+              " (int keys, duplicates), up to 16M into 16M",
+          [&] {
+            for (auto c : cases) {
+              auto needles = test::random_sorted<int>(c.a, -(c.range / 2), c.range / 2, c.a * 3 + 1);
+              auto hay = test::random_sorted<int>(c.b, -(c.range / 2), c.range / 2, c.b * 5 + 2);
+              mem_t<int> d_n = to_mem(needles, ctx), d_h = to_mem(hay, ctx), out(c.a, ctx);
+              out.memset(0xff);
+              if (upper)
+                sorted_search<bounds_upper>((const int*)d_n.data(), c.a, (const int*)d_h.data(),
+                                            c.b, out.data(), less_t<int>(), ctx);
+              else
+                sorted_search<bounds_lower>((const int*)d_n.data(), c.a, (const int*)d_h.data(),
+                                            c.b, out.data(), less_t<int>(), ctx);
+              test::expect_equal(r, out.to_host(),
+                                 ref::sorted_search(needles, hay, upper, less_t<int>()),
+                                 ("a=" + std::to_string(c.a) + " b=" + std::to_string(c.b)).c_str());
+            }
+          });
+  }
+
+  r.run("sorted_search with descending order (greater_t) and double keys", [&] {
+    auto needles = test::random_sorted<int>(50000, -5000, 5000, 1);
+    auto hay = test::random_sorted<int>(70000, -5000, 5000, 2);
+    std::vector<double> n2(needles.rbegin(), needles.rend()), h2(hay.rbegin(), hay.rend());
+    for (auto& x : n2) x *= 0.5;
+    for (auto& x : h2) x *= 0.5;
+    mem_t<double> d_n = to_mem(n2, ctx), d_h = to_mem(h2, ctx);
+    mem_t<int> out(n2.size(), ctx);
+    out.memset(0xff);
+    sorted_search<bounds_lower>((const double*)d_n.data(), (int)n2.size(),
+                                (const double*)d_h.data(), (int)h2.size(), out.data(),
+                                greater_t<double>(), ctx);
+    test::expect_equal(r, out.to_host(), ref::sorted_search(n2, h2, false, greater_t<double>()),
+                       "descending");
+  });
+
+  r.run("inner_join: pairs ordered by (a, b), duplicates on both sides", [&] {
+    std::vector<sizes_t> jc = {{0, 10, 10}, {10, 0, 10}, {1, 1, 1}, {nv + 1, nv - 1, 300},
+                               {100000, 80000, 40000}, {1 << 20, 1 << 20, 1 << 20},
+                               {16 << 20, 16 << 20, 8 << 20}};
+    for (auto c : jc) {
+      auto a = test::random_sorted<int>(c.a, 0, c.range - 1, c.a + 1);
+      auto b = test::random_sorted<int>(c.b, 0, c.range - 1, c.b + 2);
+      mem_t<int> d_a = to_mem(a, ctx), d_b = to_mem(b, ctx);
+      mem_t<int2> pairs = inner_join((const int*)d_a.data(), c.a, (const int*)d_b.data(), c.b,
+                                     less_t<int>(), ctx);
+      auto got2 = pairs.to_host();
+      std::vector<std::pair<int, int>> got(got2.size());
+      for (size_t i = 0; i < got2.size(); ++i) got[i] = {got2[i].x, got2[i].y};
+      test::expect_equal(r, got, ref::inner_join(a, b, less_t<int>()),
+                         ("a=" + std::to_string(c.a) + " b=" + std::to_string(c.b)).c_str());
+    }
+  });
+
+  r.run("bulk_insert: inserts at the same position keep order, at the ends too", [&] {
+    for (auto c : std::vector<sizes_t>{{0, 0, 0}, {0, 10, 0}, {10, 0, 0}, {1, 1, 0},
+                                       {nv + 3, nv - 1, 0}, {300000, 1 << 20, 0}}) {
+      auto a = test::random_values<int>(c.a, -1000000, -1, c.a + 3);
+      auto where = test::random_sorted<int>(c.a, 0, c.b, c.a + 4);
+      auto b = test::random_values<int>(c.b, 1, 1000000, c.b + 5);
+      mem_t<int> d_a = to_mem(a, ctx), d_w = to_mem(where, ctx), d_b = to_mem(b, ctx),
+                 out(c.a + c.b, ctx);
+      out.memset(0xff);
+      bulk_insert((const int*)d_a.data(), (const int*)d_w.data(), c.a, (const int*)d_b.data(),
+                  c.b, out.data(), ctx);
+      test::expect_equal(r, out.to_host(), ref::bulk_insert(a, where, b),
+                         ("a=" + std::to_string(c.a) + " b=" + std::to_string(c.b)).c_str());
+    }
+  });
+
+  r.run("bulk_remove: sorted unique indices, none, all", [&] {
+    for (int n : {0, 1, nv - 1, nv + 1, 1 << 20}) {
+      auto in = test::random_values<int>(n, -1000000, 1000000, n + 9);
+      for (int mode = 0; mode < 3; ++mode) {
+        std::vector<int> idx;
+        for (int i = 0; i < n; ++i)
+          if (mode == 2 || (mode == 1 && (in[i] & 1))) idx.push_back(i);
+        mem_t<int> d_in = to_mem(in, ctx), d_idx = to_mem(idx, ctx), out(n - idx.size(), ctx);
+        out.memset(0xff);
+        bulk_remove((const int*)d_in.data(), n, (const int*)d_idx.data(), (int)idx.size(),
+                    out.data(), ctx);
+        test::expect_equal(r, out.to_host(), ref::bulk_remove(in, idx),
+                           ("n=" + std::to_string(n) + " mode=" + std::to_string(mode)).c_str());
+      }
+    }
+  });
+
+  if (test::timing_enabled()) {
+    int n = 64 << 20;
+    auto a = test::random_ascending(n, 60, 1);
+    auto b = test::random_ascending(n, 60, 2);
+    mem_t<int> d_a = to_mem(a, ctx), d_b = to_mem(b, ctx), out(n, ctx);
+    double t = test::time_ms(ctx, 7, [&] {
+      sorted_search<bounds_lower>((const int*)d_a.data(), n, (const int*)d_b.data(), n,
+                                  out.data(), less_t<int>(), ctx);
+    });
+    auto ja = test::random_ascending(16 << 20, 1, 3);  // keys in [0, ~8M)
+    auto jb = test::random_ascending(16 << 20, 1, 4);
+    mem_t<int> d_ja = to_mem(ja, ctx), d_jb = to_mem(jb, ctx);
+    size_t npairs = 0;
+    double tj = test::time_ms(ctx, 5, [&] {
+      auto p = inner_join((const int*)d_ja.data(), 16 << 20, (const int*)d_jb.data(), 16 << 20,
+                          less_t<int>(), ctx);
+      npairs = p.size();
+    });
+    std::printf("timing: sorted_search 64M into 64M %.3f ms; inner_join 16Mx16M (%zu pairs) %.3f ms\n",
+                t, npairs, tj);
+  }
+  return r.finish();
+}
