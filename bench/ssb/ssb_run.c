@@ -131,7 +131,13 @@ int main(int argc, char **argv) {
     double sf = 1;
     const char *data = NULL, *conninfo = NULL, *duck_lib = NULL;
     const char *expect = NULL, *save = NULL, *only = NULL;
-    const char *host = "127.0.0.1", *port = "5433", *user = "attu", *db = NULL;
+    /* libpq's environment (PGHOST, PGPORT, PGUSER, PGDATABASE) wins over
+     * attud's defaults, as in the attu shell. */
+    const char *host = getenv("PGHOST"), *port = getenv("PGPORT");
+    const char *user = getenv("PGUSER"), *db = getenv("PGDATABASE");
+    if (!host) host = "127.0.0.1";
+    if (!port) port = "5433";
+    if (!user) user = "attu";
     const char *qdir = ATTU_SSB_SOURCE_DIR "/queries";
     int runs = 3, threads = 0, load = 1, server = 1;
     static const struct option opts[] = {

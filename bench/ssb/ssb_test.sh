@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# bench/ssb/ssb_test.sh SSB_RUN SERVER_KIND [ATTUD] - the SSB answers test.
+#
+# Generates SSB at a small scale factor (SSB_TEST_SF, default 0.05: ~300k
+# lineorder rows, a few seconds), loads it into a private server over the
+# wire, runs all 13 queries once and compares every answer with DuckDB's on
+# the same CSV files. With SERVER_KIND pg the server is PostgreSQL 15, which
+# validates the generator and the query text; with attud it is attu itself.
+# Skips (77) when DuckDB cannot be installed (npm offline) or no server.
+set -euo pipefail
+SSB_RUN=$1 KIND=$2 ATTUD=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../../tests/clients/server_env.sh"
+lib=$("$here/duckdb/install.sh" "${SSB_DUCKDB_DIR:-$here/duckdb/npm}" 2>"$SERVER_TMP/npm.log") \
+  || { cat "$SERVER_TMP/npm.log"; skip "DuckDB could not be installed from npm"; }
+start_server "$KIND" "$ATTUD"
+sf=${SSB_TEST_SF:-0.05}
+# DuckDB's library is not built with sanitizers; keep ASan's leak check to our code.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0
+"$SSB_RUN" --sf "$sf" --data "$SERVER_TMP/ssb" --runs 1 --threads 2 --duckdb "$lib"
