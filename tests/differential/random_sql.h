@@ -1,0 +1,52 @@
+/*
+ * random_sql.h - random tables and random queries of the grammar attu
+ * supports, for differential testing against PostgreSQL.
+ *
+ * Everything derives from one 64-bit seed, so a failure is reproduced by
+ * the seed and the query's index. Tables t0, t1, t2 share one column
+ * layout (k INTEGER join key with few distinct values, i INTEGER, b BIGINT,
+ * x DOUBLE PRECISION, d DECIMAL(12,2), s TEXT, dt DATE, f BOOLEAN), about
+ * 10% NULLs in every column. Values are kept small enough that the
+ * generated arithmetic cannot overflow, and doubles are mostly exact binary
+ * fractions, so both engines should agree to the last digit on most
+ * queries; the comparison still allows 1e-9 relative on numbers.
+ */
+#ifndef ATTU_TESTS_RANDOM_SQL_H
+#define ATTU_TESTS_RANDOM_SQL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rng {
+    uint64_t s;
+} rng;
+
+void rng_seed(rng *r, uint64_t seed);
+uint64_t rng_next(rng *r);
+/* Uniform in [lo, hi]. */
+int64_t rng_range(rng *r, int64_t lo, int64_t hi);
+/* True with probability pct/100. */
+bool rng_chance(rng *r, int pct);
+
+/* A growable string. */
+typedef struct sql_buf {
+    char  *p;
+    size_t n, cap;
+} sql_buf;
+
+void sql_buf_printf(sql_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sql_buf_free(sql_buf *b);
+
+#define RANDOM_SQL_TABLES 3
+
+/* The schema and data: one CREATE TABLE and some INSERT statements per
+ * table, as a list of statements (each malloc'ed, NULL-terminated list). */
+char **random_sql_setup(rng *r, int rows_per_table);
+void random_sql_free_list(char **stmts);
+
+/* One random query. *ordered is set when its ORDER BY fixes the order of
+ * every row (compare in order), else rows are compared as a multiset. */
+char *random_sql_query(rng *r, bool *ordered);
+
+#endif
