@@ -127,6 +127,9 @@ typedef struct attu_lbs_segreduce_args {
     int               nreduce;
     const attu_reduce_spec *reduce;
     attu_out         *out;          /* nreduce outputs of nseg rows */
+    /* LEFT JOIN semantics: a segment none of whose items passes the filter
+     * (or that has none) reduces one item whose right inputs are all NULL. */
+    bool              outer;
 } attu_lbs_segreduce_args;
 
 typedef struct attu_backend attu_backend;

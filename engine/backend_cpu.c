@@ -570,6 +570,7 @@ static void lbsr_range(void *vc, size_t b, size_t e, int w) {
         int64_t cnt = off[s + 1] - off[s];
         for (int k = 0; k < nr; k++) attu_reducer_reset(rs[k]);
         bool left_loaded = false;
+        int64_t passed = 0;
         for (int64_t r0 = 0; r0 < cnt; r0 += ATTU_INTERP_BATCH) {
             size_t n = (size_t)(cnt - r0 < ATTU_INTERP_BATCH ? cnt - r0 : ATTU_INTERP_BATCH);
             if (!left_loaded || n != ATTU_INTERP_BATCH) {
@@ -594,6 +595,7 @@ static void lbsr_range(void *vc, size_t b, size_t e, int w) {
                 }
                 for (size_t q = 0; q < n; q++) {
                     if (filt && (filt[q].null || !filt[q].v.i)) continue;
+                    if (k == 0) passed++;
                     int64_t payload;
                     if (arg_input >= 0) payload = ((const int32_t *)a->right[arg_input].data->ptr)[rows[q]];
                     else payload = arg ? arg[q].v.i : 0;
@@ -602,6 +604,19 @@ static void lbsr_range(void *vc, size_t b, size_t e, int w) {
                         c->failed[w] = 1; goto done;
                     }
                 }
+            }
+        }
+        if (a->outer && (nr == 0 ? 0 : passed == 0)) {
+            /* no partner: one item with the right side NULL */
+            int64_t none = -1;
+            for (int i = 0; i < a->nleft; i++) attu_cpu_broadcast_slot(&a->left[i], lrow, 1, attu_interp_input(it, i));
+            for (int i = 0; i < a->nright; i++) attu_cpu_load_slots_idx(&a->right[i], &none, 1, attu_interp_input(it, a->nleft + i));
+            if (attu_interp_run(it, 1, &c->errs[w])) { c->failed[w] = 1; goto done; }
+            for (int k = 0; k < nr; k++) {
+                const attu_reduce_spec *sp = &a->reduce[k];
+                const attu_slot *in = sp->in_reg >= 0 ? attu_interp_output(it, sp->in_reg) : NULL;
+                const attu_slot *arg = sp->arg_reg >= 0 ? attu_interp_output(it, sp->arg_reg) : NULL;
+                if (attu_reducer_add_slot(rs[k], sp, in, arg ? arg->v.i : 0, arg ? arg->null : 1, &c->errs[w])) { c->failed[w] = 1; goto done; }
             }
         }
         for (int k = 0; k < nr; k++) attu_reducer_store(rs[k], &a->out[k], s);

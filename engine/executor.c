@@ -1,0 +1,415 @@
+/*
+ * executor.c - walks a stage plan and runs each stage's patterns through the
+ * backend (see executor.h, stage_plan.h). Operators that need more room
+ * live in executor_ops.c; this file holds the relation plumbing, scans,
+ * filters, projections, sorts, limits and result download.
+ */
+#include "engine/executor.h"
+#include "engine/executor_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double attu_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---- resident table columns -------------------------------------------------- */
+
+typedef struct resident {
+    attu_backend *be;
+    attu_buf     *data;
+    attu_buf     *valid;
+    attu_buf      data_view;   /* CPU backend: a view of the host slots */
+    bool          view;
+} resident;
+
+static void resident_free(void *p) {
+    resident *r = p;
+    if (!r) return;
+    if (!r->view && r->data) r->be->free(r->be, r->data);
+    if (r->valid) r->be->free(r->be, r->valid);
+    free(r);
+}
+
+static pthread_mutex_t resident_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int attu_column_resident(attu_backend *be, attu_column *col, const attu_buf **data,
+                         const attu_buf **valid, attu_error *err) {
+    pthread_mutex_lock(&resident_lock);
+    resident *r = col->device;
+    if (r && (r->be != be || col->device_free != resident_free)) {
+        if (col->device_free) col->device_free(col->device);
+        col->device = NULL;
+        r = NULL;
+    }
+    if (!r) {
+        r = calloc(1, sizeof *r);
+        if (!r) { pthread_mutex_unlock(&resident_lock); return attu_error_oom(err); }
+        r->be = be;
+        size_t n = col->length, w = attu_type_width(col->type.id);
+        if (be->kind == ATTU_DEVICE_KIND_CPU) {
+            /* host memory is the device: no copy of the slots */
+            r->data_view.ptr = col->data;
+            r->data_view.bytes = n * w;
+            r->data = &r->data_view;
+            r->view = true;
+        } else {
+            r->data = be->alloc(be, n * w, err);
+            if (!r->data || be->upload(be, r->data, 0, col->data, n * w, err)) { resident_free(r); pthread_mutex_unlock(&resident_lock); return -1; }
+        }
+        if (col->validity) {
+            uint8_t *bytes = malloc(n ? n : 1);
+            if (!bytes) { resident_free(r); pthread_mutex_unlock(&resident_lock); return attu_error_oom(err); }
+            for (size_t i = 0; i < n; i++) bytes[i] = !attu_column_is_null(col, i);
+            r->valid = be->alloc(be, n, err);
+            int rc = !r->valid || be->upload(be, r->valid, 0, bytes, n, err);
+            free(bytes);
+            if (rc) { resident_free(r); pthread_mutex_unlock(&resident_lock); return -1; }
+        }
+        col->device = r;
+        col->device_free = resident_free;
+    }
+    *data = r->data;
+    *valid = r->valid;
+    pthread_mutex_unlock(&resident_lock);
+    return 0;
+}
+
+/* ---- columns and relations ----------------------------------------------------- */
+
+xcol *xcol_new(xctx *x, attu_type t, size_t n, bool with_valid) {
+    xcol *c = calloc(1, sizeof *c);
+    if (!c) { attu_error_oom(x->err); return NULL; }
+    c->refs = 1;
+    c->type = t;
+    c->data = x->be->alloc(x->be, (n ? n : 1) * attu_type_width(t.id), x->err);
+    if (!c->data) { free(c); return NULL; }
+    c->owns_data = true;
+    if (with_valid) {
+        c->valid = x->be->alloc(x->be, n ? n : 1, x->err);
+        if (!c->valid) { xcol_unref(x, c); return NULL; }
+    }
+    return c;
+}
+
+xcol *xcol_ref(xcol *c) { if (c) c->refs++; return c; }
+
+void xcol_unref(xctx *x, xcol *c) {
+    if (!c || --c->refs > 0) return;
+    if (c->owns_data) x->be->free(x->be, c->data);
+    if (c->owns_valid || c->owns_data) x->be->free(x->be, c->valid);
+    if (c->dict) attu_dictionary_unref(c->dict);
+    free(c);
+}
+
+rel *rel_new(xctx *x, int ncols, size_t nrows) {
+    rel *r = calloc(1, sizeof *r);
+    if (r) r->cols = calloc((size_t)ncols + 1, sizeof(xcol *));
+    if (!r || !r->cols) { free(r); attu_error_oom(x->err); return NULL; }
+    r->ncols = ncols;
+    r->nrows = nrows;
+    return r;
+}
+
+void rel_free(xctx *x, rel *r) {
+    if (!r) return;
+    for (int i = 0; i < r->ncols; i++) xcol_unref(x, r->cols[i]);
+    free(r->cols);
+    free(r);
+}
+
+attu_vec vec_of(const xcol *c) {
+    attu_vec v = { c->type, c->data, c->valid, c->dict };
+    return v;
+}
+
+attu_buf *buf_i64(xctx *x, size_t n) {
+    return x->be->alloc(x->be, (n ? n : 1) * sizeof(int64_t), x->err);
+}
+
+int check_stop(xctx *x) {
+    if (x->ctx->cancel && *x->ctx->cancel)
+        return attu_error_set(x->err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to user request");
+    if (x->ctx->deadline_ms > 0 && attu_now_ms() > x->ctx->deadline_ms)
+        return attu_error_set(x->err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "%s",
+                              x->ctx->timeout_reason ? x->ctx->timeout_reason : "canceling statement due to statement timeout");
+    return 0;
+}
+
+/* Gathers every column of r by idx (n rows); may_null: idx may hold -1. */
+rel *rel_gather(xctx *x, const rel *r, const attu_buf *idx, size_t n, bool may_null) {
+    rel *o = rel_new(x, r->ncols, n);
+    if (!o) return NULL;
+    for (int i = 0; i < r->ncols; i++) {
+        xcol *s = r->cols[i];
+        xcol *d = xcol_new(x, s->type, n, may_null || s->valid);
+        if (!d) { rel_free(x, o); return NULL; }
+        if (s->dict) d->dict = attu_dictionary_ref(s->dict);
+        o->cols[i] = d;
+        if (x->be->gather(x->be, d->data, d->valid, s->data, s->valid, attu_type_width(s->type.id), idx, n, x->err)) {
+            rel_free(x, o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+/* Evaluates stage expressions over r: out[i] = a new or shared column. */
+int eval_exprs(xctx *x, const attu_stage_exprs *ex, const rel *r, xcol **out) {
+    for (int i = 0; i < ex->n; i++) out[i] = NULL;
+    if (ex->prog) {
+        const attu_expr_program *p = ex->prog;
+        attu_vec *ins = calloc((size_t)ex->nin + 1, sizeof *ins);
+        attu_out *outs = calloc((size_t)p->noutputs + 1, sizeof *outs);
+        xcol **made = calloc((size_t)p->noutputs + 1, sizeof *made);
+        if (!ins || !outs || !made) { free(ins); free(outs); free(made); return attu_error_oom(x->err); }
+        for (int i = 0; i < ex->nin; i++) ins[i] = vec_of(r->cols[ex->in_cols[i]]);
+        int rc = 0;
+        for (int o = 0; o < p->noutputs && !rc; o++) {
+            attu_type t = p->reg_types[p->outputs[o]];
+            made[o] = xcol_new(x, t, r->nrows, true);
+            if (!made[o]) { rc = -1; break; }
+            outs[o] = (attu_out){ t, made[o]->data, made[o]->valid, NULL };
+        }
+        if (!rc) rc = x->be->eval(x->be, p, ins, r->nrows, outs, x->err);
+        for (int o = 0; o < p->noutputs; o++) if (made[o] && outs[o].dict) made[o]->dict = outs[o].dict;
+        if (!rc) {
+            /* TEXT outputs that are an input passed through keep its codes' dictionary */
+            for (int i = 0; i < ex->n; i++) if (ex->direct[i] < 0) out[i] = xcol_ref(made[-ex->direct[i] - 1]);
+        }
+        for (int o = 0; o < p->noutputs; o++) xcol_unref(x, made[o]);
+        free(ins); free(outs); free(made);
+        if (rc) { for (int i = 0; i < ex->n; i++) { xcol_unref(x, out[i]); out[i] = NULL; } return -1; }
+    }
+    for (int i = 0; i < ex->n; i++) if (ex->direct[i] >= 0) out[i] = xcol_ref(r->cols[ex->direct[i]]);
+    return 0;
+}
+
+/* ---- scan, values, filter, project ----------------------------------------------- */
+
+static rel *run_scan(xctx *x, attu_stage *s) {
+    attu_table *t = s->table;
+    rel *r = rel_new(x, s->ncols, t->nrows);
+    if (!r) return NULL;
+    for (int i = 0; i < s->ncols; i++) {
+        int tc = s->cols[i];
+        if (tc >= t->ncols) {    /* rowid */
+            xcol *c = xcol_new(x, attu_type_make(ATTU_TYPE_INT64), t->nrows, false);
+            if (!c || x->be->iota(x->be, c->data, 0, t->nrows, x->err)) { xcol_unref(x, c); rel_free(x, r); return NULL; }
+            r->cols[i] = c;
+            continue;
+        }
+        attu_column *col = t->cols[tc];
+        xcol *c = calloc(1, sizeof *c);
+        if (!c) { attu_error_oom(x->err); rel_free(x, r); return NULL; }
+        c->refs = 1;
+        c->type = col->type;
+        r->cols[i] = c;
+        const attu_buf *d, *v;
+        if (attu_column_resident(x->be, col, &d, &v, x->err)) { rel_free(x, r); return NULL; }
+        c->data = (attu_buf *)d;
+        c->valid = (attu_buf *)v;
+        if (col->dict) c->dict = attu_dictionary_ref(col->dict);
+    }
+    return r;
+}
+
+static rel *run_values(xctx *x, attu_stage *s) {
+    rel *acc = NULL;
+    if (s->ncols == 0) return rel_new(x, 0, (size_t)s->nrows);
+    for (int r = 0; r < s->nrows; r++) {
+        attu_stage_exprs ex = { 0 };
+        int direct[s->ncols];
+        for (int i = 0; i < s->ncols; i++) direct[i] = -(i + 1);
+        ex.n = s->ncols; ex.direct = direct; ex.prog = s->rows[r];
+        rel *one = rel_new(x, 0, 1);
+        if (!one) { rel_free(x, acc); return NULL; }
+        rel *row = rel_new(x, s->ncols, 1);
+        if (!row || eval_exprs(x, &ex, one, row->cols)) { rel_free(x, one); rel_free(x, row); rel_free(x, acc); return NULL; }
+        rel_free(x, one);
+        if (!acc) { acc = row; continue; }
+        rel *both = rel_concat(x, acc, row);
+        rel_free(x, acc); rel_free(x, row);
+        if (!both) return NULL;
+        acc = both;
+    }
+    return acc;
+}
+
+rel *filter_by_mask(xctx *x, rel *in, xcol *mask) {
+    attu_vec mv = vec_of(mask);
+    attu_buf *idx = NULL;
+    size_t cnt = 0;
+    if (x->be->compact(x->be, &mv, in->nrows, &idx, &cnt, x->err)) return NULL;
+    rel *o = rel_gather(x, in, idx, cnt, false);
+    x->be->free(x->be, idx);
+    return o;
+}
+
+static rel *run_filter(xctx *x, attu_stage *s, rel *in) {
+    xcol *m;
+    if (eval_exprs(x, &s->exprs, in, &m)) return NULL;
+    rel *o = filter_by_mask(x, in, m);
+    xcol_unref(x, m);
+    return o;
+}
+
+static rel *run_project(xctx *x, attu_stage *s, rel *in) {
+    rel *o = rel_new(x, s->ncols, in->nrows);
+    if (!o) return NULL;
+    if (eval_exprs(x, &s->exprs, in, o->cols)) { rel_free(x, o); return NULL; }
+    return o;
+}
+
+/* ---- sort, top-k, limit, distinct ------------------------------------------------- */
+
+static attu_sort_key *make_keys(xcol **k, int n, const bool *desc, const bool *nf) {
+    attu_sort_key *keys = calloc((size_t)n + 1, sizeof *keys);
+    if (!keys) return NULL;
+    for (int i = 0; i < n; i++) {
+        keys[i].col = vec_of(k[i]);
+        keys[i].desc = desc ? desc[i] : false;
+        keys[i].nulls_first = nf ? nf[i] : false;
+    }
+    return keys;
+}
+
+static rel *run_sort(xctx *x, attu_stage *s, rel *in) {
+    int nk = s->keys.n;
+    xcol **k = calloc((size_t)nk + 1, sizeof *k);
+    if (!k) { attu_error_oom(x->err); return NULL; }
+    rel *o = NULL;
+    attu_sort_key *keys = NULL;
+    attu_buf *perm = NULL;
+    if (eval_exprs(x, &s->keys, in, k)) goto done;
+    keys = make_keys(k, nk, s->desc, s->nulls_first);
+    if (!keys) { attu_error_oom(x->err); goto done; }
+    size_t n = in->nrows;
+    if (s->kind == ATTU_ST_TOPK && (size_t)s->limit < n) n = (size_t)s->limit;
+    perm = buf_i64(x, in->nrows);
+    if (!perm) goto done;
+    int rc = s->kind == ATTU_ST_TOPK ? x->be->top_k(x->be, keys, nk, in->nrows, n, perm, x->err)
+                                     : x->be->sort(x->be, keys, nk, in->nrows, perm, x->err);
+    if (rc) goto done;
+    o = rel_gather(x, in, perm, n, false);
+done:
+    for (int i = 0; i < nk; i++) xcol_unref(x, k[i]);
+    free(k); free(keys);
+    if (perm) x->be->free(x->be, perm);
+    return o;
+}
+
+static rel *run_limit(xctx *x, attu_stage *s, rel *in) {
+    size_t off = (size_t)s->offset, n = in->nrows;
+    size_t start = off < n ? off : n;
+    size_t cnt = n - start;
+    if (s->limit >= 0 && (size_t)s->limit < cnt) cnt = (size_t)s->limit;
+    attu_buf *idx = buf_i64(x, cnt);
+    if (!idx || x->be->iota(x->be, idx, (attu_index)start, cnt, x->err)) { if (idx) x->be->free(x->be, idx); return NULL; }
+    rel *o = rel_gather(x, in, idx, cnt, false);
+    x->be->free(x->be, idx);
+    return o;
+}
+
+/* Rows with distinct values over all columns (first of each group in sort order). */
+rel *rel_distinct(xctx *x, rel *in) {
+    int nk = in->ncols;
+    attu_sort_key *keys = make_keys(in->cols, nk, NULL, NULL);
+    attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
+    attu_buf *perm = buf_i64(x, in->nrows), *heads = NULL, *idx = NULL;
+    rel *o = NULL;
+    size_t nh = 0;
+    if (!keys || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
+    for (int i = 0; i < nk; i++) kv[i] = vec_of(in->cols[i]);
+    if (x->be->sort(x->be, keys, nk, in->nrows, perm, x->err)) goto done;
+    if (x->be->segment_heads(x->be, kv, nk, perm, in->nrows, &heads, &nh, x->err)) goto done;
+    idx = buf_i64(x, nh);
+    if (!idx || x->be->gather(x->be, idx, NULL, perm, NULL, 8, heads, nh, x->err)) goto done;
+    o = rel_gather(x, in, idx, nh, false);
+done:
+    free(keys); free(kv);
+    if (perm) x->be->free(x->be, perm);
+    if (heads) x->be->free(x->be, heads);
+    if (idx) x->be->free(x->be, idx);
+    return o;
+}
+
+/* ---- the walk ---------------------------------------------------------------------------- */
+
+rel *run_stage(xctx *x, attu_stage *s) {
+    if (check_stop(x)) return NULL;
+    rel *in0 = NULL, *in1 = NULL, *out = NULL;
+    if (s->child[0] && !(in0 = run_stage(x, s->child[0]))) return NULL;
+    if (s->child[1] && !(in1 = run_stage(x, s->child[1]))) { rel_free(x, in0); return NULL; }
+    double t0 = attu_now_ms();
+    switch (s->kind) {
+    case ATTU_ST_SCAN: out = run_scan(x, s); break;
+    case ATTU_ST_VALUES: out = run_values(x, s); break;
+    case ATTU_ST_FILTER: out = run_filter(x, s, in0); break;
+    case ATTU_ST_PROJECT: out = run_project(x, s, in0); break;
+    case ATTU_ST_JOIN: out = run_join(x, s, in0, in1); break;
+    case ATTU_ST_CROSS: out = run_cross(x, s, in0, in1); break;
+    case ATTU_ST_AGG: out = run_agg(x, s, in0); break;
+    case ATTU_ST_JOIN_AGG: out = run_join_agg(x, s, in0, in1); break;
+    case ATTU_ST_WINDOW: out = run_window(x, s, in0); break;
+    case ATTU_ST_SORT: case ATTU_ST_TOPK: out = run_sort(x, s, in0); break;
+    case ATTU_ST_LIMIT: out = run_limit(x, s, in0); break;
+    case ATTU_ST_DISTINCT: out = rel_distinct(x, in0); break;
+    case ATTU_ST_SETOP: out = run_setop(x, s, in0, in1); break;
+    }
+    rel_free(x, in0);
+    rel_free(x, in1);
+    if (out && out->ncols != s->ncols && !x->err->set)
+        attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "stage %s produced %d columns, expected %d",
+                       attu_stage_kind_name(s->kind), out->ncols, s->ncols);
+    if (x->err->set) { rel_free(x, out); return NULL; }
+    s->executed = true;
+    s->act_rows = out->nrows;
+    s->act_ms = attu_now_ms() - t0;
+    return out;
+}
+
+int attu_execute(attu_exec_ctx *ctx, attu_stage *root, attu_column ***cols_out,
+                 size_t *nrows_out, attu_error *err) {
+    xctx x = { ctx, ctx->be, err };
+    rel *r = run_stage(&x, root);
+    if (!r) { if (!err->set) attu_error_oom(err); return -1; }
+    attu_column **cols = calloc((size_t)r->ncols + 1, sizeof *cols);
+    if (!cols) { rel_free(&x, r); return attu_error_oom(err); }
+    size_t n = r->nrows;
+    uint8_t *vb = malloc(n ? n : 1);
+    int rc = vb ? 0 : attu_error_oom(err);
+    for (int i = 0; i < r->ncols && !rc; i++) {
+        xcol *c = r->cols[i];
+        attu_column *h = attu_column_new(c->type, n ? n : 1, err);
+        if (!h) { rc = -1; break; }
+        cols[i] = h;
+        h->length = n;
+        if (x.be->download(x.be, h->data, c->data, 0, n * attu_type_width(c->type.id), err)) { rc = -1; break; }
+        if (c->valid) {
+            if (x.be->download(x.be, vb, c->valid, 0, n, err)) { rc = -1; break; }
+            bool anynull = false;
+            for (size_t k = 0; k < n; k++) if (!vb[k]) { anynull = true; break; }
+            if (anynull) {
+                if (attu_column_ensure_validity(h, err)) { rc = -1; break; }
+                for (size_t k = 0; k < n; k++) if (!vb[k]) attu_column_set_null(h, k, true);
+            }
+        }
+        if (c->dict) { if (h->dict) attu_dictionary_unref(h->dict); h->dict = attu_dictionary_ref(c->dict); }
+    }
+    free(vb);
+    rel_free(&x, r);
+    if (rc) {
+        for (int i = 0; i < root->ncols; i++) attu_column_free(cols[i]);
+        free(cols);
+        return -1;
+    }
+    *cols_out = cols;
+    *nrows_out = n;
+    return 0;
+}

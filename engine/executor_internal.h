@@ -1,0 +1,56 @@
+/*
+ * executor_internal.h - relations in flight and the operator entry points
+ * shared by executor.c and executor_ops.c.
+ */
+#ifndef ATTU_EXECUTOR_INTERNAL_H
+#define ATTU_EXECUTOR_INTERNAL_H
+
+#include "engine/executor.h"
+
+/* A column in backend memory. Shared by reference count; a scan's columns
+ * borrow the table's resident buffers (owns_data false). */
+typedef struct xcol {
+    int              refs;
+    attu_type        type;
+    attu_buf        *data;
+    attu_buf        *valid;     /* bytes, NULL = all valid */
+    attu_dictionary *dict;      /* TEXT */
+    bool             owns_data; /* data and valid allocated for this column */
+    bool             owns_valid;
+} xcol;
+
+typedef struct rel {
+    int     ncols;
+    xcol  **cols;
+    size_t  nrows;
+} rel;
+
+typedef struct xctx {
+    attu_exec_ctx *ctx;
+    attu_backend  *be;
+    attu_error    *err;
+} xctx;
+
+xcol *xcol_new(xctx *x, attu_type t, size_t n, bool with_valid);
+xcol *xcol_ref(xcol *c);
+void  xcol_unref(xctx *x, xcol *c);
+rel  *rel_new(xctx *x, int ncols, size_t nrows);
+void  rel_free(xctx *x, rel *r);
+attu_vec vec_of(const xcol *c);
+attu_buf *buf_i64(xctx *x, size_t n);
+int   check_stop(xctx *x);
+rel  *rel_gather(xctx *x, const rel *r, const attu_buf *idx, size_t n, bool may_null);
+int   eval_exprs(xctx *x, const attu_stage_exprs *ex, const rel *r, xcol **out);
+rel  *filter_by_mask(xctx *x, rel *in, xcol *mask);
+rel  *rel_distinct(xctx *x, rel *in);
+rel  *rel_concat(xctx *x, const rel *a, const rel *b);
+rel  *run_stage(xctx *x, attu_stage *s);
+
+rel *run_join(xctx *x, attu_stage *s, rel *l, rel *r);
+rel *run_cross(xctx *x, attu_stage *s, rel *l, rel *r);
+rel *run_agg(xctx *x, attu_stage *s, rel *in);
+rel *run_join_agg(xctx *x, attu_stage *s, rel *l, rel *r);
+rel *run_window(xctx *x, attu_stage *s, rel *in);
+rel *run_setop(xctx *x, attu_stage *s, rel *l, rel *r);
+
+#endif

@@ -1,0 +1,788 @@
+/*
+ * executor_ops.c - the operators with more moving parts: concatenation,
+ * equi-joins (sort + sorted_search + inner_join), cross joins, grouped and
+ * whole-table aggregation (sort + segment heads + segreduce), the fused
+ * join-aggregate (lbs_segreduce), window functions and set operations.
+ */
+#include "engine/executor_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static attu_buf view(const attu_buf *b, size_t off, size_t bytes) {
+    attu_buf v = { (char *)b->ptr + off, bytes };
+    return v;
+}
+
+static void free_buf(xctx *x, attu_buf *b) { if (b) x->be->free(x->be, b); }
+
+/* ---- host round trips (small bookkeeping the primitives do not cover) ------ */
+
+static void *download_all(xctx *x, const attu_buf *b, size_t bytes) {
+    void *h = malloc(bytes ? bytes : 1);
+    if (!h) { attu_error_oom(x->err); return NULL; }
+    if (bytes && x->be->download(x->be, h, b, 0, bytes, x->err)) { free(h); return NULL; }
+    return h;
+}
+
+static attu_buf *upload_new(xctx *x, const void *h, size_t bytes) {
+    attu_buf *b = x->be->alloc(x->be, bytes ? bytes : 1, x->err);
+    if (b && bytes && x->be->upload(x->be, b, 0, h, bytes, x->err)) { free_buf(x, b); return NULL; }
+    return b;
+}
+
+/* Remaps the codes of a TEXT column through map (host int32 table). */
+static xcol *remap_codes(xctx *x, const xcol *c, size_t n, const int32_t *map, attu_dictionary *dict) {
+    int32_t *codes = download_all(x, c->data, n * 4);
+    uint8_t *valid = c->valid ? download_all(x, c->valid, n) : NULL;
+    if (!codes || (c->valid && !valid)) { free(codes); free(valid); return NULL; }
+    for (size_t i = 0; i < n; i++) codes[i] = (valid && !valid[i]) ? 0 : map[codes[i]];
+    xcol *o = xcol_new(x, c->type, n, c->valid != NULL);
+    if (o) {
+        if (x->be->upload(x->be, o->data, 0, codes, n * 4, x->err) ||
+            (valid && x->be->upload(x->be, o->valid, 0, valid, n, x->err))) { xcol_unref(x, o); o = NULL; }
+        else if (dict) o->dict = attu_dictionary_ref(dict);
+    }
+    free(codes); free(valid);
+    return o;
+}
+
+/* ---- concatenation ----------------------------------------------------------- */
+
+static int copy_into(xctx *x, xcol *d, size_t off, const xcol *s, size_t n) {
+    size_t w = attu_type_width(s->type.id);
+    attu_buf *idx = buf_i64(x, n);
+    if (!idx || x->be->iota(x->be, idx, 0, n, x->err)) { free_buf(x, idx); return -1; }
+    attu_buf dv = view(d->data, off * w, n * w), vv;
+    if (d->valid) vv = view(d->valid, off, n);
+    int rc = x->be->gather(x->be, &dv, d->valid ? &vv : NULL, s->data, s->valid, w, idx, n, x->err);
+    free_buf(x, idx);
+    return rc;
+}
+
+rel *rel_concat(xctx *x, const rel *a, const rel *b) {
+    size_t n = a->nrows + b->nrows;
+    rel *o = rel_new(x, a->ncols, n);
+    if (!o) return NULL;
+    for (int i = 0; i < a->ncols; i++) {
+        xcol *ca = a->cols[i], *cb = b->cols[i];
+        xcol *sa = xcol_ref(ca), *sb = xcol_ref(cb);
+        attu_dictionary *dict = NULL;
+        if (ca->type.id == ATTU_TYPE_TEXT && ca->dict != cb->dict) {
+            /* merge the dictionaries: a's strings plus b's */
+            const attu_dictionary *db = cb->dict;
+            int32_t nb = db ? db->count : 0;
+            const char **strs = malloc(sizeof *strs * ((size_t)nb + 1));
+            size_t *lens = malloc(sizeof *lens * ((size_t)nb + 1));
+            int32_t *bmap = malloc(sizeof *bmap * ((size_t)nb + 1));
+            int32_t *amap = malloc(sizeof *amap * ((size_t)(ca->dict ? ca->dict->count : 0) + 1));
+            if (!strs || !lens || !bmap || !amap) { free(strs); free(lens); free(bmap); free(amap); xcol_unref(x, sa); xcol_unref(x, sb); attu_error_oom(x->err); rel_free(x, o); return NULL; }
+            for (int32_t k = 0; k < nb; k++) strs[k] = attu_dictionary_get(db, k, &lens[k]);
+            if (ca->dict) dict = attu_dictionary_merge(ca->dict, strs, lens, (size_t)nb, amap, bmap, x->err);
+            else dict = attu_dictionary_build(strs, lens, (size_t)nb, bmap, x->err);
+            xcol *na = NULL, *nbx = NULL;
+            if (dict) {
+                na = ca->dict ? remap_codes(x, ca, a->nrows, amap, dict) : NULL;
+                nbx = remap_codes(x, cb, b->nrows, bmap, dict);
+            }
+            free(strs); free(lens); free(bmap); free(amap);
+            xcol_unref(x, sa); xcol_unref(x, sb);
+            if (!dict || (ca->dict && !na) || !nbx) { if (dict) attu_dictionary_unref(dict); xcol_unref(x, na); xcol_unref(x, nbx); rel_free(x, o); return NULL; }
+            sa = na ? na : xcol_ref(ca);
+            sb = nbx;
+        } else if (ca->dict) dict = attu_dictionary_ref(ca->dict);
+        xcol *d = xcol_new(x, ca->type, n, sa->valid || sb->valid);
+        if (!d || copy_into(x, d, 0, sa, a->nrows) || copy_into(x, d, a->nrows, sb, b->nrows)) {
+            xcol_unref(x, d); xcol_unref(x, sa); xcol_unref(x, sb); if (dict) attu_dictionary_unref(dict); rel_free(x, o); return NULL;
+        }
+        d->dict = dict;
+        o->cols[i] = d;
+        xcol_unref(x, sa); xcol_unref(x, sb);
+    }
+    return o;
+}
+
+/* ---- join keys --------------------------------------------------------------------- */
+
+/* One int64 key per row for both sides, equal exactly when every key is
+ * equal and none is NULL. Multi-column keys become dense ranks of the
+ * sorted union of both sides. */
+static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr, attu_buf **kl_out, attu_buf **kr_out) {
+    attu_buf **el = calloc((size_t)nk + 1, sizeof *el), **er = calloc((size_t)nk + 1, sizeof *er);
+    int rc = -1;
+    attu_buf *all = NULL;
+    if (!el || !er) { attu_error_oom(x->err); goto out; }
+    for (int k = 0; k < nk; k++) {
+        xcol *r = xcol_ref(rk[k]);
+        if (lk[k]->type.id == ATTU_TYPE_TEXT && lk[k]->dict != r->dict && r->dict && lk[k]->dict) {
+            int32_t *map = malloc(sizeof(int32_t) * ((size_t)r->dict->count + 1));
+            if (!map || attu_dictionary_translate(r->dict, lk[k]->dict, map, x->err)) { free(map); xcol_unref(x, r); if (!x->err->set) attu_error_oom(x->err); goto out; }
+            xcol *t = remap_codes(x, r, nr, map, lk[k]->dict);
+            free(map);
+            xcol_unref(x, r);
+            if (!t) goto out;
+            r = t;
+        }
+        el[k] = buf_i64(x, nl);
+        er[k] = buf_i64(x, nr);
+        attu_vec lv = vec_of(lk[k]), rv = vec_of(r);
+        int bad = !el[k] || !er[k] || x->be->key_encode(x->be, &lv, nl, INT64_MIN, el[k], x->err) ||
+                  x->be->key_encode(x->be, &rv, nr, INT64_MIN + 1, er[k], x->err);
+        xcol_unref(x, r);
+        if (bad) goto out;
+    }
+    if (nk == 1) {
+        *kl_out = el[0]; *kr_out = er[0];
+        el[0] = er[0] = NULL;
+        rc = 0;
+        goto out;
+    }
+    {
+        size_t n = nl + nr;
+        attu_buf **cat = calloc((size_t)nk + 1, sizeof *cat);
+        attu_sort_key *keys = calloc((size_t)nk + 1, sizeof *keys);
+        attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
+        attu_buf *perm = buf_i64(x, n), *heads = NULL, *off = NULL, *seg = NULL, *idx = NULL;
+        size_t nh = 0;
+        int ok = cat && keys && kv && perm;
+        if (!ok && !x->err->set) attu_error_oom(x->err);
+        idx = ok ? buf_i64(x, n) : NULL;
+        ok = ok && idx && !x->be->iota(x->be, idx, 0, n, x->err);
+        for (int k = 0; k < nk && ok; k++) {
+            cat[k] = buf_i64(x, n);
+            if (!cat[k]) { ok = 0; break; }
+            attu_buf a = view(cat[k], 0, nl * 8), b = view(cat[k], nl * 8, nr * 8);
+            ok = !x->be->gather(x->be, &a, NULL, el[k], NULL, 8, idx, nl, x->err) &&
+                 !x->be->gather(x->be, &b, NULL, er[k], NULL, 8, idx, nr, x->err);
+            kv[k] = (attu_vec){ attu_type_make(ATTU_TYPE_INT64), cat[k], NULL, NULL };
+            keys[k].col = kv[k];
+        }
+        ok = ok && !x->be->sort(x->be, keys, nk, n, perm, x->err);
+        ok = ok && !x->be->segment_heads(x->be, kv, nk, perm, n, &heads, &nh, x->err);
+        if (ok) {
+            off = buf_i64(x, nh + 1);
+            int64_t end = (int64_t)n;
+            ok = off && !x->be->iota(x->be, idx, 0, nh, x->err);
+            attu_buf ov = ok ? view(off, 0, nh * 8) : (attu_buf){ 0 };
+            ok = ok && !x->be->gather(x->be, &ov, NULL, heads, NULL, 8, idx, nh, x->err) &&
+                 !x->be->upload(x->be, off, nh * 8, &end, 8, x->err);
+        }
+        seg = ok ? buf_i64(x, n) : NULL;
+        ok = ok && seg && !x->be->lbs(x->be, off, nh, n, seg, x->err);
+        all = ok ? buf_i64(x, n) : NULL;
+        ok = ok && all && !x->be->scatter(x->be, all, seg, 8, perm, n, x->err);
+        if (ok) {
+            attu_buf *kl = buf_i64(x, nl), *kr = buf_i64(x, nr);
+            attu_buf a = view(all, 0, nl * 8), b = view(all, nl * 8, nr * 8);
+            ok = kl && kr && !x->be->iota(x->be, idx, 0, n, x->err) &&
+                 !x->be->gather(x->be, kl, NULL, &a, NULL, 8, idx, nl, x->err) &&
+                 !x->be->gather(x->be, kr, NULL, &b, NULL, 8, idx, nr, x->err);
+            if (ok) { *kl_out = kl; *kr_out = kr; rc = 0; }
+            else { free_buf(x, kl); free_buf(x, kr); }
+        }
+        for (int k = 0; k < nk && cat; k++) free_buf(x, cat[k]);
+        free(cat); free(keys); free(kv);
+        free_buf(x, perm); free_buf(x, heads); free_buf(x, off); free_buf(x, seg); free_buf(x, idx);
+    }
+out:
+    for (int k = 0; k < nk; k++) { if (el) free_buf(x, el[k]); if (er) free_buf(x, er[k]); }
+    free(el); free(er);
+    free_buf(x, all);
+    return rc;
+}
+
+/* Sorts an int64 key: *perm (positions -> rows) and the sorted keys. */
+static int sort_key(xctx *x, attu_buf *k, size_t n, attu_buf **perm, attu_buf **sorted) {
+    attu_sort_key key = { { attu_type_make(ATTU_TYPE_INT64), k, NULL, NULL }, false, false };
+    *perm = buf_i64(x, n);
+    *sorted = buf_i64(x, n);
+    if (!*perm || !*sorted || x->be->sort(x->be, &key, 1, n, *perm, x->err) ||
+        x->be->gather(x->be, *sorted, NULL, k, NULL, 8, *perm, n, x->err)) {
+        free_buf(x, *perm); free_buf(x, *sorted);
+        *perm = *sorted = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static rel *rel_cat_cols(xctx *x, rel *a, rel *b) {
+    rel *o = rel_new(x, a->ncols + b->ncols, a->nrows);
+    if (!o) return NULL;
+    for (int i = 0; i < a->ncols; i++) o->cols[i] = xcol_ref(a->cols[i]);
+    for (int i = 0; i < b->ncols; i++) o->cols[a->ncols + i] = xcol_ref(b->cols[i]);
+    return o;
+}
+
+rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
+    int nk = s->keys.n;
+    xcol **lk = calloc((size_t)nk + 1, sizeof *lk), **rk = calloc((size_t)nk + 1, sizeof *rk);
+    attu_buf *kl = NULL, *kr = NULL, *pl = NULL, *sl = NULL, *pr = NULL, *sr = NULL, *ai = NULL, *bi = NULL, *li = NULL, *ri = NULL;
+    rel *out = NULL, *pairs = NULL, *lp = NULL, *rp = NULL;
+    size_t np = 0;
+    if (!lk || !rk) { attu_error_oom(x->err); goto done; }
+    if (eval_exprs(x, &s->keys, L, lk) || eval_exprs(x, &s->rkeys, R, rk)) goto done;
+    if (join_keys(x, lk, rk, nk, L->nrows, R->nrows, &kl, &kr)) goto done;
+    if (sort_key(x, kl, L->nrows, &pl, &sl) || sort_key(x, kr, R->nrows, &pr, &sr)) goto done;
+    if (x->be->inner_join(x->be, sl, L->nrows, sr, R->nrows, false, &ai, &bi, &np, x->err)) goto done;
+    li = buf_i64(x, np); ri = buf_i64(x, np);
+    if (!li || !ri || x->be->gather(x->be, li, NULL, pl, NULL, 8, ai, np, x->err) ||
+        x->be->gather(x->be, ri, NULL, pr, NULL, 8, bi, np, x->err)) goto done;
+    if (check_stop(x)) goto done;
+    bool need_pairs = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->residual.n;
+    if (need_pairs) {
+        lp = rel_gather(x, L, li, np, false);
+        rp = lp ? rel_gather(x, R, ri, np, false) : NULL;
+        pairs = rp ? rel_cat_cols(x, lp, rp) : NULL;
+        if (!pairs) goto done;
+        if (s->residual.n) {
+            xcol *m;
+            if (eval_exprs(x, &s->residual, pairs, &m)) goto done;
+            attu_vec mv = vec_of(m);
+            attu_buf *idx = NULL;
+            size_t cnt = 0;
+            int rc = x->be->compact(x->be, &mv, np, &idx, &cnt, x->err);
+            xcol_unref(x, m);
+            if (rc) goto done;
+            rel *f = rel_gather(x, pairs, idx, cnt, false);
+            attu_buf *li2 = buf_i64(x, cnt);
+            rc = !f || !li2 || x->be->gather(x->be, li2, NULL, li, NULL, 8, idx, cnt, x->err);
+            free_buf(x, idx);
+            if (rc) { rel_free(x, f); free_buf(x, li2); goto done; }
+            rel_free(x, pairs); pairs = f;
+            free_buf(x, li); li = li2;
+            np = cnt;
+        }
+    }
+    if (s->jk == ATTU_SJ_INNER) { out = pairs; pairs = NULL; goto done; }
+    {
+        /* marks over left rows: which found a partner */
+        bool keep_matched = s->jk == ATTU_SJ_SEMI;
+        xcol *marks = xcol_new(x, attu_type_make(ATTU_TYPE_BOOL), L->nrows, false);
+        attu_buf *vals = x->be->alloc(x->be, np ? np : 1, x->err);
+        int rc = !marks || !vals || x->be->fill(x->be, marks->data, 1, keep_matched ? 0 : 1, L->nrows, x->err) ||
+                 x->be->fill(x->be, vals, 1, keep_matched ? 1 : 0, np, x->err) ||
+                 x->be->scatter(x->be, marks->data, vals, 1, li, np, x->err);
+        free_buf(x, vals);
+        if (rc) { xcol_unref(x, marks); goto done; }
+        rel *sel = filter_by_mask(x, L, marks);
+        xcol_unref(x, marks);
+        if (!sel) goto done;
+        if (s->jk != ATTU_SJ_LEFT) { out = sel; goto done; }
+        /* LEFT: unmatched left rows with the right side NULL */
+        attu_buf *none = buf_i64(x, sel->nrows);
+        rel *pad = none && !x->be->fill(x->be, none, 8, (uint64_t)-1, sel->nrows, x->err) ? rel_gather(x, R, none, sel->nrows, true) : NULL;
+        free_buf(x, none);
+        rel *padded = pad ? rel_cat_cols(x, sel, pad) : NULL;
+        rel_free(x, sel); rel_free(x, pad);
+        if (!padded) goto done;
+        out = rel_concat(x, pairs, padded);
+        rel_free(x, padded);
+    }
+done:
+    for (int i = 0; i < nk; i++) { if (lk) xcol_unref(x, lk[i]); if (rk) xcol_unref(x, rk[i]); }
+    free(lk); free(rk);
+    free_buf(x, kl); free_buf(x, kr); free_buf(x, pl); free_buf(x, sl); free_buf(x, pr); free_buf(x, sr);
+    free_buf(x, ai); free_buf(x, bi); free_buf(x, li); free_buf(x, ri);
+    rel_free(x, pairs); rel_free(x, lp); rel_free(x, rp);
+    return out;
+}
+
+rel *run_cross(xctx *x, attu_stage *s, rel *L, rel *R) {
+    size_t nl = L->nrows, nr = R->nrows, n = nl * nr;
+    if (nr && n / nr != nl) { attu_error_set(x->err, ATTU_SQLSTATE_OUT_OF_MEMORY, 0, "cross join too large"); return NULL; }
+    attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+    attu_expr_program *p = attu_program_new(1, &i8);
+    rel *out = NULL;
+    xcol *pos = xcol_new(x, i8, n, false);
+    attu_buf *li = NULL, *ri = NULL;
+    if (!p || !pos) { if (!x->err->set) attu_error_oom(x->err); goto done; }
+    int cm = attu_program_reg(p, i8), rl = attu_program_reg(p, i8), rr = attu_program_reg(p, i8);
+    attu_instr c = attu_instr_make(ATTU_OP_CONST, cm, -1, -1);
+    c.imm_i = (int64_t)(nr ? nr : 1);
+    attu_program_emit(p, c);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_DIV_I, rl, 0, cm));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_MOD_I, rr, 0, cm));
+    attu_program_add_output(p, rl);
+    attu_program_add_output(p, rr);
+    li = buf_i64(x, n); ri = buf_i64(x, n);
+    if (!li || !ri || x->be->iota(x->be, pos->data, 0, n, x->err)) goto done;
+    attu_vec in = vec_of(pos);
+    attu_out outs[2] = { { i8, li, NULL, NULL }, { i8, ri, NULL, NULL } };
+    if (x->be->eval(x->be, p, &in, n, outs, x->err)) goto done;
+    rel *a = rel_gather(x, L, li, n, false), *b = a ? rel_gather(x, R, ri, n, false) : NULL;
+    if (b) out = rel_cat_cols(x, a, b);
+    rel_free(x, a); rel_free(x, b);
+done:
+    attu_program_free(p);
+    xcol_unref(x, pos);
+    free_buf(x, li); free_buf(x, ri);
+    return out;
+}
+
+/* ---- aggregation -------------------------------------------------------------------- */
+
+static attu_dictionary *agg_dict(const attu_stage_agg *g, xcol **args) {
+    if (g->out_type.id != ATTU_TYPE_TEXT) return NULL;
+    int src = g->arg >= 0 ? g->arg : g->in;
+    return src >= 0 && args[src]->dict ? attu_dictionary_ref(args[src]->dict) : NULL;
+}
+
+/* avg = sum / count (NULL when count is 0), scaled for decimals. */
+static xcol *finish_avg(xctx *x, xcol *sum, xcol *cnt, size_t n, int scale) {
+    attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), i8 = attu_type_make(ATTU_TYPE_INT64);
+    attu_type tys[2] = { f8, i8 };
+    attu_expr_program *p = attu_program_new(2, tys);
+    xcol *o = xcol_new(x, f8, n, true);
+    if (!p || !o) { attu_program_free(p); xcol_unref(x, o); if (!x->err->set) attu_error_oom(x->err); return NULL; }
+    int cf = attu_program_reg(p, f8), q = attu_program_reg(p, f8), k = attu_program_reg(p, f8), r = attu_program_reg(p, f8);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_CAST_I_F, cf, 1, -1));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_DIV_F, q, 0, cf));
+    attu_instr c = attu_instr_make(ATTU_OP_CONST, k, -1, -1);
+    c.imm_f = pow(10, scale);
+    attu_program_emit(p, c);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_DIV_F, r, q, k));
+    attu_program_add_output(p, r);
+    attu_vec in[2] = { vec_of(sum), vec_of(cnt) };
+    attu_out out = { f8, o->data, o->valid, NULL };
+    int rc = x->be->eval(x->be, p, in, n, &out, x->err);
+    attu_program_free(p);
+    if (rc) { xcol_unref(x, o); return NULL; }
+    return o;
+}
+
+/* COUNT(DISTINCT a) within groups: a copy of a that is NULL except at the
+ * first row of each (group keys, a) value. */
+static xcol *first_occurrence(xctx *x, xcol **keys, int nk, xcol *a, size_t n) {
+    attu_sort_key *sk = calloc((size_t)nk + 2, sizeof *sk);
+    attu_vec *kv = calloc((size_t)nk + 2, sizeof *kv);
+    attu_buf *perm = buf_i64(x, n), *heads = NULL;
+    size_t nh = 0;
+    xcol *o = NULL;
+    uint8_t *mark = NULL, *av = NULL;
+    int64_t *hp = NULL, *pp = NULL;
+    if (!sk || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
+    for (int i = 0; i < nk; i++) { kv[i] = vec_of(keys[i]); sk[i].col = kv[i]; }
+    kv[nk] = vec_of(a); sk[nk].col = kv[nk];
+    if (x->be->sort(x->be, sk, nk + 1, n, perm, x->err) || x->be->segment_heads(x->be, kv, nk + 1, perm, n, &heads, &nh, x->err)) goto done;
+    hp = download_all(x, heads, nh * 8);
+    pp = download_all(x, perm, n * 8);
+    mark = calloc(n ? n : 1, 1);
+    av = a->valid ? download_all(x, a->valid, n) : NULL;
+    if (!hp || !pp || !mark || (a->valid && !av)) { if (!x->err->set) attu_error_oom(x->err); goto done; }
+    for (size_t h = 0; h < nh; h++) { int64_t row = pp[hp[h]]; mark[row] = av ? av[row] : 1; }
+    o = calloc(1, sizeof *o);
+    if (!o) { attu_error_oom(x->err); goto done; }
+    o->refs = 1; o->type = a->type; o->data = a->data; o->dict = a->dict ? attu_dictionary_ref(a->dict) : NULL;
+    o->valid = upload_new(x, mark, n);
+    o->owns_valid = true;
+    if (!o->valid) { xcol_unref(x, o); o = NULL; }
+done:
+    free(sk); free(kv); free(mark); free(av); free(hp); free(pp);
+    free_buf(x, perm); free_buf(x, heads);
+    return o;
+}
+
+rel *run_agg(xctx *x, attu_stage *s, rel *in) {
+    int nk = s->keys.n, na = s->args.n, ng = s->naggs;
+    size_t n = in->nrows;
+    xcol **keys = calloc((size_t)nk + 1, sizeof *keys), **args = calloc((size_t)na + 1, sizeof *args);
+    xcol **dargs = calloc((size_t)ng + 1, sizeof *dargs);
+    attu_reduce_spec *specs = calloc((size_t)ng * 2 + 1, sizeof *specs);
+    attu_out *outs = calloc((size_t)ng * 2 + 1, sizeof *outs);
+    xcol **res = calloc((size_t)ng * 2 + 1, sizeof *res);
+    attu_sort_key *sk = calloc((size_t)nk + 1, sizeof *sk);
+    attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
+    attu_buf *perm = NULL, *heads = NULL, *off = NULL, *gidx = NULL, *idx = NULL;
+    rel *out = NULL;
+    size_t nseg = 1;
+    int nspec = 0;
+    if (!keys || !args || !dargs || !specs || !outs || !res || !sk || !kv) { attu_error_oom(x->err); goto done; }
+    if (eval_exprs(x, &s->keys, in, keys) || eval_exprs(x, &s->args, in, args)) goto done;
+    if (nk) {
+        for (int i = 0; i < nk; i++) { kv[i] = vec_of(keys[i]); sk[i].col = kv[i]; }
+        perm = buf_i64(x, n);
+        if (!perm || x->be->sort(x->be, sk, nk, n, perm, x->err)) goto done;
+        if (x->be->segment_heads(x->be, kv, nk, perm, n, &heads, &nseg, x->err)) goto done;
+        off = buf_i64(x, nseg + 1);
+        idx = buf_i64(x, nseg);
+        int64_t end = (int64_t)n;
+        attu_buf ov = off ? view(off, 0, nseg * 8) : (attu_buf){ 0 };
+        if (!off || !idx || x->be->iota(x->be, idx, 0, nseg, x->err) ||
+            x->be->gather(x->be, &ov, NULL, heads, NULL, 8, idx, nseg, x->err) ||
+            x->be->upload(x->be, off, nseg * 8, &end, 8, x->err)) goto done;
+    }
+    for (int i = 0; i < ng; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        xcol *a = g->in >= 0 ? args[g->in] : NULL;
+        if (g->count_distinct) {
+            if (!(dargs[i] = first_occurrence(x, keys, nk, a, n))) goto done;
+            a = dargs[i];
+        }
+        attu_reduce_spec *sp = &specs[nspec];
+        sp->op = g->op; sp->k = g->k; sp->in_reg = sp->arg_reg = -1;
+        if (a) sp->in = vec_of(a);
+        else sp->in.type = attu_type_make(ATTU_TYPE_INT64);
+        if (g->arg >= 0) sp->arg = vec_of(args[g->arg]);
+        attu_type ot = g->avg ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
+        sp->out_type = ot;
+        if (!(res[nspec] = xcol_new(x, ot, nseg, true))) goto done;
+        outs[nspec] = (attu_out){ ot, res[nspec]->data, res[nspec]->valid, NULL };
+        nspec++;
+        if (g->avg) {
+            attu_reduce_spec *c = &specs[nspec];
+            c->op = ATTU_REDUCE_COUNT; c->in = vec_of(a); c->in_reg = c->arg_reg = -1;
+            c->out_type = attu_type_make(ATTU_TYPE_INT64);
+            if (!(res[nspec] = xcol_new(x, c->out_type, nseg, true))) goto done;
+            outs[nspec] = (attu_out){ c->out_type, res[nspec]->data, res[nspec]->valid, NULL };
+            nspec++;
+        }
+    }
+    if (nk ? x->be->segreduce(x->be, off, nseg, perm, nspec, specs, outs, x->err)
+           : x->be->reduce(x->be, n, nspec, specs, outs, x->err)) goto done;
+    out = rel_new(x, nk + ng, nseg);
+    if (!out) goto done;
+    if (nk) {
+        gidx = buf_i64(x, nseg);
+        if (!gidx || x->be->gather(x->be, gidx, NULL, perm, NULL, 8, heads, nseg, x->err)) goto done;
+        rel kr = { nk, keys, n };
+        rel *g = rel_gather(x, &kr, gidx, nseg, false);
+        if (!g) goto done;
+        for (int i = 0; i < nk; i++) out->cols[i] = xcol_ref(g->cols[i]);
+        rel_free(x, g);
+    }
+    for (int i = 0, k = 0; i < ng; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (g->avg) {
+            int scale = g->in_type.id == ATTU_TYPE_DECIMAL ? g->in_type.scale : 0;
+            xcol *avg = finish_avg(x, res[k], res[k + 1], nseg, scale);
+            if (!avg) goto done;
+            out->cols[nk + i] = avg;
+            k += 2;
+        } else {
+            res[k]->dict = agg_dict(g, args);
+            out->cols[nk + i] = xcol_ref(res[k]);
+            k++;
+        }
+    }
+done:
+    if (x->err->set && out) { rel_free(x, out); out = NULL; }
+    for (int i = 0; i < nk && keys; i++) xcol_unref(x, keys[i]);
+    for (int i = 0; i < na && args; i++) xcol_unref(x, args[i]);
+    for (int i = 0; i < ng && dargs; i++) xcol_unref(x, dargs[i]);
+    for (int i = 0; i < nspec && res; i++) xcol_unref(x, res[i]);
+    free(keys); free(args); free(dargs); free(specs); free(outs); free(res); free(sk); free(kv);
+    free_buf(x, perm); free_buf(x, heads); free_buf(x, off); free_buf(x, gidx); free_buf(x, idx);
+    return out;
+}
+
+/* ---- the fused join-aggregate ------------------------------------------------------------- */
+
+rel *run_join_agg(xctx *x, attu_stage *s, rel *L, rel *R) {
+    int nk = s->keys.n, ng = s->naggs;
+    size_t nl = L->nrows, nr = R->nrows;
+    xcol **lk = calloc((size_t)nk + 1, sizeof *lk), **rk = calloc((size_t)nk + 1, sizeof *rk);
+    attu_buf *kl = NULL, *kr = NULL, *pr = NULL, *sr = NULL, *lo = NULL, *hi = NULL, *cnt = NULL, *off = NULL;
+    attu_vec *left = NULL, *right = NULL;
+    attu_reduce_spec *specs = calloc((size_t)ng + 1, sizeof *specs);
+    attu_out *outs = calloc((size_t)ng + 1, sizeof *outs);
+    xcol **res = calloc((size_t)ng + 1, sizeof *res);
+    rel *out = NULL;
+    if (!lk || !rk || !specs || !outs || !res) { attu_error_oom(x->err); goto done; }
+    if (eval_exprs(x, &s->keys, L, lk) || eval_exprs(x, &s->rkeys, R, rk)) goto done;
+    if (join_keys(x, lk, rk, nk, nl, nr, &kl, &kr)) goto done;
+    if (sort_key(x, kr, nr, &pr, &sr)) goto done;
+    lo = buf_i64(x, nl); hi = buf_i64(x, nl); cnt = buf_i64(x, nl); off = buf_i64(x, nl + 1);
+    if (!lo || !hi || !cnt || !off) goto done;
+    if (x->be->sorted_search(x->be, kl, nl, sr, nr, false, lo, x->err) ||
+        x->be->sorted_search(x->be, kl, nl, sr, nr, true, hi, x->err)) goto done;
+    {
+        /* counts = upper - lower, then their exclusive scan */
+        attu_type i8 = attu_type_make(ATTU_TYPE_INT64), tys[2] = { i8, i8 };
+        attu_expr_program *p = attu_program_new(2, tys);
+        if (!p) { attu_error_oom(x->err); goto done; }
+        int d = attu_program_reg(p, i8);
+        attu_program_emit(p, attu_instr_make(ATTU_OP_SUB_I, d, 1, 0));
+        attu_program_add_output(p, d);
+        attu_vec in[2] = { { i8, lo, NULL, NULL }, { i8, hi, NULL, NULL } };
+        attu_out o = { i8, cnt, NULL, NULL };
+        int rc = x->be->eval(x->be, p, in, nl, &o, x->err);
+        attu_program_free(p);
+        int64_t total = 0;
+        if (rc || x->be->scan(x->be, cnt, off, nl, false, &total, x->err) ||
+            x->be->upload(x->be, off, nl * 8, &total, 8, x->err)) goto done;
+    }
+    /* program inputs: left columns first, then right ones */
+    const attu_stage_exprs *ex = &s->args;
+    int nleft = 0;
+    for (int i = 0; i < ex->nin; i++) if (ex->in_cols[i] < L->ncols) nleft++;
+    left = calloc((size_t)nleft + 1, sizeof *left);
+    right = calloc((size_t)(ex->nin - nleft) + 1, sizeof *right);
+    if (!left || !right) { attu_error_oom(x->err); goto done; }
+    for (int i = 0; i < ex->nin; i++) {
+        int c = ex->in_cols[i];
+        if (i < nleft) left[i] = vec_of(L->cols[c]);
+        else right[i - nleft] = vec_of(R->cols[c - L->ncols]);
+    }
+    for (int i = 0; i < ng; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        attu_reduce_spec *sp = &specs[i];
+        sp->op = g->op; sp->k = g->k;
+        sp->in_reg = g->in >= 0 ? -ex->direct[g->in] - 1 : -1;
+        sp->arg_reg = g->arg >= 0 ? -ex->direct[g->arg] - 1 : -1;
+        sp->in.type = g->in >= 0 ? ex->prog->reg_types[ex->prog->outputs[sp->in_reg]] : attu_type_make(ATTU_TYPE_INT64);
+        sp->out_type = g->out_type;
+        if (!(res[i] = xcol_new(x, g->out_type, nl, true))) goto done;
+        outs[i] = (attu_out){ g->out_type, res[i]->data, res[i]->valid, NULL };
+        if (g->out_type.id == ATTU_TYPE_TEXT) {
+            int reg = sp->arg_reg >= 0 ? ex->prog->outputs[sp->arg_reg] : ex->prog->outputs[sp->in_reg];
+            if (reg < nleft || reg >= ex->nin) {
+                attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "a joined aggregate of text must return a column of the joined table");
+                goto done;
+            }
+            const attu_dictionary *d = right[reg - nleft].dict;
+            if (d) res[i]->dict = attu_dictionary_ref((attu_dictionary *)d);
+        }
+    }
+    attu_lbs_segreduce_args a;
+    memset(&a, 0, sizeof a);
+    a.nseg = nl; a.seg_offsets = off; a.seg_base = lo; a.right_map = pr; a.left_rows = NULL;
+    a.prog = ex->prog; a.nleft = nleft; a.left = left; a.nright = ex->nin - nleft; a.right = right;
+    a.filter_reg = s->has_filter ? -ex->direct[s->filter_index] - 1 : -1;
+    a.nreduce = ng; a.reduce = specs; a.out = outs; a.outer = s->outer;
+    if (x->be->lbs_segreduce(x->be, &a, x->err)) goto done;
+    out = rel_new(x, s->nleft_groups + ng, nl);
+    if (!out) goto done;
+    for (int i = 0; i < s->nleft_groups; i++) out->cols[i] = xcol_ref(L->cols[s->group_cols[i]]);
+    for (int i = 0; i < ng; i++) out->cols[s->nleft_groups + i] = xcol_ref(res[i]);
+done:
+    for (int i = 0; i < nk; i++) { if (lk) xcol_unref(x, lk[i]); if (rk) xcol_unref(x, rk[i]); }
+    for (int i = 0; i < ng && res; i++) xcol_unref(x, res[i]);
+    free(lk); free(rk); free(specs); free(outs); free(res); free(left); free(right);
+    free_buf(x, kl); free_buf(x, kr); free_buf(x, pr); free_buf(x, sr);
+    free_buf(x, lo); free_buf(x, hi); free_buf(x, cnt); free_buf(x, off);
+    return out;
+}
+
+/* ---- window functions ------------------------------------------------------------------------ */
+
+static double load_f(const void *d, attu_type_id t, size_t i) {
+    switch (t) {
+    case ATTU_TYPE_FLOAT32: return ((const float *)d)[i];
+    case ATTU_TYPE_FLOAT64: return ((const double *)d)[i];
+    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: return ((const int32_t *)d)[i];
+    case ATTU_TYPE_BOOL: return ((const uint8_t *)d)[i];
+    default: return (double)((const int64_t *)d)[i];
+    }
+}
+static int64_t load_i(const void *d, attu_type_id t, size_t i) {
+    switch (t) {
+    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: return ((const int32_t *)d)[i];
+    case ATTU_TYPE_BOOL: return ((const uint8_t *)d)[i];
+    default: return ((const int64_t *)d)[i];
+    }
+}
+
+/* One window call: partitions by sort + segment heads, order within each
+ * partition by segmented_sort, then the running values (host scans over
+ * the ordered positions; the GPU backend will do these with scan). */
+static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **args, size_t n) {
+    int np = g->npart, no = g->norder;
+    attu_sort_key *sk = calloc((size_t)(np + no) + 1, sizeof *sk);
+    attu_vec *kv = calloc((size_t)(np + no) + 1, sizeof *kv);
+    attu_buf *perm = buf_i64(x, n), *ph = NULL, *peer = NULL, *off = NULL;
+    size_t nph = 0, npeer = 0;
+    int64_t *pp = NULL, *hp = NULL, *peerp = NULL;
+    void *ad = NULL; uint8_t *av = NULL;
+    xcol *o = NULL;
+    int64_t *vi = NULL; double *vf = NULL; uint8_t *vv = NULL;
+    if (!sk || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
+    for (int i = 0; i < np; i++) { kv[i] = vec_of(keys[g->part[i]]); sk[i].col = kv[i]; }
+    for (int i = 0; i < no; i++) {
+        kv[np + i] = vec_of(keys[g->order[i]]);
+        sk[np + i].col = kv[np + i]; sk[np + i].desc = g->desc[i]; sk[np + i].nulls_first = g->nulls_first[i];
+    }
+    if (x->be->sort(x->be, sk, np, n, perm, x->err)) goto done;
+    if (x->be->segment_heads(x->be, kv, np, perm, n, &ph, &nph, x->err)) goto done;
+    if (!np) nph = n ? 1 : 0;
+    off = buf_i64(x, nph + 1);
+    if (!off) goto done;
+    hp = download_all(x, ph, nph * 8);
+    if (!hp) goto done;
+    if (!np && nph) hp[0] = 0;
+    {
+        int64_t *offh = malloc(sizeof(int64_t) * (nph + 1));
+        if (!offh) { attu_error_oom(x->err); goto done; }
+        memcpy(offh, hp, nph * 8);
+        offh[nph] = (int64_t)n;
+        int rc = x->be->upload(x->be, off, 0, offh, (nph + 1) * 8, x->err);
+        free(offh);
+        if (rc) goto done;
+    }
+    if (no && x->be->segmented_sort(x->be, sk + np, no, off, nph, perm, n, x->err)) goto done;
+    if (x->be->segment_heads(x->be, kv, np + no, perm, n, &peer, &npeer, x->err)) goto done;
+    pp = download_all(x, perm, n * 8);
+    peerp = download_all(x, peer, npeer * 8);
+    if (!pp || !peerp) goto done;
+    attu_type ot = g->win == ATTU_WIN_AGG && g->avg ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
+    bool fl = attu_type_mclass(ot.id) == ATTU_MC_FLOAT;
+    vi = calloc(n + 1, sizeof *vi); vf = calloc(n + 1, sizeof *vf); vv = calloc(n + 1, 1);
+    if (!vi || !vf || !vv) { attu_error_oom(x->err); goto done; }
+    xcol *a = g->in >= 0 ? args[g->in] : NULL;
+    if (a) {
+        ad = download_all(x, a->data, n * attu_type_width(a->type.id));
+        av = a->valid ? download_all(x, a->valid, n) : NULL;
+        if (!ad || (a->valid && !av)) goto done;
+    }
+    /* is_peer_head[pos] */
+    uint8_t *ph8 = calloc(n + 1, 1);
+    if (!ph8) { attu_error_oom(x->err); goto done; }
+    for (size_t i = 0; i < npeer; i++) ph8[peerp[i]] = 1;
+    for (size_t s = 0; s < nph; s++) {
+        size_t b = (size_t)hp[s], e = s + 1 < nph ? (size_t)hp[s + 1] : n;
+        int64_t rank = 0, dense = 0;
+        /* running aggregate state */
+        int64_t cnt = 0, si = 0; double sf = 0; bool has = false;
+        size_t pos = b;
+        while (pos < e) {
+            size_t pe = pos + 1;
+            if (no) while (pe < e && !ph8[pe]) pe++;
+            else pe = e;      /* no ORDER BY: the whole partition is one peer group */
+            dense++;
+            rank = (int64_t)(pos - b) + 1;
+            if (g->win == ATTU_WIN_AGG) {
+                for (size_t q = pos; q < pe; q++) {
+                    size_t row = (size_t)pp[q];
+                    if (g->op == ATTU_REDUCE_COUNT_STAR) { cnt++; continue; }
+                    if (av && !av[row]) continue;
+                    cnt++;
+                    bool afl = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT;
+                    if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
+                        if (afl || g->op == ATTU_REDUCE_AVG_SUM) sf += load_f(ad, a->type.id, row);
+                        else if (__builtin_add_overflow(si, load_i(ad, a->type.id, row), &si)) {
+                            free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
+                        }
+                        has = true;
+                    } else if (g->op == ATTU_REDUCE_MIN || g->op == ATTU_REDUCE_MAX) {
+                        bool mx = g->op == ATTU_REDUCE_MAX;
+                        if (afl) { double v = load_f(ad, a->type.id, row); if (!has || (mx ? v > sf : v < sf)) sf = v; }
+                        else { int64_t v = load_i(ad, a->type.id, row); if (!has || (mx ? v > si : v < si)) si = v; }
+                        has = true;
+                    }
+                }
+            }
+            for (size_t q = pos; q < pe; q++) {
+                size_t row = (size_t)pp[q];
+                vv[row] = 1;
+                switch (g->win) {
+                case ATTU_WIN_ROW_NUMBER: vi[row] = (int64_t)(q - b) + 1; break;
+                case ATTU_WIN_RANK: vi[row] = rank; break;
+                case ATTU_WIN_DENSE_RANK: vi[row] = dense; break;
+                default:
+                    if (g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR) { vi[row] = cnt; break; }
+                    if (!has) { vv[row] = 0; break; }
+                    if (g->avg) {
+                        double sc = a->type.id == ATTU_TYPE_DECIMAL ? pow(10, a->type.scale) : 1;
+                        vf[row] = sf / (double)cnt / sc;
+                    } else if (fl) vf[row] = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT ? sf : (double)si;
+                    else vi[row] = si;
+                }
+            }
+            pos = pe;
+        }
+    }
+    free(ph8);
+    o = xcol_new(x, ot, n, true);
+    if (!o) goto done;
+    {
+        size_t w = attu_type_width(ot.id);
+        char *buf = malloc(n * w + 1);
+        if (!buf) { attu_error_oom(x->err); xcol_unref(x, o); o = NULL; goto done; }
+        for (size_t i = 0; i < n; i++) {
+            switch (ot.id) {
+            case ATTU_TYPE_FLOAT64: ((double *)buf)[i] = vf[i]; break;
+            case ATTU_TYPE_FLOAT32: ((float *)buf)[i] = (float)vf[i]; break;
+            case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: ((int32_t *)buf)[i] = (int32_t)vi[i]; break;
+            case ATTU_TYPE_BOOL: ((uint8_t *)buf)[i] = (uint8_t)vi[i]; break;
+            default: ((int64_t *)buf)[i] = vi[i]; break;
+            }
+        }
+        int rc = x->be->upload(x->be, o->data, 0, buf, n * w, x->err) || x->be->upload(x->be, o->valid, 0, vv, n, x->err);
+        free(buf);
+        if (rc) { xcol_unref(x, o); o = NULL; goto done; }
+        if (ot.id == ATTU_TYPE_TEXT && a && a->dict) o->dict = attu_dictionary_ref(a->dict);
+    }
+done:
+    free(sk); free(kv); free(pp); free(hp); free(peerp); free(ad); free(av); free(vi); free(vf); free(vv);
+    free_buf(x, perm); free_buf(x, ph); free_buf(x, peer); free_buf(x, off);
+    return o;
+}
+
+rel *run_window(xctx *x, attu_stage *s, rel *in) {
+    int nk = s->keys.n, na = s->args.n;
+    xcol **keys = calloc((size_t)nk + 1, sizeof *keys), **args = calloc((size_t)na + 1, sizeof *args);
+    rel *out = NULL;
+    if (!keys || !args) { attu_error_oom(x->err); goto done; }
+    if (eval_exprs(x, &s->keys, in, keys) || eval_exprs(x, &s->args, in, args)) goto done;
+    out = rel_new(x, in->ncols + s->naggs, in->nrows);
+    if (!out) goto done;
+    for (int i = 0; i < in->ncols; i++) out->cols[i] = xcol_ref(in->cols[i]);
+    for (int i = 0; i < s->naggs; i++) {
+        if (!(out->cols[in->ncols + i] = window_call(x, &s->aggs[i], keys, args, in->nrows))) { rel_free(x, out); out = NULL; goto done; }
+    }
+done:
+    for (int i = 0; i < nk && keys; i++) xcol_unref(x, keys[i]);
+    for (int i = 0; i < na && args; i++) xcol_unref(x, args[i]);
+    free(keys); free(args);
+    return out;
+}
+
+/* ---- set operations ------------------------------------------------------------------------------ */
+
+rel *run_setop(xctx *x, attu_stage *s, rel *L, rel *R) {
+    if (s->setop == 1) {
+        rel *c = rel_concat(x, L, R);
+        if (!c || s->all) return c;
+        rel *d = rel_distinct(x, c);
+        rel_free(x, c);
+        return d;
+    }
+    if (s->all) {
+        attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "%s ALL is not supported", s->setop == 2 ? "INTERSECT" : "EXCEPT");
+        return NULL;
+    }
+    /* tag rows by side, sort by (columns, tag), keep groups by their tags */
+    rel *dl = rel_distinct(x, L), *dr = dl ? rel_distinct(x, R) : NULL;
+    rel *c = dr ? rel_concat(x, dl, dr) : NULL;
+    size_t nl = dl ? dl->nrows : 0;
+    rel_free(x, dl); rel_free(x, dr);
+    if (!c) return NULL;
+    size_t n = c->nrows;
+    int nk = c->ncols;
+    attu_sort_key *sk = calloc((size_t)nk + 1, sizeof *sk);
+    attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
+    attu_buf *perm = buf_i64(x, n), *heads = NULL, *sel = NULL;
+    int64_t *pp = NULL, *hp = NULL, *keep = NULL;
+    size_t nh = 0, nk2 = 0;
+    rel *out = NULL;
+    if (!sk || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
+    for (int i = 0; i < nk; i++) { kv[i] = vec_of(c->cols[i]); sk[i].col = kv[i]; }
+    if (x->be->sort(x->be, sk, nk, n, perm, x->err) || x->be->segment_heads(x->be, kv, nk, perm, n, &heads, &nh, x->err)) goto done;
+    pp = download_all(x, perm, n * 8);
+    hp = download_all(x, heads, nh * 8);
+    keep = malloc(sizeof(int64_t) * (nh + 1));
+    if (!pp || !hp || !keep) { if (!x->err->set) attu_error_oom(x->err); goto done; }
+    for (size_t h = 0; h < nh; h++) {
+        size_t b = (size_t)hp[h], e = h + 1 < nh ? (size_t)hp[h + 1] : n;
+        bool inl = false, inr = false;
+        for (size_t q = b; q < e; q++) { if ((size_t)pp[q] < nl) inl = true; else inr = true; }
+        if (s->setop == 2 ? (inl && inr) : (inl && !inr)) keep[nk2++] = pp[b];
+    }
+    sel = upload_new(x, keep, nk2 * 8);
+    if (sel) out = rel_gather(x, c, sel, nk2, false);
+done:
+    rel_free(x, c);
+    free(sk); free(kv); free(pp); free(hp); free(keep);
+    free_buf(x, perm); free_buf(x, heads); free_buf(x, sel);
+    return out;
+}

@@ -1,0 +1,128 @@
+/*
+ * stage_plan.h - what the planner hands the executor: a tree of stages,
+ * each naming the backend patterns it runs (engine/backend.h) and carrying
+ * its scalar expressions as compiled register programs.
+ *
+ * Every stage produces a relation (equally long columns). Expressions of a
+ * stage are grouped in attu_stage_exprs: result i is either an input column
+ * passed through untouched (direct[i] >= 0; no copy) or output
+ * (-direct[i] - 1) of one program that reads only the input columns it
+ * needs (in_cols). The stage kinds and their patterns:
+ *
+ *   SCAN        the table's (device-resident) columns, rowid on demand
+ *   VALUES      constant rows
+ *   FILTER      eval predicate -> compact -> gather
+ *   PROJECT     eval (fused programs), pass-through columns free
+ *   JOIN        key eval -> sort -> inner_join (sorted_search + scan + lbs)
+ *               -> gather [-> eval residual -> compact]
+ *   CROSS       lbs expansion of all pairs -> gather
+ *   AGG         key eval -> sort -> segment heads -> segreduce
+ *               (no keys: reduce)
+ *   JOIN_AGG    the fused join-aggregate: sort right keys -> sorted_search
+ *               -> scan -> lbs_segreduce (the join is never materialized)
+ *   WINDOW      sort by partition -> segmented_sort by order -> scans
+ *   SORT        sort -> gather;  TOPK: top_k -> gather
+ *   LIMIT       gather of a range
+ *   DISTINCT    sort -> segment heads -> gather
+ *   SETOP       concatenation (UNION ALL), then DISTINCT-like passes
+ */
+#ifndef ATTU_STAGE_PLAN_H
+#define ATTU_STAGE_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/backend.h"
+#include "engine/expr_program.h"
+#include "engine/table.h"
+
+typedef enum attu_stage_kind {
+    ATTU_ST_SCAN = 1, ATTU_ST_VALUES, ATTU_ST_FILTER, ATTU_ST_PROJECT, ATTU_ST_JOIN,
+    ATTU_ST_CROSS, ATTU_ST_AGG, ATTU_ST_JOIN_AGG, ATTU_ST_WINDOW, ATTU_ST_SORT,
+    ATTU_ST_TOPK, ATTU_ST_LIMIT, ATTU_ST_DISTINCT, ATTU_ST_SETOP
+} attu_stage_kind;
+
+typedef struct attu_stage_exprs {
+    int                 n;
+    int                *direct;    /* n entries: input column, or -(output+1) */
+    attu_expr_program  *prog;      /* NULL when every result is direct */
+    int                 nin;
+    int                *in_cols;   /* program input i = input column in_cols[i] */
+} attu_stage_exprs;
+
+typedef enum attu_stage_join { ATTU_SJ_INNER = 1, ATTU_SJ_LEFT, ATTU_SJ_SEMI, ATTU_SJ_ANTI } attu_stage_join;
+
+typedef enum attu_win_func {
+    ATTU_WIN_ROW_NUMBER = 1, ATTU_WIN_RANK, ATTU_WIN_DENSE_RANK, ATTU_WIN_AGG
+} attu_win_func;
+
+/* One aggregate (AGG, JOIN_AGG) or window call (WINDOW). */
+typedef struct attu_stage_agg {
+    attu_reduce_op op;         /* for ATTU_WIN_AGG and aggregates */
+    attu_win_func  win;        /* WINDOW only */
+    int            k;
+    int            in;         /* index into the stage's `args` results, -1 = none */
+    int            arg;        /* _ARG forms: the returned value, -1 = none */
+    bool           avg;        /* AVG: sum / count */
+    bool           count_distinct;
+    attu_type      in_type, out_type;
+    /* WINDOW: partition keys and order keys index `keys` results */
+    int            npart;
+    int           *part;
+    int            norder;
+    int           *order;
+    bool          *desc, *nulls_first;
+} attu_stage_agg;
+
+typedef struct attu_stage attu_stage;
+
+struct attu_stage {
+    attu_stage_kind kind;
+    attu_stage     *child[2];
+    int             ncols;
+    attu_type      *types;
+    const char     *label;        /* for EXPLAIN: table name, join kind, ... */
+    /* SCAN */
+    attu_table     *table;
+    int            *cols;         /* table column per output; table->ncols = rowid */
+    /* VALUES: nrows programs without inputs, ncols outputs each */
+    int             nrows;
+    attu_expr_program **rows;
+    /* FILTER: exprs.n == 1 (the predicate); PROJECT: exprs = the outputs */
+    attu_stage_exprs exprs;
+    /* JOIN / JOIN_AGG / AGG / SORT / DISTINCT / WINDOW keys */
+    attu_stage_exprs keys;        /* AGG: group keys; SORT: sort keys; WINDOW: partition+order keys; JOIN: left keys */
+    attu_stage_exprs rkeys;       /* JOIN / JOIN_AGG: right keys */
+    bool           *desc, *nulls_first;  /* SORT/TOPK: per key */
+    attu_stage_join jk;
+    attu_stage_exprs residual;    /* JOIN: over left ++ right, n == 0 or 1 */
+    /* AGG / JOIN_AGG / WINDOW */
+    attu_stage_exprs args;        /* aggregate inputs (JOIN_AGG: over left ++ right; n+1 th is the filter if has_filter) */
+    int             naggs;
+    attu_stage_agg *aggs;
+    bool            has_filter;   /* JOIN_AGG: args result `naggs_args` is the residual */
+    int             filter_index;
+    int             nleft_groups; /* JOIN_AGG: output = left columns group_cols[] then aggregates */
+    int            *group_cols;
+    bool            outer;        /* JOIN_AGG: LEFT join semantics */
+    /* TOPK / LIMIT */
+    int64_t         limit, offset;
+    /* SETOP */
+    int             setop;        /* 1 union, 2 intersect, 3 except */
+    bool            all;
+    /* estimates and measurements (EXPLAIN [ANALYZE]) */
+    double          est_rows;
+    size_t          act_rows;
+    double          act_ms;
+    bool            executed;
+};
+
+void attu_stage_free(attu_stage *s);            /* the whole tree */
+void attu_stage_exprs_free(attu_stage_exprs *e);
+
+/* The patterns a stage runs, for EXPLAIN ("compact + gather", ...). */
+const char *attu_stage_patterns(const attu_stage *s);
+const char *attu_stage_kind_name(attu_stage_kind k);
+
+#endif

@@ -1,0 +1,998 @@
+/*
+ * binder.c - binding queries: FROM (tables, CTEs, subqueries, joins), WHERE,
+ * GROUP BY / aggregates / HAVING, window functions, the select list,
+ * DISTINCT, ORDER BY, LIMIT / OFFSET, VALUES and set operations.
+ *
+ * A SELECT becomes, bottom up:
+ *   FROM plan -> FILTER(where) -> AGG(groups, aggregates) -> FILTER(having)
+ *   -> WINDOW(calls) -> PROJECT(select list + hidden sort columns)
+ *   -> DISTINCT -> SORT -> LIMIT -> PROJECT(drop hidden columns)
+ * Expressions are first bound against the FROM scope with aggregate and
+ * window calls left in place; then aggregate calls and GROUP BY
+ * expressions are replaced by references to the AGG node's outputs (a bare
+ * column left over is the 42803 grouping error), then window calls by
+ * references to the WINDOW node's outputs.
+ *
+ * Functional dependency: GROUP BY t.rowid (attu's pseudo-column naming a
+ * row of t) makes every column of that t usable ungrouped, as a primary key
+ * does in PostgreSQL. That is how the cities query groups "by one side's
+ * row" of a self-join.
+ */
+#include "planner/binder_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OOM_NULL(c) do { attu_error_oom((c)->err); return NULL; } while (0)
+
+static void set_col(attu_lplan *p, int i, const char *name, attu_type t, attu_plan_arena *pa) {
+    p->names[i] = attu_pstrdup(pa, name, strlen(name));
+    p->types[i] = t;
+}
+
+/* ---- expression utilities ----------------------------------------------------- */
+
+static attu_bexpr *copy_shift(bctx *c, const attu_bexpr *e, int delta) {
+    if (!e) return NULL;
+    attu_bexpr *x = attu_palloc(c->pa, sizeof *x);
+    if (!x) OOM_NULL(c);
+    *x = *e;
+    if (e->kind == BX_COL) { x->col = e->col + delta; return x; }
+    for (int i = 0; i < e->nargs; i++) x->args[i] = copy_shift(c, e->args[i], delta);
+    if (e->kind == BX_CASE) {
+        x->whens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)e->nwhens);
+        x->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)e->nwhens);
+        for (int i = 0; i < e->nwhens; i++) { x->whens[i] = copy_shift(c, e->whens[i], delta); x->thens[i] = copy_shift(c, e->thens[i], delta); }
+        x->else_ = copy_shift(c, e->else_, delta);
+    }
+    return x;
+}
+
+/* Bit 1: uses a column < nleft; bit 2: uses a column >= nleft. */
+static int sides(const attu_bexpr *e, int nleft) {
+    if (!e) return 0;
+    int s = 0;
+    if (e->kind == BX_COL) return e->col < nleft ? 1 : 2;
+    if (e->kind == BX_AGG || e->kind == BX_WINDOW) s |= 4;
+    for (int i = 0; i < e->nargs; i++) s |= sides(e->args[i], nleft);
+    for (int i = 0; i < e->nwhens; i++) s |= sides(e->whens[i], nleft) | sides(e->thens[i], nleft);
+    s |= sides(e->else_, nleft);
+    return s;
+}
+
+static int split_conjuncts(attu_bexpr *e, attu_bexpr **out, int n, int cap) {
+    if (e->kind == BX_CALL && e->op == ATTU_OP_AND) {
+        n = split_conjuncts(e->args[0], out, n, cap);
+        return split_conjuncts(e->args[1], out, n, cap);
+    }
+    if (n < cap) out[n++] = e;
+    return n;
+}
+
+static attu_bexpr *and_all(bctx *c, attu_bexpr **v, int n) {
+    attu_bexpr *acc = NULL;
+    for (int i = 0; i < n; i++)
+        acc = acc ? mk_call(c, ATTU_OP_AND, attu_type_make(ATTU_TYPE_BOOL), v[i]->position, 2, acc, v[i], NULL, NULL) : v[i];
+    return acc;
+}
+
+static bool is_equi(const attu_bexpr *e) {
+    return e->kind == BX_CALL && (e->op == ATTU_OP_EQ_I || e->op == ATTU_OP_EQ_F || e->op == ATTU_OP_EQ_S);
+}
+
+/* Makes an inner/left join of l and r with condition cond (over l ++ r):
+ * equalities between the sides become keys, the rest the residual. */
+attu_lplan *attu_make_join(bctx *c, attu_lplan *l, attu_lplan *r, attu_join_kind jk, attu_bexpr *cond) {
+    attu_lplan *j = attu_lp_new(c->pa, LP_JOIN, l->ncols + r->ncols);
+    if (!j) OOM_NULL(c);
+    j->left = l; j->right = r; j->jk = jk;
+    for (int i = 0; i < l->ncols; i++) { j->types[i] = l->types[i]; j->names[i] = l->names[i]; }
+    for (int i = 0; i < r->ncols; i++) { j->types[l->ncols + i] = r->types[i]; j->names[l->ncols + i] = r->names[i]; }
+    j->rowid_col = -1;
+    attu_bexpr *conj[256], *rest[256];
+    int n = cond ? split_conjuncts(cond, conj, 0, 256) : 0, nrest = 0;
+    j->lkeys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+    j->rkeys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        attu_bexpr *e = conj[i];
+        if (is_equi(e)) {
+            int sa = sides(e->args[0], l->ncols), sb = sides(e->args[1], l->ncols);
+            if (sa == 1 && sb == 2) { j->lkeys[j->nkeys] = e->args[0]; j->rkeys[j->nkeys++] = copy_shift(c, e->args[1], -l->ncols); continue; }
+            if (sa == 2 && sb == 1) { j->lkeys[j->nkeys] = e->args[1]; j->rkeys[j->nkeys++] = copy_shift(c, e->args[0], -l->ncols); continue; }
+        }
+        rest[nrest++] = e;
+    }
+    j->residual = and_all(c, rest, nrest);
+    if (jk == JK_CROSS && (j->nkeys || j->residual)) j->jk = JK_INNER;
+    if (jk == JK_INNER && !j->nkeys && !j->residual) j->jk = JK_CROSS;
+    double lr = l->est_rows, rr = r->est_rows;
+    j->est_rows = j->jk == JK_CROSS ? lr * rr : (lr > rr ? lr : rr);
+    return j;
+}
+
+/* ---- FROM ------------------------------------------------------------------------ */
+
+static bool scope_push(bctx *c, scope *sc, const char *qual, const char *name, attu_type t, bool hidden, bool rowid, int source) {
+    scope_col *n = attu_palloc(c->pa, sizeof *n * (size_t)(sc->n + 1));
+    if (!n) { attu_error_oom(c->err); return false; }
+    if (sc->n) memcpy(n, sc->cols, sizeof *n * (size_t)sc->n);
+    n[sc->n] = (scope_col){ qual, name, t, hidden, rowid, source };
+    sc->cols = n;
+    sc->n++;
+    return true;
+}
+
+static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc);
+
+static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
+    const char *name = f->u.table.name;
+    const char *qual = f->alias ? f->alias : name;
+    int source = c->next_source++;
+    for (cte_def *d = c->ctes; d; d = d->next) {
+        if (strcmp(d->name, name)) continue;
+        cte_def *save = c->ctes;
+        c->ctes = d->next;          /* a CTE sees only the ones before it */
+        attu_lplan *p = bind_query(c, d->cte->query);
+        c->ctes = save;
+        if (!p) return NULL;
+        if (d->cte->columns.n > p->ncols) {
+            attu_error_set(c->err, "42P10", d->cte->position, "WITH query \"%s\" has %d columns available but %d columns specified",
+                           name, p->ncols, d->cte->columns.n);
+            return NULL;
+        }
+        for (int i = 0; i < p->ncols; i++) {
+            const char *cn = i < d->cte->columns.n ? d->cte->columns.items[i] : p->names[i];
+            if (i < f->column_aliases.n) cn = f->column_aliases.items[i];
+            if (!scope_push(c, sc, qual, cn, p->types[i], false, false, source)) return NULL;
+        }
+        return p;
+    }
+    attu_table *t = attu_catalog_lookup(c->cat, name);
+    if (!t) {
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, f->position, "relation \"%s\" does not exist", name);
+        return NULL;
+    }
+    if (t->unavailable) {
+        attu_error_set(c->err, ATTU_SQLSTATE_DATA_CORRUPTED, f->position, "table \"%s\" is unavailable: %s", name, t->unavailable_reason);
+        return NULL;
+    }
+    attu_lplan *p = attu_lp_new(c->pa, LP_SCAN, t->ncols + 1);
+    if (!p) OOM_NULL(c);
+    p->table = t;
+    p->cols = attu_palloc(c->pa, sizeof(int) * (size_t)(t->ncols + 1));
+    for (int i = 0; i < t->ncols; i++) {
+        p->cols[i] = i;
+        const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : t->defs[i].name;
+        set_col(p, i, cn, t->defs[i].type, c->pa);
+        if (!scope_push(c, sc, qual, p->names[i], t->defs[i].type, false, false, source)) return NULL;
+    }
+    p->cols[t->ncols] = t->ncols;   /* rowid */
+    set_col(p, t->ncols, "rowid", attu_type_make(ATTU_TYPE_INT64), c->pa);
+    p->rowid_col = t->ncols;
+    if (!scope_push(c, sc, qual, "rowid", attu_type_make(ATTU_TYPE_INT64), true, true, source)) return NULL;
+    p->est_rows = (double)t->nrows;
+    return p;
+}
+
+static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
+    scope ls = { 0, NULL }, rs = { 0, NULL };
+    attu_lplan *l = bind_from(c, f->u.join.left, &ls);
+    attu_lplan *r = l ? bind_from(c, f->u.join.right, &rs) : NULL;
+    if (!r) return NULL;
+    attu_ast_join_type jt = f->u.join.type;
+    if (jt == ATTU_JOIN_FULL) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position, "FULL JOIN is not supported");
+        return NULL;
+    }
+    /* combined scope: left then right */
+    scope all = { 0, NULL };
+    for (int i = 0; i < ls.n; i++) if (!scope_push(c, &all, ls.cols[i].qual, ls.cols[i].name, ls.cols[i].type, ls.cols[i].hidden, ls.cols[i].is_rowid, ls.cols[i].source)) return NULL;
+    for (int i = 0; i < rs.n; i++) if (!scope_push(c, &all, rs.cols[i].qual, rs.cols[i].name, rs.cols[i].type, rs.cols[i].hidden, rs.cols[i].is_rowid, rs.cols[i].source)) return NULL;
+    attu_bexpr *cond = NULL;
+    attu_ast_name_list using_ = f->u.join.using_;
+    if (f->u.join.natural) {
+        using_.n = 0;
+        using_.items = attu_palloc(c->pa, sizeof(char *) * (size_t)(ls.n + 1));
+        using_.positions = attu_palloc(c->pa, sizeof(int) * (size_t)(ls.n + 1));
+        for (int i = 0; i < ls.n; i++) {
+            if (ls.cols[i].hidden) continue;
+            for (int k = 0; k < rs.n; k++)
+                if (!rs.cols[k].hidden && !strcmp(ls.cols[i].name, rs.cols[k].name)) {
+                    using_.positions[using_.n] = f->position;
+                    using_.items[using_.n++] = (char *)ls.cols[i].name;
+                    break;
+                }
+        }
+    }
+    if (using_.n) {
+        attu_bexpr *conj[128];
+        int nc = 0;
+        for (int u = 0; u < using_.n && nc < 128; u++) {
+            int li = -1, ri = -1;
+            for (int i = 0; i < ls.n; i++) if (!ls.cols[i].hidden && !strcmp(ls.cols[i].name, using_.items[u])) li = i;
+            for (int i = 0; i < rs.n; i++) if (!rs.cols[i].hidden && !strcmp(rs.cols[i].name, using_.items[u])) ri = i;
+            if (li < 0 || ri < 0) {
+                attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_COLUMN, using_.positions ? using_.positions[u] : f->position,
+                               "column \"%s\" specified in USING clause does not exist in %s table", using_.items[u], li < 0 ? "left" : "right");
+                return NULL;
+            }
+            attu_bexpr *a = attu_bx_col(c->pa, li, ls.cols[li].type), *b = attu_bx_col(c->pa, ls.n + ri, rs.cols[ri].type);
+            attu_type t;
+            if (!common_type(a->type, b->type, &t)) {
+                char b1[64], b2[64];
+                attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, f->position, "operator does not exist: %s = %s", tname(a->type, b1), tname(b->type, b2));
+                return NULL;
+            }
+            a = coerce(c, a, t, false, f->position); b = coerce(c, b, t, false, f->position);
+            attu_mclass mc = attu_type_mclass(t.id);
+            conj[nc++] = mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_EQ_F : mc == ATTU_MC_TEXT ? ATTU_OP_EQ_S : ATTU_OP_EQ_I,
+                                 attu_type_make(ATTU_TYPE_BOOL), f->position, 2, a, b, NULL, NULL);
+            all.cols[ls.n + ri].hidden = true;     /* the merged column resolves to the left copy */
+        }
+        cond = and_all(c, conj, nc);
+    } else if (f->u.join.on) {
+        const char *save = c->clause;
+        bool sa = c->allow_agg, sw = c->allow_window;
+        c->clause = "JOIN conditions"; c->allow_agg = false; c->allow_window = false;
+        cond = bind_expr(c, &all, f->u.join.on);
+        c->clause = save; c->allow_agg = sa; c->allow_window = sw;
+        if (!cond || !(cond = coerce_bool(c, cond, "JOIN/ON"))) return NULL;
+        if (sides(cond, ls.n) & 4) return NULL;
+    }
+    attu_lplan *j;
+    if (jt == ATTU_JOIN_RIGHT) {
+        /* b RIGHT JOIN a == a LEFT JOIN b, columns put back in order */
+        attu_bexpr *swapped = NULL;
+        if (cond) {
+            /* remap: left cols i -> r->ncols + i, right cols ls.n + k -> k */
+            attu_bexpr *conj[256];
+            int n = split_conjuncts(cond, conj, 0, 256);
+            for (int i = 0; i < n; i++) {
+                attu_bexpr *x = copy_shift(c, conj[i], 0);
+                /* rewrite columns by walking: cheap two-pass shift */
+                attu_bexpr *stack[512]; int sp = 0; stack[sp++] = x;
+                while (sp) {
+                    attu_bexpr *y = stack[--sp];
+                    if (y->kind == BX_COL) { y->col = y->col < ls.n ? y->col + r->ncols : y->col - ls.n; continue; }
+                    for (int k = 0; k < y->nargs && sp < 510; k++) stack[sp++] = y->args[k];
+                    for (int k = 0; k < y->nwhens && sp < 508; k++) { stack[sp++] = y->whens[k]; stack[sp++] = y->thens[k]; }
+                    if (y->else_ && sp < 510) stack[sp++] = y->else_;
+                }
+                conj[i] = x;
+            }
+            swapped = and_all(c, conj, n);
+        }
+        attu_lplan *lj = attu_make_join(c, r, l, JK_LEFT, swapped);
+        if (!lj) return NULL;
+        j = attu_lp_new(c->pa, LP_PROJECT, l->ncols + r->ncols);
+        if (!j) OOM_NULL(c);
+        j->left = lj;
+        j->exprs = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)j->ncols);
+        for (int i = 0; i < l->ncols; i++) { j->exprs[i] = attu_bx_col(c->pa, r->ncols + i, l->types[i]); j->types[i] = l->types[i]; j->names[i] = l->names[i]; }
+        for (int i = 0; i < r->ncols; i++) { j->exprs[l->ncols + i] = attu_bx_col(c->pa, i, r->types[i]); j->types[l->ncols + i] = r->types[i]; j->names[l->ncols + i] = r->names[i]; }
+        j->est_rows = lj->est_rows;
+    } else {
+        j = attu_make_join(c, l, r, jt == ATTU_JOIN_LEFT ? JK_LEFT : jt == ATTU_JOIN_CROSS ? JK_CROSS : JK_INNER, cond);
+        if (!j) return NULL;
+        if (jt != ATTU_JOIN_LEFT && l->rowid_col >= 0 && r->ncols == 0) j->rowid_col = l->rowid_col;
+    }
+    /* a join's own alias hides the inner qualifiers */
+    if (f->alias) for (int i = 0; i < all.n; i++) all.cols[i].qual = f->alias;
+    for (int i = 0; i < all.n; i++) if (!scope_push(c, sc, all.cols[i].qual, all.cols[i].name, all.cols[i].type, all.cols[i].hidden, all.cols[i].is_rowid, all.cols[i].source)) return NULL;
+    return j;
+}
+
+static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
+    switch (f->kind) {
+    case ATTU_FROM_TABLE: return bind_table_ref(c, f, sc);
+    case ATTU_FROM_JOIN: return bind_join(c, f, sc);
+    case ATTU_FROM_SUBQUERY: {
+        cte_def *save = c->ctes;
+        attu_lplan *p = bind_query(c, f->u.subquery.query);
+        c->ctes = save;
+        if (!p) return NULL;
+        int source = c->next_source++;
+        for (int i = 0; i < p->ncols; i++) {
+            const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : p->names[i];
+            if (!scope_push(c, sc, f->alias, cn, p->types[i], false, false, source)) return NULL;
+        }
+        return p;
+    }
+    }
+    return NULL;
+}
+
+/* ---- aggregation rewrite ------------------------------------------------------------ */
+
+typedef struct aggstate {
+    attu_bexpr **groups;
+    int ngroups, capgroups;
+    attu_agg_spec *aggs;
+    int naggs, capaggs;
+    const scope *sc;
+    int *rowid_sources;     /* sources grouped by their rowid */
+    int nrowid;
+} aggstate;
+
+static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) {
+    for (int i = 0; i < st->naggs; i++) {
+        attu_agg_spec *s = &st->aggs[i];
+        if (s->agg == a->agg && s->k == (int)a->imm && attu_bx_equal(s->arg, a->nargs > 0 ? a->args[0] : NULL) &&
+            attu_bx_equal(s->arg2, a->nargs > 1 ? a->args[1] : NULL) && attu_type_equal(s->type, a->type))
+            return i;
+    }
+    if (st->naggs == st->capaggs) {
+        int nc = st->capaggs ? st->capaggs * 2 : 8;
+        attu_agg_spec *n = attu_palloc(c->pa, sizeof *n * (size_t)nc);
+        if (!n) return -1;
+        if (st->naggs) memcpy(n, st->aggs, sizeof *n * (size_t)st->naggs);
+        st->aggs = n; st->capaggs = nc;
+    }
+    attu_agg_spec *s = &st->aggs[st->naggs];
+    memset(s, 0, sizeof *s);
+    s->agg = a->agg; s->k = (int)a->imm; s->type = a->type;
+    s->arg = a->nargs > 0 ? a->args[0] : NULL;
+    s->arg2 = a->nargs > 1 ? a->args[1] : NULL;
+    return st->naggs++;
+}
+
+static int add_group(bctx *c, aggstate *st, attu_bexpr *g) {
+    for (int i = 0; i < st->ngroups; i++) if (attu_bx_equal(st->groups[i], g)) return i;
+    if (st->ngroups == st->capgroups) {
+        int nc = st->capgroups ? st->capgroups * 2 : 8;
+        attu_bexpr **n = attu_palloc(c->pa, sizeof *n * (size_t)nc);
+        if (!n) return -1;
+        if (st->ngroups) memcpy(n, st->groups, sizeof *n * (size_t)st->ngroups);
+        st->groups = n; st->capgroups = nc;
+    }
+    st->groups[st->ngroups] = g;
+    return st->ngroups++;
+}
+
+#define AGG_REF_BASE 1000000
+
+/* Replaces group expressions and aggregate calls by references to the AGG
+ * node's outputs: groups -> COL(i), aggregates -> COL(AGG_REF_BASE + j)
+ * (fixed up once the number of groups is final). */
+static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
+    if (!e || c->err->set) return NULL;
+    for (int i = 0; i < st->ngroups; i++)
+        if (attu_bx_equal(st->groups[i], e)) { attu_bexpr *r = attu_bx_col(c->pa, i, e->type); r->position = e->position; return r; }
+    attu_bexpr *x = attu_palloc(c->pa, sizeof *x);
+    if (!x) OOM_NULL(c);
+    *x = *e;
+    switch (e->kind) {
+    case BX_CONST: return x;
+    case BX_AGG: {
+        int k = add_agg(c, st, e);
+        if (k < 0) OOM_NULL(c);
+        attu_bexpr *r = attu_bx_col(c->pa, AGG_REF_BASE + k, e->type);
+        r->position = e->position;
+        return r;
+    }
+    case BX_COL: {
+        const scope_col *col = &st->sc->cols[e->col];
+        for (int i = 0; i < st->nrowid; i++)
+            if (st->rowid_sources[i] == col->source) {   /* functionally dependent on a grouped row */
+                int g = add_group(c, st, e);
+                if (g < 0) OOM_NULL(c);
+                attu_bexpr *r = attu_bx_col(c->pa, g, e->type);
+                r->position = e->position;
+                return r;
+            }
+        if (col->qual)
+            attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position,
+                           "column \"%s.%s\" must appear in the GROUP BY clause or be used in an aggregate function", col->qual, col->name);
+        else
+            attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position,
+                           "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", col->name);
+        return NULL;
+    }
+    case BX_WINDOW:
+        for (int i = 0; i < e->nargs; i++) if (!(x->args[i] = agg_rewrite(c, st, e->args[i]))) return NULL;
+        x->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(e->npart + 1));
+        for (int i = 0; i < e->npart; i++) if (!(x->part[i] = agg_rewrite(c, st, e->part[i]))) return NULL;
+        x->order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(e->norder + 1));
+        for (int i = 0; i < e->norder; i++) { x->order[i] = e->order[i]; if (!(x->order[i].expr = agg_rewrite(c, st, e->order[i].expr))) return NULL; }
+        return x;
+    default:
+        for (int i = 0; i < e->nargs; i++) if (!(x->args[i] = agg_rewrite(c, st, e->args[i]))) return NULL;
+        if (e->kind == BX_CASE) {
+            x->whens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)e->nwhens);
+            x->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)e->nwhens);
+            for (int i = 0; i < e->nwhens; i++)
+                if (!(x->whens[i] = agg_rewrite(c, st, e->whens[i])) || !(x->thens[i] = agg_rewrite(c, st, e->thens[i]))) return NULL;
+            if (e->else_ && !(x->else_ = agg_rewrite(c, st, e->else_))) return NULL;
+        }
+        return x;
+    }
+}
+
+static void fix_refs(attu_bexpr *e, int base, int delta) {
+    if (!e) return;
+    if (e->kind == BX_COL) { if (e->col >= base) e->col = e->col - base + delta; return; }
+    for (int i = 0; i < e->nargs; i++) fix_refs(e->args[i], base, delta);
+    for (int i = 0; i < e->nwhens; i++) { fix_refs(e->whens[i], base, delta); fix_refs(e->thens[i], base, delta); }
+    fix_refs(e->else_, base, delta);
+    for (int i = 0; i < e->npart; i++) fix_refs(e->part[i], base, delta);
+    for (int i = 0; i < e->norder; i++) fix_refs(e->order[i].expr, base, delta);
+}
+
+static bool has_kind(const attu_bexpr *e, attu_bexpr_kind k) {
+    if (!e) return false;
+    if (e->kind == k) return true;
+    for (int i = 0; i < e->nargs; i++) if (has_kind(e->args[i], k)) return true;
+    for (int i = 0; i < e->nwhens; i++) if (has_kind(e->whens[i], k) || has_kind(e->thens[i], k)) return true;
+    return has_kind(e->else_, k);
+}
+
+/* window calls -> COL(AGG_REF_BASE + j) */
+typedef struct winstate { attu_agg_spec *specs; int n, cap; } winstate;
+
+static attu_bexpr *win_rewrite(bctx *c, winstate *ws, attu_bexpr *e) {
+    if (!e || c->err->set) return e;
+    if (e->kind == BX_WINDOW) {
+        if (ws->n == ws->cap) {
+            int nc = ws->cap ? ws->cap * 2 : 8;
+            attu_agg_spec *n = attu_palloc(c->pa, sizeof *n * (size_t)nc);
+            if (!n) OOM_NULL(c);
+            if (ws->n) memcpy(n, ws->specs, sizeof *n * (size_t)ws->n);
+            ws->specs = n; ws->cap = nc;
+        }
+        attu_agg_spec *s = &ws->specs[ws->n];
+        memset(s, 0, sizeof *s);
+        s->agg = e->agg; s->k = (int)e->imm; s->type = e->type;
+        s->arg = e->nargs > 0 ? e->args[0] : NULL;
+        s->arg2 = e->nargs > 1 ? e->args[1] : NULL;
+        s->npart = e->npart; s->part = e->part; s->norder = e->norder; s->order = e->order;
+        attu_bexpr *r = attu_bx_col(c->pa, AGG_REF_BASE + ws->n++, e->type);
+        r->position = e->position;
+        return r;
+    }
+    if (e->kind == BX_COL || e->kind == BX_CONST) return e;
+    attu_bexpr *x = attu_palloc(c->pa, sizeof *x);
+    if (!x) OOM_NULL(c);
+    *x = *e;
+    for (int i = 0; i < e->nargs; i++) x->args[i] = win_rewrite(c, ws, e->args[i]);
+    if (e->kind == BX_CASE) {
+        x->whens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)e->nwhens);
+        x->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)e->nwhens);
+        for (int i = 0; i < e->nwhens; i++) { x->whens[i] = win_rewrite(c, ws, e->whens[i]); x->thens[i] = win_rewrite(c, ws, e->thens[i]); }
+        x->else_ = win_rewrite(c, ws, e->else_);
+    }
+    return x;
+}
+
+/* ---- SELECT ------------------------------------------------------------------------- */
+
+static const char *expr_name(const attu_ast_expr *e) {
+    switch (e->kind) {
+    case ATTU_EXPR_COLUMN: return e->u.column.name;
+    case ATTU_EXPR_FUNC: return e->u.func.name;
+    case ATTU_EXPR_CASE: return "case";
+    case ATTU_EXPR_CAST:
+        if (e->u.cast.arg->kind == ATTU_EXPR_COLUMN || e->u.cast.arg->kind == ATTU_EXPR_FUNC) return expr_name(e->u.cast.arg);
+        return e->u.cast.type.name;   /* PG names it after the type */
+    case ATTU_EXPR_EXTRACT: return "extract";
+    case ATTU_EXPR_SUBQUERY: return "?column?";
+    case ATTU_EXPR_EXISTS: return "exists";
+    default: return "?column?";
+    }
+}
+
+static attu_lplan *mk_project(bctx *c, attu_lplan *child, int n, attu_bexpr **exprs, char **names) {
+    attu_lplan *p = attu_lp_new(c->pa, LP_PROJECT, n);
+    if (!p) OOM_NULL(c);
+    p->left = child;
+    p->exprs = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        p->exprs[i] = exprs[i];
+        p->types[i] = exprs[i]->type;
+        p->names[i] = names[i];
+        if (exprs[i]->kind == BX_COL && exprs[i]->col == child->rowid_col) p->rowid_col = i;
+    }
+    p->est_rows = child->est_rows;
+    return p;
+}
+
+static bool eval_limit(bctx *c, const attu_ast_expr *e, const char *what, int64_t *out) {
+    if (!e) return true;
+    scope none = { 0, NULL };
+    attu_bexpr *b = bind_expr(c, &none, e);
+    if (!b) return false;
+    if (!(b = coerce(c, b, attu_type_make(ATTU_TYPE_INT64), false, e->position))) return false;
+    /* fold a cast of a constant */
+    if (b->kind == BX_CALL && b->nargs == 1 && b->args[0]->kind == BX_CONST &&
+        (b->op == ATTU_OP_CAST_I_I || b->op == ATTU_OP_MOVE)) b = b->args[0];
+    if (b->kind != BX_CONST) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s must be a constant", what);
+        return false;
+    }
+    if (b->is_null) { *out = -1; return true; }
+    if (b->i < 0) {
+        attu_error_set(c->err, "2201W", e->position, "%s must not be negative", what);
+        if (!strcmp(what, "OFFSET")) memcpy(c->err->sqlstate, "2201X", 6);
+        return false;
+    }
+    *out = b->i;
+    return true;
+}
+
+static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
+    const typeof(q->u.select) *s = &q->u.select;
+    scope sc = { 0, NULL };
+    attu_lplan *p = NULL;
+    c->clause = "FROM";
+    for (int i = 0; i < s->from.n; i++) {
+        scope one = { 0, NULL };
+        attu_lplan *f = bind_from(c, s->from.items[i], &one);
+        if (!f) return NULL;
+        /* names visible twice under one qualifier are fine until used */
+        int base = sc.n;
+        for (int k = 0; k < one.n; k++)
+            if (!scope_push(c, &sc, one.cols[k].qual, one.cols[k].name, one.cols[k].type, one.cols[k].hidden, one.cols[k].is_rowid, one.cols[k].source)) return NULL;
+        (void)base;
+        p = p ? attu_make_join(c, p, f, JK_CROSS, NULL) : f;
+        if (!p) return NULL;
+    }
+    if (!p) {   /* no FROM: one row, no columns */
+        p = attu_lp_new(c->pa, LP_VALUES, 0);
+        if (!p) OOM_NULL(c);
+        p->nrows = 1;
+        p->est_rows = 1;
+    }
+    /* WHERE */
+    if (s->where) {
+        c->clause = "WHERE"; c->allow_agg = false; c->allow_window = false;
+        attu_bexpr *w = bind_expr(c, &sc, s->where);
+        if (!w || !(w = coerce_bool(c, w, "WHERE"))) return NULL;
+        attu_lplan *f = attu_lp_new(c->pa, LP_FILTER, p->ncols);
+        if (!f) OOM_NULL(c);
+        memcpy(f->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
+        memcpy(f->names, p->names, sizeof(char *) * (size_t)p->ncols);
+        f->left = p; f->pred = w; f->est_rows = p->est_rows / 3; f->rowid_col = p->rowid_col;
+        p = f;
+    }
+    /* select list (with * expanded) */
+    int cap = 16, n = 0;
+    attu_bexpr **items = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
+    char **names = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
+    c->clause = "SELECT"; c->allow_agg = true; c->allow_window = true;
+    for (int i = 0; i < s->nitems; i++) {
+        const attu_ast_select_item *it = &s->items[i];
+        if (it->expr->kind == ATTU_EXPR_STAR) {
+            const char *qq = it->expr->u.star.qualifier;
+            bool any = false;
+            for (int k = 0; k < sc.n; k++) {
+                if (sc.cols[k].hidden) continue;
+                if (qq && (!sc.cols[k].qual || strcmp(sc.cols[k].qual, qq))) continue;
+                if (n + 1 >= cap) {
+                    cap *= 2;
+                    attu_bexpr **ni = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
+                    char **nn = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
+                    memcpy(ni, items, sizeof(attu_bexpr *) * (size_t)n); memcpy(nn, names, sizeof(char *) * (size_t)n);
+                    items = ni; names = nn;
+                }
+                items[n] = attu_bx_col(c->pa, k, sc.cols[k].type);
+                items[n]->position = it->expr->position;
+                names[n++] = (char *)sc.cols[k].name;
+                any = true;
+            }
+            if (qq && !any) {
+                bool known = false;
+                for (int k = 0; k < sc.n; k++) if (sc.cols[k].qual && !strcmp(sc.cols[k].qual, qq)) known = true;
+                if (!known) { attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, it->expr->position, "missing FROM-clause entry for table \"%s\"", qq); return NULL; }
+            }
+            if (!qq && !any && s->from.n == 0) {
+                attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, it->expr->position, "SELECT * with no tables specified is not valid");
+                return NULL;
+            }
+            continue;
+        }
+        if (n + 1 >= cap) {
+            cap *= 2;
+            attu_bexpr **ni = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
+            char **nn = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
+            memcpy(ni, items, sizeof(attu_bexpr *) * (size_t)n); memcpy(nn, names, sizeof(char *) * (size_t)n);
+            items = ni; names = nn;
+        }
+        attu_bexpr *b = bind_expr(c, &sc, it->expr);
+        if (!b || !(b = resolve_unknown(c, b))) return NULL;
+        items[n] = b;
+        names[n++] = it->alias ? it->alias : (char *)expr_name(it->expr);
+    }
+    /* GROUP BY */
+    aggstate st;
+    memset(&st, 0, sizeof st);
+    st.sc = &sc;
+    st.rowid_sources = attu_palloc(c->pa, sizeof(int) * (size_t)(s->group_by.n + 1));
+    c->clause = "GROUP BY"; c->allow_agg = false; c->allow_window = false;
+    for (int i = 0; i < s->group_by.n; i++) {
+        const attu_ast_expr *ge = s->group_by.items[i];
+        attu_bexpr *g = NULL;
+        if (ge->kind == ATTU_EXPR_LITERAL && ge->u.literal.kind == ATTU_LIT_INTEGER) {
+            long k = strtol(ge->u.literal.text, NULL, 10);
+            if (k < 1 || k > n) { attu_error_set(c->err, "42P10", ge->position, "GROUP BY position %ld is not in select list", k); return NULL; }
+            g = items[k - 1];
+            if (has_kind(g, BX_AGG)) { attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, ge->position, "aggregate functions are not allowed in GROUP BY"); return NULL; }
+        } else {
+            attu_error save = *c->err;
+            g = bind_expr(c, &sc, ge);
+            if (!g && ge->kind == ATTU_EXPR_COLUMN && !ge->u.column.qualifier && !strcmp(c->err->sqlstate, ATTU_SQLSTATE_UNDEFINED_COLUMN)) {
+                /* an output column name */
+                for (int k = 0; k < n; k++)
+                    if (!strcmp(names[k], ge->u.column.name)) { *c->err = save; g = items[k]; break; }
+            }
+            if (!g) return NULL;
+            if (!(g = resolve_unknown(c, g))) return NULL;
+        }
+        if (add_group(c, &st, g) < 0) OOM_NULL(c);
+        if (g->kind == BX_COL && sc.cols[g->col].is_rowid) st.rowid_sources[st.nrowid++] = sc.cols[g->col].source;
+    }
+    /* HAVING */
+    attu_bexpr *having = NULL;
+    if (s->having) {
+        c->clause = "HAVING"; c->allow_agg = true; c->allow_window = false;
+        having = bind_expr(c, &sc, s->having);
+        if (!having || !(having = coerce_bool(c, having, "HAVING"))) return NULL;
+    }
+    /* ORDER BY: output names, ordinals, or expressions over the input */
+    int nord = q->order_by.n;
+    attu_sort_item *ord = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(nord + 1));
+    int *ord_out = attu_palloc(c->pa, sizeof(int) * (size_t)(nord + 1));
+    c->clause = "ORDER BY"; c->allow_agg = true; c->allow_window = true;
+    for (int i = 0; i < nord; i++) {
+        const attu_ast_order_item *oi = &q->order_by.items[i];
+        ord[i].desc = oi->desc;
+        ord[i].nulls_first = oi->nulls == ATTU_NULLS_DEFAULT ? oi->desc : oi->nulls == ATTU_NULLS_FIRST;
+        ord_out[i] = -1;
+        const attu_ast_expr *oe = oi->expr;
+        if (oe->kind == ATTU_EXPR_LITERAL && oe->u.literal.kind == ATTU_LIT_INTEGER) {
+            long k = strtol(oe->u.literal.text, NULL, 10);
+            if (k < 1 || k > n) { attu_error_set(c->err, "42P10", oe->position, "ORDER BY position %ld is not in select list", k); return NULL; }
+            ord_out[i] = (int)k - 1;
+            continue;
+        }
+        if (oe->kind == ATTU_EXPR_COLUMN && !oe->u.column.qualifier) {
+            int hit = -1, hits = 0;
+            for (int k = 0; k < n; k++) if (!strcmp(names[k], oe->u.column.name)) { if (hit < 0) hit = k; hits++; }
+            if (hits > 1) {
+                bool same = true;
+                for (int k = 0; k < n; k++) if (!strcmp(names[k], oe->u.column.name) && !attu_bx_equal(items[k], items[hit])) same = false;
+                if (!same) { attu_error_set(c->err, ATTU_SQLSTATE_AMBIGUOUS_COLUMN, oe->position, "ORDER BY \"%s\" is ambiguous", oe->u.column.name); return NULL; }
+            }
+            if (hit >= 0) { ord_out[i] = hit; continue; }
+        }
+        attu_bexpr *b = bind_expr(c, &sc, oe);
+        if (!b || !(b = resolve_unknown(c, b))) return NULL;
+        ord[i].expr = b;
+    }
+    /* aggregation */
+    bool any_agg = st.ngroups > 0 || having;
+    for (int i = 0; i < n && !any_agg; i++) any_agg = has_kind(items[i], BX_AGG);
+    for (int i = 0; i < nord && !any_agg; i++) any_agg = ord[i].expr && has_kind(ord[i].expr, BX_AGG);
+    if (!any_agg) {
+        /* windows may still contain aggregates only under GROUP BY; nothing to do */
+    } else {
+        for (int i = 0; i < n; i++) if (!(items[i] = agg_rewrite(c, &st, items[i]))) return NULL;
+        if (having && !(having = agg_rewrite(c, &st, having))) return NULL;
+        for (int i = 0; i < nord; i++) if (ord[i].expr && !(ord[i].expr = agg_rewrite(c, &st, ord[i].expr))) return NULL;
+        int ng = st.ngroups;
+        for (int i = 0; i < n; i++) fix_refs(items[i], AGG_REF_BASE, ng);
+        fix_refs(having, AGG_REF_BASE, ng);
+        for (int i = 0; i < nord; i++) fix_refs(ord[i].expr, AGG_REF_BASE, ng);
+        attu_lplan *a = attu_lp_new(c->pa, LP_AGG, ng + st.naggs);
+        if (!a) OOM_NULL(c);
+        a->left = p;
+        a->ngroups = ng; a->groups = st.groups;
+        a->naggs = st.naggs; a->aggs = st.aggs;
+        for (int i = 0; i < ng; i++) {
+            a->types[i] = st.groups[i]->type;
+            a->names[i] = st.groups[i]->kind == BX_COL ? (char *)sc.cols[st.groups[i]->col].name : "?column?";
+            if (st.groups[i]->kind == BX_COL && st.groups[i]->col == p->rowid_col) a->rowid_col = i;
+        }
+        for (int i = 0; i < st.naggs; i++) { a->types[ng + i] = st.aggs[i].type; a->names[ng + i] = "agg"; }
+        a->est_rows = ng ? (p->est_rows > 100 ? p->est_rows / 10 : p->est_rows) : 1;
+        p = a;
+        if (having) {
+            attu_lplan *f = attu_lp_new(c->pa, LP_FILTER, p->ncols);
+            if (!f) OOM_NULL(c);
+            memcpy(f->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
+            memcpy(f->names, p->names, sizeof(char *) * (size_t)p->ncols);
+            f->left = p; f->pred = having; f->est_rows = p->est_rows / 3; f->rowid_col = p->rowid_col;
+            p = f;
+        }
+    }
+    /* windows */
+    winstate ws = { 0 };
+    for (int i = 0; i < n; i++) items[i] = win_rewrite(c, &ws, items[i]);
+    for (int i = 0; i < nord; i++) if (ord[i].expr) ord[i].expr = win_rewrite(c, &ws, ord[i].expr);
+    if (c->err->set) return NULL;
+    if (ws.n) {
+        int nin = p->ncols;
+        for (int i = 0; i < n; i++) fix_refs(items[i], AGG_REF_BASE, nin);
+        for (int i = 0; i < nord; i++) fix_refs(ord[i].expr, AGG_REF_BASE, nin);
+        attu_lplan *w = attu_lp_new(c->pa, LP_WINDOW, nin + ws.n);
+        if (!w) OOM_NULL(c);
+        w->left = p;
+        memcpy(w->types, p->types, sizeof(attu_type) * (size_t)nin);
+        memcpy(w->names, p->names, sizeof(char *) * (size_t)nin);
+        for (int i = 0; i < ws.n; i++) { w->types[nin + i] = ws.specs[i].type; w->names[nin + i] = "window"; }
+        w->naggs = ws.n; w->aggs = ws.specs;
+        w->est_rows = p->est_rows; w->rowid_col = p->rowid_col;
+        p = w;
+    }
+    /* projection with hidden sort columns */
+    int nvis = n;
+    for (int i = 0; i < nord; i++) {
+        if (ord_out[i] >= 0) continue;
+        for (int k = 0; k < n; k++) if (attu_bx_equal(items[k], ord[i].expr)) { ord_out[i] = k; break; }
+        if (ord_out[i] >= 0) continue;
+        if (s->distinct) {
+            attu_error_set(c->err, "42P10", q->order_by.items[i].position, "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
+            return NULL;
+        }
+        if (n + 1 >= cap) {
+            cap = n + nord + 2;
+            attu_bexpr **ni = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
+            char **nn = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
+            memcpy(ni, items, sizeof(attu_bexpr *) * (size_t)n); memcpy(nn, names, sizeof(char *) * (size_t)n);
+            items = ni; names = nn;
+        }
+        items[n] = ord[i].expr;
+        names[n] = "?sort?";
+        ord_out[i] = n++;
+    }
+    p = mk_project(c, p, n, items, names);
+    if (!p) return NULL;
+    if (s->distinct_on.n) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, q->position, "SELECT DISTINCT ON is not supported");
+        return NULL;
+    }
+    if (s->distinct) {
+        attu_lplan *d = attu_lp_new(c->pa, LP_DISTINCT, p->ncols);
+        if (!d) OOM_NULL(c);
+        memcpy(d->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
+        memcpy(d->names, p->names, sizeof(char *) * (size_t)p->ncols);
+        d->left = p; d->est_rows = p->est_rows / 2;
+        p = d;
+    }
+    if (nord) {
+        attu_lplan *so = attu_lp_new(c->pa, LP_SORT, p->ncols);
+        if (!so) OOM_NULL(c);
+        memcpy(so->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
+        memcpy(so->names, p->names, sizeof(char *) * (size_t)p->ncols);
+        so->left = p; so->est_rows = p->est_rows; so->rowid_col = p->rowid_col;
+        so->nsort = nord;
+        so->sort = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)nord);
+        for (int i = 0; i < nord; i++) {
+            so->sort[i] = ord[i];
+            so->sort[i].expr = attu_bx_col(c->pa, ord_out[i], p->types[ord_out[i]]);
+        }
+        p = so;
+    }
+    if (q->limit || q->offset) {
+        attu_lplan *l = attu_lp_new(c->pa, LP_LIMIT, p->ncols);
+        if (!l) OOM_NULL(c);
+        memcpy(l->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
+        memcpy(l->names, p->names, sizeof(char *) * (size_t)p->ncols);
+        l->left = p;
+        if (!eval_limit(c, q->limit, "LIMIT", &l->limit) || !eval_limit(c, q->offset, "OFFSET", &l->offset)) return NULL;
+        if (l->offset < 0) l->offset = 0;
+        l->est_rows = l->limit >= 0 && (double)l->limit < p->est_rows ? (double)l->limit : p->est_rows;
+        l->rowid_col = p->rowid_col;
+        p = l;
+    }
+    if (n != nvis) {
+        attu_bexpr **vis = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nvis);
+        for (int i = 0; i < nvis; i++) vis[i] = attu_bx_col(c->pa, i, p->types[i]);
+        p = mk_project(c, p, nvis, vis, names);
+    }
+    return p;
+}
+
+/* ORDER BY / LIMIT over VALUES and set operations: output names or ordinals. */
+static attu_lplan *bind_tail(bctx *c, const attu_ast_query *q, attu_lplan *p) {
+    if (q->order_by.n) {
+        attu_lplan *so = attu_lp_new(c->pa, LP_SORT, p->ncols);
+        if (!so) OOM_NULL(c);
+        memcpy(so->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
+        memcpy(so->names, p->names, sizeof(char *) * (size_t)p->ncols);
+        so->left = p; so->est_rows = p->est_rows;
+        so->nsort = q->order_by.n;
+        so->sort = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)so->nsort);
+        for (int i = 0; i < so->nsort; i++) {
+            const attu_ast_order_item *oi = &q->order_by.items[i];
+            int k = -1;
+            if (oi->expr->kind == ATTU_EXPR_LITERAL && oi->expr->u.literal.kind == ATTU_LIT_INTEGER) {
+                k = (int)strtol(oi->expr->u.literal.text, NULL, 10) - 1;
+                if (k < 0 || k >= p->ncols) { attu_error_set(c->err, "42P10", oi->expr->position, "ORDER BY position %d is not in select list", k + 1); return NULL; }
+            } else if (oi->expr->kind == ATTU_EXPR_COLUMN && !oi->expr->u.column.qualifier) {
+                for (int j = 0; j < p->ncols; j++) if (!strcmp(p->names[j], oi->expr->u.column.name)) { k = j; break; }
+            }
+            if (k < 0) {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, oi->expr->position,
+                               "invalid UNION/INTERSECT/EXCEPT ORDER BY clause");
+                memcpy(c->err->sqlstate, "0A000", 6);
+                return NULL;
+            }
+            so->sort[i].expr = attu_bx_col(c->pa, k, p->types[k]);
+            so->sort[i].desc = oi->desc;
+            so->sort[i].nulls_first = oi->nulls == ATTU_NULLS_DEFAULT ? oi->desc : oi->nulls == ATTU_NULLS_FIRST;
+        }
+        p = so;
+    }
+    if (q->limit || q->offset) {
+        attu_lplan *l = attu_lp_new(c->pa, LP_LIMIT, p->ncols);
+        if (!l) OOM_NULL(c);
+        memcpy(l->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
+        memcpy(l->names, p->names, sizeof(char *) * (size_t)p->ncols);
+        l->left = p;
+        if (!eval_limit(c, q->limit, "LIMIT", &l->limit) || !eval_limit(c, q->offset, "OFFSET", &l->offset)) return NULL;
+        if (l->offset < 0) l->offset = 0;
+        l->est_rows = p->est_rows;
+        p = l;
+    }
+    return p;
+}
+
+static attu_lplan *coerce_plan(bctx *c, attu_lplan *p, const attu_type *types) {
+    bool same = true;
+    for (int i = 0; i < p->ncols; i++) if (!attu_type_equal(p->types[i], types[i])) same = false;
+    if (same) return p;
+    attu_bexpr **ex = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)p->ncols);
+    for (int i = 0; i < p->ncols; i++) {
+        ex[i] = coerce(c, attu_bx_col(c->pa, i, p->types[i]), types[i], false, 0);
+        if (!ex[i]) return NULL;
+    }
+    return mk_project(c, p, p->ncols, ex, p->names);
+}
+
+static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
+    int nrows = q->u.values.nrows, ncols = q->u.values.rows[0].n;
+    attu_lplan *p = attu_lp_new(c->pa, LP_VALUES, ncols);
+    if (!p) OOM_NULL(c);
+    p->nrows = nrows;
+    p->values = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nrows * (size_t)(ncols ? ncols : 1));
+    scope none = { 0, NULL };
+    c->clause = "VALUES"; c->allow_agg = false; c->allow_window = false;
+    for (int r = 0; r < nrows; r++) {
+        if (q->u.values.rows[r].n != ncols) {
+            attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, q->u.values.rows[r].n ? q->u.values.rows[r].items[0]->position : q->position,
+                           "VALUES lists must all be the same length");
+            return NULL;
+        }
+        for (int k = 0; k < ncols; k++)
+            if (!(p->values[r * ncols + k] = bind_expr(c, &none, q->u.values.rows[r].items[k]))) return NULL;
+    }
+    for (int k = 0; k < ncols; k++) {
+        attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
+        for (int r = 0; r < nrows; r++) {
+            attu_bexpr *v = p->values[r * ncols + k];
+            attu_type nt;
+            if (!common_type(t, v->type, &nt)) {
+                char b1[64], b2[64];
+                attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, v->position, "VALUES types %s and %s cannot be matched",
+                               tname(t, b1), tname(v->type, b2));
+                return NULL;
+            }
+            if (v->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
+        }
+        if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
+        for (int r = 0; r < nrows; r++)
+            if (!(p->values[r * ncols + k] = coerce(c, p->values[r * ncols + k], t, false, p->values[r * ncols + k]->position))) return NULL;
+        char nm[32];
+        snprintf(nm, sizeof nm, "column%d", k + 1);
+        set_col(p, k, nm, t, c->pa);
+    }
+    p->est_rows = nrows;
+    return bind_tail(c, q, p);
+}
+
+attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
+    cte_def *save = c->ctes;
+    if (q->with.recursive) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, q->position, "WITH RECURSIVE is not supported");
+        return NULL;
+    }
+    for (int i = 0; i < q->with.n; i++) {
+        for (cte_def *d = c->ctes; d != save; d = d->next)
+            if (!strcmp(d->name, q->with.items[i].name)) {
+                attu_error_set(c->err, "42712", q->with.items[i].position, "WITH query name \"%s\" specified more than once", d->name);
+                c->ctes = save;
+                return NULL;
+            }
+        cte_def *d = attu_palloc(c->pa, sizeof *d);
+        if (!d) OOM_NULL(c);
+        d->name = q->with.items[i].name; d->cte = &q->with.items[i]; d->next = c->ctes;
+        c->ctes = d;
+    }
+    attu_lplan *p = NULL;
+    bool sa = c->allow_agg, sw = c->allow_window;
+    const char *sc = c->clause;
+    switch (q->kind) {
+    case ATTU_QUERY_SELECT: p = bind_select(c, q); break;
+    case ATTU_QUERY_VALUES: p = bind_values(c, q); break;
+    case ATTU_QUERY_SETOP: {
+        attu_lplan *l = bind_query(c, q->u.setop.left);
+        attu_lplan *r = l ? bind_query(c, q->u.setop.right) : NULL;
+        if (!r) break;
+        const char *opname = q->u.setop.op == ATTU_SETOP_UNION ? "UNION" : q->u.setop.op == ATTU_SETOP_INTERSECT ? "INTERSECT" : "EXCEPT";
+        if (l->ncols != r->ncols) {
+            attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, q->position, "each %s query must have the same number of columns", opname);
+            break;
+        }
+        attu_type *ts = attu_palloc(c->pa, sizeof(attu_type) * (size_t)(l->ncols + 1));
+        bool bad = false;
+        for (int i = 0; i < l->ncols && !bad; i++)
+            if (!common_type(l->types[i], r->types[i], &ts[i])) {
+                char b1[64], b2[64];
+                attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, q->position, "%s types %s and %s cannot be matched",
+                               opname, tname(l->types[i], b1), tname(r->types[i], b2));
+                bad = true;
+            }
+        if (bad) break;
+        l = coerce_plan(c, l, ts);
+        r = l ? coerce_plan(c, r, ts) : NULL;
+        if (!r) break;
+        p = attu_lp_new(c->pa, LP_SETOP, l->ncols);
+        if (!p) { attu_error_oom(c->err); break; }
+        p->left = l; p->right = r; p->setop = q->u.setop.op; p->all = q->u.setop.all;
+        for (int i = 0; i < l->ncols; i++) { p->types[i] = ts[i]; p->names[i] = l->names[i]; }
+        p->est_rows = l->est_rows + r->est_rows;
+        p = bind_tail(c, q, p);
+        break;
+    }
+    }
+    c->allow_agg = sa; c->allow_window = sw; c->clause = sc;
+    c->ctes = save;
+    return p;
+}
+
+attu_lplan *attu_bind_query(attu_plan_arena *pa, attu_catalog *cat, const char *sql,
+                            const attu_ast_query *q, const attu_bind_params *params, attu_error *err) {
+    bctx c;
+    memset(&c, 0, sizeof c);
+    c.pa = pa; c.cat = cat; c.sql = sql; c.err = err; c.params = params;
+    c.clause = "SELECT";
+    attu_lplan *p = bind_query(&c, q);
+    if (!p && !err->set) attu_error_oom(err);
+    return err->set ? NULL : p;
+}
+
+attu_bexpr *attu_bind_const_expr(attu_plan_arena *pa, const char *sql, const attu_ast_expr *e,
+                                 attu_type want, const attu_bind_params *params, attu_error *err) {
+    bctx c;
+    memset(&c, 0, sizeof c);
+    c.pa = pa; c.sql = sql; c.err = err; c.params = params; c.clause = "VALUES";
+    scope none = { 0, NULL };
+    attu_bexpr *b = bind_expr(&c, &none, e);
+    if (!b) return NULL;
+    if (want.id != ATTU_TYPE_UNKNOWN) return coerce(&c, b, want, true, e->position);
+    return resolve_unknown(&c, b);
+}
+
+attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_type t,
+                                    const char *colname, attu_error *err) {
+    bctx c;
+    memset(&c, 0, sizeof c);
+    c.pa = pa; c.err = err;
+    if (e->type.id == ATTU_TYPE_UNKNOWN || attu_type_equal(e->type, t)) return coerce(&c, e, t, true, e->position);
+    bool num = is_numeric(e->type.id) && is_numeric(t.id);
+    bool dt = (e->type.id == ATTU_TYPE_DATE || e->type.id == ATTU_TYPE_TIMESTAMP) && (t.id == ATTU_TYPE_DATE || t.id == ATTU_TYPE_TIMESTAMP);
+    bool totext = t.id == ATTU_TYPE_TEXT;
+    if (!num && !dt && !totext) {
+        char b1[64], b2[64];
+        attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position, "column \"%s\" is of type %s but expression is of type %s",
+                       colname, tname(t, b1), tname(e->type, b2));
+        attu_error_set_detail(err, "You will need to rewrite or cast the expression.");
+        return NULL;
+    }
+    return coerce(&c, e, t, true, e->position);
+}
+
+attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "subqueries in expressions are not supported yet");
+    return NULL;
+}

@@ -1,0 +1,47 @@
+/*
+ * binder.h - from syntax tree to logical plan: names, types, casts, checks.
+ *
+ * The binder resolves every name against the catalog (42P01, 42703, 42702),
+ * types every expression with PostgreSQL's rules for implicit casts (42883
+ * when no operator or function fits, 42804 on type mismatch), checks
+ * aggregate and GROUP BY validity (42803), and produces the logical plan
+ * (logical_plan.h). Errors carry the position of the offending token.
+ *
+ * Parameters ($n): in prepare mode (values == NULL) a parameter is typed by
+ * its declared OID or inferred from context like an untyped literal; in
+ * execute mode each value (text, NULL = SQL NULL) becomes a constant of
+ * that type.
+ */
+#ifndef ATTU_PLANNER_BINDER_H
+#define ATTU_PLANNER_BINDER_H
+
+#include "engine/catalog.h"
+#include "engine/error.h"
+#include "planner/ast.h"
+#include "planner/logical_plan.h"
+
+typedef struct attu_bind_params {
+    int                 n;
+    const attu_type    *types;     /* n entries; ATTU_TYPE_UNKNOWN = infer */
+    const char *const  *values;    /* NULL in prepare mode */
+    attu_type          *inferred;  /* optional out: n types after binding */
+} attu_bind_params;
+
+/* Binds a query expression (SELECT / VALUES / set operation). The result's
+ * names[] and types[] describe the result columns. */
+attu_lplan *attu_bind_query(attu_plan_arena *pa, attu_catalog *cat, const char *sql,
+                            const attu_ast_query *q, const attu_bind_params *params,
+                            attu_error *err);
+
+/* Binds a constant expression with no FROM (INSERT ... VALUES items, LIMIT)
+ * coerced to `want` (UNKNOWN = its own type). */
+attu_bexpr *attu_bind_const_expr(attu_plan_arena *pa, const char *sql, const attu_ast_expr *e,
+                                 attu_type want, const attu_bind_params *params, attu_error *err);
+
+/* Coerces a bound expression to type t (assignment rules: explicit casts
+ * between numeric types allowed, as INSERT does). NULL with 42804 if no
+ * cast exists. */
+attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_type t,
+                                    const char *colname, attu_error *err);
+
+#endif

@@ -1,0 +1,596 @@
+/*
+ * binder_expr.c - binding scalar expressions: names, literals, operators,
+ * casts, CASE, IN, LIKE, BETWEEN (functions and aggregates are in
+ * functions.c). Implicit casts follow PostgreSQL's numeric ladder
+ * integer -> bigint -> numeric -> real -> double precision, and date ->
+ * timestamp; an untyped literal ('...', NULL, a parameter) takes the type
+ * its context asks for and is parsed right here, so a bad literal fails at
+ * bind time with its position.
+ */
+#include "planner/binder_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *tname(attu_type t, char *buf) {
+    if (t.id == ATTU_TYPE_UNKNOWN) return "unknown";
+    if (t.id == ATTU_TYPE_DECIMAL) return "numeric";
+    return attu_type_name(t, buf, 64);
+}
+
+bool is_numeric(attu_type_id t) {
+    return t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64 || t == ATTU_TYPE_DECIMAL ||
+           t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64;
+}
+
+static int num_rank(attu_type_id t) {
+    switch (t) {
+    case ATTU_TYPE_INT32: return 1;
+    case ATTU_TYPE_INT64: return 2;
+    case ATTU_TYPE_DECIMAL: return 3;
+    case ATTU_TYPE_FLOAT32: return 4;
+    case ATTU_TYPE_FLOAT64: return 5;
+    default: return 0;
+    }
+}
+
+bool common_type(attu_type a, attu_type b, attu_type *out) {
+    if (a.id == ATTU_TYPE_UNKNOWN) { *out = b.id == ATTU_TYPE_UNKNOWN ? attu_type_make(ATTU_TYPE_TEXT) : b; return true; }
+    if (b.id == ATTU_TYPE_UNKNOWN) { *out = a; return true; }
+    if (is_numeric(a.id) && is_numeric(b.id)) {
+        if (a.id == ATTU_TYPE_DECIMAL && b.id == ATTU_TYPE_DECIMAL) {
+            *out = attu_type_decimal(18, a.scale > b.scale ? a.scale : b.scale);
+            return true;
+        }
+        attu_type w = num_rank(a.id) >= num_rank(b.id) ? a : b;
+        if (w.id == ATTU_TYPE_DECIMAL) {
+            attu_type o = a.id == ATTU_TYPE_DECIMAL ? a : b;
+            w = attu_type_decimal(18, o.scale);
+        }
+        *out = w;
+        return true;
+    }
+    if ((a.id == ATTU_TYPE_DATE && b.id == ATTU_TYPE_TIMESTAMP) || (a.id == ATTU_TYPE_TIMESTAMP && b.id == ATTU_TYPE_DATE)) {
+        *out = attu_type_make(ATTU_TYPE_TIMESTAMP);
+        return true;
+    }
+    if (a.id == b.id) { *out = a; return true; }
+    return false;
+}
+
+attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, attu_bexpr *a0,
+                    attu_bexpr *a1, attu_bexpr *a2, attu_bexpr *a3) {
+    attu_bexpr *e = attu_bx_new(c->pa, BX_CALL, t, pos);
+    if (!e) { attu_error_oom(c->err); return NULL; }
+    e->op = op; e->nargs = nargs;
+    e->args[0] = a0; e->args[1] = a1; e->args[2] = a2; e->args[3] = a3;
+    return e;
+}
+
+attu_bexpr *mk_const_int(bctx *c, attu_type t, int64_t v) {
+    attu_bexpr *e = attu_bx_new(c->pa, BX_CONST, t, 0);
+    if (!e) { attu_error_oom(c->err); return NULL; }
+    e->i = v;
+    e->f = (double)v;
+    return e;
+}
+
+attu_bexpr *mk_const_null(bctx *c, attu_type t) {
+    attu_bexpr *e = attu_bx_new(c->pa, BX_CONST, t, 0);
+    if (!e) { attu_error_oom(c->err); return NULL; }
+    e->is_null = true;
+    return e;
+}
+
+/* Which opcode casts from -> to, or -1; *implicit_ok says whether the cast
+ * may be applied silently. */
+static int cast_opcode(attu_type from, attu_type to, bool *implicit_ok) {
+    attu_type_id f = from.id, t = to.id;
+    *implicit_ok = false;
+    if (f == t && f != ATTU_TYPE_DECIMAL && f != ATTU_TYPE_FLOAT32) { *implicit_ok = true; return ATTU_OP_MOVE; }
+    if (t == ATTU_TYPE_TEXT) return f == ATTU_TYPE_BOOL ? ATTU_OP_CAST_BOOL_S : ATTU_OP_CAST_X_S;
+    if (f == ATTU_TYPE_TEXT) return ATTU_OP_CAST_S_X;
+    bool fi = f == ATTU_TYPE_INT32 || f == ATTU_TYPE_INT64, ti = t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64;
+    bool ff = f == ATTU_TYPE_FLOAT32 || f == ATTU_TYPE_FLOAT64, tf = t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64;
+    if (fi && ti) { *implicit_ok = num_rank(f) <= num_rank(t); return ATTU_OP_CAST_I_I; }
+    if (fi && tf) { *implicit_ok = true; return ATTU_OP_CAST_I_F; }
+    if (fi && t == ATTU_TYPE_DECIMAL) { *implicit_ok = true; return ATTU_OP_CAST_I_D; }
+    if (ff && ti) return ATTU_OP_CAST_F_I;
+    if (ff && tf) { *implicit_ok = num_rank(f) <= num_rank(t); return ATTU_OP_CAST_F_F; }
+    if (ff && t == ATTU_TYPE_DECIMAL) return ATTU_OP_CAST_F_D;
+    if (f == ATTU_TYPE_DECIMAL && ti) return ATTU_OP_CAST_D_I;
+    if (f == ATTU_TYPE_DECIMAL && tf) { *implicit_ok = true; return ATTU_OP_CAST_D_F; }
+    if (f == ATTU_TYPE_DECIMAL && t == ATTU_TYPE_DECIMAL) { *implicit_ok = true; return ATTU_OP_CAST_D_D; }
+    if (f == ATTU_TYPE_BOOL && t == ATTU_TYPE_INT32) return ATTU_OP_CAST_I_I;
+    if (f == ATTU_TYPE_INT32 && t == ATTU_TYPE_BOOL) return ATTU_OP_CAST_I_I;
+    if (f == ATTU_TYPE_DATE && t == ATTU_TYPE_TIMESTAMP) { *implicit_ok = true; return ATTU_OP_CAST_DATE_TS; }
+    if (f == ATTU_TYPE_TIMESTAMP && t == ATTU_TYPE_DATE) return ATTU_OP_CAST_TS_DATE;
+    return -1;
+}
+
+/* Parses an untyped literal's text as type t at bind time. */
+static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
+    attu_bexpr *r = attu_bx_new(c->pa, BX_CONST, t, e->position ? e->position : pos);
+    if (!r) { attu_error_oom(c->err); return NULL; }
+    if (e->is_null) { r->is_null = true; return r; }
+    if (t.id == ATTU_TYPE_TEXT) { r->s = e->s; r->slen = e->slen; return r; }
+    union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; } slot;
+    memset(&slot, 0, sizeof slot);
+    if (attu_value_parse(t, e->s, e->slen, &slot, c->err)) {
+        c->err->position = r->position;
+        return NULL;
+    }
+    switch (t.id) {
+    case ATTU_TYPE_BOOL: r->i = slot.b; break;
+    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: r->i = slot.i4; break;
+    case ATTU_TYPE_FLOAT32: r->f = slot.f4; break;
+    case ATTU_TYPE_FLOAT64: r->f = slot.f8; break;
+    default: r->i = slot.i8; break;
+    }
+    return r;
+}
+
+attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos) {
+    if (!e) return NULL;
+    if (e->type.id == ATTU_TYPE_UNKNOWN) {
+        if (e->kind == BX_CONST) return parse_literal(c, e, t, pos);
+        e->type = t;
+        return e;
+    }
+    if (attu_type_equal(e->type, t)) return e;
+    if (e->kind == BX_CONST && e->is_null) { attu_bexpr *n = mk_const_null(c, t); if (n) n->position = e->position; return n; }
+    bool ok;
+    int op = cast_opcode(e->type, t, &ok);
+    if (op < 0 || (!ok && !explicit_cast)) {
+        char b1[64], b2[64];
+        if (op < 0 && explicit_cast)
+            attu_error_set(c->err, "42846", pos, "cannot cast type %s to %s", tname(e->type, b1), tname(t, b2));
+        else
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, pos, "%s is of type %s but expression is of type %s",
+                           "value", tname(t, b2), tname(e->type, b1));
+        return NULL;
+    }
+    if (op == ATTU_OP_MOVE) { attu_bexpr *m = mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL); return m; }
+    return mk_call(c, (attu_opcode)op, t, pos, 1, e, NULL, NULL, NULL);
+}
+
+attu_bexpr *resolve_unknown(bctx *c, attu_bexpr *e) {
+    if (e && e->type.id == ATTU_TYPE_UNKNOWN) return coerce(c, e, attu_type_make(ATTU_TYPE_TEXT), false, e->position);
+    return e;
+}
+
+attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what) {
+    if (!e) return NULL;
+    if (e->type.id == ATTU_TYPE_BOOL) return e;
+    if (e->type.id == ATTU_TYPE_UNKNOWN) return coerce(c, e, attu_type_make(ATTU_TYPE_BOOL), false, e->position);
+    char b[64];
+    attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position,
+                   "argument of %s must be type boolean, not type %s", what, tname(e->type, b));
+    return NULL;
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    const char *q = e->u.column.qualifier, *name = e->u.column.name;
+    int found = -1;
+    bool qual_seen = false;
+    for (int i = 0; i < sc->n; i++) {
+        const scope_col *sc_ = &sc->cols[i];
+        if (q) {
+            if (!sc_->qual || strcmp(sc_->qual, q)) continue;
+            qual_seen = true;
+        } else if (sc_->hidden && !sc_->is_rowid) continue;
+        if (strcmp(sc_->name, name)) continue;
+        if (sc_->is_rowid && !q && found >= 0) continue;
+        if (found >= 0 && !(sc->cols[found].is_rowid)) {
+            if (sc_->is_rowid) continue;
+            attu_error_set(c->err, ATTU_SQLSTATE_AMBIGUOUS_COLUMN, e->position,
+                           "column reference \"%s\" is ambiguous", name);
+            return NULL;
+        }
+        found = i;
+    }
+    if (found < 0) {
+        if (q && !qual_seen)
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, e->position,
+                           "missing FROM-clause entry for table \"%s\"", q);
+        else if (q)
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_COLUMN, e->position,
+                           "column %s.%s does not exist", q, name);
+        else
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_COLUMN, e->position,
+                           "column \"%s\" does not exist", name);
+        return NULL;
+    }
+    attu_bexpr *b = attu_bx_col(c->pa, found, sc->cols[found].type);
+    if (!b) { attu_error_oom(c->err); return NULL; }
+    b->position = e->position;
+    return b;
+}
+
+/* ---- literals ---------------------------------------------------------------- */
+
+static attu_bexpr *bind_literal(bctx *c, const attu_ast_expr *e) {
+    const char *txt = e->u.literal.text;
+    attu_bexpr *b = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_UNKNOWN), e->position);
+    if (!b) { attu_error_oom(c->err); return NULL; }
+    switch (e->u.literal.kind) {
+    case ATTU_LIT_NULL: b->is_null = true; return b;
+    case ATTU_LIT_BOOL: b->type = attu_type_make(ATTU_TYPE_BOOL); b->i = txt[0] == 't'; return b;
+    case ATTU_LIT_STRING: b->s = e->u.literal.text; b->slen = e->u.literal.len; return b;
+    case ATTU_LIT_INTEGER: {
+        errno = 0;
+        char *end;
+        long long v = strtoll(txt, &end, 10);
+        if (errno == 0 && *end == 0) {
+            b->i = v; b->f = (double)v;
+            b->type = attu_type_make(v >= INT32_MIN && v <= INT32_MAX ? ATTU_TYPE_INT32 : ATTU_TYPE_INT64);
+            return b;
+        }
+    }
+    /* fall through: too big for bigint -> numeric */
+    /* fallthrough */
+    case ATTU_LIT_NUMERIC: {
+        const char *dot = strchr(txt, '.');
+        bool has_exp = strpbrk(txt, "eE") != NULL;
+        int scale = 0, digits = 0;
+        for (const char *p = txt; *p; p++) if (*p >= '0' && *p <= '9') digits++;
+        if (dot) for (const char *p = dot + 1; *p >= '0' && *p <= '9'; p++) scale++;
+        if (!has_exp && digits <= 18) {
+            attu_type t = attu_type_decimal(18, scale);
+            int64_t v;
+            if (attu_value_parse(t, txt, strlen(txt), &v, c->err)) { c->err->position = e->position; return NULL; }
+            b->type = t; b->i = v;
+            return b;
+        }
+        b->type = attu_type_make(ATTU_TYPE_FLOAT64);
+        b->f = strtod(txt, NULL);
+        return b;
+    }
+    }
+    return b;
+}
+
+/* ---- operators ---------------------------------------------------------------- */
+
+static attu_bexpr *op_error(bctx *c, const char *opname, attu_bexpr *l, attu_bexpr *r, int pos) {
+    char b1[64], b2[64];
+    if (l)
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s %s",
+                       tname(l->type, b1), opname, tname(r->type, b2));
+    else
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s",
+                       opname, tname(r->type, b2));
+    return NULL;
+}
+
+static attu_bexpr *bind_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos) {
+    static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
+                                   [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=" };
+    attu_type t;
+    if (l->type.id == ATTU_TYPE_UNKNOWN && r->type.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
+    else if (!common_type(l->type, r->type, &t)) return op_error(c, names[op], l, r, pos);
+    l = coerce(c, l, t, false, pos);
+    r = l ? coerce(c, r, t, false, pos) : NULL;
+    if (!l || !r) return NULL;
+    int base = op - ATTU_BINOP_EQ;
+    attu_mclass mc = attu_type_mclass(t.id);
+    attu_opcode o = (attu_opcode)((mc == ATTU_MC_FLOAT ? ATTU_OP_EQ_F : mc == ATTU_MC_TEXT ? ATTU_OP_EQ_S : ATTU_OP_EQ_I) + base);
+    return mk_call(c, o, attu_type_make(ATTU_TYPE_BOOL), pos, 2, l, r, NULL, NULL);
+}
+
+static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos) {
+    static const char *names[] = { [ATTU_BINOP_ADD] = "+", [ATTU_BINOP_SUB] = "-", [ATTU_BINOP_MUL] = "*",
+                                   [ATTU_BINOP_DIV] = "/", [ATTU_BINOP_MOD] = "%", [ATTU_BINOP_POW] = "^" };
+    attu_type_id lt = l->type.id, rt = r->type.id;
+    /* dates */
+    if (lt == ATTU_TYPE_DATE || rt == ATTU_TYPE_DATE || lt == ATTU_TYPE_TIMESTAMP) {
+        if (lt == ATTU_TYPE_DATE && rt == ATTU_TYPE_UNKNOWN && op == ATTU_BINOP_SUB) {
+            r = coerce(c, r, attu_type_make(ATTU_TYPE_DATE), false, pos);
+            if (!r) return NULL;
+            rt = ATTU_TYPE_DATE;
+        }
+        if ((lt == ATTU_TYPE_DATE || lt == ATTU_TYPE_TIMESTAMP) && (rt == ATTU_TYPE_INT32 || rt == ATTU_TYPE_UNKNOWN || rt == ATTU_TYPE_INT64) &&
+            (op == ATTU_BINOP_ADD || op == ATTU_BINOP_SUB)) {
+            r = coerce(c, r, attu_type_make(ATTU_TYPE_INT32), false, pos);
+            if (!r) return NULL;
+            return mk_call(c, op == ATTU_BINOP_ADD ? ATTU_OP_DATE_ADD : ATTU_OP_DATE_SUB, l->type, pos, 2, l, r, NULL, NULL);
+        }
+        if (rt == ATTU_TYPE_DATE && lt == ATTU_TYPE_INT32 && op == ATTU_BINOP_ADD)
+            return mk_call(c, ATTU_OP_DATE_ADD, r->type, pos, 2, r, l, NULL, NULL);
+        if (lt == ATTU_TYPE_DATE && rt == ATTU_TYPE_DATE && op == ATTU_BINOP_SUB)
+            return mk_call(c, ATTU_OP_DATE_DIFF, attu_type_make(ATTU_TYPE_INT32), pos, 2, l, r, NULL, NULL);
+        return op_error(c, names[op], l, r, pos);
+    }
+    if (lt == ATTU_TYPE_UNKNOWN && rt == ATTU_TYPE_UNKNOWN) {
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator is not unique: unknown %s unknown", names[op]);
+        return NULL;
+    }
+    if (lt == ATTU_TYPE_UNKNOWN) { l = coerce(c, l, is_numeric(rt) ? r->type : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!l) return NULL; lt = l->type.id; }
+    if (rt == ATTU_TYPE_UNKNOWN) { r = coerce(c, r, is_numeric(lt) ? l->type : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!r) return NULL; rt = r->type.id; }
+    if (!is_numeric(lt) || !is_numeric(rt)) return op_error(c, names[op], l, r, pos);
+    if (op == ATTU_BINOP_POW) {
+        attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64);
+        l = coerce(c, l, f8, false, pos); r = l ? coerce(c, r, f8, false, pos) : NULL;
+        return r ? mk_call(c, ATTU_OP_POWER, f8, pos, 2, l, r, NULL, NULL) : NULL;
+    }
+    attu_type t;
+    common_type(l->type, r->type, &t);
+    attu_mclass mc = attu_type_mclass(t.id);
+    if (t.id == ATTU_TYPE_DECIMAL) {
+        int sl = l->type.id == ATTU_TYPE_DECIMAL ? l->type.scale : 0, sr = r->type.id == ATTU_TYPE_DECIMAL ? r->type.scale : 0;
+        if (op == ATTU_BINOP_MUL) {
+            l = coerce(c, l, attu_type_decimal(18, sl), false, pos);
+            r = l ? coerce(c, r, attu_type_decimal(18, sr), false, pos) : NULL;
+            int s = sl + sr > 18 ? 18 : sl + sr;
+            return r ? mk_call(c, ATTU_OP_MUL_D, attu_type_decimal(18, s), pos, 2, l, r, NULL, NULL) : NULL;
+        }
+        if (op == ATTU_BINOP_DIV) {
+            l = coerce(c, l, attu_type_decimal(18, sl), false, pos);
+            r = l ? coerce(c, r, attu_type_decimal(18, sr), false, pos) : NULL;
+            int s = sl > sr ? sl : sr;
+            if (s < 6) s = 6;
+            return r ? mk_call(c, ATTU_OP_DIV_D, attu_type_decimal(18, s), pos, 2, l, r, NULL, NULL) : NULL;
+        }
+        l = coerce(c, l, t, false, pos);
+        r = l ? coerce(c, r, t, false, pos) : NULL;
+        if (!r) return NULL;
+        attu_opcode o = op == ATTU_BINOP_ADD ? ATTU_OP_ADD_D : op == ATTU_BINOP_SUB ? ATTU_OP_SUB_D : ATTU_OP_MOD_D;
+        return mk_call(c, o, t, pos, 2, l, r, NULL, NULL);
+    }
+    l = coerce(c, l, t, false, pos);
+    r = l ? coerce(c, r, t, false, pos) : NULL;
+    if (!r) return NULL;
+    attu_opcode o;
+    switch (op) {
+    case ATTU_BINOP_ADD: o = mc == ATTU_MC_FLOAT ? ATTU_OP_ADD_F : ATTU_OP_ADD_I; break;
+    case ATTU_BINOP_SUB: o = mc == ATTU_MC_FLOAT ? ATTU_OP_SUB_F : ATTU_OP_SUB_I; break;
+    case ATTU_BINOP_MUL: o = mc == ATTU_MC_FLOAT ? ATTU_OP_MUL_F : ATTU_OP_MUL_I; break;
+    case ATTU_BINOP_DIV: o = mc == ATTU_MC_FLOAT ? ATTU_OP_DIV_F : ATTU_OP_DIV_I; break;
+    default: o = mc == ATTU_MC_FLOAT ? ATTU_OP_MOD_F : ATTU_OP_MOD_I; break;
+    }
+    return mk_call(c, o, t, pos, 2, l, r, NULL, NULL);
+}
+
+static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_bexpr *l = bind_expr(c, sc, e->u.binary.left);
+    attu_bexpr *r = l ? bind_expr(c, sc, e->u.binary.right) : NULL;
+    if (!r) return NULL;
+    int pos = e->position;
+    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    switch (e->u.binary.op) {
+    case ATTU_BINOP_AND: case ATTU_BINOP_OR:
+        l = coerce_bool(c, l, e->u.binary.op == ATTU_BINOP_AND ? "AND" : "OR");
+        r = l ? coerce_bool(c, r, e->u.binary.op == ATTU_BINOP_AND ? "AND" : "OR") : NULL;
+        return r ? mk_call(c, e->u.binary.op == ATTU_BINOP_AND ? ATTU_OP_AND : ATTU_OP_OR, b, pos, 2, l, r, NULL, NULL) : NULL;
+    case ATTU_BINOP_EQ: case ATTU_BINOP_NE: case ATTU_BINOP_LT: case ATTU_BINOP_LE: case ATTU_BINOP_GT: case ATTU_BINOP_GE:
+        return bind_compare(c, e->u.binary.op, l, r, pos);
+    case ATTU_BINOP_IS_DISTINCT: case ATTU_BINOP_IS_NOT_DISTINCT: {
+        attu_bexpr *eq = bind_compare(c, ATTU_BINOP_EQ, l, r, pos);
+        if (!eq) return NULL;
+        l = eq->args[0]; r = eq->args[1];
+        attu_bexpr *t1 = mk_call(c, ATTU_OP_IS_TRUE, b, pos, 1, eq, NULL, NULL, NULL);
+        attu_bexpr *bn = mk_call(c, ATTU_OP_AND, b, pos, 2, mk_call(c, ATTU_OP_IS_NULL, b, pos, 1, l, NULL, NULL, NULL),
+                                 mk_call(c, ATTU_OP_IS_NULL, b, pos, 1, r, NULL, NULL, NULL), NULL, NULL);
+        attu_bexpr *nd = mk_call(c, ATTU_OP_OR, b, pos, 2, t1, bn, NULL, NULL);
+        if (e->u.binary.op == ATTU_BINOP_IS_NOT_DISTINCT) return nd;
+        return mk_call(c, ATTU_OP_NOT, b, pos, 1, nd, NULL, NULL, NULL);
+    }
+    case ATTU_BINOP_CONCAT: {
+        attu_type t = attu_type_make(ATTU_TYPE_TEXT);
+        l = coerce(c, l, t, true, pos);
+        r = l ? coerce(c, r, t, true, pos) : NULL;
+        return r ? mk_call(c, ATTU_OP_CONCAT, t, pos, 2, l, r, NULL, NULL) : NULL;
+    }
+    default:
+        return bind_arith(c, e->u.binary.op, l, r, pos);
+    }
+}
+
+static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    int n = e->u.case_.nwhens;
+    attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, attu_type_make(ATTU_TYPE_UNKNOWN), e->position);
+    if (!x) { attu_error_oom(c->err); return NULL; }
+    x->nwhens = n;
+    x->whens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)n);
+    x->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)n);
+    attu_bexpr *operand = NULL;
+    if (e->u.case_.operand && !(operand = bind_expr(c, sc, e->u.case_.operand))) return NULL;
+    attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
+    for (int i = 0; i < n; i++) {
+        attu_bexpr *w = bind_expr(c, sc, e->u.case_.whens[i].when);
+        if (!w) return NULL;
+        if (operand) { if (!(w = bind_compare(c, ATTU_BINOP_EQ, operand, w, e->u.case_.whens[i].when->position))) return NULL; }
+        else if (!(w = coerce_bool(c, w, "CASE/WHEN"))) return NULL;
+        x->whens[i] = w;
+        if (!(x->thens[i] = bind_expr(c, sc, e->u.case_.whens[i].then))) return NULL;
+    }
+    if (e->u.case_.else_ && !(x->else_ = bind_expr(c, sc, e->u.case_.else_))) return NULL;
+    for (int i = 0; i <= n; i++) {
+        attu_bexpr *v = i < n ? x->thens[i] : x->else_;
+        if (!v) continue;
+        attu_type nt;
+        if (!common_type(t, v->type, &nt) && v->type.id != ATTU_TYPE_UNKNOWN) {
+            char b1[64], b2[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, v->position, "CASE types %s and %s cannot be matched",
+                           tname(t, b1), tname(v->type, b2));
+            return NULL;
+        }
+        if (v->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
+    }
+    if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
+    for (int i = 0; i < n; i++) if (!(x->thens[i] = coerce(c, x->thens[i], t, false, x->thens[i]->position))) return NULL;
+    if (x->else_ && !(x->else_ = coerce(c, x->else_, t, false, x->else_->position))) return NULL;
+    x->type = t;
+    return x;
+}
+
+static attu_bexpr *bind_in_list(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_bexpr *arg = bind_expr(c, sc, e->u.in_list.arg);
+    if (!arg) return NULL;
+    attu_bexpr *acc = NULL;
+    for (int i = 0; i < e->u.in_list.list.n; i++) {
+        attu_bexpr *v = bind_expr(c, sc, e->u.in_list.list.items[i]);
+        if (!v) return NULL;
+        attu_bexpr *eq = bind_compare(c, ATTU_BINOP_EQ, arg, v, e->position);
+        if (!eq) return NULL;
+        acc = acc ? mk_call(c, ATTU_OP_OR, attu_type_make(ATTU_TYPE_BOOL), e->position, 2, acc, eq, NULL, NULL) : eq;
+    }
+    if (e->u.in_list.negated) acc = mk_call(c, ATTU_OP_NOT, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, acc, NULL, NULL, NULL);
+    return acc;
+}
+
+static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_bexpr *a = bind_expr(c, sc, e->u.cast.arg);
+    if (!a) return NULL;
+    attu_type t;
+    const attu_ast_typename *tn = &e->u.cast.type;
+    if (attu_type_from_name(tn->name, tn->precision, tn->scale, &t, c->err)) {
+        c->err->position = tn->position ? tn->position : e->position;
+        return NULL;
+    }
+    if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0) t = attu_type_decimal(18, a->type.id == ATTU_TYPE_DECIMAL ? a->type.scale : 0);
+    if (t.id == ATTU_TYPE_DECIMAL && t.precision > 18) t.precision = 18;
+    int pos = e->position;
+    if (a->kind == BX_CONST && a->type.id == ATTU_TYPE_UNKNOWN) {
+        attu_bexpr *r = coerce(c, a, t, true, pos);
+        return r;
+    }
+    if (a->type.id == ATTU_TYPE_DECIMAL && t.id == ATTU_TYPE_DECIMAL && attu_type_equal(a->type, t)) return a;
+    if (attu_type_equal(a->type, t)) return a;
+    return coerce(c, a, t, true, pos);
+}
+
+static attu_bexpr *bind_param(bctx *c, const attu_ast_expr *e) {
+    int k = e->u.param.number;
+    const attu_bind_params *p = c->params;
+    if (!p || k < 1 || k > p->n) {
+        attu_error_set(c->err, "42P02", e->position, "there is no parameter $%d", k);
+        return NULL;
+    }
+    attu_bexpr *b = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_UNKNOWN), e->position);
+    if (!b) { attu_error_oom(c->err); return NULL; }
+    b->aux = k;    /* remember the parameter for type inference */
+    if (!p->values || !p->values[k - 1]) b->is_null = true;
+    else { b->s = (char *)p->values[k - 1]; b->slen = strlen(p->values[k - 1]); }
+    if (p->types && p->types[k - 1].id != ATTU_TYPE_UNKNOWN) {
+        if (!p->values) { b->type = p->types[k - 1]; b->is_null = true; return b; }
+        return coerce(c, b, p->types[k - 1], true, e->position);
+    }
+    return b;
+}
+
+attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    if (c->err->set) return NULL;
+    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    switch (e->kind) {
+    case ATTU_EXPR_LITERAL: return bind_literal(c, e);
+    case ATTU_EXPR_COLUMN: return bind_column(c, sc, e);
+    case ATTU_EXPR_PARAM: return bind_param(c, e);
+    case ATTU_EXPR_STAR:
+        attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, "* is not allowed here");
+        return NULL;
+    case ATTU_EXPR_UNARY: {
+        attu_bexpr *a = bind_expr(c, sc, e->u.unary.arg);
+        if (!a) return NULL;
+        if (e->u.unary.op == ATTU_UNOP_NOT) {
+            a = coerce_bool(c, a, "NOT");
+            return a ? mk_call(c, ATTU_OP_NOT, b, e->position, 1, a, NULL, NULL, NULL) : NULL;
+        }
+        if (a->type.id == ATTU_TYPE_UNKNOWN) a = coerce(c, a, attu_type_make(ATTU_TYPE_FLOAT64), false, e->position);
+        if (!a) return NULL;
+        if (!is_numeric(a->type.id)) return op_error(c, e->u.unary.op == ATTU_UNOP_NEG ? "-" : "+", NULL, a, e->position);
+        if (e->u.unary.op == ATTU_UNOP_PLUS) return a;
+        attu_mclass mc = attu_type_mclass(a->type.id);
+        return mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_NEG_F : a->type.id == ATTU_TYPE_DECIMAL ? ATTU_OP_NEG_D : ATTU_OP_NEG_I,
+                       a->type, e->position, 1, a, NULL, NULL, NULL);
+    }
+    case ATTU_EXPR_BINARY: return bind_binary(c, sc, e);
+    case ATTU_EXPR_IS: {
+        attu_bexpr *a = bind_expr(c, sc, e->u.is.arg);
+        if (!a) return NULL;
+        attu_bexpr *r;
+        switch (e->u.is.what) {
+        case ATTU_IS_NULL: case ATTU_IS_UNKNOWN:
+            if (e->u.is.what == ATTU_IS_UNKNOWN && !(a = coerce_bool(c, a, "IS UNKNOWN"))) return NULL;
+            a = resolve_unknown(c, a);
+            r = mk_call(c, e->u.is.negated ? ATTU_OP_IS_NOT_NULL : ATTU_OP_IS_NULL, b, e->position, 1, a, NULL, NULL, NULL);
+            return r;
+        case ATTU_IS_TRUE: case ATTU_IS_FALSE:
+            if (!(a = coerce_bool(c, a, e->u.is.what == ATTU_IS_TRUE ? "IS TRUE" : "IS FALSE"))) return NULL;
+            r = mk_call(c, e->u.is.what == ATTU_IS_TRUE ? ATTU_OP_IS_TRUE : ATTU_OP_IS_FALSE, b, e->position, 1, a, NULL, NULL, NULL);
+            if (e->u.is.negated) r = mk_call(c, ATTU_OP_NOT, b, e->position, 1, r, NULL, NULL, NULL);
+            return r;
+        }
+        return NULL;
+    }
+    case ATTU_EXPR_BETWEEN: {
+        attu_bexpr *a = bind_expr(c, sc, e->u.between.arg);
+        attu_bexpr *lo = a ? bind_expr(c, sc, e->u.between.low) : NULL;
+        attu_bexpr *hi = lo ? bind_expr(c, sc, e->u.between.high) : NULL;
+        if (!hi) return NULL;
+        attu_bexpr *g = bind_compare(c, ATTU_BINOP_GE, a, lo, e->position);
+        attu_bexpr *l = g ? bind_compare(c, ATTU_BINOP_LE, a, hi, e->position) : NULL;
+        if (!l) return NULL;
+        attu_bexpr *r = mk_call(c, ATTU_OP_AND, b, e->position, 2, g, l, NULL, NULL);
+        if (e->u.between.symmetric) {
+            attu_bexpr *g2 = bind_compare(c, ATTU_BINOP_GE, a, hi, e->position);
+            attu_bexpr *l2 = g2 ? bind_compare(c, ATTU_BINOP_LE, a, lo, e->position) : NULL;
+            if (!l2) return NULL;
+            r = mk_call(c, ATTU_OP_OR, b, e->position, 2, r, mk_call(c, ATTU_OP_AND, b, e->position, 2, g2, l2, NULL, NULL), NULL, NULL);
+        }
+        if (e->u.between.negated) r = mk_call(c, ATTU_OP_NOT, b, e->position, 1, r, NULL, NULL, NULL);
+        return r;
+    }
+    case ATTU_EXPR_IN_LIST: return bind_in_list(c, sc, e);
+    case ATTU_EXPR_LIKE: {
+        attu_type t = attu_type_make(ATTU_TYPE_TEXT);
+        attu_bexpr *a = bind_expr(c, sc, e->u.like.arg);
+        attu_bexpr *p = a ? bind_expr(c, sc, e->u.like.pattern) : NULL;
+        if (!p) return NULL;
+        if ((a->type.id != ATTU_TYPE_TEXT && a->type.id != ATTU_TYPE_UNKNOWN) ||
+            (p->type.id != ATTU_TYPE_TEXT && p->type.id != ATTU_TYPE_UNKNOWN))
+            return op_error(c, e->u.like.case_insensitive ? "~~*" : "~~", a, p, e->position);
+        a = coerce(c, a, t, false, e->position);
+        p = a ? coerce(c, p, t, false, e->position) : NULL;
+        if (!p) return NULL;
+        attu_bexpr *r = mk_call(c, e->u.like.case_insensitive ? ATTU_OP_ILIKE : ATTU_OP_LIKE, b, e->position, 2, a, p, NULL, NULL);
+        if (e->u.like.negated) r = mk_call(c, ATTU_OP_NOT, b, e->position, 1, r, NULL, NULL, NULL);
+        return r;
+    }
+    case ATTU_EXPR_CASE: return bind_case(c, sc, e);
+    case ATTU_EXPR_CAST: return bind_cast(c, sc, e);
+    case ATTU_EXPR_FUNC: return bind_function(c, sc, e);
+    case ATTU_EXPR_EXTRACT: {
+        static const char *fields[] = { "year", "month", "day", "hour", "minute", "second", "dow", "doy",
+                                        "quarter", "epoch", "week" };
+        int f = -1;
+        for (int i = 0; i < (int)(sizeof fields / sizeof *fields); i++) if (!strcmp(fields[i], e->u.extract.field)) f = i;
+        attu_bexpr *a = bind_expr(c, sc, e->u.extract.arg);
+        if (!a) return NULL;
+        if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_TIMESTAMP), false, e->position))) return NULL;
+        if (a->type.id != ATTU_TYPE_DATE && a->type.id != ATTU_TYPE_TIMESTAMP) {
+            char b1[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function extract(unknown, %s) does not exist", tname(a->type, b1));
+            return NULL;
+        }
+        if (f < 0) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "unit \"%s\" not supported for type %s",
+                           e->u.extract.field, a->type.id == ATTU_TYPE_DATE ? "date" : "timestamp without time zone");
+            return NULL;
+        }
+        bool ts = a->type.id == ATTU_TYPE_TIMESTAMP;
+        int scale = ts && (f == ATTU_EXTRACT_SECOND || f == ATTU_EXTRACT_EPOCH) ? 6 : 0;
+        attu_bexpr *r = mk_call(c, ATTU_OP_EXTRACT, attu_type_decimal(18, scale), e->position, 1, a, NULL, NULL, NULL);
+        if (r) { r->imm = f; r->aux = ts; }
+        return r;
+    }
+    case ATTU_EXPR_SUBQUERY: case ATTU_EXPR_EXISTS: case ATTU_EXPR_IN_SUBQUERY:
+        return attu_bind_subquery_expr(c, sc, e);
+    }
+    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "expression not supported");
+    return NULL;
+}

@@ -1,0 +1,62 @@
+/*
+ * binder_internal.h - what the binder's files share: the binding context,
+ * scopes (the columns a name can resolve to) and the typing helpers.
+ */
+#ifndef ATTU_PLANNER_BINDER_INTERNAL_H
+#define ATTU_PLANNER_BINDER_INTERNAL_H
+
+#include "planner/binder.h"
+
+typedef struct scope_col {
+    const char *qual;      /* table name or alias; NULL for derived names */
+    const char *name;
+    attu_type   type;
+    bool        hidden;    /* not in *, not found unqualified (USING's right copy, rowid) */
+    bool        is_rowid;
+    int         source;    /* which FROM item instance */
+} scope_col;
+
+typedef struct scope {
+    int        n;
+    scope_col *cols;
+} scope;
+
+typedef struct cte_def {
+    const char         *name;
+    const attu_ast_cte *cte;
+    struct cte_def     *next;
+} cte_def;
+
+typedef struct bctx {
+    attu_plan_arena *pa;
+    attu_catalog    *cat;
+    const char      *sql;
+    attu_error      *err;
+    const attu_bind_params *params;
+    cte_def         *ctes;
+    int              next_source;
+    /* expression context */
+    const char      *clause;     /* "WHERE", "JOIN conditions", ... for messages */
+    bool             allow_agg;
+    bool             allow_window;
+    bool             in_agg;
+} bctx;
+
+attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e);
+attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
+attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what);
+attu_bexpr *resolve_unknown(bctx *c, attu_bexpr *e);   /* UNKNOWN -> TEXT */
+bool common_type(attu_type a, attu_type b, attu_type *out);
+attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, attu_bexpr *a0,
+                    attu_bexpr *a1, attu_bexpr *a2, attu_bexpr *a3);
+attu_bexpr *mk_const_int(bctx *c, attu_type t, int64_t v);
+attu_bexpr *mk_const_null(bctx *c, attu_type t);
+attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
+const char *tname(attu_type t, char *buf);
+attu_lplan *bind_query(bctx *c, const attu_ast_query *q);
+bool is_numeric(attu_type_id t);
+attu_lplan *attu_make_join(bctx *c, attu_lplan *l, attu_lplan *r, attu_join_kind jk, attu_bexpr *cond);
+/* Scalar / EXISTS / IN subqueries (uncorrelated): run once at plan time. */
+attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_expr *e);
+
+#endif

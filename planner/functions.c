@@ -1,0 +1,326 @@
+/*
+ * functions.c - the function catalog: scalar functions, aggregates and
+ * window functions, with PostgreSQL's argument coercions and result types.
+ *
+ * attu extensions (documented in docs/cities.md):
+ *   earth_distance(lat_a, lon_a, lat_b, lon_b)  great-circle (haversine)
+ *       distance in miles on a sphere of radius 3958.76, as the cities demo
+ *   nth_smallest(value, k)        the k-th smallest non-NULL value (1-based)
+ *   nth_smallest_arg(arg, value, k)  the arg of the row holding that value
+ *   nth_largest / nth_largest_arg the same from the top
+ * Ties rank in input order.
+ */
+#include "planner/binder_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static attu_bexpr *no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
+    char buf[256], tb[64];
+    size_t used = (size_t)snprintf(buf, sizeof buf, "function %s(", e->u.func.name);
+    for (int i = 0; i < n && used < sizeof buf; i++)
+        used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "", args[i] ? tname(args[i]->type, tb) : "?");
+    attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "%s) does not exist", buf);
+    attu_error_set_detail(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
+    return NULL;
+}
+
+typedef struct agg_name { const char *name; attu_agg_kind kind; int nargs; } agg_name;
+static const agg_name aggs[] = {
+    { "count", AGG_COUNT, 1 }, { "sum", AGG_SUM, 1 }, { "avg", AGG_AVG, 1 },
+    { "min", AGG_MIN, 1 }, { "max", AGG_MAX, 1 },
+    { "nth_smallest", AGG_NTH_SMALLEST, 2 }, { "nth_smallest_arg", AGG_NTH_SMALLEST_ARG, 3 },
+    { "nth_largest", AGG_NTH_LARGEST, 2 }, { "nth_largest_arg", AGG_NTH_LARGEST_ARG, 3 },
+    { "row_number", WIN_ROW_NUMBER, 0 }, { "rank", WIN_RANK, 0 }, { "dense_rank", WIN_DENSE_RANK, 0 },
+};
+
+static const agg_name *find_agg(const char *name) {
+    for (size_t i = 0; i < sizeof aggs / sizeof *aggs; i++) if (!strcmp(aggs[i].name, name)) return &aggs[i];
+    return NULL;
+}
+
+static attu_bexpr *bind_sort_items(bctx *c, const scope *sc, const attu_ast_order_list *ol, attu_sort_item **out) {
+    *out = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(ol->n + 1));
+    for (int i = 0; i < ol->n; i++) {
+        attu_bexpr *x = bind_expr(c, sc, ol->items[i].expr);
+        if (!x || !(x = resolve_unknown(c, x))) return NULL;
+        (*out)[i].expr = x;
+        (*out)[i].desc = ol->items[i].desc;
+        (*out)[i].nulls_first = ol->items[i].nulls == ATTU_NULLS_DEFAULT ? ol->items[i].desc : ol->items[i].nulls == ATTU_NULLS_FIRST;
+    }
+    return (attu_bexpr *)1;
+}
+
+static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr *e, const agg_name *an) {
+    bool window = e->u.func.over != NULL;
+    if (an->kind >= WIN_ROW_NUMBER && !window) {
+        attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX /* PG: 42809 */, e->position,
+                       "window function %s requires an OVER clause", an->name);
+        memcpy(c->err->sqlstate, "42809", 6);
+        return NULL;
+    }
+    if (window && !c->allow_window) {
+        attu_error_set(c->err, "42P20", e->position, "window functions are not allowed in %s", c->clause);
+        return NULL;
+    }
+    if (!window && !c->allow_agg) {
+        if (c->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate function calls cannot be nested");
+        else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate functions are not allowed in %s", c->clause);
+        return NULL;
+    }
+    int n = e->u.func.args.n;
+    attu_bexpr *x = attu_bx_new(c->pa, window ? BX_WINDOW : BX_AGG, attu_type_make(ATTU_TYPE_INT64), e->position);
+    if (!x) { attu_error_oom(c->err); return NULL; }
+    x->agg = an->kind;
+    bool save_agg = c->allow_agg, save_win = c->allow_window, save_in = c->in_agg;
+    const char *save_clause = c->clause;
+    c->allow_agg = window ? save_agg : false;
+    c->allow_window = false;
+    c->in_agg = !window;
+    attu_bexpr *args[3] = { 0 };
+    if (e->u.func.star) {
+        if (an->kind != AGG_COUNT) goto bad;
+        x->agg = AGG_COUNT_STAR;
+        n = 0;
+    } else if (n != an->nargs) {
+        for (int i = 0; i < n && i < 3; i++) args[i] = bind_expr(c, sc, e->u.func.args.items[i]);
+        c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+        if (c->err->set) return NULL;
+        return no_function(c, e, args, n < 3 ? n : 3);
+    }
+    for (int i = 0; i < n; i++) {
+        if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) goto fail;
+        if (!(args[i] = resolve_unknown(c, args[i]))) goto fail;
+    }
+    if (e->u.func.distinct) {
+        if (x->agg != AGG_COUNT) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is only supported in COUNT");
+            goto fail;
+        }
+        x->agg = AGG_COUNT_DISTINCT;
+    }
+    switch (x->agg) {
+    case AGG_COUNT_STAR: case AGG_COUNT: case AGG_COUNT_DISTINCT:
+        x->type = attu_type_make(ATTU_TYPE_INT64);
+        break;
+    case AGG_SUM: case AGG_AVG: {
+        attu_type_id t = args[0]->type.id;
+        if (!is_numeric(t)) goto bad;
+        if (x->agg == AGG_AVG) x->type = attu_type_make(ATTU_TYPE_FLOAT64);
+        else if (t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64) x->type = attu_type_make(ATTU_TYPE_INT64);
+        else if (t == ATTU_TYPE_DECIMAL) x->type = attu_type_decimal(18, args[0]->type.scale);
+        else x->type = args[0]->type;
+        break;
+    }
+    case AGG_MIN: case AGG_MAX:
+        x->type = args[0]->type;
+        break;
+    case AGG_NTH_SMALLEST: case AGG_NTH_LARGEST: case AGG_NTH_SMALLEST_ARG: case AGG_NTH_LARGEST_ARG: {
+        int ki = n - 1;
+        if (args[ki]->kind != BX_CONST || args[ki]->is_null ||
+            (args[ki]->type.id != ATTU_TYPE_INT32 && args[ki]->type.id != ATTU_TYPE_INT64) || args[ki]->i < 1 || args[ki]->i > 1024) {
+            attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, args[ki]->position ? args[ki]->position : e->position,
+                           "k of %s must be an integer constant between 1 and 1024", an->name);
+            goto fail;
+        }
+        x->imm = args[ki]->i;
+        attu_bexpr *val = n == 3 ? args[1] : args[0];
+        if (val->type.id == ATTU_TYPE_TEXT || val->type.id == ATTU_TYPE_BOOL) goto bad;
+        x->type = args[0]->type;
+        n--;
+        break;
+    }
+    case WIN_ROW_NUMBER: case WIN_RANK: case WIN_DENSE_RANK:
+        x->type = attu_type_make(ATTU_TYPE_INT64);
+        break;
+    default: break;
+    }
+    x->nargs = n;
+    for (int i = 0; i < n; i++) x->args[i] = args[i];
+    if (window) {
+        const attu_ast_window *w = e->u.func.over;
+        c->allow_agg = save_agg;
+        c->in_agg = false;
+        x->npart = w->partition_by.n;
+        x->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(x->npart + 1));
+        for (int i = 0; i < x->npart; i++)
+            if (!(x->part[i] = bind_expr(c, sc, w->partition_by.items[i])) || !(x->part[i] = resolve_unknown(c, x->part[i]))) goto fail;
+        x->norder = w->order_by.n;
+        if (!bind_sort_items(c, sc, &w->order_by, &x->order)) goto fail;
+        if ((x->agg == WIN_RANK || x->agg == WIN_DENSE_RANK) && x->norder == 0) {
+            /* PostgreSQL: every row is a peer; rank 1 everywhere. Allowed. */
+        }
+    }
+    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+    return x;
+bad:
+    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+    return no_function(c, e, args, n);
+fail:
+    c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+    return NULL;
+}
+
+typedef struct scalar_fn { const char *name; attu_opcode op; int minargs, maxargs; char kind; } scalar_fn;
+/* kind: 'f' float math (args cast to float8), 't' text, 'x' special */
+static const scalar_fn scalars[] = {
+    { "sqrt", ATTU_OP_SQRT, 1, 1, 'f' }, { "power", ATTU_OP_POWER, 2, 2, 'f' }, { "pow", ATTU_OP_POWER, 2, 2, 'f' },
+    { "ln", ATTU_OP_LN, 1, 1, 'f' }, { "log", ATTU_OP_LOG10, 1, 1, 'f' }, { "log10", ATTU_OP_LOG10, 1, 1, 'f' },
+    { "exp", ATTU_OP_EXP, 1, 1, 'f' }, { "sin", ATTU_OP_SIN, 1, 1, 'f' }, { "cos", ATTU_OP_COS, 1, 1, 'f' },
+    { "tan", ATTU_OP_TAN, 1, 1, 'f' }, { "asin", ATTU_OP_ASIN, 1, 1, 'f' }, { "acos", ATTU_OP_ACOS, 1, 1, 'f' },
+    { "atan", ATTU_OP_ATAN, 1, 1, 'f' }, { "atan2", ATTU_OP_ATAN2, 2, 2, 'f' },
+    { "radians", ATTU_OP_RADIANS, 1, 1, 'f' }, { "degrees", ATTU_OP_DEGREES, 1, 1, 'f' },
+    { "pi", ATTU_OP_PI, 0, 0, 'f' }, { "earth_distance", ATTU_OP_EARTH_DISTANCE, 4, 4, 'f' },
+    { "haversine", ATTU_OP_EARTH_DISTANCE, 4, 4, 'f' },
+    { "lower", ATTU_OP_LOWER, 1, 1, 't' }, { "upper", ATTU_OP_UPPER, 1, 1, 't' },
+    { "length", ATTU_OP_LENGTH, 1, 1, 't' }, { "char_length", ATTU_OP_LENGTH, 1, 1, 't' },
+    { "character_length", ATTU_OP_LENGTH, 1, 1, 't' }, { "octet_length", ATTU_OP_OCTET_LENGTH, 1, 1, 't' },
+    { "substr", ATTU_OP_SUBSTR, 2, 3, 't' }, { "substring", ATTU_OP_SUBSTR, 2, 3, 't' },
+    { "btrim", ATTU_OP_TRIM, 1, 2, 't' }, { "trim", ATTU_OP_TRIM, 1, 2, 't' },
+    { "ltrim", ATTU_OP_LTRIM, 1, 2, 't' }, { "rtrim", ATTU_OP_RTRIM, 1, 2, 't' },
+    { "strpos", ATTU_OP_STRPOS, 2, 2, 't' }, { "position", ATTU_OP_STRPOS, 2, 2, 't' },
+    { "replace", ATTU_OP_REPLACE, 3, 3, 't' }, { "left", ATTU_OP_LEFT, 2, 2, 't' }, { "right", ATTU_OP_RIGHT, 2, 2, 't' },
+    { "abs", ATTU_OP_ABS_I, 1, 1, 'x' }, { "round", ATTU_OP_ROUND_D, 1, 2, 'x' },
+    { "floor", ATTU_OP_FLOOR_F, 1, 1, 'x' }, { "ceil", ATTU_OP_CEIL_F, 1, 1, 'x' }, { "ceiling", ATTU_OP_CEIL_F, 1, 1, 'x' },
+    { "trunc", ATTU_OP_TRUNC_F, 1, 1, 'x' }, { "sign", ATTU_OP_SIGN_F, 1, 1, 'f' },
+    { "coalesce", ATTU_OP_COALESCE, 1, 100, 'x' }, { "nullif", ATTU_OP_NULLIF_I, 2, 2, 'x' },
+    { "greatest", ATTU_OP_SELECT, 1, 100, 'x' }, { "least", ATTU_OP_SELECT, 1, 100, 'x' },
+    { "concat", ATTU_OP_CONCAT, 1, 100, 'x' },
+};
+
+attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    const char *name = e->u.func.name;
+    const agg_name *an = find_agg(name);
+    if (an) return bind_aggregate(c, sc, e, an);
+    if (e->u.func.over) {
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function %s is not a window function", name);
+        return NULL;
+    }
+    const scalar_fn *fn = NULL;
+    for (size_t i = 0; i < sizeof scalars / sizeof *scalars; i++) if (!strcmp(scalars[i].name, name)) fn = &scalars[i];
+    int n = e->u.func.args.n;
+    attu_bexpr *args[100] = { 0 };
+    if (n > 100) n = 100;
+    for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+    if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return no_function(c, e, args, n);
+    int pos = e->position;
+    attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), txt = attu_type_make(ATTU_TYPE_TEXT), i4 = attu_type_make(ATTU_TYPE_INT32);
+    if (fn->kind == 'f') {
+        for (int i = 0; i < n; i++) {
+            if (!is_numeric(args[i]->type.id) && args[i]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+            if (!(args[i] = coerce(c, args[i], f8, false, pos))) return NULL;
+        }
+        return mk_call(c, fn->op, f8, pos, n, args[0], args[1], args[2], args[3]);
+    }
+    if (fn->kind == 't') {
+        if (args[0]->type.id != ATTU_TYPE_TEXT && args[0]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+        if (!(args[0] = coerce(c, args[0], txt, false, pos))) return NULL;
+        attu_type rt = txt;
+        switch (fn->op) {
+        case ATTU_OP_LENGTH: case ATTU_OP_OCTET_LENGTH: rt = i4; break;
+        case ATTU_OP_SUBSTR: case ATTU_OP_LEFT: case ATTU_OP_RIGHT:
+            for (int i = 1; i < n; i++) {
+                if (args[i]->type.id != ATTU_TYPE_INT32 && args[i]->type.id != ATTU_TYPE_UNKNOWN && args[i]->type.id != ATTU_TYPE_INT64)
+                    return no_function(c, e, args, n);
+                if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT64), false, pos))) return NULL;
+            }
+            break;
+        case ATTU_OP_STRPOS: rt = i4; /* fallthrough */
+        default:
+            for (int i = 1; i < n; i++) {
+                if (args[i]->type.id != ATTU_TYPE_TEXT && args[i]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+                if (!(args[i] = coerce(c, args[i], txt, false, pos))) return NULL;
+            }
+        }
+        return mk_call(c, fn->op, rt, pos, n, args[0], args[1], args[2], args[3]);
+    }
+    /* specials */
+    if (!strcmp(name, "abs")) {
+        attu_bexpr *a = args[0];
+        if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, f8, false, pos))) return NULL;
+        if (!is_numeric(a->type.id)) return no_function(c, e, args, n);
+        attu_mclass mc = attu_type_mclass(a->type.id);
+        return mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_ABS_F : a->type.id == ATTU_TYPE_DECIMAL ? ATTU_OP_ABS_D : ATTU_OP_ABS_I,
+                       a->type, pos, 1, a, NULL, NULL, NULL);
+    }
+    if (!strcmp(name, "round") || !strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "ceiling") || !strcmp(name, "trunc")) {
+        attu_bexpr *a = args[0];
+        if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, f8, false, pos))) return NULL;
+        if (!is_numeric(a->type.id)) return no_function(c, e, args, n);
+        bool isround = name[0] == 'r';
+        if (n == 2 || (a->type.id == ATTU_TYPE_DECIMAL && name[0] != 't')) {
+            if (n == 2 && a->type.id != ATTU_TYPE_DECIMAL) {
+                if (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT) return no_function(c, e, args, n);
+                if (!(a = coerce(c, a, attu_type_decimal(18, 0), false, pos))) return NULL;
+            }
+            int digits = 0;
+            attu_bexpr *d = NULL;
+            if (n == 2) {
+                d = coerce(c, args[1], i4, false, pos);
+                if (!d) return NULL;
+                if (d->kind == BX_CONST && !d->is_null) digits = (int)d->i;
+                else digits = a->type.scale;
+            }
+            int sc2 = digits < 0 ? 0 : digits > a->type.scale ? a->type.scale : digits;
+            if (n == 2 && digits > a->type.scale) sc2 = digits > 18 ? 18 : digits;
+            attu_type rt = attu_type_decimal(18, sc2);
+            attu_opcode op = isround ? ATTU_OP_ROUND_D : (name[0] == 'f' ? ATTU_OP_FLOOR_D : ATTU_OP_CEIL_D);
+            if (!isround) rt = attu_type_decimal(18, 0);
+            return mk_call(c, op, rt, pos, d ? 2 : 1, a, d, NULL, NULL);
+        }
+        if (!(a = coerce(c, a, f8, false, pos))) return NULL;
+        attu_opcode op = isround ? ATTU_OP_ROUND_F : name[0] == 'f' ? ATTU_OP_FLOOR_F : name[0] == 't' ? ATTU_OP_TRUNC_F : ATTU_OP_CEIL_F;
+        return mk_call(c, op, f8, pos, 1, a, NULL, NULL, NULL);
+    }
+    if (!strcmp(name, "concat")) {
+        attu_bexpr *acc = NULL;
+        for (int i = 0; i < n; i++) {
+            attu_bexpr *a = coerce(c, args[i], txt, true, pos);
+            if (!a) return NULL;
+            /* concat() treats NULL as '' */
+            attu_bexpr *empty = attu_bx_new(c->pa, BX_CONST, txt, pos);
+            empty->s = ""; empty->slen = 0;
+            a = mk_call(c, ATTU_OP_COALESCE, txt, pos, 2, a, empty, NULL, NULL);
+            acc = acc ? mk_call(c, ATTU_OP_CONCAT, txt, pos, 2, acc, a, NULL, NULL) : a;
+        }
+        return acc;
+    }
+    /* coalesce / nullif / greatest / least: a common type */
+    attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
+    for (int i = 0; i < n; i++) {
+        attu_type nt;
+        if (!common_type(t, args[i]->type, &nt)) {
+            char b1[64], b2[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, args[i]->position ? args[i]->position : pos,
+                           "%s types %s and %s cannot be matched", !strcmp(name, "coalesce") ? "COALESCE" : !strcmp(name, "nullif") ? "NULLIF" : !strcmp(name, "greatest") ? "GREATEST" : "LEAST",
+                           tname(t, b1), tname(args[i]->type, b2));
+            return NULL;
+        }
+        if (args[i]->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
+    }
+    if (t.id == ATTU_TYPE_UNKNOWN) t = txt;
+    for (int i = 0; i < n; i++) if (!(args[i] = coerce(c, args[i], t, false, pos))) return NULL;
+    attu_mclass mc = attu_type_mclass(t.id);
+    if (!strcmp(name, "nullif"))
+        return mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_NULLIF_F : mc == ATTU_MC_TEXT ? ATTU_OP_NULLIF_S : ATTU_OP_NULLIF_I, t, pos, 2,
+                       args[0], args[1], NULL, NULL);
+    if (!strcmp(name, "coalesce")) {
+        attu_bexpr *acc = args[n - 1];
+        for (int i = n - 2; i >= 0; i--) acc = mk_call(c, ATTU_OP_COALESCE, t, pos, 2, args[i], acc, NULL, NULL);
+        return acc;
+    }
+    /* greatest / least ignore NULLs */
+    bool greatest = !strcmp(name, "greatest");
+    attu_bexpr *acc = args[0];
+    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    for (int i = 1; i < n; i++) {
+        attu_opcode cmp = (attu_opcode)((mc == ATTU_MC_FLOAT ? ATTU_OP_GT_F : mc == ATTU_MC_TEXT ? ATTU_OP_GT_S : ATTU_OP_GT_I) + (greatest ? 0 : -2));
+        /* pick b when acc is NULL or b beats acc */
+        attu_bexpr *better = mk_call(c, cmp, b, pos, 2, args[i], acc, NULL, NULL);
+        attu_bexpr *accnull = mk_call(c, ATTU_OP_IS_NULL, b, pos, 1, acc, NULL, NULL, NULL);
+        attu_bexpr *cond = mk_call(c, ATTU_OP_OR, b, pos, 2, accnull, better, NULL, NULL);
+        attu_bexpr *sel = mk_call(c, ATTU_OP_SELECT, t, pos, 3, args[i], acc, cond, NULL);
+        acc = mk_call(c, ATTU_OP_COALESCE, t, pos, 2, sel, acc, NULL, NULL);
+    }
+    return acc;
+}

@@ -1,0 +1,93 @@
+/* logical_plan.c - the plan arena and small constructors (logical_plan.h). */
+#include "planner/logical_plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pa_block { struct pa_block *next; size_t used, cap; _Alignas(16) char data[]; } pa_block;
+struct attu_plan_arena { pa_block *head; };
+
+attu_plan_arena *attu_plan_arena_new(void) { return calloc(1, sizeof(attu_plan_arena)); }
+
+void attu_plan_arena_free(attu_plan_arena *a) {
+    if (!a) return;
+    while (a->head) { pa_block *n = a->head->next; free(a->head); a->head = n; }
+    free(a);
+}
+
+void *attu_palloc(attu_plan_arena *a, size_t n) {
+    n = (n + 15) & ~(size_t)15;
+    if (!a->head || a->head->cap - a->head->used < n) {
+        size_t cap = n > 32768 ? n : 32768;
+        pa_block *b = malloc(sizeof *b + cap);
+        if (!b) return NULL;
+        b->cap = cap; b->used = 0; b->next = a->head; a->head = b;
+    }
+    void *p = a->head->data + a->head->used;
+    a->head->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *attu_pstrdup(attu_plan_arena *a, const char *s, size_t n) {
+    char *c = attu_palloc(a, n + 1);
+    if (c) { if (n) memcpy(c, s, n); c[n] = 0; }
+    return c;
+}
+
+attu_bexpr *attu_bx_new(attu_plan_arena *a, attu_bexpr_kind k, attu_type t, int pos) {
+    attu_bexpr *e = attu_palloc(a, sizeof *e);
+    if (!e) return NULL;
+    e->kind = k; e->type = t; e->position = pos;
+    return e;
+}
+
+attu_bexpr *attu_bx_col(attu_plan_arena *a, int col, attu_type t) {
+    attu_bexpr *e = attu_bx_new(a, BX_COL, t, 0);
+    if (e) e->col = col;
+    return e;
+}
+
+attu_lplan *attu_lp_new(attu_plan_arena *a, attu_lp_kind k, int ncols) {
+    attu_lplan *p = attu_palloc(a, sizeof *p);
+    if (!p) return NULL;
+    p->kind = k;
+    p->ncols = ncols;
+    p->types = attu_palloc(a, sizeof(attu_type) * (size_t)(ncols + 1));
+    p->names = attu_palloc(a, sizeof(char *) * (size_t)(ncols + 1));
+    p->limit = -1;
+    p->topk_limit = -1;
+    p->rowid_col = -1;
+    if (!p->types || !p->names) return NULL;
+    return p;
+}
+
+bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y) {
+    if (x == y) return true;
+    if (!x || !y || x->kind != y->kind || !attu_type_equal(x->type, y->type)) return false;
+    switch (x->kind) {
+    case BX_CONST:
+        if (x->is_null || y->is_null) return x->is_null == y->is_null;
+        if (x->s || y->s) return x->s && y->s && x->slen == y->slen && !memcmp(x->s, y->s, x->slen);
+        return x->i == y->i && memcmp(&x->f, &y->f, sizeof x->f) == 0;
+    case BX_COL: return x->col == y->col;
+    case BX_CALL:
+        if (x->op != y->op || x->nargs != y->nargs || x->aux != y->aux || x->imm != y->imm) return false;
+        for (int i = 0; i < x->nargs; i++) if (!attu_bx_equal(x->args[i], y->args[i])) return false;
+        return true;
+    case BX_CASE:
+        if (x->nwhens != y->nwhens || !attu_bx_equal(x->else_, y->else_)) return false;
+        for (int i = 0; i < x->nwhens; i++)
+            if (!attu_bx_equal(x->whens[i], y->whens[i]) || !attu_bx_equal(x->thens[i], y->thens[i])) return false;
+        return true;
+    case BX_AGG: case BX_WINDOW:
+        if (x->agg != y->agg || x->nargs != y->nargs || x->imm != y->imm || x->npart != y->npart || x->norder != y->norder) return false;
+        for (int i = 0; i < x->nargs; i++) if (!attu_bx_equal(x->args[i], y->args[i])) return false;
+        for (int i = 0; i < x->npart; i++) if (!attu_bx_equal(x->part[i], y->part[i])) return false;
+        for (int i = 0; i < x->norder; i++)
+            if (!attu_bx_equal(x->order[i].expr, y->order[i].expr) || x->order[i].desc != y->order[i].desc ||
+                x->order[i].nulls_first != y->order[i].nulls_first) return false;
+        return true;
+    }
+    return false;
+}

@@ -1,0 +1,166 @@
+/*
+ * logical_plan.h - bound expressions and the logical plan.
+ *
+ * The binder (binder.c) turns the AST into this tree: every name resolved to
+ * a column position of the operator's input, every type known, every
+ * implicit cast explicit. Rewrites (rewrite.c) reshape it; lowering
+ * (lower.c) turns it into the stage plan the executor runs.
+ *
+ * Column references (BX_COL) index the input of the node holding the
+ * expression: for a JOIN's residual, left columns then right columns; for a
+ * PROJECT, its child's columns. All memory comes from one plan arena.
+ */
+#ifndef ATTU_PLANNER_LOGICAL_PLAN_H
+#define ATTU_PLANNER_LOGICAL_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/backend.h"
+#include "engine/expr_program.h"
+#include "engine/table.h"
+#include "engine/types.h"
+
+/* ---- arena ----------------------------------------------------------------- */
+
+typedef struct attu_plan_arena attu_plan_arena;
+attu_plan_arena *attu_plan_arena_new(void);
+void attu_plan_arena_free(attu_plan_arena *a);
+void *attu_palloc(attu_plan_arena *a, size_t n);      /* zeroed; NULL on OOM */
+char *attu_pstrdup(attu_plan_arena *a, const char *s, size_t n);
+
+/* ---- bound expressions --------------------------------------------------- */
+
+typedef enum attu_bexpr_kind {
+    BX_CONST = 1,   /* value in i / f / s (per type's machine class), or NULL */
+    BX_COL,         /* input column `col` */
+    BX_CALL,        /* opcode `op` over args */
+    BX_CASE,        /* searched CASE: whens/thens/else */
+    BX_AGG,         /* aggregate call (only before the aggregate is extracted) */
+    BX_WINDOW       /* window call (only before extraction) */
+} attu_bexpr_kind;
+
+typedef enum attu_agg_kind {
+    AGG_COUNT_STAR = 1, AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX,
+    AGG_NTH_SMALLEST, AGG_NTH_SMALLEST_ARG, AGG_NTH_LARGEST, AGG_NTH_LARGEST_ARG,
+    AGG_COUNT_DISTINCT,
+    /* window-only */
+    WIN_ROW_NUMBER, WIN_RANK, WIN_DENSE_RANK
+} attu_agg_kind;
+
+typedef struct attu_bexpr attu_bexpr;
+
+typedef struct attu_sort_item {
+    attu_bexpr *expr;
+    bool        desc;
+    bool        nulls_first;
+} attu_sort_item;
+
+struct attu_bexpr {
+    attu_bexpr_kind kind;
+    attu_type       type;
+    int             position;
+    /* BX_CONST */
+    bool            is_null;
+    int64_t         i;
+    double          f;
+    char           *s;
+    size_t          slen;
+    /* BX_COL */
+    int             col;
+    /* BX_CALL */
+    attu_opcode     op;
+    attu_bexpr     *args[4];
+    int             nargs;
+    int             aux;
+    int64_t         imm;
+    /* BX_CASE */
+    int             nwhens;
+    attu_bexpr    **whens, **thens;
+    attu_bexpr     *else_;
+    /* BX_AGG / BX_WINDOW: agg(args[0], args[1]) with k in imm */
+    attu_agg_kind   agg;
+    int             npart;
+    attu_bexpr    **part;
+    int             norder;
+    attu_sort_item *order;
+};
+
+/* ---- plan nodes ----------------------------------------------------------- */
+
+typedef enum attu_lp_kind {
+    LP_SCAN = 1, LP_VALUES, LP_FILTER, LP_PROJECT, LP_JOIN, LP_AGG, LP_WINDOW,
+    LP_SORT, LP_LIMIT, LP_DISTINCT, LP_SETOP,
+    LP_JOIN_AGG     /* fused: a join feeding an aggregate grouped by the left row */
+} attu_lp_kind;
+
+typedef enum attu_join_kind {
+    JK_INNER = 1, JK_LEFT, JK_SEMI, JK_ANTI, JK_CROSS
+} attu_join_kind;
+
+typedef struct attu_agg_spec {
+    attu_agg_kind agg;
+    attu_bexpr   *arg;     /* NULL for COUNT(*) / ranking */
+    attu_bexpr   *arg2;    /* _ARG forms: the value ranked (arg is returned) */
+    int           k;
+    attu_type     type;    /* result type */
+    /* windows */
+    int             npart;
+    attu_bexpr    **part;
+    int             norder;
+    attu_sort_item *order;
+} attu_agg_spec;
+
+typedef struct attu_lplan attu_lplan;
+
+struct attu_lplan {
+    attu_lp_kind kind;
+    attu_lplan  *left, *right;
+    int          ncols;
+    attu_type   *types;
+    char       **names;
+    double       est_rows;
+    int          rowid_col;    /* output column that identifies rows uniquely
+                                  (a scan's rowid carried up), or -1 */
+    /* LP_SCAN: output column i = table column cols[i]; a column index equal
+     * to table->ncols is the pseudo-column rowid (the row's position). */
+    attu_table  *table;
+    int         *cols;
+    /* LP_VALUES: nrows rows of ncols constant expressions */
+    int          nrows;
+    attu_bexpr **values;
+    /* LP_FILTER */
+    attu_bexpr  *pred;
+    /* LP_PROJECT: ncols expressions */
+    attu_bexpr **exprs;
+    /* LP_JOIN: keys pairwise equal; residual over left ++ right */
+    attu_join_kind jk;
+    int          nkeys;
+    attu_bexpr **lkeys, **rkeys;
+    attu_bexpr  *residual;
+    /* LP_AGG / LP_JOIN_AGG: output = groups then aggregates; LP_WINDOW:
+     * output = input then one column per window call */
+    int          ngroups;
+    attu_bexpr **groups;
+    int          naggs;
+    attu_agg_spec *aggs;
+    /* LP_JOIN_AGG: the aggregate's arguments are over left ++ right, the
+     * groups are left columns (the left row is the group) */
+    /* LP_SORT */
+    int          nsort;
+    attu_sort_item *sort;
+    int64_t      topk_limit;   /* -1, or the LIMIT+OFFSET a top-k may stop at */
+    /* LP_LIMIT */
+    int64_t      limit, offset;   /* limit -1 = none */
+    /* LP_SETOP */
+    int          setop;        /* attu_ast_setop */
+    bool         all;
+};
+
+attu_bexpr *attu_bx_new(attu_plan_arena *a, attu_bexpr_kind k, attu_type t, int pos);
+attu_bexpr *attu_bx_col(attu_plan_arena *a, int col, attu_type t);
+attu_lplan *attu_lp_new(attu_plan_arena *a, attu_lp_kind k, int ncols);
+bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y);
+
+#endif

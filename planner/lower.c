@@ -1,0 +1,467 @@
+/*
+ * lower.c - lowering the logical plan to stages and compiling expressions
+ * into register programs (see lower.h, engine/expr_program.h).
+ *
+ * Expression compilation: every input column a program reads becomes one
+ * input register; every other node one register of its type. CASE becomes
+ * guarded instructions and SELECTs, so a branch is evaluated only for the
+ * rows that take it. Structurally equal subexpressions under the same
+ * guard share one register, so earth_distance(...) written in three
+ * aggregates is computed once per row pair.
+ */
+#include "planner/lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct memo { const attu_bexpr *e; int guard; int reg; } memo;
+
+typedef struct comp {
+    attu_expr_program *p;
+    int  ninput;
+    int *in_of_col;     /* input column -> program input register, -1 */
+    memo *memos;
+    int   nmemo, capmemo;
+    attu_error *err;
+} comp;
+
+static void collect_cols(const attu_bexpr *e, bool *used) {
+    if (!e) return;
+    if (e->kind == BX_COL) { used[e->col] = true; return; }
+    for (int i = 0; i < e->nargs; i++) collect_cols(e->args[i], used);
+    for (int i = 0; i < e->nwhens; i++) { collect_cols(e->whens[i], used); collect_cols(e->thens[i], used); }
+    collect_cols(e->else_, used);
+}
+
+static int emit(comp *c, attu_instr in) {
+    if (attu_program_emit(c->p, in)) { attu_error_oom(c->err); return -1; }
+    return 0;
+}
+
+static int newreg(comp *c, attu_type t) {
+    int r = attu_program_reg(c->p, t);
+    if (r < 0) attu_error_oom(c->err);
+    return r;
+}
+
+static int const_bool(comp *c, bool v, int guard) {
+    int r = newreg(c, attu_type_make(ATTU_TYPE_BOOL));
+    if (r < 0) return -1;
+    attu_instr in = attu_instr_make(ATTU_OP_CONST, r, -1, -1);
+    in.imm_i = v;
+    in.guard = (int16_t)guard;
+    return emit(c, in) ? -1 : r;
+}
+
+static int compile(comp *c, const attu_bexpr *e, int guard);
+
+static int compile_case(comp *c, const attu_bexpr *e, int guard) {
+    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    int active = guard >= 0 ? guard : const_bool(c, true, -1);
+    int res = newreg(c, e->type);
+    if (active < 0 || res < 0) return -1;
+    attu_instr in = attu_instr_make(ATTU_OP_CONST, res, -1, -1);
+    in.imm_null = true;
+    if (emit(c, in)) return -1;
+    for (int i = 0; i < e->nwhens; i++) {
+        int w = compile(c, e->whens[i], active);
+        if (w < 0) return -1;
+        int wt = newreg(c, b), take = newreg(c, b);
+        if (wt < 0 || take < 0) return -1;
+        if (emit(c, attu_instr_make(ATTU_OP_IS_TRUE, wt, w, -1))) return -1;
+        if (emit(c, attu_instr_make(ATTU_OP_AND, take, active, wt))) return -1;
+        int t = compile(c, e->thens[i], take);
+        if (t < 0) return -1;
+        int nres = newreg(c, e->type);
+        if (nres < 0) return -1;
+        in = attu_instr_make(ATTU_OP_SELECT, nres, t, res);
+        in.c = (int16_t)take;
+        if (emit(c, in)) return -1;
+        res = nres;
+        int nt = newreg(c, b), nactive = newreg(c, b);
+        if (nt < 0 || nactive < 0) return -1;
+        if (emit(c, attu_instr_make(ATTU_OP_NOT, nt, take, -1))) return -1;
+        if (emit(c, attu_instr_make(ATTU_OP_AND, nactive, active, nt))) return -1;
+        active = nactive;
+    }
+    if (e->else_) {
+        int ev = compile(c, e->else_, active);
+        if (ev < 0) return -1;
+        int nres = newreg(c, e->type);
+        if (nres < 0) return -1;
+        in = attu_instr_make(ATTU_OP_SELECT, nres, ev, res);
+        in.c = (int16_t)active;
+        if (emit(c, in)) return -1;
+        res = nres;
+    }
+    return res;
+}
+
+static int compile(comp *c, const attu_bexpr *e, int guard) {
+    if (e->kind == BX_COL) return c->in_of_col[e->col];
+    for (int i = 0; i < c->nmemo; i++)
+        if (c->memos[i].guard == guard && attu_bx_equal(c->memos[i].e, e)) return c->memos[i].reg;
+    int r;
+    switch (e->kind) {
+    case BX_CONST: {
+        r = newreg(c, e->type);
+        if (r < 0) return -1;
+        attu_instr in = attu_instr_make(ATTU_OP_CONST, r, -1, -1);
+        in.imm_null = e->is_null;
+        if (!e->is_null) {
+            attu_mclass mc = attu_type_mclass(e->type.id);
+            if (mc == ATTU_MC_TEXT) {
+                int k = attu_program_add_string(c->p, e->s ? e->s : "", e->s ? e->slen : 0);
+                if (k < 0) { attu_error_oom(c->err); return -1; }
+                in.imm_s = k;
+            } else if (mc == ATTU_MC_FLOAT) in.imm_f = e->f;
+            else in.imm_i = e->i;
+        }
+        if (emit(c, in)) return -1;
+        break;
+    }
+    case BX_CALL: {
+        int a[4] = { -1, -1, -1, -1 };
+        for (int i = 0; i < e->nargs; i++) if ((a[i] = compile(c, e->args[i], guard)) < 0) return -1;
+        r = newreg(c, e->type);
+        if (r < 0) return -1;
+        attu_instr in = attu_instr_make(e->op, r, a[0], a[1]);
+        in.c = (int16_t)a[2]; in.d = (int16_t)a[3];
+        in.aux = (int16_t)e->aux; in.imm_i = e->imm; in.guard = (int16_t)guard;
+        if (e->op == ATTU_OP_SELECT) { in.c = (int16_t)a[2]; }
+        if (emit(c, in)) return -1;
+        break;
+    }
+    case BX_CASE:
+        r = compile_case(c, e, guard);
+        if (r < 0) return -1;
+        break;
+    default:
+        attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, e->position, "aggregate or window call left in an expression");
+        return -1;
+    }
+    if (c->nmemo == c->capmemo) {
+        int nc = c->capmemo ? c->capmemo * 2 : 32;
+        memo *m = realloc(c->memos, sizeof *m * (size_t)nc);
+        if (!m) { attu_error_oom(c->err); return -1; }
+        c->memos = m; c->capmemo = nc;
+    }
+    c->memos[c->nmemo++] = (memo){ e, guard, r };
+    return r;
+}
+
+static int compile_exprs(attu_bexpr *const *exprs, int n, int ninput, const attu_type *input_types,
+                         attu_stage_exprs *out, bool force, attu_error *err);
+
+int attu_compile_exprs(attu_bexpr *const *exprs, int n, int ninput, const attu_type *input_types,
+                       attu_stage_exprs *out, attu_error *err) {
+    return compile_exprs(exprs, n, ninput, input_types, out, false, err);
+}
+
+/* force: every result comes out of the program (lbs_segreduce reads only
+ * program outputs); a plain column is output as its input register. */
+static int compile_exprs(attu_bexpr *const *exprs, int n, int ninput, const attu_type *input_types,
+                         attu_stage_exprs *out, bool force, attu_error *err) {
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->direct = calloc((size_t)n + 1, sizeof(int));
+    if (!out->direct) return attu_error_oom(err);
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        if (exprs[i]->kind == BX_COL && !force) out->direct[i] = exprs[i]->col;
+        else any = true;
+    }
+    if (!any) return 0;
+    bool *used = calloc((size_t)ninput + 1, 1);
+    int *in_of_col = malloc(sizeof(int) * ((size_t)ninput + 1));
+    if (!used || !in_of_col) { free(used); free(in_of_col); return attu_error_oom(err); }
+    for (int i = 0; i < n; i++) if (exprs[i]->kind != BX_COL || force) collect_cols(exprs[i], used);
+    int nin = 0;
+    for (int i = 0; i < ninput; i++) if (used[i]) nin++;
+    out->in_cols = malloc(sizeof(int) * ((size_t)nin + 1));
+    attu_type *tys = malloc(sizeof(attu_type) * ((size_t)nin + 1));
+    if (!out->in_cols || !tys) { free(used); free(in_of_col); free(tys); return attu_error_oom(err); }
+    nin = 0;
+    for (int i = 0; i < ninput; i++) {
+        in_of_col[i] = -1;
+        if (used[i]) { out->in_cols[nin] = i; tys[nin] = input_types[i]; in_of_col[i] = nin++; }
+    }
+    out->nin = nin;
+    comp c = { attu_program_new(nin, tys), ninput, in_of_col, NULL, 0, 0, err };
+    free(tys);
+    free(used);
+    int rc = 0;
+    if (!c.p) rc = attu_error_oom(err);
+    for (int i = 0; i < n && !rc; i++) {
+        if (exprs[i]->kind == BX_COL && !force) continue;
+        int r = compile(&c, exprs[i], -1);
+        if (r < 0) { rc = -1; break; }
+        int o = attu_program_add_output(c.p, r);
+        if (o < 0) { rc = attu_error_oom(err); break; }
+        out->direct[i] = -(o + 1);
+    }
+    free(c.memos);
+    free(in_of_col);
+    out->prog = c.p;
+    return rc;
+}
+
+/* ---- nodes ---------------------------------------------------------------------- */
+
+static attu_stage *new_stage(attu_stage_kind k, const attu_lplan *p, attu_error *err) {
+    attu_stage *s = calloc(1, sizeof *s);
+    if (!s) { attu_error_oom(err); return NULL; }
+    s->kind = k;
+    s->ncols = p->ncols;
+    s->types = malloc(sizeof(attu_type) * ((size_t)p->ncols + 1));
+    if (!s->types) { free(s); attu_error_oom(err); return NULL; }
+    memcpy(s->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
+    s->est_rows = p->est_rows;
+    s->limit = -1;
+    return s;
+}
+
+static attu_reduce_op reduce_of(attu_agg_kind k) {
+    switch (k) {
+    case AGG_COUNT_STAR: return ATTU_REDUCE_COUNT_STAR;
+    case AGG_COUNT: case AGG_COUNT_DISTINCT: return ATTU_REDUCE_COUNT;
+    case AGG_SUM: return ATTU_REDUCE_SUM;
+    case AGG_AVG: return ATTU_REDUCE_AVG_SUM;
+    case AGG_MIN: return ATTU_REDUCE_MIN;
+    case AGG_MAX: return ATTU_REDUCE_MAX;
+    case AGG_NTH_SMALLEST: return ATTU_REDUCE_NTH_SMALLEST;
+    case AGG_NTH_SMALLEST_ARG: return ATTU_REDUCE_NTH_SMALLEST_ARG;
+    case AGG_NTH_LARGEST: return ATTU_REDUCE_NTH_LARGEST;
+    case AGG_NTH_LARGEST_ARG: return ATTU_REDUCE_NTH_LARGEST_ARG;
+    default: return ATTU_REDUCE_COUNT_STAR;
+    }
+}
+
+/* Collects the aggregates' argument expressions into args[] and fills the
+ * stage's agg specs. For _ARG forms arg_ = the returned value, in = ranked. */
+static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_bexpr ***args_out, int *nargs_out,
+                      attu_error *err) {
+    s->naggs = naggs;
+    s->aggs = calloc((size_t)naggs + 1, sizeof *s->aggs);
+    attu_bexpr **args = calloc((size_t)naggs * 2 + 2, sizeof *args);
+    if (!s->aggs || !args) { free(args); return attu_error_oom(err); }
+    int na = 0;
+    for (int i = 0; i < naggs; i++) {
+        const attu_agg_spec *a = &aggs[i];
+        attu_stage_agg *g = &s->aggs[i];
+        g->op = reduce_of(a->agg);
+        g->k = a->k;
+        g->in = g->arg = -1;
+        g->avg = a->agg == AGG_AVG;
+        g->count_distinct = a->agg == AGG_COUNT_DISTINCT;
+        g->out_type = a->type;
+        g->win = a->agg == WIN_ROW_NUMBER ? ATTU_WIN_ROW_NUMBER : a->agg == WIN_RANK ? ATTU_WIN_RANK
+               : a->agg == WIN_DENSE_RANK ? ATTU_WIN_DENSE_RANK : ATTU_WIN_AGG;
+        bool isarg = a->agg == AGG_NTH_SMALLEST_ARG || a->agg == AGG_NTH_LARGEST_ARG;
+        const attu_bexpr *ranked = isarg ? a->arg2 : a->arg;
+        if (ranked) {
+            int k = -1;
+            for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], ranked)) k = j;
+            if (k < 0) { args[na] = (attu_bexpr *)ranked; k = na++; }
+            g->in = k;
+            g->in_type = ranked->type;
+        }
+        if (isarg) {
+            int k = -1;
+            for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->arg)) k = j;
+            if (k < 0) { args[na] = a->arg; k = na++; }
+            g->arg = k;
+        }
+    }
+    *args_out = args;
+    *nargs_out = na;
+    return 0;
+}
+
+static attu_stage *lower(const attu_lplan *p, attu_error *err);
+
+static int compile_child(attu_bexpr *const *ex, int n, const attu_lplan *in, attu_stage_exprs *out, attu_error *err) {
+    return attu_compile_exprs(ex, n, in->ncols, in->types, out, err);
+}
+
+static attu_stage *lower_join_like(const attu_lplan *p, attu_stage *s, attu_error *err) {
+    const attu_lplan *l = p->left, *r = p->right;
+    if (compile_child(p->lkeys, p->nkeys, l, &s->keys, err) || compile_child(p->rkeys, p->nkeys, r, &s->rkeys, err)) return NULL;
+    return s;
+}
+
+static attu_stage *lower(const attu_lplan *p, attu_error *err) {
+    attu_stage *s = NULL;
+    switch (p->kind) {
+    case LP_SCAN:
+        if (!(s = new_stage(ATTU_ST_SCAN, p, err))) return NULL;
+        s->table = p->table;
+        s->label = p->table->name;
+        s->cols = malloc(sizeof(int) * ((size_t)p->ncols + 1));
+        if (!s->cols) goto oom;
+        memcpy(s->cols, p->cols, sizeof(int) * (size_t)p->ncols);
+        return s;
+    case LP_VALUES:
+        if (!(s = new_stage(ATTU_ST_VALUES, p, err))) return NULL;
+        s->nrows = p->nrows;
+        s->rows = calloc((size_t)p->nrows + 1, sizeof *s->rows);
+        if (!s->rows) goto oom;
+        for (int r = 0; r < p->nrows; r++) {
+            attu_stage_exprs ex;
+            if (p->ncols == 0) continue;
+            /* constant rows: compile with every expression forced through the program */
+            if (attu_compile_exprs(p->values + (size_t)r * p->ncols, p->ncols, 0, NULL, &ex, err)) { attu_stage_free(s); return NULL; }
+            s->rows[r] = ex.prog;
+            ex.prog = NULL;
+            attu_stage_exprs_free(&ex);
+        }
+        return s;
+    case LP_FILTER:
+        if (!(s = new_stage(ATTU_ST_FILTER, p, err))) return NULL;
+        if (!(s->child[0] = lower(p->left, err))) goto fail;
+        if (compile_child(&p->pred, 1, p->left, &s->exprs, err)) goto fail;
+        return s;
+    case LP_PROJECT:
+        if (!(s = new_stage(ATTU_ST_PROJECT, p, err))) return NULL;
+        if (!(s->child[0] = lower(p->left, err))) goto fail;
+        if (compile_child(p->exprs, p->ncols, p->left, &s->exprs, err)) goto fail;
+        return s;
+    case LP_JOIN: {
+        if (p->jk == JK_CROSS || (p->nkeys == 0 && p->jk == JK_INNER)) {
+            if (!(s = new_stage(ATTU_ST_CROSS, p, err))) return NULL;
+            s->label = "cross";
+        } else {
+            if (!(s = new_stage(ATTU_ST_JOIN, p, err))) return NULL;
+            s->jk = p->jk == JK_LEFT ? ATTU_SJ_LEFT : p->jk == JK_SEMI ? ATTU_SJ_SEMI : p->jk == JK_ANTI ? ATTU_SJ_ANTI : ATTU_SJ_INNER;
+            s->label = s->jk == ATTU_SJ_LEFT ? "left" : s->jk == ATTU_SJ_SEMI ? "semi" : s->jk == ATTU_SJ_ANTI ? "anti" : "inner";
+        }
+        if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
+        if (!lower_join_like(p, s, err)) goto fail;
+        if (p->residual) {
+            /* over left ++ right: the join node's own column types */
+            if (attu_compile_exprs((attu_bexpr *const *)&p->residual, 1, p->left->ncols + p->right->ncols, p->types, &s->residual, err)) goto fail;
+            if (s->kind == ATTU_ST_CROSS) {
+                /* cross join with a residual: filter above */
+                attu_stage *f = calloc(1, sizeof *f);
+                if (!f) goto oom;
+                f->kind = ATTU_ST_FILTER;
+                f->ncols = s->ncols;
+                f->types = malloc(sizeof(attu_type) * ((size_t)s->ncols + 1));
+                if (!f->types) { free(f); goto oom; }
+                memcpy(f->types, s->types, sizeof(attu_type) * (size_t)s->ncols);
+                f->exprs = s->residual;
+                memset(&s->residual, 0, sizeof s->residual);
+                f->child[0] = s;
+                f->est_rows = s->est_rows / 3;
+                f->limit = -1;
+                return f;
+            }
+        }
+        return s;
+    }
+    case LP_AGG: {
+        if (!(s = new_stage(ATTU_ST_AGG, p, err))) return NULL;
+        if (!(s->child[0] = lower(p->left, err))) goto fail;
+        if (compile_child(p->groups, p->ngroups, p->left, &s->keys, err)) goto fail;
+        attu_bexpr **args; int na;
+        if (lower_aggs(s, p->aggs, p->naggs, &args, &na, err)) goto fail;
+        int rc = compile_child(args, na, p->left, &s->args, err);
+        free(args);
+        if (rc) goto fail;
+        return s;
+    }
+    case LP_JOIN_AGG: {
+        const attu_lplan *j = p->left;
+        if (!(s = new_stage(ATTU_ST_JOIN_AGG, p, err))) return NULL;
+        s->label = j->jk == JK_LEFT ? "left" : "inner";
+        s->outer = j->jk == JK_LEFT;
+        if (!(s->child[0] = lower(j->left, err)) || !(s->child[1] = lower(j->right, err))) goto fail;
+        if (!lower_join_like(j, s, err)) goto fail;
+        s->nleft_groups = p->ngroups;
+        s->group_cols = malloc(sizeof(int) * ((size_t)p->ngroups + 1));
+        if (!s->group_cols) goto oom;
+        for (int i = 0; i < p->ngroups; i++) s->group_cols[i] = p->groups[i]->col;
+        attu_bexpr **args; int na;
+        if (lower_aggs(s, p->aggs, p->naggs, &args, &na, err)) goto fail;
+        if (j->residual) { s->has_filter = true; s->filter_index = na; args[na++] = j->residual; }
+        int rc = compile_exprs(args, na, j->ncols, j->types, &s->args, true, err);
+        free(args);
+        if (rc) goto fail;
+        return s;
+    }
+    case LP_WINDOW: {
+        if (!(s = new_stage(ATTU_ST_WINDOW, p, err))) return NULL;
+        if (!(s->child[0] = lower(p->left, err))) goto fail;
+        attu_bexpr **args; int na;
+        if (lower_aggs(s, p->aggs, p->naggs, &args, &na, err)) goto fail;
+        int rc = compile_child(args, na, p->left, &s->args, err);
+        free(args);
+        if (rc) goto fail;
+        /* keys: every partition and order expression of every call */
+        int nk = 0;
+        for (int i = 0; i < p->naggs; i++) nk += p->aggs[i].npart + p->aggs[i].norder;
+        attu_bexpr **keys = calloc((size_t)nk + 1, sizeof *keys);
+        if (!keys) goto oom;
+        int k = 0;
+        for (int i = 0; i < p->naggs; i++) {
+            attu_stage_agg *g = &s->aggs[i];
+            const attu_agg_spec *a = &p->aggs[i];
+            g->npart = a->npart; g->norder = a->norder;
+            g->part = calloc((size_t)a->npart + 1, sizeof(int));
+            g->order = calloc((size_t)a->norder + 1, sizeof(int));
+            g->desc = calloc((size_t)a->norder + 1, 1);
+            g->nulls_first = calloc((size_t)a->norder + 1, 1);
+            if (!g->part || !g->order || !g->desc || !g->nulls_first) { free(keys); goto oom; }
+            for (int q = 0; q < a->npart; q++) { g->part[q] = k; keys[k++] = a->part[q]; }
+            for (int q = 0; q < a->norder; q++) {
+                g->order[q] = k; keys[k++] = a->order[q].expr;
+                g->desc[q] = a->order[q].desc; g->nulls_first[q] = a->order[q].nulls_first;
+            }
+        }
+        rc = compile_child(keys, nk, p->left, &s->keys, err);
+        free(keys);
+        if (rc) goto fail;
+        return s;
+    }
+    case LP_SORT: {
+        if (!(s = new_stage(p->topk_limit >= 0 ? ATTU_ST_TOPK : ATTU_ST_SORT, p, err))) return NULL;
+        s->limit = p->topk_limit;
+        if (!(s->child[0] = lower(p->left, err))) goto fail;
+        attu_bexpr **keys = calloc((size_t)p->nsort + 1, sizeof *keys);
+        s->desc = calloc((size_t)p->nsort + 1, 1);
+        s->nulls_first = calloc((size_t)p->nsort + 1, 1);
+        if (!keys || !s->desc || !s->nulls_first) { free(keys); goto oom; }
+        for (int i = 0; i < p->nsort; i++) { keys[i] = p->sort[i].expr; s->desc[i] = p->sort[i].desc; s->nulls_first[i] = p->sort[i].nulls_first; }
+        int rc = compile_child(keys, p->nsort, p->left, &s->keys, err);
+        free(keys);
+        if (rc) goto fail;
+        return s;
+    }
+    case LP_LIMIT:
+        if (!(s = new_stage(ATTU_ST_LIMIT, p, err))) return NULL;
+        s->limit = p->limit; s->offset = p->offset;
+        if (!(s->child[0] = lower(p->left, err))) goto fail;
+        return s;
+    case LP_DISTINCT:
+        if (!(s = new_stage(ATTU_ST_DISTINCT, p, err))) return NULL;
+        if (!(s->child[0] = lower(p->left, err))) goto fail;
+        return s;
+    case LP_SETOP:
+        if (!(s = new_stage(ATTU_ST_SETOP, p, err))) return NULL;
+        s->setop = p->setop; s->all = p->all;
+        s->label = p->setop == 1 ? (p->all ? "union all" : "union") : p->setop == 2 ? (p->all ? "intersect all" : "intersect") : (p->all ? "except all" : "except");
+        if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
+        return s;
+    }
+    attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown plan node");
+    return NULL;
+oom:
+    attu_error_oom(err);
+fail:
+    attu_stage_free(s);
+    return NULL;
+}
+
+attu_stage *attu_lower(const attu_lplan *p, attu_error *err) {
+    return lower(p, err);
+}
