@@ -181,7 +181,11 @@ typedef enum attu_ast_literal_kind {
 typedef enum attu_ast_unary_op {
     ATTU_UNOP_NOT = 1,
     ATTU_UNOP_NEG,          /* -x (not applied to a numeric literal) */
-    ATTU_UNOP_PLUS          /* +x */
+    ATTU_UNOP_PLUS,         /* +x */
+    ATTU_UNOP_OTHER         /* any other prefix operator (~x, @x, |/x):
+                               u.unary.op_text names it; PostgreSQL
+                               accepts these syntactically, the binder
+                               answers 42883 operator does not exist */
 } attu_ast_unary_op;
 
 typedef enum attu_ast_binary_op {
@@ -201,7 +205,9 @@ typedef enum attu_ast_binary_op {
     ATTU_BINOP_AND,
     ATTU_BINOP_OR,
     ATTU_BINOP_IS_DISTINCT,      /* a IS DISTINCT FROM b */
-    ATTU_BINOP_IS_NOT_DISTINCT   /* a IS NOT DISTINCT FROM b */
+    ATTU_BINOP_IS_NOT_DISTINCT,  /* a IS NOT DISTINCT FROM b */
+    ATTU_BINOP_OTHER        /* any other operator (a ~ b, a # b, a << b):
+                               u.binary.op_text names it (see UNOP_OTHER) */
 } attu_ast_binary_op;
 
 typedef enum attu_ast_is_what {
@@ -248,10 +254,14 @@ struct attu_ast_expr {
         struct {
             attu_ast_unary_op op;
             attu_ast_expr    *arg;
+            const char       *op_text;     /* the operator as written:
+                                              "NOT", "-", "+", "~", ... */
         } unary;
         struct {
             attu_ast_binary_op op;
             attu_ast_expr     *left, *right;
+            const char        *op_text;    /* as written: "+", "<>", "!=",
+                                              "AND", "~", ... */
         } binary;
         struct {
             attu_ast_expr   *arg;
@@ -302,6 +312,7 @@ struct attu_ast_expr {
              *   TRIM(TRAILING [c] FROM s)     -> "rtrim"(s[, c])
              *   TRIM(s)                       -> "btrim"(s)
              *   POSITION(a IN b)              -> "position"(b, a)  (PG order)
+             *   ROW(a, b) and (a, b)          -> "row"(a, b)
              *   CURRENT_DATE, CURRENT_TIMESTAMP, NOW() -> zero-arg calls
              *     "current_date", "current_timestamp", "now" */
             char              *schema;     /* pg_catalog.lower(x): "pg_catalog" */
