@@ -20,6 +20,7 @@
 #include <cub/device/device_scan.cuh>
 
 namespace attu {
+namespace gpu {
 
 struct merge_job_t {
   long long a_begin, a_count, b_begin, b_count, c_begin;
@@ -211,7 +212,7 @@ void run_merge_jobs(const key_t* a_keys, const val_t* a_vals, const key_t* b_key
   if (num_jobs <= 0 || max_ctas <= 0) return;
   cudaStream_t st = ctx.stream();
   size_t scan_bytes = 0;
-  ATTU_SORT_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, counts,
+  ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, counts,
                                                num_jobs + 1, st));
   size_t parts_bytes = ((size_t)max_ctas * sizeof(merge_part_t) + 255) & ~size_t(255);
   size_t start_bytes = ((size_t)(num_jobs + 1) * sizeof(long long) + 255) & ~size_t(255);
@@ -219,21 +220,21 @@ void run_merge_jobs(const key_t* a_keys, const val_t* a_vals, const key_t* b_key
   merge_part_t* parts = (merge_part_t*)mem;
   long long* cta_start = (long long*)(mem + parts_bytes);
   void* scan_tmp = mem + parts_bytes + start_bytes;
-  ATTU_SORT_CUDA(cub::DeviceScan::ExclusiveSum(scan_tmp, scan_bytes, counts, cta_start,
+  ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_tmp, scan_bytes, counts, cta_start,
                                                num_jobs + 1, st));
   int pgrid = int((max_ctas + 255) / 256);
   merge_partition_kernel<key_t, comp_t><<<pgrid, 256, 0, st>>>(
       a_keys, b_keys, jobs, cta_start, num_jobs, max_ctas, parts, comp);
-  ATTU_SORT_LAUNCHED();
+  ATTU_CUDA_CHECK_LAUNCH();
   int grid = int(max_ctas < 65535ll * 16 ? max_ctas : 65535ll * 16);
   merge_jobs_kernel<key_t, val_t, has_vals, comp_t><<<grid, merge_launch::nt, 0, st>>>(
       a_keys, a_vals, b_keys, b_vals, c_keys, c_vals, jobs, cta_start, num_jobs, parts, comp);
-  ATTU_SORT_LAUNCHED();
+  ATTU_CUDA_CHECK_LAUNCH();
   if (copy_back) {
     merge_copy_back_kernel<key_t, val_t, has_vals><<<grid, 256, 0, st>>>(
         c_keys, c_vals, const_cast<key_t*>(a_keys), const_cast<val_t*>(a_vals), jobs,
         cta_start, num_jobs, parts);
-    ATTU_SORT_LAUNCHED();
+    ATTU_CUDA_CHECK_LAUNCH();
   }
   sort_detail::sort_free(mem, ctx);
 }
@@ -250,7 +251,7 @@ void merge_impl(const key_t* a_keys, const val_t* a_vals, long long a_count,
   merge_job_t* d_job = (merge_job_t*)mem;
   long long* counts = (long long*)(mem + 256);
   merge_single_job_kernel<<<1, 1, 0, st>>>(d_job, counts, a_count, b_count);
-  ATTU_SORT_LAUNCHED();
+  ATTU_CUDA_CHECK_LAUNCH();
   run_merge_jobs<key_t, val_t, has_vals>(a_keys, a_vals, b_keys, b_vals, c_keys, c_vals,
                                          d_job, counts, 1, tiles, comp, ctx, false);
   sort_detail::sort_free(mem, ctx);
@@ -277,4 +278,5 @@ void merge(const key_t* a_keys, long long a_count, const key_t* b_keys, long lon
                                               (int*)nullptr, comp, ctx);
 }
 
+}  // namespace gpu
 }  // namespace attu

@@ -11,6 +11,7 @@
 #include "gpu/patterns/segmented_sort.cuh"
 
 namespace attu {
+namespace gpu {
 
 // Key-value sort.
 template <typename key_t, typename val_t, typename comp_t, typename context_t>
@@ -26,4 +27,5 @@ void mergesort(key_t* keys, long long count, comp_t comp, context_t& ctx) {
                                                          comp, ctx);
 }
 
+}  // namespace gpu
 }  // namespace attu

@@ -26,6 +26,7 @@
 #include <cub/block/block_scan.cuh>
 
 namespace attu {
+namespace gpu {
 
 template <typename key_t>
 struct segsort_launch {
@@ -248,20 +249,20 @@ void segsort_impl(key_t* keys, val_t* vals, long long count, const int* segments
 
   segsort_bounds_kernel<key_t><<<int((ctas + 1 + 255) / 256), 256, 0, st>>>(
       segments, num_segments, count, ctas, bounds);
-  ATTU_SORT_LAUNCHED();
+  ATTU_CUDA_CHECK_LAUNCH();
   segsort_block_kernel<key_t, val_t, has_vals, gen_indices, comp_t>
       <<<int(ctas), L::nt, 0, st>>>(keys, vals, segments, num_segments, bounds, comp);
-  ATTU_SORT_LAUNCHED();
+  ATTU_CUDA_CHECK_LAUNCH();
 
   if (num_points > 0) {
-    ATTU_SORT_CUDA(cudaMemsetAsync(maxlen, 0, sizeof *maxlen, st));
+    ATTU_CUDA_CHECK(cudaMemsetAsync(maxlen, 0, sizeof *maxlen, st));
     segsort_maxlen_kernel<<<(num_segments + 1 + 255) / 256, 256, 0, st>>>(
         segments, num_segments, count, L::short_max, maxlen);
-    ATTU_SORT_LAUNCHED();
+    ATTU_CUDA_CHECK_LAUNCH();
     unsigned long long host_max = 0;
-    ATTU_SORT_CUDA(cudaMemcpyAsync(&host_max, maxlen, sizeof host_max,
+    ATTU_CUDA_CHECK(cudaMemcpyAsync(&host_max, maxlen, sizeof host_max,
                                    cudaMemcpyDeviceToHost, st));
-    ATTU_SORT_CUDA(cudaStreamSynchronize(st));
+    ATTU_CUDA_CHECK(cudaStreamSynchronize(st));
     if (host_max > (unsigned long long)L::short_max) {
       // Pieces of the longest segment: at most ceil(len / T) + 1.
       long long pieces = (long long)((host_max + L::tile_span - 1) / L::tile_span) + 1;
@@ -274,7 +275,7 @@ void segsort_impl(key_t* keys, val_t* vals, long long count, const int* segments
       for (int r = 0; r < rounds; ++r) {
         segsort_round_jobs_kernel<key_t><<<(num_points + 255) / 256, 256, 0, st>>>(
             segments, num_segments, count, r, num_points, jobs, counts);
-        ATTU_SORT_LAUNCHED();
+        ATTU_CUDA_CHECK_LAUNCH();
         merge_detail::run_merge_jobs<key_t, val_t, has_vals>(
             keys, vals, keys, vals, tmp_keys, tmp_vals, jobs, counts, num_points, max_ctas,
             comp, ctx, true);
@@ -313,4 +314,5 @@ void segmented_sort(key_t* keys, long long count, const int* segments, int num_s
                                                          num_segments, comp, ctx);
 }
 
+}  // namespace gpu
 }  // namespace attu

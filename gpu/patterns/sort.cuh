@@ -12,8 +12,9 @@
 //
 // Keys are mapped to unsigned bits whose unsigned order is the key order
 // (sort_key_traits): signed integers flip the sign bit, floats flip all bits
-// when negative and the sign bit otherwise; -0.0 ranks equal to +0.0. The
-// sort is stable. Keys of 4 bytes take 4 passes and keys of 8 bytes 8, an even
+// when negative and the sign bit otherwise (values are never altered: -0.0
+// ranks just before +0.0, NaN with the sign bit clear after +inf). The sort is
+// stable. Keys of 4 bytes take 4 passes and keys of 8 bytes 8, an even
 // count, so the result lands back in the caller's buffer with no extra copy.
 //
 // Invariant of the look-back words: one 64-bit word per (tile, digit); the top
@@ -22,6 +23,9 @@
 // The value and its flag travel in one store, so no fence is needed between
 // them.
 #pragma once
+
+#include "gpu/patterns/context.cuh"
+#include "gpu/patterns/operators.cuh"
 
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_radix_rank.cuh>
@@ -35,31 +39,10 @@
 #include <type_traits>
 
 namespace attu {
+namespace gpu {
 
-// ---- error checks ----------------------------------------------------------
-namespace sort_detail {
-inline void check(cudaError_t e, const char* what, const char* file, int line) {
-  if (e != cudaSuccess)
-    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) +
-                             ": " + what + ": " + cudaGetErrorString(e));
-}
-}  // namespace sort_detail
-#define ATTU_SORT_CUDA(call) \
-  ::attu::sort_detail::check((call), #call, __FILE__, __LINE__)
-#define ATTU_SORT_LAUNCHED() \
-  ::attu::sort_detail::check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
-
-// ---- comparators the sorts understand --------------------------------------
-// The radix sort needs to know the order as a bit order; these two tags (also
-// usable as ordinary comparators by mergesort/segmented_sort) name it.
-template <typename T = void>
-struct less_t {
-  __host__ __device__ bool operator()(const T& a, const T& b) const { return a < b; }
-};
-template <typename T = void>
-struct greater_t {
-  __host__ __device__ bool operator()(const T& a, const T& b) const { return a > b; }
-};
+// less_t / greater_t (operators.cuh) name the two bit orders the radix sort
+// knows; mergesort and segmented_sort take any comparator.
 
 // ---- key <-> order-preserving unsigned bits --------------------------------
 template <typename key_t, typename = void>
@@ -91,7 +74,6 @@ struct sort_key_traits<key_t, std::enable_if_t<std::is_floating_point<key_t>::va
   __host__ __device__ static bits_t to_bits(key_t k) {
     bits_t b;
     memcpy(&b, &k, sizeof b);
-    if (b == sign) b = 0;  // -0.0 sorts as +0.0 (they compare equal)
     return (b & sign) ? ~b : (b | sign);
   }
   __host__ __device__ static key_t from_bits(bits_t b) {
@@ -306,15 +288,14 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
   }
 }
 
+// Scratch comes from the context's stream-ordered pool.
 template <typename context_t>
 inline void* sort_alloc(size_t bytes, context_t& ctx) {
-  void* p = nullptr;
-  if (bytes) ATTU_SORT_CUDA(cudaMallocAsync(&p, bytes, ctx.stream()));
-  return p;
+  return ctx.alloc(bytes);
 }
 template <typename context_t>
 inline void sort_free(void* p, context_t& ctx) {
-  if (p) ATTU_SORT_CUDA(cudaFreeAsync(p, ctx.stream()));
+  ctx.free(p);
 }
 
 template <bool descending, typename key_t, typename val_t, bool has_vals, typename context_t>
@@ -343,12 +324,12 @@ void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx) {
   bits_t* tmp_keys = (bits_t*)(mem + head + lb_bytes);
   val_t* tmp_vals = has_vals ? (val_t*)(mem + head + lb_bytes + key_bytes) : nullptr;
 
-  ATTU_SORT_CUDA(cudaMemsetAsync(mem, 0, head + lb_bytes / 2, st));
+  ATTU_CUDA_CHECK(cudaMemsetAsync(mem, 0, head + lb_bytes / 2, st));
   int hist_blocks = int(tiles < 132 * 8 ? tiles : 132 * 8);
   sort_histogram_kernel<key_t, descending, 512><<<hist_blocks, 512, 0, st>>>(keys, count, hist);
-  ATTU_SORT_LAUNCHED();
+  ATTU_CUDA_CHECK_LAUNCH();
   sort_scan_kernel<<<L::passes, 256, 0, st>>>(hist);
-  ATTU_SORT_LAUNCHED();
+  ATTU_CUDA_CHECK_LAUNCH();
 
   void* kin = keys;
   void* kout = tmp_keys;
@@ -370,9 +351,9 @@ void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx) {
     else
       sort_onesweep_kernel<key_t, val_t, has_vals, descending, false, false>
           <<<grid, L::nt, 0, st>>>(kin, kout, vin, vout, count, 8 * p, ds, lbp, c);
-    ATTU_SORT_LAUNCHED();
+    ATTU_CUDA_CHECK_LAUNCH();
     if (p + 1 < L::passes)
-      ATTU_SORT_CUDA(cudaMemsetAsync(lb + size_t((p + 1) & 1) * tiles * 256, 0,
+      ATTU_CUDA_CHECK(cudaMemsetAsync(lb + size_t((p + 1) & 1) * tiles * 256, 0,
                                      lb_bytes / 2, st));
     std::swap(kin, kout);
     std::swap(vin, vout);
@@ -401,4 +382,5 @@ void radix_sort(key_t* keys, val_t* vals, size_t count, comp_t, context_t& ctx) 
   sort_detail::radix_sort_impl<(dir < 0), key_t, val_t, true>(keys, vals, count, ctx);
 }
 
+}  // namespace gpu
 }  // namespace attu
