@@ -1,0 +1,345 @@
+/*
+ * database.c - attu as a library: the catalog behind a reader-writer lock,
+ * sessions, and statement execution (see database.h).
+ *
+ * A statement goes parse -> bind -> rewrite -> lower -> execute. Queries
+ * hold the read lock from binding to the end of execution, so the tables
+ * they read cannot be replaced under them; CREATE, DROP, INSERT, COPY and
+ * CTAS take the write lock, build the new table beside the old one, save it
+ * durably (data directory) and only then swap it into the catalog: a
+ * failure at any step leaves the catalog and the disk as they were.
+ */
+#include "db/database.h"
+#include "db/db_internal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/csv_reader.h"
+#include "engine/storage.h"
+#include "planner/explain.h"
+#include "planner/lower.h"
+#include "planner/rewrite.h"
+
+attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
+    attu_db *db = calloc(1, sizeof *db);
+    if (!db) { attu_error_oom(err); return NULL; }
+    db->cat = attu_catalog_new();
+    pthread_rwlock_init(&db->lock, NULL);
+    if (!db->cat) { attu_error_oom(err); goto fail; }
+    if (cfg && cfg->data_dir) db->data_dir = strdup(cfg->data_dir);
+    if (cfg && cfg->load_dir) db->load_dir = strdup(cfg->load_dir);
+    attu_device_choice dev = cfg ? cfg->device : ATTU_DEVICE_AUTO;
+    if (dev == ATTU_DEVICE_GPU) {
+        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "no usable GPU backend in this build");
+        goto fail;
+    }
+    db->be = attu_backend_cpu_new(cfg ? cfg->threads : 0, err);
+    if (!db->be) goto fail;
+    if (db->data_dir) {
+        if (attu_storage_open(db->data_dir, err)) goto fail;
+        if (attu_storage_load_all(db->data_dir, db->cat, err) < 0) goto fail;
+    }
+    return db;
+fail:
+    attu_db_close(db);
+    return NULL;
+}
+
+void attu_db_close(attu_db *db) {
+    if (!db) return;
+    if (db->cat) attu_catalog_free(db->cat);
+    if (db->be) db->be->destroy(db->be);
+    pthread_rwlock_destroy(&db->lock);
+    free(db->data_dir);
+    free(db->load_dir);
+    free(db);
+}
+
+const char *attu_db_device_description(const attu_db *db) {
+    return db->be->name;
+}
+
+/* ---- results ------------------------------------------------------------------ */
+
+void attu_result_free(attu_result *res) {
+    if (!res) return;
+    for (int i = 0; i < res->ncols; i++) attu_column_free(res->cols[i]);
+    free(res->cols);
+    free(res->desc);
+    free(res);
+}
+
+attu_result *db_result_new(int ncols) {
+    attu_result *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->ncols = ncols;
+    r->cols = calloc((size_t)ncols + 1, sizeof *r->cols);
+    r->desc = calloc((size_t)ncols + 1, sizeof *r->desc);
+    if (!r->cols || !r->desc) { attu_result_free(r); return NULL; }
+    return r;
+}
+
+/* A TEXT column from C strings (NULL entries are SQL NULL). */
+attu_column *db_text_column(const char *const *strs, size_t n, attu_error *err) {
+    attu_column *c = attu_column_new(attu_type_make(ATTU_TYPE_TEXT), n ? n : 1, err);
+    if (!c) return NULL;
+    const char **s = malloc(sizeof *s * (n ? n : 1));
+    size_t *l = malloc(sizeof *l * (n ? n : 1));
+    if (!s || !l) { free(s); free(l); attu_column_free(c); attu_error_oom(err); return NULL; }
+    for (size_t i = 0; i < n; i++) { s[i] = strs[i] ? strs[i] : ""; l[i] = strlen(s[i]); }
+    attu_dictionary *d = attu_dictionary_build(s, l, n, (int32_t *)c->data, err);
+    free(s); free(l);
+    if (!d) { attu_column_free(c); return NULL; }
+    attu_dictionary_unref(c->dict);
+    c->dict = d;
+    c->length = n;
+    for (size_t i = 0; i < n; i++) if (!strs[i]) {
+        if (attu_column_ensure_validity(c, err)) { attu_column_free(c); return NULL; }
+        attu_column_set_null(c, i, true);
+        ((int32_t *)c->data)[i] = 0;
+    }
+    return c;
+}
+
+/* ---- sessions --------------------------------------------------------------------- */
+
+attu_session *attu_session_new(attu_db *db) {
+    attu_session *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->db = db;
+    s->txn = 'I';
+    return s;
+}
+
+void attu_session_free(attu_session *s) {
+    if (!s) return;
+    for (int i = 0; i < s->nsettings; i++) { free(s->settings[i].name); free(s->settings[i].value); }
+    free(s->settings);
+    free(s);
+}
+
+char attu_session_txn_status(const attu_session *s) { return s->txn; }
+
+void attu_session_cancel(attu_session *s) { __atomic_store_n(&s->cancel, 1, __ATOMIC_SEQ_CST); }
+
+int attu_session_statement_timeout_ms(const attu_session *s) { return s->statement_timeout_ms; }
+
+/* ---- running queries ------------------------------------------------------------------- */
+
+/* Binds, rewrites and lowers a query; the caller holds the read lock. */
+attu_stage *db_plan_query(attu_session *s, const char *sql, const attu_ast_query *q,
+                          const attu_bind_params *params, attu_plan_arena *pa,
+                          attu_lplan **lp_out, attu_error *err) {
+    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, params, err);
+    if (!lp) return NULL;
+    lp = attu_rewrite(pa, lp, err);
+    if (!lp) return NULL;
+    if (lp_out) *lp_out = lp;
+    return attu_lower(lp, err);
+}
+
+int db_run_stage(attu_session *s, attu_stage *st, bool analyze, attu_column ***cols, size_t *nrows, attu_error *err) {
+    attu_exec_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.be = s->db->be;
+    ctx.cancel = &s->cancel;
+    ctx.analyze = analyze;
+    if (s->statement_timeout_ms > 0) ctx.deadline_ms = s->stmt_start_ms + s->statement_timeout_ms;
+    return attu_execute(&ctx, st, cols, nrows, err);
+}
+
+/* Runs a query to a result (names and types from the plan). */
+attu_result *db_run_query(attu_session *s, const char *sql, const attu_ast_query *q,
+                          const attu_bind_params *params, attu_error *err) {
+    attu_plan_arena *pa = attu_plan_arena_new();
+    if (!pa) { attu_error_oom(err); return NULL; }
+    attu_lplan *lp = NULL;
+    attu_result *res = NULL;
+    attu_stage *st = db_plan_query(s, sql, q, params, pa, &lp, err);
+    if (st) {
+        attu_column **cols = NULL;
+        size_t n = 0;
+        if (!db_run_stage(s, st, false, &cols, &n, err)) {
+            res = calloc(1, sizeof *res);
+            attu_result_column *desc = calloc((size_t)lp->ncols + 1, sizeof *desc);
+            if (!res || !desc) {
+                free(res); free(desc); res = NULL;
+                for (int i = 0; i < lp->ncols; i++) attu_column_free(cols[i]);
+                free(cols);
+                attu_error_oom(err);
+            } else {
+                res->ncols = lp->ncols; res->cols = cols; res->nrows = n; res->desc = desc;
+                res->returns_rows = true;
+                for (int i = 0; i < lp->ncols; i++) {
+                    snprintf(desc[i].name, sizeof desc[i].name, "%s", lp->names[i] ? lp->names[i] : "?column?");
+                    desc[i].type = lp->types[i];
+                }
+                snprintf(res->tag, sizeof res->tag, "SELECT %zu", n);
+            }
+        }
+        attu_stage_free(st);
+    }
+    attu_plan_arena_free(pa);
+    return res;
+}
+
+static int deliver(const attu_exec_callbacks *cb, attu_result *res) {
+    int rc = 0;
+    if (cb && cb->on_result) rc = cb->on_result(cb->ctx, res);
+    if (rc != ATTU_RESULT_KEEP) attu_result_free(res);
+    return rc == ATTU_RESULT_KEEP ? 0 : rc;
+}
+
+int db_deliver_tag(const attu_exec_callbacks *cb, const char *tag, attu_error *err) {
+    attu_result *r = db_result_new(0);
+    if (!r) return attu_error_oom(err);
+    snprintf(r->tag, sizeof r->tag, "%s", tag);
+    return deliver(cb, r);
+}
+
+int db_deliver(const attu_exec_callbacks *cb, attu_result *res) { return deliver(cb, res); }
+
+/* ---- EXPLAIN ------------------------------------------------------------------------------ */
+
+static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                        const attu_exec_callbacks *cb, attu_error *err) {
+    const attu_ast_stmt *inner = st->u.explain.stmt;
+    const attu_ast_query *q = NULL;
+    if (inner->kind == ATTU_STMT_SELECT) q = inner->u.select.query;
+    else if (inner->kind == ATTU_STMT_CREATE_TABLE_AS) q = inner->u.create_table_as.query;
+    else if (inner->kind == ATTU_STMT_INSERT && inner->u.insert.source) q = inner->u.insert.source;
+    if (!q) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, inner->position, "EXPLAIN of %s is not supported",
+                                  attu_ast_stmt_kind_name(inner->kind));
+    pthread_rwlock_rdlock(&s->db->lock);
+    attu_plan_arena *pa = attu_plan_arena_new();
+    int rc = -1;
+    attu_stage *plan = pa ? db_plan_query(s, sql, q, params, pa, NULL, err) : NULL;
+    if (!pa) attu_error_oom(err);
+    if (plan) {
+        rc = 0;
+        double t0 = 0, total = 0;
+        if (st->u.explain.analyze) {
+            attu_column **cols = NULL;
+            size_t n = 0;
+            t0 = attu_now_ms();
+            rc = db_run_stage(s, plan, true, &cols, &n, err);
+            total = attu_now_ms() - t0;
+            if (!rc) { for (int i = 0; i < plan->ncols; i++) attu_column_free(cols[i]); free(cols); }
+        }
+        char **lines = NULL;
+        int nl = 0;
+        if (!rc && attu_explain(plan, st->u.explain.analyze, s->db->be->kind == ATTU_DEVICE_KIND_GPU ? "GPU" : "CPU", &lines, &nl) < 0)
+            rc = attu_error_oom(err);
+        if (!rc && st->u.explain.analyze) {
+            char buf[128];
+            snprintf(buf, sizeof buf, "Execution Time: %.3f ms on %s", total, s->db->be->name);
+            char **n2 = realloc(lines, sizeof(char *) * (size_t)(nl + 1));
+            if (n2) { lines = n2; lines[nl++] = strdup(buf); }
+        }
+        if (!rc) {
+            attu_result *r = db_result_new(1);
+            attu_column *c = r ? db_text_column((const char *const *)lines, (size_t)nl, err) : NULL;
+            if (!c) { attu_result_free(r); if (!err->set) attu_error_oom(err); rc = -1; }
+            else {
+                r->cols[0] = c; r->nrows = (size_t)nl; r->returns_rows = true;
+                snprintf(r->desc[0].name, sizeof r->desc[0].name, "QUERY PLAN");
+                r->desc[0].type = attu_type_make(ATTU_TYPE_TEXT);
+                snprintf(r->tag, sizeof r->tag, "EXPLAIN");
+                pthread_rwlock_unlock(&s->db->lock);
+                for (int i = 0; i < nl; i++) free(lines[i]);
+                free(lines);
+                attu_stage_free(plan);
+                attu_plan_arena_free(pa);
+                return deliver(cb, r) ? -2 : 0;
+            }
+        }
+        for (int i = 0; i < nl; i++) free(lines[i]);
+        free(lines);
+        attu_stage_free(plan);
+    }
+    attu_plan_arena_free(pa);
+    pthread_rwlock_unlock(&s->db->lock);
+    return rc;
+}
+
+/* ---- statements --------------------------------------------------------------------------- */
+
+int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                 const attu_exec_callbacks *cb, attu_error *err) {
+    switch (st->kind) {
+    case ATTU_STMT_SELECT: {
+        pthread_rwlock_rdlock(&s->db->lock);
+        attu_result *r = db_run_query(s, sql, st->u.select.query, params, err);
+        pthread_rwlock_unlock(&s->db->lock);
+        if (!r) return -1;
+        return deliver(cb, r) ? -2 : 0;
+    }
+    case ATTU_STMT_EXPLAIN: return exec_explain(s, sql, st, params, cb, err);
+    case ATTU_STMT_CREATE_TABLE: return db_exec_create(s, st, cb, err);
+    case ATTU_STMT_CREATE_TABLE_AS: return db_exec_ctas(s, sql, st, params, cb, err);
+    case ATTU_STMT_DROP_TABLE: return db_exec_drop(s, st, cb, err);
+    case ATTU_STMT_INSERT: return db_exec_insert(s, sql, st, params, cb, err);
+    case ATTU_STMT_COPY: return db_exec_copy(s, sql, st, cb, err);
+    case ATTU_STMT_SET: case ATTU_STMT_RESET: case ATTU_STMT_SHOW:
+    case ATTU_STMT_SHOW_TABLES: case ATTU_STMT_DESCRIBE:
+        return db_exec_setting(s, st, cb, err);
+    case ATTU_STMT_TRANSACTION:
+        if (st->u.transaction.kind == ATTU_TXN_BEGIN) {
+            if (s->txn != 'I' && cb && cb->on_notice) cb->on_notice(cb->ctx, "25001", "there is already a transaction in progress");
+            s->txn = 'T';
+            return db_deliver_tag(cb, "BEGIN", err) ? -2 : 0;
+        }
+        {
+            bool was_failed = s->txn == 'E';
+            if (s->txn == 'I' && cb && cb->on_notice) cb->on_notice(cb->ctx, "25P01", "there is no transaction in progress");
+            s->txn = 'I';
+            const char *tag = st->u.transaction.kind == ATTU_TXN_COMMIT && !was_failed ? "COMMIT" : "ROLLBACK";
+            return db_deliver_tag(cb, tag, err) ? -2 : 0;
+        }
+    }
+    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "statement not supported");
+}
+
+static void report_error(attu_session *s, const attu_exec_callbacks *cb, const attu_error *err) {
+    if (s->txn == 'T') s->txn = 'E';
+    if (cb && cb->on_error) cb->on_error(cb->ctx, err);
+}
+
+int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callbacks *cb) {
+    attu_error err;
+    attu_error_clear(&err);
+    attu_parse_result *pr = attu_parse(sql, &err);
+    if (!pr) { report_error(s, cb, &err); return -1; }
+    if (pr->n == 0) { attu_parse_free(pr); return 1; }
+    int rc = 0;
+    for (int i = 0; i < pr->n; i++) {
+        const attu_ast_stmt *st = pr->stmts[i].stmt;
+        __atomic_store_n(&s->cancel, 0, __ATOMIC_SEQ_CST);
+        s->stmt_start_ms = attu_now_ms();
+        if (s->txn == 'E' && !(st->kind == ATTU_STMT_TRANSACTION && st->u.transaction.kind != ATTU_TXN_BEGIN)) {
+            attu_error_set(&err, "25P02", 0, "current transaction is aborted, commands ignored until end of transaction block");
+            report_error(s, cb, &err);
+            rc = -1;
+            break;
+        }
+        if (pr->stmts[i].nparams > 0) {
+            attu_error_set(&err, "42P02", 0, "there is no parameter $%d", 1);
+            report_error(s, cb, &err);
+            rc = -1;
+            break;
+        }
+        int r = db_exec_stmt(s, sql, st, NULL, cb, &err);
+        if (r == -2) { rc = -1; break; }      /* the client went away */
+        if (r) {
+            if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "statement failed");
+            report_error(s, cb, &err);
+            rc = -1;
+            break;
+        }
+    }
+    attu_parse_free(pr);
+    return rc;
+}

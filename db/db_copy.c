@@ -1,0 +1,237 @@
+/*
+ * db_copy.c - COPY FROM (a server file or STDIN, through the CSV reader)
+ * and COPY TO STDOUT (CSV text through the copy_out callbacks).
+ */
+#include "db/db_internal.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/csv_reader.h"
+#include "engine/storage.h"
+
+typedef struct copy_opts {
+    attu_csv_options csv;
+    bool csv_format;
+} copy_opts;
+
+static bool truthy(const char *v) {
+    return !v || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "match") || !strcmp(v, "yes");
+}
+
+static int parse_opts(const attu_ast_stmt *st, copy_opts *o, attu_error *err) {
+    attu_csv_options_default(&o->csv);
+    o->csv_format = false;
+    bool null_set = false, delim_set = false;
+    for (int i = 0; i < st->u.copy.noptions; i++) {
+        const attu_ast_option *op = &st->u.copy.options[i];
+        const char *v = op->value;
+        if (!strcmp(op->name, "format")) {
+            if (v && !strcmp(v, "csv")) o->csv_format = true;
+            else if (v && !strcmp(v, "text")) o->csv_format = false;
+            else return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->value_position ? op->value_position : op->position,
+                                       "COPY format \"%s\" not supported", v ? v : "");
+        } else if (!strcmp(op->name, "csv")) o->csv_format = true;
+        else if (!strcmp(op->name, "header")) o->csv.header = truthy(v);
+        else if (!strcmp(op->name, "delimiter")) {
+            if (!v || strlen(v) != 1) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->position, "COPY delimiter must be a single one-byte character");
+            o->csv.delimiter = v[0]; delim_set = true;
+        } else if (!strcmp(op->name, "null")) { o->csv.null_string = v ? v : ""; null_set = true; }
+        else if (!strcmp(op->name, "quote")) {
+            if (!v || strlen(v) != 1) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->position, "COPY quote must be a single one-byte character");
+            o->csv.quote = v[0];
+            o->csv.escape = v[0];
+        } else if (!strcmp(op->name, "escape")) {
+            if (!v || strlen(v) != 1) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->position, "COPY escape must be a single one-byte character");
+            o->csv.escape = v[0];
+        } else if (!strcmp(op->name, "encoding")) {
+            if (v && (!strcasecmp(v, "utf8") || !strcasecmp(v, "utf-8"))) o->csv.encoding = ATTU_ENCODING_UTF8;
+            else if (v && (!strcasecmp(v, "latin1") || !strcasecmp(v, "iso-8859-1") || !strcasecmp(v, "iso88591"))) o->csv.encoding = ATTU_ENCODING_LATIN1;
+            else return attu_error_set(err, "22023", op->position, "\"%s\" is not a valid encoding name", v ? v : "");
+        } else if (!strcmp(op->name, "freeze") || !strcmp(op->name, "force_not_null") || !strcmp(op->name, "force_null")) {
+            /* accepted, no effect */
+        } else return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, op->position, "option \"%s\" not recognized", op->name);
+    }
+    if (!o->csv_format) {
+        if (!delim_set) o->csv.delimiter = '\t';
+        if (!null_set) o->csv.null_string = "\\N";
+    }
+    return 0;
+}
+
+static int resolve_path(attu_session *s, const char *file, char *out, size_t cap, attu_error *err) {
+    const char *dir = s->db->load_dir;
+    if (!dir) { snprintf(out, cap, "%s", file); return 0; }
+    char joined[PATH_MAX];
+    if (file[0] == '/') snprintf(joined, sizeof joined, "%s", file);
+    else snprintf(joined, sizeof joined, "%s/%s", dir, file);
+    char rdir[PATH_MAX], rfile[PATH_MAX];
+    if (!realpath(dir, rdir)) return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_FILE, 0, "load directory \"%s\" does not exist", dir);
+    if (!realpath(joined, rfile))
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_FILE, 0, "could not open file \"%s\" for reading: No such file or directory", file);
+    size_t n = strlen(rdir);
+    if (strncmp(rfile, rdir, n) || (rfile[n] != '/' && rfile[n] != 0))
+        return attu_error_set(err, ATTU_SQLSTATE_INSUFFICIENT_PRIVILEGE, 0, "could not open file \"%s\": outside the load directory", file);
+    snprintf(out, cap, "%s", rfile);
+    return 0;
+}
+
+typedef struct stdin_ctx { const attu_exec_callbacks *cb; } stdin_ctx;
+static ssize_t read_stdin(void *ctx, char *buf, size_t cap, attu_error *err) {
+    stdin_ctx *c = ctx;
+    return c->cb->copy_in_read(c->cb->ctx, buf, cap, err);
+}
+
+static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *o, const attu_exec_callbacks *cb, attu_error *err) {
+    char path[PATH_MAX];
+    stdin_ctx sc = { cb };
+    attu_csv_source src;
+    memset(&src, 0, sizeof src);
+    if (st->u.copy.target == ATTU_COPY_FILE) {
+        if (resolve_path(s, st->u.copy.filename, path, sizeof path, err)) { err->position = st->u.copy.filename_position; return -1; }
+        src.path = path;
+        src.display_name = st->u.copy.filename;
+    } else {
+        if (!cb || !cb->copy_in_read) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "COPY FROM STDIN is not possible here");
+        src.read = read_stdin;
+        src.ctx = &sc;
+        src.display_name = "STDIN";
+    }
+    pthread_rwlock_wrlock(&s->db->lock);
+    attu_table *base = attu_catalog_lookup(s->db->cat, st->u.copy.table);
+    if (!base) {
+        pthread_rwlock_unlock(&s->db->lock);
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.copy.table_position, "relation \"%s\" does not exist", st->u.copy.table);
+    }
+    if (st->u.copy.columns.n) {
+        bool same = st->u.copy.columns.n == base->ncols;
+        for (int i = 0; same && i < base->ncols; i++) same = !strcmp(st->u.copy.columns.items[i], base->defs[i].name);
+        if (!same) {
+            pthread_rwlock_unlock(&s->db->lock);
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "COPY with a column list other than all columns in order is not supported");
+        }
+    }
+    if (st->u.copy.target == ATTU_COPY_STDIN && cb->copy_in_begin && cb->copy_in_begin(cb->ctx, base->ncols)) {
+        pthread_rwlock_unlock(&s->db->lock);
+        return -2;
+    }
+    size_t rows = 0;
+    attu_table *t = attu_csv_load(base, &o->csv, &src, &rows, err);
+    int rc = -1;
+    if (t) {
+        t->version = base->version + 1;
+        if ((s->db->data_dir && attu_storage_save_table(s->db->data_dir, t, err))) attu_table_free(t);
+        else { attu_table_free(attu_catalog_replace(s->db->cat, t)); rc = 0; }
+    }
+    pthread_rwlock_unlock(&s->db->lock);
+    if (rc) return rc;
+    char tag[64];
+    snprintf(tag, sizeof tag, "COPY %zu", rows);
+    return db_deliver_tag(cb, tag, err) ? -2 : 0;
+}
+
+typedef struct outbuf { char *p; size_t n, cap; } outbuf;
+static int ob_put(outbuf *b, const char *s, size_t n) {
+    if (b->n + n > b->cap) {
+        size_t nc = b->cap ? b->cap * 2 : 65536;
+        while (nc < b->n + n) nc *= 2;
+        char *np = realloc(b->p, nc);
+        if (!np) return -1;
+        b->p = np; b->cap = nc;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    return 0;
+}
+
+static int put_field(outbuf *b, const copy_opts *o, const char *s, size_t n, bool is_text) {
+    if (!o->csv_format) {
+        for (size_t i = 0; i < n; i++) {
+            char c = s[i];
+            const char *esc = c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+            if (esc) { if (ob_put(b, esc, 2)) return -1; }
+            else if (c == o->csv.delimiter) { char e[2] = { '\\', c }; if (ob_put(b, e, 2)) return -1; }
+            else if (ob_put(b, &c, 1)) return -1;
+        }
+        return 0;
+    }
+    bool quote = is_text && n == 0;
+    for (size_t i = 0; i < n && !quote; i++)
+        if (s[i] == o->csv.delimiter || s[i] == o->csv.quote || s[i] == '\n' || s[i] == '\r') quote = true;
+    if (!quote && o->csv.null_string && strlen(o->csv.null_string) == n && !memcmp(o->csv.null_string, s, n) && n) quote = true;
+    if (!quote) return ob_put(b, s, n);
+    if (ob_put(b, &o->csv.quote, 1)) return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == o->csv.quote && ob_put(b, &o->csv.escape, 1)) return -1;
+        if (ob_put(b, &s[i], 1)) return -1;
+    }
+    return ob_put(b, &o->csv.quote, 1);
+}
+
+static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, const copy_opts *o, const attu_exec_callbacks *cb, attu_error *err) {
+    if (st->u.copy.target != ATTU_COPY_STDOUT)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "COPY TO a server file is not supported; use COPY TO STDOUT");
+    attu_result *res = NULL;
+    pthread_rwlock_rdlock(&s->db->lock);
+    if (st->u.copy.query) res = db_run_query(s, sql, st->u.copy.query, NULL, err);
+    else {
+        /* SELECT the table's (or the listed) columns */
+        attu_table *t = attu_catalog_lookup(s->db->cat, st->u.copy.table);
+        if (!t) attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.copy.table_position, "relation \"%s\" does not exist", st->u.copy.table);
+        else {
+            char q[4096];
+            size_t used = (size_t)snprintf(q, sizeof q, "SELECT ");
+            if (st->u.copy.columns.n)
+                for (int i = 0; i < st->u.copy.columns.n && used < sizeof q; i++)
+                    used += (size_t)snprintf(q + used, sizeof q - used, "%s\"%s\"", i ? ", " : "", st->u.copy.columns.items[i]);
+            else used += (size_t)snprintf(q + used, sizeof q - used, "*");
+            if (used < sizeof q) snprintf(q + used, sizeof q - used, " FROM \"%s\"", t->name);
+            attu_parse_result *pr = attu_parse(q, err);
+            if (pr && pr->n == 1) res = db_run_query(s, q, pr->stmts[0].stmt->u.select.query, NULL, err);
+            attu_parse_free(pr);
+        }
+    }
+    pthread_rwlock_unlock(&s->db->lock);
+    if (!res) return -1;
+    if (cb && cb->copy_out_begin && cb->copy_out_begin(cb->ctx, res->ncols)) { attu_result_free(res); return -2; }
+    outbuf b = { 0 };
+    int rc = 0;
+    char tmp[128];
+    if (o->csv.header && o->csv_format) {
+        for (int c = 0; c < res->ncols && !rc; c++) {
+            if (c && ob_put(&b, &o->csv.delimiter, 1)) rc = -1;
+            if (!rc && put_field(&b, o, res->desc[c].name, strlen(res->desc[c].name), false)) rc = -1;
+        }
+        if (!rc && ob_put(&b, "\n", 1)) rc = -1;
+    }
+    for (size_t r = 0; r < res->nrows && !rc; r++) {
+        for (int c = 0; c < res->ncols && !rc; c++) {
+            if (c && ob_put(&b, &o->csv.delimiter, 1)) { rc = -1; break; }
+            const char *lng = NULL;
+            size_t n = attu_column_format(res->cols[c], r, tmp, sizeof tmp, &lng);
+            if (n == (size_t)-1) { if (ob_put(&b, o->csv.null_string, strlen(o->csv.null_string))) rc = -1; continue; }
+            if (put_field(&b, o, lng ? lng : tmp, n, res->desc[c].type.id == ATTU_TYPE_TEXT)) rc = -1;
+        }
+        if (!rc && ob_put(&b, "\n", 1)) rc = -1;
+        if (!rc && b.n >= 1 << 20) {
+            if (cb && cb->copy_out_data && cb->copy_out_data(cb->ctx, b.p, b.n)) rc = -2;
+            b.n = 0;
+        }
+    }
+    if (rc == -1) attu_error_oom(err);
+    if (!rc && b.n && cb && cb->copy_out_data && cb->copy_out_data(cb->ctx, b.p, b.n)) rc = -2;
+    free(b.p);
+    size_t nrows = res->nrows;
+    attu_result_free(res);
+    if (rc) return rc;
+    snprintf(tmp, sizeof tmp, "COPY %zu", nrows);
+    return db_deliver_tag(cb, tmp, err) ? -2 : 0;
+}
+
+int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    copy_opts o;
+    if (parse_opts(st, &o, err)) return -1;
+    return st->u.copy.is_from ? copy_from(s, st, &o, cb, err) : copy_to(s, sql, st, &o, cb, err);
+}

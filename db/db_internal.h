@@ -1,0 +1,66 @@
+/*
+ * db_internal.h - what the db/ files share: the database and session
+ * structs and the statement executors of each family.
+ */
+#ifndef ATTU_DB_INTERNAL_H
+#define ATTU_DB_INTERNAL_H
+
+#include <pthread.h>
+
+#include "db/database.h"
+#include "engine/backend.h"
+#include "engine/catalog.h"
+#include "engine/executor.h"
+#include "planner/binder.h"
+#include "planner/parser.h"
+
+struct attu_db {
+    attu_catalog    *cat;
+    pthread_rwlock_t lock;
+    attu_backend    *be;
+    char            *data_dir;
+    char            *load_dir;
+};
+
+typedef struct db_setting { char *name; char *value; } db_setting;
+
+struct attu_session {
+    attu_db     *db;
+    volatile int cancel;
+    char         txn;
+    int          statement_timeout_ms;
+    double       stmt_start_ms;
+    db_setting  *settings;
+    int          nsettings;
+};
+
+struct attu_prepared {
+    char               *sql;
+    attu_parse_result  *parsed;
+    int                 nparams;
+    attu_type          *param_types;
+    uint32_t           *param_oids;
+    int                 ncols;
+    attu_result_column *cols;
+};
+
+attu_result *db_result_new(int ncols);
+attu_column *db_text_column(const char *const *strs, size_t n, attu_error *err);
+int db_deliver(const attu_exec_callbacks *cb, attu_result *res);
+int db_deliver_tag(const attu_exec_callbacks *cb, const char *tag, attu_error *err);
+attu_result *db_run_query(attu_session *s, const char *sql, const attu_ast_query *q,
+                          const attu_bind_params *params, attu_error *err);
+int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                 const attu_exec_callbacks *cb, attu_error *err);
+
+/* Each returns 0, -1 with err set, or -2 when the client went away. */
+int db_exec_create(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                 const attu_exec_callbacks *cb, attu_error *err);
+int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                   const attu_exec_callbacks *cb, attu_error *err);
+int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+
+#endif

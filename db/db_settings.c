@@ -1,0 +1,199 @@
+/*
+ * db_settings.c - SET / RESET / SHOW (session settings, accepted as clients
+ * send them), SHOW TABLES and DESCRIBE.
+ */
+#include "db/db_internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct default_setting { const char *name, *value; } default_setting;
+static const default_setting defaults[] = {
+    { "application_name", "" }, { "client_encoding", "UTF8" }, { "datestyle", "ISO, MDY" },
+    { "extra_float_digits", "1" }, { "integer_datetimes", "on" }, { "intervalstyle", "postgres" },
+    { "is_superuser", "on" }, { "search_path", "\"$user\", public" }, { "server_encoding", "UTF8" },
+    { "server_version", "15.0" }, { "server_version_num", "150000" }, { "standard_conforming_strings", "on" },
+    { "statement_timeout", "0" }, { "timezone", "UTC" }, { "transaction_isolation", "read committed" },
+    { "default_transaction_isolation", "read committed" }, { "client_min_messages", "notice" },
+    { "lc_collate", "C" }, { "lc_ctype", "C" }, { "max_identifier_length", "63" },
+};
+#define NDEFAULTS (sizeof defaults / sizeof *defaults)
+
+static const char *canon(const char *name) {
+    if (!strcmp(name, "time zone")) return "timezone";
+    return name;
+}
+
+static const char *get_setting(attu_session *s, const char *name) {
+    for (int i = 0; i < s->nsettings; i++) if (!strcmp(s->settings[i].name, name)) return s->settings[i].value;
+    for (size_t i = 0; i < NDEFAULTS; i++) if (!strcmp(defaults[i].name, name)) return defaults[i].value;
+    return NULL;
+}
+
+static int put_setting(attu_session *s, const char *name, const char *value, attu_error *err) {
+    for (int i = 0; i < s->nsettings; i++)
+        if (!strcmp(s->settings[i].name, name)) {
+            char *v = strdup(value);
+            if (!v) return attu_error_oom(err);
+            free(s->settings[i].value);
+            s->settings[i].value = v;
+            return 0;
+        }
+    db_setting *n = realloc(s->settings, sizeof *n * (size_t)(s->nsettings + 1));
+    if (!n) return attu_error_oom(err);
+    s->settings = n;
+    n[s->nsettings].name = strdup(name);
+    n[s->nsettings].value = strdup(value);
+    if (!n[s->nsettings].name || !n[s->nsettings].value) return attu_error_oom(err);
+    s->nsettings++;
+    return 0;
+}
+
+/* statement_timeout: "0", "1500", "5s", "200ms", "1min" -> ms */
+static int parse_timeout(const char *v, int *ms) {
+    char *end;
+    double x = strtod(v, &end);
+    while (*end == ' ') end++;
+    double mul = 1;
+    if (!*end || !strcmp(end, "ms")) mul = 1;
+    else if (!strcmp(end, "s")) mul = 1000;
+    else if (!strcmp(end, "min")) mul = 60000;
+    else if (!strcmp(end, "h")) mul = 3600000;
+    else return -1;
+    if (end == v || x < 0 || x * mul > 2147483647.0) return -1;
+    *ms = (int)(x * mul);
+    return 0;
+}
+
+static int one_row(const attu_exec_callbacks *cb, const char *colname, const char *value, attu_error *err) {
+    attu_result *r = db_result_new(1);
+    const char *v[1] = { value };
+    attu_column *c = r ? db_text_column(v, 1, err) : NULL;
+    if (!c) { attu_result_free(r); return err->set ? -1 : attu_error_oom(err); }
+    r->cols[0] = c; r->nrows = 1; r->returns_rows = true;
+    snprintf(r->desc[0].name, sizeof r->desc[0].name, "%s", colname);
+    r->desc[0].type = attu_type_make(ATTU_TYPE_TEXT);
+    snprintf(r->tag, sizeof r->tag, "SHOW");
+    return db_deliver(cb, r) ? -2 : 0;
+}
+
+int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    switch (st->kind) {
+    case ATTU_STMT_SET: {
+        const char *name = canon(st->u.set.name);
+        char value[512] = "";
+        size_t used = 0;
+        if (st->u.set.to_default) {
+            const char *d = NULL;
+            for (size_t i = 0; i < NDEFAULTS; i++) if (!strcmp(defaults[i].name, name)) d = defaults[i].value;
+            snprintf(value, sizeof value, "%s", d ? d : "");
+        } else
+            for (int i = 0; i < st->u.set.nvalues && used < sizeof value; i++)
+                used += (size_t)snprintf(value + used, sizeof value - used, "%s%s", i ? ", " : "", st->u.set.values[i]);
+        if (!strcmp(name, "statement_timeout")) {
+            int ms;
+            if (parse_timeout(value, &ms))
+                return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, st->position,
+                                      "invalid value for parameter \"statement_timeout\": \"%s\"", value);
+            s->statement_timeout_ms = ms;
+            if (ms == 0) snprintf(value, sizeof value, "0");
+            else if (ms % 1000 == 0) snprintf(value, sizeof value, "%ds", ms / 1000);
+            else snprintf(value, sizeof value, "%dms", ms);
+        }
+        if (put_setting(s, name, value, err)) return -1;
+        return db_deliver_tag(cb, "SET", err) ? -2 : 0;
+    }
+    case ATTU_STMT_RESET: {
+        const char *name = st->u.reset.name ? canon(st->u.reset.name) : NULL;
+        for (int i = 0; i < s->nsettings; i++)
+            if (!name || !strcmp(s->settings[i].name, name)) {
+                free(s->settings[i].name); free(s->settings[i].value);
+                s->settings[i] = s->settings[--s->nsettings];
+                i--;
+            }
+        if (!name || !strcmp(name, "statement_timeout")) s->statement_timeout_ms = 0;
+        return db_deliver_tag(cb, "RESET", err) ? -2 : 0;
+    }
+    case ATTU_STMT_SHOW: {
+        const char *name = canon(st->u.show.name);
+        if (!strcmp(name, "all")) {
+            const char **names = calloc(NDEFAULTS + (size_t)s->nsettings + 1, sizeof *names);
+            const char **vals = calloc(NDEFAULTS + (size_t)s->nsettings + 1, sizeof *vals);
+            if (!names || !vals) { free(names); free(vals); return attu_error_oom(err); }
+            size_t n = 0;
+            for (size_t i = 0; i < NDEFAULTS; i++) { names[n] = defaults[i].name; vals[n++] = get_setting(s, defaults[i].name); }
+            for (int i = 0; i < s->nsettings; i++) {
+                bool known = false;
+                for (size_t k = 0; k < NDEFAULTS; k++) if (!strcmp(defaults[k].name, s->settings[i].name)) known = true;
+                if (!known) { names[n] = s->settings[i].name; vals[n++] = s->settings[i].value; }
+            }
+            attu_result *r = db_result_new(2);
+            attu_column *c0 = r ? db_text_column(names, n, err) : NULL, *c1 = c0 ? db_text_column(vals, n, err) : NULL;
+            free(names); free(vals);
+            if (!c1) { attu_column_free(c0); attu_result_free(r); return err->set ? -1 : attu_error_oom(err); }
+            r->cols[0] = c0; r->cols[1] = c1; r->nrows = n; r->returns_rows = true;
+            snprintf(r->desc[0].name, sizeof r->desc[0].name, "name");
+            snprintf(r->desc[1].name, sizeof r->desc[1].name, "setting");
+            r->desc[0].type = r->desc[1].type = attu_type_make(ATTU_TYPE_TEXT);
+            snprintf(r->tag, sizeof r->tag, "SHOW");
+            return db_deliver(cb, r) ? -2 : 0;
+        }
+        const char *v = get_setting(s, name);
+        if (!v) return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, st->position, "unrecognized configuration parameter \"%s\"", name);
+        return one_row(cb, !strcmp(name, "timezone") ? "TimeZone" : !strcmp(name, "datestyle") ? "DateStyle" : name, v, err);
+    }
+    case ATTU_STMT_SHOW_TABLES: {
+        pthread_rwlock_rdlock(&s->db->lock);
+        size_t n = attu_catalog_count(s->db->cat);
+        const char **names = calloc(n + 1, sizeof *names);
+        if (!names) { pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
+        for (size_t i = 0; i < n; i++) names[i] = attu_catalog_at(s->db->cat, i)->name;
+        attu_result *r = db_result_new(1);
+        attu_column *c = r ? db_text_column(names, n, err) : NULL;
+        free(names);
+        pthread_rwlock_unlock(&s->db->lock);
+        if (!c) { attu_result_free(r); return err->set ? -1 : attu_error_oom(err); }
+        r->cols[0] = c; r->nrows = n; r->returns_rows = true;
+        snprintf(r->desc[0].name, sizeof r->desc[0].name, "name");
+        r->desc[0].type = attu_type_make(ATTU_TYPE_TEXT);
+        snprintf(r->tag, sizeof r->tag, "SELECT %zu", n);
+        return db_deliver(cb, r) ? -2 : 0;
+    }
+    case ATTU_STMT_DESCRIBE: {
+        pthread_rwlock_rdlock(&s->db->lock);
+        attu_table *t = attu_catalog_lookup(s->db->cat, st->u.describe.table);
+        if (!t) {
+            pthread_rwlock_unlock(&s->db->lock);
+            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.describe.table_position, "relation \"%s\" does not exist", st->u.describe.table);
+        }
+        int n = t->ncols;
+        const char **names = calloc((size_t)n + 1, sizeof *names), **types = calloc((size_t)n + 1, sizeof *types);
+        const char **nulls = calloc((size_t)n + 1, sizeof *nulls);
+        char (*tb)[64] = calloc((size_t)n + 1, 64);
+        if (!names || !types || !nulls || !tb) { free(names); free(types); free(nulls); free(tb); pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
+        for (int i = 0; i < n; i++) {
+            names[i] = t->defs[i].name;
+            types[i] = attu_type_name(t->defs[i].type, tb[i], 64);
+            nulls[i] = t->defs[i].not_null ? "NO" : "YES";
+        }
+        attu_result *r = db_result_new(3);
+        attu_column *c0 = r ? db_text_column(names, (size_t)n, err) : NULL;
+        attu_column *c1 = c0 ? db_text_column(types, (size_t)n, err) : NULL;
+        attu_column *c2 = c1 ? db_text_column(nulls, (size_t)n, err) : NULL;
+        free(names); free(types); free(nulls); free(tb);
+        pthread_rwlock_unlock(&s->db->lock);
+        if (!c2) { attu_column_free(c0); attu_column_free(c1); attu_result_free(r); return err->set ? -1 : attu_error_oom(err); }
+        r->cols[0] = c0; r->cols[1] = c1; r->cols[2] = c2; r->nrows = (size_t)n; r->returns_rows = true;
+        snprintf(r->desc[0].name, 64, "column_name");
+        snprintf(r->desc[1].name, 64, "data_type");
+        snprintf(r->desc[2].name, 64, "is_nullable");
+        for (int i = 0; i < 3; i++) r->desc[i].type = attu_type_make(ATTU_TYPE_TEXT);
+        snprintf(r->tag, sizeof r->tag, "SELECT %d", n);
+        return db_deliver(cb, r) ? -2 : 0;
+    }
+    default:
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, st->position, "not a settings statement");
+    }
+}
