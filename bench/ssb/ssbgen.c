@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- random streams ---------------------------------------------------- */
@@ -465,7 +466,7 @@ static void usage(void) {
     fprintf(stderr,
             "usage: ssbgen [-s SF] [-o DIR] [-j THREADS]\n"
             "  -s SF       scale factor (default 1; any positive number, e.g. 0.01)\n"
-            "  -o DIR      output directory (default .; must exist)\n"
+            "  -o DIR      output directory (default .; created when missing)\n"
             "  -j THREADS  generator threads (default: all cores)\n"
             "Writes DIR/{lineorder,customer,supplier,part,date}.csv\n");
 }
@@ -493,6 +494,11 @@ int main(int argc, char **argv) {
     }
     if (threads < 1) threads = 1;
     if (threads > 256) threads = 256;
+    /* Create the output directory (one level) when it is missing. */
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "ssbgen: cannot create %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
     scale_t s = scale_for(sf);
     s.dir = dir;
     s.threads = (int)threads;
