@@ -107,7 +107,7 @@ static int cpu_gather(attu_backend *be, attu_buf *dst, attu_buf *dst_valid,
                       const attu_buf *idx, size_t n, attu_error *err) {
     gather_ctx g = { dst->ptr, dst_valid ? dst_valid->ptr : NULL, src ? src->ptr : NULL,
                      src_valid ? src_valid->ptr : NULL, width, CI64(idx) };
-    attu_parallel_for(THREADS(be), n, 1 << 16, gather_range, &g);
+    attu_parallel_range(THREADS(be), n, 1 << 16, gather_range, &g);
     return 0;
 }
 
@@ -195,7 +195,7 @@ static int cpu_eval(attu_backend *be, const attu_expr_program *prog, const attu_
             if (!c->toff[o]) { rc = attu_error_oom(err); goto out; }
         }
     }
-    int used = attu_parallel_for(has_text ? 1 : THREADS(be), n, 4096, eval_range, c);
+    int used = attu_parallel_range(has_text ? 1 : THREADS(be), n, 4096, eval_range, c);
     for (int w = 0; w < used; w++)
         if (c->failed[w]) { *err = c->errs[w].set ? c->errs[w] : *err; rc = -1; if (!err->set) attu_error_oom(err); goto out; }
     for (int o = 0; o < no && has_text; o++) {
@@ -252,14 +252,14 @@ static int cpu_compact(attu_backend *be, const attu_vec *mask, size_t n, attu_bu
     c.m = mask->data->ptr;
     c.v = mask->valid ? mask->valid->ptr : NULL;
     int threads = THREADS(be) > 256 ? 256 : THREADS(be);
-    int used = attu_parallel_for(threads, n, 1 << 16, compact_range, &c);
+    int used = attu_parallel_range(threads, n, 1 << 16, compact_range, &c);
     size_t total = 0;
     for (int w = 0; w < used; w++) { c.starts[w] = total; total += c.counts[w]; }
     attu_buf *out = cpu_alloc(be, total * sizeof(int64_t), err);
     if (!out) return -1;
     c.out = out->ptr;
     c.pass = 1;
-    attu_parallel_for(threads, n, 1 << 16, compact_range, &c);
+    attu_parallel_range(threads, n, 1 << 16, compact_range, &c);
     *idx_out = out;
     *count_out = total;
     return 0;
@@ -335,7 +335,7 @@ static int sort_indices(attu_backend *be, const attu_sort_key *keys, int nkeys, 
     memset(&c, 0, sizeof c);
     c.sj = &sj; c.idx = idx; c.tmp = tmp;
     int threads = THREADS(be) > 64 ? 64 : THREADS(be);
-    int used = attu_parallel_for(threads, n, 1 << 15, psort_range, &c);
+    int used = attu_parallel_range(threads, n, 1 << 15, psort_range, &c);
     /* merge the sorted runs pairwise (sequential; runs are few) */
     size_t runs[66];
     int nr = used;
@@ -458,7 +458,7 @@ static int cpu_segreduce(attu_backend *be, const attu_buf *offsets, size_t nseg,
     c->off = CI64(offsets); c->perm = perm ? CI64(perm) : NULL;
     c->nreduce = nreduce; c->specs = specs; c->outs = outs;
     int threads = THREADS(be) > 256 ? 256 : THREADS(be);
-    int used = attu_parallel_for(threads, nseg, 256, segred_range, c);
+    int used = attu_parallel_range(threads, nseg, 256, segred_range, c);
     int rc = 0;
     for (int w = 0; w < used; w++) if (c->failed[w]) { *err = c->errs[w]; rc = -1; break; }
     free(c);
@@ -502,7 +502,7 @@ static void ss_range(void *vc, size_t b, size_t e, int w) {
 static int cpu_sorted_search(attu_backend *be, const attu_buf *needles, size_t nn, const attu_buf *hay,
                              size_t nh, bool upper, attu_buf *out, attu_error *err) {
     ss_ctx c = { CI64(needles), CI64(hay), nh, upper, I64(out) };
-    attu_parallel_for(THREADS(be), nn, 1 << 14, ss_range, &c);
+    attu_parallel_range(THREADS(be), nn, 1 << 14, ss_range, &c);
     return 0;
 }
 
@@ -632,7 +632,7 @@ static int cpu_lbs_segreduce(attu_backend *be, const attu_lbs_segreduce_args *a,
     if (!c) return attu_error_oom(err);
     c->a = a;
     int threads = THREADS(be) > 256 ? 256 : THREADS(be);
-    int used = attu_parallel_for(threads, a->nseg, 64, lbsr_range, c);
+    int used = attu_parallel_range(threads, a->nseg, 64, lbsr_range, c);
     int rc = 0;
     for (int w = 0; w < used; w++) if (c->failed[w]) { *err = c->errs[w]; rc = -1; break; }
     free(c);

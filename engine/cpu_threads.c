@@ -4,11 +4,6 @@
 #include <pthread.h>
 #include <unistd.h>
 
-int attu_cpu_count(void) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : (int)n;
-}
-
 typedef struct range_job {
     attu_range_fn fn;
     void *ctx;
@@ -24,7 +19,7 @@ static void *run_job(void *arg) {
 
 #define MAX_WORKERS 256
 
-int attu_parallel_for(int threads, size_t n, size_t grain, attu_range_fn fn, void *ctx) {
+int attu_parallel_range(int threads, size_t n, size_t grain, attu_range_fn fn, void *ctx) {
     if (threads <= 0) threads = attu_cpu_count();
     if (threads > MAX_WORKERS) threads = MAX_WORKERS;
     if (grain == 0) grain = 1;

@@ -12,13 +12,12 @@
 
 #include <stddef.h>
 
-typedef void (*attu_range_fn)(void *ctx, size_t begin, size_t end, int worker);
+#include "engine/thread_pool.h"   /* attu_cpu_count */
 
-/* Number of online cores (at least 1). */
-int attu_cpu_count(void);
+typedef void (*attu_range_fn)(void *ctx, size_t begin, size_t end, int worker);
 
 /* Runs fn over [0, n) on up to `threads` workers; returns the number of
  * workers used (fn's `worker` argument is below it). */
-int attu_parallel_for(int threads, size_t n, size_t grain, attu_range_fn fn, void *ctx);
+int attu_parallel_range(int threads, size_t n, size_t grain, attu_range_fn fn, void *ctx);
 
 #endif

@@ -452,7 +452,15 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         c->err->position = tn->position ? tn->position : e->position;
         return NULL;
     }
-    if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0) t = attu_type_decimal(18, a->type.id == ATTU_TYPE_DECIMAL ? a->type.scale : 0);
+    if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0) {
+        /* numeric without a typmod: keep the decimal's scale; floats keep
+         * 6 digits after the point (PostgreSQL keeps 15 significant) */
+        int sc = a->type.id == ATTU_TYPE_DECIMAL ? a->type.scale
+               : attu_type_mclass(a->type.id) == ATTU_MC_FLOAT ? 6
+               : a->type.id == ATTU_TYPE_UNKNOWN && a->kind == BX_CONST && a->s && strchr(a->s, '.') ? (int)strlen(strchr(a->s, '.') + 1) : 0;
+        if (sc > 18) sc = 18;
+        t = attu_type_decimal(18, sc);
+    }
     if (t.id == ATTU_TYPE_DECIMAL && t.precision > 18) t.precision = 18;
     int pos = e->position;
     if (a->kind == BX_CONST && a->type.id == ATTU_TYPE_UNKNOWN) {
