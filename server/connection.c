@@ -331,7 +331,7 @@ static inmsg *make_msg(char type, const char *data, size_t len) {
     m->next = NULL;
     m->type = type;
     m->len = len;
-    if (len) memcpy(m->data, data, len);
+    if (len && data) memcpy(m->data, data, len);
     m->data[len] = 0;
     return m;
 }
