@@ -1,0 +1,28 @@
+/* db_test_util.h - running SQL through db/database.h and capturing results. */
+#ifndef ATTU_TESTS_DB_TEST_UTIL_H
+#define ATTU_TESTS_DB_TEST_UTIL_H
+
+#include <stddef.h>
+
+#include "db/database.h"
+
+typedef struct tres {
+    int     nresults;
+    char    tag[16][64];
+    char   *text;          /* all rows of the last row result: fields '|' separated, rows '\n' */
+    int     ncols;
+    size_t  nrows;
+    char    colnames[256];
+    attu_error err;        /* the error, if any */
+    char    notices[512];
+} tres;
+
+attu_db *tdb_open(void);
+/* Runs sql; returns the session exec code. r captures the outcome. */
+int tdb_exec(attu_session *s, const char *sql, tres *r);
+void tres_free(tres *r);
+/* Convenience: runs and returns the rows text (static buffer reused). */
+const char *tdb_rows(attu_session *s, const char *sql);
+char *tdb_read_file(const char *path);
+
+#endif
