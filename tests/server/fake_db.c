@@ -260,11 +260,16 @@ static int run_select(run_ctx *x, const char *p, attu_error *err) {
         const char *val = NULL;
         attu_type type = attu_type_make(ATTU_TYPE_TEXT);
         int32_t ival = 0;
-        if (*q == '\'') {
-            const char *e = strchr(q + 1, '\'');
-            if (!e || e - q - 1 >= (long)sizeof buf) { attu_result_free(r); return syntax(err, x->sql, q); }
-            memcpy(buf, q + 1, (size_t)(e - q - 1));
-            buf[e - q - 1] = 0;
+        if (*q == '\'') {   /* 'text', with '' for a quote */
+            size_t n = 0;
+            const char *e = q + 1;
+            for (;; e++) {
+                if (!*e || n + 1 >= sizeof buf) { attu_result_free(r); return syntax(err, x->sql, q); }
+                if (*e == '\'' && e[1] == '\'') { buf[n++] = '\''; e++; continue; }
+                if (*e == '\'') break;
+                buf[n++] = *e;
+            }
+            buf[n] = 0;
             val = buf;
             q = e + 1;
         } else if (*q == '$') {

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# psql against attud: -c, -f, \copy in and out, \timing, errors.
+set -euo pipefail
+P=(psql -X -h 127.0.0.1 -p "$ATTU_PORT" -U attu -d attu -v ON_ERROR_STOP=1)
+fail() { echo "FAIL: $*"; exit 1; }
+
+out=$("${P[@]}" -At -c "SELECT 1")
+[ "$out" = 1 ] || fail "-c SELECT 1 gave '$out'"
+
+cat >"$ATTU_TMP/script.sql" <<'SQL'
+CREATE TABLE t (a int, b text);
+SELECT 'hello';
+SQL
+out=$("${P[@]}" -At -f "$ATTU_TMP/script.sql")
+[ "$out" = $'CREATE TABLE\nhello' ] || fail "-f gave '$out'"
+
+for i in $(seq 1 500); do echo "$i,name$i"; done >"$ATTU_TMP/in.csv"
+out=$("${P[@]}" -At -c "\\copy t FROM '$ATTU_TMP/in.csv' CSV")
+[ "$out" = "COPY 500" ] || fail "\\copy in gave '$out'"
+"${P[@]}" -At -c "\\copy t TO '$ATTU_TMP/out.csv' CSV" >/dev/null
+cmp <(sort "$ATTU_TMP/in.csv") <(sort "$ATTU_TMP/out.csv") || fail "\\copy out differs from what went in"
+n=$("${P[@]}" -At -c "SELECT * FROM t" | wc -l)
+[ "$n" = 500 ] || fail "SELECT * returned $n rows"
+
+out=$("${P[@]}" -c "\\timing on" -c "SELECT 1")
+echo "$out" | grep -q "^Time: " || fail "\\timing printed no time: $out"
+
+# an error: psql shows SQLSTATE-bearing message and exits 1 with ON_ERROR_STOP
+if err=$("${P[@]}" -c "SELEC 1" 2>&1); then fail "syntax error did not fail"; fi
+echo "$err" | grep -q 'syntax error' || fail "error text: $err"
+err=$("${P[@]}" -c "\\set VERBOSITY verbose" -c "SELEC 1" 2>&1 || true)
+echo "$err" | grep -q '42601' || fail "no SQLSTATE in verbose error: $err"
+echo "psql: ok"
