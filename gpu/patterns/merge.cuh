@@ -7,9 +7,9 @@
 // Each job is cut into tiles of nv outputs. One thread per tile finds where
 // the tile's first and last output diagonals cross the merge path
 // (merge_partition_kernel); a block then loads its slice of A and B into shared
-// memory, each thread finds its own vt outputs by a second, short merge-path
-// search and merges them serially (merge_jobs_kernel). Values are gathered
-// from global memory by the source index of each output key.
+// memory (values beside their keys), each thread finds its own vt outputs by a
+// second, short merge-path search and merges them serially
+// (merge_jobs_kernel); outputs leave through shared memory, coalesced.
 //
 // Stability: on equal keys A's element goes first (merge path with
 // "lower bound" semantics), and within A and within B the order is kept.
@@ -107,7 +107,7 @@ merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_
                   const merge_part_t* __restrict__ parts, comp_t comp) {
   constexpr int nt = merge_launch::nt, vt = merge_launch::vt, nv = merge_launch::nv;
   __shared__ key_t s_keys[nv];
-  __shared__ int s_idx[has_vals ? nv : 1];
+  __shared__ val_t s_vals[has_vals ? nv : 1];
   long long total = cta_start[num_jobs];
   for (long long cta = blockIdx.x; cta < total; cta += gridDim.x) {
     merge_part_t p = parts[cta];
@@ -118,8 +118,14 @@ merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_
     int a_len = p.a1 - p.a0, b_len = b1 - b0, len = a_len + b_len;
     const key_t* A = a_keys + job.a_begin + p.a0;
     const key_t* B = b_keys + job.b_begin + b0;
-    for (int i = threadIdx.x; i < len; i += nt)
+    // The tile's A slice then its B slice, keys and values alike, so a merged
+    // output finds its value in shared memory by its source index.
+    for (int i = threadIdx.x; i < len; i += nt) {
       s_keys[i] = i < a_len ? A[i] : B[i - a_len];
+      if (has_vals)
+        s_vals[i] = i < a_len ? a_vals[job.a_begin + p.a0 + i]
+                              : b_vals[job.b_begin + b0 + i - a_len];
+    }
     __syncthreads();
 
     // This thread's outputs: [diag, diag + vt) of the tile.
@@ -127,13 +133,13 @@ merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_
     int ai = int(merge_path(s_keys, a_len, s_keys + a_len, b_len, diag, comp));
     int bi = a_len + diag - ai;
     key_t out[vt];
-    int idx[vt];
+    val_t vout[has_vals ? vt : 1];
     key_t ak = s_keys[ai < a_len ? ai : 0], bk = s_keys[bi < len ? bi : 0];
 #pragma unroll
     for (int u = 0; u < vt; ++u) {
       bool take_a = bi >= len || (ai < a_len && !comp(bk, ak));
       out[u] = take_a ? ak : bk;
-      idx[u] = take_a ? ai : bi;
+      if (has_vals) vout[u] = s_vals[take_a ? ai : (bi < len ? bi : 0)];
       if (take_a) { ++ai; if (ai < a_len) ak = s_keys[ai]; }
       else { ++bi; if (bi < len) bk = s_keys[bi]; }
     }
@@ -143,18 +149,14 @@ merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_
       int o = threadIdx.x * vt + u;
       if (o < len) {
         s_keys[o] = out[u];
-        if (has_vals) s_idx[o] = idx[u];
+        if (has_vals) s_vals[o] = vout[u];
       }
     }
     __syncthreads();
     key_t* C = c_keys + job.c_begin + p.d0;
     for (int i = threadIdx.x; i < len; i += nt) {
       C[i] = s_keys[i];
-      if (has_vals) {
-        int k = s_idx[i];
-        c_vals[job.c_begin + p.d0 + i] =
-            k < a_len ? a_vals[job.a_begin + p.a0 + k] : b_vals[job.b_begin + b0 + k - a_len];
-      }
+      if (has_vals) c_vals[job.c_begin + p.d0 + i] = s_vals[i];
     }
     __syncthreads();
   }

@@ -43,17 +43,24 @@ __global__ __launch_bounds__(launch_t::nt) void reduce_tiles_kernel(
   if (!tid) partials[cta] = total;
 }
 
-// *out = fold of partials[0, n), one CTA; init when n == 0.
+// *out = fold of partials[0, n), one CTA; init when n == 0. Each thread folds
+// ipt consecutive partials per round, so a round covers nt * ipt of them.
 template <int nt, typename T, typename op_t, typename out_it>
 __global__ __launch_bounds__(nt) void reduce_spine_kernel(
     const T* __restrict__ partials, int n, op_t op, T init, out_it out) {
+  enum { ipt = 16, nv = nt * ipt };
   using reduce_t = cub::BlockReduce<T, nt>;
   __shared__ typename reduce_t::TempStorage storage;
   T running = init;
-  for (int base = 0; base < n; base += nt) {
-    int valid = min(nt, n - base);
-    T x = threadIdx.x < valid ? partials[base + threadIdx.x] : init;
-    T chunk = reduce_t(storage).Reduce(x, op, valid);
+  for (int base = 0; base < n; base += nv) {
+    int first = base + threadIdx.x * ipt;
+    int mine = min((int)ipt, n - first);  // may be <= 0
+    T acc = mine > 0 ? partials[first] : init;
+#pragma unroll
+    for (int i = 1; i < ipt; ++i)
+      if (i < mine) acc = op(acc, partials[first + i]);
+    int valid_threads = min(nt, div_up(n - base, (int)ipt));
+    T chunk = reduce_t(storage).Reduce(acc, op, valid_threads);
     if (!threadIdx.x) running = base ? op(running, chunk) : chunk;
     __syncthreads();
   }

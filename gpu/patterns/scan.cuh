@@ -1,12 +1,14 @@
 // scan.cuh: transform_scan, scan and their _event forms (seeds/003).
 //
-// Three kernels: an upsweep reduces each tile (reduce.cuh), a one-CTA spine
-// turns the tile reductions into exclusive tile prefixes and stores the
-// total reduction, and a downsweep rescans each tile seeded with its prefix.
-// The reduction is known after the spine, a third of the way through the
-// traffic: scan_event records the caller's event right there, so a host
-// waiting on it can read the total from pinned memory before the downsweep
-// ends (seeds/003).
+// scan / transform_scan run in a single pass (CUB's decoupled look-back
+// tile status): each item is read once and written once.
+// scan_event / transform_scan_event run three kernels: an upsweep reduces
+// each tile (reduce.cuh), a one-CTA spine turns the tile reductions into
+// exclusive tile prefixes and stores the total reduction, and a downsweep
+// rescans each tile seeded with its prefix. The reduction is known after
+// the spine, a third of the way through the traffic: the caller's event is
+// recorded right there, so a host waiting on it can read the total from
+// pinned memory before the downsweep ends (seeds/003).
 //
 // Semantics (op associative, not necessarily commutative; no identity is
 // ever applied to the data):
@@ -17,6 +19,7 @@
 // the textbook definitions; it is never combined with the data.
 #pragma once
 
+#include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/block/block_scan.cuh>
 
 #include "gpu/patterns/reduce.cuh"
@@ -28,32 +31,47 @@ enum scan_type_t { scan_type_exc, scan_type_inc };
 
 namespace detail {
 
-// In place: partials[i] = partials[0] op ... op partials[i-1] (partials[0]
-// is left as is and never read as a prefix); *reduction = fold of all.
+// In place: partials[i] = partials[0] op ... op partials[i-1] for i > 0
+// (partials[0] is left as is and never read as a prefix); *reduction = fold
+// of all. One CTA; each thread scans ipt consecutive partials per round.
 template <int nt, typename T, typename op_t, typename red_it>
 __global__ __launch_bounds__(nt) void scan_spine_kernel(
     T* __restrict__ partials, int n, op_t op, T init, red_it reduction,
     bool want_reduction) {
+  enum { ipt = 16, nv = nt * ipt };
   using scan_t = cub::BlockScan<T, nt>;
   __shared__ typename scan_t::TempStorage storage;
   __shared__ T s_running;
   bool have_running = false;  // uniform across the CTA
-  for (int base = 0; base < n; base += nt) {
-    int valid = min(nt, n - base);
-    T x = threadIdx.x < valid ? partials[base + threadIdx.x] : partials[base];
-    T excl, agg;
-    scan_t(storage).ExclusiveScan(x, excl, op, agg);  // thread 0: undefined
-    T prefix;
+  for (int base = 0; base < n; base += nv) {
+    int first = base + threadIdx.x * ipt;
+    int mine = min((int)ipt, n - first);  // may be <= 0
+    T x[ipt];
+#pragma unroll
+    for (int i = 0; i < ipt; ++i) x[i] = i < mine ? partials[first + i] : partials[base];
+    T agg_mine = x[0];
+#pragma unroll
+    for (int i = 1; i < ipt; ++i)
+      if (i < mine) agg_mine = op(agg_mine, x[i]);
+    T excl, total;
+    scan_t(storage).ExclusiveScan(agg_mine, excl, op, total);  // thread 0: undefined
+    // Threads past the end contribute garbage only after every valid item,
+    // so the prefixes of valid items are exact; total is not used.
+    bool has_prefix = have_running || threadIdx.x;
+    T prefix = excl;
     if (have_running) prefix = threadIdx.x ? op(s_running, excl) : s_running;
-    else prefix = excl;
     __syncthreads();
-    if (threadIdx.x < valid && (have_running || threadIdx.x))
-      partials[base + threadIdx.x] = prefix;
-    // Fold only the valid items into the running total.
-    if (threadIdx.x == valid - 1) {
-      T last = (have_running || threadIdx.x) ? op(prefix, x) : x;
-      s_running = last;
+    T acc = prefix;
+#pragma unroll
+    for (int i = 0; i < ipt; ++i) {
+      if (i < mine) {
+        bool first_ever = !has_prefix && i == 0;
+        if (!first_ever) partials[first + i] = acc;
+        acc = first_ever ? x[i] : op(acc, x[i]);
+      }
     }
+    // The thread holding the round's last item publishes the running fold.
+    if (mine > 0 && first + mine == min(n, base + (int)nv)) s_running = acc;
     have_running = true;
     __syncthreads();
   }
@@ -110,6 +128,81 @@ __global__ __launch_bounds__(launch_t::nt) void scan_downsweep_kernel(
   store_striped<nt, vt>(output, tid, tile_begin, tile_count, y);
 }
 
+// Single pass (decoupled look-back, CUB's tile status and prefix callback):
+// each tile scans itself, publishes its aggregate, and learns its prefix
+// from its predecessors' published values, so the data is read once and
+// written once. The thread holding the last item stores the reduction.
+template <typename tile_state_t>
+__global__ void scan_tile_state_init_kernel(tile_state_t state, int num_tiles) {
+  state.InitializeStatus(num_tiles);
+}
+
+template <scan_type_t scan_type, typename launch_t, typename T, typename func_t,
+          typename out_it, typename op_t, typename tile_state_t, typename red_it>
+__global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
+    func_t f, int count, out_it output, op_t op, T init, tile_state_t tile_state,
+    red_it reduction, bool want_reduction) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  using exchange_t = cub::BlockExchange<T, nt, vt>;
+  using scan_t = cub::BlockScan<T, nt>;
+  using prefix_op_t = cub::TilePrefixCallbackOp<T, op_t, tile_state_t>;
+  __shared__ union {
+    typename exchange_t::TempStorage exchange;
+    struct {
+      typename scan_t::TempStorage scan;
+      typename prefix_op_t::TempStorage prefix;
+    } scan;
+  } shared;
+  int tid = threadIdx.x, cta = blockIdx.x;
+  int tile_begin = cta * nv;
+  int tile_count = min(nv, count - tile_begin);
+  T x[vt];
+  load_striped<nt, vt>(f, tid, tile_begin, tile_count, x);
+  exchange_t(shared.exchange).StripedToBlocked(x);
+  T incl[vt];
+  incl[0] = x[0];
+#pragma unroll
+  for (int i = 1; i < vt; ++i) incl[i] = op(incl[i - 1], x[i]);
+  __syncthreads();
+  T prefix;
+  bool has_prefix;
+  if (cta == 0) {
+    T agg;
+    scan_t(shared.scan.scan).ExclusiveScan(incl[vt - 1], prefix, op, agg);
+    if (!tid && tile_count == nv) tile_state.SetInclusive(0, agg);
+    has_prefix = tid > 0;
+  } else {
+    prefix_op_t prefix_op(tile_state, shared.scan.prefix, op, cta);
+    scan_t(shared.scan.scan).ExclusiveScan(incl[vt - 1], prefix, op, prefix_op);
+    has_prefix = true;
+  }
+  T y[vt];
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    if (scan_type == scan_type_inc) {
+      y[i] = has_prefix ? op(prefix, incl[i]) : incl[i];
+    } else if (i == 0) {
+      y[i] = has_prefix ? prefix : init;
+    } else {
+      y[i] = has_prefix ? op(prefix, incl[i - 1]) : incl[i - 1];
+    }
+  }
+  if (want_reduction && cta * nv + tile_count == count) {
+    int last = tile_count - 1;  // blocked position of the last item
+    if (tid == last / vt) {
+      int li = last % vt;
+      T red = incl[0];
+#pragma unroll
+      for (int i = 0; i < vt; ++i)
+        if (i == li) red = has_prefix ? op(prefix, incl[i]) : incl[i];
+      reduction[0] = red;
+    }
+  }
+  __syncthreads();
+  exchange_t(shared.exchange).BlockedToStriped(y);
+  store_striped<nt, vt>(output, tid, tile_begin, tile_count, y);
+}
+
 template <scan_type_t scan_type, typename launch_arg_t, typename func_t,
           typename out_it, typename op_t, typename T, typename red_it>
 void scan_impl(func_t f, int count, out_it output, op_t op, T init,
@@ -118,6 +211,23 @@ void scan_impl(func_t f, int count, out_it output, op_t op, T init,
   using launch_t = launch_of_t<launch_arg_t, stream_box_t<T>>;
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
   int num_tiles = count > 0 ? div_up(count, nv) : 0;
+  if (!event && num_tiles) {
+    // Single pass: nobody waits for the reduction before the end.
+    using tile_state_t = cub::ScanTileState<T>;
+    size_t bytes = 0;
+    ATTU_CUDA_CHECK(tile_state_t::AllocationSize(num_tiles, bytes));
+    mem_t<unsigned char> storage(bytes, ctx);
+    tile_state_t state;
+    ATTU_CUDA_CHECK(state.Init(num_tiles, storage.data(), bytes));
+    scan_tile_state_init_kernel<<<div_up(num_tiles, 128), 128, 0, ctx.stream()>>>(
+        state, num_tiles);
+    ATTU_CUDA_CHECK_LAUNCH();
+    scan_single_pass_kernel<scan_type, launch_t, T>
+        <<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(f, count, output, op, init,
+                                                       state, reduction, want_reduction);
+    ATTU_CUDA_CHECK_LAUNCH();
+    return;
+  }
   mem_t<T> partials(num_tiles, ctx);
   if (num_tiles) {
     reduce_tiles_kernel<launch_t, T>

@@ -16,8 +16,9 @@
 //     left side) gives each thread the open run it continues;
 //  3. each thread folds again and at every end s stores output[s].
 // The run still open at the tile's end (one per tile) is its carry-out; a
-// one-CTA fix-up scans the tile records the same way and folds each carry
-// into the first segment ended by the next tile that ends one. That
+// scan of the tile records (the same segmented operator) gives the carry
+// entering each tile, and a fix-up folds it into the first segment that
+// tile ends. That
 // segment's in-tile part was stored by step 3 (or nothing, if it had no items
 // in that tile), so the fix-up stores carry op stored value, or the carry.
 #pragma once
@@ -26,6 +27,7 @@
 
 #include "gpu/patterns/load_balance.cuh"
 #include "gpu/patterns/operators.cuh"
+#include "gpu/patterns/scan.cuh"
 
 namespace attu {
 namespace gpu {
@@ -59,9 +61,10 @@ struct segreduce_shared_t {
   T values[nv];
 };
 
-// g(index, seg, rank) gives each item's value.
-template <typename launch_t, typename T, typename func_t, typename segments_it,
-          typename output_it, typename op_t>
+// g(index, seg, rank) gives each item's value; when !needs_seg, g ignores
+// seg and rank and the tile skips the pass that finds them.
+template <typename launch_t, bool needs_seg, typename T, typename func_t,
+          typename segments_it, typename output_it, typename op_t>
 __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
     func_t g, int count, segments_it segments, int num_segments,
     const int* __restrict__ part, output_it output, op_t op, T init,
@@ -79,13 +82,17 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
   int d = min(tid * vt, r.na() + r.nb());
   int a_start, b_start;
   lbs_thread_start(r, shared.ends, d, a_start, b_start);
-  lbs_serial_segments<vt>(r, shared.ends, a_start, b_start, shared.seg);
-  __syncthreads();
-  for (int j = tid; j < r.na(); j += nt) {
-    int index = r.a0 + j;
-    int seg = shared.seg[j];
-    int start = seg == r.b0 ? start_b0 : shared.ends[seg - r.b0 - 1];
-    shared.values[j] = g(index, seg, index - start);
+  if constexpr (needs_seg) {
+    lbs_serial_segments<vt>(r, shared.ends, a_start, b_start, shared.seg);
+    __syncthreads();
+    for (int j = tid; j < r.na(); j += nt) {
+      int index = r.a0 + j;
+      int seg = shared.seg[j];
+      int start = seg == r.b0 ? start_b0 : shared.ends[seg - r.b0 - 1];
+      shared.values[j] = g(index, seg, index - start);
+    }
+  } else {
+    for (int j = tid; j < r.na(); j += nt) shared.values[j] = g(r.a0 + j, 0, 0);
   }
   __syncthreads();
 
@@ -143,46 +150,35 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
   if (!tid) tile_runs[blockIdx.x] = tile_total;
 }
 
-// One CTA: folds the tiles' open runs into the segments that close them.
-template <int nt, typename T, typename segments_it, typename output_it,
-          typename op_t>
-__global__ __launch_bounds__(nt) void segreduce_fixup_kernel(
-    const seg_run_t<T>* __restrict__ tile_runs, int num_tiles,
-    const int* __restrict__ part, int nv, segments_it segments, int count,
-    int num_segments, output_it output, op_t op) {
-  using run_t = seg_run_t<T>;
-  using scan_t = cub::BlockScan<run_t, nt>;
-  __shared__ typename scan_t::TempStorage storage;
-  __shared__ run_t s_running;
-  seg_run_op_t<T, op_t> run_op{op};
-  segment_ends_t<segments_it> ends{segments, num_segments, count};
-  bool have_running = false;
-  for (int base = 0; base < num_tiles; base += nt) {
-    int t = base + threadIdx.x;
-    run_t x;
-    if (t < num_tiles) x = tile_runs[t];
-    else x.flags = 2, x.v = tile_runs[0].v;
-    run_t excl, agg;
-    scan_t(storage).ExclusiveScan(x, excl, run_op, agg);
-    run_t in;  // the open run entering tile t
-    if (have_running) in = threadIdx.x ? run_op(s_running, excl) : s_running;
-    else if (threadIdx.x) in = excl;
-    else in.flags = 0, in.v = x.v;
-    if (t < num_tiles && (in.flags & 1) && (x.flags & 2)) {
-      int b0 = part[t];
-      int a0 = t * nv - b0;
-      // Did segment b0 have items inside tile t (stored by the tile)?
-      bool stored = ends[b0] > a0;
-      output[b0] = stored ? op(in.v, (T)output[b0]) : in.v;
-    }
-    __syncthreads();
-    if (!threadIdx.x) s_running = have_running ? run_op(s_running, agg) : agg;
-    have_running = true;
-    __syncthreads();
+// Folds the open run entering tile t (carry_in[t], the exclusive segmented
+// scan of the tile runs) into the first segment tile t closes.
+template <typename T, typename segments_it, typename output_it, typename op_t>
+struct segreduce_fixup_t {
+  const seg_run_t<T>* carry_in;
+  const seg_run_t<T>* runs;
+  const int* part;
+  int nv;
+  segment_ends_t<segments_it> ends;
+  output_it output;
+  op_t op;
+  __device__ void operator()(int t) const {
+    seg_run_t<T> in = carry_in[t];
+    if (!(in.flags & 1) || !(runs[t].flags & 2)) return;
+    int b0 = part[t];
+    int a0 = t * nv - b0;
+    // Did segment b0 have items inside tile t (stored by the tile)?
+    bool stored = ends[b0] > a0;
+    output[b0] = stored ? op(in.v, (T)output[b0]) : in.v;
   }
-}
+};
 
-template <typename launch_arg_t, typename T, typename func_t,
+template <typename T>
+struct load_run_t {
+  const seg_run_t<T>* runs;
+  __device__ seg_run_t<T> operator()(int i) const { return runs[i]; }
+};
+
+template <typename launch_arg_t, typename T, bool needs_seg = true, typename func_t,
           typename segments_it, typename output_it, typename op_t>
 void segreduce_impl(func_t g, int count, segments_it segments, int num_segments,
                     output_it output, op_t op, T init, context_t& ctx) {
@@ -193,14 +189,24 @@ void segreduce_impl(func_t g, int count, segments_it segments, int num_segments,
   mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
   int num_tiles = (int)part.size() - 1;
   mem_t<seg_run_t<T>> runs(num_tiles, ctx);
-  segreduce_tile_kernel<launch_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+  segreduce_tile_kernel<launch_t, needs_seg, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
       g, count, segments, num_segments, part.data(), output, op, init, runs.data());
   ATTU_CUDA_CHECK_LAUNCH();
   if (num_tiles > 1) {
-    segreduce_fixup_kernel<256, T><<<1, 256, 0, ctx.stream()>>>(
-        runs.data(), num_tiles, part.data(), nv, segments, count, num_segments,
-        output, op);
-    ATTU_CUDA_CHECK_LAUNCH();
+    // The carry entering each tile: an exclusive segmented scan of the tile
+    // runs (a reset drops what came before), then one fix-up per tile.
+    mem_t<seg_run_t<T>> carry_in(num_tiles, ctx);
+    seg_run_t<T> none;
+    none.v = init;
+    none.flags = 0;
+    transform_scan<scan_type_exc>(load_run_t<T>{runs.data()}, num_tiles, carry_in.data(),
+                                  seg_run_op_t<T, op_t>{op}, (seg_run_t<T>*)nullptr, ctx,
+                                  none);
+    transform<128>(segreduce_fixup_t<T, segments_it, output_it, op_t>{
+                       carry_in.data(), runs.data(), part.data(), nv,
+                       segment_ends_t<segments_it>{segments, num_segments, count},
+                       output, op},
+                   num_tiles, ctx);
   }
 }
 
@@ -212,7 +218,7 @@ template <typename launch_arg_t = empty_t, typename func_t, typename segments_it
 void transform_segreduce(func_t f, int count, segments_it segments,
                          int num_segments, output_it output, op_t op, T init,
                          context_t& ctx) {
-  detail::segreduce_impl<launch_arg_t, T>(
+  detail::segreduce_impl<launch_arg_t, T, false>(
       [=] __device__(int index, int, int) { return (T)f(index); }, count,
       segments, num_segments, output, op, init, ctx);
 }
@@ -221,7 +227,7 @@ template <typename launch_arg_t = empty_t, typename input_it, typename segments_
           typename output_it, typename op_t, typename T>
 void segreduce(input_it input, int count, segments_it segments, int num_segments,
                output_it output, op_t op, T init, context_t& ctx) {
-  detail::segreduce_impl<launch_arg_t, T>(
+  detail::segreduce_impl<launch_arg_t, T, false>(
       [=] __device__(int index, int, int) { return (T)input[index]; }, count,
       segments, num_segments, output, op, init, ctx);
 }
@@ -271,7 +277,7 @@ void spmv(matrix_it matrix, columns_it columns, vector_it vector, int count,
           segments_it segments, int num_segments, output_it output,
           context_t& ctx) {
   using T = detail::value_of_t<matrix_it>;
-  detail::segreduce_impl<launch_arg_t, T>(
+  detail::segreduce_impl<launch_arg_t, T, false>(
       [=] __device__(int index, int, int) {
         return (T)(matrix[index] * vector[columns[index]]);
       },

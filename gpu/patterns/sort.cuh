@@ -159,12 +159,13 @@ sort_scan_kernel(unsigned long long* __restrict__ hist) {
 // first pass (reads key_t and converts) and the last (writes key_t back).
 template <typename key_t, typename val_t, bool has_vals, bool descending,
           bool first, bool last>
-__global__ void __launch_bounds__(384)
+__global__ void __launch_bounds__(384, 2)
 sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys_out_v,
                      const val_t* __restrict__ vals_in, val_t* __restrict__ vals_out,
                      size_t count, int shift,
                      const unsigned long long* __restrict__ digit_start,
-                     uint64_t* __restrict__ lookback, unsigned int* __restrict__ tile_counter) {
+                     uint64_t* __restrict__ lookback, uint64_t* __restrict__ lookback_next,
+                     unsigned int* __restrict__ tile_counter) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
   using L = sort_launch<bits_t, val_t>;
@@ -180,7 +181,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
       bits_t keys[nv];
       val_t vals[has_vals ? nv : 1];
     };
-    long long digit_offset[256];  // global start of the digit minus tile prefix
+    int digit_offset[256];  // global start of the digit minus tile prefix
     unsigned int tile;
   };
   __shared__ smem_t s;
@@ -191,6 +192,9 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
   const unsigned int tile = s.tile;
   const size_t base = size_t(tile) * nv;
   const int valid = int(count - base < size_t(nv) ? count - base : size_t(nv));
+  // The next pass's look-back words: the previous pass used them and is done
+  // (stream order), so each tile clears its own row for the next pass.
+  if (lookback_next && tid < 256) lookback_next[size_t(tile) * 256 + tid] = 0;
 
   // Warp-striped load: warp w owns [w*32*vt, (w+1)*32*vt) of the tile; the
   // rank algorithm visits items in this order, which keeps the sort stable.
@@ -242,7 +246,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
       }
       *(volatile uint64_t*)&lb[tid] = kFlagInc | uint64_t(before + c);
     }
-    s.digit_offset[tid] = (long long)digit_start[tid] + before - excl[0];
+    s.digit_offset[tid] = int((long long)digit_start[tid] + before - excl[0]);
   }
   __syncthreads();  // rank storage is dead: reuse it for the keys
 
@@ -252,7 +256,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
 
   // Read back in striped order: consecutive threads, consecutive sorted keys,
   // so the writes of one digit run are coalesced.
-  long long dest[vt];
+  int dest[vt];  // count < 2^31: positions fit an int
 #pragma unroll
   for (int u = 0; u < vt; ++u) {
     int i = tid + u * nt;
@@ -307,7 +311,7 @@ void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx) {
   if (count < 2) return;
   cudaStream_t st = ctx.stream();
   const size_t tiles = (count + L::nv - 1) / L::nv;
-  if (tiles > 0xffffffffull) throw std::runtime_error("sort: too many items");
+  if (count > 0x7fffffffull) throw std::runtime_error("radix_sort: more than 2^31-1 items");
 
   // One allocation: histograms, tile counters, look-back words, ping-pong keys
   // and values.
@@ -324,6 +328,8 @@ void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx) {
   bits_t* tmp_keys = (bits_t*)(mem + head + lb_bytes);
   val_t* tmp_vals = has_vals ? (val_t*)(mem + head + lb_bytes + key_bytes) : nullptr;
 
+  // Clears the histograms, tile counters and the first pass's look-back
+  // words; each pass clears the next pass's words itself.
   ATTU_CUDA_CHECK(cudaMemsetAsync(mem, 0, head + lb_bytes / 2, st));
   int hist_blocks = int(tiles < 132 * 8 ? tiles : 132 * 8);
   sort_histogram_kernel<key_t, descending, 512><<<hist_blocks, 512, 0, st>>>(keys, count, hist);
@@ -337,24 +343,20 @@ void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx) {
   val_t* vout = tmp_vals;
   for (int p = 0; p < L::passes; ++p) {
     uint64_t* lbp = lb + size_t(p & 1) * tiles * 256;
-    // The other half is cleared for the next pass while this one runs on it;
-    // stream order makes that safe (the clear runs after this pass ends).
+    uint64_t* lbn = p + 1 < L::passes ? lb + size_t((p + 1) & 1) * tiles * 256 : nullptr;
     const unsigned long long* ds = hist + p * 256;
     unsigned int* c = ctr + p;
     int grid = int(tiles);
     if (p == 0)
       sort_onesweep_kernel<key_t, val_t, has_vals, descending, true, false>
-          <<<grid, L::nt, 0, st>>>(kin, kout, vin, vout, count, 8 * p, ds, lbp, c);
+          <<<grid, L::nt, 0, st>>>(kin, kout, vin, vout, count, 8 * p, ds, lbp, lbn, c);
     else if (p == L::passes - 1)
       sort_onesweep_kernel<key_t, val_t, has_vals, descending, false, true>
-          <<<grid, L::nt, 0, st>>>(kin, kout, vin, vout, count, 8 * p, ds, lbp, c);
+          <<<grid, L::nt, 0, st>>>(kin, kout, vin, vout, count, 8 * p, ds, lbp, lbn, c);
     else
       sort_onesweep_kernel<key_t, val_t, has_vals, descending, false, false>
-          <<<grid, L::nt, 0, st>>>(kin, kout, vin, vout, count, 8 * p, ds, lbp, c);
+          <<<grid, L::nt, 0, st>>>(kin, kout, vin, vout, count, 8 * p, ds, lbp, lbn, c);
     ATTU_CUDA_CHECK_LAUNCH();
-    if (p + 1 < L::passes)
-      ATTU_CUDA_CHECK(cudaMemsetAsync(lb + size_t((p + 1) & 1) * tiles * 256, 0,
-                                     lb_bytes / 2, st));
     std::swap(kin, kout);
     std::swap(vin, vout);
   }

@@ -43,7 +43,7 @@ static std::vector<geo_case_t> geo_cases(int nv, bool big) {
     c.push_back({100 << 20, test::geo_random, 10});
     c.push_back({100 << 20, test::geo_one_huge, 0});
   }
-  return c;
+  return test::small_filter(c, [](const geo_case_t& g) { return g.count; });
 }
 
 static std::string name_of(const geo_case_t& c, size_t segs) {
@@ -159,7 +159,7 @@ int main() {
   });
 
   r.run("spmv (CSR, empty rows) against a host product", [&] {
-    for (int nnz : {0, 1, nv + 1, 1 << 20}) {
+    for (int nnz : test::small_filter(std::vector<int>{0, 1, nv + 1, 1 << 20}, [](int n) { return n; })) {
       auto rows = test::make_segments(nnz, test::geo_empty_heavy, 8, nnz + 1);
       int ns = (int)rows.size(), ncols = 5000;
       auto vals = test::random_values<long long>(nnz, -9, 9, 1);

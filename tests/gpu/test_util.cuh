@@ -154,6 +154,19 @@ double time_ms(gpu::context_t& ctx, int reps, f_t f) {
   return t[t.size() / 2];
 }
 
+// ATTU_GPU_SMALL=1 keeps only small sizes (for compute-sanitizer runs).
+inline bool keep_size(long long n) {
+  const char* e = std::getenv("ATTU_GPU_SMALL");
+  return !(e && *e && *e != '0') || n <= 200000;
+}
+template <typename T, typename size_of_t>
+std::vector<T> small_filter(std::vector<T> v, size_of_t size_of) {
+  std::vector<T> out;
+  for (auto& x : v)
+    if (keep_size(size_of(x))) out.push_back(x);
+  return out;
+}
+
 inline bool timing_enabled() {
   const char* e = std::getenv("ATTU_GPU_TIMING");
   return e && *e && *e != '0';
