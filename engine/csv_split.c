@@ -19,6 +19,7 @@
 
 #define CHUNK_TARGET (16u << 20)     /* bytes per chunk, roughly */
 #define CHUNK_MIN    (1u << 20)
+#define CHUNKS_MAX   (1u << 16)     /* bounds the per-chunk bookkeeping */
 
 size_t attu_csv_nominal_cut(size_t size, size_t n, size_t i) {
     /* size / n * i + (size % n) * i / n, all terms below size: no overflow
@@ -34,6 +35,7 @@ size_t attu_csv_chunk_count(size_t size, int threads) {
     size_t n = size / CHUNK_TARGET;
     if (n < (size_t)threads * 2) n = (size_t)threads * 2;
     if (n > size / CHUNK_MIN) n = size / CHUNK_MIN;
+    if (n > CHUNKS_MAX) n = CHUNKS_MAX;
     return n ? n : 1;
 }
 
