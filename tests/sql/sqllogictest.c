@@ -40,17 +40,20 @@
  * file (for COPY FROM data/...).
  *
  * Usage: sqllogictest [--backend cpu|gpu|all] [-v] FILE.test...
+ * (-v prints each record before it runs; a crash always names its record.)
  * Exit status: 0 when every record passed, 1 otherwise, 2 on usage errors.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db/database.h"
 #include "md5.h"
@@ -314,6 +317,43 @@ static char *substitute(const char *sql, const char *dir) {
     }
     sbuf_adds(&b, p);
     return b.p;
+}
+
+/* ---- naming the record that crashed ------------------------------------- */
+
+/* The record being run, so a crash (a signal, or a sanitizer's report)
+ * can say where it happened; written before each record runs. */
+static char g_current[512];
+
+static void say_current(void) {
+    if (!g_current[0]) return;
+    static const char pre[] = "\nsqllogictest: crashed while running ";
+    ssize_t w = write(2, pre, sizeof pre - 1);
+    w = write(2, g_current, strlen(g_current));
+    w = write(2, "\n", 1);
+    (void)w;
+}
+
+static void on_fatal_signal(int sig) {
+    say_current();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Sanitizer runtimes call this before exiting on an error (weak: absent
+ * in builds without sanitizers). */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+static void install_crash_reporting(void) {
+    signal(SIGSEGV, on_fatal_signal);
+    signal(SIGBUS, on_fatal_signal);
+    signal(SIGABRT, on_fatal_signal);
+    signal(SIGFPE, on_fatal_signal);
+    if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(say_current);
+}
+
+static void set_current(const char *path, size_t line, const char *backend) {
+    snprintf(g_current, sizeof g_current, "%s:%zu [%s]", path, line, backend);
 }
 
 /* ---- running one file on one backend ----------------------------------- */
@@ -596,6 +636,8 @@ static void run_file(runner *r, lines *L) {
             if (skip) {
                 r->c.skipped++;
             } else if (nw >= 2 && strcmp(w[1], "ok") == 0) {
+                set_current(r->path, record_line, r->backend);
+                if (r->verbose) printf("run %s\n", g_current);
                 check_statement(r, record_line, sql, true, NULL);
             } else if (nw >= 2 && strcmp(w[1], "error") == 0) {
                 /* The argument is the rest of the header line, verbatim
@@ -603,6 +645,8 @@ static void run_file(runner *r, lines *L) {
                 const char *arg = strstr(L->line[hidx], "error") + 5;
                 while (*arg && isspace((unsigned char)*arg)) arg++;
                 if (!*arg) arg = NULL;
+                set_current(r->path, record_line, r->backend);
+                if (r->verbose) printf("run %s\n", g_current);
                 check_statement(r, record_line, sql, false, arg);
             } else {
                 fprintf(stdout, "%s:%zu: unknown statement kind\n", r->path, record_line);
@@ -632,8 +676,14 @@ static void run_file(runner *r, lines *L) {
                     i++;
                 }
             }
-            if (skip) r->c.skipped++;
-            else check_query(r, record_line, sql, types, mode, label, expected, nexpected);
+            if (skip) {
+                r->c.skipped++;
+            } else {
+                set_current(r->path, record_line, r->backend);
+                if (r->verbose) printf("run %s\n", g_current);
+                fflush(stdout);
+                check_query(r, record_line, sql, types, mode, label, expected, nexpected);
+            }
             free(sql);
             continue;
         }
@@ -692,6 +742,8 @@ int main(int argc, char **argv) {
         return 2;
     }
 
+    setvbuf(stdout, NULL, _IOLBF, 0);   /* nothing lost if a record crashes */
+    install_crash_reporting();
     counts total = { 0, 0, 0 };
     bool ran_any = false;
     for (int b = 0; b < nbackends; b++) {
