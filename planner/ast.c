@@ -96,6 +96,7 @@ const char *attu_ast_binary_op_name(attu_ast_binary_op op) {
     case ATTU_BINOP_OR: return "OR";
     case ATTU_BINOP_IS_DISTINCT: return "IS DISTINCT FROM";
     case ATTU_BINOP_IS_NOT_DISTINCT: return "IS NOT DISTINCT FROM";
+    case ATTU_BINOP_OTHER: return "operator";
     }
     return "?";
 }

@@ -415,6 +415,8 @@ struct attu_ast_query {
     int                 position;    /* SELECT / VALUES keyword, or the set
                                         operator keyword for SETOP */
     int                 depth;       /* height, as for expressions */
+    int                 paren_position; /* the outermost '(' around it, 0
+                                        when not parenthesised */
     struct {
         attu_ast_cte *items;
         int           n;
@@ -487,8 +489,9 @@ typedef struct attu_ast_option {    /* COPY ... WITH (name value, ...) */
 
 typedef enum attu_ast_copy_target {
     ATTU_COPY_FILE = 1,             /* 'path' */
-    ATTU_COPY_STDIN,                /* FROM STDIN */
-    ATTU_COPY_STDOUT                /* TO STDOUT */
+    ATTU_COPY_STDIN,                /* FROM STDIN (or FROM STDOUT: as in
+                                       PostgreSQL, both mean the client) */
+    ATTU_COPY_STDOUT                /* TO STDOUT (or TO STDIN) */
 } attu_ast_copy_target;
 
 typedef enum attu_ast_txn_kind {

@@ -71,6 +71,14 @@ void ab_error(attu_parse_ctx *c, const char *sqlstate, int pos,
     c->failed = true;
 }
 
+void ab_defer_error(attu_parse_ctx *c, const char *sqlstate, int pos,
+                    const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    attu_error_setv(&c->deferred, sqlstate, pos, fmt, ap);
+    va_end(ap);
+}
+
 const char *ab_tokstr(const attu_token *t) {
     return t->str ? t->str : "";
 }
@@ -252,8 +260,9 @@ attu_ast_expr *ab_param(attu_parse_ctx *c, const attu_token *t) {
         if (v > 65535) { big = 1; break; }
     }
     if (v == 0 || big) {
-        ab_error(c, "42P02", t->pos, "there is no parameter $%.*s",
-                 (int)t->slen, t->str);
+        /* PostgreSQL finds this during analysis, after any syntax error */
+        ab_defer_error(c, "42P02", t->pos, "there is no parameter $%.*s",
+                       (int)t->slen, t->str);
         return e;
     }
     e->u.param.number = (int)v;
@@ -262,10 +271,18 @@ attu_ast_expr *ab_param(attu_parse_ctx *c, const attu_token *t) {
 }
 
 attu_ast_expr *ab_unary(attu_parse_ctx *c, attu_ast_unary_op op,
-                        attu_ast_expr *arg, int pos) {
-    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_UNARY, pos);
+                        attu_ast_expr *arg, const attu_token *op_tok) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_UNARY, op_tok->pos);
     e->u.unary.op = op;
     e->u.unary.arg = arg;
+    switch (op) {
+    case ATTU_UNOP_NOT: e->u.unary.op_text = "NOT"; break;
+    case ATTU_UNOP_NEG: e->u.unary.op_text = "-"; break;
+    case ATTU_UNOP_PLUS: e->u.unary.op_text = "+"; break;
+    case ATTU_UNOP_OTHER:
+        e->u.unary.op_text = ab_strndup(c, c->sql + op_tok->off, op_tok->len);
+        break;
+    }
     expr_depth(c, e);
     return e;
 }
@@ -293,15 +310,24 @@ attu_ast_expr *ab_negate(attu_parse_ctx *c, attu_ast_expr *arg, int pos) {
         arg->position = pos;
         return arg;
     }
-    return ab_unary(c, ATTU_UNOP_NEG, arg, pos);
+    attu_token t;
+    memset(&t, 0, sizeof t);
+    t.pos = pos;
+    return ab_unary(c, ATTU_UNOP_NEG, arg, &t);
 }
 
 attu_ast_expr *ab_binary(attu_parse_ctx *c, attu_ast_binary_op op,
-                         attu_ast_expr *l, attu_ast_expr *r, int pos) {
-    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_BINARY, pos);
+                         attu_ast_expr *l, attu_ast_expr *r,
+                         const attu_token *op_tok) {
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_BINARY, op_tok->pos);
     e->u.binary.op = op;
     e->u.binary.left = l;
     e->u.binary.right = r;
+    /* PostgreSQL names != as <> in its messages; only operators attu does
+     * not know keep their spelling. */
+    e->u.binary.op_text = op == ATTU_BINOP_OTHER
+        ? ab_strndup(c, c->sql + op_tok->off, op_tok->len)
+        : attu_ast_binary_op_name(op);
     expr_depth(c, e);
     return e;
 }

@@ -37,12 +37,21 @@ typedef struct attu_parse_ctx {
     size_t          prev_end;     /* end of the last token handed to lemon */
     int             max_param;    /* highest $n in the current statement */
     bool            failed;       /* an error was reported: stop */
+    /* An error PostgreSQL raises after parsing (parse analysis): reported
+     * only when the text has no syntax error, as PostgreSQL would. */
+    attu_error      deferred;
+    const char     *cur_table;    /* CREATE TABLE being parsed (messages) */
+    const char     *cur_column;   /* column definition being parsed */
 } attu_parse_ctx;
 
 void *ab_alloc(attu_parse_ctx *c, size_t size);
 char *ab_strndup(attu_parse_ctx *c, const char *s, size_t n);
 /* Appends one element of size esz, copied from elem. */
 void  ab_vec_push(attu_parse_ctx *c, attu_vec *v, const void *elem, size_t esz);
+
+/* Records an error to report if the whole text parses (first one wins). */
+void ab_defer_error(attu_parse_ctx *c, const char *sqlstate, int pos,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Raises 42601-style errors from actions (first one wins). */
 void ab_error(attu_parse_ctx *c, const char *sqlstate, int pos,
@@ -59,11 +68,12 @@ attu_ast_expr *ab_column(attu_parse_ctx *c, const char *qual, const char *name,
 attu_ast_expr *ab_star(attu_parse_ctx *c, const char *qual, int pos);
 attu_ast_expr *ab_param(attu_parse_ctx *c, const attu_token *t);
 attu_ast_expr *ab_unary(attu_parse_ctx *c, attu_ast_unary_op op,
-                        attu_ast_expr *arg, int pos);
+                        attu_ast_expr *arg, const attu_token *op_tok);
 /* -x, folding into a numeric literal as PostgreSQL's doNegate does. */
 attu_ast_expr *ab_negate(attu_parse_ctx *c, attu_ast_expr *arg, int pos);
 attu_ast_expr *ab_binary(attu_parse_ctx *c, attu_ast_binary_op op,
-                         attu_ast_expr *l, attu_ast_expr *r, int pos);
+                         attu_ast_expr *l, attu_ast_expr *r,
+                         const attu_token *op_tok);
 attu_ast_expr *ab_is(attu_parse_ctx *c, attu_ast_expr *arg, attu_ast_is_what w,
                      bool negated, int pos);
 attu_ast_expr *ab_between(attu_parse_ctx *c, attu_ast_expr *arg,

@@ -163,8 +163,14 @@ static void pr_expr(out *o, const attu_ast_expr *e) {
         putf(o, "$%d", e->u.param.number);
         break;
     case ATTU_EXPR_UNARY:
-        puts_(o, e->u.unary.op == ATTU_UNOP_NOT ? "(not " :
-                 e->u.unary.op == ATTU_UNOP_NEG ? "(neg " : "(pos ");
+        if (e->u.unary.op == ATTU_UNOP_OTHER) {
+            puts_(o, "(prefix ");
+            puts_(o, e->u.unary.op_text);
+            puts_(o, " ");
+        } else {
+            puts_(o, e->u.unary.op == ATTU_UNOP_NOT ? "(not " :
+                     e->u.unary.op == ATTU_UNOP_NEG ? "(neg " : "(pos ");
+        }
         pr_expr(o, e->u.unary.arg);
         puts_(o, ")");
         break;
@@ -175,6 +181,7 @@ static void pr_expr(out *o, const attu_ast_expr *e) {
         else if (e->u.binary.op == ATTU_BINOP_OR) n = "or";
         else if (e->u.binary.op == ATTU_BINOP_IS_DISTINCT) n = "is-distinct";
         else if (e->u.binary.op == ATTU_BINOP_IS_NOT_DISTINCT) n = "is-not-distinct";
+        else if (e->u.binary.op == ATTU_BINOP_OTHER) n = e->u.binary.op_text;
         puts_(o, n);
         puts_(o, " ");
         pr_expr(o, e->u.binary.left);

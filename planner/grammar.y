@@ -82,6 +82,99 @@ static ab_val val_make(const char *text, int pos) {
     return v;
 }
 
+/* Reads type modifiers (a list of expressions) into precision / scale;
+ * PostgreSQL's typmod rules: integer constants only (a bare word or other
+ * constant is "invalid input syntax for type integer"), checked after
+ * parsing. More than two are kept as an error for the type to report. */
+static void ab_type_mods(attu_parse_ctx *c, attu_ast_typename *t, attu_vec *l,
+                         int pos) {
+    attu_ast_expr **items = l->items;
+    for (int i = 0; i < l->n; i++) {
+        attu_ast_expr *e = items[i];
+        const char *bad = NULL;
+        if (e->kind == ATTU_EXPR_LITERAL && e->u.literal.kind == ATTU_LIT_INTEGER) {
+            long v = strtol(e->u.literal.text, NULL, 10);
+            if (v > 1000000 || v < -1000000) v = 1000000;
+            if (i == 0) t->precision = (int)v;
+            else if (i == 1) t->scale = (int)v;
+            continue;
+        }
+        if (e->kind == ATTU_EXPR_LITERAL && e->u.literal.kind != ATTU_LIT_NULL &&
+            e->u.literal.kind != ATTU_LIT_BOOL)
+            bad = e->u.literal.text;
+        else if (e->kind == ATTU_EXPR_COLUMN && !e->u.column.qualifier)
+            bad = e->u.column.name;
+        if (bad)
+            ab_defer_error(c, ATTU_SQLSTATE_INVALID_TEXT_REP, pos,
+                           "invalid input syntax for type integer: \"%s\"", bad);
+        else
+            ab_defer_error(c, ATTU_SQLSTATE_SYNTAX, e->position,
+                           "type modifiers must be simple constants or identifiers");
+    }
+    if (l->n > 2)
+        ab_defer_error(c, ATTU_SQLSTATE_INVALID_PARAMETER, pos,
+                       "invalid type modifier");
+}
+
+static attu_ast_typename numeric_type(attu_parse_ctx *c, const attu_ast_typename *m,
+                                      int pos) {
+    attu_ast_typename t = *m;
+    t.name = "numeric";
+    t.position = pos;
+    (void)c;
+    return t;
+}
+
+/* PostgreSQL's boolean option parsing (defGetBoolean): true/false/on/off,
+ * 1/0 and unambiguous prefixes of true/false/yes/no. -1 if not boolean. */
+static int option_bool(const char *v) {
+    if (!v) return 1;
+    static const char *yes[] = { "true", "on", "1", "yes", "t", "y" };
+    static const char *no[] = { "false", "off", "0", "no", "f", "n" };
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        if (strcmp(v, yes[i]) == 0) return 1;
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        if (strcmp(v, no[i]) == 0) return 0;
+    return -1;
+}
+
+/* EXPLAIN (...) options as PostgreSQL's ExplainQuery checks them, after
+ * parsing: known names, boolean values, FORMAT's values. */
+static void explain_options(attu_parse_ctx *c, attu_ast_stmt *s, attu_vec *l) {
+    static const char *bools[] = { "analyze", "verbose", "costs", "settings",
+                                   "buffers", "wal", "timing", "summary" };
+    for (int i = 0; i < l->n; i++) {
+        attu_ast_option *o = &((attu_ast_option *)l->items)[i];
+        const char *name = strcmp(o->name, "analyse") == 0 ? "analyze" : o->name;
+        if (strcmp(name, "format") == 0) {
+            if (!o->value) {
+                ab_defer_error(c, ATTU_SQLSTATE_SYNTAX, 0, "format requires a parameter");
+            } else if (strcmp(o->value, "text") != 0 && strcmp(o->value, "json") != 0 &&
+                       strcmp(o->value, "xml") != 0 && strcmp(o->value, "yaml") != 0) {
+                ab_defer_error(c, ATTU_SQLSTATE_INVALID_PARAMETER, o->value_position,
+                               "unrecognized value for EXPLAIN option \"format\": \"%s\"",
+                               o->value);
+            }
+            continue;
+        }
+        size_t k;
+        for (k = 0; k < sizeof bools / sizeof bools[0]; k++)
+            if (strcmp(name, bools[k]) == 0) break;
+        if (k == sizeof bools / sizeof bools[0]) {
+            ab_defer_error(c, ATTU_SQLSTATE_SYNTAX, o->position,
+                           "unrecognized EXPLAIN option \"%s\"", o->name);
+            continue;
+        }
+        int on = option_bool(o->value);
+        if (on < 0) {
+            ab_defer_error(c, ATTU_SQLSTATE_SYNTAX, 0, "%s requires a Boolean value", o->name);
+            continue;
+        }
+        if (strcmp(name, "analyze") == 0) s->u.explain.analyze = on;
+        else if (strcmp(name, "verbose") == 0) s->u.explain.verbose = on;
+    }
+}
+
 /* "-" + numeric text. */
 static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
     char *s = ab_alloc(c, t->slen + 2);
@@ -128,7 +221,9 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 /* Terminal order: end of input is 0; the rest get codes in this order. */
 %token SEMI COMMA LP RP DOT STAR PLUS MINUS SLASH PERCENT CARET
        LT GT EQ LE GE NE CONCAT TYPECAST COLON OP LBRACKET RBRACKET DOT_DOT
-       COLON_EQUALS EQUALS_GREATER ID ICONST FCONST SCONST PARAM NOT_LA WITH_LA.
+       COLON_EQUALS EQUALS_GREATER ID ICONST FCONST SCONST PARAM NOT_LA WITH_LA NULLS_LA
+       NOBARE_ID RESERVED_BARE RESERVED_NOBARE TYPEFUNC_BARE TYPEFUNC_NOBARE
+       COLNAME_OTHER ILLEGAL.
 
 /* Reserved keywords (never identifiers unless quoted). */
 %token ALL ANALYZE AND ANY ARRAY AS ASC ASYMMETRIC BOTH CASE CAST CHECK
@@ -142,28 +237,14 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %token BINARY CROSS FREEZE FULL ILIKE INNER IS ISNULL JOIN LEFT LIKE NATURAL
        NOTNULL OUTER RIGHT SIMILAR VERBOSE.
 
-/* Column name keywords and unreserved keywords: identifiers when they
- * cannot be keywords. */
+/* Column name keywords and unreserved keywords. */
 %token BETWEEN BIGINT BOOLEAN CHAR CHARACTER COALESCE DEC DECIMAL EXISTS
        EXTRACT FLOAT GREATEST INT INTEGER INTERVAL LEAST NULLIF NUMERIC
        POSITION PRECISION REAL ROW SMALLINT SUBSTRING TIME TIMESTAMP TRIM
        VALUES VARCHAR
        ABORT BEGIN BY CASCADE CHAIN CHARACTERISTICS COMMIT COMMITTED COPY CSV
        CURRENT DATA DELIMITER DESCRIBE DOUBLE DROP ENCODING ESCAPE EXPLAIN
-       FILTER FIRST FOLLOWING FORMAT HEADER IF INSERT ISOLATION LAST LEVEL
-       LOCAL NAMES NEXT NO NULLS OVER PARTITION PRECEDING QUOTE RANGE READ
-       RECURSIVE REPEATABLE RESET RESTRICT ROLLBACK ROWS SERIALIZABLE SESSION
-       SET SHOW START STDIN STDOUT TEMP TEMPORARY TRANSACTION UNBOUNDED
-       UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE.
-
-%fallback ID
-       BETWEEN BIGINT BOOLEAN CHAR CHARACTER COALESCE DEC DECIMAL EXISTS
-       EXTRACT FLOAT GREATEST INT INTEGER INTERVAL LEAST NULLIF NUMERIC
-       POSITION PRECISION REAL ROW SMALLINT SUBSTRING TIME TIMESTAMP TRIM
-       VALUES VARCHAR
-       ABORT BEGIN BY CASCADE CHAIN CHARACTERISTICS COMMIT COMMITTED COPY CSV
-       CURRENT DATA DELIMITER DESCRIBE DOUBLE DROP ENCODING ESCAPE EXPLAIN
-       FILTER FIRST FOLLOWING FORMAT HEADER IF INSERT ISOLATION LAST LEVEL
+       FILTER FIRST FOLLOWING HEADER IF INSERT ISOLATION LAST LEVEL
        LOCAL NAMES NEXT NO NULLS OVER PARTITION PRECEDING QUOTE RANGE READ
        RECURSIVE REPEATABLE RESET RESTRICT ROLLBACK ROWS SERIALIZABLE SESSION
        SET SHOW START STDIN STDOUT TEMP TEMPORARY TRANSACTION UNBOUNDED
@@ -215,6 +296,16 @@ stmt(A) ::= show_stmt(S).              { A = S; }
 stmt(A) ::= reset_stmt(S).             { A = S; }
 stmt(A) ::= describe_stmt(S).          { A = S; }
 stmt(A) ::= txn_stmt(S).               { A = S; }
+/* ANALYZE [VERBOSE] [tables]: PostgreSQL's statistics command; parsed so
+ * errors around it match, then refused. */
+stmt(A) ::= ANALYZE(K) opt_verbose opt_analyze_names.
+{
+    A = ab_stmt(ctx, ATTU_STMT_SHOW_TABLES, K.pos);
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos,
+                   "ANALYZE is not supported");
+}
+opt_analyze_names ::= name_list.
+opt_analyze_names ::= .
 
 /* ======================================================================== */
 /* SELECT                                                                   */
@@ -229,8 +320,8 @@ stmt(A) ::= txn_stmt(S).               { A = S; }
 select_stmt(A) ::= select_no_parens(Q).        [UMINUS] { A = Q; }
 select_stmt(A) ::= select_with_parens(Q).      [UMINUS] { A = Q; }
 
-select_with_parens(A) ::= LP select_no_parens(Q) RP.    { A = Q; }
-select_with_parens(A) ::= LP select_with_parens(Q) RP.  { A = Q; }
+select_with_parens(A) ::= LP(K) select_no_parens(Q) RP.    { A = Q; A->paren_position = K.pos; }
+select_with_parens(A) ::= LP(K) select_with_parens(Q) RP.  { A = Q; A->paren_position = K.pos; }
 
 select_no_parens(A) ::= simple_select(Q).               { A = Q; }
 select_no_parens(A) ::= select_clause(Q) sort_clause(O).
@@ -247,7 +338,7 @@ select_no_parens(A) ::= with_clause(W) select_clause(Q) opt_sort_clause(O) selec
 select_clause(A) ::= simple_select(Q).                  { A = Q; }
 select_clause(A) ::= select_with_parens(Q).             { A = Q; }
 
-simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) from_clause(F)
+simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) into_clause from_clause(F)
                      where_clause(W) group_clause(G) having_clause(H).
 {
     A = ab_query(ctx, ATTU_QUERY_SELECT, K.pos);
@@ -258,7 +349,7 @@ simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) from_clause(F)
     A->u.select.having = H;
     ab_query_finish(ctx, A);
 }
-simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) from_clause(F)
+simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) into_clause from_clause(F)
                      where_clause(W) group_clause(G) having_clause(H).
 {
     A = ab_query(ctx, ATTU_QUERY_SELECT, K.pos);
@@ -272,12 +363,48 @@ simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) from_clause(F)
     ab_query_finish(ctx, A);
 }
 simple_select(A) ::= values_clause(V).                  { A = V; }
+/* TABLE t is SELECT * FROM t. */
+simple_select(A) ::= TABLE(K) qualified_name(N).
+{
+    A = ab_query(ctx, ATTU_QUERY_SELECT, K.pos);
+    attu_ast_select_item it = { ab_star(ctx, NULL, K.pos), NULL, 0 };
+    attu_vec items = {0};
+    ab_vec_push(ctx, &items, &it, sizeof it);
+    A->u.select.items = items.items;
+    A->u.select.nitems = items.n;
+    attu_ast_from *f = ab_alloc(ctx, sizeof *f);
+    f->kind = ATTU_FROM_TABLE;
+    f->position = N.pos;
+    f->u.table.schema = (char *)N.schema;
+    f->u.table.name = (char *)N.name;
+    ab_from_finish(ctx, f);
+    attu_vec from = {0};
+    ab_vec_push(ctx, &from, &f, sizeof f);
+    A->u.select.from.items = from.items;
+    A->u.select.from.n = from.n;
+    ab_query_finish(ctx, A);
+}
 simple_select(A) ::= select_clause(L) UNION(K) set_quantifier(Q) select_clause(R).
     { A = ab_setop(ctx, ATTU_SETOP_UNION, Q, L, R, K.pos); }
 simple_select(A) ::= select_clause(L) INTERSECT(K) set_quantifier(Q) select_clause(R).
     { A = ab_setop(ctx, ATTU_SETOP_INTERSECT, Q, L, R, K.pos); }
 simple_select(A) ::= select_clause(L) EXCEPT(K) set_quantifier(Q) select_clause(R).
     { A = ab_setop(ctx, ATTU_SETOP_EXCEPT, Q, L, R, K.pos); }
+
+/* SELECT ... INTO t: PostgreSQL's older CREATE TABLE AS. Parsed so syntax
+ * errors around it match, then refused. */
+into_clause ::= INTO(K) into_target.
+{
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos,
+                   "SELECT ... INTO is not supported; use CREATE TABLE ... AS");
+}
+into_clause ::= .
+into_target ::= qualified_name.
+into_target ::= TABLE qualified_name.
+into_target ::= TEMP qualified_name.
+into_target ::= TEMP TABLE qualified_name.
+into_target ::= TEMPORARY qualified_name.
+into_target ::= TEMPORARY TABLE qualified_name.
 
 %type set_quantifier {bool}
 set_quantifier(A) ::= ALL.          { A = true; }
@@ -328,7 +455,7 @@ target_list(A) ::= target_list(L) COMMA target_el(E).   { A = L; ab_vec_push(ctx
 %type target_el {attu_ast_select_item}
 target_el(A) ::= a_expr(E) AS col_label(N).
     { A.expr = E; A.alias = (char *)ab_tokstr(&N); A.alias_position = N.pos; }
-target_el(A) ::= a_expr(E) ID(N).
+target_el(A) ::= a_expr(E) bare_label(N).
     { A.expr = E; A.alias = (char *)ab_tokstr(&N); A.alias_position = N.pos; }
 target_el(A) ::= a_expr(E).
     { A.expr = E; A.alias = NULL; A.alias_position = 0; }
@@ -359,10 +486,29 @@ table_ref(A) ::= qualified_name(N) opt_alias_clause(L).
 }
 table_ref(A) ::= select_with_parens(Q) opt_alias_clause(L).
 {
+    if (!L.name) {
+        /* PostgreSQL 15's grammar insists (16 relaxed it) */
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, Q->paren_position,
+                 "subquery in FROM must have an alias");
+    }
     A = ab_alloc(ctx, sizeof *A);
     A->kind = ATTU_FROM_SUBQUERY;
-    A->position = Q->position;
+    A->position = Q->paren_position;
     A->u.subquery.query = Q;
+    A->alias = (char *)L.name;
+    A->column_aliases = ab_names(L.cols);
+    ab_from_finish(ctx, A);
+}
+/* Set-returning functions in FROM: parsed (PostgreSQL accepts any
+ * function here), refused after parsing. */
+table_ref(A) ::= func_application(F) opt_alias_clause(L).
+{
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, F->position,
+                   "functions in FROM are not supported");
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_TABLE;
+    A->position = F->position;
+    A->u.table.name = F->u.func.name;
     A->alias = (char *)L.name;
     A->column_aliases = ab_names(L.cols);
     ab_from_finish(ctx, A);
@@ -451,6 +597,13 @@ qualified_name(A) ::= colid(N).
     { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
 qualified_name(A) ::= colid(S) DOT attr_name(N).
     { A.schema = ab_tokstr(&S); A.name = ab_tokstr(&N); A.pos = S.pos; }
+qualified_name(A) ::= colid(D) DOT attr_name(S) DOT attr_name(N).
+{
+    A.schema = ab_tokstr(&S); A.name = ab_tokstr(&N); A.pos = D.pos;
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, D.pos,
+                   "cross-database references are not implemented: %s.%s.%s",
+                   ab_tokstr(&D), A.schema, A.name);
+}
 
 /* WHERE / GROUP BY / HAVING */
 %type where_clause {attu_ast_expr *}
@@ -485,8 +638,8 @@ opt_asc_desc(A) ::= DESC.       { A = true; }
 opt_asc_desc(A) ::= .           { A = false; }
 
 %type opt_nulls_order {attu_ast_nulls_order}
-opt_nulls_order(A) ::= NULLS FIRST.     { A = ATTU_NULLS_FIRST; }
-opt_nulls_order(A) ::= NULLS LAST.      { A = ATTU_NULLS_LAST; }
+opt_nulls_order(A) ::= NULLS_LA FIRST.  { A = ATTU_NULLS_FIRST; }
+opt_nulls_order(A) ::= NULLS_LA LAST.   { A = ATTU_NULLS_LAST; }
 opt_nulls_order(A) ::= .                { A = ATTU_NULLS_DEFAULT; }
 
 /* LIMIT / OFFSET / FETCH */
@@ -505,7 +658,7 @@ limit_clause(A) ::= LIMIT(K) select_limit_value(V).
 limit_clause(A) ::= LIMIT(K) select_limit_value COMMA select_offset_value.
 {
     memset(&A, 0, sizeof A);
-    ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos,
+    ab_error(ctx, ATTU_SQLSTATE_SYNTAX, K.pos,
              "LIMIT #,# syntax is not supported");
     ctx->failed = true;
 }
@@ -574,24 +727,28 @@ values_clause(A) ::= values_clause(V) COMMA LP expr_list(L) RP.
 
 a_expr(A) ::= c_expr(E).                                { A = E; }
 a_expr(A) ::= a_expr(E) TYPECAST(K) typename(T).        { A = ab_cast(ctx, E, &T, ATTU_CAST_COLONS, K.pos); }
-a_expr(A) ::= PLUS(K) a_expr(E). [UMINUS]               { A = ab_unary(ctx, ATTU_UNOP_PLUS, E, K.pos); }
+a_expr(A) ::= PLUS(K) a_expr(E). [UMINUS]               { A = ab_unary(ctx, ATTU_UNOP_PLUS, E, &K); }
 a_expr(A) ::= MINUS(K) a_expr(E). [UMINUS]              { A = ab_negate(ctx, E, K.pos); }
-a_expr(A) ::= a_expr(L) PLUS(K) a_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_ADD, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) MINUS(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_SUB, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) STAR(K) a_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_MUL, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) SLASH(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_DIV, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) PERCENT(K) a_expr(R).           { A = ab_binary(ctx, ATTU_BINOP_MOD, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) CARET(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_POW, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) LT(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LT, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) GT(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GT, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) EQ(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_EQ, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) LE(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LE, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) GE(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GE, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) NE(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_NE, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) CONCAT(K) a_expr(R).            { A = ab_binary(ctx, ATTU_BINOP_CONCAT, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) AND(K) a_expr(R).               { A = ab_binary(ctx, ATTU_BINOP_AND, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) OR(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_OR, L, R, K.pos); }
-a_expr(A) ::= NOT(K) a_expr(E).                         { A = ab_unary(ctx, ATTU_UNOP_NOT, E, K.pos); }
+a_expr(A) ::= a_expr(L) PLUS(K) a_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_ADD, L, R, &K); }
+a_expr(A) ::= a_expr(L) MINUS(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_SUB, L, R, &K); }
+a_expr(A) ::= a_expr(L) STAR(K) a_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_MUL, L, R, &K); }
+a_expr(A) ::= a_expr(L) SLASH(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_DIV, L, R, &K); }
+a_expr(A) ::= a_expr(L) PERCENT(K) a_expr(R).           { A = ab_binary(ctx, ATTU_BINOP_MOD, L, R, &K); }
+a_expr(A) ::= a_expr(L) CARET(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_POW, L, R, &K); }
+a_expr(A) ::= a_expr(L) LT(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LT, L, R, &K); }
+a_expr(A) ::= a_expr(L) GT(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GT, L, R, &K); }
+a_expr(A) ::= a_expr(L) EQ(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_EQ, L, R, &K); }
+a_expr(A) ::= a_expr(L) LE(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LE, L, R, &K); }
+a_expr(A) ::= a_expr(L) GE(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GE, L, R, &K); }
+a_expr(A) ::= a_expr(L) NE(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_NE, L, R, &K); }
+a_expr(A) ::= a_expr(L) CONCAT(K) a_expr(R).            { A = ab_binary(ctx, ATTU_BINOP_CONCAT, L, R, &K); }
+a_expr(A) ::= a_expr(L) AND(K) a_expr(R).               { A = ab_binary(ctx, ATTU_BINOP_AND, L, R, &K); }
+a_expr(A) ::= a_expr(L) OR(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_OR, L, R, &K); }
+a_expr(A) ::= NOT(K) a_expr(E).                         { A = ab_unary(ctx, ATTU_UNOP_NOT, E, &K); }
+a_expr(A) ::= NOT_LA(K) a_expr(E). [NOT]                { A = ab_unary(ctx, ATTU_UNOP_NOT, E, &K); }
+a_expr(A) ::= a_expr(L) OP(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_OTHER, L, R, &K); }
+a_expr(A) ::= OP(K) a_expr(E). [OP]                     { A = ab_unary(ctx, ATTU_UNOP_OTHER, E, &K); }
+a_expr(A) ::= CONCAT(K) a_expr(E). [OP]                 { A = ab_unary(ctx, ATTU_UNOP_OTHER, E, &K); }
 
 a_expr(A) ::= a_expr(L) LIKE(K) a_expr(R).                          { A = ab_like(ctx, L, R, NULL, false, false, K.pos); }
 a_expr(A) ::= a_expr(L) LIKE(K) a_expr(R) ESCAPE a_expr(E).         { A = ab_like(ctx, L, R, E, false, false, K.pos); }
@@ -612,8 +769,8 @@ a_expr(A) ::= a_expr(E) IS(K) FALSE. [IS]               { A = ab_is(ctx, E, ATTU
 a_expr(A) ::= a_expr(E) IS(K) NOT FALSE. [IS]           { A = ab_is(ctx, E, ATTU_IS_FALSE, true, K.pos); }
 a_expr(A) ::= a_expr(E) IS(K) UNKNOWN. [IS]             { A = ab_is(ctx, E, ATTU_IS_UNKNOWN, false, K.pos); }
 a_expr(A) ::= a_expr(E) IS(K) NOT UNKNOWN. [IS]         { A = ab_is(ctx, E, ATTU_IS_UNKNOWN, true, K.pos); }
-a_expr(A) ::= a_expr(L) IS(K) DISTINCT FROM a_expr(R). [IS]      { A = ab_binary(ctx, ATTU_BINOP_IS_DISTINCT, L, R, K.pos); }
-a_expr(A) ::= a_expr(L) IS(K) NOT DISTINCT FROM a_expr(R). [IS]  { A = ab_binary(ctx, ATTU_BINOP_IS_NOT_DISTINCT, L, R, K.pos); }
+a_expr(A) ::= a_expr(L) IS(K) DISTINCT FROM a_expr(R). [IS]      { A = ab_binary(ctx, ATTU_BINOP_IS_DISTINCT, L, R, &K); }
+a_expr(A) ::= a_expr(L) IS(K) NOT DISTINCT FROM a_expr(R). [IS]  { A = ab_binary(ctx, ATTU_BINOP_IS_NOT_DISTINCT, L, R, &K); }
 
 a_expr(A) ::= a_expr(E) BETWEEN(K) opt_asymmetric b_expr(L) AND a_expr(H). [BETWEEN]
     { A = ab_between(ctx, E, L, H, false, false, K.pos); }
@@ -631,29 +788,32 @@ opt_asymmetric ::= ASYMMETRIC.
 opt_asymmetric ::= .
 
 %type in_expr {attu_ast_expr *}
-in_expr(A) ::= select_with_parens(Q).       { A = ab_subquery(ctx, ATTU_EXPR_IN_SUBQUERY, Q, Q->position); }
+in_expr(A) ::= select_with_parens(Q).       { A = ab_subquery(ctx, ATTU_EXPR_IN_SUBQUERY, Q, Q->paren_position); }
 in_expr(A) ::= LP(K) expr_list(L) RP.       { A = ab_in_list(ctx, L, K.pos); }
 
 /* b_expr: what may stand between BETWEEN and AND. */
 b_expr(A) ::= c_expr(E).                                { A = E; }
 b_expr(A) ::= b_expr(E) TYPECAST(K) typename(T).        { A = ab_cast(ctx, E, &T, ATTU_CAST_COLONS, K.pos); }
-b_expr(A) ::= PLUS(K) b_expr(E). [UMINUS]               { A = ab_unary(ctx, ATTU_UNOP_PLUS, E, K.pos); }
+b_expr(A) ::= PLUS(K) b_expr(E). [UMINUS]               { A = ab_unary(ctx, ATTU_UNOP_PLUS, E, &K); }
 b_expr(A) ::= MINUS(K) b_expr(E). [UMINUS]              { A = ab_negate(ctx, E, K.pos); }
-b_expr(A) ::= b_expr(L) PLUS(K) b_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_ADD, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) MINUS(K) b_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_SUB, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) STAR(K) b_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_MUL, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) SLASH(K) b_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_DIV, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) PERCENT(K) b_expr(R).           { A = ab_binary(ctx, ATTU_BINOP_MOD, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) CARET(K) b_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_POW, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) LT(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LT, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) GT(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GT, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) EQ(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_EQ, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) LE(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LE, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) GE(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GE, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) NE(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_NE, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) CONCAT(K) b_expr(R).            { A = ab_binary(ctx, ATTU_BINOP_CONCAT, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) IS(K) DISTINCT FROM b_expr(R). [IS]      { A = ab_binary(ctx, ATTU_BINOP_IS_DISTINCT, L, R, K.pos); }
-b_expr(A) ::= b_expr(L) IS(K) NOT DISTINCT FROM b_expr(R). [IS]  { A = ab_binary(ctx, ATTU_BINOP_IS_NOT_DISTINCT, L, R, K.pos); }
+b_expr(A) ::= b_expr(L) PLUS(K) b_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_ADD, L, R, &K); }
+b_expr(A) ::= b_expr(L) MINUS(K) b_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_SUB, L, R, &K); }
+b_expr(A) ::= b_expr(L) STAR(K) b_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_MUL, L, R, &K); }
+b_expr(A) ::= b_expr(L) SLASH(K) b_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_DIV, L, R, &K); }
+b_expr(A) ::= b_expr(L) PERCENT(K) b_expr(R).           { A = ab_binary(ctx, ATTU_BINOP_MOD, L, R, &K); }
+b_expr(A) ::= b_expr(L) CARET(K) b_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_POW, L, R, &K); }
+b_expr(A) ::= b_expr(L) LT(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LT, L, R, &K); }
+b_expr(A) ::= b_expr(L) GT(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GT, L, R, &K); }
+b_expr(A) ::= b_expr(L) EQ(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_EQ, L, R, &K); }
+b_expr(A) ::= b_expr(L) LE(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LE, L, R, &K); }
+b_expr(A) ::= b_expr(L) GE(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GE, L, R, &K); }
+b_expr(A) ::= b_expr(L) NE(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_NE, L, R, &K); }
+b_expr(A) ::= b_expr(L) CONCAT(K) b_expr(R).            { A = ab_binary(ctx, ATTU_BINOP_CONCAT, L, R, &K); }
+b_expr(A) ::= b_expr(L) OP(K) b_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_OTHER, L, R, &K); }
+b_expr(A) ::= OP(K) b_expr(E). [OP]                     { A = ab_unary(ctx, ATTU_UNOP_OTHER, E, &K); }
+b_expr(A) ::= CONCAT(K) b_expr(E). [OP]                 { A = ab_unary(ctx, ATTU_UNOP_OTHER, E, &K); }
+b_expr(A) ::= b_expr(L) IS(K) DISTINCT FROM b_expr(R). [IS]      { A = ab_binary(ctx, ATTU_BINOP_IS_DISTINCT, L, R, &K); }
+b_expr(A) ::= b_expr(L) IS(K) NOT DISTINCT FROM b_expr(R). [IS]  { A = ab_binary(ctx, ATTU_BINOP_IS_NOT_DISTINCT, L, R, &K); }
 
 /* c_expr: primaries. */
 c_expr(A) ::= columnref(E).                     { A = E; }
@@ -662,13 +822,25 @@ c_expr(A) ::= PARAM(T).                         { A = ab_param(ctx, &T); }
 c_expr(A) ::= LP a_expr(E) RP.                  { A = E; }
 c_expr(A) ::= case_expr(E).                     { A = E; }
 c_expr(A) ::= func_expr(E).                     { A = E; }
-c_expr(A) ::= select_with_parens(Q). [UMINUS]   { A = ab_subquery(ctx, ATTU_EXPR_SUBQUERY, Q, Q->position); }
+c_expr(A) ::= select_with_parens(Q). [UMINUS]   { A = ab_subquery(ctx, ATTU_EXPR_SUBQUERY, Q, Q->paren_position); }
 c_expr(A) ::= EXISTS(K) select_with_parens(Q).  { A = ab_subquery(ctx, ATTU_EXPR_EXISTS, Q, K.pos); }
+/* Row constructors arrive as a call of "row" (the binder decides). */
+c_expr(A) ::= ROW(K) LP expr_list(L) RP.        { A = ab_func(ctx, NULL, "row", L, K.pos); }
+c_expr(A) ::= ROW(K) LP RP.                     { A = ab_func(ctx, NULL, "row", NULL, K.pos); }
+c_expr(A) ::= LP(K) expr_list(L) COMMA a_expr(E) RP.
+    { vec_push_ptr(ctx, L, E); A = ab_func(ctx, NULL, "row", L, K.pos); }
 
 %type columnref {attu_ast_expr *}
 columnref(A) ::= colid(N).                      { A = ab_column(ctx, NULL, ab_tokstr(&N), N.pos); }
 columnref(A) ::= colid(Q) DOT attr_name(N).     { A = ab_column(ctx, ab_tokstr(&Q), ab_tokstr(&N), Q.pos); }
 columnref(A) ::= colid(Q) DOT STAR.             { A = ab_star(ctx, ab_tokstr(&Q), Q.pos); }
+columnref(A) ::= colid(S) DOT attr_name(Q) DOT attr_name(N).
+{
+    A = ab_column(ctx, ab_tokstr(&Q), ab_tokstr(&N), S.pos);
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, S.pos,
+                   "schema-qualified column references are not supported: %s.%s.%s",
+                   ab_tokstr(&S), ab_tokstr(&Q), ab_tokstr(&N));
+}
 
 %type aexpr_const {attu_ast_expr *}
 aexpr_const(A) ::= ICONST(T).       { A = ab_literal(ctx, ATTU_LIT_INTEGER, &T); }
@@ -732,19 +904,16 @@ func_arg_list(A) ::= a_expr(E).                         { A = vec_push_ptr(ctx, 
 func_arg_list(A) ::= func_arg_list(L) COMMA a_expr(E).  { A = vec_push_ptr(ctx, L, E); }
 
 %type func_name {ab_qname}
-func_name(A) ::= ID(N).                     { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
-func_name(A) ::= type_func_name_keyword(N). { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
+func_name(A) ::= type_function_name(N).     { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
 func_name(A) ::= colid(S) DOT attr_name(N). { A.schema = ab_tokstr(&S); A.name = ab_tokstr(&N); A.pos = S.pos; }
 
-type_func_name_keyword(A) ::= LEFT(T).      { A = T; }
-type_func_name_keyword(A) ::= RIGHT(T).     { A = T; }
 
 %type filter_clause {attu_ast_expr *}
 filter_clause(A) ::= FILTER LP WHERE a_expr(E) RP.  { A = E; }
 filter_clause(A) ::= .                              { A = NULL; }
 
 %type over_clause {attu_ast_window *}
-over_clause(A) ::= OVER(K) LP opt_partition_clause(P) opt_sort_clause(O) opt_frame_clause(F) RP.
+over_clause(A) ::= OVER(K) LP opt_existing_window_name opt_partition_clause(P) opt_sort_clause(O) opt_frame_clause(F) RP.
 {
     A = ab_alloc(ctx, sizeof *A);
     A->position = K.pos;
@@ -754,13 +923,20 @@ over_clause(A) ::= OVER(K) LP opt_partition_clause(P) opt_sort_clause(O) opt_fra
     A->frame_start = F.frame_start;
     A->frame_end = F.frame_end;
 }
-over_clause(A) ::= OVER(K) colid.
+over_clause(A) ::= OVER colid(N).
 {
     A = NULL;
-    ab_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos,
-             "named windows are not supported");
-    ctx->failed = true;
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, N.pos,
+                   "named windows are not supported");
 }
+/* OVER (w ...): a window named in a WINDOW clause, which attu lacks. The
+ * empty alternative wins over PARTITION / RANGE / ROWS as in PostgreSQL. */
+opt_existing_window_name ::= colid(N).
+{
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, N.pos,
+                   "named windows are not supported");
+}
+opt_existing_window_name ::= . [OP]
 over_clause(A) ::= .    { A = NULL; }
 
 %type opt_partition_clause {attu_vec *}
@@ -838,6 +1014,7 @@ func_expr_common(A) ::= LOCALTIME(K).           { A = ab_func0(ctx, "localtime",
 
 %type extract_arg {const char *}
 extract_arg(A) ::= ID(T).       { A = ab_tokstr(&T); }
+extract_arg(A) ::= NOBARE_ID(T). { A = ab_tokstr(&T); }
 extract_arg(A) ::= SCONST(T).   { A = ab_strndup(ctx, T.str, T.slen); }
 
 /* TRIM: a_expr FROM list -> (list..., a_expr); FROM list; list. */
@@ -853,93 +1030,356 @@ expr_list(A) ::= expr_list(L) COMMA a_expr(E).      { A = vec_push_ptr(ctx, L, E
 /* ======================================================================== */
 /* Names and types                                                          */
 
-/* colid: an identifier (unreserved and column-name keywords arrive here
- * through %fallback). */
-colid(A) ::= ID(T).             { A = T; }
-attr_name(A) ::= col_label(T).  { A = T; }
+/* Keyword classes, as PostgreSQL 15's (pg_get_keywords()): which words may
+ * be a column or table name (colid), a function or type name
+ * (type_function_name), an alias after AS or an option name (col_label),
+ * an alias without AS (bare_label). Words PostgreSQL reserves but attu's
+ * grammar does not use arrive as RESERVED_* / TYPEFUNC_* / COLNAME_OTHER
+ * tokens; NOBARE_ID is day, hour, minute, month, second, within, year. */
+colid(A) ::= ID(T).                     { A = T; }
+colid(A) ::= unreserved_keyword(T).     { A = T; }
+colid(A) ::= col_name_keyword(T).       { A = T; }
 
-/* col_label: any word at all (after AS, after a dot, option names). */
-col_label(A) ::= ID(T).         { A = T; }
+type_function_name(A) ::= ID(T).                    { A = T; }
+type_function_name(A) ::= unreserved_keyword(T).    { A = T; }
+type_function_name(A) ::= type_func_name_keyword(T). { A = T; }
+
+non_reserved_word(A) ::= ID(T).                     { A = T; }
+non_reserved_word(A) ::= unreserved_keyword(T).     { A = T; }
+non_reserved_word(A) ::= col_name_keyword(T).       { A = T; }
+non_reserved_word(A) ::= type_func_name_keyword(T). { A = T; }
+
+attr_name(A) ::= col_label(T).          { A = T; }
+
+col_label(A) ::= non_reserved_word(T).  { A = T; }
 col_label(A) ::= reserved_keyword(T).   { A = T; }
-reserved_keyword(A) ::= ALL(T).         { A = T; }
-reserved_keyword(A) ::= ANALYZE(T).     { A = T; }
-reserved_keyword(A) ::= AND(T).         { A = T; }
-reserved_keyword(A) ::= ANY(T).         { A = T; }
-reserved_keyword(A) ::= ARRAY(T).       { A = T; }
-reserved_keyword(A) ::= AS(T).          { A = T; }
-reserved_keyword(A) ::= ASC(T).         { A = T; }
-reserved_keyword(A) ::= ASYMMETRIC(T).  { A = T; }
-reserved_keyword(A) ::= BOTH(T).        { A = T; }
-reserved_keyword(A) ::= CASE(T).        { A = T; }
-reserved_keyword(A) ::= CAST(T).        { A = T; }
-reserved_keyword(A) ::= CHECK(T).       { A = T; }
-reserved_keyword(A) ::= CREATE(T).      { A = T; }
-reserved_keyword(A) ::= CURRENT_DATE(T).    { A = T; }
-reserved_keyword(A) ::= CURRENT_TIME(T).    { A = T; }
-reserved_keyword(A) ::= CURRENT_TIMESTAMP(T).   { A = T; }
-reserved_keyword(A) ::= DEFAULT(T).     { A = T; }
-reserved_keyword(A) ::= DEFERRABLE(T).  { A = T; }
-reserved_keyword(A) ::= DESC(T).        { A = T; }
-reserved_keyword(A) ::= DISTINCT(T).    { A = T; }
-reserved_keyword(A) ::= ELSE(T).        { A = T; }
-reserved_keyword(A) ::= END(T).         { A = T; }
-reserved_keyword(A) ::= EXCEPT(T).      { A = T; }
-reserved_keyword(A) ::= FALSE(T).       { A = T; }
-reserved_keyword(A) ::= FETCH(T).       { A = T; }
-reserved_keyword(A) ::= FOR(T).         { A = T; }
-reserved_keyword(A) ::= FROM(T).        { A = T; }
-reserved_keyword(A) ::= GROUP(T).       { A = T; }
-reserved_keyword(A) ::= HAVING(T).      { A = T; }
-reserved_keyword(A) ::= IN(T).          { A = T; }
-reserved_keyword(A) ::= INTERSECT(T).   { A = T; }
-reserved_keyword(A) ::= INTO(T).        { A = T; }
-reserved_keyword(A) ::= LATERAL(T).     { A = T; }
-reserved_keyword(A) ::= LEADING(T).     { A = T; }
-reserved_keyword(A) ::= LIMIT(T).       { A = T; }
-reserved_keyword(A) ::= LOCALTIME(T).   { A = T; }
-reserved_keyword(A) ::= LOCALTIMESTAMP(T).  { A = T; }
-reserved_keyword(A) ::= NOT(T).         { A = T; }
-reserved_keyword(A) ::= NULL(T).        { A = T; }
-reserved_keyword(A) ::= OFFSET(T).      { A = T; }
-reserved_keyword(A) ::= ON(T).          { A = T; }
-reserved_keyword(A) ::= ONLY(T).        { A = T; }
-reserved_keyword(A) ::= OR(T).          { A = T; }
-reserved_keyword(A) ::= ORDER(T).       { A = T; }
-reserved_keyword(A) ::= PRIMARY(T).     { A = T; }
-reserved_keyword(A) ::= RETURNING(T).   { A = T; }
-reserved_keyword(A) ::= SELECT(T).      { A = T; }
-reserved_keyword(A) ::= SOME(T).        { A = T; }
-reserved_keyword(A) ::= SYMMETRIC(T).   { A = T; }
-reserved_keyword(A) ::= TABLE(T).       { A = T; }
-reserved_keyword(A) ::= THEN(T).        { A = T; }
-reserved_keyword(A) ::= TO(T).          { A = T; }
-reserved_keyword(A) ::= TRAILING(T).    { A = T; }
-reserved_keyword(A) ::= TRUE(T).        { A = T; }
-reserved_keyword(A) ::= UNION(T).       { A = T; }
-reserved_keyword(A) ::= UNIQUE(T).      { A = T; }
-reserved_keyword(A) ::= USER(T).        { A = T; }
-reserved_keyword(A) ::= USING(T).       { A = T; }
-reserved_keyword(A) ::= WHEN(T).        { A = T; }
-reserved_keyword(A) ::= WHERE(T).       { A = T; }
-reserved_keyword(A) ::= WINDOW(T).      { A = T; }
-reserved_keyword(A) ::= WITH(T).        { A = T; }
-reserved_keyword(A) ::= BINARY(T).      { A = T; }
-reserved_keyword(A) ::= CROSS(T).       { A = T; }
-reserved_keyword(A) ::= FREEZE(T).      { A = T; }
-reserved_keyword(A) ::= FULL(T).        { A = T; }
-reserved_keyword(A) ::= ILIKE(T).       { A = T; }
-reserved_keyword(A) ::= INNER(T).       { A = T; }
-reserved_keyword(A) ::= IS(T).          { A = T; }
-reserved_keyword(A) ::= ISNULL(T).      { A = T; }
-reserved_keyword(A) ::= JOIN(T).        { A = T; }
-reserved_keyword(A) ::= LEFT(T).        { A = T; }
-reserved_keyword(A) ::= LIKE(T).        { A = T; }
-reserved_keyword(A) ::= NATURAL(T).     { A = T; }
-reserved_keyword(A) ::= NOTNULL(T).     { A = T; }
-reserved_keyword(A) ::= OUTER(T).       { A = T; }
-reserved_keyword(A) ::= RIGHT(T).       { A = T; }
-reserved_keyword(A) ::= SIMILAR(T).     { A = T; }
-reserved_keyword(A) ::= VERBOSE(T).     { A = T; }
+
+bare_label(A) ::= ID(T).                { A = T; }
+bare_label(A) ::= ABORT(T).                 { A = T; }
+bare_label(A) ::= BEGIN(T).                 { A = T; }
+bare_label(A) ::= BY(T).                    { A = T; }
+bare_label(A) ::= CASCADE(T).               { A = T; }
+bare_label(A) ::= CHAIN(T).                 { A = T; }
+bare_label(A) ::= CHARACTERISTICS(T).       { A = T; }
+bare_label(A) ::= COMMIT(T).                { A = T; }
+bare_label(A) ::= COMMITTED(T).             { A = T; }
+bare_label(A) ::= COPY(T).                  { A = T; }
+bare_label(A) ::= CSV(T).                   { A = T; }
+bare_label(A) ::= CURRENT(T).               { A = T; }
+bare_label(A) ::= DATA(T).                  { A = T; }
+bare_label(A) ::= DELIMITER(T).             { A = T; }
+bare_label(A) ::= DESCRIBE(T).              { A = T; }
+bare_label(A) ::= DOUBLE(T).                { A = T; }
+bare_label(A) ::= DROP(T).                  { A = T; }
+bare_label(A) ::= ENCODING(T).              { A = T; }
+bare_label(A) ::= ESCAPE(T).                { A = T; }
+bare_label(A) ::= EXPLAIN(T).               { A = T; }
+bare_label(A) ::= FIRST(T).                 { A = T; }
+bare_label(A) ::= FOLLOWING(T).             { A = T; }
+bare_label(A) ::= HEADER(T).                { A = T; }
+bare_label(A) ::= IF(T).                    { A = T; }
+bare_label(A) ::= INSERT(T).                { A = T; }
+bare_label(A) ::= ISOLATION(T).             { A = T; }
+bare_label(A) ::= LAST(T).                  { A = T; }
+bare_label(A) ::= LEVEL(T).                 { A = T; }
+bare_label(A) ::= LOCAL(T).                 { A = T; }
+bare_label(A) ::= NAMES(T).                 { A = T; }
+bare_label(A) ::= NEXT(T).                  { A = T; }
+bare_label(A) ::= NO(T).                    { A = T; }
+bare_label(A) ::= NULLS(T).                 { A = T; }
+bare_label(A) ::= PARTITION(T).             { A = T; }
+bare_label(A) ::= PRECEDING(T).             { A = T; }
+bare_label(A) ::= QUOTE(T).                 { A = T; }
+bare_label(A) ::= RANGE(T).                 { A = T; }
+bare_label(A) ::= READ(T).                  { A = T; }
+bare_label(A) ::= RECURSIVE(T).             { A = T; }
+bare_label(A) ::= REPEATABLE(T).            { A = T; }
+bare_label(A) ::= RESET(T).                 { A = T; }
+bare_label(A) ::= RESTRICT(T).              { A = T; }
+bare_label(A) ::= ROLLBACK(T).              { A = T; }
+bare_label(A) ::= ROWS(T).                  { A = T; }
+bare_label(A) ::= SERIALIZABLE(T).          { A = T; }
+bare_label(A) ::= SESSION(T).               { A = T; }
+bare_label(A) ::= SET(T).                   { A = T; }
+bare_label(A) ::= SHOW(T).                  { A = T; }
+bare_label(A) ::= START(T).                 { A = T; }
+bare_label(A) ::= STDIN(T).                 { A = T; }
+bare_label(A) ::= STDOUT(T).                { A = T; }
+bare_label(A) ::= TEMP(T).                  { A = T; }
+bare_label(A) ::= TEMPORARY(T).             { A = T; }
+bare_label(A) ::= TRANSACTION(T).           { A = T; }
+bare_label(A) ::= UNBOUNDED(T).             { A = T; }
+bare_label(A) ::= UNCOMMITTED(T).           { A = T; }
+bare_label(A) ::= UNKNOWN(T).               { A = T; }
+bare_label(A) ::= WORK(T).                  { A = T; }
+bare_label(A) ::= WRITE(T).                 { A = T; }
+bare_label(A) ::= ZONE(T).                  { A = T; }
+bare_label(A) ::= BETWEEN(T).               { A = T; }
+bare_label(A) ::= BIGINT(T).                { A = T; }
+bare_label(A) ::= BOOLEAN(T).               { A = T; }
+bare_label(A) ::= COALESCE(T).              { A = T; }
+bare_label(A) ::= DEC(T).                   { A = T; }
+bare_label(A) ::= DECIMAL(T).               { A = T; }
+bare_label(A) ::= EXISTS(T).                { A = T; }
+bare_label(A) ::= EXTRACT(T).               { A = T; }
+bare_label(A) ::= FLOAT(T).                 { A = T; }
+bare_label(A) ::= GREATEST(T).              { A = T; }
+bare_label(A) ::= INT(T).                   { A = T; }
+bare_label(A) ::= INTEGER(T).               { A = T; }
+bare_label(A) ::= INTERVAL(T).              { A = T; }
+bare_label(A) ::= LEAST(T).                 { A = T; }
+bare_label(A) ::= NULLIF(T).                { A = T; }
+bare_label(A) ::= NUMERIC(T).               { A = T; }
+bare_label(A) ::= POSITION(T).              { A = T; }
+bare_label(A) ::= REAL(T).                  { A = T; }
+bare_label(A) ::= ROW(T).                   { A = T; }
+bare_label(A) ::= SMALLINT(T).              { A = T; }
+bare_label(A) ::= SUBSTRING(T).             { A = T; }
+bare_label(A) ::= TIME(T).                  { A = T; }
+bare_label(A) ::= TIMESTAMP(T).             { A = T; }
+bare_label(A) ::= TRIM(T).                  { A = T; }
+bare_label(A) ::= VALUES(T).                { A = T; }
+bare_label(A) ::= VARCHAR(T).               { A = T; }
+bare_label(A) ::= COLNAME_OTHER(T).         { A = T; }
+bare_label(A) ::= BINARY(T).                { A = T; }
+bare_label(A) ::= CROSS(T).                 { A = T; }
+bare_label(A) ::= FREEZE(T).                { A = T; }
+bare_label(A) ::= FULL(T).                  { A = T; }
+bare_label(A) ::= ILIKE(T).                 { A = T; }
+bare_label(A) ::= INNER(T).                 { A = T; }
+bare_label(A) ::= IS(T).                    { A = T; }
+bare_label(A) ::= JOIN(T).                  { A = T; }
+bare_label(A) ::= LEFT(T).                  { A = T; }
+bare_label(A) ::= LIKE(T).                  { A = T; }
+bare_label(A) ::= NATURAL(T).               { A = T; }
+bare_label(A) ::= OUTER(T).                 { A = T; }
+bare_label(A) ::= RIGHT(T).                 { A = T; }
+bare_label(A) ::= SIMILAR(T).               { A = T; }
+bare_label(A) ::= VERBOSE(T).               { A = T; }
+bare_label(A) ::= TYPEFUNC_BARE(T).         { A = T; }
+bare_label(A) ::= ALL(T).                   { A = T; }
+bare_label(A) ::= ANALYZE(T).               { A = T; }
+bare_label(A) ::= AND(T).                   { A = T; }
+bare_label(A) ::= ANY(T).                   { A = T; }
+bare_label(A) ::= ASC(T).                   { A = T; }
+bare_label(A) ::= ASYMMETRIC(T).            { A = T; }
+bare_label(A) ::= BOTH(T).                  { A = T; }
+bare_label(A) ::= CASE(T).                  { A = T; }
+bare_label(A) ::= CAST(T).                  { A = T; }
+bare_label(A) ::= CHECK(T).                 { A = T; }
+bare_label(A) ::= CURRENT_DATE(T).          { A = T; }
+bare_label(A) ::= CURRENT_TIME(T).          { A = T; }
+bare_label(A) ::= CURRENT_TIMESTAMP(T).     { A = T; }
+bare_label(A) ::= DEFAULT(T).               { A = T; }
+bare_label(A) ::= DEFERRABLE(T).            { A = T; }
+bare_label(A) ::= DESC(T).                  { A = T; }
+bare_label(A) ::= DISTINCT(T).              { A = T; }
+bare_label(A) ::= ELSE(T).                  { A = T; }
+bare_label(A) ::= END(T).                   { A = T; }
+bare_label(A) ::= FALSE(T).                 { A = T; }
+bare_label(A) ::= IN(T).                    { A = T; }
+bare_label(A) ::= LATERAL(T).               { A = T; }
+bare_label(A) ::= LEADING(T).               { A = T; }
+bare_label(A) ::= LOCALTIME(T).             { A = T; }
+bare_label(A) ::= LOCALTIMESTAMP(T).        { A = T; }
+bare_label(A) ::= NOT(T).                   { A = T; }
+bare_label(A) ::= NULL(T).                  { A = T; }
+bare_label(A) ::= ONLY(T).                  { A = T; }
+bare_label(A) ::= OR(T).                    { A = T; }
+bare_label(A) ::= PRIMARY(T).               { A = T; }
+bare_label(A) ::= SELECT(T).                { A = T; }
+bare_label(A) ::= SOME(T).                  { A = T; }
+bare_label(A) ::= SYMMETRIC(T).             { A = T; }
+bare_label(A) ::= TABLE(T).                 { A = T; }
+bare_label(A) ::= THEN(T).                  { A = T; }
+bare_label(A) ::= TRAILING(T).              { A = T; }
+bare_label(A) ::= TRUE(T).                  { A = T; }
+bare_label(A) ::= UNIQUE(T).                { A = T; }
+bare_label(A) ::= USER(T).                  { A = T; }
+bare_label(A) ::= USING(T).                 { A = T; }
+bare_label(A) ::= WHEN(T).                  { A = T; }
+bare_label(A) ::= RESERVED_BARE(T).         { A = T; }
+
+unreserved_keyword(A) ::= ABORT(T).                 { A = T; }
+unreserved_keyword(A) ::= BEGIN(T).                 { A = T; }
+unreserved_keyword(A) ::= BY(T).                    { A = T; }
+unreserved_keyword(A) ::= CASCADE(T).               { A = T; }
+unreserved_keyword(A) ::= CHAIN(T).                 { A = T; }
+unreserved_keyword(A) ::= CHARACTERISTICS(T).       { A = T; }
+unreserved_keyword(A) ::= COMMIT(T).                { A = T; }
+unreserved_keyword(A) ::= COMMITTED(T).             { A = T; }
+unreserved_keyword(A) ::= COPY(T).                  { A = T; }
+unreserved_keyword(A) ::= CSV(T).                   { A = T; }
+unreserved_keyword(A) ::= CURRENT(T).               { A = T; }
+unreserved_keyword(A) ::= DATA(T).                  { A = T; }
+unreserved_keyword(A) ::= DELIMITER(T).             { A = T; }
+unreserved_keyword(A) ::= DESCRIBE(T).              { A = T; }
+unreserved_keyword(A) ::= DOUBLE(T).                { A = T; }
+unreserved_keyword(A) ::= DROP(T).                  { A = T; }
+unreserved_keyword(A) ::= ENCODING(T).              { A = T; }
+unreserved_keyword(A) ::= ESCAPE(T).                { A = T; }
+unreserved_keyword(A) ::= EXPLAIN(T).               { A = T; }
+unreserved_keyword(A) ::= FIRST(T).                 { A = T; }
+unreserved_keyword(A) ::= FOLLOWING(T).             { A = T; }
+unreserved_keyword(A) ::= HEADER(T).                { A = T; }
+unreserved_keyword(A) ::= IF(T).                    { A = T; }
+unreserved_keyword(A) ::= INSERT(T).                { A = T; }
+unreserved_keyword(A) ::= ISOLATION(T).             { A = T; }
+unreserved_keyword(A) ::= LAST(T).                  { A = T; }
+unreserved_keyword(A) ::= LEVEL(T).                 { A = T; }
+unreserved_keyword(A) ::= LOCAL(T).                 { A = T; }
+unreserved_keyword(A) ::= NAMES(T).                 { A = T; }
+unreserved_keyword(A) ::= NEXT(T).                  { A = T; }
+unreserved_keyword(A) ::= NO(T).                    { A = T; }
+unreserved_keyword(A) ::= NULLS(T).                 { A = T; }
+unreserved_keyword(A) ::= PARTITION(T).             { A = T; }
+unreserved_keyword(A) ::= PRECEDING(T).             { A = T; }
+unreserved_keyword(A) ::= QUOTE(T).                 { A = T; }
+unreserved_keyword(A) ::= RANGE(T).                 { A = T; }
+unreserved_keyword(A) ::= READ(T).                  { A = T; }
+unreserved_keyword(A) ::= RECURSIVE(T).             { A = T; }
+unreserved_keyword(A) ::= REPEATABLE(T).            { A = T; }
+unreserved_keyword(A) ::= RESET(T).                 { A = T; }
+unreserved_keyword(A) ::= RESTRICT(T).              { A = T; }
+unreserved_keyword(A) ::= ROLLBACK(T).              { A = T; }
+unreserved_keyword(A) ::= ROWS(T).                  { A = T; }
+unreserved_keyword(A) ::= SERIALIZABLE(T).          { A = T; }
+unreserved_keyword(A) ::= SESSION(T).               { A = T; }
+unreserved_keyword(A) ::= SET(T).                   { A = T; }
+unreserved_keyword(A) ::= SHOW(T).                  { A = T; }
+unreserved_keyword(A) ::= START(T).                 { A = T; }
+unreserved_keyword(A) ::= STDIN(T).                 { A = T; }
+unreserved_keyword(A) ::= STDOUT(T).                { A = T; }
+unreserved_keyword(A) ::= TEMP(T).                  { A = T; }
+unreserved_keyword(A) ::= TEMPORARY(T).             { A = T; }
+unreserved_keyword(A) ::= TRANSACTION(T).           { A = T; }
+unreserved_keyword(A) ::= UNBOUNDED(T).             { A = T; }
+unreserved_keyword(A) ::= UNCOMMITTED(T).           { A = T; }
+unreserved_keyword(A) ::= UNKNOWN(T).               { A = T; }
+unreserved_keyword(A) ::= WORK(T).                  { A = T; }
+unreserved_keyword(A) ::= WRITE(T).                 { A = T; }
+unreserved_keyword(A) ::= ZONE(T).                  { A = T; }
+unreserved_keyword(A) ::= FILTER(T).                { A = T; }
+unreserved_keyword(A) ::= OVER(T).                  { A = T; }
+unreserved_keyword(A) ::= VARYING(T).               { A = T; }
+unreserved_keyword(A) ::= WITHOUT(T).               { A = T; }
+unreserved_keyword(A) ::= NOBARE_ID(T).             { A = T; }
+
+col_name_keyword(A) ::= BETWEEN(T).               { A = T; }
+col_name_keyword(A) ::= BIGINT(T).                { A = T; }
+col_name_keyword(A) ::= BOOLEAN(T).               { A = T; }
+col_name_keyword(A) ::= COALESCE(T).              { A = T; }
+col_name_keyword(A) ::= DEC(T).                   { A = T; }
+col_name_keyword(A) ::= DECIMAL(T).               { A = T; }
+col_name_keyword(A) ::= EXISTS(T).                { A = T; }
+col_name_keyword(A) ::= EXTRACT(T).               { A = T; }
+col_name_keyword(A) ::= FLOAT(T).                 { A = T; }
+col_name_keyword(A) ::= GREATEST(T).              { A = T; }
+col_name_keyword(A) ::= INT(T).                   { A = T; }
+col_name_keyword(A) ::= INTEGER(T).               { A = T; }
+col_name_keyword(A) ::= INTERVAL(T).              { A = T; }
+col_name_keyword(A) ::= LEAST(T).                 { A = T; }
+col_name_keyword(A) ::= NULLIF(T).                { A = T; }
+col_name_keyword(A) ::= NUMERIC(T).               { A = T; }
+col_name_keyword(A) ::= POSITION(T).              { A = T; }
+col_name_keyword(A) ::= REAL(T).                  { A = T; }
+col_name_keyword(A) ::= ROW(T).                   { A = T; }
+col_name_keyword(A) ::= SMALLINT(T).              { A = T; }
+col_name_keyword(A) ::= SUBSTRING(T).             { A = T; }
+col_name_keyword(A) ::= TIME(T).                  { A = T; }
+col_name_keyword(A) ::= TIMESTAMP(T).             { A = T; }
+col_name_keyword(A) ::= TRIM(T).                  { A = T; }
+col_name_keyword(A) ::= VALUES(T).                { A = T; }
+col_name_keyword(A) ::= VARCHAR(T).               { A = T; }
+col_name_keyword(A) ::= COLNAME_OTHER(T).         { A = T; }
+col_name_keyword(A) ::= CHAR(T).                  { A = T; }
+col_name_keyword(A) ::= CHARACTER(T).             { A = T; }
+col_name_keyword(A) ::= PRECISION(T).             { A = T; }
+
+type_func_name_keyword(A) ::= BINARY(T).                { A = T; }
+type_func_name_keyword(A) ::= CROSS(T).                 { A = T; }
+type_func_name_keyword(A) ::= FREEZE(T).                { A = T; }
+type_func_name_keyword(A) ::= FULL(T).                  { A = T; }
+type_func_name_keyword(A) ::= ILIKE(T).                 { A = T; }
+type_func_name_keyword(A) ::= INNER(T).                 { A = T; }
+type_func_name_keyword(A) ::= IS(T).                    { A = T; }
+type_func_name_keyword(A) ::= JOIN(T).                  { A = T; }
+type_func_name_keyword(A) ::= LEFT(T).                  { A = T; }
+type_func_name_keyword(A) ::= LIKE(T).                  { A = T; }
+type_func_name_keyword(A) ::= NATURAL(T).               { A = T; }
+type_func_name_keyword(A) ::= OUTER(T).                 { A = T; }
+type_func_name_keyword(A) ::= RIGHT(T).                 { A = T; }
+type_func_name_keyword(A) ::= SIMILAR(T).               { A = T; }
+type_func_name_keyword(A) ::= VERBOSE(T).               { A = T; }
+type_func_name_keyword(A) ::= TYPEFUNC_BARE(T).         { A = T; }
+type_func_name_keyword(A) ::= ISNULL(T).                { A = T; }
+type_func_name_keyword(A) ::= NOTNULL(T).               { A = T; }
+type_func_name_keyword(A) ::= TYPEFUNC_NOBARE(T).       { A = T; }
+
+reserved_keyword(A) ::= ALL(T).                   { A = T; }
+reserved_keyword(A) ::= ANALYZE(T).               { A = T; }
+reserved_keyword(A) ::= AND(T).                   { A = T; }
+reserved_keyword(A) ::= ANY(T).                   { A = T; }
+reserved_keyword(A) ::= ASC(T).                   { A = T; }
+reserved_keyword(A) ::= ASYMMETRIC(T).            { A = T; }
+reserved_keyword(A) ::= BOTH(T).                  { A = T; }
+reserved_keyword(A) ::= CASE(T).                  { A = T; }
+reserved_keyword(A) ::= CAST(T).                  { A = T; }
+reserved_keyword(A) ::= CHECK(T).                 { A = T; }
+reserved_keyword(A) ::= CURRENT_DATE(T).          { A = T; }
+reserved_keyword(A) ::= CURRENT_TIME(T).          { A = T; }
+reserved_keyword(A) ::= CURRENT_TIMESTAMP(T).     { A = T; }
+reserved_keyword(A) ::= DEFAULT(T).               { A = T; }
+reserved_keyword(A) ::= DEFERRABLE(T).            { A = T; }
+reserved_keyword(A) ::= DESC(T).                  { A = T; }
+reserved_keyword(A) ::= DISTINCT(T).              { A = T; }
+reserved_keyword(A) ::= ELSE(T).                  { A = T; }
+reserved_keyword(A) ::= END(T).                   { A = T; }
+reserved_keyword(A) ::= FALSE(T).                 { A = T; }
+reserved_keyword(A) ::= IN(T).                    { A = T; }
+reserved_keyword(A) ::= LATERAL(T).               { A = T; }
+reserved_keyword(A) ::= LEADING(T).               { A = T; }
+reserved_keyword(A) ::= LOCALTIME(T).             { A = T; }
+reserved_keyword(A) ::= LOCALTIMESTAMP(T).        { A = T; }
+reserved_keyword(A) ::= NOT(T).                   { A = T; }
+reserved_keyword(A) ::= NULL(T).                  { A = T; }
+reserved_keyword(A) ::= ONLY(T).                  { A = T; }
+reserved_keyword(A) ::= OR(T).                    { A = T; }
+reserved_keyword(A) ::= PRIMARY(T).               { A = T; }
+reserved_keyword(A) ::= SELECT(T).                { A = T; }
+reserved_keyword(A) ::= SOME(T).                  { A = T; }
+reserved_keyword(A) ::= SYMMETRIC(T).             { A = T; }
+reserved_keyword(A) ::= TABLE(T).                 { A = T; }
+reserved_keyword(A) ::= THEN(T).                  { A = T; }
+reserved_keyword(A) ::= TRAILING(T).              { A = T; }
+reserved_keyword(A) ::= TRUE(T).                  { A = T; }
+reserved_keyword(A) ::= UNIQUE(T).                { A = T; }
+reserved_keyword(A) ::= USER(T).                  { A = T; }
+reserved_keyword(A) ::= USING(T).                 { A = T; }
+reserved_keyword(A) ::= WHEN(T).                  { A = T; }
+reserved_keyword(A) ::= RESERVED_BARE(T).         { A = T; }
+reserved_keyword(A) ::= ARRAY(T).                 { A = T; }
+reserved_keyword(A) ::= AS(T).                    { A = T; }
+reserved_keyword(A) ::= CREATE(T).                { A = T; }
+reserved_keyword(A) ::= EXCEPT(T).                { A = T; }
+reserved_keyword(A) ::= FETCH(T).                 { A = T; }
+reserved_keyword(A) ::= FOR(T).                   { A = T; }
+reserved_keyword(A) ::= FROM(T).                  { A = T; }
+reserved_keyword(A) ::= GROUP(T).                 { A = T; }
+reserved_keyword(A) ::= HAVING(T).                { A = T; }
+reserved_keyword(A) ::= INTERSECT(T).             { A = T; }
+reserved_keyword(A) ::= INTO(T).                  { A = T; }
+reserved_keyword(A) ::= LIMIT(T).                 { A = T; }
+reserved_keyword(A) ::= OFFSET(T).                { A = T; }
+reserved_keyword(A) ::= ON(T).                    { A = T; }
+reserved_keyword(A) ::= ORDER(T).                 { A = T; }
+reserved_keyword(A) ::= RETURNING(T).             { A = T; }
+reserved_keyword(A) ::= TO(T).                    { A = T; }
+reserved_keyword(A) ::= UNION(T).                 { A = T; }
+reserved_keyword(A) ::= WHERE(T).                 { A = T; }
+reserved_keyword(A) ::= WINDOW(T).                { A = T; }
+reserved_keyword(A) ::= WITH(T).                  { A = T; }
+reserved_keyword(A) ::= RESERVED_NOBARE(T).       { A = T; }
 
 %type name_list {attu_names *}
 %type opt_name_list {attu_names *}
@@ -956,15 +1396,13 @@ typename(A) ::= simple_typename(T).     { A = T; }
 typename(A) ::= generic_typename(T).    { A = T; }
 
 %type generic_typename {attu_ast_typename}
-generic_typename(A) ::= ID(N).          { A = tn_make(ab_tokstr(&N), N.pos); }
-generic_typename(A) ::= ID(N) LP ICONST(P) RP.
-    { A = tn_make(ab_tokstr(&N), N.pos); A.precision = atoi(P.str); }
-generic_typename(A) ::= ID(N) LP ICONST(P) COMMA ICONST(S) RP.
-    { A = tn_make(ab_tokstr(&N), N.pos); A.precision = atoi(P.str); A.scale = atoi(S.str); }
+generic_typename(A) ::= type_function_name(N).  { A = tn_make(ab_tokstr(&N), N.pos); }
+generic_typename(A) ::= type_function_name(N) LP expr_list(L) RP.
+    { A = tn_make(ab_tokstr(&N), N.pos); ab_type_mods(ctx, &A, L, N.pos); }
 
 /* Literal prefixes: DATE 'x' (generic), TIMESTAMP 'x', INTEGER 'x', ... */
 const_typename(A) ::= simple_typename(T).   { A = T; }
-const_typename(A) ::= ID(N).                { A = tn_make(ab_tokstr(&N), N.pos); }
+const_typename(A) ::= type_function_name(N). { A = tn_make(ab_tokstr(&N), N.pos); }
 
 simple_typename(A) ::= INT(K).              { A = tn_make("integer", K.pos); }
 simple_typename(A) ::= INTEGER(K).          { A = tn_make("integer", K.pos); }
@@ -975,9 +1413,9 @@ simple_typename(A) ::= FLOAT(K).            { A = tn_make("float", K.pos); }
 simple_typename(A) ::= FLOAT(K) LP ICONST(P) RP.
     { A = tn_make("float", K.pos); A.precision = atoi(P.str); }
 simple_typename(A) ::= DOUBLE(K) PRECISION. { A = tn_make("double precision", K.pos); }
-simple_typename(A) ::= DECIMAL(K) opt_type_mod(M).  { A = tn_make("numeric", K.pos); A.precision = M.precision; A.scale = M.scale; }
-simple_typename(A) ::= DEC(K) opt_type_mod(M).      { A = tn_make("numeric", K.pos); A.precision = M.precision; A.scale = M.scale; }
-simple_typename(A) ::= NUMERIC(K) opt_type_mod(M).  { A = tn_make("numeric", K.pos); A.precision = M.precision; A.scale = M.scale; }
+simple_typename(A) ::= DECIMAL(K) opt_type_mod(M).  { A = numeric_type(ctx, &M, K.pos); }
+simple_typename(A) ::= DEC(K) opt_type_mod(M).      { A = numeric_type(ctx, &M, K.pos); }
+simple_typename(A) ::= NUMERIC(K) opt_type_mod(M).  { A = numeric_type(ctx, &M, K.pos); }
 simple_typename(A) ::= BOOLEAN(K).          { A = tn_make("boolean", K.pos); }
 simple_typename(A) ::= CHARACTER(K) opt_varying(V) opt_char_len(L).
     { A = tn_make(V ? "character varying" : "character", K.pos); A.precision = L; }
@@ -996,11 +1434,10 @@ simple_typename(A) ::= TIME(K) opt_timezone(Z).
     { A = tn_make(Z ? "time with time zone" : "time without time zone", K.pos); }
 simple_typename(A) ::= INTERVAL(K).         { A = tn_make("interval", K.pos); }
 
+/* Type modifiers are expressions in PostgreSQL's grammar; only integer
+ * constants make sense, which is checked after parsing, as there. */
 %type opt_type_mod {attu_ast_typename}
-opt_type_mod(A) ::= LP ICONST(P) RP.
-    { A = tn_make("", 0); A.precision = atoi(P.str); }
-opt_type_mod(A) ::= LP ICONST(P) COMMA ICONST(S) RP.
-    { A = tn_make("", 0); A.precision = atoi(P.str); A.scale = atoi(S.str); }
+opt_type_mod(A) ::= LP(K) expr_list(L) RP.  { A = tn_make("", 0); ab_type_mods(ctx, &A, L, K.pos); }
 opt_type_mod(A) ::= .                       { A = tn_make("", 0); }
 
 %type opt_varying {bool}
@@ -1046,12 +1483,11 @@ insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES.
 /* CREATE TABLE [AS], DROP TABLE                                            */
 
 %type create_stmt {attu_ast_stmt *}
-create_stmt(A) ::= CREATE(K) opt_temp TABLE opt_if_not_exists(E) qualified_name(N)
-                   LP opt_table_elements(L) RP.
+create_stmt(A) ::= create_head(H) LP opt_table_elements(L) RP.
 {
-    A = ab_stmt(ctx, ATTU_STMT_CREATE_TABLE, K.pos);
-    A->u.create_table.table = (char *)N.name;
-    A->u.create_table.if_not_exists = E;
+    A = ab_stmt(ctx, ATTU_STMT_CREATE_TABLE, H.pos);
+    A->u.create_table.table = (char *)H.name.name;
+    A->u.create_table.if_not_exists = H.if_not_exists;
     if (L) {
         A->u.create_table.columns = L->cols.items;
         A->u.create_table.ncolumns = L->cols.n;
@@ -1069,11 +1505,9 @@ create_stmt(A) ::= CREATE(K) opt_temp TABLE opt_if_not_exists(E) qualified_name(
                     found = 1;
                 }
             }
-            if (!found) {
-                ab_error(ctx, ATTU_SQLSTATE_UNDEFINED_COLUMN, pkpos[i],
-                         "column \"%s\" named in key does not exist", pk[i]);
-                ctx->failed = true;
-            }
+            if (!found)
+                ab_defer_error(ctx, ATTU_SQLSTATE_UNDEFINED_COLUMN, pkpos[i],
+                               "column \"%s\" named in key does not exist", pk[i]);
         }
     }
 }
@@ -1095,11 +1529,10 @@ table_elements(A) ::= table_elements(L) COMMA table_constraint(P).
 {
     A = L;
     if (P) {
-        if (A->npk_clauses++) {
-            ab_error(ctx, "42P16", P->positions.n ? ((int *)P->positions.items)[0] : 0,
-                     "multiple primary keys for table are not allowed");
-            ctx->failed = true;
-        }
+        if (A->npk_clauses++)
+            ab_defer_error(ctx, "42P16", P->positions.n ? ((int *)P->positions.items)[0] : 0,
+                           "multiple primary keys for table \"%s\" are not allowed",
+                           ctx->cur_table);
         A->pk = *P;
     }
 }
@@ -1110,7 +1543,7 @@ table_constraint(A) ::= PRIMARY key_word LP name_list(L) RP.   { A = L; }
 table_constraint(A) ::= UNIQUE LP name_list RP.             { A = NULL; }
 
 %type column_def {attu_ast_column_def}
-column_def(A) ::= colid(N) typename(T) col_constraints(C).
+column_def(A) ::= column_name(N) typename(T) col_constraints(C).
 {
     memset(&A, 0, sizeof A);
     A.name = (char *)ab_tokstr(&N);
@@ -1120,16 +1553,39 @@ column_def(A) ::= colid(N) typename(T) col_constraints(C).
     A.primary_key = C.primary_key;
     A.default_ = C.default_;
 }
+/* Remembers the column being defined, for constraint messages. */
+column_name(A) ::= colid(N).    { A = N; ctx->cur_column = ab_tokstr(&N); }
+
 %include {
-typedef struct ab_colcons { bool not_null, primary_key; attu_ast_expr *default_; } ab_colcons;
+typedef struct ab_colcons {
+    bool not_null, primary_key, null_seen, not_null_seen;
+    attu_ast_expr *default_;
+} ab_colcons;
 }
 %type col_constraints {ab_colcons}
-col_constraints(A) ::= col_constraints(L) NOT NULL.     { A = L; A.not_null = true; }
-col_constraints(A) ::= col_constraints(L) NULL.         { A = L; }
+col_constraints(A) ::= col_constraints(L) NOT(K) NULL.
+{
+    A = L;
+    if (A.null_seen)
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, K.pos,
+                       "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"",
+                       ctx->cur_column, ctx->cur_table);
+    A.not_null = true;
+    A.not_null_seen = true;
+}
+col_constraints(A) ::= col_constraints(L) NULL(K).
+{
+    A = L;
+    if (A.not_null_seen)
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, K.pos,
+                       "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"",
+                       ctx->cur_column, ctx->cur_table);
+    A.null_seen = true;
+}
 col_constraints(A) ::= col_constraints(L) PRIMARY key_word. { A = L; A.primary_key = true; A.not_null = true; }
 col_constraints(A) ::= col_constraints(L) UNIQUE.       { A = L; }
 col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).    { A = L; A.default_ = E; }
-col_constraints(A) ::= .    { A.not_null = false; A.primary_key = false; A.default_ = NULL; }
+col_constraints(A) ::= .    { memset(&A, 0, sizeof A); }
 
 /* KEY is unreserved in PostgreSQL: a word "key" in the right place. */
 key_word ::= ID(T).
@@ -1145,17 +1601,24 @@ opt_temp ::= TEMP.
 opt_temp ::= TEMPORARY.
 opt_temp ::= .
 
-%type opt_if_not_exists {bool}
-opt_if_not_exists(A) ::= IF NOT EXISTS.     { A = true; }
-opt_if_not_exists(A) ::= .                  { A = false; }
+/* "IF" may also be a table name, so the head of the statement takes the
+ * name too (as in PostgreSQL's separate rules) and the token after IF
+ * decides. */
+%include {
+typedef struct ab_create_head { ab_qname name; bool if_not_exists; int pos; } ab_create_head;
+}
+%type create_head {ab_create_head}
+create_head(A) ::= CREATE(K) opt_temp TABLE IF NOT EXISTS qualified_name(N).
+    { A.name = N; A.if_not_exists = true; A.pos = K.pos; ctx->cur_table = N.name; }
+create_head(A) ::= CREATE(K) opt_temp TABLE qualified_name(N).
+    { A.name = N; A.if_not_exists = false; A.pos = K.pos; ctx->cur_table = N.name; }
 
 %type create_as_stmt {attu_ast_stmt *}
-create_as_stmt(A) ::= CREATE(K) opt_temp TABLE opt_if_not_exists(E) qualified_name(N)
-                      opt_name_list(C) AS select_stmt(Q) opt_with_data(D).
+create_as_stmt(A) ::= create_head(H) opt_name_list(C) AS select_stmt(Q) opt_with_data(D).
 {
-    A = ab_stmt(ctx, ATTU_STMT_CREATE_TABLE_AS, K.pos);
-    A->u.create_table_as.table = (char *)N.name;
-    A->u.create_table_as.if_not_exists = E;
+    A = ab_stmt(ctx, ATTU_STMT_CREATE_TABLE_AS, H.pos);
+    A->u.create_table_as.table = (char *)H.name.name;
+    A->u.create_table_as.if_not_exists = H.if_not_exists;
     A->u.create_table_as.columns = ab_names(C);
     A->u.create_table_as.query = Q;
     A->u.create_table_as.with_no_data = D;
@@ -1166,16 +1629,19 @@ opt_with_data(A) ::= WITH NO DATA.      { A = true; }
 opt_with_data(A) ::= .                  { A = false; }
 
 %type drop_stmt {attu_ast_stmt *}
-drop_stmt(A) ::= DROP(K) TABLE opt_if_exists(E) name_list(L) opt_drop_behavior(B).
+drop_stmt(A) ::= DROP(K) TABLE IF EXISTS name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_TABLE, K.pos);
     A->u.drop_table.tables = ab_names(L);
-    A->u.drop_table.if_exists = E;
+    A->u.drop_table.if_exists = true;
     A->u.drop_table.cascade = B;
 }
-%type opt_if_exists {bool}
-opt_if_exists(A) ::= IF EXISTS.     { A = true; }
-opt_if_exists(A) ::= .              { A = false; }
+drop_stmt(A) ::= DROP(K) TABLE name_list(L) opt_drop_behavior(B).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DROP_TABLE, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.cascade = B;
+}
 %type opt_drop_behavior {bool}
 opt_drop_behavior(A) ::= CASCADE.   { A = true; }
 opt_drop_behavior(A) ::= RESTRICT.  { A = false; }
@@ -1200,13 +1666,10 @@ copy_stmt(A) ::= COPY(K) qualified_name(N) opt_name_list(C) copy_from(F) copy_fi
     A->u.copy.filename = (char *)P.name;
     A->u.copy.filename_position = P.pos;
     if (O) { A->u.copy.options = O->items; A->u.copy.noptions = O->n; }
-    if (F && P.target == ATTU_COPY_STDOUT) {
-        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, P.pos, "COPY FROM STDOUT is not possible");
-        ctx->failed = true;
-    } else if (!F && P.target == ATTU_COPY_STDIN) {
-        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, P.pos, "COPY TO STDIN is not possible");
-        ctx->failed = true;
-    }
+    /* PostgreSQL takes STDIN and STDOUT alike: "the client", in whichever
+     * direction the statement goes. */
+    if (P.target != ATTU_COPY_FILE)
+        A->u.copy.target = F ? ATTU_COPY_STDIN : ATTU_COPY_STDOUT;
 }
 copy_stmt(A) ::= COPY(K) select_with_parens(Q) TO copy_file(P) opt_with copy_options(O).
 {
@@ -1217,10 +1680,7 @@ copy_stmt(A) ::= COPY(K) select_with_parens(Q) TO copy_file(P) opt_with copy_opt
     A->u.copy.filename = (char *)P.name;
     A->u.copy.filename_position = P.pos;
     if (O) { A->u.copy.options = O->items; A->u.copy.noptions = O->n; }
-    if (P.target == ATTU_COPY_STDIN) {
-        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, P.pos, "COPY TO STDIN is not possible");
-        ctx->failed = true;
-    }
+    if (P.target != ATTU_COPY_FILE) A->u.copy.target = ATTU_COPY_STDOUT;
 }
 
 %type copy_from {bool}
@@ -1286,7 +1746,7 @@ option_value(A) ::= STAR(T).                { A = val_make("*", T.pos); }
 boolean_or_string(A) ::= TRUE(T).       { A = val_make("true", T.pos); }
 boolean_or_string(A) ::= FALSE(T).      { A = val_make("false", T.pos); }
 boolean_or_string(A) ::= ON(T).         { A = val_make("on", T.pos); }
-boolean_or_string(A) ::= ID(T).         { A = val_make(ab_tokstr(&T), T.pos); }
+boolean_or_string(A) ::= non_reserved_word(T). { A = val_make(ab_tokstr(&T), T.pos); }
 boolean_or_string(A) ::= SCONST(T).     { A = val_make(ab_strndup(ctx, T.str, T.slen), T.pos); }
 
 %type numeric_only {ab_val}
@@ -1319,15 +1779,7 @@ explain_stmt(A) ::= EXPLAIN(K) LP explain_opt_list(L) RP explainable_stmt(S).
     A->u.explain.stmt = S;
     A->u.explain.options = L->items;
     A->u.explain.noptions = L->n;
-    for (int i = 0; i < L->n; i++) {
-        attu_ast_option *o = &((attu_ast_option *)L->items)[i];
-        bool on = !o->value || strcmp(o->value, "true") == 0 ||
-                  strcmp(o->value, "on") == 0 || strcmp(o->value, "1") == 0;
-        if (strcmp(o->name, "analyze") == 0 || strcmp(o->name, "analyse") == 0)
-            A->u.explain.analyze = on;
-        else if (strcmp(o->name, "verbose") == 0)
-            A->u.explain.verbose = on;
-    }
+    explain_options(ctx, A, L);
 }
 
 /* EXPLAIN option names are plain words or ANALYZE / VERBOSE (PostgreSQL's
@@ -1342,9 +1794,8 @@ explain_option(A) ::= explain_opt_name(N) option_value(V).
     { A = opt_make(ctx, ab_tokstr(&N), N.pos, V.text, V.pos); }
 explain_option(A) ::= explain_opt_name(N).
     { A = opt_make(ctx, ab_tokstr(&N), N.pos, NULL, 0); }
-explain_opt_name(A) ::= ID(T).          { A = T; }
+explain_opt_name(A) ::= non_reserved_word(T).  { A = T; }
 explain_opt_name(A) ::= ANALYZE(T).     { A = T; }
-explain_opt_name(A) ::= VERBOSE(T).     { A = T; }
 
 %type opt_verbose {bool}
 opt_verbose(A) ::= VERBOSE.     { A = true; }
@@ -1402,8 +1853,14 @@ set_rest(A) ::= TIME ZONE zone_value(V).
     A.values = V ? strlist_push(ctx, NULL, V) : NULL;
     A.to_default = V == NULL;
 }
-set_rest(A) ::= NAMES boolean_or_string(V).
-    { A.name = "client_encoding"; A.values = strlist_push(ctx, NULL, V.text); A.to_default = false; }
+set_rest(A) ::= NAMES SCONST(V).
+{
+    A.name = "client_encoding";
+    A.values = strlist_push(ctx, NULL, ab_strndup(ctx, V.str, V.slen));
+    A.to_default = false;
+}
+set_rest(A) ::= NAMES DEFAULT.
+    { A.name = "client_encoding"; A.values = NULL; A.to_default = true; }
 set_rest(A) ::= NAMES.
     { A.name = "client_encoding"; A.values = NULL; A.to_default = true; }
 set_rest(A) ::= TRANSACTION txn_mode_list(M).

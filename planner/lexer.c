@@ -25,8 +25,13 @@ typedef struct kw {
 } kw;
 
 /* Sorted by word (strcmp order) for binary search. Every keyword the
- * grammar mentions is here; words that are keywords in PostgreSQL but not
- * used by attu are plain identifiers. */
+ * grammar mentions is here, and so is every word PostgreSQL 15 reserves
+ * (fully or as a type/function or column name) even where attu's grammar
+ * has no use for it: those map to the class tokens RESERVED_BARE,
+ * RESERVED_NOBARE, TYPEFUNC_BARE, TYPEFUNC_NOBARE and COLNAME_OTHER, so
+ * "SELECT do FROM t" fails where PostgreSQL fails. NOBARE_ID marks the
+ * unreserved words that cannot be an alias without AS (day, year, ...).
+ * PostgreSQL's other unreserved keywords are plain identifiers here. */
 static const kw keywords[] = {
     {"abort", TK_ABORT},
     {"all", TK_ALL},
@@ -38,10 +43,12 @@ static const kw keywords[] = {
     {"as", TK_AS},
     {"asc", TK_ASC},
     {"asymmetric", TK_ASYMMETRIC},
+    {"authorization", TK_TYPEFUNC_BARE},
     {"begin", TK_BEGIN},
     {"between", TK_BETWEEN},
     {"bigint", TK_BIGINT},
     {"binary", TK_BINARY},
+    {"bit", TK_COLNAME_OTHER},
     {"boolean", TK_BOOLEAN},
     {"both", TK_BOTH},
     {"by", TK_BY},
@@ -54,17 +61,27 @@ static const kw keywords[] = {
     {"characteristics", TK_CHARACTERISTICS},
     {"check", TK_CHECK},
     {"coalesce", TK_COALESCE},
+    {"collate", TK_RESERVED_BARE},
+    {"collation", TK_TYPEFUNC_BARE},
+    {"column", TK_RESERVED_BARE},
     {"commit", TK_COMMIT},
     {"committed", TK_COMMITTED},
+    {"concurrently", TK_TYPEFUNC_BARE},
+    {"constraint", TK_RESERVED_BARE},
     {"copy", TK_COPY},
     {"create", TK_CREATE},
     {"cross", TK_CROSS},
     {"csv", TK_CSV},
     {"current", TK_CURRENT},
+    {"current_catalog", TK_RESERVED_BARE},
     {"current_date", TK_CURRENT_DATE},
+    {"current_role", TK_RESERVED_BARE},
+    {"current_schema", TK_TYPEFUNC_BARE},
     {"current_time", TK_CURRENT_TIME},
     {"current_timestamp", TK_CURRENT_TIMESTAMP},
+    {"current_user", TK_RESERVED_BARE},
     {"data", TK_DATA},
+    {"day", TK_NOBARE_ID},
     {"dec", TK_DEC},
     {"decimal", TK_DECIMAL},
     {"default", TK_DEFAULT},
@@ -73,6 +90,7 @@ static const kw keywords[] = {
     {"desc", TK_DESC},
     {"describe", TK_DESCRIBE},
     {"distinct", TK_DISTINCT},
+    {"do", TK_RESERVED_BARE},
     {"double", TK_DOUBLE},
     {"drop", TK_DROP},
     {"else", TK_ELSE},
@@ -90,18 +108,23 @@ static const kw keywords[] = {
     {"float", TK_FLOAT},
     {"following", TK_FOLLOWING},
     {"for", TK_FOR},
-    {"format", TK_FORMAT},
+    {"foreign", TK_RESERVED_BARE},
     {"freeze", TK_FREEZE},
     {"from", TK_FROM},
     {"full", TK_FULL},
+    {"grant", TK_RESERVED_NOBARE},
     {"greatest", TK_GREATEST},
     {"group", TK_GROUP},
+    {"grouping", TK_COLNAME_OTHER},
     {"having", TK_HAVING},
     {"header", TK_HEADER},
+    {"hour", TK_NOBARE_ID},
     {"if", TK_IF},
     {"ilike", TK_ILIKE},
     {"in", TK_IN},
+    {"initially", TK_RESERVED_BARE},
     {"inner", TK_INNER},
+    {"inout", TK_COLNAME_OTHER},
     {"insert", TK_INSERT},
     {"int", TK_INT},
     {"integer", TK_INTEGER},
@@ -123,10 +146,16 @@ static const kw keywords[] = {
     {"local", TK_LOCAL},
     {"localtime", TK_LOCALTIME},
     {"localtimestamp", TK_LOCALTIMESTAMP},
+    {"minute", TK_NOBARE_ID},
+    {"month", TK_NOBARE_ID},
     {"names", TK_NAMES},
+    {"national", TK_COLNAME_OTHER},
     {"natural", TK_NATURAL},
+    {"nchar", TK_COLNAME_OTHER},
     {"next", TK_NEXT},
     {"no", TK_NO},
+    {"none", TK_COLNAME_OTHER},
+    {"normalize", TK_COLNAME_OTHER},
     {"not", TK_NOT},
     {"notnull", TK_NOTNULL},
     {"null", TK_NULL},
@@ -138,9 +167,13 @@ static const kw keywords[] = {
     {"only", TK_ONLY},
     {"or", TK_OR},
     {"order", TK_ORDER},
+    {"out", TK_COLNAME_OTHER},
     {"outer", TK_OUTER},
     {"over", TK_OVER},
+    {"overlaps", TK_TYPEFUNC_NOBARE},
+    {"overlay", TK_COLNAME_OTHER},
     {"partition", TK_PARTITION},
+    {"placing", TK_RESERVED_BARE},
     {"position", TK_POSITION},
     {"preceding", TK_PRECEDING},
     {"precision", TK_PRECISION},
@@ -150,6 +183,7 @@ static const kw keywords[] = {
     {"read", TK_READ},
     {"real", TK_REAL},
     {"recursive", TK_RECURSIVE},
+    {"references", TK_RESERVED_BARE},
     {"repeatable", TK_REPEATABLE},
     {"reset", TK_RESET},
     {"restrict", TK_RESTRICT},
@@ -158,10 +192,13 @@ static const kw keywords[] = {
     {"rollback", TK_ROLLBACK},
     {"row", TK_ROW},
     {"rows", TK_ROWS},
+    {"second", TK_NOBARE_ID},
     {"select", TK_SELECT},
     {"serializable", TK_SERIALIZABLE},
     {"session", TK_SESSION},
+    {"session_user", TK_RESERVED_BARE},
     {"set", TK_SET},
+    {"setof", TK_COLNAME_OTHER},
     {"show", TK_SHOW},
     {"similar", TK_SIMILAR},
     {"smallint", TK_SMALLINT},
@@ -172,6 +209,7 @@ static const kw keywords[] = {
     {"substring", TK_SUBSTRING},
     {"symmetric", TK_SYMMETRIC},
     {"table", TK_TABLE},
+    {"tablesample", TK_TYPEFUNC_BARE},
     {"temp", TK_TEMP},
     {"temporary", TK_TEMPORARY},
     {"then", TK_THEN},
@@ -180,6 +218,7 @@ static const kw keywords[] = {
     {"to", TK_TO},
     {"trailing", TK_TRAILING},
     {"transaction", TK_TRANSACTION},
+    {"treat", TK_COLNAME_OTHER},
     {"trim", TK_TRIM},
     {"true", TK_TRUE},
     {"unbounded", TK_UNBOUNDED},
@@ -191,15 +230,29 @@ static const kw keywords[] = {
     {"using", TK_USING},
     {"values", TK_VALUES},
     {"varchar", TK_VARCHAR},
+    {"variadic", TK_RESERVED_BARE},
     {"varying", TK_VARYING},
     {"verbose", TK_VERBOSE},
     {"when", TK_WHEN},
     {"where", TK_WHERE},
     {"window", TK_WINDOW},
     {"with", TK_WITH},
+    {"within", TK_NOBARE_ID},
     {"without", TK_WITHOUT},
     {"work", TK_WORK},
     {"write", TK_WRITE},
+    {"xmlattributes", TK_COLNAME_OTHER},
+    {"xmlconcat", TK_COLNAME_OTHER},
+    {"xmlelement", TK_COLNAME_OTHER},
+    {"xmlexists", TK_COLNAME_OTHER},
+    {"xmlforest", TK_COLNAME_OTHER},
+    {"xmlnamespaces", TK_COLNAME_OTHER},
+    {"xmlparse", TK_COLNAME_OTHER},
+    {"xmlpi", TK_COLNAME_OTHER},
+    {"xmlroot", TK_COLNAME_OTHER},
+    {"xmlserialize", TK_COLNAME_OTHER},
+    {"xmltable", TK_COLNAME_OTHER},
+    {"year", TK_NOBARE_ID},
     {"zone", TK_ZONE},
 };
 
@@ -408,7 +461,7 @@ static int scan_string(attu_lexer *lx, size_t start, size_t q, int escapes,
                     for (int i = 0; i < nd; i++) {
                         if (p >= lx->len || !is_hex((unsigned char)lx->sql[p])) {
                             free(b.p);
-                            return attu_error_set(err, ATTU_SQLSTATE_SYNTAX,
+                            return attu_error_set(err, "22025",
                                 attu_lexer_char_pos(lx, esc_start),
                                 "invalid Unicode escape");
                         }
@@ -416,9 +469,8 @@ static int scan_string(attu_lexer *lx, size_t start, size_t q, int escapes,
                     }
                     if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
                         free(b.p);
-                        return attu_error_set(err, "22P05",
-                            attu_lexer_char_pos(lx, esc_start),
-                            "invalid Unicode escape value");
+                        return lex_error(lx, err, esc_start, p,
+                                         "invalid Unicode escape value");
                     }
                     sb_put_utf8(&b, cp);
                     break;
@@ -447,7 +499,7 @@ static int scan_string(attu_lexer *lx, size_t start, size_t q, int escapes,
      * from E'\0' and \x00 too). */
     if (!b.oom && memchr(b.p ? b.p : "", '\0', b.n)) {
         free(b.p);
-        return attu_error_set(err, "22021", attu_lexer_char_pos(lx, start),
+        return attu_error_set(err, "22021", 0,
                               "invalid byte sequence for encoding \"UTF8\": 0x00");
     }
     tok->type = TK_SCONST;
@@ -508,14 +560,17 @@ static int scan_number(attu_lexer *lx, size_t start, attu_token *tok,
             is_float = 1;
             p = q;
             while (p < n && is_digit((unsigned char)s[p])) p++;
+        } else if (q > p + 1) {
+            /* "1e+" without digits: PostgreSQL's realfail2, junk up to and
+             * including the sign */
+            return lex_error(lx, err, start, q, "trailing junk after numeric literal");
         }
-        /* otherwise "1e" / "1e+": junk, caught just below */
+        /* otherwise "1e", "1ex": junk through the identifier, just below */
     }
 done:
     if (p < n && is_ident_start((unsigned char)s[p])) {
         size_t q = p;
         while (q < n && is_ident_cont((unsigned char)s[q])) q++;
-        /* PostgreSQL 15 also swallows a sign after a dangling exponent */
         return lex_error(lx, err, start, q, "trailing junk after numeric literal");
     }
     tok->type = is_float ? TK_FCONST : TK_ICONST;
@@ -707,7 +762,7 @@ int attu_lexer_next(attu_lexer *lx, attu_token *tok, attu_error *err) {
         int r = scan_dollar(lx, start, tok, err);
         if (r <= 0) return r;
         /* A lone '$' is not a token PostgreSQL knows either. */
-        tok->type = TK_OP;
+        tok->type = TK_ILLEGAL;
         tok->len = 1;
         tok->str = s + start;
         tok->slen = 1;
@@ -751,7 +806,7 @@ int attu_lexer_next(attu_lexer *lx, attu_token *tok, attu_error *err) {
         /* Anything else (control characters, a stray backslash) is a token
          * of its own that no rule accepts: PostgreSQL reports a syntax
          * error at it. */
-        tok->type = TK_OP;
+        tok->type = TK_ILLEGAL;
         break;
     }
     tok->len = 1;

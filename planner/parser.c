@@ -11,7 +11,8 @@
  * base_yylex: NOT before BETWEEN / IN / LIKE / ILIKE / SIMILAR becomes
  * NOT_LA (so "a NOT IN (...)" and "NOT a" need no extra grammar state), and
  * WITH before TIME becomes WITH_LA (TIMESTAMP WITH TIME ZONE versus a
- * following WITH clause).
+ * following WITH clause), and NULLS before FIRST / LAST becomes NULLS_LA
+ * (so "ORDER BY a NULLS" fails at NULLS, as in PostgreSQL).
  */
 #include "planner/parser.h"
 
@@ -95,7 +96,7 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
             attu_grammar(parser, 0, cur, &ctx);
             break;
         }
-        if (cur.type == TK_NOT || cur.type == TK_WITH) {
+        if (cur.type == TK_NOT || cur.type == TK_WITH || cur.type == TK_NULLS) {
             if (attu_lexer_next(&lx, &next, &local) != 0) {
                 ctx.failed = true;
                 break;
@@ -108,6 +109,9 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
                 cur.type = TK_NOT_LA;
             else if (cur.type == TK_WITH && next.type == TK_TIME)
                 cur.type = TK_WITH_LA;
+            else if (cur.type == TK_NULLS &&
+                     (next.type == TK_FIRST || next.type == TK_LAST))
+                cur.type = TK_NULLS_LA;
         }
         if (cur.type == TK_SEMI) {
             attu_grammar(parser, cur.type, cur, &ctx);
@@ -123,6 +127,10 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
         }
     }
     attu_grammarFree(parser, free);
+
+    /* Errors PostgreSQL finds after parsing come only when parsing
+     * succeeded. */
+    if (!ctx.failed && !local.set && ctx.deferred.set) local = ctx.deferred;
 
     if (ctx.failed || local.set) {
         if (!local.set)

@@ -1,0 +1,268 @@
+/*
+ * test_parser_forms.c - every statement form of issue 4 parses into the
+ * tree it should: each SQL text is parsed and its tree printed with
+ * attu_ast_print_stmt (planner/ast_print.c), then compared with the
+ * expected S-expression, written down by hand after checking each against
+ * PostgreSQL's reading of the same text (precedence, associativity, how
+ * special syntaxes map onto calls).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/parser.h"
+
+typedef struct form_case {
+    const char *sql;
+    const char *tree;   /* statements joined with " ; " */
+} form_case;
+
+static const form_case forms[] = {
+    { "SELECT DISTINCT ON (a) a, b AS x, c y, * FROM t AS tt (p, q) WHERE a > 1 AND NOT b OR c IS NULL GROUP BY a, b HAVING count(*) > 1 ORDER BY a DESC NULLS LAST, 2 LIMIT 10 OFFSET 5",
+      "(select distinct (on a) (items a (as b x) (as c y) *) (from (table t (as tt (p q)))) (where (or (and (> a 1) (not b)) (is-null c))) (group a b) (having (> (count *) 1)) (order (a desc nulls-last) (2 asc)) (limit 10) (offset 5))" },
+    { "SELECT a + b * c - d / e % f ^ g, -x, +y, -5, - -5, -1.5e3, a || b FROM t",
+      "(select (items (- (+ a (* b c)) (% (/ d e) (^ f g))) (neg x) (pos y) -5 5 (num -1.5e3) (|| a b)) (from (table t)))" },
+    { "SELECT x BETWEEN 1 AND 2 AND y, x NOT BETWEEN SYMMETRIC 1 AND 2, x IN (1, 2), x NOT IN (SELECT a FROM u), EXISTS (SELECT 1), (SELECT 1) FROM t",
+      "(select (items (and (between x 1 2) y) (not-between-sym x 1 2) (in x (1 2)) (not-in x (select (items a) (from (table u)))) (exists (select (items 1))) (subquery (select (items 1)))) (from (table t)))" },
+    { "SELECT a LIKE 'x%', b NOT ILIKE 'y' ESCAPE '!', c IS NOT TRUE, d IS UNKNOWN, e IS DISTINCT FROM f, g ISNULL FROM t",
+      "(select (items (like a 'x%') (not-ilike b 'y' (escape '!')) (is-not-true c) (is-unknown d) (is-distinct e f) (is-null g)) (from (table t)))" },
+    { "SELECT CASE WHEN a THEN 1 ELSE 2 END, CASE b WHEN 1 THEN 'x' END, CAST(c AS numeric(12,2)), d::varchar(5), DATE '2020-01-01', TIMESTAMP '2020-01-01 00:00:00', INTERVAL '1 day' FROM t",
+      "(select (items (case (when a 1) (else 2)) (case b (when 1 'x')) (cast c numeric(12,2)) (:: d \"character varying\"(5)) (typed date '2020-01-01') (typed \"timestamp without time zone\" '2020-01-01 00:00:00') (typed interval '1 day')) (from (table t)))" },
+    { "SELECT count(*), count(DISTINCT a), sum(b) FILTER (WHERE b > 0), rank() OVER (PARTITION BY s ORDER BY d DESC), sum(x) OVER (ORDER BY y ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t",
+      "(select (items (count *) (count distinct a) (sum b (filter (> b 0))) (rank (over (partition s) (order (d desc)))) (sum x (over (order (y asc)) (rows (preceding 2) current-row)))) (from (table t)))" },
+    { "SELECT coalesce(a, 0), nullif(a, b), greatest(1, 2), substring(s FROM 2 FOR 3), substring(s FOR 2), trim(both 'x' FROM s), trim(s), trim(leading FROM s), position('a' IN s), extract(YEAR FROM d), current_date, now(), pg_catalog.lower(s) FROM t",
+      "(select (items (coalesce a 0) (nullif a b) (greatest 1 2) (substring s 2 3) (substring s 1 2) (btrim s 'x') (btrim s) (ltrim s) (position s 'a') (extract year d) (current_date) (now) (pg_catalog.lower s)) (from (table t)))" },
+    { "SELECT * FROM a JOIN b ON a.x = b.x LEFT JOIN c USING (y) CROSS JOIN d, e NATURAL FULL JOIN f, (SELECT 1) AS s (z)",
+      "(select (items *) (from (join cross (join left (join inner (table a) (table b) (on (= a.x b.x))) (table c) (using y)) (table d)) (natural-join full (table e) (table f)) (derived (select (items 1)) (as s (z)))))" },
+    { "WITH x (c) AS (SELECT 1), y AS (VALUES (1, 'a'), (2, 'b')) SELECT * FROM x UNION ALL SELECT * FROM y ORDER BY 1 LIMIT 2",
+      "(union-all (with (x (c) (select (items 1))) (y (values (1 'a') (2 'b')))) (select (items *) (from (table x))) (select (items *) (from (table y))) (order (1 asc)) (limit 2))" },
+    { "(SELECT a FROM t ORDER BY a LIMIT 1) UNION (SELECT b FROM u) EXCEPT SELECT c FROM v INTERSECT SELECT d FROM w",
+      "(except (union (select (items a) (from (table t)) (order (a asc)) (limit 1)) (select (items b) (from (table u)))) (intersect (select (items c) (from (table v))) (select (items d) (from (table w)))))" },
+    { "SELECT a FROM t FETCH FIRST 3 ROWS ONLY",
+      "(select (items a) (from (table t)) (limit 3))" },
+    { "SELECT a FROM t OFFSET 2 ROWS FETCH NEXT ROW ONLY",
+      "(select (items a) (from (table t)) (limit 1) (offset 2))" },
+    { "SELECT $1, $2::int, \"Mixed Case\", \"a\"\"b\", t.\"X\" FROM \"T\"",
+      "(select (items $1 (:: $2 integer) \"Mixed Case\" \"a\"\"b\" t.\"X\") (from (table \"T\")))" },
+    { "SELECT 'it''s', E'a\\nb\\x41\\u00e9', $$x$$, 'a'\n'b'",
+      "(select (items 'it''s' 'a\\x0abAé' 'x' 'ab'))" },
+    { "SELECT a ~ b, ~ c, (a, b), ROW(1)",
+      "(select (items (~ a b) (prefix ~ c) (row a b) (row 1)))" },
+    { "TABLE t",
+      "(select (items *) (from (table t)))" },
+    { "INSERT INTO t (a, b) VALUES (1, 'x'), (2, NULL)",
+      "(insert t (cols a b) (values (1 'x') (2 null)))" },
+    { "INSERT INTO t SELECT * FROM u",
+      "(insert t (select (items *) (from (table u))))" },
+    { "INSERT INTO t DEFAULT VALUES",
+      "(insert t default-values)" },
+    { "CREATE TABLE IF NOT EXISTS t (a integer NOT NULL, b text DEFAULT 'x', c numeric(10,2) PRIMARY KEY, d double precision, e timestamp with time zone, f varchar(3), g char, PRIMARY KEY (a))",
+      "(create-table if-not-exists t (a integer primary-key) (b text (default 'x')) (c numeric(10,2) primary-key) (d \"double precision\") (e \"timestamp with time zone\") (f \"character varying\"(3)) (g character))" },
+    { "CREATE TABLE t (x, y) AS SELECT 1, 2 WITH NO DATA",
+      "(create-table-as t (cols x y) (select (items 1 2)) no-data)" },
+    { "DROP TABLE IF EXISTS a, b CASCADE",
+      "(drop-table if-exists a b cascade)" },
+    { "COPY t (a, b) FROM '/x.csv' WITH (FORMAT csv, HEADER true, DELIMITER ';', NULL '')",
+      "(copy t (cols a b) from '/x.csv' (format 'csv') (header 'true') (delimiter ';') (null ''))" },
+    { "COPY t FROM STDIN CSV HEADER DELIMITER AS '|' NULL 'NA' QUOTE '\"' ENCODING 'latin1'",
+      "(copy t from stdin (format 'csv') (header) (delimiter '|') (null 'NA') (quote '\"') (encoding 'latin1'))" },
+    { "COPY (SELECT 1) TO STDOUT (FORMAT csv)",
+      "(copy (select (items 1)) to stdout (format 'csv'))" },
+    { "EXPLAIN SELECT 1",
+      "(explain (select (items 1)))" },
+    { "EXPLAIN ANALYZE VERBOSE SELECT 1",
+      "(explain analyze verbose (select (items 1)))" },
+    { "EXPLAIN (ANALYZE, COSTS off, FORMAT json) SELECT 1",
+      "(explain analyze (analyze) (costs 'off') (format 'json') (select (items 1)))" },
+    { "SET search_path = public, \"$user\"",
+      "(set search_path 'public' '$user')" },
+    { "SET LOCAL statement_timeout TO DEFAULT",
+      "(set-local statement_timeout default)" },
+    { "SET TIME ZONE 'UTC'",
+      "(set \"time zone\" 'UTC')" },
+    { "SET NAMES 'utf8'",
+      "(set client_encoding 'utf8')" },
+    { "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED",
+      "(set \"session characteristics\" 'read committed')" },
+    { "SET extra_float_digits = -3",
+      "(set extra_float_digits '-3')" },
+    { "RESET ALL",
+      "(reset all)" },
+    { "SHOW TABLES",
+      "(show-tables)" },
+    { "SHOW ALL",
+      "(show all)" },
+    { "SHOW server_version",
+      "(show server_version)" },
+    { "DESCRIBE s.t",
+      "(describe t)" },
+    { "BEGIN ISOLATION LEVEL SERIALIZABLE",
+      "(begin)" },
+    { "START TRANSACTION",
+      "(begin)" },
+    { "COMMIT AND CHAIN",
+      "(commit and-chain)" },
+    { "END",
+      "(commit)" },
+    { "ROLLBACK WORK",
+      "(rollback)" },
+    { "ABORT",
+      "(rollback)" },
+    { "SELECT 1; ; SELECT 2;",
+      "(select (items 1)) ; (select (items 2))" },
+};
+
+/* Parses sql and renders all its statements; fails the test on error. */
+static void render(const char *sql, char *buf, size_t cap) {
+    attu_error err;
+    attu_error_clear(&err);
+    attu_parse_result *r = attu_parse(sql, &err);
+    cr_assert_not_null(r, "parse failed for <%s>: %s %s at %d", sql, err.sqlstate,
+                       err.message, err.position);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < r->n; i++) {
+        if (i) used += (size_t)snprintf(buf + used, cap - used, " ; ");
+        used += attu_ast_print_stmt(r->stmts[i].stmt, buf + used, cap - used);
+        cr_assert_lt(used, cap);
+    }
+    attu_parse_free(r);
+}
+
+Test(parser_forms, every_form_gives_its_tree) {
+    static char buf[1 << 16];
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        render(forms[i].sql, buf, sizeof buf);
+        cr_expect_str_eq(buf, forms[i].tree, "for <%s>", forms[i].sql);
+    }
+}
+
+/* ---- positions, spans and other promises of parser.h / ast.h ------------ */
+
+static attu_parse_result *must_parse(const char *sql) {
+    attu_error err;
+    attu_error_clear(&err);
+    attu_parse_result *r = attu_parse(sql, &err);
+    cr_assert_not_null(r, "parse failed for <%s>: %s at %d", sql, err.message, err.position);
+    return r;
+}
+
+Test(parser_forms, positions_point_where_postgresql_points) {
+    /*                       1         2         3
+     *              123456789012345678901234567890123456 */
+    const char *sql = "SELECT a + 1, f(b), x::int FROM tbl";
+    attu_parse_result *r = must_parse(sql);
+    attu_ast_query *q = r->stmts[0].stmt->u.select.query;
+    cr_assert_eq(r->stmts[0].stmt->position, 1);
+    cr_assert_eq(q->u.select.items[0].expr->position, 10);          /* the + */
+    cr_assert_eq(q->u.select.items[0].expr->u.binary.left->position, 8);
+    cr_assert_eq(q->u.select.items[1].expr->position, 15);          /* f */
+    cr_assert_eq(q->u.select.items[2].expr->position, 22);          /* :: */
+    cr_assert_eq(q->u.select.from.items[0]->position, 33);          /* tbl */
+    attu_parse_free(r);
+}
+
+Test(parser_forms, positions_count_characters_not_bytes) {
+    /* "é" is two bytes in UTF-8 but one character, as PostgreSQL counts. */
+    attu_parse_result *r = must_parse("SELECT 'é', b FROM t");
+    attu_ast_query *q = r->stmts[0].stmt->u.select.query;
+    cr_assert_eq(q->u.select.items[1].expr->position, 13);
+    attu_parse_free(r);
+}
+
+Test(parser_forms, statement_spans_and_parameters) {
+    const char *sql = "  SELECT $2 ; -- x\n INSERT INTO t VALUES ($1) ;;";
+    attu_parse_result *r = must_parse(sql);
+    cr_assert_eq(r->n, 2);
+    cr_assert_eq(r->stmts[0].len, strlen("SELECT $2"));
+    cr_assert_eq(strncmp(sql + r->stmts[0].start, "SELECT $2", r->stmts[0].len), 0);
+    cr_assert_eq(r->stmts[0].nparams, 2);
+    cr_assert_eq(strncmp(sql + r->stmts[1].start, "INSERT INTO t VALUES ($1)",
+                         r->stmts[1].len), 0);
+    cr_assert_eq(r->stmts[1].len, strlen("INSERT INTO t VALUES ($1)"));
+    cr_assert_eq(r->stmts[1].nparams, 1);
+    attu_parse_free(r);
+}
+
+Test(parser_forms, empty_input_gives_no_statements) {
+    const char *empties[] = { "", "   ", ";", " ; ;; ", "-- only a comment", "/* c */",
+                              "/* a /* nested */ comment */ ;" };
+    for (size_t i = 0; i < sizeof empties / sizeof empties[0]; i++) {
+        attu_parse_result *r = must_parse(empties[i]);
+        cr_expect_eq(r->n, 0, "for <%s>", empties[i]);
+        attu_parse_free(r);
+    }
+}
+
+Test(parser_forms, identifiers_fold_unless_quoted) {
+    attu_parse_result *r = must_parse("SELECT MyCol, \"MyCol\", Ünï FROM MySchema.MyTable");
+    attu_ast_query *q = r->stmts[0].stmt->u.select.query;
+    cr_assert_str_eq(q->u.select.items[0].expr->u.column.name, "mycol");
+    cr_assert_str_eq(q->u.select.items[1].expr->u.column.name, "MyCol");
+    /* only ASCII letters fold, as PostgreSQL with C collation */
+    cr_assert_str_eq(q->u.select.items[2].expr->u.column.name, "Ünï");
+    cr_assert_str_eq(q->u.select.from.items[0]->u.table.schema, "myschema");
+    cr_assert_str_eq(q->u.select.from.items[0]->u.table.name, "mytable");
+    attu_parse_free(r);
+}
+
+Test(parser_forms, long_identifiers_truncate_to_63_bytes) {
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT %s FROM t", "a123456789b123456789c123456789d123456789e123456789f123456789g123456789");
+    attu_parse_result *r = must_parse(sql);
+    const char *name = r->stmts[0].stmt->u.select.query->u.select.items[0].expr->u.column.name;
+    cr_assert_eq(strlen(name), 63);
+    cr_assert_eq(strncmp(name, "a123456789b123456789c123456789d123456789e123456789f123456789g12", 63), 0);
+    attu_parse_free(r);
+}
+
+Test(parser_forms, literals_keep_text_and_kind) {
+    attu_parse_result *r = must_parse("SELECT 9223372036854775808, -2147483648, 1.50, 'x', true, null");
+    attu_ast_select_item *it = r->stmts[0].stmt->u.select.query->u.select.items;
+    cr_assert_eq(it[0].expr->u.literal.kind, ATTU_LIT_INTEGER);
+    cr_assert_str_eq(it[0].expr->u.literal.text, "9223372036854775808");
+    cr_assert_eq(it[1].expr->u.literal.kind, ATTU_LIT_INTEGER);
+    cr_assert_str_eq(it[1].expr->u.literal.text, "-2147483648");
+    cr_assert_eq(it[1].expr->position, 29);   /* folded into the literal at the '-' */
+    cr_assert_eq(it[2].expr->u.literal.kind, ATTU_LIT_NUMERIC);
+    cr_assert_str_eq(it[2].expr->u.literal.text, "1.50");
+    cr_assert_eq(it[3].expr->u.literal.kind, ATTU_LIT_STRING);
+    cr_assert_eq(it[4].expr->u.literal.kind, ATTU_LIT_BOOL);
+    cr_assert_eq(it[5].expr->u.literal.kind, ATTU_LIT_NULL);
+    attu_parse_free(r);
+}
+
+Test(parser_forms, keywords_work_as_column_names_where_postgresql_allows) {
+    attu_parse_result *r = must_parse(
+        "SELECT name, date, year, value, first, last, data, type, text, key, "
+        "position, values FROM t WHERE first < last ORDER BY year");
+    cr_assert_eq(r->stmts[0].stmt->u.select.query->u.select.nitems, 12);
+    attu_parse_free(r);
+}
+
+Test(parser_forms, deep_nesting_is_refused_not_crashed) {
+    /* 5000 terms of a+a+a...: a left-deep tree deeper than the limit */
+    size_t n = 5000;
+    char *sql = malloc(16 + 2 * n);
+    strcpy(sql, "SELECT a");
+    for (size_t i = 0; i < n; i++) strcat(sql, "+a");
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_null(attu_parse(sql, &err));
+    cr_assert_str_eq(err.sqlstate, "54001");
+    /* 500 terms are fine */
+    sql[strlen("SELECT a") + 2 * 500] = '\0';
+    attu_parse_result *r = must_parse(sql);
+    cr_assert_leq(r->stmts[0].stmt->u.select.query->depth, ATTU_AST_MAX_DEPTH);
+    attu_parse_free(r);
+    /* deep parentheses exhaust the parser stack: also a clean error */
+    char *p = malloc(40000);
+    strcpy(p, "SELECT ");
+    for (int i = 0; i < 15000; i++) strcat(p + 7 + i, "(");
+    attu_error_clear(&err);
+    cr_assert_null(attu_parse(p, &err));
+    cr_assert(err.set);
+    free(p);
+    free(sql);
+}
