@@ -183,7 +183,12 @@ static void unescape_name(const char *s, char *out, size_t cap) {
 /* Directories this process holds locked. fcntl locks belong to the process
  * and vanish when any descriptor of the file is closed, so each lock file
  * is opened once and kept open. */
-typedef struct held_lock { char path[PATH_MAX]; int fd; struct held_lock *next; } held_lock;
+typedef struct held_lock {
+    char path[PATH_MAX];
+    int fd;
+    pid_t owner;             /* a forked child inherits the list, not the lock */
+    struct held_lock *next;
+} held_lock;
 static held_lock *held;
 static pthread_mutex_t held_mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -194,7 +199,7 @@ int attu_storage_open(const char *data_dir, attu_error *err) {
     if (!realpath(data_dir, real)) return io_error(err, "resolve data directory", data_dir);
     pthread_mutex_lock(&held_mu);
     for (held_lock *h = held; h; h = h->next)
-        if (strcmp(h->path, real) == 0) {
+        if (strcmp(h->path, real) == 0 && h->owner == getpid()) {
             pthread_mutex_unlock(&held_mu);
             return 0;
         }
@@ -236,6 +241,7 @@ int attu_storage_open(const char *data_dir, attu_error *err) {
     }
     snprintf(h->path, sizeof h->path, "%s", real);
     h->fd = fd;
+    h->owner = getpid();
     h->next = held;
     held = h;
     pthread_mutex_unlock(&held_mu);
@@ -247,7 +253,7 @@ void attu_storage_close(const char *data_dir) {
     if (!realpath(data_dir, real)) return;
     pthread_mutex_lock(&held_mu);
     for (held_lock **p = &held; *p; p = &(*p)->next)
-        if (strcmp((*p)->path, real) == 0) {
+        if (strcmp((*p)->path, real) == 0 && (*p)->owner == getpid()) {
             held_lock *h = *p;
             *p = h->next;
             close(h->fd);
@@ -497,7 +503,7 @@ static int commit_current(const char *tdir, unsigned long gen, attu_error *err) 
     char tmp[PATH_MAX], cur[PATH_MAX], text[32];
     fmt(tmp, sizeof tmp, "%s/CURRENT.tmp", tdir);
     fmt(cur, sizeof cur, "%s/CURRENT", tdir);
-    int n = fmt(text, sizeof text, "g%lu\n", gen);
+    int n = snprintf(text, sizeof text, "g%lu\n", gen);
     if (write_file(tmp, text, (size_t)n, NULL, 0, err)) return -1;
     if (rename(tmp, cur) != 0) return io_error(err, "rename", tmp);
     return fsync_path(tdir, err);
@@ -619,6 +625,8 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
         free(text);
         free(s.cols);
         return unavailable_table(name, NULL, path, why ? why : "unreadable");
+    } else {
+        why = NULL;   /* parse_schema leaves its default reason behind */
     }
     free(text);
     if (why) return unavailable_table(name, NULL, path, why);
