@@ -526,6 +526,8 @@ attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
                             const uint32_t *param_oids, attu_error *err) {
     attu_prepared *p = calloc(1, sizeof *p);
     p->sql = strdup(sql);
+    for (size_t n = strlen(p->sql); n && (p->sql[n - 1] == ';' || isspace((unsigned char)p->sql[n - 1]));)
+        p->sql[--n] = 0;   /* one statement: a trailing ';' is allowed */
     for (const char *q = sql; (q = strchr(q, '$')); q++) {
         int n = atoi(q + 1);
         if (n > p->nparams && n <= 16) p->nparams = n;
