@@ -69,6 +69,8 @@ template <typename T>
 void fill_random(T* p, size_t n, unsigned long long seed, long long range = 0) {
   fill_random_kernel<<<1024, 256>>>(p, n, seed, range);
   ATTU_CUDA_CHECK_LAUNCH();
+  // The fill runs on the legacy stream; contexts use non-blocking streams.
+  ATTU_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 // Median milliseconds of run() over g_reps timed runs after 2 warm-ups;

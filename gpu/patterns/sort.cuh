@@ -159,7 +159,7 @@ sort_scan_kernel(unsigned long long* __restrict__ hist) {
 // first pass (reads key_t and converts) and the last (writes key_t back).
 template <typename key_t, typename val_t, bool has_vals, bool descending,
           bool first, bool last>
-__global__ void __launch_bounds__(384, 2)
+__global__ void __launch_bounds__(384, has_vals ? 2 : 3)
 sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys_out_v,
                      const val_t* __restrict__ vals_in, val_t* __restrict__ vals_out,
                      size_t count, int shift,

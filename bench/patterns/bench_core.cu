@@ -1,0 +1,237 @@
+// bench_core.cu: attu's memory-bound patterns against CUB, side by side with
+// the device-to-device copy that bounds them.
+//
+//   bench_core [sizes...] [--reps N]     e.g. bench_core 1M 16M 64M 256M 1G
+//
+// transform (y = 2x), reduce vs cub::DeviceReduce::Sum, exclusive scan vs
+// cub::DeviceScan::ExclusiveSum (int32, int64, float), transform_compact
+// keeping 50% vs cub::DeviceSelect::If, segreduce (float, mean segment 10 and
+// 1000) vs cub::DeviceSegmentedReduce::Sum, transform_lbs writing seg+rank,
+// sorted_search of sorted needles vs thrust::lower_bound, interval_move.
+// GB/s counts each input read once and each output written once.
+#include "bench/patterns/bench_common.cuh"
+#include "gpu/patterns/patterns.cuh"
+#include "gpu/patterns/sort.cuh"
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/binary_search.h>
+#include <thrust/execution_policy.h>
+
+#include <random>
+
+using namespace bench;
+namespace ag = attu::gpu;
+
+namespace bc {
+
+void bench_copy(context_t& ctx, size_t n) {
+  dbuf<int> a(n), b(n);
+  fill_random(a.p, n, 1);
+  double ms = time_ms(ctx, no_prep, [&] {
+    ATTU_CUDA_CHECK(cudaMemcpyAsync(b.p, a.p, n * sizeof(int), cudaMemcpyDeviceToDevice, ctx.stream()));
+  });
+  row("device-to-device copy", "int32", n, 2.0 * n * sizeof(int), ms, "cudaMemcpyAsync", -1);
+}
+
+template <typename T>
+void bench_transform(context_t& ctx, size_t n, const char* type) {
+  dbuf<T> a(n), b(n);
+  fill_random(a.p, n, 2);
+  double ours = time_ms(ctx, no_prep, [&] {
+    ag::transform([] __device__(int i, const T* x, T* y) { y[i] = x[i] * T(2); }, int(n), ctx,
+                  (const T*)a.p, b.p);
+  });
+  double copy = time_ms(ctx, no_prep, [&] {
+    ATTU_CUDA_CHECK(cudaMemcpyAsync(b.p, a.p, n * sizeof(T), cudaMemcpyDeviceToDevice, ctx.stream()));
+  });
+  row("transform y=2x", type, n, 2.0 * n * sizeof(T), ours, "copy (cudaMemcpyAsync)", copy);
+}
+
+template <typename T>
+void bench_reduce(context_t& ctx, size_t n, const char* type) {
+  dbuf<T> a(n), r(1);
+  fill_random(a.p, n, 3, 1000);
+  double ours = time_ms(ctx, no_prep, [&] { ag::reduce(a.p, int(n), r.p, ag::plus_t<T>(), ctx); });
+  size_t tb = 0;
+  ATTU_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, tb, a.p, r.p, int(n)));
+  dbuf<char> tmp(tb);
+  double theirs = time_ms(ctx, no_prep, [&] {
+    ATTU_CUDA_CHECK(cub::DeviceReduce::Sum(tmp.p, tb, a.p, r.p, int(n), ctx.stream()));
+  });
+  row("reduce sum", type, n, 1.0 * n * sizeof(T), ours, "DeviceReduce::Sum", theirs);
+}
+
+template <typename T>
+void bench_scan(context_t& ctx, size_t n, const char* type) {
+  dbuf<T> a(n), b(n);
+  fill_random(a.p, n, 4, 1000);
+  double ours = time_ms(ctx, no_prep, [&] {
+    ag::scan(a.p, int(n), b.p, ag::plus_t<T>(), (T*)nullptr, ctx);
+  });
+  size_t tb = 0;
+  ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tb, a.p, b.p, int(n)));
+  dbuf<char> tmp(tb);
+  double theirs = time_ms(ctx, no_prep, [&] {
+    ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp.p, tb, a.p, b.p, int(n), ctx.stream()));
+  });
+  row("exclusive scan", type, n, 2.0 * n * sizeof(T), ours, "DeviceScan::ExclusiveSum", theirs);
+}
+
+struct is_odd {
+  __host__ __device__ bool operator()(int x) const { return x & 1; }
+};
+
+void bench_compact(context_t& ctx, size_t n) {
+  dbuf<int> a(n), b(n), cnt(1);
+  fill_random(a.p, n, 5);
+  const int* in = a.p;
+  int* out = b.p;
+  int kept = 0;
+  double ours = time_ms(ctx, no_prep, [&] {
+    auto c = ag::transform_compact(int(n), ctx);
+    kept = c.upsweep([=] __device__(int i) { return (in[i] & 1) != 0; });
+    c.downsweep([=] __device__(int dest, int src) { out[dest] = in[src]; });
+  });
+  size_t tb = 0;
+  ATTU_CUDA_CHECK(cub::DeviceSelect::If(nullptr, tb, a.p, b.p, cnt.p, int(n), is_odd()));
+  dbuf<char> tmp(tb);
+  double theirs = time_ms(ctx, no_prep, [&] {
+    ATTU_CUDA_CHECK(cub::DeviceSelect::If(tmp.p, tb, a.p, b.p, cnt.p, int(n), is_odd(), ctx.stream()));
+  });
+  row("transform_compact keep 50%", "int32", n, 4.0 * n + 4.0 * kept, ours, "DeviceSelect::If", theirs);
+}
+
+// Segment starts, lengths uniform in [1, 2*mean-1]; plus the end offset.
+std::vector<int> make_segments(size_t n, long long mean) {
+  std::mt19937_64 rng(43);
+  std::uniform_int_distribution<long long> len(1, 2 * mean - 1);
+  std::vector<int> s;
+  long long pos = 0;
+  while (pos < (long long)n) { s.push_back(int(pos)); pos += len(rng); }
+  s.push_back(int(n));
+  return s;
+}
+
+void bench_segreduce(context_t& ctx, size_t n, long long mean) {
+  auto segs = make_segments(n, mean);
+  int num = int(segs.size()) - 1;
+  dbuf<int> d_segs(segs.size());
+  ATTU_CUDA_CHECK(cudaMemcpy(d_segs.p, segs.data(), segs.size() * 4, cudaMemcpyHostToDevice));
+  dbuf<float> a(n), out(num);
+  fill_random(a.p, n, 6);
+  double ours = time_ms(ctx, no_prep, [&] {
+    ag::segreduce(a.p, int(n), d_segs.p, num, out.p, ag::plus_t<float>(), 0.0f, ctx);
+  });
+  size_t tb = 0;
+  ATTU_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, tb, a.p, out.p, num, d_segs.p, d_segs.p + 1));
+  dbuf<char> tmp(tb);
+  double theirs = time_ms(ctx, no_prep, [&] {
+    ATTU_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(tmp.p, tb, a.p, out.p, num, d_segs.p, d_segs.p + 1, ctx.stream()));
+  });
+  char name[64];
+  std::snprintf(name, sizeof name, "segreduce sum, mean segment %lld", mean);
+  row(name, "float", n, 4.0 * n + 8.0 * num, ours, "DeviceSegmentedReduce::Sum", theirs);
+}
+
+void bench_lbs(context_t& ctx, size_t n, long long mean) {
+  auto segs = make_segments(n, mean);
+  int num = int(segs.size()) - 1;
+  dbuf<int> d_segs(segs.size()), seg_out(n), rank_out(n);
+  ATTU_CUDA_CHECK(cudaMemcpy(d_segs.p, segs.data(), segs.size() * 4, cudaMemcpyHostToDevice));
+  int* so = seg_out.p;
+  int* ro = rank_out.p;
+  double ours = time_ms(ctx, no_prep, [&] {
+    ag::transform_lbs([=] __device__(int i, int seg, int rank) { so[i] = seg; ro[i] = rank; },
+                      int(n), d_segs.p, num, ctx);
+  });
+  char name[64];
+  std::snprintf(name, sizeof name, "transform_lbs seg+rank, mean segment %lld", mean);
+  row(name, "int32", n, 8.0 * n + 4.0 * num, ours, "-", -1);
+}
+
+void bench_interval_move(context_t& ctx, size_t n, long long mean) {
+  auto segs = make_segments(n, mean);
+  int num = int(segs.size()) - 1;
+  segs.pop_back();
+  // Gather from the segments in reverse order, scatter in order.
+  std::vector<int> gather(num), scatter(num);
+  {
+    long long pos = 0;
+    for (int s = 0; s < num; ++s) scatter[s] = segs[s];
+    std::vector<int> lens(num);
+    for (int s = 0; s < num; ++s) lens[s] = (s + 1 < num ? segs[s + 1] : int(n)) - segs[s];
+    for (int s = num - 1; s >= 0; --s) { gather[s] = int(pos); pos += lens[s]; }
+  }
+  // interval_move's segments are the scan of lengths: segs itself.
+  dbuf<int> d_segs(num), d_g(num), d_s(num), in(n), out(n);
+  ATTU_CUDA_CHECK(cudaMemcpy(d_segs.p, segs.data(), num * 4, cudaMemcpyHostToDevice));
+  ATTU_CUDA_CHECK(cudaMemcpy(d_g.p, gather.data(), num * 4, cudaMemcpyHostToDevice));
+  ATTU_CUDA_CHECK(cudaMemcpy(d_s.p, scatter.data(), num * 4, cudaMemcpyHostToDevice));
+  fill_random(in.p, n, 7);
+  double ours = time_ms(ctx, no_prep, [&] {
+    ag::interval_move((const int*)in.p, int(n), (const int*)d_segs.p, num, (const int*)d_s.p,
+                      (const int*)d_g.p, out.p, ctx);
+  });
+  char name[64];
+  std::snprintf(name, sizeof name, "interval_move, mean segment %lld", mean);
+  row(name, "int32", n, 8.0 * n + 12.0 * num, ours, "-", -1);
+}
+
+void bench_sorted_search(context_t& ctx, size_t n) {
+  dbuf<int> needles(n), hay(n), idx(n);
+  fill_random(needles.p, n, 8, 1ll << 30);
+  fill_random(hay.p, n, 9, 1ll << 30);
+  ag::radix_sort(needles.p, n, ag::less_t<int>(), ctx);
+  ag::radix_sort(hay.p, n, ag::less_t<int>(), ctx);
+  ctx.synchronize();
+  double ours = time_ms(ctx, no_prep, [&] {
+    ag::sorted_search<ag::bounds_lower>(needles.p, int(n), hay.p, int(n), idx.p, ag::less_t<int>(), ctx);
+  });
+  double theirs = time_ms(ctx, no_prep, [&] {
+    thrust::lower_bound(thrust::cuda::par.on(ctx.stream()), hay.p, hay.p + n, needles.p,
+                        needles.p + n, idx.p);
+  });
+  row("sorted_search lower, n needles into n", "int32", n, 12.0 * n, ours, "thrust::lower_bound", theirs);
+}
+
+}  // namespace bc
+
+int main(int argc, char** argv) {
+  if (!attu::gpu::cuda_device_available()) {
+    std::printf("skipped: no CUDA device\n");
+    return 77;
+  }
+  try {
+    context_t ctx;
+    auto sizes = parse_sizes(argc, argv, {1u << 20, 16u << 20, 64u << 20, 256u << 20, 1u << 30});
+    std::printf("device: %s, %d SMs\n\n", ctx.props().name, ctx.sm_count());
+    print_header();
+    for (size_t n : sizes) bc::bench_copy(ctx, n);
+    for (size_t n : sizes) {
+      bc::bench_transform<int>(ctx, n, "int32");
+      bc::bench_reduce<int>(ctx, n, "int32");
+      bc::bench_reduce<long long>(ctx, n, "int64");
+      bc::bench_reduce<float>(ctx, n, "float");
+      bc::bench_scan<int>(ctx, n, "int32");
+      bc::bench_scan<long long>(ctx, n, "int64");
+      bc::bench_scan<float>(ctx, n, "float");
+      bc::bench_compact(ctx, n);
+    }
+    for (size_t n : sizes) {
+      if (n > (256u << 20)) continue;
+      for (long long mean : {10ll, 1000ll}) {
+        bc::bench_segreduce(ctx, n, mean);
+        bc::bench_lbs(ctx, n, mean);
+        bc::bench_interval_move(ctx, n, mean);
+      }
+      bc::bench_sorted_search(ctx, n);
+    }
+  } catch (const std::exception& e) {
+    std::printf("error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
