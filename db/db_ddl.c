@@ -155,7 +155,13 @@ static attu_result *run_coerced(attu_session *s, const char *sql, const attu_ast
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) { attu_error_oom(err); return NULL; }
     attu_result *res = NULL;
-    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, params, err);
+    attu_bind_params bp;
+    memset(&bp, 0, sizeof bp);
+    if (params) bp = *params;
+    bp.insert_types = types;
+    bp.insert_names = names;
+    bp.ninsert = ncols;
+    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, &bp, err);
     if (lp && types) {
         if (lp->ncols > ncols) {
             attu_error_set(err, ATTU_SQLSTATE_SYNTAX, q->position, "INSERT has more expressions than target columns");

@@ -851,6 +851,8 @@ static attu_lplan *coerce_plan(bctx *c, attu_lplan *p, const attu_type *types) {
 
 static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
     int nrows = q->u.values.nrows, ncols = q->u.values.rows[0].n;
+    const attu_type *hint = c->values_hint && c->nvalues_hint == ncols ? c->values_hint : NULL;
+    c->values_hint = NULL;
     attu_lplan *p = attu_lp_new(c->pa, LP_VALUES, ncols);
     if (!p) OOM_NULL(c);
     p->nrows = nrows;
@@ -868,6 +870,19 @@ static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
     }
     for (int k = 0; k < ncols; k++) {
         attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
+        if (hint) {
+            for (int r = 0; r < nrows; r++) {
+                attu_bexpr *v = p->values[r * ncols + k];
+                if (!(p->values[r * ncols + k] = attu_bind_coerce_assign(c->pa, v, hint[k], c->values_hint_names ? c->values_hint_names[k] : "?", c->err))) {
+                    if (v->position) c->err->position = v->position;
+                    return NULL;
+                }
+            }
+            char nm[32];
+            snprintf(nm, sizeof nm, "column%d", k + 1);
+            set_col(p, k, nm, hint[k], c->pa);
+            continue;
+        }
         for (int r = 0; r < nrows; r++) {
             attu_bexpr *v = p->values[r * ncols + k];
             attu_type nt;
@@ -956,6 +971,11 @@ attu_lplan *attu_bind_query(attu_plan_arena *pa, attu_catalog *cat, const char *
     memset(&c, 0, sizeof c);
     c.pa = pa; c.cat = cat; c.sql = sql; c.err = err; c.params = params;
     c.clause = "SELECT";
+    if (params && params->insert_types && q->kind == ATTU_QUERY_VALUES) {
+        c.values_hint = params->insert_types;
+        c.nvalues_hint = params->ninsert;
+        c.values_hint_names = params->insert_names;
+    }
     attu_lplan *p = bind_query(&c, q);
     if (!p && !err->set) attu_error_oom(err);
     return err->set ? NULL : p;

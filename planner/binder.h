@@ -25,6 +25,12 @@ typedef struct attu_bind_params {
     const attu_type    *types;     /* n entries; ATTU_TYPE_UNKNOWN = infer */
     const char *const  *values;    /* NULL in prepare mode */
     attu_type          *inferred;  /* optional out: n types after binding */
+    /* INSERT ... VALUES: the target columns' types; each VALUES item is
+     * assigned to its column's type directly (as PostgreSQL does), so
+     * '2024-01-15' goes into a DATE column. NULL otherwise. */
+    const attu_type    *insert_types;
+    const char *const  *insert_names;
+    int                 ninsert;
 } attu_bind_params;
 
 /* Binds a query expression (SELECT / VALUES / set operation). The result's

@@ -40,6 +40,9 @@ typedef struct bctx {
     bool             allow_agg;
     bool             allow_window;
     bool             in_agg;
+    const attu_type *values_hint;   /* INSERT target types for the top VALUES */
+    int              nvalues_hint;
+    const char *const *values_hint_names;
 } bctx;
 
 attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e);
