@@ -6,7 +6,8 @@
 // scan turns the counts into tile offsets. upsweep returns the total (the
 // only host synchronization), so the caller can size the output exactly.
 // downsweep(g): g(dest_index, source_index) for every kept index, dest in
-// source order. The behaviour of upsweep may be non-deterministic: the
+// source order. Both take optional trailing arguments, forwarded to the
+// behaviour (pointers as __restrict__). The behaviour of upsweep may be non-deterministic: the
 // downsweep reads the stored bits, it never calls f again.
 #pragma once
 
@@ -22,9 +23,10 @@ namespace detail {
 
 // nt threads, vt words per thread of striped items: word w of the tile
 // covers tile items [32 w, 32 w + 32).
-template <int nt, int vt, typename func_t>
+template <int nt, int vt, typename func_t, typename... args_t>
 __global__ __launch_bounds__(nt) void compact_upsweep_kernel(
-    func_t f, int count, unsigned* __restrict__ bits, int* __restrict__ counts) {
+    func_t f, int count, unsigned* __restrict__ bits, int* __restrict__ counts,
+    restrict_t<args_t>... args) {
   enum { nv = nt * vt };
   using reduce_t = cub::BlockReduce<int, nt>;
   __shared__ typename reduce_t::TempStorage storage;
@@ -34,7 +36,7 @@ __global__ __launch_bounds__(nt) void compact_upsweep_kernel(
 #pragma unroll
   for (int i = 0; i < vt; ++i) {
     int index = tile_begin + i * nt + tid;
-    bool keep = index < count && f(index);
+    bool keep = index < count && f(index, args...);
     unsigned word = __ballot_sync(0xffffffffu, keep);
     int word_index = (tile_begin + i * nt + warp * 32) >> 5;
     if (!lane && word_index * 32 < count) bits[word_index] = word;
@@ -44,10 +46,10 @@ __global__ __launch_bounds__(nt) void compact_upsweep_kernel(
   if (!tid) counts[blockIdx.x] = total;
 }
 
-template <int nt, int vt, typename func_t>
+template <int nt, int vt, typename func_t, typename... args_t>
 __global__ __launch_bounds__(nt) void compact_downsweep_kernel(
     func_t f, int count, const unsigned* __restrict__ bits,
-    const int* __restrict__ offsets) {
+    const int* __restrict__ offsets, restrict_t<args_t>... args) {
   enum { nv = nt * vt, nw = nv / 32 };
   using scan_t = cub::BlockScan<int, nt>;
   __shared__ typename scan_t::TempStorage storage;
@@ -77,15 +79,23 @@ __global__ __launch_bounds__(nt) void compact_downsweep_kernel(
   }
   __syncthreads();
   int base = offsets[blockIdx.x];
-  // A warp walks whole words: lane l handles bit l, so kept items of a word
-  // go to consecutive destinations.
-  for (int wi = tid >> 5; wi < num_words; wi += nt / 32) {
-    unsigned word = s_bits[wi];
-    if (word >> lane & 1) {
-      int dest = base + s_word_offset[wi] + __popc(word & ((1u << lane) - 1));
-      f(dest, tile_begin + wi * 32 + lane);
-    }
+  // Thread (warp, lane) owns bit `lane` of words i * (nt / 32) + warp, the
+  // same striped items the upsweep's ballots packed. All destinations are
+  // computed first, then the behaviour runs unrolled, so with __restrict__
+  // arguments its loads are all in flight before the first store.
+  int lane_mask = (int)((1u << lane) - 1);
+  int dest[vt];
+  bool keep[vt];
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    int wi = i * (nt / 32) + (tid >> 5);
+    unsigned word = wi < num_words ? s_bits[wi] : 0u;
+    keep[i] = word >> lane & 1;
+    dest[i] = base + s_word_offset[wi < nw ? wi : 0] + __popc(word & lane_mask);
   }
+#pragma unroll
+  for (int i = 0; i < vt; ++i)
+    if (keep[i]) f(dest[i], tile_begin + i * nt + tid, args...);
 }
 
 }  // namespace detail
@@ -101,12 +111,13 @@ struct stream_compact_t {
         num_tiles_(count_ ? div_up(count_, (int)(nt * vt)) : 0),
         bits_(div_up(count_, 32), ctx), offsets_(num_tiles_, ctx) {}
 
-  // f(index) -> bool; returns how many indices were kept.
-  template <typename func_t>
-  int upsweep(func_t f) {
+  // f(index, args...) -> bool; returns how many indices were kept.
+  template <typename func_t, typename... args_t>
+  int upsweep(func_t f, args_t... args) {
     if (!num_tiles_) return 0;
-    detail::compact_upsweep_kernel<nt, vt><<<num_tiles_, nt, 0, ctx_->stream()>>>(
-        f, count_, bits_.data(), offsets_.data());
+    detail::compact_upsweep_kernel<nt, vt, func_t, args_t...>
+        <<<num_tiles_, nt, 0, ctx_->stream()>>>(f, count_, bits_.data(),
+                                                offsets_.data(), args...);
     ATTU_CUDA_CHECK_LAUNCH();
     mem_t<int> total(1, *ctx_);
     int* counts = offsets_.data();
@@ -116,12 +127,15 @@ struct stream_compact_t {
     return h;
   }
 
-  // g(dest_index, source_index) for every index upsweep kept.
-  template <typename func_t>
-  void downsweep(func_t g) {
+  // g(dest_index, source_index, args...) for every index upsweep kept.
+  // Pointer args arrive __restrict__: pass the arrays the behaviour reads
+  // and writes as args (rather than lambda captures) and the copies overlap.
+  template <typename func_t, typename... args_t>
+  void downsweep(func_t g, args_t... args) {
     if (!num_tiles_) return;
-    detail::compact_downsweep_kernel<nt, vt><<<num_tiles_, nt, 0, ctx_->stream()>>>(
-        g, count_, bits_.data(), offsets_.data());
+    detail::compact_downsweep_kernel<nt, vt, func_t, args_t...>
+        <<<num_tiles_, nt, 0, ctx_->stream()>>>(g, count_, bits_.data(),
+                                                offsets_.data(), args...);
     ATTU_CUDA_CHECK_LAUNCH();
   }
 

@@ -110,7 +110,11 @@ __device__ inline void lbs_thread_start(const lbs_range_t& r, const int* s_ends,
   a = d - b;
 }
 
-// Serial merge of vt positions from (a, b): s_seg[a] = b0 + b for items.
+// Shared arrays indexed by item are padded by one word every 32: threads
+// that each walk vt consecutive items then hit distinct banks.
+__device__ inline int smem_pad(int j) { return j + (j >> 5); }
+
+// Serial merge of vt positions from (a, b): s_seg[pad(a)] = b0 + b for items.
 template <int vt>
 __device__ inline void lbs_serial_segments(const lbs_range_t& r, const int* s_ends,
                                            int a, int b, int* s_seg) {
@@ -121,7 +125,7 @@ __device__ inline void lbs_serial_segments(const lbs_range_t& r, const int* s_en
     if (take_b) {
       ++b;
     } else if (a < na) {
-      s_seg[a] = r.b0 + b;
+      s_seg[smem_pad(a)] = r.b0 + b;
       ++a;
     }
   }
@@ -150,7 +154,7 @@ struct no_cache_t {};
 template <int nv>
 struct lbs_shared_t {
   int ends[nv];
-  int seg[nv];
+  int seg[nv + nv / 32];
 };
 
 template <typename launch_t, typename func_t, typename segments_it, typename tpl_t>
@@ -183,7 +187,7 @@ __global__ __launch_bounds__(launch_t::nt) void transform_lbs_kernel(
   __syncthreads();
   for (int j = tid; j < r.na(); j += nt) {
     int index = r.a0 + j;
-    int seg = shared.seg[j];
+    int seg = shared.seg[smem_pad(j)];
     int start = seg == r.b0 ? start_b0 : shared.ends[seg - r.b0 - 1];
     if constexpr (caching_on) f(index, seg, index - start, s_cache[seg - r.b0]);
     else f(index, seg, index - start);

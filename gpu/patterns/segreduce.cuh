@@ -57,8 +57,8 @@ struct seg_run_op_t {
 template <int nv, typename T>
 struct segreduce_shared_t {
   int ends[nv];
-  int seg[nv];
-  T values[nv];
+  int seg[nv + nv / 32];     // padded (smem_pad)
+  T values[nv + nv / 32];    // padded (smem_pad)
 };
 
 // g(index, seg, rank) gives each item's value; when !needs_seg, g ignores
@@ -87,12 +87,12 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
     __syncthreads();
     for (int j = tid; j < r.na(); j += nt) {
       int index = r.a0 + j;
-      int seg = shared.seg[j];
+      int seg = shared.seg[smem_pad(j)];
       int start = seg == r.b0 ? start_b0 : shared.ends[seg - r.b0 - 1];
-      shared.values[j] = g(index, seg, index - start);
+      shared.values[smem_pad(j)] = g(index, seg, index - start);
     }
   } else {
-    for (int j = tid; j < r.na(); j += nt) shared.values[j] = g(r.a0 + j, 0, 0);
+    for (int j = tid; j < r.na(); j += nt) shared.values[smem_pad(j)] = g(r.a0 + j, 0, 0);
   }
   __syncthreads();
 
@@ -110,7 +110,7 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
         mine.flags = 2;
         ++b;
       } else if (a < na) {
-        T x = shared.values[a];
+        T x = shared.values[smem_pad(a)];
         mine.v = (mine.flags & 1) ? op(mine.v, x) : x;
         mine.flags |= 1;
         ++a;
@@ -140,7 +140,7 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
         have = false;
         ++b;
       } else if (a < na) {
-        T x = shared.values[a];
+        T x = shared.values[smem_pad(a)];
         acc = have ? op(acc, x) : x;
         have = true;
         ++a;

@@ -216,6 +216,23 @@ int main() {
     }
   });
 
+  r.run("transform_compact with __restrict__ args: a copy_if", [&] {
+    for (int n : test::small_filter(std::vector<int>{1, 4095, 4096, 4097, 1 << 20}, [](int n) { return n; })) {
+      auto in = test::random_values<int>(n, -1000, 1000, n + 3);
+      mem_t<int> d = to_mem(in, ctx);
+      auto compact = transform_compact(n, ctx);
+      int count = compact.upsweep([] __device__(int i, const int* q) { return q[i] > 0; },
+                                  (const int*)d.data());
+      mem_t<int> out(count, ctx);
+      out.memset(0xff);
+      compact.downsweep([] __device__(int dst, int src, const int* q, int* o) { o[dst] = q[src]; },
+                        (const int*)d.data(), out.data());
+      std::vector<int> want;
+      for (int x : in) if (x > 0) want.push_back(x);
+      test::expect_equal(r, out.to_host(), want, ("n=" + std::to_string(n)).c_str());
+    }
+  });
+
   r.run("transform_compact: keep none, keep all", [&] {
     int n = 70001;
     auto c1 = transform_compact(n, ctx);
@@ -255,8 +272,9 @@ int main() {
     int* o = out.data();
     double tc = test::time_ms(ctx, 7, [&] {
       auto c = transform_compact(n, ctx);
-      c.upsweep([=] __device__(int i) { return (p[i] & 1) != 0; });
-      c.downsweep([=] __device__(int dst, int src) { o[dst] = p[src]; });
+      c.upsweep([] __device__(int i, const int* q) { return (q[i] & 1) != 0; }, p);
+      c.downsweep([] __device__(int dst, int src, const int* q, int* out) { out[dst] = q[src]; },
+                  p, o);
     });
     std::printf("timing 64M int: copy %.3f ms (%.0f GB/s), reduce %.3f ms, scan %.3f ms, "
                 "compact(50%%) %.3f ms\n", copy, 2.0 * n * 4 / copy / 1e6, tr, ts, tc);
