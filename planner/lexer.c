@@ -575,7 +575,8 @@ done:
     }
     tok->type = is_float ? TK_FCONST : TK_ICONST;
     tok->len = p - start;
-    tok->str = s + start;
+    tok->str = attu_ast_strndup(lx->arena, s + start, p - start);
+    if (!tok->str) return attu_error_oom(err);
     tok->slen = p - start;
     lx->off = p;
     return 0;
@@ -754,7 +755,8 @@ int attu_lexer_next(attu_lexer *lx, attu_token *tok, attu_error *err) {
             }
             tok->type = TK_PARAM;
             tok->len = p - start;
-            tok->str = s + start + 1;
+            tok->str = attu_ast_strndup(lx->arena, s + start + 1, p - start - 1);
+            if (!tok->str) return attu_error_oom(err);
             tok->slen = p - start - 1;
             lx->off = p;
             return 0;

@@ -37,7 +37,9 @@ typedef struct attu_token {
     int         pos;      /* 1-based character position of the token */
     /* For identifiers and keywords: the folded name. For strings: the
      * decoded value (may contain any byte but NUL, slen bytes). For numbers
-     * and parameters: the text as written. For operators: their text. */
+     * and parameters: the text as written. All three are NUL-terminated
+     * copies in the arena. For operators and punctuation: a pointer into
+     * the input (not terminated; slen bytes). */
     const char *str;
     size_t      slen;
     bool        keyword;  /* an unquoted word found in the keyword table */

@@ -1,0 +1,1 @@
+SELECT 'it''s', E'\x41\u00e9\n', $$d$$, $t$x$t$, U&'x'

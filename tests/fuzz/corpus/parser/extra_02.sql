@@ -1,0 +1,1 @@
+SELECT a ~ b, @ c, a <-> b, !! 1, a ||| b FROM t

@@ -1,0 +1,1 @@
+SELECT state, nth_smallest(dist, 3) FROM t GROUP BY state

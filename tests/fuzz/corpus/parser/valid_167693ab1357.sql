@@ -1,0 +1,1 @@
+SELECT CASE a WHEN 1 THEN 'one' WHEN 2 THEN 'two' END FROM t

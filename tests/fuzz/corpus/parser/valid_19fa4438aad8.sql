@@ -1,0 +1,1 @@
+SELECT CAST(a AS integer), b::text, c::numeric(10,2), CAST(d AS double precision) FROM t

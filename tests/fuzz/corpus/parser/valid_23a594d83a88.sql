@@ -1,0 +1,1 @@
+SET extra_float_digits = 3

@@ -1,0 +1,1 @@
+SELECT sum(c) OVER (PARTITION BY a), avg(c) OVER () FROM t

@@ -1,0 +1,1 @@
+SET TIME ZONE 'UTC'

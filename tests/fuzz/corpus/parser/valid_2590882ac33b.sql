@@ -1,0 +1,1 @@
+SELECT substring(a FROM 2 FOR 3), substring(b FROM 2), substring(c, 1, 2) FROM t

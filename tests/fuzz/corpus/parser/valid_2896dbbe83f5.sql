@@ -1,0 +1,1 @@
+SELECT 'it''s', E'tab\there', $$dollar$$, $q$x$q$

@@ -1,0 +1,1 @@
+SELECT * FROM t FULL OUTER JOIN u ON t.a = u.a

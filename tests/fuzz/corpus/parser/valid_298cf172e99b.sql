@@ -1,0 +1,1 @@
+COPY t FROM '/tmp/data.csv' WITH (FORMAT csv, HEADER true, DELIMITER ',', NULL '', QUOTE '"', ENCODING 'UTF8')

@@ -1,0 +1,1 @@
+SELECT a::bigint::text FROM t

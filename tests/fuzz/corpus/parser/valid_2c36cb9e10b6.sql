@@ -1,0 +1,1 @@
+SELECT * FROM (t JOIN u ON t.a = u.a) JOIN v ON v.b = u.b

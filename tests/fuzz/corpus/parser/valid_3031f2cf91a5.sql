@@ -1,0 +1,1 @@
+SELECT * FROM t, u, v WHERE t.a = u.a AND u.b = v.b

@@ -1,0 +1,1 @@
+SELECT rank() OVER (ORDER BY b DESC), dense_rank() OVER (PARTITION BY a ORDER BY b) FROM t

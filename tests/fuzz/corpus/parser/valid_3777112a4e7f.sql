@@ -1,0 +1,1 @@
+SELECT a FROM t WHERE name LIKE 'A%' AND city NOT LIKE '%x' AND state ILIKE 'c_' AND s NOT ILIKE 'q'

@@ -1,0 +1,1 @@
+SELECT EXTRACT(year FROM d), EXTRACT(MONTH FROM d), extract('day' from d) FROM t

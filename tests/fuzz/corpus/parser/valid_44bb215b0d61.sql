@@ -1,0 +1,1 @@
+SELECT abs(a), round(b, 2), floor(c), ceil(d), sqrt(e), power(f, 2), ln(g), exp(h) FROM t

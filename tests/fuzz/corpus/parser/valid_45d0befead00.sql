@@ -1,0 +1,1 @@
+COPY t FROM '/tmp/x.csv' WITH CSV HEADER DELIMITER AS ';' NULL AS 'NA'

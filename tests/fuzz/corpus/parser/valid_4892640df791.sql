@@ -1,0 +1,1 @@
+SET LOCAL statement_timeout = 0

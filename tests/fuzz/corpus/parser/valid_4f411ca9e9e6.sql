@@ -1,0 +1,1 @@
+WITH d AS (SELECT a.state, a.name, nth_smallest(haversine(a.lat, a.lon, b.lat, b.lon), 3) AS dist FROM cities a JOIN cities b ON a.state = b.state AND a.name <> b.name GROUP BY a.state, a.name), r AS (SELECT state, name, dist, rank() OVER (PARTITION BY state ORDER BY dist DESC) AS rk FROM d) SELECT state, name, dist FROM r WHERE rk = 1 ORDER BY dist DESC

@@ -1,0 +1,1 @@
+SELECT sin(a), cos(b), asin(c), atan2(d, e), radians(f), degrees(g) FROM t

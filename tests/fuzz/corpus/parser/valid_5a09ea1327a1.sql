@@ -1,0 +1,1 @@
+SELECT lo_orderdate, sum(lo_revenue) FROM lineorder, dwdate WHERE lo_orderdate = d_datekey AND d_year = 1993 AND lo_discount BETWEEN 1 AND 3 AND lo_quantity < 25 GROUP BY lo_orderdate

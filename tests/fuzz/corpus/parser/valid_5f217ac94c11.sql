@@ -1,0 +1,1 @@
+SET client_encoding TO 'UTF8'

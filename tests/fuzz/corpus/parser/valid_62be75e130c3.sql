@@ -1,0 +1,1 @@
+SELECT * FROM t a JOIN u b ON a.x = b.x JOIN v c ON b.y = c.y

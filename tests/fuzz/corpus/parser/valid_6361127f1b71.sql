@@ -1,0 +1,1 @@
+SELECT count(*) FILTER (WHERE a > 1) FROM t

@@ -1,0 +1,1 @@
+SELECT lower(a), upper(b), length(c), substr(d, 1, 3), trim(e) FROM t

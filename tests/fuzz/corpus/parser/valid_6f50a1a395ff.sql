@@ -1,0 +1,1 @@
+SELECT state, min_k(dist, 3) FROM t GROUP BY state

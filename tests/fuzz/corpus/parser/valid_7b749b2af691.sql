@@ -1,0 +1,1 @@
+SET application_name = 'psql'

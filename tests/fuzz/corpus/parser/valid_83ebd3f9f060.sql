@@ -1,0 +1,1 @@
+SELECT CAST(a AS varchar(20)), b::character varying, c::char(3), d::timestamp FROM t

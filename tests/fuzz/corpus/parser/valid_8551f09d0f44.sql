@@ -1,0 +1,1 @@
+SELECT * FROM t LEFT JOIN u ON t.a = u.a

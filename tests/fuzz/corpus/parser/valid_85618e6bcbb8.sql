@@ -1,0 +1,1 @@
+SET search_path = public, pg_catalog

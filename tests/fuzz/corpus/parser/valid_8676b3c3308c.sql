@@ -1,0 +1,1 @@
+SELECT -a, +b, - 5, -5.5, -(a + b) FROM t

@@ -1,0 +1,1 @@
+SELECT haversine(a.lat, a.lon, b.lat, b.lon) FROM cities a, cities b

@@ -1,0 +1,1 @@
+SET SESSION timezone = 'UTC'

@@ -1,0 +1,1 @@
+SELECT COALESCE(a, b, 0), NULLIF(a, 0), GREATEST(a, b), LEAST(a, b) FROM t

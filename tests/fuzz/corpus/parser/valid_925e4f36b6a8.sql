@@ -1,0 +1,1 @@
+CREATE TABLE t (a timestamp without time zone, b timestamp with time zone, c smallint, d int4, e float8)

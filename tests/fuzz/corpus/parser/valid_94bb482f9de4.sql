@@ -1,0 +1,1 @@
+SELECT "Quoted Col", "a""b" FROM "My Table"

@@ -1,0 +1,1 @@
+SELECT count(*), count(a), count(DISTINCT b), sum(c), avg(d), min(e), max(f) FROM t

@@ -1,0 +1,1 @@
+CREATE TABLE t (x, y) AS SELECT a, b FROM u WITH NO DATA

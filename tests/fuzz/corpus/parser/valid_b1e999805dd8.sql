@@ -1,0 +1,1 @@
+CREATE TABLE IF NOT EXISTS t (a integer PRIMARY KEY, b text DEFAULT 'x')

@@ -1,0 +1,1 @@
+CREATE TABLE t (a int NOT NULL, b bigint NULL, c real, d float, e numeric(12,2), f decimal, g boolean, h date, i timestamp, j varchar(10), k char(2))

@@ -1,0 +1,1 @@
+SELECT position('a' IN b) FROM t

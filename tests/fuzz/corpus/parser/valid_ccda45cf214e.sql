@@ -1,0 +1,1 @@
+SELECT trim(both 'x' FROM a), trim(leading FROM b), trim(trailing ' ' FROM c) FROM t

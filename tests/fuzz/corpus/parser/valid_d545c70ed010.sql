@@ -1,0 +1,1 @@
+SELECT DISTINCT ON (a) a, b FROM t ORDER BY a, b DESC

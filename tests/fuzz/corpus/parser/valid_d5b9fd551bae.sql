@@ -1,0 +1,1 @@
+SELECT a AS x, b y, c FROM t AS tt

@@ -1,0 +1,1 @@
+CREATE TABLE t (a integer, b integer, PRIMARY KEY (a, b))

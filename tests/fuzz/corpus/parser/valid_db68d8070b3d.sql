@@ -1,0 +1,1 @@
+SELECT * FROM t LEFT OUTER JOIN u USING (a, b)

@@ -1,0 +1,1 @@
+SELECT * FROM (SELECT a, b FROM t) s (x, y)

@@ -1,0 +1,1 @@
+COPY t FROM '/tmp/x.csv' CSV HEADER

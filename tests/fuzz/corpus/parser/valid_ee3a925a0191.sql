@@ -1,0 +1,1 @@
+SELECT t.*, u.a FROM t, u WHERE t.id = u.id

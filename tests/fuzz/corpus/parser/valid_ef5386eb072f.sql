@@ -1,0 +1,1 @@
+SET ssl_renegotiation_limit = -1

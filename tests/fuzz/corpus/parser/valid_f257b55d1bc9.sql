@@ -1,0 +1,1 @@
+SELECT name, date, year, value, first, last, data FROM t

@@ -1,0 +1,1 @@
+COPY t FROM '/tmp/data.csv' (FORMAT csv, HEADER)

@@ -1,0 +1,1 @@
+SELECT * FROM (SELECT a, b FROM t) AS s WHERE s.a > 1

@@ -1,0 +1,1 @@
+SELECT a FROM t WHERE b IN (1, 2, 3) AND c NOT IN ('x', 'y')

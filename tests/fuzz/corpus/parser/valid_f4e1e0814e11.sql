@@ -1,0 +1,1 @@
+WITH x (c) AS (SELECT a FROM t), y AS (SELECT c FROM x) SELECT * FROM y

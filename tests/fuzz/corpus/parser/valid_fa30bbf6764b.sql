@@ -1,0 +1,1 @@
+SELECT left(a, 2), right(b, 3) FROM t

@@ -1,0 +1,1 @@
+SELECT a, (SELECT max(b) FROM u) AS m FROM t
