@@ -21,6 +21,9 @@ struct ssb_engine {
     ssb_result_t *(*query)(ssb_engine_t *e, const char *sql);
     void (*close)(ssb_engine_t *e);
     void *impl;
+    /* Seconds a query may run before it is cancelled and reported as failed
+     * (0: no limit). Only the server engine honours it. */
+    double timeout_s;
 };
 
 /* Connects with a libpq conninfo string; NULL (message on stderr) on failure. */

@@ -7,7 +7,9 @@
 #include "ssb_engine.h"
 
 #include <libpq-fe.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <sys/select.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -108,14 +110,61 @@ static int pg_load(ssb_engine_t *e, const char *schema, const char *data_dir) {
     return 0;
 }
 
+/* Waits for the query's results, cancelling it once it has run longer than
+ * the engine's timeout. A server that ignores the cancel for another 10 s is
+ * given up on: the connection is closed and later queries fail at once. */
+static PGresult *wait_result(ssb_engine_t *e, bool *timed_out) {
+    PGconn *c = conn_of(e);
+    double start = ssb_now(), give_up = 0;
+    while (PQisBusy(c)) {
+        int sock = PQsocket(c);
+        fd_set rd;
+        FD_ZERO(&rd);
+        FD_SET(sock, &rd);
+        struct timeval tv = {0, 200000};
+        select(sock + 1, &rd, NULL, NULL, &tv);
+        if (!PQconsumeInput(c)) break;
+        double now = ssb_now();
+        if (e->timeout_s > 0 && !*timed_out && now - start > e->timeout_s) {
+            char err[256];
+            PGcancel *cn = PQgetCancel(c);
+            if (cn) PQcancel(cn, err, sizeof err);
+            PQfreeCancel(cn);
+            *timed_out = true;
+            give_up = now + 10;
+        }
+        if (give_up && now > give_up) return NULL;
+    }
+    PGresult *last = NULL, *r;
+    while ((r = PQgetResult(c)) != NULL) {
+        PQclear(last);
+        last = r;
+    }
+    return last;
+}
+
 static ssb_result_t *pg_query(ssb_engine_t *e, const char *sql) {
     PGconn *c = conn_of(e);
-    PGresult *r = PQexec(c, sql);
+    if (!c || PQstatus(c) != CONNECTION_OK) return ssb_result_error("no connection to the server");
+    bool timed_out = false;
+    if (!PQsendQuery(c, sql)) return ssb_result_error(PQerrorMessage(c));
+    PGresult *r = wait_result(e, &timed_out);
+    if (!r) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "timed out after %.0f s; the server ignored the cancel", e->timeout_s);
+        PQfinish(c);
+        e->impl = NULL;
+        return ssb_result_error(msg);
+    }
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        const char *msg = PQresultErrorMessage(r);
-        ssb_result_t *res = ssb_result_error(msg && *msg ? msg : PQerrorMessage(c));
+        char msg[1024];
+        const char *m = PQresultErrorMessage(r);
+        if (timed_out)
+            snprintf(msg, sizeof msg, "timed out after %.0f s (cancelled)", e->timeout_s);
+        else
+            snprintf(msg, sizeof msg, "%s", m && *m ? m : PQerrorMessage(c));
         PQclear(r);
-        return res;
+        return ssb_result_error(msg);
     }
     int nc = PQnfields(r);
     ssb_result_t *res = ssb_result_new(nc);
@@ -131,7 +180,7 @@ static ssb_result_t *pg_query(ssb_engine_t *e, const char *sql) {
 }
 
 static void pg_close(ssb_engine_t *e) {
-    PQfinish(conn_of(e));
+    if (conn_of(e)) PQfinish(conn_of(e));
     free(e);
 }
 

@@ -5,6 +5,7 @@
  *           [-h HOST] [-p PORT] [-U USER] [-d DB] [--conninfo STR]
  *           [--duckdb LIBDUCKDB.so] [--threads N] [--no-server]
  *           [--expect DIR] [--save DIR] [--queries DIR] [--only q1.1,...]
+ *           [--query-timeout S]
  *
  * Loads SSB into the server (attud, or any PostgreSQL-protocol server) over
  * the wire: CREATE TABLE from schema.sql, then COPY FROM STDIN of ssbgen's
@@ -123,7 +124,8 @@ static void usage(FILE *f) {
         "  --expect DIR       compare the server's answers with DIR/<q>.tsv\n"
         "  --save DIR         save the server's (or DuckDB's) answers to DIR/<q>.tsv\n"
         "  --queries DIR      query files (default %s/queries)\n"
-        "  --only LIST        comma-separated query names, e.g. q1.1,q4.3\n",
+        "  --only LIST        comma-separated query names, e.g. q1.1,q4.3\n"
+        "  --query-timeout S  cancel a server query after S seconds and count it failed\n",
         ATTU_SSB_SOURCE_DIR);
 }
 
@@ -140,6 +142,7 @@ int main(int argc, char **argv) {
     if (!user) user = "attu";
     const char *qdir = ATTU_SSB_SOURCE_DIR "/queries";
     int runs = 3, threads = 0, load = 1, server = 1;
+    double timeout_s = 0;
     static const struct option opts[] = {
         {"sf", required_argument, 0, 's'},      {"data", required_argument, 0, 'D'},
         {"no-load", no_argument, 0, 'L'},       {"runs", required_argument, 0, 'n'},
@@ -147,6 +150,7 @@ int main(int argc, char **argv) {
         {"threads", required_argument, 0, 't'}, {"no-server", no_argument, 0, 'S'},
         {"expect", required_argument, 0, 'e'},  {"save", required_argument, 0, 'w'},
         {"queries", required_argument, 0, 'q'}, {"only", required_argument, 0, 'o'},
+        {"query-timeout", required_argument, 0, 'T'},
         {"help", no_argument, 0, '?'},          {0, 0, 0, 0}};
     int opt;
     while ((opt = getopt_long(argc, argv, "h:p:U:d:", opts, NULL)) != -1) {
@@ -163,6 +167,7 @@ int main(int argc, char **argv) {
         case 'w': save = optarg; break;
         case 'q': qdir = optarg; break;
         case 'o': only = optarg; break;
+        case 'T': timeout_s = strtod(optarg, NULL); break;
         case 'h': host = optarg; break;
         case 'p': port = optarg; break;
         case 'U': user = optarg; break;
@@ -199,6 +204,7 @@ int main(int argc, char **argv) {
         }
         srv = ssb_pg_open(conninfo);
         if (!srv) return 2;
+        srv->timeout_s = timeout_s;
         if (load && srv->load(srv, schema, data) != 0) return 2;
     }
     if (duck_lib) {
