@@ -366,6 +366,7 @@ static int cpu_sort(attu_backend *be, const attu_sort_key *keys, int nkeys, size
 static int cpu_top_k(attu_backend *be, const attu_sort_key *keys, int nkeys, size_t n,
                      size_t k, attu_buf *perm, attu_error *err) {
     /* A bounded insertion buffer for small k, a full sort otherwise. */
+    if (k == 0) return 0;
     if (k > 1024 || k * 8 > n) {
         int64_t *all = malloc((n ? n : 1) * sizeof *all);
         if (!all) return attu_error_oom(err);

@@ -252,6 +252,10 @@ void attu_reducer_store(const attu_reducer *r, attu_out *out, size_t s) {
         if (r->n < r->k || r->paynull[r->k - 1]) sl.null = 1;
         else sl.v.i = r->pay[r->k - 1];   /* raw bits: double or int alike */
         break;
+    case ATTU_REDUCE_AVG_SUM:
+        if (!r->has) sl.null = 1;
+        else sl.v.f = r->acc.f;
+        break;
     default:
         if (!r->has) sl.null = 1;
         else if (out_fl && !r->fl) sl.v.f = (double)r->acc.i;

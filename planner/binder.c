@@ -318,7 +318,7 @@ typedef struct aggstate {
 static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) {
     for (int i = 0; i < st->naggs; i++) {
         attu_agg_spec *s = &st->aggs[i];
-        if (s->agg == a->agg && s->k == (int)a->imm && attu_bx_equal(s->arg, a->nargs > 0 ? a->args[0] : NULL) &&
+        if (s->agg == a->agg && s->k == (int)a->imm && s->distinct == (a->aux == 1) && attu_bx_equal(s->arg, a->nargs > 0 ? a->args[0] : NULL) &&
             attu_bx_equal(s->arg2, a->nargs > 1 ? a->args[1] : NULL) && attu_type_equal(s->type, a->type))
             return i;
     }
@@ -332,6 +332,7 @@ static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) {
     attu_agg_spec *s = &st->aggs[st->naggs];
     memset(s, 0, sizeof *s);
     s->agg = a->agg; s->k = (int)a->imm; s->type = a->type;
+    s->distinct = a->aux == 1;
     s->arg = a->nargs > 0 ? a->args[0] : NULL;
     s->arg2 = a->nargs > 1 ? a->args[1] : NULL;
     return st->naggs++;

@@ -29,6 +29,7 @@ typedef struct agg_name { const char *name; attu_agg_kind kind; int nargs; } agg
 static const agg_name aggs[] = {
     { "count", AGG_COUNT, 1 }, { "sum", AGG_SUM, 1 }, { "avg", AGG_AVG, 1 },
     { "min", AGG_MIN, 1 }, { "max", AGG_MAX, 1 },
+    { "bool_and", AGG_MIN, 1 }, { "every", AGG_MIN, 1 }, { "bool_or", AGG_MAX, 1 },
     { "nth_smallest", AGG_NTH_SMALLEST, 2 }, { "nth_smallest_arg", AGG_NTH_SMALLEST_ARG, 3 },
     { "nth_largest", AGG_NTH_LARGEST, 2 }, { "nth_largest_arg", AGG_NTH_LARGEST_ARG, 3 },
     { "row_number", WIN_ROW_NUMBER, 0 }, { "rank", WIN_RANK, 0 }, { "dense_rank", WIN_DENSE_RANK, 0 },
@@ -93,11 +94,41 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         if (!(args[i] = resolve_unknown(c, args[i]))) goto fail;
     }
     if (e->u.func.distinct) {
-        if (x->agg != AGG_COUNT) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is only supported in COUNT");
+        if (x->agg == AGG_COUNT) x->agg = AGG_COUNT_DISTINCT;
+        else if (x->agg == AGG_SUM || x->agg == AGG_AVG || x->agg == AGG_MIN || x->agg == AGG_MAX) x->aux = 1;   /* DISTINCT */
+        else {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not supported in %s", an->name);
             goto fail;
         }
-        x->agg = AGG_COUNT_DISTINCT;
+    }
+    if (window && e->u.func.distinct) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not implemented for window functions");
+        goto fail;
+    }
+    if ((!strcmp(an->name, "bool_and") || !strcmp(an->name, "every") || !strcmp(an->name, "bool_or")) &&
+        args[0]->type.id != ATTU_TYPE_BOOL) goto bad;
+    if (e->u.func.filter) {
+        /* agg(x) FILTER (WHERE c) == agg(CASE WHEN c THEN x END); COUNT(*) counts c */
+        bool sa = c->allow_agg;
+        c->allow_agg = false;
+        attu_bexpr *f = bind_expr(c, sc, e->u.func.filter);
+        c->allow_agg = sa;
+        if (!f || !(f = coerce_bool(c, f, "FILTER"))) goto fail;
+        if (x->agg == AGG_COUNT_STAR) {
+            x->agg = AGG_COUNT;
+            args[0] = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), 1);
+            n = 1;
+        }
+        for (int i = 0; i < n && i < 2; i++) {
+            if (an->nargs >= 2 && i == n - 1) break;      /* k stays constant */
+            attu_bexpr *cs = attu_bx_new(c->pa, BX_CASE, args[i]->type, e->position);
+            if (!cs) goto fail;
+            cs->nwhens = 1;
+            cs->whens = attu_palloc(c->pa, sizeof(attu_bexpr *));
+            cs->thens = attu_palloc(c->pa, sizeof(attu_bexpr *));
+            cs->whens[0] = f; cs->thens[0] = args[i];
+            args[i] = cs;
+        }
     }
     switch (x->agg) {
     case AGG_COUNT_STAR: case AGG_COUNT: case AGG_COUNT_DISTINCT:

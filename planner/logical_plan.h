@@ -104,6 +104,7 @@ typedef struct attu_agg_spec {
     attu_bexpr   *arg;     /* NULL for COUNT(*) / ranking */
     attu_bexpr   *arg2;    /* _ARG forms: the value ranked (arg is returned) */
     int           k;
+    bool          distinct; /* agg(DISTINCT x) */
     attu_type     type;    /* result type */
     /* windows */
     int             npart;

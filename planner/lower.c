@@ -253,7 +253,7 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
         g->k = a->k;
         g->in = g->arg = -1;
         g->avg = a->agg == AGG_AVG;
-        g->count_distinct = a->agg == AGG_COUNT_DISTINCT;
+        g->count_distinct = a->agg == AGG_COUNT_DISTINCT || a->distinct;   /* any agg(DISTINCT x) */
         g->out_type = a->type;
         g->win = a->agg == WIN_ROW_NUMBER ? ATTU_WIN_ROW_NUMBER : a->agg == WIN_RANK ? ATTU_WIN_RANK
                : a->agg == WIN_DENSE_RANK ? ATTU_WIN_DENSE_RANK : ATTU_WIN_AGG;

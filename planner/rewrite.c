@@ -191,7 +191,7 @@ static void fuse(attu_lplan *p) {
     }
     if (!has_row) return;
     for (int i = 0; i < p->naggs; i++)
-        if (p->aggs[i].agg == AGG_AVG || p->aggs[i].agg == AGG_COUNT_DISTINCT) return;
+        if (p->aggs[i].agg == AGG_AVG || p->aggs[i].agg == AGG_COUNT_DISTINCT || p->aggs[i].distinct) return;
     p->kind = LP_JOIN_AGG;
     p->est_rows = j->left->est_rows;
 }
