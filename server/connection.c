@@ -120,6 +120,8 @@ void conn_accept(server *srv) {
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
+    uv_os_fd_t fd = -1;
+    c->fd = uv_fileno((uv_handle_t *)&c->tcp, &fd) == 0 ? fd : -1;
     struct sockaddr_storage ss;
     int sl = sizeof ss;
     memset(&ss, 0, sizeof ss);

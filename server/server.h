@@ -96,6 +96,7 @@ typedef struct conn {
     uint32_t    pid, key;
     conn_phase  phase;
     bool        loopback;
+    int         fd;             /* the socket, for a worker's direct write */
     bool        counted;        /* counts against max_connections */
     char        peer[64];
     char        user[64];
