@@ -129,11 +129,31 @@ int attu_session_statement_timeout_ms(const attu_session *s) { return s->stateme
 
 /* ---- running queries ------------------------------------------------------------------- */
 
+/* Runs an uncorrelated subquery for the binder (folded to constants). */
+int db_subquery_runner(void *ctx, attu_lplan *plan, attu_column ***cols, size_t *nrows, attu_error *err) {
+    attu_session *s = ctx;
+    attu_stage *st = attu_lower(plan, err);
+    if (!st) return -1;
+    int rc = db_run_stage(s, st, false, cols, nrows, err);
+    attu_stage_free(st);
+    return rc;
+}
+
+attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
+    attu_bind_params bp;
+    memset(&bp, 0, sizeof bp);
+    if (params) bp = *params;
+    bp.run_subquery = db_subquery_runner;
+    bp.run_ctx = s;
+    return bp;
+}
+
 /* Binds, rewrites and lowers a query; the caller holds the read lock. */
 attu_stage *db_plan_query(attu_session *s, const char *sql, const attu_ast_query *q,
                           const attu_bind_params *params, attu_plan_arena *pa,
                           attu_lplan **lp_out, attu_error *err) {
-    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, params, err);
+    attu_bind_params bp = db_params(s, params);
+    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, &bp, err);
     if (!lp) return NULL;
     lp = attu_rewrite(pa, lp, err);
     if (!lp) return NULL;

@@ -155,9 +155,7 @@ static attu_result *run_coerced(attu_session *s, const char *sql, const attu_ast
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) { attu_error_oom(err); return NULL; }
     attu_result *res = NULL;
-    attu_bind_params bp;
-    memset(&bp, 0, sizeof bp);
-    if (params) bp = *params;
+    attu_bind_params bp = db_params(s, params);
     bp.insert_types = types;
     bp.insert_names = names;
     bp.ninsert = ncols;

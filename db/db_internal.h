@@ -13,6 +13,7 @@
 #include "engine/executor.h"
 #include "planner/binder.h"
 #include "planner/parser.h"
+#include "engine/stage_plan.h"
 
 struct attu_db {
     attu_catalog    *cat;
@@ -45,6 +46,9 @@ struct attu_prepared {
 };
 
 attu_result *db_result_new(int ncols);
+int db_run_stage(attu_session *s, attu_stage *st, bool analyze, attu_column ***cols, size_t *nrows, attu_error *err);
+/* params plus the subquery runner bound to this session */
+attu_bind_params db_params(attu_session *s, const attu_bind_params *params);
 attu_column *db_text_column(const char *const *strs, size_t n, attu_error *err);
 int db_deliver(const attu_exec_callbacks *cb, attu_result *res);
 int db_deliver_tag(const attu_exec_callbacks *cb, const char *tag, attu_error *err);

@@ -55,7 +55,10 @@ attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
     /* describe the result by binding with NULL parameters */
     if (pr->n && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT) {
         attu_plan_arena *pa = attu_plan_arena_new();
-        attu_bind_params bp = { np, p->param_types, NULL, NULL };
+        attu_bind_params bp;
+        memset(&bp, 0, sizeof bp);
+        bp.n = np; bp.types = p->param_types;
+        bp = db_params(s, &bp);
         pthread_rwlock_rdlock(&s->db->lock);
         attu_lplan *lp = pa ? attu_bind_query(pa, s->db->cat, sql, pr->stmts[0].stmt->u.select.query, &bp, err) : NULL;
         if (lp) {
@@ -110,7 +113,9 @@ int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
         return -1;
     }
     static const char *const none[1] = { NULL };
-    attu_bind_params bp = { p->nparams, p->param_types, values ? values : none, NULL };
+    attu_bind_params bp;
+    memset(&bp, 0, sizeof bp);
+    bp.n = p->nparams; bp.types = p->param_types; bp.values = values ? values : none;
     __atomic_store_n(&s->cancel, 0, __ATOMIC_SEQ_CST);
     s->stmt_start_ms = attu_now_ms();
     int r = db_exec_stmt(s, p->sql, p->parsed->stmts[0].stmt, &bp, cb, &err);

@@ -19,6 +19,7 @@
  * row" of a self-join.
  */
 #include "planner/binder_internal.h"
+#include "planner/rewrite.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,34 @@ attu_lplan *attu_make_join(bctx *c, attu_lplan *l, attu_lplan *r, attu_join_kind
     j->est_rows = j->jk == JK_CROSS ? lr * rr : (lr > rr ? lr : rr);
     return j;
 }
+
+/* Bit 1: reads an inner column; bit 2: reads an outer (correlated) one. */
+static int outer_sides(const attu_bexpr *e) {
+    if (!e) return 0;
+    if (e->kind == BX_COL) return e->col >= OUTER_BASE ? 2 : 1;
+    int s = 0;
+    for (int i = 0; i < e->nargs; i++) s |= outer_sides(e->args[i]);
+    for (int i = 0; i < e->nwhens; i++) s |= outer_sides(e->whens[i]) | outer_sides(e->thens[i]);
+    return s | outer_sides(e->else_);
+}
+
+/* outer col k -> k, inner col i -> nl + i */
+static attu_bexpr *remap_outer(bctx *c, const attu_bexpr *e, int nl) {
+    attu_bexpr *x = copy_shift(c, e, 0);
+    attu_bexpr *stack[512];
+    int sp = 0;
+    if (x) stack[sp++] = x;
+    while (sp) {
+        attu_bexpr *y = stack[--sp];
+        if (y->kind == BX_COL) { y->col = y->col >= OUTER_BASE ? y->col - OUTER_BASE : y->col + nl; continue; }
+        for (int k = 0; k < y->nargs && sp < 510; k++) stack[sp++] = y->args[k];
+        for (int k = 0; k < y->nwhens && sp < 508; k++) { stack[sp++] = y->whens[k]; stack[sp++] = y->thens[k]; }
+        if (y->else_ && sp < 510) stack[sp++] = y->else_;
+    }
+    return x;
+}
+
+static attu_lplan *bind_exists_join(bctx *c, attu_lplan *p, const scope *sc, const attu_ast_expr *e, bool negated);
 
 /* ---- FROM ------------------------------------------------------------------------ */
 
@@ -543,17 +572,47 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         p->nrows = 1;
         p->est_rows = 1;
     }
-    /* WHERE */
+    /* WHERE: top-level [NOT] EXISTS conditions that are correlated become
+     * semi / anti joins; everything else one predicate */
     if (s->where) {
         c->clause = "WHERE"; c->allow_agg = false; c->allow_window = false;
-        attu_bexpr *w = bind_expr(c, &sc, s->where);
-        if (!w || !(w = coerce_bool(c, w, "WHERE"))) return NULL;
-        attu_lplan *f = attu_lp_new(c->pa, LP_FILTER, p->ncols);
-        if (!f) OOM_NULL(c);
-        memcpy(f->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
-        memcpy(f->names, p->names, sizeof(char *) * (size_t)p->ncols);
-        f->left = p; f->pred = w; f->est_rows = p->est_rows / 3; f->rowid_col = p->rowid_col;
-        p = f;
+        const attu_ast_expr *wc[256];
+        int nwc = 0;
+        const attu_ast_expr *stack[256];
+        int sp = 0;
+        stack[sp++] = s->where;
+        while (sp && nwc < 256) {
+            const attu_ast_expr *x = stack[--sp];
+            if (x->kind == ATTU_EXPR_BINARY && x->u.binary.op == ATTU_BINOP_AND && sp < 254) {
+                stack[sp++] = x->u.binary.right;
+                stack[sp++] = x->u.binary.left;
+            } else wc[nwc++] = x;
+        }
+        attu_bexpr *parts[256];
+        int np = 0;
+        for (int i = 0; i < nwc; i++) {
+            const attu_ast_expr *x = wc[i];
+            bool neg = false;
+            if (x->kind == ATTU_EXPR_UNARY && x->u.unary.op == ATTU_UNOP_NOT && x->u.unary.arg->kind == ATTU_EXPR_EXISTS) { neg = true; x = x->u.unary.arg; }
+            if (x->kind == ATTU_EXPR_EXISTS) {
+                attu_lplan *j = bind_exists_join(c, p, &sc, x, neg);
+                if (!j) return NULL;
+                if (j != (attu_lplan *)1) { p = j; continue; }
+                x = wc[i];
+            }
+            attu_bexpr *b = bind_expr(c, &sc, x);
+            if (!b || !(b = coerce_bool(c, b, "WHERE"))) return NULL;
+            parts[np++] = b;
+        }
+        if (np) {
+            attu_bexpr *w = and_all(c, parts, np);
+            attu_lplan *f = attu_lp_new(c->pa, LP_FILTER, p->ncols);
+            if (!f) OOM_NULL(c);
+            memcpy(f->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
+            memcpy(f->names, p->names, sizeof(char *) * (size_t)p->ncols);
+            f->left = p; f->pred = w; f->est_rows = p->est_rows / 3; f->rowid_col = p->rowid_col;
+            p = f;
+        }
     }
     /* select list (with * expanded) */
     int cap = 16, n = 0;
@@ -1013,7 +1072,165 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
     return coerce(&c, e, t, true, e->position);
 }
 
+/* Binds a subquery of an expression in its own context (the enclosing
+ * scope visible for correlation). */
+static attu_lplan *bind_sub(bctx *c, const scope *sc, const attu_ast_query *q, bool *correlated) {
+    bctx sub = *c;
+    sub.outer = sc;
+    sub.saw_outer = false;
+    sub.allow_agg = false; sub.allow_window = false; sub.in_agg = false;
+    attu_lplan *p = bind_query(&sub, q);
+    c->next_source = sub.next_source;
+    *correlated = sub.saw_outer;
+    return p;
+}
+
+static attu_bexpr *run_scalar_list(bctx *c, attu_lplan *p, const attu_ast_expr *e, attu_column ***cols, size_t *n) {
+    if (!c->params || !c->params->run_subquery) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "subqueries are not supported here");
+        return NULL;
+    }
+    attu_plan_arena *pa = c->pa;
+    (void)pa;
+    if (c->params->run_subquery(c->params->run_ctx, p, cols, n, c->err)) return NULL;
+    return (attu_bexpr *)1;
+}
+
+static attu_bexpr *const_from_column(bctx *c, const attu_column *col, size_t row, attu_type t, int pos) {
+    attu_bexpr *b = attu_bx_new(c->pa, BX_CONST, t, pos);
+    if (!b) { attu_error_oom(c->err); return NULL; }
+    if (attu_column_is_null(col, row)) { b->is_null = true; return b; }
+    const void *d = col->data;
+    switch (t.id) {
+    case ATTU_TYPE_BOOL: b->i = ((const uint8_t *)d)[row]; break;
+    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: b->i = ((const int32_t *)d)[row]; break;
+    case ATTU_TYPE_FLOAT32: b->f = ((const float *)d)[row]; break;
+    case ATTU_TYPE_FLOAT64: b->f = ((const double *)d)[row]; break;
+    case ATTU_TYPE_TEXT: {
+        size_t len;
+        const char *s = attu_dictionary_get(col->dict, ((const int32_t *)d)[row], &len);
+        b->s = attu_pstrdup(c->pa, s, len); b->slen = len;
+        break;
+    }
+    default: b->i = ((const int64_t *)d)[row]; break;
+    }
+    b->f = t.id == ATTU_TYPE_FLOAT32 || t.id == ATTU_TYPE_FLOAT64 ? b->f : (double)b->i;
+    return b;
+}
+
+static void free_cols(attu_column **cols, int n) {
+    for (int i = 0; i < n; i++) attu_column_free(cols[i]);
+    free(cols);
+}
+
+#define MAX_IN_VALUES 10000
+
 attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
-    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "subqueries in expressions are not supported yet");
-    return NULL;
+    const attu_ast_query *q = e->kind == ATTU_EXPR_IN_SUBQUERY ? e->u.in_subquery.query : e->u.subquery.query;
+    bool corr;
+    attu_lplan *p = bind_sub(c, sc, q, &corr);
+    if (!p) return NULL;
+    if (corr) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "correlated subqueries are supported only as [NOT] EXISTS conditions in WHERE");
+        return NULL;
+    }
+    if (e->kind != ATTU_EXPR_EXISTS && p->ncols != 1) {
+        attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, p->ncols > 1 ? "subquery has too many columns" : "subquery must return only one column");
+        return NULL;
+    }
+    p = attu_rewrite(c->pa, p, c->err);
+    attu_column **cols = NULL;
+    size_t n = 0;
+    if (!run_scalar_list(c, p, e, &cols, &n)) return NULL;
+    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    attu_bexpr *r = NULL;
+    if (e->kind == ATTU_EXPR_EXISTS) {
+        r = mk_const_int(c, b, n > 0);
+    } else if (e->kind == ATTU_EXPR_SUBQUERY) {
+        if (n > 1) attu_error_set(c->err, ATTU_SQLSTATE_CARDINALITY, e->position, "more than one row returned by a subquery used as an expression");
+        else if (n == 0) r = mk_const_null(c, p->types[0]);
+        else r = const_from_column(c, cols[0], 0, p->types[0], e->position);
+        if (r) r->position = e->position;
+    } else {
+        attu_bexpr *arg = bind_expr(c, sc, e->u.in_subquery.arg);
+        if (arg && n > MAX_IN_VALUES)
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "IN (subquery) with more than %d rows is not supported", MAX_IN_VALUES);
+        else if (arg) {
+            r = mk_const_int(c, b, 0);     /* empty list: FALSE */
+            bool first = true;
+            for (size_t i = 0; i < n && r; i++) {
+                attu_bexpr *v = const_from_column(c, cols[0], i, p->types[0], e->position);
+                if (!v) { r = NULL; break; }
+                attu_ast_binary_op eqop = ATTU_BINOP_EQ;
+                attu_bexpr *eq = bind_compare_op(c, eqop, arg, v, e->position);
+                if (!eq) { r = NULL; break; }
+                r = first ? eq : mk_call(c, ATTU_OP_OR, b, e->position, 2, r, eq, NULL, NULL);
+                first = false;
+            }
+            if (r && e->u.in_subquery.negated) r = mk_call(c, ATTU_OP_NOT, b, e->position, 1, r, NULL, NULL, NULL);
+        }
+    }
+    free_cols(cols, p->ncols);
+    return c->err->set ? NULL : r;
+}
+
+/* WHERE [NOT] EXISTS (correlated subquery) -> semi / anti join of the
+ * current plan with the subquery's FROM; equalities between inner and outer
+ * columns become keys, other correlated conditions the join's residual. */
+static attu_lplan *bind_exists_join(bctx *c, attu_lplan *p, const scope *sc, const attu_ast_expr *e, bool negated) {
+    const attu_ast_query *q = e->u.subquery.query;
+    bool corr;
+    attu_lplan *sub = bind_sub(c, sc, q, &corr);
+    if (!sub) return NULL;
+    if (!corr) return (attu_lplan *)1;     /* caller binds it as a constant */
+    /* expected shape: PROJECT over FILTER over the FROM plan */
+    attu_lplan *f = sub->kind == LP_PROJECT ? sub->left : NULL;
+    if (!f || f->kind != LP_FILTER || q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.having ||
+        q->limit || q->offset) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "this correlated subquery is not supported (only WHERE conditions may refer to the outer query)");
+        return NULL;
+    }
+    attu_lplan *inner = f->left;
+    int nl = p->ncols;
+    attu_bexpr *conj[256], *local[256], *resid[256];
+    int n = split_conjuncts(f->pred, conj, 0, 256), nloc = 0, nres = 0;
+    attu_lplan *j = attu_lp_new(c->pa, LP_JOIN, nl);
+    if (!j) OOM_NULL(c);
+    memcpy(j->types, p->types, sizeof(attu_type) * (size_t)nl);
+    memcpy(j->names, p->names, sizeof(char *) * (size_t)nl);
+    j->left = p; j->jk = negated ? JK_ANTI : JK_SEMI; j->rowid_col = p->rowid_col;
+    j->lkeys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+    j->rkeys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        attu_bexpr *x = conj[i];
+        int s = outer_sides(x);
+        if (!(s & 2)) { local[nloc++] = x; continue; }
+        if (is_equi(x)) {
+            int sa = outer_sides(x->args[0]), sb = outer_sides(x->args[1]);
+            if (sa == 2 && sb == 1) { j->lkeys[j->nkeys] = copy_shift(c, x->args[0], -OUTER_BASE); j->rkeys[j->nkeys++] = x->args[1]; continue; }
+            if (sa == 1 && sb == 2) { j->lkeys[j->nkeys] = copy_shift(c, x->args[1], -OUTER_BASE); j->rkeys[j->nkeys++] = x->args[0]; continue; }
+        }
+        /* residual over outer ++ inner */
+        resid[nres++] = remap_outer(c, x, nl);
+    }
+    j->right = nloc ? inner : inner;
+    if (nloc) {
+        attu_lplan *lf = attu_lp_new(c->pa, LP_FILTER, inner->ncols);
+        if (!lf) OOM_NULL(c);
+        memcpy(lf->types, inner->types, sizeof(attu_type) * (size_t)inner->ncols);
+        memcpy(lf->names, inner->names, sizeof(char *) * (size_t)inner->ncols);
+        lf->left = inner; lf->pred = and_all(c, local, nloc); lf->est_rows = inner->est_rows / 3;
+        j->right = lf;
+    }
+    j->residual = and_all(c, resid, nres);
+    j->est_rows = p->est_rows / 2;
+    if (!j->nkeys) {
+        /* no equality: a constant key makes every pair a candidate */
+        j->lkeys[0] = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), 0);
+        j->rkeys[0] = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), 0);
+        j->nkeys = 1;
+    }
+    return j;
 }

@@ -20,6 +20,11 @@
 #include "planner/ast.h"
 #include "planner/logical_plan.h"
 
+/* Runs an (uncorrelated) subquery's plan to host columns; supplied by the
+ * db layer so the binder can fold scalar / EXISTS / IN subqueries. */
+typedef int (*attu_subquery_runner)(void *ctx, attu_lplan *plan, attu_column ***cols,
+                                    size_t *nrows, attu_error *err);
+
 typedef struct attu_bind_params {
     int                 n;
     const attu_type    *types;     /* n entries; ATTU_TYPE_UNKNOWN = infer */
@@ -31,6 +36,8 @@ typedef struct attu_bind_params {
     const attu_type    *insert_types;
     const char *const  *insert_names;
     int                 ninsert;
+    attu_subquery_runner run_subquery;
+    void               *run_ctx;
 } attu_bind_params;
 
 /* Binds a query expression (SELECT / VALUES / set operation). The result's

@@ -193,6 +193,16 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         }
         found = i;
     }
+    if (found < 0 && c->outer && c->outer != sc) {
+        /* a correlated reference to the enclosing query */
+        const scope *save = c->outer;
+        attu_error saved = *c->err;
+        c->outer = NULL;
+        attu_bexpr *o = bind_column(c, save, e);
+        c->outer = save;
+        if (o) { o->col += OUTER_BASE; c->saw_outer = true; return o; }
+        *c->err = saved;
+    }
     if (found < 0) {
         if (q && !qual_seen)
             attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, e->position,
@@ -267,7 +277,7 @@ static attu_bexpr *op_error(bctx *c, const char *opname, attu_bexpr *l, attu_bex
     return NULL;
 }
 
-static attu_bexpr *bind_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos) {
+attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos) {
     static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
                                    [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=" };
     attu_type t;
@@ -367,9 +377,9 @@ static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e)
         r = l ? coerce_bool(c, r, e->u.binary.op == ATTU_BINOP_AND ? "AND" : "OR") : NULL;
         return r ? mk_call(c, e->u.binary.op == ATTU_BINOP_AND ? ATTU_OP_AND : ATTU_OP_OR, b, pos, 2, l, r, NULL, NULL) : NULL;
     case ATTU_BINOP_EQ: case ATTU_BINOP_NE: case ATTU_BINOP_LT: case ATTU_BINOP_LE: case ATTU_BINOP_GT: case ATTU_BINOP_GE:
-        return bind_compare(c, e->u.binary.op, l, r, pos);
+        return bind_compare_op(c, e->u.binary.op, l, r, pos);
     case ATTU_BINOP_IS_DISTINCT: case ATTU_BINOP_IS_NOT_DISTINCT: {
-        attu_bexpr *eq = bind_compare(c, ATTU_BINOP_EQ, l, r, pos);
+        attu_bexpr *eq = bind_compare_op(c, ATTU_BINOP_EQ, l, r, pos);
         if (!eq) return NULL;
         l = eq->args[0]; r = eq->args[1];
         attu_bexpr *t1 = mk_call(c, ATTU_OP_IS_TRUE, b, pos, 1, eq, NULL, NULL, NULL);
@@ -403,7 +413,7 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
     for (int i = 0; i < n; i++) {
         attu_bexpr *w = bind_expr(c, sc, e->u.case_.whens[i].when);
         if (!w) return NULL;
-        if (operand) { if (!(w = bind_compare(c, ATTU_BINOP_EQ, operand, w, e->u.case_.whens[i].when->position))) return NULL; }
+        if (operand) { if (!(w = bind_compare_op(c, ATTU_BINOP_EQ, operand, w, e->u.case_.whens[i].when->position))) return NULL; }
         else if (!(w = coerce_bool(c, w, "CASE/WHEN"))) return NULL;
         x->whens[i] = w;
         if (!(x->thens[i] = bind_expr(c, sc, e->u.case_.whens[i].then))) return NULL;
@@ -435,7 +445,7 @@ static attu_bexpr *bind_in_list(bctx *c, const scope *sc, const attu_ast_expr *e
     for (int i = 0; i < e->u.in_list.list.n; i++) {
         attu_bexpr *v = bind_expr(c, sc, e->u.in_list.list.items[i]);
         if (!v) return NULL;
-        attu_bexpr *eq = bind_compare(c, ATTU_BINOP_EQ, arg, v, e->position);
+        attu_bexpr *eq = bind_compare_op(c, ATTU_BINOP_EQ, arg, v, e->position);
         if (!eq) return NULL;
         acc = acc ? mk_call(c, ATTU_OP_OR, attu_type_make(ATTU_TYPE_BOOL), e->position, 2, acc, eq, NULL, NULL) : eq;
     }
@@ -540,13 +550,13 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *lo = a ? bind_expr(c, sc, e->u.between.low) : NULL;
         attu_bexpr *hi = lo ? bind_expr(c, sc, e->u.between.high) : NULL;
         if (!hi) return NULL;
-        attu_bexpr *g = bind_compare(c, ATTU_BINOP_GE, a, lo, e->position);
-        attu_bexpr *l = g ? bind_compare(c, ATTU_BINOP_LE, a, hi, e->position) : NULL;
+        attu_bexpr *g = bind_compare_op(c, ATTU_BINOP_GE, a, lo, e->position);
+        attu_bexpr *l = g ? bind_compare_op(c, ATTU_BINOP_LE, a, hi, e->position) : NULL;
         if (!l) return NULL;
         attu_bexpr *r = mk_call(c, ATTU_OP_AND, b, e->position, 2, g, l, NULL, NULL);
         if (e->u.between.symmetric) {
-            attu_bexpr *g2 = bind_compare(c, ATTU_BINOP_GE, a, hi, e->position);
-            attu_bexpr *l2 = g2 ? bind_compare(c, ATTU_BINOP_LE, a, lo, e->position) : NULL;
+            attu_bexpr *g2 = bind_compare_op(c, ATTU_BINOP_GE, a, hi, e->position);
+            attu_bexpr *l2 = g2 ? bind_compare_op(c, ATTU_BINOP_LE, a, lo, e->position) : NULL;
             if (!l2) return NULL;
             r = mk_call(c, ATTU_OP_OR, b, e->position, 2, r, mk_call(c, ATTU_OP_AND, b, e->position, 2, g2, l2, NULL, NULL), NULL, NULL);
         }

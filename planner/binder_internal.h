@@ -7,6 +7,9 @@
 
 #include "planner/binder.h"
 
+/* Column numbers at or above this refer to the enclosing query's scope. */
+#define OUTER_BASE 2000000
+
 typedef struct scope_col {
     const char *qual;      /* table name or alias; NULL for derived names */
     const char *name;
@@ -43,6 +46,8 @@ typedef struct bctx {
     const attu_type *values_hint;   /* INSERT target types for the top VALUES */
     int              nvalues_hint;
     const char *const *values_hint_names;
+    const scope     *outer;          /* enclosing query's scope (correlation) */
+    bool             saw_outer;      /* a name resolved to the outer scope */
 } bctx;
 
 attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e);
@@ -58,6 +63,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
 const char *tname(attu_type t, char *buf);
 attu_lplan *bind_query(bctx *c, const attu_ast_query *q);
 bool is_numeric(attu_type_id t);
+attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos);
 attu_lplan *attu_make_join(bctx *c, attu_lplan *l, attu_lplan *r, attu_join_kind jk, attu_bexpr *cond);
 /* Scalar / EXISTS / IN subqueries (uncorrelated): run once at plan time. */
 attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_expr *e);

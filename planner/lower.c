@@ -338,8 +338,15 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
         if (!lower_join_like(p, s, err)) goto fail;
         if (p->residual) {
-            /* over left ++ right: the join node's own column types */
-            if (attu_compile_exprs((attu_bexpr *const *)&p->residual, 1, p->left->ncols + p->right->ncols, p->types, &s->residual, err)) goto fail;
+            /* over left ++ right */
+            int nl = p->left->ncols, nr = p->right->ncols;
+            attu_type *tys = malloc(sizeof(attu_type) * ((size_t)(nl + nr) + 1));
+            if (!tys) goto oom;
+            memcpy(tys, p->left->types, sizeof(attu_type) * (size_t)nl);
+            memcpy(tys + nl, p->right->types, sizeof(attu_type) * (size_t)nr);
+            int rc = attu_compile_exprs((attu_bexpr *const *)&p->residual, 1, nl + nr, tys, &s->residual, err);
+            free(tys);
+            if (rc) goto fail;
             if (s->kind == ATTU_ST_CROSS) {
                 /* cross join with a residual: filter above */
                 attu_stage *f = calloc(1, sizeof *f);
