@@ -57,16 +57,19 @@ static void node_summary(const char *text, char *label, size_t ln, char *stats,
     char num[64], rows[64], dev[32];
     stats[0] = 0;
     size_t used = 0;
-    const char *act = strstr(text, "actual time=");
-    if (act) {
-        const char *dots = strstr(act, "..");
-        if (dots && find_number(dots, "..", num, sizeof num))
+    /* PostgreSQL: "(actual time=a..b rows=n loops=1)"; attu: "(actual rows=n
+     * time=t ms device=X)". Prefer the actual block over the estimates. */
+    const char *act = strstr(text, "(actual");
+    const char *src = act ? act : text;
+    const char *range = strstr(src, "time=");
+    if (range) {
+        const char *dots = strstr(range, "..");
+        const char *end = range + strcspn(range, " )");
+        if (dots && dots < end ? find_number(dots, "..", num, sizeof num)
+                               : find_number(range, "time=", num, sizeof num))
             used += (size_t)snprintf(stats + used, sn - used, "%10s ms", num);
-    } else if (find_number(text, "time=", num, sizeof num)) {
-        used += (size_t)snprintf(stats + used, sn - used, "%10s ms", num);
     }
-    const char *rsrc = act ? act : text;
-    if (used < sn && find_number(rsrc, "rows=", rows, sizeof rows))
+    if (used < sn && find_number(src, "rows=", rows, sizeof rows))
         used += (size_t)snprintf(stats + used, sn - used, "  rows=%s", rows);
     const char *d = strstr(text, "device=");
     if (d) d += strlen("device=");
@@ -130,6 +133,17 @@ void shell_print_plan_tree(const PGresult *res, FILE *out) {
             if (l[j].node && l[j].parent == l[i].parent) { l[i].last = false; break; }
     }
     char label[512], stats[160];
+    /* Stats start two columns after the widest node line, so they align. */
+    int stats_col = 0;
+    for (int i = 0; i < summary; i++) {
+        if (!l[i].node) continue;
+        node_summary(l[i].text, label, sizeof label, stats, sizeof stats);
+        int col = 0;
+        for (int a = l[i].parent; a >= 0; a = l[a].parent) col += 3;
+        int w = col + shell_text_width(label);
+        if (w > stats_col) stats_col = w;
+    }
+    stats_col += 2;
     for (int i = 0; i < summary; i++) {
         if (l[i].node) {
             node_summary(l[i].text, label, sizeof label, stats, sizeof stats);
@@ -139,7 +153,7 @@ void shell_print_plan_tree(const PGresult *res, FILE *out) {
             if (l[i].parent >= 0) fputs(l[i].last ? "└─ " : "├─ ", out);
             fputs(label, out);
             int w = col + shell_text_width(label);
-            if (stats[0]) fprintf(out, "%*s%s", w < 48 ? 48 - w : 2, "", stats);
+            if (stats[0]) fprintf(out, "%*s%s", stats_col - w, "", stats);
             fputc('\n', out);
         } else {
             /* A detail: under its node, after the node's connector column. */

@@ -14,6 +14,7 @@
 
 #include <ctype.h>
 #include <editline/readline.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -251,8 +252,25 @@ static char *history_path(void) {
     return p;
 }
 
+/* Ctrl-C at the prompt: the read is interrupted and the half-typed statement
+ * dropped, as in psql. libedit's own handler would re-raise the signal and
+ * end the shell, so it is switched off (rl_catch_signals) and ours is
+ * installed without SA_RESTART, which makes the pending read return. */
+static volatile sig_atomic_t prompt_interrupted;
+
+static void on_prompt_sigint(int sig) {
+    (void)sig;
+    prompt_interrupted = 1;
+}
+
 int shell_run_interactive(shell_t *sh) {
     run_ctx_t ctx = {sh, 0};
+    rl_catch_signals = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_prompt_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
     shell_splitter_t sp = {0};
     char *hist = history_path();
     using_history();
@@ -267,7 +285,17 @@ int shell_run_interactive(shell_t *sh) {
                           : sp.dollar_tag ? "$" : sp.block_depth ? "*"
                           : shell_splitter_empty(&sp) ? "=" : "-";
         snprintf(prompt, sizeof prompt, "%.60s%s> ", db && *db ? db : "attu", state);
+        prompt_interrupted = 0;
         char *line = readline(prompt);
+        if (prompt_interrupted) {
+            /* Ctrl-C: forget the statement being typed, start afresh. */
+            free(line);
+            free(shell_splitter_take(&sp));
+            free(pending);
+            pending = NULL;
+            fputc('\n', stdout);
+            continue;
+        }
         if (!line) { fputc('\n', stdout); break; } /* Ctrl-D */
         lineno++;
         /* History keeps a whole statement as one entry. */

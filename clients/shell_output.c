@@ -43,14 +43,14 @@ static void put_cell(FILE *out, const char *s, int width, bool right) {
         if (*p == '\n' || *p == '\r' || *p == '\t') w += 2;
         else if (((unsigned char)*p & 0xC0) != 0x80) w++;
     }
-    if (right) fprintf(out, "%*s", width - w, "");
+    if (right && width > w) fprintf(out, "%*s", width - w, "");
     for (const char *p = s; *p; p++) {
         if (*p == '\n') fputs("\\n", out);
         else if (*p == '\r') fputs("\\r", out);
         else if (*p == '\t') fputs("\\t", out);
         else fputc(*p, out);
     }
-    if (!right) fprintf(out, "%*s", width - w, "");
+    if (!right && width > w) fprintf(out, "%*s", width - w, "");
 }
 
 static int cell_width(const char *s) {
@@ -86,9 +86,9 @@ static void print_aligned(const PGresult *res, FILE *out) {
         for (int j = 0; j < nf; j++) {
             fputs(j ? "| " : " ", out);
             const char *v = PQgetisnull(res, i, j) ? "" : PQgetvalue(res, i, j);
-            put_cell(out, v, w[j], is_numeric_type(PQftype(res, j)));
-            /* psql leaves no trailing blanks after a left-aligned last column
-             * only when it is empty; keep the simple rule: always one blank. */
+            bool right = is_numeric_type(PQftype(res, j));
+            /* Like psql, no trailing blanks after a left-aligned last column. */
+            put_cell(out, v, j + 1 < nf || right ? w[j] : 0, right);
             fputs(j + 1 < nf ? " " : "\n", out);
         }
     }

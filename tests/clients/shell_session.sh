@@ -4,7 +4,8 @@
 # Drives the attu shell in a pseudo-terminal (tmux) through a whole session
 # against a private server: connect, \copy with its progress bar, a
 # multi-line query, an error with its caret, \timing, \d and \d TABLE,
-# \explain, quit; then checks the exit status and the history file.
+# Ctrl-C at the prompt, \explain, quit; then checks the exit status and the
+# history file.
 set -euo pipefail
 ATTU=$1 KIND=$2 ATTUD=${3:-}
 source "$(dirname "$0")/server_env.sh"
@@ -67,6 +68,12 @@ expect '^ +items +$|^ items$'
 type_line '\d items'
 expect 'Table "items"'
 expect '^ +qty +\| +'
+# Ctrl-C at the prompt drops the half-typed statement and keeps the shell.
+type_line 'SELECT 1,'
+expect '-> ?$'
+T send-keys -t attu -l 'oops'; T send-keys -t attu C-c
+type_line 'SELECT 4242 AS answer;'
+expect '^ +4242$'
 type_line '\explain SELECT count(*) FROM items WHERE qty > 3'
 # The plan's root line carries its time; the \timing line starts with "Time:".
 expect '^[^T].*[0-9] ms'
