@@ -216,6 +216,73 @@ void transform_lbs_impl(func_t f, int count, segments_it segments,
   ATTU_CUDA_CHECK_LAUNCH();
 }
 
+// transform_lbs split in two behaviours, for the moves: every item's value
+// comes from load(index, seg, rank, cached) -> T, then store(index, seg,
+// rank, cached, value) runs; all of a thread's loads are issued before its
+// first store, which a single behaviour cannot promise the compiler.
+template <typename launch_t, typename T, typename load_t, typename store_t,
+          typename segments_it, typename tpl_t>
+__global__ __launch_bounds__(launch_t::nt) void lbs_move_kernel(
+    load_t load, store_t store, int count, segments_it segments, int num_segments,
+    const int* __restrict__ part, tpl_t caching) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  using cache_t = typename cached_tuple<tpl_t>::type;
+  __shared__ lbs_shared_t<nv> shared;
+  extern __shared__ __align__(16) unsigned char lbs_dynamic_smem[];
+  cache_t* s_cache = reinterpret_cast<cache_t*>(lbs_dynamic_smem);
+  int tid = threadIdx.x;
+  lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
+  int start_b0 = lbs_load_ends<nt>(r, segments, count, num_segments, shared.ends);
+  int nseg = min(r.b1, num_segments - 1) - r.b0 + 1;
+  for (int j = tid; j < nseg; j += nt)
+    s_cache[j] = load_cached(caching, r.b0 + j,
+                             cuda::std::make_index_sequence<cuda::std::tuple_size<tpl_t>::value>());
+  __syncthreads();
+  int d = min(tid * vt, r.na() + r.nb());
+  int a, b;
+  lbs_thread_start(r, shared.ends, d, a, b);
+  lbs_serial_segments<vt>(r, shared.ends, a, b, shared.seg);
+  __syncthreads();
+  T v[vt];
+  int seg_of[vt], rank_of[vt];
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    int j = tid + i * nt;
+    if (j < r.na()) {
+      int index = r.a0 + j;
+      int seg = shared.seg[smem_pad(j)];
+      int start = seg == r.b0 ? start_b0 : shared.ends[seg - r.b0 - 1];
+      seg_of[i] = seg;
+      rank_of[i] = index - start;
+      v[i] = load(index, seg, index - start, s_cache[seg - r.b0]);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    int j = tid + i * nt;
+    if (j < r.na())
+      store(r.a0 + j, seg_of[i], rank_of[i], s_cache[seg_of[i] - r.b0], v[i]);
+  }
+}
+
+template <typename launch_arg_t, typename T, typename load_t, typename store_t,
+          typename segments_it, typename tpl_t>
+void lbs_move(load_t load, store_t store, int count, segments_it segments,
+              int num_segments, tpl_t caching, context_t& ctx) {
+  using launch_t = launch_of_t<launch_arg_t, lbs_box_t>;
+  if (count <= 0 || num_segments <= 0) return;
+  int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
+  mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
+  int num_tiles = (int)part.size() - 1;
+  size_t cache_bytes = (nv + 1) * sizeof(typename cached_tuple<tpl_t>::type);
+  auto kernel = lbs_move_kernel<launch_t, T, load_t, store_t, segments_it, tpl_t>;
+  ATTU_CUDA_CHECK(cudaFuncSetAttribute(
+      kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cache_bytes));
+  kernel<<<num_tiles, launch_t::nt, cache_bytes, ctx.stream()>>>(
+      load, store, count, segments, num_segments, part.data(), caching);
+  ATTU_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace detail
 
 // f(index, seg, rank, cuda::std::tuple<values...>) for every work item;

@@ -82,17 +82,34 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
   int d = min(tid * vt, r.na() + r.nb());
   int a_start, b_start;
   lbs_thread_start(r, shared.ends, d, a_start, b_start);
+  // Values: every load of the tile is issued before the first shared store
+  // (the behaviour's loads could alias shared memory as far as the compiler
+  // knows, so interleaving them would leave one load in flight per thread).
   if constexpr (needs_seg) {
     lbs_serial_segments<vt>(r, shared.ends, a_start, b_start, shared.seg);
     __syncthreads();
-    for (int j = tid; j < r.na(); j += nt) {
-      int index = r.a0 + j;
-      int seg = shared.seg[smem_pad(j)];
-      int start = seg == r.b0 ? start_b0 : shared.ends[seg - r.b0 - 1];
-      shared.values[smem_pad(j)] = g(index, seg, index - start);
+  }
+  {
+    T v[vt];
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      int j = tid + i * nt;
+      if (j < r.na()) {
+        int index = r.a0 + j;
+        if constexpr (needs_seg) {
+          int seg = shared.seg[smem_pad(j)];
+          int start = seg == r.b0 ? start_b0 : shared.ends[seg - r.b0 - 1];
+          v[i] = g(index, seg, index - start);
+        } else {
+          v[i] = g(index, 0, 0);
+        }
+      }
     }
-  } else {
-    for (int j = tid; j < r.na(); j += nt) shared.values[smem_pad(j)] = g(r.a0 + j, 0, 0);
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      int j = tid + i * nt;
+      if (j < r.na()) shared.values[smem_pad(j)] = v[i];
+    }
   }
   __syncthreads();
 
