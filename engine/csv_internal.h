@@ -33,6 +33,7 @@ typedef struct attu_csv_split {
     size_t count;
     size_t *starts;
     size_t *lines;
+    size_t end_line;      /* line number at the end of input, 0 = not counted */
 } attu_csv_split;
 
 int attu_csv_split_input(const attu_csv_input *in, const attu_csv_options *o,

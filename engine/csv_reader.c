@@ -75,7 +75,9 @@ int attu_csv_input_open(attu_csv_input *in, const attu_csv_options *opts,
         }
         size_t size = (size_t)st.st_size;
         if (size > 0) {
-            void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+            /* MAP_POPULATE maps every cached page up front: one call
+             * instead of a page fault per 4 KiB while parsing. */
+            void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
             if (m == MAP_FAILED) {
                 int e = errno;
                 close(fd);
@@ -289,10 +291,11 @@ static int64_t text_set_id(text_set *t, arena_block **arena, const char *s, size
 typedef struct chunk {
     size_t start, end;        /* [start, end): whole records */
     size_t line;              /* line of start */
+    size_t cap;               /* most rows it can hold (records <= lines) */
+    size_t slot;              /* where its rows are parsed to in the output */
     size_t rows;
-    size_t cap;
-    void **values;            /* per column: rows slots */
-    uint64_t **nulls;         /* per column: bitmap (1 = NULL) or NULL */
+    size_t row;               /* where its rows end up (after compaction) */
+    uint64_t **nulls;         /* per column: bitmap over its rows (1 = NULL) or NULL */
     text_set *texts;          /* per column (TEXT only) */
     arena_block *arena;
     attu_error err;
@@ -307,31 +310,10 @@ typedef struct load_job {
     const attu_csv_input *in;
     chunk *chunks;
     size_t nchunks;
-    /* assembly */
-    attu_table *out;
-    size_t *row_offset;       /* per chunk: first row in out */
+    attu_table *out;          /* columns sized for the most rows possible */
     int32_t **text_codes;     /* per column: codes of every chunk's distinct strings */
     size_t **text_offset;     /* per column, per chunk: index into text_codes */
-    int32_t **base_remap;     /* per column: base code -> new code */
 } load_job;
-
-static int chunk_grow(chunk *c, const attu_table *base) {
-    size_t nc = c->cap ? c->cap * 2 : 4096;
-    for (int i = 0; i < base->ncols; i++) {
-        size_t w = attu_type_width(base->defs[i].type.id);
-        void *v = realloc(c->values[i], nc * w);
-        if (!v) return -1;
-        c->values[i] = v;
-        if (c->nulls[i]) {
-            uint64_t *b = realloc(c->nulls[i], (nc / 64 + 1) * sizeof *b);
-            if (!b) return -1;
-            memset(b + c->cap / 64 + 1, 0, (nc / 64 - c->cap / 64) * sizeof *b);
-            c->nulls[i] = b;
-        }
-    }
-    c->cap = nc;
-    return 0;
-}
 
 static int chunk_set_null(chunk *c, int col, size_t row) {
     if (!c->nulls[col]) {
@@ -344,15 +326,105 @@ static int chunk_set_null(chunk *c, int col, size_t row) {
 
 static void chunk_free(chunk *c, int ncols) {
     for (int i = 0; i < ncols; i++) {
-        if (c->values) free(c->values[i]);
         if (c->nulls) free(c->nulls[i]);
         if (c->texts) text_set_free(&c->texts[i]);
     }
-    free(c->values);
     free(c->nulls);
     free(c->texts);
     arena_free(c->arena);
     memset(c, 0, sizeof *c);
+}
+
+/*
+ * Fast paths for the common spellings of numbers and dates: plain digits,
+ * an optional minus and (for floats and decimals) a point. Returns 1 when
+ * the value was stored, 0 when attu_value_parse must decide (anything
+ * else, including every error, so messages come from one place). Each
+ * path gives bit-for-bit what attu_value_parse gives.
+ */
+static const double exact_pow10[23] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+static inline int fast_parse(attu_type t, const char *s, size_t n, void *slot) {
+    const char *p = s, *e = s + n;
+    int neg = 0;
+    if (p < e && *p == '-') { neg = 1; p++; }
+    if (p == e) return 0;
+    switch (t.id) {
+    case ATTU_TYPE_INT32:
+    case ATTU_TYPE_INT64: {
+        if (e - p > 18) return 0;
+        int64_t v = 0;
+        for (; p < e; p++) {
+            unsigned d = (unsigned)(*p - '0');
+            if (d > 9) return 0;
+            v = v * 10 + d;
+        }
+        if (neg) v = -v;
+        if (t.id == ATTU_TYPE_INT64) { *(int64_t *)slot = v; return 1; }
+        if (v < INT32_MIN || v > INT32_MAX) return 0;
+        *(int32_t *)slot = (int32_t)v;
+        return 1;
+    }
+    case ATTU_TYPE_FLOAT64:
+    case ATTU_TYPE_DECIMAL: {
+        uint64_t m = 0;
+        int digits = 0, frac = -1, any = 0;
+        for (; p < e; p++) {
+            unsigned d = (unsigned)(*p - '0');
+            if (d <= 9) {
+                m = m * 10 + d;
+                any = 1;
+                if (m) digits++;
+                if (frac >= 0) frac++;
+            } else if (*p == '.' && frac < 0) {
+                frac = 0;
+            } else {
+                return 0;
+            }
+        }
+        if (!any) return 0;
+        if (frac < 0) frac = 0;
+        if (t.id == ATTU_TYPE_FLOAT64) {
+            if (digits > 15 || frac > 22) return 0;
+            double v = (double)m / exact_pow10[frac];
+            *(double *)slot = neg ? -v : v;
+            return 1;
+        }
+        /* DECIMAL: no rounding needed when frac <= scale. */
+        if (frac > t.scale || digits > 18) return 0;
+        int64_t v = (int64_t)m;
+        for (int k = frac; k < t.scale; k++) v *= 10;
+        static const int64_t lim[19] = {1, 10, 100, 1000, 10000, 100000, 1000000,
+            10000000, 100000000, 1000000000, 10000000000LL, 100000000000LL,
+            1000000000000LL, 10000000000000LL, 100000000000000LL, 1000000000000000LL,
+            10000000000000000LL, 100000000000000000LL, 1000000000000000000LL};
+        if (digits - frac + t.scale > 18 || v >= lim[t.precision]) return 0;
+        *(int64_t *)slot = neg ? -v : v;
+        return 1;
+    }
+    case ATTU_TYPE_DATE: {
+        if (neg || n != 10 || s[4] != '-' || s[7] != '-') return 0;
+        int y = 0, mo, d;
+        for (int k = 0; k < 4; k++) {
+            unsigned x = (unsigned)(s[k] - '0');
+            if (x > 9) return 0;
+            y = y * 10 + (int)x;
+        }
+        unsigned m1 = (unsigned)(s[5] - '0'), m2 = (unsigned)(s[6] - '0');
+        unsigned d1 = (unsigned)(s[8] - '0'), d2 = (unsigned)(s[9] - '0');
+        if (m1 > 9 || m2 > 9 || d1 > 9 || d2 > 9) return 0;
+        mo = (int)(m1 * 10 + m2);
+        d = (int)(d1 * 10 + d2);
+        if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > 28) return 0;   /* 29..31: slow path checks */
+        *(int32_t *)slot = attu_date_from_ymd(y, mo, d);
+        return 1;
+    }
+    default:
+        return 0;
+    }
 }
 
 /* Error at line:col of the input: "name:line:col: message". */
@@ -387,18 +459,25 @@ static void parse_chunk(void *ctx, size_t ci) {
     const attu_table *base = job->base;
     const attu_csv_input *in = job->in;
     const attu_csv_options *o = job->opts;
+    attu_table *out = job->out;
     int ncols = base->ncols;
     if (c->end <= c->start) return;
     int bad_len = 0;
     size_t bad = c->start + attu_utf8_validate(in->data + c->start, c->end - c->start, &bad_len);
     if (bad >= c->end) bad = SIZE_MAX;
 
-    c->values = calloc((size_t)ncols + 1, sizeof *c->values);
     c->nulls = calloc((size_t)ncols + 1, sizeof *c->nulls);
     c->texts = calloc((size_t)ncols + 1, sizeof *c->texts);
-    if (!c->values || !c->nulls || !c->texts || chunk_grow(c, base)) {
+    if (!c->nulls || !c->texts) {
         attu_error_oom(&c->err);
         return;
+    }
+    /* Slot pointers and widths per column, hoisted out of the row loop. */
+    char *slots[ncols > 0 ? ncols : 1];
+    size_t widths[ncols > 0 ? ncols : 1];
+    for (int i = 0; i < ncols; i++) {
+        widths[i] = attu_type_width(base->defs[i].type.id);
+        slots[i] = (char *)out->cols[i]->data + c->slot * widths[i];
     }
     csv_cursor cur;
     csv_cursor_init(&cur, in->data, in->size, o->delimiter, o->quote, o->escape);
@@ -425,8 +504,14 @@ static void parse_chunk(void *ctx, size_t ci) {
     }
 
     while (cur.pos < c->end) {
-        if (c->rows == c->cap && chunk_grow(c, base)) { attu_error_oom(&c->err); goto out; }
         size_t row = c->rows;
+        if (row >= c->cap) {
+            /* Cannot happen (a record ends at a newline or at the end of
+             * input); refuse rather than write past the columns. */
+            attu_error_set(&c->err, ATTU_SQLSTATE_INTERNAL, 0,
+                           "%s:%zu: CSV chunk holds more records than lines", in->name, cur.line);
+            goto out;
+        }
         int col = 0;
         for (;;) {
             int rc = csv_next_field(&cur, &f);
@@ -446,8 +531,8 @@ static void parse_chunk(void *ctx, size_t ci) {
                 goto out;
             }
             const attu_column_def *def = &base->defs[col];
-            size_t w = attu_type_width(def->type.id);
-            void *slot = (char *)c->values[col] + row * w;
+            size_t w = widths[col];
+            void *slot = slots[col] + row * w;
             bool is_null = !f.quoted && f.len == job->null_len &&
                            memcmp(f.text, job->null_string, f.len) == 0;
             if (is_null) {
@@ -464,8 +549,10 @@ static void parse_chunk(void *ctx, size_t ci) {
                 int64_t id = text_set_id(&c->texts[col], &c->arena, f.text, f.len);
                 if (id < 0) { attu_error_oom(&c->err); goto out; }
                 *(int32_t *)slot = (int32_t)id;
+            } else if (fast_parse(def->type, f.text, f.len, slot)) {
+                /* stored */
             } else {
-                attu_error_clear(&verr);
+                verr.set = 0;   /* all attu_error_set looks at; a full clear costs more than the parse */
                 if (attu_value_parse(def->type, f.text, f.len, slot, &verr) != 0) {
                     csv_error(&c->err, verr.sqlstate, in->name, f.line, (size_t)col + 1,
                               "%s", verr.message);
@@ -491,31 +578,62 @@ out:
 
 /* ---- assembly ------------------------------------------------------------- */
 
-static void copy_chunk(void *ctx, size_t ci) {
+/* Large column arrays: ask for transparent huge pages, which cut the page
+ * faults of first touch 512-fold where the kernel allows it. */
+static void *alloc_slots(size_t bytes) {
+    if (bytes < (8u << 20)) return malloc(bytes ? bytes : 1);
+    size_t huge = 2u << 20, rounded = (bytes + huge - 1) / huge * huge;
+    void *p = aligned_alloc(huge, rounded);
+    if (p) madvise(p, rounded, MADV_HUGEPAGE);
+    return p;
+}
+
+/* Output columns with room for base's rows plus `bound` more, base's rows
+ * copied in (text codes remapped later, once the dictionary is known). */
+static attu_table *prepare_output(const attu_table *base, size_t bound, attu_error *err) {
+    attu_table *t = attu_table_new(base->name, base->ncols, base->defs, err);
+    if (!t) return NULL;
+    t->version = base->version + 1;
+    size_t cap = base->nrows + bound;
+    for (int i = 0; i < base->ncols; i++) {
+        attu_column *col = t->cols[i];
+        const attu_column *bc = base->cols[i];
+        size_t w = attu_type_width(col->type.id);
+        void *data = alloc_slots(cap * w);
+        if (!data) {
+            attu_table_free(t);
+            attu_error_oom(err);
+            return NULL;
+        }
+        free(col->data);
+        col->data = data;
+        col->capacity = cap ? cap : 1;
+        if (base->nrows) memcpy(data, bc->data, base->nrows * w);
+    }
+    return t;
+}
+
+/* Per chunk, in parallel: TEXT local ids to final codes, NULL bits. */
+static void finish_chunk(void *ctx, size_t ci) {
     load_job *job = ctx;
     chunk *c = &job->chunks[ci];
     attu_table *t = job->out;
-    size_t at = job->row_offset[ci];
-    for (int i = 0; i < t->ncols && c->rows; i++) {
+    if (!c->rows) return;
+    for (int i = 0; i < t->ncols; i++) {
         attu_column *col = t->cols[i];
-        size_t w = attu_type_width(col->type.id);
+        const uint64_t *nb = c->nulls[i];
         if (col->type.id == ATTU_TYPE_TEXT) {
-            const int32_t *local = c->values[i];
-            int32_t *dst = (int32_t *)col->data + at;
+            int32_t *dst = (int32_t *)col->data + c->row;
             const int32_t *codes = job->text_codes[i] + job->text_offset[i][ci];
-            const uint64_t *nb = c->nulls[i];
             for (size_t r = 0; r < c->rows; r++)
-                dst[r] = (nb && ((nb[r >> 6] >> (r & 63)) & 1)) ? 0 : codes[local[r]];
-        } else {
-            memcpy((char *)col->data + at * w, c->values[i], c->rows * w);
+                dst[r] = (nb && ((nb[r >> 6] >> (r & 63)) & 1)) ? 0 : codes[dst[r]];
         }
-        if (c->nulls[i]) {
+        if (nb) {
             /* Rows of neighbouring chunks can share a bitmap word, so this
              * chunk's bits are cleared atomically. */
-            const uint64_t *nb = c->nulls[i];
             for (size_t r = 0; r < c->rows; r++)
                 if ((nb[r >> 6] >> (r & 63)) & 1) {
-                    size_t row = at + r;
+                    size_t row = c->row + r;
                     __atomic_and_fetch(&col->validity[row >> 6], ~(1ULL << (row & 63)),
                                        __ATOMIC_RELAXED);
                 }
@@ -523,46 +641,44 @@ static void copy_chunk(void *ctx, size_t ci) {
     }
 }
 
-static attu_table *assemble(load_job *job, size_t total, attu_error *err) {
+static int assemble(load_job *job, attu_error *err) {
     const attu_table *base = job->base;
+    attu_table *t = job->out;
     int ncols = base->ncols;
-    attu_table *t = attu_table_new(base->name, ncols, base->defs, err);
-    if (!t) return NULL;
-    t->version = base->version + 1;
-    size_t nrows = base->nrows + total;
-    job->out = t;
-    job->row_offset = malloc(job->nchunks * sizeof *job->row_offset);
-    job->text_codes = calloc((size_t)ncols + 1, sizeof *job->text_codes);
-    job->text_offset = calloc((size_t)ncols + 1, sizeof *job->text_offset);
-    job->base_remap = calloc((size_t)ncols + 1, sizeof *job->base_remap);
-    if (!job->row_offset || !job->text_codes || !job->text_offset || !job->base_remap)
-        goto oom;
+    /* Close the gaps between chunks (only where records spanned several
+     * lines, or a header was skipped, is a chunk's row below its slot). */
     size_t at = base->nrows;
     for (size_t ci = 0; ci < job->nchunks; ci++) {
-        job->row_offset[ci] = at;
-        at += job->chunks[ci].rows;
+        chunk *c = &job->chunks[ci];
+        c->row = at;
+        if (c->rows && c->slot != at)
+            for (int i = 0; i < ncols; i++) {
+                size_t w = attu_type_width(t->cols[i]->type.id);
+                char *d = t->cols[i]->data;
+                memmove(d + at * w, d + c->slot * w, c->rows * w);
+            }
+        at += c->rows;
     }
+    size_t nrows = at;
+    job->text_codes = calloc((size_t)ncols + 1, sizeof *job->text_codes);
+    job->text_offset = calloc((size_t)ncols + 1, sizeof *job->text_offset);
+    if (!job->text_codes || !job->text_offset) return attu_error_oom(err);
     for (int i = 0; i < ncols; i++) {
         attu_column *col = t->cols[i];
         const attu_column *bc = base->cols[i];
-        if (attu_column_reserve(col, nrows, err)) goto fail;
         col->length = nrows;
-        size_t w = attu_type_width(col->type.id);
         bool any_null = bc->validity != NULL;
         for (size_t ci = 0; ci < job->nchunks; ci++)
             if (job->chunks[ci].nulls && job->chunks[ci].nulls[i]) any_null = true;
-        if (any_null && attu_column_ensure_validity(col, err)) goto fail;
-        if (base->nrows) {
-            memcpy(col->data, bc->data, base->nrows * w);
-            if (bc->validity)
-                for (size_t r = 0; r < base->nrows; r++)
-                    if (attu_column_is_null(bc, r)) col->validity[r >> 6] &= ~(1ULL << (r & 63));
-        }
+        if (any_null && attu_column_ensure_validity(col, err)) return -1;
+        if (bc->validity)
+            for (size_t r = 0; r < base->nrows; r++)
+                if (attu_column_is_null(bc, r)) col->validity[r >> 6] &= ~(1ULL << (r & 63));
         if (col->type.id != ATTU_TYPE_TEXT) continue;
         /* One dictionary for base's strings and every chunk's. */
         size_t nstr = 0;
         job->text_offset[i] = malloc(job->nchunks * sizeof(size_t));
-        if (!job->text_offset[i]) goto oom;
+        if (!job->text_offset[i]) return attu_error_oom(err);
         for (size_t ci = 0; ci < job->nchunks; ci++) {
             job->text_offset[i][ci] = nstr;
             if (job->chunks[ci].texts) nstr += job->chunks[ci].texts[i].count;
@@ -571,11 +687,12 @@ static attu_table *assemble(load_job *job, size_t total, attu_error *err) {
         size_t *lens = malloc((nstr ? nstr : 1) * sizeof *lens);
         job->text_codes[i] = malloc((nstr ? nstr : 1) * sizeof(int32_t));
         size_t nold = bc->dict ? (size_t)bc->dict->count : 0;
-        job->base_remap[i] = malloc((nold ? nold : 1) * sizeof(int32_t));
-        if (!strs || !lens || !job->text_codes[i] || !job->base_remap[i]) {
+        int32_t *remap = malloc((nold ? nold : 1) * sizeof(int32_t));
+        if (!strs || !lens || !job->text_codes[i] || !remap) {
             free(strs);
             free(lens);
-            goto oom;
+            free(remap);
+            return attu_error_oom(err);
         }
         for (size_t ci = 0; ci < job->nchunks; ci++) {
             text_set *ts = job->chunks[ci].texts ? &job->chunks[ci].texts[i] : NULL;
@@ -583,29 +700,38 @@ static attu_table *assemble(load_job *job, size_t total, attu_error *err) {
             memcpy(strs + job->text_offset[i][ci], ts->strs, ts->count * sizeof *strs);
             memcpy(lens + job->text_offset[i][ci], ts->lens, ts->count * sizeof *lens);
         }
-        attu_dictionary *d = attu_dictionary_merge(bc->dict, strs, lens, nstr,
-                                                   job->base_remap[i],
+        attu_dictionary *d = attu_dictionary_merge(bc->dict, strs, lens, nstr, remap,
                                                    job->text_codes[i], err);
         free(strs);
         free(lens);
-        if (!d) goto fail;
+        if (!d) { free(remap); return -1; }
         col->dict = d;
         int32_t *codes = col->data;
         for (size_t r = 0; r < base->nrows; r++)
-            if (!attu_column_is_null(bc, r)) codes[r] = job->base_remap[i][codes[r]];
+            if (!attu_column_is_null(bc, r)) codes[r] = remap[codes[r]];
+        free(remap);
     }
-    attu_parallel_for(job->opts->threads, job->nchunks, copy_chunk, job);
+    attu_parallel_for(job->opts->threads, job->nchunks, finish_chunk, job);
     t->nrows = nrows;
-    return t;
-oom:
-    attu_error_oom(err);
-fail:
-    attu_table_free(t);
-    job->out = NULL;
-    return NULL;
+    return 0;
 }
 
 /* ---- the load ---------------------------------------------------------------- */
+
+/* The line where data starts: 1, or the line after the header record. */
+static size_t first_data_line(const attu_csv_input *in, const attu_csv_options *o) {
+    if (!o->header) return 1;
+    csv_cursor cur;
+    csv_cursor_init(&cur, in->data, in->size, o->delimiter, o->quote, o->escape);
+    csv_field f;
+    size_t line = 1;
+    for (;;) {
+        if (csv_next_field(&cur, &f) != 0) break;   /* parse_chunk reports it */
+        if (f.end != CSV_END_DELIM) { line = cur.line; break; }
+    }
+    csv_cursor_free(&cur);
+    return line;
+}
 
 attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
                           const attu_csv_source *src, size_t *rows_loaded,
@@ -634,37 +760,49 @@ attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
     job.nchunks = split.count;
     job.chunks = calloc(split.count ? split.count : 1, sizeof *job.chunks);
     if (!job.chunks) { attu_error_oom(err); attu_csv_split_free(&split); goto done; }
+    /* Rows are parsed straight into the output columns: chunk i's records
+     * start no earlier than the count of lines before it (a record takes at
+     * least one line), so slot = base rows + lines before chunk i (minus
+     * the header's) never overlaps the chunk before it. */
+    size_t data_line = first_data_line(&in, &o);
     for (size_t i = 0; i < split.count; i++) {
-        job.chunks[i].start = split.starts[i];
-        job.chunks[i].end = i + 1 < split.count ? split.starts[i + 1] : in.size;
-        job.chunks[i].line = split.lines[i];
-        job.chunks[i].skip_header = i == 0 && o.header;
+        chunk *c = &job.chunks[i];
+        c->start = split.starts[i];
+        c->end = i + 1 < split.count ? split.starts[i + 1] : in.size;
+        c->line = split.lines[i];
+        c->skip_header = i == 0 && o.header;
+        size_t from = c->line > data_line ? c->line : data_line;
+        size_t to = i + 1 < split.count ? split.lines[i + 1] : split.end_line + 1;
+        c->cap = to > from ? to - from : 0;   /* the last may end without a newline */
+        c->slot = base->nrows + (from - data_line);
     }
+    size_t bound = split.end_line + 1 - data_line;
     attu_csv_split_free(&split);
+    job.out = prepare_output(base, bound, err);
+    if (!job.out) goto done;
 
     attu_parallel_for(o.threads, job.nchunks, parse_chunk, &job);
-    size_t total = 0;
     for (size_t i = 0; i < job.nchunks; i++) {
         if (job.chunks[i].err.set) {
             if (err && !err->set) *err = job.chunks[i].err;
             goto done;
         }
-        total += job.chunks[i].rows;
     }
-    result = assemble(&job, total, err);
-    if (result && rows_loaded) *rows_loaded = total;
+    if (assemble(&job, err) == 0) {
+        result = job.out;
+        job.out = NULL;
+        if (rows_loaded) *rows_loaded = result->nrows - base->nrows;
+    }
 done:
+    attu_table_free(job.out);
     for (size_t i = 0; i < job.nchunks; i++) chunk_free(&job.chunks[i], base->ncols);
     free(job.chunks);
     for (int i = 0; i < base->ncols; i++) {
         if (job.text_codes) free(job.text_codes[i]);
         if (job.text_offset) free(job.text_offset[i]);
-        if (job.base_remap) free(job.base_remap[i]);
     }
     free(job.text_codes);
     free(job.text_offset);
-    free(job.base_remap);
-    free(job.row_offset);
     attu_csv_input_close(&in);
     return result;
 }

@@ -52,8 +52,22 @@ static void count_chunk(void *ctx, size_t i) {
     size_t b = attu_csv_nominal_cut(j->in->size, j->n, i + 1);
     const unsigned char *d = (const unsigned char *)j->in->data;
     unsigned char q = (unsigned char)j->quote;
-    size_t nq = 0, nl = 0;
-    for (size_t k = a; k < b; k++) {
+    size_t nq = 0, nl = 0, k = a;
+    /* Eight bytes at a time. With x = w ^ (c repeated), the bytes of w
+     * equal to c are the zero bytes of x, and ~(((x & 0x7f..) + 0x7f..) |
+     * x | 0x7f..) sets exactly their high bits (no carries cross bytes). */
+    const uint64_t ones = 0x0101010101010101ULL, lo7 = 0x7f7f7f7f7f7f7f7fULL;
+    const uint64_t qq = ones * q, nn = ones * (unsigned char)'\n';
+    for (; k + 8 <= b; k += 8) {
+        uint64_t w;
+        memcpy(&w, d + k, 8);
+        uint64_t xq = w ^ qq, xn = w ^ nn;
+        uint64_t zq = ~(((xq & lo7) + lo7) | xq | lo7);
+        uint64_t zn = ~(((xn & lo7) + lo7) | xn | lo7);
+        nq += (size_t)(((zq >> 7) * ones) >> 56);   /* bytes flagged (at most 8) */
+        nl += (size_t)(((zn >> 7) * ones) >> 56);
+    }
+    for (; k < b; k++) {
         nq += d[k] == q;
         nl += d[k] == '\n';
     }
@@ -73,19 +87,24 @@ int attu_csv_split_input(const attu_csv_input *in, const attu_csv_options *o,
     }
     out->starts[0] = 0;
     out->lines[0] = 1;
-    if (n == 1) return 0;
+    /* Pass 1 (always: the reader sizes its output from the line count). */
+    count_job j = { in, o->quote, n, NULL, NULL };
+    j.quotes = calloc(n, sizeof *j.quotes);
+    j.newlines = calloc(n, sizeof *j.newlines);
+    if (!j.quotes || !j.newlines) {
+        free(j.quotes);
+        free(j.newlines);
+        attu_csv_split_free(out);
+        return attu_error_oom(err);
+    }
+    attu_parallel_for(o->threads, n, count_chunk, &j);
+    size_t total_lines = 0;
+    for (size_t i = 0; i < n; i++) total_lines += j.newlines[i];
+    out->end_line = 1 + total_lines;
     const char *d = in->data;
-    if (o->escape == o->quote) {
-        count_job j = { in, o->quote, n, NULL, NULL };
-        j.quotes = calloc(n, sizeof *j.quotes);
-        j.newlines = calloc(n, sizeof *j.newlines);
-        if (!j.quotes || !j.newlines) {
-            free(j.quotes);
-            free(j.newlines);
-            attu_csv_split_free(out);
-            return attu_error_oom(err);
-        }
-        attu_parallel_for(o->threads, n, count_chunk, &j);
+    if (n == 1) {
+        /* one chunk: nothing to split */
+    } else if (o->escape == o->quote) {
         size_t quotes = j.quotes[0], lines = j.newlines[0];
         for (size_t i = 1; i < n; i++) {
             size_t k = attu_csv_nominal_cut(in->size, n, i);
@@ -104,8 +123,6 @@ int attu_csv_split_input(const attu_csv_input *in, const attu_csv_options *o,
             quotes += j.quotes[i];
             lines += j.newlines[i];
         }
-        free(j.quotes);
-        free(j.newlines);
     } else {
         /* Sequential: track quote and escape exactly as csv_scan.h does. */
         int in_quote = 0;
@@ -135,6 +152,8 @@ int attu_csv_split_input(const attu_csv_input *in, const attu_csv_options *o,
             out->lines[i] = line;
         }
     }
+    free(j.quotes);
+    free(j.newlines);
     /* Boundaries never go backwards (a record longer than a chunk makes
      * several cuts land on the same record end). */
     for (size_t i = 1; i < n; i++)
