@@ -394,14 +394,14 @@ static inline int fast_parse(attu_type t, const char *s, size_t n, void *slot) {
             return 1;
         }
         /* DECIMAL: no rounding needed when frac <= scale. */
-        if (frac > t.scale || digits > 18) return 0;
-        int64_t v = (int64_t)m;
+        if (frac > t.scale || digits > 18 || digits - frac + t.scale > 18) return 0;
+        int64_t v = (int64_t)m;   /* at most 18 digits once scaled: no overflow */
         for (int k = frac; k < t.scale; k++) v *= 10;
         static const int64_t lim[19] = {1, 10, 100, 1000, 10000, 100000, 1000000,
             10000000, 100000000, 1000000000, 10000000000LL, 100000000000LL,
             1000000000000LL, 10000000000000LL, 100000000000000LL, 1000000000000000LL,
             10000000000000000LL, 100000000000000000LL, 1000000000000000000LL};
-        if (digits - frac + t.scale > 18 || v >= lim[t.precision]) return 0;
+        if (v >= lim[t.precision]) return 0;
         *(int64_t *)slot = neg ? -v : v;
         return 1;
     }
