@@ -1,0 +1,186 @@
+/*
+ * test_backend_cpu.c - the CPU backend's primitives (engine/backend.h):
+ * sort order with NULLs and directions, stability, top-k, compact, gather
+ * with -1, inner_join, segment heads + segreduce, and the fused
+ * lbs_segreduce with its LEFT JOIN padding.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "engine/backend.h"
+#include "engine/expr_program.h"
+
+static attu_backend *be;
+static attu_error err;
+
+static void setup(void) {
+    attu_error_clear(&err);
+    be = attu_backend_cpu_new(2, &err);
+    cr_assert_not_null(be);
+}
+static void teardown(void) { be->destroy(be); }
+
+static attu_buf *up(const void *p, size_t bytes) {
+    attu_buf *b = be->alloc(be, bytes, &err);
+    cr_assert_not_null(b);
+    cr_assert_eq(be->upload(be, b, 0, p, bytes, &err), 0);
+    return b;
+}
+
+TestSuite(backend_cpu, .init = setup, .fini = teardown);
+
+Test(backend_cpu, sort_desc_nulls_first_is_stable) {
+    int32_t v[6] = { 3, 1, 0, 3, 2, 0 };
+    uint8_t ok[6] = { 1, 1, 0, 1, 1, 0 };      /* rows 2 and 5 are NULL */
+    attu_buf *d = up(v, sizeof v), *m = up(ok, sizeof ok), *perm = be->alloc(be, 6 * 8, &err);
+    attu_sort_key k = { { attu_type_make(ATTU_TYPE_INT32), d, m, NULL }, true, true };
+    cr_assert_eq(be->sort(be, &k, 1, 6, perm, &err), 0);
+    int64_t *p = perm->ptr;
+    int64_t want[6] = { 2, 5, 0, 3, 4, 1 };    /* NULLs first (in input order), then 3,3,2,1 */
+    for (int i = 0; i < 6; i++) cr_assert_eq(p[i], want[i], "pos %d: %lld", i, (long long)p[i]);
+    /* ASC NULLS LAST (the default) */
+    k.desc = false; k.nulls_first = false;
+    cr_assert_eq(be->sort(be, &k, 1, 6, perm, &err), 0);
+    int64_t want2[6] = { 1, 4, 0, 3, 2, 5 };
+    for (int i = 0; i < 6; i++) cr_assert_eq(p[i], want2[i]);
+    /* top-2 of the same order */
+    attu_buf *tk = be->alloc(be, 2 * 8, &err);
+    cr_assert_eq(be->top_k(be, &k, 1, 6, 2, tk, &err), 0);
+    cr_assert_eq(((int64_t *)tk->ptr)[0], 1);
+    cr_assert_eq(((int64_t *)tk->ptr)[1], 4);
+    be->free(be, d); be->free(be, m); be->free(be, perm); be->free(be, tk);
+}
+
+Test(backend_cpu, float_keys_put_nan_last) {
+    double v[4] = { 1.5, __builtin_nan(""), -2.0, 1e300 };
+    attu_buf *d = up(v, sizeof v), *perm = be->alloc(be, 4 * 8, &err);
+    attu_sort_key k = { { attu_type_make(ATTU_TYPE_FLOAT64), d, NULL, NULL }, false, false };
+    cr_assert_eq(be->sort(be, &k, 1, 4, perm, &err), 0);
+    int64_t *p = perm->ptr;
+    cr_assert(p[0] == 2 && p[1] == 0 && p[2] == 3 && p[3] == 1);
+    be->free(be, d); be->free(be, perm);
+}
+
+Test(backend_cpu, compact_skips_false_and_null) {
+    uint8_t m[5] = { 1, 0, 1, 1, 0 }, ok[5] = { 1, 1, 0, 1, 1 };
+    attu_buf *d = up(m, 5), *v = up(ok, 5), *idx = NULL;
+    attu_vec mask = { attu_type_make(ATTU_TYPE_BOOL), d, v, NULL };
+    size_t n = 0;
+    cr_assert_eq(be->compact(be, &mask, 5, &idx, &n, &err), 0);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(((int64_t *)idx->ptr)[0], 0);
+    cr_assert_eq(((int64_t *)idx->ptr)[1], 3);
+    be->free(be, d); be->free(be, v); be->free(be, idx);
+}
+
+Test(backend_cpu, gather_minus_one_is_null) {
+    int64_t src[3] = { 10, 20, 30 }, ix[3] = { 2, -1, 0 };
+    attu_buf *s = up(src, sizeof src), *i = up(ix, sizeof ix), *d = be->alloc(be, 24, &err), *dv = be->alloc(be, 3, &err);
+    cr_assert_eq(be->gather(be, d, dv, s, NULL, 8, i, 3, &err), 0);
+    int64_t *o = d->ptr;
+    uint8_t *ov = dv->ptr;
+    cr_assert(o[0] == 30 && o[1] == 0 && o[2] == 10);
+    cr_assert(ov[0] == 1 && ov[1] == 0 && ov[2] == 1);
+    be->free(be, s); be->free(be, i); be->free(be, d); be->free(be, dv);
+}
+
+Test(backend_cpu, inner_join_emits_all_pairs) {
+    int64_t a[4] = { 1, 2, 2, 5 }, b[5] = { 2, 2, 3, 5, 5 };
+    attu_buf *ab = up(a, sizeof a), *bb = up(b, sizeof b), *ai = NULL, *bi = NULL;
+    size_t np = 0;
+    cr_assert_eq(be->inner_join(be, ab, 4, bb, 5, false, &ai, &bi, &np, &err), 0);
+    cr_assert_eq(np, 6);   /* 2x2 for key 2, 1x2 for key 5 */
+    int64_t *x = ai->ptr, *y = bi->ptr;
+    for (size_t k = 0; k < np; k++) cr_assert_eq(a[x[k]], b[y[k]]);
+    be->free(be, ai); be->free(be, bi);
+    cr_assert_eq(be->inner_join(be, ab, 4, bb, 5, true, &ai, &bi, &np, &err), 0);
+    cr_assert_eq(np, 7);   /* plus (row 0, -1) */
+    cr_assert_eq(((int64_t *)bi->ptr)[0], -1);
+    be->free(be, ai); be->free(be, bi); be->free(be, ab); be->free(be, bb);
+}
+
+Test(backend_cpu, group_by_with_segment_heads_and_segreduce) {
+    int32_t g[6] = { 2, 1, 2, 1, 3, 2 };
+    int64_t v[6] = { 10, 1, 20, 2, 7, 30 };
+    attu_buf *gb = up(g, sizeof g), *vb = up(v, sizeof v), *perm = be->alloc(be, 48, &err), *heads = NULL;
+    attu_vec gk = { attu_type_make(ATTU_TYPE_INT32), gb, NULL, NULL };
+    attu_sort_key sk = { gk, false, false };
+    cr_assert_eq(be->sort(be, &sk, 1, 6, perm, &err), 0);
+    size_t nh = 0;
+    cr_assert_eq(be->segment_heads(be, &gk, 1, perm, 6, &heads, &nh, &err), 0);
+    cr_assert_eq(nh, 3);
+    int64_t off[4];
+    memcpy(off, heads->ptr, 3 * 8);
+    off[3] = 6;
+    attu_buf *ob = up(off, sizeof off);
+    attu_reduce_spec sp[2];
+    memset(sp, 0, sizeof sp);
+    sp[0].op = ATTU_REDUCE_SUM; sp[0].in = (attu_vec){ attu_type_make(ATTU_TYPE_INT64), vb, NULL, NULL };
+    sp[0].out_type = attu_type_make(ATTU_TYPE_INT64);
+    sp[1].op = ATTU_REDUCE_NTH_SMALLEST; sp[1].k = 2; sp[1].in = sp[0].in; sp[1].out_type = sp[0].out_type;
+    attu_buf *o0 = be->alloc(be, 24, &err), *o1 = be->alloc(be, 24, &err), *v1 = be->alloc(be, 3, &err);
+    attu_out outs[2] = { { sp[0].out_type, o0, NULL, NULL }, { sp[1].out_type, o1, v1, NULL } };
+    cr_assert_eq(be->segreduce(be, ob, 3, perm, 2, sp, outs, &err), 0);
+    int64_t *s = o0->ptr, *n2 = o1->ptr;
+    uint8_t *n2v = v1->ptr;
+    cr_assert(s[0] == 3 && s[1] == 60 && s[2] == 7);
+    cr_assert(n2v[0] && n2[0] == 2 && n2v[1] && n2[1] == 20 && !n2v[2]);   /* group 3 has one value */
+    be->free(be, gb); be->free(be, vb); be->free(be, perm); be->free(be, heads); be->free(be, ob);
+    be->free(be, o0); be->free(be, o1); be->free(be, v1);
+}
+
+Test(backend_cpu, sum_overflow_is_an_error) {
+    int64_t v[2] = { INT64_MAX, 1 };
+    attu_buf *vb = up(v, sizeof v), *o = be->alloc(be, 8, &err);
+    attu_reduce_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.op = ATTU_REDUCE_SUM; sp.in = (attu_vec){ attu_type_make(ATTU_TYPE_INT64), vb, NULL, NULL };
+    sp.out_type = attu_type_make(ATTU_TYPE_INT64);
+    attu_out out = { sp.out_type, o, NULL, NULL };
+    cr_assert_neq(be->reduce(be, 2, 1, &sp, &out, &err), 0);
+    cr_assert_str_eq(err.sqlstate, "22003");
+    be->free(be, vb); be->free(be, o);
+}
+
+/* lbs_segreduce: 3 left rows; partners by (seg_base, count); value = l + r;
+ * filter keeps value != 11; outer pads the segment with no partner. */
+Test(backend_cpu, lbs_segreduce_reduces_without_materializing) {
+    attu_type i8 = attu_type_make(ATTU_TYPE_INT64), tys[2] = { i8, i8 };
+    attu_expr_program *p = attu_program_new(2, tys);
+    int sum = attu_program_reg(p, i8), c11 = attu_program_reg(p, i8), ne = attu_program_reg(p, attu_type_make(ATTU_TYPE_BOOL));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_ADD_I, sum, 0, 1));
+    attu_instr c = attu_instr_make(ATTU_OP_CONST, c11, -1, -1);
+    c.imm_i = 11;
+    attu_program_emit(p, c);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_NE_I, ne, sum, c11));
+    attu_program_add_output(p, sum);
+    attu_program_add_output(p, ne);
+    int64_t L[3] = { 10, 20, 30 }, R[4] = { 1, 2, 3, 4 };
+    int64_t off[4] = { 0, 3, 5, 5 }, base[3] = { 0, 2, 0 }, map[4] = { 3, 2, 0, 1 };
+    attu_buf *lb = up(L, sizeof L), *rb = up(R, sizeof R), *ob = up(off, sizeof off), *bb = up(base, sizeof base), *mb = up(map, sizeof map);
+    attu_vec lv = { i8, lb, NULL, NULL }, rv = { i8, rb, NULL, NULL };
+    attu_reduce_spec sp[2];
+    memset(sp, 0, sizeof sp);
+    sp[0].op = ATTU_REDUCE_COUNT; sp[0].in_reg = 0; sp[0].arg_reg = -1; sp[0].in.type = i8; sp[0].out_type = i8;
+    sp[1].op = ATTU_REDUCE_MIN; sp[1].in_reg = 0; sp[1].arg_reg = -1; sp[1].in.type = i8; sp[1].out_type = i8;
+    attu_buf *o0 = be->alloc(be, 24, &err), *o1 = be->alloc(be, 24, &err), *v1 = be->alloc(be, 3, &err);
+    attu_out outs[2] = { { i8, o0, NULL, NULL }, { i8, o1, v1, NULL } };
+    attu_lbs_segreduce_args a;
+    memset(&a, 0, sizeof a);
+    a.nseg = 3; a.seg_offsets = ob; a.seg_base = bb; a.right_map = mb;
+    a.prog = p; a.nleft = 1; a.left = &lv; a.nright = 1; a.right = &rv;
+    a.filter_reg = 1; a.nreduce = 2; a.reduce = sp; a.out = outs; a.outer = true;
+    cr_assert_eq(be->lbs_segreduce(be, &a, &err), 0, "%s", err.message);
+    int64_t *cnt = o0->ptr, *mn = o1->ptr;
+    uint8_t *mv = v1->ptr;
+    /* seg 0: partners R[3],R[2],R[0] = 4,3,1 -> 14,13,(11 filtered) */
+    cr_assert_eq(cnt[0], 2);
+    cr_assert(mv[0] && mn[0] == 13);
+    /* seg 1: partners map[2..4) = R[0], R[1] -> 21, 22 */
+    cr_assert(cnt[1] == 2 && mn[1] == 21);
+    /* seg 2: no partner: one NULL-padded item (count of a NULL is 0) */
+    cr_assert(cnt[2] == 0 && !mv[2]);
+    attu_program_free(p);
+    be->free(be, lb); be->free(be, rb); be->free(be, ob); be->free(be, bb); be->free(be, mb);
+    be->free(be, o0); be->free(be, o1); be->free(be, v1);
+}
