@@ -35,6 +35,7 @@ static int clients = 1, seconds = 5, threads = 2, extended = 0, idle = 0;
 static atomic_int stop;
 static uint64_t hist[HIST_N];
 static pthread_mutex_t hist_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_barrier_t connected;   /* timing starts once every client is connected */
 
 static uint64_t now_us(void) {
     struct timespec ts;
@@ -94,6 +95,7 @@ static void *worker(void *arg) {
         }
         PQsetnonblocking(s[i].c, 1);
     }
+    pthread_barrier_wait(&connected);
     for (int i = 0; i < n; i++) send_one(&s[i]);
     while (!atomic_load(&stop)) {
         for (int i = 0; i < n; i++) {
@@ -157,11 +159,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "pgload: %d idle connections opened in %.2f s\n", idle,
                 (double)(now_us() - t_idle) / 1e6);
     pthread_t th[64];
-    uint64_t t0 = now_us();
+    if (threads > 64) threads = 64;
+    pthread_barrier_init(&connected, NULL, (unsigned)threads + 1);
     for (int t = 0; t < threads; t++) {
         int n = clients / threads + (t < clients % threads);
         pthread_create(&th[t], NULL, worker, (void *)(intptr_t)n);
     }
+    pthread_barrier_wait(&connected);
+    uint64_t t0 = now_us();
     sleep((unsigned)seconds);
     atomic_store(&stop, 1);
     for (int t = 0; t < threads; t++) pthread_join(th[t], NULL);
