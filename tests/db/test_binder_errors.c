@@ -1,0 +1,73 @@
+/*
+ * test_binder_errors.c - the binder's errors as a PostgreSQL user sees
+ * them: SQLSTATE, message and the 1-based position of the offending token.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "db_test_util.h"
+
+static attu_db *db;
+static attu_session *s;
+
+static void setup(void) {
+    db = tdb_open();
+    s = attu_session_new(db);
+    tres r;
+    tdb_exec(s, "CREATE TABLE t (id INTEGER, name TEXT, d DATE); CREATE TABLE u (id INTEGER, x BIGINT)", &r);
+    cr_assert(!r.err.set);
+}
+static void teardown(void) { attu_session_free(s); attu_db_close(db); }
+
+TestSuite(binder, .init = setup, .fini = teardown);
+
+static void expect(const char *sql, const char *state, int pos, const char *msg) {
+    tres r;
+    tdb_exec(s, sql, &r);
+    cr_assert(r.err.set, "no error for: %s", sql);
+    cr_assert_str_eq(r.err.sqlstate, state, "%s: got %s %s", sql, r.err.sqlstate, r.err.message);
+    if (pos >= 0) cr_assert_eq(r.err.position, pos, "%s: position %d, want %d (%s)", sql, r.err.position, pos, r.err.message);
+    if (msg) cr_assert_str_eq(r.err.message, msg);
+    tres_free(&r);
+}
+
+Test(binder, undefined_table) {
+    expect("SELECT * FROM nosuch", "42P01", 15, "relation \"nosuch\" does not exist");
+    expect("SELECT t.id FROM t JOIN nosuch n ON true", "42P01", 25, NULL);
+    expect("SELECT zz.id FROM t", "42P01", 8, "missing FROM-clause entry for table \"zz\"");
+}
+
+Test(binder, undefined_and_ambiguous_column) {
+    expect("SELECT nosuch FROM t", "42703", 8, "column \"nosuch\" does not exist");
+    expect("SELECT t.nosuch FROM t", "42703", 8, "column t.nosuch does not exist");
+    expect("SELECT id FROM t, u", "42702", 8, "column reference \"id\" is ambiguous");
+    expect("SELECT 1 FROM t WHERE t.id = u.id", "42P01", 30, NULL);
+}
+
+Test(binder, grouping_errors) {
+    expect("SELECT name, count(*) FROM t", "42803", 8,
+           "column \"t.name\" must appear in the GROUP BY clause or be used in an aggregate function");
+    expect("SELECT id FROM t GROUP BY name", "42803", 8, NULL);
+    expect("SELECT 1 FROM t WHERE count(*) > 1", "42803", 23, "aggregate functions are not allowed in WHERE");
+    expect("SELECT sum(count(*)) FROM t", "42803", 12, "aggregate function calls cannot be nested");
+}
+
+Test(binder, type_errors) {
+    expect("SELECT 1 FROM t WHERE id", "42804", 23, "argument of WHERE must be type boolean, not type integer");
+    expect("SELECT id + name FROM t", "42883", 11, "operator does not exist: integer + text");
+    expect("SELECT nosuchfn(id) FROM t", "42883", 8, "function nosuchfn(integer) does not exist");
+    expect("SELECT CASE WHEN true THEN 1 ELSE 'x'::text END", "42804", -1, "CASE types integer and text cannot be matched");
+    expect("SELECT 'abc'::integer", "22P02", -1, "invalid input syntax for type integer: \"abc\"");
+    expect("SELECT id FROM t UNION SELECT name FROM t", "42804", -1, NULL);
+}
+
+Test(binder, valid_uses_bind) {
+    tres r;
+    tdb_exec(s, "SELECT t.id, count(u.x) FROM t LEFT JOIN u USING (id) GROUP BY t.id HAVING count(*) >= 0 ORDER BY 1", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    tdb_exec(s, "SELECT name, count(*) FROM t GROUP BY t.rowid", &r);
+    cr_assert(!r.err.set, "functional dependency on rowid: %s", r.err.message);
+    tdb_exec(s, "SELECT d + 1, d - DATE '2020-01-01' FROM t WHERE d > '2020-01-01'", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    tres_free(&r);
+}
