@@ -183,9 +183,12 @@ typedef enum attu_ast_unary_op {
     ATTU_UNOP_NEG,          /* -x (not applied to a numeric literal) */
     ATTU_UNOP_PLUS,         /* +x */
     ATTU_UNOP_OTHER         /* any other prefix operator (~x, @x, |/x):
-                               u.unary.op_text names it; PostgreSQL
-                               accepts these syntactically, the binder
-                               answers 42883 operator does not exist */
+                               u.unary.op_text names it. PostgreSQL
+                               accepts these syntactically; for now the
+                               parser itself then fails the statement with
+                               42883 "operator does not exist: ~" (only
+                               after a clean parse), so no tree that
+                               reaches the binder contains one */
 } attu_ast_unary_op;
 
 typedef enum attu_ast_binary_op {

@@ -281,6 +281,11 @@ attu_ast_expr *ab_unary(attu_parse_ctx *c, attu_ast_unary_op op,
     case ATTU_UNOP_PLUS: e->u.unary.op_text = "+"; break;
     case ATTU_UNOP_OTHER:
         e->u.unary.op_text = ab_strndup(c, c->sql + op_tok->off, op_tok->len);
+        /* attu has no such operators; PostgreSQL names the argument types
+         * in this message, which only the binder knows, so it is reported
+         * here without them, after parsing, where PostgreSQL reports it */
+        ab_defer_error(c, ATTU_SQLSTATE_UNDEFINED_FUNCTION, op_tok->pos,
+                       "operator does not exist: %s", e->u.unary.op_text);
         break;
     }
     expr_depth(c, e);
@@ -328,6 +333,9 @@ attu_ast_expr *ab_binary(attu_parse_ctx *c, attu_ast_binary_op op,
     e->u.binary.op_text = op == ATTU_BINOP_OTHER
         ? ab_strndup(c, c->sql + op_tok->off, op_tok->len)
         : attu_ast_binary_op_name(op);
+    if (op == ATTU_BINOP_OTHER)   /* see ab_unary */
+        ab_defer_error(c, ATTU_SQLSTATE_UNDEFINED_FUNCTION, op_tok->pos,
+                       "operator does not exist: %s", e->u.binary.op_text);
     expr_depth(c, e);
     return e;
 }

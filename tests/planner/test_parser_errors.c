@@ -111,6 +111,10 @@ Test(parser_errors, syntax_errors) {
                  "multiple ORDER BY clauses not allowed");
     expect_error("EXPLAIN (FOO) SELECT 1", "42601", 10, "unrecognized EXPLAIN option \"foo\"");
     expect_error("SELECT $0", "42P02", 8, "there is no parameter $0");
+    /* operators attu lacks parse, then fail as PostgreSQL's would */
+    expect_error("SELECT a ~ b FROM t", "42883", 10, "operator does not exist: ~");
+    expect_error("SELECT @ a", "42883", 8, "operator does not exist: @");
+    expect_error("SELECT a ~ b FROM", "42601", 18, "syntax error at end of input");
     /* the syntax error wins over the later one, as in PostgreSQL */
     expect_error("SELECT $0 FROM", "42601", 15, "syntax error at end of input");
 }
