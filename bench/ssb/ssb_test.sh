@@ -19,4 +19,4 @@ sf=${SSB_TEST_SF:-0.05}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0
 # A query that runs away (a join order gone wrong) is cancelled and reported.
 "$SSB_RUN" --sf "$sf" --data "$SERVER_TMP/ssb" --runs 1 --threads 2 --duckdb "$lib" \
-  --query-timeout "${SSB_TEST_QUERY_TIMEOUT:-30}"
+  --query-timeout "${SSB_TEST_QUERY_TIMEOUT:-10}"
