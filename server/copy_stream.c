@@ -29,18 +29,25 @@ int copy_in_begin_cb(void *ctx, int ncols) {
 
 ssize_t copy_in_read_cb(void *ctx, char *buf, size_t cap, attu_error *err) {
     conn *c = ctx;
+    size_t got = 0;   /* fill buf from every CopyData already queued */
     for (;;) {
         if (c->copy_cur) {
             size_t left = c->copy_cur->len - c->copy_off;
-            if (left) {
-                size_t n = left < cap ? left : cap;
-                memcpy(buf, c->copy_cur->data + c->copy_off, n);
-                c->copy_off += n;
-                return (ssize_t)n;
-            }
-            copy_reset(c);
+            size_t n = left < cap - got ? left : cap - got;
+            memcpy(buf + got, c->copy_cur->data + c->copy_off, n);
+            c->copy_off += n;
+            got += n;
+            if (c->copy_off == c->copy_cur->len) copy_reset(c);
+            if (got == cap) return (ssize_t)got;
         }
         pthread_mutex_lock(&c->mu);
+        if (got) {
+            /* have data: take more only if it is CopyData already here */
+            if (!c->qhead || c->qhead->type != 'd') {
+                pthread_mutex_unlock(&c->mu);
+                return (ssize_t)got;
+            }
+        }
         inmsg *m;
         while (!(m = conn_pop_locked(c))) {
             if (c->closed) {
