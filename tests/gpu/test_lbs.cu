@@ -23,6 +23,15 @@ struct compose_t {
   }
 };
 
+struct seg_rank_t {
+  int* so;
+  int* ro;
+  __device__ void operator()(int i, int seg, int rank) const {
+    so[i] = seg;
+    ro[i] = rank;
+  }
+};
+
 struct geo_case_t {
   int count;
   test::geometry_t geo;
@@ -281,6 +290,27 @@ int main() {
       std::printf("timing 64M mean %d: segreduce float %.3f ms (%.0f GB/s), "
                   "transform_lbs seg+rank %.3f ms\n", mean, t_sr,
                   (n * 4.0 + ns * 8.0) / t_sr / 1e6, t_lbs);
+#ifdef ATTU_GPU_SWEEP
+      auto want = out.to_host();
+      auto sweep = [&](auto box, const char* name) {
+        using B = decltype(box);
+        out.memset(0xff);
+        double t = test::time_ms(ctx, 7, [&] {
+          segreduce<B>((const float*)d_v.data(), n, S, ns, out.data(), plus_t<float>(), 0.f, ctx);
+        });
+        double t2 = test::time_ms(ctx, 7, [&] {
+          transform_lbs<B>(seg_rank_t{so, ro}, n, S, ns, ctx);
+        });
+        bool ok = out.to_host() == want;  // integers in floats: exact sums
+        std::printf("sweep mean %d %s: segreduce %.3f ms, lbs %.3f ms %s\n", mean, name, t, t2,
+                    ok ? "ok" : "MISMATCH");
+      };
+      sweep(launch_params_t<128, 8>(), "128x8");
+      sweep(launch_params_t<128, 16>(), "128x16");
+      sweep(launch_params_t<256, 12>(), "256x12");
+      sweep(launch_params_t<128, 12>(), "128x12");
+      sweep(launch_params_t<256, 4>(), "256x4");
+#endif
     }
     {
       auto segs = test::make_segments(n, test::geo_random, 10, 9);

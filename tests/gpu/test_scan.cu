@@ -25,6 +25,13 @@ struct compose_t {
   }
 };
 
+struct odd_t {
+  __device__ bool operator()(int i, const int* q) const { return (q[i] & 1) != 0; }
+};
+struct copy_t {
+  __device__ void operator()(int dst, int src, const int* q, int* o) const { o[dst] = q[src]; }
+};
+
 struct index_t {
   __device__ int operator()(int i) const { return i; }
 };
@@ -278,6 +285,42 @@ int main() {
     });
     std::printf("timing 64M int: copy %.3f ms (%.0f GB/s), reduce %.3f ms, scan %.3f ms, "
                 "compact(50%%) %.3f ms\n", copy, 2.0 * n * 4 / copy / 1e6, tr, ts, tc);
+#ifdef ATTU_GPU_SWEEP
+    // Launch-box sweep (built only with -DATTU_GPU_SWEEP): time and check
+    // against the default box's output.
+    auto want = out.to_host();
+    scan<scan_type_exc>(d.data(), n, out.data(), plus_t<int>(), red.data(), ctx);
+    want = out.to_host();
+    auto sweep_scan = [&](auto box, const char* name) {
+      using B = decltype(box);
+      out.memset(0xff);
+      double t = test::time_ms(ctx, 7, [&] {
+        scan<scan_type_exc, B>(d.data(), n, out.data(), plus_t<int>(), red.data(), ctx);
+      });
+      double tr2 = test::time_ms(ctx, 7, [&] { reduce<B>(d.data(), n, red.data(), plus_t<int>(), ctx); });
+      bool ok = out.to_host() == want;
+      std::printf("sweep scan %s: %.3f ms, reduce %.3f ms %s\n", name, t, tr2, ok ? "ok" : "MISMATCH");
+    };
+    sweep_scan(launch_params_t<128, 16>(), "128x16");
+    sweep_scan(launch_params_t<256, 8>(), "256x8");
+    sweep_scan(launch_params_t<256, 16>(), "256x16");
+    sweep_scan(launch_params_t<512, 8>(), "512x8");
+    sweep_scan(launch_params_t<512, 12>(), "512x12");
+    sweep_scan(launch_params_t<128, 24>(), "128x24");
+    auto sweep_compact = [&](auto box, const char* name) {
+      using B = decltype(box);
+      double t = test::time_ms(ctx, 7, [&] {
+        auto c = transform_compact<B>(n, ctx);
+        c.upsweep(odd_t(), p);
+        c.downsweep(copy_t(), p, o);
+      });
+      std::printf("sweep compact %s: %.3f ms\n", name, t);
+    };
+    sweep_compact(launch_params_t<256, 8>(), "256x8");
+    sweep_compact(launch_params_t<128, 16>(), "128x16");
+    sweep_compact(launch_params_t<512, 8>(), "512x8");
+    sweep_compact(launch_params_t<256, 32>(), "256x32");
+#endif
   }
   return r.finish();
 }
