@@ -45,6 +45,9 @@ bool common_type(attu_type a, attu_type b, attu_type *out) {
             return true;
         }
         attu_type w = num_rank(a.id) >= num_rank(b.id) ? a : b;
+        /* real mixed with anything but real resolves to double precision,
+         * PostgreSQL's preferred numeric type */
+        if (w.id == ATTU_TYPE_FLOAT32 && a.id != b.id) w = attu_type_make(ATTU_TYPE_FLOAT64);
         if (w.id == ATTU_TYPE_DECIMAL) {
             attu_type o = a.id == ATTU_TYPE_DECIMAL ? a : b;
             w = attu_type_decimal(18, o.scale);
@@ -575,6 +578,27 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         a = coerce(c, a, t, false, e->position);
         p = a ? coerce(c, p, t, false, e->position) : NULL;
         if (!p) return NULL;
+        if (e->u.like.escape) {
+            /* LIKE ... ESCAPE 'c': rewrite a constant pattern to backslash escapes */
+            attu_bexpr *esc = bind_expr(c, sc, e->u.like.escape);
+            if (!esc) return NULL;
+            if (esc->kind != BX_CONST || p->kind != BX_CONST || esc->is_null || p->is_null || !esc->s || esc->slen > 1) {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "ESCAPE needs a constant pattern and a one-character escape");
+                return NULL;
+            }
+            char ec = esc->slen ? esc->s[0] : 0;
+            char *np = attu_palloc(c->pa, p->slen * 2 + 1);
+            size_t k = 0;
+            for (size_t i = 0; i < p->slen; i++) {
+                char ch = p->s[i];
+                if (ec && ch == ec && i + 1 < p->slen) { np[k++] = '\\'; np[k++] = p->s[++i]; }
+                else if (ch == '\\') { np[k++] = '\\'; np[k++] = '\\'; }
+                else np[k++] = ch;
+            }
+            attu_bexpr *q = attu_bx_new(c->pa, BX_CONST, t, p->position);
+            q->s = np; q->slen = k;
+            p = q;
+        }
         attu_bexpr *r = mk_call(c, e->u.like.case_insensitive ? ATTU_OP_ILIKE : ATTU_OP_LIKE, b, e->position, 2, a, p, NULL, NULL);
         if (e->u.like.negated) r = mk_call(c, ATTU_OP_NOT, b, e->position, 1, r, NULL, NULL, NULL);
         return r;
