@@ -7,14 +7,22 @@
 #                                      Unix socket only, run as `nobody` when
 #                                      we are root, since postgres refuses root)
 # A missing server exits the test with 77, which ctest shows as skipped.
+#
+# Under ctest the PostgreSQL server is shared: the fixture test
+# clients_pg_start starts one (pg_fixture.sh) and writes its address to
+# $ATTU_TEST_PG_ENV; each test then gets a database of its own on it, dropped
+# at exit, which saves an initdb per test. Run by hand, a test starts its own.
 
 SERVER_TMP=$(mktemp -d /tmp/attu-client-test.XXXXXX)
 chmod 755 "$SERVER_TMP"
 SERVER_PID=
 SERVER_KIND=
+SHARED_DB=
 
 stop_server() {
-  if [ "$SERVER_KIND" = pg ]; then
+  if [ -n "$SHARED_DB" ]; then
+    "$PG_BIN/psql" -X -q -d postgres -c "DROP DATABASE IF EXISTS $SHARED_DB" >/dev/null 2>&1 || true
+  elif [ "$SERVER_KIND" = pg ]; then
     $SERVER_AS "$PG_BIN/pg_ctl" -D "$SERVER_TMP/pg" -m immediate stop >/dev/null 2>&1 || true
   elif [ -n "$SERVER_PID" ]; then
     kill "$SERVER_PID" 2>/dev/null || true
@@ -46,6 +54,16 @@ start_server() {
       export PGHOST=127.0.0.1 PGPORT=$(head -n1 "$SERVER_TMP/ready" | tr -dc 0-9) PGUSER=attu
       ;;
     pg)
+      if [ -n "${ATTU_TEST_PG_ENV:-}" ] && [ -s "$ATTU_TEST_PG_ENV" ]; then
+        source "$ATTU_TEST_PG_ENV"   # PG_BIN, PGHOST, PGPORT, PGUSER
+        export PGHOST PGPORT PGUSER
+        unset PGPASSWORD
+        SHARED_DB=attu_test_$$_$RANDOM
+        PGDATABASE=postgres "$PG_BIN/psql" -X -q -c "CREATE DATABASE $SHARED_DB" >/dev/null \
+          || { echo "cannot create a database on the shared server"; SHARED_DB=; exit 1; }
+        export PGDATABASE=$SHARED_DB
+        return 0
+      fi
       PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)}
       [ -x "$PG_BIN/initdb" ] || skip "no PostgreSQL server binaries"
       SERVER_AS=
