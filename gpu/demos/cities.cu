@@ -175,7 +175,9 @@ void compute(const db_t& db, ag::context_t& ctx, std::vector<best_t>& best,
     return make_best(earth_distance(pi.y, pi.x, pj.y, pj.x), city_j);
   };
   ag::mem_t<best_t> results(num_cities, ctx);
-  ag::lbs_segreduce(score, num_work, ds, num_cities,
+  // best_t is 24 bytes: a smaller grain than the default keeps the tile's
+  // shared memory in bounds (as the seed does).
+  ag::lbs_segreduce<ag::launch_params_t<128, 3>>(score, num_work, ds, num_cities,
                     cuda::std::make_tuple((const int*)city_to_city.data(), pos),
                     results.data(), combine_t(), make_best(FLT_MAX, -1), ctx);
 

@@ -106,6 +106,9 @@ merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_
                   const long long* __restrict__ cta_start, int num_jobs,
                   const merge_part_t* __restrict__ parts, comp_t comp) {
   constexpr int nt = merge_launch::nt, vt = merge_launch::vt, nv = merge_launch::nv;
+  static_assert(sizeof(key_t) + (has_vals ? sizeof(val_t) : 0) <= 12,
+                "merge tiles hold 4096 keys (+ values) in 48 KB: key + value <= 12 bytes; "
+                "sort wider records by index");
   __shared__ key_t s_keys[nv];
   __shared__ val_t s_vals[has_vals ? nv : 1];
   long long total = cta_start[num_jobs];

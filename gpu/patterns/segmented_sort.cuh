@@ -16,7 +16,9 @@
 // segments, the fewer the rounds: with no segment over S there are none.
 //
 // Every item is read and written once by the block stage; a long segment of
-// L items costs about log2(L / T) merge rounds over its items.
+// L items costs about log2(L / T) merge rounds over its items. A block whose
+// runs are all short (<= rank_max) skips the merge sort: each item's place is
+// the count of the items of its run that sort before it.
 #pragma once
 
 #include "gpu/patterns/merge.cuh"
@@ -31,10 +33,13 @@ namespace gpu {
 template <typename key_t>
 struct segsort_launch {
   static constexpr int nt = 256;
-  static constexpr int vt = sizeof(key_t) <= 4 ? 16 : 8;
+  static constexpr int vt = sizeof(key_t) <= 4 ? 16 : sizeof(key_t) <= 8 ? 8 : 4;
   static constexpr int nv = nt * vt;
   static constexpr int short_max = nv / 8;       // S: longest "short" segment
   static constexpr int tile_span = nv - short_max;  // T: grid spacing
+  // A block whose runs are all this short sorts by counting ranks instead of
+  // CUB's BlockMergeSort (cost: run length per item).
+  static constexpr int rank_max = 256;
 };
 
 namespace segsort_detail {
@@ -120,6 +125,7 @@ segsort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals,
   struct stage_t {
     key_t keys[nv];
     unsigned char flags[nv];
+    int starts[nv + 1];  // local segment s is [starts[s], starts[s + 1])
   };
   __shared__ union {
     typename sort_t::TempStorage sort;
@@ -155,10 +161,71 @@ segsort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals,
     count_flags += s.stage.flags[i];
     items[u].seg = count_flags;  // inclusive within the thread
   }
-  int prefix;
-  scan_t(scan_tmp).ExclusiveSum(count_flags, prefix);
+  int prefix, num_heads;
+  scan_t(scan_tmp).ExclusiveSum(count_flags, prefix, num_heads);
 #pragma unroll
   for (int u = 0; u < vt; ++u) items[u].seg += prefix;
+
+  // Where each local segment starts, and the longest one in the range.
+  if (tid == 0) {
+    s.stage.starts[0] = 0;
+    s.stage.starts[num_heads + 1] = len;
+  }
+#pragma unroll
+  for (int u = 0; u < vt; ++u) {
+    int i = tid * vt + u;
+    if (i < len && s.stage.flags[i]) s.stage.starts[items[u].seg] = i;
+  }
+  __syncthreads();
+  int longest = 0;
+#pragma unroll
+  for (int u = 0; u < vt; ++u) {
+    int i = tid * vt + u;
+    if (i < len) {
+      int sg = items[u].seg;
+      int l = s.stage.starts[sg + 1] - s.stage.starts[sg];
+      longest = l > longest ? l : longest;
+    }
+  }
+  if (!__syncthreads_or(longest > L::rank_max)) {
+    // Short-segment path: every run in the range has at most rank_max items,
+    // so each item finds its place by counting, in shared memory, the items
+    // of its run that precede it in sorted order (ties: by position, which
+    // keeps the sort stable). Cost: the run's length per item, no barriers.
+    val_t v[vt];
+    int dest[vt];
+#pragma unroll
+    for (int u = 0; u < vt; ++u) {
+      int i = tid * vt + u;
+      if (i < len) {
+        if (has_vals) v[u] = gen_indices ? val_t(lo + i) : vals[lo + i];
+        int sg = items[u].seg;
+        int a = s.stage.starts[sg], b = s.stage.starts[sg + 1];
+        key_t k = items[u].key;
+        int r = a;
+        for (int j = a; j < b; ++j) {
+          key_t kj = s.stage.keys[j];
+          r += (comp(kj, k) || (j < i && !comp(k, kj))) ? 1 : 0;
+        }
+        dest[u] = r;
+      }
+    }
+    __syncthreads();  // all reads of the staged keys (and of vals) are done
+#pragma unroll
+    for (int u = 0; u < vt; ++u)
+      if (tid * vt + u < len) s.stage.keys[dest[u]] = items[u].key;
+    __syncthreads();
+    for (int i = tid; i < len; i += nt) keys[lo + i] = s.stage.keys[i];
+    if (has_vals) {
+      __syncthreads();
+#pragma unroll
+      for (int u = 0; u < vt; ++u)
+        if (tid * vt + u < len) s.vals[dest[u]] = v[u];
+      __syncthreads();
+      for (int i = tid; i < len; i += nt) vals[lo + i] = s.vals[i];
+    }
+    return;
+  }
 
   val_t v[vt];
   if (has_vals) {
