@@ -596,6 +596,8 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     void *ad = NULL; uint8_t *av = NULL;
     xcol *o = NULL;
     int64_t *vi = NULL; double *vf = NULL; uint8_t *vv = NULL;
+    void *dd = NULL;
+    uint8_t *dv = NULL;
     if (!sk || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
     for (int i = 0; i < np; i++) { kv[i] = vec_of(keys[g->part[i]]); sk[i].col = kv[i]; }
     for (int i = 0; i < no; i++) {
@@ -629,10 +631,20 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     vi = calloc(n + 1, sizeof *vi); vf = calloc(n + 1, sizeof *vf); vv = calloc(n + 1, 1);
     if (!vi || !vf || !vv) { attu_error_oom(x->err); goto done; }
     xcol *a = g->in >= 0 ? args[g->in] : NULL;
+    xcol *dflt = g->arg >= 0 && (g->win == ATTU_WIN_LAG || g->win == ATTU_WIN_LEAD) ? args[g->arg] : NULL;
+    if (dflt && ot.id == ATTU_TYPE_TEXT && dflt->dict != a->dict) {
+        attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "a text default of lag/lead must come from the same column");
+        goto done;
+    }
     if (a) {
         ad = download_all(x, a->data, n * attu_type_width(a->type.id));
         av = a->valid ? download_all(x, a->valid, n) : NULL;
         if (!ad || (a->valid && !av)) goto done;
+    }
+    if (dflt) {
+        dd = download_all(x, dflt->data, n * attu_type_width(dflt->type.id));
+        dv = dflt->valid ? download_all(x, dflt->valid, n) : NULL;
+        if (!dd || (dflt->valid && !dv)) goto done;
     }
     /* is_peer_head[pos] */
     uint8_t *ph8 = calloc(n + 1, 1);
@@ -644,10 +656,16 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         /* running aggregate state */
         int64_t cnt = 0, si = 0; double sf = 0; bool has = false;
         size_t pos = b;
+        if (g->win == ATTU_WIN_AGG && g->frame == 1) {
+            /* the whole partition is the frame of every row */
+            ph8[b] = 1;
+            for (size_t q = b + 1; q < e; q++) ph8[q] = 0;
+        }
         while (pos < e) {
             size_t pe = pos + 1;
-            if (no) while (pe < e && !ph8[pe]) pe++;
-            else pe = e;      /* no ORDER BY: the whole partition is one peer group */
+            if (g->win == ATTU_WIN_AGG && g->frame == 2) pe = pos + 1;          /* ROWS: one row at a time */
+            else if (no && !(g->win == ATTU_WIN_AGG && g->frame == 1)) while (pe < e && !ph8[pe]) pe++;
+            else pe = e;      /* no ORDER BY (or the whole frame): one peer group */
             dense++;
             rank = (int64_t)(pos - b) + 1;
             if (g->win == ATTU_WIN_AGG) {
@@ -678,6 +696,30 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                 case ATTU_WIN_ROW_NUMBER: vi[row] = (int64_t)(q - b) + 1; break;
                 case ATTU_WIN_RANK: vi[row] = rank; break;
                 case ATTU_WIN_DENSE_RANK: vi[row] = dense; break;
+                case ATTU_WIN_PERCENT_RANK: vf[row] = e - b > 1 ? (double)(rank - 1) / (double)(e - b - 1) : 0; break;
+                case ATTU_WIN_CUME_DIST: vf[row] = (double)(pe - b) / (double)(e - b); break;
+                case ATTU_WIN_NTILE: {
+                    int64_t N = (int64_t)(e - b), nb = g->k, i = (int64_t)(q - b);
+                    int64_t per = N / nb, rem = N % nb;
+                    vi[row] = i < rem * (per + 1) ? i / (per + 1) + 1 : rem + (per ? (i - rem * (per + 1)) / per : 0) + 1;
+                    break;
+                }
+                case ATTU_WIN_LAG: case ATTU_WIN_LEAD: case ATTU_WIN_FIRST_VALUE: case ATTU_WIN_LAST_VALUE: {
+                    int64_t src;
+                    if (g->win == ATTU_WIN_LAG) src = (int64_t)q - g->k;
+                    else if (g->win == ATTU_WIN_LEAD) src = (int64_t)q + g->k;
+                    else if (g->win == ATTU_WIN_FIRST_VALUE) src = (int64_t)b;
+                    else src = g->frame == 1 || !no ? (int64_t)e - 1 : g->frame == 2 ? (int64_t)q : (int64_t)pe - 1;
+                    const void *vd = ad; const uint8_t *vn = av; attu_type_id vt = a->type.id;
+                    size_t srow;
+                    if (src < (int64_t)b || src >= (int64_t)e) {
+                        if (!dflt) { vv[row] = 0; break; }
+                        vd = dd; vn = dv; vt = dflt->type.id; srow = row;
+                    } else srow = (size_t)pp[src];
+                    if (vn && !vn[srow]) { vv[row] = 0; break; }
+                    if (fl) vf[row] = load_f(vd, vt, srow); else vi[row] = load_i(vd, vt, srow);
+                    break;
+                }
                 default:
                     if (g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR) { vi[row] = cnt; break; }
                     if (!has) { vv[row] = 0; break; }
@@ -712,7 +754,9 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         if (rc) { xcol_unref(x, o); o = NULL; goto done; }
         if (ot.id == ATTU_TYPE_TEXT && a && a->dict) o->dict = attu_dictionary_ref(a->dict);
     }
+
 done:
+    free(dd); free(dv);
     free(sk); free(kv); free(pp); free(hp); free(peerp); free(ad); free(av); free(vi); free(vf); free(vv);
     free_buf(x, perm); free_buf(x, ph); free_buf(x, peer); free_buf(x, off);
     return o;

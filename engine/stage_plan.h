@@ -54,7 +54,9 @@ typedef struct attu_stage_exprs {
 typedef enum attu_stage_join { ATTU_SJ_INNER = 1, ATTU_SJ_LEFT, ATTU_SJ_SEMI, ATTU_SJ_ANTI } attu_stage_join;
 
 typedef enum attu_win_func {
-    ATTU_WIN_ROW_NUMBER = 1, ATTU_WIN_RANK, ATTU_WIN_DENSE_RANK, ATTU_WIN_AGG
+    ATTU_WIN_ROW_NUMBER = 1, ATTU_WIN_RANK, ATTU_WIN_DENSE_RANK, ATTU_WIN_AGG,
+    ATTU_WIN_LAG, ATTU_WIN_LEAD, ATTU_WIN_FIRST_VALUE, ATTU_WIN_LAST_VALUE, ATTU_WIN_NTILE,
+    ATTU_WIN_PERCENT_RANK, ATTU_WIN_CUME_DIST
 } attu_win_func;
 
 /* One aggregate (AGG, JOIN_AGG) or window call (WINDOW). */
@@ -66,6 +68,7 @@ typedef struct attu_stage_agg {
     int            arg;        /* _ARG forms: the returned value, -1 = none */
     bool           avg;        /* AVG: sum / count */
     bool           count_distinct;
+    int            frame;      /* WINDOW: 0 default, 1 whole partition, 2 running by rows */
     attu_type      in_type, out_type;
     /* WINDOW: partition keys and order keys index `keys` results */
     int            npart;

@@ -476,6 +476,7 @@ static attu_bexpr *win_rewrite(bctx *c, winstate *ws, attu_bexpr *e) {
         s->arg = e->nargs > 0 ? e->args[0] : NULL;
         s->arg2 = e->nargs > 1 ? e->args[1] : NULL;
         s->npart = e->npart; s->part = e->part; s->norder = e->norder; s->order = e->order;
+        s->frame = e->aux;
         attu_bexpr *r = attu_bx_col(c->pa, AGG_REF_BASE + ws->n++, e->type);
         r->position = e->position;
         return r;

@@ -33,6 +33,9 @@ static const agg_name aggs[] = {
     { "nth_smallest", AGG_NTH_SMALLEST, 2 }, { "nth_smallest_arg", AGG_NTH_SMALLEST_ARG, 3 },
     { "nth_largest", AGG_NTH_LARGEST, 2 }, { "nth_largest_arg", AGG_NTH_LARGEST_ARG, 3 },
     { "row_number", WIN_ROW_NUMBER, 0 }, { "rank", WIN_RANK, 0 }, { "dense_rank", WIN_DENSE_RANK, 0 },
+    { "lag", WIN_LAG, -1 }, { "lead", WIN_LEAD, -1 }, { "first_value", WIN_FIRST_VALUE, 1 },
+    { "last_value", WIN_LAST_VALUE, 1 }, { "ntile", WIN_NTILE, 1 }, { "percent_rank", WIN_PERCENT_RANK, 0 },
+    { "cume_dist", WIN_CUME_DIST, 0 },
 };
 
 static const agg_name *find_agg(const char *name) {
@@ -83,7 +86,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         if (an->kind != AGG_COUNT) goto bad;
         x->agg = AGG_COUNT_STAR;
         n = 0;
-    } else if (n != an->nargs) {
+    } else if (an->nargs < 0 ? (n < 1 || n > 3) : n != an->nargs) {
         for (int i = 0; i < n && i < 3; i++) args[i] = bind_expr(c, sc, e->u.func.args.items[i]);
         c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
         if (c->err->set) return NULL;
@@ -164,6 +167,36 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     case WIN_ROW_NUMBER: case WIN_RANK: case WIN_DENSE_RANK:
         x->type = attu_type_make(ATTU_TYPE_INT64);
         break;
+    case WIN_PERCENT_RANK: case WIN_CUME_DIST:
+        x->type = attu_type_make(ATTU_TYPE_FLOAT64);
+        break;
+    case WIN_FIRST_VALUE: case WIN_LAST_VALUE:
+        x->type = args[0]->type;
+        break;
+    case WIN_NTILE:
+        if (args[0]->kind != BX_CONST || args[0]->is_null || args[0]->type.id != ATTU_TYPE_INT32 || args[0]->i < 1) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "ntile needs a positive integer constant");
+            goto fail;
+        }
+        x->imm = args[0]->i;
+        x->type = attu_type_make(ATTU_TYPE_INT32);
+        n = 0;
+        break;
+    case WIN_LAG: case WIN_LEAD:
+        x->imm = 1;
+        if (n >= 2) {
+            if (args[1]->kind != BX_CONST || args[1]->is_null || (args[1]->type.id != ATTU_TYPE_INT32 && args[1]->type.id != ATTU_TYPE_INT64)) {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "the offset of %s must be an integer constant", an->name);
+                goto fail;
+            }
+            x->imm = args[1]->i;
+        }
+        x->type = args[0]->type;
+        if (n == 3) {
+            if (!(args[1] = coerce(c, args[2], x->type, false, e->position))) goto fail;
+            n = 2;
+        } else n = 1;
+        break;
     default: break;
     }
     x->nargs = n;
@@ -178,6 +211,17 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             if (!(x->part[i] = bind_expr(c, sc, w->partition_by.items[i])) || !(x->part[i] = resolve_unknown(c, x->part[i]))) goto fail;
         x->norder = w->order_by.n;
         if (!bind_sort_items(c, sc, &w->order_by, &x->order)) goto fail;
+        x->aux = 0;
+        if (w->frame_mode != ATTU_FRAME_DEFAULT) {
+            attu_ast_frame_bound_kind s0 = w->frame_start.kind, s1 = w->frame_end.kind;
+            if (s0 == ATTU_BOUND_UNBOUNDED_PRECEDING && s1 == ATTU_BOUND_UNBOUNDED_FOLLOWING) x->aux = 1;
+            else if (s0 == ATTU_BOUND_UNBOUNDED_PRECEDING && s1 == ATTU_BOUND_CURRENT_ROW) x->aux = w->frame_mode == ATTU_FRAME_ROWS ? 2 : 0;
+            else {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, w->position,
+                               "window frames other than UNBOUNDED PRECEDING to CURRENT ROW or UNBOUNDED FOLLOWING are not supported");
+                goto fail;
+            }
+        }
         if ((x->agg == WIN_RANK || x->agg == WIN_DENSE_RANK) && x->norder == 0) {
             /* PostgreSQL: every row is a peer; rank 1 everywhere. Allowed. */
         }

@@ -46,7 +46,8 @@ typedef enum attu_agg_kind {
     AGG_NTH_SMALLEST, AGG_NTH_SMALLEST_ARG, AGG_NTH_LARGEST, AGG_NTH_LARGEST_ARG,
     AGG_COUNT_DISTINCT,
     /* window-only */
-    WIN_ROW_NUMBER, WIN_RANK, WIN_DENSE_RANK
+    WIN_ROW_NUMBER, WIN_RANK, WIN_DENSE_RANK, WIN_LAG, WIN_LEAD, WIN_FIRST_VALUE, WIN_LAST_VALUE,
+    WIN_NTILE, WIN_PERCENT_RANK, WIN_CUME_DIST
 } attu_agg_kind;
 
 typedef struct attu_bexpr attu_bexpr;
@@ -107,6 +108,7 @@ typedef struct attu_agg_spec {
     bool          distinct; /* agg(DISTINCT x) */
     attu_type     type;    /* result type */
     /* windows */
+    int             frame;     /* 0 default (running with peers when ordered), 1 whole partition, 2 running by rows */
     int             npart;
     attu_bexpr    **part;
     int             norder;

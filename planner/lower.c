@@ -255,8 +255,21 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
         g->avg = a->agg == AGG_AVG;
         g->count_distinct = a->agg == AGG_COUNT_DISTINCT || a->distinct;   /* any agg(DISTINCT x) */
         g->out_type = a->type;
-        g->win = a->agg == WIN_ROW_NUMBER ? ATTU_WIN_ROW_NUMBER : a->agg == WIN_RANK ? ATTU_WIN_RANK
-               : a->agg == WIN_DENSE_RANK ? ATTU_WIN_DENSE_RANK : ATTU_WIN_AGG;
+        switch (a->agg) {
+        case WIN_ROW_NUMBER: g->win = ATTU_WIN_ROW_NUMBER; break;
+        case WIN_RANK: g->win = ATTU_WIN_RANK; break;
+        case WIN_DENSE_RANK: g->win = ATTU_WIN_DENSE_RANK; break;
+        case WIN_LAG: g->win = ATTU_WIN_LAG; break;
+        case WIN_LEAD: g->win = ATTU_WIN_LEAD; break;
+        case WIN_FIRST_VALUE: g->win = ATTU_WIN_FIRST_VALUE; break;
+        case WIN_LAST_VALUE: g->win = ATTU_WIN_LAST_VALUE; break;
+        case WIN_NTILE: g->win = ATTU_WIN_NTILE; break;
+        case WIN_PERCENT_RANK: g->win = ATTU_WIN_PERCENT_RANK; break;
+        case WIN_CUME_DIST: g->win = ATTU_WIN_CUME_DIST; break;
+        default: g->win = ATTU_WIN_AGG; break;
+        }
+        g->frame = a->frame;
+
         bool isarg = a->agg == AGG_NTH_SMALLEST_ARG || a->agg == AGG_NTH_LARGEST_ARG;
         const attu_bexpr *ranked = isarg ? a->arg2 : a->arg;
         if (ranked) {
@@ -270,6 +283,13 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
             int k = -1;
             for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->arg)) k = j;
             if (k < 0) { args[na] = a->arg; k = na++; }
+            g->arg = k;
+        }
+        if ((a->agg == WIN_LAG || a->agg == WIN_LEAD) && a->arg2) {
+            /* lag / lead: the value is `in`, the default `arg` */
+            int k = -1;
+            for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->arg2)) k = j;
+            if (k < 0) { args[na] = a->arg2; k = na++; }
             g->arg = k;
         }
     }

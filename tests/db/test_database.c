@@ -245,3 +245,16 @@ Test(database, empty_and_comment_only) {
     cr_assert_eq(attu_session_exec(s, "", &cb), 1);
     cr_assert_eq(attu_session_exec(s, "-- nothing", &cb), 1);
 }
+
+Test(database, window_navigation_and_frames) {
+    cr_assert_str_eq(tdb_rows(s, "SELECT id, lag(id) OVER (ORDER BY id), lead(id, 2, -1) OVER (ORDER BY id), ntile(2) OVER (ORDER BY id) FROM t ORDER BY id"),
+                     "1|NULL|3|1\n2|1|4|1\n3|2|5|1\n4|3|-1|2\n5|4|-1|2\n");
+    cr_assert_str_eq(tdb_rows(s, "SELECT id, first_value(id) OVER (PARTITION BY g ORDER BY id), last_value(id) OVER (PARTITION BY g ORDER BY id "
+                                 "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM t WHERE g IS NOT NULL ORDER BY id"),
+                     "1|1|3\n2|2|5\n3|1|3\n5|2|5\n");
+    cr_assert_str_eq(tdb_rows(s, "SELECT id, sum(id) OVER (ORDER BY g ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW), "
+                                 "sum(id) OVER (ORDER BY g) FROM t ORDER BY id"),
+                     "1|1|4\n2|6|11\n3|4|4\n4|15|15\n5|11|11\n");
+    cr_assert_str_eq(tdb_rows(s, "SELECT id, percent_rank() OVER (ORDER BY id), cume_dist() OVER (ORDER BY id) FROM t WHERE id <= 3 ORDER BY id"),
+                     "1|0|0.3333333333333333\n2|0.5|0.6666666666666666\n3|1|1\n");
+}
