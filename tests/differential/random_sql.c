@@ -229,7 +229,9 @@ static void expr(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
                 sql_buf_printf(b, " %c %d)", rng_chance(r, 50) ? '/' : '%', nonzero_digit(r)); break;
         case 8: sql_buf_printf(b, "abs("); expr(r, b, t, alias, depth - 1); sql_buf_printf(b, ")"); break;
         default:
-            if (rng_chance(r, 50)) {
+            if (rng_chance(r, 25)) {
+                sql_buf_printf(b, "length("); column_of(r, b, TY_TEXT, alias); sql_buf_printf(b, ")");
+            } else if (rng_chance(r, 50)) {
                 sql_buf_printf(b, "coalesce("); column_of(r, b, t, alias);
                 sql_buf_printf(b, ", %d)", (int)rng_range(r, -5, 5));
             } else {
@@ -285,6 +287,8 @@ static void expr(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
         case 4: case 5: sql_buf_printf(b, "%s(", choice == 4 ? "upper" : "lower");
                 expr(r, b, t, alias, depth - 1); sql_buf_printf(b, ")"); break;
         case 6: case 7: expr(r, b, t, alias, depth - 1); sql_buf_printf(b, " || '_'"); break;
+        case 8: sql_buf_printf(b, "substr("); expr(r, b, t, alias, depth - 1);
+                sql_buf_printf(b, ", %d, %d)", (int)rng_range(r, 1, 3), (int)rng_range(r, 0, 4)); break;
         default: sql_buf_printf(b, "coalesce("); column_of(r, b, t, alias); sql_buf_printf(b, ", 'none')");
         }
         return;
@@ -425,7 +429,7 @@ static int table_no(rng *r) { return (int)rng_range(r, 0, RANDOM_SQL_TABLES - 1)
 char *random_sql_query(rng *r, bool *ordered) {
     sql_buf b = { 0 };
     *ordered = false;
-    int kind = (int)rng_range(r, 0, 9);
+    int kind = (int)rng_range(r, 0, 11);
     switch (kind) {
     case 0: case 1: {   /* filter + projection, maybe ordered with a limit */
         int n = (int)rng_range(r, 1, 4);
@@ -516,6 +520,38 @@ char *random_sql_query(rng *r, bool *ordered) {
             order_all(r, &b, n);
             *ordered = true;
             if (rng_chance(r, 50)) sql_buf_printf(&b, " LIMIT %d", (int)rng_range(r, 1, 10));
+        }
+        break;
+    }
+    case 10: {          /* window functions (deterministic ones: ties share a rank) */
+        static const char *const wins[] = {
+            "rank() OVER (PARTITION BY k ORDER BY i)",
+            "dense_rank() OVER (ORDER BY s DESC)",
+            "rank() OVER (PARTITION BY f ORDER BY dt NULLS FIRST)",
+            "sum(i) OVER (PARTITION BY k)",
+            "count(*) OVER (PARTITION BY s)",
+            "max(x) OVER (PARTITION BY f)",
+            "sum(b) OVER (PARTITION BY k ORDER BY i)",
+            "min(d) OVER ()",
+        };
+        int n = (int)rng_range(r, 1, 3);
+        sql_buf_printf(&b, "SELECT k, i");
+        for (int c = 0; c < n; c++) sql_buf_printf(&b, ", %s", wins[rng_range(r, 0, 7)]);
+        sql_buf_printf(&b, " FROM t%d", table_no(r));
+        if (rng_chance(r, 50)) { sql_buf_printf(&b, " WHERE "); pred(r, &b, NULL, 1); }
+        break;
+    }
+    case 11: {          /* UNION [ALL] of two filtered projections */
+        ty t1 = any_type(r), t2 = any_type(r);
+        bool all = rng_chance(r, 50);
+        for (int side = 0; side < 2; side++) {
+            if (side) sql_buf_printf(&b, all ? " UNION ALL " : " UNION ");
+            sql_buf_printf(&b, "SELECT ");
+            expr(r, &b, t1, NULL, 1);
+            sql_buf_printf(&b, ", ");
+            expr(r, &b, t2, NULL, 1);
+            sql_buf_printf(&b, " FROM t%d WHERE ", table_no(r));
+            pred(r, &b, NULL, 1);
         }
         break;
     }
