@@ -232,6 +232,14 @@ struct attu_backend {
     void (*destroy)(attu_backend *be);
 };
 
+/* The calling thread's interrupt, set by the executor for one query: long
+ * primitives (eval, lbs_segreduce, segreduce) poll *flag (nonzero = stop)
+ * and the deadline (attu_now_ms clock, 0 = none) and fail with 57014 and
+ * `reason`. NULL flag and 0 deadline clear it. */
+void attu_backend_set_interrupt(volatile int *flag, double deadline_ms, const char *reason);
+/* Nonzero (with err set to 57014) when the calling query should stop. */
+int attu_backend_interrupted(attu_error *err);
+
 /* The CPU backend with `threads` workers (0 = all cores). */
 attu_backend *attu_backend_cpu_new(int threads, attu_error *err);
 

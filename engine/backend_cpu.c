@@ -27,6 +27,30 @@ typedef struct cpu_impl {
 #define I64(b) ((int64_t *)(b)->ptr)
 #define CI64(b) ((const int64_t *)(b)->ptr)
 
+/* ---- interrupts ---------------------------------------------------------------- */
+
+double attu_now_ms(void);   /* executor.c */
+
+typedef struct interrupt { volatile int *flag; double deadline; const char *reason; } interrupt;
+static _Thread_local interrupt cur_interrupt;
+
+void attu_backend_set_interrupt(volatile int *flag, double deadline_ms, const char *reason) {
+    cur_interrupt.flag = flag;
+    cur_interrupt.deadline = deadline_ms;
+    cur_interrupt.reason = reason;
+}
+
+static int check_interrupt(const interrupt *in, attu_error *err) {
+    if (in->flag && *in->flag)
+        return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to user request");
+    if (in->deadline > 0 && attu_now_ms() > in->deadline)
+        return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "%s",
+                              in->reason ? in->reason : "canceling statement due to statement timeout");
+    return 0;
+}
+
+int attu_backend_interrupted(attu_error *err) { return check_interrupt(&cur_interrupt, err); }
+
 /* ---- memory ---------------------------------------------------------------- */
 
 static attu_buf *cpu_alloc(attu_backend *be, size_t bytes, attu_error *err) {
@@ -122,6 +146,7 @@ static int cpu_scatter(attu_backend *be, attu_buf *dst, const attu_buf *src, siz
 /* ---- eval -------------------------------------------------------------------- */
 
 typedef struct eval_ctx {
+    interrupt intr;
     const attu_expr_program *prog;
     const attu_vec *inputs;
     attu_out *outputs;
@@ -153,6 +178,7 @@ static void eval_range(void *vc, size_t b, size_t e, int w) {
     if (!it) { attu_error_oom(&c->errs[w]); c->failed[w] = 1; return; }
     for (size_t base = b; base < e; base += ATTU_INTERP_BATCH) {
         size_t n = e - base < ATTU_INTERP_BATCH ? e - base : ATTU_INTERP_BATCH;
+        if (((base - b) & ((ATTU_INTERP_BATCH << 6) - 1)) == 0 && check_interrupt(&c->intr, &c->errs[w])) { c->failed[w] = 1; break; }
         for (int i = 0; i < p->ninputs; i++)
             attu_cpu_load_slots(&c->inputs[i], base, n, attu_interp_input(it, i));
         if (attu_interp_run(it, n, &c->errs[w])) { c->failed[w] = 1; break; }
@@ -181,6 +207,7 @@ static int cpu_eval(attu_backend *be, const attu_expr_program *prog, const attu_
     eval_ctx *c = calloc(1, sizeof *c);
     if (!c) return attu_error_oom(err);
     c->prog = prog; c->inputs = inputs; c->outputs = outputs;
+    c->intr = cur_interrupt;
     int no = prog->noutputs, has_text = 0, rc = 0;
     c->tbytes = calloc((size_t)no + 1, sizeof(char *));
     c->tlen = calloc((size_t)no + 1, sizeof(size_t));
@@ -551,6 +578,7 @@ static int cpu_lbs(attu_backend *be, const attu_buf *offsets, size_t nseg, size_
 
 typedef struct lbsr_ctx {
     const attu_lbs_segreduce_args *a;
+    interrupt intr;
     attu_error errs[256]; int failed[256];
 } lbsr_ctx;
 
@@ -567,6 +595,7 @@ static void lbsr_range(void *vc, size_t b, size_t e, int w) {
     for (int k = 0; k < nr; k++) if (!rs[k]) { attu_error_oom(&c->errs[w]); c->failed[w] = 1; goto done; }
     const int64_t *off = CI64(a->seg_offsets), *base = CI64(a->seg_base), *map = CI64(a->right_map);
     for (size_t s = b; s < e; s++) {
+        if ((s & 63) == 0 && check_interrupt(&c->intr, &c->errs[w])) { c->failed[w] = 1; goto done; }
         int64_t lrow = a->left_rows ? CI64(a->left_rows)[s] : (int64_t)s;
         int64_t cnt = off[s + 1] - off[s];
         for (int k = 0; k < nr; k++) attu_reducer_reset(rs[k]);
@@ -632,6 +661,7 @@ static int cpu_lbs_segreduce(attu_backend *be, const attu_lbs_segreduce_args *a,
     lbsr_ctx *c = calloc(1, sizeof *c);
     if (!c) return attu_error_oom(err);
     c->a = a;
+    c->intr = cur_interrupt;
     int threads = THREADS(be) > 256 ? 256 : THREADS(be);
     int used = attu_parallel_range(threads, a->nseg, 64, lbsr_range, c);
     int rc = 0;

@@ -377,7 +377,9 @@ rel *run_stage(xctx *x, attu_stage *s) {
 int attu_execute(attu_exec_ctx *ctx, attu_stage *root, attu_column ***cols_out,
                  size_t *nrows_out, attu_error *err) {
     xctx x = { ctx, ctx->be, err };
+    attu_backend_set_interrupt(ctx->cancel, ctx->deadline_ms, ctx->timeout_reason);
     rel *r = run_stage(&x, root);
+    attu_backend_set_interrupt(NULL, 0, NULL);
     if (!r) { if (!err->set) attu_error_oom(err); return -1; }
     attu_column **cols = calloc((size_t)r->ncols + 1, sizeof *cols);
     if (!cols) { rel_free(&x, r); return attu_error_oom(err); }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "db_test_util.h"
 
@@ -126,5 +127,25 @@ Test(cities, explain_shows_one_lbs_segreduce_then_a_window, .init = load, .fini 
     const char *win = strstr(r.text, "Window");
     cr_assert(win && strstr(win, "segmented_sort") && win < first, "%s", r.text);
     cr_assert_null(strstr(r.text, "inner_join"), "the join must not be materialized:\n%s", r.text);
+    tres_free(&r);
+}
+
+Test(cities, statement_timeout_stops_the_fused_join_aggregate, .init = load, .fini = unload) {
+    char *q = cities_sql();
+    tres r;
+    tdb_exec(s, "SET statement_timeout = 100", &r);
+    cr_assert(!r.err.set);
+    double t0 = 0;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    t0 = ts.tv_sec + ts.tv_nsec / 1e9;
+    tdb_exec(s, q, &r);
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double secs = ts.tv_sec + ts.tv_nsec / 1e9 - t0;
+    free(q);
+    cr_assert_str_eq(r.err.sqlstate, "57014", "%s", r.err.message);
+    cr_assert(secs < 5, "took %.1f s to stop", secs);
+    tdb_exec(s, "SET statement_timeout = 0; SELECT count(*) FROM cities", &r);
+    cr_assert(!r.err.set);
     tres_free(&r);
 }
