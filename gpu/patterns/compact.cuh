@@ -102,7 +102,8 @@ __global__ __launch_bounds__(nt) void compact_downsweep_kernel(
 
 template <typename launch_arg_t = empty_t>
 struct stream_compact_t {
-  using launch_t = launch_of_t<launch_arg_t, launch_params_t<256, 16>>;
+  // 256 x 8: fastest of the boxes swept on an H100 (64M ints, keep 50%).
+  using launch_t = launch_of_t<launch_arg_t, launch_params_t<256, 8>>;
   enum { nt = launch_t::nt, vt = launch_t::vt };
   static_assert((nt * vt) % 32 == 0, "a tile holds whole 32-bit words");
 
