@@ -5,7 +5,7 @@
  *           [-h HOST] [-p PORT] [-U USER] [-d DB] [--conninfo STR]
  *           [--duckdb LIBDUCKDB.so] [--threads N] [--no-server]
  *           [--expect DIR] [--save DIR] [--queries DIR] [--only q1.1,...]
- *           [--query-timeout S]
+ *           [--query-timeout S] [--csv FILE] [--label NAME]
  *
  * Loads SSB into the server (attud, or any PostgreSQL-protocol server) over
  * the wire: CREATE TABLE from schema.sql, then COPY FROM STDIN of ssbgen's
@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,7 +126,9 @@ static void usage(FILE *f) {
         "  --save DIR         save the server's (or DuckDB's) answers to DIR/<q>.tsv\n"
         "  --queries DIR      query files (default %s/queries)\n"
         "  --only LIST        comma-separated query names, e.g. q1.1,q4.3\n"
-        "  --query-timeout S  cancel a server query after S seconds and count it failed\n",
+        "  --query-timeout S  cancel a server query after S seconds and count it failed\n"
+        "  --csv FILE         append machine-readable results to FILE (for ssb_chart.sh)\n"
+        "  --label NAME       the server's name in --csv rows (default attu)\n",
         ATTU_SSB_SOURCE_DIR);
 }
 
@@ -143,6 +146,7 @@ int main(int argc, char **argv) {
     const char *qdir = ATTU_SSB_SOURCE_DIR "/queries";
     int runs = 3, threads = 0, load = 1, server = 1;
     double timeout_s = 0;
+    const char *csv_path = NULL, *label = "attu";
     static const struct option opts[] = {
         {"sf", required_argument, 0, 's'},      {"data", required_argument, 0, 'D'},
         {"no-load", no_argument, 0, 'L'},       {"runs", required_argument, 0, 'n'},
@@ -151,6 +155,7 @@ int main(int argc, char **argv) {
         {"expect", required_argument, 0, 'e'},  {"save", required_argument, 0, 'w'},
         {"queries", required_argument, 0, 'q'}, {"only", required_argument, 0, 'o'},
         {"query-timeout", required_argument, 0, 'T'},
+        {"csv", required_argument, 0, 'V'},     {"label", required_argument, 0, 'B'},
         {"help", no_argument, 0, '?'},          {0, 0, 0, 0}};
     int opt;
     while ((opt = getopt_long(argc, argv, "h:p:U:d:", opts, NULL)) != -1) {
@@ -168,6 +173,8 @@ int main(int argc, char **argv) {
         case 'q': qdir = optarg; break;
         case 'o': only = optarg; break;
         case 'T': timeout_s = strtod(optarg, NULL); break;
+        case 'V': csv_path = optarg; break;
+        case 'B': label = optarg; break;
         case 'h': host = optarg; break;
         case 'p': port = optarg; break;
         case 'U': user = optarg; break;
@@ -214,6 +221,14 @@ int main(int argc, char **argv) {
     free(schema);
     if (!srv && !duck) { fprintf(stderr, "ssb: nothing to run\n"); return 2; }
 
+    /* --csv: one row per engine and query: engine,sf,query,cold_ms,warm_ms,ok */
+    FILE *csv = NULL;
+    if (csv_path) {
+        bool fresh = !file_exists(csv_path);
+        csv = fopen(csv_path, "a");
+        if (!csv) { fprintf(stderr, "ssb: cannot write %s\n", csv_path); return 2; }
+        if (fresh) fprintf(csv, "engine,sf,query,cold_ms,warm_ms,ok\n");
+    }
     printf("%-5s %12s %12s", "query", srv ? "server cold" : "", srv ? "server warm" : "");
     if (duck) printf(" %12s %12s %8s", "duckdb cold", "duckdb warm", srv ? "duck/srv" : "");
     printf("  %6s  %s\n", "rows", "answer");
@@ -274,6 +289,12 @@ int main(int argc, char **argv) {
                ok ? (srv && duck ? "matches duckdb" : expect ? "matches expected" : "ok") : why,
                ok && mine->nrows == 0 ? " (empty)" : "");
         fflush(stdout);
+        if (csv && srv)
+            fprintf(csv, "%s,%g,%s,%.3f,%.3f,%d\n", label, sf, QUERIES[q], ts.cold_ms,
+                    ts.warm_ms, !ts.answer->error && ok);
+        if (csv && duck)
+            fprintf(csv, "duckdb,%g,%s,%.3f,%.3f,%d\n", sf, QUERIES[q], td.cold_ms,
+                    td.warm_ms, !td.answer->error);
         tot[0] += ts.cold_ms; tot[1] += ts.warm_ms;
         tot[2] += td.cold_ms; tot[3] += td.warm_ms;
         ssb_result_free(ts.answer);
@@ -290,6 +311,7 @@ int main(int argc, char **argv) {
     }
     printf("  %d of %d queries %s\n", ran - failures, ran,
            srv && duck ? "match DuckDB" : "answered");
+    if (csv) fclose(csv);
     if (srv) srv->close(srv);
     if (duck) duck->close(duck);
     return failures ? 1 : 0;
