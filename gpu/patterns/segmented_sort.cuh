@@ -17,7 +17,7 @@
 //
 // Every item is read and written once by the block stage; a long segment of
 // L items costs about log2(L / T) merge rounds over its items. A block whose
-// runs are all short (<= rank_max) skips the merge sort: each item's place is
+// runs are all short (<= rank_max items) skips the merge sort: each item's place is
 // the count of the items of its run that sort before it.
 #pragma once
 
@@ -38,8 +38,10 @@ struct segsort_launch {
   static constexpr int short_max = nv / 8;       // S: longest "short" segment
   static constexpr int tile_span = nv - short_max;  // T: grid spacing
   // A block whose runs are all this short sorts by counting ranks instead of
-  // CUB's BlockMergeSort (cost: run length per item).
-  static constexpr int rank_max = 256;
+  // CUB's BlockMergeSort (cost: run length per item). Measured on an H100,
+  // 64M pairs: runs <= 31 items, counting 2.25 ms against 6.35 ms merge
+  // sort; runs <= 199, counting 6.6 ms against 5.7 ms.
+  static constexpr int rank_max = 64;
 };
 
 namespace segsort_detail {
