@@ -55,7 +55,8 @@ typedef struct {
     size_t len, cap;
     size_t pos;          /* bytes of buf already scanned */
     /* lexical state carried across lines */
-    int in_quote;        /* '\'' or '"' when inside a quoted literal/identifier */
+    int in_quote;        /* '\'' or '"' inside a quoted literal/identifier,
+                            'e' inside an E'...' escape string */
     int block_depth;     /* nesting of slash-star comments */
     char *dollar_tag;    /* non-NULL inside $tag$ ... $tag$ */
 } shell_splitter_t;

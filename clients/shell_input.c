@@ -64,7 +64,12 @@ int shell_splitter_feed(shell_splitter_t *sp, const char *line,
                 i++;
             }
         } else if (sp->in_quote) {
-            if (c == sp->in_quote) {
+            /* 'e' marks an E'...' string, where a backslash escapes the next
+             * character (E'it\'s'); it still ends at a single quote. */
+            char close = sp->in_quote == 'e' ? '\'' : (char)sp->in_quote;
+            if (sp->in_quote == 'e' && c == '\\' && b[i + 1]) {
+                i++;
+            } else if (c == close) {
                 if (b[i + 1] == c) i++; /* doubled quote: an escaped quote */
                 else sp->in_quote = 0;
             }
@@ -74,7 +79,9 @@ int shell_splitter_feed(shell_splitter_t *sp, const char *line,
             else if (c == '/' && b[i + 1] == '*') { sp->block_depth++; i += 2; }
             else i++;
         } else if (c == '\'' || c == '"') {
-            sp->in_quote = c;
+            bool escape_string = c == '\'' && i > 0 && (b[i - 1] == 'E' || b[i - 1] == 'e') &&
+                                 (i == 1 || !(isalnum((unsigned char)b[i - 2]) || b[i - 2] == '_'));
+            sp->in_quote = escape_string ? 'e' : c;
             i++;
         } else if (c == '-' && b[i + 1] == '-') {
             while (i < sp->len && b[i] != '\n') i++;
@@ -281,7 +288,7 @@ int shell_run_interactive(shell_t *sh) {
     char *pending = NULL; /* the statement's lines, for one history entry */
     int lineno = 0;
     while (!sh->quit) {
-        const char *state = sp.in_quote == '\'' ? "'" : sp.in_quote == '"' ? "\""
+        const char *state = sp.in_quote == '\'' || sp.in_quote == 'e' ? "'" : sp.in_quote == '"' ? "\""
                           : sp.dollar_tag ? "$" : sp.block_depth ? "*"
                           : shell_splitter_empty(&sp) ? "=" : "-";
         snprintf(prompt, sizeof prompt, "%.60s%s> ", db && *db ? db : "attu", state);

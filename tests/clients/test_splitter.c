@@ -117,3 +117,17 @@ Test(splitter, unterminated_comment_is_not_empty) {
     cr_assert_not(shell_splitter_empty(&sp));
     shell_splitter_free(&sp);
 }
+
+Test(splitter, escape_strings) {
+    shell_splitter_t sp = {0};
+    got_t g = {0};
+    /* In E'...' a backslash escapes the quote; in '...' it does not. */
+    const char *lines[] = {"SELECT E'it\\'s; fine', 'C:\\'; SELECT e'\\\\';", NULL};
+    feed_all(&sp, &g, lines);
+    cr_assert_eq(g.n, 2);
+    cr_assert_str_eq(g.stmts[0], "SELECT E'it\\'s; fine', 'C:\\'");
+    cr_assert_str_eq(g.stmts[1], " SELECT e'\\\\'");
+    cr_assert(shell_splitter_empty(&sp));
+    free_got(&g);
+    shell_splitter_free(&sp);
+}
