@@ -139,6 +139,7 @@ static attu_bexpr *remap_outer(bctx *c, const attu_bexpr *e, int nl) {
 }
 
 static attu_lplan *bind_exists_join(bctx *c, attu_lplan *p, const scope *sc, const attu_ast_expr *e, bool negated);
+static attu_lplan *apply_pending(bctx *c, attu_lplan *p);
 
 /* ---- FROM ------------------------------------------------------------------------ */
 
@@ -552,6 +553,8 @@ static bool eval_limit(bctx *c, const attu_ast_expr *e, const char *what, int64_
 
 static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     const typeof(q->u.select) *s = &q->u.select;
+    c->pending = NULL;
+    c->npending = 0;
     scope sc = { 0, NULL };
     attu_lplan *p = NULL;
     c->clause = "FROM";
@@ -605,6 +608,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             if (!b || !(b = coerce_bool(c, b, "WHERE"))) return NULL;
             parts[np++] = b;
         }
+        if (c->npending && !(p = apply_pending(c, p))) return NULL;
         if (np) {
             attu_bexpr *w = and_all(c, parts, np);
             attu_lplan *f = attu_lp_new(c->pa, LP_FILTER, p->ncols);
@@ -729,6 +733,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         if (!b || !(b = resolve_unknown(c, b))) return NULL;
         ord[i].expr = b;
     }
+    if (c->npending && !(p = apply_pending(c, p))) return NULL;
     /* aggregation */
     bool any_agg = st.ngroups > 0 || having;
     for (int i = 0; i < n && !any_agg; i++) any_agg = has_kind(items[i], BX_AGG);
@@ -1077,6 +1082,8 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
  * scope visible for correlation). */
 static attu_lplan *bind_sub(bctx *c, const scope *sc, const attu_ast_query *q, bool *correlated) {
     bctx sub = *c;
+    sub.pending = NULL;
+    sub.npending = 0;
     sub.outer = sc;
     sub.saw_outer = false;
     sub.allow_agg = false; sub.allow_window = false; sub.in_agg = false;
@@ -1126,14 +1133,119 @@ static void free_cols(attu_column **cols, int n) {
 
 #define MAX_IN_VALUES 10000
 
+/* (SELECT agg(...) FROM ... WHERE inner = outer AND local) -> the
+ * aggregate grouped by the inner correlation keys, LEFT JOINed to the outer
+ * plan on them. The value is a new hidden column of the outer scope. */
+static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e) {
+    attu_lplan *proj = p, *agg = p->kind == LP_PROJECT ? p->left : NULL;
+    attu_lplan *filt = agg && agg->kind == LP_AGG ? agg->left : NULL;
+    if (!filt || filt->kind != LP_FILTER || agg->ngroups != 0 || proj->ncols != 1 || q->limit || q->offset) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "a correlated scalar subquery must be one aggregate over a WHERE that relates it to the outer query");
+        return NULL;
+    }
+    attu_bexpr *conj[256], *local[256];
+    int n = split_conjuncts(filt->pred, conj, 0, 256), nloc = 0, nk = 0;
+    attu_bexpr **ik = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+    attu_bexpr **ok = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        attu_bexpr *x = conj[i];
+        int s = outer_sides(x);
+        if (!(s & 2)) { local[nloc++] = x; continue; }
+        if (is_equi(x)) {
+            int sa = outer_sides(x->args[0]), sb = outer_sides(x->args[1]);
+            if (sa == 2 && sb == 1) { ok[nk] = copy_shift(c, x->args[0], -OUTER_BASE); ik[nk++] = x->args[1]; continue; }
+            if (sa == 1 && sb == 2) { ok[nk] = copy_shift(c, x->args[1], -OUTER_BASE); ik[nk++] = x->args[0]; continue; }
+        }
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, x->position ? x->position : e->position,
+                       "a correlated scalar subquery may relate to the outer query only by equalities");
+        return NULL;
+    }
+    if (outer_sides(proj->exprs[0]) & 2) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "the value of a correlated scalar subquery must not refer to the outer query");
+        return NULL;
+    }
+    bool has_count = false;
+    for (int i = 0; i < agg->naggs; i++) if (agg->aggs[i].agg == AGG_COUNT || agg->aggs[i].agg == AGG_COUNT_STAR || agg->aggs[i].agg == AGG_COUNT_DISTINCT) has_count = true;
+    bool bare_count = has_count && proj->exprs[0]->kind == BX_COL && agg->naggs == 1;
+    if (has_count && !bare_count) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "a correlated scalar subquery with count must return the count itself");
+        return NULL;
+    }
+    /* inner plan: FROM [-> local filter] -> AGG(groups = inner keys) -> PROJECT(keys, value) */
+    attu_lplan *in = filt->left;
+    if (nloc) {
+        attu_lplan *lf = attu_lp_new(c->pa, LP_FILTER, in->ncols);
+        if (!lf) OOM_NULL(c);
+        memcpy(lf->types, in->types, sizeof(attu_type) * (size_t)in->ncols);
+        memcpy(lf->names, in->names, sizeof(char *) * (size_t)in->ncols);
+        lf->left = in; lf->pred = and_all(c, local, nloc); lf->est_rows = in->est_rows / 3;
+        in = lf;
+    }
+    attu_lplan *a2 = attu_lp_new(c->pa, LP_AGG, nk + agg->naggs);
+    if (!a2) OOM_NULL(c);
+    a2->left = in; a2->ngroups = nk; a2->groups = ik; a2->naggs = agg->naggs; a2->aggs = agg->aggs;
+    for (int i = 0; i < nk; i++) { a2->types[i] = ik[i]->type; a2->names[i] = "?key?"; }
+    for (int i = 0; i < agg->naggs; i++) { a2->types[nk + i] = agg->aggs[i].type; a2->names[nk + i] = "agg"; }
+    a2->est_rows = in->est_rows / 10 + 1;
+    attu_bexpr **pe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nk + 1));
+    char **pn = attu_palloc(c->pa, sizeof(char *) * (size_t)(nk + 1));
+    for (int i = 0; i < nk; i++) { pe[i] = attu_bx_col(c->pa, i, ik[i]->type); pn[i] = "?key?"; }
+    pe[nk] = copy_shift(c, proj->exprs[0], nk);
+    pn[nk] = "?value?";
+    attu_lplan *sub = mk_project(c, a2, nk + 1, pe, pn);
+    if (!sub) return NULL;
+    pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
+    if (!pj) OOM_NULL(c);
+    if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
+    pj[c->npending] = (pending_join){ sub, nk, ok, nk };
+    c->pending = pj;
+    c->npending++;
+    /* the value: a new hidden column of the outer scope */
+    scope *msc = (scope *)sc;
+    int base = msc->n;
+    for (int i = 0; i <= nk; i++)
+        if (!scope_push(c, msc, NULL, i < nk ? "?key?" : "?value?", sub->types[i], true, false, -1)) return NULL;
+    attu_bexpr *v = attu_bx_col(c->pa, base + nk, sub->types[nk]);
+    v->position = e->position;
+    if (bare_count) {
+        attu_bexpr *zero = mk_const_int(c, v->type, 0);
+        v = mk_call(c, ATTU_OP_COALESCE, v->type, e->position, 2, v, zero, NULL, NULL);
+    }
+    return v;
+}
+
+/* Applies the pending correlated-subquery joins to the plan. */
+static attu_lplan *apply_pending(bctx *c, attu_lplan *p) {
+    for (int i = 0; i < c->npending; i++) {
+        pending_join *pj = &c->pending[i];
+        attu_bexpr *conj[64];
+        int n = 0;
+        for (int k = 0; k < pj->nkeys && k < 64; k++) {
+            attu_bexpr *r = attu_bx_col(c->pa, p->ncols + k, pj->sub->types[k]);
+            conj[n] = bind_compare_op(c, ATTU_BINOP_EQ, pj->outer_keys[k], r, 0);
+            if (!conj[n]) return NULL;
+            n++;
+        }
+        int rowid = p->rowid_col;
+        p = attu_make_join(c, p, pj->sub, JK_LEFT, and_all(c, conj, n));
+        if (!p) return NULL;
+        p->rowid_col = rowid;
+    }
+    c->npending = 0;
+    c->pending = NULL;
+    return p;
+}
+
 attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const attu_ast_query *q = e->kind == ATTU_EXPR_IN_SUBQUERY ? e->u.in_subquery.query : e->u.subquery.query;
     bool corr;
     attu_lplan *p = bind_sub(c, sc, q, &corr);
     if (!p) return NULL;
     if (corr) {
+        if (e->kind == ATTU_EXPR_SUBQUERY) return decorrelate_scalar(c, sc, q, p, e);
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                       "correlated subqueries are supported only as [NOT] EXISTS conditions in WHERE");
+                       "correlated subqueries are supported only as [NOT] EXISTS conditions in WHERE and as scalar aggregates");
         return NULL;
     }
     if (e->kind != ATTU_EXPR_EXISTS && p->ncols != 1) {

@@ -30,6 +30,13 @@ typedef struct cte_def {
     struct cte_def     *next;
 } cte_def;
 
+typedef struct pending_join {
+    attu_lplan  *sub;        /* groups (keys) first, then the value column */
+    int          nkeys;
+    attu_bexpr **outer_keys; /* over the enclosing plan's columns */
+    int          value_col;  /* in sub */
+} pending_join;
+
 typedef struct bctx {
     attu_plan_arena *pa;
     attu_catalog    *cat;
@@ -47,6 +54,11 @@ typedef struct bctx {
     int              nvalues_hint;
     const char *const *values_hint_names;
     const scope     *outer;          /* enclosing query's scope (correlation) */
+    /* correlated scalar subqueries of the SELECT being bound: each becomes
+     * a LEFT JOIN of the current plan with the subquery grouped by its
+     * correlation keys (applied by bind_select before the next clause) */
+    struct pending_join *pending;
+    int              npending;
     bool             saw_outer;      /* a name resolved to the outer scope */
 } bctx;
 
