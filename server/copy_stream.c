@@ -49,21 +49,34 @@ ssize_t copy_in_read_cb(void *ctx, char *buf, size_t cap, attu_error *err) {
             }
         }
         inmsg *m;
+        bool blocked = false;
         while (!(m = conn_pop_locked(c))) {
-            if (c->closed) {
+            if (c->closed || c->cancel_requested || atomic_load(&c->timed_out)) {
+                bool gone = c->closed;
                 pthread_mutex_unlock(&c->mu);
-                attu_error_set(err, "08006", 0, "connection lost during COPY from stdin");
+                if (blocked) worker_pool_block_end(c->srv->pool);
+                if (gone)
+                    attu_error_set(err, "08006", 0, "connection lost during COPY from stdin");
+                else
+                    attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0,
+                                   atomic_load(&c->timed_out)
+                                       ? "canceling statement due to statement timeout"
+                                       : "canceling statement due to user request");
                 return -1;
             }
-            if (c->cancel_requested || atomic_load(&c->timed_out)) {
+            if (!blocked) {   /* waiting for the client: let the pool run others */
+                blocked = true;
                 pthread_mutex_unlock(&c->mu);
-                attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0,
-                               atomic_load(&c->timed_out)
-                                   ? "canceling statement due to statement timeout"
-                                   : "canceling statement due to user request");
-                return -1;
+                worker_pool_block_begin(c->srv->pool);
+                pthread_mutex_lock(&c->mu);
+                continue;
             }
             pthread_cond_wait(&c->cv, &c->mu);
+        }
+        if (blocked) {
+            pthread_mutex_unlock(&c->mu);
+            worker_pool_block_end(c->srv->pool);
+            pthread_mutex_lock(&c->mu);
         }
         if (m->type == MSG_FATAL || m->type == MSG_SHUTDOWN) {
             /* put it back: the job loop reports it after the COPY fails */

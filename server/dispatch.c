@@ -69,13 +69,22 @@ int conn_flush(conn *c, bool wait) {
         }
     }
     int rc = 0;
+    bool blocked = false;
     while (wait && c->out_bytes > OUT_HIGH) {
         if (c->closed) { rc = -1; break; }
         if (c->cancel_requested || atomic_load(&c->timed_out)) { rc = -1; break; }
+        if (!blocked) {   /* a slow reader: let the pool run others meanwhile */
+            blocked = true;
+            pthread_mutex_unlock(&c->mu);
+            worker_pool_block_begin(c->srv->pool);
+            pthread_mutex_lock(&c->mu);
+            continue;
+        }
         pthread_cond_wait(&c->cv, &c->mu);
     }
     if (c->closed) rc = -1;
     pthread_mutex_unlock(&c->mu);
+    if (blocked) worker_pool_block_end(c->srv->pool);
     return rc;
 }
 

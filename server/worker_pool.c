@@ -1,9 +1,11 @@
 /*
  * worker_pool.c - a growing pool of worker threads (see worker_pool.h).
  *
- * Invariant: idle counts threads blocked in the condition wait; a submit
- * that finds no idle thread (beyond the jobs already waiting) starts one,
- * so a job never waits behind a blocked worker while the cap allows more.
+ * Invariants: idle counts threads waiting for a job; blocked counts
+ * threads inside a job that wait for a client. A job never waits behind
+ * blocked workers while the cap allows more threads: whenever jobs are
+ * queued beyond the idle threads and fewer than min_threads threads are
+ * unblocked, another thread starts.
  */
 #include "server/worker_pool.h"
 
@@ -30,7 +32,8 @@ struct worker_pool {
     job  *head, *tail;
     int   queued;
     int   idle;
-    int   nthreads, max_threads;
+    int   blocked;
+    int   nthreads, min_threads, max_threads;
     bool  stopping;
     thread_node *threads;
     job  *free_jobs;   /* recycled job nodes */
@@ -77,12 +80,36 @@ static int start_thread(worker_pool *p) {
     return 0;
 }
 
+/* Under mu. */
+static void maybe_grow(worker_pool *p) {
+    if (p->queued > p->idle && p->nthreads - p->blocked < p->min_threads &&
+        p->nthreads < p->max_threads && !p->stopping) {
+        if (start_thread(p))
+            attu_log(ATTU_LOG_WARNING, "could not start another worker thread (%d running)",
+                     p->nthreads);
+    }
+}
+
+void worker_pool_block_begin(worker_pool *p) {
+    pthread_mutex_lock(&p->mu);
+    p->blocked++;
+    maybe_grow(p);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void worker_pool_block_end(worker_pool *p) {
+    pthread_mutex_lock(&p->mu);
+    p->blocked--;
+    pthread_mutex_unlock(&p->mu);
+}
+
 worker_pool *worker_pool_new(int min_threads, int max_threads) {
     worker_pool *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     if (min_threads < 1) min_threads = 1;
     if (max_threads < min_threads) max_threads = min_threads;
     p->max_threads = max_threads;
+    p->min_threads = min_threads;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     pthread_mutex_lock(&p->mu);
@@ -104,11 +131,7 @@ int worker_pool_submit(worker_pool *p, worker_fn fn, void *arg) {
     if (p->tail) p->tail->next = j; else p->head = j;
     p->tail = j;
     p->queued++;
-    if (p->queued > p->idle && p->nthreads < p->max_threads) {
-        if (start_thread(p))
-            attu_log(ATTU_LOG_WARNING, "could not start another worker thread (%d running)",
-                     p->nthreads);
-    }
+    maybe_grow(p);
     pthread_cond_signal(&p->cv);
     pthread_mutex_unlock(&p->mu);
     return 0;
