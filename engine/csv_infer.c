@@ -85,7 +85,8 @@ int attu_csv_infer_schema(const attu_csv_options *opts, const char *path,
     const char *null_s = opts->null_string ? opts->null_string : "";
     size_t null_len = strlen(null_s);
     csv_cursor cur;
-    csv_cursor_init(&cur, in.data, in.size, opts->delimiter, opts->quote, opts->escape);
+    csv_cursor_init(&cur, in.data, in.size, opts->delimiter, opts->quote,
+                    opts->escape ? opts->escape : opts->quote);
     attu_column_def *defs = NULL;
     unsigned *may = NULL;
     int *seen = NULL;

@@ -746,6 +746,7 @@ attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
 
     attu_csv_options o = *opts;
     if (o.threads <= 0) o.threads = attu_cpu_count();
+    if (o.escape == '\0') o.escape = o.quote;   /* "same as quote unless set" */
     load_job job;
     memset(&job, 0, sizeof job);
     job.opts = &o;

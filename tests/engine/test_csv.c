@@ -200,6 +200,13 @@ Test(csv, quote_and_escape) {
     cr_assert_str_eq(cell(t, 0, 1), "back\\slash", "escape before other bytes is literal");
     cr_assert_str_eq(cell(t, 0, 2), "x\\y", "escape outside quotes is data");
     attu_table_free(t);
+    /* An unset escape (0) means "same as the quote". */
+    o = opts();
+    o.escape = '\0';
+    t = load_str(base, &o, "\"a\"\"b\",1\n", &err);
+    cr_assert_not_null(t, "%s", err.message);
+    cr_assert_str_eq(cell(t, 0, 0), "a\"b");
+    attu_table_free(t);
     attu_table_free(base);
 }
 
