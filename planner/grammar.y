@@ -698,25 +698,30 @@ row_or_rows ::= ROWS.
 first_or_next ::= FIRST.
 first_or_next ::= NEXT.
 
-/* VALUES */
-values_clause(A) ::= VALUES(K) LP expr_list(L) RP.
-{
-    A = ab_query(ctx, ATTU_QUERY_VALUES, K.pos);
-    attu_ast_expr_list row = ab_expr_list(L);
-    attu_vec rows = {0};
-    ab_vec_push(ctx, &rows, &row, sizeof row);
-    A->u.values.rows = rows.items;
-    A->u.values.nrows = rows.n;
-    ab_query_finish(ctx, A);
+/* VALUES: rows are collected in a vector (amortised growth) and turned
+ * into the query once, so a million-row INSERT stays linear. */
+%include {
+typedef struct ab_rows { attu_vec rows; int pos; } ab_rows;
 }
-values_clause(A) ::= values_clause(V) COMMA LP expr_list(L) RP.
+%type values_rows {ab_rows *}
+values_rows(A) ::= VALUES(K) LP expr_list(L) RP.
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->pos = K.pos;
+    attu_ast_expr_list row = ab_expr_list(L);
+    ab_vec_push(ctx, &A->rows, &row, sizeof row);
+}
+values_rows(A) ::= values_rows(V) COMMA LP expr_list(L) RP.
 {
     A = V;
     attu_ast_expr_list row = ab_expr_list(L);
-    attu_vec rows = { A->u.values.rows, A->u.values.nrows, A->u.values.nrows };
-    ab_vec_push(ctx, &rows, &row, sizeof row);
-    A->u.values.rows = rows.items;
-    A->u.values.nrows = rows.n;
+    ab_vec_push(ctx, &A->rows, &row, sizeof row);
+}
+values_clause(A) ::= values_rows(V).
+{
+    A = ab_query(ctx, ATTU_QUERY_VALUES, V->pos);
+    A->u.values.rows = V->rows.items;
+    A->u.values.nrows = V->rows.n;
     ab_query_finish(ctx, A);
 }
 
