@@ -700,13 +700,25 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
  */
 static int shortest_digits(double v, int is32, char *digits, int *exp10) {
     char buf[48];
-    int maxp = is32 ? 9 : 17;
-    int p;
-    for (p = 1; p <= maxp; p++) {
-        snprintf(buf, sizeof buf, "%.*e", p - 1, v);
-        if (is32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v) break;
+    /* Reading back is (almost always) monotonic in the digit count: if p
+     * digits round-trip, so do p+1. Binary-search the smallest such p in
+     * 1..9 or 1..17: 5-6 formatting calls instead of up to 17. */
+    int lo = 1, hi = is32 ? 9 : 17;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        snprintf(buf, sizeof buf, "%.*e", mid - 1, v);
+        if (is32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v) hi = mid;
+        else lo = mid + 1;
     }
-    if (p > maxp) p = maxp;
+    int p = lo;
+    /* Next to a power of two the round-trip interval is lopsided and the
+     * monotonicity can fail in rare cases; step down while shorter works. */
+    while (p > 1) {
+        snprintf(buf, sizeof buf, "%.*e", p - 2, v);
+        if (!(is32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v)) break;
+        p--;
+    }
+    snprintf(buf, sizeof buf, "%.*e", p - 1, v);
     /* buf: [-]d.ddde[+-]xx */
     const char *q = buf;
     if (*q == '-') q++;
