@@ -132,6 +132,10 @@ Test(types, float8_output_is_shortest_roundtrip) {
     cr_assert_str_eq(roundtrip(T(FLOAT64), "1.7976931348623157e308"), "1.7976931348623157e+308");
     cr_assert_str_eq(roundtrip(T(FLOAT64), "0.30000000000000004"), "0.30000000000000004");
     cr_assert_str_eq(roundtrip(T(FLOAT64), " 5e-324 "), "5e-324");
+    cr_assert_str_eq(roundtrip(T(FLOAT64), "1152921504606846976"), "1.152921504606847e+18");
+    cr_assert_str_eq(roundtrip(T(FLOAT64), "9007199254740992"), "9.007199254740992e+15");
+    cr_assert_str_eq(roundtrip(T(FLOAT64), "0.5"), "0.5");
+    cr_assert_str_eq(roundtrip(T(FLOAT64), "1024"), "1024");
     expect_error(T(FLOAT64), "1e400", "22003", "\"1e400\" is out of range for type double precision");
     expect_error(T(FLOAT64), "1e-400", "22003", NULL);
     expect_error(T(FLOAT64), "abc", "22P02",
@@ -272,4 +276,31 @@ Test(types, long_bad_input_is_quoted_briefly) {
     attu_error_clear(&err);
     attu_value_parse(T(INT32), big, strlen(big), &v, &err);
     cr_assert_lt(strlen(err.message), 300);
+}
+
+/* Output is the shortest that reads back, also next to powers of two where
+ * the round-trip interval is lopsided: compare with a linear search. */
+Test(types, float8_output_is_shortest_for_powers_of_two) {
+    for (int e = -1074; e <= 1023; e += 1) {
+        double v = ldexp(1.0, e);
+        char out[64], buf[64];
+        attu_value_format(T(FLOAT64), &v, out, sizeof out);
+        cr_assert_eq(strtod(out, NULL), v, "2^%d printed %s", e, out);
+        int p = 1;
+        for (; p < 17; p++) {
+            snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+            if (strtod(buf, NULL) == v) break;
+        }
+        /* Count significant digits in out. */
+        int digits = 0, started = 0;
+        for (const char *q = out; *q && *q != 'e'; q++)
+            if (*q >= '1' && *q <= '9') { started = 1; digits++; }
+            else if (*q == '0' && started) digits++;
+        /* Trailing zeros of an integer printed in fixed notation are not
+         * significant digits of the shortest form. */
+        const char *dot = strchr(out, '.');
+        if (!dot && !strchr(out, 'e'))
+            for (const char *q = out + strlen(out) - 1; q > out && *q == '0'; q--) digits--;
+        cr_assert_eq(digits, p, "2^%d printed %s, shortest has %d digits", e, out, p);
+    }
 }
