@@ -266,3 +266,169 @@ Test(parser_forms, deep_nesting_is_refused_not_crashed) {
     free(p);
     free(sql);
 }
+
+/* ---- every node carries a position inside the text ---------------------- */
+
+typedef struct poscheck {
+    int         max;      /* characters in the text + 1 */
+    const char *sql;
+    int         nodes;
+} poscheck;
+
+static void check_pos(poscheck *p, int pos, const char *what) {
+    cr_expect(pos >= 1 && pos <= p->max, "%s at position %d in <%s>", what, pos, p->sql);
+    p->nodes++;
+}
+
+static void walk_query(poscheck *p, const attu_ast_query *q);
+
+static void walk_expr(poscheck *p, const attu_ast_expr *e) {
+    if (!e) return;
+    check_pos(p, e->position, "expression");
+    cr_expect_geq(e->depth, 1);
+    switch (e->kind) {
+    case ATTU_EXPR_UNARY: walk_expr(p, e->u.unary.arg); break;
+    case ATTU_EXPR_BINARY: walk_expr(p, e->u.binary.left); walk_expr(p, e->u.binary.right); break;
+    case ATTU_EXPR_IS: walk_expr(p, e->u.is.arg); break;
+    case ATTU_EXPR_BETWEEN:
+        walk_expr(p, e->u.between.arg); walk_expr(p, e->u.between.low); walk_expr(p, e->u.between.high);
+        break;
+    case ATTU_EXPR_IN_LIST:
+        walk_expr(p, e->u.in_list.arg);
+        for (int i = 0; i < e->u.in_list.list.n; i++) walk_expr(p, e->u.in_list.list.items[i]);
+        break;
+    case ATTU_EXPR_IN_SUBQUERY: walk_expr(p, e->u.in_subquery.arg); walk_query(p, e->u.in_subquery.query); break;
+    case ATTU_EXPR_EXISTS: case ATTU_EXPR_SUBQUERY: walk_query(p, e->u.subquery.query); break;
+    case ATTU_EXPR_LIKE:
+        walk_expr(p, e->u.like.arg); walk_expr(p, e->u.like.pattern); walk_expr(p, e->u.like.escape);
+        break;
+    case ATTU_EXPR_CASE:
+        walk_expr(p, e->u.case_.operand);
+        for (int i = 0; i < e->u.case_.nwhens; i++) {
+            walk_expr(p, e->u.case_.whens[i].when);
+            walk_expr(p, e->u.case_.whens[i].then);
+        }
+        walk_expr(p, e->u.case_.else_);
+        break;
+    case ATTU_EXPR_CAST:
+        check_pos(p, e->u.cast.type.position, "type name");
+        walk_expr(p, e->u.cast.arg);
+        break;
+    case ATTU_EXPR_FUNC:
+        for (int i = 0; i < e->u.func.args.n; i++) walk_expr(p, e->u.func.args.items[i]);
+        for (int i = 0; i < e->u.func.order_by.n; i++) walk_expr(p, e->u.func.order_by.items[i].expr);
+        walk_expr(p, e->u.func.filter);
+        if (e->u.func.over) {
+            check_pos(p, e->u.func.over->position, "OVER");
+            for (int i = 0; i < e->u.func.over->partition_by.n; i++)
+                walk_expr(p, e->u.func.over->partition_by.items[i]);
+            for (int i = 0; i < e->u.func.over->order_by.n; i++)
+                walk_expr(p, e->u.func.over->order_by.items[i].expr);
+            walk_expr(p, e->u.func.over->frame_start.offset);
+            walk_expr(p, e->u.func.over->frame_end.offset);
+        }
+        break;
+    case ATTU_EXPR_EXTRACT: walk_expr(p, e->u.extract.arg); break;
+    default: break;
+    }
+}
+
+static void walk_from(poscheck *p, const attu_ast_from *f) {
+    check_pos(p, f->position, "FROM item");
+    for (int i = 0; i < f->column_aliases.n; i++) check_pos(p, f->column_aliases.positions[i], "alias");
+    if (f->kind == ATTU_FROM_SUBQUERY) walk_query(p, f->u.subquery.query);
+    if (f->kind == ATTU_FROM_JOIN) {
+        walk_from(p, f->u.join.left);
+        walk_from(p, f->u.join.right);
+        walk_expr(p, f->u.join.on);
+        for (int i = 0; i < f->u.join.using_.n; i++) check_pos(p, f->u.join.using_.positions[i], "USING");
+    }
+}
+
+static void walk_query(poscheck *p, const attu_ast_query *q) {
+    check_pos(p, q->position, "query");
+    for (int i = 0; i < q->with.n; i++) {
+        check_pos(p, q->with.items[i].position, "CTE");
+        walk_query(p, q->with.items[i].query);
+    }
+    switch (q->kind) {
+    case ATTU_QUERY_SELECT:
+        for (int i = 0; i < q->u.select.nitems; i++) {
+            walk_expr(p, q->u.select.items[i].expr);
+            if (q->u.select.items[i].alias) check_pos(p, q->u.select.items[i].alias_position, "alias");
+        }
+        for (int i = 0; i < q->u.select.from.n; i++) walk_from(p, q->u.select.from.items[i]);
+        for (int i = 0; i < q->u.select.distinct_on.n; i++) walk_expr(p, q->u.select.distinct_on.items[i]);
+        walk_expr(p, q->u.select.where);
+        for (int i = 0; i < q->u.select.group_by.n; i++) walk_expr(p, q->u.select.group_by.items[i]);
+        walk_expr(p, q->u.select.having);
+        break;
+    case ATTU_QUERY_VALUES:
+        for (int r = 0; r < q->u.values.nrows; r++)
+            for (int i = 0; i < q->u.values.rows[r].n; i++) walk_expr(p, q->u.values.rows[r].items[i]);
+        break;
+    case ATTU_QUERY_SETOP:
+        walk_query(p, q->u.setop.left);
+        walk_query(p, q->u.setop.right);
+        break;
+    }
+    for (int i = 0; i < q->order_by.n; i++) {
+        check_pos(p, q->order_by.items[i].position, "ORDER BY item");
+        walk_expr(p, q->order_by.items[i].expr);
+    }
+    walk_expr(p, q->limit);
+    walk_expr(p, q->offset);
+}
+
+static void walk_stmt(poscheck *p, const attu_ast_stmt *s) {
+    check_pos(p, s->position, "statement");
+    switch (s->kind) {
+    case ATTU_STMT_SELECT: walk_query(p, s->u.select.query); break;
+    case ATTU_STMT_INSERT:
+        check_pos(p, s->u.insert.table_position, "INSERT table");
+        if (s->u.insert.source) walk_query(p, s->u.insert.source);
+        break;
+    case ATTU_STMT_CREATE_TABLE:
+        for (int i = 0; i < s->u.create_table.ncolumns; i++) {
+            check_pos(p, s->u.create_table.columns[i].position, "column");
+            check_pos(p, s->u.create_table.columns[i].type.position, "column type");
+            walk_expr(p, s->u.create_table.columns[i].default_);
+        }
+        break;
+    case ATTU_STMT_CREATE_TABLE_AS: walk_query(p, s->u.create_table_as.query); break;
+    case ATTU_STMT_DROP_TABLE:
+        for (int i = 0; i < s->u.drop_table.tables.n; i++) check_pos(p, s->u.drop_table.tables.positions[i], "DROP name");
+        break;
+    case ATTU_STMT_COPY:
+        if (s->u.copy.query) walk_query(p, s->u.copy.query);
+        else check_pos(p, s->u.copy.table_position, "COPY table");
+        for (int i = 0; i < s->u.copy.noptions; i++) check_pos(p, s->u.copy.options[i].position, "COPY option");
+        break;
+    case ATTU_STMT_EXPLAIN: walk_stmt(p, s->u.explain.stmt); break;
+    case ATTU_STMT_DESCRIBE: check_pos(p, s->u.describe.table_position, "DESCRIBE table"); break;
+    default: break;
+    }
+}
+
+Test(parser_forms, every_node_has_a_position_inside_the_text) {
+    char path[4096];
+    const char *root = getenv("ATTU_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/tests/planner/valid_statements.sql", root ? root : ".");
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    static char line[1 << 14];
+    int stmts = 0;
+    poscheck p = { 0, NULL, 0 };
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!line[0] || (line[0] == '-' && line[1] == '-')) continue;
+        attu_parse_result *r = must_parse(line);
+        p.sql = line;
+        p.max = attu_sql_char_position(line, strlen(line));
+        for (int i = 0; i < r->n; i++, stmts++) walk_stmt(&p, r->stmts[i].stmt);
+        attu_parse_free(r);
+    }
+    fclose(f);
+    cr_assert_gt(stmts, 150);
+    cr_assert_gt(p.nodes, 2000);
+}
