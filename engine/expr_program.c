@@ -140,7 +140,10 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_STRPOS] = "strpos", [ATTU_OP_REPLACE] = "replace", [ATTU_OP_LEFT] = "left",
     [ATTU_OP_RIGHT] = "right", [ATTU_OP_DATE_ADD] = "date_add",
     [ATTU_OP_DATE_SUB] = "date_sub", [ATTU_OP_DATE_DIFF] = "date_diff",
-    [ATTU_OP_EXTRACT] = "extract",
+    [ATTU_OP_EXTRACT] = "extract", [ATTU_OP_REVERSE] = "reverse", [ATTU_OP_REPEAT] = "repeat",
+    [ATTU_OP_LPAD] = "lpad", [ATTU_OP_RPAD] = "rpad", [ATTU_OP_SPLIT_PART] = "split_part",
+    [ATTU_OP_INITCAP] = "initcap", [ATTU_OP_STARTS_WITH] = "starts_with", [ATTU_OP_CBRT] = "cbrt",
+    [ATTU_OP_TRUNC_D] = "trunc_d",
 };
 
 const char *attu_opcode_name(attu_opcode op) {
@@ -759,6 +762,94 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 }
                 o->v.s = m; o->len = (uint32_t)l; break;
             }
+            case ATTU_OP_CBRT: o->v.f = cbrt(fx); break;
+            case ATTU_OP_TRUNC_D: {
+                int sa = p->reg_types[in->a].scale, sd = dt.scale;
+                int64_t q = sd < sa ? x / pow10_tab[sa - sd] : x;
+                if (sd > sa && rescale(x, sa, sd, &q)) return int_overflow(dt, err);
+                o->v.i = q; break;
+            }
+            case ATTU_OP_REVERSE: {
+                char *m = arena_alloc(it, A[r].len + 1);
+                if (!m) return attu_error_oom(err);
+                /* reverse by characters: copy each UTF-8 sequence to the mirrored place */
+                size_t i = 0, n = A[r].len;
+                while (i < n) {
+                    size_t j = i + 1;
+                    while (j < n && ((unsigned char)A[r].v.s[j] & 0xC0) == 0x80) j++;
+                    memcpy(m + (n - j), A[r].v.s + i, j - i);
+                    i = j;
+                }
+                o->v.s = m; o->len = A[r].len; break;
+            }
+            case ATTU_OP_REPEAT: {
+                int64_t k = y < 0 ? 0 : y;
+                if ((uint64_t)k * A[r].len > (1u << 28)) return attu_error_set(err, ATTU_SQLSTATE_OUT_OF_MEMORY, 0, "requested length too large");
+                size_t l = (size_t)k * A[r].len;
+                char *m = arena_alloc(it, l + 1);
+                if (!m) return attu_error_oom(err);
+                for (int64_t q = 0; q < k; q++) memcpy(m + (size_t)q * A[r].len, A[r].v.s, A[r].len);
+                o->v.s = m; o->len = (uint32_t)l; break;
+            }
+            case ATTU_OP_LPAD: case ATTU_OP_RPAD: {
+                int64_t want = y < 0 ? 0 : y;
+                if (want > (1 << 26)) return attu_error_set(err, ATTU_SQLSTATE_OUT_OF_MEMORY, 0, "requested length too large");
+                const char *fill = C ? C[r].v.s : " ";
+                size_t fl = C ? C[r].len : 1;
+                int have = utf8_len(A[r].v.s, A[r].len);
+                if (have >= want || fl == 0) {
+                    size_t bo = utf8_off(A[r].v.s, A[r].len, want);
+                    o->v.s = A[r].v.s; o->len = (uint32_t)bo; break;
+                }
+                int64_t padc = want - have;
+                char *m = arena_alloc(it, A[r].len + (size_t)padc * fl + 1);
+                if (!m) return attu_error_oom(err);
+                size_t w = 0;
+                if (op == ATTU_OP_RPAD) { memcpy(m, A[r].v.s, A[r].len); w = A[r].len; }
+                int flen = utf8_len(fill, fl);
+                for (int64_t q = 0; q < padc; q++) {
+                    size_t b0 = utf8_off(fill, fl, q % flen), b1 = utf8_off(fill, fl, q % flen + 1);
+                    memcpy(m + w, fill + b0, b1 - b0); w += b1 - b0;
+                }
+                if (op == ATTU_OP_LPAD) { memcpy(m + w, A[r].v.s, A[r].len); w += A[r].len; }
+                o->v.s = m; o->len = (uint32_t)w; break;
+            }
+            case ATTU_OP_SPLIT_PART: {
+                int64_t field = C[r].v.i;
+                if (field == 0) return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "field position must not be zero");
+                const char *s = A[r].v.s, *d = B[r].v.s;
+                size_t n = A[r].len, dl = B[r].len;
+                /* collect field boundaries */
+                size_t starts[1024], ends[1024]; int nf = 0;
+                size_t st = 0;
+                if (dl == 0) { starts[0] = 0; ends[0] = n; nf = n ? 1 : 0; }
+                else {
+                    for (size_t i = 0; i + dl <= n && nf < 1023; ) {
+                        if (!memcmp(s + i, d, dl)) { starts[nf] = st; ends[nf++] = i; i += dl; st = i; }
+                        else i++;
+                    }
+                    if (n || nf) { starts[nf] = st; ends[nf++] = n; }
+                }
+                int64_t k = field > 0 ? field - 1 : nf + field;
+                if (k < 0 || k >= nf) { o->v.s = ""; o->len = 0; break; }
+                o->v.s = s + starts[k]; o->len = (uint32_t)(ends[k] - starts[k]); break;
+            }
+            case ATTU_OP_INITCAP: {
+                char *m = arena_alloc(it, A[r].len + 1);
+                if (!m) return attu_error_oom(err);
+                bool start = true;
+                for (uint32_t k = 0; k < A[r].len; k++) {
+                    unsigned char ch = (unsigned char)A[r].v.s[k];
+                    bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch >= 0x80;
+                    if (start && ch >= 'a' && ch <= 'z') ch -= 32;
+                    else if (!start && ch >= 'A' && ch <= 'Z') ch += 32;
+                    m[k] = (char)ch;
+                    start = !alnum;
+                }
+                o->v.s = m; o->len = A[r].len; break;
+            }
+            case ATTU_OP_STARTS_WITH:
+                o->v.i = B[r].len <= A[r].len && !memcmp(A[r].v.s, B[r].v.s, B[r].len); break;
             case ATTU_OP_DATE_ADD: case ATTU_OP_DATE_SUB:
                 z = op == ATTU_OP_DATE_ADD ? x + y : x - y;
                 if (dt.id == ATTU_TYPE_TIMESTAMP) z = op == ATTU_OP_DATE_ADD ? x + y * 86400000000LL : x - y * 86400000000LL;

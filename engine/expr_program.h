@@ -94,6 +94,11 @@ typedef enum attu_opcode {
     ATTU_OP_CONCAT,      /* a || b */
     ATTU_OP_LIKE, ATTU_OP_ILIKE,   /* a LIKE b */
     ATTU_OP_STRPOS, ATTU_OP_REPLACE, ATTU_OP_LEFT, ATTU_OP_RIGHT,
+    ATTU_OP_REVERSE, ATTU_OP_REPEAT,     /* repeat(a, b count) */
+    ATTU_OP_LPAD, ATTU_OP_RPAD,          /* (a, b length, c fill) */
+    ATTU_OP_SPLIT_PART,                  /* (a, b delimiter, c field) */
+    ATTU_OP_INITCAP, ATTU_OP_STARTS_WITH,
+    ATTU_OP_CBRT, ATTU_OP_TRUNC_D,       /* trunc(decimal) to dst scale */
     /* dates */
     ATTU_OP_DATE_ADD,    /* date + int days */
     ATTU_OP_DATE_SUB,    /* date - int days */

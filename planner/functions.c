@@ -240,7 +240,7 @@ typedef struct scalar_fn { const char *name; attu_opcode op; int minargs, maxarg
 /* kind: 'f' float math (args cast to float8), 't' text, 'x' special */
 static const scalar_fn scalars[] = {
     { "sqrt", ATTU_OP_SQRT, 1, 1, 'f' }, { "power", ATTU_OP_POWER, 2, 2, 'f' }, { "pow", ATTU_OP_POWER, 2, 2, 'f' },
-    { "ln", ATTU_OP_LN, 1, 1, 'f' }, { "log", ATTU_OP_LOG10, 1, 1, 'f' }, { "log10", ATTU_OP_LOG10, 1, 1, 'f' },
+    { "ln", ATTU_OP_LN, 1, 1, 'f' }, { "log", ATTU_OP_LOG10, 1, 2, 'f' }, { "log10", ATTU_OP_LOG10, 1, 1, 'f' },
     { "exp", ATTU_OP_EXP, 1, 1, 'f' }, { "sin", ATTU_OP_SIN, 1, 1, 'f' }, { "cos", ATTU_OP_COS, 1, 1, 'f' },
     { "tan", ATTU_OP_TAN, 1, 1, 'f' }, { "asin", ATTU_OP_ASIN, 1, 1, 'f' }, { "acos", ATTU_OP_ACOS, 1, 1, 'f' },
     { "atan", ATTU_OP_ATAN, 1, 1, 'f' }, { "atan2", ATTU_OP_ATAN2, 2, 2, 'f' },
@@ -255,9 +255,15 @@ static const scalar_fn scalars[] = {
     { "ltrim", ATTU_OP_LTRIM, 1, 2, 't' }, { "rtrim", ATTU_OP_RTRIM, 1, 2, 't' },
     { "strpos", ATTU_OP_STRPOS, 2, 2, 't' }, { "position", ATTU_OP_STRPOS, 2, 2, 't' },
     { "replace", ATTU_OP_REPLACE, 3, 3, 't' }, { "left", ATTU_OP_LEFT, 2, 2, 't' }, { "right", ATTU_OP_RIGHT, 2, 2, 't' },
+    { "reverse", ATTU_OP_REVERSE, 1, 1, 't' }, { "repeat", ATTU_OP_REPEAT, 2, 2, 't' },
+    { "lpad", ATTU_OP_LPAD, 2, 3, 't' }, { "rpad", ATTU_OP_RPAD, 2, 3, 't' },
+    { "split_part", ATTU_OP_SPLIT_PART, 3, 3, 't' }, { "initcap", ATTU_OP_INITCAP, 1, 1, 't' },
+    { "starts_with", ATTU_OP_STARTS_WITH, 2, 2, 't' }, { "cbrt", ATTU_OP_CBRT, 1, 1, 'f' },
+    { "mod", ATTU_OP_MOD_I, 2, 2, 'x' }, { "concat_ws", ATTU_OP_CONCAT, 2, 100, 'x' },
+    { "date_part", ATTU_OP_EXTRACT, 2, 2, 'x' },
     { "abs", ATTU_OP_ABS_I, 1, 1, 'x' }, { "round", ATTU_OP_ROUND_D, 1, 2, 'x' },
     { "floor", ATTU_OP_FLOOR_F, 1, 1, 'x' }, { "ceil", ATTU_OP_CEIL_F, 1, 1, 'x' }, { "ceiling", ATTU_OP_CEIL_F, 1, 1, 'x' },
-    { "trunc", ATTU_OP_TRUNC_F, 1, 1, 'x' }, { "sign", ATTU_OP_SIGN_F, 1, 1, 'f' },
+    { "trunc", ATTU_OP_TRUNC_F, 1, 2, 'x' }, { "sign", ATTU_OP_SIGN_F, 1, 1, 'f' },
     { "coalesce", ATTU_OP_COALESCE, 1, 100, 'x' }, { "nullif", ATTU_OP_NULLIF_I, 2, 2, 'x' },
     { "greatest", ATTU_OP_SELECT, 1, 100, 'x' }, { "least", ATTU_OP_SELECT, 1, 100, 'x' },
     { "concat", ATTU_OP_CONCAT, 1, 100, 'x' },
@@ -285,6 +291,11 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             if (!is_numeric(args[i]->type.id) && args[i]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
             if (!(args[i] = coerce(c, args[i], f8, false, pos))) return NULL;
         }
+        if (fn->op == ATTU_OP_LOG10 && n == 2) {   /* log(b, x) = ln(x) / ln(b) */
+            attu_bexpr *lx = mk_call(c, ATTU_OP_LN, f8, pos, 1, args[1], NULL, NULL, NULL);
+            attu_bexpr *lb = mk_call(c, ATTU_OP_LN, f8, pos, 1, args[0], NULL, NULL, NULL);
+            return mk_call(c, ATTU_OP_DIV_F, f8, pos, 2, lx, lb, NULL, NULL);
+        }
         return mk_call(c, fn->op, f8, pos, n, args[0], args[1], args[2], args[3]);
     }
     if (fn->kind == 't') {
@@ -293,7 +304,16 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_type rt = txt;
         switch (fn->op) {
         case ATTU_OP_LENGTH: case ATTU_OP_OCTET_LENGTH: rt = i4; break;
-        case ATTU_OP_SUBSTR: case ATTU_OP_LEFT: case ATTU_OP_RIGHT:
+        case ATTU_OP_LPAD: case ATTU_OP_RPAD: case ATTU_OP_SPLIT_PART:
+            for (int i = 1; i < n; i++) {
+                bool want_int = (fn->op == ATTU_OP_SPLIT_PART) ? i == 2 : i == 1;
+                if (!(args[i] = coerce(c, args[i], want_int ? attu_type_make(ATTU_TYPE_INT64) : txt, false, pos))) return NULL;
+            }
+            break;
+        case ATTU_OP_STARTS_WITH: rt = attu_type_make(ATTU_TYPE_BOOL);
+            if (!(args[1] = coerce(c, args[1], txt, false, pos))) return NULL;
+            break;
+        case ATTU_OP_SUBSTR: case ATTU_OP_LEFT: case ATTU_OP_RIGHT: case ATTU_OP_REPEAT:
             for (int i = 1; i < n; i++) {
                 if (args[i]->type.id != ATTU_TYPE_INT32 && args[i]->type.id != ATTU_TYPE_UNKNOWN && args[i]->type.id != ATTU_TYPE_INT64)
                     return no_function(c, e, args, n);
@@ -323,7 +343,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, f8, false, pos))) return NULL;
         if (!is_numeric(a->type.id)) return no_function(c, e, args, n);
         bool isround = name[0] == 'r';
-        if (n == 2 || (a->type.id == ATTU_TYPE_DECIMAL && name[0] != 't')) {
+        if (n == 2 || a->type.id == ATTU_TYPE_DECIMAL) {
             if (n == 2 && a->type.id != ATTU_TYPE_DECIMAL) {
                 if (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT) return no_function(c, e, args, n);
                 if (!(a = coerce(c, a, attu_type_decimal(18, 0), false, pos))) return NULL;
@@ -339,13 +359,60 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             int sc2 = digits < 0 ? 0 : digits > a->type.scale ? a->type.scale : digits;
             if (n == 2 && digits > a->type.scale) sc2 = digits > 18 ? 18 : digits;
             attu_type rt = attu_type_decimal(18, sc2);
-            attu_opcode op = isround ? ATTU_OP_ROUND_D : (name[0] == 'f' ? ATTU_OP_FLOOR_D : ATTU_OP_CEIL_D);
-            if (!isround) rt = attu_type_decimal(18, 0);
+            attu_opcode op = isround ? ATTU_OP_ROUND_D : name[0] == 't' ? ATTU_OP_TRUNC_D : (name[0] == 'f' ? ATTU_OP_FLOOR_D : ATTU_OP_CEIL_D);
+            if (!isround && name[0] != 't') rt = attu_type_decimal(18, 0);
+            if (op == ATTU_OP_TRUNC_D) return mk_call(c, op, rt, pos, 1, a, NULL, NULL, NULL);
             return mk_call(c, op, rt, pos, d ? 2 : 1, a, d, NULL, NULL);
         }
         if (!(a = coerce(c, a, f8, false, pos))) return NULL;
         attu_opcode op = isround ? ATTU_OP_ROUND_F : name[0] == 'f' ? ATTU_OP_FLOOR_F : name[0] == 't' ? ATTU_OP_TRUNC_F : ATTU_OP_CEIL_F;
         return mk_call(c, op, f8, pos, 1, a, NULL, NULL, NULL);
+    }
+    if (!strcmp(name, "mod")) {
+        attu_ast_expr fake;
+        memset(&fake, 0, sizeof fake);
+        (void)fake;
+        attu_type t;
+        if (!is_numeric(args[0]->type.id) && args[0]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+        if (!is_numeric(args[1]->type.id) && args[1]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+        if (!common_type(args[0]->type, args[1]->type, &t) || attu_type_mclass(t.id) == ATTU_MC_FLOAT) return no_function(c, e, args, n);
+        if (t.id == ATTU_TYPE_UNKNOWN || t.id == ATTU_TYPE_TEXT) t = i4;
+        if (!(args[0] = coerce(c, args[0], t, false, pos)) || !(args[1] = coerce(c, args[1], t, false, pos))) return NULL;
+        return mk_call(c, t.id == ATTU_TYPE_DECIMAL ? ATTU_OP_MOD_D : ATTU_OP_MOD_I, t, pos, 2, args[0], args[1], NULL, NULL);
+    }
+    if (!strcmp(name, "date_part")) {
+        static const char *fields[] = { "year", "month", "day", "hour", "minute", "second", "dow", "doy", "quarter", "epoch", "week" };
+        if (args[0]->kind != BX_CONST || !args[0]->s) return no_function(c, e, args, n);
+        int f = -1;
+        for (int i = 0; i < 11; i++) if (!strcmp(fields[i], args[0]->s)) f = i;
+        attu_bexpr *a = args[1];
+        if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_TIMESTAMP), false, pos))) return NULL;
+        if (f < 0 || (a->type.id != ATTU_TYPE_DATE && a->type.id != ATTU_TYPE_TIMESTAMP)) return no_function(c, e, args, n);
+        bool ts = a->type.id == ATTU_TYPE_TIMESTAMP;
+        attu_bexpr *x = mk_call(c, ATTU_OP_EXTRACT, attu_type_decimal(18, 6), pos, 1, a, NULL, NULL, NULL);
+        if (!x) return NULL;
+        x->imm = f; x->aux = ts;
+        return mk_call(c, ATTU_OP_CAST_D_F, f8, pos, 1, x, NULL, NULL, NULL);   /* double precision, as PostgreSQL */
+    }
+    if (!strcmp(name, "concat_ws")) {
+        attu_bexpr *sep = coerce(c, args[0], txt, true, pos);
+        if (!sep) return NULL;
+        /* NULL arguments are skipped: sep goes between non-NULL ones */
+        attu_bexpr *acc = NULL;
+        attu_type bt = attu_type_make(ATTU_TYPE_BOOL);
+        for (int i = 1; i < n; i++) {
+            attu_bexpr *a = coerce(c, args[i], txt, true, pos);
+            if (!a) return NULL;
+            if (!acc) { acc = a; continue; }
+            /* acc' = acc || sep || a, or whichever of acc, a is not NULL */
+            attu_bexpr *joined = mk_call(c, ATTU_OP_CONCAT, txt, pos, 2, mk_call(c, ATTU_OP_CONCAT, txt, pos, 2, acc, sep, NULL, NULL), a, NULL, NULL);
+            acc = mk_call(c, ATTU_OP_COALESCE, txt, pos, 2, joined, mk_call(c, ATTU_OP_COALESCE, txt, pos, 2, acc, a, NULL, NULL), NULL, NULL);
+        }
+        (void)bt;
+        if (!acc) { acc = attu_bx_new(c->pa, BX_CONST, txt, pos); acc->s = ""; }
+        attu_bexpr *empty = attu_bx_new(c->pa, BX_CONST, txt, pos);
+        empty->s = ""; empty->slen = 0;
+        return mk_call(c, ATTU_OP_COALESCE, txt, pos, 2, acc, empty, NULL, NULL);
     }
     if (!strcmp(name, "concat")) {
         attu_bexpr *acc = NULL;
