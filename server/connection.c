@@ -224,6 +224,14 @@ static void finish_connection(conn *c) {
 
 void conn_finish(conn *c) { finish_connection(c); }
 
+void conn_force_close(conn *c) {
+    if (c->handle_closing) return;
+    pthread_mutex_lock(&c->mu);
+    bool job = c->job_running;
+    pthread_mutex_unlock(&c->mu);
+    if (!job) conn_client_gone(c, NULL);
+}
+
 /* ---- writing ------------------------------------------------------------ */
 
 static void write_cb(uv_write_t *req, int status) {
@@ -382,6 +390,10 @@ void conn_shutdown(conn *c) {
     if (!m) { close_handle(c); return; }
     pthread_mutex_lock(&c->mu);
     bool job = c->job_running;
+    if (job) {   /* also wakes a worker waiting on a slow reader */
+        c->cancel_requested = true;
+        pthread_cond_broadcast(&c->cv);
+    }
     pthread_mutex_unlock(&c->mu);
     if (job && c->session) attu_session_cancel(c->session);
     enqueue(c, m, m, 0);

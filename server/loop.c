@@ -42,6 +42,14 @@ static void on_shutdown_tick(uv_timer_t *t) {
     server *srv = t->data;
     static int ticks;
     ticks++;
+    /* After a second, stop waiting for clients that do not read what is
+     * left for them (a slow reader would otherwise hold the shutdown). */
+    if (ticks * 50 >= 1000) {
+        for (conn *c = srv->all, *next; c; c = next) {
+            next = c->all_next;
+            conn_force_close(c);
+        }
+    }
     if ((uint64_t)ticks * 50 >= (uint64_t)srv->cfg.shutdown_grace_ms && srv->all) {
         attu_log(ATTU_LOG_WARNING, "shutdown: %d connection(s) still busy after %d ms; exiting",
                  srv->nconns, srv->cfg.shutdown_grace_ms);

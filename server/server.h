@@ -183,6 +183,7 @@ void conn_shutdown(conn *c);                 /* queue MSG_SHUTDOWN, cancel */
 conn *conn_find(server *srv, uint32_t pid);
 void conn_send_now(conn *c);                 /* loop: write c->out */
 void conn_finish(conn *c);                   /* loop: FIN once written, then close */
+void conn_force_close(conn *c);              /* loop: close now, dropping unsent output */
 
 /* startup.c (loop thread) */
 void startup_packet(conn *c, const char *pkt, size_t len);

@@ -565,3 +565,19 @@ Test(shutdown, sigterm_cancels_running_query_and_exits_0, .timeout = 60) {
     PQfinish(c);
     PQfinish(idle);
 }
+
+Test(shutdown, sigterm_with_a_slow_reader_exits_promptly, .timeout = 60) {
+    start();
+    int fd = raw_ready();
+    const char q[] = "SELECT generate_series(1, 5000000)";
+    raw_send_msg(fd, 'Q', q, sizeof q);
+    usleep(500000);   /* the worker now waits for this client to read */
+    double t0 = now_ms();
+    kill(D.pid, SIGTERM);
+    int st;
+    cr_assert_eq(waitpid(D.pid, &st, 0), D.pid);
+    D.pid = 0;
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    cr_assert_lt(now_ms() - t0, 5000.0, "shutdown took %.0f ms", now_ms() - t0);
+    close(fd);
+}
