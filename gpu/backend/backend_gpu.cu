@@ -1,0 +1,367 @@
+// backend_gpu.cu: engine/backend.h primitives on the GPU, each one pattern
+// (or two) of gpu/patterns over device buffers from the context's
+// stream-ordered pool. Every entry catches the library's exceptions and
+// turns them into an attu_error: out of device memory is 53200, any other
+// CUDA failure XX000 with the runtime's file:line message. Calls are
+// synchronous towards the caller (results a host reads are copied back
+// before return); device work stays on the backend's one stream.
+//
+// Status: see backend_gpu.h (a partial table; not yet run on a GPU).
+#include "gpu/backend/backend_gpu.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "gpu/patterns/patterns.cuh"
+
+using namespace attu::gpu;
+
+namespace {
+
+struct gpu_impl {
+  context_t ctx;
+  char name[320];
+};
+
+context_t& CTX(attu_backend* be) { return static_cast<gpu_impl*>(be->impl)->ctx; }
+
+// Runs body(); maps exceptions to attu_error. Returns 0 or -1.
+template <typename body_t>
+int guarded(attu_error* err, body_t body) {
+  try {
+    body();
+    return 0;
+  } catch (const cuda_error& e) {
+    if (e.code == cudaErrorMemoryAllocation) return attu_error_oom(err);
+    return attu_error_set(err, "XX000", 0, "GPU backend: %s", e.what());
+  } catch (const std::bad_alloc&) {
+    return attu_error_oom(err);
+  } catch (const std::exception& e) {
+    return attu_error_set(err, "XX000", 0, "GPU backend: %s", e.what());
+  }
+}
+
+int64_t* I64(const attu_buf* b) { return static_cast<int64_t*>(b->ptr); }
+
+// ---- memory -----------------------------------------------------------------
+
+attu_buf* gpu_alloc(attu_backend* be, size_t bytes, attu_error* err) {
+  attu_buf* b = static_cast<attu_buf*>(calloc(1, sizeof *b));
+  if (!b) {
+    attu_error_oom(err);
+    return nullptr;
+  }
+  if (guarded(err, [&] { b->ptr = CTX(be).alloc(bytes ? bytes : 1); }) != 0) {
+    free(b);
+    return nullptr;
+  }
+  b->bytes = bytes;
+  return b;
+}
+
+void gpu_free(attu_backend* be, attu_buf* b) {
+  if (!b) return;
+  if (b->ptr) cudaFreeAsync(b->ptr, CTX(be).stream());
+  free(b);
+}
+
+int gpu_upload(attu_backend* be, attu_buf* dst, size_t off, const void* src, size_t bytes,
+               attu_error* err) {
+  return guarded(err, [&] {
+    if (!bytes) return;
+    ATTU_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst->ptr) + off, src, bytes,
+                                    cudaMemcpyHostToDevice, CTX(be).stream()));
+    CTX(be).synchronize();  // the host range may die on return
+  });
+}
+
+int gpu_download(attu_backend* be, void* dst, const attu_buf* src, size_t off, size_t bytes,
+                 attu_error* err) {
+  return guarded(err, [&] {
+    if (!bytes) return;
+    ATTU_CUDA_CHECK(cudaMemcpyAsync(dst, static_cast<const char*>(src->ptr) + off, bytes,
+                                    cudaMemcpyDeviceToHost, CTX(be).stream()));
+    CTX(be).synchronize();
+  });
+}
+
+int gpu_fill(attu_backend* be, attu_buf* dst, size_t width, uint64_t value, size_t n,
+             attu_error* err) {
+  if (n > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: fill of %zu rows", n);
+  return guarded(err, [&] {
+    int count = (int)n;
+    void* p = dst->ptr;
+    if (width == 1) {
+      uint8_t v = (uint8_t)value;
+      transform([=] __device__(int i) { static_cast<uint8_t*>(p)[i] = v; }, count, CTX(be));
+    } else if (width == 4) {
+      uint32_t v = (uint32_t)value;
+      transform([=] __device__(int i) { static_cast<uint32_t*>(p)[i] = v; }, count, CTX(be));
+    } else {
+      transform([=] __device__(int i) { static_cast<uint64_t*>(p)[i] = value; }, count, CTX(be));
+    }
+  });
+}
+
+int gpu_iota(attu_backend* be, attu_buf* dst, attu_index start, size_t n, attu_error* err) {
+  if (n > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: iota of %zu rows", n);
+  return guarded(err, [&] {
+    int64_t* p = I64(dst);
+    transform([=] __device__(int i) { p[i] = start + i; }, (int)n, CTX(be));
+  });
+}
+
+// ---- data movement ----------------------------------------------------------
+
+template <typename W>
+void gather_width(context_t& ctx, void* dst, uint8_t* dst_valid, const void* src,
+                  const uint8_t* src_valid, const int64_t* idx, int n) {
+  transform([=] __device__(int i) {
+    int64_t j = idx[i];
+    W v{};
+    bool ok = j >= 0;
+    if (ok) v = static_cast<const W*>(src)[j];
+    static_cast<W*>(dst)[i] = v;
+    if (dst_valid) dst_valid[i] = ok && (!src_valid || src_valid[j]);
+  }, n, ctx);
+}
+
+int gpu_gather(attu_backend* be, attu_buf* dst, attu_buf* dst_valid, const attu_buf* src,
+               const attu_buf* src_valid, size_t width, const attu_buf* idx, size_t n,
+               attu_error* err) {
+  if (n > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: gather of %zu rows", n);
+  if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16)
+    return attu_error_set(err, "XX000", 0, "GPU backend: gather width %zu", width);
+  return guarded(err, [&] {
+    uint8_t* dv = dst_valid ? static_cast<uint8_t*>(dst_valid->ptr) : nullptr;
+    const uint8_t* sv = src_valid ? static_cast<const uint8_t*>(src_valid->ptr) : nullptr;
+    const void* s = src ? src->ptr : nullptr;
+    context_t& ctx = CTX(be);
+    switch (width) {
+      case 1: gather_width<uint8_t>(ctx, dst->ptr, dv, s, sv, I64(idx), (int)n); break;
+      case 2: gather_width<uint16_t>(ctx, dst->ptr, dv, s, sv, I64(idx), (int)n); break;
+      case 4: gather_width<uint32_t>(ctx, dst->ptr, dv, s, sv, I64(idx), (int)n); break;
+      case 8: gather_width<uint64_t>(ctx, dst->ptr, dv, s, sv, I64(idx), (int)n); break;
+      default: gather_width<uint4>(ctx, dst->ptr, dv, s, sv, I64(idx), (int)n); break;
+    }
+  });
+}
+
+template <typename W>
+void scatter_width(context_t& ctx, void* dst, const void* src, const int64_t* idx, int n) {
+  transform([=] __device__(int i) {
+    static_cast<W*>(dst)[idx[i]] = static_cast<const W*>(src)[i];
+  }, n, ctx);
+}
+
+int gpu_scatter(attu_backend* be, attu_buf* dst, const attu_buf* src, size_t width,
+                const attu_buf* idx, size_t n, attu_error* err) {
+  if (n > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: scatter of %zu rows", n);
+  if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16)
+    return attu_error_set(err, "XX000", 0, "GPU backend: scatter width %zu", width);
+  return guarded(err, [&] {
+    context_t& ctx = CTX(be);
+    switch (width) {
+      case 1: scatter_width<uint8_t>(ctx, dst->ptr, src->ptr, I64(idx), (int)n); break;
+      case 2: scatter_width<uint16_t>(ctx, dst->ptr, src->ptr, I64(idx), (int)n); break;
+      case 4: scatter_width<uint32_t>(ctx, dst->ptr, src->ptr, I64(idx), (int)n); break;
+      case 8: scatter_width<uint64_t>(ctx, dst->ptr, src->ptr, I64(idx), (int)n); break;
+      default: scatter_width<uint4>(ctx, dst->ptr, src->ptr, I64(idx), (int)n); break;
+    }
+  });
+}
+
+// ---- compute ----------------------------------------------------------------
+
+struct mask_keep_t {
+  __device__ bool operator()(int i, const uint8_t* m, const uint8_t* v) const {
+    return m[i] && (!v || v[i]);
+  }
+};
+struct store_index_t {
+  __device__ void operator()(int dst, int src, int64_t* out) const { out[dst] = src; }
+};
+
+int gpu_compact(attu_backend* be, const attu_vec* mask, size_t n, attu_buf** idx_out,
+                size_t* count_out, attu_error* err) {
+  if (n > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: compact of %zu rows", n);
+  attu_buf* out = nullptr;
+  int rc = guarded(err, [&] {
+    const uint8_t* m = static_cast<const uint8_t*>(mask->data->ptr);
+    const uint8_t* v = mask->valid ? static_cast<const uint8_t*>(mask->valid->ptr) : nullptr;
+    auto compact = transform_compact((int)n, CTX(be));
+    int kept = compact.upsweep(mask_keep_t(), m, v);
+    out = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
+    if (!out) throw std::bad_alloc();
+    compact.downsweep(store_index_t(), I64(out));
+    *count_out = (size_t)kept;
+  });
+  if (rc) {
+    gpu_free(be, out);
+    return -1;
+  }
+  *idx_out = out;
+  return 0;
+}
+
+int gpu_scan(attu_backend* be, const attu_buf* in, attu_buf* out, size_t n, bool inclusive,
+             int64_t* total, attu_error* err) {
+  if (n > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: scan of %zu rows", n);
+  return guarded(err, [&] {
+    context_t& ctx = CTX(be);
+    mem_t<int64_t> red(1, ctx);
+    if (inclusive)
+      scan<scan_type_inc>(I64(in), (int)n, I64(out), plus_t<int64_t>(), red.data(), ctx);
+    else
+      scan<scan_type_exc>(I64(in), (int)n, I64(out), plus_t<int64_t>(), red.data(), ctx);
+    int64_t t = 0;
+    dtoh(&t, red.data(), 1, ctx);
+    if (total) *total = t;
+  });
+}
+
+int gpu_sorted_search(attu_backend* be, const attu_buf* needles, size_t nn,
+                      const attu_buf* haystack, size_t nh, bool upper, attu_buf* out,
+                      attu_error* err) {
+  if (nn > 0x7fffffff || nh > 0x7fffffff)
+    return attu_error_set(err, "54000", 0, "GPU backend: sorted_search of %zu into %zu", nn, nh);
+  // Needles come in any order: one binary search each (the merge-based
+  // sorted_search pattern needs sorted needles).
+  return guarded(err, [&] {
+    const int64_t* nd = I64(needles);
+    const int64_t* hs = I64(haystack);
+    int64_t* o = I64(out);
+    int h = (int)nh;
+    if (upper)
+      transform([=] __device__(int i) {
+        o[i] = binary_search<bounds_upper>(hs, h, nd[i], less_t<int64_t>());
+      }, (int)nn, CTX(be));
+    else
+      transform([=] __device__(int i) {
+        o[i] = binary_search<bounds_lower>(hs, h, nd[i], less_t<int64_t>());
+      }, (int)nn, CTX(be));
+  });
+}
+
+int gpu_inner_join(attu_backend* be, const attu_buf* a, size_t na, const attu_buf* b, size_t nb,
+                   bool left, attu_buf** a_idx, attu_buf** b_idx, size_t* npairs,
+                   attu_error* err) {
+  if (na > 0x7fffffff || nb > 0x7fffffff)
+    return attu_error_set(err, "54000", 0, "GPU backend: join of %zu x %zu rows", na, nb);
+  attu_buf *ai = nullptr, *bi = nullptr;
+  int rc = guarded(err, [&] {
+    context_t& ctx = CTX(be);
+    int n_a = (int)na, n_b = (int)nb;
+    mem_t<int> lower(n_a, ctx), upper(n_a, ctx);
+    const int64_t* A = I64(a);
+    const int64_t* B = I64(b);
+    if (n_a && n_b) {
+      sorted_search<bounds_lower>(A, n_a, B, n_b, lower.data(), less_t<int64_t>(), ctx);
+      sorted_search<bounds_upper>(A, n_a, B, n_b, upper.data(), less_t<int64_t>(), ctx);
+    } else if (n_a) {
+      lower.memset(0);
+      upper.memset(0);
+    }
+    // Match counts (a LEFT join keeps one padded pair for a row with none),
+    // scanned into the pairs' segments descriptor.
+    int* lo = lower.data();
+    int* up = upper.data();
+    mem_t<long long> total(1, ctx);
+    transform_scan<scan_type_exc>(
+        [=] __device__(int i) {
+          int c = up[i] - lo[i];
+          return (long long)(c == 0 && left ? 1 : c);
+        },
+        n_a, up, plus_t<long long>(), total.data(), ctx);
+    long long t = 0;
+    if (n_a) dtoh(&t, total.data(), 1, ctx);
+    if (t > 0x7fffffffLL) throw std::length_error("join result over 2^31-1 pairs");
+    ai = gpu_alloc(be, (size_t)t * sizeof(int64_t), err);
+    bi = ai ? gpu_alloc(be, (size_t)t * sizeof(int64_t), err) : nullptr;
+    if (!ai || !bi) throw std::bad_alloc();
+    int64_t* oa = I64(ai);
+    int64_t* ob = I64(bi);
+    const int* segs = up;
+    transform_lbs(
+        [=] __device__(int index, int seg, int rank) {
+          int l = lo[seg];
+          // A padded LEFT row (no equal key in b) has the one pair (seg, -1).
+          bool matched = l < n_b && B[l] == A[seg];
+          oa[index] = seg;
+          ob[index] = matched ? (int64_t)l + rank : -1;
+        },
+        (int)t, segs, n_a, ctx);
+    *npairs = (size_t)t;
+  });
+  if (rc) {
+    gpu_free(be, ai);
+    gpu_free(be, bi);
+    return -1;
+  }
+  *a_idx = ai;
+  *b_idx = bi;
+  return 0;
+}
+
+}  // namespace
+
+namespace {
+
+int gpu_lbs(attu_backend* be, const attu_buf* offsets, size_t nseg, size_t total,
+            attu_buf* seg_out, attu_error* err) {
+  if (total > 0x7fffffff || nseg > 0x7fffffff)
+    return attu_error_set(err, "54000", 0, "GPU backend: lbs of %zu items", total);
+  return guarded(err, [&] {
+    // offsets has nseg + 1 int64 entries; the pattern reads segments[s] for
+    // s < nseg and takes `total` as the end of the last.
+    load_balance_search((int)total, (const int64_t*)I64(offsets), (int)nseg, I64(seg_out),
+                        CTX(be));
+  });
+}
+
+void gpu_destroy(attu_backend* be) {
+  if (!be) return;
+  delete static_cast<gpu_impl*>(be->impl);
+  free(be);
+}
+
+}  // namespace
+
+extern "C" attu_backend* attu_backend_gpu_new_partial(attu_error* err) {
+  if (!cuda_device_available()) {
+    attu_error_set(err, "58000", 0, "no CUDA device");
+    return nullptr;
+  }
+  attu_backend* be = static_cast<attu_backend*>(calloc(1, sizeof *be));
+  if (!be) {
+    attu_error_oom(err);
+    return nullptr;
+  }
+  gpu_impl* impl = nullptr;
+  if (guarded(err, [&] { impl = new gpu_impl(); }) != 0) {
+    free(be);
+    return nullptr;
+  }
+  snprintf(impl->name, sizeof impl->name, "GPU (%s, sm_%d%d) [partial]",
+           impl->ctx.props().name, impl->ctx.props().major, impl->ctx.props().minor);
+  be->kind = ATTU_DEVICE_KIND_GPU;
+  be->name = impl->name;
+  be->impl = impl;
+  be->alloc = gpu_alloc;
+  be->free = gpu_free;
+  be->upload = gpu_upload;
+  be->download = gpu_download;
+  be->fill = gpu_fill;
+  be->iota = gpu_iota;
+  be->gather = gpu_gather;
+  be->scatter = gpu_scatter;
+  be->compact = gpu_compact;
+  be->scan = gpu_scan;
+  be->sorted_search = gpu_sorted_search;
+  be->inner_join = gpu_inner_join;
+  be->lbs = gpu_lbs;
+  be->destroy = gpu_destroy;
+  return be;
+}
