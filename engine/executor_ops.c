@@ -229,7 +229,7 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
     if (!li || !ri || x->be->gather(x->be, li, NULL, pl, NULL, 8, ai, np, x->err) ||
         x->be->gather(x->be, ri, NULL, pr, NULL, 8, bi, np, x->err)) goto done;
     if (check_stop(x)) goto done;
-    bool need_pairs = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->residual.n;
+    bool need_pairs = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
     if (need_pairs) {
         lp = rel_gather(x, L, li, np, false);
         rp = lp ? rel_gather(x, R, ri, np, false) : NULL;
@@ -245,12 +245,14 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
             xcol_unref(x, m);
             if (rc) goto done;
             rel *f = rel_gather(x, pairs, idx, cnt, false);
-            attu_buf *li2 = buf_i64(x, cnt);
-            rc = !f || !li2 || x->be->gather(x->be, li2, NULL, li, NULL, 8, idx, cnt, x->err);
+            attu_buf *li2 = buf_i64(x, cnt), *ri2 = buf_i64(x, cnt);
+            rc = !f || !li2 || !ri2 || x->be->gather(x->be, li2, NULL, li, NULL, 8, idx, cnt, x->err) ||
+                 x->be->gather(x->be, ri2, NULL, ri, NULL, 8, idx, cnt, x->err);
             free_buf(x, idx);
-            if (rc) { rel_free(x, f); free_buf(x, li2); goto done; }
+            if (rc) { rel_free(x, f); free_buf(x, li2); free_buf(x, ri2); goto done; }
             rel_free(x, pairs); pairs = f;
             free_buf(x, li); li = li2;
+            free_buf(x, ri); ri = ri2;
             np = cnt;
         }
     }
@@ -268,7 +270,7 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
         rel *sel = filter_by_mask(x, L, marks);
         xcol_unref(x, marks);
         if (!sel) goto done;
-        if (s->jk != ATTU_SJ_LEFT) { out = sel; goto done; }
+        if (s->jk != ATTU_SJ_LEFT && s->jk != ATTU_SJ_FULL) { out = sel; goto done; }
         /* LEFT: unmatched left rows with the right side NULL */
         attu_buf *none = buf_i64(x, sel->nrows);
         rel *pad = none && !x->be->fill(x->be, none, 8, (uint64_t)-1, sel->nrows, x->err) ? rel_gather(x, R, none, sel->nrows, true) : NULL;
@@ -278,6 +280,25 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
         if (!padded) goto done;
         out = rel_concat(x, pairs, padded);
         rel_free(x, padded);
+        if (out && s->jk == ATTU_SJ_FULL) {
+            /* FULL: also the right rows without a partner, left side NULL */
+            xcol *rm = xcol_new(x, attu_type_make(ATTU_TYPE_BOOL), R->nrows, false);
+            attu_buf *zeros = x->be->alloc(x->be, np ? np : 1, x->err);
+            int bad = !rm || !zeros || x->be->fill(x->be, rm->data, 1, 1, R->nrows, x->err) ||
+                      x->be->fill(x->be, zeros, 1, 0, np, x->err) || x->be->scatter(x->be, rm->data, zeros, 1, ri, np, x->err);
+            free_buf(x, zeros);
+            rel *rsel = bad ? NULL : filter_by_mask(x, R, rm);
+            xcol_unref(x, rm);
+            attu_buf *none2 = rsel ? buf_i64(x, rsel->nrows) : NULL;
+            rel *lpad = none2 && !x->be->fill(x->be, none2, 8, (uint64_t)-1, rsel->nrows, x->err) ? rel_gather(x, L, none2, rsel->nrows, true) : NULL;
+            free_buf(x, none2);
+            rel *rpadded = lpad ? rel_cat_cols(x, lpad, rsel) : NULL;
+            rel_free(x, lpad); rel_free(x, rsel);
+            rel *all = rpadded ? rel_concat(x, out, rpadded) : NULL;
+            rel_free(x, rpadded);
+            rel_free(x, out);
+            out = all;
+        }
     }
 done:
     for (int i = 0; i < nk; i++) { if (lk) xcol_unref(x, lk[i]); if (rk) xcol_unref(x, rk[i]); }

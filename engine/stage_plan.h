@@ -51,7 +51,7 @@ typedef struct attu_stage_exprs {
     int                *in_cols;   /* program input i = input column in_cols[i] */
 } attu_stage_exprs;
 
-typedef enum attu_stage_join { ATTU_SJ_INNER = 1, ATTU_SJ_LEFT, ATTU_SJ_SEMI, ATTU_SJ_ANTI } attu_stage_join;
+typedef enum attu_stage_join { ATTU_SJ_INNER = 1, ATTU_SJ_LEFT, ATTU_SJ_SEMI, ATTU_SJ_ANTI, ATTU_SJ_FULL } attu_stage_join;
 
 typedef enum attu_win_func {
     ATTU_WIN_ROW_NUMBER = 1, ATTU_WIN_RANK, ATTU_WIN_DENSE_RANK, ATTU_WIN_AGG,

@@ -106,6 +106,12 @@ attu_lplan *attu_make_join(bctx *c, attu_lplan *l, attu_lplan *r, attu_join_kind
     }
     j->residual = and_all(c, rest, nrest);
     if (jk == JK_CROSS && (j->nkeys || j->residual)) j->jk = JK_INNER;
+    if ((jk == JK_FULL || jk == JK_LEFT) && !j->nkeys) {
+        /* no equality: one constant key makes every pair a candidate */
+        j->lkeys[0] = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), 0);
+        j->rkeys[0] = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), 0);
+        j->nkeys = 1;
+    }
     if (jk == JK_INNER && !j->nkeys && !j->residual) j->jk = JK_CROSS;
     double lr = l->est_rows, rr = r->est_rows;
     j->est_rows = j->jk == JK_CROSS ? lr * rr : (lr > rr ? lr : rr);
@@ -211,10 +217,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     attu_lplan *r = l ? bind_from(c, f->u.join.right, &rs) : NULL;
     if (!r) return NULL;
     attu_ast_join_type jt = f->u.join.type;
-    if (jt == ATTU_JOIN_FULL) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position, "FULL JOIN is not supported");
-        return NULL;
-    }
+
     /* combined scope: left then right */
     scope all = { 0, NULL };
     for (int i = 0; i < ls.n; i++) if (!scope_push(c, &all, ls.cols[i].qual, ls.cols[i].name, ls.cols[i].type, ls.cols[i].hidden, ls.cols[i].is_rowid, ls.cols[i].source)) return NULL;
@@ -303,7 +306,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         for (int i = 0; i < r->ncols; i++) { j->exprs[l->ncols + i] = attu_bx_col(c->pa, i, r->types[i]); j->types[l->ncols + i] = r->types[i]; j->names[l->ncols + i] = r->names[i]; }
         j->est_rows = lj->est_rows;
     } else {
-        j = attu_make_join(c, l, r, jt == ATTU_JOIN_LEFT ? JK_LEFT : jt == ATTU_JOIN_CROSS ? JK_CROSS : JK_INNER, cond);
+        j = attu_make_join(c, l, r, jt == ATTU_JOIN_LEFT ? JK_LEFT : jt == ATTU_JOIN_FULL ? JK_FULL : jt == ATTU_JOIN_CROSS ? JK_CROSS : JK_INNER, cond);
         if (!j) return NULL;
         if (jt != ATTU_JOIN_LEFT && l->rowid_col >= 0 && r->ncols == 0) j->rowid_col = l->rowid_col;
     }

@@ -97,7 +97,7 @@ typedef enum attu_lp_kind {
 } attu_lp_kind;
 
 typedef enum attu_join_kind {
-    JK_INNER = 1, JK_LEFT, JK_SEMI, JK_ANTI, JK_CROSS
+    JK_INNER = 1, JK_LEFT, JK_SEMI, JK_ANTI, JK_CROSS, JK_FULL
 } attu_join_kind;
 
 typedef struct attu_agg_spec {

@@ -352,8 +352,8 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
             s->label = "cross";
         } else {
             if (!(s = new_stage(ATTU_ST_JOIN, p, err))) return NULL;
-            s->jk = p->jk == JK_LEFT ? ATTU_SJ_LEFT : p->jk == JK_SEMI ? ATTU_SJ_SEMI : p->jk == JK_ANTI ? ATTU_SJ_ANTI : ATTU_SJ_INNER;
-            s->label = s->jk == ATTU_SJ_LEFT ? "left" : s->jk == ATTU_SJ_SEMI ? "semi" : s->jk == ATTU_SJ_ANTI ? "anti" : "inner";
+            s->jk = p->jk == JK_LEFT ? ATTU_SJ_LEFT : p->jk == JK_FULL ? ATTU_SJ_FULL : p->jk == JK_SEMI ? ATTU_SJ_SEMI : p->jk == JK_ANTI ? ATTU_SJ_ANTI : ATTU_SJ_INNER;
+            s->label = s->jk == ATTU_SJ_FULL ? "full" : s->jk == ATTU_SJ_LEFT ? "left" : s->jk == ATTU_SJ_SEMI ? "semi" : s->jk == ATTU_SJ_ANTI ? "anti" : "inner";
         }
         if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
         if (!lower_join_like(p, s, err)) goto fail;

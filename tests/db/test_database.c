@@ -52,6 +52,8 @@ Test(database, joins) {
     cr_assert_str_eq(tdb_rows(s, "SELECT t.id, u.label FROM t LEFT JOIN u ON t.g = u.g AND u.label <> 'again' ORDER BY 1"),
                      "1|alpha\n2|NULL\n3|alpha\n4|NULL\n5|NULL\n");
     cr_assert_str_eq(tdb_rows(s, "SELECT count(*) FROM t, u WHERE t.g = u.g AND t.id > 1"), "2\n");
+    cr_assert_str_eq(tdb_rows(s, "SELECT t.id, u.label FROM t FULL JOIN u ON t.g = u.g AND u.label <> 'again' ORDER BY 1, 2"),
+                     "1|alpha\n2|NULL\n3|alpha\n4|NULL\n5|NULL\nNULL|again\nNULL|gamma\n");
     cr_assert_str_eq(tdb_rows(s, "SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.g = t.g) ORDER BY id"), "1\n3\n");
     cr_assert_str_eq(tdb_rows(s, "SELECT id FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.g = t.g) ORDER BY id"), "2\n4\n5\n");
     cr_assert_str_eq(tdb_rows(s, "SELECT id FROM t WHERE g IN (SELECT g FROM u) ORDER BY id"), "1\n3\n");
