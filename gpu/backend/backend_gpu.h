@@ -12,11 +12,12 @@
 #ifndef ATTU_BACKEND_GPU_H
 #define ATTU_BACKEND_GPU_H
 
-#include "engine/backend.h"
-
+/* The engine's headers have C linkage and no extern "C" guards of their own. */
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#include "engine/backend.h"
 
 /* A GPU backend on the current CUDA device with only the primitives listed
  * above (others NULL). NULL with err set when no device is usable. */
