@@ -143,6 +143,12 @@ typedef struct attu_ast_window {
     attu_ast_frame_bound frame_start;
     attu_ast_frame_bound frame_end;
     int                  position;   /* the OVER keyword */
+    /* OVER w and OVER (w ORDER BY ...) name a window of the query's WINDOW
+     * clause. The parser has already merged that definition in (PARTITION
+     * BY, ORDER BY and frame, by PostgreSQL's rules and errors), so the
+     * fields above are complete; ref_name only records what was written. */
+    char                *ref_name;   /* NULL when none */
+    char                *name;       /* a WINDOW clause entry: its name */
 } attu_ast_window;
 
 /* ---- expressions --------------------------------------------------------- */
@@ -435,6 +441,10 @@ struct attu_ast_query {
             attu_ast_expr        *where;
             attu_ast_expr_list    group_by;
             attu_ast_expr        *having;
+            /* WINDOW w AS (...), ...: definitions (name set), already
+             * merged into every OVER that names them. */
+            attu_ast_window      *windows;
+            int                   nwindows;
         } select;
         struct {
             attu_ast_expr_list *rows;           /* each row a list; nrows >= 1 */

@@ -591,6 +591,8 @@ attu_ast_query *ab_select_options(attu_parse_ctx *c, attu_ast_query *q,
         q->with.n = with->n;
         q->with.recursive = recursive;
     }
+    /* OVER w in this query's ORDER BY */
+    ab_windows_resolve(c, q, q->position);
     ab_query_finish(c, q);
     return q;
 }
@@ -603,6 +605,7 @@ attu_ast_stmt *ab_stmt(attu_parse_ctx *c, attu_ast_stmt_kind k, int pos) {
 }
 
 void ab_add_stmt(attu_parse_ctx *c, attu_ast_stmt *s) {
+    ab_windows_end_statement(c);
     if (c->failed) return;
     attu_parsed_stmt ps;
     ps.stmt = s;
@@ -610,4 +613,106 @@ void ab_add_stmt(attu_parse_ctx *c, attu_ast_stmt *s) {
     ps.len = c->prev_end > c->stmt_start ? c->prev_end - c->stmt_start : 0;
     ps.nparams = c->max_param;
     ab_vec_push(c, &c->stmts, &ps, sizeof ps);
+}
+
+/* ---- named windows -------------------------------------------------------- */
+
+typedef struct ab_window_ref_rec {
+    attu_ast_window *w;
+    const char      *name;
+    int              pos;
+    bool             bare;     /* OVER w, not OVER (w ...) */
+} ab_window_ref_rec;
+
+void ab_window_ref(attu_parse_ctx *c, attu_ast_window *w, const char *name,
+                   int pos, bool bare) {
+    ab_window_ref_rec r = { w, name, pos, bare };
+    w->ref_name = (char *)name;
+    ab_vec_push(c, &c->window_refs, &r, sizeof r);
+}
+
+/* Merges base into w as PostgreSQL's transformWindowDefinitions does. */
+static void merge_window(attu_parse_ctx *c, attu_ast_window *w,
+                         const attu_ast_window *base, const char *name, int pos,
+                         bool bare) {
+    if (bare) {
+        int p = w->position;
+        *w = *base;
+        w->position = p;
+        w->name = NULL;
+        w->ref_name = (char *)name;
+        return;
+    }
+    if (w->partition_by.n) {
+        ab_defer_error(c, "42P20", pos, "cannot override PARTITION BY clause of window \"%s\"", name);
+        return;
+    }
+    w->partition_by = base->partition_by;
+    if (base->order_by.n) {
+        if (w->order_by.n) {
+            ab_defer_error(c, "42P20", pos, "cannot override ORDER BY clause of window \"%s\"", name);
+            return;
+        }
+        w->order_by = base->order_by;
+    }
+    if (base->frame_mode != ATTU_FRAME_DEFAULT) {
+        ab_defer_error(c, "42P20", pos, "cannot copy window \"%s\" because it has a frame clause", name);
+        return;
+    }
+}
+
+static const attu_ast_window *find_window(const attu_ast_window *defs, int n, const char *name) {
+    for (int i = 0; i < n; i++)
+        if (strcmp(defs[i].name, name) == 0) return &defs[i];
+    return NULL;
+}
+
+/* defs: attu_ast_window pointers (name set, position at the '(' of the
+ * spec), whose own references to earlier entries were recorded through
+ * ab_window_ref while they were parsed. */
+void ab_windows_define(attu_parse_ctx *c, attu_ast_query *q, attu_vec *defs) {
+    attu_ast_window **src = defs->items;
+    attu_ast_window *w = ab_alloc(c, sizeof *w * (size_t)(defs->n ? defs->n : 1));
+    for (int i = 0; i < defs->n; i++) {
+        w[i] = *src[i];
+        if (find_window(w, i, w[i].name))
+            ab_defer_error(c, "42P20", w[i].position, "window \"%s\" is already defined", w[i].name);
+    }
+    /* A definition may name an earlier one: WINDOW a AS (...), b AS (a ...). */
+    ab_window_ref_rec *r = c->window_refs.items;
+    for (int k = 0; k < c->window_refs.n; k++) {
+        for (int i = 0; i < defs->n; i++) {
+            if (r[k].w != src[i]) continue;
+            const attu_ast_window *base = find_window(w, i, r[k].name);
+            if (!base)
+                ab_defer_error(c, "42704", r[k].pos, "window \"%s\" does not exist", r[k].name);
+            else
+                merge_window(c, &w[i], base, r[k].name, r[k].pos, false);
+            w[i].ref_name = (char *)r[k].name;
+            r[k].w = NULL;   /* done */
+        }
+    }
+    q->u.select.windows = w;
+    q->u.select.nwindows = defs->n;
+}
+
+void ab_windows_resolve(attu_parse_ctx *c, attu_ast_query *q, int from_pos) {
+    ab_window_ref_rec *r = c->window_refs.items;
+    int keep = 0;
+    for (int k = 0; k < c->window_refs.n; k++) {
+        if (!r[k].w) continue;
+        if (r[k].pos < from_pos) { r[keep++] = r[k]; continue; }
+        const attu_ast_window *base = NULL;
+        if (q && q->kind == ATTU_QUERY_SELECT)
+            base = find_window(q->u.select.windows, q->u.select.nwindows, r[k].name);
+        if (!base)
+            ab_defer_error(c, "42704", r[k].pos, "window \"%s\" does not exist", r[k].name);
+        else
+            merge_window(c, r[k].w, base, r[k].name, r[k].pos, r[k].bare);
+    }
+    c->window_refs.n = keep;
+}
+
+void ab_windows_end_statement(attu_parse_ctx *c) {
+    ab_windows_resolve(c, NULL, 0);
 }

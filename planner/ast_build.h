@@ -40,6 +40,7 @@ typedef struct attu_parse_ctx {
     /* An error PostgreSQL raises after parsing (parse analysis): reported
      * only when the text has no syntax error, as PostgreSQL would. */
     attu_error      deferred;
+    attu_vec        window_refs;  /* ab_window_ref: OVER w not yet resolved */
     const char     *cur_table;    /* CREATE TABLE being parsed (messages) */
     const char     *cur_column;   /* column definition being parsed */
 } attu_parse_ctx;
@@ -139,6 +140,16 @@ attu_ast_query *ab_select_options(attu_parse_ctx *c, attu_ast_query *q,
                                   int with_pos);
 
 attu_ast_stmt *ab_stmt(attu_parse_ctx *c, attu_ast_stmt_kind k, int pos);
+
+/* Named windows. An OVER that names a window is recorded with
+ * ab_window_ref; each SELECT resolves the references written inside it
+ * against its WINDOW clause (ab_windows_resolve: refs at or after from_pos),
+ * and whatever is left at the end of the statement is 42704. */
+void ab_window_ref(attu_parse_ctx *c, attu_ast_window *w, const char *name,
+                   int pos, bool bare);
+void ab_windows_define(attu_parse_ctx *c, attu_ast_query *q, attu_vec *defs);
+void ab_windows_resolve(attu_parse_ctx *c, attu_ast_query *q, int from_pos);
+void ab_windows_end_statement(attu_parse_ctx *c);
 
 /* Recompute a node's depth after an action filled its fields in place (and
  * enforce ATTU_AST_MAX_DEPTH). */

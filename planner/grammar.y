@@ -341,7 +341,7 @@ select_clause(A) ::= simple_select(Q).                  { A = Q; }
 select_clause(A) ::= select_with_parens(Q).             { A = Q; }
 
 simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) into_clause from_clause(F)
-                     where_clause(W) group_clause(G) having_clause(H).
+                     where_clause(W) group_clause(G) having_clause(H) window_clause(WC).
 {
     A = ab_query(ctx, ATTU_QUERY_SELECT, K.pos);
     if (T) { A->u.select.items = T->items; A->u.select.nitems = T->n; }
@@ -349,10 +349,12 @@ simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) into_clause fro
     A->u.select.where = W;
     A->u.select.group_by = ab_expr_list(G);
     A->u.select.having = H;
+    if (WC) ab_windows_define(ctx, A, WC);
+    ab_windows_resolve(ctx, A, K.pos);
     ab_query_finish(ctx, A);
 }
 simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) into_clause from_clause(F)
-                     where_clause(W) group_clause(G) having_clause(H).
+                     where_clause(W) group_clause(G) having_clause(H) window_clause(WC).
 {
     A = ab_query(ctx, ATTU_QUERY_SELECT, K.pos);
     A->u.select.distinct = true;
@@ -362,6 +364,8 @@ simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) into_clause fro
     A->u.select.where = W;
     A->u.select.group_by = ab_expr_list(G);
     A->u.select.having = H;
+    if (WC) ab_windows_define(ctx, A, WC);
+    ab_windows_resolve(ctx, A, K.pos);
     ab_query_finish(ctx, A);
 }
 simple_select(A) ::= values_clause(V).                  { A = V; }
@@ -920,7 +924,7 @@ filter_clause(A) ::= FILTER LP WHERE a_expr(E) RP.  { A = E; }
 filter_clause(A) ::= .                              { A = NULL; }
 
 %type over_clause {attu_ast_window *}
-over_clause(A) ::= OVER(K) LP opt_existing_window_name opt_partition_clause(P) opt_sort_clause(O) opt_frame_clause(F) RP.
+over_clause(A) ::= OVER(K) LP(L) opt_existing_window_name(N) opt_partition_clause(P) opt_sort_clause(O) opt_frame_clause(F) RP.
 {
     A = ab_alloc(ctx, sizeof *A);
     A->position = K.pos;
@@ -929,22 +933,41 @@ over_clause(A) ::= OVER(K) LP opt_existing_window_name opt_partition_clause(P) o
     A->frame_mode = F.frame_mode;
     A->frame_start = F.frame_start;
     A->frame_end = F.frame_end;
+    if (N.str) ab_window_ref(ctx, A, ab_tokstr(&N), L.pos, false);
 }
-over_clause(A) ::= OVER colid(N).
+over_clause(A) ::= OVER(K) colid(N).
 {
-    A = NULL;
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, N.pos,
-                   "named windows are not supported");
+    A = ab_alloc(ctx, sizeof *A);
+    A->position = K.pos;
+    ab_window_ref(ctx, A, ab_tokstr(&N), N.pos, true);
 }
-/* OVER (w ...): a window named in a WINDOW clause, which attu lacks. The
- * empty alternative wins over PARTITION / RANGE / ROWS as in PostgreSQL. */
-opt_existing_window_name ::= colid(N).
-{
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, N.pos,
-                   "named windows are not supported");
-}
-opt_existing_window_name ::= . [OP]
 over_clause(A) ::= .    { A = NULL; }
+
+/* OVER (w ...): a window of the WINDOW clause to start from. The empty
+ * alternative wins over PARTITION / RANGE / ROWS as in PostgreSQL. */
+opt_existing_window_name(A) ::= colid(N).   { A = N; }
+opt_existing_window_name(A) ::= . [OP]      { memset(&A, 0, sizeof A); }
+
+/* WINDOW w AS (...), ... */
+%type window_clause {attu_vec *}
+window_clause(A) ::= WINDOW window_def_list(L).     { A = L; }
+window_clause(A) ::= .                              { A = NULL; }
+%type window_def_list {attu_vec *}
+window_def_list(A) ::= window_def(W).                           { A = vec_push_ptr(ctx, NULL, W); }
+window_def_list(A) ::= window_def_list(L) COMMA window_def(W).  { A = vec_push_ptr(ctx, L, W); }
+%type window_def {attu_ast_window *}
+window_def(A) ::= colid(N) AS LP(L) opt_existing_window_name(R) opt_partition_clause(P) opt_sort_clause(O) opt_frame_clause(F) RP.
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->name = (char *)ab_tokstr(&N);
+    A->position = L.pos;
+    A->partition_by = ab_expr_list(P);
+    A->order_by = ab_order_list(O);
+    A->frame_mode = F.frame_mode;
+    A->frame_start = F.frame_start;
+    A->frame_end = F.frame_end;
+    if (R.str) ab_window_ref(ctx, A, ab_tokstr(&R), L.pos, false);
+}
 
 %type opt_partition_clause {attu_vec *}
 opt_partition_clause(A) ::= PARTITION BY expr_list(L).  { A = L; }

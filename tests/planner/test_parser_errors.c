@@ -119,6 +119,26 @@ Test(parser_errors, syntax_errors) {
     expect_error("SELECT $0 FROM", "42601", 15, "syntax error at end of input");
 }
 
+Test(parser_errors, named_window_errors) {
+    /* all as PostgreSQL 15 reports them */
+    expect_error("select sum(a) over w from (values(1)) t(a)", "42704", 20,
+                 "window \"w\" does not exist");
+    expect_error("select sum(a) over (w order by a) from (values(1)) t(a) window w as (order by a)",
+                 "42P20", 20, "cannot override ORDER BY clause of window \"w\"");
+    expect_error("select sum(a) over (w partition by a) from (values(1)) t(a) window w as (order by a)",
+                 "42P20", 20, "cannot override PARTITION BY clause of window \"w\"");
+    expect_error("select sum(a) over w from (values(1)) t(a) window w as (order by a), w as ()",
+                 "42P20", 75, "window \"w\" is already defined");
+    expect_error("select sum(a) over (w) from (values(1)) t(a) window w as (rows 1 preceding)",
+                 "42P20", 20, "cannot copy window \"w\" because it has a frame clause");
+    expect_error("select 1 from (values(1)) t(a) window w as (x order by a), x as ()",
+                 "42704", 44, "window \"x\" does not exist");
+    expect_error("select (select sum(a) over w) from (values(1)) t(a) window w as ()",
+                 "42704", 28, "window \"w\" does not exist");
+    /* a syntax error later in the text wins */
+    expect_error("select sum(a) over w from t where", "42601", 34, "syntax error at end of input");
+}
+
 Test(parser_errors, nul_byte_ends_the_text) {
     /* A NUL cannot come over the wire inside a query; the text stops there. */
     const char sql[] = "SELECT 1\0garbage'";

@@ -47,6 +47,8 @@ static const form_case forms[] = {
       "(select (items $1 (:: $2 integer) \"Mixed Case\" \"a\"\"b\" t.\"X\") (from (table \"T\")))" },
     { "SELECT 'it''s', E'a\\nb\\x41\\u00e9', $$x$$, 'a'\n'b'",
       "(select (items 'it''s' 'a\\x0abAé' 'x' 'ab'))" },
+    { "SELECT sum(a) OVER w, rank() OVER (w ORDER BY b), count(*) OVER x FROM t WINDOW w AS (PARTITION BY c), x AS (w ROWS 2 PRECEDING) ORDER BY max(a) OVER w",
+      "(select (items (sum a (over (partition c))) (rank (over (partition c) (order (b asc)))) (count * (over (partition c) (rows (preceding 2) current-row)))) (from (table t)) (order ((max a (over (partition c))) asc)))" },
     { "SELECT (a, b), ROW(1)",
       "(select (items (row a b) (row 1)))" },
     { "TABLE t",
