@@ -324,6 +324,18 @@ attu_ast_expr *ab_negate(attu_parse_ctx *c, attu_ast_expr *arg, int pos) {
 attu_ast_expr *ab_binary(attu_parse_ctx *c, attu_ast_binary_op op,
                          attu_ast_expr *l, attu_ast_expr *r,
                          const attu_token *op_tok) {
+    if (op == ATTU_BINOP_OTHER) {
+        /* PostgreSQL's operator names for LIKE and ILIKE */
+        static const struct { const char *op; bool negated, ci; } like_ops[] = {
+            { "~~", false, false }, { "!~~", true, false },
+            { "~~*", false, true }, { "!~~*", true, true },
+        };
+        for (size_t i = 0; i < sizeof like_ops / sizeof like_ops[0]; i++) {
+            size_t n = strlen(like_ops[i].op);
+            if (op_tok->len == n && memcmp(c->sql + op_tok->off, like_ops[i].op, n) == 0)
+                return ab_like(c, l, r, NULL, like_ops[i].negated, like_ops[i].ci, op_tok->pos);
+        }
+    }
     attu_ast_expr *e = ab_expr(c, ATTU_EXPR_BINARY, op_tok->pos);
     e->u.binary.op = op;
     e->u.binary.left = l;

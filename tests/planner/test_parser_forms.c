@@ -49,6 +49,8 @@ static const form_case forms[] = {
       "(select (items 'it''s' 'a\\x0abAé' 'x' 'ab'))" },
     { "SELECT sum(a) OVER w, rank() OVER (w ORDER BY b), count(*) OVER x FROM t WINDOW w AS (PARTITION BY c), x AS (w ROWS 2 PRECEDING) ORDER BY max(a) OVER w",
       "(select (items (sum a (over (partition c))) (rank (over (partition c) (order (b asc)))) (count * (over (partition c) (rows (preceding 2) current-row)))) (from (table t)) (order ((max a (over (partition c))) asc)))" },
+    { "SELECT a ~~ 'x%', b !~~ 'y', c ~~* 'z', d !~~* 'w' FROM t",
+      "(select (items (like a 'x%') (not-like b 'y') (ilike c 'z') (not-ilike d 'w')) (from (table t)))" },
     { "SELECT (a, b), ROW(1)",
       "(select (items (row a b) (row 1)))" },
     { "TABLE t",
