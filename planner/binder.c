@@ -736,6 +736,44 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         if (!b || !(b = resolve_unknown(c, b))) return NULL;
         ord[i].expr = b;
     }
+    /* DISTINCT ON (keys): keep the first row of each key group in ORDER BY
+     * order, as row_number() OVER (PARTITION BY keys ORDER BY ...) = 1 */
+    int rn_item = -1;
+    bool plain_distinct = s->distinct && !s->distinct_on.n;
+    if (s->distinct_on.n) {
+        attu_bexpr *w = attu_bx_new(c->pa, BX_WINDOW, attu_type_make(ATTU_TYPE_INT64), q->position);
+        if (!w) OOM_NULL(c);
+        w->agg = WIN_ROW_NUMBER;
+        w->npart = s->distinct_on.n;
+        w->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(w->npart + 1));
+        c->clause = "DISTINCT ON"; c->allow_window = false;
+        for (int i = 0; i < w->npart; i++) {
+            const attu_ast_expr *de = s->distinct_on.items[i];
+            attu_bexpr *k = NULL;
+            if (de->kind == ATTU_EXPR_LITERAL && de->u.literal.kind == ATTU_LIT_INTEGER) {
+                long kk = strtol(de->u.literal.text, NULL, 10);
+                if (kk < 1 || kk > n) { attu_error_set(c->err, "42P10", de->position, "SELECT DISTINCT ON position %ld is not in select list", kk); return NULL; }
+                k = items[kk - 1];
+            } else if (!(k = bind_expr(c, &sc, de)) || !(k = resolve_unknown(c, k))) return NULL;
+            w->part[i] = k;
+        }
+        w->norder = nord;
+        w->order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(nord + 1));
+        for (int i = 0; i < nord; i++) {
+            w->order[i] = ord[i];
+            w->order[i].expr = ord_out[i] >= 0 ? items[ord_out[i]] : ord[i].expr;
+        }
+        if (n + 1 >= cap) {
+            cap = n + 2;
+            attu_bexpr **ni = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
+            char **nn = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
+            memcpy(ni, items, sizeof(attu_bexpr *) * (size_t)n); memcpy(nn, names, sizeof(char *) * (size_t)n);
+            items = ni; names = nn;
+        }
+        items[n] = w;
+        names[n] = "?distinct?";
+        rn_item = n++;
+    }
     if (c->npending && !(p = apply_pending(c, p))) return NULL;
     /* aggregation */
     bool any_agg = st.ngroups > 0 || having;
@@ -793,12 +831,12 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         p = w;
     }
     /* projection with hidden sort columns */
-    int nvis = n;
+    int nvis = rn_item >= 0 ? rn_item : n;
     for (int i = 0; i < nord; i++) {
         if (ord_out[i] >= 0) continue;
         for (int k = 0; k < n; k++) if (attu_bx_equal(items[k], ord[i].expr)) { ord_out[i] = k; break; }
         if (ord_out[i] >= 0) continue;
-        if (s->distinct) {
+        if (plain_distinct) {
             attu_error_set(c->err, "42P10", q->order_by.items[i].position, "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
             return NULL;
         }
@@ -815,11 +853,18 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     }
     p = mk_project(c, p, n, items, names);
     if (!p) return NULL;
-    if (s->distinct_on.n) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, q->position, "SELECT DISTINCT ON is not supported");
-        return NULL;
+    if (rn_item >= 0) {
+        attu_bexpr *one = mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), 1);
+        attu_bexpr *eq = mk_call(c, ATTU_OP_EQ_I, attu_type_make(ATTU_TYPE_BOOL), q->position, 2,
+                                 attu_bx_col(c->pa, rn_item, attu_type_make(ATTU_TYPE_INT64)), one, NULL, NULL);
+        attu_lplan *f = attu_lp_new(c->pa, LP_FILTER, p->ncols);
+        if (!f || !eq) OOM_NULL(c);
+        memcpy(f->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
+        memcpy(f->names, p->names, sizeof(char *) * (size_t)p->ncols);
+        f->left = p; f->pred = eq; f->est_rows = p->est_rows / 2; f->rowid_col = p->rowid_col;
+        p = f;
     }
-    if (s->distinct) {
+    if (plain_distinct) {
         attu_lplan *d = attu_lp_new(c->pa, LP_DISTINCT, p->ncols);
         if (!d) OOM_NULL(c);
         memcpy(d->types, p->types, sizeof(attu_type) * (size_t)p->ncols);

@@ -260,3 +260,7 @@ Test(database, window_navigation_and_frames) {
     cr_assert_str_eq(tdb_rows(s, "SELECT id, percent_rank() OVER (ORDER BY id), cume_dist() OVER (ORDER BY id) FROM t WHERE id <= 3 ORDER BY id"),
                      "1|0|0.3333333333333333\n2|0.5|0.6666666666666666\n3|1|1\n");
 }
+
+Test(database, distinct_on_keeps_the_first_row_per_key) {
+    cr_assert_str_eq(tdb_rows(s, "SELECT DISTINCT ON (g) g, id FROM t ORDER BY g, id DESC"), "a|3\nb|5\nNULL|4\n");
+}
