@@ -171,7 +171,8 @@ typedef enum attu_ast_expr_kind {
     ATTU_EXPR_CASE,         /* u.case_ */
     ATTU_EXPR_CAST,         /* u.cast: CAST(x AS t), x::t, DATE 'lit' */
     ATTU_EXPR_FUNC,         /* u.func: calls, aggregates, window functions */
-    ATTU_EXPR_EXTRACT       /* u.extract: EXTRACT(field FROM x) */
+    ATTU_EXPR_EXTRACT,      /* u.extract: EXTRACT(field FROM x) */
+    ATTU_EXPR_QUANTIFIED    /* u.quantified: x op ANY|SOME|ALL (SELECT ...) */
 } attu_ast_expr_kind;
 
 typedef enum attu_ast_literal_kind {
@@ -333,6 +334,17 @@ struct attu_ast_expr {
             attu_ast_expr     *filter;     /* agg(x) FILTER (WHERE c); NULL */
             attu_ast_window   *over;       /* NULL unless OVER (...) */
         } func;
+        struct {
+            /* x op ANY (SELECT ...) / x op SOME (...) / x op ALL (...).
+             * op is a comparison or arithmetic operator (ATTU_BINOP_EQ,
+             * ..., never AND/OR); the array form, x = ANY (expr), is
+             * refused after parsing (0A000). position: the operator. */
+            attu_ast_expr     *arg;
+            attu_ast_binary_op op;
+            const char        *op_text;
+            bool               all;        /* ALL; ANY and SOME: false */
+            attu_ast_query    *query;
+        } quantified;
         struct {
             char          *field;          /* lower case: year, month, day,
                                               hour, minute, second, dow,

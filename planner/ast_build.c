@@ -155,6 +155,9 @@ static void expr_depth(attu_parse_ctx *c, attu_ast_expr *e) {
         }
         break;
     case ATTU_EXPR_EXTRACT: d = edepth(e->u.extract.arg); break;
+    case ATTU_EXPR_QUANTIFIED:
+        d = maxi(edepth(e->u.quantified.arg), qdepth(e->u.quantified.query));
+        break;
     }
     e->depth = d + 1;
     check_depth(c, e->depth, e->position);
@@ -477,6 +480,37 @@ attu_ast_expr *ab_func2(attu_parse_ctx *c, const char *name, attu_ast_expr *a,
 attu_ast_expr *ab_func3(attu_parse_ctx *c, const char *name, attu_ast_expr *a,
                         attu_ast_expr *b, attu_ast_expr *d, int pos) {
     return funcn(c, name, pos, a, b, d);
+}
+
+attu_ast_expr *ab_quantified(attu_parse_ctx *c, attu_ast_expr *arg,
+                             const attu_token *op_tok, bool all,
+                             attu_ast_query *q) {
+    static const struct { const char *text; attu_ast_binary_op op; } ops[] = {
+        { "=", ATTU_BINOP_EQ }, { "<>", ATTU_BINOP_NE }, { "!=", ATTU_BINOP_NE },
+        { "<", ATTU_BINOP_LT }, { "<=", ATTU_BINOP_LE }, { ">", ATTU_BINOP_GT },
+        { ">=", ATTU_BINOP_GE }, { "+", ATTU_BINOP_ADD }, { "-", ATTU_BINOP_SUB },
+        { "*", ATTU_BINOP_MUL }, { "/", ATTU_BINOP_DIV }, { "%", ATTU_BINOP_MOD },
+        { "^", ATTU_BINOP_POW }, { "||", ATTU_BINOP_CONCAT },
+    };
+    attu_ast_expr *e = ab_expr(c, ATTU_EXPR_QUANTIFIED, op_tok->pos);
+    e->u.quantified.arg = arg;
+    e->u.quantified.all = all;
+    e->u.quantified.query = q;
+    e->u.quantified.op = ATTU_BINOP_OTHER;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        size_t n = strlen(ops[i].text);
+        if (op_tok->len == n && memcmp(c->sql + op_tok->off, ops[i].text, n) == 0)
+            e->u.quantified.op = ops[i].op;
+    }
+    if (e->u.quantified.op == ATTU_BINOP_OTHER) {
+        e->u.quantified.op_text = ab_strndup(c, c->sql + op_tok->off, op_tok->len);
+        ab_defer_error(c, ATTU_SQLSTATE_UNDEFINED_FUNCTION, op_tok->pos,
+                       "operator does not exist: %s", e->u.quantified.op_text);
+    } else {
+        e->u.quantified.op_text = attu_ast_binary_op_name(e->u.quantified.op);
+    }
+    expr_depth(c, e);
+    return e;
 }
 
 attu_ast_expr *ab_extract(attu_parse_ctx *c, const char *field,

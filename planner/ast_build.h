@@ -103,6 +103,10 @@ attu_ast_expr *ab_func2(attu_parse_ctx *c, const char *name, attu_ast_expr *a,
                         attu_ast_expr *b, int pos);
 attu_ast_expr *ab_func3(attu_parse_ctx *c, const char *name, attu_ast_expr *a,
                         attu_ast_expr *b, attu_ast_expr *d, int pos);
+/* x op ANY|ALL (query); op_tok is the operator token. */
+attu_ast_expr *ab_quantified(attu_parse_ctx *c, attu_ast_expr *arg,
+                             const attu_token *op_tok, bool all,
+                             attu_ast_query *q);
 attu_ast_expr *ab_extract(attu_parse_ctx *c, const char *field,
                           attu_ast_expr *arg, int pos);
 

@@ -284,6 +284,13 @@ static void pr_expr(out *o, const attu_ast_expr *e) {
         if (e->u.func.over) { puts_(o, " "); pr_window(o, e->u.func.over); }
         puts_(o, ")");
         break;
+    case ATTU_EXPR_QUANTIFIED:
+        putf(o, "(%s %s ", e->u.quantified.all ? "all" : "any", e->u.quantified.op_text);
+        pr_expr(o, e->u.quantified.arg);
+        puts_(o, " ");
+        pr_query(o, e->u.quantified.query);
+        puts_(o, ")");
+        break;
     case ATTU_EXPR_EXTRACT:
         puts_(o, "(extract ");
         put_name(o, e->u.extract.field);

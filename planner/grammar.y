@@ -795,6 +795,36 @@ a_expr(A) ::= a_expr(E) NOT_LA(K) BETWEEN SYMMETRIC b_expr(L) AND a_expr(H). [NO
 a_expr(A) ::= a_expr(E) IN(K) in_expr(I).               { A = ab_in(ctx, E, I, false, K.pos); }
 a_expr(A) ::= a_expr(E) NOT_LA(K) IN in_expr(I). [NOT_LA]   { A = ab_in(ctx, E, I, true, K.pos); }
 
+/* x op ANY|SOME|ALL (SELECT ...), and the array form (refused). */
+a_expr(A) ::= a_expr(L) subquery_op(O) sub_type(T) select_with_parens(Q). [OP]
+    { A = ab_quantified(ctx, L, &O, T, Q); }
+a_expr(A) ::= a_expr(L) subquery_op(O) sub_type(T) LP a_expr(E) RP. [OP]
+{
+    (void)T; (void)E;
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, O.pos,
+                   "%.*s ANY/ALL (array) is not supported; use IN or a subquery",
+                   (int)O.len, ctx->sql + O.off);
+    A = L;
+}
+subquery_op(A) ::= EQ(K).       { A = K; }
+subquery_op(A) ::= NE(K).       { A = K; }
+subquery_op(A) ::= LT(K).       { A = K; }
+subquery_op(A) ::= LE(K).       { A = K; }
+subquery_op(A) ::= GT(K).       { A = K; }
+subquery_op(A) ::= GE(K).       { A = K; }
+subquery_op(A) ::= PLUS(K).     { A = K; }
+subquery_op(A) ::= MINUS(K).    { A = K; }
+subquery_op(A) ::= STAR(K).     { A = K; }
+subquery_op(A) ::= SLASH(K).    { A = K; }
+subquery_op(A) ::= PERCENT(K).  { A = K; }
+subquery_op(A) ::= CARET(K).    { A = K; }
+subquery_op(A) ::= CONCAT(K).   { A = K; }
+subquery_op(A) ::= OP(K).       { A = K; }
+%type sub_type {bool}
+sub_type(A) ::= ANY.    { A = false; }
+sub_type(A) ::= SOME.   { A = false; }
+sub_type(A) ::= ALL.    { A = true; }
+
 opt_asymmetric ::= ASYMMETRIC.
 opt_asymmetric ::= .
 

@@ -51,6 +51,8 @@ static const form_case forms[] = {
       "(select (items (sum a (over (partition c))) (rank (over (partition c) (order (b asc)))) (count * (over (partition c) (rows (preceding 2) current-row)))) (from (table t)) (order ((max a (over (partition c))) asc)))" },
     { "SELECT a ~~ 'x%', b !~~ 'y', c ~~* 'z', d !~~* 'w' FROM t",
       "(select (items (like a 'x%') (not-like b 'y') (ilike c 'z') (not-ilike d 'w')) (from (table t)))" },
+    { "SELECT a FROM t WHERE a = ANY (SELECT b FROM u) AND a > ALL (SELECT c FROM v) AND a <> SOME ((SELECT 1))",
+      "(select (items a) (from (table t)) (where (and (and (any = a (select (items b) (from (table u)))) (all > a (select (items c) (from (table v))))) (any <> a (select (items 1))))))" },
     { "SELECT (a, b), ROW(1)",
       "(select (items (row a b) (row 1)))" },
     { "TABLE t",
