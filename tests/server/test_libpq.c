@@ -417,6 +417,36 @@ Test(raw, garbage_after_startup_gets_08P01_then_others_still_served) {
     PQfinish(c);
 }
 
+/* Reads the stream in big gulps (one message per read would take long
+ * for millions of rows) and counts DataRows up to ReadyForQuery. */
+static long count_rows_until_ready(int fd) {
+    static char buf[1 << 16];
+    char hdr[5];
+    size_t have = 0;   /* header bytes collected */
+    size_t skip = 0;   /* payload bytes left to skip */
+    long rows = 0;
+    for (;;) {
+        ssize_t n = recv(fd, buf, sizeof buf, 0);
+        if (n <= 0) return -1;
+        for (ssize_t i = 0; i < n;) {
+            if (skip) {
+                size_t k = (size_t)(n - i) < skip ? (size_t)(n - i) : skip;
+                skip -= k;
+                i += (ssize_t)k;
+                continue;
+            }
+            hdr[have++] = buf[i++];
+            if (have < 5) continue;
+            uint32_t len;
+            memcpy(&len, hdr + 1, 4);
+            skip = ntohl(len) - 4;
+            have = 0;
+            if (hdr[0] == 'D') rows++;
+            if (hdr[0] == 'Z') return rows;
+        }
+    }
+}
+
 Test(raw, slow_reader_does_not_block_others) {
     int fd = raw_ready();
     const char q[] = "SELECT generate_series(1, 2000000)";
@@ -428,17 +458,7 @@ Test(raw, slow_reader_does_not_block_others) {
     cr_assert_lt(now_ms() - t0, 2000.0);
     PQclear(r);
     PQfinish(c);
-    long rows = 0;
-    for (;;) {
-        char t;
-        char *p;
-        long n = raw_read_msg(fd, &t, &p, 20000);
-        free(p);
-        cr_assert_geq(n, 0);
-        if (t == 'D') rows++;
-        if (t == 'Z') break;
-    }
-    cr_assert_eq(rows, 2000000);
+    cr_assert_eq(count_rows_until_ready(fd), 2000000);
     close(fd);
 }
 
