@@ -1286,7 +1286,13 @@ static attu_lplan *apply_pending(bctx *c, attu_lplan *p) {
 }
 
 attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
-    const attu_ast_query *q = e->kind == ATTU_EXPR_IN_SUBQUERY ? e->u.in_subquery.query : e->u.subquery.query;
+    const attu_ast_query *q = e->kind == ATTU_EXPR_IN_SUBQUERY ? e->u.in_subquery.query
+                            : e->kind == ATTU_EXPR_QUANTIFIED ? e->u.quantified.query : e->u.subquery.query;
+    if (e->kind == ATTU_EXPR_QUANTIFIED && (e->u.quantified.op < ATTU_BINOP_EQ || e->u.quantified.op > ATTU_BINOP_GE)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "operator %s is not supported with ANY / ALL",
+                       e->u.quantified.op_text ? e->u.quantified.op_text : "?");
+        return NULL;
+    }
     bool corr;
     attu_lplan *p = bind_sub(c, sc, q, &corr);
     if (!p) return NULL;
@@ -1313,6 +1319,24 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
         else if (n == 0) r = mk_const_null(c, p->types[0]);
         else r = const_from_column(c, cols[0], 0, p->types[0], e->position);
         if (r) r->position = e->position;
+    } else if (e->kind == ATTU_EXPR_QUANTIFIED) {
+        /* x op ANY (rows): OR of the comparisons (FALSE when empty);
+         * x op ALL (rows): AND of them (TRUE when empty) */
+        bool all = e->u.quantified.all;
+        attu_bexpr *arg = bind_expr(c, sc, e->u.quantified.arg);
+        if (arg && n > MAX_IN_VALUES)
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "ANY / ALL over more than %d rows is not supported", MAX_IN_VALUES);
+        else if (arg) {
+            r = mk_const_int(c, b, all ? 1 : 0);
+            bool first = true;
+            for (size_t i = 0; i < n && r; i++) {
+                attu_bexpr *v = const_from_column(c, cols[0], i, p->types[0], e->position);
+                attu_bexpr *cmp = v ? bind_compare_op(c, e->u.quantified.op, arg, v, e->position) : NULL;
+                if (!cmp) { r = NULL; break; }
+                r = first ? cmp : mk_call(c, all ? ATTU_OP_AND : ATTU_OP_OR, b, e->position, 2, r, cmp, NULL, NULL);
+                first = false;
+            }
+        }
     } else {
         attu_bexpr *arg = bind_expr(c, sc, e->u.in_subquery.arg);
         if (arg && n > MAX_IN_VALUES)

@@ -630,7 +630,7 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (r) { r->imm = f; r->aux = ts; }
         return r;
     }
-    case ATTU_EXPR_SUBQUERY: case ATTU_EXPR_EXISTS: case ATTU_EXPR_IN_SUBQUERY:
+    case ATTU_EXPR_SUBQUERY: case ATTU_EXPR_EXISTS: case ATTU_EXPR_IN_SUBQUERY: case ATTU_EXPR_QUANTIFIED:
         return attu_bind_subquery_expr(c, sc, e);
     }
     attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "expression not supported");

@@ -173,6 +173,214 @@ static attu_lplan *pushdown(attu_plan_arena *pa, attu_lplan *p) {
     return j;     /* the filter above dissolved into the join */
 }
 
+/* ---- star-join ordering ------------------------------------------------------------------ */
+
+/* A tree of inner / cross joins is flattened into its leaves and its
+ * conjuncts (in the tree's own column order), then rebuilt left-deep:
+ * start from the largest leaf (the fact table), then repeatedly join the
+ * smallest leaf (filtered dimensions first) connected to what is joined by
+ * an equality, so no dimension is ever crossed with another. A projection
+ * restores the original column order. */
+
+#define MAX_LEAVES 32
+#define MAX_CONJ 256
+
+typedef struct jflat {
+    attu_lplan *leaf[MAX_LEAVES];
+    int         off[MAX_LEAVES];
+    int         nleaf;
+    attu_bexpr *conj[MAX_CONJ];
+    int         nconj;
+    bool        overflow;
+} jflat;
+
+static bool is_inner(const attu_lplan *p) {
+    return p && p->kind == LP_JOIN && (p->jk == JK_INNER || p->jk == JK_CROSS);
+}
+
+static attu_opcode eq_op(attu_type t) {
+    attu_mclass mc = attu_type_mclass(t.id);
+    return mc == ATTU_MC_FLOAT ? ATTU_OP_EQ_F : mc == ATTU_MC_TEXT ? ATTU_OP_EQ_S : ATTU_OP_EQ_I;
+}
+
+static void flatten(attu_plan_arena *pa, attu_lplan *p, int off, jflat *f) {
+    if (!is_inner(p)) {
+        if (f->nleaf == MAX_LEAVES) { f->overflow = true; return; }
+        f->leaf[f->nleaf] = p;
+        f->off[f->nleaf++] = off;
+        return;
+    }
+    int nl = p->left->ncols;
+    flatten(pa, p->left, off, f);
+    flatten(pa, p->right, off + nl, f);
+    for (int k = 0; k < p->nkeys; k++) {
+        if (f->nconj == MAX_CONJ) { f->overflow = true; return; }
+        attu_bexpr *e = attu_bx_new(pa, BX_CALL, attu_type_make(ATTU_TYPE_BOOL), 0);
+        if (!e) { f->overflow = true; return; }
+        e->op = eq_op(p->lkeys[k]->type);
+        e->nargs = 2;
+        e->args[0] = shift(pa, p->lkeys[k], off);
+        e->args[1] = shift(pa, p->rkeys[k], off + nl);
+        f->conj[f->nconj++] = e;
+    }
+    if (p->residual) {
+        attu_bexpr *c[MAX_CONJ];
+        int n = conjuncts(p->residual, c, 0, MAX_CONJ);
+        for (int i = 0; i < n; i++) {
+            if (f->nconj == MAX_CONJ) { f->overflow = true; return; }
+            f->conj[f->nconj++] = shift(pa, c[i], off);
+        }
+    }
+}
+
+static int leaf_of(const jflat *f, int col) {
+    for (int i = f->nleaf - 1; i >= 0; i--) if (col >= f->off[i]) return i;
+    return 0;
+}
+
+static void leaves_used(const jflat *f, const attu_bexpr *e, uint64_t *mask) {
+    if (!e) return;
+    if (e->kind == BX_COL) { *mask |= 1ULL << leaf_of(f, e->col); return; }
+    for (int i = 0; i < e->nargs; i++) leaves_used(f, e->args[i], mask);
+    for (int i = 0; i < e->nwhens; i++) { leaves_used(f, e->whens[i], mask); leaves_used(f, e->thens[i], mask); }
+    leaves_used(f, e->else_, mask);
+}
+
+/* copy with columns renumbered through map (old -> new) */
+static attu_bexpr *remap(attu_plan_arena *pa, const attu_bexpr *e, const int *map) {
+    if (!e) return NULL;
+    attu_bexpr *x = attu_palloc(pa, sizeof *x);
+    if (!x) return NULL;
+    *x = *e;
+    if (e->kind == BX_COL) { x->col = map[e->col]; return x; }
+    for (int i = 0; i < e->nargs; i++) x->args[i] = remap(pa, e->args[i], map);
+    if (e->kind == BX_CASE) {
+        x->whens = attu_palloc(pa, sizeof(attu_bexpr *) * (size_t)e->nwhens);
+        x->thens = attu_palloc(pa, sizeof(attu_bexpr *) * (size_t)e->nwhens);
+        for (int i = 0; i < e->nwhens; i++) { x->whens[i] = remap(pa, e->whens[i], map); x->thens[i] = remap(pa, e->thens[i], map); }
+        x->else_ = remap(pa, e->else_, map);
+    }
+    return x;
+}
+
+static attu_lplan *reorder(attu_plan_arena *pa, attu_lplan *p) {
+    if (!p) return p;
+    if (!is_inner(p)) {
+        p->left = reorder(pa, p->left);
+        p->right = reorder(pa, p->right);
+        return p;
+    }
+    jflat *f = attu_palloc(pa, sizeof *f);
+    if (!f) return p;
+    flatten(pa, p, 0, f);
+    for (int i = 0; i < f->nleaf; i++) f->leaf[i] = reorder(pa, f->leaf[i]);
+    if (f->overflow || f->nleaf < 3) {
+        /* small trees keep their shape (children already reordered) */
+        if (!f->overflow) { p->left = reorder(pa, p->left); p->right = reorder(pa, p->right); }
+        return p;
+    }
+    int total = p->ncols;
+    uint64_t cmask[MAX_CONJ];
+    for (int i = 0; i < f->nconj; i++) { cmask[i] = 0; leaves_used(f, f->conj[i], &cmask[i]); }
+    bool applied[MAX_CONJ] = { false };
+    int order[MAX_LEAVES], no = 0;
+    uint64_t chosen = 0;
+    int first = 0;
+    for (int i = 1; i < f->nleaf; i++) if (f->leaf[i]->est_rows > f->leaf[first]->est_rows) first = i;
+    order[no++] = first;
+    chosen |= 1ULL << first;
+    while (no < f->nleaf) {
+        int best = -1;
+        bool best_conn = false;
+        for (int i = 0; i < f->nleaf; i++) {
+            if (chosen & (1ULL << i)) continue;
+            bool conn = false;
+            for (int k = 0; k < f->nconj && !conn; k++) {
+                const attu_bexpr *e = f->conj[k];
+                if (!is_equi(e)) continue;
+                uint64_t a = 0, b = 0;
+                leaves_used(f, e->args[0], &a);
+                leaves_used(f, e->args[1], &b);
+                uint64_t me = 1ULL << i;
+                if ((a == me && b && !(b & ~chosen)) || (b == me && a && !(a & ~chosen))) conn = true;
+            }
+            if (best < 0 || (conn && !best_conn) || (conn == best_conn && f->leaf[i]->est_rows < f->leaf[best]->est_rows)) {
+                best = i;
+                best_conn = conn;
+            }
+        }
+        order[no++] = best;
+        chosen |= 1ULL << best;
+    }
+    /* rebuild left-deep; map[] takes tree columns to current positions */
+    int *map = attu_palloc(pa, sizeof(int) * (size_t)(total + 1));
+    if (!map) return p;
+    for (int c = 0; c < total; c++) map[c] = -1;
+    attu_lplan *cur = f->leaf[order[0]];
+    int curn = cur->ncols;
+    for (int c = 0; c < cur->ncols; c++) map[f->off[order[0]] + c] = c;
+    chosen = 1ULL << order[0];
+    for (int s = 1; s < f->nleaf; s++) {
+        int li = order[s];
+        attu_lplan *r = f->leaf[li];
+        uint64_t me = 1ULL << li, now = chosen | me;
+        for (int c = 0; c < r->ncols; c++) map[f->off[li] + c] = curn + c;
+        attu_lplan *j = attu_lp_new(pa, LP_JOIN, curn + r->ncols);
+        if (!j) return p;
+        j->left = cur; j->right = r;
+        for (int c = 0; c < curn; c++) { j->types[c] = cur->types[c]; j->names[c] = cur->names[c]; }
+        for (int c = 0; c < r->ncols; c++) { j->types[curn + c] = r->types[c]; j->names[curn + c] = r->names[c]; }
+        j->lkeys = attu_palloc(pa, sizeof(attu_bexpr *) * (size_t)(f->nconj + 1));
+        j->rkeys = attu_palloc(pa, sizeof(attu_bexpr *) * (size_t)(f->nconj + 1));
+        attu_bexpr *rest[MAX_CONJ];
+        int nrest = 0;
+        for (int k = 0; k < f->nconj; k++) {
+            if (applied[k] || (cmask[k] & ~now)) continue;
+            applied[k] = true;
+            const attu_bexpr *e = f->conj[k];
+            if (is_equi(e)) {
+                uint64_t a = 0, b = 0;
+                leaves_used(f, e->args[0], &a);
+                leaves_used(f, e->args[1], &b);
+                if (a && b && !(a & me) && b == me) {
+                    j->lkeys[j->nkeys] = remap(pa, e->args[0], map);
+                    j->rkeys[j->nkeys++] = shift(pa, remap(pa, e->args[1], map), -curn);
+                    continue;
+                }
+                if (a && b && !(b & me) && a == me) {
+                    j->lkeys[j->nkeys] = remap(pa, e->args[1], map);
+                    j->rkeys[j->nkeys++] = shift(pa, remap(pa, e->args[0], map), -curn);
+                    continue;
+                }
+            }
+            rest[nrest++] = remap(pa, e, map);
+        }
+        j->residual = and_all(pa, rest, nrest);
+        j->jk = (j->nkeys || j->residual) ? JK_INNER : JK_CROSS;
+        double lr = cur->est_rows, rr = r->est_rows;
+        j->est_rows = j->jk == JK_CROSS ? lr * rr : (lr > rr ? lr : rr);
+        cur = j;
+        curn += r->ncols;
+        chosen = now;
+    }
+    /* conjuncts that read no column (constants) */
+    attu_bexpr *left_over[MAX_CONJ];
+    int nlo = 0;
+    for (int k = 0; k < f->nconj; k++) if (!applied[k]) left_over[nlo++] = remap(pa, f->conj[k], map);
+    if (nlo) cur = wrap_filter(pa, cur, left_over, nlo);
+    attu_lplan *pr = attu_lp_new(pa, LP_PROJECT, total);
+    if (!pr) return p;
+    pr->left = cur;
+    pr->exprs = attu_palloc(pa, sizeof(attu_bexpr *) * (size_t)(total + 1));
+    for (int c = 0; c < total; c++) {
+        pr->exprs[c] = attu_bx_col(pa, map[c], p->types[c]);
+        pr->types[c] = p->types[c];
+        pr->names[c] = p->names[c];
+    }
+    pr->est_rows = cur->est_rows;
+    return pr;
+}
+
 /* ---- join-aggregate fusion ------------------------------------------------------------ */
 
 static void fuse(attu_lplan *p) {
@@ -209,6 +417,7 @@ static void topk(attu_lplan *p) {
 attu_lplan *attu_rewrite(attu_plan_arena *pa, attu_lplan *p, attu_error *err) {
     fold_plan(pa, p);
     p = pushdown(pa, p);
+    p = reorder(pa, p);
     fuse(p);
     topk(p);
     return p;

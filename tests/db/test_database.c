@@ -264,3 +264,21 @@ Test(database, window_navigation_and_frames) {
 Test(database, distinct_on_keeps_the_first_row_per_key) {
     cr_assert_str_eq(tdb_rows(s, "SELECT DISTINCT ON (g) g, id FROM t ORDER BY g, id DESC"), "a|3\nb|5\nNULL|4\n");
 }
+
+Test(database, star_join_is_reordered_without_cross_products) {
+    tres r;
+    tdb_exec(s, "CREATE TABLE d1 (k INT, name TEXT); CREATE TABLE d2 (k INT, region TEXT); CREATE TABLE fact (a INT, b INT, amt INT);"
+                "INSERT INTO d1 VALUES (1, 'x'), (2, 'y'), (3, 'z');"
+                "INSERT INTO d2 VALUES (10, 'EU'), (20, 'US');"
+                "INSERT INTO fact VALUES (1, 10, 5), (1, 20, 7), (2, 10, 1), (3, 20, 2), (3, 20, 3), (4, 10, 100)", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    const char *q = "SELECT d1.name, d2.region, sum(fact.amt) FROM d1, d2, fact "
+                    "WHERE fact.a = d1.k AND fact.b = d2.k AND d2.region = 'US' GROUP BY d1.name, d2.region ORDER BY 1";
+    cr_assert_str_eq(tdb_rows(s, q), "x|US|7\nz|US|5\n");
+    char e[1024];
+    snprintf(e, sizeof e, "EXPLAIN %s", q);
+    tdb_exec(s, e, &r);
+    cr_assert(!r.err.set);
+    cr_assert_null(strstr(r.text, "Cross"), "%s", r.text);
+    tres_free(&r);
+}
