@@ -175,3 +175,6 @@ SELECT lo_orderdate, sum(lo_revenue) FROM lineorder, dwdate WHERE lo_orderdate =
 SELECT sum(lo_extendedprice * lo_discount) AS revenue FROM lineorder, dwdate WHERE lo_orderdate = d_datekey AND d_yearmonthnum = 199401 AND lo_discount BETWEEN 4 AND 6 AND lo_quantity BETWEEN 26 AND 35
 SELECT c_city, s_city, d_year, sum(lo_revenue) AS revenue FROM customer, lineorder, supplier, dwdate WHERE lo_custkey = c_custkey AND lo_suppkey = s_suppkey AND lo_orderdate = d_datekey AND (c_city = 'UNITED KI1' OR c_city = 'UNITED KI5') AND (s_city = 'UNITED KI1' OR s_city = 'UNITED KI5') AND d_yearmonth = 'Dec1997' GROUP BY c_city, s_city, d_year ORDER BY d_year ASC, revenue DESC
 WITH d AS (SELECT a.state, a.name, nth_smallest(haversine(a.lat, a.lon, b.lat, b.lon), 3) AS dist FROM cities a JOIN cities b ON a.state = b.state AND a.name <> b.name GROUP BY a.state, a.name), r AS (SELECT state, name, dist, rank() OVER (PARTITION BY state ORDER BY dist DESC) AS rk FROM d) SELECT state, name, dist FROM r WHERE rk = 1 ORDER BY dist DESC
+SELECT a, sum(b) OVER w, rank() OVER (w ORDER BY c) FROM t WINDOW w AS (PARTITION BY a)
+SELECT a FROM t WHERE a = ANY (SELECT b FROM u) AND a > ALL (SELECT c FROM v)
+SELECT a FROM t WHERE s ~~ 'x%' AND s !~~* 'y'

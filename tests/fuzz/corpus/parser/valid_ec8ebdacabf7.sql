@@ -1,0 +1,1 @@
+SELECT a, sum(b) OVER w, rank() OVER (w ORDER BY c) FROM t WINDOW w AS (PARTITION BY a)
