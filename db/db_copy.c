@@ -105,20 +105,47 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
         pthread_rwlock_unlock(&s->db->lock);
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.copy.table_position, "relation \"%s\" does not exist", st->u.copy.table);
     }
+    /* a column list: load those columns into a scratch table, then append
+     * its rows with the other columns NULL */
+    attu_table *scratch = NULL;
+    int *map = NULL;
     if (st->u.copy.columns.n) {
-        bool same = st->u.copy.columns.n == base->ncols;
-        for (int i = 0; same && i < base->ncols; i++) same = !strcmp(st->u.copy.columns.items[i], base->defs[i].name);
-        if (!same) {
-            pthread_rwlock_unlock(&s->db->lock);
-            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "COPY with a column list other than all columns in order is not supported");
+        int nc = st->u.copy.columns.n;
+        attu_column_def *defs = calloc((size_t)nc + 1, sizeof *defs);
+        map = malloc(sizeof(int) * ((size_t)base->ncols + 1));
+        if (!defs || !map) { free(defs); free(map); pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
+        for (int c = 0; c < base->ncols; c++) map[c] = -1;
+        for (int i = 0; i < nc; i++) {
+            int c = attu_table_find_column(base, st->u.copy.columns.items[i]);
+            if (c < 0 || map[c] >= 0) {
+                if (c < 0) attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, st->u.copy.columns.positions ? st->u.copy.columns.positions[i] : st->position,
+                                          "column \"%s\" of relation \"%s\" does not exist", st->u.copy.columns.items[i], base->name);
+                else attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, st->position, "column \"%s\" specified more than once", base->defs[c].name);
+                free(defs); free(map); pthread_rwlock_unlock(&s->db->lock);
+                return -1;
+            }
+            map[c] = i;
+            defs[i] = base->defs[c];
+            defs[i].not_null = false;
         }
+        scratch = attu_table_new(base->name, nc, defs, err);
+        free(defs);
+        if (!scratch) { free(map); pthread_rwlock_unlock(&s->db->lock); return -1; }
     }
-    if (st->u.copy.target == ATTU_COPY_STDIN && cb->copy_in_begin && cb->copy_in_begin(cb->ctx, base->ncols)) {
+    if (st->u.copy.target == ATTU_COPY_STDIN && cb->copy_in_begin && cb->copy_in_begin(cb->ctx, scratch ? scratch->ncols : base->ncols)) {
+        attu_table_free(scratch); free(map);
         pthread_rwlock_unlock(&s->db->lock);
         return -2;
     }
     size_t rows = 0;
-    attu_table *t = attu_csv_load(base, &o->csv, &src, &rows, err);
+    attu_table *t = attu_csv_load(scratch ? scratch : base, &o->csv, &src, &rows, err);
+    if (t && scratch) {
+        attu_table *full = db_append_rows(base, t->cols, map, t->nrows, err);
+        attu_table_free(t);
+        t = full;
+    }
+    attu_table_free(scratch);
+    free(map);
     int rc = -1;
     if (t) {
         t->version = base->version + 1;

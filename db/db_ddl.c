@@ -96,7 +96,7 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
 
 /* Appends n rows (host columns src, already of the table's types) to a copy
  * of base. TEXT values are re-coded into a merged dictionary. */
-static attu_table *append_rows(const attu_table *base, attu_column **src, const int *map, size_t n, attu_error *err) {
+attu_table *db_append_rows(const attu_table *base, attu_column **src, const int *map, size_t n, attu_error *err) {
     attu_table *t = attu_table_clone(base, err);
     if (!t) return NULL;
     size_t old = base->nrows, total = old + n;
@@ -261,7 +261,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         n = 1;   /* DEFAULT VALUES: one row of NULLs */
         for (int c = 0; c < base->ncols; c++) map[c] = -1;
     }
-    attu_table *t = append_rows(base, res ? res->cols : NULL, map, n, err);
+    attu_table *t = db_append_rows(base, res ? res->cols : NULL, map, n, err);
     if (!t) goto out;
     if (save(s, t, err)) { attu_table_free(t); goto out; }
     attu_table *old = attu_catalog_replace(s->db->cat, t);
@@ -319,7 +319,7 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     if (!map) { attu_table_free(empty); attu_error_oom(err); goto out; }
     for (int i = 0; i < res->ncols; i++) map[i] = i;
     size_t n = st->u.create_table_as.with_no_data ? 0 : res->nrows;
-    attu_table *t = append_rows(empty, res->cols, map, n, err);
+    attu_table *t = db_append_rows(empty, res->cols, map, n, err);
     free(map);
     attu_table_free(empty);
     if (!t) goto out;

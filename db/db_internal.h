@@ -51,6 +51,10 @@ int db_run_stage(attu_session *s, attu_stage *st, bool analyze, attu_column ***c
 attu_bind_params db_params(attu_session *s, const attu_bind_params *params);
 attu_column *db_text_column(const char *const *strs, size_t n, attu_error *err);
 int db_deliver(const attu_exec_callbacks *cb, attu_result *res);
+/* A copy of base with n rows appended: table column c takes src[map[c]]
+ * (map[c] < 0: NULL). TEXT re-coded into merged dictionaries; 23502 on a
+ * NULL in a NOT NULL column. */
+attu_table *db_append_rows(const attu_table *base, attu_column **src, const int *map, size_t n, attu_error *err);
 int db_deliver_tag(const attu_exec_callbacks *cb, const char *tag, attu_error *err);
 attu_result *db_run_query(attu_session *s, const char *sql, const attu_ast_query *q,
                           const attu_bind_params *params, attu_error *err);
