@@ -9,6 +9,7 @@
  * truncation of every valid statement fails cleanly or parses.
  */
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,10 +171,15 @@ Test(parser_errors, every_truncation_fails_cleanly) {
             attu_parse_result *r = attu_parse_n(line, k, &err);
             if (r) { attu_parse_free(r); continue; }
             cr_assert(err.set);
-            cr_assert(strcmp(err.sqlstate, "42601") == 0 || strcmp(err.sqlstate, "22025") == 0 ||
-                      strcmp(err.sqlstate, "0A000") == 0 || strcmp(err.sqlstate, "42P02") == 0 ||
-                      strcmp(err.sqlstate, "22P02") == 0 || strcmp(err.sqlstate, "22023") == 0,
-                      "unexpected %s (%s) for prefix %zu of <%s>", err.sqlstate, err.message, k, line);
+            /* syntax, lexical, and the errors PostgreSQL raises right
+             * after parsing (parameters, windows, operators, typmods) */
+            static const char *const ok[] = { "42601", "22025", "0A000", "42P02", "22P02",
+                                              "22023", "42704", "42P20", "42883" };
+            bool known = false;
+            for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+                if (strcmp(err.sqlstate, ok[i]) == 0) known = true;
+            cr_assert(known, "unexpected %s (%s) for prefix %zu of <%s>", err.sqlstate,
+                      err.message, k, line);
             cr_assert_leq(err.position, (int)k + 1, "position %d past the end for <%.*s>",
                          err.position, (int)k, line);
             checked++;
