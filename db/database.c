@@ -23,6 +23,9 @@
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 
+/* Weak: present only when gpu/ provides the GPU backend. */
+extern attu_backend *attu_backend_gpu_new(size_t memory_budget, attu_error *err) __attribute__((weak));
+
 attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
     attu_db *db = calloc(1, sizeof *db);
     if (!db) { attu_error_oom(err); return NULL; }
@@ -32,11 +35,17 @@ attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
     if (cfg && cfg->data_dir) db->data_dir = strdup(cfg->data_dir);
     if (cfg && cfg->load_dir) db->load_dir = strdup(cfg->load_dir);
     attu_device_choice dev = cfg ? cfg->device : ATTU_DEVICE_AUTO;
-    if (dev == ATTU_DEVICE_GPU) {
-        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "no usable GPU backend in this build");
-        goto fail;
+    if (dev != ATTU_DEVICE_CPU) {
+        attu_error gerr;
+        attu_error_clear(&gerr);
+        if (attu_backend_gpu_new) db->be = attu_backend_gpu_new(cfg ? cfg->gpu_memory_budget : 0, &gerr);
+        else attu_error_set(&gerr, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "this build has no GPU backend");
+        if (!db->be && dev == ATTU_DEVICE_GPU) {
+            attu_error_set(err, gerr.sqlstate, 0, "no usable GPU: %s", gerr.message);
+            goto fail;
+        }
     }
-    db->be = attu_backend_cpu_new(cfg ? cfg->threads : 0, err);
+    if (!db->be) db->be = attu_backend_cpu_new(cfg ? cfg->threads : 0, err);
     if (!db->be) goto fail;
     if (db->data_dir) {
         if (attu_storage_open(db->data_dir, err)) goto fail;

@@ -243,6 +243,11 @@ int attu_backend_interrupted(attu_error *err);
 /* The CPU backend with `threads` workers (0 = all cores). */
 attu_backend *attu_backend_cpu_new(int threads, attu_error *err);
 
+/* The GPU backend (gpu/, built with CUDA): NULL with err set when no GPU is
+ * usable. memory_budget in bytes, 0 = 90% of free memory. db/ references it
+ * weakly, so builds without it fall back to the CPU backend. */
+attu_backend *attu_backend_gpu_new(size_t memory_budget, attu_error *err);
+
 /* Convenience wrappers used by the executor. */
 attu_buf *attu_be_alloc(attu_backend *be, size_t bytes, attu_error *err);
 void      attu_be_free(attu_backend *be, attu_buf *buf);
