@@ -414,11 +414,34 @@ static void topk(attu_lplan *p) {
         p->left->topk_limit = p->limit + p->offset;
 }
 
+/* Row estimates, recomputed bottom-up after the rewrites changed shapes. */
+static double reestimate(attu_lplan *p) {
+    if (!p) return 0;
+    double l = reestimate(p->left), r = reestimate(p->right);
+    switch (p->kind) {
+    case LP_SCAN: p->est_rows = (double)p->table->nrows; break;
+    case LP_VALUES: p->est_rows = p->nrows; break;
+    case LP_FILTER: p->est_rows = l / 3; break;
+    case LP_PROJECT: case LP_SORT: case LP_WINDOW: p->est_rows = l; break;
+    case LP_DISTINCT: p->est_rows = l / 2; break;
+    case LP_LIMIT: p->est_rows = p->limit >= 0 && (double)p->limit < l ? (double)p->limit : l; break;
+    case LP_AGG: p->est_rows = p->ngroups ? (l > 100 ? l / 10 : l) : 1; break;
+    case LP_JOIN_AGG: p->est_rows = p->left ? p->left->left->est_rows : l; break;
+    case LP_JOIN:
+        p->est_rows = p->jk == JK_CROSS ? l * r : p->jk == JK_SEMI || p->jk == JK_ANTI ? l / 2 : (l > r ? l : r);
+        break;
+    case LP_SETOP: p->est_rows = l + r; break;
+    }
+    if (p->est_rows < 0) p->est_rows = 0;
+    return p->est_rows;
+}
+
 attu_lplan *attu_rewrite(attu_plan_arena *pa, attu_lplan *p, attu_error *err) {
     fold_plan(pa, p);
     p = pushdown(pa, p);
     p = reorder(pa, p);
     fuse(p);
     topk(p);
+    reestimate(p);
     return p;
 }
