@@ -6,54 +6,38 @@
 // synchronous towards the caller (results a host reads are copied back
 // before return); device work stays on the backend's one stream.
 //
-// Status: see backend_gpu.h (a partial table; not yet run on a GPU).
-#include "gpu/backend/backend_gpu.h"
+#include "gpu/backend/backend_gpu_internal.cuh"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <new>
-
-#include "gpu/patterns/patterns.cuh"
 
 using namespace attu::gpu;
 
-namespace {
-
-struct gpu_impl {
-  context_t ctx;
-  char name[320];
-};
-
-context_t& CTX(attu_backend* be) { return static_cast<gpu_impl*>(be->impl)->ctx; }
-
-// Runs body(); maps exceptions to attu_error. Returns 0 or -1.
-template <typename body_t>
-int guarded(attu_error* err, body_t body) {
-  try {
-    body();
-    return 0;
-  } catch (const cuda_error& e) {
-    if (e.code == cudaErrorMemoryAllocation) return attu_error_oom(err);
-    return attu_error_set(err, "XX000", 0, "GPU backend: %s", e.what());
-  } catch (const std::bad_alloc&) {
-    return attu_error_oom(err);
-  } catch (const std::exception& e) {
-    return attu_error_set(err, "XX000", 0, "GPU backend: %s", e.what());
-  }
-}
-
-int64_t* I64(const attu_buf* b) { return static_cast<int64_t*>(b->ptr); }
+namespace attu {
+namespace gpu_backend {
 
 // ---- memory -----------------------------------------------------------------
 
 attu_buf* gpu_alloc(attu_backend* be, size_t bytes, attu_error* err) {
+  gpu_impl* im = IMPL(be);
+  // Reserve against the budget first, so concurrent callers cannot both pass.
+  size_t before = im->used.fetch_add(bytes);
+  if (before + bytes > im->budget) {
+    im->used.fetch_sub(bytes);
+    attu_error_set(err, ATTU_SQLSTATE_OUT_OF_MEMORY, 0,
+                   "out of GPU memory: %zu bytes requested, %zu of the %zu byte budget in use",
+                   bytes, before, im->budget);
+    return nullptr;
+  }
   attu_buf* b = static_cast<attu_buf*>(calloc(1, sizeof *b));
   if (!b) {
+    im->used.fetch_sub(bytes);
     attu_error_oom(err);
     return nullptr;
   }
   if (guarded(err, [&] { b->ptr = CTX(be).alloc(bytes ? bytes : 1); }) != 0) {
+    im->used.fetch_sub(bytes);
     free(b);
     return nullptr;
   }
@@ -63,7 +47,8 @@ attu_buf* gpu_alloc(attu_backend* be, size_t bytes, attu_error* err) {
 
 void gpu_free(attu_backend* be, attu_buf* b) {
   if (!b) return;
-  if (b->ptr) cudaFreeAsync(b->ptr, CTX(be).stream());
+  if (b->ptr) cudaFreeAsync(b->ptr, CTX(be).stream());  // stream-ordered; errors surface later
+  IMPL(be)->used.fetch_sub(b->bytes);
   free(b);
 }
 
@@ -194,7 +179,7 @@ int gpu_compact(attu_backend* be, const attu_vec* mask, size_t n, attu_buf** idx
     auto compact = transform_compact((int)n, CTX(be));
     int kept = compact.upsweep(mask_keep_t(), m, v);
     out = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
-    if (!out) throw std::bad_alloc();
+    if (!out) throw already_set_t();
     compact.downsweep(store_index_t(), I64(out));
     *count_out = (size_t)kept;
   });
@@ -280,7 +265,7 @@ int gpu_inner_join(attu_backend* be, const attu_buf* a, size_t na, const attu_bu
     if (t > 0x7fffffffLL) throw std::length_error("join result over 2^31-1 pairs");
     ai = gpu_alloc(be, (size_t)t * sizeof(int64_t), err);
     bi = ai ? gpu_alloc(be, (size_t)t * sizeof(int64_t), err) : nullptr;
-    if (!ai || !bi) throw std::bad_alloc();
+    if (!ai || !bi) throw already_set_t();
     int64_t* oa = I64(ai);
     int64_t* ob = I64(bi);
     const int* segs = up;
@@ -305,10 +290,6 @@ int gpu_inner_join(attu_backend* be, const attu_buf* a, size_t na, const attu_bu
   return 0;
 }
 
-}  // namespace
-
-namespace {
-
 int gpu_lbs(attu_backend* be, const attu_buf* offsets, size_t nseg, size_t total,
             attu_buf* seg_out, attu_error* err) {
   if (total > 0x7fffffff || nseg > 0x7fffffff)
@@ -323,15 +304,22 @@ int gpu_lbs(attu_backend* be, const attu_buf* offsets, size_t nseg, size_t total
 
 void gpu_destroy(attu_backend* be) {
   if (!be) return;
-  delete static_cast<gpu_impl*>(be->impl);
+  gpu_impl* im = IMPL(be);
+  if (im) {
+    if (im->host) im->host->destroy(im->host);
+    cudaStreamSynchronize(im->ctx.stream());
+    delete im;
+  }
   free(be);
 }
 
-}  // namespace
-
-extern "C" attu_backend* attu_backend_gpu_new_partial(attu_error* err) {
-  if (!cuda_device_available()) {
-    attu_error_set(err, "58000", 0, "no CUDA device");
+attu_backend* make_backend(size_t memory_budget, bool full, attu_error* err) {
+  int ndev = 0;
+  cudaError_t ce = cudaGetDeviceCount(&ndev);
+  if (ce != cudaSuccess || ndev < 1) {
+    cudaGetLastError();
+    attu_error_set(err, "58000", 0, "no CUDA device (%s)",
+                   ce != cudaSuccess ? cudaGetErrorString(ce) : "none found");
     return nullptr;
   }
   attu_backend* be = static_cast<attu_backend*>(calloc(1, sizeof *be));
@@ -344,11 +332,28 @@ extern "C" attu_backend* attu_backend_gpu_new_partial(attu_error* err) {
     free(be);
     return nullptr;
   }
-  snprintf(impl->name, sizeof impl->name, "GPU (%s, sm_%d%d) [partial]",
-           impl->ctx.props().name, impl->ctx.props().major, impl->ctx.props().minor);
+  size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    cudaGetLastError();
+    attu_error_set(err, "58000", 0, "GPU backend: cudaMemGetInfo failed");
+    delete impl;
+    free(be);
+    return nullptr;
+  }
+  impl->budget = memory_budget ? memory_budget : free_b / 10 * 9;
+  be->impl = impl;
+  if (full) {
+    impl->host = attu_backend_cpu_new(0, err);
+    if (!impl->host) {
+      delete impl;
+      free(be);
+      return nullptr;
+    }
+  }
+  snprintf(impl->name, sizeof impl->name, "GPU (%s, sm_%d%d)%s", impl->ctx.props().name,
+           impl->ctx.props().major, impl->ctx.props().minor, full ? "" : " [partial]");
   be->kind = ATTU_DEVICE_KIND_GPU;
   be->name = impl->name;
-  be->impl = impl;
   be->alloc = gpu_alloc;
   be->free = gpu_free;
   be->upload = gpu_upload;
@@ -363,5 +368,17 @@ extern "C" attu_backend* attu_backend_gpu_new_partial(attu_error* err) {
   be->inner_join = gpu_inner_join;
   be->lbs = gpu_lbs;
   be->destroy = gpu_destroy;
+  if (full) install_compute(be);
   return be;
+}
+
+}  // namespace gpu_backend
+}  // namespace attu
+
+extern "C" attu_backend* attu_backend_gpu_new(size_t memory_budget, attu_error* err) {
+  return attu::gpu_backend::make_backend(memory_budget, true, err);
+}
+
+extern "C" attu_backend* attu_backend_gpu_new_partial(attu_error* err) {
+  return attu::gpu_backend::make_backend(0, false, err);
 }

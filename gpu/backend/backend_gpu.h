@@ -1,13 +1,17 @@
 /*
- * backend_gpu.h - the GPU backend (engine/backend.h implemented with the
- * pattern library), work in progress.
+ * backend_gpu.h - the GPU backend: engine/backend.h implemented with the
+ * pattern library (gpu/patterns).
  *
- * Written so far: memory (stream-ordered pool), upload, download, fill,
- * iota, gather, scatter, compact, scan, sorted_search, inner_join, lbs.
- * Not yet: eval, sort, top_k, segment_heads, segreduce, reduce,
- * lbs_segreduce, segmented_sort, key_encode: those entries are NULL, so the
- * executor must not be given this backend yet; it exists for the
- * primitives' own tests and for the next step.
+ * attu_backend_gpu_new (declared in engine/backend.h) returns the complete
+ * table. On the device: memory (stream-ordered pool under a byte budget),
+ * upload, download, fill, iota, gather, scatter, compact, scan,
+ * sorted_search, inner_join, lbs, sort, top_k, segmented_sort,
+ * segment_heads, key_encode, and segreduce for the streaming aggregates
+ * (COUNT, SUM, MIN, MAX, AVG_SUM, ANY) over many segments. Staged through
+ * the host and run by the CPU backend's reference code: eval and
+ * lbs_segreduce (expression programs: text, dictionaries and PostgreSQL's
+ * error rules live in the host interpreter), reduce, and segreduce with
+ * rank aggregates or few segments. See backend_gpu_compute.cu.
  */
 #ifndef ATTU_BACKEND_GPU_H
 #define ATTU_BACKEND_GPU_H
@@ -19,8 +23,10 @@ extern "C" {
 
 #include "engine/backend.h"
 
-/* A GPU backend on the current CUDA device with only the primitives listed
- * above (others NULL). NULL with err set when no device is usable. */
+/* Only the device-native data movement primitives (memory, upload,
+ * download, fill, iota, gather, scatter, compact, scan, sorted_search,
+ * inner_join, lbs; others NULL): for the primitives' own tests. NULL with
+ * err set when no device is usable. */
 attu_backend *attu_backend_gpu_new_partial(attu_error *err);
 
 #ifdef __cplusplus

@@ -1,0 +1,76 @@
+// backend_gpu_internal.cuh: what the GPU backend's translation units share
+// (backend_gpu.cu: memory, movement, scans, joins, the constructor;
+// backend_gpu_compute.cu: sorts, segment heads, reductions, key encoding
+// and the host-staged primitives). Not a public header.
+#pragma once
+
+#include "gpu/backend/backend_gpu.h"
+
+#include <atomic>
+#include <new>
+#include <stdexcept>
+
+#include "gpu/patterns/patterns.cuh"
+
+namespace attu {
+namespace gpu_backend {
+
+using namespace attu::gpu;
+
+// The backend's state. Invariant: `used` is the sum of the bytes of every
+// attu_buf handed out by gpu_alloc and not yet freed; gpu_alloc refuses
+// (53200) an allocation that would take it past `budget`. Pattern scratch
+// comes from the same pool but is short-lived and not counted.
+struct gpu_impl {
+  context_t ctx;
+  char name[320];
+  size_t budget = 0;
+  std::atomic<size_t> used{0};
+  // The CPU backend that runs the host-staged primitives (eval,
+  // lbs_segreduce, reduce, segreduce's rank aggregates) on copies of the
+  // device buffers: the reference semantics, byte for byte.
+  attu_backend* host = nullptr;
+};
+
+inline gpu_impl* IMPL(attu_backend* be) { return static_cast<gpu_impl*>(be->impl); }
+inline context_t& CTX(attu_backend* be) { return IMPL(be)->ctx; }
+inline int64_t* I64(const attu_buf* b) { return static_cast<int64_t*>(b->ptr); }
+
+// Thrown inside guarded bodies when an attu_error was already set.
+struct already_set_t {};
+
+// Runs body(); maps exceptions to attu_error (53200 for device or host
+// memory exhaustion, XX000 with CUDA's file:line message otherwise).
+// Returns 0 or -1.
+template <typename body_t>
+int guarded(attu_error* err, body_t body) {
+  try {
+    body();
+    return 0;
+  } catch (const already_set_t&) {
+    return -1;
+  } catch (const cuda_error& e) {
+    if (e.code == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // not sticky; clear it for the next call
+      return attu_error_set(err, ATTU_SQLSTATE_OUT_OF_MEMORY, 0,
+                            "out of GPU memory (%s)", e.what());
+    }
+    return attu_error_set(err, "XX000", 0, "GPU backend: %s", e.what());
+  } catch (const std::bad_alloc&) {
+    return attu_error_oom(err);
+  } catch (const std::length_error& e) {
+    return attu_error_set(err, "54000", 0, "GPU backend: %s", e.what());
+  } catch (const std::exception& e) {
+    return attu_error_set(err, "XX000", 0, "GPU backend: %s", e.what());
+  }
+}
+
+// Defined in backend_gpu.cu.
+attu_buf* gpu_alloc(attu_backend* be, size_t bytes, attu_error* err);
+void gpu_free(attu_backend* be, attu_buf* b);
+
+// Defined in backend_gpu_compute.cu: fills the compute entries of the table.
+void install_compute(attu_backend* be);
+
+}  // namespace gpu_backend
+}  // namespace attu
