@@ -23,8 +23,12 @@
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 
-/* Weak: present only when gpu/ provides the GPU backend. */
+#ifndef ATTU_HAVE_CUDA
+/* Weak: present only when gpu/ provides the GPU backend. (With CUDA the
+ * reference must be strong: a weak one would not pull gpu/backend's object
+ * out of its static library, and the GPU would never be used.) */
 extern attu_backend *attu_backend_gpu_new(size_t memory_budget, attu_error *err) __attribute__((weak));
+#endif
 
 attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
     attu_db *db = calloc(1, sizeof *db);
@@ -38,8 +42,12 @@ attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
     if (dev != ATTU_DEVICE_CPU) {
         attu_error gerr;
         attu_error_clear(&gerr);
+#ifdef ATTU_HAVE_CUDA
+        db->be = attu_backend_gpu_new(cfg ? cfg->gpu_memory_budget : 0, &gerr);
+#else
         if (attu_backend_gpu_new) db->be = attu_backend_gpu_new(cfg ? cfg->gpu_memory_budget : 0, &gerr);
         else attu_error_set(&gerr, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "this build has no GPU backend");
+#endif
         if (!db->be && dev == ATTU_DEVICE_GPU) {
             attu_error_set(err, gerr.sqlstate, 0, "no usable GPU: %s", gerr.message);
             goto fail;
