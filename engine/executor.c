@@ -147,6 +147,7 @@ rel *rel_gather(xctx *x, const rel *r, const attu_buf *idx, size_t n, bool may_n
     if (!o) return NULL;
     for (int i = 0; i < r->ncols; i++) {
         xcol *s = r->cols[i];
+        if (s->pruned) { o->cols[i] = xcol_ref(s); continue; }
         xcol *d = xcol_new(x, s->type, n, may_null || s->valid);
         if (!d) { rel_free(x, o); return NULL; }
         if (s->dict) d->dict = attu_dictionary_ref(s->dict);
@@ -198,6 +199,15 @@ static rel *run_scan(xctx *x, attu_stage *s) {
     if (!r) return NULL;
     for (int i = 0; i < s->ncols; i++) {
         int tc = s->cols[i];
+        if (tc < 0) {            /* pruned: nothing reads it */
+            xcol *c = calloc(1, sizeof *c);
+            if (!c) { attu_error_oom(x->err); rel_free(x, r); return NULL; }
+            c->refs = 1;
+            c->type = s->types[i];
+            c->pruned = true;
+            r->cols[i] = c;
+            continue;
+        }
         if (tc >= t->ncols) {    /* rowid */
             xcol *c = xcol_new(x, attu_type_make(ATTU_TYPE_INT64), t->nrows, false);
             if (!c || x->be->iota(x->be, c->data, 0, t->nrows, x->err)) { xcol_unref(x, c); rel_free(x, r); return NULL; }

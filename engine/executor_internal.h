@@ -17,6 +17,7 @@ typedef struct xcol {
     attu_dictionary *dict;      /* TEXT */
     bool             owns_data; /* data and valid allocated for this column */
     bool             owns_valid;
+    bool             pruned;    /* a column no stage reads: no data at all */
 } xcol;
 
 typedef struct rel {

@@ -67,6 +67,7 @@ rel *rel_concat(xctx *x, const rel *a, const rel *b) {
     if (!o) return NULL;
     for (int i = 0; i < a->ncols; i++) {
         xcol *ca = a->cols[i], *cb = b->cols[i];
+        if (ca->pruned || cb->pruned) { o->cols[i] = xcol_ref(ca->pruned ? ca : cb); continue; }
         xcol *sa = xcol_ref(ca), *sb = xcol_ref(cb);
         attu_dictionary *dict = NULL;
         if (ca->type.id == ATTU_TYPE_TEXT && ca->dict != cb->dict) {

@@ -130,6 +130,7 @@ struct attu_lplan {
      * to table->ncols is the pseudo-column rowid (the row's position). */
     attu_table  *table;
     int         *cols;
+    bool        *used;          /* set by lowering's pruning: outputs some parent reads */
     /* LP_VALUES: nrows rows of ncols constant expressions */
     int          nrows;
     attu_bexpr **values;

@@ -320,6 +320,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         s->cols = malloc(sizeof(int) * ((size_t)p->ncols + 1));
         if (!s->cols) goto oom;
         memcpy(s->cols, p->cols, sizeof(int) * (size_t)p->ncols);
+        if (p->used) for (int i = 0; i < p->ncols; i++) if (!p->used[i]) s->cols[i] = -1;   /* pruned */
         return s;
     case LP_VALUES:
         if (!(s = new_stage(ATTU_ST_VALUES, p, err))) return NULL;
@@ -489,6 +490,119 @@ fail:
     return NULL;
 }
 
+/* ---- projection pruning ------------------------------------------------------------
+ * Marks, top-down, which outputs of each node some parent reads, so a scan
+ * materializes only the columns (and the rowid) the query uses; unused
+ * columns travel as empty placeholders. Conservative: anything unsure
+ * counts as used. */
+
+static void mark_expr(const attu_bexpr *e, bool *need, int n) {
+    if (!e) return;
+    if (e->kind == BX_COL) { if (e->col >= 0 && e->col < n) need[e->col] = true; return; }
+    for (int i = 0; i < e->nargs; i++) mark_expr(e->args[i], need, n);
+    for (int i = 0; i < e->nwhens; i++) { mark_expr(e->whens[i], need, n); mark_expr(e->thens[i], need, n); }
+    mark_expr(e->else_, need, n);
+    for (int i = 0; i < e->npart; i++) mark_expr(e->part[i], need, n);
+    for (int i = 0; i < e->norder; i++) mark_expr(e->order[i].expr, need, n);
+}
+
+static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
+    if (!p) return 0;
+    attu_lplan *l = p->left, *r = p->right;
+    int nl = l ? l->ncols : 0, nr = r ? r->ncols : 0;
+    bool *ln = calloc((size_t)nl + 1, 1), *rn = calloc((size_t)nr + 1, 1);
+    if (!ln || !rn) { free(ln); free(rn); return attu_error_oom(err); }
+    switch (p->kind) {
+    case LP_SCAN:
+        ((attu_lplan *)p)->used = (bool *)need;   /* lowered right after */
+        break;
+    case LP_VALUES: break;
+    case LP_FILTER:
+        for (int i = 0; i < nl; i++) ln[i] = need[i];
+        mark_expr(p->pred, ln, nl);
+        break;
+    case LP_PROJECT:
+        /* computed outputs are evaluated whether read or not: their inputs count */
+        for (int i = 0; i < p->ncols; i++) if (need[i] || p->exprs[i]->kind != BX_COL) mark_expr(p->exprs[i], ln, nl);
+        break;
+    case LP_SORT:
+        for (int i = 0; i < nl; i++) ln[i] = need[i];
+        for (int i = 0; i < p->nsort; i++) mark_expr(p->sort[i].expr, ln, nl);
+        break;
+    case LP_LIMIT:
+        for (int i = 0; i < nl; i++) ln[i] = need[i];
+        break;
+    case LP_DISTINCT: case LP_SETOP:
+        for (int i = 0; i < nl; i++) ln[i] = true;
+        for (int i = 0; i < nr; i++) rn[i] = true;
+        break;
+    case LP_WINDOW:
+        for (int i = 0; i < nl; i++) ln[i] = need[i];
+        for (int k = 0; k < p->naggs; k++) {
+            mark_expr(p->aggs[k].arg, ln, nl); mark_expr(p->aggs[k].arg2, ln, nl);
+            for (int i = 0; i < p->aggs[k].npart; i++) mark_expr(p->aggs[k].part[i], ln, nl);
+            for (int i = 0; i < p->aggs[k].norder; i++) mark_expr(p->aggs[k].order[i].expr, ln, nl);
+        }
+        break;
+    case LP_AGG:
+        for (int i = 0; i < p->ngroups; i++) mark_expr(p->groups[i], ln, nl);
+        for (int k = 0; k < p->naggs; k++) { mark_expr(p->aggs[k].arg, ln, nl); mark_expr(p->aggs[k].arg2, ln, nl); }
+        break;
+    case LP_JOIN: {
+        int tot = nl + nr;
+        bool *all = calloc((size_t)tot + 1, 1);
+        if (!all) { free(ln); free(rn); return attu_error_oom(err); }
+        for (int i = 0; i < p->ncols && i < tot; i++) all[i] = need[i];
+        mark_expr(p->residual, all, tot);
+        for (int i = 0; i < nl; i++) ln[i] = all[i];
+        for (int i = 0; i < nr; i++) rn[i] = all[nl + i];
+        for (int k = 0; k < p->nkeys; k++) { mark_expr(p->lkeys[k], ln, nl); mark_expr(p->rkeys[k], rn, nr); }
+        free(all);
+        break;
+    }
+    case LP_JOIN_AGG: {
+        /* the child is the join; its sides are read directly */
+        const attu_lplan *j = l;
+        int jl = j->left->ncols, jr = j->right->ncols, tot = jl + jr;
+        bool *all = calloc((size_t)tot + 1, 1), *jln = calloc((size_t)jl + 1, 1), *jrn = calloc((size_t)jr + 1, 1);
+        if (!all || !jln || !jrn) { free(all); free(jln); free(jrn); free(ln); free(rn); return attu_error_oom(err); }
+        for (int i = 0; i < p->ngroups; i++) mark_expr(p->groups[i], all, tot);
+        for (int k = 0; k < p->naggs; k++) { mark_expr(p->aggs[k].arg, all, tot); mark_expr(p->aggs[k].arg2, all, tot); }
+        mark_expr(j->residual, all, tot);
+        for (int i = 0; i < jl; i++) jln[i] = all[i];
+        for (int i = 0; i < jr; i++) jrn[i] = all[jl + i];
+        for (int k = 0; k < j->nkeys; k++) { mark_expr(j->lkeys[k], jln, jl); mark_expr(j->rkeys[k], jrn, jr); }
+        free(all); free(ln); free(rn);
+        int rc = prune(j->left, jln, err);
+        if (!rc) rc = prune(j->right, jrn, err);
+        if (j->left->kind != LP_SCAN) free(jln);
+        if (j->right->kind != LP_SCAN) free(jrn);
+        return rc;
+    }
+    }
+    int rc = 0;
+    if (l) rc = prune(l, ln, err);
+    if (!rc && r) rc = prune(r, rn, err);
+    if (!l || l->kind != LP_SCAN) free(ln);
+    if (!r || r->kind != LP_SCAN) free(rn);
+    return rc;
+}
+
+/* frees the masks the scans kept */
+static void unprune(const attu_lplan *p) {
+    if (!p) return;
+    if (p->kind == LP_SCAN) { free(((attu_lplan *)p)->used); ((attu_lplan *)p)->used = NULL; }
+    unprune(p->left);
+    unprune(p->right);
+}
+
 attu_stage *attu_lower(const attu_lplan *p, attu_error *err) {
-    return lower(p, err);
+    bool *need = calloc((size_t)p->ncols + 1, 1);
+    if (!need) { attu_error_oom(err); return NULL; }
+    for (int i = 0; i < p->ncols; i++) need[i] = true;
+    if (prune(p, need, err)) { if (p->kind != LP_SCAN) free(need); unprune(p); return NULL; }
+    if (p->kind != LP_SCAN) free(need);
+    attu_stage *s = lower(p, err);
+    unprune(p);
+    return s;
 }
