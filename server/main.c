@@ -120,6 +120,14 @@ static int apply(server_config *cfg, int opt, const char *v) {
     }
 }
 
+/* Strings read from the config file; they live until main returns. */
+static char *config_strings[128];
+static int nconfig_strings;
+
+static void free_config_strings(void) {
+    while (nconfig_strings) free(config_strings[--nconfig_strings]);
+}
+
 static int load_config(server_config *cfg, const char *path) {
     FILE *f = fopen(path, "r");
     if (!f) { fprintf(stderr, "attud: cannot open config file %s: %s\n", path, strerror(errno)); return -1; }
@@ -147,7 +155,13 @@ static int load_config(server_config *cfg, const char *path) {
             rc = -1;
             break;
         }
-        char *v = strdup(val);   /* lives as long as the process */
+        if (nconfig_strings == (int)(sizeof config_strings / sizeof config_strings[0])) {
+            fprintf(stderr, "attud: %s: too many settings\n", path);
+            rc = -1;
+            break;
+        }
+        char *v = strdup(val);
+        if (v) config_strings[nconfig_strings++] = v;
         if (!v || apply(cfg, opt, v)) { fprintf(stderr, "attud: in %s:%d\n", path, lineno); rc = -1; break; }
     }
     fclose(f);
@@ -226,19 +240,21 @@ int main(int argc, char **argv) {
         const char *v = NULL;
         if (!strcmp(argv[i], "--config") && i + 1 < argc) v = argv[i + 1];
         else if (!strncmp(argv[i], "--config=", 9)) v = argv[i] + 9;
-        if (v && load_config(&cfg, v)) return 2;
+        if (v && load_config(&cfg, v)) { free_config_strings(); return 2; }
     }
     int opt;
     while ((opt = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
-        if (opt == OPT_HELP) { usage(stdout); return 0; }
+        if (opt == OPT_HELP) { usage(stdout); free_config_strings(); return 0; }
         if (opt == OPT_CONFIG) continue;
-        if (opt == '?' || apply(&cfg, opt, optarg)) { usage(stderr); return 2; }
+        if (opt == '?' || apply(&cfg, opt, optarg)) { usage(stderr); free_config_strings(); return 2; }
     }
     if (optind < argc) {
         fprintf(stderr, "attud: unexpected argument \"%s\"\n", argv[optind]);
         usage(stderr);
+        free_config_strings();
         return 2;
     }
+    atexit(free_config_strings);
     attu_log_set_level((attu_log_level)cfg.log_level);
     if (cfg.workers <= 0) {
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);

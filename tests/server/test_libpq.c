@@ -601,3 +601,22 @@ Test(shutdown, sigterm_with_a_slow_reader_exits_promptly, .timeout = 60) {
     cr_assert_lt(now_ms() - t0, 5000.0, "shutdown took %.0f ms", now_ms() - t0);
     close(fd);
 }
+
+Test(config, settings_from_a_config_file, .timeout = 60) {
+    char path[] = "/tmp/attu_confXXXXXX";
+    int fd = mkstemp(path);
+    dprintf(fd, "# a comment\nmax-connections = 1\nlog-level = \"warning\"\n");
+    close(fd);
+    const char *extra[] = { "--config", path, NULL };
+    start_with(extra);
+    PGconn *a = connect_db();
+    char ci[256];
+    daemon_conninfo(&D, ci, sizeof ci);
+    PGconn *b = PQconnectdb(ci);
+    cr_assert_eq(PQstatus(b), CONNECTION_BAD, "max-connections from the file was not applied");
+    cr_assert(strstr(PQerrorMessage(b), "too many clients"));
+    PQfinish(b);
+    PQfinish(a);
+    cr_assert_eq(daemon_stop(&D), 0);
+    unlink(path);
+}
