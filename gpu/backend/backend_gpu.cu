@@ -54,6 +54,7 @@ void gpu_free(attu_backend* be, attu_buf* b) {
 
 int gpu_upload(attu_backend* be, attu_buf* dst, size_t off, const void* src, size_t bytes,
                attu_error* err) {
+  if (off + bytes > dst->bytes) return attu_error_set(err, "XX000", 0, "upload out of bounds");
   return guarded(err, [&] {
     if (!bytes) return;
     ATTU_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst->ptr) + off, src, bytes,
@@ -64,6 +65,7 @@ int gpu_upload(attu_backend* be, attu_buf* dst, size_t off, const void* src, siz
 
 int gpu_download(attu_backend* be, void* dst, const attu_buf* src, size_t off, size_t bytes,
                  attu_error* err) {
+  if (off + bytes > src->bytes) return attu_error_set(err, "XX000", 0, "download out of bounds");
   return guarded(err, [&] {
     if (!bytes) return;
     ATTU_CUDA_CHECK(cudaMemcpyAsync(dst, static_cast<const char*>(src->ptr) + off, bytes,

@@ -32,7 +32,9 @@
 #include <map>
 #include <vector>
 
+extern "C" {
 #include "engine/expr_program.h"
+}
 #include "gpu/patterns/mergesort.cuh"
 #include "gpu/patterns/segmented_sort.cuh"
 

@@ -1,13 +1,23 @@
-// test_backend.cu: the GPU backend's primitives (gpu/backend, partial)
-// against the CPU backend (engine/backend_cpu.c) on the same inputs: fill,
-// iota, gather (with -1 and validity), scatter, compact (mask validity),
-// scan (inclusive / exclusive, total), sorted_search (unsorted needles),
-// inner_join (inner and left), lbs (empty segments). Sizes 0, 1, a few
-// thousand and 1M; outputs poisoned first.
+// test_backend.cu: the GPU backend's primitives (gpu/backend) against the
+// CPU backend (engine/backend_cpu.c) on the same inputs: fill, iota, gather
+// (with -1 and validity), scatter, compact (mask validity), scan (inclusive
+// / exclusive, total), sorted_search (unsorted needles), inner_join (inner
+// and left), lbs (empty segments), sort and top_k (multi-key, ASC/DESC,
+// NULLS FIRST/LAST, NaN and -0), segmented_sort, segment_heads, key_encode,
+// segreduce (device path: many segments; host path: rank aggregates),
+// reduce, eval (arithmetic, comparison, division by zero), lbs_segreduce
+// (filter, LEFT semantics), and the memory budget (53200). Sizes 0, 1, a
+// few thousand and 1M; outputs poisoned first.
 #include "gpu/backend/backend_gpu.h"
 #include "tests/gpu/test_util.cuh"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
+
+extern "C" {
+#include "engine/expr_program.h"
+}
 
 using attu::test::runner_t;
 
@@ -56,7 +66,7 @@ int main() {
   runner_t r;
   attu_error err;
   attu_error_clear(&err);
-  attu_backend* gpu = attu_backend_gpu_new_partial(&err);
+  attu_backend* gpu = attu_backend_gpu_new(0, &err);
   if (!gpu) {
     std::printf("skipped: %s\n", err.message);
     return 77;
@@ -207,6 +217,441 @@ int main() {
       }
       attu::test::expect_equal(r, out[1], out[0], "lbs");
     }
+  });
+
+  // ---- ordering, aggregation, expressions (the complete table) -------------
+
+  auto TY = [](attu_type_id id) { return attu_type{id, 0, 0}; };
+  // Key columns shared by the ordering tests: small-range int32 with NULLs,
+  // float64 with NaN, -0, +/-inf and NULLs, int64 with few NULLs.
+  struct cols_t {
+    std::vector<int32_t> a;
+    std::vector<double> f;
+    std::vector<int64_t> c;
+    std::vector<uint8_t> av, fv, cv;
+  };
+  auto make_cols = [](size_t n, uint64_t seed) {
+    cols_t k;
+    k.a = attu::test::random_values<int32_t>(n, -5, 5, seed);
+    k.c = attu::test::random_values<int64_t>(n, -(1LL << 40), 1LL << 40, seed + 1);
+    auto fr = attu::test::random_values<int32_t>(n, 0, 40, seed + 2);
+    k.f.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      int x = fr[i];
+      k.f[i] = x == 0 ? std::nan("") : x == 1 ? -0.0 : x == 2 ? 0.0
+             : x == 3 ? std::numeric_limits<double>::infinity()
+             : x == 4 ? -std::numeric_limits<double>::infinity() : (x - 20) * 0.5;
+    }
+    k.av = attu::test::random_values<uint8_t>(n, 0, 4, seed + 3);  // 0 = NULL
+    k.fv = attu::test::random_values<uint8_t>(n, 0, 6, seed + 4);
+    k.cv = attu::test::random_values<uint8_t>(n, 0, 50, seed + 5);
+    for (auto* v : {&k.av, &k.fv, &k.cv})
+      for (auto& x : *v) x = x != 0;
+    return k;
+  };
+  // Device copies of the key columns on one backend.
+  struct dcols_t {
+    attu_buf *a, *f, *c, *av, *fv, *cv;
+  };
+  auto put_cols = [&](attu_backend* be, const cols_t& k) {
+    return dcols_t{put(be, k.a), put(be, k.f), put(be, k.c),
+                   put(be, k.av), put(be, k.fv), put(be, k.cv)};
+  };
+  auto free_cols = [&](attu_backend* be, dcols_t& d) {
+    for (auto* b : {d.a, d.f, d.c, d.av, d.fv, d.cv}) be->free(be, b);
+  };
+  // Key configurations: (column, desc, nulls_first) lists.
+  struct kc_t { int col; bool desc, nf; };
+  std::vector<std::vector<kc_t>> configs = {
+      {{0, false, false}},
+      {{1, true, true}},
+      {{0, true, false}, {1, false, true}},
+      {{1, false, false}, {0, true, true}, {2, false, false}},
+      {{2, true, false}},
+  };
+  auto keys_for = [&](const dcols_t& d, const std::vector<kc_t>& kc) {
+    std::vector<attu_sort_key> ks;
+    for (auto& k : kc) {
+      attu_vec v = k.col == 0 ? attu_vec{TY(ATTU_TYPE_INT32), d.a, d.av, nullptr}
+                 : k.col == 1 ? attu_vec{TY(ATTU_TYPE_FLOAT64), d.f, d.fv, nullptr}
+                              : attu_vec{TY(ATTU_TYPE_INT64), d.c, d.cv, nullptr};
+      ks.push_back(attu_sort_key{v, k.desc, k.nf});
+    }
+    return ks;
+  };
+
+  r.run("sort and top_k: multi-key, ASC/DESC, NULLS FIRST/LAST, NaN, -0", [&] {
+    for (size_t n : sizes()) {
+      cols_t k = make_cols(n, n + 20);
+      for (size_t ci = 0; ci < configs.size(); ++ci) {
+        std::vector<std::vector<int64_t>> sorted, top;
+        size_t kk = n < 7 ? n : 7 + n / 3;
+        for (auto* be : both) {
+          dcols_t d = put_cols(be, k);
+          auto ks = keys_for(d, configs[ci]);
+          attu_buf* perm = put(be, nullptr, n * 8);
+          if (be->sort(be, ks.data(), (int)ks.size(), n, perm, &err)) r.fail(err.message);
+          sorted.push_back(get<int64_t>(be, perm, n));
+          attu_buf* tk = put(be, nullptr, kk * 8);
+          if (be->top_k(be, ks.data(), (int)ks.size(), n, kk, tk, &err)) r.fail(err.message);
+          top.push_back(get<int64_t>(be, tk, kk));
+          be->free(be, perm);
+          be->free(be, tk);
+          free_cols(be, d);
+        }
+        std::string what = "n=" + std::to_string(n) + " config " + std::to_string(ci);
+        attu::test::expect_equal(r, sorted[1], sorted[0], ("sort " + what).c_str());
+        attu::test::expect_equal(r, top[1], top[0], ("top_k " + what).c_str());
+      }
+    }
+  });
+
+  r.run("segmented_sort of a permutation; segment_heads through perm", [&] {
+    for (size_t n : sizes()) {
+      cols_t k = make_cols(n, n + 30);
+      std::vector<int64_t> perm0(n);
+      for (size_t i = 0; i < n; ++i) perm0[i] = (int64_t)((i * 7919) % (n ? n : 1));
+      if (n % 7919 == 0) for (size_t i = 0; i < n; ++i) perm0[i] = (int64_t)(n - 1 - i);
+      auto segs32 = attu::test::make_segments((int)n, attu::test::geo_random, 40, n + 31);
+      std::vector<int64_t> offs(segs32.begin(), segs32.end());
+      size_t nseg = offs.size();
+      offs.push_back((int64_t)n);
+      std::vector<std::vector<int64_t>> out, heads;
+      for (auto* be : both) {
+        dcols_t d = put_cols(be, k);
+        auto ks = keys_for(d, configs[2]);
+        attu_buf *pb = put(be, perm0), *ob = put(be, offs);
+        if (be->segmented_sort(be, ks.data(), (int)ks.size(), ob, nseg, pb, n, &err))
+          r.fail(err.message);
+        out.push_back(get<int64_t>(be, pb, n));
+        // heads of (a, f) in the CPU's full sort order (same perm for both)
+        attu_vec hk[2] = {ks[0].col, ks[1].col};
+        attu_buf* h = nullptr;
+        size_t nh = 0;
+        if (be->segment_heads(be, hk, 2, pb, n, &h, &nh, &err)) r.fail(err.message);
+        else heads.push_back(get<int64_t>(be, h, nh));
+        be->free(be, h);
+        // and without perm, one key
+        if (be->segment_heads(be, hk, 1, nullptr, n, &h, &nh, &err)) r.fail(err.message);
+        else heads.push_back(get<int64_t>(be, h, nh));
+        be->free(be, h);
+        for (auto* b : {pb, ob}) be->free(be, b);
+        free_cols(be, d);
+      }
+      attu::test::expect_equal(r, out[1], out[0], ("segmented_sort n=" + std::to_string(n)).c_str());
+      if (heads.size() == 4) {
+        attu::test::expect_equal(r, heads[2], heads[0], "segment_heads perm");
+        attu::test::expect_equal(r, heads[3], heads[1], "segment_heads identity");
+      }
+    }
+  });
+
+  r.run("key_encode of int32, float64 (NaN, -0, inf) and int64 with NULLs", [&] {
+    for (size_t n : sizes()) {
+      cols_t k = make_cols(n, n + 40);
+      std::vector<std::vector<int64_t>> out;
+      for (auto* be : both) {
+        dcols_t d = put_cols(be, k);
+        attu_vec vs[3] = {{TY(ATTU_TYPE_INT32), d.a, d.av, nullptr},
+                          {TY(ATTU_TYPE_FLOAT64), d.f, nullptr, nullptr},
+                          {TY(ATTU_TYPE_INT64), d.c, d.cv, nullptr}};
+        for (auto& v : vs) {
+          attu_buf* o = put(be, nullptr, n * 8);
+          if (be->key_encode(be, &v, n, INT64_MIN, o, &err)) r.fail(err.message);
+          out.push_back(get<int64_t>(be, o, n));
+          be->free(be, o);
+        }
+        free_cols(be, d);
+      }
+      for (int i = 0; i < 3; ++i)
+        attu::test::expect_equal(r, out[3 + i], out[i], ("key_encode col " + std::to_string(i)).c_str());
+    }
+  });
+
+  // One output column of a reduction: data of `w` bytes a slot plus validity.
+  struct red_out_t {
+    attu_buf *d, *v;
+  };
+  auto run_reduce = [&](attu_backend* be, bool segmented, const std::vector<int64_t>& offs,
+                        size_t nseg, const std::vector<int64_t>* perm, const dcols_t& d,
+                        const std::vector<attu_reduce_op>& ops, std::vector<attu_type_id> in_col,
+                        std::vector<attu_type_id> out_t, size_t n, std::string* errstate) {
+    std::vector<attu_reduce_spec> specs(ops.size());
+    std::vector<attu_out> outs(ops.size());
+    std::vector<red_out_t> ro(ops.size());
+    size_t rows = segmented ? nseg : 1;
+    for (size_t k = 0; k < ops.size(); ++k) {
+      attu_reduce_spec s{};
+      s.op = ops[k];
+      s.k = 2;
+      s.in_reg = s.arg_reg = -1;
+      attu_type_id t = in_col[k];
+      s.in = t == ATTU_TYPE_INT32 ? attu_vec{TY(t), d.a, d.av, nullptr}
+           : t == ATTU_TYPE_FLOAT64 ? attu_vec{TY(t), d.f, d.fv, nullptr}
+                                    : attu_vec{TY(ATTU_TYPE_INT64), d.c, d.cv, nullptr};
+      s.arg = attu_vec{TY(ATTU_TYPE_INT64), d.c, d.cv, nullptr};
+      s.out_type = TY(out_t[k]);
+      specs[k] = s;
+      ro[k].d = put(be, nullptr, rows * 8);
+      ro[k].v = put(be, nullptr, rows);
+      outs[k] = attu_out{TY(out_t[k]), ro[k].d, ro[k].v, nullptr};
+    }
+    attu_buf* ob = put(be, offs);
+    attu_buf* pb = perm ? put(be, *perm) : nullptr;
+    attu_error e;
+    attu_error_clear(&e);
+    int rc = segmented ? be->segreduce(be, ob, nseg, pb, (int)ops.size(), specs.data(), outs.data(), &e)
+                       : be->reduce(be, n, (int)ops.size(), specs.data(), outs.data(), &e);
+    *errstate = rc ? e.sqlstate : "";
+    std::vector<std::vector<uint8_t>> res;
+    for (size_t k = 0; k < ops.size(); ++k) {
+      if (!rc) {
+        size_t w = attu_type_width(out_t[k]);
+        auto v = get<uint8_t>(be, ro[k].v, rows);
+        auto dd = get<uint8_t>(be, ro[k].d, rows * w);
+        res.push_back(v);
+        res.push_back(dd);
+      }
+      be->free(be, ro[k].d);
+      be->free(be, ro[k].v);
+    }
+    be->free(be, ob);
+    be->free(be, pb);
+    return res;
+  };
+
+  r.run("segreduce (device and host paths) and reduce, against the CPU", [&] {
+    for (size_t n : sizes()) {
+      cols_t k = make_cols(n, n + 50);
+      std::vector<int64_t> perm(n);
+      for (size_t i = 0; i < n; ++i) perm[i] = (int64_t)(n - 1 - i);
+      for (auto geo : {attu::test::geo_tiny, attu::test::geo_random, attu::test::geo_one_huge}) {
+        auto segs32 = attu::test::make_segments((int)n, geo, 20, n + 51);
+        std::vector<int64_t> offs(segs32.begin(), segs32.end());
+        size_t nseg = offs.size();
+        offs.push_back((int64_t)n);
+        using O = attu_reduce_op;
+        std::vector<O> stream_ops = {ATTU_REDUCE_COUNT_STAR, ATTU_REDUCE_COUNT, ATTU_REDUCE_SUM,
+                                     ATTU_REDUCE_SUM, ATTU_REDUCE_MIN, ATTU_REDUCE_MAX,
+                                     ATTU_REDUCE_AVG_SUM, ATTU_REDUCE_ANY, ATTU_REDUCE_MAX,
+                                     ATTU_REDUCE_SUM};
+        std::vector<attu_type_id> in = {ATTU_TYPE_INT32, ATTU_TYPE_FLOAT64, ATTU_TYPE_INT32,
+                                        ATTU_TYPE_FLOAT64, ATTU_TYPE_FLOAT64, ATTU_TYPE_INT32,
+                                        ATTU_TYPE_INT32, ATTU_TYPE_INT64, ATTU_TYPE_INT64,
+                                        ATTU_TYPE_INT64};
+        std::vector<attu_type_id> out = {ATTU_TYPE_INT64, ATTU_TYPE_INT64, ATTU_TYPE_INT64,
+                                         ATTU_TYPE_FLOAT64, ATTU_TYPE_FLOAT64, ATTU_TYPE_INT32,
+                                         ATTU_TYPE_FLOAT64, ATTU_TYPE_INT64, ATTU_TYPE_INT64,
+                                         ATTU_TYPE_INT64};
+        std::vector<O> rank_ops = {ATTU_REDUCE_NTH_SMALLEST, ATTU_REDUCE_NTH_LARGEST_ARG,
+                                   ATTU_REDUCE_COUNT};
+        std::vector<attu_type_id> rin = {ATTU_TYPE_FLOAT64, ATTU_TYPE_INT32, ATTU_TYPE_INT32};
+        std::vector<attu_type_id> rout = {ATTU_TYPE_FLOAT64, ATTU_TYPE_INT64, ATTU_TYPE_INT64};
+        for (int variant = 0; variant < 4; ++variant) {
+          std::vector<std::vector<std::vector<uint8_t>>> res;
+          std::string st[2];
+          for (int b = 0; b < 2; ++b) {
+            auto* be = both[b];
+            dcols_t d = put_cols(be, k);
+            if (variant == 0)
+              res.push_back(run_reduce(be, true, offs, nseg, &perm, d, stream_ops, in, out, n, &st[b]));
+            else if (variant == 1)
+              res.push_back(run_reduce(be, true, offs, nseg, nullptr, d, rank_ops, rin, rout, n, &st[b]));
+            else if (variant == 2)
+              res.push_back(run_reduce(be, false, offs, 1, nullptr, d, stream_ops, in, out, n, &st[b]));
+            else
+              res.push_back(run_reduce(be, false, offs, 1, nullptr, d, rank_ops, rin, rout, n, &st[b]));
+            free_cols(be, d);
+          }
+          std::string what = "n=" + std::to_string(n) + " " + attu::test::geometry_name(geo) +
+                             " nseg=" + std::to_string(nseg) + " variant " + std::to_string(variant);
+          if (st[0] != st[1]) r.fail(what + ": sqlstate " + st[1] + " vs " + st[0]);
+          if (res[0].size() != res[1].size()) {
+            r.fail(what + ": output count");
+            continue;
+          }
+          for (size_t q = 0; q < res[0].size(); ++q)
+            attu::test::expect_equal(r, res[1][q], res[0][q],
+                                     (what + " output " + std::to_string(q)).c_str());
+        }
+      }
+    }
+    // SUM(int64) overflow: 22003 on both, on the device path (many segments)
+    size_t n = 4096;
+    cols_t k = make_cols(n, 99);
+    for (auto& x : k.c) x = INT64_MAX / 3;
+    for (auto& x : k.cv) x = 1;
+    std::vector<int64_t> offs;
+    for (size_t s = 0; s <= n / 4; ++s) offs.push_back((int64_t)(s * 4));
+    for (int b = 0; b < 2; ++b) {
+      dcols_t d = put_cols(both[b], k);
+      std::string st;
+      run_reduce(both[b], true, offs, n / 4, nullptr, d, {ATTU_REDUCE_SUM}, {ATTU_TYPE_INT64},
+                 {ATTU_TYPE_INT64}, n, &st);
+      if (st != "22003") r.fail(std::string(b ? "GPU" : "CPU") + " overflow gave '" + st + "'");
+      free_cols(both[b], d);
+    }
+  });
+
+  r.run("eval: a + 1, f * 2, a > 1, a / b (22012 on zero)", [&] {
+    attu_type it[3] = {TY(ATTU_TYPE_INT32), TY(ATTU_TYPE_FLOAT64), TY(ATTU_TYPE_INT64)};
+    attu_expr_program* p = attu_program_new(3, it);
+    int one = attu_program_reg(p, TY(ATTU_TYPE_INT64));
+    attu_instr c = attu_instr_make(ATTU_OP_CONST, one, -1, -1);
+    c.imm_i = 1;
+    attu_program_emit(p, c);
+    int a64 = attu_program_reg(p, TY(ATTU_TYPE_INT64));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_CAST_I_I, a64, 0, -1));
+    int sum = attu_program_reg(p, TY(ATTU_TYPE_INT64));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_ADD_I, sum, a64, one));
+    int two = attu_program_reg(p, TY(ATTU_TYPE_FLOAT64));
+    attu_instr c2 = attu_instr_make(ATTU_OP_CONST, two, -1, -1);
+    c2.imm_f = 2.0;
+    attu_program_emit(p, c2);
+    int prod = attu_program_reg(p, TY(ATTU_TYPE_FLOAT64));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_MUL_F, prod, 1, two));
+    int gt = attu_program_reg(p, TY(ATTU_TYPE_BOOL));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_GT_I, gt, a64, one));
+    attu_program_add_output(p, sum);
+    attu_program_add_output(p, prod);
+    attu_program_add_output(p, gt);
+    attu_expr_program* q = attu_program_new(3, it);
+    int b64 = attu_program_reg(q, TY(ATTU_TYPE_INT64));
+    attu_program_emit(q, attu_instr_make(ATTU_OP_CAST_I_I, b64, 0, -1));
+    int quo = attu_program_reg(q, TY(ATTU_TYPE_INT64));
+    attu_program_emit(q, attu_instr_make(ATTU_OP_DIV_I, quo, 2, b64));
+    attu_program_add_output(q, quo);
+    for (size_t n : sizes()) {
+      cols_t k = make_cols(n, n + 60);
+      std::vector<std::vector<uint8_t>> res[2];
+      std::string st[2];
+      for (int b = 0; b < 2; ++b) {
+        auto* be = both[b];
+        dcols_t d = put_cols(be, k);
+        attu_vec ins[3] = {{it[0], d.a, d.av, nullptr}, {it[1], d.f, d.fv, nullptr},
+                           {it[2], d.c, d.cv, nullptr}};
+        attu_buf* o[6];
+        for (int j = 0; j < 3; ++j) {
+          o[2 * j] = put(be, nullptr, n * 8);
+          o[2 * j + 1] = put(be, nullptr, n);
+        }
+        attu_out outs[3] = {{TY(ATTU_TYPE_INT64), o[0], o[1], nullptr},
+                            {TY(ATTU_TYPE_FLOAT64), o[2], o[3], nullptr},
+                            {TY(ATTU_TYPE_BOOL), o[4], o[5], nullptr}};
+        if (be->eval(be, p, ins, n, outs, &err)) r.fail(err.message);
+        res[b].push_back(get<uint8_t>(be, o[0], n * 8));
+        res[b].push_back(get<uint8_t>(be, o[1], n));
+        res[b].push_back(get<uint8_t>(be, o[2], n * 8));
+        res[b].push_back(get<uint8_t>(be, o[3], n));
+        res[b].push_back(get<uint8_t>(be, o[4], n));
+        res[b].push_back(get<uint8_t>(be, o[5], n));
+        // c / a: a is zero somewhere (range -5..5) unless n is tiny
+        attu_error e;
+        attu_error_clear(&e);
+        st[b] = be->eval(be, q, ins, n, outs, &e) ? e.sqlstate : "";
+        for (auto* x : o) be->free(be, x);
+        free_cols(be, d);
+      }
+      for (size_t j = 0; j < res[0].size(); ++j)
+        attu::test::expect_equal(r, res[1][j], res[0][j],
+                                 ("eval n=" + std::to_string(n) + " out " + std::to_string(j)).c_str());
+      if (st[0] != st[1]) r.fail("division sqlstate " + st[1] + " vs " + st[0]);
+      if (n > 100 && st[1] != "22012") r.fail("division by zero gave '" + st[1] + "'");
+    }
+    attu_program_free(p);
+    attu_program_free(q);
+  });
+
+  r.run("lbs_segreduce: residual filter, LEFT semantics", [&] {
+    // program: inputs 0 = left int64, 1 = right int64; outputs: 0 = right,
+    // 1 = (left < right)
+    attu_type it[2] = {TY(ATTU_TYPE_INT64), TY(ATTU_TYPE_INT64)};
+    attu_expr_program* p = attu_program_new(2, it);
+    int lt = attu_program_reg(p, TY(ATTU_TYPE_BOOL));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_LT_I, lt, 0, 1));
+    attu_program_add_output(p, 1);
+    attu_program_add_output(p, lt);
+    for (size_t n : sizes()) {
+      size_t nl = n / 3 + 1;
+      auto lv = attu::test::random_values<int64_t>(nl, -50, 50, n + 70);
+      auto rv = attu::test::random_values<int64_t>(n, -50, 50, n + 71);
+      auto rvalid = attu::test::random_values<uint8_t>(n, 0, 5, n + 72);
+      for (auto& x : rvalid) x = x != 0;
+      auto cnt = attu::test::random_values<int64_t>(nl, 0, 6, n + 73);
+      std::vector<int64_t> off(nl + 1, 0), base(nl), map(n);
+      for (size_t s = 0; s < nl; ++s) off[s + 1] = off[s] + cnt[s];
+      int64_t total = off[nl];
+      std::vector<int64_t> rmap(total > 0 ? total : 0);
+      for (int64_t i = 0; i < total; ++i) rmap[i] = n ? (int64_t)((i * 31) % n) : 0;
+      if (!n) { for (auto& x : cnt) x = 0; std::fill(off.begin(), off.end(), 0); rmap.clear(); }
+      for (size_t s = 0; s < nl; ++s) base[s] = off[s];
+      for (bool outer : {false, true}) {
+        std::vector<std::vector<uint8_t>> res[2];
+        for (int b = 0; b < 2; ++b) {
+          auto* be = both[b];
+          attu_buf *lb = put(be, lv), *rb = put(be, rv), *rvb = put(be, rvalid);
+          attu_buf *ob = put(be, off), *bb = put(be, base), *mb = put(be, rmap);
+          attu_vec L{it[0], lb, nullptr, nullptr}, R{it[1], rb, rvb, nullptr};
+          attu_reduce_spec sp[2] = {};
+          sp[0].op = ATTU_REDUCE_SUM; sp[0].in_reg = 0; sp[0].arg_reg = -1;
+          sp[0].in = attu_vec{it[1], nullptr, nullptr, nullptr};
+          sp[0].out_type = it[1];
+          sp[1].op = ATTU_REDUCE_COUNT_STAR; sp[1].in_reg = -1; sp[1].arg_reg = -1;
+          sp[1].out_type = it[1];
+          attu_buf *o0 = put(be, nullptr, nl * 8), *v0 = put(be, nullptr, nl),
+                   *o1 = put(be, nullptr, nl * 8);
+          attu_out outs[2] = {{it[1], o0, v0, nullptr}, {it[1], o1, nullptr, nullptr}};
+          attu_lbs_segreduce_args a{};
+          a.nseg = nl; a.seg_offsets = ob; a.seg_base = bb; a.right_map = mb;
+          a.left_rows = nullptr; a.prog = p; a.nleft = 1; a.left = &L; a.nright = 1; a.right = &R;
+          a.filter_reg = 1; a.nreduce = 2; a.reduce = sp; a.out = outs; a.outer = outer;
+          if (be->lbs_segreduce(be, &a, &err)) r.fail(err.message);
+          res[b].push_back(get<uint8_t>(be, o0, nl * 8));
+          res[b].push_back(get<uint8_t>(be, v0, nl));
+          res[b].push_back(get<uint8_t>(be, o1, nl * 8));
+          for (auto* x : {lb, rb, rvb, ob, bb, mb, o0, v0, o1}) be->free(be, x);
+        }
+        for (size_t j = 0; j < 3; ++j)
+          attu::test::expect_equal(r, res[1][j], res[0][j],
+                                   ("lbs_segreduce n=" + std::to_string(n) + (outer ? " outer" : "") +
+                                    " out " + std::to_string(j)).c_str());
+      }
+    }
+    attu_program_free(p);
+  });
+
+  r.run("memory budget and device exhaustion are 53200, nothing leaked", [&] {
+    attu_error e;
+    attu_error_clear(&e);
+    attu_backend* small = attu_backend_gpu_new(1 << 20, &e);
+    if (!small) { r.fail(e.message); return; }
+    attu_buf* a = small->alloc(small, 768 << 10, &e);
+    if (!a) r.fail(std::string("768 KiB under a 1 MiB budget: ") + e.message);
+    attu_error_clear(&e);
+    attu_buf* b = small->alloc(small, 512 << 10, &e);
+    if (b || std::string(e.sqlstate) != "53200") r.fail("over budget did not give 53200");
+    small->free(small, a);
+    attu_error_clear(&e);
+    b = small->alloc(small, 1 << 20, &e);  // the whole budget, once the first is freed
+    if (!b) r.fail(std::string("after free: ") + e.message);
+    small->free(small, b);
+    small->destroy(small);
+    // A budget above the device: the pool itself runs out (cudaMallocAsync).
+    attu_error_clear(&e);
+    attu_backend* big = attu_backend_gpu_new((size_t)1 << 50, &e);
+    if (!big) { r.fail(e.message); return; }
+    attu_error_clear(&e);
+    attu_buf* huge = big->alloc(big, (size_t)1 << 45, &e);
+    if (huge || std::string(e.sqlstate) != "53200")
+      r.fail(std::string("32 TiB allocation: '") + e.sqlstate + "' " + e.message);
+    big->free(big, huge);
+    attu_error_clear(&e);
+    attu_buf* ok = big->alloc(big, 1 << 20, &e);  // the device still works afterwards
+    if (!ok) r.fail(std::string("after exhaustion: ") + e.message);
+    std::vector<int64_t> v(1 << 17, 5);
+    if (ok && big->upload(big, ok, 0, v.data(), v.size() * 8, &e)) r.fail(e.message);
+    big->free(big, ok);
+    big->destroy(big);
   });
 
   cpu->destroy(cpu);
