@@ -77,6 +77,14 @@ int daemon_start(test_daemon *d, const char *bin, const char *const *extra) {
     return -1;
 }
 
+void daemon_cleanup(test_daemon *d) {
+    char ready[320];
+    snprintf(ready, sizeof ready, "%s/ready", d->dir);
+    unlink(ready);
+    unlink(d->log);
+    rmdir(d->dir);
+}
+
 int daemon_stop(test_daemon *d) {
     if (!d->pid) return -1;
     kill(d->pid, SIGTERM);
@@ -85,7 +93,11 @@ int daemon_stop(test_daemon *d) {
         if (waitpid(d->pid, &st, WNOHANG) == d->pid) {
             d->pid = 0;
             int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-            if (rc != 0) print_log(d);
+            if (rc != 0) {
+                print_log(d);   /* and keep the folder for a look */
+            } else {
+                daemon_cleanup(d);
+            }
             return rc;
         }
         usleep(20000);

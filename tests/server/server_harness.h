@@ -21,6 +21,8 @@ typedef struct test_daemon {
 int daemon_start(test_daemon *d, const char *bin, const char *const *extra);
 /* SIGTERM and wait; returns the exit status (or -1 / 128+signal). */
 int daemon_stop(test_daemon *d);
+/* Removes the daemon's temporary folder (after a clean exit). */
+void daemon_cleanup(test_daemon *d);
 /* A libpq connection string for the daemon. */
 void daemon_conninfo(const test_daemon *d, char *out, size_t cap);
 

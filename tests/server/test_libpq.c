@@ -584,6 +584,7 @@ Test(shutdown, sigterm_cancels_running_query_and_exits_0, .timeout = 60) {
     cr_assert_lt(now_ms() - t0, 5000.0);
     PQfinish(c);
     PQfinish(idle);
+    daemon_cleanup(&D);
 }
 
 Test(shutdown, sigterm_with_a_slow_reader_exits_promptly, .timeout = 60) {
@@ -600,6 +601,7 @@ Test(shutdown, sigterm_with_a_slow_reader_exits_promptly, .timeout = 60) {
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     cr_assert_lt(now_ms() - t0, 5000.0, "shutdown took %.0f ms", now_ms() - t0);
     close(fd);
+    daemon_cleanup(&D);
 }
 
 Test(config, settings_from_a_config_file, .timeout = 60) {
