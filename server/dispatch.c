@@ -287,6 +287,8 @@ void conn_job(void *arg) {
             continue;
         }
         if (c->out.len) conn_flush(c, false);
+        /* an idle connection keeps no big reply buffer */
+        if (!c->out.len && c->out.cap > 16384) pgbuf_free(&c->out);
         pthread_mutex_lock(&c->mu);
         if (c->qhead && !c->closed && !c->want_close) {   /* raced with the loop */
             pthread_mutex_unlock(&c->mu);
