@@ -12,6 +12,12 @@
  * lbs_segreduce (expression programs: text, dictionaries and PostgreSQL's
  * error rules live in the host interpreter), reduce, and segreduce with
  * rank aggregates or few segments. See backend_gpu_compute.cu.
+ *
+ * With ATTU_GPU_EVAL=1 in the environment when the backend is created, eval
+ * runs programs of the numeric subset (gpu/backend/expr_device.cuh: no
+ * TEXT, no functions or casts beyond int <-> int and int -> float) in one
+ * fused device pass, and the rest as above. Off by default: that kernel is
+ * checked against the reference on the host, not yet on a GPU.
  */
 #ifndef ATTU_BACKEND_GPU_H
 #define ATTU_BACKEND_GPU_H

@@ -35,6 +35,7 @@
 extern "C" {
 #include "engine/expr_program.h"
 }
+#include "gpu/backend/expr_device.cuh"
 #include "gpu/patterns/mergesort.cuh"
 #include "gpu/patterns/segmented_sort.cuh"
 
@@ -317,7 +318,8 @@ __device__ inline int num_cmp(int fl, num_t a, num_t b) {
 
 __device__ inline int width_of(int type) {
   switch (type) {
-    case ATTU_TYPE_BOOL: return 1;
+    case ATTU_TYPE_BOOL:
+    case ATTU_TYPE_UNKNOWN: return 1;  // as attu_type_width
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TEXT:
@@ -514,8 +516,107 @@ attu_reduce_spec stage_spec(stage_t& st, const attu_reduce_spec& s) {
   return r;
 }
 
+// ---- eval on the device (the numeric subset) --------------------------------------
+
+struct dcol_t {
+  int type;
+  const void* data;
+  const uint8_t* valid;
+};
+struct dres_t {
+  int type;
+  void* data;
+  uint8_t* valid;
+  int reg;
+};
+
+bool device_eval_eligible(const attu_expr_program* p, const attu_vec* inputs,
+                          const attu_out* outputs) {
+  if (p->nregs > kDevMaxRegs || p->ninputs > p->nregs) return false;
+  for (int r = 0; r < p->nregs; ++r)
+    if (p->reg_types[r].id == ATTU_TYPE_TEXT) return false;
+  for (int i = 0; i < p->ninputs; ++i)
+    if (inputs[i].type.id == ATTU_TYPE_TEXT || inputs[i].type.id == ATTU_TYPE_UNKNOWN ||
+        !inputs[i].data)
+      return false;
+  for (int o = 0; o < p->noutputs; ++o)
+    if (outputs[o].type.id == ATTU_TYPE_TEXT || outputs[o].type.id == ATTU_TYPE_UNKNOWN ||
+        !outputs[o].data)
+      return false;
+  for (int k = 0; k < p->ninstr; ++k) {
+    const attu_instr& in = p->code[k];
+    if (!dev_op_supported(in.op) || (in.op == ATTU_OP_CONST && in.imm_s >= 0)) return false;
+  }
+  return true;
+}
+
+// One fused pass: per row, load the inputs, run the program, store the
+// outputs. Returns 0, or 1 when some row would raise an error (outputs are
+// then unspecified; the caller reruns the reference).
+int device_eval(attu_backend* be, const attu_expr_program* p, const attu_vec* inputs, size_t n,
+                attu_out* outputs) {
+  context_t& ctx = CTX(be);
+  std::vector<dinstr_t> code((size_t)p->ninstr);
+  for (int k = 0; k < p->ninstr; ++k) {
+    const attu_instr& in = p->code[k];
+    dinstr_t& d = code[k];
+    d.op = in.op;
+    d.dst = in.dst; d.a = in.a; d.b = in.b; d.c = in.c; d.d = in.d; d.guard = in.guard;
+    d.imm_null = in.imm_null;
+    d.imm_i = in.imm_i;
+    d.imm_f = in.imm_f;
+    d.dst_type = p->reg_types[in.dst].id;
+    d.dst_prec = p->reg_types[in.dst].precision;
+    d.dst_float = attu_type_mclass(p->reg_types[in.dst].id) == ATTU_MC_FLOAT;
+  }
+  std::vector<dcol_t> ins((size_t)p->ninputs);
+  for (int i = 0; i < p->ninputs; ++i)
+    ins[i] = dcol_t{inputs[i].type.id, inputs[i].data->ptr,
+                    inputs[i].valid ? static_cast<const uint8_t*>(inputs[i].valid->ptr) : nullptr};
+  std::vector<dres_t> outs((size_t)p->noutputs);
+  for (int o = 0; o < p->noutputs; ++o) {
+    outputs[o].dict = nullptr;
+    outs[o] = dres_t{outputs[o].type.id, outputs[o].data->ptr,
+                     outputs[o].valid ? static_cast<uint8_t*>(outputs[o].valid->ptr) : nullptr,
+                     p->outputs[o]};
+  }
+  mem_t<dinstr_t> dcode = to_mem(code, ctx);
+  mem_t<dcol_t> dins = to_mem(ins, ctx);
+  mem_t<dres_t> douts = to_mem(outs, ctx);
+  mem_t<int> flag(1, ctx);
+  flag.memset(0);
+  const dinstr_t* cp = dcode.data();
+  const dcol_t* ip = dins.data();
+  const dres_t* op = douts.data();
+  int* fl = flag.data();
+  int ninstr = p->ninstr, nin = p->ninputs, nout = p->noutputs, nregs = p->nregs;
+  transform([=] __device__(int row) {
+    dslot_t R[kDevMaxRegs];
+    for (int r = 0; r < nregs; ++r) {
+      R[r].v.i = 0;
+      R[r].null = 0;
+    }
+    for (int i = 0; i < nin; ++i) dev_load(ip[i].type, ip[i].data, ip[i].valid, row, &R[i]);
+    if (dev_eval_row(cp, ninstr, R)) {
+      atomicExch(fl, 1);
+      return;
+    }
+    for (int o = 0; o < nout; ++o) dev_store(op[o].type, op[o].data, op[o].valid, row, R[op[o].reg]);
+  }, (int)n, ctx);
+  int failed = 0;
+  dtoh(&failed, fl, 1, ctx);
+  return failed;
+}
+
 int gpu_eval(attu_backend* be, const attu_expr_program* prog, const attu_vec* inputs, size_t n,
              attu_out* outputs, attu_error* err) {
+  if (IMPL(be)->device_eval && n <= kMaxCount && device_eval_eligible(prog, inputs, outputs)) {
+    int failed = 0;
+    if (attu_backend_interrupted(err)) return -1;
+    if (guarded(err, [&] { failed = device_eval(be, prog, inputs, n, outputs); })) return -1;
+    if (!failed) return 0;
+    // Some row fails: the reference below raises its exact error.
+  }
   attu_backend* host = IMPL(be)->host;
   return guarded(err, [&] {
     stage_t st(be);
@@ -636,6 +737,8 @@ int gpu_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* 
 }  // namespace
 
 void install_compute(attu_backend* be) {
+  const char* e = getenv("ATTU_GPU_EVAL");
+  IMPL(be)->device_eval = e && strcmp(e, "1") == 0;
   be->eval = gpu_eval;
   be->sort = gpu_sort;
   be->top_k = gpu_top_k;

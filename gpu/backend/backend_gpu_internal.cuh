@@ -30,6 +30,10 @@ struct gpu_impl {
   // lbs_segreduce, reduce, segreduce's rank aggregates) on copies of the
   // device buffers: the reference semantics, byte for byte.
   attu_backend* host = nullptr;
+  // eval runs programs of the numeric subset on the device (expr_device.cuh)
+  // when set: ATTU_GPU_EVAL=1 at creation. Off by default until it has run
+  // on a GPU (docs/testing.md, GPU backend).
+  bool device_eval = false;
 };
 
 inline gpu_impl* IMPL(attu_backend* be) { return static_cast<gpu_impl*>(be->impl); }

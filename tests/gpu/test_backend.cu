@@ -18,6 +18,9 @@
 extern "C" {
 #include "engine/expr_program.h"
 }
+#include "gpu/backend/expr_device.cuh"
+
+#include <random>
 
 using attu::test::runner_t;
 
@@ -59,9 +62,131 @@ std::vector<size_t> sizes() {
                                   [](size_t n) { return (long long)n; });
 }
 
+
+// The device interpreter's row function (gpu/backend/expr_device.cuh) run on
+// the host against the reference interpreter (attu_interp_run): random
+// programs of its subset over edge values (INT64_MIN, INT32 bounds, 0, -1,
+// NaN, +/-inf, -0, 1e308) with NULL inputs and guards; every register must
+// agree (any NaN equals any NaN) and so must "this row raises an error".
+// Runs without a GPU. Returns the number of mismatches.
+long long check_device_interpreter_on_host() {
+  using namespace attu::gpu_backend;
+  std::mt19937_64 rng(12345);
+  auto R = [&](int n) { return (int)(rng() % (unsigned)n); };
+  long long rows = 0, errs = 0, progs = 0, mism = 0;
+  const int64_t iv[] = {0, 1, -1, 2, 7, -7, 100, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, 12345678901LL, -3, 99999};
+  const double fv[] = {0.0, -0.0, 1.5, -2.25, 1e308, -1e308, 3.0, NAN, INFINITY, -INFINITY, 1e-300, 7.0};
+  for (int it = 0; it < 3000; ++it) {
+    attu_type in_t[4] = {{ATTU_TYPE_INT64, 0, 0}, {ATTU_TYPE_INT32, 0, 0}, {ATTU_TYPE_FLOAT64, 0, 0}, {ATTU_TYPE_BOOL, 0, 0}};
+    attu_expr_program* p = attu_program_new(4, in_t);
+    std::vector<int> ints = {0, 1}, flts = {2}, bools = {3};
+    int ninstr = 1 + R(10);
+    for (int k = 0; k < ninstr; ++k) {
+      int kind = R(12);
+      attu_instr in;
+      int dst;
+      auto pick = [&](std::vector<int>& v) { return v[R((int)v.size())]; };
+      if (kind == 0) {  // const
+        int cls = R(3);
+        attu_type t = cls == 0 ? attu_type{ATTU_TYPE_INT64, 0, 0} : cls == 1 ? attu_type{ATTU_TYPE_FLOAT64, 0, 0} : attu_type{ATTU_TYPE_BOOL, 0, 0};
+        dst = attu_program_reg(p, t);
+        in = attu_instr_make(ATTU_OP_CONST, dst, -1, -1);
+        in.imm_null = R(5) == 0;
+        in.imm_i = cls == 2 ? R(2) : iv[R(14)];
+        in.imm_f = fv[R(12)];
+        (cls == 0 ? ints : cls == 1 ? flts : bools).push_back(dst);
+      } else if (kind <= 3) {  // int arith
+        static const attu_opcode ops[] = {ATTU_OP_ADD_I, ATTU_OP_SUB_I, ATTU_OP_MUL_I, ATTU_OP_DIV_I, ATTU_OP_MOD_I, ATTU_OP_ADD_D, ATTU_OP_SUB_D, ATTU_OP_MUL_D, ATTU_OP_NEG_I, ATTU_OP_NEG_D, ATTU_OP_CAST_I_I};
+        attu_opcode op = ops[R(11)];
+        int tt = R(5);
+        attu_type t = tt == 0 ? attu_type{ATTU_TYPE_INT32, 0, 0} : tt == 1 ? attu_type{ATTU_TYPE_DECIMAL, (int16_t)(3 + R(16)), 2} : tt == 2 && op == ATTU_OP_CAST_I_I ? attu_type{ATTU_TYPE_DATE, 0, 0} : tt == 3 && op == ATTU_OP_CAST_I_I ? attu_type{ATTU_TYPE_BOOL, 0, 0} : attu_type{ATTU_TYPE_INT64, 0, 0};
+        dst = attu_program_reg(p, t);
+        in = attu_instr_make(op, dst, pick(ints), (op == ATTU_OP_NEG_I || op == ATTU_OP_NEG_D || op == ATTU_OP_CAST_I_I) ? -1 : pick(ints));
+        (t.id == ATTU_TYPE_BOOL ? bools : ints).push_back(dst);
+      } else if (kind <= 5) {  // float arith
+        static const attu_opcode ops[] = {ATTU_OP_ADD_F, ATTU_OP_SUB_F, ATTU_OP_MUL_F, ATTU_OP_DIV_F, ATTU_OP_MOD_F, ATTU_OP_NEG_F, ATTU_OP_CAST_I_F};
+        attu_opcode op = ops[R(7)];
+        attu_type t = R(3) == 0 ? attu_type{ATTU_TYPE_FLOAT32, 0, 0} : attu_type{ATTU_TYPE_FLOAT64, 0, 0};
+        dst = attu_program_reg(p, t);
+        if (op == ATTU_OP_CAST_I_F) in = attu_instr_make(op, dst, pick(ints), -1);
+        else in = attu_instr_make(op, dst, pick(flts), op == ATTU_OP_NEG_F ? -1 : pick(flts));
+        flts.push_back(dst);
+      } else if (kind <= 7) {  // comparisons
+        bool f = R(2);
+        attu_opcode op = (attu_opcode)((f ? ATTU_OP_EQ_F : ATTU_OP_EQ_I) + R(6));
+        dst = attu_program_reg(p, attu_type{ATTU_TYPE_BOOL, 0, 0});
+        in = f ? attu_instr_make(op, dst, pick(flts), pick(flts)) : attu_instr_make(op, dst, pick(ints), pick(ints));
+        bools.push_back(dst);
+      } else if (kind == 8) {  // logic
+        static const attu_opcode ops[] = {ATTU_OP_AND, ATTU_OP_OR, ATTU_OP_NOT, ATTU_OP_IS_TRUE, ATTU_OP_IS_FALSE, ATTU_OP_IS_NULL, ATTU_OP_IS_NOT_NULL};
+        attu_opcode op = ops[R(7)];
+        dst = attu_program_reg(p, attu_type{ATTU_TYPE_BOOL, 0, 0});
+        int a = (op == ATTU_OP_IS_NULL || op == ATTU_OP_IS_NOT_NULL) && R(2) ? pick(flts) : pick(bools);
+        in = attu_instr_make(op, dst, a, (op == ATTU_OP_AND || op == ATTU_OP_OR) ? pick(bools) : -1);
+        bools.push_back(dst);
+      } else {  // coalesce / select / nullif / move
+        bool f = R(2);
+        auto& v = f ? flts : ints;
+        static const attu_opcode iops[] = {ATTU_OP_COALESCE, ATTU_OP_SELECT, ATTU_OP_NULLIF_I, ATTU_OP_MOVE};
+        attu_opcode op = iops[R(4)];
+        if (op == ATTU_OP_NULLIF_I && f) op = ATTU_OP_NULLIF_F;
+        dst = attu_program_reg(p, f ? attu_type{ATTU_TYPE_FLOAT64, 0, 0} : attu_type{ATTU_TYPE_INT64, 0, 0});
+        in = attu_instr_make(op, dst, pick(v), op == ATTU_OP_MOVE ? -1 : pick(v));
+        if (op == ATTU_OP_SELECT) in.c = (int16_t)pick(bools);
+        v.push_back(dst);
+      }
+      if (R(4) == 0) in.guard = (int16_t)pick(bools);
+      attu_program_emit(p, in);
+    }
+    ++progs;
+    std::vector<dinstr_t> code(p->ninstr);
+    for (int k = 0; k < p->ninstr; ++k) {
+      const attu_instr& in = p->code[k];
+      dinstr_t& d = code[k];
+      d.op = in.op; d.dst = in.dst; d.a = in.a; d.b = in.b; d.c = in.c; d.d = in.d; d.guard = in.guard;
+      d.imm_null = in.imm_null; d.imm_i = in.imm_i; d.imm_f = in.imm_f;
+      d.dst_type = p->reg_types[in.dst].id; d.dst_prec = p->reg_types[in.dst].precision;
+      d.dst_float = attu_type_mclass(p->reg_types[in.dst].id) == ATTU_MC_FLOAT;
+    }
+    attu_interp* ip = attu_interp_new(p);
+    for (int row = 0; row < 30; ++row) {
+      dslot_t Rg[kDevMaxRegs];
+      memset(Rg, 0, sizeof Rg);
+      attu_slot s[4];
+      memset(s, 0, sizeof s);
+      int64_t a = iv[R(14)], b = (int32_t)iv[R(9)];
+      double f = fv[R(12)];
+      int64_t bo = R(2);
+      int nul[4] = {R(5) == 0, R(5) == 0, R(5) == 0, R(5) == 0};
+      s[0].v.i = a; s[1].v.i = b; s[2].v.f = f; s[3].v.i = bo;
+      for (int i = 0; i < 4; ++i) { s[i].null = nul[i]; Rg[i].null = nul[i]; Rg[i].v.i = s[i].v.i; }
+      for (int i = 0; i < 4; ++i) *attu_interp_input(ip, i) = s[i];
+      attu_error e; attu_error_clear(&e);
+      int crc = attu_interp_run(ip, 1, &e);
+      int drc = dev_eval_row(code.data(), (int)code.size(), Rg);
+      ++rows;
+      if (crc || drc) { ++errs; if (!crc != !drc) { ++mism; if (mism < 10) { char buf[4096]; attu_program_dump(p, buf, sizeof buf); std::printf("error mismatch cpu=%d dev=%d (%s)\n%s\n", crc, drc, e.message, buf); } } continue; }
+      for (int r = 0; r < p->nregs; ++r) {
+        const attu_slot* c = attu_interp_reg(ip, r);
+        bool fl = attu_type_mclass(p->reg_types[r].id) == ATTU_MC_FLOAT;
+        bool same = c->v.i == Rg[r].v.i || (fl && std::isnan(c->v.f) && std::isnan(Rg[r].v.f));
+        bool bad = (c->null != 0) != (Rg[r].null != 0) || (!c->null && !same);
+        if (bad) { ++mism; if (mism < 10) { char buf[4096]; attu_program_dump(p, buf, sizeof buf); std::printf("reg %d mismatch: cpu null=%d %lld dev null=%d %lld\n%s\n", r, c->null, (long long)c->v.i, Rg[r].null, (long long)Rg[r].v.i, buf); } break; }
+      }
+    }
+    attu_interp_free(ip);
+    attu_program_free(p);
+  }
+  std::printf("device interpreter on the host: %lld programs, %lld rows (%lld raise errors), %lld mismatches\n",
+              progs, rows, errs, mism);
+  return mism;
+}
+
 }  // namespace
 
 int main() {
+  // Needs no GPU: runs first, and fails the test even where the rest skips.
+  if (check_device_interpreter_on_host() != 0) return 1;
   ATTU_GPU_TEST_MAIN_PROLOGUE();
   runner_t r;
   attu_error err;
@@ -493,7 +618,7 @@ int main() {
     }
   });
 
-  r.run("eval: a + 1, f * 2, a > 1, a / b (22012 on zero)", [&] {
+  r.run("eval: a + 1, f * 2, a > 1, a / b (22012 on zero); host-staged and device interpreter", [&] {
     attu_type it[3] = {TY(ATTU_TYPE_INT32), TY(ATTU_TYPE_FLOAT64), TY(ATTU_TYPE_INT64)};
     attu_expr_program* p = attu_program_new(3, it);
     int one = attu_program_reg(p, TY(ATTU_TYPE_INT64));
@@ -521,12 +646,23 @@ int main() {
     int quo = attu_program_reg(q, TY(ATTU_TYPE_INT64));
     attu_program_emit(q, attu_instr_make(ATTU_OP_DIV_I, quo, 2, b64));
     attu_program_add_output(q, quo);
+    // Third: the GPU backend with the device interpreter (ATTU_GPU_EVAL=1).
+    setenv("ATTU_GPU_EVAL", "1", 1);
+    attu_error de;
+    attu_error_clear(&de);
+    attu_backend* gpu_dev = attu_backend_gpu_new(0, &de);
+    unsetenv("ATTU_GPU_EVAL");
+    if (!gpu_dev) {
+      r.fail(de.message);
+      return;
+    }
+    attu_backend* three[3] = {cpu, gpu, gpu_dev};
     for (size_t n : sizes()) {
       cols_t k = make_cols(n, n + 60);
-      std::vector<std::vector<uint8_t>> res[2];
-      std::string st[2];
-      for (int b = 0; b < 2; ++b) {
-        auto* be = both[b];
+      std::vector<std::vector<uint8_t>> res[3];
+      std::string st[3];
+      for (int b = 0; b < 3; ++b) {
+        auto* be = three[b];
         dcols_t d = put_cols(be, k);
         attu_vec ins[3] = {{it[0], d.a, d.av, nullptr}, {it[1], d.f, d.fv, nullptr},
                            {it[2], d.c, d.cv, nullptr}};
@@ -555,9 +691,25 @@ int main() {
       for (size_t j = 0; j < res[0].size(); ++j)
         attu::test::expect_equal(r, res[1][j], res[0][j],
                                  ("eval n=" + std::to_string(n) + " out " + std::to_string(j)).c_str());
-      if (st[0] != st[1]) r.fail("division sqlstate " + st[1] + " vs " + st[0]);
+      // The device interpreter: NaN payloads may differ (any NaN is NaN).
+      for (size_t j = 0; j < res[0].size(); ++j) {
+        if (j != 2) {
+          attu::test::expect_equal(r, res[2][j], res[0][j],
+                                   ("device eval n=" + std::to_string(n) + " out " + std::to_string(j)).c_str());
+          continue;
+        }
+        std::vector<double> want(n), got(n);
+        if (n) std::memcpy(want.data(), res[0][j].data(), n * 8);
+        if (n) std::memcpy(got.data(), res[2][j].data(), n * 8);
+        attu::test::expect_equal(r, got, want, "device eval float out", [](double x, double y) {
+          return std::memcmp(&x, &y, 8) == 0 || (std::isnan(x) && std::isnan(y));
+        });
+      }
+      for (int b = 1; b < 3; ++b)
+        if (st[0] != st[b]) r.fail("division sqlstate " + st[b] + " vs " + st[0]);
       if (n > 100 && st[1] != "22012") r.fail("division by zero gave '" + st[1] + "'");
     }
+    gpu_dev->destroy(gpu_dev);
     attu_program_free(p);
     attu_program_free(q);
   });

@@ -1,0 +1,277 @@
+// expr_device.cuh: the numeric subset of the expression interpreter
+// (engine/expr_program.h) as one row's straight-line evaluation, callable
+// on the device (the GPU backend's fused eval kernel) and on the host (its
+// checks against attu_interp_run).
+//
+// Subset: CONST (no string), MOVE, three-valued AND / OR / NOT, IS [NOT]
+// NULL / TRUE / FALSE, COALESCE, SELECT, NULLIF_I/F, integer and decimal
+// ADD / SUB / MUL / NEG, DIV_I, MOD_I, float ADD / SUB / MUL / DIV / MOD /
+// NEG, comparisons _I and _F, CAST_I_I, CAST_I_F; no TEXT register. The
+// values it produces are the reference interpreter's, bit for bit. Where
+// the reference raises an error (overflow, range, division by zero) this
+// only reports "some row failed": the caller then reruns the reference,
+// which raises the exact error, so messages never diverge.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "gpu/backend/backend_gpu.h"
+extern "C" {
+#include "engine/expr_program.h"
+}
+
+namespace attu {
+namespace gpu_backend {
+
+constexpr int kDevMaxRegs = 48;
+
+struct dinstr_t {
+  int op;
+  int dst, a, b, c, d, guard;
+  int imm_null;
+  int64_t imm_i;
+  double imm_f;
+  int dst_type;     // attu_type_id of dst
+  int dst_prec;     // DECIMAL precision of dst
+  int dst_float;    // dst is of the float class
+};
+
+struct dslot_t {
+  union {
+    int64_t i;
+    double f;
+  } v;
+  int null;
+};
+
+__host__ __device__ inline int dev_fcmp(double a, double b) {
+  if (isnan(a)) return isnan(b) ? 0 : 1;
+  if (isnan(b)) return -1;
+  return a < b ? -1 : a > b;
+}
+
+// Nonzero when v does not fit dst's SQL type (the reference's range_check).
+__host__ __device__ inline int dev_out_of_range(const dinstr_t& in, int64_t v) {
+  switch (in.dst_type) {
+    case ATTU_TYPE_INT32: return v < INT32_MIN || v > INT32_MAX;
+    case ATTU_TYPE_DECIMAL: {
+      int64_t lim = 1;
+      for (int i = 0; i < in.dst_prec && i < 18; ++i) lim *= 10;
+      return in.dst_prec > 0 && (v >= lim || v <= -lim);
+    }
+    case ATTU_TYPE_DATE: return v < -2451545 || v > 2147483647LL - 2451545;
+    default: return 0;
+  }
+}
+
+// True when the op is in the subset above.
+inline bool dev_op_supported(int op) {
+  switch (op) {
+    case ATTU_OP_CONST: case ATTU_OP_MOVE: case ATTU_OP_AND: case ATTU_OP_OR: case ATTU_OP_NOT:
+    case ATTU_OP_IS_NULL: case ATTU_OP_IS_NOT_NULL: case ATTU_OP_IS_TRUE: case ATTU_OP_IS_FALSE:
+    case ATTU_OP_COALESCE: case ATTU_OP_SELECT: case ATTU_OP_NULLIF_I: case ATTU_OP_NULLIF_F:
+    case ATTU_OP_ADD_I: case ATTU_OP_SUB_I: case ATTU_OP_MUL_I: case ATTU_OP_DIV_I:
+    case ATTU_OP_MOD_I: case ATTU_OP_NEG_I:
+    case ATTU_OP_ADD_D: case ATTU_OP_SUB_D: case ATTU_OP_MUL_D: case ATTU_OP_NEG_D:
+    case ATTU_OP_ADD_F: case ATTU_OP_SUB_F: case ATTU_OP_MUL_F: case ATTU_OP_DIV_F:
+    case ATTU_OP_MOD_F: case ATTU_OP_NEG_F:
+    case ATTU_OP_EQ_I: case ATTU_OP_NE_I: case ATTU_OP_LT_I: case ATTU_OP_LE_I:
+    case ATTU_OP_GT_I: case ATTU_OP_GE_I:
+    case ATTU_OP_EQ_F: case ATTU_OP_NE_F: case ATTU_OP_LT_F: case ATTU_OP_LE_F:
+    case ATTU_OP_GT_F: case ATTU_OP_GE_F:
+    case ATTU_OP_CAST_I_I: case ATTU_OP_CAST_I_F: return true;
+    default: return false;
+  }
+}
+
+// Runs the program over one row whose inputs are already in R[0..ninputs).
+// Returns 0, or 1 where the reference interpreter would raise an error.
+__host__ __device__ inline int dev_eval_row(const dinstr_t* code, int ninstr, dslot_t* R) {
+  for (int k = 0; k < ninstr; ++k) {
+    const dinstr_t& in = code[k];
+    dslot_t* o = &R[in.dst];
+    if (in.guard >= 0 && (R[in.guard].null || !R[in.guard].v.i)) {
+      o->null = 1;
+      o->v.i = 0;
+      continue;
+    }
+    const dslot_t* A = in.a >= 0 ? &R[in.a] : nullptr;
+    const dslot_t* B = in.b >= 0 ? &R[in.b] : nullptr;
+    const dslot_t* C = in.c >= 0 ? &R[in.c] : nullptr;
+    const dslot_t* D = in.d >= 0 ? &R[in.d] : nullptr;
+    int op = in.op;
+    // non-strict instructions
+    switch (op) {
+      case ATTU_OP_CONST:
+        o->null = in.imm_null;
+        if (in.dst_float) o->v.f = in.imm_f;
+        else o->v.i = in.imm_i;
+        continue;
+      case ATTU_OP_MOVE: *o = *A; continue;
+      case ATTU_OP_AND: {
+        bool af = !A->null && !A->v.i, bf = !B->null && !B->v.i;
+        if (af || bf) { o->null = 0; o->v.i = 0; }
+        else if (A->null || B->null) { o->null = 1; o->v.i = 0; }
+        else { o->null = 0; o->v.i = 1; }
+        continue;
+      }
+      case ATTU_OP_OR: {
+        bool at = !A->null && A->v.i, bt = !B->null && B->v.i;
+        if (at || bt) { o->null = 0; o->v.i = 1; }
+        else if (A->null || B->null) { o->null = 1; o->v.i = 0; }
+        else { o->null = 0; o->v.i = 0; }
+        continue;
+      }
+      case ATTU_OP_IS_NULL: o->null = 0; o->v.i = A->null; continue;
+      case ATTU_OP_IS_NOT_NULL: o->null = 0; o->v.i = !A->null; continue;
+      case ATTU_OP_IS_TRUE: o->null = 0; o->v.i = !A->null && A->v.i; continue;
+      case ATTU_OP_IS_FALSE: o->null = 0; o->v.i = !A->null && !A->v.i; continue;
+      case ATTU_OP_COALESCE: *o = A->null ? *B : *A; continue;
+      case ATTU_OP_SELECT: *o = (!C->null && C->v.i) ? *A : *B; continue;
+      default: break;
+    }
+    if ((A && A->null) || (B && B->null) || (C && C->null) || (D && D->null)) {
+      // NULLIF(x, NULL) = x
+      if ((op == ATTU_OP_NULLIF_I || op == ATTU_OP_NULLIF_F) && !A->null) { *o = *A; continue; }
+      o->null = 1;
+      o->v.i = 0;
+      continue;
+    }
+    int64_t x = A ? A->v.i : 0, y = B ? B->v.i : 0, z = 0;
+    double fx = A ? A->v.f : 0, fy = B ? B->v.f : 0, fz = 0;
+    dslot_t res;
+    res.null = 0;
+    res.v.i = 0;
+    switch (op) {
+      case ATTU_OP_ADD_I: case ATTU_OP_ADD_D:
+        z = (int64_t)((uint64_t)x + (uint64_t)y);
+        if (((x ^ z) & (y ^ z)) < 0 || dev_out_of_range(in, z)) return 1;
+        res.v.i = z;
+        break;
+      case ATTU_OP_SUB_I: case ATTU_OP_SUB_D:
+        z = (int64_t)((uint64_t)x - (uint64_t)y);
+        if (((x ^ y) & (x ^ z)) < 0 || dev_out_of_range(in, z)) return 1;
+        res.v.i = z;
+        break;
+      case ATTU_OP_MUL_I: case ATTU_OP_MUL_D: {
+        __int128 p = (__int128)x * (__int128)y;
+        if (p > (__int128)INT64_MAX || p < (__int128)INT64_MIN) return 1;
+        z = (int64_t)p;
+        if (dev_out_of_range(in, z)) return 1;
+        res.v.i = z;
+        break;
+      }
+      case ATTU_OP_DIV_I:
+        if (y == 0) return 1;
+        if (y == -1) {
+          if (x == INT64_MIN) return 1;
+          z = -x;
+        } else {
+          z = x / y;
+        }
+        if (dev_out_of_range(in, z)) return 1;
+        res.v.i = z;
+        break;
+      case ATTU_OP_MOD_I:
+        if (y == 0) return 1;
+        res.v.i = y == -1 ? 0 : x % y;
+        break;
+      case ATTU_OP_NEG_I: case ATTU_OP_NEG_D:
+        if (x == INT64_MIN) return 1;
+        z = -x;
+        if (dev_out_of_range(in, z)) return 1;
+        res.v.i = z;
+        break;
+      case ATTU_OP_ADD_F: fz = fx + fy; goto fres;
+      case ATTU_OP_SUB_F: fz = fx - fy; goto fres;
+      case ATTU_OP_MUL_F: fz = fx * fy; goto fres;
+      case ATTU_OP_DIV_F:
+        if (fy == 0) return 1;
+        fz = fx / fy;
+        goto fres;
+      case ATTU_OP_MOD_F:
+        if (fy == 0) return 1;
+        fz = fmod(fx, fy);
+        goto fres;
+      case ATTU_OP_NEG_F: fz = -fx; goto fres;
+      fres:
+        if (isinf(fz) && !isinf(fx) && !(B && isinf(fy))) return 1;
+        if (in.dst_type == ATTU_TYPE_FLOAT32) fz = (double)(float)fz;
+        res.v.f = fz;
+        break;
+      case ATTU_OP_EQ_I: res.v.i = x == y; break;
+      case ATTU_OP_NE_I: res.v.i = x != y; break;
+      case ATTU_OP_LT_I: res.v.i = x < y; break;
+      case ATTU_OP_LE_I: res.v.i = x <= y; break;
+      case ATTU_OP_GT_I: res.v.i = x > y; break;
+      case ATTU_OP_GE_I: res.v.i = x >= y; break;
+      case ATTU_OP_EQ_F: res.v.i = dev_fcmp(fx, fy) == 0; break;
+      case ATTU_OP_NE_F: res.v.i = dev_fcmp(fx, fy) != 0; break;
+      case ATTU_OP_LT_F: res.v.i = dev_fcmp(fx, fy) < 0; break;
+      case ATTU_OP_LE_F: res.v.i = dev_fcmp(fx, fy) <= 0; break;
+      case ATTU_OP_GT_F: res.v.i = dev_fcmp(fx, fy) > 0; break;
+      case ATTU_OP_GE_F: res.v.i = dev_fcmp(fx, fy) >= 0; break;
+      case ATTU_OP_NOT: res.v.i = !x; break;
+      case ATTU_OP_NULLIF_I:
+        if (x == y) res.null = 1;
+        else res = *A;
+        break;
+      case ATTU_OP_NULLIF_F:
+        if (dev_fcmp(fx, fy) == 0) res.null = 1;
+        else res = *A;
+        break;
+      case ATTU_OP_CAST_I_I:
+        if (in.dst_type == ATTU_TYPE_BOOL) x = x != 0;
+        if (dev_out_of_range(in, x)) return 1;
+        res.v.i = x;
+        break;
+      case ATTU_OP_CAST_I_F:
+        res.v.f = in.dst_type == ATTU_TYPE_FLOAT32 ? (double)(float)x : (double)x;
+        break;
+      default: return 1;  // not in the subset: the caller never sends one
+    }
+    *o = res;
+  }
+  return 0;
+}
+
+// An input slot from a column (the reference's load_one for non-TEXT).
+__host__ __device__ inline void dev_load(int type, const void* d, const uint8_t* valid, int64_t row,
+                                         dslot_t* o) {
+  o->null = valid ? !valid[row] : 0;
+  switch (type) {
+    case ATTU_TYPE_BOOL: o->v.i = static_cast<const uint8_t*>(d)[row]; break;
+    case ATTU_TYPE_INT32:
+    case ATTU_TYPE_DATE: o->v.i = static_cast<const int32_t*>(d)[row]; break;
+    case ATTU_TYPE_FLOAT32: o->v.f = static_cast<const float*>(d)[row]; break;
+    case ATTU_TYPE_FLOAT64: o->v.f = static_cast<const double*>(d)[row]; break;
+    default: o->v.i = static_cast<const int64_t*>(d)[row]; break;
+  }
+}
+
+// An output slot into a column (the reference's store_one).
+__host__ __device__ inline void dev_store(int type, void* d, uint8_t* valid, int64_t row,
+                                          const dslot_t& s) {
+  if (valid) valid[row] = !s.null;
+  if (s.null) {
+    switch (type) {
+      case ATTU_TYPE_BOOL: case ATTU_TYPE_UNKNOWN: static_cast<uint8_t*>(d)[row] = 0; break;
+      case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_FLOAT32:
+        static_cast<int32_t*>(d)[row] = 0;
+        break;
+      default: static_cast<int64_t*>(d)[row] = 0; break;
+    }
+    return;
+  }
+  switch (type) {
+    case ATTU_TYPE_BOOL: static_cast<uint8_t*>(d)[row] = (uint8_t)(s.v.i != 0); break;
+    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: static_cast<int32_t*>(d)[row] = (int32_t)s.v.i; break;
+    case ATTU_TYPE_FLOAT32: static_cast<float*>(d)[row] = (float)s.v.f; break;
+    case ATTU_TYPE_FLOAT64: static_cast<double*>(d)[row] = s.v.f; break;
+    default: static_cast<int64_t*>(d)[row] = s.v.i; break;
+  }
+}
+
+}  // namespace gpu_backend
+}  // namespace attu
