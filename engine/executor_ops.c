@@ -605,6 +605,53 @@ static int64_t load_i(const void *d, attu_type_id t, size_t i) {
     }
 }
 
+/* Aggregate state over one frame, or the running state of the default frames. */
+typedef struct win_acc { int64_t cnt, si; double sf; bool has; } win_acc;
+
+/* Adds the row `row` to acc for aggregate g over the argument column a
+ * (data ad, validity av). Returns false on bigint overflow of an integer sum. */
+static bool win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, const void *ad, const uint8_t *av, size_t row) {
+    if (g->op == ATTU_REDUCE_COUNT_STAR) { acc->cnt++; return true; }
+    if (av && !av[row]) return true;
+    acc->cnt++;
+    bool afl = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT;
+    if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
+        if (afl || g->op == ATTU_REDUCE_AVG_SUM) acc->sf += load_f(ad, a->type.id, row);
+        else if (__builtin_add_overflow(acc->si, load_i(ad, a->type.id, row), &acc->si)) return false;
+        acc->has = true;
+    } else if (g->op == ATTU_REDUCE_MIN || g->op == ATTU_REDUCE_MAX) {
+        bool mx = g->op == ATTU_REDUCE_MAX;
+        if (afl) { double v = load_f(ad, a->type.id, row); if (!acc->has || (mx ? v > acc->sf : v < acc->sf)) acc->sf = v; }
+        else { int64_t v = load_i(ad, a->type.id, row); if (!acc->has || (mx ? v > acc->si : v < acc->si)) acc->si = v; }
+        acc->has = true;
+    }
+    return true;
+}
+
+/* The frame [*fs, *fe) of the row at ordered position q, for the general
+ * frames (g->frame 3: ROWS, 4: RANGE without offsets), in the partition
+ * [b, e) where q's peer group is [pb, pe). An empty frame has *fs == *fe. */
+static void win_frame(const attu_stage_agg *g, size_t b, size_t e, size_t pb, size_t pe, size_t q, size_t *fs, size_t *fe) {
+    bool rows = g->frame == 3;
+    int64_t lo = (int64_t)b, hi = (int64_t)e, s, t;
+    int64_t sq = (int64_t)q;
+    switch (g->frame_kind[0]) {
+    case ATTU_WB_UNBOUNDED_PRECEDING: s = lo; break;
+    case ATTU_WB_PRECEDING: s = g->frame_off[0] > sq - lo ? lo : sq - g->frame_off[0]; break;
+    case ATTU_WB_CURRENT_ROW: s = rows ? sq : (int64_t)pb; break;
+    case ATTU_WB_FOLLOWING: s = g->frame_off[0] > hi - sq ? hi : sq + g->frame_off[0]; break;
+    default: s = hi; break;
+    }
+    switch (g->frame_kind[1]) {
+    case ATTU_WB_PRECEDING: t = g->frame_off[1] > sq - lo ? lo : sq - g->frame_off[1] + 1; break;
+    case ATTU_WB_CURRENT_ROW: t = rows ? sq + 1 : (int64_t)pe; break;
+    case ATTU_WB_FOLLOWING: t = g->frame_off[1] >= hi - sq ? hi : sq + g->frame_off[1] + 1; break;
+    default: t = hi; break;
+    }
+    if (t < s) t = s;
+    *fs = (size_t)s; *fe = (size_t)t;
+}
+
 /* One window call: partitions by sort + segment heads, order within each
  * partition by segmented_sort, then the running values (host scans over
  * the ordered positions; the GPU backend will do these with scan). */
@@ -690,7 +737,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
             else pe = e;      /* no ORDER BY (or the whole frame): one peer group */
             dense++;
             rank = (int64_t)(pos - b) + 1;
-            if (g->win == ATTU_WIN_AGG) {
+            if (g->win == ATTU_WIN_AGG && g->frame < 3) {
                 for (size_t q = pos; q < pe; q++) {
                     size_t row = (size_t)pp[q];
                     if (g->op == ATTU_REDUCE_COUNT_STAR) { cnt++; continue; }
@@ -713,6 +760,17 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
             }
             for (size_t q = pos; q < pe; q++) {
                 size_t row = (size_t)pp[q];
+                size_t fs = b, fe = e;     /* general frames (3, 4): this row's frame */
+                if (g->frame >= 3) win_frame(g, b, e, pos, pe, q, &fs, &fe);
+                if (g->frame >= 3 && g->win == ATTU_WIN_AGG) {
+                    /* recomputed per row: O(frame) each (running frames take the path above) */
+                    win_acc acc = { 0, 0, 0, false };
+                    for (size_t f = fs; f < fe; f++)
+                        if (!win_acc_add(&acc, g, a, ad, av, (size_t)pp[f])) {
+                            free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
+                        }
+                    cnt = acc.cnt; si = acc.si; sf = acc.sf; has = acc.has;
+                }
                 vv[row] = 1;
                 switch (g->win) {
                 case ATTU_WIN_ROW_NUMBER: vi[row] = (int64_t)(q - b) + 1; break;
@@ -730,6 +788,10 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                     int64_t src;
                     if (g->win == ATTU_WIN_LAG) src = (int64_t)q - g->k;
                     else if (g->win == ATTU_WIN_LEAD) src = (int64_t)q + g->k;
+                    else if (g->frame >= 3) {
+                        if (fs == fe) { vv[row] = 0; break; }     /* empty frame: NULL */
+                        src = g->win == ATTU_WIN_FIRST_VALUE ? (int64_t)fs : (int64_t)fe - 1;
+                    }
                     else if (g->win == ATTU_WIN_FIRST_VALUE) src = (int64_t)b;
                     else src = g->frame == 1 || !no ? (int64_t)e - 1 : g->frame == 2 ? (int64_t)q : (int64_t)pe - 1;
                     const void *vd = ad; const uint8_t *vn = av; attu_type_id vt = a->type.id;

@@ -59,6 +59,12 @@ typedef enum attu_win_func {
     ATTU_WIN_PERCENT_RANK, ATTU_WIN_CUME_DIST
 } attu_win_func;
 
+/* A window frame bound (the values match the parser's frame bound kinds). */
+typedef enum attu_win_bound {
+    ATTU_WB_UNBOUNDED_PRECEDING = 0, ATTU_WB_PRECEDING, ATTU_WB_CURRENT_ROW, ATTU_WB_FOLLOWING,
+    ATTU_WB_UNBOUNDED_FOLLOWING
+} attu_win_bound;
+
 /* One aggregate (AGG, JOIN_AGG) or window call (WINDOW). */
 typedef struct attu_stage_agg {
     attu_reduce_op op;         /* for ATTU_WIN_AGG and aggregates */
@@ -68,7 +74,10 @@ typedef struct attu_stage_agg {
     int            arg;        /* _ARG forms: the returned value, -1 = none */
     bool           avg;        /* AVG: sum / count */
     bool           count_distinct;
-    int            frame;      /* WINDOW: 0 default, 1 whole partition, 2 running by rows */
+    int            frame;      /* WINDOW: 0 default, 1 whole partition, 2 running by rows,
+                                  3 general ROWS frame, 4 general RANGE frame: bounds below */
+    int8_t         frame_kind[2];   /* WINDOW frame 3/4: start, end (attu_win_bound) */
+    int64_t        frame_off[2];    /* their offsets (rows, or order-key units for RANGE) */
     attu_type      in_type, out_type;
     /* WINDOW: partition keys and order keys index `keys` results */
     int            npart;

@@ -481,6 +481,8 @@ static attu_bexpr *win_rewrite(bctx *c, winstate *ws, attu_bexpr *e) {
         s->arg2 = e->nargs > 1 ? e->args[1] : NULL;
         s->npart = e->npart; s->part = e->part; s->norder = e->norder; s->order = e->order;
         s->frame = e->aux;
+        s->frame_kind[0] = e->frame_kind[0]; s->frame_kind[1] = e->frame_kind[1];
+        s->frame_off[0] = e->frame_off[0]; s->frame_off[1] = e->frame_off[1];
         attu_bexpr *r = attu_bx_col(c->pa, AGG_REF_BASE + ws->n++, e->type);
         r->position = e->position;
         return r;

@@ -55,6 +55,51 @@ static attu_bexpr *bind_sort_items(bctx *c, const scope *sc, const attu_ast_orde
     return (attu_bexpr *)1;
 }
 
+/* A written window frame -> x->aux (1 whole partition, 2 running by rows, 0
+ * the default running-with-peers frame, 3 other ROWS frames, 4 other RANGE
+ * frames) plus x->frame_kind / frame_off. PostgreSQL's checks on the shape
+ * of the frame (42P20) come first; an offset must be a non-negative integer
+ * constant (22004 when NULL, 22013 when negative, as PostgreSQL reports them
+ * when the window starts). RANGE with an offset is not supported (0A000). */
+static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_bexpr *x) {
+    attu_ast_frame_bound_kind s0 = w->frame_start.kind, s1 = w->frame_end.kind;
+    const char *bad = NULL;
+    if (s0 == ATTU_BOUND_UNBOUNDED_FOLLOWING) bad = "frame start cannot be UNBOUNDED FOLLOWING";
+    else if (s1 == ATTU_BOUND_UNBOUNDED_PRECEDING) bad = "frame end cannot be UNBOUNDED PRECEDING";
+    else if (s0 == ATTU_BOUND_CURRENT_ROW && s1 == ATTU_BOUND_PRECEDING) bad = "frame starting from current row cannot have preceding rows";
+    else if (s0 == ATTU_BOUND_FOLLOWING && (s1 == ATTU_BOUND_PRECEDING || s1 == ATTU_BOUND_CURRENT_ROW))
+        bad = "frame starting from following row cannot have preceding rows";
+    if (bad) { attu_error_set(c->err, "42P20", w->position, "%s", bad); return false; }
+    if (s0 == ATTU_BOUND_UNBOUNDED_PRECEDING && s1 == ATTU_BOUND_UNBOUNDED_FOLLOWING) { x->aux = 1; return true; }
+    if (s0 == ATTU_BOUND_UNBOUNDED_PRECEDING && s1 == ATTU_BOUND_CURRENT_ROW) { x->aux = w->frame_mode == ATTU_FRAME_ROWS ? 2 : 0; return true; }
+    const attu_ast_frame_bound *bd[2] = { &w->frame_start, &w->frame_end };
+    for (int i = 0; i < 2; i++) {
+        x->frame_kind[i] = (int8_t)bd[i]->kind;
+        x->frame_off[i] = 0;
+        if (bd[i]->kind != ATTU_BOUND_PRECEDING && bd[i]->kind != ATTU_BOUND_FOLLOWING) continue;
+        if (w->frame_mode == ATTU_FRAME_RANGE) {
+            if (w->order_by.n != 1) {
+                attu_error_set(c->err, "42P20", w->position, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column");
+                return false;
+            }
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, w->position, "RANGE with offset PRECEDING/FOLLOWING is not supported");
+            return false;
+        }
+        attu_bexpr *o = bind_expr(c, sc, bd[i]->offset);
+        if (!o) return false;
+        int pos = o->position ? o->position : w->position;
+        if (o->kind != BX_CONST || (!o->is_null && o->type.id != ATTU_TYPE_INT32 && o->type.id != ATTU_TYPE_INT64)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "a ROWS frame offset must be an integer constant");
+            return false;
+        }
+        if (o->is_null) { attu_error_set(c->err, "22004", pos, "frame %s offset must not be null", i ? "ending" : "starting"); return false; }
+        if (o->i < 0) { attu_error_set(c->err, "22013", pos, "frame %s offset must not be negative", i ? "ending" : "starting"); return false; }
+        x->frame_off[i] = o->i;
+    }
+    x->aux = w->frame_mode == ATTU_FRAME_ROWS ? 3 : 4;
+    return true;
+}
+
 static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr *e, const agg_name *an) {
     bool window = e->u.func.over != NULL;
     if (an->kind >= WIN_ROW_NUMBER && !window) {
@@ -212,16 +257,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         x->norder = w->order_by.n;
         if (!bind_sort_items(c, sc, &w->order_by, &x->order)) goto fail;
         x->aux = 0;
-        if (w->frame_mode != ATTU_FRAME_DEFAULT) {
-            attu_ast_frame_bound_kind s0 = w->frame_start.kind, s1 = w->frame_end.kind;
-            if (s0 == ATTU_BOUND_UNBOUNDED_PRECEDING && s1 == ATTU_BOUND_UNBOUNDED_FOLLOWING) x->aux = 1;
-            else if (s0 == ATTU_BOUND_UNBOUNDED_PRECEDING && s1 == ATTU_BOUND_CURRENT_ROW) x->aux = w->frame_mode == ATTU_FRAME_ROWS ? 2 : 0;
-            else {
-                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, w->position,
-                               "window frames other than UNBOUNDED PRECEDING to CURRENT ROW or UNBOUNDED FOLLOWING are not supported");
-                goto fail;
-            }
-        }
+        if (w->frame_mode != ATTU_FRAME_DEFAULT && !bind_frame(c, sc, w, x)) goto fail;
         if ((x->agg == WIN_RANK || x->agg == WIN_DENSE_RANK) && x->norder == 0) {
             /* PostgreSQL: every row is a peer; rank 1 everywhere. Allowed. */
         }

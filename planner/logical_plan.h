@@ -86,6 +86,10 @@ struct attu_bexpr {
     attu_bexpr    **part;
     int             norder;
     attu_sort_item *order;
+    /* BX_WINDOW with aux 3 (ROWS) or 4 (RANGE): the frame's start [0] and
+     * end [1] as attu_win_bound values, offsets for PRECEDING / FOLLOWING */
+    int8_t          frame_kind[2];
+    int64_t         frame_off[2];
 };
 
 /* ---- plan nodes ----------------------------------------------------------- */
@@ -108,7 +112,10 @@ typedef struct attu_agg_spec {
     bool          distinct; /* agg(DISTINCT x) */
     attu_type     type;    /* result type */
     /* windows */
-    int             frame;     /* 0 default (running with peers when ordered), 1 whole partition, 2 running by rows */
+    int             frame;     /* 0 default (running with peers when ordered), 1 whole partition, 2 running by rows,
+                                  3 general ROWS frame, 4 general RANGE frame (frame_kind / frame_off) */
+    int8_t          frame_kind[2];
+    int64_t         frame_off[2];
     int             npart;
     attu_bexpr    **part;
     int             norder;
