@@ -875,15 +875,16 @@ rel *run_setop(xctx *x, attu_stage *s, rel *L, rel *R) {
         rel_free(x, c);
         return d;
     }
-    if (s->all) {
-        attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "%s ALL is not supported", s->setop == 2 ? "INTERSECT" : "EXCEPT");
-        return NULL;
-    }
-    /* tag rows by side, sort by (columns, tag), keep groups by their tags */
-    rel *dl = rel_distinct(x, L), *dr = dl ? rel_distinct(x, R) : NULL;
+    /* Rows are tagged by side (position below nl: left), sorted by their
+     * columns and cut into groups of equal rows (NULLs equal, as set
+     * operations compare). Without ALL each side is made distinct first and
+     * a group is kept once; with ALL a group of cl left and cr right rows is
+     * kept min(cl, cr) times (INTERSECT ALL) or max(cl - cr, 0) times
+     * (EXCEPT ALL), as PostgreSQL does. */
+    rel *dl = s->all ? L : rel_distinct(x, L), *dr = !dl ? NULL : s->all ? R : rel_distinct(x, R);
     rel *c = dr ? rel_concat(x, dl, dr) : NULL;
     size_t nl = dl ? dl->nrows : 0;
-    rel_free(x, dl); rel_free(x, dr);
+    if (!s->all) { rel_free(x, dl); rel_free(x, dr); }
     if (!c) return NULL;
     size_t n = c->nrows;
     int nk = c->ncols;
@@ -898,13 +899,16 @@ rel *run_setop(xctx *x, attu_stage *s, rel *L, rel *R) {
     if (x->be->sort(x->be, sk, nk, n, perm, x->err) || x->be->segment_heads(x->be, kv, nk, perm, n, &heads, &nh, x->err)) goto done;
     pp = download_all(x, perm, n * 8);
     hp = download_all(x, heads, nh * 8);
-    keep = malloc(sizeof(int64_t) * (nh + 1));
+    keep = malloc(sizeof(int64_t) * (n + 1));
     if (!pp || !hp || !keep) { if (!x->err->set) attu_error_oom(x->err); goto done; }
     for (size_t h = 0; h < nh; h++) {
         size_t b = (size_t)hp[h], e = h + 1 < nh ? (size_t)hp[h + 1] : n;
-        bool inl = false, inr = false;
-        for (size_t q = b; q < e; q++) { if ((size_t)pp[q] < nl) inl = true; else inr = true; }
-        if (s->setop == 2 ? (inl && inr) : (inl && !inr)) keep[nk2++] = pp[b];
+        size_t cl = 0, cr = 0;
+        for (size_t q = b; q < e; q++) { if ((size_t)pp[q] < nl) cl++; else cr++; }
+        size_t copies = s->setop == 2 ? (cl < cr ? cl : cr) : (cl > cr ? cl - cr : 0);
+        if (!s->all && copies) copies = 1;
+        for (size_t q = b; q < e && copies; q++)
+            if ((size_t)pp[q] < nl) { keep[nk2++] = pp[q]; copies--; }
     }
     sel = upload_new(x, keep, nk2 * 8);
     if (sel) out = rel_gather(x, c, sel, nk2, false);
