@@ -143,7 +143,8 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_EXTRACT] = "extract", [ATTU_OP_REVERSE] = "reverse", [ATTU_OP_REPEAT] = "repeat",
     [ATTU_OP_LPAD] = "lpad", [ATTU_OP_RPAD] = "rpad", [ATTU_OP_SPLIT_PART] = "split_part",
     [ATTU_OP_INITCAP] = "initcap", [ATTU_OP_STARTS_WITH] = "starts_with", [ATTU_OP_CBRT] = "cbrt",
-    [ATTU_OP_TRUNC_D] = "trunc_d",
+    [ATTU_OP_TRUNC_D] = "trunc_d", [ATTU_OP_DATE_TRUNC] = "date_trunc",
+    [ATTU_OP_CHAR_LIMIT] = "char_limit",
 };
 
 const char *attu_opcode_name(attu_opcode op) {
@@ -401,6 +402,43 @@ static int extract_field(int field, bool ts, int64_t v, attu_type dt, int64_t *o
     default: return -1;
     }
     *out = r * pow10_tab[scale];
+    return 0;
+}
+
+/* date_trunc(field, timestamp): floors the microsecond timestamp v to the
+ * start of its field, as PostgreSQL's timestamp_trunc (weeks start on
+ * Monday; decades, centuries and millennia as PostgreSQL counts them).
+ * Infinities pass through. Returns -1 for an unknown field. */
+static int trunc_timestamp(int field, int64_t v, int64_t *out) {
+    const int64_t DAY = 86400000000LL;
+    if (v == INT64_MAX || v == INT64_MIN) { *out = v; return 0; }
+    int64_t days = v >= 0 ? v / DAY : -((-v + DAY - 1) / DAY);
+    int64_t usec = v - days * DAY;
+    int y, m, d;
+    attu_date_to_ymd((int32_t)days, &y, &m, &d);
+    int64_t unit = 0;
+    switch (field) {
+    case ATTU_TRUNC_MILLENNIUM: y = y > 0 ? (y + 999) / 1000 * 1000 - 999 : -((999 - (y - 1)) / 1000 * 1000) + 1; m = d = 1; break;
+    case ATTU_TRUNC_CENTURY: y = y > 0 ? (y + 99) / 100 * 100 - 99 : -((99 - (y - 1)) / 100 * 100) + 1; m = d = 1; break;
+    case ATTU_TRUNC_DECADE: y = y > 0 ? y / 10 * 10 : -((8 - (y - 1)) / 10 * 10); m = d = 1; break;
+    case ATTU_EXTRACT_YEAR: m = d = 1; break;
+    case ATTU_EXTRACT_QUARTER: m = (m - 1) / 3 * 3 + 1; d = 1; break;
+    case ATTU_EXTRACT_MONTH: d = 1; break;
+    case ATTU_EXTRACT_WEEK: {
+        int64_t monday = days - ((days % 7) + 7 + 3) % 7;   /* 1970-01-01 was Thursday */
+        *out = monday * DAY;
+        return 0;
+    }
+    case ATTU_EXTRACT_DAY: break;
+    case ATTU_EXTRACT_HOUR: unit = 3600000000LL; break;
+    case ATTU_EXTRACT_MINUTE: unit = 60000000LL; break;
+    case ATTU_EXTRACT_SECOND: unit = 1000000LL; break;
+    case ATTU_TRUNC_MILLISECONDS: unit = 1000LL; break;
+    case ATTU_TRUNC_MICROSECONDS: unit = 1; break;
+    default: return -1;
+    }
+    if (unit) { *out = days * DAY + usec / unit * unit; return 0; }
+    *out = (int64_t)attu_date_from_ymd(y, m, d) * DAY;
     return 0;
 }
 
@@ -860,6 +898,21 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (extract_field((int)in->imm_i, in->aux == 1, x, dt, &z))
                     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "unit not supported");
                 o->v.i = z; break;
+            case ATTU_OP_DATE_TRUNC:
+                if (trunc_timestamp((int)in->imm_i, x, &z))
+                    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "unit not supported");
+                o->v.i = z; break;
+            case ATTU_OP_CHAR_LIMIT: {
+                /* PostgreSQL's varchar/bpchar assignment: too long is 22001
+                 * unless every character past the limit is a space */
+                int64_t lim = in->imm_i;
+                size_t cut = utf8_off(A[r].v.s, A[r].len, lim);
+                for (size_t k = cut; k < A[r].len; k++)
+                    if (A[r].v.s[k] != ' ')
+                        return attu_error_set(err, "22001", 0, "value too long for type %s(%lld)",
+                                              in->aux ? "character" : "character varying", (long long)lim);
+                o->v.s = A[r].v.s; o->len = (uint32_t)cut; break;
+            }
             default:
                 return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown opcode %d", op);
             }

@@ -105,6 +105,11 @@ typedef enum attu_opcode {
     ATTU_OP_DATE_DIFF,   /* date - date -> int */
     ATTU_OP_EXTRACT,     /* imm_i = field (attu_extract_field), a = date/timestamp;
                             aux = 1 when a is a TIMESTAMP */
+    ATTU_OP_DATE_TRUNC,  /* timestamp a truncated to imm_i (attu_extract_field:
+                            YEAR..SECOND, QUARTER, WEEK; also ATTU_TRUNC_*) */
+    ATTU_OP_CHAR_LIMIT,  /* text a stored into varchar(imm_i) (aux = 0) or
+                            char(imm_i) (aux = 1): 22001 when longer, unless
+                            the excess is spaces, which are cut (assignment) */
     ATTU_OP_COUNT_
 } attu_opcode;
 
@@ -112,7 +117,10 @@ typedef enum attu_extract_field {
     ATTU_EXTRACT_YEAR = 0, ATTU_EXTRACT_MONTH, ATTU_EXTRACT_DAY,
     ATTU_EXTRACT_HOUR, ATTU_EXTRACT_MINUTE, ATTU_EXTRACT_SECOND,
     ATTU_EXTRACT_DOW, ATTU_EXTRACT_DOY, ATTU_EXTRACT_QUARTER,
-    ATTU_EXTRACT_EPOCH, ATTU_EXTRACT_WEEK
+    ATTU_EXTRACT_EPOCH, ATTU_EXTRACT_WEEK,
+    /* date_trunc only */
+    ATTU_TRUNC_MILLISECONDS, ATTU_TRUNC_MICROSECONDS, ATTU_TRUNC_DECADE,
+    ATTU_TRUNC_CENTURY, ATTU_TRUNC_MILLENNIUM
 } attu_extract_field;
 
 typedef struct attu_instr {

@@ -521,10 +521,11 @@ static int parse_datetime(const char *s, size_t len, int want_time,
             p = q;
             if (read_digits(&p, e, 2, &hh) < 1 || p == e || *p != ':') return -1;
             p++;
-            if (read_digits(&p, e, 2, &mi) != 2) return -1;
+            /* PostgreSQL takes one-digit minutes and seconds ("1:2:3") */
+            if (read_digits(&p, e, 2, &mi) < 1) return -1;
             if (p < e && *p == ':') {
                 p++;
-                if (read_digits(&p, e, 2, &ss) != 2) return -1;
+                if (read_digits(&p, e, 2, &ss) < 1) return -1;
                 if (p < e && *p == '.') {
                     p++;
                     int64_t frac = 0;

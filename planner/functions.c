@@ -296,7 +296,7 @@ static const scalar_fn scalars[] = {
     { "split_part", ATTU_OP_SPLIT_PART, 3, 3, 't' }, { "initcap", ATTU_OP_INITCAP, 1, 1, 't' },
     { "starts_with", ATTU_OP_STARTS_WITH, 2, 2, 't' }, { "cbrt", ATTU_OP_CBRT, 1, 1, 'f' },
     { "mod", ATTU_OP_MOD_I, 2, 2, 'x' }, { "concat_ws", ATTU_OP_CONCAT, 2, 100, 'x' },
-    { "date_part", ATTU_OP_EXTRACT, 2, 2, 'x' },
+    { "date_part", ATTU_OP_EXTRACT, 2, 2, 'x' }, { "date_trunc", ATTU_OP_DATE_TRUNC, 2, 2, 'x' },
     { "abs", ATTU_OP_ABS_I, 1, 1, 'x' }, { "round", ATTU_OP_ROUND_D, 1, 2, 'x' },
     { "floor", ATTU_OP_FLOOR_F, 1, 1, 'x' }, { "ceil", ATTU_OP_CEIL_F, 1, 1, 'x' }, { "ceiling", ATTU_OP_CEIL_F, 1, 1, 'x' },
     { "trunc", ATTU_OP_TRUNC_F, 1, 2, 'x' }, { "sign", ATTU_OP_SIGN_F, 1, 1, 'f' },
@@ -429,6 +429,51 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!x) return NULL;
         x->imm = f; x->aux = ts;
         return mk_call(c, ATTU_OP_CAST_D_F, f8, pos, 1, x, NULL, NULL, NULL);   /* double precision, as PostgreSQL */
+    }
+    if (!strcmp(name, "date_trunc")) {
+        /* date_trunc('unit', timestamp) -> timestamp; the unit must be a
+         * constant here (PostgreSQL allows any text) */
+        static const struct { const char *name; int field; } units[] = {
+            { "microseconds", ATTU_TRUNC_MICROSECONDS }, { "microsecond", ATTU_TRUNC_MICROSECONDS },
+            { "milliseconds", ATTU_TRUNC_MILLISECONDS }, { "millisecond", ATTU_TRUNC_MILLISECONDS },
+            { "second", ATTU_EXTRACT_SECOND }, { "seconds", ATTU_EXTRACT_SECOND },
+            { "minute", ATTU_EXTRACT_MINUTE }, { "minutes", ATTU_EXTRACT_MINUTE },
+            { "hour", ATTU_EXTRACT_HOUR }, { "hours", ATTU_EXTRACT_HOUR },
+            { "day", ATTU_EXTRACT_DAY }, { "days", ATTU_EXTRACT_DAY },
+            { "week", ATTU_EXTRACT_WEEK }, { "weeks", ATTU_EXTRACT_WEEK },
+            { "month", ATTU_EXTRACT_MONTH }, { "months", ATTU_EXTRACT_MONTH },
+            { "quarter", ATTU_EXTRACT_QUARTER }, { "year", ATTU_EXTRACT_YEAR }, { "years", ATTU_EXTRACT_YEAR },
+            { "decade", ATTU_TRUNC_DECADE }, { "decades", ATTU_TRUNC_DECADE },
+            { "century", ATTU_TRUNC_CENTURY }, { "centuries", ATTU_TRUNC_CENTURY },
+            { "millennium", ATTU_TRUNC_MILLENNIUM }, { "millennia", ATTU_TRUNC_MILLENNIUM },
+        };
+        attu_type ts = attu_type_make(ATTU_TYPE_TIMESTAMP);
+        attu_bexpr *a = args[1];
+        if (a->type.id == ATTU_TYPE_UNKNOWN || a->type.id == ATTU_TYPE_DATE) {
+            if (!(a = coerce(c, a, ts, false, pos))) return NULL;
+        }
+        if ((args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) || a->type.id != ATTU_TYPE_TIMESTAMP)
+            return no_function(c, e, args, n);
+        if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_trunc must be a constant");
+            return NULL;
+        }
+        if (args[0]->is_null) return mk_const_null(c, ts);
+        char unit[32];
+        size_t ul = 0;
+        for (const char *q = args[0]->s; *q && ul + 1 < sizeof unit; q++)
+            unit[ul++] = (char)(*q >= 'A' && *q <= 'Z' ? *q + 32 : *q);
+        unit[ul] = 0;
+        int f = -1;
+        for (size_t i = 0; i < sizeof units / sizeof *units; i++) if (!strcmp(units[i].name, unit)) f = units[i].field;
+        if (f < 0) {
+            attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos,
+                           "unit \"%s\" not recognized for type timestamp without time zone", args[0]->s);
+            return NULL;
+        }
+        attu_bexpr *x = mk_call(c, ATTU_OP_DATE_TRUNC, ts, pos, 1, a, NULL, NULL, NULL);
+        if (x) x->imm = f;
+        return x;
     }
     if (!strcmp(name, "concat_ws")) {
         attu_bexpr *sep = coerce(c, args[0], txt, true, pos);
