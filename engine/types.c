@@ -143,6 +143,23 @@ int attu_type_from_name(const char *name, int precision, int scale,
                                       "precision for type float must be less than 54 bits");
             if (precision <= 24) id = ATTU_TYPE_FLOAT32;
         }
+        if (id == ATTU_TYPE_TEXT && strcmp(buf, "text") != 0) {
+            /* varchar(n) / char(n): TEXT with the length limit in precision
+             * (0 = none) and scale 1 for char; char alone is char(1) */
+            int is_char = !strcmp(buf, "char") || !strcmp(buf, "character") || !strcmp(buf, "bpchar");
+            *out = attu_type_make(id);
+            if (precision < 0 && is_char && strcmp(buf, "bpchar") != 0) precision = 1;
+            if (precision < 0) return 0;
+            if (precision < 1)
+                return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "length for type %s must be at least 1",
+                                      is_char ? "char" : "varchar");
+            if (precision > 10485760)
+                return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "length for type %s cannot exceed 10485760",
+                                      is_char ? "char" : "varchar");
+            out->precision = (int16_t)(precision > INT16_MAX ? INT16_MAX : precision);
+            out->scale = (int16_t)is_char;
+            return 0;
+        }
         if (id != ATTU_TYPE_DECIMAL) {
             *out = attu_type_make(id);
             return 0;

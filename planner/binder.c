@@ -1114,6 +1114,16 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
     bctx c;
     memset(&c, 0, sizeof c);
     c.pa = pa; c.err = err;
+    if (t.id == ATTU_TYPE_TEXT && t.precision > 0) {
+        /* varchar(n) / char(n) column: 22001 when too long (trailing
+         * spaces past n are cut, as PostgreSQL) */
+        attu_type plain = attu_type_make(ATTU_TYPE_TEXT);
+        attu_bexpr *x = attu_bind_coerce_assign(pa, e, plain, colname, err);
+        if (!x) return NULL;
+        attu_bexpr *lim = mk_call(&c, ATTU_OP_CHAR_LIMIT, t, e->position, 1, x, NULL, NULL, NULL);
+        if (lim) { lim->imm = t.precision; lim->aux = t.scale; }
+        return lim;
+    }
     if (e->type.id == ATTU_TYPE_UNKNOWN || attu_type_equal(e->type, t)) return coerce(&c, e, t, true, e->position);
     bool num = is_numeric(e->type.id) && is_numeric(t.id);
     bool dt = (e->type.id == ATTU_TYPE_DATE || e->type.id == ATTU_TYPE_TIMESTAMP) && (t.id == ATTU_TYPE_DATE || t.id == ATTU_TYPE_TIMESTAMP);

@@ -456,6 +456,13 @@ static attu_bexpr *bind_in_list(bctx *c, const scope *sc, const attu_ast_expr *e
     return acc;
 }
 
+/* a as plain text, as an explicit cast would make it */
+static attu_bexpr *bind_cast_plain_text(bctx *c, attu_bexpr *a, int pos) {
+    attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    if (a->type.id == ATTU_TYPE_TEXT) return a;
+    return coerce(c, a, txt, true, pos);
+}
+
 static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *a = bind_expr(c, sc, e->u.cast.arg);
     if (!a) return NULL;
@@ -476,6 +483,14 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (t.id == ATTU_TYPE_DECIMAL && t.precision > 18) t.precision = 18;
     int pos = e->position;
+    if (t.id == ATTU_TYPE_TEXT && t.precision > 0) {
+        /* an explicit cast to varchar(n) / char(n) silently keeps the first
+         * n characters, as PostgreSQL */
+        attu_bexpr *x = bind_cast_plain_text(c, a, pos);
+        if (!x) return NULL;
+        attu_bexpr *n = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), t.precision);
+        return n ? mk_call(c, ATTU_OP_LEFT, t, pos, 2, x, n, NULL, NULL) : NULL;
+    }
     if (a->kind == BX_CONST && a->type.id == ATTU_TYPE_UNKNOWN) {
         attu_bexpr *r = coerce(c, a, t, true, pos);
         return r;
