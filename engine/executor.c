@@ -354,8 +354,10 @@ done:
 rel *run_stage(xctx *x, attu_stage *s) {
     if (check_stop(x)) return NULL;
     rel *in0 = NULL, *in1 = NULL, *out = NULL;
-    if (s->child[0] && !(in0 = run_stage(x, s->child[0]))) return NULL;
-    if (s->child[1] && !(in1 = run_stage(x, s->child[1]))) { rel_free(x, in0); return NULL; }
+    /* RECURSIVE runs its children itself, the second one repeatedly */
+    bool own = s->kind == ATTU_ST_RECURSIVE;
+    if (!own && s->child[0] && !(in0 = run_stage(x, s->child[0]))) return NULL;
+    if (!own && s->child[1] && !(in1 = run_stage(x, s->child[1]))) { rel_free(x, in0); return NULL; }
     double t0 = attu_now_ms();
     switch (s->kind) {
     case ATTU_ST_SCAN: out = run_scan(x, s); break;
@@ -371,6 +373,8 @@ rel *run_stage(xctx *x, attu_stage *s) {
     case ATTU_ST_LIMIT: out = run_limit(x, s, in0); break;
     case ATTU_ST_DISTINCT: out = rel_distinct(x, in0); break;
     case ATTU_ST_SETOP: out = run_setop(x, s, in0, in1); break;
+    case ATTU_ST_RECURSIVE: out = run_recursive(x, s); break;
+    case ATTU_ST_WORKTABLE: out = run_worktable(x, s); break;
     }
     rel_free(x, in0);
     rel_free(x, in1);
@@ -386,7 +390,7 @@ rel *run_stage(xctx *x, attu_stage *s) {
 
 int attu_execute(attu_exec_ctx *ctx, attu_stage *root, attu_column ***cols_out,
                  size_t *nrows_out, attu_error *err) {
-    xctx x = { ctx, ctx->be, err };
+    xctx x = { ctx, ctx->be, err, NULL };
     attu_backend_set_interrupt(ctx->cancel, ctx->deadline_ms, ctx->timeout_reason);
     rel *r = run_stage(&x, root);
     attu_backend_set_interrupt(NULL, 0, NULL);

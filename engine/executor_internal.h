@@ -26,10 +26,14 @@ typedef struct rel {
     size_t  nrows;
 } rel;
 
+/* The working tables of the RECURSIVE stages running now, innermost first. */
+typedef struct xwork { int id; rel *rows; struct xwork *next; } xwork;
+
 typedef struct xctx {
     attu_exec_ctx *ctx;
     attu_backend  *be;
     attu_error    *err;
+    xwork         *work;
 } xctx;
 
 xcol *xcol_new(xctx *x, attu_type t, size_t n, bool with_valid);
@@ -53,5 +57,7 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in);
 rel *run_join_agg(xctx *x, attu_stage *s, rel *l, rel *r);
 rel *run_window(xctx *x, attu_stage *s, rel *in);
 rel *run_setop(xctx *x, attu_stage *s, rel *l, rel *r);
+rel *run_recursive(xctx *x, attu_stage *s);
+rel *run_worktable(xctx *x, attu_stage *s);
 
 #endif

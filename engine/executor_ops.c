@@ -918,3 +918,103 @@ done:
     free_buf(x, perm); free_buf(x, heads); free_buf(x, sel);
     return out;
 }
+
+/* ---- WITH RECURSIVE ---------------------------------------------------------------------------
+ * The non-recursive term runs once; its rows (made distinct for UNION) are
+ * the first working table. Then the recursive term runs with WORKTABLE
+ * stages reading the working table; its new rows (for UNION: those not
+ * seen before, made distinct) become the next working table, until a round
+ * adds none. PostgreSQL has no limit on the rounds; here a query still
+ * producing rows after ATTU_RECURSION_MAX_ROUNDS rounds fails with 54000
+ * (the statement timeout and cancellation also stop it, via check_stop). */
+
+#define ATTU_RECURSION_MAX_ROUNDS 100000
+
+/* a new rel sharing r's columns */
+static rel *rel_share(xctx *x, const rel *r) {
+    rel *o = rel_new(x, r->ncols, r->nrows);
+    if (!o) return NULL;
+    for (int i = 0; i < r->ncols; i++) o->cols[i] = xcol_ref(r->cols[i]);
+    return o;
+}
+
+/* Concatenates parts[0..n) (each freed) pairwise, so each row is copied
+ * O(log n) times. */
+static rel *rel_concat_all(xctx *x, rel **parts, size_t n) {
+    while (n > 1) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i += 2) {
+            if (i + 1 == n) { parts[m++] = parts[i]; continue; }
+            rel *c = x->err->set ? NULL : rel_concat(x, parts[i], parts[i + 1]);
+            rel_free(x, parts[i]); rel_free(x, parts[i + 1]);
+            parts[m++] = c;
+            if (!c && !x->err->set) attu_error_oom(x->err);
+        }
+        n = m;
+        if (x->err->set) { for (size_t i = 0; i < n; i++) rel_free(x, parts[i]); return NULL; }
+    }
+    return n ? parts[0] : NULL;
+}
+
+rel *run_worktable(xctx *x, attu_stage *s) {
+    for (xwork *w = x->work; w; w = w->next)
+        if (w->id == s->worktable) return rel_share(x, w->rows);
+    attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "work table scan outside its recursive query");
+    return NULL;
+}
+
+rel *run_recursive(xctx *x, attu_stage *s) {
+    rel *first = run_stage(x, s->child[0]);
+    if (!first) return NULL;
+    if (!s->all) {
+        rel *d = rel_distinct(x, first);
+        rel_free(x, first);
+        if (!(first = d)) return NULL;
+    }
+    rel *seen = s->all ? NULL : rel_share(x, first);     /* UNION: every row output so far */
+    size_t nparts = 0, cap = 16;
+    rel **parts = malloc(sizeof *parts * cap);
+    xwork w = { s->worktable, first, x->work };
+    if (!parts || (!s->all && !seen)) { if (!x->err->set) attu_error_oom(x->err); rel_free(x, first); rel_free(x, seen); free(parts); return NULL; }
+    parts[nparts++] = rel_share(x, first);
+    x->work = &w;
+    for (long round = 0; w.rows->nrows > 0 && !x->err->set; round++) {
+        if (round >= ATTU_RECURSION_MAX_ROUNDS) {
+            attu_error_set(x->err, "54000", 0, "recursive query still produces rows after %d iterations", ATTU_RECURSION_MAX_ROUNDS);
+            break;
+        }
+        rel *n = run_stage(x, s->child[1]);
+        if (!n) break;
+        if (!s->all) {
+            /* new rows: distinct, and not output before */
+            attu_stage except = { 0 };
+            except.setop = 3;
+            rel *d = run_setop(x, &except, n, seen);
+            rel_free(x, n);
+            if (!(n = d)) break;
+            if (n->nrows) {
+                rel *c = rel_concat(x, seen, n);
+                if (!c) { rel_free(x, n); break; }
+                rel_free(x, seen);
+                seen = c;
+            }
+        }
+        if (nparts == cap) {
+            rel **np = realloc(parts, sizeof *parts * cap * 2);
+            if (!np) { attu_error_oom(x->err); rel_free(x, n); break; }
+            parts = np; cap *= 2;
+        }
+        parts[nparts] = rel_share(x, n);
+        if (!parts[nparts]) { rel_free(x, n); break; }
+        nparts++;
+        rel_free(x, w.rows);
+        w.rows = n;
+    }
+    x->work = w.next;
+    rel_free(x, w.rows);
+    rel_free(x, seen);
+    if (x->err->set) { for (size_t i = 0; i < nparts; i++) rel_free(x, parts[i]); free(parts); return NULL; }
+    rel *out = rel_concat_all(x, parts, nparts);
+    free(parts);
+    return out;
+}

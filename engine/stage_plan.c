@@ -50,6 +50,8 @@ const char *attu_stage_kind_name(attu_stage_kind k) {
     case ATTU_ST_LIMIT: return "Limit";
     case ATTU_ST_DISTINCT: return "Distinct";
     case ATTU_ST_SETOP: return "Set Operation";
+    case ATTU_ST_RECURSIVE: return "Recursive Union";
+    case ATTU_ST_WORKTABLE: return "WorkTable Scan";
     }
     return "?";
 }
@@ -71,6 +73,8 @@ const char *attu_stage_patterns(const attu_stage *s) {
     case ATTU_ST_LIMIT: return "gather";
     case ATTU_ST_DISTINCT: return "sort + segment_heads + gather";
     case ATTU_ST_SETOP: return s->all && s->setop == 1 ? "concat" : "concat + sort + segment_heads + gather";
+    case ATTU_ST_RECURSIVE: return s->all ? "loop: concat" : "loop: concat + sort + segment_heads + gather";
+    case ATTU_ST_WORKTABLE: return "pass-through";
     }
     return "?";
 }

@@ -40,7 +40,9 @@
 typedef enum attu_stage_kind {
     ATTU_ST_SCAN = 1, ATTU_ST_VALUES, ATTU_ST_FILTER, ATTU_ST_PROJECT, ATTU_ST_JOIN,
     ATTU_ST_CROSS, ATTU_ST_AGG, ATTU_ST_JOIN_AGG, ATTU_ST_WINDOW, ATTU_ST_SORT,
-    ATTU_ST_TOPK, ATTU_ST_LIMIT, ATTU_ST_DISTINCT, ATTU_ST_SETOP
+    ATTU_ST_TOPK, ATTU_ST_LIMIT, ATTU_ST_DISTINCT, ATTU_ST_SETOP,
+    ATTU_ST_RECURSIVE,   /* child 0 once, then child 1 until it yields no new rows */
+    ATTU_ST_WORKTABLE    /* the rows the enclosing RECURSIVE stage's last round added */
 } attu_stage_kind;
 
 typedef struct attu_stage_exprs {
@@ -73,6 +75,7 @@ typedef struct attu_stage_agg {
     int            in;         /* index into the stage's `args` results, -1 = none */
     int            arg;        /* _ARG forms: the returned value, -1 = none */
     bool           avg;        /* AVG: sum / count */
+    int8_t         var;        /* VAR_M2: 1 var_samp, 2 var_pop, 3 stddev_samp, 4 stddev_pop */
     bool           count_distinct;
     int            frame;      /* WINDOW: 0 default, 1 whole partition, 2 running by rows,
                                   3 general ROWS frame, 4 general RANGE frame: bounds below */
@@ -122,7 +125,8 @@ struct attu_stage {
     int64_t         limit, offset;
     /* SETOP */
     int             setop;        /* 1 union, 2 intersect, 3 except */
-    bool            all;
+    bool            all;          /* SETOP; RECURSIVE: UNION ALL (else UNION) */
+    int             worktable;    /* RECURSIVE / WORKTABLE: which one (unique in the plan) */
     /* estimates and measurements (EXPLAIN [ANALYZE]) */
     double          est_rows;
     size_t          act_rows;

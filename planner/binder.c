@@ -161,15 +161,37 @@ static bool scope_push(bctx *c, scope *sc, const char *qual, const char *name, a
 
 static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc);
 
+static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d);
+
 static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     const char *name = f->u.table.name;
     const char *qual = f->alias ? f->alias : name;
     int source = c->next_source++;
     for (cte_def *d = c->ctes; d; d = d->next) {
         if (strcmp(d->name, name)) continue;
+        if (d->recursive && d->state) {
+            if (d->state != 2) {
+                attu_error_set(c->err, "42P19", f->position, d->state == 1
+                               ? "recursive reference to query \"%s\" must not appear within its non-recursive term"
+                               : "recursive query \"%s\" does not have the form non-recursive-term UNION [ALL] recursive-term", name);
+                return NULL;
+            }
+            /* the recursive term reading the previous round's rows */
+            attu_lplan *w = attu_lp_new(c->pa, LP_WORKTABLE, d->work_ncols);
+            if (!w) OOM_NULL(c);
+            w->worktable = d->worktable;
+            w->est_rows = 10;
+            d->referenced = true;
+            for (int i = 0; i < d->work_ncols; i++) {
+                w->types[i] = d->work_types[i]; w->names[i] = d->work_names[i];
+                const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : d->work_names[i];
+                if (!scope_push(c, sc, qual, cn, d->work_types[i], false, false, source)) return NULL;
+            }
+            return w;
+        }
         cte_def *save = c->ctes;
-        c->ctes = d->next;          /* a CTE sees only the ones before it */
-        attu_lplan *p = bind_query(c, d->cte->query);
+        c->ctes = d->recursive ? d : d->next;   /* a CTE sees the ones before it (RECURSIVE: and itself) */
+        attu_lplan *p = d->recursive ? bind_recursive_cte(c, d) : bind_query(c, d->cte->query);
         c->ctes = save;
         if (!p) return NULL;
         if (d->cte->columns.n > p->ncols) {
@@ -1021,12 +1043,74 @@ static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
     return bind_tail(c, q, p);
 }
 
-attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
-    cte_def *save = c->ctes;
-    if (q->with.recursive) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, q->position, "WITH RECURSIVE is not supported");
+/* A CTE of WITH RECURSIVE. One of the form "non-recursive UNION [ALL]
+ * recursive" whose right side reads the CTE becomes LP_RECURSIVE (right
+ * side bound with the CTE as a work table of the left side's columns, its
+ * types cast to those, as PostgreSQL requires); any other is an ordinary
+ * CTE, where a reference to itself is an error (42P19). */
+static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d) {
+    const attu_ast_query *q = d->cte->query;
+    if (q->kind != ATTU_QUERY_SETOP || q->u.setop.op != ATTU_SETOP_UNION) {
+        d->state = 3;
+        attu_lplan *p = bind_query(c, q);
+        d->state = 0;
+        return p;
+    }
+    d->state = 1;
+    attu_lplan *l = bind_query(c, q->u.setop.left);
+    d->state = 0;
+    if (!l) return NULL;
+    d->work_ncols = l->ncols;
+    d->work_types = l->types;
+    d->work_names = attu_palloc(c->pa, sizeof(char *) * (size_t)(l->ncols + 1));
+    if (!d->work_names) OOM_NULL(c);
+    for (int i = 0; i < l->ncols; i++) d->work_names[i] = i < d->cte->columns.n ? d->cte->columns.items[i] : l->names[i];
+    d->worktable = ++c->next_worktable;
+    d->referenced = false;
+    d->state = 2;
+    attu_lplan *r = bind_query(c, q->u.setop.right);
+    d->state = 0;
+    if (!r) return NULL;
+    if (!d->referenced) {
+        /* not recursive after all: an ordinary UNION (bound again whole) */
+        d->state = 1;
+        attu_lplan *p = bind_query(c, q);
+        d->state = 0;
+        return p;
+    }
+    if (q->order_by.n || q->limit || q->offset) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, q->position, "%s in a recursive query is not implemented",
+                       q->order_by.n ? "ORDER BY" : q->limit ? "LIMIT" : "OFFSET");
         return NULL;
     }
+    if (l->ncols != r->ncols) {
+        attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, q->position, "each UNION query must have the same number of columns");
+        return NULL;
+    }
+    bool cast = false;
+    for (int i = 0; i < l->ncols; i++) {
+        attu_type t;
+        if (attu_type_equal(l->types[i], r->types[i])) continue;
+        if (!common_type(l->types[i], r->types[i], &t) || !attu_type_equal(t, l->types[i])) {
+            char b1[64], b2[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, q->position,
+                           "recursive query \"%s\" column %d has type %s in non-recursive term but type %s overall",
+                           d->name, i + 1, tname(l->types[i], b1), tname(common_type(l->types[i], r->types[i], &t) ? t : r->types[i], b2));
+            return NULL;
+        }
+        cast = true;
+    }
+    if (cast && !(r = coerce_plan(c, r, l->types))) return NULL;
+    attu_lplan *p = attu_lp_new(c->pa, LP_RECURSIVE, l->ncols);
+    if (!p) OOM_NULL(c);
+    p->left = l; p->right = r; p->all = q->u.setop.all; p->worktable = d->worktable;
+    for (int i = 0; i < l->ncols; i++) { p->types[i] = l->types[i]; p->names[i] = l->names[i]; }
+    p->est_rows = l->est_rows * 10;
+    return p;
+}
+
+attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
+    cte_def *save = c->ctes;
     for (int i = 0; i < q->with.n; i++) {
         for (cte_def *d = c->ctes; d != save; d = d->next)
             if (!strcmp(d->name, q->with.items[i].name)) {
@@ -1037,6 +1121,7 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
         cte_def *d = attu_palloc(c->pa, sizeof *d);
         if (!d) OOM_NULL(c);
         d->name = q->with.items[i].name; d->cte = &q->with.items[i]; d->next = c->ctes;
+        d->recursive = q->with.recursive;
         c->ctes = d;
     }
     attu_lplan *p = NULL;

@@ -28,6 +28,17 @@ typedef struct cte_def {
     const char         *name;
     const attu_ast_cte *cte;
     struct cte_def     *next;
+    /* WITH RECURSIVE: the query sees itself. While its non-recursive term
+     * is bound (state 1) or it is not a UNION (state 3), a reference to it
+     * is an error; while its recursive term is bound (state 2), a
+     * reference reads the work table worktable, with these columns. */
+    bool                recursive;
+    int                 state;
+    bool                referenced;
+    int                 worktable;
+    int                 work_ncols;
+    attu_type          *work_types;
+    char              **work_names;
 } cte_def;
 
 typedef struct pending_join {
@@ -45,6 +56,7 @@ typedef struct bctx {
     const attu_bind_params *params;
     cte_def         *ctes;
     int              next_source;
+    int              next_worktable;   /* ids of WITH RECURSIVE work tables */
     /* expression context */
     const char      *clause;     /* "WHERE", "JOIN conditions", ... for messages */
     bool             allow_agg;

@@ -45,6 +45,7 @@ typedef enum attu_agg_kind {
     AGG_COUNT_STAR = 1, AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX,
     AGG_NTH_SMALLEST, AGG_NTH_SMALLEST_ARG, AGG_NTH_LARGEST, AGG_NTH_LARGEST_ARG,
     AGG_COUNT_DISTINCT,
+    AGG_VAR_SAMP, AGG_VAR_POP, AGG_STDDEV_SAMP, AGG_STDDEV_POP,   /* variance / stddev family */
     /* window-only */
     WIN_ROW_NUMBER, WIN_RANK, WIN_DENSE_RANK, WIN_LAG, WIN_LEAD, WIN_FIRST_VALUE, WIN_LAST_VALUE,
     WIN_NTILE, WIN_PERCENT_RANK, WIN_CUME_DIST
@@ -97,7 +98,9 @@ struct attu_bexpr {
 typedef enum attu_lp_kind {
     LP_SCAN = 1, LP_VALUES, LP_FILTER, LP_PROJECT, LP_JOIN, LP_AGG, LP_WINDOW,
     LP_SORT, LP_LIMIT, LP_DISTINCT, LP_SETOP,
-    LP_JOIN_AGG     /* fused: a join feeding an aggregate grouped by the left row */
+    LP_JOIN_AGG,    /* fused: a join feeding an aggregate grouped by the left row */
+    LP_RECURSIVE,   /* WITH RECURSIVE: left the non-recursive term, right the recursive one */
+    LP_WORKTABLE    /* inside LP_RECURSIVE's right: the rows of the previous iteration */
 } attu_lp_kind;
 
 typedef enum attu_join_kind {
@@ -166,7 +169,9 @@ struct attu_lplan {
     int64_t      limit, offset;   /* limit -1 = none */
     /* LP_SETOP */
     int          setop;        /* attu_ast_setop */
-    bool         all;
+    bool         all;          /* LP_SETOP, LP_RECURSIVE (UNION ALL) */
+    /* LP_RECURSIVE / LP_WORKTABLE: which recursive query (unique in the plan) */
+    int          worktable;
 };
 
 attu_bexpr *attu_bx_new(attu_plan_arena *a, attu_bexpr_kind k, attu_type t, int pos);

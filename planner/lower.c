@@ -227,6 +227,7 @@ static attu_reduce_op reduce_of(attu_agg_kind k) {
     case AGG_COUNT: case AGG_COUNT_DISTINCT: return ATTU_REDUCE_COUNT;
     case AGG_SUM: return ATTU_REDUCE_SUM;
     case AGG_AVG: return ATTU_REDUCE_AVG_SUM;
+    case AGG_VAR_SAMP: case AGG_VAR_POP: case AGG_STDDEV_SAMP: case AGG_STDDEV_POP: return ATTU_REDUCE_VAR_M2;
     case AGG_MIN: return ATTU_REDUCE_MIN;
     case AGG_MAX: return ATTU_REDUCE_MAX;
     case AGG_NTH_SMALLEST: return ATTU_REDUCE_NTH_SMALLEST;
@@ -253,6 +254,7 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
         g->k = a->k;
         g->in = g->arg = -1;
         g->avg = a->agg == AGG_AVG;
+        g->var = a->agg >= AGG_VAR_SAMP && a->agg <= AGG_STDDEV_POP ? (int8_t)(a->agg - AGG_VAR_SAMP + 1) : 0;
         g->count_distinct = a->agg == AGG_COUNT_DISTINCT || a->distinct;   /* any agg(DISTINCT x) */
         g->out_type = a->type;
         switch (a->agg) {
@@ -482,6 +484,16 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         s->label = p->setop == 1 ? (p->all ? "union all" : "union") : p->setop == 2 ? (p->all ? "intersect all" : "intersect") : (p->all ? "except all" : "except");
         if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
         return s;
+    case LP_RECURSIVE:
+        if (!(s = new_stage(ATTU_ST_RECURSIVE, p, err))) return NULL;
+        s->all = p->all; s->worktable = p->worktable;
+        s->label = p->all ? "union all" : "union";
+        if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
+        return s;
+    case LP_WORKTABLE:
+        if (!(s = new_stage(ATTU_ST_WORKTABLE, p, err))) return NULL;
+        s->worktable = p->worktable;
+        return s;
     }
     attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown plan node");
     return NULL;
@@ -518,7 +530,7 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
     case LP_SCAN:
         ((attu_lplan *)p)->used = (bool *)need;   /* lowered right after */
         break;
-    case LP_VALUES: break;
+    case LP_VALUES: case LP_WORKTABLE: break;
     case LP_FILTER:
         for (int i = 0; i < nl; i++) ln[i] = need[i];
         mark_expr(p->pred, ln, nl);
@@ -534,7 +546,7 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
     case LP_LIMIT:
         for (int i = 0; i < nl; i++) ln[i] = need[i];
         break;
-    case LP_DISTINCT: case LP_SETOP:
+    case LP_DISTINCT: case LP_SETOP: case LP_RECURSIVE:
         for (int i = 0; i < nl; i++) ln[i] = true;
         for (int i = 0; i < nr; i++) rn[i] = true;
         break;

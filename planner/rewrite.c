@@ -399,7 +399,8 @@ static void fuse(attu_lplan *p) {
     }
     if (!has_row) return;
     for (int i = 0; i < p->naggs; i++)
-        if (p->aggs[i].agg == AGG_AVG || p->aggs[i].agg == AGG_COUNT_DISTINCT || p->aggs[i].distinct) return;
+        if (p->aggs[i].agg == AGG_AVG || p->aggs[i].agg == AGG_COUNT_DISTINCT || p->aggs[i].distinct ||
+            (p->aggs[i].agg >= AGG_VAR_SAMP && p->aggs[i].agg <= AGG_STDDEV_POP)) return;
     p->kind = LP_JOIN_AGG;
     p->est_rows = j->left->est_rows;
 }
@@ -431,6 +432,8 @@ static double reestimate(attu_lplan *p) {
         p->est_rows = p->jk == JK_CROSS ? l * r : p->jk == JK_SEMI || p->jk == JK_ANTI ? l / 2 : (l > r ? l : r);
         break;
     case LP_SETOP: p->est_rows = l + r; break;
+    case LP_RECURSIVE: p->est_rows = l * 10; break;
+    case LP_WORKTABLE: break;
     }
     if (p->est_rows < 0) p->est_rows = 0;
     return p->est_rows;
