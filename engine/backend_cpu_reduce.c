@@ -113,6 +113,8 @@ struct attu_reducer {
     int64_t cnt;
     int   has;
     num   acc;
+    double sx, sxx;            /* VAR_M2, float input: PostgreSQL's float8_accum state */
+    __int128 isx, isxx;        /* VAR_M2, integer input: exact sums of x and x*x */
     int   k, n;        /* top-k capacity and fill */
     num  *vals;
     int64_t *pay;
@@ -142,6 +144,7 @@ void attu_reducer_free(attu_reducer *r) {
 
 void attu_reducer_reset(attu_reducer *r) {
     r->cnt = 0; r->has = 0; r->acc.i = 0; r->n = 0;
+    r->sx = r->sxx = 0; r->isx = r->isxx = 0;
 }
 
 static inline int ncmp(const attu_reducer *r, num a, num b) {
@@ -180,6 +183,24 @@ static int add(attu_reducer *r, num v, int isnull, int64_t payload, int payload_
     case ATTU_REDUCE_ANY:
         if (!r->has) r->acc = v;
         r->has = 1;
+        return 0;
+    case ATTU_REDUCE_VAR_M2:
+        r->has = 1;
+        if (r->fl) {
+            /* Youngs-Cramer, exactly as PostgreSQL's float8_accum, so the
+             * results match it digit for digit */
+            double n = (double)r->cnt;
+            r->sx += v.f;
+            if (r->cnt > 1) {
+                double t = v.f * n - r->sx;
+                r->sxx += t * t / (n * (n - 1));
+            } else r->sxx = v.f * 0;    /* NaN / Infinity propagate */
+        } else {
+            __int128 x = v.i, sq;
+            if (__builtin_mul_overflow(x, x, &sq) || __builtin_add_overflow(r->isx, x, &r->isx) ||
+                __builtin_add_overflow(r->isxx, sq, &r->isxx))
+                return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: overflow");
+        }
         return 0;
     default: {
         /* top-k: keep the k best in order; equal values keep input order */
@@ -255,6 +276,21 @@ void attu_reducer_store(const attu_reducer *r, attu_out *out, size_t s) {
     case ATTU_REDUCE_AVG_SUM:
         if (!r->has) sl.null = 1;
         else sl.v.f = r->acc.f;
+        break;
+    case ATTU_REDUCE_VAR_M2:
+        if (!r->has) sl.null = 1;
+        else if (r->fl) sl.v.f = r->sxx;
+        else {
+            /* M2 = (n * sum(x^2) - sum(x)^2) / n, the numerator exact when it fits */
+            __int128 nx, sx2, num;
+            if (!__builtin_mul_overflow((__int128)r->cnt, r->isxx, &nx) && !__builtin_mul_overflow(r->isx, r->isx, &sx2) &&
+                !__builtin_sub_overflow(nx, sx2, &num))
+                sl.v.f = (double)((long double)num / (long double)r->cnt);
+            else {
+                long double mean = (long double)r->isx / (long double)r->cnt;
+                sl.v.f = (double)((long double)r->isxx - mean * (long double)r->isx);
+            }
+        }
         break;
     default:
         if (!r->has) sl.null = 1;

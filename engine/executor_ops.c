@@ -373,6 +373,51 @@ static xcol *finish_avg(xctx *x, xcol *sum, xcol *cnt, size_t n, int scale) {
     return o;
 }
 
+/* variance / stddev from the sum of squared deviations m2 and the count:
+ * var_samp = m2 / (n - 1) (NULL unless n > 1), var_pop = m2 / n (NULL when
+ * n = 0), stddev = the square root; a decimal input's m2 is in units of
+ * 10^(-2 * scale). kind: 1 var_samp, 2 var_pop, 3 stddev_samp, 4 stddev_pop. */
+static xcol *finish_var(xctx *x, xcol *m2, xcol *cnt, size_t n, int kind, int scale) {
+    attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), i8 = attu_type_make(ATTU_TYPE_INT64);
+    attu_type b1 = attu_type_make(ATTU_TYPE_BOOL);
+    attu_type tys[2] = { f8, i8 };
+    attu_expr_program *p = attu_program_new(2, tys);
+    xcol *o = xcol_new(x, f8, n, true);
+    if (!p || !o) { attu_program_free(p); xcol_unref(x, o); if (!x->err->set) attu_error_oom(x->err); return NULL; }
+    bool samp = kind == 1 || kind == 3;
+    int cf = attu_program_reg(p, f8), one = attu_program_reg(p, f8), den = attu_program_reg(p, f8);
+    int zero = attu_program_reg(p, f8), ok = attu_program_reg(p, b1), q = attu_program_reg(p, f8);
+    int k = attu_program_reg(p, f8), r = attu_program_reg(p, f8), s = attu_program_reg(p, f8);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_CAST_I_F, cf, 1, -1));
+    attu_instr c1 = attu_instr_make(ATTU_OP_CONST, one, -1, -1);
+    c1.imm_f = samp ? 1 : 0;
+    attu_program_emit(p, c1);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_SUB_F, den, cf, one));
+    attu_instr c0 = attu_instr_make(ATTU_OP_CONST, zero, -1, -1);
+    c0.imm_f = 0;
+    attu_program_emit(p, c0);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_GT_F, ok, den, zero));
+    attu_instr dv = attu_instr_make(ATTU_OP_DIV_F, q, 0, den);
+    dv.guard = (int16_t)ok;                       /* NULL where n is too small */
+    attu_program_emit(p, dv);
+    attu_instr ck = attu_instr_make(ATTU_OP_CONST, k, -1, -1);
+    ck.imm_f = pow(10, 2 * scale);
+    attu_program_emit(p, ck);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_DIV_F, r, q, k));
+    int res = r;
+    if (kind >= 3) {
+        attu_program_emit(p, attu_instr_make(ATTU_OP_SQRT, s, r, -1));
+        res = s;
+    }
+    attu_program_add_output(p, res);
+    attu_vec in[2] = { vec_of(m2), vec_of(cnt) };
+    attu_out out = { f8, o->data, o->valid, NULL };
+    int rc = x->be->eval(x->be, p, in, n, &out, x->err);
+    attu_program_free(p);
+    if (rc) { xcol_unref(x, o); return NULL; }
+    return o;
+}
+
 /* COUNT(DISTINCT a) within groups: a copy of a that is NULL except at the
  * first row of each (group keys, a) value. */
 static xcol *first_occurrence(xctx *x, xcol **keys, int nk, xcol *a, size_t n) {
@@ -446,12 +491,12 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
         if (a) sp->in = vec_of(a);
         else sp->in.type = attu_type_make(ATTU_TYPE_INT64);
         if (g->arg >= 0) sp->arg = vec_of(args[g->arg]);
-        attu_type ot = g->avg ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
+        attu_type ot = g->avg || g->var ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
         sp->out_type = ot;
         if (!(res[nspec] = xcol_new(x, ot, nseg, true))) goto done;
         outs[nspec] = (attu_out){ ot, res[nspec]->data, res[nspec]->valid, NULL };
         nspec++;
-        if (g->avg) {
+        if (g->avg || g->var) {
             attu_reduce_spec *c = &specs[nspec];
             c->op = ATTU_REDUCE_COUNT; c->in = vec_of(a); c->in_reg = c->arg_reg = -1;
             c->out_type = attu_type_make(ATTU_TYPE_INT64);
@@ -480,6 +525,12 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
             xcol *avg = finish_avg(x, res[k], res[k + 1], nseg, scale);
             if (!avg) goto done;
             out->cols[nk + i] = avg;
+            k += 2;
+        } else if (g->var) {
+            int scale = g->in_type.id == ATTU_TYPE_DECIMAL ? g->in_type.scale : 0;
+            xcol *v = finish_var(x, res[k], res[k + 1], nseg, g->var, scale);
+            if (!v) goto done;
+            out->cols[nk + i] = v;
             k += 2;
         } else {
             res[k]->dict = agg_dict(g, args);

@@ -36,6 +36,8 @@ static const agg_name aggs[] = {
     { "lag", WIN_LAG, -1 }, { "lead", WIN_LEAD, -1 }, { "first_value", WIN_FIRST_VALUE, 1 },
     { "last_value", WIN_LAST_VALUE, 1 }, { "ntile", WIN_NTILE, 1 }, { "percent_rank", WIN_PERCENT_RANK, 0 },
     { "cume_dist", WIN_CUME_DIST, 0 },
+    { "variance", AGG_VAR_SAMP, 1 }, { "var_samp", AGG_VAR_SAMP, 1 }, { "var_pop", AGG_VAR_POP, 1 },
+    { "stddev", AGG_STDDEV_SAMP, 1 }, { "stddev_samp", AGG_STDDEV_SAMP, 1 }, { "stddev_pop", AGG_STDDEV_POP, 1 },
 };
 
 static const agg_name *find_agg(const char *name) {
@@ -143,7 +145,8 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     }
     if (e->u.func.distinct) {
         if (x->agg == AGG_COUNT) x->agg = AGG_COUNT_DISTINCT;
-        else if (x->agg == AGG_SUM || x->agg == AGG_AVG || x->agg == AGG_MIN || x->agg == AGG_MAX) x->aux = 1;   /* DISTINCT */
+        else if (x->agg == AGG_SUM || x->agg == AGG_AVG || x->agg == AGG_MIN || x->agg == AGG_MAX ||
+                 (x->agg >= AGG_VAR_SAMP && x->agg <= AGG_STDDEV_POP)) x->aux = 1;   /* DISTINCT */
         else {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not supported in %s", an->name);
             goto fail;
@@ -193,6 +196,16 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     }
     case AGG_MIN: case AGG_MAX:
         x->type = args[0]->type;
+        break;
+    case AGG_VAR_SAMP: case AGG_VAR_POP: case AGG_STDDEV_SAMP: case AGG_STDDEV_POP:
+        /* double precision (PostgreSQL gives numeric for integer and
+         * numeric inputs; attu computes those exactly and rounds once) */
+        if (!is_numeric(args[0]->type.id)) goto bad;
+        if (window) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s is not supported as a window function", an->name);
+            goto fail;
+        }
+        x->type = attu_type_make(ATTU_TYPE_FLOAT64);
         break;
     case AGG_NTH_SMALLEST: case AGG_NTH_LARGEST: case AGG_NTH_SMALLEST_ARG: case AGG_NTH_LARGEST_ARG: {
         int ki = n - 1;
