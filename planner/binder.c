@@ -371,7 +371,7 @@ typedef struct aggstate {
 } aggstate;
 
 static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) {
-    for (int i = 0; i < st->naggs; i++) {
+    for (int i = 0; i < st->naggs && !a->norder; i++) {    /* ordered aggregates are never shared */
         attu_agg_spec *s = &st->aggs[i];
         if (s->agg == a->agg && s->k == (int)a->imm && s->distinct == (a->aux == 1) && attu_bx_equal(s->arg, a->nargs > 0 ? a->args[0] : NULL) &&
             attu_bx_equal(s->arg2, a->nargs > 1 ? a->args[1] : NULL) && attu_type_equal(s->type, a->type))
@@ -390,6 +390,7 @@ static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) {
     s->distinct = a->aux == 1;
     s->arg = a->nargs > 0 ? a->args[0] : NULL;
     s->arg2 = a->nargs > 1 ? a->args[1] : NULL;
+    s->norder = a->norder; s->order = a->order;    /* string_agg(... ORDER BY ...) */
     return st->naggs++;
 }
 
@@ -428,6 +429,7 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
         return r;
     }
     case BX_COL: {
+        if (e->col >= OUTER_BASE) return x;      /* the enclosing query's row: constant here */
         const scope_col *col = &st->sc->cols[e->col];
         for (int i = 0; i < st->nrowid; i++)
             if (st->rowid_sources[i] == col->source) {   /* functionally dependent on a grouped row */
@@ -467,7 +469,8 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
 
 static void fix_refs(attu_bexpr *e, int base, int delta) {
     if (!e) return;
-    if (e->kind == BX_COL) { if (e->col >= base) e->col = e->col - base + delta; return; }
+    /* references to the enclosing query (OUTER_BASE and up) stay as they are */
+    if (e->kind == BX_COL) { if (e->col >= base && e->col < OUTER_BASE) e->col = e->col - base + delta; return; }
     for (int i = 0; i < e->nargs; i++) fix_refs(e->args[i], base, delta);
     for (int i = 0; i < e->nwhens; i++) { fix_refs(e->whens[i], base, delta); fix_refs(e->thens[i], base, delta); }
     fix_refs(e->else_, base, delta);
@@ -1278,6 +1281,9 @@ static void free_cols(attu_column **cols, int n) {
 
 #define MAX_IN_VALUES 10000
 
+static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, const attu_ast_expr *e,
+                                       attu_bexpr **conj, int n);
+
 /* (SELECT agg(...) FROM ... WHERE inner = outer AND local) -> the
  * aggregate grouped by the inner correlation keys, LEFT JOINed to the outer
  * plan on them. The value is a new hidden column of the outer scope. */
@@ -1302,21 +1308,13 @@ static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_q
             if (sa == 2 && sb == 1) { ok[nk] = copy_shift(c, x->args[0], -OUTER_BASE); ik[nk++] = x->args[1]; continue; }
             if (sa == 1 && sb == 2) { ok[nk] = copy_shift(c, x->args[1], -OUTER_BASE); ik[nk++] = x->args[0]; continue; }
         }
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, x->position ? x->position : e->position,
-                       "a correlated scalar subquery may relate to the outer query only by equalities");
-        return NULL;
+        return decorrelate_general(c, sc, p, e, conj, n);
     }
-    if (outer_sides(proj->exprs[0]) & 2) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "the value of a correlated scalar subquery must not refer to the outer query");
-        return NULL;
-    }
+    if (outer_sides(proj->exprs[0]) & 2) return decorrelate_general(c, sc, p, e, conj, n);
     bool has_count = false;
     for (int i = 0; i < agg->naggs; i++) if (agg->aggs[i].agg == AGG_COUNT || agg->aggs[i].agg == AGG_COUNT_STAR || agg->aggs[i].agg == AGG_COUNT_DISTINCT) has_count = true;
     bool bare_count = has_count && proj->exprs[0]->kind == BX_COL && agg->naggs == 1;
-    if (has_count && !bare_count) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "a correlated scalar subquery with count must return the count itself");
-        return NULL;
-    }
+    if (has_count && !bare_count) return decorrelate_general(c, sc, p, e, conj, n);
     /* inner plan: FROM [-> local filter] -> AGG(groups = inner keys) -> PROJECT(keys, value) */
     attu_lplan *in = filt->left;
     if (nloc) {
@@ -1343,7 +1341,7 @@ static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_q
     pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
     if (!pj) OOM_NULL(c);
     if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
-    pj[c->npending] = (pending_join){ sub, nk, ok, nk };
+    pj[c->npending] = (pending_join){ .sub = sub, .nkeys = nk, .outer_keys = ok, .value_col = nk };
     c->pending = pj;
     c->npending++;
     /* the value: a new hidden column of the outer scope */
@@ -1360,10 +1358,117 @@ static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_q
     return v;
 }
 
+/* The general decorrelation of (SELECT agg(...) FROM ... WHERE ...) whose
+ * correlation is not only equalities (or whose value reads the outer row,
+ * or combines a count): each outer row, numbered so that equal rows stay
+ * apart, is LEFT JOINed to the inner rows satisfying every correlated
+ * conjunct, and the aggregates are taken per outer row. An inner marker
+ * column (TRUE) makes count(*) count matched rows only (0 for none), as the
+ * other aggregates skip the NULLs of unmatched rows. Applied by
+ * apply_pending; the value is a new hidden column of the outer scope. */
+static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, const attu_ast_expr *e,
+                                       attu_bexpr **conj, int n) {
+    attu_lplan *proj = p, *agg = p->left, *in = agg->left->left;
+    attu_bexpr *local[256], *corr[256];
+    int nloc = 0, ncorr = 0;
+    for (int i = 0; i < n; i++) {
+        if (outer_sides(conj[i]) & 2) corr[ncorr++] = conj[i];
+        else local[nloc++] = conj[i];
+    }
+    if (nloc) {
+        attu_lplan *lf = attu_lp_new(c->pa, LP_FILTER, in->ncols);
+        if (!lf) OOM_NULL(c);
+        memcpy(lf->types, in->types, sizeof(attu_type) * (size_t)in->ncols);
+        memcpy(lf->names, in->names, sizeof(char *) * (size_t)in->ncols);
+        lf->left = in; lf->pred = and_all(c, local, nloc); lf->est_rows = in->est_rows / 3;
+        in = lf;
+    }
+    /* inner ++ marker */
+    int ni = in->ncols;
+    attu_bexpr **ie = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(ni + 2));
+    char **inm = attu_palloc(c->pa, sizeof(char *) * (size_t)(ni + 2));
+    if (!ie || !inm) OOM_NULL(c);
+    for (int i = 0; i < ni; i++) { ie[i] = attu_bx_col(c->pa, i, in->types[i]); inm[i] = in->names[i]; }
+    ie[ni] = mk_const_int(c, attu_type_make(ATTU_TYPE_BOOL), 1);
+    inm[ni] = "?matched?";
+    attu_lplan *inner = mk_project(c, in, ni + 1, ie, inm);
+    if (!inner) return NULL;
+    /* aggregates over P ++ number ++ inner: set up against P's width in apply_pending;
+     * here they stay over the inner columns, count(*) counting the marker */
+    attu_agg_spec *aggs = attu_palloc(c->pa, sizeof *aggs * (size_t)(agg->naggs + 1));
+    if (!aggs) OOM_NULL(c);
+    for (int i = 0; i < agg->naggs; i++) {
+        aggs[i] = agg->aggs[i];
+        if (aggs[i].agg == AGG_COUNT_STAR) { aggs[i].agg = AGG_COUNT; aggs[i].arg = attu_bx_col(c->pa, ni, attu_type_make(ATTU_TYPE_BOOL)); }
+    }
+    pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
+    if (!pj) OOM_NULL(c);
+    if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
+    memset(&pj[c->npending], 0, sizeof pj[c->npending]);
+    pj[c->npending].inner = inner;
+    pj[c->npending].cond = ncorr ? and_all(c, corr, ncorr) : NULL;
+    pj[c->npending].aggs = aggs;
+    pj[c->npending].naggs = agg->naggs;
+    pj[c->npending].value = proj->exprs[0];
+    c->pending = pj;
+    c->npending++;
+    scope *msc = (scope *)sc;
+    int base = msc->n;
+    if (!scope_push(c, msc, NULL, "?value?", proj->types[0], true, false, -1)) return NULL;
+    attu_bexpr *v = attu_bx_col(c->pa, base, proj->types[0]);
+    v->position = e->position;
+    return v;
+}
+
+/* apply_pending for the general form: P -> P ++ value (see pending_join). */
+static attu_lplan *apply_general(bctx *c, attu_lplan *p, const pending_join *pj) {
+    int np = p->ncols, nw = np + 1;
+    /* P ++ row_number() OVER () */
+    attu_lplan *w = attu_lp_new(c->pa, LP_WINDOW, nw);
+    attu_agg_spec *rn = attu_palloc(c->pa, sizeof *rn);
+    if (!w || !rn) OOM_NULL(c);
+    rn->agg = WIN_ROW_NUMBER; rn->type = attu_type_make(ATTU_TYPE_INT64);
+    w->left = p; w->naggs = 1; w->aggs = rn;
+    for (int i = 0; i < np; i++) { w->types[i] = p->types[i]; w->names[i] = p->names[i]; }
+    w->types[np] = rn->type; w->names[np] = "?row?";
+    w->est_rows = p->est_rows; w->rowid_col = -1;
+    /* LEFT JOIN inner: outer column k -> k, inner column i -> nw + i */
+    attu_lplan *j = attu_make_join(c, w, pj->inner, JK_LEFT, pj->cond ? remap_outer(c, pj->cond, nw) : NULL);
+    if (!j) return NULL;
+    /* grouped by P's columns and the number */
+    attu_lplan *a = attu_lp_new(c->pa, LP_AGG, nw + pj->naggs);
+    attu_bexpr **g = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nw + 1));
+    attu_agg_spec *aggs = attu_palloc(c->pa, sizeof *aggs * (size_t)(pj->naggs + 1));
+    if (!a || !g || !aggs) OOM_NULL(c);
+    for (int i = 0; i < nw; i++) { g[i] = attu_bx_col(c->pa, i, w->types[i]); a->types[i] = w->types[i]; a->names[i] = w->names[i]; }
+    for (int i = 0; i < pj->naggs; i++) {
+        aggs[i] = pj->aggs[i];
+        aggs[i].arg = copy_shift(c, pj->aggs[i].arg, nw);
+        aggs[i].arg2 = copy_shift(c, pj->aggs[i].arg2, nw);
+        a->types[nw + i] = aggs[i].type; a->names[nw + i] = "agg";
+    }
+    a->left = j; a->ngroups = nw; a->groups = g; a->naggs = pj->naggs; a->aggs = aggs;
+    a->est_rows = p->est_rows;
+    /* P's columns ++ the value (aggregate i -> nw + i, outer column k -> k) */
+    attu_bexpr **pe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(np + 2));
+    char **pn = attu_palloc(c->pa, sizeof(char *) * (size_t)(np + 2));
+    if (!pe || !pn) OOM_NULL(c);
+    for (int i = 0; i < np; i++) { pe[i] = attu_bx_col(c->pa, i, p->types[i]); pn[i] = p->names[i]; }
+    pe[np] = remap_outer(c, pj->value, nw);
+    pn[np] = "?value?";
+    attu_lplan *out = mk_project(c, a, np + 1, pe, pn);
+    if (out) out->rowid_col = p->rowid_col;
+    return out;
+}
+
 /* Applies the pending correlated-subquery joins to the plan. */
 static attu_lplan *apply_pending(bctx *c, attu_lplan *p) {
     for (int i = 0; i < c->npending; i++) {
         pending_join *pj = &c->pending[i];
+        if (!pj->sub) {
+            if (!(p = apply_general(c, p, pj))) return NULL;
+            continue;
+        }
         attu_bexpr *conj[64];
         int n = 0;
         for (int k = 0; k < pj->nkeys && k < 64; k++) {

@@ -46,6 +46,16 @@ typedef struct pending_join {
     int          nkeys;
     attu_bexpr **outer_keys; /* over the enclosing plan's columns */
     int          value_col;  /* in sub */
+    /* general form (sub == NULL): the enclosing plan P numbered by
+     * row_number(), LEFT JOINed to `inner` on `cond` (over P ++ number ++
+     * inner), grouped by P's columns and the number, aggregated by `aggs`
+     * (over that join), then `value` (over the groups ++ aggregates): adds
+     * one column to P, the subquery's value for each row */
+    attu_lplan    *inner;
+    attu_bexpr    *cond;
+    attu_agg_spec *aggs;
+    int            naggs;
+    attu_bexpr    *value;
 } pending_join;
 
 typedef struct bctx {
