@@ -77,11 +77,17 @@ typedef enum attu_reduce_op {
     ATTU_REDUCE_NTH_LARGEST,
     ATTU_REDUCE_NTH_LARGEST_ARG,
     ATTU_REDUCE_ANY,            /* any value of the segment (first row's) */
-    ATTU_REDUCE_VAR_M2          /* float64 sum of squared deviations from the mean
+    ATTU_REDUCE_VAR_M2,         /* float64 sum of squared deviations from the mean
                                    (variance = M2 / (n - 1) or M2 / n); float inputs
                                    by PostgreSQL's Youngs-Cramer update, integer and
                                    decimal inputs (raw scaled values) exactly in
                                    128-bit integers; NULL when no input */
+    ATTU_REDUCE_STRING_AGG      /* TEXT: the non-NULL inputs in segment order, each
+                                   but the first preceded by its row's `arg`
+                                   separator (a NULL separator adds nothing); NULL
+                                   when no input. segreduce / reduce only: the
+                                   output gets a new dictionary in outs[k].dict
+                                   (caller unrefs) */
 } attu_reduce_op;
 
 /* One aggregate of a segmented reduction. For the *_ARG forms, `arg` is the

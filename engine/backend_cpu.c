@@ -455,6 +455,7 @@ static int cpu_segment_heads(attu_backend *be, const attu_vec *keys, int nkeys, 
 typedef struct segred_ctx {
     const int64_t *off; const int64_t *perm;
     int nreduce; const attu_reduce_spec *specs; attu_out *outs;
+    char **txt[64]; size_t *tlen[64];   /* STRING_AGG outputs: each segment's text */
     attu_error errs[256]; int failed[256];
 } segred_ctx;
 
@@ -472,7 +473,18 @@ static void segred_range(void *vc, size_t b, size_t e, int w) {
                 if (attu_reducer_add_row(rs[k], &c->specs[k], row, &c->errs[w])) { c->failed[w] = 1; goto done; }
             }
         }
-        for (int k = 0; k < nr; k++) attu_reducer_store(rs[k], &c->outs[k], s);
+        for (int k = 0; k < nr; k++) {
+            attu_reducer_store(rs[k], &c->outs[k], s);
+            if (c->txt[k]) {
+                const char *t;
+                size_t l;
+                if (attu_reducer_text(rs[k], &t, &l)) {
+                    if (!(c->txt[k][s] = malloc(l ? l : 1))) { attu_error_oom(&c->errs[w]); c->failed[w] = 1; goto done; }
+                    memcpy(c->txt[k][s], t, l);
+                    c->tlen[k][s] = l;
+                }
+            }
+        }
     }
 done:
     for (int k = 0; k < nr; k++) attu_reducer_free(rs[k]);
@@ -485,10 +497,36 @@ static int cpu_segreduce(attu_backend *be, const attu_buf *offsets, size_t nseg,
     if (!c) return attu_error_oom(err);
     c->off = CI64(offsets); c->perm = perm ? CI64(perm) : NULL;
     c->nreduce = nreduce; c->specs = specs; c->outs = outs;
+    int rc = 0;
+    for (int k = 0; k < nreduce; k++) {
+        if (specs[k].op != ATTU_REDUCE_STRING_AGG) continue;
+        outs[k].dict = NULL;
+        c->txt[k] = calloc(nseg ? nseg : 1, sizeof(char *));
+        c->tlen[k] = calloc(nseg ? nseg : 1, sizeof(size_t));
+        if (!c->txt[k] || !c->tlen[k]) { rc = attu_error_oom(err); goto out; }
+    }
     int threads = THREADS(be) > 256 ? 256 : THREADS(be);
     int used = attu_parallel_range(threads, nseg, 256, segred_range, c);
-    int rc = 0;
     for (int w = 0; w < used; w++) if (c->failed[w]) { *err = c->errs[w]; rc = -1; break; }
+    /* STRING_AGG: one new dictionary over the segments' texts (NULL rows
+     * keep code 0, as column.h wants) */
+    for (int k = 0; k < nreduce && !rc; k++) {
+        if (!c->txt[k]) continue;
+        const char **strs = malloc(sizeof *strs * (nseg ? nseg : 1));
+        if (!strs) { rc = attu_error_oom(err); break; }
+        for (size_t s = 0; s < nseg; s++) strs[s] = c->txt[k][s] ? c->txt[k][s] : "";
+        outs[k].dict = attu_dictionary_build(strs, c->tlen[k], nseg, (int32_t *)outs[k].data->ptr, err);
+        free(strs);
+        if (!outs[k].dict) { rc = -1; break; }
+        if (outs[k].valid)
+            for (size_t s = 0; s < nseg; s++)
+                if (!((uint8_t *)outs[k].valid->ptr)[s]) ((int32_t *)outs[k].data->ptr)[s] = 0;
+    }
+out:
+    for (int k = 0; k < nreduce; k++) {
+        if (c->txt[k]) for (size_t s = 0; s < nseg; s++) free(c->txt[k][s]);
+        free(c->txt[k]); free(c->tlen[k]);
+    }
     free(c);
     return rc;
 }

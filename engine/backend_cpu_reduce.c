@@ -115,6 +115,7 @@ struct attu_reducer {
     num   acc;
     double sx, sxx;            /* VAR_M2, float input: PostgreSQL's float8_accum state */
     __int128 isx, isxx;        /* VAR_M2, integer input: exact sums of x and x*x */
+    char *sbuf; size_t slen, scap;   /* STRING_AGG: the text so far */
     int   k, n;        /* top-k capacity and fill */
     num  *vals;
     int64_t *pay;
@@ -138,13 +139,35 @@ attu_reducer *attu_reducer_new(const attu_reduce_spec *spec) {
 
 void attu_reducer_free(attu_reducer *r) {
     if (!r) return;
-    free(r->vals); free(r->pay); free(r->paynull);
+    free(r->vals); free(r->pay); free(r->paynull); free(r->sbuf);
     free(r);
 }
 
 void attu_reducer_reset(attu_reducer *r) {
     r->cnt = 0; r->has = 0; r->acc.i = 0; r->n = 0;
     r->sx = r->sxx = 0; r->isx = r->isxx = 0;
+    r->slen = 0;
+}
+
+static int text_append(attu_reducer *r, const char *s, size_t n, attu_error *err) {
+    if (r->slen + n > UINT32_MAX)
+        return attu_error_set(err, "54000", 0, "out of memory: string_agg result exceeds 4 GB");
+    if (r->slen + n > r->scap) {
+        size_t cap = r->scap ? r->scap * 2 : 64;
+        while (cap < r->slen + n) cap *= 2;
+        char *b = realloc(r->sbuf, cap);
+        if (!b) return attu_error_oom(err);
+        r->sbuf = b; r->scap = cap;
+    }
+    if (n) memcpy(r->sbuf + r->slen, s, n);
+    r->slen += n;
+    return 0;
+}
+
+int attu_reducer_text(const attu_reducer *r, const char **s, size_t *len) {
+    *s = r->sbuf ? r->sbuf : "";
+    *len = r->slen;
+    return r->has;
 }
 
 static inline int ncmp(const attu_reducer *r, num a, num b) {
@@ -241,6 +264,18 @@ static num load_num(const attu_vec *v, int64_t row, int *isnull, int want_float)
 
 int attu_reducer_add_row(attu_reducer *r, const attu_reduce_spec *spec, int64_t row, attu_error *err) {
     int isnull = 0, pn = 0;
+    if (r->op == ATTU_REDUCE_STRING_AGG) {
+        attu_slot v, sep;
+        load_one(&spec->in, row, &v);
+        if (v.null) return 0;
+        if (r->has && spec->arg.data) {
+            load_one(&spec->arg, row, &sep);
+            if (!sep.null && text_append(r, sep.v.s, sep.len, err)) return -1;
+        }
+        r->has = 1;
+        r->cnt++;
+        return text_append(r, v.v.s, v.len, err);
+    }
     num v = { 0 };
     if (r->op != ATTU_REDUCE_COUNT_STAR) v = load_num(&spec->in, row, &isnull, r->fl);
     int64_t payload = 0;
@@ -253,6 +288,8 @@ int attu_reducer_add_slot(attu_reducer *r, const attu_reduce_spec *spec, const a
                           int64_t payload, int payload_null, attu_error *err) {
     num v = { 0 };
     int isnull = 0;
+    if (r->op == ATTU_REDUCE_STRING_AGG)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "string_agg is not supported here");
     if (in) { isnull = in->null; if (r->fl) v.f = in->v.f; else v.i = in->v.i; }
     return add(r, v, isnull, payload, payload_null, err);
 }
@@ -276,6 +313,9 @@ void attu_reducer_store(const attu_reducer *r, attu_out *out, size_t s) {
     case ATTU_REDUCE_AVG_SUM:
         if (!r->has) sl.null = 1;
         else sl.v.f = r->acc.f;
+        break;
+    case ATTU_REDUCE_STRING_AGG:
+        sl.null = !r->has;     /* the code comes from the dictionary built later */
         break;
     case ATTU_REDUCE_VAR_M2:
         if (!r->has) sl.null = 1;

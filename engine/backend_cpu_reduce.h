@@ -30,6 +30,9 @@ int attu_reducer_add_row(attu_reducer *r, const attu_reduce_spec *spec, int64_t 
  * raw 8 bytes of the _ARG value. */
 int attu_reducer_add_slot(attu_reducer *r, const attu_reduce_spec *spec, const attu_slot *in,
                           int64_t payload, int payload_null, attu_error *err);
+/* STRING_AGG: the current segment's text (*s not NUL-terminated); returns
+ * 0 when the segment had no input (the result is NULL). */
+int attu_reducer_text(const attu_reducer *r, const char **s, size_t *len);
 /* Writes the result of the current segment into row s of out. */
 void attu_reducer_store(const attu_reducer *r, attu_out *out, size_t s);
 

@@ -458,18 +458,50 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
     attu_reduce_spec *specs = calloc((size_t)ng * 2 + 1, sizeof *specs);
     attu_out *outs = calloc((size_t)ng * 2 + 1, sizeof *outs);
     xcol **res = calloc((size_t)ng * 2 + 1, sizeof *res);
-    attu_sort_key *sk = calloc((size_t)nk + 1, sizeof *sk);
+    /* string_agg(... ORDER BY ...): rows sort by the group keys, then by
+     * its order keys, so each segment arrives in that order (one ordering
+     * per query level) */
+    const attu_stage_agg *og = NULL;
+    bool mixed = false;
+    for (int i = 0; i < ng && !mixed; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (!g->norder) continue;
+        bool same = og && og->norder == g->norder;
+        for (int q = 0; same && q < g->norder; q++)
+            same = og->order[q] == g->order[q] && og->desc[q] == g->desc[q] && og->nulls_first[q] == g->nulls_first[q];
+        if (og && !same) mixed = true;
+        else og = g;
+    }
+    int nok = og ? og->norder : 0;
+    attu_sort_key *sk = calloc((size_t)(nk + nok) + 1, sizeof *sk);
     attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
     attu_buf *perm = NULL, *heads = NULL, *off = NULL, *gidx = NULL, *idx = NULL;
     rel *out = NULL;
     size_t nseg = 1;
     int nspec = 0;
     if (!keys || !args || !dargs || !specs || !outs || !res || !sk || !kv) { attu_error_oom(x->err); goto done; }
+    if (mixed) {
+        attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "aggregates with different ORDER BY lists in one query are not supported");
+        goto done;
+    }
     if (eval_exprs(x, &s->keys, in, keys) || eval_exprs(x, &s->args, in, args)) goto done;
+    for (int q = 0; q < nok; q++) {
+        sk[nk + q].col = vec_of(args[og->order[q]]);
+        sk[nk + q].desc = og->desc[q];
+        sk[nk + q].nulls_first = og->nulls_first[q];
+    }
+    if (!nk && nok) {
+        /* one segment, in the aggregate's order */
+        int64_t bounds[2] = { 0, (int64_t)n };
+        perm = buf_i64(x, n);
+        off = buf_i64(x, 2);
+        if (!perm || !off || x->be->sort(x->be, sk, nok, n, perm, x->err) ||
+            x->be->upload(x->be, off, 0, bounds, 16, x->err)) goto done;
+    }
     if (nk) {
         for (int i = 0; i < nk; i++) { kv[i] = vec_of(keys[i]); sk[i].col = kv[i]; }
         perm = buf_i64(x, n);
-        if (!perm || x->be->sort(x->be, sk, nk, n, perm, x->err)) goto done;
+        if (!perm || x->be->sort(x->be, sk, nk + nok, n, perm, x->err)) goto done;
         if (x->be->segment_heads(x->be, kv, nk, perm, n, &heads, &nseg, x->err)) goto done;
         off = buf_i64(x, nseg + 1);
         idx = buf_i64(x, nseg);
@@ -505,8 +537,8 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
             nspec++;
         }
     }
-    if (nk ? x->be->segreduce(x->be, off, nseg, perm, nspec, specs, outs, x->err)
-           : x->be->reduce(x->be, n, nspec, specs, outs, x->err)) goto done;
+    if (nk || nok ? x->be->segreduce(x->be, off, nseg, perm, nspec, specs, outs, x->err)
+                  : x->be->reduce(x->be, n, nspec, specs, outs, x->err)) goto done;
     out = rel_new(x, nk + ng, nseg);
     if (!out) goto done;
     if (nk) {
@@ -533,7 +565,9 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
             out->cols[nk + i] = v;
             k += 2;
         } else {
-            res[k]->dict = agg_dict(g, args);
+            /* string_agg's output carries the new dictionary segreduce built */
+            if (g->op == ATTU_REDUCE_STRING_AGG) { res[k]->dict = outs[k].dict; outs[k].dict = NULL; }
+            else res[k]->dict = agg_dict(g, args);
             out->cols[nk + i] = xcol_ref(res[k]);
             k++;
         }
@@ -544,6 +578,7 @@ done:
     for (int i = 0; i < na && args; i++) xcol_unref(x, args[i]);
     for (int i = 0; i < ng && dargs; i++) xcol_unref(x, dargs[i]);
     for (int i = 0; i < nspec && res; i++) xcol_unref(x, res[i]);
+    for (int i = 0; i < nspec && outs; i++) if (outs[i].dict) attu_dictionary_unref(outs[i].dict);
     free(keys); free(args); free(dargs); free(specs); free(outs); free(res); free(sk); free(kv);
     free_buf(x, perm); free_buf(x, heads); free_buf(x, off); free_buf(x, gidx); free_buf(x, idx);
     return out;
@@ -775,6 +810,10 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         int64_t rank = 0, dense = 0;
         /* running aggregate state */
         int64_t cnt = 0, si = 0; double sf = 0; bool has = false;
+        /* general frames: the state of the frame [wfs, wfe) last aggregated */
+        win_acc wacc = { 0, 0, 0, false };
+        size_t wfs = b, wfe = b;
+        __int128 w128 = 0; int64_t wnn = 0;
         size_t pos = b;
         if (g->win == ATTU_WIN_AGG && g->frame == 1) {
             /* the whole partition is the frame of every row */
@@ -814,13 +853,49 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                 size_t fs = b, fe = e;     /* general frames (3, 4): this row's frame */
                 if (g->frame >= 3) win_frame(g, b, e, pos, pe, q, &fs, &fe);
                 if (g->frame >= 3 && g->win == ATTU_WIN_AGG) {
-                    /* recomputed per row: O(frame) each (running frames take the path above) */
-                    win_acc acc = { 0, 0, 0, false };
-                    for (size_t f = fs; f < fe; f++)
-                        if (!win_acc_add(&acc, g, a, ad, av, (size_t)pp[f])) {
+                    /* Both ends of the frame only move forward. With the head
+                     * fixed (UNBOUNDED PRECEDING) rows are only added; counts
+                     * and integer sums slide (exactly, in 128 bits); other
+                     * aggregates are recomputed over each frame, O(frame) per
+                     * row, as PostgreSQL does for aggregates without an
+                     * inverse (so float sums add in the same order). */
+                    bool cnt_only = g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR;
+                    bool int_sum = g->op == ATTU_REDUCE_SUM && a && attu_type_mclass(a->type.id) != ATTU_MC_FLOAT;
+                    if (g->frame_kind[0] == ATTU_WB_UNBOUNDED_PRECEDING) {
+                        for (size_t f = wfe; f < fe; f++)
+                            if (!win_acc_add(&wacc, g, a, ad, av, (size_t)pp[f])) {
+                                free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
+                            }
+                        if (fe > wfe) wfe = fe;
+                        cnt = wacc.cnt; si = wacc.si; sf = wacc.sf; has = wacc.has;
+                    } else if (cnt_only || int_sum) {
+                        if (fs >= wfe) { w128 = 0; wnn = 0; wacc.cnt = 0; wfs = wfe = fs; }
+                        for (; wfs < fs; wfs++) {
+                            size_t r = (size_t)pp[wfs];
+                            if (g->op == ATTU_REDUCE_COUNT_STAR) { wacc.cnt--; continue; }
+                            if (av && !av[r]) continue;
+                            wacc.cnt--; wnn--;
+                            if (int_sum) w128 -= load_i(ad, a->type.id, r);
+                        }
+                        for (; wfe < fe; wfe++) {
+                            size_t r = (size_t)pp[wfe];
+                            if (g->op == ATTU_REDUCE_COUNT_STAR) { wacc.cnt++; continue; }
+                            if (av && !av[r]) continue;
+                            wacc.cnt++; wnn++;
+                            if (int_sum) w128 += load_i(ad, a->type.id, r);
+                        }
+                        if (int_sum && (w128 > INT64_MAX || w128 < INT64_MIN)) {
                             free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
                         }
-                    cnt = acc.cnt; si = acc.si; sf = acc.sf; has = acc.has;
+                        cnt = wacc.cnt; si = (int64_t)w128; sf = 0; has = wnn > 0;
+                    } else {
+                        win_acc acc = { 0, 0, 0, false };
+                        for (size_t f = fs; f < fe; f++)
+                            if (!win_acc_add(&acc, g, a, ad, av, (size_t)pp[f])) {
+                                free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
+                            }
+                        cnt = acc.cnt; si = acc.si; sf = acc.sf; has = acc.has;
+                    }
                 }
                 vv[row] = 1;
                 switch (g->win) {

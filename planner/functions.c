@@ -38,6 +38,7 @@ static const agg_name aggs[] = {
     { "cume_dist", WIN_CUME_DIST, 0 },
     { "variance", AGG_VAR_SAMP, 1 }, { "var_samp", AGG_VAR_SAMP, 1 }, { "var_pop", AGG_VAR_POP, 1 },
     { "stddev", AGG_STDDEV_SAMP, 1 }, { "stddev_samp", AGG_STDDEV_SAMP, 1 }, { "stddev_pop", AGG_STDDEV_POP, 1 },
+    { "string_agg", AGG_STRING_AGG, 2 },
 };
 
 static const agg_name *find_agg(const char *name) {
@@ -146,7 +147,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     if (e->u.func.distinct) {
         if (x->agg == AGG_COUNT) x->agg = AGG_COUNT_DISTINCT;
         else if (x->agg == AGG_SUM || x->agg == AGG_AVG || x->agg == AGG_MIN || x->agg == AGG_MAX ||
-                 (x->agg >= AGG_VAR_SAMP && x->agg <= AGG_STDDEV_POP)) x->aux = 1;   /* DISTINCT */
+                 (x->agg >= AGG_VAR_SAMP && x->agg <= AGG_STRING_AGG)) x->aux = 1;   /* DISTINCT */
         else {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not supported in %s", an->name);
             goto fail;
@@ -206,6 +207,25 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             goto fail;
         }
         x->type = attu_type_make(ATTU_TYPE_FLOAT64);
+        break;
+    case AGG_STRING_AGG:
+        /* string_agg(text, text); the separator is evaluated per row */
+        if (args[0]->type.id != ATTU_TYPE_TEXT || args[1]->type.id != ATTU_TYPE_TEXT) goto bad;
+        if (window) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s is not supported as a window function", an->name);
+            goto fail;
+        }
+        if (e->u.func.order_by.n) {
+            if (!bind_sort_items(c, sc, &e->u.func.order_by, &x->order)) goto fail;
+            x->norder = e->u.func.order_by.n;
+            for (int i = 0; i < x->norder && x->aux == 1; i++)
+                if (!attu_bx_equal(x->order[i].expr, args[0])) {
+                    attu_error_set(c->err, "42P10", e->u.func.order_by.items[i].position,
+                                   "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list");
+                    goto fail;
+                }
+        }
+        x->type = attu_type_make(ATTU_TYPE_TEXT);
         break;
     case AGG_NTH_SMALLEST: case AGG_NTH_LARGEST: case AGG_NTH_SMALLEST_ARG: case AGG_NTH_LARGEST_ARG: {
         int ki = n - 1;

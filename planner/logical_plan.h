@@ -46,6 +46,7 @@ typedef enum attu_agg_kind {
     AGG_NTH_SMALLEST, AGG_NTH_SMALLEST_ARG, AGG_NTH_LARGEST, AGG_NTH_LARGEST_ARG,
     AGG_COUNT_DISTINCT,
     AGG_VAR_SAMP, AGG_VAR_POP, AGG_STDDEV_SAMP, AGG_STDDEV_POP,   /* variance / stddev family */
+    AGG_STRING_AGG,     /* string_agg(value, separator [ORDER BY ...]): order in norder / order */
     /* window-only */
     WIN_ROW_NUMBER, WIN_RANK, WIN_DENSE_RANK, WIN_LAG, WIN_LEAD, WIN_FIRST_VALUE, WIN_LAST_VALUE,
     WIN_NTILE, WIN_PERCENT_RANK, WIN_CUME_DIST

@@ -228,6 +228,7 @@ static attu_reduce_op reduce_of(attu_agg_kind k) {
     case AGG_SUM: return ATTU_REDUCE_SUM;
     case AGG_AVG: return ATTU_REDUCE_AVG_SUM;
     case AGG_VAR_SAMP: case AGG_VAR_POP: case AGG_STDDEV_SAMP: case AGG_STDDEV_POP: return ATTU_REDUCE_VAR_M2;
+    case AGG_STRING_AGG: return ATTU_REDUCE_STRING_AGG;
     case AGG_MIN: return ATTU_REDUCE_MIN;
     case AGG_MAX: return ATTU_REDUCE_MAX;
     case AGG_NTH_SMALLEST: return ATTU_REDUCE_NTH_SMALLEST;
@@ -244,7 +245,9 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
                       attu_error *err) {
     s->naggs = naggs;
     s->aggs = calloc((size_t)naggs + 1, sizeof *s->aggs);
-    attu_bexpr **args = calloc((size_t)naggs * 2 + 2, sizeof *args);
+    size_t nord = 0;
+    for (int i = 0; i < naggs; i++) if (aggs[i].agg == AGG_STRING_AGG) nord += (size_t)aggs[i].norder;
+    attu_bexpr **args = calloc((size_t)naggs * 2 + 2 + nord, sizeof *args);
     if (!s->aggs || !args) { free(args); return attu_error_oom(err); }
     int na = 0;
     for (int i = 0; i < naggs; i++) {
@@ -288,6 +291,27 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
             for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->arg)) k = j;
             if (k < 0) { args[na] = a->arg; k = na++; }
             g->arg = k;
+        }
+        if (a->agg == AGG_STRING_AGG) {
+            /* the separator is `arg`; ORDER BY keys index the args too */
+            int k = -1;
+            for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->arg2)) k = j;
+            if (k < 0) { args[na] = a->arg2; k = na++; }
+            g->arg = k;
+            if (a->norder) {
+                g->norder = a->norder;
+                g->order = calloc((size_t)a->norder + 1, sizeof(int));
+                g->desc = calloc((size_t)a->norder + 1, 1);
+                g->nulls_first = calloc((size_t)a->norder + 1, 1);
+                if (!g->order || !g->desc || !g->nulls_first) { free(args); return attu_error_oom(err); }
+                for (int q = 0; q < a->norder; q++) {
+                    int o = -1;
+                    for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->order[q].expr)) o = j;
+                    if (o < 0) { args[na] = a->order[q].expr; o = na++; }
+                    g->order[q] = o;
+                    g->desc[q] = a->order[q].desc; g->nulls_first[q] = a->order[q].nulls_first;
+                }
+            }
         }
         if ((a->agg == WIN_LAG || a->agg == WIN_LEAD) && a->arg2) {
             /* lag / lead: the value is `in`, the default `arg` */
@@ -560,7 +584,10 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
         break;
     case LP_AGG:
         for (int i = 0; i < p->ngroups; i++) mark_expr(p->groups[i], ln, nl);
-        for (int k = 0; k < p->naggs; k++) { mark_expr(p->aggs[k].arg, ln, nl); mark_expr(p->aggs[k].arg2, ln, nl); }
+        for (int k = 0; k < p->naggs; k++) {
+            mark_expr(p->aggs[k].arg, ln, nl); mark_expr(p->aggs[k].arg2, ln, nl);
+            for (int i = 0; i < p->aggs[k].norder; i++) mark_expr(p->aggs[k].order[i].expr, ln, nl);
+        }
         break;
     case LP_JOIN: {
         int tot = nl + nr;

@@ -400,7 +400,7 @@ static void fuse(attu_lplan *p) {
     if (!has_row) return;
     for (int i = 0; i < p->naggs; i++)
         if (p->aggs[i].agg == AGG_AVG || p->aggs[i].agg == AGG_COUNT_DISTINCT || p->aggs[i].distinct ||
-            (p->aggs[i].agg >= AGG_VAR_SAMP && p->aggs[i].agg <= AGG_STDDEV_POP)) return;
+            (p->aggs[i].agg >= AGG_VAR_SAMP && p->aggs[i].agg <= AGG_STRING_AGG)) return;
     p->kind = LP_JOIN_AGG;
     p->est_rows = j->left->est_rows;
 }
