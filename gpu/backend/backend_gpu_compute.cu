@@ -677,6 +677,9 @@ int host_segreduce(attu_backend* be, const attu_buf* offsets, size_t nseg, const
                                      ho.data(), err);
     if (rc) throw already_set_t();
     st.commit();
+    // STRING_AGG outputs come back with the dictionary the host built
+    for (int k = 0; k < nreduce; ++k)
+      if (specs[k].op == ATTU_REDUCE_STRING_AGG) outs[k].dict = ho[k].dict;
   });
 }
 
