@@ -1,0 +1,116 @@
+/* Unit tests for engine/numeric.c: per-value display scales by PostgreSQL
+ * 15's rules. Every expected text below is PostgreSQL 15's output for the
+ * query in the comment beside it. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "engine/numeric.h"
+
+/* Parses a plain decimal literal ("-7.0", "0.07") into a numeric whose
+ * dscale is its digits after the point, as PostgreSQL's numeric_in. */
+static attu_numeric lit(const char *s) {
+    attu_numeric n = { 0, 0 };
+    bool neg = *s == '-', frac = false;
+    if (neg) s++;
+    for (; *s; s++) {
+        if (*s == '.') { frac = true; continue; }
+        n.m = n.m * 10 + (*s - '0');
+        if (frac) n.dscale++;
+    }
+    if (neg) n.m = -n.m;
+    return n;
+}
+
+static const char *fmt(attu_numeric n) {
+    static char buf[64];
+    attu_numeric_format(n, buf, sizeof buf);
+    return buf;
+}
+
+static const char *div_text(const char *a, const char *b) {
+    attu_numeric r;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_numeric_div(lit(a), lit(b), &r, &err), 0, "%s / %s: %s", a, b, err.message);
+    return fmt(r);
+}
+
+Test(numeric, division_scale_is_postgresql_select_div_scale) {
+    cr_expect_str_eq(div_text("1", "3"), "0.33333333333333333333");       /* 1::numeric/3 */
+    cr_expect_str_eq(div_text("2", "3"), "0.66666666666666666667");       /* rounds up */
+    cr_expect_str_eq(div_text("-7.0", "2"), "-3.5000000000000000");       /* -7.0/2 */
+    cr_expect_str_eq(div_text("10", "4"), "2.5000000000000000");
+    cr_expect_str_eq(div_text("0.5", "3"), "0.16666666666666666667");
+    cr_expect_str_eq(div_text("100", "0.07"), "1428.5714285714285714");
+    cr_expect_str_eq(div_text("19", "3"), "6.3333333333333333");          /* avg of 19 over 3 rows */
+    cr_expect_str_eq(div_text("4294967295", "3"), "1431655765.00000000");
+    cr_expect_str_eq(div_text("12345678.0", "0.001"), "12345678000.00000000");
+    cr_expect_str_eq(div_text("100000000000000000000", "3"), "33333333333333333333");
+    cr_expect_str_eq(div_text("0", "7"), "0.00000000000000000000");
+    cr_expect_str_eq(div_text("5.00", "0.5"), "10.0000000000000000");
+}
+
+Test(numeric, division_errors) {
+    attu_numeric r;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_numeric_div(lit("1"), lit("0.00"), &r, &err), -1);
+    cr_expect_str_eq(err.sqlstate, "22012");
+    attu_error_clear(&err);
+    /* 10^37 / 10^-10 needs 48 digits: past the 38-digit limit */
+    cr_assert_eq(attu_numeric_div(lit("10000000000000000000000000000000000000"),
+                                  lit("0.0000000001"), &r, &err), -1);
+    cr_expect_str_eq(err.sqlstate, "22003");
+}
+
+Test(numeric, add_sub_mul_scales) {
+    attu_numeric r;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_numeric_add(lit("1.5"), lit("2.25"), &r, &err), 0);
+    cr_expect_str_eq(fmt(r), "3.75");                                     /* 1.5+2.25 */
+    cr_assert_eq(attu_numeric_sub(lit("1.5"), lit("2.25"), &r, &err), 0);
+    cr_expect_str_eq(fmt(r), "-0.75");
+    cr_assert_eq(attu_numeric_mul(lit("1.25"), lit("0.2"), &r, &err), 0);
+    cr_expect_str_eq(fmt(r), "0.250");                                    /* 1.25*0.2 */
+    cr_assert_eq(attu_numeric_add(attu_numeric_from_int64(1), lit("2.5"), &r, &err), 0);
+    cr_expect_str_eq(fmt(r), "3.5");
+    /* 9223372036854775807 + 9223372036854775807: sum(bigint) does not overflow */
+    cr_assert_eq(attu_numeric_add(attu_numeric_from_int64(INT64_MAX),
+                                  attu_numeric_from_int64(INT64_MAX), &r, &err), 0);
+    cr_expect_str_eq(fmt(r), "18446744073709551614");
+    cr_expect_str_eq(fmt(attu_numeric_from_decimal(1200, 2)), "12.00");
+    cr_assert_eq(attu_numeric_mul(lit("10000000000000000000"), lit("10000000000000000000"), &r, &err), -1);
+    cr_expect_str_eq(err.sqlstate, "22003");
+}
+
+static const char *from_double(double d) {
+    attu_numeric r;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_numeric_from_double(d, &r, &err), 0, "%g: %s", d, err.message);
+    return fmt(r);
+}
+
+Test(numeric, float8_to_numeric_keeps_15_significant_digits) {
+    cr_expect_str_eq(from_double(1.0), "1");                              /* 1::float8::numeric */
+    cr_expect_str_eq(from_double(0.1), "0.1");
+    cr_expect_str_eq(from_double(1e20), "100000000000000000000");
+    cr_expect_str_eq(from_double(-2.5e-7), "-0.00000025");
+    cr_expect_str_eq(from_double(123456789012345678.0), "123456789012346000");
+    cr_expect_str_eq(from_double(0.008726646259971648), "0.00872664625997165");
+    cr_expect_str_eq(from_double(69.09339629625073), "69.0933962962507");
+    cr_expect_str_eq(from_double(0.0), "0");
+    attu_numeric r;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_expect_eq(attu_numeric_from_double(0.0 / 0.0, &r, &err), -1);
+}
+
+Test(numeric, compare_ignores_display_scale) {
+    cr_expect_eq(attu_numeric_cmp(lit("1.0"), lit("1")), 0);
+    cr_expect_eq(attu_numeric_cmp(lit("0.33"), lit("0.333")), -1);
+    cr_expect_eq(attu_numeric_cmp(lit("-2"), lit("-2.5")), 1);
+    cr_expect_eq(attu_numeric_cmp(lit("99999999999999999999999999999999999999"), lit("0.5")), 1);
+    cr_expect_eq(attu_numeric_cmp(lit("0.5"), lit("99999999999999999999999999999999999999")), -1);
+}
