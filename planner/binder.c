@@ -153,7 +153,7 @@ static bool scope_push(bctx *c, scope *sc, const char *qual, const char *name, a
     scope_col *n = attu_palloc(c->pa, sizeof *n * (size_t)(sc->n + 1));
     if (!n) { attu_error_oom(c->err); return false; }
     if (sc->n) memcpy(n, sc->cols, sizeof *n * (size_t)sc->n);
-    n[sc->n] = (scope_col){ qual, name, t, hidden, rowid, source };
+    n[sc->n] = (scope_col){ .qual = qual, .name = name, .type = t, .hidden = hidden, .is_rowid = rowid, .source = source };
     sc->cols = n;
     sc->n++;
     return true;
@@ -431,6 +431,17 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
     case BX_COL: {
         if (e->col >= OUTER_BASE) return x;      /* the enclosing query's row: constant here */
         const scope_col *col = &st->sc->cols[e->col];
+        if (col->deps) {
+            /* a correlated subquery's value: one per group when every
+             * column it reads is grouped (else that column's 42803) */
+            for (int i = 0; i < col->ndeps; i++)
+                if (!agg_rewrite(c, st, attu_bx_col(c->pa, col->deps[i], st->sc->cols[col->deps[i]].type))) return NULL;
+            int g = add_group(c, st, e);
+            if (g < 0) OOM_NULL(c);
+            attu_bexpr *r = attu_bx_col(c->pa, g, e->type);
+            r->position = e->position;
+            return r;
+        }
         for (int i = 0; i < st->nrowid; i++)
             if (st->rowid_sources[i] == col->source) {   /* functionally dependent on a grouped row */
                 int g = add_group(c, st, e);
@@ -1284,6 +1295,32 @@ static void free_cols(attu_column **cols, int n) {
 static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, const attu_ast_expr *e,
                                        attu_bexpr **conj, int n);
 
+/* Adds to deps the enclosing-scope columns e reads: those at or above
+ * base (OUTER_BASE for correlated references, 0 for expressions already
+ * over the enclosing plan), once each. */
+static void collect_deps(const attu_bexpr *e, int base, int *deps, int *n, int cap) {
+    if (!e) return;
+    if (e->kind == BX_COL) {
+        if (e->col < base || e->col - base >= OUTER_BASE) return;
+        for (int i = 0; i < *n; i++) if (deps[i] == e->col - base) return;
+        if (*n < cap) deps[(*n)++] = e->col - base;
+        return;
+    }
+    for (int i = 0; i < e->nargs; i++) collect_deps(e->args[i], base, deps, n, cap);
+    for (int i = 0; i < e->nwhens; i++) { collect_deps(e->whens[i], base, deps, n, cap); collect_deps(e->thens[i], base, deps, n, cap); }
+    collect_deps(e->else_, base, deps, n, cap);
+}
+
+/* Marks the scope column `col` as a subquery value reading deps. */
+static bool set_deps(bctx *c, scope *sc, int col, const int *deps, int n) {
+    int *d = attu_palloc(c->pa, sizeof(int) * (size_t)(n + 1));
+    if (!d) { attu_error_oom(c->err); return false; }
+    if (n) memcpy(d, deps, sizeof(int) * (size_t)n);
+    sc->cols[col].deps = d;
+    sc->cols[col].ndeps = n;
+    return true;
+}
+
 /* (SELECT agg(...) FROM ... WHERE inner = outer AND local) -> the
  * aggregate grouped by the inner correlation keys, LEFT JOINed to the outer
  * plan on them. The value is a new hidden column of the outer scope. */
@@ -1349,6 +1386,11 @@ static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_q
     int base = msc->n;
     for (int i = 0; i <= nk; i++)
         if (!scope_push(c, msc, NULL, i < nk ? "?key?" : "?value?", sub->types[i], true, false, -1)) return NULL;
+    {
+        int deps[64], nd = 0;
+        for (int i = 0; i < nk; i++) collect_deps(ok[i], 0, deps, &nd, 64);
+        if (!set_deps(c, msc, base + nk, deps, nd)) return NULL;
+    }
     attu_bexpr *v = attu_bx_col(c->pa, base + nk, sub->types[nk]);
     v->position = e->position;
     if (bare_count) {
@@ -1415,6 +1457,12 @@ static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, 
     scope *msc = (scope *)sc;
     int base = msc->n;
     if (!scope_push(c, msc, NULL, "?value?", proj->types[0], true, false, -1)) return NULL;
+    {
+        int deps[64], nd = 0;
+        for (int i = 0; i < ncorr; i++) collect_deps(corr[i], OUTER_BASE, deps, &nd, 64);
+        collect_deps(proj->exprs[0], OUTER_BASE, deps, &nd, 64);
+        if (!set_deps(c, msc, base, deps, nd)) return NULL;
+    }
     attu_bexpr *v = attu_bx_col(c->pa, base, proj->types[0]);
     v->position = e->position;
     return v;

@@ -17,6 +17,10 @@ typedef struct scope_col {
     bool        hidden;    /* not in *, not found unqualified (USING's right copy, rowid) */
     bool        is_rowid;
     int         source;    /* which FROM item instance */
+    /* a correlated scalar subquery's value: the enclosing scope's columns
+     * it reads (under GROUP BY it is a group when they all are) */
+    int        *deps;
+    int         ndeps;
 } scope_col;
 
 typedef struct scope {
