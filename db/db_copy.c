@@ -84,6 +84,64 @@ static ssize_t read_stdin(void *ctx, char *buf, size_t cap, attu_error *err) {
     return c->cb->copy_in_read(c->cb->ctx, buf, cap, err);
 }
 
+/* Byte offset of character `nch` of UTF-8 text s (len bytes), or len. */
+static size_t utf8_prefix(const char *s, size_t len, int64_t nch) {
+    size_t i = 0;
+    for (int64_t k = 0; k < nch && i < len; k++) {
+        i++;
+        while (i < len && ((unsigned char)s[i] & 0xC0) == 0x80) i++;
+    }
+    return i;
+}
+
+/* varchar(n) / char(n) columns of the rows COPY added (from row `first`):
+ * 22001 for a value longer than n characters unless the excess is spaces,
+ * which are cut, as PostgreSQL's assignment does. */
+static int check_char_limits(attu_table *t, size_t first, attu_error *err) {
+    for (int c = 0; c < t->ncols; c++) {
+        attu_column *col = t->cols[c];
+        attu_type ty = t->defs[c].type;
+        if (ty.id != ATTU_TYPE_TEXT || ty.precision <= 0 || !col->dict) continue;
+        size_t n = t->nrows, ntrim = 0;
+        int32_t *codes = col->data;
+        const char **strs = NULL;
+        size_t *lens = NULL, *rows = NULL;
+        for (size_t r = first; r < n; r++) {
+            if (attu_column_is_null(col, r)) continue;
+            size_t len, cut;
+            const char *v = attu_dictionary_get(col->dict, codes[r], &len);
+            if ((cut = utf8_prefix(v, len, ty.precision)) == len) continue;
+            for (size_t k = cut; k < len; k++)
+                if (v[k] != ' ') {
+                    free(strs); free(lens); free(rows);
+                    return attu_error_set(err, "22001", 0, "value too long for type %s(%d)",
+                                          ty.scale ? "character" : "character varying", ty.precision);
+                }
+            if (!strs) {
+                strs = malloc(sizeof *strs * (n - first));
+                lens = malloc(sizeof *lens * (n - first));
+                rows = malloc(sizeof *rows * (n - first));
+                if (!strs || !lens || !rows) { free(strs); free(lens); free(rows); return attu_error_oom(err); }
+            }
+            strs[ntrim] = v; lens[ntrim] = cut; rows[ntrim++] = r;
+        }
+        if (!ntrim) continue;
+        /* the trimmed values join the dictionary; every code is remapped */
+        int32_t *remap = malloc(sizeof(int32_t) * ((size_t)col->dict->count + 1));
+        int32_t *newc = malloc(sizeof(int32_t) * ntrim);
+        attu_dictionary *d = remap && newc ? attu_dictionary_merge(col->dict, strs, lens, ntrim, remap, newc, err) : NULL;
+        if (d) {
+            for (size_t r = 0; r < n; r++) if (!attu_column_is_null(col, r)) codes[r] = remap[codes[r]];
+            for (size_t i = 0; i < ntrim; i++) codes[rows[i]] = newc[i];
+            attu_dictionary_unref(col->dict);
+            col->dict = d;
+        } else if (!err->set) attu_error_oom(err);
+        free(remap); free(newc); free(strs); free(lens); free(rows);
+        if (!d) return -1;
+    }
+    return 0;
+}
+
 static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *o, const attu_exec_callbacks *cb, attu_error *err) {
     char path[PATH_MAX];
     stdin_ctx sc = { cb };
@@ -147,6 +205,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     attu_table_free(scratch);
     free(map);
     int rc = -1;
+    if (t && check_char_limits(t, base->nrows, err)) { attu_table_free(t); t = NULL; }
     if (t) {
         t->version = base->version + 1;
         if ((s->db->data_dir && attu_storage_save_table(s->db->data_dir, t, err))) attu_table_free(t);
