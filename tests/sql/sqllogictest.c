@@ -20,6 +20,14 @@
  *                                     a blank line
  *   hash-threshold N                  results of more than N values are
  *                                     written as "N values hashing to MD5"
+ *   knownfail <reason>                the next record is a known gap of
+ *                                     attu (tracked in an open issue): it
+ *                                     still runs; failing is reported as a
+ *                                     known failure, and passing is an
+ *                                     error ("unexpected pass: remove the
+ *                                     knownfail line"), so a fix cannot go
+ *                                     unnoticed and a regression elsewhere
+ *                                     still fails
  *   halt                              stop reading this file
  *
  * Types: one letter per column: I integer (INTEGER, BIGINT, or a DECIMAL of
@@ -359,7 +367,7 @@ static void set_current(const char *path, size_t line, const char *backend) {
 /* ---- running one file on one backend ----------------------------------- */
 
 typedef struct counts {
-    long passed, failed, skipped;
+    long passed, failed, skipped, known;
 } counts;
 
 typedef struct label_hash {
@@ -595,6 +603,22 @@ static char *collect_sql(runner *r, lines *L, size_t *i) {
     return s;
 }
 
+/* Applies a knownfail marker to the record just checked: its failure is
+ * counted as known, its success as a failure (the marker must go). */
+static void settle_known(runner *r, const counts *before, size_t line, const char *reason) {
+    if (!reason[0]) return;
+    if (r->c.failed > before->failed) {
+        r->c.failed--;
+        r->c.known++;
+        fprintf(stdout, "  known failure (%s:%zu): %s\n", r->path, line, reason);
+    } else if (r->c.passed > before->passed) {
+        r->c.passed--;
+        r->c.failed++;
+        fprintf(stdout, "FAIL %s:%zu [%s]\n  unexpected pass: remove the knownfail line (%s)\n",
+                r->path, line, r->backend, reason);
+    }
+}
+
 static void run_file(runner *r, lines *L) {
     size_t i = 0;
     while (i < L->n) {
@@ -605,6 +629,7 @@ static void run_file(runner *r, lines *L) {
         }
         size_t record_line = i + 1;
         bool skip = false;
+        char known_reason[200] = "";
         /* Conditions. */
         for (;;) {
             char copy[256];
@@ -615,6 +640,10 @@ static void run_file(runner *r, lines *L) {
                 if (condition_matches(r, w[1])) skip = true;
             } else if (nw >= 2 && strcmp(w[0], "onlyif") == 0) {
                 if (!condition_matches(r, w[1])) skip = true;
+            } else if (nw >= 1 && strcmp(w[0], "knownfail") == 0) {
+                const char *why = L->line[i] + strlen("knownfail");
+                while (*why && isspace((unsigned char)*why)) why++;
+                snprintf(known_reason, sizeof known_reason, "%s", *why ? why : "(no reason given)");
             } else {
                 break;
             }
@@ -644,7 +673,9 @@ static void run_file(runner *r, lines *L) {
             } else if (nw >= 2 && strcmp(w[1], "ok") == 0) {
                 set_current(r->path, record_line, r->backend);
                 if (r->verbose) printf("run %s\n", g_current);
+                counts before = r->c;
                 check_statement(r, record_line, sql, true, NULL);
+                settle_known(r, &before, record_line, known_reason);
             } else if (nw >= 2 && strcmp(w[1], "error") == 0) {
                 /* The argument is the rest of the header line, verbatim
                  * (a regex may contain spaces). */
@@ -653,7 +684,9 @@ static void run_file(runner *r, lines *L) {
                 if (!*arg) arg = NULL;
                 set_current(r->path, record_line, r->backend);
                 if (r->verbose) printf("run %s\n", g_current);
+                counts before = r->c;
                 check_statement(r, record_line, sql, false, arg);
+                settle_known(r, &before, record_line, known_reason);
             } else {
                 fprintf(stdout, "%s:%zu: unknown statement kind\n", r->path, record_line);
                 r->c.failed++;
@@ -688,7 +721,9 @@ static void run_file(runner *r, lines *L) {
                 set_current(r->path, record_line, r->backend);
                 if (r->verbose) printf("run %s\n", g_current);
                 fflush(stdout);
+                counts before = r->c;
                 check_query(r, record_line, sql, types, mode, label, expected, nexpected);
+                settle_known(r, &before, record_line, known_reason);
             }
             free(sql);
             continue;
@@ -750,7 +785,7 @@ int main(int argc, char **argv) {
 
     setvbuf(stdout, NULL, _IOLBF, 0);   /* nothing lost if a record crashes */
     install_crash_reporting();
-    counts total = { 0, 0, 0 };
+    counts total = { 0, 0, 0, 0 };
     bool ran_any = false;
     for (int b = 0; b < nbackends; b++) {
         for (int a = first_file; a < argc; a++) {
@@ -791,12 +826,13 @@ int main(int argc, char **argv) {
                 attu_session_free(r.session);
             }
             attu_db_close(db);
-            fprintf(stdout, "%s [%s]: %ld passed, %ld failed, %ld skipped\n",
-                    argv[a], backends[b], r.c.passed, r.c.failed, r.c.skipped);
+            fprintf(stdout, "%s [%s]: %ld passed, %ld failed, %ld skipped, %ld known failures\n",
+                    argv[a], backends[b], r.c.passed, r.c.failed, r.c.skipped, r.c.known);
             fflush(stdout);
             total.passed += r.c.passed;
             total.failed += r.c.failed;
             total.skipped += r.c.skipped;
+            total.known += r.c.known;
             ran_any = true;
             for (size_t k = 0; k < r.nlabels; k++) free(r.labels[k].label);
             free(r.labels);
@@ -805,6 +841,8 @@ int main(int argc, char **argv) {
             free(L.text);
         }
     }
+    if (total.known)
+        fprintf(stdout, "%ld known failures (knownfail records: gaps tracked in open issues)\n", total.known);
     fprintf(stdout, "%ld passed, %ld failed\n", total.passed, total.failed);
     if (!ran_any) return 1;
     return total.failed ? 1 : 0;
