@@ -176,6 +176,10 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
                                : "recursive query \"%s\" does not have the form non-recursive-term UNION [ALL] recursive-term", name);
                 return NULL;
             }
+            if (c->sublink_depth != d->work_depth) {
+                attu_error_set(c->err, "42P19", f->position, "recursive reference to query \"%s\" must not appear within a subquery", name);
+                return NULL;
+            }
             /* the recursive term reading the previous round's rows */
             attu_lplan *w = attu_lp_new(c->pa, LP_WORKTABLE, d->work_ncols);
             if (!w) OOM_NULL(c);
@@ -1080,6 +1084,7 @@ static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d) {
     if (!d->work_names) OOM_NULL(c);
     for (int i = 0; i < l->ncols; i++) d->work_names[i] = i < d->cte->columns.n ? d->cte->columns.items[i] : l->names[i];
     d->worktable = ++c->next_worktable;
+    d->work_depth = c->sublink_depth;
     d->referenced = false;
     d->state = 2;
     attu_lplan *r = bind_query(c, q->u.setop.right);
@@ -1246,6 +1251,7 @@ static attu_lplan *bind_sub(bctx *c, const scope *sc, const attu_ast_query *q, b
     sub.outer = sc;
     sub.saw_outer = false;
     sub.allow_agg = false; sub.allow_window = false; sub.in_agg = false;
+    sub.sublink_depth++;
     attu_lplan *p = bind_query(&sub, q);
     c->next_source = sub.next_source;
     *correlated = sub.saw_outer;

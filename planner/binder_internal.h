@@ -40,6 +40,7 @@ typedef struct cte_def {
     int                 state;
     bool                referenced;
     int                 worktable;
+    int                 work_depth;    /* sublink_depth of its recursive term */
     int                 work_ncols;
     attu_type          *work_types;
     char              **work_names;
@@ -71,6 +72,7 @@ typedef struct bctx {
     cte_def         *ctes;
     int              next_source;
     int              next_worktable;   /* ids of WITH RECURSIVE work tables */
+    int              sublink_depth;    /* expression subqueries being bound around this one */
     /* expression context */
     const char      *clause;     /* "WHERE", "JOIN conditions", ... for messages */
     bool             allow_agg;
