@@ -54,6 +54,101 @@ void attu_csv_options_default(attu_csv_options *o) {
 
 /* ---- input ------------------------------------------------------------------ */
 
+/*
+ * Quote state while walking the input from its start, exactly as csv_scan.h
+ * reads it: with escape == quote a quote toggles wherever it is (a doubled
+ * quote toggles twice); with another escape, inside quotes the escape makes
+ * the next quote or escape literal. Returns the bytes consumed at d[k] (1,
+ * or 2 for an escape pair).
+ */
+static inline size_t quote_step(const char *d, size_t n, size_t k, char quote,
+                                char escape, bool *in_quote) {
+    char c = d[k];
+    if (*in_quote && escape != quote && c == escape && k + 1 < n &&
+        (d[k + 1] == quote || d[k + 1] == escape))
+        return 2;
+    if (c == quote) *in_quote = !*in_quote;
+    return 1;
+}
+
+/*
+ * PostgreSQL's end-of-data marker for COPY FROM STDIN: a record that is
+ * exactly "\." followed by LF, CR LF or CR ends the data; the rest is
+ * discarded. In CSV mode it counts only at the start of a record outside
+ * quotes: inside a quoted field spanning lines, after other bytes, or with
+ * no line end after it (PostgreSQL 15 reads a final unterminated "\." as a
+ * value), "\." is data. Returns how many bytes are data.
+ */
+static size_t end_of_data_marker(const char *d, size_t n, char quote, char escape) {
+    /* Most inputs hold no "\." at all: look for one before walking quotes. */
+    const char *b = d;
+    for (;;) {
+        b = memchr(b, '\\', (size_t)(d + n - b));
+        if (!b || (b + 1 < d + n && b[1] == '.')) break;
+        b++;
+    }
+    if (!b) return n;
+    bool in_quote = false, at_start = true;
+    for (size_t k = 0; k < n;) {
+        if (at_start && !in_quote && d[k] == '\\' && k + 1 < n && d[k + 1] == '.') {
+            size_t e = k + 2;
+            if (e < n && (d[e] == '\n' || d[e] == '\r')) return k;
+        }
+        char c = d[k];
+        at_start = !in_quote && (c == '\n' || (c == '\r' && (k + 1 == n || d[k + 1] != '\n')));
+        k += quote_step(d, n, k, quote, escape, &in_quote);
+    }
+    return n;
+}
+
+/*
+ * PostgreSQL takes the line ending from the first record: LF, CR LF, or a
+ * bare CR (old Mac files). The reader itself splits records at LF (dropping
+ * a CR just before it), so a bare-CR input is rewritten with each unquoted
+ * CR turned into LF; a CR inside quotes stays data. As in PostgreSQL, an
+ * unquoted LF in a bare-CR input is an error (22P04). Returns 0 and sets
+ * *out (malloc'ed, *out_n bytes) when the input used bare CRs, 0 with *out
+ * NULL when it did not, -1 with err set on a bad input or OOM.
+ */
+static int bare_cr_to_lf(const char *d, size_t n, const char *name, char quote,
+                         char escape, char delim, char **out, size_t *out_n,
+                         attu_error *err) {
+    *out = NULL;
+    bool in_quote = false;
+    size_t k = 0;
+    /* The first unquoted line end decides the style. */
+    while (k < n) {
+        char c = d[k];
+        if (!in_quote && (c == '\n' || c == '\r')) break;
+        k += quote_step(d, n, k, quote, escape, &in_quote);
+    }
+    if (k >= n || d[k] == '\n' || (k + 1 < n && d[k + 1] == '\n')) return 0;
+    char *buf = malloc(n ? n : 1);
+    if (!buf) return attu_error_oom(err);
+    memcpy(buf, d, n);
+    in_quote = false;
+    size_t line = 1, col = 1;
+    for (k = 0; k < n;) {
+        char c = buf[k];
+        if (!in_quote) {
+            if (c == '\r') { buf[k++] = '\n'; line++; col = 1; continue; }
+            if (c == '\n') {
+                free(buf);
+                attu_error_set(err, ATTU_SQLSTATE_BAD_COPY_FORMAT, 0,
+                               "%s:%zu:%zu: unquoted newline found in data", name, line, col);
+                return -1;
+            }
+            if (c == delim) col++;
+        } else if (c == '\r') {
+            line++;   /* PostgreSQL counts a bare-CR input's lines by CR */
+        }
+        k += quote_step(buf, n, k, quote, escape, &in_quote);
+    }
+    *out = buf;
+    *out_n = n;
+    return 0;
+}
+
 int attu_csv_input_open(attu_csv_input *in, const attu_csv_options *opts,
                         const attu_csv_source *src, attu_error *err) {
     memset(in, 0, sizeof *in);
@@ -136,6 +231,24 @@ int attu_csv_input_open(attu_csv_input *in, const attu_csv_options *opts,
         in->size = n;
         in->name = src->display_name ? src->display_name
                  : src->path ? src->path : "STDIN";
+    }
+    char escape = opts->escape ? opts->escape : opts->quote;
+    if (!src->path)
+        in->size = end_of_data_marker(in->data, in->size, opts->quote, escape);
+    char *lf;
+    size_t lf_n;
+    if (bare_cr_to_lf(in->data, in->size, in->name, opts->quote, escape,
+                      opts->delimiter, &lf, &lf_n, err)) {
+        attu_csv_input_close(in);
+        return -1;
+    }
+    if (lf) {
+        const char *name = in->name;
+        attu_csv_input_close(in);
+        in->name = name;
+        in->owned = lf;
+        in->data = lf;
+        in->size = lf_n;
     }
     return 0;
 }
