@@ -714,11 +714,66 @@ static bool win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, co
     return true;
 }
 
+/* RANGE with offsets: the order key (data kd of type kt, validity kv) of
+ * the row at each ordered position (pp), and its direction. */
+typedef struct win_rkey {
+    const void *kd; const uint8_t *kv; attu_type_id kt; const int64_t *pp; bool desc, nulls_first;
+} win_rkey;
+
+/* RANGE offset bound of the row at position q in partition [b, e) (peer
+ * group [pb, pe)): with u = the key (negated when DESC), the start is the
+ * first row with u >= u(q) -/+ offset, the end the first row with u >
+ * u(q) -/+ offset, among the rows with a key; a row without one (NULL)
+ * gets its peer group, as PostgreSQL does. */
+static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int which, size_t b, size_t e, size_t pb, size_t pe, size_t q) {
+    const int64_t *pp = rk->pp;
+    #define RK_NULL(pos) (rk->kv && !rk->kv[pp[pos]])
+    if (RK_NULL(q)) return which ? pe : pb;
+    /* the rows with keys: nulls are a prefix (NULLS FIRST) or a suffix */
+    size_t lo = b, hi = e;
+    while (lo < hi) {   /* first position whose null-ness is "after" */
+        size_t mid = lo + (hi - lo) / 2;
+        bool after = rk->nulls_first ? !RK_NULL(mid) : RK_NULL(mid);
+        if (after) hi = mid; else lo = mid + 1;
+    }
+    size_t nb = rk->nulls_first ? lo : b, ne = rk->nulls_first ? e : lo;
+    bool preceding = g->frame_kind[which] == ATTU_WB_PRECEDING, strict = which == 1;
+    bool flt = attu_type_mclass(rk->kt) == ATTU_MC_FLOAT;
+    double tf = 0; __int128 ti = 0;
+    if (flt) {
+        double u = load_f(rk->kd, rk->kt, (size_t)pp[q]); if (rk->desc) u = -u;
+        tf = preceding ? u - g->frame_offf[which] : u + g->frame_offf[which];
+    } else {
+        __int128 u = load_i(rk->kd, rk->kt, (size_t)pp[q]); if (rk->desc) u = -u;
+        ti = preceding ? u - g->frame_off[which] : u + g->frame_off[which];
+    }
+    lo = nb; hi = ne;
+    while (lo < hi) {   /* first position with u >= target (start) or u > target (end) */
+        size_t mid = lo + (hi - lo) / 2;
+        bool past;
+        if (flt) { double u = load_f(rk->kd, rk->kt, (size_t)pp[mid]); if (rk->desc) u = -u; past = strict ? u > tf : u >= tf; }
+        else { __int128 u = load_i(rk->kd, rk->kt, (size_t)pp[mid]); if (rk->desc) u = -u; past = strict ? u > ti : u >= ti; }
+        if (past) hi = mid; else lo = mid + 1;
+    }
+    #undef RK_NULL
+    return lo;
+}
+
 /* The frame [*fs, *fe) of the row at ordered position q, for the general
- * frames (g->frame 3: ROWS, 4: RANGE without offsets), in the partition
- * [b, e) where q's peer group is [pb, pe). An empty frame has *fs == *fe. */
-static void win_frame(const attu_stage_agg *g, size_t b, size_t e, size_t pb, size_t pe, size_t q, size_t *fs, size_t *fe) {
+ * frames (g->frame 3: ROWS, 4: RANGE; rk: the order key for RANGE
+ * offsets), in the partition [b, e) where q's peer group is [pb, pe). An
+ * empty frame has *fs == *fe. */
+static void win_frame(const attu_stage_agg *g, const win_rkey *rk, size_t b, size_t e, size_t pb, size_t pe, size_t q, size_t *fs, size_t *fe) {
     bool rows = g->frame == 3;
+    if (!rows && rk) {
+        size_t s2 = g->frame_kind[0] == ATTU_WB_UNBOUNDED_PRECEDING ? b : g->frame_kind[0] == ATTU_WB_CURRENT_ROW ? pb
+                  : win_range_bound(g, rk, 0, b, e, pb, pe, q);
+        size_t t2 = g->frame_kind[1] == ATTU_WB_UNBOUNDED_FOLLOWING ? e : g->frame_kind[1] == ATTU_WB_CURRENT_ROW ? pe
+                  : win_range_bound(g, rk, 1, b, e, pb, pe, q);
+        if (t2 < s2) t2 = s2;
+        *fs = s2; *fe = t2;
+        return;
+    }
     int64_t lo = (int64_t)b, hi = (int64_t)e, s, t;
     int64_t sq = (int64_t)q;
     switch (g->frame_kind[0]) {
@@ -753,6 +808,8 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     int64_t *vi = NULL; double *vf = NULL; uint8_t *vv = NULL;
     void *dd = NULL;
     uint8_t *dv = NULL;
+    void *rkd = NULL; uint8_t *rkv = NULL;     /* RANGE offsets: the order key */
+    win_rkey rk, *rkp = NULL;
     if (!sk || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
     for (int i = 0; i < np; i++) { kv[i] = vec_of(keys[g->part[i]]); sk[i].col = kv[i]; }
     for (int i = 0; i < no; i++) {
@@ -802,6 +859,15 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         if (!dd || (dflt->valid && !dv)) goto done;
     }
     /* is_peer_head[pos] */
+    if (g->frame == 4 && no == 1 && (g->frame_kind[0] == ATTU_WB_PRECEDING || g->frame_kind[0] == ATTU_WB_FOLLOWING ||
+                                     g->frame_kind[1] == ATTU_WB_PRECEDING || g->frame_kind[1] == ATTU_WB_FOLLOWING)) {
+        const xcol *kc = keys[g->order[0]];
+        rkd = download_all(x, kc->data, n * attu_type_width(kc->type.id));
+        rkv = kc->valid ? download_all(x, kc->valid, n) : NULL;
+        if (!rkd || (kc->valid && !rkv)) goto done;
+        rk = (win_rkey){ .kd = rkd, .kv = rkv, .kt = kc->type.id, .pp = pp, .desc = g->desc[0], .nulls_first = g->nulls_first[0] };
+        rkp = &rk;
+    }
     uint8_t *ph8 = calloc(n + 1, 1);
     if (!ph8) { attu_error_oom(x->err); goto done; }
     for (size_t i = 0; i < npeer; i++) ph8[peerp[i]] = 1;
@@ -851,7 +917,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
             for (size_t q = pos; q < pe; q++) {
                 size_t row = (size_t)pp[q];
                 size_t fs = b, fe = e;     /* general frames (3, 4): this row's frame */
-                if (g->frame >= 3) win_frame(g, b, e, pos, pe, q, &fs, &fe);
+                if (g->frame >= 3) win_frame(g, rkp, b, e, pos, pe, q, &fs, &fe);
                 if (g->frame >= 3 && g->win == ATTU_WIN_AGG) {
                     /* Both ends of the frame only move forward. With the head
                      * fixed (UNBOUNDED PRECEDING) rows are only added; counts
@@ -966,7 +1032,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     }
 
 done:
-    free(dd); free(dv);
+    free(dd); free(dv); free(rkd); free(rkv);
     free(sk); free(kv); free(pp); free(hp); free(peerp); free(ad); free(av); free(vi); free(vf); free(vv);
     free_buf(x, perm); free_buf(x, ph); free_buf(x, peer); free_buf(x, off);
     return o;

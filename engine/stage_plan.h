@@ -81,6 +81,7 @@ typedef struct attu_stage_agg {
                                   3 general ROWS frame, 4 general RANGE frame: bounds below */
     int8_t         frame_kind[2];   /* WINDOW frame 3/4: start, end (attu_win_bound) */
     int64_t        frame_off[2];    /* their offsets (rows, or order-key units for RANGE) */
+    double         frame_offf[2];   /* RANGE over a float order key: the offsets */
     attu_type      in_type, out_type;
     /* WINDOW: partition keys and order keys index `keys` results */
     int            npart;

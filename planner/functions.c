@@ -12,6 +12,7 @@
  */
 #include "planner/binder_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,16 +81,34 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
         x->frame_kind[i] = (int8_t)bd[i]->kind;
         x->frame_off[i] = 0;
         if (bd[i]->kind != ATTU_BOUND_PRECEDING && bd[i]->kind != ATTU_BOUND_FOLLOWING) continue;
+        attu_bexpr *o = NULL;
         if (w->frame_mode == ATTU_FRAME_RANGE) {
+            /* one numeric order key; an integer key takes an integer
+             * offset, a float key a number (as PostgreSQL's in_range) */
             if (w->order_by.n != 1) {
                 attu_error_set(c->err, "42P20", w->position, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column");
                 return false;
             }
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, w->position, "RANGE with offset PRECEDING/FOLLOWING is not supported");
-            return false;
+            attu_bexpr *k = x->order ? x->order[0].expr : NULL;
+            if (!(o = bind_expr(c, sc, bd[i]->offset))) return false;
+            attu_type_id kt = k ? k->type.id : ATTU_TYPE_UNKNOWN, ot = o->type.id;
+            bool kint = kt == ATTU_TYPE_INT32 || kt == ATTU_TYPE_INT64, kflt = kt == ATTU_TYPE_FLOAT32 || kt == ATTU_TYPE_FLOAT64;
+            bool oint = ot == ATTU_TYPE_INT32 || ot == ATTU_TYPE_INT64, oflt = ot == ATTU_TYPE_FLOAT32 || ot == ATTU_TYPE_FLOAT64 || ot == ATTU_TYPE_DECIMAL;
+            if (o->kind != BX_CONST || !(o->is_null || (kint && oint) || (kflt && (oint || oflt)))) {
+                char b1[64], b2[64];
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, o->position ? o->position : w->position,
+                               "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s",
+                               tname(k ? k->type : o->type, b1), tname(o->type, b2));
+                return false;
+            }
+            if (kflt && !o->is_null) {
+                double v = ot == ATTU_TYPE_DECIMAL ? (double)o->i / pow(10, o->type.scale) : oflt ? o->f : (double)o->i;
+                if (v < 0 || v != v) { attu_error_set(c->err, "22013", o->position, "invalid preceding or following size in window function"); return false; }
+                x->frame_offf[i] = v;
+                continue;
+            }
         }
-        attu_bexpr *o = bind_expr(c, sc, bd[i]->offset);
-        if (!o) return false;
+        if (!o && !(o = bind_expr(c, sc, bd[i]->offset))) return false;
         int pos = o->position ? o->position : w->position;
         if (o->kind != BX_CONST || (!o->is_null && o->type.id != ATTU_TYPE_INT32 && o->type.id != ATTU_TYPE_INT64)) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "a ROWS frame offset must be an integer constant");

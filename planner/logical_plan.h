@@ -92,6 +92,7 @@ struct attu_bexpr {
      * end [1] as attu_win_bound values, offsets for PRECEDING / FOLLOWING */
     int8_t          frame_kind[2];
     int64_t         frame_off[2];
+    double          frame_offf[2];   /* RANGE over a float key: the offsets */
 };
 
 /* ---- plan nodes ----------------------------------------------------------- */
@@ -120,6 +121,7 @@ typedef struct attu_agg_spec {
                                   3 general ROWS frame, 4 general RANGE frame (frame_kind / frame_off) */
     int8_t          frame_kind[2];
     int64_t         frame_off[2];
+    double          frame_offf[2];
     int             npart;
     attu_bexpr    **part;
     int             norder;
