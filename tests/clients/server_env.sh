@@ -45,7 +45,7 @@ start_server() {
         --load-dir "$SERVER_TMP" --device cpu --log-level warning \
         >"$SERVER_TMP/attud.log" 2>&1 &
       SERVER_PID=$!
-      for _ in $(seq 1 200); do
+      for _ in $(seq 1 1200); do   # up to 60 s: ASan builds on a loaded machine
         [ -s "$SERVER_TMP/ready" ] && break
         kill -0 "$SERVER_PID" 2>/dev/null || { cat "$SERVER_TMP/attud.log"; echo "attud exited"; exit 1; }
         sleep 0.05

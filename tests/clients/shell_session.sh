@@ -24,9 +24,10 @@ T new-session -d -s attu -x 150 -y 200 \
 trap 'T kill-server 2>/dev/null || true; stop_server' EXIT
 
 screen() { T capture-pane -p -t attu -S -1000; }
-# Waits until the screen matches an extended regex (10 s), else fails.
+# Waits until the screen matches an extended regex (30 s: an ASan build on
+# a loaded machine can be slow), else fails.
 expect() {
-  for _ in $(seq 1 200); do
+  for _ in $(seq 1 600); do
     screen | grep -Eq -- "$1" && return 0
     sleep 0.05
   done

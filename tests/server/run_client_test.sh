@@ -36,7 +36,12 @@ args=(--port 0 --ready-file "$tmp/ready" --log-level info)
 [ "$kind" = real ] && args+=(--data-dir "$tmp/data" --device cpu --load-dir "$tmp")
 "$bin" "${args[@]}" >"$tmp/attud.log" 2>&1 &
 pid=$!
-for _ in $(seq 1 500); do [ -s "$tmp/ready" ] && break; sleep 0.02; done
+# up to 60 s: an ASan build on a loaded machine can be slow to start
+for _ in $(seq 1 3000); do
+  [ -s "$tmp/ready" ] && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.02
+done
 if [ ! -s "$tmp/ready" ]; then echo "attud did not start:"; cat "$tmp/attud.log"; exit 1; fi
 port=$(cat "$tmp/ready")
 export ATTU_PORT=$port ATTU_TMP=$tmp ATTU_KIND=$kind

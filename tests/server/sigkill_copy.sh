@@ -20,7 +20,11 @@ start() {
   "$bin" --port 0 --ready-file "$tmp/ready" --data-dir "$tmp/data" --device cpu \
          --load-dir "$tmp" >>"$tmp/attud.log" 2>&1 &
   pid=$!
-  for _ in $(seq 1 500); do [ -s "$tmp/ready" ] && break; sleep 0.02; done
+  for _ in $(seq 1 3000); do   # up to 60 s: ASan builds on a loaded machine
+    [ -s "$tmp/ready" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.02
+  done
   [ -s "$tmp/ready" ] || fail "attud did not start"
   port=$(cat "$tmp/ready")
 }
