@@ -1169,8 +1169,10 @@ rel *run_recursive(xctx *x, attu_stage *s) {
     xwork w = { s->worktable, first, x->work };
     if (!parts || (!s->all && !seen)) { if (!x->err->set) attu_error_oom(x->err); rel_free(x, first); rel_free(x, seen); free(parts); return NULL; }
     parts[nparts++] = rel_share(x, first);
+    size_t total = first->nrows;
     x->work = &w;
     for (long round = 0; w.rows->nrows > 0 && !x->err->set; round++) {
+        if (s->limit >= 0 && total >= (size_t)s->limit) break;     /* a LIMIT above keeps no more */
         if (round >= ATTU_RECURSION_MAX_ROUNDS) {
             attu_error_set(x->err, "54000", 0, "recursive query still produces rows after %d iterations", ATTU_RECURSION_MAX_ROUNDS);
             break;
@@ -1199,6 +1201,7 @@ rel *run_recursive(xctx *x, attu_stage *s) {
         parts[nparts] = rel_share(x, n);
         if (!parts[nparts]) { rel_free(x, n); break; }
         nparts++;
+        total += n->nrows;
         rel_free(x, w.rows);
         w.rows = n;
     }

@@ -512,6 +512,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
     case LP_RECURSIVE:
         if (!(s = new_stage(ATTU_ST_RECURSIVE, p, err))) return NULL;
         s->all = p->all; s->worktable = p->worktable;
+        s->limit = p->topk_limit;     /* -1, or the rows after which to stop */
         s->label = p->all ? "union all" : "union";
         if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
         return s;

@@ -413,6 +413,14 @@ static void topk(attu_lplan *p) {
     topk(p->right);
     if (p->kind == LP_LIMIT && p->left && p->left->kind == LP_SORT && p->limit >= 0 && p->limit + p->offset <= 100000)
         p->left->topk_limit = p->limit + p->offset;
+    if (p->kind == LP_LIMIT && p->limit >= 0) {
+        /* a recursive query read only through LIMIT (and projections) may
+         * stop once it has the rows the limit keeps, as PostgreSQL's lazy
+         * evaluation does (WITH RECURSIVE ... SELECT ... FROM r LIMIT n) */
+        attu_lplan *r = p->left;
+        while (r && r->kind == LP_PROJECT) r = r->left;
+        if (r && r->kind == LP_RECURSIVE) r->topk_limit = p->limit + p->offset;
+    }
 }
 
 /* Row estimates, recomputed bottom-up after the rewrites changed shapes. */
