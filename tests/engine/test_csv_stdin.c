@@ -5,6 +5,8 @@
  * FROM STDIN CSV through psycopg2's copy_expert, which sends raw bytes). */
 #include "csv_test_util.h"
 
+#include "engine/csv_internal.h"
+
 static attu_csv_options opts(void) {
     attu_csv_options o;
     attu_csv_options_default(&o);
@@ -201,5 +203,113 @@ Test(csv_stdin, bare_cr_line_ends) {
     cr_assert_str_eq(cell(t, 1, 1), "b\r");
     cr_assert_str_eq(cell(t, 1, 2), "c");
     attu_table_free(t);
+    attu_table_free(base);
+}
+
+/*
+ * Chunk cuts at the awkward places. An input of 2 to 3 MB is parsed as two
+ * chunks whose nominal cut is at size / 2; padding the input to twice the
+ * offset of a chosen byte puts the cut exactly there: an opening or closing
+ * quote, the second quote of a doubled one, the CR or the LF of a CR LF
+ * pair, an LF inside quotes, the middle of a UTF-8 sequence. Every cell of
+ * every row is checked, from a file and from the pull source.
+ */
+typedef struct field_form { const char *raw, *value; } field_form;
+static const field_form forms[] = {
+    {"\"q\"\"x\r\ny\"", "q\"x\r\ny"}, {"\"\"", ""}, {"", "NULL"},
+    {"caf\xc3\xa9", "caf\xc3\xa9"}, {"\"a,b\"", "a,b"}, {"plain", "plain"},
+};
+enum { NFORMS = sizeof forms / sizeof *forms };
+
+typedef struct gen {
+    char *s;
+    size_t n, cap;
+    unsigned char *b, *c;   /* per row: form index of columns b and c */
+    size_t rows, rows_cap;
+} gen;
+
+static void gen_row(gen *g, unsigned fb, unsigned fc, bool crlf) {
+    if (g->rows == g->rows_cap) {
+        g->rows_cap = g->rows_cap ? g->rows_cap * 2 : 4096;
+        g->b = realloc(g->b, g->rows_cap);
+        g->c = realloc(g->c, g->rows_cap);
+    }
+    if (g->cap - g->n < 128) {
+        g->cap = g->cap ? g->cap * 2 : 1 << 16;
+        g->s = realloc(g->s, g->cap);
+    }
+    g->n += (size_t)snprintf(g->s + g->n, g->cap - g->n, "%zu,%s,%s%s", g->rows,
+                             forms[fb].raw, forms[fc].raw, crlf ? "\r\n" : "\n");
+    g->b[g->rows] = (unsigned char)fb;
+    g->c[g->rows] = (unsigned char)fc;
+    g->rows++;
+}
+
+/* Is the cut before byte p one of the kind asked for? */
+static bool cut_kind(const char *s, size_t p, int kind) {
+    switch (kind) {
+    case 0: return s[p] == '"' && s[p - 1] == ',';                     /* opening quote */
+    case 1: return s[p] == '"' && (s[p + 1] == ',' || s[p + 1] == '\r' || s[p + 1] == '\n')
+                   && s[p - 1] != '"' && s[p - 1] != ',';             /* closing quote */
+    case 2: return s[p] == '"' && s[p - 1] == '"' && s[p - 2] == 'q';  /* 2nd of "" */
+    case 3: return s[p] == '\r' && s[p + 1] == '\n' && s[p - 1] != 'x'; /* CR of a record end */
+    case 4: return s[p] == '\n' && s[p - 1] == '\r' && s[p - 2] != 'x'; /* LF of a record end */
+    case 5: return s[p] == '\n' && s[p - 1] == '\r' && s[p - 2] == 'x'; /* LF inside quotes */
+    default: return (unsigned char)s[p] == 0xa9;                      /* inside UTF-8 */
+    }
+}
+
+Test(csv_stdin, chunk_cuts_at_quotes_crlf_and_utf8, .timeout = 120) {
+    attu_table *base = schema_table("t", "a:bigint,b:text,c:text");
+    unsigned seed = 12345;
+    for (int kind = 0; kind <= 6; kind++) {
+        gen g = {0};
+        while (g.n < (1100u << 10)) {
+            seed = seed * 1103515245u + 12345u;
+            gen_row(&g, (seed >> 8) % NFORMS, (seed >> 16) % NFORMS, (seed >> 24) & 1);
+        }
+        size_t p = g.n - 200;
+        while (!cut_kind(g.s, p, kind)) p--;
+        /* pad with rows up to 2p - 16 bytes, then one row of the exact length */
+        while (g.n + 16 < 2 * p && g.n + 64 < 2 * p) gen_row(&g, 5, 5, false);
+        size_t left = 2 * p - g.n;   /* 45..64 bytes: "<row>,<x...>,plain\n" */
+        char tail[32];
+        int head = snprintf(tail, sizeof tail, "%zu,", g.rows);
+        size_t xs = left - (size_t)head - strlen(",plain\n");
+        gen_row(&g, 5, 5, false);   /* the last row, rewritten with xs x's in b */
+        g.n = 2 * p - left;
+        memcpy(g.s + g.n, tail, (size_t)head);
+        g.n += (size_t)head;
+        memset(g.s + g.n, 'x', xs);
+        g.n += xs;
+        memcpy(g.s + g.n, ",plain\n", 7);
+        g.n += 7;
+        cr_assert_eq(g.n, 2 * p, "input is %zu bytes, want %zu", g.n, 2 * p);
+        cr_assert_eq(attu_csv_nominal_cut(g.n, 2, 1), p);
+        cr_assert_eq(attu_csv_chunk_count(g.n, 1), 2);
+
+        attu_csv_options o = opts();
+        o.threads = 1;
+        const size_t sizes[] = {4093, 1, 65536, 7};
+        for (int from_file = 0; from_file < 2; from_file++) {
+            attu_error err;
+            attu_table *t = from_file ? load_bytes(base, &o, "cut.csv", g.s, g.n, &err)
+                                      : load_pull(base, &o, g.s, g.n, sizes, 4, &err);
+            cr_assert_not_null(t, "kind %d: %s", kind, err.message);
+            cr_assert_eq(t->nrows, g.rows, "kind %d: %zu rows, want %zu", kind, t->nrows, g.rows);
+            for (size_t r = 0; r + 1 < g.rows; r++) {
+                char id[32];
+                snprintf(id, sizeof id, "%zu", r);
+                cr_assert_str_eq(cell(t, 0, r), id, "kind %d row %zu", kind, r);
+                cr_assert_str_eq(cell(t, 1, r), forms[g.b[r]].value, "kind %d row %zu", kind, r);
+                cr_assert_str_eq(cell(t, 2, r), forms[g.c[r]].value, "kind %d row %zu", kind, r);
+            }
+            cr_assert_eq(strspn(cell(t, 1, g.rows - 1), "x"), xs);
+            attu_table_free(t);
+        }
+        free(g.s);
+        free(g.b);
+        free(g.c);
+    }
     attu_table_free(base);
 }
