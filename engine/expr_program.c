@@ -290,6 +290,17 @@ static const int64_t pow10_tab[19] = {
     1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
     1000000000000000000LL };
 
+/* *v *= 10^k for 0 <= k <= 36 (a quotient's shift can reach 18 + 18);
+ * returns -1 when the product leaves the 128-bit range. */
+static int mul_pow10_128(__int128 *v, int k) {
+    while (k > 0) {
+        int step = k > 18 ? 18 : k;
+        if (__builtin_mul_overflow(*v, (__int128)pow10_tab[step], v)) return -1;
+        k -= step;
+    }
+    return 0;
+}
+
 /* Rescales a decimal from scale `from` to `to`, rounding half away from zero. */
 static int rescale(__int128 v, int from, int to, int64_t *out) {
     if (to >= from) {
@@ -538,7 +549,8 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 int sa = p->reg_types[in->a].scale, sb = p->reg_types[in->b].scale, sd = dt.scale;
                 int sh = sd - sa + sb;
                 __int128 num = x, den = y;
-                if (sh >= 0) num *= pow10_tab[sh]; else den *= pow10_tab[-sh];
+                if (mul_pow10_128(sh >= 0 ? &num : &den, sh >= 0 ? sh : -sh))
+                    return int_overflow(dt, err);
                 __int128 q = num / den, rem = num % den;
                 if (rem < 0) rem = -rem;
                 __int128 aden = den < 0 ? -den : den;
