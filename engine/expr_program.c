@@ -671,7 +671,9 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_CAST_BOOL_S:
                 o->v.s = x ? "true" : "false"; o->len = x ? 4 : 5; break;
             case ATTU_OP_CAST_DATE_TS:
-                o->v.i = x * 86400000000LL; break;
+                if (__builtin_mul_overflow(x, 86400000000LL, &z) || range_check(dt, z, err))
+                    return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range for timestamp");
+                o->v.i = z; break;
             case ATTU_OP_CAST_TS_DATE:
                 o->v.i = x >= 0 ? x / 86400000000LL : -((-x + 86400000000LL - 1) / 86400000000LL); break;
             case ATTU_OP_ABS_I: case ATTU_OP_ABS_D:
@@ -902,7 +904,13 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 o->v.i = B[r].len <= A[r].len && !memcmp(A[r].v.s, B[r].v.s, B[r].len); break;
             case ATTU_OP_DATE_ADD: case ATTU_OP_DATE_SUB:
                 z = op == ATTU_OP_DATE_ADD ? x + y : x - y;
-                if (dt.id == ATTU_TYPE_TIMESTAMP) z = op == ATTU_OP_DATE_ADD ? x + y * 86400000000LL : x - y * 86400000000LL;
+                if (dt.id == ATTU_TYPE_TIMESTAMP) {
+                    int64_t dz;
+                    if (__builtin_mul_overflow(y, 86400000000LL, &dz) ||
+                        (op == ATTU_OP_DATE_ADD ? __builtin_add_overflow(x, dz, &z)
+                                                : __builtin_sub_overflow(x, dz, &z)))
+                        return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range");
+                }
                 if (range_check(dt, z, err)) return -1;
                 o->v.i = z; break;
             case ATTU_OP_DATE_DIFF: o->v.i = x - y; break;

@@ -590,8 +590,13 @@ static int parse_datetime(const char *s, size_t len, int want_time,
     /* Stay far from int32 limits before the exact range check below. */
     if (y > 6000000 || y < -5000) return -3;
     *days_out = (int32_t)days;
-    *usec_out = days * USECS_PER_DAY +
-                ((int64_t)hh * 3600 + mi * 60 + ss) * 1000000LL + usec;
+    /* Dates far beyond the timestamp range overflow int64 microseconds:
+     * saturate, so a timestamp caller's range check rejects them. */
+    int64_t day_usec;
+    if (__builtin_mul_overflow(days, USECS_PER_DAY, &day_usec) ||
+        __builtin_add_overflow(day_usec, ((int64_t)hh * 3600 + mi * 60 + ss) * 1000000LL + usec,
+                               usec_out))
+        *usec_out = days < 0 ? INT64_MIN : INT64_MAX;
     return 0;
 }
 

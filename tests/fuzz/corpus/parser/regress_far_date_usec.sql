@@ -1,0 +1,1 @@
+SELECT date '1981998-12-01' - 90, d+1 FROM t
