@@ -267,8 +267,15 @@ static int range_check(attu_type t, int64_t v, attu_error *err) {
         return 0;
     }
     case ATTU_TYPE_DATE:
-        if (v < -2451545 || v > 2147483647 - 2451545)
+        /* PostgreSQL's dates, in days from 1970-01-01:
+         * 4714-11-24 BC .. 5874897-12-31 (the infinities lie outside). */
+        if (v < ATTU_DATE_MIN_DAYS || v > ATTU_DATE_MAX_DAYS)
             return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range");
+        return 0;
+    case ATTU_TYPE_TIMESTAMP:
+        /* From 4714-11-24 BC to the int64 end (INT64_MAX is infinity). */
+        if (v < (int64_t)ATTU_DATE_MIN_DAYS * 86400000000LL || v == INT64_MAX)
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range");
         return 0;
     default:
         return 0;

@@ -479,8 +479,8 @@ static int days_in_month(int year, int month) {
 
 /* PostgreSQL's date range: 4713-11-24 BC .. 5874897-12-31 (julian day 0 ..
  * 2^31 - 1 days after 2000-01-01). */
-#define DATE_MIN_DAYS attu_date_from_ymd(-4713, 11, 24)
-#define DATE_MAX_DAYS attu_date_from_ymd(5874897, 12, 31)
+#define DATE_MIN_DAYS ATTU_DATE_MIN_DAYS   /* attu_date_from_ymd(-4713, 11, 24) */
+#define DATE_MAX_DAYS ATTU_DATE_MAX_DAYS   /* attu_date_from_ymd(5874897, 12, 31) */
 #define TS_MAX_DAYS   attu_date_from_ymd(294277, 1, 1)   /* exclusive */
 #define DATE_INFINITY INT32_MAX
 #define DATE_NINFINITY INT32_MIN
@@ -510,7 +510,9 @@ static int match_word(const char *p, const char *e, const char *w) {
  * Parses [Y]YYY-MM-DD[ BC|AD] optionally followed by a time part (for
  * timestamps) "[ T]HH:MM[:SS[.frac]]" and a trailing time zone that
  * timestamp without time zone ignores, as PostgreSQL does. Returns 0,
- * -1 syntax (22007) or -2 field out of range (22008).
+ * -1 syntax (22007), -2 field out of range (22008), -3 far outside the
+ * date range, or -4 when the date is fine but its microseconds overflow
+ * (out of the timestamp range only).
  */
 static int parse_datetime(const char *s, size_t len, int want_time,
                           int32_t *days_out, int64_t *usec_out) {
@@ -529,6 +531,18 @@ static int parse_datetime(const char *s, size_t len, int want_time,
     if (read_digits(&p, e, 2, &m) < 1 || p == e || *p != '-') return -1;
     p++;
     if (read_digits(&p, e, 2, &d) < 1) return -1;
+    /* PostgreSQL also takes the era between the date and the time
+     * ("4714-11-24 BC 00:00:00"). */
+    int bc = 0;
+    {
+        const char *q = p;
+        while (q < e && *q == ' ') q++;
+        if (q > p && e - q >= 2 && (strncasecmp(q, "BC", 2) == 0 || strncasecmp(q, "AD", 2) == 0) &&
+            (e - q == 2 || q[2] == ' ')) {
+            bc = (q[0] == 'B' || q[0] == 'b');
+            p = q + 2;
+        }
+    }
     int64_t usec = 0;
     int hh = 0, mi = 0, ss = 0;
     if (p < e && (*p == ' ' || *p == 'T' || *p == 't') && want_time) {
@@ -576,7 +590,6 @@ static int parse_datetime(const char *s, size_t len, int want_time,
         }
     }
     while (p < e && *p == ' ') p++;
-    int bc = 0;
     if (e - p >= 2 && strncasecmp(p, "BC", 2) == 0) { bc = 1; p += 2; }
     else if (e - p >= 2 && strncasecmp(p, "AD", 2) == 0) { p += 2; }
     while (p < e && *p == ' ') p++;
@@ -590,13 +603,15 @@ static int parse_datetime(const char *s, size_t len, int want_time,
     /* Stay far from int32 limits before the exact range check below. */
     if (y > 6000000 || y < -5000) return -3;
     *days_out = (int32_t)days;
-    /* Dates far beyond the timestamp range overflow int64 microseconds:
-     * saturate, so a timestamp caller's range check rejects them. */
+    /* Microseconds from 1970 overflow int64 some 30 years before
+     * PostgreSQL's timestamp end (294276 AD, counted from 2000): such a
+     * value is out of attu's timestamp range, never silently infinity. */
     int64_t day_usec;
     if (__builtin_mul_overflow(days, USECS_PER_DAY, &day_usec) ||
         __builtin_add_overflow(day_usec, ((int64_t)hh * 3600 + mi * 60 + ss) * 1000000LL + usec,
-                               usec_out))
-        *usec_out = days < 0 ? INT64_MIN : INT64_MAX;
+                               usec_out) ||
+        *usec_out == TS_INFINITY || *usec_out == TS_NINFINITY)
+        return want_time ? -4 : 0;
     return 0;
 }
 
@@ -694,6 +709,7 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
             return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0,
                                   "date/time field value out of range: \"%.*s\"",
                                   QUOTED(text, len));
+        if (rc == -4) rc = is_date ? 0 : -3;   /* usec overflow matters to timestamps only */
         if (rc == 0 && (days < DATE_MIN_DAYS || days > DATE_MAX_DAYS ||
                         (!is_date && days >= TS_MAX_DAYS)))
             rc = -3;

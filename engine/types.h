@@ -115,6 +115,11 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
  * to cap-1. 64 bytes are always enough for non-TEXT types. */
 size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap);
 
+/* PostgreSQL's date range in days from 1970-01-01 (4714-11-24 BC ..
+ * 5874897-12-31); INT32_MIN and INT32_MAX stand for -infinity/infinity. */
+#define ATTU_DATE_MIN_DAYS (-2440588)
+#define ATTU_DATE_MAX_DAYS 2145042905
+
 /* Calendar helpers (proleptic Gregorian, as PostgreSQL). */
 int32_t attu_date_from_ymd(int year, int month, int day);
 void    attu_date_to_ymd(int32_t days, int *year, int *month, int *day);
