@@ -21,6 +21,8 @@ The checked example format:
 * `<!-- doc-examples: output varies -->` on the line before a `sql` block
   (for now(), random()): its statements must succeed; the output is not
   compared.
+* `sql-postgres` marks SQL written for PostgreSQL itself, shown for
+  comparison (cities.md); it is not run against attu.
 * Syntax synopses are fenced `sql-syntax` (never `sql`); the coverage check
   below fails on any other fenced or indented block that starts like SQL,
   except the shell transcripts ("    attu=> ...") of the documents that
@@ -32,7 +34,7 @@ ANALYZE, \\timing), the times, the thread count, runs of blanks and runs of
 dashes (column widths follow the times).
 
 DATA_DIR (tests/clients/docs_data) is copied into a scratch folder that is
-attud's --load-dir and the shell's working directory, with links to the
+attud's --load-dir and the shell's working directory, with copies of the
 repository's bundled data/*.csv (statecity.csv), so the examples name
 their files as a user would: COPY t FROM 'file.csv'.
 
@@ -145,7 +147,7 @@ def coverage_problems(path, lines, fenced):
     name = os.path.basename(path)
     out = []
     for b in fenced:
-        if b.info in ("sql", "text", "sql-syntax"):
+        if b.info in ("sql", "text", "sql-syntax", "sql-postgres"):
             continue
         if looks_like_sql(b.lines):
             out.append("%s:%d: a fenced block that looks like SQL is neither `sql` (checked) nor "
@@ -300,7 +302,7 @@ class Server:
         if os.path.isdir(bundled):
             for f in os.listdir(bundled):
                 if f.endswith(".csv") and not os.path.exists(os.path.join(self.work, f)):
-                    os.symlink(os.path.abspath(os.path.join(bundled, f)), os.path.join(self.work, f))
+                    shutil.copy(os.path.join(bundled, f), os.path.join(self.work, f))
         ready = os.path.join(self.tmp, "ready")
         self.log = open(os.path.join(self.tmp, "attud.log"), "w")
         self.proc = subprocess.Popen(
