@@ -140,6 +140,8 @@ void attu_session_free(attu_session *s) {
 
 char attu_session_txn_status(const attu_session *s) { return s->txn; }
 
+void attu_session_txn_failed(attu_session *s) { if (s->txn == 'T') s->txn = 'E'; }
+
 void attu_session_cancel(attu_session *s) { __atomic_store_n(&s->cancel, 1, __ATOMIC_SEQ_CST); }
 
 int attu_session_statement_timeout_ms(const attu_session *s) { return s->statement_timeout_ms; }

@@ -109,6 +109,11 @@ int attu_session_exec(attu_session *s, const char *sql,
  * applied atomically on its own. */
 char attu_session_txn_status(const attu_session *s);
 
+/* An error the server raises itself (a failed Parse or Bind of the extended
+ * protocol) aborts an open transaction block, as in PostgreSQL: 'T' becomes
+ * 'E', so later statements get 25P02 until ROLLBACK. No effect otherwise. */
+void attu_session_txn_failed(attu_session *s);
+
 /* Asks the running statement to stop; it fails with 57014 soon after.
  * Safe to call from any thread. */
 void attu_session_cancel(attu_session *s);

@@ -107,7 +107,10 @@ int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
         if (cb && cb->on_error) cb->on_error(cb->ctx, &err);
         return -1;
     }
-    if (s->txn == 'E') {
+    const attu_ast_stmt *st = p->parsed->stmts[0].stmt;
+    /* in a failed block only COMMIT / ROLLBACK run (pgjdbc sends them as
+     * prepared statements), as in attu_session_exec */
+    if (s->txn == 'E' && !(st->kind == ATTU_STMT_TRANSACTION && st->u.transaction.kind != ATTU_TXN_BEGIN)) {
         attu_error_set(&err, "25P02", 0, "current transaction is aborted, commands ignored until end of transaction block");
         if (cb && cb->on_error) cb->on_error(cb->ctx, &err);
         return -1;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "server/log.h"
+#include "server/pg_numeric.h"
 #include "server/pgwire_decode.h"
 #include "server/server.h"
 
@@ -97,6 +98,8 @@ void ext_sync(conn *c) {
 }
 
 static void ext_error(conn *c, const attu_error *err) {
+    /* a failed Parse or Bind aborts an open block too, as in PostgreSQL */
+    attu_session_txn_failed(c->session);
     conn_send_error(c, err);
     c->skip_till_sync = true;
 }
@@ -181,6 +184,8 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
         if (!s) attu_error_oom(err);
         return s;
     }
+    case ATTU_PG_OID_NUMERIC:   /* pgjdbc's setBigDecimal sends these */
+        return pg_numeric_binary_to_text(v, len, idx + 1, err);
     default:
         attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                        "binary format is not supported for parameter $%d (type OID %u)",

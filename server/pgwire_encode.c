@@ -3,6 +3,8 @@
  */
 #include "server/pgwire_encode.h"
 
+#include "server/pg_numeric.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,7 +206,7 @@ bool pg_binary_supported(attu_type t) {
     switch (t.id) {
     case ATTU_TYPE_BOOL: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
     case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_TEXT:
-    case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP:
+    case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_DECIMAL:
         return true;
     default:
         return false;
@@ -264,7 +266,8 @@ void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
     for (int i = 0; i < res->ncols; i++) {
         const attu_column *c = res->cols[i];
         if (attu_column_is_null(c, row)) { pgbuf_put_i32(b, -1); continue; }
-        if (formats && formats[i] == 1 && c->type.id != ATTU_TYPE_TEXT) {
+        bool binary = formats && formats[i] == 1;
+        if (binary && c->type.id != ATTU_TYPE_TEXT && c->type.id != ATTU_TYPE_DECIMAL) {
             put_binary_value(b, c, row);
             continue;
         }
@@ -273,6 +276,13 @@ void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
         const char *longp = NULL;
         size_t n = attu_column_format(c, row, buf, sizeof buf, &longp);
         if (n == (size_t)-1) { pgbuf_put_i32(b, -1); continue; }
+        /* Binary NUMERIC is built from the decimal text (pg_numeric.h); the
+         * engine only prints decimals it can parse, so the NULL below is a
+         * defensive fallback, like put_binary_value's. */
+        if (binary && c->type.id == ATTU_TYPE_DECIMAL) {
+            if (!pg_numeric_put_binary(b, longp ? longp : buf, n)) pgbuf_put_i32(b, -1);
+            continue;
+        }
         pgbuf_put_i32(b, (int32_t)n);
         pgbuf_put(b, longp ? longp : buf, n);
     }

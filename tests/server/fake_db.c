@@ -94,6 +94,8 @@ attu_session *attu_session_new(attu_db *db) {
 }
 void attu_session_free(attu_session *s) { free(s); }
 char attu_session_txn_status(const attu_session *s) { return s->txn; }
+
+void attu_session_txn_failed(attu_session *s) { if (s->txn == 'T') s->txn = 'E'; }
 void attu_session_cancel(attu_session *s) { atomic_store(&s->cancel, 1); }
 int attu_session_statement_timeout_ms(const attu_session *s) { return s->timeout_ms; }
 

@@ -29,6 +29,13 @@ case "$client" in
     fi
     export NODE_PATH="$build/node_modules"
     ;;
+  jdbc)
+    # Java 11+ runs one source file directly; the driver is Debian's
+    # libpostgresql-jdbc-java (ATTU_JDBC_JAR overrides the path).
+    command -v java >/dev/null || { echo "SKIP: java not installed (apt install openjdk-17-jdk-headless)"; exit 77; }
+    jar=${ATTU_JDBC_JAR:-/usr/share/java/postgresql.jar}
+    [ -r "$jar" ] || { echo "SKIP: $jar missing (apt install libpostgresql-jdbc-java)"; exit 77; }
+    ;;
   *) echo "unknown client $client"; exit 2 ;;
 esac
 
@@ -51,6 +58,9 @@ case "$client" in
   psql)   bash "$here/clients/psql_test.sh" || status=$? ;;
   python) /usr/bin/python3 "$here/clients/psycopg2_test.py" || status=$? ;;
   node)   node "$here/clients/node_pg_test.js" || status=$? ;;
+  # -Xshare/-XX flags keep the JVM's start-up small on a 2-core CI machine
+  jdbc)   java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Duser.timezone=UTC \
+               -cp "$jar" "$here/clients/JdbcTest.java" || status=$? ;;
 esac
 
 kill -TERM "$pid"
