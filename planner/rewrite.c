@@ -3,9 +3,11 @@
  */
 #include "planner/rewrite.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "planner/lower.h"
+#include "planner/ordering.h"
 
 /* ---- constant folding ----------------------------------------------------------- */
 
@@ -423,6 +425,164 @@ static void topk(attu_lplan *p) {
     }
 }
 
+/* ---- sorted-input reuse -----------------------------------------------------------------
+ * An ORDER BY sort (or top-k) whose input is already in the order it asks
+ * for is dropped (ordering.h: the stable sort would be the identity, so the
+ * rows are the same with or without it). A LIMIT above a dropped top-k
+ * still cuts the rows. */
+
+/* How many parents each node has: a node reached twice is shared and is
+ * not reshaped in place. `failed` (OOM) counts every node as shared. */
+typedef struct node_refs { const attu_lplan **node; int *count; int n, cap; bool failed; } node_refs;
+
+static void count_refs(node_refs *r, const attu_lplan *p) {
+    if (!p || r->failed) return;
+    for (int i = 0; i < r->n; i++) if (r->node[i] == p) { r->count[i]++; return; }
+    if (r->n == r->cap) {
+        int cap = r->cap ? r->cap * 2 : 64;
+        const attu_lplan **nn = realloc(r->node, sizeof *nn * (size_t)cap);
+        if (nn) r->node = nn;
+        int *nc = nn ? realloc(r->count, sizeof *nc * (size_t)cap) : NULL;
+        if (nc) r->count = nc;
+        if (!nn || !nc) { r->failed = true; return; }
+        r->cap = cap;
+    }
+    r->node[r->n] = p;
+    r->count[r->n++] = 1;
+    count_refs(r, p->left);
+    count_refs(r, p->right);
+}
+
+static bool shared(const node_refs *r, const attu_lplan *p) {
+    if (r->failed) return true;
+    for (int i = 0; i < r->n; i++) if (r->node[i] == p) return r->count[i] > 1;
+    return true;
+}
+
+/* GROUP BY a, b ... ORDER BY b, a: the aggregate may sort its groups in any
+ * key order, so when the ORDER BY keys (ascending, NULLs last, as the
+ * aggregate sorts) are all group keys reached through projections and
+ * filters (HAVING), the group keys are reordered to put them first and the
+ * sort then finds its order ready. The rows are the same: the stable sort
+ * by S over groups in key order G yields order S ++ G, exactly the new key
+ * order (groups are distinct, so the order is total). Returns true when it
+ * reordered. */
+#define REORDER_CHAIN_MAX 16
+
+static bool reorder_groups(attu_plan_arena *pa, attu_lplan *sort, const node_refs *refs) {
+    attu_lplan *chain[REORDER_CHAIN_MAX];
+    int nc = 0;
+    attu_lplan *a = sort->left;
+    while (a && (a->kind == LP_PROJECT || a->kind == LP_FILTER) && nc < REORDER_CHAIN_MAX) { chain[nc++] = a; a = a->left; }
+    if (!a || a->kind != LP_AGG || a->ngroups < 2 || shared(refs, a)) return false;
+    /* the lowest projection: the nodes from it down read the aggregate's
+     * column layout and are rewritten; those above it do not change */
+    int top = -1;
+    for (int i = nc - 1; i >= 0 && top < 0; i--) if (chain[i]->kind == LP_PROJECT) top = i;
+    if (top < 0) return false;
+    for (int i = top; i < nc; i++) if (shared(refs, chain[i])) return false;
+    int ng = a->ngroups, *want = attu_palloc(pa, sizeof(int) * (size_t)(ng + 1)), nw = 0;
+    if (!want) return false;
+    for (int i = 0; i < sort->nsort; i++) {
+        const attu_bexpr *x = sort->sort[i].expr;
+        if (x->kind == BX_CONST) continue;
+        bool dup = false;
+        for (int k = 0; k < i && !dup; k++) dup = attu_bx_equal(sort->sort[k].expr, x);
+        if (dup) continue;
+        if (sort->sort[i].desc || sort->sort[i].nulls_first) return false;
+        for (int c = 0; c < nc; c++) {
+            if (x->kind != BX_COL || x->col < 0 || x->col >= chain[c]->ncols) return false;
+            if (chain[c]->kind == LP_PROJECT) x = chain[c]->exprs[x->col];
+        }
+        if (x->kind != BX_COL || x->col < 0 || x->col >= ng) return false;
+        bool seen = false;
+        for (int k = 0; k < nw && !seen; k++) seen = want[k] == x->col;
+        if (!seen) want[nw++] = x->col;
+    }
+    bool prefix = true;
+    for (int i = 0; i < nw; i++) if (want[i] != i) prefix = false;
+    if (!nw || prefix) return false;
+    /* to[old output column] = new column; the ORDER BY keys first, then
+     * the other group keys in their order, aggregates unmoved */
+    int *to = attu_palloc(pa, sizeof(int) * (size_t)(a->ncols + 1));
+    int *from = attu_palloc(pa, sizeof(int) * (size_t)(a->ncols + 1));
+    if (!to || !from) return false;
+    for (int c = 0; c < a->ncols; c++) to[c] = -1;
+    int next = 0;
+    for (int i = 0; i < nw; i++) to[want[i]] = next++;
+    for (int g = 0; g < ng; g++) if (to[g] < 0) to[g] = next++;
+    for (int c = ng; c < a->ncols; c++) to[c] = c;
+    for (int c = 0; c < a->ncols; c++) from[to[c]] = c;
+    /* rebuild every expression reading the aggregate's layout before
+     * changing anything, so a failure leaves the plan as it was */
+    attu_bexpr **fresh[REORDER_CHAIN_MAX];
+    for (int i = top; i < nc; i++) {
+        attu_lplan *n = chain[i];
+        int ne = n->kind == LP_PROJECT ? n->ncols : 1;
+        fresh[i] = attu_palloc(pa, sizeof(attu_bexpr *) * (size_t)(ne + 1));
+        if (!fresh[i]) return false;
+        for (int k = 0; k < ne; k++) {
+            const attu_bexpr *e = n->kind == LP_PROJECT ? n->exprs[k] : n->pred;
+            if (!(fresh[i][k] = attu_remap_cols(pa, e, to, a->ncols))) return false;
+        }
+    }
+    attu_bexpr **groups = attu_palloc(pa, sizeof(attu_bexpr *) * (size_t)(ng + 1));
+    if (!groups) return false;
+    for (int g = 0; g < ng; g++) groups[g] = a->groups[from[g]];
+    /* the aggregate and the filters between it and the projection output
+     * the new layout: their column types and names move with the columns */
+    attu_lplan *relaid[REORDER_CHAIN_MAX + 1];
+    attu_type *types[REORDER_CHAIN_MAX + 1];
+    char **names[REORDER_CHAIN_MAX + 1];
+    int nr = 0;
+    relaid[nr++] = a;
+    for (int i = top + 1; i < nc; i++) relaid[nr++] = chain[i];
+    for (int r = 0; r < nr; r++) {
+        attu_lplan *n = relaid[r];
+        if (n->ncols != a->ncols) return false;
+        types[r] = attu_palloc(pa, sizeof(attu_type) * (size_t)(n->ncols + 1));
+        names[r] = attu_palloc(pa, sizeof(char *) * (size_t)(n->ncols + 1));
+        if (!types[r] || !names[r]) return false;
+        for (int c = 0; c < n->ncols; c++) { types[r][c] = n->types[from[c]]; names[r][c] = n->names[from[c]]; }
+    }
+    /* commit */
+    for (int i = top; i < nc; i++) {
+        attu_lplan *n = chain[i];
+        if (n->kind == LP_PROJECT) memcpy(n->exprs, fresh[i], sizeof(attu_bexpr *) * (size_t)n->ncols);
+        else n->pred = fresh[i][0];
+    }
+    for (int r = 0; r < nr; r++) {
+        attu_lplan *n = relaid[r];
+        n->types = types[r];
+        n->names = names[r];
+        if (n->rowid_col >= 0 && n->rowid_col < n->ncols) n->rowid_col = to[n->rowid_col];
+    }
+    memcpy(a->groups, groups, sizeof(attu_bexpr *) * (size_t)ng);
+    return true;
+}
+
+static attu_lplan *reuse_sorts(attu_plan_arena *pa, attu_lplan *p, const node_refs *refs) {
+    if (!p) return p;
+    p->left = reuse_sorts(pa, p->left, refs);
+    p->right = reuse_sorts(pa, p->right, refs);
+    if (p->kind != LP_SORT) return p;
+    attu_ordering o;
+    attu_plan_ordering(pa, p->left, &o);
+    if (attu_ordering_satisfies(&o, p->sort, p->nsort)) return p->left;
+    if (!reorder_groups(pa, p, refs)) return p;
+    attu_plan_ordering(pa, p->left, &o);
+    return attu_ordering_satisfies(&o, p->sort, p->nsort) ? p->left : p;
+}
+
+static attu_lplan *reuse_sorted_inputs(attu_plan_arena *pa, attu_lplan *p) {
+    node_refs refs = { 0 };
+    count_refs(&refs, p);
+    p = reuse_sorts(pa, p, &refs);
+    free(refs.node);
+    free(refs.count);
+    return p;
+}
+
 /* Row estimates, recomputed bottom-up after the rewrites changed shapes. */
 static double reestimate(attu_lplan *p) {
     if (!p) return 0;
@@ -453,6 +613,7 @@ attu_lplan *attu_rewrite(attu_plan_arena *pa, attu_lplan *p, attu_error *err) {
     p = reorder(pa, p);
     fuse(p);
     topk(p);
+    if (attu_sort_reuse_enabled()) p = reuse_sorted_inputs(pa, p);
     reestimate(p);
     return p;
 }
