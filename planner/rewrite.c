@@ -459,6 +459,22 @@ static bool shared(const node_refs *r, const attu_lplan *p) {
     return true;
 }
 
+/* The sort's keys without those that are constant columns of the
+ * projection below it (ORDER BY 'x' becomes such a column): they never
+ * reorder rows. NULL on OOM. */
+static attu_sort_item *effective_keys(attu_plan_arena *pa, const attu_lplan *sort, int *n) {
+    attu_sort_item *k = attu_palloc(pa, sizeof *k * (size_t)(sort->nsort + 1));
+    if (!k) return NULL;
+    const attu_lplan *c = sort->left;
+    *n = 0;
+    for (int i = 0; i < sort->nsort; i++) {
+        const attu_bexpr *e = sort->sort[i].expr;
+        if (c->kind == LP_PROJECT && e->kind == BX_COL && e->col >= 0 && e->col < c->ncols && c->exprs[e->col]->kind == BX_CONST) continue;
+        k[(*n)++] = sort->sort[i];
+    }
+    return k;
+}
+
 /* GROUP BY a, b ... ORDER BY b, a: the aggregate may sort its groups in any
  * key order, so when the ORDER BY keys (ascending, NULLs last, as the
  * aggregate sorts) are all group keys reached through projections and
@@ -483,13 +499,16 @@ static bool reorder_groups(attu_plan_arena *pa, attu_lplan *sort, const node_ref
     for (int i = top; i < nc; i++) if (shared(refs, chain[i])) return false;
     int ng = a->ngroups, *want = attu_palloc(pa, sizeof(int) * (size_t)(ng + 1)), nw = 0;
     if (!want) return false;
-    for (int i = 0; i < sort->nsort; i++) {
-        const attu_bexpr *x = sort->sort[i].expr;
+    int nkeys;
+    attu_sort_item *keys = effective_keys(pa, sort, &nkeys);
+    if (!keys) return false;
+    for (int i = 0; i < nkeys; i++) {
+        const attu_bexpr *x = keys[i].expr;
         if (x->kind == BX_CONST) continue;
         bool dup = false;
-        for (int k = 0; k < i && !dup; k++) dup = attu_bx_equal(sort->sort[k].expr, x);
+        for (int k = 0; k < i && !dup; k++) dup = attu_bx_equal(keys[k].expr, x);
         if (dup) continue;
-        if (sort->sort[i].desc || sort->sort[i].nulls_first) return false;
+        if (keys[i].desc || keys[i].nulls_first) return false;
         for (int c = 0; c < nc; c++) {
             if (x->kind != BX_COL || x->col < 0 || x->col >= chain[c]->ncols) return false;
             if (chain[c]->kind == LP_PROJECT) x = chain[c]->exprs[x->col];
@@ -561,17 +580,23 @@ static bool reorder_groups(attu_plan_arena *pa, attu_lplan *sort, const node_ref
     return true;
 }
 
+static bool sort_satisfied(attu_plan_arena *pa, const attu_lplan *sort) {
+    int n;
+    attu_sort_item *keys = effective_keys(pa, sort, &n);
+    if (!keys) return false;
+    attu_ordering o;
+    attu_plan_ordering(pa, sort->left, &o);
+    return attu_ordering_satisfies(&o, keys, n);
+}
+
 static attu_lplan *reuse_sorts(attu_plan_arena *pa, attu_lplan *p, const node_refs *refs) {
     if (!p) return p;
     p->left = reuse_sorts(pa, p->left, refs);
     p->right = reuse_sorts(pa, p->right, refs);
     if (p->kind != LP_SORT) return p;
-    attu_ordering o;
-    attu_plan_ordering(pa, p->left, &o);
-    if (attu_ordering_satisfies(&o, p->sort, p->nsort)) return p->left;
+    if (sort_satisfied(pa, p)) return p->left;
     if (!reorder_groups(pa, p, refs)) return p;
-    attu_plan_ordering(pa, p->left, &o);
-    return attu_ordering_satisfies(&o, p->sort, p->nsort) ? p->left : p;
+    return sort_satisfied(pa, p) ? p->left : p;
 }
 
 static attu_lplan *reuse_sorted_inputs(attu_plan_arena *pa, attu_lplan *p) {
