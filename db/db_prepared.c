@@ -28,6 +28,41 @@ static attu_type type_of_oid(uint32_t oid) {
     }
 }
 
+/* Row-returning statements other than SELECT: Describe must announce their
+ * columns too (pgjdbc's getTransactionIsolation prepares SHOW, and a
+ * client that was told NoData rejects the rows). SHOW, SHOW TABLES and
+ * DESCRIBE only read settings and the catalog, so they are run once here
+ * and their result's shape kept; EXPLAIN always answers one text column. */
+static int keep_shape(void *ctx, attu_result *res) {
+    attu_prepared *p = ctx;
+    free(p->cols);
+    p->cols = calloc((size_t)res->ncols + 1, sizeof *p->cols);
+    if (!p->cols) { p->ncols = 0; return 1; }
+    p->ncols = res->ncols;
+    memcpy(p->cols, res->desc, (size_t)res->ncols * sizeof *p->cols);
+    return 0;
+}
+
+static int describe_utility(attu_session *s, attu_prepared *p, const attu_ast_stmt *st, attu_error *err) {
+    if (st->kind == ATTU_STMT_EXPLAIN) {
+        p->cols = calloc(2, sizeof *p->cols);
+        if (!p->cols) return attu_error_oom(err);
+        p->ncols = 1;
+        snprintf(p->cols[0].name, sizeof p->cols[0].name, "QUERY PLAN");
+        p->cols[0].type = attu_type_make(ATTU_TYPE_TEXT);
+        return 0;
+    }
+    if (st->kind != ATTU_STMT_SHOW && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE)
+        return 0;
+    attu_exec_callbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.ctx = p;
+    cb.on_result = keep_shape;
+    int r = db_exec_setting(s, st, &cb, err);
+    if (r && !err->set) attu_error_oom(err);
+    return r ? -1 : 0;
+}
+
 attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
                             const uint32_t *param_oids, attu_error *err) {
     attu_parse_result *pr = attu_parse(sql, err);
@@ -73,6 +108,9 @@ attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
         pthread_rwlock_unlock(&s->db->lock);
         attu_plan_arena_free(pa);
         if (err->set) { attu_prepared_free(p); return NULL; }
+    } else if (pr->n && describe_utility(s, p, pr->stmts[0].stmt, err)) {
+        attu_prepared_free(p);
+        return NULL;
     }
     return p;
 }

@@ -396,6 +396,8 @@ void ext_execute(conn *c, inmsg *m) {
             return;
         }
         conn_stmt_end(c, rc);
+        /* the rows the statement produced (Executes may page through them) */
+        c->rows_out = p->res ? p->res->nrows : 0;
         conn_log_query(c, "execute", p->stmt->sql, t0, rc);
     }
     if (!p->res) {   /* no rows: a command (or a finished portal) */

@@ -111,6 +111,24 @@ public class JdbcTest {
         eq(15, md.getDatabaseMajorVersion(), "major version");
         check(c.isValid(5), "isValid");
         eq(true, c.getAutoCommit(), "autocommit by default");
+        // pgjdbc prepares SHOW TRANSACTION ISOLATION LEVEL: Describe must
+        // announce the row it returns
+        eq(Connection.TRANSACTION_READ_COMMITTED, c.getTransactionIsolation(), "isolation level");
+        try (PreparedStatement ps = c.prepareStatement("SHOW statement_timeout")) {
+            for (int i = 0; i < 6; i++) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    eq("statement_timeout", rs.getMetaData().getColumnName(1), "SHOW column");
+                    check(rs.next(), "SHOW row");
+                    eq("0", rs.getString(1), "SHOW value");
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("EXPLAIN SELECT 1")) {
+            try (ResultSet rs = ps.executeQuery()) {
+                eq("QUERY PLAN", rs.getMetaData().getColumnName(1), "EXPLAIN column");
+                check(rs.next() && rs.getString(1).length() > 0, "EXPLAIN rows");
+            }
+        }
         // getTables() queries pg_catalog, which attu does not have: a clean
         // error, and the connection stays usable.
         try {
