@@ -285,8 +285,10 @@ def statements(body):
             continue
         cur += "\n"
         i += 1
-    if cur.strip() and not all(l.strip() == "" or l.strip().startswith("--") for l in cur.split("\n")):
-        out.append((cur_line, cur.strip(), None))  # no final ';': the shell runs it at the end
+    if state is not None or (cur.strip() and not all(l.strip() == "" or l.strip().startswith("--")
+                                                     for l in cur.split("\n"))):
+        # No final ';' (or an open quote): the shell sends it as it is at the end.
+        out.append((cur_line, cur.rstrip("\n"), "unterminated"))
     return out
 
 
@@ -337,6 +339,9 @@ def run_block(attu, server, stmts):
     """Runs the statements through one `attu -f -`; returns (rc, [output lines per statement])."""
     script = []
     for _, text, data in stmts:
+        if data == "unterminated":
+            script.append(text)
+            break
         if text.startswith("\\"):
             script.append(text)
         else:
