@@ -181,6 +181,77 @@ Test(libpq, extended_protocol_parameters) {
     PQfinish(c);
 }
 
+/* As in PostgreSQL, an error in Parse or Bind (not only in Execute)
+ * aborts an open transaction block; COMMIT / ROLLBACK sent through the
+ * extended protocol (as pgjdbc does) then end it. */
+Test(libpq, failed_parse_or_bind_aborts_the_block) {
+    PGconn *c = connect_db();
+    PQclear(must(c, "BEGIN", PGRES_COMMAND_OK));
+    PGresult *r = PQprepare(c, "bad", "SELEC 1", 0, NULL);
+    cr_assert_eq(PQresultStatus(r), PGRES_FATAL_ERROR);
+    cr_assert_str_eq(PQresultErrorField(r, PG_DIAG_SQLSTATE), "42601");
+    PQclear(r);
+    cr_assert_eq(PQtransactionStatus(c), PQTRANS_INERROR);
+    r = PQexecParams(c, "SELECT 1", 0, NULL, NULL, NULL, NULL, 0);
+    cr_assert_str_eq(PQresultErrorField(r, PG_DIAG_SQLSTATE), "25P02");
+    PQclear(r);
+    r = PQexecParams(c, "ROLLBACK", 0, NULL, NULL, NULL, NULL, 0);
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s", PQerrorMessage(c));
+    PQclear(r);
+    cr_assert_eq(PQtransactionStatus(c), PQTRANS_IDLE);
+
+    /* a binary int4 of 3 bytes fails in Bind (22P03) */
+    PQclear(must(c, "BEGIN", PGRES_COMMAND_OK));
+    Oid types[1] = { 23 };
+    const char *vals[1] = { "\0\0\1" };
+    int lens[1] = { 3 }, fmts[1] = { 1 };
+    r = PQexecParams(c, "SELECT $1", 1, types, vals, lens, fmts, 0);
+    cr_assert_str_eq(PQresultErrorField(r, PG_DIAG_SQLSTATE), "22P03");
+    PQclear(r);
+    cr_assert_eq(PQtransactionStatus(c), PQTRANS_INERROR);
+    r = PQexecParams(c, "COMMIT", 0, NULL, NULL, NULL, NULL, 0);
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s", PQerrorMessage(c));
+    cr_assert_str_eq(PQcmdStatus(r), "ROLLBACK");
+    PQclear(r);
+    cr_assert_eq(PQtransactionStatus(c), PQTRANS_IDLE);
+    /* outside a block a failed Parse leaves the session idle */
+    r = PQprepare(c, "bad", "SELEC 1", 0, NULL);
+    PQclear(r);
+    cr_assert_eq(PQtransactionStatus(c), PQTRANS_IDLE);
+    PQfinish(c);
+}
+
+/* NUMERIC parameters in binary (pgjdbc's setBigDecimal) arrive as their
+ * decimal text; malformed ones fail with 22P03. */
+Test(libpq, binary_numeric_parameters) {
+    PGconn *c = connect_db();
+    struct { const char *bytes; int len; const char *text; } cases[] = {
+        /* ndigits 2, weight 0, sign -, dscale 2: 12, 3400 */
+        { "\0\2\0\0\x40\0\0\2\0\x0c\x0d\x48", 12, "-12.34" },
+        /* 0.0001: ndigits 1, weight -1, dscale 4 */
+        { "\0\1\xff\xff\0\0\0\4\0\1", 10, "0.0001" },
+        /* zero with dscale 2 */
+        { "\0\0\0\0\0\0\0\2", 8, "0.00" },
+        { "\0\0\0\0\xc0\0\0\0", 8, "NaN" },
+    };
+    Oid types[1] = { 1700 };
+    int fmts[1] = { 1 };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *vals[1] = { cases[i].bytes };
+        int lens[1] = { cases[i].len };
+        PGresult *r = PQexecParams(c, "SELECT $1", 1, types, vals, lens, fmts, 0);
+        cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "case %zu: %s", i, PQerrorMessage(c));
+        cr_assert_str_eq(PQgetvalue(r, 0, 0), cases[i].text);
+        PQclear(r);
+    }
+    const char *vals[1] = { "\0\1\0\0\0\0\0\0\x27\x10" };   /* digit 10000 */
+    int lens[1] = { 10 };
+    PGresult *r = PQexecParams(c, "SELECT $1", 1, types, vals, lens, fmts, 0);
+    cr_assert_str_eq(PQresultErrorField(r, PG_DIAG_SQLSTATE), "22P03");
+    PQclear(r);
+    PQfinish(c);
+}
+
 Test(libpq, binary_results_and_parameters) {
     PGconn *c = connect_db();
     PGresult *r = PQexecParams(c, "SELECT 42", 0, NULL, NULL, NULL, NULL, 1);
