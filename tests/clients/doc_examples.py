@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the SQL examples of docs/*.md through the attu shell and checks them.
 
-usage: doc_examples.py ATTU ATTUD DOCS_DIR DATA_DIR [DOC.md ...]
+usage: doc_examples.py ATTU ATTUD DOCS_DIR DATA_DIR [DOC.md ... | --self-test]
 
 The checked example format:
 
@@ -37,6 +37,11 @@ DATA_DIR (tests/clients/docs_data) is copied into a scratch folder that is
 attud's --load-dir and the shell's working directory, with copies of the
 repository's bundled data/*.csv (statecity.csv), so the examples name
 their files as a user would: COPY t FROM 'file.csv'.
+
+--self-test runs the checker on documents with known faults (a wrong
+output, an uncovered SQL block, an error in mid-block, a missing output, a
+transcript nobody replays) and on the statement splitter, and fails unless
+each fault is reported; then it checks that the update mode repairs them.
 
 ATTU_UPDATE_DOCS=1 rewrites the `text` blocks in place from what attu
 printed (and adds one where a block printed more than command tags);
@@ -460,6 +465,139 @@ def check_doc(attu, attud, data_dir, path, update):
     return len(exs), problems, new_text
 
 
+# ---- checking the checker ---------------------------------------------------------
+
+SELF_TEST_DOCS = {
+    "good.md": """# good
+```sql
+CREATE TABLE g (a INTEGER, b TEXT);
+COPY g FROM STDIN WITH (FORMAT csv);
+1,x;y
+2,
+\\.
+```
+
+```sql
+SELECT a, b FROM g ORDER BY a; SELECT E'\\';' AS q, $$;$$ AS d /* ; */; -- ;
+SELECT 1 / 0;
+```
+
+```text
+ a |  b
+---+-----
+ 1 | x;y
+ 2 |
+(2 rows)
+
+ q  | d
+----+---
+ '; | ;
+(1 row)
+
+ERROR:  division by zero (SQLSTATE 22012)
+```
+
+```sql
+EXPLAIN ANALYZE SELECT a FROM g;
+```
+
+```text
+                                  QUERY PLAN
+-----------------------------------------------------------------------------
+ Project  [pass-through]  (rows=2)  (actual rows=2 time=9.999 ms device=CPU)
+   ->  Scan g  [resident columns]  (rows=2)  (actual rows=2 time=0.5 ms device=CPU)
+ Execution Time: 12.000 ms on CPU (64 threads)
+(3 rows)
+```
+
+<!-- doc-examples: output varies -->
+```sql
+SELECT count(*) FROM g;
+```
+
+```sql-syntax
+SELECT [DISTINCT] ... FROM ...
+```
+""",
+    "wrong.md": """```sql
+SELECT 1 AS one;
+```
+
+```text
+ one
+-----
+   2
+(1 row)
+```
+""",
+    "uncovered.md": """text
+
+    SELECT 1;
+
+```
+CREATE TABLE x (a INT);
+```
+""",
+    "midblock.md": """```sql
+SELECT 1 / 0;
+SELECT 2;
+```
+
+```text
+ERROR:  division by zero (SQLSTATE 22012)
+```
+""",
+    "notext.md": """```sql
+SELECT 1;
+```
+""",
+    "transcript.md": """A session:
+
+    attu=> SELECT 1;
+"""
+}
+
+SELF_TEST_EXPECT = {
+    "good.md": [],
+    "wrong.md": ["the output differs"],
+    "uncovered.md": ["an indented block that looks like SQL", "a fenced block that looks like SQL"],
+    "midblock.md": ["only the last statement of a block may fail"],
+    "notext.md": ["has no ```text block"],
+    "transcript.md": ["a shell transcript in a document doc_sessions.py does not replay"],
+}
+
+
+def self_test(attu, attud, data_dir):
+    """Runs the checker on documents with known faults; returns the failures."""
+    bad = []
+    cut = statements(["SELECT ';' ; SELECT $a$;$a$; SELECT E'\\';';",
+                      "/* ; /* ; */ */ SELECT 1 -- ;", ";", "\\timing on", "SELECT 'open"])
+    if [c[1].split()[-1] for c in cut] != ["';'", "$a$;$a$", "E'\\';'", ";", "on", "'open"]:
+        bad.append("statement splitter: %r" % (cut,))
+    tmp = tempfile.mkdtemp(prefix="attu-doc-selftest.")
+    try:
+        for name, text in SELF_TEST_DOCS.items():
+            path = os.path.join(tmp, name)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            _, problems, _ = check_doc(attu, attud, data_dir, path, False)
+            want = SELF_TEST_EXPECT[name]
+            if len(problems) != len(want) or not all(any(w in p for p in problems) for w in want):
+                bad.append("%s: expected %r, got:\n%s" % (name, want, "\n".join(problems)))
+        # The update mode repairs wrong.md and adds the text block notext.md lacks.
+        for name in ("wrong.md", "notext.md"):
+            path = os.path.join(tmp, name)
+            _, _, new_text = check_doc(attu, attud, data_dir, path, True)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(new_text or "")
+            _, problems, _ = check_doc(attu, attud, data_dir, path, False)
+            if problems or " one\n-----\n   1\n(1 row)" not in open(path).read() and name == "wrong.md":
+                bad.append("update of %s:\n%s\n%s" % (name, open(path).read(), "\n".join(problems)))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return bad
+
+
 def main():
     if len(sys.argv) < 5:
         print(__doc__)
@@ -471,6 +609,12 @@ def main():
         if not os.access(exe, os.X_OK):
             print("SKIP: %s not built" % exe)
             return 77
+    if sys.argv[5:] == ["--self-test"]:
+        bad = self_test(attu, attud, data_dir)
+        for b in bad:
+            print("FAIL " + b)
+        print("self-test: %s" % ("%d failures" % len(bad) if bad else "ok"))
+        return 1 if bad else 0
     failures, total = [], 0
     t0 = time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
