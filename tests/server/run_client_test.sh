@@ -32,7 +32,10 @@ case "$client" in
   jdbc)
     # Java 11+ runs one source file directly; the driver is Debian's
     # libpostgresql-jdbc-java (ATTU_JDBC_JAR overrides the path).
-    command -v java >/dev/null || { echo "SKIP: java not installed (apt install openjdk-17-jdk-headless)"; exit 77; }
+    command -v java >/dev/null || { echo "SKIP: java not installed (apt install default-jdk-headless)"; exit 77; }
+    # a bare JRE cannot run a source file: that needs the JDK's compiler
+    java --list-modules 2>/dev/null | grep -q '^jdk.compiler' \
+      || { echo "SKIP: java is a JRE without jdk.compiler (apt install default-jdk-headless)"; exit 77; }
     jar=${ATTU_JDBC_JAR:-/usr/share/java/postgresql.jar}
     [ -r "$jar" ] || { echo "SKIP: $jar missing (apt install libpostgresql-jdbc-java)"; exit 77; }
     ;;
@@ -58,8 +61,9 @@ case "$client" in
   psql)   bash "$here/clients/psql_test.sh" || status=$? ;;
   python) /usr/bin/python3 "$here/clients/psycopg2_test.py" || status=$? ;;
   node)   node "$here/clients/node_pg_test.js" || status=$? ;;
-  # -Xshare/-XX flags keep the JVM's start-up small on a 2-core CI machine
-  jdbc)   java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Duser.timezone=UTC \
+  # the -XX flags keep the JVM's start-up small on a 2-core CI machine;
+  # ATTU_JDBC_TZ runs the JVM in another time zone (dates must not shift)
+  jdbc)   java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Duser.timezone=${ATTU_JDBC_TZ:-UTC} \
                -cp "$jar" "$here/clients/JdbcTest.java" || status=$? ;;
 esac
 

@@ -86,18 +86,24 @@ public class JdbcTest {
     }
 
     public static void main(String[] args) throws Exception {
+        long t0 = System.nanoTime();
         try (Connection c = connect()) {
-            metadata(c);
-            literalTypes(c);
-            preparedInsertAndSelect(c);
-            batches(c);
-            transactions(c);
-            fetchSize(c);
-            errors(c);
-            cancel(c);
-            copy(c);
+            section("connect", t0);
+            metadata(c);              section("metadata", t0);
+            literalTypes(c);          section("types", t0);
+            preparedInsertAndSelect(c); section("prepared", t0);
+            batches(c);               section("batches", t0);
+            transactions(c);          section("transactions", t0);
+            fetchSize(c);             section("fetchSize", t0);
+            errors(c);                section("errors", t0);
+            cancel(c);                section("cancel", t0);
+            copy(c);                  section("copy", t0);
         }
         System.out.println("jdbc: ok (" + checks + " checks)");
+    }
+
+    static void section(String name, long t0) {
+        System.out.printf("jdbc: %-12s done at %6.2f s%n", name, (System.nanoTime() - t0) / 1e9);
     }
 
     // ---- connection and DatabaseMetaData ---------------------------------
@@ -321,15 +327,22 @@ public class JdbcTest {
             int[] counts = st.executeBatch();
             eq("[1, 2]", Arrays.toString(counts), "Statement batch counts");
         }
+        // Each INSERT is a durable table write in attu, so the batch is kept
+        // small; the rest of the rows go in with one multi-row INSERT.
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO nums VALUES (?, ?)")) {
-            for (int i = 0; i < 200; i++) {
+            for (int i = 0; i < 30; i++) {
                 ps.setInt(1, i);
                 ps.setString(2, "n" + i);
                 ps.addBatch();
             }
             int[] counts = ps.executeBatch();
-            eq(200, counts.length, "batch length");
+            eq(30, counts.length, "batch length");
             for (int n : counts) check(n == 1 || n == Statement.SUCCESS_NO_INFO, "batch count " + n);
+        }
+        try (Statement st = c.createStatement()) {
+            StringBuilder sb = new StringBuilder("INSERT INTO nums VALUES ");
+            for (int i = 30; i < 200; i++) sb.append(i > 30 ? ", " : "").append("(" + i + ", 'n" + i + "')");
+            eq(170, st.executeUpdate(sb.toString()), "multi-row INSERT count");
         }
         try (Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT count(*), sum(n) FROM nums")) {
