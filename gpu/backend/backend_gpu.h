@@ -13,11 +13,13 @@
  * error rules live in the host interpreter), reduce, and segreduce with
  * rank aggregates or few segments. See backend_gpu_compute.cu.
  *
- * With ATTU_GPU_EVAL=1 in the environment when the backend is created, eval
- * runs programs of the numeric subset (gpu/backend/expr_device.cuh: no
- * TEXT, no functions or casts beyond int <-> int and int -> float) in one
- * fused device pass, and the rest as above. Off by default: that kernel is
- * checked against the reference on the host, not yet on a GPU.
+ * On the device by default (ATTU_GPU_EVAL=0 / ATTU_GPU_LBS=0 at creation
+ * stage them through the host instead): eval of programs in the numeric
+ * subset (gpu/backend/expr_device.cuh: no TEXT; arithmetic, comparisons,
+ * int and float casts, exact float math) in one fused pass, and
+ * lbs_segreduce with COUNT / MIN / MAX / NTH_* reductions and programs of
+ * the subset plus the transcendental functions (one warp per segment). A
+ * row error reruns the host reference, which raises the exact error.
  */
 #ifndef ATTU_BACKEND_GPU_H
 #define ATTU_BACKEND_GPU_H

@@ -546,6 +546,9 @@ bool device_eval_eligible(const attu_expr_program* p, const attu_vec* inputs,
   for (int k = 0; k < p->ninstr; ++k) {
     const attu_instr& in = p->code[k];
     if (!dev_op_supported(in.op) || (in.op == ATTU_OP_CONST && in.imm_s >= 0)) return false;
+    // eval's results are the reference's bit for bit: CUDA's transcendental
+    // functions are not (lbs_segreduce takes them; docs/architecture.md)
+    if (dev_op_approximate(in.op)) return false;
   }
   return true;
 }
@@ -632,7 +635,506 @@ int gpu_eval(attu_backend* be, const attu_expr_program* prog, const attu_vec* in
   });
 }
 
+// ---- the fused join-aggregate on the device ------------------------------------
+//
+// One warp per segment (a left row). Lane l takes the segment's work items
+// l, l + 32, l + 64 ... (coalesced reads of right_map and, for partners
+// stored in row order, of the right columns). Per item the lane gathers the
+// right inputs (the left ones are loaded once), runs the program (the
+// expr_device.cuh subset), applies the residual filter and feeds its
+// partial reductions; the warp then folds the 32 partials with shuffles.
+// Every supported reduction is exact under that fold because ties are
+// broken by the item's index, which is what the reference's insertion in
+// item order gives: counts add, MIN/MAX keep the earliest of equal values,
+// and the NTH_* lists merge by (value, index). The NTH_* reductions over one
+// value register and direction share one ranked list (the cities query's
+// six nth_smallest[_arg] calls keep a single top-3 with one payload). No
+// float sum is done here: its value would depend on the fold's association.
+// Anything outside the subset, and any row the program fails on (the
+// reference raises the exact error), goes through the host below.
+
+constexpr int kLbsMaxK = 4;        // ranks kept per ranked list
+constexpr int kLbsMaxPay = 4;      // _ARG payloads per ranked list
+constexpr int kLbsMaxGroups = 4;   // ranked lists per call
+constexpr int kLbsMaxPlain = 8;    // COUNT / MIN / MAX reductions per call
+
+// A ranked list: NTH_{SMALLEST,LARGEST}[_ARG] calls over one value register.
+struct lgroup_t {
+  int largest;
+  int fl;                    // the value is of the float class
+  int in_reg;                // program register of the value
+  int K;                     // capacity: the largest k of its calls
+  int npay;
+  int pay_reg[kLbsMaxPay];   // program register of each payload
+  int pay_text[kLbsMaxPay];  // the payload is this TEXT right input's code, -1: not
+};
+
+// Where a reduction's result comes from, and where it goes.
+struct lspec_t {
+  int op;
+  int k;
+  int fl;
+  int in_reg;     // COUNT / MIN / MAX: register of the value, -1: COUNT(*)
+  int group;      // NTH_*: its ranked list, else -1
+  int pay;        // NTH_*_ARG: the payload's index in the list, else -1
+  int plain;      // COUNT / MIN / MAX: its state's index, else -1
+  int out_type;
+  int out_fl;
+  void* out;
+  uint8_t* out_valid;
+};
+
+struct lplain_t {
+  long long cnt;
+  long long idx;  // item index of acc (MIN / MAX ties)
+  int has;
+  num_t acc;
+};
+
+struct lrank_t {
+  int n;
+  num_t vals[kLbsMaxK];
+  long long idx[kLbsMaxK];
+  long long pay[kLbsMaxK][kLbsMaxPay];
+  int paynull[kLbsMaxK][kLbsMaxPay];
+};
+
+struct lbs_kargs_t {
+  const int64_t* off;
+  const int64_t* base;
+  const int64_t* map;
+  const int64_t* left_rows;
+  const dinstr_t* code;
+  int ninstr;
+  const dcol_t* left;
+  int nleft;
+  const dcol_t* right;
+  int nright;
+  int filter_reg;
+  const lspec_t* specs;
+  int nspec;
+  const lgroup_t* groups;
+  int ngroup;
+  const int* plain_op;   // op of each plain state
+  const int* plain_reg;  // its value register (-1: COUNT(*))
+  const int* plain_fl;
+  int nplain;
+  int outer;
+  long long nseg;
+  int* fail;
+};
+
+__device__ inline int lcmp(int fl, num_t a, num_t b) {
+  if (fl) return dev_fcmp(a.f, b.f);
+  return (a.i > b.i) - (a.i < b.i);
+}
+
+// (a, ia) ranks before (b, ib) in a list ordered smallest (or largest) first.
+__device__ inline bool lbefore(int fl, int largest, num_t a, long long ia, num_t b, long long ib) {
+  int c = lcmp(fl, a, b);
+  if (largest) c = -c;
+  return c < 0 || (c == 0 && ia < ib);
+}
+
+__device__ inline void lplain_add(int op, int fl, lplain_t& st, const dslot_t* in, long long idx) {
+  if (op == ATTU_REDUCE_COUNT_STAR) { st.cnt++; return; }
+  if (in->null) return;
+  st.cnt++;
+  if (op == ATTU_REDUCE_COUNT) return;
+  num_t v;
+  v.i = in->v.i;  // the same bits whether int or float
+  int c = st.has ? lcmp(fl, v, st.acc) : 0;
+  if (!st.has || (op == ATTU_REDUCE_MIN ? c < 0 : c > 0)) { st.acc = v; st.idx = idx; }
+  st.has = 1;
+}
+
+__device__ inline void lplain_merge(int op, int fl, lplain_t& st, const lplain_t& o) {
+  st.cnt += o.cnt;
+  if (op == ATTU_REDUCE_COUNT_STAR || op == ATTU_REDUCE_COUNT || !o.has) return;
+  if (!st.has || lbefore(fl, op == ATTU_REDUCE_MAX, o.acc, o.idx, st.acc, st.idx)) {
+    st.acc = o.acc;
+    st.idx = o.idx;
+  }
+  st.has = 1;
+}
+
+// Items arrive in increasing index within a lane: an item moves ahead of a
+// kept one only when strictly better (the reference's insertion).
+__device__ inline void lrank_add(const lgroup_t& g, lrank_t& st, num_t v, long long idx,
+                                 const long long* pay, const int* paynull) {
+  int pos = st.n;
+  while (pos > 0) {
+    int c = lcmp(g.fl, v, st.vals[pos - 1]);
+    if (g.largest ? c > 0 : c < 0) pos--;
+    else break;
+  }
+  if (pos >= g.K) return;
+  int last = st.n < g.K ? st.n : g.K - 1;
+  for (int q = last; q > pos; --q) {
+    st.vals[q] = st.vals[q - 1];
+    st.idx[q] = st.idx[q - 1];
+    for (int j = 0; j < g.npay; ++j) {
+      st.pay[q][j] = st.pay[q - 1][j];
+      st.paynull[q][j] = st.paynull[q - 1][j];
+    }
+  }
+  st.vals[pos] = v;
+  st.idx[pos] = idx;
+  for (int j = 0; j < g.npay; ++j) {
+    st.pay[pos][j] = pay[j];
+    st.paynull[pos][j] = paynull[j];
+  }
+  if (st.n < g.K) st.n++;
+}
+
+__device__ void lrank_merge(const lgroup_t& g, lrank_t& st, const lrank_t& o) {
+  lrank_t m;
+  int i = 0, j = 0, n = 0;
+  while (n < g.K && (i < st.n || j < o.n)) {
+    bool take_o = i >= st.n ||
+                  (j < o.n && lbefore(g.fl, g.largest, o.vals[j], o.idx[j], st.vals[i], st.idx[i]));
+    const lrank_t& src = take_o ? o : st;
+    int q = take_o ? j++ : i++;
+    m.vals[n] = src.vals[q];
+    m.idx[n] = src.idx[q];
+    for (int p = 0; p < g.npay; ++p) {
+      m.pay[n][p] = src.pay[q][p];
+      m.paynull[n][p] = src.paynull[q][p];
+    }
+    ++n;
+  }
+  for (int q = 0; q < n; ++q) {
+    st.vals[q] = m.vals[q];
+    st.idx[q] = m.idx[q];
+    for (int p = 0; p < g.npay; ++p) {
+      st.pay[q][p] = m.pay[q][p];
+      st.paynull[q][p] = m.paynull[q][p];
+    }
+  }
+  st.n = n;
+}
+
+// The reference's attu_reducer_store + store_one.
+__device__ void lspec_store(const lspec_t& sp, const lplain_t* plain, const lrank_t* rank,
+                            long long row) {
+  dslot_t sl;
+  sl.null = 0;
+  sl.v.i = 0;
+  if (sp.group >= 0) {
+    const lrank_t& r = rank[sp.group];
+    if (r.n < sp.k) sl.null = 1;
+    else if (sp.pay >= 0) {
+      if (r.paynull[sp.k - 1][sp.pay]) sl.null = 1;
+      else sl.v.i = r.pay[sp.k - 1][sp.pay];
+    } else if (sp.out_fl) sl.v.f = sp.fl ? r.vals[sp.k - 1].f : (double)r.vals[sp.k - 1].i;
+    else sl.v.i = r.vals[sp.k - 1].i;
+  } else {
+    const lplain_t& p = plain[sp.plain];
+    if (sp.op == ATTU_REDUCE_COUNT_STAR || sp.op == ATTU_REDUCE_COUNT) sl.v.i = p.cnt;
+    else if (!p.has) sl.null = 1;
+    else if (sp.out_fl && !sp.fl) sl.v.f = (double)p.acc.i;
+    else sl.v.i = p.acc.i;
+  }
+  if (sp.out_valid) sp.out_valid[row] = !sl.null;
+  switch (sp.out_type) {
+    case ATTU_TYPE_BOOL: static_cast<uint8_t*>(sp.out)[row] = sl.null ? 0 : (uint8_t)(sl.v.i != 0); break;
+    case ATTU_TYPE_INT32:
+    case ATTU_TYPE_DATE:
+    case ATTU_TYPE_TEXT: static_cast<int32_t*>(sp.out)[row] = sl.null ? 0 : (int32_t)sl.v.i; break;
+    case ATTU_TYPE_FLOAT32:
+      if (sl.null) static_cast<int32_t*>(sp.out)[row] = 0;
+      else static_cast<float*>(sp.out)[row] = (float)sl.v.f;
+      break;
+    default: static_cast<int64_t*>(sp.out)[row] = sl.null ? 0 : sl.v.i; break;
+  }
+}
+
+// Feeds one item that passed the filter to every state.
+__device__ inline void lbs_feed(const lbs_kargs_t& a, const dslot_t* R, long long row, long long idx,
+                                bool null_right, lplain_t* plain, lrank_t* rank) {
+  for (int p = 0; p < a.nplain; ++p)
+    lplain_add(a.plain_op[p], a.plain_fl[p], plain[p], a.plain_reg[p] >= 0 ? &R[a.plain_reg[p]] : nullptr,
+               idx);
+  for (int gi = 0; gi < a.ngroup; ++gi) {
+    const lgroup_t& g = a.groups[gi];
+    const dslot_t& v = R[g.in_reg];
+    if (v.null) continue;
+    long long pay[kLbsMaxPay];
+    int paynull[kLbsMaxPay];
+    for (int j = 0; j < g.npay; ++j) {
+      paynull[j] = R[g.pay_reg[j]].null;
+      pay[j] = (g.pay_text[j] >= 0 && !null_right)
+                   ? static_cast<const int32_t*>(a.right[g.pay_text[j]].data)[row]
+                   : R[g.pay_reg[j]].v.i;
+    }
+    num_t x;
+    x.i = v.v.i;
+    lrank_add(g, rank[gi], x, idx, pay, paynull);
+  }
+}
+
+__global__ void lbs_segreduce_kernel(lbs_kargs_t a) {
+  const unsigned full = 0xffffffffu;
+  long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  int lane = threadIdx.x & 31;
+  if (warp >= a.nseg) return;  // whole warps only: blockDim is a multiple of 32
+  long long s = warp;
+  long long lrow = a.left_rows ? a.left_rows[s] : s;
+  long long cnt = a.off[s + 1] - a.off[s], b0 = a.base[s];
+  lplain_t plain[kLbsMaxPlain];
+  lrank_t rank[kLbsMaxGroups];
+  for (int p = 0; p < a.nplain; ++p) { plain[p].cnt = 0; plain[p].has = 0; plain[p].idx = 0; plain[p].acc.i = 0; }
+  for (int g = 0; g < a.ngroup; ++g) rank[g].n = 0;
+  dslot_t R[kDevMaxRegs];
+  for (int r = 0; r < kDevMaxRegs; ++r) { R[r].v.i = 0; R[r].null = 0; }
+  // the program never writes an input register (lbs_device_eligible)
+  for (int j = 0; j < a.nleft; ++j) dev_load(a.left[j].type, a.left[j].data, a.left[j].valid, lrow, &R[j]);
+  long long passed = 0;
+  int failed = 0;
+  for (long long i = lane; i < cnt; i += 32) {
+    long long row = a.map[b0 + i];
+    for (int j = 0; j < a.nright; ++j)
+      dev_load(a.right[j].type, a.right[j].data, a.right[j].valid, row, &R[a.nleft + j]);
+    if (dev_eval_row(a.code, a.ninstr, R)) { failed = 1; break; }
+    if (a.filter_reg >= 0 && (R[a.filter_reg].null || !R[a.filter_reg].v.i)) continue;
+    passed++;
+    lbs_feed(a, R, row, i, false, plain, rank);
+  }
+  if (__any_sync(full, failed)) {
+    if (lane == 0) atomicExch(a.fail, 1);
+    return;
+  }
+  for (int off = 1; off < 32; off <<= 1) {
+    bool recv = (lane & (2 * off - 1)) == 0;
+    for (int p = 0; p < a.nplain; ++p) {
+      lplain_t o;
+      o.cnt = __shfl_down_sync(full, plain[p].cnt, off);
+      o.idx = __shfl_down_sync(full, plain[p].idx, off);
+      o.has = __shfl_down_sync(full, plain[p].has, off);
+      o.acc.i = __shfl_down_sync(full, (long long)plain[p].acc.i, off);
+      if (recv) lplain_merge(a.plain_op[p], a.plain_fl[p], plain[p], o);
+    }
+    for (int gi = 0; gi < a.ngroup; ++gi) {
+      const lgroup_t& g = a.groups[gi];
+      lrank_t o;
+      o.n = __shfl_down_sync(full, rank[gi].n, off);
+      for (int q = 0; q < g.K; ++q) {
+        o.vals[q].i = __shfl_down_sync(full, (long long)rank[gi].vals[q].i, off);
+        o.idx[q] = __shfl_down_sync(full, rank[gi].idx[q], off);
+        for (int j = 0; j < g.npay; ++j) {
+          o.pay[q][j] = __shfl_down_sync(full, rank[gi].pay[q][j], off);
+          o.paynull[q][j] = __shfl_down_sync(full, rank[gi].paynull[q][j], off);
+        }
+      }
+      if (recv) lrank_merge(g, rank[gi], o);
+    }
+    long long p = __shfl_down_sync(full, passed, off);
+    if (recv) passed += p;
+  }
+  if (lane != 0) return;
+  if (a.outer && a.nspec > 0 && passed == 0) {
+    // LEFT JOIN: no partner passed; one item whose right inputs are NULL
+    for (int j = 0; j < a.nright; ++j) { R[a.nleft + j].null = 1; R[a.nleft + j].v.i = 0; }
+    if (dev_eval_row(a.code, a.ninstr, R)) { atomicExch(a.fail, 1); return; }
+    lbs_feed(a, R, -1, 0, true, plain, rank);
+  }
+  for (int k = 0; k < a.nspec; ++k) lspec_store(a.specs[k], plain, rank, s);
+}
+
+// Whether the device can run this call with the reference's results.
+bool lbs_device_eligible(const attu_lbs_segreduce_args* a) {
+  const attu_expr_program* p = a->prog;
+  if (!p || a->nreduce < 0) return false;
+  if (p->nregs > kDevMaxRegs || p->ninputs != a->nleft + a->nright) return false;
+  if (a->nseg > ((size_t)1 << 32)) return false;  // the grid: 32 threads a segment
+  auto is_text = [&](int reg) { return reg >= 0 && reg < p->nregs && p->reg_types[reg].id == ATTU_TYPE_TEXT; };
+  for (int k = 0; k < p->ninstr; ++k) {
+    const attu_instr& in = p->code[k];
+    if (!dev_op_supported(in.op) || (in.op == ATTU_OP_CONST && in.imm_s >= 0)) return false;
+    if (in.dst < p->ninputs) return false;  // inputs are loaded once
+    // TEXT registers may only be untouched right inputs (an _ARG payload)
+    if (is_text(in.dst) || is_text(in.a) || is_text(in.b) || is_text(in.c) || is_text(in.d) ||
+        is_text(in.guard))
+      return false;
+  }
+  for (int i = 0; i < p->ninputs; ++i) {
+    const attu_vec& v = i < a->nleft ? a->left[i] : a->right[i - a->nleft];
+    if (!v.data || v.type.id == ATTU_TYPE_UNKNOWN) return false;
+    if (v.type.id == ATTU_TYPE_TEXT && i < a->nleft) return false;
+  }
+  if (a->filter_reg >= 0 && (a->filter_reg >= p->noutputs || is_text(p->outputs[a->filter_reg])))
+    return false;
+  int nplain = 0;
+  for (int k = 0; k < a->nreduce; ++k) {
+    const attu_reduce_spec& sp = a->reduce[k];
+    switch (sp.op) {
+      case ATTU_REDUCE_COUNT_STAR:
+      case ATTU_REDUCE_COUNT:
+      case ATTU_REDUCE_MIN:
+      case ATTU_REDUCE_MAX: nplain++; break;
+      case ATTU_REDUCE_NTH_SMALLEST:
+      case ATTU_REDUCE_NTH_LARGEST:
+      case ATTU_REDUCE_NTH_SMALLEST_ARG:
+      case ATTU_REDUCE_NTH_LARGEST_ARG:
+        if (sp.k < 1 || sp.k > kLbsMaxK) return false;
+        break;
+      default: return false;
+    }
+    if (sp.op != ATTU_REDUCE_COUNT_STAR) {
+      if (sp.in_reg < 0 || sp.in_reg >= p->noutputs || is_text(p->outputs[sp.in_reg])) return false;
+      if (sp.in.type.id == ATTU_TYPE_TEXT) return false;
+    }
+    bool arg = sp.op == ATTU_REDUCE_NTH_SMALLEST_ARG || sp.op == ATTU_REDUCE_NTH_LARGEST_ARG;
+    if (arg) {
+      if (sp.arg_reg < 0 || sp.arg_reg >= p->noutputs) return false;
+      int reg = p->outputs[sp.arg_reg];
+      bool right_input = reg >= a->nleft && reg < a->nleft + a->nright;
+      if (is_text(reg) && !(sp.out_type.id == ATTU_TYPE_TEXT && right_input)) return false;
+      if (sp.out_type.id == ATTU_TYPE_TEXT && !right_input) return false;
+    }
+    const attu_out& o = a->out[k];
+    if (!o.data || o.type.id == ATTU_TYPE_UNKNOWN) return false;
+  }
+  return nplain <= kLbsMaxPlain;  // the ranked lists are counted when built
+}
+
+// Returns 0, 1 when some item fails in the program (outputs unspecified; the
+// caller reruns the reference for its exact error), or 2 when the ranked
+// lists do not fit the kernel's state (the caller stages it instead).
+int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
+  context_t& ctx = CTX(be);
+  const attu_expr_program* p = a->prog;
+  std::vector<lspec_t> specs((size_t)(a->nreduce > 0 ? a->nreduce : 1));
+  std::vector<lgroup_t> groups;
+  std::vector<int> plain_op, plain_reg, plain_fl;
+  for (int k = 0; k < a->nreduce; ++k) {
+    const attu_reduce_spec& sp = a->reduce[k];
+    lspec_t& l = specs[k];
+    l.op = sp.op;
+    l.k = sp.k < 1 ? 1 : sp.k;
+    l.fl = attu_type_mclass(sp.in.type.id) == ATTU_MC_FLOAT;
+    l.in_reg = sp.in_reg >= 0 ? p->outputs[sp.in_reg] : -1;
+    l.group = l.pay = l.plain = -1;
+    l.out_type = a->out[k].type.id;
+    l.out_fl = attu_type_mclass(a->out[k].type.id) == ATTU_MC_FLOAT;
+    l.out = a->out[k].data->ptr;
+    l.out_valid = a->out[k].valid ? static_cast<uint8_t*>(a->out[k].valid->ptr) : nullptr;
+    bool nth = sp.op >= ATTU_REDUCE_NTH_SMALLEST && sp.op <= ATTU_REDUCE_NTH_LARGEST_ARG;
+    if (!nth) {
+      l.plain = (int)plain_op.size();
+      plain_op.push_back(sp.op);
+      plain_reg.push_back(l.in_reg);
+      plain_fl.push_back(l.fl);
+      continue;
+    }
+    int largest = sp.op == ATTU_REDUCE_NTH_LARGEST || sp.op == ATTU_REDUCE_NTH_LARGEST_ARG;
+    int gi = -1;
+    for (size_t g = 0; g < groups.size(); ++g)
+      if (groups[g].in_reg == l.in_reg && groups[g].largest == largest && groups[g].fl == l.fl) gi = (int)g;
+    if (gi < 0) {
+      if (groups.size() == (size_t)kLbsMaxGroups) return 2;
+      lgroup_t g{};
+      g.largest = largest;
+      g.fl = l.fl;
+      g.in_reg = l.in_reg;
+      g.K = 0;
+      g.npay = 0;
+      groups.push_back(g);
+      gi = (int)groups.size() - 1;
+    }
+    lgroup_t& g = groups[gi];
+    if (l.k > g.K) g.K = l.k;
+    l.group = gi;
+    if (sp.op == ATTU_REDUCE_NTH_SMALLEST_ARG || sp.op == ATTU_REDUCE_NTH_LARGEST_ARG) {
+      int reg = p->outputs[sp.arg_reg];
+      int text = sp.out_type.id == ATTU_TYPE_TEXT ? reg - a->nleft : -1;
+      int pj = -1;
+      for (int j = 0; j < g.npay; ++j)
+        if (g.pay_reg[j] == reg && g.pay_text[j] == text) pj = j;
+      if (pj < 0) {
+        if (g.npay == kLbsMaxPay) return 2;
+        pj = g.npay++;
+        g.pay_reg[pj] = reg;
+        g.pay_text[pj] = text;
+      }
+      l.pay = pj;
+    }
+  }
+  std::vector<dinstr_t> code((size_t)(p->ninstr > 0 ? p->ninstr : 1));
+  for (int k = 0; k < p->ninstr; ++k) {
+    const attu_instr& in = p->code[k];
+    dinstr_t& d = code[k];
+    d.op = in.op;
+    d.dst = in.dst; d.a = in.a; d.b = in.b; d.c = in.c; d.d = in.d; d.guard = in.guard;
+    d.imm_null = in.imm_null;
+    d.imm_i = in.imm_i;
+    d.imm_f = in.imm_f;
+    d.dst_type = p->reg_types[in.dst].id;
+    d.dst_prec = p->reg_types[in.dst].precision;
+    d.dst_float = attu_type_mclass(p->reg_types[in.dst].id) == ATTU_MC_FLOAT;
+  }
+  auto col = [](const attu_vec& v) {
+    return dcol_t{v.type.id, v.data->ptr, v.valid ? static_cast<const uint8_t*>(v.valid->ptr) : nullptr};
+  };
+  std::vector<dcol_t> left((size_t)(a->nleft > 0 ? a->nleft : 1)), right((size_t)(a->nright > 0 ? a->nright : 1));
+  for (int i = 0; i < a->nleft; ++i) left[i] = col(a->left[i]);
+  for (int i = 0; i < a->nright; ++i) right[i] = col(a->right[i]);
+  if (groups.empty()) groups.push_back(lgroup_t{});
+  for (auto* v : {&plain_op, &plain_reg, &plain_fl}) if (v->empty()) v->push_back(0);
+  int ngroup = 0, nplain = 0;
+  for (auto& l : specs) {
+    if (l.group >= 0 && l.group + 1 > ngroup) ngroup = l.group + 1;
+    if (l.plain >= 0 && l.plain + 1 > nplain) nplain = l.plain + 1;
+  }
+  mem_t<dinstr_t> dcode = to_mem(code, ctx);
+  mem_t<dcol_t> dleft = to_mem(left, ctx);
+  mem_t<dcol_t> dright = to_mem(right, ctx);
+  mem_t<lspec_t> dspecs = to_mem(specs, ctx);
+  mem_t<lgroup_t> dgroups = to_mem(groups, ctx);
+  mem_t<int> dpop = to_mem(plain_op, ctx), dpreg = to_mem(plain_reg, ctx), dpfl = to_mem(plain_fl, ctx);
+  mem_t<int> flag(1, ctx);
+  flag.memset(0);
+  lbs_kargs_t k;
+  k.off = I64(a->seg_offsets);
+  k.base = I64(a->seg_base);
+  k.map = I64(a->right_map);
+  k.left_rows = a->left_rows ? I64(a->left_rows) : nullptr;
+  k.code = dcode.data();
+  k.ninstr = p->ninstr;
+  k.left = dleft.data();
+  k.nleft = a->nleft;
+  k.right = dright.data();
+  k.nright = a->nright;
+  k.filter_reg = a->filter_reg >= 0 ? p->outputs[a->filter_reg] : -1;
+  k.specs = dspecs.data();
+  k.nspec = a->nreduce;
+  k.groups = dgroups.data();
+  k.ngroup = ngroup;
+  k.plain_op = dpop.data();
+  k.plain_reg = dpreg.data();
+  k.plain_fl = dpfl.data();
+  k.nplain = nplain;
+  k.outer = a->outer;
+  k.nseg = (long long)a->nseg;
+  k.fail = flag.data();
+  const int nt = 128;
+  size_t blocks = (a->nseg * 32 + nt - 1) / nt;
+  lbs_segreduce_kernel<<<(unsigned)blocks, nt, 0, ctx.stream()>>>(k);
+  ATTU_CUDA_CHECK_LAUNCH();
+  int failed = 0;
+  dtoh(&failed, flag.data(), 1, ctx);
+  return failed;
+}
+
 int gpu_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a, attu_error* err) {
+  if (IMPL(be)->device_lbs && a->nseg > 0 && lbs_device_eligible(a)) {
+    int failed = 0;
+    if (attu_backend_interrupted(err)) return -1;
+    if (guarded(err, [&] { failed = device_lbs_segreduce(be, a); })) return -1;
+    if (!failed) return 0;
+    // Some item fails (the reference below raises its exact error), or the
+    // ranked lists do not fit the kernel's state.
+  }
   attu_backend* host = IMPL(be)->host;
   return guarded(err, [&] {
     stage_t st(be);
@@ -741,7 +1243,9 @@ int gpu_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* 
 
 void install_compute(attu_backend* be) {
   const char* e = getenv("ATTU_GPU_EVAL");
-  IMPL(be)->device_eval = e && strcmp(e, "1") == 0;
+  IMPL(be)->device_eval = !(e && strcmp(e, "0") == 0);
+  const char* l = getenv("ATTU_GPU_LBS");
+  IMPL(be)->device_lbs = !(l && strcmp(l, "0") == 0);
   be->eval = gpu_eval;
   be->sort = gpu_sort;
   be->top_k = gpu_top_k;

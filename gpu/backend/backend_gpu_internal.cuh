@@ -31,9 +31,13 @@ struct gpu_impl {
   // device buffers: the reference semantics, byte for byte.
   attu_backend* host = nullptr;
   // eval runs programs of the numeric subset on the device (expr_device.cuh)
-  // when set: ATTU_GPU_EVAL=1 at creation. Off by default until it has run
-  // on a GPU (docs/testing.md, GPU backend).
-  bool device_eval = false;
+  // when set: on unless ATTU_GPU_EVAL=0 at creation (every SQL logic test
+  // passed with it on an H100, docs/testing.md).
+  bool device_eval = true;
+  // lbs_segreduce runs on the device (one warp per segment) when its
+  // program and reductions are in the device subset: on unless
+  // ATTU_GPU_LBS=0 at creation (then it is staged through the host).
+  bool device_lbs = true;
 };
 
 inline gpu_impl* IMPL(attu_backend* be) { return static_cast<gpu_impl*>(be->impl); }

@@ -6,8 +6,12 @@
 // Subset: CONST (no string), MOVE, three-valued AND / OR / NOT, IS [NOT]
 // NULL / TRUE / FALSE, COALESCE, SELECT, NULLIF_I/F, integer and decimal
 // ADD / SUB / MUL / NEG, DIV_I, MOD_I, float ADD / SUB / MUL / DIV / MOD /
-// NEG, comparisons _I and _F, CAST_I_I, CAST_I_F; no TEXT register. The
-// values it produces are the reference interpreter's, bit for bit. Where
+// NEG, comparisons _I and _F, CAST_I_I, CAST_I_F, CAST_F_F and the float
+// math functions (sqrt, power, ln, log10, exp, trigonometry, radians,
+// degrees, sign, earth_distance); no TEXT register. The values it produces
+// are the reference interpreter's, bit for bit, except that CUDA's
+// transcendental functions (sin, cos, asin, pow, log, exp ...) may differ
+// from glibc's in the last bit or two (CUDA documents them within 1-2 ulp). Where
 // the reference raises an error (overflow, range, division by zero) this
 // only reports "some row failed": the caller then reruns the reference,
 // which raises the exact error, so messages never diverge.
@@ -82,7 +86,21 @@ inline bool dev_op_supported(int op) {
     case ATTU_OP_GT_I: case ATTU_OP_GE_I:
     case ATTU_OP_EQ_F: case ATTU_OP_NE_F: case ATTU_OP_LT_F: case ATTU_OP_LE_F:
     case ATTU_OP_GT_F: case ATTU_OP_GE_F:
-    case ATTU_OP_CAST_I_I: case ATTU_OP_CAST_I_F: return true;
+    case ATTU_OP_CAST_I_I: case ATTU_OP_CAST_I_F: case ATTU_OP_CAST_F_F:
+    case ATTU_OP_SQRT: case ATTU_OP_POWER: case ATTU_OP_LN: case ATTU_OP_LOG10: case ATTU_OP_EXP:
+    case ATTU_OP_SIN: case ATTU_OP_COS: case ATTU_OP_TAN: case ATTU_OP_ASIN: case ATTU_OP_ACOS:
+    case ATTU_OP_ATAN: case ATTU_OP_ATAN2: case ATTU_OP_RADIANS: case ATTU_OP_DEGREES:
+    case ATTU_OP_SIGN_F: case ATTU_OP_EARTH_DISTANCE: return true;
+    default: return false;
+  }
+}
+
+// The ops whose device values may differ from glibc's in the last bits.
+inline bool dev_op_approximate(int op) {
+  switch (op) {
+    case ATTU_OP_POWER: case ATTU_OP_LN: case ATTU_OP_LOG10: case ATTU_OP_EXP:
+    case ATTU_OP_SIN: case ATTU_OP_COS: case ATTU_OP_TAN: case ATTU_OP_ASIN: case ATTU_OP_ACOS:
+    case ATTU_OP_ATAN: case ATTU_OP_ATAN2: case ATTU_OP_EARTH_DISTANCE: return true;
     default: return false;
   }
 }
@@ -231,6 +249,54 @@ __host__ __device__ inline int dev_eval_row(const dinstr_t* code, int ninstr, ds
       case ATTU_OP_CAST_I_F:
         res.v.f = in.dst_type == ATTU_TYPE_FLOAT32 ? (double)(float)x : (double)x;
         break;
+      case ATTU_OP_CAST_F_F:
+        res.v.f = in.dst_type == ATTU_TYPE_FLOAT32 ? (double)(float)fx : fx;
+        break;
+      // Math functions: the reference's error rules exactly; the values are
+      // CUDA's double-precision functions (sqrt is correctly rounded like
+      // libm's; the transcendental ones are within 1-2 ulp of it).
+      case ATTU_OP_SQRT:
+        if (fx < 0) return 1;
+        res.v.f = sqrt(fx);
+        break;
+      case ATTU_OP_POWER:
+        if (fx == 0 && fy < 0) return 1;
+        if (fx < 0 && fy != floor(fy)) return 1;
+        fz = pow(fx, fy);
+        if (isinf(fz) && !isinf(fx) && !isinf(fy)) return 1;
+        res.v.f = fz;
+        break;
+      case ATTU_OP_LN: case ATTU_OP_LOG10:
+        if (fx <= 0) return 1;
+        res.v.f = op == ATTU_OP_LN ? log(fx) : log10(fx);
+        break;
+      case ATTU_OP_EXP:
+        fz = exp(fx);
+        if (isinf(fz) && !isinf(fx)) return 1;
+        res.v.f = fz;
+        break;
+      case ATTU_OP_SIN: res.v.f = sin(fx); break;
+      case ATTU_OP_COS: res.v.f = cos(fx); break;
+      case ATTU_OP_TAN: res.v.f = tan(fx); break;
+      case ATTU_OP_ASIN: case ATTU_OP_ACOS:
+        if (fx < -1 || fx > 1) return 1;
+        res.v.f = op == ATTU_OP_ASIN ? asin(fx) : acos(fx);
+        break;
+      case ATTU_OP_ATAN: res.v.f = atan(fx); break;
+      case ATTU_OP_ATAN2: res.v.f = atan2(fx, fy); break;
+      case ATTU_OP_RADIANS: res.v.f = fx * (M_PI / 180.0); break;
+      case ATTU_OP_DEGREES: res.v.f = fx * (180.0 / M_PI); break;
+      case ATTU_OP_SIGN_F: res.v.f = fx > 0 ? 1 : fx < 0 ? -1 : 0; break;
+      case ATTU_OP_EARTH_DISTANCE: {
+        // attu_earth_distance (engine/expr_program.c), step for step
+        const double rad = M_PI / 180.0;
+        double la = fx * rad, lb = C->v.f * rad, oa = fy * rad, ob = D->v.f * rad;
+        double s1 = sin((lb - la) / 2), s2 = sin((ob - oa) / 2);
+        double arg = s1 * s1 + cos(la) * cos(lb) * s2 * s2;
+        if (arg > 1) arg = 1;
+        res.v.f = 2 * asin(sqrt(arg)) * 3958.76;
+        break;
+      }
       default: return 1;  // not in the subset: the caller never sends one
     }
     *o = res;
@@ -245,7 +311,10 @@ __host__ __device__ inline void dev_load(int type, const void* d, const uint8_t*
   switch (type) {
     case ATTU_TYPE_BOOL: o->v.i = static_cast<const uint8_t*>(d)[row]; break;
     case ATTU_TYPE_INT32:
-    case ATTU_TYPE_DATE: o->v.i = static_cast<const int32_t*>(d)[row]; break;
+    case ATTU_TYPE_DATE:
+    case ATTU_TYPE_TEXT:  // the dictionary code (lbs_segreduce payloads only)
+      o->v.i = static_cast<const int32_t*>(d)[row];
+      break;
     case ATTU_TYPE_FLOAT32: o->v.f = static_cast<const float*>(d)[row]; break;
     case ATTU_TYPE_FLOAT64: o->v.f = static_cast<const double*>(d)[row]; break;
     default: o->v.i = static_cast<const int64_t*>(d)[row]; break;

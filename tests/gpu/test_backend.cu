@@ -646,8 +646,9 @@ int main() {
     int quo = attu_program_reg(q, TY(ATTU_TYPE_INT64));
     attu_program_emit(q, attu_instr_make(ATTU_OP_DIV_I, quo, 2, b64));
     attu_program_add_output(q, quo);
-    // Third: the GPU backend with the device interpreter (ATTU_GPU_EVAL=1).
-    setenv("ATTU_GPU_EVAL", "1", 1);
+    // Third: the GPU backend with eval staged through the host
+    // (ATTU_GPU_EVAL=0; the default runs the device interpreter).
+    setenv("ATTU_GPU_EVAL", "0", 1);
     attu_error de;
     attu_error_clear(&de);
     attu_backend* gpu_dev = attu_backend_gpu_new(0, &de);
@@ -770,6 +771,162 @@ int main() {
       }
     }
     attu_program_free(p);
+  });
+
+  r.run("lbs_segreduce on the device: ranks, ties, NaN, NULLs, geometries, errors", [&] {
+    // inputs: 0 left f64, 1 left id, 2 right f64, 3 right id, 4 right TEXT code
+    attu_type it[5] = {TY(ATTU_TYPE_FLOAT64), TY(ATTU_TYPE_INT64), TY(ATTU_TYPE_FLOAT64),
+                       TY(ATTU_TYPE_INT64), TY(ATTU_TYPE_TEXT)};
+    attu_expr_program* p = attu_program_new(5, it);
+    int d = attu_program_reg(p, TY(ATTU_TYPE_FLOAT64));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_SUB_F, d, 2, 0));
+    int ne = attu_program_reg(p, TY(ATTU_TYPE_BOOL));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_NE_I, ne, 3, 1));
+    attu_program_add_output(p, d);    // 0
+    attu_program_add_output(p, ne);   // 1
+    attu_program_add_output(p, 3);    // 2: right id
+    attu_program_add_output(p, 4);    // 3: right name code
+    // a program that divides by the right id (0 somewhere): 22012 either way
+    attu_type jt[2] = {TY(ATTU_TYPE_INT64), TY(ATTU_TYPE_INT64)};
+    attu_expr_program* q = attu_program_new(2, jt);
+    int quo = attu_program_reg(q, TY(ATTU_TYPE_INT64));
+    attu_program_emit(q, attu_instr_make(ATTU_OP_DIV_I, quo, 0, 1));
+    attu_program_add_output(q, quo);
+    setenv("ATTU_GPU_LBS", "0", 1);
+    attu_error he;
+    attu_error_clear(&he);
+    attu_backend* gpu_host = attu_backend_gpu_new(0, &he);
+    unsetenv("ATTU_GPU_LBS");
+    if (!gpu_host) { r.fail(he.message); return; }
+    attu_backend* three[3] = {cpu, gpu, gpu_host};
+    struct geo_t { const char* name; size_t nl; int max_cnt; size_t huge; };
+    std::vector<geo_t> geos = {{"one empty segment", 1, 0, 0},
+                               {"tiny and >32 segments", 3000, 70, 0},
+                               {"one huge segment among empties", 5, 0, 200000},
+                               {"millions of tiny", 1000000, 3, 0}};
+    for (const geo_t& g : geos) {
+      if (!attu::test::keep_size((long long)g.nl * (g.max_cnt + 1) + (long long)g.huge)) continue;
+      size_t nl = g.nl, nr = 5000;
+      auto cnt = attu::test::random_values<int64_t>(nl, 0, g.max_cnt, nl + 90);
+      if (g.huge) { for (auto& x : cnt) x = 0; cnt[nl / 2] = (int64_t)g.huge; }
+      if (g.max_cnt == 0 && !g.huge) cnt[0] = 0;
+      std::vector<int64_t> off(nl + 1, 0), base(nl);
+      for (size_t s = 0; s < nl; ++s) off[s + 1] = off[s] + cnt[s];
+      int64_t total = off[nl];
+      // partners: the segment's run in a shuffled right side (base = off)
+      std::vector<int64_t> rmap((size_t)(total > 0 ? total : 1));
+      for (int64_t i = 0; i < total; ++i) rmap[i] = (int64_t)(((uint64_t)i * 2654435761u) % nr);
+      for (size_t s = 0; s < nl; ++s) base[s] = off[s];
+      auto lf = attu::test::random_values<int64_t>(nl, -5, 5, nl + 91);
+      auto rfi = attu::test::random_values<int64_t>(nr, -8, 8, nl + 92);  // many ties
+      std::vector<double> lfd(nl), rfd(nr);
+      for (size_t i = 0; i < nl; ++i) lfd[i] = (double)lf[i] * 0.5;
+      for (size_t i = 0; i < nr; ++i) rfd[i] = i % 97 == 5 ? NAN : (double)rfi[i] * 0.25;
+      auto rfv = attu::test::random_values<uint8_t>(nr, 0, 9, nl + 93);
+      for (auto& x : rfv) x = x != 0;                      // ~10% NULL
+      std::vector<int64_t> lid(nl), rid(nr);
+      for (size_t i = 0; i < nl; ++i) lid[i] = (int64_t)(i % nr);   // filters out one partner
+      for (size_t i = 0; i < nr; ++i) rid[i] = (int64_t)i;
+      auto rname = attu::test::random_values<int32_t>(nr, 0, 400, nl + 94);
+      auto rnv = attu::test::random_values<uint8_t>(nr, 0, 7, nl + 95);
+      for (auto& x : rnv) x = x != 0;
+      struct red_t { attu_reduce_op op; int k; int in_reg; int arg_reg; int out; };
+      // out: 0 int64, 1 float64, 2 text
+      std::vector<red_t> reds = {{ATTU_REDUCE_COUNT_STAR, 0, -1, -1, 0},
+                                 {ATTU_REDUCE_COUNT, 0, 0, -1, 0},
+                                 {ATTU_REDUCE_MIN, 0, 0, -1, 1},
+                                 {ATTU_REDUCE_MAX, 0, 0, -1, 1},
+                                 {ATTU_REDUCE_NTH_SMALLEST, 3, 0, -1, 1},
+                                 {ATTU_REDUCE_NTH_SMALLEST_ARG, 2, 0, 3, 2},
+                                 {ATTU_REDUCE_NTH_LARGEST_ARG, 1, 0, 2, 0},
+                                 {ATTU_REDUCE_NTH_LARGEST, 4, 0, -1, 1}};
+      for (bool outer : {false, true})
+        for (int use_filter : {0, 1}) {
+          std::vector<std::vector<uint8_t>> res[3];
+          for (int b = 0; b < 3; ++b) {
+            auto* be = three[b];
+            attu_buf *lfb = put(be, lfd), *lib = put(be, lid), *rfb = put(be, rfd), *rfvb = put(be, rfv),
+                     *rib = put(be, rid), *rnb = put(be, rname), *rnvb = put(be, rnv);
+            attu_buf *ob = put(be, off), *bb = put(be, base), *mb = put(be, rmap);
+            attu_vec L[2] = {{it[0], lfb, nullptr, nullptr}, {it[1], lib, nullptr, nullptr}};
+            attu_vec R[3] = {{it[2], rfb, rfvb, nullptr}, {it[3], rib, nullptr, nullptr},
+                             {it[4], rnb, rnvb, nullptr}};
+            std::vector<attu_reduce_spec> sp(reds.size());
+            std::vector<attu_out> outs(reds.size());
+            std::vector<attu_buf*> bufs;
+            for (size_t k = 0; k < reds.size(); ++k) {
+              sp[k] = attu_reduce_spec{};
+              sp[k].op = reds[k].op;
+              sp[k].k = reds[k].k;
+              sp[k].in_reg = reds[k].in_reg;
+              sp[k].arg_reg = reds[k].arg_reg;
+              sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), nullptr, nullptr, nullptr};
+              attu_type ot = reds[k].out == 0 ? TY(ATTU_TYPE_INT64)
+                           : reds[k].out == 1 ? TY(ATTU_TYPE_FLOAT64) : TY(ATTU_TYPE_TEXT);
+              sp[k].out_type = ot;
+              size_t w = reds[k].out == 2 ? 4 : 8;
+              attu_buf* o = put(be, nullptr, nl * w);
+              attu_buf* v = put(be, nullptr, nl);
+              bufs.push_back(o);
+              bufs.push_back(v);
+              outs[k] = attu_out{ot, o, v, nullptr};
+            }
+            attu_lbs_segreduce_args a{};
+            a.nseg = nl; a.seg_offsets = ob; a.seg_base = bb; a.right_map = mb;
+            a.left_rows = nullptr; a.prog = p; a.nleft = 2; a.left = L; a.nright = 3; a.right = R;
+            a.filter_reg = use_filter ? 1 : -1; a.nreduce = (int)reds.size(); a.reduce = sp.data();
+            a.out = outs.data(); a.outer = outer;
+            attu_error_clear(&err);
+            if (be->lbs_segreduce(be, &a, &err)) r.fail(err.message);
+            for (size_t k = 0; k < reds.size(); ++k) {
+              size_t w = reds[k].out == 2 ? 4 : 8;
+              res[b].push_back(get<uint8_t>(be, bufs[2 * k], nl * w));
+              res[b].push_back(get<uint8_t>(be, bufs[2 * k + 1], nl));
+            }
+            for (auto* x : bufs) be->free(be, x);
+            for (auto* x : {lfb, lib, rfb, rfvb, rib, rnb, rnvb, ob, bb, mb}) be->free(be, x);
+          }
+          for (int b = 1; b < 3; ++b)
+            for (size_t j = 0; j < res[0].size(); ++j)
+              attu::test::expect_equal(r, res[b][j], res[0][j],
+                                       (std::string(g.name) + (b == 1 ? " device" : " staged") +
+                                        (outer ? " outer" : "") + (use_filter ? " filter" : "") +
+                                        " reduction " + std::to_string(j / 2) +
+                                        (j % 2 ? " validity" : " values")).c_str());
+        }
+      // division by a zero right id: 22012 from every path
+      if (total > 0) {
+        for (int b = 0; b < 3; ++b) {
+          auto* be = three[b];
+          attu_buf *lib = put(be, lid), *rib = put(be, rid);
+          attu_buf *ob = put(be, off), *bb = put(be, base), *mb = put(be, rmap);
+          attu_vec L{jt[0], lib, nullptr, nullptr}, R{jt[1], rib, nullptr, nullptr};
+          attu_reduce_spec sp{};
+          sp.op = ATTU_REDUCE_MIN; sp.in_reg = 0; sp.arg_reg = -1;
+          sp.in = attu_vec{jt[0], nullptr, nullptr, nullptr};
+          sp.out_type = jt[0];
+          attu_buf *o = put(be, nullptr, nl * 8), *v = put(be, nullptr, nl);
+          attu_out out{jt[0], o, v, nullptr};
+          attu_lbs_segreduce_args a{};
+          a.nseg = nl; a.seg_offsets = ob; a.seg_base = bb; a.right_map = mb;
+          a.prog = q; a.nleft = 1; a.left = &L; a.nright = 1; a.right = &R;
+          a.filter_reg = -1; a.nreduce = 1; a.reduce = &sp; a.out = &out;
+          attu_error e2;
+          attu_error_clear(&e2);
+          int rc = be->lbs_segreduce(be, &a, &e2);
+          // right id 0 is a partner somewhere in these geometries
+          bool zero = false;
+          for (int64_t i = 0; i < total && !zero; ++i) zero = rmap[i] == 0;
+          if (zero && (rc == 0 || std::string(e2.sqlstate) != "22012"))
+            r.fail(std::string(g.name) + ": division by zero gave " + e2.sqlstate + " " + e2.message);
+          if (!zero && rc != 0) r.fail(std::string(g.name) + ": " + e2.message);
+          for (auto* x : {lib, rib, ob, bb, mb, o, v}) be->free(be, x);
+        }
+      }
+    }
+    gpu_host->destroy(gpu_host);
+    attu_program_free(p);
+    attu_program_free(q);
   });
 
   r.run("memory budget and device exhaustion are 53200, nothing leaked", [&] {
