@@ -34,7 +34,8 @@ case "$client" in
     # libpostgresql-jdbc-java (ATTU_JDBC_JAR overrides the path).
     command -v java >/dev/null || { echo "SKIP: java not installed (apt install default-jdk-headless)"; exit 77; }
     # a bare JRE cannot run a source file: that needs the JDK's compiler
-    java --list-modules 2>/dev/null | grep -q '^jdk.compiler' \
+    # (grep without -q: an early exit would SIGPIPE java under pipefail)
+    java --list-modules 2>/dev/null | grep '^jdk.compiler' >/dev/null \
       || { echo "SKIP: java is a JRE without jdk.compiler (apt install default-jdk-headless)"; exit 77; }
     jar=${ATTU_JDBC_JAR:-/usr/share/java/postgresql.jar}
     [ -r "$jar" ] || { echo "SKIP: $jar missing (apt install libpostgresql-jdbc-java)"; exit 77; }
