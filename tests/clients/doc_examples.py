@@ -70,6 +70,7 @@ TAG = re.compile(r"^(CREATE TABLE( AS)?|SELECT \d+|INSERT 0 \d+|DROP TABLE|COPY 
 TIMES = re.compile(r"\d+(\.\d+)? ms\b|\bin [\d.]+s\b|\b[\d.]+[kMG]? rows/s")
 SCRIPT_POS = re.compile(r"^attu:<stdin>:\d+: ")
 VARIES = "<!-- doc-examples: output varies -->"
+BLOCK_TIMEOUT = 120  # seconds for one block
 
 
 # ---- reading the markdown ----------------------------------------------------
@@ -328,6 +329,10 @@ class Server:
             raise SystemExit("attud did not become ready")
         self.port = re.sub(r"\D", "", open(ready).read().split("\n")[0])
 
+    def log_tail(self):
+        self.log.flush()
+        return "\n".join(open(self.log.name, errors="replace").read().split("\n")[-20:])
+
     def close(self):
         if self.proc.poll() is None:
             self.proc.terminate()
@@ -360,7 +365,7 @@ def run_block(attu, server, stmts):
         cmd = ["stdbuf", "-oL", "-eL"] + cmd   # stdout and stderr in the order a terminal shows
     env = dict(os.environ, NO_COLOR="1", ATTU_HISTORY="", LC_ALL="C.UTF-8")
     p = subprocess.run(cmd, input="\n".join(script) + "\n", stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, cwd=server.work, env=env, timeout=120,
+                       stderr=subprocess.STDOUT, cwd=server.work, env=env, timeout=BLOCK_TIMEOUT,
                        encoding="utf-8", errors="replace")
     outs, cur, done = [], [], 0
     for l in p.stdout.split("\n"):
@@ -418,10 +423,17 @@ def check_doc(attu, attud, data_dir, path, update):
             if not stmts:
                 problems.append("%s: an empty `sql` block" % where)
                 continue
-            rc, done, outs = run_block(attu, server, stmts)
+            try:
+                rc, done, outs = run_block(attu, server, stmts)
+            except subprocess.TimeoutExpired:
+                problems.append("%s: no answer in %d s" % (where, BLOCK_TIMEOUT))
+                break
             got = [l for o in outs for l in o]
-            if rc not in (0, 1):
-                problems.append("%s: attu exited with status %d:\n%s" % (where, rc, "\n".join(got)))
+            if rc not in (0, 1) or server.proc.poll() is not None:
+                problems.append("%s: attu exited with status %d:\n%s\n--- attud's log:\n%s" %
+                                (where, rc, "\n".join(got), server.log_tail()))
+                if server.proc.poll() is not None:
+                    break  # the server died: the rest of the document cannot run
                 continue
             # attu stops at the first error: it must be the last statement.
             if rc == 1 and done < len(stmts) - 1:
