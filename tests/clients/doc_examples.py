@@ -45,7 +45,16 @@ each fault is reported; then it checks that the update mode repairs them.
 
 ATTU_UPDATE_DOCS=1 rewrites the `text` blocks in place from what attu
 printed (and adds one where a block printed more than command tags);
-review every change against PostgreSQL 15 before committing it.
+review every change against PostgreSQL 15 before committing it:
+
+    B=build/mine; ATTU_UPDATE_DOCS=1 python3 tests/clients/doc_examples.py \
+        $B/clients/attu $B/server/attud docs tests/clients/docs_data docs/csv.md
+
+How a block runs: the harness cuts it into statements (as the shell's
+splitter does) and sends them to one `attu -f -`, each followed by the
+meta command \conninfo; the line that prints marks the end of each
+statement's output, so the harness knows which statement failed, and it
+is removed before comparing.
 """
 import concurrent.futures
 import difflib
