@@ -692,21 +692,22 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_ROUND_F: o->v.f = rint(fx); break;
             case ATTU_OP_TRUNC_F: o->v.f = trunc(fx); break;
             case ATTU_OP_ROUND_D: {
-                int sa = p->reg_types[in->a].scale;
-                int digits = B ? (int)y : 0;
-                if (digits > sa) digits = sa;
-                if (digits < -17) digits = -17;
-                /* round to `digits`, then express at dst scale */
-                int64_t t1;
-                if (digits >= 0) {
-                    if (rescale(x, sa, digits, &t1) || rescale(t1, digits, dt.scale, &z)) return int_overflow(dt, err);
-                } else {
-                    if (rescale(x, sa, 0, &t1)) return int_overflow(dt, err);
-                    int64_t dd = pow10_tab[-digits];
-                    int64_t q = t1 / dd, rem = t1 % dd;
-                    if ((rem < 0 ? -rem : rem) * 2 >= dd) q += t1 < 0 ? -1 : 1;
-                    if (rescale((__int128)q * dd, 0, dt.scale, &z)) return int_overflow(dt, err);
-                }
+                /* half away from zero to `digits` after the point (b, or
+                 * 0; negative: tens, hundreds...) in one step from the
+                 * source scale, then expressed at dst scale */
+                int sa = p->reg_types[in->a].scale, sd = dt.scale;
+                int64_t yd = B ? y : 0;
+                if (yd > sa) yd = sa;
+                if (yd < -19) yd = -19;
+                int digits = (int)yd;
+                __int128 dd = 1, q, rem, out;
+                if (mul_pow10_128(&dd, sa - digits)) return int_overflow(dt, err);
+                q = x / dd; rem = x % dd;
+                if ((rem < 0 ? -rem : rem) * 2 >= dd) q += x < 0 ? -1 : 1;
+                out = q;
+                if (sd >= digits ? mul_pow10_128(&out, sd - digits) : 1) return int_overflow(dt, err);
+                if (out > INT64_MAX || out < INT64_MIN) return int_overflow(dt, err);
+                z = (int64_t)out;
                 if (range_check(dt, z, err)) return -1;
                 o->v.i = z; break;
             }
@@ -734,8 +735,11 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (fx < 0) return attu_error_set(err, "2201E", 0, "cannot take logarithm of a negative number");
                 o->v.f = op == ATTU_OP_LN ? log(fx) : log10(fx); break;
             case ATTU_OP_EXP:
+                /* PostgreSQL's dexp: a finite argument whose result is
+                 * infinite overflows, one whose result is 0 underflows */
                 fz = exp(fx);
                 if (isinf(fz) && !isinf(fx)) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: overflow");
+                if (fz == 0 && !isinf(fx)) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: underflow");
                 o->v.f = fz; break;
             case ATTU_OP_SIN: o->v.f = sin(fx); break;
             case ATTU_OP_COS: o->v.f = cos(fx); break;
@@ -823,10 +827,17 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             case ATTU_OP_CBRT: o->v.f = cbrt(fx); break;
             case ATTU_OP_TRUNC_D: {
+                /* toward zero, to b digits after the point when b is given
+                 * (negative: tens, hundreds...), else to dst's scale; the
+                 * result is expressed at dst's scale */
                 int sa = p->reg_types[in->a].scale, sd = dt.scale;
-                int64_t q = sd < sa ? x / pow10_tab[sa - sd] : x;
-                if (sd > sa && rescale(x, sa, sd, &q)) return int_overflow(dt, err);
-                o->v.i = q; break;
+                int64_t digits = B ? y : sd;
+                if (digits > sa) digits = sa;
+                int64_t drop = sa - digits, q = 0;
+                if (drop <= 18) { int64_t dd = pow10_tab[drop]; q = x / dd * dd; }
+                if (rescale(q, sa, sd, &z)) return int_overflow(dt, err);
+                if (range_check(dt, z, err)) return -1;
+                o->v.i = z; break;
             }
             case ATTU_OP_REVERSE: {
                 char *m = arena_alloc(it, A[r].len + 1);

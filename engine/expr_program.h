@@ -98,7 +98,8 @@ typedef enum attu_opcode {
     ATTU_OP_LPAD, ATTU_OP_RPAD,          /* (a, b length, c fill) */
     ATTU_OP_SPLIT_PART,                  /* (a, b delimiter, c field) */
     ATTU_OP_INITCAP, ATTU_OP_STARTS_WITH,
-    ATTU_OP_CBRT, ATTU_OP_TRUNC_D,       /* trunc(decimal) to dst scale */
+    ATTU_OP_CBRT, ATTU_OP_TRUNC_D,       /* trunc(decimal) toward zero to b digits (register,
+                                            optional; else dst scale), at dst scale */
     /* dates */
     ATTU_OP_DATE_ADD,    /* date + int days */
     ATTU_OP_DATE_SUB,    /* date - int days */

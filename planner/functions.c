@@ -357,6 +357,37 @@ static const scalar_fn scalars[] = {
     { "concat", ATTU_OP_CONCAT, 1, 100, 'x' },
 };
 
+/* An argument of concat / concat_ws as text. They format each value with
+ * its type's output function, so a boolean is 't' / 'f' there (a cast to
+ * text, and so ||, gives 'true' / 'false'); NULL stays NULL. */
+static attu_bexpr *concat_arg(bctx *c, attu_bexpr *a, int pos) {
+    attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    if (a->type.id != ATTU_TYPE_BOOL) return coerce(c, a, txt, true, pos);
+    attu_bexpr *t = attu_bx_new(c->pa, BX_CONST, txt, pos), *f = attu_bx_new(c->pa, BX_CONST, txt, pos);
+    if (!t || !f) { attu_error_oom(c->err); return NULL; }
+    t->s = "t"; t->slen = 1;
+    f->s = "f"; f->slen = 1;
+    attu_bexpr *tf = mk_call(c, ATTU_OP_SELECT, txt, pos, 3, t, f, a, NULL);
+    return mk_call(c, ATTU_OP_SELECT, txt, pos, 3, tf, mk_const_null(c, txt),
+                   mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, a, NULL, NULL, NULL), NULL);
+}
+
+/* How many digits before the point a numeric argument can have: counted
+ * for a constant, from the type otherwise (integers as numeric(10) and
+ * numeric(18)). Sizes the result scale of round / trunc. */
+static int numeric_int_digits(const attu_bexpr *a) {
+    int sc = a->type.id == ATTU_TYPE_DECIMAL ? a->type.scale : 0;
+    if (a->kind == BX_CONST && !a->is_null && attu_type_mclass(a->type.id) == ATTU_MC_INT) {
+        int64_t v = a->i;
+        for (int i = 0; i < sc; i++) v /= 10;
+        int k = 1;
+        while (v >= 10 || v <= -10) { v /= 10; k++; }
+        return k;
+    }
+    if (a->type.id == ATTU_TYPE_DECIMAL) return a->type.precision > sc ? a->type.precision - sc : 18 - sc;
+    return a->type.id == ATTU_TYPE_INT32 ? 10 : 18;
+}
+
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     const agg_name *an = find_agg(name);
@@ -432,6 +463,14 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!is_numeric(a->type.id)) return no_function(c, e, args, n);
         bool isround = name[0] == 'r';
         if (n == 2 || a->type.id == ATTU_TYPE_DECIMAL) {
+            /* numeric: round(x, d) and trunc(x, d) keep d digits after the
+             * point (d < 0 rounds to tens, hundreds...). PostgreSQL's
+             * result has scale max(d, 0); attu's DECIMAL holds 18 digits
+             * in all, so a scale above the input's is capped where the
+             * integer digits the input can have leave no room (round(1.5,
+             * 20) gives 1.5 with 17 decimals: the value is exact, only the
+             * trailing zeros are fewer; docs/sql-functions.md). */
+            int intd = numeric_int_digits(a);
             if (n == 2 && a->type.id != ATTU_TYPE_DECIMAL) {
                 if (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT) return no_function(c, e, args, n);
                 if (!(a = coerce(c, a, attu_type_decimal(18, 0), false, pos))) return NULL;
@@ -444,12 +483,12 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
                 if (d->kind == BX_CONST && !d->is_null) digits = (int)d->i;
                 else digits = a->type.scale;
             }
-            int sc2 = digits < 0 ? 0 : digits > a->type.scale ? a->type.scale : digits;
-            if (n == 2 && digits > a->type.scale) sc2 = digits > 18 ? 18 : digits;
+            int maxsc = 18 - intd < 0 ? 0 : 18 - intd;
+            if (maxsc < a->type.scale) maxsc = a->type.scale;
+            int sc2 = digits < 0 ? 0 : digits > maxsc ? maxsc : digits;
             attu_type rt = attu_type_decimal(18, sc2);
             attu_opcode op = isround ? ATTU_OP_ROUND_D : name[0] == 't' ? ATTU_OP_TRUNC_D : (name[0] == 'f' ? ATTU_OP_FLOOR_D : ATTU_OP_CEIL_D);
             if (!isround && name[0] != 't') rt = attu_type_decimal(18, 0);
-            if (op == ATTU_OP_TRUNC_D) return mk_call(c, op, rt, pos, 1, a, NULL, NULL, NULL);
             return mk_call(c, op, rt, pos, d ? 2 : 1, a, d, NULL, NULL);
         }
         if (!(a = coerce(c, a, f8, false, pos))) return NULL;
@@ -528,13 +567,13 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return x;
     }
     if (!strcmp(name, "concat_ws")) {
-        attu_bexpr *sep = coerce(c, args[0], txt, true, pos);
+        attu_bexpr *sep = concat_arg(c, args[0], pos);
         if (!sep) return NULL;
         /* NULL arguments are skipped: sep goes between non-NULL ones */
         attu_bexpr *acc = NULL;
         attu_type bt = attu_type_make(ATTU_TYPE_BOOL);
         for (int i = 1; i < n; i++) {
-            attu_bexpr *a = coerce(c, args[i], txt, true, pos);
+            attu_bexpr *a = concat_arg(c, args[i], pos);
             if (!a) return NULL;
             if (!acc) { acc = a; continue; }
             /* acc' = acc || sep || a, or whichever of acc, a is not NULL */
@@ -545,12 +584,16 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!acc) { acc = attu_bx_new(c->pa, BX_CONST, txt, pos); acc->s = ""; }
         attu_bexpr *empty = attu_bx_new(c->pa, BX_CONST, txt, pos);
         empty->s = ""; empty->slen = 0;
-        return mk_call(c, ATTU_OP_COALESCE, txt, pos, 2, acc, empty, NULL, NULL);
+        acc = mk_call(c, ATTU_OP_COALESCE, txt, pos, 2, acc, empty, NULL, NULL);
+        /* a NULL separator makes the whole result NULL (PostgreSQL) */
+        if (sep->kind == BX_CONST && !sep->is_null) return acc;
+        return mk_call(c, ATTU_OP_SELECT, txt, pos, 3, acc, mk_const_null(c, txt),
+                       mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, sep, NULL, NULL, NULL), NULL);
     }
     if (!strcmp(name, "concat")) {
         attu_bexpr *acc = NULL;
         for (int i = 0; i < n; i++) {
-            attu_bexpr *a = coerce(c, args[i], txt, true, pos);
+            attu_bexpr *a = concat_arg(c, args[i], pos);
             if (!a) return NULL;
             /* concat() treats NULL as '' */
             attu_bexpr *empty = attu_bx_new(c->pa, BX_CONST, txt, pos);
@@ -580,9 +623,33 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_NULLIF_F : mc == ATTU_MC_TEXT ? ATTU_OP_NULLIF_S : ATTU_OP_NULLIF_I, t, pos, 2,
                        args[0], args[1], NULL, NULL);
     if (!strcmp(name, "coalesce")) {
-        attu_bexpr *acc = args[n - 1];
-        for (int i = n - 2; i >= 0; i--) acc = mk_call(c, ATTU_OP_COALESCE, t, pos, 2, args[i], acc, NULL, NULL);
-        return acc;
+        /* Only the arguments up to the first non-NULL one are evaluated
+         * (coalesce(1, 1/0) is 1). A non-NULL constant ends the list, as
+         * PostgreSQL's planner cuts it. When a later argument could fail
+         * (anything but a column or a constant), the call becomes CASE
+         * WHEN a IS NOT NULL THEN a ... ELSE z END, whose branches run
+         * guarded; otherwise the cheaper chain of COALESCE instructions. */
+        for (int i = 0; i < n - 1; i++) if (args[i]->kind == BX_CONST && !args[i]->is_null) { n = i + 1; break; }
+        bool risky = false;
+        for (int i = 1; i < n; i++) if (args[i]->kind != BX_COL && args[i]->kind != BX_CONST) risky = true;
+        if (!risky || n == 1) {
+            attu_bexpr *acc = args[n - 1];
+            for (int i = n - 2; i >= 0; i--) acc = mk_call(c, ATTU_OP_COALESCE, t, pos, 2, args[i], acc, NULL, NULL);
+            return acc;
+        }
+        attu_bexpr *cs = attu_bx_new(c->pa, BX_CASE, t, pos);
+        if (!cs) { attu_error_oom(c->err); return NULL; }
+        cs->nwhens = n - 1;
+        cs->whens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n - 1));
+        cs->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n - 1));
+        if (!cs->whens || !cs->thens) { attu_error_oom(c->err); return NULL; }
+        for (int i = 0; i < n - 1; i++) {
+            cs->whens[i] = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, args[i], NULL, NULL, NULL);
+            cs->thens[i] = args[i];
+            if (!cs->whens[i]) return NULL;
+        }
+        cs->else_ = args[n - 1];
+        return cs;
     }
     /* greatest / least ignore NULLs */
     bool greatest = !strcmp(name, "greatest");
