@@ -110,6 +110,7 @@ typedef union num { int64_t i; double f; } num;
 struct attu_reducer {
     attu_reduce_op op;
     int   fl;          /* input is float class */
+    int   f4;          /* input is FLOAT32: SUM adds in single precision */
     int64_t cnt;
     int   has;
     num   acc;
@@ -127,6 +128,7 @@ attu_reducer *attu_reducer_new(const attu_reduce_spec *spec) {
     if (!r) return NULL;
     r->op = spec->op;
     r->fl = attu_type_mclass(spec->in.type.id) == ATTU_MC_FLOAT;
+    r->f4 = spec->in.type.id == ATTU_TYPE_FLOAT32;
     if (spec->op >= ATTU_REDUCE_NTH_SMALLEST && spec->op <= ATTU_REDUCE_NTH_LARGEST_ARG) {
         r->k = spec->k < 1 ? 1 : spec->k;
         r->vals = calloc((size_t)r->k, sizeof *r->vals);
@@ -175,6 +177,29 @@ static inline int ncmp(const attu_reducer *r, num a, num b) {
     return (a.i > b.i) - (a.i < b.i);
 }
 
+static int float_overflow(attu_error *err) {
+    return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: overflow");
+}
+
+/* One float value into the Youngs-Cramer state (count, sx, sxx), exactly as
+ * PostgreSQL's float8_accum, which avg, variance and stddev of float
+ * inputs share: so the results match it digit for digit, and finite inputs
+ * whose sum or sum of squares leaves the double range raise 22003 (an
+ * infinite input gives Infinity / NaN instead). r->cnt already counts x. */
+static int yc_accum(attu_reducer *r, double x, attu_error *err) {
+    double n = (double)r->cnt, osx = r->sx;
+    r->sx += x;
+    if (r->cnt > 1) {
+        double t = x * n - r->sx;
+        r->sxx += t * t / (n * (n - 1));
+        if (isinf(r->sx) || isinf(r->sxx)) {
+            if (!isinf(osx) && !isinf(x)) return float_overflow(err);
+            r->sxx = NAN;
+        }
+    } else r->sxx = (isinf(x) || isnan(x)) ? NAN : 0;
+    return 0;
+}
+
 static int add(attu_reducer *r, num v, int isnull, int64_t payload, int payload_null, attu_error *err) {
     switch (r->op) {
     case ATTU_REDUCE_COUNT_STAR: r->cnt++; return 0;
@@ -185,14 +210,23 @@ static int add(attu_reducer *r, num v, int isnull, int64_t payload, int payload_
     switch (r->op) {
     case ATTU_REDUCE_COUNT: return 0;
     case ATTU_REDUCE_SUM:
-        if (r->fl) r->acc.f = r->has ? r->acc.f + v.f : v.f;
-        else if (!r->has) r->acc.i = v.i;
+        if (r->fl) {
+            /* float8pl / float4pl: an infinite sum of finite values is an
+             * overflow (22003), not Infinity */
+            double s = r->has ? r->acc.f + v.f : v.f;
+            if (r->f4) s = (float)s;
+            if (isinf(s) && !isinf(v.f) && !(r->has && isinf(r->acc.f))) return float_overflow(err);
+            r->acc.f = s;
+        } else if (!r->has) r->acc.i = v.i;
         else if (__builtin_add_overflow(r->acc.i, v.i, &r->acc.i))
             return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range");
         r->has = 1;
         return 0;
     case ATTU_REDUCE_AVG_SUM:
-        r->acc.f = (r->has ? r->acc.f : 0) + (r->fl ? v.f : (double)v.i);
+        if (r->fl) {
+            if (yc_accum(r, v.f, err)) return -1;
+            r->acc.f = r->sx;
+        } else r->acc.f = (r->has ? r->acc.f : 0) + (double)v.i;
         r->has = 1;
         return 0;
     case ATTU_REDUCE_MIN:
@@ -210,14 +244,7 @@ static int add(attu_reducer *r, num v, int isnull, int64_t payload, int payload_
     case ATTU_REDUCE_VAR_M2:
         r->has = 1;
         if (r->fl) {
-            /* Youngs-Cramer, exactly as PostgreSQL's float8_accum, so the
-             * results match it digit for digit */
-            double n = (double)r->cnt;
-            r->sx += v.f;
-            if (r->cnt > 1) {
-                double t = v.f * n - r->sx;
-                r->sxx += t * t / (n * (n - 1));
-            } else r->sxx = v.f * 0;    /* NaN / Infinity propagate */
+            if (yc_accum(r, v.f, err)) return -1;
         } else {
             __int128 x = v.i, sq;
             if (__builtin_mul_overflow(x, x, &sq) || __builtin_add_overflow(r->isx, x, &r->isx) ||
