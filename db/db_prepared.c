@@ -85,7 +85,12 @@ attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
     for (int i = 0; i < np; i++) {
         uint32_t oid = i < nparam_oids && param_oids ? param_oids[i] : 0;
         p->param_types[i] = type_of_oid(oid);
-        p->param_oids[i] = oid ? oid : ATTU_PG_OID_TEXT;
+        /* An undeclared parameter takes its type from context at each
+         * bind; ParameterDescription says "unknown" (705) rather than a type
+         * it may not have: a client that re-parses with the described types
+         * (pgjdbc's getParameterMetaData) must not turn `n = $1` into an
+         * integer = text comparison. */
+        p->param_oids[i] = oid ? oid : ATTU_PG_OID_UNKNOWN;
     }
     /* describe the result by binding with NULL parameters */
     if (pr->n && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT) {

@@ -336,7 +336,7 @@ void ext_describe(conn *c, inmsg *m) {
         if (!oids) { attu_error_oom(&err); ext_error(c, &err); return; }
         for (int i = 0; i < n; i++) {
             oids[i] = attu_prepared_param_oid(s->prep, i);
-            if (!oids[i]) oids[i] = ATTU_PG_OID_TEXT;
+            if (!oids[i]) oids[i] = ATTU_PG_OID_UNKNOWN;   /* type comes from context */
         }
         pg_msg_parameter_description(&c->out, n, oids);
         if (oids != oids_small) free(oids);

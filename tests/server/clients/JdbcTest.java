@@ -453,6 +453,23 @@ public class JdbcTest {
         }
         c.commit();
         c.setAutoCommit(true);
+        // setMaxRows: one Execute with a row limit, the portal then closed
+        try (Statement st = c.createStatement()) {
+            st.setMaxRows(5);
+            try (ResultSet rs = st.executeQuery("SELECT n FROM nums WHERE n >= 0 ORDER BY n")) {
+                int k = 0;
+                while (rs.next()) eq(k++, rs.getInt(1), "maxRows row");
+                eq(5, k, "setMaxRows(5)");
+            }
+        }
+        // getMetaData() before executing: Parse + Describe statement only
+        try (PreparedStatement ps = c.prepareStatement("SELECT n, label FROM nums WHERE n = ?")) {
+            ResultSetMetaData md = ps.getMetaData();
+            eq(2, md.getColumnCount(), "described columns");
+            eq(Types.INTEGER, md.getColumnType(1), "described type");
+            eq("label", md.getColumnName(2), "described name");
+            eq(1, ps.getParameterMetaData().getParameterCount(), "parameter count");
+        }
     }
 
     // ---- errors: SQLSTATE, message, position -----------------------------
