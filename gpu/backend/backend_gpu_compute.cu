@@ -26,6 +26,7 @@
 // expression reads.
 #include "gpu/backend/backend_gpu_internal.cuh"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -435,6 +436,227 @@ bool device_reducible(attu_reduce_op op) {
     case ATTU_REDUCE_AVG_SUM:
     case ATTU_REDUCE_ANY: return true;
     default: return false;
+  }
+}
+
+// ---- few wide segments on the device ------------------------------------------
+//
+// A whole-column reduce, or a segreduce over fewer segments than one thread
+// each would fill the GPU with, splits every segment into chunks of
+// kWideChunk positions: one block reduces a chunk (strided loads, then a
+// fixed-shape tree in shared memory), and one thread per (segment, spec)
+// folds its chunks' partials in chunk order. The shape is fixed, so results
+// are deterministic. Exact whatever the order: counts, integer sums (128-bit
+// partials; 22003 when the total leaves int64), MIN / MAX (ties keep the
+// earliest position, as the reference) and ANY (the earliest non-NULL).
+// Float sums (SUM, AVG_SUM) add in that tree order rather than row by row,
+// so their last bits may differ from the CPU backend's sequential sum, as
+// PostgreSQL's own parallel aggregation differs from its serial one; this
+// path is taken only for inputs of kWideMinRows or more, below which the
+// host reference runs.
+
+constexpr int kWideThreads = 256;
+constexpr int64_t kWideChunk = 16384;
+constexpr size_t kWideMinRows = 65536;
+
+struct wstate_t {
+  long long cnt;
+  long long idx;   // position of acc (MIN / MAX / ANY)
+  int has;
+  num_t acc;       // MIN / MAX / ANY value, float sums
+  __int128 isum;   // integer sums
+};
+
+__device__ inline void wstate_clear(wstate_t& w) {
+  w.cnt = 0; w.idx = 0; w.has = 0; w.acc.i = 0; w.isum = 0;
+}
+
+__device__ inline void wstate_add(const dspec_t& s, wstate_t& w, num_t v, long long pos) {
+  w.cnt++;
+  switch (s.op) {
+    case ATTU_REDUCE_SUM:
+      if (s.fl) w.acc.f = w.has ? w.acc.f + v.f : v.f;
+      else w.isum += v.i;
+      w.has = 1;
+      break;
+    case ATTU_REDUCE_AVG_SUM:
+      w.acc.f = (w.has ? w.acc.f : 0) + (s.fl ? v.f : (double)v.i);
+      w.has = 1;
+      break;
+    case ATTU_REDUCE_MIN:
+    case ATTU_REDUCE_MAX: {
+      int c = w.has ? num_cmp(s.fl, v, w.acc) : 0;
+      if (!w.has || (s.op == ATTU_REDUCE_MIN ? c < 0 : c > 0)) { w.acc = v; w.idx = pos; }
+      w.has = 1;
+      break;
+    }
+    case ATTU_REDUCE_ANY:
+      if (!w.has) { w.acc = v; w.idx = pos; }
+      w.has = 1;
+      break;
+    default: break;  // COUNT
+  }
+}
+
+// w := w combined with o; o covers positions after w's (ties: earliest).
+__device__ inline void wstate_merge(const dspec_t& s, wstate_t& w, const wstate_t& o) {
+  w.cnt += o.cnt;
+  if (!o.has) return;
+  switch (s.op) {
+    case ATTU_REDUCE_SUM:
+      if (s.fl) w.acc.f = w.has ? w.acc.f + o.acc.f : o.acc.f;
+      else w.isum += o.isum;
+      break;
+    case ATTU_REDUCE_AVG_SUM: w.acc.f = (w.has ? w.acc.f : 0) + o.acc.f; break;
+    case ATTU_REDUCE_MIN:
+    case ATTU_REDUCE_MAX: {
+      if (!w.has) { w.acc = o.acc; w.idx = o.idx; break; }
+      int c = num_cmp(s.fl, o.acc, w.acc);
+      if (s.op == ATTU_REDUCE_MAX) c = -c;
+      if (c < 0 || (c == 0 && o.idx < w.idx)) { w.acc = o.acc; w.idx = o.idx; }
+      break;
+    }
+    case ATTU_REDUCE_ANY:
+      if (!w.has || o.idx < w.idx) { w.acc = o.acc; w.idx = o.idx; }
+      break;
+    default: break;
+  }
+  w.has = 1;
+}
+
+// Block c reduces positions [cbeg[c], cend[c]) for every spec into part[c * nr + k].
+__global__ void wide_chunk_kernel(const dspec_t* specs, int nr, const int64_t* perm,
+                                  const int64_t* cbeg, const int64_t* cend, wstate_t* part) {
+  __shared__ wstate_t sh[kWideThreads];
+  int64_t c = blockIdx.x;
+  int t = threadIdx.x;
+  int64_t b = cbeg[c], e = cend[c];
+  // each thread takes a contiguous run, so thread order is position order
+  int64_t len = e - b, per = (len + kWideThreads - 1) / kWideThreads;
+  int64_t lo = b + min(len, (int64_t)t * per), hi = b + min(len, (int64_t)(t + 1) * per);
+  for (int k = 0; k < nr; ++k) {
+    const dspec_t& s = specs[k];
+    wstate_t w;
+    wstate_clear(w);
+    for (int64_t pos = lo; pos < hi; ++pos) {
+      int64_t row = perm ? perm[pos] : pos;
+      if (s.op == ATTU_REDUCE_COUNT_STAR) { w.cnt++; continue; }
+      int isnull = 0;
+      num_t v = load_num(s, row, &isnull);
+      if (isnull) continue;
+      wstate_add(s, w, v, pos);
+    }
+    sh[t] = w;
+    __syncthreads();
+    for (int off = 1; off < kWideThreads; off <<= 1) {
+      if ((t & (2 * off - 1)) == 0) {
+        wstate_t m = sh[t];
+        wstate_merge(s, m, sh[t + off]);
+        sh[t] = m;
+      }
+      __syncthreads();
+    }
+    if (t == 0) part[c * nr + k] = sh[0];
+    __syncthreads();
+  }
+}
+
+// Thread (seg, k) folds the segment's chunks in order and stores the result.
+__global__ void wide_fold_kernel(const dspec_t* specs, int nr, int64_t nseg, const int64_t* segc,
+                                 const wstate_t* part, int* overflow) {
+  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= nseg * nr) return;
+  int64_t seg = i / nr;
+  int k = (int)(i % nr);
+  const dspec_t& s = specs[k];
+  wstate_t w;
+  wstate_clear(w);
+  for (int64_t c = segc[seg]; c < segc[seg + 1]; ++c) wstate_merge(s, w, part[c * nr + k]);
+  num_t out;
+  out.i = 0;
+  int isnull = 0;
+  switch (s.op) {
+    case ATTU_REDUCE_COUNT_STAR:
+    case ATTU_REDUCE_COUNT: out.i = w.cnt; break;
+    case ATTU_REDUCE_AVG_SUM:
+      if (!w.has) isnull = 1;
+      else out.f = w.acc.f;
+      break;
+    case ATTU_REDUCE_SUM:
+      if (!w.has) { isnull = 1; break; }
+      if (s.fl) { out.f = w.acc.f; break; }
+      if (w.isum > (__int128)INT64_MAX || w.isum < (__int128)INT64_MIN) {
+        atomicExch(overflow, 1);
+        return;
+      }
+      out.i = (int64_t)w.isum;
+      if (is_float_type(s.out_type)) out.f = (double)out.i;
+      break;
+    default:
+      if (!w.has) isnull = 1;
+      else if (is_float_type(s.out_type) && !s.fl) out.f = (double)w.acc.i;
+      else out = w.acc;
+      break;
+  }
+  // a NaN sum is the quiet NaN the host's sequential sum gives (CUDA's
+  // arithmetic returns its own canonical NaN, with the sign bit set)
+  if (!isnull && (s.op == ATTU_REDUCE_SUM || s.op == ATTU_REDUCE_AVG_SUM) && is_float_type(s.out_type) &&
+      isnan(out.f))
+    out.i = 0x7ff8000000000000LL;
+  store_num(s, seg, out, isnull);
+}
+
+// The wide path for nseg segments given by offsets (host copy, nseg + 1
+// entries) over perm order (nullptr: identity). Throws on CUDA errors; sets
+// err and throws already_set_t on integer overflow.
+void wide_segreduce(attu_backend* be, const std::vector<int64_t>& off, const attu_buf* perm, int nreduce,
+                    const attu_reduce_spec* specs, attu_out* outs, attu_error* err) {
+  context_t& ctx = CTX(be);
+  size_t nseg = off.size() - 1;
+  std::vector<int64_t> cbeg, cend, segc(nseg + 1);
+  for (size_t s = 0; s < nseg; ++s) {
+    segc[s] = (int64_t)cbeg.size();
+    for (int64_t b = off[s]; b < off[s + 1]; b += kWideChunk) {
+      cbeg.push_back(b);
+      cend.push_back(std::min(off[s + 1], b + kWideChunk));
+    }
+  }
+  segc[nseg] = (int64_t)cbeg.size();
+  std::vector<dspec_t> h((size_t)nreduce);
+  for (int k = 0; k < nreduce; ++k) {
+    const attu_reduce_spec& s = specs[k];
+    h[k].op = s.op;
+    h[k].fl = attu_type_mclass(s.in.type.id) == ATTU_MC_FLOAT;
+    h[k].in_type = s.in.type.id;
+    h[k].in = s.in.data ? s.in.data->ptr : nullptr;
+    h[k].in_valid = s.in.valid ? static_cast<const uint8_t*>(s.in.valid->ptr) : nullptr;
+    h[k].out_type = outs[k].type.id;
+    h[k].out = outs[k].data->ptr;
+    h[k].out_valid = outs[k].valid ? static_cast<uint8_t*>(outs[k].valid->ptr) : nullptr;
+  }
+  size_t nchunk = cbeg.size();
+  if (nchunk == 0) { cbeg.push_back(0); cend.push_back(0); }
+  mem_t<dspec_t> ds = to_mem(h, ctx);
+  mem_t<int64_t> db = to_mem(cbeg, ctx), de = to_mem(cend, ctx), dc = to_mem(segc, ctx);
+  mem_t<wstate_t> part((nchunk ? nchunk : 1) * (size_t)nreduce, ctx);
+  mem_t<int> flag(1, ctx);
+  flag.memset(0);
+  if (nchunk) {
+    wide_chunk_kernel<<<(unsigned)nchunk, kWideThreads, 0, ctx.stream()>>>(
+        ds.data(), nreduce, perm ? I64(perm) : nullptr, db.data(), de.data(), part.data());
+    ATTU_CUDA_CHECK_LAUNCH();
+  }
+  int64_t nthreads = (int64_t)nseg * nreduce;
+  if (nthreads) {
+    wide_fold_kernel<<<(unsigned)((nthreads + 127) / 128), 128, 0, ctx.stream()>>>(
+        ds.data(), nreduce, (int64_t)nseg, dc.data(), part.data(), flag.data());
+    ATTU_CUDA_CHECK_LAUNCH();
+  }
+  int overflow = 0;
+  dtoh(&overflow, flag.data(), 1, ctx);
+  if (overflow) {
+    attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range");
+    throw already_set_t();
   }
 }
 
@@ -1191,8 +1413,19 @@ int gpu_segreduce(attu_backend* be, const attu_buf* offsets, size_t nseg, const 
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                           "too many aggregates in one query (at most 64)");
   if (nseg > kMaxCount) return attu_error_set(err, "54000", 0, "GPU backend: %zu segments", nseg);
-  bool device = nseg >= kMinDeviceSegments;
-  for (int k = 0; k < nreduce && device; ++k) device = device_reducible(specs[k].op);
+  bool reducible = true;
+  for (int k = 0; k < nreduce && reducible; ++k) reducible = device_reducible(specs[k].op);
+  if (reducible && nseg > 0 && nseg < kMinDeviceSegments && nreduce > 0) {
+    // few segments: wide ones go to the chunked device path
+    std::vector<int64_t> off(nseg + 1);
+    int rc = guarded(err, [&] { dtoh(off.data(), I64(offsets), nseg + 1, CTX(be)); });
+    if (rc) return rc;
+    if ((size_t)(off[nseg] - off[0]) >= kWideMinRows) {
+      if (attu_backend_interrupted(err)) return -1;
+      return guarded(err, [&] { wide_segreduce(be, off, perm, nreduce, specs, outs, err); });
+    }
+  }
+  bool device = reducible && nseg >= kMinDeviceSegments;
   if (!device) return host_segreduce(be, offsets, nseg, perm, nreduce, specs, outs, false, 0, err);
   if (nreduce <= 0 || nseg == 0) return 0;
   if (attu_backend_interrupted(err)) return -1;
@@ -1236,6 +1469,13 @@ int gpu_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* 
   if (nreduce > 64)
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                           "too many aggregates in one query (at most 64)");
+  bool reducible = nreduce > 0;
+  for (int k = 0; k < nreduce && reducible; ++k) reducible = device_reducible(specs[k].op);
+  if (reducible && n >= kWideMinRows) {
+    if (attu_backend_interrupted(err)) return -1;
+    std::vector<int64_t> off{0, (int64_t)n};
+    return guarded(err, [&] { wide_segreduce(be, off, nullptr, nreduce, specs, outs, err); });
+  }
   return host_segreduce(be, nullptr, 1, nullptr, nreduce, specs, outs, true, n, err);
 }
 

@@ -11,6 +11,7 @@
 #include "gpu/backend/backend_gpu.h"
 #include "tests/gpu/test_util.cuh"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -771,6 +772,96 @@ int main() {
       }
     }
     attu_program_free(p);
+  });
+
+  r.run("segreduce / reduce over few wide segments (chunked device path)", [&] {
+    // exact in any order: counts, integer sums, MIN / MAX with NaN and -0,
+    // ANY, and float sums of integers (exact below 2^53)
+    struct geo_t { const char* name; std::vector<int64_t> sizes; bool whole; };
+    std::vector<geo_t> geos = {{"whole column 1M", {1 << 20}, true},
+                               {"7 segments, one empty", {100000, 0, 70000, 1, 130000, 65536, 3}, false},
+                               {"one segment", {300000}, false}};
+    for (const geo_t& g : geos) {
+      int64_t n = 0;
+      for (int64_t x : g.sizes) n += x;
+      if (!attu::test::keep_size(n)) continue;
+      std::vector<int64_t> off(1, 0);
+      for (int64_t x : g.sizes) off.push_back(off.back() + x);
+      size_t nseg = g.sizes.size();
+      auto iv = attu::test::random_values<int64_t>((size_t)n, -1000000, 1000000, (uint64_t)n + 5);
+      auto vv = attu::test::random_values<uint8_t>((size_t)n, 0, 9, (uint64_t)n + 6);
+      for (auto& x : vv) x = x != 0;
+      std::vector<double> fv((size_t)n);
+      for (int64_t i = 0; i < n; ++i)
+        fv[i] = i % 1001 == 7 ? NAN : i % 997 == 3 ? -0.0 : i % 991 == 4 ? 0.0 : (double)(iv[i] % 5000);
+      // a random permutation
+      std::vector<int64_t> perm((size_t)n);
+      for (int64_t i = 0; i < n; ++i) perm[i] = i;
+      std::mt19937_64 rng(42);
+      std::shuffle(perm.begin(), perm.end(), rng);
+      // float sums read a copy without NaN (device and host NaNs differ in payload bits)
+      std::vector<double> fs(fv);
+      for (auto& x : fs) if (std::isnan(x)) x = 1.0;
+      struct red_t { attu_reduce_op op; int col; int out; };  // col 0 int64, 1 float64, 2 float64 no NaN, -1 none; out 0 i64, 1 f64
+      std::vector<red_t> reds = {{ATTU_REDUCE_COUNT_STAR, -1, 0}, {ATTU_REDUCE_COUNT, 1, 0},
+                                 {ATTU_REDUCE_SUM, 0, 0},         {ATTU_REDUCE_SUM, 2, 1},
+                                 {ATTU_REDUCE_AVG_SUM, 0, 1},     {ATTU_REDUCE_MIN, 1, 1},
+                                 {ATTU_REDUCE_MAX, 1, 1},         {ATTU_REDUCE_MIN, 0, 0},
+                                 {ATTU_REDUCE_MAX, 0, 0},         {ATTU_REDUCE_ANY, 1, 1}};
+      std::vector<std::vector<uint8_t>> res[2];
+      for (int b = 0; b < 2; ++b) {
+        auto* be = both[b];
+        attu_buf *ib = put(be, iv), *fb = put(be, fv), *gb = put(be, fs), *vb = put(be, vv), *pb = put(be, perm),
+                 *ob = put(be, off);
+        std::vector<attu_reduce_spec> sp(reds.size());
+        std::vector<attu_out> outs(reds.size());
+        std::vector<attu_buf*> bufs;
+        size_t nout = g.whole ? 1 : nseg;
+        for (size_t k = 0; k < reds.size(); ++k) {
+          sp[k] = attu_reduce_spec{};
+          sp[k].op = reds[k].op;
+          sp[k].in_reg = sp[k].arg_reg = -1;
+          if (reds[k].col == 0) sp[k].in = attu_vec{TY(ATTU_TYPE_INT64), ib, vb, nullptr};
+          if (reds[k].col == 1) sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), fb, vb, nullptr};
+          if (reds[k].col == 2) sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), gb, vb, nullptr};
+          attu_type ot = reds[k].out ? TY(ATTU_TYPE_FLOAT64) : TY(ATTU_TYPE_INT64);
+          sp[k].out_type = ot;
+          attu_buf *o = put(be, nullptr, nout * 8), *v = put(be, nullptr, nout);
+          bufs.push_back(o);
+          bufs.push_back(v);
+          outs[k] = attu_out{ot, o, v, nullptr};
+        }
+        attu_error_clear(&err);
+        int rc = g.whole ? be->reduce(be, (size_t)n, (int)reds.size(), sp.data(), outs.data(), &err)
+                         : be->segreduce(be, ob, nseg, pb, (int)reds.size(), sp.data(), outs.data(), &err);
+        if (rc) r.fail(err.message);
+        for (auto* x : bufs) res[b].push_back(get<uint8_t>(be, x, (x->bytes)));
+        for (auto* x : bufs) be->free(be, x);
+        for (auto* x : {ib, fb, gb, vb, pb, ob}) be->free(be, x);
+      }
+      for (size_t j = 0; j < res[0].size(); ++j)
+        attu::test::expect_equal(r, res[1][j], res[0][j],
+                                 (std::string(g.name) + " reduction " + std::to_string(j / 2) +
+                                  (j % 2 ? " validity" : " values")).c_str());
+      // an integer sum past int64: 22003 on both
+      std::vector<int64_t> big((size_t)n, INT64_MAX / 4);
+      for (int b = 0; b < 2; ++b) {
+        auto* be = both[b];
+        attu_buf *ib = put(be, big), *ob = put(be, off), *o = put(be, nullptr, nseg * 8), *v = put(be, nullptr, nseg);
+        attu_reduce_spec sp{};
+        sp.op = ATTU_REDUCE_SUM; sp.in_reg = sp.arg_reg = -1;
+        sp.in = attu_vec{TY(ATTU_TYPE_INT64), ib, nullptr, nullptr};
+        sp.out_type = TY(ATTU_TYPE_INT64);
+        attu_out out{TY(ATTU_TYPE_INT64), o, v, nullptr};
+        attu_error e2;
+        attu_error_clear(&e2);
+        int rc = g.whole ? be->reduce(be, (size_t)n, 1, &sp, &out, &e2)
+                         : be->segreduce(be, ob, nseg, nullptr, 1, &sp, &out, &e2);
+        if (rc == 0 || std::string(e2.sqlstate) != "22003")
+          r.fail(std::string(g.name) + (b ? " gpu" : " cpu") + ": overflow gave " + e2.sqlstate);
+        for (auto* x : {ib, ob, o, v}) be->free(be, x);
+      }
+    }
   });
 
   r.run("lbs_segreduce on the device: ranks, ties, NaN, NULLs, geometries, errors", [&] {
