@@ -392,8 +392,24 @@ static int extract_field(int field, bool ts, int64_t v, attu_type dt, int64_t *o
     attu_date_to_ymd((int32_t)days, &y, &m, &d);
     int scale = dt.id == ATTU_TYPE_DECIMAL ? dt.scale : 0;
     int64_t r;
+    /* y counts astronomically (0 = 1 BC); PostgreSQL's fields count
+     * years BC as -1, -2... (timestamp_part_common) */
     switch (field) {
-    case ATTU_EXTRACT_YEAR: r = y; break;
+    case ATTU_EXTRACT_YEAR: r = y > 0 ? y : y - 1; break;
+    case ATTU_TRUNC_DECADE: r = y >= 0 ? y / 10 : -((8 - (y - 1)) / 10); break;
+    case ATTU_TRUNC_CENTURY: r = y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100); break;
+    case ATTU_TRUNC_MILLENNIUM: r = y > 0 ? (y + 999) / 1000 : -((999 - (y - 1)) / 1000); break;
+    case ATTU_EXTRACT_ISODOW: r = ((days % 7) + 7 + 3) % 7 + 1; break;   /* Monday 1 .. Sunday 7 */
+    case ATTU_EXTRACT_JULIAN:
+        /* days since 4714-11-24 BC, with the fraction of the day */
+        r = days + 2440588;
+        *out = r * pow10_tab[scale] + (int64_t)(((__int128)usec * pow10_tab[scale] + 43200000000LL) / 86400000000LL);
+        return 0;
+    case ATTU_TRUNC_MILLISECONDS:   /* seconds and fraction, in milliseconds */
+        r = usec % 60000000LL;
+        *out = scale >= 3 ? r * pow10_tab[scale - 3] : r / pow10_tab[3 - scale];
+        return 0;
+    case ATTU_TRUNC_MICROSECONDS: r = usec % 60000000LL; break;
     case ATTU_EXTRACT_MONTH: r = m; break;
     case ATTU_EXTRACT_DAY: r = d; break;
     case ATTU_EXTRACT_QUARTER: r = (m - 1) / 3 + 1; break;
@@ -408,13 +424,14 @@ static int extract_field(int field, bool ts, int64_t v, attu_type dt, int64_t *o
     case ATTU_EXTRACT_EPOCH:
         if (ts) { *out = scale >= 6 ? v * pow10_tab[scale - 6] : v / pow10_tab[6 - scale]; return 0; }
         r = days * 86400; break;
-    case ATTU_EXTRACT_WEEK: {
+    case ATTU_EXTRACT_WEEK: case ATTU_EXTRACT_ISOYEAR: {
         /* ISO week: Thursday of this week decides the year. */
         int64_t dow = ((days % 7) + 7 + 3) % 7;          /* Monday = 0 */
         int64_t thu = days - dow + 3;
         int ty, tm, td;
         attu_date_to_ymd((int32_t)thu, &ty, &tm, &td);
-        r = (thu - attu_date_from_ymd(ty, 1, 1)) / 7 + 1;
+        if (field == ATTU_EXTRACT_ISOYEAR) r = ty > 0 ? ty : ty - 1;
+        else r = (thu - attu_date_from_ymd(ty, 1, 1)) / 7 + 1;
         break;
     }
     default: return -1;
@@ -628,7 +645,9 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 o->v.i = z; break;
             }
             case ATTU_OP_CAST_D_F:
-                fz = (double)x / (double)pow10_tab[p->reg_types[in->a].scale];
+                /* INT64_MAX / INT64_MIN: EXTRACT's numeric +-Infinity */
+                fz = x == INT64_MAX ? INFINITY : x == INT64_MIN ? -INFINITY
+                   : (double)x / (double)pow10_tab[p->reg_types[in->a].scale];
                 o->v.f = dt.id == ATTU_TYPE_FLOAT32 ? (double)(float)fz : fz; break;
             case ATTU_OP_CAST_F_D: {
                 if (isnan(fx) || isinf(fx)) return int_overflow(dt, err);
@@ -678,10 +697,12 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_CAST_BOOL_S:
                 o->v.s = x ? "true" : "false"; o->len = x ? 4 : 5; break;
             case ATTU_OP_CAST_DATE_TS:
+                if (x == INT32_MAX || x == INT32_MIN) { o->v.i = x > 0 ? INT64_MAX : INT64_MIN; break; }
                 if (__builtin_mul_overflow(x, 86400000000LL, &z) || range_check(dt, z, err))
                     return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range for timestamp");
                 o->v.i = z; break;
             case ATTU_OP_CAST_TS_DATE:
+                if (x == INT64_MAX || x == INT64_MIN) { o->v.i = x > 0 ? INT32_MAX : INT32_MIN; break; }
                 o->v.i = x >= 0 ? x / 86400000000LL : -((-x + 86400000000LL - 1) / 86400000000LL); break;
             case ATTU_OP_ABS_I: case ATTU_OP_ABS_D:
                 if (x == INT64_MIN) return int_overflow(dt, err);
@@ -921,6 +942,10 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_STARTS_WITH:
                 o->v.i = B[r].len <= A[r].len && !memcmp(A[r].v.s, B[r].v.s, B[r].len); break;
             case ATTU_OP_DATE_ADD: case ATTU_OP_DATE_SUB:
+                /* infinities stay infinite (PostgreSQL's date_pli / date_mii) */
+                if (dt.id == ATTU_TYPE_DATE ? (x == INT32_MAX || x == INT32_MIN) : (x == INT64_MAX || x == INT64_MIN)) {
+                    o->v.i = x; break;
+                }
                 z = op == ATTU_OP_DATE_ADD ? x + y : x - y;
                 if (dt.id == ATTU_TYPE_TIMESTAMP) {
                     int64_t dz;
@@ -931,11 +956,36 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 }
                 if (range_check(dt, z, err)) return -1;
                 o->v.i = z; break;
-            case ATTU_OP_DATE_DIFF: o->v.i = x - y; break;
-            case ATTU_OP_EXTRACT:
-                if (extract_field((int)in->imm_i, in->aux == 1, x, dt, &z))
+            case ATTU_OP_DATE_DIFF:
+                if (x == INT32_MAX || x == INT32_MIN || y == INT32_MAX || y == INT32_MIN)
+                    return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "cannot subtract infinite dates");
+                o->v.i = x - y; break;
+            case ATTU_OP_EXTRACT: {
+                int f = (int)in->imm_i;
+                bool ts = in->aux == 1;
+                if (ts ? (x == INT64_MAX || x == INT64_MIN) : (x == INT32_MAX || x == INT32_MIN)) {
+                    /* infinity: +-Infinity for the fields that grow with
+                     * time, NULL for the others (PostgreSQL 15) */
+                    if (f == ATTU_EXTRACT_YEAR || f == ATTU_TRUNC_DECADE || f == ATTU_TRUNC_CENTURY ||
+                        f == ATTU_TRUNC_MILLENNIUM || f == ATTU_EXTRACT_ISOYEAR || f == ATTU_EXTRACT_EPOCH ||
+                        f == ATTU_EXTRACT_JULIAN) {
+                        if (dflt) o->v.f = x > 0 ? INFINITY : -INFINITY;
+                        else o->v.i = x > 0 ? INT64_MAX : INT64_MIN;
+                    } else { o->null = 1; o->v.i = 0; }
+                    break;
+                }
+                if (dflt && ts && f == ATTU_EXTRACT_JULIAN) {
+                    /* date_part('julian', timestamp): day and its fraction */
+                    int64_t dd = x >= 0 ? x / 86400000000LL : -((-x + 86400000000LL - 1) / 86400000000LL);
+                    o->v.f = (double)(dd + 2440588) + (double)(x - dd * 86400000000LL) / 86400000000.0;
+                    break;
+                }
+                if (extract_field(f, ts, x, dflt ? attu_type_decimal(18, 6) : dt, &z))
                     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "unit not supported");
-                o->v.i = z; break;
+                if (dflt) o->v.f = (double)z / 1e6;
+                else o->v.i = z;
+                break;
+            }
             case ATTU_OP_DATE_TRUNC:
                 if (trunc_timestamp((int)in->imm_i, x, &z))
                     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "unit not supported");

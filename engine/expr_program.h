@@ -101,11 +101,17 @@ typedef enum attu_opcode {
     ATTU_OP_CBRT, ATTU_OP_TRUNC_D,       /* trunc(decimal) toward zero to b digits (register,
                                             optional; else dst scale), at dst scale */
     /* dates */
-    ATTU_OP_DATE_ADD,    /* date + int days */
-    ATTU_OP_DATE_SUB,    /* date - int days */
+    ATTU_OP_DATE_ADD,    /* date + int days (infinities stay) */
+    ATTU_OP_DATE_SUB,    /* date - int days (infinities stay) */
     ATTU_OP_DATE_DIFF,   /* date - date -> int */
     ATTU_OP_EXTRACT,     /* imm_i = field (attu_extract_field), a = date/timestamp;
-                            aux = 1 when a is a TIMESTAMP */
+                            aux = 1 when a is a TIMESTAMP. dst DECIMAL: the
+                            value at dst's scale; dst FLOAT64: a double
+                            (date_part). Years BC count -1, -2... (no year
+                            0). Infinite a: +-Infinity (DECIMAL: INT64_MAX /
+                            INT64_MIN, shown as Infinity) for year, decade,
+                            century, millennium, isoyear, epoch, julian;
+                            NULL for the other fields */
     ATTU_OP_DATE_TRUNC,  /* timestamp a truncated to imm_i (attu_extract_field:
                             YEAR..SECOND, QUARTER, WEEK; also ATTU_TRUNC_*) */
     ATTU_OP_CHAR_LIMIT,  /* text a stored into varchar(imm_i) (aux = 0) or
@@ -121,7 +127,9 @@ typedef enum attu_extract_field {
     ATTU_EXTRACT_EPOCH, ATTU_EXTRACT_WEEK,
     /* date_trunc only */
     ATTU_TRUNC_MILLISECONDS, ATTU_TRUNC_MICROSECONDS, ATTU_TRUNC_DECADE,
-    ATTU_TRUNC_CENTURY, ATTU_TRUNC_MILLENNIUM
+    ATTU_TRUNC_CENTURY, ATTU_TRUNC_MILLENNIUM,
+    /* EXTRACT also takes MILLISECONDS .. MILLENNIUM above, and these */
+    ATTU_EXTRACT_ISOYEAR, ATTU_EXTRACT_ISODOW, ATTU_EXTRACT_JULIAN
 } attu_extract_field;
 
 typedef struct attu_instr {

@@ -877,6 +877,10 @@ size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap) {
     case ATTU_TYPE_FLOAT64:
         return format_float(*(const double *)slot, 0, buf, cap);
     case ATTU_TYPE_DECIMAL:
+        /* INT64_MAX / INT64_MIN lie outside every DECIMAL's 18 digits:
+         * they are numeric's +-Infinity (EXTRACT of an infinite date) */
+        if (*(const int64_t *)slot == INT64_MAX) return put(buf, cap, "Infinity", 8);
+        if (*(const int64_t *)slot == INT64_MIN) return put(buf, cap, "-Infinity", 9);
         return format_decimal(*(const int64_t *)slot, t.scale, buf, cap);
     case ATTU_TYPE_DATE:
         n = format_date(*(const int32_t *)slot, out);

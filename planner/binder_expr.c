@@ -622,32 +622,102 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
     case ATTU_EXPR_CAST: return bind_cast(c, sc, e);
     case ATTU_EXPR_FUNC: return bind_function(c, sc, e);
     case ATTU_EXPR_EXTRACT: {
-        static const char *fields[] = { "year", "month", "day", "hour", "minute", "second", "dow", "doy",
-                                        "quarter", "epoch", "week" };
-        int f = -1;
-        for (int i = 0; i < (int)(sizeof fields / sizeof *fields); i++) if (!strcmp(fields[i], e->u.extract.field)) f = i;
         attu_bexpr *a = bind_expr(c, sc, e->u.extract.arg);
         if (!a) return NULL;
-        if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_TIMESTAMP), false, e->position))) return NULL;
-        if (a->type.id != ATTU_TYPE_DATE && a->type.id != ATTU_TYPE_TIMESTAMP) {
-            char b1[64];
-            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function extract(unknown, %s) does not exist", tname(a->type, b1));
-            return NULL;
-        }
-        if (f < 0) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "unit \"%s\" not supported for type %s",
-                           e->u.extract.field, a->type.id == ATTU_TYPE_DATE ? "date" : "timestamp without time zone");
-            return NULL;
-        }
-        bool ts = a->type.id == ATTU_TYPE_TIMESTAMP;
-        int scale = ts && (f == ATTU_EXTRACT_SECOND || f == ATTU_EXTRACT_EPOCH) ? 6 : 0;
-        attu_bexpr *r = mk_call(c, ATTU_OP_EXTRACT, attu_type_decimal(18, scale), e->position, 1, a, NULL, NULL, NULL);
-        if (r) { r->imm = f; r->aux = ts; }
-        return r;
+        return bind_extract(c, e->u.extract.field, a, false, e->position);
     }
     case ATTU_EXPR_SUBQUERY: case ATTU_EXPR_EXISTS: case ATTU_EXPR_IN_SUBQUERY: case ATTU_EXPR_QUANTIFIED:
         return attu_bind_subquery_expr(c, sc, e);
     }
     attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "expression not supported");
     return NULL;
+}
+
+/* PostgreSQL's names of date/time units, as EXTRACT and date_part take
+ * them (datetime.c's deltatktbl and datetktbl): matched in lower case on
+ * at most 10 characters, as PostgreSQL's TOKMAXLEN. -2: a unit known to
+ * PostgreSQL that a timestamp without time zone does not have. */
+static int datetime_unit(const char *name) {
+    static const struct { const char *name; int field; } units[] = {
+        { "y", ATTU_EXTRACT_YEAR }, { "year", ATTU_EXTRACT_YEAR }, { "years", ATTU_EXTRACT_YEAR },
+        { "yr", ATTU_EXTRACT_YEAR }, { "yrs", ATTU_EXTRACT_YEAR },
+        { "mon", ATTU_EXTRACT_MONTH }, { "mons", ATTU_EXTRACT_MONTH }, { "month", ATTU_EXTRACT_MONTH },
+        { "months", ATTU_EXTRACT_MONTH },
+        { "d", ATTU_EXTRACT_DAY }, { "day", ATTU_EXTRACT_DAY }, { "days", ATTU_EXTRACT_DAY },
+        { "h", ATTU_EXTRACT_HOUR }, { "hour", ATTU_EXTRACT_HOUR }, { "hours", ATTU_EXTRACT_HOUR },
+        { "hr", ATTU_EXTRACT_HOUR }, { "hrs", ATTU_EXTRACT_HOUR },
+        { "m", ATTU_EXTRACT_MINUTE }, { "min", ATTU_EXTRACT_MINUTE }, { "mins", ATTU_EXTRACT_MINUTE },
+        { "minute", ATTU_EXTRACT_MINUTE }, { "minutes", ATTU_EXTRACT_MINUTE },
+        { "s", ATTU_EXTRACT_SECOND }, { "sec", ATTU_EXTRACT_SECOND }, { "secs", ATTU_EXTRACT_SECOND },
+        { "second", ATTU_EXTRACT_SECOND }, { "seconds", ATTU_EXTRACT_SECOND },
+        { "ms", ATTU_TRUNC_MILLISECONDS }, { "msec", ATTU_TRUNC_MILLISECONDS }, { "msecs", ATTU_TRUNC_MILLISECONDS },
+        { "msecond", ATTU_TRUNC_MILLISECONDS }, { "mseconds", ATTU_TRUNC_MILLISECONDS },
+        { "millisecon", ATTU_TRUNC_MILLISECONDS },
+        { "us", ATTU_TRUNC_MICROSECONDS }, { "usec", ATTU_TRUNC_MICROSECONDS }, { "usecs", ATTU_TRUNC_MICROSECONDS },
+        { "usecond", ATTU_TRUNC_MICROSECONDS }, { "useconds", ATTU_TRUNC_MICROSECONDS },
+        { "microsecon", ATTU_TRUNC_MICROSECONDS },
+        { "w", ATTU_EXTRACT_WEEK }, { "week", ATTU_EXTRACT_WEEK }, { "weeks", ATTU_EXTRACT_WEEK },
+        { "qtr", ATTU_EXTRACT_QUARTER }, { "quarter", ATTU_EXTRACT_QUARTER },
+        { "dec", ATTU_TRUNC_DECADE }, { "decs", ATTU_TRUNC_DECADE }, { "decade", ATTU_TRUNC_DECADE },
+        { "decades", ATTU_TRUNC_DECADE },
+        { "c", ATTU_TRUNC_CENTURY }, { "cent", ATTU_TRUNC_CENTURY }, { "century", ATTU_TRUNC_CENTURY },
+        { "centuries", ATTU_TRUNC_CENTURY },
+        { "mil", ATTU_TRUNC_MILLENNIUM }, { "mils", ATTU_TRUNC_MILLENNIUM }, { "millennium", ATTU_TRUNC_MILLENNIUM },
+        { "millennia", ATTU_TRUNC_MILLENNIUM },
+        { "dow", ATTU_EXTRACT_DOW }, { "doy", ATTU_EXTRACT_DOY }, { "isodow", ATTU_EXTRACT_ISODOW },
+        { "isoyear", ATTU_EXTRACT_ISOYEAR }, { "epoch", ATTU_EXTRACT_EPOCH },
+        { "j", ATTU_EXTRACT_JULIAN }, { "julian", ATTU_EXTRACT_JULIAN },
+        { "timezone", -2 }, { "timezone_h", -2 }, { "timezone_m", -2 },
+    };
+    char low[11];
+    size_t n = 0;
+    for (; name[n] && n < 10; n++) low[n] = (char)(name[n] >= 'A' && name[n] <= 'Z' ? name[n] + 32 : name[n]);
+    low[n] = 0;
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) if (!strcmp(units[i].name, low)) return units[i].field;
+    return -1;
+}
+
+/* EXTRACT(field FROM a) (as_float false: numeric, as PostgreSQL 14+) or
+ * date_part('field', a) (as_float true: double precision; a date is read
+ * as a timestamp at midnight, as PostgreSQL casts it). Unknown units are
+ * 22023, units the type does not have 0A000, as PostgreSQL reports them.
+ * Infinite dates and timestamps give +-Infinity for year, decade, century,
+ * millennium, isoyear, epoch and julian, NULL for the other fields. */
+attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos) {
+    if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_TIMESTAMP), false, pos))) return NULL;
+    if (a->type.id != ATTU_TYPE_DATE && a->type.id != ATTU_TYPE_TIMESTAMP) {
+        char b1[64];
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "function %s(unknown, %s) does not exist",
+                       as_float ? "date_part" : "extract", tname(a->type, b1));
+        attu_error_set_detail(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
+        return NULL;
+    }
+    bool ts = a->type.id == ATTU_TYPE_TIMESTAMP;
+    const char *tn = ts || as_float ? "timestamp without time zone" : "date";
+    int f = datetime_unit(field);
+    if (f == -1) {
+        attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos, "unit \"%s\" not recognized for type %s", field, tn);
+        return NULL;
+    }
+    bool timeunit = f == ATTU_EXTRACT_HOUR || f == ATTU_EXTRACT_MINUTE || f == ATTU_EXTRACT_SECOND ||
+                    f == ATTU_TRUNC_MILLISECONDS || f == ATTU_TRUNC_MICROSECONDS;
+    if (f == -2 || (!ts && !as_float && timeunit)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "unit \"%s\" not supported for type %s", field, tn);
+        return NULL;
+    }
+    if (ts && !as_float && f == ATTU_EXTRACT_JULIAN) {
+        /* PostgreSQL shows the fraction of the day with 20 digits, more
+         * than attu's 18-digit numeric holds */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "EXTRACT(julian FROM timestamp) is not supported; use date_part('julian', ...)");
+        return NULL;
+    }
+    /* numeric scale: fractional seconds for timestamps */
+    int scale = 0;
+    if (ts && (f == ATTU_EXTRACT_SECOND || f == ATTU_EXTRACT_EPOCH)) scale = 6;
+    if (ts && f == ATTU_TRUNC_MILLISECONDS) scale = 3;
+    attu_type rt = as_float ? attu_type_make(ATTU_TYPE_FLOAT64) : attu_type_decimal(18, scale);
+    attu_bexpr *r = mk_call(c, ATTU_OP_EXTRACT, rt, pos, 1, a, NULL, NULL, NULL);
+    if (r) { r->imm = f; r->aux = ts; }
+    return r;
 }

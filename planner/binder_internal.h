@@ -100,6 +100,8 @@ attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, at
 attu_bexpr *mk_const_int(bctx *c, attu_type t, int64_t v);
 attu_bexpr *mk_const_null(bctx *c, attu_type t);
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
+/* EXTRACT / date_part of a date or timestamp (binder_expr.c) */
+attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos);
 const char *tname(attu_type t, char *buf);
 attu_lplan *bind_query(bctx *c, const attu_ast_query *q);
 bool is_numeric(attu_type_id t);

@@ -508,18 +508,17 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return mk_call(c, t.id == ATTU_TYPE_DECIMAL ? ATTU_OP_MOD_D : ATTU_OP_MOD_I, t, pos, 2, args[0], args[1], NULL, NULL);
     }
     if (!strcmp(name, "date_part")) {
-        static const char *fields[] = { "year", "month", "day", "hour", "minute", "second", "dow", "doy", "quarter", "epoch", "week" };
-        if (args[0]->kind != BX_CONST || !args[0]->s) return no_function(c, e, args, n);
-        int f = -1;
-        for (int i = 0; i < 11; i++) if (!strcmp(fields[i], args[0]->s)) f = i;
-        attu_bexpr *a = args[1];
-        if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_TIMESTAMP), false, pos))) return NULL;
-        if (f < 0 || (a->type.id != ATTU_TYPE_DATE && a->type.id != ATTU_TYPE_TIMESTAMP)) return no_function(c, e, args, n);
-        bool ts = a->type.id == ATTU_TYPE_TIMESTAMP;
-        attu_bexpr *x = mk_call(c, ATTU_OP_EXTRACT, attu_type_decimal(18, 6), pos, 1, a, NULL, NULL, NULL);
-        if (!x) return NULL;
-        x->imm = f; x->aux = ts;
-        return mk_call(c, ATTU_OP_CAST_D_F, f8, pos, 1, x, NULL, NULL, NULL);   /* double precision, as PostgreSQL */
+        /* date_part('unit', date or timestamp) -> double precision; the
+         * unit must be a constant here (PostgreSQL allows any text) */
+        if ((args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) ||
+            (args[1]->type.id != ATTU_TYPE_UNKNOWN && args[1]->type.id != ATTU_TYPE_DATE && args[1]->type.id != ATTU_TYPE_TIMESTAMP))
+            return no_function(c, e, args, n);
+        if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_part must be a constant");
+            return NULL;
+        }
+        if (args[0]->is_null) return mk_const_null(c, f8);
+        return bind_extract(c, args[0]->s, args[1], true, pos);
     }
     if (!strcmp(name, "date_trunc")) {
         /* date_trunc('unit', timestamp) -> timestamp; the unit must be a
