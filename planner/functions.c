@@ -161,6 +161,9 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     }
     for (int i = 0; i < n; i++) {
         if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) goto fail;
+        /* lag / lead's default keeps an untyped literal untyped: it takes
+         * the value's type below (lag(i, 1, 'x') is 22P02, as PostgreSQL) */
+        if ((an->kind == WIN_LAG || an->kind == WIN_LEAD) && i == 2) continue;
         if (!(args[i] = resolve_unknown(c, args[i]))) goto fail;
     }
     if (e->u.func.distinct) {
@@ -248,6 +251,11 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         break;
     case AGG_NTH_SMALLEST: case AGG_NTH_LARGEST: case AGG_NTH_SMALLEST_ARG: case AGG_NTH_LARGEST_ARG: {
         int ki = n - 1;
+        if (window) {
+            /* the window executor has no top-k accumulator */
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s is not supported as a window function", an->name);
+            goto fail;
+        }
         if (args[ki]->kind != BX_CONST || args[ki]->is_null ||
             (args[ki]->type.id != ATTU_TYPE_INT32 && args[ki]->type.id != ATTU_TYPE_INT64) || args[ki]->i < 1 || args[ki]->i > 1024) {
             attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, args[ki]->position ? args[ki]->position : e->position,
@@ -271,7 +279,15 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         x->type = args[0]->type;
         break;
     case WIN_NTILE:
-        if (args[0]->kind != BX_CONST || args[0]->is_null || args[0]->type.id != ATTU_TYPE_INT32 || args[0]->i < 1) {
+        if (args[0]->type.id != ATTU_TYPE_INT32 && args[0]->type.id != ATTU_TYPE_UNKNOWN) goto bad;
+        if (args[0]->kind == BX_CONST && !args[0]->is_null && args[0]->i < 1) {
+            /* PostgreSQL reports it when the window runs:
+             * invalid_argument_for_ntile_function */
+            attu_error_set(c->err, "22014", args[0]->position ? args[0]->position : e->position,
+                           "argument of ntile must be greater than zero");
+            goto fail;
+        }
+        if (args[0]->kind != BX_CONST || args[0]->is_null) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "ntile needs a positive integer constant");
             goto fail;
         }
