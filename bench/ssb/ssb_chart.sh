@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/ssb/ssb_chart.sh RESULTS.csv OUT.png [SF] - draws the SSB results that
 # `ssb_run --csv RESULTS.csv` appended (rows engine,sf,query,cold_ms,warm_ms,ok)
-# as grouped bars: warm time per query and engine, log scale, for one scale
+# as grouped bars: warm time per query and engine (blanks in an engine name
+# print as underscores), log scale, for one scale
 # factor (default: the largest in the file). Failed queries are left out.
 # Needs gnuplot (Debian: gnuplot-nox).
 set -euo pipefail
@@ -17,13 +18,13 @@ awk -F, -v sf="$sf" -v engines="$engines" '
   BEGIN { n = split(engines, e, "\n") }
   NR > 1 && $2 == sf { if (!($3 in seenq)) { seenq[$3] = 1; qs[++nq] = $3 }
                        t[$1, $3] = ($6 == 1) ? $5 : "-" }
-  END { printf "query"; for (i = 1; i <= n; i++) printf " %s", e[i]; print ""
+  END { printf "query"; for (i = 1; i <= n; i++) { h = e[i]; gsub(/ /, "_", h); printf " %s", h }; print ""
         for (j = 1; j <= nq; j++) { printf "%s", qs[j]
           for (i = 1; i <= n; i++) printf " %s", ((e[i], qs[j]) in t) ? t[e[i], qs[j]] : "-"
           print "" } }' "$in" >"$tmp/data"
 ncol=$(head -n1 "$tmp/data" | wc -w)
 gnuplot <<GP
-set terminal pngcairo size 1100,500 font "sans,10"
+set terminal pngcairo size 1100,500 font "sans,10" noenhanced
 set output "$out"
 set title "Star Schema Benchmark, SF $sf: warm time per query (lower is better)"
 set style data histogram
