@@ -544,14 +544,33 @@ static attu_bexpr *win_rewrite(bctx *c, winstate *ws, attu_bexpr *e) {
 
 /* ---- SELECT ------------------------------------------------------------------------- */
 
+/* The name PostgreSQL gives a cast's column: the last word of the type
+ * name as its grammar builds it, so the SQL spellings become the internal
+ * names (integer -> int4, double precision -> float8, timestamp ->
+ * timestamp...) and other names stay as written (text, date, int8). */
+static const char *cast_type_name(const attu_ast_typename *t) {
+    static const struct { const char *sql, *pg; } map[] = {
+        { "integer", "int4" }, { "smallint", "int2" }, { "bigint", "int8" }, { "real", "float4" },
+        { "double precision", "float8" }, { "boolean", "bool" }, { "character varying", "varchar" },
+        { "character", "bpchar" }, { "timestamp without time zone", "timestamp" },
+        { "timestamp with time zone", "timestamptz" }, { "time without time zone", "time" },
+        { "time with time zone", "timetz" },
+    };
+    if (!strcmp(t->name, "float")) return t->precision >= 1 && t->precision <= 24 ? "float4" : "float8";
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++) if (!strcmp(map[i].sql, t->name)) return map[i].pg;
+    return t->name;
+}
+
 static const char *expr_name(const attu_ast_expr *e) {
     switch (e->kind) {
     case ATTU_EXPR_COLUMN: return e->u.column.name;
     case ATTU_EXPR_FUNC: return e->u.func.name;
     case ATTU_EXPR_CASE: return "case";
     case ATTU_EXPR_CAST:
-        if (e->u.cast.arg->kind == ATTU_EXPR_COLUMN || e->u.cast.arg->kind == ATTU_EXPR_FUNC) return expr_name(e->u.cast.arg);
-        return e->u.cast.type.name;   /* PG names it after the type */
+        /* a column's or a function's name wins over the type's */
+        if (e->u.cast.arg->kind == ATTU_EXPR_COLUMN || e->u.cast.arg->kind == ATTU_EXPR_FUNC ||
+            e->u.cast.arg->kind == ATTU_EXPR_EXTRACT) return expr_name(e->u.cast.arg);
+        return cast_type_name(&e->u.cast.type);
     case ATTU_EXPR_EXTRACT: return "extract";
     case ATTU_EXPR_SUBQUERY: return "?column?";
     case ATTU_EXPR_EXISTS: return "exists";
