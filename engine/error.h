@@ -13,6 +13,7 @@
 #define ATTU_ERROR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 /* SQLSTATE codes used across the project (PostgreSQL's appendix A). */
 #define ATTU_SQLSTATE_SYNTAX              "42601"
@@ -55,6 +56,7 @@ typedef struct attu_error {
     char message[512];
     char detail[256];     /* optional second line (PostgreSQL's DETAIL) */
     int  position;        /* 1-based character offset in the SQL text, 0 = none */
+    char hint[256];       /* optional suggestion (PostgreSQL's HINT) */
 } attu_error;
 
 void attu_error_clear(attu_error *err);
@@ -67,6 +69,15 @@ int attu_error_setv(attu_error *err, const char *sqlstate, int position,
                     const char *fmt, va_list ap);
 void attu_error_set_detail(attu_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Sets the HINT of the recorded error (an advice line, as PostgreSQL's
+ * "No function matches ... add explicit type casts."). */
+static inline void attu_error_set_hint(attu_error *err, const char *text) {
+    if (!err) return;
+    size_t i = 0;
+    for (; text[i] && i + 1 < sizeof err->hint; i++) err->hint[i] = text[i];
+    err->hint[i] = 0;
+}
 
 /* Out-of-memory shorthand: SQLSTATE 53200. */
 int attu_error_oom(attu_error *err);

@@ -689,7 +689,7 @@ attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_floa
         char b1[64];
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "function %s(unknown, %s) does not exist",
                        as_float ? "date_part" : "extract", tname(a->type, b1));
-        attu_error_set_detail(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
+        attu_error_set_hint(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
         return NULL;
     }
     bool ts = a->type.id == ATTU_TYPE_TIMESTAMP;

@@ -22,7 +22,7 @@ static attu_bexpr *no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **arg
     for (int i = 0; i < n && used < sizeof buf; i++)
         used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "", args[i] ? tname(args[i]->type, tb) : "?");
     attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "%s) does not exist", buf);
-    attu_error_set_detail(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
+    attu_error_set_hint(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
     return NULL;
 }
 
