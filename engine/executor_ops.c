@@ -1,6 +1,6 @@
 /*
  * executor_ops.c - the operators with more moving parts: concatenation,
- * equi-joins (sort + sorted_search + inner_join), cross joins, grouped and
+ * equi-joins (sort the smaller side + sorted_search + scan + lbs), cross joins, grouped and
  * whole-table aggregation (sort + segment heads + segreduce), the fused
  * join-aggregate (lbs_segreduce), window functions and set operations.
  */
@@ -207,6 +207,80 @@ static int sort_key(xctx *x, attu_buf *k, size_t n, attu_buf **perm, attu_buf **
     return 0;
 }
 
+/* The pairs of an inner equi-join of int64 key images, without sorting the
+ * larger side: the smaller side's keys are sorted once, each key of the
+ * larger side finds its run of partners with a lower and an upper
+ * sorted_search, and the scan of the run lengths plus a load-balancing search
+ * expand the pairs (DESIGN.md: sorted_search -> lbs). A star join's fact
+ * table is thus read, never sorted. Pairs come out in the larger side's row
+ * order, the partners of one row in the smaller side's stable key order; NULL
+ * keys never match (key_encode's sentinels differ between the sides). */
+static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, attu_buf *kr, size_t nr,
+                            attu_buf **li_out, attu_buf **ri_out, size_t *np_out) {
+    bool swap = nl < nr;              /* sort the left side, search the right */
+    attu_buf *ks = swap ? kl : kr, *kn = swap ? kr : kl;
+    size_t ns = swap ? nl : nr, nn = swap ? nr : nl;
+    attu_buf *ps = NULL, *ss = NULL, *lo = NULL, *hi = NULL, *cnt = NULL, *off = NULL;
+    attu_buf *seg = NULL, *glo = NULL, *goff = NULL, *it = NULL, *pos = NULL, *part = NULL;
+    attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+    int rc = -1;
+    int64_t total = 0;
+    if (sort_key(x, ks, ns, &ps, &ss)) goto done;
+    lo = buf_i64(x, nn); hi = buf_i64(x, nn); cnt = buf_i64(x, nn); off = buf_i64(x, nn + 1);
+    if (!lo || !hi || !cnt || !off) goto done;
+    if (x->be->sorted_search(x->be, kn, nn, ss, ns, false, lo, x->err) ||
+        x->be->sorted_search(x->be, kn, nn, ss, ns, true, hi, x->err)) goto done;
+    {
+        attu_type tys[2] = { i8, i8 };
+        attu_expr_program *p = attu_program_new(2, tys);
+        if (!p) { attu_error_oom(x->err); goto done; }
+        int d = attu_program_reg(p, i8);
+        attu_program_emit(p, attu_instr_make(ATTU_OP_SUB_I, d, 1, 0));
+        attu_program_add_output(p, d);
+        attu_vec in[2] = { { i8, lo, NULL, NULL }, { i8, hi, NULL, NULL } };
+        attu_out o = { i8, cnt, NULL, NULL };
+        int e = x->be->eval(x->be, p, in, nn, &o, x->err);
+        attu_program_free(p);
+        if (e || x->be->scan(x->be, cnt, off, nn, false, &total, x->err) ||
+            x->be->upload(x->be, off, nn * 8, &total, 8, x->err)) goto done;
+    }
+    if (check_stop(x)) goto done;
+    {
+        size_t np = (size_t)total;
+        seg = buf_i64(x, np); glo = buf_i64(x, np); goff = buf_i64(x, np); it = buf_i64(x, np);
+        pos = buf_i64(x, np); part = buf_i64(x, np);
+        if (!seg || !glo || !goff || !it || !pos || !part) goto done;
+        if (np && (x->be->lbs(x->be, off, nn, np, seg, x->err) ||
+                   x->be->gather(x->be, glo, NULL, lo, NULL, 8, seg, np, x->err) ||
+                   x->be->gather(x->be, goff, NULL, off, NULL, 8, seg, np, x->err) ||
+                   x->be->iota(x->be, it, 0, np, x->err))) goto done;
+        if (np) {
+            /* pair p pairs needle row seg[p] with sorted position lo[seg] + p - off[seg] */
+            attu_type tys[3] = { i8, i8, i8 };
+            attu_expr_program *p = attu_program_new(3, tys);
+            if (!p) { attu_error_oom(x->err); goto done; }
+            int a = attu_program_reg(p, i8), b = attu_program_reg(p, i8);
+            attu_program_emit(p, attu_instr_make(ATTU_OP_ADD_I, a, 0, 1));
+            attu_program_emit(p, attu_instr_make(ATTU_OP_SUB_I, b, a, 2));
+            attu_program_add_output(p, b);
+            attu_vec in[3] = { { i8, glo, NULL, NULL }, { i8, it, NULL, NULL }, { i8, goff, NULL, NULL } };
+            attu_out o = { i8, pos, NULL, NULL };
+            int e = x->be->eval(x->be, p, in, np, &o, x->err);
+            attu_program_free(p);
+            if (e || x->be->gather(x->be, part, NULL, ps, NULL, 8, pos, np, x->err)) goto done;
+        }
+        *li_out = swap ? part : seg;
+        *ri_out = swap ? seg : part;
+        part = seg = NULL;
+        *np_out = np;
+        rc = 0;
+    }
+done:
+    free_buf(x, ps); free_buf(x, ss); free_buf(x, lo); free_buf(x, hi); free_buf(x, cnt); free_buf(x, off);
+    free_buf(x, seg); free_buf(x, glo); free_buf(x, goff); free_buf(x, it); free_buf(x, pos); free_buf(x, part);
+    return rc;
+}
+
 static rel *rel_cat_cols(xctx *x, rel *a, rel *b) {
     rel *o = rel_new(x, a->ncols + b->ncols, a->nrows);
     if (!o) return NULL;
@@ -218,17 +292,15 @@ static rel *rel_cat_cols(xctx *x, rel *a, rel *b) {
 rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
     int nk = s->keys.n;
     xcol **lk = calloc((size_t)nk + 1, sizeof *lk), **rk = calloc((size_t)nk + 1, sizeof *rk);
-    attu_buf *kl = NULL, *kr = NULL, *pl = NULL, *sl = NULL, *pr = NULL, *sr = NULL, *ai = NULL, *bi = NULL, *li = NULL, *ri = NULL;
+    attu_buf *kl = NULL, *kr = NULL, *li = NULL, *ri = NULL;
     rel *out = NULL, *pairs = NULL, *lp = NULL, *rp = NULL;
     size_t np = 0;
     if (!lk || !rk) { attu_error_oom(x->err); goto done; }
     if (eval_exprs(x, &s->keys, L, lk) || eval_exprs(x, &s->rkeys, R, rk)) goto done;
     if (join_keys(x, lk, rk, nk, L->nrows, R->nrows, &kl, &kr)) goto done;
-    if (sort_key(x, kl, L->nrows, &pl, &sl) || sort_key(x, kr, R->nrows, &pr, &sr)) goto done;
-    if (x->be->inner_join(x->be, sl, L->nrows, sr, R->nrows, false, &ai, &bi, &np, x->err)) goto done;
-    li = buf_i64(x, np); ri = buf_i64(x, np);
-    if (!li || !ri || x->be->gather(x->be, li, NULL, pl, NULL, 8, ai, np, x->err) ||
-        x->be->gather(x->be, ri, NULL, pr, NULL, 8, bi, np, x->err)) goto done;
+    /* the matching pairs (every join kind starts from them: LEFT / FULL add
+     * the unmatched rows, SEMI / ANTI mark the left rows) */
+    if (inner_join_pairs(x, kl, L->nrows, kr, R->nrows, &li, &ri, &np)) goto done;
     if (check_stop(x)) goto done;
     bool need_pairs = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
     if (need_pairs) {
@@ -304,8 +376,7 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
 done:
     for (int i = 0; i < nk; i++) { if (lk) xcol_unref(x, lk[i]); if (rk) xcol_unref(x, rk[i]); }
     free(lk); free(rk);
-    free_buf(x, kl); free_buf(x, kr); free_buf(x, pl); free_buf(x, sl); free_buf(x, pr); free_buf(x, sr);
-    free_buf(x, ai); free_buf(x, bi); free_buf(x, li); free_buf(x, ri);
+    free_buf(x, kl); free_buf(x, kr); free_buf(x, li); free_buf(x, ri);
     rel_free(x, pairs); rel_free(x, lp); rel_free(x, rp);
     return out;
 }

@@ -62,8 +62,8 @@ const char *attu_stage_patterns(const attu_stage *s) {
     case ATTU_ST_VALUES: return "eval";
     case ATTU_ST_FILTER: return "eval + compact + gather";
     case ATTU_ST_PROJECT: return s->exprs.prog ? "eval" : "pass-through";
-    case ATTU_ST_JOIN: return s->residual.n ? "sort + sorted_search + inner_join + gather + eval + compact"
-                                            : "sort + sorted_search + inner_join + gather";
+    case ATTU_ST_JOIN: return s->residual.n ? "sort + sorted_search + scan + lbs + gather + eval + compact"
+                                            : "sort + sorted_search + scan + lbs + gather";
     case ATTU_ST_CROSS: return "lbs + gather";
     case ATTU_ST_AGG: return s->keys.n ? "sort + segment_heads + segreduce" : "reduce";
     case ATTU_ST_JOIN_AGG: return "sort + sorted_search + scan + lbs_segreduce";

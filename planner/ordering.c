@@ -113,15 +113,6 @@ static attu_bexpr *through_project(attu_plan_arena *pa, const void *ctx, const a
     return attu_through_project(pa, ctx, e);
 }
 
-/* Join key types whose int64 key image (backend key_encode) orders as the
- * values do and never meets the NULL sentinels INT64_MIN / INT64_MIN + 1:
- * 32-bit values and dictionary codes. (BIGINT, DECIMAL and TIMESTAMP
- * reach INT64_MIN; floats order by their bits, which puts -0 before 0 and
- * negative NaNs first.) */
-static bool join_key_orders(attu_type t) {
-    return t.id == ATTU_TYPE_INT32 || t.id == ATTU_TYPE_DATE || t.id == ATTU_TYPE_BOOL || t.id == ATTU_TYPE_TEXT;
-}
-
 static void all_columns(attu_plan_arena *pa, const attu_lplan *p, attu_ordering *out) {
     for (int i = 0; i < p->ncols; i++) add(out, attu_bx_col(pa, i, p->types[i]), false, false, false);
 }
@@ -194,16 +185,10 @@ void attu_plan_ordering(attu_plan_arena *pa, const attu_lplan *p, attu_ordering 
             attu_plan_ordering(pa, p->left, out);
             return;
         }
-        if (p->jk != JK_INNER) return;    /* LEFT / FULL append unmatched rows */
-        /* run_join INNER: pairs come out in the order of the sorted left key
-         * image ((i, j) order of inner_join over the stably sorted left
-         * keys: ties in left input order), the residual's compact keeps it.
-         * Multi-column keys are dense ranks of the lexicographically sorted
-         * key images. Matched keys are never NULL. */
-        for (int i = 0; i < p->nkeys; i++) if (!join_key_orders(p->lkeys[i]->type)) return;
-        for (int i = 0; i < p->nkeys; i++) add(out, p->lkeys[i], false, false, true);
-        attu_plan_ordering(pa, p->left, &in);
-        for (int i = 0; i < in.n; i++) add(out, in.items[i].expr, in.items[i].desc, in.items[i].nulls_first, in.items[i].not_null);
+        /* run_join (INNER, LEFT, FULL): the pairs come out in the row order
+         * of whichever side is larger at run time (inner_join_pairs sorts
+         * only the smaller side), so no order is known here; LEFT / FULL
+         * also append unmatched rows. */
         return;
     }
     case LP_JOIN_AGG: {
