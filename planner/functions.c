@@ -281,9 +281,9 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     case WIN_NTILE:
         if (args[0]->type.id != ATTU_TYPE_INT32 && args[0]->type.id != ATTU_TYPE_UNKNOWN) goto bad;
         if (args[0]->kind == BX_CONST && !args[0]->is_null && args[0]->i < 1) {
-            /* PostgreSQL reports it when the window runs:
-             * invalid_argument_for_ntile_function */
-            attu_error_set(c->err, "22014", args[0]->position ? args[0]->position : e->position,
+            /* PostgreSQL reports it when the window runs (so with no
+             * position): invalid_argument_for_ntile_function */
+            attu_error_set(c->err, "22014", 0,
                            "argument of ntile must be greater than zero");
             goto fail;
         }
@@ -306,7 +306,14 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         }
         x->type = args[0]->type;
         if (n == 3) {
-            if (!(args[1] = coerce(c, args[2], x->type, false, e->position))) goto fail;
+            /* lag(anycompatible, integer, anycompatible): the value and
+             * the default meet in their common type (lead(i, 1, 1.5) is
+             * numeric); none is 42883, as PostgreSQL finds no function */
+            attu_type t;
+            if (!common_type(args[0]->type, args[2]->type, &t) || t.id == ATTU_TYPE_UNKNOWN) goto bad;
+            if (!(args[0] = coerce(c, args[0], t, false, e->position))) goto fail;
+            x->type = t;
+            if (!(args[1] = coerce(c, args[2], t, false, e->position))) goto fail;
             n = 2;
         } else n = 1;
         break;
