@@ -208,7 +208,7 @@ Test(database, explain_and_analyze) {
     tres_free(&r);
     tdb_exec(s, "EXPLAIN ANALYZE SELECT t.id FROM t JOIN t AS o ON t.g = o.g", &r);
     cr_assert(!r.err.set, "%s", r.err.message);
-    cr_assert(strstr(r.text, "inner_join") && strstr(r.text, "actual rows=5") && strstr(r.text, "device=CPU"), "%s", r.text);
+    cr_assert(strstr(r.text, "sorted_search + scan + lbs") && strstr(r.text, "actual rows=5") && strstr(r.text, "device=CPU"), "%s", r.text);
     tres_free(&r);
 }
 
