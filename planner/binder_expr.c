@@ -637,7 +637,7 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
  * them (datetime.c's deltatktbl and datetktbl): matched in lower case on
  * at most 10 characters, as PostgreSQL's TOKMAXLEN. -2: a unit known to
  * PostgreSQL that a timestamp without time zone does not have. */
-static int datetime_unit(const char *name) {
+int datetime_unit(const char *name) {
     static const struct { const char *name; int field; } units[] = {
         { "y", ATTU_EXTRACT_YEAR }, { "year", ATTU_EXTRACT_YEAR }, { "years", ATTU_EXTRACT_YEAR },
         { "yr", ATTU_EXTRACT_YEAR }, { "yrs", ATTU_EXTRACT_YEAR },
@@ -695,14 +695,18 @@ attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_floa
     bool ts = a->type.id == ATTU_TYPE_TIMESTAMP;
     const char *tn = ts || as_float ? "timestamp without time zone" : "date";
     int f = datetime_unit(field);
+    char low[64];   /* PostgreSQL's messages show the unit in lower case */
+    size_t ln = 0;
+    for (; field[ln] && ln + 1 < sizeof low; ln++) low[ln] = (char)(field[ln] >= 'A' && field[ln] <= 'Z' ? field[ln] + 32 : field[ln]);
+    low[ln] = 0;
     if (f == -1) {
-        attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos, "unit \"%s\" not recognized for type %s", field, tn);
+        attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos, "unit \"%s\" not recognized for type %s", low, tn);
         return NULL;
     }
     bool timeunit = f == ATTU_EXTRACT_HOUR || f == ATTU_EXTRACT_MINUTE || f == ATTU_EXTRACT_SECOND ||
                     f == ATTU_TRUNC_MILLISECONDS || f == ATTU_TRUNC_MICROSECONDS;
     if (f == -2 || (!ts && !as_float && timeunit)) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "unit \"%s\" not supported for type %s", field, tn);
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "unit \"%s\" not supported for type %s", low, tn);
         return NULL;
     }
     if (ts && !as_float && f == ATTU_EXTRACT_JULIAN) {

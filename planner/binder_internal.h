@@ -102,6 +102,8 @@ attu_bexpr *mk_const_null(bctx *c, attu_type t);
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
 /* EXTRACT / date_part of a date or timestamp (binder_expr.c) */
 attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos);
+/* A date/time unit name as attu_extract_field (-1 unknown, -2 a time zone unit) */
+int datetime_unit(const char *name);
 const char *tname(attu_type t, char *buf);
 attu_lplan *bind_query(bctx *c, const attu_ast_query *q);
 bool is_numeric(attu_type_id t);

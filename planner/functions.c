@@ -164,6 +164,10 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* lag / lead's default keeps an untyped literal untyped: it takes
          * the value's type below (lag(i, 1, 'x') is 22P02, as PostgreSQL) */
         if ((an->kind == WIN_LAG || an->kind == WIN_LEAD) && i == 2) continue;
+        if (an->kind == WIN_NTILE && args[i]->type.id == ATTU_TYPE_UNKNOWN) {   /* ntile('2') */
+            if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
+            continue;
+        }
         if (!(args[i] = resolve_unknown(c, args[i]))) goto fail;
     }
     if (e->u.func.distinct) {
@@ -545,21 +549,9 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (!strcmp(name, "date_trunc")) {
         /* date_trunc('unit', timestamp) -> timestamp; the unit must be a
-         * constant here (PostgreSQL allows any text) */
-        static const struct { const char *name; int field; } units[] = {
-            { "microseconds", ATTU_TRUNC_MICROSECONDS }, { "microsecond", ATTU_TRUNC_MICROSECONDS },
-            { "milliseconds", ATTU_TRUNC_MILLISECONDS }, { "millisecond", ATTU_TRUNC_MILLISECONDS },
-            { "second", ATTU_EXTRACT_SECOND }, { "seconds", ATTU_EXTRACT_SECOND },
-            { "minute", ATTU_EXTRACT_MINUTE }, { "minutes", ATTU_EXTRACT_MINUTE },
-            { "hour", ATTU_EXTRACT_HOUR }, { "hours", ATTU_EXTRACT_HOUR },
-            { "day", ATTU_EXTRACT_DAY }, { "days", ATTU_EXTRACT_DAY },
-            { "week", ATTU_EXTRACT_WEEK }, { "weeks", ATTU_EXTRACT_WEEK },
-            { "month", ATTU_EXTRACT_MONTH }, { "months", ATTU_EXTRACT_MONTH },
-            { "quarter", ATTU_EXTRACT_QUARTER }, { "year", ATTU_EXTRACT_YEAR }, { "years", ATTU_EXTRACT_YEAR },
-            { "decade", ATTU_TRUNC_DECADE }, { "decades", ATTU_TRUNC_DECADE },
-            { "century", ATTU_TRUNC_CENTURY }, { "centuries", ATTU_TRUNC_CENTURY },
-            { "millennium", ATTU_TRUNC_MILLENNIUM }, { "millennia", ATTU_TRUNC_MILLENNIUM },
-        };
+         * constant here (PostgreSQL allows any text). Unit names as
+         * EXTRACT's (datetime_unit), fields that are no unit of time
+         * (dow, epoch...) 22023, the time zone units 0A000. */
         attu_type ts = attu_type_make(ATTU_TYPE_TIMESTAMP);
         attu_bexpr *a = args[1];
         if (a->type.id == ATTU_TYPE_UNKNOWN || a->type.id == ATTU_TYPE_DATE) {
@@ -572,16 +564,21 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             return NULL;
         }
         if (args[0]->is_null) return mk_const_null(c, ts);
-        char unit[32];
+        char unit[64];
         size_t ul = 0;
         for (const char *q = args[0]->s; *q && ul + 1 < sizeof unit; q++)
             unit[ul++] = (char)(*q >= 'A' && *q <= 'Z' ? *q + 32 : *q);
         unit[ul] = 0;
-        int f = -1;
-        for (size_t i = 0; i < sizeof units / sizeof *units; i++) if (!strcmp(units[i].name, unit)) f = units[i].field;
-        if (f < 0) {
+        int f = datetime_unit(args[0]->s);
+        if (f == -2) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                           "unit \"%s\" not supported for type timestamp without time zone", unit);
+            return NULL;
+        }
+        if (f < 0 || f == ATTU_EXTRACT_DOW || f == ATTU_EXTRACT_DOY || f == ATTU_EXTRACT_EPOCH ||
+            f == ATTU_EXTRACT_ISOYEAR || f == ATTU_EXTRACT_ISODOW || f == ATTU_EXTRACT_JULIAN) {
             attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos,
-                           "unit \"%s\" not recognized for type timestamp without time zone", args[0]->s);
+                           "unit \"%s\" not recognized for type timestamp without time zone", unit);
             return NULL;
         }
         attu_bexpr *x = mk_call(c, ATTU_OP_DATE_TRUNC, ts, pos, 1, a, NULL, NULL, NULL);
