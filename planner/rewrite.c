@@ -8,6 +8,7 @@
 
 #include "planner/lower.h"
 #include "planner/ordering.h"
+#include "planner/selectivity.h"
 
 /* ---- constant folding ----------------------------------------------------------- */
 
@@ -180,9 +181,13 @@ static attu_lplan *pushdown(attu_plan_arena *pa, attu_lplan *p) {
 /* A tree of inner / cross joins is flattened into its leaves and its
  * conjuncts (in the tree's own column order), then rebuilt left-deep:
  * start from the largest leaf (the fact table), then repeatedly join the
- * smallest leaf (filtered dimensions first) connected to what is joined by
- * an equality, so no dimension is ever crossed with another. A projection
- * restores the original column order. */
+ * most selective leaf connected to what is joined by an equality, so no
+ * dimension is ever crossed with another and each join shrinks the fact
+ * rows as much as it can before the next. A leaf's selectivity is the
+ * measured share of its table its filters keep (selectivity.c; an
+ * unfiltered dimension keeps all of it and comes last); leaves that are not
+ * filtered scans, and ties, go by estimated rows. A projection restores the
+ * original column order. */
 
 #define MAX_LEAVES 32
 #define MAX_CONJ 256
@@ -291,6 +296,11 @@ static attu_lplan *reorder(attu_plan_arena *pa, attu_lplan *p) {
     for (int i = 1; i < f->nleaf; i++) if (f->leaf[i]->est_rows > f->leaf[first]->est_rows) first = i;
     order[no++] = first;
     chosen |= 1ULL << first;
+    double sel[MAX_LEAVES];
+    for (int i = 0; i < f->nleaf; i++) {
+        sel[i] = attu_leaf_selectivity(f->leaf[i]);
+        if (sel[i] < 0) sel[i] = 1.0;
+    }
     while (no < f->nleaf) {
         int best = -1;
         bool best_conn = false;
@@ -306,7 +316,9 @@ static attu_lplan *reorder(attu_plan_arena *pa, attu_lplan *p) {
                 uint64_t me = 1ULL << i;
                 if ((a == me && b && !(b & ~chosen)) || (b == me && a && !(a & ~chosen))) conn = true;
             }
-            if (best < 0 || (conn && !best_conn) || (conn == best_conn && f->leaf[i]->est_rows < f->leaf[best]->est_rows)) {
+            bool better = best >= 0 && conn == best_conn &&
+                          (sel[i] < sel[best] || (sel[i] == sel[best] && f->leaf[i]->est_rows < f->leaf[best]->est_rows));
+            if (best < 0 || (conn && !best_conn) || better) {
                 best = i;
                 best_conn = conn;
             }
