@@ -833,14 +833,118 @@ int device_eval(attu_backend* be, const attu_expr_program* p, const attu_vec* in
   return failed;
 }
 
+// A program whose TEXT registers are only dictionary-coded input columns
+// compared with string constants (and IS [NOT] NULL), rewritten to compare
+// the codes: the dictionary is sorted in byte order, so with lb the
+// constant's code or insertion point (attu_dictionary_find) and `found`
+// whether it is present, x = c is code == lb (never, if absent), x < c is
+// code < lb, x <= c is code < lb + found, and so on. A typical dimension
+// filter (`p_category = 'MFGR#12'`, `region IN ('ASIA', 'EUROPE')`) then
+// runs on the device instead of being staged through the host. The result
+// holds the rewritten program (sharing prog's strings) and input types;
+// false when the program has any other use of TEXT.
+struct coded_t {
+  std::vector<attu_instr> code;
+  std::vector<attu_type> types;
+  std::vector<attu_vec> inputs;
+  attu_expr_program prog;
+};
+
+bool text_compares_as_codes(const attu_expr_program* p, const attu_vec* inputs, coded_t& out) {
+  auto is_text = [&](int r) { return r >= 0 && r < p->nregs && p->reg_types[r].id == ATTU_TYPE_TEXT; };
+  std::vector<int> str_const((size_t)p->nregs, -1);
+  bool any_text = false;
+  for (int r = 0; r < p->nregs; ++r) any_text = any_text || is_text(r);
+  if (!any_text) return false;
+  for (int k = 0; k < p->ninstr; ++k) {
+    const attu_instr& in = p->code[k];
+    if (in.op == ATTU_OP_CONST && in.imm_s >= 0 && !in.imm_null && in.dst >= 0) str_const[in.dst] = k;
+  }
+  out.types.assign(p->reg_types, p->reg_types + p->nregs);
+  out.inputs.assign(inputs, inputs + p->ninputs);
+  out.code.clear();
+  const attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+  for (int k = 0; k < p->ninstr; ++k) {
+    attu_instr in = p->code[k];
+    if (in.op == ATTU_OP_CONST && in.imm_s >= 0) {
+      // a string constant: its uses are rewritten below or the rewrite fails
+      out.types[in.dst] = i8;
+      in.imm_s = -1;
+      in.imm_i = 0;
+      out.code.push_back(in);
+      continue;
+    }
+    if ((in.op == ATTU_OP_IS_NULL || in.op == ATTU_OP_IS_NOT_NULL) && in.a >= 0 && in.a < p->ninputs) {
+      out.code.push_back(in);
+      continue;
+    }
+    if (in.op >= ATTU_OP_EQ_S && in.op <= ATTU_OP_GE_S) {
+      int rel = in.op - ATTU_OP_EQ_S;  // EQ NE LT LE GT GE
+      int col = in.a, cst = in.b;
+      if (!(col >= 0 && col < p->ninputs)) {
+        std::swap(col, cst);
+        if (rel >= 2) rel = rel == 2 ? 4 : rel == 3 ? 5 : rel == 4 ? 2 : 3;  // c < x is x > c
+      }
+      if (!(col >= 0 && col < p->ninputs) || cst < 0 || cst >= p->nregs || str_const[cst] < 0) return false;
+      const attu_vec& v = inputs[col];
+      if (v.type.id != ATTU_TYPE_TEXT || !v.dict || (in.guard >= 0 && is_text(in.guard))) return false;
+      const attu_instr& ci = p->code[str_const[cst]];
+      int32_t f = attu_dictionary_find(v.dict, p->strs[ci.imm_s], p->str_lens[ci.imm_s]);
+      int64_t found = f >= 0, lb = f >= 0 ? f : -(int64_t)f - 1;
+      static const int ops[6] = {ATTU_OP_EQ_I, ATTU_OP_NE_I, ATTU_OP_LT_I, ATTU_OP_LT_I, ATTU_OP_GE_I, ATTU_OP_GE_I};
+      int64_t val = rel == 0 || rel == 1 ? (found ? lb : -1) : rel == 3 || rel == 4 ? lb + found : lb;
+      int creg = (int)out.types.size();
+      out.types.push_back(i8);
+      attu_instr c = attu_instr_make(ATTU_OP_CONST, creg, -1, -1);
+      c.imm_i = val;
+      c.guard = in.guard;
+      out.code.push_back(c);
+      in.op = (uint16_t)ops[rel];
+      in.a = (int16_t)col;
+      in.b = (int16_t)creg;
+      out.code.push_back(in);
+      continue;
+    }
+    if (is_text(in.dst) || is_text(in.a) || is_text(in.b) || is_text(in.c) || is_text(in.d) || is_text(in.guard))
+      return false;
+    out.code.push_back(in);
+  }
+  for (int o = 0; o < p->noutputs; ++o)
+    if (is_text(p->outputs[o])) return false;
+  for (int i = 0; i < p->ninputs; ++i)
+    if (out.inputs[i].type.id == ATTU_TYPE_TEXT) {
+      out.inputs[i].type = attu_type_make(ATTU_TYPE_INT32);  // the codes
+      out.types[i] = attu_type_make(ATTU_TYPE_INT32);
+    }
+  if (out.types.size() > (size_t)kDevMaxRegs) return false;
+  out.prog = *p;
+  out.prog.code = out.code.data();
+  out.prog.ninstr = (int)out.code.size();
+  out.prog.cap_instr = out.prog.ninstr;
+  out.prog.reg_types = out.types.data();
+  out.prog.nregs = (int)out.types.size();
+  return true;
+}
+
 int gpu_eval(attu_backend* be, const attu_expr_program* prog, const attu_vec* inputs, size_t n,
              attu_out* outputs, attu_error* err) {
-  if (IMPL(be)->device_eval && n <= kMaxCount && device_eval_eligible(prog, inputs, outputs)) {
-    int failed = 0;
-    if (attu_backend_interrupted(err)) return -1;
-    if (guarded(err, [&] { failed = device_eval(be, prog, inputs, n, outputs); })) return -1;
-    if (!failed) return 0;
-    // Some row fails: the reference below raises its exact error.
+  if (IMPL(be)->device_eval && n <= kMaxCount) {
+    const attu_expr_program* dp = nullptr;
+    const attu_vec* din = inputs;
+    coded_t coded;
+    if (device_eval_eligible(prog, inputs, outputs)) dp = prog;
+    else if (text_compares_as_codes(prog, inputs, coded) &&
+             device_eval_eligible(&coded.prog, coded.inputs.data(), outputs)) {
+      dp = &coded.prog;
+      din = coded.inputs.data();
+    }
+    if (dp) {
+      int failed = 0;
+      if (attu_backend_interrupted(err)) return -1;
+      if (guarded(err, [&] { failed = device_eval(be, dp, din, n, outputs); })) return -1;
+      if (!failed) return 0;
+      // Some row fails: the reference below raises its exact error.
+    }
   }
   attu_backend* host = IMPL(be)->host;
   return guarded(err, [&] {

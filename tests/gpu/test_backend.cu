@@ -774,6 +774,78 @@ int main() {
     attu_program_free(p);
   });
 
+  r.run("eval: text comparisons with constants run on dictionary codes", [&] {
+    // a sorted dictionary of 200 strings; constants present, absent, below
+    // and above every entry; both operand orders; NULL rows
+    std::vector<std::string> words;
+    for (int i = 0; i < 200; ++i) words.push_back("w" + std::to_string(i * 7 % 1000));
+    std::vector<const char*> sp;
+    std::vector<size_t> lens;
+    for (auto& w : words) { sp.push_back(w.c_str()); lens.push_back(w.size()); }
+    std::vector<int32_t> codes(words.size());
+    attu_error de;
+    attu_error_clear(&de);
+    attu_dictionary* dict = attu_dictionary_build(sp.data(), lens.data(), sp.size(), codes.data(), &de);
+    if (!dict) { r.fail(de.message); return; }
+    size_t n = 50000;
+    auto pick = attu::test::random_values<int32_t>(n, 0, dict->count - 1, 77);
+    auto valid = attu::test::random_values<uint8_t>(n, 0, 9, 78);
+    for (auto& v : valid) v = v != 0;
+    const char* consts[] = {"w7", "w70", "w71", "a", "zz", "w"};
+    attu_type tt[1] = {TY(ATTU_TYPE_TEXT)};
+    setenv("ATTU_GPU_EVAL", "0", 1);
+    attu_backend* staged = attu_backend_gpu_new(0, &de);
+    unsetenv("ATTU_GPU_EVAL");
+    if (!staged) { r.fail(de.message); attu_dictionary_unref(dict); return; }
+    attu_backend* three[3] = {cpu, gpu, staged};
+    for (const char* c : consts) {
+      attu_expr_program* p = attu_program_new(1, tt);
+      int sidx = attu_program_add_string(p, c, strlen(c));
+      int creg = attu_program_reg(p, TY(ATTU_TYPE_TEXT));
+      attu_instr ci = attu_instr_make(ATTU_OP_CONST, creg, -1, -1);
+      ci.imm_s = sidx;
+      attu_program_emit(p, ci);
+      for (int op = ATTU_OP_EQ_S; op <= ATTU_OP_GE_S; ++op)
+        for (int flip = 0; flip < 2; ++flip) {
+          int b = attu_program_reg(p, TY(ATTU_TYPE_BOOL));
+          attu_program_emit(p, attu_instr_make((attu_opcode)op, b, flip ? creg : 0, flip ? 0 : creg));
+          attu_program_add_output(p, b);
+        }
+      int isn = attu_program_reg(p, TY(ATTU_TYPE_BOOL));
+      attu_program_emit(p, attu_instr_make(ATTU_OP_IS_NULL, isn, 0, -1));
+      attu_program_add_output(p, isn);
+      int nout = p->noutputs;
+      std::vector<std::vector<uint8_t>> res[3];
+      for (int bi = 0; bi < 3; ++bi) {
+        auto* be = three[bi];
+        attu_buf *cb = put(be, pick), *vb = put(be, valid);
+        attu_vec in{tt[0], cb, vb, dict};
+        std::vector<attu_out> outs((size_t)nout);
+        std::vector<attu_buf*> bufs;
+        for (int o = 0; o < nout; ++o) {
+          attu_buf *d = put(be, nullptr, n), *v = put(be, nullptr, n);
+          bufs.push_back(d);
+          bufs.push_back(v);
+          outs[o] = attu_out{TY(ATTU_TYPE_BOOL), d, v, nullptr};
+        }
+        attu_error_clear(&err);
+        if (be->eval(be, p, &in, n, outs.data(), &err)) r.fail(err.message);
+        for (auto* x : bufs) res[bi].push_back(get<uint8_t>(be, x, n));
+        for (auto* x : bufs) be->free(be, x);
+        be->free(be, cb);
+        be->free(be, vb);
+      }
+      for (int bi = 1; bi < 3; ++bi)
+        for (size_t j = 0; j < res[0].size(); ++j)
+          attu::test::expect_equal(r, res[bi][j], res[0][j],
+                                   (std::string("const '") + c + "' output " + std::to_string(j / 2) +
+                                    (j % 2 ? " validity" : " values") + (bi == 1 ? " device" : " staged")).c_str());
+      attu_program_free(p);
+    }
+    staged->destroy(staged);
+    attu_dictionary_unref(dict);
+  });
+
   r.run("segreduce / reduce over few wide segments (chunked device path)", [&] {
     // exact in any order: counts, integer sums, MIN / MAX with NaN and -0,
     // ANY, and float sums of integers (exact below 2^53)
