@@ -355,6 +355,12 @@ __device__ inline bool is_float_type(int t) {
   return t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64;
 }
 
+// Float inputs below this magnitude cannot make a float sum (or
+// PostgreSQL's sum of squares for avg) overflow before 2^40 rows; bigger
+// or non-finite ones send the call to the host reference, which raises
+// 22003 exactly where PostgreSQL does.
+constexpr double kFloatSafe = 1e100;
+
 // One segment, one spec: the CPU reducer's add / store, row by row.
 __device__ void reduce_segment(const dspec_t& s, const int64_t* perm, int64_t b, int64_t e,
                                int64_t seg, int* overflow) {
@@ -372,6 +378,13 @@ __device__ void reduce_segment(const dspec_t& s, const int64_t* perm, int64_t b,
     num_t v = load_num(s, row, &isnull);
     if (isnull) continue;
     ++cnt;
+    // A float sum or average meeting a huge or non-finite input may
+    // overflow where PostgreSQL's accumulators raise 22003: the host
+    // reference reruns the call (float_risk).
+    if ((s.op == ATTU_REDUCE_SUM || s.op == ATTU_REDUCE_AVG_SUM) && s.fl && !(fabs(v.f) < kFloatSafe)) {
+      atomicExch(overflow, 2);
+      return;
+    }
     switch (s.op) {
       case ATTU_REDUCE_SUM:
         if (s.fl) {
@@ -426,8 +439,11 @@ __device__ void reduce_segment(const dspec_t& s, const int64_t* perm, int64_t b,
   store_num(s, seg, out, isnull);
 }
 
-bool device_reducible(attu_reduce_op op) {
-  switch (op) {
+bool device_reducible(const attu_reduce_spec& s) {
+  // sum(real) adds in single precision step by step, as PostgreSQL's
+  // float4pl: the host reference keeps that order
+  if (s.op == ATTU_REDUCE_SUM && s.in.type.id == ATTU_TYPE_FLOAT32) return false;
+  switch (s.op) {
     case ATTU_REDUCE_COUNT_STAR:
     case ATTU_REDUCE_COUNT:
     case ATTU_REDUCE_SUM:
@@ -526,7 +542,7 @@ __device__ inline void wstate_merge(const dspec_t& s, wstate_t& w, const wstate_
 
 // Block c reduces positions [cbeg[c], cend[c]) for every spec into part[c * nr + k].
 __global__ void wide_chunk_kernel(const dspec_t* specs, int nr, const int64_t* perm,
-                                  const int64_t* cbeg, const int64_t* cend, wstate_t* part) {
+                                  const int64_t* cbeg, const int64_t* cend, wstate_t* part, int* risk) {
   __shared__ wstate_t sh[kWideThreads];
   int64_t c = blockIdx.x;
   int t = threadIdx.x;
@@ -544,6 +560,8 @@ __global__ void wide_chunk_kernel(const dspec_t* specs, int nr, const int64_t* p
       int isnull = 0;
       num_t v = load_num(s, row, &isnull);
       if (isnull) continue;
+      if ((s.op == ATTU_REDUCE_SUM || s.op == ATTU_REDUCE_AVG_SUM) && s.fl && !(fabs(v.f) < kFloatSafe))
+        *risk = 1;
       wstate_add(s, w, v, pos);
     }
     sh[t] = w;
@@ -639,11 +657,11 @@ void wide_segreduce(attu_backend* be, const std::vector<int64_t>& off, const att
   mem_t<dspec_t> ds = to_mem(h, ctx);
   mem_t<int64_t> db = to_mem(cbeg, ctx), de = to_mem(cend, ctx), dc = to_mem(segc, ctx);
   mem_t<wstate_t> part((nchunk ? nchunk : 1) * (size_t)nreduce, ctx);
-  mem_t<int> flag(1, ctx);
+  mem_t<int> flag(2, ctx);  // [0] integer overflow, [1] a float sum at risk
   flag.memset(0);
   if (nchunk) {
     wide_chunk_kernel<<<(unsigned)nchunk, kWideThreads, 0, ctx.stream()>>>(
-        ds.data(), nreduce, perm ? I64(perm) : nullptr, db.data(), de.data(), part.data());
+        ds.data(), nreduce, perm ? I64(perm) : nullptr, db.data(), de.data(), part.data(), flag.data() + 1);
     ATTU_CUDA_CHECK_LAUNCH();
   }
   int64_t nthreads = (int64_t)nseg * nreduce;
@@ -652,9 +670,10 @@ void wide_segreduce(attu_backend* be, const std::vector<int64_t>& off, const att
         ds.data(), nreduce, (int64_t)nseg, dc.data(), part.data(), flag.data());
     ATTU_CUDA_CHECK_LAUNCH();
   }
-  int overflow = 0;
-  dtoh(&overflow, flag.data(), 1, ctx);
-  if (overflow) {
+  int flags[2] = {0, 0};
+  dtoh(flags, flag.data(), 2, ctx);
+  if (flags[1]) throw float_risk_t();
+  if (flags[0]) {
     attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range");
     throw already_set_t();
   }
@@ -1518,7 +1537,7 @@ int gpu_segreduce(attu_backend* be, const attu_buf* offsets, size_t nseg, const 
                           "too many aggregates in one query (at most 64)");
   if (nseg > kMaxCount) return attu_error_set(err, "54000", 0, "GPU backend: %zu segments", nseg);
   bool reducible = true;
-  for (int k = 0; k < nreduce && reducible; ++k) reducible = device_reducible(specs[k].op);
+  for (int k = 0; k < nreduce && reducible; ++k) reducible = device_reducible(specs[k]);
   if (reducible && nseg > 0 && nseg < kMinDeviceSegments && nreduce > 0) {
     // few segments: wide ones go to the chunked device path
     std::vector<int64_t> off(nseg + 1);
@@ -1526,7 +1545,9 @@ int gpu_segreduce(attu_backend* be, const attu_buf* offsets, size_t nseg, const 
     if (rc) return rc;
     if ((size_t)(off[nseg] - off[0]) >= kWideMinRows) {
       if (attu_backend_interrupted(err)) return -1;
-      return guarded(err, [&] { wide_segreduce(be, off, perm, nreduce, specs, outs, err); });
+      rc = guarded(err, [&] { wide_segreduce(be, off, perm, nreduce, specs, outs, err); });
+      if (rc != kFloatRisk) return rc;
+      return host_segreduce(be, offsets, nseg, perm, nreduce, specs, outs, false, 0, err);
     }
   }
   bool device = reducible && nseg >= kMinDeviceSegments;
@@ -1560,11 +1581,13 @@ int gpu_segreduce(attu_backend* be, const attu_buf* offsets, size_t nseg, const 
     }, (int)nseg, ctx);
     int overflow = 0;
     dtoh(&overflow, fl, 1, ctx);
+    if (overflow == 2) throw float_risk_t();
     if (overflow) {
       attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range");
       throw already_set_t();
     }
   });
+  if (rc == kFloatRisk) return host_segreduce(be, offsets, nseg, perm, nreduce, specs, outs, false, 0, err);
   return rc;
 }
 
@@ -1574,11 +1597,12 @@ int gpu_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* 
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                           "too many aggregates in one query (at most 64)");
   bool reducible = nreduce > 0;
-  for (int k = 0; k < nreduce && reducible; ++k) reducible = device_reducible(specs[k].op);
+  for (int k = 0; k < nreduce && reducible; ++k) reducible = device_reducible(specs[k]);
   if (reducible && n >= kWideMinRows) {
     if (attu_backend_interrupted(err)) return -1;
     std::vector<int64_t> off{0, (int64_t)n};
-    return guarded(err, [&] { wide_segreduce(be, off, nullptr, nreduce, specs, outs, err); });
+    int rc = guarded(err, [&] { wide_segreduce(be, off, nullptr, nreduce, specs, outs, err); });
+    if (rc != kFloatRisk) return rc;
   }
   return host_segreduce(be, nullptr, 1, nullptr, nreduce, specs, outs, true, n, err);
 }

@@ -46,6 +46,10 @@ inline int64_t* I64(const attu_buf* b) { return static_cast<int64_t*>(b->ptr); }
 
 // Thrown inside guarded bodies when an attu_error was already set.
 struct already_set_t {};
+// Thrown when a device float sum may overflow: guarded() returns
+// kFloatRisk and the caller reruns the host reference.
+struct float_risk_t {};
+constexpr int kFloatRisk = -2;
 
 // Runs body(); maps exceptions to attu_error (53200 for device or host
 // memory exhaustion, XX000 with CUDA's file:line message otherwise).
@@ -57,6 +61,8 @@ int guarded(attu_error* err, body_t body) {
     return 0;
   } catch (const already_set_t&) {
     return -1;
+  } catch (const float_risk_t&) {
+    return kFloatRisk;
   } catch (const cuda_error& e) {
     if (e.code == cudaErrorMemoryAllocation) {
       cudaGetLastError();  // not sticky; clear it for the next call

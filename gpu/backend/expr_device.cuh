@@ -272,7 +272,8 @@ __host__ __device__ inline int dev_eval_row(const dinstr_t* code, int ninstr, ds
         break;
       case ATTU_OP_EXP:
         fz = exp(fx);
-        if (isinf(fz) && !isinf(fx)) return 1;
+        if (isinf(fz) && !isinf(fx)) return 1;  // overflow
+        if (fz == 0 && !isinf(fx)) return 1;    // underflow
         res.v.f = fz;
         break;
       case ATTU_OP_SIN: res.v.f = sin(fx); break;
