@@ -133,6 +133,7 @@ static void put_error_fields(pgbuf *b, const char *severity, const attu_error *e
     put_field(b, 'C', code);
     put_field(b, 'M', err->message[0] ? err->message : "internal error");
     if (err->detail[0]) put_field(b, 'D', err->detail);
+    if (err->hint[0]) put_field(b, 'H', err->hint);
     if (err->position > 0) {
         char pos[16];
         snprintf(pos, sizeof pos, "%d", err->position);

@@ -30,4 +30,10 @@ if err=$("${P[@]}" -c "SELEC 1" 2>&1); then fail "syntax error did not fail"; fi
 echo "$err" | grep -q 'syntax error' || fail "error text: $err"
 err=$("${P[@]}" -c "\\set VERBOSITY verbose" -c "SELEC 1" 2>&1 || true)
 echo "$err" | grep -q '42601' || fail "no SQLSTATE in verbose error: $err"
+# against the real engine: an unknown function's error carries PostgreSQL's
+# HINT line
+if [ "${ATTU_KIND:-}" = real ]; then
+  err=$("${P[@]}" -c "SELECT no_such_function(1)" 2>&1 || true)
+  echo "$err" | grep -q '^HINT:  No function matches' || fail "no HINT line: $err"
+fi
 echo "psql: ok"
