@@ -506,6 +506,23 @@ static int match_word(const char *p, const char *e, const char *w) {
     return (size_t)(e - p) == n && strncasecmp(p, w, n) == 0;
 }
 
+/* Skips a numeric time zone "+HH", "-HH:MM" or "+HHMM" at *pp (which
+ * points at the sign). Returns 0, -1 syntax or -2 out of range. */
+static int skip_zone(const char **pp, const char *e) {
+    const char *p = *pp + 1;
+    int tzh, tzm;
+    if (read_digits(&p, e, 2, &tzh) < 1) return -1;
+    if (p < e && *p == ':') {
+        p++;
+        if (read_digits(&p, e, 2, &tzm) != 2) return -1;
+    } else if (p < e && (unsigned)(*p - '0') <= 9) {
+        if (read_digits(&p, e, 2, &tzm) != 2) return -1;
+    }
+    if (tzh > 15) return -2;
+    *pp = p;
+    return 0;
+}
+
 /*
  * Parses [Y]YYY-MM-DD[ BC|AD] optionally followed by a time part (for
  * timestamps) "[ T]HH:MM[:SS[.frac]]" and a trailing time zone that
@@ -576,20 +593,19 @@ static int parse_datetime(const char *s, size_t len, int want_time,
             while (p < e && *p == ' ') p++;
             if (p < e && (*p == 'Z' || *p == 'z')) p++;
             else if (p < e && (*p == '+' || *p == '-')) {
-                int tzh, tzm;
-                p++;
-                if (read_digits(&p, e, 2, &tzh) < 1) return -1;
-                if (p < e && *p == ':') {
-                    p++;
-                    if (read_digits(&p, e, 2, &tzm) != 2) return -1;
-                } else if (p < e && (unsigned)(*p - '0') <= 9) {
-                    if (read_digits(&p, e, 2, &tzm) != 2) return -1;
-                }
-                if (tzh > 15) return -2;
+                int rc = skip_zone(&p, e);
+                if (rc) return rc;
             }
         }
     }
     while (p < e && *p == ' ') p++;
+    /* a zone right after the date ("1999-12-25 +00", as pgjdbc sends a
+     * java.sql.Date) is ignored too, as PostgreSQL does */
+    if (p < e && (*p == '+' || *p == '-') && e - p >= 2 && (unsigned)(p[1] - '0') <= 9) {
+        int rc = skip_zone(&p, e);
+        if (rc) return rc;
+        while (p < e && *p == ' ') p++;
+    }
     if (e - p >= 2 && strncasecmp(p, "BC", 2) == 0) { bc = 1; p += 2; }
     else if (e - p >= 2 && strncasecmp(p, "AD", 2) == 0) { p += 2; }
     while (p < e && *p == ' ') p++;
@@ -696,8 +712,8 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TIMESTAMP: {
         int is_date = t.id == ATTU_TYPE_DATE;
-        int32_t days;
-        int64_t usec;
+        int32_t days = 0;
+        int64_t usec = 0;
         /* A date accepts (and drops) a time part, as PostgreSQL does. */
         int rc = parse_datetime(text, len, 1, &days, &usec);
         const char *name = is_date ? "date" : "timestamp";
