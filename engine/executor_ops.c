@@ -207,43 +207,133 @@ static int sort_key(xctx *x, attu_buf *k, size_t n, attu_buf **perm, attu_buf **
     return 0;
 }
 
-/* The pairs of an inner equi-join of int64 key images, without sorting the
- * larger side: the smaller side's keys are sorted once, each key of the
- * larger side finds its run of partners with a lower and an upper
- * sorted_search, and the scan of the run lengths plus a load-balancing search
- * expand the pairs (DESIGN.md: sorted_search -> lbs). A star join's fact
- * table is thus read, never sorted. Pairs come out in the larger side's row
- * order, the partners of one row in the smaller side's stable key order; NULL
- * keys never match (key_encode's sentinels differ between the sides). */
-static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, attu_buf *kr, size_t nr,
-                            attu_buf **li_out, attu_buf **ri_out, size_t *np_out) {
-    bool swap = nl < nr;              /* sort the left side, search the right */
-    attu_buf *ks = swap ? kl : kr, *kn = swap ? kr : kl;
-    size_t ns = swap ? nl : nr, nn = swap ? nr : nl;
-    attu_buf *ps = NULL, *ss = NULL, *lo = NULL, *hi = NULL, *cnt = NULL, *off = NULL;
-    attu_buf *seg = NULL, *glo = NULL, *goff = NULL, *it = NULL, *pos = NULL, *part = NULL;
-    attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+/* A BOOL mask of the rows whose key columns are all non-NULL, or NULL in
+ * *mask_out when no key column can hold NULL. Joins drop NULL keys by this
+ * mask rather than trusting key_encode's sentinels, which a BIGINT key can
+ * also take (INT64_MIN). */
+static int keys_valid_mask(xctx *x, xcol **k, int nk, size_t n, attu_buf **mask_out) {
+    *mask_out = NULL;
+    attu_type bt = attu_type_make(ATTU_TYPE_BOOL);
+    attu_type tys[64];
+    attu_vec in[64];
+    int nv = 0;
+    for (int i = 0; i < nk && nv < 64; i++)
+        if (k[i]->valid) { tys[nv] = bt; in[nv] = (attu_vec){ bt, k[i]->valid, NULL, NULL }; nv++; }
+    if (!nv) return 0;
+    attu_expr_program *p = attu_program_new(nv, tys);
+    if (!p) return attu_error_oom(x->err);
+    int acc = 0;
+    for (int i = 1; i < nv; i++) {
+        int r = attu_program_reg(p, bt);
+        attu_program_emit(p, attu_instr_make(ATTU_OP_AND, r, acc, i));
+        acc = r;
+    }
+    if (nv == 1) {
+        acc = attu_program_reg(p, bt);
+        attu_program_emit(p, attu_instr_make(ATTU_OP_MOVE, acc, 0, -1));
+    }
+    attu_program_add_output(p, acc);
+    attu_buf *m = x->be->alloc(x->be, n ? n : 1, x->err);
+    attu_out o = { bt, m, NULL, NULL };
+    int rc = !m || x->be->eval(x->be, p, in, n, &o, x->err);
+    attu_program_free(p);
+    if (rc) { free_buf(x, m); return -1; }
+    *mask_out = m;
+    return 0;
+}
+
+/* The haystack side of a sorted_search join: the rows whose keys are not
+ * NULL (mask, or all), sorted by key image. *perm maps sorted positions to
+ * rows, *sorted holds the keys in that order, *ns their number. */
+static int sorted_side(xctx *x, attu_buf *k, size_t n, const attu_buf *mask,
+                       attu_buf **perm, attu_buf **sorted, size_t *ns) {
+    *perm = *sorted = NULL;
+    if (!mask) { *ns = n; return sort_key(x, k, n, perm, sorted); }
+    attu_vec mv = { attu_type_make(ATTU_TYPE_BOOL), (attu_buf *)mask, NULL, NULL };
+    attu_buf *idx = NULL, *kk = NULL, *p2 = NULL;
+    size_t cnt = 0;
     int rc = -1;
-    int64_t total = 0;
-    if (sort_key(x, ks, ns, &ps, &ss)) goto done;
-    lo = buf_i64(x, nn); hi = buf_i64(x, nn); cnt = buf_i64(x, nn); off = buf_i64(x, nn + 1);
+    if (x->be->compact(x->be, &mv, n, &idx, &cnt, x->err)) return -1;
+    kk = buf_i64(x, cnt);
+    if (!kk || (cnt && x->be->gather(x->be, kk, NULL, k, NULL, 8, idx, cnt, x->err))) goto done;
+    if (sort_key(x, kk, cnt, &p2, sorted)) goto done;
+    *perm = buf_i64(x, cnt);
+    if (!*perm || (cnt && x->be->gather(x->be, *perm, NULL, idx, NULL, 8, p2, cnt, x->err))) {
+        free_buf(x, *perm); free_buf(x, *sorted);
+        *perm = *sorted = NULL;
+        goto done;
+    }
+    *ns = cnt;
+    rc = 0;
+done:
+    free_buf(x, idx); free_buf(x, kk); free_buf(x, p2);
+    return rc;
+}
+
+/* For each needle key, the start of its run of equal keys in the sorted
+ * haystack (*lo) and the run's length (*cnt; 0 for a NULL-key needle per
+ * mask), plus the exclusive scan of the lengths (*off, nn + 1 entries) and
+ * their *total. */
+static int match_runs(xctx *x, attu_buf *kn, size_t nn, const attu_buf *mask, attu_buf *ss, size_t ns,
+                      attu_buf **lo_out, attu_buf **off_out, int64_t *total) {
+    attu_type i8 = attu_type_make(ATTU_TYPE_INT64), bt = attu_type_make(ATTU_TYPE_BOOL);
+    attu_buf *lo = buf_i64(x, nn), *hi = buf_i64(x, nn), *cnt = buf_i64(x, nn), *off = buf_i64(x, nn + 1);
+    int rc = -1;
     if (!lo || !hi || !cnt || !off) goto done;
     if (x->be->sorted_search(x->be, kn, nn, ss, ns, false, lo, x->err) ||
         x->be->sorted_search(x->be, kn, nn, ss, ns, true, hi, x->err)) goto done;
     {
-        attu_type tys[2] = { i8, i8 };
-        attu_expr_program *p = attu_program_new(2, tys);
+        attu_type tys[3] = { i8, i8, bt };
+        attu_expr_program *p = attu_program_new(mask ? 3 : 2, tys);
         if (!p) { attu_error_oom(x->err); goto done; }
         int d = attu_program_reg(p, i8);
         attu_program_emit(p, attu_instr_make(ATTU_OP_SUB_I, d, 1, 0));
+        if (mask) {
+            /* a NULL key matches nothing */
+            int z = attu_program_reg(p, i8), r = attu_program_reg(p, i8);
+            attu_program_emit(p, attu_instr_make(ATTU_OP_CONST, z, -1, -1));
+            attu_instr sel = attu_instr_make(ATTU_OP_SELECT, r, d, z);
+            sel.c = 2;
+            attu_program_emit(p, sel);
+            d = r;
+        }
         attu_program_add_output(p, d);
-        attu_vec in[2] = { { i8, lo, NULL, NULL }, { i8, hi, NULL, NULL } };
+        attu_vec in[3] = { { i8, lo, NULL, NULL }, { i8, hi, NULL, NULL }, { bt, (attu_buf *)mask, NULL, NULL } };
         attu_out o = { i8, cnt, NULL, NULL };
         int e = x->be->eval(x->be, p, in, nn, &o, x->err);
         attu_program_free(p);
-        if (e || x->be->scan(x->be, cnt, off, nn, false, &total, x->err) ||
-            x->be->upload(x->be, off, nn * 8, &total, 8, x->err)) goto done;
+        if (e || x->be->scan(x->be, cnt, off, nn, false, total, x->err) ||
+            x->be->upload(x->be, off, nn * 8, total, 8, x->err)) goto done;
     }
+    *lo_out = lo; *off_out = off;
+    lo = off = NULL;
+    rc = 0;
+done:
+    free_buf(x, lo); free_buf(x, hi); free_buf(x, cnt); free_buf(x, off);
+    return rc;
+}
+
+/* The pairs of an equi-join of int64 key images, without sorting the larger
+ * side: the smaller side's non-NULL keys are sorted once, each key of the
+ * larger side finds its run of partners with a lower and an upper
+ * sorted_search, and the scan of the run lengths plus a load-balancing search
+ * expand the pairs (DESIGN.md: sorted_search -> lbs). A star join's fact
+ * table is thus read, never sorted. Pairs come out in the larger side's row
+ * order, the partners of one row in the smaller side's stable key order;
+ * NULL keys (ml / mr masks) never match. */
+static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml, attu_buf *kr, size_t nr,
+                            const attu_buf *mr, attu_buf **li_out, attu_buf **ri_out, size_t *np_out) {
+    bool swap = nl < nr;              /* sort the left side, search the right */
+    attu_buf *ks = swap ? kl : kr, *kn = swap ? kr : kl;
+    const attu_buf *ms = swap ? ml : mr, *mn = swap ? mr : ml;
+    size_t ns0 = swap ? nl : nr, nn = swap ? nr : nl, ns = 0;
+    attu_buf *ps = NULL, *ss = NULL, *lo = NULL, *off = NULL;
+    attu_buf *seg = NULL, *glo = NULL, *goff = NULL, *it = NULL, *pos = NULL, *part = NULL;
+    attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+    int rc = -1;
+    int64_t total = 0;
+    if (sorted_side(x, ks, ns0, ms, &ps, &ss, &ns)) goto done;
+    if (match_runs(x, kn, nn, mn, ss, ns, &lo, &off, &total)) goto done;
     if (check_stop(x)) goto done;
     {
         size_t np = (size_t)total;
@@ -276,7 +366,7 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, attu_buf *kr, size
         rc = 0;
     }
 done:
-    free_buf(x, ps); free_buf(x, ss); free_buf(x, lo); free_buf(x, hi); free_buf(x, cnt); free_buf(x, off);
+    free_buf(x, ps); free_buf(x, ss); free_buf(x, lo); free_buf(x, off);
     free_buf(x, seg); free_buf(x, glo); free_buf(x, goff); free_buf(x, it); free_buf(x, pos); free_buf(x, part);
     return rc;
 }
@@ -292,7 +382,7 @@ static rel *rel_cat_cols(xctx *x, rel *a, rel *b) {
 rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
     int nk = s->keys.n;
     xcol **lk = calloc((size_t)nk + 1, sizeof *lk), **rk = calloc((size_t)nk + 1, sizeof *rk);
-    attu_buf *kl = NULL, *kr = NULL, *li = NULL, *ri = NULL;
+    attu_buf *kl = NULL, *kr = NULL, *li = NULL, *ri = NULL, *ml = NULL, *mr = NULL;
     rel *out = NULL, *pairs = NULL, *lp = NULL, *rp = NULL;
     size_t np = 0;
     if (!lk || !rk) { attu_error_oom(x->err); goto done; }
@@ -300,7 +390,8 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
     if (join_keys(x, lk, rk, nk, L->nrows, R->nrows, &kl, &kr)) goto done;
     /* the matching pairs (every join kind starts from them: LEFT / FULL add
      * the unmatched rows, SEMI / ANTI mark the left rows) */
-    if (inner_join_pairs(x, kl, L->nrows, kr, R->nrows, &li, &ri, &np)) goto done;
+    if (keys_valid_mask(x, lk, nk, L->nrows, &ml) || keys_valid_mask(x, rk, nk, R->nrows, &mr)) goto done;
+    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, &li, &ri, &np)) goto done;
     if (check_stop(x)) goto done;
     bool need_pairs = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
     if (need_pairs) {
@@ -376,7 +467,7 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
 done:
     for (int i = 0; i < nk; i++) { if (lk) xcol_unref(x, lk[i]); if (rk) xcol_unref(x, rk[i]); }
     free(lk); free(rk);
-    free_buf(x, kl); free_buf(x, kr); free_buf(x, li); free_buf(x, ri);
+    free_buf(x, kl); free_buf(x, kr); free_buf(x, li); free_buf(x, ri); free_buf(x, ml); free_buf(x, mr);
     rel_free(x, pairs); rel_free(x, lp); rel_free(x, rp);
     return out;
 }
@@ -670,26 +761,17 @@ rel *run_join_agg(xctx *x, attu_stage *s, rel *L, rel *R) {
     if (!lk || !rk || !specs || !outs || !res) { attu_error_oom(x->err); goto done; }
     if (eval_exprs(x, &s->keys, L, lk) || eval_exprs(x, &s->rkeys, R, rk)) goto done;
     if (join_keys(x, lk, rk, nk, nl, nr, &kl, &kr)) goto done;
-    if (sort_key(x, kr, nr, &pr, &sr)) goto done;
-    lo = buf_i64(x, nl); hi = buf_i64(x, nl); cnt = buf_i64(x, nl); off = buf_i64(x, nl + 1);
-    if (!lo || !hi || !cnt || !off) goto done;
-    if (x->be->sorted_search(x->be, kl, nl, sr, nr, false, lo, x->err) ||
-        x->be->sorted_search(x->be, kl, nl, sr, nr, true, hi, x->err)) goto done;
     {
-        /* counts = upper - lower, then their exclusive scan */
-        attu_type i8 = attu_type_make(ATTU_TYPE_INT64), tys[2] = { i8, i8 };
-        attu_expr_program *p = attu_program_new(2, tys);
-        if (!p) { attu_error_oom(x->err); goto done; }
-        int d = attu_program_reg(p, i8);
-        attu_program_emit(p, attu_instr_make(ATTU_OP_SUB_I, d, 1, 0));
-        attu_program_add_output(p, d);
-        attu_vec in[2] = { { i8, lo, NULL, NULL }, { i8, hi, NULL, NULL } };
-        attu_out o = { i8, cnt, NULL, NULL };
-        int rc = x->be->eval(x->be, p, in, nl, &o, x->err);
-        attu_program_free(p);
+        /* the right side's non-NULL keys sorted; each left row's run of
+         * partners (none for a NULL key) and the runs' scan */
+        attu_buf *ml = NULL, *mr = NULL;
+        size_t nrs = 0;
         int64_t total = 0;
-        if (rc || x->be->scan(x->be, cnt, off, nl, false, &total, x->err) ||
-            x->be->upload(x->be, off, nl * 8, &total, 8, x->err)) goto done;
+        int rc = keys_valid_mask(x, lk, nk, nl, &ml) || keys_valid_mask(x, rk, nk, nr, &mr) ||
+                 sorted_side(x, kr, nr, mr, &pr, &sr, &nrs) ||
+                 match_runs(x, kl, nl, ml, sr, nrs, &lo, &off, &total);
+        free_buf(x, ml); free_buf(x, mr);
+        if (rc) goto done;
     }
     /* program inputs: left columns first, then right ones */
     const attu_stage_exprs *ex = &s->args;
