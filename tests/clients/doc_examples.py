@@ -373,6 +373,11 @@ def run_block(attu, server, stmts):
     if shutil.which("stdbuf"):
         cmd = ["stdbuf", "-oL", "-eL"] + cmd   # stdout and stderr in the order a terminal shows
     env = dict(os.environ, NO_COLOR="1", ATTU_HISTORY="", LC_ALL="C.UTF-8")
+    # stdbuf works by LD_PRELOAD, which an ASan build (scripts/test) refuses
+    # unless told that the preloaded library may come first
+    asan = env.get("ASAN_OPTIONS", "")
+    env["ASAN_OPTIONS"] = (asan + ":" if asan else "") + "verify_asan_link_order=0"
+
     p = subprocess.run(cmd, input="\n".join(script) + "\n", stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, cwd=server.work, env=env, timeout=BLOCK_TIMEOUT,
                        encoding="utf-8", errors="replace")
