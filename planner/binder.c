@@ -153,13 +153,31 @@ static bool scope_push(bctx *c, scope *sc, const char *qual, const char *name, a
     scope_col *n = attu_palloc(c->pa, sizeof *n * (size_t)(sc->n + 1));
     if (!n) { attu_error_oom(c->err); return false; }
     if (sc->n) memcpy(n, sc->cols, sizeof *n * (size_t)sc->n);
-    n[sc->n] = (scope_col){ .qual = qual, .name = name, .type = t, .hidden = hidden, .is_rowid = rowid, .source = source };
+    n[sc->n] = (scope_col){ .qual = qual, .name = name, .type = t, .hidden = hidden, .is_rowid = rowid,
+                            .star_pos = sc->n, .qual_pos = sc->n, .source = source };
     sc->cols = n;
     sc->n++;
     return true;
 }
 
+/* Appends a copy of *col to sc, its * position moved by star_base. */
+static bool scope_push_col(bctx *c, scope *sc, const scope_col *col, int star_base) {
+    if (!scope_push(c, sc, col->qual, col->name, col->type, col->hidden, col->is_rowid, col->source)) return false;
+    scope_col *n = &sc->cols[sc->n - 1];
+    *n = *col;
+    n->star_pos = star_base + col->star_pos;
+    return true;
+}
+
+/* One past the largest * position in sc. */
+static int scope_star_end(const scope *sc) {
+    int m = 0;
+    for (int i = 0; i < sc->n; i++) if (sc->cols[i].star_pos + 1 > m) m = sc->cols[i].star_pos + 1;
+    return m;
+}
+
 static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc);
+static attu_lplan *mk_project(bctx *c, attu_lplan *child, int n, attu_bexpr **exprs, char **names);
 
 static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d);
 
@@ -246,8 +264,12 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
 
     /* combined scope: left then right */
     scope all = { 0, NULL };
-    for (int i = 0; i < ls.n; i++) if (!scope_push(c, &all, ls.cols[i].qual, ls.cols[i].name, ls.cols[i].type, ls.cols[i].hidden, ls.cols[i].is_rowid, ls.cols[i].source)) return NULL;
-    for (int i = 0; i < rs.n; i++) if (!scope_push(c, &all, rs.cols[i].qual, rs.cols[i].name, rs.cols[i].type, rs.cols[i].hidden, rs.cols[i].is_rowid, rs.cols[i].source)) return NULL;
+    int lstar = scope_star_end(&ls);
+    for (int i = 0; i < ls.n; i++) if (!scope_push_col(c, &all, &ls.cols[i], 0)) return NULL;
+    for (int i = 0; i < rs.n; i++) if (!scope_push_col(c, &all, &rs.cols[i], lstar)) return NULL;
+    /* USING / NATURAL: per merged column, the two copies and the common type */
+    int nmerged = 0, *mli = NULL, *mri = NULL;
+    attu_type *mtype = NULL;
     attu_bexpr *cond = NULL;
     attu_ast_name_list using_ = f->u.join.using_;
     if (f->u.join.natural) {
@@ -267,6 +289,10 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     if (using_.n) {
         attu_bexpr *conj[128];
         int nc = 0;
+        mli = attu_palloc(c->pa, sizeof(int) * (size_t)using_.n);
+        mri = attu_palloc(c->pa, sizeof(int) * (size_t)using_.n);
+        mtype = attu_palloc(c->pa, sizeof(attu_type) * (size_t)using_.n);
+        if (!mli || !mri || !mtype) OOM_NULL(c);
         for (int u = 0; u < using_.n && nc < 128; u++) {
             int li = -1, ri = -1;
             for (int i = 0; i < ls.n; i++) if (!ls.cols[i].hidden && !strcmp(ls.cols[i].name, using_.items[u])) li = i;
@@ -276,6 +302,12 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
                                "column \"%s\" specified in USING clause does not exist in %s table", using_.items[u], li < 0 ? "left" : "right");
                 return NULL;
             }
+            for (int k = 0; k < nmerged; k++)
+                if (!strcmp(all.cols[mli[k]].name, using_.items[u])) {
+                    attu_error_set(c->err, ATTU_SQLSTATE_DUPLICATE_COLUMN, using_.positions ? using_.positions[u] : f->position,
+                                   "column name \"%s\" appears more than once in USING clause", using_.items[u]);
+                    return NULL;
+                }
             attu_bexpr *a = attu_bx_col(c->pa, li, ls.cols[li].type), *b = attu_bx_col(c->pa, ls.n + ri, rs.cols[ri].type);
             attu_type t;
             if (!common_type(a->type, b->type, &t)) {
@@ -287,7 +319,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
             attu_mclass mc = attu_type_mclass(t.id);
             conj[nc++] = mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_EQ_F : mc == ATTU_MC_TEXT ? ATTU_OP_EQ_S : ATTU_OP_EQ_I,
                                  attu_type_make(ATTU_TYPE_BOOL), f->position, 2, a, b, NULL, NULL);
-            all.cols[ls.n + ri].hidden = true;     /* the merged column resolves to the left copy */
+            mli[nmerged] = li; mri[nmerged] = ls.n + ri; mtype[nmerged++] = t;
         }
         cond = and_all(c, conj, nc);
     } else if (f->u.join.on) {
@@ -336,9 +368,69 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         if (!j) return NULL;
         if (jt != ATTU_JOIN_LEFT && l->rowid_col >= 0 && r->ncols == 0) j->rowid_col = l->rowid_col;
     }
-    /* a join's own alias hides the inner qualifiers */
-    if (f->alias) for (int i = 0; i < all.n; i++) all.cols[i].qual = f->alias;
-    for (int i = 0; i < all.n; i++) if (!scope_push(c, sc, all.cols[i].qual, all.cols[i].name, all.cols[i].type, all.cols[i].hidden, all.cols[i].is_rowid, all.cols[i].source)) return NULL;
+    /* The merged columns of USING / NATURAL, as PostgreSQL builds them: the
+     * left copy for INNER and LEFT joins, the right copy for RIGHT, and
+     * COALESCE(left, right) for FULL, each in the two sides' common type.
+     * A copy of the right type is the merged column itself; otherwise a
+     * projection appends it. Either copy stays reachable qualified (l.k,
+     * r.k); unqualified names and * see the merged column, which * lists
+     * first. */
+    if (nmerged) {
+        int *mcol = attu_palloc(c->pa, sizeof(int) * (size_t)nmerged);
+        attu_bexpr **extra = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nmerged);
+        char **ename = attu_palloc(c->pa, sizeof(char *) * (size_t)nmerged);
+        if (!mcol || !extra || !ename) OOM_NULL(c);
+        int nextra = 0;
+        for (int u = 0; u < nmerged; u++) {
+            int side = jt == ATTU_JOIN_RIGHT ? mri[u] : mli[u];
+            mcol[u] = -1;
+            if (jt != ATTU_JOIN_FULL && attu_type_equal(all.cols[side].type, mtype[u])) { mcol[u] = side; continue; }
+            attu_bexpr *a = coerce(c, attu_bx_col(c->pa, side, all.cols[side].type), mtype[u], false, f->position);
+            if (a && jt == ATTU_JOIN_FULL) {
+                attu_bexpr *b = coerce(c, attu_bx_col(c->pa, mri[u], all.cols[mri[u]].type), mtype[u], false, f->position);
+                a = b ? mk_call(c, ATTU_OP_COALESCE, mtype[u], f->position, 2, a, b, NULL, NULL) : NULL;
+            }
+            if (!a) return NULL;
+            ename[nextra] = (char *)all.cols[mli[u]].name;
+            extra[nextra++] = a;
+        }
+        for (int i = 0; i < all.n; i++) all.cols[i].star_pos += nmerged;
+        for (int u = 0; u < nmerged; u++) {
+            all.cols[mli[u]].hidden = all.cols[mri[u]].hidden = true;
+            all.cols[mli[u]].using_copy = all.cols[mri[u]].using_copy = true;
+        }
+        if (nextra) {
+            int n0 = j->ncols;
+            attu_bexpr **pe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n0 + nextra));
+            char **pn = attu_palloc(c->pa, sizeof(char *) * (size_t)(n0 + nextra));
+            if (!pe || !pn) OOM_NULL(c);
+            for (int i = 0; i < n0; i++) { pe[i] = attu_bx_col(c->pa, i, j->types[i]); pn[i] = j->names[i]; }
+            for (int k = 0; k < nextra; k++) { pe[n0 + k] = extra[k]; pn[n0 + k] = ename[k]; }
+            int rowid = j->rowid_col;
+            j = mk_project(c, j, n0 + nextra, pe, pn);
+            if (!j) return NULL;
+            j->rowid_col = rowid;
+        }
+        for (int u = 0; u < nmerged; u++) {
+            if (mcol[u] < 0) {
+                mcol[u] = all.n;
+                if (!scope_push(c, &all, NULL, all.cols[mli[u]].name, mtype[u], false, false, -1)) return NULL;
+            } else {
+                all.cols[mcol[u]].hidden = false;
+                all.cols[mcol[u]].using_copy = false;
+            }
+            all.cols[mcol[u]].star_pos = u;
+        }
+    }
+    /* a join's own alias hides the inner qualifiers (and USING's copies);
+     * alias.* lists the columns as * does */
+    if (f->alias)
+        for (int i = 0; i < all.n; i++) {
+            all.cols[i].qual = all.cols[i].using_copy ? NULL : f->alias;
+            all.cols[i].using_copy = false;
+            all.cols[i].qual_pos = all.cols[i].star_pos;
+        }
+    for (int i = 0; i < all.n; i++) if (!scope_push_col(c, sc, &all.cols[i], 0)) return NULL;
     return j;
 }
 
@@ -561,21 +653,47 @@ static const char *cast_type_name(const attu_ast_typename *t) {
     return t->name;
 }
 
-static const char *expr_name(const attu_ast_expr *e) {
+/* The name of an unnamed select-list item, by PostgreSQL's FigureColname:
+ * returns 2 for a real name (a column, a function, EXISTS, a scalar
+ * subquery's own column), 1 for a fallback (a cast's type, "case"), 0 for
+ * none (operators, literals: "?column?"). A cast or a CASE takes its
+ * argument's (its ELSE's) name when that is a real one. */
+static int figure_colname(const bctx *c, const attu_ast_expr *e, const char **name) {
     switch (e->kind) {
-    case ATTU_EXPR_COLUMN: return e->u.column.name;
-    case ATTU_EXPR_FUNC: return e->u.func.name;
-    case ATTU_EXPR_CASE: return "case";
-    case ATTU_EXPR_CAST:
-        /* a column's or a function's name wins over the type's */
-        if (e->u.cast.arg->kind == ATTU_EXPR_COLUMN || e->u.cast.arg->kind == ATTU_EXPR_FUNC ||
-            e->u.cast.arg->kind == ATTU_EXPR_EXTRACT) return expr_name(e->u.cast.arg);
-        return cast_type_name(&e->u.cast.type);
-    case ATTU_EXPR_EXTRACT: return "extract";
-    case ATTU_EXPR_SUBQUERY: return "?column?";
-    case ATTU_EXPR_EXISTS: return "exists";
-    default: return "?column?";
+    case ATTU_EXPR_COLUMN: *name = e->u.column.name; return 2;
+    case ATTU_EXPR_FUNC: *name = e->u.func.name; return 2;
+    case ATTU_EXPR_EXTRACT: *name = "extract"; return 2;
+    case ATTU_EXPR_EXISTS: *name = "exists"; return 2;
+    case ATTU_EXPR_SUBQUERY:
+        for (const subq_name *s = c->subq_names; s; s = s->next)
+            if (s->expr == e) { *name = s->name; return 2; }
+        return 0;
+    case ATTU_EXPR_CASE: {
+        int st = e->u.case_.else_ ? figure_colname(c, e->u.case_.else_, name) : 0;
+        if (st <= 1) { *name = "case"; return 1; }
+        return st;
     }
+    case ATTU_EXPR_CAST: {
+        int st = figure_colname(c, e->u.cast.arg, name);
+        if (st <= 1) { *name = cast_type_name(&e->u.cast.type); return 1; }
+        return st;
+    }
+    default: return 0;
+    }
+}
+
+static const char *expr_name(const bctx *c, const attu_ast_expr *e) {
+    const char *name = "?column?";
+    return figure_colname(c, e, &name) ? name : "?column?";
+}
+
+/* Remembers the name of scalar subquery e's column (see figure_colname). */
+static void note_subq_name(bctx *c, const attu_ast_expr *e, const attu_lplan *p) {
+    if (e->kind != ATTU_EXPR_SUBQUERY || p->ncols < 1 || !p->names[0]) return;
+    subq_name *n = attu_palloc(c->pa, sizeof *n);
+    if (!n) return;     /* only a name is lost */
+    n->expr = e; n->name = p->names[0]; n->next = c->subq_names;
+    c->subq_names = n;
 }
 
 static attu_lplan *mk_project(bctx *c, attu_lplan *child, int n, attu_bexpr **exprs, char **names) {
@@ -628,10 +746,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         attu_lplan *f = bind_from(c, s->from.items[i], &one);
         if (!f) return NULL;
         /* names visible twice under one qualifier are fine until used */
-        int base = sc.n;
+        int star_base = scope_star_end(&sc);
         for (int k = 0; k < one.n; k++)
-            if (!scope_push(c, &sc, one.cols[k].qual, one.cols[k].name, one.cols[k].type, one.cols[k].hidden, one.cols[k].is_rowid, one.cols[k].source)) return NULL;
-        (void)base;
+            if (!scope_push_col(c, &sc, &one.cols[k], star_base)) return NULL;
         p = p ? attu_make_join(c, p, f, JK_CROSS, NULL) : f;
         if (!p) return NULL;
     }
@@ -694,8 +811,19 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         if (it->expr->kind == ATTU_EXPR_STAR) {
             const char *qq = it->expr->u.star.qualifier;
             bool any = false;
+            /* t.* lists t's columns in t's order (USING's copies included);
+             * a bare * every visible column in * order (see bind_join) */
+            int *order = attu_palloc(c->pa, sizeof(int) * (size_t)(sc.n + 1));
+            if (!order) OOM_NULL(c);
             for (int k = 0; k < sc.n; k++) {
-                if (sc.cols[k].hidden) continue;
+                int pos = k;
+                if (!qq) while (pos > 0 && sc.cols[order[pos - 1]].star_pos > sc.cols[k].star_pos) { order[pos] = order[pos - 1]; pos--; }
+                else while (pos > 0 && sc.cols[order[pos - 1]].qual_pos > sc.cols[k].qual_pos) { order[pos] = order[pos - 1]; pos--; }
+                order[pos] = k;
+            }
+            for (int ki = 0; ki < sc.n; ki++) {
+                int k = order[ki];
+                if (sc.cols[k].hidden && !(qq && sc.cols[k].using_copy)) continue;
                 if (qq && (!sc.cols[k].qual || strcmp(sc.cols[k].qual, qq))) continue;
                 if (n + 1 >= cap) {
                     cap *= 2;
@@ -730,7 +858,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         attu_bexpr *b = bind_expr(c, &sc, it->expr);
         if (!b || !(b = resolve_unknown(c, b))) return NULL;
         items[n] = b;
-        names[n++] = it->alias ? it->alias : (char *)expr_name(it->expr);
+        names[n++] = it->alias ? it->alias : (char *)expr_name(c, it->expr);
     }
     /* GROUP BY */
     aggstate st;
@@ -1572,6 +1700,7 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
     bool corr;
     attu_lplan *p = bind_sub(c, sc, q, &corr);
     if (!p) return NULL;
+    note_subq_name(c, e, p);
     if (corr) {
         if (e->kind == ATTU_EXPR_SUBQUERY) return decorrelate_scalar(c, sc, q, p, e);
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,

@@ -16,6 +16,11 @@ typedef struct scope_col {
     attu_type   type;
     bool        hidden;    /* not in *, not found unqualified (USING's right copy, rowid) */
     bool        is_rowid;
+    /* one side's copy of a USING / NATURAL column whose merged column is
+     * another scope entry: hidden, yet l.k finds it and l.* lists it */
+    bool        using_copy;
+    int         star_pos;  /* order in an unqualified * (USING's merged columns come first) */
+    int         qual_pos;  /* order in qual.* */
     int         source;    /* which FROM item instance */
     /* a correlated scalar subquery's value: the enclosing scope's columns
      * it reads (under GROUP BY it is a group when they all are) */
@@ -88,7 +93,16 @@ typedef struct bctx {
     struct pending_join *pending;
     int              npending;
     bool             saw_outer;      /* a name resolved to the outer scope */
+    /* scalar subqueries bound so far and their column's name, which
+     * names an unnamed select-list item as PostgreSQL does */
+    struct subq_name *subq_names;
 } bctx;
+
+typedef struct subq_name {
+    const struct attu_ast_expr *expr;
+    const char                 *name;
+    struct subq_name           *next;
+} subq_name;
 
 attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
