@@ -998,10 +998,14 @@ int gpu_eval(attu_backend* be, const attu_expr_program* prog, const attu_vec* in
 // Anything outside the subset, and any row the program fails on (the
 // reference raises the exact error), goes through the host below.
 
+// Small bounds keep each lane's state small: it lives in local memory, and
+// beyond L1 every access would go to L2. The program's registers live in
+// shared memory (strided_regs_t).
 constexpr int kLbsMaxK = 4;        // ranks kept per ranked list
-constexpr int kLbsMaxPay = 4;      // _ARG payloads per ranked list
-constexpr int kLbsMaxGroups = 4;   // ranked lists per call
-constexpr int kLbsMaxPlain = 8;    // COUNT / MIN / MAX reductions per call
+constexpr int kLbsMaxPay = 2;      // _ARG payloads per ranked list
+constexpr int kLbsMaxGroups = 2;   // ranked lists per call
+constexpr int kLbsMaxPlain = 4;    // COUNT / MIN / MAX reductions per call
+constexpr int kLbsThreads = 128;
 
 // A ranked list: NTH_{SMALLEST,LARGEST}[_ARG] calls over one value register.
 struct lgroup_t {
@@ -1051,6 +1055,7 @@ struct lbs_kargs_t {
   const int64_t* left_rows;
   const dinstr_t* code;
   int ninstr;
+  int nregs;
   const dcol_t* left;
   int nleft;
   const dcol_t* right;
@@ -1195,7 +1200,8 @@ __device__ void lspec_store(const lspec_t& sp, const lplain_t* plain, const lran
 }
 
 // Feeds one item that passed the filter to every state.
-__device__ inline void lbs_feed(const lbs_kargs_t& a, const dslot_t* R, long long row, long long idx,
+template <typename regs_t>
+__device__ inline void lbs_feed(const lbs_kargs_t& a, regs_t R, long long row, long long idx,
                                 bool null_right, lplain_t* plain, lrank_t* rank) {
   for (int p = 0; p < a.nplain; ++p)
     lplain_add(a.plain_op[p], a.plain_fl[p], plain[p], a.plain_reg[p] >= 0 ? &R[a.plain_reg[p]] : nullptr,
@@ -1220,6 +1226,27 @@ __device__ inline void lbs_feed(const lbs_kargs_t& a, const dslot_t* R, long lon
 
 __global__ void lbs_segreduce_kernel(lbs_kargs_t a) {
   const unsigned full = 0xffffffffu;
+  // Shared memory: the program's registers (register-major), then copies of
+  // the program, the ranked lists and the plain reductions, which every lane
+  // reads at every item (a broadcast from shared memory instead of a global
+  // load per field).
+  extern __shared__ dslot_t lbs_regs[];
+  dinstr_t* scode = reinterpret_cast<dinstr_t*>(lbs_regs + (size_t)a.nregs * blockDim.x);
+  lgroup_t* sgroups = reinterpret_cast<lgroup_t*>(scode + a.ninstr);
+  int* splain = reinterpret_cast<int*>(sgroups + a.ngroup);
+  for (int i = threadIdx.x; i < a.ninstr; i += blockDim.x) scode[i] = a.code[i];
+  for (int i = threadIdx.x; i < a.ngroup; i += blockDim.x) sgroups[i] = a.groups[i];
+  for (int i = threadIdx.x; i < a.nplain; i += blockDim.x) {
+    splain[i] = a.plain_op[i];
+    splain[a.nplain + i] = a.plain_reg[i];
+    splain[2 * a.nplain + i] = a.plain_fl[i];
+  }
+  __syncthreads();
+  a.code = scode;
+  a.groups = sgroups;
+  a.plain_op = splain;
+  a.plain_reg = splain + a.nplain;
+  a.plain_fl = splain + 2 * a.nplain;
   long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   int lane = threadIdx.x & 31;
   if (warp >= a.nseg) return;  // whole warps only: blockDim is a multiple of 32
@@ -1230,8 +1257,8 @@ __global__ void lbs_segreduce_kernel(lbs_kargs_t a) {
   lrank_t rank[kLbsMaxGroups];
   for (int p = 0; p < a.nplain; ++p) { plain[p].cnt = 0; plain[p].has = 0; plain[p].idx = 0; plain[p].acc.i = 0; }
   for (int g = 0; g < a.ngroup; ++g) rank[g].n = 0;
-  dslot_t R[kDevMaxRegs];
-  for (int r = 0; r < kDevMaxRegs; ++r) { R[r].v.i = 0; R[r].null = 0; }
+  strided_regs_t R{lbs_regs + threadIdx.x, (int)blockDim.x};
+  for (int r = 0; r < a.nregs; ++r) { R[r].v.i = 0; R[r].null = 0; }
   // the program never writes an input register (lbs_device_eligible)
   for (int j = 0; j < a.nleft; ++j) dev_load(a.left[j].type, a.left[j].data, a.left[j].valid, lrow, &R[j]);
   long long passed = 0;
@@ -1446,6 +1473,7 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
   k.left_rows = a->left_rows ? I64(a->left_rows) : nullptr;
   k.code = dcode.data();
   k.ninstr = p->ninstr;
+  k.nregs = p->nregs;
   k.left = dleft.data();
   k.nleft = a->nleft;
   k.right = dright.data();
@@ -1462,9 +1490,15 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
   k.outer = a->outer;
   k.nseg = (long long)a->nseg;
   k.fail = flag.data();
-  const int nt = 128;
+  const int nt = kLbsThreads;
   size_t blocks = (a->nseg * 32 + nt - 1) / nt;
-  lbs_segreduce_kernel<<<(unsigned)blocks, nt, 0, ctx.stream()>>>(k);
+  size_t shmem = (size_t)(p->nregs > 0 ? p->nregs : 1) * nt * sizeof(dslot_t) +
+                 (size_t)p->ninstr * sizeof(dinstr_t) + (size_t)ngroup * sizeof(lgroup_t) +
+                 (size_t)3 * nplain * sizeof(int);
+  if (shmem > 48 * 1024)
+    ATTU_CUDA_CHECK(cudaFuncSetAttribute(lbs_segreduce_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)shmem));
+  lbs_segreduce_kernel<<<(unsigned)blocks, nt, shmem, ctx.stream()>>>(k);
   ATTU_CUDA_CHECK_LAUNCH();
   int failed = 0;
   dtoh(&failed, flag.data(), 1, ctx);

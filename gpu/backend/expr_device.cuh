@@ -105,9 +105,19 @@ inline bool dev_op_approximate(int op) {
   }
 }
 
+// Registers kept in shared memory, register-major (register r of thread t
+// at base[r * stride + t]): consecutive threads touch consecutive slots.
+struct strided_regs_t {
+  dslot_t* base;
+  int stride;
+  __host__ __device__ dslot_t& operator[](int r) const { return base[(long long)r * stride]; }
+};
+
 // Runs the program over one row whose inputs are already in R[0..ninputs).
 // Returns 0, or 1 where the reference interpreter would raise an error.
-__host__ __device__ inline int dev_eval_row(const dinstr_t* code, int ninstr, dslot_t* R) {
+// regs_t: a dslot_t* (local registers) or strided_regs_t.
+template <typename regs_t>
+__host__ __device__ inline int dev_eval_row(const dinstr_t* code, int ninstr, regs_t R) {
   for (int k = 0; k < ninstr; ++k) {
     const dinstr_t& in = code[k];
     dslot_t* o = &R[in.dst];
