@@ -12,10 +12,12 @@
 #include "db/database.h"
 #include "db/db_internal.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/csv_reader.h"
 #include "engine/storage.h"
@@ -306,6 +308,21 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
 
 /* ---- statements --------------------------------------------------------------------------- */
 
+/* Whether the statement text at 1-based character position pos starts with
+ * keyword kw (lower case) as a whole word. The AST gives BEGIN and START
+ * TRANSACTION one kind; PostgreSQL's CommandComplete tags tell them apart. */
+static bool starts_with_keyword(const char *sql, int pos, const char *kw) {
+    if (!sql || pos < 1) return false;
+    const unsigned char *p = (const unsigned char *)sql;
+    for (int ch = 1; ch < pos && *p; ch++) {          /* characters, not bytes */
+        p++;
+        while ((*p & 0xC0) == 0x80) p++;
+    }
+    size_t n = strlen(kw);
+    if (strncasecmp((const char *)p, kw, n)) return false;
+    return !(isalnum(p[n]) || p[n] == '_' || p[n] >= 0x80);
+}
+
 int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
     switch (st->kind) {
@@ -317,7 +334,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         return deliver(cb, r) ? -2 : 0;
     }
     case ATTU_STMT_EXPLAIN: return exec_explain(s, sql, st, params, cb, err);
-    case ATTU_STMT_CREATE_TABLE: return db_exec_create(s, st, cb, err);
+    case ATTU_STMT_CREATE_TABLE: return db_exec_create(s, sql, st, cb, err);
     case ATTU_STMT_CREATE_TABLE_AS: return db_exec_ctas(s, sql, st, params, cb, err);
     case ATTU_STMT_DROP_TABLE: return db_exec_drop(s, st, cb, err);
     case ATTU_STMT_INSERT: return db_exec_insert(s, sql, st, params, cb, err);
@@ -329,7 +346,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         if (st->u.transaction.kind == ATTU_TXN_BEGIN) {
             if (s->txn != 'I' && cb && cb->on_notice) cb->on_notice(cb->ctx, "25001", "there is already a transaction in progress");
             s->txn = 'T';
-            return db_deliver_tag(cb, "BEGIN", err) ? -2 : 0;
+            return db_deliver_tag(cb, starts_with_keyword(sql, st->position, "start") ? "START TRANSACTION" : "BEGIN", err) ? -2 : 0;
         }
         {
             bool was_failed = s->txn == 'E';

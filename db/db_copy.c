@@ -164,7 +164,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.copy.table_position, "relation \"%s\" does not exist", st->u.copy.table);
     }
     /* a column list: load those columns into a scratch table, then append
-     * its rows with the other columns NULL */
+     * its rows with the other columns set to their DEFAULT, or NULL */
     attu_table *scratch = NULL;
     int *map = NULL;
     if (st->u.copy.columns.n) {
@@ -198,7 +198,19 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     size_t rows = 0;
     attu_table *t = attu_csv_load(scratch ? scratch : base, &o->csv, &src, &rows, err);
     if (t && scratch) {
-        attu_table *full = db_append_rows(base, t->cols, map, t->nrows, err);
+        attu_result *dres = NULL;
+        attu_column **src = NULL;
+        attu_table *full = NULL;
+        if (!db_eval_defaults(s, base, map, scratch->ncols, &dres, err)) {
+            if (dres && (src = calloc((size_t)(scratch->ncols + dres->ncols) + 1, sizeof *src))) {
+                for (int i = 0; i < scratch->ncols; i++) src[i] = t->cols[i];
+                for (int i = 0; i < dres->ncols; i++) src[scratch->ncols + i] = dres->cols[i];
+            }
+            if (dres && !src) attu_error_oom(err);
+            else full = db_append_rows(base, src ? src : t->cols, map, t->nrows, err);
+        }
+        attu_result_free(dres);
+        free(src);
         attu_table_free(t);
         t = full;
     }
@@ -208,7 +220,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     if (t && check_char_limits(t, base->nrows, err)) { attu_table_free(t); t = NULL; }
     if (t) {
         t->version = base->version + 1;
-        if ((s->db->data_dir && attu_storage_save_table(s->db->data_dir, t, err))) attu_table_free(t);
+        if (db_save_table(s, t, err)) attu_table_free(t);
         else { attu_table_free(attu_catalog_replace(s->db->cat, t)); rc = 0; }
     }
     pthread_rwlock_unlock(&s->db->lock);
@@ -232,25 +244,33 @@ static int ob_put(outbuf *b, const char *s, size_t n) {
     return 0;
 }
 
-static int put_field(outbuf *b, const copy_opts *o, const char *s, size_t n, bool is_text) {
+/* One value (or a header name) in the output format, as PostgreSQL's
+ * CopyAttributeOutText / CopyAttributeOutCSV write it. Text: backslash,
+ * control characters that have an escape (\b \f \n \r \t \v) and the
+ * delimiter are escaped. CSV: a field is quoted when it holds the
+ * delimiter, the quote character, a newline or a carriage return, or when it
+ * equals the NULL string (so an empty string stays distinct from the default
+ * NULL of CSV); inside quotes, quote and escape characters are preceded by
+ * the escape character. */
+static int put_field(outbuf *b, const copy_opts *o, const char *s, size_t n) {
     if (!o->csv_format) {
         for (size_t i = 0; i < n; i++) {
             char c = s[i];
-            const char *esc = c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+            const char *esc = c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t"
+                            : c == '\b' ? "\\b" : c == '\f' ? "\\f" : c == '\v' ? "\\v" : NULL;
             if (esc) { if (ob_put(b, esc, 2)) return -1; }
             else if (c == o->csv.delimiter) { char e[2] = { '\\', c }; if (ob_put(b, e, 2)) return -1; }
             else if (ob_put(b, &c, 1)) return -1;
         }
         return 0;
     }
-    bool quote = is_text && n == 0;
+    bool quote = o->csv.null_string && strlen(o->csv.null_string) == n && !memcmp(o->csv.null_string, s, n);
     for (size_t i = 0; i < n && !quote; i++)
         if (s[i] == o->csv.delimiter || s[i] == o->csv.quote || s[i] == '\n' || s[i] == '\r') quote = true;
-    if (!quote && o->csv.null_string && strlen(o->csv.null_string) == n && !memcmp(o->csv.null_string, s, n) && n) quote = true;
     if (!quote) return ob_put(b, s, n);
     if (ob_put(b, &o->csv.quote, 1)) return -1;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == o->csv.quote && ob_put(b, &o->csv.escape, 1)) return -1;
+        if ((s[i] == o->csv.quote || s[i] == o->csv.escape) && ob_put(b, &o->csv.escape, 1)) return -1;
         if (ob_put(b, &s[i], 1)) return -1;
     }
     return ob_put(b, &o->csv.quote, 1);
@@ -285,10 +305,12 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     outbuf b = { 0 };
     int rc = 0;
     char tmp[128];
-    if (o->csv.header && o->csv_format) {
+    /* HEADER: the column names, one line, in either format (PostgreSQL 15
+     * writes it for text as well as CSV) */
+    if (o->csv.header) {
         for (int c = 0; c < res->ncols && !rc; c++) {
             if (c && ob_put(&b, &o->csv.delimiter, 1)) rc = -1;
-            if (!rc && put_field(&b, o, res->desc[c].name, strlen(res->desc[c].name), false)) rc = -1;
+            if (!rc && put_field(&b, o, res->desc[c].name, strlen(res->desc[c].name))) rc = -1;
         }
         if (!rc && ob_put(&b, "\n", 1)) rc = -1;
     }
@@ -298,7 +320,7 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             const char *lng = NULL;
             size_t n = attu_column_format(res->cols[c], r, tmp, sizeof tmp, &lng);
             if (n == (size_t)-1) { if (ob_put(&b, o->csv.null_string, strlen(o->csv.null_string))) rc = -1; continue; }
-            if (put_field(&b, o, lng ? lng : tmp, n, res->desc[c].type.id == ATTU_TYPE_TEXT)) rc = -1;
+            if (put_field(&b, o, lng ? lng : tmp, n)) rc = -1;
         }
         if (!rc && ob_put(&b, "\n", 1)) rc = -1;
         if (!rc && b.n >= 1 << 20) {

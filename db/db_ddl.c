@@ -15,31 +15,357 @@
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 
-static int save(attu_session *s, const attu_table *t, attu_error *err) {
-    return s->db->data_dir ? attu_storage_save_table(s->db->data_dir, t, err) : 0;
+static attu_lplan *bind_coerced(attu_session *s, attu_plan_arena *pa, const char *sql, const attu_ast_query *q,
+                                const attu_bind_params *params, int ncols, bool fewer_ok, const attu_type *types,
+                                const char *const *names, attu_error *err);
+static attu_result *run_coerced(attu_session *s, const char *sql, const attu_ast_query *q, const attu_bind_params *params,
+                                int ncols, bool fewer_ok, const attu_type *types, const char *const *names, attu_error *err);
+
+/* Saves t with the column DEFAULTs the catalog holds for its name. */
+int db_save_table(attu_session *s, const attu_table *t, attu_error *err) {
+    if (!s->db->data_dir) return 0;
+    const char **defaults = calloc((size_t)t->ncols + 1, sizeof *defaults);
+    if (!defaults) return attu_error_oom(err);
+    for (int i = 0; i < t->ncols; i++) defaults[i] = attu_catalog_default(s->db->cat, t->name, i);
+    int rc = attu_storage_save_table_defaults(s->db->data_dir, t, defaults, err);
+    free(defaults);
+    return rc;
 }
 
-int db_exec_create(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+static int save(attu_session *s, const attu_table *t, attu_error *err) { return db_save_table(s, t, err); }
+
+/* ---- column DEFAULTs -----------------------------------------------------------------------
+ *
+ * A DEFAULT is kept as SQL text (the catalog holds it beside the table, the
+ * data directory in the table's schema file) and evaluated once per
+ * statement that needs it: INSERT with a column list or DEFAULT VALUES,
+ * COPY FROM with a column list. It is evaluated exactly as that statement
+ * would evaluate the same expression written in its VALUES list, so a
+ * DEFAULT behaves like the value written out (assignment casts, varchar
+ * limits, errors such as 22012 at INSERT time, as in PostgreSQL).
+ *
+ * The text is not the user's source but a deparse of the parsed expression
+ * (the AST does not record where an expression ends). CREATE TABLE binds
+ * the written expression (errors point into the CREATE statement, as
+ * PostgreSQL's do) and then the deparsed text, so a DEFAULT that is
+ * accepted is known to re-parse and bind. Only constant expressions are
+ * accepted: literals, casts, operators and functions of them. now(),
+ * random() and the like are refused (0A000, where PostgreSQL accepts
+ * them), as are column references and subqueries (0A000 with PostgreSQL's
+ * messages), aggregates (42803) and window functions (42P20). */
+
+typedef struct dbuf { char *p; size_t n, cap; bool oom; } dbuf;
+
+static void dput(dbuf *b, const char *s, size_t n) {
+    if (b->oom) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap * 2 : 128;
+        while (nc < b->n + n + 1) nc *= 2;
+        char *np = realloc(b->p, nc);
+        if (!np) { b->oom = true; return; }
+        b->p = np; b->cap = nc;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+}
+static void dputs(dbuf *b, const char *s) { dput(b, s, strlen(s)); }
+
+static bool name_in(const char *name, const char *const *list) {
+    for (int i = 0; list[i]; i++) if (!strcmp(list[i], name)) return true;
+    return false;
+}
+
+static const char *const default_aggregates[] = {
+    "count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "nth_smallest", "nth_smallest_arg",
+    "nth_largest", "nth_largest_arg", "variance", "var_samp", "var_pop", "stddev", "stddev_samp",
+    "stddev_pop", "string_agg", "array_agg", NULL
+};
+/* Not constant: evaluated once per statement, the per-row ones would repeat
+ * one value in every row; the clock ones (which the SQL layer does not have
+ * yet either) are left for when it does. */
+static const char *const default_not_constant[] = {
+    "random", "clock_timestamp", "timeofday", "gen_random_uuid", "nextval", "setseed", "random_normal",
+    "now", "current_date", "current_timestamp", "current_time", "localtimestamp", "localtime",
+    "statement_timestamp", "transaction_timestamp", NULL
+};
+
+static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err);
+
+static int deparse_list(const attu_ast_expr_list *l, dbuf *b, attu_error *err) {
+    for (int i = 0; i < l->n; i++) {
+        if (i) dputs(b, ", ");
+        if (deparse_default(l->items[i], b, err)) return -1;
+    }
+    return 0;
+}
+
+/* Writes e as SQL text that parses back to the same tree (every operator
+ * parenthesised), or fails with the error PostgreSQL gives for what a
+ * DEFAULT may not contain. */
+static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err) {
+    switch (e->kind) {
+    case ATTU_EXPR_LITERAL:
+        switch (e->u.literal.kind) {
+        case ATTU_LIT_INTEGER: case ATTU_LIT_NUMERIC:
+            if (e->u.literal.text[0] == '-') { dputs(b, "("); dputs(b, e->u.literal.text); dputs(b, ")"); }
+            else dputs(b, e->u.literal.text);
+            return 0;
+        case ATTU_LIT_STRING:
+            /* standard_conforming_strings: only the quote is doubled */
+            dputs(b, "'");
+            for (size_t i = 0; i < e->u.literal.len; i++) {
+                if (e->u.literal.text[i] == '\'') dputs(b, "'");
+                dput(b, &e->u.literal.text[i], 1);
+            }
+            dputs(b, "'");
+            return 0;
+        case ATTU_LIT_BOOL: dputs(b, !strcmp(e->u.literal.text, "true") ? "TRUE" : "FALSE"); return 0;
+        case ATTU_LIT_NULL: dputs(b, "NULL"); return 0;
+        }
+        break;
+    case ATTU_EXPR_COLUMN:
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "cannot use column reference in DEFAULT expression");
+    case ATTU_EXPR_SUBQUERY: case ATTU_EXPR_EXISTS: case ATTU_EXPR_IN_SUBQUERY: case ATTU_EXPR_QUANTIFIED:
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "cannot use subquery in DEFAULT expression");
+    case ATTU_EXPR_PARAM:
+        return attu_error_set(err, "42P02", e->position, "there is no parameter $%d", e->u.param.number);
+    case ATTU_EXPR_UNARY:
+        if (e->u.unary.op == ATTU_UNOP_OTHER) break;
+        dputs(b, e->u.unary.op == ATTU_UNOP_NOT ? "(NOT " : e->u.unary.op == ATTU_UNOP_NEG ? "(- " : "(+ ");
+        if (deparse_default(e->u.unary.arg, b, err)) return -1;
+        dputs(b, ")");
+        return 0;
+    case ATTU_EXPR_BINARY:
+        if (e->u.binary.op == ATTU_BINOP_OTHER) break;
+        dputs(b, "(");
+        if (deparse_default(e->u.binary.left, b, err)) return -1;
+        dputs(b, " "); dputs(b, attu_ast_binary_op_name(e->u.binary.op)); dputs(b, " ");
+        if (deparse_default(e->u.binary.right, b, err)) return -1;
+        dputs(b, ")");
+        return 0;
+    case ATTU_EXPR_IS: {
+        static const char *what[] = { "", "NULL", "TRUE", "FALSE", "UNKNOWN" };
+        if (e->u.is.what < ATTU_IS_NULL || e->u.is.what > ATTU_IS_UNKNOWN) break;
+        dputs(b, "(");
+        if (deparse_default(e->u.is.arg, b, err)) return -1;
+        dputs(b, e->u.is.negated ? " IS NOT " : " IS "); dputs(b, what[e->u.is.what]); dputs(b, ")");
+        return 0;
+    }
+    case ATTU_EXPR_BETWEEN:
+        dputs(b, "(");
+        if (deparse_default(e->u.between.arg, b, err)) return -1;
+        dputs(b, e->u.between.negated ? " NOT BETWEEN " : " BETWEEN ");
+        if (e->u.between.symmetric) dputs(b, "SYMMETRIC ");
+        if (deparse_default(e->u.between.low, b, err)) return -1;
+        dputs(b, " AND ");
+        if (deparse_default(e->u.between.high, b, err)) return -1;
+        dputs(b, ")");
+        return 0;
+    case ATTU_EXPR_IN_LIST:
+        dputs(b, "(");
+        if (deparse_default(e->u.in_list.arg, b, err)) return -1;
+        dputs(b, e->u.in_list.negated ? " NOT IN (" : " IN (");
+        if (deparse_list(&e->u.in_list.list, b, err)) return -1;
+        dputs(b, "))");
+        return 0;
+    case ATTU_EXPR_LIKE:
+        dputs(b, "(");
+        if (deparse_default(e->u.like.arg, b, err)) return -1;
+        dputs(b, e->u.like.negated ? " NOT" : "");
+        dputs(b, e->u.like.case_insensitive ? " ILIKE " : " LIKE ");
+        if (deparse_default(e->u.like.pattern, b, err)) return -1;
+        if (e->u.like.escape) {
+            dputs(b, " ESCAPE ");
+            if (deparse_default(e->u.like.escape, b, err)) return -1;
+        }
+        dputs(b, ")");
+        return 0;
+    case ATTU_EXPR_CASE:
+        dputs(b, "(CASE");
+        if (e->u.case_.operand) { dputs(b, " "); if (deparse_default(e->u.case_.operand, b, err)) return -1; }
+        for (int i = 0; i < e->u.case_.nwhens; i++) {
+            dputs(b, " WHEN ");
+            if (deparse_default(e->u.case_.whens[i].when, b, err)) return -1;
+            dputs(b, " THEN ");
+            if (deparse_default(e->u.case_.whens[i].then, b, err)) return -1;
+        }
+        if (e->u.case_.else_) { dputs(b, " ELSE "); if (deparse_default(e->u.case_.else_, b, err)) return -1; }
+        dputs(b, " END)");
+        return 0;
+    case ATTU_EXPR_CAST: {
+        const attu_ast_typename *t = &e->u.cast.type;
+        dputs(b, "CAST(");
+        if (deparse_default(e->u.cast.arg, b, err)) return -1;
+        dputs(b, " AS "); dputs(b, t->name);
+        if (t->precision >= 0) {
+            char num[48];
+            if (t->scale >= 0) snprintf(num, sizeof num, "(%d, %d)", t->precision, t->scale);
+            else snprintf(num, sizeof num, "(%d)", t->precision);
+            dputs(b, num);
+        }
+        dputs(b, ")");
+        return 0;
+    }
+    case ATTU_EXPR_EXTRACT:
+        dputs(b, "EXTRACT("); dputs(b, e->u.extract.field); dputs(b, " FROM ");
+        if (deparse_default(e->u.extract.arg, b, err)) return -1;
+        dputs(b, ")");
+        return 0;
+    case ATTU_EXPR_FUNC: {
+        const char *name = e->u.func.name;
+        if (e->u.func.over)
+            return attu_error_set(err, "42P20", e->position, "window functions are not allowed in DEFAULT expressions");
+        if (e->u.func.star || e->u.func.distinct || e->u.func.filter || e->u.func.order_by.n || name_in(name, default_aggregates))
+            return attu_error_set(err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate functions are not allowed in DEFAULT expressions");
+        if (name_in(name, default_not_constant))
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                                  "DEFAULT %s() is not supported: a DEFAULT must be a constant expression", name);
+        if (!strcmp(name, "row")) break;
+        if (!e->u.func.schema && !strcmp(name, "position") && e->u.func.args.n == 2) {
+            /* POSITION(a IN b) arrives as position(b, a) */
+            dputs(b, "POSITION(");
+            if (deparse_default(e->u.func.args.items[1], b, err)) return -1;
+            dputs(b, " IN ");
+            if (deparse_default(e->u.func.args.items[0], b, err)) return -1;
+            dputs(b, ")");
+            return 0;
+        }
+        if (e->u.func.schema) { dputs(b, e->u.func.schema); dputs(b, "."); }
+        dputs(b, name); dputs(b, "(");
+        if (deparse_list(&e->u.func.args, b, err)) return -1;
+        dputs(b, ")");
+        return 0;
+    }
+    default:
+        break;
+    }
+    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "this DEFAULT expression is not supported");
+}
+
+/* A one-row VALUES query over items, for binding DEFAULT expressions. */
+static attu_ast_query values_row(attu_ast_expr **items, int n, int position) {
+    attu_ast_query q;
+    memset(&q, 0, sizeof q);
+    q.kind = ATTU_QUERY_VALUES;
+    q.position = position;
+    for (int i = 0; i < n; i++) if (items[i]->depth + 1 > q.depth) q.depth = items[i]->depth + 1;
+    return q;
+}
+
+/* PostgreSQL names the DEFAULT in its type mismatch error, with no position. */
+static void default_mismatch_message(attu_error *err) {
+    const char *what = " but expression is of type ";
+    char *at = strstr(err->message, what);
+    if (strcmp(err->sqlstate, ATTU_SQLSTATE_DATATYPE_MISMATCH) || !at) return;
+    char msg[sizeof err->message];
+    snprintf(msg, sizeof msg, "%.*s but default expression is of type %s", (int)(at - err->message), err->message, at + strlen(what));
+    snprintf(err->message, sizeof err->message, "%s", msg);
+    err->position = 0;
+}
+
+/* Checks column def's DEFAULT as written in the CREATE TABLE statement sql
+ * and returns the SQL text to keep (malloc'd), or NULL with err. */
+static char *check_default(attu_session *s, const char *sql, const attu_ast_column_def *cd, const attu_column_def *def,
+                           attu_error *err) {
+    dbuf b = { 0 };
+    dputs(&b, "VALUES (");
+    size_t start = b.n;
+    if (deparse_default(cd->default_, &b, err)) { free(b.p); return NULL; }
+    dputs(&b, ")");
+    if (b.oom) { free(b.p); attu_error_oom(err); return NULL; }
+    const char *names[1] = { def->name };
+    attu_ast_expr *items[1] = { cd->default_ };
+    attu_ast_expr_list row = { items, 1 };
+    attu_ast_query q = values_row(items, 1, cd->default_->position);
+    q.u.values.rows = &row;
+    q.u.values.nrows = 1;
+    /* the expression as written: errors point into the statement */
+    attu_plan_arena *pa = attu_plan_arena_new();
+    if (!pa) { free(b.p); attu_error_oom(err); return NULL; }
+    attu_lplan *lp = bind_coerced(s, pa, sql, &q, NULL, 1, false, &def->type, names, err);
+    attu_plan_arena_free(pa);
+    if (!lp) { default_mismatch_message(err); free(b.p); return NULL; }
+    /* the text that will be kept must mean the same */
+    attu_error e2;
+    attu_error_clear(&e2);
+    attu_parse_result *pr = attu_parse(b.p, &e2);
+    lp = NULL;
+    if (pr && pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT && (pa = attu_plan_arena_new())) {
+        lp = bind_coerced(s, pa, b.p, pr->stmts[0].stmt->u.select.query, NULL, 1, false, &def->type, names, &e2);
+        attu_plan_arena_free(pa);
+    }
+    attu_parse_free(pr);
+    if (!lp) {
+        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, cd->default_->position,
+                       "this DEFAULT expression is not supported: %s", e2.set ? e2.message : "it cannot be stored");
+        free(b.p);
+        return NULL;
+    }
+    memmove(b.p, b.p + start, b.n - start - 1);   /* keep only the expression */
+    b.p[b.n - start - 1] = '\0';
+    return b.p;
+}
+
+int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int first, attu_result **out, attu_error *err) {
+    *out = NULL;
+    int k = 0;
+    dbuf b = { 0 };
+    attu_type *types = calloc((size_t)base->ncols + 1, sizeof *types);
+    const char **names = calloc((size_t)base->ncols + 1, sizeof *names);
+    if (!types || !names) { free(types); free(names); return attu_error_oom(err); }
+    dputs(&b, "VALUES (");
+    for (int c = 0; c < base->ncols; c++) {
+        const char *d = map[c] < 0 ? attu_catalog_default(s->db->cat, base->name, c) : NULL;
+        if (!d) continue;
+        if (k) dputs(&b, ", ");
+        dputs(&b, d);
+        types[k] = base->defs[c].type;
+        names[k] = base->defs[c].name;
+        map[c] = first + k++;
+    }
+    dputs(&b, ")");
+    int rc = 0;
+    if (b.oom) rc = attu_error_oom(err);
+    else if (k) {
+        attu_parse_result *pr = attu_parse(b.p, err);
+        if (pr && pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT)
+            *out = run_coerced(s, b.p, pr->stmts[0].stmt->u.select.query, NULL, k, false, types, names, err);
+        else if (pr) attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "stored DEFAULT expressions of \"%s\" do not parse", base->name);
+        attu_parse_free(pr);
+        if (!*out) {
+            err->position = 0;   /* a position in our text, not the user's */
+            rc = -1;
+        }
+    }
+    free(b.p); free(types); free(names);
+    return rc;
+}
+
+int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     int n = st->u.create_table.ncolumns;
     attu_column_def *defs = calloc((size_t)n + 1, sizeof *defs);
-    if (!defs) return attu_error_oom(err);
+    char **dflt = calloc((size_t)n + 1, sizeof *dflt);
+    if (!defs || !dflt) { free(defs); free(dflt); return attu_error_oom(err); }
+    int rc = -1;
     for (int i = 0; i < n; i++) {
         const attu_ast_column_def *cd = &st->u.create_table.columns[i];
         snprintf(defs[i].name, sizeof defs[i].name, "%s", cd->name);
         if (attu_type_from_name(cd->type.name, cd->type.precision, cd->type.scale, &defs[i].type, err)) {
             err->position = cd->type.position;
-            free(defs);
-            return -1;
+            goto fail;
         }
         defs[i].not_null = cd->not_null;
         for (int k = 0; k < i; k++)
             if (!strcmp(defs[k].name, defs[i].name)) {
-                free(defs);
-                return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, cd->position, "column \"%s\" specified more than once", cd->name);
+                attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, cd->position, "column \"%s\" specified more than once", cd->name);
+                goto fail;
             }
+        /* DEFAULT NULL is the same as no DEFAULT */
+        bool null_default = cd->default_ && cd->default_->kind == ATTU_EXPR_LITERAL && cd->default_->u.literal.kind == ATTU_LIT_NULL;
+        if (cd->default_ && !null_default && !(dflt[i] = check_default(s, sql, cd, &defs[i], err))) goto fail;
     }
     pthread_rwlock_wrlock(&s->db->lock);
-    int rc = -1;
     if (attu_catalog_lookup(s->db->cat, st->u.create_table.table)) {
         if (st->u.create_table.if_not_exists) {
             if (cb && cb->on_notice) {
@@ -49,15 +375,26 @@ int db_exec_create(attu_session *s, const attu_ast_stmt *st, const attu_exec_cal
             }
             rc = 0;
         } else attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", st->u.create_table.table);
-        free(defs);
         pthread_rwlock_unlock(&s->db->lock);
+        for (int i = 0; i < n; i++) free(dflt[i]);
+        free(dflt); free(defs);
         return rc ? rc : (db_deliver_tag(cb, "CREATE TABLE", err) ? -2 : 0);
     }
     attu_table *t = attu_table_new(st->u.create_table.table, n, defs, err);
-    free(defs);
-    if (t && !save(s, t, err) && !attu_catalog_add(s->db->cat, t, err)) rc = 0;
-    else attu_table_free(t);
+    if (t && !(s->db->data_dir && attu_storage_save_table_defaults(s->db->data_dir, t, (const char *const *)dflt, err)) &&
+        !attu_catalog_add(s->db->cat, t, err)) {
+        rc = 0;
+        for (int i = 0; i < n && !rc; i++)
+            if (dflt[i] && attu_catalog_set_default(s->db->cat, t->name, i, dflt[i], err)) rc = -1;
+        if (rc) {   /* out of memory: undo */
+            attu_table_free(attu_catalog_remove(s->db->cat, t->name, true, NULL));
+            if (s->db->data_dir) attu_storage_drop_table(s->db->data_dir, st->u.create_table.table, NULL);
+        }
+    } else attu_table_free(t);
     pthread_rwlock_unlock(&s->db->lock);
+fail:
+    for (int i = 0; i < n; i++) free(dflt[i]);
+    free(dflt); free(defs);
     if (rc) return rc;
     return db_deliver_tag(cb, "CREATE TABLE", err) ? -2 : 0;
 }
@@ -95,7 +432,8 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
 }
 
 /* Appends n rows (host columns src, already of the table's types) to a copy
- * of base. TEXT values are re-coded into a merged dictionary. */
+ * of base. TEXT values are re-coded into a merged dictionary. A source
+ * column of one row stands for n copies of that row (an evaluated DEFAULT). */
 attu_table *db_append_rows(const attu_table *base, attu_column **src, const int *map, size_t n, attu_error *err) {
     attu_table *t = attu_table_clone(base, err);
     if (!t) return NULL;
@@ -121,15 +459,20 @@ attu_table *db_append_rows(const attu_table *base, attu_column **src, const int 
             if (!d) { free(newc); free(oldmap); goto fail; }
             int32_t *codes = col->data;
             if (col->dict) for (size_t r = 0; r < old; r++) if (!attu_column_is_null(col, r)) codes[r] = oldmap[codes[r]];
-            for (size_t r = 0; r < n; r++) codes[old + r] = (sc && !attu_column_is_null(sc, r)) ? newc[((int32_t *)sc->data)[r]] : 0;
+            for (size_t r = 0; r < n; r++) {
+                size_t sr = sc && sc->length == 1 ? 0 : r;
+                codes[old + r] = (sc && !attu_column_is_null(sc, sr)) ? newc[((int32_t *)sc->data)[sr]] : 0;
+            }
             attu_dictionary_unref(col->dict);
             col->dict = d;
             free(newc); free(oldmap);
+        } else if (sc && sc->length == 1 && n > 1) {
+            for (size_t r = 0; r < n; r++) memcpy((char *)col->data + (old + r) * w, sc->data, w);
         } else if (sc) memcpy((char *)col->data + old * w, sc->data, n * w);
         else memset((char *)col->data + old * w, 0, n * w);
         col->length = total;
         for (size_t r = 0; r < n; r++) {
-            bool isnull = !sc || attu_column_is_null(sc, r);
+            bool isnull = !sc || attu_column_is_null(sc, sc->length == 1 ? 0 : r);
             if (isnull) {
                 if (base->defs[c].not_null) {
                     attu_error_set(err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, 0,
@@ -149,17 +492,19 @@ fail:
     return NULL;
 }
 
-/* Runs a query whose result columns are coerced to the given types. */
-static attu_result *run_coerced(attu_session *s, const char *sql, const attu_ast_query *q, const attu_bind_params *params,
-                                int ncols, const attu_type *types, const char *const *names, attu_error *err) {
-    attu_plan_arena *pa = attu_plan_arena_new();
-    if (!pa) { attu_error_oom(err); return NULL; }
-    attu_result *res = NULL;
+/* Binds a query whose result columns are assigned to the given types (as
+ * INSERT assigns them; types NULL: as they come). fewer_ok: the query may
+ * give fewer columns, assigned to the first ones (INSERT without a column
+ * list, as PostgreSQL allows; the others take their DEFAULT). */
+static attu_lplan *bind_coerced(attu_session *s, attu_plan_arena *pa, const char *sql, const attu_ast_query *q,
+                                const attu_bind_params *params, int ncols, bool fewer_ok, const attu_type *types,
+                                const char *const *names, attu_error *err) {
     attu_bind_params bp = db_params(s, params);
     bp.insert_types = types;
     bp.insert_names = names;
     bp.ninsert = ncols;
     attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, &bp, err);
+    if (lp && types && fewer_ok && lp->ncols < ncols) ncols = lp->ncols;
     if (lp && types) {
         if (lp->ncols > ncols) {
             attu_error_set(err, ATTU_SQLSTATE_SYNTAX, q->position, "INSERT has more expressions than target columns");
@@ -185,6 +530,16 @@ static attu_result *run_coerced(attu_session *s, const char *sql, const attu_ast
             }
         }
     }
+    return lp;
+}
+
+/* Runs a query whose result columns are coerced to the given types. */
+static attu_result *run_coerced(attu_session *s, const char *sql, const attu_ast_query *q, const attu_bind_params *params,
+                                int ncols, bool fewer_ok, const attu_type *types, const char *const *names, attu_error *err) {
+    attu_plan_arena *pa = attu_plan_arena_new();
+    if (!pa) { attu_error_oom(err); return NULL; }
+    attu_result *res = NULL;
+    attu_lplan *lp = bind_coerced(s, pa, sql, q, params, ncols, fewer_ok, types, names, err);
     if (lp) lp = attu_rewrite(pa, lp, err);
     attu_stage *st = lp ? attu_lower(lp, err) : NULL;
     if (st) {
@@ -222,7 +577,8 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     attu_type *types = NULL;
     const char **names = NULL;
     int *map = NULL;
-    attu_result *res = NULL;
+    attu_result *res = NULL, *dres = NULL;
+    attu_column **src = NULL;
     if (!base) {
         attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.insert.table_position, "relation \"%s\" does not exist", st->u.insert.table);
         goto out;
@@ -254,14 +610,27 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     size_t n = 0;
     if (st->u.insert.source) {
-        res = run_coerced(s, sql, st->u.insert.source, params, ntarget, types, names, err);
+        res = run_coerced(s, sql, st->u.insert.source, params, ntarget, !st->u.insert.columns.n, types, names, err);
         if (!res) goto out;
         n = res->nrows;
+        /* no column list and fewer values: the first columns are given */
+        for (int c = res->ncols; c < ntarget; c++) map[c] = -1;
+        ntarget = res->ncols;
     } else {
-        n = 1;   /* DEFAULT VALUES: one row of NULLs */
+        n = 1;   /* DEFAULT VALUES: one row of the columns' DEFAULTs */
+        ntarget = 0;
         for (int c = 0; c < base->ncols; c++) map[c] = -1;
     }
-    attu_table *t = db_append_rows(base, res ? res->cols : NULL, map, n, err);
+    /* the columns left out take their DEFAULT (when they have one); they
+     * are evaluated even for no rows, as PostgreSQL's planner folds them */
+    if (db_eval_defaults(s, base, map, ntarget, &dres, err)) goto out;
+    if (dres) {
+        src = calloc((size_t)(ntarget + dres->ncols) + 1, sizeof *src);
+        if (!src) { attu_error_oom(err); goto out; }
+        for (int i = 0; i < ntarget; i++) src[i] = res->cols[i];
+        for (int i = 0; i < dres->ncols; i++) src[ntarget + i] = dres->cols[i];
+    }
+    attu_table *t = db_append_rows(base, src ? src : res ? res->cols : NULL, map, n, err);
     if (!t) goto out;
     if (save(s, t, err)) { attu_table_free(t); goto out; }
     attu_table *old = attu_catalog_replace(s->db->cat, t);
@@ -270,13 +639,13 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     char tag[64];
     snprintf(tag, sizeof tag, "INSERT 0 %zu", n);
     pthread_rwlock_unlock(&s->db->lock);
-    attu_result_free(res);
-    free(types); free(names); free(map);
+    attu_result_free(res); attu_result_free(dres);
+    free(types); free(names); free(map); free(src);
     return db_deliver_tag(cb, tag, err) ? -2 : 0;
 out:
     pthread_rwlock_unlock(&s->db->lock);
-    attu_result_free(res);
-    free(types); free(names); free(map);
+    attu_result_free(res); attu_result_free(dres);
+    free(types); free(names); free(map); free(src);
     return rc;
 }
 
@@ -300,7 +669,7 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", name);
         goto out;
     }
-    res = run_coerced(s, sql, st->u.create_table_as.query, params, 0, NULL, NULL, err);
+    res = run_coerced(s, sql, st->u.create_table_as.query, params, 0, false, NULL, NULL, err);
     if (!res) goto out;
     if (st->u.create_table_as.columns.n > res->ncols) {
         attu_error_set(err, ATTU_SQLSTATE_SYNTAX, st->position, "too many column names were specified");
@@ -325,8 +694,11 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     if (!t) goto out;
     if (save(s, t, err) || attu_catalog_add(s->db->cat, t, err)) { attu_table_free(t); goto out; }
     rc = 0;
+    /* PostgreSQL's tags: SELECT n when rows were copied in, CREATE TABLE AS
+     * for WITH NO DATA */
     char tag[64];
-    snprintf(tag, sizeof tag, "SELECT %zu", n);
+    if (st->u.create_table_as.with_no_data) snprintf(tag, sizeof tag, "CREATE TABLE AS");
+    else snprintf(tag, sizeof tag, "SELECT %zu", n);
     pthread_rwlock_unlock(&s->db->lock);
     attu_result_free(res);
     free(defs);

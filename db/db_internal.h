@@ -55,6 +55,14 @@ int db_deliver(const attu_exec_callbacks *cb, attu_result *res);
  * (map[c] < 0: NULL). TEXT re-coded into merged dictionaries; 23502 on a
  * NULL in a NOT NULL column. */
 attu_table *db_append_rows(const attu_table *base, attu_column **src, const int *map, size_t n, attu_error *err);
+/* Column DEFAULTs (db_ddl.c): evaluates, as one row, the DEFAULT of every
+ * column of base that the statement leaves out (map[c] < 0) and has one;
+ * each such column gets map[c] = first + j, j its column in *out (NULL when
+ * no column needed one; the caller frees it). db_append_rows repeats a
+ * one-row source for every row. */
+int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int first, attu_result **out, attu_error *err);
+/* Saves t to the data directory (if any) with its DEFAULTs. */
+int db_save_table(attu_session *s, const attu_table *t, attu_error *err);
 int db_deliver_tag(const attu_exec_callbacks *cb, const char *tag, attu_error *err);
 attu_result *db_run_query(attu_session *s, const char *sql, const attu_ast_query *q,
                           const attu_bind_params *params, attu_error *err);
@@ -62,7 +70,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
                  const attu_exec_callbacks *cb, attu_error *err);
 
 /* Each returns 0, -1 with err set, or -2 when the client went away. */
-int db_exec_create(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);

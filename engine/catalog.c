@@ -10,10 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A table's column DEFAULT expressions (SQL text; NULL where a column has
+ * none), kept in an array parallel to tables[] so they move with their
+ * table on add and remove and stay through replace. */
+typedef struct col_defaults {
+    int    n;
+    char **sql;
+} col_defaults;
+
 struct attu_catalog {
-    attu_table **tables;
+    attu_table  **tables;
+    col_defaults *defaults;
     size_t count, cap;
 };
+
+static void defaults_free(col_defaults *d) {
+    for (int i = 0; i < d->n; i++) free(d->sql[i]);
+    free(d->sql);
+    d->sql = NULL;
+    d->n = 0;
+}
 
 attu_catalog *attu_catalog_new(void) {
     return calloc(1, sizeof(attu_catalog));
@@ -21,8 +37,12 @@ attu_catalog *attu_catalog_new(void) {
 
 void attu_catalog_free(attu_catalog *cat) {
     if (!cat) return;
-    for (size_t i = 0; i < cat->count; i++) attu_table_free(cat->tables[i]);
+    for (size_t i = 0; i < cat->count; i++) {
+        attu_table_free(cat->tables[i]);
+        defaults_free(&cat->defaults[i]);
+    }
     free(cat->tables);
+    free(cat->defaults);
     free(cat);
 }
 
@@ -55,11 +75,17 @@ int attu_catalog_add(attu_catalog *cat, attu_table *t, attu_error *err) {
         attu_table **n = realloc(cat->tables, nc * sizeof *n);
         if (!n) return attu_error_oom(err);
         cat->tables = n;
+        col_defaults *d = realloc(cat->defaults, nc * sizeof *d);
+        if (!d) return attu_error_oom(err);
+        cat->defaults = d;
         cat->cap = nc;
     }
     memmove(cat->tables + at + 1, cat->tables + at,
             (cat->count - at) * sizeof *cat->tables);
+    memmove(cat->defaults + at + 1, cat->defaults + at,
+            (cat->count - at) * sizeof *cat->defaults);
     cat->tables[at] = t;
+    cat->defaults[at] = (col_defaults){ 0, NULL };
     cat->count++;
     return 0;
 }
@@ -87,8 +113,11 @@ attu_table *attu_catalog_remove(attu_catalog *cat, const char *name,
         return NULL;
     }
     attu_table *t = cat->tables[i];
+    defaults_free(&cat->defaults[i]);
     memmove(cat->tables + i, cat->tables + i + 1,
             (cat->count - (size_t)i - 1) * sizeof *cat->tables);
+    memmove(cat->defaults + i, cat->defaults + i + 1,
+            (cat->count - (size_t)i - 1) * sizeof *cat->defaults);
     cat->count--;
     return t;
 }
@@ -97,4 +126,36 @@ size_t attu_catalog_count(const attu_catalog *cat) { return cat->count; }
 
 attu_table *attu_catalog_at(const attu_catalog *cat, size_t i) {
     return i < cat->count ? cat->tables[i] : NULL;
+}
+
+int attu_catalog_set_default(attu_catalog *cat, const char *table, int col,
+                             const char *sql, attu_error *err) {
+    long i = search(cat, table);
+    if (i < 0)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
+                              "relation \"%s\" does not exist", table);
+    const attu_table *t = cat->tables[i];
+    col_defaults *d = &cat->defaults[i];
+    if (col < 0 || col >= t->ncols)
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0,
+                              "no column %d in relation \"%s\"", col, table);
+    if (d->n < t->ncols) {
+        char **n = realloc(d->sql, (size_t)t->ncols * sizeof *n);
+        if (!n) return attu_error_oom(err);
+        for (int k = d->n; k < t->ncols; k++) n[k] = NULL;
+        d->sql = n;
+        d->n = t->ncols;
+    }
+    char *copy = NULL;
+    if (sql && !(copy = strdup(sql))) return attu_error_oom(err);
+    free(d->sql[col]);
+    d->sql[col] = copy;
+    return 0;
+}
+
+const char *attu_catalog_default(const attu_catalog *cat, const char *table,
+                                 int col) {
+    long i = search(cat, table);
+    if (i < 0 || col < 0 || col >= cat->defaults[i].n) return NULL;
+    return cat->defaults[i].sql[col];
 }

@@ -33,6 +33,16 @@ attu_table *attu_catalog_replace(attu_catalog *cat, attu_table *t);
 attu_table *attu_catalog_remove(attu_catalog *cat, const char *name,
                                 bool if_exists, attu_error *err);
 
+/* Column DEFAULT expressions, as SQL text (the db layer binds and
+ * evaluates it wherever an INSERT or COPY leaves the column out). They live
+ * beside the table of that name: replace keeps them, remove drops them, add
+ * starts with none. set copies sql (NULL clears); 42P01 when no such table.
+ * attu_catalog_default returns NULL for a column without one. */
+int attu_catalog_set_default(attu_catalog *cat, const char *table, int col,
+                             const char *sql, attu_error *err);
+const char *attu_catalog_default(const attu_catalog *cat, const char *table,
+                                 int col);
+
 /* Tables in name order. */
 size_t attu_catalog_count(const attu_catalog *cat);
 attu_table *attu_catalog_at(const attu_catalog *cat, size_t i);

@@ -348,8 +348,15 @@ static void escape_text(const char *s, char *out, size_t cap) {
     out[n] = '\0';
 }
 
-static char *schema_text(const attu_table *t, size_t *len) {
+/* The schema file: "attu-table 1", name, rows, version, columns, one
+ * "column" line per column, then (since column DEFAULTs) one "default <i>
+ * <sql>" line per column that has a DEFAULT, its SQL text escaped like
+ * names; "crc32c" over all of it last. Files written before DEFAULTs
+ * existed simply have no default lines. */
+static char *schema_text(const attu_table *t, const char *const *defaults, size_t *len) {
     size_t cap = 256 + (size_t)t->ncols * 300;
+    for (int i = 0; defaults && i < t->ncols; i++)
+        if (defaults[i]) cap += 32 + 3 * strlen(defaults[i]);
     char *buf = malloc(cap);
     if (!buf) return NULL;
     char name[ATTU_NAME_MAX * 3 + 4];
@@ -363,6 +370,15 @@ static char *schema_text(const attu_table *t, size_t *len) {
                               (int)d->type.id, d->type.precision, d->type.scale,
                               d->not_null ? 1 : 0, t->cols[i]->validity ? 1 : 0,
                               t->cols[i]->dict ? 1 : 0);
+    }
+    for (int i = 0; defaults && i < t->ncols; i++) {
+        if (!defaults[i]) continue;
+        size_t ecap = 3 * strlen(defaults[i]) + 8;
+        char *e = malloc(ecap);
+        if (!e) { free(buf); return NULL; }
+        escape_text(defaults[i], e, ecap);
+        n += (size_t)snprintf(buf + n, cap - n, "default %d %s\n", i, e);
+        free(e);
     }
     uint32_t crc = attu_crc32c(0, buf, n);
     n += (size_t)snprintf(buf + n, cap - n, "crc32c %08x\n", crc);
@@ -378,7 +394,16 @@ typedef struct schema {
     uint64_t version;
     int ncols;
     schema_col *cols;
+    char **defaults;    /* ncols entries once a default line is read */
 } schema;
+
+static void schema_free(schema *s) {
+    for (int i = 0; s->defaults && i < s->ncols; i++) free(s->defaults[i]);
+    free(s->defaults);
+    free(s->cols);
+    s->defaults = NULL;
+    s->cols = NULL;
+}
 
 static int parse_schema(char *text, size_t len, schema *s, const char **why) {
     memset(s, 0, sizeof *s);
@@ -420,6 +445,19 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
             c->def.not_null = nn != 0;
             c->has_validity = v;
             c->has_dict = d;
+        } else if (strncmp(line, "default ", 8) == 0) {
+            int i, off = 0;
+            if (!s->cols || sscanf(line, "default %d %n", &i, &off) != 1 || off == 0 ||
+                i < 0 || i >= s->ncols)
+                return -1;
+            if (!s->defaults && !(s->defaults = calloc((size_t)s->ncols, sizeof *s->defaults)))
+                return -1;
+            size_t elen = strlen(line + off);
+            char *d = malloc(elen + 1);
+            if (!d) return -1;
+            unescape_name(line + off, d, elen + 1);
+            free(s->defaults[i]);
+            s->defaults[i] = d;
         } else {
             return -1;
         }
@@ -442,11 +480,12 @@ static unsigned long read_current(const char *tdir) {
     return g;
 }
 
-static int write_generation(const char *gdir, const attu_table *t, attu_error *err) {
+static int write_generation(const char *gdir, const attu_table *t, const char *const *defaults,
+                            attu_error *err) {
     char path[PATH_MAX];
     if (mkdir(gdir, 0755) != 0) return io_error(err, "create directory", gdir);
     size_t slen;
-    char *stext = schema_text(t, &slen);
+    char *stext = schema_text(t, defaults, &slen);
     if (!stext) return attu_error_oom(err);
     fmt(path, sizeof path, "%s/schema", gdir);
     int rc = write_file(path, stext, slen, NULL, 0, err);
@@ -513,6 +552,11 @@ static unsigned long save_counter;
 
 int attu_storage_save_table(const char *data_dir, const attu_table *t,
                             attu_error *err) {
+    return attu_storage_save_table_defaults(data_dir, t, NULL, err);
+}
+
+int attu_storage_save_table_defaults(const char *data_dir, const attu_table *t,
+                                     const char *const *defaults, attu_error *err) {
     if (t->unavailable)
         return attu_error_set(err, ATTU_SQLSTATE_DATA_CORRUPTED, 0, "%s",
                               t->unavailable_reason);
@@ -526,7 +570,7 @@ int attu_storage_save_table(const char *data_dir, const attu_table *t,
         fmt(gname, sizeof gname, "g%lu", gen);
         fmt(gdir, sizeof gdir, "%s/%s", tdir, gname);
         remove_tree(gdir);   /* leftover of an interrupted save */
-        if (write_generation(gdir, t, err) || fsync_path(tdir, err)) {
+        if (write_generation(gdir, t, defaults, err) || fsync_path(tdir, err)) {
             remove_tree(gdir);
             return -1;
         }
@@ -548,7 +592,7 @@ int attu_storage_save_table(const char *data_dir, const attu_table *t,
     remove_tree(tmp);
     if (mkdir(tmp, 0755) != 0) return io_error(err, "create directory", tmp);
     fmt(gdir, sizeof gdir, "%s/g1", tmp);
-    if (write_generation(gdir, t, err) || commit_current(tmp, 1, err)) {
+    if (write_generation(gdir, t, defaults, err) || commit_current(tmp, 1, err)) {
         remove_tree(tmp);
         return -1;
     }
@@ -601,7 +645,7 @@ static attu_table *unavailable_table(const char *name, const schema *s,
 
 /* Loads one committed generation; on damage returns an unavailable table. */
 static attu_table *load_table(const char *tdir, const char *dirname_, unsigned long gen,
-                              attu_error *err) {
+                              char ***defaults_out, attu_error *err) {
     char gdir[PATH_MAX], path[PATH_MAX + 32], name[ATTU_NAME_MAX + 1];
     unescape_name(dirname_, name, sizeof name);
     fmt(gdir, sizeof gdir, "%s/g%lu", tdir, gen);
@@ -623,7 +667,7 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
     if (!f) why = "file is missing";
     else if (!text || parse_schema(text, len, &s, &why) != 0) {
         free(text);
-        free(s.cols);
+        schema_free(&s);
         return unavailable_table(name, NULL, path, why ? why : "unreadable");
     } else {
         why = NULL;   /* parse_schema leaves its default reason behind */
@@ -632,11 +676,11 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
     if (why) return unavailable_table(name, NULL, path, why);
 
     attu_column_def *defs = calloc((size_t)s.ncols + 1, sizeof *defs);
-    if (!defs) { free(s.cols); attu_error_oom(err); return NULL; }
+    if (!defs) { schema_free(&s); attu_error_oom(err); return NULL; }
     for (int i = 0; i < s.ncols; i++) defs[i] = s.cols[i].def;
     attu_table *t = attu_table_new(s.name, s.ncols, defs, err);
     free(defs);
-    if (!t) { free(s.cols); return NULL; }
+    if (!t) { schema_free(&s); return NULL; }
     t->version = s.version;
     for (int i = 0; i < s.ncols && !why; i++) {
         attu_column *c = t->cols[i];
@@ -708,11 +752,13 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
     if (why) {
         attu_table *u = unavailable_table(s.name, &s, path, why);
         attu_table_free(t);
-        free(s.cols);
+        schema_free(&s);
         return u;
     }
     t->nrows = s.rows;
-    free(s.cols);
+    *defaults_out = s.defaults;   /* the caller's now */
+    s.defaults = NULL;
+    schema_free(&s);
     return t;
 }
 
@@ -744,13 +790,20 @@ int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
         char keep[32];
         fmt(keep, sizeof keep, "g%lu", gen);
         remove_other_generations(path, keep);
-        attu_table *t = load_table(path, e->d_name, gen, err);
+        char **defaults = NULL;
+        attu_table *t = load_table(path, e->d_name, gen, &defaults, err);
         if (!t) { rc = -1; break; }
+        int ncols = t->ncols;
         if (attu_catalog_add(cat, t, err) != 0) {
             attu_table_free(t);
             rc = -1;
-            break;
         }
+        for (int i = 0; defaults && i < ncols; i++) {
+            if (!rc && defaults[i] && attu_catalog_set_default(cat, t->name, i, defaults[i], err)) rc = -1;
+            free(defaults[i]);
+        }
+        free(defaults);
+        if (rc) break;
         count++;
     }
     closedir(dir);

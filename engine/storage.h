@@ -22,6 +22,14 @@ int attu_storage_open(const char *data_dir, attu_error *err);
 int attu_storage_save_table(const char *data_dir, const attu_table *t,
                             attu_error *err);
 
+/* The same, also recording each column's DEFAULT expression (SQL text;
+ * defaults[i] NULL, or defaults NULL, for none) in the schema, so that
+ * attu_storage_load_all gives them back to the catalog
+ * (attu_catalog_set_default). Data directories written before DEFAULTs
+ * existed load unchanged, with no defaults. */
+int attu_storage_save_table_defaults(const char *data_dir, const attu_table *t,
+                                     const char *const *defaults, attu_error *err);
+
 /* Durably removes the table's folder. */
 int attu_storage_drop_table(const char *data_dir, const char *name,
                             attu_error *err);
