@@ -55,6 +55,7 @@ static int parse_opts(const attu_ast_stmt *st, copy_opts *o, attu_error *err) {
         } else return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, op->position, "option \"%s\" not recognized", op->name);
     }
     if (!o->csv_format) {
+        o->csv.text_format = true;     /* backslash escapes, no quoting */
         if (!delim_set) o->csv.delimiter = '\t';
         if (!null_set) o->csv.null_string = "\\N";
     }

@@ -149,6 +149,73 @@ static int bare_cr_to_lf(const char *d, size_t n, const char *name, char quote,
     return 0;
 }
 
+/* ---- text format: input ---------------------------------------------------- */
+
+/*
+ * In PostgreSQL's text format a backslash escapes the byte after it, even a
+ * newline, a delimiter or another backslash; nothing else quotes. So a byte
+ * is escaped exactly when the run of backslashes right before it is odd,
+ * which a scan can decide locally (text_split relies on that).
+ */
+
+/*
+ * The end-of-data marker of the text format: an unescaped "\." followed by
+ * a line end (LF, CR LF or CR) ends the data there; the bytes before it on
+ * its line are the last record, the rest is discarded. "\." followed by
+ * anything else, or by nothing, is an error, as in PostgreSQL 15 ("end-of-
+ * copy marker corrupt", 22P04). Returns how many bytes are data, or
+ * (size_t)-1 with err set.
+ */
+static size_t text_end_of_data(const char *d, size_t n, const char *name, char delim, attu_error *err) {
+    const char *b = memchr(d, '\\', n);
+    if (!b) return n;
+    size_t line = 1, col = 1;
+    for (size_t k = 0; k < n; k++) {
+        char c = d[k];
+        if (c == '\n') { line++; col = 1; continue; }
+        if (c == delim) { col++; continue; }
+        if (c != '\\') continue;
+        if (k + 1 < n && d[k + 1] == '.') {
+            size_t e = k + 2;
+            if (e < n && (d[e] == '\n' || d[e] == '\r')) return k;
+            attu_error_set(err, ATTU_SQLSTATE_BAD_COPY_FORMAT, 0, "%s:%zu:%zu: end-of-copy marker corrupt", name, line, col);
+            return (size_t)-1;
+        }
+        if (k + 1 < n && d[k + 1] == '\n') { line++; col = 1; }
+        k++;    /* the escaped byte is data */
+    }
+    return n;
+}
+
+/*
+ * The text format's line ending, as bare_cr_to_lf does it for CSV: when
+ * the first unescaped line end is a bare CR, every unescaped CR becomes LF
+ * (an escaped one stays data) and an unescaped LF is an error, as in
+ * PostgreSQL. Same contract as bare_cr_to_lf.
+ */
+static int text_bare_cr_to_lf(const char *d, size_t n, const char *name, char **out, size_t *out_n, attu_error *err) {
+    *out = NULL;
+    size_t k = 0;
+    while (k < n && d[k] != '\n' && d[k] != '\r') k += d[k] == '\\' ? 2 : 1;
+    if (k >= n || d[k] == '\n' || (k + 1 < n && d[k + 1] == '\n')) return 0;
+    char *buf = malloc(n ? n : 1);
+    if (!buf) return attu_error_oom(err);
+    memcpy(buf, d, n);
+    size_t line = 1;
+    for (k = 0; k < n; k++) {
+        if (buf[k] == '\\') { k++; continue; }
+        if (buf[k] == '\r') { buf[k] = '\n'; line++; }
+        else if (buf[k] == '\n') {
+            free(buf);
+            attu_error_set(err, ATTU_SQLSTATE_BAD_COPY_FORMAT, 0, "%s:%zu:1: literal newline found in data", name, line);
+            return -1;
+        }
+    }
+    *out = buf;
+    *out_n = n;
+    return 0;
+}
+
 int attu_csv_input_open(attu_csv_input *in, const attu_csv_options *opts,
                         const attu_csv_source *src, attu_error *err) {
     memset(in, 0, sizeof *in);
@@ -233,12 +300,21 @@ int attu_csv_input_open(attu_csv_input *in, const attu_csv_options *opts,
                  : src->path ? src->path : "STDIN";
     }
     char escape = opts->escape ? opts->escape : opts->quote;
-    if (!src->path)
+    if (opts->text_format) {
+        /* PostgreSQL ends text data at "\." from a file too */
+        size_t end = text_end_of_data(in->data, in->size, in->name, opts->delimiter, err);
+        if (end == (size_t)-1) {
+            attu_csv_input_close(in);
+            return -1;
+        }
+        in->size = end;
+    } else if (!src->path)
         in->size = end_of_data_marker(in->data, in->size, opts->quote, escape);
     char *lf;
     size_t lf_n;
-    if (bare_cr_to_lf(in->data, in->size, in->name, opts->quote, escape,
-                      opts->delimiter, &lf, &lf_n, err)) {
+    if (opts->text_format ? text_bare_cr_to_lf(in->data, in->size, in->name, &lf, &lf_n, err)
+                          : bare_cr_to_lf(in->data, in->size, in->name, opts->quote, escape,
+                                          opts->delimiter, &lf, &lf_n, err)) {
         attu_csv_input_close(in);
         return -1;
     }
@@ -267,10 +343,10 @@ int attu_csv_check_options(const attu_csv_options *o, attu_error *err) {
     if (o->delimiter == '\n' || o->delimiter == '\r' || o->delimiter == '\0')
         return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
                               "COPY delimiter cannot be newline or carriage return");
-    if (o->quote == '\n' || o->quote == '\r' || o->quote == '\0')
+    if (!o->text_format && (o->quote == '\n' || o->quote == '\r' || o->quote == '\0'))
         return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
                               "COPY quote cannot be newline or carriage return");
-    if (o->delimiter == o->quote)
+    if (!o->text_format && o->delimiter == o->quote)
         return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
                               "COPY delimiter and quote must be different");
     if (o->escape == '\n' || o->escape == '\r')
@@ -282,6 +358,13 @@ int attu_csv_check_options(const attu_csv_options *o, attu_error *err) {
     if (strchr(ns, o->delimiter))
         return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
                               "COPY delimiter must not appear in the NULL specification");
+    if (o->text_format) {
+        /* escapes and the end marker are made of these */
+        if (strchr("\\.abcdefghijklmnopqrstuvwxyz0123456789", o->delimiter))
+            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                                  "COPY delimiter cannot be \"%c\"", o->delimiter);
+        return 0;
+    }
     if (strchr(ns, o->quote))
         return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
                               "CSV quote character must not appear in the NULL specification");
@@ -566,6 +649,114 @@ static void encoding_error(attu_error *err, const attu_csv_input *in, size_t lin
               "invalid byte sequence for encoding \"UTF8\": %s", bytes);
 }
 
+/* ---- text format: fields ---------------------------------------------------- */
+
+static inline int hex_digit(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/*
+ * Reads one text-format field at c->pos into f, decoding backslash escapes
+ * as PostgreSQL's CopyReadAttributesText does. f->raw_start..raw_end is the
+ * field as written (what the NULL string is compared with). *check_utf8 is
+ * set when an octal or hex escape made a byte that is NUL or not ASCII:
+ * the decoded text then needs its own encoding check. A CR just before the
+ * LF that ends a record is dropped; any other unescaped CR is an error
+ * (returns -3, PostgreSQL's "literal carriage return found in data").
+ * Returns 0, -2 on out of memory.
+ */
+static int text_next_field(csv_cursor *c, csv_field *f, bool *check_utf8) {
+    const char *d = c->data;
+    size_t p = c->pos, n = c->size, len = 0;
+    char delim = c->delim;
+    f->raw_start = p;
+    f->line = c->line;
+    f->quoted = false;
+    *check_utf8 = false;
+    /* Fast path: no escape and no CR before the field's end. */
+    while (p < n && d[p] != delim && d[p] != '\n' && d[p] != '\\' && d[p] != '\r') p++;
+    if (p == n || d[p] == delim || d[p] == '\n') {
+        f->text = d + c->pos;
+        f->len = p - c->pos;
+        f->raw_end = p;
+        if (p == n) f->end = CSV_END_EOF;
+        else if (d[p] == delim) { f->end = CSV_END_DELIM; p++; }
+        else { f->end = CSV_END_RECORD; p++; c->line++; }
+        c->pos = p;
+        return 0;
+    }
+    for (size_t k = c->pos; k < p; k++)
+        if (csv_scratch_put(c, &len, d[k])) return -2;
+    for (;;) {
+        if (p == n) { f->end = CSV_END_EOF; f->raw_end = p; break; }
+        char ch = d[p];
+        if (ch == delim) { f->end = CSV_END_DELIM; f->raw_end = p++; break; }
+        if (ch == '\n') { f->end = CSV_END_RECORD; f->raw_end = p++; c->line++; break; }
+        if (ch == '\r') {
+            if (p + 1 < n && d[p + 1] == '\n') { f->end = CSV_END_RECORD; f->raw_end = p; p += 2; c->line++; break; }
+            if (p + 1 == n) { f->end = CSV_END_EOF; f->raw_end = p++; break; }
+            c->pos = p;
+            return -3;
+        }
+        if (ch != '\\') {
+            if (csv_scratch_put(c, &len, ch)) return -2;
+            p++;
+            continue;
+        }
+        /* an escape; a backslash at the very end is dropped, as in PostgreSQL */
+        if (++p == n) continue;
+        char e = d[p++];
+        int v = -1;
+        switch (e) {
+        case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+            v = e - '0';
+            for (int k = 0; k < 2 && p < n && d[p] >= '0' && d[p] <= '7'; k++) v = v * 8 + (d[p++] - '0');
+            v &= 0377;
+            break;
+        case 'x':
+            if (p < n && hex_digit(d[p]) >= 0) {
+                v = hex_digit(d[p++]);
+                if (p < n && hex_digit(d[p]) >= 0) v = v * 16 + hex_digit(d[p++]);
+            }
+            break;
+        case 'b': e = '\b'; break;
+        case 'f': e = '\f'; break;
+        case 'n': e = '\n'; break;
+        case 'r': e = '\r'; break;
+        case 't': e = '\t'; break;
+        case 'v': e = '\v'; break;
+        case '\n': c->line++; break;    /* an escaped line end is data */
+        default: break;                 /* any other byte stands for itself */
+        }
+        if (v >= 0) {
+            e = (char)v;
+            if (v == 0 || v >= 0x80) *check_utf8 = true;
+        }
+        if (csv_scratch_put(c, &len, e)) return -2;
+    }
+    f->text = c->scratch ? c->scratch : "";
+    f->len = len;
+    c->pos = p;
+    return 0;
+}
+
+/* The next field in either format (see csv_next_field, text_next_field). */
+static inline int next_field(const attu_csv_options *o, csv_cursor *c, csv_field *f, bool *check_utf8) {
+    if (o->text_format) return text_next_field(c, f, check_utf8);
+    *check_utf8 = false;
+    return csv_next_field(c, f);
+}
+
+/* The error of a field read that failed (see next_field). */
+static void field_error(chunk *c, const attu_csv_options *o, const char *name, const csv_field *f, size_t line, size_t col, int rc) {
+    if (rc == -2) attu_error_oom(&c->err);
+    else if (rc == -3)
+        csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, name, line, col, "literal carriage return found in data");
+    else
+        csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, name, f->line, col, "unterminated CSV quoted field");
+    (void)o;
+}
+
 static void parse_chunk(void *ctx, size_t ci) {
     load_job *job = ctx;
     chunk *c = &job->chunks[ci];
@@ -599,16 +790,12 @@ static void parse_chunk(void *ctx, size_t ci) {
     csv_field f;
     attu_error verr;
 
+    bool check_utf8;
     if (c->skip_header) {
         /* The header record: read past it, checking only its structure. */
         do {
-            int rc = csv_next_field(&cur, &f);
-            if (rc == -2) { attu_error_oom(&c->err); goto out; }
-            if (rc == -1) {
-                csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, f.line, 1,
-                          "unterminated CSV quoted field");
-                goto out;
-            }
+            int rc = next_field(o, &cur, &f, &check_utf8);
+            if (rc) { field_error(c, o, in->name, &f, cur.line, 1, rc); goto out; }
             if (f.raw_end > bad) {
                 encoding_error(&c->err, in, f.line, 1, bad, bad_len);
                 goto out;
@@ -627,16 +814,28 @@ static void parse_chunk(void *ctx, size_t ci) {
         }
         int col = 0;
         for (;;) {
-            int rc = csv_next_field(&cur, &f);
-            if (rc == -2) { attu_error_oom(&c->err); goto out; }
-            if (rc == -1) {
-                csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, f.line,
-                          (size_t)col + 1, "unterminated CSV quoted field");
-                goto out;
-            }
+            int rc = next_field(o, &cur, &f, &check_utf8);
+            if (rc) { field_error(c, o, in->name, &f, cur.line, (size_t)col + 1, rc); goto out; }
             if (f.raw_end > bad) {
                 encoding_error(&c->err, in, f.line, (size_t)col + 1, bad, bad_len);
                 goto out;
+            }
+            if (check_utf8) {
+                /* bytes made by octal / hex escapes: PostgreSQL checks the decoded value */
+                int blen = 0;
+                size_t at = attu_utf8_validate(f.text, f.len, &blen);
+                if (at < f.len || memchr(f.text, 0, f.len)) {
+                    const char *z = memchr(f.text, 0, f.len);
+                    if (z && (at >= f.len || (size_t)(z - f.text) < at)) { at = (size_t)(z - f.text); blen = 1; }
+                    char bytes[32];
+                    size_t bn = 0;
+                    for (int k = 0; k < blen && at + (size_t)k < f.len; k++)
+                        bn += (size_t)snprintf(bytes + bn, sizeof bytes - bn, "%s0x%02x", k ? " " : "", (unsigned char)f.text[at + (size_t)k]);
+                    bytes[bn] = '\0';
+                    csv_error(&c->err, ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, in->name, f.line, (size_t)col + 1,
+                              "invalid byte sequence for encoding \"UTF8\": %s", bytes);
+                    goto out;
+                }
             }
             if (col >= ncols) {
                 csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, in->name, f.line,
@@ -646,8 +845,11 @@ static void parse_chunk(void *ctx, size_t ci) {
             const attu_column_def *def = &base->defs[col];
             size_t w = widths[col];
             void *slot = slots[col] + row * w;
-            bool is_null = !f.quoted && f.len == job->null_len &&
-                           memcmp(f.text, job->null_string, f.len) == 0;
+            /* text format: the field as written is compared, so \N is NULL
+             * and \\N the text "\N" */
+            bool is_null = o->text_format
+                ? f.raw_end - f.raw_start == job->null_len && memcmp(in->data + f.raw_start, job->null_string, job->null_len) == 0
+                : !f.quoted && f.len == job->null_len && memcmp(f.text, job->null_string, f.len) == 0;
             if (is_null) {
                 if (def->not_null) {
                     csv_error(&c->err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, in->name, f.line,
@@ -838,12 +1040,51 @@ static size_t first_data_line(const attu_csv_input *in, const attu_csv_options *
     csv_cursor_init(&cur, in->data, in->size, o->delimiter, o->quote, o->escape);
     csv_field f;
     size_t line = 1;
+    bool check_utf8;
     for (;;) {
-        if (csv_next_field(&cur, &f) != 0) break;   /* parse_chunk reports it */
+        if (next_field(o, &cur, &f, &check_utf8) != 0) break;   /* parse_chunk reports it */
         if (f.end != CSV_END_DELIM) { line = cur.line; break; }
     }
     csv_cursor_free(&cur);
     return line;
+}
+
+/*
+ * attu_csv_split_input for the text format: chunks end at a newline that
+ * no backslash escapes (the run of backslashes before it is even). One
+ * sequential pass of memchr over the newlines; parsing stays parallel.
+ */
+static int text_split_input(const attu_csv_input *in, const attu_csv_options *o, attu_csv_split *out, attu_error *err) {
+    memset(out, 0, sizeof *out);
+    size_t n = attu_csv_chunk_count(in->size, o->threads);
+    out->count = n;
+    out->starts = calloc(n, sizeof *out->starts);
+    out->lines = calloc(n, sizeof *out->lines);
+    if (!out->starts || !out->lines) {
+        attu_csv_split_free(out);
+        return attu_error_oom(err);
+    }
+    out->lines[0] = 1;
+    const char *d = in->data;
+    size_t size = in->size, k = 0, line = 1;
+    for (size_t i = 1; i <= n; i++) {
+        size_t cut = i < n ? attu_csv_nominal_cut(size, n, i) : size;
+        /* count the newlines up to the cut, then find the record end at or after it */
+        for (;;) {
+            const char *nl = k < size ? memchr(d + k, '\n', size - k) : NULL;
+            if (!nl) { k = size; break; }
+            size_t at = (size_t)(nl - d);
+            if (at < cut || i == n) { line++; k = at + 1; continue; }
+            size_t bs = 0;
+            while (bs < at && d[at - 1 - bs] == '\\') bs++;
+            line++;
+            k = at + 1;
+            if (!(bs & 1)) break;
+        }
+        if (i < n) { out->starts[i] = k; out->lines[i] = line; }
+    }
+    out->end_line = line;
+    return 0;
 }
 
 attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
@@ -870,7 +1111,7 @@ attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
 
     attu_table *result = NULL;
     attu_csv_split split;
-    if (attu_csv_split_input(&in, &o, &split, err)) goto done;
+    if (o.text_format ? text_split_input(&in, &o, &split, err) : attu_csv_split_input(&in, &o, &split, err)) goto done;
     job.nchunks = split.count;
     job.chunks = calloc(split.count ? split.count : 1, sizeof *job.chunks);
     if (!job.chunks) { attu_error_oom(err); attu_csv_split_free(&split); goto done; }

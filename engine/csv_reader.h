@@ -1,7 +1,8 @@
 /*
  * csv_reader.h - strict, parallel CSV loading into a table (COPY FROM).
  *
- * RFC 4180 with PostgreSQL COPY's CSV options. A load either appends every
+ * RFC 4180 with PostgreSQL COPY's CSV options, or PostgreSQL's text format
+ * (text_format). A load either appends every
  * row or changes nothing: rows are parsed into fresh columns and only joined
  * to the table when the whole input was read without error. Errors name the
  * place as "file:line:column: reason" (1-based; the line counts physical
@@ -29,6 +30,11 @@ typedef struct attu_csv_options {
     const char   *null_string;   /* unquoted field equal to this is NULL; "" */
     attu_encoding encoding;
     int           threads;       /* 0 = all cores */
+    /* PostgreSQL's text format instead of CSV: no quoting; a backslash
+     * escapes the next character (\b \f \n \r \t \v, octal \ooo, hex
+     * \xhh, any other character itself); a field equal to null_string as
+     * written is NULL; "\." ends the data. quote and escape are unused. */
+    bool          text_format;
 } attu_csv_options;
 
 void attu_csv_options_default(attu_csv_options *o);
