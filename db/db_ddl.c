@@ -262,6 +262,11 @@ static void default_mismatch_message(attu_error *err) {
     snprintf(msg, sizeof msg, "%.*s but default expression is of type %s", (int)(at - err->message), err->message, at + strlen(what));
     snprintf(err->message, sizeof err->message, "%s", msg);
     err->position = 0;
+    /* PostgreSQL's advice here is a HINT */
+    if (err->detail[0] && !err->hint[0]) {
+        snprintf(err->hint, sizeof err->hint, "%s", err->detail);
+        err->detail[0] = '\0';
+    }
 }
 
 /* Checks column def's DEFAULT as written in the CREATE TABLE statement sql

@@ -301,3 +301,27 @@ Test(defaults, schema_without_default_lines_still_loads) {
     attu_db_close(db);
     remove_dir(dir);
 }
+
+/* PostgreSQL: 42804 naming the default expression, no position, a HINT. */
+Test(defaults, type_mismatch_message_as_postgresql) {
+    attu_db *db = tdb_open();
+    cr_assert_not_null(db);
+    attu_session *s = attu_session_new(db);
+    tres r;
+    tdb_exec(s, "CREATE TABLE bad (id INTEGER, flag INTEGER DEFAULT true)", &r);
+    cr_assert_str_eq(r.err.sqlstate, "42804");
+    cr_assert_str_eq(r.err.message, "column \"flag\" is of type integer but default expression is of type boolean");
+    cr_assert_eq(r.err.position, 0);
+    cr_assert_str_eq(r.err.hint, "You will need to rewrite or cast the expression.");
+    cr_assert_str_eq(r.err.detail, "");
+    tres_free(&r);
+    /* a column reference points at the column, as PostgreSQL's */
+    tdb_exec(s, "CREATE TABLE bad (a INTEGER, b INTEGER DEFAULT a + 1)", &r);
+    cr_assert_str_eq(r.err.sqlstate, "0A000");
+    cr_assert_str_eq(r.err.message, "cannot use column reference in DEFAULT expression");
+    cr_assert_eq(r.err.position, 48);
+    tres_free(&r);
+    cr_assert_str_eq(tdb_rows(s, "SELECT * FROM bad"), "ERROR 42P01: relation \"bad\" does not exist");
+    attu_session_free(s);
+    attu_db_close(db);
+}
