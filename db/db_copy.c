@@ -25,6 +25,7 @@ static int parse_opts(const attu_ast_stmt *st, copy_opts *o, attu_error *err) {
     attu_csv_options_default(&o->csv);
     o->csv_format = false;
     bool null_set = false, delim_set = false;
+    const attu_ast_option *quote_opt = NULL;    /* QUOTE or ESCAPE written: CSV only */
     for (int i = 0; i < st->u.copy.noptions; i++) {
         const attu_ast_option *op = &st->u.copy.options[i];
         const char *v = op->value;
@@ -43,9 +44,11 @@ static int parse_opts(const attu_ast_stmt *st, copy_opts *o, attu_error *err) {
             if (!v || strlen(v) != 1) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->position, "COPY quote must be a single one-byte character");
             o->csv.quote = v[0];
             o->csv.escape = v[0];
+            quote_opt = op;
         } else if (!strcmp(op->name, "escape")) {
             if (!v || strlen(v) != 1) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op->position, "COPY escape must be a single one-byte character");
             o->csv.escape = v[0];
+            if (!quote_opt) quote_opt = op;
         } else if (!strcmp(op->name, "encoding")) {
             if (v && (!strcasecmp(v, "utf8") || !strcasecmp(v, "utf-8"))) o->csv.encoding = ATTU_ENCODING_UTF8;
             else if (v && (!strcasecmp(v, "latin1") || !strcasecmp(v, "iso-8859-1") || !strcasecmp(v, "iso88591"))) o->csv.encoding = ATTU_ENCODING_LATIN1;
@@ -55,6 +58,9 @@ static int parse_opts(const attu_ast_stmt *st, copy_opts *o, attu_error *err) {
         } else return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, op->position, "option \"%s\" not recognized", op->name);
     }
     if (!o->csv_format) {
+        if (quote_opt)
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, quote_opt->position,
+                                  "COPY %s available only in CSV mode", quote_opt->name);
         o->csv.text_format = true;     /* backslash escapes, no quoting */
         if (!delim_set) o->csv.delimiter = '\t';
         if (!null_set) o->csv.null_string = "\\N";
