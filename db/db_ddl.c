@@ -614,6 +614,14 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         names[i] = base->defs[c].name;
     }
     size_t n = 0;
+    /* no column list and a VALUES list of fewer columns: its values go to
+     * the first columns (so that their types guide the values' binding) */
+    const attu_ast_query *src_q = st->u.insert.source;
+    if (src_q && !st->u.insert.columns.n && src_q->kind == ATTU_QUERY_VALUES && src_q->u.values.nrows > 0 &&
+        src_q->u.values.rows[0].n < ntarget) {
+        for (int c = src_q->u.values.rows[0].n; c < ntarget; c++) map[c] = -1;
+        ntarget = src_q->u.values.rows[0].n;
+    }
     if (st->u.insert.source) {
         res = run_coerced(s, sql, st->u.insert.source, params, ntarget, !st->u.insert.columns.n, types, names, err);
         if (!res) goto out;

@@ -325,3 +325,38 @@ Test(defaults, type_mismatch_message_as_postgresql) {
     attu_session_free(s);
     attu_db_close(db);
 }
+
+static void out_error_plain(void *c, const attu_error *e) { *(attu_error *)c = *e; }
+
+/* The extended protocol's INSERT takes DEFAULTs the same way. */
+Test(defaults, prepared_insert) {
+    attu_db *db = tdb_open();
+    cr_assert_not_null(db);
+    attu_session *s = attu_session_new(db);
+    exec_ok(s, "CREATE TABLE p (id INTEGER, n INTEGER DEFAULT 42, t TEXT DEFAULT 'dflt')");
+    attu_error err;
+    attu_error_clear(&err);
+    attu_prepared *p = attu_prepare(s, "INSERT INTO p (id, t) VALUES ($1, $2)", 0, NULL, &err);
+    cr_assert_not_null(p, "%s", err.message);
+    tres r;
+    memset(&r, 0, sizeof r);
+    attu_exec_callbacks cb;
+    memset(&cb, 0, sizeof cb);
+    const char *v1[] = { "1", "given" }, *v2[] = { "2", NULL };
+    cr_assert_eq(attu_prepared_execute(s, p, 2, v1, &cb), 0);
+    cr_assert_eq(attu_prepared_execute(s, p, 2, v2, &cb), 0);
+    attu_prepared_free(p);
+    p = attu_prepare(s, "INSERT INTO p VALUES ($1)", 0, NULL, &err);
+    cr_assert_not_null(p, "%s", err.message);
+    const char *v3[] = { "3" };
+    attu_error e3;
+    attu_error_clear(&e3);
+    cb.ctx = &e3;
+    cb.on_error = out_error_plain;
+    cr_assert_eq(attu_prepared_execute(s, p, 1, v3, &cb), 0, "%s %s", e3.sqlstate, e3.message);
+    attu_prepared_free(p);
+    cr_assert_str_eq(tdb_rows(s, "SELECT * FROM p ORDER BY id"), "1|42|given\n2|42|NULL\n3|42|dflt\n");
+    (void)r;
+    attu_session_free(s);
+    attu_db_close(db);
+}
