@@ -347,7 +347,24 @@ int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int firs
     return rc;
 }
 
+/* CREATE TABLE IF NOT EXISTS of a table that exists: the notice, as
+ * PostgreSQL gives it before looking at the columns. */
+static int create_exists_notice(const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    if (cb && cb->on_notice) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "relation \"%s\" already exists, skipping", st->u.create_table.table);
+        cb->on_notice(cb->ctx, "42P07", msg);
+    }
+    return db_deliver_tag(cb, "CREATE TABLE", err) ? -2 : 0;
+}
+
 int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    if (st->u.create_table.if_not_exists) {
+        pthread_rwlock_rdlock(&s->db->lock);
+        bool exists = attu_catalog_lookup(s->db->cat, st->u.create_table.table) != NULL;
+        pthread_rwlock_unlock(&s->db->lock);
+        if (exists) return create_exists_notice(st, cb, err);
+    }
     int n = st->u.create_table.ncolumns;
     attu_column_def *defs = calloc((size_t)n + 1, sizeof *defs);
     char **dflt = calloc((size_t)n + 1, sizeof *dflt);
@@ -372,18 +389,13 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     pthread_rwlock_wrlock(&s->db->lock);
     if (attu_catalog_lookup(s->db->cat, st->u.create_table.table)) {
-        if (st->u.create_table.if_not_exists) {
-            if (cb && cb->on_notice) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "relation \"%s\" already exists, skipping", st->u.create_table.table);
-                cb->on_notice(cb->ctx, "42P07", msg);
-            }
-            rc = 0;
-        } else attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", st->u.create_table.table);
+        /* (IF NOT EXISTS: made by another session since the check above) */
+        if (!st->u.create_table.if_not_exists)
+            attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", st->u.create_table.table);
         pthread_rwlock_unlock(&s->db->lock);
         for (int i = 0; i < n; i++) free(dflt[i]);
         free(dflt); free(defs);
-        return rc ? rc : (db_deliver_tag(cb, "CREATE TABLE", err) ? -2 : 0);
+        return st->u.create_table.if_not_exists ? create_exists_notice(st, cb, err) : -1;
     }
     attu_table *t = attu_table_new(st->u.create_table.table, n, defs, err);
     if (t && !(s->db->data_dir && attu_storage_save_table_defaults(s->db->data_dir, t, (const char *const *)dflt, err)) &&
