@@ -258,8 +258,9 @@ static int ob_put(outbuf *b, const char *s, size_t n) {
  * delimiter, the quote character, a newline or a carriage return, or when it
  * equals the NULL string (so an empty string stays distinct from the default
  * NULL of CSV); inside quotes, quote and escape characters are preceded by
- * the escape character. */
-static int put_field(outbuf *b, const copy_opts *o, const char *s, size_t n) {
+ * the escape character. In a one-column CSV a value \. is quoted too, or
+ * it would read back as the end-of-data marker. */
+static int put_field(outbuf *b, const copy_opts *o, const char *s, size_t n, bool single) {
     if (!o->csv_format) {
         for (size_t i = 0; i < n; i++) {
             char c = s[i];
@@ -271,7 +272,8 @@ static int put_field(outbuf *b, const copy_opts *o, const char *s, size_t n) {
         }
         return 0;
     }
-    bool quote = o->csv.null_string && strlen(o->csv.null_string) == n && !memcmp(o->csv.null_string, s, n);
+    bool quote = (o->csv.null_string && strlen(o->csv.null_string) == n && !memcmp(o->csv.null_string, s, n)) ||
+                 (single && n == 2 && s[0] == '\\' && s[1] == '.');
     for (size_t i = 0; i < n && !quote; i++)
         if (s[i] == o->csv.delimiter || s[i] == o->csv.quote || s[i] == '\n' || s[i] == '\r') quote = true;
     if (!quote) return ob_put(b, s, n);
@@ -317,7 +319,7 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     if (o->csv.header) {
         for (int c = 0; c < res->ncols && !rc; c++) {
             if (c && ob_put(&b, &o->csv.delimiter, 1)) rc = -1;
-            if (!rc && put_field(&b, o, res->desc[c].name, strlen(res->desc[c].name))) rc = -1;
+            if (!rc && put_field(&b, o, res->desc[c].name, strlen(res->desc[c].name), res->ncols == 1)) rc = -1;
         }
         if (!rc && ob_put(&b, "\n", 1)) rc = -1;
     }
@@ -327,7 +329,7 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             const char *lng = NULL;
             size_t n = attu_column_format(res->cols[c], r, tmp, sizeof tmp, &lng);
             if (n == (size_t)-1) { if (ob_put(&b, o->csv.null_string, strlen(o->csv.null_string))) rc = -1; continue; }
-            if (put_field(&b, o, lng ? lng : tmp, n)) rc = -1;
+            if (put_field(&b, o, lng ? lng : tmp, n, res->ncols == 1)) rc = -1;
         }
         if (!rc && ob_put(&b, "\n", 1)) rc = -1;
         if (!rc && b.n >= 1 << 20) {

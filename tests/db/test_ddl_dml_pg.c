@@ -136,6 +136,11 @@ Test(copy_to, header_delimiter_null_and_escapes_as_postgresql) {
     cr_assert_str_eq(copy_out(s, "COPY (SELECT 1 AS \"a\tb\", 2 AS \"c\\d\") TO STDOUT (FORMAT text, HEADER)"),
                      "a\\tb\tc\\\\d\n1\t2\n");
     cr_assert_str_eq(copy_out(s, "COPY (SELECT 1 AS a) TO STDOUT (FORMAT csv, HEADER false)"), "1\n");
+    /* \. alone in a one-column CSV is quoted (it would end the data) */
+    cr_assert_str_eq(copy_out(s, "COPY (SELECT '\\.' AS a) TO STDOUT (FORMAT csv)"), "\"\\.\"\n");
+    cr_assert_str_eq(copy_out(s, "COPY (SELECT '\\.' AS a, 1 AS b) TO STDOUT (FORMAT csv)"), "\\.,1\n");
+    cr_assert_str_eq(copy_out(s, "COPY (SELECT '\\.' AS a) TO STDOUT"), "\\\\.\n");
+    cr_assert_str_eq(copy_out(s, "COPY (SELECT 'x' AS \"\\.\") TO STDOUT (FORMAT csv, HEADER)"), "\"\\.\"\nx\n");
     /* no rows: the header alone; the tag counts rows only */
     cr_assert_str_eq(copy_out(s, "COPY (SELECT 1 AS a WHERE false) TO STDOUT (FORMAT text, HEADER true)"), "a\n");
     attu_session_free(s);
