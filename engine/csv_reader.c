@@ -748,13 +748,12 @@ static inline int next_field(const attu_csv_options *o, csv_cursor *c, csv_field
 }
 
 /* The error of a field read that failed (see next_field). */
-static void field_error(chunk *c, const attu_csv_options *o, const char *name, const csv_field *f, size_t line, size_t col, int rc) {
+static void field_error(chunk *c, const char *name, const csv_field *f, size_t line, size_t col, int rc) {
     if (rc == -2) attu_error_oom(&c->err);
     else if (rc == -3)
         csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, name, line, col, "literal carriage return found in data");
     else
         csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, name, f->line, col, "unterminated CSV quoted field");
-    (void)o;
 }
 
 static void parse_chunk(void *ctx, size_t ci) {
@@ -795,7 +794,7 @@ static void parse_chunk(void *ctx, size_t ci) {
         /* The header record: read past it, checking only its structure. */
         do {
             int rc = next_field(o, &cur, &f, &check_utf8);
-            if (rc) { field_error(c, o, in->name, &f, cur.line, 1, rc); goto out; }
+            if (rc) { field_error(c, in->name, &f, cur.line, 1, rc); goto out; }
             if (f.raw_end > bad) {
                 encoding_error(&c->err, in, f.line, 1, bad, bad_len);
                 goto out;
@@ -815,7 +814,7 @@ static void parse_chunk(void *ctx, size_t ci) {
         int col = 0;
         for (;;) {
             int rc = next_field(o, &cur, &f, &check_utf8);
-            if (rc) { field_error(c, o, in->name, &f, cur.line, (size_t)col + 1, rc); goto out; }
+            if (rc) { field_error(c, in->name, &f, cur.line, (size_t)col + 1, rc); goto out; }
             if (f.raw_end > bad) {
                 encoding_error(&c->err, in, f.line, (size_t)col + 1, bad, bad_len);
                 goto out;
