@@ -502,6 +502,7 @@ typedef struct load_job {
     const attu_csv_options *opts;
     const char *null_string;
     size_t null_len;
+    bool crlf;                /* text format: records end with CR LF (else LF) */
     const attu_table *base;
     const attu_csv_input *in;
     chunk *chunks;
@@ -660,12 +661,13 @@ static inline int hex_digit(char c) {
  * as PostgreSQL's CopyReadAttributesText does. f->raw_start..raw_end is the
  * field as written (what the NULL string is compared with). *check_utf8 is
  * set when an octal or hex escape made a byte that is NUL or not ASCII:
- * the decoded text then needs its own encoding check. A CR just before the
- * LF that ends a record is dropped; any other unescaped CR is an error
- * (returns -3, PostgreSQL's "literal carriage return found in data").
- * Returns 0, -2 on out of memory.
+ * the decoded text then needs its own encoding check. As in PostgreSQL the
+ * first line end sets the style: with crlf every record ends with CR LF
+ * and a bare LF is an error (-4, "literal newline found in data"); without,
+ * records end with LF and an unescaped CR is an error (-3, "literal
+ * carriage return found in data"). Returns 0, -2 on out of memory.
  */
-static int text_next_field(csv_cursor *c, csv_field *f, bool *check_utf8) {
+static int text_next_field(csv_cursor *c, csv_field *f, bool crlf, bool *check_utf8) {
     const char *d = c->data;
     size_t p = c->pos, n = c->size, len = 0;
     char delim = c->delim;
@@ -681,6 +683,7 @@ static int text_next_field(csv_cursor *c, csv_field *f, bool *check_utf8) {
         f->raw_end = p;
         if (p == n) f->end = CSV_END_EOF;
         else if (d[p] == delim) { f->end = CSV_END_DELIM; p++; }
+        else if (crlf) { c->pos = p; return -4; }
         else { f->end = CSV_END_RECORD; p++; c->line++; }
         c->pos = p;
         return 0;
@@ -691,10 +694,14 @@ static int text_next_field(csv_cursor *c, csv_field *f, bool *check_utf8) {
         if (p == n) { f->end = CSV_END_EOF; f->raw_end = p; break; }
         char ch = d[p];
         if (ch == delim) { f->end = CSV_END_DELIM; f->raw_end = p++; break; }
-        if (ch == '\n') { f->end = CSV_END_RECORD; f->raw_end = p++; c->line++; break; }
+        if (ch == '\n') {
+            if (crlf) { c->pos = p; return -4; }
+            f->end = CSV_END_RECORD; f->raw_end = p++; c->line++;
+            break;
+        }
         if (ch == '\r') {
-            if (p + 1 < n && d[p + 1] == '\n') { f->end = CSV_END_RECORD; f->raw_end = p; p += 2; c->line++; break; }
-            if (p + 1 == n) { f->end = CSV_END_EOF; f->raw_end = p++; break; }
+            if (crlf && p + 1 < n && d[p + 1] == '\n') { f->end = CSV_END_RECORD; f->raw_end = p; p += 2; c->line++; break; }
+            if (crlf && p + 1 == n) { f->end = CSV_END_EOF; f->raw_end = p++; break; }
             c->pos = p;
             return -3;
         }
@@ -741,8 +748,8 @@ static int text_next_field(csv_cursor *c, csv_field *f, bool *check_utf8) {
 }
 
 /* The next field in either format (see csv_next_field, text_next_field). */
-static inline int next_field(const attu_csv_options *o, csv_cursor *c, csv_field *f, bool *check_utf8) {
-    if (o->text_format) return text_next_field(c, f, check_utf8);
+static inline int next_field(const attu_csv_options *o, bool crlf, csv_cursor *c, csv_field *f, bool *check_utf8) {
+    if (o->text_format) return text_next_field(c, f, crlf, check_utf8);
     *check_utf8 = false;
     return csv_next_field(c, f);
 }
@@ -752,6 +759,8 @@ static void field_error(chunk *c, const char *name, const csv_field *f, size_t l
     if (rc == -2) attu_error_oom(&c->err);
     else if (rc == -3)
         csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, name, line, col, "literal carriage return found in data");
+    else if (rc == -4)
+        csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, name, line, col, "literal newline found in data");
     else
         csv_error(&c->err, ATTU_SQLSTATE_BAD_COPY_FORMAT, name, f->line, col, "unterminated CSV quoted field");
 }
@@ -793,7 +802,7 @@ static void parse_chunk(void *ctx, size_t ci) {
     if (c->skip_header) {
         /* The header record: read past it, checking only its structure. */
         do {
-            int rc = next_field(o, &cur, &f, &check_utf8);
+            int rc = next_field(o, job->crlf, &cur, &f, &check_utf8);
             if (rc) { field_error(c, in->name, &f, cur.line, 1, rc); goto out; }
             if (f.raw_end > bad) {
                 encoding_error(&c->err, in, f.line, 1, bad, bad_len);
@@ -813,7 +822,7 @@ static void parse_chunk(void *ctx, size_t ci) {
         }
         int col = 0;
         for (;;) {
-            int rc = next_field(o, &cur, &f, &check_utf8);
+            int rc = next_field(o, job->crlf, &cur, &f, &check_utf8);
             if (rc) { field_error(c, in->name, &f, cur.line, (size_t)col + 1, rc); goto out; }
             if (f.raw_end > bad) {
                 encoding_error(&c->err, in, f.line, (size_t)col + 1, bad, bad_len);
@@ -1033,7 +1042,7 @@ static int assemble(load_job *job, attu_error *err) {
 /* ---- the load ---------------------------------------------------------------- */
 
 /* The line where data starts: 1, or the line after the header record. */
-static size_t first_data_line(const attu_csv_input *in, const attu_csv_options *o) {
+static size_t first_data_line(const attu_csv_input *in, const attu_csv_options *o, bool crlf) {
     if (!o->header) return 1;
     csv_cursor cur;
     csv_cursor_init(&cur, in->data, in->size, o->delimiter, o->quote, o->escape);
@@ -1041,7 +1050,7 @@ static size_t first_data_line(const attu_csv_input *in, const attu_csv_options *
     size_t line = 1;
     bool check_utf8;
     for (;;) {
-        if (next_field(o, &cur, &f, &check_utf8) != 0) break;   /* parse_chunk reports it */
+        if (next_field(o, crlf, &cur, &f, &check_utf8) != 0) break;   /* parse_chunk reports it */
         if (f.end != CSV_END_DELIM) { line = cur.line; break; }
     }
     csv_cursor_free(&cur);
@@ -1105,6 +1114,16 @@ attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
     job.opts = &o;
     job.null_string = opts->null_string ? opts->null_string : "";
     job.null_len = strlen(job.null_string);
+    if (o.text_format) {
+        /* the first unescaped line end: CR LF, or LF (bare CRs are LFs by now) */
+        size_t k = 0;
+        bool cr = false;    /* the byte before k is an unescaped CR */
+        while (k < in.size && in.data[k] != '\n') {
+            if (in.data[k] == '\\') { k += 2; cr = false; }
+            else cr = in.data[k++] == '\r';
+        }
+        job.crlf = k < in.size && cr;
+    }
     job.base = base;
     job.in = &in;
 
@@ -1118,7 +1137,7 @@ attu_table *attu_csv_load(const attu_table *base, const attu_csv_options *opts,
      * start no earlier than the count of lines before it (a record takes at
      * least one line), so slot = base rows + lines before chunk i (minus
      * the header's) never overlaps the chunk before it. */
-    size_t data_line = first_data_line(&in, &o);
+    size_t data_line = first_data_line(&in, &o, job.crlf);
     for (size_t i = 0; i < split.count; i++) {
         chunk *c = &job.chunks[i];
         c->start = split.starts[i];

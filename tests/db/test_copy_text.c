@@ -174,6 +174,8 @@ Test(copy_text, errors) {
         C("1\t\\0\n", "22021", "invalid byte sequence for encoding \"UTF8\": 0x00"),
         C("1\ta\n2\tb\rc\n", "22P04", "literal carriage return found in data"),
         C("1\ta\rb\n", "22P04", "literal newline found in data"),     /* CR line ends, then an LF */
+        C("1\ta\r\n2\tb\n", "22P04", "literal newline found in data"), /* CR LF line ends, then an LF */
+        C("1\ta\n2\tb\r\n", "22P04", "literal carriage return found in data"), /* LF, then CR LF */
         C("1\n", "22P04", "missing data for column \"s\""),
         C("1\ta\tb\n", "22P04", "extra data after last expected column"),
         C("x\ta\n", "22P02", "invalid input syntax for type integer"),
