@@ -223,10 +223,11 @@ public class JdbcTest {
                 ps.setLong(2, big(i));
                 ps.setBigDecimal(3, price(i));
                 if (i % 4 == 3) ps.setNull(4, Types.VARCHAR); else ps.setString(4, "item '" + i + "'");
-                // setObject(LocalDate), not setDate(java.sql.Date): pgjdbc
-                // sends the latter as "1999-12-25 +00", and attu's date input
-                // does not take a time zone yet (docs/protocol.md)
-                ps.setObject(5, day(i).toLocalDate());
+                // both ways a Java program passes a date: setDate sends it
+                // as "1999-12-25 +00" (the zone is ignored, as PostgreSQL
+                // does), setObject(LocalDate) as a plain date
+                if (i % 2 == 0) ps.setDate(5, day(i));
+                else ps.setObject(5, day(i).toLocalDate());
                 ps.setTimestamp(6, at(i));
                 ps.setBoolean(7, i % 2 == 0);
                 ps.setDouble(8, score(i));
