@@ -128,32 +128,56 @@ mem_t<dkey_t> upload_keys(const attu_sort_key* keys, int nkeys, context_t& ctx) 
   return d;
 }
 
-// One key without NULLs whose order is its integer value (integers, dates,
-// timestamps, decimals of one scale, and text dictionary codes, the
-// dictionary being sorted): an LSD radix sort of (key, row) pairs, stable as
-// the merge sort below and several times faster on large inputs. Floats keep
-// the comparator (it ties -0 with 0, the radix order does not).
+// attu_cpu_key_bits on the device (defined with key_encode below).
+__device__ inline int64_t key_bits(int type, const void* d, int64_t i);
+
+// Up to four keys without NULLs: an LSD radix sort over the keys, last key
+// first. Each pass gathers the key's order-preserving image (key_bits: -0
+// ties with 0, one NaN above every number, exactly the comparator's order
+// and ties) in the current row order and radix-sorts (image, row) pairs
+// stably, so the rows the key ties keep the order the later keys gave them;
+// the result is the merge sort's, several times faster on large inputs.
+// Keys with NULLs keep the comparator merge sort.
 bool radix_sortable(const attu_sort_key* keys, int nkeys) {
-  if (nkeys != 1 || keys[0].col.valid || !keys[0].col.data) return false;
-  switch (keys[0].col.type.id) {
-    case ATTU_TYPE_INT32:
-    case ATTU_TYPE_DATE:
-    case ATTU_TYPE_TEXT:
-    case ATTU_TYPE_INT64:
-    case ATTU_TYPE_TIMESTAMP:
-    case ATTU_TYPE_DECIMAL: return true;
-    default: return false;
+  if (nkeys < 1 || nkeys > 4) return false;
+  for (int j = 0; j < nkeys; ++j) {
+    if (keys[j].col.valid || !keys[j].col.data) return false;
+    switch (keys[j].col.type.id) {
+      case ATTU_TYPE_BOOL:
+      case ATTU_TYPE_INT32:
+      case ATTU_TYPE_DATE:
+      case ATTU_TYPE_TEXT:
+      case ATTU_TYPE_INT64:
+      case ATTU_TYPE_TIMESTAMP:
+      case ATTU_TYPE_DECIMAL:
+      case ATTU_TYPE_FLOAT32:
+      case ATTU_TYPE_FLOAT64: break;
+      default: return false;
+    }
   }
+  return true;
 }
 
-template <typename key_t>
-void radix_rows(context_t& ctx, const attu_sort_key& k, int64_t* perm, size_t n) {
-  mem_t<key_t> tmp(n, ctx);  // the radix sort permutes its keys in place
-  ATTU_CUDA_CHECK(cudaMemcpyAsync(tmp.data(), k.col.data->ptr, n * sizeof(key_t), cudaMemcpyDeviceToDevice,
-                                  ctx.stream()));
-  if (k.desc) radix_sort(tmp.data(), perm, n, greater_t<key_t>(), ctx);
-  else radix_sort(tmp.data(), perm, n, less_t<key_t>(), ctx);
-  ctx.synchronize();
+template <typename img_t>
+void radix_pass(context_t& ctx, const attu_sort_key& k, int64_t* perm, size_t n) {
+  mem_t<img_t> img(n, ctx);
+  img_t* o = img.data();
+  const int64_t* p = perm;
+  int type = k.col.type.id;
+  const void* d = k.col.data->ptr;
+  transform([=] __device__(int i) { o[i] = (img_t)key_bits(type, d, p[i]); }, (int)n, ctx);
+  if (k.desc) radix_sort(o, perm, n, greater_t<img_t>(), ctx);
+  else radix_sort(o, perm, n, less_t<img_t>(), ctx);
+  ctx.synchronize();  // img dies on return
+}
+
+void radix_rows(context_t& ctx, const attu_sort_key* keys, int nkeys, int64_t* perm, size_t n) {
+  for (int j = nkeys - 1; j >= 0; --j) {
+    int t = keys[j].col.type.id;
+    bool narrow = t == ATTU_TYPE_BOOL || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_DATE || t == ATTU_TYPE_TEXT;
+    if (narrow) radix_pass<int32_t>(ctx, keys[j], perm, n);
+    else radix_pass<int64_t>(ctx, keys[j], perm, n);
+  }
 }
 
 // Sorts perm[0, n) (row numbers, initially the identity) stably by the keys.
@@ -161,8 +185,7 @@ void sort_rows(attu_backend* be, const attu_sort_key* keys, int nkeys, int64_t* 
   context_t& ctx = CTX(be);
   if (n < 2 || nkeys <= 0) return;
   if (radix_sortable(keys, nkeys)) {
-    if (attu_type_width(keys[0].col.type.id) == 4) radix_rows<int32_t>(ctx, keys[0], perm, n);
-    else radix_rows<int64_t>(ctx, keys[0], perm, n);
+    radix_rows(ctx, keys, nkeys, perm, n);
     return;
   }
   mem_t<dkey_t> dk = upload_keys(keys, nkeys, ctx);

@@ -774,6 +774,50 @@ int main() {
     attu_program_free(p);
   });
 
+  r.run("sort and top_k without NULLs (radix path): up to four keys, ties, -0, NaN, ASC/DESC", [&] {
+    for (size_t n : sizes()) {
+      auto a = attu::test::random_values<int32_t>(n, -3, 3, n + 301);          // many ties
+      auto c = attu::test::random_values<int64_t>(n, -1000, 1000, n + 302);
+      auto fi = attu::test::random_values<int64_t>(n, -4, 4, n + 303);
+      std::vector<double> f(n);
+      for (size_t i = 0; i < n; ++i)
+        f[i] = i % 53 == 1 ? NAN : i % 47 == 2 ? -0.0 : i % 43 == 3 ? 0.0 : (double)fi[i] * 0.5;
+      auto t = attu::test::random_values<int32_t>(n, 0, 9, n + 304);          // text codes
+      struct combo_t { std::vector<int> cols; std::vector<bool> desc; };
+      std::vector<combo_t> combos = {{{0}, {false}}, {{1}, {true}}, {{2}, {false}}, {{2}, {true}},
+                                     {{0, 2}, {false, true}}, {{3, 0, 1}, {true, false, false}},
+                                     {{0, 3, 2, 1}, {false, true, false, true}}};
+      for (const combo_t& cb : combos)
+        for (int topk = 0; topk < 2; ++topk) {
+          std::vector<std::vector<int64_t>> res(2);
+          size_t k = topk ? (n < 100 ? n : 100) : n;
+          for (int b = 0; b < 2; ++b) {
+            auto* be = both[b];
+            attu_buf *ab = put(be, a), *cbuf = put(be, c), *fb = put(be, f), *tb = put(be, t);
+            attu_buf* pb = put(be, nullptr, (n ? n : 1) * 8);
+            std::vector<attu_sort_key> keys(cb.cols.size());
+            for (size_t j = 0; j < cb.cols.size(); ++j) {
+              int col = cb.cols[j];
+              attu_vec v = col == 0 ? attu_vec{TY(ATTU_TYPE_INT32), ab, nullptr, nullptr}
+                         : col == 1 ? attu_vec{TY(ATTU_TYPE_INT64), cbuf, nullptr, nullptr}
+                         : col == 2 ? attu_vec{TY(ATTU_TYPE_FLOAT64), fb, nullptr, nullptr}
+                                    : attu_vec{TY(ATTU_TYPE_TEXT), tb, nullptr, nullptr};
+              keys[j] = attu_sort_key{v, (bool)cb.desc[j], false};
+            }
+            attu_error_clear(&err);
+            int rc = topk ? be->top_k(be, keys.data(), (int)keys.size(), n, k, pb, &err)
+                          : be->sort(be, keys.data(), (int)keys.size(), n, pb, &err);
+            if (rc) r.fail(err.message);
+            res[b] = get<int64_t>(be, pb, k);
+            for (auto* x : {ab, cbuf, fb, tb, pb}) be->free(be, x);
+          }
+          attu::test::expect_equal(r, res[1], res[0],
+                                   ("radix sort n=" + std::to_string(n) + " keys " + std::to_string(cb.cols.size()) +
+                                    (topk ? " top_k" : "")).c_str());
+        }
+    }
+  });
+
   r.run("eval: text comparisons with constants run on dictionary codes", [&] {
     // a sorted dictionary of 200 strings; constants present, absent, below
     // and above every entry; both operand orders; NULL rows
