@@ -909,18 +909,56 @@ static int64_t load_i(const void *d, attu_type_id t, size_t i) {
 }
 
 /* Aggregate state over one frame, or the running state of the default frames. */
-typedef struct win_acc { int64_t cnt, si; double sf; bool has; } win_acc;
+typedef struct win_acc { int64_t cnt, si; double sf, sxx; bool has; } win_acc;
+
+/* The outcome of adding a row to a window aggregate. */
+enum { WIN_OK = 0, WIN_INT_OVERFLOW, WIN_FLOAT_OVERFLOW };
+
+/* PostgreSQL's float accumulation, one float input v: a sum adds as float8pl
+ * (float4pl, rounding each step, for real) and an average keeps
+ * float8_accum's Sx and Sxx; an infinite result from finite inputs is an
+ * overflow (22003), an infinite input is not. n counts the inputs including
+ * v; *sx is 0 and has false before the first. */
+static int win_float_add(int op, bool f4, int64_t n, double *sx, double *sxx, bool has, double v) {
+    if (op == ATTU_REDUCE_SUM) {
+        double s = has ? *sx + v : v;
+        if (f4) s = (float)s;
+        if (isinf(s) && !isinf(v) && !(has && isinf(*sx))) return WIN_FLOAT_OVERFLOW;
+        *sx = s;
+        return WIN_OK;
+    }
+    double osx = *sx, nn = (double)n;
+    *sx += v;
+    if (n > 1) {
+        double t = v * nn - *sx;
+        *sxx += t * t / (nn * (nn - 1));
+        if (isinf(*sx) || isinf(*sxx)) {
+            if (!isinf(osx) && !isinf(v)) return WIN_FLOAT_OVERFLOW;
+            *sxx = NAN;
+        }
+    } else *sxx = (isinf(v) || isnan(v)) ? NAN : 0;
+    return WIN_OK;
+}
+
+static int win_error(xctx *x, int rc) {
+    return attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0,
+                          rc == WIN_FLOAT_OVERFLOW ? "value out of range: overflow" : "bigint out of range");
+}
 
 /* Adds the row `row` to acc for aggregate g over the argument column a
- * (data ad, validity av). Returns false on bigint overflow of an integer sum. */
-static bool win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, const void *ad, const uint8_t *av, size_t row) {
-    if (g->op == ATTU_REDUCE_COUNT_STAR) { acc->cnt++; return true; }
-    if (av && !av[row]) return true;
+ * (data ad, validity av). Returns WIN_OK or the overflow met. */
+static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, const void *ad, const uint8_t *av, size_t row) {
+    if (g->op == ATTU_REDUCE_COUNT_STAR) { acc->cnt++; return WIN_OK; }
+    if (av && !av[row]) return WIN_OK;
     acc->cnt++;
     bool afl = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT;
     if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
-        if (afl || g->op == ATTU_REDUCE_AVG_SUM) acc->sf += load_f(ad, a->type.id, row);
-        else if (__builtin_add_overflow(acc->si, load_i(ad, a->type.id, row), &acc->si)) return false;
+        if (afl) {
+            int rc = win_float_add(g->op, a->type.id == ATTU_TYPE_FLOAT32, acc->cnt, &acc->sf, &acc->sxx, acc->has,
+                                   load_f(ad, a->type.id, row));
+            if (rc) return rc;
+        } else if (g->op == ATTU_REDUCE_AVG_SUM) acc->sf += load_f(ad, a->type.id, row);
+        else if (__builtin_add_overflow(acc->si, load_i(ad, a->type.id, row), &acc->si)) return WIN_INT_OVERFLOW;
         acc->has = true;
     } else if (g->op == ATTU_REDUCE_MIN || g->op == ATTU_REDUCE_MAX) {
         bool mx = g->op == ATTU_REDUCE_MAX;
@@ -928,7 +966,7 @@ static bool win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, co
         else { int64_t v = load_i(ad, a->type.id, row); if (!acc->has || (mx ? v > acc->si : v < acc->si)) acc->si = v; }
         acc->has = true;
     }
-    return true;
+    return WIN_OK;
 }
 
 /* RANGE with offsets: the order key (data kd of type kt, validity kv) of
@@ -1092,9 +1130,10 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         size_t b = (size_t)hp[s], e = s + 1 < nph ? (size_t)hp[s + 1] : n;
         int64_t rank = 0, dense = 0;
         /* running aggregate state */
-        int64_t cnt = 0, si = 0; double sf = 0; bool has = false;
+        int64_t cnt = 0, si = 0; double sf = 0, sxx = 0; bool has = false;
+        int wrc;
         /* general frames: the state of the frame [wfs, wfe) last aggregated */
-        win_acc wacc = { 0, 0, 0, false };
+        win_acc wacc = { 0, 0, 0, 0, false };
         size_t wfs = b, wfe = b;
         __int128 w128 = 0; int64_t wnn = 0;
         size_t pos = b;
@@ -1118,7 +1157,11 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                     cnt++;
                     bool afl = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT;
                     if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
-                        if (afl || g->op == ATTU_REDUCE_AVG_SUM) sf += load_f(ad, a->type.id, row);
+                        if (afl) {
+                            int frc = win_float_add(g->op, a->type.id == ATTU_TYPE_FLOAT32, cnt, &sf, &sxx, has,
+                                                    load_f(ad, a->type.id, row));
+                            if (frc) { free(ph8); win_error(x, frc); goto done; }
+                        } else if (g->op == ATTU_REDUCE_AVG_SUM) sf += load_f(ad, a->type.id, row);
                         else if (__builtin_add_overflow(si, load_i(ad, a->type.id, row), &si)) {
                             free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
                         }
@@ -1146,8 +1189,8 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                     bool int_sum = g->op == ATTU_REDUCE_SUM && a && attu_type_mclass(a->type.id) != ATTU_MC_FLOAT;
                     if (g->frame_kind[0] == ATTU_WB_UNBOUNDED_PRECEDING) {
                         for (size_t f = wfe; f < fe; f++)
-                            if (!win_acc_add(&wacc, g, a, ad, av, (size_t)pp[f])) {
-                                free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
+                            if ((wrc = win_acc_add(&wacc, g, a, ad, av, (size_t)pp[f]))) {
+                                free(ph8); win_error(x, wrc); goto done;
                             }
                         if (fe > wfe) wfe = fe;
                         cnt = wacc.cnt; si = wacc.si; sf = wacc.sf; has = wacc.has;
@@ -1172,10 +1215,10 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                         }
                         cnt = wacc.cnt; si = (int64_t)w128; sf = 0; has = wnn > 0;
                     } else {
-                        win_acc acc = { 0, 0, 0, false };
+                        win_acc acc = { 0, 0, 0, 0, false };
                         for (size_t f = fs; f < fe; f++)
-                            if (!win_acc_add(&acc, g, a, ad, av, (size_t)pp[f])) {
-                                free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
+                            if ((wrc = win_acc_add(&acc, g, a, ad, av, (size_t)pp[f]))) {
+                                free(ph8); win_error(x, wrc); goto done;
                             }
                         cnt = acc.cnt; si = acc.si; sf = acc.sf; has = acc.has;
                     }
