@@ -496,6 +496,23 @@ __device__ void reduce_segment(const dspec_t& s, const int64_t* perm, int64_t b,
   store_num(s, seg, out, isnull);
 }
 
+// The reductions as the device kernels read them.
+std::vector<dspec_t> device_specs(const attu_reduce_spec* specs, const attu_out* outs, int nreduce) {
+  std::vector<dspec_t> h((size_t)(nreduce > 0 ? nreduce : 0));
+  for (int k = 0; k < nreduce; ++k) {
+    const attu_reduce_spec& s = specs[k];
+    h[k].op = s.op;
+    h[k].fl = attu_type_mclass(s.in.type.id) == ATTU_MC_FLOAT;
+    h[k].in_type = s.in.type.id;
+    h[k].in = s.in.data ? s.in.data->ptr : nullptr;
+    h[k].in_valid = s.in.valid ? static_cast<const uint8_t*>(s.in.valid->ptr) : nullptr;
+    h[k].out_type = outs[k].type.id;
+    h[k].out = outs[k].data->ptr;
+    h[k].out_valid = outs[k].valid ? static_cast<uint8_t*>(outs[k].valid->ptr) : nullptr;
+  }
+  return h;
+}
+
 bool device_reducible(const attu_reduce_spec& s) {
   // sum(real) adds in single precision step by step, as PostgreSQL's
   // float4pl: the host reference keeps that order
@@ -697,18 +714,7 @@ void wide_segreduce(attu_backend* be, const std::vector<int64_t>& off, const att
     }
   }
   segc[nseg] = (int64_t)cbeg.size();
-  std::vector<dspec_t> h((size_t)nreduce);
-  for (int k = 0; k < nreduce; ++k) {
-    const attu_reduce_spec& s = specs[k];
-    h[k].op = s.op;
-    h[k].fl = attu_type_mclass(s.in.type.id) == ATTU_MC_FLOAT;
-    h[k].in_type = s.in.type.id;
-    h[k].in = s.in.data ? s.in.data->ptr : nullptr;
-    h[k].in_valid = s.in.valid ? static_cast<const uint8_t*>(s.in.valid->ptr) : nullptr;
-    h[k].out_type = outs[k].type.id;
-    h[k].out = outs[k].data->ptr;
-    h[k].out_valid = outs[k].valid ? static_cast<uint8_t*>(outs[k].valid->ptr) : nullptr;
-  }
+  std::vector<dspec_t> h = device_specs(specs, outs, nreduce);
   size_t nchunk = cbeg.size();
   if (nchunk == 0) { cbeg.push_back(0); cend.push_back(0); }
   mem_t<dspec_t> ds = to_mem(h, ctx);
@@ -828,6 +834,29 @@ struct dres_t {
   int reg;
 };
 
+// The program as the device interpreter reads it (expr_device.cuh).
+std::vector<dinstr_t> device_code(const attu_expr_program* p) {
+  std::vector<dinstr_t> code((size_t)p->ninstr);
+  for (int k = 0; k < p->ninstr; ++k) {
+    const attu_instr& in = p->code[k];
+    dinstr_t& d = code[k];
+    d.op = in.op;
+    d.dst = in.dst; d.a = in.a; d.b = in.b; d.c = in.c; d.d = in.d; d.guard = in.guard;
+    d.imm_null = in.imm_null;
+    d.imm_i = in.imm_i;
+    d.imm_f = in.imm_f;
+    d.dst_type = p->reg_types[in.dst].id;
+    d.dst_prec = p->reg_types[in.dst].precision;
+    d.dst_float = attu_type_mclass(p->reg_types[in.dst].id) == ATTU_MC_FLOAT;
+  }
+  return code;
+}
+
+// A column as the device kernels read it.
+inline dcol_t device_col(const attu_vec& v) {
+  return dcol_t{v.type.id, v.data->ptr, v.valid ? static_cast<const uint8_t*>(v.valid->ptr) : nullptr};
+}
+
 bool device_eval_eligible(const attu_expr_program* p, const attu_vec* inputs,
                           const attu_out* outputs) {
   if (p->nregs > kDevMaxRegs || p->ninputs > p->nregs) return false;
@@ -857,23 +886,9 @@ bool device_eval_eligible(const attu_expr_program* p, const attu_vec* inputs,
 int device_eval(attu_backend* be, const attu_expr_program* p, const attu_vec* inputs, size_t n,
                 attu_out* outputs) {
   context_t& ctx = CTX(be);
-  std::vector<dinstr_t> code((size_t)p->ninstr);
-  for (int k = 0; k < p->ninstr; ++k) {
-    const attu_instr& in = p->code[k];
-    dinstr_t& d = code[k];
-    d.op = in.op;
-    d.dst = in.dst; d.a = in.a; d.b = in.b; d.c = in.c; d.d = in.d; d.guard = in.guard;
-    d.imm_null = in.imm_null;
-    d.imm_i = in.imm_i;
-    d.imm_f = in.imm_f;
-    d.dst_type = p->reg_types[in.dst].id;
-    d.dst_prec = p->reg_types[in.dst].precision;
-    d.dst_float = attu_type_mclass(p->reg_types[in.dst].id) == ATTU_MC_FLOAT;
-  }
+  std::vector<dinstr_t> code = device_code(p);
   std::vector<dcol_t> ins((size_t)p->ninputs);
-  for (int i = 0; i < p->ninputs; ++i)
-    ins[i] = dcol_t{inputs[i].type.id, inputs[i].data->ptr,
-                    inputs[i].valid ? static_cast<const uint8_t*>(inputs[i].valid->ptr) : nullptr};
+  for (int i = 0; i < p->ninputs; ++i) ins[i] = device_col(inputs[i]);
   std::vector<dres_t> outs((size_t)p->noutputs);
   for (int o = 0; o < p->noutputs; ++o) {
     outputs[o].dict = nullptr;
@@ -1489,25 +1504,11 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
       l.pay = pj;
     }
   }
-  std::vector<dinstr_t> code((size_t)(p->ninstr > 0 ? p->ninstr : 1));
-  for (int k = 0; k < p->ninstr; ++k) {
-    const attu_instr& in = p->code[k];
-    dinstr_t& d = code[k];
-    d.op = in.op;
-    d.dst = in.dst; d.a = in.a; d.b = in.b; d.c = in.c; d.d = in.d; d.guard = in.guard;
-    d.imm_null = in.imm_null;
-    d.imm_i = in.imm_i;
-    d.imm_f = in.imm_f;
-    d.dst_type = p->reg_types[in.dst].id;
-    d.dst_prec = p->reg_types[in.dst].precision;
-    d.dst_float = attu_type_mclass(p->reg_types[in.dst].id) == ATTU_MC_FLOAT;
-  }
-  auto col = [](const attu_vec& v) {
-    return dcol_t{v.type.id, v.data->ptr, v.valid ? static_cast<const uint8_t*>(v.valid->ptr) : nullptr};
-  };
+  std::vector<dinstr_t> code = device_code(p);
+  if (code.empty()) code.resize(1);  // to_mem wants something to copy
   std::vector<dcol_t> left((size_t)(a->nleft > 0 ? a->nleft : 1)), right((size_t)(a->nright > 0 ? a->nright : 1));
-  for (int i = 0; i < a->nleft; ++i) left[i] = col(a->left[i]);
-  for (int i = 0; i < a->nright; ++i) right[i] = col(a->right[i]);
+  for (int i = 0; i < a->nleft; ++i) left[i] = device_col(a->left[i]);
+  for (int i = 0; i < a->nright; ++i) right[i] = device_col(a->right[i]);
   if (groups.empty()) groups.push_back(lgroup_t{});
   for (auto* v : {&plain_op, &plain_reg, &plain_fl}) if (v->empty()) v->push_back(0);
   int ngroup = 0, nplain = 0;
@@ -1647,18 +1648,7 @@ int gpu_segreduce(attu_backend* be, const attu_buf* offsets, size_t nseg, const 
   if (attu_backend_interrupted(err)) return -1;
   int rc = guarded(err, [&] {
     context_t& ctx = CTX(be);
-    std::vector<dspec_t> h((size_t)nreduce);
-    for (int k = 0; k < nreduce; ++k) {
-      const attu_reduce_spec& s = specs[k];
-      h[k].op = s.op;
-      h[k].fl = attu_type_mclass(s.in.type.id) == ATTU_MC_FLOAT;
-      h[k].in_type = s.in.type.id;
-      h[k].in = s.in.data ? s.in.data->ptr : nullptr;
-      h[k].in_valid = s.in.valid ? static_cast<const uint8_t*>(s.in.valid->ptr) : nullptr;
-      h[k].out_type = outs[k].type.id;
-      h[k].out = outs[k].data->ptr;
-      h[k].out_valid = outs[k].valid ? static_cast<uint8_t*>(outs[k].valid->ptr) : nullptr;
-    }
+    std::vector<dspec_t> h = device_specs(specs, outs, nreduce);
     mem_t<dspec_t> ds = to_mem(h, ctx);
     mem_t<int> flag(1, ctx);
     flag.memset(0);
