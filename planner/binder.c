@@ -78,6 +78,16 @@ static attu_bexpr *and_all(bctx *c, attu_bexpr **v, int n) {
     return acc;
 }
 
+/* A filter of the n conjuncts `local` (which read only `in`) over in. */
+static attu_lplan *filter_local(bctx *c, attu_lplan *in, attu_bexpr **local, int n) {
+    attu_lplan *lf = attu_lp_new(c->pa, LP_FILTER, in->ncols);
+    if (!lf) OOM_NULL(c);
+    memcpy(lf->types, in->types, sizeof(attu_type) * (size_t)in->ncols);
+    memcpy(lf->names, in->names, sizeof(char *) * (size_t)in->ncols);
+    lf->left = in; lf->pred = and_all(c, local, n); lf->est_rows = in->est_rows / 3;
+    return lf;
+}
+
 static bool is_equi(const attu_bexpr *e) {
     return e->kind == BX_CALL && (e->op == ATTU_OP_EQ_I || e->op == ATTU_OP_EQ_F || e->op == ATTU_OP_EQ_S);
 }
@@ -1508,14 +1518,7 @@ static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_q
     if (has_count && !bare_count) return decorrelate_general(c, sc, p, e, conj, n);
     /* inner plan: FROM [-> local filter] -> AGG(groups = inner keys) -> PROJECT(keys, value) */
     attu_lplan *in = filt->left;
-    if (nloc) {
-        attu_lplan *lf = attu_lp_new(c->pa, LP_FILTER, in->ncols);
-        if (!lf) OOM_NULL(c);
-        memcpy(lf->types, in->types, sizeof(attu_type) * (size_t)in->ncols);
-        memcpy(lf->names, in->names, sizeof(char *) * (size_t)in->ncols);
-        lf->left = in; lf->pred = and_all(c, local, nloc); lf->est_rows = in->est_rows / 3;
-        in = lf;
-    }
+    if (nloc && !(in = filter_local(c, in, local, nloc))) return NULL;
     attu_lplan *a2 = attu_lp_new(c->pa, LP_AGG, nk + agg->naggs);
     if (!a2) OOM_NULL(c);
     a2->left = in; a2->ngroups = nk; a2->groups = ik; a2->naggs = agg->naggs; a2->aggs = agg->aggs;
@@ -1571,14 +1574,7 @@ static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, 
         if (outer_sides(conj[i]) & 2) corr[ncorr++] = conj[i];
         else local[nloc++] = conj[i];
     }
-    if (nloc) {
-        attu_lplan *lf = attu_lp_new(c->pa, LP_FILTER, in->ncols);
-        if (!lf) OOM_NULL(c);
-        memcpy(lf->types, in->types, sizeof(attu_type) * (size_t)in->ncols);
-        memcpy(lf->names, in->names, sizeof(char *) * (size_t)in->ncols);
-        lf->left = in; lf->pred = and_all(c, local, nloc); lf->est_rows = in->est_rows / 3;
-        in = lf;
-    }
+    if (nloc && !(in = filter_local(c, in, local, nloc))) return NULL;
     /* inner ++ marker */
     int ni = in->ncols;
     attu_bexpr **ie = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(ni + 2));
