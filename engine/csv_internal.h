@@ -39,6 +39,9 @@ typedef struct attu_csv_split {
 int attu_csv_split_input(const attu_csv_input *in, const attu_csv_options *o,
                          attu_csv_split *out, attu_error *err);
 void attu_csv_split_free(attu_csv_split *s);
+/* An empty split of n chunks (count set, starts and lines zeroed but for
+ * lines[0] = 1); 0, or -1 with err set (out then holds nothing). */
+int attu_csv_split_alloc(attu_csv_split *out, size_t n, attu_error *err);
 
 /* Chunk boundary arithmetic, exposed for tests: the nominal cut of chunk i
  * of n over size bytes (64-bit safe: no size * i overflow for any size). */

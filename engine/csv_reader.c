@@ -1063,16 +1063,8 @@ static size_t first_data_line(const attu_csv_input *in, const attu_csv_options *
  * sequential pass of memchr over the newlines; parsing stays parallel.
  */
 static int text_split_input(const attu_csv_input *in, const attu_csv_options *o, attu_csv_split *out, attu_error *err) {
-    memset(out, 0, sizeof *out);
     size_t n = attu_csv_chunk_count(in->size, o->threads);
-    out->count = n;
-    out->starts = calloc(n, sizeof *out->starts);
-    out->lines = calloc(n, sizeof *out->lines);
-    if (!out->starts || !out->lines) {
-        attu_csv_split_free(out);
-        return attu_error_oom(err);
-    }
-    out->lines[0] = 1;
+    if (attu_csv_split_alloc(out, n, err)) return -1;
     const char *d = in->data;
     size_t size = in->size, k = 0, line = 1;
     for (size_t i = 1; i <= n; i++) {

@@ -78,15 +78,7 @@ static void count_chunk(void *ctx, size_t i) {
 int attu_csv_split_input(const attu_csv_input *in, const attu_csv_options *o,
                          attu_csv_split *out, attu_error *err) {
     size_t n = attu_csv_chunk_count(in->size, o->threads);
-    out->count = n;
-    out->starts = calloc(n, sizeof *out->starts);
-    out->lines = calloc(n, sizeof *out->lines);
-    if (!out->starts || !out->lines) {
-        attu_csv_split_free(out);
-        return attu_error_oom(err);
-    }
-    out->starts[0] = 0;
-    out->lines[0] = 1;
+    if (attu_csv_split_alloc(out, n, err)) return -1;
     /* Pass 1 (always: the reader sizes its output from the line count). */
     count_job j = { in, o->quote, n, NULL, NULL };
     j.quotes = calloc(n, sizeof *j.quotes);
@@ -161,6 +153,19 @@ int attu_csv_split_input(const attu_csv_input *in, const attu_csv_options *o,
             out->starts[i] = out->starts[i - 1];
             out->lines[i] = out->lines[i - 1];
         }
+    return 0;
+}
+
+int attu_csv_split_alloc(attu_csv_split *out, size_t n, attu_error *err) {
+    memset(out, 0, sizeof *out);
+    out->count = n;
+    out->starts = calloc(n, sizeof *out->starts);
+    out->lines = calloc(n, sizeof *out->lines);
+    if (!out->starts || !out->lines) {
+        attu_csv_split_free(out);
+        return attu_error_oom(err);
+    }
+    out->lines[0] = 1;
     return 0;
 }
 
