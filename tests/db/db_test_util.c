@@ -1,6 +1,8 @@
 /* db_test_util.c - see db_test_util.h. */
 #include "db_test_util.h"
 
+#include <criterion/criterion.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,4 +93,11 @@ char *tdb_read_file(const char *path) {
     if (b) b[n] = 0;
     fclose(f);
     return b;
+}
+
+void tdb_exec_ok(attu_session *s, const char *sql) {
+    tres r;
+    tdb_exec(s, sql, &r);
+    cr_assert(!r.err.set, "%s: %s %s", sql, r.err.sqlstate, r.err.message);
+    tres_free(&r);
 }

@@ -23,6 +23,8 @@ int tdb_exec(attu_session *s, const char *sql, tres *r);
 void tres_free(tres *r);
 /* Convenience: runs and returns the rows text (static buffer reused). */
 const char *tdb_rows(attu_session *s, const char *sql);
+/* Runs sql and fails the current Criterion test if it raises an error. */
+void tdb_exec_ok(attu_session *s, const char *sql);
 char *tdb_read_file(const char *path);
 
 #endif

@@ -50,18 +50,11 @@ static const char *copy_out(attu_session *s, const char *sql) {
     return o.out;
 }
 
-static void exec_ok(attu_session *s, const char *sql) {
-    tres r;
-    tdb_exec(s, sql, &r);
-    cr_assert(!r.err.set, "%s: %s", sql, r.err.message);
-    tres_free(&r);
-}
-
 Test(copy_to, header_delimiter_null_and_escapes_as_postgresql) {
     attu_db *db = tdb_open();
     cr_assert_not_null(db);
     attu_session *s = attu_session_new(db);
-    exec_ok(s, "CREATE TABLE ct (id INTEGER, s TEXT, v DOUBLE PRECISION);"
+    tdb_exec_ok(s, "CREATE TABLE ct (id INTEGER, s TEXT, v DOUBLE PRECISION);"
                "INSERT INTO ct VALUES (1,'plain',1.5), (2,E'a\\tb',NULL), (3,E'back\\\\slash',2), (4,'',3),"
                " (5,'q\"uo,te',NULL), (6,'NA',0), (7,E'line\\nbreak',-1), (8,NULL,NULL),"
                " (9, E'bs\\b ff\\f cr\\r', 4), (10, 'semi;pipe|', 5)");
@@ -242,18 +235,18 @@ Test(defaults, survive_close_and_reopen) {
     cr_assert_not_null(mkdtemp(dir));
     attu_db *db = open_dir(dir);
     attu_session *s = attu_session_new(db);
-    exec_ok(s, "CREATE TABLE d (id INTEGER, n INTEGER DEFAULT -5, t TEXT DEFAULT 'it''s 100% \"x\"\tok', "
+    tdb_exec_ok(s, "CREATE TABLE d (id INTEGER, n INTEGER DEFAULT -5, t TEXT DEFAULT 'it''s 100% \"x\"\tok', "
                "d DATE DEFAULT '2024-02-29', x NUMERIC(6,2) DEFAULT 2 * 3.5, v VARCHAR(3) DEFAULT 'abcdef', z INTEGER)");
-    exec_ok(s, "CREATE TABLE plain (id INTEGER)");   /* no DEFAULT: the schema as before */
-    exec_ok(s, "INSERT INTO d (id, v) VALUES (1, 'a')");
-    exec_ok(s, "INSERT INTO plain VALUES (1)");
+    tdb_exec_ok(s, "CREATE TABLE plain (id INTEGER)");   /* no DEFAULT: the schema as before */
+    tdb_exec_ok(s, "INSERT INTO d (id, v) VALUES (1, 'a')");
+    tdb_exec_ok(s, "INSERT INTO plain VALUES (1)");
     attu_session_free(s);
     attu_db_close(db);
 
     db = open_dir(dir);
     s = attu_session_new(db);
-    exec_ok(s, "INSERT INTO d (id, v) VALUES (2, 'b')");
-    exec_ok(s, "INSERT INTO plain DEFAULT VALUES");
+    tdb_exec_ok(s, "INSERT INTO d (id, v) VALUES (2, 'b')");
+    tdb_exec_ok(s, "INSERT INTO plain DEFAULT VALUES");
     cr_assert_str_eq(tdb_rows(s, "SELECT * FROM d ORDER BY id"),
                      "1|-5|it's 100% \"x\"\tok|2024-02-29|7.00|a|NULL\n"
                      "2|-5|it's 100% \"x\"\tok|2024-02-29|7.00|b|NULL\n");
@@ -264,14 +257,14 @@ Test(defaults, survive_close_and_reopen) {
     cr_assert_str_eq(r.err.sqlstate, "22001");
     tres_free(&r);
     /* DROP forgets them: a table of the same name starts with none */
-    exec_ok(s, "DROP TABLE d");
-    exec_ok(s, "CREATE TABLE d (id INTEGER, n INTEGER)");
+    tdb_exec_ok(s, "DROP TABLE d");
+    tdb_exec_ok(s, "CREATE TABLE d (id INTEGER, n INTEGER)");
     attu_session_free(s);
     attu_db_close(db);
 
     db = open_dir(dir);
     s = attu_session_new(db);
-    exec_ok(s, "INSERT INTO d (id) VALUES (1)");
+    tdb_exec_ok(s, "INSERT INTO d (id) VALUES (1)");
     cr_assert_str_eq(tdb_rows(s, "SELECT * FROM d"), "1|NULL\n");
     attu_session_free(s);
     attu_db_close(db);
@@ -300,7 +293,7 @@ Test(defaults, schema_without_default_lines_still_loads) {
 
     attu_db *db = open_dir(dir);
     attu_session *s = attu_session_new(db);
-    exec_ok(s, "INSERT INTO old (a) VALUES (1)");
+    tdb_exec_ok(s, "INSERT INTO old (a) VALUES (1)");
     cr_assert_str_eq(tdb_rows(s, "SELECT * FROM old"), "1|NULL\n");
     attu_session_free(s);
     attu_db_close(db);
@@ -338,7 +331,7 @@ Test(defaults, prepared_insert) {
     attu_db *db = tdb_open();
     cr_assert_not_null(db);
     attu_session *s = attu_session_new(db);
-    exec_ok(s, "CREATE TABLE p (id INTEGER, n INTEGER DEFAULT 42, t TEXT DEFAULT 'dflt')");
+    tdb_exec_ok(s, "CREATE TABLE p (id INTEGER, n INTEGER DEFAULT 42, t TEXT DEFAULT 'dflt')");
     attu_error err;
     attu_error_clear(&err);
     attu_prepared *p = attu_prepare(s, "INSERT INTO p (id, t) VALUES ($1, $2)", 0, NULL, &err);

@@ -18,13 +18,6 @@
 static attu_db *db;
 static attu_session *s;
 
-static void exec_ok(const char *sql) {
-    tres r;
-    tdb_exec(s, sql, &r);
-    cr_assert(!r.err.set, "%s: %s %s", sql, r.err.sqlstate, r.err.message);
-    tres_free(&r);
-}
-
 #define NFACT 100000
 /* dimension: keys 100..1099 except multiples of 7; multiples of 5 twice */
 static int dim_mult(int64_t k) {
@@ -45,11 +38,11 @@ static void setup(void) {
     db = tdb_open();
     cr_assert_not_null(db);
     s = attu_session_new(db);
-    exec_ok("CREATE TABLE dim (k BIGINT, w INTEGER)");
-    exec_ok("INSERT INTO dim WITH RECURSIVE r(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM r WHERE i < 1099) "
+    tdb_exec_ok(s, "CREATE TABLE dim (k BIGINT, w INTEGER)");
+    tdb_exec_ok(s, "INSERT INTO dim WITH RECURSIVE r(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM r WHERE i < 1099) "
             "SELECT i, i % 13 FROM r WHERE i % 7 <> 0 "
             "UNION ALL SELECT i, i % 13 + 100 FROM r WHERE i % 7 <> 0 AND i % 5 = 0");
-    exec_ok("CREATE TABLE fact (i INTEGER, k BIGINT)");
+    tdb_exec_ok(s, "CREATE TABLE fact (i INTEGER, k BIGINT)");
     /* rows in batches of INSERT ... VALUES */
     char *sql = malloc(1 << 20);
     cr_assert_not_null(sql);
@@ -62,7 +55,7 @@ static void setup(void) {
             fact_key(i, kb, sizeof kb, &k, &nul);
             n += (size_t)snprintf(sql + n, (1 << 20) - n, "%s(%d, %s)", i > b ? "," : "", i, kb);
         }
-        exec_ok(sql);
+        tdb_exec_ok(s, sql);
     }
     free(sql);
 }

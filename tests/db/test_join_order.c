@@ -18,30 +18,23 @@
 static attu_db *db;
 static attu_session *s;
 
-static void exec_ok(const char *sql) {
-    tres r;
-    tdb_exec(s, sql, &r);
-    cr_assert(!r.err.set, "%s: %s %s", sql, r.err.sqlstate, r.err.message);
-    tres_free(&r);
-}
-
 static void setup(void) {
     db = tdb_open();
     cr_assert_not_null(db);
     s = attu_session_new(db);
     /* dim_small: 10 rows, never filtered; dim_text: 400 rows, 1 in 40 has
      * region 'RARE'; dim_year: 200 rows, years 1990..1999 */
-    exec_ok("CREATE TABLE dim_small (ks INTEGER, label TEXT)");
-    exec_ok("INSERT INTO dim_small WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 9) "
+    tdb_exec_ok(s, "CREATE TABLE dim_small (ks INTEGER, label TEXT)");
+    tdb_exec_ok(s, "INSERT INTO dim_small WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 9) "
             "SELECT i, 'L' || i FROM r");
-    exec_ok("CREATE TABLE dim_text (kt INTEGER, region TEXT)");
-    exec_ok("INSERT INTO dim_text WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 399) "
+    tdb_exec_ok(s, "CREATE TABLE dim_text (kt INTEGER, region TEXT)");
+    tdb_exec_ok(s, "INSERT INTO dim_text WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 399) "
             "SELECT i, CASE WHEN i % 40 = 7 THEN 'RARE' ELSE 'COMMON' || (i % 5) END FROM r");
-    exec_ok("CREATE TABLE dim_year (ky INTEGER, yr INTEGER)");
-    exec_ok("INSERT INTO dim_year WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 199) "
+    tdb_exec_ok(s, "CREATE TABLE dim_year (ky INTEGER, yr INTEGER)");
+    tdb_exec_ok(s, "INSERT INTO dim_year WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 199) "
             "SELECT i, 1990 + i % 10 FROM r");
-    exec_ok("CREATE TABLE fact (fs INTEGER, ft INTEGER, fy INTEGER, amount INTEGER)");
-    exec_ok("INSERT INTO fact WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 19999) "
+    tdb_exec_ok(s, "CREATE TABLE fact (fs INTEGER, ft INTEGER, fy INTEGER, amount INTEGER)");
+    tdb_exec_ok(s, "INSERT INTO fact WITH RECURSIVE r(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 19999) "
             "SELECT i % 10, (i * 7) % 400, (i * 13) % 200, i % 97 FROM r");
 }
 

@@ -18,29 +18,22 @@
 static attu_db *db;
 static attu_session *s;
 
-static void exec_ok(const char *sql) {
-    tres r;
-    tdb_exec(s, sql, &r);
-    cr_assert(!r.err.set, "%s: %s %s", sql, r.err.sqlstate, r.err.message);
-    tres_free(&r);
-}
-
 static void setup(void) {
     unsetenv("ATTU_NO_SORT_REUSE");
     db = tdb_open();
     cr_assert_not_null(db);
     s = attu_session_new(db);
-    exec_ok("CREATE TABLE t (k INTEGER, j INTEGER, s TEXT, v BIGINT, f DOUBLE PRECISION, d DATE)");
+    tdb_exec_ok(s, "CREATE TABLE t (k INTEGER, j INTEGER, s TEXT, v BIGINT, f DOUBLE PRECISION, d DATE)");
     /* 3000 rows in a scrambled order: k has 23 values, j 11, s 130, with NULLs */
-    exec_ok("INSERT INTO t WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 3000) "
+    tdb_exec_ok(s, "INSERT INTO t WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 3000) "
             "SELECT CASE WHEN i % 13 = 0 THEN NULL ELSE (i * 7919) % 23 END, "
             "CASE WHEN i % 17 = 0 THEN NULL ELSE (i * 104729) % 11 END, "
             "CASE WHEN i % 19 = 0 THEN NULL ELSE substr('abcdefghijklmnopqrstuvwxyz', 1 + (i * 31) % 26, 1) || substr('VWXYZ', 1 + i % 5, 1) END, "
             "(i * 2654435761) % 1000003 - 500000, "
             "CASE WHEN i % 29 = 0 THEN NULL ELSE ((i * 37) % 101) / 7.0 END, "
             "DATE '2020-01-01' + (i * 13) % 400 FROM r");
-    exec_ok("CREATE TABLE u (k INTEGER, s TEXT, w INTEGER, v BIGINT)");
-    exec_ok("INSERT INTO u WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 60) "
+    tdb_exec_ok(s, "CREATE TABLE u (k INTEGER, s TEXT, w INTEGER, v BIGINT)");
+    tdb_exec_ok(s, "INSERT INTO u WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 60) "
             "SELECT CASE WHEN i % 7 = 0 THEN NULL ELSE (i * 5) % 31 END, "
             "substr('abcdefghijklmnopqrstuvwxyz', 1 + (i * 11) % 26, 1) || substr('VWXYZ', 1 + i % 5, 1), i, "
             "(i * 2654435761) % 1000003 - 500000 FROM r");   /* v as t's first 60 rows */
