@@ -816,7 +816,7 @@ rel *run_join_agg(xctx *x, attu_stage *s, rel *L, rel *R) {
     int nk = s->keys.n, ng = s->naggs;
     size_t nl = L->nrows, nr = R->nrows;
     xcol **lk = calloc((size_t)nk + 1, sizeof *lk), **rk = calloc((size_t)nk + 1, sizeof *rk);
-    attu_buf *kl = NULL, *kr = NULL, *pr = NULL, *sr = NULL, *lo = NULL, *hi = NULL, *cnt = NULL, *off = NULL;
+    attu_buf *kl = NULL, *kr = NULL, *pr = NULL, *sr = NULL, *lo = NULL, *off = NULL;
     attu_vec *left = NULL, *right = NULL;
     attu_reduce_spec *specs = calloc((size_t)ng + 1, sizeof *specs);
     attu_out *outs = calloc((size_t)ng + 1, sizeof *outs);
@@ -885,7 +885,7 @@ done:
     for (int i = 0; i < ng && res; i++) xcol_unref(x, res[i]);
     free(lk); free(rk); free(specs); free(outs); free(res); free(left); free(right);
     free_buf(x, kl); free_buf(x, kr); free_buf(x, pr); free_buf(x, sr);
-    free_buf(x, lo); free_buf(x, hi); free_buf(x, cnt); free_buf(x, off);
+    free_buf(x, lo); free_buf(x, off);
     return out;
 }
 
