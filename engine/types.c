@@ -507,7 +507,8 @@ static int match_word(const char *p, const char *e, const char *w) {
 }
 
 /* Skips a numeric time zone "+HH", "-HH:MM" or "+HHMM" at *pp (which
- * points at the sign). Returns 0, -1 syntax or -2 out of range. */
+ * points at the sign). Returns 0, -1 syntax or -5 a displacement past 15
+ * hours (PostgreSQL's 22009). */
 static int skip_zone(const char **pp, const char *e) {
     const char *p = *pp + 1;
     int tzh, tzm;
@@ -518,7 +519,7 @@ static int skip_zone(const char **pp, const char *e) {
     } else if (p < e && (unsigned)(*p - '0') <= 9) {
         if (read_digits(&p, e, 2, &tzm) != 2) return -1;
     }
-    if (tzh > 15) return -2;
+    if (tzh > 15) return -5;
     *pp = p;
     return 0;
 }
@@ -529,7 +530,8 @@ static int skip_zone(const char **pp, const char *e) {
  * timestamp without time zone ignores, as PostgreSQL does. Returns 0,
  * -1 syntax (22007), -2 field out of range (22008), -3 far outside the
  * date range, or -4 when the date is fine but its microseconds overflow
- * (out of the timestamp range only).
+ * (out of the timestamp range only), or -5 a time zone displacement out of
+ * range.
  */
 static int parse_datetime(const char *s, size_t len, int want_time,
                           int32_t *days_out, int64_t *usec_out) {
@@ -724,6 +726,9 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
         if (rc == -2)
             return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0,
                                   "date/time field value out of range: \"%.*s\"",
+                                  QUOTED(text, len));
+        if (rc == -5)
+            return attu_error_set(err, "22009", 0, "time zone displacement out of range: \"%.*s\"",
                                   QUOTED(text, len));
         if (rc == -4) rc = is_date ? 0 : -3;   /* usec overflow matters to timestamps only */
         if (rc == 0 && (days < DATE_MIN_DAYS || days > DATE_MAX_DAYS ||
