@@ -596,6 +596,8 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     int *map = NULL;
     attu_result *res = NULL, *dres = NULL;
     attu_column **src = NULL;
+    db_values_copy vcopy;
+    memset(&vcopy, 0, sizeof vcopy);
     if (!base) {
         attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.insert.table_position, "relation \"%s\" does not exist", st->u.insert.table);
         goto out;
@@ -635,7 +637,14 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         ntarget = src_q->u.values.rows[0].n;
     }
     if (st->u.insert.source) {
-        res = run_coerced(s, sql, st->u.insert.source, params, ntarget, !st->u.insert.columns.n, types, names, err);
+        /* DEFAULT items of a VALUES list: target i is table column tcol[i] */
+        int *tcol = malloc(sizeof(int) * ((size_t)ntarget + 1));
+        if (!tcol) { attu_error_oom(err); goto out; }
+        for (int c = 0; c < base->ncols; c++) if (map[c] >= 0 && map[c] < ntarget) tcol[map[c]] = c;
+        int vrc = db_values_defaults(s, base, tcol, ntarget, src_q, &vcopy, err);
+        free(tcol);
+        if (vrc) goto out;
+        res = run_coerced(s, sql, vcopy.q, params, ntarget, !st->u.insert.columns.n, types, names, err);
         if (!res) goto out;
         n = res->nrows;
         /* no column list and fewer values: the first columns are given */
@@ -666,11 +675,13 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     pthread_rwlock_unlock(&s->db->lock);
     attu_result_free(res); attu_result_free(dres);
     free(types); free(names); free(map); free(src);
+    db_values_copy_free(&vcopy);
     return db_deliver_tag(cb, tag, err) ? -2 : 0;
 out:
     pthread_rwlock_unlock(&s->db->lock);
     attu_result_free(res); attu_result_free(dres);
     free(types); free(names); free(map); free(src);
+    db_values_copy_free(&vcopy);
     return rc;
 }
 

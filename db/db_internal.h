@@ -61,6 +61,18 @@ attu_table *db_append_rows(const attu_table *base, attu_column **src, const int 
  * no column needed one; the caller frees it). db_append_rows repeats a
  * one-row source for every row. */
 int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int first, attu_result **out, attu_error *err);
+/* INSERT ... VALUES with DEFAULT items (db_values_default.c): q is src,
+ * or a copy whose DEFAULT items are replaced by the target columns'
+ * DEFAULT expressions (tcol[k]: the table column of target k) or NULL.
+ * The copy and what it points to live until db_values_copy_free. */
+typedef struct db_values_copy {
+    const attu_ast_query *q;
+    attu_parse_result    *parsed;      /* the stored DEFAULTs, parsed */
+    void                 *blocks[4];   /* the copy's own memory */
+} db_values_copy;
+int db_values_defaults(attu_session *s, const attu_table *base, const int *tcol, int ntarget,
+                       const attu_ast_query *src, db_values_copy *out, attu_error *err);
+void db_values_copy_free(db_values_copy *c);
 /* Saves t to the data directory (if any) with its DEFAULTs. */
 int db_save_table(attu_session *s, const attu_table *t, attu_error *err);
 int db_deliver_tag(const attu_exec_callbacks *cb, const char *tag, attu_error *err);

@@ -172,7 +172,11 @@ typedef enum attu_ast_expr_kind {
     ATTU_EXPR_CAST,         /* u.cast: CAST(x AS t), x::t, DATE 'lit' */
     ATTU_EXPR_FUNC,         /* u.func: calls, aggregates, window functions */
     ATTU_EXPR_EXTRACT,      /* u.extract: EXTRACT(field FROM x) */
-    ATTU_EXPR_QUANTIFIED    /* u.quantified: x op ANY|SOME|ALL (SELECT ...) */
+    ATTU_EXPR_QUANTIFIED,   /* u.quantified: x op ANY|SOME|ALL (SELECT ...) */
+    ATTU_EXPR_DEFAULT       /* DEFAULT (no payload): as PostgreSQL's
+                               SetToDefault, valid only as a whole item of
+                               an INSERT's VALUES list; the binder rejects
+                               it anywhere else (42601) */
 } attu_ast_expr_kind;
 
 typedef enum attu_ast_literal_kind {

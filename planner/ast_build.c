@@ -155,6 +155,7 @@ static void expr_depth(attu_parse_ctx *c, attu_ast_expr *e) {
         }
         break;
     case ATTU_EXPR_EXTRACT: d = edepth(e->u.extract.arg); break;
+    case ATTU_EXPR_DEFAULT: break;
     case ATTU_EXPR_QUANTIFIED:
         d = maxi(edepth(e->u.quantified.arg), qdepth(e->u.quantified.query));
         break;

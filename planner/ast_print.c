@@ -291,6 +291,9 @@ static void pr_expr(out *o, const attu_ast_expr *e) {
         pr_query(o, e->u.quantified.query);
         puts_(o, ")");
         break;
+    case ATTU_EXPR_DEFAULT:
+        puts_(o, "default");
+        break;
     case ATTU_EXPR_EXTRACT:
         puts_(o, "(extract ");
         put_name(o, e->u.extract.field);

@@ -628,6 +628,11 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     case ATTU_EXPR_SUBQUERY: case ATTU_EXPR_EXISTS: case ATTU_EXPR_IN_SUBQUERY: case ATTU_EXPR_QUANTIFIED:
         return attu_bind_subquery_expr(c, sc, e);
+    case ATTU_EXPR_DEFAULT:
+        /* an INSERT's VALUES replaces its DEFAULT items before binding
+         * (db_exec_insert); any other is PostgreSQL's error */
+        attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, "DEFAULT is not allowed in this context");
+        return NULL;
     }
     attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "expression not supported");
     return NULL;

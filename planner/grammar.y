@@ -737,6 +737,9 @@ values_clause(A) ::= values_rows(V).
 %type c_expr {attu_ast_expr *}
 
 a_expr(A) ::= c_expr(E).                                { A = E; }
+/* DEFAULT as an expression (PostgreSQL's SetToDefault): meaningful only as
+ * an item of INSERT ... VALUES; the binder rejects it elsewhere */
+a_expr(A) ::= DEFAULT(K).                               { A = ab_expr(ctx, ATTU_EXPR_DEFAULT, K.pos); }
 a_expr(A) ::= a_expr(E) TYPECAST(K) typename(T).        { A = ab_cast(ctx, E, &T, ATTU_CAST_COLONS, K.pos); }
 a_expr(A) ::= PLUS(K) a_expr(E). [UMINUS]               { A = ab_unary(ctx, ATTU_UNOP_PLUS, E, &K); }
 a_expr(A) ::= MINUS(K) a_expr(E). [UMINUS]              { A = ab_negate(ctx, E, K.pos); }

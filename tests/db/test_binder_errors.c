@@ -61,6 +61,23 @@ Test(binder, type_errors) {
     expect("SELECT id FROM t UNION SELECT name FROM t", "42804", -1, NULL);
 }
 
+/* DEFAULT outside an INSERT's VALUES items (positions from PostgreSQL 15);
+ * an evaluated DEFAULT's own errors come without a position, as there */
+Test(binder, default_not_allowed) {
+    const char *m = "DEFAULT is not allowed in this context";
+    expect("SELECT DEFAULT", "42601", 8, m);
+    expect("SELECT 1 WHERE DEFAULT", "42601", 16, m);
+    expect("INSERT INTO t VALUES (DEFAULT + 1)", "42601", 23, m);
+    expect("INSERT INTO t VALUES (coalesce(DEFAULT, 1))", "42601", 32, m);
+    expect("INSERT INTO t SELECT * FROM (VALUES (DEFAULT, 1)) v", "42601", 38, m);
+    tres r;
+    tdb_exec(s, "CREATE TABLE dz (a INTEGER DEFAULT 1 / 0, b INTEGER NOT NULL)", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    tres_free(&r);
+    expect("INSERT INTO dz VALUES (DEFAULT, 1)", "22012", 0, "division by zero");
+    expect("INSERT INTO dz VALUES (1, DEFAULT)", "23502", 0, NULL);
+}
+
 Test(binder, valid_uses_bind) {
     tres r;
     tdb_exec(s, "SELECT t.id, count(u.x) FROM t LEFT JOIN u USING (id) GROUP BY t.id HAVING count(*) >= 0 ORDER BY 1", &r);
