@@ -243,6 +243,12 @@ int db_deliver_tag(const attu_exec_callbacks *cb, const char *tag, attu_error *e
 
 int db_deliver(const attu_exec_callbacks *cb, attu_result *res) { return deliver(cb, res); }
 
+void db_warning(const attu_exec_callbacks *cb, const char *sqlstate, const char *message) {
+    if (!cb) return;
+    if (cb->on_warning) cb->on_warning(cb->ctx, sqlstate, message);
+    else if (cb->on_notice) cb->on_notice(cb->ctx, sqlstate, message);
+}
+
 /* ---- EXPLAIN ------------------------------------------------------------------------------ */
 
 static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
@@ -344,13 +350,13 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         return db_exec_setting(s, st, cb, err);
     case ATTU_STMT_TRANSACTION:
         if (st->u.transaction.kind == ATTU_TXN_BEGIN) {
-            if (s->txn != 'I' && cb && cb->on_notice) cb->on_notice(cb->ctx, "25001", "there is already a transaction in progress");
+            if (s->txn != 'I') db_warning(cb, "25001", "there is already a transaction in progress");
             s->txn = 'T';
             return db_deliver_tag(cb, starts_with_keyword(sql, st->position, "start") ? "START TRANSACTION" : "BEGIN", err) ? -2 : 0;
         }
         {
             bool was_failed = s->txn == 'E';
-            if (s->txn == 'I' && cb && cb->on_notice) cb->on_notice(cb->ctx, "25P01", "there is no transaction in progress");
+            if (s->txn == 'I') db_warning(cb, "25P01", "there is no transaction in progress");
             s->txn = 'I';
             const char *tag = st->u.transaction.kind == ATTU_TXN_COMMIT && !was_failed ? "COMMIT" : "ROLLBACK";
             return db_deliver_tag(cb, tag, err) ? -2 : 0;

@@ -83,6 +83,10 @@ typedef struct attu_exec_callbacks {
     void (*on_error)(void *ctx, const attu_error *err);
     /* A NOTICE (e.g. DROP TABLE IF EXISTS on a missing table). */
     void (*on_notice)(void *ctx, const char *sqlstate, const char *message);
+    /* A WARNING, PostgreSQL's severity above NOTICE (25P01 for COMMIT
+     * outside a transaction block, 25001 for BEGIN inside one, 25P01 for
+     * SET LOCAL outside one). NULL: it goes to on_notice instead. */
+    void (*on_warning)(void *ctx, const char *sqlstate, const char *message);
     /* COPY ... FROM STDIN: start (ncols = columns expected) then pull bytes;
      * copy_in_read returns >0 bytes, 0 at CopyDone, -1 with err (CopyFail). */
     int     (*copy_in_begin)(void *ctx, int ncols);

@@ -51,6 +51,8 @@ int db_run_stage(attu_session *s, attu_stage *st, bool analyze, attu_column ***c
 attu_bind_params db_params(attu_session *s, const attu_bind_params *params);
 attu_column *db_text_column(const char *const *strs, size_t n, attu_error *err);
 int db_deliver(const attu_exec_callbacks *cb, attu_result *res);
+/* Reports a WARNING through cb->on_warning (on_notice when that is NULL). */
+void db_warning(const attu_exec_callbacks *cb, const char *sqlstate, const char *message);
 /* A copy of base with n rows appended: table column c takes src[map[c]]
  * (map[c] < 0: NULL). TEXT re-coded into merged dictionaries; 23502 on a
  * NULL in a NOT NULL column. */

@@ -200,6 +200,9 @@ static void boot_error(void *ctx, const attu_error *err) {
 static void boot_notice(void *ctx, const char *sqlstate, const char *message) {
     attu_log(ATTU_LOG_INFO, "bootstrap: NOTICE %s", message);
 }
+static void boot_warning(void *ctx, const char *sqlstate, const char *message) {
+    attu_log(ATTU_LOG_INFO, "bootstrap: WARNING %s", message);
+}
 
 static int run_bootstrap(attu_db *db, const char *path) {
     FILE *f = fopen(path, "rb");
@@ -219,7 +222,7 @@ static int run_bootstrap(attu_db *db, const char *path) {
     attu_session *s = attu_session_new(db);
     boot_ctx bc = {0};
     attu_exec_callbacks cb = { .ctx = &bc, .on_result = boot_result, .on_error = boot_error,
-                               .on_notice = boot_notice };
+                               .on_notice = boot_notice, .on_warning = boot_warning };
     uint64_t t0 = now_us();
     int rc = s ? attu_session_exec(s, sql, &cb) : -1;
     if (s) attu_session_free(s);

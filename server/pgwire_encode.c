@@ -160,13 +160,17 @@ void pg_msg_error_simple(pgbuf *b, const char *severity, const char *sqlstate,
 }
 
 void pg_msg_notice(pgbuf *b, const char *sqlstate, const char *message) {
+    pg_msg_notice_severity(b, "NOTICE", sqlstate, message);
+}
+
+void pg_msg_notice_severity(pgbuf *b, const char *severity, const char *sqlstate, const char *message) {
     attu_error e;
     memset(&e, 0, sizeof e);
     snprintf(e.sqlstate, sizeof e.sqlstate, "%s", sqlstate ? sqlstate : "00000");
     snprintf(e.message, sizeof e.message, "%s", message ? message : "");
     e.set = 1;
     pgbuf_begin(b, 'N');
-    put_error_fields(b, "NOTICE", &e);
+    put_error_fields(b, severity, &e);
     pgbuf_end(b);
 }
 

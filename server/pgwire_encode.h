@@ -57,6 +57,9 @@ void pg_msg_error(pgbuf *b, const char *severity, const attu_error *err);
 void pg_msg_error_simple(pgbuf *b, const char *severity, const char *sqlstate,
                          const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void pg_msg_notice(pgbuf *b, const char *sqlstate, const char *message);
+/* NoticeResponse of another severity: "WARNING" (PostgreSQL's 25P01 for
+ * COMMIT outside a transaction block), "NOTICE", "INFO", ... */
+void pg_msg_notice_severity(pgbuf *b, const char *severity, const char *sqlstate, const char *message);
 
 /* Result formats: 0 text, 1 binary. formats may be NULL (all text). */
 void pg_msg_row_description(pgbuf *b, int ncols, const attu_result_column *desc,

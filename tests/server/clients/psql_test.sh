@@ -35,5 +35,10 @@ echo "$err" | grep -q '42601' || fail "no SQLSTATE in verbose error: $err"
 if [ "${ATTU_KIND:-}" = real ]; then
   err=$("${P[@]}" -c "SELECT no_such_function(1)" 2>&1 || true)
   echo "$err" | grep -q '^HINT:  No function matches' || fail "no HINT line: $err"
+  # transaction-state messages are WARNINGs (severity and SQLSTATE on the
+  # wire), as PostgreSQL 15 sends them, not NOTICEs
+  err=$("${P[@]}" -c "\\set VERBOSITY verbose" -c "COMMIT" -c "ROLLBACK" -c "BEGIN" -c "BEGIN" -c "COMMIT" 2>&1 >/dev/null)
+  want=$'WARNING:  25P01: there is no transaction in progress\nWARNING:  25P01: there is no transaction in progress\nWARNING:  25001: there is already a transaction in progress'
+  [ "$err" = "$want" ] || fail "transaction warnings: '$err'"
 fi
 echo "psql: ok"
