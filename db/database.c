@@ -135,8 +135,7 @@ attu_session *attu_session_new(attu_db *db) {
 
 void attu_session_free(attu_session *s) {
     if (!s) return;
-    for (int i = 0; i < s->nsettings; i++) { free(s->settings[i].name); free(s->settings[i].value); }
-    free(s->settings);
+    db_settings_free(s);
     free(s);
 }
 
@@ -351,14 +350,16 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     case ATTU_STMT_TRANSACTION:
         if (st->u.transaction.kind == ATTU_TXN_BEGIN) {
             if (s->txn != 'I') db_warning(cb, "25001", "there is already a transaction in progress");
-            s->txn = 'T';
+            s->txn = 'T';   /* (settings changed earlier in an implicit block belong to this one now) */
             return db_deliver_tag(cb, starts_with_keyword(sql, st->position, "start") ? "START TRANSACTION" : "BEGIN", err) ? -2 : 0;
         }
         {
             bool was_failed = s->txn == 'E';
             if (s->txn == 'I') db_warning(cb, "25P01", "there is no transaction in progress");
             s->txn = 'I';
-            const char *tag = st->u.transaction.kind == ATTU_TXN_COMMIT && !was_failed ? "COMMIT" : "ROLLBACK";
+            bool commit = st->u.transaction.kind == ATTU_TXN_COMMIT && !was_failed;
+            db_settings_end_block(s, commit);
+            const char *tag = commit ? "COMMIT" : "ROLLBACK";
             return db_deliver_tag(cb, tag, err) ? -2 : 0;
         }
     }
@@ -377,6 +378,9 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
     if (!pr) { report_error(s, cb, &err); return -1; }
     if (pr->n == 0) { attu_parse_free(pr); return 1; }
     int rc = 0;
+    /* several statements outside BEGIN run as one implicit block, as in
+     * PostgreSQL (what matters here: SET LOCAL lasts until its end) */
+    s->implicit_block = pr->n > 1;
     for (int i = 0; i < pr->n; i++) {
         const attu_ast_stmt *st = pr->stmts[i].stmt;
         __atomic_store_n(&s->cancel, 0, __ATOMIC_SEQ_CST);
@@ -402,6 +406,9 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
             break;
         }
     }
+    /* the end of an implicit block (not of an explicit one left open) */
+    if (s->implicit_block && s->txn == 'I') db_settings_end_block(s, rc == 0);
+    s->implicit_block = false;
     attu_parse_free(pr);
     return rc;
 }

@@ -25,14 +25,22 @@ struct attu_db {
 
 typedef struct db_setting { char *name; char *value; } db_setting;
 
+/* A setting changed inside a transaction block (db_settings.c): its value
+ * before the block (restored at ROLLBACK) and the value a COMMIT keeps
+ * (SET changes it, SET LOCAL does not); NULL: not set (the default). */
+typedef struct db_setting_undo { char *name; char *before; char *keep; } db_setting_undo;
+
 struct attu_session {
-    attu_db     *db;
-    volatile int cancel;
-    char         txn;
-    int          statement_timeout_ms;
-    double       stmt_start_ms;
-    db_setting  *settings;
-    int          nsettings;
+    attu_db         *db;
+    volatile int     cancel;
+    char             txn;
+    bool             implicit_block;   /* running a multi-statement query string outside BEGIN */
+    int              statement_timeout_ms;
+    double           stmt_start_ms;
+    db_setting      *settings;
+    int              nsettings;
+    db_setting_undo *undo;             /* settings changed in the current block */
+    int              nundo;
 };
 
 struct attu_prepared {
@@ -92,5 +100,11 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
                    const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+/* The end of a transaction block (explicit, or the implicit one of a
+ * multi-statement query string): commit keeps what SET changed and undoes
+ * SET LOCAL; a rollback restores every setting as it was at the start. */
+void db_settings_end_block(attu_session *s, bool commit);
+/* Frees the session's settings (attu_session_free). */
+void db_settings_free(attu_session *s);
 
 #endif

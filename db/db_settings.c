@@ -1,6 +1,16 @@
 /*
  * db_settings.c - SET / RESET / SHOW (session settings, accepted as clients
  * send them), SHOW TABLES and DESCRIBE.
+ *
+ * Settings are transactional as in PostgreSQL, although attu's data
+ * changes are not (docs/sql-reference.md, "Transactions"): inside a
+ * transaction block, SET and RESET last past COMMIT but are undone by
+ * ROLLBACK (or an error, then ROLLBACK), and SET LOCAL lasts until the end
+ * of the block either way. A multi-statement query string outside BEGIN is
+ * one implicit block, as PostgreSQL runs it: a SET LOCAL in it lasts until
+ * the string's end, and an error in it undoes its SETs. SET LOCAL (and SET
+ * TRANSACTION) outside any block is PostgreSQL's WARNING 25P01 "... can
+ * only be used in transaction blocks" and changes nothing.
  */
 #include "db/db_internal.h"
 
@@ -51,6 +61,90 @@ static int put_setting(attu_session *s, const char *name, const char *value, att
     return 0;
 }
 
+static void drop_setting(attu_session *s, int i) {
+    free(s->settings[i].name); free(s->settings[i].value);
+    s->settings[i] = s->settings[--s->nsettings];
+}
+
+/* The value the session holds for name (NULL: none, the default applies). */
+static const char *own_value(const attu_session *s, const char *name) {
+    for (int i = 0; i < s->nsettings; i++) if (!strcmp(s->settings[i].name, name)) return s->settings[i].value;
+    return NULL;
+}
+
+/* Sets name to value, or back to its default when value is NULL. */
+static int restore_setting(attu_session *s, const char *name, const char *value, attu_error *err) {
+    if (value) return put_setting(s, name, value, err);
+    for (int i = 0; i < s->nsettings; i++) if (!strcmp(s->settings[i].name, name)) { drop_setting(s, i); break; }
+    return 0;
+}
+
+static bool in_block(const attu_session *s) { return s->txn != 'I' || s->implicit_block; }
+
+static char *dup_or_null(const char *v, bool *oom) {
+    if (!v) return NULL;
+    char *d = strdup(v);
+    if (!d) *oom = true;
+    return d;
+}
+
+/* The undo record of name in the current block, made on its first change
+ * (before = keep = the value it had). NULL when out of memory. */
+static db_setting_undo *remember(attu_session *s, const char *name, attu_error *err) {
+    for (int i = 0; i < s->nundo; i++) if (!strcmp(s->undo[i].name, name)) return &s->undo[i];
+    db_setting_undo *n = realloc(s->undo, sizeof *n * (size_t)(s->nundo + 1));
+    if (!n) { attu_error_oom(err); return NULL; }
+    s->undo = n;
+    bool oom = false;
+    db_setting_undo u = { dup_or_null(name, &oom), dup_or_null(own_value(s, name), &oom), dup_or_null(own_value(s, name), &oom) };
+    if (oom) { free(u.name); free(u.before); free(u.keep); attu_error_oom(err); return NULL; }
+    s->undo[s->nundo] = u;
+    return &s->undo[s->nundo++];
+}
+
+/* What a COMMIT keeps for a setting changed by SET (not SET LOCAL). */
+static int keep_value(db_setting_undo *u, const char *value, attu_error *err) {
+    bool oom = false;
+    char *k = dup_or_null(value, &oom);
+    if (oom) return attu_error_oom(err);
+    free(u->keep);
+    u->keep = k;
+    return 0;
+}
+
+static int parse_timeout(const char *v, int *ms);
+
+/* statement_timeout is also kept as a number for the executor. */
+static void sync_timeout(attu_session *s) {
+    const char *v = own_value(s, "statement_timeout");
+    int ms = 0;
+    if (!v || parse_timeout(v, &ms)) ms = 0;
+    s->statement_timeout_ms = ms;
+}
+
+void db_settings_end_block(attu_session *s, bool commit) {
+    attu_error ignored;
+    attu_error_clear(&ignored);
+    for (int i = 0; i < s->nundo; i++) {
+        db_setting_undo *u = &s->undo[i];
+        /* (out of memory here leaves the block's value in place) */
+        restore_setting(s, u->name, commit ? u->keep : u->before, &ignored);
+        free(u->name); free(u->before); free(u->keep);
+    }
+    free(s->undo);
+    s->undo = NULL;
+    s->nundo = 0;
+    sync_timeout(s);
+}
+
+void db_settings_free(attu_session *s) {
+    db_settings_end_block(s, false);
+    for (int i = 0; i < s->nsettings; i++) { free(s->settings[i].name); free(s->settings[i].value); }
+    free(s->settings);
+    s->settings = NULL;
+    s->nsettings = 0;
+}
+
 /* statement_timeout: "0", "1500", "5s", "200ms", "1min" -> ms */
 static int parse_timeout(const char *v, int *ms) {
     char *end;
@@ -83,6 +177,14 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
     switch (st->kind) {
     case ATTU_STMT_SET: {
         const char *name = canon(st->u.set.name);
+        /* SET TRANSACTION ... is SET LOCAL of the transaction's modes */
+        bool txn_modes = !strcmp(name, "transaction");
+        bool local = st->u.set.local || txn_modes;
+        /* outside a block: PostgreSQL's warning, then the value is still
+         * checked, and nothing changes */
+        if (local && !in_block(s))
+            db_warning(cb, "25P01", txn_modes ? "SET TRANSACTION can only be used in transaction blocks"
+                                              : "SET LOCAL can only be used in transaction blocks");
         char value[512] = "";
         size_t used = 0;
         if (st->u.set.to_default) {
@@ -97,23 +199,34 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
             if (parse_timeout(value, &ms))
                 return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, st->position,
                                       "invalid value for parameter \"statement_timeout\": \"%s\"", value);
-            s->statement_timeout_ms = ms;
             if (ms == 0) snprintf(value, sizeof value, "0");
             else if (ms % 1000 == 0) snprintf(value, sizeof value, "%ds", ms / 1000);
             else snprintf(value, sizeof value, "%dms", ms);
         }
+        if (local && !in_block(s)) return db_deliver_tag(cb, "SET", err) ? -2 : 0;
+        if (in_block(s)) {
+            db_setting_undo *u = remember(s, name, err);
+            if (!u || (!local && keep_value(u, value, err))) return -1;
+        }
         if (put_setting(s, name, value, err)) return -1;
+        sync_timeout(s);
         return db_deliver_tag(cb, "SET", err) ? -2 : 0;
     }
     case ATTU_STMT_RESET: {
         const char *name = st->u.reset.name ? canon(st->u.reset.name) : NULL;
-        for (int i = 0; i < s->nsettings; i++)
-            if (!name || !strcmp(s->settings[i].name, name)) {
-                free(s->settings[i].name); free(s->settings[i].value);
-                s->settings[i] = s->settings[--s->nsettings];
-                i--;
+        if (in_block(s)) {   /* RESET is a SET to the default: a COMMIT keeps it */
+            if (name) {
+                db_setting_undo *u = remember(s, name, err);
+                if (!u || keep_value(u, NULL, err)) return -1;
             }
-        if (!name || !strcmp(name, "statement_timeout")) s->statement_timeout_ms = 0;
+            for (int i = 0; !name && i < s->nsettings; i++) {
+                db_setting_undo *u = remember(s, s->settings[i].name, err);
+                if (!u || keep_value(u, NULL, err)) return -1;
+            }
+        }
+        for (int i = 0; i < s->nsettings; i++)
+            if (!name || !strcmp(s->settings[i].name, name)) drop_setting(s, i--);
+        sync_timeout(s);
         return db_deliver_tag(cb, "RESET", err) ? -2 : 0;
     }
     case ATTU_STMT_SHOW: {

@@ -40,5 +40,10 @@ if [ "${ATTU_KIND:-}" = real ]; then
   err=$("${P[@]}" -c "\\set VERBOSITY verbose" -c "COMMIT" -c "ROLLBACK" -c "BEGIN" -c "BEGIN" -c "COMMIT" 2>&1 >/dev/null)
   want=$'WARNING:  25P01: there is no transaction in progress\nWARNING:  25P01: there is no transaction in progress\nWARNING:  25001: there is already a transaction in progress'
   [ "$err" = "$want" ] || fail "transaction warnings: '$err'"
+  # SET LOCAL outside a block: the WARNING, and no effect
+  out=$("${P[@]}" -At -c "\\set VERBOSITY verbose" -c "SET LOCAL statement_timeout = '5s'" -c "SHOW statement_timeout" 2>"$ATTU_TMP/err.txt")
+  err=$(cat "$ATTU_TMP/err.txt")
+  [ "$err" = 'WARNING:  25P01: SET LOCAL can only be used in transaction blocks' ] || fail "SET LOCAL warning: '$err'"
+  [ "$out" = $'SET\n0' ] || fail "SET LOCAL outside a block changed the setting: '$out'"
 fi
 echo "psql: ok"
