@@ -56,6 +56,13 @@ typedef struct attu_vec {
     const attu_dictionary *dict;
 } attu_vec;
 
+/* The ranking window functions window_rank computes. */
+typedef enum attu_rank_kind {
+    ATTU_RANK_ROW_NUMBER = 0,
+    ATTU_RANK_RANK,        /* 1 + rows of the partition before the row's peers */
+    ATTU_RANK_DENSE_RANK   /* 1 + peer groups of the partition before the row's */
+} attu_rank_kind;
+
 /* A sort key: values plus direction and NULL placement. */
 typedef struct attu_sort_key {
     attu_vec col;
@@ -239,6 +246,17 @@ struct attu_backend {
      * and floats as sortable bits; NULL -> null_value) for joins. */
     int  (*key_encode)(attu_backend *be, const attu_vec *col, size_t n,
                        int64_t null_value, attu_buf *out, attu_error *err);
+
+    /* Ranking window functions. perm orders the rows by (partition keys,
+     * order keys); part_heads (npart, ascending, [0] = 0 when n > 0) are the
+     * positions where a partition starts, peer_heads (npeer) those where the
+     * (partition, order) keys change (NULL for ROW_NUMBER). For the row at
+     * position q: out[perm[q]] (int64) = its row_number, rank or dense_rank
+     * within its partition. */
+    int  (*window_rank)(attu_backend *be, attu_rank_kind kind, const attu_buf *perm,
+                        size_t n, const attu_buf *part_heads, size_t npart,
+                        const attu_buf *peer_heads, size_t npeer, attu_buf *out,
+                        attu_error *err);
 
     void (*destroy)(attu_backend *be);
 };

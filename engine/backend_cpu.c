@@ -710,6 +710,27 @@ static int cpu_lbs_segreduce(attu_backend *be, const attu_lbs_segreduce_args *a,
 
 /* ---- key encoding ------------------------------------------------------------ */
 
+/* window_rank: partitions and peer groups walk forward with q, so one pass
+ * keeps the current partition head and peer head. */
+static int cpu_window_rank(attu_backend *be, attu_rank_kind kind, const attu_buf *perm, size_t n,
+                           const attu_buf *part_heads, size_t npart, const attu_buf *peer_heads,
+                           size_t npeer, attu_buf *out, attu_error *err) {
+    (void)be; (void)err;
+    const int64_t *pm = perm->ptr, *ph = part_heads->ptr;
+    const int64_t *pe = peer_heads ? peer_heads->ptr : NULL;
+    int64_t *o = out->ptr;
+    size_t s = 0, p = 0;
+    int64_t b = 0, pb = 0, dense = 0;
+    for (size_t q = 0; q < n; q++) {
+        if (s < npart && (size_t)ph[s] == q) { b = (int64_t)q; s++; dense = 0; }
+        if (pe && p < npeer && (size_t)pe[p] == q) { pb = (int64_t)q; p++; dense++; }
+        int64_t v = kind == ATTU_RANK_ROW_NUMBER ? (int64_t)q - b + 1
+                  : kind == ATTU_RANK_RANK ? pb - b + 1 : dense;
+        o[pm[q]] = v;
+    }
+    return 0;
+}
+
 static int cpu_key_encode(attu_backend *be, const attu_vec *col, size_t n, int64_t null_value,
                           attu_buf *out, attu_error *err) {
     const uint8_t *v = col->valid ? col->valid->ptr : NULL;
@@ -746,6 +767,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->sorted_search = cpu_sorted_search; be->inner_join = cpu_inner_join;
     be->lbs = cpu_lbs; be->lbs_segreduce = cpu_lbs_segreduce;
     be->segmented_sort = cpu_segmented_sort; be->key_encode = cpu_key_encode;
+    be->window_rank = cpu_window_rank;
     be->destroy = cpu_destroy;
     return be;
 }

@@ -1049,8 +1049,9 @@ static void win_frame(const attu_stage_agg *g, const win_rkey *rk, size_t b, siz
 }
 
 /* One window call: partitions by sort + segment heads, order within each
- * partition by segmented_sort, then the running values (host scans over
- * the ordered positions; the GPU backend will do these with scan). */
+ * partition by segmented_sort; ranking functions then come from
+ * window_rank on the backend, the other functions from host loops over the
+ * ordered positions. */
 static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **args, size_t n) {
     int np = g->npart, no = g->norder;
     attu_sort_key *sk = calloc((size_t)(np + no) + 1, sizeof *sk);
@@ -1071,30 +1072,51 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         kv[np + i] = vec_of(keys[g->order[i]]);
         sk[np + i].col = kv[np + i]; sk[np + i].desc = g->desc[i]; sk[np + i].nulls_first = g->nulls_first[i];
     }
+    attu_type ot = g->win == ATTU_WIN_AGG && g->avg ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
+    bool fl = attu_type_mclass(ot.id) == ATTU_MC_FLOAT;
     if (x->be->sort(x->be, sk, np, n, perm, x->err)) goto done;
-    if (x->be->segment_heads(x->be, kv, np, perm, n, &ph, &nph, x->err)) goto done;
-    if (!np) nph = n ? 1 : 0;
-    off = buf_i64(x, nph + 1);
-    if (!off) goto done;
-    hp = download_all(x, ph, nph * 8);
-    if (!hp) goto done;
-    if (!np && nph) hp[0] = 0;
-    {
-        int64_t *offh = malloc(sizeof(int64_t) * (nph + 1));
-        if (!offh) { attu_error_oom(x->err); goto done; }
-        memcpy(offh, hp, nph * 8);
-        offh[nph] = (int64_t)n;
-        int rc = x->be->upload(x->be, off, 0, offh, (nph + 1) * 8, x->err);
-        free(offh);
+    /* The partition offsets (heads, then n) are built on the backend, so
+     * the ranking path below never brings rows to the host. */
+    int64_t end = (int64_t)n;
+    if (np) {
+        if (x->be->segment_heads(x->be, kv, np, perm, n, &ph, &nph, x->err)) goto done;
+        off = buf_i64(x, nph + 1);
+        attu_buf *idx = buf_i64(x, nph);
+        attu_buf ov = off ? view(off, 0, nph * 8) : (attu_buf){ 0 };
+        int rc = !off || !idx || x->be->iota(x->be, idx, 0, nph, x->err) ||
+                 x->be->gather(x->be, &ov, NULL, ph, NULL, 8, idx, nph, x->err) ||
+                 x->be->upload(x->be, off, nph * 8, &end, 8, x->err);
+        free_buf(x, idx);
         if (rc) goto done;
+    } else {
+        int64_t b2[2] = { 0, end };
+        nph = n ? 1 : 0;
+        off = buf_i64(x, 2);
+        if (!off || x->be->upload(x->be, off, 0, n ? b2 : b2 + 1, (nph + 1) * 8, x->err)) goto done;
     }
     if (no && x->be->segmented_sort(x->be, sk + np, no, off, nph, perm, n, x->err)) goto done;
+    int rank_kind = g->win == ATTU_WIN_ROW_NUMBER ? ATTU_RANK_ROW_NUMBER
+                  : g->win == ATTU_WIN_RANK ? ATTU_RANK_RANK
+                  : g->win == ATTU_WIN_DENSE_RANK ? ATTU_RANK_DENSE_RANK : -1;
+    if (rank_kind >= 0 && x->be->window_rank && ot.id == ATTU_TYPE_INT64) {
+        /* ranking functions: computed where the rows are (window_rank) */
+        if (rank_kind != ATTU_RANK_ROW_NUMBER &&
+            x->be->segment_heads(x->be, kv, np + no, perm, n, &peer, &npeer, x->err)) goto done;
+        xcol *r = xcol_new(x, ot, n, false);
+        if (!r) goto done;
+        if (x->be->window_rank(x->be, (attu_rank_kind)rank_kind, perm, n, off, nph, peer, npeer, r->data, x->err)) {
+            xcol_unref(x, r);
+            goto done;
+        }
+        o = r;
+        goto done;
+    }
+    hp = download_all(x, off, nph * 8);
+    if (!hp) goto done;
     if (x->be->segment_heads(x->be, kv, np + no, perm, n, &peer, &npeer, x->err)) goto done;
     pp = download_all(x, perm, n * 8);
     peerp = download_all(x, peer, npeer * 8);
     if (!pp || !peerp) goto done;
-    attu_type ot = g->win == ATTU_WIN_AGG && g->avg ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
-    bool fl = attu_type_mclass(ot.id) == ATTU_MC_FLOAT;
     vi = calloc(n + 1, sizeof *vi); vf = calloc(n + 1, sizeof *vf); vv = calloc(n + 1, 1);
     if (!vi || !vf || !vv) { attu_error_oom(x->err); goto done; }
     xcol *a = g->in >= 0 ? args[g->in] : NULL;
@@ -1415,6 +1437,17 @@ rel *run_worktable(xctx *x, attu_stage *s) {
     return NULL;
 }
 
+/* Fails the query once a recursion holds more rows than the session's
+ * attu.max_recursive_rows (PostgreSQL would run on until memory ends). */
+static bool recursive_cap_exceeded(xctx *x, size_t total) {
+    int64_t cap = x->ctx->max_recursive_rows ? x->ctx->max_recursive_rows : ATTU_RECURSIVE_ROWS_DEFAULT;
+    if (cap < 0 || total <= (size_t)cap) return false;
+    attu_error_set(x->err, "54000", 0, "recursive query produced more than %lld rows", (long long)cap);
+    attu_error_set_hint(x->err, "Check that the recursive term stops adding rows, or raise the limit with SET "
+                                "attu.max_recursive_rows (0: no limit).");
+    return true;
+}
+
 rel *run_recursive(xctx *x, attu_stage *s) {
     rel *first = run_stage(x, s->child[0]);
     if (!first) return NULL;
@@ -1431,6 +1464,7 @@ rel *run_recursive(xctx *x, attu_stage *s) {
     parts[nparts++] = rel_share(x, first);
     size_t total = first->nrows;
     x->work = &w;
+    recursive_cap_exceeded(x, total);
     for (long round = 0; w.rows->nrows > 0 && !x->err->set; round++) {
         if (s->limit >= 0 && total >= (size_t)s->limit) break;     /* a LIMIT above keeps no more */
         if (round >= ATTU_RECURSION_MAX_ROUNDS) {
@@ -1464,6 +1498,7 @@ rel *run_recursive(xctx *x, attu_stage *s) {
         total += n->nrows;
         rel_free(x, w.rows);
         w.rows = n;
+        if (recursive_cap_exceeded(x, total)) break;
     }
     x->work = w.next;
     rel_free(x, w.rows);

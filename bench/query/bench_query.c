@@ -3,7 +3,7 @@
  * same path attud takes minus the socket, on one backend per run.
  *
  *   bench_query --device cpu|gpu [--rows N] [--reps R] [--root DIR]
- *               [--skip-cities] [--skip-large]
+ *               [--skip-cities] [--skip-large] [--explain]
  *
  * 1. cities: loads DIR/data/statecity.csv with DIR/clients/examples/
  *    bootstrap.sql's schema and runs DIR/clients/examples/cities.sql R times.
@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "db/database.h"
+#include "engine/column.h"
 
 static double now_ms(void) {
     struct timespec ts;
@@ -43,6 +44,19 @@ typedef struct run_ctx {
 
 static int on_result(void *ctx, attu_result *res) {
     ((run_ctx *)ctx)->rows = res->nrows;
+    return 0;
+}
+
+/* Prints a one-column text result (EXPLAIN ANALYZE's plan). */
+static int print_result(void *ctx, attu_result *res) {
+    (void)ctx;
+    char buf[4096];
+    for (size_t r = 0; res->ncols == 1 && r < res->nrows; r++) {
+        const char *lng = NULL;
+        size_t len = attu_column_format(res->cols[0], r, buf, sizeof buf, &lng);
+        if (len == (size_t)-1) continue;
+        printf("  %.*s\n", (int)len, lng ? lng : buf);
+    }
     return 0;
 }
 static void on_error(void *ctx, const attu_error *err) {
@@ -72,6 +86,8 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* One warm-up (reported as cold) and reps timed runs; prints a line. */
+static int explain;  /* --explain: print EXPLAIN ANALYZE after each query */
+
 static void time_query(attu_session *s, const char *label, const char *sql,
                        int reps, double input_mb, const char *device) {
     size_t rows = 0;
@@ -83,6 +99,15 @@ static void time_query(attu_session *s, const char *label, const char *sql,
     printf("%-10s %-4s cold %10.2f ms  warm median %10.2f ms  (min %.2f, max %.2f, %d runs)  "
            "rows %zu  input %.0f MB\n",
            label, device, cold, med, t[0], t[reps - 1], reps, rows, input_mb);
+    if (explain) {
+        /* the stage times of one more (warm) run */
+        size_t n = strlen(sql) + 32;
+        char *ea = malloc(n);
+        snprintf(ea, n, "EXPLAIN ANALYZE %s", sql);
+        attu_exec_callbacks cb = { .on_result = print_result };
+        attu_session_exec(s, ea, &cb);
+        free(ea);
+    }
     fflush(stdout);
     free(t);
 }
@@ -165,9 +190,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--root") && i + 1 < argc) root = argv[++i];
         else if (!strcmp(argv[i], "--skip-cities")) skip_cities = 1;
         else if (!strcmp(argv[i], "--skip-large")) skip_large = 1;
+        else if (!strcmp(argv[i], "--explain")) explain = 1;
         else {
             fprintf(stderr, "usage: bench_query --device cpu|gpu [--rows N] [--reps R] "
-                            "[--root DIR] [--skip-cities] [--skip-large]\n");
+                            "[--root DIR] [--skip-cities] [--skip-large] [--explain]\n");
             return 2;
         }
     }

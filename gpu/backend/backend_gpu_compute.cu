@@ -1112,13 +1112,6 @@ struct lplain_t {
   num_t acc;
 };
 
-struct lrank_t {
-  int n;
-  num_t vals[kLbsMaxK];
-  long long idx[kLbsMaxK];
-  long long pay[kLbsMaxK][kLbsMaxPay];
-  int paynull[kLbsMaxK][kLbsMaxPay];
-};
 
 struct lbs_kargs_t {
   const int64_t* off;
@@ -1144,6 +1137,7 @@ struct lbs_kargs_t {
   int outer;
   long long nseg;
   int* fail;
+  int nwords;  // 8-byte words of one lane's states (lstate_t)
 };
 
 __device__ inline int lcmp(int fl, num_t a, num_t b) {
@@ -1180,78 +1174,109 @@ __device__ inline void lplain_merge(int op, int fl, lplain_t& st, const lplain_t
   st.has = 1;
 }
 
-// Items arrive in increasing index within a lane: an item moves ahead of a
-// kept one only when strictly better (the reference's insertion).
-__device__ inline void lrank_add(const lgroup_t& g, lrank_t& st, num_t v, long long idx,
-                                 const long long* pay, const int* paynull) {
-  int pos = st.n;
+// Each lane's states (the ranked lists and the plain reductions) live in
+// shared memory, one 8-byte word per field, strided by the block size so
+// that a warp's accesses to one field fall in consecutive words. Kept in
+// registers or local arrays they cost more: a list indexed at run time goes
+// to local memory (3.3 GB of loads for the cities query), and unrolled into
+// registers it pushes the interpreter into spills (6.5 GB, measured).
+// Layout per lane, in words: for each list g, 2 + K_g * (2 + P_g) words
+// (n, the payload NULL bits, K values, K indices, K * P payloads); then 4
+// words per plain state (cnt, idx, has, acc).
+struct lstate_t {
+  long long* base;  // this lane's word 0
+  int stride;       // words between consecutive fields (the block size)
+  __device__ long long& operator[](int w) const { return base[(long long)w * stride]; }
+};
+
+struct llist_t {  // one ranked list in a lane's state
+  lstate_t s;
+  int off, K, P;
+  __device__ long long& n() const { return s[off]; }
+  __device__ long long& nulls() const { return s[off + 1]; }
+  __device__ long long& val(int q) const { return s[off + 2 + q]; }
+  __device__ long long& idx(int q) const { return s[off + 2 + K + q]; }
+  __device__ long long& pay(int q, int j) const { return s[off + 2 + 2 * K + q * P + j]; }
+};
+
+__device__ inline int lgroup_words(const lgroup_t& g) { return 2 + g.K * (2 + g.npay); }
+
+__device__ inline llist_t llist(const lbs_kargs_t& a, lstate_t s, int gi) {
+  int off = 0;
+  for (int g = 0; g < gi; ++g) off += lgroup_words(a.groups[g]);
+  return llist_t{s, off, a.groups[gi].K, a.groups[gi].npay};
+}
+
+// Inserts (v, idx) into the list kept in order: smallest (or largest)
+// value first, ties by the smaller item index. paynull: bit j = payload j
+// is NULL.
+__device__ inline void lrank_insert(const lgroup_t& g, const llist_t& L, num_t v, long long idx,
+                                    const long long* pay, int paynull) {
+  int n = (int)L.n();
+  int pos = n;
   while (pos > 0) {
-    int c = lcmp(g.fl, v, st.vals[pos - 1]);
-    if (g.largest ? c > 0 : c < 0) pos--;
+    num_t w;
+    w.i = L.val(pos - 1);
+    if (lbefore(g.fl, g.largest, v, idx, w, L.idx(pos - 1))) pos--;
     else break;
   }
   if (pos >= g.K) return;
-  int last = st.n < g.K ? st.n : g.K - 1;
+  int last = n < g.K ? n : g.K - 1;
   for (int q = last; q > pos; --q) {
-    st.vals[q] = st.vals[q - 1];
-    st.idx[q] = st.idx[q - 1];
-    for (int j = 0; j < g.npay; ++j) {
-      st.pay[q][j] = st.pay[q - 1][j];
-      st.paynull[q][j] = st.paynull[q - 1][j];
-    }
+    L.val(q) = L.val(q - 1);
+    L.idx(q) = L.idx(q - 1);
+    for (int j = 0; j < g.npay; ++j) L.pay(q, j) = L.pay(q - 1, j);
   }
-  st.vals[pos] = v;
-  st.idx[pos] = idx;
-  for (int j = 0; j < g.npay; ++j) {
-    st.pay[pos][j] = pay[j];
-    st.paynull[pos][j] = paynull[j];
+  L.val(pos) = v.i;
+  L.idx(pos) = idx;
+  for (int j = 0; j < g.npay; ++j) L.pay(pos, j) = pay[j];
+  if (g.npay) {
+    // entries from pos on move one place down; the new one's bits go in at pos
+    unsigned long long m = (unsigned long long)L.nulls();
+    int low = pos * g.npay;
+    unsigned long long keep = m & ((1ull << low) - 1);
+    unsigned long long moved = (m >> low) << (low + g.npay);
+    L.nulls() = (long long)(keep | moved | ((unsigned long long)paynull << low));
   }
-  if (st.n < g.K) st.n++;
+  if (n < g.K) L.n() = n + 1;
 }
 
-__device__ void lrank_merge(const lgroup_t& g, lrank_t& st, const lrank_t& o) {
-  lrank_t m;
-  int i = 0, j = 0, n = 0;
-  while (n < g.K && (i < st.n || j < o.n)) {
-    bool take_o = i >= st.n ||
-                  (j < o.n && lbefore(g.fl, g.largest, o.vals[j], o.idx[j], st.vals[i], st.idx[i]));
-    const lrank_t& src = take_o ? o : st;
-    int q = take_o ? j++ : i++;
-    m.vals[n] = src.vals[q];
-    m.idx[n] = src.idx[q];
-    for (int p = 0; p < g.npay; ++p) {
-      m.pay[n][p] = src.pay[q][p];
-      m.paynull[n][p] = src.paynull[q][p];
-    }
-    ++n;
-  }
-  for (int q = 0; q < n; ++q) {
-    st.vals[q] = m.vals[q];
-    st.idx[q] = m.idx[q];
-    for (int p = 0; p < g.npay; ++p) {
-      st.pay[q][p] = m.pay[q][p];
-      st.paynull[q][p] = m.paynull[q][p];
-    }
-  }
-  st.n = n;
+__device__ inline lplain_t lplain_load(lstate_t s, int w) {
+  lplain_t p;
+  p.cnt = s[w];
+  p.idx = s[w + 1];
+  p.has = (int)s[w + 2];
+  p.acc.i = s[w + 3];
+  return p;
+}
+__device__ inline void lplain_save(lstate_t s, int w, const lplain_t& p) {
+  s[w] = p.cnt;
+  s[w + 1] = p.idx;
+  s[w + 2] = p.has;
+  s[w + 3] = p.acc.i;
 }
 
 // The reference's attu_reducer_store + store_one.
-__device__ void lspec_store(const lspec_t& sp, const lplain_t* plain, const lrank_t* rank,
+__device__ void lspec_store(const lbs_kargs_t& a, const lspec_t& sp, lstate_t st, int plain_base,
                             long long row) {
   dslot_t sl;
   sl.null = 0;
   sl.v.i = 0;
   if (sp.group >= 0) {
-    const lrank_t& r = rank[sp.group];
-    if (r.n < sp.k) sl.null = 1;
+    llist_t L = llist(a, st, sp.group);
+    int q = sp.k - 1;
+    if (L.n() < sp.k) sl.null = 1;
     else if (sp.pay >= 0) {
-      if (r.paynull[sp.k - 1][sp.pay]) sl.null = 1;
-      else sl.v.i = r.pay[sp.k - 1][sp.pay];
-    } else if (sp.out_fl) sl.v.f = sp.fl ? r.vals[sp.k - 1].f : (double)r.vals[sp.k - 1].i;
-    else sl.v.i = r.vals[sp.k - 1].i;
+      if ((L.nulls() >> (q * L.P + sp.pay)) & 1) sl.null = 1;
+      else sl.v.i = L.pay(q, sp.pay);
+    } else {
+      num_t val;
+      val.i = L.val(q);
+      if (sp.out_fl) sl.v.f = sp.fl ? val.f : (double)val.i;
+      else sl.v.i = val.i;
+    }
   } else {
-    const lplain_t& p = plain[sp.plain];
+    lplain_t p = lplain_load(st, plain_base + 4 * sp.plain);
     if (sp.op == ATTU_REDUCE_COUNT_STAR || sp.op == ATTU_REDUCE_COUNT) sl.v.i = p.cnt;
     else if (!p.has) sl.null = 1;
     else if (sp.out_fl && !sp.fl) sl.v.f = (double)p.acc.i;
@@ -1274,39 +1299,46 @@ __device__ void lspec_store(const lspec_t& sp, const lplain_t* plain, const lran
 // Feeds one item that passed the filter to every state.
 template <typename regs_t>
 __device__ inline void lbs_feed(const lbs_kargs_t& a, regs_t R, long long row, long long idx,
-                                bool null_right, lplain_t* plain, lrank_t* rank) {
-  for (int p = 0; p < a.nplain; ++p)
-    lplain_add(a.plain_op[p], a.plain_fl[p], plain[p], a.plain_reg[p] >= 0 ? &R[a.plain_reg[p]] : nullptr,
-               idx);
+                                bool null_right, lstate_t st, int plain_base) {
+  for (int p = 0; p < a.nplain; ++p) {
+    lplain_t pl = lplain_load(st, plain_base + 4 * p);
+    lplain_add(a.plain_op[p], a.plain_fl[p], pl, a.plain_reg[p] >= 0 ? &R[a.plain_reg[p]] : nullptr, idx);
+    lplain_save(st, plain_base + 4 * p, pl);
+  }
+  int off = 0;
   for (int gi = 0; gi < a.ngroup; ++gi) {
     const lgroup_t& g = a.groups[gi];
+    llist_t L{st, off, g.K, g.npay};
+    off += lgroup_words(g);
     const dslot_t& v = R[g.in_reg];
     if (v.null) continue;
     long long pay[kLbsMaxPay];
-    int paynull[kLbsMaxPay];
+    int paynull = 0;
     for (int j = 0; j < g.npay; ++j) {
-      paynull[j] = R[g.pay_reg[j]].null;
+      paynull |= R[g.pay_reg[j]].null << j;
       pay[j] = (g.pay_text[j] >= 0 && !null_right)
                    ? static_cast<const int32_t*>(a.right[g.pay_text[j]].data)[row]
                    : R[g.pay_reg[j]].v.i;
     }
     num_t x;
     x.i = v.v.i;
-    lrank_add(g, rank[gi], x, idx, pay, paynull);
+    lrank_insert(g, L, x, idx, pay, paynull);
   }
 }
 
-__global__ void lbs_segreduce_kernel(lbs_kargs_t a) {
-  const unsigned full = 0xffffffffu;
-  // Shared memory: the program's registers (register-major), then copies of
-  // the program, the ranked lists and the plain reductions, which every lane
-  // reads at every item (a broadcast from shared memory instead of a global
-  // load per field).
+__global__ void __launch_bounds__(kLbsThreads) lbs_segreduce_kernel(lbs_kargs_t a) {
+  // Shared memory: the program's registers (register-major), the lanes'
+  // states (lstate_t), then copies of the program, the right columns, the
+  // ranked lists and the plain reductions, which every lane reads at every
+  // item (a broadcast from shared memory instead of a global load).
   extern __shared__ dslot_t lbs_regs[];
-  dinstr_t* scode = reinterpret_cast<dinstr_t*>(lbs_regs + (size_t)a.nregs * blockDim.x);
-  lgroup_t* sgroups = reinterpret_cast<lgroup_t*>(scode + a.ninstr);
+  long long* sstate = reinterpret_cast<long long*>(lbs_regs + (size_t)a.nregs * blockDim.x);
+  dinstr_t* scode = reinterpret_cast<dinstr_t*>(sstate + (size_t)a.nwords * blockDim.x);
+  dcol_t* sright = reinterpret_cast<dcol_t*>(scode + a.ninstr);
+  lgroup_t* sgroups = reinterpret_cast<lgroup_t*>(sright + a.nright);
   int* splain = reinterpret_cast<int*>(sgroups + a.ngroup);
   for (int i = threadIdx.x; i < a.ninstr; i += blockDim.x) scode[i] = a.code[i];
+  for (int i = threadIdx.x; i < a.nright; i += blockDim.x) sright[i] = a.right[i];
   for (int i = threadIdx.x; i < a.ngroup; i += blockDim.x) sgroups[i] = a.groups[i];
   for (int i = threadIdx.x; i < a.nplain; i += blockDim.x) {
     splain[i] = a.plain_op[i];
@@ -1315,6 +1347,7 @@ __global__ void lbs_segreduce_kernel(lbs_kargs_t a) {
   }
   __syncthreads();
   a.code = scode;
+  a.right = sright;
   a.groups = sgroups;
   a.plain_op = splain;
   a.plain_reg = splain + a.nplain;
@@ -1325,10 +1358,9 @@ __global__ void lbs_segreduce_kernel(lbs_kargs_t a) {
   long long s = warp;
   long long lrow = a.left_rows ? a.left_rows[s] : s;
   long long cnt = a.off[s + 1] - a.off[s], b0 = a.base[s];
-  lplain_t plain[kLbsMaxPlain];
-  lrank_t rank[kLbsMaxGroups];
-  for (int p = 0; p < a.nplain; ++p) { plain[p].cnt = 0; plain[p].has = 0; plain[p].idx = 0; plain[p].acc.i = 0; }
-  for (int g = 0; g < a.ngroup; ++g) rank[g].n = 0;
+  lstate_t st{sstate + threadIdx.x, (int)blockDim.x};
+  for (int w = 0; w < a.nwords; ++w) st[w] = 0;
+  int plain_base = a.nwords - 4 * a.nplain;
   strided_regs_t R{lbs_regs + threadIdx.x, (int)blockDim.x};
   for (int r = 0; r < a.nregs; ++r) { R[r].v.i = 0; R[r].null = 0; }
   // the program never writes an input register (lbs_device_eligible)
@@ -1342,35 +1374,40 @@ __global__ void lbs_segreduce_kernel(lbs_kargs_t a) {
     if (dev_eval_row(a.code, a.ninstr, R)) { failed = 1; break; }
     if (a.filter_reg >= 0 && (R[a.filter_reg].null || !R[a.filter_reg].v.i)) continue;
     passed++;
-    lbs_feed(a, R, row, i, false, plain, rank);
+    lbs_feed(a, R, row, i, false, st, plain_base);
   }
+  const unsigned full = 0xffffffffu;
   if (__any_sync(full, failed)) {
     if (lane == 0) atomicExch(a.fail, 1);
     return;
   }
+  // The warp's fold: a receiving lane reads its partner's states straight
+  // from shared memory (the partner is not a receiver in that round).
   for (int off = 1; off < 32; off <<= 1) {
+    __syncwarp();
     bool recv = (lane & (2 * off - 1)) == 0;
-    for (int p = 0; p < a.nplain; ++p) {
-      lplain_t o;
-      o.cnt = __shfl_down_sync(full, plain[p].cnt, off);
-      o.idx = __shfl_down_sync(full, plain[p].idx, off);
-      o.has = __shfl_down_sync(full, plain[p].has, off);
-      o.acc.i = __shfl_down_sync(full, (long long)plain[p].acc.i, off);
-      if (recv) lplain_merge(a.plain_op[p], a.plain_fl[p], plain[p], o);
-    }
-    for (int gi = 0; gi < a.ngroup; ++gi) {
-      const lgroup_t& g = a.groups[gi];
-      lrank_t o;
-      o.n = __shfl_down_sync(full, rank[gi].n, off);
-      for (int q = 0; q < g.K; ++q) {
-        o.vals[q].i = __shfl_down_sync(full, (long long)rank[gi].vals[q].i, off);
-        o.idx[q] = __shfl_down_sync(full, rank[gi].idx[q], off);
-        for (int j = 0; j < g.npay; ++j) {
-          o.pay[q][j] = __shfl_down_sync(full, rank[gi].pay[q][j], off);
-          o.paynull[q][j] = __shfl_down_sync(full, rank[gi].paynull[q][j], off);
+    lstate_t o{st.base + off, st.stride};
+    if (recv) {
+      for (int p = 0; p < a.nplain; ++p) {
+        lplain_t mine = lplain_load(st, plain_base + 4 * p);
+        lplain_merge(a.plain_op[p], a.plain_fl[p], mine, lplain_load(o, plain_base + 4 * p));
+        lplain_save(st, plain_base + 4 * p, mine);
+      }
+      int woff = 0;
+      for (int gi = 0; gi < a.ngroup; ++gi) {
+        const lgroup_t& g = a.groups[gi];
+        llist_t L{st, woff, g.K, g.npay}, O{o, woff, g.K, g.npay};
+        woff += lgroup_words(g);
+        int on = (int)O.n();
+        unsigned long long onull = (unsigned long long)O.nulls();
+        for (int q = 0; q < on; ++q) {
+          long long pay[kLbsMaxPay];
+          for (int j = 0; j < g.npay; ++j) pay[j] = O.pay(q, j);
+          num_t v;
+          v.i = O.val(q);
+          lrank_insert(g, L, v, O.idx(q), pay, (int)((onull >> (q * g.npay)) & ((1ull << g.npay) - 1)));
         }
       }
-      if (recv) lrank_merge(g, rank[gi], o);
     }
     long long p = __shfl_down_sync(full, passed, off);
     if (recv) passed += p;
@@ -1380,9 +1417,9 @@ __global__ void lbs_segreduce_kernel(lbs_kargs_t a) {
     // LEFT JOIN: no partner passed; one item whose right inputs are NULL
     for (int j = 0; j < a.nright; ++j) { R[a.nleft + j].null = 1; R[a.nleft + j].v.i = 0; }
     if (dev_eval_row(a.code, a.ninstr, R)) { atomicExch(a.fail, 1); return; }
-    lbs_feed(a, R, -1, 0, true, plain, rank);
+    lbs_feed(a, R, -1, 0, true, st, plain_base);
   }
-  for (int k = 0; k < a.nspec; ++k) lspec_store(a.specs[k], plain, rank, s);
+  for (int k = 0; k < a.nspec; ++k) lspec_store(a, a.specs[k], st, plain_base, s);
 }
 
 // Whether the device can run this call with the reference's results.
@@ -1548,10 +1585,14 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
   k.outer = a->outer;
   k.nseg = (long long)a->nseg;
   k.fail = flag.data();
+  int nwords = 4 * nplain;
+  for (int g = 0; g < ngroup; ++g) nwords += 2 + groups[g].K * (2 + groups[g].npay);
+  k.nwords = nwords;
   const int nt = kLbsThreads;
   size_t blocks = (a->nseg * 32 + nt - 1) / nt;
   size_t shmem = (size_t)(p->nregs > 0 ? p->nregs : 1) * nt * sizeof(dslot_t) +
-                 (size_t)p->ninstr * sizeof(dinstr_t) + (size_t)ngroup * sizeof(lgroup_t) +
+                 (size_t)nwords * nt * sizeof(long long) + (size_t)p->ninstr * sizeof(dinstr_t) +
+                 (size_t)a->nright * sizeof(dcol_t) + (size_t)ngroup * sizeof(lgroup_t) +
                  (size_t)3 * nplain * sizeof(int);
   if (shmem > 48 * 1024)
     ATTU_CUDA_CHECK(cudaFuncSetAttribute(lbs_segreduce_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -1688,6 +1729,50 @@ int gpu_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* 
   return host_segreduce(be, nullptr, 1, nullptr, nreduce, specs, outs, true, n, err);
 }
 
+// ---- ranking window functions ------------------------------------------------------------
+//
+// One thread per position q: binary searches over the (ascending) head
+// lists find q's partition head b and peer head; row_number = q - b + 1,
+// rank = peer head - b + 1, dense_rank = peer groups from b to q. No scan
+// and no synchronization between positions.
+__device__ inline int64_t last_at_most(const int64_t* a, int64_t n, int64_t q) {
+  int64_t lo = 0, hi = n;  // first index with a[i] > q
+  while (lo < hi) {
+    int64_t mid = (lo + hi) >> 1;
+    if (a[mid] <= q) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+int gpu_window_rank(attu_backend* be, attu_rank_kind kind, const attu_buf* perm, size_t n,
+                    const attu_buf* part_heads, size_t npart, const attu_buf* peer_heads, size_t npeer,
+                    attu_buf* out, attu_error* err) {
+  if (n > kMaxCount) return attu_error_set(err, "54000", 0, "GPU backend: window_rank of %zu rows", n);
+  if (n == 0) return 0;
+  if (kind != ATTU_RANK_ROW_NUMBER && !peer_heads)
+    return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "window_rank: peer heads missing");
+  return guarded(err, [&] {
+    const int64_t* pm = I64(perm);
+    const int64_t* ph = I64(part_heads);
+    const int64_t* pe = peer_heads ? I64(peer_heads) : nullptr;
+    int64_t* o = I64(out);
+    int64_t np = (int64_t)npart, ne = (int64_t)npeer;
+    int k = (int)kind;
+    transform([=] __device__(int q) {
+      int64_t b = ph[last_at_most(ph, np, q)];
+      int64_t v;
+      if (k == ATTU_RANK_ROW_NUMBER) v = q - b + 1;
+      else {
+        int64_t p = last_at_most(pe, ne, q);
+        if (k == ATTU_RANK_RANK) v = pe[p] - b + 1;
+        else v = p - last_at_most(pe, ne, b) + 1;  // b is itself a peer head
+      }
+      o[pm[q]] = v;
+    }, (int)n, CTX(be));  // stream-ordered: later primitives and downloads wait for it
+  });
+}
+
 }  // namespace
 
 void install_compute(attu_backend* be) {
@@ -1704,6 +1789,7 @@ void install_compute(attu_backend* be) {
   be->lbs_segreduce = gpu_lbs_segreduce;
   be->segmented_sort = gpu_segmented_sort;
   be->key_encode = gpu_key_encode;
+  be->window_rank = gpu_window_rank;
 }
 
 }  // namespace gpu_backend

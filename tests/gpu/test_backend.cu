@@ -3,7 +3,7 @@
 // (with -1 and validity), scatter, compact (mask validity), scan (inclusive
 // / exclusive, total), sorted_search (unsorted needles), inner_join (inner
 // and left), lbs (empty segments), sort and top_k (multi-key, ASC/DESC,
-// NULLS FIRST/LAST, NaN and -0), segmented_sort, segment_heads, key_encode,
+// NULLS FIRST/LAST, NaN and -0), segmented_sort, segment_heads, window_rank, key_encode,
 // segreduce (device path: many segments; host path: rank aggregates),
 // reduce, eval (arithmetic, comparison, division by zero), lbs_segreduce
 // (filter, LEFT semantics), and the memory budget (53200). Sizes 0, 1, a
@@ -468,6 +468,37 @@ int main() {
       if (heads.size() == 4) {
         attu::test::expect_equal(r, heads[2], heads[0], "segment_heads perm");
         attu::test::expect_equal(r, heads[3], heads[1], "segment_heads identity");
+      }
+    }
+  });
+
+  r.run("window_rank: row_number, rank, dense_rank over random partitions and peers", [&] {
+    for (size_t n : sizes()) {
+      // heads: position 0, then random; peer heads include every partition head
+      auto pf = attu::test::random_values<int32_t>(n, 0, 9, n + 40);
+      auto ef = attu::test::random_values<int32_t>(n, 0, 2, n + 41);
+      std::vector<int64_t> part, peer;
+      for (size_t q = 0; q < n; ++q) {
+        bool ph = q == 0 || pf[q] == 0;
+        if (ph) part.push_back((int64_t)q);
+        if (ph || ef[q] == 0) peer.push_back((int64_t)q);
+      }
+      std::vector<int64_t> perm(n);
+      for (size_t i = 0; i < n; ++i) perm[i] = (int64_t)((i * 7919) % (n ? n : 1));
+      if (n % 7919 == 0) for (size_t i = 0; i < n; ++i) perm[i] = (int64_t)(n - 1 - i);
+      for (int kind = ATTU_RANK_ROW_NUMBER; kind <= ATTU_RANK_DENSE_RANK; ++kind) {
+        std::vector<std::vector<int64_t>> out;
+        for (auto* be : both) {
+          attu_buf *pb = put(be, perm), *hb = put(be, part), *eb = put(be, peer);
+          attu_buf* ob = put(be, nullptr, n * 8);
+          if (be->window_rank(be, (attu_rank_kind)kind, pb, n, hb, part.size(),
+                              kind == ATTU_RANK_ROW_NUMBER ? nullptr : eb, peer.size(), ob, &err))
+            r.fail(err.message);
+          out.push_back(get<int64_t>(be, ob, n));
+          for (auto* b : {pb, hb, eb, ob}) be->free(be, b);
+        }
+        attu::test::expect_equal(r, out[1], out[0],
+                                 ("window_rank kind=" + std::to_string(kind) + " n=" + std::to_string(n)).c_str());
       }
     }
   });
