@@ -188,6 +188,7 @@ int db_run_stage(attu_session *s, attu_stage *st, bool analyze, attu_column ***c
     ctx.cancel = &s->cancel;
     ctx.analyze = analyze;
     if (s->statement_timeout_ms > 0) ctx.deadline_ms = s->stmt_start_ms + s->statement_timeout_ms;
+    ctx.max_recursive_rows = s->max_recursive_rows;
     return attu_execute(&ctx, st, cols, nrows, err);
 }
 

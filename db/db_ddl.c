@@ -560,14 +560,9 @@ static attu_result *run_coerced(attu_session *s, const char *sql, const attu_ast
     if (lp) lp = attu_rewrite(pa, lp, err);
     attu_stage *st = lp ? attu_lower(lp, err) : NULL;
     if (st) {
-        attu_exec_ctx ctx;
-        memset(&ctx, 0, sizeof ctx);
-        ctx.be = s->db->be;
-        ctx.cancel = &s->cancel;
-        if (s->statement_timeout_ms > 0) ctx.deadline_ms = s->stmt_start_ms + s->statement_timeout_ms;
         attu_column **cols = NULL;
         size_t n = 0;
-        if (!attu_execute(&ctx, st, &cols, &n, err)) {
+        if (!db_run_stage(s, st, false, &cols, &n, err)) {
             res = db_result_new(0);
             if (!res) { for (int i = 0; i < lp->ncols; i++) attu_column_free(cols[i]); free(cols); attu_error_oom(err); }
             else {

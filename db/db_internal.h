@@ -36,6 +36,7 @@ struct attu_session {
     char             txn;
     bool             implicit_block;   /* running a multi-statement query string outside BEGIN */
     int              statement_timeout_ms;
+    int64_t          max_recursive_rows;   /* attu.max_recursive_rows: 0 = the default, < 0 = none */
     double           stmt_start_ms;
     db_setting      *settings;
     int              nsettings;

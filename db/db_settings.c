@@ -15,6 +15,7 @@
 #include "db/db_internal.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,8 @@ static const default_setting defaults[] = {
     { "statement_timeout", "0" }, { "timezone", "UTC" }, { "transaction_isolation", "read committed" },
     { "default_transaction_isolation", "read committed" }, { "client_min_messages", "notice" },
     { "lc_collate", "C" }, { "lc_ctype", "C" }, { "max_identifier_length", "63" },
+    /* attu's own: the rows a WITH RECURSIVE may produce (0: no limit) */
+    { "attu.max_recursive_rows", "10000000" },
 };
 #define NDEFAULTS (sizeof defaults / sizeof *defaults)
 
@@ -114,12 +117,28 @@ static int keep_value(db_setting_undo *u, const char *value, attu_error *err) {
 
 static int parse_timeout(const char *v, int *ms);
 
-/* statement_timeout is also kept as a number for the executor. */
+/* attu.max_recursive_rows: a count of rows, 0 for none */
+static int parse_row_limit(const char *v, int64_t *n) {
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    while (*end == ' ') end++;
+    if (end == v || *end || errno || x < 0) return -1;
+    *n = x;
+    return 0;
+}
+
+/* statement_timeout and attu.max_recursive_rows are also kept as numbers
+ * for the executor. */
 static void sync_timeout(attu_session *s) {
     const char *v = own_value(s, "statement_timeout");
     int ms = 0;
     if (!v || parse_timeout(v, &ms)) ms = 0;
     s->statement_timeout_ms = ms;
+    v = own_value(s, "attu.max_recursive_rows");
+    int64_t rows = 0;
+    if (!v || parse_row_limit(v, &rows)) s->max_recursive_rows = 0;   /* the default */
+    else s->max_recursive_rows = rows ? rows : -1;
 }
 
 void db_settings_end_block(attu_session *s, bool commit) {
@@ -202,6 +221,13 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
             if (ms == 0) snprintf(value, sizeof value, "0");
             else if (ms % 1000 == 0) snprintf(value, sizeof value, "%ds", ms / 1000);
             else snprintf(value, sizeof value, "%dms", ms);
+        }
+        if (!strcmp(name, "attu.max_recursive_rows")) {
+            int64_t rows;
+            if (parse_row_limit(value, &rows))
+                return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, st->position,
+                                      "invalid value for parameter \"attu.max_recursive_rows\": \"%s\"", value);
+            snprintf(value, sizeof value, "%lld", (long long)rows);
         }
         if (local && !in_block(s)) return db_deliver_tag(cb, "SET", err) ? -2 : 0;
         if (in_block(s)) {

@@ -27,7 +27,14 @@ typedef struct attu_exec_ctx {
     double             deadline_ms;  /* attu_now_ms() value, 0 = none */
     const char        *timeout_reason; /* message when the deadline passes */
     bool               analyze;      /* record rows and time per stage */
+    /* The most rows a WITH RECURSIVE may produce before it fails with
+     * 54000 (a runaway recursion stops before it exhausts memory; the
+     * session setting attu.max_recursive_rows): 0 = the default
+     * (ATTU_RECURSIVE_ROWS_DEFAULT), negative = no limit. */
+    int64_t            max_recursive_rows;
 } attu_exec_ctx;
+
+#define ATTU_RECURSIVE_ROWS_DEFAULT 10000000
 
 /* Runs the plan; on success *cols_out holds root->ncols host columns of
  * *nrows_out rows (caller frees each with attu_column_free and the array). */

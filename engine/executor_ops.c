@@ -1399,8 +1399,9 @@ done:
  * stages reading the working table; its new rows (for UNION: those not
  * seen before, made distinct) become the next working table, until a round
  * adds none. PostgreSQL has no limit on the rounds; here a query still
- * producing rows after ATTU_RECURSION_MAX_ROUNDS rounds fails with 54000
- * (the statement timeout and cancellation also stop it, via check_stop). */
+ * producing rows after ATTU_RECURSION_MAX_ROUNDS rounds, or holding more
+ * rows than the session's attu.max_recursive_rows, fails with 54000 (the
+ * statement timeout and cancellation also stop it, via check_stop). */
 
 #define ATTU_RECURSION_MAX_ROUNDS 100000
 
@@ -1464,11 +1465,12 @@ rel *run_recursive(xctx *x, attu_stage *s) {
     parts[nparts++] = rel_share(x, first);
     size_t total = first->nrows;
     x->work = &w;
-    recursive_cap_exceeded(x, total);
+    if (!(s->limit >= 0 && total >= (size_t)s->limit)) recursive_cap_exceeded(x, total);
     for (long round = 0; w.rows->nrows > 0 && !x->err->set; round++) {
         if (s->limit >= 0 && total >= (size_t)s->limit) break;     /* a LIMIT above keeps no more */
         if (round >= ATTU_RECURSION_MAX_ROUNDS) {
             attu_error_set(x->err, "54000", 0, "recursive query still produces rows after %d iterations", ATTU_RECURSION_MAX_ROUNDS);
+            attu_error_set_hint(x->err, "Check that the recursive term stops adding rows.");
             break;
         }
         rel *n = run_stage(x, s->child[1]);
@@ -1498,7 +1500,7 @@ rel *run_recursive(xctx *x, attu_stage *s) {
         total += n->nrows;
         rel_free(x, w.rows);
         w.rows = n;
-        if (recursive_cap_exceeded(x, total)) break;
+        if (!(s->limit >= 0 && total >= (size_t)s->limit) && recursive_cap_exceeded(x, total)) break;
     }
     x->work = w.next;
     rel_free(x, w.rows);

@@ -5,6 +5,7 @@
  * transaction status and statement_timeout.
  */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,6 +240,55 @@ Test(database, statement_timeout_cancels) {
     tdb_exec(s, "SET statement_timeout = 1", &r);
     tdb_exec(s, "SELECT count(*) FROM big x, big y, big z WHERE x.id + y.id + z.id = -1", &r);
     cr_assert_str_eq(r.err.sqlstate, "57014");
+}
+
+/* A runaway WITH RECURSIVE fails with 54000 and a HINT once it holds more
+ * rows than attu.max_recursive_rows (PostgreSQL would run until memory
+ * ends); cancellation still stops one that stays under the limits. */
+static const char *const runaway = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n FROM r CROSS JOIN (VALUES (1), (2)) v(x)) "
+                                   "SELECT count(*) FROM r";
+
+Test(database, recursive_row_cap) {
+    tres r;
+    tdb_exec(s, runaway, &r);
+    cr_assert_str_eq(r.err.sqlstate, "54000");
+    cr_assert_str_eq(r.err.message, "recursive query produced more than 10000000 rows");
+    cr_assert_str_eq(r.err.hint, "Check that the recursive term stops adding rows, or raise the limit with SET "
+                                 "attu.max_recursive_rows (0: no limit).");
+    tdb_exec(s, "SET attu.max_recursive_rows = 100", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    tdb_exec(s, runaway, &r);
+    cr_assert_str_eq(r.err.message, "recursive query produced more than 100 rows");
+    /* exactly at the limit is fine */
+    cr_assert_str_eq(tdb_rows(s, "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 100) SELECT count(*) FROM c"),
+                     "100\n");
+    tdb_exec(s, "SET attu.max_recursive_rows = -5", &r);
+    cr_assert_str_eq(r.err.sqlstate, "22023");
+    tdb_exec(s, "RESET attu.max_recursive_rows", &r);
+    cr_assert_str_eq(tdb_rows(s, "SHOW attu.max_recursive_rows"), "10000000\n");
+}
+
+static void *cancel_later(void *arg) {
+    usleep(200 * 1000);
+    attu_session_cancel(arg);
+    return NULL;
+}
+
+Test(database, recursive_query_can_be_cancelled) {
+    tres r;
+    tdb_exec(s, "SET attu.max_recursive_rows = 0", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    /* 15625 distinct ids: each round joins one row of r with one of big */
+    tdb_exec(s, "CREATE TABLE big AS SELECT (a.id - 1) + 5 * (b.id - 1) + 25 * (c.id - 1) + 125 * (d.id - 1) + 625 * (e.id - 1) "
+                "+ 3125 * (f.id - 1) AS id FROM t a, t b, t c, t d, t e, t f", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    cr_assert_str_eq(tdb_rows(s, "SELECT count(DISTINCT id) FROM big"), "15625\n");
+    pthread_t th;
+    cr_assert_eq(pthread_create(&th, NULL, cancel_later, s), 0);
+    tdb_exec(s, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT r.n + 1 FROM r JOIN big ON big.id = r.n % 2) "
+                "SELECT count(*) FROM r", &r);
+    pthread_join(th, NULL);
+    cr_assert_str_eq(r.err.sqlstate, "57014", "%s %s", r.err.sqlstate, r.err.message);
 }
 
 Test(database, empty_and_comment_only) {
