@@ -800,7 +800,26 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             if (!b || !(b = coerce_bool(c, b, "WHERE"))) return NULL;
             parts[np++] = b;
         }
-        if (c->npending && !(p = apply_pending(c, p))) return NULL;
+        if (c->npending) {
+            /* the conditions that read no subquery value filter first, as
+             * PostgreSQL evaluates subquery conditions last: a subquery's
+             * 21000 comes only from rows that reach it */
+            attu_bexpr *pre[256], *post[256];
+            int npre = 0, npost = 0;
+            for (int i = 0; i < np; i++) {
+                if (sides(parts[i], p->ncols) & 2) post[npost++] = parts[i];
+                else pre[npre++] = parts[i];
+            }
+            if (npre) {
+                attu_lplan *f = filter_local(c, p, pre, npre);
+                if (!f) return NULL;
+                f->rowid_col = p->rowid_col;
+                p = f;
+            }
+            if (!(p = apply_pending(c, p))) return NULL;
+            memcpy(parts, post, sizeof(attu_bexpr *) * (size_t)npost);
+            np = npost;
+        }
         if (np) {
             attu_bexpr *w = and_all(c, parts, np);
             attu_lplan *f = attu_lp_new(c->pa, LP_FILTER, p->ncols);
@@ -1458,6 +1477,7 @@ static void free_cols(attu_column **cols, int n) {
 
 static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, const attu_ast_expr *e,
                                        attu_bexpr **conj, int n);
+static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e);
 
 /* Adds to deps the enclosing-scope columns e reads: those at or above
  * base (OUTER_BASE for correlated references, 0 for expressions already
@@ -1554,6 +1574,117 @@ static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_q
         attu_bexpr *zero = mk_const_int(c, v->type, 0);
         v = mk_call(c, ATTU_OP_COALESCE, v->type, e->position, 2, v, zero, NULL, NULL);
     }
+    return v;
+}
+
+/* Adds a keyed pending join and sub's columns to the enclosing scope: sub
+ * (keys, then [count,] value) is LEFT JOINed to the enclosing plan on
+ * outer_keys = the keys; check_count: its column nk is a count that must
+ * not exceed 1 (LP_CHECK). Returns the scope column of the value. */
+static int push_keyed_join(bctx *c, const scope *sc, attu_lplan *sub, int nk, attu_bexpr **ok, bool check_count) {
+    pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
+    if (!pj) { attu_error_oom(c->err); return -1; }
+    if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
+    pj[c->npending] = (pending_join){ .sub = sub, .nkeys = nk, .outer_keys = ok, .value_col = sub->ncols - 1,
+                                      .check_count = check_count };
+    c->pending = pj;
+    c->npending++;
+    scope *msc = (scope *)sc;
+    int base = msc->n;
+    for (int i = 0; i < sub->ncols; i++)
+        if (!scope_push(c, msc, NULL, i < nk ? "?key?" : "?value?", sub->types[i], true, false, -1)) return -1;
+    int deps[64], nd = 0;
+    for (int i = 0; i < nk; i++) collect_deps(ok[i], 0, deps, &nd, 64);
+    if (!set_deps(c, msc, base + sub->ncols - 1, deps, nd)) return -1;
+    return base + sub->ncols - 1;
+}
+
+static attu_bexpr *rows_unsupported(bctx *c, const attu_ast_expr *e) {
+    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                   "this correlated scalar subquery is not supported: it must be an aggregate, or relate its rows to the outer "
+                   "query by equalities only (inner = outer) and not read the outer query elsewhere, without GROUP BY, "
+                   "DISTINCT, LIMIT or OFFSET");
+    return NULL;
+}
+
+/* A correlated scalar subquery that is not an aggregate: at most one row
+ * per outer row (more is 21000, as PostgreSQL fails when it evaluates the
+ * subquery for such a row), none gives NULL.
+ *
+ * Without FROM, (SELECT outer_expr [WHERE cond]) is the expression itself
+ * (NULL where cond is not TRUE). With FROM, the correlation must be
+ * equalities inner = outer (plus conditions on the inner rows alone), and
+ * the value must read only the inner rows: the inner rows (locally
+ * filtered) are counted per correlation key and LEFT JOINed to the
+ * enclosing plan on the keys; an LP_CHECK fails the query for any row of
+ * it whose key has more than one inner row; then the inner rows
+ * themselves are LEFT JOINed on the keys for the value, at most one per
+ * outer row once the check passed. Anything else is 0A000. */
+static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e) {
+    if (q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.having || q->u.select.distinct ||
+        q->u.select.distinct_on.n || q->limit || q->offset)
+        return rows_unsupported(c, e);
+    attu_lplan *proj = p;
+    if (proj->kind == LP_SORT) proj = proj->left;             /* ORDER BY: no effect on one row */
+    if (!proj || proj->kind != LP_PROJECT || proj->ncols != 1) return rows_unsupported(c, e);
+    attu_lplan *filt = proj->left;
+    if (filt && filt->kind == LP_SORT) filt = filt->left;
+    attu_bexpr *val = proj->exprs[0];
+    /* no FROM: the value itself, over the outer row */
+    attu_lplan *from = filt && filt->kind == LP_FILTER ? filt->left : filt;
+    if (from && from->kind == LP_VALUES && from->ncols == 0 && from->nrows == 1) {
+        attu_bexpr *pred = filt->kind == LP_FILTER ? filt->pred : NULL;
+        if ((outer_sides(val) & 1) || (pred && (outer_sides(pred) & 1))) return rows_unsupported(c, e);
+        attu_bexpr *v = copy_shift(c, val, -OUTER_BASE);
+        if (v && pred) {
+            attu_bexpr *w = copy_shift(c, pred, -OUTER_BASE);
+            attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, v->type, e->position);
+            attu_bexpr **wh = attu_palloc(c->pa, sizeof(attu_bexpr *)), **th = attu_palloc(c->pa, sizeof(attu_bexpr *));
+            if (!w || !x || !wh || !th) OOM_NULL(c);
+            wh[0] = w; th[0] = v;
+            x->nwhens = 1; x->whens = wh; x->thens = th; x->else_ = mk_const_null(c, v->type);
+            v = x;
+        }
+        if (v) v->position = e->position;
+        return v;
+    }
+    if (!filt || filt->kind != LP_FILTER || (outer_sides(val) & 2)) return rows_unsupported(c, e);
+    attu_bexpr *conj[256], *local[256];
+    int n = split_conjuncts(filt->pred, conj, 0, 256), nloc = 0, nk = 0;
+    attu_bexpr **ik = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+    attu_bexpr **ok = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+    if (!ik || !ok) OOM_NULL(c);
+    for (int i = 0; i < n; i++) {
+        attu_bexpr *x = conj[i];
+        if (!(outer_sides(x) & 2)) { local[nloc++] = x; continue; }
+        if (is_equi(x)) {
+            int sa = outer_sides(x->args[0]), sb = outer_sides(x->args[1]);
+            if (sa == 2 && sb == 1) { ok[nk] = copy_shift(c, x->args[0], -OUTER_BASE); ik[nk++] = x->args[1]; continue; }
+            if (sa == 1 && sb == 2) { ok[nk] = copy_shift(c, x->args[1], -OUTER_BASE); ik[nk++] = x->args[0]; continue; }
+        }
+        return rows_unsupported(c, e);
+    }
+    if (!nk) return rows_unsupported(c, e);
+    attu_lplan *in = filt->left;
+    if (nloc && !(in = filter_local(c, in, local, nloc))) return NULL;
+    /* AGG(in, groups = inner keys; count(*), min(value)) = keys ++ count ++
+     * value: the value of a key's only row (min of one row; a key of more
+     * rows fails the check if an outer row reads it) */
+    attu_lplan *a = attu_lp_new(c->pa, LP_AGG, nk + 2);
+    attu_agg_spec *as = attu_palloc(c->pa, sizeof *as * 2);
+    if (!a || !as) OOM_NULL(c);
+    as[0].agg = AGG_COUNT_STAR; as[0].type = attu_type_make(ATTU_TYPE_INT64);
+    as[1].agg = AGG_MIN; as[1].arg = val; as[1].type = val->type;
+    a->left = in; a->ngroups = nk; a->groups = ik; a->naggs = 2; a->aggs = as;
+    for (int i = 0; i < nk; i++) { a->types[i] = ik[i]->type; a->names[i] = "?key?"; }
+    a->types[nk] = as[0].type; a->names[nk] = "?count?";
+    a->types[nk + 1] = val->type; a->names[nk + 1] = "?value?";
+    a->est_rows = in->est_rows / 10 + 1;
+    int vcol = push_keyed_join(c, sc, a, nk, ok, true);
+    if (vcol < 0) return NULL;
+    attu_bexpr *v = attu_bx_col(c->pa, vcol, val->type);
+    if (!v) OOM_NULL(c);
+    v->position = e->position;
     return v;
 }
 
@@ -1675,10 +1806,22 @@ static attu_lplan *apply_pending(bctx *c, attu_lplan *p) {
             if (!conj[n]) return NULL;
             n++;
         }
-        int rowid = p->rowid_col;
+        int rowid = p->rowid_col, before = p->ncols;
         p = attu_make_join(c, p, pj->sub, JK_LEFT, and_all(c, conj, n));
         if (!p) return NULL;
         p->rowid_col = rowid;
+        if (pj->check_count) {
+            /* a row whose key has more than one inner row fails the query */
+            attu_bexpr *cnt = attu_bx_col(c->pa, before + pj->nkeys, pj->sub->types[pj->nkeys]);
+            attu_bexpr *one = mk_const_int(c, cnt->type, 1);
+            attu_bexpr *gt = cnt && one ? bind_compare_op(c, ATTU_BINOP_GT, cnt, one, 0) : NULL;
+            attu_lplan *chk = gt ? attu_lp_new(c->pa, LP_CHECK, p->ncols) : NULL;
+            if (!chk) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+            memcpy(chk->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
+            memcpy(chk->names, p->names, sizeof(char *) * (size_t)p->ncols);
+            chk->left = p; chk->pred = gt; chk->est_rows = p->est_rows; chk->rowid_col = p->rowid_col;
+            p = chk;
+        }
     }
     c->npending = 0;
     c->pending = NULL;
@@ -1698,7 +1841,13 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
     if (!p) return NULL;
     note_subq_name(c, e, p);
     if (corr) {
-        if (e->kind == ATTU_EXPR_SUBQUERY) return decorrelate_scalar(c, sc, q, p, e);
+        if (e->kind == ATTU_EXPR_SUBQUERY && p->ncols != 1) {
+            attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, "subquery must return only one column");
+            return NULL;
+        }
+        if (e->kind == ATTU_EXPR_SUBQUERY)
+            return p->kind == LP_PROJECT && p->left && p->left->kind == LP_AGG ? decorrelate_scalar(c, sc, q, p, e)
+                                                                               : decorrelate_rows(c, sc, q, p, e);
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                        "correlated subqueries are supported only as [NOT] EXISTS conditions in WHERE and as scalar aggregates");
         return NULL;

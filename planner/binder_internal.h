@@ -66,6 +66,9 @@ typedef struct pending_join {
     attu_agg_spec *aggs;
     int            naggs;
     attu_bexpr    *value;
+    /* keyed form: after the join, an LP_CHECK fails the query (21000) for
+     * any row whose column `nkeys` of sub (a count) exceeds 1 */
+    bool           check_count;
 } pending_join;
 
 typedef struct bctx {
