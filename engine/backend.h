@@ -258,6 +258,22 @@ struct attu_backend {
                         const attu_buf *peer_heads, size_t npeer, attu_buf *out,
                         attu_error *err);
 
+    /* Group-by over small dense keys (integers, dates, booleans, TEXT
+     * codes): key k's values lie in [min, min + width) and, when the column
+     * has NULLs, NULL takes the last of its `width` values (min + width - 1
+     * is then no value). Row i's slot is sum_k (key_k - min_k) * stride_k
+     * with the last key varying fastest, so slot order is the order of an
+     * ascending sort of the keys with NULLs last. For every slot s in
+     * [0, nslots): occupied[s] (uint8), first_row[s] (int64: the first row in
+     * the slot, -1 if none) and outs[k] row s = the reduction over the
+     * slot's rows taken in row order (empty slots: unspecified). Only COUNT,
+     * COUNT(*), SUM, MIN, MAX and AVG_SUM. Returns 1 (err not set) when this
+     * backend cannot run the shape (then the caller sorts instead). */
+    int  (*group_dense)(attu_backend *be, const attu_vec *keys, const int64_t *mins,
+                        const int64_t *widths, int nkeys, size_t n, size_t nslots,
+                        int nreduce, const attu_reduce_spec *specs, attu_out *outs,
+                        attu_buf *occupied, attu_buf *first_row, attu_error *err);
+
     void (*destroy)(attu_backend *be);
 };
 

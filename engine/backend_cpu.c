@@ -710,6 +710,50 @@ static int cpu_lbs_segreduce(attu_backend *be, const attu_lbs_segreduce_args *a,
 
 /* ---- key encoding ------------------------------------------------------------ */
 
+/* group_dense: a stable counting sort of the rows by slot, then segreduce
+ * over the slots in that order: the rows of each group meet the reducers
+ * in row order, exactly as after the comparison sort, in O(n + nslots). */
+static int cpu_group_dense(attu_backend *be, const attu_vec *keys, const int64_t *mins,
+                           const int64_t *widths, int nkeys, size_t n, size_t nslots,
+                           int nreduce, const attu_reduce_spec *specs, attu_out *outs,
+                           attu_buf *occupied, attu_buf *first_row, attu_error *err) {
+    uint32_t *slot = malloc(sizeof *slot * (n ? n : 1));
+    int64_t *off = calloc(nslots + 1, sizeof *off);
+    int64_t *perm = malloc(sizeof *perm * (n ? n : 1));
+    int rc = 0;
+    if (!slot || !off || !perm) { rc = attu_error_oom(err); goto out; }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t sl = 0;
+        for (int k = 0; k < nkeys; k++) {
+            const attu_vec *v = &keys[k];
+            bool null = v->valid && !((const uint8_t *)v->valid->ptr)[i];
+            int64_t x = null ? widths[k] - 1 : attu_cpu_key_bits(v, (int64_t)i) - mins[k];
+            sl = sl * (uint64_t)widths[k] + (uint64_t)x;
+        }
+        slot[i] = (uint32_t)sl;
+        off[sl + 1]++;
+    }
+    for (size_t s = 0; s < nslots; s++) off[s + 1] += off[s];
+    {
+        int64_t *fill = malloc(sizeof *fill * (nslots ? nslots : 1));
+        if (!fill) { rc = attu_error_oom(err); goto out; }
+        memcpy(fill, off, sizeof *fill * nslots);
+        for (size_t i = 0; i < n; i++) perm[fill[slot[i]]++] = (int64_t)i;
+        free(fill);
+    }
+    uint8_t *occ = occupied->ptr;
+    int64_t *first = first_row->ptr;
+    for (size_t s = 0; s < nslots; s++) {
+        occ[s] = off[s + 1] > off[s];
+        first[s] = occ[s] ? perm[off[s]] : -1;
+    }
+    attu_buf ob = { off, sizeof *off * (nslots + 1) }, pb = { perm, sizeof *perm * (n ? n : 1) };
+    rc = cpu_segreduce(be, &ob, nslots, &pb, nreduce, specs, outs, err);
+out:
+    free(slot); free(off); free(perm);
+    return rc;
+}
+
 /* window_rank: partitions and peer groups walk forward with q, so one pass
  * keeps the current partition head and peer head. */
 static int cpu_window_rank(attu_backend *be, attu_rank_kind kind, const attu_buf *perm, size_t n,
@@ -767,7 +811,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->sorted_search = cpu_sorted_search; be->inner_join = cpu_inner_join;
     be->lbs = cpu_lbs; be->lbs_segreduce = cpu_lbs_segreduce;
     be->segmented_sort = cpu_segmented_sort; be->key_encode = cpu_key_encode;
-    be->window_rank = cpu_window_rank;
+    be->window_rank = cpu_window_rank; be->group_dense = cpu_group_dense;
     be->destroy = cpu_destroy;
     return be;
 }

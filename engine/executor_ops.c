@@ -676,6 +676,183 @@ done:
     return o;
 }
 
+/* The reductions of a grouped aggregate over nseg segments: one spec and
+ * one result column per aggregate, plus a COUNT for avg and the variances.
+ * dargs[i]: COUNT(DISTINCT)'s input, already reduced to first occurrences. */
+static int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, size_t nseg,
+                     attu_reduce_spec *specs, attu_out *outs, xcol **res, int *nspec_out) {
+    int nspec = 0;
+    for (int i = 0; i < s->naggs; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        xcol *a = g->count_distinct ? dargs[i] : g->in >= 0 ? args[g->in] : NULL;
+        attu_reduce_spec *sp = &specs[nspec];
+        memset(sp, 0, sizeof *sp);
+        sp->op = g->op; sp->k = g->k; sp->in_reg = sp->arg_reg = -1;
+        if (a) sp->in = vec_of(a);
+        else sp->in.type = attu_type_make(ATTU_TYPE_INT64);
+        if (g->arg >= 0) sp->arg = vec_of(args[g->arg]);
+        attu_type ot = g->avg || g->var ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
+        sp->out_type = ot;
+        if (!(res[nspec] = xcol_new(x, ot, nseg, true))) { *nspec_out = nspec; return -1; }
+        outs[nspec] = (attu_out){ ot, res[nspec]->data, res[nspec]->valid, NULL };
+        nspec++;
+        if (g->avg || g->var) {
+            attu_reduce_spec *c = &specs[nspec];
+            memset(c, 0, sizeof *c);
+            c->op = ATTU_REDUCE_COUNT; c->in = vec_of(a); c->in_reg = c->arg_reg = -1;
+            c->out_type = attu_type_make(ATTU_TYPE_INT64);
+            if (!(res[nspec] = xcol_new(x, c->out_type, nseg, true))) { *nspec_out = nspec; return -1; }
+            outs[nspec] = (attu_out){ c->out_type, res[nspec]->data, res[nspec]->valid, NULL };
+            nspec++;
+        }
+    }
+    *nspec_out = nspec;
+    return 0;
+}
+
+/* Rows from which the dense group-by pays: below, sorting is cheap, and
+ * the tests keep both paths busy (ATTU_DENSE_GROUP_MIN_ROWS overrides). */
+#define DENSE_GROUP_MIN_ROWS 65536
+/* At most this many slots (the product of the keys' value ranges). */
+#define DENSE_GROUP_MAX_SLOTS 65536
+
+static size_t dense_min_rows(void) {
+    const char *v = getenv("ATTU_DENSE_GROUP_MIN_ROWS");
+    return v && *v ? (size_t)strtoull(v, NULL, 10) : DENSE_GROUP_MIN_ROWS;
+}
+
+/* GROUP BY over keys with small value ranges without sorting: each row's
+ * slot comes from its keys' offsets in their ranges (found by one reduce),
+ * group_dense reduces every slot, and compact keeps the occupied ones, in
+ * slot order = the sorted order of the keys (NULLs last), so the result
+ * equals the sort path's. Returns 0 with *nseg_out groups, the reductions in
+ * res (nspec of them) and each group's first row in *gidx_out; 1 when the
+ * keys, aggregates or ranges do not qualify (nothing allocated); -1 on
+ * error. */
+static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n,
+                     size_t *nseg_out, attu_reduce_spec *specs, attu_out *outs, xcol **res,
+                     int *nspec_out, attu_buf **gidx_out) {
+    int nk = s->keys.n;
+    if (!x->be->group_dense || n < dense_min_rows() || nk > 8) return 1;
+    for (int i = 0; i < nk; i++) {
+        switch (keys[i]->type.id) {
+        case ATTU_TYPE_BOOL: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64: case ATTU_TYPE_DATE:
+        case ATTU_TYPE_TEXT: break;
+        default: return 1;
+        }
+    }
+    for (int i = 0; i < s->naggs; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (g->count_distinct || g->var || g->norder) return 1;
+        switch (g->op) {
+        case ATTU_REDUCE_COUNT_STAR: case ATTU_REDUCE_COUNT: case ATTU_REDUCE_AVG_SUM: break;
+        case ATTU_REDUCE_SUM: case ATTU_REDUCE_MIN: case ATTU_REDUCE_MAX:
+            if (args[g->in]->type.id == ATTU_TYPE_TEXT || args[g->in]->type.id == ATTU_TYPE_FLOAT32) return 1;
+            break;
+        default: return 1;
+        }
+    }
+    /* the keys' ranges: MIN, MAX and COUNT of each */
+    int rc = -1;
+    attu_reduce_spec rs[24];
+    attu_out ro[24];
+    attu_buf *rb[24] = { 0 };
+    int64_t mins[8], widths[8];
+    size_t nslots = 1;
+    xcol *occ = NULL, *first = NULL;
+    attu_buf *idx = NULL;
+    size_t ng = 0;
+    memset(rs, 0, sizeof rs);
+    for (int i = 0; i < 3 * nk; i++) {
+        attu_reduce_op ops[3] = { ATTU_REDUCE_MIN, ATTU_REDUCE_MAX, ATTU_REDUCE_COUNT };
+        attu_type t = i % 3 == 2 ? attu_type_make(ATTU_TYPE_INT64) : keys[i / 3]->type;
+        rs[i].op = ops[i % 3]; rs[i].in = vec_of(keys[i / 3]); rs[i].in_reg = rs[i].arg_reg = -1;
+        rs[i].out_type = t;
+        rb[i] = x->be->alloc(x->be, 8, x->err);
+        if (!rb[i]) goto out;
+        ro[i] = (attu_out){ t, rb[i], NULL, NULL };
+    }
+    /* an all-NULL key leaves MIN undefined: the valid bytes say so */
+    attu_buf *rv[24] = { 0 };
+    for (int i = 0; i < 3 * nk; i++) {
+        if (i % 3 == 2) continue;
+        if (!(rv[i] = x->be->alloc(x->be, 1, x->err))) goto out_rv;
+        ro[i].valid = rv[i];
+    }
+    if (x->be->reduce(x->be, n, 3 * nk, rs, ro, x->err)) goto out_rv;
+    rc = 1;
+    for (int k = 0; k < nk; k++) {
+        int64_t v[3] = { 0, 0, 0 };
+        uint8_t has = 0;
+        size_t w = attu_type_width(keys[k]->type.id);
+        for (int j = 0; j < 3; j++) {
+            int64_t raw = 0;
+            if (x->be->download(x->be, &raw, rb[3 * k + j], 0, j == 2 ? 8 : w, x->err)) { rc = -1; goto out_rv; }
+            if (j == 2) v[j] = raw;
+            else if (w == 1) v[j] = (uint8_t)raw;
+            else if (w == 4) v[j] = (int32_t)raw;
+            else v[j] = raw;
+        }
+        if (x->be->download(x->be, &has, rv[3 * k], 0, 1, x->err)) { rc = -1; goto out_rv; }
+        bool nulls = (size_t)v[2] < n;
+        if (!has) { v[0] = 0; v[1] = -1; }   /* all NULL: no values, one NULL slot */
+        /* a range beyond the slot limit (or overflowing) does not qualify */
+        uint64_t span = (uint64_t)v[1] - (uint64_t)v[0] + 1 + (nulls ? 1 : 0);
+        if (has && (v[1] < v[0] || span > DENSE_GROUP_MAX_SLOTS)) goto out_rv;
+        mins[k] = v[0];
+        widths[k] = (int64_t)span;
+        if (nslots * span > DENSE_GROUP_MAX_SLOTS) goto out_rv;
+        nslots *= span;
+    }
+    if (nslots > n) goto out_rv;     /* sparse: sorting is no worse */
+    /* reduce every slot */
+    rc = -1;
+    if (agg_specs(x, s, args, NULL, nslots, specs, outs, res, nspec_out)) goto out_rv;
+    occ = xcol_new(x, attu_type_make(ATTU_TYPE_BOOL), nslots, false);
+    first = xcol_new(x, attu_type_make(ATTU_TYPE_INT64), nslots, false);
+    if (!occ || !first) goto out_rv;
+    {
+        attu_vec kv[8];
+        for (int k = 0; k < nk; k++) kv[k] = vec_of(keys[k]);
+        int grc = x->be->group_dense(x->be, kv, mins, widths, nk, n, nslots, *nspec_out, specs, outs,
+                                     occ->data, first->data, x->err);
+        if (grc < 0) goto out_rv;
+        if (grc == 1) {
+            for (int i = 0; i < *nspec_out; i++) { xcol_unref(x, res[i]); res[i] = NULL; }
+            *nspec_out = 0;
+            rc = 1;
+            goto out_rv;
+        }
+    }
+    /* the occupied slots, in slot order */
+    {
+        attu_vec m = vec_of(occ);
+        if (x->be->compact(x->be, &m, nslots, &idx, &ng, x->err)) goto out_rv;
+        rel rr = { *nspec_out, res, nslots };
+        rel *g = rel_gather(x, &rr, idx, ng, false);
+        if (!g) goto out_rv;
+        for (int i = 0; i < *nspec_out; i++) {
+            xcol_unref(x, res[i]);
+            res[i] = xcol_ref(g->cols[i]);
+            outs[i].data = res[i]->data;
+            outs[i].valid = res[i]->valid;
+        }
+        rel_free(x, g);
+        attu_buf *gi = buf_i64(x, ng);
+        if (!gi || x->be->gather(x->be, gi, NULL, first->data, NULL, 8, idx, ng, x->err)) { free_buf(x, gi); goto out_rv; }
+        *gidx_out = gi;
+    }
+    *nseg_out = ng;
+    rc = 0;
+out_rv:
+    for (int i = 0; i < 3 * nk; i++) free_buf(x, rv[i]);
+out:
+    for (int i = 0; i < 3 * nk; i++) free_buf(x, rb[i]);
+    xcol_unref(x, occ); xcol_unref(x, first);
+    free_buf(x, idx);
+    return rc;
+}
+
 rel *run_agg(xctx *x, attu_stage *s, rel *in) {
     int nk = s->keys.n, na = s->args.n, ng = s->naggs;
     size_t n = in->nrows;
@@ -705,12 +882,20 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
     rel *out = NULL;
     size_t nseg = 1;
     int nspec = 0;
+    bool dense = false;     /* grouped by agg_dense: specs, res and gidx are set */
     if (!keys || !args || !dargs || !specs || !outs || !res || !sk || !kv) { attu_error_oom(x->err); goto done; }
     if (mixed) {
         attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "aggregates with different ORDER BY lists in one query are not supported");
         goto done;
     }
     if (eval_exprs(x, &s->keys, in, keys) || eval_exprs(x, &s->args, in, args)) goto done;
+    s->act_how = NULL;
+    if (nk && !nok) {
+        int drc = agg_dense(x, s, keys, args, n, &nseg, specs, outs, res, &nspec, &gidx);
+        if (drc < 0) goto done;
+        dense = drc == 0;
+        if (dense) s->act_how = "reduce + group_dense + compact + gather";
+    }
     for (int q = 0; q < nok; q++) {
         sk[nk + q].col = vec_of(args[og->order[q]]);
         sk[nk + q].desc = og->desc[q];
@@ -724,7 +909,7 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
         if (!perm || !off || x->be->sort(x->be, sk, nok, n, perm, x->err) ||
             x->be->upload(x->be, off, 0, bounds, 16, x->err)) goto done;
     }
-    if (nk) {
+    if (nk && !dense) {
         for (int i = 0; i < nk; i++) { kv[i] = vec_of(keys[i]); sk[i].col = kv[i]; }
         perm = buf_i64(x, n);
         if (!perm || x->be->sort(x->be, sk, nk + nok, n, perm, x->err)) goto done;
@@ -737,39 +922,22 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
             x->be->gather(x->be, &ov, NULL, heads, NULL, 8, idx, nseg, x->err) ||
             x->be->upload(x->be, off, nseg * 8, &end, 8, x->err)) goto done;
     }
-    for (int i = 0; i < ng; i++) {
-        const attu_stage_agg *g = &s->aggs[i];
-        xcol *a = g->in >= 0 ? args[g->in] : NULL;
-        if (g->count_distinct) {
-            if (!(dargs[i] = first_occurrence(x, keys, nk, a, n))) goto done;
-            a = dargs[i];
+    if (!dense) {
+        for (int i = 0; i < ng; i++) {
+            const attu_stage_agg *g = &s->aggs[i];
+            if (g->count_distinct) {
+                if (!(dargs[i] = first_occurrence(x, keys, nk, args[g->in], n))) goto done;
+            }
         }
-        attu_reduce_spec *sp = &specs[nspec];
-        sp->op = g->op; sp->k = g->k; sp->in_reg = sp->arg_reg = -1;
-        if (a) sp->in = vec_of(a);
-        else sp->in.type = attu_type_make(ATTU_TYPE_INT64);
-        if (g->arg >= 0) sp->arg = vec_of(args[g->arg]);
-        attu_type ot = g->avg || g->var ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
-        sp->out_type = ot;
-        if (!(res[nspec] = xcol_new(x, ot, nseg, true))) goto done;
-        outs[nspec] = (attu_out){ ot, res[nspec]->data, res[nspec]->valid, NULL };
-        nspec++;
-        if (g->avg || g->var) {
-            attu_reduce_spec *c = &specs[nspec];
-            c->op = ATTU_REDUCE_COUNT; c->in = vec_of(a); c->in_reg = c->arg_reg = -1;
-            c->out_type = attu_type_make(ATTU_TYPE_INT64);
-            if (!(res[nspec] = xcol_new(x, c->out_type, nseg, true))) goto done;
-            outs[nspec] = (attu_out){ c->out_type, res[nspec]->data, res[nspec]->valid, NULL };
-            nspec++;
-        }
+        if (agg_specs(x, s, args, dargs, nseg, specs, outs, res, &nspec)) goto done;
+        if (nk || nok ? x->be->segreduce(x->be, off, nseg, perm, nspec, specs, outs, x->err)
+                      : x->be->reduce(x->be, n, nspec, specs, outs, x->err)) goto done;
     }
-    if (nk || nok ? x->be->segreduce(x->be, off, nseg, perm, nspec, specs, outs, x->err)
-                  : x->be->reduce(x->be, n, nspec, specs, outs, x->err)) goto done;
     out = rel_new(x, nk + ng, nseg);
     if (!out) goto done;
     if (nk) {
-        gidx = buf_i64(x, nseg);
-        if (!gidx || x->be->gather(x->be, gidx, NULL, perm, NULL, 8, heads, nseg, x->err)) goto done;
+        if (!dense) gidx = buf_i64(x, nseg);
+        if (!gidx || (!dense && x->be->gather(x->be, gidx, NULL, perm, NULL, 8, heads, nseg, x->err))) goto done;
         rel kr = { nk, keys, n };
         rel *g = rel_gather(x, &kr, gidx, nseg, false);
         if (!g) goto done;

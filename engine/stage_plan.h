@@ -136,6 +136,9 @@ struct attu_stage {
     double          est_rows;
     size_t          act_rows;
     double          act_ms;
+    const char     *act_how;    /* EXPLAIN ANALYZE: the patterns run, where the
+                                   executor chose another path than the plan's
+                                   (NULL: the plan's) */
     bool            executed;
 };
 

@@ -22,7 +22,8 @@ static int walk(const attu_stage *s, int depth, bool analyze, const char *device
     if (s->label) used += snprintf(buf + used, sizeof buf - (size_t)used, " %s", s->label);
     if (s->kind == ATTU_ST_TOPK || (s->kind == ATTU_ST_LIMIT && s->limit >= 0))
         used += snprintf(buf + used, sizeof buf - (size_t)used, " %lld", (long long)s->limit);
-    used += snprintf(buf + used, sizeof buf - (size_t)used, "  [%s]  (rows=%.0f)", attu_stage_patterns(s), s->est_rows);
+    const char *how = analyze && s->executed && s->act_how ? s->act_how : attu_stage_patterns(s);
+    used += snprintf(buf + used, sizeof buf - (size_t)used, "  [%s]  (rows=%.0f)", how, s->est_rows);
     if (analyze) {
         if (s->executed)
             snprintf(buf + used, sizeof buf - (size_t)used, "  (actual rows=%zu time=%.3f ms device=%s)", s->act_rows, s->act_ms, device);

@@ -10,8 +10,8 @@
  * 2. large: generates a CSV of N rows (default 100M) for
  *      t1(a INTEGER, b INTEGER, x DOUBLE PRECISION)   a in [0, N/4), b in [0, 1000)
  *    and N/4 rows for t2(a INTEGER, y DOUBLE PRECISION) (a = 0..N/4-1, a key),
- *    loads both with COPY, then times a join + aggregate, a group-by and a
- *    full sort (ORDER BY with an OFFSET that keeps one row, so the client
+ *    loads both with COPY, then times a join + aggregate, a group-by (1000
+ *    groups, and 100 groups of b / 10) and a full sort (ORDER BY with an OFFSET that keeps one row, so the client
  *    transfer does not dominate).
  * Each figure is the median of R runs after one warm-up run; the first
  * (cold) run is printed apart. Times are wall-clock around
@@ -245,6 +245,9 @@ int main(int argc, char **argv) {
         time_query(s, "join", "SELECT count(*), sum(t1.x + t2.y) FROM t1 JOIN t2 ON t1.a = t2.a",
                    reps, (n * 12 + n / 4 * 12) / 1e6, device);
         time_query(s, "group_by", "SELECT b, count(*), sum(x) FROM t1 GROUP BY b",
+                   reps, n * 12 / 1e6, device);
+        /* few groups: the dense group-by's table fits a warp's share of shared memory */
+        time_query(s, "group_by100", "SELECT b / 10, count(*), sum(x) FROM t1 GROUP BY b / 10",
                    reps, n * 12 / 1e6, device);
         snprintf(sql, sizeof sql, "SELECT a, x FROM t1 ORDER BY x, a OFFSET %zu",
                  rows ? rows - 1 : 0);

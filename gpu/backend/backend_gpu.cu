@@ -371,6 +371,8 @@ attu_backend* make_backend(size_t memory_budget, bool full, attu_error* err) {
   be->lbs = gpu_lbs;
   be->destroy = gpu_destroy;
   if (full) install_compute(be);
+  const char* tr = getenv("ATTU_GPU_TRACE");
+  if (tr && strcmp(tr, "0") != 0) install_trace(be);
   return be;
 }
 

@@ -85,6 +85,8 @@ void gpu_free(attu_backend* be, attu_buf* b);
 
 // Defined in backend_gpu_compute.cu: fills the compute entries of the table.
 void install_compute(attu_backend* be);
+// ATTU_GPU_TRACE=1: every primitive prints its wall time (backend_gpu_trace.cu).
+void install_trace(attu_backend* be);
 
 }  // namespace gpu_backend
 }  // namespace attu

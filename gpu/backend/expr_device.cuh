@@ -113,11 +113,22 @@ struct strided_regs_t {
   __host__ __device__ dslot_t& operator[](int r) const { return base[(long long)r * stride]; }
 };
 
+// A caller that evaluates many rows sharing some inputs (lbs_segreduce: a
+// segment's left inputs are the same for all its items) passes a memo: the
+// cosine of earth_distance's first latitude is then computed once per
+// distinct value. The same input gives the same bits, so results do not
+// change.
+struct dev_memo_t {
+  double cos_arg = NAN;  // NaN never compares equal: the first use computes
+  double cos_val = 0;
+};
+
 // Runs the program over one row whose inputs are already in R[0..ninputs).
 // Returns 0, or 1 where the reference interpreter would raise an error.
 // regs_t: a dslot_t* (local registers) or strided_regs_t.
 template <typename regs_t>
-__host__ __device__ inline int dev_eval_row(const dinstr_t* code, int ninstr, regs_t R) {
+__host__ __device__ inline int dev_eval_row(const dinstr_t* code, int ninstr, regs_t R,
+                                            dev_memo_t* memo = nullptr) {
   for (int k = 0; k < ninstr; ++k) {
     const dinstr_t& in = code[k];
     dslot_t* o = &R[in.dst];
@@ -303,7 +314,13 @@ __host__ __device__ inline int dev_eval_row(const dinstr_t* code, int ninstr, re
         const double rad = M_PI / 180.0;
         double la = fx * rad, lb = C->v.f * rad, oa = fy * rad, ob = D->v.f * rad;
         double s1 = sin((lb - la) / 2), s2 = sin((ob - oa) / 2);
-        double arg = s1 * s1 + cos(la) * cos(lb) * s2 * s2;
+        double cla;
+        if (memo && memo->cos_arg == la) cla = memo->cos_val;
+        else {
+          cla = cos(la);
+          if (memo) { memo->cos_arg = la; memo->cos_val = cla; }
+        }
+        double arg = s1 * s1 + cla * cos(lb) * s2 * s2;
         if (arg > 1) arg = 1;
         res.v.f = 2 * asin(sqrt(arg)) * 3958.76;
         break;

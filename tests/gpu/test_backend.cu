@@ -3,7 +3,7 @@
 // (with -1 and validity), scatter, compact (mask validity), scan (inclusive
 // / exclusive, total), sorted_search (unsorted needles), inner_join (inner
 // and left), lbs (empty segments), sort and top_k (multi-key, ASC/DESC,
-// NULLS FIRST/LAST, NaN and -0), segmented_sort, segment_heads, window_rank, key_encode,
+// NULLS FIRST/LAST, NaN and -0), segmented_sort, segment_heads, window_rank, group_dense, key_encode,
 // segreduce (device path: many segments; host path: rank aggregates),
 // reduce, eval (arithmetic, comparison, division by zero), lbs_segreduce
 // (filter, LEFT semantics), and the memory budget (53200). Sizes 0, 1, a
@@ -192,6 +192,7 @@ int main() {
   runner_t r;
   attu_error err;
   attu_error_clear(&err);
+  setenv("ATTU_GPU_DENSE_GROUP", "1", 1);  // the dense group-by is opt-in on the GPU
   attu_backend* gpu = attu_backend_gpu_new(0, &err);
   if (!gpu) {
     std::printf("skipped: %s\n", err.message);
@@ -919,6 +920,104 @@ int main() {
     }
     staged->destroy(staged);
     attu_dictionary_unref(dict);
+  });
+
+  r.run("group_dense: slots of two keys with NULLs, every reduction, against the CPU", [&] {
+    // float inputs are integers (sums exact in any order), plus NaN and -0
+    // for MIN / MAX; sizes across the device's 65536-row chunks
+    for (int64_t n : {0LL, 1LL, 5000LL, 65536LL, 300001LL, 1LL << 20}) {
+      if (!attu::test::keep_size(n)) continue;
+      auto k1 = attu::test::random_values<int32_t>((size_t)n, -5, 17, (uint64_t)n + 60);
+      auto k1v = attu::test::random_values<uint8_t>((size_t)n, 0, 12, (uint64_t)n + 61);
+      for (auto& x : k1v) x = x != 0;
+      auto k2 = attu::test::random_values<int64_t>((size_t)n, 100, 101, (uint64_t)n + 62);
+      auto iv = attu::test::random_values<int64_t>((size_t)n, -1000000, 1000000, (uint64_t)n + 63);
+      auto vv = attu::test::random_values<uint8_t>((size_t)n, 0, 9, (uint64_t)n + 64);
+      for (auto& x : vv) x = x != 0;
+      std::vector<double> fv((size_t)n), fs((size_t)n);
+      for (int64_t i = 0; i < n; ++i) {
+        fv[i] = i % 1001 == 7 ? NAN : i % 997 == 3 ? -0.0 : i % 991 == 4 ? 0.0 : (double)(iv[i] % 5000);
+        fs[i] = std::isnan(fv[i]) ? 1.0 : fv[i];
+      }
+      int64_t mins[2] = {-5, 100}, widths[2] = {24, 2};  // k1: 23 values + NULL
+      size_t nslots = 24 * 2;  // a table the device runs (within kDenseMaxShared)
+      struct red_t { attu_reduce_op op; int col; int out; };
+      std::vector<red_t> reds = {{ATTU_REDUCE_COUNT_STAR, -1, 0}, {ATTU_REDUCE_COUNT, 1, 0},
+                                 {ATTU_REDUCE_SUM, 0, 0},         {ATTU_REDUCE_SUM, 2, 1},
+                                 {ATTU_REDUCE_AVG_SUM, 0, 1},     {ATTU_REDUCE_MIN, 1, 1},
+                                 {ATTU_REDUCE_MAX, 1, 1},         {ATTU_REDUCE_MIN, 0, 0},
+                                 {ATTU_REDUCE_MAX, 0, 0}};
+      std::vector<std::vector<uint8_t>> res[2];
+      int rcs[2];
+      for (int b = 0; b < 2; ++b) {
+        auto* be = both[b];
+        attu_buf *kb = put(be, k1), *kvb = put(be, k1v), *k2b = put(be, k2), *ib = put(be, iv), *fb = put(be, fv),
+                 *gb = put(be, fs), *vb = put(be, vv);
+        attu_vec keys[2] = {attu_vec{TY(ATTU_TYPE_INT32), kb, kvb, nullptr},
+                            attu_vec{TY(ATTU_TYPE_INT64), k2b, nullptr, nullptr}};
+        std::vector<attu_reduce_spec> sp(reds.size());
+        std::vector<attu_out> outs(reds.size());
+        std::vector<attu_buf*> bufs;
+        for (size_t k = 0; k < reds.size(); ++k) {
+          sp[k] = attu_reduce_spec{};
+          sp[k].op = reds[k].op;
+          sp[k].in_reg = sp[k].arg_reg = -1;
+          if (reds[k].col == 0) sp[k].in = attu_vec{TY(ATTU_TYPE_INT64), ib, vb, nullptr};
+          if (reds[k].col == 1) sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), fb, vb, nullptr};
+          if (reds[k].col == 2) sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), gb, vb, nullptr};
+          attu_type ot = reds[k].out ? TY(ATTU_TYPE_FLOAT64) : TY(ATTU_TYPE_INT64);
+          sp[k].out_type = ot;
+          attu_buf *o = put(be, nullptr, nslots * 8), *v = put(be, nullptr, nslots);
+          bufs.push_back(o);
+          bufs.push_back(v);
+          outs[k] = attu_out{ot, o, v, nullptr};
+        }
+        attu_buf *occ = put(be, nullptr, nslots), *first = put(be, nullptr, nslots * 8);
+        attu_error_clear(&err);
+        rcs[b] = be->group_dense(be, keys, mins, widths, 2, (size_t)n, nslots, (int)reds.size(), sp.data(),
+                                 outs.data(), occ, first, &err);
+        if (rcs[b] < 0) r.fail(err.message);
+        auto oc = get<uint8_t>(be, occ, nslots);
+        res[b].push_back(oc);
+        res[b].push_back(get<uint8_t>(be, first, nslots * 8));
+        // outputs of empty slots are unspecified: compare occupied ones only
+        for (auto* x : bufs) {
+          auto all = get<uint8_t>(be, x, x->bytes);
+          size_t w = x->bytes / nslots;
+          for (size_t sl = 0; sl < nslots; ++sl)
+            if (!oc[sl]) std::fill(all.begin() + sl * w, all.begin() + (sl + 1) * w, 0);
+          res[b].push_back(all);
+        }
+        for (auto* x : bufs) be->free(be, x);
+        for (auto* x : {kb, kvb, k2b, ib, fb, gb, vb, occ, first}) be->free(be, x);
+      }
+      std::string what = "group_dense n=" + std::to_string(n);
+      if (rcs[0] != 0 || rcs[1] != 0) r.fail(what + ": rc " + std::to_string(rcs[0]) + " / " + std::to_string(rcs[1]));
+      for (size_t j = 0; j < res[0].size(); ++j)
+        attu::test::expect_equal(r, res[1][j], res[0][j], (what + " output " + std::to_string(j)).c_str());
+    }
+    // an integer sum past int64 in one slot: 22003 on both
+    for (int b = 0; b < 2; ++b) {
+      auto* be = both[b];
+      size_t n = 200000;
+      std::vector<int32_t> key(n, 3);
+      std::vector<int64_t> big(n, INT64_MAX / 100000);
+      attu_buf *kb = put(be, key), *ib = put(be, big), *o = put(be, nullptr, 8), *v = put(be, nullptr, 1),
+               *occ = put(be, nullptr, 1), *first = put(be, nullptr, 8);
+      attu_vec kv{TY(ATTU_TYPE_INT32), kb, nullptr, nullptr};
+      int64_t mn = 3, wd = 1;
+      attu_reduce_spec sp{};
+      sp.op = ATTU_REDUCE_SUM; sp.in_reg = sp.arg_reg = -1;
+      sp.in = attu_vec{TY(ATTU_TYPE_INT64), ib, nullptr, nullptr};
+      sp.out_type = TY(ATTU_TYPE_INT64);
+      attu_out out{TY(ATTU_TYPE_INT64), o, v, nullptr};
+      attu_error e2;
+      attu_error_clear(&e2);
+      int rc = be->group_dense(be, &kv, &mn, &wd, 1, n, 1, 1, &sp, &out, occ, first, &e2);
+      if (rc >= 0 || std::string(e2.sqlstate) != "22003")
+        r.fail(std::string(b ? "gpu" : "cpu") + ": group_dense overflow gave rc " + std::to_string(rc) + " " + e2.sqlstate);
+      for (auto* x : {kb, ib, o, v, occ, first}) be->free(be, x);
+    }
   });
 
   r.run("segreduce / reduce over few wide segments (chunked device path)", [&] {
