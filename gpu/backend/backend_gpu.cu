@@ -102,17 +102,51 @@ int gpu_iota(attu_backend* be, attu_buf* dst, attu_index start, size_t n, attu_e
 
 // ---- data movement ----------------------------------------------------------
 
+// Each thread gathers kGatherVT rows, strided by the block: all index
+// loads first, then all source loads, then the stores, so that several
+// independent loads are in flight per thread (one row per thread kept one
+// dependent pair of loads in flight and ran at ~8% of the copy bandwidth).
+constexpr int kGatherVT = 4;
+constexpr int kGatherThreads = 256;
+
+template <typename W>
+__global__ void __launch_bounds__(kGatherThreads) gather_kernel(W* __restrict__ dst, uint8_t* __restrict__ dv,
+                                                                const W* __restrict__ src,
+                                                                const uint8_t* __restrict__ sv,
+                                                                const int64_t* __restrict__ idx, long long n) {
+  long long base = (long long)blockIdx.x * kGatherThreads * kGatherVT + threadIdx.x;
+  int64_t j[kGatherVT];
+  W v[kGatherVT];
+  bool ok[kGatherVT];
+#pragma unroll
+  for (int k = 0; k < kGatherVT; ++k) {
+    long long i = base + (long long)k * kGatherThreads;
+    j[k] = i < n ? idx[i] : -1;
+  }
+#pragma unroll
+  for (int k = 0; k < kGatherVT; ++k) {
+    ok[k] = j[k] >= 0;
+    v[k] = ok[k] ? src[j[k]] : W{};
+    if (dv && ok[k] && sv) ok[k] = sv[j[k]] != 0;
+  }
+#pragma unroll
+  for (int k = 0; k < kGatherVT; ++k) {
+    long long i = base + (long long)k * kGatherThreads;
+    if (i < n) {
+      dst[i] = v[k];
+      if (dv) dv[i] = ok[k];
+    }
+  }
+}
+
 template <typename W>
 void gather_width(context_t& ctx, void* dst, uint8_t* dst_valid, const void* src,
                   const uint8_t* src_valid, const int64_t* idx, int n) {
-  transform([=] __device__(int i) {
-    int64_t j = idx[i];
-    W v{};
-    bool ok = j >= 0;
-    if (ok) v = static_cast<const W*>(src)[j];
-    static_cast<W*>(dst)[i] = v;
-    if (dst_valid) dst_valid[i] = ok && (!src_valid || src_valid[j]);
-  }, n, ctx);
+  if (n <= 0) return;
+  long long per_block = (long long)kGatherThreads * kGatherVT;
+  gather_kernel<W><<<(unsigned)((n + per_block - 1) / per_block), kGatherThreads, 0, ctx.stream()>>>(
+      static_cast<W*>(dst), dst_valid, static_cast<const W*>(src), src_valid, idx, (long long)n);
+  ATTU_CUDA_CHECK_LAUNCH();
 }
 
 int gpu_gather(attu_backend* be, attu_buf* dst, attu_buf* dst_valid, const attu_buf* src,

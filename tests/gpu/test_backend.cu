@@ -1020,6 +1020,60 @@ int main() {
     }
   });
 
+  r.run("reduce fast paths: integer MIN / MAX / COUNT, and COUNT / SUM / AVG_SUM, against the CPU", [&] {
+    for (int64_t n : {65536LL, 65537LL, (1LL << 20) + 3}) {
+      if (!attu::test::keep_size(n)) continue;
+      auto i4 = attu::test::random_values<int32_t>((size_t)n, -2000000000, 2000000000, (uint64_t)n + 70);
+      auto i8 = attu::test::random_values<int64_t>((size_t)n, -(1LL << 40), 1LL << 40, (uint64_t)n + 71);
+      auto vv = attu::test::random_values<uint8_t>((size_t)n, 0, 9, (uint64_t)n + 72);
+      for (auto& x : vv) x = x != 0;
+      std::vector<double> fv((size_t)n);
+      for (int64_t i = 0; i < n; ++i) fv[i] = (double)(i8[i] % 100000);  // exact in any order
+      struct red_t { attu_reduce_op op; int col; int out; };  // col 0 int32, 1 int64 w/ NULLs, 2 float64, -1 none
+      std::vector<std::vector<red_t>> sets = {
+          {{ATTU_REDUCE_MIN, 0, 2}, {ATTU_REDUCE_MAX, 0, 2}, {ATTU_REDUCE_COUNT, 1, 0}, {ATTU_REDUCE_MIN, 1, 0},
+           {ATTU_REDUCE_MAX, 1, 0}, {ATTU_REDUCE_COUNT_STAR, -1, 0}},
+          {{ATTU_REDUCE_COUNT_STAR, -1, 0}, {ATTU_REDUCE_SUM, 0, 0}, {ATTU_REDUCE_SUM, 1, 0},
+           {ATTU_REDUCE_SUM, 2, 1}, {ATTU_REDUCE_AVG_SUM, 0, 1}, {ATTU_REDUCE_AVG_SUM, 2, 1},
+           {ATTU_REDUCE_COUNT, 1, 0}}};
+      for (size_t si = 0; si < sets.size(); ++si) {
+        const auto& reds = sets[si];
+        std::vector<std::vector<uint8_t>> res[2];
+        for (int b = 0; b < 2; ++b) {
+          auto* be = both[b];
+          attu_buf *ab = put(be, i4), *bb = put(be, i8), *cb = put(be, fv), *vb = put(be, vv);
+          std::vector<attu_reduce_spec> sp(reds.size());
+          std::vector<attu_out> outs(reds.size());
+          std::vector<attu_buf*> bufs;
+          for (size_t k = 0; k < reds.size(); ++k) {
+            sp[k] = attu_reduce_spec{};
+            sp[k].op = reds[k].op;
+            sp[k].in_reg = sp[k].arg_reg = -1;
+            if (reds[k].col == 0) sp[k].in = attu_vec{TY(ATTU_TYPE_INT32), ab, nullptr, nullptr};
+            if (reds[k].col == 1) sp[k].in = attu_vec{TY(ATTU_TYPE_INT64), bb, vb, nullptr};
+            if (reds[k].col == 2) sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), cb, vb, nullptr};
+            attu_type ot = reds[k].out == 1 ? TY(ATTU_TYPE_FLOAT64)
+                         : reds[k].out == 2 ? TY(ATTU_TYPE_INT32) : TY(ATTU_TYPE_INT64);
+            sp[k].out_type = ot;
+            attu_buf *o = put(be, nullptr, 8), *v = put(be, nullptr, 1);
+            bufs.push_back(o);
+            bufs.push_back(v);
+            outs[k] = attu_out{ot, o, v, nullptr};
+          }
+          attu_error_clear(&err);
+          if (be->reduce(be, (size_t)n, (int)reds.size(), sp.data(), outs.data(), &err)) r.fail(err.message);
+          for (auto* x : bufs) res[b].push_back(get<uint8_t>(be, x, x->bytes));
+          for (auto* x : bufs) be->free(be, x);
+          for (auto* x : {ab, bb, cb, vb}) be->free(be, x);
+        }
+        for (size_t j = 0; j < res[0].size(); ++j)
+          attu::test::expect_equal(r, res[1][j], res[0][j],
+                                   ("fast reduce set " + std::to_string(si) + " n=" + std::to_string(n) +
+                                    " output " + std::to_string(j / 2) + (j % 2 ? " validity" : " value")).c_str());
+      }
+    }
+  });
+
   r.run("segreduce / reduce over few wide segments (chunked device path)", [&] {
     // exact in any order: counts, integer sums, MIN / MAX with NaN and -0,
     // ANY, and float sums of integers (exact below 2^53)
