@@ -180,12 +180,37 @@ void radix_rows(context_t& ctx, const attu_sort_key* keys, int nkeys, int64_t* p
   }
 }
 
+// Whether a validity column marks any of its n rows NULL (one pass).
+bool has_null(context_t& ctx, const attu_buf* valid, size_t n) {
+  mem_t<int> flag(1, ctx);
+  flag.memset(0);
+  const uint8_t* v = static_cast<const uint8_t*>(valid->ptr);
+  int* f = flag.data();
+  transform([=] __device__(int i) {
+    if (!v[i]) *f = 1;
+  }, (int)n, ctx);
+  int any = 0;
+  dtoh(&any, f, 1, ctx);
+  return any != 0;
+}
+
 // Sorts perm[0, n) (row numbers, initially the identity) stably by the keys.
 void sort_rows(attu_backend* be, const attu_sort_key* keys, int nkeys, int64_t* perm, size_t n) {
   context_t& ctx = CTX(be);
   if (n < 2 || nkeys <= 0) return;
-  if (radix_sortable(keys, nkeys)) {
-    radix_rows(ctx, keys, nkeys, perm, n);
+  // A key column with a validity buffer but no NULL in it (a computed key,
+  // such as b / 10 over a NOT NULL b) sorts like one without: the radix
+  // path stays open to it.
+  std::vector<attu_sort_key> eff(keys, keys + nkeys);
+  bool nulls = false;
+  if (nkeys <= 4)
+    for (auto& k : eff)
+      if (k.col.valid && !nulls) {
+        if (has_null(ctx, k.col.valid, n)) nulls = true;
+        else k.col.valid = nullptr;
+      }
+  if (!nulls && radix_sortable(eff.data(), nkeys)) {
+    radix_rows(ctx, eff.data(), nkeys, perm, n);
     return;
   }
   mem_t<dkey_t> dk = upload_keys(keys, nkeys, ctx);
@@ -886,12 +911,13 @@ bool device_eval_eligible(const attu_expr_program* p, const attu_vec* inputs,
 // indexed at run time went to local memory, 768 bytes a thread, beyond L1,
 // and ran at a tenth of the copy bandwidth (8.6 ms for 100M rows on the
 // H100). The program and the column descriptors are copied to shared
-// memory once per block; a grid of resident blocks strides over the rows.
+// memory once per block; a grid of resident blocks strides over the rows;
+// the program's constants are evaluated once per thread, not per row.
 constexpr int kEvalThreads = 128;
 
-__global__ void __launch_bounds__(kEvalThreads) eval_kernel(const dinstr_t* code, int ninstr, const dcol_t* ins,
-                                                            int nin, const dres_t* outs, int nout, int nregs,
-                                                            long long n, int* fail) {
+__global__ void __launch_bounds__(kEvalThreads) eval_kernel(const dinstr_t* code, int npre, int ninstr,
+                                                            const dcol_t* ins, int nin, const dres_t* outs,
+                                                            int nout, int nregs, long long n, int* fail) {
   extern __shared__ dslot_t eregs[];
   dinstr_t* scode = reinterpret_cast<dinstr_t*>(eregs + (size_t)nregs * blockDim.x);
   dcol_t* sins = reinterpret_cast<dcol_t*>(scode + ninstr);
@@ -901,14 +927,21 @@ __global__ void __launch_bounds__(kEvalThreads) eval_kernel(const dinstr_t* code
   for (int i = threadIdx.x; i < nout; i += blockDim.x) souts[i] = outs[i];
   __syncthreads();
   strided_regs_t R{eregs + threadIdx.x, (int)blockDim.x};
+  for (int r = 0; r < nregs; ++r) {
+    R[r].v.i = 0;
+    R[r].null = 0;
+  }
+  // the constants (code[0, npre)) once: no other instruction writes their
+  // registers (device_eval checks), and every other register is written
+  // before it is read, so nothing is reset between rows
+  if (npre && dev_eval_row(scode, npre, R)) {
+    atomicExch(fail, 1);
+    return;
+  }
   long long stride = (long long)gridDim.x * blockDim.x;
   for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < n; row += stride) {
-    for (int r = nin; r < nregs; ++r) {
-      R[r].v.i = 0;
-      R[r].null = 0;
-    }
     for (int i = 0; i < nin; ++i) dev_load(sins[i].type, sins[i].data, sins[i].valid, row, &R[i]);
-    if (dev_eval_row(scode, ninstr, R)) {
+    if (dev_eval_row(scode + npre, ninstr - npre, R)) {
       atomicExch(fail, 1);
       return;
     }
@@ -919,7 +952,15 @@ __global__ void __launch_bounds__(kEvalThreads) eval_kernel(const dinstr_t* code
 int device_eval(attu_backend* be, const attu_expr_program* p, const attu_vec* inputs, size_t n,
                 attu_out* outputs) {
   context_t& ctx = CTX(be);
-  std::vector<dinstr_t> code = device_code(p);
+  // constants first (run once per thread), when nothing else writes their registers
+  std::vector<dinstr_t> all = device_code(p), code;
+  std::vector<int> writes((size_t)(p->nregs > 0 ? p->nregs : 1), 0);
+  for (const dinstr_t& in : all) writes[in.dst]++;
+  for (const dinstr_t& in : all)
+    if (in.op == ATTU_OP_CONST && in.guard < 0 && writes[in.dst] == 1) code.push_back(in);
+  int npre = (int)code.size();
+  for (const dinstr_t& in : all)
+    if (!(in.op == ATTU_OP_CONST && in.guard < 0 && writes[in.dst] == 1)) code.push_back(in);
   if (code.empty()) code.resize(1);  // to_mem wants something to copy
   std::vector<dcol_t> ins((size_t)(p->ninputs > 0 ? p->ninputs : 1));
   for (int i = 0; i < p->ninputs; ++i) ins[i] = device_col(inputs[i]);
@@ -946,7 +987,7 @@ int device_eval(attu_backend* be, const attu_expr_program* p, const attu_vec* in
   long long blocks = std::min<long long>((long long)ctx.sm_count() * std::max(per_sm, 1),
                                          ((long long)n + kEvalThreads - 1) / kEvalThreads);
   eval_kernel<<<(unsigned)blocks, kEvalThreads, shmem, ctx.stream()>>>(
-      dcode.data(), p->ninstr, dins.data(), p->ninputs, douts.data(), p->noutputs, nregs, (long long)n,
+      dcode.data(), npre, p->ninstr, dins.data(), p->ninputs, douts.data(), p->noutputs, nregs, (long long)n,
       flag.data());
   ATTU_CUDA_CHECK_LAUNCH();
   int failed = 0;
