@@ -23,6 +23,14 @@
 #include <string>
 #include <vector>
 
+// Unroll in the device pass only: the host compiler of these __host__
+// __device__ helpers does not know the pragma (-Wunknown-pragmas).
+#ifdef __CUDA_ARCH__
+#define CITIES_UNROLL _Pragma("unroll")
+#else
+#define CITIES_UNROLL
+#endif
+
 namespace ag = attu::gpu;
 
 namespace cities {
@@ -41,7 +49,7 @@ struct best_t {
 
 __host__ __device__ inline best_t make_best(float score, int index) {
   best_t b;
-#pragma unroll
+CITIES_UNROLL
   for (int i = 0; i < kBest; ++i) b.terms[i] = term_t{FLT_MAX, -1};
   b.terms[0] = term_t{score, index};
   return b;
@@ -52,12 +60,12 @@ __host__ __device__ inline best_t make_best(float score, int index) {
 struct combine_t {
   __host__ __device__ best_t operator()(best_t a, best_t b) const {
     best_t c;
-#pragma unroll
+CITIES_UNROLL
     for (int i = 0; i < kBest; ++i) {
       bool take_a = !(b.terms[0].score < a.terms[0].score);
       c.terms[i] = take_a ? a.terms[0] : b.terms[0];
       // Shift the list we took from forward by one.
-#pragma unroll
+CITIES_UNROLL
       for (int j = 0; j + 1 < kBest; ++j) {
         if (take_a) a.terms[j] = a.terms[j + 1];
         else b.terms[j] = b.terms[j + 1];
