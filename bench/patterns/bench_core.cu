@@ -5,7 +5,7 @@
 //
 // transform (y = 2x), reduce vs cub::DeviceReduce::Sum, exclusive scan vs
 // cub::DeviceScan::ExclusiveSum (int32, int64, float), transform_compact
-// keeping 50% vs cub::DeviceSelect::If, segreduce (float, mean segment 10 and
+// and select_if keeping 50% vs cub::DeviceSelect::If, segreduce (float, mean segment 10 and
 // 1000) vs cub::DeviceSegmentedReduce::Sum, transform_lbs writing seg+rank,
 // sorted_search of sorted needles vs thrust::lower_bound, interval_move.
 // GB/s counts each input read once and each output written once.
@@ -102,6 +102,11 @@ void bench_compact(context_t& ctx, size_t n) {
     ATTU_CUDA_CHECK(cub::DeviceSelect::If(tmp.p, tb, a.p, b.p, cnt.p, int(n), is_odd(), ctx.stream()));
   });
   row("transform_compact keep 50%", "int32", n, 4.0 * n + 4.0 * kept, ours, "DeviceSelect::If", theirs);
+  // the single-pass form
+  double one = time_ms(ctx, no_prep, [&] {
+    ag::select_if(in, int(n), [] __device__(int x) { return (x & 1) != 0; }, out, cnt.p, ctx);
+  });
+  row("select_if keep 50%", "int32", n, 4.0 * n + 4.0 * kept, one, "DeviceSelect::If", theirs);
 }
 
 // Segment starts, lengths uniform in [1, 2*mean-1]; plus the end offset.

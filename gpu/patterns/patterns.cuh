@@ -10,6 +10,7 @@
 #include "gpu/patterns/reduce.cuh"
 #include "gpu/patterns/scan.cuh"
 #include "gpu/patterns/compact.cuh"
+#include "gpu/patterns/select.cuh"
 #include "gpu/patterns/load_balance.cuh"
 #include "gpu/patterns/segreduce.cuh"
 #include "gpu/patterns/sorted_search.cuh"

@@ -255,6 +255,37 @@ int main() {
     test::expect_equal(r, out.to_host(), want, "keep all");
   });
 
+  r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M", [&] {
+    using box = stream_box_t<int>;
+    int nv = box::nt * box::vt;
+    for (int n : sizes_around(nv, true)) {
+      auto in = test::random_values<int>(n, -1000000, 1000000, 41 + n);
+      mem_t<int> d = to_mem(in, ctx);
+      for (int mode = 0; mode < 3; ++mode) {
+        std::vector<int> want;
+        for (int x : in)
+          if (mode == 2 || (mode == 1 && (x & 3) != 0 && x > -500000)) want.push_back(x);
+        mem_t<int> out(n > 0 ? n : 1, ctx), cnt(1, ctx);
+        out.memset(0xab);  // poisoned: every kept slot must be written
+        cnt.memset(0xff);
+        if (mode == 0) select_if(d.data(), n, [] __device__(int) { return false; }, out.data(), cnt.data(), ctx);
+        else if (mode == 1)
+          select_if(d.data(), n, [] __device__(int x) { return (x & 3) != 0 && x > -500000; }, out.data(),
+                    cnt.data(), ctx);
+        else select_if(d.data(), n, [] __device__(int) { return true; }, out.data(), cnt.data(), ctx);
+        int k = cnt.to_host()[0];
+        std::string what = "n=" + std::to_string(n) + " mode " + std::to_string(mode);
+        if (k != (int)want.size()) {
+          r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
+          continue;
+        }
+        auto got = out.to_host();
+        got.resize(want.size());
+        test::expect_equal(r, got, want, what.c_str());
+      }
+    }
+  });
+
   r.run("CUDA errors carry file and line", [&] {
     try {
       ATTU_CUDA_CHECK(cudaMemcpy(nullptr, (void*)1, 4, cudaMemcpyDeviceToDevice));
