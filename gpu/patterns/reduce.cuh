@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cub/block/block_reduce.cuh>
+#include <cstdint>
+#include <type_traits>
 
 #include "gpu/patterns/memory.cuh"
 #include "gpu/patterns/operators.cuh"
@@ -67,6 +69,84 @@ __global__ __launch_bounds__(nt) void reduce_spine_kernel(
   if (!threadIdx.x) out[0] = running;
 }
 
+// Reductions whose result does not depend on the order of the items:
+// integer sums (modular), minima and maxima of integers. (Float sums do,
+// through rounding; a general op need not even commute.)
+template <typename op_t, typename T>
+struct order_free : std::false_type {};
+template <typename T>
+struct order_free<plus_t<T>, T> : std::is_integral<T> {};
+template <typename T>
+struct order_free<minimum_t<T>, T> : std::is_integral<T> {};
+template <typename T>
+struct order_free<maximum_t<T>, T> : std::is_integral<T> {};
+template <typename op_t, typename T>
+constexpr bool order_free_v = order_free<op_t, T>::value;
+
+// An array of 4- or 8-byte integers, 16-byte aligned, with an order-free
+// op: a grid of resident CTAs strides over tiles of 16-byte vectors (each
+// thread loads kVecPerThread of them at once: a quarter or half of the
+// load instructions of item-wise loads), folds everything it loads in any
+// order, and reduces once per CTA at the end, so the spine sees one
+// partial per CTA instead of one per tile.
+constexpr int kVecThreads = 256, kVecPerThread = 4;
+
+template <typename T, typename op_t>
+__global__ __launch_bounds__(kVecThreads) void reduce_vec_kernel(const T* __restrict__ in, int count, op_t op,
+                                                                 T* __restrict__ partials) {
+  constexpr int per = 16 / sizeof(T);
+  constexpr int tile_items = kVecThreads * kVecPerThread * per;
+  using reduce_t = cub::BlockReduce<T, kVecThreads>;
+  __shared__ typename reduce_t::TempStorage storage;
+  int tid = threadIdx.x;
+  T acc{};
+  bool has = false;
+  long long full_tiles = count / tile_items;
+  for (long long t = blockIdx.x; t < full_tiles; t += gridDim.x) {
+    const uint4* v = reinterpret_cast<const uint4*>(in + t * tile_items);
+    uint4 x[kVecPerThread];
+#pragma unroll
+    for (int j = 0; j < kVecPerThread; ++j) x[j] = v[j * kVecThreads + tid];
+    const T* e = reinterpret_cast<const T*>(&x[0]);
+#pragma unroll
+    for (int q = 0; q < kVecPerThread * per; ++q) {
+      acc = has ? op(acc, e[q]) : e[q];
+      has = true;
+    }
+  }
+  // the items past the last full tile, item by item, on the first CTA
+  if (blockIdx.x == 0)
+    for (long long i = full_tiles * tile_items + tid; i < count; i += kVecThreads) {
+      acc = has ? op(acc, in[i]) : in[i];
+      has = true;
+    }
+  // with a full tile every thread has items; with none (fewer items than a
+  // tile: one CTA) threads [0, count) do
+  int valid = full_tiles > 0 ? kVecThreads : min(kVecThreads, count);
+  T total = reduce_t(storage).Reduce(acc, op, valid);
+  if (!tid) partials[blockIdx.x] = total;
+}
+
+template <typename T, typename op_t>
+void reduce_vectors(const T* input, int count, T* reduction, op_t op, context_t& ctx, T init) {
+  constexpr int tile_items = kVecThreads * kVecPerThread * (16 / sizeof(T));
+  if (count <= 0) {
+    reduce_spine_kernel<256, T><<<1, 256, 0, ctx.stream()>>>((const T*)nullptr, 0, op, init, reduction);
+    ATTU_CUDA_CHECK_LAUNCH();
+    return;
+  }
+  // CTAs with no item would hand the spine a value that is not op's
+  // identity (an integer min / max has none here): never launch more CTAs
+  // than there are full tiles (at least one, which also takes the tail).
+  long long full_tiles = count / tile_items;
+  int grid = (int)std::max<long long>(1, std::min<long long>(full_tiles, (long long)ctx.sm_count() * 8));
+  mem_t<T> partials(grid, ctx);
+  reduce_vec_kernel<T><<<grid, kVecThreads, 0, ctx.stream()>>>(input, count, op, partials.data());
+  ATTU_CUDA_CHECK_LAUNCH();
+  reduce_spine_kernel<256, T><<<1, 256, 0, ctx.stream()>>>(partials.data(), grid, op, init, reduction);
+  ATTU_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace detail
 
 // reduction[0] = f(0) op f(1) op ... op f(count - 1); init when count == 0.
@@ -94,6 +174,14 @@ template <typename launch_arg_t = empty_t, typename input_it, typename T,
           typename op_t>
 void reduce(input_it input, int count, T* reduction, op_t op, context_t& ctx,
             T init = T()) {
+  if constexpr (std::is_pointer_v<input_it> &&
+                std::is_same_v<std::remove_cv_t<std::remove_pointer_t<input_it>>, T> &&
+                detail::order_free_v<op_t, T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
+    if (reinterpret_cast<uintptr_t>(input) % 16 == 0) {
+      detail::reduce_vectors(input, count, reduction, op, ctx, init);
+      return;
+    }
+  }
   transform_reduce<launch_arg_t>(
       [=] __device__(int i) { return (T)input[i]; }, count, reduction, op, ctx, init);
 }
