@@ -83,8 +83,15 @@ struct order_free<maximum_t<T>, T> : std::is_integral<T> {};
 template <typename op_t, typename T>
 constexpr bool order_free_v = order_free<op_t, T>::value;
 
-// An array of 4- or 8-byte integers, 16-byte aligned, with an order-free
-// op: a grid of resident CTAs strides over tiles of 16-byte vectors (each
+// Reductions the vector path may reorder: the order-free ones, and float
+// sums, whose result then depends on the order only through rounding (a
+// fixed order for a given GPU: the grid is the number of SMs times 8).
+template <typename op_t, typename T>
+constexpr bool reorderable_v =
+    order_free_v<op_t, T> || (std::is_same_v<op_t, plus_t<T>> && std::is_floating_point_v<T>);
+
+// An array of 4- or 8-byte items, 16-byte aligned, with a reorderable op
+// (reorderable_v): a grid of resident CTAs strides over tiles of 16-byte vectors (each
 // thread loads kVecPerThread of them at once: a quarter or half of the
 // load instructions of item-wise loads), folds everything it loads in any
 // order, and reduces once per CTA at the end, so the spine sees one
@@ -176,7 +183,7 @@ void reduce(input_it input, int count, T* reduction, op_t op, context_t& ctx,
             T init = T()) {
   if constexpr (std::is_pointer_v<input_it> &&
                 std::is_same_v<std::remove_cv_t<std::remove_pointer_t<input_it>>, T> &&
-                detail::order_free_v<op_t, T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
+                detail::reorderable_v<op_t, T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
     if (reinterpret_cast<uintptr_t>(input) % 16 == 0) {
       detail::reduce_vectors(input, count, reduction, op, ctx, init);
       return;

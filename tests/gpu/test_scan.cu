@@ -8,6 +8,7 @@
 #include "gpu/reference/scan_reference.hpp"
 #include "tests/gpu/test_util.cuh"
 
+#include <cmath>
 #include <cstring>
 
 using namespace attu;
@@ -253,6 +254,34 @@ int main() {
     std::vector<int> want(n);
     for (int i = 0; i < n; ++i) want[i] = i;
     test::expect_equal(r, out.to_host(), want, "keep all");
+  });
+
+  r.run("reduce of floats and doubles (vector path): against a double-precision sum", [&] {
+    for (int n : test::small_filter(std::vector<int>{0, 1, 4095, 4096, 4097, 1 << 20, 16 << 20},
+                                    [](int n) { return n; })) {
+      auto xi = test::random_values<int>(n, -1000000, 1000000, 51 + n);
+      std::vector<float> xf(n);
+      std::vector<double> xd(n);
+      double want = 0, mag = 0;
+      for (int i = 0; i < n; ++i) {
+        xf[i] = xi[i] / 1000.0f;
+        xd[i] = xi[i] / 1000.0;
+        want += xd[i];
+        mag += std::fabs(xd[i]);
+      }
+      mem_t<float> df = to_mem(xf, ctx), rf(1, ctx);
+      mem_t<double> dd = to_mem(xd, ctx), rd(1, ctx);
+      rf.memset(0xff);
+      rd.memset(0xff);
+      reduce(df.data(), n, rf.data(), plus_t<float>(), ctx, 0.0f);
+      reduce(dd.data(), n, rd.data(), plus_t<double>(), ctx, 0.0);
+      double gf = rf.to_host()[0], gd = rd.to_host()[0];
+      // float: each of n additions rounds by at most 2^-24 of the running magnitude
+      if (std::fabs(gf - want) > 1e-6 * mag + 1e-3)
+        r.fail("float n=" + std::to_string(n) + ": " + std::to_string(gf) + " want " + std::to_string(want));
+      if (std::fabs(gd - want) > 1e-12 * mag + 1e-9)
+        r.fail("double n=" + std::to_string(n) + ": " + std::to_string(gd) + " want " + std::to_string(want));
+    }
   });
 
   r.run("select_if: single pass, order kept, around the tile, keep none / some / all, 100M", [&] {
