@@ -158,11 +158,13 @@ bool radix_sortable(const attu_sort_key* keys, int nkeys) {
   return true;
 }
 
+// The passes carry the permutation as int32 (n < 2^31 here): 12 or 8 bytes
+// an item through each radix pass instead of 16 or 12.
 template <typename img_t>
-void radix_pass(context_t& ctx, const attu_sort_key& k, int64_t* perm, size_t n) {
+void radix_pass(context_t& ctx, const attu_sort_key& k, int32_t* perm, size_t n) {
   mem_t<img_t> img(n, ctx);
   img_t* o = img.data();
-  const int64_t* p = perm;
+  const int32_t* p = perm;
   int type = k.col.type.id;
   const void* d = k.col.data->ptr;
   transform([=] __device__(int i) { o[i] = (img_t)key_bits(type, d, p[i]); }, (int)n, ctx);
@@ -172,12 +174,19 @@ void radix_pass(context_t& ctx, const attu_sort_key& k, int64_t* perm, size_t n)
 }
 
 void radix_rows(context_t& ctx, const attu_sort_key* keys, int nkeys, int64_t* perm, size_t n) {
+  mem_t<int32_t> p32(n, ctx);
+  int32_t* q = p32.data();
+  const int64_t* p = perm;
+  transform([=] __device__(int i) { q[i] = (int32_t)p[i]; }, (int)n, ctx);
   for (int j = nkeys - 1; j >= 0; --j) {
     int t = keys[j].col.type.id;
     bool narrow = t == ATTU_TYPE_BOOL || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_DATE || t == ATTU_TYPE_TEXT;
-    if (narrow) radix_pass<int32_t>(ctx, keys[j], perm, n);
-    else radix_pass<int64_t>(ctx, keys[j], perm, n);
+    if (narrow) radix_pass<int32_t>(ctx, keys[j], q, n);
+    else radix_pass<int64_t>(ctx, keys[j], q, n);
   }
+  int64_t* w = perm;
+  transform([=] __device__(int i) { w[i] = q[i]; }, (int)n, ctx);
+  ctx.synchronize();  // p32 dies on return
 }
 
 // Whether a validity column marks any of its n rows NULL (one pass).
