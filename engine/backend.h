@@ -274,6 +274,15 @@ struct attu_backend {
                         int nreduce, const attu_reduce_spec *specs, attu_out *outs,
                         attu_buf *occupied, attu_buf *first_row, attu_error *err);
 
+    /* Runs of a dense-key table: for each needle k (int64), lo[i] =
+     * bounds[k - kmin] and hi[i] = bounds[k - kmin + 1] when kmin <= k <=
+     * kmax, else lo[i] = hi[i] = bounds[0] (an empty run). bounds has
+     * kmax - kmin + 2 int64 entries. (One pass over the needles; the join's
+     * alternative to two sorted_searches when the keys are dense.) */
+    int  (*dense_runs)(attu_backend *be, const attu_buf *needles, size_t nn,
+                       const attu_buf *bounds, int64_t kmin, int64_t kmax,
+                       attu_buf *lo, attu_buf *hi, attu_error *err);
+
     void (*destroy)(attu_backend *be);
 };
 

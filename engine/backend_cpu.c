@@ -754,6 +754,33 @@ out:
     return rc;
 }
 
+/* dense_runs */
+typedef struct runs_ctx {
+    const int64_t *needles, *bounds;
+    int64_t kmin, kmax;
+    int64_t *lo, *hi;
+} runs_ctx;
+
+static void runs_range(void *c, size_t b, size_t e, int w) {
+    runs_ctx *r = c;
+    (void)w;
+    for (size_t i = b; i < e; i++) {
+        int64_t k = r->needles[i];
+        bool in = k >= r->kmin && k <= r->kmax;
+        size_t j = in ? (size_t)(k - r->kmin) : 0;
+        r->lo[i] = r->bounds[j];
+        r->hi[i] = in ? r->bounds[j + 1] : r->bounds[0];
+    }
+}
+
+static int cpu_dense_runs(attu_backend *be, const attu_buf *needles, size_t nn, const attu_buf *bounds,
+                          int64_t kmin, int64_t kmax, attu_buf *lo, attu_buf *hi, attu_error *err) {
+    (void)err;
+    runs_ctx r = { CI64(needles), CI64(bounds), kmin, kmax, lo->ptr, hi->ptr };
+    attu_parallel_range(THREADS(be), nn, 1 << 16, runs_range, &r);
+    return 0;
+}
+
 /* window_rank: partitions and peer groups walk forward with q, so one pass
  * keeps the current partition head and peer head. */
 static int cpu_window_rank(attu_backend *be, attu_rank_kind kind, const attu_buf *perm, size_t n,
@@ -812,6 +839,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->lbs = cpu_lbs; be->lbs_segreduce = cpu_lbs_segreduce;
     be->segmented_sort = cpu_segmented_sort; be->key_encode = cpu_key_encode;
     be->window_rank = cpu_window_rank; be->group_dense = cpu_group_dense;
+    be->dense_runs = cpu_dense_runs;
     be->destroy = cpu_destroy;
     return be;
 }

@@ -293,49 +293,18 @@ static int find_runs(xctx *x, attu_buf *kn, size_t nn, attu_buf *ss, size_t ns, 
         return x->be->sorted_search(x->be, kn, nn, ss, ns, false, lo, x->err) ||
                x->be->sorted_search(x->be, kn, nn, ss, ns, true, hi, x->err) ? -1 : 0;
     size_t nb = (size_t)range + 1;
-    attu_type i8 = attu_type_make(ATTU_TYPE_INT64), bt = attu_type_make(ATTU_TYPE_BOOL);
-    attu_buf *keys = buf_i64(x, nb), *bounds = buf_i64(x, nb), *ilo = buf_i64(x, nn), *ihi = buf_i64(x, nn);
+    attu_buf *keys = buf_i64(x, nb), *bounds = buf_i64(x, nb);
     int rc = -1;
-    if (!keys || !bounds || !ilo || !ihi) goto done;
+    if (!keys || !bounds) goto done;
     /* bounds[j] = lower bound of kmin + j; the run of key k is
      * [bounds[k - kmin], bounds[k - kmin + 1]) */
     if (x->be->iota(x->be, keys, kmin, nb, x->err) ||
         x->be->sorted_search(x->be, keys, nb, ss, ns, false, bounds, x->err)) goto done;
-    {
-        /* needles outside [kmin, kmax] (NULL sentinels too) read bounds[0]
-         * twice: an empty run */
-        attu_type tys[1] = { i8 };
-        attu_expr_program *p = attu_program_new(1, tys);
-        if (!p) { attu_error_oom(x->err); goto done; }
-        int cmin = attu_program_reg(p, i8), cmax = attu_program_reg(p, i8), zero = attu_program_reg(p, i8),
-            one = attu_program_reg(p, i8), ge = attu_program_reg(p, bt), le = attu_program_reg(p, bt),
-            in = attu_program_reg(p, bt), d = attu_program_reg(p, i8), d1 = attu_program_reg(p, i8),
-            olo = attu_program_reg(p, i8), ohi = attu_program_reg(p, i8);
-        attu_instr c;
-        c = attu_instr_make(ATTU_OP_CONST, cmin, -1, -1); c.imm_i = kmin; attu_program_emit(p, c);
-        c = attu_instr_make(ATTU_OP_CONST, cmax, -1, -1); c.imm_i = kmax; attu_program_emit(p, c);
-        c = attu_instr_make(ATTU_OP_CONST, zero, -1, -1); c.imm_i = 0; attu_program_emit(p, c);
-        c = attu_instr_make(ATTU_OP_CONST, one, -1, -1); c.imm_i = 1; attu_program_emit(p, c);
-        attu_program_emit(p, attu_instr_make(ATTU_OP_GE_I, ge, 0, cmin));
-        attu_program_emit(p, attu_instr_make(ATTU_OP_LE_I, le, 0, cmax));
-        attu_program_emit(p, attu_instr_make(ATTU_OP_AND, in, ge, le));
-        c = attu_instr_make(ATTU_OP_SUB_I, d, 0, cmin); c.guard = in; attu_program_emit(p, c);
-        attu_program_emit(p, attu_instr_make(ATTU_OP_ADD_I, d1, d, one));
-        attu_program_emit(p, attu_instr_make(ATTU_OP_COALESCE, olo, d, zero));
-        attu_program_emit(p, attu_instr_make(ATTU_OP_COALESCE, ohi, d1, zero));
-        attu_program_add_output(p, olo);
-        attu_program_add_output(p, ohi);
-        attu_vec inv[1] = { { i8, kn, NULL, NULL } };
-        attu_out o[2] = { { i8, ilo, NULL, NULL }, { i8, ihi, NULL, NULL } };
-        int e = x->be->eval(x->be, p, inv, nn, o, x->err);
-        attu_program_free(p);
-        if (e) goto done;
-    }
-    if (x->be->gather(x->be, lo, NULL, bounds, NULL, 8, ilo, nn, x->err) ||
-        x->be->gather(x->be, hi, NULL, bounds, NULL, 8, ihi, nn, x->err)) goto done;
+    /* needles outside [kmin, kmax] (NULL sentinels too) get an empty run */
+    if (x->be->dense_runs(x->be, kn, nn, bounds, kmin, kmax, lo, hi, x->err)) goto done;
     rc = 0;
 done:
-    free_buf(x, keys); free_buf(x, bounds); free_buf(x, ilo); free_buf(x, ihi);
+    free_buf(x, keys); free_buf(x, bounds);
     return rc;
 }
 

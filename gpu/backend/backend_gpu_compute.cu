@@ -2386,6 +2386,29 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
   return 0;
 }
 
+// ---- runs of a dense-key table -------------------------------------------------------------
+//
+// One thread per needle: its two bounds are adjacent entries of the table
+// (usually one cache line), read and written in a single pass.
+int gpu_dense_runs(attu_backend* be, const attu_buf* needles, size_t nn, const attu_buf* bounds, int64_t kmin,
+                   int64_t kmax, attu_buf* lo, attu_buf* hi, attu_error* err) {
+  if (nn > kMaxCount) return attu_error_set(err, "54000", 0, "GPU backend: dense_runs of %zu needles", nn);
+  if (nn == 0) return 0;
+  return guarded(err, [&] {
+    const int64_t* k = I64(needles);
+    const int64_t* b = I64(bounds);
+    int64_t* l = I64(lo);
+    int64_t* h = I64(hi);
+    transform([=] __device__(int i) {
+      int64_t x = k[i];
+      bool in = x >= kmin && x <= kmax;
+      int64_t j = in ? x - kmin : 0;
+      l[i] = b[j];
+      h[i] = in ? b[j + 1] : b[0];
+    }, (int)nn, CTX(be));  // stream-ordered: no synchronization needed
+  });
+}
+
 // ---- ranking window functions ------------------------------------------------------------
 //
 // One thread per position q: binary searches over the (ascending) head
@@ -2447,6 +2470,7 @@ void install_compute(attu_backend* be) {
   be->segmented_sort = gpu_segmented_sort;
   be->key_encode = gpu_key_encode;
   be->window_rank = gpu_window_rank;
+  be->dense_runs = gpu_dense_runs;
   // The dense group-by kernel is correct but not yet faster than the sort
   // path on the H100 (one warp per table: 8.9 ms for 100M rows in 100
   // groups; SSB's grouped queries lost 2-3 ms each at SF20, with the key

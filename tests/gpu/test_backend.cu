@@ -473,6 +473,27 @@ int main() {
     }
   });
 
+  r.run("dense_runs: needles inside and outside the key range, against the CPU", [&] {
+    for (size_t n : sizes()) {
+      int64_t kmin = -50, kmax = 949;  // 1000 keys
+      auto needles = attu::test::random_values<int64_t>(n, -80, 980, n + 80);
+      std::vector<int64_t> bounds((size_t)(kmax - kmin + 2));
+      int64_t acc = 0;
+      for (auto& b : bounds) { b = acc; acc += (int64_t)(b % 3); acc += 1; }
+      std::vector<std::vector<int64_t>> lo, hi;
+      for (auto* be : both) {
+        attu_buf *nb = put(be, needles), *bb = put(be, bounds);
+        attu_buf *lb = put(be, nullptr, n * 8), *hb = put(be, nullptr, n * 8);
+        if (be->dense_runs(be, nb, n, bb, kmin, kmax, lb, hb, &err)) r.fail(err.message);
+        lo.push_back(get<int64_t>(be, lb, n));
+        hi.push_back(get<int64_t>(be, hb, n));
+        for (auto* b : {nb, bb, lb, hb}) be->free(be, b);
+      }
+      attu::test::expect_equal(r, lo[1], lo[0], ("dense_runs lo n=" + std::to_string(n)).c_str());
+      attu::test::expect_equal(r, hi[1], hi[0], ("dense_runs hi n=" + std::to_string(n)).c_str());
+    }
+  });
+
   r.run("window_rank: row_number, rank, dense_rank over random partitions and peers", [&] {
     for (size_t n : sizes()) {
       // heads: position 0, then random; peer heads include every partition head
