@@ -1151,12 +1151,50 @@ static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int w
     return lo;
 }
 
+/* GROUPS frames: the peer group number of each ordered position (counted
+ * over all partitions) and the position of each group's head. */
+typedef struct win_grp { const int64_t *gno, *ghead; } win_grp;
+
+/* Whether the frame row at position f is left out by the frame's EXCLUDE
+ * clause, for the current row at q whose peer group is [pb, pe). */
+static bool win_excluded(const attu_stage_agg *g, size_t pb, size_t pe, size_t q, size_t f) {
+    switch (g->frame_excl) {
+    case 1: return f == q;                              /* CURRENT ROW */
+    case 2: return f >= pb && f < pe;                   /* GROUP */
+    case 3: return f != q && f >= pb && f < pe;         /* TIES */
+    default: return false;
+    }
+}
+
 /* The frame [*fs, *fe) of the row at ordered position q, for the general
- * frames (g->frame 3: ROWS, 4: RANGE; rk: the order key for RANGE
- * offsets), in the partition [b, e) where q's peer group is [pb, pe). An
- * empty frame has *fs == *fe. */
-static void win_frame(const attu_stage_agg *g, const win_rkey *rk, size_t b, size_t e, size_t pb, size_t pe, size_t q, size_t *fs, size_t *fe) {
+ * frames (g->frame 3: ROWS, 4: RANGE, 5: GROUPS; rk: the order key for
+ * RANGE offsets; gr: the peer groups for GROUPS), in the partition [b, e)
+ * where q's peer group is [pb, pe). An empty frame has *fs == *fe; rows of
+ * an EXCLUDE clause are left out by the caller (win_excluded). */
+static void win_frame(const attu_stage_agg *g, const win_rkey *rk, const win_grp *gr, size_t b, size_t e, size_t pb, size_t pe, size_t q, size_t *fs, size_t *fe) {
     bool rows = g->frame == 3;
+    if (g->frame == 5 && gr) {
+        /* offsets count peer groups: k the group of q, [kb, kl] the partition's */
+        int64_t k = gr->gno[q], kb = gr->gno[b], kl = gr->gno[e - 1];
+        int64_t o0 = g->frame_off[0], o1 = g->frame_off[1];
+        size_t s2, t2;
+        switch (g->frame_kind[0]) {
+        case ATTU_WB_UNBOUNDED_PRECEDING: s2 = b; break;
+        case ATTU_WB_PRECEDING: s2 = o0 > k - kb ? b : (size_t)gr->ghead[k - o0]; break;
+        case ATTU_WB_CURRENT_ROW: s2 = pb; break;
+        case ATTU_WB_FOLLOWING: s2 = o0 > kl - k ? e : (size_t)gr->ghead[k + o0]; break;
+        default: s2 = e; break;
+        }
+        switch (g->frame_kind[1]) {
+        case ATTU_WB_PRECEDING: t2 = o1 > k - kb ? b : (size_t)gr->ghead[k - o1 + 1]; break;
+        case ATTU_WB_CURRENT_ROW: t2 = pe; break;
+        case ATTU_WB_FOLLOWING: t2 = o1 >= kl - k ? e : (size_t)gr->ghead[k + o1 + 1]; break;
+        default: t2 = e; break;
+        }
+        if (t2 < s2) t2 = s2;
+        *fs = s2; *fe = t2;
+        return;
+    }
     if (!rows && rk) {
         size_t s2 = g->frame_kind[0] == ATTU_WB_UNBOUNDED_PRECEDING ? b : g->frame_kind[0] == ATTU_WB_CURRENT_ROW ? pb
                   : win_range_bound(g, rk, 0, b, e, pb, pe, q);
@@ -1203,6 +1241,8 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     uint8_t *dv = NULL;
     void *rkd = NULL; uint8_t *rkv = NULL;     /* RANGE offsets: the order key */
     win_rkey rk, *rkp = NULL;
+    int64_t *gno = NULL, *ghead = NULL;        /* GROUPS frames: the peer groups */
+    win_grp gr = { NULL, NULL };
     if (!sk || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
     for (int i = 0; i < np; i++) { kv[i] = vec_of(keys[g->part[i]]); sk[i].col = kv[i]; }
     for (int i = 0; i < no; i++) {
@@ -1285,6 +1325,16 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     uint8_t *ph8 = calloc(n + 1, 1);
     if (!ph8) { attu_error_oom(x->err); goto done; }
     for (size_t i = 0; i < npeer; i++) ph8[peerp[i]] = 1;
+    if (g->frame == 5 && n) {
+        gno = malloc(n * sizeof *gno); ghead = malloc(n * sizeof *ghead);
+        if (!gno || !ghead) { free(ph8); attu_error_oom(x->err); goto done; }
+        int64_t k = -1;
+        for (size_t q = 0; q < n; q++) {
+            if (q == 0 || ph8[q]) ghead[++k] = (int64_t)q;
+            gno[q] = k;
+        }
+        gr = (win_grp){ gno, ghead };
+    }
     for (size_t s = 0; s < nph; s++) {
         size_t b = (size_t)hp[s], e = s + 1 < nph ? (size_t)hp[s + 1] : n;
         int64_t rank = 0, dense = 0;
@@ -1336,7 +1386,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
             for (size_t q = pos; q < pe; q++) {
                 size_t row = (size_t)pp[q];
                 size_t fs = b, fe = e;     /* general frames (3, 4): this row's frame */
-                if (g->frame >= 3) win_frame(g, rkp, b, e, pos, pe, q, &fs, &fe);
+                if (g->frame >= 3) win_frame(g, rkp, &gr, b, e, pos, pe, q, &fs, &fe);
                 if (g->frame >= 3 && g->win == ATTU_WIN_AGG) {
                     /* Both ends of the frame only move forward. With the head
                      * fixed (UNBOUNDED PRECEDING) rows are only added; counts
@@ -1346,7 +1396,15 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                      * inverse (so float sums add in the same order). */
                     bool cnt_only = g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR;
                     bool int_sum = g->op == ATTU_REDUCE_SUM && a && attu_type_mclass(a->type.id) != ATTU_MC_FLOAT;
-                    if (g->frame_kind[0] == ATTU_WB_UNBOUNDED_PRECEDING) {
+                    if (g->frame_excl) {
+                        /* EXCLUDE: the frame less the excluded rows, in order */
+                        win_acc acc = { 0, 0, 0, 0, false };
+                        for (size_t f = fs; f < fe; f++)
+                            if (!win_excluded(g, pos, pe, q, f) && (wrc = win_acc_add(&acc, g, a, ad, av, (size_t)pp[f]))) {
+                                free(ph8); win_error(x, wrc); goto done;
+                            }
+                        cnt = acc.cnt; si = acc.si; sf = acc.sf; has = acc.has;
+                    } else if (g->frame_kind[0] == ATTU_WB_UNBOUNDED_PRECEDING) {
                         for (size_t f = wfe; f < fe; f++)
                             if ((wrc = win_acc_add(&wacc, g, a, ad, av, (size_t)pp[f]))) {
                                 free(ph8); win_error(x, wrc); goto done;
@@ -1400,6 +1458,10 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                     if (g->win == ATTU_WIN_LAG) src = (int64_t)q - g->k;
                     else if (g->win == ATTU_WIN_LEAD) src = (int64_t)q + g->k;
                     else if (g->frame >= 3) {
+                        if (g->frame_excl) {     /* skip the excluded rows */
+                            if (g->win == ATTU_WIN_FIRST_VALUE) while (fs < fe && win_excluded(g, pos, pe, q, fs)) fs++;
+                            else while (fe > fs && win_excluded(g, pos, pe, q, fe - 1)) fe--;
+                        }
                         if (fs == fe) { vv[row] = 0; break; }     /* empty frame: NULL */
                         src = g->win == ATTU_WIN_FIRST_VALUE ? (int64_t)fs : (int64_t)fe - 1;
                     }
@@ -1451,7 +1513,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     }
 
 done:
-    free(dd); free(dv); free(rkd); free(rkv);
+    free(dd); free(dv); free(rkd); free(rkv); free(gno); free(ghead);
     free(sk); free(kv); free(pp); free(hp); free(peerp); free(ad); free(av); free(vi); free(vf); free(vv);
     free_buf(x, perm); free_buf(x, ph); free_buf(x, peer); free_buf(x, off);
     return o;

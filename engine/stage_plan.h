@@ -78,10 +78,11 @@ typedef struct attu_stage_agg {
     int8_t         var;        /* VAR_M2: 1 var_samp, 2 var_pop, 3 stddev_samp, 4 stddev_pop */
     bool           count_distinct;
     int            frame;      /* WINDOW: 0 default, 1 whole partition, 2 running by rows,
-                                  3 general ROWS frame, 4 general RANGE frame: bounds below */
+                                  3 general ROWS frame, 4 general RANGE frame, 5 GROUPS frame: bounds below */
     int8_t         frame_kind[2];   /* WINDOW frame 3/4: start, end (attu_win_bound) */
     int64_t        frame_off[2];    /* their offsets (rows, or order-key units for RANGE) */
     double         frame_offf[2];   /* RANGE over a float order key: the offsets */
+    int8_t         frame_excl;      /* WINDOW frame 3-5: EXCLUDE 0 no others, 1 current row, 2 group, 3 ties */
     attu_type      in_type, out_type;
     /* WINDOW: partition keys and order keys index `keys` results */
     int            npart;

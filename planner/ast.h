@@ -118,7 +118,8 @@ typedef struct attu_ast_order_list {
 typedef enum attu_ast_frame_mode {
     ATTU_FRAME_DEFAULT = 0,   /* no frame clause written */
     ATTU_FRAME_ROWS,
-    ATTU_FRAME_RANGE
+    ATTU_FRAME_RANGE,
+    ATTU_FRAME_GROUPS
 } attu_ast_frame_mode;
 
 typedef enum attu_ast_frame_bound_kind {
@@ -142,6 +143,7 @@ typedef struct attu_ast_window {
     attu_ast_frame_mode  frame_mode;
     attu_ast_frame_bound frame_start;
     attu_ast_frame_bound frame_end;
+    int8_t               frame_exclude;  /* 0 EXCLUDE NO OTHERS, 1 CURRENT ROW, 2 GROUP, 3 TIES */
     int                  position;   /* the OVER keyword */
     /* OVER w and OVER (w ORDER BY ...) name a window of the query's WINDOW
      * clause. The parser has already merged that definition in (PARTITION

@@ -130,10 +130,11 @@ static void pr_window(out *o, const attu_ast_window *w) {
     }
     if (w->order_by.n) { puts_(o, " "); pr_order(o, w->order_by); }
     if (w->frame_mode != ATTU_FRAME_DEFAULT) {
-        puts_(o, w->frame_mode == ATTU_FRAME_ROWS ? " (rows " : " (range ");
+        puts_(o, w->frame_mode == ATTU_FRAME_ROWS ? " (rows " : w->frame_mode == ATTU_FRAME_GROUPS ? " (groups " : " (range ");
         pr_bound(o, &w->frame_start);
         puts_(o, " ");
         pr_bound(o, &w->frame_end);
+        if (w->frame_exclude) puts_(o, w->frame_exclude == 1 ? " exclude-current-row" : w->frame_exclude == 2 ? " exclude-group" : " exclude-ties");
         puts_(o, ")");
     }
     puts_(o, ")");

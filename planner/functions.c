@@ -61,7 +61,8 @@ static attu_bexpr *bind_sort_items(bctx *c, const scope *sc, const attu_ast_orde
 
 /* A written window frame -> x->aux (1 whole partition, 2 running by rows, 0
  * the default running-with-peers frame, 3 other ROWS frames, 4 other RANGE
- * frames) plus x->frame_kind / frame_off. PostgreSQL's checks on the shape
+ * frames, 5 GROUPS frames; any frame with an EXCLUDE clause is 3-5) plus
+ * x->frame_kind / frame_off / frame_excl. PostgreSQL's checks on the shape
  * of the frame (42P20) come first; an offset must be a non-negative integer
  * constant (22004 when NULL, 22013 when negative, as PostgreSQL reports them
  * when the window starts). RANGE with an offset is not supported (0A000). */
@@ -74,8 +75,13 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
     else if (s0 == ATTU_BOUND_FOLLOWING && (s1 == ATTU_BOUND_PRECEDING || s1 == ATTU_BOUND_CURRENT_ROW))
         bad = "frame starting from following row cannot have preceding rows";
     if (bad) { attu_error_set(c->err, "42P20", w->position, "%s", bad); return false; }
-    if (s0 == ATTU_BOUND_UNBOUNDED_PRECEDING && s1 == ATTU_BOUND_UNBOUNDED_FOLLOWING) { x->aux = 1; return true; }
-    if (s0 == ATTU_BOUND_UNBOUNDED_PRECEDING && s1 == ATTU_BOUND_CURRENT_ROW) { x->aux = w->frame_mode == ATTU_FRAME_ROWS ? 2 : 0; return true; }
+    if (w->frame_mode == ATTU_FRAME_GROUPS && w->order_by.n == 0) {
+        attu_error_set(c->err, "42P20", w->position, "GROUPS mode requires an ORDER BY clause");
+        return false;
+    }
+    x->frame_excl = w->frame_exclude;
+    if (!w->frame_exclude && s0 == ATTU_BOUND_UNBOUNDED_PRECEDING && s1 == ATTU_BOUND_UNBOUNDED_FOLLOWING) { x->aux = 1; return true; }
+    if (!w->frame_exclude && s0 == ATTU_BOUND_UNBOUNDED_PRECEDING && s1 == ATTU_BOUND_CURRENT_ROW) { x->aux = w->frame_mode == ATTU_FRAME_ROWS ? 2 : 0; return true; }
     const attu_ast_frame_bound *bd[2] = { &w->frame_start, &w->frame_end };
     for (int i = 0; i < 2; i++) {
         x->frame_kind[i] = (int8_t)bd[i]->kind;
@@ -111,14 +117,15 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
         if (!o && !(o = bind_expr(c, sc, bd[i]->offset))) return false;
         int pos = o->position ? o->position : w->position;
         if (o->kind != BX_CONST || (!o->is_null && o->type.id != ATTU_TYPE_INT32 && o->type.id != ATTU_TYPE_INT64)) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "a ROWS frame offset must be an integer constant");
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "a %s frame offset must be an integer constant",
+                           w->frame_mode == ATTU_FRAME_GROUPS ? "GROUPS" : "ROWS");
             return false;
         }
         if (o->is_null) { attu_error_set(c->err, "22004", pos, "frame %s offset must not be null", i ? "ending" : "starting"); return false; }
         if (o->i < 0) { attu_error_set(c->err, "22013", pos, "frame %s offset must not be negative", i ? "ending" : "starting"); return false; }
         x->frame_off[i] = o->i;
     }
-    x->aux = w->frame_mode == ATTU_FRAME_ROWS ? 3 : 4;
+    x->aux = w->frame_mode == ATTU_FRAME_ROWS ? 3 : w->frame_mode == ATTU_FRAME_GROUPS ? 5 : 4;
     return true;
 }
 

@@ -250,6 +250,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        LOCAL NAMES NEXT NO NULLS OVER PARTITION PRECEDING QUOTE RANGE READ
        RECURSIVE REPEATABLE RESET RESTRICT ROLLBACK ROWS SERIALIZABLE SESSION
        SET SHOW START STDIN STDOUT TEMP TEMPORARY TRANSACTION UNBOUNDED
+       GROUPS EXCLUDE TIES OTHERS
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
@@ -263,7 +264,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %nonassoc BETWEEN IN LIKE ILIKE SIMILAR NOT_LA.
 %nonassoc ESCAPE.
 %nonassoc UNBOUNDED.
-%nonassoc ID PARTITION RANGE ROWS PRECEDING FOLLOWING.
+%nonassoc ID PARTITION RANGE ROWS GROUPS PRECEDING FOLLOWING.
 %left CONCAT OP.
 %left PLUS MINUS.
 %left STAR SLASH PERCENT.
@@ -965,6 +966,7 @@ over_clause(A) ::= OVER(K) LP(L) opt_existing_window_name(N) opt_partition_claus
     A->order_by = ab_order_list(O);
     A->frame_mode = F.frame_mode;
     A->frame_start = F.frame_start;
+    A->frame_exclude = F.frame_exclude;
     A->frame_end = F.frame_end;
     if (N.str) ab_window_ref(ctx, A, ab_tokstr(&N), L.pos, false);
 }
@@ -998,6 +1000,7 @@ window_def(A) ::= colid(N) AS LP(L) opt_existing_window_name(R) opt_partition_cl
     A->order_by = ab_order_list(O);
     A->frame_mode = F.frame_mode;
     A->frame_start = F.frame_start;
+    A->frame_exclude = F.frame_exclude;
     A->frame_end = F.frame_end;
     if (R.str) ab_window_ref(ctx, A, ab_tokstr(&R), L.pos, false);
 }
@@ -1007,9 +1010,17 @@ opt_partition_clause(A) ::= PARTITION BY expr_list(L).  { A = L; }
 opt_partition_clause(A) ::= .                           { A = NULL; }
 
 %type opt_frame_clause {attu_ast_window}
-opt_frame_clause(A) ::= RANGE frame_extent(F).  { A = F; A.frame_mode = ATTU_FRAME_RANGE; }
-opt_frame_clause(A) ::= ROWS frame_extent(F).   { A = F; A.frame_mode = ATTU_FRAME_ROWS; }
+opt_frame_clause(A) ::= RANGE frame_extent(F) opt_window_exclusion(X).  { A = F; A.frame_mode = ATTU_FRAME_RANGE; A.frame_exclude = (int8_t)X; }
+opt_frame_clause(A) ::= ROWS frame_extent(F) opt_window_exclusion(X).   { A = F; A.frame_mode = ATTU_FRAME_ROWS; A.frame_exclude = (int8_t)X; }
+opt_frame_clause(A) ::= GROUPS frame_extent(F) opt_window_exclusion(X). { A = F; A.frame_mode = ATTU_FRAME_GROUPS; A.frame_exclude = (int8_t)X; }
 opt_frame_clause(A) ::= .                       { memset(&A, 0, sizeof A); A.frame_mode = ATTU_FRAME_DEFAULT; }
+
+%type opt_window_exclusion {int}
+opt_window_exclusion(A) ::= EXCLUDE CURRENT ROW.  { A = 1; }
+opt_window_exclusion(A) ::= EXCLUDE GROUP.        { A = 2; }
+opt_window_exclusion(A) ::= EXCLUDE TIES.         { A = 3; }
+opt_window_exclusion(A) ::= EXCLUDE NO OTHERS.    { A = 0; }
+opt_window_exclusion(A) ::= .                     { A = 0; }
 
 %type frame_extent {attu_ast_window}
 frame_extent(A) ::= frame_bound(S).
@@ -1172,6 +1183,10 @@ bare_label(A) ::= TEMP(T).                  { A = T; }
 bare_label(A) ::= TEMPORARY(T).             { A = T; }
 bare_label(A) ::= TRANSACTION(T).           { A = T; }
 bare_label(A) ::= UNBOUNDED(T).             { A = T; }
+bare_label(A) ::= OTHERS(T).                   { A = T; }
+bare_label(A) ::= TIES(T).                     { A = T; }
+bare_label(A) ::= EXCLUDE(T).                  { A = T; }
+bare_label(A) ::= GROUPS(T).                   { A = T; }
 bare_label(A) ::= UNCOMMITTED(T).           { A = T; }
 bare_label(A) ::= UNKNOWN(T).               { A = T; }
 bare_label(A) ::= WORK(T).                  { A = T; }
@@ -1317,6 +1332,10 @@ unreserved_keyword(A) ::= TEMP(T).                  { A = T; }
 unreserved_keyword(A) ::= TEMPORARY(T).             { A = T; }
 unreserved_keyword(A) ::= TRANSACTION(T).           { A = T; }
 unreserved_keyword(A) ::= UNBOUNDED(T).             { A = T; }
+unreserved_keyword(A) ::= OTHERS(T).                   { A = T; }
+unreserved_keyword(A) ::= TIES(T).                     { A = T; }
+unreserved_keyword(A) ::= EXCLUDE(T).                  { A = T; }
+unreserved_keyword(A) ::= GROUPS(T).                   { A = T; }
 unreserved_keyword(A) ::= UNCOMMITTED(T).           { A = T; }
 unreserved_keyword(A) ::= UNKNOWN(T).               { A = T; }
 unreserved_keyword(A) ::= WORK(T).                  { A = T; }

@@ -84,7 +84,8 @@ bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y) {
         if (x->agg != y->agg || x->nargs != y->nargs || x->imm != y->imm || x->npart != y->npart || x->norder != y->norder) return false;
         if (x->kind == BX_WINDOW && (x->aux != y->aux || memcmp(x->frame_kind, y->frame_kind, sizeof x->frame_kind) ||
                                      memcmp(x->frame_off, y->frame_off, sizeof x->frame_off) ||
-                                     memcmp(x->frame_offf, y->frame_offf, sizeof x->frame_offf))) return false;   /* frames */
+                                     memcmp(x->frame_offf, y->frame_offf, sizeof x->frame_offf) ||
+                                     x->frame_excl != y->frame_excl)) return false;   /* frames */
         for (int i = 0; i < x->nargs; i++) if (!attu_bx_equal(x->args[i], y->args[i])) return false;
         for (int i = 0; i < x->npart; i++) if (!attu_bx_equal(x->part[i], y->part[i])) return false;
         for (int i = 0; i < x->norder; i++)

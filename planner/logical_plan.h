@@ -93,6 +93,7 @@ struct attu_bexpr {
     int8_t          frame_kind[2];
     int64_t         frame_off[2];
     double          frame_offf[2];   /* RANGE over a float key: the offsets */
+    int8_t          frame_excl;      /* EXCLUDE: 0 no others, 1 current row, 2 group, 3 ties */
 };
 
 /* ---- plan nodes ----------------------------------------------------------- */
@@ -126,6 +127,7 @@ typedef struct attu_agg_spec {
     int8_t          frame_kind[2];
     int64_t         frame_off[2];
     double          frame_offf[2];
+    int8_t          frame_excl;      /* EXCLUDE: 0 no others, 1 current row, 2 group, 3 ties */
     int             npart;
     attu_bexpr    **part;
     int             norder;
