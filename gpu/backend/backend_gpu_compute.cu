@@ -1794,24 +1794,37 @@ int gpu_segreduce(attu_backend* be, const attu_buf* offsets, size_t nseg, const 
   return rc;
 }
 
-// ---- whole-column MIN / MAX / COUNT of integers --------------------------------
+// ---- whole-column COUNT / SUM / AVG_SUM / MIN / MAX in one pass ------------------
 //
-// The commonest whole-column reduction over integer-class columns (the
-// dense group-by's key ranges, min/max/count queries) needs no order at
-// all: each thread folds a grid-stride share into registers, warps fold
-// with shuffles, and one lane per warp merges with 64-bit atomics. One pass
-// over the inputs at close to copy bandwidth, exact and deterministic.
+// Each of a fixed grid's threads folds its grid-stride share of rows, each
+// block folds its threads in a fixed tree (shared memory), and one thread
+// per spec folds the blocks' partials in block order, so the result is
+// deterministic. Counts, integer sums (128-bit partials; 22003 when the
+// total leaves int64, as the chunked path) and MIN / MAX of integers are
+// exact in any order; float sums associate by that tree (PostgreSQL's
+// parallel aggregation also differs from its serial sum in the last bits);
+// a float input at risk of overflow (kFloatSafe) sends the call to the host
+// reference. One pass at close to copy bandwidth, where the chunked
+// segreduce path (one block per 16K-row chunk with a tree per spec) took
+// 6 ms for 100M rows. MIN / MAX of floats stay on the chunked path (ties of
+// -0 and 0 keep the earliest row there).
 constexpr int kFastSpecs = 8;
+constexpr int kColumnThreads = 256;
 
-struct fastacc_t {
-  unsigned long long cnt[kFastSpecs];
+struct colacc_t {
+  long long cnt[kFastSpecs];
+  __int128 isum[kFastSpecs];
+  double fsum[kFastSpecs];
   long long mn[kFastSpecs], mx[kFastSpecs];
 };
 
-__global__ void fast_int_reduce_kernel(const dspec_t* specs, int nspec, long long n, fastacc_t* acc) {
+__global__ void __launch_bounds__(kColumnThreads) column_reduce_kernel(const dspec_t* specs, int nspec,
+                                                                       long long n, colacc_t* part, int* risk) {
   long long cnt[kFastSpecs], mn[kFastSpecs], mx[kFastSpecs];
+  __int128 isum[kFastSpecs];
+  double fsum[kFastSpecs];
 #pragma unroll
-  for (int k = 0; k < kFastSpecs; ++k) { cnt[k] = 0; mn[k] = LLONG_MAX; mx[k] = LLONG_MIN; }
+  for (int k = 0; k < kFastSpecs; ++k) { cnt[k] = 0; isum[k] = 0; fsum[k] = 0; mn[k] = LLONG_MAX; mx[k] = LLONG_MIN; }
   long long stride = (long long)gridDim.x * blockDim.x;
   for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < n; row += stride) {
     num_t v;
@@ -1819,144 +1832,50 @@ __global__ void fast_int_reduce_kernel(const dspec_t* specs, int nspec, long lon
     int isnull = 0;
 #pragma unroll
     for (int k = 0; k < kFastSpecs; ++k) {
-      if (k < nspec) {
-        // MIN, MAX and COUNT of one column come as consecutive specs: one load
-        if (k == 0 || specs[k].in != specs[k - 1].in || specs[k].in_valid != specs[k - 1].in_valid)
-          v = load_num(specs[k], row, &isnull);
-        if (specs[k].op == ATTU_REDUCE_COUNT_STAR || !isnull) {
-          cnt[k]++;
-          mn[k] = min(mn[k], (long long)v.i);
-          mx[k] = max(mx[k], (long long)v.i);
-        }
-      }
-    }
-  }
-  const unsigned full = 0xffffffffu;
-#pragma unroll
-  for (int k = 0; k < kFastSpecs; ++k) {
-    if (k >= nspec) break;
-    for (int off = 16; off > 0; off >>= 1) {
-      cnt[k] += __shfl_down_sync(full, cnt[k], off);
-      mn[k] = min(mn[k], __shfl_down_sync(full, mn[k], off));
-      mx[k] = max(mx[k], __shfl_down_sync(full, mx[k], off));
-    }
-    if ((threadIdx.x & 31) == 0) {
-      atomicAdd(&acc->cnt[k], (unsigned long long)cnt[k]);
-      atomicMin(&acc->mn[k], mn[k]);
-      atomicMax(&acc->mx[k], mx[k]);
-    }
-  }
-}
-
-__global__ void fast_int_reduce_store_kernel(const dspec_t* specs, int nspec, const fastacc_t* acc) {
-  int k = threadIdx.x;
-  if (k >= nspec) return;
-  const dspec_t& s = specs[k];
-  num_t out;
-  out.i = 0;
-  int isnull = 0;
-  if (s.op == ATTU_REDUCE_COUNT_STAR || s.op == ATTU_REDUCE_COUNT) out.i = (long long)acc->cnt[k];
-  else if (!acc->cnt[k]) isnull = 1;
-  else if (is_float_type(s.out_type)) out.f = (double)(s.op == ATTU_REDUCE_MIN ? acc->mn[k] : acc->mx[k]);
-  else out.i = s.op == ATTU_REDUCE_MIN ? acc->mn[k] : acc->mx[k];
-  store_num(s, 0, out, isnull);
-}
-
-bool fast_int_reducible(int nreduce, const attu_reduce_spec* specs) {
-  if (nreduce < 1 || nreduce > kFastSpecs) return false;
-  for (int k = 0; k < nreduce; ++k) {
-    const attu_reduce_spec& s = specs[k];
-    if (s.op == ATTU_REDUCE_COUNT_STAR) continue;
-    if (s.op != ATTU_REDUCE_COUNT && s.op != ATTU_REDUCE_MIN && s.op != ATTU_REDUCE_MAX) return false;
-    if (!s.in.data || attu_type_mclass(s.in.type.id) == ATTU_MC_FLOAT) return false;
-  }
-  return true;
-}
-
-void fast_int_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* specs, attu_out* outs) {
-  context_t& ctx = CTX(be);
-  std::vector<dspec_t> h = device_specs(specs, outs, nreduce);
-  mem_t<dspec_t> ds = to_mem(h, ctx);
-  fastacc_t init;
-  for (int k = 0; k < kFastSpecs; ++k) { init.cnt[k] = 0; init.mn[k] = LLONG_MAX; init.mx[k] = LLONG_MIN; }
-  mem_t<fastacc_t> acc(1, ctx);
-  ATTU_CUDA_CHECK(cudaMemcpyAsync(acc.data(), &init, sizeof init, cudaMemcpyHostToDevice, ctx.stream()));
-  int blocks = ctx.sm_count() * 8;
-  fast_int_reduce_kernel<<<blocks, 256, 0, ctx.stream()>>>(ds.data(), nreduce, (long long)n, acc.data());
-  ATTU_CUDA_CHECK_LAUNCH();
-  fast_int_reduce_store_kernel<<<1, kFastSpecs, 0, ctx.stream()>>>(ds.data(), nreduce, acc.data());
-  ATTU_CUDA_CHECK_LAUNCH();
-  ctx.synchronize();  // init and the specs die on return
-}
-
-// ---- whole-column COUNT / SUM / AVG_SUM ------------------------------------------
-//
-// Sums need a fixed order to be deterministic: each of a fixed grid's
-// threads folds its grid-stride share of rows, each block folds its threads
-// in a fixed tree (shared memory), and one block folds the blocks' partials
-// in block order. Integer sums are exact (128-bit partials; 22003 when the
-// total leaves int64, as the chunked path); float sums associate by that
-// tree (PostgreSQL's parallel aggregation also differs from its serial sum
-// in the last bits); a float input at risk of overflow (kFloatSafe) sends
-// the call to the host reference. One pass at close to copy bandwidth,
-// where the chunked segreduce path (one block per 16K-row chunk with a tree
-// per spec) took 6 ms for 100M rows.
-constexpr int kSumThreads = 256;
-
-struct sumacc_t {
-  long long cnt[kFastSpecs];
-  __int128 isum[kFastSpecs];
-  double fsum[kFastSpecs];
-};
-
-__global__ void __launch_bounds__(kSumThreads) fast_sum_kernel(const dspec_t* specs, int nspec, long long n,
-                                                               sumacc_t* part, int* risk) {
-  long long cnt[kFastSpecs];
-  __int128 isum[kFastSpecs];
-  double fsum[kFastSpecs];
-#pragma unroll
-  for (int k = 0; k < kFastSpecs; ++k) { cnt[k] = 0; isum[k] = 0; fsum[k] = 0; }
-  long long stride = (long long)gridDim.x * blockDim.x;
-  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < n; row += stride) {
-#pragma unroll
-    for (int k = 0; k < kFastSpecs; ++k) {
-      if (k < nspec) {
-        const dspec_t& s = specs[k];
-        int isnull = 0;
-        num_t v = load_num(s, row, &isnull);
-        if (s.op == ATTU_REDUCE_COUNT_STAR) isnull = 0;
-        if (!isnull) {
-          cnt[k]++;
-          if (s.op == ATTU_REDUCE_SUM || s.op == ATTU_REDUCE_AVG_SUM) {
-            if (s.fl) {
-              if (!(fabs(v.f) < kFloatSafe)) *risk = 1;
-              fsum[k] += v.f;
-            } else if (s.op == ATTU_REDUCE_AVG_SUM) {
-              fsum[k] += (double)v.i;
-            } else {
-              isum[k] += v.i;
-            }
+      if (k >= nspec) break;
+      const dspec_t& s = specs[k];
+      // MIN, MAX and COUNT of one column come as consecutive specs: one load
+      if (k == 0 || s.in != specs[k - 1].in || s.in_valid != specs[k - 1].in_valid) v = load_num(s, row, &isnull);
+      if (s.op != ATTU_REDUCE_COUNT_STAR && isnull) continue;
+      cnt[k]++;
+      switch (s.op) {
+        case ATTU_REDUCE_SUM:
+        case ATTU_REDUCE_AVG_SUM:
+          if (s.fl) {
+            if (!(fabs(v.f) < kFloatSafe)) *risk = 1;
+            fsum[k] += v.f;
+          } else if (s.op == ATTU_REDUCE_AVG_SUM) {
+            fsum[k] += (double)v.i;
+          } else {
+            isum[k] += v.i;
           }
-        }
+          break;
+        case ATTU_REDUCE_MIN: mn[k] = min(mn[k], (long long)v.i); break;
+        case ATTU_REDUCE_MAX: mx[k] = max(mx[k], (long long)v.i); break;
+        default: break;
       }
     }
   }
   // the block's tree, one spec at a time, in a fixed shape
-  __shared__ long long scnt[kSumThreads];
-  __shared__ __int128 sisum[kSumThreads];
-  __shared__ double sfsum[kSumThreads];
+  __shared__ long long scnt[kColumnThreads], smn[kColumnThreads], smx[kColumnThreads];
+  __shared__ __int128 sisum[kColumnThreads];
+  __shared__ double sfsum[kColumnThreads];
 #pragma unroll
   for (int k = 0; k < kFastSpecs; ++k) {
     if (k >= nspec) break;
     scnt[threadIdx.x] = cnt[k];
     sisum[threadIdx.x] = isum[k];
     sfsum[threadIdx.x] = fsum[k];
+    smn[threadIdx.x] = mn[k];
+    smx[threadIdx.x] = mx[k];
     __syncthreads();
-    for (int h = kSumThreads / 2; h > 0; h >>= 1) {
+    for (int h = kColumnThreads / 2; h > 0; h >>= 1) {
       if ((int)threadIdx.x < h) {
         scnt[threadIdx.x] += scnt[threadIdx.x + h];
         sisum[threadIdx.x] += sisum[threadIdx.x + h];
         sfsum[threadIdx.x] += sfsum[threadIdx.x + h];
+        smn[threadIdx.x] = min(smn[threadIdx.x], smn[threadIdx.x + h]);
+        smx[threadIdx.x] = max(smx[threadIdx.x], smx[threadIdx.x + h]);
       }
       __syncthreads();
     }
@@ -1964,6 +1883,8 @@ __global__ void __launch_bounds__(kSumThreads) fast_sum_kernel(const dspec_t* sp
       part[blockIdx.x].cnt[k] = scnt[0];
       part[blockIdx.x].isum[k] = sisum[0];
       part[blockIdx.x].fsum[k] = sfsum[0];
+      part[blockIdx.x].mn[k] = smn[0];
+      part[blockIdx.x].mx[k] = smx[0];
     }
     __syncthreads();
   }
@@ -1971,25 +1892,31 @@ __global__ void __launch_bounds__(kSumThreads) fast_sum_kernel(const dspec_t* sp
 
 // One thread per spec folds the blocks in order and stores; *range_err is
 // set when an integer sum leaves int64.
-__global__ void fast_sum_store_kernel(const dspec_t* specs, int nspec, const sumacc_t* part, int nblocks,
-                                      int* range_err) {
+__global__ void column_reduce_store_kernel(const dspec_t* specs, int nspec, const colacc_t* part, int nblocks,
+                                           int* range_err) {
   int k = threadIdx.x;
   if (k >= nspec) return;
   const dspec_t& s = specs[k];
-  long long cnt = 0;
+  long long cnt = 0, mn = LLONG_MAX, mx = LLONG_MIN;
   __int128 isum = 0;
   double fsum = 0;
   for (int b = 0; b < nblocks; ++b) {
     cnt += part[b].cnt[k];
     isum += part[b].isum[k];
     fsum += part[b].fsum[k];
+    mn = min(mn, part[b].mn[k]);
+    mx = max(mx, part[b].mx[k]);
   }
   num_t out;
   out.i = 0;
   int isnull = 0;
   if (s.op == ATTU_REDUCE_COUNT_STAR || s.op == ATTU_REDUCE_COUNT) out.i = cnt;
   else if (!cnt) isnull = 1;
-  else if (s.op == ATTU_REDUCE_AVG_SUM || s.fl) out.f = fsum;
+  else if (s.op == ATTU_REDUCE_MIN || s.op == ATTU_REDUCE_MAX) {
+    long long m = s.op == ATTU_REDUCE_MIN ? mn : mx;
+    if (is_float_type(s.out_type)) out.f = (double)m;
+    else out.i = m;
+  } else if (s.op == ATTU_REDUCE_AVG_SUM || s.fl) out.f = fsum;
   else {
     if (isum > (__int128)LLONG_MAX || isum < (__int128)LLONG_MIN) {
       atomicExch(range_err, 1);
@@ -2001,32 +1928,42 @@ __global__ void fast_sum_store_kernel(const dspec_t* specs, int nspec, const sum
   store_num(s, 0, out, isnull);
 }
 
-bool fast_sum_reducible(int nreduce, const attu_reduce_spec* specs) {
+bool column_reducible(int nreduce, const attu_reduce_spec* specs) {
   if (nreduce < 1 || nreduce > kFastSpecs) return false;
   for (int k = 0; k < nreduce; ++k) {
     const attu_reduce_spec& s = specs[k];
-    if (s.op == ATTU_REDUCE_COUNT_STAR) continue;
-    if (s.op != ATTU_REDUCE_COUNT && s.op != ATTU_REDUCE_SUM && s.op != ATTU_REDUCE_AVG_SUM) return false;
-    if (!s.in.data || !device_reducible(s)) return false;  // sum(real) stays on the host
+    switch (s.op) {
+      case ATTU_REDUCE_COUNT_STAR: continue;
+      case ATTU_REDUCE_COUNT:
+      case ATTU_REDUCE_SUM:
+      case ATTU_REDUCE_AVG_SUM:
+        if (!s.in.data || !device_reducible(s)) return false;  // sum(real) stays on the host
+        break;
+      case ATTU_REDUCE_MIN:
+      case ATTU_REDUCE_MAX:
+        if (!s.in.data || attu_type_mclass(s.in.type.id) == ATTU_MC_FLOAT) return false;
+        break;
+      default: return false;
+    }
   }
   return true;
 }
 
 // 0, kFloatRisk (the host reference must run), or -1 with err set (22003).
-int fast_sum_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* specs, attu_out* outs,
-                    attu_error* err) {
+int column_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* specs, attu_out* outs,
+                  attu_error* err) {
   context_t& ctx = CTX(be);
   std::vector<dspec_t> h = device_specs(specs, outs, nreduce);
   mem_t<dspec_t> ds = to_mem(h, ctx);
   int nblocks = ctx.sm_count() * 4;
-  mem_t<sumacc_t> part((size_t)nblocks, ctx);
+  mem_t<colacc_t> part((size_t)nblocks, ctx);
   mem_t<int> flags(2, ctx);
   flags.memset(0);
-  fast_sum_kernel<<<nblocks, kSumThreads, 0, ctx.stream()>>>(ds.data(), nreduce, (long long)n, part.data(),
-                                                              flags.data());
+  column_reduce_kernel<<<nblocks, kColumnThreads, 0, ctx.stream()>>>(ds.data(), nreduce, (long long)n, part.data(),
+                                                                     flags.data());
   ATTU_CUDA_CHECK_LAUNCH();
-  fast_sum_store_kernel<<<1, kFastSpecs, 0, ctx.stream()>>>(ds.data(), nreduce, part.data(), nblocks,
-                                                            flags.data() + 1);
+  column_reduce_store_kernel<<<1, kFastSpecs, 0, ctx.stream()>>>(ds.data(), nreduce, part.data(), nblocks,
+                                                                 flags.data() + 1);
   ATTU_CUDA_CHECK_LAUNCH();
   int f[2] = {0, 0};
   dtoh(f, flags.data(), 2, ctx);
@@ -2040,14 +1977,10 @@ int gpu_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* 
   if (nreduce > 64)
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                           "too many aggregates in one query (at most 64)");
-  if (n >= kWideMinRows && fast_int_reducible(nreduce, specs)) {
-    if (attu_backend_interrupted(err)) return -1;
-    return guarded(err, [&] { fast_int_reduce(be, n, nreduce, specs, outs); });
-  }
-  if (n >= kWideMinRows && fast_sum_reducible(nreduce, specs)) {
+  if (n >= kWideMinRows && column_reducible(nreduce, specs)) {
     if (attu_backend_interrupted(err)) return -1;
     int frc = 0;
-    int rc = guarded(err, [&] { frc = fast_sum_reduce(be, n, nreduce, specs, outs, err); });
+    int rc = guarded(err, [&] { frc = column_reduce(be, n, nreduce, specs, outs, err); });
     if (rc) return rc;
     if (frc != kFloatRisk) return frc;
     return host_segreduce(be, nullptr, 1, nullptr, nreduce, specs, outs, true, n, err);
