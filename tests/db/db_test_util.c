@@ -101,3 +101,12 @@ void tdb_exec_ok(attu_session *s, const char *sql) {
     cr_assert(!r.err.set, "%s: %s %s", sql, r.err.sqlstate, r.err.message);
     tres_free(&r);
 }
+
+char *tdb_rows_ok(attu_session *s, const char *sql) {
+    tres r;
+    tdb_exec(s, sql, &r);
+    cr_assert(!r.err.set, "%s: %s %s", sql, r.err.sqlstate, r.err.message);
+    char *t = strdup(r.text ? r.text : "");
+    tres_free(&r);
+    return t;
+}

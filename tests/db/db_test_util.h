@@ -25,6 +25,8 @@ void tres_free(tres *r);
 const char *tdb_rows(attu_session *s, const char *sql);
 /* Runs sql and fails the current Criterion test if it raises an error. */
 void tdb_exec_ok(attu_session *s, const char *sql);
+/* Runs sql, fails the test on an error, and returns the rows text (caller frees). */
+char *tdb_rows_ok(attu_session *s, const char *sql);
 char *tdb_read_file(const char *path);
 
 #endif

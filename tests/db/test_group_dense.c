@@ -48,14 +48,7 @@ static void teardown(void) {
     unsetenv("ATTU_DENSE_GROUP_MIN_ROWS");
 }
 
-static char *rows_of(const char *sql) {
-    tres r;
-    tdb_exec(s, sql, &r);
-    cr_assert(!r.err.set, "%s: %s %s", sql, r.err.sqlstate, r.err.message);
-    char *t = strdup(r.text ? r.text : "");
-    tres_free(&r);
-    return t;
-}
+static char *rows_of(const char *sql) { return tdb_rows_ok(s, sql); }
 
 static bool ran_dense(const char *sql) {
     char q[4096];

@@ -72,14 +72,7 @@ static int count_sorts(const char *sql, char **plan_out) {
     return n;
 }
 
-static char *rows_of(const char *sql) {
-    tres r;
-    tdb_exec(s, sql, &r);
-    cr_assert(!r.err.set, "%s: %s %s", sql, r.err.sqlstate, r.err.message);
-    char *t = strdup(r.text ? r.text : "");
-    tres_free(&r);
-    return t;
-}
+static char *rows_of(const char *sql) { return tdb_rows_ok(s, sql); }
 
 typedef struct rq { const char *name, *sql; int sorts_with_reuse, sorts_without; } rq;
 

@@ -63,6 +63,41 @@ std::vector<size_t> sizes() {
                                   [](size_t n) { return (long long)n; });
 }
 
+// One reduction of a test: its op, which of the test's input columns it
+// reads (-1: none, COUNT(*)) and its output type.
+struct red_t {
+  attu_reduce_op op;
+  int col;
+  attu_type_id out;
+};
+
+// The specs and poisoned outputs (nout rows, with validity) for reds over
+// cols on one backend; bufs holds the outputs (values, validity, ...).
+struct specs_t {
+  std::vector<attu_reduce_spec> sp;
+  std::vector<attu_out> outs;
+  std::vector<attu_buf*> bufs;
+};
+
+specs_t make_specs(attu_backend* be, const std::vector<red_t>& reds, const std::vector<attu_vec>& cols,
+                   size_t nout) {
+  specs_t s;
+  for (const red_t& rd : reds) {
+    attu_reduce_spec sp{};
+    sp.op = rd.op;
+    sp.in_reg = sp.arg_reg = -1;
+    if (rd.col >= 0) sp.in = cols[(size_t)rd.col];
+    attu_type ot{rd.out, 0, 0};
+    sp.out_type = ot;
+    attu_buf *o = put(be, nullptr, nout * 8), *v = put(be, nullptr, nout);
+    s.bufs.push_back(o);
+    s.bufs.push_back(v);
+    s.sp.push_back(sp);
+    s.outs.push_back(attu_out{ot, o, v, nullptr});
+  }
+  return s;
+}
+
 
 // The device interpreter's row function (gpu/backend/expr_device.cuh) run on
 // the host against the reference interpreter (attu_interp_run): random
@@ -962,12 +997,12 @@ int main() {
       }
       int64_t mins[2] = {-5, 100}, widths[2] = {24, 2};  // k1: 23 values + NULL
       size_t nslots = 24 * 2;  // a table the device runs (within kDenseMaxShared)
-      struct red_t { attu_reduce_op op; int col; int out; };
-      std::vector<red_t> reds = {{ATTU_REDUCE_COUNT_STAR, -1, 0}, {ATTU_REDUCE_COUNT, 1, 0},
-                                 {ATTU_REDUCE_SUM, 0, 0},         {ATTU_REDUCE_SUM, 2, 1},
-                                 {ATTU_REDUCE_AVG_SUM, 0, 1},     {ATTU_REDUCE_MIN, 1, 1},
-                                 {ATTU_REDUCE_MAX, 1, 1},         {ATTU_REDUCE_MIN, 0, 0},
-                                 {ATTU_REDUCE_MAX, 0, 0}};
+      const attu_type_id I8 = ATTU_TYPE_INT64, F8 = ATTU_TYPE_FLOAT64;
+      std::vector<red_t> reds = {{ATTU_REDUCE_COUNT_STAR, -1, I8}, {ATTU_REDUCE_COUNT, 1, I8},
+                                 {ATTU_REDUCE_SUM, 0, I8},         {ATTU_REDUCE_SUM, 2, F8},
+                                 {ATTU_REDUCE_AVG_SUM, 0, F8},     {ATTU_REDUCE_MIN, 1, F8},
+                                 {ATTU_REDUCE_MAX, 1, F8},         {ATTU_REDUCE_MIN, 0, I8},
+                                 {ATTU_REDUCE_MAX, 0, I8}};
       std::vector<std::vector<uint8_t>> res[2];
       int rcs[2];
       for (int b = 0; b < 2; ++b) {
@@ -976,26 +1011,15 @@ int main() {
                  *gb = put(be, fs), *vb = put(be, vv);
         attu_vec keys[2] = {attu_vec{TY(ATTU_TYPE_INT32), kb, kvb, nullptr},
                             attu_vec{TY(ATTU_TYPE_INT64), k2b, nullptr, nullptr}};
-        std::vector<attu_reduce_spec> sp(reds.size());
-        std::vector<attu_out> outs(reds.size());
-        std::vector<attu_buf*> bufs;
-        for (size_t k = 0; k < reds.size(); ++k) {
-          sp[k] = attu_reduce_spec{};
-          sp[k].op = reds[k].op;
-          sp[k].in_reg = sp[k].arg_reg = -1;
-          if (reds[k].col == 0) sp[k].in = attu_vec{TY(ATTU_TYPE_INT64), ib, vb, nullptr};
-          if (reds[k].col == 1) sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), fb, vb, nullptr};
-          if (reds[k].col == 2) sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), gb, vb, nullptr};
-          attu_type ot = reds[k].out ? TY(ATTU_TYPE_FLOAT64) : TY(ATTU_TYPE_INT64);
-          sp[k].out_type = ot;
-          attu_buf *o = put(be, nullptr, nslots * 8), *v = put(be, nullptr, nslots);
-          bufs.push_back(o);
-          bufs.push_back(v);
-          outs[k] = attu_out{ot, o, v, nullptr};
-        }
+        specs_t sp = make_specs(be, reds,
+                                {attu_vec{TY(ATTU_TYPE_INT64), ib, vb, nullptr}, attu_vec{TY(F8), fb, vb, nullptr},
+                                 attu_vec{TY(F8), gb, vb, nullptr}},
+                                nslots);
+        auto& outs = sp.outs;
+        auto& bufs = sp.bufs;
         attu_buf *occ = put(be, nullptr, nslots), *first = put(be, nullptr, nslots * 8);
         attu_error_clear(&err);
-        rcs[b] = be->group_dense(be, keys, mins, widths, 2, (size_t)n, nslots, (int)reds.size(), sp.data(),
+        rcs[b] = be->group_dense(be, keys, mins, widths, 2, (size_t)n, nslots, (int)reds.size(), sp.sp.data(),
                                  outs.data(), occ, first, &err);
         if (rcs[b] < 0) r.fail(err.message);
         auto oc = get<uint8_t>(be, occ, nslots);
@@ -1050,39 +1074,28 @@ int main() {
       for (auto& x : vv) x = x != 0;
       std::vector<double> fv((size_t)n);
       for (int64_t i = 0; i < n; ++i) fv[i] = (double)(i8[i] % 100000);  // exact in any order
-      struct red_t { attu_reduce_op op; int col; int out; };  // col 0 int32, 1 int64 w/ NULLs, 2 float64, -1 none
+      // columns: 0 int32, 1 int64 with NULLs, 2 float64 with NULLs
+      const attu_type_id I4 = ATTU_TYPE_INT32, I8 = ATTU_TYPE_INT64, F8 = ATTU_TYPE_FLOAT64;
       std::vector<std::vector<red_t>> sets = {
-          {{ATTU_REDUCE_MIN, 0, 2}, {ATTU_REDUCE_MAX, 0, 2}, {ATTU_REDUCE_COUNT, 1, 0}, {ATTU_REDUCE_MIN, 1, 0},
-           {ATTU_REDUCE_MAX, 1, 0}, {ATTU_REDUCE_COUNT_STAR, -1, 0}},
-          {{ATTU_REDUCE_COUNT_STAR, -1, 0}, {ATTU_REDUCE_SUM, 0, 0}, {ATTU_REDUCE_SUM, 1, 0},
-           {ATTU_REDUCE_SUM, 2, 1}, {ATTU_REDUCE_AVG_SUM, 0, 1}, {ATTU_REDUCE_AVG_SUM, 2, 1},
-           {ATTU_REDUCE_COUNT, 1, 0}}};
+          {{ATTU_REDUCE_MIN, 0, I4}, {ATTU_REDUCE_MAX, 0, I4}, {ATTU_REDUCE_COUNT, 1, I8}, {ATTU_REDUCE_MIN, 1, I8},
+           {ATTU_REDUCE_MAX, 1, I8}, {ATTU_REDUCE_COUNT_STAR, -1, I8}},
+          {{ATTU_REDUCE_COUNT_STAR, -1, I8}, {ATTU_REDUCE_SUM, 0, I8}, {ATTU_REDUCE_SUM, 1, I8},
+           {ATTU_REDUCE_SUM, 2, F8}, {ATTU_REDUCE_AVG_SUM, 0, F8}, {ATTU_REDUCE_AVG_SUM, 2, F8},
+           {ATTU_REDUCE_COUNT, 1, I8}}};
       for (size_t si = 0; si < sets.size(); ++si) {
         const auto& reds = sets[si];
         std::vector<std::vector<uint8_t>> res[2];
         for (int b = 0; b < 2; ++b) {
           auto* be = both[b];
           attu_buf *ab = put(be, i4), *bb = put(be, i8), *cb = put(be, fv), *vb = put(be, vv);
-          std::vector<attu_reduce_spec> sp(reds.size());
-          std::vector<attu_out> outs(reds.size());
-          std::vector<attu_buf*> bufs;
-          for (size_t k = 0; k < reds.size(); ++k) {
-            sp[k] = attu_reduce_spec{};
-            sp[k].op = reds[k].op;
-            sp[k].in_reg = sp[k].arg_reg = -1;
-            if (reds[k].col == 0) sp[k].in = attu_vec{TY(ATTU_TYPE_INT32), ab, nullptr, nullptr};
-            if (reds[k].col == 1) sp[k].in = attu_vec{TY(ATTU_TYPE_INT64), bb, vb, nullptr};
-            if (reds[k].col == 2) sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), cb, vb, nullptr};
-            attu_type ot = reds[k].out == 1 ? TY(ATTU_TYPE_FLOAT64)
-                         : reds[k].out == 2 ? TY(ATTU_TYPE_INT32) : TY(ATTU_TYPE_INT64);
-            sp[k].out_type = ot;
-            attu_buf *o = put(be, nullptr, 8), *v = put(be, nullptr, 1);
-            bufs.push_back(o);
-            bufs.push_back(v);
-            outs[k] = attu_out{ot, o, v, nullptr};
-          }
+          specs_t sp = make_specs(be, reds,
+                                  {attu_vec{TY(I4), ab, nullptr, nullptr}, attu_vec{TY(I8), bb, vb, nullptr},
+                                   attu_vec{TY(F8), cb, vb, nullptr}},
+                                  1);
+          auto& outs = sp.outs;
+          auto& bufs = sp.bufs;
           attu_error_clear(&err);
-          if (be->reduce(be, (size_t)n, (int)reds.size(), sp.data(), outs.data(), &err)) r.fail(err.message);
+          if (be->reduce(be, (size_t)n, (int)reds.size(), sp.sp.data(), outs.data(), &err)) r.fail(err.message);
           for (auto* x : bufs) res[b].push_back(get<uint8_t>(be, x, x->bytes));
           for (auto* x : bufs) be->free(be, x);
           for (auto* x : {ab, bb, cb, vb}) be->free(be, x);
@@ -1123,38 +1136,28 @@ int main() {
       // float sums read a copy without NaN (device and host NaNs differ in payload bits)
       std::vector<double> fs(fv);
       for (auto& x : fs) if (std::isnan(x)) x = 1.0;
-      struct red_t { attu_reduce_op op; int col; int out; };  // col 0 int64, 1 float64, 2 float64 no NaN, -1 none; out 0 i64, 1 f64
-      std::vector<red_t> reds = {{ATTU_REDUCE_COUNT_STAR, -1, 0}, {ATTU_REDUCE_COUNT, 1, 0},
-                                 {ATTU_REDUCE_SUM, 0, 0},         {ATTU_REDUCE_SUM, 2, 1},
-                                 {ATTU_REDUCE_AVG_SUM, 0, 1},     {ATTU_REDUCE_MIN, 1, 1},
-                                 {ATTU_REDUCE_MAX, 1, 1},         {ATTU_REDUCE_MIN, 0, 0},
-                                 {ATTU_REDUCE_MAX, 0, 0},         {ATTU_REDUCE_ANY, 1, 1}};
+      // columns: 0 int64, 1 float64, 2 float64 without NaN (all with NULLs)
+      const attu_type_id I8 = ATTU_TYPE_INT64, F8 = ATTU_TYPE_FLOAT64;
+      std::vector<red_t> reds = {{ATTU_REDUCE_COUNT_STAR, -1, I8}, {ATTU_REDUCE_COUNT, 1, I8},
+                                 {ATTU_REDUCE_SUM, 0, I8},         {ATTU_REDUCE_SUM, 2, F8},
+                                 {ATTU_REDUCE_AVG_SUM, 0, F8},     {ATTU_REDUCE_MIN, 1, F8},
+                                 {ATTU_REDUCE_MAX, 1, F8},         {ATTU_REDUCE_MIN, 0, I8},
+                                 {ATTU_REDUCE_MAX, 0, I8},         {ATTU_REDUCE_ANY, 1, F8}};
       std::vector<std::vector<uint8_t>> res[2];
       for (int b = 0; b < 2; ++b) {
         auto* be = both[b];
         attu_buf *ib = put(be, iv), *fb = put(be, fv), *gb = put(be, fs), *vb = put(be, vv), *pb = put(be, perm),
                  *ob = put(be, off);
-        std::vector<attu_reduce_spec> sp(reds.size());
-        std::vector<attu_out> outs(reds.size());
-        std::vector<attu_buf*> bufs;
         size_t nout = g.whole ? 1 : nseg;
-        for (size_t k = 0; k < reds.size(); ++k) {
-          sp[k] = attu_reduce_spec{};
-          sp[k].op = reds[k].op;
-          sp[k].in_reg = sp[k].arg_reg = -1;
-          if (reds[k].col == 0) sp[k].in = attu_vec{TY(ATTU_TYPE_INT64), ib, vb, nullptr};
-          if (reds[k].col == 1) sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), fb, vb, nullptr};
-          if (reds[k].col == 2) sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), gb, vb, nullptr};
-          attu_type ot = reds[k].out ? TY(ATTU_TYPE_FLOAT64) : TY(ATTU_TYPE_INT64);
-          sp[k].out_type = ot;
-          attu_buf *o = put(be, nullptr, nout * 8), *v = put(be, nullptr, nout);
-          bufs.push_back(o);
-          bufs.push_back(v);
-          outs[k] = attu_out{ot, o, v, nullptr};
-        }
+        specs_t sp = make_specs(be, reds,
+                                {attu_vec{TY(I8), ib, vb, nullptr}, attu_vec{TY(F8), fb, vb, nullptr},
+                                 attu_vec{TY(F8), gb, vb, nullptr}},
+                                nout);
+        auto& outs = sp.outs;
+        auto& bufs = sp.bufs;
         attu_error_clear(&err);
-        int rc = g.whole ? be->reduce(be, (size_t)n, (int)reds.size(), sp.data(), outs.data(), &err)
-                         : be->segreduce(be, ob, nseg, pb, (int)reds.size(), sp.data(), outs.data(), &err);
+        int rc = g.whole ? be->reduce(be, (size_t)n, (int)reds.size(), sp.sp.data(), outs.data(), &err)
+                         : be->segreduce(be, ob, nseg, pb, (int)reds.size(), sp.sp.data(), outs.data(), &err);
         if (rc) r.fail(err.message);
         for (auto* x : bufs) res[b].push_back(get<uint8_t>(be, x, (x->bytes)));
         for (auto* x : bufs) be->free(be, x);
