@@ -37,6 +37,8 @@ extern "C" {
 #include "engine/expr_program.h"
 }
 #include "gpu/backend/expr_device.cuh"
+#include "gpu/backend/expr_jit.cuh"
+#include "gpu/backend/lbs_kernel.cuh"
 #include "gpu/patterns/mergesort.cuh"
 #include "gpu/patterns/sort.cuh"
 #include "gpu/patterns/segmented_sort.cuh"
@@ -376,11 +378,6 @@ struct dspec_t {
   int out_type;
   void* out;
   uint8_t* out_valid;
-};
-
-union num_t {
-  int64_t i;
-  double f;
 };
 
 __device__ inline num_t load_num(const dspec_t& s, int64_t row, int* isnull) {
@@ -856,18 +853,6 @@ attu_reduce_spec stage_spec(stage_t& st, const attu_reduce_spec& s) {
 
 // ---- eval on the device (the numeric subset) --------------------------------------
 
-struct dcol_t {
-  int type;
-  const void* data;
-  const uint8_t* valid;
-};
-struct dres_t {
-  int type;
-  void* data;
-  uint8_t* valid;
-  int reg;
-};
-
 // The program as the device interpreter reads it (expr_device.cuh).
 std::vector<dinstr_t> device_code(const attu_expr_program* p) {
   std::vector<dinstr_t> code((size_t)p->ninstr);
@@ -987,6 +972,29 @@ int device_eval(attu_backend* be, const attu_expr_program* p, const attu_vec* in
   mem_t<int> flag(1, ctx);
   flag.memset(0);
   int nregs = p->nregs > 0 ? p->nregs : 1;
+  // A compiled kernel where the rows pay for its compilation; its
+  // registers are machine registers, its loads and stores typed.
+  if ((long long)n >= jit_min_items()) {
+    std::vector<int> in_types((size_t)p->ninputs);
+    for (int i = 0; i < p->ninputs; ++i) in_types[(size_t)i] = ins[(size_t)i].type;
+    std::vector<dres_t> jouts(outs.begin(), outs.begin() + p->noutputs);
+    std::vector<dinstr_t> jcode(code.begin(), code.begin() + p->ninstr);
+    const void* jit = jit_kernel(jit_eval_source(jcode, npre, nregs, in_types, jouts));
+    if (jit) {
+      long long blocks = std::min<long long>((long long)ctx.sm_count() * (2048 / kJitEvalThreads),
+                                             ((long long)n + kJitEvalThreads - 1) / kJitEvalThreads);
+      const dcol_t* ip = dins.data();
+      const dres_t* op = douts.data();
+      long long nn = (long long)n;
+      int* fp = flag.data();
+      void* args[] = {&ip, &op, &nn, &fp};
+      ATTU_CUDA_CHECK(cudaLaunchKernel(jit, dim3((unsigned)blocks), dim3(kJitEvalThreads), args, 0, ctx.stream()));
+      ATTU_CUDA_CHECK_LAUNCH();
+      int failed = 0;
+      dtoh(&failed, flag.data(), 1, ctx);
+      return failed;
+    }
+  }
   size_t shmem = (size_t)nregs * kEvalThreads * sizeof(dslot_t) + (size_t)p->ninstr * sizeof(dinstr_t) +
                  (size_t)p->ninputs * sizeof(dcol_t) + (size_t)p->noutputs * sizeof(dres_t);
   if (shmem > 48 * 1024)
@@ -1134,373 +1142,13 @@ int gpu_eval(attu_backend* be, const attu_expr_program* prog, const attu_vec* in
 
 // ---- the fused join-aggregate on the device ------------------------------------
 //
-// One warp per segment (a left row). Lane l takes the segment's work items
-// l, l + 32, l + 64 ... (coalesced reads of right_map and, for partners
-// stored in row order, of the right columns). Per item the lane gathers the
-// right inputs (the left ones are loaded once), runs the program (the
-// expr_device.cuh subset), applies the residual filter and feeds its
-// partial reductions; the warp then folds the 32 partials with shuffles.
-// Every supported reduction is exact under that fold because ties are
-// broken by the item's index, which is what the reference's insertion in
-// item order gives: counts add, MIN/MAX keep the earliest of equal values,
-// and the NTH_* lists merge by (value, index). The NTH_* reductions over one
-// value register and direction share one ranked list (the cities query's
-// six nth_smallest[_arg] calls keep a single top-3 with one payload). No
-// float sum is done here: its value would depend on the fold's association.
-// Anything outside the subset, and any row the program fails on (the
-// reference raises the exact error), goes through the host below.
-
-// Small bounds keep each lane's state small: it lives in local memory, and
-// beyond L1 every access would go to L2. The program's registers live in
-// shared memory (strided_regs_t).
-constexpr int kLbsMaxK = 4;        // ranks kept per ranked list
-constexpr int kLbsMaxPay = 2;      // _ARG payloads per ranked list
-constexpr int kLbsMaxGroups = 2;   // ranked lists per call
-constexpr int kLbsMaxPlain = 4;    // COUNT / MIN / MAX reductions per call
-constexpr int kLbsThreads = 128;
-
-// A ranked list: NTH_{SMALLEST,LARGEST}[_ARG] calls over one value register.
-struct lgroup_t {
-  int largest;
-  int fl;                    // the value is of the float class
-  int in_reg;                // program register of the value
-  int K;                     // capacity: the largest k of its calls
-  int npay;
-  int pay_reg[kLbsMaxPay];   // program register of each payload
-  int pay_text[kLbsMaxPay];  // the payload is this TEXT right input's code, -1: not
-};
-
-// Where a reduction's result comes from, and where it goes.
-struct lspec_t {
-  int op;
-  int k;
-  int fl;
-  int in_reg;     // COUNT / MIN / MAX: register of the value, -1: COUNT(*)
-  int group;      // NTH_*: its ranked list, else -1
-  int pay;        // NTH_*_ARG: the payload's index in the list, else -1
-  int plain;      // COUNT / MIN / MAX: its state's index, else -1
-  int out_type;
-  int out_fl;
-  void* out;
-  uint8_t* out_valid;
-};
-
-struct lplain_t {
-  long long cnt;
-  long long idx;  // item index of acc (MIN / MAX ties)
-  int has;
-  num_t acc;
-};
-
-
-struct lbs_kargs_t {
-  const int64_t* off;
-  const int64_t* base;
-  const int64_t* map;
-  const int64_t* left_rows;
-  const dinstr_t* code;
-  int ninstr;
-  int nregs;
-  const dcol_t* left;
-  int nleft;
-  const dcol_t* right;
-  int nright;
-  int filter_reg;
-  const lspec_t* specs;
-  int nspec;
-  const lgroup_t* groups;
-  int ngroup;
-  const int* plain_op;   // op of each plain state
-  const int* plain_reg;  // its value register (-1: COUNT(*))
-  const int* plain_fl;
-  int nplain;
-  int outer;
-  long long nseg;
-  int* fail;
-  int nwords;  // 8-byte words of one lane's states (lstate_t)
-};
-
-__device__ inline int lcmp(int fl, num_t a, num_t b) {
-  if (fl) return dev_fcmp(a.f, b.f);
-  return (a.i > b.i) - (a.i < b.i);
-}
-
-// (a, ia) ranks before (b, ib) in a list ordered smallest (or largest) first.
-__device__ inline bool lbefore(int fl, int largest, num_t a, long long ia, num_t b, long long ib) {
-  int c = lcmp(fl, a, b);
-  if (largest) c = -c;
-  return c < 0 || (c == 0 && ia < ib);
-}
-
-__device__ inline void lplain_add(int op, int fl, lplain_t& st, const dslot_t* in, long long idx) {
-  if (op == ATTU_REDUCE_COUNT_STAR) { st.cnt++; return; }
-  if (in->null) return;
-  st.cnt++;
-  if (op == ATTU_REDUCE_COUNT) return;
-  num_t v;
-  v.i = in->v.i;  // the same bits whether int or float
-  int c = st.has ? lcmp(fl, v, st.acc) : 0;
-  if (!st.has || (op == ATTU_REDUCE_MIN ? c < 0 : c > 0)) { st.acc = v; st.idx = idx; }
-  st.has = 1;
-}
-
-__device__ inline void lplain_merge(int op, int fl, lplain_t& st, const lplain_t& o) {
-  st.cnt += o.cnt;
-  if (op == ATTU_REDUCE_COUNT_STAR || op == ATTU_REDUCE_COUNT || !o.has) return;
-  if (!st.has || lbefore(fl, op == ATTU_REDUCE_MAX, o.acc, o.idx, st.acc, st.idx)) {
-    st.acc = o.acc;
-    st.idx = o.idx;
-  }
-  st.has = 1;
-}
-
-// Each lane's states (the ranked lists and the plain reductions) live in
-// shared memory, one 8-byte word per field, strided by the block size so
-// that a warp's accesses to one field fall in consecutive words. Kept in
-// registers or local arrays they cost more: a list indexed at run time goes
-// to local memory (3.3 GB of loads for the cities query), and unrolled into
-// registers it pushes the interpreter into spills (6.5 GB, measured).
-// Layout per lane, in words: for each list g, 2 + K_g * (2 + P_g) words
-// (n, the payload NULL bits, K values, K indices, K * P payloads); then 4
-// words per plain state (cnt, idx, has, acc).
-struct lstate_t {
-  long long* base;  // this lane's word 0
-  int stride;       // words between consecutive fields (the block size)
-  __device__ long long& operator[](int w) const { return base[(long long)w * stride]; }
-};
-
-struct llist_t {  // one ranked list in a lane's state
-  lstate_t s;
-  int off, K, P;
-  __device__ long long& n() const { return s[off]; }
-  __device__ long long& nulls() const { return s[off + 1]; }
-  __device__ long long& val(int q) const { return s[off + 2 + q]; }
-  __device__ long long& idx(int q) const { return s[off + 2 + K + q]; }
-  __device__ long long& pay(int q, int j) const { return s[off + 2 + 2 * K + q * P + j]; }
-};
-
-__device__ inline int lgroup_words(const lgroup_t& g) { return 2 + g.K * (2 + g.npay); }
-
-__device__ inline llist_t llist(const lbs_kargs_t& a, lstate_t s, int gi) {
-  int off = 0;
-  for (int g = 0; g < gi; ++g) off += lgroup_words(a.groups[g]);
-  return llist_t{s, off, a.groups[gi].K, a.groups[gi].npay};
-}
-
-// Inserts (v, idx) into the list kept in order: smallest (or largest)
-// value first, ties by the smaller item index. paynull: bit j = payload j
-// is NULL.
-__device__ inline void lrank_insert(const lgroup_t& g, const llist_t& L, num_t v, long long idx,
-                                    const long long* pay, int paynull) {
-  int n = (int)L.n();
-  int pos = n;
-  while (pos > 0) {
-    num_t w;
-    w.i = L.val(pos - 1);
-    if (lbefore(g.fl, g.largest, v, idx, w, L.idx(pos - 1))) pos--;
-    else break;
-  }
-  if (pos >= g.K) return;
-  int last = n < g.K ? n : g.K - 1;
-  for (int q = last; q > pos; --q) {
-    L.val(q) = L.val(q - 1);
-    L.idx(q) = L.idx(q - 1);
-    for (int j = 0; j < g.npay; ++j) L.pay(q, j) = L.pay(q - 1, j);
-  }
-  L.val(pos) = v.i;
-  L.idx(pos) = idx;
-  for (int j = 0; j < g.npay; ++j) L.pay(pos, j) = pay[j];
-  if (g.npay) {
-    // entries from pos on move one place down; the new one's bits go in at pos
-    unsigned long long m = (unsigned long long)L.nulls();
-    int low = pos * g.npay;
-    unsigned long long keep = m & ((1ull << low) - 1);
-    unsigned long long moved = (m >> low) << (low + g.npay);
-    L.nulls() = (long long)(keep | moved | ((unsigned long long)paynull << low));
-  }
-  if (n < g.K) L.n() = n + 1;
-}
-
-__device__ inline lplain_t lplain_load(lstate_t s, int w) {
-  lplain_t p;
-  p.cnt = s[w];
-  p.idx = s[w + 1];
-  p.has = (int)s[w + 2];
-  p.acc.i = s[w + 3];
-  return p;
-}
-__device__ inline void lplain_save(lstate_t s, int w, const lplain_t& p) {
-  s[w] = p.cnt;
-  s[w + 1] = p.idx;
-  s[w + 2] = p.has;
-  s[w + 3] = p.acc.i;
-}
-
-// The reference's attu_reducer_store + store_one.
-__device__ void lspec_store(const lbs_kargs_t& a, const lspec_t& sp, lstate_t st, int plain_base,
-                            long long row) {
-  dslot_t sl;
-  sl.null = 0;
-  sl.v.i = 0;
-  if (sp.group >= 0) {
-    llist_t L = llist(a, st, sp.group);
-    int q = sp.k - 1;
-    if (L.n() < sp.k) sl.null = 1;
-    else if (sp.pay >= 0) {
-      if ((L.nulls() >> (q * L.P + sp.pay)) & 1) sl.null = 1;
-      else sl.v.i = L.pay(q, sp.pay);
-    } else {
-      num_t val;
-      val.i = L.val(q);
-      if (sp.out_fl) sl.v.f = sp.fl ? val.f : (double)val.i;
-      else sl.v.i = val.i;
-    }
-  } else {
-    lplain_t p = lplain_load(st, plain_base + 4 * sp.plain);
-    if (sp.op == ATTU_REDUCE_COUNT_STAR || sp.op == ATTU_REDUCE_COUNT) sl.v.i = p.cnt;
-    else if (!p.has) sl.null = 1;
-    else if (sp.out_fl && !sp.fl) sl.v.f = (double)p.acc.i;
-    else sl.v.i = p.acc.i;
-  }
-  if (sp.out_valid) sp.out_valid[row] = !sl.null;
-  switch (sp.out_type) {
-    case ATTU_TYPE_BOOL: static_cast<uint8_t*>(sp.out)[row] = sl.null ? 0 : (uint8_t)(sl.v.i != 0); break;
-    case ATTU_TYPE_INT32:
-    case ATTU_TYPE_DATE:
-    case ATTU_TYPE_TEXT: static_cast<int32_t*>(sp.out)[row] = sl.null ? 0 : (int32_t)sl.v.i; break;
-    case ATTU_TYPE_FLOAT32:
-      if (sl.null) static_cast<int32_t*>(sp.out)[row] = 0;
-      else static_cast<float*>(sp.out)[row] = (float)sl.v.f;
-      break;
-    default: static_cast<int64_t*>(sp.out)[row] = sl.null ? 0 : sl.v.i; break;
-  }
-}
-
-// Feeds one item that passed the filter to every state.
-template <typename regs_t>
-__device__ inline void lbs_feed(const lbs_kargs_t& a, regs_t R, long long row, long long idx,
-                                bool null_right, lstate_t st, int plain_base) {
-  for (int p = 0; p < a.nplain; ++p) {
-    lplain_t pl = lplain_load(st, plain_base + 4 * p);
-    lplain_add(a.plain_op[p], a.plain_fl[p], pl, a.plain_reg[p] >= 0 ? &R[a.plain_reg[p]] : nullptr, idx);
-    lplain_save(st, plain_base + 4 * p, pl);
-  }
-  int off = 0;
-  for (int gi = 0; gi < a.ngroup; ++gi) {
-    const lgroup_t& g = a.groups[gi];
-    llist_t L{st, off, g.K, g.npay};
-    off += lgroup_words(g);
-    const dslot_t& v = R[g.in_reg];
-    if (v.null) continue;
-    long long pay[kLbsMaxPay];
-    int paynull = 0;
-    for (int j = 0; j < g.npay; ++j) {
-      paynull |= R[g.pay_reg[j]].null << j;
-      pay[j] = (g.pay_text[j] >= 0 && !null_right)
-                   ? static_cast<const int32_t*>(a.right[g.pay_text[j]].data)[row]
-                   : R[g.pay_reg[j]].v.i;
-    }
-    num_t x;
-    x.i = v.v.i;
-    lrank_insert(g, L, x, idx, pay, paynull);
-  }
-}
+// The kernel is lbs_kernel.cuh's body with the interpreting step, or a
+// compiled one (expr_jit.cuh). Anything outside the device subset, and any
+// row the program fails on (the reference raises the exact error), goes
+// through the host below.
 
 __global__ void __launch_bounds__(kLbsThreads) lbs_segreduce_kernel(lbs_kargs_t a) {
-  // Shared memory: the program's registers (register-major), the lanes'
-  // states (lstate_t), then copies of the program, the right columns, the
-  // ranked lists and the plain reductions, which every lane reads at every
-  // item (a broadcast from shared memory instead of a global load).
-  extern __shared__ dslot_t lbs_regs[];
-  long long* sstate = reinterpret_cast<long long*>(lbs_regs + (size_t)a.nregs * blockDim.x);
-  dinstr_t* scode = reinterpret_cast<dinstr_t*>(sstate + (size_t)a.nwords * blockDim.x);
-  dcol_t* sright = reinterpret_cast<dcol_t*>(scode + a.ninstr);
-  lgroup_t* sgroups = reinterpret_cast<lgroup_t*>(sright + a.nright);
-  int* splain = reinterpret_cast<int*>(sgroups + a.ngroup);
-  for (int i = threadIdx.x; i < a.ninstr; i += blockDim.x) scode[i] = a.code[i];
-  for (int i = threadIdx.x; i < a.nright; i += blockDim.x) sright[i] = a.right[i];
-  for (int i = threadIdx.x; i < a.ngroup; i += blockDim.x) sgroups[i] = a.groups[i];
-  for (int i = threadIdx.x; i < a.nplain; i += blockDim.x) {
-    splain[i] = a.plain_op[i];
-    splain[a.nplain + i] = a.plain_reg[i];
-    splain[2 * a.nplain + i] = a.plain_fl[i];
-  }
-  __syncthreads();
-  a.code = scode;
-  a.right = sright;
-  a.groups = sgroups;
-  a.plain_op = splain;
-  a.plain_reg = splain + a.nplain;
-  a.plain_fl = splain + 2 * a.nplain;
-  long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  int lane = threadIdx.x & 31;
-  if (warp >= a.nseg) return;  // whole warps only: blockDim is a multiple of 32
-  long long s = warp;
-  long long lrow = a.left_rows ? a.left_rows[s] : s;
-  long long cnt = a.off[s + 1] - a.off[s], b0 = a.base[s];
-  lstate_t st{sstate + threadIdx.x, (int)blockDim.x};
-  for (int w = 0; w < a.nwords; ++w) st[w] = 0;
-  int plain_base = a.nwords - 4 * a.nplain;
-  strided_regs_t R{lbs_regs + threadIdx.x, (int)blockDim.x};
-  for (int r = 0; r < a.nregs; ++r) { R[r].v.i = 0; R[r].null = 0; }
-  // the program never writes an input register (lbs_device_eligible)
-  for (int j = 0; j < a.nleft; ++j) dev_load(a.left[j].type, a.left[j].data, a.left[j].valid, lrow, &R[j]);
-  long long passed = 0;
-  int failed = 0;
-  dev_memo_t memo;
-  for (long long i = lane; i < cnt; i += 32) {
-    long long row = a.map[b0 + i];
-    for (int j = 0; j < a.nright; ++j)
-      dev_load(a.right[j].type, a.right[j].data, a.right[j].valid, row, &R[a.nleft + j]);
-    if (dev_eval_row(a.code, a.ninstr, R, &memo)) { failed = 1; break; }
-    if (a.filter_reg >= 0 && (R[a.filter_reg].null || !R[a.filter_reg].v.i)) continue;
-    passed++;
-    lbs_feed(a, R, row, i, false, st, plain_base);
-  }
-  const unsigned full = 0xffffffffu;
-  if (__any_sync(full, failed)) {
-    if (lane == 0) atomicExch(a.fail, 1);
-    return;
-  }
-  // The warp's fold: a receiving lane reads its partner's states straight
-  // from shared memory (the partner is not a receiver in that round).
-  for (int off = 1; off < 32; off <<= 1) {
-    __syncwarp();
-    bool recv = (lane & (2 * off - 1)) == 0;
-    lstate_t o{st.base + off, st.stride};
-    if (recv) {
-      for (int p = 0; p < a.nplain; ++p) {
-        lplain_t mine = lplain_load(st, plain_base + 4 * p);
-        lplain_merge(a.plain_op[p], a.plain_fl[p], mine, lplain_load(o, plain_base + 4 * p));
-        lplain_save(st, plain_base + 4 * p, mine);
-      }
-      int woff = 0;
-      for (int gi = 0; gi < a.ngroup; ++gi) {
-        const lgroup_t& g = a.groups[gi];
-        llist_t L{st, woff, g.K, g.npay}, O{o, woff, g.K, g.npay};
-        woff += lgroup_words(g);
-        int on = (int)O.n();
-        unsigned long long onull = (unsigned long long)O.nulls();
-        for (int q = 0; q < on; ++q) {
-          long long pay[kLbsMaxPay];
-          for (int j = 0; j < g.npay; ++j) pay[j] = O.pay(q, j);
-          num_t v;
-          v.i = O.val(q);
-          lrank_insert(g, L, v, O.idx(q), pay, (int)((onull >> (q * g.npay)) & ((1ull << g.npay) - 1)));
-        }
-      }
-    }
-    long long p = __shfl_down_sync(full, passed, off);
-    if (recv) passed += p;
-  }
-  if (lane != 0) return;
-  if (a.outer && a.nspec > 0 && passed == 0) {
-    // LEFT JOIN: no partner passed; one item whose right inputs are NULL
-    for (int j = 0; j < a.nright; ++j) { R[a.nleft + j].null = 1; R[a.nleft + j].v.i = 0; }
-    if (dev_eval_row(a.code, a.ninstr, R)) { atomicExch(a.fail, 1); return; }
-    lbs_feed(a, R, -1, 0, true, st, plain_base);
-  }
-  for (int k = 0; k < a.nspec; ++k) lspec_store(a, a.specs[k], st, plain_base, s);
+  lbs_segreduce_body<lbs_interp_step>(a);
 }
 
 // Whether the device can run this call with the reference's results.
@@ -1671,14 +1319,45 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
   k.nwords = nwords;
   const int nt = kLbsThreads;
   size_t blocks = (a->nseg * 32 + nt - 1) / nt;
-  size_t shmem = (size_t)(p->nregs > 0 ? p->nregs : 1) * nt * sizeof(dslot_t) +
-                 (size_t)nwords * nt * sizeof(long long) + (size_t)p->ninstr * sizeof(dinstr_t) +
-                 (size_t)a->nright * sizeof(dcol_t) + (size_t)ngroup * sizeof(lgroup_t) +
-                 (size_t)3 * nplain * sizeof(int);
-  if (shmem > 48 * 1024)
-    ATTU_CUDA_CHECK(cudaFuncSetAttribute(lbs_segreduce_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)shmem));
-  lbs_segreduce_kernel<<<(unsigned)blocks, nt, shmem, ctx.stream()>>>(k);
+  // A compiled kernel where the work pays for its compilation. The work
+  // items are the segments' total count: right_map's length when every
+  // segment has its own partners, but segments may share theirs (a
+  // self-join's rows of one state all read that state's list: the cities
+  // query has 29,510 slots and 25.5M items), so then the total is read back.
+  const void* jit = nullptr;
+  long long items = (long long)(a->right_map->bytes / sizeof(int64_t));
+  long long min_items = jit_min_items();
+  if (items < min_items && a->nseg >= 256) {
+    int64_t total = 0;
+    dtoh(&total, I64(a->seg_offsets) + a->nseg, 1, ctx);
+    items = (long long)total;
+  }
+  if (items >= min_items) {
+    std::vector<int> lt((size_t)a->nleft), rt((size_t)a->nright);
+    for (int i = 0; i < a->nleft; ++i) lt[(size_t)i] = left[(size_t)i].type;
+    for (int i = 0; i < a->nright; ++i) rt[(size_t)i] = right[(size_t)i].type;
+    std::vector<lplain_spec_t> ps;
+    for (int i = 0; i < nplain; ++i) ps.push_back(lplain_spec_t{plain_op[(size_t)i], plain_fl[(size_t)i], plain_reg[(size_t)i]});
+    std::vector<dinstr_t> jcode(code.begin(), code.begin() + p->ninstr);
+    jit = jit_kernel(jit_lbs_source(jcode, p->nregs, lt, rt, k.filter_reg, groups, ngroup, ps));
+  }
+  if (jit) {
+    size_t shmem = jit_lbs_shared_bytes(k, nt);
+    if (shmem > 48 * 1024) {
+      int dev = 0;
+      ATTU_CUDA_CHECK(cudaGetDevice(&dev));
+      ATTU_CUDA_CHECK(cudaKernelSetAttributeForDevice((cudaKernel_t)jit, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                      (int)shmem, dev));
+    }
+    void* args[] = {&k};
+    ATTU_CUDA_CHECK(cudaLaunchKernel(jit, dim3((unsigned)blocks), dim3(nt), args, shmem, ctx.stream()));
+  } else {
+    size_t shmem = lbs_shared_bytes<lbs_interp_step>(k, nt);
+    if (shmem > 48 * 1024)
+      ATTU_CUDA_CHECK(cudaFuncSetAttribute(lbs_segreduce_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           (int)shmem));
+    lbs_segreduce_kernel<<<(unsigned)blocks, nt, shmem, ctx.stream()>>>(k);
+  }
   ATTU_CUDA_CHECK_LAUNCH();
   int failed = 0;
   dtoh(&failed, flag.data(), 1, ctx);

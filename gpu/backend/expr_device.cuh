@@ -15,12 +15,18 @@
 // the reference raises an error (overflow, range, division by zero) this
 // only reports "some row failed": the caller then reruns the reference,
 // which raises the exact error, so messages never diverge.
+//
+// The same text is compiled twice: by nvcc into the backend (the
+// interpreter: dev_eval_row walks a program held in memory) and, at run
+// time, by NVRTC into kernels specialised for one program (expr_jit.cuh):
+// there every instruction is a compile-time constant, so dev_exec_instr's
+// switch folds away and the registers become machine registers. Under NVRTC
+// (__CUDACC_RTC__) the standard headers are expr_jit's small stand-ins.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 
-#include "gpu/backend/backend_gpu.h"
 extern "C" {
 #include "engine/expr_program.h"
 }
@@ -39,6 +45,27 @@ struct dinstr_t {
   int dst_type;     // attu_type_id of dst
   int dst_prec;     // DECIMAL precision of dst
   int dst_float;    // dst is of the float class
+};
+
+// A value as the kernels compare and move it: the bits of an int64 or a
+// double.
+union num_t {
+  int64_t i;
+  double f;
+};
+
+// A column as the device kernels read it, and an output column with the
+// register it takes its values from.
+struct dcol_t {
+  int type;
+  const void* data;
+  const uint8_t* valid;
+};
+struct dres_t {
+  int type;
+  void* data;
+  uint8_t* valid;
+  int reg;
 };
 
 struct dslot_t {
@@ -123,19 +150,18 @@ struct dev_memo_t {
   double cos_val = 0;
 };
 
-// Runs the program over one row whose inputs are already in R[0..ninputs).
-// Returns 0, or 1 where the reference interpreter would raise an error.
-// regs_t: a dslot_t* (local registers) or strided_regs_t.
+// Runs one instruction. Returns 0, or 1 where the reference interpreter
+// would raise an error. regs_t: a dslot_t* (local registers) or
+// strided_regs_t. Forced inline: with a constant instruction (the compiled
+// programs) every test on `in` below is decided at compile time.
 template <typename regs_t>
-__host__ __device__ inline int dev_eval_row(const dinstr_t* code, int ninstr, regs_t R,
-                                            dev_memo_t* memo = nullptr) {
-  for (int k = 0; k < ninstr; ++k) {
-    const dinstr_t& in = code[k];
+__host__ __device__ __forceinline__ int dev_exec_instr(const dinstr_t& in, regs_t& R, dev_memo_t* memo) {
+  {
     dslot_t* o = &R[in.dst];
     if (in.guard >= 0 && (R[in.guard].null || !R[in.guard].v.i)) {
       o->null = 1;
       o->v.i = 0;
-      continue;
+      return 0;
     }
     const dslot_t* A = in.a >= 0 ? &R[in.a] : nullptr;
     const dslot_t* B = in.b >= 0 ? &R[in.b] : nullptr;
@@ -148,36 +174,36 @@ __host__ __device__ inline int dev_eval_row(const dinstr_t* code, int ninstr, re
         o->null = in.imm_null;
         if (in.dst_float) o->v.f = in.imm_f;
         else o->v.i = in.imm_i;
-        continue;
-      case ATTU_OP_MOVE: *o = *A; continue;
+        return 0;
+      case ATTU_OP_MOVE: *o = *A; return 0;
       case ATTU_OP_AND: {
         bool af = !A->null && !A->v.i, bf = !B->null && !B->v.i;
         if (af || bf) { o->null = 0; o->v.i = 0; }
         else if (A->null || B->null) { o->null = 1; o->v.i = 0; }
         else { o->null = 0; o->v.i = 1; }
-        continue;
+        return 0;
       }
       case ATTU_OP_OR: {
         bool at = !A->null && A->v.i, bt = !B->null && B->v.i;
         if (at || bt) { o->null = 0; o->v.i = 1; }
         else if (A->null || B->null) { o->null = 1; o->v.i = 0; }
         else { o->null = 0; o->v.i = 0; }
-        continue;
+        return 0;
       }
-      case ATTU_OP_IS_NULL: o->null = 0; o->v.i = A->null; continue;
-      case ATTU_OP_IS_NOT_NULL: o->null = 0; o->v.i = !A->null; continue;
-      case ATTU_OP_IS_TRUE: o->null = 0; o->v.i = !A->null && A->v.i; continue;
-      case ATTU_OP_IS_FALSE: o->null = 0; o->v.i = !A->null && !A->v.i; continue;
-      case ATTU_OP_COALESCE: *o = A->null ? *B : *A; continue;
-      case ATTU_OP_SELECT: *o = (!C->null && C->v.i) ? *A : *B; continue;
+      case ATTU_OP_IS_NULL: o->null = 0; o->v.i = A->null; return 0;
+      case ATTU_OP_IS_NOT_NULL: o->null = 0; o->v.i = !A->null; return 0;
+      case ATTU_OP_IS_TRUE: o->null = 0; o->v.i = !A->null && A->v.i; return 0;
+      case ATTU_OP_IS_FALSE: o->null = 0; o->v.i = !A->null && !A->v.i; return 0;
+      case ATTU_OP_COALESCE: *o = A->null ? *B : *A; return 0;
+      case ATTU_OP_SELECT: *o = (!C->null && C->v.i) ? *A : *B; return 0;
       default: break;
     }
     if ((A && A->null) || (B && B->null) || (C && C->null) || (D && D->null)) {
       // NULLIF(x, NULL) = x
-      if ((op == ATTU_OP_NULLIF_I || op == ATTU_OP_NULLIF_F) && !A->null) { *o = *A; continue; }
+      if ((op == ATTU_OP_NULLIF_I || op == ATTU_OP_NULLIF_F) && !A->null) { *o = *A; return 0; }
       o->null = 1;
       o->v.i = 0;
-      continue;
+      return 0;
     }
     int64_t x = A ? A->v.i : 0, y = B ? B->v.i : 0, z = 0;
     double fx = A ? A->v.f : 0, fy = B ? B->v.f : 0, fz = 0;
@@ -329,6 +355,16 @@ __host__ __device__ inline int dev_eval_row(const dinstr_t* code, int ninstr, re
     }
     *o = res;
   }
+  return 0;
+}
+
+// Runs the program over one row whose inputs are already in R[0..ninputs).
+// Returns 0, or 1 where the reference interpreter would raise an error.
+template <typename regs_t>
+__host__ __device__ inline int dev_eval_row(const dinstr_t* code, int ninstr, regs_t R,
+                                            dev_memo_t* memo = nullptr) {
+  for (int k = 0; k < ninstr; ++k)
+    if (dev_exec_instr(code[k], R, memo)) return 1;
   return 0;
 }
 

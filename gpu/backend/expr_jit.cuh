@@ -1,0 +1,73 @@
+// expr_jit.cuh: compiled expression kernels (the GPU backend's JIT).
+//
+// The device interpreter (expr_device.cuh) walks a program held in memory:
+// per row it decodes every instruction, tests its operands' NULLs through
+// pointers and keeps the registers in shared memory. For the cities query
+// that is ~1,000 instructions per pair around ~120 of arithmetic. When a
+// call is big enough to pay for it, the backend instead writes the kernel's
+// source for that one program (expr_jit_codegen.cu): the same kernel
+// bodies (eval: a grid-stride loop; lbs_segreduce: lbs_kernel.cuh's body)
+// with a step in which every instruction, register index, column type and
+// reduction shape is a constant. NVRTC compiles it (expr_jit_nvrtc.cu) with
+// the same headers the backend is built from, so the values are the
+// interpreter's: dev_exec_instr runs each instruction, --fmad=false keeps
+// a * b + c two roundings as in the reference.
+//
+// NVRTC is loaded with dlopen: a host without it (or ATTU_GPU_JIT=0) gets
+// the interpreter, as does every program the generator declines (a NaN or
+// infinite constant) or NVRTC rejects. Compiled kernels are cached by their
+// source for the life of the process.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "gpu/backend/lbs_kernel.cuh"
+
+namespace attu {
+namespace gpu_backend {
+
+// The entry point every generated source defines.
+constexpr const char* kJitKernelName = "attu_jit_kernel";
+constexpr int kJitEvalThreads = 256;
+
+// Calls with fewer rows (eval) or work items (lbs_segreduce) than this run
+// the interpreter: a compilation costs ~0.1-0.5 s once per program.
+// ATTU_GPU_JIT_MIN_ITEMS overrides (0: compile everything, for tests).
+long long jit_min_items();
+
+// Source of an eval kernel: code[0, npre) are constants (run once per
+// thread), the rest runs per row; in_types[i] is input i's column type,
+// outs[o] the output columns' types and registers. Empty when the program
+// cannot be compiled (the interpreter runs it). The kernel's parameters:
+// (const dcol_t* ins, const dres_t* outs, long long n, int* fail).
+std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nregs, const std::vector<int>& in_types,
+                            const std::vector<dres_t>& outs);
+
+// Source of an lbs_segreduce kernel for the program, the column types and
+// the reduction shape in k (groups and plain reductions as the host built
+// them). The kernel's parameter: (lbs_kargs_t a), launched with
+// lbs_shared_bytes<compiled step>(a, kLbsThreads) of shared memory, which
+// jit_lbs_shared_bytes gives.
+std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const std::vector<int>& left_types,
+                           const std::vector<int>& right_types, int filter_reg, const std::vector<lgroup_t>& groups,
+                           int ngroup, const std::vector<lplain_spec_t>& plain);
+size_t jit_lbs_shared_bytes(const lbs_kargs_t& a, int nthreads);
+
+// The compiled kernel of source on the current device, or nullptr (NVRTC
+// missing or disabled, or the compilation failed: the reason goes to
+// stderr once per source when ATTU_GPU_TRACE is set). Thread-safe.
+const void* jit_kernel(const std::string& source);
+
+// Compiles source to a CUBIN for sm_<arch> without loading it: the tests'
+// check that every generated source compiles (no GPU needed). Returns
+// false with NVRTC's log in *log.
+bool jit_compile_only(const std::string& source, int arch, std::string* log);
+
+// Whether NVRTC could be loaded.
+bool jit_available();
+
+}  // namespace gpu_backend
+}  // namespace attu

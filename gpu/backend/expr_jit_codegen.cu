@@ -1,0 +1,164 @@
+// expr_jit_codegen.cu: the sources of compiled eval and lbs_segreduce
+// kernels (expr_jit.cuh). Each instruction becomes a constant dinstr_t
+// handed to dev_exec_instr, the interpreter's own per-instruction code, so
+// the compiled kernel cannot drift from the interpreted one; what the
+// compiler removes is the decoding, the NULL tests of absent operands and
+// the register file in shared memory.
+#include "gpu/backend/expr_jit.cuh"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+namespace attu {
+namespace gpu_backend {
+
+long long jit_min_items() {
+  const char* e = getenv("ATTU_GPU_JIT_MIN_ITEMS");
+  if (e && *e) return atoll(e);
+  return 1LL << 20;
+}
+
+namespace {
+
+void appendf(std::string& s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+void appendf(std::string& s, const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n >= (int)sizeof buf) {
+    std::string big((size_t)n + 1, '\0');
+    va_start(ap, fmt);
+    vsnprintf(&big[0], big.size(), fmt, ap);
+    va_end(ap);
+    big.resize((size_t)n);
+    s += big;
+  } else if (n > 0) {
+    s.append(buf, (size_t)n);
+  }
+}
+
+// A program with a NaN or infinite constant is left to the interpreter (a
+// hex literal cannot spell them).
+bool codeable(const std::vector<dinstr_t>& code) {
+  for (const dinstr_t& in : code)
+    if (!std::isfinite(in.imm_f)) return false;
+  return true;
+}
+
+// One instruction as a constant; `memo` names the step's memo or nullptr.
+// INT64_MIN has no literal of its own (its magnitude overflows).
+void emit_instr(std::string& s, const dinstr_t& in, const char* memo, const char* on_fail) {
+  char imm[48];
+  if (in.imm_i == INT64_MIN) snprintf(imm, sizeof imm, "(-9223372036854775807LL - 1)");
+  else snprintf(imm, sizeof imm, "%lldLL", (long long)in.imm_i);
+  appendf(s,
+          "  { const dinstr_t in = {%d, %d, %d, %d, %d, %d, %d, %d, %s, %a, %d, %d, %d};\n"
+          "    if (dev_exec_instr(in, Rp, %s)) %s; }\n",
+          in.op, in.dst, in.a, in.b, in.c, in.d, in.guard, in.imm_null, imm, in.imm_f, in.dst_type, in.dst_prec,
+          in.dst_float, memo, on_fail);
+}
+
+}  // namespace
+
+std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nregs, const std::vector<int>& in_types,
+                            const std::vector<dres_t>& outs) {
+  if (!codeable(code) || nregs < 1) return std::string();
+  std::string s;
+  s += "#include \"gpu/backend/expr_device.cuh\"\n"
+       "using namespace attu::gpu_backend;\n";
+  appendf(s,
+          "extern \"C\" __global__ void __launch_bounds__(%d)\n"
+          "%s(const dcol_t* __restrict__ ins, const dres_t* __restrict__ outs, long long n, int* fail) {\n",
+          kJitEvalThreads, kJitKernelName);
+  appendf(s, "  dslot_t R[%d];\n  dslot_t* Rp = R;\n", nregs);
+  appendf(s, "  for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n", nregs);
+  for (size_t i = 0; i < in_types.size(); ++i) appendf(s, "  const dcol_t c%zu = ins[%zu];\n", i, i);
+  for (size_t o = 0; o < outs.size(); ++o) appendf(s, "  const dres_t o%zu = outs[%zu];\n", o, o);
+  for (int k = 0; k < npre; ++k) emit_instr(s, code[(size_t)k], "nullptr", "{ atomicExch(fail, 1); return; }");
+  s += "  long long stride = (long long)gridDim.x * blockDim.x;\n"
+       "  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < n; row += stride) {\n";
+  for (size_t i = 0; i < in_types.size(); ++i)
+    appendf(s, "    dev_load(%d, c%zu.data, c%zu.valid, row, &R[%zu]);\n", in_types[i], i, i, i);
+  for (size_t k = (size_t)npre; k < code.size(); ++k) emit_instr(s, code[k], "nullptr", "{ atomicExch(fail, 1); return; }");
+  for (size_t o = 0; o < outs.size(); ++o)
+    appendf(s, "    dev_store(%d, o%zu.data, o%zu.valid, row, R[%d]);\n", outs[o].type, o, o, outs[o].reg);
+  s += "  }\n}\n";
+  return s;
+}
+
+std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const std::vector<int>& left_types,
+                           const std::vector<int>& right_types, int filter_reg, const std::vector<lgroup_t>& groups,
+                           int ngroup, const std::vector<lplain_spec_t>& plain) {
+  if (!codeable(code) || nregs < 1 || ngroup > kLbsMaxGroups || (int)plain.size() > kLbsMaxPlain)
+    return std::string();
+  int nleft = (int)left_types.size();
+  std::string s;
+  s += "#include \"gpu/backend/lbs_kernel.cuh\"\n"
+       "namespace attu {\nnamespace gpu_backend {\n"
+       "struct lbs_jit_step {\n";
+  appendf(s, "  dslot_t R[%d];\n  dev_memo_t memo;\n", nregs);
+  appendf(s,
+          "  __device__ lbs_jit_step(const lbs_kargs_t&, dslot_t*, int) {\n"
+          "    for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n  }\n",
+          nregs);
+  s += "  __host__ __device__ static int shared_regs(const lbs_kargs_t&) { return 0; }\n";
+  s += "  __device__ void load_left(const lbs_kargs_t& a, long long lrow) {\n";
+  for (int j = 0; j < nleft; ++j)
+    appendf(s, "    dev_load(%d, a.left[%d].data, a.left[%d].valid, lrow, &R[%d]);\n", left_types[(size_t)j], j, j, j);
+  s += "  }\n";
+  s += "  __device__ int item(const lbs_kargs_t& a, long long row) {\n    dslot_t* Rp = R;\n";
+  for (size_t j = 0; j < right_types.size(); ++j)
+    appendf(s, "    dev_load(%d, a.right[%zu].data, a.right[%zu].valid, row, &R[%d]);\n", right_types[j], j, j,
+            nleft + (int)j);
+  for (const dinstr_t& in : code) emit_instr(s, in, "&memo", "return 1");
+  s += "    return 0;\n  }\n";
+  s += "  __device__ int outer_item(const lbs_kargs_t& a) {\n    dslot_t* Rp = R;\n";
+  for (size_t j = 0; j < right_types.size(); ++j)
+    appendf(s, "    R[%d].null = 1; R[%d].v.i = 0;\n", nleft + (int)j, nleft + (int)j);
+  for (const dinstr_t& in : code) emit_instr(s, in, "nullptr", "return 1");
+  s += "    return 0;\n  }\n";
+  if (filter_reg < 0)
+    s += "  __device__ bool passes(const lbs_kargs_t&) const { return true; }\n";
+  else
+    appendf(s, "  __device__ bool passes(const lbs_kargs_t&) const { return !R[%d].null && R[%d].v.i; }\n", filter_reg,
+            filter_reg);
+  s += "  __device__ const dslot_t& reg(int r) const { return R[r]; }\n";
+  appendf(s, "  __device__ int nplain(const lbs_kargs_t&) const { return %d; }\n", (int)plain.size());
+  s += "  __device__ lplain_spec_t plain(const lbs_kargs_t&, int p) const {\n";
+  for (size_t p = 0; p < plain.size(); ++p)
+    appendf(s, "    if (p == %zu) return lplain_spec_t{%d, %d, %d};\n", p, plain[p].op, plain[p].fl, plain[p].reg);
+  s += "    return lplain_spec_t{0, 0, -1};\n  }\n";
+  appendf(s, "  __device__ int ngroup(const lbs_kargs_t&) const { return %d; }\n", ngroup);
+  s += "  __device__ lgroup_t group(const lbs_kargs_t&, int gi) const {\n";
+  for (int g = 0; g < ngroup; ++g) {
+    const lgroup_t& G = groups[(size_t)g];
+    appendf(s, "    if (gi == %d) return lgroup_t{%d, %d, %d, %d, %d, {", g, G.largest, G.fl, G.in_reg, G.K, G.npay);
+    for (int j = 0; j < kLbsMaxPay; ++j) appendf(s, "%s%d", j ? ", " : "", G.pay_reg[j]);
+    s += "}, {";
+    for (int j = 0; j < kLbsMaxPay; ++j) appendf(s, "%s%d", j ? ", " : "", G.pay_text[j]);
+    s += "}};\n";
+  }
+  s += "    return lgroup_t{};\n  }\n};\n}  // namespace gpu_backend\n}  // namespace attu\n";
+  appendf(s,
+          "extern \"C\" __global__ void __launch_bounds__(%d) %s(attu::gpu_backend::lbs_kargs_t a) {\n"
+          "  attu::gpu_backend::lbs_segreduce_body<attu::gpu_backend::lbs_jit_step>(a);\n}\n",
+          kLbsThreads, kJitKernelName);
+  return s;
+}
+
+// The compiled step keeps its registers in registers: no shared copy.
+struct lbs_no_shared_regs {
+  __host__ __device__ static int shared_regs(const lbs_kargs_t&) { return 0; }
+};
+
+size_t jit_lbs_shared_bytes(const lbs_kargs_t& a, int nthreads) {
+  return lbs_shared_bytes<lbs_no_shared_regs>(a, nthreads);
+}
+
+}  // namespace gpu_backend
+}  // namespace attu
