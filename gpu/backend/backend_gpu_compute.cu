@@ -975,11 +975,10 @@ int device_eval(attu_backend* be, const attu_expr_program* p, const attu_vec* in
   // A compiled kernel where the rows pay for its compilation; its
   // registers are machine registers, its loads and stores typed.
   if ((long long)n >= jit_min_items()) {
-    std::vector<int> in_types((size_t)p->ninputs);
-    for (int i = 0; i < p->ninputs; ++i) in_types[(size_t)i] = ins[(size_t)i].type;
+    std::vector<dcol_t> jins(ins.begin(), ins.begin() + p->ninputs);
     std::vector<dres_t> jouts(outs.begin(), outs.begin() + p->noutputs);
     std::vector<dinstr_t> jcode(code.begin(), code.begin() + p->ninstr);
-    const void* jit = jit_kernel(jit_eval_source(jcode, npre, nregs, in_types, jouts));
+    const void* jit = jit_kernel(jit_eval_source(jcode, npre, nregs, jins, jouts));
     if (jit) {
       long long blocks = std::min<long long>((long long)ctx.sm_count() * (2048 / kJitEvalThreads),
                                              ((long long)n + kJitEvalThreads - 1) / kJitEvalThreads);
@@ -1157,6 +1156,7 @@ bool lbs_device_eligible(const attu_lbs_segreduce_args* a) {
   if (!p || a->nreduce < 0) return false;
   if (p->nregs > kDevMaxRegs || p->ninputs != a->nleft + a->nright) return false;
   if (a->nseg > ((size_t)1 << 32)) return false;  // the grid: 32 threads a segment
+  if (a->right_map->bytes / sizeof(int64_t) > (size_t)INT32_MAX) return false;  // 32-bit item indices
   auto is_text = [&](int reg) { return reg >= 0 && reg < p->nregs && p->reg_types[reg].id == ATTU_TYPE_TEXT; };
   for (int k = 0; k < p->ninstr; ++k) {
     const attu_instr& in = p->code[k];
@@ -1333,9 +1333,7 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
     items = (long long)total;
   }
   if (items >= min_items) {
-    std::vector<int> lt((size_t)a->nleft), rt((size_t)a->nright);
-    for (int i = 0; i < a->nleft; ++i) lt[(size_t)i] = left[(size_t)i].type;
-    for (int i = 0; i < a->nright; ++i) rt[(size_t)i] = right[(size_t)i].type;
+    std::vector<dcol_t> lt(left.begin(), left.begin() + a->nleft), rt(right.begin(), right.begin() + a->nright);
     std::vector<lplain_spec_t> ps;
     for (int i = 0; i < nplain; ++i) ps.push_back(lplain_spec_t{plain_op[(size_t)i], plain_fl[(size_t)i], plain_reg[(size_t)i]});
     std::vector<dinstr_t> jcode(code.begin(), code.begin() + p->ninstr);

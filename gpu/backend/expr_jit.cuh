@@ -39,20 +39,23 @@ constexpr int kJitEvalThreads = 256;
 long long jit_min_items();
 
 // Source of an eval kernel: code[0, npre) are constants (run once per
-// thread), the rest runs per row; in_types[i] is input i's column type,
-// outs[o] the output columns' types and registers. Empty when the program
-// cannot be compiled (the interpreter runs it). The kernel's parameters:
+// thread), the rest runs per row; ins[i] is input i's column and outs[o]
+// an output column with its register. Only their types and whether they
+// have a validity buffer go into the source (a column without one loads no
+// NULL flags, and the NULL tests on its values fold away), so the kernel
+// serves any columns of that shape. Empty when the program cannot be
+// compiled (the interpreter runs it). The kernel's parameters:
 // (const dcol_t* ins, const dres_t* outs, long long n, int* fail).
-std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nregs, const std::vector<int>& in_types,
+std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nregs, const std::vector<dcol_t>& ins,
                             const std::vector<dres_t>& outs);
 
-// Source of an lbs_segreduce kernel for the program, the column types and
-// the reduction shape in k (groups and plain reductions as the host built
-// them). The kernel's parameter: (lbs_kargs_t a), launched with
+// Source of an lbs_segreduce kernel for the program, the columns' shapes
+// (types and validity, as for eval) and the reduction shape (groups and
+// plain reductions as the host built them). The kernel's parameter: (lbs_kargs_t a), launched with
 // lbs_shared_bytes<compiled step>(a, kLbsThreads) of shared memory, which
 // jit_lbs_shared_bytes gives.
-std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const std::vector<int>& left_types,
-                           const std::vector<int>& right_types, int filter_reg, const std::vector<lgroup_t>& groups,
+std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const std::vector<dcol_t>& left,
+                           const std::vector<dcol_t>& right, int filter_reg, const std::vector<lgroup_t>& groups,
                            int ngroup, const std::vector<lplain_spec_t>& plain);
 size_t jit_lbs_shared_bytes(const lbs_kargs_t& a, int nthreads);
 

@@ -63,9 +63,20 @@ void emit_instr(std::string& s, const dinstr_t& in, const char* memo, const char
           in.dst_float, memo, on_fail);
 }
 
+// The validity argument of a load or store: the column's buffer, or a
+// literal nullptr when it has none (then the NULL flag is a constant 0 and
+// every test of it folds away).
+std::string valid_arg(const void* valid, const char* base, size_t i) {
+  if (!valid) return "nullptr";
+  char buf[64];
+  if (base[0] == 'a') snprintf(buf, sizeof buf, "%s[%zu].valid", base, i);
+  else snprintf(buf, sizeof buf, "%s%zu.valid", base, i);
+  return buf;
+}
+
 }  // namespace
 
-std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nregs, const std::vector<int>& in_types,
+std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nregs, const std::vector<dcol_t>& ins,
                             const std::vector<dres_t>& outs) {
   if (!codeable(code) || nregs < 1) return std::string();
   std::string s;
@@ -77,26 +88,27 @@ std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nre
           kJitEvalThreads, kJitKernelName);
   appendf(s, "  dslot_t R[%d];\n  dslot_t* Rp = R;\n", nregs);
   appendf(s, "  for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n", nregs);
-  for (size_t i = 0; i < in_types.size(); ++i) appendf(s, "  const dcol_t c%zu = ins[%zu];\n", i, i);
+  for (size_t i = 0; i < ins.size(); ++i) appendf(s, "  const dcol_t c%zu = ins[%zu];\n", i, i);
   for (size_t o = 0; o < outs.size(); ++o) appendf(s, "  const dres_t o%zu = outs[%zu];\n", o, o);
   for (int k = 0; k < npre; ++k) emit_instr(s, code[(size_t)k], "nullptr", "{ atomicExch(fail, 1); return; }");
   s += "  long long stride = (long long)gridDim.x * blockDim.x;\n"
        "  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < n; row += stride) {\n";
-  for (size_t i = 0; i < in_types.size(); ++i)
-    appendf(s, "    dev_load(%d, c%zu.data, c%zu.valid, row, &R[%zu]);\n", in_types[i], i, i, i);
+  for (size_t i = 0; i < ins.size(); ++i)
+    appendf(s, "    dev_load(%d, c%zu.data, %s, row, &R[%zu]);\n", ins[i].type, i, valid_arg(ins[i].valid, "c", i).c_str(), i);
   for (size_t k = (size_t)npre; k < code.size(); ++k) emit_instr(s, code[k], "nullptr", "{ atomicExch(fail, 1); return; }");
   for (size_t o = 0; o < outs.size(); ++o)
-    appendf(s, "    dev_store(%d, o%zu.data, o%zu.valid, row, R[%d]);\n", outs[o].type, o, o, outs[o].reg);
+    appendf(s, "    dev_store(%d, o%zu.data, %s, row, R[%d]);\n", outs[o].type, o, valid_arg(outs[o].valid, "o", o).c_str(),
+            outs[o].reg);
   s += "  }\n}\n";
   return s;
 }
 
-std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const std::vector<int>& left_types,
-                           const std::vector<int>& right_types, int filter_reg, const std::vector<lgroup_t>& groups,
+std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const std::vector<dcol_t>& left,
+                           const std::vector<dcol_t>& right, int filter_reg, const std::vector<lgroup_t>& groups,
                            int ngroup, const std::vector<lplain_spec_t>& plain) {
   if (!codeable(code) || nregs < 1 || ngroup > kLbsMaxGroups || (int)plain.size() > kLbsMaxPlain)
     return std::string();
-  int nleft = (int)left_types.size();
+  int nleft = (int)left.size();
   std::string s;
   s += "#include \"gpu/backend/lbs_kernel.cuh\"\n"
        "namespace attu {\nnamespace gpu_backend {\n"
@@ -109,16 +121,17 @@ std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const s
   s += "  __host__ __device__ static int shared_regs(const lbs_kargs_t&) { return 0; }\n";
   s += "  __device__ void load_left(const lbs_kargs_t& a, long long lrow) {\n";
   for (int j = 0; j < nleft; ++j)
-    appendf(s, "    dev_load(%d, a.left[%d].data, a.left[%d].valid, lrow, &R[%d]);\n", left_types[(size_t)j], j, j, j);
+    appendf(s, "    dev_load(%d, a.left[%d].data, %s, lrow, &R[%d]);\n", left[(size_t)j].type, j,
+            valid_arg(left[(size_t)j].valid, "a.left", (size_t)j).c_str(), j);
   s += "  }\n";
   s += "  __device__ int item(const lbs_kargs_t& a, long long row) {\n    dslot_t* Rp = R;\n";
-  for (size_t j = 0; j < right_types.size(); ++j)
-    appendf(s, "    dev_load(%d, a.right[%zu].data, a.right[%zu].valid, row, &R[%d]);\n", right_types[j], j, j,
-            nleft + (int)j);
+  for (size_t j = 0; j < right.size(); ++j)
+    appendf(s, "    dev_load(%d, a.right[%zu].data, %s, row, &R[%d]);\n", right[j].type, j,
+            valid_arg(right[j].valid, "a.right", j).c_str(), nleft + (int)j);
   for (const dinstr_t& in : code) emit_instr(s, in, "&memo", "return 1");
   s += "    return 0;\n  }\n";
   s += "  __device__ int outer_item(const lbs_kargs_t& a) {\n    dslot_t* Rp = R;\n";
-  for (size_t j = 0; j < right_types.size(); ++j)
+  for (size_t j = 0; j < right.size(); ++j)
     appendf(s, "    R[%d].null = 1; R[%d].v.i = 0;\n", nleft + (int)j, nleft + (int)j);
   for (const dinstr_t& in : code) emit_instr(s, in, "nullptr", "return 1");
   s += "    return 0;\n  }\n";

@@ -354,8 +354,12 @@ __device__ void lbs_segreduce_body(lbs_kargs_t a) {
   step.load_left(a, lrow);  // the program never writes an input register
   long long passed = 0;
   int failed = 0;
-  for (long long i = lane; i < cnt; i += 32) {
-    long long row = a.map[b0 + i];
+  // 32-bit item indices (lbs_device_eligible: right_map has fewer than
+  // 2^31 slots): the loop's index arithmetic is a good part of a compiled
+  // step's instructions.
+  const int64_t* map = a.map + b0;
+  for (int i = lane; i < (int)cnt; i += 32) {
+    long long row = map[i];
     if (step.item(a, row)) { failed = 1; break; }
     if (!step.passes(a)) continue;
     passed++;

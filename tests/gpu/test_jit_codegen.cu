@@ -85,9 +85,13 @@ int main() {
       I(ATTU_OP_SIGN_F, 15, 14, -1, -1, -1, F), I(ATTU_OP_POWER, 16, 15, 5, -1, -1, F),
       I(ATTU_OP_EARTH_DISTANCE, 17, 2, 3, 14, 15, F), I(ATTU_OP_ATAN2, 18, 17, 2, -1, -1, F),
       I(ATTU_OP_EXP, 19, 18, -1, -1, -1, F), I(ATTU_OP_LN, 20, 19, -1, -1, -1, F)};
-  std::vector<int> in_types = {L, L, F, F};
+  // Columns: a non-null pointer stands for a validity buffer (only its
+  // presence goes into the source).
+  static const uint8_t some[1] = {1};
+  auto col = [](int type, bool valid) { return dcol_t{type, nullptr, valid ? some : nullptr}; };
+  std::vector<dcol_t> in_types = {col(L, true), col(L, false), col(F, true), col(F, false)};
   check("eval: integer, decimal, logic, casts, guard",
-        jit_eval_source(ints, 2, 23, in_types, {dres_t{L, nullptr, nullptr, 15}, dres_t{B, nullptr, nullptr, 18},
+        jit_eval_source(ints, 2, 23, in_types, {dres_t{L, nullptr, const_cast<uint8_t*>(some), 15}, dres_t{B, nullptr, nullptr, 18},
                                                 dres_t{ATTU_TYPE_INT32, nullptr, nullptr, 21}}));
   check("eval: float arithmetic and math functions",
         jit_eval_source(floats, 2, 21, in_types, {dres_t{F, nullptr, nullptr, 20}, dres_t{ATTU_TYPE_FLOAT32, nullptr, nullptr, 13}}));
@@ -107,8 +111,10 @@ int main() {
   g.pay_reg[1] = g.pay_text[1] = -1;
   std::vector<lplain_spec_t> plain = {{ATTU_REDUCE_COUNT_STAR, 0, -1}, {ATTU_REDUCE_MIN, 1, 8}};
   check("lbs_segreduce: filter, ranked list with payload, COUNT(*), MIN",
-        jit_lbs_source(pairs, 9, {F, F, L}, {F, F, L, ATTU_TYPE_TEXT}, 7, {g}, 1, plain));
-  check("lbs_segreduce: no filter, no ranked list", jit_lbs_source(pairs, 9, {F, F, L}, {F, F, L, L}, -1, {}, 0, plain));
+        jit_lbs_source(pairs, 9, {col(F, false), col(F, true), col(L, false)},
+                       {col(F, true), col(F, false), col(L, false), col(ATTU_TYPE_TEXT, true)}, 7, {g}, 1, plain));
+  check("lbs_segreduce: no filter, no ranked list", jit_lbs_source(pairs, 9, {col(F, false), col(F, false), col(L, false)},
+                                     {col(F, false), col(F, false), col(L, false), col(L, false)}, -1, {}, 0, plain));
   // a constant the generator cannot spell: declined, the interpreter runs it
   std::vector<dinstr_t> inf = {C(4, 0, 1.0 / 0.0, F)};
   if (!jit_eval_source(inf, 1, 5, in_types, {dres_t{F, nullptr, nullptr, 4}}).empty()) {
