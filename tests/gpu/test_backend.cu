@@ -6,7 +6,7 @@
 // NULLS FIRST/LAST, NaN and -0), segmented_sort, segment_heads, window_rank, group_dense, key_encode,
 // segreduce (device path: many segments; host path: rank aggregates),
 // reduce, eval (arithmetic, comparison, division by zero), lbs_segreduce
-// (filter, LEFT semantics), and the memory budget (53200). Sizes 0, 1, a
+// (filter, LEFT semantics), and the memory budget (53200). Sizes 0, 1, 2, 777, 2048 (the one-block sort), a
 // few thousand and 1M; outputs poisoned first.
 #include "gpu/backend/backend_gpu.h"
 #include "tests/gpu/test_util.cuh"
@@ -59,7 +59,7 @@ std::vector<T> get(attu_backend* be, const attu_buf* b, size_t n) {
 }
 
 std::vector<size_t> sizes() {
-  return attu::test::small_filter(std::vector<size_t>{0, 1, 2, 4097, 1u << 20},
+  return attu::test::small_filter(std::vector<size_t>{0, 1, 2, 777, 2048, 4097, 1u << 20},
                                   [](size_t n) { return (long long)n; });
 }
 
