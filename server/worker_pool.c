@@ -1,11 +1,19 @@
 /*
  * worker_pool.c - a growing pool of worker threads (see worker_pool.h).
  *
- * Invariants: idle counts threads waiting for a job; blocked counts
- * threads inside a job that wait for a client. A job never waits behind
- * blocked workers while the cap allows more threads: whenever jobs are
- * queued beyond the idle threads and fewer than min_threads threads are
- * unblocked, another thread starts.
+ * Invariants: idle counts threads waiting for a job (the idle stack);
+ * blocked counts threads inside a job that wait for a client. A job never
+ * waits behind blocked workers while the cap allows more threads: whenever
+ * jobs are queued beyond the idle threads and fewer than min_threads
+ * threads are unblocked, another thread starts.
+ *
+ * Idle workers wait on their own condition variables, on a stack: a new
+ * job wakes the one that went idle last. With one condition variable for
+ * all, each signal woke whichever had waited longest, so a client's
+ * queries went round every worker in turn, each time on a thread whose
+ * core had gone to sleep and whose caches were cold (measured on the
+ * cities query over the wire: 2.18 ms median server-side with 32 workers
+ * against 1.86 ms with one).
  */
 #include "server/worker_pool.h"
 
@@ -24,11 +32,15 @@ typedef struct job {
 typedef struct thread_node {
     struct thread_node *next;
     pthread_t id;
+    worker_pool *pool;
+    pthread_cond_t cv;              /* this worker's wake-up */
+    struct thread_node *idle_next;  /* below it on the idle stack */
+    bool listed;                    /* on the idle stack (cleared by whoever pops it) */
 } thread_node;
 
 struct worker_pool {
     pthread_mutex_t mu;
-    pthread_cond_t  cv;
+    thread_node *idle_top;  /* the worker that went idle last */
     job  *head, *tail;
     int   queued;
     int   idle;
@@ -39,14 +51,28 @@ struct worker_pool {
     job  *free_jobs;   /* recycled job nodes */
 };
 
+/* Under mu: wakes the worker that went idle last, if any. */
+static void wake_one(worker_pool *p) {
+    thread_node *t = p->idle_top;
+    if (!t) return;
+    p->idle_top = t->idle_next;
+    t->listed = false;
+    p->idle--;
+    pthread_cond_signal(&t->cv);
+}
+
 static void *worker_main(void *arg) {
-    worker_pool *p = arg;
+    thread_node *self = arg;
+    worker_pool *p = self->pool;
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (!p->head && !p->stopping) {
+            self->idle_next = p->idle_top;
+            p->idle_top = self;
+            self->listed = true;
             p->idle++;
-            pthread_cond_wait(&p->cv, &p->mu);
-            p->idle--;
+            /* a spurious wake-up leaves it listed: wait again */
+            while (self->listed) pthread_cond_wait(&self->cv, &p->mu);
         }
         if (!p->head) break;   /* stopping and drained */
         job *j = p->head;
@@ -66,14 +92,16 @@ static void *worker_main(void *arg) {
 }
 
 static int start_thread(worker_pool *p) {
-    thread_node *t = malloc(sizeof *t);
+    thread_node *t = calloc(1, sizeof *t);
     if (!t) return -1;
+    t->pool = p;
+    pthread_cond_init(&t->cv, NULL);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 8u << 20);
-    int rc = pthread_create(&t->id, &attr, worker_main, p);
+    int rc = pthread_create(&t->id, &attr, worker_main, t);
     pthread_attr_destroy(&attr);
-    if (rc) { free(t); return -1; }
+    if (rc) { pthread_cond_destroy(&t->cv); free(t); return -1; }
     t->next = p->threads;
     p->threads = t;
     p->nthreads++;
@@ -111,7 +139,6 @@ worker_pool *worker_pool_new(int min_threads, int max_threads) {
     p->max_threads = max_threads;
     p->min_threads = min_threads;
     pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->cv, NULL);
     pthread_mutex_lock(&p->mu);
     for (int i = 0; i < min_threads; i++) start_thread(p);
     pthread_mutex_unlock(&p->mu);
@@ -132,7 +159,7 @@ int worker_pool_submit(worker_pool *p, worker_fn fn, void *arg) {
     p->tail = j;
     p->queued++;
     maybe_grow(p);
-    pthread_cond_signal(&p->cv);
+    wake_one(p);
     pthread_mutex_unlock(&p->mu);
     return 0;
 }
@@ -148,17 +175,17 @@ void worker_pool_free(worker_pool *p) {
     if (!p) return;
     pthread_mutex_lock(&p->mu);
     p->stopping = true;
-    pthread_cond_broadcast(&p->cv);
+    while (p->idle_top) wake_one(p);
     pthread_mutex_unlock(&p->mu);
     thread_node *t = p->threads;
     while (t) {
         thread_node *next = t->next;
         pthread_join(t->id, NULL);
+        pthread_cond_destroy(&t->cv);
         free(t);
         t = next;
     }
     while (p->free_jobs) { job *j = p->free_jobs; p->free_jobs = j->next; free(j); }
     pthread_mutex_destroy(&p->mu);
-    pthread_cond_destroy(&p->cv);
     free(p);
 }
