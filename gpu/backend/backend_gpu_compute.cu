@@ -2133,6 +2133,7 @@ void install_compute(attu_backend* be) {
   IMPL(be)->device_eval = !(e && strcmp(e, "0") == 0);
   const char* l = getenv("ATTU_GPU_LBS");
   IMPL(be)->device_lbs = !(l && strcmp(l, "0") == 0);
+  if (IMPL(be)->device_eval || IMPL(be)->device_lbs) jit_warm_up();
   be->eval = gpu_eval;
   be->sort = gpu_sort;
   be->top_k = gpu_top_k;

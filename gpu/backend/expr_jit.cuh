@@ -72,5 +72,11 @@ bool jit_compile_only(const std::string& source, int arch, std::string* log);
 // Whether NVRTC could be loaded.
 bool jit_available();
 
+// Loads NVRTC and compiles a trivial kernel on a background thread (once
+// per process), so that the first program worth compiling does not also
+// pay for loading the compiler (~0.5 s). The GPU backend calls it when it
+// starts; ATTU_GPU_JIT=0 skips it.
+void jit_warm_up();
+
 }  // namespace gpu_backend
 }  // namespace attu

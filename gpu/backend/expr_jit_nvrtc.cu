@@ -17,6 +17,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 
 namespace attu {
@@ -161,6 +162,41 @@ std::unordered_map<std::string, jit_entry>& cache() {
 }  // namespace
 
 bool jit_available() { return nvrtc().ok; }
+
+namespace {
+// Joined at exit, so the process never ends inside NVRTC.
+struct warm_thread_t {
+  std::thread t;
+  ~warm_thread_t() {
+    if (t.joinable()) t.join();
+  }
+};
+warm_thread_t warm_thread;
+}  // namespace
+
+void jit_warm_up() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char* off = getenv("ATTU_GPU_JIT");
+    if (off && !strcmp(off, "0")) return;
+    int dev = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
+      cudaGetLastError();
+      return;
+    }
+    int arch = major * 10 + minor;
+    try {
+      warm_thread.t = std::thread([arch] {
+        std::string log;
+        jit_compile_only(jit_eval_source({}, 0, 1, {}, {}), arch, &log);
+      });
+    } catch (...) {
+      // no thread: the first compilation pays the loading instead
+    }
+  });
+}
 
 bool jit_compile_only(const std::string& source, int arch, std::string* log) {
   std::string cubin;
