@@ -275,12 +275,16 @@ done:
  * mask), plus the exclusive scan of the lengths (*off, nn + 1 entries) and
  * their *total. */
 /* lo[i] / hi[i]: the lower and upper bound of needle kn[i] in the sorted
- * keys ss. Two binary searches per needle in general; when the sorted keys
- * are dense (their range at most 4 x their count, as surrogate keys and
- * SSB's dimension keys are), a bounds table over the whole range is built
- * once (a sorted_search of the range's values, themselves sorted) and each
- * needle reads its two bounds from it: two gathers instead of two random
- * walks down a large array. */
+ * keys ss. Two binary searches per needle in general; when the key range is
+ * small next to the work (the sorted keys are dense: their range at most 4
+ * x their count, as surrogate keys and SSB's dimension keys are; or the
+ * range is at most half the needles, as a filtered dimension's is against
+ * its fact table, and at most 2^26 keys), a bounds table over the whole
+ * range is built once (a sorted_search of the range's values, themselves
+ * sorted) and each needle reads its two bounds from it: two gathers instead
+ * of two random walks down the sorted keys. (H100, SSB SF20 q2.1: 120M
+ * needles against 40,018 part keys spread over a range of 1M, two
+ * sorted_searches took 2.8 ms each.) */
 static int find_runs(xctx *x, attu_buf *kn, size_t nn, attu_buf *ss, size_t ns, attu_buf *lo, attu_buf *hi) {
     int64_t kmin = 0, kmax = 0;
     __int128 range = 0;
@@ -289,7 +293,9 @@ static int find_runs(xctx *x, attu_buf *kn, size_t nn, attu_buf *ss, size_t ns, 
             x->be->download(x->be, &kmax, ss, (ns - 1) * 8, 8, x->err)) return -1;
         range = (__int128)kmax - kmin + 1;
     }
-    if (ns == 0 || nn < 65536 || range > (__int128)4 * ns + 1024 || range > ((__int128)1 << 30))
+    bool table = range <= (__int128)4 * ns + 1024 ||
+                 (range <= (__int128)(nn / 2) && range <= ((__int128)1 << 26));
+    if (ns == 0 || nn < 65536 || !table || range > ((__int128)1 << 30))
         return x->be->sorted_search(x->be, kn, nn, ss, ns, false, lo, x->err) ||
                x->be->sorted_search(x->be, kn, nn, ss, ns, true, hi, x->err) ? -1 : 0;
     size_t nb = (size_t)range + 1;
