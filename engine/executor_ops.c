@@ -799,8 +799,6 @@ static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, siz
     for (int i = 0; i < s->naggs; i++) {
         const attu_stage_agg *g = &s->aggs[i];
         if (g->count_distinct || g->var || g->norder) return 1;
-        /* 16-byte NUMERIC results reduce on the sort path */
-        if (g->out_type.id == ATTU_TYPE_NUMERIC || (g->in >= 0 && args[g->in]->type.id == ATTU_TYPE_NUMERIC)) return 1;
         switch (g->op) {
         case ATTU_REDUCE_COUNT_STAR: case ATTU_REDUCE_COUNT: case ATTU_REDUCE_AVG_SUM: break;
         case ATTU_REDUCE_SUM: case ATTU_REDUCE_MIN: case ATTU_REDUCE_MAX:
