@@ -316,10 +316,16 @@ static int add_numeric(attu_reducer *r, attu_numeric v, int isnull, attu_error *
     case ATTU_REDUCE_ANY:
         if (!r->has) r->nacc = v;
         break;
-    case ATTU_REDUCE_VAR_M2:
+    case ATTU_REDUCE_VAR_M2: {
+        /* nacc = n * sum(x^2) - sum(x)^2, exact: the numerator PostgreSQL's
+         * numeric_stddev_internal divides by n(n-1) or n^2; kept current
+         * so that a numerator past 36 digits raises 22003 here */
+        attu_numeric nn = attu_numeric_from_int64(r->cnt), a, b;
         if (attu_numeric_mul(v, v, &t, err) || attu_numeric_add(r->nsx, v, &r->nsx, err) ||
-            attu_numeric_add(r->nsxx, t, &r->nsxx, err)) return -1;
+            attu_numeric_add(r->nsxx, t, &r->nsxx, err) || attu_numeric_mul(nn, r->nsxx, &a, err) ||
+            attu_numeric_mul(r->nsx, r->nsx, &b, err) || attu_numeric_sub(a, b, &r->nacc, err)) return -1;
         break;
+    }
     default:
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                               "this aggregate is not supported for numeric values");
@@ -402,17 +408,6 @@ void attu_reducer_store(const attu_reducer *r, attu_out *out, size_t s) {
     int out_fl = attu_type_mclass(out->type.id) == ATTU_MC_FLOAT;
     if (r->nm) {
         attu_numeric v = r->nacc;
-        if (r->op == ATTU_REDUCE_VAR_M2 && r->has) {
-            /* n * sum(x^2) - sum(x)^2, exact: the numerator PostgreSQL's
-             * numeric_stddev_internal divides by n(n-1) or n^2. A value
-             * past 36 digits stores NULL's zero; the sums' overflow has
-             * already raised 22003. */
-            attu_numeric nn = attu_numeric_from_int64(r->cnt), a, b;
-            attu_error e2;
-            memset(&e2, 0, sizeof e2);
-            if (attu_numeric_mul(nn, r->nsxx, &a, &e2) || attu_numeric_mul(r->nsx, r->nsx, &b, &e2) ||
-                attu_numeric_sub(a, b, &v, &e2)) { sl.null = 1; store_one(out, s, &sl); return; }
-        }
         if (!r->has) sl.null = 1;
         else if (out->type.id == ATTU_TYPE_NUMERIC) { sl.v.n = v.m; sl.len = (uint32_t)v.dscale; }
         else if (out_fl) sl.v.f = attu_numeric_to_double(v);

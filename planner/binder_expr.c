@@ -541,9 +541,11 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return NULL;
     }
     if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0 &&
-        (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT || a->type.id == ATTU_TYPE_NUMERIC)) {
-        /* float8 -> numeric keeps 15 significant digits, so the scale
-         * follows the value: NUMERIC */
+        (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT || a->type.id == ATTU_TYPE_NUMERIC ||
+         a->type.id == ATTU_TYPE_TEXT)) {
+        /* float8 -> numeric keeps 15 significant digits, and text keeps
+         * the digits each value is written with: the scale follows the
+         * value, NUMERIC */
         t = attu_type_make(ATTU_TYPE_NUMERIC);
     } else if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0) {
         /* numeric without a typmod: keep the decimal's scale */
