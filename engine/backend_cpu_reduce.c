@@ -16,11 +16,10 @@ static inline void load_one(const attu_vec *v, int64_t row, attu_slot *o) {
     case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: o->v.i = ((const int32_t *)d)[row]; break;
     case ATTU_TYPE_FLOAT32: o->v.f = ((const float *)d)[row]; break;
     case ATTU_TYPE_FLOAT64: o->v.f = ((const double *)d)[row]; break;
-    case ATTU_TYPE_NUMERIC: {
-        attu_numeric n = attu_numeric_unpack((const char *)d + (size_t)row * 16);
-        o->v.n = n.m; o->len = (uint32_t)n.dscale;
+    case ATTU_TYPE_NUMERIC:   /* the register points at the column's slot */
+        o->v.s = (const char *)d + (size_t)row * 16;
+        o->len = 16;
         break;
-    }
     case ATTU_TYPE_TEXT: {
         int32_t code = ((const int32_t *)d)[row];
         if (o->null || !v->dict || code < 0 || code >= v->dict->count) { o->v.s = ""; break; }
@@ -62,11 +61,7 @@ static inline void store_one(attu_out *o, size_t row, const attu_slot *s) {
         return;
     }
     switch (o->type.id) {
-    case ATTU_TYPE_NUMERIC: {
-        attu_numeric n = { s->v.n, (int)s->len };
-        attu_numeric_pack(n, (char *)d + row * 16);
-        break;
-    }
+    case ATTU_TYPE_NUMERIC: memcpy((char *)d + row * 16, s->v.s, 16); break;
     case ATTU_TYPE_BOOL: ((uint8_t *)d)[row] = (uint8_t)(s->v.i != 0); break;
     case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: ((int32_t *)d)[row] = (int32_t)s->v.i; break;
     case ATTU_TYPE_FLOAT32: ((float *)d)[row] = (float)s->v.f; break;
@@ -339,7 +334,7 @@ static attu_numeric numeric_in_row(const attu_reducer *r, const attu_vec *v, int
     memset(&sl, 0, sizeof sl);
     load_one(v, row, &sl);
     *isnull = sl.null;
-    if (r->in_t == ATTU_TYPE_NUMERIC) { attu_numeric n = { sl.v.n, (int)sl.len }; return n; }
+    if (r->in_t == ATTU_TYPE_NUMERIC) return attu_numeric_unpack(sl.v.s);
     return attu_numeric_from_decimal(sl.v.i, r->in_scale);
 }
 
@@ -393,10 +388,10 @@ int attu_reducer_add_slot(attu_reducer *r, const attu_reduce_spec *spec, const a
     if (r->op == ATTU_REDUCE_STRING_AGG)
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "string_agg is not supported here");
     if (r->nm) {
-        if (!in) return 0;
-        attu_numeric nv = r->in_t == ATTU_TYPE_NUMERIC ? (attu_numeric){ in->v.n, (int)in->len }
+        if (!in || in->null) return 0;
+        attu_numeric nv = r->in_t == ATTU_TYPE_NUMERIC ? attu_numeric_unpack(in->v.s)
                                                         : attu_numeric_from_decimal(in->v.i, r->in_scale);
-        return add_numeric(r, nv, in->null, err);
+        return add_numeric(r, nv, 0, err);
     }
     if (in) { isnull = in->null; if (r->fl) v.f = in->v.f; else v.i = in->v.i; }
     return add(r, v, isnull, payload, payload_null, err);
@@ -408,8 +403,9 @@ void attu_reducer_store(const attu_reducer *r, attu_out *out, size_t s) {
     int out_fl = attu_type_mclass(out->type.id) == ATTU_MC_FLOAT;
     if (r->nm) {
         attu_numeric v = r->nacc;
+        char packed[16];
         if (!r->has) sl.null = 1;
-        else if (out->type.id == ATTU_TYPE_NUMERIC) { sl.v.n = v.m; sl.len = (uint32_t)v.dscale; }
+        else if (out->type.id == ATTU_TYPE_NUMERIC) { attu_numeric_pack(v, packed); sl.v.s = packed; }
         else if (out_fl) sl.v.f = attu_numeric_to_double(v);
         else if (attu_numeric_to_scaled(v, out->type.id == ATTU_TYPE_DECIMAL ? out->type.scale : 0, &sl.v.i)) sl.null = 1;
         store_one(out, s, &sl);

@@ -493,17 +493,21 @@ static int trunc_timestamp(int field, int64_t v, int64_t *out) {
 /* ---- NUMERIC instructions --------------------------------------------------- */
 
 static attu_numeric num_of(const attu_slot *s) {
-    attu_numeric n = { s->v.n, (int)s->len };
-    return n;
+    return attu_numeric_unpack(s->v.s);
 }
 
-static void set_num(attu_slot *o, attu_numeric n) {
-    o->v.n = n.m;
-    o->len = (uint32_t)n.dscale;
+/* A NUMERIC result: its packed slot in the arena. */
+static int set_num(attu_interp *it, attu_slot *o, attu_numeric n, attu_error *err) {
+    char *m = arena_alloc(it, 16);
+    if (!m) return attu_error_oom(err);
+    attu_numeric_pack(n, m);
+    o->v.s = m;
+    o->len = 16;
+    return 0;
 }
 
 /* One row of a NUMERIC opcode (op >= ATTU_OP_ADD_N): operands are not NULL. */
-static int numeric_op(const attu_expr_program *p, const attu_instr *in, attu_type dt,
+static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_instr *in, attu_type dt,
                       const attu_slot *A, const attu_slot *B, attu_slot *o, attu_error *err) {
     attu_numeric a = { 0, 0 }, b = { 0, 0 }, r = { 0, 0 };
     attu_type at = in->a >= 0 ? p->reg_types[in->a] : attu_type_make(ATTU_TYPE_UNKNOWN);
@@ -525,7 +529,7 @@ static int numeric_op(const attu_expr_program *p, const attu_instr *in, attu_typ
     case ATTU_OP_GT_N: o->v.i = attu_numeric_cmp(a, b) > 0; return 0;
     case ATTU_OP_GE_N: o->v.i = attu_numeric_cmp(a, b) >= 0; return 0;
     case ATTU_OP_NULLIF_N:
-        if (attu_numeric_cmp(a, b) == 0) { o->null = 1; o->v.n = 0; return 0; }
+        if (attu_numeric_cmp(a, b) == 0) { o->null = 1; o->v.i = 0; return 0; }
         r = a; break;
     case ATTU_OP_CAST_I_N: r = attu_numeric_from_int64(A->v.i); break;
     case ATTU_OP_CAST_D_N: r = attu_numeric_from_decimal(A->v.i, at.scale); break;
@@ -561,8 +565,7 @@ static int numeric_op(const attu_expr_program *p, const attu_instr *in, attu_typ
     default:
         return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown opcode %d", in->op);
     }
-    set_num(o, r);
-    return 0;
+    return set_num(it, o, r, err);
 }
 
 int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
@@ -579,6 +582,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
         attu_type dt = p->reg_types[in->dst];
         bool dflt = attu_type_mclass(dt.id) == ATTU_MC_FLOAT;
         int op = in->op;
+        char *cbuf = NULL;      /* a NUMERIC CONST's slot */
         for (size_t r = 0; r < n; r++) {
             attu_slot *o = &D[r];
             if (G && (G[r].null || !G[r].v.i)) { o->null = 1; o->v.i = 0; o->len = 0; continue; }
@@ -588,10 +592,15 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 o->null = in->imm_null;
                 o->len = 0;
                 if (dt.id == ATTU_TYPE_NUMERIC) {
-                    attu_numeric cn = { in->imm_i, in->aux };
-                    if (!in->imm_null && in->imm_s >= 0 &&
-                        attu_numeric_parse(p->strs[in->imm_s], p->str_lens[in->imm_s], &cn, err)) return -1;
-                    o->v.n = cn.m; o->len = (uint32_t)cn.dscale;
+                    /* one packed slot for the batch, which every row points at */
+                    if (!cbuf) {
+                        attu_numeric cn = { in->imm_i, in->aux };
+                        if (!in->imm_null && in->imm_s >= 0 &&
+                            attu_numeric_parse(p->strs[in->imm_s], p->str_lens[in->imm_s], &cn, err)) return -1;
+                        if (!(cbuf = arena_alloc(it, 16))) return attu_error_oom(err);
+                        attu_numeric_pack(cn, cbuf);
+                    }
+                    o->v.s = cbuf; o->len = 16;
                 } else if (in->imm_s >= 0) { o->v.s = p->strs[in->imm_s]; o->len = (uint32_t)p->str_lens[in->imm_s]; }
                 else if (dflt) o->v.f = in->imm_f;
                 else o->v.i = in->imm_i;
@@ -631,7 +640,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             o->null = 0;
             o->len = 0;
             if (op >= ATTU_OP_ADD_N) {
-                if (numeric_op(p, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, o, err)) return -1;
+                if (numeric_op(it, p, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, o, err)) return -1;
                 continue;
             }
             int64_t x = A ? A[r].v.i : 0, y = B ? B[r].v.i : 0, z;
@@ -764,10 +773,9 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 memset(&slot, 0, sizeof slot);
                 if (attu_value_parse(dt, A[r].v.s, A[r].len, &slot, err)) return -1;
                 switch (dt.id) {
-                case ATTU_TYPE_NUMERIC: {
-                    attu_numeric pn = attu_numeric_unpack(&slot);
-                    o->v.n = pn.m; o->len = (uint32_t)pn.dscale; break;
-                }
+                case ATTU_TYPE_NUMERIC:
+                    if (set_num(it, o, attu_numeric_unpack(&slot), err)) return -1;
+                    break;
                 case ATTU_TYPE_BOOL: o->v.i = slot.b; break;
                 case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: o->v.i = slot.i4; break;
                 case ATTU_TYPE_FLOAT32: o->v.f = slot.f4; break;
@@ -781,11 +789,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; __int128 n16; } slot;
                 memset(&slot, 0, sizeof slot);
                 switch (st.id) {
-                case ATTU_TYPE_NUMERIC: {
-                    attu_numeric sn = { A[r].v.n, (int)A[r].len };
-                    attu_numeric_pack(sn, &slot);
-                    break;
-                }
+                case ATTU_TYPE_NUMERIC: memcpy(&slot, A[r].v.s, 16); break;
                 case ATTU_TYPE_BOOL: slot.b = (uint8_t)x; break;
                 case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: slot.i4 = (int32_t)x; break;
                 case ATTU_TYPE_FLOAT32: slot.f4 = (float)fx; break;
@@ -1122,7 +1126,11 @@ int attu_program_eval_const(const attu_expr_program *p, attu_slot *out,
     int rc = attu_interp_run(it, 1, err);
     if (!rc) {
         *out = *attu_interp_output(it, 0);
-        if (!out->null && attu_type_mclass(p->reg_types[p->outputs[0]].id) == ATTU_MC_TEXT) {
+        if (!out->null && p->reg_types[p->outputs[0]].id == ATTU_TYPE_NUMERIC && textcap >= 16) {
+            /* the packed slot lives in the arena, freed below */
+            memcpy(textbuf, out->v.s, 16);
+            out->v.s = textbuf;
+        } else if (!out->null && attu_type_mclass(p->reg_types[p->outputs[0]].id) == ATTU_MC_TEXT) {
             size_t l = out->len < textcap - 1 ? out->len : textcap - 1;
             memcpy(textbuf, out->v.s, l);
             textbuf[l] = 0;

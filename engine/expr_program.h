@@ -15,8 +15,10 @@
  *     (range of the SQL type is enforced where a value is produced: 22003)
  *   FLOAT32, FLOAT64                              -> double (FLOAT32 rounded)
  *   TEXT                                          -> a string (bytes, length)
- *   NUMERIC                                       -> the 128-bit scaled value
- *     in v.n and its display scale in len (engine/numeric.h)
+ *   NUMERIC                                       -> v.s points at the value's
+ *     16-byte slot (engine/numeric.h's packing), in the input column or in
+ *     the interpreter's arena, as TEXT points at bytes: the slot stays 16
+ *     bytes for every other type
  * Every register also carries NULL. Instructions are strict (NULL in, NULL
  * out) unless their comment says otherwise.
  *
@@ -210,8 +212,8 @@ size_t attu_program_dump(const attu_expr_program *p, char *buf, size_t cap);
  * The reference semantics, shared by the CPU backend: a batch of `n` rows,
  * each register a vector of n slots. */
 typedef struct attu_slot {
-    union { int64_t i; double f; const char *s; __int128 n; } v;
-    uint32_t len;      /* TEXT bytes; NUMERIC: the display scale */
+    union { int64_t i; double f; const char *s; } v;
+    uint32_t len;      /* TEXT bytes */
     uint8_t  null;
 } attu_slot;
 

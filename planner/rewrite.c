@@ -47,7 +47,7 @@ static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e) {
         if (e->type.id == ATTU_TYPE_NUMERIC) {
             /* NUMERIC constants are kept as their canonical text */
             char buf[64];
-            attu_numeric n = { out.v.n, (int)out.len };
+            attu_numeric n = attu_numeric_unpack(out.v.s);
             int l = attu_numeric_format(n, buf, sizeof buf);
             if (!(c->s = attu_pstrdup(pa, buf, (size_t)l))) return e;
             c->slen = (size_t)l;
