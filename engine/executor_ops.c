@@ -628,7 +628,7 @@ static xcol *finish_var_numeric(xctx *x, xcol *num, xcol *cnt, size_t n, int kin
     attu_program_emit(p, dv);
     int res = q;
     if (kind >= 3) {
-        attu_program_emit(p, attu_instr_make(ATTU_OP_SQRT_N, s, q, -1));
+        attu_program_emit(p, attu_instr_make(ATTU_OP_SQRT_AT_N, s, q, -1));
         res = s;
     }
     /* a numerator of 0 (all values equal) is PostgreSQL's plain 0 */

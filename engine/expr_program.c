@@ -157,7 +157,8 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_CAST_N_D] = "cast_n_d", [ATTU_OP_CAST_N_F] = "cast_n_f",
     [ATTU_OP_ROUND_N] = "round_n", [ATTU_OP_TRUNC_N] = "trunc_n",
     [ATTU_OP_FLOOR_N] = "floor_n", [ATTU_OP_CEIL_N] = "ceil_n",
-    [ATTU_OP_POWER_N] = "power_n", [ATTU_OP_LOG_N] = "log_n", [ATTU_OP_SQRT_N] = "sqrt_n",
+    [ATTU_OP_POWER_N] = "power_n", [ATTU_OP_LOG_N] = "log_n", [ATTU_OP_SQRT_AT_N] = "sqrt_at_n",
+    [ATTU_OP_SQRT_N] = "sqrt_n", [ATTU_OP_LN_N] = "ln_n", [ATTU_OP_LOG10_N] = "log10_n",
 };
 
 const char *attu_opcode_name(attu_opcode op) {
@@ -561,7 +562,10 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
         break;
     case ATTU_OP_POWER_N: if (attu_numeric_power(a, b, &r, err)) return -1; break;
     case ATTU_OP_LOG_N: if (attu_numeric_log(a, b, &r, err)) return -1; break;
-    case ATTU_OP_SQRT_N: if (attu_numeric_sqrt(a, a.dscale, &r, err)) return -1; break;
+    case ATTU_OP_SQRT_AT_N: if (attu_numeric_sqrt(a, a.dscale, &r, err)) return -1; break;
+    case ATTU_OP_SQRT_N: if (attu_numeric_sqrt_fn(a, &r, err)) return -1; break;
+    case ATTU_OP_LN_N: if (attu_numeric_ln(a, &r, err)) return -1; break;
+    case ATTU_OP_LOG10_N: if (attu_numeric_log10(a, &r, err)) return -1; break;
     default:
         return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown opcode %d", in->op);
     }

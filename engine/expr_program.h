@@ -140,7 +140,9 @@ typedef enum attu_opcode {
     ATTU_OP_FLOOR_N, ATTU_OP_CEIL_N,
     ATTU_OP_POWER_N,     /* a ^ b, power_var's result scale */
     ATTU_OP_LOG_N,       /* log(a base, b), log_var's result scale */
-    ATTU_OP_SQRT_N,      /* sqrt(a) at a's own dscale (stddev from variance) */
+    ATTU_OP_SQRT_AT_N,   /* sqrt(a) at a's own dscale (stddev from variance) */
+    ATTU_OP_SQRT_N,      /* sqrt(a), numeric_sqrt's scale */
+    ATTU_OP_LN_N, ATTU_OP_LOG10_N,
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -470,3 +470,48 @@ int attu_numeric_log(attu_numeric base, attu_numeric x, attu_numeric *out, attu_
     if (rscale < 0) rscale = 0;
     return from_long_double(logl(to_long_double(x)) / lb, rscale, out, err);
 }
+
+int attu_numeric_sqrt_fn(attu_numeric a, attu_numeric *out, attu_error *err) {
+    int w, f;
+    nbase_lead(a, &w, &f);
+    /* numeric_sqrt: the result's weight is about half the argument's */
+    int sweight = (w + 1) * 4 / 2 - 1;
+    int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - sweight;
+    if (rscale < a.dscale) rscale = a.dscale;
+    if (rscale < 0) rscale = 0;
+    return attu_numeric_sqrt(a, rscale, out, err);
+}
+
+/* ln(a) in long double: near 1 through log1p of the exact a - 1, so that
+ * the digits of a tiny logarithm are not lost to rounding a. */
+static int ln_long_double(attu_numeric a, long double *out, attu_error *err) {
+    if (a.m == 0) return attu_error_set(err, "2201E", 0, "cannot take logarithm of zero");
+    if (a.m < 0) return attu_error_set(err, "2201E", 0, "cannot take logarithm of a negative number");
+    attu_numeric one = { 1, 0 }, d;
+    attu_error tmp;
+    memset(&tmp, 0, sizeof tmp);
+    if (!attu_numeric_sub(a, one, &d, &tmp) && to_long_double(d) > -0.5L && to_long_double(d) < 1.0L)
+        *out = log1pl(to_long_double(d));
+    else
+        *out = logl(to_long_double(a));
+    return 0;
+}
+
+int attu_numeric_ln(attu_numeric a, attu_numeric *out, attu_error *err) {
+    long double l;
+    if (ln_long_double(a, &l, err)) return -1;
+    int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - ln_dweight(a);
+    if (rscale < a.dscale) rscale = a.dscale;
+    if (rscale < 0) rscale = 0;
+    return from_long_double(l, rscale, out, err);
+}
+
+int attu_numeric_log10(attu_numeric a, attu_numeric *out, attu_error *err) {
+    long double l;
+    if (ln_long_double(a, &l, err)) return -1;
+    /* log_var(10, a): ln(10) has decimal weight 0 */
+    int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - ln_dweight(a);
+    if (rscale < a.dscale) rscale = a.dscale;
+    if (rscale < 0) rscale = 0;
+    return from_long_double(l / logl(10.0L), rscale, out, err);
+}

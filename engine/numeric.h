@@ -88,6 +88,14 @@ int attu_numeric_div_at(attu_numeric a, attu_numeric b, int rscale, attu_numeric
 int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error *err);
 /* a % b: truncated remainder, dscale max of the dscales; 22012. */
 int attu_numeric_mod(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err);
+/* sqrt(a) at numeric_sqrt's scale: 16 significant digits from the
+ * argument's weight, at least a's dscale (exact: integer square root). */
+int attu_numeric_sqrt_fn(attu_numeric a, attu_numeric *out, attu_error *err);
+/* ln(a) and log10(a) (numeric_ln, log(numeric)): 16 significant digits
+ * from the estimated weight of the result, at least a's dscale; computed
+ * in long double. 2201E for zero and negative arguments. */
+int attu_numeric_ln(attu_numeric a, attu_numeric *out, attu_error *err);
+int attu_numeric_log10(attu_numeric a, attu_numeric *out, attu_error *err);
 /* a ^ b and log(b, x) with PostgreSQL's result scales (power_var,
  * log_var), computed in long double: at least 16 significant digits. */
 int attu_numeric_power(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err);

@@ -454,6 +454,15 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return no_function(c, e, args, n);
     int pos = e->position;
     attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), txt = attu_type_make(ATTU_TYPE_TEXT), i4 = attu_type_make(ATTU_TYPE_INT32);
+    if (fn->op == ATTU_OP_POWER && n == 2 && is_numeric(args[0]->type.id) && is_numeric(args[1]->type.id) &&
+        attu_type_mclass(args[0]->type.id) != ATTU_MC_FLOAT && attu_type_mclass(args[1]->type.id) != ATTU_MC_FLOAT &&
+        (args[0]->type.id == ATTU_TYPE_DECIMAL || args[0]->type.id == ATTU_TYPE_NUMERIC ||
+         args[1]->type.id == ATTU_TYPE_DECIMAL || args[1]->type.id == ATTU_TYPE_NUMERIC)) {
+        /* power(numeric, numeric), as x ^ y */
+        attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
+        if (!(args[0] = coerce(c, args[0], nt, false, pos)) || !(args[1] = coerce(c, args[1], nt, false, pos))) return NULL;
+        return mk_call(c, ATTU_OP_POWER_N, nt, pos, 2, args[0], args[1], NULL, NULL);
+    }
     if (fn->op == ATTU_OP_LOG10 && n == 2 && attu_type_mclass(args[0]->type.id) != ATTU_MC_FLOAT &&
         attu_type_mclass(args[1]->type.id) != ATTU_MC_FLOAT && is_numeric(args[0]->type.id) && is_numeric(args[1]->type.id)) {
         /* PostgreSQL has log(numeric, numeric) only: exact arguments give
@@ -461,6 +470,15 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
         if (!(args[0] = coerce(c, args[0], nt, false, pos)) || !(args[1] = coerce(c, args[1], nt, false, pos))) return NULL;
         return mk_call(c, ATTU_OP_LOG_N, nt, pos, 2, args[0], args[1], NULL, NULL);
+    }
+    if (n == 1 && (fn->op == ATTU_OP_SQRT || fn->op == ATTU_OP_LN || fn->op == ATTU_OP_LOG10) &&
+        (args[0]->type.id == ATTU_TYPE_DECIMAL || args[0]->type.id == ATTU_TYPE_NUMERIC)) {
+        /* PostgreSQL's sqrt(numeric), ln(numeric), log(numeric) and
+         * log10(numeric): numeric results with their own scale rules */
+        attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
+        if (!(args[0] = coerce(c, args[0], nt, false, pos))) return NULL;
+        attu_opcode op = fn->op == ATTU_OP_SQRT ? ATTU_OP_SQRT_N : fn->op == ATTU_OP_LN ? ATTU_OP_LN_N : ATTU_OP_LOG10_N;
+        return mk_call(c, op, nt, pos, 1, args[0], NULL, NULL, NULL);
     }
     if (fn->kind == 'f') {
         for (int i = 0; i < n; i++) {
