@@ -232,16 +232,19 @@ int attu_numeric_parse(const char *s, size_t len, attu_numeric *out, attu_error 
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                               "numeric NaN and infinities are not supported");
     __int128 m = 0;
-    int ndig = 0, frac = 0;
+    int ndig = 0, frac = 0, dropped = -1;
     bool any = false, point = false, big = false;
     for (; p < e; p++) {
         if (*p == '.' && !point) { point = true; continue; }
         if (*p < '0' || *p > '9') break;
         any = true;
         if (m == 0 && *p == '0') { if (point) frac++; continue; }
-        if (ndig < ATTU_NUMERIC_MAX_DIGITS + 2) { m = m * 10 + (*p - '0'); ndig++; } else big = true;
+        if (ndig < ATTU_NUMERIC_MAX_DIGITS + 2) { m = m * 10 + (*p - '0'); ndig++; }
+        else if (!point) big = true;            /* integer digits past any scale */
+        else { if (dropped < 0) dropped = *p - '0'; continue; }   /* places past 38 digits */
         if (point) frac++;
     }
+    if (dropped >= 5) m++;                      /* half away from zero, on the magnitude */
     long exp10 = 0;
     if (any && p < e && (*p == 'e' || *p == 'E')) {
         p++;
@@ -317,38 +320,6 @@ int attu_numeric_to_scaled(attu_numeric a, int scale, int64_t *out) {
     if (m > INT64_MAX || m < INT64_MIN) return -1;
     *out = (int64_t)m;
     return 0;
-}
-
-int attu_numeric_div_at(attu_numeric a, attu_numeric b, int rscale, attu_numeric *out, attu_error *err) {
-    if (b.m == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
-    if (rscale > ATTU_NUMERIC_MAX_DIGITS) return overflow(err);
-    /* |a| / |b| * 10^(rscale + b.dscale - a.dscale), one extra digit for
-     * rounding; a negative shift divides a first (truncating is exact enough:
-     * the extra digit decides the rounding of the kept ones) */
-    int k = rscale + b.dscale - a.dscale;
-    u128 ua = uabs(a.m), ub = uabs(b.m);
-    if (k < 0) {
-        /* scale b up instead of a down */
-        u128 t = ub;
-        for (int i = 0; i < -k; i++) if (__builtin_mul_overflow(t, (u128)10, &t)) { t = 0; break; }
-        if (t == 0) { out->m = 0; out->dscale = rscale; return 0; }
-        ub = t;
-        k = 0;
-    }
-    u128 q = ua / ub, r = ua % ub;
-    for (int i = 0; i <= k; i++) {
-        u128 r10, q10;
-        if (__builtin_mul_overflow(r, (u128)10, &r10) || __builtin_mul_overflow(q, (u128)10, &q10))
-            return overflow(err);
-        q = q10 + r10 / ub;
-        r = r10 % ub;
-    }
-    u128 last = q % 10;
-    q /= 10;
-    if (last >= 5) q++;
-    if (q > (u128)NUM_LIMIT) return overflow(err);
-    __int128 m = (__int128)q;
-    return checked((a.m < 0) != (b.m < 0) ? -m : m, rscale, out, err);
 }
 
 int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error *err) {

@@ -82,8 +82,6 @@ int attu_numeric_floor(attu_numeric a, bool ceil, attu_numeric *out, attu_error 
 /* The value times 10^scale as an int64, rounded half away from zero; -1
  * when it does not fit (the caller raises its own 22003). */
 int attu_numeric_to_scaled(attu_numeric a, int scale, int64_t *out);
-/* a / b at a given result scale (rounded half away); 22012, 22003. */
-int attu_numeric_div_at(attu_numeric a, attu_numeric b, int rscale, attu_numeric *out, attu_error *err);
 /* Square root rounded to rscale places (a >= 0; 2201F otherwise). */
 int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error *err);
 /* a % b: truncated remainder, dscale max of the dscales; 22012. */
