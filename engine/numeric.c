@@ -406,7 +406,7 @@ int attu_numeric_power(attu_numeric a, attu_numeric b, attu_numeric *out, attu_e
         for (int i = 0; i < b.dscale; i++) e /= 10;
         if (e >= 0 && e <= 128) {
             /* exact by repeated multiplication when the product fits */
-            attu_numeric r = { 1, 0 }, t;
+            attu_numeric r = { 1, 0 }, t = { 0, 0 };
             attu_error tmp;
             memset(&tmp, 0, sizeof tmp);
             bool ok = true;
@@ -458,7 +458,7 @@ int attu_numeric_sqrt_fn(attu_numeric a, attu_numeric *out, attu_error *err) {
 static int ln_long_double(attu_numeric a, long double *out, attu_error *err) {
     if (a.m == 0) return attu_error_set(err, "2201E", 0, "cannot take logarithm of zero");
     if (a.m < 0) return attu_error_set(err, "2201E", 0, "cannot take logarithm of a negative number");
-    attu_numeric one = { 1, 0 }, d;
+    attu_numeric one = { 1, 0 }, d = { 0, 0 };
     attu_error tmp;
     memset(&tmp, 0, sizeof tmp);
     if (!attu_numeric_sub(a, one, &d, &tmp) && to_long_double(d) > -0.5L && to_long_double(d) < 1.0L)
