@@ -120,7 +120,8 @@ static void gather_range(void *c, size_t b, size_t e, int w) {
         switch (g->width) {
         case 1: g->dst[i] = g->src[j]; break;
         case 4: ((uint32_t *)g->dst)[i] = ((const uint32_t *)g->src)[j]; break;
-        default: ((uint64_t *)g->dst)[i] = ((const uint64_t *)g->src)[j]; break;
+        case 8: ((uint64_t *)g->dst)[i] = ((const uint64_t *)g->src)[j]; break;
+        default: memcpy(g->dst + i * g->width, g->src + (size_t)j * g->width, g->width); break;   /* NUMERIC */
         }
         if (g->dvalid) g->dvalid[i] = g->svalid ? g->svalid[j] : 1;
     }

@@ -1,6 +1,7 @@
 /* backend_cpu_reduce.c - slot movement, comparisons and accumulators for the
  * CPU backend (see backend_cpu_reduce.h). */
 #include "engine/backend_cpu_reduce.h"
+#include "engine/numeric.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +16,10 @@ static inline void load_one(const attu_vec *v, int64_t row, attu_slot *o) {
     case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: o->v.i = ((const int32_t *)d)[row]; break;
     case ATTU_TYPE_FLOAT32: o->v.f = ((const float *)d)[row]; break;
     case ATTU_TYPE_FLOAT64: o->v.f = ((const double *)d)[row]; break;
+    case ATTU_TYPE_NUMERIC:   /* the register points at the column's slot */
+        o->v.s = (const char *)d + (size_t)row * 16;
+        o->len = 16;
+        break;
     case ATTU_TYPE_TEXT: {
         int32_t code = ((const int32_t *)d)[row];
         if (o->null || !v->dict || code < 0 || code >= v->dict->count) { o->v.s = ""; break; }
@@ -50,11 +55,13 @@ static inline void store_one(attu_out *o, size_t row, const attu_slot *s) {
         switch (attu_type_width(o->type.id)) {
         case 1: ((uint8_t *)d)[row] = 0; break;
         case 4: ((int32_t *)d)[row] = 0; break;
+        case 16: memset((char *)d + row * 16, 0, 16); break;
         default: ((int64_t *)d)[row] = 0; break;
         }
         return;
     }
     switch (o->type.id) {
+    case ATTU_TYPE_NUMERIC: memcpy((char *)d + row * 16, s->v.s, 16); break;
     case ATTU_TYPE_BOOL: ((uint8_t *)d)[row] = (uint8_t)(s->v.i != 0); break;
     case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: ((int32_t *)d)[row] = (int32_t)s->v.i; break;
     case ATTU_TYPE_FLOAT32: ((float *)d)[row] = (float)s->v.f; break;
@@ -81,6 +88,9 @@ int attu_cpu_value_cmp(const attu_vec *v, int64_t i, int64_t j) {
         int32_t a = ((const int32_t *)d)[i], b = ((const int32_t *)d)[j]; return (a > b) - (a < b); }
     case ATTU_TYPE_FLOAT32: return fcmp(((const float *)d)[i], ((const float *)d)[j]);
     case ATTU_TYPE_FLOAT64: return fcmp(((const double *)d)[i], ((const double *)d)[j]);
+    case ATTU_TYPE_NUMERIC:
+        return attu_numeric_cmp(attu_numeric_unpack((const char *)d + (size_t)i * 16),
+                                attu_numeric_unpack((const char *)d + (size_t)j * 16));
     default: { int64_t a = ((const int64_t *)d)[i], b = ((const int64_t *)d)[j]; return (a > b) - (a < b); }
     }
 }
@@ -117,6 +127,11 @@ struct attu_reducer {
     double sx, sxx;            /* VAR_M2, float input: PostgreSQL's float8_accum state */
     __int128 isx, isxx;        /* VAR_M2, integer input: exact sums of x and x*x */
     char *sbuf; size_t slen, scap;   /* STRING_AGG: the text so far */
+    /* NUMERIC mode (the input or the output is NUMERIC): exact sums with
+     * per-value scales; in_scale is a DECIMAL input's scale */
+    int   nm, in_scale;
+    attu_type_id in_t;
+    attu_numeric nacc, nsx, nsxx;
     int   k, n;        /* top-k capacity and fill */
     num  *vals;
     int64_t *pay;
@@ -129,6 +144,10 @@ attu_reducer *attu_reducer_new(const attu_reduce_spec *spec) {
     r->op = spec->op;
     r->fl = attu_type_mclass(spec->in.type.id) == ATTU_MC_FLOAT;
     r->f4 = spec->in.type.id == ATTU_TYPE_FLOAT32;
+    r->in_t = spec->in.type.id;
+    r->in_scale = spec->in.type.id == ATTU_TYPE_DECIMAL ? spec->in.type.scale : 0;
+    r->nm = (spec->in.type.id == ATTU_TYPE_NUMERIC || spec->out_type.id == ATTU_TYPE_NUMERIC) &&
+            spec->op != ATTU_REDUCE_COUNT_STAR && spec->op != ATTU_REDUCE_COUNT;
     if (spec->op >= ATTU_REDUCE_NTH_SMALLEST && spec->op <= ATTU_REDUCE_NTH_LARGEST_ARG) {
         r->k = spec->k < 1 ? 1 : spec->k;
         r->vals = calloc((size_t)r->k, sizeof *r->vals);
@@ -149,6 +168,7 @@ void attu_reducer_reset(attu_reducer *r) {
     r->cnt = 0; r->has = 0; r->acc.i = 0; r->n = 0;
     r->sx = r->sxx = 0; r->isx = r->isxx = 0;
     r->slen = 0;
+    memset(&r->nacc, 0, sizeof r->nacc); r->nsx = r->nsxx = r->nacc;
 }
 
 static int text_append(attu_reducer *r, const char *s, size_t n, attu_error *err) {
@@ -272,6 +292,52 @@ static int add(attu_reducer *r, num v, int isnull, int64_t payload, int payload_
     }
 }
 
+/* One value into a NUMERIC-mode accumulator. */
+static int add_numeric(attu_reducer *r, attu_numeric v, int isnull, attu_error *err) {
+    if (isnull) return 0;
+    r->cnt++;
+    attu_numeric t;
+    switch (r->op) {
+    case ATTU_REDUCE_SUM:
+        if (!r->has) r->nacc = v;
+        else if (attu_numeric_add(r->nacc, v, &r->nacc, err)) return -1;
+        break;
+    case ATTU_REDUCE_MIN:
+        if (!r->has || attu_numeric_cmp(v, r->nacc) < 0) r->nacc = v;
+        break;
+    case ATTU_REDUCE_MAX:
+        if (!r->has || attu_numeric_cmp(v, r->nacc) > 0) r->nacc = v;
+        break;
+    case ATTU_REDUCE_ANY:
+        if (!r->has) r->nacc = v;
+        break;
+    case ATTU_REDUCE_VAR_M2: {
+        /* nacc = n * sum(x^2) - sum(x)^2, exact: the numerator PostgreSQL's
+         * numeric_stddev_internal divides by n(n-1) or n^2; kept current
+         * so that a numerator past 36 digits raises 22003 here */
+        attu_numeric nn = attu_numeric_from_int64(r->cnt), a, b;
+        if (attu_numeric_mul(v, v, &t, err) || attu_numeric_add(r->nsx, v, &r->nsx, err) ||
+            attu_numeric_add(r->nsxx, t, &r->nsxx, err) || attu_numeric_mul(nn, r->nsxx, &a, err) ||
+            attu_numeric_mul(r->nsx, r->nsx, &b, err) || attu_numeric_sub(a, b, &r->nacc, err)) return -1;
+        break;
+    }
+    default:
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                              "this aggregate is not supported for numeric values");
+    }
+    r->has = 1;
+    return 0;
+}
+
+static attu_numeric numeric_in_row(const attu_reducer *r, const attu_vec *v, int64_t row, int *isnull) {
+    attu_slot sl;
+    memset(&sl, 0, sizeof sl);
+    load_one(v, row, &sl);
+    *isnull = sl.null;
+    if (r->in_t == ATTU_TYPE_NUMERIC) return attu_numeric_unpack(sl.v.s);
+    return attu_numeric_from_decimal(sl.v.i, r->in_scale);
+}
+
 static num load_num(const attu_vec *v, int64_t row, int *isnull, int want_float) {
     attu_slot s;
     num n;
@@ -303,6 +369,10 @@ int attu_reducer_add_row(attu_reducer *r, const attu_reduce_spec *spec, int64_t 
         r->cnt++;
         return text_append(r, v.v.s, v.len, err);
     }
+    if (r->nm) {
+        attu_numeric nv = numeric_in_row(r, &spec->in, row, &isnull);
+        return add_numeric(r, nv, isnull, err);
+    }
     num v = { 0 };
     if (r->op != ATTU_REDUCE_COUNT_STAR) v = load_num(&spec->in, row, &isnull, r->fl);
     int64_t payload = 0;
@@ -317,6 +387,12 @@ int attu_reducer_add_slot(attu_reducer *r, const attu_reduce_spec *spec, const a
     int isnull = 0;
     if (r->op == ATTU_REDUCE_STRING_AGG)
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "string_agg is not supported here");
+    if (r->nm) {
+        if (!in || in->null) return 0;
+        attu_numeric nv = r->in_t == ATTU_TYPE_NUMERIC ? attu_numeric_unpack(in->v.s)
+                                                        : attu_numeric_from_decimal(in->v.i, r->in_scale);
+        return add_numeric(r, nv, 0, err);
+    }
     if (in) { isnull = in->null; if (r->fl) v.f = in->v.f; else v.i = in->v.i; }
     return add(r, v, isnull, payload, payload_null, err);
 }
@@ -325,6 +401,16 @@ void attu_reducer_store(const attu_reducer *r, attu_out *out, size_t s) {
     attu_slot sl;
     memset(&sl, 0, sizeof sl);
     int out_fl = attu_type_mclass(out->type.id) == ATTU_MC_FLOAT;
+    if (r->nm) {
+        attu_numeric v = r->nacc;
+        char packed[16];
+        if (!r->has) sl.null = 1;
+        else if (out->type.id == ATTU_TYPE_NUMERIC) { attu_numeric_pack(v, packed); sl.v.s = packed; }
+        else if (out_fl) sl.v.f = attu_numeric_to_double(v);
+        else if (attu_numeric_to_scaled(v, out->type.id == ATTU_TYPE_DECIMAL ? out->type.scale : 0, &sl.v.i)) sl.null = 1;
+        store_one(out, s, &sl);
+        return;
+    }
     switch (r->op) {
     case ATTU_REDUCE_COUNT_STAR: case ATTU_REDUCE_COUNT:
         sl.v.i = r->cnt; break;

@@ -315,8 +315,8 @@ static rel *run_sort(xctx *x, attu_stage *s, rel *in) {
     if (s->kind == ATTU_ST_TOPK && (size_t)s->limit < n) n = (size_t)s->limit;
     perm = buf_i64(x, in->nrows);
     if (!perm) goto done;
-    int rc = s->kind == ATTU_ST_TOPK ? x->be->top_k(x->be, keys, nk, in->nrows, n, perm, x->err)
-                                     : x->be->sort(x->be, keys, nk, in->nrows, perm, x->err);
+    int rc = s->kind == ATTU_ST_TOPK ? exec_top_k(x, keys, nk, in->nrows, n, perm)
+                                     : exec_sort(x, keys, nk, in->nrows, perm);
     if (rc) goto done;
     o = rel_gather(x, in, perm, n, false);
 done:
@@ -348,8 +348,8 @@ rel *rel_distinct(xctx *x, rel *in) {
     size_t nh = 0;
     if (!keys || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
     for (int i = 0; i < nk; i++) kv[i] = vec_of(in->cols[i]);
-    if (x->be->sort(x->be, keys, nk, in->nrows, perm, x->err)) goto done;
-    if (x->be->segment_heads(x->be, kv, nk, perm, in->nrows, &heads, &nh, x->err)) goto done;
+    if (exec_sort(x, keys, nk, in->nrows, perm)) goto done;
+    if (exec_segment_heads(x, kv, nk, perm, in->nrows, &heads, &nh)) goto done;
     idx = buf_i64(x, nh);
     if (!idx || x->be->gather(x->be, idx, NULL, perm, NULL, 8, heads, nh, x->err)) goto done;
     o = rel_gather(x, in, idx, nh, false);

@@ -51,6 +51,15 @@ rel  *rel_distinct(xctx *x, rel *in);
 rel  *rel_concat(xctx *x, const rel *a, const rel *b);
 rel  *run_stage(xctx *x, attu_stage *s);
 
+/* The backend's sort, top_k, segmented_sort and segment_heads, with each
+ * NUMERIC key passed as two INT64 words (executor_keys.c). */
+int exec_sort(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, attu_buf *perm);
+int exec_top_k(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, size_t k, attu_buf *perm);
+int exec_segmented_sort(xctx *x, const attu_sort_key *keys, int nkeys, const attu_buf *offsets,
+                        size_t nseg, attu_buf *perm, size_t n);
+int exec_segment_heads(xctx *x, const attu_vec *keys, int nkeys, const attu_buf *perm, size_t n,
+                       attu_buf **heads_out, size_t *nheads_out);
+
 rel *run_join(xctx *x, attu_stage *s, rel *l, rel *r);
 rel *run_cross(xctx *x, attu_stage *s, rel *l, rel *r);
 rel *run_agg(xctx *x, attu_stage *s, rel *in);

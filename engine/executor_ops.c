@@ -115,6 +115,12 @@ static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr
     attu_buf *all = NULL;
     if (!el || !er) { attu_error_oom(x->err); goto out; }
     for (int k = 0; k < nk; k++) {
+        if (lk[k]->type.id == ATTU_TYPE_NUMERIC || rk[k]->type.id == ATTU_TYPE_NUMERIC) {
+            /* key_encode's int64 image cannot hold a 16-byte NUMERIC; the
+             * planner keeps numeric equalities as residual predicates */
+            attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "join keys of computed numeric values are not supported");
+            goto out;
+        }
         xcol *r = xcol_ref(rk[k]);
         if (lk[k]->type.id == ATTU_TYPE_TEXT && lk[k]->dict != r->dict && r->dict && lk[k]->dict) {
             int32_t *map = malloc(sizeof(int32_t) * ((size_t)r->dict->count + 1));
@@ -159,8 +165,8 @@ static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr
             kv[k] = (attu_vec){ attu_type_make(ATTU_TYPE_INT64), cat[k], NULL, NULL };
             keys[k].col = kv[k];
         }
-        ok = ok && !x->be->sort(x->be, keys, nk, n, perm, x->err);
-        ok = ok && !x->be->segment_heads(x->be, kv, nk, perm, n, &heads, &nh, x->err);
+        ok = ok && !exec_sort(x, keys, nk, n, perm);
+        ok = ok && !exec_segment_heads(x, kv, nk, perm, n, &heads, &nh);
         if (ok) {
             off = buf_i64(x, nh + 1);
             int64_t end = (int64_t)n;
@@ -198,7 +204,7 @@ static int sort_key(xctx *x, attu_buf *k, size_t n, attu_buf **perm, attu_buf **
     attu_sort_key key = { { attu_type_make(ATTU_TYPE_INT64), k, NULL, NULL }, false, false };
     *perm = buf_i64(x, n);
     *sorted = buf_i64(x, n);
-    if (!*perm || !*sorted || x->be->sort(x->be, &key, 1, n, *perm, x->err) ||
+    if (!*perm || !*sorted || exec_sort(x, &key, 1, n, *perm) ||
         x->be->gather(x->be, *sorted, NULL, k, NULL, 8, *perm, n, x->err)) {
         free_buf(x, *perm); free_buf(x, *sorted);
         *perm = *sorted = NULL;
@@ -574,6 +580,80 @@ static xcol *finish_avg(xctx *x, xcol *sum, xcol *cnt, size_t n, int scale) {
     return o;
 }
 
+/* avg of integers and numerics: the NUMERIC sum / count by PostgreSQL's
+ * division scale (NULL when count is 0: the sum is NULL then). */
+static xcol *finish_avg_numeric(xctx *x, xcol *sum, xcol *cnt, size_t n) {
+    attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC), i8 = attu_type_make(ATTU_TYPE_INT64);
+    attu_type tys[2] = { nt, i8 };
+    attu_expr_program *p = attu_program_new(2, tys);
+    xcol *o = xcol_new(x, nt, n, true);
+    if (!p || !o) { attu_program_free(p); xcol_unref(x, o); if (!x->err->set) attu_error_oom(x->err); return NULL; }
+    int cn = attu_program_reg(p, nt), q = attu_program_reg(p, nt);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_CAST_I_N, cn, 1, -1));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_DIV_N, q, 0, cn));
+    attu_program_add_output(p, q);
+    attu_vec in[2] = { vec_of(sum), vec_of(cnt) };
+    attu_out out = { nt, o->data, o->valid, NULL };
+    int rc = x->be->eval(x->be, p, in, n, &out, x->err);
+    attu_program_free(p);
+    if (rc) { xcol_unref(x, o); return NULL; }
+    return o;
+}
+
+/* variance / stddev of integers and numerics as PostgreSQL's
+ * numeric_stddev_internal: num = n * sum(x^2) - sum(x)^2 (exact, from
+ * VAR_M2's NUMERIC form), variance = num / (n(n-1)) or num / n^2 at
+ * select_div_scale, stddev its square root at the same scale; a negative
+ * num (impossible when exact) gives 0, too few rows NULL. kind as
+ * finish_var. */
+static xcol *finish_var_numeric(xctx *x, xcol *num, xcol *cnt, size_t n, int kind) {
+    attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC), i8 = attu_type_make(ATTU_TYPE_INT64);
+    attu_type b1 = attu_type_make(ATTU_TYPE_BOOL);
+    attu_type tys[2] = { nt, i8 };
+    attu_expr_program *p = attu_program_new(2, tys);
+    xcol *o = xcol_new(x, nt, n, true);
+    if (!p || !o) { attu_program_free(p); xcol_unref(x, o); if (!x->err->set) attu_error_oom(x->err); return NULL; }
+    bool samp = kind == 1 || kind == 3;
+    int one = attu_program_reg(p, i8), m = attu_program_reg(p, i8), zero = attu_program_reg(p, i8);
+    int ok = attu_program_reg(p, b1), den = attu_program_reg(p, i8), dn = attu_program_reg(p, nt);
+    int q = attu_program_reg(p, nt), s = attu_program_reg(p, nt);
+    attu_instr c1 = attu_instr_make(ATTU_OP_CONST, one, -1, -1);
+    c1.imm_i = samp ? 1 : 0;
+    attu_program_emit(p, c1);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_SUB_I, m, 1, one));          /* n - 1 or n */
+    attu_instr c0 = attu_instr_make(ATTU_OP_CONST, zero, -1, -1);
+    c0.imm_i = 0;
+    attu_program_emit(p, c0);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_GT_I, ok, m, zero));
+    attu_instr mu = attu_instr_make(ATTU_OP_MUL_I, den, 1, m);
+    mu.guard = (int16_t)ok;
+    attu_program_emit(p, mu);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_CAST_I_N, dn, den, -1));
+    attu_instr dv = attu_instr_make(ATTU_OP_DIV_N, q, 0, dn);
+    dv.guard = (int16_t)ok;                       /* NULL where n is too small */
+    attu_program_emit(p, dv);
+    int res = q;
+    if (kind >= 3) {
+        attu_program_emit(p, attu_instr_make(ATTU_OP_SQRT_AT_N, s, q, -1));
+        res = s;
+    }
+    /* a numerator of 0 (all values equal) is PostgreSQL's plain 0 */
+    int z = attu_program_reg(p, nt), isz = attu_program_reg(p, b1), fin = attu_program_reg(p, nt);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_CONST, z, -1, -1));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_LE_N, isz, 0, z));
+    attu_instr sel = attu_instr_make(ATTU_OP_SELECT, fin, z, res);
+    sel.c = (int16_t)isz;
+    sel.guard = (int16_t)ok;
+    attu_program_emit(p, sel);
+    attu_program_add_output(p, fin);
+    attu_vec in[2] = { vec_of(num), vec_of(cnt) };
+    attu_out out = { nt, o->data, o->valid, NULL };
+    int rc = x->be->eval(x->be, p, in, n, &out, x->err);
+    attu_program_free(p);
+    if (rc) { xcol_unref(x, o); return NULL; }
+    return o;
+}
+
 /* variance / stddev from the sum of squared deviations m2 and the count:
  * var_samp = m2 / (n - 1) (NULL unless n > 1), var_pop = m2 / n (NULL when
  * n = 0), stddev = the square root; a decimal input's m2 is in units of
@@ -632,7 +712,7 @@ static xcol *first_occurrence(xctx *x, xcol **keys, int nk, xcol *a, size_t n) {
     if (!sk || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
     for (int i = 0; i < nk; i++) { kv[i] = vec_of(keys[i]); sk[i].col = kv[i]; }
     kv[nk] = vec_of(a); sk[nk].col = kv[nk];
-    if (x->be->sort(x->be, sk, nk + 1, n, perm, x->err) || x->be->segment_heads(x->be, kv, nk + 1, perm, n, &heads, &nh, x->err)) goto done;
+    if (exec_sort(x, sk, nk + 1, n, perm) || exec_segment_heads(x, kv, nk + 1, perm, n, &heads, &nh)) goto done;
     hp = download_all(x, heads, nh * 8);
     pp = download_all(x, perm, n * 8);
     mark = calloc(n ? n : 1, 1);
@@ -667,6 +747,12 @@ static int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, si
         else sp->in.type = attu_type_make(ATTU_TYPE_INT64);
         if (g->arg >= 0) sp->arg = vec_of(args[g->arg]);
         attu_type ot = g->avg || g->var ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
+        if ((g->avg || g->var) && g->out_type.id == ATTU_TYPE_NUMERIC) {
+            /* exact: avg from the NUMERIC sum, the variances from
+             * n * sum(x^2) - sum(x)^2 (finish_avg_numeric, finish_var_numeric) */
+            ot = g->out_type;
+            if (g->avg) sp->op = ATTU_REDUCE_SUM;
+        }
         sp->out_type = ot;
         if (!(res[nspec] = xcol_new(x, ot, nseg, true))) { *nspec_out = nspec; return -1; }
         outs[nspec] = (attu_out){ ot, res[nspec]->data, res[nspec]->valid, NULL };
@@ -881,14 +967,14 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
         int64_t bounds[2] = { 0, (int64_t)n };
         perm = buf_i64(x, n);
         off = buf_i64(x, 2);
-        if (!perm || !off || x->be->sort(x->be, sk, nok, n, perm, x->err) ||
+        if (!perm || !off || exec_sort(x, sk, nok, n, perm) ||
             x->be->upload(x->be, off, 0, bounds, 16, x->err)) goto done;
     }
     if (nk && !dense) {
         for (int i = 0; i < nk; i++) { kv[i] = vec_of(keys[i]); sk[i].col = kv[i]; }
         perm = buf_i64(x, n);
-        if (!perm || x->be->sort(x->be, sk, nk + nok, n, perm, x->err)) goto done;
-        if (x->be->segment_heads(x->be, kv, nk, perm, n, &heads, &nseg, x->err)) goto done;
+        if (!perm || exec_sort(x, sk, nk + nok, n, perm)) goto done;
+        if (exec_segment_heads(x, kv, nk, perm, n, &heads, &nseg)) goto done;
         off = buf_i64(x, nseg + 1);
         idx = buf_i64(x, nseg);
         int64_t end = (int64_t)n;
@@ -923,13 +1009,15 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
         const attu_stage_agg *g = &s->aggs[i];
         if (g->avg) {
             int scale = g->in_type.id == ATTU_TYPE_DECIMAL ? g->in_type.scale : 0;
-            xcol *avg = finish_avg(x, res[k], res[k + 1], nseg, scale);
+            xcol *avg = g->out_type.id == ATTU_TYPE_NUMERIC ? finish_avg_numeric(x, res[k], res[k + 1], nseg)
+                                                            : finish_avg(x, res[k], res[k + 1], nseg, scale);
             if (!avg) goto done;
             out->cols[nk + i] = avg;
             k += 2;
         } else if (g->var) {
             int scale = g->in_type.id == ATTU_TYPE_DECIMAL ? g->in_type.scale : 0;
-            xcol *v = finish_var(x, res[k], res[k + 1], nseg, g->var, scale);
+            xcol *v = g->out_type.id == ATTU_TYPE_NUMERIC ? finish_var_numeric(x, res[k], res[k + 1], nseg, g->var)
+                                                          : finish_var(x, res[k], res[k + 1], nseg, g->var, scale);
             if (!v) goto done;
             out->cols[nk + i] = v;
             k += 2;
@@ -1257,12 +1345,12 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     }
     attu_type ot = g->win == ATTU_WIN_AGG && g->avg ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
     bool fl = attu_type_mclass(ot.id) == ATTU_MC_FLOAT;
-    if (x->be->sort(x->be, sk, np, n, perm, x->err)) goto done;
+    if (exec_sort(x, sk, np, n, perm)) goto done;
     /* The partition offsets (heads, then n) are built on the backend, so
      * the ranking path below never brings rows to the host. */
     int64_t end = (int64_t)n;
     if (np) {
-        if (x->be->segment_heads(x->be, kv, np, perm, n, &ph, &nph, x->err)) goto done;
+        if (exec_segment_heads(x, kv, np, perm, n, &ph, &nph)) goto done;
         off = buf_i64(x, nph + 1);
         attu_buf *idx = buf_i64(x, nph);
         attu_buf ov = off ? view(off, 0, nph * 8) : (attu_buf){ 0 };
@@ -1277,14 +1365,14 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         off = buf_i64(x, 2);
         if (!off || x->be->upload(x->be, off, 0, n ? b2 : b2 + 1, (nph + 1) * 8, x->err)) goto done;
     }
-    if (no && x->be->segmented_sort(x->be, sk + np, no, off, nph, perm, n, x->err)) goto done;
+    if (no && exec_segmented_sort(x, sk + np, no, off, nph, perm, n)) goto done;
     int rank_kind = g->win == ATTU_WIN_ROW_NUMBER ? ATTU_RANK_ROW_NUMBER
                   : g->win == ATTU_WIN_RANK ? ATTU_RANK_RANK
                   : g->win == ATTU_WIN_DENSE_RANK ? ATTU_RANK_DENSE_RANK : -1;
     if (rank_kind >= 0 && x->be->window_rank && ot.id == ATTU_TYPE_INT64) {
         /* ranking functions: computed where the rows are (window_rank) */
         if (rank_kind != ATTU_RANK_ROW_NUMBER &&
-            x->be->segment_heads(x->be, kv, np + no, perm, n, &peer, &npeer, x->err)) goto done;
+            exec_segment_heads(x, kv, np + no, perm, n, &peer, &npeer)) goto done;
         xcol *r = xcol_new(x, ot, n, false);
         if (!r) goto done;
         if (x->be->window_rank(x->be, (attu_rank_kind)rank_kind, perm, n, off, nph, peer, npeer, r->data, x->err)) {
@@ -1296,7 +1384,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     }
     hp = download_all(x, off, nph * 8);
     if (!hp) goto done;
-    if (x->be->segment_heads(x->be, kv, np + no, perm, n, &peer, &npeer, x->err)) goto done;
+    if (exec_segment_heads(x, kv, np + no, perm, n, &peer, &npeer)) goto done;
     pp = download_all(x, perm, n * 8);
     peerp = download_all(x, peer, npeer * 8);
     if (!pp || !peerp) goto done;
@@ -1575,7 +1663,7 @@ rel *run_setop(xctx *x, attu_stage *s, rel *L, rel *R) {
     rel *out = NULL;
     if (!sk || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
     for (int i = 0; i < nk; i++) { kv[i] = vec_of(c->cols[i]); sk[i].col = kv[i]; }
-    if (x->be->sort(x->be, sk, nk, n, perm, x->err) || x->be->segment_heads(x->be, kv, nk, perm, n, &heads, &nh, x->err)) goto done;
+    if (exec_sort(x, sk, nk, n, perm) || exec_segment_heads(x, kv, nk, perm, n, &heads, &nh)) goto done;
     pp = download_all(x, perm, n * 8);
     hp = download_all(x, heads, nh * 8);
     keep = malloc(sizeof(int64_t) * (n + 1));

@@ -8,6 +8,7 @@
  * live in an arena of fixed blocks that never move, reset at every run.
  */
 #include "engine/expr_program.h"
+#include "engine/numeric.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -145,6 +146,19 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_INITCAP] = "initcap", [ATTU_OP_STARTS_WITH] = "starts_with", [ATTU_OP_CBRT] = "cbrt",
     [ATTU_OP_TRUNC_D] = "trunc_d", [ATTU_OP_DATE_TRUNC] = "date_trunc",
     [ATTU_OP_CHAR_LIMIT] = "char_limit",
+    [ATTU_OP_ADD_N] = "add_n", [ATTU_OP_SUB_N] = "sub_n", [ATTU_OP_MUL_N] = "mul_n",
+    [ATTU_OP_DIV_N] = "div_n", [ATTU_OP_MOD_N] = "mod_n", [ATTU_OP_NEG_N] = "neg_n",
+    [ATTU_OP_ABS_N] = "abs_n",
+    [ATTU_OP_EQ_N] = "eq_n", [ATTU_OP_NE_N] = "ne_n", [ATTU_OP_LT_N] = "lt_n",
+    [ATTU_OP_LE_N] = "le_n", [ATTU_OP_GT_N] = "gt_n", [ATTU_OP_GE_N] = "ge_n",
+    [ATTU_OP_NULLIF_N] = "nullif_n",
+    [ATTU_OP_CAST_I_N] = "cast_i_n", [ATTU_OP_CAST_D_N] = "cast_d_n",
+    [ATTU_OP_CAST_F_N] = "cast_f_n", [ATTU_OP_CAST_N_I] = "cast_n_i",
+    [ATTU_OP_CAST_N_D] = "cast_n_d", [ATTU_OP_CAST_N_F] = "cast_n_f",
+    [ATTU_OP_ROUND_N] = "round_n", [ATTU_OP_TRUNC_N] = "trunc_n",
+    [ATTU_OP_FLOOR_N] = "floor_n", [ATTU_OP_CEIL_N] = "ceil_n",
+    [ATTU_OP_POWER_N] = "power_n", [ATTU_OP_LOG_N] = "log_n", [ATTU_OP_SQRT_AT_N] = "sqrt_at_n",
+    [ATTU_OP_SQRT_N] = "sqrt_n", [ATTU_OP_LN_N] = "ln_n", [ATTU_OP_LOG10_N] = "log10_n",
 };
 
 const char *attu_opcode_name(attu_opcode op) {
@@ -477,6 +491,87 @@ static int trunc_timestamp(int field, int64_t v, int64_t *out) {
     return 0;
 }
 
+/* ---- NUMERIC instructions --------------------------------------------------- */
+
+static attu_numeric num_of(const attu_slot *s) {
+    return attu_numeric_unpack(s->v.s);
+}
+
+/* A NUMERIC result: its packed slot in the arena. */
+static int set_num(attu_interp *it, attu_slot *o, attu_numeric n, attu_error *err) {
+    char *m = arena_alloc(it, 16);
+    if (!m) return attu_error_oom(err);
+    attu_numeric_pack(n, m);
+    o->v.s = m;
+    o->len = 16;
+    return 0;
+}
+
+/* One row of a NUMERIC opcode (op >= ATTU_OP_ADD_N): operands are not NULL. */
+static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_instr *in, attu_type dt,
+                      const attu_slot *A, const attu_slot *B, attu_slot *o, attu_error *err) {
+    attu_numeric a = { 0, 0 }, b = { 0, 0 }, r = { 0, 0 };
+    attu_type at = in->a >= 0 ? p->reg_types[in->a] : attu_type_make(ATTU_TYPE_UNKNOWN);
+    if (A && at.id == ATTU_TYPE_NUMERIC) a = num_of(A);
+    if (B && in->b >= 0 && p->reg_types[in->b].id == ATTU_TYPE_NUMERIC) b = num_of(B);
+    int64_t z;
+    switch (in->op) {
+    case ATTU_OP_ADD_N: if (attu_numeric_add(a, b, &r, err)) return -1; break;
+    case ATTU_OP_SUB_N: if (attu_numeric_sub(a, b, &r, err)) return -1; break;
+    case ATTU_OP_MUL_N: if (attu_numeric_mul(a, b, &r, err)) return -1; break;
+    case ATTU_OP_DIV_N: if (attu_numeric_div(a, b, &r, err)) return -1; break;
+    case ATTU_OP_MOD_N: if (attu_numeric_mod(a, b, &r, err)) return -1; break;
+    case ATTU_OP_NEG_N: r = a; r.m = -r.m; break;
+    case ATTU_OP_ABS_N: r = a; if (r.m < 0) r.m = -r.m; break;
+    case ATTU_OP_EQ_N: o->v.i = attu_numeric_cmp(a, b) == 0; return 0;
+    case ATTU_OP_NE_N: o->v.i = attu_numeric_cmp(a, b) != 0; return 0;
+    case ATTU_OP_LT_N: o->v.i = attu_numeric_cmp(a, b) < 0; return 0;
+    case ATTU_OP_LE_N: o->v.i = attu_numeric_cmp(a, b) <= 0; return 0;
+    case ATTU_OP_GT_N: o->v.i = attu_numeric_cmp(a, b) > 0; return 0;
+    case ATTU_OP_GE_N: o->v.i = attu_numeric_cmp(a, b) >= 0; return 0;
+    case ATTU_OP_NULLIF_N:
+        if (attu_numeric_cmp(a, b) == 0) { o->null = 1; o->v.i = 0; return 0; }
+        r = a; break;
+    case ATTU_OP_CAST_I_N: r = attu_numeric_from_int64(A->v.i); break;
+    case ATTU_OP_CAST_D_N: r = attu_numeric_from_decimal(A->v.i, at.scale); break;
+    case ATTU_OP_CAST_F_N: if (attu_numeric_from_double(A->v.f, &r, err)) return -1; break;
+    case ATTU_OP_CAST_N_I:
+        if (attu_numeric_to_scaled(a, 0, &z) || range_check(dt, z, err))
+            return int_overflow(dt, err);
+        o->v.i = z;
+        return 0;
+    case ATTU_OP_CAST_N_D:
+        if (attu_numeric_to_scaled(a, dt.scale, &z)) return int_overflow(dt, err);
+        if (range_check(dt, z, err)) return -1;
+        o->v.i = z;
+        return 0;
+    case ATTU_OP_CAST_N_F: {
+        double f = attu_numeric_to_double(a);
+        o->v.f = dt.id == ATTU_TYPE_FLOAT32 ? (double)(float)f : f;
+        return 0;
+    }
+    case ATTU_OP_ROUND_N: case ATTU_OP_TRUNC_N: {
+        int64_t d = B ? B->v.i : 0;
+        if (d > 1000) d = 1000;
+        if (d < -1000) d = -1000;
+        if ((in->op == ATTU_OP_ROUND_N ? attu_numeric_round : attu_numeric_trunc)(a, (int)d, &r, err)) return -1;
+        break;
+    }
+    case ATTU_OP_FLOOR_N: case ATTU_OP_CEIL_N:
+        if (attu_numeric_floor(a, in->op == ATTU_OP_CEIL_N, &r, err)) return -1;
+        break;
+    case ATTU_OP_POWER_N: if (attu_numeric_power(a, b, &r, err)) return -1; break;
+    case ATTU_OP_LOG_N: if (attu_numeric_log(a, b, &r, err)) return -1; break;
+    case ATTU_OP_SQRT_AT_N: if (attu_numeric_sqrt(a, a.dscale, &r, err)) return -1; break;
+    case ATTU_OP_SQRT_N: if (attu_numeric_sqrt_fn(a, &r, err)) return -1; break;
+    case ATTU_OP_LN_N: if (attu_numeric_ln(a, &r, err)) return -1; break;
+    case ATTU_OP_LOG10_N: if (attu_numeric_log10(a, &r, err)) return -1; break;
+    default:
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown opcode %d", in->op);
+    }
+    return set_num(it, o, r, err);
+}
+
 int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
     const attu_expr_program *p = it->p;
     arena_reset(it);
@@ -491,6 +586,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
         attu_type dt = p->reg_types[in->dst];
         bool dflt = attu_type_mclass(dt.id) == ATTU_MC_FLOAT;
         int op = in->op;
+        char *cbuf = NULL;      /* a NUMERIC CONST's slot */
         for (size_t r = 0; r < n; r++) {
             attu_slot *o = &D[r];
             if (G && (G[r].null || !G[r].v.i)) { o->null = 1; o->v.i = 0; o->len = 0; continue; }
@@ -499,7 +595,17 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_CONST:
                 o->null = in->imm_null;
                 o->len = 0;
-                if (in->imm_s >= 0) { o->v.s = p->strs[in->imm_s]; o->len = (uint32_t)p->str_lens[in->imm_s]; }
+                if (dt.id == ATTU_TYPE_NUMERIC) {
+                    /* one packed slot for the batch, which every row points at */
+                    if (!cbuf) {
+                        attu_numeric cn = { in->imm_i, in->aux };
+                        if (!in->imm_null && in->imm_s >= 0 &&
+                            attu_numeric_parse(p->strs[in->imm_s], p->str_lens[in->imm_s], &cn, err)) return -1;
+                        if (!(cbuf = arena_alloc(it, 16))) return attu_error_oom(err);
+                        attu_numeric_pack(cn, cbuf);
+                    }
+                    o->v.s = cbuf; o->len = 16;
+                } else if (in->imm_s >= 0) { o->v.s = p->strs[in->imm_s]; o->len = (uint32_t)p->str_lens[in->imm_s]; }
                 else if (dflt) o->v.f = in->imm_f;
                 else o->v.i = in->imm_i;
                 continue;
@@ -529,7 +635,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             if ((A && A[r].null) || (B && B[r].null) || (C && C[r].null) || (Dd && Dd[r].null)) {
                 o->null = 1; o->v.i = 0; o->len = 0;
-                if (op == ATTU_OP_NULLIF_I || op == ATTU_OP_NULLIF_F || op == ATTU_OP_NULLIF_S) {
+                if (op == ATTU_OP_NULLIF_I || op == ATTU_OP_NULLIF_F || op == ATTU_OP_NULLIF_S || op == ATTU_OP_NULLIF_N) {
                     if (A[r].null) continue;
                     *o = A[r];    /* NULLIF(x, NULL) = x */
                 }
@@ -537,6 +643,10 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             o->null = 0;
             o->len = 0;
+            if (op >= ATTU_OP_ADD_N) {
+                if (numeric_op(it, p, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, o, err)) return -1;
+                continue;
+            }
             int64_t x = A ? A[r].v.i : 0, y = B ? B[r].v.i : 0, z;
             double fx = A ? A[r].v.f : 0, fy = B ? B[r].v.f : 0, fz;
             switch (op) {
@@ -663,10 +773,13 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 o->v.i = z; break;
             case ATTU_OP_CAST_F_F: o->v.f = dt.id == ATTU_TYPE_FLOAT32 ? (double)(float)fx : fx; break;
             case ATTU_OP_CAST_S_X: {
-                union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; } slot;
+                union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; __int128 n16; } slot;
                 memset(&slot, 0, sizeof slot);
                 if (attu_value_parse(dt, A[r].v.s, A[r].len, &slot, err)) return -1;
                 switch (dt.id) {
+                case ATTU_TYPE_NUMERIC:
+                    if (set_num(it, o, attu_numeric_unpack(&slot), err)) return -1;
+                    break;
                 case ATTU_TYPE_BOOL: o->v.i = slot.b; break;
                 case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: o->v.i = slot.i4; break;
                 case ATTU_TYPE_FLOAT32: o->v.f = slot.f4; break;
@@ -677,9 +790,10 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             case ATTU_OP_CAST_X_S: {
                 attu_type st = p->reg_types[in->a];
-                union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; } slot;
+                union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; __int128 n16; } slot;
                 memset(&slot, 0, sizeof slot);
                 switch (st.id) {
+                case ATTU_TYPE_NUMERIC: memcpy(&slot, A[r].v.s, 16); break;
                 case ATTU_TYPE_BOOL: slot.b = (uint8_t)x; break;
                 case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: slot.i4 = (int32_t)x; break;
                 case ATTU_TYPE_FLOAT32: slot.f4 = (float)fx; break;
@@ -1016,7 +1130,11 @@ int attu_program_eval_const(const attu_expr_program *p, attu_slot *out,
     int rc = attu_interp_run(it, 1, err);
     if (!rc) {
         *out = *attu_interp_output(it, 0);
-        if (!out->null && attu_type_mclass(p->reg_types[p->outputs[0]].id) == ATTU_MC_TEXT) {
+        if (!out->null && p->reg_types[p->outputs[0]].id == ATTU_TYPE_NUMERIC && textcap >= 16) {
+            /* the packed slot lives in the arena, freed below */
+            memcpy(textbuf, out->v.s, 16);
+            out->v.s = textbuf;
+        } else if (!out->null && attu_type_mclass(p->reg_types[p->outputs[0]].id) == ATTU_MC_TEXT) {
             size_t l = out->len < textcap - 1 ? out->len : textcap - 1;
             memcpy(textbuf, out->v.s, l);
             textbuf[l] = 0;

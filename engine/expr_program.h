@@ -15,6 +15,10 @@
  *     (range of the SQL type is enforced where a value is produced: 22003)
  *   FLOAT32, FLOAT64                              -> double (FLOAT32 rounded)
  *   TEXT                                          -> a string (bytes, length)
+ *   NUMERIC                                       -> v.s points at the value's
+ *     16-byte slot (engine/numeric.h's packing), in the input column or in
+ *     the interpreter's arena, as TEXT points at bytes: the slot stays 16
+ *     bytes for every other type
  * Every register also carries NULL. Instructions are strict (NULL in, NULL
  * out) unless their comment says otherwise.
  *
@@ -117,6 +121,28 @@ typedef enum attu_opcode {
     ATTU_OP_CHAR_LIMIT,  /* text a stored into varchar(imm_i) (aux = 0) or
                             char(imm_i) (aux = 1): 22001 when longer, unless
                             the excess is spaces, which are cut (assignment) */
+    /* NUMERIC (per-value display scale, engine/numeric.h); PostgreSQL's
+     * scale rules, 22003 past 36 digits. Not in the GPU's device subset:
+     * programs with NUMERIC registers run on the host. */
+    ATTU_OP_ADD_N, ATTU_OP_SUB_N, ATTU_OP_MUL_N,
+    ATTU_OP_DIV_N,       /* select_div_scale; 22012 */
+    ATTU_OP_MOD_N, ATTU_OP_NEG_N, ATTU_OP_ABS_N,
+    ATTU_OP_EQ_N, ATTU_OP_NE_N, ATTU_OP_LT_N, ATTU_OP_LE_N, ATTU_OP_GT_N, ATTU_OP_GE_N,
+    ATTU_OP_NULLIF_N,
+    ATTU_OP_CAST_I_N,    /* int -> numeric, dscale 0 */
+    ATTU_OP_CAST_D_N,    /* decimal -> numeric, dscale = the source's scale */
+    ATTU_OP_CAST_F_N,    /* float8 -> numeric: 15 significant digits */
+    ATTU_OP_CAST_N_I,    /* rounds half away from zero; range checked */
+    ATTU_OP_CAST_N_D,    /* rounds to dst's scale; precision checked */
+    ATTU_OP_CAST_N_F,
+    ATTU_OP_ROUND_N,     /* round(a, b digits) (b absent: 0); dscale max(b, 0) */
+    ATTU_OP_TRUNC_N,     /* trunc(a, b digits) likewise */
+    ATTU_OP_FLOOR_N, ATTU_OP_CEIL_N,
+    ATTU_OP_POWER_N,     /* a ^ b, power_var's result scale */
+    ATTU_OP_LOG_N,       /* log(a base, b), log_var's result scale */
+    ATTU_OP_SQRT_AT_N,   /* sqrt(a) at a's own dscale (stddev from variance) */
+    ATTU_OP_SQRT_N,      /* sqrt(a), numeric_sqrt's scale */
+    ATTU_OP_LN_N, ATTU_OP_LOG10_N,
     ATTU_OP_COUNT_
 } attu_opcode;
 
@@ -138,7 +164,8 @@ typedef struct attu_instr {
     int16_t  a, b, c, d;  /* source registers, -1 = unused */
     int16_t  guard;       /* -1 = always */
     int16_t  aux;
-    bool     imm_null;
+    bool     imm_null;     /* CONST of NUMERIC: imm_i the scaled value, aux its
+                              dscale (or imm_s the text, for wider values) */
     int64_t  imm_i;
     double   imm_f;
     int32_t  imm_s;       /* index into the program's string pool, -1 = none */

@@ -1,14 +1,17 @@
 /* numeric.c - numeric values with a per-value display scale (see numeric.h).
  *
- * Invariant: |m| <= 10^38 - 1 and 0 <= dscale <= ATTU_NUMERIC_MAX_DIGITS for
+ * Invariant: |m| <= 10^36 - 1 and 0 <= dscale <= ATTU_NUMERIC_MAX_DIGITS for
  * every value this module returns. The scale rules are PostgreSQL 15's
  * (numeric.c): add/sub take the larger dscale, mul the sum, div
  * select_div_scale, and rounding is half away from zero. */
 #include "engine/numeric.h"
 
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef unsigned __int128 u128;
 
@@ -183,4 +186,303 @@ int attu_numeric_format(attu_numeric a, char *buf, int cap) {
     }
     tmp[len] = 0;
     return snprintf(buf, (size_t)cap, "%s", tmp);
+}
+
+
+/* ---- column slots ---------------------------------------------------------- */
+
+void attu_numeric_pack(attu_numeric a, void *slot16) {
+    __int128 v = a.m * 64 + a.dscale;
+    memcpy(slot16, &v, sizeof v);
+}
+
+attu_numeric attu_numeric_unpack(const void *slot16) {
+    __int128 v;
+    memcpy(&v, slot16, sizeof v);
+    attu_numeric n;
+    n.dscale = (int)(v & 63);
+    n.m = (v - n.dscale) / 64;
+    return n;
+}
+
+/* ---- conversions ----------------------------------------------------------- */
+
+/* |m| / 10^k rounded half away from zero (round) or truncated. */
+static __int128 shift_down(__int128 m, int k, bool round_half) {
+    if (k <= 0) return m;
+    u128 u = uabs(m);
+    if (k > 38) return 0;
+    u128 d = (u128)pow10_128(k);
+    u128 q = u / d, r = u % d;
+    if (round_half && r * 2 >= d) q++;
+    return m < 0 ? -(__int128)q : (__int128)q;
+}
+
+
+int attu_numeric_parse(const char *s, size_t len, attu_numeric *out, attu_error *err) {
+    const char *p = s, *e = s + len;
+    while (p < e && isspace((unsigned char)*p)) p++;
+    while (e > p && isspace((unsigned char)e[-1])) e--;
+    const char *start = p;
+    bool neg = false;
+    if (p < e && (*p == '+' || *p == '-')) neg = *p++ == '-';
+    size_t rest = (size_t)(e - p);
+    if ((rest == 3 && !strncasecmp(p, "nan", 3)) || (rest == 8 && !strncasecmp(p, "infinity", 8)) ||
+        (rest == 3 && !strncasecmp(p, "inf", 3)))
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                              "numeric NaN and infinities are not supported");
+    __int128 m = 0;
+    int ndig = 0, frac = 0, dropped = -1;
+    bool any = false, point = false, big = false;
+    for (; p < e; p++) {
+        if (*p == '.' && !point) { point = true; continue; }
+        if (*p < '0' || *p > '9') break;
+        any = true;
+        if (m == 0 && *p == '0') { if (point) frac++; continue; }
+        if (ndig < ATTU_NUMERIC_MAX_DIGITS + 2) { m = m * 10 + (*p - '0'); ndig++; }
+        else if (!point) big = true;            /* integer digits past any scale */
+        else { if (dropped < 0) dropped = *p - '0'; continue; }   /* places past 38 digits */
+        if (point) frac++;
+    }
+    if (dropped >= 5) m++;                      /* half away from zero, on the magnitude */
+    long exp10 = 0;
+    if (any && p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        bool eneg = false;
+        if (p < e && (*p == '+' || *p == '-')) eneg = *p++ == '-';
+        if (p >= e || *p < '0' || *p > '9') any = false;
+        for (; p < e && *p >= '0' && *p <= '9'; p++) if (exp10 < 100000) exp10 = exp10 * 10 + (*p - '0');
+        if (eneg) exp10 = -exp10;
+    }
+    if (!any || p != e)
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_TEXT_REP, 0,
+                              "invalid input syntax for type numeric: \"%.*s\"", (int)(e - start), start);
+    if (big) return overflow(err);
+    long dscale = frac - exp10;
+    if (dscale < 0) {
+        if (!rescale(m, (int)(-dscale > 40 ? 40 : -dscale), &m)) return overflow(err);
+        dscale = 0;
+    }
+    if (dscale > ATTU_NUMERIC_MAX_DIGITS) {
+        /* more places than 36 digits hold: round the excess away */
+        m = shift_down(m, (int)(dscale - ATTU_NUMERIC_MAX_DIGITS), true);
+        dscale = ATTU_NUMERIC_MAX_DIGITS;
+    }
+    return checked(neg ? -m : m, (int)dscale, out, err);
+}
+
+double attu_numeric_to_double(attu_numeric a) {
+    /* through text: strtod rounds the decimal correctly, as float8(numeric) */
+    char buf[64];
+    attu_numeric_format(a, buf, sizeof buf);
+    return strtod(buf, NULL);
+}
+
+static int round_trunc(attu_numeric a, int scale, bool round_half, attu_numeric *out, attu_error *err) {
+    if (scale > ATTU_NUMERIC_MAX_DIGITS) scale = ATTU_NUMERIC_MAX_DIGITS;
+    if (scale < -ATTU_NUMERIC_MAX_DIGITS - 2) scale = -ATTU_NUMERIC_MAX_DIGITS - 2;
+    int ds = scale < 0 ? 0 : scale;
+    if (scale >= a.dscale) {
+        __int128 m;
+        if (!rescale(a.m, ds - a.dscale, &m)) return overflow(err);
+        return checked(m, ds, out, err);
+    }
+    /* drop dscale - scale digits, then scale back up to ds places */
+    __int128 q = shift_down(a.m, a.dscale - scale, round_half);
+    if (scale < 0 && !rescale(q, -scale, &q)) return overflow(err);
+    return checked(q, ds, out, err);
+}
+
+int attu_numeric_round(attu_numeric a, int scale, attu_numeric *out, attu_error *err) {
+    return round_trunc(a, scale, true, out, err);
+}
+
+int attu_numeric_trunc(attu_numeric a, int scale, attu_numeric *out, attu_error *err) {
+    return round_trunc(a, scale, false, out, err);
+}
+
+int attu_numeric_floor(attu_numeric a, bool ceil, attu_numeric *out, attu_error *err) {
+    __int128 q = shift_down(a.m, a.dscale, false);
+    __int128 back;
+    if (!rescale(q, a.dscale, &back) || back != a.m) {
+        /* inexact: truncation went toward zero */
+        if (ceil && a.m > 0) q++;
+        if (!ceil && a.m < 0) q--;
+    }
+    return checked(q, 0, out, err);
+}
+
+int attu_numeric_to_scaled(attu_numeric a, int scale, int64_t *out) {
+    __int128 m;
+    if (scale >= a.dscale) {
+        if (!rescale(a.m, scale - a.dscale, &m)) return -1;
+    } else m = shift_down(a.m, a.dscale - scale, true);
+    if (m > INT64_MAX || m < INT64_MIN) return -1;
+    *out = (int64_t)m;
+    return 0;
+}
+
+int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error *err) {
+    if (a.m < 0)
+        return attu_error_set(err, "2201F", 0, "cannot take square root of a negative number");
+    /* sqrt(m / 10^d) * 10^(rscale+1) = sqrt(m * 10^(2*rscale + 2 - d)):
+     * an integer square root, then round the extra digit */
+    int k = 2 * rscale + 2 - a.dscale;
+    u128 v = (u128)a.m;
+    if (k >= 0) {
+        for (int i = 0; i < k; i++) if (__builtin_mul_overflow(v, (u128)10, &v)) return overflow(err);
+    } else {
+        for (int i = 0; i < -k; i++) v /= 10;
+    }
+    /* Newton's iteration from above */
+    u128 x = v, y;
+    if (x > 1) {
+        int bits = 0;
+        for (u128 t = v; t; t >>= 1) bits++;
+        x = (u128)1 << ((bits + 1) / 2);
+        for (;;) {
+            y = (x + v / x) / 2;
+            if (y >= x) break;
+            x = y;
+        }
+    }
+    u128 last = x % 10;
+    x /= 10;
+    if (last >= 5) x++;
+    return checked((__int128)x, rscale, out, err);
+}
+
+int attu_numeric_mod(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
+    if (b.m == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
+    int s = a.dscale > b.dscale ? a.dscale : b.dscale;
+    __int128 x, y;
+    if (!rescale(a.m, s - a.dscale, &x) || !rescale(b.m, s - b.dscale, &y)) return overflow(err);
+    return checked(x % y, s, out, err);
+}
+
+/* A long double result rounded to rscale places. */
+static int from_long_double(long double v, int rscale, attu_numeric *out, attu_error *err) {
+    if (isnan(v) || isinf(v)) return overflow(err);
+    if (rscale > ATTU_NUMERIC_MAX_DIGITS) rscale = ATTU_NUMERIC_MAX_DIGITS;
+    long double sc = v;
+    for (int i = 0; i < rscale; i++) sc *= 10;
+    if (fabsl(sc) >= 1e36L) return overflow(err);
+    long double r = roundl(sc);
+    return checked((__int128)r, rscale, out, err);
+}
+
+static long double to_long_double(attu_numeric a) {
+    long double v = (long double)a.m;
+    for (int i = 0; i < a.dscale; i++) v /= 10;
+    return v;
+}
+
+/* PostgreSQL's estimate_ln_dweight: the decimal weight of ln(a). */
+static int ln_dweight(attu_numeric a) {
+    if (a.m <= 0) return 0;
+    long double v = to_long_double(a);
+    if (v >= 0.9L && v <= 1.1L) {
+        long double x = v - 1;
+        if (x == 0) return 0;
+        return (int)floorl(log10l(fabsl(x)));
+    }
+    double l = (double)logl(v);
+    return (int)log10(fabs(l));
+}
+
+int attu_numeric_power(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
+    long double x = to_long_double(a), y = to_long_double(b);
+    if (a.m == 0 && b.m < 0)
+        return attu_error_set(err, "2201F", 0, "zero raised to a negative power is undefined");
+    bool yint = b.dscale == 0 || b.m % pow10_128(b.dscale) == 0;
+    if (a.m < 0 && !yint)
+        return attu_error_set(err, "2201F", 0, "a negative number raised to a non-integer power yields a complex result");
+    if (a.m == 0) return checked(0, ATTU_NUMERIC_MIN_SIG_DIGITS > a.dscale ? ATTU_NUMERIC_MIN_SIG_DIGITS : a.dscale, out, err);
+    int rscale;
+    if (yint) {
+        /* power_var's integer exponent: 16 places, at least the base's */
+        rscale = ATTU_NUMERIC_MIN_SIG_DIGITS > a.dscale ? ATTU_NUMERIC_MIN_SIG_DIGITS : a.dscale;
+        __int128 e = b.m;
+        for (int i = 0; i < b.dscale; i++) e /= 10;
+        if (e >= 0 && e <= 128) {
+            /* exact by repeated multiplication when the product fits */
+            attu_numeric r = { 1, 0 }, t = { 0, 0 };
+            attu_error tmp;
+            memset(&tmp, 0, sizeof tmp);
+            bool ok = true;
+            for (__int128 i = 0; i < e && ok; i++) {
+                if (attu_numeric_mul(r, a, &t, &tmp)) ok = false;
+                else r = t;
+            }
+            if (ok && attu_numeric_round(r, rscale, out, &tmp) == 0) return 0;
+        }
+    } else {
+        /* the result's decimal weight from a low-precision estimate, then
+         * 16 significant digits, at least the inputs' scales */
+        long double val = y * logl(fabsl(x)) * 0.434294481903252L;
+        rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - (int)val;
+        if (rscale < a.dscale) rscale = a.dscale;
+        if (rscale < b.dscale) rscale = b.dscale;
+        if (rscale < 0) rscale = 0;
+    }
+    return from_long_double(powl(x, y), rscale, out, err);
+}
+
+int attu_numeric_log(attu_numeric base, attu_numeric x, attu_numeric *out, attu_error *err) {
+    if (base.m == 0 || x.m == 0)
+        return attu_error_set(err, "2201E", 0, "cannot take logarithm of zero");
+    if (base.m < 0 || x.m < 0)
+        return attu_error_set(err, "2201E", 0, "cannot take logarithm of a negative number");
+    long double lb = logl(to_long_double(base));
+    if (lb == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
+    int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - (ln_dweight(x) - ln_dweight(base));
+    if (rscale < base.dscale) rscale = base.dscale;
+    if (rscale < x.dscale) rscale = x.dscale;
+    if (rscale < 0) rscale = 0;
+    return from_long_double(logl(to_long_double(x)) / lb, rscale, out, err);
+}
+
+int attu_numeric_sqrt_fn(attu_numeric a, attu_numeric *out, attu_error *err) {
+    int w, f;
+    nbase_lead(a, &w, &f);
+    /* numeric_sqrt: the result's weight is about half the argument's */
+    int sweight = (w + 1) * 4 / 2 - 1;
+    int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - sweight;
+    if (rscale < a.dscale) rscale = a.dscale;
+    if (rscale < 0) rscale = 0;
+    return attu_numeric_sqrt(a, rscale, out, err);
+}
+
+/* ln(a) in long double: near 1 through log1p of the exact a - 1, so that
+ * the digits of a tiny logarithm are not lost to rounding a. */
+static int ln_long_double(attu_numeric a, long double *out, attu_error *err) {
+    if (a.m == 0) return attu_error_set(err, "2201E", 0, "cannot take logarithm of zero");
+    if (a.m < 0) return attu_error_set(err, "2201E", 0, "cannot take logarithm of a negative number");
+    attu_numeric one = { 1, 0 }, d = { 0, 0 };
+    attu_error tmp;
+    memset(&tmp, 0, sizeof tmp);
+    if (!attu_numeric_sub(a, one, &d, &tmp) && to_long_double(d) > -0.5L && to_long_double(d) < 1.0L)
+        *out = log1pl(to_long_double(d));
+    else
+        *out = logl(to_long_double(a));
+    return 0;
+}
+
+int attu_numeric_ln(attu_numeric a, attu_numeric *out, attu_error *err) {
+    long double l;
+    if (ln_long_double(a, &l, err)) return -1;
+    int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - ln_dweight(a);
+    if (rscale < a.dscale) rscale = a.dscale;
+    if (rscale < 0) rscale = 0;
+    return from_long_double(l, rscale, out, err);
+}
+
+int attu_numeric_log10(attu_numeric a, attu_numeric *out, attu_error *err) {
+    long double l;
+    if (ln_long_double(a, &l, err)) return -1;
+    /* log_var(10, a): ln(10) has decimal weight 0 */
+    int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - ln_dweight(a);
+    if (rscale < a.dscale) rscale = a.dscale;
+    if (rscale < 0) rscale = 0;
+    return from_long_double(l / logl(10.0L), rscale, out, err);
 }

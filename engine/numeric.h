@@ -6,11 +6,13 @@
  * display scale (dscale) per value, and division, avg and float8 -> numeric
  * choose it from the value (see docs/architecture.md, "Numeric display
  * scale"). attu_numeric is that value: a 128-bit scaled integer and its
- * dscale, value = m / 10^dscale, up to 38 significant digits. Results beyond
+ * dscale, value = m / 10^dscale, up to 36 significant digits. Results beyond
  * that raise 22003 rather than wrap.
  *
- * This module is the arithmetic core of the planned variable-scale numeric
- * representation; it does not touch columns or expression programs yet. */
+ * This module is the arithmetic of the NUMERIC type (types.h): expression
+ * programs, the CPU reducers and the text conversions call it. 36 digits,
+ * not 38, so that a value and its dscale pack into one 16-byte column slot
+ * (attu_numeric_pack). */
 #ifndef ATTU_NUMERIC_H
 #define ATTU_NUMERIC_H
 
@@ -19,7 +21,7 @@
 
 #include "engine/error.h"
 
-#define ATTU_NUMERIC_MAX_DIGITS 38
+#define ATTU_NUMERIC_MAX_DIGITS 36
 
 typedef struct attu_numeric {
     __int128 m;     /* the value times 10^dscale */
@@ -56,5 +58,45 @@ int attu_numeric_cmp(attu_numeric a, attu_numeric b);
 /* Text as PostgreSQL prints it: exactly dscale places. Returns the length;
  * 64 bytes always suffice. */
 int attu_numeric_format(attu_numeric a, char *buf, int cap);
+
+/* ---- column slots ----
+ * A NUMERIC slot is one 16-byte integer m * 64 + dscale: |m| < 10^36 keeps
+ * m * 64 inside 128 bits and dscale <= 36 fits the low 6 bits. */
+void attu_numeric_pack(attu_numeric a, void *slot16);
+attu_numeric attu_numeric_unpack(const void *slot16);
+
+/* ---- conversions ---- */
+/* Text as PostgreSQL's numeric_in: [+-]digits[.digits][e[+-]n], whitespace
+ * around; the dscale is the digits written after the point (less the
+ * exponent, at least 0). 22P02 for bad syntax, 22003 past 36 digits.
+ * NaN and infinities: 0A000. */
+int attu_numeric_parse(const char *s, size_t len, attu_numeric *out, attu_error *err);
+double attu_numeric_to_double(attu_numeric a);
+/* Rounds half away from zero to `scale` places (scale < 0: tens,
+ * hundreds...); the result's dscale is max(scale, 0), PostgreSQL's round. */
+int attu_numeric_round(attu_numeric a, int scale, attu_numeric *out, attu_error *err);
+/* The same, truncating toward zero (trunc). */
+int attu_numeric_trunc(attu_numeric a, int scale, attu_numeric *out, attu_error *err);
+/* floor / ceil: dscale 0. */
+int attu_numeric_floor(attu_numeric a, bool ceil, attu_numeric *out, attu_error *err);
+/* The value times 10^scale as an int64, rounded half away from zero; -1
+ * when it does not fit (the caller raises its own 22003). */
+int attu_numeric_to_scaled(attu_numeric a, int scale, int64_t *out);
+/* Square root rounded to rscale places (a >= 0; 2201F otherwise). */
+int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error *err);
+/* a % b: truncated remainder, dscale max of the dscales; 22012. */
+int attu_numeric_mod(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err);
+/* sqrt(a) at numeric_sqrt's scale: 16 significant digits from the
+ * argument's weight, at least a's dscale (exact: integer square root). */
+int attu_numeric_sqrt_fn(attu_numeric a, attu_numeric *out, attu_error *err);
+/* ln(a) and log10(a) (numeric_ln, log(numeric)): 16 significant digits
+ * from the estimated weight of the result, at least a's dscale; computed
+ * in long double. 2201E for zero and negative arguments. */
+int attu_numeric_ln(attu_numeric a, attu_numeric *out, attu_error *err);
+int attu_numeric_log10(attu_numeric a, attu_numeric *out, attu_error *err);
+/* a ^ b and log(b, x) with PostgreSQL's result scales (power_var,
+ * log_var), computed in long double: at least 16 significant digits. */
+int attu_numeric_power(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err);
+int attu_numeric_log(attu_numeric base, attu_numeric x, attu_numeric *out, attu_error *err);
 
 #endif

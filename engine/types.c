@@ -18,6 +18,7 @@
  *     suffix for years before 1, 'infinity' and '-infinity'.
  */
 #include "engine/types.h"
+#include "engine/numeric.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -39,6 +40,7 @@ size_t attu_type_width(attu_type_id id) {
     case ATTU_TYPE_FLOAT64:
     case ATTU_TYPE_DECIMAL:
     case ATTU_TYPE_TIMESTAMP: return 8;
+    case ATTU_TYPE_NUMERIC: return 16;
     default: return 1;   /* UNKNOWN: a slot that is always NULL */
     }
 }
@@ -54,6 +56,7 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
     case ATTU_TYPE_DECIMAL:
         snprintf(buf, cap, "numeric(%d,%d)", t.precision, t.scale);
         return buf;
+    case ATTU_TYPE_NUMERIC: s = "numeric"; break;
     case ATTU_TYPE_TEXT: s = "text"; break;
     case ATTU_TYPE_DATE: s = "date"; break;
     case ATTU_TYPE_TIMESTAMP: s = "timestamp without time zone"; break;
@@ -70,7 +73,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
     case ATTU_TYPE_INT64: return ATTU_PG_OID_INT8;
     case ATTU_TYPE_FLOAT32: return ATTU_PG_OID_FLOAT4;
     case ATTU_TYPE_FLOAT64: return ATTU_PG_OID_FLOAT8;
-    case ATTU_TYPE_DECIMAL: return ATTU_PG_OID_NUMERIC;
+    case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return ATTU_PG_OID_NUMERIC;
     case ATTU_TYPE_TEXT: return ATTU_PG_OID_TEXT;
     case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE;
     case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP;
@@ -711,6 +714,12 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
         *(int64_t *)out = v;
         return 0;
     }
+    case ATTU_TYPE_NUMERIC: {
+        attu_numeric n;
+        if (attu_numeric_parse(text, len, &n, err)) return -1;
+        attu_numeric_pack(n, out);
+        return 0;
+    }
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TIMESTAMP: {
         int is_date = t.id == ATTU_TYPE_DATE;
@@ -903,6 +912,9 @@ size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap) {
         if (*(const int64_t *)slot == INT64_MAX) return put(buf, cap, "Infinity", 8);
         if (*(const int64_t *)slot == INT64_MIN) return put(buf, cap, "-Infinity", 9);
         return format_decimal(*(const int64_t *)slot, t.scale, buf, cap);
+    case ATTU_TYPE_NUMERIC:
+        n = (size_t)attu_numeric_format(attu_numeric_unpack(slot), out, sizeof out);
+        return put(buf, cap, out, n);
     case ATTU_TYPE_DATE:
         n = format_date(*(const int32_t *)slot, out);
         return put(buf, cap, out, n);

@@ -13,6 +13,13 @@
  *   TEXT / VARCHAR     int32_t   code into the column's sorted dictionary
  *   DATE               int32_t   days since 1970-01-01
  *   TIMESTAMP          int64_t   microseconds since 1970-01-01 00:00:00
+ *   NUMERIC            16 bytes  a value with its own display scale
+ *                                (engine/numeric.h: m * 64 + dscale)
+ *
+ * NUMERIC is PostgreSQL's numeric without a typmod as attu computes it:
+ * quotients, avg, variance, sum(bigint), float8::numeric, numeric ^ and
+ * log, and mixes of numerics of different scales (CASE, UNION, greatest)
+ * carry a scale per value. Columns of tables keep DECIMAL(p,s).
  *
  * NULL is kept apart, in a validity bitmap (column.h), never in the slot.
  */
@@ -35,6 +42,7 @@ typedef enum attu_type_id {
     ATTU_TYPE_TEXT,
     ATTU_TYPE_DATE,
     ATTU_TYPE_TIMESTAMP,
+    ATTU_TYPE_NUMERIC,      /* per-value display scale; computed values only */
     ATTU_TYPE_COUNT_
 } attu_type_id;
 
@@ -72,7 +80,7 @@ static inline int attu_type_equal(attu_type a, attu_type b) {
                             (a.precision == b.precision && a.scale == b.scale));
 }
 
-/* Bytes of one slot (1, 4 or 8). */
+/* Bytes of one slot (1, 4, 8, or 16 for NUMERIC). */
 size_t attu_type_width(attu_type_id id);
 
 /* SQL spelling as PostgreSQL prints it: "integer", "text", "numeric(12,2)". */

@@ -326,8 +326,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
                 return NULL;
             }
             a = coerce(c, a, t, false, f->position); b = coerce(c, b, t, false, f->position);
-            attu_mclass mc = attu_type_mclass(t.id);
-            conj[nc++] = mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_EQ_F : mc == ATTU_MC_TEXT ? ATTU_OP_EQ_S : ATTU_OP_EQ_I,
+            conj[nc++] = mk_call(c, cmp_opcode_eq(t.id),
                                  attu_type_make(ATTU_TYPE_BOOL), f->position, 2, a, b, NULL, NULL);
             mli[nmerged] = li; mri[nmerged] = ls.n + ri; mtype[nmerged++] = t;
         }
@@ -1220,7 +1219,7 @@ static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
         for (int r = 0; r < nrows; r++) {
             attu_bexpr *v = p->values[r * ncols + k];
             attu_type nt;
-            if (!common_type(t, v->type, &nt)) {
+            if (!mix_type(t, v->type, &nt)) {
                 char b1[64], b2[64];
                 attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, v->position, "VALUES types %s and %s cannot be matched",
                                tname(t, b1), tname(v->type, b2));
@@ -1339,7 +1338,7 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
         attu_type *ts = attu_palloc(c->pa, sizeof(attu_type) * (size_t)(l->ncols + 1));
         bool bad = false;
         for (int i = 0; i < l->ncols && !bad; i++)
-            if (!common_type(l->types[i], r->types[i], &ts[i])) {
+            if (!mix_type(l->types[i], r->types[i], &ts[i])) {
                 char b1[64], b2[64];
                 attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, q->position, "%s types %s and %s cannot be matched",
                                opname, tname(l->types[i], b1), tname(r->types[i], b2));
@@ -1462,6 +1461,14 @@ static attu_bexpr *const_from_column(bctx *c, const attu_column *col, size_t row
         const char *s = attu_dictionary_get(col->dict, ((const int32_t *)d)[row], &len);
         b->s = attu_pstrdup(c->pa, s, len); b->slen = len;
         break;
+    }
+    case ATTU_TYPE_NUMERIC: {
+        /* NUMERIC constants are kept as their canonical text */
+        char buf[64];
+        size_t len = attu_value_format(t, (const char *)d + row * 16, buf, sizeof buf);
+        if (!(b->s = attu_pstrdup(c->pa, buf, len))) { attu_error_oom(c->err); return NULL; }
+        b->slen = len;
+        return b;
     }
     default: b->i = ((const int64_t *)d)[row]; break;
     }

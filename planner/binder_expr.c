@@ -8,6 +8,7 @@
  * bind time with its position.
  */
 #include "planner/binder_internal.h"
+#include "engine/numeric.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,20 +17,26 @@
 
 const char *tname(attu_type t, char *buf) {
     if (t.id == ATTU_TYPE_UNKNOWN) return "unknown";
-    if (t.id == ATTU_TYPE_DECIMAL) return "numeric";
+    if (t.id == ATTU_TYPE_DECIMAL || t.id == ATTU_TYPE_NUMERIC) return "numeric";
     return attu_type_name(t, buf, 64);
 }
 
 bool is_numeric(attu_type_id t) {
     return t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64 || t == ATTU_TYPE_DECIMAL ||
-           t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64;
+           t == ATTU_TYPE_NUMERIC || t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64;
+}
+
+attu_opcode cmp_opcode_eq(attu_type_id t) {
+    attu_mclass mc = attu_type_mclass(t);
+    return mc == ATTU_MC_FLOAT ? ATTU_OP_EQ_F : mc == ATTU_MC_TEXT ? ATTU_OP_EQ_S
+         : t == ATTU_TYPE_NUMERIC ? ATTU_OP_EQ_N : ATTU_OP_EQ_I;
 }
 
 static int num_rank(attu_type_id t) {
     switch (t) {
     case ATTU_TYPE_INT32: return 1;
     case ATTU_TYPE_INT64: return 2;
-    case ATTU_TYPE_DECIMAL: return 3;
+    case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return 3;
     case ATTU_TYPE_FLOAT32: return 4;
     case ATTU_TYPE_FLOAT64: return 5;
     default: return 0;
@@ -40,6 +47,12 @@ bool common_type(attu_type a, attu_type b, attu_type *out) {
     if (a.id == ATTU_TYPE_UNKNOWN) { *out = b.id == ATTU_TYPE_UNKNOWN ? attu_type_make(ATTU_TYPE_TEXT) : b; return true; }
     if (b.id == ATTU_TYPE_UNKNOWN) { *out = a; return true; }
     if (is_numeric(a.id) && is_numeric(b.id)) {
+        /* a NUMERIC operand makes every exact mix NUMERIC */
+        if ((a.id == ATTU_TYPE_NUMERIC || b.id == ATTU_TYPE_NUMERIC) &&
+            attu_type_mclass(a.id) != ATTU_MC_FLOAT && attu_type_mclass(b.id) != ATTU_MC_FLOAT) {
+            *out = attu_type_make(ATTU_TYPE_NUMERIC);
+            return true;
+        }
         if (a.id == ATTU_TYPE_DECIMAL && b.id == ATTU_TYPE_DECIMAL) {
             *out = attu_type_decimal(18, a.scale > b.scale ? a.scale : b.scale);
             return true;
@@ -61,6 +74,20 @@ bool common_type(attu_type a, attu_type b, attu_type *out) {
     }
     if (a.id == b.id) { *out = a; return true; }
     return false;
+}
+
+/* The type of a column of values from several sources (CASE branches,
+ * UNION arms, VALUES rows, coalesce / greatest / least arguments). As
+ * common_type, except that exact numbers of different scales (1 and 2.5,
+ * numeric(10,2) and numeric(10,3)) meet in NUMERIC, which keeps each
+ * value's own display scale as PostgreSQL prints it. */
+bool mix_type(attu_type a, attu_type b, attu_type *out) {
+    if (!common_type(a, b, out)) return false;
+    if (out->id == ATTU_TYPE_DECIMAL && is_numeric(a.id) && is_numeric(b.id)) {
+        int sa = a.id == ATTU_TYPE_DECIMAL ? a.scale : 0, sb = b.id == ATTU_TYPE_DECIMAL ? b.scale : 0;
+        if (sa != sb) *out = attu_type_make(ATTU_TYPE_NUMERIC);
+    }
+    return true;
 }
 
 attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, attu_bexpr *a0,
@@ -106,6 +133,16 @@ static int cast_opcode(attu_type from, attu_type to, bool *implicit_ok) {
     if (f == ATTU_TYPE_DECIMAL && ti) return ATTU_OP_CAST_D_I;
     if (f == ATTU_TYPE_DECIMAL && tf) { *implicit_ok = true; return ATTU_OP_CAST_D_F; }
     if (f == ATTU_TYPE_DECIMAL && t == ATTU_TYPE_DECIMAL) { *implicit_ok = true; return ATTU_OP_CAST_D_D; }
+    if (t == ATTU_TYPE_NUMERIC) {
+        if (fi) { *implicit_ok = true; return ATTU_OP_CAST_I_N; }
+        if (f == ATTU_TYPE_DECIMAL) { *implicit_ok = true; return ATTU_OP_CAST_D_N; }
+        if (f == ATTU_TYPE_FLOAT64 || f == ATTU_TYPE_FLOAT32) return ATTU_OP_CAST_F_N;
+    }
+    if (f == ATTU_TYPE_NUMERIC) {
+        if (ti) return ATTU_OP_CAST_N_I;
+        if (t == ATTU_TYPE_DECIMAL) { *implicit_ok = true; return ATTU_OP_CAST_N_D; }
+        if (tf) { *implicit_ok = true; return ATTU_OP_CAST_N_F; }
+    }
     if (f == ATTU_TYPE_BOOL && t == ATTU_TYPE_INT32) return ATTU_OP_CAST_I_I;
     if (f == ATTU_TYPE_INT32 && t == ATTU_TYPE_BOOL) return ATTU_OP_CAST_I_I;
     if (f == ATTU_TYPE_DATE && t == ATTU_TYPE_TIMESTAMP) { *implicit_ok = true; return ATTU_OP_CAST_DATE_TS; }
@@ -119,6 +156,16 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     if (!r) { attu_error_oom(c->err); return NULL; }
     if (e->is_null) { r->is_null = true; return r; }
     if (t.id == ATTU_TYPE_TEXT) { r->s = e->s; r->slen = e->slen; return r; }
+    if (t.id == ATTU_TYPE_NUMERIC) {
+        /* NUMERIC constants are kept as their canonical text */
+        attu_numeric n;
+        char buf[64];
+        if (attu_numeric_parse(e->s, e->slen, &n, c->err)) { c->err->position = r->position; return NULL; }
+        int l = attu_numeric_format(n, buf, sizeof buf);
+        if (!(r->s = attu_pstrdup(c->pa, buf, (size_t)l))) { attu_error_oom(c->err); return NULL; }
+        r->slen = (size_t)l;
+        return r;
+    }
     union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; } slot;
     memset(&slot, 0, sizeof slot);
     if (attu_value_parse(t, e->s, e->slen, &slot, c->err)) {
@@ -290,8 +337,7 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
     r = l ? coerce(c, r, t, false, pos) : NULL;
     if (!l || !r) return NULL;
     int base = op - ATTU_BINOP_EQ;
-    attu_mclass mc = attu_type_mclass(t.id);
-    attu_opcode o = (attu_opcode)((mc == ATTU_MC_FLOAT ? ATTU_OP_EQ_F : mc == ATTU_MC_TEXT ? ATTU_OP_EQ_S : ATTU_OP_EQ_I) + base);
+    attu_opcode o = (attu_opcode)(cmp_opcode_eq(t.id) + base);
     return mk_call(c, o, attu_type_make(ATTU_TYPE_BOOL), pos, 2, l, r, NULL, NULL);
 }
 
@@ -325,6 +371,28 @@ static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, att
     if (lt == ATTU_TYPE_UNKNOWN) { l = coerce(c, l, is_numeric(rt) ? r->type : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!l) return NULL; lt = l->type.id; }
     if (rt == ATTU_TYPE_UNKNOWN) { r = coerce(c, r, is_numeric(lt) ? l->type : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!r) return NULL; rt = r->type.id; }
     if (!is_numeric(lt) || !is_numeric(rt)) return op_error(c, names[op], l, r, pos);
+    bool exact = attu_type_mclass(lt) != ATTU_MC_FLOAT && attu_type_mclass(rt) != ATTU_MC_FLOAT;
+    bool has_num = lt == ATTU_TYPE_DECIMAL || lt == ATTU_TYPE_NUMERIC || rt == ATTU_TYPE_DECIMAL || rt == ATTU_TYPE_NUMERIC;
+    if (exact && has_num && (op == ATTU_BINOP_POW || op == ATTU_BINOP_DIV ||
+                             lt == ATTU_TYPE_NUMERIC || rt == ATTU_TYPE_NUMERIC)) {
+        /* numeric ^ and / choose their result scale from the values
+         * (power_var, select_div_scale), and a NUMERIC operand carries
+         * its own: all compute in NUMERIC */
+        attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
+        l = coerce(c, l, nt, false, pos);
+        r = l ? coerce(c, r, nt, false, pos) : NULL;
+        if (!r) return NULL;
+        attu_opcode o;
+        switch (op) {
+        case ATTU_BINOP_ADD: o = ATTU_OP_ADD_N; break;
+        case ATTU_BINOP_SUB: o = ATTU_OP_SUB_N; break;
+        case ATTU_BINOP_MUL: o = ATTU_OP_MUL_N; break;
+        case ATTU_BINOP_DIV: o = ATTU_OP_DIV_N; break;
+        case ATTU_BINOP_POW: o = ATTU_OP_POWER_N; break;
+        default: o = ATTU_OP_MOD_N; break;
+        }
+        return mk_call(c, o, nt, pos, 2, l, r, NULL, NULL);
+    }
     if (op == ATTU_BINOP_POW) {
         attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64);
         l = coerce(c, l, f8, false, pos); r = l ? coerce(c, r, f8, false, pos) : NULL;
@@ -426,7 +494,7 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *v = i < n ? x->thens[i] : x->else_;
         if (!v) continue;
         attu_type nt;
-        if (!common_type(t, v->type, &nt) && v->type.id != ATTU_TYPE_UNKNOWN) {
+        if (!mix_type(t, v->type, &nt) && v->type.id != ATTU_TYPE_UNKNOWN) {
             char b1[64], b2[64];
             attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, v->position, "CASE types %s and %s cannot be matched",
                            tname(t, b1), tname(v->type, b2));
@@ -472,9 +540,15 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         c->err->position = tn->position ? tn->position : e->position;
         return NULL;
     }
-    if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0) {
-        /* numeric without a typmod: keep the decimal's scale; floats keep
-         * 6 digits after the point (PostgreSQL keeps 15 significant) */
+    if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0 &&
+        (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT || a->type.id == ATTU_TYPE_NUMERIC ||
+         a->type.id == ATTU_TYPE_TEXT)) {
+        /* float8 -> numeric keeps 15 significant digits, and text keeps
+         * the digits each value is written with: the scale follows the
+         * value, NUMERIC */
+        t = attu_type_make(ATTU_TYPE_NUMERIC);
+    } else if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0) {
+        /* numeric without a typmod: keep the decimal's scale */
         int sc = a->type.id == ATTU_TYPE_DECIMAL ? a->type.scale
                : attu_type_mclass(a->type.id) == ATTU_MC_FLOAT ? 6
                : a->type.id == ATTU_TYPE_UNKNOWN && a->kind == BX_CONST && a->s && strchr(a->s, '.') ? (int)strlen(strchr(a->s, '.') + 1) : 0;
@@ -541,7 +615,8 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!is_numeric(a->type.id)) return op_error(c, e->u.unary.op == ATTU_UNOP_NEG ? "-" : "+", NULL, a, e->position);
         if (e->u.unary.op == ATTU_UNOP_PLUS) return a;
         attu_mclass mc = attu_type_mclass(a->type.id);
-        return mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_NEG_F : a->type.id == ATTU_TYPE_DECIMAL ? ATTU_OP_NEG_D : ATTU_OP_NEG_I,
+        return mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_NEG_F : a->type.id == ATTU_TYPE_DECIMAL ? ATTU_OP_NEG_D
+                          : a->type.id == ATTU_TYPE_NUMERIC ? ATTU_OP_NEG_N : ATTU_OP_NEG_I,
                        a->type, e->position, 1, a, NULL, NULL, NULL);
     }
     case ATTU_EXPR_BINARY: return bind_binary(c, sc, e);

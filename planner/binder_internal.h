@@ -112,6 +112,11 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
 attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what);
 attu_bexpr *resolve_unknown(bctx *c, attu_bexpr *e);   /* UNKNOWN -> TEXT */
 bool common_type(attu_type a, attu_type b, attu_type *out);
+/* common_type for values that meet in one column (CASE, UNION, VALUES,
+ * coalesce, greatest): exact numbers of different scales give NUMERIC */
+bool mix_type(attu_type a, attu_type b, attu_type *out);
+/* ATTU_OP_EQ_F / _S / _N / _I for comparing values of type t (NE .. GE follow) */
+attu_opcode cmp_opcode_eq(attu_type_id t);
 attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, attu_bexpr *a0,
                     attu_bexpr *a1, attu_bexpr *a2, attu_bexpr *a3);
 attu_bexpr *mk_const_int(bctx *c, attu_type t, int64_t v);

@@ -222,7 +222,14 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     case AGG_SUM: case AGG_AVG: {
         attu_type_id t = args[0]->type.id;
         if (!is_numeric(t)) goto bad;
-        if (x->agg == AGG_AVG) x->type = attu_type_make(ATTU_TYPE_FLOAT64);
+        bool exact = attu_type_mclass(t) != ATTU_MC_FLOAT;
+        /* PostgreSQL: avg of integers and numerics, and sum of bigint and
+         * numeric, are numeric with a per-value scale (avg = sum / count
+         * by select_div_scale; sum(bigint) passes 2^63). As window
+         * functions attu keeps double precision avg and bigint sum. */
+        if (!window && exact && (x->agg == AGG_AVG || t == ATTU_TYPE_INT64 || t == ATTU_TYPE_NUMERIC))
+            x->type = attu_type_make(ATTU_TYPE_NUMERIC);
+        else if (x->agg == AGG_AVG) x->type = attu_type_make(ATTU_TYPE_FLOAT64);
         else if (t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64) x->type = attu_type_make(ATTU_TYPE_INT64);
         else if (t == ATTU_TYPE_DECIMAL) x->type = attu_type_decimal(18, args[0]->type.scale);
         else x->type = args[0]->type;
@@ -239,7 +246,9 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s is not supported as a window function", an->name);
             goto fail;
         }
-        x->type = attu_type_make(ATTU_TYPE_FLOAT64);
+        /* integers and numerics: numeric, exactly as PostgreSQL's
+         * numeric_stddev_internal (executor_ops.c, finish_var_numeric) */
+        x->type = attu_type_make(attu_type_mclass(args[0]->type.id) == ATTU_MC_FLOAT ? ATTU_TYPE_FLOAT64 : ATTU_TYPE_NUMERIC);
         break;
     case AGG_STRING_AGG:
         /* string_agg(text, text); the separator is evaluated per row */
@@ -329,6 +338,12 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         } else n = 1;
         break;
     default: break;
+    }
+    if (window && (x->type.id == ATTU_TYPE_NUMERIC || (n > 0 && args[0]->type.id == ATTU_TYPE_NUMERIC))) {
+        /* the window executor reads 8-byte slots */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "%s over computed numeric values is not supported as a window function", an->name);
+        goto fail;
     }
     x->nargs = n;
     for (int i = 0; i < n; i++) x->args[i] = args[i];
@@ -439,6 +454,32 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return no_function(c, e, args, n);
     int pos = e->position;
     attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), txt = attu_type_make(ATTU_TYPE_TEXT), i4 = attu_type_make(ATTU_TYPE_INT32);
+    if (fn->op == ATTU_OP_POWER && n == 2 && is_numeric(args[0]->type.id) && is_numeric(args[1]->type.id) &&
+        attu_type_mclass(args[0]->type.id) != ATTU_MC_FLOAT && attu_type_mclass(args[1]->type.id) != ATTU_MC_FLOAT &&
+        (args[0]->type.id == ATTU_TYPE_DECIMAL || args[0]->type.id == ATTU_TYPE_NUMERIC ||
+         args[1]->type.id == ATTU_TYPE_DECIMAL || args[1]->type.id == ATTU_TYPE_NUMERIC)) {
+        /* power(numeric, numeric), as x ^ y */
+        attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
+        if (!(args[0] = coerce(c, args[0], nt, false, pos)) || !(args[1] = coerce(c, args[1], nt, false, pos))) return NULL;
+        return mk_call(c, ATTU_OP_POWER_N, nt, pos, 2, args[0], args[1], NULL, NULL);
+    }
+    if (fn->op == ATTU_OP_LOG10 && n == 2 && attu_type_mclass(args[0]->type.id) != ATTU_MC_FLOAT &&
+        attu_type_mclass(args[1]->type.id) != ATTU_MC_FLOAT && is_numeric(args[0]->type.id) && is_numeric(args[1]->type.id)) {
+        /* PostgreSQL has log(numeric, numeric) only: exact arguments give
+         * a numeric with log_var's scale */
+        attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
+        if (!(args[0] = coerce(c, args[0], nt, false, pos)) || !(args[1] = coerce(c, args[1], nt, false, pos))) return NULL;
+        return mk_call(c, ATTU_OP_LOG_N, nt, pos, 2, args[0], args[1], NULL, NULL);
+    }
+    if (n == 1 && (fn->op == ATTU_OP_SQRT || fn->op == ATTU_OP_LN || fn->op == ATTU_OP_LOG10) &&
+        (args[0]->type.id == ATTU_TYPE_DECIMAL || args[0]->type.id == ATTU_TYPE_NUMERIC)) {
+        /* PostgreSQL's sqrt(numeric), ln(numeric), log(numeric) and
+         * log10(numeric): numeric results with their own scale rules */
+        attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
+        if (!(args[0] = coerce(c, args[0], nt, false, pos))) return NULL;
+        attu_opcode op = fn->op == ATTU_OP_SQRT ? ATTU_OP_SQRT_N : fn->op == ATTU_OP_LN ? ATTU_OP_LN_N : ATTU_OP_LOG10_N;
+        return mk_call(c, op, nt, pos, 1, args[0], NULL, NULL, NULL);
+    }
     if (fn->kind == 'f') {
         for (int i = 0; i < n; i++) {
             if (!is_numeric(args[i]->type.id) && args[i]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
@@ -488,7 +529,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, f8, false, pos))) return NULL;
         if (!is_numeric(a->type.id)) return no_function(c, e, args, n);
         attu_mclass mc = attu_type_mclass(a->type.id);
-        return mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_ABS_F : a->type.id == ATTU_TYPE_DECIMAL ? ATTU_OP_ABS_D : ATTU_OP_ABS_I,
+        return mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_ABS_F : a->type.id == ATTU_TYPE_DECIMAL ? ATTU_OP_ABS_D
+                          : a->type.id == ATTU_TYPE_NUMERIC ? ATTU_OP_ABS_N : ATTU_OP_ABS_I,
                        a->type, pos, 1, a, NULL, NULL, NULL);
     }
     if (!strcmp(name, "round") || !strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "ceiling") || !strcmp(name, "trunc")) {
@@ -496,6 +538,14 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, f8, false, pos))) return NULL;
         if (!is_numeric(a->type.id)) return no_function(c, e, args, n);
         bool isround = name[0] == 'r';
+        if (a->type.id == ATTU_TYPE_NUMERIC) {
+            /* each value keeps max(d, 0) places (round, trunc) or none */
+            attu_bexpr *d = NULL;
+            if (n == 2 && !(d = coerce(c, args[1], i4, false, pos))) return NULL;
+            attu_opcode op = isround ? ATTU_OP_ROUND_N : name[0] == 't' ? ATTU_OP_TRUNC_N
+                           : name[0] == 'f' ? ATTU_OP_FLOOR_N : ATTU_OP_CEIL_N;
+            return mk_call(c, op, a->type, pos, d ? 2 : 1, a, d, NULL, NULL);
+        }
         if (n == 2 || a->type.id == ATTU_TYPE_DECIMAL) {
             /* numeric: round(x, d) and trunc(x, d) keep d digits after the
              * point (d < 0 rounds to tens, hundreds...). PostgreSQL's
@@ -539,7 +589,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!common_type(args[0]->type, args[1]->type, &t) || attu_type_mclass(t.id) == ATTU_MC_FLOAT) return no_function(c, e, args, n);
         if (t.id == ATTU_TYPE_UNKNOWN || t.id == ATTU_TYPE_TEXT) t = i4;
         if (!(args[0] = coerce(c, args[0], t, false, pos)) || !(args[1] = coerce(c, args[1], t, false, pos))) return NULL;
-        return mk_call(c, t.id == ATTU_TYPE_DECIMAL ? ATTU_OP_MOD_D : ATTU_OP_MOD_I, t, pos, 2, args[0], args[1], NULL, NULL);
+        return mk_call(c, t.id == ATTU_TYPE_DECIMAL ? ATTU_OP_MOD_D : t.id == ATTU_TYPE_NUMERIC ? ATTU_OP_MOD_N : ATTU_OP_MOD_I,
+                       t, pos, 2, args[0], args[1], NULL, NULL);
     }
     if (!strcmp(name, "date_part")) {
         /* date_part('unit', date or timestamp) -> double precision; the
@@ -633,7 +684,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
     for (int i = 0; i < n; i++) {
         attu_type nt;
-        if (!common_type(t, args[i]->type, &nt)) {
+        if (!(strcmp(name, "nullif") ? mix_type : common_type)(t, args[i]->type, &nt)) {
             char b1[64], b2[64];
             attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, args[i]->position ? args[i]->position : pos,
                            "%s types %s and %s cannot be matched", !strcmp(name, "coalesce") ? "COALESCE" : !strcmp(name, "nullif") ? "NULLIF" : !strcmp(name, "greatest") ? "GREATEST" : "LEAST",
@@ -646,7 +697,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     for (int i = 0; i < n; i++) if (!(args[i] = coerce(c, args[i], t, false, pos))) return NULL;
     attu_mclass mc = attu_type_mclass(t.id);
     if (!strcmp(name, "nullif"))
-        return mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_NULLIF_F : mc == ATTU_MC_TEXT ? ATTU_OP_NULLIF_S : ATTU_OP_NULLIF_I, t, pos, 2,
+        return mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_NULLIF_F : mc == ATTU_MC_TEXT ? ATTU_OP_NULLIF_S
+                          : t.id == ATTU_TYPE_NUMERIC ? ATTU_OP_NULLIF_N : ATTU_OP_NULLIF_I, t, pos, 2,
                        args[0], args[1], NULL, NULL);
     if (!strcmp(name, "coalesce")) {
         /* Only the arguments up to the first non-NULL one are evaluated
@@ -682,7 +734,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *acc = args[0];
     attu_type b = attu_type_make(ATTU_TYPE_BOOL);
     for (int i = 1; i < n; i++) {
-        attu_opcode cmp = (attu_opcode)((mc == ATTU_MC_FLOAT ? ATTU_OP_GT_F : mc == ATTU_MC_TEXT ? ATTU_OP_GT_S : ATTU_OP_GT_I) + (greatest ? 0 : -2));
+        attu_opcode cmp = (attu_opcode)(cmp_opcode_eq(t.id) + (ATTU_OP_GT_I - ATTU_OP_EQ_I) + (greatest ? 0 : -2));
         /* pick b when acc is NULL or b beats acc */
         attu_bexpr *better = mk_call(c, cmp, b, pos, 2, args[i], acc, NULL, NULL);
         attu_bexpr *accnull = mk_call(c, ATTU_OP_IS_NULL, b, pos, 1, acc, NULL, NULL, NULL);

@@ -10,6 +10,7 @@
  * aggregates is computed once per row pair.
  */
 #include "planner/lower.h"
+#include "engine/numeric.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +111,13 @@ static int compile(comp *c, const attu_bexpr *e, int guard) {
         in.imm_null = e->is_null;
         if (!e->is_null) {
             attu_mclass mc = attu_type_mclass(e->type.id);
-            if (mc == ATTU_MC_TEXT) {
+            attu_numeric nv;
+            if (e->type.id == ATTU_TYPE_NUMERIC && e->s && !attu_numeric_parse(e->s, e->slen, &nv, NULL) &&
+                nv.m >= INT64_MIN && nv.m <= INT64_MAX) {
+                /* the scaled value inline when it fits, else the text */
+                in.imm_i = (int64_t)nv.m;
+                in.aux = (int16_t)nv.dscale;
+            } else if (mc == ATTU_MC_TEXT || e->type.id == ATTU_TYPE_NUMERIC) {
                 int k = attu_program_add_string(c->p, e->s ? e->s : "", e->s ? e->slen : 0);
                 if (k < 0) { attu_error_oom(c->err); return -1; }
                 in.imm_s = k;

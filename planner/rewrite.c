@@ -2,6 +2,7 @@
  * rewrite.c - logical plan rewrites (see rewrite.h for the list and order).
  */
 #include "planner/rewrite.h"
+#include "engine/numeric.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,15 @@ static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e) {
     if (!c) return e;
     c->is_null = out.null;
     if (!out.null) {
+        if (e->type.id == ATTU_TYPE_NUMERIC) {
+            /* NUMERIC constants are kept as their canonical text */
+            char buf[64];
+            attu_numeric n = attu_numeric_unpack(out.v.s);
+            int l = attu_numeric_format(n, buf, sizeof buf);
+            if (!(c->s = attu_pstrdup(pa, buf, (size_t)l))) return e;
+            c->slen = (size_t)l;
+            return c;
+        }
         switch (attu_type_mclass(e->type.id)) {
         case ATTU_MC_FLOAT: c->f = out.v.f; break;
         case ATTU_MC_TEXT: c->s = attu_pstrdup(pa, out.v.s, out.len); c->slen = out.len; if (!c->s) return e; break;
@@ -207,7 +217,8 @@ static bool is_inner(const attu_lplan *p) {
 
 static attu_opcode eq_op(attu_type t) {
     attu_mclass mc = attu_type_mclass(t.id);
-    return mc == ATTU_MC_FLOAT ? ATTU_OP_EQ_F : mc == ATTU_MC_TEXT ? ATTU_OP_EQ_S : ATTU_OP_EQ_I;
+    return mc == ATTU_MC_FLOAT ? ATTU_OP_EQ_F : mc == ATTU_MC_TEXT ? ATTU_OP_EQ_S
+         : t.id == ATTU_TYPE_NUMERIC ? ATTU_OP_EQ_N : ATTU_OP_EQ_I;
 }
 
 static void flatten(attu_plan_arena *pa, attu_lplan *p, int off, jflat *f) {
@@ -415,6 +426,10 @@ static void fuse(attu_lplan *p) {
     for (int i = 0; i < p->naggs; i++)
         if (p->aggs[i].agg == AGG_AVG || p->aggs[i].agg == AGG_COUNT_DISTINCT || p->aggs[i].distinct ||
             (p->aggs[i].agg >= AGG_VAR_SAMP && p->aggs[i].agg <= AGG_STRING_AGG)) return;
+    /* NUMERIC sums (of bigint, of numeric) stay on the grouped path, whose
+     * reductions of 16-byte values the backends route to the host */
+    for (int i = 0; i < p->naggs; i++)
+        if (p->types[p->ngroups + i].id == ATTU_TYPE_NUMERIC) return;
     p->kind = LP_JOIN_AGG;
     p->est_rows = j->left->est_rows;
 }

@@ -211,7 +211,7 @@ bool pg_binary_supported(attu_type t) {
     switch (t.id) {
     case ATTU_TYPE_BOOL: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
     case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_TEXT:
-    case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_DECIMAL:
+    case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC:
         return true;
     default:
         return false;
@@ -272,7 +272,8 @@ void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
         const attu_column *c = res->cols[i];
         if (attu_column_is_null(c, row)) { pgbuf_put_i32(b, -1); continue; }
         bool binary = formats && formats[i] == 1;
-        if (binary && c->type.id != ATTU_TYPE_TEXT && c->type.id != ATTU_TYPE_DECIMAL) {
+        bool num = c->type.id == ATTU_TYPE_DECIMAL || c->type.id == ATTU_TYPE_NUMERIC;
+        if (binary && c->type.id != ATTU_TYPE_TEXT && !num) {
             put_binary_value(b, c, row);
             continue;
         }
@@ -284,7 +285,7 @@ void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
         /* Binary NUMERIC is built from the decimal text (pg_numeric.h); the
          * engine only prints decimals it can parse, so the NULL below is a
          * defensive fallback, like put_binary_value's. */
-        if (binary && c->type.id == ATTU_TYPE_DECIMAL) {
+        if (binary && num) {
             if (!pg_numeric_put_binary(b, longp ? longp : buf, n)) pgbuf_put_i32(b, -1);
             continue;
         }

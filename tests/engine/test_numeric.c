@@ -114,3 +114,76 @@ Test(numeric, compare_ignores_display_scale) {
     cr_expect_eq(attu_numeric_cmp(lit("99999999999999999999999999999999999999"), lit("0.5")), 1);
     cr_expect_eq(attu_numeric_cmp(lit("0.5"), lit("99999999999999999999999999999999999999")), -1);
 }
+
+/* ---- the NUMERIC type's helpers: slots, text, rounding, functions ---- */
+
+static attu_numeric parsed(const char *s) {
+    attu_numeric n;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_numeric_parse(s, strlen(s), &n, &err), 0, "%s: %s", s, err.message);
+    return n;
+}
+
+Test(numeric, a_packed_slot_keeps_the_value_and_its_scale) {
+    const char *vals[] = { "0", "-0.001", "123456789012345678901234567890.123456",
+                           "-999999999999999999999999999999999999", "0.000000000000000000000000000000000001" };
+    for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
+        unsigned char slot[16];
+        attu_numeric_pack(parsed(vals[i]), slot);
+        cr_expect_str_eq(fmt(attu_numeric_unpack(slot)), vals[i]);
+    }
+}
+
+Test(numeric, text_input_keeps_the_written_places) {
+    cr_expect_str_eq(fmt(parsed("  -0012.3400e1 ")), "-123.400");     /* '  -0012.3400e1 '::numeric */
+    cr_expect_str_eq(fmt(parsed("1.50")), "1.50");
+    cr_expect_str_eq(fmt(parsed("1e3")), "1000");
+    attu_numeric n;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_expect_eq(attu_numeric_parse("1.5x", 4, &n, &err), -1);
+    cr_expect_str_eq(err.sqlstate, "22P02");
+    attu_error_clear(&err);
+    cr_expect_eq(attu_numeric_parse("1e40", 4, &n, &err), -1);
+    cr_expect_str_eq(err.sqlstate, "22003");                          /* past 36 digits */
+}
+
+static const char *unary(int (*f)(attu_numeric, attu_numeric *, attu_error *), const char *a) {
+    attu_numeric r;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(f(parsed(a), &r, &err), 0, "%s: %s", a, err.message);
+    return fmt(r);
+}
+
+Test(numeric, round_trunc_floor_ceil_as_postgresql) {
+    attu_numeric r;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_numeric_round(parsed("-2.345"), 2, &r, &err), 0);
+    cr_expect_str_eq(fmt(r), "-2.35");                                /* round(-2.345, 2) */
+    cr_assert_eq(attu_numeric_trunc(parsed("-2.345"), 2, &r, &err), 0);
+    cr_expect_str_eq(fmt(r), "-2.34");                                /* trunc(-2.345, 2) */
+    cr_assert_eq(attu_numeric_round(parsed("12345.6"), -2, &r, &err), 0);
+    cr_expect_str_eq(fmt(r), "12300");                                /* round(12345.6, -2) */
+    cr_assert_eq(attu_numeric_floor(parsed("-0.5"), false, &r, &err), 0);
+    cr_expect_str_eq(fmt(r), "-1");                                   /* floor(-0.5) */
+    cr_assert_eq(attu_numeric_floor(parsed("-0.5"), true, &r, &err), 0);
+    cr_expect_str_eq(fmt(r), "0");                                    /* ceil(-0.5) */
+}
+
+Test(numeric, functions_take_postgresql_result_scales) {
+    cr_expect_str_eq(unary(attu_numeric_sqrt_fn, "0.0001"), "0.01000000000000000");   /* sqrt(0.0001) */
+    cr_expect_str_eq(unary(attu_numeric_ln, "2.0"), "0.6931471805599453");            /* ln(2.0) */
+    cr_expect_str_eq(unary(attu_numeric_log10, "1000.0"), "3.0000000000000000");      /* log10(1000.0) */
+    attu_numeric r;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_numeric_power(parsed("2.5"), parsed("2"), &r, &err), 0);
+    cr_expect_str_eq(fmt(r), "6.2500000000000000");                   /* 2.5 ^ 2 */
+    cr_assert_eq(attu_numeric_mod(parsed("9"), parsed("2.5"), &r, &err), 0);
+    cr_expect_str_eq(fmt(r), "1.5");                                  /* 9 % 2.5 */
+    cr_expect_eq(attu_numeric_ln(parsed("0"), &r, &err), -1);
+    cr_expect_str_eq(err.sqlstate, "2201E");
+}

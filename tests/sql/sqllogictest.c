@@ -473,7 +473,7 @@ static bool type_letter_ok(char letter, attu_type t) {
     case 'R':
         return t.id == ATTU_TYPE_INT32 || t.id == ATTU_TYPE_INT64 ||
                t.id == ATTU_TYPE_FLOAT32 || t.id == ATTU_TYPE_FLOAT64 ||
-               t.id == ATTU_TYPE_DECIMAL;
+               t.id == ATTU_TYPE_DECIMAL || t.id == ATTU_TYPE_NUMERIC;
     case 'B':
         return t.id == ATTU_TYPE_BOOL;
     case 'T':

@@ -1,0 +1,155 @@
+/*
+ * executor_keys.c - sorting and segmenting by NUMERIC keys.
+ *
+ * The backends' sorts, top-k and segment heads compare keys of at most 8
+ * bytes (the GPU's comparators and radix passes read one int64 image per
+ * value), so a NUMERIC key (a 16-byte slot, engine/numeric.h) never reaches
+ * them as it is. Instead it becomes two INT64 keys with the same direction
+ * and NULLs: every value rescaled to the largest display scale among the
+ * rows, as one 128-bit integer, split into its high word (signed) and its
+ * low word with the sign bit flipped (so that signed order is the word's
+ * unsigned order). Lexicographic order of the pair is the values' order,
+ * and equal values of different scales (1.0 and 1) become equal keys, one
+ * group, as PostgreSQL compares numerics. Keys of other types pass through
+ * unchanged; without a NUMERIC key the backend is called directly.
+ */
+#include "engine/executor_internal.h"
+#include "engine/numeric.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct expanded {
+    attu_sort_key *keys;
+    int            nkeys;
+    attu_buf     **owned;       /* the INT64 words made here */
+    int            nowned;
+} expanded;
+
+static bool any_numeric(const attu_sort_key *keys, int nkeys) {
+    for (int i = 0; i < nkeys; i++) if (keys[i].col.type.id == ATTU_TYPE_NUMERIC) return true;
+    return false;
+}
+
+static void expanded_free(xctx *x, expanded *e) {
+    for (int i = 0; i < e->nowned; i++) x->be->free(x->be, e->owned[i]);
+    free(e->owned);
+    free(e->keys);
+    memset(e, 0, sizeof *e);
+}
+
+/* The two words of one NUMERIC column of n rows. */
+static int split_words(xctx *x, const attu_vec *v, size_t n, attu_buf **hi_out, attu_buf **lo_out) {
+    int rc = -1;
+    char *d = malloc(n ? n * 16 : 1);
+    uint8_t *valid = v->valid ? malloc(n ? n : 1) : NULL;
+    int64_t *hi = malloc(n ? n * 8 : 8), *lo = malloc(n ? n * 8 : 8);
+    attu_buf *bh = NULL, *bl = NULL;
+    if (!d || (v->valid && !valid) || !hi || !lo) { attu_error_oom(x->err); goto out; }
+    if (n && (x->be->download(x->be, d, v->data, 0, n * 16, x->err) ||
+              (valid && x->be->download(x->be, valid, v->valid, 0, n, x->err)))) goto out;
+    int scale = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (valid && !valid[i]) continue;
+        attu_numeric a = attu_numeric_unpack(d + i * 16);
+        if (a.dscale > scale) scale = a.dscale;
+    }
+    for (size_t i = 0; i < n; i++) {
+        hi[i] = lo[i] = 0;
+        if (valid && !valid[i]) continue;
+        attu_numeric a = attu_numeric_unpack(d + i * 16);
+        __int128 m = a.m;
+        for (int k = a.dscale; k < scale; k++)
+            if (__builtin_mul_overflow(m, 10, &m)) {
+                attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                               "numeric sort key values span too many digits (more than 38 at a common scale)");
+                goto out;
+            }
+        unsigned __int128 u = (unsigned __int128)m;
+        hi[i] = (int64_t)(m >> 64);
+        lo[i] = (int64_t)((uint64_t)u ^ (1ULL << 63));
+    }
+    bh = x->be->alloc(x->be, n ? n * 8 : 8, x->err);
+    bl = bh ? x->be->alloc(x->be, n ? n * 8 : 8, x->err) : NULL;
+    if (!bh || !bl || (n && (x->be->upload(x->be, bh, 0, hi, n * 8, x->err) ||
+                             x->be->upload(x->be, bl, 0, lo, n * 8, x->err)))) goto out;
+    *hi_out = bh; *lo_out = bl;
+    bh = bl = NULL;
+    rc = 0;
+out:
+    if (bh) x->be->free(x->be, bh);
+    if (bl) x->be->free(x->be, bl);
+    free(d); free(valid); free(hi); free(lo);
+    return rc;
+}
+
+static int expand(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, expanded *e) {
+    memset(e, 0, sizeof *e);
+    e->keys = calloc((size_t)nkeys * 2 + 1, sizeof *e->keys);
+    e->owned = calloc((size_t)nkeys * 2 + 1, sizeof *e->owned);
+    if (!e->keys || !e->owned) { expanded_free(x, e); return attu_error_oom(x->err); }
+    for (int i = 0; i < nkeys; i++) {
+        if (keys[i].col.type.id != ATTU_TYPE_NUMERIC) { e->keys[e->nkeys++] = keys[i]; continue; }
+        attu_buf *hi = NULL, *lo = NULL;
+        if (split_words(x, &keys[i].col, n, &hi, &lo)) { expanded_free(x, e); return -1; }
+        e->owned[e->nowned++] = hi;
+        e->owned[e->nowned++] = lo;
+        attu_sort_key k = keys[i];
+        k.col.type = attu_type_make(ATTU_TYPE_INT64);
+        k.col.dict = NULL;
+        k.col.data = hi;
+        e->keys[e->nkeys++] = k;
+        k.col.data = lo;
+        e->keys[e->nkeys++] = k;
+    }
+    return 0;
+}
+
+int exec_sort(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, attu_buf *perm) {
+    if (!any_numeric(keys, nkeys)) return x->be->sort(x->be, keys, nkeys, n, perm, x->err);
+    expanded e;
+    if (expand(x, keys, nkeys, n, &e)) return -1;
+    int rc = x->be->sort(x->be, e.keys, e.nkeys, n, perm, x->err);
+    expanded_free(x, &e);
+    return rc;
+}
+
+int exec_top_k(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, size_t k, attu_buf *perm) {
+    if (!any_numeric(keys, nkeys)) return x->be->top_k(x->be, keys, nkeys, n, k, perm, x->err);
+    expanded e;
+    if (expand(x, keys, nkeys, n, &e)) return -1;
+    int rc = x->be->top_k(x->be, e.keys, e.nkeys, n, k, perm, x->err);
+    expanded_free(x, &e);
+    return rc;
+}
+
+int exec_segmented_sort(xctx *x, const attu_sort_key *keys, int nkeys, const attu_buf *offsets,
+                        size_t nseg, attu_buf *perm, size_t n) {
+    if (!any_numeric(keys, nkeys)) return x->be->segmented_sort(x->be, keys, nkeys, offsets, nseg, perm, n, x->err);
+    expanded e;
+    if (expand(x, keys, nkeys, n, &e)) return -1;
+    int rc = x->be->segmented_sort(x->be, e.keys, e.nkeys, offsets, nseg, perm, n, x->err);
+    expanded_free(x, &e);
+    return rc;
+}
+
+int exec_segment_heads(xctx *x, const attu_vec *keys, int nkeys, const attu_buf *perm, size_t n,
+                       attu_buf **heads_out, size_t *nheads_out) {
+    bool num = false;
+    for (int i = 0; i < nkeys; i++) if (keys[i].type.id == ATTU_TYPE_NUMERIC) num = true;
+    if (!num) return x->be->segment_heads(x->be, keys, nkeys, perm, n, heads_out, nheads_out, x->err);
+    attu_sort_key *sk = calloc((size_t)nkeys + 1, sizeof *sk);
+    if (!sk) return attu_error_oom(x->err);
+    for (int i = 0; i < nkeys; i++) sk[i].col = keys[i];
+    expanded e;
+    int rc = expand(x, sk, nkeys, n, &e);
+    free(sk);
+    if (rc) return -1;
+    attu_vec *kv = calloc((size_t)e.nkeys + 1, sizeof *kv);
+    if (!kv) { expanded_free(x, &e); return attu_error_oom(x->err); }
+    for (int i = 0; i < e.nkeys; i++) kv[i] = e.keys[i].col;
+    rc = x->be->segment_heads(x->be, kv, e.nkeys, perm, n, heads_out, nheads_out, x->err);
+    free(kv);
+    expanded_free(x, &e);
+    return rc;
+}
