@@ -881,6 +881,32 @@ class stage_t {
     if (h) back_.push_back(d);
     return h;
   }
+  // An output the host code writes whole over [0, used) bytes and never
+  // reads: no copy down (a synchronized transfer of 10 us or more per
+  // buffer, most of a small staged eval's time); commit copies up only
+  // those bytes. A buffer already staged as an input keeps its copy.
+  attu_buf* fresh(attu_buf* d, size_t used) {
+    if (!d) return nullptr;
+    if (bufs_.count(d)) return out(d);
+    attu_buf* h = static_cast<attu_buf*>(calloc(1, sizeof *h));
+    if (!h) throw std::bad_alloc();
+    h->ptr = calloc(1, d->bytes ? d->bytes : 1);
+    if (!h->ptr) {
+      free(h);
+      throw std::bad_alloc();
+    }
+    h->bytes = d->bytes;
+    bufs_[d] = h;
+    used_[d] = used < d->bytes ? used : d->bytes;
+    back_.push_back(d);
+    return h;
+  }
+  attu_out outv_fresh(const attu_out& o, size_t n) {
+    attu_out r = o;
+    r.data = fresh(o.data, n * attu_type_width(o.type.id));
+    r.valid = fresh(o.valid, n);
+    return r;
+  }
   attu_vec vec(const attu_vec& v) {
     attu_vec r = v;
     r.data = in(v.data);
@@ -896,9 +922,10 @@ class stage_t {
   void commit() {
     for (attu_buf* d : back_) {
       attu_buf* h = bufs_[d];
-      if (d->bytes)
-        ATTU_CUDA_CHECK(cudaMemcpyAsync(d->ptr, h->ptr, d->bytes, cudaMemcpyHostToDevice,
-                                        CTX(be_).stream()));
+      auto u = used_.find(d);
+      size_t bytes = u != used_.end() ? u->second : d->bytes;
+      if (bytes)
+        ATTU_CUDA_CHECK(cudaMemcpyAsync(d->ptr, h->ptr, bytes, cudaMemcpyHostToDevice, CTX(be_).stream()));
     }
     CTX(be_).synchronize();
   }
@@ -906,6 +933,7 @@ class stage_t {
  private:
   attu_backend* be_;
   std::map<const attu_buf*, attu_buf*> bufs_;
+  std::map<const attu_buf*, size_t> used_;  // fresh outputs: the bytes to copy up
   std::vector<attu_buf*> back_;
 };
 
@@ -1196,7 +1224,8 @@ int gpu_eval(attu_backend* be, const attu_expr_program* prog, const attu_vec* in
     std::vector<attu_vec> hin((size_t)prog->ninputs);
     for (int i = 0; i < prog->ninputs; ++i) hin[i] = st.vec(inputs[i]);
     std::vector<attu_out> hout((size_t)prog->noutputs);
-    for (int o = 0; o < prog->noutputs; ++o) hout[o] = st.outv(outputs[o]);
+    // eval writes every output slot of rows [0, n)
+    for (int o = 0; o < prog->noutputs; ++o) hout[o] = st.outv_fresh(outputs[o], n);
     int rc = host->eval(host, prog, hin.data(), n, hout.data(), err);
     // TEXT outputs' dictionaries are host objects either way; hand them over.
     for (int o = 0; o < prog->noutputs; ++o) outputs[o].dict = hout[o].dict;
