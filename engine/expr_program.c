@@ -159,6 +159,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_FLOOR_N] = "floor_n", [ATTU_OP_CEIL_N] = "ceil_n",
     [ATTU_OP_POWER_N] = "power_n", [ATTU_OP_LOG_N] = "log_n", [ATTU_OP_SQRT_AT_N] = "sqrt_at_n",
     [ATTU_OP_SQRT_N] = "sqrt_n", [ATTU_OP_LN_N] = "ln_n", [ATTU_OP_LOG10_N] = "log10_n",
+    [ATTU_OP_SUBQUERY_ONE] = "subquery_one",
 };
 
 const char *attu_opcode_name(attu_opcode op) {
@@ -631,6 +632,11 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_COALESCE: *o = A[r].null ? B[r] : A[r]; continue;
             case ATTU_OP_SELECT: *o = (!C[r].null && C[r].v.i) ? A[r] : B[r]; continue;
             case ATTU_OP_PI: o->null = 0; o->v.f = M_PI; continue;
+            case ATTU_OP_SUBQUERY_ONE:
+                if (!A[r].null && A[r].v.i > 1)
+                    return attu_error_set(err, ATTU_SQLSTATE_CARDINALITY, 0, "more than one row returned by a subquery used as an expression");
+                *o = B[r];
+                continue;
             default: break;
             }
             if ((A && A[r].null) || (B && B[r].null) || (C && C[r].null) || (Dd && Dd[r].null)) {

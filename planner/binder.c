@@ -1587,14 +1587,12 @@ static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_q
 
 /* Adds a keyed pending join and sub's columns to the enclosing scope: sub
  * (keys, then [count,] value) is LEFT JOINed to the enclosing plan on
- * outer_keys = the keys; check_count: its column nk is a count that must
- * not exceed 1 (LP_CHECK). Returns the scope column of the value. */
-static int push_keyed_join(bctx *c, const scope *sc, attu_lplan *sub, int nk, attu_bexpr **ok, bool check_count) {
+ * outer_keys = the keys. Returns the scope column of the value. */
+static int push_keyed_join(bctx *c, const scope *sc, attu_lplan *sub, int nk, attu_bexpr **ok) {
     pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
     if (!pj) { attu_error_oom(c->err); return -1; }
     if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
-    pj[c->npending] = (pending_join){ .sub = sub, .nkeys = nk, .outer_keys = ok, .value_col = sub->ncols - 1,
-                                      .check_count = check_count };
+    pj[c->npending] = (pending_join){ .sub = sub, .nkeys = nk, .outer_keys = ok, .value_col = sub->ncols - 1 };
     c->pending = pj;
     c->npending++;
     scope *msc = (scope *)sc;
@@ -1603,17 +1601,21 @@ static int push_keyed_join(bctx *c, const scope *sc, attu_lplan *sub, int nk, at
         if (!scope_push(c, msc, NULL, i < nk ? "?key?" : "?value?", sub->types[i], true, false, -1)) return -1;
     int deps[64], nd = 0;
     for (int i = 0; i < nk; i++) collect_deps(ok[i], 0, deps, &nd, 64);
-    if (!set_deps(c, msc, base + sub->ncols - 1, deps, nd)) return -1;
+    /* the value and the count before it are read together (21000 check) */
+    for (int k = nk; k < sub->ncols; k++)
+        if (!set_deps(c, msc, base + k, deps, nd)) return -1;
     return base + sub->ncols - 1;
 }
 
-static attu_bexpr *rows_unsupported(bctx *c, const attu_ast_expr *e) {
-    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                   "this correlated scalar subquery is not supported: it must be an aggregate, or relate its rows to the outer "
-                   "query by equalities only (inner = outer) and not read the outer query elsewhere, without GROUP BY, "
-                   "DISTINCT, LIMIT or OFFSET");
-    return NULL;
-}
+/* apply form declarations (see decorrelate_apply) */
+typedef enum apply_kind { APPLY_SCALAR, APPLY_EXISTS, APPLY_ANY, APPLY_ALL } apply_kind;
+static attu_bexpr *decorrelate_apply(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e,
+                                     apply_kind kind, attu_bexpr *arg, attu_ast_binary_op op);
+static attu_lplan *apply_apply(bctx *c, attu_lplan *p, const pending_join *pj);
+static bool plan_reads_outer(const attu_lplan *p);
+static attu_bexpr *push_apply(bctx *c, const scope *sc, const attu_ast_expr *e, attu_lplan *inner, attu_bexpr **corr,
+                              int ncorr, attu_agg_spec *aggs, int naggs, attu_bexpr *value, attu_agg_spec *win,
+                              int64_t limit, int64_t offset);
 
 /* A correlated scalar subquery that is not an aggregate: at most one row
  * per outer row (more is 21000, as PostgreSQL fails when it evaluates the
@@ -1623,18 +1625,19 @@ static attu_bexpr *rows_unsupported(bctx *c, const attu_ast_expr *e) {
  * (NULL where cond is not TRUE). With FROM, the correlation must be
  * equalities inner = outer (plus conditions on the inner rows alone), and
  * the value must read only the inner rows: the inner rows (locally
- * filtered) are counted per correlation key and LEFT JOINed to the
- * enclosing plan on the keys; an LP_CHECK fails the query for any row of
- * it whose key has more than one inner row; then the inner rows
- * themselves are LEFT JOINed on the keys for the value, at most one per
- * outer row once the check passed. Anything else is 0A000. */
+ * filtered) are grouped by correlation key into a count and the value of
+ * the key's row, LEFT JOINed to the enclosing plan on the keys; the
+ * subquery's value is ATTU_OP_SUBQUERY_ONE(count, value), which fails a
+ * row whose key has more than one inner row where (and only where) the
+ * value is used. Anything else (other correlations, a value reading the
+ * outer row, DISTINCT, LIMIT, OFFSET) takes the apply form. */
 static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e) {
     if (q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.having || q->u.select.distinct ||
         q->u.select.distinct_on.n || q->limit || q->offset)
-        return rows_unsupported(c, e);
+        return decorrelate_apply(c, sc, q, p, e, APPLY_SCALAR, NULL, 0);
     attu_lplan *proj = p;
     if (proj->kind == LP_SORT) proj = proj->left;             /* ORDER BY: no effect on one row */
-    if (!proj || proj->kind != LP_PROJECT || proj->ncols != 1) return rows_unsupported(c, e);
+    if (!proj || proj->kind != LP_PROJECT || proj->ncols != 1) return decorrelate_apply(c, sc, q, p, e, APPLY_SCALAR, NULL, 0);
     attu_lplan *filt = proj->left;
     if (filt && filt->kind == LP_SORT) filt = filt->left;
     attu_bexpr *val = proj->exprs[0];
@@ -1642,7 +1645,7 @@ static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_que
     attu_lplan *from = filt && filt->kind == LP_FILTER ? filt->left : filt;
     if (from && from->kind == LP_VALUES && from->ncols == 0 && from->nrows == 1) {
         attu_bexpr *pred = filt->kind == LP_FILTER ? filt->pred : NULL;
-        if ((outer_sides(val) & 1) || (pred && (outer_sides(pred) & 1))) return rows_unsupported(c, e);
+        if ((outer_sides(val) & 1) || (pred && (outer_sides(pred) & 1))) return decorrelate_apply(c, sc, q, p, e, APPLY_SCALAR, NULL, 0);
         attu_bexpr *v = copy_shift(c, val, -OUTER_BASE);
         if (v && pred) {
             attu_bexpr *w = copy_shift(c, pred, -OUTER_BASE);
@@ -1656,7 +1659,7 @@ static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_que
         if (v) v->position = e->position;
         return v;
     }
-    if (!filt || filt->kind != LP_FILTER || (outer_sides(val) & 2)) return rows_unsupported(c, e);
+    if (!filt || filt->kind != LP_FILTER || (outer_sides(val) & 2)) return decorrelate_apply(c, sc, q, p, e, APPLY_SCALAR, NULL, 0);
     attu_bexpr *conj[256], *local[256];
     int n = split_conjuncts(filt->pred, conj, 0, 256), nloc = 0, nk = 0;
     attu_bexpr **ik = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
@@ -1670,9 +1673,9 @@ static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_que
             if (sa == 2 && sb == 1) { ok[nk] = copy_shift(c, x->args[0], -OUTER_BASE); ik[nk++] = x->args[1]; continue; }
             if (sa == 1 && sb == 2) { ok[nk] = copy_shift(c, x->args[1], -OUTER_BASE); ik[nk++] = x->args[0]; continue; }
         }
-        return rows_unsupported(c, e);
+        return decorrelate_apply(c, sc, q, p, e, APPLY_SCALAR, NULL, 0);
     }
-    if (!nk) return rows_unsupported(c, e);
+    if (!nk || plan_reads_outer(filt->left)) return decorrelate_apply(c, sc, q, p, e, APPLY_SCALAR, NULL, 0);
     attu_lplan *in = filt->left;
     if (nloc && !(in = filter_local(c, in, local, nloc))) return NULL;
     /* AGG(in, groups = inner keys; count(*), min(value)) = keys ++ count ++
@@ -1688,11 +1691,13 @@ static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_que
     a->types[nk] = as[0].type; a->names[nk] = "?count?";
     a->types[nk + 1] = val->type; a->names[nk + 1] = "?value?";
     a->est_rows = in->est_rows / 10 + 1;
-    int vcol = push_keyed_join(c, sc, a, nk, ok, true);
+    int vcol = push_keyed_join(c, sc, a, nk, ok);
     if (vcol < 0) return NULL;
-    attu_bexpr *v = attu_bx_col(c->pa, vcol, val->type);
+    /* the count is checked only where the value is used (a CASE branch
+     * not taken never fails) */
+    attu_bexpr *v = mk_call(c, ATTU_OP_SUBQUERY_ONE, val->type, e->position, 2, attu_bx_col(c->pa, vcol - 1, as[0].type),
+                            attu_bx_col(c->pa, vcol, val->type), NULL, NULL);
     if (!v) OOM_NULL(c);
-    v->position = e->position;
     return v;
 }
 
@@ -1728,10 +1733,16 @@ static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, 
      * here they stay over the inner columns, count(*) counting the marker */
     attu_agg_spec *aggs = attu_palloc(c->pa, sizeof *aggs * (size_t)(agg->naggs + 1));
     if (!aggs) OOM_NULL(c);
+    bool windowed = true;    /* every aggregate also runs as a window */
     for (int i = 0; i < agg->naggs; i++) {
         aggs[i] = agg->aggs[i];
         if (aggs[i].agg == AGG_COUNT_STAR) { aggs[i].agg = AGG_COUNT; aggs[i].arg = attu_bx_col(c->pa, ni, attu_type_make(ATTU_TYPE_BOOL)); }
+        attu_agg_kind k = aggs[i].agg;
+        if (aggs[i].distinct || aggs[i].arg2 ||
+            !(k == AGG_COUNT || k == AGG_SUM || k == AGG_MIN || k == AGG_MAX)) windowed = false;
     }
+    /* the apply form: evaluated once per distinct outer value */
+    if (windowed) return push_apply(c, sc, e, inner, corr, ncorr, aggs, agg->naggs, proj->exprs[0], NULL, -1, 0);
     pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
     if (!pj) OOM_NULL(c);
     if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
@@ -1798,12 +1809,461 @@ static attu_lplan *apply_general(bctx *c, attu_lplan *p, const pending_join *pj)
     return out;
 }
 
+/* ---- the apply form: any correlation, per outer row ------------------------------------ */
+
+/* Whether any expression of plan p reads the enclosing query's row. */
+static bool expr_reads_outer(const attu_bexpr *e) { return (outer_sides(e) & 2) != 0; }
+
+static bool plan_reads_outer(const attu_lplan *p) {
+    if (!p) return false;
+    if (expr_reads_outer(p->pred) || expr_reads_outer(p->residual)) return true;
+    if (p->kind == LP_PROJECT)
+        for (int i = 0; i < p->ncols; i++) if (expr_reads_outer(p->exprs[i])) return true;
+    if (p->kind == LP_VALUES)
+        for (int i = 0; i < p->nrows * p->ncols; i++) if (expr_reads_outer(p->values[i])) return true;
+    for (int i = 0; i < p->nkeys; i++) if (expr_reads_outer(p->lkeys[i]) || expr_reads_outer(p->rkeys[i])) return true;
+    for (int i = 0; i < p->ngroups; i++) if (expr_reads_outer(p->groups[i])) return true;
+    for (int i = 0; i < p->naggs; i++) {
+        const attu_agg_spec *a = &p->aggs[i];
+        if (expr_reads_outer(a->arg) || expr_reads_outer(a->arg2)) return true;
+        for (int k = 0; k < a->npart; k++) if (expr_reads_outer(a->part[k])) return true;
+        for (int k = 0; k < a->norder; k++) if (expr_reads_outer(a->order[k].expr)) return true;
+    }
+    for (int i = 0; i < p->nsort; i++) if (expr_reads_outer(p->sort[i].expr)) return true;
+    return plan_reads_outer(p->left) || plan_reads_outer(p->right);
+}
+
+/* A correlated subquery taken apart: SELECT [DISTINCT] items FROM from
+ * WHERE conj [ORDER BY order] [LIMIT limit] [OFFSET offset]. items, conj
+ * and order read the FROM's columns and the outer row (OUTER_BASE + k);
+ * the FROM itself must not read the outer row. */
+typedef struct corr_parts {
+    attu_lplan     *from;
+    attu_bexpr     *conj[256];
+    int             nconj;
+    attu_bexpr    **items;
+    int             nitems;
+    int             nvis;            /* the subquery's columns (items past them: hidden sort keys) */
+    attu_sort_item *order;
+    int             norder;
+    bool            distinct;
+    int64_t         limit, offset;   /* limit -1: none */
+} corr_parts;
+
+static bool corr_take_apart(bctx *c, const attu_ast_query *q, attu_lplan *p, corr_parts *cp) {
+    memset(cp, 0, sizeof *cp);
+    cp->limit = -1;
+    if (q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.having || q->u.select.distinct_on.n) return false;
+    attu_lplan *x = p;
+    cp->nvis = p->ncols;
+    /* the projection that drops hidden sort columns */
+    if (x->kind == LP_PROJECT && x->left && (x->left->kind == LP_LIMIT || x->left->kind == LP_SORT)) {
+        for (int i = 0; i < x->ncols; i++)
+            if (x->exprs[i]->kind != BX_COL || x->exprs[i]->col != i) return false;
+        x = x->left;
+    }
+    if (x->kind == LP_LIMIT) { cp->limit = x->limit; cp->offset = x->offset; x = x->left; }
+    attu_lplan *sort = NULL;
+    if (x && x->kind == LP_SORT) { sort = x; x = x->left; }
+    if (x && x->kind == LP_DISTINCT) { cp->distinct = true; x = x->left; }
+    if (!x || x->kind != LP_PROJECT) return false;
+    cp->items = x->exprs;
+    cp->nitems = x->ncols;
+    if (sort) {
+        cp->norder = sort->nsort;
+        cp->order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(sort->nsort + 1));
+        if (!cp->order) { attu_error_oom(c->err); return false; }
+        for (int i = 0; i < sort->nsort; i++) {
+            const attu_bexpr *k = sort->sort[i].expr;
+            if (k->kind != BX_COL || k->col < 0 || k->col >= x->ncols) return false;
+            cp->order[i] = sort->sort[i];
+            cp->order[i].expr = x->exprs[k->col];
+        }
+    }
+    for (int i = 0; i < cp->nitems; i++) if (has_kind(cp->items[i], BX_AGG) || has_kind(cp->items[i], BX_WINDOW)) return false;
+    attu_lplan *below = x->left;
+    if (below && below->kind == LP_FILTER) {
+        cp->nconj = split_conjuncts(below->pred, cp->conj, 0, 256);
+        below = below->left;
+    }
+    if (!below || plan_reads_outer(below)) return false;
+    cp->from = below;
+    return true;
+}
+
+
+static attu_bexpr *apply_unsupported(bctx *c, const attu_ast_expr *e) {
+    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                   "this correlated subquery is not supported: it must be one SELECT (no GROUP BY, HAVING, window "
+                   "functions or DISTINCT ON) whose FROM does not refer to the outer query");
+    return NULL;
+}
+
+static attu_agg_spec count_of(bctx *c, attu_bexpr *flag) {
+    attu_agg_spec a;
+    memset(&a, 0, sizeof a);
+    a.agg = AGG_COUNT;
+    a.arg = flag;
+    a.type = attu_type_make(ATTU_TYPE_INT64);
+    (void)c;
+    return a;
+}
+
+/* CASE WHEN cond THEN TRUE END: a flag that count() counts where cond holds. */
+static attu_bexpr *flag_when(bctx *c, attu_bexpr *cond) {
+    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, b, cond ? cond->position : 0);
+    attu_bexpr **wh = attu_palloc(c->pa, sizeof(attu_bexpr *)), **th = attu_palloc(c->pa, sizeof(attu_bexpr *));
+    attu_bexpr *t = mk_const_int(c, b, 1), *n = mk_const_null(c, b);
+    if (!x || !wh || !th || !t || !n) OOM_NULL(c);
+    wh[0] = cond; th[0] = t;
+    x->nwhens = 1; x->whens = wh; x->thens = th; x->else_ = n;
+    return x;
+}
+
+/* Adds an apply-form pending join (see decorrelate_apply): inner (the FROM
+ * rows that pass the local conditions, ++ a TRUE marker), the correlated
+ * conditions corr, the aggregates over inner and the outer row, and the
+ * value over the aggregates (column i) and the outer row (OUTER_BASE + k);
+ * returns the value over the outer scope. */
+static attu_bexpr *push_apply(bctx *c, const scope *sc, const attu_ast_expr *e, attu_lplan *inner, attu_bexpr **corr,
+                              int ncorr, attu_agg_spec *aggs, int naggs, attu_bexpr *value, attu_agg_spec *win,
+                              int64_t limit, int64_t offset) {
+    pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
+    if (!pj) OOM_NULL(c);
+    if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
+    memset(&pj[c->npending], 0, sizeof pj[c->npending]);
+    pending_join *n = &pj[c->npending];
+    n->apply = true;
+    n->inner = inner;
+    n->cond = ncorr ? and_all(c, corr, ncorr) : NULL;
+    n->aggs = aggs;
+    n->naggs = naggs;
+    n->value = value;
+    n->rank = win;
+    n->limit = limit;
+    n->offset = offset;
+    c->pending = pj;
+    c->npending++;
+    /* the aggregates become hidden columns of the outer scope, and the
+     * value an expression of them where the subquery stands, so that it
+     * is computed (and its 21000 raised) only where it is used */
+    scope *msc = (scope *)sc;
+    int base = msc->n;
+    {
+        int deps[64], nd = 0;
+        for (int i = 0; i < ncorr; i++) collect_deps(corr[i], OUTER_BASE, deps, &nd, 64);
+        for (int i = 0; i < naggs; i++) collect_deps(aggs[i].arg, OUTER_BASE, deps, &nd, 64);
+        if (win) for (int i = 0; i < win->norder; i++) collect_deps(win->order[i].expr, OUTER_BASE, deps, &nd, 64);
+        for (int i = 0; i < naggs; i++)
+            if (!scope_push(c, msc, NULL, "?agg?", aggs[i].type, true, false, -1) || !set_deps(c, msc, base + i, deps, nd)) return NULL;
+    }
+    attu_bexpr *v = remap_outer(c, value, base);
+    if (!v) OOM_NULL(c);
+    v->position = e->position;
+    return v;
+}
+
+/* The apply form of a correlated subquery: each outer row (numbered, so
+ * that equal rows stay apart) is LEFT JOINed to the subquery's FROM rows
+ * that satisfy its WHERE (the correlated conditions are the join's; its
+ * equalities become join keys, so only inequalities cost a comparison per
+ * pair); with LIMIT / OFFSET the matches of each outer row are numbered in
+ * the subquery's ORDER BY (DISTINCT: ranked by value) and only the kept
+ * numbers count; then aggregates per outer row give the value:
+ *   scalar:      count and min of the value; more than one row fails with
+ *                21000 where the value is used (ATTU_OP_SUBQUERY_ONE),
+ *                none gives NULL;
+ *   EXISTS:      count > 0;
+ *   x op ANY:    TRUE if some comparison is TRUE, else NULL if one is NULL,
+ *                else FALSE (IN is = ANY, NOT IN its negation);
+ *   x op ALL:    FALSE if some comparison is FALSE, else NULL if one is NULL,
+ *                else TRUE.
+ * So NULLs behave as in PostgreSQL's row-by-row evaluation. arg (ANY /
+ * ALL) is bound over the outer scope. Applied by apply_pending; the value
+ * is a new hidden column of the outer scope. */
+static attu_bexpr *decorrelate_apply(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e,
+                                     apply_kind kind, attu_bexpr *arg, attu_ast_binary_op op) {
+    corr_parts cp;
+    if (!corr_take_apart(c, q, p, &cp)) return c->err->set ? NULL : apply_unsupported(c, e);
+    attu_type tb = attu_type_make(ATTU_TYPE_BOOL), t8 = attu_type_make(ATTU_TYPE_INT64);
+    bool rank = cp.limit >= 0 || cp.offset > 0;
+    if (kind != APPLY_SCALAR) {
+        /* DISTINCT changes which rows there are only through OFFSET */
+        if (cp.distinct && cp.offset > 0) return apply_unsupported(c, e);
+        cp.distinct = false;
+    }
+    if (cp.distinct) rank = true;
+    /* the local conditions filter the FROM; the rest join it */
+    attu_bexpr *local[256], *corr[256];
+    int nloc = 0, ncorr = 0;
+    for (int i = 0; i < cp.nconj; i++) {
+        if (outer_sides(cp.conj[i]) & 2) corr[ncorr++] = cp.conj[i];
+        else local[nloc++] = cp.conj[i];
+    }
+    attu_lplan *in = cp.from;
+    if (nloc && !(in = filter_local(c, in, local, nloc))) return NULL;
+    int ni = in->ncols;
+    attu_bexpr **ie = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(ni + 2));
+    char **inm = attu_palloc(c->pa, sizeof(char *) * (size_t)(ni + 2));
+    if (!ie || !inm) OOM_NULL(c);
+    for (int i = 0; i < ni; i++) { ie[i] = attu_bx_col(c->pa, i, in->types[i]); inm[i] = in->names[i]; }
+    ie[ni] = mk_const_int(c, tb, 1);
+    inm[ni] = "?matched?";
+    attu_lplan *inner = mk_project(c, in, ni + 1, ie, inm);
+    if (!inner) return NULL;
+    /* the numbering of each outer row's matches (column ni + 1 of the inner
+     * side as the aggregates see it) */
+    attu_agg_spec *win = NULL;
+    if (rank) {
+        win = attu_palloc(c->pa, sizeof *win);
+        if (!win) OOM_NULL(c);
+        win->type = t8;
+        win->agg = cp.distinct ? WIN_DENSE_RANK : WIN_ROW_NUMBER;
+        if (cp.distinct && !cp.norder) {
+            /* DISTINCT without ORDER BY: rank by the value itself */
+            win->norder = 1;
+            win->order = attu_palloc(c->pa, sizeof(attu_sort_item));
+            if (!win->order) OOM_NULL(c);
+            win->order[0].expr = cp.items[0];
+        } else {
+            win->norder = cp.norder;
+            win->order = cp.order;
+        }
+    }
+    /* the aggregates, over the inner columns and the outer row */
+    attu_agg_spec *aggs = attu_palloc(c->pa, sizeof *aggs * 3);
+    attu_bexpr *value = NULL;
+    int naggs = 0;
+    if (!aggs) OOM_NULL(c);
+    attu_bexpr *matched = attu_bx_col(c->pa, ni, tb);
+    switch (kind) {
+    case APPLY_SCALAR: {
+        if (cp.nvis != 1) {
+            attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, "subquery must return only one column");
+            return NULL;
+        }
+        attu_bexpr *v = cp.items[0];
+        /* rows: counted; with DISTINCT the kept ranks are consecutive
+         * (dense_rank), so their number is the largest kept one - OFFSET */
+        aggs[0] = count_of(c, cp.distinct ? attu_bx_col(c->pa, ni + 1, t8) : matched);
+        if (cp.distinct) aggs[0].agg = AGG_MAX;
+        memset(&aggs[1], 0, sizeof aggs[1]);
+        aggs[1].agg = AGG_MIN; aggs[1].arg = v; aggs[1].type = v->type;
+        naggs = 2;
+        attu_bexpr *rows = attu_bx_col(c->pa, 0, t8);
+        if (cp.distinct && cp.offset > 0)
+            rows = mk_call(c, ATTU_OP_SUB_I, t8, e->position, 2, rows, mk_const_int(c, t8, cp.offset), NULL, NULL);
+        value = rows ? mk_call(c, ATTU_OP_SUBQUERY_ONE, v->type, e->position, 2, rows, attu_bx_col(c->pa, 1, v->type), NULL, NULL) : NULL;
+        break;
+    }
+    case APPLY_EXISTS:
+        aggs[0] = count_of(c, matched);
+        naggs = 1;
+        value = mk_call(c, ATTU_OP_GT_I, tb, e->position, 2, attu_bx_col(c->pa, 0, t8), mk_const_int(c, t8, 0), NULL, NULL);
+        break;
+    case APPLY_ANY: case APPLY_ALL: {
+        if (cp.nvis != 1) {
+            attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, cp.nvis > 1 ? "subquery has too many columns" : "subquery must return only one column");
+            return NULL;
+        }
+        if (outer_sides(arg) & 2) return apply_unsupported(c, e);
+        attu_bexpr *xo = copy_shift(c, arg, OUTER_BASE);
+        attu_bexpr *cmp = xo ? bind_compare_op(c, op, xo, cp.items[0], e->position) : NULL;
+        if (!cmp) return NULL;
+        /* decisive: TRUE (ANY) or FALSE (ALL); unknown: NULL */
+        attu_bexpr *dec = mk_call(c, kind == APPLY_ANY ? ATTU_OP_IS_TRUE : ATTU_OP_IS_FALSE, tb, e->position, 1, cmp, NULL, NULL, NULL);
+        attu_bexpr *unk = mk_call(c, ATTU_OP_IS_NULL, tb, e->position, 1, cmp, NULL, NULL, NULL);
+        attu_bexpr *fd = dec ? flag_when(c, dec) : NULL, *fu = unk ? flag_when(c, unk) : NULL;
+        if (!fd || !fu) return NULL;
+        aggs[0] = count_of(c, fd);
+        aggs[1] = count_of(c, fu);
+        naggs = 2;
+        /* CASE WHEN decisive > 0 THEN decisive WHEN unknown > 0 THEN NULL ELSE NOT decisive END */
+        attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, tb, e->position);
+        attu_bexpr **wh = attu_palloc(c->pa, sizeof(attu_bexpr *) * 2), **th = attu_palloc(c->pa, sizeof(attu_bexpr *) * 2);
+        if (!x || !wh || !th) OOM_NULL(c);
+        wh[0] = mk_call(c, ATTU_OP_GT_I, tb, e->position, 2, attu_bx_col(c->pa, 0, t8), mk_const_int(c, t8, 0), NULL, NULL);
+        wh[1] = mk_call(c, ATTU_OP_GT_I, tb, e->position, 2, attu_bx_col(c->pa, 1, t8), mk_const_int(c, t8, 0), NULL, NULL);
+        th[0] = mk_const_int(c, tb, kind == APPLY_ANY);
+        th[1] = mk_const_null(c, tb);
+        x->nwhens = 2; x->whens = wh; x->thens = th; x->else_ = mk_const_int(c, tb, kind != APPLY_ANY);
+        value = x;
+        break;
+    }
+    }
+    if (!value || c->err->set) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+    return push_apply(c, sc, e, inner, corr, ncorr, aggs, naggs, value, win, cp.limit, cp.offset);
+}
+
+/* A window spec over a whole partition (frame 1), or a ranking. */
+static attu_agg_spec *win_spec(bctx *c, attu_agg_kind k, attu_type t, attu_bexpr *arg, int npart, attu_bexpr **part,
+                               int norder, attu_sort_item *order) {
+    attu_agg_spec *s = attu_palloc(c->pa, sizeof *s);
+    if (!s) OOM_NULL(c);
+    s->agg = k; s->type = t; s->arg = arg;
+    s->npart = npart; s->part = part;
+    s->norder = norder; s->order = order;
+    s->frame = k < WIN_ROW_NUMBER ? 1 : 0;
+    return s;
+}
+
+/* An LP_WINDOW over in adding the n specs (copied) as columns. */
+static attu_lplan *mk_window(bctx *c, attu_lplan *in, attu_agg_spec **specs, int n, const char *name) {
+    attu_lplan *w = attu_lp_new(c->pa, LP_WINDOW, in->ncols + n);
+    attu_agg_spec *all = attu_palloc(c->pa, sizeof *all * (size_t)n);
+    if (!w || !all) OOM_NULL(c);
+    for (int i = 0; i < n; i++) {
+        if (!specs[i]) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+        all[i] = *specs[i];
+    }
+    w->left = in; w->naggs = n; w->aggs = all;
+    memcpy(w->types, in->types, sizeof(attu_type) * (size_t)in->ncols);
+    memcpy(w->names, in->names, sizeof(char *) * (size_t)in->ncols);
+    for (int i = 0; i < n; i++) { w->types[in->ncols + i] = all[i].type; w->names[in->ncols + i] = (char *)name; }
+    w->est_rows = in->est_rows; w->rowid_col = in->rowid_col;
+    return w;
+}
+
+/* CASE WHEN cond THEN x END (NULL otherwise). */
+static attu_bexpr *only_when(bctx *c, attu_bexpr *cond, attu_bexpr *x) {
+    attu_bexpr *r = attu_bx_new(c->pa, BX_CASE, x->type, 0);
+    attu_bexpr **wh = attu_palloc(c->pa, sizeof(attu_bexpr *)), **th = attu_palloc(c->pa, sizeof(attu_bexpr *));
+    attu_bexpr *nul = mk_const_null(c, x->type);
+    if (!r || !wh || !th || !nul) OOM_NULL(c);
+    wh[0] = cond; th[0] = x;
+    r->nwhens = 1; r->whens = wh; r->thens = th; r->else_ = nul;
+    return r;
+}
+
+/* apply_pending for the apply form: P -> P ++ value (see decorrelate_apply).
+ *
+ * The subquery is evaluated once per distinct combination of the outer
+ * columns it reads, not once per outer row, and P is read once:
+ *   W = P ++ row number n ++ group g (dense_rank() over the outer columns
+ *       read; NULLs are peers, as for DISTINCT) ++ first (row_number()
+ *       within g);
+ *   J = W LEFT JOIN inner ON the correlated conditions, where only the
+ *       first row of each group has join keys (the others' keys are NULL,
+ *       so they expand to no pairs and come out once, unmatched);
+ *   [the matches of each first row numbered for LIMIT / OFFSET];
+ *   the aggregates as windows over each group g (whole partition), so
+ *   every row of the group sees its first row's matches;
+ *   one row per n (row_number() within n = 1), P's columns ++ the value.
+ * Outer rows that repeat a correlation value cost one unmatched row each,
+ * not a pass over the inner rows. Float columns (where -0 and 0 are peers
+ * yet differ) are not grouped: their rows are each a group. */
+static attu_lplan *apply_apply(bctx *c, attu_lplan *p, const pending_join *pj) {
+    attu_type tb = attu_type_make(ATTU_TYPE_BOOL), t8 = attu_type_make(ATTU_TYPE_INT64);
+    int np = p->ncols, ni = pj->inner->ncols - 1;
+    int deps[64], nd = 0;
+    collect_deps(pj->cond, OUTER_BASE, deps, &nd, 64);
+    for (int i = 0; i < pj->naggs; i++) collect_deps(pj->aggs[i].arg, OUTER_BASE, deps, &nd, 64);
+    if (pj->rank) for (int i = 0; i < pj->rank->norder; i++) collect_deps(pj->rank->order[i].expr, OUTER_BASE, deps, &nd, 64);
+    collect_deps(pj->value, OUTER_BASE, deps, &nd, 64);
+    bool group = nd > 0 && nd < 64;
+    for (int i = 0; i < nd && group; i++)
+        if (deps[i] >= np || attu_type_mclass(p->types[deps[i]].id) == ATTU_MC_FLOAT) group = false;
+    /* W: n at np, g at np + 1, first at np + 2 (without grouping g is n
+     * and every row is first) */
+    attu_agg_spec *ws[3];
+    int nws = 1;
+    ws[0] = win_spec(c, WIN_ROW_NUMBER, t8, NULL, 0, NULL, 0, NULL);
+    if (group) {
+        attu_sort_item *ord = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)nd);
+        attu_bexpr **gp = attu_palloc(c->pa, sizeof(attu_bexpr *));
+        if (!ord || !gp) OOM_NULL(c);
+        for (int i = 0; i < nd; i++) ord[i].expr = attu_bx_col(c->pa, deps[i], p->types[deps[i]]);
+        ws[1] = win_spec(c, WIN_DENSE_RANK, t8, NULL, 0, NULL, nd, ord);
+        nws = 2;
+        attu_lplan *w1 = mk_window(c, p, ws, nws, "?row?");
+        if (!w1) return NULL;
+        gp[0] = attu_bx_col(c->pa, np + 1, t8);
+        ws[0] = win_spec(c, WIN_ROW_NUMBER, t8, NULL, 1, gp, 0, NULL);
+        p = mk_window(c, w1, ws, 1, "?first?");
+    } else {
+        p = mk_window(c, p, ws, 1, "?row?");
+    }
+    if (!p) return NULL;
+    int nw = p->ncols, col_n = np, col_g = group ? np + 1 : np;
+    /* LEFT JOIN inner: outer column k -> k, inner column i -> nw + i */
+    attu_lplan *j = attu_make_join(c, p, pj->inner, JK_LEFT, pj->cond ? remap_outer(c, pj->cond, nw) : NULL);
+    if (!j) return NULL;
+    if (group) {
+        attu_bexpr *first = mk_call(c, ATTU_OP_EQ_I, tb, 0, 2, attu_bx_col(c->pa, np + 2, t8), mk_const_int(c, t8, 1), NULL, NULL);
+        if (!first) return NULL;
+        for (int k = 0; k < j->nkeys; k++)
+            if (!(j->lkeys[k] = only_when(c, first, j->lkeys[k]))) return NULL;
+    }
+    attu_lplan *src = j;
+    int nj = j->ncols;
+    /* which joined rows count: matched ones, within LIMIT / OFFSET */
+    attu_bexpr *sel = mk_call(c, ATTU_OP_IS_NOT_NULL, tb, 0, 1, attu_bx_col(c->pa, nw + ni, tb), NULL, NULL, NULL);
+    if (pj->rank) {
+        attu_bexpr **part = attu_palloc(c->pa, sizeof(attu_bexpr *));
+        attu_sort_item *ord = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(pj->rank->norder + 1));
+        if (!part || !ord) OOM_NULL(c);
+        part[0] = attu_bx_col(c->pa, col_n, t8);
+        for (int i = 0; i < pj->rank->norder; i++) {
+            ord[i] = pj->rank->order[i];
+            if (!(ord[i].expr = remap_outer(c, pj->rank->order[i].expr, nw))) return NULL;
+        }
+        attu_agg_spec *rk = win_spec(c, pj->rank->agg, t8, NULL, 1, part, pj->rank->norder, ord);
+        if (!(src = mk_window(c, j, &rk, 1, "?rank?"))) return NULL;
+        attu_bexpr *pos = attu_bx_col(c->pa, nj, t8);
+        attu_bexpr *lo = mk_call(c, ATTU_OP_GT_I, tb, 0, 2, pos, mk_const_int(c, t8, pj->offset), NULL, NULL);
+        sel = mk_call(c, ATTU_OP_AND, tb, 0, 2, sel, lo, NULL, NULL);
+        if (pj->limit >= 0) {
+            int64_t top = pj->offset > INT64_MAX - pj->limit ? INT64_MAX : pj->offset + pj->limit;
+            attu_bexpr *hi = mk_call(c, ATTU_OP_LE_I, tb, 0, 2, attu_bx_col(c->pa, nj, t8), mk_const_int(c, t8, top), NULL, NULL);
+            sel = mk_call(c, ATTU_OP_AND, tb, 0, 2, sel, hi, NULL, NULL);
+        }
+        nj++;
+    }
+    if (!sel) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+    /* the aggregates over each group, reading only the rows that count:
+     * agg(CASE WHEN sel THEN arg END) OVER (PARTITION BY g); then
+     * row_number() OVER (PARTITION BY n) to keep one row per outer row */
+    attu_agg_spec **as = attu_palloc(c->pa, sizeof(attu_agg_spec *) * (size_t)(pj->naggs + 1));
+    attu_bexpr **gpart = attu_palloc(c->pa, sizeof(attu_bexpr *)), **npart = attu_palloc(c->pa, sizeof(attu_bexpr *));
+    if (!as || !gpart || !npart) OOM_NULL(c);
+    gpart[0] = attu_bx_col(c->pa, col_g, t8);
+    npart[0] = attu_bx_col(c->pa, col_n, t8);
+    for (int i = 0; i < pj->naggs; i++) {
+        attu_bexpr *arg = remap_outer(c, pj->aggs[i].arg, nw);
+        if (!arg || !(arg = only_when(c, sel, arg))) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+        as[i] = win_spec(c, pj->aggs[i].agg, pj->aggs[i].type, arg, 1, gpart, 0, NULL);
+    }
+    as[pj->naggs] = win_spec(c, WIN_ROW_NUMBER, t8, NULL, 1, npart, 0, NULL);
+    attu_lplan *a = mk_window(c, src, as, pj->naggs + 1, "agg");
+    if (!a) return NULL;
+    a->rowid_col = -1;
+    attu_bexpr *one = mk_call(c, ATTU_OP_EQ_I, tb, 0, 2, attu_bx_col(c->pa, nj + pj->naggs, t8), mk_const_int(c, t8, 1), NULL, NULL);
+    if (!one) return NULL;
+    attu_lplan *f = filter_local(c, a, &one, 1);
+    if (!f) return NULL;
+    f->est_rows = p->est_rows;
+    /* P's columns ++ the aggregates (the value is an expression of them
+     * where the subquery stands) */
+    attu_bexpr **pe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(np + pj->naggs + 1));
+    char **pn = attu_palloc(c->pa, sizeof(char *) * (size_t)(np + pj->naggs + 1));
+    if (!pe || !pn) OOM_NULL(c);
+    for (int i = 0; i < np; i++) { pe[i] = attu_bx_col(c->pa, i, p->types[i]); pn[i] = p->names[i]; }
+    for (int i = 0; i < pj->naggs; i++) {
+        if (!(pe[np + i] = attu_bx_col(c->pa, nj + i, pj->aggs[i].type))) OOM_NULL(c);
+        pn[np + i] = "?agg?";
+    }
+    attu_lplan *out = mk_project(c, f, np + pj->naggs, pe, pn);
+    if (out) out->rowid_col = p->rowid_col;   /* the windows kept P's */
+    return out;
+}
+
 /* Applies the pending correlated-subquery joins to the plan. */
 static attu_lplan *apply_pending(bctx *c, attu_lplan *p) {
     for (int i = 0; i < c->npending; i++) {
         pending_join *pj = &c->pending[i];
         if (!pj->sub) {
-            if (!(p = apply_general(c, p, pj))) return NULL;
+            if (!(p = pj->apply ? apply_apply(c, p, pj) : apply_general(c, p, pj))) return NULL;
             continue;
         }
         attu_bexpr *conj[64];
@@ -1814,22 +2274,10 @@ static attu_lplan *apply_pending(bctx *c, attu_lplan *p) {
             if (!conj[n]) return NULL;
             n++;
         }
-        int rowid = p->rowid_col, before = p->ncols;
+        int rowid = p->rowid_col;
         p = attu_make_join(c, p, pj->sub, JK_LEFT, and_all(c, conj, n));
         if (!p) return NULL;
         p->rowid_col = rowid;
-        if (pj->check_count) {
-            /* a row whose key has more than one inner row fails the query */
-            attu_bexpr *cnt = attu_bx_col(c->pa, before + pj->nkeys, pj->sub->types[pj->nkeys]);
-            attu_bexpr *one = mk_const_int(c, cnt->type, 1);
-            attu_bexpr *gt = cnt && one ? bind_compare_op(c, ATTU_BINOP_GT, cnt, one, 0) : NULL;
-            attu_lplan *chk = gt ? attu_lp_new(c->pa, LP_CHECK, p->ncols) : NULL;
-            if (!chk) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
-            memcpy(chk->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
-            memcpy(chk->names, p->names, sizeof(char *) * (size_t)p->ncols);
-            chk->left = p; chk->pred = gt; chk->est_rows = p->est_rows; chk->rowid_col = p->rowid_col;
-            p = chk;
-        }
     }
     c->npending = 0;
     c->pending = NULL;
@@ -1856,9 +2304,16 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
         if (e->kind == ATTU_EXPR_SUBQUERY)
             return p->kind == LP_PROJECT && p->left && p->left->kind == LP_AGG ? decorrelate_scalar(c, sc, q, p, e)
                                                                                : decorrelate_rows(c, sc, q, p, e);
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                       "correlated subqueries are supported only as [NOT] EXISTS conditions in WHERE and as scalar aggregates");
-        return NULL;
+        if (e->kind == ATTU_EXPR_EXISTS) return decorrelate_apply(c, sc, q, p, e, APPLY_EXISTS, NULL, 0);
+        /* x IN (...) is x = ANY (...); NOT IN its negation */
+        bool in = e->kind == ATTU_EXPR_IN_SUBQUERY;
+        attu_bexpr *arg = bind_expr(c, sc, in ? e->u.in_subquery.arg : e->u.quantified.arg);
+        if (!arg) return NULL;
+        attu_bexpr *v = decorrelate_apply(c, sc, q, p, e, !in && e->u.quantified.all ? APPLY_ALL : APPLY_ANY, arg,
+                                          in ? ATTU_BINOP_EQ : e->u.quantified.op);
+        if (v && in && e->u.in_subquery.negated)
+            v = mk_call(c, ATTU_OP_NOT, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, v, NULL, NULL, NULL);
+        return v;
     }
     if (e->kind != ATTU_EXPR_EXISTS && p->ncols != 1) {
         attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, p->ncols > 1 ? "subquery has too many columns" : "subquery must return only one column");
@@ -1927,14 +2382,24 @@ static attu_lplan *bind_exists_join(bctx *c, attu_lplan *p, const scope *sc, con
     attu_lplan *sub = bind_sub(c, sc, q, &corr);
     if (!sub) return NULL;
     if (!corr) return (attu_lplan *)1;     /* caller binds it as a constant */
-    /* expected shape: PROJECT over FILTER over the FROM plan */
-    attu_lplan *f = sub->kind == LP_PROJECT ? sub->left : NULL;
-    if (!f || f->kind != LP_FILTER || q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.having ||
-        q->limit || q->offset) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                       "this correlated subquery is not supported (only WHERE conditions may refer to the outer query)");
-        return NULL;
+    /* expected shape: PROJECT over FILTER over the FROM plan; ORDER BY,
+     * DISTINCT and a LIMIT other than 0 (without OFFSET) do not change
+     * whether a row exists. Any other shape is left to the caller, which
+     * binds it as an expression (the apply form, or its 0A000). */
+    attu_lplan *x = sub;
+    if (x->kind == LP_PROJECT && x->left && (x->left->kind == LP_LIMIT || x->left->kind == LP_SORT)) x = x->left;
+    if (x->kind == LP_LIMIT) {
+        if (x->limit == 0 || x->offset > 0) return (attu_lplan *)1;
+        x = x->left;
     }
+    if (x && x->kind == LP_SORT) x = x->left;
+    if (x && x->kind == LP_DISTINCT) x = x->left;
+    attu_lplan *f = x && x->kind == LP_PROJECT ? x->left : NULL;
+    if (!f || f->kind != LP_FILTER || q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.having ||
+        q->u.select.distinct_on.n || plan_reads_outer(f->left))
+        return (attu_lplan *)1;
+    for (int i = 0; i < x->ncols; i++)
+        if (has_kind(x->exprs[i], BX_AGG) || has_kind(x->exprs[i], BX_WINDOW)) return (attu_lplan *)1;
     attu_lplan *inner = f->left;
     int nl = p->ncols;
     attu_bexpr *conj[256], *local[256], *resid[256];
@@ -1969,11 +2434,8 @@ static attu_lplan *bind_exists_join(bctx *c, attu_lplan *p, const scope *sc, con
     }
     j->residual = and_all(c, resid, nres);
     j->est_rows = p->est_rows / 2;
-    if (!j->nkeys) {
-        /* no equality: a constant key makes every pair a candidate */
-        j->lkeys[0] = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), 0);
-        j->rkeys[0] = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), 0);
-        j->nkeys = 1;
-    }
+    /* no equality: every pair would be a candidate; the apply form
+     * pairs the inner rows with each distinct outer value only */
+    if (!j->nkeys) return (attu_lplan *)1;
     return j;
 }

@@ -66,9 +66,13 @@ typedef struct pending_join {
     attu_agg_spec *aggs;
     int            naggs;
     attu_bexpr    *value;
-    /* keyed form: after the join, an LP_CHECK fails the query (21000) for
-     * any row whose column `nkeys` of sub (a count) exceeds 1 */
-    bool           check_count;
+    /* apply form (apply): like the general form, `inner` ends with a
+     * marker column (TRUE) and the aggregates read only the joined rows
+     * that count (matched, and with `rank`, numbered by it within
+     * offset < n <= offset + limit); see decorrelate_apply */
+    bool           apply;
+    attu_agg_spec *rank;         /* row_number / dense_rank of an outer row's matches, or NULL */
+    int64_t        limit, offset;
 } pending_join;
 
 typedef struct bctx {
