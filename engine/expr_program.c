@@ -706,16 +706,24 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_SUB_F: fz = fx - fy; goto fres;
             case ATTU_OP_MUL_F: fz = fx * fy; goto fres;
             case ATTU_OP_DIV_F:
-                if (fy == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
+                /* NaN / 0 is NaN in PostgreSQL */
+                if (fy == 0 && !isnan(fx)) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
                 fz = fx / fy; goto fres;
             case ATTU_OP_MOD_F:
                 if (fy == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
                 fz = fmod(fx, fy); goto fres;
             case ATTU_OP_NEG_F: fz = -fx; goto fres;
             fres:
+                /* PostgreSQL's float4 / float8 checks, on the value of the
+                 * result's type (a real overflows where its float does):
+                 * infinite from finite operands overflows; zero from a
+                 * product of non-zeros, or a quotient of a non-zero by a
+                 * finite divisor, underflows */
+                if (dt.id == ATTU_TYPE_FLOAT32) fz = (float)fz;
                 if (isinf(fz) && !isinf(fx) && !(B && isinf(fy)))
                     return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: overflow");
-                if (dt.id == ATTU_TYPE_FLOAT32) fz = (float)fz;
+                if (fz == 0 && fx != 0 && ((op == ATTU_OP_MUL_F && fy != 0) || (op == ATTU_OP_DIV_F && !isinf(fy))))
+                    return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: underflow");
                 o->v.f = fz; break;
             case ATTU_OP_EQ_I: o->v.i = x == y; break;
             case ATTU_OP_NE_I: o->v.i = x != y; break;
@@ -777,7 +785,16 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (rescale(x, p->reg_types[in->a].scale, dt.scale, &z)) return int_overflow(dt, err);
                 if (range_check(dt, z, err)) return -1;
                 o->v.i = z; break;
-            case ATTU_OP_CAST_F_F: o->v.f = dt.id == ATTU_TYPE_FLOAT32 ? (double)(float)fx : fx; break;
+            case ATTU_OP_CAST_F_F:
+                /* float8 -> float4 as PostgreSQL's dtof: a finite value too
+                 * large overflows, a non-zero one too small underflows */
+                if (dt.id == ATTU_TYPE_FLOAT32) {
+                    float f4 = (float)fx;
+                    if (isinf(f4) && !isinf(fx)) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: overflow");
+                    if (f4 == 0 && fx != 0) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value out of range: underflow");
+                    o->v.f = f4;
+                } else o->v.f = fx;
+                break;
             case ATTU_OP_CAST_S_X: {
                 union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; __int128 n16; } slot;
                 memset(&slot, 0, sizeof slot);

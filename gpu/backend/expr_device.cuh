@@ -254,7 +254,7 @@ __host__ __device__ __forceinline__ int dev_exec_instr(const dinstr_t& in, regs_
       case ATTU_OP_SUB_F: fz = fx - fy; goto fres;
       case ATTU_OP_MUL_F: fz = fx * fy; goto fres;
       case ATTU_OP_DIV_F:
-        if (fy == 0) return 1;
+        if (fy == 0 && !isnan(fx)) return 1;
         fz = fx / fy;
         goto fres;
       case ATTU_OP_MOD_F:
@@ -263,8 +263,9 @@ __host__ __device__ __forceinline__ int dev_exec_instr(const dinstr_t& in, regs_
         goto fres;
       case ATTU_OP_NEG_F: fz = -fx; goto fres;
       fres:
-        if (isinf(fz) && !isinf(fx) && !(B && isinf(fy))) return 1;
         if (in.dst_type == ATTU_TYPE_FLOAT32) fz = (double)(float)fz;
+        if (isinf(fz) && !isinf(fx) && !(B && isinf(fy))) return 1;
+        if (fz == 0 && fx != 0 && ((op == ATTU_OP_MUL_F && fy != 0) || (op == ATTU_OP_DIV_F && !isinf(fy)))) return 1;
         res.v.f = fz;
         break;
       case ATTU_OP_EQ_I: res.v.i = x == y; break;
@@ -297,7 +298,13 @@ __host__ __device__ __forceinline__ int dev_exec_instr(const dinstr_t& in, regs_
         res.v.f = in.dst_type == ATTU_TYPE_FLOAT32 ? (double)(float)x : (double)x;
         break;
       case ATTU_OP_CAST_F_F:
-        res.v.f = in.dst_type == ATTU_TYPE_FLOAT32 ? (double)(float)fx : fx;
+        if (in.dst_type == ATTU_TYPE_FLOAT32) {
+          float f4 = (float)fx;
+          if ((isinf((double)f4) && !isinf(fx)) || (f4 == 0 && fx != 0)) return 1;
+          res.v.f = (double)f4;
+        } else {
+          res.v.f = fx;
+        }
         break;
       // Math functions: the reference's error rules exactly; the values are
       // CUDA's double-precision functions (sqrt is correctly rounded like
