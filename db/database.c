@@ -257,10 +257,21 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
     const attu_ast_query *q = NULL;
     if (inner->kind == ATTU_STMT_SELECT) q = inner->u.select.query;
     else if (inner->kind == ATTU_STMT_CREATE_TABLE_AS) q = inner->u.create_table_as.query;
-    else if (inner->kind == ATTU_STMT_INSERT && inner->u.insert.source) q = inner->u.insert.source;
-    if (!q) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, inner->position, "EXPLAIN of %s is not supported",
+    else if (inner->kind == ATTU_STMT_INSERT) q = inner->u.insert.source;   /* NULL: DEFAULT VALUES, below */
+    if (!q && inner->kind != ATTU_STMT_INSERT) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, inner->position, "EXPLAIN of %s is not supported",
                                   attu_ast_stmt_kind_name(inner->kind));
     pthread_rwlock_rdlock(&s->db->lock);
+    /* INSERT ... VALUES with DEFAULT items: explain the VALUES with each
+     * DEFAULT replaced as the INSERT replaces it; DEFAULT VALUES: one row */
+    db_values_copy vcopy;
+    memset(&vcopy, 0, sizeof vcopy);
+    if (inner->kind == ATTU_STMT_INSERT) {
+        if (db_insert_values_defaults(s, inner, &vcopy, err)) {
+            pthread_rwlock_unlock(&s->db->lock);
+            return -1;
+        }
+        q = vcopy.q;
+    }
     attu_plan_arena *pa = attu_plan_arena_new();
     int rc = -1;
     attu_stage *plan = pa ? db_plan_query(s, sql, q, params, pa, NULL, err) : NULL;
@@ -300,6 +311,7 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
                 free(lines);
                 attu_stage_free(plan);
                 attu_plan_arena_free(pa);
+                db_values_copy_free(&vcopy);
                 return deliver(cb, r) ? -2 : 0;
             }
         }
@@ -308,6 +320,7 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
         attu_stage_free(plan);
     }
     attu_plan_arena_free(pa);
+    db_values_copy_free(&vcopy);
     pthread_rwlock_unlock(&s->db->lock);
     return rc;
 }

@@ -84,6 +84,10 @@ typedef struct db_values_copy {
 int db_values_defaults(attu_session *s, const attu_table *base, const int *tcol, int ntarget,
                        const attu_ast_query *src, db_values_copy *out, attu_error *err);
 void db_values_copy_free(db_values_copy *c);
+/* The same copy for EXPLAIN INSERT ... VALUES: looks up the INSERT's
+ * table and target columns (42P01 / 42703 as the INSERT would). Call
+ * with the catalog locked. */
+int db_insert_values_defaults(attu_session *s, const attu_ast_stmt *st, db_values_copy *out, attu_error *err);
 /* Saves t to the data directory (if any) with its DEFAULTs. */
 int db_save_table(attu_session *s, const attu_table *t, attu_error *err);
 int db_deliver_tag(const attu_exec_callbacks *cb, const char *tag, attu_error *err);

@@ -165,3 +165,49 @@ void db_values_copy_free(db_values_copy *c) {
     for (int i = 0; i < 4; i++) free(c->blocks[i]);
     memset(c, 0, sizeof *c);
 }
+
+/* EXPLAIN INSERT: the plan shown is the source query's, so the DEFAULT
+ * items of a VALUES list take the same substitutes the INSERT itself would
+ * use (target k is the k-th listed column, or the k-th table column
+ * without a list), and DEFAULT VALUES is one row. A table that does not
+ * exist is 42P01 and an unknown listed column 42703, as for the INSERT. */
+int db_insert_values_defaults(attu_session *s, const attu_ast_stmt *st, db_values_copy *out, attu_error *err) {
+    memset(out, 0, sizeof *out);
+    const attu_ast_query *src = st->u.insert.source;
+    out->q = src;
+    const attu_table *base = attu_catalog_lookup(s->db->cat, st->u.insert.table);
+    if (!base)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.insert.table_position, "relation \"%s\" does not exist",
+                              st->u.insert.table);
+    if (src && (src->kind != ATTU_QUERY_VALUES || !has_default_item(src))) return 0;
+    if (!src) {
+        /* DEFAULT VALUES: the one row (its DEFAULTs are constants, folded
+         * as the INSERT folds them), shown as a SELECT of no columns */
+        attu_parse_result *pr = attu_parse("SELECT", err);
+        const attu_ast_stmt *one = pr && pr->n == 1 ? pr->stmts[0].stmt : NULL;
+        if (!one || one->kind != ATTU_STMT_SELECT) {
+            attu_parse_free(pr);
+            return err->set ? -1 : attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "cannot plan DEFAULT VALUES");
+        }
+        out->parsed = pr;
+        out->q = one->u.select.query;
+        return 0;
+    }
+    int ntarget = st->u.insert.columns.n ? st->u.insert.columns.n : base->ncols;
+    if (!st->u.insert.columns.n && src->u.values.nrows > 0 && src->u.values.rows[0].n < ntarget) ntarget = src->u.values.rows[0].n;
+    int *tcol = malloc(sizeof(int) * ((size_t)ntarget + 1));
+    if (!tcol) return attu_error_oom(err);
+    for (int k = 0; k < ntarget; k++) {
+        int c = st->u.insert.columns.n ? attu_table_find_column(base, st->u.insert.columns.items[k]) : k;
+        if (c < 0) {
+            free(tcol);
+            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN,
+                                  st->u.insert.columns.positions ? st->u.insert.columns.positions[k] : st->position,
+                                  "column \"%s\" of relation \"%s\" does not exist", st->u.insert.columns.items[k], base->name);
+        }
+        tcol[k] = c;
+    }
+    int rc = db_values_defaults(s, base, tcol, ntarget, src, out, err);
+    free(tcol);
+    return rc;
+}
