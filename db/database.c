@@ -361,6 +361,8 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     case ATTU_STMT_SET: case ATTU_STMT_RESET: case ATTU_STMT_SHOW:
     case ATTU_STMT_SHOW_TABLES: case ATTU_STMT_DESCRIBE:
         return db_exec_setting(s, st, cb, err);
+    case ATTU_STMT_DEALLOCATE: case ATTU_STMT_DISCARD:
+        return db_exec_discard(s, st, cb, err);
     case ATTU_STMT_TRANSACTION:
         if (st->u.transaction.kind == ATTU_TXN_BEGIN) {
             if (s->txn != 'I') db_warning(cb, "25001", "there is already a transaction in progress");

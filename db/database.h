@@ -94,6 +94,11 @@ typedef struct attu_exec_callbacks {
     /* COPY ... TO STDOUT: begin, then data chunks (CSV text). */
     int  (*copy_out_begin)(void *ctx, int ncols);
     int  (*copy_out_data)(void *ctx, const char *buf, size_t len);
+    /* DEALLOCATE name (NULL: ALL, also for DISCARD ALL): the caller drops
+     * its prepared statement of that name (the protocol's named
+     * statements). Returns 0, or -1 when there is none by that name
+     * (26000). NULL: the caller has no prepared statements. */
+    int  (*on_deallocate)(void *ctx, const char *name);
 } attu_exec_callbacks;
 
 /* ---- sessions ---------------------------------------------------------- */

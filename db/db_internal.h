@@ -105,6 +105,8 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
                    const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+/* DEALLOCATE and DISCARD (db_discard.c) */
+int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* The end of a transaction block (explicit, or the implicit one of a
  * multi-statement query string): commit keeps what SET changed and undoes
  * SET LOCAL; a rollback restores every setting as it was at the start. */

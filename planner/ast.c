@@ -116,6 +116,8 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_SHOW_TABLES: return "SHOW TABLES";
     case ATTU_STMT_DESCRIBE: return "DESCRIBE";
     case ATTU_STMT_TRANSACTION: return "TRANSACTION";
+    case ATTU_STMT_DEALLOCATE: return "DEALLOCATE";
+    case ATTU_STMT_DISCARD: return "DISCARD";
     }
     return "?";
 }

@@ -495,8 +495,14 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_SHOW,            /* u.show: SHOW name | SHOW ALL */
     ATTU_STMT_SHOW_TABLES,     /* SHOW TABLES (no payload) */
     ATTU_STMT_DESCRIBE,        /* u.describe: DESCRIBE t / DESC t */
-    ATTU_STMT_TRANSACTION      /* u.transaction: BEGIN / COMMIT / ROLLBACK */
+    ATTU_STMT_TRANSACTION,     /* u.transaction: BEGIN / COMMIT / ROLLBACK */
+    ATTU_STMT_DEALLOCATE,      /* u.deallocate: DEALLOCATE [PREPARE] {name | ALL} */
+    ATTU_STMT_DISCARD          /* u.discard: DISCARD {ALL | PLANS | SEQUENCES | TEMP} */
 } attu_ast_stmt_kind;
+
+typedef enum attu_ast_discard_kind {
+    ATTU_DISCARD_ALL = 1, ATTU_DISCARD_PLANS, ATTU_DISCARD_SEQUENCES, ATTU_DISCARD_TEMP
+} attu_ast_discard_kind;
 
 typedef struct attu_ast_column_def {
     char             *name;
@@ -616,6 +622,12 @@ struct attu_ast_stmt {
             attu_ast_txn_kind kind;
             bool              chain;      /* COMMIT AND CHAIN (rare) */
         } transaction;
+        struct {
+            char *name;                   /* NULL for DEALLOCATE ALL */
+        } deallocate;
+        struct {
+            attu_ast_discard_kind what;
+        } discard;
     } u;
 };
 

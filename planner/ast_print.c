@@ -572,6 +572,17 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         if (s->u.transaction.chain) puts_(o, " and-chain");
         puts_(o, ")");
         break;
+    case ATTU_STMT_DEALLOCATE:
+        puts_(o, "(deallocate ");
+        if (s->u.deallocate.name) put_name(o, s->u.deallocate.name);
+        else puts_(o, "all");
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_DISCARD:
+        puts_(o, s->u.discard.what == ATTU_DISCARD_ALL ? "(discard all)" :
+                 s->u.discard.what == ATTU_DISCARD_PLANS ? "(discard plans)" :
+                 s->u.discard.what == ATTU_DISCARD_SEQUENCES ? "(discard sequences)" : "(discard temp)");
+        break;
     }
 }
 

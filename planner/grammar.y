@@ -251,6 +251,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        RECURSIVE REPEATABLE RESET RESTRICT ROLLBACK ROWS SERIALIZABLE SESSION
        SET SHOW START STDIN STDOUT TEMP TEMPORARY TRANSACTION UNBOUNDED
        GROUPS EXCLUDE TIES OTHERS
+       DEALLOCATE DISCARD PREPARE PLANS SEQUENCES
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
@@ -298,6 +299,8 @@ stmt(A) ::= set_stmt(S).               { A = S; }
 stmt(A) ::= show_stmt(S).              { A = S; }
 stmt(A) ::= reset_stmt(S).             { A = S; }
 stmt(A) ::= describe_stmt(S).          { A = S; }
+stmt(A) ::= deallocate_stmt(S).        { A = S; }
+stmt(A) ::= discard_stmt(S).           { A = S; }
 stmt(A) ::= txn_stmt(S).               { A = S; }
 /* ANALYZE [VERBOSE] [tables]: PostgreSQL's statistics command; parsed so
  * errors around it match, then refused. */
@@ -1143,6 +1146,11 @@ bare_label(A) ::= CURRENT(T).               { A = T; }
 bare_label(A) ::= DATA(T).                  { A = T; }
 bare_label(A) ::= DELIMITER(T).             { A = T; }
 bare_label(A) ::= DESCRIBE(T).              { A = T; }
+bare_label(A) ::= DEALLOCATE(T).            { A = T; }
+bare_label(A) ::= DISCARD(T).               { A = T; }
+bare_label(A) ::= PREPARE(T).               { A = T; }
+bare_label(A) ::= PLANS(T).                 { A = T; }
+bare_label(A) ::= SEQUENCES(T).             { A = T; }
 bare_label(A) ::= DOUBLE(T).                { A = T; }
 bare_label(A) ::= DROP(T).                  { A = T; }
 bare_label(A) ::= ENCODING(T).              { A = T; }
@@ -1292,6 +1300,11 @@ unreserved_keyword(A) ::= CURRENT(T).               { A = T; }
 unreserved_keyword(A) ::= DATA(T).                  { A = T; }
 unreserved_keyword(A) ::= DELIMITER(T).             { A = T; }
 unreserved_keyword(A) ::= DESCRIBE(T).              { A = T; }
+unreserved_keyword(A) ::= DEALLOCATE(T).            { A = T; }
+unreserved_keyword(A) ::= DISCARD(T).               { A = T; }
+unreserved_keyword(A) ::= PREPARE(T).               { A = T; }
+unreserved_keyword(A) ::= PLANS(T).                 { A = T; }
+unreserved_keyword(A) ::= SEQUENCES(T).             { A = T; }
 unreserved_keyword(A) ::= DOUBLE(T).                { A = T; }
 unreserved_keyword(A) ::= DROP(T).                  { A = T; }
 unreserved_keyword(A) ::= ENCODING(T).              { A = T; }
@@ -2015,6 +2028,31 @@ describe_stmt(A) ::= DESC(K) qualified_name(N).
     A->u.describe.table = (char *)N.name;
     A->u.describe.table_position = N.pos;
 }
+
+/* ======================================================================== */
+/* DEALLOCATE and DISCARD (what connection pools send between clients)      */
+
+%type deallocate_stmt {attu_ast_stmt *}
+deallocate_stmt(A) ::= DEALLOCATE(K) colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_DEALLOCATE, K.pos); A->u.deallocate.name = (char *)ab_tokstr(&N); }
+deallocate_stmt(A) ::= DEALLOCATE(K) PREPARE colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_DEALLOCATE, K.pos); A->u.deallocate.name = (char *)ab_tokstr(&N); }
+deallocate_stmt(A) ::= DEALLOCATE(K) ALL.
+    { A = ab_stmt(ctx, ATTU_STMT_DEALLOCATE, K.pos); A->u.deallocate.name = NULL; }
+deallocate_stmt(A) ::= DEALLOCATE(K) PREPARE ALL.
+    { A = ab_stmt(ctx, ATTU_STMT_DEALLOCATE, K.pos); A->u.deallocate.name = NULL; }
+
+%type discard_stmt {attu_ast_stmt *}
+discard_stmt(A) ::= DISCARD(K) ALL.
+    { A = ab_stmt(ctx, ATTU_STMT_DISCARD, K.pos); A->u.discard.what = ATTU_DISCARD_ALL; }
+discard_stmt(A) ::= DISCARD(K) PLANS.
+    { A = ab_stmt(ctx, ATTU_STMT_DISCARD, K.pos); A->u.discard.what = ATTU_DISCARD_PLANS; }
+discard_stmt(A) ::= DISCARD(K) SEQUENCES.
+    { A = ab_stmt(ctx, ATTU_STMT_DISCARD, K.pos); A->u.discard.what = ATTU_DISCARD_SEQUENCES; }
+discard_stmt(A) ::= DISCARD(K) TEMP.
+    { A = ab_stmt(ctx, ATTU_STMT_DISCARD, K.pos); A->u.discard.what = ATTU_DISCARD_TEMP; }
+discard_stmt(A) ::= DISCARD(K) TEMPORARY.
+    { A = ab_stmt(ctx, ATTU_STMT_DISCARD, K.pos); A->u.discard.what = ATTU_DISCARD_TEMP; }
 
 %type txn_stmt {attu_ast_stmt *}
 txn_stmt(A) ::= BEGIN(K) opt_transaction opt_txn_mode_list.

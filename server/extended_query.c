@@ -85,6 +85,17 @@ static void drop_stmt(conn *c, const char *name) {
 
 void ext_close_unnamed_portal(conn *c) { drop_portal(c, ""); }
 
+int ext_deallocate(conn *c, const char *name) {
+    /* a portal running the statement keeps its own reference */
+    if (!name) {
+        while (c->stmts) { pstmt *s = c->stmts; c->stmts = s->next; stmt_unref(s); }
+        return 0;
+    }
+    if (!find_stmt(c, name, NULL)) return -1;
+    drop_stmt(c, name);
+    return 0;
+}
+
 void ext_free_all(conn *c) {
     while (c->portals) { portal *p = c->portals; c->portals = p->next; portal_free(p); }
     while (c->stmts) { pstmt *s = c->stmts; c->stmts = s->next; stmt_unref(s); }

@@ -215,6 +215,7 @@ void ext_execute(conn *c, inmsg *m);
 void ext_close(conn *c, inmsg *m);
 void ext_free_all(conn *c);
 void ext_close_unnamed_portal(conn *c);
+int  ext_deallocate(conn *c, const char *name);  /* SQL DEALLOCATE: name, or NULL for all; -1: none */
 void ext_sync(conn *c);                       /* outside a block: drop portals */
 
 /* copy_stream.c (worker thread) */

@@ -1,0 +1,56 @@
+/*
+ * db_discard.c - DEALLOCATE and DISCARD, the statements connection pools
+ * (pgbouncer, pgpool, JDBC and Python pools) send when a server connection
+ * passes to another client.
+ *
+ * Prepared statements are the protocol's named statements, which live with
+ * the caller (server/extended_query.c), not in the session: DEALLOCATE
+ * asks the caller through attu_exec_callbacks.on_deallocate. A caller
+ * without the callback has no prepared statements, so DEALLOCATE name is
+ * 26000 there and DEALLOCATE ALL succeeds.
+ *
+ * DISCARD ALL is, as in PostgreSQL, DEALLOCATE ALL plus RESET ALL (the
+ * rest of PostgreSQL's list has nothing to undo here: no cursors outside a
+ * transaction block, no session authorization, LISTEN, advisory locks,
+ * cached plans, sequences or session-temporary tables; TEMP tables are
+ * ordinary ones). Like PostgreSQL it refuses to run inside a transaction
+ * block, including a multi-statement query string (25001). DISCARD PLANS,
+ * SEQUENCES and TEMP have nothing to discard and succeed.
+ */
+#include "db/db_internal.h"
+
+#include <string.h>
+
+static int deallocate(const attu_exec_callbacks *cb, const char *name, attu_error *err) {
+    if (cb && cb->on_deallocate) {
+        if (cb->on_deallocate(cb->ctx, name) == 0) return 0;
+    } else if (!name) return 0;
+    return attu_error_set(err, "26000", 0, "prepared statement \"%s\" does not exist", name ? name : "");
+}
+
+int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    if (st->kind == ATTU_STMT_DEALLOCATE) {
+        if (deallocate(cb, st->u.deallocate.name, err)) return -1;
+        return db_deliver_tag(cb, st->u.deallocate.name ? "DEALLOCATE" : "DEALLOCATE ALL", err) ? -2 : 0;
+    }
+    switch (st->u.discard.what) {
+    case ATTU_DISCARD_ALL: {
+        if (s->txn != 'I' || s->implicit_block)
+            return attu_error_set(err, "25001", 0, "DISCARD ALL cannot run inside a transaction block");
+        /* RESET ALL, without its own command tag */
+        attu_ast_stmt reset;
+        memset(&reset, 0, sizeof reset);
+        reset.kind = ATTU_STMT_RESET;
+        reset.position = st->position;
+        attu_exec_callbacks quiet;
+        memset(&quiet, 0, sizeof quiet);
+        if (db_exec_setting(s, &reset, &quiet, err)) return -1;
+        if (deallocate(cb, NULL, err)) return -1;
+        return db_deliver_tag(cb, "DISCARD ALL", err) ? -2 : 0;
+    }
+    case ATTU_DISCARD_PLANS: return db_deliver_tag(cb, "DISCARD PLANS", err) ? -2 : 0;
+    case ATTU_DISCARD_SEQUENCES: return db_deliver_tag(cb, "DISCARD SEQUENCES", err) ? -2 : 0;
+    case ATTU_DISCARD_TEMP: return db_deliver_tag(cb, "DISCARD TEMP", err) ? -2 : 0;
+    }
+    return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, st->position, "unknown DISCARD");
+}
