@@ -266,18 +266,6 @@ static rel *run_filter(xctx *x, attu_stage *s, rel *in) {
     if (eval_exprs(x, &s->exprs, in, &m)) return NULL;
     rel *o = filter_by_mask(x, in, m);
     xcol_unref(x, m);
-    if (o && s->check) {
-        /* a check: no row may pass; the input goes on unchanged */
-        size_t bad = o->nrows;
-        rel_free(x, o);
-        if (bad) {
-            attu_error_set(x->err, ATTU_SQLSTATE_CARDINALITY, 0, "more than one row returned by a subquery used as an expression");
-            return NULL;
-        }
-        rel *pass = rel_new(x, in->ncols, in->nrows);
-        for (int i = 0; pass && i < in->ncols; i++) pass->cols[i] = xcol_ref(in->cols[i]);
-        return pass;
-    }
     return o;
 }
 

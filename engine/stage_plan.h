@@ -108,10 +108,6 @@ struct attu_stage {
     attu_expr_program **rows;
     /* FILTER: exprs.n == 1 (the predicate); PROJECT: exprs = the outputs */
     attu_stage_exprs exprs;
-    /* FILTER as a check (LP_CHECK): the input passes unchanged, and a row
-     * for which the predicate is TRUE fails the query with 21000 (a
-     * correlated scalar subquery that returned more than one row) */
-    bool            check;
     /* JOIN / JOIN_AGG / AGG / SORT / DISTINCT / WINDOW keys */
     attu_stage_exprs keys;        /* AGG: group keys; SORT: sort keys; WINDOW: partition+order keys; JOIN: left keys */
     attu_stage_exprs rkeys;       /* JOIN / JOIN_AGG: right keys */

@@ -103,11 +103,7 @@ typedef enum attu_lp_kind {
     LP_SORT, LP_LIMIT, LP_DISTINCT, LP_SETOP,
     LP_JOIN_AGG,    /* fused: a join feeding an aggregate grouped by the left row */
     LP_RECURSIVE,   /* WITH RECURSIVE: left the non-recursive term, right the recursive one */
-    LP_WORKTABLE,   /* inside LP_RECURSIVE's right: the rows of the previous iteration */
-    LP_CHECK        /* the input unchanged, but a row for which `pred` is TRUE fails
-                       the query with 21000 "more than one row returned by a
-                       subquery used as an expression" (a correlated scalar
-                       subquery's row count); no rewrite moves or merges it */
+    LP_WORKTABLE    /* inside LP_RECURSIVE's right: the rows of the previous iteration */
 } attu_lp_kind;
 
 typedef enum attu_join_kind {
@@ -153,7 +149,7 @@ struct attu_lplan {
     /* LP_VALUES: nrows rows of ncols constant expressions */
     int          nrows;
     attu_bexpr **values;
-    /* LP_FILTER, LP_CHECK */
+    /* LP_FILTER */
     attu_bexpr  *pred;
     /* LP_PROJECT: ncols expressions */
     attu_bexpr **exprs;

@@ -379,13 +379,6 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (!(s->child[0] = lower(p->left, err))) goto fail;
         if (compile_child(&p->pred, 1, p->left, &s->exprs, err)) goto fail;
         return s;
-    case LP_CHECK:
-        if (!(s = new_stage(ATTU_ST_FILTER, p, err))) return NULL;
-        s->check = true;
-        s->label = "cardinality check";
-        if (!(s->child[0] = lower(p->left, err))) goto fail;
-        if (compile_child(&p->pred, 1, p->left, &s->exprs, err)) goto fail;
-        return s;
     case LP_PROJECT:
         if (!(s = new_stage(ATTU_ST_PROJECT, p, err))) return NULL;
         if (!(s->child[0] = lower(p->left, err))) goto fail;
@@ -572,7 +565,7 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
         ((attu_lplan *)p)->used = (bool *)need;   /* lowered right after */
         break;
     case LP_VALUES: case LP_WORKTABLE: break;
-    case LP_FILTER: case LP_CHECK:
+    case LP_FILTER:
         for (int i = 0; i < nl; i++) ln[i] = need[i];
         mark_expr(p->pred, ln, nl);
         break;

@@ -131,7 +131,7 @@ void attu_plan_ordering(attu_plan_arena *pa, const attu_lplan *p, attu_ordering 
     case LP_VALUES:
         out->one_row = p->nrows <= 1;
         return;
-    case LP_FILTER: case LP_CHECK:
+    case LP_FILTER:
         /* compact returns the kept positions ascending; the gather keeps
          * them (a check passes its input through) */
     case LP_WINDOW:

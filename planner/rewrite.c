@@ -643,7 +643,7 @@ static double reestimate(attu_lplan *p) {
     case LP_SCAN: p->est_rows = (double)p->table->nrows; break;
     case LP_VALUES: p->est_rows = p->nrows; break;
     case LP_FILTER: p->est_rows = l / 3; break;
-    case LP_PROJECT: case LP_SORT: case LP_WINDOW: case LP_CHECK: p->est_rows = l; break;
+    case LP_PROJECT: case LP_SORT: case LP_WINDOW: p->est_rows = l; break;
     case LP_DISTINCT: p->est_rows = l / 2; break;
     case LP_LIMIT: p->est_rows = p->limit >= 0 && (double)p->limit < l ? (double)p->limit : l; break;
     case LP_AGG: p->est_rows = p->ngroups ? (l > 100 ? l / 10 : l) : 1; break;
