@@ -335,8 +335,15 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         const char *save = c->clause;
         bool sa = c->allow_agg, sw = c->allow_window;
         c->clause = "JOIN conditions"; c->allow_agg = false; c->allow_window = false;
+        int npending = c->npending;
         cond = bind_expr(c, &all, f->u.join.on);
         c->clause = save; c->allow_agg = sa; c->allow_window = sw;
+        if (cond && c->npending != npending) {
+            /* its join would have to go inside the FROM item being built */
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->u.join.on->position,
+                           "correlated subqueries in JOIN conditions are not supported");
+            return NULL;
+        }
         if (!cond || !(cond = coerce_bool(c, cond, "JOIN/ON"))) return NULL;
         if (sides(cond, ls.n) & 4) return NULL;
     }
@@ -1425,6 +1432,13 @@ static attu_lplan *bind_sub(bctx *c, const scope *sc, const attu_ast_query *q, b
     bctx sub = *c;
     sub.pending = NULL;
     sub.npending = 0;
+    if (c->outer) {
+        outer_link *up = attu_palloc(c->pa, sizeof *up);
+        if (!up) OOM_NULL(c);
+        up->sc = c->outer;
+        up->next = c->outer_up;
+        sub.outer_up = up;
+    }
     sub.outer = sc;
     sub.saw_outer = false;
     sub.allow_agg = false; sub.allow_window = false; sub.in_agg = false;
@@ -1895,7 +1909,8 @@ static bool corr_take_apart(bctx *c, const attu_ast_query *q, attu_lplan *p, cor
 static attu_bexpr *apply_unsupported(bctx *c, const attu_ast_expr *e) {
     attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                    "this correlated subquery is not supported: it must be one SELECT (no GROUP BY, HAVING, window "
-                   "functions or DISTINCT ON) whose FROM does not refer to the outer query");
+                   "functions, DISTINCT ON or correlated subqueries of its own) whose FROM does not refer to the "
+                   "outer query");
     return NULL;
 }
 

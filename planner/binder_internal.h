@@ -94,6 +94,9 @@ typedef struct bctx {
     int              nvalues_hint;
     const char *const *values_hint_names;
     const scope     *outer;          /* enclosing query's scope (correlation) */
+    /* the scopes further out (only to tell a reference to them, which is
+     * not supported, from a name that does not exist) */
+    const struct outer_link *outer_up;
     /* correlated scalar subqueries of the SELECT being bound: each becomes
      * a LEFT JOIN of the current plan with the subquery grouped by its
      * correlation keys (applied by bind_select before the next clause) */
@@ -104,6 +107,11 @@ typedef struct bctx {
      * names an unnamed select-list item as PostgreSQL does */
     struct subq_name *subq_names;
 } bctx;
+
+typedef struct outer_link {
+    const scope             *sc;
+    const struct outer_link *next;
+} outer_link;
 
 typedef struct subq_name {
     const struct attu_ast_expr *expr;
