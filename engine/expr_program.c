@@ -9,6 +9,7 @@
  */
 #include "engine/expr_program.h"
 #include "engine/numeric.h"
+#include "engine/similar.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -160,6 +161,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_POWER_N] = "power_n", [ATTU_OP_LOG_N] = "log_n", [ATTU_OP_SQRT_AT_N] = "sqrt_at_n",
     [ATTU_OP_SQRT_N] = "sqrt_n", [ATTU_OP_LN_N] = "ln_n", [ATTU_OP_LOG10_N] = "log10_n",
     [ATTU_OP_SUBQUERY_ONE] = "subquery_one",
+    [ATTU_OP_SIMILAR] = "similar",
 };
 
 const char *attu_opcode_name(attu_opcode op) {
@@ -573,6 +575,24 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
     return set_num(it, o, r, err);
 }
 
+/* a SIMILAR TO b [ESCAPE c] over a batch (not strict in the usual way
+ * only in that the compiled pattern lives across the rows) */
+static int run_similar(const attu_slot *A, const attu_slot *B, const attu_slot *C, const attu_slot *G, attu_slot *D,
+                       size_t n, attu_error *err) {
+    attu_similar sim;
+    memset(&sim, 0, sizeof sim);
+    int rc = 0;
+    for (size_t r = 0; r < n && !rc; r++) {
+        attu_slot *o = &D[r];
+        o->len = 0;
+        if ((G && (G[r].null || !G[r].v.i)) || A[r].null || B[r].null || (C && C[r].null)) { o->null = 1; o->v.i = 0; continue; }
+        rc = attu_similar_prepare(&sim, B[r].v.s, B[r].len, C ? C[r].v.s : NULL, C ? C[r].len : 0, C != NULL, err);
+        if (!rc) { o->null = 0; o->v.i = attu_similar_match(&sim, A[r].v.s, A[r].len); }
+    }
+    attu_similar_free(&sim);
+    return rc;
+}
+
 int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
     const attu_expr_program *p = it->p;
     arena_reset(it);
@@ -588,6 +608,10 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
         bool dflt = attu_type_mclass(dt.id) == ATTU_MC_FLOAT;
         int op = in->op;
         char *cbuf = NULL;      /* a NUMERIC CONST's slot */
+        if (op == ATTU_OP_SIMILAR) {
+            if (run_similar(A, B, C, G, D, n, err)) return -1;
+            continue;
+        }
         for (size_t r = 0; r < n; r++) {
             attu_slot *o = &D[r];
             if (G && (G[r].null || !G[r].v.i)) { o->null = 1; o->v.i = 0; o->len = 0; continue; }

@@ -152,6 +152,8 @@ typedef enum attu_opcode {
                             guarded like any other, so a row that does not
                             take the CASE branch holding it never fails, as
                             PostgreSQL evaluates the subquery lazily */
+    ATTU_OP_SIMILAR,     /* a SIMILAR TO b [ESCAPE c] (engine/similar.h);
+                            c = -1: the default escape, backslash */
     ATTU_OP_COUNT_
 } attu_opcode;
 

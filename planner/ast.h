@@ -169,7 +169,7 @@ typedef enum attu_ast_expr_kind {
     ATTU_EXPR_IN_SUBQUERY,  /* u.in_subquery: x [NOT] IN (SELECT ...) */
     ATTU_EXPR_EXISTS,       /* u.subquery: EXISTS (SELECT ...) */
     ATTU_EXPR_SUBQUERY,     /* u.subquery: (SELECT ...) as a scalar */
-    ATTU_EXPR_LIKE,         /* u.like: [NOT] LIKE / ILIKE [ESCAPE e] */
+    ATTU_EXPR_LIKE,         /* u.like: [NOT] LIKE / ILIKE / SIMILAR TO [ESCAPE e] */
     ATTU_EXPR_CASE,         /* u.case_ */
     ATTU_EXPR_CAST,         /* u.cast: CAST(x AS t), x::t, DATE 'lit' */
     ATTU_EXPR_FUNC,         /* u.func: calls, aggregates, window functions */
@@ -307,6 +307,7 @@ struct attu_ast_expr {
             attu_ast_expr *escape;         /* NULL unless ESCAPE written */
             bool           negated;
             bool           case_insensitive; /* ILIKE */
+            bool           similar;          /* SIMILAR TO */
         } like;
         struct {
             attu_ast_expr      *operand;   /* CASE x WHEN ...; NULL if searched */

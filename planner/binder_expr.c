@@ -676,12 +676,25 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *a = bind_expr(c, sc, e->u.like.arg);
         attu_bexpr *p = a ? bind_expr(c, sc, e->u.like.pattern) : NULL;
         if (!p) return NULL;
+        /* PostgreSQL turns a SIMILAR TO pattern into text (similar_to_escape) */
+        if (e->u.like.similar && !(p = resolve_unknown(c, p))) return NULL;
         if ((a->type.id != ATTU_TYPE_TEXT && a->type.id != ATTU_TYPE_UNKNOWN) ||
             (p->type.id != ATTU_TYPE_TEXT && p->type.id != ATTU_TYPE_UNKNOWN))
-            return op_error(c, e->u.like.case_insensitive ? "~~*" : "~~", a, p, e->position);
+            return op_error(c, e->u.like.similar ? "~" : e->u.like.case_insensitive ? "~~*" : "~~", a, p, e->position);
         a = coerce(c, a, t, false, e->position);
         p = a ? coerce(c, p, t, false, e->position) : NULL;
         if (!p) return NULL;
+        if (e->u.like.similar) {
+            /* SIMILAR TO: matched at run time (engine/similar.h), any
+             * pattern and escape, NULL in gives NULL */
+            attu_bexpr *esc = NULL;
+            if (e->u.like.escape) {
+                if (!(esc = bind_expr(c, sc, e->u.like.escape)) || !(esc = coerce(c, esc, t, false, e->position))) return NULL;
+            }
+            attu_bexpr *r = mk_call(c, ATTU_OP_SIMILAR, b, e->position, esc ? 3 : 2, a, p, esc, NULL);
+            if (r && e->u.like.negated) r = mk_call(c, ATTU_OP_NOT, b, e->position, 1, r, NULL, NULL, NULL);
+            return r;
+        }
         if (e->u.like.escape) {
             /* LIKE ... ESCAPE 'c': rewrite a constant pattern to backslash escapes */
             attu_bexpr *esc = bind_expr(c, sc, e->u.like.escape);

@@ -776,6 +776,14 @@ a_expr(A) ::= a_expr(L) ILIKE(K) a_expr(R).                         { A = ab_lik
 a_expr(A) ::= a_expr(L) ILIKE(K) a_expr(R) ESCAPE a_expr(E).        { A = ab_like(ctx, L, R, E, false, true, K.pos); }
 a_expr(A) ::= a_expr(L) NOT_LA(K) ILIKE a_expr(R). [NOT_LA]         { A = ab_like(ctx, L, R, NULL, true, true, K.pos); }
 a_expr(A) ::= a_expr(L) NOT_LA(K) ILIKE a_expr(R) ESCAPE a_expr(E). { A = ab_like(ctx, L, R, E, true, true, K.pos); }
+a_expr(A) ::= a_expr(L) SIMILAR(K) TO a_expr(R). [SIMILAR]
+    { A = ab_like(ctx, L, R, NULL, false, false, K.pos); A->u.like.similar = true; }
+a_expr(A) ::= a_expr(L) SIMILAR(K) TO a_expr(R) ESCAPE a_expr(E).
+    { A = ab_like(ctx, L, R, E, false, false, K.pos); A->u.like.similar = true; }
+a_expr(A) ::= a_expr(L) NOT_LA(K) SIMILAR TO a_expr(R). [NOT_LA]
+    { A = ab_like(ctx, L, R, NULL, true, false, K.pos); A->u.like.similar = true; }
+a_expr(A) ::= a_expr(L) NOT_LA(K) SIMILAR TO a_expr(R) ESCAPE a_expr(E).
+    { A = ab_like(ctx, L, R, E, true, false, K.pos); A->u.like.similar = true; }
 
 a_expr(A) ::= a_expr(E) IS(K) NULL. [IS]                { A = ab_is(ctx, E, ATTU_IS_NULL, false, K.pos); }
 a_expr(A) ::= a_expr(E) ISNULL(K).                      { A = ab_is(ctx, E, ATTU_IS_NULL, false, K.pos); }
