@@ -98,6 +98,40 @@ static int compile_case(comp *c, const attu_bexpr *e, int guard) {
     return res;
 }
 
+/* Whether e holds a correlated scalar subquery's value (which may fail
+ * with 21000 for the rows that evaluate it). */
+static bool has_subquery_value(const attu_bexpr *e) {
+    if (!e) return false;
+    if (e->kind == BX_CALL && e->op == ATTU_OP_SUBQUERY_ONE) return true;
+    for (int i = 0; i < e->nargs; i++) if (has_subquery_value(e->args[i])) return true;
+    for (int i = 0; i < e->nwhens; i++) if (has_subquery_value(e->whens[i]) || has_subquery_value(e->thens[i])) return true;
+    return has_subquery_value(e->else_);
+}
+
+/* a AND b, a OR b, COALESCE(a, b) whose b holds a subquery's value: b is
+ * guarded, evaluated only for the rows whose a does not decide the result
+ * (a not FALSE, not TRUE, NULL), as PostgreSQL evaluates b only there. */
+static int compile_lazy(comp *c, const attu_bexpr *e, int guard) {
+    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    int a = compile(c, e->args[0], guard);
+    if (a < 0) return -1;
+    int dec = newreg(c, b), need = newreg(c, b);
+    if (dec < 0 || need < 0) return -1;
+    attu_opcode test = e->op == ATTU_OP_AND ? ATTU_OP_IS_FALSE : e->op == ATTU_OP_OR ? ATTU_OP_IS_TRUE : ATTU_OP_IS_NOT_NULL;
+    if (emit(c, attu_instr_make(test, dec, a, -1)) || emit(c, attu_instr_make(ATTU_OP_NOT, need, dec, -1))) return -1;
+    if (guard >= 0) {
+        int both = newreg(c, b);
+        if (both < 0 || emit(c, attu_instr_make(ATTU_OP_AND, both, guard, need))) return -1;
+        need = both;
+    }
+    int r2 = compile(c, e->args[1], need);
+    int r = r2 < 0 ? -1 : newreg(c, e->type);
+    if (r < 0) return -1;
+    attu_instr in = attu_instr_make(e->op, r, a, r2);
+    in.aux = (int16_t)e->aux; in.imm_i = e->imm; in.guard = (int16_t)guard;
+    return emit(c, in) ? -1 : r;
+}
+
 static int compile(comp *c, const attu_bexpr *e, int guard) {
     if (e->kind == BX_COL) return c->in_of_col[e->col];
     for (int i = 0; i < c->nmemo; i++)
@@ -128,6 +162,11 @@ static int compile(comp *c, const attu_bexpr *e, int guard) {
         break;
     }
     case BX_CALL: {
+        if ((e->op == ATTU_OP_AND || e->op == ATTU_OP_OR || e->op == ATTU_OP_COALESCE) && e->nargs == 2 &&
+            has_subquery_value(e->args[1])) {
+            if ((r = compile_lazy(c, e, guard)) < 0) return -1;
+            break;
+        }
         int a[4] = { -1, -1, -1, -1 };
         for (int i = 0; i < e->nargs; i++) if ((a[i] = compile(c, e->args[i], guard)) < 0) return -1;
         r = newreg(c, e->type);
