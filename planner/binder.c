@@ -2319,11 +2319,23 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
         if (e->kind == ATTU_EXPR_SUBQUERY)
             return p->kind == LP_PROJECT && p->left && p->left->kind == LP_AGG ? decorrelate_scalar(c, sc, q, p, e)
                                                                                : decorrelate_rows(c, sc, q, p, e);
-        if (e->kind == ATTU_EXPR_EXISTS) return decorrelate_apply(c, sc, q, p, e, APPLY_EXISTS, NULL, 0);
+        /* an aggregate without GROUP BY or HAVING is one row: EXISTS is
+         * TRUE, x op ANY / ALL (IN) is x op its value */
+        bool one_row = p->kind == LP_PROJECT && p->left && p->left->kind == LP_AGG && p->left->ngroups == 0 &&
+                       q->kind == ATTU_QUERY_SELECT && !q->u.select.group_by.n && !q->u.select.having && !q->limit && !q->offset;
+        if (e->kind == ATTU_EXPR_EXISTS)
+            return one_row ? mk_const_int(c, attu_type_make(ATTU_TYPE_BOOL), 1) : decorrelate_apply(c, sc, q, p, e, APPLY_EXISTS, NULL, 0);
         /* x IN (...) is x = ANY (...); NOT IN its negation */
         bool in = e->kind == ATTU_EXPR_IN_SUBQUERY;
         attu_bexpr *arg = bind_expr(c, sc, in ? e->u.in_subquery.arg : e->u.quantified.arg);
         if (!arg) return NULL;
+        if (one_row && p->ncols == 1) {
+            attu_bexpr *v = decorrelate_scalar(c, sc, q, p, e);
+            attu_bexpr *r = v ? bind_compare_op(c, in ? ATTU_BINOP_EQ : e->u.quantified.op, arg, v, e->position) : NULL;
+            if (r && in && e->u.in_subquery.negated)
+                r = mk_call(c, ATTU_OP_NOT, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, r, NULL, NULL, NULL);
+            return r;
+        }
         attu_bexpr *v = decorrelate_apply(c, sc, q, p, e, !in && e->u.quantified.all ? APPLY_ALL : APPLY_ANY, arg,
                                           in ? ATTU_BINOP_EQ : e->u.quantified.op);
         if (v && in && e->u.in_subquery.negated)
