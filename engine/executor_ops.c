@@ -7,6 +7,7 @@
 #include "engine/executor_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -366,8 +367,36 @@ done:
  * table is thus read, never sorted. Pairs come out in the larger side's row
  * order, the partners of one row in the smaller side's stable key order;
  * NULL keys (ml / mr masks) never match. */
+/* The host memory the kernel says it can still give (MemAvailable), or
+ * 0 when unknown. */
+static double host_available_bytes(void) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    char line[128];
+    double kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "MemAvailable:", 13)) { kb = strtod(line + 13, NULL); break; }
+    fclose(f);
+    return kb * 1024.0;
+}
+
+/* On the CPU backend a join whose row pairs would not fit in the memory
+ * left fails with 53200 before it allocates them: the kernel would
+ * otherwise end the whole daemon (an inequality join of two large inputs,
+ * a cross product written as a join). The GPU backend's allocations fail
+ * by themselves. */
+static int check_pairs_fit(xctx *x, int64_t pairs, size_t pair_bytes) {
+    if (x->be->kind != ATTU_DEVICE_KIND_CPU || pairs < (1 << 20)) return 0;
+    double need = (double)pairs * (double)pair_bytes, avail = host_available_bytes();
+    if (avail <= 0 || need <= avail * 0.8) return 0;
+    attu_error_set(x->err, ATTU_SQLSTATE_OUT_OF_MEMORY, 0, "out of memory");
+    attu_error_set_detail(x->err, "A join would produce %lld row pairs (about %.0f MB); %.0f MB of memory are available.",
+                          (long long)pairs, need / 1048576.0, avail / 1048576.0);
+    return -1;
+}
+
 static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml, attu_buf *kr, size_t nr,
-                            const attu_buf *mr, attu_buf **li_out, attu_buf **ri_out, size_t *np_out) {
+                            const attu_buf *mr, size_t pair_bytes, attu_buf **li_out, attu_buf **ri_out, size_t *np_out) {
     bool swap = nl < nr;              /* sort the left side, search the right */
     attu_buf *ks = swap ? kl : kr, *kn = swap ? kr : kl;
     const attu_buf *ms = swap ? ml : mr, *mn = swap ? mr : ml;
@@ -379,7 +408,7 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
     int64_t total = 0;
     if (sorted_side(x, ks, ns0, ms, &ps, &ss, &ns)) goto done;
     if (match_runs(x, kn, nn, mn, ss, ns, &lo, &off, &total)) goto done;
-    if (check_stop(x)) goto done;
+    if (check_stop(x) || check_pairs_fit(x, total, pair_bytes)) goto done;
     {
         size_t np = (size_t)total;
         seg = buf_i64(x, np); glo = buf_i64(x, np); goff = buf_i64(x, np); it = buf_i64(x, np);
@@ -436,7 +465,11 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
     /* the matching pairs (every join kind starts from them: LEFT / FULL add
      * the unmatched rows, SEMI / ANTI mark the left rows) */
     if (keys_valid_mask(x, lk, nk, L->nrows, &ml) || keys_valid_mask(x, rk, nk, R->nrows, &mr)) goto done;
-    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, &li, &ri, &np)) goto done;
+    /* per pair: the expansion's six index arrays, then (when the pairs
+     * are materialized) a value and a validity byte of every column */
+    bool pairs_kept = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
+    size_t pair_bytes = 48 + (pairs_kept ? 9 * (size_t)(L->ncols + R->ncols) : 0);
+    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, pair_bytes, &li, &ri, &np)) goto done;
     if (check_stop(x)) goto done;
     bool need_pairs = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
     if (need_pairs) {
@@ -520,6 +553,7 @@ done:
 rel *run_cross(xctx *x, attu_stage *s, rel *L, rel *R) {
     size_t nl = L->nrows, nr = R->nrows, n = nl * nr;
     if (nr && n / nr != nl) { attu_error_set(x->err, ATTU_SQLSTATE_OUT_OF_MEMORY, 0, "cross join too large"); return NULL; }
+    if (n <= (size_t)INT64_MAX && check_pairs_fit(x, (int64_t)n, 24 + 9 * (size_t)(L->ncols + R->ncols))) return NULL;
     attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
     attu_expr_program *p = attu_program_new(1, &i8);
     rel *out = NULL;
