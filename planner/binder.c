@@ -2151,6 +2151,115 @@ static attu_bexpr *only_when(bctx *c, attu_bexpr *cond, attu_bexpr *x) {
     return r;
 }
 
+/* The comparison of an inequality call: 0 <, 1 <=, 2 >, 3 >=; -1 other. */
+static int ineq_kind(const attu_bexpr *e) {
+    if (e->kind != BX_CALL || e->nargs != 2) return -1;
+    switch (e->op) {
+    case ATTU_OP_LT_I: case ATTU_OP_LT_F: case ATTU_OP_LT_S: return 0;
+    case ATTU_OP_LE_I: case ATTU_OP_LE_F: case ATTU_OP_LE_S: return 1;
+    case ATTU_OP_GT_I: case ATTU_OP_GT_F: case ATTU_OP_GT_S: return 2;
+    case ATTU_OP_GE_I: case ATTU_OP_GE_F: case ATTU_OP_GE_S: return 3;
+    default: return -1;
+    }
+}
+
+/* The apply form when the subquery's only correlation is one inequality
+ * between an inner expression I and an outer one X (`b.x < a.x`) and its
+ * aggregates are count / sum / min / max of inner values: instead of
+ * pairing every outer value with every inner row, the inner rows (I not
+ * NULL) and the outer rows go through one sort by I / X, and a running
+ * aggregate (ROWS UNBOUNDED PRECEDING .. CURRENT ROW) read at each outer
+ * row covers exactly the inner rows before it: for I < X ascending with
+ * outer rows first among equals, for I <= X inner rows first, for > and >=
+ * descending likewise. Outer rows whose X is NULL form a partition of
+ * their own (no inner row satisfies a comparison with NULL). P ++ the
+ * aggregates, as apply_apply; NULL without an error when the subquery is
+ * not of this kind. */
+static attu_lplan *apply_range(bctx *c, attu_lplan *p, const pending_join *pj) {
+    if (pj->rank || !pj->cond) return NULL;
+    attu_bexpr *conj[4];
+    if (split_conjuncts(pj->cond, conj, 0, 4) != 1) return NULL;
+    int k = ineq_kind(conj[0]);
+    if (k < 0) return NULL;
+    attu_bexpr *ie = conj[0]->args[0], *xe = conj[0]->args[1];
+    if (outer_sides(ie) == 2 && outer_sides(xe) == 1) {
+        attu_bexpr *t = ie; ie = xe; xe = t;
+        k ^= 2;                                   /* X op I -> I op' X */
+    }
+    if (outer_sides(ie) != 1 || outer_sides(xe) != 2 || !attu_type_equal(ie->type, xe->type)) return NULL;
+    for (int i = 0; i < pj->naggs; i++) {
+        const attu_agg_spec *a = &pj->aggs[i];
+        if (a->distinct || a->arg2 || !a->arg || (outer_sides(a->arg) & 2) ||
+            !(a->agg == AGG_COUNT || a->agg == AGG_SUM || a->agg == AGG_MIN || a->agg == AGG_MAX))
+            return NULL;
+    }
+    attu_type tb = attu_type_make(ATTU_TYPE_BOOL);
+    int np = p->ncols, na = pj->naggs, nu = np + 1 + na + 2;
+    /* U = inner rows (I not NULL) ++ outer rows:
+     * P's columns, the key, the aggregates' arguments, is_outer, X IS NULL */
+    attu_bexpr **ue = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nu);
+    attu_bexpr **oe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nu);
+    char **un = attu_palloc(c->pa, sizeof(char *) * (size_t)nu);
+    if (!ue || !oe || !un) OOM_NULL(c);
+    attu_bexpr *xo = copy_shift(c, xe, -OUTER_BASE);
+    attu_bexpr *inn = mk_call(c, ATTU_OP_IS_NOT_NULL, tb, 0, 1, ie, NULL, NULL, NULL);
+    if (!xo || !inn) return NULL;
+    attu_lplan *in = filter_local(c, pj->inner, &inn, 1);
+    if (!in) return NULL;
+    for (int i = 0; i < np; i++) {
+        ue[i] = mk_const_null(c, p->types[i]);
+        oe[i] = attu_bx_col(c->pa, i, p->types[i]);
+        un[i] = p->names[i];
+    }
+    ue[np] = ie; oe[np] = xo; un[np] = "?key?";
+    for (int i = 0; i < na; i++) {
+        ue[np + 1 + i] = pj->aggs[i].arg;
+        oe[np + 1 + i] = mk_const_null(c, pj->aggs[i].arg->type);
+        un[np + 1 + i] = "?arg?";
+    }
+    int col_outer = np + 1 + na, col_null = col_outer + 1;
+    ue[col_outer] = mk_const_int(c, tb, 0); oe[col_outer] = mk_const_int(c, tb, 1); un[col_outer] = "?outer?";
+    ue[col_null] = mk_const_int(c, tb, 0);
+    oe[col_null] = mk_call(c, ATTU_OP_IS_NULL, tb, 0, 1, copy_shift(c, xo, 0), NULL, NULL, NULL);
+    un[col_null] = "?null?";
+    for (int i = 0; i < nu; i++) if (!ue[i] || !oe[i]) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+    attu_lplan *l = mk_project(c, in, nu, ue, un), *r = l ? mk_project(c, p, nu, oe, un) : NULL;
+    attu_lplan *u = r ? attu_lp_new(c->pa, LP_SETOP, nu) : NULL;
+    if (!u) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+    l->rowid_col = r->rowid_col = -1;
+    u->left = l; u->right = r; u->setop = ATTU_SETOP_UNION; u->all = true;
+    memcpy(u->types, l->types, sizeof(attu_type) * (size_t)nu);
+    memcpy(u->names, un, sizeof(char *) * (size_t)nu);
+    u->est_rows = l->est_rows + r->est_rows; u->rowid_col = -1;
+    /* the running aggregates, partitioned by X IS NULL */
+    bool desc = k >= 2, outer_first = k == 0 || k == 2;
+    attu_agg_spec **ws = attu_palloc(c->pa, sizeof(attu_agg_spec *) * (size_t)na);
+    attu_bexpr **part = attu_palloc(c->pa, sizeof(attu_bexpr *));
+    attu_sort_item *ord = attu_palloc(c->pa, sizeof(attu_sort_item) * 2);
+    if (!ws || !part || !ord) OOM_NULL(c);
+    part[0] = attu_bx_col(c->pa, col_null, tb);
+    ord[0].expr = attu_bx_col(c->pa, np, ie->type); ord[0].desc = desc; ord[0].nulls_first = false;
+    ord[1].expr = attu_bx_col(c->pa, col_outer, tb); ord[1].desc = outer_first; ord[1].nulls_first = false;
+    for (int i = 0; i < na; i++) {
+        ws[i] = win_spec(c, pj->aggs[i].agg, pj->aggs[i].type, attu_bx_col(c->pa, np + 1 + i, pj->aggs[i].arg->type), 1, part, 2, ord);
+        if (ws[i]) ws[i]->frame = 2;
+    }
+    attu_lplan *w = mk_window(c, u, ws, na, "agg");
+    if (!w) return NULL;
+    attu_bexpr *is_outer = attu_bx_col(c->pa, col_outer, tb);
+    attu_lplan *f = is_outer ? filter_local(c, w, &is_outer, 1) : NULL;
+    if (!f) return NULL;
+    f->est_rows = p->est_rows;
+    attu_bexpr **pe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(np + na + 1));
+    char **pn = attu_palloc(c->pa, sizeof(char *) * (size_t)(np + na + 1));
+    if (!pe || !pn) OOM_NULL(c);
+    for (int i = 0; i < np; i++) { pe[i] = attu_bx_col(c->pa, i, p->types[i]); pn[i] = p->names[i]; }
+    for (int i = 0; i < na; i++) { pe[np + i] = attu_bx_col(c->pa, nu + i, pj->aggs[i].type); pn[np + i] = "?agg?"; }
+    attu_lplan *out = mk_project(c, f, np + na, pe, pn);
+    if (out) out->rowid_col = p->rowid_col;
+    return out;
+}
+
 /* apply_pending for the apply form: P -> P ++ value (see decorrelate_apply).
  *
  * The subquery is evaluated once per distinct combination of the outer
@@ -2169,6 +2278,8 @@ static attu_bexpr *only_when(bctx *c, attu_bexpr *cond, attu_bexpr *x) {
  * not a pass over the inner rows. Float columns (where -0 and 0 are peers
  * yet differ) are not grouped: their rows are each a group. */
 static attu_lplan *apply_apply(bctx *c, attu_lplan *p, const pending_join *pj) {
+    attu_lplan *range = getenv("ATTU_NO_RANGE_APPLY") ? NULL : apply_range(c, p, pj);
+    if (range || c->err->set) return range;
     attu_type tb = attu_type_make(ATTU_TYPE_BOOL), t8 = attu_type_make(ATTU_TYPE_INT64);
     int np = p->ncols, ni = pj->inner->ncols - 1;
     int deps[64], nd = 0;
