@@ -1722,6 +1722,32 @@ static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_que
     return v;
 }
 
+/* The inner side of a decorrelated subquery: its FROM filtered by the
+ * conjuncts that read only the inner rows, plus a marker column (TRUE) at
+ * position *ni_out, which is NULL on the outer rows the LEFT JOIN leaves
+ * unmatched. The conjuncts that read the outer row go to corr (at most
+ * 256, as the callers' arrays). */
+static attu_lplan *inner_with_marker(bctx *c, attu_lplan *in, attu_bexpr **conj, int n, attu_bexpr **corr,
+                                     int *ncorr, int *ni_out) {
+    attu_bexpr *local[256];
+    int nloc = 0;
+    *ncorr = 0;
+    for (int i = 0; i < n; i++) {
+        if (outer_sides(conj[i]) & 2) corr[(*ncorr)++] = conj[i];
+        else local[nloc++] = conj[i];
+    }
+    if (nloc && !(in = filter_local(c, in, local, nloc))) return NULL;
+    int ni = in->ncols;
+    attu_bexpr **ie = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(ni + 2));
+    char **inm = attu_palloc(c->pa, sizeof(char *) * (size_t)(ni + 2));
+    if (!ie || !inm) OOM_NULL(c);
+    for (int i = 0; i < ni; i++) { ie[i] = attu_bx_col(c->pa, i, in->types[i]); inm[i] = in->names[i]; }
+    ie[ni] = mk_const_int(c, attu_type_make(ATTU_TYPE_BOOL), 1);
+    inm[ni] = "?matched?";
+    *ni_out = ni;
+    return mk_project(c, in, ni + 1, ie, inm);
+}
+
 /* The general decorrelation of (SELECT agg(...) FROM ... WHERE ...) whose
  * correlation is not only equalities (or whose value reads the outer row,
  * or combines a count): each outer row, numbered so that equal rows stay
@@ -1732,23 +1758,10 @@ static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_que
  * apply_pending; the value is a new hidden column of the outer scope. */
 static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, const attu_ast_expr *e,
                                        attu_bexpr **conj, int n) {
-    attu_lplan *proj = p, *agg = p->left, *in = agg->left->left;
-    attu_bexpr *local[256], *corr[256];
-    int nloc = 0, ncorr = 0;
-    for (int i = 0; i < n; i++) {
-        if (outer_sides(conj[i]) & 2) corr[ncorr++] = conj[i];
-        else local[nloc++] = conj[i];
-    }
-    if (nloc && !(in = filter_local(c, in, local, nloc))) return NULL;
-    /* inner ++ marker */
-    int ni = in->ncols;
-    attu_bexpr **ie = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(ni + 2));
-    char **inm = attu_palloc(c->pa, sizeof(char *) * (size_t)(ni + 2));
-    if (!ie || !inm) OOM_NULL(c);
-    for (int i = 0; i < ni; i++) { ie[i] = attu_bx_col(c->pa, i, in->types[i]); inm[i] = in->names[i]; }
-    ie[ni] = mk_const_int(c, attu_type_make(ATTU_TYPE_BOOL), 1);
-    inm[ni] = "?matched?";
-    attu_lplan *inner = mk_project(c, in, ni + 1, ie, inm);
+    attu_lplan *proj = p, *agg = p->left;
+    attu_bexpr *corr[256];
+    int ncorr = 0, ni = 0;
+    attu_lplan *inner = inner_with_marker(c, agg->left->left, conj, n, corr, &ncorr, &ni);
     if (!inner) return NULL;
     /* aggregates over P ++ number ++ inner: set up against P's width in apply_pending;
      * here they stay over the inner columns, count(*) counting the marker */
@@ -2017,22 +2030,9 @@ static attu_bexpr *decorrelate_apply(bctx *c, const scope *sc, const attu_ast_qu
     }
     if (cp.distinct) rank = true;
     /* the local conditions filter the FROM; the rest join it */
-    attu_bexpr *local[256], *corr[256];
-    int nloc = 0, ncorr = 0;
-    for (int i = 0; i < cp.nconj; i++) {
-        if (outer_sides(cp.conj[i]) & 2) corr[ncorr++] = cp.conj[i];
-        else local[nloc++] = cp.conj[i];
-    }
-    attu_lplan *in = cp.from;
-    if (nloc && !(in = filter_local(c, in, local, nloc))) return NULL;
-    int ni = in->ncols;
-    attu_bexpr **ie = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(ni + 2));
-    char **inm = attu_palloc(c->pa, sizeof(char *) * (size_t)(ni + 2));
-    if (!ie || !inm) OOM_NULL(c);
-    for (int i = 0; i < ni; i++) { ie[i] = attu_bx_col(c->pa, i, in->types[i]); inm[i] = in->names[i]; }
-    ie[ni] = mk_const_int(c, tb, 1);
-    inm[ni] = "?matched?";
-    attu_lplan *inner = mk_project(c, in, ni + 1, ie, inm);
+    attu_bexpr *corr[256];
+    int ncorr = 0, ni = 0;
+    attu_lplan *inner = inner_with_marker(c, cp.from, cp.conj, cp.nconj, corr, &ncorr, &ni);
     if (!inner) return NULL;
     /* the numbering of each outer row's matches (column ni + 1 of the inner
      * side as the aggregates see it) */
