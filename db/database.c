@@ -251,9 +251,54 @@ void db_warning(const attu_exec_callbacks *cb, const char *sqlstate, const char 
 
 /* ---- EXPLAIN ------------------------------------------------------------------------------ */
 
+/* EXPLAIN ANALYZE of INSERT and CREATE TABLE AS runs the statement, as
+ * PostgreSQL's does (the rows are inserted, the table is created): the
+ * statement goes through its own path, its command tag is kept, and its
+ * notices and warnings go to the caller. */
+typedef struct {
+    const attu_exec_callbacks *outer;
+    char tag[64];
+} explain_run;
+
+static int explain_run_result(void *ctx, attu_result *r) {
+    explain_run *x = ctx;
+    snprintf(x->tag, sizeof x->tag, "%s", r->tag);
+    return 0;
+}
+static void explain_run_notice(void *ctx, const char *sqlstate, const char *message) {
+    explain_run *x = ctx;
+    if (x->outer && x->outer->on_notice) x->outer->on_notice(x->outer->ctx, sqlstate, message);
+}
+static void explain_run_warning(void *ctx, const char *sqlstate, const char *message) {
+    explain_run *x = ctx;
+    db_warning(x->outer, sqlstate, message);
+}
+
 static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                         const attu_exec_callbacks *cb, attu_error *err) {
     const attu_ast_stmt *inner = st->u.explain.stmt;
+    /* ANALYZE of a statement that writes: run it first (it takes the write
+     * lock itself), then show the plan of its rows with the total time and
+     * its tag. The stages are not instrumented on that path, so the plan
+     * lines carry estimates only. */
+    bool writes = st->u.explain.analyze &&
+                  (inner->kind == ATTU_STMT_INSERT || inner->kind == ATTU_STMT_CREATE_TABLE_AS);
+    explain_run run;
+    double run_ms = 0;
+    if (writes) {
+        memset(&run, 0, sizeof run);
+        run.outer = cb;
+        attu_exec_callbacks rcb;
+        memset(&rcb, 0, sizeof rcb);
+        rcb.ctx = &run;
+        rcb.on_result = explain_run_result;
+        rcb.on_notice = explain_run_notice;
+        rcb.on_warning = explain_run_warning;
+        double t0 = attu_now_ms();
+        int r = db_exec_stmt(s, sql, inner, params, &rcb, err);
+        run_ms = attu_now_ms() - t0;
+        if (r) return r;
+    }
     const attu_ast_query *q = NULL;
     if (inner->kind == ATTU_STMT_SELECT) q = inner->u.select.query;
     else if (inner->kind == ATTU_STMT_CREATE_TABLE_AS) q = inner->u.create_table_as.query;
@@ -279,7 +324,7 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
     if (plan) {
         rc = 0;
         double t0 = 0, total = 0;
-        if (st->u.explain.analyze) {
+        if (st->u.explain.analyze && !writes) {
             attu_column **cols = NULL;
             size_t n = 0;
             t0 = attu_now_ms();
@@ -289,8 +334,24 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
         }
         char **lines = NULL;
         int nl = 0;
-        if (!rc && attu_explain(plan, st->u.explain.analyze, s->db->be->kind == ATTU_DEVICE_KIND_GPU ? "GPU" : "CPU", &lines, &nl) < 0)
+        if (!rc && attu_explain(plan, st->u.explain.analyze && !writes,
+                                s->db->be->kind == ATTU_DEVICE_KIND_GPU ? "GPU" : "CPU", &lines, &nl) < 0)
             rc = attu_error_oom(err);
+        if (!rc && writes) {
+            /* what the statement did, first: "INSERT 0 3 (the statement ran)" */
+            char buf[160];
+            snprintf(buf, sizeof buf, "%s (the statement ran)", run.tag);
+            char **n2 = realloc(lines, sizeof(char *) * (size_t)(nl + 1));
+            char *line = strdup(buf);
+            if (!n2 || !line) { free(line); if (n2) lines = n2; rc = attu_error_oom(err); }
+            else {
+                lines = n2;
+                memmove(lines + 1, lines, sizeof(char *) * (size_t)nl);
+                lines[0] = line;
+                nl++;
+            }
+            total = run_ms;
+        }
         if (!rc && st->u.explain.analyze) {
             char buf[128];
             snprintf(buf, sizeof buf, "Execution Time: %.3f ms on %s", total, s->db->be->name);
