@@ -351,8 +351,34 @@ done:
 
 /* ---- the walk ---------------------------------------------------------------------------- */
 
+/* No rows of the stage's columns (TEXT ones with an empty dictionary). */
+static rel *rel_empty(xctx *x, const attu_stage *s) {
+    rel *o = rel_new(x, s->ncols, 0);
+    if (!o) return NULL;
+    for (int i = 0; i < s->ncols; i++) {
+        xcol *c = xcol_new(x, s->types[i], 0, true);
+        if (!c) { rel_free(x, o); return NULL; }
+        if (s->types[i].id == ATTU_TYPE_TEXT && !(c->dict = attu_dictionary_build(NULL, NULL, 0, NULL, x->err))) {
+            xcol_unref(x, c);
+            rel_free(x, o);
+            return NULL;
+        }
+        o->cols[i] = c;
+    }
+    return o;
+}
+
 rel *run_stage(xctx *x, attu_stage *s) {
     if (check_stop(x)) return NULL;
+    /* LIMIT 0 never runs its input, as PostgreSQL's Limit node never pulls
+     * from it: an error the input would raise (a division by zero) does not
+     * happen. */
+    if ((s->kind == ATTU_ST_LIMIT || s->kind == ATTU_ST_TOPK) && s->limit == 0) {
+        double t0 = attu_now_ms();
+        rel *o = rel_empty(x, s);
+        if (o) { s->executed = true; s->act_rows = 0; s->act_ms = attu_now_ms() - t0; }
+        return o;
+    }
     rel *in0 = NULL, *in1 = NULL, *out = NULL;
     /* RECURSIVE runs its children itself, the second one repeatedly */
     bool own = s->kind == ATTU_ST_RECURSIVE;

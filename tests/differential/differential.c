@@ -11,6 +11,8 @@
  *
  *   differential [--seed N] [--queries N] [--seconds S] [--rows N]
  *                [--backend cpu|gpu|all] [--only I] [--max-failures N] [-v]
+ *   differential --seed N [--rows N] --dump-setup   (the tables' SQL, to
+ *                replay a difference by hand in psql and in attu)
  *
  * The ctest run uses a fixed seed and a few hundred queries. For a long
  * run, e.g. `differential --seed $RANDOM --queries 0 --seconds 1800`
@@ -230,7 +232,8 @@ static bool judge(backend *b, long index, uint64_t seed, const char *sql, bool o
 
 static void usage(void) {
     fprintf(stderr, "usage: differential [--seed N] [--queries N] [--seconds S] [--rows N]\n"
-                    "                    [--backend cpu|gpu|all] [--only I] [--max-failures N] [-v]\n");
+                    "                    [--backend cpu|gpu|all] [--only I] [--max-failures N] [-v]\n"
+                    "       differential --seed N [--rows N] --dump-setup\n");
 }
 
 int main(int argc, char **argv) {
@@ -239,7 +242,7 @@ int main(int argc, char **argv) {
     double seconds = 0;
     int rows = 120;
     const char *backend_opt = "all";
-    bool verbose = false;
+    bool verbose = false, dump_setup = false;
     for (int a = 1; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
         if (strcmp(argv[a], "--seed") == 0 && v) { seed = strtoull(v, NULL, 10); a++; }
@@ -250,7 +253,16 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[a], "--only") == 0 && v) { only = atol(v); a++; }
         else if (strcmp(argv[a], "--max-failures") == 0 && v) { max_failures = atol(v); a++; }
         else if (strcmp(argv[a], "-v") == 0) verbose = true;
+        else if (strcmp(argv[a], "--dump-setup") == 0) dump_setup = true;
         else { usage(); return 2; }
+    }
+    if (dump_setup) {
+        rng dr;
+        rng_seed(&dr, seed);
+        char **setup = random_sql_setup(&dr, rows);
+        for (char **st = setup; *st; st++) printf("%s;\n", *st);
+        random_sql_free_list(setup);
+        return 0;
     }
 
     pg_server srv;

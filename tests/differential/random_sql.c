@@ -429,7 +429,7 @@ static int table_no(rng *r) { return (int)rng_range(r, 0, RANDOM_SQL_TABLES - 1)
 char *random_sql_query(rng *r, bool *ordered) {
     sql_buf b = { 0 };
     *ordered = false;
-    int kind = (int)rng_range(r, 0, 11);
+    int kind = (int)rng_range(r, 0, 13);
     switch (kind) {
     case 0: case 1: {   /* filter + projection, maybe ordered with a limit */
         int n = (int)rng_range(r, 1, 4);
@@ -553,6 +553,42 @@ char *random_sql_query(rng *r, bool *ordered) {
             sql_buf_printf(&b, " FROM t%d WHERE ", table_no(r));
             pred(r, &b, NULL, 1);
         }
+        break;
+    }
+    case 12: case 13: { /* correlated subqueries: any correlation, aggregates, LIMIT, DISTINCT */
+        int ta = table_no(r), tb = table_no(r);
+        static const char *const corr[] = {
+            "b.k = a.k", "b.i < a.i", "b.x >= a.x", "b.k = a.k AND b.i <> a.i", "b.dt > a.dt",
+            "b.s = a.s", "b.k <> a.k AND b.f = a.f",
+        };
+        const char *c = corr[rng_range(r, 0, 6)];
+        sql_buf_printf(&b, "SELECT a.k, a.i, ");
+        switch (rng_range(r, 0, 5)) {
+        case 0: case 1:   /* an aggregate per outer row (count gives 0 for none) */
+            sql_buf_printf(&b, "(SELECT ");
+            aggregate(r, &b, "b");
+            sql_buf_printf(&b, " FROM t%d b WHERE %s", tb, c);
+            if (rng_chance(r, 40)) { sql_buf_printf(&b, " AND "); pred(r, &b, "b", 0); }
+            sql_buf_printf(&b, ")");
+            break;
+        case 2:           /* the first row in an order that ties only on equal rows */
+            sql_buf_printf(&b, "(SELECT b.s FROM t%d b WHERE %s ORDER BY b.i%s, b.b, b.x, b.d, b.s, b.dt, b.f, b.k "
+                               "LIMIT 1%s)", tb, c, rng_chance(r, 50) ? " DESC" : "",
+                           rng_chance(r, 30) ? " OFFSET 1" : "");
+            break;
+        case 3:           /* DISTINCT: one value or 21000 in both */
+            sql_buf_printf(&b, "(SELECT DISTINCT b.f FROM t%d b WHERE %s AND b.i = a.i)", tb, c);
+            break;
+        case 4:           /* EXISTS under a CASE */
+            sql_buf_printf(&b, "CASE WHEN %sEXISTS (SELECT 1 FROM t%d b WHERE %s) THEN 1 ELSE 0 END",
+                           rng_chance(r, 40) ? "NOT " : "", tb, c);
+            break;
+        default:          /* IN with correlation (NULLs make it unknown) */
+            sql_buf_printf(&b, "a.i %sIN (SELECT b.i FROM t%d b WHERE %s)", rng_chance(r, 40) ? "NOT " : "", tb, c);
+            break;
+        }
+        sql_buf_printf(&b, " FROM t%d a", ta);
+        if (rng_chance(r, 50)) { sql_buf_printf(&b, " WHERE "); pred(r, &b, "a", 1); }
         break;
     }
     default: {          /* semi / anti joins */

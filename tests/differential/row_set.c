@@ -42,6 +42,19 @@ static int cmp_row(const void *pa, const void *pb) {
         int r = strcmp(ka, kb);
         if (r) return r;
     }
+    /* Rows equal at 9 digits (128485643721 and 128485644131 both key as
+     * 1.28485644e+11) would keep their input order, which differs between
+     * the engines: break such ties by the exact text. */
+    for (int c = 0; c < g_rs->ncols; c++) {
+        const char *x = g_rs->vals[a * (size_t)g_rs->ncols + (size_t)c];
+        const char *y = g_rs->vals[b * (size_t)g_rs->ncols + (size_t)c];
+        if (!x || !y) {
+            if (x != y) return x ? 1 : -1;
+            continue;
+        }
+        int r = strcmp(x, y);
+        if (r) return r;
+    }
     return 0;
 }
 
