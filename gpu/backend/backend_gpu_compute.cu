@@ -1251,7 +1251,7 @@ bool lbs_device_eligible(const attu_lbs_segreduce_args* a) {
   if (!p || a->nreduce < 0) return false;
   if (p->nregs > kDevMaxRegs || p->ninputs != a->nleft + a->nright) return false;
   if (a->nseg > ((size_t)1 << 32)) return false;  // the grid: 32 threads a segment
-  if (a->right_map->bytes / sizeof(int64_t) > (size_t)INT32_MAX) return false;  // 32-bit item indices
+  if (!a->right_map || a->right_map->bytes / sizeof(int64_t) > (size_t)INT32_MAX) return false;  // 32-bit item indices
   auto is_text = [&](int reg) { return reg >= 0 && reg < p->nregs && p->reg_types[reg].id == ATTU_TYPE_TEXT; };
   // NUMERIC registers (16-byte values) run on the host only
   for (int r = 0; r < p->nregs; ++r)
