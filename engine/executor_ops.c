@@ -5,6 +5,7 @@
  * join-aggregate (lbs_segreduce), window functions and set operations.
  */
 #include "engine/executor_internal.h"
+#include "engine/numeric.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1174,7 +1175,8 @@ static int64_t load_i(const void *d, attu_type_id t, size_t i) {
 }
 
 /* Aggregate state over one frame, or the running state of the default frames. */
-typedef struct win_acc { int64_t cnt, si; double sf, sxx; bool has; } win_acc;
+/* s128: the exact sum of an integer or decimal avg (its NUMERIC result). */
+typedef struct win_acc { int64_t cnt, si; double sf, sxx; bool has; __int128 s128; } win_acc;
 
 /* The outcome of adding a row to a window aggregate. */
 enum { WIN_OK = 0, WIN_INT_OVERFLOW, WIN_FLOAT_OVERFLOW };
@@ -1222,8 +1224,10 @@ static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, con
             int rc = win_float_add(g->op, a->type.id == ATTU_TYPE_FLOAT32, acc->cnt, &acc->sf, &acc->sxx, acc->has,
                                    load_f(ad, a->type.id, row));
             if (rc) return rc;
-        } else if (g->op == ATTU_REDUCE_AVG_SUM) acc->sf += load_f(ad, a->type.id, row);
-        else if (__builtin_add_overflow(acc->si, load_i(ad, a->type.id, row), &acc->si)) return WIN_INT_OVERFLOW;
+        } else if (g->op == ATTU_REDUCE_AVG_SUM) {
+            acc->sf += load_f(ad, a->type.id, row);
+            acc->s128 += load_i(ad, a->type.id, row);
+        } else if (__builtin_add_overflow(acc->si, load_i(ad, a->type.id, row), &acc->si)) return WIN_INT_OVERFLOW;
         acc->has = true;
     } else if (g->op == ATTU_REDUCE_MIN || g->op == ATTU_REDUCE_MAX) {
         bool mx = g->op == ATTU_REDUCE_MAX;
@@ -1365,6 +1369,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     void *ad = NULL; uint8_t *av = NULL;
     xcol *o = NULL;
     int64_t *vi = NULL; double *vf = NULL; uint8_t *vv = NULL;
+    unsigned char *nv = NULL;   /* NUMERIC results (packed 16-byte slots) */
     void *dd = NULL;
     uint8_t *dv = NULL;
     void *rkd = NULL; uint8_t *rkv = NULL;     /* RANGE offsets: the order key */
@@ -1377,7 +1382,9 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         kv[np + i] = vec_of(keys[g->order[i]]);
         sk[np + i].col = kv[np + i]; sk[np + i].desc = g->desc[i]; sk[np + i].nulls_first = g->nulls_first[i];
     }
-    attu_type ot = g->win == ATTU_WIN_AGG && g->avg ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
+    /* avg: double precision of floats, NUMERIC of integers and decimals */
+    attu_type ot = g->win == ATTU_WIN_AGG && g->avg && g->out_type.id != ATTU_TYPE_NUMERIC
+                       ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
     bool fl = attu_type_mclass(ot.id) == ATTU_MC_FLOAT;
     if (exec_sort(x, sk, np, n, perm)) goto done;
     /* The partition offsets (heads, then n) are built on the backend, so
@@ -1423,6 +1430,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     peerp = download_all(x, peer, npeer * 8);
     if (!pp || !peerp) goto done;
     vi = calloc(n + 1, sizeof *vi); vf = calloc(n + 1, sizeof *vf); vv = calloc(n + 1, 1);
+    if (ot.id == ATTU_TYPE_NUMERIC && !(nv = calloc(n + 1, 16))) { attu_error_oom(x->err); goto done; }
     if (!vi || !vf || !vv) { attu_error_oom(x->err); goto done; }
     xcol *a = g->in >= 0 ? args[g->in] : NULL;
     xcol *dflt = g->arg >= 0 && (g->win == ATTU_WIN_LAG || g->win == ATTU_WIN_LEAD) ? args[g->arg] : NULL;
@@ -1468,9 +1476,10 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         int64_t rank = 0, dense = 0;
         /* running aggregate state */
         int64_t cnt = 0, si = 0; double sf = 0, sxx = 0; bool has = false;
+        __int128 s128 = 0;
         int wrc;
         /* general frames: the state of the frame [wfs, wfe) last aggregated */
-        win_acc wacc = { 0, 0, 0, 0, false };
+        win_acc wacc = { 0, 0, 0, 0, false, 0 };
         size_t wfs = b, wfe = b;
         __int128 w128 = 0; int64_t wnn = 0;
         size_t pos = b;
@@ -1498,8 +1507,10 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                             int frc = win_float_add(g->op, a->type.id == ATTU_TYPE_FLOAT32, cnt, &sf, &sxx, has,
                                                     load_f(ad, a->type.id, row));
                             if (frc) { free(ph8); win_error(x, frc); goto done; }
-                        } else if (g->op == ATTU_REDUCE_AVG_SUM) sf += load_f(ad, a->type.id, row);
-                        else if (__builtin_add_overflow(si, load_i(ad, a->type.id, row), &si)) {
+                        } else if (g->op == ATTU_REDUCE_AVG_SUM) {
+                            sf += load_f(ad, a->type.id, row);
+                            s128 += load_i(ad, a->type.id, row);
+                        } else if (__builtin_add_overflow(si, load_i(ad, a->type.id, row), &si)) {
                             free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
                         }
                         has = true;
@@ -1526,19 +1537,19 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                     bool int_sum = g->op == ATTU_REDUCE_SUM && a && attu_type_mclass(a->type.id) != ATTU_MC_FLOAT;
                     if (g->frame_excl) {
                         /* EXCLUDE: the frame less the excluded rows, in order */
-                        win_acc acc = { 0, 0, 0, 0, false };
+                        win_acc acc = { 0, 0, 0, 0, false, 0 };
                         for (size_t f = fs; f < fe; f++)
                             if (!win_excluded(g, pos, pe, q, f) && (wrc = win_acc_add(&acc, g, a, ad, av, (size_t)pp[f]))) {
                                 free(ph8); win_error(x, wrc); goto done;
                             }
-                        cnt = acc.cnt; si = acc.si; sf = acc.sf; has = acc.has;
+                        cnt = acc.cnt; si = acc.si; sf = acc.sf; has = acc.has; s128 = acc.s128;
                     } else if (g->frame_kind[0] == ATTU_WB_UNBOUNDED_PRECEDING) {
                         for (size_t f = wfe; f < fe; f++)
                             if ((wrc = win_acc_add(&wacc, g, a, ad, av, (size_t)pp[f]))) {
                                 free(ph8); win_error(x, wrc); goto done;
                             }
                         if (fe > wfe) wfe = fe;
-                        cnt = wacc.cnt; si = wacc.si; sf = wacc.sf; has = wacc.has;
+                        cnt = wacc.cnt; si = wacc.si; sf = wacc.sf; has = wacc.has; s128 = wacc.s128;
                     } else if (cnt_only || int_sum) {
                         if (fs >= wfe) { w128 = 0; wnn = 0; wacc.cnt = 0; wfs = wfe = fs; }
                         for (; wfs < fs; wfs++) {
@@ -1560,12 +1571,12 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                         }
                         cnt = wacc.cnt; si = (int64_t)w128; sf = 0; has = wnn > 0;
                     } else {
-                        win_acc acc = { 0, 0, 0, 0, false };
+                        win_acc acc = { 0, 0, 0, 0, false, 0 };
                         for (size_t f = fs; f < fe; f++)
                             if ((wrc = win_acc_add(&acc, g, a, ad, av, (size_t)pp[f]))) {
                                 free(ph8); win_error(x, wrc); goto done;
                             }
-                        cnt = acc.cnt; si = acc.si; sf = acc.sf; has = acc.has;
+                        cnt = acc.cnt; si = acc.si; sf = acc.sf; has = acc.has; s128 = acc.s128;
                     }
                 }
                 vv[row] = 1;
@@ -1608,7 +1619,13 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                 default:
                     if (g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR) { vi[row] = cnt; break; }
                     if (!has) { vv[row] = 0; break; }
-                    if (g->avg) {
+                    if (g->avg && nv) {
+                        /* PostgreSQL's numeric avg: the exact sum / count
+                         * at select_div_scale */
+                        attu_numeric sum = { s128, a->type.id == ATTU_TYPE_DECIMAL ? a->type.scale : 0 }, q;
+                        if (attu_numeric_div(sum, attu_numeric_from_int64(cnt), &q, x->err)) { free(ph8); goto done; }
+                        attu_numeric_pack(q, nv + row * 16);
+                    } else if (g->avg) {
                         double sc = a->type.id == ATTU_TYPE_DECIMAL ? pow(10, a->type.scale) : 1;
                         vf[row] = sf / (double)cnt / sc;
                     } else if (fl) vf[row] = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT ? sf : (double)si;
@@ -1631,6 +1648,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
             case ATTU_TYPE_FLOAT32: ((float *)buf)[i] = (float)vf[i]; break;
             case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: ((int32_t *)buf)[i] = (int32_t)vi[i]; break;
             case ATTU_TYPE_BOOL: ((uint8_t *)buf)[i] = (uint8_t)vi[i]; break;
+            case ATTU_TYPE_NUMERIC: memcpy(buf + i * 16, nv + i * 16, 16); break;
             default: ((int64_t *)buf)[i] = vi[i]; break;
             }
         }
@@ -1642,7 +1660,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
 
 done:
     free(dd); free(dv); free(rkd); free(rkv); free(gno); free(ghead);
-    free(sk); free(kv); free(pp); free(hp); free(peerp); free(ad); free(av); free(vi); free(vf); free(vv);
+    free(sk); free(kv); free(pp); free(hp); free(peerp); free(ad); free(av); free(vi); free(vf); free(vv); free(nv);
     free_buf(x, perm); free_buf(x, ph); free_buf(x, peer); free_buf(x, off);
     return o;
 }

@@ -533,10 +533,12 @@ char *random_sql_query(rng *r, bool *ordered) {
             "max(x) OVER (PARTITION BY f)",
             "sum(b) OVER (PARTITION BY k ORDER BY i)",
             "min(d) OVER ()",
+            "avg(i) OVER (PARTITION BY k)",
+            "avg(d) OVER (PARTITION BY f ORDER BY i)",
         };
         int n = (int)rng_range(r, 1, 3);
         sql_buf_printf(&b, "SELECT k, i");
-        for (int c = 0; c < n; c++) sql_buf_printf(&b, ", %s", wins[rng_range(r, 0, 7)]);
+        for (int c = 0; c < n; c++) sql_buf_printf(&b, ", %s", wins[rng_range(r, 0, 9)]);
         sql_buf_printf(&b, " FROM t%d", table_no(r));
         if (rng_chance(r, 50)) { sql_buf_printf(&b, " WHERE "); pred(r, &b, NULL, 1); }
         break;
