@@ -33,6 +33,15 @@ expect() {
   done
   echo "--- screen ---"; screen; echo "--- expected: $1"; exit 1
 }
+# Waits until the last non-empty line of the screen matches (the shell has
+# drawn its next prompt), else fails.
+expect_last() {
+  for _ in $(seq 1 600); do
+    screen | grep -v '^ *$' | tail -n 1 | grep -Eq -- "$1" && return 0
+    sleep 0.05
+  done
+  echo "--- screen ---"; screen; echo "--- expected as the last line: $1"; exit 1
+}
 # Types a line. tmux reads a trailing ';' as its own command separator, so
 # that character is sent by its hex code.
 type_line() {
@@ -72,7 +81,12 @@ expect '^ +qty +\| +'
 # Ctrl-C at the prompt drops the half-typed statement and keeps the shell.
 type_line 'SELECT 1,'
 expect '-> ?$'
-T send-keys -t attu -l 'oops'; T send-keys -t attu C-c
+T send-keys -t attu -l 'oops'
+expect_last 'oops$'
+T send-keys -t attu C-c
+# keys typed before the shell has handled the Ctrl-C would join the dropped
+# line: wait for the fresh prompt (=>, not the continuation ->)
+expect_last '=> ?$'
 type_line 'SELECT 4242 AS answer;'
 expect '^ +4242$'
 type_line '\explain SELECT count(*) FROM items WHERE qty > 3'
