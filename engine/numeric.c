@@ -477,6 +477,22 @@ int attu_numeric_ln(attu_numeric a, attu_numeric *out, attu_error *err) {
     return from_long_double(l, rscale, out, err);
 }
 
+int attu_numeric_exp(attu_numeric a, attu_numeric *out, attu_error *err) {
+    long double x = to_long_double(a);
+    /* the result's decimal weight, bounded as PostgreSQL bounds it
+     * (NUMERIC_MAX_RESULT_SCALE) before the truncating conversion */
+    double w = (double)x * 0.434294481903252;
+    if (w > 2000) w = 2000;
+    if (w < -2000) w = -2000;
+    int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - (int)w;
+    if (rscale < a.dscale) rscale = a.dscale;
+    if (rscale < 0) rscale = 0;
+    if (rscale > 1000) rscale = 1000;
+    long double r = expl(x);
+    if (isinf(r)) return overflow(err);
+    return from_long_double(r, rscale, out, err);
+}
+
 int attu_numeric_log10(attu_numeric a, attu_numeric *out, attu_error *err) {
     long double l;
     if (ln_long_double(a, &l, err)) return -1;

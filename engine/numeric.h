@@ -94,6 +94,11 @@ int attu_numeric_sqrt_fn(attu_numeric a, attu_numeric *out, attu_error *err);
  * in long double. 2201E for zero and negative arguments. */
 int attu_numeric_ln(attu_numeric a, attu_numeric *out, attu_error *err);
 int attu_numeric_log10(attu_numeric a, attu_numeric *out, attu_error *err);
+/* exp(a) at numeric_exp's scale: 16 significant digits by the result's
+ * estimated decimal weight (a * log10(e)), at least a's dscale, at most
+ * 1000 places; computed in long double like ln (last digit on a rounding
+ * edge may differ), 22003 past 36 digits. */
+int attu_numeric_exp(attu_numeric a, attu_numeric *out, attu_error *err);
 /* a ^ b and log(b, x) with PostgreSQL's result scales (power_var,
  * log_var), computed in long double: at least 16 significant digits. */
 int attu_numeric_power(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err);
