@@ -160,7 +160,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_FLOOR_N] = "floor_n", [ATTU_OP_CEIL_N] = "ceil_n",
     [ATTU_OP_POWER_N] = "power_n", [ATTU_OP_LOG_N] = "log_n", [ATTU_OP_SQRT_AT_N] = "sqrt_at_n",
     [ATTU_OP_SQRT_N] = "sqrt_n", [ATTU_OP_LN_N] = "ln_n", [ATTU_OP_LOG10_N] = "log10_n",
-    [ATTU_OP_EXP_N] = "exp_n",
+    [ATTU_OP_EXP_N] = "exp_n", [ATTU_OP_SIGN_N] = "sign_n",
     [ATTU_OP_SUBQUERY_ONE] = "subquery_one",
     [ATTU_OP_SIMILAR] = "similar",
 };
@@ -571,6 +571,7 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
     case ATTU_OP_LN_N: if (attu_numeric_ln(a, &r, err)) return -1; break;
     case ATTU_OP_LOG10_N: if (attu_numeric_log10(a, &r, err)) return -1; break;
     case ATTU_OP_EXP_N: if (attu_numeric_exp(a, &r, err)) return -1; break;
+    case ATTU_OP_SIGN_N: r.m = a.m > 0 ? 1 : a.m < 0 ? -1 : 0; r.dscale = 0; break;
     default:
         return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown opcode %d", in->op);
     }

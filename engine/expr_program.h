@@ -144,6 +144,7 @@ typedef enum attu_opcode {
     ATTU_OP_SQRT_N,      /* sqrt(a), numeric_sqrt's scale */
     ATTU_OP_LN_N, ATTU_OP_LOG10_N,
     ATTU_OP_EXP_N,       /* exp(a), numeric_exp's result scale */
+    ATTU_OP_SIGN_N,      /* sign(a): -1, 0 or 1, dscale 0 */
     ATTU_OP_SUBQUERY_ONE,/* a correlated scalar subquery's value: b, the value
                             of its row, unless a (its row count for this row)
                             exceeds 1, which fails with 21000 "more than one

@@ -476,15 +476,17 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!(args[0] = coerce(c, args[0], nt, false, pos)) || !(args[1] = coerce(c, args[1], nt, false, pos))) return NULL;
         return mk_call(c, ATTU_OP_LOG_N, nt, pos, 2, args[0], args[1], NULL, NULL);
     }
-    if (n == 1 && (fn->op == ATTU_OP_SQRT || fn->op == ATTU_OP_LN || fn->op == ATTU_OP_LOG10 || fn->op == ATTU_OP_EXP) &&
+    if (n == 1 && (fn->op == ATTU_OP_SQRT || fn->op == ATTU_OP_LN || fn->op == ATTU_OP_LOG10 || fn->op == ATTU_OP_EXP ||
+                   fn->op == ATTU_OP_SIGN_F) &&
         (args[0]->type.id == ATTU_TYPE_DECIMAL || args[0]->type.id == ATTU_TYPE_NUMERIC)) {
         /* PostgreSQL's sqrt(numeric), ln(numeric), log(numeric),
-         * log10(numeric) and exp(numeric): numeric results with their own
-         * scale rules */
+         * log10(numeric), exp(numeric) and sign(numeric): numeric results
+         * with their own scale rules */
         attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
         if (!(args[0] = coerce(c, args[0], nt, false, pos))) return NULL;
         attu_opcode op = fn->op == ATTU_OP_SQRT ? ATTU_OP_SQRT_N : fn->op == ATTU_OP_LN ? ATTU_OP_LN_N
-                       : fn->op == ATTU_OP_EXP ? ATTU_OP_EXP_N : ATTU_OP_LOG10_N;
+                       : fn->op == ATTU_OP_EXP ? ATTU_OP_EXP_N : fn->op == ATTU_OP_SIGN_F ? ATTU_OP_SIGN_N
+                       : ATTU_OP_LOG10_N;
         return mk_call(c, op, nt, pos, 1, args[0], NULL, NULL, NULL);
     }
     if (fn->kind == 'f') {
