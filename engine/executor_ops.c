@@ -1227,6 +1227,8 @@ static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, con
         } else if (g->op == ATTU_REDUCE_AVG_SUM) {
             acc->sf += load_f(ad, a->type.id, row);
             acc->s128 += load_i(ad, a->type.id, row);
+        } else if (g->out_type.id == ATTU_TYPE_NUMERIC) {
+            acc->s128 += load_i(ad, a->type.id, row);   /* sum(bigint): numeric, never overflows */
         } else if (__builtin_add_overflow(acc->si, load_i(ad, a->type.id, row), &acc->si)) return WIN_INT_OVERFLOW;
         acc->has = true;
     } else if (g->op == ATTU_REDUCE_MIN || g->op == ATTU_REDUCE_MAX) {
@@ -1510,6 +1512,8 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                         } else if (g->op == ATTU_REDUCE_AVG_SUM) {
                             sf += load_f(ad, a->type.id, row);
                             s128 += load_i(ad, a->type.id, row);
+                        } else if (nv) {
+                            s128 += load_i(ad, a->type.id, row);
                         } else if (__builtin_add_overflow(si, load_i(ad, a->type.id, row), &si)) {
                             free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
                         }
@@ -1566,10 +1570,10 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                             wacc.cnt++; wnn++;
                             if (int_sum) w128 += load_i(ad, a->type.id, r);
                         }
-                        if (int_sum && (w128 > INT64_MAX || w128 < INT64_MIN)) {
+                        if (int_sum && !nv && (w128 > INT64_MAX || w128 < INT64_MIN)) {
                             free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
                         }
-                        cnt = wacc.cnt; si = (int64_t)w128; sf = 0; has = wnn > 0;
+                        cnt = wacc.cnt; si = nv ? 0 : (int64_t)w128; s128 = w128; sf = 0; has = wnn > 0;
                     } else {
                         win_acc acc = { 0, 0, 0, 0, false, 0 };
                         for (size_t f = fs; f < fe; f++)
@@ -1628,6 +1632,10 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                     } else if (g->avg) {
                         double sc = a->type.id == ATTU_TYPE_DECIMAL ? pow(10, a->type.scale) : 1;
                         vf[row] = sf / (double)cnt / sc;
+                    } else if (nv) {
+                        /* sum(bigint): the exact sum as a numeric */
+                        attu_numeric sum = { s128, 0 };
+                        attu_numeric_pack(sum, nv + row * 16);
                     } else if (fl) vf[row] = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT ? sf : (double)si;
                     else vi[row] = si;
                 }

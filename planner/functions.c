@@ -226,11 +226,12 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* PostgreSQL: avg of integers and numerics, and sum of bigint and
          * numeric, are numeric with a per-value scale (avg = sum / count
          * by select_div_scale; sum(bigint) passes 2^63). As window
-         * functions: avg of integers and decimals is numeric too (the
-         * window executor sums them exactly), sum(bigint) stays bigint. */
+         * functions too: the window executor sums integers and decimals
+         * exactly (sum(numeric) and window aggregates over NUMERIC
+         * arguments are refused below). */
         if (!window && exact && (x->agg == AGG_AVG || t == ATTU_TYPE_INT64 || t == ATTU_TYPE_NUMERIC))
             x->type = attu_type_make(ATTU_TYPE_NUMERIC);
-        else if (window && exact && x->agg == AGG_AVG && t != ATTU_TYPE_NUMERIC)
+        else if (window && exact && (x->agg == AGG_AVG || t == ATTU_TYPE_INT64) && t != ATTU_TYPE_NUMERIC)
             x->type = attu_type_make(ATTU_TYPE_NUMERIC);
         else if (x->agg == AGG_AVG) x->type = attu_type_make(ATTU_TYPE_FLOAT64);
         else if (t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64) x->type = attu_type_make(ATTU_TYPE_INT64);
@@ -342,7 +343,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         break;
     default: break;
     }
-    bool numeric_avg = x->agg == AGG_AVG && n > 0 && args[0]->type.id != ATTU_TYPE_NUMERIC;
+    bool numeric_avg = (x->agg == AGG_AVG || x->agg == AGG_SUM) && n > 0 && args[0]->type.id != ATTU_TYPE_NUMERIC;
     if (window && ((x->type.id == ATTU_TYPE_NUMERIC && !numeric_avg) || (n > 0 && args[0]->type.id == ATTU_TYPE_NUMERIC))) {
         /* the window executor reads 8-byte slots (it makes avg's NUMERIC
          * results itself, from the exact sum of integers or decimals) */
