@@ -560,6 +560,9 @@ Test(raw, client_disconnects_mid_copy_and_mid_query) {
 
 Test(raw, too_many_connections, .init = NULL) {
     const char *extra[] = { "--max-connections", "2", NULL };
+    /* the suite's .init may still have started a daemon: stop it, or it
+     * outlives the test (one orphaned attud_fake per run, seen) */
+    stop();
     start_with(extra);
     PGconn *a = connect_db(), *b = connect_db();
     char ci[256];
