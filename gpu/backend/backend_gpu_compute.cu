@@ -1068,7 +1068,7 @@ int device_eval(attu_backend* be, const attu_expr_program* p, const attu_vec* in
   int nregs = p->nregs > 0 ? p->nregs : 1;
   // A compiled kernel where the rows pay for its compilation; its
   // registers are machine registers, its loads and stores typed.
-  if ((long long)n >= jit_min_items()) {
+  if ((long long)n >= jit_min_items() && jit_available()) {
     std::vector<dcol_t> jins(ins.begin(), ins.begin() + p->ninputs);
     std::vector<dres_t> jouts(outs.begin(), outs.begin() + p->noutputs);
     std::vector<dinstr_t> jcode(code.begin(), code.begin() + p->ninstr);
@@ -1425,12 +1425,12 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
   const void* jit = nullptr;
   long long items = (long long)(a->right_map->bytes / sizeof(int64_t));
   long long min_items = jit_min_items();
-  if (items < min_items && a->nseg >= 256) {
+  if (jit_available() && items < min_items && a->nseg >= 256) {
     int64_t total = 0;
     dtoh(&total, I64(a->seg_offsets) + a->nseg, 1, ctx);
     items = (long long)total;
   }
-  if (items >= min_items) {
+  if (jit_available() && items >= min_items) {
     std::vector<dcol_t> lt(left.begin(), left.begin() + a->nleft), rt(right.begin(), right.begin() + a->nright);
     std::vector<lplain_spec_t> ps;
     for (int i = 0; i < nplain; ++i) ps.push_back(lplain_spec_t{plain_op[(size_t)i], plain_fl[(size_t)i], plain_reg[(size_t)i]});
@@ -1438,7 +1438,7 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
     jit = jit_kernel(jit_lbs_source(jcode, p->nregs, lt, rt, k.filter_reg, groups, ngroup, ps));
   }
   if (jit) {
-    size_t shmem = jit_lbs_shared_bytes(k, nt);
+    size_t shmem = lbs_shared_bytes(k, nt, 0);
     if (shmem > 48 * 1024) {
       int dev = 0;
       ATTU_CUDA_CHECK(cudaGetDevice(&dev));
@@ -1448,7 +1448,7 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
     void* args[] = {&k};
     ATTU_CUDA_CHECK(cudaLaunchKernel(jit, dim3((unsigned)blocks), dim3(nt), args, shmem, ctx.stream()));
   } else {
-    size_t shmem = lbs_shared_bytes<lbs_interp_step>(k, nt);
+    size_t shmem = lbs_shared_bytes(k, nt, lbs_interp_step::shared_regs(k));
     if (shmem > 48 * 1024)
       ATTU_CUDA_CHECK(cudaFuncSetAttribute(lbs_segreduce_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            (int)shmem));

@@ -51,13 +51,12 @@ std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nre
 
 // Source of an lbs_segreduce kernel for the program, the columns' shapes
 // (types and validity, as for eval) and the reduction shape (groups and
-// plain reductions as the host built them). The kernel's parameter: (lbs_kargs_t a), launched with
-// lbs_shared_bytes<compiled step>(a, kLbsThreads) of shared memory, which
-// jit_lbs_shared_bytes gives.
+// plain reductions as the host built them). The kernel's parameter:
+// (lbs_kargs_t a), launched with lbs_shared_bytes(a, kLbsThreads, 0) of
+// shared memory (its registers are not in shared memory).
 std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const std::vector<dcol_t>& left,
                            const std::vector<dcol_t>& right, int filter_reg, const std::vector<lgroup_t>& groups,
                            int ngroup, const std::vector<lplain_spec_t>& plain);
-size_t jit_lbs_shared_bytes(const lbs_kargs_t& a, int nthreads);
 
 // The compiled kernel of source on the current device, or nullptr (NVRTC
 // missing or disabled, or the compilation failed: the reason goes to

@@ -164,14 +164,5 @@ std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const s
   return s;
 }
 
-// The compiled step keeps its registers in registers: no shared copy.
-struct lbs_no_shared_regs {
-  __host__ __device__ static int shared_regs(const lbs_kargs_t&) { return 0; }
-};
-
-size_t jit_lbs_shared_bytes(const lbs_kargs_t& a, int nthreads) {
-  return lbs_shared_bytes<lbs_no_shared_regs>(a, nthreads);
-}
-
 }  // namespace gpu_backend
 }  // namespace attu

@@ -54,6 +54,12 @@ const char kCmath[] =
     "#ifndef NAN\n#define NAN nan(\"\")\n#endif\n";
 const char kCstdint[] = "#pragma once\n#include <stdint.h>\n";
 
+// ATTU_GPU_JIT=0: never compile (no NVRTC loaded, no warm-up).
+bool jit_env_off() {
+  const char* off = getenv("ATTU_GPU_JIT");
+  return off && !strcmp(off, "0");
+}
+
 struct nvrtc_api {
   decltype(&nvrtcCreateProgram) create = nullptr;
   decltype(&nvrtcCompileProgram) compile = nullptr;
@@ -70,8 +76,7 @@ const nvrtc_api& nvrtc() {
   static nvrtc_api api;
   static std::once_flag once;
   std::call_once(once, [] {
-    const char* off = getenv("ATTU_GPU_JIT");
-    if (off && !strcmp(off, "0")) return;
+    if (jit_env_off()) return;
     // The loader's path first, then the toolkit's usual home (often not
     // in the loader's cache).
     static const char* const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
@@ -177,8 +182,7 @@ warm_thread_t warm_thread;
 void jit_warm_up() {
   static std::once_flag once;
   std::call_once(once, [] {
-    const char* off = getenv("ATTU_GPU_JIT");
-    if (off && !strcmp(off, "0")) return;
+    if (jit_env_off()) return;
     int dev = 0, major = 0, minor = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||

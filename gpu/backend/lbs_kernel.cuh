@@ -304,11 +304,11 @@ __device__ __forceinline__ void lbs_feed(const lbs_kargs_t& a, const step_t& ste
   }
 }
 
-// Bytes of dynamic shared memory the body needs ahead of the lanes' states:
-// the interpreter's registers (none for a compiled step).
-template <typename step_t>
-__host__ __device__ inline size_t lbs_shared_bytes(const lbs_kargs_t& a, int nthreads) {
-  return (size_t)step_t::shared_regs(a) * nthreads * sizeof(dslot_t) + (size_t)a.nwords * nthreads * sizeof(long long) +
+// Bytes of dynamic shared memory the body needs: shared_regs registers a
+// thread ahead of the lanes' states (the step's shared_regs(a): the
+// interpreter's registers, none for a compiled step), then the copies.
+__host__ __device__ inline size_t lbs_shared_bytes(const lbs_kargs_t& a, int nthreads, int shared_regs) {
+  return (size_t)shared_regs * nthreads * sizeof(dslot_t) + (size_t)a.nwords * nthreads * sizeof(long long) +
          (size_t)a.ninstr * sizeof(dinstr_t) + (size_t)a.nright * sizeof(dcol_t) +
          (size_t)a.ngroup * sizeof(lgroup_t) + (size_t)3 * a.nplain * sizeof(int);
 }
