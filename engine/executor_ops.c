@@ -592,13 +592,26 @@ static attu_dictionary *agg_dict(const attu_stage_agg *g, xcol **args) {
     return src >= 0 && args[src]->dict ? attu_dictionary_ref(args[src]->dict) : NULL;
 }
 
+/* The finishing programs of avg and the variances read a value (input 0)
+ * and its count (input 1, int64) and have one output of type t: run p over
+ * n rows into a new column, and free p. */
+static xcol *run_finish(xctx *x, attu_expr_program *p, xcol *val, xcol *cnt, size_t n, attu_type t) {
+    xcol *o = xcol_new(x, t, n, true);
+    if (!o) { attu_program_free(p); return NULL; }
+    attu_vec in[2] = { vec_of(val), vec_of(cnt) };
+    attu_out out = { t, o->data, o->valid, NULL };
+    int rc = x->be->eval(x->be, p, in, n, &out, x->err);
+    attu_program_free(p);
+    if (rc) { xcol_unref(x, o); return NULL; }
+    return o;
+}
+
 /* avg = sum / count (NULL when count is 0), scaled for decimals. */
 static xcol *finish_avg(xctx *x, xcol *sum, xcol *cnt, size_t n, int scale) {
     attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), i8 = attu_type_make(ATTU_TYPE_INT64);
     attu_type tys[2] = { f8, i8 };
     attu_expr_program *p = attu_program_new(2, tys);
-    xcol *o = xcol_new(x, f8, n, true);
-    if (!p || !o) { attu_program_free(p); xcol_unref(x, o); if (!x->err->set) attu_error_oom(x->err); return NULL; }
+    if (!p) { attu_error_oom(x->err); return NULL; }
     int cf = attu_program_reg(p, f8), q = attu_program_reg(p, f8), k = attu_program_reg(p, f8), r = attu_program_reg(p, f8);
     attu_program_emit(p, attu_instr_make(ATTU_OP_CAST_I_F, cf, 1, -1));
     attu_program_emit(p, attu_instr_make(ATTU_OP_DIV_F, q, 0, cf));
@@ -607,12 +620,7 @@ static xcol *finish_avg(xctx *x, xcol *sum, xcol *cnt, size_t n, int scale) {
     attu_program_emit(p, c);
     attu_program_emit(p, attu_instr_make(ATTU_OP_DIV_F, r, q, k));
     attu_program_add_output(p, r);
-    attu_vec in[2] = { vec_of(sum), vec_of(cnt) };
-    attu_out out = { f8, o->data, o->valid, NULL };
-    int rc = x->be->eval(x->be, p, in, n, &out, x->err);
-    attu_program_free(p);
-    if (rc) { xcol_unref(x, o); return NULL; }
-    return o;
+    return run_finish(x, p, sum, cnt, n, f8);
 }
 
 /* avg of integers and numerics: the NUMERIC sum / count by PostgreSQL's
@@ -621,18 +629,12 @@ static xcol *finish_avg_numeric(xctx *x, xcol *sum, xcol *cnt, size_t n) {
     attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC), i8 = attu_type_make(ATTU_TYPE_INT64);
     attu_type tys[2] = { nt, i8 };
     attu_expr_program *p = attu_program_new(2, tys);
-    xcol *o = xcol_new(x, nt, n, true);
-    if (!p || !o) { attu_program_free(p); xcol_unref(x, o); if (!x->err->set) attu_error_oom(x->err); return NULL; }
+    if (!p) { attu_error_oom(x->err); return NULL; }
     int cn = attu_program_reg(p, nt), q = attu_program_reg(p, nt);
     attu_program_emit(p, attu_instr_make(ATTU_OP_CAST_I_N, cn, 1, -1));
     attu_program_emit(p, attu_instr_make(ATTU_OP_DIV_N, q, 0, cn));
     attu_program_add_output(p, q);
-    attu_vec in[2] = { vec_of(sum), vec_of(cnt) };
-    attu_out out = { nt, o->data, o->valid, NULL };
-    int rc = x->be->eval(x->be, p, in, n, &out, x->err);
-    attu_program_free(p);
-    if (rc) { xcol_unref(x, o); return NULL; }
-    return o;
+    return run_finish(x, p, sum, cnt, n, nt);
 }
 
 /* variance / stddev of integers and numerics as PostgreSQL's
@@ -646,8 +648,7 @@ static xcol *finish_var_numeric(xctx *x, xcol *num, xcol *cnt, size_t n, int kin
     attu_type b1 = attu_type_make(ATTU_TYPE_BOOL);
     attu_type tys[2] = { nt, i8 };
     attu_expr_program *p = attu_program_new(2, tys);
-    xcol *o = xcol_new(x, nt, n, true);
-    if (!p || !o) { attu_program_free(p); xcol_unref(x, o); if (!x->err->set) attu_error_oom(x->err); return NULL; }
+    if (!p) { attu_error_oom(x->err); return NULL; }
     bool samp = kind == 1 || kind == 3;
     int one = attu_program_reg(p, i8), m = attu_program_reg(p, i8), zero = attu_program_reg(p, i8);
     int ok = attu_program_reg(p, b1), den = attu_program_reg(p, i8), dn = attu_program_reg(p, nt);
@@ -681,12 +682,7 @@ static xcol *finish_var_numeric(xctx *x, xcol *num, xcol *cnt, size_t n, int kin
     sel.guard = (int16_t)ok;
     attu_program_emit(p, sel);
     attu_program_add_output(p, fin);
-    attu_vec in[2] = { vec_of(num), vec_of(cnt) };
-    attu_out out = { nt, o->data, o->valid, NULL };
-    int rc = x->be->eval(x->be, p, in, n, &out, x->err);
-    attu_program_free(p);
-    if (rc) { xcol_unref(x, o); return NULL; }
-    return o;
+    return run_finish(x, p, num, cnt, n, nt);
 }
 
 /* variance / stddev from the sum of squared deviations m2 and the count:
@@ -698,8 +694,7 @@ static xcol *finish_var(xctx *x, xcol *m2, xcol *cnt, size_t n, int kind, int sc
     attu_type b1 = attu_type_make(ATTU_TYPE_BOOL);
     attu_type tys[2] = { f8, i8 };
     attu_expr_program *p = attu_program_new(2, tys);
-    xcol *o = xcol_new(x, f8, n, true);
-    if (!p || !o) { attu_program_free(p); xcol_unref(x, o); if (!x->err->set) attu_error_oom(x->err); return NULL; }
+    if (!p) { attu_error_oom(x->err); return NULL; }
     bool samp = kind == 1 || kind == 3;
     int cf = attu_program_reg(p, f8), one = attu_program_reg(p, f8), den = attu_program_reg(p, f8);
     int zero = attu_program_reg(p, f8), ok = attu_program_reg(p, b1), q = attu_program_reg(p, f8);
@@ -726,12 +721,7 @@ static xcol *finish_var(xctx *x, xcol *m2, xcol *cnt, size_t n, int kind, int sc
         res = s;
     }
     attu_program_add_output(p, res);
-    attu_vec in[2] = { vec_of(m2), vec_of(cnt) };
-    attu_out out = { f8, o->data, o->valid, NULL };
-    int rc = x->be->eval(x->be, p, in, n, &out, x->err);
-    attu_program_free(p);
-    if (rc) { xcol_unref(x, o); return NULL; }
-    return o;
+    return run_finish(x, p, m2, cnt, n, f8);
 }
 
 /* COUNT(DISTINCT a) within groups: a copy of a that is NULL except at the
@@ -1224,11 +1214,8 @@ static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, con
             int rc = win_float_add(g->op, a->type.id == ATTU_TYPE_FLOAT32, acc->cnt, &acc->sf, &acc->sxx, acc->has,
                                    load_f(ad, a->type.id, row));
             if (rc) return rc;
-        } else if (g->op == ATTU_REDUCE_AVG_SUM) {
-            acc->sf += load_f(ad, a->type.id, row);
-            acc->s128 += load_i(ad, a->type.id, row);
-        } else if (g->out_type.id == ATTU_TYPE_NUMERIC) {
-            acc->s128 += load_i(ad, a->type.id, row);   /* sum(bigint): numeric, never overflows */
+        } else if (g->op == ATTU_REDUCE_AVG_SUM || g->out_type.id == ATTU_TYPE_NUMERIC) {
+            acc->s128 += load_i(ad, a->type.id, row);   /* avg, sum(bigint): numeric, never overflows */
         } else if (__builtin_add_overflow(acc->si, load_i(ad, a->type.id, row), &acc->si)) return WIN_INT_OVERFLOW;
         acc->has = true;
     } else if (g->op == ATTU_REDUCE_MIN || g->op == ATTU_REDUCE_MAX) {
@@ -1384,9 +1371,8 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         kv[np + i] = vec_of(keys[g->order[i]]);
         sk[np + i].col = kv[np + i]; sk[np + i].desc = g->desc[i]; sk[np + i].nulls_first = g->nulls_first[i];
     }
-    /* avg: double precision of floats, NUMERIC of integers and decimals */
-    attu_type ot = g->win == ATTU_WIN_AGG && g->avg && g->out_type.id != ATTU_TYPE_NUMERIC
-                       ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
+    /* (avg: double precision of floats, NUMERIC of integers and decimals) */
+    attu_type ot = g->out_type;
     bool fl = attu_type_mclass(ot.id) == ATTU_MC_FLOAT;
     if (exec_sort(x, sk, np, n, perm)) goto done;
     /* The partition offsets (heads, then n) are built on the backend, so
@@ -1509,11 +1495,8 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                             int frc = win_float_add(g->op, a->type.id == ATTU_TYPE_FLOAT32, cnt, &sf, &sxx, has,
                                                     load_f(ad, a->type.id, row));
                             if (frc) { free(ph8); win_error(x, frc); goto done; }
-                        } else if (g->op == ATTU_REDUCE_AVG_SUM) {
-                            sf += load_f(ad, a->type.id, row);
-                            s128 += load_i(ad, a->type.id, row);
-                        } else if (nv) {
-                            s128 += load_i(ad, a->type.id, row);
+                        } else if (g->op == ATTU_REDUCE_AVG_SUM || nv) {
+                            s128 += load_i(ad, a->type.id, row);   /* avg, sum(bigint): numeric */
                         } else if (__builtin_add_overflow(si, load_i(ad, a->type.id, row), &si)) {
                             free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
                         }
@@ -1630,8 +1613,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                         if (attu_numeric_div(sum, attu_numeric_from_int64(cnt), &q, x->err)) { free(ph8); goto done; }
                         attu_numeric_pack(q, nv + row * 16);
                     } else if (g->avg) {
-                        double sc = a->type.id == ATTU_TYPE_DECIMAL ? pow(10, a->type.scale) : 1;
-                        vf[row] = sf / (double)cnt / sc;
+                        vf[row] = sf / (double)cnt;   /* floats */
                     } else if (nv) {
                         /* sum(bigint): the exact sum as a numeric */
                         attu_numeric sum = { s128, 0 };
