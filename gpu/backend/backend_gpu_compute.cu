@@ -1076,11 +1076,12 @@ int device_eval(attu_backend* be, const attu_expr_program* p, const attu_vec* in
     if (jit) {
       long long blocks = std::min<long long>((long long)ctx.sm_count() * (2048 / kJitEvalThreads),
                                              ((long long)n + kJitEvalThreads - 1) / kJitEvalThreads);
+      const dinstr_t* cp = dcode.data();
       const dcol_t* ip = dins.data();
       const dres_t* op = douts.data();
       long long nn = (long long)n;
       int* fp = flag.data();
-      void* args[] = {&ip, &op, &nn, &fp};
+      void* args[] = {&cp, &ip, &op, &nn, &fp};
       ATTU_CUDA_CHECK(cudaLaunchKernel(jit, dim3((unsigned)blocks), dim3(kJitEvalThreads), args, 0, ctx.stream()));
       ATTU_CUDA_CHECK_LAUNCH();
       int failed = 0;

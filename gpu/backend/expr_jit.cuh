@@ -8,7 +8,9 @@
 // source for that one program (expr_jit_codegen.cu): the same kernel
 // bodies (eval: a grid-stride loop; lbs_segreduce: lbs_kernel.cuh's body)
 // with a step in which every instruction, register index, column type and
-// reduction shape is a constant. NVRTC compiles it (expr_jit_nvrtc.cu) with
+// reduction shape is a constant. The values of the program's literals are
+// not: the kernel reads them from the uploaded program, so queries that
+// differ only in their literals share one compiled kernel. NVRTC compiles it (expr_jit_nvrtc.cu) with
 // the same headers the backend is built from, so the values are the
 // interpreter's: dev_exec_instr runs each instruction, --fmad=false keeps
 // a * b + c two roundings as in the reference.
@@ -45,13 +47,16 @@ long long jit_min_items();
 // NULL flags, and the NULL tests on its values fold away), so the kernel
 // serves any columns of that shape. Empty when the program cannot be
 // compiled (the interpreter runs it). The kernel's parameters:
-// (const dcol_t* ins, const dres_t* outs, long long n, int* fail).
+// (const dinstr_t* code, const dcol_t* ins, const dres_t* outs, long long n,
+// int* fail), code being the program as uploaded (its CONSTs' values are
+// read from there).
 std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nregs, const std::vector<dcol_t>& ins,
                             const std::vector<dres_t>& outs);
 
 // Source of an lbs_segreduce kernel for the program, the columns' shapes
 // (types and validity, as for eval) and the reduction shape (groups and
-// plain reductions as the host built them). The kernel's parameter:
+// plain reductions as the host built them). The CONSTs' values are read
+// from a.code when the step is made. The kernel's parameter:
 // (lbs_kargs_t a), launched with lbs_shared_bytes(a, kLbsThreads, 0) of
 // shared memory (its registers are not in shared memory).
 std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const std::vector<dcol_t>& left,

@@ -42,25 +42,47 @@ void appendf(std::string& s, const char* fmt, ...) {
   }
 }
 
-// A program with a NaN or infinite constant is left to the interpreter (a
-// hex literal cannot spell them).
+// A program with a NaN or infinite immediate outside a CONST is left to the
+// interpreter (a hex literal cannot spell them; a CONST's value is not in
+// the source, see emit_instr).
 bool codeable(const std::vector<dinstr_t>& code) {
   for (const dinstr_t& in : code)
-    if (!std::isfinite(in.imm_f)) return false;
+    if (in.op != ATTU_OP_CONST && !std::isfinite(in.imm_f)) return false;
   return true;
 }
 
 // One instruction as a constant; `memo` names the step's memo or nullptr.
+// A CONST's value is not written into the source: `imm` names where the
+// kernel reads it at run time (the uploaded program's instruction, or the
+// step's copy of it), so that queries differing only in their literals
+// share one source, one cache entry and one compilation. Every other field
+// stays a literal, which lets the compiler fold the instruction's dispatch.
 // INT64_MIN has no literal of its own (its magnitude overflows).
-void emit_instr(std::string& s, const dinstr_t& in, const char* memo, const char* on_fail) {
+void emit_instr(std::string& s, const dinstr_t& in, const char* memo, const char* on_fail, const std::string& imm_src) {
   char imm[48];
-  if (in.imm_i == INT64_MIN) snprintf(imm, sizeof imm, "(-9223372036854775807LL - 1)");
+  if (in.op == ATTU_OP_CONST) snprintf(imm, sizeof imm, "0LL");
+  else if (in.imm_i == INT64_MIN) snprintf(imm, sizeof imm, "(-9223372036854775807LL - 1)");
   else snprintf(imm, sizeof imm, "%lldLL", (long long)in.imm_i);
-  appendf(s,
-          "  { const dinstr_t in = {%d, %d, %d, %d, %d, %d, %d, %d, %s, %a, %d, %d, %d};\n"
-          "    if (dev_exec_instr(in, Rp, %s)) %s; }\n",
-          in.op, in.dst, in.a, in.b, in.c, in.d, in.guard, in.imm_null, imm, in.imm_f, in.dst_type, in.dst_prec,
-          in.dst_float, memo, on_fail);
+  appendf(s, "  { dinstr_t in = {%d, %d, %d, %d, %d, %d, %d, %d, %s, %a, %d, %d, %d};\n", in.op, in.dst, in.a, in.b,
+          in.c, in.d, in.guard, in.op == ATTU_OP_CONST ? 0 : in.imm_null, imm, in.op == ATTU_OP_CONST ? 0.0 : in.imm_f,
+          in.dst_type, in.dst_prec, in.dst_float);
+  if (in.op == ATTU_OP_CONST)
+    appendf(s, "    in.imm_null = %s.imm_null; in.imm_i = %s.imm_i; in.imm_f = %s.imm_f;\n", imm_src.c_str(),
+            imm_src.c_str(), imm_src.c_str());
+  appendf(s, "    if (dev_exec_instr(in, Rp, %s)) %s; }\n", memo, on_fail);
+}
+
+// Where instruction k's immediates are read: the eval kernel's program
+// parameter, or the lbs step's copy of its constants.
+std::string code_at(size_t k) {
+  char buf[48];
+  snprintf(buf, sizeof buf, "code[%zu]", k);
+  return buf;
+}
+std::string step_const(size_t k) {
+  char buf[48];
+  snprintf(buf, sizeof buf, "K%zu", k);
+  return buf;
 }
 
 // The validity argument of a load or store: the column's buffer, or a
@@ -84,18 +106,21 @@ std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nre
        "using namespace attu::gpu_backend;\n";
   appendf(s,
           "extern \"C\" __global__ void __launch_bounds__(%d)\n"
-          "%s(const dcol_t* __restrict__ ins, const dres_t* __restrict__ outs, long long n, int* fail) {\n",
+          "%s(const dinstr_t* __restrict__ code, const dcol_t* __restrict__ ins, const dres_t* __restrict__ outs,\n"
+          "    long long n, int* fail) {\n",
           kJitEvalThreads, kJitKernelName);
   appendf(s, "  dslot_t R[%d];\n  dslot_t* Rp = R;\n", nregs);
   appendf(s, "  for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n", nregs);
   for (size_t i = 0; i < ins.size(); ++i) appendf(s, "  const dcol_t c%zu = ins[%zu];\n", i, i);
   for (size_t o = 0; o < outs.size(); ++o) appendf(s, "  const dres_t o%zu = outs[%zu];\n", o, o);
-  for (int k = 0; k < npre; ++k) emit_instr(s, code[(size_t)k], "nullptr", "{ atomicExch(fail, 1); return; }");
+  for (int k = 0; k < npre; ++k)
+    emit_instr(s, code[(size_t)k], "nullptr", "{ atomicExch(fail, 1); return; }", code_at((size_t)k));
   s += "  long long stride = (long long)gridDim.x * blockDim.x;\n"
        "  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < n; row += stride) {\n";
   for (size_t i = 0; i < ins.size(); ++i)
     appendf(s, "    dev_load(%d, c%zu.data, %s, row, &R[%zu]);\n", ins[i].type, i, valid_arg(ins[i].valid, "c", i).c_str(), i);
-  for (size_t k = (size_t)npre; k < code.size(); ++k) emit_instr(s, code[k], "nullptr", "{ atomicExch(fail, 1); return; }");
+  for (size_t k = (size_t)npre; k < code.size(); ++k)
+    emit_instr(s, code[k], "nullptr", "{ atomicExch(fail, 1); return; }", code_at(k));
   for (size_t o = 0; o < outs.size(); ++o)
     appendf(s, "    dev_store(%d, o%zu.data, %s, row, R[%d]);\n", outs[o].type, o, valid_arg(outs[o].valid, "o", o).c_str(),
             outs[o].reg);
@@ -114,10 +139,15 @@ std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const s
        "namespace attu {\nnamespace gpu_backend {\n"
        "struct lbs_jit_step {\n";
   appendf(s, "  dslot_t R[%d];\n  dev_memo_t memo;\n", nregs);
+  for (size_t k = 0; k < code.size(); ++k)
+    if (code[k].op == ATTU_OP_CONST) appendf(s, "  dinstr_t K%zu;\n", k);
   appendf(s,
-          "  __device__ lbs_jit_step(const lbs_kargs_t&, dslot_t*, int) {\n"
-          "    for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n  }\n",
+          "  __device__ lbs_jit_step(const lbs_kargs_t& a, dslot_t*, int) {\n"
+          "    for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n",
           nregs);
+  for (size_t k = 0; k < code.size(); ++k)
+    if (code[k].op == ATTU_OP_CONST) appendf(s, "    K%zu = a.code[%zu];\n", k, k);
+  s += "  }\n";
   s += "  __host__ __device__ static int shared_regs(const lbs_kargs_t&) { return 0; }\n";
   s += "  __device__ void load_left(const lbs_kargs_t& a, long long lrow) {\n";
   for (int j = 0; j < nleft; ++j)
@@ -128,12 +158,12 @@ std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const s
   for (size_t j = 0; j < right.size(); ++j)
     appendf(s, "    dev_load(%d, a.right[%zu].data, %s, row, &R[%d]);\n", right[j].type, j,
             valid_arg(right[j].valid, "a.right", j).c_str(), nleft + (int)j);
-  for (const dinstr_t& in : code) emit_instr(s, in, "&memo", "return 1");
+  for (size_t k = 0; k < code.size(); ++k) emit_instr(s, code[k], "&memo", "return 1", step_const(k));
   s += "    return 0;\n  }\n";
   s += "  __device__ int outer_item(const lbs_kargs_t& a) {\n    dslot_t* Rp = R;\n";
   for (size_t j = 0; j < right.size(); ++j)
     appendf(s, "    R[%d].null = 1; R[%d].v.i = 0;\n", nleft + (int)j, nleft + (int)j);
-  for (const dinstr_t& in : code) emit_instr(s, in, "nullptr", "return 1");
+  for (size_t k = 0; k < code.size(); ++k) emit_instr(s, code[k], "nullptr", "return 1", step_const(k));
   s += "    return 0;\n  }\n";
   if (filter_reg < 0)
     s += "  __device__ bool passes(const lbs_kargs_t&) const { return true; }\n";

@@ -115,13 +115,43 @@ int main() {
                        {col(F, true), col(F, false), col(L, false), col(ATTU_TYPE_TEXT, true)}, 7, {g}, 1, plain));
   check("lbs_segreduce: no filter, no ranked list", jit_lbs_source(pairs, 9, {col(F, false), col(F, false), col(L, false)},
                                      {col(F, false), col(F, false), col(L, false), col(L, false)}, -1, {}, 0, plain));
-  // a constant the generator cannot spell: declined, the interpreter runs it
-  std::vector<dinstr_t> inf = {C(4, 0, 1.0 / 0.0, F)};
-  if (!jit_eval_source(inf, 1, 5, in_types, {dres_t{F, nullptr, nullptr, 4}}).empty()) {
-    printf("FAIL an infinite constant was not declined\n");
+  // lbs_segreduce with literals: a distance limit and a row id to skip
+  std::vector<dinstr_t> lit = {C(9, 7, 0, L), I(ATTU_OP_NE_I, 10, 4, 9, -1, -1, B), C(11, 0, 250.5, F),
+                               I(ATTU_OP_EARTH_DISTANCE, 8, 0, 1, 2, 3, F), I(ATTU_OP_LT_F, 12, 8, 11, -1, -1, B),
+                               I(ATTU_OP_AND, 7, 10, 12, -1, -1, B)};
+  std::string lbs_lit = jit_lbs_source(lit, 13, {col(F, false), col(F, true), col(L, false)},
+                                       {col(F, true), col(F, false), col(L, false), col(ATTU_TYPE_TEXT, true)}, 7, {g}, 1,
+                                       plain);
+  check("lbs_segreduce: literals in the filter", lbs_lit);
+  // Literals are read at run time, not written into the source: programs
+  // that differ only in them share one source (one cache entry, one
+  // compilation), for eval and for lbs_segreduce.
+  std::vector<dinstr_t> ints2 = ints, lit2 = lit;
+  for (dinstr_t& in : ints2)
+    if (in.op == ATTU_OP_CONST) in.imm_i += 12345;
+  lit2[0].imm_i = 99;
+  lit2[2].imm_f = 1.0e6;
+  lit2[2].imm_null = 1;
+  std::vector<dres_t> int_outs = {dres_t{L, nullptr, const_cast<uint8_t*>(some), 15}, dres_t{B, nullptr, nullptr, 18},
+                                  dres_t{ATTU_TYPE_INT32, nullptr, nullptr, 21}};
+  bool same = jit_eval_source(ints, 2, 23, in_types, int_outs) == jit_eval_source(ints2, 2, 23, in_types, int_outs) &&
+              lbs_lit == jit_lbs_source(lit2, 13, {col(F, false), col(F, true), col(L, false)},
+                                        {col(F, true), col(F, false), col(L, false), col(ATTU_TYPE_TEXT, true)}, 7, {g},
+                                        1, plain);
+  printf("%s other literals give the same source\n", same ? "ok  " : "FAIL");
+  failures += !same;
+  // ... and an infinite (or NaN) literal compiles, being no literal in the source
+  std::vector<dinstr_t> inf = {C(4, 0, 1.0 / 0.0, F), I(ATTU_OP_NEG_F, 5, 4, -1, -1, -1, F)};
+  check("eval: an infinite constant", jit_eval_source(inf, 1, 6, in_types, {dres_t{F, nullptr, nullptr, 5}}));
+  // an immediate the generator cannot spell outside a CONST: declined, the
+  // interpreter runs the program
+  std::vector<dinstr_t> odd = {I(ATTU_OP_NEG_F, 4, 2, -1, -1, -1, F)};
+  odd[0].imm_f = 0.0 / 0.0;
+  if (!jit_eval_source(odd, 0, 5, in_types, {dres_t{F, nullptr, nullptr, 4}}).empty()) {
+    printf("FAIL a NaN immediate was not declined\n");
     failures++;
   } else {
-    printf("ok   an infinite constant is left to the interpreter\n");
+    printf("ok   a NaN immediate outside a CONST is left to the interpreter\n");
   }
   printf("%s: %d failure(s)\n", failures ? "FAILED" : "passed", failures);
   return failures ? 1 : 0;
