@@ -782,6 +782,58 @@ static int cpu_dense_runs(attu_backend *be, const attu_buf *needles, size_t nn, 
     return 0;
 }
 
+/* dense_match: compact's two passes (count per worker, then write from
+ * each worker's start), keeping needles whose run in the table is nonempty. */
+typedef struct match_ctx {
+    const int64_t *needles, *bounds;
+    const uint8_t *mask;
+    int64_t kmin, kmax;
+    size_t counts[256], starts[256];
+    int64_t *rows, *pos;
+    int pass;
+} match_ctx;
+
+static void match_range(void *vc, size_t b, size_t e, int w) {
+    match_ctx *c = vc;
+    size_t k = c->pass ? c->starts[w] : 0;
+    for (size_t i = b; i < e; i++) {
+        int64_t key = c->needles[i];
+        if (key < c->kmin || key > c->kmax || (c->mask && !c->mask[i])) continue;
+        const int64_t *run = c->bounds + (key - c->kmin);
+        if (run[1] <= run[0]) continue;
+        if (c->pass) { c->rows[k] = (int64_t)i; c->pos[k] = run[0]; }
+        k++;
+    }
+    if (!c->pass) c->counts[w] = k;
+}
+
+static int cpu_dense_match(attu_backend *be, const attu_buf *needles, const attu_buf *mask, size_t nn,
+                           const attu_buf *bounds, int64_t kmin, int64_t kmax, attu_buf **rows_out,
+                           attu_buf **pos_out, size_t *count_out, attu_error *err) {
+    match_ctx c;
+    memset(&c, 0, sizeof c);
+    c.needles = CI64(needles);
+    c.bounds = CI64(bounds);
+    c.mask = mask ? mask->ptr : NULL;
+    c.kmin = kmin;
+    c.kmax = kmax;
+    int threads = THREADS(be) > 256 ? 256 : THREADS(be);
+    int used = attu_parallel_range(threads, nn, 1 << 16, match_range, &c);
+    size_t total = 0;
+    for (int w = 0; w < used; w++) { c.starts[w] = total; total += c.counts[w]; }
+    attu_buf *rows = cpu_alloc(be, total * sizeof(int64_t), err);
+    attu_buf *pos = rows ? cpu_alloc(be, total * sizeof(int64_t), err) : NULL;
+    if (!pos) { cpu_free(be, rows); return -1; }
+    c.rows = rows->ptr;
+    c.pos = pos->ptr;
+    c.pass = 1;
+    attu_parallel_range(threads, nn, 1 << 16, match_range, &c);
+    *rows_out = rows;
+    *pos_out = pos;
+    *count_out = total;
+    return 0;
+}
+
 /* window_rank: partitions and peer groups walk forward with q, so one pass
  * keeps the current partition head and peer head. */
 static int cpu_window_rank(attu_backend *be, attu_rank_kind kind, const attu_buf *perm, size_t n,
@@ -833,6 +885,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->fill = cpu_fill; be->iota = cpu_iota;
     be->gather = cpu_gather; be->scatter = cpu_scatter;
     be->eval = cpu_eval; be->compact = cpu_compact;
+    be->dense_match = cpu_dense_match;
     be->sort = cpu_sort; be->top_k = cpu_top_k;
     be->segment_heads = cpu_segment_heads; be->segreduce = cpu_segreduce;
     be->scan = cpu_scan; be->reduce = cpu_reduce;

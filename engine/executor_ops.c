@@ -278,12 +278,9 @@ done:
     return rc;
 }
 
-/* For each needle key, the start of its run of equal keys in the sorted
- * haystack (*lo) and the run's length (*cnt; 0 for a NULL-key needle per
- * mask), plus the exclusive scan of the lengths (*off, nn + 1 entries) and
- * their *total. */
-/* lo[i] / hi[i]: the lower and upper bound of needle kn[i] in the sorted
- * keys ss. Two binary searches per needle in general; when the key range is
+/* The dense-key table of the sorted keys ss against nn needles, in
+ * *bounds_out (NULL when it does not pay). The runs of needle kn[i] in ss,
+ * lo[i] / hi[i], take two binary searches per needle in general; when the key range is
  * small next to the work (the sorted keys are dense: their range at most 4
  * x their count, as surrogate keys and SSB's dimension keys are; or the
  * range is at most half the needles, as a filtered dimension's is against
@@ -292,36 +289,97 @@ done:
  * sorted) and each needle reads its two bounds from it: two gathers instead
  * of two random walks down the sorted keys. (H100, SSB SF20 q2.1: 120M
  * needles against 40,018 part keys spread over a range of 1M, two
- * sorted_searches took 2.8 ms each.) */
-static int find_runs(xctx *x, attu_buf *kn, size_t nn, attu_buf *ss, size_t ns, attu_buf *lo, attu_buf *hi) {
+ * sorted_searches took 2.8 ms each.) bounds[j] = lower bound of kmin + j
+ * in ss; the run of key k is [bounds[k - kmin], bounds[k - kmin + 1]). */
+static int bounds_table(xctx *x, size_t nn, attu_buf *ss, size_t ns, attu_buf **bounds_out, int64_t *kmin_out,
+                        int64_t *kmax_out) {
     int64_t kmin = 0, kmax = 0;
     __int128 range = 0;
-    if (ns > 0 && nn >= 65536) {
-        if (x->be->download(x->be, &kmin, ss, 0, 8, x->err) ||
-            x->be->download(x->be, &kmax, ss, (ns - 1) * 8, 8, x->err)) return -1;
-        range = (__int128)kmax - kmin + 1;
-    }
+    *bounds_out = NULL;
+    if (ns == 0 || nn < 65536) return 0;
+    if (x->be->download(x->be, &kmin, ss, 0, 8, x->err) ||
+        x->be->download(x->be, &kmax, ss, (ns - 1) * 8, 8, x->err)) return -1;
+    range = (__int128)kmax - kmin + 1;
     bool table = range <= (__int128)4 * ns + 1024 ||
                  (range <= (__int128)(nn / 2) && range <= ((__int128)1 << 26));
-    if (ns == 0 || nn < 65536 || !table || range > ((__int128)1 << 30))
-        return x->be->sorted_search(x->be, kn, nn, ss, ns, false, lo, x->err) ||
-               x->be->sorted_search(x->be, kn, nn, ss, ns, true, hi, x->err) ? -1 : 0;
+    if (!table || range > ((__int128)1 << 30)) return 0;
     size_t nb = (size_t)range + 1;
     attu_buf *keys = buf_i64(x, nb), *bounds = buf_i64(x, nb);
-    int rc = -1;
-    if (!keys || !bounds) goto done;
-    /* bounds[j] = lower bound of kmin + j; the run of key k is
-     * [bounds[k - kmin], bounds[k - kmin + 1]) */
-    if (x->be->iota(x->be, keys, kmin, nb, x->err) ||
-        x->be->sorted_search(x->be, keys, nb, ss, ns, false, bounds, x->err)) goto done;
+    if (!keys || !bounds || x->be->iota(x->be, keys, kmin, nb, x->err) ||
+        x->be->sorted_search(x->be, keys, nb, ss, ns, false, bounds, x->err)) {
+        free_buf(x, keys); free_buf(x, bounds);
+        return -1;
+    }
+    free_buf(x, keys);
+    *bounds_out = bounds;
+    *kmin_out = kmin;
+    *kmax_out = kmax;
+    return 0;
+}
+
+static int find_runs(xctx *x, attu_buf *kn, size_t nn, attu_buf *ss, size_t ns, attu_buf *lo, attu_buf *hi) {
+    attu_buf *bounds = NULL;
+    int64_t kmin = 0, kmax = 0;
+    if (bounds_table(x, nn, ss, ns, &bounds, &kmin, &kmax)) return -1;
+    if (!bounds)
+        return x->be->sorted_search(x->be, kn, nn, ss, ns, false, lo, x->err) ||
+               x->be->sorted_search(x->be, kn, nn, ss, ns, true, hi, x->err) ? -1 : 0;
     /* needles outside [kmin, kmax] (NULL sentinels too) get an empty run */
-    if (x->be->dense_runs(x->be, kn, nn, bounds, kmin, kmax, lo, hi, x->err)) goto done;
-    rc = 0;
-done:
-    free_buf(x, keys); free_buf(x, bounds);
+    int rc = x->be->dense_runs(x->be, kn, nn, bounds, kmin, kmax, lo, hi, x->err) ? -1 : 0;
+    free_buf(x, bounds);
     return rc;
 }
 
+/* Whether the sorted keys ss hold no key twice (a dimension's primary key
+ * does not): then a needle has at most one partner. */
+static int keys_unique(xctx *x, attu_buf *ss, size_t ns, bool *unique) {
+    attu_vec kv = { attu_type_make(ATTU_TYPE_INT64), ss, NULL, NULL };
+    attu_buf *heads = NULL;
+    size_t nh = 0;
+    if (x->be->segment_heads(x->be, &kv, 1, NULL, ns, &heads, &nh, x->err)) return -1;
+    free_buf(x, heads);
+    *unique = nh == ns;
+    return 0;
+}
+
+/* The star-join shape: the sorted side's keys are unique and dense enough
+ * for the bounds table. Each needle then has zero or one partner, and one
+ * compaction over the needles (dense_match) gives the pairs in needle
+ * order, which is what the expansion below would give, for a fraction of
+ * its passes over the large side. *done is false when the shape does not
+ * apply (the caller expands as usual). */
+static int unique_dense_pairs(xctx *x, attu_buf *kn, size_t nn, const attu_buf *mn, attu_buf *ss, size_t ns,
+                              attu_buf *ps, attu_buf **needle_rows, attu_buf **sorted_rows, size_t *np, bool *done) {
+    attu_buf *bounds = NULL, *rows = NULL, *pos = NULL, *part = NULL;
+    int64_t kmin = 0, kmax = 0;
+    bool unique = false;
+    *done = false;
+    if (!x->be->dense_match || nn < 65536 || ns == 0) return 0;
+    if (keys_unique(x, ss, ns, &unique)) return -1;
+    if (!unique) return 0;
+    if (bounds_table(x, nn, ss, ns, &bounds, &kmin, &kmax)) return -1;
+    if (!bounds) return 0;
+    size_t cnt = 0;
+    int rc = x->be->dense_match(x->be, kn, mn, nn, bounds, kmin, kmax, &rows, &pos, &cnt, x->err);
+    free_buf(x, bounds);
+    if (rc) return -1;
+    part = buf_i64(x, cnt);
+    if (!part || (cnt && x->be->gather(x->be, part, NULL, ps, NULL, 8, pos, cnt, x->err))) {
+        free_buf(x, rows); free_buf(x, pos); free_buf(x, part);
+        return -1;
+    }
+    free_buf(x, pos);
+    *needle_rows = rows;
+    *sorted_rows = part;
+    *np = cnt;
+    *done = true;
+    return 0;
+}
+
+/* For each needle key, the start of its run of equal keys in the sorted
+ * haystack (*lo) and the run's length (*cnt; 0 for a NULL-key needle per
+ * mask), plus the exclusive scan of the lengths (*off, nn + 1 entries) and
+ * their *total. */
 static int match_runs(xctx *x, attu_buf *kn, size_t nn, const attu_buf *mask, attu_buf *ss, size_t ns,
                       attu_buf **lo_out, attu_buf **off_out, int64_t *total) {
     attu_type i8 = attu_type_make(ATTU_TYPE_INT64), bt = attu_type_make(ATTU_TYPE_BOOL);
@@ -408,6 +466,19 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
     int rc = -1;
     int64_t total = 0;
     if (sorted_side(x, ks, ns0, ms, &ps, &ss, &ns)) goto done;
+    {
+        bool fast = false;
+        size_t np = 0;
+        if (unique_dense_pairs(x, kn, nn, mn, ss, ns, ps, &seg, &part, &np, &fast)) goto done;
+        if (fast) {
+            *li_out = swap ? part : seg;
+            *ri_out = swap ? seg : part;
+            part = seg = NULL;
+            *np_out = np;
+            rc = 0;
+            goto done;
+        }
+    }
     if (match_runs(x, kn, nn, mn, ss, ns, &lo, &off, &total)) goto done;
     if (check_stop(x) || check_pairs_fit(x, total, pair_bytes)) goto done;
     {

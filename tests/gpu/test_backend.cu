@@ -529,6 +529,36 @@ int main() {
     }
   });
 
+  r.run("dense_match: unique keys, empty runs, out-of-range and masked needles, against the CPU", [&] {
+    for (size_t n : sizes()) {
+      int64_t kmin = -50, kmax = 949;  // 1000 keys, about half of them present once
+      auto needles = attu::test::random_values<int64_t>(n, -80, 980, n + 81);
+      auto step = attu::test::random_values<int32_t>((size_t)(kmax - kmin + 2), 0, 1, n + 82);
+      auto keep = attu::test::random_values<int32_t>(n, 0, 3, n + 83);
+      std::vector<int64_t> bounds((size_t)(kmax - kmin + 2));
+      int64_t acc = 0;
+      for (size_t j = 0; j < bounds.size(); ++j) { bounds[j] = acc; acc += step[j]; }
+      std::vector<uint8_t> mask(n);
+      for (size_t i = 0; i < n; ++i) mask[i] = keep[i] != 0;
+      for (bool masked : {false, true}) {
+        std::vector<std::vector<int64_t>> rows, pos;
+        for (auto* be : both) {
+          attu_buf *nb = put(be, needles), *bb = put(be, bounds), *mb = masked ? put(be, mask) : nullptr;
+          attu_buf *rb = nullptr, *pb = nullptr;
+          size_t cnt = 0;
+          if (be->dense_match(be, nb, mb, n, bb, kmin, kmax, &rb, &pb, &cnt, &err)) r.fail(err.message);
+          rows.push_back(get<int64_t>(be, rb, cnt));
+          pos.push_back(get<int64_t>(be, pb, cnt));
+          for (auto* b : {nb, bb, mb, rb, pb})
+            if (b) be->free(be, b);
+        }
+        std::string tag = std::string(masked ? " masked" : "") + " n=" + std::to_string(n);
+        attu::test::expect_equal(r, rows[1], rows[0], ("dense_match rows" + tag).c_str());
+        attu::test::expect_equal(r, pos[1], pos[0], ("dense_match pos" + tag).c_str());
+      }
+    }
+  });
+
   r.run("window_rank: row_number, rank, dense_rank over random partitions and peers", [&] {
     for (size_t n : sizes()) {
       // heads: position 0, then random; peer heads include every partition head
