@@ -287,11 +287,13 @@ struct attu_backend {
      * the same dense-key table: the needles i (ascending, int64) with
      * kmin <= k <= kmax, a TRUE mask byte (mask may be NULL: every needle
      * counts) and a nonempty run, into *rows_out, and each one's run start
-     * bounds[k - kmin] into *pos_out; *count_out their number. Both
+     * bounds[k - kmin] into *pos_out; *count_out their number. The
+     * needles are int64 key images, or an INT32 / DATE column read as its
+     * values (its key image; its own validity is not looked at). Both
      * buffers are allocated by the callee. With unique keys a run holds at
      * most one row, so this is the whole join: one pass that counts and
      * one that writes, instead of dense_runs + scan + lbs + gathers. */
-    int  (*dense_match)(attu_backend *be, const attu_buf *needles, const attu_buf *mask, size_t nn,
+    int  (*dense_match)(attu_backend *be, const attu_vec *needles, const attu_buf *mask, size_t nn,
                         const attu_buf *bounds, int64_t kmin, int64_t kmax,
                         attu_buf **rows_out, attu_buf **pos_out, size_t *count_out, attu_error *err);
 

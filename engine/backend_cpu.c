@@ -786,6 +786,7 @@ static int cpu_dense_runs(attu_backend *be, const attu_buf *needles, size_t nn, 
  * each worker's start), keeping needles whose run in the table is nonempty. */
 typedef struct match_ctx {
     const int64_t *needles, *bounds;
+    const int32_t *needles32;       /* an INT32 / DATE column instead */
     const uint8_t *mask;
     int64_t kmin, kmax;
     size_t counts[256], starts[256];
@@ -797,7 +798,7 @@ static void match_range(void *vc, size_t b, size_t e, int w) {
     match_ctx *c = vc;
     size_t k = c->pass ? c->starts[w] : 0;
     for (size_t i = b; i < e; i++) {
-        int64_t key = c->needles[i];
+        int64_t key = c->needles32 ? c->needles32[i] : c->needles[i];
         if (key < c->kmin || key > c->kmax || (c->mask && !c->mask[i])) continue;
         const int64_t *run = c->bounds + (key - c->kmin);
         if (run[1] <= run[0]) continue;
@@ -807,12 +808,13 @@ static void match_range(void *vc, size_t b, size_t e, int w) {
     if (!c->pass) c->counts[w] = k;
 }
 
-static int cpu_dense_match(attu_backend *be, const attu_buf *needles, const attu_buf *mask, size_t nn,
+static int cpu_dense_match(attu_backend *be, const attu_vec *needles, const attu_buf *mask, size_t nn,
                            const attu_buf *bounds, int64_t kmin, int64_t kmax, attu_buf **rows_out,
                            attu_buf **pos_out, size_t *count_out, attu_error *err) {
     match_ctx c;
     memset(&c, 0, sizeof c);
-    c.needles = CI64(needles);
+    if (attu_type_width(needles->type.id) == 4) c.needles32 = needles->data->ptr;
+    else c.needles = CI64(needles->data);
     c.bounds = CI64(bounds);
     c.mask = mask ? mask->ptr : NULL;
     c.kmin = kmin;

@@ -111,7 +111,12 @@ rel *rel_concat(xctx *x, const rel *a, const rel *b) {
 /* One int64 key per row for both sides, equal exactly when every key is
  * equal and none is NULL. Multi-column keys become dense ranks of the
  * sorted union of both sides. */
-static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr, attu_buf **kl_out, attu_buf **kr_out) {
+/* The int64 key images of both sides of an equi-join (one column per side
+ * when nk > 1: the keys' group numbers). skip_left / skip_right (nk = 1
+ * only) leave that side's image out (NULL): inner_join_pairs reads the
+ * column itself when it can, and encodes it only when it must. */
+static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr, bool skip_left, bool skip_right,
+                     attu_buf **kl_out, attu_buf **kr_out) {
     attu_buf **el = calloc((size_t)nk + 1, sizeof *el), **er = calloc((size_t)nk + 1, sizeof *er);
     int rc = -1;
     attu_buf *all = NULL;
@@ -133,11 +138,12 @@ static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr
             if (!t) goto out;
             r = t;
         }
-        el[k] = buf_i64(x, nl);
-        er[k] = buf_i64(x, nr);
+        bool sl = nk == 1 && skip_left, sr = nk == 1 && skip_right;
+        el[k] = sl ? NULL : buf_i64(x, nl);
+        er[k] = sr ? NULL : buf_i64(x, nr);
         attu_vec lv = vec_of(lk[k]), rv = vec_of(r);
-        int bad = !el[k] || !er[k] || x->be->key_encode(x->be, &lv, nl, INT64_MIN, el[k], x->err) ||
-                  x->be->key_encode(x->be, &rv, nr, INT64_MIN + 1, er[k], x->err);
+        int bad = (!sl && (!el[k] || x->be->key_encode(x->be, &lv, nl, INT64_MIN, el[k], x->err))) ||
+                  (!sr && (!er[k] || x->be->key_encode(x->be, &rv, nr, INT64_MIN + 1, er[k], x->err)));
         xcol_unref(x, r);
         if (bad) goto out;
     }
@@ -348,7 +354,7 @@ static int keys_unique(xctx *x, attu_buf *ss, size_t ns, bool *unique) {
  * order, which is what the expansion below would give, for a fraction of
  * its passes over the large side. *done is false when the shape does not
  * apply (the caller expands as usual). */
-static int unique_dense_pairs(xctx *x, attu_buf *kn, size_t nn, const attu_buf *mn, attu_buf *ss, size_t ns,
+static int unique_dense_pairs(xctx *x, const attu_vec *kn, size_t nn, const attu_buf *mn, attu_buf *ss, size_t ns,
                               attu_buf *ps, attu_buf **needle_rows, attu_buf **sorted_rows, size_t *np, bool *done) {
     attu_buf *bounds = NULL, *rows = NULL, *pos = NULL, *part = NULL;
     int64_t kmin = 0, kmax = 0;
@@ -454,10 +460,14 @@ static int check_pairs_fit(xctx *x, int64_t pairs, size_t pair_bytes) {
     return -1;
 }
 
+/* raw (or NULL): the larger side's key column when join_keys left its
+ * image out (kl or kr NULL); an INT32 / DATE / BIGINT / TIMESTAMP column is
+ * its own key image. */
 static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml, attu_buf *kr, size_t nr,
-                            const attu_buf *mr, size_t pair_bytes, attu_buf **li_out, attu_buf **ri_out, size_t *np_out) {
+                            const attu_buf *mr, const xcol *raw, size_t pair_bytes, attu_buf **li_out,
+                            attu_buf **ri_out, size_t *np_out) {
     bool swap = nl < nr;              /* sort the left side, search the right */
-    attu_buf *ks = swap ? kl : kr, *kn = swap ? kr : kl;
+    attu_buf *ks = swap ? kl : kr, *kn = swap ? kr : kl, *kn_own = NULL;
     const attu_buf *ms = swap ? ml : mr, *mn = swap ? mr : ml;
     size_t ns0 = swap ? nl : nr, nn = swap ? nr : nl, ns = 0;
     attu_buf *ps = NULL, *ss = NULL, *lo = NULL, *off = NULL;
@@ -469,7 +479,8 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
     {
         bool fast = false;
         size_t np = 0;
-        if (unique_dense_pairs(x, kn, nn, mn, ss, ns, ps, &seg, &part, &np, &fast)) goto done;
+        attu_vec kv = kn ? (attu_vec){ attu_type_make(ATTU_TYPE_INT64), kn, NULL, NULL } : vec_of(raw);
+        if (unique_dense_pairs(x, &kv, nn, mn, ss, ns, ps, &seg, &part, &np, &fast)) goto done;
         if (fast) {
             *li_out = swap ? part : seg;
             *ri_out = swap ? seg : part;
@@ -478,6 +489,11 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
             rc = 0;
             goto done;
         }
+    }
+    if (!kn) {
+        attu_vec rv = vec_of(raw);
+        kn = kn_own = buf_i64(x, nn);
+        if (!kn || x->be->key_encode(x->be, &rv, nn, swap ? INT64_MIN + 1 : INT64_MIN, kn, x->err)) goto done;
     }
     if (match_runs(x, kn, nn, mn, ss, ns, &lo, &off, &total)) goto done;
     if (check_stop(x) || check_pairs_fit(x, total, pair_bytes)) goto done;
@@ -512,7 +528,7 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
         rc = 0;
     }
 done:
-    free_buf(x, ps); free_buf(x, ss); free_buf(x, lo); free_buf(x, off);
+    free_buf(x, ps); free_buf(x, ss); free_buf(x, lo); free_buf(x, off); free_buf(x, kn_own);
     free_buf(x, seg); free_buf(x, glo); free_buf(x, goff); free_buf(x, it); free_buf(x, pos); free_buf(x, part);
     return rc;
 }
@@ -533,7 +549,19 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
     size_t np = 0;
     if (!lk || !rk) { attu_error_oom(x->err); goto done; }
     if (eval_exprs(x, &s->keys, L, lk) || eval_exprs(x, &s->rkeys, R, rk)) goto done;
-    if (join_keys(x, lk, rk, nk, L->nrows, R->nrows, &kl, &kr)) goto done;
+    /* a single integer key of the same type on both sides: the larger
+     * side's column is its own key image, read in place when the join
+     * takes the dense_match path (the star join's fact table) */
+    const xcol *raw = NULL;
+    bool skip_l = false, skip_r = false;
+    if (nk == 1 && lk[0]->type.id == rk[0]->type.id && x->be->dense_match &&
+        (lk[0]->type.id == ATTU_TYPE_INT32 || lk[0]->type.id == ATTU_TYPE_DATE ||
+         lk[0]->type.id == ATTU_TYPE_INT64 || lk[0]->type.id == ATTU_TYPE_TIMESTAMP)) {
+        skip_l = L->nrows >= R->nrows;
+        skip_r = !skip_l;
+        raw = skip_l ? lk[0] : rk[0];
+    }
+    if (join_keys(x, lk, rk, nk, L->nrows, R->nrows, skip_l, skip_r, &kl, &kr)) goto done;
     /* the matching pairs (every join kind starts from them: LEFT / FULL add
      * the unmatched rows, SEMI / ANTI mark the left rows) */
     if (keys_valid_mask(x, lk, nk, L->nrows, &ml) || keys_valid_mask(x, rk, nk, R->nrows, &mr)) goto done;
@@ -541,7 +569,7 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
      * are materialized) a value and a validity byte of every column */
     bool pairs_kept = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
     size_t pair_bytes = 48 + (pairs_kept ? 9 * (size_t)(L->ncols + R->ncols) : 0);
-    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, pair_bytes, &li, &ri, &np)) goto done;
+    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, raw, pair_bytes, &li, &ri, &np)) goto done;
     if (check_stop(x)) goto done;
     bool need_pairs = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
     if (need_pairs) {
@@ -1151,7 +1179,7 @@ rel *run_join_agg(xctx *x, attu_stage *s, rel *L, rel *R) {
     rel *out = NULL;
     if (!lk || !rk || !specs || !outs || !res) { attu_error_oom(x->err); goto done; }
     if (eval_exprs(x, &s->keys, L, lk) || eval_exprs(x, &s->rkeys, R, rk)) goto done;
-    if (join_keys(x, lk, rk, nk, nl, nr, &kl, &kr)) goto done;
+    if (join_keys(x, lk, rk, nk, nl, nr, false, false, &kl, &kr)) goto done;
     {
         /* the right side's non-NULL keys sorted; each left row's run of
          * partners (none for a NULL key) and the runs' scan */

@@ -227,6 +227,65 @@ int gpu_compact(attu_backend* be, const attu_vec* mask, size_t n, attu_buf** idx
   return 0;
 }
 
+// dense_match: compaction of the needles with a nonempty run in the dense
+// table. The upsweep reads each needle and its two table entries (adjacent,
+// usually one cache line; the table is small next to the needles and stays
+// in L2); the downsweep reads them again only for the kept needles.
+template <typename key_t>
+struct run_nonempty_t {
+  __device__ bool operator()(int i, const key_t* k, const uint8_t* m, const int64_t* b, int64_t kmin,
+                             int64_t kmax) const {
+    int64_t x = k[i];
+    if (x < kmin || x > kmax || (m && !m[i])) return false;
+    return b[x - kmin + 1] > b[x - kmin];
+  }
+};
+template <typename key_t>
+struct store_match_t {
+  __device__ void operator()(int dst, int src, const key_t* k, const int64_t* b, int64_t kmin, int64_t* rows,
+                             int64_t* pos) const {
+    rows[dst] = src;
+    pos[dst] = b[(int64_t)k[src] - kmin];
+  }
+};
+
+template <typename key_t>
+int dense_match_keys(attu_backend* be, const key_t* k, const attu_buf* mask, size_t nn, const attu_buf* bounds,
+                     int64_t kmin, int64_t kmax, attu_buf** rows_out, attu_buf** pos_out, size_t* count_out,
+                     attu_error* err) {
+  attu_buf *rows = nullptr, *pos = nullptr;
+  int rc = guarded(err, [&] {
+    const uint8_t* m = mask ? static_cast<const uint8_t*>(mask->ptr) : nullptr;
+    const int64_t* b = I64(bounds);
+    auto compact = transform_compact((int)nn, CTX(be));
+    int kept = compact.upsweep(run_nonempty_t<key_t>(), k, m, b, kmin, kmax);
+    rows = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
+    if (!rows) throw already_set_t();
+    pos = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
+    if (!pos) throw already_set_t();
+    compact.downsweep(store_match_t<key_t>(), k, b, kmin, I64(rows), I64(pos));
+    *count_out = (size_t)kept;
+  });
+  if (rc) {
+    gpu_free(be, rows);
+    gpu_free(be, pos);
+    return -1;
+  }
+  *rows_out = rows;
+  *pos_out = pos;
+  return 0;
+}
+
+int gpu_dense_match(attu_backend* be, const attu_vec* needles, const attu_buf* mask, size_t nn,
+                    const attu_buf* bounds, int64_t kmin, int64_t kmax, attu_buf** rows_out, attu_buf** pos_out,
+                    size_t* count_out, attu_error* err) {
+  if (nn > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: dense_match of %zu needles", nn);
+  if (attu_type_width(needles->type.id) == 4)
+    return dense_match_keys(be, static_cast<const int32_t*>(needles->data->ptr), mask, nn, bounds, kmin, kmax,
+                            rows_out, pos_out, count_out, err);
+  return dense_match_keys(be, I64(needles->data), mask, nn, bounds, kmin, kmax, rows_out, pos_out, count_out, err);
+}
+
 int gpu_scan(attu_backend* be, const attu_buf* in, attu_buf* out, size_t n, bool inclusive,
              int64_t* total, attu_error* err) {
   if (n > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: scan of %zu rows", n);
@@ -399,6 +458,7 @@ attu_backend* make_backend(size_t memory_budget, bool full, attu_error* err) {
   be->gather = gpu_gather;
   be->scatter = gpu_scatter;
   be->compact = gpu_compact;
+  be->dense_match = gpu_dense_match;
   be->scan = gpu_scan;
   be->sorted_search = gpu_sorted_search;
   be->inner_join = gpu_inner_join;

@@ -540,21 +540,28 @@ int main() {
       for (size_t j = 0; j < bounds.size(); ++j) { bounds[j] = acc; acc += step[j]; }
       std::vector<uint8_t> mask(n);
       for (size_t i = 0; i < n; ++i) mask[i] = keep[i] != 0;
+      std::vector<int32_t> needles32(needles.begin(), needles.end());
       for (bool masked : {false, true}) {
+        // per backend, the needles as int64 key images and as an INT32 column
         std::vector<std::vector<int64_t>> rows, pos;
-        for (auto* be : both) {
-          attu_buf *nb = put(be, needles), *bb = put(be, bounds), *mb = masked ? put(be, mask) : nullptr;
-          attu_buf *rb = nullptr, *pb = nullptr;
-          size_t cnt = 0;
-          if (be->dense_match(be, nb, mb, n, bb, kmin, kmax, &rb, &pb, &cnt, &err)) r.fail(err.message);
-          rows.push_back(get<int64_t>(be, rb, cnt));
-          pos.push_back(get<int64_t>(be, pb, cnt));
-          for (auto* b : {nb, bb, mb, rb, pb})
-            if (b) be->free(be, b);
+        for (auto* be : both)
+          for (bool narrow : {false, true}) {
+            attu_buf *nb = narrow ? put(be, needles32) : put(be, needles), *bb = put(be, bounds);
+            attu_buf *mb = masked ? put(be, mask) : nullptr, *rb = nullptr, *pb = nullptr;
+            size_t cnt = 0;
+            attu_vec nv{attu_type_make(narrow ? ATTU_TYPE_INT32 : ATTU_TYPE_INT64), nb, nullptr, nullptr};
+            if (be->dense_match(be, &nv, mb, n, bb, kmin, kmax, &rb, &pb, &cnt, &err)) r.fail(err.message);
+            rows.push_back(get<int64_t>(be, rb, cnt));
+            pos.push_back(get<int64_t>(be, pb, cnt));
+            for (auto* b : {nb, bb, mb, rb, pb})
+              if (b) be->free(be, b);
+          }
+        for (size_t v = 1; v < rows.size(); ++v) {
+          std::string tag = std::string(masked ? " masked" : "") + " variant " + std::to_string(v) +
+                            " n=" + std::to_string(n);
+          attu::test::expect_equal(r, rows[v], rows[0], ("dense_match rows" + tag).c_str());
+          attu::test::expect_equal(r, pos[v], pos[0], ("dense_match pos" + tag).c_str());
         }
-        std::string tag = std::string(masked ? " masked" : "") + " n=" + std::to_string(n);
-        attu::test::expect_equal(r, rows[1], rows[0], ("dense_match rows" + tag).c_str());
-        attu::test::expect_equal(r, pos[1], pos[0], ("dense_match pos" + tag).c_str());
       }
     }
   });
