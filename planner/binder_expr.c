@@ -192,6 +192,17 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
     }
     if (attu_type_equal(e->type, t)) return e;
     if (e->kind == BX_CONST && e->is_null) { attu_bexpr *n = mk_const_null(c, t); if (n) n->position = e->position; return n; }
+    if (e->kind == BX_CONST && attu_type_is_int(e->type.id) && attu_type_is_int(t.id) &&
+        e->i >= (t.id == ATTU_TYPE_INT16 ? INT16_MIN : t.id == ATTU_TYPE_INT32 ? INT32_MIN : INT64_MIN) &&
+        e->i <= (t.id == ATTU_TYPE_INT16 ? INT16_MAX : t.id == ATTU_TYPE_INT32 ? INT32_MAX : INT64_MAX)) {
+        /* an integer constant that fits stays a constant of the new type,
+         * so LIMIT 2::smallint and lead(x, 1::int2) see a constant; one
+         * that does not fit is left to the cast, which fails where
+         * PostgreSQL's does (not in a CASE branch constant-false) */
+        attu_bexpr *k = mk_const_int(c, t, e->i);
+        if (k) k->position = e->position;
+        return k;
+    }
     bool ok;
     int op = cast_opcode(e->type, t, &ok);
     if (op < 0 || (!ok && !explicit_cast)) {
