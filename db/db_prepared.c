@@ -17,7 +17,8 @@
 static attu_type type_of_oid(uint32_t oid) {
     switch (oid) {
     case ATTU_PG_OID_BOOL: return attu_type_make(ATTU_TYPE_BOOL);
-    case ATTU_PG_OID_INT4: case 21: return attu_type_make(ATTU_TYPE_INT32);
+    case ATTU_PG_OID_INT2: return attu_type_make(ATTU_TYPE_INT16);
+    case ATTU_PG_OID_INT4: return attu_type_make(ATTU_TYPE_INT32);
     case ATTU_PG_OID_INT8: return attu_type_make(ATTU_TYPE_INT64);
     case ATTU_PG_OID_FLOAT4: return attu_type_make(ATTU_TYPE_FLOAT32);
     case ATTU_PG_OID_FLOAT8: return attu_type_make(ATTU_TYPE_FLOAT64);

@@ -13,7 +13,7 @@ static inline void load_one(const attu_vec *v, int64_t row, attu_slot *o) {
     o->len = 0;
     switch (v->type.id) {
     case ATTU_TYPE_BOOL: o->v.i = ((const uint8_t *)d)[row]; break;
-    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: o->v.i = ((const int32_t *)d)[row]; break;
+    case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: o->v.i = ((const int32_t *)d)[row]; break;
     case ATTU_TYPE_FLOAT32: o->v.f = ((const float *)d)[row]; break;
     case ATTU_TYPE_FLOAT64: o->v.f = ((const double *)d)[row]; break;
     case ATTU_TYPE_NUMERIC:   /* the register points at the column's slot */
@@ -63,7 +63,7 @@ static inline void store_one(attu_out *o, size_t row, const attu_slot *s) {
     switch (o->type.id) {
     case ATTU_TYPE_NUMERIC: memcpy((char *)d + row * 16, s->v.s, 16); break;
     case ATTU_TYPE_BOOL: ((uint8_t *)d)[row] = (uint8_t)(s->v.i != 0); break;
-    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: ((int32_t *)d)[row] = (int32_t)s->v.i; break;
+    case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: ((int32_t *)d)[row] = (int32_t)s->v.i; break;
     case ATTU_TYPE_FLOAT32: ((float *)d)[row] = (float)s->v.f; break;
     case ATTU_TYPE_FLOAT64: ((double *)d)[row] = s->v.f; break;
     default: ((int64_t *)d)[row] = s->v.i; break;
@@ -84,7 +84,7 @@ int attu_cpu_value_cmp(const attu_vec *v, int64_t i, int64_t j) {
     const void *d = v->data->ptr;
     switch (v->type.id) {
     case ATTU_TYPE_BOOL: { int a = ((const uint8_t *)d)[i], b = ((const uint8_t *)d)[j]; return (a > b) - (a < b); }
-    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: {
+    case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: {
         int32_t a = ((const int32_t *)d)[i], b = ((const int32_t *)d)[j]; return (a > b) - (a < b); }
     case ATTU_TYPE_FLOAT32: return fcmp(((const float *)d)[i], ((const float *)d)[j]);
     case ATTU_TYPE_FLOAT64: return fcmp(((const double *)d)[i], ((const double *)d)[j]);
@@ -100,7 +100,7 @@ int64_t attu_cpu_key_bits(const attu_vec *v, int64_t i) {
     double f;
     switch (v->type.id) {
     case ATTU_TYPE_BOOL: return ((const uint8_t *)d)[i];
-    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: return ((const int32_t *)d)[i];
+    case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: return ((const int32_t *)d)[i];
     case ATTU_TYPE_FLOAT32: f = ((const float *)d)[i]; break;
     case ATTU_TYPE_FLOAT64: f = ((const double *)d)[i]; break;
     default: return ((const int64_t *)d)[i];
@@ -346,7 +346,7 @@ static num load_num(const attu_vec *v, int64_t row, int *isnull, int want_float)
     const void *d = v->data->ptr;
     switch (v->type.id) {
     case ATTU_TYPE_BOOL: n.i = ((const uint8_t *)d)[row]; break;
-    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: n.i = ((const int32_t *)d)[row]; break;
+    case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: n.i = ((const int32_t *)d)[row]; break;
     case ATTU_TYPE_FLOAT32: n.f = ((const float *)d)[row]; break;
     case ATTU_TYPE_FLOAT64: n.f = ((const double *)d)[row]; break;
     default: n.i = ((const int64_t *)d)[row]; break;

@@ -550,6 +550,7 @@ static inline int fast_parse(attu_type t, const char *s, size_t n, void *slot) {
     if (p < e && *p == '-') { neg = 1; p++; }
     if (p == e) return 0;
     switch (t.id) {
+    case ATTU_TYPE_INT16:
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_INT64: {
         if (e - p > 18) return 0;
@@ -561,7 +562,8 @@ static inline int fast_parse(attu_type t, const char *s, size_t n, void *slot) {
         }
         if (neg) v = -v;
         if (t.id == ATTU_TYPE_INT64) { *(int64_t *)slot = v; return 1; }
-        if (v < INT32_MIN || v > INT32_MAX) return 0;
+        /* out of range: the slow path reports it */
+        if (t.id == ATTU_TYPE_INT16 ? v < INT16_MIN || v > INT16_MAX : v < INT32_MIN || v > INT32_MAX) return 0;
         *(int32_t *)slot = (int32_t)v;
         return 1;
     }

@@ -921,8 +921,8 @@ static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, siz
     if (!x->be->group_dense || n < dense_min_rows() || nk > 8) return 1;
     for (int i = 0; i < nk; i++) {
         switch (keys[i]->type.id) {
-        case ATTU_TYPE_BOOL: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64: case ATTU_TYPE_DATE:
-        case ATTU_TYPE_TEXT: break;
+        case ATTU_TYPE_BOOL: case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
+        case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: break;
         default: return 1;
         }
     }
@@ -1250,14 +1250,14 @@ static double load_f(const void *d, attu_type_id t, size_t i) {
     switch (t) {
     case ATTU_TYPE_FLOAT32: return ((const float *)d)[i];
     case ATTU_TYPE_FLOAT64: return ((const double *)d)[i];
-    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: return ((const int32_t *)d)[i];
+    case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: return ((const int32_t *)d)[i];
     case ATTU_TYPE_BOOL: return ((const uint8_t *)d)[i];
     default: return (double)((const int64_t *)d)[i];
     }
 }
 static int64_t load_i(const void *d, attu_type_id t, size_t i) {
     switch (t) {
-    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: return ((const int32_t *)d)[i];
+    case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: return ((const int32_t *)d)[i];
     case ATTU_TYPE_BOOL: return ((const uint8_t *)d)[i];
     default: return ((const int64_t *)d)[i];
     }
@@ -1735,7 +1735,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
             switch (ot.id) {
             case ATTU_TYPE_FLOAT64: ((double *)buf)[i] = vf[i]; break;
             case ATTU_TYPE_FLOAT32: ((float *)buf)[i] = (float)vf[i]; break;
-            case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: ((int32_t *)buf)[i] = (int32_t)vi[i]; break;
+            case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: ((int32_t *)buf)[i] = (int32_t)vi[i]; break;
             case ATTU_TYPE_BOOL: ((uint8_t *)buf)[i] = (uint8_t)vi[i]; break;
             case ATTU_TYPE_NUMERIC: memcpy(buf + i * 16, nv + i * 16, 16); break;
             default: ((int64_t *)buf)[i] = vi[i]; break;

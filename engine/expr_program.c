@@ -273,6 +273,10 @@ static char *arena_alloc(attu_interp *it, size_t n) {
 
 static int range_check(attu_type t, int64_t v, attu_error *err) {
     switch (t.id) {
+    case ATTU_TYPE_INT16:
+        if (v < INT16_MIN || v > INT16_MAX)
+            return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "smallint out of range");
+        return 0;
     case ATTU_TYPE_INT32:
         if (v < INT32_MIN || v > INT32_MAX)
             return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "integer out of range");
@@ -301,6 +305,8 @@ static int range_check(attu_type t, int64_t v, attu_error *err) {
 }
 
 static int int_overflow(attu_type t, attu_error *err) {
+    if (t.id == ATTU_TYPE_INT16)
+        return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "smallint out of range");
     if (t.id == ATTU_TYPE_INT32 || t.id == ATTU_TYPE_BOOL)
         return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "integer out of range");
     if (t.id == ATTU_TYPE_DECIMAL)
@@ -831,7 +837,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                     if (set_num(it, o, attu_numeric_unpack(&slot), err)) return -1;
                     break;
                 case ATTU_TYPE_BOOL: o->v.i = slot.b; break;
-                case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: o->v.i = slot.i4; break;
+                case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: o->v.i = slot.i4; break;
                 case ATTU_TYPE_FLOAT32: o->v.f = slot.f4; break;
                 case ATTU_TYPE_FLOAT64: o->v.f = slot.f8; break;
                 default: o->v.i = slot.i8; break;
@@ -845,7 +851,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 switch (st.id) {
                 case ATTU_TYPE_NUMERIC: memcpy(&slot, A[r].v.s, 16); break;
                 case ATTU_TYPE_BOOL: slot.b = (uint8_t)x; break;
-                case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: slot.i4 = (int32_t)x; break;
+                case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: slot.i4 = (int32_t)x; break;
                 case ATTU_TYPE_FLOAT32: slot.f4 = (float)fx; break;
                 case ATTU_TYPE_FLOAT64: slot.f8 = fx; break;
                 default: slot.i8 = x; break;

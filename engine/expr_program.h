@@ -11,8 +11,10 @@
  * batch of rows (the CPU backend).
  *
  * Register machine types:
- *   BOOL, INT32, INT64, DATE, TIMESTAMP, DECIMAL  -> int64 in a register
- *     (range of the SQL type is enforced where a value is produced: 22003)
+ *   BOOL, INT16, INT32, INT64, DATE, TIMESTAMP, DECIMAL -> int64 in a register
+ *     (range of the SQL type is enforced where a value is produced: 22003;
+ *     an integer instruction checks its dst register's type, so SMALLINT
+ *     arithmetic needs no opcodes of its own)
  *   FLOAT32, FLOAT64                              -> double (FLOAT32 rounded)
  *   TEXT                                          -> a string (bytes, length)
  *   NUMERIC                                       -> v.s points at the value's

@@ -32,6 +32,7 @@
 size_t attu_type_width(attu_type_id id) {
     switch (id) {
     case ATTU_TYPE_BOOL: return 1;
+    case ATTU_TYPE_INT16:
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_FLOAT32:
     case ATTU_TYPE_TEXT:
@@ -49,6 +50,7 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
     const char *s;
     switch (t.id) {
     case ATTU_TYPE_BOOL: s = "boolean"; break;
+    case ATTU_TYPE_INT16: s = "smallint"; break;
     case ATTU_TYPE_INT32: s = "integer"; break;
     case ATTU_TYPE_INT64: s = "bigint"; break;
     case ATTU_TYPE_FLOAT32: s = "real"; break;
@@ -69,6 +71,7 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
 uint32_t attu_type_pg_oid(attu_type t) {
     switch (t.id) {
     case ATTU_TYPE_BOOL: return ATTU_PG_OID_BOOL;
+    case ATTU_TYPE_INT16: return ATTU_PG_OID_INT2;
     case ATTU_TYPE_INT32: return ATTU_PG_OID_INT4;
     case ATTU_TYPE_INT64: return ATTU_PG_OID_INT8;
     case ATTU_TYPE_FLOAT32: return ATTU_PG_OID_FLOAT4;
@@ -84,6 +87,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
 int16_t attu_type_pg_len(attu_type t) {
     switch (t.id) {
     case ATTU_TYPE_BOOL: return 1;
+    case ATTU_TYPE_INT16: return 2;
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_FLOAT32:
     case ATTU_TYPE_DATE: return 4;
@@ -121,8 +125,8 @@ int attu_type_from_name(const char *name, int precision, int scale,
                         attu_type *out, attu_error *err) {
     static const struct { const char *name; attu_type_id id; } names[] = {
         {"int", ATTU_TYPE_INT32}, {"int4", ATTU_TYPE_INT32},
-        {"integer", ATTU_TYPE_INT32}, {"smallint", ATTU_TYPE_INT32},
-        {"int2", ATTU_TYPE_INT32}, {"bigint", ATTU_TYPE_INT64},
+        {"integer", ATTU_TYPE_INT32}, {"smallint", ATTU_TYPE_INT16},
+        {"int2", ATTU_TYPE_INT16}, {"bigint", ATTU_TYPE_INT64},
         {"int8", ATTU_TYPE_INT64}, {"real", ATTU_TYPE_FLOAT32},
         {"float4", ATTU_TYPE_FLOAT32}, {"float8", ATTU_TYPE_FLOAT64},
         {"double precision", ATTU_TYPE_FLOAT64}, {"float", ATTU_TYPE_FLOAT64},
@@ -647,13 +651,15 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
         *(uint8_t *)out = v;
         return 0;
     }
+    case ATTU_TYPE_INT16:
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_INT64: {
-        int is32 = t.id == ATTU_TYPE_INT32;
+        int is32 = t.id != ATTU_TYPE_INT64;   /* SMALLINT sits in an int32 */
+        int is16 = t.id == ATTU_TYPE_INT16;
         int64_t v;
-        int rc = parse_int64(text, len, is32 ? INT32_MIN : INT64_MIN,
-                             is32 ? INT32_MAX : INT64_MAX, &v);
-        const char *name = is32 ? "integer" : "bigint";
+        int rc = parse_int64(text, len, is16 ? INT16_MIN : is32 ? INT32_MIN : INT64_MIN,
+                             is16 ? INT16_MAX : is32 ? INT32_MAX : INT64_MAX, &v);
+        const char *name = is16 ? "smallint" : is32 ? "integer" : "bigint";
         if (rc == -1) return bad_syntax(err, name, text, len);
         if (rc == -2)
             return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0,
@@ -896,6 +902,7 @@ size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap) {
     switch (t.id) {
     case ATTU_TYPE_BOOL:
         return put(buf, cap, *(const uint8_t *)slot ? "t" : "f", 1);
+    case ATTU_TYPE_INT16:
     case ATTU_TYPE_INT32:
         n = (size_t)snprintf(out, sizeof out, "%d", *(const int32_t *)slot);
         return put(buf, cap, out, n);

@@ -5,6 +5,8 @@
  * backends see plain arrays:
  *
  *   BOOLEAN            uint8_t   0 or 1
+ *   SMALLINT           int32_t   held in INTEGER's slot; every value that
+ *                                enters one is checked to -32768..32767
  *   INTEGER            int32_t
  *   BIGINT             int64_t
  *   REAL               float
@@ -43,6 +45,8 @@ typedef enum attu_type_id {
     ATTU_TYPE_DATE,
     ATTU_TYPE_TIMESTAMP,
     ATTU_TYPE_NUMERIC,      /* per-value display scale; computed values only */
+    ATTU_TYPE_INT16,        /* smallint, in an int32 slot (last: the ids are
+                               stored in table schemas) */
     ATTU_TYPE_COUNT_
 } attu_type_id;
 
@@ -57,6 +61,7 @@ typedef struct attu_type {
 /* PostgreSQL type OIDs, as sent in RowDescription. */
 #define ATTU_PG_OID_BOOL      16
 #define ATTU_PG_OID_INT8      20
+#define ATTU_PG_OID_INT2      21
 #define ATTU_PG_OID_INT4      23
 #define ATTU_PG_OID_TEXT      25
 #define ATTU_PG_OID_FLOAT4    700
@@ -80,8 +85,20 @@ static inline int attu_type_equal(attu_type a, attu_type b) {
                             (a.precision == b.precision && a.scale == b.scale));
 }
 
-/* Bytes of one slot (1, 4, 8, or 16 for NUMERIC). */
+/* Bytes of one slot (1, 4, 8, or 16 for NUMERIC; 4 for SMALLINT). */
 size_t attu_type_width(attu_type_id id);
+
+/* The integer types, SMALLINT, INTEGER and BIGINT. */
+static inline int attu_type_is_int(attu_type_id id) {
+    return id == ATTU_TYPE_INT16 || id == ATTU_TYPE_INT32 || id == ATTU_TYPE_INT64;
+}
+
+/* The type whose slots a backend handles for id: SMALLINT's values lie in
+ * INTEGER slots, so sorts, keys, gathers and reducers treat it as INTEGER
+ * (its range is enforced where values enter it, never in the backends). */
+static inline attu_type_id attu_type_storage(attu_type_id id) {
+    return id == ATTU_TYPE_INT16 ? ATTU_TYPE_INT32 : id;
+}
 
 /* SQL spelling as PostgreSQL prints it: "integer", "text", "numeric(12,2)". */
 const char *attu_type_name(attu_type t, char *buf, size_t cap);
@@ -93,7 +110,7 @@ uint32_t attu_type_pg_oid(attu_type t);
 int16_t attu_type_pg_len(attu_type t);
 
 /* Resolves a type name as written in SQL (case-insensitive: int, int4,
- * integer, bigint, int8, smallint (as INTEGER), real, float4, float8,
+ * integer, smallint, int2, bigint, int8, real, float4, float8,
  * double precision, float, numeric, decimal, text, varchar, char,
  * character varying, bool, boolean, date, timestamp,
  * timestamp without time zone). precision/scale are -1 when not written.

@@ -1467,7 +1467,7 @@ static attu_bexpr *const_from_column(bctx *c, const attu_column *col, size_t row
     const void *d = col->data;
     switch (t.id) {
     case ATTU_TYPE_BOOL: b->i = ((const uint8_t *)d)[row]; break;
-    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: b->i = ((const int32_t *)d)[row]; break;
+    case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: b->i = ((const int32_t *)d)[row]; break;
     case ATTU_TYPE_FLOAT32: b->f = ((const float *)d)[row]; break;
     case ATTU_TYPE_FLOAT64: b->f = ((const double *)d)[row]; break;
     case ATTU_TYPE_TEXT: {

@@ -22,7 +22,7 @@ const char *tname(attu_type t, char *buf) {
 }
 
 bool is_numeric(attu_type_id t) {
-    return t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64 || t == ATTU_TYPE_DECIMAL ||
+    return attu_type_is_int(t) || t == ATTU_TYPE_DECIMAL ||
            t == ATTU_TYPE_NUMERIC || t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64;
 }
 
@@ -34,11 +34,12 @@ attu_opcode cmp_opcode_eq(attu_type_id t) {
 
 static int num_rank(attu_type_id t) {
     switch (t) {
-    case ATTU_TYPE_INT32: return 1;
-    case ATTU_TYPE_INT64: return 2;
-    case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return 3;
-    case ATTU_TYPE_FLOAT32: return 4;
-    case ATTU_TYPE_FLOAT64: return 5;
+    case ATTU_TYPE_INT16: return 1;
+    case ATTU_TYPE_INT32: return 2;
+    case ATTU_TYPE_INT64: return 3;
+    case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return 4;
+    case ATTU_TYPE_FLOAT32: return 5;
+    case ATTU_TYPE_FLOAT64: return 6;
     default: return 0;
     }
 }
@@ -122,7 +123,7 @@ static int cast_opcode(attu_type from, attu_type to, bool *implicit_ok) {
     if (f == t && f != ATTU_TYPE_DECIMAL && f != ATTU_TYPE_FLOAT32) { *implicit_ok = true; return ATTU_OP_MOVE; }
     if (t == ATTU_TYPE_TEXT) return f == ATTU_TYPE_BOOL ? ATTU_OP_CAST_BOOL_S : ATTU_OP_CAST_X_S;
     if (f == ATTU_TYPE_TEXT) return ATTU_OP_CAST_S_X;
-    bool fi = f == ATTU_TYPE_INT32 || f == ATTU_TYPE_INT64, ti = t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64;
+    bool fi = attu_type_is_int(f), ti = attu_type_is_int(t);
     bool ff = f == ATTU_TYPE_FLOAT32 || f == ATTU_TYPE_FLOAT64, tf = t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64;
     if (fi && ti) { *implicit_ok = num_rank(f) <= num_rank(t); return ATTU_OP_CAST_I_I; }
     if (fi && tf) { *implicit_ok = true; return ATTU_OP_CAST_I_F; }
@@ -174,7 +175,7 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     }
     switch (t.id) {
     case ATTU_TYPE_BOOL: r->i = slot.b; break;
-    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: r->i = slot.i4; break;
+    case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: r->i = slot.i4; break;
     case ATTU_TYPE_FLOAT32: r->f = slot.f4; break;
     case ATTU_TYPE_FLOAT64: r->f = slot.f8; break;
     default: r->i = slot.i8; break;
@@ -191,6 +192,17 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
     }
     if (attu_type_equal(e->type, t)) return e;
     if (e->kind == BX_CONST && e->is_null) { attu_bexpr *n = mk_const_null(c, t); if (n) n->position = e->position; return n; }
+    if (e->kind == BX_CONST && attu_type_is_int(e->type.id) && attu_type_is_int(t.id) &&
+        e->i >= (t.id == ATTU_TYPE_INT16 ? INT16_MIN : t.id == ATTU_TYPE_INT32 ? INT32_MIN : INT64_MIN) &&
+        e->i <= (t.id == ATTU_TYPE_INT16 ? INT16_MAX : t.id == ATTU_TYPE_INT32 ? INT32_MAX : INT64_MAX)) {
+        /* an integer constant that fits stays a constant of the new type,
+         * so LIMIT 2::smallint and lead(x, 1::int2) see a constant; one
+         * that does not fit is left to the cast, which fails where
+         * PostgreSQL's does (not in a CASE branch constant-false) */
+        attu_bexpr *k = mk_const_int(c, t, e->i);
+        if (k) k->position = e->position;
+        return k;
+    }
     bool ok;
     int op = cast_opcode(e->type, t, &ok);
     if (op < 0 || (!ok && !explicit_cast)) {
@@ -366,14 +378,16 @@ static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, att
             if (!r) return NULL;
             rt = ATTU_TYPE_DATE;
         }
-        if ((lt == ATTU_TYPE_DATE || lt == ATTU_TYPE_TIMESTAMP) && (rt == ATTU_TYPE_INT32 || rt == ATTU_TYPE_UNKNOWN || rt == ATTU_TYPE_INT64) &&
+        if ((lt == ATTU_TYPE_DATE || lt == ATTU_TYPE_TIMESTAMP) && (attu_type_is_int(rt) || rt == ATTU_TYPE_UNKNOWN) &&
             (op == ATTU_BINOP_ADD || op == ATTU_BINOP_SUB)) {
             r = coerce(c, r, attu_type_make(ATTU_TYPE_INT32), false, pos);
             if (!r) return NULL;
             return mk_call(c, op == ATTU_BINOP_ADD ? ATTU_OP_DATE_ADD : ATTU_OP_DATE_SUB, l->type, pos, 2, l, r, NULL, NULL);
         }
-        if (rt == ATTU_TYPE_DATE && lt == ATTU_TYPE_INT32 && op == ATTU_BINOP_ADD)
-            return mk_call(c, ATTU_OP_DATE_ADD, r->type, pos, 2, r, l, NULL, NULL);
+        if (rt == ATTU_TYPE_DATE && (lt == ATTU_TYPE_INT32 || lt == ATTU_TYPE_INT16) && op == ATTU_BINOP_ADD) {
+            l = coerce(c, l, attu_type_make(ATTU_TYPE_INT32), false, pos);
+            return l ? mk_call(c, ATTU_OP_DATE_ADD, r->type, pos, 2, r, l, NULL, NULL) : NULL;
+        }
         if (lt == ATTU_TYPE_DATE && rt == ATTU_TYPE_DATE && op == ATTU_BINOP_SUB)
             return mk_call(c, ATTU_OP_DATE_DIFF, attu_type_make(ATTU_TYPE_INT32), pos, 2, l, r, NULL, NULL);
         return op_error(c, names[op], l, r, pos);

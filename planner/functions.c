@@ -98,8 +98,8 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
             attu_bexpr *k = x->order ? x->order[0].expr : NULL;
             if (!(o = bind_expr(c, sc, bd[i]->offset))) return false;
             attu_type_id kt = k ? k->type.id : ATTU_TYPE_UNKNOWN, ot = o->type.id;
-            bool kint = kt == ATTU_TYPE_INT32 || kt == ATTU_TYPE_INT64, kflt = kt == ATTU_TYPE_FLOAT32 || kt == ATTU_TYPE_FLOAT64;
-            bool oint = ot == ATTU_TYPE_INT32 || ot == ATTU_TYPE_INT64, oflt = ot == ATTU_TYPE_FLOAT32 || ot == ATTU_TYPE_FLOAT64 || ot == ATTU_TYPE_DECIMAL;
+            bool kint = attu_type_is_int(kt), kflt = kt == ATTU_TYPE_FLOAT32 || kt == ATTU_TYPE_FLOAT64;
+            bool oint = attu_type_is_int(ot), oflt = ot == ATTU_TYPE_FLOAT32 || ot == ATTU_TYPE_FLOAT64 || ot == ATTU_TYPE_DECIMAL;
             if (o->kind != BX_CONST || !(o->is_null || (kint && oint) || (kflt && (oint || oflt)))) {
                 char b1[64], b2[64];
                 attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, o->position ? o->position : w->position,
@@ -116,7 +116,7 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
         }
         if (!o && !(o = bind_expr(c, sc, bd[i]->offset))) return false;
         int pos = o->position ? o->position : w->position;
-        if (o->kind != BX_CONST || (!o->is_null && o->type.id != ATTU_TYPE_INT32 && o->type.id != ATTU_TYPE_INT64)) {
+        if (o->kind != BX_CONST || (!o->is_null && !attu_type_is_int(o->type.id))) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "a %s frame offset must be an integer constant",
                            w->frame_mode == ATTU_FRAME_GROUPS ? "GROUPS" : "ROWS");
             return false;
@@ -234,7 +234,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         else if (window && exact && (x->agg == AGG_AVG || t == ATTU_TYPE_INT64) && t != ATTU_TYPE_NUMERIC)
             x->type = attu_type_make(ATTU_TYPE_NUMERIC);
         else if (x->agg == AGG_AVG) x->type = attu_type_make(ATTU_TYPE_FLOAT64);
-        else if (t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64) x->type = attu_type_make(ATTU_TYPE_INT64);
+        else if (attu_type_is_int(t)) x->type = attu_type_make(ATTU_TYPE_INT64);
         else if (t == ATTU_TYPE_DECIMAL) x->type = attu_type_decimal(18, args[0]->type.scale);
         else x->type = args[0]->type;
         break;
@@ -281,7 +281,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             goto fail;
         }
         if (args[ki]->kind != BX_CONST || args[ki]->is_null ||
-            (args[ki]->type.id != ATTU_TYPE_INT32 && args[ki]->type.id != ATTU_TYPE_INT64) || args[ki]->i < 1 || args[ki]->i > 1024) {
+            !attu_type_is_int(args[ki]->type.id) || args[ki]->i < 1 || args[ki]->i > 1024) {
             attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, args[ki]->position ? args[ki]->position : e->position,
                            "k of %s must be an integer constant between 1 and 1024", an->name);
             goto fail;
@@ -303,6 +303,8 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         x->type = args[0]->type;
         break;
     case WIN_NTILE:
+        if (args[0]->type.id == ATTU_TYPE_INT16 &&     /* ntile(integer): smallint widens */
+            !(args[0] = coerce(c, args[0], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
         if (args[0]->type.id != ATTU_TYPE_INT32 && args[0]->type.id != ATTU_TYPE_UNKNOWN) goto bad;
         if (args[0]->kind == BX_CONST && !args[0]->is_null && args[0]->i < 1) {
             /* PostgreSQL reports it when the window runs (so with no
@@ -322,7 +324,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     case WIN_LAG: case WIN_LEAD:
         x->imm = 1;
         if (n >= 2) {
-            if (args[1]->kind != BX_CONST || args[1]->is_null || (args[1]->type.id != ATTU_TYPE_INT32 && args[1]->type.id != ATTU_TYPE_INT64)) {
+            if (args[1]->kind != BX_CONST || args[1]->is_null || !attu_type_is_int(args[1]->type.id)) {
                 attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "the offset of %s must be an integer constant", an->name);
                 goto fail;
             }
@@ -428,8 +430,9 @@ static attu_bexpr *concat_arg(bctx *c, attu_bexpr *a, int pos) {
 }
 
 /* How many digits before the point a numeric argument can have: counted
- * for a constant, from the type otherwise (integers as numeric(10) and
- * numeric(18)). Sizes the result scale of round / trunc. */
+ * for a constant, from the type otherwise (smallint, integer and bigint
+ * as numeric(5), numeric(10) and numeric(18)). Sizes the result scale of
+ * round / trunc. */
 static int numeric_int_digits(const attu_bexpr *a) {
     int sc = a->type.id == ATTU_TYPE_DECIMAL ? a->type.scale : 0;
     if (a->kind == BX_CONST && !a->is_null && attu_type_mclass(a->type.id) == ATTU_MC_INT) {
@@ -440,7 +443,7 @@ static int numeric_int_digits(const attu_bexpr *a) {
         return k;
     }
     if (a->type.id == ATTU_TYPE_DECIMAL) return a->type.precision > sc ? a->type.precision - sc : 18 - sc;
-    return a->type.id == ATTU_TYPE_INT32 ? 10 : 18;
+    return a->type.id == ATTU_TYPE_INT16 ? 5 : a->type.id == ATTU_TYPE_INT32 ? 10 : 18;
 }
 
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
@@ -519,7 +522,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             break;
         case ATTU_OP_SUBSTR: case ATTU_OP_LEFT: case ATTU_OP_RIGHT: case ATTU_OP_REPEAT:
             for (int i = 1; i < n; i++) {
-                if (args[i]->type.id != ATTU_TYPE_INT32 && args[i]->type.id != ATTU_TYPE_UNKNOWN && args[i]->type.id != ATTU_TYPE_INT64)
+                if (!attu_type_is_int(args[i]->type.id) && args[i]->type.id != ATTU_TYPE_UNKNOWN)
                     return no_function(c, e, args, n);
                 if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT64), false, pos))) return NULL;
             }

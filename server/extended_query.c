@@ -182,7 +182,7 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
     int32_t want = -1;
     switch (oid) {
     case ATTU_PG_OID_BOOL: want = 1; break;
-    case 21: want = 2; break;
+    case ATTU_PG_OID_INT2: want = 2; break;
     case ATTU_PG_OID_INT4: case ATTU_PG_OID_FLOAT4: case ATTU_PG_OID_DATE: want = 4; break;
     case ATTU_PG_OID_INT8: case ATTU_PG_OID_FLOAT8: case ATTU_PG_OID_TIMESTAMP: want = 8; break;
     case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: case ATTU_PG_OID_UNKNOWN: {
@@ -211,7 +211,7 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
     uint64_t u64 = len == 8 ? ((uint64_t)be32(v) << 32) | be32(v + 4) : 0;
     switch (oid) {
     case ATTU_PG_OID_BOOL: snprintf(buf, sizeof buf, "%s", v[0] ? "t" : "f"); break;
-    case 21: snprintf(buf, sizeof buf, "%d",
+    case ATTU_PG_OID_INT2: snprintf(buf, sizeof buf, "%d",
                       (int16_t)(((uint16_t)(uint8_t)v[0] << 8) | (uint8_t)v[1])); break;
     case ATTU_PG_OID_INT4: snprintf(buf, sizeof buf, "%d", (int32_t)be32(v)); break;
     case ATTU_PG_OID_INT8: snprintf(buf, sizeof buf, "%lld", (long long)(int64_t)u64); break;

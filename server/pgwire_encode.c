@@ -209,7 +209,7 @@ void pg_msg_parameter_description(pgbuf *b, int n, const uint32_t *oids) {
 
 bool pg_binary_supported(attu_type t) {
     switch (t.id) {
-    case ATTU_TYPE_BOOL: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
+    case ATTU_TYPE_BOOL: case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
     case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_TEXT:
     case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC:
         return true;
@@ -230,6 +230,13 @@ static void put_binary_value(pgbuf *b, const attu_column *c, size_t row) {
         pgbuf_put_i32(b, 1);
         pgbuf_put_u8(b, *(const uint8_t *)slot ? 1 : 0);
         break;
+    case ATTU_TYPE_INT16: {      /* int2send: 2 bytes (the slot is an int32) */
+        int32_t v;
+        memcpy(&v, slot, 4);
+        pgbuf_put_i32(b, 2);
+        pgbuf_put_i16(b, (int16_t)v);
+        break;
+    }
     case ATTU_TYPE_INT32: case ATTU_TYPE_FLOAT32: {
         int32_t v;
         memcpy(&v, slot, 4);

@@ -76,6 +76,7 @@ __device__ inline int value_cmp(int type, const void* d, int64_t i, int64_t j) {
       int a = static_cast<const uint8_t*>(d)[i], b = static_cast<const uint8_t*>(d)[j];
       return (a > b) - (a < b);
     }
+    case ATTU_TYPE_INT16:
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TEXT: {
@@ -146,6 +147,7 @@ bool radix_sortable(const attu_sort_key* keys, int nkeys) {
     if (keys[j].col.valid || !keys[j].col.data) return false;
     switch (keys[j].col.type.id) {
       case ATTU_TYPE_BOOL:
+      case ATTU_TYPE_INT16:
       case ATTU_TYPE_INT32:
       case ATTU_TYPE_DATE:
       case ATTU_TYPE_TEXT:
@@ -182,7 +184,7 @@ void radix_rows(context_t& ctx, const attu_sort_key* keys, int nkeys, int64_t* p
   transform([=] __device__(int i) { q[i] = (int32_t)p[i]; }, (int)n, ctx);
   for (int j = nkeys - 1; j >= 0; --j) {
     int t = keys[j].col.type.id;
-    bool narrow = t == ATTU_TYPE_BOOL || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_DATE || t == ATTU_TYPE_TEXT;
+    bool narrow = t == ATTU_TYPE_BOOL || t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_DATE || t == ATTU_TYPE_TEXT;
     if (narrow) radix_pass<int32_t>(ctx, keys[j], q, n);
     else radix_pass<int64_t>(ctx, keys[j], q, n);
   }
@@ -402,6 +404,7 @@ __device__ inline int64_t key_bits(int type, const void* d, int64_t i) {
   double f;
   switch (type) {
     case ATTU_TYPE_BOOL: return static_cast<const uint8_t*>(d)[i];
+    case ATTU_TYPE_INT16:
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TEXT: return static_cast<const int32_t*>(d)[i];
@@ -453,6 +456,7 @@ __device__ inline num_t load_num(const dspec_t& s, int64_t row, int* isnull) {
   *isnull = s.in_valid ? !s.in_valid[row] : 0;
   switch (s.in_type) {
     case ATTU_TYPE_BOOL: n.i = static_cast<const uint8_t*>(s.in)[row]; break;
+    case ATTU_TYPE_INT16:
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TEXT: n.i = static_cast<const int32_t*>(s.in)[row]; break;
@@ -472,6 +476,7 @@ __device__ inline int width_of(int type) {
   switch (type) {
     case ATTU_TYPE_BOOL:
     case ATTU_TYPE_UNKNOWN: return 1;  // as attu_type_width
+    case ATTU_TYPE_INT16:
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TEXT:
@@ -493,6 +498,7 @@ __device__ inline void store_num(const dspec_t& s, int64_t row, num_t v, int isn
   }
   switch (s.out_type) {
     case ATTU_TYPE_BOOL: static_cast<uint8_t*>(s.out)[row] = (uint8_t)(v.i != 0); break;
+    case ATTU_TYPE_INT16:
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TEXT: static_cast<int32_t*>(s.out)[row] = (int32_t)v.i; break;
@@ -1826,6 +1832,7 @@ __device__ inline long long gkey_value(const gkey_t& k, long long row) {
   long long v;
   switch (k.type) {
     case ATTU_TYPE_BOOL: v = static_cast<const uint8_t*>(k.data)[row]; break;
+    case ATTU_TYPE_INT16:
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TEXT: v = static_cast<const int32_t*>(k.data)[row]; break;

@@ -85,6 +85,7 @@ __host__ __device__ inline int dev_fcmp(double a, double b) {
 // Nonzero when v does not fit dst's SQL type (the reference's range_check).
 __host__ __device__ inline int dev_out_of_range(const dinstr_t& in, int64_t v) {
   switch (in.dst_type) {
+    case ATTU_TYPE_INT16: return v < INT16_MIN || v > INT16_MAX;
     case ATTU_TYPE_INT32: return v < INT32_MIN || v > INT32_MAX;
     case ATTU_TYPE_DECIMAL: {
       int64_t lim = 1;
@@ -381,6 +382,7 @@ __host__ __device__ inline void dev_load(int type, const void* d, const uint8_t*
   o->null = valid ? !valid[row] : 0;
   switch (type) {
     case ATTU_TYPE_BOOL: o->v.i = static_cast<const uint8_t*>(d)[row]; break;
+    case ATTU_TYPE_INT16:  // smallint in an int32 slot
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TEXT:  // the dictionary code (lbs_segreduce payloads only)
@@ -399,7 +401,7 @@ __host__ __device__ inline void dev_store(int type, void* d, uint8_t* valid, int
   if (s.null) {
     switch (type) {
       case ATTU_TYPE_BOOL: case ATTU_TYPE_UNKNOWN: static_cast<uint8_t*>(d)[row] = 0; break;
-      case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_FLOAT32:
+      case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_FLOAT32:
         static_cast<int32_t*>(d)[row] = 0;
         break;
       default: static_cast<int64_t*>(d)[row] = 0; break;
@@ -408,7 +410,7 @@ __host__ __device__ inline void dev_store(int type, void* d, uint8_t* valid, int
   }
   switch (type) {
     case ATTU_TYPE_BOOL: static_cast<uint8_t*>(d)[row] = (uint8_t)(s.v.i != 0); break;
-    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: static_cast<int32_t*>(d)[row] = (int32_t)s.v.i; break;
+    case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: static_cast<int32_t*>(d)[row] = (int32_t)s.v.i; break;
     case ATTU_TYPE_FLOAT32: static_cast<float*>(d)[row] = (float)s.v.f; break;
     case ATTU_TYPE_FLOAT64: static_cast<double*>(d)[row] = s.v.f; break;
     default: static_cast<int64_t*>(d)[row] = s.v.i; break;

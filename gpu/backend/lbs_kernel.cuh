@@ -252,6 +252,7 @@ __device__ inline void lspec_store(const lbs_kargs_t& a, const lspec_t& sp, lsta
   if (sp.out_valid) sp.out_valid[row] = !sl.null;
   switch (sp.out_type) {
     case ATTU_TYPE_BOOL: static_cast<uint8_t*>(sp.out)[row] = sl.null ? 0 : (uint8_t)(sl.v.i != 0); break;
+    case ATTU_TYPE_INT16:
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TEXT: static_cast<int32_t*>(sp.out)[row] = sl.null ? 0 : (int32_t)sl.v.i; break;

@@ -48,6 +48,25 @@ Test(types, names_and_oids) {
     cr_assert_eq(attu_type_width(T(DECIMAL).id), 8);
 }
 
+/* smallint: a type of its own on the wire (int2, typlen 2), its values in
+ * INTEGER's 4-byte slots */
+Test(types, smallint_name_oid_and_slot) {
+    char buf[64];
+    attu_type t;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_str_eq(attu_type_name(T(INT16), buf, sizeof buf), "smallint");
+    cr_assert_eq(attu_type_pg_oid(T(INT16)), 21);
+    cr_assert_eq(attu_type_pg_len(T(INT16)), 2);
+    cr_assert_eq(attu_type_width(ATTU_TYPE_INT16), 4);
+    cr_assert_eq(attu_type_storage(ATTU_TYPE_INT16), ATTU_TYPE_INT32);
+    cr_assert(attu_type_is_int(ATTU_TYPE_INT16));
+    cr_assert_eq(attu_type_from_name("SMALLINT", -1, -1, &t, &err), 0);
+    cr_assert_eq(t.id, ATTU_TYPE_INT16);
+    cr_assert_eq(attu_type_from_name("int2", -1, -1, &t, &err), 0);
+    cr_assert_eq(t.id, ATTU_TYPE_INT16);
+}
+
 Test(types, from_name) {
     attu_type t;
     attu_error err;
@@ -110,6 +129,16 @@ Test(types, integers) {
     expect_error(T(INT32), "1.5", "22P02", NULL);
     expect_error(T(INT32), "1 2", "22P02", NULL);
     expect_error(T(INT32), "-", "22P02", NULL);
+}
+
+Test(types, smallint_input_range) {
+    cr_assert_str_eq(roundtrip(T(INT16), " 32767 "), "32767");
+    cr_assert_str_eq(roundtrip(T(INT16), "-32768"), "-32768");
+    cr_assert_str_eq(roundtrip(T(INT16), "+0"), "0");
+    expect_error(T(INT16), "32768", "22003", "value \"32768\" is out of range for type smallint");
+    expect_error(T(INT16), "-32769", "22003", "value \"-32769\" is out of range for type smallint");
+    expect_error(T(INT16), "99999999999999999999", "22003", NULL);
+    expect_error(T(INT16), "1.0", "22P02", "invalid input syntax for type smallint: \"1.0\"");
 }
 
 Test(types, float8_output_is_shortest_roundtrip) {

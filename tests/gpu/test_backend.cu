@@ -102,7 +102,8 @@ specs_t make_specs(attu_backend* be, const std::vector<red_t>& reds, const std::
 // The device interpreter's row function (gpu/backend/expr_device.cuh) run on
 // the host against the reference interpreter (attu_interp_run): random
 // programs of its subset over edge values (INT64_MIN, INT32 bounds, 0, -1,
-// NaN, +/-inf, -0, 1e308) with NULL inputs and guards; every register must
+// NaN, +/-inf, -0, 1e308) with NULL inputs and guards, integer results of
+// every width (smallint's range check included); every register must
 // agree (any NaN equals any NaN) and so must "this row raises an error".
 // Runs without a GPU. Returns the number of mismatches.
 long long check_device_interpreter_on_host() {
@@ -134,8 +135,8 @@ long long check_device_interpreter_on_host() {
       } else if (kind <= 3) {  // int arith
         static const attu_opcode ops[] = {ATTU_OP_ADD_I, ATTU_OP_SUB_I, ATTU_OP_MUL_I, ATTU_OP_DIV_I, ATTU_OP_MOD_I, ATTU_OP_ADD_D, ATTU_OP_SUB_D, ATTU_OP_MUL_D, ATTU_OP_NEG_I, ATTU_OP_NEG_D, ATTU_OP_CAST_I_I};
         attu_opcode op = ops[R(11)];
-        int tt = R(5);
-        attu_type t = tt == 0 ? attu_type{ATTU_TYPE_INT32, 0, 0} : tt == 1 ? attu_type{ATTU_TYPE_DECIMAL, (int16_t)(3 + R(16)), 2} : tt == 2 && op == ATTU_OP_CAST_I_I ? attu_type{ATTU_TYPE_DATE, 0, 0} : tt == 3 && op == ATTU_OP_CAST_I_I ? attu_type{ATTU_TYPE_BOOL, 0, 0} : attu_type{ATTU_TYPE_INT64, 0, 0};
+        int tt = R(6);
+        attu_type t = tt == 0 ? attu_type{ATTU_TYPE_INT32, 0, 0} : tt == 1 ? attu_type{ATTU_TYPE_DECIMAL, (int16_t)(3 + R(16)), 2} : tt == 2 && op == ATTU_OP_CAST_I_I ? attu_type{ATTU_TYPE_DATE, 0, 0} : tt == 3 && op == ATTU_OP_CAST_I_I ? attu_type{ATTU_TYPE_BOOL, 0, 0} : tt == 5 && op != ATTU_OP_ADD_D && op != ATTU_OP_SUB_D && op != ATTU_OP_MUL_D && op != ATTU_OP_NEG_D ? attu_type{ATTU_TYPE_INT16, 0, 0} : attu_type{ATTU_TYPE_INT64, 0, 0};
         dst = attu_program_reg(p, t);
         in = attu_instr_make(op, dst, pick(ints), (op == ATTU_OP_NEG_I || op == ATTU_OP_NEG_D || op == ATTU_OP_CAST_I_I) ? -1 : pick(ints));
         (t.id == ATTU_TYPE_BOOL ? bools : ints).push_back(dst);

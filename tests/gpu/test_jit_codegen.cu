@@ -93,6 +93,13 @@ int main() {
   check("eval: integer, decimal, logic, casts, guard",
         jit_eval_source(ints, 2, 23, in_types, {dres_t{L, nullptr, const_cast<uint8_t*>(some), 15}, dres_t{B, nullptr, nullptr, 18},
                                                 dres_t{ATTU_TYPE_INT32, nullptr, nullptr, 21}}));
+  // smallint: int32 slots in and out, the int16 range check on each result
+  const int S = ATTU_TYPE_INT16;
+  std::vector<dinstr_t> smallints = {I(ATTU_OP_ADD_I, 2, 0, 1, -1, -1, S), I(ATTU_OP_NEG_I, 3, 2, -1, -1, -1, S),
+                                     I(ATTU_OP_DIV_I, 4, 3, 1, -1, -1, S), I(ATTU_OP_CAST_I_I, 5, 4, -1, -1, -1, ATTU_TYPE_INT32)};
+  check("eval: smallint arithmetic",
+        jit_eval_source(smallints, 0, 6, {col(S, true), col(S, false)},
+                        {dres_t{S, nullptr, const_cast<uint8_t*>(some), 4}, dres_t{ATTU_TYPE_INT32, nullptr, nullptr, 5}}));
   check("eval: float arithmetic and math functions",
         jit_eval_source(floats, 2, 21, in_types, {dres_t{F, nullptr, nullptr, 20}, dres_t{ATTU_TYPE_FLOAT32, nullptr, nullptr, 13}}));
 

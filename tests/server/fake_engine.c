@@ -25,6 +25,7 @@ size_t attu_type_width(attu_type_id id) {
 uint32_t attu_type_pg_oid(attu_type t) {
     switch (t.id) {
     case ATTU_TYPE_BOOL: return ATTU_PG_OID_BOOL;
+    case ATTU_TYPE_INT16: return ATTU_PG_OID_INT2;
     case ATTU_TYPE_INT32: return ATTU_PG_OID_INT4;
     case ATTU_TYPE_INT64: return ATTU_PG_OID_INT8;
     case ATTU_TYPE_FLOAT32: return ATTU_PG_OID_FLOAT4;
@@ -39,13 +40,16 @@ uint32_t attu_type_pg_oid(attu_type t) {
 int16_t attu_type_pg_len(attu_type t) {
     switch (t.id) {
     case ATTU_TYPE_TEXT: case ATTU_TYPE_DECIMAL: case ATTU_TYPE_UNKNOWN: return -1;
+    case ATTU_TYPE_INT16: return 2;
     default: return (int16_t)attu_type_width(t.id);
     }
 }
 
 const char *attu_type_name(attu_type t, char *buf, size_t cap) {
     static const char *names[] = { "unknown", "boolean", "integer", "bigint", "real",
-        "double precision", "numeric", "text", "date", "timestamp without time zone" };
+        "double precision", "numeric", "text", "date", "timestamp without time zone",
+        "numeric", "smallint" };
+    _Static_assert(sizeof names / sizeof *names == ATTU_TYPE_COUNT_, "a name for each type");
     snprintf(buf, cap, "%s", t.id < ATTU_TYPE_COUNT_ ? names[t.id] : "?");
     return buf;
 }
@@ -53,7 +57,7 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
 size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap) {
     int n = 0;
     switch (t.id) {
-    case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: n = snprintf(buf, cap, "%d", *(const int32_t *)slot); break;
+    case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: n = snprintf(buf, cap, "%d", *(const int32_t *)slot); break;
     case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP:
         n = snprintf(buf, cap, "%lld", (long long)*(const int64_t *)slot); break;
     case ATTU_TYPE_BOOL: n = snprintf(buf, cap, "%s", *(const uint8_t *)slot ? "t" : "f"); break;

@@ -102,7 +102,7 @@ void attu_result_free(attu_result *res) {
 static attu_type type_of_oid(Oid oid) {
     switch (oid) {
     case 16:   return attu_type_make(ATTU_TYPE_BOOL);
-    case 21:
+    case 21:   return attu_type_make(ATTU_TYPE_INT16);
     case 23:   return attu_type_make(ATTU_TYPE_INT32);
     case 20:   return attu_type_make(ATTU_TYPE_INT64);
     case 700:  return attu_type_make(ATTU_TYPE_FLOAT32);

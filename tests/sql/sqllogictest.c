@@ -468,11 +468,9 @@ static void check_statement(runner *r, size_t lineno, const char *sql,
 static bool type_letter_ok(char letter, attu_type t) {
     switch (letter) {
     case 'I':
-        return t.id == ATTU_TYPE_INT32 || t.id == ATTU_TYPE_INT64 ||
-               (t.id == ATTU_TYPE_DECIMAL && t.scale == 0);
+        return attu_type_is_int(t.id) || (t.id == ATTU_TYPE_DECIMAL && t.scale == 0);
     case 'R':
-        return t.id == ATTU_TYPE_INT32 || t.id == ATTU_TYPE_INT64 ||
-               t.id == ATTU_TYPE_FLOAT32 || t.id == ATTU_TYPE_FLOAT64 ||
+        return attu_type_is_int(t.id) || t.id == ATTU_TYPE_FLOAT32 || t.id == ATTU_TYPE_FLOAT64 ||
                t.id == ATTU_TYPE_DECIMAL || t.id == ATTU_TYPE_NUMERIC;
     case 'B':
         return t.id == ATTU_TYPE_BOOL;

@@ -155,15 +155,15 @@ public class JdbcTest {
         String sql = "SELECT 7 AS i, CAST(9000000000 AS BIGINT) AS b, CAST(2.5 AS DOUBLE PRECISION) AS d,"
                    + " CAST(-12.34 AS NUMERIC(10,2)) AS n, 'h\u00e9llo' AS t, DATE '2024-02-29' AS dt,"
                    + " TIMESTAMP '2024-02-29 12:34:56.789' AS ts, true AS bo, CAST(NULL AS INTEGER) AS nul,"
-                   + " CAST(1.25 AS REAL) AS r";
+                   + " CAST(1.25 AS REAL) AS r, CAST(-300 AS SMALLINT) AS s";
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             ResultSetMetaData md = rs.getMetaData();
-            eq(10, md.getColumnCount(), "column count");
-            String[] names = {"i", "b", "d", "n", "t", "dt", "ts", "bo", "nul", "r"};
+            eq(11, md.getColumnCount(), "column count");
+            String[] names = {"i", "b", "d", "n", "t", "dt", "ts", "bo", "nul", "r", "s"};
             int[] types = {Types.INTEGER, Types.BIGINT, Types.DOUBLE, Types.NUMERIC, Types.VARCHAR,
-                           Types.DATE, Types.TIMESTAMP, Types.BIT, Types.INTEGER, Types.REAL};
+                           Types.DATE, Types.TIMESTAMP, Types.BIT, Types.INTEGER, Types.REAL, Types.SMALLINT};
             String[] typeNames = {"int4", "int8", "float8", "numeric", "text", "date", "timestamp",
-                                  "bool", "int4", "float4"};
+                                  "bool", "int4", "float4", "int2"};
             for (int i = 0; i < names.length; i++) {
                 eq(names[i], md.getColumnName(i + 1), "column name " + (i + 1));
                 eq(names[i], md.getColumnLabel(i + 1), "column label " + (i + 1));
@@ -186,6 +186,7 @@ public class JdbcTest {
             check(rs.wasNull(), "wasNull after a NULL");
             eq(null, rs.getObject("nul"), "NULL object");
             eq(1.25f, rs.getFloat("r"), "real");
+            eq((short) -300, rs.getShort("s"), "smallint");
             check(!rs.next(), "only one row");
         }
         // An empty result still describes its columns.
@@ -262,7 +263,7 @@ public class JdbcTest {
                         PGResultSetMetaData pmd = rs.getMetaData().unwrap(PGResultSetMetaData.class);
                         if (round == 1) {
                             // pgjdbc now binds with binary result formats for these
-                            for (int col : new int[] {1, 2, 3, 5, 6, 8, 9, 11})
+                            for (int col : new int[] {1, 2, 3, 5, 6, 8, 9, 10, 11})
                                 eq(1, pmd.getFormat(col), "binary transfer of column " + col);
                             eq(0, pmd.getFormat(4), "text stays text");
                         }
