@@ -12,6 +12,13 @@
  * and equal values of different scales (1.0 and 1) become equal keys, one
  * group, as PostgreSQL compares numerics. Keys of other types pass through
  * unchanged; without a NUMERIC key the backend is called directly.
+ *
+ * Equi-join keys need equality only, not order, and both sides must agree:
+ * there a NUMERIC value becomes its canonical image, the value with its
+ * trailing fractional zeros dropped (1.50 -> 15 at scale 1, 0.00 -> 0 at
+ * scale 0) packed as a slot is (m * 64 + scale). Equal values have one
+ * canonical form, so equal images; no common scale is needed, so no value
+ * is too wide for it.
  */
 #include "engine/executor_internal.h"
 #include "engine/numeric.h"
@@ -38,16 +45,34 @@ static void expanded_free(xctx *x, expanded *e) {
     memset(e, 0, sizeof *e);
 }
 
+/* The 16-byte slots of a NUMERIC column of n rows and its validity (NULL
+ * when the column has none), brought to the host: new arrays. */
+static int download_numeric(xctx *x, const attu_vec *v, size_t n, char **d_out, uint8_t **valid_out) {
+    char *d = malloc(n ? n * 16 : 1);
+    uint8_t *valid = v->valid ? malloc(n ? n : 1) : NULL;
+    if (!d || (v->valid && !valid)) { free(d); free(valid); return attu_error_oom(x->err); }
+    if (n && (x->be->download(x->be, d, v->data, 0, n * 16, x->err) ||
+              (valid && x->be->download(x->be, valid, v->valid, 0, n, x->err)))) { free(d); free(valid); return -1; }
+    *d_out = d; *valid_out = valid;
+    return 0;
+}
+
+/* Uploads n int64 words into a new backend buffer. */
+static attu_buf *upload_words(xctx *x, const int64_t *w, size_t n) {
+    attu_buf *b = x->be->alloc(x->be, n ? n * 8 : 8, x->err);
+    if (b && n && x->be->upload(x->be, b, 0, w, n * 8, x->err)) { x->be->free(x->be, b); return NULL; }
+    return b;
+}
+
 /* The two words of one NUMERIC column of n rows. */
 static int split_words(xctx *x, const attu_vec *v, size_t n, attu_buf **hi_out, attu_buf **lo_out) {
     int rc = -1;
-    char *d = malloc(n ? n * 16 : 1);
-    uint8_t *valid = v->valid ? malloc(n ? n : 1) : NULL;
+    char *d = NULL;
+    uint8_t *valid = NULL;
     int64_t *hi = malloc(n ? n * 8 : 8), *lo = malloc(n ? n * 8 : 8);
     attu_buf *bh = NULL, *bl = NULL;
-    if (!d || (v->valid && !valid) || !hi || !lo) { attu_error_oom(x->err); goto out; }
-    if (n && (x->be->download(x->be, d, v->data, 0, n * 16, x->err) ||
-              (valid && x->be->download(x->be, valid, v->valid, 0, n, x->err)))) goto out;
+    if (!hi || !lo) { attu_error_oom(x->err); goto out; }
+    if (download_numeric(x, v, n, &d, &valid)) goto out;
     int scale = 0;
     for (size_t i = 0; i < n; i++) {
         if (valid && !valid[i]) continue;
@@ -69,10 +94,9 @@ static int split_words(xctx *x, const attu_vec *v, size_t n, attu_buf **hi_out, 
         hi[i] = (int64_t)(m >> 64);
         lo[i] = (int64_t)((uint64_t)u ^ (1ULL << 63));
     }
-    bh = x->be->alloc(x->be, n ? n * 8 : 8, x->err);
-    bl = bh ? x->be->alloc(x->be, n ? n * 8 : 8, x->err) : NULL;
-    if (!bh || !bl || (n && (x->be->upload(x->be, bh, 0, hi, n * 8, x->err) ||
-                             x->be->upload(x->be, bl, 0, lo, n * 8, x->err)))) goto out;
+    bh = upload_words(x, hi, n);
+    bl = bh ? upload_words(x, lo, n) : NULL;
+    if (!bh || !bl) goto out;
     *hi_out = bh; *lo_out = bl;
     bh = bl = NULL;
     rc = 0;
@@ -80,6 +104,59 @@ out:
     if (bh) x->be->free(x->be, bh);
     if (bl) x->be->free(x->be, bl);
     free(d); free(valid); free(hi); free(lo);
+    return rc;
+}
+
+/* The canonical image of a NUMERIC slot (see the top of this file). */
+static __int128 canonical_image(const char *slot) {
+    attu_numeric a = attu_numeric_unpack(slot);
+    if (a.m == 0) a.dscale = 0;
+    while (a.dscale > 0 && a.m % 10 == 0) { a.m /= 10; a.dscale--; }
+    return a.m * 64 + a.dscale;     /* |m| < 10^36: inside 128 bits */
+}
+
+int exec_numeric_join_words(xctx *x, const attu_vec *l, size_t nl, const attu_vec *r, size_t nr,
+                            attu_buf **lw, attu_buf **rw, int *nwords) {
+    int rc = -1;
+    const attu_vec *side[2] = { l, r };
+    size_t cnt[2] = { nl, nr };
+    char *d[2] = { NULL, NULL };
+    uint8_t *valid[2] = { NULL, NULL };
+    __int128 *img[2] = { NULL, NULL };
+    int64_t *w = NULL;
+    attu_buf *out[2][2] = { { NULL, NULL }, { NULL, NULL } };
+    bool narrow = true;      /* every image fits one int64 */
+    for (int s = 0; s < 2; s++) {
+        size_t n = cnt[s];
+        if (download_numeric(x, side[s], n, &d[s], &valid[s])) goto done;
+        if (!(img[s] = malloc((n ? n : 1) * sizeof(__int128)))) { attu_error_oom(x->err); goto done; }
+        for (size_t i = 0; i < n; i++) {
+            img[s][i] = valid[s] && !valid[s][i] ? 0 : canonical_image(d[s] + i * 16);
+            if (img[s][i] < INT64_MIN || img[s][i] > INT64_MAX) narrow = false;
+        }
+    }
+    int nw = narrow ? 1 : 2;
+    for (int s = 0; s < 2; s++) {
+        size_t n = cnt[s];
+        if (!(w = malloc((n ? n : 1) * 8))) { attu_error_oom(x->err); goto done; }
+        for (int k = 0; k < nw; k++) {
+            /* narrow: the image; else its high word, then its low bits */
+            for (size_t i = 0; i < n; i++)
+                w[i] = narrow ? (int64_t)img[s][i] : k == 0 ? (int64_t)(img[s][i] >> 64) : (int64_t)(uint64_t)img[s][i];
+            if (!(out[s][k] = upload_words(x, w, n))) goto done;
+        }
+        free(w);
+        w = NULL;
+    }
+    for (int k = 0; k < nw; k++) { lw[k] = out[0][k]; rw[k] = out[1][k]; out[0][k] = out[1][k] = NULL; }
+    *nwords = nw;
+    rc = 0;
+done:
+    for (int s = 0; s < 2; s++) {
+        free(d[s]); free(valid[s]); free(img[s]);
+        for (int k = 0; k < 2; k++) if (out[s][k]) x->be->free(x->be, out[s][k]);
+    }
+    free(w);
     return rc;
 }
 

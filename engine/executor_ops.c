@@ -109,19 +109,28 @@ rel *rel_concat(xctx *x, const rel *a, const rel *b) {
 /* ---- join keys --------------------------------------------------------------------- */
 
 /* One int64 key per row for both sides, equal exactly when every key is
- * equal and none is NULL. Multi-column keys become dense ranks of the
- * sorted union of both sides. */
+ * equal and none is NULL. Each key column gives one int64 word per row
+ * (key_encode), a NUMERIC key one or two (exec_numeric_join_words: equal
+ * values of any display scale give equal words); several words become
+ * dense ranks of the sorted union of both sides. */
 static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr, attu_buf **kl_out, attu_buf **kr_out) {
-    attu_buf **el = calloc((size_t)nk + 1, sizeof *el), **er = calloc((size_t)nk + 1, sizeof *er);
+    int nw = 0, cap = nk * 2;
+    attu_buf **el = calloc((size_t)cap + 1, sizeof *el), **er = calloc((size_t)cap + 1, sizeof *er);
     int rc = -1;
     attu_buf *all = NULL;
     if (!el || !er) { attu_error_oom(x->err); goto out; }
     for (int k = 0; k < nk; k++) {
         if (lk[k]->type.id == ATTU_TYPE_NUMERIC || rk[k]->type.id == ATTU_TYPE_NUMERIC) {
-            /* key_encode's int64 image cannot hold a 16-byte NUMERIC; the
-             * planner keeps numeric equalities as residual predicates */
-            attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "join keys of computed numeric values are not supported");
-            goto out;
+            /* the binder compares NUMERIC with NUMERIC only (EQ_N) */
+            attu_vec lv = vec_of(lk[k]), rv = vec_of(rk[k]);
+            int w = 0;
+            if (lk[k]->type.id != rk[k]->type.id) {
+                attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "a numeric join key meets a key of another type");
+                goto out;
+            }
+            if (exec_numeric_join_words(x, &lv, nl, &rv, nr, el + nw, er + nw, &w)) goto out;
+            nw += w;
+            continue;
         }
         xcol *r = xcol_ref(rk[k]);
         if (lk[k]->type.id == ATTU_TYPE_TEXT && lk[k]->dict != r->dict && r->dict && lk[k]->dict) {
@@ -133,15 +142,16 @@ static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr
             if (!t) goto out;
             r = t;
         }
-        el[k] = buf_i64(x, nl);
-        er[k] = buf_i64(x, nr);
+        el[nw] = buf_i64(x, nl);
+        er[nw] = buf_i64(x, nr);
         attu_vec lv = vec_of(lk[k]), rv = vec_of(r);
-        int bad = !el[k] || !er[k] || x->be->key_encode(x->be, &lv, nl, INT64_MIN, el[k], x->err) ||
-                  x->be->key_encode(x->be, &rv, nr, INT64_MIN + 1, er[k], x->err);
+        int bad = !el[nw] || !er[nw] || x->be->key_encode(x->be, &lv, nl, INT64_MIN, el[nw], x->err) ||
+                  x->be->key_encode(x->be, &rv, nr, INT64_MIN + 1, er[nw], x->err);
+        nw++;
         xcol_unref(x, r);
         if (bad) goto out;
     }
-    if (nk == 1) {
+    if (nw == 1) {
         *kl_out = el[0]; *kr_out = er[0];
         el[0] = er[0] = NULL;
         rc = 0;
@@ -149,16 +159,16 @@ static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr
     }
     {
         size_t n = nl + nr;
-        attu_buf **cat = calloc((size_t)nk + 1, sizeof *cat);
-        attu_sort_key *keys = calloc((size_t)nk + 1, sizeof *keys);
-        attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
+        attu_buf **cat = calloc((size_t)nw + 1, sizeof *cat);
+        attu_sort_key *keys = calloc((size_t)nw + 1, sizeof *keys);
+        attu_vec *kv = calloc((size_t)nw + 1, sizeof *kv);
         attu_buf *perm = buf_i64(x, n), *heads = NULL, *off = NULL, *seg = NULL, *idx = NULL;
         size_t nh = 0;
         int ok = cat && keys && kv && perm;
         if (!ok && !x->err->set) attu_error_oom(x->err);
         idx = ok ? buf_i64(x, n) : NULL;
         ok = ok && idx && !x->be->iota(x->be, idx, 0, n, x->err);
-        for (int k = 0; k < nk && ok; k++) {
+        for (int k = 0; k < nw && ok; k++) {
             cat[k] = buf_i64(x, n);
             if (!cat[k]) { ok = 0; break; }
             attu_buf a = view(cat[k], 0, nl * 8), b = view(cat[k], nl * 8, nr * 8);
@@ -167,8 +177,8 @@ static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr
             kv[k] = (attu_vec){ attu_type_make(ATTU_TYPE_INT64), cat[k], NULL, NULL };
             keys[k].col = kv[k];
         }
-        ok = ok && !exec_sort(x, keys, nk, n, perm);
-        ok = ok && !exec_segment_heads(x, kv, nk, perm, n, &heads, &nh);
+        ok = ok && !exec_sort(x, keys, nw, n, perm);
+        ok = ok && !exec_segment_heads(x, kv, nw, perm, n, &heads, &nh);
         if (ok) {
             off = buf_i64(x, nh + 1);
             int64_t end = (int64_t)n;
@@ -190,12 +200,12 @@ static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr
             if (ok) { *kl_out = kl; *kr_out = kr; rc = 0; }
             else { free_buf(x, kl); free_buf(x, kr); }
         }
-        for (int k = 0; k < nk && cat; k++) free_buf(x, cat[k]);
+        for (int k = 0; k < nw && cat; k++) free_buf(x, cat[k]);
         free(cat); free(keys); free(kv);
         free_buf(x, perm); free_buf(x, heads); free_buf(x, off); free_buf(x, seg); free_buf(x, idx);
     }
 out:
-    for (int k = 0; k < nk; k++) { if (el) free_buf(x, el[k]); if (er) free_buf(x, er[k]); }
+    for (int k = 0; k < cap; k++) { if (el) free_buf(x, el[k]); if (er) free_buf(x, er[k]); }
     free(el); free(er);
     free_buf(x, all);
     return rc;

@@ -88,8 +88,11 @@ static attu_lplan *filter_local(bctx *c, attu_lplan *in, attu_bexpr **local, int
     return lf;
 }
 
+/* An equality that can be a join key (NUMERIC ones too: join_keys makes
+ * equal values of any display scale equal keys). */
 static bool is_equi(const attu_bexpr *e) {
-    return e->kind == BX_CALL && (e->op == ATTU_OP_EQ_I || e->op == ATTU_OP_EQ_F || e->op == ATTU_OP_EQ_S);
+    return e->kind == BX_CALL && (e->op == ATTU_OP_EQ_I || e->op == ATTU_OP_EQ_F || e->op == ATTU_OP_EQ_S ||
+                                  e->op == ATTU_OP_EQ_N);
 }
 
 /* Makes an inner/left join of l and r with condition cond (over l ++ r):
