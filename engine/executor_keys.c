@@ -5,12 +5,11 @@
  * bytes (the GPU's comparators and radix passes read one int64 image per
  * value), so a NUMERIC key (a 16-byte slot, engine/numeric.h) never reaches
  * them as it is. Instead it becomes two INT64 keys with the same direction
- * and NULLs: every value rescaled to the largest display scale among the
- * rows, as one 128-bit integer, split into its high word (signed) and its
- * low word with the sign bit flipped (so that signed order is the word's
- * unsigned order). Lexicographic order of the pair is the values' order,
- * and equal values of different scales (1.0 and 1) become equal keys, one
- * group, as PostgreSQL compares numerics. Keys of other types pass through
+ * and NULLs: the halves of its order image (order_image: sign, decimal
+ * weight and left-aligned digits in 128 bits, so no common scale is
+ * needed and no value is too wide). Lexicographic order of the pair is the
+ * values' order, and equal values of different scales (1.0 and 1) become
+ * equal keys, one group, as PostgreSQL compares numerics. Keys of other types pass through
  * unchanged; without a NUMERIC key the backend is called directly.
  *
  * Equi-join keys need equality only, not order, and both sides must agree:
@@ -64,7 +63,28 @@ static attu_buf *upload_words(xctx *x, const int64_t *w, size_t n) {
     return b;
 }
 
-/* The two words of one NUMERIC column of n rows. */
+/* The order image of a NUMERIC slot: an unsigned 128-bit integer whose
+ * order is the values' order, equal for equal values of any dscale. A
+ * nonzero |v| with k digits in m and weight e = k - dscale (-35..36) is
+ * P = (e + 64) << 120 | M, M = |m| * 10^(36 - k) its digits left-aligned
+ * (10^35 <= M < 10^36 < 2^120): a larger weight is a larger magnitude, and
+ * at one weight the digits decide. Positive values map to 2^127 + P, zero
+ * to 2^127, negative ones to 2^127 - 1 - P (reversed). */
+static unsigned __int128 order_image(const char *slot) {
+    const unsigned __int128 top = (unsigned __int128)1 << 127;
+    attu_numeric a = attu_numeric_unpack(slot);
+    if (a.m == 0) return top;
+    unsigned __int128 M = a.m < 0 ? (unsigned __int128)0 - (unsigned __int128)a.m : (unsigned __int128)a.m;
+    int k = 0;
+    for (unsigned __int128 t = M; t; t /= 10) k++;
+    for (int j = k; j < ATTU_NUMERIC_MAX_DIGITS; j++) M *= 10;
+    unsigned __int128 P = ((unsigned __int128)(k - a.dscale + 64) << 120) | M;
+    return a.m > 0 ? top + P : top - 1 - P;
+}
+
+/* The two words of one NUMERIC column of n rows: its order images' high
+ * and low halves, each with the sign bit flipped (so that signed order is
+ * the halves' unsigned order). */
 static int split_words(xctx *x, const attu_vec *v, size_t n, attu_buf **hi_out, attu_buf **lo_out) {
     int rc = -1;
     char *d = NULL;
@@ -73,25 +93,11 @@ static int split_words(xctx *x, const attu_vec *v, size_t n, attu_buf **hi_out, 
     attu_buf *bh = NULL, *bl = NULL;
     if (!hi || !lo) { attu_error_oom(x->err); goto out; }
     if (download_numeric(x, v, n, &d, &valid)) goto out;
-    int scale = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (valid && !valid[i]) continue;
-        attu_numeric a = attu_numeric_unpack(d + i * 16);
-        if (a.dscale > scale) scale = a.dscale;
-    }
     for (size_t i = 0; i < n; i++) {
         hi[i] = lo[i] = 0;
         if (valid && !valid[i]) continue;
-        attu_numeric a = attu_numeric_unpack(d + i * 16);
-        __int128 m = a.m;
-        for (int k = a.dscale; k < scale; k++)
-            if (__builtin_mul_overflow(m, 10, &m)) {
-                attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                               "numeric sort key values span too many digits (more than 38 at a common scale)");
-                goto out;
-            }
-        unsigned __int128 u = (unsigned __int128)m;
-        hi[i] = (int64_t)(m >> 64);
+        unsigned __int128 u = order_image(d + i * 16);
+        hi[i] = (int64_t)((uint64_t)(u >> 64) ^ (1ULL << 63));
         lo[i] = (int64_t)((uint64_t)u ^ (1ULL << 63));
     }
     bh = upload_words(x, hi, n);
