@@ -302,11 +302,14 @@ static int add_numeric(attu_reducer *r, attu_numeric v, int isnull, attu_error *
         if (!r->has) r->nacc = v;
         else if (attu_numeric_add(r->nacc, v, &r->nacc, err)) return -1;
         break;
+    /* of equal values of different scales the later one wins, as
+     * PostgreSQL's numeric_smaller / numeric_larger(state, value) return
+     * the value unless the state is strictly smaller / larger */
     case ATTU_REDUCE_MIN:
-        if (!r->has || attu_numeric_cmp(v, r->nacc) < 0) r->nacc = v;
+        if (!r->has || attu_numeric_cmp(v, r->nacc) <= 0) r->nacc = v;
         break;
     case ATTU_REDUCE_MAX:
-        if (!r->has || attu_numeric_cmp(v, r->nacc) > 0) r->nacc = v;
+        if (!r->has || attu_numeric_cmp(v, r->nacc) >= 0) r->nacc = v;
         break;
     case ATTU_REDUCE_ANY:
         if (!r->has) r->nacc = v;

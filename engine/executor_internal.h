@@ -59,6 +59,13 @@ int exec_segmented_sort(xctx *x, const attu_sort_key *keys, int nkeys, const att
                         size_t nseg, attu_buf *perm, size_t n);
 int exec_segment_heads(xctx *x, const attu_vec *keys, int nkeys, const attu_buf *perm, size_t n,
                        attu_buf **heads_out, size_t *nheads_out);
+/* A NUMERIC equi-join key of both sides (l: nl rows, r: nr rows) as int64
+ * words per row, equal exactly when the values are equal whatever their
+ * display scales (1.0 and 1.00): one word each (*nwords = 1) when every
+ * value's canonical image fits 64 bits, else two. NULL rows get 0 (the join
+ * drops them by their validity). Words are new buffers in lw[] / rw[]. */
+int exec_numeric_join_words(xctx *x, const attu_vec *l, size_t nl, const attu_vec *r, size_t nr,
+                            attu_buf **lw, attu_buf **rw, int *nwords);
 
 rel *run_join(xctx *x, attu_stage *s, rel *l, rel *r);
 rel *run_cross(xctx *x, attu_stage *s, rel *l, rel *r);

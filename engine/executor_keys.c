@@ -5,13 +5,19 @@
  * bytes (the GPU's comparators and radix passes read one int64 image per
  * value), so a NUMERIC key (a 16-byte slot, engine/numeric.h) never reaches
  * them as it is. Instead it becomes two INT64 keys with the same direction
- * and NULLs: every value rescaled to the largest display scale among the
- * rows, as one 128-bit integer, split into its high word (signed) and its
- * low word with the sign bit flipped (so that signed order is the word's
- * unsigned order). Lexicographic order of the pair is the values' order,
- * and equal values of different scales (1.0 and 1) become equal keys, one
- * group, as PostgreSQL compares numerics. Keys of other types pass through
+ * and NULLs: the halves of its order image (order_image: sign, decimal
+ * weight and left-aligned digits in 128 bits, so no common scale is
+ * needed and no value is too wide). Lexicographic order of the pair is the
+ * values' order, and equal values of different scales (1.0 and 1) become
+ * equal keys, one group, as PostgreSQL compares numerics. Keys of other types pass through
  * unchanged; without a NUMERIC key the backend is called directly.
+ *
+ * Equi-join keys need equality only, not order, and both sides must agree:
+ * there a NUMERIC value becomes its canonical image, the value with its
+ * trailing fractional zeros dropped (1.50 -> 15 at scale 1, 0.00 -> 0 at
+ * scale 0) packed as a slot is (m * 64 + scale). Equal values have one
+ * canonical form, so equal images; no common scale is needed, so no value
+ * is too wide for it.
  */
 #include "engine/executor_internal.h"
 #include "engine/numeric.h"
@@ -38,41 +44,65 @@ static void expanded_free(xctx *x, expanded *e) {
     memset(e, 0, sizeof *e);
 }
 
-/* The two words of one NUMERIC column of n rows. */
-static int split_words(xctx *x, const attu_vec *v, size_t n, attu_buf **hi_out, attu_buf **lo_out) {
-    int rc = -1;
+/* The 16-byte slots of a NUMERIC column of n rows and its validity (NULL
+ * when the column has none), brought to the host: new arrays. */
+static int download_numeric(xctx *x, const attu_vec *v, size_t n, char **d_out, uint8_t **valid_out) {
     char *d = malloc(n ? n * 16 : 1);
     uint8_t *valid = v->valid ? malloc(n ? n : 1) : NULL;
+    if (!d || (v->valid && !valid)) { free(d); free(valid); return attu_error_oom(x->err); }
+    if (n && (x->be->download(x->be, d, v->data, 0, n * 16, x->err) ||
+              (valid && x->be->download(x->be, valid, v->valid, 0, n, x->err)))) { free(d); free(valid); return -1; }
+    *d_out = d; *valid_out = valid;
+    return 0;
+}
+
+/* Uploads n int64 words into a new backend buffer. */
+static attu_buf *upload_words(xctx *x, const int64_t *w, size_t n) {
+    attu_buf *b = x->be->alloc(x->be, n ? n * 8 : 8, x->err);
+    if (b && n && x->be->upload(x->be, b, 0, w, n * 8, x->err)) { x->be->free(x->be, b); return NULL; }
+    return b;
+}
+
+/* The order image of a NUMERIC slot: an unsigned 128-bit integer whose
+ * order is the values' order, equal for equal values of any dscale. A
+ * nonzero |v| with k digits in m and weight e = k - dscale (-35..36) is
+ * P = (e + 64) << 120 | M, M = |m| * 10^(36 - k) its digits left-aligned
+ * (10^35 <= M < 10^36 < 2^120): a larger weight is a larger magnitude, and
+ * at one weight the digits decide. Positive values map to 2^127 + P, zero
+ * to 2^127, negative ones to 2^127 - 1 - P (reversed). */
+static unsigned __int128 order_image(const char *slot) {
+    const unsigned __int128 top = (unsigned __int128)1 << 127;
+    attu_numeric a = attu_numeric_unpack(slot);
+    if (a.m == 0) return top;
+    unsigned __int128 M = a.m < 0 ? (unsigned __int128)0 - (unsigned __int128)a.m : (unsigned __int128)a.m;
+    int k = 0;
+    for (unsigned __int128 t = M; t; t /= 10) k++;
+    for (int j = k; j < ATTU_NUMERIC_MAX_DIGITS; j++) M *= 10;
+    unsigned __int128 P = ((unsigned __int128)(k - a.dscale + 64) << 120) | M;
+    return a.m > 0 ? top + P : top - 1 - P;
+}
+
+/* The two words of one NUMERIC column of n rows: its order images' high
+ * and low halves, each with the sign bit flipped (so that signed order is
+ * the halves' unsigned order). */
+static int split_words(xctx *x, const attu_vec *v, size_t n, attu_buf **hi_out, attu_buf **lo_out) {
+    int rc = -1;
+    char *d = NULL;
+    uint8_t *valid = NULL;
     int64_t *hi = malloc(n ? n * 8 : 8), *lo = malloc(n ? n * 8 : 8);
     attu_buf *bh = NULL, *bl = NULL;
-    if (!d || (v->valid && !valid) || !hi || !lo) { attu_error_oom(x->err); goto out; }
-    if (n && (x->be->download(x->be, d, v->data, 0, n * 16, x->err) ||
-              (valid && x->be->download(x->be, valid, v->valid, 0, n, x->err)))) goto out;
-    int scale = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (valid && !valid[i]) continue;
-        attu_numeric a = attu_numeric_unpack(d + i * 16);
-        if (a.dscale > scale) scale = a.dscale;
-    }
+    if (!hi || !lo) { attu_error_oom(x->err); goto out; }
+    if (download_numeric(x, v, n, &d, &valid)) goto out;
     for (size_t i = 0; i < n; i++) {
         hi[i] = lo[i] = 0;
         if (valid && !valid[i]) continue;
-        attu_numeric a = attu_numeric_unpack(d + i * 16);
-        __int128 m = a.m;
-        for (int k = a.dscale; k < scale; k++)
-            if (__builtin_mul_overflow(m, 10, &m)) {
-                attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                               "numeric sort key values span too many digits (more than 38 at a common scale)");
-                goto out;
-            }
-        unsigned __int128 u = (unsigned __int128)m;
-        hi[i] = (int64_t)(m >> 64);
+        unsigned __int128 u = order_image(d + i * 16);
+        hi[i] = (int64_t)((uint64_t)(u >> 64) ^ (1ULL << 63));
         lo[i] = (int64_t)((uint64_t)u ^ (1ULL << 63));
     }
-    bh = x->be->alloc(x->be, n ? n * 8 : 8, x->err);
-    bl = bh ? x->be->alloc(x->be, n ? n * 8 : 8, x->err) : NULL;
-    if (!bh || !bl || (n && (x->be->upload(x->be, bh, 0, hi, n * 8, x->err) ||
-                             x->be->upload(x->be, bl, 0, lo, n * 8, x->err)))) goto out;
+    bh = upload_words(x, hi, n);
+    bl = bh ? upload_words(x, lo, n) : NULL;
+    if (!bh || !bl) goto out;
     *hi_out = bh; *lo_out = bl;
     bh = bl = NULL;
     rc = 0;
@@ -80,6 +110,59 @@ out:
     if (bh) x->be->free(x->be, bh);
     if (bl) x->be->free(x->be, bl);
     free(d); free(valid); free(hi); free(lo);
+    return rc;
+}
+
+/* The canonical image of a NUMERIC slot (see the top of this file). */
+static __int128 canonical_image(const char *slot) {
+    attu_numeric a = attu_numeric_unpack(slot);
+    if (a.m == 0) a.dscale = 0;
+    while (a.dscale > 0 && a.m % 10 == 0) { a.m /= 10; a.dscale--; }
+    return a.m * 64 + a.dscale;     /* |m| < 10^36: inside 128 bits */
+}
+
+int exec_numeric_join_words(xctx *x, const attu_vec *l, size_t nl, const attu_vec *r, size_t nr,
+                            attu_buf **lw, attu_buf **rw, int *nwords) {
+    int rc = -1;
+    const attu_vec *side[2] = { l, r };
+    size_t cnt[2] = { nl, nr };
+    char *d[2] = { NULL, NULL };
+    uint8_t *valid[2] = { NULL, NULL };
+    __int128 *img[2] = { NULL, NULL };
+    int64_t *w = NULL;
+    attu_buf *out[2][2] = { { NULL, NULL }, { NULL, NULL } };
+    bool narrow = true;      /* every image fits one int64 */
+    for (int s = 0; s < 2; s++) {
+        size_t n = cnt[s];
+        if (download_numeric(x, side[s], n, &d[s], &valid[s])) goto done;
+        if (!(img[s] = malloc((n ? n : 1) * sizeof(__int128)))) { attu_error_oom(x->err); goto done; }
+        for (size_t i = 0; i < n; i++) {
+            img[s][i] = valid[s] && !valid[s][i] ? 0 : canonical_image(d[s] + i * 16);
+            if (img[s][i] < INT64_MIN || img[s][i] > INT64_MAX) narrow = false;
+        }
+    }
+    int nw = narrow ? 1 : 2;
+    for (int s = 0; s < 2; s++) {
+        size_t n = cnt[s];
+        if (!(w = malloc((n ? n : 1) * 8))) { attu_error_oom(x->err); goto done; }
+        for (int k = 0; k < nw; k++) {
+            /* narrow: the image; else its high word, then its low bits */
+            for (size_t i = 0; i < n; i++)
+                w[i] = narrow ? (int64_t)img[s][i] : k == 0 ? (int64_t)(img[s][i] >> 64) : (int64_t)(uint64_t)img[s][i];
+            if (!(out[s][k] = upload_words(x, w, n))) goto done;
+        }
+        free(w);
+        w = NULL;
+    }
+    for (int k = 0; k < nw; k++) { lw[k] = out[0][k]; rw[k] = out[1][k]; out[0][k] = out[1][k] = NULL; }
+    *nwords = nw;
+    rc = 0;
+done:
+    for (int s = 0; s < 2; s++) {
+        free(d[s]); free(valid[s]); free(img[s]);
+        for (int k = 0; k < 2; k++) if (out[s][k]) x->be->free(x->be, out[s][k]);
+    }
+    free(w);
     return rc;
 }
 

@@ -109,24 +109,32 @@ rel *rel_concat(xctx *x, const rel *a, const rel *b) {
 /* ---- join keys --------------------------------------------------------------------- */
 
 /* One int64 key per row for both sides, equal exactly when every key is
- * equal and none is NULL. Multi-column keys become dense ranks of the
- * sorted union of both sides. */
-/* The int64 key images of both sides of an equi-join (one column per side
- * when nk > 1: the keys' group numbers). skip_left / skip_right (nk = 1
- * only) leave that side's image out (NULL): inner_join_pairs reads the
- * column itself when it can, and encodes it only when it must. */
+ * equal and none is NULL. Each key column gives one int64 word per row
+ * (key_encode), a NUMERIC key one or two (exec_numeric_join_words: equal
+ * values of any display scale give equal words); several words become
+ * dense ranks of the sorted union of both sides. skip_left / skip_right
+ * (one key column, not NUMERIC) leave that side's image out (NULL):
+ * inner_join_pairs reads the column itself when it can, and encodes it
+ * only when it must. */
 static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr, bool skip_left, bool skip_right,
                      attu_buf **kl_out, attu_buf **kr_out) {
-    attu_buf **el = calloc((size_t)nk + 1, sizeof *el), **er = calloc((size_t)nk + 1, sizeof *er);
+    int nw = 0, cap = nk * 2;
+    attu_buf **el = calloc((size_t)cap + 1, sizeof *el), **er = calloc((size_t)cap + 1, sizeof *er);
     int rc = -1;
     attu_buf *all = NULL;
     if (!el || !er) { attu_error_oom(x->err); goto out; }
     for (int k = 0; k < nk; k++) {
         if (lk[k]->type.id == ATTU_TYPE_NUMERIC || rk[k]->type.id == ATTU_TYPE_NUMERIC) {
-            /* key_encode's int64 image cannot hold a 16-byte NUMERIC; the
-             * planner keeps numeric equalities as residual predicates */
-            attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "join keys of computed numeric values are not supported");
-            goto out;
+            /* the binder compares NUMERIC with NUMERIC only (EQ_N) */
+            attu_vec lv = vec_of(lk[k]), rv = vec_of(rk[k]);
+            int w = 0;
+            if (lk[k]->type.id != rk[k]->type.id) {
+                attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "a numeric join key meets a key of another type");
+                goto out;
+            }
+            if (exec_numeric_join_words(x, &lv, nl, &rv, nr, el + nw, er + nw, &w)) goto out;
+            nw += w;
+            continue;
         }
         xcol *r = xcol_ref(rk[k]);
         if (lk[k]->type.id == ATTU_TYPE_TEXT && lk[k]->dict != r->dict && r->dict && lk[k]->dict) {
@@ -139,15 +147,16 @@ static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr
             r = t;
         }
         bool sl = nk == 1 && skip_left, sr = nk == 1 && skip_right;
-        el[k] = sl ? NULL : buf_i64(x, nl);
-        er[k] = sr ? NULL : buf_i64(x, nr);
+        el[nw] = sl ? NULL : buf_i64(x, nl);
+        er[nw] = sr ? NULL : buf_i64(x, nr);
         attu_vec lv = vec_of(lk[k]), rv = vec_of(r);
-        int bad = (!sl && (!el[k] || x->be->key_encode(x->be, &lv, nl, INT64_MIN, el[k], x->err))) ||
-                  (!sr && (!er[k] || x->be->key_encode(x->be, &rv, nr, INT64_MIN + 1, er[k], x->err)));
+        int bad = (!sl && (!el[nw] || x->be->key_encode(x->be, &lv, nl, INT64_MIN, el[nw], x->err))) ||
+                  (!sr && (!er[nw] || x->be->key_encode(x->be, &rv, nr, INT64_MIN + 1, er[nw], x->err)));
+        nw++;
         xcol_unref(x, r);
         if (bad) goto out;
     }
-    if (nk == 1) {
+    if (nw == 1) {
         *kl_out = el[0]; *kr_out = er[0];
         el[0] = er[0] = NULL;
         rc = 0;
@@ -155,16 +164,16 @@ static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr
     }
     {
         size_t n = nl + nr;
-        attu_buf **cat = calloc((size_t)nk + 1, sizeof *cat);
-        attu_sort_key *keys = calloc((size_t)nk + 1, sizeof *keys);
-        attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
+        attu_buf **cat = calloc((size_t)nw + 1, sizeof *cat);
+        attu_sort_key *keys = calloc((size_t)nw + 1, sizeof *keys);
+        attu_vec *kv = calloc((size_t)nw + 1, sizeof *kv);
         attu_buf *perm = buf_i64(x, n), *heads = NULL, *off = NULL, *seg = NULL, *idx = NULL;
         size_t nh = 0;
         int ok = cat && keys && kv && perm;
         if (!ok && !x->err->set) attu_error_oom(x->err);
         idx = ok ? buf_i64(x, n) : NULL;
         ok = ok && idx && !x->be->iota(x->be, idx, 0, n, x->err);
-        for (int k = 0; k < nk && ok; k++) {
+        for (int k = 0; k < nw && ok; k++) {
             cat[k] = buf_i64(x, n);
             if (!cat[k]) { ok = 0; break; }
             attu_buf a = view(cat[k], 0, nl * 8), b = view(cat[k], nl * 8, nr * 8);
@@ -173,8 +182,8 @@ static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr
             kv[k] = (attu_vec){ attu_type_make(ATTU_TYPE_INT64), cat[k], NULL, NULL };
             keys[k].col = kv[k];
         }
-        ok = ok && !exec_sort(x, keys, nk, n, perm);
-        ok = ok && !exec_segment_heads(x, kv, nk, perm, n, &heads, &nh);
+        ok = ok && !exec_sort(x, keys, nw, n, perm);
+        ok = ok && !exec_segment_heads(x, kv, nw, perm, n, &heads, &nh);
         if (ok) {
             off = buf_i64(x, nh + 1);
             int64_t end = (int64_t)n;
@@ -196,12 +205,12 @@ static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr
             if (ok) { *kl_out = kl; *kr_out = kr; rc = 0; }
             else { free_buf(x, kl); free_buf(x, kr); }
         }
-        for (int k = 0; k < nk && cat; k++) free_buf(x, cat[k]);
+        for (int k = 0; k < nw && cat; k++) free_buf(x, cat[k]);
         free(cat); free(keys); free(kv);
         free_buf(x, perm); free_buf(x, heads); free_buf(x, off); free_buf(x, seg); free_buf(x, idx);
     }
 out:
-    for (int k = 0; k < nk; k++) { if (el) free_buf(x, el[k]); if (er) free_buf(x, er[k]); }
+    for (int k = 0; k < cap; k++) { if (el) free_buf(x, el[k]); if (er) free_buf(x, er[k]); }
     free(el); free(er);
     free_buf(x, all);
     return rc;
@@ -1263,12 +1272,24 @@ static int64_t load_i(const void *d, attu_type_id t, size_t i) {
     }
 }
 
-/* Aggregate state over one frame, or the running state of the default frames. */
-/* s128: the exact sum of an integer or decimal avg (its NUMERIC result). */
-typedef struct win_acc { int64_t cnt, si; double sf, sxx; bool has; __int128 s128; } win_acc;
+/* Aggregate state over one frame, or the running state of the default frames.
+ * Sums with a NUMERIC result (avg of exact numbers; sum of bigint, decimal
+ * or NUMERIC) are exact: ns, an attu_numeric whose dscale is the largest
+ * among the frame's values (PostgreSQL's sum), raising 22003 past NUMERIC's
+ * 36 digits as the plain aggregate does; nscale counts the frame's values
+ * of each dscale, so that a sliding frame can drop its largest scale when
+ * the last value of that scale leaves it. min / max of NUMERIC keep their
+ * value (with its own dscale) in ns too. */
+typedef struct win_acc {
+    int64_t cnt, si; double sf, sxx; bool has;
+    attu_numeric ns;
+    int64_t nscale[ATTU_NUMERIC_MAX_DIGITS + 1];
+} win_acc;
+
+static void win_acc_reset(win_acc *acc) { memset(acc, 0, sizeof *acc); }
 
 /* The outcome of adding a row to a window aggregate. */
-enum { WIN_OK = 0, WIN_INT_OVERFLOW, WIN_FLOAT_OVERFLOW };
+enum { WIN_OK = 0, WIN_INT_OVERFLOW, WIN_FLOAT_OVERFLOW, WIN_ERROR_SET };
 
 /* PostgreSQL's float accumulation, one float input v: a sum adds as float8pl
  * (float4pl, rounding each step, for real) and an average keeps
@@ -1297,24 +1318,56 @@ static int win_float_add(int op, bool f4, int64_t n, double *sx, double *sxx, bo
 }
 
 static int win_error(xctx *x, int rc) {
+    if (rc == WIN_ERROR_SET) return -1;     /* the numeric arithmetic has set it */
     return attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0,
                           rc == WIN_FLOAT_OVERFLOW ? "value out of range: overflow" : "bigint out of range");
 }
 
+/* Whether aggregate g adds its argument exactly, as a numeric: avg of an
+ * integer or decimal, any aggregate of a NUMERIC argument, and sums with a
+ * NUMERIC result (of bigint and decimal). */
+static bool win_numeric(const attu_stage_agg *g, const xcol *a) {
+    if (!a || g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR) return false;
+    if (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT) return false;
+    return a->type.id == ATTU_TYPE_NUMERIC || g->op == ATTU_REDUCE_AVG_SUM || g->out_type.id == ATTU_TYPE_NUMERIC;
+}
+
+/* The exact argument at row as a numeric (a DECIMAL keeps its scale). */
+static attu_numeric win_num(const xcol *a, const void *ad, size_t row) {
+    if (a->type.id == ATTU_TYPE_NUMERIC) return attu_numeric_unpack((const char *)ad + row * 16);
+    return attu_numeric_from_decimal(load_i(ad, a->type.id, row), a->type.id == ATTU_TYPE_DECIMAL ? a->type.scale : 0);
+}
+
 /* Adds the row `row` to acc for aggregate g over the argument column a
- * (data ad, validity av). Returns WIN_OK or the overflow met. */
-static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, const void *ad, const uint8_t *av, size_t row) {
+ * (data ad, validity av). Returns WIN_OK or the overflow met (with
+ * WIN_ERROR_SET, err holds it). */
+static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, const void *ad, const uint8_t *av, size_t row,
+                       attu_error *err) {
     if (g->op == ATTU_REDUCE_COUNT_STAR) { acc->cnt++; return WIN_OK; }
     if (av && !av[row]) return WIN_OK;
     acc->cnt++;
+    if (g->op == ATTU_REDUCE_COUNT) return WIN_OK;
+    if (win_numeric(g, a)) {
+        attu_numeric v = win_num(a, ad, row);
+        if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
+            if (!acc->has) acc->ns = v;
+            else if (attu_numeric_add(acc->ns, v, &acc->ns, err)) return WIN_ERROR_SET;
+            acc->nscale[v.dscale]++;
+        } else if (g->op == ATTU_REDUCE_MIN || g->op == ATTU_REDUCE_MAX) {
+            /* PostgreSQL's numeric_smaller / numeric_larger keep the later
+             * of equal values (1.0, then 1.00: 1.00) */
+            int c = acc->has ? attu_numeric_cmp(v, acc->ns) : 0;
+            if (!acc->has || (g->op == ATTU_REDUCE_MAX ? c >= 0 : c <= 0)) acc->ns = v;
+        }
+        acc->has = true;
+        return WIN_OK;
+    }
     bool afl = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT;
     if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
         if (afl) {
             int rc = win_float_add(g->op, a->type.id == ATTU_TYPE_FLOAT32, acc->cnt, &acc->sf, &acc->sxx, acc->has,
                                    load_f(ad, a->type.id, row));
             if (rc) return rc;
-        } else if (g->op == ATTU_REDUCE_AVG_SUM || g->out_type.id == ATTU_TYPE_NUMERIC) {
-            acc->s128 += load_i(ad, a->type.id, row);   /* avg, sum(bigint): numeric, never overflows */
         } else if (__builtin_add_overflow(acc->si, load_i(ad, a->type.id, row), &acc->si)) return WIN_INT_OVERFLOW;
         acc->has = true;
     } else if (g->op == ATTU_REDUCE_MIN || g->op == ATTU_REDUCE_MAX) {
@@ -1323,6 +1376,36 @@ static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, con
         else { int64_t v = load_i(ad, a->type.id, row); if (!acc->has || (mx ? v > acc->si : v < acc->si)) acc->si = v; }
         acc->has = true;
     }
+    return WIN_OK;
+}
+
+/* Whether a sliding frame can take rows out of aggregate g's state
+ * (win_acc_remove): counts, and sums of exact arguments. */
+static bool win_slides(const attu_stage_agg *g, const xcol *a) {
+    if (g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR) return true;
+    return (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) && a && attu_type_mclass(a->type.id) != ATTU_MC_FLOAT;
+}
+
+/* Takes the row `row`, added earlier, out of acc (win_slides aggregates
+ * only). An exact sum keeps the dscale of the values still in the frame:
+ * when the last value of the largest dscale leaves, the sum (whose digits
+ * past the next largest dscale are then zeros) is rescaled down to it, as
+ * PostgreSQL's do_numeric_discard restarts the sum. */
+static int win_acc_remove(win_acc *acc, const attu_stage_agg *g, const xcol *a, const void *ad, const uint8_t *av, size_t row,
+                          attu_error *err) {
+    if (g->op == ATTU_REDUCE_COUNT_STAR) { acc->cnt--; return WIN_OK; }
+    if (av && !av[row]) return WIN_OK;
+    acc->cnt--;
+    if (g->op == ATTU_REDUCE_COUNT) return WIN_OK;
+    acc->has = acc->cnt > 0;
+    if (!win_numeric(g, a)) { acc->si -= load_i(ad, a->type.id, row); return WIN_OK; }   /* sum(integer): stays in bigint */
+    attu_numeric v = win_num(a, ad, row);
+    acc->nscale[v.dscale]--;
+    if (!acc->has) { acc->ns.m = 0; acc->ns.dscale = 0; return WIN_OK; }
+    if (attu_numeric_sub(acc->ns, v, &acc->ns, err)) return WIN_ERROR_SET;
+    int d = acc->ns.dscale;
+    while (d > 0 && acc->nscale[d] == 0) d--;
+    for (; acc->ns.dscale > d; acc->ns.dscale--) acc->ns.m /= 10;
     return WIN_OK;
 }
 
@@ -1561,14 +1644,14 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     for (size_t s = 0; s < nph; s++) {
         size_t b = (size_t)hp[s], e = s + 1 < nph ? (size_t)hp[s + 1] : n;
         int64_t rank = 0, dense = 0;
-        /* running aggregate state */
-        int64_t cnt = 0, si = 0; double sf = 0, sxx = 0; bool has = false;
-        __int128 s128 = 0;
+        /* run: the running state of the default frames; wacc: the state of
+         * the general frame [wfs, wfe) last aggregated; tmp: a frame
+         * aggregated afresh. cur points at the state the rows read. */
+        win_acc run, wacc, tmp;
+        win_acc_reset(&run); win_acc_reset(&wacc);
+        const win_acc *cur = &run;
         int wrc;
-        /* general frames: the state of the frame [wfs, wfe) last aggregated */
-        win_acc wacc = { 0, 0, 0, 0, false, 0 };
         size_t wfs = b, wfe = b;
-        __int128 w128 = 0; int64_t wnn = 0;
         size_t pos = b;
         if (g->win == ATTU_WIN_AGG && g->frame == 1) {
             /* the whole partition is the frame of every row */
@@ -1582,32 +1665,9 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
             else pe = e;      /* no ORDER BY (or the whole frame): one peer group */
             dense++;
             rank = (int64_t)(pos - b) + 1;
-            if (g->win == ATTU_WIN_AGG && g->frame < 3) {
-                for (size_t q = pos; q < pe; q++) {
-                    size_t row = (size_t)pp[q];
-                    if (g->op == ATTU_REDUCE_COUNT_STAR) { cnt++; continue; }
-                    if (av && !av[row]) continue;
-                    cnt++;
-                    bool afl = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT;
-                    if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
-                        if (afl) {
-                            int frc = win_float_add(g->op, a->type.id == ATTU_TYPE_FLOAT32, cnt, &sf, &sxx, has,
-                                                    load_f(ad, a->type.id, row));
-                            if (frc) { free(ph8); win_error(x, frc); goto done; }
-                        } else if (g->op == ATTU_REDUCE_AVG_SUM || nv) {
-                            s128 += load_i(ad, a->type.id, row);   /* avg, sum(bigint): numeric */
-                        } else if (__builtin_add_overflow(si, load_i(ad, a->type.id, row), &si)) {
-                            free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
-                        }
-                        has = true;
-                    } else if (g->op == ATTU_REDUCE_MIN || g->op == ATTU_REDUCE_MAX) {
-                        bool mx = g->op == ATTU_REDUCE_MAX;
-                        if (afl) { double v = load_f(ad, a->type.id, row); if (!has || (mx ? v > sf : v < sf)) sf = v; }
-                        else { int64_t v = load_i(ad, a->type.id, row); if (!has || (mx ? v > si : v < si)) si = v; }
-                        has = true;
-                    }
-                }
-            }
+            if (g->win == ATTU_WIN_AGG && g->frame < 3)
+                for (size_t q = pos; q < pe; q++)
+                    if ((wrc = win_acc_add(&run, g, a, ad, av, (size_t)pp[q], x->err))) { free(ph8); win_error(x, wrc); goto done; }
             for (size_t q = pos; q < pe; q++) {
                 size_t row = (size_t)pp[q];
                 size_t fs = b, fe = e;     /* general frames (3, 4): this row's frame */
@@ -1615,54 +1675,36 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                 if (g->frame >= 3 && g->win == ATTU_WIN_AGG) {
                     /* Both ends of the frame only move forward. With the head
                      * fixed (UNBOUNDED PRECEDING) rows are only added; counts
-                     * and integer sums slide (exactly, in 128 bits); other
+                     * and exact sums slide (win_acc_remove); other
                      * aggregates are recomputed over each frame, O(frame) per
                      * row, as PostgreSQL does for aggregates without an
                      * inverse (so float sums add in the same order). */
-                    bool cnt_only = g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR;
-                    bool int_sum = g->op == ATTU_REDUCE_SUM && a && attu_type_mclass(a->type.id) != ATTU_MC_FLOAT;
                     if (g->frame_excl) {
                         /* EXCLUDE: the frame less the excluded rows, in order */
-                        win_acc acc = { 0, 0, 0, 0, false, 0 };
+                        win_acc_reset(&tmp);
                         for (size_t f = fs; f < fe; f++)
-                            if (!win_excluded(g, pos, pe, q, f) && (wrc = win_acc_add(&acc, g, a, ad, av, (size_t)pp[f]))) {
+                            if (!win_excluded(g, pos, pe, q, f) && (wrc = win_acc_add(&tmp, g, a, ad, av, (size_t)pp[f], x->err))) {
                                 free(ph8); win_error(x, wrc); goto done;
                             }
-                        cnt = acc.cnt; si = acc.si; sf = acc.sf; has = acc.has; s128 = acc.s128;
-                    } else if (g->frame_kind[0] == ATTU_WB_UNBOUNDED_PRECEDING) {
-                        for (size_t f = wfe; f < fe; f++)
-                            if ((wrc = win_acc_add(&wacc, g, a, ad, av, (size_t)pp[f]))) {
+                        cur = &tmp;
+                    } else if (g->frame_kind[0] == ATTU_WB_UNBOUNDED_PRECEDING || win_slides(g, a)) {
+                        if (fs >= wfe) { win_acc_reset(&wacc); wfs = wfe = fs; }   /* no overlap: start afresh */
+                        for (; wfs < fs; wfs++)
+                            if ((wrc = win_acc_remove(&wacc, g, a, ad, av, (size_t)pp[wfs], x->err))) {
                                 free(ph8); win_error(x, wrc); goto done;
                             }
-                        if (fe > wfe) wfe = fe;
-                        cnt = wacc.cnt; si = wacc.si; sf = wacc.sf; has = wacc.has; s128 = wacc.s128;
-                    } else if (cnt_only || int_sum) {
-                        if (fs >= wfe) { w128 = 0; wnn = 0; wacc.cnt = 0; wfs = wfe = fs; }
-                        for (; wfs < fs; wfs++) {
-                            size_t r = (size_t)pp[wfs];
-                            if (g->op == ATTU_REDUCE_COUNT_STAR) { wacc.cnt--; continue; }
-                            if (av && !av[r]) continue;
-                            wacc.cnt--; wnn--;
-                            if (int_sum) w128 -= load_i(ad, a->type.id, r);
-                        }
-                        for (; wfe < fe; wfe++) {
-                            size_t r = (size_t)pp[wfe];
-                            if (g->op == ATTU_REDUCE_COUNT_STAR) { wacc.cnt++; continue; }
-                            if (av && !av[r]) continue;
-                            wacc.cnt++; wnn++;
-                            if (int_sum) w128 += load_i(ad, a->type.id, r);
-                        }
-                        if (int_sum && !nv && (w128 > INT64_MAX || w128 < INT64_MIN)) {
-                            free(ph8); attu_error_set(x->err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range"); goto done;
-                        }
-                        cnt = wacc.cnt; si = nv ? 0 : (int64_t)w128; s128 = w128; sf = 0; has = wnn > 0;
+                        for (; wfe < fe; wfe++)
+                            if ((wrc = win_acc_add(&wacc, g, a, ad, av, (size_t)pp[wfe], x->err))) {
+                                free(ph8); win_error(x, wrc); goto done;
+                            }
+                        cur = &wacc;
                     } else {
-                        win_acc acc = { 0, 0, 0, 0, false, 0 };
+                        win_acc_reset(&tmp);
                         for (size_t f = fs; f < fe; f++)
-                            if ((wrc = win_acc_add(&acc, g, a, ad, av, (size_t)pp[f]))) {
+                            if ((wrc = win_acc_add(&tmp, g, a, ad, av, (size_t)pp[f], x->err))) {
                                 free(ph8); win_error(x, wrc); goto done;
                             }
-                        cnt = acc.cnt; si = acc.si; sf = acc.sf; has = acc.has; s128 = acc.s128;
+                        cur = &tmp;
                     }
                 }
                 vv[row] = 1;
@@ -1699,26 +1741,26 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                         vd = dd; vn = dv; vt = dflt->type.id; srow = row;
                     } else srow = (size_t)pp[src];
                     if (vn && !vn[srow]) { vv[row] = 0; break; }
-                    if (fl) vf[row] = load_f(vd, vt, srow); else vi[row] = load_i(vd, vt, srow);
+                    if (nv) memcpy(nv + row * 16, (const char *)vd + srow * 16, 16);   /* NUMERIC: value and default both are */
+                    else if (fl) vf[row] = load_f(vd, vt, srow);
+                    else vi[row] = load_i(vd, vt, srow);
                     break;
                 }
                 default:
-                    if (g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR) { vi[row] = cnt; break; }
-                    if (!has) { vv[row] = 0; break; }
+                    if (g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR) { vi[row] = cur->cnt; break; }
+                    if (!cur->has) { vv[row] = 0; break; }
                     if (g->avg && nv) {
                         /* PostgreSQL's numeric avg: the exact sum / count
                          * at select_div_scale */
-                        attu_numeric sum = { s128, a->type.id == ATTU_TYPE_DECIMAL ? a->type.scale : 0 }, q;
-                        if (attu_numeric_div(sum, attu_numeric_from_int64(cnt), &q, x->err)) { free(ph8); goto done; }
-                        attu_numeric_pack(q, nv + row * 16);
+                        attu_numeric avg;
+                        if (attu_numeric_div(cur->ns, attu_numeric_from_int64(cur->cnt), &avg, x->err)) { free(ph8); goto done; }
+                        attu_numeric_pack(avg, nv + row * 16);
                     } else if (g->avg) {
-                        vf[row] = sf / (double)cnt;   /* floats */
+                        vf[row] = cur->sf / (double)cur->cnt;   /* floats */
                     } else if (nv) {
-                        /* sum(bigint): the exact sum as a numeric */
-                        attu_numeric sum = { s128, 0 };
-                        attu_numeric_pack(sum, nv + row * 16);
-                    } else if (fl) vf[row] = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT ? sf : (double)si;
-                    else vi[row] = si;
+                        attu_numeric_pack(cur->ns, nv + row * 16);   /* exact sums, NUMERIC min / max */
+                    } else if (fl) vf[row] = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT ? cur->sf : (double)cur->si;
+                    else vi[row] = cur->si;
                 }
             }
             pos = pe;

@@ -88,8 +88,11 @@ static attu_lplan *filter_local(bctx *c, attu_lplan *in, attu_bexpr **local, int
     return lf;
 }
 
+/* An equality that can be a join key (NUMERIC ones too: join_keys makes
+ * equal values of any display scale equal keys). */
 static bool is_equi(const attu_bexpr *e) {
-    return e->kind == BX_CALL && (e->op == ATTU_OP_EQ_I || e->op == ATTU_OP_EQ_F || e->op == ATTU_OP_EQ_S);
+    return e->kind == BX_CALL && (e->op == ATTU_OP_EQ_I || e->op == ATTU_OP_EQ_F || e->op == ATTU_OP_EQ_S ||
+                                  e->op == ATTU_OP_EQ_N);
 }
 
 /* Makes an inner/left join of l and r with condition cond (over l ++ r):
@@ -1621,13 +1624,6 @@ static int push_keyed_join(bctx *c, const scope *sc, attu_lplan *sub, int nk, at
     return base + sub->ncols - 1;
 }
 
-/* Whether an aggregate can run as a window function: the window executor
- * reads and writes 8-byte slots, so no NUMERIC argument or result. */
-static bool window_agg_ok(const attu_agg_spec *a) {
-    return a->type.id != ATTU_TYPE_NUMERIC && (!a->arg || a->arg->type.id != ATTU_TYPE_NUMERIC) &&
-           (!a->arg2 || a->arg2->type.id != ATTU_TYPE_NUMERIC);
-}
-
 /* apply form declarations (see decorrelate_apply) */
 typedef enum apply_kind { APPLY_SCALAR, APPLY_EXISTS, APPLY_ANY, APPLY_ALL } apply_kind;
 static attu_bexpr *decorrelate_apply(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e,
@@ -1772,7 +1768,7 @@ static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, 
         aggs[i] = agg->aggs[i];
         if (aggs[i].agg == AGG_COUNT_STAR) { aggs[i].agg = AGG_COUNT; aggs[i].arg = attu_bx_col(c->pa, ni, attu_type_make(ATTU_TYPE_BOOL)); }
         attu_agg_kind k = aggs[i].agg;
-        if (aggs[i].distinct || aggs[i].arg2 || !window_agg_ok(&aggs[i]) ||
+        if (aggs[i].distinct || aggs[i].arg2 ||
             !(k == AGG_COUNT || k == AGG_SUM || k == AGG_MIN || k == AGG_MAX)) windowed = false;
     }
     /* the apply form: evaluated once per distinct outer value */
@@ -2202,7 +2198,7 @@ static attu_lplan *apply_range(bctx *c, attu_lplan *p, const pending_join *pj) {
     if (outer_sides(ie) != 1 || outer_sides(xe) != 2 || !attu_type_equal(ie->type, xe->type)) return NULL;
     for (int i = 0; i < pj->naggs; i++) {
         const attu_agg_spec *a = &pj->aggs[i];
-        if (a->distinct || a->arg2 || !a->arg || (outer_sides(a->arg) & 2) || !window_agg_ok(a) ||
+        if (a->distinct || a->arg2 || !a->arg || (outer_sides(a->arg) & 2) ||
             !(a->agg == AGG_COUNT || a->agg == AGG_SUM || a->agg == AGG_MIN || a->agg == AGG_MAX))
             return NULL;
     }

@@ -353,12 +353,24 @@ static attu_bexpr *op_error(bctx *c, const char *opname, attu_bexpr *l, attu_bex
     return NULL;
 }
 
+/* Whether a DECIMAL(p,s) operand rescaled to `scale` places (the common
+ * DECIMAL of a comparison) may pass DECIMAL's 18 digits. */
+static bool decimal_rescale_may_overflow(attu_type a, int scale) {
+    return a.id == ATTU_TYPE_DECIMAL && a.scale < scale && a.precision - a.scale + scale > 18;
+}
+
 attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos) {
     static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
                                    [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=" };
     attu_type t;
     if (l->type.id == ATTU_TYPE_UNKNOWN && r->type.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     else if (!common_type(l->type, r->type, &t)) return op_error(c, names[op], l, r, pos);
+    /* Decimals of different scales compare at the larger scale; where a
+     * value of the other could then pass 18 digits (numeric(18,0) against
+     * numeric(18,4)), they compare as NUMERIC values, which never overflow
+     * here (PostgreSQL compares any two numerics). */
+    if (t.id == ATTU_TYPE_DECIMAL && (decimal_rescale_may_overflow(l->type, t.scale) || decimal_rescale_may_overflow(r->type, t.scale)))
+        t = attu_type_make(ATTU_TYPE_NUMERIC);
     l = coerce(c, l, t, false, pos);
     r = l ? coerce(c, r, t, false, pos) : NULL;
     if (!l || !r) return NULL;

@@ -224,18 +224,15 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         if (!is_numeric(t)) goto bad;
         bool exact = attu_type_mclass(t) != ATTU_MC_FLOAT;
         /* PostgreSQL: avg of integers and numerics, and sum of bigint and
-         * numeric, are numeric with a per-value scale (avg = sum / count
-         * by select_div_scale; sum(bigint) passes 2^63). As window
-         * functions too: the window executor sums integers and decimals
-         * exactly (sum(numeric) and window aggregates over NUMERIC
-         * arguments are refused below). */
-        if (!window && exact && (x->agg == AGG_AVG || t == ATTU_TYPE_INT64 || t == ATTU_TYPE_NUMERIC))
-            x->type = attu_type_make(ATTU_TYPE_NUMERIC);
-        else if (window && exact && (x->agg == AGG_AVG || t == ATTU_TYPE_INT64) && t != ATTU_TYPE_NUMERIC)
+         * numeric (declared DECIMAL(p,s) or computed), are numeric with a
+         * per-value scale (avg = sum / count by select_div_scale; the sums
+         * are exact past 2^63, to NUMERIC's 36 digits), as plain
+         * aggregates and as window functions alike (the CPU reducers and
+         * the window executor add such sums as attu_numeric values). */
+        if (exact && (x->agg == AGG_AVG || t == ATTU_TYPE_INT64 || t == ATTU_TYPE_DECIMAL || t == ATTU_TYPE_NUMERIC))
             x->type = attu_type_make(ATTU_TYPE_NUMERIC);
         else if (x->agg == AGG_AVG) x->type = attu_type_make(ATTU_TYPE_FLOAT64);
         else if (attu_type_is_int(t)) x->type = attu_type_make(ATTU_TYPE_INT64);
-        else if (t == ATTU_TYPE_DECIMAL) x->type = attu_type_decimal(18, args[0]->type.scale);
         else x->type = args[0]->type;
         break;
     }
@@ -334,9 +331,10 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         if (n == 3) {
             /* lag(anycompatible, integer, anycompatible): the value and
              * the default meet in their common type (lead(i, 1, 1.5) is
-             * numeric); none is 42883, as PostgreSQL finds no function */
+             * numeric, each value with its own scale: mix_type); none is
+             * 42883, as PostgreSQL finds no function */
             attu_type t;
-            if (!common_type(args[0]->type, args[2]->type, &t) || t.id == ATTU_TYPE_UNKNOWN) goto bad;
+            if (!mix_type(args[0]->type, args[2]->type, &t) || t.id == ATTU_TYPE_UNKNOWN) goto bad;
             if (!(args[0] = coerce(c, args[0], t, false, e->position))) goto fail;
             x->type = t;
             if (!(args[1] = coerce(c, args[2], t, false, e->position))) goto fail;
@@ -344,14 +342,6 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         } else n = 1;
         break;
     default: break;
-    }
-    bool numeric_avg = (x->agg == AGG_AVG || x->agg == AGG_SUM) && n > 0 && args[0]->type.id != ATTU_TYPE_NUMERIC;
-    if (window && ((x->type.id == ATTU_TYPE_NUMERIC && !numeric_avg) || (n > 0 && args[0]->type.id == ATTU_TYPE_NUMERIC))) {
-        /* the window executor reads 8-byte slots (it makes avg's NUMERIC
-         * results itself, from the exact sum of integers or decimals) */
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                       "%s over computed numeric values is not supported as a window function", an->name);
-        goto fail;
     }
     x->nargs = n;
     for (int i = 0; i < n; i++) x->args[i] = args[i];

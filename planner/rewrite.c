@@ -137,8 +137,11 @@ static attu_lplan *wrap_filter(attu_plan_arena *pa, attu_lplan *child, attu_bexp
     return f;
 }
 
+/* An equality that can be a join key (NUMERIC ones too: join_keys makes
+ * equal values of any display scale equal keys). */
 static bool is_equi(const attu_bexpr *e) {
-    return e->kind == BX_CALL && (e->op == ATTU_OP_EQ_I || e->op == ATTU_OP_EQ_F || e->op == ATTU_OP_EQ_S);
+    return e->kind == BX_CALL && (e->op == ATTU_OP_EQ_I || e->op == ATTU_OP_EQ_F || e->op == ATTU_OP_EQ_S ||
+                                  e->op == ATTU_OP_EQ_N);
 }
 
 /* Pushes the conjuncts of a filter (or an inner join's residual) sitting on
