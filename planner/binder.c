@@ -265,6 +265,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     return p;
 }
 
+static void collect_deps(const attu_bexpr *e, int base, int *deps, int *n, int cap);
+
 static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     scope ls = { 0, NULL }, rs = { 0, NULL };
     attu_lplan *l = bind_from(c, f->u.join.left, &ls);
@@ -281,6 +283,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     int nmerged = 0, *mli = NULL, *mri = NULL;
     attu_type *mtype = NULL;
     attu_bexpr *cond = NULL;
+    attu_lplan *prebuilt = NULL;     /* the join built with ON's correlated subqueries */
     attu_ast_name_list using_ = f->u.join.using_;
     if (f->u.join.natural) {
         using_.n = 0;
@@ -335,20 +338,55 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         const char *save = c->clause;
         bool sa = c->allow_agg, sw = c->allow_window;
         c->clause = "JOIN conditions"; c->allow_agg = false; c->allow_window = false;
-        int npending = c->npending;
+        /* the correlated subqueries of ON get their own pending joins,
+         * applied to this join's pairs (below) */
+        pending_join *outer_pending = c->pending;
+        int outer_npending = c->npending;
+        c->pending = NULL; c->npending = 0;
         cond = bind_expr(c, &all, f->u.join.on);
         c->clause = save; c->allow_agg = sa; c->allow_window = sw;
-        if (cond && c->npending != npending) {
-            /* its join would have to go inside the FROM item being built */
+        if (cond && c->npending && jt != ATTU_JOIN_INNER) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->u.join.on->position,
-                           "correlated subqueries in JOIN conditions are not supported");
-            return NULL;
+                           "correlated subqueries in the ON condition of an outer join are not supported");
+            cond = NULL;
         }
-        if (!cond || !(cond = coerce_bool(c, cond, "JOIN/ON"))) return NULL;
-        if (sides(cond, ls.n) & 4) return NULL;
+        if (cond && !(cond = coerce_bool(c, cond, "JOIN/ON"))) cond = NULL;
+        if (cond && (sides(cond, ls.n) & 4)) cond = NULL;
+        if (cond && c->npending) {
+            /* INNER JOIN ... ON cond holding a correlated subquery: the
+             * pairs passing the conjuncts without one, the subqueries
+             * applied to them, then the rest as a filter, projected back
+             * to the two sides' columns (ON of an inner join is a WHERE
+             * over its pairs) */
+            attu_bexpr *conj[256], *plain[256], *rest[256];
+            int n = split_conjuncts(cond, conj, 0, 256), np = 0, nr = 0, nlr = ls.n + rs.n;
+            for (int i = 0; i < n; i++) {
+                int deps[64], nd = 0;
+                collect_deps(conj[i], 0, deps, &nd, 64);
+                bool reads_sub = false;
+                for (int k = 0; k < nd; k++) if (deps[k] >= nlr) reads_sub = true;
+                if (reads_sub) rest[nr++] = conj[i]; else plain[np++] = conj[i];
+            }
+            attu_lplan *pj = attu_make_join(c, l, r, JK_INNER, np ? and_all(c, plain, np) : NULL);
+            attu_lplan *pa = pj ? apply_pending(c, pj) : NULL;
+            attu_lplan *pf = pa ? filter_local(c, pa, rest, nr) : NULL;
+            attu_bexpr **pe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nlr + 1));
+            if (!pf || !pe) { c->pending = outer_pending; c->npending = outer_npending; if (!c->err->set) attu_error_oom(c->err); return NULL; }
+            for (int i = 0; i < nlr; i++) pe[i] = attu_bx_col(c->pa, i, pf->types[i]);
+            attu_lplan *pp = mk_project(c, pf, nlr, pe, pf->names);
+            c->pending = outer_pending; c->npending = outer_npending;
+            if (!pp) return NULL;
+            pp->rowid_col = -1;
+            all.n = nlr;     /* the subqueries' hidden columns are gone */
+            prebuilt = pp;
+        }
+        if (!prebuilt) { c->pending = outer_pending; c->npending = outer_npending; }
+        if (!cond) return NULL;
     }
     attu_lplan *j;
-    if (jt == ATTU_JOIN_RIGHT) {
+    if (prebuilt) {
+        j = prebuilt;
+    } else if (jt == ATTU_JOIN_RIGHT) {
         /* b RIGHT JOIN a == a LEFT JOIN b, columns put back in order */
         attu_bexpr *swapped = NULL;
         if (cond) {
