@@ -266,6 +266,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
 }
 
 static void collect_deps(const attu_bexpr *e, int base, int *deps, int *n, int cap);
+static bool needs_param_form(attu_lplan *p);
+static const attu_agg_spec *outer_level_agg(const attu_lplan *p);
 
 static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     scope ls = { 0, NULL }, rs = { 0, NULL };
@@ -2851,6 +2853,8 @@ static attu_lplan *bind_exists_join(bctx *c, attu_lplan *p, const scope *sc, con
     attu_lplan *sub = bind_sub(c, sc, q, &corr);
     if (!sub) return NULL;
     if (!corr) return (attu_lplan *)1;     /* caller binds it as a constant */
+    /* reading two levels out: the parameterised form, as an expression */
+    if (needs_param_form(sub) || outer_level_agg(sub)) return (attu_lplan *)1;
     /* expected shape: PROJECT over FILTER over the FROM plan; ORDER BY,
      * DISTINCT and a LIMIT other than 0 (without OFFSET) do not change
      * whether a row exists. Any other shape is left to the caller, which
