@@ -113,7 +113,7 @@ typedef enum attu_lp_kind {
                        parameters (BX_PARAM) params[i] = lkeys[i] (over the
                        left columns); output = left ++ rows (INT64, the
                        subquery's row count) ++ its first row (NULLs when
-                       it has none). See planner/binder_apply.c */
+                       it has none). See binder.c decorrelate_param */
 } attu_lp_kind;
 
 typedef enum attu_join_kind {
