@@ -169,8 +169,15 @@ int eval_exprs(xctx *x, const attu_stage_exprs *ex, const rel *r, xcol **out) {
         attu_out *outs = calloc((size_t)p->noutputs + 1, sizeof *outs);
         xcol **made = calloc((size_t)p->noutputs + 1, sizeof *made);
         if (!ins || !outs || !made) { free(ins); free(outs); free(made); return attu_error_oom(x->err); }
-        for (int i = 0; i < ex->nin; i++) ins[i] = vec_of(r->cols[ex->in_cols[i]]);
+        /* parameters of an enclosing APPLY stage: broadcast to the rows */
+        xcol **bc = calloc((size_t)ex->nin + 1, sizeof *bc);
+        if (!bc) { free(ins); free(outs); free(made); return attu_error_oom(x->err); }
         int rc = 0;
+        for (int i = 0; i < ex->nin && !rc; i++) {
+            if (ex->in_cols[i] >= 0) { ins[i] = vec_of(r->cols[ex->in_cols[i]]); continue; }
+            if (!(bc[i] = param_column(x, -ex->in_cols[i] - 1, r->nrows))) rc = -1;
+            else ins[i] = vec_of(bc[i]);
+        }
         for (int o = 0; o < p->noutputs && !rc; o++) {
             attu_type t = p->reg_types[p->outputs[o]];
             made[o] = xcol_new(x, t, r->nrows, true);
@@ -184,7 +191,8 @@ int eval_exprs(xctx *x, const attu_stage_exprs *ex, const rel *r, xcol **out) {
             for (int i = 0; i < ex->n; i++) if (ex->direct[i] < 0) out[i] = xcol_ref(made[-ex->direct[i] - 1]);
         }
         for (int o = 0; o < p->noutputs; o++) xcol_unref(x, made[o]);
-        free(ins); free(outs); free(made);
+        for (int i = 0; i < ex->nin; i++) xcol_unref(x, bc[i]);
+        free(ins); free(outs); free(made); free(bc);
         if (rc) { for (int i = 0; i < ex->n; i++) { xcol_unref(x, out[i]); out[i] = NULL; } return -1; }
     }
     for (int i = 0; i < ex->n; i++) if (ex->direct[i] >= 0) out[i] = xcol_ref(r->cols[ex->direct[i]]);
@@ -381,7 +389,7 @@ rel *run_stage(xctx *x, attu_stage *s) {
     }
     rel *in0 = NULL, *in1 = NULL, *out = NULL;
     /* RECURSIVE runs its children itself, the second one repeatedly */
-    bool own = s->kind == ATTU_ST_RECURSIVE;
+    bool own = s->kind == ATTU_ST_RECURSIVE || s->kind == ATTU_ST_APPLY;
     if (!own && s->child[0] && !(in0 = run_stage(x, s->child[0]))) return NULL;
     if (!own && s->child[1] && !(in1 = run_stage(x, s->child[1]))) { rel_free(x, in0); return NULL; }
     double t0 = attu_now_ms();
@@ -401,6 +409,7 @@ rel *run_stage(xctx *x, attu_stage *s) {
     case ATTU_ST_SETOP: out = run_setop(x, s, in0, in1); break;
     case ATTU_ST_RECURSIVE: out = run_recursive(x, s); break;
     case ATTU_ST_WORKTABLE: out = run_worktable(x, s); break;
+    case ATTU_ST_APPLY: out = run_apply(x, s); break;
     }
     rel_free(x, in0);
     rel_free(x, in1);
@@ -416,9 +425,11 @@ rel *run_stage(xctx *x, attu_stage *s) {
 
 int attu_execute(attu_exec_ctx *ctx, attu_stage *root, attu_column ***cols_out,
                  size_t *nrows_out, attu_error *err) {
-    xctx x = { ctx, ctx->be, err, NULL };
+    xctx x = { ctx, ctx->be, err, NULL, NULL, 0 };
     attu_backend_set_interrupt(ctx->cancel, ctx->deadline_ms, ctx->timeout_reason);
     rel *r = run_stage(&x, root);
+    for (int i = 0; i < x.nparams; i++) xcol_unref(&x, x.params[i]);
+    free(x.params);
     attu_backend_set_interrupt(NULL, 0, NULL);
     if (!r) { if (!err->set) attu_error_oom(err); return -1; }
     attu_column **cols = calloc((size_t)r->ncols + 1, sizeof *cols);

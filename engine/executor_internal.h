@@ -34,6 +34,10 @@ typedef struct xctx {
     attu_backend  *be;
     attu_error    *err;
     xwork         *work;
+    /* parameters of the APPLY stages running now, by slot: one-row
+     * columns (NULL = unset); see executor_apply.c */
+    xcol         **params;
+    int            nparams;
 } xctx;
 
 xcol *xcol_new(xctx *x, attu_type t, size_t n, bool with_valid);
@@ -75,5 +79,10 @@ rel *run_window(xctx *x, attu_stage *s, rel *in);
 rel *run_setop(xctx *x, attu_stage *s, rel *l, rel *r);
 rel *run_recursive(xctx *x, attu_stage *s);
 rel *run_worktable(xctx *x, attu_stage *s);
+rel *run_apply(xctx *x, attu_stage *s);
+/* Parameter `slot` of the running APPLY stages as a column of n rows. */
+xcol *param_column(xctx *x, int slot, size_t n);
+/* Concatenates parts[0..n) (each freed); NULL on error or when n is 0. */
+rel *rel_concat_all(xctx *x, rel **parts, size_t n);
 
 #endif

@@ -1891,7 +1891,7 @@ static rel *rel_share(xctx *x, const rel *r) {
 
 /* Concatenates parts[0..n) (each freed) pairwise, so each row is copied
  * O(log n) times. */
-static rel *rel_concat_all(xctx *x, rel **parts, size_t n) {
+rel *rel_concat_all(xctx *x, rel **parts, size_t n) {
     while (n > 1) {
         size_t m = 0;
         for (size_t i = 0; i < n; i += 2) {

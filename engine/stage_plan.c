@@ -17,6 +17,7 @@ void attu_stage_free(attu_stage *s) {
     attu_stage_free(s->child[1]);
     free(s->types);
     free(s->cols);
+    free(s->params);
     for (int i = 0; i < s->nrows; i++) attu_program_free(s->rows[i]);
     free(s->rows);
     attu_stage_exprs_free(&s->exprs);
@@ -52,6 +53,7 @@ const char *attu_stage_kind_name(attu_stage_kind k) {
     case ATTU_ST_SETOP: return "Set Operation";
     case ATTU_ST_RECURSIVE: return "Recursive Union";
     case ATTU_ST_WORKTABLE: return "WorkTable Scan";
+    case ATTU_ST_APPLY: return "SubPlan Apply";
     }
     return "?";
 }
@@ -75,6 +77,7 @@ const char *attu_stage_patterns(const attu_stage *s) {
     case ATTU_ST_SETOP: return s->all && s->setop == 1 ? "concat" : "concat + sort + segment_heads + gather";
     case ATTU_ST_RECURSIVE: return s->all ? "loop: concat" : "loop: concat + sort + segment_heads + gather";
     case ATTU_ST_WORKTABLE: return "pass-through";
+    case ATTU_ST_APPLY: return "key eval + sort + segment_heads, subplan per binding, gather";
     }
     return "?";
 }

@@ -42,7 +42,9 @@ typedef enum attu_stage_kind {
     ATTU_ST_CROSS, ATTU_ST_AGG, ATTU_ST_JOIN_AGG, ATTU_ST_WINDOW, ATTU_ST_SORT,
     ATTU_ST_TOPK, ATTU_ST_LIMIT, ATTU_ST_DISTINCT, ATTU_ST_SETOP,
     ATTU_ST_RECURSIVE,   /* child 0 once, then child 1 until it yields no new rows */
-    ATTU_ST_WORKTABLE    /* the rows the enclosing RECURSIVE stage's last round added */
+    ATTU_ST_WORKTABLE,   /* the rows the enclosing RECURSIVE stage's last round added */
+    ATTU_ST_APPLY        /* child 1 once per distinct binding of its parameters
+                            (keys over child 0's rows): child 0 ++ rows ++ first row */
 } attu_stage_kind;
 
 typedef struct attu_stage_exprs {
@@ -50,7 +52,9 @@ typedef struct attu_stage_exprs {
     int                *direct;    /* n entries: input column, or -(output+1) */
     attu_expr_program  *prog;      /* NULL when every result is direct */
     int                 nin;
-    int                *in_cols;   /* program input i = input column in_cols[i] */
+    int                *in_cols;   /* program input i = input column in_cols[i], or, when
+                                      negative, parameter -(in_cols[i] + 1) of an enclosing
+                                      APPLY stage (its value on every row) */
 } attu_stage_exprs;
 
 typedef enum attu_stage_join { ATTU_SJ_INNER = 1, ATTU_SJ_LEFT, ATTU_SJ_SEMI, ATTU_SJ_ANTI, ATTU_SJ_FULL } attu_stage_join;
@@ -129,6 +133,8 @@ struct attu_stage {
     int             setop;        /* 1 union, 2 intersect, 3 except */
     bool            all;          /* SETOP; RECURSIVE: UNION ALL (else UNION) */
     int             worktable;    /* RECURSIVE / WORKTABLE: which one (unique in the plan) */
+    /* APPLY: keys (over child 0) bind parameters params[i], keys.n of them */
+    int            *params;
     /* estimates and measurements (EXPLAIN [ANALYZE]) */
     double          est_rows;
     size_t          act_rows;

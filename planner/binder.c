@@ -268,6 +268,10 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     return p;
 }
 
+static void collect_deps(const attu_bexpr *e, int base, int *deps, int *n, int cap);
+static bool needs_param_form(attu_lplan *p);
+static const attu_agg_spec *outer_level_agg(const attu_lplan *p);
+
 static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     scope ls = { 0, NULL }, rs = { 0, NULL };
     attu_lplan *l = bind_from(c, f->u.join.left, &ls);
@@ -284,6 +288,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     int nmerged = 0, *mli = NULL, *mri = NULL;
     attu_type *mtype = NULL;
     attu_bexpr *cond = NULL;
+    attu_lplan *prebuilt = NULL;     /* the join built with ON's correlated subqueries */
     attu_ast_name_list using_ = f->u.join.using_;
     if (f->u.join.natural) {
         using_.n = 0;
@@ -338,20 +343,55 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         const char *save = c->clause;
         bool sa = c->allow_agg, sw = c->allow_window;
         c->clause = "JOIN conditions"; c->allow_agg = false; c->allow_window = false;
-        int npending = c->npending;
+        /* the correlated subqueries of ON get their own pending joins,
+         * applied to this join's pairs (below) */
+        pending_join *outer_pending = c->pending;
+        int outer_npending = c->npending;
+        c->pending = NULL; c->npending = 0;
         cond = bind_expr(c, &all, f->u.join.on);
         c->clause = save; c->allow_agg = sa; c->allow_window = sw;
-        if (cond && c->npending != npending) {
-            /* its join would have to go inside the FROM item being built */
+        if (cond && c->npending && jt != ATTU_JOIN_INNER) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->u.join.on->position,
-                           "correlated subqueries in JOIN conditions are not supported");
-            return NULL;
+                           "correlated subqueries in the ON condition of an outer join are not supported");
+            cond = NULL;
         }
-        if (!cond || !(cond = coerce_bool(c, cond, "JOIN/ON"))) return NULL;
-        if (sides(cond, ls.n) & 4) return NULL;
+        if (cond && !(cond = coerce_bool(c, cond, "JOIN/ON"))) cond = NULL;
+        if (cond && (sides(cond, ls.n) & 4)) cond = NULL;
+        if (cond && c->npending) {
+            /* INNER JOIN ... ON cond holding a correlated subquery: the
+             * pairs passing the conjuncts without one, the subqueries
+             * applied to them, then the rest as a filter, projected back
+             * to the two sides' columns (ON of an inner join is a WHERE
+             * over its pairs) */
+            attu_bexpr *conj[256], *plain[256], *rest[256];
+            int n = split_conjuncts(cond, conj, 0, 256), np = 0, nr = 0, nlr = ls.n + rs.n;
+            for (int i = 0; i < n; i++) {
+                int deps[64], nd = 0;
+                collect_deps(conj[i], 0, deps, &nd, 64);
+                bool reads_sub = false;
+                for (int k = 0; k < nd; k++) if (deps[k] >= nlr) reads_sub = true;
+                if (reads_sub) rest[nr++] = conj[i]; else plain[np++] = conj[i];
+            }
+            attu_lplan *pj = attu_make_join(c, l, r, JK_INNER, np ? and_all(c, plain, np) : NULL);
+            attu_lplan *pa = pj ? apply_pending(c, pj) : NULL;
+            attu_lplan *pf = pa ? filter_local(c, pa, rest, nr) : NULL;
+            attu_bexpr **pe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nlr + 1));
+            if (!pf || !pe) { c->pending = outer_pending; c->npending = outer_npending; if (!c->err->set) attu_error_oom(c->err); return NULL; }
+            for (int i = 0; i < nlr; i++) pe[i] = attu_bx_col(c->pa, i, pf->types[i]);
+            attu_lplan *pp = mk_project(c, pf, nlr, pe, pf->names);
+            c->pending = outer_pending; c->npending = outer_npending;
+            if (!pp) return NULL;
+            pp->rowid_col = -1;
+            all.n = nlr;     /* the subqueries' hidden columns are gone */
+            prebuilt = pp;
+        }
+        if (!prebuilt) { c->pending = outer_pending; c->npending = outer_npending; }
+        if (!cond) return NULL;
     }
     attu_lplan *j;
-    if (jt == ATTU_JOIN_RIGHT) {
+    if (prebuilt) {
+        j = prebuilt;
+    } else if (jt == ATTU_JOIN_RIGHT) {
         /* b RIGHT JOIN a == a LEFT JOIN b, columns put back in order */
         attu_bexpr *swapped = NULL;
         if (cond) {
@@ -1376,7 +1416,9 @@ attu_lplan *attu_bind_query(attu_plan_arena *pa, attu_catalog *cat, const char *
                             const attu_ast_query *q, const attu_bind_params *params, attu_error *err) {
     bctx c;
     memset(&c, 0, sizeof c);
+    int next_param = 0;
     c.pa = pa; c.cat = cat; c.sql = sql; c.err = err; c.params = params;
+    c.next_param = &next_param;
     c.clause = "SELECT";
     if (params && params->insert_types && q->kind == ATTU_QUERY_VALUES) {
         c.values_hint = params->insert_types;
@@ -1392,7 +1434,9 @@ attu_bexpr *attu_bind_const_expr(attu_plan_arena *pa, const char *sql, const att
                                  attu_type want, const attu_bind_params *params, attu_error *err) {
     bctx c;
     memset(&c, 0, sizeof c);
+    int next_param = 0;
     c.pa = pa; c.sql = sql; c.err = err; c.params = params; c.clause = "VALUES";
+    c.next_param = &next_param;
     scope none = { 0, NULL };
     attu_bexpr *b = bind_expr(&c, &none, e);
     if (!b) return NULL;
@@ -1500,6 +1544,10 @@ static void free_cols(attu_column **cols, int n) {
 
 #define MAX_IN_VALUES 10000
 
+typedef enum apply_kind { APPLY_SCALAR, APPLY_EXISTS, APPLY_ANY, APPLY_ALL } apply_kind;
+static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, const attu_ast_expr *e,
+                                     apply_kind kind, attu_bexpr *arg, attu_ast_binary_op op);
+static bool plan_reads_outer(const attu_lplan *p);
 static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, const attu_ast_expr *e,
                                        attu_bexpr **conj, int n);
 static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e);
@@ -1536,11 +1584,11 @@ static bool set_deps(bctx *c, scope *sc, int col, const int *deps, int n) {
 static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e) {
     attu_lplan *proj = p, *agg = p->kind == LP_PROJECT ? p->left : NULL;
     attu_lplan *filt = agg && agg->kind == LP_AGG ? agg->left : NULL;
-    if (!filt || filt->kind != LP_FILTER || agg->ngroups != 0 || proj->ncols != 1 || q->limit || q->offset) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                       "a correlated scalar subquery must be one aggregate over a WHERE that relates it to the outer query");
-        return NULL;
-    }
+    /* any other shape (GROUP BY, HAVING, LIMIT, a FROM that reads the
+     * outer row, ...): the parameterised form */
+    if (!filt || filt->kind != LP_FILTER || agg->ngroups != 0 || proj->ncols != 1 || q->limit || q->offset ||
+        plan_reads_outer(filt->left))
+        return decorrelate_param(c, sc, p, e, APPLY_SCALAR, NULL, 0);
     attu_bexpr *conj[256], *local[256];
     int n = split_conjuncts(filt->pred, conj, 0, 256), nloc = 0, nk = 0;
     attu_bexpr **ik = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
@@ -1625,10 +1673,10 @@ static int push_keyed_join(bctx *c, const scope *sc, attu_lplan *sub, int nk, at
 }
 
 /* apply form declarations (see decorrelate_apply) */
-typedef enum apply_kind { APPLY_SCALAR, APPLY_EXISTS, APPLY_ANY, APPLY_ALL } apply_kind;
 static attu_bexpr *decorrelate_apply(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e,
                                      apply_kind kind, attu_bexpr *arg, attu_ast_binary_op op);
 static attu_lplan *apply_apply(bctx *c, attu_lplan *p, const pending_join *pj);
+
 static bool plan_reads_outer(const attu_lplan *p);
 static attu_bexpr *push_apply(bctx *c, const scope *sc, const attu_ast_expr *e, attu_lplan *inner, attu_bexpr **corr,
                               int ncorr, attu_agg_spec *aggs, int naggs, attu_bexpr *value, attu_agg_spec *win,
@@ -1922,13 +1970,6 @@ static bool corr_take_apart(bctx *c, const attu_ast_query *q, attu_lplan *p, cor
 }
 
 
-static attu_bexpr *apply_unsupported(bctx *c, const attu_ast_expr *e) {
-    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                   "this correlated subquery is not supported: it must be one SELECT (no GROUP BY, HAVING, window "
-                   "functions, DISTINCT ON or correlated subqueries of its own) whose FROM does not refer to the "
-                   "outer query");
-    return NULL;
-}
 
 static attu_agg_spec count_of(bctx *c, attu_bexpr *flag) {
     attu_agg_spec a;
@@ -2016,12 +2057,12 @@ static attu_bexpr *push_apply(bctx *c, const scope *sc, const attu_ast_expr *e, 
 static attu_bexpr *decorrelate_apply(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e,
                                      apply_kind kind, attu_bexpr *arg, attu_ast_binary_op op) {
     corr_parts cp;
-    if (!corr_take_apart(c, q, p, &cp)) return c->err->set ? NULL : apply_unsupported(c, e);
+    if (!corr_take_apart(c, q, p, &cp)) return c->err->set ? NULL : decorrelate_param(c, sc, p, e, kind, arg, op);
     attu_type tb = attu_type_make(ATTU_TYPE_BOOL), t8 = attu_type_make(ATTU_TYPE_INT64);
     bool rank = cp.limit >= 0 || cp.offset > 0;
     if (kind != APPLY_SCALAR) {
         /* DISTINCT changes which rows there are only through OFFSET */
-        if (cp.distinct && cp.offset > 0) return apply_unsupported(c, e);
+        if (cp.distinct && cp.offset > 0) return decorrelate_param(c, sc, p, e, kind, arg, op);
         cp.distinct = false;
     }
     if (cp.distinct) rank = true;
@@ -2091,7 +2132,7 @@ static attu_bexpr *decorrelate_apply(bctx *c, const scope *sc, const attu_ast_qu
             attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, cp.nvis > 1 ? "subquery has too many columns" : "subquery must return only one column");
             return NULL;
         }
-        if (outer_sides(arg) & 2) return apply_unsupported(c, e);
+        if (outer_sides(arg) & 2) return decorrelate_param(c, sc, p, e, kind, arg, op);
         attu_bexpr *xo = copy_shift(c, arg, OUTER_BASE);
         attu_bexpr *cmp = xo ? bind_compare_op(c, op, xo, cp.items[0], e->position) : NULL;
         if (!cmp) return NULL;
@@ -2393,10 +2434,275 @@ static attu_lplan *apply_apply(bctx *c, attu_lplan *p, const pending_join *pj) {
     return out;
 }
 
+/* ---- the parameterised apply form: any subquery, per distinct outer binding ---------- */
+
+/* Calls fn on every expression node of plan p (every node of every
+ * expression of every plan node, children included). */
+typedef void (*expr_fn)(attu_bexpr *e, void *ctx);
+
+static void expr_visit(attu_bexpr *e, expr_fn fn, void *ctx) {
+    if (!e) return;
+    fn(e, ctx);
+    for (int i = 0; i < e->nargs; i++) expr_visit(e->args[i], fn, ctx);
+    for (int i = 0; i < e->nwhens; i++) { expr_visit(e->whens[i], fn, ctx); expr_visit(e->thens[i], fn, ctx); }
+    expr_visit(e->else_, fn, ctx);
+    for (int i = 0; i < e->npart; i++) expr_visit(e->part[i], fn, ctx);
+    for (int i = 0; i < e->norder; i++) expr_visit(e->order[i].expr, fn, ctx);
+}
+
+static void plan_visit(attu_lplan *p, expr_fn fn, void *ctx) {
+    if (!p) return;
+    expr_visit(p->pred, fn, ctx);
+    expr_visit(p->residual, fn, ctx);
+    if (p->kind == LP_PROJECT) for (int i = 0; i < p->ncols; i++) expr_visit(p->exprs[i], fn, ctx);
+    if (p->kind == LP_VALUES) for (int i = 0; i < p->nrows * p->ncols; i++) expr_visit(p->values[i], fn, ctx);
+    for (int i = 0; i < p->nkeys; i++) { expr_visit(p->lkeys[i], fn, ctx); if (p->rkeys) expr_visit(p->rkeys[i], fn, ctx); }
+    for (int i = 0; i < p->ngroups; i++) expr_visit(p->groups[i], fn, ctx);
+    for (int i = 0; i < p->naggs; i++) {
+        attu_agg_spec *a = &p->aggs[i];
+        expr_visit(a->arg, fn, ctx);
+        expr_visit(a->arg2, fn, ctx);
+        for (int k = 0; k < a->npart; k++) expr_visit(a->part[k], fn, ctx);
+        for (int k = 0; k < a->norder; k++) expr_visit(a->order[k].expr, fn, ctx);
+    }
+    for (int i = 0; i < p->nsort; i++) expr_visit(p->sort[i].expr, fn, ctx);
+    plan_visit(p->left, fn, ctx);
+    plan_visit(p->right, fn, ctx);
+}
+
+static void note_deep(attu_bexpr *e, void *ctx) {
+    if (e->kind == BX_COL && e->col >= 2 * OUTER_BASE) *(bool *)ctx = true;
+}
+
+/* Whether the subquery plan p needs the parameterised form whatever its
+ * shape: it reads a query two or more levels out, or holds a subquery of
+ * its own that took that form (whose bindings read this query's row). */
+static bool needs_param_form(attu_lplan *p) {
+    if (!p) return false;
+    if (p->kind == LP_APPLY) return true;
+    bool deep = false;
+    plan_visit(p, note_deep, &deep);
+    if (deep) return true;
+    return needs_param_form(p->left) || needs_param_form(p->right);
+}
+
+/* An aggregate of the subquery whose arguments read the outer query's
+ * columns and none of its own belongs, in PostgreSQL, to the outer query
+ * (SELECT (SELECT sum(a.x) FROM b) FROM a aggregates a's rows); attu does
+ * not move it there. */
+static const attu_agg_spec *outer_level_agg(const attu_lplan *p) {
+    if (!p) return NULL;
+    if (p->kind == LP_AGG)
+        for (int i = 0; i < p->naggs; i++) {
+            int s = outer_sides(p->aggs[i].arg) | outer_sides(p->aggs[i].arg2);
+            if (s == 2) return &p->aggs[i];
+        }
+    const attu_agg_spec *a = outer_level_agg(p->left);
+    return a ? a : outer_level_agg(p->right);
+}
+
+static bool check_outer_aggs(bctx *c, const attu_lplan *p, const attu_ast_expr *e) {
+    if (!outer_level_agg(p)) return true;
+    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                   "an aggregate in a subquery over only the outer query's columns is not supported "
+                   "(PostgreSQL computes it in the outer query)");
+    return false;
+}
+
+/* The outer references of a subquery plan, each turned into a parameter. */
+typedef struct param_refs {
+    bctx        *c;
+    int          n, cap;
+    int         *col;      /* the reference (OUTER_BASE * level + k) */
+    int         *slot;
+    attu_type   *type;
+    bool         failed;
+} param_refs;
+
+static void to_param(attu_bexpr *e, void *ctx) {
+    param_refs *r = ctx;
+    if (e->kind != BX_COL || e->col < OUTER_BASE || r->failed) return;
+    int i = 0;
+    while (i < r->n && r->col[i] != e->col) i++;
+    if (i == r->n) {
+        if (r->n == r->cap) {
+            int nc = r->cap ? r->cap * 2 : 8;
+            int *ncol = attu_palloc(r->c->pa, sizeof(int) * (size_t)nc), *nslot = attu_palloc(r->c->pa, sizeof(int) * (size_t)nc);
+            attu_type *nt = attu_palloc(r->c->pa, sizeof(attu_type) * (size_t)nc);
+            if (!ncol || !nslot || !nt) { r->failed = true; return; }
+            if (r->n) {
+                memcpy(ncol, r->col, sizeof(int) * (size_t)r->n);
+                memcpy(nslot, r->slot, sizeof(int) * (size_t)r->n);
+                memcpy(nt, r->type, sizeof(attu_type) * (size_t)r->n);
+            }
+            r->col = ncol; r->slot = nslot; r->type = nt; r->cap = nc;
+        }
+        r->col[i] = e->col;
+        r->slot[i] = (*r->c->next_param)++;
+        r->type[i] = e->type;
+        r->n++;
+    }
+    e->kind = BX_PARAM;
+    e->col = r->slot[i];
+}
+
+static attu_lplan *mk_limit(bctx *c, attu_lplan *in, int64_t limit) {
+    attu_lplan *l = attu_lp_new(c->pa, LP_LIMIT, in->ncols);
+    if (!l) OOM_NULL(c);
+    memcpy(l->types, in->types, sizeof(attu_type) * (size_t)in->ncols);
+    memcpy(l->names, in->names, sizeof(char *) * (size_t)in->ncols);
+    l->left = in; l->limit = limit; l->offset = 0;
+    l->est_rows = in->est_rows < (double)limit ? in->est_rows : (double)limit;
+    return l;
+}
+
+/* The parameterised apply form of a correlated subquery, the general
+ * fallback, as PostgreSQL's SubPlan: every outer reference in the bound
+ * subquery p (at any depth, in any clause) becomes a parameter, bound
+ * from the outer row by an LP_APPLY that runs p once per distinct binding
+ * (engine/executor_apply.c). What it adds to the outer scope, after the
+ * subquery's row count:
+ *   scalar:     p's first row (of at most 2); the value is
+ *               ATTU_OP_SUBQUERY_ONE(rows, value): 21000 where it is used
+ *               with more than one row, NULL with none;
+ *   EXISTS:     nothing (p cut to 1 row); the value is rows > 0;
+ *   x op ANY / ALL: x is a parameter too, and p is wrapped in an
+ *               aggregate counting the decisive (TRUE for ANY, FALSE for
+ *               ALL) and the NULL comparisons, as decorrelate_apply.
+ * A reference two levels out becomes a reference one level out of this
+ * query's plan (the key binding its parameter), so the enclosing
+ * subquery is correlated in turn. */
+static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, const attu_ast_expr *e,
+                                     apply_kind kind, attu_bexpr *arg, attu_ast_binary_op op) {
+    attu_type tb = attu_type_make(ATTU_TYPE_BOOL), t8 = attu_type_make(ATTU_TYPE_INT64);
+    if (!check_outer_aggs(c, p, e)) return NULL;
+    if ((kind == APPLY_SCALAR || kind == APPLY_ANY || kind == APPLY_ALL) && p->ncols != 1) {
+        attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position,
+                       p->ncols > 1 && kind != APPLY_SCALAR ? "subquery has too many columns" : "subquery must return only one column");
+        return NULL;
+    }
+    if (!c->next_param && !(c->next_param = attu_palloc(c->pa, sizeof(int)))) OOM_NULL(c);
+    param_refs refs = { c, 0, 0, NULL, NULL, NULL, false };
+    plan_visit(p, to_param, &refs);
+    if (refs.failed) OOM_NULL(c);
+    int nk = refs.n + (arg ? 1 : 0);
+    attu_bexpr **keys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nk + 1));
+    int *slots = attu_palloc(c->pa, sizeof(int) * (size_t)(nk + 1));
+    if (!keys || !slots) OOM_NULL(c);
+    for (int i = 0; i < refs.n; i++) {
+        /* one level nearer: a column of the enclosing plan, or (from two
+         * levels out) a reference of the enclosing query to its own outer */
+        if (!(keys[i] = attu_bx_col(c->pa, refs.col[i] - OUTER_BASE, refs.type[i]))) OOM_NULL(c);
+        if (keys[i]->col >= OUTER_BASE) c->saw_outer = true;
+        slots[i] = refs.slot[i];
+    }
+    attu_lplan *sub = NULL;
+    switch (kind) {
+    case APPLY_SCALAR: sub = mk_limit(c, p, 2); break;
+    case APPLY_EXISTS: sub = mk_limit(c, p, 1); break;
+    case APPLY_ANY: case APPLY_ALL: {
+        /* an untyped literal takes the subquery column's type */
+        if (arg->type.id == ATTU_TYPE_UNKNOWN && !(arg = coerce(c, arg, p->types[0], false, arg->position))) return NULL;
+        keys[refs.n] = arg;
+        slots[refs.n] = (*c->next_param)++;
+        attu_bexpr *pa = attu_bx_new(c->pa, BX_PARAM, arg->type, arg->position);
+        if (!pa) OOM_NULL(c);
+        pa->col = slots[refs.n];
+        attu_bexpr *cmp = bind_compare_op(c, op, pa, attu_bx_col(c->pa, 0, p->types[0]), e->position);
+        if (!cmp) return NULL;
+        attu_bexpr *dec = mk_call(c, kind == APPLY_ANY ? ATTU_OP_IS_TRUE : ATTU_OP_IS_FALSE, tb, e->position, 1, cmp, NULL, NULL, NULL);
+        attu_bexpr *unk = mk_call(c, ATTU_OP_IS_NULL, tb, e->position, 1, cmp, NULL, NULL, NULL);
+        attu_bexpr *fd = dec ? flag_when(c, dec) : NULL, *fu = unk ? flag_when(c, unk) : NULL;
+        attu_agg_spec *aggs = attu_palloc(c->pa, sizeof *aggs * 2);
+        attu_lplan *a = attu_lp_new(c->pa, LP_AGG, 2);
+        if (!fd || !fu || !aggs || !a) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+        aggs[0] = count_of(c, fd);
+        aggs[1] = count_of(c, fu);
+        a->left = p; a->naggs = 2; a->aggs = aggs;
+        a->types[0] = a->types[1] = t8;
+        a->names[0] = "?decisive?"; a->names[1] = "?unknown?";
+        a->est_rows = 1;
+        sub = a;
+        break;
+    }
+    }
+    if (!sub) return NULL;
+    pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
+    if (!pj) OOM_NULL(c);
+    if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
+    memset(&pj[c->npending], 0, sizeof pj[c->npending]);
+    pj[c->npending].param_sub = sub;
+    pj[c->npending].param_slots = slots;
+    pj[c->npending].outer_keys = keys;
+    pj[c->npending].nkeys = nk;
+    c->pending = pj;
+    c->npending++;
+    /* rows ++ the subquery's columns: hidden columns of the outer scope,
+     * each one value per group where the keys' columns are grouped */
+    scope *msc = (scope *)sc;
+    int base = msc->n;
+    int deps[64], nd = 0;
+    for (int i = 0; i < nk; i++) collect_deps(keys[i], 0, deps, &nd, 64);
+    for (int i = 0; i <= sub->ncols; i++)
+        if (!scope_push(c, msc, NULL, i ? "?value?" : "?rows?", i ? sub->types[i - 1] : t8, true, false, -1) ||
+            !set_deps(c, msc, base + i, deps, nd)) return NULL;
+    attu_bexpr *rows = attu_bx_col(c->pa, base, t8), *v = NULL;
+    if (!rows) OOM_NULL(c);
+    switch (kind) {
+    case APPLY_SCALAR:
+        v = mk_call(c, ATTU_OP_SUBQUERY_ONE, sub->types[0], e->position, 2, rows, attu_bx_col(c->pa, base + 1, sub->types[0]), NULL, NULL);
+        break;
+    case APPLY_EXISTS:
+        v = mk_call(c, ATTU_OP_GT_I, tb, e->position, 2, rows, mk_const_int(c, t8, 0), NULL, NULL);
+        break;
+    case APPLY_ANY: case APPLY_ALL: {
+        /* CASE WHEN decisive > 0 THEN decisive WHEN unknown > 0 THEN NULL ELSE NOT decisive END */
+        attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, tb, e->position);
+        attu_bexpr **wh = attu_palloc(c->pa, sizeof(attu_bexpr *) * 2), **th = attu_palloc(c->pa, sizeof(attu_bexpr *) * 2);
+        if (!x || !wh || !th) OOM_NULL(c);
+        wh[0] = mk_call(c, ATTU_OP_GT_I, tb, e->position, 2, attu_bx_col(c->pa, base + 1, t8), mk_const_int(c, t8, 0), NULL, NULL);
+        wh[1] = mk_call(c, ATTU_OP_GT_I, tb, e->position, 2, attu_bx_col(c->pa, base + 2, t8), mk_const_int(c, t8, 0), NULL, NULL);
+        th[0] = mk_const_int(c, tb, kind == APPLY_ANY);
+        th[1] = mk_const_null(c, tb);
+        x->nwhens = 2; x->whens = wh; x->thens = th; x->else_ = mk_const_int(c, tb, kind != APPLY_ANY);
+        v = x;
+        break;
+    }
+    }
+    if (!v || c->err->set) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+    v->position = e->position;
+    return v;
+}
+
+/* apply_pending for the parameterised form: P -> P ++ rows ++ the
+ * subquery's first row (see decorrelate_param). */
+static attu_lplan *apply_param(bctx *c, attu_lplan *p, const pending_join *pj) {
+    attu_lplan *sub = pj->param_sub;
+    int np = p->ncols, n = np + 1 + sub->ncols;
+    attu_lplan *a = attu_lp_new(c->pa, LP_APPLY, n);
+    if (!a) OOM_NULL(c);
+    a->left = p; a->right = sub;
+    a->nkeys = pj->nkeys;
+    a->lkeys = pj->outer_keys;
+    a->rkeys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(pj->nkeys + 1));   /* none: NULLs */
+    a->params = pj->param_slots;
+    if (!a->rkeys) OOM_NULL(c);
+    for (int i = 0; i < np; i++) { a->types[i] = p->types[i]; a->names[i] = p->names[i]; }
+    a->types[np] = attu_type_make(ATTU_TYPE_INT64); a->names[np] = "?rows?";
+    for (int i = 0; i < sub->ncols; i++) { a->types[np + 1 + i] = sub->types[i]; a->names[np + 1 + i] = "?value?"; }
+    a->est_rows = p->est_rows;
+    a->rowid_col = p->rowid_col;
+    return a;
+}
+
 /* Applies the pending correlated-subquery joins to the plan. */
 static attu_lplan *apply_pending(bctx *c, attu_lplan *p) {
     for (int i = 0; i < c->npending; i++) {
         pending_join *pj = &c->pending[i];
+        if (pj->param_sub) {
+            if (!(p = apply_param(c, p, pj))) return NULL;
+            continue;
+        }
         if (!pj->sub) {
             if (!(p = pj->apply ? apply_apply(c, p, pj) : apply_general(c, p, pj))) return NULL;
             continue;
@@ -2435,6 +2741,20 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
         if (e->kind == ATTU_EXPR_SUBQUERY && p->ncols != 1) {
             attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, "subquery must return only one column");
             return NULL;
+        }
+        if (!check_outer_aggs(c, p, e)) return NULL;
+        if (needs_param_form(p)) {
+            /* no keyed or windowed form reads two levels out */
+            if (e->kind == ATTU_EXPR_SUBQUERY) return decorrelate_param(c, sc, p, e, APPLY_SCALAR, NULL, 0);
+            if (e->kind == ATTU_EXPR_EXISTS) return decorrelate_param(c, sc, p, e, APPLY_EXISTS, NULL, 0);
+            bool in = e->kind == ATTU_EXPR_IN_SUBQUERY;
+            attu_bexpr *arg = bind_expr(c, sc, in ? e->u.in_subquery.arg : e->u.quantified.arg);
+            if (!arg) return NULL;
+            attu_bexpr *v = decorrelate_param(c, sc, p, e, !in && e->u.quantified.all ? APPLY_ALL : APPLY_ANY, arg,
+                                              in ? ATTU_BINOP_EQ : e->u.quantified.op);
+            if (v && in && e->u.in_subquery.negated)
+                v = mk_call(c, ATTU_OP_NOT, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, v, NULL, NULL, NULL);
+            return v;
         }
         if (e->kind == ATTU_EXPR_SUBQUERY)
             return p->kind == LP_PROJECT && p->left && p->left->kind == LP_AGG ? decorrelate_scalar(c, sc, q, p, e)
@@ -2529,6 +2849,8 @@ static attu_lplan *bind_exists_join(bctx *c, attu_lplan *p, const scope *sc, con
     attu_lplan *sub = bind_sub(c, sc, q, &corr);
     if (!sub) return NULL;
     if (!corr) return (attu_lplan *)1;     /* caller binds it as a constant */
+    /* reading two levels out: the parameterised form, as an expression */
+    if (needs_param_form(sub) || outer_level_agg(sub)) return (attu_lplan *)1;
     /* expected shape: PROJECT over FILTER over the FROM plan; ORDER BY,
      * DISTINCT and a LIMIT other than 0 (without OFFSET) do not change
      * whether a row exists. Any other shape is left to the caller, which

@@ -264,18 +264,25 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         c->outer = save;
         if (o) { o->col += OUTER_BASE; c->saw_outer = true; return o; }
         *c->err = saved;
-        /* a query two or more levels out: PostgreSQL resolves it, attu
-         * decorrelates one level only */
-        for (const outer_link *up = c->outer_up; up; up = up->next) {
+        /* a query two or more levels out: column k of the query `level`
+         * levels out is OUTER_BASE * level + k (the parameterised apply
+         * form takes such a subquery, binder.c decorrelate_param) */
+        int level = 2;
+        for (const outer_link *up = c->outer_up; up; up = up->next, level++) {
             const outer_link *save_up = c->outer_up;
             c->outer = NULL; c->outer_up = NULL;
             o = bind_column(c, up->sc, e);
             c->outer = save; c->outer_up = save_up;
             *c->err = saved;
             if (o) {
-                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                               "a subquery may refer to the query just outside it only, not to one further out");
-                return NULL;
+                if (level >= OUTER_LEVELS_MAX) {
+                    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                                   "a subquery may refer to queries at most %d levels out", OUTER_LEVELS_MAX - 1);
+                    return NULL;
+                }
+                o->col += OUTER_BASE * level;
+                c->saw_outer = true;
+                return o;
             }
         }
     }

@@ -7,8 +7,11 @@
 
 #include "planner/binder.h"
 
-/* Column numbers at or above this refer to the enclosing query's scope. */
+/* Column numbers at or above this refer to the enclosing query's scope:
+ * OUTER_BASE * level + k is column k of the query `level` levels out
+ * (level 1: the enclosing one), level < OUTER_LEVELS_MAX. */
 #define OUTER_BASE 2000000
+#define OUTER_LEVELS_MAX 64
 
 typedef struct scope_col {
     const char *qual;      /* table name or alias; NULL for derived names */
@@ -73,6 +76,11 @@ typedef struct pending_join {
     bool           apply;
     attu_agg_spec *rank;         /* row_number / dense_rank of an outer row's matches, or NULL */
     int64_t        limit, offset;
+    /* parameterised form (param_sub): the subquery plan itself, reading
+     * parameters param_slots[i] = outer_keys[i] (nkeys of them), run per
+     * distinct binding by an LP_APPLY: adds rows ++ param_sub's columns */
+    attu_lplan    *param_sub;
+    int           *param_slots;
 } pending_join;
 
 typedef struct bctx {
@@ -103,6 +111,9 @@ typedef struct bctx {
     struct pending_join *pending;
     int              npending;
     bool             saw_outer;      /* a name resolved to the outer scope */
+    /* the next free parameter slot of the statement (LP_APPLY), shared by
+     * every subquery's context */
+    int             *next_param;
     /* scalar subqueries bound so far and their column's name, which
      * names an unnamed select-list item as PostgreSQL does */
     struct subq_name *subq_names;

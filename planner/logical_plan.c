@@ -70,7 +70,7 @@ bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y) {
         if (x->is_null || y->is_null) return x->is_null == y->is_null;
         if (x->s || y->s) return x->s && y->s && x->slen == y->slen && !memcmp(x->s, y->s, x->slen);
         return x->i == y->i && memcmp(&x->f, &y->f, sizeof x->f) == 0;
-    case BX_COL: return x->col == y->col;
+    case BX_COL: case BX_PARAM: return x->col == y->col;
     case BX_CALL:
         if (x->op != y->op || x->nargs != y->nargs || x->aux != y->aux || x->imm != y->imm) return false;
         for (int i = 0; i < x->nargs; i++) if (!attu_bx_equal(x->args[i], y->args[i])) return false;
@@ -93,5 +93,16 @@ bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y) {
                 x->order[i].nulls_first != y->order[i].nulls_first) return false;
         return true;
     }
+    return false;
+}
+
+bool attu_bx_reads_param(const attu_bexpr *e) {
+    if (!e) return false;
+    if (e->kind == BX_PARAM) return true;
+    for (int i = 0; i < e->nargs; i++) if (attu_bx_reads_param(e->args[i])) return true;
+    for (int i = 0; i < e->nwhens; i++) if (attu_bx_reads_param(e->whens[i]) || attu_bx_reads_param(e->thens[i])) return true;
+    if (attu_bx_reads_param(e->else_)) return true;
+    for (int i = 0; i < e->npart; i++) if (attu_bx_reads_param(e->part[i])) return true;
+    for (int i = 0; i < e->norder; i++) if (attu_bx_reads_param(e->order[i].expr)) return true;
     return false;
 }

@@ -38,7 +38,11 @@ typedef enum attu_bexpr_kind {
     BX_CALL,        /* opcode `op` over args */
     BX_CASE,        /* searched CASE: whens/thens/else */
     BX_AGG,         /* aggregate call (only before the aggregate is extracted) */
-    BX_WINDOW       /* window call (only before extraction) */
+    BX_WINDOW,      /* window call (only before extraction) */
+    BX_PARAM        /* parameter `col` of an enclosing LP_APPLY: the outer
+                       row's value that a correlated subquery reads, set
+                       for each evaluation of the subquery (a constant
+                       within one) */
 } attu_bexpr_kind;
 
 typedef enum attu_agg_kind {
@@ -103,7 +107,13 @@ typedef enum attu_lp_kind {
     LP_SORT, LP_LIMIT, LP_DISTINCT, LP_SETOP,
     LP_JOIN_AGG,    /* fused: a join feeding an aggregate grouped by the left row */
     LP_RECURSIVE,   /* WITH RECURSIVE: left the non-recursive term, right the recursive one */
-    LP_WORKTABLE    /* inside LP_RECURSIVE's right: the rows of the previous iteration */
+    LP_WORKTABLE,   /* inside LP_RECURSIVE's right: the rows of the previous iteration */
+    LP_APPLY        /* a correlated subquery run per distinct outer binding:
+                       left the outer rows; right the subquery, reading its
+                       parameters (BX_PARAM) params[i] = lkeys[i] (over the
+                       left columns); output = left ++ rows (INT64, the
+                       subquery's row count) ++ its first row (NULLs when
+                       it has none). See binder.c decorrelate_param */
 } attu_lp_kind;
 
 typedef enum attu_join_kind {
@@ -177,11 +187,15 @@ struct attu_lplan {
     bool         all;          /* LP_SETOP, LP_RECURSIVE (UNION ALL) */
     /* LP_RECURSIVE / LP_WORKTABLE: which recursive query (unique in the plan) */
     int          worktable;
+    /* LP_APPLY: the parameter slot each of the nkeys lkeys binds */
+    int         *params;
 };
 
 attu_bexpr *attu_bx_new(attu_plan_arena *a, attu_bexpr_kind k, attu_type t, int pos);
 attu_bexpr *attu_bx_col(attu_plan_arena *a, int col, attu_type t);
 attu_lplan *attu_lp_new(attu_plan_arena *a, attu_lp_kind k, int ncols);
 bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y);
+/* Whether e reads a parameter (BX_PARAM) anywhere. */
+bool attu_bx_reads_param(const attu_bexpr *e);
 
 #endif

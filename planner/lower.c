@@ -17,10 +17,39 @@
 
 typedef struct memo { const attu_bexpr *e; int guard; int reg; } memo;
 
+/* The parameters (BX_PARAM) a set of expressions reads: each becomes a
+ * program input after the columns, fed by the executor from the
+ * enclosing APPLY stage's current binding. */
+typedef struct params_used { int n, cap; int *slot; attu_type *type; } params_used;
+
+static int note_params(const attu_bexpr *e, params_used *pu) {
+    if (!e) return 0;
+    if (e->kind == BX_PARAM) {
+        for (int i = 0; i < pu->n; i++) if (pu->slot[i] == e->col) return 0;
+        if (pu->n == pu->cap) {
+            int nc = pu->cap ? pu->cap * 2 : 8;
+            int *ns = realloc(pu->slot, sizeof(int) * (size_t)nc);
+            if (ns) pu->slot = ns;
+            attu_type *nt = realloc(pu->type, sizeof(attu_type) * (size_t)nc);
+            if (nt) pu->type = nt;
+            if (!ns || !nt) return -1;
+            pu->cap = nc;
+        }
+        pu->slot[pu->n] = e->col;
+        pu->type[pu->n++] = e->type;
+        return 0;
+    }
+    for (int i = 0; i < e->nargs; i++) if (note_params(e->args[i], pu)) return -1;
+    for (int i = 0; i < e->nwhens; i++) if (note_params(e->whens[i], pu) || note_params(e->thens[i], pu)) return -1;
+    return note_params(e->else_, pu);
+}
+
 typedef struct comp {
     attu_expr_program *p;
     int  ninput;
     int *in_of_col;     /* input column -> program input register, -1 */
+    const params_used *params;   /* parameter i -> input register first_param + i */
+    int  first_param;
     memo *memos;
     int   nmemo, capmemo;
     attu_error *err;
@@ -134,6 +163,11 @@ static int compile_lazy(comp *c, const attu_bexpr *e, int guard) {
 
 static int compile(comp *c, const attu_bexpr *e, int guard) {
     if (e->kind == BX_COL) return c->in_of_col[e->col];
+    if (e->kind == BX_PARAM) {
+        for (int i = 0; i < c->params->n; i++) if (c->params->slot[i] == e->col) return c->first_param + i;
+        attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, e->position, "parameter %d not collected", e->col);
+        return -1;
+    }
     for (int i = 0; i < c->nmemo; i++)
         if (c->memos[i].guard == guard && attu_bx_equal(c->memos[i].e, e)) return c->memos[i].reg;
     int r;
@@ -221,19 +255,26 @@ static int compile_exprs(attu_bexpr *const *exprs, int n, int ninput, const attu
     bool *used = calloc((size_t)ninput + 1, 1);
     int *in_of_col = malloc(sizeof(int) * ((size_t)ninput + 1));
     if (!used || !in_of_col) { free(used); free(in_of_col); return attu_error_oom(err); }
-    for (int i = 0; i < n; i++) if (exprs[i]->kind != BX_COL || force) collect_cols(exprs[i], used);
-    int nin = 0;
+    params_used pu = { 0 };
+    for (int i = 0; i < n; i++)
+        if (exprs[i]->kind != BX_COL || force) {
+            collect_cols(exprs[i], used);
+            if (note_params(exprs[i], &pu)) { free(used); free(in_of_col); free(pu.slot); free(pu.type); return attu_error_oom(err); }
+        }
+    int nin = pu.n;
     for (int i = 0; i < ninput; i++) if (used[i]) nin++;
     out->in_cols = malloc(sizeof(int) * ((size_t)nin + 1));
     attu_type *tys = malloc(sizeof(attu_type) * ((size_t)nin + 1));
-    if (!out->in_cols || !tys) { free(used); free(in_of_col); free(tys); return attu_error_oom(err); }
+    if (!out->in_cols || !tys) { free(used); free(in_of_col); free(tys); free(pu.slot); free(pu.type); return attu_error_oom(err); }
     nin = 0;
     for (int i = 0; i < ninput; i++) {
         in_of_col[i] = -1;
         if (used[i]) { out->in_cols[nin] = i; tys[nin] = input_types[i]; in_of_col[i] = nin++; }
     }
+    int first_param = nin;
+    for (int i = 0; i < pu.n; i++) { out->in_cols[nin] = -(pu.slot[i] + 1); tys[nin++] = pu.type[i]; }
     out->nin = nin;
-    comp c = { attu_program_new(nin, tys), ninput, in_of_col, NULL, 0, 0, err };
+    comp c = { attu_program_new(nin, tys), ninput, in_of_col, &pu, first_param, NULL, 0, 0, err };
     free(tys);
     free(used);
     int rc = 0;
@@ -248,6 +289,7 @@ static int compile_exprs(attu_bexpr *const *exprs, int n, int ninput, const attu
     }
     free(c.memos);
     free(in_of_col);
+    free(pu.slot); free(pu.type);
     out->prog = c.p;
     return rc;
 }
@@ -408,6 +450,15 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
             if (p->ncols == 0) continue;
             /* constant rows: compile with every expression forced through the program */
             if (attu_compile_exprs(p->values + (size_t)r * p->ncols, p->ncols, 0, NULL, &ex, err)) { attu_stage_free(s); return NULL; }
+            if (ex.nin) {
+                /* a VALUES row reading a correlated subquery's parameter
+                 * (run_values evaluates rows without inputs) */
+                attu_stage_exprs_free(&ex);
+                attu_stage_free(s);
+                attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                               "VALUES that reads the outer query inside a correlated subquery is not supported");
+                return NULL;
+            }
             s->rows[r] = ex.prog;
             ex.prog = NULL;
             attu_stage_exprs_free(&ex);
@@ -567,6 +618,14 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (!(s = new_stage(ATTU_ST_WORKTABLE, p, err))) return NULL;
         s->worktable = p->worktable;
         return s;
+    case LP_APPLY:
+        if (!(s = new_stage(ATTU_ST_APPLY, p, err))) return NULL;
+        s->label = "correlated subquery";
+        if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
+        if (compile_child(p->lkeys, p->nkeys, p->left, &s->keys, err)) goto fail;
+        if (!(s->params = malloc(sizeof(int) * ((size_t)p->nkeys + 1)))) goto oom;
+        memcpy(s->params, p->params, sizeof(int) * (size_t)p->nkeys);
+        return s;
     }
     attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown plan node");
     return NULL;
@@ -618,6 +677,13 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
         break;
     case LP_LIMIT:
         for (int i = 0; i < nl; i++) ln[i] = need[i];
+        break;
+    case LP_APPLY:
+        /* the left rows pass through; the subquery's first row comes
+         * out whole */
+        for (int i = 0; i < nl; i++) ln[i] = need[i];
+        for (int k = 0; k < p->nkeys; k++) mark_expr(p->lkeys[k], ln, nl);
+        for (int i = 0; i < nr; i++) rn[i] = true;
         break;
     case LP_DISTINCT: case LP_SETOP: case LP_RECURSIVE:
         for (int i = 0; i < nl; i++) ln[i] = true;

@@ -209,6 +209,10 @@ void attu_plan_ordering(attu_plan_arena *pa, const attu_lplan *p, attu_ordering 
     }
     case LP_RECURSIVE: case LP_WORKTABLE:
         return;
+    case LP_APPLY:
+        /* run_apply: the left rows in their order, columns appended */
+        attu_plan_ordering(pa, p->left, out);
+        return;
     }
 }
 

@@ -426,6 +426,11 @@ static void fuse(attu_lplan *p) {
         if (g->col == j->left->rowid_col) has_row = true;
     }
     if (!has_row) return;
+    /* lbs_segreduce evaluates its program per pair from the two sides'
+     * columns: no parameters of a correlated subquery there */
+    for (int i = 0; i < p->naggs; i++)
+        if (attu_bx_reads_param(p->aggs[i].arg) || attu_bx_reads_param(p->aggs[i].arg2)) return;
+    if (attu_bx_reads_param(j->residual)) return;
     for (int i = 0; i < p->naggs; i++)
         if (p->aggs[i].agg == AGG_AVG || p->aggs[i].agg == AGG_COUNT_DISTINCT || p->aggs[i].distinct ||
             (p->aggs[i].agg >= AGG_VAR_SAMP && p->aggs[i].agg <= AGG_STRING_AGG)) return;
@@ -657,6 +662,7 @@ static double reestimate(attu_lplan *p) {
     case LP_SETOP: p->est_rows = l + r; break;
     case LP_RECURSIVE: p->est_rows = l * 10; break;
     case LP_WORKTABLE: break;
+    case LP_APPLY: p->est_rows = l; break;
     }
     if (p->est_rows < 0) p->est_rows = 0;
     return p->est_rows;
