@@ -1047,6 +1047,76 @@ out:
     return rc;
 }
 
+/* One reduce (whole column) or segreduce call over the specs. */
+static int reduce_call(xctx *x, bool segmented, attu_buf *off, size_t nseg, attu_buf *perm, size_t n, int nspec,
+                       const attu_reduce_spec *specs, attu_out *outs) {
+    return segmented ? x->be->segreduce(x->be, off, nseg, perm, nspec, specs, outs, x->err)
+                     : x->be->reduce(x->be, n, nspec, specs, outs, x->err);
+}
+
+/* Whether spec k is a sum of integers or decimals with a NUMERIC result
+ * (sum of bigint or decimal, avg of integers and decimals). */
+static bool narrowable_sum(const attu_reduce_spec *sp) {
+    return sp->op == ATTU_REDUCE_SUM && sp->out_type.id == ATTU_TYPE_NUMERIC &&
+           (attu_type_is_int(sp->in.type.id) || sp->in.type.id == ATTU_TYPE_DECIMAL);
+}
+
+/* The reduce of run_agg. A sum with a NUMERIC result (PostgreSQL's sum of
+ * bigint and numeric, and the exact sum under avg) is 128-bit exact on the
+ * host, but the GPU backend reduces NUMERIC slots only there: the column
+ * would leave the device. Most such sums fit in 64 bits, so on a GPU they
+ * are first reduced on the device as bigint / decimal(18, s) sums, which
+ * raise 22003 when a total leaves 64 bits, and then cast to numeric (the
+ * value and its scale are exact); only after a 22003 does the exact host
+ * reduce run. The CPU backend reduces exactly in one go. */
+static int reduce_sums_narrow_first(xctx *x, bool segmented, attu_buf *off, size_t nseg, attu_buf *perm, size_t n,
+                                    int nspec, attu_reduce_spec *specs, attu_out *outs) {
+    int nnarrow = 0;
+    for (int k = 0; k < nspec; k++) nnarrow += narrowable_sum(&specs[k]);
+    if (x->be->kind == ATTU_DEVICE_KIND_CPU || nnarrow == 0)
+        return reduce_call(x, segmented, off, nseg, perm, n, nspec, specs, outs);
+    attu_reduce_spec *sp2 = calloc((size_t)nspec, sizeof *sp2);
+    attu_out *out2 = calloc((size_t)nspec, sizeof *out2);
+    xcol **tmp = calloc((size_t)nspec, sizeof *tmp);
+    int rc = -1;
+    if (!sp2 || !out2 || !tmp) { attu_error_oom(x->err); goto out; }
+    for (int k = 0; k < nspec; k++) {
+        sp2[k] = specs[k];
+        out2[k] = outs[k];
+        if (!narrowable_sum(&specs[k])) continue;
+        attu_type nt = specs[k].in.type.id == ATTU_TYPE_DECIMAL ? attu_type_decimal(18, specs[k].in.type.scale)
+                                                                : attu_type_make(ATTU_TYPE_INT64);
+        if (!(tmp[k] = xcol_new(x, nt, nseg, true))) goto out;
+        sp2[k].out_type = nt;
+        out2[k] = (attu_out){ nt, tmp[k]->data, tmp[k]->valid, NULL };
+    }
+    if (reduce_call(x, segmented, off, nseg, perm, n, nspec, sp2, out2)) {
+        if (strcmp(x->err->sqlstate, ATTU_SQLSTATE_NUMERIC_RANGE) != 0) goto out;
+        attu_error_clear(x->err);   /* a total past 64 bits: the exact reduce */
+        rc = reduce_call(x, segmented, off, nseg, perm, n, nspec, specs, outs);
+        goto out;
+    }
+    for (int k = 0; k < nspec; k++) {
+        if (!tmp[k]) continue;
+        attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
+        attu_expr_program *p = attu_program_new(1, &tmp[k]->type);
+        if (!p) { attu_error_oom(x->err); goto out; }
+        int r = attu_program_reg(p, nt);
+        attu_program_emit(p, attu_instr_make(tmp[k]->type.id == ATTU_TYPE_DECIMAL ? ATTU_OP_CAST_D_N : ATTU_OP_CAST_I_N,
+                                             r, 0, -1));
+        attu_program_add_output(p, r);
+        attu_vec in = vec_of(tmp[k]);
+        int e = x->be->eval(x->be, p, &in, nseg, &outs[k], x->err);
+        attu_program_free(p);
+        if (e) goto out;
+    }
+    rc = 0;
+out:
+    for (int k = 0; k < nspec && tmp; k++) xcol_unref(x, tmp[k]);
+    free(sp2); free(out2); free(tmp);
+    return rc;
+}
+
 rel *run_agg(xctx *x, attu_stage *s, rel *in) {
     int nk = s->keys.n, na = s->args.n, ng = s->naggs;
     size_t n = in->nrows;
@@ -1124,8 +1194,7 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
             }
         }
         if (agg_specs(x, s, args, dargs, nseg, specs, outs, res, &nspec)) goto done;
-        if (nk || nok ? x->be->segreduce(x->be, off, nseg, perm, nspec, specs, outs, x->err)
-                      : x->be->reduce(x->be, n, nspec, specs, outs, x->err)) goto done;
+        if (reduce_sums_narrow_first(x, nk || nok, off, nseg, perm, n, nspec, specs, outs)) goto done;
     }
     out = rel_new(x, nk + ng, nseg);
     if (!out) goto done;
