@@ -49,6 +49,15 @@ typedef enum attu_device_kind { ATTU_DEVICE_KIND_CPU = 0, ATTU_DEVICE_KIND_GPU }
 /* One input or output column of a primitive: typed slots (types.h layout)
  * plus optional byte validity. dict is read for TEXT by eval (which compares
  * and transforms strings) and ignored by primitives that see only codes. */
+/* One column of a gather_cols call (see gather). */
+typedef struct attu_gather_col {
+    attu_buf       *dst;
+    attu_buf       *dst_valid;
+    const attu_buf *src;
+    const attu_buf *src_valid;
+    size_t          width;
+} attu_gather_col;
+
 typedef struct attu_vec {
     attu_type        type;
     const attu_buf  *data;
@@ -177,6 +186,11 @@ struct attu_backend {
     int  (*gather)(attu_backend *be, attu_buf *dst, attu_buf *dst_valid,
                    const attu_buf *src, const attu_buf *src_valid, size_t width,
                    const attu_buf *idx, size_t n, attu_error *err);
+    /* Several gathers by one index: for each column, as gather above. A
+     * GPU reads each index once for all the columns. May be NULL (the
+     * caller gathers column by column). */
+    int  (*gather_cols)(attu_backend *be, const struct attu_gather_col *cols, int ncols,
+                        const attu_buf *idx, size_t n, attu_error *err);
     /* dst[idx[i]] = src[i]. */
     int  (*scatter)(attu_backend *be, attu_buf *dst, const attu_buf *src,
                     size_t width, const attu_buf *idx, size_t n, attu_error *err);

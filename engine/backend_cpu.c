@@ -136,6 +136,15 @@ static int cpu_gather(attu_backend *be, attu_buf *dst, attu_buf *dst_valid,
     return 0;
 }
 
+/* The CPU has no index traffic to share: one gather per column. */
+static int cpu_gather_cols(attu_backend *be, const attu_gather_col *cols, int ncols, const attu_buf *idx, size_t n,
+                           attu_error *err) {
+    for (int c = 0; c < ncols; c++)
+        if (cpu_gather(be, cols[c].dst, cols[c].dst_valid, cols[c].src, cols[c].src_valid, cols[c].width, idx, n,
+                       err)) return -1;
+    return 0;
+}
+
 static int cpu_scatter(attu_backend *be, attu_buf *dst, const attu_buf *src, size_t width,
                        const attu_buf *idx, size_t n, attu_error *err) {
     for (size_t i = 0; i < n; i++)
@@ -886,6 +895,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->upload = cpu_upload; be->download = cpu_download;
     be->fill = cpu_fill; be->iota = cpu_iota;
     be->gather = cpu_gather; be->scatter = cpu_scatter;
+    be->gather_cols = cpu_gather_cols;
     be->eval = cpu_eval; be->compact = cpu_compact;
     be->dense_match = cpu_dense_match;
     be->sort = cpu_sort; be->top_k = cpu_top_k;

@@ -145,16 +145,30 @@ int check_stop(xctx *x) {
 rel *rel_gather(xctx *x, const rel *r, const attu_buf *idx, size_t n, bool may_null) {
     rel *o = rel_new(x, r->ncols, n);
     if (!o) return NULL;
-    for (int i = 0; i < r->ncols; i++) {
-        xcol *s = r->cols[i];
-        if (s->pruned) { o->cols[i] = xcol_ref(s); continue; }
-        xcol *d = xcol_new(x, s->type, n, may_null || s->valid);
-        if (!d) { rel_free(x, o); return NULL; }
-        if (s->dict) d->dict = attu_dictionary_ref(s->dict);
-        o->cols[i] = d;
-        if (x->be->gather(x->be, d->data, d->valid, s->data, s->valid, attu_type_width(s->type.id), idx, n, x->err)) {
-            rel_free(x, o);
-            return NULL;
+    /* the columns go to the backend together (gather_cols: each index is
+     * read once for all of them) in batches of ATTU_GATHER_BATCH */
+    enum { ATTU_GATHER_BATCH = 8 };
+    attu_gather_col batch[ATTU_GATHER_BATCH];
+    int nb = 0;
+    for (int i = 0; i <= r->ncols; i++) {
+        if (i < r->ncols) {
+            xcol *s = r->cols[i];
+            if (s->pruned) { o->cols[i] = xcol_ref(s); continue; }
+            xcol *d = xcol_new(x, s->type, n, may_null || s->valid);
+            if (!d) { rel_free(x, o); return NULL; }
+            if (s->dict) d->dict = attu_dictionary_ref(s->dict);
+            o->cols[i] = d;
+            batch[nb++] = (attu_gather_col){ d->data, d->valid, s->data, s->valid, attu_type_width(s->type.id) };
+        }
+        if (nb == ATTU_GATHER_BATCH || (i == r->ncols && nb > 0)) {
+            int rc = 0;
+            if (nb > 1 && x->be->gather_cols) rc = x->be->gather_cols(x->be, batch, nb, idx, n, x->err);
+            else
+                for (int c = 0; c < nb && !rc; c++)
+                    rc = x->be->gather(x->be, batch[c].dst, batch[c].dst_valid, batch[c].src, batch[c].src_valid,
+                                       batch[c].width, idx, n, x->err);
+            if (rc) { rel_free(x, o); return NULL; }
+            nb = 0;
         }
     }
     return o;

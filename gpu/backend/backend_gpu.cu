@@ -170,6 +170,91 @@ int gpu_gather(attu_backend* be, attu_buf* dst, attu_buf* dst_valid, const attu_
   });
 }
 
+// gather_cols: the rows' indices are loaded once (kGatherVT a thread, as
+// gather_kernel) and serve every column in turn; per column, all source
+// loads are issued before the stores. A join's output of five columns
+// thus reads its index array once instead of five times.
+constexpr int kGatherMaxCols = 8;
+struct gcol_t {
+  void* dst;
+  uint8_t* dv;
+  const void* src;
+  const uint8_t* sv;
+  int width;
+};
+struct gcols_t {
+  gcol_t c[kGatherMaxCols];
+  int n;
+};
+
+template <typename W>
+__device__ inline void gather_rows(const gcol_t& c, const int64_t (&j)[kGatherVT], long long base, long long n) {
+  const W* __restrict__ src = static_cast<const W*>(c.src);
+  W* __restrict__ dst = static_cast<W*>(c.dst);
+  W v[kGatherVT];
+  bool ok[kGatherVT];
+#pragma unroll
+  for (int k = 0; k < kGatherVT; ++k) {
+    ok[k] = j[k] >= 0;
+    v[k] = ok[k] ? src[j[k]] : W{};
+    if (c.dv && ok[k] && c.sv) ok[k] = c.sv[j[k]] != 0;
+  }
+#pragma unroll
+  for (int k = 0; k < kGatherVT; ++k) {
+    long long i = base + (long long)k * kGatherThreads;
+    if (i < n) {
+      dst[i] = v[k];
+      if (c.dv) c.dv[i] = ok[k];
+    }
+  }
+}
+
+__global__ void __launch_bounds__(kGatherThreads) gather_cols_kernel(gcols_t cols, const int64_t* __restrict__ idx,
+                                                                     long long n) {
+  long long base = (long long)blockIdx.x * kGatherThreads * kGatherVT + threadIdx.x;
+  int64_t j[kGatherVT];
+#pragma unroll
+  for (int k = 0; k < kGatherVT; ++k) {
+    long long i = base + (long long)k * kGatherThreads;
+    j[k] = i < n ? idx[i] : -1;
+  }
+  for (int c = 0; c < cols.n; ++c) {
+    switch (cols.c[c].width) {
+      case 1: gather_rows<uint8_t>(cols.c[c], j, base, n); break;
+      case 2: gather_rows<uint16_t>(cols.c[c], j, base, n); break;
+      case 4: gather_rows<uint32_t>(cols.c[c], j, base, n); break;
+      case 8: gather_rows<uint64_t>(cols.c[c], j, base, n); break;
+      default: gather_rows<uint4>(cols.c[c], j, base, n); break;
+    }
+  }
+}
+
+int gpu_gather_cols(attu_backend* be, const attu_gather_col* cols, int ncols, const attu_buf* idx, size_t n,
+                    attu_error* err) {
+  if (n > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: gather of %zu rows", n);
+  for (int c = 0; c < ncols; c += kGatherMaxCols) {
+    gcols_t g{};
+    g.n = std::min(kGatherMaxCols, ncols - c);
+    for (int k = 0; k < g.n; ++k) {
+      const attu_gather_col& a = cols[c + k];
+      if (a.width != 1 && a.width != 2 && a.width != 4 && a.width != 8 && a.width != 16)
+        return attu_error_set(err, "XX000", 0, "GPU backend: gather width %zu", a.width);
+      g.c[k] = gcol_t{a.dst->ptr, a.dst_valid ? static_cast<uint8_t*>(a.dst_valid->ptr) : nullptr,
+                      a.src ? a.src->ptr : nullptr,
+                      a.src_valid ? static_cast<const uint8_t*>(a.src_valid->ptr) : nullptr, (int)a.width};
+    }
+    if (n == 0) continue;
+    int rc = guarded(err, [&] {
+      long long per_block = (long long)kGatherThreads * kGatherVT;
+      gather_cols_kernel<<<(unsigned)(((long long)n + per_block - 1) / per_block), kGatherThreads, 0,
+                           CTX(be).stream()>>>(g, I64(idx), (long long)n);
+      ATTU_CUDA_CHECK_LAUNCH();
+    });
+    if (rc) return rc;
+  }
+  return 0;
+}
+
 template <typename W>
 void scatter_width(context_t& ctx, void* dst, const void* src, const int64_t* idx, int n) {
   transform([=] __device__(int i) {
@@ -196,11 +281,6 @@ int gpu_scatter(attu_backend* be, attu_buf* dst, const attu_buf* src, size_t wid
 
 // ---- compute ----------------------------------------------------------------
 
-struct mask_keep_t {
-  __device__ bool operator()(int i, const uint8_t* m, const uint8_t* v) const {
-    return m[i] && (!v || v[i]);
-  }
-};
 struct store_index_t {
   __device__ void operator()(int dst, int src, int64_t* out) const { out[dst] = src; }
 };
@@ -213,7 +293,7 @@ int gpu_compact(attu_backend* be, const attu_vec* mask, size_t n, attu_buf** idx
     const uint8_t* m = static_cast<const uint8_t*>(mask->data->ptr);
     const uint8_t* v = mask->valid ? static_cast<const uint8_t*>(mask->valid->ptr) : nullptr;
     auto compact = transform_compact((int)n, CTX(be));
-    int kept = compact.upsweep(mask_keep_t(), m, v);
+    int kept = compact.upsweep_mask(m, v);
     out = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
     if (!out) throw already_set_t();
     compact.downsweep(store_index_t(), I64(out));
@@ -240,6 +320,21 @@ struct run_nonempty_t {
     return b[x - kmin + 1] > b[x - kmin];
   }
 };
+// With a small key range the upsweep tests a presence bitmap instead (bit
+// j: key kmin + j has a nonempty run): 1/64 of the table's bytes, so it
+// stays in L1 where the table's 16 bytes a key would come from L2.
+template <typename key_t>
+struct bit_present_t {
+  __device__ bool operator()(int i, const key_t* k, const uint8_t* m, const unsigned* bits, int64_t kmin,
+                             int64_t kmax) const {
+    int64_t x = k[i];
+    if (x < kmin || x > kmax || (m && !m[i])) return false;
+    int64_t j = x - kmin;
+    return __ldg(bits + (j >> 5)) >> (j & 31) & 1u;
+  }
+};
+constexpr int64_t kPresenceMaxKeys = (int64_t)1 << 21;  // a bitmap of at most 256 KB
+
 template <typename key_t>
 struct store_match_t {
   __device__ void operator()(int dst, int src, const key_t* k, const int64_t* b, int64_t kmin, int64_t* rows,
@@ -257,8 +352,26 @@ int dense_match_keys(attu_backend* be, const key_t* k, const attu_buf* mask, siz
   int rc = guarded(err, [&] {
     const uint8_t* m = mask ? static_cast<const uint8_t*>(mask->ptr) : nullptr;
     const int64_t* b = I64(bounds);
-    auto compact = transform_compact((int)nn, CTX(be));
-    int kept = compact.upsweep(run_nonempty_t<key_t>(), k, m, b, kmin, kmax);
+    context_t& ctx = CTX(be);
+    auto compact = transform_compact((int)nn, ctx);
+    int64_t nkeys = kmax - kmin + 1;
+    int kept = 0;
+    if (nkeys <= kPresenceMaxKeys) {
+      int nwords = (int)((nkeys + 31) / 32);
+      mem_t<unsigned> present((size_t)nwords, ctx);
+      unsigned* pw = present.data();
+      transform([=] __device__(int w) {
+        unsigned word = 0;
+        for (int t = 0; t < 32; ++t) {
+          int64_t j = (int64_t)w * 32 + t;
+          if (j < nkeys && b[j + 1] > b[j]) word |= 1u << t;
+        }
+        pw[w] = word;
+      }, nwords, ctx);
+      kept = compact.upsweep(bit_present_t<key_t>(), k, m, (const unsigned*)pw, kmin, kmax);
+    } else {
+      kept = compact.upsweep(run_nonempty_t<key_t>(), k, m, b, kmin, kmax);
+    }
     rows = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
     if (!rows) throw already_set_t();
     pos = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
@@ -459,6 +572,7 @@ attu_backend* make_backend(size_t memory_budget, bool full, attu_error* err) {
   be->scatter = gpu_scatter;
   be->compact = gpu_compact;
   be->dense_match = gpu_dense_match;
+  be->gather_cols = gpu_gather_cols;
   be->scan = gpu_scan;
   be->sorted_search = gpu_sorted_search;
   be->inner_join = gpu_inner_join;

@@ -45,6 +45,7 @@ ATTU_TRACED(download)
 ATTU_TRACED(fill)
 ATTU_TRACED(iota)
 ATTU_TRACED(gather)
+ATTU_TRACED(gather_cols)
 ATTU_TRACED(scatter)
 ATTU_TRACED(eval)
 ATTU_TRACED(compact)
@@ -71,7 +72,7 @@ ATTU_TRACED(dense_match)
 // The wrappers keep one set of originals: tracing is for one GPU backend
 // per process (bench_query, attud), which is how it is used.
 void install_trace(attu_backend* be) {
-  for (auto f : {trace_alloc, trace_upload, trace_download, trace_fill, trace_iota, trace_gather,
+  for (auto f : {trace_alloc, trace_upload, trace_download, trace_fill, trace_iota, trace_gather, trace_gather_cols,
                  trace_scatter, trace_eval, trace_compact, trace_sort, trace_top_k, trace_segment_heads,
                  trace_segreduce, trace_scan, trace_reduce, trace_sorted_search, trace_inner_join,
                  trace_lbs, trace_lbs_segreduce, trace_segmented_sort, trace_key_encode, trace_window_rank,

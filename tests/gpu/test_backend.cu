@@ -530,6 +530,59 @@ int main() {
     }
   });
 
+  r.run("gather_cols: columns of every width, with and without validity, indices with -1, against gather on the CPU", [&] {
+    for (size_t n : sizes()) {
+      size_t ns = n + 17;
+      auto idx = attu::test::random_values<int64_t>(n, -1, (long long)ns - 1, n + 91);
+      const size_t widths[] = {1, 2, 4, 8, 16, 4, 8, 1, 4, 8};  // ten columns: two batches on the GPU
+      const int ncols = 10;
+      std::vector<std::vector<uint8_t>> src(ncols), srcv(ncols);
+      for (int c = 0; c < ncols; ++c) {
+        auto b = attu::test::random_values<int32_t>(ns * widths[c], 0, 255, n + 100 + c);
+        src[c].assign(b.begin(), b.end());
+        auto v = attu::test::random_values<int32_t>(ns, 0, 3, n + 200 + c);
+        srcv[c].resize(ns);
+        for (size_t i = 0; i < ns; ++i) srcv[c][i] = v[i] != 0;
+      }
+      // per backend: gather column by column (CPU, the reference) and gather_cols
+      std::vector<std::vector<std::vector<uint8_t>>> got;
+      for (int way = 0; way < 3; ++way) {
+        attu_backend* be = way == 0 ? both[0] : both[way - 1];
+        bool cols = way > 0;
+        attu_buf* ib = put(be, idx);
+        std::vector<attu_buf*> bufs;
+        std::vector<attu_gather_col> gc(ncols);
+        for (int c = 0; c < ncols; ++c) {
+          bool has_valid = c % 3 != 2, want_valid = c % 4 != 3;
+          attu_buf *sb = put(be, src[c]), *svb = has_valid ? put(be, srcv[c]) : nullptr;
+          attu_buf *db = put(be, nullptr, n * widths[c]), *dvb = want_valid ? put(be, nullptr, n) : nullptr;
+          gc[c] = attu_gather_col{db, dvb, sb, svb, widths[c]};
+          for (auto* b : {sb, svb, db, dvb}) if (b) bufs.push_back(b);
+        }
+        if (cols) {
+          if (be->gather_cols(be, gc.data(), ncols, ib, n, &err)) r.fail(err.message);
+        } else {
+          for (int c = 0; c < ncols; ++c)
+            if (be->gather(be, gc[c].dst, gc[c].dst_valid, gc[c].src, gc[c].src_valid, gc[c].width, ib, n, &err))
+              r.fail(err.message);
+        }
+        std::vector<std::vector<uint8_t>> out;
+        for (int c = 0; c < ncols; ++c) {
+          out.push_back(get<uint8_t>(be, gc[c].dst, n * widths[c]));
+          if (gc[c].dst_valid) out.push_back(get<uint8_t>(be, gc[c].dst_valid, n));
+        }
+        got.push_back(out);
+        be->free(be, ib);
+        for (auto* b : bufs) be->free(be, b);
+      }
+      for (int way = 1; way < 3; ++way)
+        for (size_t k = 0; k < got[0].size(); ++k)
+          attu::test::expect_equal(r, got[way][k], got[0][k],
+                                   ("gather_cols way " + std::to_string(way) + " part " + std::to_string(k) +
+                                    " n=" + std::to_string(n)).c_str());
+    }
+  });
+
   r.run("dense_match: unique keys, empty runs, out-of-range and masked needles, against the CPU", [&] {
     for (size_t n : sizes()) {
       int64_t kmin = -50, kmax = 949;  // 1000 keys, about half of them present once

@@ -224,6 +224,37 @@ int main() {
     }
   });
 
+  r.run("transform_compact upsweep_mask: byte masks with and without validity, aligned and not, around the tile, 100M", [&] {
+    int nv = stream_compact_t<>::nt * stream_compact_t<>::vt;
+    for (int n : sizes_around(nv, true)) {
+      // mask bytes 0..3 (any nonzero keeps), validity bytes 0/1; a second
+      // run reads both from an odd offset (the byte-per-item path)
+      auto mv = test::random_values<int>((size_t)n + 1, 0, 3, 41 + n);
+      auto vv = test::random_values<int>((size_t)n + 1, 0, 4, 43 + n);
+      std::vector<uint8_t> mb(mv.begin(), mv.end()), vb(vv.size());
+      for (size_t i = 0; i < vv.size(); ++i) vb[i] = vv[i] != 0;
+      mem_t<uint8_t> dm = to_mem(mb, ctx), dv = to_mem(vb, ctx);
+      for (int shift : {0, 1})
+        for (bool valid : {false, true}) {
+          const uint8_t* m = dm.data() + shift;
+          const uint8_t* v = valid ? dv.data() + shift : nullptr;
+          auto want = ref::compact(n, [&](int i) { return mb[i + shift] && (!valid || vb[i + shift]); });
+          auto compact = transform_compact(n, ctx);
+          int count = compact.upsweep_mask(m, v);
+          std::string tag = "n=" + std::to_string(n) + " shift=" + std::to_string(shift) + (valid ? " valid" : "");
+          if (count != (int)want.size()) {
+            r.fail("count " + tag);
+            continue;
+          }
+          mem_t<int> out(count, ctx);
+          out.memset(0xff);
+          int* o = out.data();
+          compact.downsweep([=] __device__(int dest, int src) { o[dest] = src; });
+          test::expect_equal(r, out.to_host(), want, tag.c_str());
+        }
+    }
+  });
+
   r.run("transform_compact with __restrict__ args: a copy_if", [&] {
     for (int n : test::small_filter(std::vector<int>{1, 4095, 4096, 4097, 1 << 20}, [](int n) { return n; })) {
       auto in = test::random_values<int>(n, -1000, 1000, n + 3);
