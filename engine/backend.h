@@ -297,19 +297,24 @@ struct attu_backend {
                        const attu_buf *bounds, int64_t kmin, int64_t kmax,
                        attu_buf *lo, attu_buf *hi, attu_error *err);
 
-    /* The matches of a join whose sorted side has unique keys, read from
-     * the same dense-key table: the needles i (ascending, int64) with
-     * kmin <= k <= kmax, a TRUE mask byte (mask may be NULL: every needle
-     * counts) and a nonempty run, into *rows_out, and each one's run start
-     * bounds[k - kmin] into *pos_out; *count_out their number. The
+    /* A dense index of unique int64 keys (the star join's dimension side,
+     * built without sorting): table[k - kmin] = the row i whose key is k,
+     * -1 where no row has that key, over the rows with kmin <= key <= kmax
+     * and a TRUE mask byte (mask may be NULL). table has kmax - kmin + 1
+     * int64 entries (the caller's buffer). *unique_out is false, and the
+     * table unusable, when two rows share a key. May be NULL. */
+    int  (*dense_index)(attu_backend *be, const attu_buf *keys, const attu_buf *mask, size_t n,
+                        int64_t kmin, int64_t kmax, attu_buf *table, bool *unique_out, attu_error *err);
+    /* The probe of a dense index: the needles i (ascending) with kmin <= k
+     * <= kmax, a TRUE mask byte and table[k - kmin] >= 0 into *rows_out,
+     * that entry into *hits_out (both allocated by the callee). The
      * needles are int64 key images, or an INT32 / DATE column read as its
-     * values (its key image; its own validity is not looked at). Both
-     * buffers are allocated by the callee. With unique keys a run holds at
-     * most one row, so this is the whole join: one pass that counts and
-     * one that writes, instead of dense_runs + scan + lbs + gathers. */
-    int  (*dense_match)(attu_backend *be, const attu_vec *needles, const attu_buf *mask, size_t nn,
-                        const attu_buf *bounds, int64_t kmin, int64_t kmax,
-                        attu_buf **rows_out, attu_buf **pos_out, size_t *count_out, attu_error *err);
+     * values (its key image; its own validity is not looked at). With
+     * unique keys this is the whole join: one pass that counts and one that
+     * writes. May be NULL. */
+    int  (*dense_probe)(attu_backend *be, const attu_vec *needles, const attu_buf *mask, size_t nn,
+                        const attu_buf *table, int64_t kmin, int64_t kmax, attu_buf **rows_out,
+                        attu_buf **hits_out, size_t *count_out, attu_error *err);
 
     void (*destroy)(attu_backend *be);
 };

@@ -791,56 +791,75 @@ static int cpu_dense_runs(attu_backend *be, const attu_buf *needles, size_t nn, 
     return 0;
 }
 
-/* dense_match: compact's two passes (count per worker, then write from
- * each worker's start), keeping needles whose run in the table is nonempty. */
-typedef struct match_ctx {
-    const int64_t *needles, *bounds;
-    const int32_t *needles32;       /* an INT32 / DATE column instead */
+/* dense_index: one pass in row order; a key seen twice ends it. */
+static int cpu_dense_index(attu_backend *be, const attu_buf *keys, const attu_buf *mask, size_t n, int64_t kmin,
+                           int64_t kmax, attu_buf *table, bool *unique_out, attu_error *err) {
+    (void)be; (void)err;
+    const int64_t *k = CI64(keys);
+    const uint8_t *m = mask ? mask->ptr : NULL;
+    int64_t *t = table->ptr;
+    size_t nb = (size_t)(kmax - kmin) + 1;
+    for (size_t j = 0; j < nb; j++) t[j] = -1;
+    *unique_out = true;
+    for (size_t i = 0; i < n; i++) {
+        if ((m && !m[i]) || k[i] < kmin || k[i] > kmax) continue;
+        int64_t *slot = t + (k[i] - kmin);
+        if (*slot >= 0) { *unique_out = false; return 0; }
+        *slot = (int64_t)i;
+    }
+    return 0;
+}
+
+/* dense_probe: compact's two passes (count per worker, then write from
+ * each worker's start), keeping needles whose key has a row in the index. */
+typedef struct probe_ctx {
+    const int64_t *needles, *table;
+    const int32_t *needles32;
     const uint8_t *mask;
     int64_t kmin, kmax;
     size_t counts[256], starts[256];
-    int64_t *rows, *pos;
+    int64_t *rows, *hits;
     int pass;
-} match_ctx;
+} probe_ctx;
 
-static void match_range(void *vc, size_t b, size_t e, int w) {
-    match_ctx *c = vc;
+static void probe_range(void *vc, size_t b, size_t e, int w) {
+    probe_ctx *c = vc;
     size_t k = c->pass ? c->starts[w] : 0;
     for (size_t i = b; i < e; i++) {
         int64_t key = c->needles32 ? c->needles32[i] : c->needles[i];
         if (key < c->kmin || key > c->kmax || (c->mask && !c->mask[i])) continue;
-        const int64_t *run = c->bounds + (key - c->kmin);
-        if (run[1] <= run[0]) continue;
-        if (c->pass) { c->rows[k] = (int64_t)i; c->pos[k] = run[0]; }
+        int64_t hit = c->table[key - c->kmin];
+        if (hit < 0) continue;
+        if (c->pass) { c->rows[k] = (int64_t)i; c->hits[k] = hit; }
         k++;
     }
     if (!c->pass) c->counts[w] = k;
 }
 
-static int cpu_dense_match(attu_backend *be, const attu_vec *needles, const attu_buf *mask, size_t nn,
-                           const attu_buf *bounds, int64_t kmin, int64_t kmax, attu_buf **rows_out,
-                           attu_buf **pos_out, size_t *count_out, attu_error *err) {
-    match_ctx c;
+static int cpu_dense_probe(attu_backend *be, const attu_vec *needles, const attu_buf *mask, size_t nn,
+                           const attu_buf *table, int64_t kmin, int64_t kmax, attu_buf **rows_out,
+                           attu_buf **hits_out, size_t *count_out, attu_error *err) {
+    probe_ctx c;
     memset(&c, 0, sizeof c);
     if (attu_type_width(needles->type.id) == 4) c.needles32 = needles->data->ptr;
     else c.needles = CI64(needles->data);
-    c.bounds = CI64(bounds);
+    c.table = CI64(table);
     c.mask = mask ? mask->ptr : NULL;
     c.kmin = kmin;
     c.kmax = kmax;
     int threads = THREADS(be) > 256 ? 256 : THREADS(be);
-    int used = attu_parallel_range(threads, nn, 1 << 16, match_range, &c);
+    int used = attu_parallel_range(threads, nn, 1 << 16, probe_range, &c);
     size_t total = 0;
     for (int w = 0; w < used; w++) { c.starts[w] = total; total += c.counts[w]; }
     attu_buf *rows = cpu_alloc(be, total * sizeof(int64_t), err);
-    attu_buf *pos = rows ? cpu_alloc(be, total * sizeof(int64_t), err) : NULL;
-    if (!pos) { cpu_free(be, rows); return -1; }
+    attu_buf *hits = rows ? cpu_alloc(be, total * sizeof(int64_t), err) : NULL;
+    if (!hits) { cpu_free(be, rows); return -1; }
     c.rows = rows->ptr;
-    c.pos = pos->ptr;
+    c.hits = hits->ptr;
     c.pass = 1;
-    attu_parallel_range(threads, nn, 1 << 16, match_range, &c);
+    attu_parallel_range(threads, nn, 1 << 16, probe_range, &c);
     *rows_out = rows;
-    *pos_out = pos;
+    *hits_out = hits;
     *count_out = total;
     return 0;
 }
@@ -897,7 +916,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->gather = cpu_gather; be->scatter = cpu_scatter;
     be->gather_cols = cpu_gather_cols;
     be->eval = cpu_eval; be->compact = cpu_compact;
-    be->dense_match = cpu_dense_match;
+    be->dense_index = cpu_dense_index; be->dense_probe = cpu_dense_probe;
     be->sort = cpu_sort; be->top_k = cpu_top_k;
     be->segment_heads = cpu_segment_heads; be->segreduce = cpu_segreduce;
     be->scan = cpu_scan; be->reduce = cpu_reduce;

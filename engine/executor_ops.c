@@ -345,50 +345,66 @@ static int find_runs(xctx *x, attu_buf *kn, size_t nn, attu_buf *ss, size_t ns, 
     return rc;
 }
 
-/* Whether the sorted keys ss hold no key twice (a dimension's primary key
- * does not): then a needle has at most one partner. */
-static int keys_unique(xctx *x, attu_buf *ss, size_t ns, bool *unique) {
-    attu_vec kv = { attu_type_make(ATTU_TYPE_INT64), ss, NULL, NULL };
-    attu_buf *heads = NULL;
-    size_t nh = 0;
-    if (x->be->segment_heads(x->be, &kv, 1, NULL, ns, &heads, &nh, x->err)) return -1;
-    free_buf(x, heads);
-    *unique = nh == ns;
-    return 0;
+/* The lowest and highest valid key of k (int64 images; mask as for the
+ * joins): false in *any when no row has a valid key. */
+static int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmin, int64_t *kmax, bool *any) {
+    attu_reduce_spec rs[2];
+    attu_out ro[2];
+    attu_buf *ob[2] = { 0 }, *vb[2] = { 0 };
+    attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+    int rc = -1;
+    memset(rs, 0, sizeof rs);
+    for (int i = 0; i < 2; i++) {
+        rs[i].op = i ? ATTU_REDUCE_MAX : ATTU_REDUCE_MIN;
+        rs[i].in = (attu_vec){ i8, k, mask, NULL };
+        rs[i].in_reg = rs[i].arg_reg = -1;
+        rs[i].out_type = i8;
+        if (!(ob[i] = buf_i64(x, 1)) || !(vb[i] = x->be->alloc(x->be, 1, x->err))) goto out;
+        ro[i] = (attu_out){ i8, ob[i], vb[i], NULL };
+    }
+    uint8_t has = 0;
+    if (x->be->reduce(x->be, n, 2, rs, ro, x->err) || x->be->download(x->be, &has, vb[0], 0, 1, x->err) ||
+        (has && (x->be->download(x->be, kmin, ob[0], 0, 8, x->err) ||
+                 x->be->download(x->be, kmax, ob[1], 0, 8, x->err)))) goto out;
+    *any = has != 0;
+    rc = 0;
+out:
+    for (int i = 0; i < 2; i++) { free_buf(x, ob[i]); free_buf(x, vb[i]); }
+    return rc;
 }
 
-/* The star-join shape: the sorted side's keys are unique and dense enough
- * for the bounds table. Each needle then has zero or one partner, and one
- * compaction over the needles (dense_match) gives the pairs in needle
- * order, which is what the expansion below would give, for a fraction of
- * its passes over the large side. *done is false when the shape does not
- * apply (the caller expands as usual). */
-static int unique_dense_pairs(xctx *x, const attu_vec *kn, size_t nn, const attu_buf *mn, attu_buf *ss, size_t ns,
-                              attu_buf *ps, attu_buf **needle_rows, attu_buf **sorted_rows, size_t *np, bool *done) {
-    attu_buf *bounds = NULL, *rows = NULL, *pos = NULL, *part = NULL;
+/* The star-join shape, without sorting: the smaller side's keys are
+ * unique (a dimension's primary key) and their range is small next to the
+ * work (as for the bounds table). A dense index of them (dense_index: one
+ * slot per key of the range, the row that has it) is built in one pass,
+ * and one compaction over the larger side (dense_probe) gives the pairs,
+ * in the larger side's row order as the expansion would. *done is false
+ * when the shape does not apply (repeated keys, a wide range): the caller
+ * sorts and expands as usual. */
+static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *ms, const attu_vec *kn, size_t nn,
+                              const attu_buf *mn, attu_buf **needle_rows, attu_buf **build_rows, size_t *np,
+                              bool *done) {
     int64_t kmin = 0, kmax = 0;
-    bool unique = false;
+    bool any = false, unique = false;
     *done = false;
-    if (!x->be->dense_match || nn < 65536 || ns == 0) return 0;
-    if (keys_unique(x, ss, ns, &unique)) return -1;
-    if (!unique) return 0;
-    if (bounds_table(x, nn, ss, ns, &bounds, &kmin, &kmax)) return -1;
-    if (!bounds) return 0;
-    size_t cnt = 0;
-    int rc = x->be->dense_match(x->be, kn, mn, nn, bounds, kmin, kmax, &rows, &pos, &cnt, x->err);
-    free_buf(x, bounds);
-    if (rc) return -1;
-    part = buf_i64(x, cnt);
-    if (!part || (cnt && x->be->gather(x->be, part, NULL, ps, NULL, 8, pos, cnt, x->err))) {
-        free_buf(x, rows); free_buf(x, pos); free_buf(x, part);
+    if (!x->be->dense_index || !x->be->dense_probe || nn < 65536 || ns == 0) return 0;
+    if (key_range(x, ks, ms, ns, &kmin, &kmax, &any)) return -1;
+    if (!any) return 0;
+    __int128 range = (__int128)kmax - kmin + 1;
+    bool table = range <= (__int128)4 * ns + 1024 || (range <= (__int128)(nn / 2) && range <= ((__int128)1 << 26));
+    if (!table || range > ((__int128)1 << 30)) return 0;
+    attu_buf *index = buf_i64(x, (size_t)range);
+    if (!index || x->be->dense_index(x->be, ks, ms, ns, kmin, kmax, index, &unique, x->err)) {
+        free_buf(x, index);
         return -1;
     }
-    free_buf(x, pos);
-    *needle_rows = rows;
-    *sorted_rows = part;
-    *np = cnt;
-    *done = true;
-    return 0;
+    int rc = 0;
+    if (unique) {
+        rc = x->be->dense_probe(x->be, kn, mn, nn, index, kmin, kmax, needle_rows, build_rows, np, x->err) ? -1 : 0;
+        *done = rc == 0;
+    }
+    free_buf(x, index);
+    return rc;
 }
 
 /* For each needle key, the start of its run of equal keys in the sorted
@@ -484,12 +500,11 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
     attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
     int rc = -1;
     int64_t total = 0;
-    if (sorted_side(x, ks, ns0, ms, &ps, &ss, &ns)) goto done;
     {
         bool fast = false;
         size_t np = 0;
         attu_vec kv = kn ? (attu_vec){ attu_type_make(ATTU_TYPE_INT64), kn, NULL, NULL } : vec_of(raw);
-        if (unique_dense_pairs(x, &kv, nn, mn, ss, ns, ps, &seg, &part, &np, &fast)) goto done;
+        if (direct_index_pairs(x, ks, ns0, ms, &kv, nn, mn, &seg, &part, &np, &fast)) goto done;
         if (fast) {
             *li_out = swap ? part : seg;
             *ri_out = swap ? seg : part;
@@ -499,6 +514,7 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
             goto done;
         }
     }
+    if (sorted_side(x, ks, ns0, ms, &ps, &ss, &ns)) goto done;
     if (!kn) {
         attu_vec rv = vec_of(raw);
         kn = kn_own = buf_i64(x, nn);
@@ -560,10 +576,10 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
     if (eval_exprs(x, &s->keys, L, lk) || eval_exprs(x, &s->rkeys, R, rk)) goto done;
     /* a single integer key of the same type on both sides: the larger
      * side's column is its own key image, read in place when the join
-     * takes the dense_match path (the star join's fact table) */
+     * takes the dense_probe path (the star join's fact table) */
     const xcol *raw = NULL;
     bool skip_l = false, skip_r = false;
-    if (nk == 1 && lk[0]->type.id == rk[0]->type.id && x->be->dense_match &&
+    if (nk == 1 && lk[0]->type.id == rk[0]->type.id && x->be->dense_probe &&
         (lk[0]->type.id == ATTU_TYPE_INT32 || lk[0]->type.id == ATTU_TYPE_DATE ||
          lk[0]->type.id == ATTU_TYPE_INT64 || lk[0]->type.id == ATTU_TYPE_TIMESTAMP)) {
         skip_l = L->nrows >= R->nrows;

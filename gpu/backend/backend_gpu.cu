@@ -307,22 +307,9 @@ int gpu_compact(attu_backend* be, const attu_vec* mask, size_t n, attu_buf** idx
   return 0;
 }
 
-// dense_match: compaction of the needles with a nonempty run in the dense
-// table. The upsweep reads each needle and its two table entries (adjacent,
-// usually one cache line; the table is small next to the needles and stays
-// in L2); the downsweep reads them again only for the kept needles.
-template <typename key_t>
-struct run_nonempty_t {
-  __device__ bool operator()(int i, const key_t* k, const uint8_t* m, const int64_t* b, int64_t kmin,
-                             int64_t kmax) const {
-    int64_t x = k[i];
-    if (x < kmin || x > kmax || (m && !m[i])) return false;
-    return b[x - kmin + 1] > b[x - kmin];
-  }
-};
-// With a small key range the upsweep tests a presence bitmap instead (bit
-// j: key kmin + j has a nonempty run): 1/64 of the table's bytes, so it
-// stays in L1 where the table's 16 bytes a key would come from L2.
+// With a small key range the probe's upsweep tests a presence bitmap
+// (bit j: key kmin + j has a row): 1/64 of the index's bytes, so it stays
+// in L1 where the index's 8 bytes a key would come from L2.
 template <typename key_t>
 struct bit_present_t {
   __device__ bool operator()(int i, const key_t* k, const uint8_t* m, const unsigned* bits, int64_t kmin,
@@ -335,24 +322,122 @@ struct bit_present_t {
 };
 constexpr int64_t kPresenceMaxKeys = (int64_t)1 << 21;  // a bitmap of at most 256 KB
 
+// dense_index: the table filled with -1, then one thread per row claims its
+// key's slot with a compare-and-swap; a slot already claimed means a
+// repeated key (the flag the host reads back).
+int gpu_dense_index(attu_backend* be, const attu_buf* keys, const attu_buf* mask, size_t n, int64_t kmin,
+                    int64_t kmax, attu_buf* table, bool* unique_out, attu_error* err) {
+  if (n > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: dense_index of %zu rows", n);
+  int64_t nkeys = kmax - kmin + 1;
+  if (nkeys <= 0 || nkeys > 0x7fffffff)
+    return attu_error_set(err, "XX000", 0, "GPU backend: dense_index over %lld keys", (long long)nkeys);
+  return guarded(err, [&] {
+    context_t& ctx = CTX(be);
+    const int64_t* k = I64(keys);
+    const uint8_t* m = mask ? static_cast<const uint8_t*>(mask->ptr) : nullptr;
+    unsigned long long* t = reinterpret_cast<unsigned long long*>(table->ptr);
+    mem_t<int> dup(1, ctx);
+    dup.memset(0);
+    int* d = dup.data();
+    transform([=] __device__(int j) { t[j] = ~0ull; }, (int)nkeys, ctx);
+    if (n)
+      transform([=] __device__(int i) {
+        int64_t x = k[i];
+        if ((m && !m[i]) || x < kmin || x > kmax) return;
+        if (atomicCAS(t + (x - kmin), ~0ull, (unsigned long long)i) != ~0ull) *d = 1;
+      }, (int)n, ctx);
+    int h = 0;
+    dtoh(&h, d, 1, ctx);
+    *unique_out = h == 0;
+  });
+}
+
+// dense_probe: a compaction of the needles whose key has a row. For a key
+// range of at most kPresenceMaxKeys the upsweep tests a presence bitmap
+// built from the table; the downsweep reads the table for the kept rows.
 template <typename key_t>
-struct store_match_t {
-  __device__ void operator()(int dst, int src, const key_t* k, const int64_t* b, int64_t kmin, int64_t* rows,
-                             int64_t* pos) const {
+struct slot_used_t {
+  __device__ bool operator()(int i, const key_t* k, const uint8_t* m, const int64_t* t, int64_t kmin,
+                             int64_t kmax) const {
+    int64_t x = k[i];
+    if (x < kmin || x > kmax || (m && !m[i])) return false;
+    return t[x - kmin] >= 0;
+  }
+};
+template <typename key_t>
+struct store_hit_t {
+  __device__ void operator()(int dst, int src, const key_t* k, const int64_t* t, int64_t kmin, int64_t* rows,
+                             int64_t* hits) const {
     rows[dst] = src;
-    pos[dst] = b[(int64_t)k[src] - kmin];
+    hits[dst] = t[(int64_t)k[src] - kmin];
   }
 };
 
+// The probe's upsweep with the presence bitmap in shared memory: a
+// persistent grid (each block loads the bitmap once, then walks tiles), so
+// the bitmap test is a shared-memory read instead of an L1 line per lane.
+// Blocks of kProbeThreads take kProbeThreads / nt tiles of the compaction
+// at a time, each group of nt threads laid out as compact's own upsweep
+// (item i * nt + t of the tile for thread t, i < vt; one ballot word per
+// warp and step).
+constexpr int kProbeThreads = 1024;
+constexpr int64_t kProbeSmemMaxKeys = (int64_t)200 * 1024 * 8;  // a bitmap of at most 200 KB
+
+template <int nt, int vt, typename key_t>
+__global__ void __launch_bounds__(kProbeThreads) probe_upsweep_smem_kernel(
+    const key_t* __restrict__ k, const uint8_t* __restrict__ m, const unsigned* __restrict__ present, int nwords,
+    int64_t kmin, int64_t kmax, int count, int num_tiles, unsigned* __restrict__ bits, int* __restrict__ counts) {
+  extern __shared__ unsigned s_present[];
+  __shared__ int s_kept[kProbeThreads / 32];
+  enum { groups = kProbeThreads / nt, nv = nt * vt };
+  for (int w = threadIdx.x; w < nwords; w += kProbeThreads) s_present[w] = present[w];
+  __syncthreads();
+  int group = threadIdx.x / nt, tid = threadIdx.x % nt, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (int first = blockIdx.x * groups; first < num_tiles; first += gridDim.x * groups) {
+    int tile = first + group;
+    int tile_begin = tile * nv;
+    int kept = 0;
+    key_t x[vt];
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      int index = tile_begin + i * nt + tid;
+      x[i] = tile < num_tiles && index < count ? k[index] : key_t(0);
+    }
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      int index = tile_begin + i * nt + tid;
+      bool keep = false;
+      if (tile < num_tiles && index < count && x[i] >= kmin && x[i] <= kmax && (!m || m[index])) {
+        int64_t j = (int64_t)x[i] - kmin;
+        keep = s_present[j >> 5] >> (j & 31) & 1u;
+      }
+      unsigned word = __ballot_sync(0xffffffffu, keep);
+      int word_index = (tile_begin + i * nt + (tid & ~31)) >> 5;
+      if (!lane && tile < num_tiles && word_index * 32 < count) bits[word_index] = word;
+      kept += keep;
+    }
+#pragma unroll
+    for (int off = 16; off; off >>= 1) kept += __shfl_down_sync(0xffffffffu, kept, off);
+    if (!lane) s_kept[warp] = kept;
+    __syncthreads();
+    if (tid == 0 && tile < num_tiles) {
+      int sum = 0;
+      for (int w = 0; w < nt / 32; ++w) sum += s_kept[group * (nt / 32) + w];
+      counts[tile] = sum;
+    }
+    __syncthreads();
+  }
+}
+
 template <typename key_t>
-int dense_match_keys(attu_backend* be, const key_t* k, const attu_buf* mask, size_t nn, const attu_buf* bounds,
-                     int64_t kmin, int64_t kmax, attu_buf** rows_out, attu_buf** pos_out, size_t* count_out,
+int dense_probe_keys(attu_backend* be, const key_t* k, const attu_buf* mask, size_t nn, const attu_buf* table,
+                     int64_t kmin, int64_t kmax, attu_buf** rows_out, attu_buf** hits_out, size_t* count_out,
                      attu_error* err) {
-  attu_buf *rows = nullptr, *pos = nullptr;
+  attu_buf *rows = nullptr, *hits = nullptr;
   int rc = guarded(err, [&] {
-    const uint8_t* m = mask ? static_cast<const uint8_t*>(mask->ptr) : nullptr;
-    const int64_t* b = I64(bounds);
     context_t& ctx = CTX(be);
+    const uint8_t* m = mask ? static_cast<const uint8_t*>(mask->ptr) : nullptr;
+    const int64_t* t = I64(table);
     auto compact = transform_compact((int)nn, ctx);
     int64_t nkeys = kmax - kmin + 1;
     int kept = 0;
@@ -362,41 +447,58 @@ int dense_match_keys(attu_backend* be, const key_t* k, const attu_buf* mask, siz
       unsigned* pw = present.data();
       transform([=] __device__(int w) {
         unsigned word = 0;
-        for (int t = 0; t < 32; ++t) {
-          int64_t j = (int64_t)w * 32 + t;
-          if (j < nkeys && b[j + 1] > b[j]) word |= 1u << t;
+        for (int b = 0; b < 32; ++b) {
+          int64_t j = (int64_t)w * 32 + b;
+          if (j < nkeys && t[j] >= 0) word |= 1u << b;
         }
         pw[w] = word;
       }, nwords, ctx);
-      kept = compact.upsweep(bit_present_t<key_t>(), k, m, (const unsigned*)pw, kmin, kmax);
+      using compact_t = decltype(compact);
+      size_t smem = (size_t)nwords * sizeof(unsigned);
+      if (nkeys <= kProbeSmemMaxKeys && compact.num_tiles() > 0) {
+        auto kernel = probe_upsweep_smem_kernel<compact_t::nt, compact_t::vt, key_t>;
+        if (smem > 48 * 1024)
+          ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        int per_sm = 0;
+        ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kProbeThreads, smem));
+        int groups = kProbeThreads / compact_t::nt;
+        int blocks = std::min(ctx.sm_count() * std::max(per_sm, 1), (compact.num_tiles() + groups - 1) / groups);
+        kernel<<<blocks, kProbeThreads, smem, ctx.stream()>>>(k, m, pw, nwords, kmin, kmax, (int)nn,
+                                                              compact.num_tiles(), compact.bit_words(),
+                                                              compact.tile_counts());
+        ATTU_CUDA_CHECK_LAUNCH();
+        kept = compact.finish_upsweep();
+      } else {
+        kept = compact.upsweep(bit_present_t<key_t>(), k, m, (const unsigned*)pw, kmin, kmax);
+      }
     } else {
-      kept = compact.upsweep(run_nonempty_t<key_t>(), k, m, b, kmin, kmax);
+      kept = compact.upsweep(slot_used_t<key_t>(), k, m, t, kmin, kmax);
     }
     rows = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
     if (!rows) throw already_set_t();
-    pos = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
-    if (!pos) throw already_set_t();
-    compact.downsweep(store_match_t<key_t>(), k, b, kmin, I64(rows), I64(pos));
+    hits = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
+    if (!hits) throw already_set_t();
+    compact.downsweep(store_hit_t<key_t>(), k, t, kmin, I64(rows), I64(hits));
     *count_out = (size_t)kept;
   });
   if (rc) {
     gpu_free(be, rows);
-    gpu_free(be, pos);
+    gpu_free(be, hits);
     return -1;
   }
   *rows_out = rows;
-  *pos_out = pos;
+  *hits_out = hits;
   return 0;
 }
 
-int gpu_dense_match(attu_backend* be, const attu_vec* needles, const attu_buf* mask, size_t nn,
-                    const attu_buf* bounds, int64_t kmin, int64_t kmax, attu_buf** rows_out, attu_buf** pos_out,
+int gpu_dense_probe(attu_backend* be, const attu_vec* needles, const attu_buf* mask, size_t nn,
+                    const attu_buf* table, int64_t kmin, int64_t kmax, attu_buf** rows_out, attu_buf** hits_out,
                     size_t* count_out, attu_error* err) {
-  if (nn > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: dense_match of %zu needles", nn);
+  if (nn > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: dense_probe of %zu needles", nn);
   if (attu_type_width(needles->type.id) == 4)
-    return dense_match_keys(be, static_cast<const int32_t*>(needles->data->ptr), mask, nn, bounds, kmin, kmax,
-                            rows_out, pos_out, count_out, err);
-  return dense_match_keys(be, I64(needles->data), mask, nn, bounds, kmin, kmax, rows_out, pos_out, count_out, err);
+    return dense_probe_keys(be, static_cast<const int32_t*>(needles->data->ptr), mask, nn, table, kmin, kmax,
+                            rows_out, hits_out, count_out, err);
+  return dense_probe_keys(be, I64(needles->data), mask, nn, table, kmin, kmax, rows_out, hits_out, count_out, err);
 }
 
 int gpu_scan(attu_backend* be, const attu_buf* in, attu_buf* out, size_t n, bool inclusive,
@@ -571,8 +673,9 @@ attu_backend* make_backend(size_t memory_budget, bool full, attu_error* err) {
   be->gather = gpu_gather;
   be->scatter = gpu_scatter;
   be->compact = gpu_compact;
-  be->dense_match = gpu_dense_match;
   be->gather_cols = gpu_gather_cols;
+  be->dense_index = gpu_dense_index;
+  be->dense_probe = gpu_dense_probe;
   be->scan = gpu_scan;
   be->sorted_search = gpu_sorted_search;
   be->inner_join = gpu_inner_join;

@@ -64,7 +64,8 @@ ATTU_TRACED(key_encode)
 ATTU_TRACED(window_rank)
 ATTU_TRACED(group_dense)
 ATTU_TRACED(dense_runs)
-ATTU_TRACED(dense_match)
+ATTU_TRACED(dense_index)
+ATTU_TRACED(dense_probe)
 #undef ATTU_TRACED
 
 }  // namespace
@@ -76,7 +77,7 @@ void install_trace(attu_backend* be) {
                  trace_scatter, trace_eval, trace_compact, trace_sort, trace_top_k, trace_segment_heads,
                  trace_segreduce, trace_scan, trace_reduce, trace_sorted_search, trace_inner_join,
                  trace_lbs, trace_lbs_segreduce, trace_segmented_sort, trace_key_encode, trace_window_rank,
-                 trace_group_dense, trace_dense_runs, trace_dense_match})
+                 trace_group_dense, trace_dense_runs, trace_dense_index, trace_dense_probe})
     f(be);
 }
 

@@ -206,6 +206,24 @@ struct stream_compact_t {
     return h;
   }
 
+  // For a behaviour that needs its own upsweep kernel (a table in shared
+  // memory, a persistent grid): the kernel writes bit_words() (word w: the
+  // keep bits of items [32 w, 32 w + 32)) and tile_counts() (the kept
+  // count of each tile of nt * vt items, num_tiles() of them), then
+  // finish_upsweep() scans the counts and returns the total, as upsweep.
+  unsigned* bit_words() { return bits_.data(); }
+  int* tile_counts() { return offsets_.data(); }
+  int num_tiles() const { return num_tiles_; }
+  int finish_upsweep() {
+    if (!num_tiles_) return 0;
+    mem_t<int> total(1, *ctx_);
+    int* counts = offsets_.data();
+    scan<scan_type_exc>(counts, num_tiles_, counts, plus_t<int>(), total.data(), *ctx_);
+    int h = 0;
+    dtoh(&h, total.data(), 1, *ctx_);
+    return h;
+  }
+
   // g(dest_index, source_index, args...) for every index upsweep kept.
   // Pointer args arrive __restrict__: pass the arrays the behaviour reads
   // and writes as args (rather than lambda captures) and the copies overlap.

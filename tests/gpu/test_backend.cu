@@ -583,40 +583,68 @@ int main() {
     }
   });
 
-  r.run("dense_match: unique keys, empty runs, out-of-range and masked needles, against the CPU", [&] {
+  r.run("dense_index and dense_probe: unique and repeated keys, out-of-range and masked needles, against the CPU", [&] {
+    // key ranges for the probe's three upsweeps: the bitmap in shared
+    // memory, the bitmap in L1, the index itself
+    for (int64_t kmax : {(int64_t)949, (int64_t)1700000, (int64_t)3000000})
     for (size_t n : sizes()) {
-      int64_t kmin = -50, kmax = 949;  // 1000 keys, about half of them present once
-      auto needles = attu::test::random_values<int64_t>(n, -80, 980, n + 81);
-      auto step = attu::test::random_values<int32_t>((size_t)(kmax - kmin + 2), 0, 1, n + 82);
-      auto keep = attu::test::random_values<int32_t>(n, 0, 3, n + 83);
-      std::vector<int64_t> bounds((size_t)(kmax - kmin + 2));
-      int64_t acc = 0;
-      for (size_t j = 0; j < bounds.size(); ++j) { bounds[j] = acc; acc += step[j]; }
-      std::vector<uint8_t> mask(n);
-      for (size_t i = 0; i < n; ++i) mask[i] = keep[i] != 0;
+      // the index side: about half of the keys -50..949, each once, in a
+      // random order, a few masked out; then the same with one key twice
+      int64_t kmin = -50;
+      auto coin = attu::test::random_values<int32_t>(1000, 0, 1, n + 81);
+      auto order = attu::test::random_values<int64_t>(1000, 0, 1 << 30, n + 82);
+      std::vector<std::pair<int64_t, int64_t>> tagged;
+      for (int64_t key = kmin; key <= kmax; ++key)
+        if (coin[(size_t)(key - kmin)]) tagged.push_back({order[(size_t)(key - kmin)], key});
+      std::sort(tagged.begin(), tagged.end());
+      std::vector<int64_t> keys;
+      for (auto& t : tagged) keys.push_back(t.second);
+      std::vector<uint8_t> kmask(keys.size());
+      for (size_t i = 0; i < keys.size(); ++i) kmask[i] = i % 7 != 3;
+      std::vector<int64_t> dup_keys = keys;
+      if (dup_keys.size() > 2) dup_keys.back() = dup_keys.front();
+      auto needles = attu::test::random_values<int64_t>(n, -80, 980, n + 83);
       std::vector<int32_t> needles32(needles.begin(), needles.end());
-      for (bool masked : {false, true}) {
-        // per backend, the needles as int64 key images and as an INT32 column
-        std::vector<std::vector<int64_t>> rows, pos;
-        for (auto* be : both)
+      auto keep = attu::test::random_values<int32_t>(n, 0, 3, n + 84);
+      std::vector<uint8_t> nmask(n);
+      for (size_t i = 0; i < n; ++i) nmask[i] = keep[i] != 0;
+      std::vector<std::vector<int64_t>> tables, rows, hits;
+      std::vector<int> uniq;
+      for (auto* be : both) {
+        attu_buf *kb = put(be, keys), *kmb = put(be, kmask), *db = put(be, dup_keys);
+        attu_buf* tb = put(be, nullptr, (size_t)(kmax - kmin + 1) * 8);
+        bool unique = false;
+        if (be->dense_index(be, db, nullptr, dup_keys.size(), kmin, kmax, tb, &unique, &err)) r.fail(err.message);
+        uniq.push_back(unique);
+        if (be->dense_index(be, kb, kmb, keys.size(), kmin, kmax, tb, &unique, &err)) r.fail(err.message);
+        uniq.push_back(unique);
+        tables.push_back(get<int64_t>(be, tb, (size_t)(kmax - kmin + 1)));
+        for (bool masked : {false, true})
           for (bool narrow : {false, true}) {
-            attu_buf *nb = narrow ? put(be, needles32) : put(be, needles), *bb = put(be, bounds);
-            attu_buf *mb = masked ? put(be, mask) : nullptr, *rb = nullptr, *pb = nullptr;
+            attu_buf *nb = narrow ? put(be, needles32) : put(be, needles), *mb = masked ? put(be, nmask) : nullptr;
+            attu_buf *rb = nullptr, *hb = nullptr;
             size_t cnt = 0;
             attu_vec nv{attu_type_make(narrow ? ATTU_TYPE_INT32 : ATTU_TYPE_INT64), nb, nullptr, nullptr};
-            if (be->dense_match(be, &nv, mb, n, bb, kmin, kmax, &rb, &pb, &cnt, &err)) r.fail(err.message);
+            if (be->dense_probe(be, &nv, mb, n, tb, kmin, kmax, &rb, &hb, &cnt, &err)) r.fail(err.message);
             rows.push_back(get<int64_t>(be, rb, cnt));
-            pos.push_back(get<int64_t>(be, pb, cnt));
-            for (auto* b : {nb, bb, mb, rb, pb})
+            hits.push_back(get<int64_t>(be, hb, cnt));
+            for (auto* b : {nb, mb, rb, hb})
               if (b) be->free(be, b);
           }
-        for (size_t v = 1; v < rows.size(); ++v) {
-          std::string tag = std::string(masked ? " masked" : "") + " variant " + std::to_string(v) +
-                            " n=" + std::to_string(n);
-          attu::test::expect_equal(r, rows[v], rows[0], ("dense_match rows" + tag).c_str());
-          attu::test::expect_equal(r, pos[v], pos[0], ("dense_match pos" + tag).c_str());
-        }
+        for (auto* b : {kb, kmb, db, tb}) be->free(be, b);
       }
+      std::string tag = " n=" + std::to_string(n) + " kmax=" + std::to_string(kmax);
+      if (keys.size() > 2 && (uniq[0] || uniq[2])) r.fail("a repeated key was not reported" + tag);
+      if (!uniq[1] || !uniq[3]) r.fail("unique keys reported repeated" + tag);
+      attu::test::expect_equal(r, tables[1], tables[0], ("dense_index table" + tag).c_str());
+      // the CPU's four probes: the masked ones differ from the unmasked,
+      // the narrow ones equal the wide; the GPU's equal the CPU's
+      for (size_t v = 0; v < 4; ++v) {
+        attu::test::expect_equal(r, rows[4 + v], rows[v], ("dense_probe rows way " + std::to_string(v) + tag).c_str());
+        attu::test::expect_equal(r, hits[4 + v], hits[v], ("dense_probe hits way " + std::to_string(v) + tag).c_str());
+      }
+      attu::test::expect_equal(r, rows[1], rows[0], ("dense_probe INT32 needles" + tag).c_str());
+      attu::test::expect_equal(r, hits[3], hits[2], ("dense_probe INT32 masked needles" + tag).c_str());
     }
   });
 
