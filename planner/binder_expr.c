@@ -397,6 +397,20 @@ static attu_bexpr *bind_literal(bctx *c, const attu_ast_expr *e) {
             b->type = t; b->i = v;
             return b;
         }
+        if (!has_exp) {
+            /* wider than a DECIMAL: a NUMERIC constant (its canonical
+             * text), as PostgreSQL's numeric literal, up to 36 digits */
+            attu_numeric n;
+            attu_error scratch = { 0 };
+            if (!attu_numeric_parse(txt, strlen(txt), &n, &scratch)) {
+                char buf[64];
+                int l = attu_numeric_format(n, buf, sizeof buf);
+                if (!(b->s = attu_pstrdup(c->pa, buf, (size_t)l))) { attu_error_oom(c->err); return NULL; }
+                b->slen = (size_t)l;
+                b->type = attu_type_make(ATTU_TYPE_NUMERIC);
+                return b;
+            }
+        }
         b->type = attu_type_make(ATTU_TYPE_FLOAT64);
         b->f = strtod(txt, NULL);
         return b;
