@@ -1494,11 +1494,21 @@ static int win_acc_remove(win_acc *acc, const attu_stage_agg *g, const xcol *a, 
     return WIN_OK;
 }
 
-/* RANGE with offsets: the order key (data kd of type kt, validity kv) of
- * the row at each ordered position (pp), and its direction. */
+/* RANGE with offsets: the order key (data kd of type kt, validity kv; a
+ * DECIMAL's scale kscale) of the row at each ordered position (pp), and its
+ * direction. */
 typedef struct win_rkey {
-    const void *kd; const uint8_t *kv; attu_type_id kt; const int64_t *pp; bool desc, nulls_first;
+    const void *kd; const uint8_t *kv; attu_type_id kt; int kscale; const int64_t *pp; bool desc, nulls_first;
 } win_rkey;
+
+/* A DECIMAL or NUMERIC order key at data row i as a numeric value, negated
+ * when the order is DESC. */
+static attu_numeric win_rkey_numeric(const win_rkey *rk, size_t i) {
+    attu_numeric v = rk->kt == ATTU_TYPE_NUMERIC ? attu_numeric_unpack((const char *)rk->kd + 16 * i)
+                   : attu_numeric_from_decimal(((const int64_t *)rk->kd)[i], rk->kscale);
+    if (rk->desc) v.m = -v.m;
+    return v;
+}
 
 /* RANGE offset bound of the row at position q in partition [b, e) (peer
  * group [pb, pe)): with u = the key (negated when DESC), the start is the
@@ -1519,8 +1529,21 @@ static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int w
     size_t nb = rk->nulls_first ? lo : b, ne = rk->nulls_first ? e : lo;
     bool preceding = g->frame_kind[which] == ATTU_WB_PRECEDING, strict = which == 1;
     bool flt = attu_type_mclass(rk->kt) == ATTU_MC_FLOAT;
+    bool num = rk->kt == ATTU_TYPE_DECIMAL || rk->kt == ATTU_TYPE_NUMERIC;
     double tf = 0; __int128 ti = 0;
-    if (flt) {
+    /* DECIMAL / NUMERIC keys: the target as a numeric value (the offset is
+     * frame_off / 10^frame_off_scale); one past NUMERIC's 36 digits lies
+     * beyond every key (tinf -1 below all, +1 above all), as PostgreSQL's
+     * unbounded numerics would have it */
+    attu_numeric tn = { 0, 0 };
+    int tinf = 0;
+    if (num) {
+        attu_numeric u = win_rkey_numeric(rk, (size_t)pp[q]);
+        attu_numeric off = attu_numeric_from_decimal(g->frame_off[which], g->frame_off_scale[which]);
+        attu_error scratch = { 0 };
+        if ((preceding ? attu_numeric_sub(u, off, &tn, &scratch) : attu_numeric_add(u, off, &tn, &scratch)) != 0)
+            tinf = preceding ? -1 : 1;
+    } else if (flt) {
         double u = load_f(rk->kd, rk->kt, (size_t)pp[q]); if (rk->desc) u = -u;
         tf = preceding ? u - g->frame_offf[which] : u + g->frame_offf[which];
     } else {
@@ -1531,7 +1554,10 @@ static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int w
     while (lo < hi) {   /* first position with u >= target (start) or u > target (end) */
         size_t mid = lo + (hi - lo) / 2;
         bool past;
-        if (flt) { double u = load_f(rk->kd, rk->kt, (size_t)pp[mid]); if (rk->desc) u = -u; past = strict ? u > tf : u >= tf; }
+        if (num) {
+            int cmp = tinf ? -tinf : attu_numeric_cmp(win_rkey_numeric(rk, (size_t)pp[mid]), tn);
+            past = strict ? cmp > 0 : cmp >= 0;
+        } else if (flt) { double u = load_f(rk->kd, rk->kt, (size_t)pp[mid]); if (rk->desc) u = -u; past = strict ? u > tf : u >= tf; }
         else { __int128 u = load_i(rk->kd, rk->kt, (size_t)pp[mid]); if (rk->desc) u = -u; past = strict ? u > ti : u >= ti; }
         if (past) hi = mid; else lo = mid + 1;
     }
@@ -1710,7 +1736,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         rkd = download_all(x, kc->data, n * attu_type_width(kc->type.id));
         rkv = kc->valid ? download_all(x, kc->valid, n) : NULL;
         if (!rkd || (kc->valid && !rkv)) goto done;
-        rk = (win_rkey){ .kd = rkd, .kv = rkv, .kt = kc->type.id, .pp = pp, .desc = g->desc[0], .nulls_first = g->nulls_first[0] };
+        rk = (win_rkey){ .kd = rkd, .kv = rkv, .kt = kc->type.id, .kscale = kc->type.scale, .pp = pp, .desc = g->desc[0], .nulls_first = g->nulls_first[0] };
         rkp = &rk;
     }
     uint8_t *ph8 = calloc(n + 1, 1);

@@ -1,18 +1,29 @@
 /*
  * similar.c - SIMILAR TO (see similar.h), translated to a POSIX extended
  * regular expression as PostgreSQL's similar_escape translates it to its
- * own regex dialect.
+ * own regex dialect (ARE), checked by ARE's rules.
  *
- * attud runs in the C locale, so the regex engine sees bytes: one
- * character of UTF-8 text (_) is spelled out as the byte sequences of one
- * UTF-8 character, and % as any bytes. Characters inside a [...] class
- * are bytes (a class of ASCII characters behaves as PostgreSQL's). The
- * escapes \d \D \s \S \w \W, which PostgreSQL's regex dialect gives to an
- * escaped letter, become the equivalent classes; other escaped letters
- * are taken literally.
+ * attud runs in the C locale, so the regex engine sees bytes. Everything
+ * that stands for one character is therefore spelled out over the bytes
+ * of one UTF-8 character: _ (any character), a [...] class (parsed here
+ * into a set of code points: members, ranges, [:name:] classes, escapes,
+ * negation, and written as a bracket of its ASCII members or alternations
+ * of UTF-8 byte ranges), the escapes \d \s \w \D \S \W, and a
+ * multi-byte character a quantifier may follow (grouped). % is any bytes.
+ * [:name:] classes and \w hold ASCII characters only (attu's C locale;
+ * PostgreSQL's follow the server's LC_CTYPE).
+ *
+ * ARE's errors that POSIX EREs do not raise are raised here with
+ * PostgreSQL's words (2201B): a quantifier with nothing to repeat (`*a`,
+ * `a**`, `a{1}{2}`; ARE's non-greedy `?` after a quantifier is allowed
+ * and matches the same strings), unbalanced parentheses, a bad {m,n}
+ * (a { not followed by a digit is literal), a bad class or range, an
+ * escaped letter ARE does not know.
  */
 #include "engine/similar.h"
 
+#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +31,8 @@
 /* One UTF-8 character (PostgreSQL's server encoding): ASCII, or a lead
  * byte and its continuation bytes. */
 #define UTF8_CHAR "([\x01-\x7f]|[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf][\x80-\xbf]|[\xf0-\xf4][\x80-\xbf][\x80-\xbf][\x80-\xbf])"
+
+#define CP_MAX 0x10ffffu
 
 typedef struct sbuf {
     char  *s;
@@ -42,57 +55,359 @@ static bool put(sbuf *b, const char *t, size_t n) {
 static bool putc_(sbuf *b, char c) { return put(b, &c, 1); }
 static bool puts__(sbuf *b, const char *t) { return put(b, t, strlen(t)); }
 
-/* The escaped character c outside a class, as the regex spells it. */
-static bool put_escaped(sbuf *b, char c) {
-    switch (c) {
-    case 'd': return puts__(b, "[0-9]");
-    case 'D': return puts__(b, "[^0-9]");
-    case 's': return puts__(b, "[[:space:]]");
-    case 'S': return puts__(b, "[^[:space:]]");
-    case 'w': return puts__(b, "[[:alnum:]_]");
-    case 'W': return puts__(b, "[^[:alnum:]_]");
-    default: break;
+static int bad_re(attu_error *err, const char *what) {
+    return attu_error_set(err, "2201B", 0, "invalid regular expression: %s", what);
+}
+
+/* The code point of the UTF-8 character at p (n bytes left) and its
+ * length; a byte that starts no valid sequence stands for itself. */
+static size_t utf8_decode(const char *p, size_t n, uint32_t *cp) {
+    const unsigned char *u = (const unsigned char *)p;
+    size_t len = u[0] < 0x80 ? 1 : u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3 : u[0] >= 0xc2 ? 2 : 1;
+    if (len > n) len = 1;
+    for (size_t k = 1; k < len; k++) if ((u[k] & 0xc0) != 0x80) len = 1;
+    if (len == 1) { *cp = u[0]; return 1; }
+    uint32_t v = u[0] & (0x7f >> len);
+    for (size_t k = 1; k < len; k++) v = (v << 6) | (u[k] & 0x3f);
+    *cp = v;
+    return len;
+}
+
+static int utf8_encode(uint32_t cp, unsigned char *o) {
+    if (cp < 0x80) { o[0] = (unsigned char)cp; return 1; }
+    if (cp < 0x800) { o[0] = (unsigned char)(0xc0 | cp >> 6); o[1] = (unsigned char)(0x80 | (cp & 0x3f)); return 2; }
+    if (cp < 0x10000) {
+        o[0] = (unsigned char)(0xe0 | cp >> 12); o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+        o[2] = (unsigned char)(0x80 | (cp & 0x3f)); return 3;
     }
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (unsigned char)c >= 0x80)
-        return putc_(b, c);                 /* a letter or digit: itself */
-    return putc_(b, '\\') && putc_(b, c);   /* punctuation: literal */
+    o[0] = (unsigned char)(0xf0 | cp >> 18); o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
+    o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)); o[3] = (unsigned char)(0x80 | (cp & 0x3f)); return 4;
+}
+
+/* ---- sets of code points (one [...] class, or \d \s \w and their negations) */
+
+typedef struct cpset {
+    uint32_t (*iv)[2];    /* intervals [lo, hi]; sorted and merged by cp_normalize */
+    size_t n, cap;
+} cpset;
+
+static bool cp_add(cpset *s, uint32_t lo, uint32_t hi) {
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        void *iv = realloc(s->iv, cap * sizeof *s->iv);
+        if (!iv) return false;
+        s->iv = iv;
+        s->cap = cap;
+    }
+    s->iv[s->n][0] = lo; s->iv[s->n][1] = hi; s->n++;
+    return true;
+}
+
+static int cp_cmp(const void *a, const void *b) {
+    uint32_t x = ((const uint32_t *)a)[0], y = ((const uint32_t *)b)[0];
+    return x < y ? -1 : x > y;
+}
+
+static void cp_normalize(cpset *s) {
+    if (!s->n) return;
+    qsort(s->iv, s->n, sizeof *s->iv, cp_cmp);
+    size_t w = 0;
+    for (size_t r = 1; r < s->n; r++) {
+        if (s->iv[r][0] <= s->iv[w][1] + 1) { if (s->iv[r][1] > s->iv[w][1]) s->iv[w][1] = s->iv[r][1]; }
+        else { w++; s->iv[w][0] = s->iv[r][0]; s->iv[w][1] = s->iv[r][1]; }
+    }
+    s->n = w + 1;
+}
+
+/* The characters of [1, CP_MAX] not in s (s normalized). */
+static bool cp_complement(cpset *s) {
+    cpset c = { NULL, 0, 0 };
+    uint32_t next = 1;
+    bool ok = true;
+    for (size_t i = 0; i < s->n && ok; i++) {
+        if (s->iv[i][0] > next) ok = cp_add(&c, next, s->iv[i][0] - 1);
+        if (s->iv[i][1] + 1 > next) next = s->iv[i][1] + 1;
+    }
+    if (ok && next <= CP_MAX) ok = cp_add(&c, next, CP_MAX);
+    free(s->iv);
+    *s = c;
+    return ok;
+}
+
+/* The ASCII characters of a [:name:] class (the C locale's); -1 for a
+ * name that is none. */
+static int add_named_class(cpset *s, const char *name, size_t len) {
+    static const char *names[] = { "alnum", "alpha", "blank", "cntrl", "digit", "graph",
+                                   "lower", "print", "punct", "space", "upper", "xdigit" };
+    int k = -1;
+    for (int i = 0; i < 12; i++) if (strlen(names[i]) == len && !memcmp(names[i], name, len)) k = i;
+    if (k < 0) return -1;
+    for (int c = 1; c < 128; c++) {
+        int in;
+        switch (k) {
+        case 0: in = isalnum(c); break;   case 1: in = isalpha(c); break;
+        case 2: in = c == ' ' || c == '\t'; break; case 3: in = iscntrl(c); break;
+        case 4: in = isdigit(c); break;   case 5: in = isgraph(c); break;
+        case 6: in = islower(c); break;   case 7: in = isprint(c); break;
+        case 8: in = ispunct(c); break;   case 9: in = isspace(c); break;
+        case 10: in = isupper(c); break;  default: in = isxdigit(c); break;
+        }
+        if (in && !cp_add(s, (uint32_t)c, (uint32_t)c)) return -2;
+    }
+    return 0;
+}
+
+/* ARE's class-shorthand escapes \d \s \w (\D \S \W: their complements). */
+static bool shorthand_set(char c, cpset *s) {
+    char l = (char)tolower((unsigned char)c);
+    const char *name = l == 'd' ? "digit" : l == 's' ? "space" : "alnum";
+    int r = add_named_class(s, name, strlen(name));
+    if (r == -2 || (l == 'w' && !cp_add(s, '_', '_'))) return false;
+    cp_normalize(s);
+    return c == l || cp_complement(s);
+}
+
+static bool is_shorthand(char c) { return c && strchr("dDsSwW", c) != NULL; }
+
+/* ARE's character-entry escapes that are one plain character. */
+static bool entry_escape(char c, uint32_t *cp) {
+    switch (c) {
+    case 'a': *cp = 7; return true;    case 'b': *cp = 8; return true;
+    case 'B': *cp = '\\'; return true; case 'e': *cp = 27; return true;
+    case 'f': *cp = 12; return true;   case 'n': *cp = 10; return true;
+    case 'r': *cp = 13; return true;   case 't': *cp = 9; return true;
+    case 'v': *cp = 11; return true;
+    default: return false;
+    }
+}
+
+/* The escaped character at p[*i] (after the escape character) as one code
+ * point (*cp), a shorthand class (returns 1, set filled), or an error: an
+ * ASCII letter or digit ARE reads as an escape attu does not implement
+ * (back references, \x, \u, constraints: 0A000) or none at all (2201B). */
+static int escaped_char(const char *p, size_t plen, size_t *i, uint32_t *cp, cpset *set, attu_error *err) {
+    char c = p[*i];
+    if (is_shorthand(c)) {
+        (*i)++;
+        return shorthand_set(c, set) ? 1 : attu_error_oom(err);
+    }
+    if (entry_escape(c, cp)) { (*i)++; return 0; }
+    if (isalnum((unsigned char)c)) {
+        if (strchr("123456789xuUc0AZmMyY", c))
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                  "the SIMILAR TO escape \\%c is not supported", c);
+        return bad_re(err, "invalid escape \\ sequence");
+    }
+    *i += utf8_decode(p + *i, plen - *i, cp);
+    return 0;
+}
+
+/* One member of a class at p[*i]: a character (*cp, returns 0) or a set
+ * added to s ([:name:], \d ...: returns 1). */
+static int class_elem(const char *p, size_t plen, size_t *i, int esc, uint32_t *cp, cpset *s, attu_error *err) {
+    unsigned char c = (unsigned char)p[*i];
+    if (esc >= 0 && c == (unsigned)esc) {
+        if (++*i >= plen) return bad_re(err, "brackets [] not balanced");
+        cpset t = { NULL, 0, 0 };
+        int r = escaped_char(p, plen, i, cp, &t, err);
+        if (r == 1) for (size_t k = 0; k < t.n && r == 1; k++) if (!cp_add(s, t.iv[k][0], t.iv[k][1])) r = attu_error_oom(err);
+        free(t.iv);
+        return r;
+    }
+    if (c == '[' && *i + 1 < plen && (p[*i + 1] == ':' || p[*i + 1] == '.' || p[*i + 1] == '=')) {
+        char kind = p[*i + 1];
+        size_t a = *i + 2, z = a;
+        while (z + 1 < plen && !(p[z] == kind && p[z + 1] == ']')) z++;
+        if (z + 1 >= plen) return bad_re(err, "brackets [] not balanced");
+        *i = z + 2;
+        if (kind == ':') {
+            int r = add_named_class(s, p + a, z - a);
+            return r == -1 ? bad_re(err, "invalid character class") : r == -2 ? attu_error_oom(err) : 1;
+        }
+        /* [.c.] and [=c=]: one character (no multi-character collating
+         * elements in the C locale) */
+        if (z == a || utf8_decode(p + a, z - a, cp) != z - a) return bad_re(err, "invalid collating element");
+        return 0;
+    }
+    *i += utf8_decode(p + *i, plen - *i, cp);
+    return 0;
+}
+
+/* Parses the class whose [ is at p[*i - 1] into s (normalized, negation
+ * applied); *i ends past its ]. */
+static int parse_class(const char *p, size_t plen, size_t *i, int esc, cpset *s, attu_error *err) {
+    bool neg = *i < plen && p[*i] == '^';
+    if (neg) (*i)++;
+    for (bool first = true;; first = false) {
+        if (*i >= plen) return bad_re(err, "brackets [] not balanced");
+        if (p[*i] == ']' && !first) { (*i)++; break; }
+        uint32_t lo = 0, hi;
+        int r = class_elem(p, plen, i, esc, &lo, s, err);
+        if (r < 0) return -1;
+        if (r == 0 && *i + 1 < plen && p[*i] == '-' && p[*i + 1] != ']') {
+            (*i)++;
+            if ((r = class_elem(p, plen, i, esc, &hi, s, err)) < 0) return -1;
+            if (r == 1 || hi < lo) return bad_re(err, "invalid character range");
+            if (*i + 1 < plen && p[*i] == '-' && p[*i + 1] != ']') return bad_re(err, "invalid character range");
+            if (!cp_add(s, lo, hi)) return attu_error_oom(err);
+        } else if (r == 0 && lo && !cp_add(s, lo, lo)) return attu_error_oom(err);
+    }
+    cp_normalize(s);
+    if (neg && !cp_complement(s)) return attu_error_oom(err);
+    return 0;
+}
+
+/* The UTF-8 encodings of [lo, hi] (lo >= 0x80) as alternatives of byte
+ * sequences, each position a byte or a byte range (the splitting of Go's
+ * regexp/syntax utf8 ranges). */
+static bool emit_utf8(sbuf *b, uint32_t lo, uint32_t hi, bool *any) {
+    if (lo > hi) return true;
+    if (lo <= 0x7ff && hi > 0x7ff) return emit_utf8(b, lo, 0x7ff, any) && emit_utf8(b, 0x800, hi, any);
+    if (lo <= 0xffff && hi > 0xffff) return emit_utf8(b, lo, 0xffff, any) && emit_utf8(b, 0x10000, hi, any);
+    int n = lo <= 0x7ff ? 2 : lo <= 0xffff ? 3 : 4;
+    for (int k = 1; k < n; k++) {
+        uint32_t m = (1u << (6 * k)) - 1;
+        if ((lo & ~m) != (hi & ~m)) {
+            if ((lo & m) != 0) return emit_utf8(b, lo, lo | m, any) && emit_utf8(b, (lo | m) + 1, hi, any);
+            if ((hi & m) != m) return emit_utf8(b, lo, (hi & ~m) - 1, any) && emit_utf8(b, hi & ~m, hi, any);
+        }
+    }
+    unsigned char a[4], z[4];
+    utf8_encode(lo, a);
+    utf8_encode(hi, z);
+    bool ok = !*any || putc_(b, '|');
+    *any = true;
+    for (int j = 0; j < n && ok; j++) {
+        if (a[j] == z[j]) ok = putc_(b, (char)a[j]);
+        else ok = putc_(b, '[') && putc_(b, (char)a[j]) && putc_(b, '-') && putc_(b, (char)z[j]) && putc_(b, ']');
+    }
+    return ok;
+}
+
+/* A set as one regex atom matching one character of it: a bracket of its
+ * ASCII members (] first, ^ not first, - last) and the byte sequences of
+ * the others, in a group. */
+static bool emit_set(sbuf *b, const cpset *s) {
+    bool ascii[128] = { false };
+    for (size_t k = 0; k < s->n; k++)
+        for (uint32_t c = s->iv[k][0]; c <= s->iv[k][1] && c < 128; c++) ascii[c] = true;
+    ascii[0] = false;
+    bool ok = putc_(b, '('), any = false;
+    int others = 0;
+    for (int c = 1; c < 128; c++) if (ascii[c] && c != ']' && c != '^' && c != '-') others++;
+    if (ascii[']'] || others || ascii['-']) {
+        ok = ok && putc_(b, '[');
+        if (ascii[']']) ok = ok && putc_(b, ']');
+        for (int c = 1; c < 128 && ok; c++) {
+            if (!ascii[c] || c == ']' || c == '^' || c == '-') continue;
+            int e = c;
+            while (e + 1 < 128 && ascii[e + 1] && e + 1 != ']' && e + 1 != '^' && e + 1 != '-') e++;
+            if (e - c >= 2 && isalnum(c) && isalnum(e)) { ok = putc_(b, (char)c) && putc_(b, '-') && putc_(b, (char)e); c = e; }
+            else ok = putc_(b, (char)c);
+        }
+        /* ^ may not come first; a class of ^ and - is [-^] */
+        if (ascii['^'] && (ascii[']'] || others)) { ok = ok && putc_(b, '^'); ascii['^'] = false; }
+        if (ascii['-']) ok = ok && putc_(b, '-');
+        if (ascii['^'] && !ascii[']'] && !others) { ok = ok && putc_(b, '^'); ascii['^'] = false; }
+        ok = ok && putc_(b, ']');
+        any = true;
+    }
+    if (ascii['^']) { ok = ok && puts__(b, any ? "|\\^" : "\\^"); any = true; }
+    for (size_t k = 0; k < s->n && ok; k++) {
+        uint32_t lo = s->iv[k][0] < 0x80 ? 0x80 : s->iv[k][0];
+        if (s->iv[k][1] >= lo) ok = emit_utf8(b, lo, s->iv[k][1], &any);
+    }
+    if (!any) ok = ok && puts__(b, "[^\x01-\xff]");   /* an empty set matches nothing */
+    return ok && putc_(b, ')');
+}
+
+/* One literal character c (code point) as a regex atom: punctuation
+ * escaped, a multi-byte character grouped so a quantifier takes it whole. */
+static bool emit_char(sbuf *b, uint32_t c) {
+    if (c < 0x80) {
+        if (isalnum((int)c) || !isgraph((int)c)) return putc_(b, (char)c);
+        return putc_(b, '\\') && putc_(b, (char)c);
+    }
+    unsigned char o[4];
+    int n = utf8_encode(c, o);
+    return putc_(b, '(') && put(b, (const char *)o, (size_t)n) && putc_(b, ')');
+}
+
+/* A bound {m}, {m,}, {m,n} at p[*i] (the {): ARE's limits (255). */
+static int parse_bound(const char *p, size_t plen, size_t *i, sbuf *b, attu_error *err) {
+    size_t k = *i + 1;
+    long m = 0, n = -1;
+    while (k < plen && isdigit((unsigned char)p[k])) { m = m * 10 + (p[k] - '0'); if (m > 1000) m = 1000; k++; }
+    if (k < plen && p[k] == ',') {
+        k++;
+        if (k < plen && isdigit((unsigned char)p[k])) {
+            n = 0;
+            while (k < plen && isdigit((unsigned char)p[k])) { n = n * 10 + (p[k] - '0'); if (n > 1000) n = 1000; k++; }
+        } else n = -2;   /* {m,}: no upper bound */
+    } else n = m;
+    if (k >= plen || p[k] != '}' || m > 255 || n > 255 || (n >= 0 && n < m))
+        return bad_re(err, "invalid repetition count(s)");
+    char t[32];
+    int l = n == -2 ? snprintf(t, sizeof t, "{%ld,}", m) : snprintf(t, sizeof t, "{%ld,%ld}", m, n);
+    *i = k;
+    return put(b, t, (size_t)l) ? 0 : attu_error_oom(err);
 }
 
 static int translate(const char *p, size_t plen, int esc, sbuf *b, attu_error *err) {
-    bool ok = puts__(b, "^(");
-    bool after_esc = false, in_class = false;
-    size_t class_pos = 0;
-    for (size_t i = 0; i < plen && ok; i++) {
-        char c = p[i];
-        if (after_esc) {
-            if (c == '"' && !in_class)
+    /* what a quantifier would apply to: 0 nothing (start, after ( or |),
+     * 1 an atom, 2 a quantified atom (ARE's non-greedy ? may follow),
+     * 3 a quantified atom marked non-greedy */
+    int state = 0, depth = 0;
+    if (!puts__(b, "^(")) return attu_error_oom(err);
+    for (size_t i = 0; i < plen;) {
+        unsigned char c = (unsigned char)p[i];
+        bool ok = true;
+        if (esc >= 0 && c == (unsigned)esc) {
+            if (++i >= plen) break;   /* a trailing escape is dropped, as PostgreSQL drops it */
+            if (p[i] == '"')
                 return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                                       "SIMILAR TO patterns with escape-double-quote are not supported");
-            ok = in_class ? (c == '\\' ? puts__(b, "\\\\") : putc_(b, c)) : put_escaped(b, c);
-            after_esc = false;
-        } else if (esc >= 0 && (unsigned char)c == (unsigned)esc) {
-            after_esc = true;
-        } else if (in_class) {
-            /* a class ends at ] unless the ] is its first member */
-            ok = putc_(b, c);
-            class_pos++;
-            if (c == ']' && class_pos > 1 && !(class_pos == 2 && p[i - 1] == '^')) in_class = false;
+            uint32_t cp = 0;
+            cpset t = { NULL, 0, 0 };
+            int r = escaped_char(p, plen, &i, &cp, &t, err);
+            if (r < 0) { free(t.iv); return -1; }
+            ok = r == 1 ? emit_set(b, &t) : emit_char(b, cp);
+            free(t.iv);
+            state = 1;
+        } else if (c == '*' || c == '+' || c == '?' || (c == '{' && i + 1 < plen && isdigit((unsigned char)p[i + 1]))) {
+            if (state == 0 || state == 3 || (state == 2 && c != '?')) return bad_re(err, "quantifier operand invalid");
+            if (state == 2) { state = 3; i++; continue; }   /* non-greedy: the same strings match */
+            if (c == '{') { if (parse_bound(p, plen, &i, b, err)) return -1; i++; }
+            else { ok = putc_(b, (char)c); i++; }
+            state = 2;
         } else if (c == '[') {
-            ok = putc_(b, c);
-            in_class = true;
-            class_pos = 0;
+            i++;
+            cpset t = { NULL, 0, 0 };
+            if (parse_class(p, plen, &i, esc, &t, err)) { free(t.iv); return -1; }
+            ok = emit_set(b, &t);
+            free(t.iv);
+            state = 1;
+        } else if (c == '(') {
+            depth++; ok = putc_(b, '('); i++; state = 0;
+        } else if (c == ')') {
+            if (depth == 0) return bad_re(err, "parentheses () not balanced");
+            depth--; ok = putc_(b, ')'); i++; state = 1;
+        } else if (c == '|') {
+            ok = putc_(b, '|'); i++; state = 0;
         } else if (c == '%') {
-            ok = puts__(b, ".*");
+            ok = puts__(b, ".*"); i++; state = 2;
         } else if (c == '_') {
-            ok = puts__(b, UTF8_CHAR);
-        } else if (c == '\\' || c == '.' || c == '^' || c == '$') {
-            ok = putc_(b, '\\') && putc_(b, c);
+            ok = puts__(b, UTF8_CHAR); i++; state = 1;
         } else {
-            ok = putc_(b, c);
+            uint32_t cp;
+            i += utf8_decode(p + i, plen - i, &cp);
+            ok = emit_char(b, cp);
+            state = 1;
         }
+        if (!ok) return attu_error_oom(err);
     }
-    /* a trailing escape character is dropped, as PostgreSQL drops it */
-    if (!ok || !puts__(b, ")$")) return attu_error_oom(err);
+    if (depth) return bad_re(err, "parentheses () not balanced");
+    if (!puts__(b, ")$")) return attu_error_oom(err);
     return 0;
 }
 

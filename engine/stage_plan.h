@@ -86,6 +86,8 @@ typedef struct attu_stage_agg {
     int8_t         frame_kind[2];   /* WINDOW frame 3/4: start, end (attu_win_bound) */
     int64_t        frame_off[2];    /* their offsets (rows, or order-key units for RANGE) */
     double         frame_offf[2];   /* RANGE over a float order key: the offsets */
+    int8_t         frame_off_scale[2]; /* RANGE over a DECIMAL / NUMERIC order key: frame_off
+                                          is the offset times 10^frame_off_scale */
     int8_t         frame_excl;      /* WINDOW frame 3-5: EXCLUDE 0 no others, 1 current row, 2 group, 3 ties */
     attu_type      in_type, out_type;
     /* WINDOW: partition keys and order keys index `keys` results */

@@ -44,6 +44,57 @@ static int num_rank(attu_type_id t) {
     }
 }
 
+/* ---- how many digits an exact value may have --------------------------------
+ *
+ * PostgreSQL's numeric arithmetic and comparisons never overflow; attu's
+ * DECIMAL (a scaled int64) holds 18 digits. So a DECIMAL result, or a
+ * DECIMAL rescaled for a comparison, is used only where its digits provably
+ * fit; anything wider is computed as NUMERIC (36 digits, a scale per value).
+ * An exact_bounds is an upper bound on the digits before the decimal point
+ * (intd) and the scale of an exact operand. */
+typedef struct { int intd, scale; } exact_bounds;
+
+/* From the type alone: a DECIMAL(p,s) column, an integer type. NUMERIC and
+ * floats get an intd no DECIMAL can hold. */
+static exact_bounds type_bounds(attu_type t) {
+    exact_bounds b = { 99, 0 };
+    switch (t.id) {
+    case ATTU_TYPE_INT16: b.intd = 5; break;
+    case ATTU_TYPE_INT32: b.intd = 10; break;
+    case ATTU_TYPE_INT64: b.intd = 19; break;
+    case ATTU_TYPE_DECIMAL:
+        b.scale = t.scale;
+        b.intd = (t.precision > 0 && t.precision <= 18 ? t.precision : 18) - t.scale;
+        if (b.intd < 0) b.intd = 0;
+        break;
+    default: break;
+    }
+    return b;
+}
+
+/* As type_bounds, but a constant (or the negation of one) counts the
+ * digits of its value, so `d * 1000` and `d > 1.5` stay DECIMAL where d's
+ * own digits leave room. */
+static exact_bounds expr_bounds(const attu_bexpr *e) {
+    while (e->kind == BX_CALL && (e->op == ATTU_OP_NEG_D || e->op == ATTU_OP_NEG_I) && e->nargs == 1)
+        e = e->args[0];
+    exact_bounds b = type_bounds(e->type);
+    if (e->kind == BX_CONST && !e->is_null &&
+        (attu_type_is_int(e->type.id) || e->type.id == ATTU_TYPE_DECIMAL)) {
+        uint64_t v = e->i < 0 ? (uint64_t)0 - (uint64_t)e->i : (uint64_t)e->i;
+        int digits = 1;
+        while (v >= 10) { v /= 10; digits++; }
+        b.intd = digits > b.scale ? digits - b.scale : 0;
+    }
+    return b;
+}
+
+/* Whether exact operands of these bounds, rescaled to `scale` places, stay
+ * within a DECIMAL's 18 digits. */
+static bool bounds_fit(exact_bounds a, exact_bounds b, int scale) {
+    return a.intd + scale <= 18 && b.intd + scale <= 18;
+}
+
 bool common_type(attu_type a, attu_type b, attu_type *out) {
     if (a.id == ATTU_TYPE_UNKNOWN) { *out = b.id == ATTU_TYPE_UNKNOWN ? attu_type_make(ATTU_TYPE_TEXT) : b; return true; }
     if (b.id == ATTU_TYPE_UNKNOWN) { *out = a; return true; }
@@ -55,7 +106,11 @@ bool common_type(attu_type a, attu_type b, attu_type *out) {
             return true;
         }
         if (a.id == ATTU_TYPE_DECIMAL && b.id == ATTU_TYPE_DECIMAL) {
-            *out = attu_type_decimal(18, a.scale > b.scale ? a.scale : b.scale);
+            int s = a.scale > b.scale ? a.scale : b.scale;
+            /* numeric(18,0) and numeric(18,4) meet as values, not at a
+             * scale one of them cannot reach */
+            *out = bounds_fit(type_bounds(a), type_bounds(b), s) ? attu_type_decimal(18, s)
+                                                                 : attu_type_make(ATTU_TYPE_NUMERIC);
             return true;
         }
         attu_type w = num_rank(a.id) >= num_rank(b.id) ? a : b;
@@ -63,8 +118,11 @@ bool common_type(attu_type a, attu_type b, attu_type *out) {
          * PostgreSQL's preferred numeric type */
         if (w.id == ATTU_TYPE_FLOAT32 && a.id != b.id) w = attu_type_make(ATTU_TYPE_FLOAT64);
         if (w.id == ATTU_TYPE_DECIMAL) {
+            /* an integer meets a decimal as numeric: a bigint (19 digits)
+             * or an integer beside a large scale as NUMERIC */
             attu_type o = a.id == ATTU_TYPE_DECIMAL ? a : b;
-            w = attu_type_decimal(18, o.scale);
+            w = bounds_fit(type_bounds(a), type_bounds(b), o.scale) ? attu_type_decimal(18, o.scale)
+                                                                   : attu_type_make(ATTU_TYPE_NUMERIC);
         }
         *out = w;
         return true;
@@ -339,6 +397,20 @@ static attu_bexpr *bind_literal(bctx *c, const attu_ast_expr *e) {
             b->type = t; b->i = v;
             return b;
         }
+        if (!has_exp) {
+            /* wider than a DECIMAL: a NUMERIC constant (its canonical
+             * text), as PostgreSQL's numeric literal, up to 36 digits */
+            attu_numeric n;
+            attu_error scratch = { 0 };
+            if (!attu_numeric_parse(txt, strlen(txt), &n, &scratch)) {
+                char buf[64];
+                int l = attu_numeric_format(n, buf, sizeof buf);
+                if (!(b->s = attu_pstrdup(c->pa, buf, (size_t)l))) { attu_error_oom(c->err); return NULL; }
+                b->slen = (size_t)l;
+                b->type = attu_type_make(ATTU_TYPE_NUMERIC);
+                return b;
+            }
+        }
         b->type = attu_type_make(ATTU_TYPE_FLOAT64);
         b->f = strtod(txt, NULL);
         return b;
@@ -360,30 +432,40 @@ static attu_bexpr *op_error(bctx *c, const char *opname, attu_bexpr *l, attu_bex
     return NULL;
 }
 
-/* Whether a DECIMAL(p,s) operand rescaled to `scale` places (the common
- * DECIMAL of a comparison) may pass DECIMAL's 18 digits. */
-static bool decimal_rescale_may_overflow(attu_type a, int scale) {
-    return a.id == ATTU_TYPE_DECIMAL && a.scale < scale && a.precision - a.scale + scale > 18;
-}
-
 attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos) {
     static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
                                    [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=" };
     attu_type t;
     if (l->type.id == ATTU_TYPE_UNKNOWN && r->type.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     else if (!common_type(l->type, r->type, &t)) return op_error(c, names[op], l, r, pos);
-    /* Decimals of different scales compare at the larger scale; where a
-     * value of the other could then pass 18 digits (numeric(18,0) against
-     * numeric(18,4)), they compare as NUMERIC values, which never overflow
-     * here (PostgreSQL compares any two numerics). */
-    if (t.id == ATTU_TYPE_DECIMAL && (decimal_rescale_may_overflow(l->type, t.scale) || decimal_rescale_may_overflow(r->type, t.scale)))
-        t = attu_type_make(ATTU_TYPE_NUMERIC);
+    /* Exact values of different scales compare at the larger scale as
+     * DECIMALs where both provably fit 18 digits there; common_type judged
+     * by the types alone, a constant's own digits may leave room (a
+     * numeric(18,2) column against 1.5). Otherwise they compare as NUMERIC
+     * values, which never overflow here (PostgreSQL compares any two
+     * numerics: a bigint with 1.5, numeric(18,0) with numeric(18,4)). */
+    if (t.id == ATTU_TYPE_NUMERIC && l->type.id != ATTU_TYPE_NUMERIC && r->type.id != ATTU_TYPE_NUMERIC &&
+        (l->type.id == ATTU_TYPE_DECIMAL || r->type.id == ATTU_TYPE_DECIMAL) &&
+        (l->type.id == ATTU_TYPE_DECIMAL || attu_type_is_int(l->type.id)) &&
+        (r->type.id == ATTU_TYPE_DECIMAL || attu_type_is_int(r->type.id))) {
+        exact_bounds lb = expr_bounds(l), rb = expr_bounds(r);
+        int s = lb.scale > rb.scale ? lb.scale : rb.scale;
+        if (bounds_fit(lb, rb, s)) t = attu_type_decimal(18, s);
+    }
     l = coerce(c, l, t, false, pos);
     r = l ? coerce(c, r, t, false, pos) : NULL;
     if (!l || !r) return NULL;
     int base = op - ATTU_BINOP_EQ;
     attu_opcode o = (attu_opcode)(cmp_opcode_eq(t.id) + base);
     return mk_call(c, o, attu_type_make(ATTU_TYPE_BOOL), pos, 2, l, r, NULL, NULL);
+}
+
+/* An exact operand as a DECIMAL of `scale` places for ADD_D .. MOD_D,
+ * which read scaled int64s whatever their precision: a DECIMAL already at
+ * that scale is used as it is. */
+static attu_bexpr *decimal_at_scale(bctx *c, attu_bexpr *e, int scale, int pos) {
+    if (e->type.id == ATTU_TYPE_DECIMAL && e->type.scale == scale) return e;
+    return coerce(c, e, attu_type_decimal(18, scale), false, pos);
 }
 
 static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos) {
@@ -445,30 +527,44 @@ static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, att
         l = coerce(c, l, f8, false, pos); r = l ? coerce(c, r, f8, false, pos) : NULL;
         return r ? mk_call(c, ATTU_OP_POWER, f8, pos, 2, l, r, NULL, NULL) : NULL;
     }
+    if (exact && has_num) {
+        /* + - * % of DECIMALs (and integers): PostgreSQL's result is an
+         * unconstrained numeric, so a DECIMAL result (scaled int64) is
+         * used only where its declared precision provably fits 18 digits,
+         * typed with that precision; a wider one is NUMERIC. Scales as
+         * PostgreSQL: + - % the larger, * the sum. */
+        exact_bounds lb = expr_bounds(l), rb = expr_bounds(r);
+        int s = lb.scale > rb.scale ? lb.scale : rb.scale, p;
+        switch (op) {
+        case ATTU_BINOP_MUL: s = lb.scale + rb.scale; p = lb.intd + rb.intd + s; break;
+        case ATTU_BINOP_MOD: p = (lb.intd < rb.intd ? lb.intd : rb.intd) + s; break;
+        default: p = (lb.intd > rb.intd ? lb.intd : rb.intd) + 1 + s; break;
+        }
+        if (p > 18 || !bounds_fit(lb, rb, op == ATTU_BINOP_MUL ? 0 : s)) {
+            attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
+            l = coerce(c, l, nt, false, pos);
+            r = l ? coerce(c, r, nt, false, pos) : NULL;
+            if (!r) return NULL;
+            attu_opcode o = op == ATTU_BINOP_ADD ? ATTU_OP_ADD_N : op == ATTU_BINOP_SUB ? ATTU_OP_SUB_N
+                          : op == ATTU_BINOP_MUL ? ATTU_OP_MUL_N : ATTU_OP_MOD_N;
+            return mk_call(c, o, nt, pos, 2, l, r, NULL, NULL);
+        }
+        attu_type rt = attu_type_decimal(p < 1 ? 1 : p, s);
+        if (op == ATTU_BINOP_MUL) {
+            /* MUL_D multiplies the scaled values: the scales add */
+            l = decimal_at_scale(c, l, lb.scale, pos);
+            r = l ? decimal_at_scale(c, r, rb.scale, pos) : NULL;
+            return r ? mk_call(c, ATTU_OP_MUL_D, rt, pos, 2, l, r, NULL, NULL) : NULL;
+        }
+        l = decimal_at_scale(c, l, s, pos);
+        r = l ? decimal_at_scale(c, r, s, pos) : NULL;
+        if (!r) return NULL;
+        attu_opcode o = op == ATTU_BINOP_ADD ? ATTU_OP_ADD_D : op == ATTU_BINOP_SUB ? ATTU_OP_SUB_D : ATTU_OP_MOD_D;
+        return mk_call(c, o, rt, pos, 2, l, r, NULL, NULL);
+    }
     attu_type t;
     common_type(l->type, r->type, &t);
     attu_mclass mc = attu_type_mclass(t.id);
-    if (t.id == ATTU_TYPE_DECIMAL) {
-        int sl = l->type.id == ATTU_TYPE_DECIMAL ? l->type.scale : 0, sr = r->type.id == ATTU_TYPE_DECIMAL ? r->type.scale : 0;
-        if (op == ATTU_BINOP_MUL) {
-            l = coerce(c, l, attu_type_decimal(18, sl), false, pos);
-            r = l ? coerce(c, r, attu_type_decimal(18, sr), false, pos) : NULL;
-            int s = sl + sr > 18 ? 18 : sl + sr;
-            return r ? mk_call(c, ATTU_OP_MUL_D, attu_type_decimal(18, s), pos, 2, l, r, NULL, NULL) : NULL;
-        }
-        if (op == ATTU_BINOP_DIV) {
-            l = coerce(c, l, attu_type_decimal(18, sl), false, pos);
-            r = l ? coerce(c, r, attu_type_decimal(18, sr), false, pos) : NULL;
-            int s = sl > sr ? sl : sr;
-            if (s < 6) s = 6;
-            return r ? mk_call(c, ATTU_OP_DIV_D, attu_type_decimal(18, s), pos, 2, l, r, NULL, NULL) : NULL;
-        }
-        l = coerce(c, l, t, false, pos);
-        r = l ? coerce(c, r, t, false, pos) : NULL;
-        if (!r) return NULL;
-        attu_opcode o = op == ATTU_BINOP_ADD ? ATTU_OP_ADD_D : op == ATTU_BINOP_SUB ? ATTU_OP_SUB_D : ATTU_OP_MOD_D;
-        return mk_call(c, o, t, pos, 2, l, r, NULL, NULL);
-    }
     l = coerce(c, l, t, false, pos);
     r = l ? coerce(c, r, t, false, pos) : NULL;
     if (!r) return NULL;

@@ -11,6 +11,7 @@
  * Ties rank in input order.
  */
 #include "planner/binder_internal.h"
+#include "engine/numeric.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -65,7 +66,10 @@ static attu_bexpr *bind_sort_items(bctx *c, const scope *sc, const attu_ast_orde
  * x->frame_kind / frame_off / frame_excl. PostgreSQL's checks on the shape
  * of the frame (42P20) come first; an offset must be a non-negative integer
  * constant (22004 when NULL, 22013 when negative, as PostgreSQL reports them
- * when the window starts). RANGE with an offset is not supported (0A000). */
+ * when the window starts). RANGE with an offset needs one order key and a
+ * constant offset of a type PostgreSQL's in_range takes for it: an integer
+ * for an integer key, a number for a float key, an exact number for a
+ * DECIMAL / NUMERIC key (others: 0A000, as PostgreSQL). */
 static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_bexpr *x) {
     attu_ast_frame_bound_kind s0 = w->frame_start.kind, s1 = w->frame_end.kind;
     const char *bad = NULL;
@@ -97,10 +101,18 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
             }
             attu_bexpr *k = x->order ? x->order[0].expr : NULL;
             if (!(o = bind_expr(c, sc, bd[i]->offset))) return false;
-            attu_type_id kt = k ? k->type.id : ATTU_TYPE_UNKNOWN, ot = o->type.id;
+            attu_type_id kt = k ? k->type.id : ATTU_TYPE_UNKNOWN;
             bool kint = attu_type_is_int(kt), kflt = kt == ATTU_TYPE_FLOAT32 || kt == ATTU_TYPE_FLOAT64;
+            bool knum = kt == ATTU_TYPE_DECIMAL || kt == ATTU_TYPE_NUMERIC;
+            /* an untyped literal ('1.5') takes the offset type of the key */
+            if (o->kind == BX_CONST && o->type.id == ATTU_TYPE_UNKNOWN && (kint || kflt || knum) &&
+                !(o = coerce(c, o, kint ? k->type : attu_type_make(kflt ? ATTU_TYPE_FLOAT64 : ATTU_TYPE_NUMERIC),
+                             false, o->position ? o->position : w->position)))
+                return false;
+            attu_type_id ot = o->type.id;
             bool oint = attu_type_is_int(ot), oflt = ot == ATTU_TYPE_FLOAT32 || ot == ATTU_TYPE_FLOAT64 || ot == ATTU_TYPE_DECIMAL;
-            if (o->kind != BX_CONST || !(o->is_null || (kint && oint) || (kflt && (oint || oflt)))) {
+            bool onum = oint || ot == ATTU_TYPE_DECIMAL || ot == ATTU_TYPE_NUMERIC;
+            if (o->kind != BX_CONST || !(o->is_null || (kint && oint) || (kflt && (oint || oflt)) || (knum && onum))) {
                 char b1[64], b2[64];
                 attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, o->position ? o->position : w->position,
                                "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s",
@@ -111,6 +123,25 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
                 double v = ot == ATTU_TYPE_DECIMAL ? (double)o->i / pow(10, o->type.scale) : oflt ? o->f : (double)o->i;
                 if (v < 0 || v != v) { attu_error_set(c->err, "22013", o->position, "invalid preceding or following size in window function"); return false; }
                 x->frame_offf[i] = v;
+                continue;
+            }
+            if (knum && !o->is_null) {
+                /* a numeric key takes a numeric offset (in_range for
+                 * numeric), kept exactly as frame_off / 10^frame_off_scale */
+                attu_numeric v;
+                if (ot == ATTU_TYPE_NUMERIC) {
+                    if (attu_numeric_parse(o->s, o->slen, &v, c->err)) return false;
+                } else v = ot == ATTU_TYPE_DECIMAL ? attu_numeric_from_decimal(o->i, o->type.scale) : attu_numeric_from_int64(o->i);
+                if (v.m < 0) { attu_error_set(c->err, "22013", o->position, "invalid preceding or following size in window function"); return false; }
+                while (v.dscale > 0 && v.m % 10 == 0) { v.m /= 10; v.dscale--; }
+                int64_t scaled;
+                if (v.dscale > 18 || attu_numeric_to_scaled(v, v.dscale, &scaled)) {
+                    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, o->position ? o->position : w->position,
+                                   "a RANGE offset of more than 18 digits is not supported");
+                    return false;
+                }
+                x->frame_off[i] = scaled;
+                x->frame_off_scale[i] = (int8_t)v.dscale;
                 continue;
             }
         }

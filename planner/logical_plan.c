@@ -85,6 +85,7 @@ bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y) {
         if (x->kind == BX_WINDOW && (x->aux != y->aux || memcmp(x->frame_kind, y->frame_kind, sizeof x->frame_kind) ||
                                      memcmp(x->frame_off, y->frame_off, sizeof x->frame_off) ||
                                      memcmp(x->frame_offf, y->frame_offf, sizeof x->frame_offf) ||
+                                     memcmp(x->frame_off_scale, y->frame_off_scale, sizeof x->frame_off_scale) ||
                                      x->frame_excl != y->frame_excl)) return false;   /* frames */
         for (int i = 0; i < x->nargs; i++) if (!attu_bx_equal(x->args[i], y->args[i])) return false;
         for (int i = 0; i < x->npart; i++) if (!attu_bx_equal(x->part[i], y->part[i])) return false;

@@ -97,6 +97,8 @@ struct attu_bexpr {
     int8_t          frame_kind[2];
     int64_t         frame_off[2];
     double          frame_offf[2];   /* RANGE over a float key: the offsets */
+    int8_t          frame_off_scale[2]; /* RANGE over a DECIMAL / NUMERIC key: frame_off is
+                                           the offset times 10^frame_off_scale */
     int8_t          frame_excl;      /* EXCLUDE: 0 no others, 1 current row, 2 group, 3 ties */
 };
 
@@ -133,6 +135,7 @@ typedef struct attu_agg_spec {
     int8_t          frame_kind[2];
     int64_t         frame_off[2];
     double          frame_offf[2];
+    int8_t          frame_off_scale[2];
     int8_t          frame_excl;      /* EXCLUDE: 0 no others, 1 current row, 2 group, 3 ties */
     int             npart;
     attu_bexpr    **part;

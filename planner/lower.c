@@ -365,6 +365,7 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
         g->frame_kind[0] = a->frame_kind[0]; g->frame_kind[1] = a->frame_kind[1];
         g->frame_off[0] = a->frame_off[0]; g->frame_off[1] = a->frame_off[1];
         g->frame_offf[0] = a->frame_offf[0]; g->frame_offf[1] = a->frame_offf[1];
+        g->frame_off_scale[0] = a->frame_off_scale[0]; g->frame_off_scale[1] = a->frame_off_scale[1];
         g->frame_excl = a->frame_excl;
 
         bool isarg = a->agg == AGG_NTH_SMALLEST_ARG || a->agg == AGG_NTH_LARGEST_ARG;
