@@ -1232,6 +1232,46 @@ static attu_lplan *coerce_plan(bctx *c, attu_lplan *p, const attu_type *types) {
     return mk_project(c, p, p->ncols, ex, p->names);
 }
 
+static bool values_read_outer(const attu_lplan *p) {
+    for (int i = 0; i < p->nrows * p->ncols; i++) if (outer_sides(p->values[i]) & 2) return true;
+    return false;
+}
+
+/* VALUES whose rows read the enclosing query (a VALUES list in a
+ * correlated subquery: (VALUES (a.x), (a.y)) t(v)). The executor runs a
+ * VALUES stage's rows as programs without inputs, so such a list becomes
+ * VALUES (1), (2), ... (n) and a projection picking row r's expressions
+ * by CASE on the number: every expression is evaluated in its own row
+ * only, as PostgreSQL evaluates each row's, and the outer references
+ * become the projection's parameters (decorrelate_param). */
+static attu_lplan *values_over_outer(bctx *c, attu_lplan *v) {
+    attu_type t8 = attu_type_make(ATTU_TYPE_INT64), tb = attu_type_make(ATTU_TYPE_BOOL);
+    attu_lplan *num = attu_lp_new(c->pa, LP_VALUES, 1);
+    attu_bexpr **ex = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(v->ncols + 1));
+    if (!num || !ex || !(num->values = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)v->nrows))) OOM_NULL(c);
+    num->nrows = v->nrows;
+    num->est_rows = v->nrows;
+    set_col(num, 0, "?row?", t8, c->pa);
+    for (int r = 0; r < v->nrows; r++)
+        if (!(num->values[r] = mk_const_int(c, t8, r + 1))) OOM_NULL(c);
+    for (int k = 0; k < v->ncols; k++) {
+        attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, v->types[k], 0);
+        if (!x || !(x->whens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)v->nrows)) ||
+            !(x->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)v->nrows))) OOM_NULL(c);
+        x->nwhens = v->nrows;
+        for (int r = 0; r < v->nrows; r++) {
+            x->whens[r] = mk_call(c, ATTU_OP_EQ_I, tb, 0, 2, attu_bx_col(c->pa, 0, t8), mk_const_int(c, t8, r + 1), NULL, NULL);
+            x->thens[r] = v->values[r * v->ncols + k];
+            if (!x->whens[r]) OOM_NULL(c);
+        }
+        if (!(x->else_ = mk_const_null(c, v->types[k]))) OOM_NULL(c);
+        ex[k] = x;
+    }
+    attu_lplan *p = mk_project(c, num, v->ncols, ex, v->names);
+    if (p) p->est_rows = v->nrows;
+    return p;
+}
+
 static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
     int nrows = q->u.values.nrows, ncols = q->u.values.rows[0].n;
     const attu_type *hint = c->values_hint && c->nvalues_hint == ncols ? c->values_hint : NULL;
@@ -1285,6 +1325,7 @@ static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
         set_col(p, k, nm, t, c->pa);
     }
     p->est_rows = nrows;
+    if (!hint && values_read_outer(p) && !(p = values_over_outer(c, p))) return NULL;
     return bind_tail(c, q, p);
 }
 
