@@ -272,6 +272,99 @@ static void collect_deps(const attu_bexpr *e, int base, int *deps, int *n, int c
 static bool needs_param_form(attu_lplan *p);
 static const attu_agg_spec *outer_level_agg(const attu_lplan *p);
 
+static attu_lplan *mk_window(bctx *c, attu_lplan *in, attu_agg_spec **specs, int n, const char *name);
+static attu_agg_spec *win_spec(bctx *c, attu_agg_kind k, attu_type t, attu_bexpr *arg, int npart, attu_bexpr **part,
+                               int norder, attu_sort_item *order);
+
+/* A copy of e with the columns in [from, OUTER_BASE) moved by delta. */
+static attu_bexpr *shift_from(bctx *c, const attu_bexpr *e, int from, int delta) {
+    attu_bexpr *x = copy_shift(c, e, 0);
+    attu_bexpr *stack[512];
+    int sp = 0;
+    if (x) stack[sp++] = x;
+    while (sp) {
+        attu_bexpr *y = stack[--sp];
+        if (y->kind == BX_COL) { if (y->col >= from && y->col < OUTER_BASE) y->col += delta; continue; }
+        for (int k = 0; k < y->nargs && sp < 510; k++) stack[sp++] = y->args[k];
+        for (int k = 0; k < y->nwhens && sp < 508; k++) { stack[sp++] = y->whens[k]; stack[sp++] = y->thens[k]; }
+        if (y->else_ && sp < 510) stack[sp++] = y->else_;
+    }
+    return x;
+}
+
+/* l LEFT / RIGHT / FULL JOIN r ON cond, where cond holds correlated
+ * subqueries (c->pending, their values hidden columns nl + nr and up of
+ * cond's l ++ r scope). The subqueries are evaluated over candidate pairs,
+ * so the NULL-extended rows are found by row numbers, as PostgreSQL's
+ * outer join evaluates ON per pair:
+ *   L' = l ++ ln, R' = r ++ rn (row_number())
+ *   M  = the pairs (ln, rn) of L' x R' passing cond: the conjuncts without a
+ *        subquery as join keys / residual, the subqueries applied to those
+ *        pairs, then the rest as a filter (as an INNER JOIN's ON)
+ *   (L' LEFT JOIN M ON ln) LEFT / FULL JOIN R' ON M.rn = R'.rn
+ * gives every matched pair once, each l row without one with NULLs, and
+ * (FULL) each r row without one with NULLs; RIGHT is the FULL join less
+ * the rows with no r row. Returns l ++ r's columns. A logical plan is a
+ * tree, so l2 and r2, second bindings of the two sides, give L' and R'
+ * their second reads. */
+static attu_lplan *outer_join_with_subqueries(bctx *c, attu_lplan *l, attu_lplan *r, attu_lplan *l2, attu_lplan *r2,
+                                              attu_ast_join_type jt, attu_bexpr *cond) {
+    attu_type t8 = attu_type_make(ATTU_TYPE_INT64), tb = attu_type_make(ATTU_TYPE_BOOL);
+    int nl = l->ncols, nr = r->ncols, nlr = nl + nr;
+    attu_agg_spec *rn = win_spec(c, WIN_ROW_NUMBER, t8, NULL, 0, NULL, 0, NULL);
+    attu_lplan *lw = rn ? mk_window(c, l, &rn, 1, "?lrow?") : NULL;
+    attu_lplan *rw = rn ? mk_window(c, r, &rn, 1, "?rrow?") : NULL;
+    attu_lplan *lw2 = rn ? mk_window(c, l2, &rn, 1, "?lrow?") : NULL;
+    attu_lplan *rw2 = rn ? mk_window(c, r2, &rn, 1, "?rrow?") : NULL;
+    if (!lw || !rw || !lw2 || !rw2) return NULL;
+    attu_bexpr *conj[256], *plain[256], *rest[256];
+    int n = split_conjuncts(cond, conj, 0, 256), np = 0, nres = 0;
+    for (int i = 0; i < n; i++) {
+        int deps[64], nd = 0;
+        collect_deps(conj[i], 0, deps, &nd, 64);
+        bool reads_sub = false;
+        for (int k = 0; k < nd; k++) if (deps[k] >= nlr) reads_sub = true;
+        /* over L' ++ R' (r's columns after ln), or over l ++ r ++ ln ++ rn ++ the subqueries */
+        if (reads_sub) rest[nres++] = shift_from(c, conj[i], nlr, 2);
+        else plain[np++] = shift_from(c, conj[i], nl, 1);
+    }
+    attu_lplan *pj = attu_make_join(c, lw, rw, JK_INNER, np ? and_all(c, plain, np) : NULL);
+    attu_bexpr **pe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nlr + 3));
+    char **pn = attu_palloc(c->pa, sizeof(char *) * (size_t)(nlr + 3));
+    if (!pj || !pe || !pn) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+    for (int i = 0; i < nl; i++) { pe[i] = attu_bx_col(c->pa, i, l->types[i]); pn[i] = l->names[i]; }
+    for (int i = 0; i < nr; i++) { pe[nl + i] = attu_bx_col(c->pa, nl + 1 + i, r->types[i]); pn[nl + i] = r->names[i]; }
+    pe[nlr] = attu_bx_col(c->pa, nl, t8); pn[nlr] = "?lrow?";
+    pe[nlr + 1] = attu_bx_col(c->pa, nlr + 1, t8); pn[nlr + 1] = "?rrow?";
+    attu_lplan *pp = mk_project(c, pj, nlr + 2, pe, pn);
+    if (pp) pp->rowid_col = -1;
+    attu_lplan *pa = pp ? apply_pending(c, pp) : NULL;
+    attu_lplan *pf = pa && nres ? filter_local(c, pa, rest, nres) : pa;
+    if (!pf) return NULL;
+    attu_bexpr *mk[2] = { attu_bx_col(c->pa, nlr, t8), attu_bx_col(c->pa, nlr + 1, t8) };
+    char *mn[2] = { "?lrow?", "?rrow?" };
+    attu_lplan *m = mk_project(c, pf, 2, mk, mn);
+    if (!m) return NULL;
+    m->rowid_col = -1;
+    /* X = L' LEFT JOIN M ON ln = M.ln: l ++ ln ++ M.ln ++ M.rn */
+    attu_lplan *x = attu_make_join(c, lw2, m, JK_LEFT,
+                                   mk_call(c, ATTU_OP_EQ_I, tb, 0, 2, attu_bx_col(c->pa, nl, t8), attu_bx_col(c->pa, nl + 1, t8), NULL, NULL));
+    if (!x) return NULL;
+    int nx = nl + 3;
+    attu_lplan *y = attu_make_join(c, x, rw2, jt == ATTU_JOIN_LEFT ? JK_LEFT : JK_FULL,
+                                   mk_call(c, ATTU_OP_EQ_I, tb, 0, 2, attu_bx_col(c->pa, nl + 2, t8), attu_bx_col(c->pa, nx + nr, t8), NULL, NULL));
+    if (!y) return NULL;
+    if (jt == ATTU_JOIN_RIGHT) {
+        attu_bexpr *has_r = mk_call(c, ATTU_OP_IS_NOT_NULL, tb, 0, 1, attu_bx_col(c->pa, nx + nr, t8), NULL, NULL, NULL);
+        if (!has_r || !(y = filter_local(c, y, &has_r, 1))) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+    }
+    for (int i = 0; i < nl; i++) pe[i] = attu_bx_col(c->pa, i, l->types[i]);
+    for (int i = 0; i < nr; i++) pe[nl + i] = attu_bx_col(c->pa, nx + i, r->types[i]);
+    attu_lplan *out = mk_project(c, y, nlr, pe, pn);
+    if (out) out->rowid_col = -1;
+    return out;
+}
+
 static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     scope ls = { 0, NULL }, rs = { 0, NULL };
     attu_lplan *l = bind_from(c, f->u.join.left, &ls);
@@ -350,14 +443,23 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         c->pending = NULL; c->npending = 0;
         cond = bind_expr(c, &all, f->u.join.on);
         c->clause = save; c->allow_agg = sa; c->allow_window = sw;
-        if (cond && c->npending && jt != ATTU_JOIN_INNER) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->u.join.on->position,
-                           "correlated subqueries in the ON condition of an outer join are not supported");
-            cond = NULL;
-        }
         if (cond && !(cond = coerce_bool(c, cond, "JOIN/ON"))) cond = NULL;
         if (cond && (sides(cond, ls.n) & 4)) cond = NULL;
-        if (cond && c->npending) {
+        if (cond && c->npending && jt != ATTU_JOIN_INNER) {
+            /* plans are trees: the two sides are read twice, so bound twice */
+            scope ls2 = { 0, NULL }, rs2 = { 0, NULL };
+            pending_join *on_pending = c->pending;
+            int on_npending = c->npending;
+            c->pending = NULL; c->npending = 0;    /* a derived table's SELECT starts its own */
+            attu_lplan *l2 = bind_from(c, f->u.join.left, &ls2);
+            attu_lplan *r2 = l2 ? bind_from(c, f->u.join.right, &rs2) : NULL;
+            c->pending = on_pending; c->npending = on_npending;
+            attu_lplan *oj = r2 ? outer_join_with_subqueries(c, l, r, l2, r2, jt, cond) : NULL;
+            c->pending = outer_pending; c->npending = outer_npending;
+            if (!oj) return NULL;
+            all.n = ls.n + rs.n;     /* the subqueries' hidden columns are gone */
+            prebuilt = oj;
+        } else if (cond && c->npending) {
             /* INNER JOIN ... ON cond holding a correlated subquery: the
              * pairs passing the conjuncts without one, the subqueries
              * applied to them, then the rest as a filter, projected back
