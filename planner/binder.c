@@ -21,6 +21,7 @@
 #include "planner/binder_internal.h"
 #include "planner/rewrite.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,7 @@ static attu_bexpr *remap_outer(bctx *c, const attu_bexpr *e, int nl) {
 
 static attu_lplan *bind_exists_join(bctx *c, attu_lplan *p, const scope *sc, const attu_ast_expr *e, bool negated);
 static attu_lplan *apply_pending(bctx *c, attu_lplan *p);
+static attu_lplan *apply_pending_pre_agg(bctx *c, attu_lplan *p);
 
 /* ---- FROM ------------------------------------------------------------------------ */
 
@@ -625,6 +627,7 @@ typedef struct aggstate {
     const scope *sc;
     int *rowid_sources;     /* sources grouped by their rowid */
     int nrowid;
+    bool subquery_keys;     /* rewriting a subquery's parameter keys (42803's message) */
 } aggstate;
 
 static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) {
@@ -665,6 +668,9 @@ static int add_group(bctx *c, aggstate *st, attu_bexpr *g) {
 }
 
 #define AGG_REF_BASE 1000000
+/* a value of a correlated subquery run after the aggregation: column
+ * POST_REF_BASE + post_off, fixed up once the AGG node's width is known */
+#define POST_REF_BASE 1500000
 
 /* Replaces group expressions and aggregate calls by references to the AGG
  * node's outputs: groups -> COL(i), aggregates -> COL(AGG_REF_BASE + j)
@@ -688,6 +694,12 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
     case BX_COL: {
         if (e->col >= OUTER_BASE) return x;      /* the enclosing query's row: constant here */
         const scope_col *col = &st->sc->cols[e->col];
+        if (col->post_agg) {
+            attu_bexpr *r = attu_bx_col(c->pa, POST_REF_BASE + col->post_off, e->type);
+            if (!r) OOM_NULL(c);
+            r->position = e->position;
+            return r;
+        }
         if (col->deps) {
             /* a correlated subquery's value: one per group when every
              * column it reads is grouped (else that column's 42803) */
@@ -707,7 +719,10 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
                 r->position = e->position;
                 return r;
             }
-        if (col->qual)
+        if (st->subquery_keys)
+            attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position, "subquery uses ungrouped column \"%s%s%s\" from outer query",
+                           col->qual ? col->qual : "", col->qual ? "." : "", col->name);
+        else if (col->qual)
             attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position,
                            "column \"%s.%s\" must appear in the GROUP BY clause or be used in an aggregate function", col->qual, col->name);
         else
@@ -1145,9 +1160,14 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         names[n] = "?distinct?";
         rn_item = n++;
     }
-    if (c->npending && !(p = apply_pending(c, p))) return NULL;
+    /* the correlated subqueries: those whose parameters read this query's
+     * aggregates run over the groups (after the AGG node), the others over
+     * the FROM rows */
+    int npost = 0;
+    for (int i = 0; i < c->npending; i++) npost += c->pending[i].post_agg;
+    if (c->npending && !(p = npost ? apply_pending_pre_agg(c, p) : apply_pending(c, p))) return NULL;
     /* aggregation */
-    bool any_agg = st.ngroups > 0 || having;
+    bool any_agg = st.ngroups > 0 || having || npost;
     for (int i = 0; i < n && !any_agg; i++) any_agg = has_kind(items[i], BX_AGG);
     for (int i = 0; i < nord && !any_agg; i++) any_agg = ord[i].expr && has_kind(ord[i].expr, BX_AGG);
     if (!any_agg) {
@@ -1156,10 +1176,22 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         for (int i = 0; i < n; i++) if (!(items[i] = agg_rewrite(c, &st, items[i]))) return NULL;
         if (having && !(having = agg_rewrite(c, &st, having))) return NULL;
         for (int i = 0; i < nord; i++) if (ord[i].expr && !(ord[i].expr = agg_rewrite(c, &st, ord[i].expr))) return NULL;
+        /* the post-aggregation subqueries' parameters: over the groups too */
+        st.subquery_keys = true;
+        for (int i = 0; i < c->npending; i++)
+            for (int k = 0; k < c->pending[i].nkeys; k++)
+                if (!(c->pending[i].outer_keys[k] = agg_rewrite(c, &st, c->pending[i].outer_keys[k]))) return NULL;
+        st.subquery_keys = false;
         int ng = st.ngroups;
+        /* their values follow the AGG node's groups and aggregates */
+        for (int i = 0; i < n; i++) fix_refs(items[i], POST_REF_BASE, AGG_REF_BASE + st.naggs);
+        fix_refs(having, POST_REF_BASE, AGG_REF_BASE + st.naggs);
+        for (int i = 0; i < nord; i++) fix_refs(ord[i].expr, POST_REF_BASE, AGG_REF_BASE + st.naggs);
         for (int i = 0; i < n; i++) fix_refs(items[i], AGG_REF_BASE, ng);
         fix_refs(having, AGG_REF_BASE, ng);
         for (int i = 0; i < nord; i++) fix_refs(ord[i].expr, AGG_REF_BASE, ng);
+        for (int i = 0; i < c->npending; i++)
+            for (int k = 0; k < c->pending[i].nkeys; k++) fix_refs(c->pending[i].outer_keys[k], AGG_REF_BASE, ng);
         attu_lplan *a = attu_lp_new(c->pa, LP_AGG, ng + st.naggs);
         if (!a) OOM_NULL(c);
         a->left = p;
@@ -1173,6 +1205,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         for (int i = 0; i < st.naggs; i++) { a->types[ng + i] = st.aggs[i].type; a->names[ng + i] = "agg"; }
         a->est_rows = ng ? (p->est_rows > 100 ? p->est_rows / 10 : p->est_rows) : 1;
         p = a;
+        if (c->npending && !(p = apply_pending(c, p))) return NULL;   /* the post-aggregation ones */
         if (having) {
             attu_lplan *f = attu_lp_new(c->pa, LP_FILTER, p->ncols);
             if (!f) OOM_NULL(c);
@@ -1619,9 +1652,15 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
 /* Binds a subquery of an expression in its own context (the enclosing
  * scope visible for correlation). */
 static attu_lplan *bind_sub(bctx *c, const scope *sc, const attu_ast_query *q, bool *correlated) {
+    /* the statement's outer-level aggregates, shared from the top down */
+    if (!c->oaggs && !(c->oaggs = attu_palloc(c->pa, sizeof *c->oaggs))) OOM_NULL(c);
+    agg_level *al = attu_palloc(c->pa, sizeof *al);
+    if (!al) OOM_NULL(c);
+    *al = (agg_level){ c->allow_agg, c->in_agg, c->clause, c->agg_level };
     bctx sub = *c;
     sub.pending = NULL;
     sub.npending = 0;
+    sub.agg_level = al;
     if (c->outer) {
         outer_link *up = attu_palloc(c->pa, sizeof *up);
         if (!up) OOM_NULL(c);
@@ -2614,7 +2653,8 @@ static void plan_visit(attu_lplan *p, expr_fn fn, void *ctx) {
 }
 
 static void note_deep(attu_bexpr *e, void *ctx) {
-    if (e->kind == BX_COL && e->col >= 2 * OUTER_BASE) *(bool *)ctx = true;
+    if (e->kind == BX_COL && (e->col >= 2 * OUTER_BASE || (e->col >= OUTER_BASE && e->col % OUTER_BASE >= OAGG_BASE)))
+        *(bool *)ctx = true;
 }
 
 /* Whether the subquery plan p needs the parameterised form whatever its
@@ -2652,6 +2692,73 @@ static bool check_outer_aggs(bctx *c, const attu_lplan *p, const attu_ast_expr *
     return false;
 }
 
+/* The nearest query level expression e reads: 0 for this one, L for a
+ * column L levels out; INT_MAX when it reads no column. */
+static int min_level(const attu_bexpr *e) {
+    if (!e) return INT_MAX;
+    if (e->kind == BX_COL) return e->col < OUTER_BASE ? 0 : e->col / OUTER_BASE;
+    int m = INT_MAX, x;
+    for (int i = 0; i < e->nargs; i++) if ((x = min_level(e->args[i])) < m) m = x;
+    for (int i = 0; i < e->nwhens; i++) {
+        if ((x = min_level(e->whens[i])) < m) m = x;
+        if ((x = min_level(e->thens[i])) < m) m = x;
+    }
+    if ((x = min_level(e->else_)) < m) m = x;
+    for (int i = 0; i < e->norder; i++) if ((x = min_level(e->order[i].expr)) < m) m = x;
+    return m;
+}
+
+attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here) {
+    int lv = min_level(x);
+    if (lv == INT_MAX || lv == 0) {
+        if (denied_here) {
+            attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate functions are not allowed in %s", c->clause);
+            return NULL;
+        }
+        return x;
+    }
+    const agg_level *al = c->agg_level;
+    for (int i = 1; i < lv && al; i++) al = al->up;
+    if (!al || !c->oaggs) {
+        attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, x->position, "aggregate of an outer query without its level");
+        return NULL;
+    }
+    if (!al->allow) {
+        if (al->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate function calls cannot be nested");
+        else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate functions are not allowed in %s", al->clause);
+        return NULL;
+    }
+    /* the aggregate in its own level's columns: every column it reads is
+     * lv or more levels out, so all move lv levels nearer */
+    attu_bexpr *own = copy_shift(c, x, -OUTER_BASE * lv);
+    if (!own) OOM_NULL(c);
+    if (x->norder) {
+        if (!(own->order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)x->norder))) OOM_NULL(c);
+        for (int i = 0; i < x->norder; i++) {
+            own->order[i] = x->order[i];
+            if (!(own->order[i].expr = copy_shift(c, x->order[i].expr, -OUTER_BASE * lv))) OOM_NULL(c);
+        }
+    }
+    outer_aggs *oa = c->oaggs;
+    if (oa->n >= OUTER_BASE - OAGG_BASE) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, x->position, "too many aggregates of outer queries");
+        return NULL;
+    }
+    if (oa->n == oa->cap) {
+        int nc = oa->cap ? oa->cap * 2 : 8;
+        attu_bexpr **na = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nc);
+        if (!na) OOM_NULL(c);
+        if (oa->n) memcpy(na, oa->agg, sizeof(attu_bexpr *) * (size_t)oa->n);
+        oa->agg = na; oa->cap = nc;
+    }
+    oa->agg[oa->n] = own;
+    attu_bexpr *r = attu_bx_col(c->pa, OUTER_BASE * lv + OAGG_BASE + oa->n++, x->type);
+    if (!r) OOM_NULL(c);
+    r->position = x->position;
+    c->saw_outer = true;
+    return r;
+}
+
 /* The outer references of a subquery plan, each turned into a parameter. */
 typedef struct param_refs {
     bctx        *c;
@@ -2659,6 +2766,7 @@ typedef struct param_refs {
     int         *col;      /* the reference (OUTER_BASE * level + k) */
     int         *slot;
     attu_type   *type;
+    int         *pos;      /* its first position (42803's) */
     bool         failed;
 } param_refs;
 
@@ -2672,15 +2780,18 @@ static void to_param(attu_bexpr *e, void *ctx) {
             int nc = r->cap ? r->cap * 2 : 8;
             int *ncol = attu_palloc(r->c->pa, sizeof(int) * (size_t)nc), *nslot = attu_palloc(r->c->pa, sizeof(int) * (size_t)nc);
             attu_type *nt = attu_palloc(r->c->pa, sizeof(attu_type) * (size_t)nc);
-            if (!ncol || !nslot || !nt) { r->failed = true; return; }
+            int *npos = attu_palloc(r->c->pa, sizeof(int) * (size_t)nc);
+            if (!ncol || !nslot || !nt || !npos) { r->failed = true; return; }
             if (r->n) {
                 memcpy(ncol, r->col, sizeof(int) * (size_t)r->n);
                 memcpy(nslot, r->slot, sizeof(int) * (size_t)r->n);
                 memcpy(nt, r->type, sizeof(attu_type) * (size_t)r->n);
+                memcpy(npos, r->pos, sizeof(int) * (size_t)r->n);
             }
-            r->col = ncol; r->slot = nslot; r->type = nt; r->cap = nc;
+            r->col = ncol; r->slot = nslot; r->type = nt; r->pos = npos; r->cap = nc;
         }
         r->col[i] = e->col;
+        r->pos[i] = e->position;
         r->slot[i] = (*r->c->next_param)++;
         r->type[i] = e->type;
         r->n++;
@@ -2725,7 +2836,8 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
         return NULL;
     }
     if (!c->next_param && !(c->next_param = attu_palloc(c->pa, sizeof(int)))) OOM_NULL(c);
-    param_refs refs = { c, 0, 0, NULL, NULL, NULL, false };
+    param_refs refs = { c, 0, 0, NULL, NULL, NULL, NULL, false };
+    bool post_agg = false;
     plan_visit(p, to_param, &refs);
     if (refs.failed) OOM_NULL(c);
     int nk = refs.n + (arg ? 1 : 0);
@@ -2735,8 +2847,15 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
     for (int i = 0; i < refs.n; i++) {
         /* one level nearer: a column of the enclosing plan, or (from two
          * levels out) a reference of the enclosing query to its own outer */
-        if (!(keys[i] = attu_bx_col(c->pa, refs.col[i] - OUTER_BASE, refs.type[i]))) OOM_NULL(c);
-        if (keys[i]->col >= OUTER_BASE) c->saw_outer = true;
+        int k = refs.col[i] - OUTER_BASE;
+        if (k >= OAGG_BASE && k < OUTER_BASE) {
+            /* an aggregate of this level (see OAGG_BASE): the key is the
+             * aggregate, so the subquery runs after the aggregation */
+            if (!(keys[i] = copy_shift(c, c->oaggs->agg[k - OAGG_BASE], 0))) OOM_NULL(c);
+            post_agg = true;
+        } else if (!(keys[i] = attu_bx_col(c->pa, k, refs.type[i]))) OOM_NULL(c);
+        else keys[i]->position = refs.pos[i];
+        if (k >= OUTER_BASE) c->saw_outer = true;
         slots[i] = refs.slot[i];
     }
     attu_lplan *sub = NULL;
@@ -2778,17 +2897,24 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
     pj[c->npending].param_slots = slots;
     pj[c->npending].outer_keys = keys;
     pj[c->npending].nkeys = nk;
+    pj[c->npending].post_agg = post_agg;
+    int post_off = 0;     /* after the earlier post-aggregation values */
+    for (int i = 0; i < c->npending; i++) if (pj[i].post_agg) post_off += 1 + pj[i].param_sub->ncols;
     c->pending = pj;
     c->npending++;
     /* rows ++ the subquery's columns: hidden columns of the outer scope,
-     * each one value per group where the keys' columns are grouped */
+     * each one value per group where the keys' columns are grouped (or,
+     * after the aggregation, one per group anyway) */
     scope *msc = (scope *)sc;
     int base = msc->n;
     int deps[64], nd = 0;
     for (int i = 0; i < nk; i++) collect_deps(keys[i], 0, deps, &nd, 64);
-    for (int i = 0; i <= sub->ncols; i++)
+    for (int i = 0; i <= sub->ncols; i++) {
         if (!scope_push(c, msc, NULL, i ? "?value?" : "?rows?", i ? sub->types[i - 1] : t8, true, false, -1) ||
             !set_deps(c, msc, base + i, deps, nd)) return NULL;
+        msc->cols[base + i].post_agg = post_agg;
+        msc->cols[base + i].post_off = post_off + i;
+    }
     attu_bexpr *rows = attu_bx_col(c->pa, base, t8), *v = NULL;
     if (!rows) OOM_NULL(c);
     switch (kind) {
@@ -2836,6 +2962,48 @@ static attu_lplan *apply_param(bctx *c, attu_lplan *p, const pending_join *pj) {
     a->est_rows = p->est_rows;
     a->rowid_col = p->rowid_col;
     return a;
+}
+
+static attu_lplan *apply_param(bctx *c, attu_lplan *p, const pending_join *pj);
+
+/* Applies the pending correlated subqueries that run over the FROM rows,
+ * keeping those that read this query's aggregates (post_agg) pending for
+ * the AGG node's output: in their place P gets NULL placeholders, so the
+ * later subqueries' values stay at their scope positions. */
+static attu_lplan *apply_pending_pre_agg(bctx *c, attu_lplan *p) {
+    int nkeep = 0;
+    pending_join *keep = attu_palloc(c->pa, sizeof *keep * (size_t)(c->npending + 1));
+    if (!keep) OOM_NULL(c);
+    for (int i = 0; i < c->npending; i++) {
+        pending_join *pj = &c->pending[i];
+        if (pj->post_agg) {
+            keep[nkeep++] = *pj;
+            int np = p->ncols, w = 1 + pj->param_sub->ncols;
+            attu_bexpr **pe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(np + w));
+            char **pn = attu_palloc(c->pa, sizeof(char *) * (size_t)(np + w));
+            if (!pe || !pn) OOM_NULL(c);
+            for (int k = 0; k < np; k++) { pe[k] = attu_bx_col(c->pa, k, p->types[k]); pn[k] = p->names[k]; }
+            for (int k = 0; k < w; k++) {
+                pe[np + k] = mk_const_null(c, k ? pj->param_sub->types[k - 1] : attu_type_make(ATTU_TYPE_INT64));
+                pn[np + k] = "?later?";
+                if (!pe[np + k]) OOM_NULL(c);
+            }
+            int rowid = p->rowid_col;
+            if (!(p = mk_project(c, p, np + w, pe, pn))) return NULL;
+            p->rowid_col = rowid;
+            continue;
+        }
+        pending_join one = *pj;
+        pending_join *save = c->pending;
+        int nsave = c->npending;
+        c->pending = &one; c->npending = 1;
+        p = apply_pending(c, p);
+        c->pending = save; c->npending = nsave;
+        if (!p) return NULL;
+    }
+    c->pending = keep;
+    c->npending = nkeep;
+    return p;
 }
 
 /* Applies the pending correlated-subquery joins to the plan. */
