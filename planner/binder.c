@@ -2708,14 +2708,29 @@ static int min_level(const attu_bexpr *e) {
     return m;
 }
 
+/* Whether e reads an aggregate of the query lv levels out (OAGG_BASE). */
+static bool reads_level_agg(const attu_bexpr *e, int lv) {
+    if (!e) return false;
+    if (e->kind == BX_COL) return e->col / OUTER_BASE == lv && e->col % OUTER_BASE >= OAGG_BASE;
+    for (int i = 0; i < e->nargs; i++) if (reads_level_agg(e->args[i], lv)) return true;
+    for (int i = 0; i < e->nwhens; i++) if (reads_level_agg(e->whens[i], lv) || reads_level_agg(e->thens[i], lv)) return true;
+    for (int i = 0; i < e->norder; i++) if (reads_level_agg(e->order[i].expr, lv)) return true;
+    return reads_level_agg(e->else_, lv);
+}
+
 attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here) {
     int lv = min_level(x);
     if (lv == INT_MAX || lv == 0) {
         if (denied_here) {
-            attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate functions are not allowed in %s", c->clause);
+            if (c->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate function calls cannot be nested");
+            else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate functions are not allowed in %s", c->clause);
             return NULL;
         }
         return x;
+    }
+    if (reads_level_agg(x, lv)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate function calls cannot be nested");
+        return NULL;
     }
     const agg_level *al = c->agg_level;
     for (int i = 1; i < lv && al; i++) al = al->up;

@@ -144,7 +144,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     /* in a subquery, an aggregate of an outer level may stand where this
      * level takes none (its WHERE): decided once its arguments are bound */
     bool denied = !window && !c->allow_agg;
-    if (denied && (c->in_agg || !c->agg_level)) {
+    if (denied && !c->agg_level) {
         if (c->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate function calls cannot be nested");
         else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate functions are not allowed in %s", c->clause);
         return NULL;
