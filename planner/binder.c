@@ -21,6 +21,7 @@
 #include "planner/binder_internal.h"
 #include "planner/rewrite.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,7 @@ static attu_bexpr *remap_outer(bctx *c, const attu_bexpr *e, int nl) {
 
 static attu_lplan *bind_exists_join(bctx *c, attu_lplan *p, const scope *sc, const attu_ast_expr *e, bool negated);
 static attu_lplan *apply_pending(bctx *c, attu_lplan *p);
+static attu_lplan *apply_pending_pre_agg(bctx *c, attu_lplan *p);
 
 /* ---- FROM ------------------------------------------------------------------------ */
 
@@ -272,6 +274,99 @@ static void collect_deps(const attu_bexpr *e, int base, int *deps, int *n, int c
 static bool needs_param_form(attu_lplan *p);
 static const attu_agg_spec *outer_level_agg(const attu_lplan *p);
 
+static attu_lplan *mk_window(bctx *c, attu_lplan *in, attu_agg_spec **specs, int n, const char *name);
+static attu_agg_spec *win_spec(bctx *c, attu_agg_kind k, attu_type t, attu_bexpr *arg, int npart, attu_bexpr **part,
+                               int norder, attu_sort_item *order);
+
+/* A copy of e with the columns in [from, OUTER_BASE) moved by delta. */
+static attu_bexpr *shift_from(bctx *c, const attu_bexpr *e, int from, int delta) {
+    attu_bexpr *x = copy_shift(c, e, 0);
+    attu_bexpr *stack[512];
+    int sp = 0;
+    if (x) stack[sp++] = x;
+    while (sp) {
+        attu_bexpr *y = stack[--sp];
+        if (y->kind == BX_COL) { if (y->col >= from && y->col < OUTER_BASE) y->col += delta; continue; }
+        for (int k = 0; k < y->nargs && sp < 510; k++) stack[sp++] = y->args[k];
+        for (int k = 0; k < y->nwhens && sp < 508; k++) { stack[sp++] = y->whens[k]; stack[sp++] = y->thens[k]; }
+        if (y->else_ && sp < 510) stack[sp++] = y->else_;
+    }
+    return x;
+}
+
+/* l LEFT / RIGHT / FULL JOIN r ON cond, where cond holds correlated
+ * subqueries (c->pending, their values hidden columns nl + nr and up of
+ * cond's l ++ r scope). The subqueries are evaluated over candidate pairs,
+ * so the NULL-extended rows are found by row numbers, as PostgreSQL's
+ * outer join evaluates ON per pair:
+ *   L' = l ++ ln, R' = r ++ rn (row_number())
+ *   M  = the pairs (ln, rn) of L' x R' passing cond: the conjuncts without a
+ *        subquery as join keys / residual, the subqueries applied to those
+ *        pairs, then the rest as a filter (as an INNER JOIN's ON)
+ *   (L' LEFT JOIN M ON ln) LEFT / FULL JOIN R' ON M.rn = R'.rn
+ * gives every matched pair once, each l row without one with NULLs, and
+ * (FULL) each r row without one with NULLs; RIGHT is the FULL join less
+ * the rows with no r row. Returns l ++ r's columns. A logical plan is a
+ * tree, so l2 and r2, second bindings of the two sides, give L' and R'
+ * their second reads. */
+static attu_lplan *outer_join_with_subqueries(bctx *c, attu_lplan *l, attu_lplan *r, attu_lplan *l2, attu_lplan *r2,
+                                              attu_ast_join_type jt, attu_bexpr *cond) {
+    attu_type t8 = attu_type_make(ATTU_TYPE_INT64), tb = attu_type_make(ATTU_TYPE_BOOL);
+    int nl = l->ncols, nr = r->ncols, nlr = nl + nr;
+    attu_agg_spec *rn = win_spec(c, WIN_ROW_NUMBER, t8, NULL, 0, NULL, 0, NULL);
+    attu_lplan *lw = rn ? mk_window(c, l, &rn, 1, "?lrow?") : NULL;
+    attu_lplan *rw = rn ? mk_window(c, r, &rn, 1, "?rrow?") : NULL;
+    attu_lplan *lw2 = rn ? mk_window(c, l2, &rn, 1, "?lrow?") : NULL;
+    attu_lplan *rw2 = rn ? mk_window(c, r2, &rn, 1, "?rrow?") : NULL;
+    if (!lw || !rw || !lw2 || !rw2) return NULL;
+    attu_bexpr *conj[256], *plain[256], *rest[256];
+    int n = split_conjuncts(cond, conj, 0, 256), np = 0, nres = 0;
+    for (int i = 0; i < n; i++) {
+        int deps[64], nd = 0;
+        collect_deps(conj[i], 0, deps, &nd, 64);
+        bool reads_sub = false;
+        for (int k = 0; k < nd; k++) if (deps[k] >= nlr) reads_sub = true;
+        /* over L' ++ R' (r's columns after ln), or over l ++ r ++ ln ++ rn ++ the subqueries */
+        if (reads_sub) rest[nres++] = shift_from(c, conj[i], nlr, 2);
+        else plain[np++] = shift_from(c, conj[i], nl, 1);
+    }
+    attu_lplan *pj = attu_make_join(c, lw, rw, JK_INNER, np ? and_all(c, plain, np) : NULL);
+    attu_bexpr **pe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nlr + 3));
+    char **pn = attu_palloc(c->pa, sizeof(char *) * (size_t)(nlr + 3));
+    if (!pj || !pe || !pn) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+    for (int i = 0; i < nl; i++) { pe[i] = attu_bx_col(c->pa, i, l->types[i]); pn[i] = l->names[i]; }
+    for (int i = 0; i < nr; i++) { pe[nl + i] = attu_bx_col(c->pa, nl + 1 + i, r->types[i]); pn[nl + i] = r->names[i]; }
+    pe[nlr] = attu_bx_col(c->pa, nl, t8); pn[nlr] = "?lrow?";
+    pe[nlr + 1] = attu_bx_col(c->pa, nlr + 1, t8); pn[nlr + 1] = "?rrow?";
+    attu_lplan *pp = mk_project(c, pj, nlr + 2, pe, pn);
+    if (pp) pp->rowid_col = -1;
+    attu_lplan *pa = pp ? apply_pending(c, pp) : NULL;
+    attu_lplan *pf = pa && nres ? filter_local(c, pa, rest, nres) : pa;
+    if (!pf) return NULL;
+    attu_bexpr *mk[2] = { attu_bx_col(c->pa, nlr, t8), attu_bx_col(c->pa, nlr + 1, t8) };
+    char *mn[2] = { "?lrow?", "?rrow?" };
+    attu_lplan *m = mk_project(c, pf, 2, mk, mn);
+    if (!m) return NULL;
+    m->rowid_col = -1;
+    /* X = L' LEFT JOIN M ON ln = M.ln: l ++ ln ++ M.ln ++ M.rn */
+    attu_lplan *x = attu_make_join(c, lw2, m, JK_LEFT,
+                                   mk_call(c, ATTU_OP_EQ_I, tb, 0, 2, attu_bx_col(c->pa, nl, t8), attu_bx_col(c->pa, nl + 1, t8), NULL, NULL));
+    if (!x) return NULL;
+    int nx = nl + 3;
+    attu_lplan *y = attu_make_join(c, x, rw2, jt == ATTU_JOIN_LEFT ? JK_LEFT : JK_FULL,
+                                   mk_call(c, ATTU_OP_EQ_I, tb, 0, 2, attu_bx_col(c->pa, nl + 2, t8), attu_bx_col(c->pa, nx + nr, t8), NULL, NULL));
+    if (!y) return NULL;
+    if (jt == ATTU_JOIN_RIGHT) {
+        attu_bexpr *has_r = mk_call(c, ATTU_OP_IS_NOT_NULL, tb, 0, 1, attu_bx_col(c->pa, nx + nr, t8), NULL, NULL, NULL);
+        if (!has_r || !(y = filter_local(c, y, &has_r, 1))) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+    }
+    for (int i = 0; i < nl; i++) pe[i] = attu_bx_col(c->pa, i, l->types[i]);
+    for (int i = 0; i < nr; i++) pe[nl + i] = attu_bx_col(c->pa, nx + i, r->types[i]);
+    attu_lplan *out = mk_project(c, y, nlr, pe, pn);
+    if (out) out->rowid_col = -1;
+    return out;
+}
+
 static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     scope ls = { 0, NULL }, rs = { 0, NULL };
     attu_lplan *l = bind_from(c, f->u.join.left, &ls);
@@ -350,14 +445,23 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         c->pending = NULL; c->npending = 0;
         cond = bind_expr(c, &all, f->u.join.on);
         c->clause = save; c->allow_agg = sa; c->allow_window = sw;
-        if (cond && c->npending && jt != ATTU_JOIN_INNER) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->u.join.on->position,
-                           "correlated subqueries in the ON condition of an outer join are not supported");
-            cond = NULL;
-        }
         if (cond && !(cond = coerce_bool(c, cond, "JOIN/ON"))) cond = NULL;
         if (cond && (sides(cond, ls.n) & 4)) cond = NULL;
-        if (cond && c->npending) {
+        if (cond && c->npending && jt != ATTU_JOIN_INNER) {
+            /* plans are trees: the two sides are read twice, so bound twice */
+            scope ls2 = { 0, NULL }, rs2 = { 0, NULL };
+            pending_join *on_pending = c->pending;
+            int on_npending = c->npending;
+            c->pending = NULL; c->npending = 0;    /* a derived table's SELECT starts its own */
+            attu_lplan *l2 = bind_from(c, f->u.join.left, &ls2);
+            attu_lplan *r2 = l2 ? bind_from(c, f->u.join.right, &rs2) : NULL;
+            c->pending = on_pending; c->npending = on_npending;
+            attu_lplan *oj = r2 ? outer_join_with_subqueries(c, l, r, l2, r2, jt, cond) : NULL;
+            c->pending = outer_pending; c->npending = outer_npending;
+            if (!oj) return NULL;
+            all.n = ls.n + rs.n;     /* the subqueries' hidden columns are gone */
+            prebuilt = oj;
+        } else if (cond && c->npending) {
             /* INNER JOIN ... ON cond holding a correlated subquery: the
              * pairs passing the conjuncts without one, the subqueries
              * applied to them, then the rest as a filter, projected back
@@ -523,6 +627,7 @@ typedef struct aggstate {
     const scope *sc;
     int *rowid_sources;     /* sources grouped by their rowid */
     int nrowid;
+    bool subquery_keys;     /* rewriting a subquery's parameter keys (42803's message) */
 } aggstate;
 
 static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) {
@@ -563,6 +668,9 @@ static int add_group(bctx *c, aggstate *st, attu_bexpr *g) {
 }
 
 #define AGG_REF_BASE 1000000
+/* a value of a correlated subquery run after the aggregation: column
+ * POST_REF_BASE + post_off, fixed up once the AGG node's width is known */
+#define POST_REF_BASE 1500000
 
 /* Replaces group expressions and aggregate calls by references to the AGG
  * node's outputs: groups -> COL(i), aggregates -> COL(AGG_REF_BASE + j)
@@ -586,6 +694,12 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
     case BX_COL: {
         if (e->col >= OUTER_BASE) return x;      /* the enclosing query's row: constant here */
         const scope_col *col = &st->sc->cols[e->col];
+        if (col->post_agg) {
+            attu_bexpr *r = attu_bx_col(c->pa, POST_REF_BASE + col->post_off, e->type);
+            if (!r) OOM_NULL(c);
+            r->position = e->position;
+            return r;
+        }
         if (col->deps) {
             /* a correlated subquery's value: one per group when every
              * column it reads is grouped (else that column's 42803) */
@@ -605,7 +719,10 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
                 r->position = e->position;
                 return r;
             }
-        if (col->qual)
+        if (st->subquery_keys)
+            attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position, "subquery uses ungrouped column \"%s%s%s\" from outer query",
+                           col->qual ? col->qual : "", col->qual ? "." : "", col->name);
+        else if (col->qual)
             attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position,
                            "column \"%s.%s\" must appear in the GROUP BY clause or be used in an aggregate function", col->qual, col->name);
         else
@@ -1044,9 +1161,14 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         names[n] = "?distinct?";
         rn_item = n++;
     }
-    if (c->npending && !(p = apply_pending(c, p))) return NULL;
+    /* the correlated subqueries: those whose parameters read this query's
+     * aggregates run over the groups (after the AGG node), the others over
+     * the FROM rows */
+    int npost = 0;
+    for (int i = 0; i < c->npending; i++) npost += c->pending[i].post_agg;
+    if (c->npending && !(p = npost ? apply_pending_pre_agg(c, p) : apply_pending(c, p))) return NULL;
     /* aggregation */
-    bool any_agg = st.ngroups > 0 || having;
+    bool any_agg = st.ngroups > 0 || having || npost;
     for (int i = 0; i < n && !any_agg; i++) any_agg = has_kind(items[i], BX_AGG);
     for (int i = 0; i < nord && !any_agg; i++) any_agg = ord[i].expr && has_kind(ord[i].expr, BX_AGG);
     if (!any_agg) {
@@ -1055,10 +1177,22 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         for (int i = 0; i < n; i++) if (!(items[i] = agg_rewrite(c, &st, items[i]))) return NULL;
         if (having && !(having = agg_rewrite(c, &st, having))) return NULL;
         for (int i = 0; i < nord; i++) if (ord[i].expr && !(ord[i].expr = agg_rewrite(c, &st, ord[i].expr))) return NULL;
+        /* the post-aggregation subqueries' parameters: over the groups too */
+        st.subquery_keys = true;
+        for (int i = 0; i < c->npending; i++)
+            for (int k = 0; k < c->pending[i].nkeys; k++)
+                if (!(c->pending[i].outer_keys[k] = agg_rewrite(c, &st, c->pending[i].outer_keys[k]))) return NULL;
+        st.subquery_keys = false;
         int ng = st.ngroups;
+        /* their values follow the AGG node's groups and aggregates */
+        for (int i = 0; i < n; i++) fix_refs(items[i], POST_REF_BASE, AGG_REF_BASE + st.naggs);
+        fix_refs(having, POST_REF_BASE, AGG_REF_BASE + st.naggs);
+        for (int i = 0; i < nord; i++) fix_refs(ord[i].expr, POST_REF_BASE, AGG_REF_BASE + st.naggs);
         for (int i = 0; i < n; i++) fix_refs(items[i], AGG_REF_BASE, ng);
         fix_refs(having, AGG_REF_BASE, ng);
         for (int i = 0; i < nord; i++) fix_refs(ord[i].expr, AGG_REF_BASE, ng);
+        for (int i = 0; i < c->npending; i++)
+            for (int k = 0; k < c->pending[i].nkeys; k++) fix_refs(c->pending[i].outer_keys[k], AGG_REF_BASE, ng);
         attu_lplan *a = attu_lp_new(c->pa, LP_AGG, ng + st.naggs);
         if (!a) OOM_NULL(c);
         a->left = p;
@@ -1072,6 +1206,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         for (int i = 0; i < st.naggs; i++) { a->types[ng + i] = st.aggs[i].type; a->names[ng + i] = "agg"; }
         a->est_rows = ng ? (p->est_rows > 100 ? p->est_rows / 10 : p->est_rows) : 1;
         p = a;
+        if (c->npending && !(p = apply_pending(c, p))) return NULL;   /* the post-aggregation ones */
         if (having) {
             attu_lplan *f = attu_lp_new(c->pa, LP_FILTER, p->ncols);
             if (!f) OOM_NULL(c);
@@ -1233,6 +1368,46 @@ static attu_lplan *coerce_plan(bctx *c, attu_lplan *p, const attu_type *types) {
     return mk_project(c, p, p->ncols, ex, p->names);
 }
 
+static bool values_read_outer(const attu_lplan *p) {
+    for (int i = 0; i < p->nrows * p->ncols; i++) if (outer_sides(p->values[i]) & 2) return true;
+    return false;
+}
+
+/* VALUES whose rows read the enclosing query (a VALUES list in a
+ * correlated subquery: (VALUES (a.x), (a.y)) t(v)). The executor runs a
+ * VALUES stage's rows as programs without inputs, so such a list becomes
+ * VALUES (1), (2), ... (n) and a projection picking row r's expressions
+ * by CASE on the number: every expression is evaluated in its own row
+ * only, as PostgreSQL evaluates each row's, and the outer references
+ * become the projection's parameters (decorrelate_param). */
+static attu_lplan *values_over_outer(bctx *c, attu_lplan *v) {
+    attu_type t8 = attu_type_make(ATTU_TYPE_INT64), tb = attu_type_make(ATTU_TYPE_BOOL);
+    attu_lplan *num = attu_lp_new(c->pa, LP_VALUES, 1);
+    attu_bexpr **ex = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(v->ncols + 1));
+    if (!num || !ex || !(num->values = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)v->nrows))) OOM_NULL(c);
+    num->nrows = v->nrows;
+    num->est_rows = v->nrows;
+    set_col(num, 0, "?row?", t8, c->pa);
+    for (int r = 0; r < v->nrows; r++)
+        if (!(num->values[r] = mk_const_int(c, t8, r + 1))) OOM_NULL(c);
+    for (int k = 0; k < v->ncols; k++) {
+        attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, v->types[k], 0);
+        if (!x || !(x->whens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)v->nrows)) ||
+            !(x->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)v->nrows))) OOM_NULL(c);
+        x->nwhens = v->nrows;
+        for (int r = 0; r < v->nrows; r++) {
+            x->whens[r] = mk_call(c, ATTU_OP_EQ_I, tb, 0, 2, attu_bx_col(c->pa, 0, t8), mk_const_int(c, t8, r + 1), NULL, NULL);
+            x->thens[r] = v->values[r * v->ncols + k];
+            if (!x->whens[r]) OOM_NULL(c);
+        }
+        if (!(x->else_ = mk_const_null(c, v->types[k]))) OOM_NULL(c);
+        ex[k] = x;
+    }
+    attu_lplan *p = mk_project(c, num, v->ncols, ex, v->names);
+    if (p) p->est_rows = v->nrows;
+    return p;
+}
+
 static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
     int nrows = q->u.values.nrows, ncols = q->u.values.rows[0].n;
     const attu_type *hint = c->values_hint && c->nvalues_hint == ncols ? c->values_hint : NULL;
@@ -1286,6 +1461,7 @@ static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
         set_col(p, k, nm, t, c->pa);
     }
     p->est_rows = nrows;
+    if (!hint && values_read_outer(p) && !(p = values_over_outer(c, p))) return NULL;
     return bind_tail(c, q, p);
 }
 
@@ -1477,9 +1653,15 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
 /* Binds a subquery of an expression in its own context (the enclosing
  * scope visible for correlation). */
 static attu_lplan *bind_sub(bctx *c, const scope *sc, const attu_ast_query *q, bool *correlated) {
+    /* the statement's outer-level aggregates, shared from the top down */
+    if (!c->oaggs && !(c->oaggs = attu_palloc(c->pa, sizeof *c->oaggs))) OOM_NULL(c);
+    agg_level *al = attu_palloc(c->pa, sizeof *al);
+    if (!al) OOM_NULL(c);
+    *al = (agg_level){ c->allow_agg, c->in_agg, c->clause, c->agg_level };
     bctx sub = *c;
     sub.pending = NULL;
     sub.npending = 0;
+    sub.agg_level = al;
     if (c->outer) {
         outer_link *up = attu_palloc(c->pa, sizeof *up);
         if (!up) OOM_NULL(c);
@@ -2472,7 +2654,8 @@ static void plan_visit(attu_lplan *p, expr_fn fn, void *ctx) {
 }
 
 static void note_deep(attu_bexpr *e, void *ctx) {
-    if (e->kind == BX_COL && e->col >= 2 * OUTER_BASE) *(bool *)ctx = true;
+    if (e->kind == BX_COL && (e->col >= 2 * OUTER_BASE || (e->col >= OUTER_BASE && e->col % OUTER_BASE >= OAGG_BASE)))
+        *(bool *)ctx = true;
 }
 
 /* Whether the subquery plan p needs the parameterised form whatever its
@@ -2510,6 +2693,88 @@ static bool check_outer_aggs(bctx *c, const attu_lplan *p, const attu_ast_expr *
     return false;
 }
 
+/* The nearest query level expression e reads: 0 for this one, L for a
+ * column L levels out; INT_MAX when it reads no column. */
+static int min_level(const attu_bexpr *e) {
+    if (!e) return INT_MAX;
+    if (e->kind == BX_COL) return e->col < OUTER_BASE ? 0 : e->col / OUTER_BASE;
+    int m = INT_MAX, x;
+    for (int i = 0; i < e->nargs; i++) if ((x = min_level(e->args[i])) < m) m = x;
+    for (int i = 0; i < e->nwhens; i++) {
+        if ((x = min_level(e->whens[i])) < m) m = x;
+        if ((x = min_level(e->thens[i])) < m) m = x;
+    }
+    if ((x = min_level(e->else_)) < m) m = x;
+    for (int i = 0; i < e->norder; i++) if ((x = min_level(e->order[i].expr)) < m) m = x;
+    return m;
+}
+
+/* Whether e reads an aggregate of the query lv levels out (OAGG_BASE). */
+static bool reads_level_agg(const attu_bexpr *e, int lv) {
+    if (!e) return false;
+    if (e->kind == BX_COL) return e->col / OUTER_BASE == lv && e->col % OUTER_BASE >= OAGG_BASE;
+    for (int i = 0; i < e->nargs; i++) if (reads_level_agg(e->args[i], lv)) return true;
+    for (int i = 0; i < e->nwhens; i++) if (reads_level_agg(e->whens[i], lv) || reads_level_agg(e->thens[i], lv)) return true;
+    for (int i = 0; i < e->norder; i++) if (reads_level_agg(e->order[i].expr, lv)) return true;
+    return reads_level_agg(e->else_, lv);
+}
+
+attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here) {
+    int lv = min_level(x);
+    if (lv == INT_MAX || lv == 0) {
+        if (denied_here) {
+            if (c->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate function calls cannot be nested");
+            else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate functions are not allowed in %s", c->clause);
+            return NULL;
+        }
+        return x;
+    }
+    if (reads_level_agg(x, lv)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate function calls cannot be nested");
+        return NULL;
+    }
+    const agg_level *al = c->agg_level;
+    for (int i = 1; i < lv && al; i++) al = al->up;
+    if (!al || !c->oaggs) {
+        attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, x->position, "aggregate of an outer query without its level");
+        return NULL;
+    }
+    if (!al->allow) {
+        if (al->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate function calls cannot be nested");
+        else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate functions are not allowed in %s", al->clause);
+        return NULL;
+    }
+    /* the aggregate in its own level's columns: every column it reads is
+     * lv or more levels out, so all move lv levels nearer */
+    attu_bexpr *own = copy_shift(c, x, -OUTER_BASE * lv);
+    if (!own) OOM_NULL(c);
+    if (x->norder) {
+        if (!(own->order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)x->norder))) OOM_NULL(c);
+        for (int i = 0; i < x->norder; i++) {
+            own->order[i] = x->order[i];
+            if (!(own->order[i].expr = copy_shift(c, x->order[i].expr, -OUTER_BASE * lv))) OOM_NULL(c);
+        }
+    }
+    outer_aggs *oa = c->oaggs;
+    if (oa->n >= OUTER_BASE - OAGG_BASE) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, x->position, "too many aggregates of outer queries");
+        return NULL;
+    }
+    if (oa->n == oa->cap) {
+        int nc = oa->cap ? oa->cap * 2 : 8;
+        attu_bexpr **na = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nc);
+        if (!na) OOM_NULL(c);
+        if (oa->n) memcpy(na, oa->agg, sizeof(attu_bexpr *) * (size_t)oa->n);
+        oa->agg = na; oa->cap = nc;
+    }
+    oa->agg[oa->n] = own;
+    attu_bexpr *r = attu_bx_col(c->pa, OUTER_BASE * lv + OAGG_BASE + oa->n++, x->type);
+    if (!r) OOM_NULL(c);
+    r->position = x->position;
+    c->saw_outer = true;
+    return r;
+}
+
 /* The outer references of a subquery plan, each turned into a parameter. */
 typedef struct param_refs {
     bctx        *c;
@@ -2517,6 +2782,7 @@ typedef struct param_refs {
     int         *col;      /* the reference (OUTER_BASE * level + k) */
     int         *slot;
     attu_type   *type;
+    int         *pos;      /* its first position (42803's) */
     bool         failed;
 } param_refs;
 
@@ -2530,15 +2796,18 @@ static void to_param(attu_bexpr *e, void *ctx) {
             int nc = r->cap ? r->cap * 2 : 8;
             int *ncol = attu_palloc(r->c->pa, sizeof(int) * (size_t)nc), *nslot = attu_palloc(r->c->pa, sizeof(int) * (size_t)nc);
             attu_type *nt = attu_palloc(r->c->pa, sizeof(attu_type) * (size_t)nc);
-            if (!ncol || !nslot || !nt) { r->failed = true; return; }
+            int *npos = attu_palloc(r->c->pa, sizeof(int) * (size_t)nc);
+            if (!ncol || !nslot || !nt || !npos) { r->failed = true; return; }
             if (r->n) {
                 memcpy(ncol, r->col, sizeof(int) * (size_t)r->n);
                 memcpy(nslot, r->slot, sizeof(int) * (size_t)r->n);
                 memcpy(nt, r->type, sizeof(attu_type) * (size_t)r->n);
+                memcpy(npos, r->pos, sizeof(int) * (size_t)r->n);
             }
-            r->col = ncol; r->slot = nslot; r->type = nt; r->cap = nc;
+            r->col = ncol; r->slot = nslot; r->type = nt; r->pos = npos; r->cap = nc;
         }
         r->col[i] = e->col;
+        r->pos[i] = e->position;
         r->slot[i] = (*r->c->next_param)++;
         r->type[i] = e->type;
         r->n++;
@@ -2583,7 +2852,8 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
         return NULL;
     }
     if (!c->next_param && !(c->next_param = attu_palloc(c->pa, sizeof(int)))) OOM_NULL(c);
-    param_refs refs = { c, 0, 0, NULL, NULL, NULL, false };
+    param_refs refs = { c, 0, 0, NULL, NULL, NULL, NULL, false };
+    bool post_agg = false;
     plan_visit(p, to_param, &refs);
     if (refs.failed) OOM_NULL(c);
     int nk = refs.n + (arg ? 1 : 0);
@@ -2593,8 +2863,15 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
     for (int i = 0; i < refs.n; i++) {
         /* one level nearer: a column of the enclosing plan, or (from two
          * levels out) a reference of the enclosing query to its own outer */
-        if (!(keys[i] = attu_bx_col(c->pa, refs.col[i] - OUTER_BASE, refs.type[i]))) OOM_NULL(c);
-        if (keys[i]->col >= OUTER_BASE) c->saw_outer = true;
+        int k = refs.col[i] - OUTER_BASE;
+        if (k >= OAGG_BASE && k < OUTER_BASE) {
+            /* an aggregate of this level (see OAGG_BASE): the key is the
+             * aggregate, so the subquery runs after the aggregation */
+            if (!(keys[i] = copy_shift(c, c->oaggs->agg[k - OAGG_BASE], 0))) OOM_NULL(c);
+            post_agg = true;
+        } else if (!(keys[i] = attu_bx_col(c->pa, k, refs.type[i]))) OOM_NULL(c);
+        else keys[i]->position = refs.pos[i];
+        if (k >= OUTER_BASE) c->saw_outer = true;
         slots[i] = refs.slot[i];
     }
     attu_lplan *sub = NULL;
@@ -2636,17 +2913,24 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
     pj[c->npending].param_slots = slots;
     pj[c->npending].outer_keys = keys;
     pj[c->npending].nkeys = nk;
+    pj[c->npending].post_agg = post_agg;
+    int post_off = 0;     /* after the earlier post-aggregation values */
+    for (int i = 0; i < c->npending; i++) if (pj[i].post_agg) post_off += 1 + pj[i].param_sub->ncols;
     c->pending = pj;
     c->npending++;
     /* rows ++ the subquery's columns: hidden columns of the outer scope,
-     * each one value per group where the keys' columns are grouped */
+     * each one value per group where the keys' columns are grouped (or,
+     * after the aggregation, one per group anyway) */
     scope *msc = (scope *)sc;
     int base = msc->n;
     int deps[64], nd = 0;
     for (int i = 0; i < nk; i++) collect_deps(keys[i], 0, deps, &nd, 64);
-    for (int i = 0; i <= sub->ncols; i++)
+    for (int i = 0; i <= sub->ncols; i++) {
         if (!scope_push(c, msc, NULL, i ? "?value?" : "?rows?", i ? sub->types[i - 1] : t8, true, false, -1) ||
             !set_deps(c, msc, base + i, deps, nd)) return NULL;
+        msc->cols[base + i].post_agg = post_agg;
+        msc->cols[base + i].post_off = post_off + i;
+    }
     attu_bexpr *rows = attu_bx_col(c->pa, base, t8), *v = NULL;
     if (!rows) OOM_NULL(c);
     switch (kind) {
@@ -2694,6 +2978,48 @@ static attu_lplan *apply_param(bctx *c, attu_lplan *p, const pending_join *pj) {
     a->est_rows = p->est_rows;
     a->rowid_col = p->rowid_col;
     return a;
+}
+
+static attu_lplan *apply_param(bctx *c, attu_lplan *p, const pending_join *pj);
+
+/* Applies the pending correlated subqueries that run over the FROM rows,
+ * keeping those that read this query's aggregates (post_agg) pending for
+ * the AGG node's output: in their place P gets NULL placeholders, so the
+ * later subqueries' values stay at their scope positions. */
+static attu_lplan *apply_pending_pre_agg(bctx *c, attu_lplan *p) {
+    int nkeep = 0;
+    pending_join *keep = attu_palloc(c->pa, sizeof *keep * (size_t)(c->npending + 1));
+    if (!keep) OOM_NULL(c);
+    for (int i = 0; i < c->npending; i++) {
+        pending_join *pj = &c->pending[i];
+        if (pj->post_agg) {
+            keep[nkeep++] = *pj;
+            int np = p->ncols, w = 1 + pj->param_sub->ncols;
+            attu_bexpr **pe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(np + w));
+            char **pn = attu_palloc(c->pa, sizeof(char *) * (size_t)(np + w));
+            if (!pe || !pn) OOM_NULL(c);
+            for (int k = 0; k < np; k++) { pe[k] = attu_bx_col(c->pa, k, p->types[k]); pn[k] = p->names[k]; }
+            for (int k = 0; k < w; k++) {
+                pe[np + k] = mk_const_null(c, k ? pj->param_sub->types[k - 1] : attu_type_make(ATTU_TYPE_INT64));
+                pn[np + k] = "?later?";
+                if (!pe[np + k]) OOM_NULL(c);
+            }
+            int rowid = p->rowid_col;
+            if (!(p = mk_project(c, p, np + w, pe, pn))) return NULL;
+            p->rowid_col = rowid;
+            continue;
+        }
+        pending_join one = *pj;
+        pending_join *save = c->pending;
+        int nsave = c->npending;
+        c->pending = &one; c->npending = 1;
+        p = apply_pending(c, p);
+        c->pending = save; c->npending = nsave;
+        if (!p) return NULL;
+    }
+    c->pending = keep;
+    c->npending = nkeep;
+    return p;
 }
 
 /* Applies the pending correlated-subquery joins to the plan. */

@@ -13,6 +13,28 @@
 #define OUTER_BASE 2000000
 #define OUTER_LEVELS_MAX 64
 
+/* An aggregate of a subquery whose arguments read only queries further
+ * out belongs, as in PostgreSQL, to the nearest query level its
+ * arguments read (SELECT (SELECT sum(a.x) FROM b) FROM a aggregates a's
+ * rows). The subquery sees it as an outer reference to the pseudo column
+ * OAGG_BASE + i of that level, i indexing the statement's outer_aggs;
+ * when the reference reaches its level as a parameter's key,
+ * decorrelate_param puts the aggregate itself in its place. */
+#define OAGG_BASE 1700000
+
+typedef struct outer_aggs {
+    int                n, cap;
+    struct attu_bexpr **agg;     /* over the owning level's FROM scope */
+} outer_aggs;
+
+/* Where a subquery sits in the query one level out: whether that level
+ * takes aggregates there (its clause, for 42803's message). */
+typedef struct agg_level {
+    bool                    allow, in_agg;
+    const char             *clause;
+    const struct agg_level *up;
+} agg_level;
+
 typedef struct scope_col {
     const char *qual;      /* table name or alias; NULL for derived names */
     const char *name;
@@ -29,6 +51,11 @@ typedef struct scope_col {
      * it reads (under GROUP BY it is a group when they all are) */
     int        *deps;
     int         ndeps;
+    /* a correlated subquery's value computed after the aggregation (it
+     * reads an aggregate of this level): column post_off of the values
+     * appended to the AGG node's output, in pending order */
+    bool        post_agg;
+    int         post_off;
 } scope_col;
 
 typedef struct scope {
@@ -81,6 +108,9 @@ typedef struct pending_join {
      * distinct binding by an LP_APPLY: adds rows ++ param_sub's columns */
     attu_lplan    *param_sub;
     int           *param_slots;
+    /* its keys read aggregates of this level: applied to the AGG node's
+     * output, not to the FROM rows (see bind_select) */
+    bool           post_agg;
 } pending_join;
 
 typedef struct bctx {
@@ -117,6 +147,10 @@ typedef struct bctx {
     /* scalar subqueries bound so far and their column's name, which
      * names an unnamed select-list item as PostgreSQL does */
     struct subq_name *subq_names;
+    /* the statement's outer-level aggregates (shared), and where this
+     * subquery sits in the query one level out (NULL at the top) */
+    outer_aggs      *oaggs;
+    const agg_level *agg_level;
 } bctx;
 
 typedef struct outer_link {
@@ -156,5 +190,10 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
 attu_lplan *attu_make_join(bctx *c, attu_lplan *l, attu_lplan *r, attu_join_kind jk, attu_bexpr *cond);
 /* Scalar / EXISTS / IN subqueries (uncorrelated): run once at plan time. */
 attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_expr *e);
+/* The level of aggregate x bound in a subquery: 0 for this query, or L
+ * when its arguments read only queries L and more levels out; for L > 0
+ * returns the outer reference that stands for it (see OAGG_BASE), else x.
+ * NULL with 42803 where level L takes no aggregates. */
+attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here);
 
 #endif

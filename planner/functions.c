@@ -172,7 +172,10 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         attu_error_set(c->err, "42P20", e->position, "window functions are not allowed in %s", c->clause);
         return NULL;
     }
-    if (!window && !c->allow_agg) {
+    /* in a subquery, an aggregate of an outer level may stand where this
+     * level takes none (its WHERE): decided once its arguments are bound */
+    bool denied = !window && !c->allow_agg;
+    if (denied && !c->agg_level) {
         if (c->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate function calls cannot be nested");
         else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate functions are not allowed in %s", c->clause);
         return NULL;
@@ -393,7 +396,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         }
     }
     c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
-    return x;
+    return window ? x : attu_bind_agg_level(c, x, denied);
 bad:
     c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
     return no_function(c, e, args, n);

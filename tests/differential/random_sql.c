@@ -426,10 +426,73 @@ static void order_all(rng *r, sql_buf *b, int ncols) {
 
 static int table_no(rng *r) { return (int)rng_range(r, 0, RANDOM_SQL_TABLES - 1); }
 
+/* A correlated subquery only the parameterised apply form runs (GROUP BY
+ * / HAVING in the body, derived tables and joins reading the outer row,
+ * references two levels out, VALUES over the outer row, subqueries in
+ * JOIN ... ON, aggregates of the outer level): whole queries over a, b
+ * and c, deterministic in PostgreSQL (no LIMIT over ties, integer sums). */
+static void param_subquery(rng *r, sql_buf *b) {
+    int ta = table_no(r), tb = table_no(r), tc = table_no(r);
+    static const char *const corr[] = {
+        "b.k = a.k", "b.i < a.i", "b.k = a.k AND b.i <> a.i", "b.s = a.s", "b.dt > a.dt", "b.f = a.f",
+    };
+    const char *c = corr[rng_range(r, 0, 5)];
+    int tail = 1;     /* the query ends in its FROM (1) or its WHERE (2); 0: grouped */
+    switch (rng_range(r, 0, 8)) {
+    case 0:     /* GROUP BY in the body, aggregated again */
+        sql_buf_printf(b, "SELECT a.k, a.i, (SELECT %s(n) FROM (SELECT count(*) AS n FROM t%d b WHERE %s GROUP BY b.%s) g) FROM t%d a",
+                       rng_chance(r, 50) ? "max" : "sum", tb, c, rng_chance(r, 50) ? "f" : "k", ta);
+        break;
+    case 1:     /* GROUP BY / HAVING under EXISTS */
+        sql_buf_printf(b, "SELECT a.k, a.s FROM t%d a WHERE %sEXISTS (SELECT b.s FROM t%d b WHERE %s GROUP BY b.s HAVING count(*) > %d)",
+                       ta, rng_chance(r, 30) ? "NOT " : "", tb, c, (int)rng_range(r, 0, 2));
+        tail = 2;
+        break;
+    case 2:     /* a derived table reading the outer row, joined */
+        sql_buf_printf(b, "SELECT a.k, a.i, (SELECT count(*) FROM (SELECT b.k, b.i FROM t%d b WHERE %s) s JOIN t%d c ON c.k = s.k "
+                          "WHERE c.i %s a.i) FROM t%d a", tb, c, tc, cmp_op(r), ta);
+        break;
+    case 3:     /* two levels out */
+        sql_buf_printf(b, "SELECT a.k, a.i, (SELECT count(*) FROM t%d b WHERE %s AND %sEXISTS (SELECT 1 FROM t%d c "
+                          "WHERE c.k = b.k AND c.i %s a.i)) FROM t%d a", tb, c, rng_chance(r, 30) ? "NOT " : "", tc, cmp_op(r), ta);
+        break;
+    case 4: {   /* a correlated subquery in JOIN ... ON, any join type */
+        static const char *const jt[] = { "INNER", "LEFT", "RIGHT", "FULL" };
+        const char *side = rng_chance(r, 50) ? "a" : "b";
+        sql_buf_printf(b, "SELECT a.k, a.i, b.i, b.s FROM t%d a %s JOIN t%d b ON b.k = a.k AND b.i %s "
+                          "(SELECT %s(c.i) FROM t%d c WHERE c.k = %s.k%s)",
+                       ta, jt[rng_range(r, 0, 3)], tb, cmp_op(r), rng_chance(r, 50) ? "max" : "min", tc, side,
+                       rng_chance(r, 40) ? " AND c.s <> a.s" : "");
+        break;
+    }
+    case 5:     /* VALUES reading the outer row */
+        sql_buf_printf(b, "SELECT a.k, a.i, (SELECT %s(v) FROM (VALUES (a.i), (a.k), (%d)) t(v)) FROM t%d a",
+                       rng_chance(r, 50) ? "max" : "sum", (int)rng_range(r, -5, 5), ta);
+        break;
+    case 6:     /* an aggregate of the outer level in the subquery */
+        sql_buf_printf(b, "SELECT a.k, (SELECT count(*) FROM t%d b WHERE b.i %s %s(a.i)%s) FROM t%d a GROUP BY a.k",
+                       tb, cmp_op(r), rng_chance(r, 50) ? "max" : "min", rng_chance(r, 40) ? " AND b.k = a.k" : "", ta);
+        tail = 0;
+        break;
+    case 7:     /* the outer level's aggregate mixed with the body's */
+        sql_buf_printf(b, "SELECT a.f, (SELECT sum(a.i) + count(*) FROM t%d b WHERE b.f = a.f) FROM t%d a GROUP BY a.f", tb, ta);
+        tail = 0;
+        break;
+    default:    /* DISTINCT ON with ORDER BY over the correlated rows */
+        sql_buf_printf(b, "SELECT a.k, a.i, (SELECT max(v) FROM (SELECT DISTINCT ON (b.f) b.i AS v FROM t%d b WHERE %s "
+                          "ORDER BY b.f, b.i DESC) d) FROM t%d a", tb, c, ta);
+        break;
+    }
+    if (tail && rng_chance(r, 40)) {   /* an outer filter */
+        sql_buf_printf(b, " %s ", tail == 2 ? "AND" : "WHERE");
+        pred(r, b, "a", 0);
+    }
+}
+
 char *random_sql_query(rng *r, bool *ordered) {
     sql_buf b = { 0 };
     *ordered = false;
-    int kind = (int)rng_range(r, 0, 13);
+    int kind = (int)rng_range(r, 0, 16);
     switch (kind) {
     case 0: case 1: {   /* filter + projection, maybe ordered with a limit */
         int n = (int)rng_range(r, 1, 4);
@@ -593,6 +656,9 @@ char *random_sql_query(rng *r, bool *ordered) {
         if (rng_chance(r, 50)) { sql_buf_printf(&b, " WHERE "); pred(r, &b, "a", 1); }
         break;
     }
+    case 14: case 15:   /* the parameterised apply form: bodies no join decorrelates */
+        param_subquery(r, &b);
+        break;
     default: {          /* semi / anti joins */
         int ta = table_no(r), tb = table_no(r);
         sql_buf_printf(&b, "SELECT a.i, a.s FROM t%d a WHERE ", ta);
