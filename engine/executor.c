@@ -99,8 +99,73 @@ xcol *xcol_new(xctx *x, attu_type t, size_t n, bool with_valid) {
 
 xcol *xcol_ref(xcol *c) { if (c) c->refs++; return c; }
 
+xcol *xcol_new_lazy(xctx *x, xcol *src, xcol *idx) {
+    xcol *c = calloc(1, sizeof *c);
+    if (!c) { attu_error_oom(x->err); return NULL; }
+    c->refs = 1;
+    c->type = src->type;
+    if (src->dict) c->dict = attu_dictionary_ref(src->dict);
+    c->lazy_src = xcol_ref(src);
+    c->lazy_idx = xcol_ref(idx);
+    return c;
+}
+
+/* Gathers one batch of lazy columns by their shared index, and turns them
+ * into ordinary columns. */
+static int materialize_batch(xctx *x, xcol **made, attu_gather_col *batch, int nb, xcol *idx, size_t n) {
+    int rc = 0;
+    if (nb > 1 && x->be->gather_cols) rc = x->be->gather_cols(x->be, batch, nb, idx->data, n, x->err);
+    else
+        for (int k = 0; k < nb && !rc; k++)
+            rc = x->be->gather(x->be, batch[k].dst, batch[k].dst_valid, batch[k].src, batch[k].src_valid,
+                               batch[k].width, idx->data, n, x->err);
+    if (rc) return -1;
+    for (int k = 0; k < nb; k++) {
+        xcol_unref(x, made[k]->lazy_src);
+        xcol_unref(x, made[k]->lazy_idx);
+        made[k]->lazy_src = made[k]->lazy_idx = NULL;
+    }
+    return 0;
+}
+
+int rel_materialize(xctx *x, rel *r, const bool *only) {
+    /* per index column, batches of up to BATCH columns in one gather_cols
+     * call: the index is read once for all the columns it serves */
+    enum { BATCH = 8 };
+    for (int i = 0; i < r->ncols; i++) {
+        xcol *lead = r->cols[i];
+        if (!lead->lazy_src || (only && !only[i])) continue;
+        xcol *idx = xcol_ref(lead->lazy_idx);   /* alive while its columns let go of it */
+        attu_gather_col batch[BATCH];
+        xcol *made[BATCH];
+        int nb = 0, rc = 0;
+        for (int j = i; j < r->ncols && !rc; j++) {
+            xcol *c = r->cols[j];
+            if (!c->lazy_src || c->lazy_idx != idx || (only && !only[j])) continue;
+            bool dup = false;   /* the same column twice in r, in this batch */
+            for (int k = 0; k < nb; k++) dup |= made[k] == c;
+            if (dup) continue;
+            xcol *s = c->lazy_src;
+            size_t w = attu_type_width(c->type.id);
+            c->data = x->be->alloc(x->be, (r->nrows ? r->nrows : 1) * w, x->err);
+            if (!c->data) { rc = -1; break; }
+            c->owns_data = true;
+            if (s->valid && !(c->valid = x->be->alloc(x->be, r->nrows ? r->nrows : 1, x->err))) { rc = -1; break; }
+            batch[nb] = (attu_gather_col){ c->data, c->valid, s->data, s->valid, w };
+            made[nb++] = c;
+            if (nb == BATCH) { rc = materialize_batch(x, made, batch, nb, idx, r->nrows); nb = 0; }
+        }
+        if (!rc && nb) rc = materialize_batch(x, made, batch, nb, idx, r->nrows);
+        xcol_unref(x, idx);
+        if (rc) return -1;
+    }
+    return 0;
+}
+
 void xcol_unref(xctx *x, xcol *c) {
     if (!c || --c->refs > 0) return;
+    xcol_unref(x, c->lazy_src);
+    xcol_unref(x, c->lazy_idx);
     if (c->owns_data) x->be->free(x->be, c->data);
     if (c->owns_valid || c->owns_data) x->be->free(x->be, c->valid);
     if (c->dict) attu_dictionary_unref(c->dict);
@@ -390,7 +455,16 @@ static rel *rel_empty(xctx *x, const attu_stage *s) {
     return o;
 }
 
+/* run_stage, whose result may hold lazy columns (an inner join's). */
+static rel *run_stage_lazy(xctx *x, attu_stage *s);
+
 rel *run_stage(xctx *x, attu_stage *s) {
+    rel *r = run_stage_lazy(x, s);
+    if (r && rel_materialize(x, r, NULL)) { rel_free(x, r); return NULL; }
+    return r;
+}
+
+static rel *run_stage_lazy(xctx *x, attu_stage *s) {
     if (check_stop(x)) return NULL;
     /* LIMIT 0 never runs its input, as PostgreSQL's Limit node never pulls
      * from it: an error the input would raise (a division by zero) does not
@@ -404,8 +478,12 @@ rel *run_stage(xctx *x, attu_stage *s) {
     rel *in0 = NULL, *in1 = NULL, *out = NULL;
     /* RECURSIVE runs its children itself, the second one repeatedly */
     bool own = s->kind == ATTU_ST_RECURSIVE || s->kind == ATTU_ST_APPLY;
-    if (!own && s->child[0] && !(in0 = run_stage(x, s->child[0]))) return NULL;
-    if (!own && s->child[1] && !(in1 = run_stage(x, s->child[1]))) { rel_free(x, in0); return NULL; }
+    /* a join takes its inputs' lazy columns as they are (run_join gathers
+     * what it reads and passes the rest on); every other stage reads
+     * materialized columns */
+    rel *(*child)(xctx *, attu_stage *) = s->kind == ATTU_ST_JOIN ? run_stage_lazy : run_stage;
+    if (!own && s->child[0] && !(in0 = child(x, s->child[0]))) return NULL;
+    if (!own && s->child[1] && !(in1 = child(x, s->child[1]))) { rel_free(x, in0); return NULL; }
     double t0 = attu_now_ms();
     switch (s->kind) {
     case ATTU_ST_SCAN: out = run_scan(x, s); break;

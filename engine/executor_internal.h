@@ -18,6 +18,14 @@ typedef struct xcol {
     bool             owns_data; /* data and valid allocated for this column */
     bool             owns_valid;
     bool             pruned;    /* a column no stage reads: no data at all */
+    /* A column an inner join passed on without gathering it (late
+     * materialization): its rows are lazy_src's rows lazy_idx (an INT64
+     * column, shared by the columns gathered by the same pairs). data and
+     * valid stay NULL until rel_materialize gathers them; lazy_src is never
+     * lazy itself (indices compose). Only run_join makes and takes such
+     * columns; run_stage materializes them for every other stage. */
+    struct xcol     *lazy_src;
+    struct xcol     *lazy_idx;
 } xcol;
 
 typedef struct rel {
@@ -42,6 +50,10 @@ typedef struct xctx {
 
 xcol *xcol_new(xctx *x, attu_type t, size_t n, bool with_valid);
 xcol *xcol_ref(xcol *c);
+/* A lazy column: src's rows idx (takes references to both). */
+xcol *xcol_new_lazy(xctx *x, xcol *src, xcol *idx);
+/* Gathers r's lazy columns (all, or with `only` those whose flag is set). */
+int rel_materialize(xctx *x, rel *r, const bool *only);
 void  xcol_unref(xctx *x, xcol *c);
 rel  *rel_new(xctx *x, int ncols, size_t nrows);
 void  rel_free(xctx *x, rel *r);

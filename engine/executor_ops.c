@@ -566,13 +566,91 @@ static rel *rel_cat_cols(xctx *x, rel *a, rel *b) {
     return o;
 }
 
+/* Materializes the lazy columns of r that the expressions read. */
+static int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex) {
+    bool *only = calloc((size_t)r->ncols + 1, sizeof *only);
+    if (!only) return attu_error_oom(x->err);
+    bool any = false;
+    for (int i = 0; i < ex->n; i++)
+        if (ex->direct[i] >= 0) any = only[ex->direct[i]] = true;
+    for (int i = 0; i < ex->nin; i++)
+        if (ex->in_cols[i] >= 0) any = only[ex->in_cols[i]] = true;
+    int rc = any ? rel_materialize(x, r, only) : 0;
+    free(only);
+    return rc;
+}
+
+/* One side of an inner join's output, not gathered (late
+ * materialization): each column becomes a lazy column of the side's rows
+ * idx. A column that is already lazy composes its index with idx (one
+ * int64 gather per distinct index, shared by its columns), so a fact
+ * table's columns travel through a chain of joins as one index that
+ * shrinks with each join, and only the columns a stage reads are gathered,
+ * once, at the size they have there. */
+static int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np) {
+    xcol *from[16], *to[16];
+    int nmap = 0, rc = 0;
+    for (int i = 0; i < in->ncols && !rc; i++) {
+        xcol *c = in->cols[i];
+        if (c->pruned) { o->cols[at + i] = xcol_ref(c); continue; }
+        xcol *src = c, *ix = idx;
+        if (c->lazy_src) {
+            src = c->lazy_src;
+            int m = 0;
+            while (m < nmap && from[m] != c->lazy_idx) m++;
+            if (m == nmap) {
+                if (nmap == 16) {   /* more distinct indices than kept: gather this one now */
+                    bool *only = calloc((size_t)in->ncols + 1, sizeof *only);
+                    if (!only) { rc = attu_error_oom(x->err); break; }
+                    only[i] = true;
+                    rc = rel_materialize(x, (rel *)in, only);
+                    free(only);
+                    if (rc) break;
+                    o->cols[at + i] = NULL;
+                    i--;   /* again, now materialized */
+                    continue;
+                }
+                xcol *t = xcol_new(x, attu_type_make(ATTU_TYPE_INT64), np, false);
+                if (!t || (np && x->be->gather(x->be, t->data, NULL, c->lazy_idx->data, NULL, 8, idx->data, np,
+                                               x->err))) {
+                    xcol_unref(x, t);
+                    rc = -1;
+                    break;
+                }
+                from[nmap] = c->lazy_idx;
+                to[nmap++] = t;
+            }
+            ix = to[m];
+        }
+        if (!(o->cols[at + i] = xcol_new_lazy(x, src, ix))) rc = -1;
+    }
+    for (int m = 0; m < nmap; m++) xcol_unref(x, to[m]);
+    return rc;
+}
+
+/* An index buffer as an INT64 column (taking the buffer). */
+static xcol *index_column(xctx *x, attu_buf *b) {
+    xcol *c = calloc(1, sizeof *c);
+    if (!c) { attu_error_oom(x->err); return NULL; }
+    c->refs = 1;
+    c->type = attu_type_make(ATTU_TYPE_INT64);
+    c->data = b;
+    c->owns_data = true;
+    return c;
+}
+
 rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
     int nk = s->keys.n;
     xcol **lk = calloc((size_t)nk + 1, sizeof *lk), **rk = calloc((size_t)nk + 1, sizeof *rk);
     attu_buf *kl = NULL, *kr = NULL, *li = NULL, *ri = NULL, *ml = NULL, *mr = NULL;
     rel *out = NULL, *pairs = NULL, *lp = NULL, *rp = NULL;
     size_t np = 0;
+    /* an inner join without a residual condition passes its inputs' other
+     * columns on unread (lazy_side); the other kinds read them all */
+    bool lazy = s->jk == ATTU_SJ_INNER && !s->residual.n;
     if (!lk || !rk) { attu_error_oom(x->err); goto done; }
+    if (lazy ? materialize_read(x, L, &s->keys) || materialize_read(x, R, &s->rkeys)
+             : rel_materialize(x, L, NULL) || rel_materialize(x, R, NULL)) goto done;
     if (eval_exprs(x, &s->keys, L, lk) || eval_exprs(x, &s->rkeys, R, rk)) goto done;
     /* a single integer key of the same type on both sides: the larger
      * side's column is its own key image, read in place when the join
@@ -596,6 +674,19 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
     size_t pair_bytes = 48 + (pairs_kept ? 9 * (size_t)(L->ncols + R->ncols) : 0);
     if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, raw, pair_bytes, &li, &ri, &np)) goto done;
     if (check_stop(x)) goto done;
+    if (lazy) {
+        xcol *lx = index_column(x, li), *rx = lx ? index_column(x, ri) : NULL;
+        if (lx) li = NULL;
+        if (rx) ri = NULL;
+        out = lx && rx ? rel_new(x, L->ncols + R->ncols, np) : NULL;
+        if (out && (lazy_side(x, out, 0, L, lx, np) || lazy_side(x, out, L->ncols, R, rx, np))) {
+            rel_free(x, out);
+            out = NULL;
+        }
+        xcol_unref(x, lx);
+        xcol_unref(x, rx);
+        goto done;
+    }
     bool need_pairs = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
     if (need_pairs) {
         lp = rel_gather(x, L, li, np, false);
