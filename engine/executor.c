@@ -128,6 +128,16 @@ static int materialize_batch(xctx *x, xcol **made, attu_gather_col *batch, int n
     return 0;
 }
 
+xcol *index_column(xctx *x, attu_buf *b) {
+    xcol *c = calloc(1, sizeof *c);
+    if (!c) { attu_error_oom(x->err); return NULL; }
+    c->refs = 1;
+    c->type = attu_type_make(ATTU_TYPE_INT64);
+    c->data = b;
+    c->owns_data = true;
+    return c;
+}
+
 int rel_materialize(xctx *x, rel *r, const bool *only) {
     /* per index column, batches of up to BATCH columns in one gather_cols
      * call: the index is read once for all the columns it serves */
@@ -348,11 +358,27 @@ rel *filter_by_mask(xctx *x, rel *in, xcol *mask) {
     return o;
 }
 
+/* The kept rows' columns are left lazy (the input's columns and the kept
+ * rows' index): a join above gathers only its keys and composes the rest
+ * with its own pairs; any other stage gathers them all (run_stage), as
+ * filter_by_mask would have. */
 static rel *run_filter(xctx *x, attu_stage *s, rel *in) {
     xcol *m;
     if (eval_exprs(x, &s->exprs, in, &m)) return NULL;
-    rel *o = filter_by_mask(x, in, m);
+    attu_vec mv = vec_of(m);
+    attu_buf *idx = NULL;
+    size_t cnt = 0;
+    int rc = x->be->compact(x->be, &mv, in->nrows, &idx, &cnt, x->err);
     xcol_unref(x, m);
+    if (rc) return NULL;
+    xcol *ix = index_column(x, idx);
+    if (!ix) { x->be->free(x->be, idx); return NULL; }
+    rel *o = rel_new(x, in->ncols, cnt);
+    for (int i = 0; o && i < in->ncols; i++) {
+        xcol *c = in->cols[i];
+        if (!(o->cols[i] = c->pruned ? xcol_ref(c) : xcol_new_lazy(x, c, ix))) { rel_free(x, o); o = NULL; }
+    }
+    xcol_unref(x, ix);
     return o;
 }
 

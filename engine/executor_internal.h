@@ -22,8 +22,9 @@ typedef struct xcol {
      * materialization): its rows are lazy_src's rows lazy_idx (an INT64
      * column, shared by the columns gathered by the same pairs). data and
      * valid stay NULL until rel_materialize gathers them; lazy_src is never
-     * lazy itself (indices compose). Only run_join makes and takes such
-     * columns; run_stage materializes them for every other stage. */
+     * lazy itself (indices compose). run_join and run_filter make such
+     * columns and only run_join takes them: run_stage materializes them
+     * for every other stage. */
     struct xcol     *lazy_src;
     struct xcol     *lazy_idx;
 } xcol;
@@ -50,6 +51,8 @@ typedef struct xctx {
 
 xcol *xcol_new(xctx *x, attu_type t, size_t n, bool with_valid);
 xcol *xcol_ref(xcol *c);
+/* An index buffer as an INT64 column (taking the buffer). */
+xcol *index_column(xctx *x, attu_buf *b);
 /* A lazy column: src's rows idx (takes references to both). */
 xcol *xcol_new_lazy(xctx *x, xcol *src, xcol *idx);
 /* Gathers r's lazy columns (all, or with `only` those whose flag is set). */

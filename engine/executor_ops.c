@@ -628,17 +628,6 @@ static int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t n
     return rc;
 }
 
-/* An index buffer as an INT64 column (taking the buffer). */
-static xcol *index_column(xctx *x, attu_buf *b) {
-    xcol *c = calloc(1, sizeof *c);
-    if (!c) { attu_error_oom(x->err); return NULL; }
-    c->refs = 1;
-    c->type = attu_type_make(ATTU_TYPE_INT64);
-    c->data = b;
-    c->owns_data = true;
-    return c;
-}
-
 rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
     int nk = s->keys.n;
     xcol **lk = calloc((size_t)nk + 1, sizeof *lk), **rk = calloc((size_t)nk + 1, sizeof *rk);
