@@ -990,10 +990,16 @@ int main() {
       for (size_t i = 0; i < n; ++i)
         f[i] = i % 53 == 1 ? NAN : i % 47 == 2 ? -0.0 : i % 43 == 3 ? 0.0 : (double)fi[i] * 0.5;
       auto t = attu::test::random_values<int32_t>(n, 0, 9, n + 304);          // text codes
+      // integer keys that pack into one image (32 and 64 bits) and that do not
+      auto wide = attu::test::random_values<int64_t>(n, -(1LL << 61), 1LL << 61, n + 305);
+      auto mid = attu::test::random_values<int64_t>(n, -(1LL << 40), (1LL << 40) + 7, n + 306);
+      for (size_t i = 0; i < n; i += 7) mid[i] = mid[i / 2];  // ties
       struct combo_t { std::vector<int> cols; std::vector<bool> desc; };
       std::vector<combo_t> combos = {{{0}, {false}}, {{1}, {true}}, {{2}, {false}}, {{2}, {true}},
                                      {{0, 2}, {false, true}}, {{3, 0, 1}, {true, false, false}},
-                                     {{0, 3, 2, 1}, {false, true, false, true}}};
+                                     {{0, 3, 2, 1}, {false, true, false, true}}, {{1, 0}, {true, true}},
+                                     {{5, 0}, {true, false}}, {{0, 5, 3}, {false, false, true}},
+                                     {{4, 0}, {false, true}}, {{3, 4}, {true, false}}};
       for (const combo_t& cb : combos)
         for (int topk = 0; topk < 2; ++topk) {
           std::vector<std::vector<int64_t>> res(2);
@@ -1001,6 +1007,7 @@ int main() {
           for (int b = 0; b < 2; ++b) {
             auto* be = both[b];
             attu_buf *ab = put(be, a), *cbuf = put(be, c), *fb = put(be, f), *tb = put(be, t);
+            attu_buf *wb = put(be, wide), *mb = put(be, mid);
             attu_buf* pb = put(be, nullptr, (n ? n : 1) * 8);
             std::vector<attu_sort_key> keys(cb.cols.size());
             for (size_t j = 0; j < cb.cols.size(); ++j) {
@@ -1008,7 +1015,9 @@ int main() {
               attu_vec v = col == 0 ? attu_vec{TY(ATTU_TYPE_INT32), ab, nullptr, nullptr}
                          : col == 1 ? attu_vec{TY(ATTU_TYPE_INT64), cbuf, nullptr, nullptr}
                          : col == 2 ? attu_vec{TY(ATTU_TYPE_FLOAT64), fb, nullptr, nullptr}
-                                    : attu_vec{TY(ATTU_TYPE_TEXT), tb, nullptr, nullptr};
+                         : col == 3 ? attu_vec{TY(ATTU_TYPE_TEXT), tb, nullptr, nullptr}
+                         : col == 4 ? attu_vec{TY(ATTU_TYPE_INT64), wb, nullptr, nullptr}
+                                    : attu_vec{TY(ATTU_TYPE_TIMESTAMP), mb, nullptr, nullptr};
               keys[j] = attu_sort_key{v, (bool)cb.desc[j], false};
             }
             attu_error_clear(&err);
@@ -1016,7 +1025,7 @@ int main() {
                           : be->sort(be, keys.data(), (int)keys.size(), n, pb, &err);
             if (rc) r.fail(err.message);
             res[b] = get<int64_t>(be, pb, k);
-            for (auto* x : {ab, cbuf, fb, tb, pb}) be->free(be, x);
+            for (auto* x : {ab, cbuf, fb, tb, wb, mb, pb}) be->free(be, x);
           }
           attu::test::expect_equal(r, res[1], res[0],
                                    ("radix sort n=" + std::to_string(n) + " keys " + std::to_string(cb.cols.size()) +
