@@ -174,6 +174,12 @@ struct attu_backend {
     int  (*download)(attu_backend *be, void *dst, const attu_buf *src, size_t off,
                      size_t bytes, attu_error *err);
     /* dst[i] = value (width 1, 4 or 8 bytes) for i in [0, n). */
+    /* Several downloads in one round trip: host[i] <- the first bytes[i]
+     * bytes of bufs[i], for i < n. May be NULL (the caller downloads them
+     * one by one); the GPU stages them through pinned memory so that one
+     * synchronization serves them all. */
+    int  (*download_many)(attu_backend *be, int n, void *const *host, const attu_buf *const *bufs,
+                          const size_t *bytes, attu_error *err);
     int  (*fill)(attu_backend *be, attu_buf *dst, size_t width, uint64_t value,
                  size_t n, attu_error *err);
     /* dst[i] = i + start (int64). */

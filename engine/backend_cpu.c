@@ -84,6 +84,13 @@ static int cpu_download(attu_backend *be, void *dst, const attu_buf *src, size_t
     return 0;
 }
 
+static int cpu_download_many(attu_backend *be, int n, void *const *host, const attu_buf *const *bufs,
+                             const size_t *bytes, attu_error *err) {
+    for (int i = 0; i < n; i++)
+        if (cpu_download(be, host[i], bufs[i], 0, bytes[i], err)) return -1;
+    return 0;
+}
+
 static int cpu_fill(attu_backend *be, attu_buf *dst, size_t width, uint64_t value,
                     size_t n, attu_error *err) {
     if (n * width > dst->bytes) return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "fill out of bounds");
@@ -912,6 +919,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->impl = im;
     be->alloc = cpu_alloc; be->free = cpu_free;
     be->upload = cpu_upload; be->download = cpu_download;
+    be->download_many = cpu_download_many;
     be->fill = cpu_fill; be->iota = cpu_iota;
     be->gather = cpu_gather; be->scatter = cpu_scatter;
     be->gather_cols = cpu_gather_cols;

@@ -553,26 +553,47 @@ int attu_execute(attu_exec_ctx *ctx, attu_stage *root, attu_column ***cols_out,
     attu_column **cols = calloc((size_t)r->ncols + 1, sizeof *cols);
     if (!cols) { rel_free(&x, r); return attu_error_oom(err); }
     size_t n = r->nrows;
-    uint8_t *vb = malloc(n ? n : 1);
-    int rc = vb ? 0 : attu_error_oom(err);
-    for (int i = 0; i < r->ncols && !rc; i++) {
+    /* every column's values and validity come down in one download_many
+     * (one round trip on the GPU); the validity bytes of a large result go
+     * one column at a time through one n-byte buffer instead */
+    int nc = r->ncols, nd = 0, nvalid = 0;
+    for (int i = 0; i < nc; i++) nvalid += r->cols[i]->valid != NULL;
+    bool batched = (size_t)nvalid * n <= ((size_t)16 << 20);
+    size_t vbytes = batched ? (size_t)nvalid * n : n;
+    uint8_t *vb = malloc(vbytes ? vbytes : 1);
+    void **host = calloc(2 * (size_t)nc + 1, sizeof *host);
+    const attu_buf **bufs = calloc(2 * (size_t)nc + 1, sizeof *bufs);
+    size_t *bytes = calloc(2 * (size_t)nc + 1, sizeof *bytes);
+    int *vat = calloc((size_t)nc + 1, sizeof *vat);   /* column i's validity: vb + vat[i] * n */
+    int rc = vb && host && bufs && bytes && vat ? 0 : attu_error_oom(err);
+    for (int i = 0, v = 0; i < nc && !rc; i++) {
         xcol *c = r->cols[i];
         attu_column *h = attu_column_new(c->type, n ? n : 1, err);
         if (!h) { rc = -1; break; }
         cols[i] = h;
         h->length = n;
-        if (x.be->download(x.be, h->data, c->data, 0, n * attu_type_width(c->type.id), err)) { rc = -1; break; }
-        if (c->valid) {
-            if (x.be->download(x.be, vb, c->valid, 0, n, err)) { rc = -1; break; }
-            bool anynull = false;
-            for (size_t k = 0; k < n; k++) if (!vb[k]) { anynull = true; break; }
-            if (anynull) {
-                if (attu_column_ensure_validity(h, err)) { rc = -1; break; }
-                for (size_t k = 0; k < n; k++) if (!vb[k]) attu_column_set_null(h, k, true);
-            }
-        }
+        host[nd] = h->data; bufs[nd] = c->data; bytes[nd++] = n * attu_type_width(c->type.id);
+        if (c->valid && batched) { vat[i] = v; host[nd] = vb + (size_t)v++ * n; bufs[nd] = c->valid; bytes[nd++] = n; }
         if (c->dict) { if (h->dict) attu_dictionary_unref(h->dict); h->dict = attu_dictionary_ref(c->dict); }
     }
+    if (!rc) {
+        if (x.be->download_many) rc = x.be->download_many(x.be, nd, host, bufs, bytes, err);
+        else
+            for (int k = 0; k < nd && !rc; k++) rc = x.be->download(x.be, host[k], bufs[k], 0, bytes[k], err);
+    }
+    for (int i = 0; i < nc && !rc; i++) {
+        xcol *c = r->cols[i];
+        if (!c->valid) continue;
+        const uint8_t *v = vb + (batched ? (size_t)vat[i] * n : 0);
+        if (!batched && x.be->download(x.be, vb, c->valid, 0, n, err)) { rc = -1; break; }
+        bool anynull = false;
+        for (size_t k = 0; k < n; k++) if (!v[k]) { anynull = true; break; }
+        if (!anynull) continue;
+        if (attu_column_ensure_validity(cols[i], err)) { rc = -1; break; }
+        for (size_t k = 0; k < n; k++) if (!v[k]) attu_column_set_null(cols[i], k, true);
+    }
+    free(vat);
+    free(host); free(bufs); free(bytes);
     free(vb);
     rel_free(&x, r);
     if (rc) {

@@ -42,6 +42,7 @@ struct traced<R (*)(A...)> {
 ATTU_TRACED(alloc)
 ATTU_TRACED(upload)
 ATTU_TRACED(download)
+ATTU_TRACED(download_many)
 ATTU_TRACED(fill)
 ATTU_TRACED(iota)
 ATTU_TRACED(gather)
@@ -73,7 +74,7 @@ ATTU_TRACED(dense_probe)
 // The wrappers keep one set of originals: tracing is for one GPU backend
 // per process (bench_query, attud), which is how it is used.
 void install_trace(attu_backend* be) {
-  for (auto f : {trace_alloc, trace_upload, trace_download, trace_fill, trace_iota, trace_gather, trace_gather_cols,
+  for (auto f : {trace_alloc, trace_upload, trace_download, trace_download_many, trace_fill, trace_iota, trace_gather, trace_gather_cols,
                  trace_scatter, trace_eval, trace_compact, trace_sort, trace_top_k, trace_segment_heads,
                  trace_segreduce, trace_scan, trace_reduce, trace_sorted_search, trace_inner_join,
                  trace_lbs, trace_lbs_segreduce, trace_segmented_sort, trace_key_encode, trace_window_rank,
