@@ -348,29 +348,30 @@ static int find_runs(xctx *x, attu_buf *kn, size_t nn, attu_buf *ss, size_t ns, 
 /* The lowest and highest valid key of k (int64 images; mask as for the
  * joins): false in *any when no row has a valid key. */
 static int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmin, int64_t *kmax, bool *any) {
+    /* MIN and MAX and MIN's validity byte in one 24-byte buffer: one
+     * download brings all three */
     attu_reduce_spec rs[2];
     attu_out ro[2];
-    attu_buf *ob[2] = { 0 }, *vb[2] = { 0 };
     attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
-    int rc = -1;
+    attu_buf *all = x->be->alloc(x->be, 24, x->err);
+    if (!all) return -1;
+    attu_buf vals[2] = { view(all, 0, 8), view(all, 8, 8) }, valid[2] = { view(all, 16, 1), view(all, 17, 1) };
     memset(rs, 0, sizeof rs);
     for (int i = 0; i < 2; i++) {
         rs[i].op = i ? ATTU_REDUCE_MAX : ATTU_REDUCE_MIN;
         rs[i].in = (attu_vec){ i8, k, mask, NULL };
         rs[i].in_reg = rs[i].arg_reg = -1;
         rs[i].out_type = i8;
-        if (!(ob[i] = buf_i64(x, 1)) || !(vb[i] = x->be->alloc(x->be, 1, x->err))) goto out;
-        ro[i] = (attu_out){ i8, ob[i], vb[i], NULL };
+        ro[i] = (attu_out){ i8, &vals[i], &valid[i], NULL };
     }
-    uint8_t has = 0;
-    if (x->be->reduce(x->be, n, 2, rs, ro, x->err) || x->be->download(x->be, &has, vb[0], 0, 1, x->err) ||
-        (has && (x->be->download(x->be, kmin, ob[0], 0, 8, x->err) ||
-                 x->be->download(x->be, kmax, ob[1], 0, 8, x->err)))) goto out;
-    *any = has != 0;
-    rc = 0;
-out:
-    for (int i = 0; i < 2; i++) { free_buf(x, ob[i]); free_buf(x, vb[i]); }
-    return rc;
+    unsigned char got[24];
+    int rc = x->be->reduce(x->be, n, 2, rs, ro, x->err) || x->be->download(x->be, got, all, 0, 24, x->err) ? -1 : 0;
+    free_buf(x, all);
+    if (rc) return -1;
+    *any = got[16] != 0;
+    memcpy(kmin, got, 8);
+    memcpy(kmax, got + 8, 8);
+    return 0;
 }
 
 /* The star-join shape, without sorting: the smaller side's keys are
