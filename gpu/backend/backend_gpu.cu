@@ -78,8 +78,6 @@ int gpu_download(attu_backend* be, void* dst, const attu_buf* src, size_t off, s
 // (kept between calls, grown as needed), so they run asynchronously and one
 // synchronization serves them all; then the host copies them out. A query
 // result of a dozen small columns otherwise paid a round trip each.
-constexpr size_t kStagingMaxBytes = (size_t)64 << 20;
-
 struct pinned_staging_t {
   void* p = nullptr;
   size_t cap = 0;
@@ -87,6 +85,19 @@ struct pinned_staging_t {
     if (p) cudaFreeHost(p);  // at thread exit; an error then has no one to go to
   }
 };
+
+void* pinned_staging(size_t bytes) {
+  static thread_local pinned_staging_t staging;
+  if (bytes > staging.cap) {
+    size_t cap = std::max<size_t>(bytes, (size_t)1 << 16);
+    void* p = nullptr;
+    ATTU_CUDA_CHECK(cudaMallocHost(&p, cap));
+    if (staging.p) ATTU_CUDA_CHECK(cudaFreeHost(staging.p));
+    staging.p = p;
+    staging.cap = cap;
+  }
+  return staging.p;
+}
 
 int gpu_download_many(attu_backend* be, int n, void* const* host, const attu_buf* const* bufs, const size_t* bytes,
                       attu_error* err) {
@@ -100,17 +111,8 @@ int gpu_download_many(attu_backend* be, int n, void* const* host, const attu_buf
       if (gpu_download(be, host[i], bufs[i], 0, bytes[i], err)) return -1;
     return 0;
   }
-  static thread_local pinned_staging_t staging;
   return guarded(err, [&] {
-    if (total > staging.cap) {
-      size_t cap = std::max<size_t>(total, (size_t)1 << 16);
-      void* p = nullptr;
-      ATTU_CUDA_CHECK(cudaMallocHost(&p, cap));
-      if (staging.p) ATTU_CUDA_CHECK(cudaFreeHost(staging.p));
-      staging.p = p;
-      staging.cap = cap;
-    }
-    char* base = static_cast<char*>(staging.p);
+    char* base = static_cast<char*>(pinned_staging(total));
     size_t at = 0;
     for (int i = 0; i < n; ++i) {
       if (bytes[i])

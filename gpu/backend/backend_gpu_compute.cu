@@ -1004,6 +1004,40 @@ class stage_t {
     }
     return h;
   }
+  // Stages every buffer of ds not staged yet with one synchronization:
+  // the copies go through the thread's pinned buffer (pinned_staging).
+  void in_all(const std::vector<const attu_buf*>& ds) {
+    std::vector<const attu_buf*> todo;
+    size_t total = 0;
+    for (const attu_buf* d : ds)
+      if (d && !bufs_.count(d) && std::find(todo.begin(), todo.end(), d) == todo.end()) {
+        todo.push_back(d);
+        total += (d->bytes + 15) & ~(size_t)15;
+      }
+    if (todo.size() < 2 || total > kStagingMaxBytes) return;  // in() copies them one by one
+    char* base = static_cast<char*>(pinned_staging(total));
+    size_t at = 0;
+    for (const attu_buf* d : todo) {
+      if (d->bytes)
+        ATTU_CUDA_CHECK(cudaMemcpyAsync(base + at, d->ptr, d->bytes, cudaMemcpyDeviceToHost, CTX(be_).stream()));
+      at += (d->bytes + 15) & ~(size_t)15;
+    }
+    CTX(be_).synchronize();
+    at = 0;
+    for (const attu_buf* d : todo) {
+      attu_buf* h = static_cast<attu_buf*>(calloc(1, sizeof *h));
+      if (!h) throw std::bad_alloc();
+      h->ptr = malloc(d->bytes ? d->bytes : 1);
+      if (!h->ptr) {
+        free(h);
+        throw std::bad_alloc();
+      }
+      h->bytes = d->bytes;
+      if (d->bytes) memcpy(h->ptr, base + at, d->bytes);
+      bufs_[d] = h;
+      at += (d->bytes + 15) & ~(size_t)15;
+    }
+  }
   attu_buf* out(attu_buf* d) {
     attu_buf* h = in(d);
     if (h) back_.push_back(d);
@@ -1350,6 +1384,12 @@ int gpu_eval(attu_backend* be, const attu_expr_program* prog, const attu_vec* in
   attu_backend* host = IMPL(be)->host;
   return guarded(err, [&] {
     stage_t st(be);
+    std::vector<const attu_buf*> all;
+    for (int i = 0; i < prog->ninputs; ++i) {
+      all.push_back(inputs[i].data);
+      all.push_back(inputs[i].valid);
+    }
+    st.in_all(all);
     std::vector<attu_vec> hin((size_t)prog->ninputs);
     for (int i = 0; i < prog->ninputs; ++i) hin[i] = st.vec(inputs[i]);
     std::vector<attu_out> hout((size_t)prog->noutputs);

@@ -42,6 +42,12 @@ struct gpu_impl {
 
 inline gpu_impl* IMPL(attu_backend* be) { return static_cast<gpu_impl*>(be->impl); }
 inline context_t& CTX(attu_backend* be) { return IMPL(be)->ctx; }
+
+// A pinned host buffer of at least `bytes`, one per thread, kept and grown
+// between calls: device-to-host copies into it run asynchronously, so
+// several can share one synchronization. Valid until the thread's next call.
+constexpr size_t kStagingMaxBytes = (size_t)64 << 20;
+void* pinned_staging(size_t bytes);
 inline int64_t* I64(const attu_buf* b) { return static_cast<int64_t*>(b->ptr); }
 
 // Thrown inside guarded bodies when an attu_error was already set.
