@@ -142,19 +142,25 @@ static int outer_sides(const attu_bexpr *e) {
     return s | outer_sides(e->else_);
 }
 
+/* Calls fn(col, a, b) on every column reference of x's tree, in place
+ * (through arguments, CASE arms and ELSE, as copy_shift copies them). */
+static void each_col(attu_bexpr *x, void (*fn)(attu_bexpr *, int, int), int a, int b) {
+    if (!x) return;
+    if (x->kind == BX_COL) { fn(x, a, b); return; }
+    for (int k = 0; k < x->nargs; k++) each_col(x->args[k], fn, a, b);
+    for (int k = 0; k < x->nwhens; k++) { each_col(x->whens[k], fn, a, b); each_col(x->thens[k], fn, a, b); }
+    each_col(x->else_, fn, a, b);
+}
+
+static void col_remap_outer(attu_bexpr *y, int nl, int unused) {
+    (void)unused;
+    y->col = y->col >= OUTER_BASE ? y->col - OUTER_BASE : y->col + nl;
+}
+
 /* outer col k -> k, inner col i -> nl + i */
 static attu_bexpr *remap_outer(bctx *c, const attu_bexpr *e, int nl) {
     attu_bexpr *x = copy_shift(c, e, 0);
-    attu_bexpr *stack[512];
-    int sp = 0;
-    if (x) stack[sp++] = x;
-    while (sp) {
-        attu_bexpr *y = stack[--sp];
-        if (y->kind == BX_COL) { y->col = y->col >= OUTER_BASE ? y->col - OUTER_BASE : y->col + nl; continue; }
-        for (int k = 0; k < y->nargs && sp < 510; k++) stack[sp++] = y->args[k];
-        for (int k = 0; k < y->nwhens && sp < 508; k++) { stack[sp++] = y->whens[k]; stack[sp++] = y->thens[k]; }
-        if (y->else_ && sp < 510) stack[sp++] = y->else_;
-    }
+    each_col(x, col_remap_outer, nl, 0);
     return x;
 }
 
@@ -278,19 +284,14 @@ static attu_lplan *mk_window(bctx *c, attu_lplan *in, attu_agg_spec **specs, int
 static attu_agg_spec *win_spec(bctx *c, attu_agg_kind k, attu_type t, attu_bexpr *arg, int npart, attu_bexpr **part,
                                int norder, attu_sort_item *order);
 
+static void col_shift_from(attu_bexpr *y, int from, int delta) {
+    if (y->col >= from && y->col < OUTER_BASE) y->col += delta;
+}
+
 /* A copy of e with the columns in [from, OUTER_BASE) moved by delta. */
 static attu_bexpr *shift_from(bctx *c, const attu_bexpr *e, int from, int delta) {
     attu_bexpr *x = copy_shift(c, e, 0);
-    attu_bexpr *stack[512];
-    int sp = 0;
-    if (x) stack[sp++] = x;
-    while (sp) {
-        attu_bexpr *y = stack[--sp];
-        if (y->kind == BX_COL) { if (y->col >= from && y->col < OUTER_BASE) y->col += delta; continue; }
-        for (int k = 0; k < y->nargs && sp < 510; k++) stack[sp++] = y->args[k];
-        for (int k = 0; k < y->nwhens && sp < 508; k++) { stack[sp++] = y->whens[k]; stack[sp++] = y->thens[k]; }
-        if (y->else_ && sp < 510) stack[sp++] = y->else_;
-    }
+    each_col(x, col_shift_from, from, delta);
     return x;
 }
 
@@ -1856,6 +1857,23 @@ static int push_keyed_join(bctx *c, const scope *sc, attu_lplan *sub, int nk, at
 }
 
 /* apply form declarations (see decorrelate_apply) */
+/* The value of ANY / ALL from the counts of an apply: column col holds the
+ * rows whose comparison decides (TRUE for ANY, FALSE for ALL), col + 1
+ * those whose comparison is NULL. CASE WHEN decisive > 0 THEN decisive
+ * WHEN unknown > 0 THEN NULL ELSE NOT decisive END. NULL when out of memory. */
+static attu_bexpr *quantified_value(bctx *c, apply_kind kind, int col, int position) {
+    attu_type tb = attu_type_make(ATTU_TYPE_BOOL), t8 = attu_type_make(ATTU_TYPE_INT64);
+    attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, tb, position);
+    attu_bexpr **wh = attu_palloc(c->pa, sizeof(attu_bexpr *) * 2), **th = attu_palloc(c->pa, sizeof(attu_bexpr *) * 2);
+    if (!x || !wh || !th) return NULL;
+    for (int i = 0; i < 2; i++)
+        wh[i] = mk_call(c, ATTU_OP_GT_I, tb, position, 2, attu_bx_col(c->pa, col + i, t8), mk_const_int(c, t8, 0), NULL, NULL);
+    th[0] = mk_const_int(c, tb, kind == APPLY_ANY);
+    th[1] = mk_const_null(c, tb);
+    x->nwhens = 2; x->whens = wh; x->thens = th; x->else_ = mk_const_int(c, tb, kind != APPLY_ANY);
+    return x;
+}
+
 static attu_bexpr *decorrelate_apply(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e,
                                      apply_kind kind, attu_bexpr *arg, attu_ast_binary_op op);
 static attu_lplan *apply_apply(bctx *c, attu_lplan *p, const pending_join *pj);
@@ -2327,16 +2345,7 @@ static attu_bexpr *decorrelate_apply(bctx *c, const scope *sc, const attu_ast_qu
         aggs[0] = count_of(c, fd);
         aggs[1] = count_of(c, fu);
         naggs = 2;
-        /* CASE WHEN decisive > 0 THEN decisive WHEN unknown > 0 THEN NULL ELSE NOT decisive END */
-        attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, tb, e->position);
-        attu_bexpr **wh = attu_palloc(c->pa, sizeof(attu_bexpr *) * 2), **th = attu_palloc(c->pa, sizeof(attu_bexpr *) * 2);
-        if (!x || !wh || !th) OOM_NULL(c);
-        wh[0] = mk_call(c, ATTU_OP_GT_I, tb, e->position, 2, attu_bx_col(c->pa, 0, t8), mk_const_int(c, t8, 0), NULL, NULL);
-        wh[1] = mk_call(c, ATTU_OP_GT_I, tb, e->position, 2, attu_bx_col(c->pa, 1, t8), mk_const_int(c, t8, 0), NULL, NULL);
-        th[0] = mk_const_int(c, tb, kind == APPLY_ANY);
-        th[1] = mk_const_null(c, tb);
-        x->nwhens = 2; x->whens = wh; x->thens = th; x->else_ = mk_const_int(c, tb, kind != APPLY_ANY);
-        value = x;
+        if (!(value = quantified_value(c, kind, 0, e->position))) OOM_NULL(c);
         break;
     }
     }
@@ -2941,16 +2950,7 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
         v = mk_call(c, ATTU_OP_GT_I, tb, e->position, 2, rows, mk_const_int(c, t8, 0), NULL, NULL);
         break;
     case APPLY_ANY: case APPLY_ALL: {
-        /* CASE WHEN decisive > 0 THEN decisive WHEN unknown > 0 THEN NULL ELSE NOT decisive END */
-        attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, tb, e->position);
-        attu_bexpr **wh = attu_palloc(c->pa, sizeof(attu_bexpr *) * 2), **th = attu_palloc(c->pa, sizeof(attu_bexpr *) * 2);
-        if (!x || !wh || !th) OOM_NULL(c);
-        wh[0] = mk_call(c, ATTU_OP_GT_I, tb, e->position, 2, attu_bx_col(c->pa, base + 1, t8), mk_const_int(c, t8, 0), NULL, NULL);
-        wh[1] = mk_call(c, ATTU_OP_GT_I, tb, e->position, 2, attu_bx_col(c->pa, base + 2, t8), mk_const_int(c, t8, 0), NULL, NULL);
-        th[0] = mk_const_int(c, tb, kind == APPLY_ANY);
-        th[1] = mk_const_null(c, tb);
-        x->nwhens = 2; x->whens = wh; x->thens = th; x->else_ = mk_const_int(c, tb, kind != APPLY_ANY);
-        v = x;
+        if (!(v = quantified_value(c, kind, base + 1, e->position))) OOM_NULL(c);
         break;
     }
     }

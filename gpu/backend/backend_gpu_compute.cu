@@ -233,6 +233,27 @@ struct packed_keys_t {
   int n;
 };
 
+// The packed image of the rows in q's order (img_t: 32 or 64 bits, as the
+// fields need), radix-sorted with q.
+template <typename img_t>
+void packed_sort(context_t& ctx, const packed_keys_t& pk, int32_t* q, size_t n) {
+  mem_t<img_t> img(n, ctx);
+  img_t* o = img.data();
+  const int32_t* p = q;
+  transform([=] __device__(int i) {
+    img_t v = 0;
+    for (int j = 0; j < pk.n; ++j) {
+      long long x = key_bits(pk.k[j].type, pk.k[j].d, p[i]);
+      unsigned long long off = pk.k[j].desc ? (unsigned long long)pk.k[j].base - (unsigned long long)x
+                                            : (unsigned long long)x - (unsigned long long)pk.k[j].base;
+      v |= (img_t)(off << pk.k[j].shift);
+    }
+    o[i] = v;
+  }, (int)n, ctx);
+  radix_sort(o, q, n, less_t<img_t>(), ctx);
+  ctx.synchronize();  // img dies on return
+}
+
 bool radix_rows_packed(context_t& ctx, const attu_sort_key* keys, int nkeys, int32_t* q, size_t n) {
   if (nkeys < 2 || nkeys > kPackMaxKeys) return false;
   for (int j = 0; j < nkeys; ++j)
@@ -262,38 +283,8 @@ bool radix_rows_packed(context_t& ctx, const attu_sort_key* keys, int nkeys, int
     total += bits;
     if (total > 63) return false;
   }
-  const int32_t* p = q;
-  if (total <= 32) {
-    mem_t<uint32_t> img(n, ctx);
-    uint32_t* o = img.data();
-    transform([=] __device__(int i) {
-      uint32_t v = 0;
-      for (int j = 0; j < pk.n; ++j) {
-        long long x = key_bits(pk.k[j].type, pk.k[j].d, p[i]);
-        unsigned long long off = pk.k[j].desc ? (unsigned long long)pk.k[j].base - (unsigned long long)x
-                                              : (unsigned long long)x - (unsigned long long)pk.k[j].base;
-        v |= (uint32_t)(off << pk.k[j].shift);
-      }
-      o[i] = v;
-    }, (int)n, ctx);
-    radix_sort(o, q, n, less_t<uint32_t>(), ctx);
-    ctx.synchronize();  // img dies on return
-  } else {
-    mem_t<uint64_t> img(n, ctx);
-    uint64_t* o = img.data();
-    transform([=] __device__(int i) {
-      uint64_t v = 0;
-      for (int j = 0; j < pk.n; ++j) {
-        long long x = key_bits(pk.k[j].type, pk.k[j].d, p[i]);
-        unsigned long long off = pk.k[j].desc ? (unsigned long long)pk.k[j].base - (unsigned long long)x
-                                              : (unsigned long long)x - (unsigned long long)pk.k[j].base;
-        v |= off << pk.k[j].shift;
-      }
-      o[i] = v;
-    }, (int)n, ctx);
-    radix_sort(o, q, n, less_t<uint64_t>(), ctx);
-    ctx.synchronize();
-  }
+  if (total <= 32) packed_sort<uint32_t>(ctx, pk, q, n);
+  else packed_sort<uint64_t>(ctx, pk, q, n);
   return true;
 }
 

@@ -179,12 +179,7 @@ struct stream_compact_t {
         <<<num_tiles_, nt, 0, ctx_->stream()>>>(f, count_, bits_.data(),
                                                 offsets_.data(), args...);
     ATTU_CUDA_CHECK_LAUNCH();
-    mem_t<int> total(1, *ctx_);
-    int* counts = offsets_.data();
-    scan<scan_type_exc>(counts, num_tiles_, counts, plus_t<int>(), total.data(), *ctx_);
-    int h = 0;
-    dtoh(&h, total.data(), 1, *ctx_);
-    return h;
+    return finish_upsweep();
   }
 
   // The upsweep of a byte mask m (and validity v, or nullptr): keeps i
@@ -198,12 +193,7 @@ struct stream_compact_t {
     detail::compact_upsweep_mask_kernel<mask_nt><<<div_up(num_words, (int)mask_nt), mask_nt, 0, ctx_->stream()>>>(
         m, v, count_, (int)tile_words, num_tiles_, bits_.data(), offsets_.data());
     ATTU_CUDA_CHECK_LAUNCH();
-    mem_t<int> total(1, *ctx_);
-    int* counts = offsets_.data();
-    scan<scan_type_exc>(counts, num_tiles_, counts, plus_t<int>(), total.data(), *ctx_);
-    int h = 0;
-    dtoh(&h, total.data(), 1, *ctx_);
-    return h;
+    return finish_upsweep();
   }
 
   // For a behaviour that needs its own upsweep kernel (a table in shared
