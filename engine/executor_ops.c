@@ -393,9 +393,8 @@ static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *
     if (!any) return 0;
     __int128 range = (__int128)kmax - kmin + 1;
     bool table = range <= (__int128)4 * ns + 1024 || (range <= (__int128)(nn / 2) && range <= ((__int128)1 << 26));
-    /* an index of at most 2^26 slots (512 MB; a 1 GB one crashed a GPU
-     * test, docs/testing.md): wider ranges sort and expand */
-    if (!table || range > ((__int128)1 << 26)) return 0;
+    /* an index of at most 2^27 slots (1 GB): wider ranges sort and expand */
+    if (!table || range > ((__int128)1 << 27)) return 0;
     attu_buf *index = buf_i64(x, (size_t)range);
     if (!index || x->be->dense_index(x->be, ks, ms, ns, kmin, kmax, index, &unique, x->err)) {
         free_buf(x, index);
