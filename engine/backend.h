@@ -215,6 +215,12 @@ struct attu_backend {
     /* Stable multi-key sort: perm[i] = the row at position i. */
     int  (*sort)(attu_backend *be, const attu_sort_key *keys, int nkeys,
                  size_t n, attu_buf *perm, attu_error *err);
+    /* sort, then the heads of its runs of equal keys (as segment_heads
+     * over the new perm; NULLs equal): one call, so a GPU can take the
+     * heads from its sorted key image. May be NULL (the caller calls sort
+     * and segment_heads). */
+    int  (*sort_heads)(attu_backend *be, const attu_sort_key *keys, int nkeys, size_t n, attu_buf *perm,
+                       attu_buf **heads_out, size_t *nheads_out, attu_error *err);
     /* The first k rows of sort's order (k <= n). */
     int  (*top_k)(attu_backend *be, const attu_sort_key *keys, int nkeys,
                   size_t n, size_t k, attu_buf *perm, attu_error *err);

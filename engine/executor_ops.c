@@ -1272,10 +1272,22 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
             x->be->upload(x->be, off, 0, bounds, 16, x->err)) goto done;
     }
     if (nk && !dense) {
-        for (int i = 0; i < nk; i++) { kv[i] = vec_of(keys[i]); sk[i].col = kv[i]; }
+        bool numeric = false;
+        for (int i = 0; i < nk; i++) {
+            kv[i] = vec_of(keys[i]);
+            sk[i].col = kv[i];
+            numeric |= keys[i]->type.id == ATTU_TYPE_NUMERIC;
+        }
         perm = buf_i64(x, n);
-        if (!perm || exec_sort(x, sk, nk + nok, n, perm)) goto done;
-        if (exec_segment_heads(x, kv, nk, perm, n, &heads, &nseg)) goto done;
+        if (!perm) goto done;
+        /* the groups' heads with the sort when the backend can (a GPU reads
+         * them off its sorted key image); ordered aggregates' extra keys and
+         * NUMERIC keys (sorted by their expanded images) take the two calls */
+        if (nok == 0 && !numeric && x->be->sort_heads) {
+            if (x->be->sort_heads(x->be, sk, nk, n, perm, &heads, &nseg, x->err)) goto done;
+        } else if (exec_sort(x, sk, nk + nok, n, perm) || exec_segment_heads(x, kv, nk, perm, n, &heads, &nseg)) {
+            goto done;
+        }
         off = buf_i64(x, nseg + 1);
         idx = buf_i64(x, nseg);
         int64_t end = (int64_t)n;

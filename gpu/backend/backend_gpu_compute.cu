@@ -162,10 +162,43 @@ bool radix_sortable(const attu_sort_key* keys, int nkeys) {
   return true;
 }
 
+// A sort's caller may also want the heads of the runs of equal keys in
+// sort order (GROUP BY). When the last radix sort's image orders by all the
+// keys (one key, or the packed image of several), the heads come from that
+// sorted image, read in order, instead of segment_heads comparing every
+// key through the permutation (random reads).
+struct heads_request_t {
+  attu_backend* be = nullptr;  // null: not wanted
+  attu_buf* heads = nullptr;   // set when done
+  size_t count = 0;
+};
+
+struct image_head_t {
+  template <typename img_t>
+  __device__ bool operator()(int i, const img_t* o) const {
+    return i == 0 || o[i] != o[i - 1];
+  }
+};
+struct store_head_t {
+  __device__ void operator()(int dst, int src, int64_t* out) const { out[dst] = src; }
+};
+
+template <typename img_t>
+void heads_of_image(context_t& ctx, const img_t* o, size_t n, heads_request_t* hr) {
+  auto compact = transform_compact((int)n, ctx);
+  int kept = compact.upsweep(image_head_t(), o);
+  attu_error err;
+  attu_error_clear(&err);
+  hr->heads = gpu_alloc(hr->be, (size_t)kept * sizeof(int64_t), &err);
+  if (!hr->heads) throw std::bad_alloc();
+  compact.downsweep(store_head_t(), I64(hr->heads));
+  hr->count = (size_t)kept;
+}
+
 // The passes carry the permutation as int32 (n < 2^31 here): 12 or 8 bytes
 // an item through each radix pass instead of 16 or 12.
 template <typename img_t>
-void radix_pass(context_t& ctx, const attu_sort_key& k, int32_t* perm, size_t n) {
+void radix_pass(context_t& ctx, const attu_sort_key& k, int32_t* perm, size_t n, heads_request_t* hr = nullptr) {
   mem_t<img_t> img(n, ctx);
   img_t* o = img.data();
   const int32_t* p = perm;
@@ -174,6 +207,7 @@ void radix_pass(context_t& ctx, const attu_sort_key& k, int32_t* perm, size_t n)
   transform([=] __device__(int i) { o[i] = (img_t)key_bits(type, d, p[i]); }, (int)n, ctx);
   if (k.desc) radix_sort(o, perm, n, greater_t<img_t>(), ctx);
   else radix_sort(o, perm, n, less_t<img_t>(), ctx);
+  if (hr && hr->be) heads_of_image(ctx, (const img_t*)o, n, hr);
   ctx.synchronize();  // img dies on return
 }
 
@@ -236,7 +270,7 @@ struct packed_keys_t {
 // The packed image of the rows in q's order (img_t: 32 or 64 bits, as the
 // fields need), radix-sorted with q.
 template <typename img_t>
-void packed_sort(context_t& ctx, const packed_keys_t& pk, int32_t* q, size_t n) {
+void packed_sort(context_t& ctx, const packed_keys_t& pk, int32_t* q, size_t n, heads_request_t* hr) {
   mem_t<img_t> img(n, ctx);
   img_t* o = img.data();
   const int32_t* p = q;
@@ -251,10 +285,12 @@ void packed_sort(context_t& ctx, const packed_keys_t& pk, int32_t* q, size_t n) 
     o[i] = v;
   }, (int)n, ctx);
   radix_sort(o, q, n, less_t<img_t>(), ctx);
+  if (hr && hr->be) heads_of_image(ctx, (const img_t*)o, n, hr);
   ctx.synchronize();  // img dies on return
 }
 
-bool radix_rows_packed(context_t& ctx, const attu_sort_key* keys, int nkeys, int32_t* q, size_t n) {
+bool radix_rows_packed(context_t& ctx, const attu_sort_key* keys, int nkeys, int32_t* q, size_t n,
+                       heads_request_t* hr) {
   if (nkeys < 2 || nkeys > kPackMaxKeys) return false;
   for (int j = 0; j < nkeys; ++j)
     if (!packable(keys[j])) return false;
@@ -283,22 +319,25 @@ bool radix_rows_packed(context_t& ctx, const attu_sort_key* keys, int nkeys, int
     total += bits;
     if (total > 63) return false;
   }
-  if (total <= 32) packed_sort<uint32_t>(ctx, pk, q, n);
-  else packed_sort<uint64_t>(ctx, pk, q, n);
+  if (total <= 32) packed_sort<uint32_t>(ctx, pk, q, n, hr);
+  else packed_sort<uint64_t>(ctx, pk, q, n, hr);
   return true;
 }
 
-void radix_rows(context_t& ctx, const attu_sort_key* keys, int nkeys, int64_t* perm, size_t n) {
+void radix_rows(context_t& ctx, const attu_sort_key* keys, int nkeys, int64_t* perm, size_t n,
+                heads_request_t* hr = nullptr) {
   mem_t<int32_t> p32(n, ctx);
   int32_t* q = p32.data();
   const int64_t* p = perm;
   transform([=] __device__(int i) { q[i] = (int32_t)p[i]; }, (int)n, ctx);
-  if (!radix_rows_packed(ctx, keys, nkeys, q, n)) {
+  if (!radix_rows_packed(ctx, keys, nkeys, q, n, hr)) {
     for (int j = nkeys - 1; j >= 0; --j) {
       int t = keys[j].col.type.id;
       bool narrow = t == ATTU_TYPE_BOOL || t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_DATE || t == ATTU_TYPE_TEXT;
-      if (narrow) radix_pass<int32_t>(ctx, keys[j], q, n);
-      else radix_pass<int64_t>(ctx, keys[j], q, n);
+      // only a single key's image orders by all the keys
+      heads_request_t* h = nkeys == 1 ? hr : nullptr;
+      if (narrow) radix_pass<int32_t>(ctx, keys[j], q, n, h);
+      else radix_pass<int64_t>(ctx, keys[j], q, n, h);
     }
   }
   int64_t* w = perm;
@@ -369,7 +408,8 @@ __global__ void __launch_bounds__(1024) small_sort_kernel(small_keys_t keys, int
   for (int i = threadIdx.x; i < n; i += blockDim.x) perm[i] = srow[i];
 }
 
-void sort_rows(attu_backend* be, const attu_sort_key* keys, int nkeys, int64_t* perm, size_t n) {
+void sort_rows(attu_backend* be, const attu_sort_key* keys, int nkeys, int64_t* perm, size_t n,
+               heads_request_t* hr = nullptr) {
   context_t& ctx = CTX(be);
   if (n < 2 || nkeys <= 0) return;
   if (n <= (size_t)kSmallSortMax && nkeys <= kSmallSortKeys) {
@@ -399,7 +439,7 @@ void sort_rows(attu_backend* be, const attu_sort_key* keys, int nkeys, int64_t* 
         else k.col.valid = nullptr;
       }
   if (!nulls && radix_sortable(eff.data(), nkeys)) {
-    radix_rows(ctx, eff.data(), nkeys, perm, n);
+    radix_rows(ctx, eff.data(), nkeys, perm, n, hr);
     return;
   }
   mem_t<dkey_t> dk = upload_keys(keys, nkeys, ctx);
@@ -415,6 +455,35 @@ int gpu_sort(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, a
     transform([=] __device__(int i) { p[i] = i; }, (int)n, CTX(be));
     sort_rows(be, keys, nkeys, p, n);
   });
+}
+
+int gpu_segment_heads(attu_backend* be, const attu_vec* keys, int nkeys, const attu_buf* perm,
+                      size_t n, attu_buf** heads_out, size_t* nheads_out, attu_error* err);
+
+// sort, then the heads of its runs of equal keys: from the sorted image when
+// the radix path's last image orders by all the keys, else segment_heads.
+int gpu_sort_heads(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, attu_buf* perm,
+                   attu_buf** heads_out, size_t* nheads_out, attu_error* err) {
+  if (n > kMaxCount) return attu_error_set(err, "54000", 0, "GPU backend: sort of %zu rows", n);
+  heads_request_t hr;
+  hr.be = be;
+  int rc = guarded(err, [&] {
+    int64_t* p = I64(perm);
+    transform([=] __device__(int i) { p[i] = i; }, (int)n, CTX(be));
+    sort_rows(be, keys, nkeys, p, n, &hr);
+  });
+  if (rc) {
+    gpu_free(be, hr.heads);
+    return rc;
+  }
+  if (hr.heads) {
+    *heads_out = hr.heads;
+    *nheads_out = hr.count;
+    return 0;
+  }
+  std::vector<attu_vec> kv((size_t)(nkeys > 0 ? nkeys : 1));
+  for (int k = 0; k < nkeys; ++k) kv[(size_t)k] = keys[k].col;
+  return gpu_segment_heads(be, kv.data(), nkeys, perm, n, heads_out, nheads_out, err);
 }
 
 int gpu_top_k(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t k,
@@ -2352,6 +2421,7 @@ void install_compute(attu_backend* be) {
   be->sort = gpu_sort;
   be->top_k = gpu_top_k;
   be->segment_heads = gpu_segment_heads;
+  be->sort_heads = gpu_sort_heads;
   be->segreduce = gpu_segreduce;
   be->reduce = gpu_reduce;
   be->lbs_segreduce = gpu_lbs_segreduce;

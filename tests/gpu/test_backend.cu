@@ -1044,6 +1044,61 @@ int main() {
     }
   });
 
+  r.run("sort_heads: perm and group heads against sort + segment_heads on the CPU", [&] {
+    for (size_t n : sizes()) {
+      auto a = attu::test::random_values<int32_t>(n, -3, 3, n + 401);
+      auto c = attu::test::random_values<int64_t>(n, -1000, 1000, n + 402);
+      auto fi = attu::test::random_values<int64_t>(n, -4, 4, n + 403);
+      std::vector<double> f(n);
+      for (size_t i = 0; i < n; ++i) f[i] = i % 41 == 1 ? NAN : i % 37 == 2 ? -0.0 : (double)fi[i] * 0.5;
+      auto wide = attu::test::random_values<int64_t>(n, -(1LL << 61), 1LL << 61, n + 404);
+      for (size_t i = 0; i < n; i += 3) wide[i] = wide[i / 2];
+      std::vector<uint8_t> av(n);
+      for (size_t i = 0; i < n; ++i) av[i] = i % 11 != 4;
+      // one int key (ties), one float key (-0, NaN), packed keys, keys too
+      // wide to pack, a key with NULLs (the merge sort: segment_heads)
+      std::vector<std::vector<int>> combos = {{0}, {2}, {0, 1}, {1, 3, 0}, {4}};
+      for (const auto& cb : combos) {
+        std::vector<std::vector<int64_t>> perms, heads;
+        for (int b = 0; b < 2; ++b) {
+          auto* be = both[b];
+          attu_buf *ab = put(be, a), *cbuf = put(be, c), *fb = put(be, f), *wb = put(be, wide), *vb = put(be, av);
+          attu_buf* pb = put(be, nullptr, (n ? n : 1) * 8);
+          std::vector<attu_sort_key> keys;
+          for (int col : cb) {
+            attu_vec v = col == 0 ? attu_vec{TY(ATTU_TYPE_INT32), ab, nullptr, nullptr}
+                       : col == 1 ? attu_vec{TY(ATTU_TYPE_INT64), cbuf, nullptr, nullptr}
+                       : col == 2 ? attu_vec{TY(ATTU_TYPE_FLOAT64), fb, nullptr, nullptr}
+                       : col == 3 ? attu_vec{TY(ATTU_TYPE_INT64), wb, nullptr, nullptr}
+                                  : attu_vec{TY(ATTU_TYPE_INT32), ab, vb, nullptr};
+            keys.push_back(attu_sort_key{v, false, false});
+          }
+          attu_buf* hb = nullptr;
+          size_t nh = 0;
+          attu_error_clear(&err);
+          int rc;
+          if (b == 1 && be->sort_heads) {
+            rc = be->sort_heads(be, keys.data(), (int)keys.size(), n, pb, &hb, &nh, &err);
+          } else {
+            std::vector<attu_vec> kv;
+            for (auto& k : keys) kv.push_back(k.col);
+            rc = be->sort(be, keys.data(), (int)keys.size(), n, pb, &err) ||
+                 be->segment_heads(be, kv.data(), (int)kv.size(), pb, n, &hb, &nh, &err);
+          }
+          if (rc) r.fail(err.message);
+          perms.push_back(get<int64_t>(be, pb, n));
+          heads.push_back(hb ? get<int64_t>(be, hb, nh) : std::vector<int64_t>());
+          for (auto* x : {ab, cbuf, fb, wb, vb, pb}) be->free(be, x);
+          if (hb) be->free(be, hb);
+        }
+        std::string tag = " n=" + std::to_string(n) + " keys " + std::to_string(cb.size()) + " first " +
+                          std::to_string(cb[0]);
+        attu::test::expect_equal(r, perms[1], perms[0], ("sort_heads perm" + tag).c_str());
+        attu::test::expect_equal(r, heads[1], heads[0], ("sort_heads heads" + tag).c_str());
+      }
+    }
+  });
+
   r.run("eval: text comparisons with constants run on dictionary codes", [&] {
     // a sorted dictionary of 200 strings; constants present, absent, below
     // and above every entry; both operand orders; NULL rows
