@@ -1048,15 +1048,7 @@ class stage_t {
     if (!d) return nullptr;
     auto it = bufs_.find(d);
     if (it != bufs_.end()) return it->second;
-    attu_buf* h = static_cast<attu_buf*>(calloc(1, sizeof *h));
-    if (!h) throw std::bad_alloc();
-    h->ptr = malloc(d->bytes ? d->bytes : 1);
-    if (!h->ptr) {
-      free(h);
-      throw std::bad_alloc();
-    }
-    h->bytes = d->bytes;
-    bufs_[d] = h;
+    attu_buf* h = host_copy(d);
     if (d->bytes) {
       ATTU_CUDA_CHECK(cudaMemcpyAsync(h->ptr, d->ptr, d->bytes, cudaMemcpyDeviceToHost,
                                       CTX(be_).stream()));
@@ -1085,16 +1077,8 @@ class stage_t {
     CTX(be_).synchronize();
     at = 0;
     for (const attu_buf* d : todo) {
-      attu_buf* h = static_cast<attu_buf*>(calloc(1, sizeof *h));
-      if (!h) throw std::bad_alloc();
-      h->ptr = malloc(d->bytes ? d->bytes : 1);
-      if (!h->ptr) {
-        free(h);
-        throw std::bad_alloc();
-      }
-      h->bytes = d->bytes;
+      attu_buf* h = host_copy(d);
       if (d->bytes) memcpy(h->ptr, base + at, d->bytes);
-      bufs_[d] = h;
       at += (d->bytes + 15) & ~(size_t)15;
     }
   }
@@ -1153,6 +1137,21 @@ class stage_t {
   }
 
  private:
+  // A host buffer the size of d, registered as d's copy (its bytes not yet
+  // copied).
+  attu_buf* host_copy(const attu_buf* d) {
+    attu_buf* h = static_cast<attu_buf*>(calloc(1, sizeof *h));
+    if (!h) throw std::bad_alloc();
+    h->ptr = malloc(d->bytes ? d->bytes : 1);
+    if (!h->ptr) {
+      free(h);
+      throw std::bad_alloc();
+    }
+    h->bytes = d->bytes;
+    bufs_[d] = h;
+    return h;
+  }
+
   attu_backend* be_;
   std::map<const attu_buf*, attu_buf*> bufs_;
   std::map<const attu_buf*, size_t> used_;  // fresh outputs: the bytes to copy up
