@@ -212,7 +212,7 @@ void radix_pass(context_t& ctx, const attu_sort_key& k, int32_t* perm, size_t n,
 }
 
 // Several integer keys (no floats) whose value ranges together fit in 64
-// bits sort as one: each key's offset from its minimum (its maximum minus
+// bits, or one 8-byte key whose range fits 32 bits, sort as one: each key's offset from its minimum (its maximum minus
 // the value, DESC) in its own bit field, the first key highest, so one
 // stable radix sort of the packed image orders the rows as the LSD passes
 // over the keys would, in one key's passes instead of one per key. A
@@ -291,7 +291,10 @@ void packed_sort(context_t& ctx, const packed_keys_t& pk, int32_t* q, size_t n, 
 
 bool radix_rows_packed(context_t& ctx, const attu_sort_key* keys, int nkeys, int32_t* q, size_t n,
                        heads_request_t* hr) {
-  if (nkeys < 2 || nkeys > kPackMaxKeys) return false;
+  // one 8-byte key gains when its range fits 32 bits (half the passes: a
+  // join's int64 key images of a few thousand distinct keys)
+  bool wide_one = nkeys == 1 && attu_type_width(keys[0].col.type.id) == 8;
+  if ((nkeys < 2 && !wide_one) || nkeys > kPackMaxKeys) return false;
   for (int j = 0; j < nkeys; ++j)
     if (!packable(keys[j])) return false;
   std::vector<long long> init((size_t)(2 * nkeys));
@@ -317,7 +320,7 @@ bool radix_rows_packed(context_t& ctx, const attu_sort_key* keys, int nkeys, int
     pk.k[j] = packed_key_t{keys[j].col.type.id, keys[j].col.data->ptr,
                            keys[j].desc ? r[(size_t)(2 * j + 1)] : r[(size_t)(2 * j)], keys[j].desc ? 1 : 0, total};
     total += bits;
-    if (total > 63) return false;
+    if (total > 63 || (wide_one && total > 32)) return false;
   }
   if (total <= 32) packed_sort<uint32_t>(ctx, pk, q, n, hr);
   else packed_sort<uint64_t>(ctx, pk, q, n, hr);

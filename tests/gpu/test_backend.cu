@@ -1009,7 +1009,8 @@ int main() {
                                      {{0, 2}, {false, true}}, {{3, 0, 1}, {true, false, false}},
                                      {{0, 3, 2, 1}, {false, true, false, true}}, {{1, 0}, {true, true}},
                                      {{5, 0}, {true, false}}, {{0, 5, 3}, {false, false, true}},
-                                     {{4, 0}, {false, true}}, {{3, 4}, {true, false}}};
+                                     {{4, 0}, {false, true}}, {{3, 4}, {true, false}}, {{4}, {true}},
+                                     {{5}, {false}}};
       for (const combo_t& cb : combos)
         for (int topk = 0; topk < 2; ++topk) {
           std::vector<std::vector<int64_t>> res(2);
@@ -1057,7 +1058,7 @@ int main() {
       for (size_t i = 0; i < n; ++i) av[i] = i % 11 != 4;
       // one int key (ties), one float key (-0, NaN), packed keys, keys too
       // wide to pack, a key with NULLs (the merge sort: segment_heads)
-      std::vector<std::vector<int>> combos = {{0}, {2}, {0, 1}, {1, 3, 0}, {4}};
+      std::vector<std::vector<int>> combos = {{0}, {1}, {3}, {2}, {0, 1}, {1, 3, 0}, {4}};
       for (const auto& cb : combos) {
         std::vector<std::vector<int64_t>> perms, heads;
         for (int b = 0; b < 2; ++b) {
