@@ -110,16 +110,20 @@ xcol *xcol_new_lazy(xctx *x, xcol *src, xcol *idx) {
     return c;
 }
 
+/* Several gathers by one index: one gather_cols call (the index read once
+ * for all of them) where the backend has it, else one gather each. */
+static int gather_batch(xctx *x, const attu_gather_col *batch, int nb, const attu_buf *idx, size_t n) {
+    if (nb > 1 && x->be->gather_cols) return x->be->gather_cols(x->be, batch, nb, idx, n, x->err) ? -1 : 0;
+    for (int k = 0; k < nb; k++)
+        if (x->be->gather(x->be, batch[k].dst, batch[k].dst_valid, batch[k].src, batch[k].src_valid, batch[k].width,
+                          idx, n, x->err)) return -1;
+    return 0;
+}
+
 /* Gathers one batch of lazy columns by their shared index, and turns them
  * into ordinary columns. */
 static int materialize_batch(xctx *x, xcol **made, attu_gather_col *batch, int nb, xcol *idx, size_t n) {
-    int rc = 0;
-    if (nb > 1 && x->be->gather_cols) rc = x->be->gather_cols(x->be, batch, nb, idx->data, n, x->err);
-    else
-        for (int k = 0; k < nb && !rc; k++)
-            rc = x->be->gather(x->be, batch[k].dst, batch[k].dst_valid, batch[k].src, batch[k].src_valid,
-                               batch[k].width, idx->data, n, x->err);
-    if (rc) return -1;
+    if (gather_batch(x, batch, nb, idx->data, n)) return -1;
     for (int k = 0; k < nb; k++) {
         xcol_unref(x, made[k]->lazy_src);
         xcol_unref(x, made[k]->lazy_idx);
@@ -236,13 +240,7 @@ rel *rel_gather(xctx *x, const rel *r, const attu_buf *idx, size_t n, bool may_n
             batch[nb++] = (attu_gather_col){ d->data, d->valid, s->data, s->valid, attu_type_width(s->type.id) };
         }
         if (nb == ATTU_GATHER_BATCH || (i == r->ncols && nb > 0)) {
-            int rc = 0;
-            if (nb > 1 && x->be->gather_cols) rc = x->be->gather_cols(x->be, batch, nb, idx, n, x->err);
-            else
-                for (int c = 0; c < nb && !rc; c++)
-                    rc = x->be->gather(x->be, batch[c].dst, batch[c].dst_valid, batch[c].src, batch[c].src_valid,
-                                       batch[c].width, idx, n, x->err);
-            if (rc) { rel_free(x, o); return NULL; }
+            if (gather_batch(x, batch, nb, idx, n)) { rel_free(x, o); return NULL; }
             nb = 0;
         }
     }

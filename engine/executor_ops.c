@@ -306,19 +306,24 @@ done:
  * needles against 40,018 part keys spread over a range of 1M, two
  * sorted_searches took 2.8 ms each.) bounds[j] = lower bound of kmin + j
  * in ss; the run of key k is [bounds[k - kmin], bounds[k - kmin + 1]). */
+/* Whether a table over a key range of `range` slots pays for ns keys
+ * against nn needles (dense keys, or a filtered dimension against its
+ * fact table), within `limit` slots. */
+static bool dense_range_pays(int64_t kmin, int64_t kmax, size_t ns, size_t nn, __int128 limit) {
+    __int128 range = (__int128)kmax - kmin + 1;
+    bool pays = range <= (__int128)4 * ns + 1024 || (range <= (__int128)(nn / 2) && range <= ((__int128)1 << 26));
+    return pays && range <= limit;
+}
+
 static int bounds_table(xctx *x, size_t nn, attu_buf *ss, size_t ns, attu_buf **bounds_out, int64_t *kmin_out,
                         int64_t *kmax_out) {
     int64_t kmin = 0, kmax = 0;
-    __int128 range = 0;
     *bounds_out = NULL;
     if (ns == 0 || nn < 65536) return 0;
     if (x->be->download(x->be, &kmin, ss, 0, 8, x->err) ||
         x->be->download(x->be, &kmax, ss, (ns - 1) * 8, 8, x->err)) return -1;
-    range = (__int128)kmax - kmin + 1;
-    bool table = range <= (__int128)4 * ns + 1024 ||
-                 (range <= (__int128)(nn / 2) && range <= ((__int128)1 << 26));
-    if (!table || range > ((__int128)1 << 30)) return 0;
-    size_t nb = (size_t)range + 1;
+    if (!dense_range_pays(kmin, kmax, ns, nn, (__int128)1 << 30)) return 0;
+    size_t nb = (size_t)(kmax - kmin) + 2;
     attu_buf *keys = buf_i64(x, nb), *bounds = buf_i64(x, nb);
     if (!keys || !bounds || x->be->iota(x->be, keys, kmin, nb, x->err) ||
         x->be->sorted_search(x->be, keys, nb, ss, ns, false, bounds, x->err)) {
@@ -391,11 +396,9 @@ static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *
     if (!x->be->dense_index || !x->be->dense_probe || nn < 65536 || ns == 0) return 0;
     if (key_range(x, ks, ms, ns, &kmin, &kmax, &any)) return -1;
     if (!any) return 0;
-    __int128 range = (__int128)kmax - kmin + 1;
-    bool table = range <= (__int128)4 * ns + 1024 || (range <= (__int128)(nn / 2) && range <= ((__int128)1 << 26));
     /* an index of at most 2^27 slots (1 GB): wider ranges sort and expand */
-    if (!table || range > ((__int128)1 << 27)) return 0;
-    attu_buf *index = buf_i64(x, (size_t)range);
+    if (!dense_range_pays(kmin, kmax, ns, nn, (__int128)1 << 27)) return 0;
+    attu_buf *index = buf_i64(x, (size_t)(kmax - kmin) + 1);
     if (!index || x->be->dense_index(x->be, ks, ms, ns, kmin, kmax, index, &unique, x->err)) {
         free_buf(x, index);
         return -1;
@@ -590,8 +593,10 @@ static int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex) {
  * shrinks with each join, and only the columns a stage reads are gathered,
  * once, at the size they have there. */
 static int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np) {
-    xcol *from[16], *to[16];
-    int nmap = 0, rc = 0;
+    /* from[m] -> to[m]: an input index and its composition with idx (at
+     * most one per column) */
+    xcol **from = calloc((size_t)in->ncols + 1, sizeof *from), **to = calloc((size_t)in->ncols + 1, sizeof *to);
+    int nmap = 0, rc = from && to ? 0 : attu_error_oom(x->err);
     for (int i = 0; i < in->ncols && !rc; i++) {
         xcol *c = in->cols[i];
         if (c->pruned) { o->cols[at + i] = xcol_ref(c); continue; }
@@ -601,17 +606,6 @@ static int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t n
             int m = 0;
             while (m < nmap && from[m] != c->lazy_idx) m++;
             if (m == nmap) {
-                if (nmap == 16) {   /* more distinct indices than kept: gather this one now */
-                    bool *only = calloc((size_t)in->ncols + 1, sizeof *only);
-                    if (!only) { rc = attu_error_oom(x->err); break; }
-                    only[i] = true;
-                    rc = rel_materialize(x, (rel *)in, only);
-                    free(only);
-                    if (rc) break;
-                    o->cols[at + i] = NULL;
-                    i--;   /* again, now materialized */
-                    continue;
-                }
                 xcol *t = xcol_new(x, attu_type_make(ATTU_TYPE_INT64), np, false);
                 if (!t || (np && x->be->gather(x->be, t->data, NULL, c->lazy_idx->data, NULL, 8, idx->data, np,
                                                x->err))) {
@@ -627,6 +621,7 @@ static int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t n
         if (!(o->cols[at + i] = xcol_new_lazy(x, src, ix))) rc = -1;
     }
     for (int m = 0; m < nmap; m++) xcol_unref(x, to[m]);
+    free(from); free(to);
     return rc;
 }
 
@@ -678,8 +673,7 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
         xcol_unref(x, rx);
         goto done;
     }
-    bool need_pairs = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
-    if (need_pairs) {
+    if (pairs_kept) {
         lp = rel_gather(x, L, li, np, false);
         rp = lp ? rel_gather(x, R, ri, np, false) : NULL;
         pairs = rp ? rel_cat_cols(x, lp, rp) : NULL;
