@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 using namespace attu::gpu;
 
@@ -86,7 +87,8 @@ struct pinned_staging_t {
   }
 };
 
-void* pinned_staging(size_t bytes) {
+// The thread's pinned buffer, at least `bytes` long.
+static void* pinned_staging(size_t bytes) {
   static thread_local pinned_staging_t staging;
   if (bytes > staging.cap) {
     size_t cap = std::max<size_t>(bytes, (size_t)1 << 16);
@@ -99,33 +101,39 @@ void* pinned_staging(size_t bytes) {
   return staging.p;
 }
 
+size_t staged_bytes(int n, const size_t* bytes) {
+  size_t total = 0;
+  for (int i = 0; i < n; ++i) total += (bytes[i] + 15) & ~(size_t)15;
+  return total;
+}
+
+void download_staged(attu_backend* be, int n, void* const* host, const void* const* dev, const size_t* bytes) {
+  char* base = static_cast<char*>(pinned_staging(staged_bytes(n, bytes)));
+  size_t at = 0;
+  for (int i = 0; i < n; ++i) {
+    if (bytes[i]) ATTU_CUDA_CHECK(cudaMemcpyAsync(base + at, dev[i], bytes[i], cudaMemcpyDeviceToHost, CTX(be).stream()));
+    at += (bytes[i] + 15) & ~(size_t)15;
+  }
+  CTX(be).synchronize();
+  at = 0;
+  for (int i = 0; i < n; ++i) {
+    if (bytes[i]) memcpy(host[i], base + at, bytes[i]);
+    at += (bytes[i] + 15) & ~(size_t)15;
+  }
+}
+
 int gpu_download_many(attu_backend* be, int n, void* const* host, const attu_buf* const* bufs, const size_t* bytes,
                       attu_error* err) {
-  size_t total = 0;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < n; ++i)
     if (bytes[i] > bufs[i]->bytes) return attu_error_set(err, "XX000", 0, "download out of bounds");
-    total += (bytes[i] + 15) & ~(size_t)15;
-  }
-  if (total > kStagingMaxBytes) {  // large results: the round trips do not matter
+  if (staged_bytes(n, bytes) > kStagingMaxBytes) {  // large results: the round trips do not matter
     for (int i = 0; i < n; ++i)
       if (gpu_download(be, host[i], bufs[i], 0, bytes[i], err)) return -1;
     return 0;
   }
-  return guarded(err, [&] {
-    char* base = static_cast<char*>(pinned_staging(total));
-    size_t at = 0;
-    for (int i = 0; i < n; ++i) {
-      if (bytes[i])
-        ATTU_CUDA_CHECK(cudaMemcpyAsync(base + at, bufs[i]->ptr, bytes[i], cudaMemcpyDeviceToHost, CTX(be).stream()));
-      at += (bytes[i] + 15) & ~(size_t)15;
-    }
-    CTX(be).synchronize();
-    at = 0;
-    for (int i = 0; i < n; ++i) {
-      if (bytes[i]) memcpy(host[i], base + at, bytes[i]);
-      at += (bytes[i] + 15) & ~(size_t)15;
-    }
-  });
+  std::vector<const void*> dev((size_t)n);
+  for (int i = 0; i < n; ++i) dev[(size_t)i] = bufs[i]->ptr;
+  return guarded(err, [&] { download_staged(be, n, host, dev.data(), bytes); });
 }
 
 int gpu_fill(attu_backend* be, attu_buf* dst, size_t width, uint64_t value, size_t n,

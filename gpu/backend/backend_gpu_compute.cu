@@ -1059,31 +1059,26 @@ class stage_t {
     }
     return h;
   }
-  // Stages every buffer of ds not staged yet with one synchronization:
-  // the copies go through the thread's pinned buffer (pinned_staging).
+  // Stages every buffer of ds not staged yet with one synchronization
+  // (download_staged); with fewer than two, or too many bytes, in() copies
+  // them one by one later.
   void in_all(const std::vector<const attu_buf*>& ds) {
     std::vector<const attu_buf*> todo;
-    size_t total = 0;
+    std::vector<size_t> bytes;
     for (const attu_buf* d : ds)
       if (d && !bufs_.count(d) && std::find(todo.begin(), todo.end(), d) == todo.end()) {
         todo.push_back(d);
-        total += (d->bytes + 15) & ~(size_t)15;
+        bytes.push_back(d->bytes);
       }
-    if (todo.size() < 2 || total > kStagingMaxBytes) return;  // in() copies them one by one
-    char* base = static_cast<char*>(pinned_staging(total));
-    size_t at = 0;
-    for (const attu_buf* d : todo) {
-      if (d->bytes)
-        ATTU_CUDA_CHECK(cudaMemcpyAsync(base + at, d->ptr, d->bytes, cudaMemcpyDeviceToHost, CTX(be_).stream()));
-      at += (d->bytes + 15) & ~(size_t)15;
+    int n = (int)todo.size();
+    if (n < 2 || staged_bytes(n, bytes.data()) > kStagingMaxBytes) return;
+    std::vector<void*> host((size_t)n);
+    std::vector<const void*> dev((size_t)n);
+    for (int i = 0; i < n; ++i) {
+      host[(size_t)i] = host_copy(todo[(size_t)i])->ptr;
+      dev[(size_t)i] = todo[(size_t)i]->ptr;
     }
-    CTX(be_).synchronize();
-    at = 0;
-    for (const attu_buf* d : todo) {
-      attu_buf* h = host_copy(d);
-      if (d->bytes) memcpy(h->ptr, base + at, d->bytes);
-      at += (d->bytes + 15) & ~(size_t)15;
-    }
+    download_staged(be_, n, host.data(), dev.data(), bytes.data());
   }
   attu_buf* out(attu_buf* d) {
     attu_buf* h = in(d);

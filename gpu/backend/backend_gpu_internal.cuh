@@ -43,11 +43,16 @@ struct gpu_impl {
 inline gpu_impl* IMPL(attu_backend* be) { return static_cast<gpu_impl*>(be->impl); }
 inline context_t& CTX(attu_backend* be) { return IMPL(be)->ctx; }
 
-// A pinned host buffer of at least `bytes`, one per thread, kept and grown
+// Downloads through a pinned host buffer, one per thread, kept and grown
 // between calls: device-to-host copies into it run asynchronously, so
-// several can share one synchronization. Valid until the thread's next call.
+// several share one synchronization.
 constexpr size_t kStagingMaxBytes = (size_t)64 << 20;
-void* pinned_staging(size_t bytes);
+// The bytes n copies take in the pinned buffer (each aligned to 16).
+size_t staged_bytes(int n, const size_t* bytes);
+// host[i] <- bytes[i] bytes at dev[i], for i < n, through the pinned buffer
+// with one synchronization (at most kStagingMaxBytes in all: the caller
+// checks). Throws on a CUDA error (callers run it guarded).
+void download_staged(attu_backend* be, int n, void* const* host, const void* const* dev, const size_t* bytes);
 inline int64_t* I64(const attu_buf* b) { return static_cast<int64_t*>(b->ptr); }
 
 // Thrown inside guarded bodies when an attu_error was already set.
