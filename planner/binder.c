@@ -276,7 +276,6 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     return p;
 }
 
-static void collect_deps(const attu_bexpr *e, int base, int *deps, int *n, int cap);
 static bool needs_param_form(attu_lplan *p);
 static const attu_agg_spec *outer_level_agg(const attu_lplan *p);
 
@@ -293,6 +292,16 @@ static attu_bexpr *shift_from(bctx *c, const attu_bexpr *e, int from, int delta)
     attu_bexpr *x = copy_shift(c, e, 0);
     each_col(x, col_shift_from, from, delta);
     return x;
+}
+
+/* Whether e reads a column of this query at or past `from` (ON's
+ * correlated subqueries' values, after the two sides' columns). */
+static bool reads_cols_from(const attu_bexpr *e, int from) {
+    if (!e) return false;
+    if (e->kind == BX_COL) return e->col >= from && e->col < OUTER_BASE;
+    for (int i = 0; i < e->nargs; i++) if (reads_cols_from(e->args[i], from)) return true;
+    for (int i = 0; i < e->nwhens; i++) if (reads_cols_from(e->whens[i], from) || reads_cols_from(e->thens[i], from)) return true;
+    return reads_cols_from(e->else_, from);
 }
 
 /* l LEFT / RIGHT / FULL JOIN r ON cond, where cond holds correlated
@@ -323,12 +332,8 @@ static attu_lplan *outer_join_with_subqueries(bctx *c, attu_lplan *l, attu_lplan
     attu_bexpr *conj[256], *plain[256], *rest[256];
     int n = split_conjuncts(cond, conj, 0, 256), np = 0, nres = 0;
     for (int i = 0; i < n; i++) {
-        int deps[64], nd = 0;
-        collect_deps(conj[i], 0, deps, &nd, 64);
-        bool reads_sub = false;
-        for (int k = 0; k < nd; k++) if (deps[k] >= nlr) reads_sub = true;
         /* over L' ++ R' (r's columns after ln), or over l ++ r ++ ln ++ rn ++ the subqueries */
-        if (reads_sub) rest[nres++] = shift_from(c, conj[i], nlr, 2);
+        if (reads_cols_from(conj[i], nlr)) rest[nres++] = shift_from(c, conj[i], nlr, 2);
         else plain[np++] = shift_from(c, conj[i], nl, 1);
     }
     attu_lplan *pj = attu_make_join(c, lw, rw, JK_INNER, np ? and_all(c, plain, np) : NULL);
@@ -471,11 +476,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
             attu_bexpr *conj[256], *plain[256], *rest[256];
             int n = split_conjuncts(cond, conj, 0, 256), np = 0, nr = 0, nlr = ls.n + rs.n;
             for (int i = 0; i < n; i++) {
-                int deps[64], nd = 0;
-                collect_deps(conj[i], 0, deps, &nd, 64);
-                bool reads_sub = false;
-                for (int k = 0; k < nd; k++) if (deps[k] >= nlr) reads_sub = true;
-                if (reads_sub) rest[nr++] = conj[i]; else plain[np++] = conj[i];
+                if (reads_cols_from(conj[i], nlr)) rest[nr++] = conj[i]; else plain[np++] = conj[i];
             }
             attu_lplan *pj = attu_make_join(c, l, r, JK_INNER, np ? and_all(c, plain, np) : NULL);
             attu_lplan *pa = pj ? apply_pending(c, pj) : NULL;
