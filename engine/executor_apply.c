@@ -53,11 +53,10 @@ xcol *param_column(xctx *x, int slot, size_t n) {
         attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "parameter %d read outside its subquery", slot);
         return NULL;
     }
-    int64_t *zero = calloc(n ? n : 1, sizeof *zero);
-    if (!zero) { attu_error_oom(x->err); return NULL; }
-    attu_buf *idx = upload_i64(x, zero, n);
-    free(zero);
+    /* an all-zero index gathers row 0 onto every row */
+    attu_buf *idx = buf_i64(x, n);
     if (!idx) return NULL;
+    if (n && x->be->fill(x->be, idx, 8, 0, n, x->err)) { x->be->free(x->be, idx); return NULL; }
     xcol *d = xcol_new(x, p->type, n, true);
     if (d && p->dict) d->dict = attu_dictionary_ref(p->dict);
     if (d && n && x->be->gather(x->be, d->data, d->valid, p->data, p->valid, attu_type_width(p->type.id), idx, n, x->err)) {

@@ -276,7 +276,6 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     return p;
 }
 
-static void collect_deps(const attu_bexpr *e, int base, int *deps, int *n, int cap);
 static bool needs_param_form(attu_lplan *p);
 static const attu_agg_spec *outer_level_agg(const attu_lplan *p);
 
@@ -293,6 +292,16 @@ static attu_bexpr *shift_from(bctx *c, const attu_bexpr *e, int from, int delta)
     attu_bexpr *x = copy_shift(c, e, 0);
     each_col(x, col_shift_from, from, delta);
     return x;
+}
+
+/* Whether e reads a column of this query at or past `from` (ON's
+ * correlated subqueries' values, after the two sides' columns). */
+static bool reads_cols_from(const attu_bexpr *e, int from) {
+    if (!e) return false;
+    if (e->kind == BX_COL) return e->col >= from && e->col < OUTER_BASE;
+    for (int i = 0; i < e->nargs; i++) if (reads_cols_from(e->args[i], from)) return true;
+    for (int i = 0; i < e->nwhens; i++) if (reads_cols_from(e->whens[i], from) || reads_cols_from(e->thens[i], from)) return true;
+    return reads_cols_from(e->else_, from);
 }
 
 /* l LEFT / RIGHT / FULL JOIN r ON cond, where cond holds correlated
@@ -323,12 +332,8 @@ static attu_lplan *outer_join_with_subqueries(bctx *c, attu_lplan *l, attu_lplan
     attu_bexpr *conj[256], *plain[256], *rest[256];
     int n = split_conjuncts(cond, conj, 0, 256), np = 0, nres = 0;
     for (int i = 0; i < n; i++) {
-        int deps[64], nd = 0;
-        collect_deps(conj[i], 0, deps, &nd, 64);
-        bool reads_sub = false;
-        for (int k = 0; k < nd; k++) if (deps[k] >= nlr) reads_sub = true;
         /* over L' ++ R' (r's columns after ln), or over l ++ r ++ ln ++ rn ++ the subqueries */
-        if (reads_sub) rest[nres++] = shift_from(c, conj[i], nlr, 2);
+        if (reads_cols_from(conj[i], nlr)) rest[nres++] = shift_from(c, conj[i], nlr, 2);
         else plain[np++] = shift_from(c, conj[i], nl, 1);
     }
     attu_lplan *pj = attu_make_join(c, lw, rw, JK_INNER, np ? and_all(c, plain, np) : NULL);
@@ -471,11 +476,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
             attu_bexpr *conj[256], *plain[256], *rest[256];
             int n = split_conjuncts(cond, conj, 0, 256), np = 0, nr = 0, nlr = ls.n + rs.n;
             for (int i = 0; i < n; i++) {
-                int deps[64], nd = 0;
-                collect_deps(conj[i], 0, deps, &nd, 64);
-                bool reads_sub = false;
-                for (int k = 0; k < nd; k++) if (deps[k] >= nlr) reads_sub = true;
-                if (reads_sub) rest[nr++] = conj[i]; else plain[np++] = conj[i];
+                if (reads_cols_from(conj[i], nlr)) rest[nr++] = conj[i]; else plain[np++] = conj[i];
             }
             attu_lplan *pj = attu_make_join(c, l, r, JK_INNER, np ? and_all(c, plain, np) : NULL);
             attu_lplan *pa = pj ? apply_pending(c, pj) : NULL;
@@ -1752,6 +1753,17 @@ static void collect_deps(const attu_bexpr *e, int base, int *deps, int *n, int c
     collect_deps(e->else_, base, deps, n, cap);
 }
 
+/* Appends a zeroed pending join to c->pending; NULL out of memory (with
+ * the error set). */
+static pending_join *pending_add(bctx *c) {
+    pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
+    if (!pj) { attu_error_oom(c->err); return NULL; }
+    if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
+    memset(&pj[c->npending], 0, sizeof *pj);
+    c->pending = pj;
+    return &pj[c->npending++];
+}
+
 /* Marks the scope column `col` as a subquery value reading deps. */
 static bool set_deps(bctx *c, scope *sc, int col, const int *deps, int n) {
     int *d = attu_palloc(c->pa, sizeof(int) * (size_t)(n + 1));
@@ -1809,12 +1821,9 @@ static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_q
     pn[nk] = "?value?";
     attu_lplan *sub = mk_project(c, a2, nk + 1, pe, pn);
     if (!sub) return NULL;
-    pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
-    if (!pj) OOM_NULL(c);
-    if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
-    pj[c->npending] = (pending_join){ .sub = sub, .nkeys = nk, .outer_keys = ok, .value_col = nk };
-    c->pending = pj;
-    c->npending++;
+    pending_join *pj = pending_add(c);
+    if (!pj) return NULL;
+    *pj = (pending_join){ .sub = sub, .nkeys = nk, .outer_keys = ok, .value_col = nk };
     /* the value: a new hidden column of the outer scope */
     scope *msc = (scope *)sc;
     int base = msc->n;
@@ -1838,12 +1847,9 @@ static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_q
  * (keys, then [count,] value) is LEFT JOINed to the enclosing plan on
  * outer_keys = the keys. Returns the scope column of the value. */
 static int push_keyed_join(bctx *c, const scope *sc, attu_lplan *sub, int nk, attu_bexpr **ok) {
-    pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
-    if (!pj) { attu_error_oom(c->err); return -1; }
-    if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
-    pj[c->npending] = (pending_join){ .sub = sub, .nkeys = nk, .outer_keys = ok, .value_col = sub->ncols - 1 };
-    c->pending = pj;
-    c->npending++;
+    pending_join *pj = pending_add(c);
+    if (!pj) return -1;
+    *pj = (pending_join){ .sub = sub, .nkeys = nk, .outer_keys = ok, .value_col = sub->ncols - 1 };
     scope *msc = (scope *)sc;
     int base = msc->n;
     for (int i = 0; i < sub->ncols; i++)
@@ -2022,17 +2028,13 @@ static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, 
     }
     /* the apply form: evaluated once per distinct outer value */
     if (windowed) return push_apply(c, sc, e, inner, corr, ncorr, aggs, agg->naggs, proj->exprs[0], NULL, -1, 0);
-    pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
-    if (!pj) OOM_NULL(c);
-    if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
-    memset(&pj[c->npending], 0, sizeof pj[c->npending]);
-    pj[c->npending].inner = inner;
-    pj[c->npending].cond = ncorr ? and_all(c, corr, ncorr) : NULL;
-    pj[c->npending].aggs = aggs;
-    pj[c->npending].naggs = agg->naggs;
-    pj[c->npending].value = proj->exprs[0];
-    c->pending = pj;
-    c->npending++;
+    pending_join *pj = pending_add(c);
+    if (!pj) return NULL;
+    pj->inner = inner;
+    pj->cond = ncorr ? and_all(c, corr, ncorr) : NULL;
+    pj->aggs = aggs;
+    pj->naggs = agg->naggs;
+    pj->value = proj->exprs[0];
     scope *msc = (scope *)sc;
     int base = msc->n;
     if (!scope_push(c, msc, NULL, "?value?", proj->types[0], true, false, -1)) return NULL;
@@ -2202,11 +2204,8 @@ static attu_bexpr *flag_when(bctx *c, attu_bexpr *cond) {
 static attu_bexpr *push_apply(bctx *c, const scope *sc, const attu_ast_expr *e, attu_lplan *inner, attu_bexpr **corr,
                               int ncorr, attu_agg_spec *aggs, int naggs, attu_bexpr *value, attu_agg_spec *win,
                               int64_t limit, int64_t offset) {
-    pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
-    if (!pj) OOM_NULL(c);
-    if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
-    memset(&pj[c->npending], 0, sizeof pj[c->npending]);
-    pending_join *n = &pj[c->npending];
+    pending_join *n = pending_add(c);
+    if (!n) return NULL;
     n->apply = true;
     n->inner = inner;
     n->cond = ncorr ? and_all(c, corr, ncorr) : NULL;
@@ -2216,8 +2215,6 @@ static attu_bexpr *push_apply(bctx *c, const scope *sc, const attu_ast_expr *e, 
     n->rank = win;
     n->limit = limit;
     n->offset = offset;
-    c->pending = pj;
-    c->npending++;
     /* the aggregates become hidden columns of the outer scope, and the
      * value an expression of them where the subquery stands, so that it
      * is computed (and its 21000 raised) only where it is used */
@@ -2914,19 +2911,15 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
     }
     }
     if (!sub) return NULL;
-    pending_join *pj = attu_palloc(c->pa, sizeof *pj * (size_t)(c->npending + 1));
-    if (!pj) OOM_NULL(c);
-    if (c->npending) memcpy(pj, c->pending, sizeof *pj * (size_t)c->npending);
-    memset(&pj[c->npending], 0, sizeof pj[c->npending]);
-    pj[c->npending].param_sub = sub;
-    pj[c->npending].param_slots = slots;
-    pj[c->npending].outer_keys = keys;
-    pj[c->npending].nkeys = nk;
-    pj[c->npending].post_agg = post_agg;
     int post_off = 0;     /* after the earlier post-aggregation values */
-    for (int i = 0; i < c->npending; i++) if (pj[i].post_agg) post_off += 1 + pj[i].param_sub->ncols;
-    c->pending = pj;
-    c->npending++;
+    for (int i = 0; i < c->npending; i++) if (c->pending[i].post_agg) post_off += 1 + c->pending[i].param_sub->ncols;
+    pending_join *pj = pending_add(c);
+    if (!pj) return NULL;
+    pj->param_sub = sub;
+    pj->param_slots = slots;
+    pj->outer_keys = keys;
+    pj->nkeys = nk;
+    pj->post_agg = post_agg;
     /* rows ++ the subquery's columns: hidden columns of the outer scope,
      * each one value per group where the keys' columns are grouped (or,
      * after the aggregation, one per group anyway) */
