@@ -462,8 +462,7 @@ done:
 
 /* ---- the walk ---------------------------------------------------------------------------- */
 
-/* No rows of the stage's columns (TEXT ones with an empty dictionary). */
-static rel *rel_empty(xctx *x, const attu_stage *s) {
+rel *rel_empty(xctx *x, const attu_stage *s) {
     rel *o = rel_new(x, s->ncols, 0);
     if (!o) return NULL;
     for (int i = 0; i < s->ncols; i++) {

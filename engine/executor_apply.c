@@ -67,22 +67,6 @@ xcol *param_column(xctx *x, int slot, size_t n) {
     return d;
 }
 
-/* Columns of 0 rows of the given types (TEXT with an empty dictionary). */
-static rel *empty_of(xctx *x, const attu_type *types, int ncols) {
-    rel *o = rel_new(x, ncols, 0);
-    if (!o) return NULL;
-    for (int i = 0; i < ncols; i++) {
-        xcol *c = xcol_new(x, types[i], 0, true);
-        if (c && types[i].id == ATTU_TYPE_TEXT && !(c->dict = attu_dictionary_build(NULL, NULL, 0, NULL, x->err))) {
-            xcol_unref(x, c);
-            c = NULL;
-        }
-        if (!c) { rel_free(x, o); return NULL; }
-        o->cols[i] = c;
-    }
-    return o;
-}
-
 /* The distinct bindings of the keys k over n rows: *ng groups, rep[g] a
  * row of group g, gid[i] the group of row i (both n entries, host). */
 static int bindings(xctx *x, xcol **k, int nk, size_t n, int64_t *rep, int64_t *gid, size_t *ng) {
@@ -161,7 +145,7 @@ static int run_bindings(xctx *x, attu_stage *s, rel *kr, size_t ng, int64_t *row
     }
     for (size_t i = 0; i < nbuf; i++) rel_free(x, buf[i]);
     if (!rc) {
-        *first = nchunks ? rel_concat_all(x, chunks, nchunks) : empty_of(x, s->child[1]->types, s->child[1]->ncols);
+        *first = nchunks ? rel_concat_all(x, chunks, nchunks) : rel_empty(x, s->child[1]);
         if (!*first) rc = -1;
     } else {
         for (size_t i = 0; i < nchunks; i++) rel_free(x, chunks[i]);

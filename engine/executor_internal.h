@@ -69,6 +69,8 @@ rel  *filter_by_mask(xctx *x, rel *in, xcol *mask);
 rel  *rel_distinct(xctx *x, rel *in);
 rel  *rel_concat(xctx *x, const rel *a, const rel *b);
 rel  *run_stage(xctx *x, attu_stage *s);
+/* No rows of the stage's columns (TEXT ones with an empty dictionary). */
+rel  *rel_empty(xctx *x, const attu_stage *s);
 
 /* The backend's sort, top_k, segmented_sort and segment_heads, with each
  * NUMERIC key passed as two INT64 words (executor_keys.c). */
