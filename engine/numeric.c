@@ -272,6 +272,13 @@ int attu_numeric_parse(const char *s, size_t len, attu_numeric *out, attu_error 
 }
 
 double attu_numeric_to_double(attu_numeric a) {
+    /* m and 10^dscale both exact doubles: one IEEE division rounds the
+     * quotient correctly, the same double strtod gives below */
+    if (a.m >= -((__int128)1 << 53) && a.m <= ((__int128)1 << 53) && a.dscale <= 22) {
+        static const double p10[23] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+        return (double)(int64_t)a.m / p10[a.dscale];
+    }
     /* through text: strtod rounds the decimal correctly, as float8(numeric) */
     char buf[64];
     attu_numeric_format(a, buf, sizeof buf);
