@@ -475,13 +475,19 @@ static int ln_long_double(attu_numeric a, long double *out, attu_error *err) {
     return 0;
 }
 
-int attu_numeric_ln(attu_numeric a, attu_numeric *out, attu_error *err) {
+/* ln(a) / div at ln's result scale: ln (div 1) and log10 (div ln 10, whose
+ * decimal weight is 0, so log_var(10, a) has the same scale). */
+static int ln_over(attu_numeric a, long double div, attu_numeric *out, attu_error *err) {
     long double l;
     if (ln_long_double(a, &l, err)) return -1;
     int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - ln_dweight(a);
     if (rscale < a.dscale) rscale = a.dscale;
     if (rscale < 0) rscale = 0;
-    return from_long_double(l, rscale, out, err);
+    return from_long_double(l / div, rscale, out, err);
+}
+
+int attu_numeric_ln(attu_numeric a, attu_numeric *out, attu_error *err) {
+    return ln_over(a, 1.0L, out, err);
 }
 
 int attu_numeric_exp(attu_numeric a, attu_numeric *out, attu_error *err) {
@@ -501,11 +507,5 @@ int attu_numeric_exp(attu_numeric a, attu_numeric *out, attu_error *err) {
 }
 
 int attu_numeric_log10(attu_numeric a, attu_numeric *out, attu_error *err) {
-    long double l;
-    if (ln_long_double(a, &l, err)) return -1;
-    /* log_var(10, a): ln(10) has decimal weight 0 */
-    int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - ln_dweight(a);
-    if (rscale < a.dscale) rscale = a.dscale;
-    if (rscale < 0) rscale = 0;
-    return from_long_double(l / logl(10.0L), rscale, out, err);
+    return ln_over(a, logl(10.0L), out, err);
 }
