@@ -332,13 +332,18 @@ static int add_numeric(attu_reducer *r, attu_numeric v, int isnull, attu_error *
     return 0;
 }
 
+/* A NUMERIC-mode input value: a NUMERIC slot, or a DECIMAL's scaled int. */
+static attu_numeric numeric_of(const attu_reducer *r, const attu_slot *sl) {
+    if (r->in_t == ATTU_TYPE_NUMERIC) return attu_numeric_unpack(sl->v.s);
+    return attu_numeric_from_decimal(sl->v.i, r->in_scale);
+}
+
 static attu_numeric numeric_in_row(const attu_reducer *r, const attu_vec *v, int64_t row, int *isnull) {
     attu_slot sl;
     memset(&sl, 0, sizeof sl);
     load_one(v, row, &sl);
     *isnull = sl.null;
-    if (r->in_t == ATTU_TYPE_NUMERIC) return attu_numeric_unpack(sl.v.s);
-    return attu_numeric_from_decimal(sl.v.i, r->in_scale);
+    return numeric_of(r, &sl);
 }
 
 static num load_num(const attu_vec *v, int64_t row, int *isnull, int want_float) {
@@ -392,9 +397,7 @@ int attu_reducer_add_slot(attu_reducer *r, const attu_reduce_spec *spec, const a
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "string_agg is not supported here");
     if (r->nm) {
         if (!in || in->null) return 0;
-        attu_numeric nv = r->in_t == ATTU_TYPE_NUMERIC ? attu_numeric_unpack(in->v.s)
-                                                        : attu_numeric_from_decimal(in->v.i, r->in_scale);
-        return add_numeric(r, nv, 0, err);
+        return add_numeric(r, numeric_of(r, in), 0, err);
     }
     if (in) { isnull = in->null; if (r->fl) v.f = in->v.f; else v.i = in->v.i; }
     return add(r, v, isnull, payload, payload_null, err);

@@ -517,7 +517,7 @@ static int set_num(attu_interp *it, attu_slot *o, attu_numeric n, attu_error *er
     return 0;
 }
 
-/* One row of a NUMERIC opcode (op >= ATTU_OP_ADD_N): operands are not NULL. */
+/* One row of a NUMERIC opcode (ATTU_OP_ADD_N..ATTU_OP_SIGN_N): operands are not NULL. */
 static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_instr *in, attu_type dt,
                       const attu_slot *A, const attu_slot *B, attu_slot *o, attu_error *err) {
     attu_numeric a = { 0, 0 }, b = { 0, 0 }, r = { 0, 0 };
@@ -682,7 +682,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             o->null = 0;
             o->len = 0;
-            if (op >= ATTU_OP_ADD_N) {
+            if (op >= ATTU_OP_ADD_N && op <= ATTU_OP_SIGN_N) {
                 if (numeric_op(it, p, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, o, err)) return -1;
                 continue;
             }

@@ -272,6 +272,13 @@ int attu_numeric_parse(const char *s, size_t len, attu_numeric *out, attu_error 
 }
 
 double attu_numeric_to_double(attu_numeric a) {
+    /* m and 10^dscale both exact doubles: one IEEE division rounds the
+     * quotient correctly, the same double strtod gives below */
+    if (a.m >= -((__int128)1 << 53) && a.m <= ((__int128)1 << 53) && a.dscale <= 22) {
+        static const double p10[23] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+        return (double)(int64_t)a.m / p10[a.dscale];
+    }
     /* through text: strtod rounds the decimal correctly, as float8(numeric) */
     char buf[64];
     attu_numeric_format(a, buf, sizeof buf);
@@ -468,13 +475,19 @@ static int ln_long_double(attu_numeric a, long double *out, attu_error *err) {
     return 0;
 }
 
-int attu_numeric_ln(attu_numeric a, attu_numeric *out, attu_error *err) {
+/* ln(a) / div at ln's result scale: ln (div 1) and log10 (div ln 10, whose
+ * decimal weight is 0, so log_var(10, a) has the same scale). */
+static int ln_over(attu_numeric a, long double div, attu_numeric *out, attu_error *err) {
     long double l;
     if (ln_long_double(a, &l, err)) return -1;
     int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - ln_dweight(a);
     if (rscale < a.dscale) rscale = a.dscale;
     if (rscale < 0) rscale = 0;
-    return from_long_double(l, rscale, out, err);
+    return from_long_double(l / div, rscale, out, err);
+}
+
+int attu_numeric_ln(attu_numeric a, attu_numeric *out, attu_error *err) {
+    return ln_over(a, 1.0L, out, err);
 }
 
 int attu_numeric_exp(attu_numeric a, attu_numeric *out, attu_error *err) {
@@ -494,11 +507,5 @@ int attu_numeric_exp(attu_numeric a, attu_numeric *out, attu_error *err) {
 }
 
 int attu_numeric_log10(attu_numeric a, attu_numeric *out, attu_error *err) {
-    long double l;
-    if (ln_long_double(a, &l, err)) return -1;
-    /* log_var(10, a): ln(10) has decimal weight 0 */
-    int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - ln_dweight(a);
-    if (rscale < a.dscale) rscale = a.dscale;
-    if (rscale < 0) rscale = 0;
-    return from_long_double(l / logl(10.0L), rscale, out, err);
+    return ln_over(a, logl(10.0L), out, err);
 }

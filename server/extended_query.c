@@ -77,28 +77,29 @@ static void drop_portal(conn *c, const char *name) {
     if (p) { *link = p->next; portal_free(p); }
 }
 
-static void drop_stmt(conn *c, const char *name) {
+/* false when there is no statement by that name */
+static bool drop_stmt(conn *c, const char *name) {
     pstmt **link;
     pstmt *s = find_stmt(c, name, &link);
     if (s) { *link = s->next; stmt_unref(s); }
+    return s != NULL;
+}
+
+static void drop_all_stmts(conn *c) {
+    while (c->stmts) { pstmt *s = c->stmts; c->stmts = s->next; stmt_unref(s); }
 }
 
 void ext_close_unnamed_portal(conn *c) { drop_portal(c, ""); }
 
 int ext_deallocate(conn *c, const char *name) {
     /* a portal running the statement keeps its own reference */
-    if (!name) {
-        while (c->stmts) { pstmt *s = c->stmts; c->stmts = s->next; stmt_unref(s); }
-        return 0;
-    }
-    if (!find_stmt(c, name, NULL)) return -1;
-    drop_stmt(c, name);
-    return 0;
+    if (!name) { drop_all_stmts(c); return 0; }
+    return drop_stmt(c, name) ? 0 : -1;
 }
 
 void ext_free_all(conn *c) {
     while (c->portals) { portal *p = c->portals; c->portals = p->next; portal_free(p); }
-    while (c->stmts) { pstmt *s = c->stmts; c->stmts = s->next; stmt_unref(s); }
+    drop_all_stmts(c);
 }
 
 void ext_sync(conn *c) {
