@@ -161,6 +161,17 @@ typedef struct attu_lbs_segreduce_args {
 
 typedef struct attu_backend attu_backend;
 
+/* One index of dense_probe: the probing side's keys against a dense
+ * index (dense_index) of the other side's. */
+#define ATTU_DENSE_PROBE_MAX_DIMS 8
+typedef struct attu_dense_dim {
+    attu_vec        needles;   /* int64 images, or an INT32 / DATE column */
+    const attu_buf *mask;      /* TRUE bytes of the needles that may match; NULL = all */
+    const attu_buf *table;     /* kmax - kmin + 1 int64 slots: a row, or -1 */
+    int64_t         kmin, kmax;
+    attu_buf       *hits;      /* out: the slot of each kept row (callee allocates) */
+} attu_dense_dim;
+
 struct attu_backend {
     attu_device_kind kind;
     const char      *name;         /* "CPU (16 threads)", "GPU (NVIDIA H100 ..., sm_90)" */
@@ -317,16 +328,19 @@ struct attu_backend {
      * table unusable, when two rows share a key. May be NULL. */
     int  (*dense_index)(attu_backend *be, const attu_buf *keys, const attu_buf *mask, size_t n,
                         int64_t kmin, int64_t kmax, attu_buf *table, bool *unique_out, attu_error *err);
-    /* The probe of a dense index: the needles i (ascending) with kmin <= k
-     * <= kmax, a TRUE mask byte and table[k - kmin] >= 0 into *rows_out,
-     * that entry into *hits_out (both allocated by the callee). The
-     * needles are int64 key images, or an INT32 / DATE column read as its
-     * values (its key image; its own validity is not looked at). With
-     * unique keys this is the whole join: one pass that counts and one that
-     * writes. May be NULL. */
-    int  (*dense_probe)(attu_backend *be, const attu_vec *needles, const attu_buf *mask, size_t nn,
-                        const attu_buf *table, int64_t kmin, int64_t kmax, attu_buf **rows_out,
-                        attu_buf **hits_out, size_t *count_out, attu_error *err);
+    /* The probe of nd dense indexes at once (one index for a single join;
+     * one per dimension for a star join, whose fact rows are read once).
+     * Row i of nn is kept when, for every d < nd, its key k = dims[d]
+     * .needles row i lies in [kmin, kmax], dims[d].mask (may be NULL) has
+     * a TRUE byte there and dims[d].table[k - kmin] >= 0. The kept rows
+     * (ascending) go into *rows_out and, for each d, that table entry
+     * into dims[d].hits (all allocated by the callee). The needles are
+     * int64 key images, or an INT32 / DATE column read as its values (its
+     * key image; its own validity is not looked at). With unique keys
+     * this is the whole join: one pass that counts and one that writes.
+     * nd is 1 to ATTU_DENSE_PROBE_MAX_DIMS. May be NULL. */
+    int  (*dense_probe)(attu_backend *be, int nd, attu_dense_dim *dims, size_t nn, attu_buf **rows_out,
+                        size_t *count_out, attu_error *err);
 
     void (*destroy)(attu_backend *be);
 };

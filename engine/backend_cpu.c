@@ -818,55 +818,67 @@ static int cpu_dense_index(attu_backend *be, const attu_buf *keys, const attu_bu
 }
 
 /* dense_probe: compact's two passes (count per worker, then write from
- * each worker's start), keeping needles whose key has a row in the index. */
+ * each worker's start), keeping rows whose key has a row in every index. */
 typedef struct probe_ctx {
-    const int64_t *needles, *table;
-    const int32_t *needles32;
-    const uint8_t *mask;
-    int64_t kmin, kmax;
+    int nd;
+    const attu_dense_dim *dims;
     size_t counts[256], starts[256];
-    int64_t *rows, *hits;
+    int64_t *rows, *hits[ATTU_DENSE_PROBE_MAX_DIMS];
     int pass;
 } probe_ctx;
+
+/* The slot row i finds in dims[d], or -1. */
+static int64_t probe_slot(const attu_dense_dim *dm, size_t i) {
+    int64_t key = attu_type_width(dm->needles.type.id) == 4 ? ((const int32_t *)dm->needles.data->ptr)[i]
+                                                             : CI64(dm->needles.data)[i];
+    const uint8_t *m = dm->mask ? dm->mask->ptr : NULL;
+    if (key < dm->kmin || key > dm->kmax || (m && !m[i])) return -1;
+    return CI64(dm->table)[key - dm->kmin];
+}
 
 static void probe_range(void *vc, size_t b, size_t e, int w) {
     probe_ctx *c = vc;
     size_t k = c->pass ? c->starts[w] : 0;
+    int64_t hit[ATTU_DENSE_PROBE_MAX_DIMS];
     for (size_t i = b; i < e; i++) {
-        int64_t key = c->needles32 ? c->needles32[i] : c->needles[i];
-        if (key < c->kmin || key > c->kmax || (c->mask && !c->mask[i])) continue;
-        int64_t hit = c->table[key - c->kmin];
-        if (hit < 0) continue;
-        if (c->pass) { c->rows[k] = (int64_t)i; c->hits[k] = hit; }
+        int d = 0;
+        while (d < c->nd && (hit[d] = probe_slot(&c->dims[d], i)) >= 0) d++;
+        if (d < c->nd) continue;
+        if (c->pass) {
+            c->rows[k] = (int64_t)i;
+            for (d = 0; d < c->nd; d++) c->hits[d][k] = hit[d];
+        }
         k++;
     }
     if (!c->pass) c->counts[w] = k;
 }
 
-static int cpu_dense_probe(attu_backend *be, const attu_vec *needles, const attu_buf *mask, size_t nn,
-                           const attu_buf *table, int64_t kmin, int64_t kmax, attu_buf **rows_out,
-                           attu_buf **hits_out, size_t *count_out, attu_error *err) {
+static int cpu_dense_probe(attu_backend *be, int nd, attu_dense_dim *dims, size_t nn, attu_buf **rows_out,
+                           size_t *count_out, attu_error *err) {
+    if (nd < 1 || nd > ATTU_DENSE_PROBE_MAX_DIMS)
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "dense_probe of %d indexes", nd);
     probe_ctx c;
     memset(&c, 0, sizeof c);
-    if (attu_type_width(needles->type.id) == 4) c.needles32 = needles->data->ptr;
-    else c.needles = CI64(needles->data);
-    c.table = CI64(table);
-    c.mask = mask ? mask->ptr : NULL;
-    c.kmin = kmin;
-    c.kmax = kmax;
+    c.nd = nd;
+    c.dims = dims;
     int threads = THREADS(be) > 256 ? 256 : THREADS(be);
     int used = attu_parallel_range(threads, nn, 1 << 16, probe_range, &c);
     size_t total = 0;
     for (int w = 0; w < used; w++) { c.starts[w] = total; total += c.counts[w]; }
     attu_buf *rows = cpu_alloc(be, total * sizeof(int64_t), err);
-    attu_buf *hits = rows ? cpu_alloc(be, total * sizeof(int64_t), err) : NULL;
-    if (!hits) { cpu_free(be, rows); return -1; }
+    int d = 0;
+    for (; rows && d < nd; d++)
+        if (!(dims[d].hits = cpu_alloc(be, total * sizeof(int64_t), err))) break;
+    if (!rows || d < nd) {
+        cpu_free(be, rows);
+        while (d-- > 0) { cpu_free(be, dims[d].hits); dims[d].hits = NULL; }
+        return -1;
+    }
     c.rows = rows->ptr;
-    c.hits = hits->ptr;
+    for (d = 0; d < nd; d++) c.hits[d] = dims[d].hits->ptr;
     c.pass = 1;
     attu_parallel_range(threads, nn, 1 << 16, probe_range, &c);
     *rows_out = rows;
-    *hits_out = hits;
     *count_out = total;
     return 0;
 }

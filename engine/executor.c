@@ -478,8 +478,6 @@ rel *rel_empty(xctx *x, const attu_stage *s) {
     return o;
 }
 
-/* run_stage, whose result may hold lazy columns (an inner join's). */
-static rel *run_stage_lazy(xctx *x, attu_stage *s);
 
 rel *run_stage(xctx *x, attu_stage *s) {
     rel *r = run_stage_lazy(x, s);
@@ -487,8 +485,11 @@ rel *run_stage(xctx *x, attu_stage *s) {
     return r;
 }
 
-static rel *run_stage_lazy(xctx *x, attu_stage *s) {
+rel *run_stage_lazy(xctx *x, attu_stage *s) {
     if (check_stop(x)) return NULL;
+    /* a chain of joins that all probe one fact input runs as one */
+    star_chain st;
+    if (s->kind == ATTU_ST_JOIN && star_shape(s, &st)) return run_star(x, &st);
     /* LIMIT 0 never runs its input, as PostgreSQL's Limit node never pulls
      * from it: an error the input would raise (a division by zero) does not
      * happen. */

@@ -88,7 +88,34 @@ int exec_segment_heads(xctx *x, const attu_vec *keys, int nkeys, const attu_buf 
 int exec_numeric_join_words(xctx *x, const attu_vec *l, size_t nl, const attu_vec *r, size_t nr,
                             attu_buf **lw, attu_buf **rw, int *nwords);
 
+/* Join helpers shared by run_join and the star join (executor_ops.c). */
+/* A BOOL mask of the rows whose key columns are all non-NULL (NULL when
+ * none can be NULL). */
+int keys_valid_mask(xctx *x, xcol **k, int nk, size_t n, attu_buf **mask_out);
+/* The lowest and highest valid key of int64 images k (one download). */
+int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmin, int64_t *kmax, bool *any);
+/* Whether a dense table over [kmin, kmax] pays for ns keys against nn
+ * needles, within `limit` slots. */
+bool dense_range_pays(int64_t kmin, int64_t kmax, size_t ns, size_t nn, __int128 limit);
+/* Materializes the lazy columns of r that the expressions read. */
+int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex);
+/* Columns o->cols[at..] become in's columns at rows idx (lazy; indices
+ * compose). */
+int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np);
+
 rel *run_join(xctx *x, attu_stage *s, rel *l, rel *r);
+/* A chain of inner equi-joins over one fact input (executor_star.c):
+ * true with *st filled when s tops one; run_star runs it, its children
+ * included (through run_stage_lazy), in one probe where it can. */
+typedef struct star_chain {
+    int         k;                                   /* dimensions (joins), >= 2 */
+    attu_stage *join[ATTU_DENSE_PROBE_MAX_DIMS];     /* join[0] lowest, join[k - 1] the top */
+    attu_stage *fact;                                /* join[0]'s left input */
+} star_chain;
+bool star_shape(attu_stage *s, star_chain *st);
+rel *run_star(xctx *x, const star_chain *st);
+/* run_stage, whose result may hold lazy columns (a join's). */
+rel *run_stage_lazy(xctx *x, attu_stage *s);
 rel *run_cross(xctx *x, attu_stage *s, rel *l, rel *r);
 rel *run_agg(xctx *x, attu_stage *s, rel *in);
 rel *run_join_agg(xctx *x, attu_stage *s, rel *l, rel *r);

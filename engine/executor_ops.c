@@ -234,7 +234,7 @@ static int sort_key(xctx *x, attu_buf *k, size_t n, attu_buf **perm, attu_buf **
  * *mask_out when no key column can hold NULL. Joins drop NULL keys by this
  * mask rather than trusting key_encode's sentinels, which a BIGINT key can
  * also take (INT64_MIN). */
-static int keys_valid_mask(xctx *x, xcol **k, int nk, size_t n, attu_buf **mask_out) {
+int keys_valid_mask(xctx *x, xcol **k, int nk, size_t n, attu_buf **mask_out) {
     *mask_out = NULL;
     attu_type bt = attu_type_make(ATTU_TYPE_BOOL);
     attu_type tys[64];
@@ -309,7 +309,7 @@ done:
 /* Whether a table over a key range of `range` slots pays for ns keys
  * against nn needles (dense keys, or a filtered dimension against its
  * fact table), within `limit` slots. */
-static bool dense_range_pays(int64_t kmin, int64_t kmax, size_t ns, size_t nn, __int128 limit) {
+bool dense_range_pays(int64_t kmin, int64_t kmax, size_t ns, size_t nn, __int128 limit) {
     __int128 range = (__int128)kmax - kmin + 1;
     bool pays = range <= (__int128)4 * ns + 1024 || (range <= (__int128)(nn / 2) && range <= ((__int128)1 << 26));
     return pays && range <= limit;
@@ -352,7 +352,7 @@ static int find_runs(xctx *x, attu_buf *kn, size_t nn, attu_buf *ss, size_t ns, 
 
 /* The lowest and highest valid key of k (int64 images; mask as for the
  * joins): false in *any when no row has a valid key. */
-static int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmin, int64_t *kmax, bool *any) {
+int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmin, int64_t *kmax, bool *any) {
     /* MIN and MAX and MIN's validity byte in one 24-byte buffer: one
      * download brings all three */
     attu_reduce_spec rs[2];
@@ -405,7 +405,9 @@ static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *
     }
     int rc = 0;
     if (unique) {
-        rc = x->be->dense_probe(x->be, kn, mn, nn, index, kmin, kmax, needle_rows, build_rows, np, x->err) ? -1 : 0;
+        attu_dense_dim dim = { *kn, mn, index, kmin, kmax, NULL };
+        rc = x->be->dense_probe(x->be, 1, &dim, nn, needle_rows, np, x->err) ? -1 : 0;
+        *build_rows = dim.hits;
         *done = rc == 0;
     }
     free_buf(x, index);
@@ -572,7 +574,7 @@ static rel *rel_cat_cols(xctx *x, rel *a, rel *b) {
 }
 
 /* Materializes the lazy columns of r that the expressions read. */
-static int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex) {
+int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex) {
     bool *only = calloc((size_t)r->ncols + 1, sizeof *only);
     if (!only) return attu_error_oom(x->err);
     bool any = false;
@@ -592,7 +594,7 @@ static int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex) {
  * table's columns travel through a chain of joins as one index that
  * shrinks with each join, and only the columns a stage reads are gathered,
  * once, at the size they have there. */
-static int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np) {
+int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np) {
     /* from[m] -> to[m]: an input index and its composition with idx (at
      * most one per column) */
     xcol **from = calloc((size_t)in->ncols + 1, sizeof *from), **to = calloc((size_t)in->ncols + 1, sizeof *to);

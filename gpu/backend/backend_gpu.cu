@@ -57,10 +57,9 @@ int gpu_upload(attu_backend* be, attu_buf* dst, size_t off, const void* src, siz
                attu_error* err) {
   if (off + bytes > dst->bytes) return attu_error_set(err, "XX000", 0, "upload out of bounds");
   return guarded(err, [&] {
-    if (!bytes) return;
-    ATTU_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst->ptr) + off, src, bytes,
-                                    cudaMemcpyHostToDevice, CTX(be).stream()));
-    CTX(be).synchronize();  // the host range may die on return
+    // the host range may die on return: small copies go through the
+    // thread's upload ring, larger ones are waited for
+    upload_bytes(static_cast<char*>(dst->ptr) + off, src, bytes, CTX(be));
   });
 }
 
@@ -370,20 +369,10 @@ int gpu_compact(attu_backend* be, const attu_vec* mask, size_t n, attu_buf** idx
 }
 
 // The probe's upsweep tests a presence bitmap (bit j: key kmin + j has a
-// row): 1/64 of the index's bytes, so a small one stays in L1 and one of
-// up to 16 MB in L2, where the index's 8 bytes a key would come from L1's
-// next level or from DRAM (100M needles against 25M keys: 6.8 ms probing
-// the index itself on an H100).
-template <typename key_t>
-struct bit_present_t {
-  __device__ bool operator()(int i, const key_t* k, const uint8_t* m, const unsigned* bits, int64_t kmin,
-                             int64_t kmax) const {
-    int64_t x = k[i];
-    if (x < kmin || x > kmax || (m && !m[i])) return false;
-    int64_t j = x - kmin;
-    return __ldg(bits + (j >> 5)) >> (j & 31) & 1u;
-  }
-};
+// row): 1/64 of the index's bytes, so a small one stays in shared memory
+// or L1 and one of up to 16 MB in L2, where the index's 8 bytes a key
+// would come from L1's next level or from DRAM (100M needles against 25M
+// keys: 6.8 ms probing the index itself on an H100).
 // At most 2^27 keys (a bitmap of 16 MB); ATTU_GPU_PROBE_BITMAP_MAX_KEYS
 // overrides (the tests take the index path on small ranges with it).
 int64_t presence_max_keys() {
@@ -421,153 +410,311 @@ int gpu_dense_index(attu_backend* be, const attu_buf* keys, const attu_buf* mask
   });
 }
 
-// dense_probe: a compaction of the needles whose key has a row. For a key
-// range of at most presence_max_keys() the upsweep tests a presence bitmap
-// built from the table; the downsweep reads the table for the kept rows.
-template <typename key_t>
-struct slot_used_t {
-  __device__ bool operator()(int i, const key_t* k, const uint8_t* m, const int64_t* t, int64_t kmin,
-                             int64_t kmax) const {
-    int64_t x = k[i];
-    if (x < kmin || x > kmax || (m && !m[i])) return false;
-    return t[x - kmin] >= 0;
-  }
+// dense_probe: one compaction over the probing rows, kept when their key
+// has a row in every index (a star join tests all its dimensions in one
+// compaction of the fact rows). The upsweep is one pass per index over
+// the compaction's bit words: the first sets a row's bit when its key has
+// a row in the first index, each later one clears the bits of rows whose
+// key has none in its index, loading keys only for rows still set (a word
+// with no bit left loads nothing), and the last counts each tile. Within
+// a pass every load is independent of the others, so it runs at memory
+// speed: one pass testing every index in turn per row waited out a load
+// latency per index (1.1 ms for SSB q4.2's four dimensions over 120M rows
+// on an H100). Each test reads the index's presence bitmap (bit j: key
+// kmin + j has a row), or the index itself when its range is too wide for
+// a bitmap. The downsweep reads, for the kept rows only, each key again
+// and its slot.
+struct probe_dim_t {
+  const void* keys;      // int32 (wide == 0) or int64 values
+  const uint8_t* mask;   // or nullptr
+  const unsigned* bits;  // the presence bitmap, or nullptr (test the table)
+  const int64_t* table;
+  int64_t kmin, kmax;
+  int64_t* hits;         // the downsweep's output
+  int wide;
 };
-template <typename key_t>
-struct store_hit_t {
-  __device__ void operator()(int dst, int src, const key_t* k, const int64_t* t, int64_t kmin, int64_t* rows,
-                             int64_t* hits) const {
-    rows[dst] = src;
-    hits[dst] = t[(int64_t)k[src] - kmin];
-  }
+struct probe_args_t {
+  probe_dim_t d[ATTU_DENSE_PROBE_MAX_DIMS];
+  int nd;
 };
 
-// The probe's upsweep with the presence bitmap in shared memory: a
-// persistent grid (each block loads the bitmap once, then walks tiles), so
-// the bitmap test is a shared-memory read instead of an L1 line per lane.
-// Blocks of kProbeThreads take kProbeThreads / nt tiles of the compaction
-// at a time, each group of nt threads laid out as compact's own upsweep
-// (item i * nt + t of the tile for thread t, i < vt; one ballot word per
-// warp and step).
-constexpr int kProbeThreads = 1024;
-constexpr int64_t kProbeSmemMaxKeys = (int64_t)200 * 1024 * 8;  // a bitmap of at most 200 KB
+__device__ __forceinline__ int64_t probe_key(const probe_dim_t& d, int i) {
+  return d.wide ? static_cast<const int64_t*>(d.keys)[i] : (int64_t) static_cast<const int32_t*>(d.keys)[i];
+}
 
-template <int nt, int vt, typename key_t>
-__global__ void __launch_bounds__(kProbeThreads) probe_upsweep_smem_kernel(
-    const key_t* __restrict__ k, const uint8_t* __restrict__ m, const unsigned* __restrict__ present, int nwords,
-    int64_t kmin, int64_t kmax, int count, int num_tiles, unsigned* __restrict__ bits, int* __restrict__ counts) {
+// One warp per tile of tile_words words at a time (a persistent grid);
+// lane l owns row 32 w + l of each word w, a chunk of kProbeChunk words
+// in flight, and the next chunk's bit words are loaded before this one's
+// keys, so a chunk waits out one load latency (a chunk whose rows are all
+// gone already waits out none and stores nothing). With smem, each block
+// first copies the bitmap into shared memory: a warp's 32 lookups of
+// random words then cost a few bank conflicts, where through L1 they cost
+// a cache line each.
+constexpr int kProbePassThreads = 1024;
+constexpr int kProbeChunk = 16;
+constexpr int kProbeSmemMaxWords = 200 * 1024 / 4;  // bitmaps of at most 200 KB go to shared memory
+
+template <bool first, bool last, bool smem, typename key_t>
+__global__ void __launch_bounds__(kProbePassThreads) probe_pass_kernel(const probe_dim_t a, int count, int tile_words,
+                                                                       int num_tiles, unsigned* __restrict__ bits,
+                                                                       int* __restrict__ counts) {
   extern __shared__ unsigned s_present[];
-  __shared__ int s_kept[kProbeThreads / 32];
-  enum { groups = kProbeThreads / nt, nv = nt * vt };
-  for (int w = threadIdx.x; w < nwords; w += kProbeThreads) s_present[w] = present[w];
-  __syncthreads();
-  int group = threadIdx.x / nt, tid = threadIdx.x % nt, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  for (int first = blockIdx.x * groups; first < num_tiles; first += gridDim.x * groups) {
-    int tile = first + group;
-    int tile_begin = tile * nv;
+  if (smem) {
+    int nw = (int)((a.kmax - a.kmin) / 32 + 1);
+    for (int w = threadIdx.x; w < nw; w += kProbePassThreads) s_present[w] = __ldg(a.bits + w);
+    __syncthreads();
+  }
+  int lane = threadIdx.x & 31;
+  int warp = (blockIdx.x * kProbePassThreads + threadIdx.x) >> 5, nwarps = gridDim.x * (kProbePassThreads / 32);
+  int num_words = (count + 31) / 32;
+  const int64_t kmin = a.kmin, kmax = a.kmax;
+  const key_t* kp = static_cast<const key_t*>(a.keys);
+  int chunks = tile_words / kProbeChunk;
+  for (int tile = warp; tile < num_tiles; tile += nwarps) {
     int kept = 0;
-    key_t x[vt];
+    int w_first = tile * tile_words;
+    unsigned next = 0;
+    if (!first && lane < kProbeChunk && w_first + lane < num_words) next = bits[w_first + lane];
+    for (int c = 0; c < chunks; ++c) {
+      int w0 = w_first + c * kProbeChunk;
+      unsigned mine = next;
+      next = 0;
+      if (!first && c + 1 < chunks && lane < kProbeChunk && w0 + kProbeChunk + lane < num_words)
+        next = bits[w0 + kProbeChunk + lane];
+      if (!first && !__any_sync(0xffffffffu, mine != 0)) continue;  // every row already gone
+      bool keep[kProbeChunk];
+      key_t x[kProbeChunk];
 #pragma unroll
-    for (int i = 0; i < vt; ++i) {
-      int index = tile_begin + i * nt + tid;
-      x[i] = tile < num_tiles && index < count ? k[index] : key_t(0);
-    }
-#pragma unroll
-    for (int i = 0; i < vt; ++i) {
-      int index = tile_begin + i * nt + tid;
-      bool keep = false;
-      if (tile < num_tiles && index < count && x[i] >= kmin && x[i] <= kmax && (!m || m[index])) {
-        int64_t j = (int64_t)x[i] - kmin;
-        keep = s_present[j >> 5] >> (j & 31) & 1u;
+      for (int i = 0; i < kProbeChunk; ++i) {
+        int row = (w0 + i) * 32 + lane;
+        if (first) keep[i] = w0 + i < num_words && row < count;
+        else keep[i] = __shfl_sync(0xffffffffu, mine, i) >> lane & 1u;
       }
-      unsigned word = __ballot_sync(0xffffffffu, keep);
-      int word_index = (tile_begin + i * nt + (tid & ~31)) >> 5;
-      if (!lane && tile < num_tiles && word_index * 32 < count) bits[word_index] = word;
-      kept += keep;
-    }
 #pragma unroll
-    for (int off = 16; off; off >>= 1) kept += __shfl_down_sync(0xffffffffu, kept, off);
-    if (!lane) s_kept[warp] = kept;
-    __syncthreads();
-    if (tid == 0 && tile < num_tiles) {
-      int sum = 0;
-      for (int w = 0; w < nt / 32; ++w) sum += s_kept[group * (nt / 32) + w];
-      counts[tile] = sum;
+      for (int i = 0; i < kProbeChunk; ++i) x[i] = keep[i] ? __ldg(kp + (w0 + i) * 32 + lane) : key_t(0);
+#pragma unroll
+      for (int i = 0; i < kProbeChunk; ++i) keep[i] = keep[i] && x[i] >= kmin && x[i] <= kmax;
+      if (a.mask) {
+#pragma unroll
+        for (int i = 0; i < kProbeChunk; ++i) keep[i] = keep[i] && __ldg(a.mask + (w0 + i) * 32 + lane);
+      }
+      unsigned t[kProbeChunk];
+      if (smem || a.bits) {
+#pragma unroll
+        for (int i = 0; i < kProbeChunk; ++i) {
+          int64_t j = keep[i] ? (int64_t)x[i] - kmin : 0;
+          t[i] = keep[i] ? (smem ? s_present[(int)(j >> 5)] : __ldg(a.bits + (j >> 5))) >> (j & 31) : 0u;
+        }
+#pragma unroll
+        for (int i = 0; i < kProbeChunk; ++i) keep[i] = keep[i] && (t[i] & 1u);
+      } else {
+#pragma unroll
+        for (int i = 0; i < kProbeChunk; ++i) keep[i] = keep[i] && __ldg(a.table + ((int64_t)x[i] - kmin)) >= 0;
+      }
+#pragma unroll
+      for (int i = 0; i < kProbeChunk; ++i) {
+        unsigned word = __ballot_sync(0xffffffffu, keep[i]);
+        unsigned old = __shfl_sync(0xffffffffu, mine, i);
+        if (!lane && w0 + i < num_words && (first || word != old)) bits[w0 + i] = word;
+        kept += __popc(word);
+      }
     }
-    __syncthreads();
+    if (last && !lane) counts[tile] = kept;
   }
 }
 
-template <typename key_t>
-int dense_probe_keys(attu_backend* be, const key_t* k, const attu_buf* mask, size_t nn, const attu_buf* table,
-                     int64_t kmin, int64_t kmax, attu_buf** rows_out, attu_buf** hits_out, size_t* count_out,
-                     attu_error* err) {
-  attu_buf *rows = nullptr, *hits = nullptr;
+template <bool first, bool last, bool smem>
+auto probe_pass_for(bool wide) {
+  return wide ? probe_pass_kernel<first, last, smem, int64_t> : probe_pass_kernel<first, last, smem, int32_t>;
+}
+
+struct store_hits_t {
+  probe_args_t a;
+  __device__ void operator()(int dst, int src, int64_t* rows) const {
+    rows[dst] = src;
+#pragma unroll
+    for (int d = 0; d < ATTU_DENSE_PROBE_MAX_DIMS; ++d) {
+      if (d >= a.nd) break;
+      const probe_dim_t& dm = a.d[d];
+      dm.hits[dst] = dm.table[probe_key(dm, src) - dm.kmin];
+    }
+  }
+};
+
+// The downsweep of a sparse probe (a star join keeps about one fact row
+// in a hundred): one warp per tile of 64 bit words, each lane writing the
+// kept rows of two words, where compact's downsweep runs one block per
+// tile (58K blocks, each scanning 2,048 bits for a handful of rows, for
+// SSB's 120M fact rows: most of the probe's time).
+constexpr int kProbeStoreThreads = 256;
+__global__ void __launch_bounds__(kProbeStoreThreads) probe_store_sparse_kernel(
+    const store_hits_t f, const unsigned* __restrict__ bits, const int* __restrict__ offsets, int num_words,
+    int num_tiles, int64_t* rows) {
+  int lane = threadIdx.x & 31;
+  int warp = (blockIdx.x * kProbeStoreThreads + threadIdx.x) >> 5, nwarps = gridDim.x * (kProbeStoreThreads / 32);
+  for (int tile = warp; tile < num_tiles; tile += nwarps) {
+    int w0 = tile * 64;
+    unsigned wa = w0 + lane < num_words ? bits[w0 + lane] : 0u;
+    unsigned wb = w0 + 32 + lane < num_words ? bits[w0 + 32 + lane] : 0u;
+    int base = offsets[tile];
+    int ca = __popc(wa), cb = __popc(wb), sa = ca, sb = cb;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      int ta = __shfl_up_sync(0xffffffffu, sa, off), tb = __shfl_up_sync(0xffffffffu, sb, off);
+      if (lane >= off) { sa += ta; sb += tb; }
+    }
+    int total_a = __shfl_sync(0xffffffffu, sa, 31);
+    int da = base + sa - ca, db = base + total_a + sb - cb;
+    while (wa) {
+      int b = __ffs(wa) - 1;
+      wa &= wa - 1;
+      f(da++, (w0 + lane) * 32 + b, rows);
+    }
+    while (wb) {
+      int b = __ffs(wb) - 1;
+      wb &= wb - 1;
+      f(db++, (w0 + 32 + lane) * 32 + b, rows);
+    }
+  }
+}
+
+// ATTU_GPU_PROBE_PROFILE=1: dense_probe prints the time of each of its
+// phases (events on the stream; a diagnostic, off by default).
+struct probe_profile_t {
+  bool on = false;
+  cudaStream_t stream = 0;
+  std::vector<std::pair<const char*, cudaEvent_t>> marks;
+  explicit probe_profile_t(cudaStream_t s) : stream(s) {
+    const char* e = getenv("ATTU_GPU_PROBE_PROFILE");
+    on = e && *e == '1';
+  }
+  void mark(const char* what) {
+    if (!on) return;
+    cudaEvent_t ev;
+    if (cudaEventCreate(&ev) != cudaSuccess) return;
+    cudaEventRecord(ev, stream);
+    marks.push_back({what, ev});
+  }
+  ~probe_profile_t() {
+    if (!on || marks.empty()) return;
+    cudaEventSynchronize(marks.back().second);
+    std::fprintf(stderr, "[probe]");
+    for (size_t i = 1; i < marks.size(); ++i) {
+      float ms = 0;
+      cudaEventElapsedTime(&ms, marks[i - 1].second, marks[i].second);
+      std::fprintf(stderr, " %s %.3f", marks[i].first, ms);
+    }
+    std::fprintf(stderr, "\n");
+    for (auto& m : marks) cudaEventDestroy(m.second);
+  }
+};
+
+int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, attu_buf** rows_out,
+                    size_t* count_out, attu_error* err) {
+  if (nn > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: dense_probe of %zu needles", nn);
+  if (nd < 1 || nd > ATTU_DENSE_PROBE_MAX_DIMS)
+    return attu_error_set(err, "XX000", 0, "GPU backend: dense_probe of %d indexes", nd);
+  attu_buf* rows = nullptr;
+  attu_buf* hits[ATTU_DENSE_PROBE_MAX_DIMS] = {};
   int rc = guarded(err, [&] {
     context_t& ctx = CTX(be);
-    const uint8_t* m = mask ? static_cast<const uint8_t*>(mask->ptr) : nullptr;
-    const int64_t* t = I64(table);
-    auto compact = transform_compact((int)nn, ctx);
-    int64_t nkeys = kmax - kmin + 1;
-    int kept = 0;
-    if (nkeys <= presence_max_keys()) {
+    probe_args_t a;
+    memset(&a, 0, sizeof a);
+    a.nd = nd;
+    // the bitmaps (kept alive until the upsweep has run)
+    std::vector<mem_t<unsigned>> present;
+    probe_profile_t prof(ctx.stream());
+    prof.mark("start");
+    for (int d = 0; d < nd; ++d) {
+      const attu_dense_dim& dm = dims[d];
+      probe_dim_t& pd = a.d[d];
+      pd.keys = dm.needles.data->ptr;
+      pd.wide = attu_type_width(dm.needles.type.id) != 4;
+      pd.mask = dm.mask ? static_cast<const uint8_t*>(dm.mask->ptr) : nullptr;
+      pd.table = I64(dm.table);
+      pd.kmin = dm.kmin;
+      pd.kmax = dm.kmax;
+      int64_t nkeys = dm.kmax - dm.kmin + 1;
+      if (nkeys > presence_max_keys()) continue;
       int nwords = (int)((nkeys + 31) / 32);
-      mem_t<unsigned> present((size_t)nwords, ctx);
-      unsigned* pw = present.data();
-      transform([=] __device__(int w) {
-        unsigned word = 0;
-        for (int b = 0; b < 32; ++b) {
-          int64_t j = (int64_t)w * 32 + b;
-          if (j < nkeys && t[j] >= 0) word |= 1u << b;
-        }
-        pw[w] = word;
-      }, nwords, ctx);
-      using compact_t = decltype(compact);
-      size_t smem = (size_t)nwords * sizeof(unsigned);
-      if (nkeys <= kProbeSmemMaxKeys && compact.num_tiles() > 0) {
-        auto kernel = probe_upsweep_smem_kernel<compact_t::nt, compact_t::vt, key_t>;
+      present.emplace_back((size_t)nwords, ctx);
+      unsigned* pw = present.back().data();
+      const int64_t* t = pd.table;
+      // lane b of a warp tests slot 32 w + b: the table is read coalesced
+      // (a capturing behaviour runs one index a thread, and the count is
+      // whole warps, so every lane reaches the ballot)
+      transform([=] __device__(int i) {
+        int64_t j = i;
+        unsigned word = __ballot_sync(0xffffffffu, j < nkeys && t[j] >= 0);
+        if ((i & 31) == 0) pw[i >> 5] = word;
+      }, nwords * 32, ctx);
+      pd.bits = pw;
+    }
+    prof.mark("bitmaps");
+    auto compact = transform_compact((int)nn, ctx);
+    using compact_t = decltype(compact);
+    int kept = 0;
+    if (compact.num_tiles() > 0) {
+      enum { tile_words = compact_t::nt * compact_t::vt / 32 };
+      static_assert(tile_words % kProbeChunk == 0, "a tile is whole chunks of words");
+      int warps_per_block = kProbePassThreads / 32;
+      for (int d = 0; d < nd; ++d) {
+        const probe_dim_t& pd = a.d[d];
+        int nwords = pd.bits ? (int)((pd.kmax - pd.kmin) / 32 + 1) : 0;
+        bool in_smem = pd.bits && nwords <= kProbeSmemMaxWords;
+        size_t smem = in_smem ? (size_t)nwords * sizeof(unsigned) : 0;
+        bool first = d == 0, last = d == nd - 1;
+        bool w = pd.wide;
+        auto kernel = in_smem ? (first ? (last ? probe_pass_for<true, true, true>(w) : probe_pass_for<true, false, true>(w))
+                                       : (last ? probe_pass_for<false, true, true>(w) : probe_pass_for<false, false, true>(w)))
+                              : (first ? (last ? probe_pass_for<true, true, false>(w) : probe_pass_for<true, false, false>(w))
+                                       : (last ? probe_pass_for<false, true, false>(w) : probe_pass_for<false, false, false>(w)));
         if (smem > 48 * 1024)
           ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         int per_sm = 0;
-        ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kProbeThreads, smem));
-        int groups = kProbeThreads / compact_t::nt;
-        int blocks = std::min(ctx.sm_count() * std::max(per_sm, 1), (compact.num_tiles() + groups - 1) / groups);
-        kernel<<<blocks, kProbeThreads, smem, ctx.stream()>>>(k, m, pw, nwords, kmin, kmax, (int)nn,
-                                                              compact.num_tiles(), compact.bit_words(),
-                                                              compact.tile_counts());
+        ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kProbePassThreads, smem));
+        int blocks = std::min(ctx.sm_count() * std::max(per_sm, 1),
+                              (compact.num_tiles() + warps_per_block - 1) / warps_per_block);
+        kernel<<<blocks, kProbePassThreads, smem, ctx.stream()>>>(pd, (int)nn, (int)tile_words, compact.num_tiles(),
+                                                                  compact.bit_words(), compact.tile_counts());
         ATTU_CUDA_CHECK_LAUNCH();
-        kept = compact.finish_upsweep();
-      } else {
-        kept = compact.upsweep(bit_present_t<key_t>(), k, m, (const unsigned*)pw, kmin, kmax);
+        prof.mark("pass");
       }
-    } else {
-      kept = compact.upsweep(slot_used_t<key_t>(), k, m, t, kmin, kmax);
+      kept = compact.finish_upsweep();
+      prof.mark("count");
     }
     rows = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
     if (!rows) throw already_set_t();
-    hits = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
-    if (!hits) throw already_set_t();
-    compact.downsweep(store_hit_t<key_t>(), k, t, kmin, I64(rows), I64(hits));
+    for (int d = 0; d < nd; ++d) {
+      if (!(hits[d] = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err))) throw already_set_t();
+      a.d[d].hits = I64(hits[d]);
+    }
+    static_assert(compact_t::nt * compact_t::vt == 64 * 32, "the sparse downsweep takes tiles of 64 words");
+    if (kept && (size_t)kept * 16 < nn) {
+      int per_sm = 0;
+      ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, probe_store_sparse_kernel,
+                                                                    kProbeStoreThreads, 0));
+      int warps_per_block = kProbeStoreThreads / 32;
+      int blocks = std::min(ctx.sm_count() * std::max(per_sm, 1),
+                            (compact.num_tiles() + warps_per_block - 1) / warps_per_block);
+      probe_store_sparse_kernel<<<blocks, kProbeStoreThreads, 0, ctx.stream()>>>(
+          store_hits_t{a}, compact.bit_words(), compact.tile_counts(), (int)((nn + 31) / 32), compact.num_tiles(),
+          I64(rows));
+      ATTU_CUDA_CHECK_LAUNCH();
+    } else {
+      compact.downsweep(store_hits_t{a}, I64(rows));
+    }
+    prof.mark("store");
     *count_out = (size_t)kept;
   });
   if (rc) {
     gpu_free(be, rows);
-    gpu_free(be, hits);
+    for (int d = 0; d < nd; ++d) gpu_free(be, hits[d]);
     return -1;
   }
   *rows_out = rows;
-  *hits_out = hits;
+  for (int d = 0; d < nd; ++d) dims[d].hits = hits[d];
   return 0;
-}
-
-int gpu_dense_probe(attu_backend* be, const attu_vec* needles, const attu_buf* mask, size_t nn,
-                    const attu_buf* table, int64_t kmin, int64_t kmax, attu_buf** rows_out, attu_buf** hits_out,
-                    size_t* count_out, attu_error* err) {
-  if (nn > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: dense_probe of %zu needles", nn);
-  if (attu_type_width(needles->type.id) == 4)
-    return dense_probe_keys(be, static_cast<const int32_t*>(needles->data->ptr), mask, nn, table, kmin, kmax,
-                            rows_out, hits_out, count_out, err);
-  return dense_probe_keys(be, I64(needles->data), mask, nn, table, kmin, kmax, rows_out, hits_out, count_out, err);
 }
 
 int gpu_scan(attu_backend* be, const attu_buf* in, attu_buf* out, size_t n, bool inclusive,

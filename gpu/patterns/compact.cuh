@@ -57,6 +57,9 @@ __global__ __launch_bounds__(nt) void compact_downsweep_kernel(
   __shared__ int s_word_offset[nw];
   int tid = threadIdx.x, lane = tid & 31;
   int tile_begin = blockIdx.x * nv;
+  // a tile that kept nothing (its offset equals the next tile's) returns
+  // at once: a sparse compaction's downsweep is mostly such tiles
+  if (blockIdx.x + 1 < gridDim.x && offsets[blockIdx.x] == offsets[blockIdx.x + 1]) return;
   int num_words = min(nw, div_up(count - tile_begin, 32));
   // Each thread owns wpt consecutive words for the scan.
   enum { wpt = (nw + nt - 1) / nt };

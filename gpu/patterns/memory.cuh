@@ -8,6 +8,7 @@
 
 #include "gpu/patterns/context.cuh"
 
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -69,16 +70,77 @@ class mem_t {
   T* data_ = nullptr;
 };
 
-// Uploads a host range to a new device buffer (stream-ordered).
+// Small host-to-device copies without a synchronization: the bytes go
+// into a page-locked ring (one per thread) and the copy is queued from
+// there, so the caller's host range may die on return while the copy is
+// still queued. The ring is kSegs segments, each with an event recorded
+// behind its latest copy; a segment is reused only once that event has
+// completed (in practice long before: 8 x 64 KB of uploads ago). A kernel's
+// specs, an expression program, a handful of values: each upload used to
+// wait for the whole stream to drain first.
+class upload_ring_t {
+ public:
+  enum { kSegs = 8, kSegBytes = 64 << 10 };
+  ~upload_ring_t() {
+    // at thread exit; errors then have no one to go to
+    for (int i = 0; i < kSegs; ++i)
+      if (ev_[i]) cudaEventDestroy(ev_[i]);
+    if (buf_) cudaFreeHost(buf_);
+  }
+  // Queues host[0, bytes) -> dev on `stream`; false (nothing done) when
+  // the copy is larger than a segment.
+  bool put(void* dev, const void* host, size_t bytes, cudaStream_t stream) {
+    if (bytes > kSegBytes) return false;
+    if (!buf_) {
+      ATTU_CUDA_CHECK(cudaMallocHost(&buf_, (size_t)kSegs * kSegBytes));
+      for (int i = 0; i < kSegs; ++i) ATTU_CUDA_CHECK(cudaEventCreateWithFlags(&ev_[i], cudaEventDisableTiming));
+    }
+    // a full segment, or one whose copies went to another stream, is
+    // left for the next one, taken once its event says its copies are done
+    if (off_ + bytes > kSegBytes || (off_ && stream != stream_)) {
+      seg_ = (seg_ + 1) % kSegs;
+      off_ = 0;
+      if (used_[seg_]) ATTU_CUDA_CHECK(cudaEventSynchronize(ev_[seg_]));
+    }
+    char* p = buf_ + (size_t)seg_ * kSegBytes + off_;
+    memcpy(p, host, bytes);
+    ATTU_CUDA_CHECK(cudaMemcpyAsync(dev, p, bytes, cudaMemcpyHostToDevice, stream));
+    // recorded behind every copy, while its stream surely lives (a
+    // context's stream dies with the context; an event recorded later on
+    // it would be recorded on a destroyed stream)
+    ATTU_CUDA_CHECK(cudaEventRecord(ev_[seg_], stream));
+    used_[seg_] = true;
+    stream_ = stream;
+    off_ = (off_ + bytes + 15) & ~(size_t)15;
+    return true;
+  }
+
+ private:
+  char* buf_ = nullptr;
+  cudaEvent_t ev_[kSegs] = {};
+  bool used_[kSegs] = {};
+  int seg_ = 0;
+  size_t off_ = 0;
+  cudaStream_t stream_ = 0;
+};
+
+// host[0, bytes) -> dev on the context's stream; the host range may die on
+// return (small copies through the thread's upload ring, larger ones
+// waited for).
+inline void upload_bytes(void* dev, const void* host, size_t bytes, context_t& ctx) {
+  if (!bytes) return;
+  static thread_local upload_ring_t ring;
+  if (ring.put(dev, host, bytes, ctx.stream())) return;
+  ATTU_CUDA_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, ctx.stream()));
+  ctx.synchronize();
+}
+
+// Uploads a host range to a new device buffer (stream-ordered; the host
+// range may die on return).
 template <typename T>
 mem_t<T> to_mem(const T* host, size_t n, context_t& ctx) {
   mem_t<T> m(n, ctx);
-  if (n) {
-    ATTU_CUDA_CHECK(cudaMemcpyAsync(m.data(), host, n * sizeof(T),
-                                    cudaMemcpyHostToDevice, ctx.stream()));
-    // The host range may die right after return: finish the copy first.
-    ctx.synchronize();
-  }
+  upload_bytes(m.data(), host, n * sizeof(T), ctx);
   return m;
 }
 template <typename T>
