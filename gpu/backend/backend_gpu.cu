@@ -547,6 +547,12 @@ struct store_hits_t {
 // tile (58K blocks, each scanning 2,048 bits for a handful of rows, for
 // SSB's 120M fact rows: most of the probe's time).
 constexpr int kProbeStoreThreads = 256;
+// The sparse downsweep runs when fewer than one row in 2^shift is kept:
+// ATTU_GPU_PROBE_SPARSE_SHIFT overrides the default (measured on SSB SF20).
+int probe_sparse_shift() {
+  const char* e = getenv("ATTU_GPU_PROBE_SPARSE_SHIFT");
+  return e && *e ? atoi(e) : 4;
+}
 __global__ void __launch_bounds__(kProbeStoreThreads) probe_store_sparse_kernel(
     const store_hits_t f, const unsigned* __restrict__ bits, const int* __restrict__ offsets, int num_words,
     int num_tiles, int64_t* rows) {
@@ -690,7 +696,7 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
       a.d[d].hits = I64(hits[d]);
     }
     static_assert(compact_t::nt * compact_t::vt == 64 * 32, "the sparse downsweep takes tiles of 64 words");
-    if (kept && (size_t)kept * 16 < nn) {
+    if (kept && ((size_t)kept << probe_sparse_shift()) < nn) {
       int per_sm = 0;
       ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, probe_store_sparse_kernel,
                                                                     kProbeStoreThreads, 0));
