@@ -1819,6 +1819,23 @@ struct colacc_t {
   long long mn[kFastSpecs], mx[kFastSpecs];
 };
 
+// The block's tree over nt threads' partials in shared memory (a fixed
+// shape, so float sums associate the same way every run); the result in
+// slot 0. Every thread calls it.
+template <int nt>
+__device__ void fold_partials(long long* scnt, __int128* sisum, double* sfsum, long long* smn, long long* smx) {
+  for (int h = nt / 2; h > 0; h >>= 1) {
+    if ((int)threadIdx.x < h) {
+      scnt[threadIdx.x] += scnt[threadIdx.x + h];
+      sisum[threadIdx.x] += sisum[threadIdx.x + h];
+      sfsum[threadIdx.x] += sfsum[threadIdx.x + h];
+      smn[threadIdx.x] = min(smn[threadIdx.x], smn[threadIdx.x + h]);
+      smx[threadIdx.x] = max(smx[threadIdx.x], smx[threadIdx.x + h]);
+    }
+    __syncthreads();
+  }
+}
+
 __global__ void __launch_bounds__(kColumnThreads) column_reduce_kernel(const dspec_t* specs, int nspec,
                                                                        long long n, colacc_t* part, int* risk) {
   long long cnt[kFastSpecs], mn[kFastSpecs], mx[kFastSpecs];
@@ -1870,16 +1887,7 @@ __global__ void __launch_bounds__(kColumnThreads) column_reduce_kernel(const dsp
     smn[threadIdx.x] = mn[k];
     smx[threadIdx.x] = mx[k];
     __syncthreads();
-    for (int h = kColumnThreads / 2; h > 0; h >>= 1) {
-      if ((int)threadIdx.x < h) {
-        scnt[threadIdx.x] += scnt[threadIdx.x + h];
-        sisum[threadIdx.x] += sisum[threadIdx.x + h];
-        sfsum[threadIdx.x] += sfsum[threadIdx.x + h];
-        smn[threadIdx.x] = min(smn[threadIdx.x], smn[threadIdx.x + h]);
-        smx[threadIdx.x] = max(smx[threadIdx.x], smx[threadIdx.x + h]);
-      }
-      __syncthreads();
-    }
+    fold_partials<kColumnThreads>(scnt, sisum, sfsum, smn, smx);
     if (threadIdx.x == 0) {
       part[blockIdx.x].cnt[k] = scnt[0];
       part[blockIdx.x].isum[k] = sisum[0];
@@ -1922,16 +1930,7 @@ __global__ void __launch_bounds__(kFoldThreads) column_reduce_store_kernel(const
   smn[threadIdx.x] = mn;
   smx[threadIdx.x] = mx;
   __syncthreads();
-  for (int h = kFoldThreads / 2; h > 0; h >>= 1) {
-    if ((int)threadIdx.x < h) {
-      scnt[threadIdx.x] += scnt[threadIdx.x + h];
-      sisum[threadIdx.x] += sisum[threadIdx.x + h];
-      sfsum[threadIdx.x] += sfsum[threadIdx.x + h];
-      smn[threadIdx.x] = min(smn[threadIdx.x], smn[threadIdx.x + h]);
-      smx[threadIdx.x] = max(smx[threadIdx.x], smx[threadIdx.x + h]);
-    }
-    __syncthreads();
-  }
+  fold_partials<kFoldThreads>(scnt, sisum, sfsum, smn, smx);
   if (threadIdx.x) return;
   cnt = scnt[0];
   isum = sisum[0];
