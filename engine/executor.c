@@ -479,6 +479,12 @@ rel *rel_empty(xctx *x, const attu_stage *s) {
 }
 
 
+int check_stage_cols(xctx *x, const attu_stage *s, const rel *r) {
+    if (r->ncols == s->ncols) return 0;
+    return attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "stage %s produced %d columns, expected %d",
+                          attu_stage_kind_name(s->kind), r->ncols, s->ncols);
+}
+
 rel *run_stage(xctx *x, attu_stage *s) {
     rel *r = run_stage_lazy(x, s);
     if (r && rel_materialize(x, r, NULL)) { rel_free(x, r); return NULL; }
@@ -529,9 +535,7 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
     }
     rel_free(x, in0);
     rel_free(x, in1);
-    if (out && out->ncols != s->ncols && !x->err->set)
-        attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "stage %s produced %d columns, expected %d",
-                       attu_stage_kind_name(s->kind), out->ncols, s->ncols);
+    if (out && !x->err->set) check_stage_cols(x, s, out);
     if (x->err->set) { rel_free(x, out); return NULL; }
     s->executed = true;
     s->act_rows = out->nrows;

@@ -62,6 +62,8 @@ rel  *rel_new(xctx *x, int ncols, size_t nrows);
 void  rel_free(xctx *x, rel *r);
 attu_vec vec_of(const xcol *c);
 attu_buf *buf_i64(xctx *x, size_t n);
+/* Frees a backend buffer (NULL is fine). */
+void  free_buf(xctx *x, attu_buf *b);
 int   check_stop(xctx *x);
 rel  *rel_gather(xctx *x, const rel *r, const attu_buf *idx, size_t n, bool may_null);
 int   eval_exprs(xctx *x, const attu_stage_exprs *ex, const rel *r, xcol **out);
@@ -69,6 +71,8 @@ rel  *filter_by_mask(xctx *x, rel *in, xcol *mask);
 rel  *rel_distinct(xctx *x, rel *in);
 rel  *rel_concat(xctx *x, const rel *a, const rel *b);
 rel  *run_stage(xctx *x, attu_stage *s);
+/* 0, or -1 with XX000 set when r lacks the columns the plan promised for s. */
+int   check_stage_cols(xctx *x, const attu_stage *s, const rel *r);
 /* No rows of the stage's columns (TEXT ones with an empty dictionary). */
 rel  *rel_empty(xctx *x, const attu_stage *s);
 
@@ -92,11 +96,13 @@ int exec_numeric_join_words(xctx *x, const attu_vec *l, size_t nl, const attu_ve
 /* A BOOL mask of the rows whose key columns are all non-NULL (NULL when
  * none can be NULL). */
 int keys_valid_mask(xctx *x, xcol **k, int nk, size_t n, attu_buf **mask_out);
-/* The lowest and highest valid key of int64 images k (one download). */
-int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmin, int64_t *kmax, bool *any);
-/* Whether a dense table over [kmin, kmax] pays for ns keys against nn
- * needles, within `limit` slots. */
-bool dense_range_pays(int64_t kmin, int64_t kmax, size_t ns, size_t nn, __int128 limit);
+/* A dense index (dense_index) of the unique keys ks (int64 images, mask
+ * ms, ns rows) probed by nn needles, over their key range: *index_out
+ * (kmax - kmin + 1 slots) and the range, or *index_out NULL (no error)
+ * when no key is valid, the range does not pay (dense_range_pays within
+ * `limit` slots) or a key repeats. */
+int unique_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit,
+                       attu_buf **index_out, int64_t *kmin_out, int64_t *kmax_out);
 /* Materializes the lazy columns of r that the expressions read. */
 int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex);
 /* Columns o->cols[at..] become in's columns at rows idx (lazy; indices

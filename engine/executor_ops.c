@@ -17,7 +17,7 @@ static attu_buf view(const attu_buf *b, size_t off, size_t bytes) {
     return v;
 }
 
-static void free_buf(xctx *x, attu_buf *b) { if (b) x->be->free(x->be, b); }
+void free_buf(xctx *x, attu_buf *b) { if (b) x->be->free(x->be, b); }
 
 /* ---- host round trips (small bookkeeping the primitives do not cover) ------ */
 
@@ -309,7 +309,7 @@ done:
 /* Whether a table over a key range of `range` slots pays for ns keys
  * against nn needles (dense keys, or a filtered dimension against its
  * fact table), within `limit` slots. */
-bool dense_range_pays(int64_t kmin, int64_t kmax, size_t ns, size_t nn, __int128 limit) {
+static bool dense_range_pays(int64_t kmin, int64_t kmax, size_t ns, size_t nn, __int128 limit) {
     __int128 range = (__int128)kmax - kmin + 1;
     bool pays = range <= (__int128)4 * ns + 1024 || (range <= (__int128)(nn / 2) && range <= ((__int128)1 << 26));
     return pays && range <= limit;
@@ -352,7 +352,7 @@ static int find_runs(xctx *x, attu_buf *kn, size_t nn, attu_buf *ss, size_t ns, 
 
 /* The lowest and highest valid key of k (int64 images; mask as for the
  * joins): false in *any when no row has a valid key. */
-int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmin, int64_t *kmax, bool *any) {
+static int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmin, int64_t *kmax, bool *any) {
     /* MIN and MAX and MIN's validity byte in one 24-byte buffer: one
      * download brings all three */
     attu_reduce_spec rs[2];
@@ -387,29 +387,40 @@ int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmi
  * in the larger side's row order as the expansion would. *done is false
  * when the shape does not apply (repeated keys, a wide range): the caller
  * sorts and expands as usual. */
-static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *ms, const attu_vec *kn, size_t nn,
-                              const attu_buf *mn, attu_buf **needle_rows, attu_buf **build_rows, size_t *np,
-                              bool *done) {
+int unique_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit,
+                       attu_buf **index_out, int64_t *kmin_out, int64_t *kmax_out) {
     int64_t kmin = 0, kmax = 0;
     bool any = false, unique = false;
-    *done = false;
-    if (!x->be->dense_index || !x->be->dense_probe || nn < 65536 || ns == 0) return 0;
+    *index_out = NULL;
+    if (!ns) return 0;
     if (key_range(x, ks, ms, ns, &kmin, &kmax, &any)) return -1;
-    if (!any) return 0;
-    /* an index of at most 2^27 slots (1 GB): wider ranges sort and expand */
-    if (!dense_range_pays(kmin, kmax, ns, nn, (__int128)1 << 27)) return 0;
+    if (!any || !dense_range_pays(kmin, kmax, ns, nn, limit)) return 0;
     attu_buf *index = buf_i64(x, (size_t)(kmax - kmin) + 1);
     if (!index || x->be->dense_index(x->be, ks, ms, ns, kmin, kmax, index, &unique, x->err)) {
         free_buf(x, index);
         return -1;
     }
-    int rc = 0;
-    if (unique) {
-        attu_dense_dim dim = { *kn, mn, index, kmin, kmax, NULL };
-        rc = x->be->dense_probe(x->be, 1, &dim, nn, needle_rows, np, x->err) ? -1 : 0;
-        *build_rows = dim.hits;
-        *done = rc == 0;
-    }
+    if (!unique) { free_buf(x, index); return 0; }
+    *index_out = index;
+    *kmin_out = kmin;
+    *kmax_out = kmax;
+    return 0;
+}
+
+static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *ms, const attu_vec *kn, size_t nn,
+                              const attu_buf *mn, attu_buf **needle_rows, attu_buf **build_rows, size_t *np,
+                              bool *done) {
+    int64_t kmin = 0, kmax = 0;
+    attu_buf *index = NULL;
+    *done = false;
+    if (!x->be->dense_index || !x->be->dense_probe || nn < 65536) return 0;
+    /* an index of at most 2^27 slots (1 GB): wider ranges sort and expand */
+    if (unique_dense_index(x, ks, ms, ns, nn, (__int128)1 << 27, &index, &kmin, &kmax)) return -1;
+    if (!index) return 0;
+    attu_dense_dim dim = { *kn, mn, index, kmin, kmax, NULL };
+    int rc = x->be->dense_probe(x->be, 1, &dim, nn, needle_rows, np, x->err) ? -1 : 0;
+    *build_rows = dim.hits;
+    *done = rc == 0;
     free_buf(x, index);
     return rc;
 }

@@ -60,8 +60,6 @@ bool star_shape(attu_stage *s, star_chain *st) {
     return false;
 }
 
-static void free_buf(xctx *x, attu_buf *b) { if (b) x->be->free(x->be, b); }
-
 /* A fact or dimension key the probe reads as it is (as dense_probe takes
  * needles: INT32 / DATE values, or 8-byte integers), the same type on
  * both sides. */
@@ -105,30 +103,22 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, rel **d, bool *use
         if (materialize_read(x, f, &s->keys) || eval_exprs(x, &s->keys, f, &fk[j]) ||
             materialize_read(x, d[j], &s->rkeys) || eval_exprs(x, &s->rkeys, d[j], &dk[j])) goto done;
         if (!probe_key_type(fk[j]->type.id, dk[j]->type.id) || d[j]->nrows > f->nrows) continue;
-        /* the dimension's index: its keys' images, their range, the slots */
+        /* the dimension's index over its keys' images: a dimension the
+         * dense table does not pay for (at most 2^27 slots each, 2^28 in
+         * all), an empty one or one with a repeated key joins after the
+         * probe */
         size_t nd = d[j]->nrows;
         attu_buf *img = buf_i64(x, nd);
         attu_vec bv = vec_of(dk[j]);
         int64_t kmin = 0, kmax = 0;
-        bool any = false, unique = false;
-        if (!img || (nd && x->be->key_encode(x->be, &bv, nd, INT64_MIN + 1, img, x->err)) ||
-            keys_valid_mask(x, &dk[j], 1, nd, &dmask[j]) || key_range(x, img, dmask[j], nd, &kmin, &kmax, &any)) {
-            free_buf(x, img);
-            goto done;
-        }
-        /* a dimension the dense table does not pay for (at most 2^27 slots
-         * each, 2^28 in all), or an empty one, joins after the probe */
-        bool pays = any && dense_range_pays(kmin, kmax, nd, f->nrows, (__int128)1 << 27) &&
-                    slots + (kmax - kmin + 1) <= ((int64_t)1 << 28);
-        if (pays) {
-            index[j] = buf_i64(x, (size_t)(kmax - kmin) + 1);
-            if (!index[j] || x->be->dense_index(x->be, img, dmask[j], nd, kmin, kmax, index[j], &unique, x->err)) {
-                free_buf(x, img);
-                goto done;
-            }
-        }
+        __int128 room = ((__int128)1 << 28) - slots;
+        int rc = !img || (nd && x->be->key_encode(x->be, &bv, nd, INT64_MIN + 1, img, x->err)) ||
+                 keys_valid_mask(x, &dk[j], 1, nd, &dmask[j]) ||
+                 unique_dense_index(x, img, dmask[j], nd, f->nrows, room < ((__int128)1 << 27) ? room : (__int128)1 << 27,
+                                    &index[j], &kmin, &kmax);
         free_buf(x, img);
-        if (!pays || !unique) continue;
+        if (rc) goto done;
+        if (!index[j]) continue;
         slots += kmax - kmin + 1;
         if (keys_valid_mask(x, &fk[j], 1, f->nrows, &fmask[j])) goto done;
         dims[nu].needles = vec_of(fk[j]);
@@ -180,13 +170,6 @@ done:
     return out;
 }
 
-/* The stage's result has the columns the plan promised. */
-static int check_cols(xctx *x, const attu_stage *s, const rel *r) {
-    if (r->ncols == s->ncols) return 0;
-    return attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "stage %s produced %d columns, expected %d",
-                          attu_stage_kind_name(s->kind), r->ncols, s->ncols);
-}
-
 static void mark(attu_stage *s, size_t rows, double ms, const char *how) {
     s->executed = true;
     s->act_rows = rows;
@@ -203,7 +186,7 @@ static rel *run_chain(xctx *x, const star_chain *st, rel *cur, rel **d) {
         rel_free(x, cur);
         rel_free(x, d[j]);
         d[j] = NULL;
-        if (o && check_cols(x, s, o)) { rel_free(x, o); o = NULL; }
+        if (o && check_stage_cols(x, s, o)) { rel_free(x, o); o = NULL; }
         if (o) mark(s, o->nrows, attu_now_ms() - t0, NULL);
         cur = o;
     }
@@ -257,7 +240,7 @@ rel *run_star(xctx *x, const star_chain *st) {
         rel_free(x, out);
         out = r;
     }
-    if (check_cols(x, st->join[k - 1], out)) { rel_free(x, out); out = NULL; goto done; }
+    if (check_stage_cols(x, st->join[k - 1], out)) { rel_free(x, out); out = NULL; goto done; }
     /* EXPLAIN ANALYZE: the highest probed join shows the probe */
     for (int j = k - 1, shown = 0; j >= 0; j--) {
         if (!use[j]) continue;
