@@ -1,8 +1,9 @@
 /*
  * ssb_engine: the few things the SSB runner asks of an engine: create and
  * load the five tables from ssbgen's CSV files, and answer a query as text.
- * Two engines implement it: ssb_pg.c (attud or PostgreSQL over libpq) and
- * duckdb/duckdb_engine.c (DuckDB's C library, loaded with dlopen).
+ * Three engines implement it: ssb_pg.c (attud or PostgreSQL over libpq),
+ * ssb_inproc.c (attu linked in) and duckdb/duckdb_engine.c (DuckDB's C
+ * library, loaded with dlopen).
  */
 #ifndef ATTU_SSB_ENGINE_H
 #define ATTU_SSB_ENGINE_H
@@ -28,6 +29,10 @@ struct ssb_engine {
 
 /* Connects with a libpq conninfo string; NULL (message on stderr) on failure. */
 ssb_engine_t *ssb_pg_open(const char *conninfo);
+/* attu linked into this process (db/database.h) on device "cpu", "gpu" or
+ * "auto", in memory; NULL (message on stderr) when it cannot open. Built
+ * when ATTU_SSB_INPROC is defined (the library is part of the build). */
+ssb_engine_t *ssb_inproc_open(const char *device);
 /* Loads libduckdb.so from lib_path and opens an in-memory database using
  * threads worker threads (0: DuckDB's default, all cores). */
 ssb_engine_t *ssb_duckdb_open(const char *lib_path, int threads);

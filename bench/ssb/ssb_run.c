@@ -6,6 +6,7 @@
  *           [--duckdb LIBDUCKDB.so] [--threads N] [--no-server]
  *           [--expect DIR] [--save DIR] [--queries DIR] [--only q1.1,...]
  *           [--query-timeout S] [--csv FILE] [--label NAME]
+ *           [--inproc cpu|gpu]
  *
  * Loads SSB into the server (attud, or any PostgreSQL-protocol server) over
  * the wire: CREATE TABLE from schema.sql, then COPY FROM STDIN of ssbgen's
@@ -15,6 +16,10 @@
  * --duckdb it does the same in DuckDB on the same CSV files and compares
  * every answer (numbers within 1e-9 relative); --expect DIR compares with
  * answers saved earlier by --save DIR. Prints per-query times and totals.
+ *
+ * --inproc DEV runs attu linked into this process (db/database.h) on the
+ * CPU or the GPU instead of a server: the engine without the wire, in one
+ * process a profiler can follow to its end.
  *
  * Exit status: 0 when every query answered (and matched, when compared),
  * 1 when any failed or differed, 2 on a usage, connection or load error.
@@ -128,7 +133,8 @@ static void usage(FILE *f) {
         "  --only LIST        comma-separated query names, e.g. q1.1,q4.3\n"
         "  --query-timeout S  cancel a server query after S seconds and count it failed\n"
         "  --csv FILE         append machine-readable results to FILE (for ssb_chart.sh)\n"
-        "  --label NAME       the server's name in --csv rows (default attu)\n",
+        "  --label NAME       the server's name in --csv rows (default attu)\n"
+        "  --inproc DEV       attu in this process (cpu, gpu or auto) instead of a server\n",
         ATTU_SSB_SOURCE_DIR);
 }
 
@@ -146,7 +152,7 @@ int main(int argc, char **argv) {
     const char *qdir = ATTU_SSB_SOURCE_DIR "/queries";
     int runs = 3, threads = 0, load = 1, server = 1;
     double timeout_s = 0;
-    const char *csv_path = NULL, *label = "attu";
+    const char *csv_path = NULL, *label = "attu", *inproc = NULL;
     static const struct option opts[] = {
         {"sf", required_argument, 0, 's'},      {"data", required_argument, 0, 'D'},
         {"no-load", no_argument, 0, 'L'},       {"runs", required_argument, 0, 'n'},
@@ -156,6 +162,7 @@ int main(int argc, char **argv) {
         {"queries", required_argument, 0, 'q'}, {"only", required_argument, 0, 'o'},
         {"query-timeout", required_argument, 0, 'T'},
         {"csv", required_argument, 0, 'V'},     {"label", required_argument, 0, 'B'},
+        {"inproc", required_argument, 0, 'I'},
         {"help", no_argument, 0, '?'},          {0, 0, 0, 0}};
     int opt;
     while ((opt = getopt_long(argc, argv, "h:p:U:d:", opts, NULL)) != -1) {
@@ -175,6 +182,7 @@ int main(int argc, char **argv) {
         case 'T': timeout_s = strtod(optarg, NULL); break;
         case 'V': csv_path = optarg; break;
         case 'B': label = optarg; break;
+        case 'I': inproc = optarg; break;
         case 'h': host = optarg; break;
         case 'p': port = optarg; break;
         case 'U': user = optarg; break;
@@ -202,7 +210,16 @@ int main(int argc, char **argv) {
     }
 
     ssb_engine_t *srv = NULL, *duck = NULL;
-    if (server) {
+    if (server && inproc) {
+#ifdef ATTU_SSB_INPROC
+        srv = ssb_inproc_open(inproc);
+        if (!srv) return 2;
+        if (load && srv->load(srv, schema, data) != 0) return 2;
+#else
+        fprintf(stderr, "ssb: this ssb_run was built without attu's library (--inproc)\n");
+        return 2;
+#endif
+    } else if (server) {
         char ci[1024];
         if (!conninfo) {
             snprintf(ci, sizeof ci, "host=%s port=%s user=%s%s%s", host, port, user,
