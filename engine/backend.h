@@ -170,6 +170,8 @@ typedef struct attu_dense_dim {
     const attu_buf *table;     /* kmax - kmin + 1 int64 slots: a row, or -1 */
     int64_t         kmin, kmax;
     attu_buf       *hits;      /* out: the slot of each kept row (callee allocates) */
+    bool            no_hits;   /* the index only filters: hits stays NULL (a star
+                                  join's dimension no later stage reads) */
 } attu_dense_dim;
 
 struct attu_backend {
@@ -333,8 +335,8 @@ struct attu_backend {
      * Row i of nn is kept when, for every d < nd, its key k = dims[d]
      * .needles row i lies in [kmin, kmax], dims[d].mask (may be NULL) has
      * a TRUE byte there and dims[d].table[k - kmin] >= 0. The kept rows
-     * (ascending) go into *rows_out and, for each d, that table entry
-     * into dims[d].hits (all allocated by the callee). The needles are
+     * (ascending) go into *rows_out and, for each d without no_hits,
+     * that table entry into dims[d].hits (all allocated by the callee). The needles are
      * int64 key images, or an INT32 / DATE column read as its values (its
      * key image; its own validity is not looked at). With unique keys
      * this is the whole join: one pass that counts and one that writes.

@@ -846,7 +846,8 @@ static void probe_range(void *vc, size_t b, size_t e, int w) {
         if (d < c->nd) continue;
         if (c->pass) {
             c->rows[k] = (int64_t)i;
-            for (d = 0; d < c->nd; d++) c->hits[d][k] = hit[d];
+            for (d = 0; d < c->nd; d++)
+                if (c->hits[d]) c->hits[d][k] = hit[d];
         }
         k++;
     }
@@ -868,14 +869,14 @@ static int cpu_dense_probe(attu_backend *be, int nd, attu_dense_dim *dims, size_
     attu_buf *rows = cpu_alloc(be, total * sizeof(int64_t), err);
     int d = 0;
     for (; rows && d < nd; d++)
-        if (!(dims[d].hits = cpu_alloc(be, total * sizeof(int64_t), err))) break;
+        if (!dims[d].no_hits && !(dims[d].hits = cpu_alloc(be, total * sizeof(int64_t), err))) break;
     if (!rows || d < nd) {
         cpu_free(be, rows);
         while (d-- > 0) { cpu_free(be, dims[d].hits); dims[d].hits = NULL; }
         return -1;
     }
     c.rows = rows->ptr;
-    for (d = 0; d < nd; d++) c.hits[d] = dims[d].hits->ptr;
+    for (d = 0; d < nd; d++) c.hits[d] = dims[d].hits ? dims[d].hits->ptr : NULL;
     c.pass = 1;
     attu_parallel_range(threads, nn, 1 << 16, probe_range, &c);
     *rows_out = rows;

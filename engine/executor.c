@@ -288,6 +288,15 @@ int eval_exprs(xctx *x, const attu_stage_exprs *ex, const rel *r, xcol **out) {
 
 /* ---- scan, values, filter, project ----------------------------------------------- */
 
+xcol *xcol_pruned(xctx *x, attu_type t) {
+    xcol *c = calloc(1, sizeof *c);
+    if (!c) { attu_error_oom(x->err); return NULL; }
+    c->refs = 1;
+    c->type = t;
+    c->pruned = true;
+    return c;
+}
+
 static rel *run_scan(xctx *x, attu_stage *s) {
     attu_table *t = s->table;
     rel *r = rel_new(x, s->ncols, t->nrows);
@@ -295,12 +304,7 @@ static rel *run_scan(xctx *x, attu_stage *s) {
     for (int i = 0; i < s->ncols; i++) {
         int tc = s->cols[i];
         if (tc < 0) {            /* pruned: nothing reads it */
-            xcol *c = calloc(1, sizeof *c);
-            if (!c) { attu_error_oom(x->err); rel_free(x, r); return NULL; }
-            c->refs = 1;
-            c->type = s->types[i];
-            c->pruned = true;
-            r->cols[i] = c;
+            if (!(r->cols[i] = xcol_pruned(x, s->types[i]))) { rel_free(x, r); return NULL; }
             continue;
         }
         if (tc >= t->ncols) {    /* rowid */

@@ -51,6 +51,8 @@ typedef struct xctx {
 
 xcol *xcol_new(xctx *x, attu_type t, size_t n, bool with_valid);
 xcol *xcol_ref(xcol *c);
+/* A placeholder of type t for a column no stage reads (no data). */
+xcol *xcol_pruned(xctx *x, attu_type t);
 /* An index buffer as an INT64 column (taking the buffer). */
 xcol *index_column(xctx *x, attu_buf *b);
 /* A lazy column: src's rows idx (takes references to both). */

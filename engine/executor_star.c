@@ -76,6 +76,20 @@ static double kept_share(const attu_stage *s, size_t rows) {
     return (double)rows / (double)s->table->nrows;
 }
 
+/* Whether a stage above the chain reads any column of dimension j (the
+ * top join's out_need over its output: the fact input's columns, then
+ * each dimension's in chain order). A dimension that only filters needs
+ * no row index out of the probe, and its columns stay placeholders. */
+static bool dim_read_above(const star_chain *st, const rel *f, rel **d, int j) {
+    const bool *need = st->join[st->k - 1]->out_need;
+    if (!need) return true;
+    int at = f->ncols;
+    for (int i = 0; i < j; i++) at += d[i]->ncols;
+    for (int c = 0; c < d[j]->ncols; c++)
+        if (need[at + c]) return true;
+    return false;
+}
+
 /* One dense_probe over the fact rows against the index of every
  * dimension that allows one (use[j]: its key of the fact key's type, at
  * most as many rows as the fact input, unique over a dense range): the
@@ -127,6 +141,7 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, rel **d, bool *use
         dims[nu].table = index[j];
         dims[nu].kmin = kmin;
         dims[nu].kmax = kmax;
+        dims[nu].no_hits = !dim_read_above(st, f, d, j);
         share[nu] = kept_share(st->join[j]->child[1], nd);
         dimof[nu] = j;
         use[j] = true;
@@ -144,6 +159,7 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, rel **d, bool *use
     if (!(rowx = index_column(x, rows))) goto done;
     rows = NULL;
     for (int u = 0; u < nu; u++) {
+        if (dims[u].no_hits) continue;
         if (!(hitx[dimof[u]] = index_column(x, dims[u].hits))) goto done;
         dims[u].hits = NULL;
     }
@@ -154,7 +170,13 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, rel **d, bool *use
         int at = f->ncols, rc = !out || lazy_side(x, out, 0, f, rowx, np);
         for (int j = 0; j < k && !rc; j++) {
             if (!use[j]) continue;
-            rc = lazy_side(x, out, at, d[j], hitx[j], np);
+            if (hitx[j]) {
+                rc = lazy_side(x, out, at, d[j], hitx[j], np);
+            } else {
+                /* read by no stage above: placeholders */
+                for (int c = 0; c < d[j]->ncols && !rc; c++)
+                    if (!(out->cols[at + c] = xcol_pruned(x, d[j]->cols[c]->type))) rc = -1;
+            }
             at += d[j]->ncols;
         }
         if (rc) { rel_free(x, out); out = NULL; }

@@ -32,6 +32,7 @@ void attu_stage_free(attu_stage *s) {
     }
     free(s->aggs);
     free(s->group_cols);
+    free(s->out_need);
     free(s);
 }
 

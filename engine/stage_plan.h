@@ -120,6 +120,9 @@ struct attu_stage {
     bool           *desc, *nulls_first;  /* SORT/TOPK: per key */
     attu_stage_join jk;
     attu_stage_exprs residual;    /* JOIN: over left ++ right, n == 0 or 1 */
+    bool           *out_need;     /* JOIN: ncols flags, the outputs some later stage
+                                     reads (NULL: all); a star join computes no row
+                                     index for a dimension none of whose columns is */
     /* AGG / JOIN_AGG / WINDOW */
     attu_stage_exprs args;        /* aggregate inputs (JOIN_AGG: over left ++ right; n+1 th is the filter if has_filter) */
     int             naggs;

@@ -158,7 +158,8 @@ struct attu_lplan {
      * to table->ncols is the pseudo-column rowid (the row's position). */
     attu_table  *table;
     int         *cols;
-    bool        *used;          /* set by lowering's pruning: outputs some parent reads */
+    bool        *used;          /* set by lowering's pruning: outputs some parent reads
+                                   (LP_SCAN; LP_JOIN too, as the stage's out_need) */
     /* LP_VALUES: nrows rows of ncols constant expressions */
     int          nrows;
     attu_bexpr **values;

@@ -486,6 +486,10 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         }
         if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
         if (!lower_join_like(p, s, err)) goto fail;
+        if (p->used && s->kind == ATTU_ST_JOIN) {
+            if (!(s->out_need = malloc((size_t)p->ncols + 1))) goto oom;
+            memcpy(s->out_need, p->used, (size_t)p->ncols);
+        }
         if (p->residual) {
             /* over left ++ right */
             int nl = p->left->ncols, nr = p->right->ncols;
@@ -710,6 +714,13 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
         bool *all = calloc((size_t)tot + 1, 1);
         if (!all) { free(ln); free(rn); return attu_error_oom(err); }
         for (int i = 0; i < p->ncols && i < tot; i++) all[i] = need[i];
+        /* what the parent reads, before the residual and the keys add
+         * theirs: the stage's out_need */
+        bool *keep = malloc((size_t)p->ncols + 1);
+        if (!keep) { free(all); free(ln); free(rn); return attu_error_oom(err); }
+        memcpy(keep, need, (size_t)p->ncols);
+        free(p->used);
+        ((attu_lplan *)p)->used = keep;
         mark_expr(p->residual, all, tot);
         for (int i = 0; i < nl; i++) ln[i] = all[i];
         for (int i = 0; i < nr; i++) rn[i] = all[nl + i];
@@ -748,7 +759,7 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
 /* frees the masks the scans kept */
 static void unprune(const attu_lplan *p) {
     if (!p) return;
-    if (p->kind == LP_SCAN) { free(((attu_lplan *)p)->used); ((attu_lplan *)p)->used = NULL; }
+    if (p->kind == LP_SCAN || p->kind == LP_JOIN) { free(((attu_lplan *)p)->used); ((attu_lplan *)p)->used = NULL; }
     unprune(p->left);
     unprune(p->right);
 }

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 using namespace attu::gpu;
@@ -450,6 +451,16 @@ __device__ __forceinline__ int64_t probe_key(const probe_dim_t& d, int i) {
 // first copies the bitmap into shared memory: a warp's 32 lookups of
 // random words then cost a few bank conflicts, where through L1 they cost
 // a cache line each.
+//
+// The pass is a stream over the keys, so its instructions count: Nsight
+// Compute showed the first pass over SSB's 120M keys issue-bound (0.45 ms,
+// 1.1 TB/s, 46 warp instructions a word) when keys compared as 64-bit
+// values and lane 0 stored each word alone. Keys now test in their own
+// width, one unsigned compare: (unsigned)(x - kmin) <= kmax - kmin holds
+// exactly when kmin <= x <= kmax, for two's complement x and kmin of the
+// key's width (a key below kmin wraps to at least 2^(bits-1) - kmin, which
+// is more than the span because kmax is below 2^(bits-1)). Lane i keeps
+// the chunk's word i, and the chunk's words are stored in one instruction.
 constexpr int kProbePassThreads = 1024;
 constexpr int kProbeChunk = 16;
 constexpr int kProbeSmemMaxWords = 200 * 1024 / 4;  // bitmaps of at most 200 KB go to shared memory
@@ -458,17 +469,28 @@ template <bool first, bool last, bool smem, typename key_t>
 __global__ void __launch_bounds__(kProbePassThreads) probe_pass_kernel(const probe_dim_t a, int count, int tile_words,
                                                                        int num_tiles, unsigned* __restrict__ bits,
                                                                        int* __restrict__ counts) {
+  using ukey_t = typename std::conditional<sizeof(key_t) == 4, unsigned, unsigned long long>::type;
   extern __shared__ unsigned s_present[];
   if (smem) {
-    int nw = (int)((a.kmax - a.kmin) / 32 + 1);
-    for (int w = threadIdx.x; w < nw; w += kProbePassThreads) s_present[w] = __ldg(a.bits + w);
+    // 16-byte copies, four in flight a thread: a 128 KB bitmap is 8
+    // rounds of 1,024 threads, not 32 dependent ones
+    int nw = (int)((a.kmax - a.kmin) / 32 + 1), nv = nw / 4;
+    const uint4* src = reinterpret_cast<const uint4*>(a.bits);
+    uint4* dst = reinterpret_cast<uint4*>(s_present);
+#pragma unroll 4
+    for (int v = threadIdx.x; v < nv; v += kProbePassThreads) dst[v] = __ldg(src + v);
+    for (int w = nv * 4 + threadIdx.x; w < nw; w += kProbePassThreads) s_present[w] = __ldg(a.bits + w);
     __syncthreads();
   }
+  const unsigned full = 0xffffffffu;
   int lane = threadIdx.x & 31;
   int warp = (blockIdx.x * kProbePassThreads + threadIdx.x) >> 5, nwarps = gridDim.x * (kProbePassThreads / 32);
   int num_words = (count + 31) / 32;
-  const int64_t kmin = a.kmin, kmax = a.kmax;
+  const ukey_t kmin = (ukey_t)a.kmin, span = (ukey_t)(a.kmax - a.kmin);
   const key_t* kp = static_cast<const key_t*>(a.keys);
+  const uint8_t* mp = a.mask;
+  const unsigned* gbits = a.bits;
+  const int64_t* table = a.table;
   int chunks = tile_words / kProbeChunk;
   for (int tile = warp; tile < num_tiles; tile += nwarps) {
     int kept = 0;
@@ -477,49 +499,48 @@ __global__ void __launch_bounds__(kProbePassThreads) probe_pass_kernel(const pro
     if (!first && lane < kProbeChunk && w_first + lane < num_words) next = bits[w_first + lane];
     for (int c = 0; c < chunks; ++c) {
       int w0 = w_first + c * kProbeChunk;
-      unsigned mine = next;
+      unsigned mine = next;  // lane i < kProbeChunk: word w0 + i as it stands
       next = 0;
       if (!first && c + 1 < chunks && lane < kProbeChunk && w0 + kProbeChunk + lane < num_words)
         next = bits[w0 + kProbeChunk + lane];
-      if (!first && !__any_sync(0xffffffffu, mine != 0)) continue;  // every row already gone
-      bool keep[kProbeChunk];
+      if (!first && !__any_sync(full, mine != 0)) continue;  // every row already gone
+      unsigned live = 0;  // bit i: row 32 (w0 + i) + lane is still in
+      const int base = w0 * 32 + lane;
+#pragma unroll
+      for (int i = 0; i < kProbeChunk; ++i) {
+        bool in = first ? base + i * 32 < count : (__shfl_sync(full, mine, i) >> lane & 1u);
+        live |= (unsigned)in << i;
+      }
       key_t x[kProbeChunk];
 #pragma unroll
+      for (int i = 0; i < kProbeChunk; ++i) x[i] = live >> i & 1u ? __ldg(kp + base + i * 32) : key_t(0);
+      if (mp) {
+#pragma unroll
+        for (int i = 0; i < kProbeChunk; ++i)
+          if (live >> i & 1u && !__ldg(mp + base + i * 32)) live &= ~(1u << i);
+      }
+      unsigned out = 0;  // lane i: the new word w0 + i
+#pragma unroll
       for (int i = 0; i < kProbeChunk; ++i) {
-        int row = (w0 + i) * 32 + lane;
-        if (first) keep[i] = w0 + i < num_words && row < count;
-        else keep[i] = __shfl_sync(0xffffffffu, mine, i) >> lane & 1u;
-      }
-#pragma unroll
-      for (int i = 0; i < kProbeChunk; ++i) x[i] = keep[i] ? __ldg(kp + (w0 + i) * 32 + lane) : key_t(0);
-#pragma unroll
-      for (int i = 0; i < kProbeChunk; ++i) keep[i] = keep[i] && x[i] >= kmin && x[i] <= kmax;
-      if (a.mask) {
-#pragma unroll
-        for (int i = 0; i < kProbeChunk; ++i) keep[i] = keep[i] && __ldg(a.mask + (w0 + i) * 32 + lane);
-      }
-      unsigned t[kProbeChunk];
-      if (smem || a.bits) {
-#pragma unroll
-        for (int i = 0; i < kProbeChunk; ++i) {
-          int64_t j = keep[i] ? (int64_t)x[i] - kmin : 0;
-          t[i] = keep[i] ? (smem ? s_present[(int)(j >> 5)] : __ldg(a.bits + (j >> 5))) >> (j & 31) : 0u;
+        ukey_t j = (ukey_t)x[i] - kmin;
+        bool k = (live >> i & 1u) && j <= span;
+        if (smem || gbits) {
+          unsigned jj = k ? (unsigned)j : 0u;
+          unsigned w = smem ? s_present[jj >> 5] : __ldg(gbits + (jj >> 5));
+          k = k && (w >> (jj & 31) & 1u);
+        } else {
+          k = k && __ldg(table + (k ? j : 0)) >= 0;
         }
-#pragma unroll
-        for (int i = 0; i < kProbeChunk; ++i) keep[i] = keep[i] && (t[i] & 1u);
-      } else {
-#pragma unroll
-        for (int i = 0; i < kProbeChunk; ++i) keep[i] = keep[i] && __ldg(a.table + ((int64_t)x[i] - kmin)) >= 0;
+        unsigned word = __ballot_sync(full, k);
+        if (lane == i) out = word;
       }
-#pragma unroll
-      for (int i = 0; i < kProbeChunk; ++i) {
-        unsigned word = __ballot_sync(0xffffffffu, keep[i]);
-        unsigned old = __shfl_sync(0xffffffffu, mine, i);
-        if (!lane && w0 + i < num_words && (first || word != old)) bits[w0 + i] = word;
-        kept += __popc(word);
-      }
+      if (lane < kProbeChunk && w0 + lane < num_words && (first || out != mine)) bits[w0 + lane] = out;
+      kept += __popc(out);
     }
-    if (last && !lane) counts[tile] = kept;
+    if (last) {
+      kept = __reduce_add_sync(full, kept);
+      if (!lane) counts[tile] = kept;
+    }
   }
 }
 
@@ -528,15 +549,22 @@ auto probe_pass_for(bool wide) {
   return wide ? probe_pass_kernel<first, last, smem, int64_t> : probe_pass_kernel<first, last, smem, int32_t>;
 }
 
-struct store_hits_t {
+// The hits of the kept rows, after the downsweep wrote the rows: one
+// thread a kept row, every index's slot looked up at once (independent
+// loads). Writing them inside the downsweep, each lane walking its kept
+// rows one at a time with a key load and a slot load per row and index,
+// waited out two latencies a row: 0.45 ms for SSB q4.1's 1.9M rows of
+// four dimensions (Nsight Compute: 134 cycles a warp between issues).
+struct gather_hits_t {
   probe_args_t a;
-  __device__ void operator()(int dst, int src, int64_t* rows) const {
-    rows[dst] = src;
+  const int64_t* rows;
+  __device__ void operator()(int i) const {
+    int64_t src = rows[i];
 #pragma unroll
     for (int d = 0; d < ATTU_DENSE_PROBE_MAX_DIMS; ++d) {
       if (d >= a.nd) break;
       const probe_dim_t& dm = a.d[d];
-      dm.hits[dst] = dm.table[probe_key(dm, src) - dm.kmin];
+      if (dm.hits) dm.hits[i] = dm.table[probe_key(dm, (int)src) - dm.kmin];
     }
   }
 };
@@ -554,8 +582,8 @@ int probe_sparse_shift() {
   return e && *e ? atoi(e) : 4;
 }
 __global__ void __launch_bounds__(kProbeStoreThreads) probe_store_sparse_kernel(
-    const store_hits_t f, const unsigned* __restrict__ bits, const int* __restrict__ offsets, int num_words,
-    int num_tiles, int64_t* rows) {
+    const unsigned* __restrict__ bits, const int* __restrict__ offsets, int num_words, int num_tiles,
+    int64_t* __restrict__ rows) {
   int lane = threadIdx.x & 31;
   int warp = (blockIdx.x * kProbeStoreThreads + threadIdx.x) >> 5, nwarps = gridDim.x * (kProbeStoreThreads / 32);
   for (int tile = warp; tile < num_tiles; tile += nwarps) {
@@ -574,12 +602,12 @@ __global__ void __launch_bounds__(kProbeStoreThreads) probe_store_sparse_kernel(
     while (wa) {
       int b = __ffs(wa) - 1;
       wa &= wa - 1;
-      f(da++, (w0 + lane) * 32 + b, rows);
+      rows[da++] = (w0 + lane) * 32 + b;
     }
     while (wb) {
       int b = __ffs(wb) - 1;
       wb &= wb - 1;
-      f(db++, (w0 + 32 + lane) * 32 + b, rows);
+      rows[db++] = (w0 + 32 + lane) * 32 + b;
     }
   }
 }
@@ -692,6 +720,7 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
     rows = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
     if (!rows) throw already_set_t();
     for (int d = 0; d < nd; ++d) {
+      if (dims[d].no_hits) continue;
       if (!(hits[d] = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err))) throw already_set_t();
       a.d[d].hits = I64(hits[d]);
     }
@@ -704,13 +733,19 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
       int blocks = std::min(ctx.sm_count() * std::max(per_sm, 1),
                             (compact.num_tiles() + warps_per_block - 1) / warps_per_block);
       probe_store_sparse_kernel<<<blocks, kProbeStoreThreads, 0, ctx.stream()>>>(
-          store_hits_t{a}, compact.bit_words(), compact.tile_counts(), (int)((nn + 31) / 32), compact.num_tiles(),
-          I64(rows));
+          compact.bit_words(), compact.tile_counts(), (int)((nn + 31) / 32), compact.num_tiles(), I64(rows));
       ATTU_CUDA_CHECK_LAUNCH();
-    } else {
-      compact.downsweep(store_hits_t{a}, I64(rows));
+    } else if (kept) {
+      compact.downsweep(store_index_t(), I64(rows));
     }
     prof.mark("store");
+    bool any_hits = false;
+    for (int d = 0; d < nd; ++d) any_hits |= a.d[d].hits != nullptr;
+    if (kept && any_hits) {
+      gather_hits_t g{a, I64(rows)};
+      transform([=] __device__(int i) { g(i); }, kept, ctx);
+    }
+    prof.mark("hits");
     *count_out = (size_t)kept;
   });
   if (rc) {

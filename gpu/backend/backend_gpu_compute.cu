@@ -1990,7 +1990,9 @@ int column_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spe
   // (every spec's count, 128-bit sum, min and max) cost a tree and a store,
   // and the fold walks them all, which dominated small inputs (a join's
   // key range over a 120K-row dimension took 0.2 ms at one row a thread).
-  constexpr long long kColumnRowsPerThread = 32;
+  // Each thread's rows are a grid-stride loop whose loads wait in turn, so
+  // rows a thread cost latency: 8 balances that against the partials.
+  constexpr long long kColumnRowsPerThread = 8;
   int nblocks = (int)std::min<long long>(
       (long long)ctx.sm_count() * 4,
       std::max<long long>(1, ((long long)n + kColumnThreads * kColumnRowsPerThread - 1) /
@@ -2004,6 +2006,13 @@ int column_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spe
   column_reduce_store_kernel<<<nreduce, kFoldThreads, 0, ctx.stream()>>>(ds.data(), nreduce, part.data(), nblocks,
                                                                          flags.data() + 1);
   ATTU_CUDA_CHECK_LAUNCH();
+  // Counts, MIN and MAX can neither overflow nor need the host's float
+  // sum: no flags to read back, and no wait for the stream here (a join's
+  // key range reads its MIN and MAX back once, right after).
+  bool sums = false;
+  for (int k = 0; k < nreduce; ++k)
+    sums |= specs[k].op == ATTU_REDUCE_SUM || specs[k].op == ATTU_REDUCE_AVG_SUM;
+  if (!sums) return 0;
   int f[2] = {0, 0};
   dtoh(f, flags.data(), 2, ctx);
   if (f[0]) return kFloatRisk;
