@@ -327,7 +327,9 @@ struct attu_backend {
      * -1 where no row has that key, over the rows with kmin <= key <= kmax
      * and a TRUE mask byte (mask may be NULL). table has kmax - kmin + 1
      * int64 entries (the caller's buffer). *unique_out is false, and the
-     * table unusable, when two rows share a key. May be NULL. */
+     * table unusable, when two rows share a key; with unique_out NULL the
+     * caller knows the keys are unique and nothing is checked or read
+     * back. May be NULL. */
     int  (*dense_index)(attu_backend *be, const attu_buf *keys, const attu_buf *mask, size_t n,
                         int64_t kmin, int64_t kmax, attu_buf *table, bool *unique_out, attu_error *err);
     /* The probe of nd dense indexes at once (one index for a single join;

@@ -807,11 +807,11 @@ static int cpu_dense_index(attu_backend *be, const attu_buf *keys, const attu_bu
     int64_t *t = table->ptr;
     size_t nb = (size_t)(kmax - kmin) + 1;
     for (size_t j = 0; j < nb; j++) t[j] = -1;
-    *unique_out = true;
+    if (unique_out) *unique_out = true;
     for (size_t i = 0; i < n; i++) {
         if ((m && !m[i]) || k[i] < kmin || k[i] > kmax) continue;
         int64_t *slot = t + (k[i] - kmin);
-        if (*slot >= 0) { *unique_out = false; return 0; }
+        if (*slot >= 0 && unique_out) { *unique_out = false; return 0; }
         *slot = (int64_t)i;
     }
     return 0;

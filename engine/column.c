@@ -137,4 +137,5 @@ size_t attu_column_format(const attu_column *c, size_t row, char *buf,
 void attu_column_invalidate_device(attu_column *c) {
     if (c->device && c->device_free) c->device_free(c->device);
     c->device = NULL;
+    c->key_stats.state = 0;   /* the host data changed */
 }

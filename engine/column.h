@@ -21,6 +21,19 @@
 #include "engine/error.h"
 #include "engine/types.h"
 
+/* What the star join learns of a column as a join key (executor_star.c):
+ * the MIN and MAX of its non-NULL values (any: it has one) and whether no
+ * value repeats, computed once and kept for the column's life, as its rows
+ * never change in place (an INSERT or COPY appends to a copy of the
+ * column). state: 0 unknown, 1 being computed, 2 known; the fields are
+ * written before state becomes 2 (release) and read after it is seen
+ * (acquire), so queries running side by side share them safely. */
+typedef struct attu_key_stats {
+    int     state;
+    bool    any, unique;
+    int64_t kmin, kmax;
+} attu_key_stats;
+
 typedef struct attu_column {
     attu_type type;
     size_t    length;      /* rows */
@@ -30,6 +43,7 @@ typedef struct attu_column {
     attu_dictionary *dict; /* TEXT only */
     void     *device;      /* backend-owned cache; see backend.h */
     void    (*device_free)(void *device);
+    attu_key_stats key_stats;
 } attu_column;
 
 attu_column *attu_column_new(attu_type type, size_t capacity, attu_error *err);

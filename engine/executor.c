@@ -318,6 +318,7 @@ static rel *run_scan(xctx *x, attu_stage *s) {
         if (!c) { attu_error_oom(x->err); rel_free(x, r); return NULL; }
         c->refs = 1;
         c->type = col->type;
+        c->tcol = col;
         r->cols[i] = c;
         const attu_buf *d, *v;
         if (attu_column_resident(x->be, col, &d, &v, x->err)) { rel_free(x, r); return NULL; }

@@ -27,6 +27,9 @@ typedef struct xcol {
      * for every other stage. */
     struct xcol     *lazy_src;
     struct xcol     *lazy_idx;
+    /* The table column a scan's column borrows (NULL for any other):
+     * where the star join keeps a key column's statistics. */
+    attu_column     *tcol;
 } xcol;
 
 typedef struct rel {
@@ -105,6 +108,14 @@ int keys_valid_mask(xctx *x, xcol **k, int nk, size_t n, attu_buf **mask_out);
  * `limit` slots) or a key repeats. */
 int unique_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit,
                        attu_buf **index_out, int64_t *kmin_out, int64_t *kmax_out);
+/* The MIN and MAX of the int64 key images k (mask: bytes, or NULL) over
+ * n rows; *any false when no row is valid. One download. */
+int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmin, int64_t *kmax, bool *any);
+/* unique_dense_index for keys already known unique within [kmin, kmax]
+ * (a table column's key statistics): no range reduce and no read-back of
+ * the repeat flag. *index_out NULL when the range does not pay. */
+int known_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit, int64_t kmin,
+                      int64_t kmax, attu_buf **index_out);
 /* Materializes the lazy columns of r that the expressions read. */
 int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex);
 /* Columns o->cols[at..] become in's columns at rows idx (lazy; indices

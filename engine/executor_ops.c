@@ -352,7 +352,7 @@ static int find_runs(xctx *x, attu_buf *kn, size_t nn, attu_buf *ss, size_t ns, 
 
 /* The lowest and highest valid key of k (int64 images; mask as for the
  * joins): false in *any when no row has a valid key. */
-static int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmin, int64_t *kmax, bool *any) {
+int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmin, int64_t *kmax, bool *any) {
     /* MIN and MAX and MIN's validity byte in one 24-byte buffer: one
      * download brings all three */
     attu_reduce_spec rs[2];
@@ -404,6 +404,19 @@ int unique_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, siz
     *index_out = index;
     *kmin_out = kmin;
     *kmax_out = kmax;
+    return 0;
+}
+
+int known_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit, int64_t kmin,
+                      int64_t kmax, attu_buf **index_out) {
+    *index_out = NULL;
+    if (!ns || !dense_range_pays(kmin, kmax, ns, nn, limit)) return 0;
+    attu_buf *index = buf_i64(x, (size_t)(kmax - kmin) + 1);
+    if (!index || x->be->dense_index(x->be, ks, ms, ns, kmin, kmax, index, NULL, x->err)) {
+        free_buf(x, index);
+        return -1;
+    }
+    *index_out = index;
     return 0;
 }
 

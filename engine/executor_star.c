@@ -76,6 +76,61 @@ static double kept_share(const attu_stage *s, size_t rows) {
     return (double)rows / (double)s->table->nrows;
 }
 
+/* Whether every row of the stage's result is a distinct row of one
+ * table: only filters and projections between it and a scan (a join
+ * below could repeat a row). Then a key unique over the table is unique
+ * over the result too. */
+static bool rows_of_one_table(const attu_stage *s) {
+    while (s && (s->kind == ATTU_ST_FILTER || s->kind == ATTU_ST_PROJECT)) s = s->child[0];
+    return s && s->kind == ATTU_ST_SCAN;
+}
+
+/* The key statistics of table column tc (base: its resident column), as
+ * the star join's dense index needs them: computed on first use (key
+ * images of the whole column, their range, and a dense index of them to
+ * see whether a value repeats, when the range allows one) and kept on the
+ * column. *known false when another query is computing them right now.
+ * A dimension's key then costs neither a range reduce nor a repeat check
+ * with their waits for the device, query after query. */
+static int table_key_stats(xctx *x, xcol *base, attu_column *tc, attu_key_stats *out, bool *known) {
+    *known = false;
+    if (__atomic_load_n(&tc->key_stats.state, __ATOMIC_ACQUIRE) == 2) {
+        *out = tc->key_stats;
+        *known = true;
+        return 0;
+    }
+    int idle = 0;
+    if (!__atomic_compare_exchange_n(&tc->key_stats.state, &idle, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return 0;
+    size_t n = tc->length;
+    attu_key_stats ks = { 0 };
+    attu_buf *img = n ? buf_i64(x, n) : NULL, *mask = NULL, *index = NULL;
+    attu_vec bv = vec_of(base);
+    xcol *one[1] = { base };
+    int rc = n && (!img || x->be->key_encode(x->be, &bv, n, INT64_MIN + 1, img, x->err) ||
+                   keys_valid_mask(x, one, 1, n, &mask) || key_range(x, img, mask, n, &ks.kmin, &ks.kmax, &ks.any));
+    if (!rc && ks.any && (__int128)ks.kmax - ks.kmin < ((__int128)1 << 27)) {
+        index = buf_i64(x, (size_t)(ks.kmax - ks.kmin) + 1);
+        rc = !index || x->be->dense_index(x->be, img, mask, n, ks.kmin, ks.kmax, index, &ks.unique, x->err);
+    }
+    free_buf(x, img);
+    free_buf(x, mask);
+    free_buf(x, index);
+    if (rc) {
+        __atomic_store_n(&tc->key_stats.state, 0, __ATOMIC_RELEASE);
+        return -1;
+    }
+    tc->key_stats.any = ks.any;
+    tc->key_stats.unique = ks.unique;
+    tc->key_stats.kmin = ks.kmin;
+    tc->key_stats.kmax = ks.kmax;
+    __atomic_store_n(&tc->key_stats.state, 2, __ATOMIC_RELEASE);
+    ks.state = 2;
+    *out = ks;
+    *known = true;
+    return 0;
+}
+
 /* Whether a stage above the chain reads any column of dimension j (the
  * top join's out_need over its output: the fact input's columns, then
  * each dimension's in chain order). A dimension that only filters needs
@@ -100,7 +155,7 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, rel **d, bool *use
     int k = st->k, nu = 0;
     attu_dense_dim dims[MAXD];
     attu_buf *index[MAXD] = { 0 }, *fmask[MAXD] = { 0 }, *dmask[MAXD] = { 0 }, *rows = NULL;
-    xcol *hitx[MAXD] = { 0 }, *rowx = NULL, *fk[MAXD] = { 0 }, *dk[MAXD] = { 0 };
+    xcol *hitx[MAXD] = { 0 }, *rowx = NULL, *fk[MAXD] = { 0 }, *dk[MAXD] = { 0 }, *basex[MAXD] = { 0 };
     rel *out = NULL;
     size_t np = 0;
     int64_t slots = 0;
@@ -112,6 +167,17 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, rel **d, bool *use
     if (!x->be->dense_index || !x->be->dense_probe) return NULL;
     for (int j = 0; j < k; j++) {
         const attu_stage *s = st->join[j];
+        /* the table column under the dimension's key, when it is one and
+         * the dimension's rows are distinct rows of its table (before the
+         * key is gathered, which forgets where it came from) */
+        xcol *base = NULL;
+        if (s->rkeys.direct[0] >= 0 && rows_of_one_table(s->child[1])) {
+            xcol *c = d[j]->cols[s->rkeys.direct[0]];
+            base = c->lazy_src ? c->lazy_src : c;
+            if (!base->tcol || base->lazy_src || !probe_key_type(base->type.id, base->type.id)) base = NULL;
+            /* held: gathering the key may drop the last other reference */
+            basex[j] = base = base ? xcol_ref(base) : NULL;
+        }
         /* both sides' keys (the dimension's may be an expression over its
          * rows: a cast of INTEGER to BIGINT, say) */
         if (materialize_read(x, f, &s->keys) || eval_exprs(x, &s->keys, f, &fk[j]) ||
@@ -126,10 +192,20 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, rel **d, bool *use
         attu_vec bv = vec_of(dk[j]);
         int64_t kmin = 0, kmax = 0;
         __int128 room = ((__int128)1 << 28) - slots;
+        __int128 limit = room < ((__int128)1 << 27) ? room : (__int128)1 << 27;
+        attu_key_stats ks;
+        bool known = false;
+        if (base && table_key_stats(x, base, base->tcol, &ks, &known)) { free_buf(x, img); goto done; }
         int rc = !img || (nd && x->be->key_encode(x->be, &bv, nd, INT64_MIN + 1, img, x->err)) ||
-                 keys_valid_mask(x, &dk[j], 1, nd, &dmask[j]) ||
-                 unique_dense_index(x, img, dmask[j], nd, f->nrows, room < ((__int128)1 << 27) ? room : (__int128)1 << 27,
-                                    &index[j], &kmin, &kmax);
+                 keys_valid_mask(x, &dk[j], 1, nd, &dmask[j]);
+        if (!rc && known && ks.unique) {
+            /* the table's range and uniqueness hold for its rows here */
+            kmin = ks.kmin;
+            kmax = ks.kmax;
+            rc = ks.any && known_dense_index(x, img, dmask[j], nd, f->nrows, limit, kmin, kmax, &index[j]);
+        } else if (!rc) {
+            rc = unique_dense_index(x, img, dmask[j], nd, f->nrows, limit, &index[j], &kmin, &kmax);
+        }
         free_buf(x, img);
         if (rc) goto done;
         if (!index[j]) continue;
@@ -185,7 +261,7 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, rel **d, bool *use
 done:
     for (int j = 0; j < k; j++) {
         free_buf(x, index[j]); free_buf(x, fmask[j]); free_buf(x, dmask[j]); free_buf(x, dims[j].hits);
-        xcol_unref(x, hitx[j]); xcol_unref(x, fk[j]); xcol_unref(x, dk[j]);
+        xcol_unref(x, hitx[j]); xcol_unref(x, fk[j]); xcol_unref(x, dk[j]); xcol_unref(x, basex[j]);
     }
     free_buf(x, rows);
     xcol_unref(x, rowx);

@@ -395,10 +395,20 @@ int gpu_dense_index(attu_backend* be, const attu_buf* keys, const attu_buf* mask
     const int64_t* k = I64(keys);
     const uint8_t* m = mask ? static_cast<const uint8_t*>(mask->ptr) : nullptr;
     unsigned long long* t = reinterpret_cast<unsigned long long*>(table->ptr);
+    transform([=] __device__(int j) { t[j] = ~0ull; }, (int)nkeys, ctx);
+    if (!unique_out) {
+      // keys known unique: plain stores, no flag, no read-back
+      if (n)
+        transform([=] __device__(int i) {
+          int64_t x = k[i];
+          if ((m && !m[i]) || x < kmin || x > kmax) return;
+          t[x - kmin] = (unsigned long long)i;
+        }, (int)n, ctx);
+      return;
+    }
     mem_t<int> dup(1, ctx);
     dup.memset(0);
     int* d = dup.data();
-    transform([=] __device__(int j) { t[j] = ~0ull; }, (int)nkeys, ctx);
     if (n)
       transform([=] __device__(int i) {
         int64_t x = k[i];
