@@ -365,15 +365,11 @@ rel *filter_by_mask(xctx *x, rel *in, xcol *mask) {
  * rows' index): a join above gathers only its keys and composes the rest
  * with its own pairs; any other stage gathers them all (run_stage), as
  * filter_by_mask would have. */
-static rel *run_filter(xctx *x, attu_stage *s, rel *in) {
-    xcol *m;
-    if (eval_exprs(x, &s->exprs, in, &m)) return NULL;
+rel *filter_lazy(xctx *x, const rel *in, xcol *m) {
     attu_vec mv = vec_of(m);
     attu_buf *idx = NULL;
     size_t cnt = 0;
-    int rc = x->be->compact(x->be, &mv, in->nrows, &idx, &cnt, x->err);
-    xcol_unref(x, m);
-    if (rc) return NULL;
+    if (x->be->compact(x->be, &mv, in->nrows, &idx, &cnt, x->err)) return NULL;
     xcol *ix = index_column(x, idx);
     if (!ix) { x->be->free(x->be, idx); return NULL; }
     rel *o = rel_new(x, in->ncols, cnt);
@@ -382,6 +378,14 @@ static rel *run_filter(xctx *x, attu_stage *s, rel *in) {
         if (!(o->cols[i] = c->pruned ? xcol_ref(c) : xcol_new_lazy(x, c, ix))) { rel_free(x, o); o = NULL; }
     }
     xcol_unref(x, ix);
+    return o;
+}
+
+static rel *run_filter(xctx *x, attu_stage *s, rel *in) {
+    xcol *m;
+    if (eval_exprs(x, &s->exprs, in, &m)) return NULL;
+    rel *o = filter_lazy(x, in, m);
+    xcol_unref(x, m);
     return o;
 }
 

@@ -73,6 +73,9 @@ int   check_stop(xctx *x);
 rel  *rel_gather(xctx *x, const rel *r, const attu_buf *idx, size_t n, bool may_null);
 int   eval_exprs(xctx *x, const attu_stage_exprs *ex, const rel *r, xcol **out);
 rel  *filter_by_mask(xctx *x, rel *in, xcol *mask);
+/* in's rows where the BOOL column m is TRUE, every column lazy (a
+ * FILTER stage's result). */
+rel  *filter_lazy(xctx *x, const rel *in, xcol *m);
 rel  *rel_distinct(xctx *x, rel *in);
 rel  *rel_concat(xctx *x, const rel *a, const rel *b);
 rel  *run_stage(xctx *x, attu_stage *s);

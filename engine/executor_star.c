@@ -150,7 +150,7 @@ static bool dim_read_above(const star_chain *st, const rel *f, rel **d, int j) {
  * most as many rows as the fact input, unique over a dense range): the
  * relation [f, d[j] for each used j] with every column lazy, or NULL with
  * *nused 0 (and no error) when no dimension allows it. */
-static rel *star_probe(xctx *x, const star_chain *st, rel *f, rel **d, bool *use, int *nused) {
+static rel *star_probe(xctx *x, const star_chain *st, rel *f, const attu_buf *pred, rel **d, bool *use, int *nused) {
     enum { MAXD = ATTU_DENSE_PROBE_MAX_DIMS };
     int k = st->k, nu = 0;
     attu_dense_dim dims[MAXD];
@@ -231,6 +231,15 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, rel **d, bool *use
             double ts = share[v]; share[v] = share[v - 1]; share[v - 1] = ts;
             int tj = dimof[v]; dimof[v] = dimof[v - 1]; dimof[v - 1] = tj;
         }
+    /* the fact input's own filter, when it comes unapplied, is one more
+     * mask of the probe, on the first index that has none (when every
+     * index has one, of NULL keys, the caller filters first) */
+    if (pred && nu) {
+        int u = 0;
+        while (u < nu && dims[u].mask) u++;
+        if (u == nu) nu = 0;
+        else dims[u].mask = pred;
+    }
     if (!nu || check_stop(x) || x->be->dense_probe(x->be, nu, dims, f->nrows, &rows, &np, x->err)) goto done;
     if (!(rowx = index_column(x, rows))) goto done;
     rows = NULL;
@@ -268,6 +277,25 @@ done:
     return out;
 }
 
+/* The rows where the BOOL column m (which has a validity buffer) is
+ * TRUE, as one byte mask: NULL counts as not TRUE, as a filter takes it. */
+static int true_mask(xctx *x, const xcol *m, size_t n, attu_buf **out) {
+    attu_type bt = attu_type_make(ATTU_TYPE_BOOL);
+    attu_expr_program *p = attu_program_new(1, &bt);
+    if (!p) return attu_error_oom(x->err);
+    int r = attu_program_reg(p, bt);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_IS_TRUE, r, 0, -1));
+    attu_program_add_output(p, r);
+    attu_vec in = vec_of(m);
+    attu_buf *b = x->be->alloc(x->be, n ? n : 1, x->err);
+    attu_out o = { bt, b, NULL, NULL };
+    int rc = !b || x->be->eval(x->be, p, &in, n, &o, x->err);
+    attu_program_free(p);
+    if (rc) { free_buf(x, b); return -1; }
+    *out = b;
+    return 0;
+}
+
 static void mark(attu_stage *s, size_t rows, double ms, const char *how) {
     s->executed = true;
     s->act_rows = rows;
@@ -296,19 +324,52 @@ rel *run_star(xctx *x, const star_chain *st) {
     int k = st->k, nused = 0;
     bool use[MAXD];
     int pos[MAXD];   /* where d[j]'s columns sit in out */
-    rel *f = run_stage_lazy(x, st->fact), *d[MAXD] = { 0 }, *out = NULL;
-    if (!f) return NULL;
+    rel *f = NULL, *d[MAXD] = { 0 }, *out = NULL;
+    xcol *pred = NULL;
+    attu_buf *pmask = NULL;   /* pred's TRUE rows, when it has NULLs */
+    attu_stage *fs = st->fact;
+    double tf = attu_now_ms();
+    if (fs->kind == ATTU_ST_FILTER && fs->child[0]->kind == ATTU_ST_SCAN) {
+        /* a filter straight over the fact table (SSB's flight 1) is not
+         * compacted: its predicate, evaluated over the table's rows, is
+         * one more mask of the probe, which then reads the table's keys
+         * where they lie instead of gathering the kept rows' keys */
+        if (!(f = run_stage_lazy(x, fs->child[0]))) return NULL;
+        if (eval_exprs(x, &fs->exprs, f, &pred)) goto done;
+        if (pred->valid && !pred->lazy_src && pred->data && true_mask(x, pred, f->nrows, &pmask)) goto done;
+        if (pred->lazy_src || !pred->data) {
+            /* NULLs (or a column as it is): the filter as it runs alone */
+            rel *g = filter_lazy(x, f, pred);
+            xcol_unref(x, pred);
+            pred = NULL;
+            rel_free(x, f);
+            if (!(f = g)) goto done;
+            mark(fs, f->nrows, attu_now_ms() - tf, NULL);
+        }
+    } else if (!(f = run_stage_lazy(x, fs))) {
+        return NULL;
+    }
     /* the dimensions in the order the chain would run them */
     for (int j = 0; j < k; j++)
         if (!(d[j] = run_stage_lazy(x, st->join[j]->child[1]))) goto done;
     double t0 = attu_now_ms();
-    out = star_probe(x, st, f, d, use, &nused);
+    out = star_probe(x, st, f, pmask ? pmask : pred ? pred->data : NULL, d, use, &nused);
     if (x->err->set) { rel_free(x, out); out = NULL; goto done; }
     if (!nused) {
+        if (pred) {
+            /* no probe after all: the fact input's filter first */
+            rel *g = filter_lazy(x, f, pred);
+            rel_free(x, f);
+            f = NULL;
+            if (!g) goto done;
+            mark(fs, g->nrows, attu_now_ms() - tf, NULL);
+            f = g;
+        }
         out = run_chain(x, st, f, d);
         f = NULL;
         goto done;
     }
+    if (pred) mark(fs, out->nrows, 0, "eval: its mask tested in the star join's probe (rows: the probe's)");
     for (int j = 0, at = f->ncols; j < k; j++)
         if (use[j]) { pos[j] = at; at += d[j]->ncols; }
     size_t probed = out->nrows;
@@ -347,6 +408,8 @@ rel *run_star(xctx *x, const star_chain *st) {
         shown = 1;
     }
 done:
+    free_buf(x, pmask);
+    xcol_unref(x, pred);
     rel_free(x, f);
     for (int j = 0; j < k; j++) rel_free(x, d[j]);
     return out;

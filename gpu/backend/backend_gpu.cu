@@ -469,8 +469,12 @@ __device__ __forceinline__ int64_t probe_key(const probe_dim_t& d, int i) {
 // width, one unsigned compare: (unsigned)(x - kmin) <= kmax - kmin holds
 // exactly when kmin <= x <= kmax, for two's complement x and kmin of the
 // key's width (a key below kmin wraps to at least 2^(bits-1) - kmin, which
-// is more than the span because kmax is below 2^(bits-1)). Lane i keeps
-// the chunk's word i, and the chunk's words are stored in one instruction.
+// is more than the span because kmax is below 2^(bits-1)). Then (run 3 of
+// session 7) the pass was bound by the integer pipe (90%, 29 instructions
+// a word): the flags of live rows are recomputed by shuffles instead of
+// being packed and unpacked, the lookup is a predicated load, and lane 0
+// stores the chunk's sixteen words (the same in every lane) in four
+// 16-byte stores.
 constexpr int kProbePassThreads = 1024;
 constexpr int kProbeChunk = 16;
 constexpr int kProbeSmemMaxWords = 200 * 1024 / 4;  // bitmaps of at most 200 KB go to shared memory
@@ -501,6 +505,7 @@ __global__ void __launch_bounds__(kProbePassThreads) probe_pass_kernel(const pro
   const uint8_t* mp = a.mask;
   const unsigned* gbits = a.bits;
   const int64_t* table = a.table;
+  const unsigned lanebit = 1u << lane;
   int chunks = tile_words / kProbeChunk;
   for (int tile = warp; tile < num_tiles; tile += nwarps) {
     int kept = 0;
@@ -514,43 +519,56 @@ __global__ void __launch_bounds__(kProbePassThreads) probe_pass_kernel(const pro
       if (!first && c + 1 < chunks && lane < kProbeChunk && w0 + kProbeChunk + lane < num_words)
         next = bits[w0 + kProbeChunk + lane];
       if (!first && !__any_sync(full, mine != 0)) continue;  // every row already gone
-      unsigned live = 0;  // bit i: row 32 (w0 + i) + lane is still in
+      if (first && w0 * 32 >= count) break;                  // past the last row
       const int base = w0 * 32 + lane;
-#pragma unroll
-      for (int i = 0; i < kProbeChunk; ++i) {
-        bool in = first ? base + i * 32 < count : (__shfl_sync(full, mine, i) >> lane & 1u);
-        live |= (unsigned)in << i;
-      }
+      // whether row 32 (w0 + i) + lane is still in: recomputed where it
+      // is needed (a shuffle runs beside the integer pipe, which the pass
+      // keeps busy; carrying sixteen flags costs a shift and a mask each)
+      const bool whole = first && (w0 + kProbeChunk) * 32 <= count;
+      auto in = [&](int i) -> bool {
+        return first ? whole || base + i * 32 < count : (__shfl_sync(full, mine, i) & lanebit) != 0;
+      };
       key_t x[kProbeChunk];
 #pragma unroll
-      for (int i = 0; i < kProbeChunk; ++i) x[i] = live >> i & 1u ? __ldg(kp + base + i * 32) : key_t(0);
+      for (int i = 0; i < kProbeChunk; ++i) x[i] = in(i) ? __ldg(kp + base + i * 32) : key_t(0);
+      unsigned masked = 0;  // bit i: the mask rules row i out
       if (mp) {
 #pragma unroll
         for (int i = 0; i < kProbeChunk; ++i)
-          if (live >> i & 1u && !__ldg(mp + base + i * 32)) live &= ~(1u << i);
+          if (in(i) && !__ldg(mp + base + i * 32)) masked |= 1u << i;
       }
-      unsigned out = 0;  // lane i: the new word w0 + i
+      unsigned words[kProbeChunk];  // the chunk's new words, the same in every lane
 #pragma unroll
       for (int i = 0; i < kProbeChunk; ++i) {
         ukey_t j = (ukey_t)x[i] - kmin;
-        bool k = (live >> i & 1u) && j <= span;
+        bool k = in(i) && j <= span && !(masked >> i & 1u);
         if (smem || gbits) {
-          unsigned jj = k ? (unsigned)j : 0u;
-          unsigned w = smem ? s_present[jj >> 5] : __ldg(gbits + (jj >> 5));
-          k = k && (w >> (jj & 31) & 1u);
+          unsigned w = 0;
+          if (k) w = smem ? s_present[(unsigned)(j >> 5)] : __ldg(gbits + (unsigned)(j >> 5));
+          k = (w & (1u << ((unsigned)j & 31))) != 0;
         } else {
-          k = k && __ldg(table + (k ? j : 0)) >= 0;
+          k = k && __ldg(table + j) >= 0;
         }
-        unsigned word = __ballot_sync(full, k);
-        if (lane == i) out = word;
+        words[i] = __ballot_sync(full, k);
       }
-      if (lane < kProbeChunk && w0 + lane < num_words && (first || out != mine)) bits[w0 + lane] = out;
-      kept += __popc(out);
+      if (!lane) {
+        if (w0 + kProbeChunk <= num_words) {
+          uint4* dst = reinterpret_cast<uint4*>(bits + w0);
+#pragma unroll
+          for (int v = 0; v < kProbeChunk / 4; ++v)
+            dst[v] = make_uint4(words[4 * v], words[4 * v + 1], words[4 * v + 2], words[4 * v + 3]);
+        } else {
+#pragma unroll
+          for (int i = 0; i < kProbeChunk; ++i)
+            if (w0 + i < num_words) bits[w0 + i] = words[i];
+        }
+      }
+      if (last) {
+#pragma unroll
+        for (int i = 0; i < kProbeChunk; ++i) kept += __popc(words[i]);
+      }
     }
-    if (last) {
-      kept = __reduce_add_sync(full, kept);
-      if (!lane) counts[tile] = kept;
-    }
+    if (last && !lane) counts[tile] = kept;
   }
 }
 
