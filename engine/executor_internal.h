@@ -130,7 +130,7 @@ rel *run_join(xctx *x, attu_stage *s, rel *l, rel *r);
  * true with *st filled when s tops one; run_star runs it, its children
  * included (through run_stage_lazy), in one probe where it can. */
 typedef struct star_chain {
-    int         k;                                   /* dimensions (joins), >= 2 */
+    int         k;                                   /* dimensions (joins): >= 2, or 1 over a filtered fact table */
     attu_stage *join[ATTU_DENSE_PROBE_MAX_DIMS];     /* join[0] lowest, join[k - 1] the top */
     attu_stage *fact;                                /* join[0]'s left input */
 } star_chain;

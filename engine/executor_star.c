@@ -57,6 +57,21 @@ bool star_shape(attu_stage *s, star_chain *st) {
         st->fact = down[b]->child[0];
         return true;
     }
+    /* One join is a star of one dimension when its fact input is a
+     * filter straight over a large table: the probe then tests the
+     * filter's mask where the table's keys lie, instead of the filter
+     * compacting the table and the join gathering the kept rows' keys
+     * (SSB's flight 1). Any other single join runs as run_join. */
+    if (n >= 1) {
+        const attu_stage *fs = down[0]->child[0];
+        if (fs->kind == ATTU_ST_FILTER && fs->child[0]->kind == ATTU_ST_SCAN && fs->child[0]->table &&
+            fs->child[0]->table->nrows >= 65536 && keys_on_fact(down[0], fs->ncols)) {
+            st->k = 1;
+            st->join[0] = down[0];
+            st->fact = down[0]->child[0];
+            return true;
+        }
+    }
     return false;
 }
 

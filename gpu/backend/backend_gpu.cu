@@ -521,36 +521,50 @@ __global__ void __launch_bounds__(kProbePassThreads) probe_pass_kernel(const pro
       if (!first && !__any_sync(full, mine != 0)) continue;  // every row already gone
       if (first && w0 * 32 >= count) break;                  // past the last row
       const int base = w0 * 32 + lane;
-      // whether row 32 (w0 + i) + lane is still in: recomputed where it
-      // is needed (a shuffle runs beside the integer pipe, which the pass
-      // keeps busy; carrying sixteen flags costs a shift and a mask each)
-      const bool whole = first && (w0 + kProbeChunk) * 32 <= count;
-      auto in = [&](int i) -> bool {
-        return first ? whole || base + i * 32 < count : (__shfl_sync(full, mine, i) & lanebit) != 0;
-      };
-      key_t x[kProbeChunk];
-#pragma unroll
-      for (int i = 0; i < kProbeChunk; ++i) x[i] = in(i) ? __ldg(kp + base + i * 32) : key_t(0);
-      unsigned masked = 0;  // bit i: the mask rules row i out
-      if (mp) {
-#pragma unroll
-        for (int i = 0; i < kProbeChunk; ++i)
-          if (in(i) && !__ldg(mp + base + i * 32)) masked |= 1u << i;
-      }
       unsigned words[kProbeChunk];  // the chunk's new words, the same in every lane
+      // The chunk's work, compiled apart for the common case (every row
+      // of the chunk exists, no mask): there each row costs its load, a
+      // subtraction, one compare, the lookup and its bit test. tail:
+      // rows may lie past count (the first pass's last chunk); masked:
+      // the needles have a mask. Whether a row is still in is recomputed
+      // where it is needed (a shuffle runs beside the integer pipe, which
+      // the pass keeps busy; carrying sixteen flags costs more).
+      auto chunk = [&](auto tail_c, auto masked_c) {
+        constexpr bool tail = decltype(tail_c)::value, with_mask = decltype(masked_c)::value;
+        auto in = [&](int i) -> bool {
+          if (first) return !tail || base + i * 32 < count;
+          return (__shfl_sync(full, mine, i) & lanebit) != 0;
+        };
+        key_t x[kProbeChunk];
 #pragma unroll
-      for (int i = 0; i < kProbeChunk; ++i) {
-        ukey_t j = (ukey_t)x[i] - kmin;
-        bool k = in(i) && j <= span && !(masked >> i & 1u);
-        if (smem || gbits) {
-          unsigned w = 0;
-          if (k) w = smem ? s_present[(unsigned)(j >> 5)] : __ldg(gbits + (unsigned)(j >> 5));
-          k = (w & (1u << ((unsigned)j & 31))) != 0;
-        } else {
-          k = k && __ldg(table + j) >= 0;
+        for (int i = 0; i < kProbeChunk; ++i) x[i] = in(i) ? __ldg(kp + base + i * 32) : key_t(0);
+        unsigned masked = 0;  // bit i: the mask rules row i out
+        if (with_mask) {
+#pragma unroll
+          for (int i = 0; i < kProbeChunk; ++i)
+            if (in(i) && !__ldg(mp + base + i * 32)) masked |= 1u << i;
         }
-        words[i] = __ballot_sync(full, k);
-      }
+#pragma unroll
+        for (int i = 0; i < kProbeChunk; ++i) {
+          ukey_t j = (ukey_t)x[i] - kmin;
+          bool k = j <= span;
+          if (tail || !first) k = k && in(i);
+          if (with_mask) k = k && !(masked >> i & 1u);
+          if (smem || gbits) {
+            unsigned w = 0;
+            if (k) w = smem ? s_present[(unsigned)(j >> 5)] : __ldg(gbits + (unsigned)(j >> 5));
+            // bit j & 31 to the sign: a funnel shift wraps its count
+            k = (int)__funnelshift_l(w, w, 31u - (unsigned)j) < 0;
+          } else {
+            k = k && __ldg(table + j) >= 0;
+          }
+          words[i] = __ballot_sync(full, k);
+        }
+      };
+      const bool tail = first && (w0 + kProbeChunk) * 32 > count;
+      if (mp) chunk(std::true_type(), std::true_type());
+      else if (tail) chunk(std::true_type(), std::false_type());
+      else chunk(std::false_type(), std::false_type());
       if (!lane) {
         if (w0 + kProbeChunk <= num_words) {
           uint4* dst = reinterpret_cast<uint4*>(bits + w0);
