@@ -167,6 +167,8 @@ typedef struct attu_backend attu_backend;
 typedef struct attu_dense_dim {
     attu_vec        needles;   /* int64 images, or an INT32 / DATE column */
     const attu_buf *mask;      /* TRUE bytes of the needles that may match; NULL = all */
+    const attu_buf *mask_valid;/* with mask: its validity bytes (a 0 byte rules the
+                                  row out, as a NULL predicate); NULL = all valid */
     const attu_buf *table;     /* kmax - kmin + 1 int64 slots: a row, or -1 */
     int64_t         kmin, kmax;
     attu_buf       *hits;      /* out: the slot of each kept row (callee allocates) */
@@ -336,7 +338,8 @@ struct attu_backend {
      * one per dimension for a star join, whose fact rows are read once).
      * Row i of nn is kept when, for every d < nd, its key k = dims[d]
      * .needles row i lies in [kmin, kmax], dims[d].mask (may be NULL) has
-     * a TRUE byte there and dims[d].table[k - kmin] >= 0. The kept rows
+     * a TRUE byte there (and mask_valid, when given, a nonzero one) and
+     * dims[d].table[k - kmin] >= 0. The kept rows
      * (ascending) go into *rows_out and, for each d without no_hits,
      * that table entry into dims[d].hits (all allocated by the callee). The needles are
      * int64 key images, or an INT32 / DATE column read as its values (its

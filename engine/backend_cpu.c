@@ -832,7 +832,8 @@ static int64_t probe_slot(const attu_dense_dim *dm, size_t i) {
     int64_t key = attu_type_width(dm->needles.type.id) == 4 ? ((const int32_t *)dm->needles.data->ptr)[i]
                                                              : CI64(dm->needles.data)[i];
     const uint8_t *m = dm->mask ? dm->mask->ptr : NULL;
-    if (key < dm->kmin || key > dm->kmax || (m && !m[i])) return -1;
+    const uint8_t *mv = dm->mask && dm->mask_valid ? dm->mask_valid->ptr : NULL;
+    if (key < dm->kmin || key > dm->kmax || (m && !m[i]) || (mv && !mv[i])) return -1;
     return CI64(dm->table)[key - dm->kmin];
 }
 

@@ -165,7 +165,7 @@ static bool dim_read_above(const star_chain *st, const rel *f, rel **d, int j) {
  * most as many rows as the fact input, unique over a dense range): the
  * relation [f, d[j] for each used j] with every column lazy, or NULL with
  * *nused 0 (and no error) when no dimension allows it. */
-static rel *star_probe(xctx *x, const star_chain *st, rel *f, const attu_buf *pred, rel **d, bool *use, int *nused) {
+static rel *star_probe(xctx *x, const star_chain *st, rel *f, const xcol *pred, rel **d, bool *use, int *nused) {
     enum { MAXD = ATTU_DENSE_PROBE_MAX_DIMS };
     int k = st->k, nu = 0;
     attu_dense_dim dims[MAXD];
@@ -253,7 +253,7 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, const attu_buf *pr
         int u = 0;
         while (u < nu && dims[u].mask) u++;
         if (u == nu) nu = 0;
-        else dims[u].mask = pred;
+        else { dims[u].mask = pred->data; dims[u].mask_valid = pred->valid; }
     }
     if (!nu || check_stop(x) || x->be->dense_probe(x->be, nu, dims, f->nrows, &rows, &np, x->err)) goto done;
     if (!(rowx = index_column(x, rows))) goto done;
@@ -292,25 +292,6 @@ done:
     return out;
 }
 
-/* The rows where the BOOL column m (which has a validity buffer) is
- * TRUE, as one byte mask: NULL counts as not TRUE, as a filter takes it. */
-static int true_mask(xctx *x, const xcol *m, size_t n, attu_buf **out) {
-    attu_type bt = attu_type_make(ATTU_TYPE_BOOL);
-    attu_expr_program *p = attu_program_new(1, &bt);
-    if (!p) return attu_error_oom(x->err);
-    int r = attu_program_reg(p, bt);
-    attu_program_emit(p, attu_instr_make(ATTU_OP_IS_TRUE, r, 0, -1));
-    attu_program_add_output(p, r);
-    attu_vec in = vec_of(m);
-    attu_buf *b = x->be->alloc(x->be, n ? n : 1, x->err);
-    attu_out o = { bt, b, NULL, NULL };
-    int rc = !b || x->be->eval(x->be, p, &in, n, &o, x->err);
-    attu_program_free(p);
-    if (rc) { free_buf(x, b); return -1; }
-    *out = b;
-    return 0;
-}
-
 static void mark(attu_stage *s, size_t rows, double ms, const char *how) {
     s->executed = true;
     s->act_rows = rows;
@@ -341,7 +322,6 @@ rel *run_star(xctx *x, const star_chain *st) {
     int pos[MAXD];   /* where d[j]'s columns sit in out */
     rel *f = NULL, *d[MAXD] = { 0 }, *out = NULL;
     xcol *pred = NULL;
-    attu_buf *pmask = NULL;   /* pred's TRUE rows, when it has NULLs */
     attu_stage *fs = st->fact;
     double tf = attu_now_ms();
     if (fs->kind == ATTU_ST_FILTER && fs->child[0]->kind == ATTU_ST_SCAN) {
@@ -351,9 +331,8 @@ rel *run_star(xctx *x, const star_chain *st) {
          * where they lie instead of gathering the kept rows' keys */
         if (!(f = run_stage_lazy(x, fs->child[0]))) return NULL;
         if (eval_exprs(x, &fs->exprs, f, &pred)) goto done;
-        if (pred->valid && !pred->lazy_src && pred->data && true_mask(x, pred, f->nrows, &pmask)) goto done;
         if (pred->lazy_src || !pred->data) {
-            /* NULLs (or a column as it is): the filter as it runs alone */
+            /* a column as it is: the filter as it runs alone */
             rel *g = filter_lazy(x, f, pred);
             xcol_unref(x, pred);
             pred = NULL;
@@ -368,7 +347,7 @@ rel *run_star(xctx *x, const star_chain *st) {
     for (int j = 0; j < k; j++)
         if (!(d[j] = run_stage_lazy(x, st->join[j]->child[1]))) goto done;
     double t0 = attu_now_ms();
-    out = star_probe(x, st, f, pmask ? pmask : pred ? pred->data : NULL, d, use, &nused);
+    out = star_probe(x, st, f, pred, d, use, &nused);
     if (x->err->set) { rel_free(x, out); out = NULL; goto done; }
     if (!nused) {
         if (pred) {
@@ -423,7 +402,6 @@ rel *run_star(xctx *x, const star_chain *st) {
         shown = 1;
     }
 done:
-    free_buf(x, pmask);
     xcol_unref(x, pred);
     rel_free(x, f);
     for (int j = 0; j < k; j++) rel_free(x, d[j]);

@@ -438,6 +438,7 @@ int gpu_dense_index(attu_backend* be, const attu_buf* keys, const attu_buf* mask
 struct probe_dim_t {
   const void* keys;      // int32 (wide == 0) or int64 values
   const uint8_t* mask;   // or nullptr
+  const uint8_t* mask_valid;  // the mask's validity, or nullptr
   const unsigned* bits;  // the presence bitmap, or nullptr (test the table)
   const int64_t* table;
   int64_t kmin, kmax;
@@ -503,6 +504,7 @@ __global__ void __launch_bounds__(kProbePassThreads) probe_pass_kernel(const pro
   const ukey_t kmin = (ukey_t)a.kmin, span = (ukey_t)(a.kmax - a.kmin);
   const key_t* kp = static_cast<const key_t*>(a.keys);
   const uint8_t* mp = a.mask;
+  const uint8_t* mvp = a.mask_valid;
   const unsigned* gbits = a.bits;
   const int64_t* table = a.table;
   const unsigned lanebit = 1u << lane;
@@ -542,13 +544,14 @@ __global__ void __launch_bounds__(kProbePassThreads) probe_pass_kernel(const pro
         if (with_mask) {
 #pragma unroll
           for (int i = 0; i < kProbeChunk; ++i)
-            if (in(i) && !__ldg(mp + base + i * 32)) masked |= 1u << i;
+            if (in(i) && (!__ldg(mp + base + i * 32) || (mvp && !__ldg(mvp + base + i * 32)))) masked |= 1u << i;
         }
 #pragma unroll
         for (int i = 0; i < kProbeChunk; ++i) {
           ukey_t j = (ukey_t)x[i] - kmin;
           bool k = j <= span;
-          if (tail || !first) k = k && in(i);
+          // in(i) shuffles: every lane must reach it (no short circuit)
+          if (tail || !first) k = in(i) && k;
           if (with_mask) k = k && !(masked >> i & 1u);
           if (smem || gbits) {
             unsigned w = 0;
@@ -707,6 +710,7 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
       pd.keys = dm.needles.data->ptr;
       pd.wide = attu_type_width(dm.needles.type.id) != 4;
       pd.mask = dm.mask ? static_cast<const uint8_t*>(dm.mask->ptr) : nullptr;
+      pd.mask_valid = dm.mask && dm.mask_valid ? static_cast<const uint8_t*>(dm.mask_valid->ptr) : nullptr;
       pd.table = I64(dm.table);
       pd.kmin = dm.kmin;
       pd.kmax = dm.kmax;

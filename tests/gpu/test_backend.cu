@@ -635,7 +635,7 @@ int main() {
             attu_buf *rb = nullptr, *hb = nullptr;
             size_t cnt = 0;
             attu_vec nv{attu_type_make(narrow ? ATTU_TYPE_INT32 : ATTU_TYPE_INT64), nb, nullptr, nullptr};
-            attu_dense_dim dim{nv, mb, tb, kmin, kmax, nullptr};
+            attu_dense_dim dim{nv, mb, nullptr, tb, kmin, kmax, nullptr, false};
             if (be->dense_probe(be, 1, &dim, n, &rb, &cnt, &err)) r.fail(err.message);
             hb = dim.hits;
             rows.push_back(get<int64_t>(be, rb, cnt));
@@ -665,8 +665,10 @@ int main() {
     // keys (a bitmap too large for shared memory), C 5,000 keys probed
     // through the index itself where ATTU_GPU_PROBE_BITMAP_MAX_KEYS is
     // below its range (way 1); the needles of A are INT32, of B and C
-    // int64, B's masked
-    for (int way = 0; way < 2; ++way)
+    // int64, B's masked. Way 2: the indexes built as known unique (no
+    // repeat check), B only filtering (no_hits: no hits come back) and
+    // B's mask with validity bytes (a NULL predicate rules a row out).
+    for (int way = 0; way < 3; ++way)
     for (size_t n : sizes()) {
       struct unset_t { ~unset_t() { unsetenv("ATTU_GPU_PROBE_BITMAP_MAX_KEYS"); } } unset_at_end;
       if (way == 1) setenv("ATTU_GPU_PROBE_BITMAP_MAX_KEYS", "4000", 1);
@@ -691,8 +693,9 @@ int main() {
       auto nb = attu::test::random_values<int64_t>(n, -5, 3000005, n + 102);
       auto nc = attu::test::random_values<int64_t>(n, 99990, 105010, n + 103);
       auto keep = attu::test::random_values<int32_t>(n, 0, 5, n + 104);
-      std::vector<uint8_t> bmask(n);
-      for (size_t i = 0; i < n; ++i) bmask[i] = keep[i] != 0;
+      std::vector<uint8_t> bmask(n), bvalid(n);
+      auto vcoin = attu::test::random_values<int32_t>(n, 0, 7, n + 105);
+      for (size_t i = 0; i < n; ++i) bmask[i] = keep[i] != 0, bvalid[i] = vcoin[i] != 0;
       std::vector<std::vector<int64_t>> out;
       for (auto* be : both) {
         std::vector<attu_buf*> bufs;
@@ -701,8 +704,10 @@ int main() {
           attu_buf* kb = put(be, keys[d]);
           attu_buf* tb = put(be, nullptr, (size_t)(kmax[d] - kmin[d] + 1) * 8);
           bool unique = false;
-          if (be->dense_index(be, kb, nullptr, keys[d].size(), kmin[d], kmax[d], tb, &unique, &err)) r.fail(err.message);
-          if (!unique) r.fail("unique keys reported repeated");
+          if (be->dense_index(be, kb, nullptr, keys[d].size(), kmin[d], kmax[d], tb, way == 2 ? nullptr : &unique,
+                              &err))
+            r.fail(err.message);
+          if (way != 2 && !unique) r.fail("unique keys reported repeated");
           bufs.push_back(kb);
           bufs.push_back(tb);
           dims[d] = attu_dense_dim{};
@@ -710,20 +715,27 @@ int main() {
           dims[d].kmin = kmin[d];
           dims[d].kmax = kmax[d];
         }
-        attu_buf *ab = put(be, na), *bb = put(be, nb), *cb = put(be, nc), *mb = put(be, bmask);
+        attu_buf *ab = put(be, na), *bb = put(be, nb), *cb = put(be, nc), *mb = put(be, bmask), *vb = put(be, bvalid);
         dims[0].needles = attu_vec{attu_type_make(ATTU_TYPE_INT32), ab, nullptr, nullptr};
         dims[1].needles = attu_vec{attu_type_make(ATTU_TYPE_INT64), bb, nullptr, nullptr};
         dims[1].mask = mb;
         dims[2].needles = attu_vec{attu_type_make(ATTU_TYPE_INT64), cb, nullptr, nullptr};
+        dims[1].no_hits = way == 2;
+        if (way == 2) dims[1].mask_valid = vb;
         attu_buf* rb = nullptr;
         size_t cnt = 0;
         if (be->dense_probe(be, nd, dims, n, &rb, &cnt, &err)) r.fail(err.message);
         out.push_back(get<int64_t>(be, rb, cnt));
         for (int d = 0; d < nd; ++d) {
+          if (dims[d].no_hits) {
+            if (dims[d].hits) r.fail("hits came back for an index with no_hits");
+            out.push_back({});
+            continue;
+          }
           out.push_back(get<int64_t>(be, dims[d].hits, cnt));
           be->free(be, dims[d].hits);
         }
-        for (auto* b : {ab, bb, cb, mb, rb}) be->free(be, b);
+        for (auto* b : {ab, bb, cb, mb, vb, rb}) be->free(be, b);
         for (auto* b : bufs) be->free(be, b);
       }
       std::string tag = " n=" + std::to_string(n) + " way=" + std::to_string(way);
