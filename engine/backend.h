@@ -174,6 +174,10 @@ typedef struct attu_dense_dim {
     attu_buf       *hits;      /* out: the slot of each kept row (callee allocates) */
     bool            no_hits;   /* the index only filters: hits stays NULL (a star
                                   join's dimension no later stage reads) */
+    double          share;     /* the share of rows this index is expected to keep
+                                  (its dimension's filter; 0 = unknown): once the
+                                  indexes before it leave few rows, a backend may
+                                  test the rest on the kept rows only */
 } attu_dense_dim;
 
 struct attu_backend {

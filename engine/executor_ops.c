@@ -430,7 +430,7 @@ static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *
     /* an index of at most 2^27 slots (1 GB): wider ranges sort and expand */
     if (unique_dense_index(x, ks, ms, ns, nn, (__int128)1 << 27, &index, &kmin, &kmax)) return -1;
     if (!index) return 0;
-    attu_dense_dim dim = { *kn, mn, NULL, index, kmin, kmax, NULL, false };
+    attu_dense_dim dim = { *kn, mn, NULL, index, kmin, kmax, NULL, false, 0 };
     int rc = x->be->dense_probe(x->be, 1, &dim, nn, needle_rows, np, x->err) ? -1 : 0;
     *build_rows = dim.hits;
     *done = rc == 0;

@@ -233,7 +233,7 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, const xcol *pred, 
         dims[nu].kmin = kmin;
         dims[nu].kmax = kmax;
         dims[nu].no_hits = !dim_read_above(st, f, d, j);
-        share[nu] = kept_share(st->join[j]->child[1], nd);
+        share[nu] = dims[nu].share = kept_share(st->join[j]->child[1], nd);
         dimof[nu] = j;
         use[j] = true;
         nu++;

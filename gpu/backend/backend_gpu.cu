@@ -614,6 +614,66 @@ struct gather_hits_t {
   }
 };
 
+// The sparse tail's test of kept row i (rows[i]) against the indexes
+// from `from` on: flags[i], and, when it passes, every index's slot into
+// the hits of the indexes that have them (the earlier ones' too).
+struct sparse_test_t {
+  probe_args_t a;
+  int from;
+  const int64_t* rows;
+  uint8_t* flags;
+  __device__ void operator()(int i) const {
+    int r = (int)rows[i];
+    bool ok = true;
+#pragma unroll
+    for (int d = 0; d < ATTU_DENSE_PROBE_MAX_DIMS; ++d) {
+      if (d >= a.nd) break;
+      if (d < from) continue;
+      const probe_dim_t& dm = a.d[d];
+      int64_t x = probe_key(dm, r);
+      bool in = x >= dm.kmin && x <= dm.kmax;
+      if (dm.mask) in = in && dm.mask[r] && (!dm.mask_valid || dm.mask_valid[r]);
+      if (in) {
+        int64_t j = x - dm.kmin;
+        in = dm.bits ? (dm.bits[j >> 5] >> (j & 31) & 1u) != 0 : dm.table[j] >= 0;
+      }
+      ok = ok && in;
+    }
+    flags[i] = ok;
+    if (!ok) return;
+#pragma unroll
+    for (int d = 0; d < ATTU_DENSE_PROBE_MAX_DIMS; ++d) {
+      if (d >= a.nd) break;
+      const probe_dim_t& dm = a.d[d];
+      if (dm.hits) dm.hits[i] = dm.table[probe_key(dm, r) - dm.kmin];
+    }
+  }
+};
+
+// dst[k][i] = src[k][idx[i]] for the rows and each index's hits.
+struct gather_kept_t {
+  const int64_t* src[ATTU_DENSE_PROBE_MAX_DIMS + 1];
+  int64_t* dst[ATTU_DENSE_PROBE_MAX_DIMS + 1];
+  int n;
+  const int64_t* idx;
+  __device__ void operator()(int i) const {
+    int64_t j = idx[i];
+#pragma unroll
+    for (int k = 0; k < ATTU_DENSE_PROBE_MAX_DIMS + 1; ++k) {
+      if (k >= n) break;
+      dst[k][i] = src[k][j];
+    }
+  }
+};
+
+// The sparse tail starts when the passes so far are expected to leave
+// fewer than this share of the needles (ATTU_GPU_PROBE_SPARSE_DENSITY;
+// 0 turns the tail off): about one row in a 32-byte sector of keys.
+double probe_sparse_density() {
+  const char* e = getenv("ATTU_GPU_PROBE_SPARSE_DENSITY");
+  return e && *e ? atof(e) : 0.125;
+}
+
 // The downsweep of a sparse probe (a star join keeps about one fact row
 // in a hundred): one warp per tile of 64 bit words, each lane writing the
 // kept rows of two words, where compact's downsweep runs one block per
@@ -731,6 +791,21 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
       pd.bits = pw;
     }
     prof.mark("bitmaps");
+    // The indexes tested in passes over every needle: while the rows the
+    // passes before leave are dense (one in probe_sparse_density() or
+    // more, by the indexes' shares), a pass reads the keys' sectors
+    // anyway. Below that, the rows left are compacted and the other
+    // indexes tested on them alone (the sparse tail): a pass would still
+    // cost its instructions for every needle.
+    int passes = 1;
+    {
+      double density = 1;
+      for (int d = 0; d + 1 < nd; ++d) {
+        if (dims[d].share > 0 && dims[d].share < 1) density *= dims[d].share;
+        if (density < probe_sparse_density()) break;
+        passes = d + 2;
+      }
+    }
     auto compact = transform_compact((int)nn, ctx);
     using compact_t = decltype(compact);
     int kept = 0;
@@ -738,12 +813,12 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
       enum { tile_words = compact_t::nt * compact_t::vt / 32 };
       static_assert(tile_words % kProbeChunk == 0, "a tile is whole chunks of words");
       int warps_per_block = kProbePassThreads / 32;
-      for (int d = 0; d < nd; ++d) {
+      for (int d = 0; d < passes; ++d) {
         const probe_dim_t& pd = a.d[d];
         int nwords = pd.bits ? (int)((pd.kmax - pd.kmin) / 32 + 1) : 0;
         bool in_smem = pd.bits && nwords <= kProbeSmemMaxWords;
         size_t smem = in_smem ? (size_t)nwords * sizeof(unsigned) : 0;
-        bool first = d == 0, last = d == nd - 1;
+        bool first = d == 0, last = d == passes - 1;
         bool w = pd.wide;
         auto kernel = in_smem ? (first ? (last ? probe_pass_for<true, true, true>(w) : probe_pass_for<true, false, true>(w))
                                        : (last ? probe_pass_for<false, true, true>(w) : probe_pass_for<false, false, true>(w)))
@@ -785,13 +860,54 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
       compact.downsweep(store_index_t(), I64(rows));
     }
     prof.mark("store");
-    bool any_hits = false;
-    for (int d = 0; d < nd; ++d) any_hits |= a.d[d].hits != nullptr;
-    if (kept && any_hits) {
-      gather_hits_t g{a, I64(rows)};
-      transform([=] __device__(int i) { g(i); }, kept, ctx);
+    if (passes < nd && kept) {
+      // the sparse tail: each kept row tests the other indexes (one
+      // thread a row, every load independent), writing its flag and the
+      // hits it has; the flags are compacted, and the rows and hits the
+      // compaction keeps gathered
+      mem_t<uint8_t> flags((size_t)kept, ctx);
+      sparse_test_t t{a, passes, I64(rows), flags.data()};
+      transform([=] __device__(int i) { t(i); }, kept, ctx);
+      prof.mark("tail");
+      auto c2 = transform_compact(kept, ctx);
+      int kept2 = c2.upsweep_mask(flags.data(), nullptr);
+      attu_buf* rows2 = gpu_alloc(be, (size_t)kept2 * sizeof(int64_t), err);
+      if (!rows2) throw already_set_t();
+      attu_buf* hits2[ATTU_DENSE_PROBE_MAX_DIMS] = {};
+      mem_t<int64_t> idx((size_t)kept2, ctx);
+      if (kept2) c2.downsweep(store_index_t(), idx.data());
+      gather_kept_t g{{}, {}, 0, idx.data()};
+      g.src[0] = I64(rows);
+      g.dst[0] = I64(rows2);
+      g.n = 1;
+      for (int d = 0; d < nd; ++d) {
+        if (!hits[d]) continue;
+        if (!(hits2[d] = gpu_alloc(be, (size_t)kept2 * sizeof(int64_t), err))) {
+          gpu_free(be, rows2);
+          for (int e = 0; e < d; ++e) gpu_free(be, hits2[e]);
+          throw already_set_t();
+        }
+        g.src[g.n] = I64(hits[d]);
+        g.dst[g.n++] = I64(hits2[d]);
+      }
+      if (kept2) transform([=] __device__(int i) { g(i); }, kept2, ctx);
+      gpu_free(be, rows);
+      rows = rows2;
+      for (int d = 0; d < nd; ++d) {
+        gpu_free(be, hits[d]);
+        hits[d] = hits2[d];
+      }
+      kept = kept2;
+      prof.mark("compact");
+    } else {
+      bool any_hits = false;
+      for (int d = 0; d < nd; ++d) any_hits |= a.d[d].hits != nullptr;
+      if (kept && any_hits) {
+        gather_hits_t g{a, I64(rows)};
+        transform([=] __device__(int i) { g(i); }, kept, ctx);
+      }
+      prof.mark("hits");
     }
-    prof.mark("hits");
     *count_out = (size_t)kept;
   });
   if (rc) {

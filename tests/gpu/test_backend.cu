@@ -635,7 +635,7 @@ int main() {
             attu_buf *rb = nullptr, *hb = nullptr;
             size_t cnt = 0;
             attu_vec nv{attu_type_make(narrow ? ATTU_TYPE_INT32 : ATTU_TYPE_INT64), nb, nullptr, nullptr};
-            attu_dense_dim dim{nv, mb, nullptr, tb, kmin, kmax, nullptr, false};
+            attu_dense_dim dim{nv, mb, nullptr, tb, kmin, kmax, nullptr, false, 0};
             if (be->dense_probe(be, 1, &dim, n, &rb, &cnt, &err)) r.fail(err.message);
             hb = dim.hits;
             rows.push_back(get<int64_t>(be, rb, cnt));
@@ -668,10 +668,13 @@ int main() {
     // int64, B's masked. Way 2: the indexes built as known unique (no
     // repeat check), B only filtering (no_hits: no hits come back) and
     // B's mask with validity bytes (a NULL predicate rules a row out).
-    for (int way = 0; way < 3; ++way)
+    // Ways 3 and 4 as way 2, with shares that send B and C to the sparse
+    // tail (tested on the rows A keeps, then compacted again): through
+    // the indexes (way 3, as way 1) and through the bitmaps (way 4).
+    for (int way = 0; way < 5; ++way)
     for (size_t n : sizes()) {
       struct unset_t { ~unset_t() { unsetenv("ATTU_GPU_PROBE_BITMAP_MAX_KEYS"); } } unset_at_end;
-      if (way == 1) setenv("ATTU_GPU_PROBE_BITMAP_MAX_KEYS", "4000", 1);
+      if (way == 1 || way == 3) setenv("ATTU_GPU_PROBE_BITMAP_MAX_KEYS", "4000", 1);
       else unsetenv("ATTU_GPU_PROBE_BITMAP_MAX_KEYS");
       const int nd = 3;
       int64_t kmin[nd] = {-10, 0, 100000}, kmax[nd] = {1989, 2999999, 104999};
@@ -704,10 +707,10 @@ int main() {
           attu_buf* kb = put(be, keys[d]);
           attu_buf* tb = put(be, nullptr, (size_t)(kmax[d] - kmin[d] + 1) * 8);
           bool unique = false;
-          if (be->dense_index(be, kb, nullptr, keys[d].size(), kmin[d], kmax[d], tb, way == 2 ? nullptr : &unique,
+          if (be->dense_index(be, kb, nullptr, keys[d].size(), kmin[d], kmax[d], tb, way >= 2 ? nullptr : &unique,
                               &err))
             r.fail(err.message);
-          if (way != 2 && !unique) r.fail("unique keys reported repeated");
+          if (way < 2 && !unique) r.fail("unique keys reported repeated");
           bufs.push_back(kb);
           bufs.push_back(tb);
           dims[d] = attu_dense_dim{};
@@ -720,8 +723,10 @@ int main() {
         dims[1].needles = attu_vec{attu_type_make(ATTU_TYPE_INT64), bb, nullptr, nullptr};
         dims[1].mask = mb;
         dims[2].needles = attu_vec{attu_type_make(ATTU_TYPE_INT64), cb, nullptr, nullptr};
-        dims[1].no_hits = way == 2;
-        if (way == 2) dims[1].mask_valid = vb;
+        dims[1].no_hits = way >= 2;
+        if (way >= 2) dims[1].mask_valid = vb;
+        if (way >= 3)
+          for (int d = 0; d < nd; ++d) dims[d].share = 0.05;
         attu_buf* rb = nullptr;
         size_t cnt = 0;
         if (be->dense_probe(be, nd, dims, n, &rb, &cnt, &err)) r.fail(err.message);
