@@ -505,6 +505,8 @@ __global__ void __launch_bounds__(kProbePassThreads) probe_pass_kernel(const pro
   const key_t* kp = static_cast<const key_t*>(a.keys);
   const uint8_t* mp = a.mask;
   const uint8_t* mvp = a.mask_valid;
+  // masks read 16 bytes a lane when both lie on 16-byte boundaries
+  const bool mvec = !(reinterpret_cast<uintptr_t>(mp) & 15) && !(reinterpret_cast<uintptr_t>(mvp) & 15);
   const unsigned* gbits = a.bits;
   const int64_t* table = a.table;
   const unsigned lanebit = 1u << lane;
@@ -541,10 +543,37 @@ __global__ void __launch_bounds__(kProbePassThreads) probe_pass_kernel(const pro
 #pragma unroll
         for (int i = 0; i < kProbeChunk; ++i) x[i] = in(i) ? __ldg(kp + base + i * 32) : key_t(0);
         unsigned masked = 0;  // bit i: the mask rules row i out
-        if (with_mask) {
+        if (with_mask && mvec && (w0 + kProbeChunk) * 32 <= count) {
+          // The chunk's 512 mask bytes (and validity bytes) in one 16-byte
+          // load a lane: lane l holds rows 16 l .. 16 l + 15 of the chunk,
+          // as 16 bits; row 32 i + l of word i is then bit l & 15 of lane
+          // 2 i + l / 16. Byte loads, one a row, made this pass three
+          // times as slow as without a mask (SSB flight 1, 0.6 ms).
+          const uint4 mv = __ldg(reinterpret_cast<const uint4*>(mp + w0 * 32) + lane);
+          const uint4 vv = mvp ? __ldg(reinterpret_cast<const uint4*>(mvp + w0 * 32) + lane)
+                               : make_uint4(~0u, ~0u, ~0u, ~0u);
+          // bit k of a word's 4 bytes: byte k nonzero in both
+          auto nib = [](unsigned m, unsigned v) -> unsigned {
+            unsigned t = __vcmpne4(m, 0u) & __vcmpne4(v, 0u) & 0x01010101u;
+            return t * 0x01020408u >> 24;
+          };
+          unsigned m16 = nib(mv.x, vv.x) | nib(mv.y, vv.y) << 4 | nib(mv.z, vv.z) << 8 | nib(mv.w, vv.w) << 12;
+#pragma unroll
+          for (int i = 0; i < kProbeChunk; ++i) {
+            unsigned wm = __shfl_sync(full, m16, 2 * i) | __shfl_sync(full, m16, 2 * i + 1) << 16;
+            if (!(wm & lanebit)) masked |= 1u << i;
+          }
+        } else if (with_mask) {
+          uint8_t mb[kProbeChunk];
+#pragma unroll
+          for (int i = 0; i < kProbeChunk; ++i) {
+            bool li = in(i);
+            mb[i] = li ? __ldg(mp + base + i * 32) : 0;
+            if (mvp && li && !__ldg(mvp + base + i * 32)) mb[i] = 0;
+          }
 #pragma unroll
           for (int i = 0; i < kProbeChunk; ++i)
-            if (in(i) && (!__ldg(mp + base + i * 32) || (mvp && !__ldg(mvp + base + i * 32)))) masked |= 1u << i;
+            if (!mb[i]) masked |= 1u << i;
         }
 #pragma unroll
         for (int i = 0; i < kProbeChunk; ++i) {
@@ -668,10 +697,13 @@ struct gather_kept_t {
 
 // The sparse tail starts when the passes so far are expected to leave
 // fewer than this share of the needles (ATTU_GPU_PROBE_SPARSE_DENSITY;
-// 0 turns the tail off): about one row in a 32-byte sector of keys.
+// 0 turns the tail off). Its random reads cost 50-70 ns a kept row on an
+// H100 (SSB SF20: 0.26 ms for 4.8M rows and two indexes, where their two
+// passes took 0.3 ms), so it pays only below about one row in 64: SSB
+// q2.3's 120K rows left after its first pass take 0.015 ms.
 double probe_sparse_density() {
   const char* e = getenv("ATTU_GPU_PROBE_SPARSE_DENSITY");
-  return e && *e ? atof(e) : 0.125;
+  return e && *e ? atof(e) : 1.0 / 64;
 }
 
 // The downsweep of a sparse probe (a star join keeps about one fact row
@@ -792,11 +824,11 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
     }
     prof.mark("bitmaps");
     // The indexes tested in passes over every needle: while the rows the
-    // passes before leave are dense (one in probe_sparse_density() or
-    // more, by the indexes' shares), a pass reads the keys' sectors
-    // anyway. Below that, the rows left are compacted and the other
-    // indexes tested on them alone (the sparse tail): a pass would still
-    // cost its instructions for every needle.
+    // passes before leave are many (one in 1 / probe_sparse_density() or
+    // more, by the indexes' shares), a pass costs less than testing the
+    // rows one at a time. Below that, the rows left are compacted and the
+    // other indexes tested on them alone (the sparse tail): a pass would
+    // still cost its instructions for every needle.
     int passes = 1;
     {
       double density = 1;
