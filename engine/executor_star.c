@@ -131,6 +131,14 @@ static int table_key_stats(xctx *x, xcol *base, attu_column *tc, attu_key_stats 
     free_buf(x, img);
     free_buf(x, mask);
     free_buf(x, index);
+    if (rc && !strcmp(x->err->sqlstate, ATTU_SQLSTATE_OUT_OF_MEMORY)) {
+        /* the whole column's index did not fit the memory budget: the
+         * star join goes on without the statistics (its own index covers
+         * only the dimension's rows), and later ones do not try again */
+        attu_error_clear(x->err);
+        ks.unique = false;
+        rc = 0;
+    }
     if (rc) {
         __atomic_store_n(&tc->key_stats.state, 0, __ATOMIC_RELEASE);
         return -1;
