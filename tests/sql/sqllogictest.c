@@ -748,6 +748,10 @@ static attu_db *open_backend(const char *name, attu_error *err) {
     cfg.data_dir = NULL;
     cfg.device = strcmp(name, "gpu") == 0 ? ATTU_DEVICE_GPU : ATTU_DEVICE_CPU;
     cfg.threads = 0;
+    /* ATTU_TEST_GPU_MEMORY_BUDGET (bytes): the GPU backend's memory budget,
+     * so a file can run where an allocation no query needs does not fit */
+    const char *budget = getenv("ATTU_TEST_GPU_MEMORY_BUDGET");
+    if (budget && *budget) cfg.gpu_memory_budget = (size_t)strtoull(budget, NULL, 10);
     return attu_db_open(&cfg, err);
 }
 
