@@ -1781,7 +1781,17 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     /* (avg: double precision of floats, NUMERIC of integers and decimals) */
     attu_type ot = g->out_type;
     bool fl = attu_type_mclass(ot.id) == ATTU_MC_FLOAT;
-    if (exec_sort(x, sk, np, n, perm)) goto done;
+    /* One stable sort by the partition keys and then the order keys gives
+     * each partition's rows in window order, as a sort by the partition
+     * keys and a segmented sort of each partition by the order keys does
+     * (both keep ties in row order). On an H100 the cities query's window
+     * (52 states, d3 DESC NULLS LAST) sorts in 0.26 ms that way, where the
+     * state sort, its heads and the segmented sort took 0.34 ms (1.50
+     * against 1.56 ms for the query). ATTU_WINDOW_SEGMENTED_SORT=1 takes
+     * the segmented sort. */
+    const char *seg_env = getenv("ATTU_WINDOW_SEGMENTED_SORT");
+    bool segmented = no && seg_env && *seg_env == '1';
+    if (exec_sort(x, sk, segmented ? np : np + no, n, perm)) goto done;
     /* The partition offsets (heads, then n) are built on the backend, so
      * the ranking path below never brings rows to the host. */
     int64_t end = (int64_t)n;
@@ -1801,7 +1811,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
         off = buf_i64(x, 2);
         if (!off || x->be->upload(x->be, off, 0, n ? b2 : b2 + 1, (nph + 1) * 8, x->err)) goto done;
     }
-    if (no && exec_segmented_sort(x, sk + np, no, off, nph, perm, n)) goto done;
+    if (segmented && exec_segmented_sort(x, sk + np, no, off, nph, perm, n)) goto done;
     int rank_kind = g->win == ATTU_WIN_ROW_NUMBER ? ATTU_RANK_ROW_NUMBER
                   : g->win == ATTU_WIN_RANK ? ATTU_RANK_RANK
                   : g->win == ATTU_WIN_DENSE_RANK ? ATTU_RANK_DENSE_RANK : -1;

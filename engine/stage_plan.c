@@ -70,7 +70,7 @@ const char *attu_stage_patterns(const attu_stage *s) {
     case ATTU_ST_CROSS: return "lbs + gather";
     case ATTU_ST_AGG: return s->keys.n ? "sort + segment_heads + segreduce" : "reduce";
     case ATTU_ST_JOIN_AGG: return "sort + sorted_search + scan + lbs_segreduce";
-    case ATTU_ST_WINDOW: return "sort + segmented_sort + segment_heads + scan";
+    case ATTU_ST_WINDOW: return "sort + segment_heads + scan";
     case ATTU_ST_SORT: return "sort + gather";
     case ATTU_ST_TOPK: return "top_k + gather";
     case ATTU_ST_LIMIT: return "gather";

@@ -5,7 +5,7 @@
  * the estimated rows; with ANALYZE also the measured rows, the time and the
  * device, e.g.
  *   Sort  [sort + gather]  (rows=52)  (actual rows=52 time=0.041 ms device=CPU)
- *     ->  Window  [sort + segmented_sort + segment_heads + scan]  (rows=29510)
+ *     ->  Window  [sort + segment_heads + scan]  (rows=29510)
  */
 #ifndef ATTU_PLANNER_EXPLAIN_H
 #define ATTU_PLANNER_EXPLAIN_H

@@ -134,17 +134,21 @@ mem_t<dkey_t> upload_keys(const attu_sort_key* keys, int nkeys, context_t& ctx) 
 // attu_cpu_key_bits on the device (defined with key_encode below).
 __device__ inline int64_t key_bits(int type, const void* d, int64_t i);
 
-// Up to four keys without NULLs: an LSD radix sort over the keys, last key
-// first. Each pass gathers the key's order-preserving image (key_bits: -0
-// ties with 0, one NaN above every number, exactly the comparator's order
-// and ties) in the current row order and radix-sorts (image, row) pairs
-// stably, so the rows the key ties keep the order the later keys gave them;
-// the result is the merge sort's, several times faster on large inputs.
-// Keys with NULLs keep the comparator merge sort.
+// Up to four keys: an LSD radix sort over the keys, last key first. Each
+// pass gathers the key's order-preserving image (key_bits: -0 ties with 0,
+// one NaN above every number, exactly the comparator's order and ties) in
+// the current row order and radix-sorts (image, row) pairs stably, so the
+// rows the key ties keep the order the later keys gave them; the result is
+// the merge sort's, several times faster on large inputs. A key with NULLs
+// takes a second pass right after its own: its NULL rows tie in the value
+// pass (one image for all), and a pass over the NULL flag alone (NULLS
+// FIRST or LAST, whatever the direction) puts them before or after the
+// rest, keeping every group's order. (The comparator merge sort they took
+// before ran 0.4 ms for the 29,510 rows of the cities query's window keys.)
 bool radix_sortable(const attu_sort_key* keys, int nkeys) {
   if (nkeys < 1 || nkeys > 4) return false;
   for (int j = 0; j < nkeys; ++j) {
-    if (keys[j].col.valid || !keys[j].col.data) return false;
+    if (!keys[j].col.data) return false;
     switch (keys[j].col.type.id) {
       case ATTU_TYPE_BOOL:
       case ATTU_TYPE_INT16:
@@ -204,10 +208,25 @@ void radix_pass(context_t& ctx, const attu_sort_key& k, int32_t* perm, size_t n,
   const int32_t* p = perm;
   int type = k.col.type.id;
   const void* d = k.col.data->ptr;
-  transform([=] __device__(int i) { o[i] = (img_t)key_bits(type, d, p[i]); }, (int)n, ctx);
+  const uint8_t* v = k.col.valid ? static_cast<const uint8_t*>(k.col.valid->ptr) : nullptr;
+  // NULL rows all get image 0 (their slot may hold anything): they tie
+  transform([=] __device__(int i) { o[i] = v && !v[p[i]] ? img_t(0) : (img_t)key_bits(type, d, p[i]); }, (int)n, ctx);
   if (k.desc) radix_sort(o, perm, n, greater_t<img_t>(), ctx);
   else radix_sort(o, perm, n, less_t<img_t>(), ctx);
   if (hr && hr->be) heads_of_image(ctx, (const img_t*)o, n, hr);
+  ctx.synchronize();  // img dies on return
+}
+
+// The pass over a key's NULL flag after its value pass: NULL rows first or
+// last, each side in the order it has.
+void null_pass(context_t& ctx, const attu_sort_key& k, int32_t* perm, size_t n) {
+  mem_t<int32_t> img(n, ctx);
+  int32_t* o = img.data();
+  const int32_t* p = perm;
+  const uint8_t* v = static_cast<const uint8_t*>(k.col.valid->ptr);
+  int32_t null_rank = k.nulls_first ? 0 : 1;
+  transform([=] __device__(int i) { o[i] = v[p[i]] ? 1 - null_rank : null_rank; }, (int)n, ctx);
+  radix_sort(o, perm, n, less_t<int32_t>(), ctx);
   ctx.synchronize();  // img dies on return
 }
 
@@ -296,7 +315,7 @@ bool radix_rows_packed(context_t& ctx, const attu_sort_key* keys, int nkeys, int
   bool wide_one = nkeys == 1 && attu_type_width(keys[0].col.type.id) == 8;
   if ((nkeys < 2 && !wide_one) || nkeys > kPackMaxKeys) return false;
   for (int j = 0; j < nkeys; ++j)
-    if (!packable(keys[j])) return false;
+    if (!packable(keys[j]) || keys[j].col.valid) return false;  // NULLs: the passes
   std::vector<long long> init((size_t)(2 * nkeys));
   for (int j = 0; j < nkeys; ++j) { init[(size_t)(2 * j)] = LLONG_MAX; init[(size_t)(2 * j + 1)] = LLONG_MIN; }
   mem_t<long long> mm = to_mem(init, ctx);
@@ -337,10 +356,12 @@ void radix_rows(context_t& ctx, const attu_sort_key* keys, int nkeys, int64_t* p
     for (int j = nkeys - 1; j >= 0; --j) {
       int t = keys[j].col.type.id;
       bool narrow = t == ATTU_TYPE_BOOL || t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_DATE || t == ATTU_TYPE_TEXT;
-      // only a single key's image orders by all the keys
-      heads_request_t* h = nkeys == 1 ? hr : nullptr;
+      // only a single key's image orders by all the keys (and not with
+      // NULLs, whose flag pass comes last)
+      heads_request_t* h = nkeys == 1 && !keys[j].col.valid ? hr : nullptr;
       if (narrow) radix_pass<int32_t>(ctx, keys[j], q, n, h);
       else radix_pass<int64_t>(ctx, keys[j], q, n, h);
+      if (keys[j].col.valid) null_pass(ctx, keys[j], q, n);
     }
   }
   int64_t* w = perm;
@@ -431,17 +452,13 @@ void sort_rows(attu_backend* be, const attu_sort_key* keys, int nkeys, int64_t* 
     return;
   }
   // A key column with a validity buffer but no NULL in it (a computed key,
-  // such as b / 10 over a NOT NULL b) sorts like one without: the radix
-  // path stays open to it.
+  // such as b / 10 over a NOT NULL b) sorts like one without: no NULL
+  // pass, and the packed image stays open to it.
   std::vector<attu_sort_key> eff(keys, keys + nkeys);
-  bool nulls = false;
   if (nkeys <= 4)
     for (auto& k : eff)
-      if (k.col.valid && !nulls) {
-        if (has_null(ctx, k.col.valid, n)) nulls = true;
-        else k.col.valid = nullptr;
-      }
-  if (!nulls && radix_sortable(eff.data(), nkeys)) {
+      if (k.col.valid && !has_null(ctx, k.col.valid, n)) k.col.valid = nullptr;
+  if (radix_sortable(eff.data(), nkeys)) {
     radix_rows(ctx, eff.data(), nkeys, perm, n, hr);
     return;
   }

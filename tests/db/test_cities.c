@@ -125,7 +125,7 @@ Test(cities, explain_shows_one_lbs_segreduce_then_a_window, .init = load, .fini 
     cr_assert_not_null(first, "%s", r.text);
     cr_assert_null(strstr(first + 1, "lbs_segreduce"), "more than one lbs_segreduce:\n%s", r.text);
     const char *win = strstr(r.text, "Window");
-    cr_assert(win && strstr(win, "segmented_sort") && win < first, "%s", r.text);
+    cr_assert(win && strstr(win, "segment_heads") && win < first, "%s", r.text);
     /* a materialized join is a "Join inner/left" stage ending in "lbs + gather" */
     cr_assert_null(strstr(r.text, "Join inner"), "the join must not be materialized:\n%s", r.text);
     cr_assert_null(strstr(r.text, "Join left"), "the join must not be materialized:\n%s", r.text);
