@@ -903,31 +903,32 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
       prof.mark("tail");
       auto c2 = transform_compact(kept, ctx);
       int kept2 = c2.upsweep_mask(flags.data(), nullptr);
-      attu_buf* rows2 = gpu_alloc(be, (size_t)kept2 * sizeof(int64_t), err);
-      if (!rows2) throw already_set_t();
-      attu_buf* hits2[ATTU_DENSE_PROBE_MAX_DIMS] = {};
       mem_t<int64_t> idx((size_t)kept2, ctx);
       if (kept2) c2.downsweep(store_index_t(), idx.data());
-      gather_kept_t g{{}, {}, 0, idx.data()};
-      g.src[0] = I64(rows);
-      g.dst[0] = I64(rows2);
-      g.n = 1;
-      for (int d = 0; d < nd; ++d) {
-        if (!hits[d]) continue;
-        if (!(hits2[d] = gpu_alloc(be, (size_t)kept2 * sizeof(int64_t), err))) {
-          gpu_free(be, rows2);
-          for (int e = 0; e < d; ++e) gpu_free(be, hits2[e]);
-          throw already_set_t();
+      // the compacted rows and hits; freed here unless handed on
+      struct outs_t {
+        attu_backend* be;
+        attu_buf* b[ATTU_DENSE_PROBE_MAX_DIMS + 1] = {};
+        ~outs_t() {
+          for (attu_buf* x : b) gpu_free(be, x);
         }
-        g.src[g.n] = I64(hits[d]);
-        g.dst[g.n++] = I64(hits2[d]);
+      } o2{be};
+      gather_kept_t g{{}, {}, 0, idx.data()};
+      for (int d = -1; d < nd; ++d) {
+        if (d >= 0 && !hits[d]) continue;
+        attu_buf*& nb = o2.b[d + 1];
+        if (!(nb = gpu_alloc(be, (size_t)kept2 * sizeof(int64_t), err))) throw already_set_t();
+        g.src[g.n] = I64(d < 0 ? rows : hits[d]);
+        g.dst[g.n++] = I64(nb);
       }
       if (kept2) transform([=] __device__(int i) { g(i); }, kept2, ctx);
       gpu_free(be, rows);
-      rows = rows2;
+      rows = o2.b[0];
+      o2.b[0] = nullptr;
       for (int d = 0; d < nd; ++d) {
         gpu_free(be, hits[d]);
-        hits[d] = hits2[d];
+        hits[d] = o2.b[d + 1];
+        o2.b[d + 1] = nullptr;
       }
       kept = kept2;
       prof.mark("compact");
