@@ -235,8 +235,12 @@ void null_pass(context_t& ctx, const attu_sort_key& k, int32_t* perm, size_t n) 
 // the value, DESC) in its own bit field, the first key highest, so one
 // stable radix sort of the packed image orders the rows as the LSD passes
 // over the keys would, in one key's passes instead of one per key. A
-// group-by over (c_nation, s_nation, d_year) packs into 13 bits. Returns
-// false (nothing done) when the keys do not fit or are not all integers.
+// group-by over (c_nation, s_nation, d_year) packs into 13 bits. A key
+// with NULLs takes one more bit above its field, its NULL rows the flag
+// alone: set for NULLS LAST, clear (and set on the others) for NULLS
+// FIRST, whatever the direction; its range counts only non-NULL rows.
+// Returns false (nothing done) when the keys do not fit or are not all
+// integers.
 bool packable(const attu_sort_key& k) {
   switch (k.col.type.id) {
     case ATTU_TYPE_BOOL: case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE:
@@ -255,12 +259,13 @@ struct max_ll_t {
 
 // Per key: the minimum and maximum of key_bits (atomics on one pair a key,
 // after a block-wide reduction).
-__global__ void __launch_bounds__(kPackThreads) key_range_kernel(int type, const void* d, long long n,
-                                                                 long long* mm) {
+__global__ void __launch_bounds__(kPackThreads) key_range_kernel(int type, const void* d, const uint8_t* valid,
+                                                                 long long n, long long* mm) {
   using reduce_t = cub::BlockReduce<long long, kPackThreads>;
   __shared__ typename reduce_t::TempStorage s1, s2;
   long long lo = LLONG_MAX, hi = LLONG_MIN;
   for (long long i = (long long)blockIdx.x * kPackThreads + threadIdx.x; i < n; i += (long long)gridDim.x * kPackThreads) {
+    if (valid && !valid[i]) continue;  // a NULL row's slot holds anything
     long long v = key_bits(type, d, i);
     lo = min(lo, v);
     hi = max(hi, v);
@@ -279,6 +284,9 @@ struct packed_key_t {
   long long base;  // the minimum (ASC) or maximum (DESC)
   int desc;
   int shift;
+  const uint8_t* valid;  // with NULLs: a flag bit above the value's bits
+  int bits;              // the value's bits
+  int nulls_first;
 };
 constexpr int kPackMaxKeys = 4;
 struct packed_keys_t {
@@ -296,10 +304,18 @@ void packed_sort(context_t& ctx, const packed_keys_t& pk, int32_t* q, size_t n, 
   transform([=] __device__(int i) {
     img_t v = 0;
     for (int j = 0; j < pk.n; ++j) {
-      long long x = key_bits(pk.k[j].type, pk.k[j].d, p[i]);
-      unsigned long long off = pk.k[j].desc ? (unsigned long long)pk.k[j].base - (unsigned long long)x
-                                            : (unsigned long long)x - (unsigned long long)pk.k[j].base;
-      v |= (img_t)(off << pk.k[j].shift);
+      const packed_key_t& k = pk.k[j];
+      unsigned long long field;
+      if (k.valid && !k.valid[p[i]]) {
+        // NULL: the flag alone, set for NULLS LAST, clear for NULLS FIRST
+        field = k.nulls_first ? 0ull : 1ull << k.bits;
+      } else {
+        long long x = key_bits(k.type, k.d, p[i]);
+        field = k.desc ? (unsigned long long)k.base - (unsigned long long)x
+                       : (unsigned long long)x - (unsigned long long)k.base;
+        if (k.valid && k.nulls_first) field |= 1ull << k.bits;  // after the NULLs
+      }
+      v |= (img_t)(field << k.shift);
     }
     o[i] = v;
   }, (int)n, ctx);
@@ -315,14 +331,15 @@ bool radix_rows_packed(context_t& ctx, const attu_sort_key* keys, int nkeys, int
   bool wide_one = nkeys == 1 && attu_type_width(keys[0].col.type.id) == 8;
   if ((nkeys < 2 && !wide_one) || nkeys > kPackMaxKeys) return false;
   for (int j = 0; j < nkeys; ++j)
-    if (!packable(keys[j]) || keys[j].col.valid) return false;  // NULLs: the passes
+    if (!packable(keys[j])) return false;
   std::vector<long long> init((size_t)(2 * nkeys));
   for (int j = 0; j < nkeys; ++j) { init[(size_t)(2 * j)] = LLONG_MAX; init[(size_t)(2 * j + 1)] = LLONG_MIN; }
   mem_t<long long> mm = to_mem(init, ctx);
   int blocks = (int)std::min<long long>((long long)ctx.sm_count() * 4,
                                         std::max<long long>(1, ((long long)n + kPackThreads * 16 - 1) / (kPackThreads * 16)));
   for (int j = 0; j < nkeys; ++j) {
-    key_range_kernel<<<blocks, kPackThreads, 0, ctx.stream()>>>(keys[j].col.type.id, keys[j].col.data->ptr,
+    const uint8_t* v = keys[j].col.valid ? static_cast<const uint8_t*>(keys[j].col.valid->ptr) : nullptr;
+    key_range_kernel<<<blocks, kPackThreads, 0, ctx.stream()>>>(keys[j].col.type.id, keys[j].col.data->ptr, v,
                                                                (long long)n, mm.data() + 2 * j);
     ATTU_CUDA_CHECK_LAUNCH();
   }
@@ -335,10 +352,12 @@ bool radix_rows_packed(context_t& ctx, const attu_sort_key* keys, int nkeys, int
     unsigned long long span = (unsigned long long)r[(size_t)(2 * j + 1)] - (unsigned long long)r[(size_t)(2 * j)];
     int bits = 0;
     while (bits < 64 && (span >> bits) != 0) ++bits;
-    if (r[(size_t)(2 * j + 1)] < r[(size_t)(2 * j)]) bits = 0;  // n == 0
+    if (r[(size_t)(2 * j + 1)] < r[(size_t)(2 * j)]) bits = 0;  // no value (n == 0, or all NULL)
+    const uint8_t* v = keys[j].col.valid ? static_cast<const uint8_t*>(keys[j].col.valid->ptr) : nullptr;
     pk.k[j] = packed_key_t{keys[j].col.type.id, keys[j].col.data->ptr,
-                           keys[j].desc ? r[(size_t)(2 * j + 1)] : r[(size_t)(2 * j)], keys[j].desc ? 1 : 0, total};
-    total += bits;
+                           keys[j].desc ? r[(size_t)(2 * j + 1)] : r[(size_t)(2 * j)], keys[j].desc ? 1 : 0, total,
+                           v, bits, keys[j].nulls_first ? 1 : 0};
+    total += bits + (v ? 1 : 0);
     if (total > 63 || (wide_one && total > 32)) return false;
   }
   if (total <= 32) packed_sort<uint32_t>(ctx, pk, q, n, hr);

@@ -432,6 +432,10 @@ int main() {
       {{0, true, false}, {1, false, true}},
       {{1, false, false}, {0, true, true}, {2, false, false}},
       {{2, true, false}},
+      // integer keys with NULLs that pack into one image (4 + 42 bits and
+      // a NULL flag each), NULLS FIRST and LAST, ASC and DESC
+      {{0, false, true}, {2, true, false}},
+      {{2, false, true}, {0, true, false}},
   };
   auto keys_for = [&](const dcols_t& d, const std::vector<kc_t>& kc) {
     std::vector<attu_sort_key> ks;
