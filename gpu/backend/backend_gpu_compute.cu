@@ -297,7 +297,7 @@ struct packed_keys_t {
 // The packed image of the rows in q's order (img_t: 32 or 64 bits, as the
 // fields need), radix-sorted with q.
 template <typename img_t>
-void packed_sort(context_t& ctx, const packed_keys_t& pk, int32_t* q, size_t n, heads_request_t* hr) {
+void packed_sort(context_t& ctx, const packed_keys_t& pk, int32_t* q, size_t n, heads_request_t* hr, int bits) {
   mem_t<img_t> img(n, ctx);
   img_t* o = img.data();
   const int32_t* p = q;
@@ -319,7 +319,8 @@ void packed_sort(context_t& ctx, const packed_keys_t& pk, int32_t* q, size_t n, 
     }
     o[i] = v;
   }, (int)n, ctx);
-  radix_sort(o, q, n, less_t<img_t>(), ctx);
+  // the image's bits above `bits` are all 0: only the digits below sort
+  radix_sort(o, q, n, less_t<img_t>(), ctx, bits);
   if (hr && hr->be) heads_of_image(ctx, (const img_t*)o, n, hr);
   ctx.synchronize();  // img dies on return
 }
@@ -360,8 +361,8 @@ bool radix_rows_packed(context_t& ctx, const attu_sort_key* keys, int nkeys, int
     total += bits + (v ? 1 : 0);
     if (total > 63 || (wide_one && total > 32)) return false;
   }
-  if (total <= 32) packed_sort<uint32_t>(ctx, pk, q, n, hr);
-  else packed_sort<uint64_t>(ctx, pk, q, n, hr);
+  if (total <= 32) packed_sort<uint32_t>(ctx, pk, q, n, hr, total);
+  else packed_sort<uint64_t>(ctx, pk, q, n, hr, total);
   return true;
 }
 

@@ -32,6 +32,7 @@
 #include <cub/block/block_scan.cuh>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -303,12 +304,17 @@ inline void sort_free(void* p, context_t& ctx) {
 }
 
 template <bool descending, typename key_t, typename val_t, bool has_vals, typename context_t>
-void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx) {
+void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx, int end_bit) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
   using L = sort_launch<bits_t, val_t>;
   static_assert(sizeof(key_t) == sizeof(bits_t), "key and its bits have one size");
   if (count < 2) return;
+  // The passes over the digits below end_bit (an even number of them, so
+  // the result lands back in keys / vals): the caller vouches that every
+  // key's order-preserving bits agree above it.
+  int npasses = (end_bit + L::radix_bits - 1) / L::radix_bits;
+  npasses = std::max(2, std::min(L::passes, npasses + (npasses & 1)));
   cudaStream_t st = ctx.stream();
   const size_t tiles = (count + L::nv - 1) / L::nv;
   if (count > 0x7fffffffull) throw std::runtime_error("radix_sort: more than 2^31-1 items");
@@ -341,16 +347,16 @@ void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx) {
   void* kout = tmp_keys;
   val_t* vin = vals;
   val_t* vout = tmp_vals;
-  for (int p = 0; p < L::passes; ++p) {
+  for (int p = 0; p < npasses; ++p) {
     uint64_t* lbp = lb + size_t(p & 1) * tiles * 256;
-    uint64_t* lbn = p + 1 < L::passes ? lb + size_t((p + 1) & 1) * tiles * 256 : nullptr;
+    uint64_t* lbn = p + 1 < npasses ? lb + size_t((p + 1) & 1) * tiles * 256 : nullptr;
     const unsigned long long* ds = hist + p * 256;
     unsigned int* c = ctr + p;
     int grid = int(tiles);
     if (p == 0)
       sort_onesweep_kernel<key_t, val_t, has_vals, descending, true, false>
           <<<grid, L::nt, 0, st>>>(kin, kout, vin, vout, count, 8 * p, ds, lbp, lbn, c);
-    else if (p == L::passes - 1)
+    else if (p == npasses - 1)
       sort_onesweep_kernel<key_t, val_t, has_vals, descending, false, true>
           <<<grid, L::nt, 0, st>>>(kin, kout, vin, vout, count, 8 * p, ds, lbp, lbn, c);
     else
@@ -367,21 +373,24 @@ void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx) {
 }  // namespace sort_detail
 
 // Sort keys in place, ascending (comp = less_t) or descending (greater_t).
-// Stable. count may be 0 or 1.
+// Stable. count may be 0 or 1. end_bit: the keys' order-preserving bits
+// (sort_key_traits, flipped for descending) agree above it, so only the
+// digits below it are sorted (a packed image of 13 bits: two 8-bit passes
+// instead of four).
 template <typename key_t, typename comp_t, typename context_t>
-void radix_sort(key_t* keys, size_t count, comp_t, context_t& ctx) {
+void radix_sort(key_t* keys, size_t count, comp_t, context_t& ctx, int end_bit = 8 * sizeof(key_t)) {
   constexpr int dir = sort_direction<comp_t>::value;
   static_assert(dir != 0, "radix_sort: comp must be attu::less_t or attu::greater_t");
-  sort_detail::radix_sort_impl<(dir < 0), key_t, int, false>(keys, (int*)nullptr, count, ctx);
+  sort_detail::radix_sort_impl<(dir < 0), key_t, int, false>(keys, (int*)nullptr, count, ctx, end_bit);
 }
 
 // Sort key-value pairs in place by key. Stable: equal keys keep the order of
-// their values.
+// their values. end_bit as above.
 template <typename key_t, typename val_t, typename comp_t, typename context_t>
-void radix_sort(key_t* keys, val_t* vals, size_t count, comp_t, context_t& ctx) {
+void radix_sort(key_t* keys, val_t* vals, size_t count, comp_t, context_t& ctx, int end_bit = 8 * sizeof(key_t)) {
   constexpr int dir = sort_direction<comp_t>::value;
   static_assert(dir != 0, "radix_sort: comp must be attu::less_t or attu::greater_t");
-  sort_detail::radix_sort_impl<(dir < 0), key_t, val_t, true>(keys, vals, count, ctx);
+  sort_detail::radix_sort_impl<(dir < 0), key_t, val_t, true>(keys, vals, count, ctx, end_bit);
 }
 
 }  // namespace gpu
