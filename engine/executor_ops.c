@@ -387,21 +387,33 @@ int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmi
  * in the larger side's row order as the expansion would. *done is false
  * when the shape does not apply (repeated keys, a wide range): the caller
  * sorts and expands as usual. */
-int unique_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit,
-                       attu_buf **index_out, int64_t *kmin_out, int64_t *kmax_out) {
-    int64_t kmin = 0, kmax = 0;
-    bool any = false, unique = false;
+/* The dense index of keys ks over [kmin, kmax] when the range pays;
+ * check: the keys may repeat (a repeat leaves *index_out NULL), else they
+ * are known unique and nothing is read back. */
+static int dense_index_over(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit,
+                            int64_t kmin, int64_t kmax, bool check, attu_buf **index_out) {
+    bool unique = true;
     *index_out = NULL;
-    if (!ns) return 0;
-    if (key_range(x, ks, ms, ns, &kmin, &kmax, &any)) return -1;
-    if (!any || !dense_range_pays(kmin, kmax, ns, nn, limit)) return 0;
+    if (!ns || !dense_range_pays(kmin, kmax, ns, nn, limit)) return 0;
     attu_buf *index = buf_i64(x, (size_t)(kmax - kmin) + 1);
-    if (!index || x->be->dense_index(x->be, ks, ms, ns, kmin, kmax, index, &unique, x->err)) {
+    if (!index || x->be->dense_index(x->be, ks, ms, ns, kmin, kmax, index, check ? &unique : NULL, x->err)) {
         free_buf(x, index);
         return -1;
     }
     if (!unique) { free_buf(x, index); return 0; }
     *index_out = index;
+    return 0;
+}
+
+int unique_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit,
+                       attu_buf **index_out, int64_t *kmin_out, int64_t *kmax_out) {
+    int64_t kmin = 0, kmax = 0;
+    bool any = false;
+    *index_out = NULL;
+    if (!ns) return 0;
+    if (key_range(x, ks, ms, ns, &kmin, &kmax, &any)) return -1;
+    if (!any) return 0;
+    if (dense_index_over(x, ks, ms, ns, nn, limit, kmin, kmax, true, index_out)) return -1;
     *kmin_out = kmin;
     *kmax_out = kmax;
     return 0;
@@ -409,15 +421,7 @@ int unique_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, siz
 
 int known_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit, int64_t kmin,
                       int64_t kmax, attu_buf **index_out) {
-    *index_out = NULL;
-    if (!ns || !dense_range_pays(kmin, kmax, ns, nn, limit)) return 0;
-    attu_buf *index = buf_i64(x, (size_t)(kmax - kmin) + 1);
-    if (!index || x->be->dense_index(x->be, ks, ms, ns, kmin, kmax, index, NULL, x->err)) {
-        free_buf(x, index);
-        return -1;
-    }
-    *index_out = index;
-    return 0;
+    return dense_index_over(x, ks, ms, ns, nn, limit, kmin, kmax, false, index_out);
 }
 
 static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *ms, const attu_vec *kn, size_t nn,

@@ -339,15 +339,6 @@ rel *run_star(xctx *x, const star_chain *st) {
          * where they lie instead of gathering the kept rows' keys */
         if (!(f = run_stage_lazy(x, fs->child[0]))) return NULL;
         if (eval_exprs(x, &fs->exprs, f, &pred)) goto done;
-        if (pred->lazy_src || !pred->data) {
-            /* a column as it is: the filter as it runs alone */
-            rel *g = filter_lazy(x, f, pred);
-            xcol_unref(x, pred);
-            pred = NULL;
-            rel_free(x, f);
-            if (!(f = g)) goto done;
-            mark(fs, f->nrows, attu_now_ms() - tf, NULL);
-        }
     } else if (!(f = run_stage_lazy(x, fs))) {
         return NULL;
     }
@@ -362,10 +353,8 @@ rel *run_star(xctx *x, const star_chain *st) {
             /* no probe after all: the fact input's filter first */
             rel *g = filter_lazy(x, f, pred);
             rel_free(x, f);
-            f = NULL;
-            if (!g) goto done;
-            mark(fs, g->nrows, attu_now_ms() - tf, NULL);
-            f = g;
+            if (!(f = g)) goto done;
+            mark(fs, f->nrows, attu_now_ms() - tf, NULL);
         }
         out = run_chain(x, st, f, d);
         f = NULL;

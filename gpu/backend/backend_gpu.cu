@@ -629,18 +629,20 @@ auto probe_pass_for(bool wide) {
 // rows one at a time with a key load and a slot load per row and index,
 // waited out two latencies a row: 0.45 ms for SSB q4.1's 1.9M rows of
 // four dimensions (Nsight Compute: 134 cycles a warp between issues).
+// hits[i] of every index that has them: kept row r's slot in it.
+__device__ __forceinline__ void store_hits(const probe_args_t& a, int i, int r) {
+#pragma unroll
+  for (int d = 0; d < ATTU_DENSE_PROBE_MAX_DIMS; ++d) {
+    if (d >= a.nd) break;
+    const probe_dim_t& dm = a.d[d];
+    if (dm.hits) dm.hits[i] = dm.table[probe_key(dm, r) - dm.kmin];
+  }
+}
+
 struct gather_hits_t {
   probe_args_t a;
   const int64_t* rows;
-  __device__ void operator()(int i) const {
-    int64_t src = rows[i];
-#pragma unroll
-    for (int d = 0; d < ATTU_DENSE_PROBE_MAX_DIMS; ++d) {
-      if (d >= a.nd) break;
-      const probe_dim_t& dm = a.d[d];
-      if (dm.hits) dm.hits[i] = dm.table[probe_key(dm, (int)src) - dm.kmin];
-    }
-  }
+  __device__ void operator()(int i) const { store_hits(a, i, (int)rows[i]); }
 };
 
 // The sparse tail's test of kept row i (rows[i]) against the indexes
@@ -669,13 +671,7 @@ struct sparse_test_t {
       ok = ok && in;
     }
     flags[i] = ok;
-    if (!ok) return;
-#pragma unroll
-    for (int d = 0; d < ATTU_DENSE_PROBE_MAX_DIMS; ++d) {
-      if (d >= a.nd) break;
-      const probe_dim_t& dm = a.d[d];
-      if (dm.hits) dm.hits[i] = dm.table[probe_key(dm, r) - dm.kmin];
-    }
+    if (ok) store_hits(a, i, r);
   }
 };
 

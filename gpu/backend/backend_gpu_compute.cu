@@ -389,18 +389,30 @@ void radix_rows(context_t& ctx, const attu_sort_key* keys, int nkeys, int64_t* p
   ctx.synchronize();  // p32 dies on return
 }
 
-// Whether a validity column marks any of its n rows NULL (one pass).
-bool has_null(context_t& ctx, const attu_buf* valid, size_t n) {
-  mem_t<int> flag(1, ctx);
+// Which of the (at most four) keys' validity columns mark a row NULL: one
+// pass over them all and one read-back, where a check per key waited for
+// the device once per key. Bit j of the result: key j has a NULL.
+unsigned keys_with_nulls(context_t& ctx, const attu_sort_key* keys, int nkeys, size_t n) {
+  const uint8_t* v[4] = {};
+  bool any = false;
+  for (int j = 0; j < nkeys && j < 4; ++j) {
+    v[j] = keys[j].col.valid ? static_cast<const uint8_t*>(keys[j].col.valid->ptr) : nullptr;
+    any |= v[j] != nullptr;
+  }
+  if (!any || !n) return 0;
+  mem_t<unsigned> flag(1, ctx);
   flag.memset(0);
-  const uint8_t* v = static_cast<const uint8_t*>(valid->ptr);
-  int* f = flag.data();
+  unsigned* f = flag.data();
   transform([=] __device__(int i) {
-    if (!v[i]) *f = 1;
+    unsigned m = 0;
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (v[j] && !v[j][i]) m |= 1u << j;
+    if (m) atomicOr(f, m);
   }, (int)n, ctx);
-  int any = 0;
-  dtoh(&any, f, 1, ctx);
-  return any != 0;
+  unsigned got = 0;
+  dtoh(&got, f, 1, ctx);
+  return got;
 }
 
 // Sorts perm[0, n) (row numbers, initially the identity) stably by the keys.
@@ -475,9 +487,11 @@ void sort_rows(attu_backend* be, const attu_sort_key* keys, int nkeys, int64_t* 
   // such as b / 10 over a NOT NULL b) sorts like one without: no NULL
   // pass, and the packed image stays open to it.
   std::vector<attu_sort_key> eff(keys, keys + nkeys);
-  if (nkeys <= 4)
-    for (auto& k : eff)
-      if (k.col.valid && !has_null(ctx, k.col.valid, n)) k.col.valid = nullptr;
+  if (nkeys <= 4) {
+    unsigned nulls = keys_with_nulls(ctx, keys, nkeys, n);
+    for (int j = 0; j < nkeys; ++j)
+      if (!(nulls >> j & 1u)) eff[(size_t)j].col.valid = nullptr;
+  }
   if (radix_sortable(eff.data(), nkeys)) {
     radix_rows(ctx, eff.data(), nkeys, perm, n, hr);
     return;
@@ -1782,6 +1796,18 @@ int host_segreduce(attu_backend* be, const attu_buf* offsets, size_t nseg, const
   });
 }
 
+// Whether every aggregate is exact (no float sum, no average), so it comes
+// out the same in any order of the rows: such calls stay on the device at
+// any size, where a float sum of few rows adds row by row on the host as
+// PostgreSQL does.
+bool exact_only(int nreduce, const attu_reduce_spec* specs) {
+  for (int k = 0; k < nreduce; ++k)
+    if (specs[k].op == ATTU_REDUCE_AVG_SUM ||
+        (specs[k].op == ATTU_REDUCE_SUM && attu_type_mclass(specs[k].in.type.id) == ATTU_MC_FLOAT))
+      return false;
+  return true;
+}
+
 int gpu_segreduce(attu_backend* be, const attu_buf* offsets, size_t nseg, const attu_buf* perm,
                   int nreduce, const attu_reduce_spec* specs, attu_out* outs, attu_error* err) {
   if (nreduce > 64)
@@ -1797,15 +1823,10 @@ int gpu_segreduce(attu_backend* be, const attu_buf* offsets, size_t nseg, const 
     // first copies the inputs down (0.3-0.6 ms for SSB q2.3's 7 groups
     // and q4.3's 800). Float sums of few rows stay on the host, which
     // adds them row by row as PostgreSQL does.
-    bool exact_only = true;
-    for (int k = 0; k < nreduce; ++k)
-      if (specs[k].op == ATTU_REDUCE_AVG_SUM ||
-          (specs[k].op == ATTU_REDUCE_SUM && attu_type_mclass(specs[k].in.type.id) == ATTU_MC_FLOAT))
-        exact_only = false;
     std::vector<int64_t> off(nseg + 1);
     int rc = guarded(err, [&] { dtoh(off.data(), I64(offsets), nseg + 1, CTX(be)); });
     if (rc) return rc;
-    if ((size_t)(off[nseg] - off[0]) >= kWideMinRows || exact_only) {
+    if ((size_t)(off[nseg] - off[0]) >= kWideMinRows || exact_only(nreduce, specs)) {
       if (attu_backend_interrupted(err)) return -1;
       rc = guarded(err, [&] { wide_segreduce(be, off, perm, nreduce, specs, outs, err); });
       if (rc != kFloatRisk) return rc;
@@ -2076,12 +2097,7 @@ int gpu_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* 
   // integer sums, MIN / MAX): the host reference would first copy the
   // inputs down (~0.3 ms for SSB q1.3's 19,065 rows). Float sums stay on
   // the host there, where they add row by row as PostgreSQL does.
-  bool exact_only = true;
-  for (int k = 0; k < nreduce; ++k)
-    if (specs[k].op == ATTU_REDUCE_AVG_SUM ||
-        (specs[k].op == ATTU_REDUCE_SUM && attu_type_mclass(specs[k].in.type.id) == ATTU_MC_FLOAT))
-      exact_only = false;
-  if (n > 0 && (n >= kWideMinRows || exact_only) && column_reducible(nreduce, specs)) {
+  if (n > 0 && (n >= kWideMinRows || exact_only(nreduce, specs)) && column_reducible(nreduce, specs)) {
     if (attu_backend_interrupted(err)) return -1;
     int frc = 0;
     int rc = guarded(err, [&] { frc = column_reduce(be, n, nreduce, specs, outs, err); });
