@@ -182,7 +182,13 @@ int main(int argc, char **argv) {
         case 'T': timeout_s = strtod(optarg, NULL); break;
         case 'V': csv_path = optarg; break;
         case 'B': label = optarg; break;
-        case 'I': inproc = optarg; break;
+        case 'I':
+            inproc = optarg;
+            if (strcmp(inproc, "cpu") && strcmp(inproc, "gpu") && strcmp(inproc, "auto")) {
+                fprintf(stderr, "ssb: --inproc takes cpu, gpu or auto, not %s\n", inproc);
+                return 2;
+            }
+            break;
         case 'h': host = optarg; break;
         case 'p': port = optarg; break;
         case 'U': user = optarg; break;
