@@ -311,9 +311,11 @@ struct attu_backend {
      * ascending sort of the keys with NULLs last. For every slot s in
      * [0, nslots): occupied[s] (uint8), first_row[s] (int64: the first row in
      * the slot, -1 if none) and outs[k] row s = the reduction over the
-     * slot's rows taken in row order (empty slots: unspecified). Only COUNT,
-     * COUNT(*), SUM, MIN, MAX and AVG_SUM. Returns 1 (err not set) when this
-     * backend cannot run the shape (then the caller sorts instead). */
+     * slot's rows taken in row order (empty slots: unspecified; float sums
+     * may associate in another order, as in the GPU's other reductions).
+     * Only COUNT, COUNT(*), SUM, MIN, MAX and AVG_SUM. Returns 1 (err not
+     * set) when this backend cannot run the shape (then the caller sorts
+     * instead). */
     int  (*group_dense)(attu_backend *be, const attu_vec *keys, const int64_t *mins,
                         const int64_t *widths, int nkeys, size_t n, size_t nslots,
                         int nreduce, const attu_reduce_spec *specs, attu_out *outs,

@@ -1096,20 +1096,37 @@ static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, siz
         ro[i].valid = rv[i];
     }
     if (x->be->reduce(x->be, n, 3 * nk, rs, ro, x->err)) goto out_rv;
+    /* every key's MIN, MAX, COUNT and MIN's validity, in one round trip */
+    int64_t raws[24] = { 0 };
+    uint8_t hass[8] = { 0 };
+    {
+        void *host[32];
+        const attu_buf *bufs[32];
+        size_t bytes[32];
+        int nd = 0;
+        for (int i = 0; i < 3 * nk; i++) {
+            host[nd] = &raws[i]; bufs[nd] = rb[i];
+            bytes[nd++] = i % 3 == 2 ? 8 : attu_type_width(keys[i / 3]->type.id);
+        }
+        for (int k = 0; k < nk; k++) { host[nd] = &hass[k]; bufs[nd] = rv[3 * k]; bytes[nd++] = 1; }
+        int drc = 0;
+        if (x->be->download_many) drc = x->be->download_many(x->be, nd, host, bufs, bytes, x->err);
+        else
+            for (int i = 0; i < nd && !drc; i++) drc = x->be->download(x->be, host[i], bufs[i], 0, bytes[i], x->err);
+        if (drc) goto out_rv;
+    }
     rc = 1;
     for (int k = 0; k < nk; k++) {
         int64_t v[3] = { 0, 0, 0 };
-        uint8_t has = 0;
+        uint8_t has = hass[k];
         size_t w = attu_type_width(keys[k]->type.id);
         for (int j = 0; j < 3; j++) {
-            int64_t raw = 0;
-            if (x->be->download(x->be, &raw, rb[3 * k + j], 0, j == 2 ? 8 : w, x->err)) { rc = -1; goto out_rv; }
+            int64_t raw = raws[3 * k + j];
             if (j == 2) v[j] = raw;
             else if (w == 1) v[j] = (uint8_t)raw;
             else if (w == 4) v[j] = (int32_t)raw;
             else v[j] = raw;
         }
-        if (x->be->download(x->be, &has, rv[3 * k], 0, 1, x->err)) { rc = -1; goto out_rv; }
         bool nulls = (size_t)v[2] < n;
         if (!has) { v[0] = 0; v[1] = -1; }   /* all NULL: no values, one NULL slot */
         /* a range beyond the slot limit (or overflowing) does not qualify */

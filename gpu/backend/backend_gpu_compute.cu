@@ -703,6 +703,54 @@ __device__ inline num_t load_num(const dspec_t& s, int64_t row, int* isnull) {
   return n;
 }
 
+// U rows of one column at base, base + stride, ... (those whose bit is set
+// in `rows`) into v, as load_num would: the type is switched on once for
+// the U loads, which then issue back to back (a switch per row cost the
+// reductions ~100 instructions a row).
+template <int U>
+__device__ inline void load_rows(int type, const void* in, long long base, long long stride, unsigned rows,
+                                 num_t (&v)[U]) {
+#pragma unroll
+  for (int u = 0; u < U; ++u) v[u].i = 0;
+  if (!in) return;
+  switch (type) {
+    case ATTU_TYPE_BOOL:
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (rows >> u & 1) v[u].i = static_cast<const uint8_t*>(in)[base + u * stride];
+      break;
+    case ATTU_TYPE_INT16:
+    case ATTU_TYPE_INT32:
+    case ATTU_TYPE_DATE:
+    case ATTU_TYPE_TEXT:
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (rows >> u & 1) v[u].i = static_cast<const int32_t*>(in)[base + u * stride];
+      break;
+    case ATTU_TYPE_FLOAT32:
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (rows >> u & 1) v[u].f = static_cast<const float*>(in)[base + u * stride];
+      break;
+    default:  // 8-byte slots; a double keeps its bits in num_t
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (rows >> u & 1) v[u].i = static_cast<const int64_t*>(in)[base + u * stride];
+      break;
+  }
+}
+
+// The rows of `rows` whose validity byte is set (all of them without one).
+template <int U>
+__device__ inline unsigned valid_rows(const uint8_t* valid, long long base, long long stride, unsigned rows) {
+  if (!valid) return rows;
+  unsigned have = rows;
+#pragma unroll
+  for (int u = 0; u < U; ++u)
+    if ((rows >> u & 1) && !valid[base + u * stride]) have &= ~(1u << u);
+  return have;
+}
+
 __device__ inline int num_cmp(int fl, num_t a, num_t b) {
   if (fl) return fcmp_d(a.f, b.f);
   return (a.i > b.i) - (a.i < b.i);
@@ -1904,40 +1952,96 @@ __device__ void fold_partials(long long* scnt, __int128* sisum, double* sfsum, l
   }
 }
 
+// Rows a thread loads before it folds them: a grid-stride loop that waits
+// on one load at a time keeps too few bytes in flight (MIN, MAX and COUNT
+// of 100M int32 keys took 1.4 ms, a tenth of the memory's bandwidth).
+constexpr int kColumnRowsAhead = 8;
+
+// A spec's running state in a thread: its count, and one 128-bit word that
+// is the integer sum, the float sum's bits, or the MIN / MAX, by the spec's
+// kind (one word, not all four, keeps eight specs in registers).
+enum colkind_t { CK_COUNT, CK_ISUM, CK_FSUM, CK_MIN, CK_MAX };
+
+__device__ inline int col_kind(const dspec_t& s) {
+  switch (s.op) {
+    case ATTU_REDUCE_SUM: return s.fl ? CK_FSUM : CK_ISUM;
+    case ATTU_REDUCE_AVG_SUM: return CK_FSUM;
+    case ATTU_REDUCE_MIN: return CK_MIN;
+    case ATTU_REDUCE_MAX: return CK_MAX;
+    default: return CK_COUNT;
+  }
+}
+
+// NS: the specs a thread keeps state for (registers: 4 of them let three
+// blocks share a multiprocessor where 8 allow two).
+template <int NS>
 __global__ void __launch_bounds__(kColumnThreads) column_reduce_kernel(const dspec_t* specs, int nspec,
                                                                        long long n, colacc_t* part, int* risk) {
-  long long cnt[kFastSpecs], mn[kFastSpecs], mx[kFastSpecs];
-  __int128 isum[kFastSpecs];
-  double fsum[kFastSpecs];
+  __shared__ dspec_t ss[NS];
+  if ((int)threadIdx.x < nspec) ss[threadIdx.x] = specs[threadIdx.x];
+  __syncthreads();
+  long long cnt[NS];
+  __int128 acc[NS];
 #pragma unroll
-  for (int k = 0; k < kFastSpecs; ++k) { cnt[k] = 0; isum[k] = 0; fsum[k] = 0; mn[k] = LLONG_MAX; mx[k] = LLONG_MIN; }
-  long long stride = (long long)gridDim.x * blockDim.x;
-  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < n; row += stride) {
-    num_t v;
-    v.i = 0;
-    int isnull = 0;
+  for (int k = 0; k < NS; ++k) {
+    cnt[k] = 0;
+    int kind = k < nspec ? col_kind(ss[k]) : CK_COUNT;
+    acc[k] = kind == CK_MIN ? (__int128)LLONG_MAX : kind == CK_MAX ? (__int128)LLONG_MIN : 0;
+  }
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long base = (long long)blockIdx.x * blockDim.x + threadIdx.x; base < n;
+       base += stride * kColumnRowsAhead) {
+    num_t v[kColumnRowsAhead];
+    unsigned have = 0, rows = 0;  // bit u: row u exists / and its value is not NULL
 #pragma unroll
-    for (int k = 0; k < kFastSpecs; ++k) {
+    for (int u = 0; u < kColumnRowsAhead; ++u)
+      if (base + u * stride < n) rows |= 1u << u;
+#pragma unroll
+    for (int k = 0; k < NS; ++k) {
       if (k >= nspec) break;
-      const dspec_t& s = specs[k];
-      // MIN, MAX and COUNT of one column come as consecutive specs: one load
-      if (k == 0 || s.in != specs[k - 1].in || s.in_valid != specs[k - 1].in_valid) v = load_num(s, row, &isnull);
-      if (s.op != ATTU_REDUCE_COUNT_STAR && isnull) continue;
-      cnt[k]++;
-      switch (s.op) {
-        case ATTU_REDUCE_SUM:
-        case ATTU_REDUCE_AVG_SUM:
-          if (s.fl) {
-            if (!(fabs(v.f) < kFloatSafe)) *risk = 1;
-            fsum[k] += v.f;
-          } else if (s.op == ATTU_REDUCE_AVG_SUM) {
-            fsum[k] += (double)v.i;
-          } else {
-            isum[k] += v.i;
-          }
+      const dspec_t& s = ss[k];
+      // MIN, MAX and COUNT of one column come as consecutive specs: one
+      // load. The type and the kind are switched on once per round.
+      if (k == 0 || s.in != ss[k - 1].in || s.in_valid != ss[k - 1].in_valid) {
+        load_rows<kColumnRowsAhead>(s.in_type, s.in, base, stride, rows, v);
+        have = s.in ? valid_rows<kColumnRowsAhead>(s.in_valid, base, stride, rows) : rows;
+      }
+      unsigned use = s.op == ATTU_REDUCE_COUNT_STAR ? rows : have;
+      cnt[k] += __popc(use);
+      switch (col_kind(s)) {
+        case CK_ISUM:
+#pragma unroll
+          for (int u = 0; u < kColumnRowsAhead; ++u)
+            if (use >> u & 1) acc[k] += v[u].i;
           break;
-        case ATTU_REDUCE_MIN: mn[k] = min(mn[k], (long long)v.i); break;
-        case ATTU_REDUCE_MAX: mx[k] = max(mx[k], (long long)v.i); break;
+        case CK_FSUM: {
+          double f = __longlong_as_double((long long)(unsigned long long)acc[k]);
+#pragma unroll
+          for (int u = 0; u < kColumnRowsAhead; ++u) {
+            if (!(use >> u & 1)) continue;
+            double d = s.fl ? v[u].f : (double)v[u].i;
+            if (s.fl && !(fabs(d) < kFloatSafe)) *risk = 1;
+            f += d;
+          }
+          acc[k] = (__int128)(unsigned long long)__double_as_longlong(f);
+          break;
+        }
+        case CK_MIN: {
+          long long m = (long long)acc[k];
+#pragma unroll
+          for (int u = 0; u < kColumnRowsAhead; ++u)
+            if (use >> u & 1) m = min(m, (long long)v[u].i);
+          acc[k] = m;
+          break;
+        }
+        case CK_MAX: {
+          long long m = (long long)acc[k];
+#pragma unroll
+          for (int u = 0; u < kColumnRowsAhead; ++u)
+            if (use >> u & 1) m = max(m, (long long)v[u].i);
+          acc[k] = m;
+          break;
+        }
         default: break;
       }
     }
@@ -1947,13 +2051,14 @@ __global__ void __launch_bounds__(kColumnThreads) column_reduce_kernel(const dsp
   __shared__ __int128 sisum[kColumnThreads];
   __shared__ double sfsum[kColumnThreads];
 #pragma unroll
-  for (int k = 0; k < kFastSpecs; ++k) {
+  for (int k = 0; k < NS; ++k) {
     if (k >= nspec) break;
+    int kind = col_kind(ss[k]);
     scnt[threadIdx.x] = cnt[k];
-    sisum[threadIdx.x] = isum[k];
-    sfsum[threadIdx.x] = fsum[k];
-    smn[threadIdx.x] = mn[k];
-    smx[threadIdx.x] = mx[k];
+    sisum[threadIdx.x] = kind == CK_ISUM ? acc[k] : 0;
+    sfsum[threadIdx.x] = kind == CK_FSUM ? __longlong_as_double((long long)(unsigned long long)acc[k]) : 0.0;
+    smn[threadIdx.x] = kind == CK_MIN ? (long long)acc[k] : LLONG_MAX;
+    smx[threadIdx.x] = kind == CK_MAX ? (long long)acc[k] : LLONG_MIN;
     __syncthreads();
     fold_partials<kColumnThreads>(scnt, sisum, sfsum, smn, smx);
     if (threadIdx.x == 0) {
@@ -2058,18 +2163,34 @@ int column_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spe
   // (every spec's count, 128-bit sum, min and max) cost a tree and a store,
   // and the fold walks them all, which dominated small inputs (a join's
   // key range over a 120K-row dimension took 0.2 ms at one row a thread).
-  // Each thread's rows are a grid-stride loop whose loads wait in turn, so
-  // rows a thread cost latency: 8 balances that against the partials.
+  // Blocks: as many as fit on the GPU at once (one wave: every block
+  // strides over the same share of rows, so a second, partial wave would
+  // double the time of its multiprocessors).
   constexpr long long kColumnRowsPerThread = 8;
+  static int resident[2] = {0, 0};  // blocks per multiprocessor, per instantiation
+  int wide = nreduce > 4;
+  if (!resident[wide]) {
+    int per_sm = 0;
+    if (wide)
+      ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, column_reduce_kernel<kFastSpecs>,
+                                                                    kColumnThreads, 0));
+    else
+      ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, column_reduce_kernel<4>, kColumnThreads, 0));
+    resident[wide] = std::max(per_sm, 1);
+  }
   int nblocks = (int)std::min<long long>(
-      (long long)ctx.sm_count() * 4,
+      (long long)ctx.sm_count() * resident[wide],
       std::max<long long>(1, ((long long)n + kColumnThreads * kColumnRowsPerThread - 1) /
                                  (kColumnThreads * kColumnRowsPerThread)));
   mem_t<colacc_t> part((size_t)nblocks, ctx);
   mem_t<int> flags(2, ctx);
   flags.memset(0);
-  column_reduce_kernel<<<nblocks, kColumnThreads, 0, ctx.stream()>>>(ds.data(), nreduce, (long long)n, part.data(),
-                                                                     flags.data());
+  if (!wide)
+    column_reduce_kernel<4><<<nblocks, kColumnThreads, 0, ctx.stream()>>>(ds.data(), nreduce, (long long)n,
+                                                                          part.data(), flags.data());
+  else
+    column_reduce_kernel<kFastSpecs><<<nblocks, kColumnThreads, 0, ctx.stream()>>>(ds.data(), nreduce, (long long)n,
+                                                                                   part.data(), flags.data());
   ATTU_CUDA_CHECK_LAUNCH();
   column_reduce_store_kernel<<<nreduce, kFoldThreads, 0, ctx.stream()>>>(ds.data(), nreduce, part.data(), nblocks,
                                                                          flags.data() + 1);
@@ -2105,6 +2226,21 @@ int gpu_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* 
     if (frc != kFloatRisk) return frc;
     return host_segreduce(be, nullptr, 1, nullptr, nreduce, specs, outs, true, n, err);
   }
+  // More specs than one column_reduce call keeps in registers (a group-by's
+  // key ranges: MIN, MAX and COUNT of three keys are nine): calls of at
+  // most kFastSpecs each, rather than the slower paths below.
+  if (n > 0 && nreduce > kFastSpecs) {
+    bool split = true;
+    for (int c = 0; c < nreduce && split; c += kFastSpecs) {
+      int m = std::min(kFastSpecs, nreduce - c);
+      split = (n >= kWideMinRows || exact_only(m, specs + c)) && column_reducible(m, specs + c);
+    }
+    if (split) {
+      for (int c = 0; c < nreduce; c += kFastSpecs)
+        if (int rc = gpu_reduce(be, n, std::min(kFastSpecs, nreduce - c), specs + c, outs + c, err)) return rc;
+      return 0;
+    }
+  }
   bool reducible = nreduce > 0;
   for (int k = 0; k < nreduce && reducible; ++k) reducible = device_reducible(specs[k]);
   if (reducible && n >= kWideMinRows) {
@@ -2118,7 +2254,9 @@ int gpu_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* 
 
 // ---- dense group-by on the device ----------------------------------------------
 //
-// One warp per block, each block a contiguous chunk of rows with its own
+// Two kernels. Below kGroupBlockMinRows rows (in practice only where a test
+// forces the dense path onto small tables), one warp per block, each block
+// a contiguous chunk of rows with its own
 // table of slots in shared memory. The warp takes its chunk 32 rows at a
 // time, in row order; lanes whose rows share a slot find each other with
 // __match_any_sync and the lowest of them folds their values into the
@@ -2356,6 +2494,338 @@ __global__ void group_dense_fold_kernel(gdense_args_t a, int nblocks, uint8_t* o
   }
 }
 
+// ---- dense group-by, one table per block ------------------------------------------
+//
+// Above kGroupBlockMinRows the warp-per-table kernel above leaves the GPU
+// waiting on latency (a table per warp caps the warps per multiprocessor).
+// Here each block of kGroupBlockThreads threads shares one table in shared
+// memory, and its threads fold rows into it with shared-memory atomics, so
+// the table's size costs occupancy once per block, not once per warp. The
+// states are chosen so that the atomics are exact in any order:
+//   - counts: 32-bit adds (a block's chunk is below 2^31 rows); every slot
+//     counts its rows once, and COUNT(*) and the specs whose input has no
+//     NULLs read that count instead of keeping their own;
+//   - integer sums: 64-bit adds of inputs of 4 bytes or fewer (a chunk
+//     cannot overflow them), and of wider inputs split into their high and
+//     low 32-bit halves, each added in its own 64-bit word; the fold adds
+//     the blocks' states in 128 bits and reports a total beyond int64;
+//   - MIN / MAX: 64-bit atomicMin / atomicMax of an order-preserving image
+//     of the value (integers with the sign bit flipped, floats by their
+//     sign-magnitude bits, every NaN the same, greatest);
+//   - first rows: atomicMin of the row.
+// Float sums (SUM and AVG_SUM) are the exception: shared-memory atomics add
+// them in whatever order the warps arrive, so their last bits can differ
+// from run to run, as PostgreSQL's own parallel aggregates do. Blocks then
+// copy their tables out, and one warp per slot folds them in block order
+// with a fixed shape.
+
+constexpr int kGroupBlockThreads = 512;
+constexpr int kGroupBlockRows = 4;            // rows per thread per round, loaded ahead
+constexpr int kGroupBlockMaxSpecs = 16;
+constexpr size_t kGroupBlockMaxShared = 96 * 1024;  // two blocks per multiprocessor
+constexpr long long kGroupBlockMinRows = 1 << 16;
+
+enum gblock_mode_t { GB_COUNT, GB_ISUM, GB_ISUM_WIDE, GB_FSUM, GB_MIN, GB_MAX };
+
+struct gblock_spec_t {
+  int mode;
+  int own_cnt;                // counts its own non-NULL inputs; else cnt_off is the slot's row count
+  int cnt_off, a_off, b_off;  // byte offsets of the spec's arrays in a table
+};
+
+struct gblock_args_t {
+  const gkey_t* keys;
+  int nkeys;
+  const dspec_t* specs;
+  const gblock_spec_t* lay;
+  int nspec;
+  long long n, nslots, chunk;
+  int table_bytes;
+  unsigned long long* part;  // [block][table_bytes / 8]
+  int* fail;                 // 1: integer overflow, 2: float risk
+};
+
+__device__ inline unsigned long long order_image(int fl, num_t v) {
+  if (!fl) return (unsigned long long)v.i ^ (1ull << 63);
+  double d = v.f;
+  unsigned long long u = isnan(d) ? 0x7ff8000000000000ull : (unsigned long long)__double_as_longlong(d);
+  return (u >> 63) ? ~u : u | (1ull << 63);
+}
+
+__device__ inline num_t from_order_image(int fl, unsigned long long u) {
+  num_t v;
+  if (!fl) v.i = (long long)(u ^ (1ull << 63));
+  else v.f = __longlong_as_double((long long)((u >> 63) ? u & ~(1ull << 63) : ~u));
+  return v;
+}
+
+__global__ void __launch_bounds__(kGroupBlockThreads) group_block_kernel(gblock_args_t a) {
+  extern __shared__ unsigned long long gbtab[];
+  unsigned char* tab = reinterpret_cast<unsigned char*>(gbtab);
+  __shared__ gkey_t skeys[kDenseMaxKeys];
+  __shared__ dspec_t sspec[kGroupBlockMaxSpecs];
+  __shared__ gblock_spec_t slay[kGroupBlockMaxSpecs];
+  int t = threadIdx.x;
+  if (t < a.nkeys) skeys[t] = a.keys[t];
+  if (t < a.nspec) {
+    sspec[t] = a.specs[t];
+    slay[t] = a.lay[t];
+  }
+  __syncthreads();
+  unsigned long long* first = gbtab;
+  unsigned* rows = reinterpret_cast<unsigned*>(first + a.nslots);
+  for (long long s = t; s < a.nslots; s += blockDim.x) {
+    first[s] = ~0ull;
+    rows[s] = 0;
+  }
+  for (int k = 0; k < a.nspec; ++k) {
+    const gblock_spec_t& l = slay[k];
+    unsigned* cnt = reinterpret_cast<unsigned*>(tab + l.cnt_off);
+    unsigned long long init = l.mode == GB_MIN ? ~0ull : 0ull;
+    for (long long s = t; s < a.nslots; s += blockDim.x) {
+      cnt[s] = 0;
+      if (l.a_off >= 0) reinterpret_cast<unsigned long long*>(tab + l.a_off)[s] = init;
+      if (l.b_off >= 0) reinterpret_cast<unsigned long long*>(tab + l.b_off)[s] = 0;
+    }
+  }
+  __syncthreads();
+  long long begin = (long long)blockIdx.x * a.chunk, end = min(a.n, begin + a.chunk);
+  const long long stride = (long long)blockDim.x * kGroupBlockRows;
+  const long long step = blockDim.x;  // a thread's rows in a round: base, base + step, ...
+  for (long long base = begin + t; base < end; base += stride) {
+    unsigned live = 0;
+#pragma unroll
+    for (int u = 0; u < kGroupBlockRows; ++u)
+      if (base + u * step < end) live |= 1u << u;
+    int slot[kGroupBlockRows];
+#pragma unroll
+    for (int u = 0; u < kGroupBlockRows; ++u) slot[u] = 0;
+    for (int k = 0; k < a.nkeys; ++k) {
+      const gkey_t& key = skeys[k];
+      num_t kv[kGroupBlockRows];
+      load_rows<kGroupBlockRows>(key.type, key.data, base, step, live, kv);
+      unsigned valid = valid_rows<kGroupBlockRows>(key.valid, base, step, live);
+#pragma unroll
+      for (int u = 0; u < kGroupBlockRows; ++u) {
+        long long d = (valid >> u & 1) ? kv[u].i - key.min : key.width - 1;  // NULL: the last value
+        slot[u] = (int)(slot[u] * key.width + d);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kGroupBlockRows; ++u) {
+      if (!(live >> u & 1)) continue;
+      unsigned long long row = (unsigned long long)(base + u * step);
+      if (row < first[slot[u]]) atomicMin(&first[slot[u]], row);
+      atomicAdd(&rows[slot[u]], 1u);
+    }
+    for (int k = 0; k < a.nspec; ++k) {
+      const dspec_t& sp = sspec[k];
+      const gblock_spec_t& l = slay[k];
+      if (l.mode == GB_COUNT && !l.own_cnt) continue;  // the slot's row count is its result
+      num_t v[kGroupBlockRows];
+      load_rows<kGroupBlockRows>(sp.in_type, sp.in, base, step, live, v);
+      unsigned have = sp.in ? valid_rows<kGroupBlockRows>(sp.in_valid, base, step, live) : live;
+      if (l.own_cnt) {
+        unsigned* cnt = reinterpret_cast<unsigned*>(tab + l.cnt_off);
+#pragma unroll
+        for (int u = 0; u < kGroupBlockRows; ++u)
+          if (have >> u & 1) atomicAdd(&cnt[slot[u]], 1u);
+      }
+      unsigned long long* acc = l.a_off >= 0 ? reinterpret_cast<unsigned long long*>(tab + l.a_off) : nullptr;
+      switch (l.mode) {
+        case GB_ISUM:
+#pragma unroll
+          for (int u = 0; u < kGroupBlockRows; ++u)
+            if (have >> u & 1) atomicAdd(&acc[slot[u]], (unsigned long long)v[u].i);
+          break;
+        case GB_ISUM_WIDE: {
+          unsigned long long* hi = reinterpret_cast<unsigned long long*>(tab + l.b_off);
+#pragma unroll
+          for (int u = 0; u < kGroupBlockRows; ++u) {
+            if (!(have >> u & 1)) continue;
+            long long x = v[u].i;
+            atomicAdd(&acc[slot[u]], (unsigned long long)(x & 0xffffffffll));
+            atomicAdd(&hi[slot[u]], (unsigned long long)(x >> 32));
+          }
+          break;
+        }
+        case GB_FSUM:
+#pragma unroll
+          for (int u = 0; u < kGroupBlockRows; ++u) {
+            if (!(have >> u & 1)) continue;
+            double d = sp.fl ? v[u].f : (double)v[u].i;
+            if (sp.fl && !(fabs(d) < kFloatSafe)) atomicExch(a.fail, 2);
+            atomicAdd(reinterpret_cast<double*>(&acc[slot[u]]), d);
+          }
+          break;
+        case GB_MIN:
+#pragma unroll
+          for (int u = 0; u < kGroupBlockRows; ++u)
+            if (have >> u & 1) atomicMin(&acc[slot[u]], order_image(sp.fl, v[u]));
+          break;
+        case GB_MAX:
+#pragma unroll
+          for (int u = 0; u < kGroupBlockRows; ++u)
+            if (have >> u & 1) atomicMax(&acc[slot[u]], order_image(sp.fl, v[u]));
+          break;
+        default: break;
+      }
+    }
+  }
+  __syncthreads();
+  unsigned long long* out = a.part + (long long)blockIdx.x * (a.table_bytes / 8);
+  for (int i = t; i < a.table_bytes / 8; i += blockDim.x) out[i] = gbtab[i];
+}
+
+// The per-slot state a fold carries (one lane's run of blocks, then lanes).
+struct gblock_state_t {
+  long long cnt;
+  __int128 isum;
+  double fsum;
+  unsigned long long img;
+};
+
+__device__ inline void gblock_merge(int mode, gblock_state_t& st, const gblock_state_t& o) {
+  st.cnt += o.cnt;
+  st.isum += o.isum;
+  st.fsum += o.fsum;
+  if (mode == GB_MIN) st.img = min(st.img, o.img);
+  if (mode == GB_MAX) st.img = max(st.img, o.img);
+}
+
+__device__ inline gblock_state_t gblock_shfl_down(gblock_state_t s, int off) {
+  const unsigned full = 0xffffffffu;
+  gblock_state_t o;
+  o.cnt = __shfl_down_sync(full, s.cnt, off);
+  unsigned long long lo = (unsigned long long)s.isum, hi = (unsigned long long)(s.isum >> 64);
+  lo = __shfl_down_sync(full, lo, off);
+  hi = __shfl_down_sync(full, hi, off);
+  o.isum = (__int128)(((unsigned __int128)hi << 64) | lo);
+  o.fsum = __shfl_down_sync(full, s.fsum, off);
+  o.img = __shfl_down_sync(full, s.img, off);
+  return o;
+}
+
+// One warp per slot: lane l folds a contiguous run of the blocks' tables
+// in block order, the lanes' states fold in a fixed tree, lane 0 stores.
+__global__ void group_block_fold_kernel(gblock_args_t a, int nblocks, uint8_t* occupied, int64_t* first_row) {
+  long long s = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  int lane = threadIdx.x & 31;
+  if (s >= a.nslots) return;  // whole warps: blockDim is a multiple of 32
+  const unsigned full = 0xffffffffu;
+  const long long words = a.table_bytes / 8;
+  int per = (nblocks + 31) / 32, b0 = min(nblocks, lane * per), b1 = min(nblocks, b0 + per);
+  unsigned long long f = ~0ull;
+  for (int b = b0; b < b1; ++b) f = min(f, a.part[(long long)b * words + s]);
+  for (int off = 16; off > 0; off >>= 1) f = min(f, __shfl_down_sync(full, f, off));
+  if (lane == 0) {
+    occupied[s] = f != ~0ull;
+    first_row[s] = f != ~0ull ? (int64_t)f : -1;
+  }
+  for (int k = 0; k < a.nspec; ++k) {
+    const dspec_t& sp = a.specs[k];
+    const gblock_spec_t l = a.lay[k];
+    gblock_state_t st;
+    st.cnt = 0;
+    st.isum = 0;
+    st.fsum = 0;
+    st.img = l.mode == GB_MIN ? ~0ull : 0ull;
+    for (int b = b0; b < b1; ++b) {
+      const unsigned char* tb = reinterpret_cast<const unsigned char*>(a.part + (long long)b * words);
+      gblock_state_t o;
+      o.cnt = reinterpret_cast<const unsigned*>(tb + l.cnt_off)[s];
+      unsigned long long x = l.a_off >= 0 ? reinterpret_cast<const unsigned long long*>(tb + l.a_off)[s] : 0;
+      o.isum = 0;
+      o.fsum = 0;
+      o.img = st.img;
+      if (l.mode == GB_ISUM) o.isum = (long long)x;
+      else if (l.mode == GB_ISUM_WIDE)
+        o.isum = (__int128)x + (__int128)(long long)reinterpret_cast<const unsigned long long*>(tb + l.b_off)[s] * ((__int128)1 << 32);
+      else if (l.mode == GB_FSUM) o.fsum = __longlong_as_double((long long)x);
+      else if ((l.mode == GB_MIN || l.mode == GB_MAX) && o.cnt) o.img = x;
+      gblock_merge(l.mode, st, o);
+    }
+    for (int off = 1; off < 32; off <<= 1) {
+      gblock_state_t o = gblock_shfl_down(st, off);
+      if ((lane & (2 * off - 1)) == 0) gblock_merge(l.mode, st, o);
+    }
+    if (lane) continue;
+    num_t out;
+    out.i = 0;
+    int isnull = 0;
+    switch (l.mode) {
+      case GB_COUNT: out.i = st.cnt; break;
+      case GB_ISUM:
+      case GB_ISUM_WIDE:
+        if (!st.cnt) isnull = 1;
+        else if (st.isum > (__int128)LLONG_MAX || st.isum < (__int128)LLONG_MIN) atomicExch(a.fail, 1);
+        else if (is_float_type(sp.out_type)) out.f = (double)(long long)st.isum;
+        else out.i = (long long)st.isum;
+        break;
+      case GB_FSUM:
+        if (!st.cnt) isnull = 1;
+        else out.f = st.fsum;
+        break;
+      default:
+        if (!st.cnt) isnull = 1;
+        else out = from_order_image(sp.fl, st.img);
+        break;
+    }
+    store_num(sp, s, out, isnull);
+  }
+}
+
+// Rows from which group_dense takes the block kernel (ATTU_GPU_GROUP_BLOCK_MIN_ROWS
+// overrides, so that tests can run it on small inputs).
+long long group_block_min_rows() {
+  const char* v = getenv("ATTU_GPU_GROUP_BLOCK_MIN_ROWS");
+  return v && *v ? atoll(v) : kGroupBlockMinRows;
+}
+
+// The block table's layout for these specs: 0 when the kernel can run them.
+int gblock_layout(const attu_reduce_spec* specs, int nreduce, size_t nslots, std::vector<gblock_spec_t>& lay,
+                  size_t* bytes) {
+  if (nreduce > kGroupBlockMaxSpecs) return 1;
+  size_t padded = (nslots + 1) & ~(size_t)1;  // 32-bit arrays end 8-byte aligned
+  size_t rows_off = 8 * nslots;               // after the first rows: the slots' row counts
+  size_t off = rows_off + 4 * padded;
+  lay.resize((size_t)nreduce);
+  for (int k = 0; k < nreduce; ++k) {
+    const attu_reduce_spec& s = specs[k];
+    bool fl = s.in.type.id == ATTU_TYPE_FLOAT32 || s.in.type.id == ATTU_TYPE_FLOAT64;
+    gblock_spec_t& l = lay[k];
+    switch (s.op) {
+      case ATTU_REDUCE_COUNT_STAR:
+      case ATTU_REDUCE_COUNT: l.mode = GB_COUNT; break;
+      case ATTU_REDUCE_AVG_SUM: l.mode = GB_FSUM; break;
+      case ATTU_REDUCE_SUM:
+        l.mode = fl ? GB_FSUM : attu_type_width(s.in.type.id) <= 4 ? GB_ISUM : GB_ISUM_WIDE;
+        break;
+      case ATTU_REDUCE_MIN: l.mode = GB_MIN; break;
+      case ATTU_REDUCE_MAX: l.mode = GB_MAX; break;
+      default: return 1;
+    }
+    // COUNT(*), and any spec over an input without NULLs, counts the slot's rows
+    l.own_cnt = s.op != ATTU_REDUCE_COUNT_STAR && s.in.data && s.in.valid;
+    l.cnt_off = (int)rows_off;
+    if (l.own_cnt) {
+      l.cnt_off = (int)off;
+      off += 4 * padded;
+    }
+    l.a_off = l.b_off = -1;
+    if (l.mode != GB_COUNT) {
+      l.a_off = (int)off;
+      off += 8 * nslots;
+    }
+    if (l.mode == GB_ISUM_WIDE) {
+      l.b_off = (int)off;
+      off += 8 * nslots;
+    }
+  }
+  *bytes = off;
+  return off > kGroupBlockMaxShared ? 1 : 0;
+}
+
 int host_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins, const int64_t* widths,
                      int nkeys, size_t n, size_t nslots, int nreduce, const attu_reduce_spec* specs,
                      attu_out* outs, attu_buf* occupied, attu_buf* first_row, attu_error* err) {
@@ -2380,11 +2850,15 @@ int host_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins
 int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins, const int64_t* widths,
                     int nkeys, size_t n, size_t nslots, int nreduce, const attu_reduce_spec* specs,
                     attu_out* outs, attu_buf* occupied, attu_buf* first_row, attu_error* err) {
-  if (nkeys < 1 || nkeys > kDenseMaxKeys || nreduce < 1 || n > kMaxCount) return 1;
+  if (nkeys < 1 || nkeys > kDenseMaxKeys || nreduce < 1 || n > kMaxCount || nslots > (size_t)INT_MAX) return 1;
   for (int k = 0; k < nreduce; ++k)
     if (!device_reducible(specs[k]) || specs[k].op == ATTU_REDUCE_ANY) return 1;
+  std::vector<gblock_spec_t> lay;
+  size_t table_bytes = 0;
+  bool block = (long long)n >= group_block_min_rows() &&
+               gblock_layout(specs, nreduce, nslots, lay, &table_bytes) == 0;
   size_t shmem = nslots * (8 + sizeof(gacc_t) * (size_t)nreduce) + 32 * (sizeof(num_t) + sizeof(int));
-  if (shmem > kDenseMaxShared) return 1;
+  if (!block && shmem > kDenseMaxShared) return 1;
   if (n == 0) return host_group_dense(be, keys, mins, widths, nkeys, n, nslots, nreduce, specs, outs,
                                       occupied, first_row, err);
   if (attu_backend_interrupted(err)) return -1;
@@ -2402,6 +2876,42 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
     std::vector<dspec_t> hs = device_specs(specs, outs, nreduce);
     mem_t<gkey_t> dk = to_mem(hk, ctx);
     mem_t<dspec_t> ds = to_mem(hs, ctx);
+    if (block) {
+      mem_t<gblock_spec_t> dl = to_mem(lay, ctx);
+      int per_sm = 0;
+      if (table_bytes > 48 * 1024)
+        ATTU_CUDA_CHECK(cudaFuncSetAttribute(group_block_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)table_bytes));
+      ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, group_block_kernel, kGroupBlockThreads,
+                                                                    table_bytes));
+      long long want = (long long)ctx.sm_count() * std::max(per_sm, 1);
+      const long long round = (long long)kGroupBlockThreads * kGroupBlockRows;
+      long long chunk = ((long long)n + want - 1) / want;
+      chunk = (chunk + round - 1) / round * round;
+      int nblocks = (int)(((long long)n + chunk - 1) / chunk);
+      mem_t<unsigned long long> part((size_t)nblocks * (table_bytes / 8), ctx);
+      mem_t<int> flag(1, ctx);
+      flag.memset(0);
+      gblock_args_t a;
+      a.keys = dk.data();
+      a.nkeys = nkeys;
+      a.specs = ds.data();
+      a.lay = dl.data();
+      a.nspec = nreduce;
+      a.n = (long long)n;
+      a.nslots = (long long)nslots;
+      a.chunk = chunk;
+      a.table_bytes = (int)table_bytes;
+      a.part = part.data();
+      a.fail = flag.data();
+      group_block_kernel<<<nblocks, kGroupBlockThreads, table_bytes, ctx.stream()>>>(a);
+      ATTU_CUDA_CHECK_LAUNCH();
+      group_block_fold_kernel<<<(unsigned)((nslots * 32 + 127) / 128), 128, 0, ctx.stream()>>>(
+          a, nblocks, static_cast<uint8_t*>(occupied->ptr), I64(first_row));
+      ATTU_CUDA_CHECK_LAUNCH();
+      dtoh(&failed, flag.data(), 1, ctx);  // synchronizes: part and the specs die on return
+      return;
+    }
     // enough blocks to fill the GPU at the occupancy the table allows
     int per_sm = 0;
     if (shmem > 48 * 1024)
@@ -2527,13 +3037,11 @@ void install_compute(attu_backend* be) {
   be->key_encode = gpu_key_encode;
   be->window_rank = gpu_window_rank;
   be->dense_runs = gpu_dense_runs;
-  // The dense group-by kernel is correct but not yet faster than the sort
-  // path on the H100 (one warp per table: 8.9 ms for 100M rows in 100
-  // groups; SSB's grouped queries lost 2-3 ms each at SF20, with the key
-  // ranges' extra pass): off unless ATTU_GPU_DENSE_GROUP=1, so the executor
-  // does not even compute the ranges (docs/performance.md).
+  // The dense group-by (block tables above kGroupBlockMinRows rows) is on
+  // unless ATTU_GPU_DENSE_GROUP=0, which sends every GROUP BY to the sort
+  // path (and spares the executor the key ranges' pass).
   const char* dg = getenv("ATTU_GPU_DENSE_GROUP");
-  be->group_dense = dg && strcmp(dg, "1") == 0 ? gpu_group_dense : nullptr;
+  be->group_dense = dg && strcmp(dg, "0") == 0 ? nullptr : gpu_group_dense;
 }
 
 }  // namespace gpu_backend
