@@ -169,7 +169,8 @@ typedef struct attu_dense_dim {
     const attu_buf *mask;      /* TRUE bytes of the needles that may match; NULL = all */
     const attu_buf *mask_valid;/* with mask: its validity bytes (a 0 byte rules the
                                   row out, as a NULL predicate); NULL = all valid */
-    const attu_buf *table;     /* kmax - kmin + 1 int64 slots: a row, or -1 */
+    const attu_buf *table;     /* kmax - kmin + 1 int64 slots: a row, or -1; NULL
+                                  with identity */
     int64_t         kmin, kmax;
     attu_buf       *hits;      /* out: the slot of each kept row (callee allocates) */
     bool            no_hits;   /* the index only filters: hits stays NULL (a star
@@ -178,6 +179,9 @@ typedef struct attu_dense_dim {
                                   (its dimension's filter; 0 = unknown): once the
                                   indexes before it leave few rows, a backend may
                                   test the rest on the kept rows only */
+    bool            identity;  /* every key of [kmin, kmax] has a row, and key k's
+                                  row is k - kmin (a table of keys in row order,
+                                  dense_index's *identity_out): nothing to read */
 } attu_dense_dim;
 
 struct attu_backend {
@@ -337,9 +341,13 @@ struct attu_backend {
      * int64 entries (the caller's buffer). *unique_out is false, and the
      * table unusable, when two rows share a key; with unique_out NULL the
      * caller knows the keys are unique and nothing is checked or read
-     * back. May be NULL. */
+     * back. *identity_out (may be NULL; only with unique_out) is true when
+     * the index is the identity: n = kmax - kmin + 1 rows, every mask byte
+     * TRUE, row i's key kmin + i; the table may then be left unwritten (the
+     * probe takes attu_dense_dim.identity instead). May be NULL. */
     int  (*dense_index)(attu_backend *be, const attu_buf *keys, const attu_buf *mask, size_t n,
-                        int64_t kmin, int64_t kmax, attu_buf *table, bool *unique_out, attu_error *err);
+                        int64_t kmin, int64_t kmax, attu_buf *table, bool *unique_out, bool *identity_out,
+                        attu_error *err);
     /* The probe of nd dense indexes at once (one index for a single join;
      * one per dimension for a star join, whose fact rows are read once).
      * Row i of nn is kept when, for every d < nd, its key k = dims[d]

@@ -800,7 +800,7 @@ static int cpu_dense_runs(attu_backend *be, const attu_buf *needles, size_t nn, 
 
 /* dense_index: one pass in row order; a key seen twice ends it. */
 static int cpu_dense_index(attu_backend *be, const attu_buf *keys, const attu_buf *mask, size_t n, int64_t kmin,
-                           int64_t kmax, attu_buf *table, bool *unique_out, attu_error *err) {
+                           int64_t kmax, attu_buf *table, bool *unique_out, bool *identity_out, attu_error *err) {
     (void)be; (void)err;
     const int64_t *k = CI64(keys);
     const uint8_t *m = mask ? mask->ptr : NULL;
@@ -808,10 +808,16 @@ static int cpu_dense_index(attu_backend *be, const attu_buf *keys, const attu_bu
     size_t nb = (size_t)(kmax - kmin) + 1;
     for (size_t j = 0; j < nb; j++) t[j] = -1;
     if (unique_out) *unique_out = true;
+    if (identity_out) *identity_out = unique_out && n == nb;
     for (size_t i = 0; i < n; i++) {
+        if (identity_out && ((m && !m[i]) || k[i] != kmin + (int64_t)i)) *identity_out = false;
         if ((m && !m[i]) || k[i] < kmin || k[i] > kmax) continue;
         int64_t *slot = t + (k[i] - kmin);
-        if (*slot >= 0 && unique_out) { *unique_out = false; return 0; }
+        if (*slot >= 0 && unique_out) {
+            *unique_out = false;
+            if (identity_out) *identity_out = false;
+            return 0;
+        }
         *slot = (int64_t)i;
     }
     return 0;
@@ -834,7 +840,7 @@ static int64_t probe_slot(const attu_dense_dim *dm, size_t i) {
     const uint8_t *m = dm->mask ? dm->mask->ptr : NULL;
     const uint8_t *mv = dm->mask && dm->mask_valid ? dm->mask_valid->ptr : NULL;
     if (key < dm->kmin || key > dm->kmax || (m && !m[i]) || (mv && !mv[i])) return -1;
-    return CI64(dm->table)[key - dm->kmin];
+    return dm->identity ? key - dm->kmin : CI64(dm->table)[key - dm->kmin];
 }
 
 static void probe_range(void *vc, size_t b, size_t e, int w) {

@@ -108,9 +108,10 @@ int keys_valid_mask(xctx *x, xcol **k, int nk, size_t n, attu_buf **mask_out);
  * ms, ns rows) probed by nn needles, over their key range: *index_out
  * (kmax - kmin + 1 slots) and the range, or *index_out NULL (no error)
  * when no key is valid, the range does not pay (dense_range_pays within
- * `limit` slots) or a key repeats. */
+ * `limit` slots) or a key repeats. *identity_out (may be NULL): the index
+ * is the identity (dense_index's identity_out). */
 int unique_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit,
-                       attu_buf **index_out, int64_t *kmin_out, int64_t *kmax_out);
+                       attu_buf **index_out, int64_t *kmin_out, int64_t *kmax_out, bool *identity_out);
 /* The MIN and MAX of the int64 key images k (mask: bytes, or NULL) over
  * n rows; *any false when no row is valid. One download. */
 int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmin, int64_t *kmax, bool *any);

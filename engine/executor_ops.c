@@ -391,12 +391,13 @@ int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmi
  * check: the keys may repeat (a repeat leaves *index_out NULL), else they
  * are known unique and nothing is read back. */
 static int dense_index_over(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit,
-                            int64_t kmin, int64_t kmax, bool check, attu_buf **index_out) {
+                            int64_t kmin, int64_t kmax, bool check, bool *identity_out, attu_buf **index_out) {
     bool unique = true;
     *index_out = NULL;
     if (!ns || !dense_range_pays(kmin, kmax, ns, nn, limit)) return 0;
     attu_buf *index = buf_i64(x, (size_t)(kmax - kmin) + 1);
-    if (!index || x->be->dense_index(x->be, ks, ms, ns, kmin, kmax, index, check ? &unique : NULL, x->err)) {
+    if (!index || x->be->dense_index(x->be, ks, ms, ns, kmin, kmax, index, check ? &unique : NULL,
+                                     check ? identity_out : NULL, x->err)) {
         free_buf(x, index);
         return -1;
     }
@@ -406,14 +407,15 @@ static int dense_index_over(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns
 }
 
 int unique_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit,
-                       attu_buf **index_out, int64_t *kmin_out, int64_t *kmax_out) {
+                       attu_buf **index_out, int64_t *kmin_out, int64_t *kmax_out, bool *identity_out) {
     int64_t kmin = 0, kmax = 0;
     bool any = false;
     *index_out = NULL;
+    if (identity_out) *identity_out = false;
     if (!ns) return 0;
     if (key_range(x, ks, ms, ns, &kmin, &kmax, &any)) return -1;
     if (!any) return 0;
-    if (dense_index_over(x, ks, ms, ns, nn, limit, kmin, kmax, true, index_out)) return -1;
+    if (dense_index_over(x, ks, ms, ns, nn, limit, kmin, kmax, true, identity_out, index_out)) return -1;
     *kmin_out = kmin;
     *kmax_out = kmax;
     return 0;
@@ -421,7 +423,7 @@ int unique_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, siz
 
 int known_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit, int64_t kmin,
                       int64_t kmax, attu_buf **index_out) {
-    return dense_index_over(x, ks, ms, ns, nn, limit, kmin, kmax, false, index_out);
+    return dense_index_over(x, ks, ms, ns, nn, limit, kmin, kmax, false, NULL, index_out);
 }
 
 static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *ms, const attu_vec *kn, size_t nn,
@@ -432,9 +434,12 @@ static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *
     *done = false;
     if (!x->be->dense_index || !x->be->dense_probe || nn < 65536) return 0;
     /* an index of at most 2^27 slots (1 GB): wider ranges sort and expand */
-    if (unique_dense_index(x, ks, ms, ns, nn, (__int128)1 << 27, &index, &kmin, &kmax)) return -1;
+    bool identity = false;
+    if (unique_dense_index(x, ks, ms, ns, nn, (__int128)1 << 27, &index, &kmin, &kmax, &identity)) return -1;
     if (!index) return 0;
-    attu_dense_dim dim = { *kn, mn, NULL, index, kmin, kmax, NULL, false, 0 };
+    /* keys in row order (a table loaded by its key): the probe reads no index */
+    if (identity) { free_buf(x, index); index = NULL; }
+    attu_dense_dim dim = { *kn, mn, NULL, index, kmin, kmax, NULL, false, 0, identity };
     int rc = x->be->dense_probe(x->be, 1, &dim, nn, needle_rows, np, x->err) ? -1 : 0;
     *build_rows = dim.hits;
     *done = rc == 0;
@@ -525,7 +530,7 @@ static int check_pairs_fit(xctx *x, int64_t pairs, size_t pair_bytes) {
  * its own key image. */
 static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml, attu_buf *kr, size_t nr,
                             const attu_buf *mr, const xcol *raw, size_t pair_bytes, attu_buf **li_out,
-                            attu_buf **ri_out, size_t *np_out) {
+                            attu_buf **ri_out, size_t *np_out, int *identity_out) {
     bool swap = nl < nr;              /* sort the left side, search the right */
     attu_buf *ks = swap ? kl : kr, *kn = swap ? kr : kl, *kn_own = NULL;
     const attu_buf *ms = swap ? ml : mr, *mn = swap ? mr : ml;
@@ -535,6 +540,7 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
     attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
     int rc = -1;
     int64_t total = 0;
+    *identity_out = -1;
     {
         bool fast = false;
         size_t np = 0;
@@ -545,6 +551,9 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
             *ri_out = swap ? seg : part;
             part = seg = NULL;
             *np_out = np;
+            /* the probe keeps needle rows ascending, each at most once (the
+             * other side's keys are unique): all of them kept is 0..nn-1 */
+            if (np == nn) *identity_out = swap ? 1 : 0;
             rc = 0;
             goto done;
         }
@@ -688,14 +697,23 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
      * are materialized) a value and a validity byte of every column */
     bool pairs_kept = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
     size_t pair_bytes = 48 + (pairs_kept ? 9 * (size_t)(L->ncols + R->ncols) : 0);
-    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, raw, pair_bytes, &li, &ri, &np)) goto done;
+    int identity = -1;  /* 0 / 1: li / ri is 0..np-1, that side's rows unchanged */
+    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, raw, pair_bytes, &li, &ri, &np, &identity))
+        goto done;
     if (check_stop(x)) goto done;
     if (lazy) {
         xcol *lx = index_column(x, li), *rx = lx ? index_column(x, ri) : NULL;
         if (lx) li = NULL;
         if (rx) ri = NULL;
         out = lx && rx ? rel_new(x, L->ncols + R->ncols, np) : NULL;
-        if (out && (lazy_side(x, out, 0, L, lx, np) || lazy_side(x, out, L->ncols, R, rx, np))) {
+        /* a side whose every row is kept, in order, passes its columns on
+         * as they are (a foreign key's join: no index to gather through) */
+        if (out && identity == 0)
+            for (int i = 0; i < L->ncols; i++) out->cols[i] = xcol_ref(L->cols[i]);
+        if (out && identity == 1)
+            for (int i = 0; i < R->ncols; i++) out->cols[L->ncols + i] = xcol_ref(R->cols[i]);
+        if (out && ((identity != 0 && lazy_side(x, out, 0, L, lx, np)) ||
+                    (identity != 1 && lazy_side(x, out, L->ncols, R, rx, np)))) {
             rel_free(x, out);
             out = NULL;
         }

@@ -126,7 +126,7 @@ static int table_key_stats(xctx *x, xcol *base, attu_column *tc, attu_key_stats 
                    keys_valid_mask(x, one, 1, n, &mask) || key_range(x, img, mask, n, &ks.kmin, &ks.kmax, &ks.any));
     if (!rc && ks.any && (__int128)ks.kmax - ks.kmin < ((__int128)1 << 27)) {
         index = buf_i64(x, (size_t)(ks.kmax - ks.kmin) + 1);
-        rc = !index || x->be->dense_index(x->be, img, mask, n, ks.kmin, ks.kmax, index, &ks.unique, x->err);
+        rc = !index || x->be->dense_index(x->be, img, mask, n, ks.kmin, ks.kmax, index, &ks.unique, NULL, x->err);
     }
     free_buf(x, img);
     free_buf(x, mask);
@@ -227,7 +227,7 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, const xcol *pred, 
             kmax = ks.kmax;
             rc = ks.any && known_dense_index(x, img, dmask[j], nd, f->nrows, limit, kmin, kmax, &index[j]);
         } else if (!rc) {
-            rc = unique_dense_index(x, img, dmask[j], nd, f->nrows, limit, &index[j], &kmin, &kmax);
+            rc = unique_dense_index(x, img, dmask[j], nd, f->nrows, limit, &index[j], &kmin, &kmax, NULL);
         }
         free_buf(x, img);
         if (rc) goto done;

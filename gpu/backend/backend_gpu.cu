@@ -383,9 +383,11 @@ int64_t presence_max_keys() {
 
 // dense_index: the table filled with -1, then one thread per row claims its
 // key's slot with a compare-and-swap; a slot already claimed means a
-// repeated key (the flag the host reads back).
+// repeated key (the flag the host reads back). Asked for the identity, and
+// with as many rows as keys, it first checks that row i holds key
+// kmin + i; then no table is needed (nor written).
 int gpu_dense_index(attu_backend* be, const attu_buf* keys, const attu_buf* mask, size_t n, int64_t kmin,
-                    int64_t kmax, attu_buf* table, bool* unique_out, attu_error* err) {
+                    int64_t kmax, attu_buf* table, bool* unique_out, bool* identity_out, attu_error* err) {
   if (n > 0x7fffffff) return attu_error_set(err, "54000", 0, "GPU backend: dense_index of %zu rows", n);
   int64_t nkeys = kmax - kmin + 1;
   if (nkeys <= 0 || nkeys > 0x7fffffff)
@@ -395,6 +397,23 @@ int gpu_dense_index(attu_backend* be, const attu_buf* keys, const attu_buf* mask
     const int64_t* k = I64(keys);
     const uint8_t* m = mask ? static_cast<const uint8_t*>(mask->ptr) : nullptr;
     unsigned long long* t = reinterpret_cast<unsigned long long*>(table->ptr);
+    if (identity_out && unique_out && (int64_t)n == nkeys) {
+      // keys in row order make the index the identity, unique by
+      // construction: one read of the keys instead of writing the table
+      mem_t<int> off(1, ctx);
+      off.memset(0);
+      int* o = off.data();
+      transform([=] __device__(int i) {
+        if ((m && !m[i]) || k[i] - kmin != i) *o = 1;
+      }, (int)n, ctx);
+      int h = 0;
+      dtoh(&h, o, 1, ctx);
+      if (!h) {
+        *unique_out = *identity_out = true;  // the table is not written
+        return;
+      }
+    }
+    if (identity_out) *identity_out = false;
     transform([=] __device__(int j) { t[j] = ~0ull; }, (int)nkeys, ctx);
     if (!unique_out) {
       // keys known unique: plain stores, no flag, no read-back
@@ -440,10 +459,11 @@ struct probe_dim_t {
   const uint8_t* mask;   // or nullptr
   const uint8_t* mask_valid;  // the mask's validity, or nullptr
   const unsigned* bits;  // the presence bitmap, or nullptr (test the table)
-  const int64_t* table;
+  const int64_t* table;  // nullptr with identity
   int64_t kmin, kmax;
   int64_t* hits;         // the downsweep's output
   int wide;
+  int identity;          // key k's row is k - kmin, every key of the range has one
 };
 struct probe_args_t {
   probe_dim_t d[ATTU_DENSE_PROBE_MAX_DIMS];
@@ -587,9 +607,9 @@ __global__ void __launch_bounds__(kProbePassThreads) probe_pass_kernel(const pro
             if (k) w = smem ? s_present[(unsigned)(j >> 5)] : __ldg(gbits + (unsigned)(j >> 5));
             // bit j & 31 to the sign: a funnel shift wraps its count
             k = (int)__funnelshift_l(w, w, 31u - (unsigned)j) < 0;
-          } else {
+          } else if (table) {
             k = k && __ldg(table + j) >= 0;
-          }
+          }  // else the identity: every key of the range has its row
           words[i] = __ballot_sync(full, k);
         }
       };
@@ -635,7 +655,9 @@ __device__ __forceinline__ void store_hits(const probe_args_t& a, int i, int r) 
   for (int d = 0; d < ATTU_DENSE_PROBE_MAX_DIMS; ++d) {
     if (d >= a.nd) break;
     const probe_dim_t& dm = a.d[d];
-    if (dm.hits) dm.hits[i] = dm.table[probe_key(dm, r) - dm.kmin];
+    if (!dm.hits) continue;
+    int64_t j = probe_key(dm, r) - dm.kmin;
+    dm.hits[i] = dm.identity ? j : dm.table[j];
   }
 }
 
@@ -666,7 +688,7 @@ struct sparse_test_t {
       if (dm.mask) in = in && dm.mask[r] && (!dm.mask_valid || dm.mask_valid[r]);
       if (in) {
         int64_t j = x - dm.kmin;
-        in = dm.bits ? (dm.bits[j >> 5] >> (j & 31) & 1u) != 0 : dm.table[j] >= 0;
+        in = dm.identity || (dm.bits ? (dm.bits[j >> 5] >> (j & 31) & 1u) != 0 : dm.table[j] >= 0);
       }
       ok = ok && in;
     }
@@ -799,11 +821,12 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
       pd.wide = attu_type_width(dm.needles.type.id) != 4;
       pd.mask = dm.mask ? static_cast<const uint8_t*>(dm.mask->ptr) : nullptr;
       pd.mask_valid = dm.mask && dm.mask_valid ? static_cast<const uint8_t*>(dm.mask_valid->ptr) : nullptr;
-      pd.table = I64(dm.table);
+      pd.identity = dm.identity;
+      pd.table = dm.identity ? nullptr : I64(dm.table);
       pd.kmin = dm.kmin;
       pd.kmax = dm.kmax;
       int64_t nkeys = dm.kmax - dm.kmin + 1;
-      if (nkeys > presence_max_keys()) continue;
+      if (dm.identity || nkeys > presence_max_keys()) continue;  // the identity: the range test suffices
       int nwords = (int)((nkeys + 31) / 32);
       present.emplace_back((size_t)nwords, ctx);
       unsigned* pw = present.back().data();

@@ -626,9 +626,10 @@ int main() {
         attu_buf *kb = put(be, keys), *kmb = put(be, kmask), *db = put(be, dup_keys);
         attu_buf* tb = put(be, nullptr, (size_t)(kmax - kmin + 1) * 8);
         bool unique = false;
-        if (be->dense_index(be, db, nullptr, dup_keys.size(), kmin, kmax, tb, &unique, &err)) r.fail(err.message);
+        if (be->dense_index(be, db, nullptr, dup_keys.size(), kmin, kmax, tb, &unique, nullptr, &err))
+          r.fail(err.message);
         uniq.push_back(unique);
-        if (be->dense_index(be, kb, kmb, keys.size(), kmin, kmax, tb, &unique, &err)) r.fail(err.message);
+        if (be->dense_index(be, kb, kmb, keys.size(), kmin, kmax, tb, &unique, nullptr, &err)) r.fail(err.message);
         uniq.push_back(unique);
         // the keys lie in the first 1000 slots: compare those and a few more
         tables.push_back(get<int64_t>(be, tb, (size_t)std::min<int64_t>(kmax - kmin + 1, 4096)));
@@ -638,7 +639,7 @@ int main() {
             attu_buf *rb = nullptr, *hb = nullptr;
             size_t cnt = 0;
             attu_vec nv{attu_type_make(narrow ? ATTU_TYPE_INT32 : ATTU_TYPE_INT64), nb, nullptr, nullptr};
-            attu_dense_dim dim{nv, mb, nullptr, tb, kmin, kmax, nullptr, false, 0};
+            attu_dense_dim dim{nv, mb, nullptr, tb, kmin, kmax, nullptr, false, 0, false};
             if (be->dense_probe(be, 1, &dim, n, &rb, &cnt, &err)) r.fail(err.message);
             hb = dim.hits;
             rows.push_back(get<int64_t>(be, rb, cnt));
@@ -711,7 +712,7 @@ int main() {
           attu_buf* tb = put(be, nullptr, (size_t)(kmax[d] - kmin[d] + 1) * 8);
           bool unique = false;
           if (be->dense_index(be, kb, nullptr, keys[d].size(), kmin[d], kmax[d], tb, way >= 2 ? nullptr : &unique,
-                              &err))
+                              nullptr, &err))
             r.fail(err.message);
           if (way < 2 && !unique) r.fail("unique keys reported repeated");
           bufs.push_back(kb);
@@ -752,6 +753,60 @@ int main() {
                                  ((k ? "star hits " + std::to_string(k - 1) : std::string("star rows")) + tag).c_str());
       // some rows pass all three on the larger sizes (the test tests something)
       if (n >= 100000 && out[0].empty()) r.fail("no row passed the three probes" + tag);
+    }
+  });
+
+  r.run("dense_index's identity (keys in row order) and dense_probe without a table, against the CPU", [&] {
+    for (size_t n : sizes()) {
+      if (n < 2) continue;
+      const int64_t kmin = 7;
+      std::vector<int64_t> keys(n);
+      for (size_t i = 0; i < n; ++i) keys[i] = kmin + (int64_t)i;
+      std::vector<int64_t> swapped = keys;
+      std::swap(swapped[0], swapped[n - 1]);
+      std::vector<uint8_t> mask(n, 1);
+      mask[n / 2] = 0;
+      int64_t kmax = kmin + (int64_t)n - 1;
+      auto needles = attu::test::random_values<int64_t>(n, kmin - 20, kmax + 20, n + 120);
+      std::string tag = " n=" + std::to_string(n);
+      std::vector<std::vector<int64_t>> out;
+      for (auto* be : both) {
+        attu_buf *kb = put(be, keys), *sb = put(be, swapped), *mb = put(be, mask);
+        attu_buf* tb = put(be, nullptr, n * 8);
+        bool unique = false, ident = false;
+        // swapped keys and a masked row are unique but not the identity
+        if (be->dense_index(be, sb, nullptr, n, kmin, kmax, tb, &unique, &ident, &err)) r.fail(err.message);
+        if (!unique || ident) r.fail("swapped keys: unique " + std::to_string(unique) + " identity " + std::to_string(ident) + tag);
+        if (be->dense_index(be, kb, mb, n, kmin, kmax, tb, &unique, &ident, &err)) r.fail(err.message);
+        if (!unique || ident) r.fail("a masked row: unique " + std::to_string(unique) + " identity " + std::to_string(ident) + tag);
+        if (be->dense_index(be, kb, nullptr, n, kmin, kmax, tb, &unique, &ident, &err)) r.fail(err.message);
+        if (!unique || !ident) r.fail("keys in row order not the identity" + tag);
+        // the identity leaves the table unwritten: build it without asking
+        if (be->dense_index(be, kb, nullptr, n, kmin, kmax, tb, &unique, nullptr, &err)) r.fail(err.message);
+        // the probe through the table and as the identity (no table)
+        attu_buf* nb = put(be, needles);
+        for (bool identity : {false, true}) {
+          attu_dense_dim dim{};
+          dim.needles = attu_vec{attu_type_make(ATTU_TYPE_INT64), nb, nullptr, nullptr};
+          dim.table = identity ? nullptr : tb;
+          dim.identity = identity;
+          dim.kmin = kmin;
+          dim.kmax = kmax;
+          attu_buf* rb = nullptr;
+          size_t cnt = 0;
+          if (be->dense_probe(be, 1, &dim, n, &rb, &cnt, &err)) r.fail(err.message);
+          out.push_back(get<int64_t>(be, rb, cnt));
+          out.push_back(get<int64_t>(be, dim.hits, cnt));
+          be->free(be, rb);
+          be->free(be, dim.hits);
+        }
+        for (auto* b : {kb, sb, mb, tb, nb}) be->free(be, b);
+      }
+      // cpu table, cpu identity, gpu table, gpu identity: rows and hits alike
+      for (int k = 1; k < 4; ++k) {
+        attu::test::expect_equal(r, out[2 * k], out[0], ("identity probe rows " + std::to_string(k) + tag).c_str());
+        attu::test::expect_equal(r, out[2 * k + 1], out[1], ("identity probe hits " + std::to_string(k) + tag).c_str());
+      }
     }
   });
 
