@@ -61,24 +61,81 @@ attu_numeric attu_numeric_from_decimal(int64_t v, int scale) {
     return n;
 }
 
+/* round(x / 2^sh), ties to even: the rounding of a correctly rounded
+ * printf (glibc's, in the default rounding mode). */
+static u128 shift_round_even(u128 x, int sh) {
+    if (sh == 0) return x;
+    if (sh >= 128) return 0;   /* x < 2^117 here: below half */
+    u128 q = x >> sh, rem = x - (q << sh), half = (u128)1 << (sh - 1);
+    return rem > half || (rem == half && (q & 1)) ? q + 1 : q;
+}
+
+/* |d| * 10^k rounded to an integer (ties to even), exactly, for finite
+ * nonzero d and 0 <= k <= 27 (5^27 < 2^63, so m * 5^k stays below 2^116);
+ * false when the value would not fit 128 bits. */
+static bool scaled_round(double d, int k, u128 *q) {
+    static const uint64_t pow5[28] = {
+        1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull, 390625ull, 1953125ull, 9765625ull,
+        48828125ull, 244140625ull, 1220703125ull, 6103515625ull, 30517578125ull, 152587890625ull,
+        762939453125ull, 3814697265625ull, 19073486328125ull, 95367431640625ull, 476837158203125ull,
+        2384185791015625ull, 11920928955078125ull, 59604644775390625ull, 298023223876953125ull,
+        1490116119384765625ull, 7450580596923828125ull };
+    if (k < 0 || k > 27) return false;
+    int e;
+    double fr = frexp(fabs(d), &e);             /* |d| = fr * 2^e, fr in [0.5, 1) */
+    uint64_t m = (uint64_t)ldexp(fr, 53);       /* exact: |d| = m * 2^(e - 53) */
+    int sh = e - 53 + k;                         /* |d| * 10^k = m * 5^k * 2^sh */
+    u128 x = (u128)m * pow5[k];
+    if (sh >= 0) {
+        if (sh > 10) return false;
+        *q = x << sh;
+        return true;
+    }
+    *q = shift_round_even(x, -sh);
+    return true;
+}
+
+/* The 15 significant digits of d (finite, nonzero) as "%.14e" gives them:
+ * *digits in [10^14, 10^15) and the exponent of the first one. Exact
+ * integer arithmetic where |d| * 10^k fits (about 1e-13 <= |d| < 1e17);
+ * false elsewhere (the caller prints). */
+static bool digits15(double d, u128 *digits, int *exp10) {
+    static const u128 lo = (u128)100000000000000ull, hi = (u128)1000000000000000ull;
+    int e = (int)floor(log10(fabs(d)));
+    for (int tries = 0; tries < 3; tries++) {
+        u128 q;
+        if (!scaled_round(d, 14 - e, &q)) return false;
+        if (q >= hi) { e++; continue; }          /* log10 low, or rounded up to 10^15 */
+        if (q < lo) { e--; continue; }           /* log10 high */
+        *digits = q;
+        *exp10 = e;
+        return true;
+    }
+    return false;
+}
+
 int attu_numeric_from_double(double d, attu_numeric *out, attu_error *err) {
     if (d != d || d == 1.0 / 0.0 || d == -1.0 / 0.0)
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                               "cannot convert %s to numeric", d != d ? "NaN" : "infinity");
-    /* 15 significant digits, as PostgreSQL's "%.*g" with DBL_DIG */
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.14e", d);
-    const char *p = buf;
-    bool neg = *p == '-';
-    if (neg) p++;
-    char digits[16];
-    int n = 0;
-    for (; *p && *p != 'e'; p++)
-        if (*p >= '0' && *p <= '9') digits[n++] = *p;
-    int exp10 = atoi(p + 1);
-    while (n > 1 && digits[n - 1] == '0') n--;
-    __int128 m = 0;
-    for (int i = 0; i < n; i++) m = m * 10 + (digits[i] - '0');
+    if (d == 0) { out->m = 0; out->dscale = 0; return 0; }
+    /* 15 significant digits, as PostgreSQL's "%.*g" with DBL_DIG: exactly
+     * computed in the common range (printf costs ~0.3 us a value), else
+     * printed */
+    bool neg = d < 0;
+    u128 q = 0;
+    int exp10 = 0, n = 15;
+    if (!digits15(d, &q, &exp10)) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.14e", d);
+        const char *p = buf + (neg ? 1 : 0);
+        q = 0;
+        for (; *p && *p != 'e'; p++)
+            if (*p >= '0' && *p <= '9') q = q * 10 + (u128)(*p - '0');
+        exp10 = atoi(p + 1);
+    }
+    while (n > 1 && q % 10 == 0) { q /= 10; n--; }
+    __int128 m = (__int128)q;
     if (m == 0) { out->m = 0; out->dscale = 0; return 0; }
     int dscale = n - 1 - exp10;
     if (dscale < 0) {
