@@ -426,7 +426,21 @@ static rel *run_sort(xctx *x, attu_stage *s, rel *in) {
     int rc = s->kind == ATTU_ST_TOPK ? exec_top_k(x, keys, nk, in->nrows, n, perm)
                                      : exec_sort(x, keys, nk, in->nrows, perm);
     if (rc) goto done;
-    o = rel_gather(x, in, perm, n, false);
+    {
+        /* the sorted columns stay lazy (the input's columns through perm):
+         * a LIMIT / OFFSET above gathers only the rows it keeps (ORDER BY
+         * ... OFFSET of a large table moved every row twice), any other
+         * stage gathers them all (run_stage) */
+        xcol *px = index_column(x, perm);
+        if (!px) goto done;
+        perm = NULL;
+        o = rel_new(x, in->ncols, n);
+        for (int i = 0; o && i < in->ncols; i++) {
+            xcol *c = in->cols[i];
+            if (!(o->cols[i] = c->pruned ? xcol_ref(c) : xcol_new_lazy(x, c, px))) { rel_free(x, o); o = NULL; }
+        }
+        xcol_unref(x, px);
+    }
 done:
     for (int i = 0; i < nk; i++) xcol_unref(x, k[i]);
     free(k); free(keys);
@@ -434,6 +448,9 @@ done:
     return o;
 }
 
+/* The input may be lazy (a sort's columns through its permutation): the
+ * kept rows' index composes with it (lazy_side), so only they are
+ * gathered, once, by run_stage. */
 static rel *run_limit(xctx *x, attu_stage *s, rel *in) {
     size_t off = (size_t)s->offset, n = in->nrows;
     size_t start = off < n ? off : n;
@@ -441,8 +458,11 @@ static rel *run_limit(xctx *x, attu_stage *s, rel *in) {
     if (s->limit >= 0 && (size_t)s->limit < cnt) cnt = (size_t)s->limit;
     attu_buf *idx = buf_i64(x, cnt);
     if (!idx || x->be->iota(x->be, idx, (attu_index)start, cnt, x->err)) { if (idx) x->be->free(x->be, idx); return NULL; }
-    rel *o = rel_gather(x, in, idx, cnt, false);
-    x->be->free(x->be, idx);
+    xcol *ix = index_column(x, idx);
+    if (!ix) { x->be->free(x->be, idx); return NULL; }
+    rel *o = rel_new(x, in->ncols, cnt);
+    if (o && lazy_side(x, o, 0, in, ix, cnt)) { rel_free(x, o); o = NULL; }
+    xcol_unref(x, ix);
     return o;
 }
 
@@ -518,9 +538,9 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
     /* RECURSIVE runs its children itself, the second one repeatedly */
     bool own = s->kind == ATTU_ST_RECURSIVE || s->kind == ATTU_ST_APPLY;
     /* a join takes its inputs' lazy columns as they are (run_join gathers
-     * what it reads and passes the rest on); every other stage reads
-     * materialized columns */
-    rel *(*child)(xctx *, attu_stage *) = s->kind == ATTU_ST_JOIN ? run_stage_lazy : run_stage;
+     * what it reads and passes the rest on), and so does LIMIT (it composes
+     * its rows with theirs); every other stage reads materialized columns */
+    rel *(*child)(xctx *, attu_stage *) = s->kind == ATTU_ST_JOIN || s->kind == ATTU_ST_LIMIT ? run_stage_lazy : run_stage;
     if (!own && s->child[0] && !(in0 = child(x, s->child[0]))) return NULL;
     if (!own && s->child[1] && !(in1 = child(x, s->child[1]))) { rel_free(x, in0); return NULL; }
     double t0 = attu_now_ms();
