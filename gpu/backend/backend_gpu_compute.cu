@@ -117,6 +117,10 @@ struct row_less_t {
   __device__ bool operator()(int64_t a, int64_t b) const { return rows_cmp(keys, nkeys, a, b) < 0; }
 };
 
+// Scratch (mem_t) is freed in stream order (cudaFreeAsync) and small host
+// ranges are staged by upload_bytes, so a primitive whose results stay on
+// the device returns without waiting for its kernels: the caller's next
+// read-back waits for them all (a sort of 29,510 rows waited five times).
 mem_t<dkey_t> upload_keys(const attu_sort_key* keys, int nkeys, context_t& ctx) {
   std::vector<dkey_t> h((size_t)(nkeys > 0 ? nkeys : 0));
   for (int k = 0; k < nkeys; ++k) {
@@ -127,7 +131,6 @@ mem_t<dkey_t> upload_keys(const attu_sort_key* keys, int nkeys, context_t& ctx) 
     h[k].nulls_first = keys[k].nulls_first;
   }
   mem_t<dkey_t> d = to_mem(h, ctx);
-  ctx.synchronize();  // h dies on return
   return d;
 }
 
@@ -211,10 +214,19 @@ void radix_pass(context_t& ctx, const attu_sort_key& k, int32_t* perm, size_t n,
   const uint8_t* v = k.col.valid ? static_cast<const uint8_t*>(k.col.valid->ptr) : nullptr;
   // NULL rows all get image 0 (their slot may hold anything): they tie
   transform([=] __device__(int i) { o[i] = v && !v[p[i]] ? img_t(0) : (img_t)key_bits(type, d, p[i]); }, (int)n, ctx);
-  if (k.desc) radix_sort(o, perm, n, greater_t<img_t>(), ctx);
-  else radix_sort(o, perm, n, less_t<img_t>(), ctx);
+  // Keys whose images lie in [0, 2^b) need only the digits below bit b
+  // (their order-preserving bits agree above it, either direction): a
+  // BOOL's one bit, a TEXT code below its dictionary's size (the cities
+  // query's window sorts by state: one pass pair instead of four passes).
+  int end_bit = 8 * (int)sizeof(img_t);
+  if (type == ATTU_TYPE_BOOL) end_bit = 1;
+  if (type == ATTU_TYPE_TEXT && k.col.dict && k.col.dict->count > 0) {
+    end_bit = 1;
+    while (end_bit < 31 && ((int64_t)1 << end_bit) < (int64_t)k.col.dict->count) ++end_bit;
+  }
+  if (k.desc) radix_sort(o, perm, n, greater_t<img_t>(), ctx, end_bit);
+  else radix_sort(o, perm, n, less_t<img_t>(), ctx, end_bit);
   if (hr && hr->be) heads_of_image(ctx, (const img_t*)o, n, hr);
-  ctx.synchronize();  // img dies on return
 }
 
 // The pass over a key's NULL flag after its value pass: NULL rows first or
@@ -226,8 +238,7 @@ void null_pass(context_t& ctx, const attu_sort_key& k, int32_t* perm, size_t n) 
   const uint8_t* v = static_cast<const uint8_t*>(k.col.valid->ptr);
   int32_t null_rank = k.nulls_first ? 0 : 1;
   transform([=] __device__(int i) { o[i] = v[p[i]] ? 1 - null_rank : null_rank; }, (int)n, ctx);
-  radix_sort(o, perm, n, less_t<int32_t>(), ctx);
-  ctx.synchronize();  // img dies on return
+  radix_sort(o, perm, n, less_t<int32_t>(), ctx, 1);  // a one-bit image
 }
 
 // Several integer keys (no floats) whose value ranges together fit in 64
@@ -322,7 +333,6 @@ void packed_sort(context_t& ctx, const packed_keys_t& pk, int32_t* q, size_t n, 
   // the image's bits above `bits` are all 0: only the digits below sort
   radix_sort(o, q, n, less_t<img_t>(), ctx, bits);
   if (hr && hr->be) heads_of_image(ctx, (const img_t*)o, n, hr);
-  ctx.synchronize();  // img dies on return
 }
 
 bool radix_rows_packed(context_t& ctx, const attu_sort_key* keys, int nkeys, int32_t* q, size_t n,
@@ -386,7 +396,6 @@ void radix_rows(context_t& ctx, const attu_sort_key* keys, int nkeys, int64_t* p
   }
   int64_t* w = perm;
   transform([=] __device__(int i) { w[i] = q[i]; }, (int)n, ctx);
-  ctx.synchronize();  // p32 dies on return
 }
 
 // Which of the (at most four) keys' validity columns mark a row NULL: one
@@ -498,7 +507,6 @@ void sort_rows(attu_backend* be, const attu_sort_key* keys, int nkeys, int64_t* 
   }
   mem_t<dkey_t> dk = upload_keys(keys, nkeys, ctx);
   mergesort(perm, (long long)n, row_less_t{dk.data(), nkeys}, ctx);
-  ctx.synchronize();
 }
 
 int gpu_sort(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, attu_buf* perm,
@@ -553,7 +561,6 @@ int gpu_top_k(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, 
     sort_rows(be, keys, nkeys, p, n);
     ATTU_CUDA_CHECK(cudaMemcpyAsync(perm->ptr, p, k * sizeof(int64_t), cudaMemcpyDeviceToDevice,
                                     ctx.stream()));
-    ctx.synchronize();
   });
 }
 
@@ -580,7 +587,6 @@ int gpu_segmented_sort(attu_backend* be, const attu_sort_key* keys, int nkeys,
     mem_t<dkey_t> dk = upload_keys(keys, nkeys, ctx);
     segmented_sort(I64(perm) + first, (long long)(last - first), s32, (int)nseg,
                    row_less_t{dk.data(), nkeys}, ctx);
-    ctx.synchronize();
   });
 }
 
@@ -622,7 +628,6 @@ int gpu_segment_heads(attu_backend* be, const attu_vec* keys, int nkeys, const a
     out = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
     if (!out) throw already_set_t();
     compact.downsweep(store_pos_t(), I64(out));
-    ctx.synchronize();
     *nheads_out = (size_t)kept;
   });
   if (rc) {
@@ -665,7 +670,6 @@ int gpu_key_encode(attu_backend* be, const attu_vec* col, size_t n, int64_t null
     int64_t* o = I64(out);
     transform([=] __device__(int i) { o[i] = (v && !v[i]) ? null_value : key_bits(type, d, i); },
               (int)n, CTX(be));
-    CTX(be).synchronize();
   });
 }
 

@@ -1144,6 +1144,19 @@ int main() {
   });
 
   r.run("sort and top_k without NULLs (radix path): up to four keys, ties, -0, NaN, ASC/DESC", [&] {
+    // the text key's dictionary (ten strings): its passes cover only the
+    // codes' four bits
+    std::vector<std::string> words;
+    for (int i = 0; i < 10; ++i) words.push_back("t" + std::to_string(i));
+    std::vector<const char*> wp;
+    std::vector<size_t> wl;
+    for (auto& w : words) { wp.push_back(w.c_str()); wl.push_back(w.size()); }
+    std::vector<int32_t> wcodes(words.size());
+    attu_error de;
+    attu_error_clear(&de);
+    attu_dictionary* tdict = attu_dictionary_build(wp.data(), wl.data(), wp.size(), wcodes.data(), &de);
+    if (!tdict) { r.fail(de.message); return; }
+    struct unref_t { attu_dictionary* d; ~unref_t() { attu_dictionary_unref(d); } } unref{tdict};
     for (size_t n : sizes()) {
       auto a = attu::test::random_values<int32_t>(n, -3, 3, n + 301);          // many ties
       auto c = attu::test::random_values<int64_t>(n, -1000, 1000, n + 302);
@@ -1162,7 +1175,7 @@ int main() {
                                      {{0, 3, 2, 1}, {false, true, false, true}}, {{1, 0}, {true, true}},
                                      {{5, 0}, {true, false}}, {{0, 5, 3}, {false, false, true}},
                                      {{4, 0}, {false, true}}, {{3, 4}, {true, false}}, {{4}, {true}},
-                                     {{5}, {false}}};
+                                     {{5}, {false}}, {{3, 2}, {true, false}}, {{2, 3}, {false, false}}};
       for (const combo_t& cb : combos)
         for (int topk = 0; topk < 2; ++topk) {
           std::vector<std::vector<int64_t>> res(2);
@@ -1178,7 +1191,7 @@ int main() {
               attu_vec v = col == 0 ? attu_vec{TY(ATTU_TYPE_INT32), ab, nullptr, nullptr}
                          : col == 1 ? attu_vec{TY(ATTU_TYPE_INT64), cbuf, nullptr, nullptr}
                          : col == 2 ? attu_vec{TY(ATTU_TYPE_FLOAT64), fb, nullptr, nullptr}
-                         : col == 3 ? attu_vec{TY(ATTU_TYPE_TEXT), tb, nullptr, nullptr}
+                         : col == 3 ? attu_vec{TY(ATTU_TYPE_TEXT), tb, nullptr, tdict}
                          : col == 4 ? attu_vec{TY(ATTU_TYPE_INT64), wb, nullptr, nullptr}
                                     : attu_vec{TY(ATTU_TYPE_TIMESTAMP), mb, nullptr, nullptr};
               keys[j] = attu_sort_key{v, (bool)cb.desc[j], false};
