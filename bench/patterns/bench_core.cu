@@ -80,6 +80,32 @@ void bench_scan(context_t& ctx, size_t n, const char* type) {
   row("exclusive scan", type, n, 2.0 * n * sizeof(T), ours, "DeviceScan::ExclusiveSum", theirs);
 }
 
+// ATTU_BENCH_SCAN_BOXES=1: the scan over other launch boxes (nt x vt) on
+// sm_90, to tune stream_box_t per type.
+template <typename T, int nt, int vt>
+void bench_scan_box(context_t& ctx, size_t n, const char* type) {
+  using box_t = ag::launch_box_t<ag::arch_cta_t<700, nt, vt>, ag::arch_cta_t<900, nt, vt>>;
+  dbuf<T> a(n), b(n);
+  fill_random(a.p, n, 4, 1000);
+  double ours = time_ms(ctx, no_prep, [&] {
+    ag::scan<ag::scan_type_exc, box_t>(a.p, int(n), b.p, ag::plus_t<T>(), (T*)nullptr, ctx);
+  });
+  char name[64];
+  std::snprintf(name, sizeof name, "exclusive scan, box %dx%d", nt, vt);
+  row(name, type, n, 2.0 * n * sizeof(T), ours, "-", 0);
+}
+
+template <typename T>
+void bench_scan_boxes(context_t& ctx, size_t n, const char* type) {
+  bench_scan_box<T, 128, 24>(ctx, n, type);
+  bench_scan_box<T, 128, 16>(ctx, n, type);
+  bench_scan_box<T, 256, 12>(ctx, n, type);
+  bench_scan_box<T, 256, 16>(ctx, n, type);
+  bench_scan_box<T, 256, 8>(ctx, n, type);
+  bench_scan_box<T, 512, 8>(ctx, n, type);
+  bench_scan_box<T, 128, 32>(ctx, n, type);
+}
+
 struct is_odd {
   __host__ __device__ bool operator()(int x) const { return x & 1; }
 };
@@ -223,6 +249,10 @@ int main(int argc, char** argv) {
       bc::bench_scan<int>(ctx, n, "int32");
       bc::bench_scan<long long>(ctx, n, "int64");
       bc::bench_scan<float>(ctx, n, "float");
+      if (getenv("ATTU_BENCH_SCAN_BOXES")) {
+        bc::bench_scan_boxes<int>(ctx, n, "int32");
+        bc::bench_scan_boxes<float>(ctx, n, "float");
+      }
       bc::bench_compact(ctx, n);
     }
     for (size_t n : sizes) {
