@@ -244,7 +244,10 @@ struct attu_backend {
      * and segment_heads). */
     int  (*sort_heads)(attu_backend *be, const attu_sort_key *keys, int nkeys, size_t n, attu_buf *perm,
                        attu_buf **heads_out, size_t *nheads_out, attu_error *err);
-    /* The first k rows of sort's order (k <= n). */
+    /* The first k rows of sort's order (k <= n). A key after the first whose
+     * col.data is NULL (type INT64, no validity) orders by the row number:
+     * with desc, ties go to the later row (the executor's top-k of a
+     * reversed order), without materializing the numbers. */
     int  (*top_k)(attu_backend *be, const attu_sort_key *keys, int nkeys,
                   size_t n, size_t k, attu_buf *perm, attu_error *err);
     /* Rows whose keys differ from the previous row's (row 0 is a head), in

@@ -315,6 +315,11 @@ static int cpu_compact(attu_backend *be, const attu_vec *mask, size_t n, attu_bu
 static int key_cmp(const attu_sort_key *keys, int nkeys, int64_t i, int64_t j) {
     for (int k = 0; k < nkeys; k++) {
         const attu_sort_key *key = &keys[k];
+        if (!key->col.data) {   /* the row number (top_k's tie key) */
+            int c = (i > j) - (i < j);
+            if (c) return key->desc ? -c : c;
+            continue;
+        }
         const uint8_t *v = key->col.valid ? key->col.valid->ptr : NULL;
         int ni = v && !v[i], nj = v && !v[j];
         if (ni || nj) {

@@ -409,6 +409,21 @@ static attu_sort_key *make_keys(xcol **k, int n, const bool *desc, const bool *n
     return keys;
 }
 
+/* in's columns through the row index perm (n rows; perm is taken over):
+ * a sort's output, left lazy so that a LIMIT / OFFSET above gathers only
+ * the rows it keeps, any other stage all of them (run_stage). */
+static rel *rel_through(xctx *x, const rel *in, attu_buf *perm, size_t n) {
+    xcol *px = index_column(x, perm);
+    if (!px) { x->be->free(x->be, perm); return NULL; }
+    rel *o = rel_new(x, in->ncols, n);
+    for (int i = 0; o && i < in->ncols; i++) {
+        xcol *c = in->cols[i];
+        if (!(o->cols[i] = c->pruned ? xcol_ref(c) : xcol_new_lazy(x, c, px))) { rel_free(x, o); o = NULL; }
+    }
+    xcol_unref(x, px);
+    return o;
+}
+
 static rel *run_sort(xctx *x, attu_stage *s, rel *in) {
     int nk = s->keys.n;
     xcol **k = calloc((size_t)nk + 1, sizeof *k);
@@ -426,26 +441,96 @@ static rel *run_sort(xctx *x, attu_stage *s, rel *in) {
     int rc = s->kind == ATTU_ST_TOPK ? exec_top_k(x, keys, nk, in->nrows, n, perm)
                                      : exec_sort(x, keys, nk, in->nrows, perm);
     if (rc) goto done;
-    {
-        /* the sorted columns stay lazy (the input's columns through perm):
-         * a LIMIT / OFFSET above gathers only the rows it keeps (ORDER BY
-         * ... OFFSET of a large table moved every row twice), any other
-         * stage gathers them all (run_stage) */
-        xcol *px = index_column(x, perm);
-        if (!px) goto done;
-        perm = NULL;
-        o = rel_new(x, in->ncols, n);
-        for (int i = 0; o && i < in->ncols; i++) {
-            xcol *c = in->cols[i];
-            if (!(o->cols[i] = c->pruned ? xcol_ref(c) : xcol_new_lazy(x, c, px))) { rel_free(x, o); o = NULL; }
-        }
-        xcol_unref(x, px);
-    }
+    /* lazy: ORDER BY ... OFFSET of a large table moved every row twice */
+    o = rel_through(x, in, perm, n);
+    perm = NULL;
 done:
     for (int i = 0; i < nk; i++) xcol_unref(x, k[i]);
     free(k); free(keys);
     if (perm) x->be->free(x->be, perm);
     return o;
+}
+
+/* LIMIT / OFFSET straight over a SORT whose kept rows lie in the first or
+ * the last eighth of the order: a top-k instead of the sort (the backend's
+ * top_k selects on the GPU; selection pays on large inputs only). The
+ * first start + cnt rows are the top-k; the last n - start are the top-k
+ * of the reversed order (every key's direction and NULL placement turned,
+ * ties turned by one more key, the row number descending), read back to
+ * front. Returns 1 (nothing done) when the window is in the middle, the
+ * input small, or the reversed rows too many to turn on the host. */
+static int limit_over_sort(xctx *x, attu_stage *s, attu_stage *sort, rel *in, rel **out) {
+    size_t n = in->nrows, off = (size_t)s->offset;
+    size_t start = off < n ? off : n, cnt = n - start;
+    if (s->limit >= 0 && (size_t)s->limit < cnt) cnt = (size_t)s->limit;
+    bool head = start + cnt <= n / 8, tail = start + cnt == n && n - start <= n / 8 && n - start <= 65536;
+    if (n < 65536 || cnt == 0 || (!head && !tail)) return 1;
+    int nk = sort->keys.n;
+    xcol **k = calloc((size_t)nk + 1, sizeof *k);
+    attu_sort_key *keys = NULL;
+    attu_buf *perm = NULL, *idx = NULL;
+    int64_t *h = NULL;
+    int rc = -1;
+    if (!k) { attu_error_oom(x->err); goto done; }
+    if (eval_exprs(x, &sort->keys, in, k)) goto done;
+    if (tail) {
+        /* the reversed order: turned keys, then the row number descending
+         * (a key without data: backend.h, top_k) */
+        bool *desc = calloc((size_t)nk + 1, sizeof *desc), *nf = calloc((size_t)nk + 1, sizeof *nf);
+        if (!desc || !nf) { free(desc); free(nf); attu_error_oom(x->err); goto done; }
+        for (int i = 0; i < nk; i++) {
+            desc[i] = !(sort->desc && sort->desc[i]);
+            nf[i] = !(sort->nulls_first && sort->nulls_first[i]);
+        }
+        keys = make_keys(k, nk, desc, nf);   /* nk + 1 entries, the last zeroed */
+        free(desc); free(nf);
+        if (keys) {
+            keys[nk].col.type = attu_type_make(ATTU_TYPE_INT64);
+            keys[nk].desc = true;
+        }
+    } else {
+        keys = make_keys(k, nk, sort->desc, sort->nulls_first);
+    }
+    if (!keys) { attu_error_oom(x->err); goto done; }
+    size_t want = tail ? n - start : start + cnt;
+    perm = buf_i64(x, n);
+    if (!perm || exec_top_k(x, keys, tail ? nk + 1 : nk, n, want, perm)) goto done;
+    idx = buf_i64(x, cnt);
+    if (!idx) goto done;
+    if (tail) {
+        /* forward position start + i is reversed position want - 1 - i
+         * (here cnt == want): the top-k read back to front */
+        h = malloc(sizeof *h * want);
+        if (!h) { attu_error_oom(x->err); goto done; }
+        if (x->be->download(x->be, h, perm, 0, sizeof *h * want, x->err)) goto done;
+        for (size_t i = 0; i < want / 2; i++) {
+            int64_t t = h[i];
+            h[i] = h[want - 1 - i];
+            h[want - 1 - i] = t;
+        }
+        if (x->be->upload(x->be, idx, 0, h, sizeof *h * cnt, x->err)) goto done;
+    } else {
+        /* rows [start, start + cnt) of the top-k */
+        attu_buf *pos = buf_i64(x, cnt);
+        int grc = !pos || x->be->iota(x->be, pos, (attu_index)start, cnt, x->err) ||
+                  x->be->gather(x->be, idx, NULL, perm, NULL, 8, pos, cnt, x->err);
+        if (pos) x->be->free(x->be, pos);
+        if (grc) goto done;
+    }
+    *out = rel_through(x, in, idx, cnt);
+    idx = NULL;
+    if (*out) {
+        sort->executed = true;
+        sort->act_rows = want;
+        sort->act_how = tail ? "top_k of the reversed order" : "top_k";
+        rc = 0;
+    }
+done:
+    for (int i = 0; i < nk && k; i++) xcol_unref(x, k[i]);
+    free(k); free(keys); free(h);
+    if (perm) x->be->free(x->be, perm);
+    if (idx) x->be->free(x->be, idx);
+    return rc;
 }
 
 /* The input may be lazy (a sort's columns through its permutation): the
@@ -535,6 +620,36 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
         return o;
     }
     rel *in0 = NULL, *in1 = NULL, *out = NULL;
+    /* LIMIT straight over SORT may select the kept rows instead of sorting
+     * all of them (limit_over_sort); it then runs the sort's input itself */
+    if (s->kind == ATTU_ST_LIMIT && s->child[0] && s->child[0]->kind == ATTU_ST_SORT) {
+        attu_stage *sort = s->child[0];
+        if (!(in0 = run_stage(x, sort->child[0]))) return NULL;
+        double t0 = attu_now_ms();
+        int lrc = limit_over_sort(x, s, sort, in0, &out);
+        if (lrc == 1) {
+            /* the window is in the middle: sort, then keep the rows */
+            rel *sorted = run_sort(x, sort, in0);
+            if (sorted) {
+                sort->executed = true;
+                sort->act_rows = sorted->nrows;
+                sort->act_ms = attu_now_ms() - t0;
+                t0 = attu_now_ms();
+                out = run_limit(x, s, sorted);
+                rel_free(x, sorted);
+            }
+        } else if (lrc == 0) {
+            sort->act_ms = attu_now_ms() - t0;
+        }
+        rel_free(x, in0);
+        if (out && !x->err->set) check_stage_cols(x, s, out);
+        if (!out && !x->err->set) attu_error_oom(x->err);
+        if (x->err->set) { rel_free(x, out); return NULL; }
+        s->executed = true;
+        s->act_rows = out->nrows;
+        s->act_ms = attu_now_ms() - t0;
+        return out;
+    }
     /* RECURSIVE runs its children itself, the second one repeatedly */
     bool own = s->kind == ATTU_ST_RECURSIVE || s->kind == ATTU_ST_APPLY;
     /* a join takes its inputs' lazy columns as they are (run_join gathers

@@ -249,9 +249,14 @@ int main(int argc, char **argv) {
         /* few groups: the dense group-by's table fits a warp's share of shared memory */
         time_query(s, "group_by100", "SELECT b / 10, count(*), sum(x) FROM t1 GROUP BY b / 10",
                    reps, n * 12 / 1e6, device);
+        /* the last row of the order: a top-k of the reversed order where
+         * the executor selects (limit_over_sort) */
         snprintf(sql, sizeof sql, "SELECT a, x FROM t1 ORDER BY x, a OFFSET %zu",
                  rows ? rows - 1 : 0);
         time_query(s, "order_by", sql, reps, n * 12 / 1e6, device);
+        /* the middle row: every row sorted */
+        snprintf(sql, sizeof sql, "SELECT a, x FROM t1 ORDER BY x, a LIMIT 1 OFFSET %zu", rows / 2);
+        time_query(s, "order_by_mid", sql, reps, n * 12 / 1e6, device);
     }
     attu_session_free(s);
     attu_db_close(db);

@@ -548,17 +548,196 @@ int gpu_sort_heads(attu_backend* be, const attu_sort_key* keys, int nkeys, size_
   return gpu_segment_heads(be, kv.data(), nkeys, perm, n, heads_out, nheads_out, err);
 }
 
+struct store_pos_t {
+  __device__ void operator()(int dst, int src, int64_t* out) const { out[dst] = src; }
+};
+
+// ---- top-k by selection ----------------------------------------------------------
+//
+// The k first rows of a large input without sorting it: a radix select on
+// the first key finds the image bound its k-th row lies under, one pass of
+// a digit at a time over the rows that still share the chosen digits
+// (each pass a histogram of the next 8 bits and one read-back), stopping
+// once the rows below the bound are few. Those rows (every row whose first
+// key orders at or before the bound's, ties included) are the candidates:
+// the k first of the whole input are the k first of them, so they are
+// gathered and sorted by all the keys, stably, as the full sort would.
+// The image is order-preserving but need not be strict (a NULL may share
+// the extreme image with a value): ties only add candidates. When ties
+// leave more than half the rows as candidates, the full sort runs instead.
+constexpr size_t kSelectMinRows = 1 << 20;
+constexpr int kSelectThreads = 256;
+
+// ATTU_GPU_SELECT_MIN_ROWS overrides (the tests take the selection on small inputs).
+size_t select_min_rows() {
+  const char* v = getenv("ATTU_GPU_SELECT_MIN_ROWS");
+  return v && *v ? (size_t)strtoull(v, nullptr, 10) : kSelectMinRows;
+}
+
+struct select_image_t {
+  int type;
+  const void* d;
+  const uint8_t* v;
+  unsigned long long flip, null_img;
+  __device__ unsigned long long operator()(long long i) const {
+    if (v && !v[i]) return null_img;
+    return ((unsigned long long)key_bits(type, d, i) ^ (1ull << 63)) ^ flip;
+  }
+};
+
+// hist[digit] += rows whose image agrees with prefix above bit shift + 8
+__global__ void __launch_bounds__(kSelectThreads) select_hist_kernel(select_image_t img, long long n,
+                                                                     unsigned long long prefix, int shift,
+                                                                     unsigned long long* hist) {
+  __shared__ unsigned h[256];
+  h[threadIdx.x] = 0;
+  __syncthreads();
+  const int hi = shift + 8;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    unsigned long long u = img(i);
+    if (hi < 64 && (u >> hi) != (prefix >> hi)) continue;
+    atomicAdd(&h[(u >> shift) & 255], 1u);
+  }
+  __syncthreads();
+  if (h[threadIdx.x]) atomicAdd(&hist[threadIdx.x], (unsigned long long)h[threadIdx.x]);
+}
+
+struct select_keep_t {
+  select_image_t img;
+  unsigned long long bound;  // keep rows whose image >> shift is at most this
+  int shift;
+  __device__ bool operator()(int i) const { return (img(i) >> shift) <= bound; }
+};
+
+// Returns false (nothing written) when the selection does not pay.
+bool top_k_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t k, attu_buf* perm) {
+  context_t& ctx = CTX(be);
+  const attu_sort_key& k0 = keys[0];
+  select_image_t img{k0.col.type.id, k0.col.data->ptr,
+                     k0.col.valid ? static_cast<const uint8_t*>(k0.col.valid->ptr) : nullptr,
+                     k0.desc ? ~0ull : 0ull, k0.nulls_first ? 0ull : ~0ull};
+  int blocks = ctx.sm_count() * (2048 / kSelectThreads);
+  mem_t<unsigned long long> hist(256, ctx);
+  unsigned long long prefix = 0;
+  size_t below = 0, ties = n;  // rows before the chosen digits, rows sharing them
+  int shift = 64;
+  const size_t enough = std::max<size_t>(4 * k, (size_t)1 << 16);
+  while (shift > 0) {
+    shift -= 8;
+    hist.memset(0);
+    select_hist_kernel<<<blocks, kSelectThreads, 0, ctx.stream()>>>(img, (long long)n, prefix, shift, hist.data());
+    ATTU_CUDA_CHECK_LAUNCH();
+    unsigned long long h[256];
+    dtoh(h, hist.data(), 256, ctx);
+    int chosen = 255;
+    for (int b = 0; b < 256; ++b) {
+      if (below + h[b] >= k) {
+        chosen = b;
+        break;
+      }
+      below += h[b];
+    }
+    prefix |= (unsigned long long)chosen << shift;
+    ties = h[chosen];
+    if (below + ties <= enough) break;
+  }
+  size_t m = below + ties;
+  if (m > n / 2) return false;  // ties everywhere: sorting all is as good
+  // the candidates, in row order
+  auto compact = transform_compact((int)n, ctx);
+  int kept = compact.upsweep(select_keep_t{img, prefix >> shift, shift});
+  if ((size_t)kept != m) throw std::runtime_error("top_k: the candidates' count disagrees with the histogram");
+  mem_t<int64_t> rows((size_t)kept, ctx);
+  compact.downsweep(store_pos_t(), rows.data());
+  // their keys, gathered, sorted stably by all the keys
+  std::vector<attu_buf*> owned;
+  struct free_all_t {
+    attu_backend* be;
+    std::vector<attu_buf*>& b;
+    ~free_all_t() {
+      for (attu_buf* x : b) gpu_free(be, x);
+    }
+  } free_all{be, owned};
+  attu_error aerr;
+  attu_error_clear(&aerr);
+  std::vector<attu_sort_key> ck(keys, keys + nkeys);
+  const int64_t* r = rows.data();
+  for (int j = 0; j < nkeys; ++j) {
+    size_t w = attu_type_width(keys[j].col.type.id);
+    attu_buf* d = gpu_alloc(be, std::max<size_t>(1, m * w), &aerr);
+    if (!d) throw std::bad_alloc();
+    owned.push_back(d);
+    ck[(size_t)j].col.data = d;
+    if (!keys[j].col.data) {  // the row number: the candidates' rows themselves
+      int64_t* o = I64(d);
+      transform([=] __device__(int i) { o[i] = r[i]; }, kept, ctx);
+      continue;
+    }
+    void* dd = d->ptr;
+    const void* sd = keys[j].col.data->ptr;
+    if (w == 1)
+      transform([=] __device__(int i) { static_cast<uint8_t*>(dd)[i] = static_cast<const uint8_t*>(sd)[r[i]]; }, kept, ctx);
+    else if (w == 4)
+      transform([=] __device__(int i) { static_cast<uint32_t*>(dd)[i] = static_cast<const uint32_t*>(sd)[r[i]]; }, kept, ctx);
+    else if (w == 8)
+      transform([=] __device__(int i) { static_cast<uint64_t*>(dd)[i] = static_cast<const uint64_t*>(sd)[r[i]]; }, kept, ctx);
+    else
+      throw std::runtime_error("top_k: a sort key of an unexpected width");
+    ck[(size_t)j].col.data = d;
+    if (keys[j].col.valid) {
+      attu_buf* dv = gpu_alloc(be, std::max<size_t>(1, m), &aerr);
+      if (!dv) throw std::bad_alloc();
+      owned.push_back(dv);
+      uint8_t* o = static_cast<uint8_t*>(dv->ptr);
+      const uint8_t* sv = static_cast<const uint8_t*>(keys[j].col.valid->ptr);
+      transform([=] __device__(int i) { o[i] = sv[r[i]]; }, kept, ctx);
+      ck[(size_t)j].col.valid = dv;
+    }
+  }
+  mem_t<int64_t> order((size_t)kept, ctx);
+  int64_t* q = order.data();
+  transform([=] __device__(int i) { q[i] = i; }, kept, ctx);
+  sort_rows(be, ck.data(), nkeys, q, (size_t)kept);
+  int64_t* out = I64(perm);
+  transform([=] __device__(int i) { out[i] = r[q[i]]; }, (int)k, ctx);
+  return true;
+}
+
 int gpu_top_k(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t k,
               attu_buf* perm, attu_error* err) {
   if (n > kMaxCount) return attu_error_set(err, "54000", 0, "GPU backend: top_k of %zu rows", n);
   if (k == 0) return 0;
   if (k > n) k = n;
+  // a row-number key (col.data NULL) takes the row ids: the selection
+  // gathers them for its candidates, the full sort materializes them
+  std::vector<attu_sort_key> kk(keys, keys + nkeys);
+  bool rownum = false;
+  for (int j = 0; j < nkeys; ++j) {
+    if (kk[(size_t)j].col.data) continue;
+    if (j == 0) return attu_error_set(err, "XX000", 0, "GPU backend: top_k by the row number alone");
+    rownum = true;
+    kk[(size_t)j].col.data = keys[0].col.data;  // a stand-in: radix_sortable checks data only
+  }
+  if (n >= select_min_rows() && k <= n / 8 && radix_sortable(kk.data(), nkeys)) {
+    bool done = false;
+    int rc = guarded(err, [&] { done = top_k_select(be, keys, nkeys, n, k, perm); });
+    if (rc || done) return rc;
+  }
   return guarded(err, [&] {
     context_t& ctx = CTX(be);
+    mem_t<int64_t> rows(rownum ? n : 0, ctx);
+    attu_buf rb{rows.data(), n * sizeof(int64_t)};
+    if (rownum) {
+      int64_t* o = rows.data();
+      transform([=] __device__(int i) { o[i] = i; }, (int)n, ctx);
+      for (int j = 0; j < nkeys; ++j)
+        if (!keys[j].col.data) kk[(size_t)j].col.data = &rb;
+    }
     mem_t<int64_t> all(n, ctx);
     int64_t* p = all.data();
     transform([=] __device__(int i) { p[i] = i; }, (int)n, ctx);
-    sort_rows(be, keys, nkeys, p, n);
+    sort_rows(be, kk.data(), nkeys, p, n);
     ATTU_CUDA_CHECK(cudaMemcpyAsync(perm->ptr, p, k * sizeof(int64_t), cudaMemcpyDeviceToDevice,
                                     ctx.stream()));
   });
@@ -607,10 +786,6 @@ struct head_flag_t {
     }
     return false;
   }
-};
-
-struct store_pos_t {
-  __device__ void operator()(int dst, int src, int64_t* out) const { out[dst] = src; }
 };
 
 int gpu_segment_heads(attu_backend* be, const attu_vec* keys, int nkeys, const attu_buf* perm,

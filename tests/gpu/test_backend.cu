@@ -448,11 +448,16 @@ int main() {
   };
 
   r.run("sort and top_k: multi-key, ASC/DESC, NULLS FIRST/LAST, NaN, -0", [&] {
+    // the GPU's selection (radix select on the first key, then the
+    // candidates sorted) on every size where k is small enough: top2
+    setenv("ATTU_GPU_SELECT_MIN_ROWS", "0", 1);
+    struct unset_t { ~unset_t() { unsetenv("ATTU_GPU_SELECT_MIN_ROWS"); } } unset_at_end;
     for (size_t n : sizes()) {
       cols_t k = make_cols(n, n + 20);
       for (size_t ci = 0; ci < configs.size(); ++ci) {
-        std::vector<std::vector<int64_t>> sorted, top;
+        std::vector<std::vector<int64_t>> sorted, top, top2;
         size_t kk = n < 7 ? n : 7 + n / 3;
+        size_t kk2 = n < 7 ? n : 1 + n / 50;
         for (auto* be : both) {
           dcols_t d = put_cols(be, k);
           auto ks = keys_for(d, configs[ci]);
@@ -462,6 +467,8 @@ int main() {
           attu_buf* tk = put(be, nullptr, kk * 8);
           if (be->top_k(be, ks.data(), (int)ks.size(), n, kk, tk, &err)) r.fail(err.message);
           top.push_back(get<int64_t>(be, tk, kk));
+          if (be->top_k(be, ks.data(), (int)ks.size(), n, kk2, tk, &err)) r.fail(err.message);
+          top2.push_back(get<int64_t>(be, tk, kk2));
           be->free(be, perm);
           be->free(be, tk);
           free_cols(be, d);
@@ -469,6 +476,7 @@ int main() {
         std::string what = "n=" + std::to_string(n) + " config " + std::to_string(ci);
         attu::test::expect_equal(r, sorted[1], sorted[0], ("sort " + what).c_str());
         attu::test::expect_equal(r, top[1], top[0], ("top_k " + what).c_str());
+        attu::test::expect_equal(r, top2[1], top2[0], ("top_k (few) " + what).c_str());
       }
     }
   });
@@ -1144,6 +1152,8 @@ int main() {
   });
 
   r.run("sort and top_k without NULLs (radix path): up to four keys, ties, -0, NaN, ASC/DESC", [&] {
+    setenv("ATTU_GPU_SELECT_MIN_ROWS", "0", 1);  // top_k by selection from 800 rows
+    struct unset_sel_t { ~unset_sel_t() { unsetenv("ATTU_GPU_SELECT_MIN_ROWS"); } } unset_sel;
     // the text key's dictionary (ten strings): its passes cover only the
     // codes' four bits
     std::vector<std::string> words;
