@@ -886,6 +886,17 @@ __device__ inline num_t load_num(const dspec_t& s, int64_t row, int* isnull) {
 // in `rows`) into v, as load_num would: the type is switched on once for
 // the U loads, which then issue back to back (a switch per row cost the
 // reductions ~100 instructions a row).
+template <typename T, bool as_float, int U>
+__device__ inline void load_typed(const void* in, long long base, long long stride, unsigned rows, num_t (&v)[U]) {
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    if (!(rows >> u & 1)) continue;
+    T x = static_cast<const T*>(in)[base + u * stride];
+    if (as_float) v[u].f = (double)x;
+    else v[u].i = (long long)x;
+  }
+}
+
 template <int U>
 __device__ inline void load_rows(int type, const void* in, long long base, long long stride, unsigned rows,
                                  num_t (&v)[U]) {
@@ -893,29 +904,13 @@ __device__ inline void load_rows(int type, const void* in, long long base, long 
   for (int u = 0; u < U; ++u) v[u].i = 0;
   if (!in) return;
   switch (type) {
-    case ATTU_TYPE_BOOL:
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (rows >> u & 1) v[u].i = static_cast<const uint8_t*>(in)[base + u * stride];
-      break;
+    case ATTU_TYPE_BOOL: load_typed<uint8_t, false>(in, base, stride, rows, v); break;
     case ATTU_TYPE_INT16:
     case ATTU_TYPE_INT32:
     case ATTU_TYPE_DATE:
-    case ATTU_TYPE_TEXT:
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (rows >> u & 1) v[u].i = static_cast<const int32_t*>(in)[base + u * stride];
-      break;
-    case ATTU_TYPE_FLOAT32:
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (rows >> u & 1) v[u].f = static_cast<const float*>(in)[base + u * stride];
-      break;
-    default:  // 8-byte slots; a double keeps its bits in num_t
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (rows >> u & 1) v[u].i = static_cast<const int64_t*>(in)[base + u * stride];
-      break;
+    case ATTU_TYPE_TEXT: load_typed<int32_t, false>(in, base, stride, rows, v); break;
+    case ATTU_TYPE_FLOAT32: load_typed<float, true>(in, base, stride, rows, v); break;
+    default: load_typed<int64_t, false>(in, base, stride, rows, v); break;  // 8-byte slots; a double keeps its bits
   }
 }
 
@@ -2187,7 +2182,8 @@ __global__ void __launch_bounds__(kColumnThreads) column_reduce_kernel(const dsp
       }
       unsigned use = s.op == ATTU_REDUCE_COUNT_STAR ? rows : have;
       cnt[k] += __popc(use);
-      switch (col_kind(s)) {
+      const int kind = col_kind(s);
+      switch (kind) {
         case CK_ISUM:
 #pragma unroll
           for (int u = 0; u < kColumnRowsAhead; ++u)
@@ -2205,19 +2201,13 @@ __global__ void __launch_bounds__(kColumnThreads) column_reduce_kernel(const dsp
           acc[k] = (__int128)(unsigned long long)__double_as_longlong(f);
           break;
         }
-        case CK_MIN: {
-          long long m = (long long)acc[k];
-#pragma unroll
-          for (int u = 0; u < kColumnRowsAhead; ++u)
-            if (use >> u & 1) m = min(m, (long long)v[u].i);
-          acc[k] = m;
-          break;
-        }
+        case CK_MIN:
         case CK_MAX: {
+          const bool lo = kind == CK_MIN;
           long long m = (long long)acc[k];
 #pragma unroll
           for (int u = 0; u < kColumnRowsAhead; ++u)
-            if (use >> u & 1) m = max(m, (long long)v[u].i);
+            if (use >> u & 1) m = lo ? min(m, (long long)v[u].i) : max(m, (long long)v[u].i);
           acc[k] = m;
           break;
         }
@@ -2838,14 +2828,14 @@ __global__ void __launch_bounds__(kGroupBlockThreads) group_block_kernel(gblock_
           }
           break;
         case GB_MIN:
-#pragma unroll
-          for (int u = 0; u < kGroupBlockRows; ++u)
-            if (have >> u & 1) atomicMin(&acc[slot[u]], order_image(sp.fl, v[u]));
-          break;
         case GB_MAX:
 #pragma unroll
-          for (int u = 0; u < kGroupBlockRows; ++u)
-            if (have >> u & 1) atomicMax(&acc[slot[u]], order_image(sp.fl, v[u]));
+          for (int u = 0; u < kGroupBlockRows; ++u) {
+            if (!(have >> u & 1)) continue;
+            unsigned long long img = order_image(sp.fl, v[u]);
+            if (l.mode == GB_MIN) atomicMin(&acc[slot[u]], img);
+            else atomicMax(&acc[slot[u]], img);
+          }
           break;
         default: break;
       }
@@ -3071,18 +3061,8 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
       mem_t<unsigned long long> part((size_t)nblocks * (table_bytes / 8), ctx);
       mem_t<int> flag(1, ctx);
       flag.memset(0);
-      gblock_args_t a;
-      a.keys = dk.data();
-      a.nkeys = nkeys;
-      a.specs = ds.data();
-      a.lay = dl.data();
-      a.nspec = nreduce;
-      a.n = (long long)n;
-      a.nslots = (long long)nslots;
-      a.chunk = chunk;
-      a.table_bytes = (int)table_bytes;
-      a.part = part.data();
-      a.fail = flag.data();
+      gblock_args_t a{dk.data(), nkeys,      ds.data(),          dl.data(),   nreduce,    (long long)n,
+                      (long long)nslots, chunk, (int)table_bytes, part.data(), flag.data()};
       group_block_kernel<<<nblocks, kGroupBlockThreads, table_bytes, ctx.stream()>>>(a);
       ATTU_CUDA_CHECK_LAUNCH();
       group_block_fold_kernel<<<(unsigned)((nslots * 32 + 127) / 128), 128, 0, ctx.stream()>>>(
