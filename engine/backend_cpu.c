@@ -528,7 +528,14 @@ static int cpu_segreduce(attu_backend *be, const attu_buf *offsets, size_t nseg,
         if (!c->txt[k] || !c->tlen[k]) { rc = attu_error_oom(err); goto out; }
     }
     int threads = THREADS(be) > 256 ? 256 : THREADS(be);
-    int used = attu_parallel_range(threads, nseg, 256, segred_range, c);
+    /* at least ~64K rows a worker, however few the segments (a GROUP BY of
+     * 100 groups over 100M rows ran on one thread with 256 segments a
+     * worker); each segment is still reduced whole, in order, by one */
+    size_t rows = nseg ? (size_t)(c->off[nseg] - c->off[0]) : 0;
+    size_t grain = nseg ? ((size_t)1 << 16) / (rows / nseg + 1) : 1;
+    if (grain < 1) grain = 1;
+    if (grain > 256) grain = 256;
+    int used = attu_parallel_range(threads, nseg, grain, segred_range, c);
     for (int w = 0; w < used; w++) if (c->failed[w]) { *err = c->errs[w]; rc = -1; break; }
     /* STRING_AGG: one new dictionary over the segments' texts (NULL rows
      * keep code 0, as column.h wants) */
@@ -735,34 +742,71 @@ static int cpu_lbs_segreduce(attu_backend *be, const attu_lbs_segreduce_args *a,
 /* group_dense: a stable counting sort of the rows by slot, then segreduce
  * over the slots in that order: the rows of each group meet the reducers
  * in row order, exactly as after the comparison sort, in O(n + nslots). */
+/* The counting sort's passes over the rows, one range a worker: 0 the
+ * slots and each worker's count of every slot, 1 the stable scatter from
+ * each worker's start in every slot (workers in row order, so the
+ * permutation is the sequential one). */
+typedef struct gdense_ctx {
+    const attu_vec *keys;
+    const int64_t *mins, *widths;
+    int nkeys;
+    size_t nslots;
+    uint32_t *slot;
+    int64_t *counts;   /* [worker][slot]: pass 0 counts, then each worker's next position */
+    int64_t *perm;
+    int pass;
+} gdense_ctx;
+
+static void gdense_range(void *vc, size_t b, size_t e, int w) {
+    gdense_ctx *c = vc;
+    int64_t *mine = c->counts + (size_t)w * c->nslots;
+    if (c->pass == 0) {
+        for (size_t i = b; i < e; i++) {
+            uint64_t sl = 0;
+            for (int k = 0; k < c->nkeys; k++) {
+                const attu_vec *v = &c->keys[k];
+                bool null = v->valid && !((const uint8_t *)v->valid->ptr)[i];
+                int64_t x = null ? c->widths[k] - 1 : attu_cpu_key_bits(v, (int64_t)i) - c->mins[k];
+                sl = sl * (uint64_t)c->widths[k] + (uint64_t)x;
+            }
+            c->slot[i] = (uint32_t)sl;
+            mine[sl]++;
+        }
+    } else {
+        for (size_t i = b; i < e; i++) c->perm[mine[c->slot[i]]++] = (int64_t)i;
+    }
+}
+
+/* group_dense: a stable counting sort of the rows by slot, then segreduce
+ * over the slots in that order: the rows of each group meet the reducers
+ * in row order, exactly as after the comparison sort, in O(n + nslots). */
 static int cpu_group_dense(attu_backend *be, const attu_vec *keys, const int64_t *mins,
                            const int64_t *widths, int nkeys, size_t n, size_t nslots,
                            int nreduce, const attu_reduce_spec *specs, attu_out *outs,
                            attu_buf *occupied, attu_buf *first_row, attu_error *err) {
+    int threads = THREADS(be) > 64 ? 64 : THREADS(be);
     uint32_t *slot = malloc(sizeof *slot * (n ? n : 1));
     int64_t *off = calloc(nslots + 1, sizeof *off);
     int64_t *perm = malloc(sizeof *perm * (n ? n : 1));
+    int64_t *counts = calloc((size_t)(threads > 0 ? threads : 1) * nslots + 1, sizeof *counts);
     int rc = 0;
-    if (!slot || !off || !perm) { rc = attu_error_oom(err); goto out; }
-    for (size_t i = 0; i < n; i++) {
-        uint64_t sl = 0;
-        for (int k = 0; k < nkeys; k++) {
-            const attu_vec *v = &keys[k];
-            bool null = v->valid && !((const uint8_t *)v->valid->ptr)[i];
-            int64_t x = null ? widths[k] - 1 : attu_cpu_key_bits(v, (int64_t)i) - mins[k];
-            sl = sl * (uint64_t)widths[k] + (uint64_t)x;
+    if (!slot || !off || !perm || !counts) { rc = attu_error_oom(err); goto out; }
+    gdense_ctx c = { keys, mins, widths, nkeys, nslots, slot, counts, perm, 0 };
+    /* both passes split the rows the same way (same n, grain and threads) */
+    int used = attu_parallel_range(threads, n, 1 << 16, gdense_range, &c);
+    /* off: each slot's start; counts[w][s]: worker w's first position in s */
+    int64_t at = 0;
+    for (size_t s = 0; s < nslots; s++) {
+        off[s] = at;
+        for (int w = 0; w < used; w++) {
+            int64_t k = counts[(size_t)w * nslots + s];
+            counts[(size_t)w * nslots + s] = at;
+            at += k;
         }
-        slot[i] = (uint32_t)sl;
-        off[sl + 1]++;
     }
-    for (size_t s = 0; s < nslots; s++) off[s + 1] += off[s];
-    {
-        int64_t *fill = malloc(sizeof *fill * (nslots ? nslots : 1));
-        if (!fill) { rc = attu_error_oom(err); goto out; }
-        memcpy(fill, off, sizeof *fill * nslots);
-        for (size_t i = 0; i < n; i++) perm[fill[slot[i]]++] = (int64_t)i;
-        free(fill);
-    }
+    off[nslots] = at;
+    c.pass = 1;
+    attu_parallel_range(threads, n, 1 << 16, gdense_range, &c);
     uint8_t *occ = occupied->ptr;
     int64_t *first = first_row->ptr;
     for (size_t s = 0; s < nslots; s++) {
@@ -772,7 +816,7 @@ static int cpu_group_dense(attu_backend *be, const attu_vec *keys, const int64_t
     attu_buf ob = { off, sizeof *off * (nslots + 1) }, pb = { perm, sizeof *perm * (n ? n : 1) };
     rc = cpu_segreduce(be, &ob, nslots, &pb, nreduce, specs, outs, err);
 out:
-    free(slot); free(off); free(perm);
+    free(slot); free(off); free(perm); free(counts);
     return rc;
 }
 
