@@ -464,8 +464,8 @@ static int limit_over_sort(xctx *x, attu_stage *s, attu_stage *sort, rel *in, re
     size_t start = off < n ? off : n, cnt = n - start;
     if (s->limit >= 0 && (size_t)s->limit < cnt) cnt = (size_t)s->limit;
     bool head = start + cnt <= n / 8, tail = start + cnt == n && n - start <= n / 8 && n - start <= 65536;
-    if (n < 65536 || cnt == 0 || (!head && !tail)) return 1;
     int nk = sort->keys.n;
+    if (n < 65536 || cnt == 0 || nk == 0 || (!head && !tail)) return 1;
     xcol **k = calloc((size_t)nk + 1, sizeof *k);
     attu_sort_key *keys = NULL;
     attu_buf *perm = NULL, *idx = NULL;
