@@ -739,9 +739,6 @@ static int cpu_lbs_segreduce(attu_backend *be, const attu_lbs_segreduce_args *a,
 
 /* ---- key encoding ------------------------------------------------------------ */
 
-/* group_dense: a stable counting sort of the rows by slot, then segreduce
- * over the slots in that order: the rows of each group meet the reducers
- * in row order, exactly as after the comparison sort, in O(n + nslots). */
 /* The counting sort's passes over the rows, one range a worker: 0 the
  * slots and each worker's count of every slot, 1 the stable scatter from
  * each worker's start in every slot (workers in row order, so the

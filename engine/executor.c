@@ -361,6 +361,19 @@ rel *filter_by_mask(xctx *x, rel *in, xcol *mask) {
     return o;
 }
 
+/* in's rows idx (n of them; the buffer is taken over), every column lazy:
+ * a lazy input column composes its index with idx (lazy_side), so a chain
+ * of filters, sorts and limits gathers each column once, at the size the
+ * stage that reads it sees (run_stage), or never. */
+rel *rel_through(xctx *x, const rel *in, attu_buf *idx, size_t n) {
+    xcol *ix = index_column(x, idx);
+    if (!ix) { x->be->free(x->be, idx); return NULL; }
+    rel *o = rel_new(x, in->ncols, n);
+    if (o && lazy_side(x, o, 0, in, ix, n)) { rel_free(x, o); o = NULL; }
+    xcol_unref(x, ix);
+    return o;
+}
+
 /* The kept rows' columns are left lazy (the input's columns and the kept
  * rows' index): a join above gathers only its keys and composes the rest
  * with its own pairs; any other stage gathers them all (run_stage), as
@@ -370,15 +383,7 @@ rel *filter_lazy(xctx *x, const rel *in, xcol *m) {
     attu_buf *idx = NULL;
     size_t cnt = 0;
     if (x->be->compact(x->be, &mv, in->nrows, &idx, &cnt, x->err)) return NULL;
-    xcol *ix = index_column(x, idx);
-    if (!ix) { x->be->free(x->be, idx); return NULL; }
-    rel *o = rel_new(x, in->ncols, cnt);
-    for (int i = 0; o && i < in->ncols; i++) {
-        xcol *c = in->cols[i];
-        if (!(o->cols[i] = c->pruned ? xcol_ref(c) : xcol_new_lazy(x, c, ix))) { rel_free(x, o); o = NULL; }
-    }
-    xcol_unref(x, ix);
-    return o;
+    return rel_through(x, in, idx, cnt);
 }
 
 static rel *run_filter(xctx *x, attu_stage *s, rel *in) {
@@ -407,21 +412,6 @@ static attu_sort_key *make_keys(xcol **k, int n, const bool *desc, const bool *n
         keys[i].nulls_first = nf ? nf[i] : false;
     }
     return keys;
-}
-
-/* in's columns through the row index perm (n rows; perm is taken over):
- * a sort's output, left lazy so that a LIMIT / OFFSET above gathers only
- * the rows it keeps, any other stage all of them (run_stage). */
-static rel *rel_through(xctx *x, const rel *in, attu_buf *perm, size_t n) {
-    xcol *px = index_column(x, perm);
-    if (!px) { x->be->free(x->be, perm); return NULL; }
-    rel *o = rel_new(x, in->ncols, n);
-    for (int i = 0; o && i < in->ncols; i++) {
-        xcol *c = in->cols[i];
-        if (!(o->cols[i] = c->pruned ? xcol_ref(c) : xcol_new_lazy(x, c, px))) { rel_free(x, o); o = NULL; }
-    }
-    xcol_unref(x, px);
-    return o;
 }
 
 static rel *run_sort(xctx *x, attu_stage *s, rel *in) {
@@ -543,12 +533,7 @@ static rel *run_limit(xctx *x, attu_stage *s, rel *in) {
     if (s->limit >= 0 && (size_t)s->limit < cnt) cnt = (size_t)s->limit;
     attu_buf *idx = buf_i64(x, cnt);
     if (!idx || x->be->iota(x->be, idx, (attu_index)start, cnt, x->err)) { if (idx) x->be->free(x->be, idx); return NULL; }
-    xcol *ix = index_column(x, idx);
-    if (!ix) { x->be->free(x->be, idx); return NULL; }
-    rel *o = rel_new(x, in->ncols, cnt);
-    if (o && lazy_side(x, o, 0, in, ix, cnt)) { rel_free(x, o); o = NULL; }
-    xcol_unref(x, ix);
-    return o;
+    return rel_through(x, in, idx, cnt);
 }
 
 /* Rows with distinct values over all columns (first of each group in sort order). */

@@ -76,6 +76,9 @@ rel  *filter_by_mask(xctx *x, rel *in, xcol *mask);
 /* in's rows where the BOOL column m is TRUE, every column lazy (a
  * FILTER stage's result). */
 rel  *filter_lazy(xctx *x, const rel *in, xcol *m);
+/* in's rows idx (n; the buffer is taken over), every column lazy,
+ * composed with in's own lazy indexes (lazy_side). */
+rel  *rel_through(xctx *x, const rel *in, attu_buf *idx, size_t n);
 rel  *rel_distinct(xctx *x, rel *in);
 rel  *rel_concat(xctx *x, const rel *a, const rel *b);
 rel  *run_stage(xctx *x, attu_stage *s);

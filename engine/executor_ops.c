@@ -1086,60 +1086,42 @@ static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, siz
         default: return 1;
         }
     }
-    /* the keys' ranges: MIN, MAX and COUNT of each */
+    /* the keys' ranges: MIN, MAX and COUNT of each, and MIN's validity (an
+     * all-NULL key leaves MIN undefined), in one buffer: one download
+     * brings them all (as key_range) */
     int rc = -1;
     attu_reduce_spec rs[24];
     attu_out ro[24];
-    attu_buf *rb[24] = { 0 };
+    attu_buf vals[24], valid[24];
     int64_t mins[8], widths[8];
     size_t nslots = 1;
     xcol *occ = NULL, *first = NULL;
     attu_buf *idx = NULL;
     size_t ng = 0;
+    const size_t nr = (size_t)(3 * nk), bytes = nr * 8 + nr;
+    attu_buf *all = x->be->alloc(x->be, bytes, x->err);
+    if (!all) return -1;
     memset(rs, 0, sizeof rs);
     for (int i = 0; i < 3 * nk; i++) {
         attu_reduce_op ops[3] = { ATTU_REDUCE_MIN, ATTU_REDUCE_MAX, ATTU_REDUCE_COUNT };
         attu_type t = i % 3 == 2 ? attu_type_make(ATTU_TYPE_INT64) : keys[i / 3]->type;
         rs[i].op = ops[i % 3]; rs[i].in = vec_of(keys[i / 3]); rs[i].in_reg = rs[i].arg_reg = -1;
         rs[i].out_type = t;
-        rb[i] = x->be->alloc(x->be, 8, x->err);
-        if (!rb[i]) goto out;
-        ro[i] = (attu_out){ t, rb[i], NULL, NULL };
+        vals[i] = view(all, (size_t)i * 8, 8);
+        valid[i] = view(all, nr * 8 + (size_t)i, 1);
+        ro[i] = (attu_out){ t, &vals[i], i % 3 == 2 ? NULL : &valid[i], NULL };
     }
-    /* an all-NULL key leaves MIN undefined: the valid bytes say so */
-    attu_buf *rv[24] = { 0 };
-    for (int i = 0; i < 3 * nk; i++) {
-        if (i % 3 == 2) continue;
-        if (!(rv[i] = x->be->alloc(x->be, 1, x->err))) goto out_rv;
-        ro[i].valid = rv[i];
-    }
-    if (x->be->reduce(x->be, n, 3 * nk, rs, ro, x->err)) goto out_rv;
-    /* every key's MIN, MAX, COUNT and MIN's validity, in one round trip */
-    int64_t raws[24] = { 0 };
-    uint8_t hass[8] = { 0 };
-    {
-        void *host[32];
-        const attu_buf *bufs[32];
-        size_t bytes[32];
-        int nd = 0;
-        for (int i = 0; i < 3 * nk; i++) {
-            host[nd] = &raws[i]; bufs[nd] = rb[i];
-            bytes[nd++] = i % 3 == 2 ? 8 : attu_type_width(keys[i / 3]->type.id);
-        }
-        for (int k = 0; k < nk; k++) { host[nd] = &hass[k]; bufs[nd] = rv[3 * k]; bytes[nd++] = 1; }
-        int drc = 0;
-        if (x->be->download_many) drc = x->be->download_many(x->be, nd, host, bufs, bytes, x->err);
-        else
-            for (int i = 0; i < nd && !drc; i++) drc = x->be->download(x->be, host[i], bufs[i], 0, bytes[i], x->err);
-        if (drc) goto out_rv;
-    }
+    unsigned char got[24 * 8 + 24];
+    if (x->be->reduce(x->be, n, 3 * nk, rs, ro, x->err) || x->be->download(x->be, got, all, 0, bytes, x->err))
+        goto out;
     rc = 1;
     for (int k = 0; k < nk; k++) {
         int64_t v[3] = { 0, 0, 0 };
-        uint8_t has = hass[k];
+        uint8_t has = got[nr * 8 + (size_t)(3 * k)];
         size_t w = attu_type_width(keys[k]->type.id);
         for (int j = 0; j < 3; j++) {
-            int64_t raw = raws[3 * k + j];
+            int64_t raw = 0;
+            memcpy(&raw, got + (size_t)(3 * k + j) * 8, j == 2 ? 8 : w);
             if (j == 2) v[j] = raw;
             else if (w == 1) v[j] = (uint8_t)raw;
             else if (w == 4) v[j] = (int32_t)raw;
@@ -1149,39 +1131,39 @@ static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, siz
         if (!has) { v[0] = 0; v[1] = -1; }   /* all NULL: no values, one NULL slot */
         /* a range beyond the slot limit (or overflowing) does not qualify */
         uint64_t span = (uint64_t)v[1] - (uint64_t)v[0] + 1 + (nulls ? 1 : 0);
-        if (has && (v[1] < v[0] || span > DENSE_GROUP_MAX_SLOTS)) goto out_rv;
+        if (has && (v[1] < v[0] || span > DENSE_GROUP_MAX_SLOTS)) goto out;
         mins[k] = v[0];
         widths[k] = (int64_t)span;
-        if (nslots * span > DENSE_GROUP_MAX_SLOTS) goto out_rv;
+        if (nslots * span > DENSE_GROUP_MAX_SLOTS) goto out;
         nslots *= span;
     }
-    if (nslots > n) goto out_rv;     /* sparse: sorting is no worse */
+    if (nslots > n) goto out;     /* sparse: sorting is no worse */
     /* reduce every slot */
     rc = -1;
-    if (agg_specs(x, s, args, NULL, nslots, specs, outs, res, nspec_out)) goto out_rv;
+    if (agg_specs(x, s, args, NULL, nslots, specs, outs, res, nspec_out)) goto out;
     occ = xcol_new(x, attu_type_make(ATTU_TYPE_BOOL), nslots, false);
     first = xcol_new(x, attu_type_make(ATTU_TYPE_INT64), nslots, false);
-    if (!occ || !first) goto out_rv;
+    if (!occ || !first) goto out;
     {
         attu_vec kv[8];
         for (int k = 0; k < nk; k++) kv[k] = vec_of(keys[k]);
         int grc = x->be->group_dense(x->be, kv, mins, widths, nk, n, nslots, *nspec_out, specs, outs,
                                      occ->data, first->data, x->err);
-        if (grc < 0) goto out_rv;
+        if (grc < 0) goto out;
         if (grc == 1) {
             for (int i = 0; i < *nspec_out; i++) { xcol_unref(x, res[i]); res[i] = NULL; }
             *nspec_out = 0;
             rc = 1;
-            goto out_rv;
+            goto out;
         }
     }
     /* the occupied slots, in slot order */
     {
         attu_vec m = vec_of(occ);
-        if (x->be->compact(x->be, &m, nslots, &idx, &ng, x->err)) goto out_rv;
+        if (x->be->compact(x->be, &m, nslots, &idx, &ng, x->err)) goto out;
         rel rr = { *nspec_out, res, nslots };
         rel *g = rel_gather(x, &rr, idx, ng, false);
-        if (!g) goto out_rv;
+        if (!g) goto out;
         for (int i = 0; i < *nspec_out; i++) {
             xcol_unref(x, res[i]);
             res[i] = xcol_ref(g->cols[i]);
@@ -1190,15 +1172,13 @@ static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, siz
         }
         rel_free(x, g);
         attu_buf *gi = buf_i64(x, ng);
-        if (!gi || x->be->gather(x->be, gi, NULL, first->data, NULL, 8, idx, ng, x->err)) { free_buf(x, gi); goto out_rv; }
+        if (!gi || x->be->gather(x->be, gi, NULL, first->data, NULL, 8, idx, ng, x->err)) { free_buf(x, gi); goto out; }
         *gidx_out = gi;
     }
     *nseg_out = ng;
     rc = 0;
-out_rv:
-    for (int i = 0; i < 3 * nk; i++) free_buf(x, rv[i]);
 out:
-    for (int i = 0; i < 3 * nk; i++) free_buf(x, rb[i]);
+    free_buf(x, all);
     xcol_unref(x, occ); xcol_unref(x, first);
     free_buf(x, idx);
     return rc;
