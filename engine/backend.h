@@ -328,6 +328,20 @@ struct attu_backend {
                         int nreduce, const attu_reduce_spec *specs, attu_out *outs,
                         attu_buf *occupied, attu_buf *first_row, attu_error *err);
 
+    /* The first row of every partition in an order, without sorting (a
+     * window's row_number() = 1): partitions are the slots of group_dense's
+     * dense keys (keys, mins, widths, nkeys >= 0, nslots; no keys: one
+     * slot), and within each the rows order by `order` (norder keys, as
+     * sort's: direction, NULL placement; ties to the lower row, as a
+     * stable sort). *rows_out (int64, allocated by the callee) gets the
+     * first row of every non-empty slot in slot order, *nrows_out their
+     * count. Returns 1 (err not set) when this backend cannot run the
+     * shape (an order key type it cannot compare); may be NULL. */
+    int  (*partition_first)(attu_backend *be, const attu_vec *keys, const int64_t *mins,
+                            const int64_t *widths, int nkeys, size_t n, size_t nslots,
+                            const attu_sort_key *order, int norder, attu_buf **rows_out,
+                            size_t *nrows_out, attu_error *err);
+
     /* Runs of a dense-key table: for each needle k (int64), lo[i] =
      * bounds[k - kmin] and hi[i] = bounds[k - kmin + 1] when kmin <= k <=
      * kmax, else lo[i] = hi[i] = bounds[0] (an empty run). bounds has

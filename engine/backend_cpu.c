@@ -191,7 +191,7 @@ static int append_text(eval_ctx *c, int o, const char *s, size_t len) {
 static void eval_range(void *vc, size_t b, size_t e, int w) {
     eval_ctx *c = vc;
     const attu_expr_program *p = c->prog;
-    attu_interp *it = attu_interp_new(p);
+    attu_interp *it = attu_interp_new_rows(p, e - b);
     if (!it) { attu_error_oom(&c->errs[w]); c->failed[w] = 1; return; }
     for (size_t base = b; base < e; base += ATTU_INTERP_BATCH) {
         size_t n = e - base < ATTU_INTERP_BATCH ? e - base : ATTU_INTERP_BATCH;
@@ -754,18 +754,24 @@ typedef struct gdense_ctx {
     int pass;
 } gdense_ctx;
 
+/* Row i's dense slot (backend.h, group_dense): the last key varies fastest. */
+static uint64_t dense_slot(const attu_vec *keys, const int64_t *mins, const int64_t *widths, int nkeys, size_t i) {
+    uint64_t sl = 0;
+    for (int k = 0; k < nkeys; k++) {
+        const attu_vec *v = &keys[k];
+        bool null = v->valid && !((const uint8_t *)v->valid->ptr)[i];
+        int64_t x = null ? widths[k] - 1 : attu_cpu_key_bits(v, (int64_t)i) - mins[k];
+        sl = sl * (uint64_t)widths[k] + (uint64_t)x;
+    }
+    return sl;
+}
+
 static void gdense_range(void *vc, size_t b, size_t e, int w) {
     gdense_ctx *c = vc;
     int64_t *mine = c->counts + (size_t)w * c->nslots;
     if (c->pass == 0) {
         for (size_t i = b; i < e; i++) {
-            uint64_t sl = 0;
-            for (int k = 0; k < c->nkeys; k++) {
-                const attu_vec *v = &c->keys[k];
-                bool null = v->valid && !((const uint8_t *)v->valid->ptr)[i];
-                int64_t x = null ? c->widths[k] - 1 : attu_cpu_key_bits(v, (int64_t)i) - c->mins[k];
-                sl = sl * (uint64_t)c->widths[k] + (uint64_t)x;
-            }
+            uint64_t sl = dense_slot(c->keys, c->mins, c->widths, c->nkeys, i);
             c->slot[i] = (uint32_t)sl;
             mine[sl]++;
         }
@@ -815,6 +821,61 @@ static int cpu_group_dense(attu_backend *be, const attu_vec *keys, const int64_t
 out:
     free(slot); free(off); free(perm); free(counts);
     return rc;
+}
+
+/* partition_first: each worker keeps the first row of every slot over its
+ * range of rows (a strictly smaller key replaces it, so ties keep the lower
+ * row); the workers' ranges follow row order, so merging their winners in
+ * worker order with the same rule gives the sequential answer. */
+typedef struct pfirst_ctx {
+    const attu_vec *keys;
+    const int64_t *mins, *widths;
+    int nkeys;
+    size_t nslots;
+    const attu_sort_key *order;
+    int norder;
+    int64_t *best;     /* [worker][slot], -1 = no row yet */
+} pfirst_ctx;
+
+static void pfirst_range(void *vc, size_t b, size_t e, int w) {
+    pfirst_ctx *c = vc;
+    int64_t *mine = c->best + (size_t)w * c->nslots;
+    for (size_t i = b; i < e; i++) {
+        uint64_t sl = dense_slot(c->keys, c->mins, c->widths, c->nkeys, i);
+        if (mine[sl] < 0 || key_cmp(c->order, c->norder, (int64_t)i, mine[sl]) < 0) mine[sl] = (int64_t)i;
+    }
+}
+
+static int cpu_partition_first(attu_backend *be, const attu_vec *keys, const int64_t *mins,
+                               const int64_t *widths, int nkeys, size_t n, size_t nslots,
+                               const attu_sort_key *order, int norder, attu_buf **rows_out,
+                               size_t *nrows_out, attu_error *err) {
+    for (int k = 0; k < norder; k++)
+        if (!order[k].col.data || order[k].col.type.id == ATTU_TYPE_NUMERIC) return 1;
+    int threads = THREADS(be) > 64 ? 64 : THREADS(be);
+    if (threads < 1) threads = 1;
+    if (nslots == 0) nslots = 1;
+    int64_t *best = malloc(sizeof *best * (size_t)threads * nslots);
+    if (!best) return attu_error_oom(err);
+    memset(best, 0xff, sizeof *best * (size_t)threads * nslots);   /* -1 */
+    pfirst_ctx c = { keys, mins, widths, nkeys, nslots, order, norder, best };
+    int used = attu_parallel_range(threads, n, 1 << 16, pfirst_range, &c);
+    size_t cnt = 0;
+    for (size_t s = 0; s < nslots; s++) {
+        int64_t cur = -1;
+        for (int w = 0; w < used; w++) {
+            int64_t r = best[(size_t)w * nslots + s];
+            if (r >= 0 && (cur < 0 || key_cmp(order, norder, r, cur) < 0)) cur = r;
+        }
+        if (cur >= 0) best[cnt++] = cur;   /* cnt <= s: slot s's entries are read already */
+    }
+    attu_buf *out = cpu_alloc(be, (cnt ? cnt : 1) * sizeof(int64_t), err);
+    if (!out) { free(best); return -1; }
+    memcpy(out->ptr, best, cnt * sizeof(int64_t));
+    free(best);
+    *rows_out = out;
+    *nrows_out = cnt;
+    return 0;
 }
 
 /* dense_runs */
@@ -998,6 +1059,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->lbs = cpu_lbs; be->lbs_segreduce = cpu_lbs_segreduce;
     be->segmented_sort = cpu_segmented_sort; be->key_encode = cpu_key_encode;
     be->window_rank = cpu_window_rank; be->group_dense = cpu_group_dense;
+    be->partition_first = cpu_partition_first;
     be->dense_runs = cpu_dense_runs;
     be->destroy = cpu_destroy;
     return be;

@@ -604,6 +604,10 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
         if (o) { s->executed = true; s->act_rows = 0; s->act_ms = attu_now_ms() - t0; }
         return o;
     }
+    /* WHERE rn = 1 over row_number(): the window keeps each partition's
+     * first row itself (executor_window_first.c) */
+    window_first_match wf;
+    if (s->kind == ATTU_ST_FILTER && window_first_shape(s, &wf)) return run_window_first(x, &wf);
     rel *in0 = NULL, *in1 = NULL, *out = NULL;
     /* LIMIT straight over SORT may select the kept rows instead of sorting
      * all of them (limit_over_sort); it then runs the sort's input itself */

@@ -129,6 +129,22 @@ int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex);
  * compose). */
 int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np);
 
+/* The dense layout of group keys for group_dense / partition_first: each
+ * key's min and width, and the slot count (one reduce, one download).
+ * 0; 1 when a key's type or the ranges do not qualify; -1 on error. */
+int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t *widths, size_t *nslots_out);
+
+/* A FILTER keeping row_number() = 1 of a WINDOW stage's only call, through
+ * pass-through projections (executor_window_first.c): run_window_first
+ * runs the window's input and returns the filter's rows. */
+typedef struct window_first_match {
+    attu_stage *filter, *window;
+    attu_stage *proj[8];        /* proj[0] right under the filter */
+    int         nproj;
+} window_first_match;
+bool window_first_shape(attu_stage *f, window_first_match *m);
+rel *run_window_first(xctx *x, const window_first_match *m);
+
 rel *run_join(xctx *x, attu_stage *s, rel *l, rel *r);
 /* A chain of inner equi-joins over one fact input (executor_star.c):
  * true with *st filled when s tops one; run_star runs it, its children

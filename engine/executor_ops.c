@@ -1055,19 +1055,13 @@ static size_t dense_min_rows(void) {
     return v && *v ? (size_t)strtoull(v, NULL, 10) : DENSE_GROUP_MIN_ROWS;
 }
 
-/* GROUP BY over keys with small value ranges without sorting: each row's
- * slot comes from its keys' offsets in their ranges (found by one reduce),
- * group_dense reduces every slot, and compact keeps the occupied ones, in
- * slot order = the sorted order of the keys (NULLs last), so the result
- * equals the sort path's. Returns 0 with *nseg_out groups, the reductions in
- * res (nspec of them) and each group's first row in *gidx_out; 1 when the
- * keys, aggregates or ranges do not qualify (nothing allocated); -1 on
- * error. */
-static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n,
-                     size_t *nseg_out, attu_reduce_spec *specs, attu_out *outs, xcol **res,
-                     int *nspec_out, attu_buf **gidx_out) {
-    int nk = s->keys.n;
-    if (!x->be->group_dense || n < dense_min_rows() || nk > 8) return 1;
+/* The dense layout of group keys (group_dense's mins and widths, and the
+ * slot count): each key's MIN, MAX and COUNT, and MIN's validity (an
+ * all-NULL key leaves MIN undefined), in one reduce and one download.
+ * Returns 0, 1 when a key's type or the ranges do not qualify (more than
+ * DENSE_GROUP_MAX_SLOTS slots), -1 on error. */
+int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t *widths, size_t *nslots_out) {
+    if (nk > 8) return 1;
     for (int i = 0; i < nk; i++) {
         switch (keys[i]->type.id) {
         case ATTU_TYPE_BOOL: case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
@@ -1075,29 +1069,33 @@ static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, siz
         default: return 1;
         }
     }
-    for (int i = 0; i < s->naggs; i++) {
-        const attu_stage_agg *g = &s->aggs[i];
-        if (g->count_distinct || g->var || g->norder) return 1;
-        switch (g->op) {
-        case ATTU_REDUCE_COUNT_STAR: case ATTU_REDUCE_COUNT: case ATTU_REDUCE_AVG_SUM: break;
-        case ATTU_REDUCE_SUM: case ATTU_REDUCE_MIN: case ATTU_REDUCE_MAX:
-            if (args[g->in]->type.id == ATTU_TYPE_TEXT || args[g->in]->type.id == ATTU_TYPE_FLOAT32) return 1;
-            break;
-        default: return 1;
+    if (nk == 0) { *nslots_out = 1; return 0; }
+    /* TEXT codes lie in [0, the dictionary's size) and BOOLs in [0, 2):
+     * keys of those types need no pass over the rows (a validity buffer
+     * reserves the NULL slot, occupied or not) */
+    bool known = true;
+    for (int k = 0; k < nk; k++)
+        known &= keys[k]->type.id == ATTU_TYPE_BOOL || (keys[k]->type.id == ATTU_TYPE_TEXT && keys[k]->dict);
+    if (known) {
+        size_t slots = 1;
+        for (int k = 0; k < nk; k++) {
+            int64_t w = keys[k]->type.id == ATTU_TYPE_BOOL ? 2 : keys[k]->dict->count;
+            w += keys[k]->valid ? 1 : 0;
+            if (w < 1) w = 1;
+            mins[k] = 0;
+            widths[k] = w;
+            if ((uint64_t)w > DENSE_GROUP_MAX_SLOTS || slots * (size_t)w > DENSE_GROUP_MAX_SLOTS) return 1;
+            slots *= (size_t)w;
         }
+        *nslots_out = slots;
+        return 0;
     }
-    /* the keys' ranges: MIN, MAX and COUNT of each, and MIN's validity (an
-     * all-NULL key leaves MIN undefined), in one buffer: one download
-     * brings them all (as key_range) */
-    int rc = -1;
+    /* one buffer: one download brings them all (as key_range) */
     attu_reduce_spec rs[24];
     attu_out ro[24];
     attu_buf vals[24], valid[24];
-    int64_t mins[8], widths[8];
     size_t nslots = 1;
-    xcol *occ = NULL, *first = NULL;
-    attu_buf *idx = NULL;
-    size_t ng = 0;
+    int rc = -1;
     const size_t nr = (size_t)(3 * nk), bytes = nr * 8 + nr;
     attu_buf *all = x->be->alloc(x->be, bytes, x->err);
     if (!all) return -1;
@@ -1137,6 +1135,45 @@ static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, siz
         if (nslots * span > DENSE_GROUP_MAX_SLOTS) goto out;
         nslots *= span;
     }
+    *nslots_out = nslots;
+    rc = 0;
+out:
+    free_buf(x, all);
+    return rc;
+}
+
+/* GROUP BY over keys with small value ranges without sorting: each row's
+ * slot comes from its keys' offsets in their ranges (found by one reduce),
+ * group_dense reduces every slot, and compact keeps the occupied ones, in
+ * slot order = the sorted order of the keys (NULLs last), so the result
+ * equals the sort path's. Returns 0 with *nseg_out groups, the reductions in
+ * res (nspec of them) and each group's first row in *gidx_out; 1 when the
+ * keys, aggregates or ranges do not qualify (nothing allocated); -1 on
+ * error. */
+static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n,
+                     size_t *nseg_out, attu_reduce_spec *specs, attu_out *outs, xcol **res,
+                     int *nspec_out, attu_buf **gidx_out) {
+    int nk = s->keys.n;
+    if (!x->be->group_dense || n < dense_min_rows() || nk > 8) return 1;
+    for (int i = 0; i < s->naggs; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (g->count_distinct || g->var || g->norder) return 1;
+        switch (g->op) {
+        case ATTU_REDUCE_COUNT_STAR: case ATTU_REDUCE_COUNT: case ATTU_REDUCE_AVG_SUM: break;
+        case ATTU_REDUCE_SUM: case ATTU_REDUCE_MIN: case ATTU_REDUCE_MAX:
+            if (args[g->in]->type.id == ATTU_TYPE_TEXT || args[g->in]->type.id == ATTU_TYPE_FLOAT32) return 1;
+            break;
+        default: return 1;
+        }
+    }
+    int64_t mins[8], widths[8];
+    size_t nslots = 1;
+    xcol *occ = NULL, *first = NULL;
+    attu_buf *idx = NULL;
+    size_t ng = 0;
+    int rc = dense_layout(x, keys, nk, n, mins, widths, &nslots);
+    if (rc) return rc;
+    rc = 1;
     if (nslots > n) goto out;     /* sparse: sorting is no worse */
     /* reduce every slot */
     rc = -1;
@@ -1178,7 +1215,6 @@ static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, siz
     *nseg_out = ng;
     rc = 0;
 out:
-    free_buf(x, all);
     xcol_unref(x, occ); xcol_unref(x, first);
     free_buf(x, idx);
     return rc;

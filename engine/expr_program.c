@@ -210,16 +210,25 @@ typedef struct arena_block { struct arena_block *next; size_t used, cap; char da
 
 struct attu_interp {
     const attu_expr_program *p;
-    attu_slot  *regs;           /* nregs * ATTU_INTERP_BATCH */
+    attu_slot  *regs;           /* nregs * rows */
+    size_t      rows;           /* batch capacity: the stride between registers */
     arena_block *blocks;        /* current first */
     arena_block *spare;
 };
 
 attu_interp *attu_interp_new(const attu_expr_program *p) {
+    return attu_interp_new_rows(p, ATTU_INTERP_BATCH);
+}
+
+/* A full batch of registers is nregs * 1024 slots (hundreds of KB, which
+ * malloc maps fresh and the first run faults in): a call over a few rows
+ * (a final projection of 52) sizes the batch to them. */
+attu_interp *attu_interp_new_rows(const attu_expr_program *p, size_t rows) {
     attu_interp *it = calloc(1, sizeof *it);
     if (!it) return NULL;
     it->p = p;
-    it->regs = calloc((size_t)(p->nregs ? p->nregs : 1) * ATTU_INTERP_BATCH, sizeof(attu_slot));
+    it->rows = rows < 1 ? 1 : rows > ATTU_INTERP_BATCH ? ATTU_INTERP_BATCH : rows;
+    it->regs = calloc((size_t)(p->nregs ? p->nregs : 1) * it->rows, sizeof(attu_slot));
     if (!it->regs) { free(it); return NULL; }
     return it;
 }
@@ -237,10 +246,10 @@ void attu_interp_free(attu_interp *it) {
 }
 
 attu_slot *attu_interp_input(attu_interp *it, int i) {
-    return it->regs + (size_t)i * ATTU_INTERP_BATCH;
+    return it->regs + (size_t)i * it->rows;
 }
 const attu_slot *attu_interp_reg(const attu_interp *it, int reg) {
-    return it->regs + (size_t)reg * ATTU_INTERP_BATCH;
+    return it->regs + (size_t)reg * it->rows;
 }
 const attu_slot *attu_interp_output(const attu_interp *it, int out) {
     return attu_interp_reg(it, it->p->outputs[out]);
@@ -604,15 +613,17 @@ static int run_similar(const attu_slot *A, const attu_slot *B, const attu_slot *
 
 int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
     const attu_expr_program *p = it->p;
+    if (n > it->rows)
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "interpreter batch of %zu rows exceeds %zu", n, it->rows);
     arena_reset(it);
     for (int ii = 0; ii < p->ninstr; ii++) {
         const attu_instr *in = &p->code[ii];
-        attu_slot *D = it->regs + (size_t)in->dst * ATTU_INTERP_BATCH;
-        const attu_slot *A = in->a >= 0 ? it->regs + (size_t)in->a * ATTU_INTERP_BATCH : NULL;
-        const attu_slot *B = in->b >= 0 ? it->regs + (size_t)in->b * ATTU_INTERP_BATCH : NULL;
-        const attu_slot *C = in->c >= 0 ? it->regs + (size_t)in->c * ATTU_INTERP_BATCH : NULL;
-        const attu_slot *Dd = in->d >= 0 ? it->regs + (size_t)in->d * ATTU_INTERP_BATCH : NULL;
-        const attu_slot *G = in->guard >= 0 ? it->regs + (size_t)in->guard * ATTU_INTERP_BATCH : NULL;
+        attu_slot *D = it->regs + (size_t)in->dst * it->rows;
+        const attu_slot *A = in->a >= 0 ? it->regs + (size_t)in->a * it->rows : NULL;
+        const attu_slot *B = in->b >= 0 ? it->regs + (size_t)in->b * it->rows : NULL;
+        const attu_slot *C = in->c >= 0 ? it->regs + (size_t)in->c * it->rows : NULL;
+        const attu_slot *Dd = in->d >= 0 ? it->regs + (size_t)in->d * it->rows : NULL;
+        const attu_slot *G = in->guard >= 0 ? it->regs + (size_t)in->guard * it->rows : NULL;
         attu_type dt = p->reg_types[in->dst];
         bool dflt = attu_type_mclass(dt.id) == ATTU_MC_FLOAT;
         int op = in->op;

@@ -240,10 +240,13 @@ typedef struct attu_interp attu_interp;
 #define ATTU_INTERP_BATCH 1024
 
 attu_interp *attu_interp_new(const attu_expr_program *p);
+/* An interpreter for batches of at most `rows` rows (capped at
+ * ATTU_INTERP_BATCH). */
+attu_interp *attu_interp_new_rows(const attu_expr_program *p, size_t rows);
 void attu_interp_free(attu_interp *it);
 /* The register vector to fill for input i (n slots) before running. */
 attu_slot *attu_interp_input(attu_interp *it, int i);
-/* Runs the program over n <= ATTU_INTERP_BATCH rows. Text results point
+/* Runs the program over n rows, at most the batch capacity. Text results point
  * into the interpreter's arena, valid until the next run. */
 int attu_interp_run(attu_interp *it, size_t n, attu_error *err);
 const attu_slot *attu_interp_reg(const attu_interp *it, int reg);

@@ -1396,15 +1396,16 @@ class stage_t {
     r.valid = out(o.valid);
     return r;
   }
+  // Small outputs go up through the upload ring (no wait: a staged eval of
+  // a few rows paid a synchronized pageable copy per output), larger ones
+  // are waited for by upload_bytes; either way the host copies may die.
   void commit() {
     for (attu_buf* d : back_) {
       attu_buf* h = bufs_[d];
       auto u = used_.find(d);
       size_t bytes = u != used_.end() ? u->second : d->bytes;
-      if (bytes)
-        ATTU_CUDA_CHECK(cudaMemcpyAsync(d->ptr, h->ptr, bytes, cudaMemcpyHostToDevice, CTX(be_).stream()));
+      upload_bytes(d->ptr, h->ptr, bytes, CTX(be_));
     }
-    CTX(be_).synchronize();
   }
 
  private:
@@ -1911,9 +1912,28 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
   k.outer = a->outer;
   k.nseg = (long long)a->nseg;
   k.fail = flag.data();
-  int nwords = 4 * nplain;
-  for (int g = 0; g < ngroup; ++g) nwords += 2 + groups[g].K * (2 + groups[g].npay);
-  k.nwords = nwords;
+  k.nwords = 4 * nplain;  // the plain states; each warp's ranked lists follow the copies (wlist_t)
+  // An earth_distance whose second latitude is a FLOAT64 right input: its
+  // cosine once per right row (the same bits the instruction computes),
+  // not once per item.
+  k.right_cos = nullptr;
+  k.right_cos_reg = -1;
+  mem_t<double> right_cos;
+  for (int i = 0; i < p->ninstr && k.right_cos_reg < 0; ++i) {
+    const attu_instr& in = p->code[i];
+    int j = in.c - a->nleft;
+    if (in.op != ATTU_OP_EARTH_DISTANCE || in.guard >= 0 || j < 0 || j >= a->nright) continue;
+    const attu_vec& col = a->right[j];
+    if (col.type.id != ATTU_TYPE_FLOAT64 || !col.data) continue;
+    size_t rows = col.data->bytes / sizeof(double);
+    if (rows > (size_t)INT_MAX) continue;
+    right_cos = mem_t<double>(rows ? rows : 1, ctx);
+    const double* x = static_cast<const double*>(col.data->ptr);
+    double* c = right_cos.data();
+    transform([=] __device__(int r) { c[r] = cos(x[r] * (M_PI / 180.0)); }, (int)rows, ctx);
+    k.right_cos = right_cos.data();
+    k.right_cos_reg = in.c;
+  }
   const int nt = kLbsThreads;
   size_t blocks = (a->nseg * 32 + nt - 1) / nt;
   // A compiled kernel where the work pays for its compilation. The work
@@ -1934,7 +1954,7 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
     std::vector<lplain_spec_t> ps;
     for (int i = 0; i < nplain; ++i) ps.push_back(lplain_spec_t{plain_op[(size_t)i], plain_fl[(size_t)i], plain_reg[(size_t)i]});
     std::vector<dinstr_t> jcode(code.begin(), code.begin() + p->ninstr);
-    jit = jit_kernel(jit_lbs_source(jcode, p->nregs, lt, rt, k.filter_reg, groups, ngroup, ps));
+    jit = jit_kernel(jit_lbs_source(jcode, p->nregs, lt, rt, k.filter_reg, groups, ngroup, ps, k.right_cos_reg));
   }
   if (jit) {
     size_t shmem = lbs_shared_bytes(k, nt, 0);
@@ -3109,6 +3129,178 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
   return 0;
 }
 
+// ---- the first row of every partition (partition_first) ------------------------------------
+//
+// row_number() = 1 without sorting: phases over the rows, one launch each.
+// In a phase, every row still a candidate of its slot offers its value to
+// the slot's best (an atomicMin, skipped when the best is already no
+// larger: after the first rows almost every offer is); the next phase keeps
+// the rows whose value met their slot's best. An order key gives a phase
+// for its NULL flag (when it has a validity buffer: rank 0 before rank 1)
+// and one for its value's order image (key_bits, turned over for DESC; the
+// NULL rows left tie there); the last phase offers the row number, so ties
+// go to the lower row, as after a stable sort. The first phase also writes
+// each row's slot, which the later phases read.
+struct pf_key_t {
+  const void* data;
+  const uint8_t* valid;
+  int type;
+  int desc;
+  int nulls_first;
+};
+
+constexpr int kPfMaxKeys = 8;
+constexpr int kPfRowPhase = 2;  // a phase's kind: 0 NULL rank, 1 value, 2 the row
+
+// Passed by value (the keys too: no upload before the launches).
+struct pf_args_t {
+  gkey_t keys[kDenseMaxKeys];  // the partition keys
+  int nkeys;
+  pf_key_t order[kPfMaxKeys];
+  long long n;
+  int nslots;
+  int key, kind;            // this phase
+  int prev_key, prev_kind;  // the phase before (prev_kind -1: none)
+  int* slot;
+  uint8_t* cand;
+  const unsigned long long* prev_best;
+  unsigned long long* best;
+};
+
+__device__ inline unsigned long long pf_value(const pf_key_t* order, int key, int kind, long long row) {
+  if (kind == kPfRowPhase) return (unsigned long long)row;
+  const pf_key_t& k = order[key];
+  bool null = k.valid && !k.valid[row];
+  if (kind == 0) return null != (k.nulls_first != 0) ? 1ull : 0ull;
+  if (null) return 0;
+  unsigned long long u = (unsigned long long)key_bits(k.type, k.data, row) ^ (1ull << 63);
+  return k.desc ? ~u : u;
+}
+
+// With few slots the offers meet in a table in shared memory first (rows
+// of one partition often sit together, and a warp's 32 atomics on one
+// global word serialize in L2); each block then offers its table's
+// winners. Otherwise the offers go straight to global memory.
+constexpr int kPfSharedSlots = 4096;
+
+__global__ void __launch_bounds__(256) partition_first_kernel(pf_args_t a) {
+  extern __shared__ unsigned long long pf_table[];
+  bool shared = a.nslots <= kPfSharedSlots;
+  if (shared) {
+    for (int s = threadIdx.x; s < a.nslots; s += blockDim.x) pf_table[s] = ~0ull;
+    __syncthreads();
+  }
+  long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += stride) {
+    int s;
+    bool c;
+    if (a.prev_kind < 0) {
+      long long sl = 0;
+      for (int k = 0; k < a.nkeys; ++k) sl = sl * a.keys[k].width + gkey_value(a.keys[k], i);
+      s = (int)sl;
+      a.slot[i] = s;
+      c = true;
+    } else {
+      s = a.slot[i];
+      c = a.cand[i] && pf_value(a.order, a.prev_key, a.prev_kind, i) == a.prev_best[s];
+    }
+    if (a.prev_kind < 0 || !c) a.cand[i] = c;
+    if (c) {
+      unsigned long long v = pf_value(a.order, a.key, a.kind, i);
+      unsigned long long* t = shared ? pf_table + s : a.best + s;
+      if (v < *t) atomicMin(t, v);
+    }
+  }
+  if (shared) {
+    __syncthreads();
+    for (int s = threadIdx.x; s < a.nslots; s += blockDim.x) {
+      unsigned long long v = pf_table[s];
+      if (v < a.best[s]) atomicMin(a.best + s, v);
+    }
+  }
+}
+
+struct pf_occupied_t {
+  __device__ bool operator()(int s, const unsigned long long* best) const { return best[s] != ~0ull; }
+};
+struct pf_store_t {
+  __device__ void operator()(int dst, int src, const unsigned long long* best, int64_t* out) const {
+    out[dst] = (int64_t)best[src];
+  }
+};
+
+int gpu_partition_first(attu_backend* be, const attu_vec* keys, const int64_t* mins, const int64_t* widths,
+                        int nkeys, size_t n, size_t nslots, const attu_sort_key* order, int norder,
+                        attu_buf** rows_out, size_t* nrows_out, attu_error* err) {
+  if (nkeys < 0 || nkeys > kDenseMaxKeys || norder < 0 || norder > kPfMaxKeys || n > kMaxCount ||
+      nslots > (size_t)INT_MAX)
+    return 1;
+  if (!radix_sortable(order, norder) && norder > 0) return 1;
+  if (nslots == 0) nslots = 1;
+  if (attu_backend_interrupted(err)) return -1;
+  return guarded(err, [&] {
+    context_t& ctx = CTX(be);
+    if (n == 0) {
+      attu_error e;
+      attu_error_clear(&e);
+      *rows_out = gpu_alloc(be, 8, &e);
+      if (!*rows_out) throw std::bad_alloc();
+      *nrows_out = 0;
+      return;
+    }
+    pf_args_t a{};
+    a.nkeys = nkeys;
+    a.n = (long long)n;
+    a.nslots = (int)nslots;
+    for (int k = 0; k < nkeys; ++k) {
+      a.keys[k].data = keys[k].data->ptr;
+      a.keys[k].valid = keys[k].valid ? static_cast<const uint8_t*>(keys[k].valid->ptr) : nullptr;
+      a.keys[k].type = keys[k].type.id;
+      a.keys[k].min = mins[k];
+      a.keys[k].width = widths[k];
+    }
+    std::vector<std::pair<int, int>> phases;  // (key, kind)
+    for (int j = 0; j < norder; ++j) {
+      pf_key_t& o = a.order[j];
+      o.data = order[j].col.data->ptr;
+      o.valid = order[j].col.valid ? static_cast<const uint8_t*>(order[j].col.valid->ptr) : nullptr;
+      o.type = order[j].col.type.id;
+      o.desc = order[j].desc;
+      o.nulls_first = order[j].nulls_first;
+      if (o.valid) phases.push_back({j, 0});
+      phases.push_back({j, 1});
+    }
+    phases.push_back({-1, kPfRowPhase});
+    mem_t<unsigned long long> best(phases.size() * nslots, ctx);
+    best.memset(0xff);  // ~0: no row yet
+    mem_t<int> slot(n, ctx);
+    mem_t<uint8_t> cand(n, ctx);
+    int grid = (int)std::min<long long>(((long long)n + 255) / 256, (long long)ctx.sm_count() * 8);
+    a.slot = slot.data();
+    a.cand = cand.data();
+    for (size_t p = 0; p < phases.size(); ++p) {
+      a.key = phases[p].first;
+      a.kind = phases[p].second;
+      a.prev_key = p ? phases[p - 1].first : -1;
+      a.prev_kind = p ? phases[p - 1].second : -1;
+      a.prev_best = p ? best.data() + (p - 1) * nslots : nullptr;
+      a.best = best.data() + p * nslots;
+      size_t shmem = nslots <= (size_t)kPfSharedSlots ? nslots * sizeof(unsigned long long) : 0;
+      partition_first_kernel<<<grid, 256, shmem, ctx.stream()>>>(a);
+      ATTU_CUDA_CHECK_LAUNCH();
+    }
+    const unsigned long long* rows = best.data() + (phases.size() - 1) * nslots;
+    auto compact = transform_compact((int)nslots, ctx);
+    int kept = compact.upsweep(pf_occupied_t(), rows);
+    attu_error e;
+    attu_error_clear(&e);
+    *rows_out = gpu_alloc(be, (size_t)std::max(kept, 1) * sizeof(int64_t), &e);
+    if (!*rows_out) throw std::bad_alloc();
+    compact.downsweep(pf_store_t(), rows, I64(*rows_out));
+    *nrows_out = (size_t)kept;
+  });
+}
+
 // ---- runs of a dense-key table -------------------------------------------------------------
 //
 // One thread per needle: its two bounds are adjacent entries of the table
@@ -3196,6 +3388,7 @@ void install_compute(attu_backend* be) {
   be->key_encode = gpu_key_encode;
   be->window_rank = gpu_window_rank;
   be->dense_runs = gpu_dense_runs;
+  be->partition_first = gpu_partition_first;
   // The dense group-by (block tables above kGroupBlockMinRows rows) is on
   // unless ATTU_GPU_DENSE_GROUP=0, which sends every GROUP BY to the sort
   // path (and spares the executor the key ranges' pass).

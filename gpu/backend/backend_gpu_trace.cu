@@ -141,6 +141,7 @@ ATTU_TRACED(segmented_sort)
 ATTU_TRACED(key_encode)
 ATTU_TRACED(window_rank)
 ATTU_TRACED(group_dense)
+ATTU_TRACED(partition_first)
 ATTU_TRACED(dense_runs)
 ATTU_TRACED(dense_index)
 ATTU_TRACED(dense_probe)
@@ -157,7 +158,7 @@ void install_trace(attu_backend* be) {
                  trace_scatter, trace_eval, trace_compact, trace_sort, trace_sort_heads, trace_top_k, trace_segment_heads,
                  trace_segreduce, trace_scan, trace_reduce, trace_sorted_search, trace_inner_join,
                  trace_lbs, trace_lbs_segreduce, trace_segmented_sort, trace_key_encode, trace_window_rank,
-                 trace_group_dense, trace_dense_runs, trace_dense_index, trace_dense_probe})
+                 trace_group_dense, trace_partition_first, trace_dense_runs, trace_dense_index, trace_dense_probe})
     f(be);
 }
 

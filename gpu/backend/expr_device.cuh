@@ -146,9 +146,15 @@ struct strided_regs_t {
 // cosine of earth_distance's first latitude is then computed once per
 // distinct value. The same input gives the same bits, so results do not
 // change.
+//
+// The cosine of its second latitude, a right input, may come precomputed
+// per right row (lbs_segreduce's right_cos): the step sets cos_b_reg to
+// that register and cos_b to the item's row's value before each item.
 struct dev_memo_t {
   double cos_arg = NAN;  // NaN never compares equal: the first use computes
   double cos_val = 0;
+  int cos_b_reg = -1;
+  double cos_b = 0;
 };
 
 // Runs one instruction. Returns 0, or 1 where the reference interpreter
@@ -354,7 +360,8 @@ __host__ __device__ __forceinline__ int dev_exec_instr(const dinstr_t& in, regs_
           cla = cos(la);
           if (memo) { memo->cos_arg = la; memo->cos_val = cla; }
         }
-        double arg = s1 * s1 + cla * cos(lb) * s2 * s2;
+        double clb = memo && memo->cos_b_reg == in.c ? memo->cos_b : cos(lb);
+        double arg = s1 * s1 + cla * clb * s2 * s2;
         if (arg > 1) arg = 1;
         res.v.f = 2 * asin(sqrt(arg)) * 3958.76;
         break;

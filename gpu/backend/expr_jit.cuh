@@ -58,10 +58,12 @@ std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nre
 // plain reductions as the host built them). The CONSTs' values are read
 // from a.code when the step is made. The kernel's parameter:
 // (lbs_kargs_t a), launched with lbs_shared_bytes(a, kLbsThreads, 0) of
-// shared memory (its registers are not in shared memory).
+// shared memory (its registers are not in shared memory). right_cos_reg
+// >= 0: a.right_cos holds that right input's cos(radians(x)) per row, which
+// an earth_distance with it as second latitude reads (dev_memo_t).
 std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const std::vector<dcol_t>& left,
                            const std::vector<dcol_t>& right, int filter_reg, const std::vector<lgroup_t>& groups,
-                           int ngroup, const std::vector<lplain_spec_t>& plain);
+                           int ngroup, const std::vector<lplain_spec_t>& plain, int right_cos_reg = -1);
 
 // The compiled kernel of source on the current device, or nullptr (NVRTC
 // missing or disabled, or the compilation failed: the reason goes to

@@ -130,7 +130,7 @@ std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nre
 
 std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const std::vector<dcol_t>& left,
                            const std::vector<dcol_t>& right, int filter_reg, const std::vector<lgroup_t>& groups,
-                           int ngroup, const std::vector<lplain_spec_t>& plain) {
+                           int ngroup, const std::vector<lplain_spec_t>& plain, int right_cos_reg) {
   if (!codeable(code) || nregs < 1 || ngroup > kLbsMaxGroups || (int)plain.size() > kLbsMaxPlain)
     return std::string();
   int nleft = (int)left.size();
@@ -145,6 +145,7 @@ std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const s
           "  __device__ lbs_jit_step(const lbs_kargs_t& a, dslot_t*, int) {\n"
           "    for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n",
           nregs);
+  if (right_cos_reg >= 0) appendf(s, "    memo.cos_b_reg = %d;\n", right_cos_reg);
   for (size_t k = 0; k < code.size(); ++k)
     if (code[k].op == ATTU_OP_CONST) appendf(s, "    K%zu = a.code[%zu];\n", k, k);
   s += "  }\n";
@@ -155,6 +156,7 @@ std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const s
             valid_arg(left[(size_t)j].valid, "a.left", (size_t)j).c_str(), j);
   s += "  }\n";
   s += "  __device__ int item(const lbs_kargs_t& a, long long row) {\n    dslot_t* Rp = R;\n";
+  if (right_cos_reg >= 0) s += "    memo.cos_b = a.right_cos[row];\n";
   for (size_t j = 0; j < right.size(); ++j)
     appendf(s, "    dev_load(%d, a.right[%zu].data, %s, row, &R[%d]);\n", right[j].type, j,
             valid_arg(right[j].valid, "a.right", j).c_str(), nleft + (int)j);

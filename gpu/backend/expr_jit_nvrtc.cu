@@ -150,6 +150,24 @@ bool compile(const std::string& source, int arch, std::string* cubin, std::strin
   return ok;
 }
 
+// ATTU_GPU_JIT_DUMP=DIR: every compiled program's source and CUBIN go to
+// DIR/attu_jit_N.cu and .cubin (N counts the programs), for reading the
+// machine code a query runs (cuobjdump -sass).
+void dump(const std::string& source, const std::string& cubin, size_t n) {
+  const char* dir = getenv("ATTU_GPU_JIT_DUMP");
+  if (!dir || !*dir) return;
+  std::string base = std::string(dir) + "/attu_jit_" + std::to_string(n);
+  if (FILE* f = fopen((base + ".cu").c_str(), "w")) {
+    fwrite(source.data(), 1, source.size(), f);
+    fclose(f);
+  }
+  if (cubin.empty()) return;
+  if (FILE* f = fopen((base + ".cubin").c_str(), "wb")) {
+    fwrite(cubin.data(), 1, cubin.size(), f);
+    fclose(f);
+  }
+}
+
 struct jit_entry {
   cudaLibrary_t lib = nullptr;
   cudaKernel_t kernel = nullptr;  // null: the compilation or load failed
@@ -232,6 +250,7 @@ const void* jit_kernel(const std::string& source) {
   if (!e.kernel && trace())
     fprintf(stderr, "attu jit: compilation failed, the interpreter runs instead:\n%s\n--- source ---\n%s\n",
             log.c_str(), source.c_str());
+  dump(source, cubin, cache().size());
   cache().emplace(std::move(key), e);
   return reinterpret_cast<const void*>(e.kernel);
 }

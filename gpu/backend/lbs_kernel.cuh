@@ -1,19 +1,21 @@
 // lbs_kernel.cuh: the GPU backend's fused join-aggregate (lbs_segreduce)
 // as a kernel body templated on its per-item step.
 //
-// One warp per segment (a left row). Lane l takes the segment's work items
-// l, l + 32, l + 64 ... (coalesced reads of right_map and, for partners
-// stored in row order, of the right columns). Per item the lane gathers the
-// right inputs (the left ones are loaded once), runs the program (the
-// expr_device.cuh subset), applies the residual filter and feeds its
-// partial reductions; the warp then folds the 32 partials with shuffles.
-// Every supported reduction is exact under that fold because ties are
-// broken by the item's index, which is what the reference's insertion in
-// item order gives: counts add, MIN/MAX keep the earliest of equal values,
-// and the NTH_* lists merge by (value, index). The NTH_* reductions over one
-// value register and direction share one ranked list (the cities query's
-// six nth_smallest[_arg] calls keep a single top-3 with one payload). No
-// float sum is done here: its value would depend on the fold's association.
+// One warp per segment (a left row). In each round lane l takes the
+// segment's work item round * 32 + l (coalesced reads of right_map and, for
+// partners stored in row order, of the right columns). Per item the lane
+// gathers the right inputs (the left ones are loaded once), runs the program
+// (the expr_device.cuh subset) and applies the residual filter. COUNT, MIN
+// and MAX fold into the lane's own state, and the warp folds the 32 states
+// with shuffles at the end; the NTH_* reductions over one value register and
+// direction share one ranked list (the cities query's six
+// nth_smallest[_arg] calls keep a single top-3 with one payload), which the
+// whole warp holds in shared memory and fills by ballots (wlist_t). Every
+// supported reduction is exact in any order because ties are broken by the
+// item's index, which is what the reference's insertion in item order
+// gives: counts add, MIN/MAX keep the earliest of equal values, and the
+// lists order by (value, index). No float sum is done here: its value would
+// depend on the fold's association.
 //
 // The step is what runs per item: lbs_interp_step (below) interprets the
 // program held in shared memory; expr_jit compiles, with NVRTC, a step for
@@ -105,6 +107,12 @@ struct lbs_kargs_t {
   long long nseg;
   int* fail;
   int nwords;  // 8-byte words of one lane's states (lstate_t)
+  // cos(radians(x)) of every row of the right input in register
+  // right_cos_reg, an earth_distance's second latitude (nullptr: none);
+  // the same bits the instruction computes, once a row instead of once an
+  // item (dev_memo_t)
+  const double* right_cos;
+  int right_cos_reg;
 };
 
 __device__ inline int lcmp(int fl, num_t a, num_t b) {
@@ -141,72 +149,14 @@ __device__ inline void lplain_merge(int op, int fl, lplain_t& st, const lplain_t
   st.has = 1;
 }
 
-// Each lane's states (the ranked lists and the plain reductions) live in
-// shared memory, one 8-byte word per field, strided by the block size so
-// that a warp's accesses to one field fall in consecutive words. Kept in
-// registers or local arrays they cost more: a list indexed at run time goes
-// to local memory (3.3 GB of loads for the cities query), and unrolled into
-// registers it pushes the interpreter into spills (6.5 GB, measured).
-// Layout per lane, in words: for each list g, 2 + K_g * (2 + P_g) words
-// (n, the payload NULL bits, K values, K indices, K * P payloads); then 4
-// words per plain state (cnt, idx, has, acc).
+// Each lane's plain states live in shared memory, one 8-byte word per
+// field, strided by the block size so that a warp's accesses to one field
+// fall in consecutive words (4 words a state: cnt, idx, has, acc).
 struct lstate_t {
   long long* base;  // this lane's word 0
   int stride;       // words between consecutive fields (the block size)
   __device__ long long& operator[](int w) const { return base[(long long)w * stride]; }
 };
-
-struct llist_t {  // one ranked list in a lane's state
-  lstate_t s;
-  int off, K, P;
-  __device__ long long& n() const { return s[off]; }
-  __device__ long long& nulls() const { return s[off + 1]; }
-  __device__ long long& val(int q) const { return s[off + 2 + q]; }
-  __device__ long long& idx(int q) const { return s[off + 2 + K + q]; }
-  __device__ long long& pay(int q, int j) const { return s[off + 2 + 2 * K + q * P + j]; }
-};
-
-__device__ inline int lgroup_words(const lgroup_t& g) { return 2 + g.K * (2 + g.npay); }
-
-__device__ inline llist_t llist(const lbs_kargs_t& a, lstate_t s, int gi) {
-  int off = 0;
-  for (int g = 0; g < gi; ++g) off += lgroup_words(a.groups[g]);
-  return llist_t{s, off, a.groups[gi].K, a.groups[gi].npay};
-}
-
-// Inserts (v, idx) into the list kept in order: smallest (or largest)
-// value first, ties by the smaller item index. paynull: bit j = payload j
-// is NULL.
-__device__ inline void lrank_insert(const lgroup_t& g, const llist_t& L, num_t v, long long idx,
-                                    const long long* pay, int paynull) {
-  int n = (int)L.n();
-  int pos = n;
-  while (pos > 0) {
-    num_t w;
-    w.i = L.val(pos - 1);
-    if (lbefore(g.fl, g.largest, v, idx, w, L.idx(pos - 1))) pos--;
-    else break;
-  }
-  if (pos >= g.K) return;
-  int last = n < g.K ? n : g.K - 1;
-  for (int q = last; q > pos; --q) {
-    L.val(q) = L.val(q - 1);
-    L.idx(q) = L.idx(q - 1);
-    for (int j = 0; j < g.npay; ++j) L.pay(q, j) = L.pay(q - 1, j);
-  }
-  L.val(pos) = v.i;
-  L.idx(pos) = idx;
-  for (int j = 0; j < g.npay; ++j) L.pay(pos, j) = pay[j];
-  if (g.npay) {
-    // entries from pos on move one place down; the new one's bits go in at pos
-    unsigned long long m = (unsigned long long)L.nulls();
-    int low = pos * g.npay;
-    unsigned long long keep = m & ((1ull << low) - 1);
-    unsigned long long moved = (m >> low) << (low + g.npay);
-    L.nulls() = (long long)(keep | moved | ((unsigned long long)paynull << low));
-  }
-  if (n < g.K) L.n() = n + 1;
-}
 
 __device__ inline lplain_t lplain_load(lstate_t s, int w) {
   lplain_t p;
@@ -223,32 +173,74 @@ __device__ inline void lplain_save(lstate_t s, int w, const lplain_t& p) {
   s[w + 3] = p.acc.i;
 }
 
-// The reference's attu_reducer_store + store_one.
-__device__ inline void lspec_store(const lbs_kargs_t& a, const lspec_t& sp, lstate_t st, int plain_base,
-                            long long row) {
-  dslot_t sl;
-  sl.null = 0;
-  sl.v.i = 0;
-  if (sp.group >= 0) {
-    llist_t L = llist(a, st, sp.group);
-    int q = sp.k - 1;
-    if (L.n() < sp.k) sl.null = 1;
-    else if (sp.pay >= 0) {
-      if ((L.nulls() >> (q * L.P + sp.pay)) & 1) sl.null = 1;
-      else sl.v.i = L.pay(q, sp.pay);
-    } else {
-      num_t val;
-      val.i = L.val(q);
-      if (sp.out_fl) sl.v.f = sp.fl ? val.f : (double)val.i;
-      else sl.v.i = val.i;
-    }
-  } else {
-    lplain_t p = lplain_load(st, plain_base + 4 * sp.plain);
-    if (sp.op == ATTU_REDUCE_COUNT_STAR || sp.op == ATTU_REDUCE_COUNT) sl.v.i = p.cnt;
-    else if (!p.has) sl.null = 1;
-    else if (sp.out_fl && !sp.fl) sl.v.f = (double)p.acc.i;
-    else sl.v.i = p.acc.i;
+// A ranked list held by the whole warp: one copy per warp in shared
+// memory, and in every lane's registers only what admits an item (the
+// count and the last entry: wthresh_t). An item enters only when it ranks
+// before the last entry, which after the first few items is rare: the lanes
+// that hold such items raise a ballot and the warp inserts them one at a
+// time, each broadcast from its lane. There is then no per-lane list (a
+// lane's own top-3 over its ~18 items of a cities segment took in almost
+// half of them, each insertion diverging the warp) and no fold of 32 lists
+// at the end. (The whole list in registers cost 94 registers a thread and
+// half the occupancy.)
+struct wlist_t {
+  long long val[kLbsMaxK];                  // num_t bits
+  long long pay[kLbsMaxK][kLbsMaxPay];
+  int idx[kLbsMaxK];                        // item index (ties; fewer than 2^31 items)
+  int n;                                    // entries held, at most K
+  unsigned long long nulls;                 // payload NULL bits: entry q's payload j at bit q * kLbsMaxPay + j
+};
+
+struct wthresh_t {
+  int n;
+  int last_idx;
+  num_t last;  // entry K - 1 once the list is full
+};
+
+__device__ __forceinline__ bool wlist_takes(const lgroup_t& g, const wthresh_t& t, num_t v, long long idx) {
+  return t.n < g.K || lbefore(g.fl, g.largest, v, idx, t.last, t.last_idx);
+}
+
+// Inserts (v, idx) in order (smallest or largest value first, ties by the
+// smaller index), dropping what falls past K, and refreshes t. paynull:
+// bit j = payload j is NULL. With `warp`, every lane of the warp calls it
+// with the same item and lane 0 writes; without, one lane alone.
+__device__ __forceinline__ void wlist_insert(const lgroup_t& g, wlist_t* L, wthresh_t& t, num_t v, long long idx,
+                                             const long long* pay, unsigned paynull, bool warp) {
+  int n = L->n, pos = 0;
+  for (int q = 0; q < n; ++q) {
+    num_t w;
+    w.i = L->val[q];
+    if (!lbefore(g.fl, g.largest, v, idx, w, L->idx[q])) pos = q + 1;
   }
+  if (warp) __syncwarp();  // every lane has read the list
+  if (pos < g.K && (!warp || (threadIdx.x & 31) == 0)) {
+    int last = n < g.K ? n : g.K - 1;
+    for (int q = last; q > pos; --q) {
+      L->val[q] = L->val[q - 1];
+      L->idx[q] = L->idx[q - 1];
+      for (int j = 0; j < g.npay; ++j) L->pay[q][j] = L->pay[q - 1][j];
+    }
+    L->val[pos] = v.i;
+    L->idx[pos] = (int)idx;
+    for (int j = 0; j < g.npay; ++j) L->pay[pos][j] = pay[j];
+    // entries from pos on move one place down; the new one's bits go in at pos
+    int low = pos * kLbsMaxPay;
+    unsigned long long keep = L->nulls & ((1ull << low) - 1);
+    unsigned long long moved = (L->nulls >> low) << (low + kLbsMaxPay);
+    L->nulls = keep | moved | ((unsigned long long)paynull << low);
+    L->n = n < g.K ? n + 1 : n;
+  }
+  if (warp) __syncwarp();  // lane 0's writes are seen
+  t.n = L->n;
+  if (t.n >= g.K) {
+    t.last.i = L->val[g.K - 1];
+    t.last_idx = L->idx[g.K - 1];
+  }
+}
+
+// A result slot into its output column (the reference's store_one).
+__device__ __forceinline__ void lspec_put(const lspec_t& sp, dslot_t sl, long long row) {
   if (sp.out_valid) sp.out_valid[row] = !sl.null;
   switch (sp.out_type) {
     case ATTU_TYPE_BOOL: static_cast<uint8_t*>(sp.out)[row] = sl.null ? 0 : (uint8_t)(sl.v.i != 0); break;
@@ -264,14 +256,45 @@ __device__ inline void lspec_store(const lbs_kargs_t& a, const lspec_t& sp, lsta
   }
 }
 
-// Feeds one item that passed the filter to every state.
+// The reference's attu_reducer_store for a plain reduction.
+__device__ __forceinline__ void lspec_store_plain(const lspec_t& sp, lstate_t st, int plain_base, long long row) {
+  dslot_t sl;
+  sl.null = 0;
+  sl.v.i = 0;
+  lplain_t p = lplain_load(st, plain_base + 4 * sp.plain);
+  if (sp.op == ATTU_REDUCE_COUNT_STAR || sp.op == ATTU_REDUCE_COUNT) sl.v.i = p.cnt;
+  else if (!p.has) sl.null = 1;
+  else if (sp.out_fl && !sp.fl) sl.v.f = (double)p.acc.i;
+  else sl.v.i = p.acc.i;
+  lspec_put(sp, sl, row);
+}
 
-// Feeds one item that passed the filter to every state. step_t supplies the
-// reduction shape (group(), plain(); constants in a compiled step) and the
-// registers (reg()).
+// The reference's attu_reducer_store for an NTH_* reduction: rank k of
+// its ranked list.
+__device__ __forceinline__ void lspec_store_nth(const lspec_t& sp, const wlist_t* L, long long row) {
+  dslot_t sl;
+  sl.null = 0;
+  sl.v.i = 0;
+  int q = sp.k - 1;
+  if (L->n < sp.k) sl.null = 1;
+  else if (sp.pay >= 0) {
+    if ((L->nulls >> (q * kLbsMaxPay + sp.pay)) & 1) sl.null = 1;
+    else sl.v.i = L->pay[q][sp.pay];
+  } else {
+    num_t nv;
+    nv.i = L->val[q];
+    if (sp.out_fl) sl.v.f = sp.fl ? nv.f : (double)nv.i;
+    else sl.v.i = nv.i;
+  }
+  lspec_put(sp, sl, row);
+}
+
+// Feeds one item that passed the filter to this lane's plain states.
+// step_t supplies the reduction shape (plain(); constants in a compiled
+// step) and the registers (reg()).
 template <typename step_t>
-__device__ __forceinline__ void lbs_feed(const lbs_kargs_t& a, const step_t& step, long long row, long long idx,
-                                         bool null_right, lstate_t st, int plain_base) {
+__device__ __forceinline__ void lbs_feed_plain(const lbs_kargs_t& a, const step_t& step, long long idx, lstate_t st,
+                                               int plain_base) {
 #pragma unroll
   for (int p = 0; p < kLbsMaxPlain; ++p) {
     if (p >= step.nplain(a)) break;
@@ -280,46 +303,45 @@ __device__ __forceinline__ void lbs_feed(const lbs_kargs_t& a, const step_t& ste
     lplain_add(ps.op, ps.fl, pl, ps.reg >= 0 ? &step.reg(ps.reg) : nullptr, idx);
     lplain_save(st, plain_base + 4 * p, pl);
   }
-  int off = 0;
+}
+
+// An item's entry for ranked list g: whether it has a value, the value,
+// and its payloads (the TEXT ones read from the right column's codes).
+template <typename step_t>
+__device__ __forceinline__ bool lbs_entry(const lbs_kargs_t& a, const step_t& step, const lgroup_t& g, long long row,
+                                          bool null_right, num_t* v, long long* pay, unsigned* paynull) {
+  const dslot_t& x = step.reg(g.in_reg);
+  if (x.null) return false;
+  v->i = x.v.i;
+  *paynull = 0;
 #pragma unroll
-  for (int gi = 0; gi < kLbsMaxGroups; ++gi) {
-    if (gi >= step.ngroup(a)) break;
-    const lgroup_t g = step.group(a, gi);
-    llist_t L{st, off, g.K, g.npay};
-    off += lgroup_words(g);
-    const dslot_t& v = step.reg(g.in_reg);
-    if (v.null) continue;
-    long long pay[kLbsMaxPay];
-    int paynull = 0;
-#pragma unroll
-    for (int j = 0; j < kLbsMaxPay; ++j) {
-      if (j >= g.npay) break;
-      paynull |= step.reg(g.pay_reg[j]).null << j;
-      pay[j] = (g.pay_text[j] >= 0 && !null_right)
-                   ? static_cast<const int32_t*>(a.right[g.pay_text[j]].data)[row]
-                   : step.reg(g.pay_reg[j]).v.i;
-    }
-    num_t x;
-    x.i = v.v.i;
-    lrank_insert(g, L, x, idx, pay, paynull);
+  for (int j = 0; j < kLbsMaxPay; ++j) {
+    pay[j] = 0;
+    if (j >= g.npay) continue;
+    *paynull |= (unsigned)step.reg(g.pay_reg[j]).null << j;
+    pay[j] = (g.pay_text[j] >= 0 && !null_right) ? static_cast<const int32_t*>(a.right[g.pay_text[j]].data)[row]
+                                                 : step.reg(g.pay_reg[j]).v.i;
   }
+  return true;
 }
 
 // Bytes of dynamic shared memory the body needs: shared_regs registers a
-// thread ahead of the lanes' states (the step's shared_regs(a): the
+// thread ahead of the lanes' plain states (the step's shared_regs(a): the
 // interpreter's registers, none for a compiled step), then the copies.
 __host__ __device__ inline size_t lbs_shared_bytes(const lbs_kargs_t& a, int nthreads, int shared_regs) {
+  size_t copies = (size_t)a.ninstr * sizeof(dinstr_t) + (size_t)a.nright * sizeof(dcol_t) +
+                  (size_t)a.ngroup * sizeof(lgroup_t) + (size_t)3 * a.nplain * sizeof(int);
   return (size_t)shared_regs * nthreads * sizeof(dslot_t) + (size_t)a.nwords * nthreads * sizeof(long long) +
-         (size_t)a.ninstr * sizeof(dinstr_t) + (size_t)a.nright * sizeof(dcol_t) +
-         (size_t)a.ngroup * sizeof(lgroup_t) + (size_t)3 * a.nplain * sizeof(int);
+         (copies + 15) / 16 * 16 + (size_t)(nthreads / 32) * a.ngroup * sizeof(wlist_t);
 }
 
 template <typename step_t>
 __device__ void lbs_segreduce_body(lbs_kargs_t a) {
   // Shared memory: the interpreter's registers (register-major), the lanes'
-  // states (lstate_t), then copies of the program, the right columns, the
-  // ranked lists and the plain reductions, which every lane reads at every
-  // item (a broadcast from shared memory instead of a global load).
+  // plain states (lstate_t), then copies of the program, the right columns,
+  // the ranked lists' shapes and the plain reductions, which every lane
+  // reads at every item (a broadcast from shared memory instead of a
+  // global load), then each warp's ranked lists (16-byte aligned).
   extern __shared__ long long lbs_shared[];
   dslot_t* sregs = reinterpret_cast<dslot_t*>(lbs_shared);
   long long* sstate = reinterpret_cast<long long*>(sregs + (size_t)step_t::shared_regs(a) * blockDim.x);
@@ -327,6 +349,9 @@ __device__ void lbs_segreduce_body(lbs_kargs_t a) {
   dcol_t* sright = reinterpret_cast<dcol_t*>(scode + a.ninstr);
   lgroup_t* sgroups = reinterpret_cast<lgroup_t*>(sright + a.nright);
   int* splain = reinterpret_cast<int*>(sgroups + a.ngroup);
+  size_t copies = (size_t)a.ninstr * sizeof(dinstr_t) + (size_t)a.nright * sizeof(dcol_t) +
+                  (size_t)a.ngroup * sizeof(lgroup_t) + (size_t)3 * a.nplain * sizeof(int);
+  wlist_t* swl = reinterpret_cast<wlist_t*>(reinterpret_cast<char*>(scode) + (copies + 15) / 16 * 16);
   for (int i = threadIdx.x; i < a.ninstr; i += blockDim.x) scode[i] = a.code[i];
   for (int i = threadIdx.x; i < a.nright; i += blockDim.x) sright[i] = a.right[i];
   for (int i = threadIdx.x; i < a.ngroup; i += blockDim.x) sgroups[i] = a.groups[i];
@@ -345,34 +370,81 @@ __device__ void lbs_segreduce_body(lbs_kargs_t a) {
   long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   int lane = threadIdx.x & 31;
   if (warp >= a.nseg) return;  // whole warps only: blockDim is a multiple of 32
+  const unsigned full = 0xffffffffu;
   long long s = warp;
   long long lrow = a.left_rows ? a.left_rows[s] : s;
   long long cnt = a.off[s + 1] - a.off[s], b0 = a.base[s];
   lstate_t st{sstate + threadIdx.x, (int)blockDim.x};
   for (int w = 0; w < a.nwords; ++w) st[w] = 0;
-  int plain_base = a.nwords - 4 * a.nplain;
+  int plain_base = 0;
+  wlist_t* lists = swl + (threadIdx.x >> 5) * a.ngroup;  // this warp's
+  wthresh_t th[kLbsMaxGroups];
+#pragma unroll
+  for (int gi = 0; gi < kLbsMaxGroups; ++gi) {
+    th[gi].n = 0;
+    th[gi].last_idx = 0;
+    th[gi].last.i = 0;
+  }
+  if (lane < a.ngroup) {
+    lists[lane].n = 0;
+    lists[lane].nulls = 0;
+  }
+  __syncwarp();
   step_t step(a, sregs + threadIdx.x, (int)blockDim.x);
   step.load_left(a, lrow);  // the program never writes an input register
   long long passed = 0;
   int failed = 0;
   // 32-bit item indices (lbs_device_eligible: right_map has fewer than
   // 2^31 slots): the loop's index arithmetic is a good part of a compiled
-  // step's instructions.
+  // step's instructions. Every lane runs every round (the ballots below
+  // need the whole warp); lanes past the end have no item.
   const int64_t* map = a.map + b0;
-  for (int i = lane; i < (int)cnt; i += 32) {
-    long long row = map[i];
-    if (step.item(a, row)) { failed = 1; break; }
-    if (!step.passes(a)) continue;
-    passed++;
-    lbs_feed(a, step, row, i, false, st, plain_base);
+  for (int i0 = 0; i0 < (int)cnt; i0 += 32) {
+    int i = i0 + lane;
+    long long row = 0;
+    bool has = false;
+    if (i < (int)cnt) {
+      row = map[i];
+      if (step.item(a, row)) failed = 1;
+      else has = step.passes(a);
+    }
+    if (__any_sync(full, failed)) break;
+    if (has) {
+      passed++;
+      lbs_feed_plain(a, step, i, st, plain_base);
+    }
+#pragma unroll
+    for (int gi = 0; gi < kLbsMaxGroups; ++gi) {
+      if (gi >= step.ngroup(a)) break;
+      const lgroup_t g = step.group(a, gi);
+      num_t v;
+      v.i = 0;
+      long long pay[kLbsMaxPay] = {};
+      unsigned paynull = 0;
+      bool cand = has && lbs_entry(a, step, g, row, false, &v, pay, &paynull) && wlist_takes(g, th[gi], v, i);
+      unsigned m = __ballot_sync(full, cand);
+      while (m) {
+        int src = __ffs(m) - 1;
+        num_t bv;
+        bv.i = __shfl_sync(full, v.i, src);
+        long long bi = __shfl_sync(full, i, src);
+        unsigned bn = __shfl_sync(full, paynull, src);
+        long long bp[kLbsMaxPay];
+#pragma unroll
+        for (int j = 0; j < kLbsMaxPay; ++j) bp[j] = j < g.npay ? __shfl_sync(full, pay[j], src) : 0;
+        wlist_insert(g, lists + gi, th[gi], bv, bi, bp, bn, true);
+        cand = cand && lane != src && wlist_takes(g, th[gi], v, i);
+        m = __ballot_sync(full, cand);
+      }
+    }
   }
-  const unsigned full = 0xffffffffu;
   if (__any_sync(full, failed)) {
     if (lane == 0) atomicExch(a.fail, 1);
     return;
   }
-  // The warp's fold: a receiving lane reads its partner's states straight
-  // from shared memory (the partner is not a receiver in that round).
+  // The plain states' fold: a receiving lane reads its partner's states
+  // straight from shared memory (the partner is not a receiver in that
+  // round). The ranked lists are the warp's already.
   for (int off = 1; off < 32; off <<= 1) {
     __syncwarp();
     bool recv = (lane & (2 * off - 1)) == 0;
@@ -383,21 +455,6 @@ __device__ void lbs_segreduce_body(lbs_kargs_t a) {
         lplain_merge(a.plain_op[p], a.plain_fl[p], mine, lplain_load(o, plain_base + 4 * p));
         lplain_save(st, plain_base + 4 * p, mine);
       }
-      int woff = 0;
-      for (int gi = 0; gi < a.ngroup; ++gi) {
-        const lgroup_t& g = a.groups[gi];
-        llist_t L{st, woff, g.K, g.npay}, O{o, woff, g.K, g.npay};
-        woff += lgroup_words(g);
-        int on = (int)O.n();
-        unsigned long long onull = (unsigned long long)O.nulls();
-        for (int q = 0; q < on; ++q) {
-          long long pay[kLbsMaxPay];
-          for (int j = 0; j < g.npay; ++j) pay[j] = O.pay(q, j);
-          num_t v;
-          v.i = O.val(q);
-          lrank_insert(g, L, v, O.idx(q), pay, (int)((onull >> (q * g.npay)) & ((1ull << g.npay) - 1)));
-        }
-      }
     }
     long long p = __shfl_down_sync(full, passed, off);
     if (recv) passed += p;
@@ -406,9 +463,23 @@ __device__ void lbs_segreduce_body(lbs_kargs_t a) {
   if (a.outer && a.nspec > 0 && passed == 0) {
     // LEFT JOIN: no partner passed; one item whose right inputs are NULL
     if (step.outer_item(a)) { atomicExch(a.fail, 1); return; }
-    lbs_feed(a, step, -1, 0, true, st, plain_base);
+    lbs_feed_plain(a, step, 0, st, plain_base);
+#pragma unroll
+    for (int gi = 0; gi < kLbsMaxGroups; ++gi) {
+      if (gi >= step.ngroup(a)) break;
+      const lgroup_t g = step.group(a, gi);
+      num_t v;
+      v.i = 0;
+      long long pay[kLbsMaxPay] = {};
+      unsigned paynull = 0;
+      if (lbs_entry(a, step, g, -1, true, &v, pay, &paynull))
+        wlist_insert(g, lists + gi, th[gi], v, 0, pay, paynull, false);
+    }
   }
-  for (int k = 0; k < a.nspec; ++k) lspec_store(a, a.specs[k], st, plain_base, s);
+  for (int k = 0; k < a.nspec; ++k)
+    if (a.specs[k].group < 0) lspec_store_plain(a.specs[k], st, plain_base, s);
+  for (int k = 0; k < a.nspec; ++k)
+    if (a.specs[k].group >= 0) lspec_store_nth(a.specs[k], lists + a.specs[k].group, s);
 }
 
 // The interpreter's step: the program and the reduction shape from shared
@@ -424,6 +495,10 @@ struct lbs_interp_step {
     for (int j = 0; j < a.nleft; ++j) dev_load(a.left[j].type, a.left[j].data, a.left[j].valid, lrow, &R[j]);
   }
   __device__ int item(const lbs_kargs_t& a, long long row) {
+    if (a.right_cos) {
+      memo.cos_b_reg = a.right_cos_reg;
+      memo.cos_b = a.right_cos[row];
+    }
     for (int j = 0; j < a.nright; ++j)
       dev_load(a.right[j].type, a.right[j].data, a.right[j].valid, row, &R[a.nleft + j]);
     return dev_eval_row(a.code, a.ninstr, R, &memo);

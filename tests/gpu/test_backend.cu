@@ -3,7 +3,7 @@
 // (with -1 and validity), scatter, compact (mask validity), scan (inclusive
 // / exclusive, total), sorted_search (unsorted needles), inner_join (inner
 // and left), lbs (empty segments), sort and top_k (multi-key, ASC/DESC,
-// NULLS FIRST/LAST, NaN and -0), segmented_sort, segment_heads, window_rank, group_dense, key_encode,
+// NULLS FIRST/LAST, NaN and -0), segmented_sort, segment_heads, window_rank, group_dense, partition_first, key_encode,
 // segreduce (device path: many segments; host path: rank aggregates),
 // reduce, eval (arithmetic, comparison, division by zero), lbs_segreduce
 // (filter, LEFT semantics), and the memory budget (53200). Sizes 0, 1, 2, 777, 2048 (the one-block sort), a
@@ -1491,6 +1491,77 @@ int main() {
   });
   }
   unsetenv("ATTU_GPU_GROUP_BLOCK_MIN_ROWS");
+
+  r.run("partition_first: dense partitions, order keys with NULLs, NaN, -0 and ties, against the CPU", [&] {
+    // many ties in the first order key (41 values), so the second key and
+    // then the row decide; directions and NULL placements in every
+    // combination; no partition key (one slot: every row offers to it)
+    for (int64_t n : {0LL, 1LL, 5000LL, 65537LL, 1LL << 20, 3000017LL}) {
+      if (!attu::test::keep_size(n)) continue;
+      auto k1 = attu::test::random_values<int32_t>((size_t)n, -5, 17, (uint64_t)n + 90);
+      auto k1v = attu::test::random_values<uint8_t>((size_t)n, 0, 12, (uint64_t)n + 91);
+      for (auto& x : k1v) x = x != 0;
+      auto k2 = attu::test::random_values<int64_t>((size_t)n, 100, 101, (uint64_t)n + 92);
+      auto iv = attu::test::random_values<int32_t>((size_t)n, -20, 20, (uint64_t)n + 93);
+      auto ov = attu::test::random_values<uint8_t>((size_t)n, 0, 15, (uint64_t)n + 94);
+      for (auto& x : ov) x = x != 0;
+      auto o2 = attu::test::random_values<int32_t>((size_t)n, -3, 3, (uint64_t)n + 95);
+      auto wide = attu::test::random_values<int32_t>((size_t)n, 0, 9999, (uint64_t)n + 96);
+      std::vector<double> fv((size_t)n);
+      for (int64_t i = 0; i < n; ++i)
+        fv[i] = i % 1001 == 7 ? NAN : i % 997 == 3 ? -0.0 : (double)iv[i] / 4;
+      // two keys (48 slots, offered in shared memory), none (one slot), and
+      // 10,000 slots (offered straight to global memory)
+      for (int layout : {2, 0, 1}) {
+        int nkeys = layout;
+        int64_t mins[2] = {-5, 100}, widths[2] = {24, 2};  // k1: 23 values + NULL
+        size_t nslots = 48;
+        if (layout == 0) nslots = 1;
+        if (layout == 1) {
+          mins[0] = 0;
+          widths[0] = 10000;
+          nslots = 10000;
+        }
+        for (int shape = 0; shape < 8; ++shape) {
+          std::vector<int64_t> got[2];
+          size_t cnt[2] = {0, 0};
+          int rcs[2];
+          for (int b = 0; b < 2; ++b) {
+            auto* be = both[b];
+            attu_buf *kb = put(be, k1), *kvb = put(be, k1v), *k2b = put(be, k2), *fb = put(be, fv),
+                     *ovb = put(be, ov), *o2b = put(be, o2), *wb = put(be, wide);
+            attu_vec keys[2] = {attu_vec{TY(ATTU_TYPE_INT32), kb, kvb, nullptr},
+                                attu_vec{TY(ATTU_TYPE_INT64), k2b, nullptr, nullptr}};
+            if (layout == 1) keys[0] = attu_vec{TY(ATTU_TYPE_INT32), wb, nullptr, nullptr};
+            attu_sort_key order[2] = {};
+            order[0].col = attu_vec{TY(ATTU_TYPE_FLOAT64), fb, ovb, nullptr};
+            order[0].desc = shape & 1;
+            order[0].nulls_first = (shape >> 1) & 1;
+            order[1].col = attu_vec{TY(ATTU_TYPE_INT32), o2b, nullptr, nullptr};
+            order[1].desc = (shape >> 2) & 1;
+            attu_buf* rows = nullptr;
+            attu_error_clear(&err);
+            rcs[b] = be->partition_first(be, keys, mins, widths, nkeys, (size_t)n, nslots, order, 2,
+                                         &rows, &cnt[b], &err);
+            if (rcs[b] < 0) r.fail(err.message);
+            if (rcs[b] == 0) {
+              got[b] = get<int64_t>(be, rows, cnt[b]);
+              be->free(be, rows);
+            }
+            for (auto* x : {kb, kvb, k2b, fb, ovb, o2b, wb}) be->free(be, x);
+          }
+          std::string what = "partition_first n=" + std::to_string(n) + " keys=" + std::to_string(nkeys) +
+                             " shape=" + std::to_string(shape);
+          if (rcs[0] != 0 || rcs[1] != 0) {
+            r.fail(what + ": rc " + std::to_string(rcs[0]) + " / " + std::to_string(rcs[1]));
+            continue;
+          }
+          if (cnt[0] != cnt[1]) r.fail(what + ": counts " + std::to_string(cnt[0]) + " / " + std::to_string(cnt[1]));
+          else attu::test::expect_equal(r, got[1], got[0], what.c_str());
+        }
+      }
+    }
+  });
 
   r.run("reduce fast paths: integer MIN / MAX / COUNT, and COUNT / SUM / AVG_SUM, against the CPU", [&] {
     for (int64_t n : {65536LL, 65537LL, (1LL << 20) + 3}) {
