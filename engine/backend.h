@@ -157,6 +157,10 @@ typedef struct attu_lbs_segreduce_args {
     /* LEFT JOIN semantics: a segment none of whose items passes the filter
      * (or that has none) reduces one item whose right inputs are all NULL. */
     bool              outer;
+    /* The work items' count (seg_offsets[nseg]) when the caller knows it,
+     * else 0: a GPU decides from it whether to compile the program, and
+     * would otherwise read it back. */
+    int64_t           total_items;
 } attu_lbs_segreduce_args;
 
 typedef struct attu_backend attu_backend;

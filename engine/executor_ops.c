@@ -1049,6 +1049,9 @@ static int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, si
 #define DENSE_GROUP_MIN_ROWS 65536
 /* At most this many slots (the product of the keys' value ranges). */
 #define DENSE_GROUP_MAX_SLOTS 65536
+/* TEXT and BOOL keys take their ranges from their types up to this many
+ * slots (dense_layout). */
+#define DENSE_KNOWN_MAX_SLOTS 1024
 
 static size_t dense_min_rows(void) {
     const char *v = getenv("ATTU_DENSE_GROUP_MIN_ROWS");
@@ -1072,21 +1075,23 @@ int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t 
     if (nk == 0) { *nslots_out = 1; return 0; }
     /* TEXT codes lie in [0, the dictionary's size) and BOOLs in [0, 2):
      * keys of those types need no pass over the rows (a validity buffer
-     * reserves the NULL slot, occupied or not) */
+     * reserves the NULL slot, occupied or not) when the dictionaries are
+     * small; a large one is better measured, since filtered rows may use
+     * a narrow range of its codes (SSB q3.3: two cities of 250) */
     bool known = true;
-    for (int k = 0; k < nk; k++)
-        known &= keys[k]->type.id == ATTU_TYPE_BOOL || (keys[k]->type.id == ATTU_TYPE_TEXT && keys[k]->dict);
+    size_t slots = 1;
+    for (int k = 0; k < nk && known; k++) {
+        known = keys[k]->type.id == ATTU_TYPE_BOOL || (keys[k]->type.id == ATTU_TYPE_TEXT && keys[k]->dict);
+        if (!known) break;
+        int64_t w = keys[k]->type.id == ATTU_TYPE_BOOL ? 2 : keys[k]->dict->count;
+        w += keys[k]->valid ? 1 : 0;
+        if (w < 1) w = 1;
+        mins[k] = 0;
+        widths[k] = w;
+        slots *= (size_t)w;
+        known = slots <= DENSE_KNOWN_MAX_SLOTS;
+    }
     if (known) {
-        size_t slots = 1;
-        for (int k = 0; k < nk; k++) {
-            int64_t w = keys[k]->type.id == ATTU_TYPE_BOOL ? 2 : keys[k]->dict->count;
-            w += keys[k]->valid ? 1 : 0;
-            if (w < 1) w = 1;
-            mins[k] = 0;
-            widths[k] = w;
-            if ((uint64_t)w > DENSE_GROUP_MAX_SLOTS || slots * (size_t)w > DENSE_GROUP_MAX_SLOTS) return 1;
-            slots *= (size_t)w;
-        }
         *nslots_out = slots;
         return 0;
     }
@@ -1440,6 +1445,7 @@ rel *run_join_agg(xctx *x, attu_stage *s, rel *L, rel *R) {
     attu_out *outs = calloc((size_t)ng + 1, sizeof *outs);
     xcol **res = calloc((size_t)ng + 1, sizeof *res);
     rel *out = NULL;
+    int64_t items = 0;
     if (!lk || !rk || !specs || !outs || !res) { attu_error_oom(x->err); goto done; }
     if (eval_exprs(x, &s->keys, L, lk) || eval_exprs(x, &s->rkeys, R, rk)) goto done;
     if (join_keys(x, lk, rk, nk, nl, nr, false, false, &kl, &kr)) goto done;
@@ -1452,6 +1458,7 @@ rel *run_join_agg(xctx *x, attu_stage *s, rel *L, rel *R) {
         int rc = keys_valid_mask(x, lk, nk, nl, &ml) || keys_valid_mask(x, rk, nk, nr, &mr) ||
                  sorted_side(x, kr, nr, mr, &pr, &sr, &nrs) ||
                  match_runs(x, kl, nl, ml, sr, nrs, &lo, &off, &total);
+        items = total;
         free_buf(x, ml); free_buf(x, mr);
         if (rc) goto done;
     }
@@ -1493,6 +1500,7 @@ rel *run_join_agg(xctx *x, attu_stage *s, rel *L, rel *R) {
     a.prog = ex->prog; a.nleft = nleft; a.left = left; a.nright = ex->nin - nleft; a.right = right;
     a.filter_reg = s->has_filter ? -ex->direct[s->filter_index] - 1 : -1;
     a.nreduce = ng; a.reduce = specs; a.out = outs; a.outer = s->outer;
+    a.total_items = items;
     if (x->be->lbs_segreduce(x->be, &a, x->err)) goto done;
     out = rel_new(x, s->nleft_groups + ng, nl);
     if (!out) goto done;

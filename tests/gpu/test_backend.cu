@@ -1231,14 +1231,26 @@ int main() {
       for (size_t i = 0; i < n; i += 3) wide[i] = wide[i / 2];
       std::vector<uint8_t> av(n);
       for (size_t i = 0; i < n; ++i) av[i] = i % 11 != 4;
+      // rows already in key order (no radix pass runs): ascending with
+      // ties, descending (sorted DESC), and descending but for one pair
+      std::vector<int64_t> up(n), down(n), almost(n);
+      for (size_t i = 0; i < n; ++i) {
+        up[i] = (int64_t)(i / 7) - 100;
+        down[i] = -(int64_t)(i / 5);
+        almost[i] = down[i];
+      }
+      if (n > 40) std::swap(almost[n / 2 - 10], almost[n / 2 + 10]);
       // one int key (ties), one float key (-0, NaN), packed keys, keys too
-      // wide to pack, a key with NULLs (the merge sort: segment_heads)
-      std::vector<std::vector<int>> combos = {{0}, {1}, {3}, {2}, {0, 1}, {1, 3, 0}, {4}};
+      // wide to pack, a key with NULLs (the merge sort: segment_heads), the
+      // keys in order already (5, 6 and 7 DESC)
+      std::vector<std::vector<int>> combos = {{0}, {1}, {3}, {2}, {0, 1}, {1, 3, 0}, {4}, {5}, {6}, {7}};
       for (const auto& cb : combos) {
         std::vector<std::vector<int64_t>> perms, heads;
-        for (int b = 0; b < 2; ++b) {
-          auto* be = both[b];
+        // the CPU; the GPU's sort_heads; the GPU's sort and segment_heads
+        for (int b = 0; b < 3; ++b) {
+          auto* be = both[b ? 1 : 0];
           attu_buf *ab = put(be, a), *cbuf = put(be, c), *fb = put(be, f), *wb = put(be, wide), *vb = put(be, av);
+          attu_buf *ub = put(be, up), *db = put(be, down), *mb = put(be, almost);
           attu_buf* pb = put(be, nullptr, (n ? n : 1) * 8);
           std::vector<attu_sort_key> keys;
           for (int col : cb) {
@@ -1246,8 +1258,11 @@ int main() {
                        : col == 1 ? attu_vec{TY(ATTU_TYPE_INT64), cbuf, nullptr, nullptr}
                        : col == 2 ? attu_vec{TY(ATTU_TYPE_FLOAT64), fb, nullptr, nullptr}
                        : col == 3 ? attu_vec{TY(ATTU_TYPE_INT64), wb, nullptr, nullptr}
-                                  : attu_vec{TY(ATTU_TYPE_INT32), ab, vb, nullptr};
-            keys.push_back(attu_sort_key{v, false, false});
+                       : col == 4 ? attu_vec{TY(ATTU_TYPE_INT32), ab, vb, nullptr}
+                       : col == 5 ? attu_vec{TY(ATTU_TYPE_INT64), ub, nullptr, nullptr}
+                       : col == 6 ? attu_vec{TY(ATTU_TYPE_INT64), db, nullptr, nullptr}
+                                  : attu_vec{TY(ATTU_TYPE_INT64), mb, nullptr, nullptr};
+            keys.push_back(attu_sort_key{v, col >= 6, false});
           }
           attu_buf* hb = nullptr;
           size_t nh = 0;
@@ -1264,13 +1279,15 @@ int main() {
           if (rc) r.fail(err.message);
           perms.push_back(get<int64_t>(be, pb, n));
           heads.push_back(hb ? get<int64_t>(be, hb, nh) : std::vector<int64_t>());
-          for (auto* x : {ab, cbuf, fb, wb, vb, pb}) be->free(be, x);
+          for (auto* x : {ab, cbuf, fb, wb, vb, ub, db, mb, pb}) be->free(be, x);
           if (hb) be->free(be, hb);
         }
         std::string tag = " n=" + std::to_string(n) + " keys " + std::to_string(cb.size()) + " first " +
                           std::to_string(cb[0]);
         attu::test::expect_equal(r, perms[1], perms[0], ("sort_heads perm" + tag).c_str());
         attu::test::expect_equal(r, heads[1], heads[0], ("sort_heads heads" + tag).c_str());
+        attu::test::expect_equal(r, perms[2], perms[0], ("sort perm" + tag).c_str());
+        attu::test::expect_equal(r, heads[2], heads[0], ("sort + segment_heads heads" + tag).c_str());
       }
     }
   });
