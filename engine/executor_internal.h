@@ -133,6 +133,22 @@ int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np);
  * key's min and width, and the slot count (one reduce, one download).
  * 0; 1 when a key's type or the ranges do not qualify; -1 on error. */
 int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t *widths, size_t *nslots_out);
+/* The rows from which GROUP BY takes the dense path (ATTU_DENSE_GROUP_MIN_ROWS). */
+size_t dense_min_rows(void);
+typedef struct dense_lay { int64_t mins[8], widths[8]; size_t nslots; } dense_lay;
+/* GROUP BY over small dense keys without sorting (executor_ops.c): 0 with
+ * *nseg_out groups in slot order (the keys' sorted order), the reductions
+ * in res (*nspec_out of them, specs / outs as agg_specs builds them) and
+ * each group's first row in *gidx_out; 1 when the keys, the aggregates or
+ * the ranges do not qualify (nothing allocated); -1 on error. lay: the
+ * keys' layout when the caller has it (NULL: measured here). */
+int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, const dense_lay *lay,
+              size_t *nseg_out, attu_reduce_spec *specs, attu_out *outs, xcol **res, int *nspec_out,
+              attu_buf **gidx_out);
+/* GROUP BY f(x) over one dense column x, grouped by x first
+ * (executor_agg_pregroup.c): 0 with *out the stage's rows, 1 when the
+ * shape does not qualify (nothing done), -1 on error. */
+int run_agg_pregrouped(xctx *x, attu_stage *s, rel *in, rel **out);
 
 /* A FILTER keeping row_number() = 1 of a WINDOW stage's only call, through
  * pass-through projections (executor_window_first.c): run_window_first

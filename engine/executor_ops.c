@@ -1053,7 +1053,7 @@ static int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, si
  * slots (dense_layout). */
 #define DENSE_KNOWN_MAX_SLOTS 1024
 
-static size_t dense_min_rows(void) {
+size_t dense_min_rows(void) {
     const char *v = getenv("ATTU_DENSE_GROUP_MIN_ROWS");
     return v && *v ? (size_t)strtoull(v, NULL, 10) : DENSE_GROUP_MIN_ROWS;
 }
@@ -1155,9 +1155,9 @@ out:
  * res (nspec of them) and each group's first row in *gidx_out; 1 when the
  * keys, aggregates or ranges do not qualify (nothing allocated); -1 on
  * error. */
-static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n,
-                     size_t *nseg_out, attu_reduce_spec *specs, attu_out *outs, xcol **res,
-                     int *nspec_out, attu_buf **gidx_out) {
+int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, const dense_lay *lay,
+              size_t *nseg_out, attu_reduce_spec *specs, attu_out *outs, xcol **res, int *nspec_out,
+              attu_buf **gidx_out) {
     int nk = s->keys.n;
     if (!x->be->group_dense || n < dense_min_rows() || nk > 8) return 1;
     for (int i = 0; i < s->naggs; i++) {
@@ -1171,13 +1171,18 @@ static int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, siz
         default: return 1;
         }
     }
-    int64_t mins[8], widths[8];
-    size_t nslots = 1;
+    dense_lay own;
+    if (!lay) {
+        int lrc = dense_layout(x, keys, nk, n, own.mins, own.widths, &own.nslots);
+        if (lrc) return lrc;
+        lay = &own;
+    }
+    const int64_t *mins = lay->mins, *widths = lay->widths;
+    size_t nslots = lay->nslots;
     xcol *occ = NULL, *first = NULL;
     attu_buf *idx = NULL;
     size_t ng = 0;
-    int rc = dense_layout(x, keys, nk, n, mins, widths, &nslots);
-    if (rc) return rc;
+    int rc;
     rc = 1;
     if (nslots > n) goto out;     /* sparse: sorting is no worse */
     /* reduce every slot */
@@ -1296,6 +1301,10 @@ out:
 }
 
 rel *run_agg(xctx *x, attu_stage *s, rel *in) {
+    /* GROUP BY f(x) of one dense column: grouped by x first */
+    rel *pre = NULL;
+    int prc = run_agg_pregrouped(x, s, in, &pre);
+    if (prc <= 0) return pre;
     int nk = s->keys.n, na = s->args.n, ng = s->naggs;
     size_t n = in->nrows;
     xcol **keys = calloc((size_t)nk + 1, sizeof *keys), **args = calloc((size_t)na + 1, sizeof *args);
@@ -1333,7 +1342,7 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
     if (eval_exprs(x, &s->keys, in, keys) || eval_exprs(x, &s->args, in, args)) goto done;
     s->act_how = NULL;
     if (nk && !nok) {
-        int drc = agg_dense(x, s, keys, args, n, &nseg, specs, outs, res, &nspec, &gidx);
+        int drc = agg_dense(x, s, keys, args, n, NULL, &nseg, specs, outs, res, &nspec, &gidx);
         if (drc < 0) goto done;
         dense = drc == 0;
         if (dense) s->act_how = "reduce + group_dense + compact + gather";
