@@ -3,15 +3,16 @@
  *
  * A group key computed from one column of few distinct values (b / 10,
  * date_trunc('month', d), upper(code)) would be evaluated on every row and
- * the rows then grouped by its values. When the aggregates combine exactly
- * (COUNT, and SUM, MIN and MAX of exact values), the rows can instead be
+ * the rows then grouped by its values. When the aggregates combine (COUNT,
+ * SUM of exact values, MIN and MAX), the rows can instead be
  * grouped by x itself, on the dense path (no sort, and no pass writing the
  * key), and f evaluated once per distinct x; the partial results are then
  * grouped by f(x), a few thousand rows at most. Every row's x meets f, so an
  * error f raises (a division by zero) is raised as before; the groups, their
  * order (f's values sorted, NULLs last) and the values are those of the
- * plan as written. Float sums are left to it: their association would
- * change.
+ * plan as written. Float sums are pregrouped only on a GPU, whose dense
+ * group-by adds floats in the order its warps arrive anyway; the CPU adds
+ * them in row order, as PostgreSQL does, and keeps the plan.
  */
 #include "engine/executor_internal.h"
 
@@ -26,15 +27,17 @@ static bool exact_sum_input(attu_type_id t) {
     return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64 || t == ATTU_TYPE_DECIMAL;
 }
 
-/* The aggregates combine exactly from per-x partials. */
-static bool combinable(const attu_stage *s, const rel *in) {
+/* The aggregates combine from per-x partials: exactly, or (float sums,
+ * with floats_any_order) as the dense path would add them anyway. */
+static bool combinable(const attu_stage *s, bool floats_any_order) {
     for (int i = 0; i < s->naggs; i++) {
         const attu_stage_agg *g = &s->aggs[i];
         if (g->count_distinct || g->var || g->avg || g->norder || g->arg >= 0) return false;
         switch (g->op) {
         case ATTU_REDUCE_COUNT_STAR: case ATTU_REDUCE_COUNT: break;
         case ATTU_REDUCE_SUM:
-            if (!exact_sum_input(g->in_type.id)) return false;
+            if (!exact_sum_input(g->in_type.id) && !(floats_any_order && g->in_type.id == ATTU_TYPE_FLOAT64))
+                return false;
             break;
         case ATTU_REDUCE_MIN: case ATTU_REDUCE_MAX:
             if (g->in_type.id == ATTU_TYPE_TEXT || g->in_type.id == ATTU_TYPE_FLOAT32 ||
@@ -44,7 +47,6 @@ static bool combinable(const attu_stage *s, const rel *in) {
         default: return false;
         }
     }
-    (void)in;
     return true;
 }
 
@@ -52,7 +54,7 @@ int run_agg_pregrouped(xctx *x, attu_stage *s, rel *in, rel **out) {
     const attu_stage_exprs *k = &s->keys;
     size_t n = in->nrows;
     if (!x->be->group_dense || k->n != 1 || !k->prog || k->direct[0] >= 0 || k->nin != 1 || k->in_cols[0] < 0 ||
-        k->prog->noutputs != 1 || n < dense_min_rows() || !combinable(s, in))
+        k->prog->noutputs != 1 || n < dense_min_rows() || !combinable(s, x->be->kind == ATTU_DEVICE_KIND_GPU))
         return 1;
     int c = k->in_cols[0];
     xcol *xk = in->cols[c];
