@@ -208,6 +208,10 @@ int main(int argc, char** argv) {
       bench_radix_pairs<int, int>(ctx, n, "int/int");
       bench_radix_pairs<long long, int>(ctx, n, "int64/int");
     }
+    // ATTU_BENCH_SORT_RADIX_ONLY=1: the copies and the radix sorts only
+    // (tuning runs of the onesweep tiles)
+    const char* ro = std::getenv("ATTU_BENCH_SORT_RADIX_ONLY");
+    if (ro && *ro == '1') return 0;
     for (size_t n : sizes)
       if (n <= (256u << 20)) bench_mergesort(ctx, n);
     for (size_t n : sizes) bench_merge(ctx, n);

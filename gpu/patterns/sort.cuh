@@ -93,10 +93,40 @@ template <typename T> struct sort_direction<greater_t<T>> { static constexpr int
 // ---- tuning -------------------------------------------------------------------
 // 384 threads x 16 keys for 4-byte keys and values; 8-byte keys or values
 // halve the grain so the shared tile stays under the static 48 KB limit.
-template <typename bits_t, typename val_t = uint32_t>
+// Items a thread per onesweep tile (384 threads): 32-bit keys alone,
+// 32-bit keys with values of 4 bytes or less, and 64-bit keys or wider
+// values; and the blocks a multiprocessor the kernel is compiled for (its
+// register budget): 32-bit keys alone, 64-bit keys alone, with values. The
+// macros are for tuning runs (bench_sort built with -DATTU_SORT_...). On an
+// H100 (session 9, docs/performance.md), against DeviceRadixSort: these
+// defaults give 0.91x / 0.86x / 0.76-0.88x; 23 items for 32-bit pairs and
+// 15 for 64-bit keys (2 blocks) gave 0.93-0.99x and 0.92-1.02x, but have
+// not yet run the sort tests, so they are not the defaults; 20 for 32-bit
+// keys alone lost (0.85x).
+#ifndef ATTU_SORT_VT_K32
+#define ATTU_SORT_VT_K32 16
+#endif
+#ifndef ATTU_SORT_VT_P32
+#define ATTU_SORT_VT_P32 16
+#endif
+#ifndef ATTU_SORT_VT_64
+#define ATTU_SORT_VT_64 8
+#endif
+#ifndef ATTU_SORT_MINB_K32
+#define ATTU_SORT_MINB_K32 3
+#endif
+#ifndef ATTU_SORT_MINB_K64
+#define ATTU_SORT_MINB_K64 3
+#endif
+#ifndef ATTU_SORT_MINB_PAIRS
+#define ATTU_SORT_MINB_PAIRS 2
+#endif
+
+template <typename bits_t, typename val_t = uint32_t, bool has_vals = true>
 struct sort_launch {
   static constexpr int nt = 384;
-  static constexpr int vt = (sizeof(bits_t) == 4 && sizeof(val_t) <= 4) ? 16 : 8;
+  static constexpr int vt = sizeof(bits_t) == 4 && sizeof(val_t) <= 4 ? (has_vals ? ATTU_SORT_VT_P32 : ATTU_SORT_VT_K32)
+                                                                      : ATTU_SORT_VT_64;
   static constexpr int nv = nt * vt;
   static constexpr int radix_bits = 8;
   static constexpr int digits = 1 << radix_bits;
@@ -160,7 +190,8 @@ sort_scan_kernel(unsigned long long* __restrict__ hist) {
 // first pass (reads key_t and converts) and the last (writes key_t back).
 template <typename key_t, typename val_t, bool has_vals, bool descending,
           bool first, bool last>
-__global__ void __launch_bounds__(384, has_vals ? 2 : 3)
+__global__ void __launch_bounds__(384, has_vals ? ATTU_SORT_MINB_PAIRS
+                                               : sizeof(key_t) == 8 ? ATTU_SORT_MINB_K64 : ATTU_SORT_MINB_K32)
 sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys_out_v,
                      const val_t* __restrict__ vals_in, val_t* __restrict__ vals_out,
                      size_t count, int shift,
@@ -169,7 +200,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
                      unsigned int* __restrict__ tile_counter) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
-  using L = sort_launch<bits_t, val_t>;
+  using L = sort_launch<bits_t, val_t, has_vals>;
   static_assert(L::nt == 384, "launch bounds above");
   constexpr int nt = L::nt, vt = L::vt, nv = L::nv;
   using rank_t = cub::BlockRadixRankMatchEarlyCounts<nt, 8, false>;
@@ -307,7 +338,7 @@ template <bool descending, typename key_t, typename val_t, bool has_vals, typena
 void radix_sort_impl(key_t* keys, val_t* vals, size_t count, context_t& ctx, int end_bit) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
-  using L = sort_launch<bits_t, val_t>;
+  using L = sort_launch<bits_t, val_t, has_vals>;
   static_assert(sizeof(key_t) == sizeof(bits_t), "key and its bits have one size");
   if (count < 2) return;
   // The passes over the digits below end_bit (an even number of them, so

@@ -220,6 +220,23 @@ long long check_device_interpreter_on_host() {
   return mism;
 }
 
+// Two dense group keys for n rows (group_dense's and partition_first's
+// cases): k1 in [-5, 17] with NULLs (k1v 0, about one row in 13), k2 in
+// [100, 101] without.
+struct dense_keys_t {
+  std::vector<int32_t> k1;
+  std::vector<uint8_t> k1v;
+  std::vector<int64_t> k2;
+};
+dense_keys_t dense_keys(size_t n, uint64_t seed) {
+  dense_keys_t d;
+  d.k1 = attu::test::random_values<int32_t>(n, -5, 17, seed);
+  d.k1v = attu::test::random_values<uint8_t>(n, 0, 12, seed + 1);
+  for (auto& x : d.k1v) x = x != 0;
+  d.k2 = attu::test::random_values<int64_t>(n, 100, 101, seed + 2);
+  return d;
+}
+
 }  // namespace
 
 int main() {
@@ -1373,10 +1390,10 @@ int main() {
     // for MIN / MAX; sizes across the device's 65536-row chunks
     for (int64_t n : {0LL, 1LL, 5000LL, 65536LL, 300001LL, 1LL << 20}) {
       if (!attu::test::keep_size(n)) continue;
-      auto k1 = attu::test::random_values<int32_t>((size_t)n, -5, 17, (uint64_t)n + 60);
-      auto k1v = attu::test::random_values<uint8_t>((size_t)n, 0, 12, (uint64_t)n + 61);
-      for (auto& x : k1v) x = x != 0;
-      auto k2 = attu::test::random_values<int64_t>((size_t)n, 100, 101, (uint64_t)n + 62);
+      dense_keys_t dk = dense_keys((size_t)n, (uint64_t)n + 60);
+      auto& k1 = dk.k1;
+      auto& k1v = dk.k1v;
+      auto& k2 = dk.k2;
       auto iv = attu::test::random_values<int64_t>((size_t)n, -1000000, 1000000, (uint64_t)n + 63);
       auto vv = attu::test::random_values<uint8_t>((size_t)n, 0, 9, (uint64_t)n + 64);
       for (auto& x : vv) x = x != 0;
@@ -1515,10 +1532,10 @@ int main() {
     // combination; no partition key (one slot: every row offers to it)
     for (int64_t n : {0LL, 1LL, 5000LL, 65537LL, 1LL << 20, 3000017LL}) {
       if (!attu::test::keep_size(n)) continue;
-      auto k1 = attu::test::random_values<int32_t>((size_t)n, -5, 17, (uint64_t)n + 90);
-      auto k1v = attu::test::random_values<uint8_t>((size_t)n, 0, 12, (uint64_t)n + 91);
-      for (auto& x : k1v) x = x != 0;
-      auto k2 = attu::test::random_values<int64_t>((size_t)n, 100, 101, (uint64_t)n + 92);
+      dense_keys_t dk = dense_keys((size_t)n, (uint64_t)n + 90);
+      auto& k1 = dk.k1;
+      auto& k1v = dk.k1v;
+      auto& k2 = dk.k2;
       auto iv = attu::test::random_values<int32_t>((size_t)n, -20, 20, (uint64_t)n + 93);
       auto ov = attu::test::random_values<uint8_t>((size_t)n, 0, 15, (uint64_t)n + 94);
       for (auto& x : ov) x = x != 0;
