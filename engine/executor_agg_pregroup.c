@@ -19,9 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Partial rows at most this share of the input: below, evaluating f on
- * every row costs less than the second grouping. */
+/* Partial rows at most 1/share of the input: below, evaluating f on every
+ * row costs less than the second grouping (ATTU_PREGROUP_SHARE overrides;
+ * 1 takes the path whenever x has no more values than rows, the
+ * differential tests' setting). */
 #define PREGROUP_MAX_SHARE 64
+
+static size_t pregroup_share(void) {
+    const char *v = getenv("ATTU_PREGROUP_SHARE");
+    size_t s = v && *v ? (size_t)strtoull(v, NULL, 10) : PREGROUP_MAX_SHARE;
+    return s ? s : 1;
+}
 
 static bool exact_sum_input(attu_type_id t) {
     return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64 || t == ATTU_TYPE_DECIMAL;
@@ -61,7 +69,7 @@ int run_agg_pregrouped(xctx *x, attu_stage *s, rel *in, rel **out) {
     dense_lay lay;
     int rc = dense_layout(x, &xk, 1, n, lay.mins, lay.widths, &lay.nslots);
     if (rc) return rc;
-    if (lay.nslots > n / PREGROUP_MAX_SHARE) return 1;
+    if (lay.nslots > n / pregroup_share()) return 1;
 
     int na = s->args.n, ng = s->naggs;
     xcol **args = calloc((size_t)na + 1, sizeof *args);
