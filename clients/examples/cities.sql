@@ -9,8 +9,9 @@
 -- attu runs the self-join + GROUP BY a.rowid as ONE lbs_segreduce: for each
 -- place (segment) it expands the places of its state (work items), computes
 -- earth_distance per pair and keeps the 3 smallest, without materializing
--- the ~25 million pairs. The per-state ranking is a window
--- (sort by state, segmented_sort by d3). See docs/cities.md.
+-- the ~25 million pairs. The per-state ranking is a window, and
+-- WHERE rn = 1 lets it take each state's first row by d3 without
+-- numbering every row (partition_first). See docs/cities.md.
 WITH nearest AS (
     SELECT a.state_fips, a.state, a.name,
            nth_smallest_arg(b.name, earth_distance(a.lat, a.lon, b.lat, b.lon), 1) AS n1,
