@@ -192,14 +192,21 @@ size_t attu_program_dump(const attu_expr_program *p, char *buf, size_t cap) {
     return used;
 }
 
-double attu_earth_distance(double lat_a, double lon_a, double lat_b, double lon_b) {
+/* attu_earth_distance given cos(lat_a in radians): the rows of a batch
+ * that share a left latitude (a join-aggregate's segment) compute it once;
+ * the same bits either way. */
+static double earth_distance_cos(double lat_a, double lon_a, double lat_b, double lon_b, double cos_lat_a) {
     const double rad = M_PI / 180.0;
     lat_a *= rad; lat_b *= rad; lon_a *= rad; lon_b *= rad;
     const double earth_radius = 3958.76;   /* miles, as the cities demo */
     double s1 = sin((lat_b - lat_a) / 2), s2 = sin((lon_b - lon_a) / 2);
-    double arg = s1 * s1 + cos(lat_a) * cos(lat_b) * s2 * s2;
+    double arg = s1 * s1 + cos_lat_a * cos(lat_b) * s2 * s2;
     if (arg > 1) arg = 1;
     return 2 * asin(sqrt(arg)) * earth_radius;
+}
+
+double attu_earth_distance(double lat_a, double lon_a, double lat_b, double lon_b) {
+    return earth_distance_cos(lat_a, lon_a, lat_b, lon_b, cos(lat_a * (M_PI / 180.0)));
 }
 
 /* ---- the interpreter ----------------------------------------------------- */
@@ -628,6 +635,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
         bool dflt = attu_type_mclass(dt.id) == ATTU_MC_FLOAT;
         int op = in->op;
         char *cbuf = NULL;      /* a NUMERIC CONST's slot */
+        double memo_la = NAN, memo_cos = 0;   /* earth_distance: the last cos(lat_a) */
         if (op == ATTU_OP_SIMILAR) {
             if (run_similar(A, B, C, G, D, n, err)) return -1;
             continue;
@@ -954,8 +962,12 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_RADIANS: o->v.f = fx * (M_PI / 180.0); break;
             case ATTU_OP_DEGREES: o->v.f = fx * (180.0 / M_PI); break;
             case ATTU_OP_SIGN_F: o->v.f = fx > 0 ? 1 : fx < 0 ? -1 : 0; break;
-            case ATTU_OP_EARTH_DISTANCE:
-                o->v.f = attu_earth_distance(fx, fy, C[r].v.f, Dd[r].v.f); break;
+            case ATTU_OP_EARTH_DISTANCE: {
+                double la = fx * (M_PI / 180.0);
+                if (!(la == memo_la)) { memo_la = la; memo_cos = cos(la); }
+                o->v.f = earth_distance_cos(fx, fy, C[r].v.f, Dd[r].v.f, memo_cos);
+                break;
+            }
             case ATTU_OP_LOWER: case ATTU_OP_UPPER: {
                 char *m = arena_alloc(it, A[r].len + 1);
                 if (!m) return attu_error_oom(err);

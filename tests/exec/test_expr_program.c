@@ -150,3 +150,42 @@ Test(expr_program, earth_distance_matches_the_demo) {
     cr_assert(d > 420 && d < 450, "%f", d);
     cr_assert_eq(attu_earth_distance(10, 20, 10, 20), 0);
 }
+
+/* A batch of earth_distance rows computes cos(lat_a) once per run of equal
+ * left latitudes: every row must give the bits attu_earth_distance gives
+ * on its own, through runs, changes, -0 against 0 and NaN latitudes. */
+Test(expr_program, earth_distance_batch_matches_one_by_one) {
+    attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64);
+    attu_type tys[4] = { f8, f8, f8, f8 };
+    attu_expr_program *p = attu_program_new(4, tys);
+    int d = attu_program_reg(p, f8);
+    attu_instr in = attu_instr_make(ATTU_OP_EARTH_DISTANCE, d, 0, 1);
+    in.c = 2;
+    in.d = 3;
+    attu_program_emit(p, in);
+    attu_program_add_output(p, d);
+    enum { N = 1000 };
+    attu_interp *it = attu_interp_new(p);
+    attu_slot *la = attu_interp_input(it, 0), *oa = attu_interp_input(it, 1);
+    attu_slot *lb = attu_interp_input(it, 2), *ob = attu_interp_input(it, 3);
+    for (int i = 0; i < N; i++) {
+        /* runs of 7 equal left latitudes, with -0 / 0 and NaN among them */
+        int run = i / 7;
+        double a = run % 11 == 3 ? (run % 2 ? -0.0 : 0.0) : run % 13 == 5 ? NAN : 20 + (run % 17) * 1.37;
+        la[i] = (attu_slot){ .v.f = a };
+        oa[i] = (attu_slot){ .v.f = -100 + (i % 5) * 0.5 };
+        lb[i] = (attu_slot){ .v.f = 19 + (i * 37 % 101) * 0.29 };
+        ob[i] = (attu_slot){ .v.f = -101 + (i * 13 % 29) * 0.7 };
+    }
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_interp_run(it, N, &err), 0);
+    const attu_slot *o = attu_interp_output(it, 0);
+    for (int i = 0; i < N; i++) {
+        double want = attu_earth_distance(la[i].v.f, oa[i].v.f, lb[i].v.f, ob[i].v.f);
+        cr_assert(memcmp(&o[i].v.f, &want, sizeof want) == 0 || (isnan(want) && isnan(o[i].v.f)),
+                  "row %d: %.17g against %.17g", i, o[i].v.f, want);
+    }
+    attu_interp_free(it);
+    attu_program_free(p);
+}
