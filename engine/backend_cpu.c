@@ -377,6 +377,8 @@ static void merge_runs(const sort_job *sj, int64_t *idx, int64_t *tmp, size_t a0
 
 static int sort_indices(attu_backend *be, const attu_sort_key *keys, int nkeys, int64_t *idx,
                         size_t n, attu_error *err) {
+    if (attu_cpu_radix_sortable(keys, nkeys, n) && !getenv("ATTU_CPU_MERGE_SORT"))
+        return attu_cpu_radix_sort(THREADS(be), keys, nkeys, idx, n, err);
     int64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
     if (!tmp) return attu_error_oom(err);
     sort_job sj = { keys, nkeys };

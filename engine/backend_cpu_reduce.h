@@ -20,6 +20,13 @@ int attu_cpu_value_cmp(const attu_vec *v, int64_t i, int64_t j);
 /* Order-preserving int64 image of a non-NULL value. */
 int64_t attu_cpu_key_bits(const attu_vec *v, int64_t i);
 
+/* Stable sort of the rows idx[0, n) (any starting order) by the keys, by
+ * radix passes over their integer images (backend_cpu_radix.c): the merge
+ * sort's permutation, for the key shapes attu_cpu_radix_sortable accepts. */
+bool attu_cpu_radix_sortable(const attu_sort_key *keys, int nkeys, size_t n);
+int attu_cpu_radix_sort(int threads, const attu_sort_key *keys, int nkeys, int64_t *idx, size_t n,
+                        attu_error *err);
+
 typedef struct attu_reducer attu_reducer;
 attu_reducer *attu_reducer_new(const attu_reduce_spec *spec);
 void attu_reducer_free(attu_reducer *r);

@@ -40,7 +40,7 @@ void attu_program_free(attu_expr_program *p) {
 }
 
 int attu_program_reg(attu_expr_program *p, attu_type t) {
-    if (p->nregs >= 32000) return -1;
+    if (p->nregs >= ATTU_PROGRAM_MAX_REGS) return -1;
     attu_type *nt = realloc(p->reg_types, sizeof *nt * (size_t)(p->nregs + 1));
     if (!nt) return -1;
     p->reg_types = nt;

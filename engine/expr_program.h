@@ -203,7 +203,11 @@ typedef struct attu_expr_program {
 attu_expr_program *attu_program_new(int ninputs, const attu_type *input_types);
 void attu_program_free(attu_expr_program *p);
 
-/* Appends a register of type t and returns its number (-1 on OOM). */
+/* Registers a program may have (their numbers are int16_t). */
+#define ATTU_PROGRAM_MAX_REGS 32000
+
+/* Appends a register of type t and returns its number (-1 on OOM or past
+ * ATTU_PROGRAM_MAX_REGS). */
 int attu_program_reg(attu_expr_program *p, attu_type t);
 /* Appends an instruction; returns 0 or -1 on OOM. */
 int attu_program_emit(attu_expr_program *p, attu_instr in);

@@ -652,18 +652,34 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
     return x;
 }
 
+/* x IN (v1, ..., vn) is the OR of the n comparisons (three-valued: TRUE
+ * when one matches, else NULL when x or some v is NULL, else FALSE). The
+ * ORs form a balanced tree, log2(n) deep: a chain of 20,000 (a long IN
+ * list) made every later walk of the expression recurse 20,000 deep, past
+ * the worker's stack. */
 static attu_bexpr *bind_in_list(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *arg = bind_expr(c, sc, e->u.in_list.arg);
     if (!arg) return NULL;
-    attu_bexpr *acc = NULL;
-    for (int i = 0; i < e->u.in_list.list.n; i++) {
+    int n = e->u.in_list.list.n;
+    attu_bexpr **eqs = attu_palloc(c->pa, sizeof *eqs * (size_t)(n > 0 ? n : 1));
+    if (!eqs) { attu_error_oom(c->err); return NULL; }
+    for (int i = 0; i < n; i++) {
         attu_bexpr *v = bind_expr(c, sc, e->u.in_list.list.items[i]);
         if (!v) return NULL;
-        attu_bexpr *eq = bind_compare_op(c, ATTU_BINOP_EQ, arg, v, e->position);
-        if (!eq) return NULL;
-        acc = acc ? mk_call(c, ATTU_OP_OR, attu_type_make(ATTU_TYPE_BOOL), e->position, 2, acc, eq, NULL, NULL) : eq;
+        if (!(eqs[i] = bind_compare_op(c, ATTU_BINOP_EQ, arg, v, e->position))) return NULL;
     }
-    if (e->u.in_list.negated) acc = mk_call(c, ATTU_OP_NOT, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, acc, NULL, NULL, NULL);
+    /* pairwise rounds, neighbours first, so the tree keeps the list's order */
+    for (int m = n; m > 1; m = (m + 1) / 2) {
+        for (int i = 0; i < m / 2; i++) {
+            eqs[i] = mk_call(c, ATTU_OP_OR, attu_type_make(ATTU_TYPE_BOOL), e->position, 2, eqs[2 * i], eqs[2 * i + 1],
+                             NULL, NULL);
+            if (!eqs[i]) return NULL;
+        }
+        if (m % 2) eqs[m / 2] = eqs[m - 1];
+    }
+    attu_bexpr *acc = n > 0 ? eqs[0] : NULL;
+    if (acc && e->u.in_list.negated)
+        acc = mk_call(c, ATTU_OP_NOT, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, acc, NULL, NULL, NULL);
     return acc;
 }
 

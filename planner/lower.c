@@ -70,7 +70,11 @@ static int emit(comp *c, attu_instr in) {
 
 static int newreg(comp *c, attu_type t) {
     int r = attu_program_reg(c->p, t);
-    if (r < 0) attu_error_oom(c->err);
+    if (r < 0 && c->p->nregs >= ATTU_PROGRAM_MAX_REGS)
+        attu_error_set(c->err, "54001", 0, "expression too complex: more than %d values to compute (a long IN list?)",
+                       ATTU_PROGRAM_MAX_REGS);
+    else if (r < 0)
+        attu_error_oom(c->err);
     return r;
 }
 

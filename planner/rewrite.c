@@ -18,9 +18,13 @@ static bool all_const(const attu_bexpr *e) {
     return true;
 }
 
+static attu_bexpr *fold_call(attu_plan_arena *pa, attu_bexpr *e);
+
 /* Folds calls whose arguments are constants. A fold that fails (1/0) is
  * left for run time, where it fails only if a row reaches it. CASE
- * branches are not folded for the same reason. */
+ * branches are not folded for the same reason. The evaluation itself is
+ * fold_call's, out of line: its buffers would otherwise sit in every frame
+ * of this recursion. */
 static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e) {
     if (!e) return e;
     if (e->kind == BX_CASE) {
@@ -30,6 +34,11 @@ static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e) {
     if (e->kind != BX_CALL) return e;
     for (int i = 0; i < e->nargs; i++) e->args[i] = fold(pa, e->args[i]);
     if (!all_const(e) || e->type.id == ATTU_TYPE_UNKNOWN) return e;
+    return fold_call(pa, e);
+}
+
+/* A call of constants as one constant, or the call when it does not fold. */
+static __attribute__((noinline)) attu_bexpr *fold_call(attu_plan_arena *pa, attu_bexpr *e) {
     attu_stage_exprs ex;
     attu_error err;
     attu_error_clear(&err);

@@ -184,3 +184,81 @@ Test(backend_cpu, lbs_segreduce_reduces_without_materializing) {
     be->free(be, lb); be->free(be, rb); be->free(be, ob); be->free(be, bb); be->free(be, mb);
     be->free(be, o0); be->free(be, o1); be->free(be, v1);
 }
+
+/* The radix sort (backend_cpu_radix.c, from 4096 rows) against the merge
+ * sort (ATTU_CPU_MERGE_SORT=1): the same permutation for every key type it
+ * takes, NULLs first and last, both directions, ties broken by later keys
+ * and by the input order, -0 against 0, NaN, keys whose images span one
+ * byte or all eight, the row-number key, on 4 workers. */
+static uint64_t mix(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+Test(backend_cpu, radix_sort_equals_the_merge_sort) {
+    attu_backend *b4 = attu_backend_cpu_new(4, &err);
+    cr_assert_not_null(b4);
+    size_t sizes[3] = { 4096, 70001, 300000 };
+    for (int si = 0; si < 3; si++) {
+        size_t n = sizes[si];
+        uint64_t s = n;
+        int32_t *i4 = malloc(n * 4), *txt = malloc(n * 4);
+        int64_t *i8 = malloc(n * 8);
+        double *f8 = malloc(n * 8);
+        float *f4 = malloc(n * 4);
+        uint8_t *bo = malloc(n), *v1 = malloc(n), *v2 = malloc(n);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = mix(&s);
+            i4[i] = (int32_t)(r % 7) - 3;                        /* many ties */
+            txt[i] = (int32_t)((r >> 8) % 300);
+            i8[i] = (int64_t)(mix(&s) >> 1) - (INT64_MAX / 2);   /* all bytes differ */
+            f8[i] = i % 101 == 7 ? __builtin_nan("") : i % 97 == 3 ? -0.0 : i % 89 == 5 ? 0.0
+                                                                          : ((double)(r % 2001) - 1000) / 8;
+            f4[i] = (float)((int)((r >> 20) % 51) - 25) * 0.5f;
+            bo[i] = (uint8_t)((r >> 30) & 1);
+            v1[i] = (r >> 40) % 9 != 0;
+            v2[i] = (r >> 44) % 5 != 0;
+        }
+        attu_buf *bi4 = b4->alloc(b4, n * 4, &err), *btx = b4->alloc(b4, n * 4, &err), *bi8 = b4->alloc(b4, n * 8, &err),
+                 *bf8 = b4->alloc(b4, n * 8, &err), *bf4 = b4->alloc(b4, n * 4, &err), *bbo = b4->alloc(b4, n, &err),
+                 *bv1 = b4->alloc(b4, n, &err), *bv2 = b4->alloc(b4, n, &err);
+        memcpy(bi4->ptr, i4, n * 4); memcpy(btx->ptr, txt, n * 4); memcpy(bi8->ptr, i8, n * 8);
+        memcpy(bf8->ptr, f8, n * 8); memcpy(bf4->ptr, f4, n * 4); memcpy(bbo->ptr, bo, n);
+        memcpy(bv1->ptr, v1, n); memcpy(bv2->ptr, v2, n);
+        attu_vec vi4 = { attu_type_make(ATTU_TYPE_INT32), bi4, NULL, NULL };
+        attu_vec vi4n = { attu_type_make(ATTU_TYPE_INT32), bi4, bv1, NULL };
+        attu_vec vtx = { attu_type_make(ATTU_TYPE_TEXT), btx, bv2, NULL };
+        attu_vec vi8 = { attu_type_make(ATTU_TYPE_INT64), bi8, NULL, NULL };
+        attu_vec vf8 = { attu_type_make(ATTU_TYPE_FLOAT64), bf8, bv2, NULL };
+        attu_vec vf4 = { attu_type_make(ATTU_TYPE_FLOAT32), bf4, NULL, NULL };
+        attu_vec vbo = { attu_type_make(ATTU_TYPE_BOOL), bbo, bv1, NULL };
+        attu_vec rown = { attu_type_make(ATTU_TYPE_INT64), NULL, NULL, NULL };
+        /* key lists: { vec, desc, nulls_first } */
+        attu_sort_key shapes[8][3] = {
+            { { vi4, false, false } },
+            { { vi4n, true, true }, { vf8, false, false } },
+            { { vf8, true, false }, { vi4, false, false } },
+            { { vtx, false, true }, { vbo, true, false }, { vi8, false, false } },
+            { { vi8, true, false } },
+            { { vf4, false, false }, { vi4n, false, true } },
+            { { vbo, false, false }, { vf8, false, true }, { vtx, true, false } },
+            { { vi4, true, false }, { rown, true, false } },
+        };
+        int nkeys[8] = { 1, 2, 2, 3, 1, 2, 3, 2 };
+        for (int sh = 0; sh < 8; sh++) {
+            attu_buf *pr = b4->alloc(b4, n * 8, &err), *pm = b4->alloc(b4, n * 8, &err);
+            cr_assert_eq(b4->sort(b4, shapes[sh], nkeys[sh], n, pr, &err), 0);
+            setenv("ATTU_CPU_MERGE_SORT", "1", 1);
+            cr_assert_eq(b4->sort(b4, shapes[sh], nkeys[sh], n, pm, &err), 0);
+            unsetenv("ATTU_CPU_MERGE_SORT");
+            cr_assert(memcmp(pr->ptr, pm->ptr, n * 8) == 0, "n %zu shape %d: the permutations differ", n, sh);
+            b4->free(b4, pr); b4->free(b4, pm);
+        }
+        attu_buf *bufs[8] = { bi4, btx, bi8, bf8, bf4, bbo, bv1, bv2 };
+        for (int k = 0; k < 8; k++) b4->free(b4, bufs[k]);
+        free(i4); free(txt); free(i8); free(f8); free(f4); free(bo); free(v1); free(v2);
+    }
+    b4->destroy(b4);
+}
