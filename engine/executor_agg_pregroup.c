@@ -4,7 +4,7 @@
  * A group key computed from one column of few distinct values (b / 10,
  * date_trunc('month', d), upper(code)) would be evaluated on every row and
  * the rows then grouped by its values. When the aggregates combine (COUNT,
- * SUM of exact values, MIN and MAX), the rows can instead be
+ * SUM and AVG of exact values, MIN and MAX), the rows can instead be
  * grouped by x itself, on the dense path (no sort, and no pass writing the
  * key), and f evaluated once per distinct x; the partial results are then
  * grouped by f(x), a few thousand rows at most. Every row's x meets f, so an
@@ -35,17 +35,22 @@ static bool exact_sum_input(attu_type_id t) {
     return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64 || t == ATTU_TYPE_DECIMAL;
 }
 
-/* The aggregates combine from per-x partials: exactly, or (float sums,
- * with floats_any_order) as the dense path would add them anyway. */
+/* The aggregates combine from per-x partials: exactly, or (float sums and
+ * averages, with floats_any_order) as the dense path would add them
+ * anyway. An AVG carries its sum and its count. */
 static bool combinable(const attu_stage *s, bool floats_any_order) {
     for (int i = 0; i < s->naggs; i++) {
         const attu_stage_agg *g = &s->aggs[i];
-        if (g->count_distinct || g->var || g->avg || g->norder || g->arg >= 0) return false;
+        if (g->count_distinct || g->var || g->norder || g->arg >= 0) return false;
+        bool exact = exact_sum_input(g->in_type.id), fl = floats_any_order && g->in_type.id == ATTU_TYPE_FLOAT64;
+        if (g->avg) {
+            if (g->op != ATTU_REDUCE_AVG_SUM || !((exact && g->out_type.id == ATTU_TYPE_NUMERIC) || fl)) return false;
+            continue;
+        }
         switch (g->op) {
         case ATTU_REDUCE_COUNT_STAR: case ATTU_REDUCE_COUNT: break;
         case ATTU_REDUCE_SUM:
-            if (!exact_sum_input(g->in_type.id) && !(floats_any_order && g->in_type.id == ATTU_TYPE_FLOAT64))
-                return false;
+            if (!exact && !fl) return false;
             break;
         case ATTU_REDUCE_MIN: case ATTU_REDUCE_MAX:
             if (g->in_type.id == ATTU_TYPE_TEXT || g->in_type.id == ATTU_TYPE_FLOAT32 ||
@@ -72,21 +77,24 @@ int run_agg_pregrouped(xctx *x, attu_stage *s, rel *in, rel **out) {
     if (lay.nslots > n / pregroup_share()) return 1;
 
     int na = s->args.n, ng = s->naggs;
+    int nmax = 2 * ng + 1;   /* an AVG's partials are two */
     xcol **args = calloc((size_t)na + 1, sizeof *args);
-    attu_reduce_spec *specs = calloc((size_t)ng + 1, sizeof *specs);
-    attu_out *outs = calloc((size_t)ng + 1, sizeof *outs);
-    xcol **res = calloc((size_t)ng + 1, sizeof *res);
-    attu_stage_agg *aggs = calloc((size_t)ng + 1, sizeof *aggs);
-    int *adirect = calloc((size_t)ng + 1, sizeof *adirect);
+    attu_reduce_spec *specs = calloc((size_t)nmax, sizeof *specs);
+    attu_out *outs = calloc((size_t)nmax, sizeof *outs);
+    xcol **res = calloc((size_t)nmax, sizeof *res);
+    attu_stage_agg *aggs = calloc((size_t)nmax, sizeof *aggs);
+    int *adirect = calloc((size_t)nmax, sizeof *adirect);
+    attu_type *types = calloc((size_t)nmax + 1, sizeof *types);
     attu_buf *gidx = NULL;
-    rel *xs = NULL, *part = NULL, *ks = NULL;
+    rel *xs = NULL, *part = NULL, *ks = NULL, *o = NULL;
     xcol *kv = NULL;
     int nspec = 0;
     size_t np = 0;
     rc = -1;
-    if (!args || !specs || !outs || !res || !aggs || !adirect) { attu_error_oom(x->err); goto done; }
+    if (!args || !specs || !outs || !res || !aggs || !adirect || !types) { attu_error_oom(x->err); goto done; }
     if (eval_exprs(x, &s->args, in, args)) goto done;
-    /* 1: grouped by x, the aggregates' partials (their final types) */
+    /* 1: grouped by x, the aggregates' partials (agg_specs' columns: one
+     * per aggregate, two for an AVG, its sum and count) */
     int drc = agg_dense(x, s, &xk, args, n, &lay, &np, specs, outs, res, &nspec, &gidx);
     if (drc) { rc = drc; goto done; }
     /* 2: f over each group's x */
@@ -104,44 +112,68 @@ int run_agg_pregrouped(xctx *x, attu_stage *s, rel *in, rel **out) {
     }
     /* 3: the partials grouped by f(x): counts add up, sums, minima and
      * maxima combine as themselves, into the final types */
-    part = rel_new(x, 1 + ng, np);
+    part = rel_new(x, 1 + nspec, np);
     if (!part) goto done;
     part->cols[0] = xcol_ref(kv);
-    for (int i = 0; i < ng; i++) part->cols[1 + i] = xcol_ref(res[i]);
+    types[0] = kv->type;
+    for (int i = 0; i < nspec; i++) {
+        part->cols[1 + i] = xcol_ref(res[i]);
+        aggs[i].op = specs[i].op == ATTU_REDUCE_COUNT || specs[i].op == ATTU_REDUCE_COUNT_STAR ||
+                             specs[i].op == ATTU_REDUCE_AVG_SUM
+                         ? ATTU_REDUCE_SUM : specs[i].op;
+        aggs[i].in = i;
+        aggs[i].arg = -1;
+        aggs[i].in_type = res[i]->type;
+        aggs[i].out_type = res[i]->type;
+        adirect[i] = 1 + i;
+        types[1 + i] = res[i]->type;
+    }
     {
         int kdirect = 0;
         attu_stage s2;
         memset(&s2, 0, sizeof s2);
         s2.kind = ATTU_ST_AGG;
-        s2.ncols = s->ncols;
-        s2.types = s->types;
+        s2.ncols = 1 + nspec;
+        s2.types = types;
         s2.keys.n = 1;
         s2.keys.direct = &kdirect;
-        for (int i = 0; i < ng; i++) {
-            aggs[i] = s->aggs[i];
-            adirect[i] = 1 + i;
-            aggs[i].in = i;
-            aggs[i].in_type = res[i]->type;
-            if (aggs[i].op == ATTU_REDUCE_COUNT || aggs[i].op == ATTU_REDUCE_COUNT_STAR) aggs[i].op = ATTU_REDUCE_SUM;
-        }
-        s2.args.n = ng;
+        s2.args.n = nspec;
         s2.args.direct = adirect;
-        s2.naggs = ng;
+        s2.naggs = nspec;
         s2.aggs = aggs;
         ks = run_agg(x, &s2, part);
         if (!ks) goto done;
     }
-    *out = ks;
-    ks = NULL;
+    /* the stage's columns: the key, then each aggregate (an AVG finished
+     * from its combined sum and count) */
+    o = rel_new(x, 1 + ng, ks->nrows);
+    if (!o) goto done;
+    o->cols[0] = xcol_ref(ks->cols[0]);
+    for (int i = 0, j = 1; i < ng; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (g->avg) {
+            int scale = g->in_type.id == ATTU_TYPE_DECIMAL ? g->in_type.scale : 0;
+            o->cols[1 + i] = g->out_type.id == ATTU_TYPE_NUMERIC
+                                 ? finish_avg_numeric(x, ks->cols[j], ks->cols[j + 1], ks->nrows)
+                                 : finish_avg(x, ks->cols[j], ks->cols[j + 1], ks->nrows, scale);
+            if (!o->cols[1 + i]) goto done;
+            j += 2;
+        } else {
+            o->cols[1 + i] = xcol_ref(ks->cols[j]);
+            j++;
+        }
+    }
+    *out = o;
+    o = NULL;
     s->act_how = "group_dense by the key's input + eval + sort (pregrouped)";
     rc = 0;
 done:
     for (int i = 0; i < na && args; i++) xcol_unref(x, args[i]);
     for (int i = 0; i < nspec && res; i++) xcol_unref(x, res[i]);
     for (int i = 0; i < nspec && outs; i++) if (outs[i].dict) attu_dictionary_unref(outs[i].dict);
-    free(args); free(specs); free(outs); free(res); free(aggs); free(adirect);
+    free(args); free(specs); free(outs); free(res); free(aggs); free(adirect); free(types);
     free_buf(x, gidx);
     xcol_unref(x, kv);
-    rel_free(x, xs); rel_free(x, part); rel_free(x, ks);
+    rel_free(x, xs); rel_free(x, part); rel_free(x, ks); rel_free(x, o);
     return rc;
 }

@@ -145,6 +145,10 @@ typedef struct dense_lay { int64_t mins[8], widths[8]; size_t nslots; } dense_la
 int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, const dense_lay *lay,
               size_t *nseg_out, attu_reduce_spec *specs, attu_out *outs, xcol **res, int *nspec_out,
               attu_buf **gidx_out);
+/* AVG from its sum and count columns (n rows): in double precision (the
+ * sum of a DECIMAL input at `scale`), or exactly as NUMERIC. */
+xcol *finish_avg(xctx *x, xcol *sum, xcol *cnt, size_t n, int scale);
+xcol *finish_avg_numeric(xctx *x, xcol *sum, xcol *cnt, size_t n);
 /* GROUP BY f(x) over one dense column x, grouped by x first
  * (executor_agg_pregroup.c): 0 with *out the stage's rows, 1 when the
  * shape does not qualify (nothing done), -1 on error. */

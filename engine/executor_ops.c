@@ -855,7 +855,7 @@ static xcol *run_finish(xctx *x, attu_expr_program *p, xcol *val, xcol *cnt, siz
 }
 
 /* avg = sum / count (NULL when count is 0), scaled for decimals. */
-static xcol *finish_avg(xctx *x, xcol *sum, xcol *cnt, size_t n, int scale) {
+xcol *finish_avg(xctx *x, xcol *sum, xcol *cnt, size_t n, int scale) {
     attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), i8 = attu_type_make(ATTU_TYPE_INT64);
     attu_type tys[2] = { f8, i8 };
     attu_expr_program *p = attu_program_new(2, tys);
@@ -873,7 +873,7 @@ static xcol *finish_avg(xctx *x, xcol *sum, xcol *cnt, size_t n, int scale) {
 
 /* avg of integers and numerics: the NUMERIC sum / count by PostgreSQL's
  * division scale (NULL when count is 0: the sum is NULL then). */
-static xcol *finish_avg_numeric(xctx *x, xcol *sum, xcol *cnt, size_t n) {
+xcol *finish_avg_numeric(xctx *x, xcol *sum, xcol *cnt, size_t n) {
     attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC), i8 = attu_type_make(ATTU_TYPE_INT64);
     attu_type tys[2] = { nt, i8 };
     attu_expr_program *p = attu_program_new(2, tys);
