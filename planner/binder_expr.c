@@ -11,6 +11,7 @@
 #include "engine/numeric.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,7 +413,15 @@ static attu_bexpr *bind_literal(bctx *c, const attu_ast_expr *e) {
             }
         }
         b->type = attu_type_make(ATTU_TYPE_FLOAT64);
+        errno = 0;
         b->f = strtod(txt, NULL);
+        /* beyond double precision (1e400, 1e-400): an error, as float8's
+         * input gives one, not Infinity or 0 */
+        if (errno == ERANGE && (b->f == 0 || isinf(b->f))) {
+            attu_error_set(c->err, ATTU_SQLSTATE_NUMERIC_RANGE, e->position, "\"%s\" is out of range for type double precision",
+                           txt);
+            return NULL;
+        }
         return b;
     }
     }
