@@ -536,26 +536,47 @@ static rel *run_limit(xctx *x, attu_stage *s, rel *in) {
     return rel_through(x, in, idx, cnt);
 }
 
-/* Rows with distinct values over all columns (first of each group in sort order). */
-rel *rel_distinct(xctx *x, rel *in) {
-    int nk = in->ncols;
-    attu_sort_key *keys = make_keys(in->cols, nk, NULL, NULL);
-    attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
-    attu_buf *perm = buf_i64(x, in->nrows), *heads = NULL, *idx = NULL;
-    rel *o = NULL;
+/* The first row, in the order of the nsort keys, of every run of equal
+ * values of the first nheads of them (nheads 0: one run for all rows): a
+ * stable sort, the runs' heads, and the sorted rows at the heads. */
+int first_rows_of_runs(xctx *x, const attu_sort_key *keys, int nsort, int nheads, size_t n, attu_buf **rows_out,
+                       size_t *count_out) {
+    attu_vec *kv = calloc((size_t)nheads + 1, sizeof *kv);
+    attu_buf *perm = buf_i64(x, n), *heads = NULL, *idx = NULL;
     size_t nh = 0;
-    if (!keys || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
-    for (int i = 0; i < nk; i++) kv[i] = vec_of(in->cols[i]);
-    if (exec_sort(x, keys, nk, in->nrows, perm)) goto done;
-    if (exec_segment_heads(x, kv, nk, perm, in->nrows, &heads, &nh)) goto done;
+    int rc = -1;
+    if (!kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
+    for (int i = 0; i < nheads; i++) kv[i] = keys[i].col;
+    if (exec_sort(x, keys, nsort, n, perm)) goto done;
+    if (nheads) {
+        if (exec_segment_heads(x, kv, nheads, perm, n, &heads, &nh)) goto done;
+    } else {
+        nh = n ? 1 : 0;
+        heads = buf_i64(x, 1);
+        if (!heads || x->be->iota(x->be, heads, 0, nh, x->err)) goto done;
+    }
     idx = buf_i64(x, nh);
     if (!idx || x->be->gather(x->be, idx, NULL, perm, NULL, 8, heads, nh, x->err)) goto done;
-    o = rel_gather(x, in, idx, nh, false);
+    *rows_out = idx;
+    *count_out = nh;
+    idx = NULL;
+    rc = 0;
 done:
-    free(keys); free(kv);
-    if (perm) x->be->free(x->be, perm);
-    if (heads) x->be->free(x->be, heads);
-    if (idx) x->be->free(x->be, idx);
+    free(kv);
+    free_buf(x, perm); free_buf(x, heads); free_buf(x, idx);
+    return rc;
+}
+
+/* Rows with distinct values over all columns (first of each group in sort order). */
+rel *rel_distinct(xctx *x, rel *in) {
+    attu_sort_key *keys = make_keys(in->cols, in->ncols, NULL, NULL);
+    attu_buf *idx = NULL;
+    size_t nh = 0;
+    rel *o = NULL;
+    if (!keys) { attu_error_oom(x->err); return NULL; }
+    if (!first_rows_of_runs(x, keys, in->ncols, in->ncols, in->nrows, &idx, &nh)) o = rel_gather(x, in, idx, nh, false);
+    free(keys);
+    free_buf(x, idx);
     return o;
 }
 

@@ -80,6 +80,11 @@ rel  *filter_lazy(xctx *x, const rel *in, xcol *m);
  * composed with in's own lazy indexes (lazy_side). */
 rel  *rel_through(xctx *x, const rel *in, attu_buf *idx, size_t n);
 rel  *rel_distinct(xctx *x, rel *in);
+/* The first row, in the order of the nsort keys, of every run of equal
+ * values of their first nheads (0: one run): *rows_out (int64, by run,
+ * allocated here) and *count_out. */
+int   first_rows_of_runs(xctx *x, const attu_sort_key *keys, int nsort, int nheads, size_t n,
+                         attu_buf **rows_out, size_t *count_out);
 rel  *rel_concat(xctx *x, const rel *a, const rel *b);
 rel  *run_stage(xctx *x, attu_stage *s);
 /* 0, or -1 with XX000 set when r lacks the columns the plan promised for s. */

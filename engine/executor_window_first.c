@@ -111,8 +111,6 @@ static int first_rows(xctx *x, const attu_stage_agg *g, xcol **keys, size_t n, a
     attu_sort_key *sk = calloc((size_t)(np + no) + 1, sizeof *sk);
     attu_vec *kv = calloc((size_t)np + 1, sizeof *kv);
     xcol **pk = calloc((size_t)np + 1, sizeof *pk);
-    attu_buf *perm = NULL, *heads = NULL, *idx = NULL;
-    size_t nh = 0;
     if (!sk || !kv || !pk) { attu_error_oom(x->err); goto done; }
     for (int i = 0; i < np; i++) {
         pk[i] = keys[g->part[i]];
@@ -141,25 +139,11 @@ static int first_rows(xctx *x, const attu_stage_agg *g, xcol **keys, size_t n, a
         }
     }
     /* sorted by (partition, order): the partitions' heads */
-    perm = buf_i64(x, n);
-    if (!perm || exec_sort(x, sk, np + no, n, perm)) goto done;
-    if (np) {
-        if (exec_segment_heads(x, kv, np, perm, n, &heads, &nh)) goto done;
-    } else {
-        nh = n ? 1 : 0;
-        heads = buf_i64(x, 1);
-        if (!heads || x->be->iota(x->be, heads, 0, nh, x->err)) goto done;
-    }
-    idx = buf_i64(x, nh);
-    if (!idx || x->be->gather(x->be, idx, NULL, perm, NULL, 8, heads, nh, x->err)) goto done;
-    *rows_out = idx;
-    *cnt_out = nh;
-    idx = NULL;
+    if (first_rows_of_runs(x, sk, np + no, np, n, rows_out, cnt_out)) goto done;
     *how = np ? "sort + segment_heads + gather" : "sort + gather";
     rc = 0;
 done:
     free(sk); free(kv); free(pk);
-    free_buf(x, perm); free_buf(x, heads); free_buf(x, idx);
     return rc;
 }
 

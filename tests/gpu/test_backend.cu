@@ -220,6 +220,16 @@ long long check_device_interpreter_on_host() {
   return mism;
 }
 
+// A sorted dictionary of the words (NULL with *err set on failure).
+attu_dictionary* dictionary_of(const std::vector<std::string>& words, attu_error* err) {
+  std::vector<const char*> p;
+  std::vector<size_t> l;
+  for (auto& w : words) { p.push_back(w.c_str()); l.push_back(w.size()); }
+  std::vector<int32_t> codes(words.size());
+  attu_error_clear(err);
+  return attu_dictionary_build(p.data(), l.data(), p.size(), codes.data(), err);
+}
+
 // Two dense group keys for n rows (group_dense's and partition_first's
 // cases): k1 in [-5, 17] with NULLs (k1v 0, about one row in 13), k2 in
 // [100, 101] without.
@@ -1175,13 +1185,8 @@ int main() {
     // codes' four bits
     std::vector<std::string> words;
     for (int i = 0; i < 10; ++i) words.push_back("t" + std::to_string(i));
-    std::vector<const char*> wp;
-    std::vector<size_t> wl;
-    for (auto& w : words) { wp.push_back(w.c_str()); wl.push_back(w.size()); }
-    std::vector<int32_t> wcodes(words.size());
     attu_error de;
-    attu_error_clear(&de);
-    attu_dictionary* tdict = attu_dictionary_build(wp.data(), wl.data(), wp.size(), wcodes.data(), &de);
+    attu_dictionary* tdict = dictionary_of(words, &de);
     if (!tdict) { r.fail(de.message); return; }
     struct unref_t { attu_dictionary* d; ~unref_t() { attu_dictionary_unref(d); } } unref{tdict};
     for (size_t n : sizes()) {
@@ -1314,13 +1319,8 @@ int main() {
     // and above every entry; both operand orders; NULL rows
     std::vector<std::string> words;
     for (int i = 0; i < 200; ++i) words.push_back("w" + std::to_string(i * 7 % 1000));
-    std::vector<const char*> sp;
-    std::vector<size_t> lens;
-    for (auto& w : words) { sp.push_back(w.c_str()); lens.push_back(w.size()); }
-    std::vector<int32_t> codes(words.size());
     attu_error de;
-    attu_error_clear(&de);
-    attu_dictionary* dict = attu_dictionary_build(sp.data(), lens.data(), sp.size(), codes.data(), &de);
+    attu_dictionary* dict = dictionary_of(words, &de);
     if (!dict) { r.fail(de.message); return; }
     size_t n = 50000;
     auto pick = attu::test::random_values<int32_t>(n, 0, dict->count - 1, 77);
