@@ -144,6 +144,22 @@ inline std::vector<size_t> parse_sizes(int argc, char** argv, std::vector<size_t
   return s.empty() ? defaults : s;
 }
 
+// ATTU_BENCH_ONLY=a,b,...: run only the named groups (each bench's main
+// names its groups); unset, run all. For short profiling runs.
+inline bool bench_wanted(const char* group) {
+  const char* only = std::getenv("ATTU_BENCH_ONLY");
+  if (!only || !*only) return true;
+  size_t n = std::strlen(group);
+  for (const char* p = only; *p;) {
+    const char* e = std::strchr(p, ',');
+    size_t len = e ? size_t(e - p) : std::strlen(p);
+    if (len == n && !std::strncmp(p, group, n)) return true;
+    if (!e) break;
+    p = e + 1;
+  }
+  return false;
+}
+
 // Free device memory in bytes.
 inline size_t free_bytes() {
   size_t f = 0, t = 0;

@@ -240,29 +240,36 @@ int main(int argc, char** argv) {
     auto sizes = parse_sizes(argc, argv, {1u << 20, 16u << 20, 64u << 20, 256u << 20, 1u << 30});
     std::printf("device: %s, %d SMs\n\n", ctx.props().name, ctx.sm_count());
     print_header();
-    for (size_t n : sizes) bc::bench_copy(ctx, n);
+    // groups for ATTU_BENCH_ONLY: copy, transform, reduce, scan, compact,
+    // segreduce, lbs, interval_move, sorted_search
+    if (bench_wanted("copy"))
+      for (size_t n : sizes) bc::bench_copy(ctx, n);
     for (size_t n : sizes) {
-      bc::bench_transform<int>(ctx, n, "int32");
-      bc::bench_reduce<int>(ctx, n, "int32");
-      bc::bench_reduce<long long>(ctx, n, "int64");
-      bc::bench_reduce<float>(ctx, n, "float");
-      bc::bench_scan<int>(ctx, n, "int32");
-      bc::bench_scan<long long>(ctx, n, "int64");
-      bc::bench_scan<float>(ctx, n, "float");
-      if (getenv("ATTU_BENCH_SCAN_BOXES")) {
-        bc::bench_scan_boxes<int>(ctx, n, "int32");
-        bc::bench_scan_boxes<float>(ctx, n, "float");
+      if (bench_wanted("transform")) bc::bench_transform<int>(ctx, n, "int32");
+      if (bench_wanted("reduce")) {
+        bc::bench_reduce<int>(ctx, n, "int32");
+        bc::bench_reduce<long long>(ctx, n, "int64");
+        bc::bench_reduce<float>(ctx, n, "float");
       }
-      bc::bench_compact(ctx, n);
+      if (bench_wanted("scan")) {
+        bc::bench_scan<int>(ctx, n, "int32");
+        bc::bench_scan<long long>(ctx, n, "int64");
+        bc::bench_scan<float>(ctx, n, "float");
+        if (getenv("ATTU_BENCH_SCAN_BOXES")) {
+          bc::bench_scan_boxes<int>(ctx, n, "int32");
+          bc::bench_scan_boxes<float>(ctx, n, "float");
+        }
+      }
+      if (bench_wanted("compact")) bc::bench_compact(ctx, n);
     }
     for (size_t n : sizes) {
       if (n > (256u << 20)) continue;
       for (long long mean : {10ll, 1000ll}) {
-        bc::bench_segreduce(ctx, n, mean);
-        bc::bench_lbs(ctx, n, mean);
-        bc::bench_interval_move(ctx, n, mean);
+        if (bench_wanted("segreduce")) bc::bench_segreduce(ctx, n, mean);
+        if (bench_wanted("lbs")) bc::bench_lbs(ctx, n, mean);
+        if (bench_wanted("interval_move")) bc::bench_interval_move(ctx, n, mean);
       }
-      bc::bench_sorted_search(ctx, n);
+      if (bench_wanted("sorted_search")) bc::bench_sorted_search(ctx, n);
     }
   } catch (const std::exception& e) {
     std::printf("error: %s\n", e.what());

@@ -200,23 +200,29 @@ int main(int argc, char** argv) {
     auto sizes = parse_sizes(argc, argv, {1u << 20, 16u << 20, 64u << 20, 256u << 20, 1u << 30});
     std::printf("device: %s, %d SMs\n\n", ctx.props().name, ctx.sm_count());
     print_header();
-    for (size_t n : sizes) bench_copy(ctx, n);
-    for (size_t n : sizes) {
-      bench_radix_keys<int>(ctx, n, "int32");
-      bench_radix_keys<float>(ctx, n, "float");
-      bench_radix_keys<long long>(ctx, n, "int64");
-      bench_radix_pairs<int, int>(ctx, n, "int/int");
-      bench_radix_pairs<long long, int>(ctx, n, "int64/int");
-    }
+    // groups for ATTU_BENCH_ONLY: copy, radix, mergesort, merge, segsort
+    if (bench_wanted("copy"))
+      for (size_t n : sizes) bench_copy(ctx, n);
+    if (bench_wanted("radix"))
+      for (size_t n : sizes) {
+        bench_radix_keys<int>(ctx, n, "int32");
+        bench_radix_keys<float>(ctx, n, "float");
+        bench_radix_keys<long long>(ctx, n, "int64");
+        bench_radix_pairs<int, int>(ctx, n, "int/int");
+        bench_radix_pairs<long long, int>(ctx, n, "int64/int");
+      }
     // ATTU_BENCH_SORT_RADIX_ONLY=1: the copies and the radix sorts only
-    // (tuning runs of the onesweep tiles)
+    // (tuning runs of the onesweep tiles; ATTU_BENCH_ONLY=copy,radix)
     const char* ro = std::getenv("ATTU_BENCH_SORT_RADIX_ONLY");
     if (ro && *ro == '1') return 0;
-    for (size_t n : sizes)
-      if (n <= (256u << 20)) bench_mergesort(ctx, n);
-    for (size_t n : sizes) bench_merge(ctx, n);
+    if (bench_wanted("mergesort"))
+      for (size_t n : sizes)
+        if (n <= (256u << 20)) bench_mergesort(ctx, n);
+    if (bench_wanted("merge"))
+      for (size_t n : sizes) bench_merge(ctx, n);
     size_t segn = 64u << 20;
-    for (long long mean : {16ll, 100ll, 1000ll, 100000ll}) bench_segsort(ctx, segn, mean);
+    if (bench_wanted("segsort"))
+      for (long long mean : {16ll, 100ll, 1000ll, 100000ll}) bench_segsort(ctx, segn, mean);
   } catch (const std::exception& e) {
     std::printf("error: %s\n", e.what());
     return 1;

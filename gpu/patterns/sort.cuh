@@ -91,32 +91,32 @@ template <typename T> struct sort_direction<less_t<T>> { static constexpr int va
 template <typename T> struct sort_direction<greater_t<T>> { static constexpr int value = -1; };
 
 // ---- tuning -------------------------------------------------------------------
-// 384 threads x 16 keys for 4-byte keys and values; 8-byte keys or values
-// halve the grain so the shared tile stays under the static 48 KB limit.
 // Items a thread per onesweep tile (384 threads): 32-bit keys alone,
 // 32-bit keys with values of 4 bytes or less, and 64-bit keys or wider
 // values; and the blocks a multiprocessor the kernel is compiled for (its
 // register budget): 32-bit keys alone, 64-bit keys alone, with values. The
-// macros are for tuning runs (bench_sort built with -DATTU_SORT_...). On an
-// H100 (session 9, docs/performance.md), against DeviceRadixSort: these
-// defaults give 0.91x / 0.86x / 0.76-0.88x; 23 items for 32-bit pairs and
-// 15 for 64-bit keys (2 blocks) gave 0.93-0.99x and 0.92-1.02x, but have
-// not yet run the sort tests, so they are not the defaults; 20 for 32-bit
-// keys alone lost (0.85x).
+// shared tile (keys and values share it, one after the other) stays under
+// the static 48 KB: 384 x 23 x 4 and 384 x 15 x 8 bytes. On an H100
+// (session 9, docs/performance.md "Onesweep tile sizes") 23 items for
+// 32-bit pairs and 15 for 64-bit keys at 2 blocks a multiprocessor gave
+// 0.93-0.99x and 0.92-1.02x of DeviceRadixSort, against 0.85x and
+// 0.76-0.88x with 16 and 8; 20 items for 32-bit keys alone lost to 16
+// (0.85x against 0.91x). The macros are for tuning runs (bench_sort built
+// with -DATTU_SORT_...).
 #ifndef ATTU_SORT_VT_K32
 #define ATTU_SORT_VT_K32 16
 #endif
 #ifndef ATTU_SORT_VT_P32
-#define ATTU_SORT_VT_P32 16
+#define ATTU_SORT_VT_P32 23
 #endif
 #ifndef ATTU_SORT_VT_64
-#define ATTU_SORT_VT_64 8
+#define ATTU_SORT_VT_64 15
 #endif
 #ifndef ATTU_SORT_MINB_K32
 #define ATTU_SORT_MINB_K32 3
 #endif
 #ifndef ATTU_SORT_MINB_K64
-#define ATTU_SORT_MINB_K64 3
+#define ATTU_SORT_MINB_K64 2
 #endif
 #ifndef ATTU_SORT_MINB_PAIRS
 #define ATTU_SORT_MINB_PAIRS 2

@@ -256,8 +256,13 @@ int main() {
     test_context ctx;
     using attu::gpu::greater_t;
     using attu::gpu::less_t;
-    // radix sort: tile of 4-byte keys is 384 * 16 = 6144
-    const size_t radix_sizes[] = {0, 1, 2, 6143, 6144, 6145, 100000, 1 << 20};
+    // radix sort: each onesweep tile's edges (32-bit keys alone, 32-bit
+    // pairs, 64-bit keys or values), read from the tuning so they follow it
+    std::vector<size_t> radix_sizes = {0, 1, 2, 100000, 1 << 20};
+    for (size_t nv : {size_t(attu::gpu::sort_launch<uint32_t, uint32_t, false>::nv),
+                      size_t(attu::gpu::sort_launch<uint32_t, uint32_t, true>::nv),
+                      size_t(attu::gpu::sort_launch<uint64_t, uint32_t, true>::nv)})
+      for (size_t n : {nv - 1, nv, nv + 1, 2 * nv + 1}) radix_sizes.push_back(n);
     for (size_t n : radix_sizes) {
       test_radix_pairs<int>(ctx, n, 0, less_t<int>(), "i32");
       test_radix_pairs<int>(ctx, n, 100, less_t<int>(), "i32 ties");
