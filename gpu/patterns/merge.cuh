@@ -32,9 +32,12 @@ struct merge_part_t {
   int d0;     // first output diagonal of the tile, relative to the job
 };
 
+// vt is odd so that threads walking vt consecutive shared slots hit distinct
+// banks (an even vt made the serial merge's reads and the blocked stores
+// 8- to 16-way conflicted: the kernel waited on shared memory).
 struct merge_launch {
   static constexpr int nt = 256;
-  static constexpr int vt = 16;
+  static constexpr int vt = 15;
   static constexpr int nv = nt * vt;
 };
 
@@ -107,7 +110,7 @@ merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_
                   const merge_part_t* __restrict__ parts, comp_t comp) {
   constexpr int nt = merge_launch::nt, vt = merge_launch::vt, nv = merge_launch::nv;
   static_assert(sizeof(key_t) + (has_vals ? sizeof(val_t) : 0) <= 12,
-                "merge tiles hold 4096 keys (+ values) in 48 KB: key + value <= 12 bytes; "
+                "merge tiles hold 3840 keys (+ values) in 48 KB: key + value <= 12 bytes; "
                 "sort wider records by index");
   __shared__ key_t s_keys[nv];
   __shared__ val_t s_vals[has_vals ? nv : 1];
@@ -121,17 +124,37 @@ merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_
     int a_len = p.a1 - p.a0, b_len = b1 - b0, len = a_len + b_len;
     const key_t* A = a_keys + job.a_begin + p.a0;
     const key_t* B = b_keys + job.b_begin + b0;
+    const val_t* AV = has_vals ? a_vals + job.a_begin + p.a0 : nullptr;
+    const val_t* BV = has_vals ? b_vals + job.b_begin + b0 : nullptr;
     // The tile's A slice then its B slice, keys and values alike, so a merged
-    // output finds its value in shared memory by its source index.
-    for (int i = threadIdx.x; i < len; i += nt) {
-      s_keys[i] = i < a_len ? A[i] : B[i - a_len];
-      if (has_vals)
-        s_vals[i] = i < a_len ? a_vals[job.a_begin + p.a0 + i]
-                              : b_vals[job.b_begin + b0 + i - a_len];
+    // output finds its value in shared memory by its source index. Every
+    // load of the tile is issued before the first shared store: vt loads in
+    // flight a thread instead of one.
+    {
+      key_t k[vt];
+      val_t v[has_vals ? vt : 1];
+#pragma unroll
+      for (int u = 0; u < vt; ++u) {
+        int i = threadIdx.x + u * nt;
+        if (i < len) {
+          k[u] = i < a_len ? A[i] : B[i - a_len];
+          if (has_vals) v[u] = i < a_len ? AV[i] : BV[i - a_len];
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < vt; ++u) {
+        int i = threadIdx.x + u * nt;
+        if (i < len) {
+          s_keys[i] = k[u];
+          if (has_vals) s_vals[i] = v[u];
+        }
+      }
     }
     __syncthreads();
 
-    // This thread's outputs: [diag, diag + vt) of the tile.
+    // This thread's outputs: [diag, diag + vt) of the tile. vt is odd, so
+    // the blocked accesses below (thread t at t * vt + u) fall in distinct
+    // banks.
     int diag = threadIdx.x * vt < len ? threadIdx.x * vt : len;
     int ai = int(merge_path(s_keys, a_len, s_keys + a_len, b_len, diag, comp));
     int bi = a_len + diag - ai;
@@ -157,9 +180,13 @@ merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_
     }
     __syncthreads();
     key_t* C = c_keys + job.c_begin + p.d0;
-    for (int i = threadIdx.x; i < len; i += nt) {
-      C[i] = s_keys[i];
-      if (has_vals) c_vals[job.c_begin + p.d0 + i] = s_vals[i];
+#pragma unroll
+    for (int u = 0; u < vt; ++u) {
+      int i = threadIdx.x + u * nt;
+      if (i < len) {
+        C[i] = s_keys[i];
+        if (has_vals) c_vals[job.c_begin + p.d0 + i] = s_vals[i];
+      }
     }
     __syncthreads();
   }

@@ -16,7 +16,8 @@
 namespace attu {
 namespace gpu {
 
-using search_box_t = launch_box_t<arch_cta_t<700, 128, 11>, arch_cta_t<900, 256, 8>>;
+// An odd vt: threads walking vt consecutive shared slots hit distinct banks.
+using search_box_t = launch_box_t<arch_cta_t<700, 128, 11>, arch_cta_t<900, 256, 11>>;
 
 namespace detail {
 
@@ -63,8 +64,24 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_kernel(
   int b0 = part[cta], b1 = part[cta + 1];
   int a0 = diag0 - b0, a1 = diag1 - b1;
   int na = a1 - a0, nb = b1 - b0;
-  for (int j = tid; j < na; j += nt) shared.keys.a[j] = needles[a0 + j];
-  for (int j = tid; j < nb; j += nt) shared.keys.b[j] = haystack[b0 + j];
+  // The tile's needles and haystack as one stream of na + nb <= nv loads,
+  // all issued before the first shared store (vt loads in flight a thread).
+  {
+    a_t ka[vt];
+    b_t kb[vt];
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      int j = tid + i * nt;
+      if (j < na) ka[i] = needles[a0 + j];
+      else if (j < na + nb) kb[i] = haystack[b0 + j - na];
+    }
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      int j = tid + i * nt;
+      if (j < na) shared.keys.a[j] = ka[i];
+      else if (j < na + nb) shared.keys.b[j - na] = kb[i];
+    }
+  }
   __syncthreads();
   auto before = [&](int a, int b) {  // haystack b goes before needle a
     return bounds == bounds_lower ? comp(shared.keys.b[b], shared.keys.a[a])
@@ -90,7 +107,11 @@ __global__ __launch_bounds__(launch_t::nt) void sorted_search_kernel(
   for (int i = 0; i < vt; ++i)
     if (slot[i] >= 0) shared.out[slot[i]] = answer[i];
   __syncthreads();
-  for (int j = tid; j < na; j += nt) indices[a0 + j] = shared.out[j];
+#pragma unroll
+  for (int i = 0; i < vt; ++i) {
+    int j = tid + i * nt;
+    if (j < na) indices[a0 + j] = shared.out[j];
+  }
 }
 
 }  // namespace detail

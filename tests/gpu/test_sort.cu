@@ -277,8 +277,10 @@ int main() {
     test_radix_pairs<int>(ctx, 100000000, 0, less_t<int>(), "i32");
     test_radix_keys<unsigned>(ctx, 100000000, 0, less_t<unsigned>(), "u32");
 
-    // merge: tile 4096
-    const size_t msizes[][2] = {{0, 0}, {0, 5}, {5, 0}, {1, 1}, {4095, 1}, {2048, 2048},
+    // merge: sizes at its tile's edges (merge_launch::nv outputs a tile)
+    const size_t mnv = attu::gpu::merge_launch::nv;
+    const size_t msizes[][2] = {{0, 0}, {0, 5}, {5, 0}, {1, 1}, {mnv - 1, 1}, {mnv / 2, mnv / 2},
+                                {mnv - 2, 1}, {mnv + 1, 3000}, {4095, 1}, {2048, 2048},
                                 {4097, 3000}, {1 << 20, 12345}, {1 << 20, 1 << 20}};
     for (auto& m : msizes) {
       test_merge(ctx, m[0], m[1], 0);
