@@ -141,9 +141,40 @@ static bool has_subquery_value(const attu_bexpr *e) {
     return has_subquery_value(e->else_);
 }
 
-/* a AND b, a OR b, COALESCE(a, b) whose b holds a subquery's value: b is
- * guarded, evaluated only for the rows whose a does not decide the result
- * (a not FALSE, not TRUE, NULL), as PostgreSQL evaluates b only there. */
+/* Opcodes that never raise an error, whatever their operands. */
+static bool op_never_fails(int op) {
+    switch (op) {
+    case ATTU_OP_CONST: case ATTU_OP_MOVE:
+    case ATTU_OP_EQ_I: case ATTU_OP_NE_I: case ATTU_OP_LT_I: case ATTU_OP_LE_I: case ATTU_OP_GT_I: case ATTU_OP_GE_I:
+    case ATTU_OP_EQ_F: case ATTU_OP_NE_F: case ATTU_OP_LT_F: case ATTU_OP_LE_F: case ATTU_OP_GT_F: case ATTU_OP_GE_F:
+    case ATTU_OP_EQ_S: case ATTU_OP_NE_S: case ATTU_OP_LT_S: case ATTU_OP_LE_S: case ATTU_OP_GT_S: case ATTU_OP_GE_S:
+    case ATTU_OP_EQ_N: case ATTU_OP_NE_N: case ATTU_OP_LT_N: case ATTU_OP_LE_N: case ATTU_OP_GT_N: case ATTU_OP_GE_N:
+    case ATTU_OP_AND: case ATTU_OP_OR: case ATTU_OP_NOT:
+    case ATTU_OP_IS_NULL: case ATTU_OP_IS_NOT_NULL: case ATTU_OP_IS_TRUE: case ATTU_OP_IS_FALSE:
+    case ATTU_OP_COALESCE: case ATTU_OP_SELECT:
+    case ATTU_OP_NULLIF_I: case ATTU_OP_NULLIF_F: case ATTU_OP_NULLIF_S: case ATTU_OP_NULLIF_N:
+    case ATTU_OP_NEG_F: case ATTU_OP_ABS_F: case ATTU_OP_CAST_I_F: case ATTU_OP_CAST_I_N:
+    case ATTU_OP_LENGTH: case ATTU_OP_OCTET_LENGTH: case ATTU_OP_LOWER: case ATTU_OP_UPPER:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether evaluating e may raise an error for some row (division by zero,
+ * overflow, a failed cast, a subquery's 21000...). */
+static bool may_fail(const attu_bexpr *e) {
+    if (!e) return false;
+    if (e->kind == BX_CALL && !op_never_fails(e->op)) return true;
+    for (int i = 0; i < e->nargs; i++) if (may_fail(e->args[i])) return true;
+    for (int i = 0; i < e->nwhens; i++) if (may_fail(e->whens[i]) || may_fail(e->thens[i])) return true;
+    return may_fail(e->else_);
+}
+
+/* a AND b, a OR b, COALESCE(a, b) whose b may fail (a division, a cast, a
+ * subquery's value): b is guarded, evaluated only for the rows whose a does
+ * not decide the result (a not FALSE, not TRUE, NULL), as PostgreSQL
+ * evaluates b only there (WHERE b <> 0 AND a / b > 1 divides by no zero). */
 static int compile_lazy(comp *c, const attu_bexpr *e, int guard) {
     attu_type b = attu_type_make(ATTU_TYPE_BOOL);
     int a = compile(c, e->args[0], guard);
@@ -201,7 +232,7 @@ static int compile(comp *c, const attu_bexpr *e, int guard) {
     }
     case BX_CALL: {
         if ((e->op == ATTU_OP_AND || e->op == ATTU_OP_OR || e->op == ATTU_OP_COALESCE) && e->nargs == 2 &&
-            has_subquery_value(e->args[1])) {
+            (has_subquery_value(e->args[1]) || may_fail(e->args[1]))) {
             if ((r = compile_lazy(c, e, guard)) < 0) return -1;
             break;
         }
@@ -234,18 +265,100 @@ static int compile(comp *c, const attu_bexpr *e, int guard) {
     return r;
 }
 
+/* PostgreSQL's cost of evaluating e once (cost_qual_eval, in units of
+ * cpu_operator_cost): one per operator or function call, none for columns,
+ * constants, AND / OR / NOT, IS [NOT] NULL, COALESCE and CASE themselves, nor
+ * for the widening casts where PostgreSQL has cross-type operators; a
+ * subquery costs more than any expression. */
+static double qual_cost(const attu_bexpr *e) {
+    if (!e) return 0;
+    double c = 0;
+    if (e->kind == BX_CALL) {
+        switch (e->op) {
+        case ATTU_OP_AND: case ATTU_OP_OR: case ATTU_OP_NOT:
+        case ATTU_OP_IS_NULL: case ATTU_OP_IS_NOT_NULL: case ATTU_OP_IS_TRUE: case ATTU_OP_IS_FALSE:
+        case ATTU_OP_COALESCE: case ATTU_OP_SELECT: case ATTU_OP_MOVE:
+        case ATTU_OP_CAST_I_I: case ATTU_OP_CAST_I_F: case ATTU_OP_CAST_I_D: case ATTU_OP_CAST_I_N:
+            break;
+        case ATTU_OP_SUBQUERY_ONE: c += 1e6; break;
+        default: c += 1; break;
+        }
+    }
+    for (int i = 0; i < e->nargs; i++) c += qual_cost(e->args[i]);
+    for (int i = 0; i < e->nwhens; i++) c += qual_cost(e->whens[i]) + qual_cost(e->thens[i]);
+    return c + qual_cost(e->else_);
+}
+
+static int flatten_and(const attu_bexpr *e, const attu_bexpr **out, int n, int cap) {
+    if (n < 0) return n;
+    if (e->kind == BX_CALL && e->op == ATTU_OP_AND && e->nargs == 2)
+        return flatten_and(e->args[1], out, flatten_and(e->args[0], out, n, cap), cap);
+    if (n == cap) return -1;
+    out[n] = e;
+    return n + 1;
+}
+
+/* A filter predicate (WHERE, a join's residual), when one of its conjuncts
+ * may fail: PostgreSQL evaluates a filter's conjuncts cheapest first
+ * (order_qual_clauses) and stops at the first FALSE, so each conjunct is
+ * evaluated, in that order, only for the rows no earlier one rejected:
+ * WHERE 10 / b > 5 AND b <> 0 divides by no zero. */
+static int compile_filter(comp *c, const attu_bexpr *e) {
+    enum { CAP = 256 };
+    const attu_bexpr *conj[CAP];
+    double cost[CAP];
+    int n = flatten_and(e, conj, 0, CAP);
+    bool fails = false;
+    for (int i = 0; i < n; i++) fails = fails || may_fail(conj[i]) || has_subquery_value(conj[i]);
+    for (int i = 0; i < n && fails; i++) cost[i] = qual_cost(conj[i]);
+    if (n < 2 || !fails) return compile(c, e, -1);
+    for (int i = 1; i < n; i++) {   /* stable: equal costs keep their order */
+        const attu_bexpr *x = conj[i];
+        double xc = cost[i];
+        int j = i;
+        for (; j > 0 && cost[j - 1] > xc; j--) { conj[j] = conj[j - 1]; cost[j] = cost[j - 1]; }
+        conj[j] = x; cost[j] = xc;
+    }
+    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    int acc = compile(c, conj[0], -1);
+    if (acc < 0) return -1;
+    for (int i = 1; i < n; i++) {
+        int guard = -1;
+        if (may_fail(conj[i]) || has_subquery_value(conj[i])) {
+            int dec = newreg(c, b), need = newreg(c, b);
+            if (dec < 0 || need < 0) return -1;
+            if (emit(c, attu_instr_make(ATTU_OP_IS_FALSE, dec, acc, -1)) ||
+                emit(c, attu_instr_make(ATTU_OP_NOT, need, dec, -1))) return -1;
+            guard = need;
+        }
+        int r = compile(c, conj[i], guard);
+        int nacc = r < 0 ? -1 : newreg(c, b);
+        if (nacc < 0 || emit(c, attu_instr_make(ATTU_OP_AND, nacc, acc, r))) return -1;
+        acc = nacc;
+    }
+    return acc;
+}
+
 static int compile_exprs(attu_bexpr *const *exprs, int n, int ninput, const attu_type *input_types,
-                         attu_stage_exprs *out, bool force, attu_error *err);
+                         attu_stage_exprs *out, bool force, int filter, attu_error *err);
 
 int attu_compile_exprs(attu_bexpr *const *exprs, int n, int ninput, const attu_type *input_types,
                        attu_stage_exprs *out, attu_error *err) {
-    return compile_exprs(exprs, n, ninput, input_types, out, false, err);
+    return compile_exprs(exprs, n, ninput, input_types, out, false, -1, err);
+}
+
+/* One filter predicate (compile_filter). */
+static int compile_pred(const attu_bexpr *pred, int ninput, const attu_type *input_types, attu_stage_exprs *out,
+                        attu_error *err) {
+    return compile_exprs((attu_bexpr *const *)&pred, 1, ninput, input_types, out, false, 0, err);
 }
 
 /* force: every result comes out of the program (lbs_segreduce reads only
- * program outputs); a plain column is output as its input register. */
+ * program outputs); a plain column is output as its input register.
+ * filter: the index of the expression that is a filter predicate
+ * (compile_filter), -1 for none. */
 static int compile_exprs(attu_bexpr *const *exprs, int n, int ninput, const attu_type *input_types,
-                         attu_stage_exprs *out, bool force, attu_error *err) {
+                         attu_stage_exprs *out, bool force, int filter, attu_error *err) {
     memset(out, 0, sizeof *out);
     out->n = n;
     out->direct = calloc((size_t)n + 1, sizeof(int));
@@ -285,7 +398,7 @@ static int compile_exprs(attu_bexpr *const *exprs, int n, int ninput, const attu
     if (!c.p) rc = attu_error_oom(err);
     for (int i = 0; i < n && !rc; i++) {
         if (exprs[i]->kind == BX_COL && !force) continue;
-        int r = compile(&c, exprs[i], -1);
+        int r = i == filter ? compile_filter(&c, exprs[i]) : compile(&c, exprs[i], -1);
         if (r < 0) { rc = -1; break; }
         int o = attu_program_add_output(c.p, r);
         if (o < 0) { rc = attu_error_oom(err); break; }
@@ -472,7 +585,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
     case LP_FILTER:
         if (!(s = new_stage(ATTU_ST_FILTER, p, err))) return NULL;
         if (!(s->child[0] = lower(p->left, err))) goto fail;
-        if (compile_child(&p->pred, 1, p->left, &s->exprs, err)) goto fail;
+        if (compile_pred(p->pred, p->left->ncols, p->left->types, &s->exprs, err)) goto fail;
         return s;
     case LP_PROJECT:
         if (!(s = new_stage(ATTU_ST_PROJECT, p, err))) return NULL;
@@ -501,7 +614,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
             if (!tys) goto oom;
             memcpy(tys, p->left->types, sizeof(attu_type) * (size_t)nl);
             memcpy(tys + nl, p->right->types, sizeof(attu_type) * (size_t)nr);
-            int rc = attu_compile_exprs((attu_bexpr *const *)&p->residual, 1, nl + nr, tys, &s->residual, err);
+            int rc = compile_pred(p->residual, nl + nr, tys, &s->residual, err);
             free(tys);
             if (rc) goto fail;
             if (s->kind == ATTU_ST_CROSS) {
@@ -548,7 +661,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         attu_bexpr **args; int na;
         if (lower_aggs(s, p->aggs, p->naggs, &args, &na, err)) goto fail;
         if (j->residual) { s->has_filter = true; s->filter_index = na; args[na++] = j->residual; }
-        int rc = compile_exprs(args, na, j->ncols, j->types, &s->args, true, err);
+        int rc = compile_exprs(args, na, j->ncols, j->types, &s->args, true, s->has_filter ? s->filter_index : -1, err);
         free(args);
         if (rc) goto fail;
         return s;
