@@ -146,15 +146,18 @@ std::vector<int> make_segments(size_t n, long long mean) {
   return s;
 }
 
-void bench_segreduce(context_t& ctx, size_t n, long long mean) {
+// box: the launch box (empty_t: segreduce's default); box_name labels the row.
+template <typename box = ag::empty_t>
+void bench_segreduce(context_t& ctx, size_t n, long long mean, const char* box_name = "") {
   auto segs = make_segments(n, mean);
   int num = int(segs.size()) - 1;
   dbuf<int> d_segs(segs.size());
   ATTU_CUDA_CHECK(cudaMemcpy(d_segs.p, segs.data(), segs.size() * 4, cudaMemcpyHostToDevice));
+  ATTU_CUDA_CHECK(cudaDeviceSynchronize());  // before the context's non-blocking stream reads it
   dbuf<float> a(n), out(num);
   fill_random(a.p, n, 6);
   double ours = time_ms(ctx, no_prep, [&] {
-    ag::segreduce(a.p, int(n), d_segs.p, num, out.p, ag::plus_t<float>(), 0.0f, ctx);
+    ag::segreduce<box>(a.p, int(n), d_segs.p, num, out.p, ag::plus_t<float>(), 0.0f, ctx);
   });
   size_t tb = 0;
   ATTU_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, tb, a.p, out.p, num, d_segs.p, d_segs.p + 1));
@@ -163,7 +166,7 @@ void bench_segreduce(context_t& ctx, size_t n, long long mean) {
     ATTU_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(tmp.p, tb, a.p, out.p, num, d_segs.p, d_segs.p + 1, ctx.stream()));
   });
   char name[64];
-  std::snprintf(name, sizeof name, "segreduce sum, mean segment %lld", mean);
+  std::snprintf(name, sizeof name, "segreduce sum, mean segment %lld%s", mean, box_name);
   row(name, "float", n, 4.0 * n + 8.0 * num, ours, "DeviceSegmentedReduce::Sum", theirs);
 }
 
@@ -172,6 +175,7 @@ void bench_lbs(context_t& ctx, size_t n, long long mean) {
   int num = int(segs.size()) - 1;
   dbuf<int> d_segs(segs.size()), seg_out(n), rank_out(n);
   ATTU_CUDA_CHECK(cudaMemcpy(d_segs.p, segs.data(), segs.size() * 4, cudaMemcpyHostToDevice));
+  ATTU_CUDA_CHECK(cudaDeviceSynchronize());  // before the context's non-blocking stream reads it
   int* so = seg_out.p;
   int* ro = rank_out.p;
   double ours = time_ms(ctx, no_prep, [&] {
@@ -183,7 +187,8 @@ void bench_lbs(context_t& ctx, size_t n, long long mean) {
   row(name, "int32", n, 8.0 * n + 4.0 * num, ours, "-", -1);
 }
 
-void bench_interval_move(context_t& ctx, size_t n, long long mean) {
+template <typename box = ag::empty_t>
+void bench_interval_move(context_t& ctx, size_t n, long long mean, const char* box_name = "") {
   auto segs = make_segments(n, mean);
   int num = int(segs.size()) - 1;
   segs.pop_back();
@@ -201,13 +206,14 @@ void bench_interval_move(context_t& ctx, size_t n, long long mean) {
   ATTU_CUDA_CHECK(cudaMemcpy(d_segs.p, segs.data(), num * 4, cudaMemcpyHostToDevice));
   ATTU_CUDA_CHECK(cudaMemcpy(d_g.p, gather.data(), num * 4, cudaMemcpyHostToDevice));
   ATTU_CUDA_CHECK(cudaMemcpy(d_s.p, scatter.data(), num * 4, cudaMemcpyHostToDevice));
+  ATTU_CUDA_CHECK(cudaDeviceSynchronize());  // before the context's non-blocking stream reads it
   fill_random(in.p, n, 7);
   double ours = time_ms(ctx, no_prep, [&] {
-    ag::interval_move((const int*)in.p, int(n), (const int*)d_segs.p, num, (const int*)d_s.p,
+    ag::interval_move<box>((const int*)in.p, int(n), (const int*)d_segs.p, num, (const int*)d_s.p,
                       (const int*)d_g.p, out.p, ctx);
   });
   char name[64];
-  std::snprintf(name, sizeof name, "interval_move, mean segment %lld", mean);
+  std::snprintf(name, sizeof name, "interval_move, mean segment %lld%s", mean, box_name);
   row(name, "int32", n, 8.0 * n + 12.0 * num, ours, "-", -1);
 }
 
@@ -266,8 +272,20 @@ int main(int argc, char** argv) {
       if (n > (256u << 20)) continue;
       for (long long mean : {10ll, 1000ll}) {
         if (bench_wanted("segreduce")) bc::bench_segreduce(ctx, n, mean);
+        if (bench_wanted("segreduce") && getenv("ATTU_BENCH_SEGREDUCE_BOXES")) {
+          bc::bench_segreduce<ag::launch_params_t<128, 16>>(ctx, n, mean, " (128x16)");
+          bc::bench_segreduce<ag::launch_params_t<64, 12>>(ctx, n, mean, " (64x12)");
+          bc::bench_segreduce<ag::launch_params_t<64, 20>>(ctx, n, mean, " (64x20)");
+          bc::bench_segreduce<ag::launch_params_t<32, 16>>(ctx, n, mean, " (32x16)");
+        }
         if (bench_wanted("lbs")) bc::bench_lbs(ctx, n, mean);
         if (bench_wanted("interval_move")) bc::bench_interval_move(ctx, n, mean);
+        if (bench_wanted("interval_move") && getenv("ATTU_BENCH_LBS_BOXES")) {
+          bc::bench_interval_move<ag::launch_params_t<128, 8>>(ctx, n, mean, " (128x8)");
+          bc::bench_interval_move<ag::launch_params_t<64, 8>>(ctx, n, mean, " (64x8)");
+          bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, " (256x6)");
+          bc::bench_interval_move<ag::launch_params_t<128, 4>>(ctx, n, mean, " (128x4)");
+        }
       }
       if (bench_wanted("sorted_search")) bc::bench_sorted_search(ctx, n);
     }

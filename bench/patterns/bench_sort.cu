@@ -148,6 +148,7 @@ void bench_segsort(context_t& ctx, size_t n, long long mean) {
   int num = int(segs.size()) - 1;
   dbuf<int> d_segs(segs.size());
   ATTU_CUDA_CHECK(cudaMemcpy(d_segs.p, segs.data(), segs.size() * 4, cudaMemcpyHostToDevice));
+  ATTU_CUDA_CHECK(cudaDeviceSynchronize());  // before the context's non-blocking stream reads it
   dbuf<int> ksrc(n), k(n), kalt(n), vsrc(n), v(n), valt(n);
   fill_random(ksrc.p, n, 11);
   fill_random(vsrc.p, n, 12);

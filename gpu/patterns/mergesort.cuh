@@ -1,30 +1,225 @@
 // mergesort.cuh: comparison sort of keys or key-value pairs, in place,
 // stable, for any strict weak order comp(x, y) meaning x < y.
 //
-// It is segmented_sort with the whole array as one segment: blocks sort
-// tiles with CUB's BlockMergeSort, then merge rounds (merge.cuh) double the
-// sorted runs until one remains. For keys with a bit order (integers, floats
-// under less_t / greater_t) radix_sort (sort.cuh) is faster; mergesort is for
-// every other order (compound keys, collations, user comparators).
+// Blocks sort tiles of nv items with CUB's BlockMergeSort (keys alone, or
+// keys with their values), then merge rounds (merge.cuh jobs) double the
+// sorted runs, ping-ponging between the array and a temporary, until one
+// run remains. segmented_sort with no segment descriptor (the whole array
+// one segment) is this sort. For keys with a bit order (integers, floats
+// under less_t / greater_t) radix_sort (sort.cuh) is faster; mergesort is
+// for every other order (compound keys, collations, user comparators).
 #pragma once
 
-#include "gpu/patterns/segmented_sort.cuh"
+#include "gpu/patterns/merge.cuh"
+#include "gpu/patterns/sort.cuh"
+
+#include <cub/block/block_merge_sort.cuh>
+
+#include <type_traits>
+#include <utility>
 
 namespace attu {
 namespace gpu {
 
+// Block tiles: an odd vt, so that the staging of a tile between its striped
+// (coalesced) and blocked (one thread's vt consecutive items) layouts hits
+// distinct shared-memory banks; the tile (keys and values) fits 48 KB.
+template <typename key_t>
+struct mergesort_launch {
+  static constexpr int nt = 256;
+  static constexpr int vt = sizeof(key_t) <= 4 ? 15 : sizeof(key_t) <= 8 ? 11 : 3;
+  static constexpr int nv = nt * vt;
+};
+
+namespace mergesort_detail {
+
+// Sorts tile blockIdx.x ([k * nv, k * nv + nv) of the array) in place. With
+// gen_indices the values are generated: each key's original position.
+template <typename key_t, typename val_t, bool has_vals, bool gen_indices, typename comp_t>
+__global__ void __launch_bounds__(256)
+mergesort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals, long long count,
+                       comp_t comp) {
+  using L = mergesort_launch<key_t>;
+  constexpr int nt = L::nt, vt = L::vt, nv = L::nv;
+  using item_t = std::conditional_t<has_vals, val_t, cub::NullType>;
+  using sort_t = cub::BlockMergeSort<key_t, nt, vt, item_t>;
+  __shared__ union {
+    typename sort_t::TempStorage sort;
+    key_t keys[nv];
+    val_t vals[has_vals ? nv : 1];
+  } s;
+
+  const int tid = threadIdx.x;
+  const long long lo = (long long)blockIdx.x * nv;
+  const int len = int(count - lo < nv ? count - lo : nv);
+
+  // Striped loads (all issued before the first shared store), then each
+  // thread takes its vt consecutive items.
+  key_t k[vt];
+  item_t v[vt];
+  {
+    key_t x[vt];
+#pragma unroll
+    for (int u = 0; u < vt; ++u) {
+      int i = tid + u * nt;
+      if (i < len) x[u] = keys[lo + i];
+    }
+#pragma unroll
+    for (int u = 0; u < vt; ++u) {
+      int i = tid + u * nt;
+      if (i < len) s.keys[i] = x[u];
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int u = 0; u < vt; ++u) {
+    int i = tid * vt + u;
+    if (i < len) k[u] = s.keys[i];
+  }
+  if constexpr (has_vals) {
+    if constexpr (gen_indices) {
+#pragma unroll
+      for (int u = 0; u < vt; ++u) v[u] = val_t(lo + tid * vt + u);
+    } else {
+      val_t x[vt];
+#pragma unroll
+      for (int u = 0; u < vt; ++u) {
+        int i = tid + u * nt;
+        if (i < len) x[u] = vals[lo + i];
+      }
+      __syncthreads();  // the keys' blocked reads are done
+#pragma unroll
+      for (int u = 0; u < vt; ++u) {
+        int i = tid + u * nt;
+        if (i < len) s.vals[i] = x[u];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int u = 0; u < vt; ++u) {
+        int i = tid * vt + u;
+        if (i < len) v[u] = s.vals[i];
+      }
+    }
+  }
+  __syncthreads();  // the staging area becomes the sort's storage
+
+  // A partial tile: CUB pads each thread's missing items with its largest
+  // valid key, seeded by oob_default; seeding with the thread's own first
+  // key keeps the padding after its valid items for any comparator (the
+  // sort is stable, and the padding never enters the merges).
+  if (len == nv) {
+    if constexpr (has_vals) sort_t(s.sort).StableSort(k, v, comp);
+    else sort_t(s.sort).StableSort(k, comp);
+  } else {
+    if constexpr (has_vals) sort_t(s.sort).StableSort(k, v, comp, len, k[0]);
+    else sort_t(s.sort).StableSort(k, comp, len, k[0]);
+  }
+  __syncthreads();
+
+  // Blocked -> striped through shared memory: coalesced stores.
+#pragma unroll
+  for (int u = 0; u < vt; ++u) {
+    int i = tid * vt + u;
+    if (i < len) s.keys[i] = k[u];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int u = 0; u < vt; ++u) {
+    int i = tid + u * nt;
+    if (i < len) keys[lo + i] = s.keys[i];
+  }
+  if constexpr (has_vals) {
+    __syncthreads();
+#pragma unroll
+    for (int u = 0; u < vt; ++u) {
+      int i = tid * vt + u;
+      if (i < len) s.vals[i] = v[u];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int u = 0; u < vt; ++u) {
+      int i = tid + u * nt;
+      if (i < len) vals[lo + i] = s.vals[i];
+    }
+  }
+}
+
+// Jobs of one merge round: job j merges runs [2jW, (2j+1)W) and
+// [(2j+1)W, (2j+2)W); every item is in some job.
+__global__ void mergesort_round_jobs_kernel(long long count, long long width, int num_jobs,
+                                            merge_job_t* __restrict__ jobs,
+                                            long long* __restrict__ counts) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= num_jobs) return;
+  long long lo = (long long)j * 2 * width;
+  long long mid = lo + width < count ? lo + width : count;
+  long long hi = lo + 2 * width < count ? lo + 2 * width : count;
+  merge_job_t job{lo, mid - lo, mid, hi - mid, lo};
+  jobs[j] = job;
+  counts[j] = merge_detail::job_tiles(job);
+}
+
+template <typename key_t, typename val_t, bool has_vals, bool gen_indices, typename comp_t,
+          typename context_t>
+void mergesort_impl(key_t* keys, val_t* vals, long long count, comp_t comp, context_t& ctx) {
+  using L = mergesort_launch<key_t>;
+  if (count <= 0) return;
+  cudaStream_t st = ctx.stream();
+  long long tiles = (count + L::nv - 1) / L::nv;
+  mergesort_block_kernel<key_t, val_t, has_vals, gen_indices, comp_t>
+      <<<(unsigned)tiles, L::nt, 0, st>>>(keys, vals, count, comp);
+  ATTU_CUDA_CHECK_LAUNCH();
+  if (tiles <= 1) return;
+
+  // Merge rounds: the first has the most jobs (one per pair of tiles).
+  int max_jobs = int((tiles + 1) / 2);
+  size_t jobs_bytes = ((size_t)max_jobs * sizeof(merge_job_t) + 255) & ~size_t(255);
+  size_t counts_bytes = ((size_t)(max_jobs + 1) * sizeof(long long) + 255) & ~size_t(255);
+  char* mem = (char*)sort_detail::sort_alloc(jobs_bytes + counts_bytes, ctx);
+  merge_job_t* jobs = (merge_job_t*)mem;
+  long long* counts = (long long*)(mem + jobs_bytes);
+  key_t* tmp_keys = (key_t*)sort_detail::sort_alloc(count * sizeof(key_t), ctx);
+  val_t* tmp_vals = has_vals ? (val_t*)sort_detail::sort_alloc(count * sizeof(val_t), ctx)
+                             : nullptr;
+  key_t *src_k = keys, *dst_k = tmp_keys;
+  val_t *src_v = vals, *dst_v = tmp_vals;
+  for (long long w = L::nv; w < count; w *= 2) {
+    int num_jobs = int((count + 2 * w - 1) / (2 * w));
+    mergesort_round_jobs_kernel<<<(num_jobs + 255) / 256, 256, 0, st>>>(count, w, num_jobs,
+                                                                        jobs, counts);
+    ATTU_CUDA_CHECK_LAUNCH();
+    long long max_ctas = (count + merge_launch::nv - 1) / merge_launch::nv + num_jobs;
+    merge_detail::run_merge_jobs<key_t, val_t, has_vals>(src_k, src_v, src_k, src_v, dst_k,
+                                                         dst_v, jobs, counts, num_jobs,
+                                                         max_ctas, comp, ctx, false);
+    std::swap(src_k, dst_k);
+    std::swap(src_v, dst_v);
+  }
+  if (src_k != keys) {
+    ATTU_CUDA_CHECK(cudaMemcpyAsync(keys, src_k, count * sizeof(key_t),
+                                    cudaMemcpyDeviceToDevice, st));
+    if (has_vals)
+      ATTU_CUDA_CHECK(cudaMemcpyAsync(vals, src_v, count * sizeof(val_t),
+                                      cudaMemcpyDeviceToDevice, st));
+  }
+  sort_detail::sort_free(tmp_keys, ctx);
+  if (has_vals) sort_detail::sort_free(tmp_vals, ctx);
+  sort_detail::sort_free(mem, ctx);
+}
+
+}  // namespace mergesort_detail
+
 // Key-value sort.
 template <typename key_t, typename val_t, typename comp_t, typename context_t>
 void mergesort(key_t* keys, val_t* vals, long long count, comp_t comp, context_t& ctx) {
-  segsort_detail::segsort_impl<key_t, val_t, true, false>(keys, vals, count, nullptr, 0, comp,
-                                                          ctx);
+  mergesort_detail::mergesort_impl<key_t, val_t, true, false>(keys, vals, count, comp, ctx);
 }
 
 // Key-only sort.
 template <typename key_t, typename comp_t, typename context_t>
 void mergesort(key_t* keys, long long count, comp_t comp, context_t& ctx) {
-  segsort_detail::segsort_impl<key_t, int, false, false>(keys, (int*)nullptr, count, nullptr, 0,
-                                                         comp, ctx);
+  mergesort_detail::mergesort_impl<key_t, int, false, false>(keys, (int*)nullptr, count, comp,
+                                                             ctx);
 }
 
 }  // namespace gpu

@@ -22,6 +22,7 @@
 #pragma once
 
 #include "gpu/patterns/merge.cuh"
+#include "gpu/patterns/mergesort.cuh"
 #include "gpu/patterns/sort.cuh"
 
 #include <cub/block/block_merge_sort.cuh>
@@ -298,22 +299,6 @@ __global__ void segsort_round_jobs_kernel(const int* __restrict__ segments, int 
   counts[j] = merge_detail::job_tiles(job);
 }
 
-// Jobs of a whole-array merge round: group j merges runs [2jW, (2j+1)W) and
-// [(2j+1)W, (2j+2)W); every item is in some job, so rounds ping-pong between
-// two buffers.
-__global__ void mergesort_round_jobs_kernel(long long count, long long width, int num_jobs,
-                                            merge_job_t* __restrict__ jobs,
-                                            long long* __restrict__ counts) {
-  int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= num_jobs) return;
-  long long lo = (long long)j * 2 * width;
-  long long mid = lo + width < count ? lo + width : count;
-  long long hi = lo + 2 * width < count ? lo + 2 * width : count;
-  merge_job_t job{lo, mid - lo, mid, hi - mid, lo};
-  jobs[j] = job;
-  counts[j] = merge_detail::job_tiles(job);
-}
-
 template <typename key_t, typename val_t, bool has_vals, bool gen_indices, typename comp_t,
           typename context_t>
 void segsort_impl(key_t* keys, val_t* vals, long long count, const int* segments,
@@ -321,6 +306,13 @@ void segsort_impl(key_t* keys, val_t* vals, long long count, const int* segments
   using L = segsort_launch<key_t>;
   cudaStream_t st = ctx.stream();
   if (count <= 0) return;
+  if (num_segments == 0) {
+    // One segment, the whole array: mergesort's keys-only tiles (no
+    // segment numbers to carry) and merge rounds over every item.
+    mergesort_detail::mergesort_impl<key_t, val_t, has_vals, gen_indices>(keys, vals, count,
+                                                                          comp, ctx);
+    return;
+  }
   long long ctas = (count + L::tile_span - 1) / L::tile_span;
   int num_points = int(ctas - 1);  // interior grid points
   size_t bounds_bytes = ((ctas + 1) * sizeof(long long) + 255) & ~size_t(255);
@@ -339,38 +331,7 @@ void segsort_impl(key_t* keys, val_t* vals, long long count, const int* segments
       <<<int(ctas), L::nt, 0, st>>>(keys, vals, segments, num_segments, bounds, comp);
   ATTU_CUDA_CHECK_LAUNCH();
 
-  if (num_points > 0 && num_segments == 0) {
-    // One segment, the whole array (mergesort): every round merges every
-    // item, so rounds ping-pong between keys and a temporary.
-    key_t* tmp_keys = (key_t*)sort_detail::sort_alloc(count * sizeof(key_t), ctx);
-    val_t* tmp_vals = has_vals ? (val_t*)sort_detail::sort_alloc(count * sizeof(val_t), ctx)
-                               : nullptr;
-    key_t *src_k = keys, *dst_k = tmp_keys;
-    val_t *src_v = vals, *dst_v = tmp_vals;
-    size_t jobs_cap = (size_t)num_points;
-    for (long long w = L::tile_span; w < count; w *= 2) {
-      int num_jobs = int((count + 2 * w - 1) / (2 * w));
-      if ((size_t)num_jobs > jobs_cap) break;  // cannot happen: w >= tile_span
-      mergesort_round_jobs_kernel<<<(num_jobs + 255) / 256, 256, 0, st>>>(count, w, num_jobs,
-                                                                          jobs, counts);
-      ATTU_CUDA_CHECK_LAUNCH();
-      long long max_ctas = (count + merge_launch::nv - 1) / merge_launch::nv + num_jobs;
-      merge_detail::run_merge_jobs<key_t, val_t, has_vals>(src_k, src_v, src_k, src_v, dst_k,
-                                                           dst_v, jobs, counts, num_jobs,
-                                                           max_ctas, comp, ctx, false);
-      std::swap(src_k, dst_k);
-      std::swap(src_v, dst_v);
-    }
-    if (src_k != keys) {
-      ATTU_CUDA_CHECK(cudaMemcpyAsync(keys, src_k, count * sizeof(key_t),
-                                      cudaMemcpyDeviceToDevice, st));
-      if (has_vals)
-        ATTU_CUDA_CHECK(cudaMemcpyAsync(vals, src_v, count * sizeof(val_t),
-                                        cudaMemcpyDeviceToDevice, st));
-    }
-    sort_detail::sort_free(tmp_keys, ctx);
-    if (has_vals) sort_detail::sort_free(tmp_vals, ctx);
-  } else if (num_points > 0) {
+  if (num_points > 0) {
     ATTU_CUDA_CHECK(cudaMemsetAsync(maxlen, 0, sizeof *maxlen, st));
     segsort_maxlen_kernel<<<(num_segments + 1 + 255) / 256, 256, 0, st>>>(
         segments, num_segments, count, L::short_max, maxlen);

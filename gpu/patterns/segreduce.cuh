@@ -14,7 +14,8 @@
 //     (reset: an end was met; the fold of the items after the last end);
 //     a CTA scan over those records (a segmented scan: a reset drops the
 //     left side) gives each thread the open run it continues;
-//  3. each thread folds again and at every end s stores output[s].
+//  3. each thread whose positions hold an end folds its values again (kept
+//     in registers) and at every end s stores output[s].
 // The run still open at the tile's end (one per tile) is its carry-out; a
 // scan of the tile records (the same segmented operator) gives the carry
 // entering each tile, and a fix-up folds it into the first segment that
@@ -25,12 +26,26 @@
 
 #include <cub/block/block_scan.cuh>
 
+#include <type_traits>
+
 #include "gpu/patterns/load_balance.cuh"
 #include "gpu/patterns/operators.cuh"
 #include "gpu/patterns/scan.cuh"
 
 namespace attu {
 namespace gpu {
+
+// Segmented reductions' default tiles (values of 8 bytes or less, without
+// each item's segment): vt merged positions a thread. Per item the tile
+// does little (a load, a shared round trip, a fold), so the fixed
+// per-thread work (the merge-path search, the CTA scan) is spread over more
+// positions than transform_lbs's. On an H100 (session 10, bench_core's
+// segreduce boxes) 64 x 12 beat 32 x 16, 64 x 16, 64 x 20, 128 x 12 to
+// 128 x 24 and 256 x 8 to 256 x 20 at mean segment 1000 (within 4% of the
+// best at mean 10): small CTAs, many resident, each thread's loads in
+// flight.
+using segreduce_box_t = launch_box_t<arch_cta_t<700, 128, 8>, arch_cta_t<900, 64, 12>>;
+
 namespace detail {
 
 // A run of values for the segmented scan. flags: 1 = has a value, 2 = reset.
@@ -54,11 +69,12 @@ struct seg_run_op_t {
   }
 };
 
-template <int nv, typename T>
+template <int nt, int nv, typename T, bool needs_seg>
 struct segreduce_shared_t {
   int ends[nv];
-  int seg[nv + nv / 32];     // padded (smem_pad)
-  T values[nv + nv / 32];    // padded (smem_pad)
+  int seg[needs_seg ? nv + nv / 32 : 1];  // padded (smem_pad)
+  T values[nv + nv / 32];                 // padded (smem_pad)
+  int b_start[nt + 1];  // each thread's first merged end (the next thread's is its last)
 };
 
 // g(index, seg, rank) gives each item's value; when !needs_seg, g ignores
@@ -72,7 +88,8 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
   using run_t = seg_run_t<T>;
   using scan_t = cub::BlockScan<run_t, nt>;
-  __shared__ segreduce_shared_t<nv, T> shared;
+  static_assert(vt <= 32, "a thread's merged positions are bits of a word");
+  __shared__ segreduce_shared_t<nt, nv, T, needs_seg> shared;
   __shared__ typename scan_t::TempStorage scan_storage;
 
   int tid = threadIdx.x;
@@ -82,6 +99,8 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
   int d = min(tid * vt, r.na() + r.nb());
   int a_start, b_start;
   lbs_thread_start(r, shared.ends, d, a_start, b_start);
+  shared.b_start[tid] = b_start;
+  if (tid == nt - 1) shared.b_start[nt] = r.nb();
   // Values: every load of the tile is issued before the first shared store
   // (the behaviour's loads could alias shared memory as far as the compiler
   // knows, so interleaving them would leave one load in flight per thread).
@@ -114,21 +133,40 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
   __syncthreads();
 
   int na = r.na(), nb = r.nb(), a0 = r.a0;
-  // Pass 1: this thread's run record.
+  // Pass 1: this thread's run record. Its vt merged positions hold
+  // b_end - b_start segment ends; with none (long segments: most threads)
+  // they are all items and fold without the merge's comparisons. The items'
+  // values stay in registers for pass 2, and which positions are ends is
+  // kept as bits.
   run_t mine;
   mine.flags = 0;
   mine.v = init;
-  {
+  T x[vt];
+  unsigned end_bits = 0, item_bits = 0;
+  const int b_end = shared.b_start[tid + 1];
+  if (b_end == b_start) {
+    int cnt = min(vt, na - a_start);
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      if (i < cnt) {
+        x[i] = shared.values[smem_pad(a_start + i)];
+        mine.v = i ? op(mine.v, x[i]) : x[i];
+      }
+    }
+    if (cnt > 0) mine.flags = 1;
+  } else {
     int a = a_start, b = b_start;
 #pragma unroll
     for (int i = 0; i < vt; ++i) {
       bool take_b = b < nb && (a >= na || shared.ends[b] <= a0 + a);
       if (take_b) {
         mine.flags = 2;
+        end_bits |= 1u << i;
         ++b;
       } else if (a < na) {
-        T x = shared.values[smem_pad(a)];
-        mine.v = (mine.flags & 1) ? op(mine.v, x) : x;
+        x[i] = shared.values[smem_pad(a)];
+        item_bits |= 1u << i;
+        mine.v = (mine.flags & 1) ? op(mine.v, x[i]) : x[i];
         mine.flags |= 1;
         ++a;
       }
@@ -139,15 +177,14 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
   scan_t(scan_storage).ExclusiveScan(mine, carry, run_op, tile_total);
   if (!tid) carry.flags = 0;
 
-  // Pass 2: store every segment that ends in this tile.
-  {
-    int a = a_start, b = b_start;
+  // Pass 2: store every segment that ends in this thread's positions.
+  if (end_bits) {
+    int b = b_start;
     bool have = carry.flags & 1;
     T acc = carry.v;
 #pragma unroll
     for (int i = 0; i < vt; ++i) {
-      bool take_b = b < nb && (a >= na || shared.ends[b] <= a0 + a);
-      if (take_b) {
+      if (end_bits & (1u << i)) {
         int s = r.b0 + b;
         // Segment b0 may have begun in an earlier tile; with no items here
         // the fix-up stores it whole.
@@ -156,11 +193,9 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
         else if (!earlier) output[s] = init;
         have = false;
         ++b;
-      } else if (a < na) {
-        T x = shared.values[smem_pad(a)];
-        acc = have ? op(acc, x) : x;
+      } else if (item_bits & (1u << i)) {
+        acc = have ? op(acc, x[i]) : x[i];
         have = true;
-        ++a;
       }
     }
   }
@@ -199,7 +234,10 @@ template <typename launch_arg_t, typename T, bool needs_seg = true, typename fun
           typename segments_it, typename output_it, typename op_t>
 void segreduce_impl(func_t g, int count, segments_it segments, int num_segments,
                     output_it output, op_t op, T init, context_t& ctx) {
-  using launch_t = launch_of_t<launch_arg_t, lbs_box_t>;
+  // Tiles that also keep each item's segment (needs_seg), or wide values,
+  // take transform_lbs's smaller tile: the shared arrays stay under 48 KB.
+  using default_box = std::conditional_t<needs_seg || (sizeof(T) > 8), lbs_box_t, segreduce_box_t>;
+  using launch_t = launch_of_t<launch_arg_t, default_box>;
   if (num_segments <= 0) return;
   if (count <= 0) count = 0;
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();

@@ -66,6 +66,11 @@ int main() {
   context_t ctx;
   std::printf("device: %s, %d SMs\n", ctx.props().name, ctx.sm_count());
   const int nv = lbs_box_t::cta_dim(ctx.ptx_version()).nv();
+  // segmented reductions of values (no per-item segment) have their own
+  // tiles: their edges too
+  const int snv = segreduce_box_t::cta_dim(ctx.ptx_version()).nv();
+  // and the interval moves (lbs_move)
+  const int mnv = lbs_move_box_t::cta_dim(ctx.ptx_version()).nv();
 
   r.run("load_balance_search over all geometries, 1M, 100M", [&] {
     for (auto c : geo_cases(nv, true)) {
@@ -103,7 +108,7 @@ int main() {
   });
 
   r.run("segreduce int plus over all geometries (init for empty), 1M, 100M", [&] {
-    for (auto c : geo_cases(nv, true)) {
+    for (auto c : geo_cases(snv, true)) {
       auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 5 + c.geo);
       int ns = (int)segs.size();
       auto in = test::random_values<int>(c.count, -1000, 1000, c.count + 99);
@@ -118,7 +123,7 @@ int main() {
   });
 
   r.run("transform_segreduce non-commutative (affine composition)", [&] {
-    for (auto c : geo_cases(nv, false)) {
+    for (auto c : geo_cases(snv, false)) {
       auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 11 + c.geo);
       int ns = (int)segs.size();
       auto raw = test::random_values<unsigned>(2 * (size_t)c.count, 1, 0xffffffffLL, c.count + 5);
@@ -168,7 +173,7 @@ int main() {
   });
 
   r.run("spmv (CSR, empty rows) against a host product", [&] {
-    for (int nnz : test::small_filter(std::vector<int>{0, 1, nv + 1, 1 << 20}, [](int n) { return n; })) {
+    for (int nnz : test::small_filter(std::vector<int>{0, 1, snv - 1, snv, snv + 1, 1 << 20}, [](int n) { return n; })) {
       auto rows = test::make_segments(nnz, test::geo_empty_heavy, 8, nnz + 1);
       int ns = (int)rows.size(), ncols = 5000;
       auto vals = test::random_values<long long>(nnz, -9, 9, 1);
@@ -186,7 +191,7 @@ int main() {
   });
 
   r.run("interval_expand / gather / scatter / move", [&] {
-    for (auto c : geo_cases(nv, false)) {
+    for (auto c : geo_cases(mnv, false)) {
       auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 17 + c.geo);
       int ns = (int)segs.size();
       std::vector<int> len(ns);

@@ -97,6 +97,7 @@ int main() {
     mem_t<int> num(1, ctx), out(5000, ctx);
     int h = 5000;
     ATTU_CUDA_CHECK(cudaMemcpy(num.data(), &h, sizeof h, cudaMemcpyHostToDevice));
+    ATTU_CUDA_CHECK(cudaDeviceSynchronize());  // the context's stream does not wait for it
     out.memset(0);
     int* o = out.data();
     cta_launch<launch_params_t<64>>([=] __device__(int tid, int cta) {

@@ -36,11 +36,22 @@ void report(bool ok, const std::string& name) {
   std::fflush(stdout);
 }
 
+// Host -> device, finished before returning. The patterns run on the
+// context's non-blocking stream, which does not wait for the legacy stream's
+// cudaMemcpy: from pageable memory that call may return before its DMA
+// lands, and a sort launched right after read stale keys (seen in session
+// 10 once the mergesort tiles got faster).
+template <typename T>
+void upload(T* d, const std::vector<T>& h) {
+  if (!h.empty()) ATTU_CUDA_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  ATTU_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 template <typename T>
 T* to_device(const std::vector<T>& h) {
   T* d = nullptr;
   ATTU_CUDA_CHECK(cudaMalloc(&d, (h.size() ? h.size() : 1) * sizeof(T)));
-  if (!h.empty()) ATTU_CUDA_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  upload(d, h);
   return d;
 }
 template <typename T>
@@ -155,7 +166,7 @@ void test_merge(test_context& ctx, size_t na, size_t nb, long long range) {
   report(ck == rk && cv == rv,
          "merge pairs na=" + std::to_string(na) + " nb=" + std::to_string(nb));
   // keys only, into a fresh poisoned output
-  ATTU_CUDA_CHECK(cudaMemcpy(dck, poison.data(), poison.size() * sizeof(int), cudaMemcpyHostToDevice));
+  upload(dck, poison);
   attu::gpu::merge(dak, (long long)na, dbk, (long long)nb, dck, attu::gpu::less_t<int>(), ctx);
   ck = to_host(dck, na + nb);
   report(ck == rk, "merge keys na=" + std::to_string(na) + " nb=" + std::to_string(nb));
@@ -183,7 +194,7 @@ void test_mergesort(test_context& ctx, size_t n, long long range, comp_t comp, c
   report(check_stable_perm(keys, hk, hv, comp, 0, n),
          std::string("mergesort pairs ") + what + " n=" + std::to_string(n));
   // keys only
-  ATTU_CUDA_CHECK(cudaMemcpy(dk, keys.data(), n * sizeof(key_t), cudaMemcpyHostToDevice));
+  upload(dk, keys);
   attu::gpu::mergesort(dk, (long long)n, comp, ctx);
   hk = to_host(dk, n);
   attu::ref::sort_keys(keys, comp);
@@ -226,15 +237,15 @@ void test_segsort(test_context& ctx, size_t n, const std::vector<int>& segs, lon
   // segmented_sort_indices: indices poisoned first; their initial contents
   // are ignored.
   std::vector<int> poison(n, -7);
-  ATTU_CUDA_CHECK(cudaMemcpy(dk, keys.data(), n * sizeof(key_t), cudaMemcpyHostToDevice));
-  if (n) ATTU_CUDA_CHECK(cudaMemcpy(dv, poison.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  upload(dk, keys);
+  upload(dv, poison);
   attu::gpu::segmented_sort_indices(dk, dv, (long long)n, ds, int(segs.size()), comp, ctx);
   auto ik = to_host(dk, n);
   auto iv = to_host(dv, n);
   report(ik == hk && iv == hv, "segmented_sort_indices " + what);
 
   // keys only, against the reference
-  ATTU_CUDA_CHECK(cudaMemcpy(dk, keys.data(), n * sizeof(key_t), cudaMemcpyHostToDevice));
+  upload(dk, keys);
   attu::gpu::segmented_sort(dk, (long long)n, ds, int(segs.size()), comp, ctx);
   auto kk = to_host(dk, n);
   std::vector<int> none;
@@ -288,8 +299,12 @@ int main() {
     }
     test_merge(ctx, 10000000, 10000000, 1 << 20);
 
-    // mergesort: block tile 4096 (span 3584)
-    const size_t ssizes[] = {0, 1, 2, 3583, 3584, 3585, 4095, 4096, 4097, 100000, 1 << 20};
+    // mergesort: sizes at the block tiles' edges (4- and 8-byte keys), one
+    // and two merge rounds past them
+    std::vector<size_t> ssizes = {0, 1, 2, 3583, 3584, 3585, 4095, 4096, 4097, 100000, 1 << 20};
+    for (size_t nv : {size_t(attu::gpu::mergesort_launch<int>::nv),
+                      size_t(attu::gpu::mergesort_launch<double>::nv)})
+      for (size_t n : {nv - 1, nv, nv + 1, 2 * nv - 1, 2 * nv + 1, 4 * nv + 3}) ssizes.push_back(n);
     for (size_t n : ssizes) {
       test_mergesort<int>(ctx, n, 0, less_t<int>(), "i32");
       test_mergesort<int>(ctx, n, 1000, digit_then_desc(), "digit-desc");
@@ -302,6 +317,8 @@ int main() {
     test_segsort<int>(ctx, 0, {}, 0, less_t<int>(), "empty input");
     test_segsort<int>(ctx, 1, {0}, 0, less_t<int>(), "one item");
     test_segsort<int>(ctx, 5000, {}, 0, less_t<int>(), "no descriptor");
+    test_segsort<int>(ctx, n1, {}, 0, less_t<int>(), "no descriptor 1M (mergesort rounds)");
+    test_segsort<double>(ctx, 300001, {}, 30, greater_t<double>(), "no descriptor, f64 desc ties");
     test_segsort<int>(ctx, n1, {0}, 0, less_t<int>(), "one huge segment 1M");
     test_segsort<int>(ctx, n1, {0, 0, 0, 10, 10, int(n1 / 2), int(n1 / 2), int(n1) - 1}, 30,
                       less_t<int>(), "empty segments + huge ones");
