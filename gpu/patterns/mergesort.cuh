@@ -12,6 +12,7 @@
 
 #include "gpu/patterns/merge.cuh"
 #include "gpu/patterns/sort.cuh"
+#include "gpu/patterns/tile.cuh"
 
 #include <cub/block/block_merge_sort.cuh>
 
@@ -53,52 +54,22 @@ mergesort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals, long 
   const long long lo = (long long)blockIdx.x * nv;
   const int len = int(count - lo < nv ? count - lo : nv);
 
-  // Striped loads (all issued before the first shared store), then each
+  // Striped loads (all in flight before the first shared store), then each
   // thread takes its vt consecutive items.
   key_t k[vt];
   item_t v[vt];
-  {
-    key_t x[vt];
-#pragma unroll
-    for (int u = 0; u < vt; ++u) {
-      int i = tid + u * nt;
-      if (i < len) x[u] = keys[lo + i];
-    }
-#pragma unroll
-    for (int u = 0; u < vt; ++u) {
-      int i = tid + u * nt;
-      if (i < len) s.keys[i] = x[u];
-    }
-  }
+  load_to_shared<nt, vt>(keys + lo, tid, len, s.keys);
   __syncthreads();
-#pragma unroll
-  for (int u = 0; u < vt; ++u) {
-    int i = tid * vt + u;
-    if (i < len) k[u] = s.keys[i];
-  }
+  shared_to_blocked(s.keys, tid, len, k);
   if constexpr (has_vals) {
     if constexpr (gen_indices) {
 #pragma unroll
       for (int u = 0; u < vt; ++u) v[u] = val_t(lo + tid * vt + u);
     } else {
-      val_t x[vt];
-#pragma unroll
-      for (int u = 0; u < vt; ++u) {
-        int i = tid + u * nt;
-        if (i < len) x[u] = vals[lo + i];
-      }
       __syncthreads();  // the keys' blocked reads are done
-#pragma unroll
-      for (int u = 0; u < vt; ++u) {
-        int i = tid + u * nt;
-        if (i < len) s.vals[i] = x[u];
-      }
+      load_to_shared<nt, vt>(vals + lo, tid, len, s.vals);
       __syncthreads();
-#pragma unroll
-      for (int u = 0; u < vt; ++u) {
-        int i = tid * vt + u;
-        if (i < len) v[u] = s.vals[i];
-      }
+      shared_to_blocked(s.vals, tid, len, v);
     }
   }
   __syncthreads();  // the staging area becomes the sort's storage
@@ -117,30 +88,14 @@ mergesort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals, long 
   __syncthreads();
 
   // Blocked -> striped through shared memory: coalesced stores.
-#pragma unroll
-  for (int u = 0; u < vt; ++u) {
-    int i = tid * vt + u;
-    if (i < len) s.keys[i] = k[u];
-  }
+  blocked_to_shared(k, tid, len, s.keys);
   __syncthreads();
-#pragma unroll
-  for (int u = 0; u < vt; ++u) {
-    int i = tid + u * nt;
-    if (i < len) keys[lo + i] = s.keys[i];
-  }
+  shared_to_striped_store<nt, vt>(s.keys, tid, len, keys + lo);
   if constexpr (has_vals) {
     __syncthreads();
-#pragma unroll
-    for (int u = 0; u < vt; ++u) {
-      int i = tid * vt + u;
-      if (i < len) s.vals[i] = v[u];
-    }
+    blocked_to_shared(v, tid, len, s.vals);
     __syncthreads();
-#pragma unroll
-    for (int u = 0; u < vt; ++u) {
-      int i = tid + u * nt;
-      if (i < len) vals[lo + i] = s.vals[i];
-    }
+    shared_to_striped_store<nt, vt>(s.vals, tid, len, vals + lo);
   }
 }
 

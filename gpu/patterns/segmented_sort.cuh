@@ -34,7 +34,9 @@ namespace gpu {
 template <typename key_t>
 struct segsort_launch {
   static constexpr int nt = 256;
-  static constexpr int vt = sizeof(key_t) <= 4 ? 16 : sizeof(key_t) <= 8 ? 8 : 4;
+  // an odd vt: a thread's vt consecutive shared slots (the blocked reads
+  // and writes around the block sort) fall in distinct banks
+  static constexpr int vt = sizeof(key_t) <= 4 ? 15 : sizeof(key_t) <= 8 ? 9 : 4;
   static constexpr int nv = nt * vt;
   static constexpr int short_max = nv / 8;       // S: longest "short" segment
   static constexpr int tile_span = nv - short_max;  // T: grid spacing
@@ -148,7 +150,7 @@ segsort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals,
   if (tid == 0) seg_range[0] = lower_bound_seg(segments, num_segments, lo + 1);
   if (tid == 1) seg_range[1] = lower_bound_seg(segments, num_segments, hi);
   for (int i = tid; i < nv; i += nt) s.stage.flags[i] = 0;
-  for (int i = tid; i < len; i += nt) s.stage.keys[i] = keys[lo + i];
+  load_to_shared<nt, vt>(keys + lo, tid, len, s.stage.keys);
   __syncthreads();
   // Heads of segments that start strictly inside the range.
   for (int i = seg_range[0] + tid; i < seg_range[1]; i += nt)
@@ -218,14 +220,14 @@ segsort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals,
     for (int u = 0; u < vt; ++u)
       if (tid * vt + u < len) s.stage.keys[dest[u]] = items[u].key;
     __syncthreads();
-    for (int i = tid; i < len; i += nt) keys[lo + i] = s.stage.keys[i];
+    shared_to_striped_store<nt, vt>(s.stage.keys, tid, len, keys + lo);
     if (has_vals) {
       __syncthreads();
 #pragma unroll
       for (int u = 0; u < vt; ++u)
         if (tid * vt + u < len) s.vals[dest[u]] = v[u];
       __syncthreads();
-      for (int i = tid; i < len; i += nt) vals[lo + i] = s.vals[i];
+      shared_to_striped_store<nt, vt>(s.vals, tid, len, vals + lo);
     }
     return;
   }
@@ -233,13 +235,13 @@ segsort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals,
   val_t v[vt];
   if (has_vals) {
     __syncthreads();
-    for (int i = tid; i < len; i += nt)
-      s.vals[i] = gen_indices ? val_t(lo + i) : vals[lo + i];
-    __syncthreads();
+    if constexpr (gen_indices) {
 #pragma unroll
-    for (int u = 0; u < vt; ++u) {
-      int i = tid * vt + u;
-      if (i < len) v[u] = s.vals[i];
+      for (int u = 0; u < vt; ++u) v[u] = val_t(lo + tid * vt + u);
+    } else {
+      load_to_shared<nt, vt>(vals + lo, tid, len, s.vals);
+      __syncthreads();
+      shared_to_blocked(s.vals, tid, len, v);
     }
   }
   __syncthreads();
@@ -255,16 +257,12 @@ segsort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals,
     if (i < len) s.stage.keys[i] = items[u].key;
   }
   __syncthreads();
-  for (int i = tid; i < len; i += nt) keys[lo + i] = s.stage.keys[i];
+  shared_to_striped_store<nt, vt>(s.stage.keys, tid, len, keys + lo);
   if (has_vals) {
     __syncthreads();
-#pragma unroll
-    for (int u = 0; u < vt; ++u) {
-      int i = tid * vt + u;
-      if (i < len) s.vals[i] = v[u];
-    }
+    blocked_to_shared(v, tid, len, s.vals);
     __syncthreads();
-    for (int i = tid; i < len; i += nt) vals[lo + i] = s.vals[i];
+    shared_to_striped_store<nt, vt>(s.vals, tid, len, vals + lo);
   }
 }
 

@@ -45,5 +45,52 @@ __device__ inline void store_striped(out_it out, int tid, int tile_begin,
     if (i * nt + tid < tile_count) out[tile_begin + i * nt + tid] = x[i];
 }
 
+// The tile's staging through shared memory (s: the tile's nt * vt slots),
+// for patterns that load striped (coalesced), work on blocked runs and
+// store striped again. Slots at or past count are neither read nor written.
+
+// s[i * nt + tid] = x[i]
+template <int nt, int vt, typename T>
+__device__ inline void striped_to_shared(const T (&x)[vt], int tid, int count, T* s) {
+#pragma unroll
+  for (int i = 0; i < vt; ++i)
+    if (i * nt + tid < count) s[i * nt + tid] = x[i];
+}
+
+// x[i] = s[tid * vt + i]
+template <int vt, typename T>
+__device__ inline void shared_to_blocked(const T* s, int tid, int count, T (&x)[vt]) {
+#pragma unroll
+  for (int i = 0; i < vt; ++i)
+    if (tid * vt + i < count) x[i] = s[tid * vt + i];
+}
+
+// s[tid * vt + i] = x[i]
+template <int vt, typename T>
+__device__ inline void blocked_to_shared(const T (&x)[vt], int tid, int count, T* s) {
+#pragma unroll
+  for (int i = 0; i < vt; ++i)
+    if (tid * vt + i < count) s[tid * vt + i] = x[i];
+}
+
+// out[i * nt + tid] = s[i * nt + tid]: the staged tile out, coalesced.
+template <int nt, int vt, typename T, typename out_it>
+__device__ inline void shared_to_striped_store(const T* s, int tid, int count, out_it out) {
+#pragma unroll
+  for (int i = 0; i < vt; ++i)
+    if (i * nt + tid < count) out[i * nt + tid] = s[i * nt + tid];
+}
+
+// s[i] = in[i] for the tile's count items: every load in flight (registers)
+// before the first shared store.
+template <int nt, int vt, typename T, typename in_it>
+__device__ inline void load_to_shared(in_it in, int tid, int count, T* s) {
+  T x[vt];
+#pragma unroll
+  for (int i = 0; i < vt; ++i)
+    if (i * nt + tid < count) x[i] = in[i * nt + tid];
+  striped_to_shared<nt, vt>(x, tid, count, s);
+}
+
 }  // namespace gpu
 }  // namespace attu

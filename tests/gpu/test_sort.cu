@@ -331,10 +331,15 @@ int main() {
     test_segsort<long long>(ctx, n1, random_segments(n1, 1500, 0), 0, less_t<long long>(), "i64 mean 1500");
     {
       // tile-edge geometries: segments of exactly S, S+1, T, T+1, nv items
+      // (segsort_launch's, which follow the tuning), and the old tile's
+      using SL = attu::gpu::segsort_launch<int>;
       std::vector<int> s;
-      int lens[] = {512, 513, 3584, 3585, 4096, 1, 0, 511, 7000, 3583};
+      int lens[] = {SL::short_max, SL::short_max + 1, SL::tile_span, SL::tile_span + 1, SL::nv,
+                    1, 0, SL::short_max - 1, 7000, SL::tile_span - 1,
+                    512, 513, 3584, 3585, 4096};
+      const int nl = int(sizeof lens / sizeof lens[0]);
       long long pos = 0;
-      for (int rep = 0; pos < 300000; ++rep) { s.push_back(int(pos)); pos += lens[rep % 10]; }
+      for (int rep = 0; pos < 300000; ++rep) { s.push_back(int(pos)); pos += lens[rep % nl]; }
       test_segsort<int>(ctx, 300000, s, 0, less_t<int>(), "tile-edge lengths");
     }
     const size_t n20 = 20000000;
