@@ -73,9 +73,13 @@ void fill_random(T* p, size_t n, unsigned long long seed, long long range = 0) {
   ATTU_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-// Median milliseconds of run() over g_reps timed runs after 2 warm-ups;
+// Median milliseconds of run() over g_reps timed runs after the warm-ups;
 // prep() runs before each, outside the timed region (e.g. restoring the input
-// of an in-place sort).
+// of an in-place sort). Warm-ups: at least 2, and on until they have kept
+// the device busy 20 ms (at most 200): after the host's allocations and
+// fills the device is slow for a few milliseconds, and a short kernel's
+// first rows read up to 20% slow (session 10: the float sum's row read
+// 0.85x of DeviceReduce where the same call timed again later read 1.00x).
 template <typename prep_t, typename run_t>
 double time_ms(context_t& ctx, prep_t prep, run_t run, int reps = -1) {
   if (reps < 0) reps = g_reps;
@@ -83,7 +87,8 @@ double time_ms(context_t& ctx, prep_t prep, run_t run, int reps = -1) {
   ATTU_CUDA_CHECK(cudaEventCreate(&a));
   ATTU_CUDA_CHECK(cudaEventCreate(&b));
   std::vector<float> t;
-  for (int i = 0; i < reps + 2; ++i) {
+  float warm = 0;
+  for (int i = 0, warmups = 0; (int)t.size() < reps; ++i) {
     prep();
     ATTU_CUDA_CHECK(cudaEventRecord(a, ctx.stream()));
     run();
@@ -91,7 +96,12 @@ double time_ms(context_t& ctx, prep_t prep, run_t run, int reps = -1) {
     ATTU_CUDA_CHECK(cudaEventSynchronize(b));
     float ms = 0;
     ATTU_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
-    if (i >= 2) t.push_back(ms);
+    if (warmups < 2 || (warm < 20.0f && warmups < 200)) {
+      warm += ms;
+      ++warmups;
+    } else {
+      t.push_back(ms);
+    }
   }
   cudaEventDestroy(a);
   cudaEventDestroy(b);

@@ -62,6 +62,20 @@ void bench_reduce(context_t& ctx, size_t n, const char* type) {
     ATTU_CUDA_CHECK(cub::DeviceReduce::Sum(tmp.p, tb, a.p, r.p, int(n), ctx.stream()));
   });
   row("reduce sum", type, n, 1.0 * n * sizeof(T), ours, "DeviceReduce::Sum", theirs);
+  if (getenv("ATTU_BENCH_REDUCE_VECS")) {
+    // the vector path with 2 and 4 vectors a thread a tile (default 8)
+    double v2 = time_ms(ctx, no_prep, [&] {
+      ag::detail::reduce_vectors<T, ag::plus_t<T>, 2>(a.p, int(n), r.p, ag::plus_t<T>(), ctx, T());
+    });
+    row("reduce sum (2 vectors)", type, n, 1.0 * n * sizeof(T), v2, "DeviceReduce::Sum", theirs);
+    double v4 = time_ms(ctx, no_prep, [&] {
+      ag::detail::reduce_vectors<T, ag::plus_t<T>, 4>(a.p, int(n), r.p, ag::plus_t<T>(), ctx, T());
+    });
+    row("reduce sum (4 vectors)", type, n, 1.0 * n * sizeof(T), v4, "DeviceReduce::Sum", theirs);
+    // reduce() again, last: the first row's time must not depend on its place
+    double again = time_ms(ctx, no_prep, [&] { ag::reduce(a.p, int(n), r.p, ag::plus_t<T>(), ctx); });
+    row("reduce sum (again)", type, n, 1.0 * n * sizeof(T), again, "DeviceReduce::Sum", theirs);
+  }
 }
 
 template <typename T>

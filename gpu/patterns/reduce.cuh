@@ -96,13 +96,17 @@ constexpr bool reorderable_v =
 // load instructions of item-wise loads), folds everything it loads in any
 // order, and reduces once per CTA at the end, so the spine sees one
 // partial per CTA instead of one per tile.
-constexpr int kVecThreads = 256, kVecPerThread = 4;
+// 8 vectors a thread a tile (4 and 2 measured the same: 0.97-1.08x of
+// DeviceReduce for int32, int64 and float sums on an H100, session 10,
+// bench_core with ATTU_BENCH_REDUCE_VECS; the float row's 0.85x in earlier
+// tables was the bench's warm-up, not the kernel).
+constexpr int kVecThreads = 256, kVecPerThread = 8;
 
-template <typename T, typename op_t>
+template <typename T, typename op_t, int vec_per_thread = kVecPerThread>
 __global__ __launch_bounds__(kVecThreads) void reduce_vec_kernel(const T* __restrict__ in, int count, op_t op,
                                                                  T* __restrict__ partials) {
   constexpr int per = 16 / sizeof(T);
-  constexpr int tile_items = kVecThreads * kVecPerThread * per;
+  constexpr int tile_items = kVecThreads * vec_per_thread * per;
   using reduce_t = cub::BlockReduce<T, kVecThreads>;
   __shared__ typename reduce_t::TempStorage storage;
   int tid = threadIdx.x;
@@ -111,12 +115,12 @@ __global__ __launch_bounds__(kVecThreads) void reduce_vec_kernel(const T* __rest
   long long full_tiles = count / tile_items;
   for (long long t = blockIdx.x; t < full_tiles; t += gridDim.x) {
     const uint4* v = reinterpret_cast<const uint4*>(in + t * tile_items);
-    uint4 x[kVecPerThread];
+    uint4 x[vec_per_thread];
 #pragma unroll
-    for (int j = 0; j < kVecPerThread; ++j) x[j] = v[j * kVecThreads + tid];
+    for (int j = 0; j < vec_per_thread; ++j) x[j] = v[j * kVecThreads + tid];
     const T* e = reinterpret_cast<const T*>(&x[0]);
 #pragma unroll
-    for (int q = 0; q < kVecPerThread * per; ++q) {
+    for (int q = 0; q < vec_per_thread * per; ++q) {
       acc = has ? op(acc, e[q]) : e[q];
       has = true;
     }
@@ -134,9 +138,10 @@ __global__ __launch_bounds__(kVecThreads) void reduce_vec_kernel(const T* __rest
   if (!tid) partials[blockIdx.x] = total;
 }
 
-template <typename T, typename op_t>
+// vec_per_thread: a tuning knob (bench_core's ATTU_BENCH_REDUCE_VECS).
+template <typename T, typename op_t, int vec_per_thread = kVecPerThread>
 void reduce_vectors(const T* input, int count, T* reduction, op_t op, context_t& ctx, T init) {
-  constexpr int tile_items = kVecThreads * kVecPerThread * (16 / sizeof(T));
+  constexpr int tile_items = kVecThreads * vec_per_thread * (16 / sizeof(T));
   if (count <= 0) {
     reduce_spine_kernel<256, T><<<1, 256, 0, ctx.stream()>>>((const T*)nullptr, 0, op, init, reduction);
     ATTU_CUDA_CHECK_LAUNCH();
@@ -148,7 +153,8 @@ void reduce_vectors(const T* input, int count, T* reduction, op_t op, context_t&
   long long full_tiles = count / tile_items;
   int grid = (int)std::max<long long>(1, std::min<long long>(full_tiles, (long long)ctx.sm_count() * 8));
   mem_t<T> partials(grid, ctx);
-  reduce_vec_kernel<T><<<grid, kVecThreads, 0, ctx.stream()>>>(input, count, op, partials.data());
+  reduce_vec_kernel<T, op_t, vec_per_thread><<<grid, kVecThreads, 0, ctx.stream()>>>(input, count, op,
+                                                                                 partials.data());
   ATTU_CUDA_CHECK_LAUNCH();
   reduce_spine_kernel<256, T><<<1, 256, 0, ctx.stream()>>>(partials.data(), grid, op, init, reduction);
   ATTU_CUDA_CHECK_LAUNCH();

@@ -116,9 +116,20 @@ __global__ void segsort_maxlen_kernel(const int* __restrict__ segments, int num_
   if (len > short_max) atomicMax(maxlen, (unsigned long long)len);
 }
 
+// Blocks a multiprocessor the block stage is compiled for (its register
+// budget; bench_sort builds with -DATTU_SEGSORT_MINB=N tune it). Left to
+// itself the compiler took 128 registers (2 blocks, 25% occupancy) and the
+// short-run path waited on latency. On an H100 (session 10, 64M pairs,
+// against DeviceSegmentedSort) 4 blocks (64 registers, some spilled) gave
+// 1.12x / 12.4x / 2.3x / 0.67x at mean segments 16 / 100 / 1000 / 100000,
+// against 0.74x / 9.4x / 1.9x / 0.62x unbounded and 0.99x ... 0.66x at 3.
+#ifndef ATTU_SEGSORT_MINB
+#define ATTU_SEGSORT_MINB 4
+#endif
+
 // Block stage: sorts [bounds[k], bounds[k+1]) by (segment, key).
 template <typename key_t, typename val_t, bool has_vals, bool gen_indices, typename comp_t>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, ATTU_SEGSORT_MINB)
 segsort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals,
                      const int* __restrict__ segments, int num_segments,
                      const long long* __restrict__ bounds, comp_t comp) {

@@ -106,8 +106,13 @@ int main() {
     test::expect_equal(r, out.to_host(), std::vector<int>(5000, 1), "dynamic cta_launch");
   });
 
-  r.run("reduce int (plus), sizes around the tile, 1M, 100M", [&] {
-    for (int n : sizes_around(stream_nv, true)) {
+  // reduce's vector path (16-byte loads) has its own tiles: 4- and 8-byte items
+  const int vec_nv4 = detail::kVecThreads * detail::kVecPerThread * 4;
+  const int vec_nv8 = detail::kVecThreads * detail::kVecPerThread * 2;
+  r.run("reduce int (plus), sizes around the tile and the vector tile, 1M, 100M", [&] {
+    std::vector<int> sizes = sizes_around(stream_nv, true);
+    for (int n : sizes_around(vec_nv4, false)) sizes.push_back(n);
+    for (int n : sizes) {
       auto in = test::random_values<int>(n, -100, 100, 7 + n);
       mem_t<int> d = to_mem(in, ctx), red(1, ctx);
       red.memset(0xff);
@@ -289,7 +294,9 @@ int main() {
   });
 
   r.run("reduce of floats and doubles (vector path): against a double-precision sum", [&] {
-    for (int n : test::small_filter(std::vector<int>{0, 1, 4095, 4096, 4097, 1 << 20, 16 << 20},
+    for (int n : test::small_filter(std::vector<int>{0, 1, 4095, 4096, 4097, vec_nv8 - 1, vec_nv8 + 1,
+                                                     vec_nv4 - 1, vec_nv4, vec_nv4 + 1, 3 * vec_nv4 + 7,
+                                                     1 << 20, 16 << 20},
                                     [](int n) { return n; })) {
       auto xi = test::random_values<int>(n, -1000000, 1000000, 51 + n);
       std::vector<float> xf(n);
