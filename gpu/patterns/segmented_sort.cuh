@@ -16,7 +16,11 @@
 // segments, the fewer the rounds: with no segment over S there are none.
 //
 // Every item is read and written once by the block stage; a long segment of
-// L items costs about log2(L / T) merge rounds over its items. A block whose
+// L items costs about log2(L / T) merge rounds over its items. The rounds
+// ping-pong between the array and a temporary: each moves every item of the
+// segments still merging (a trailing group without a partner is copied), and
+// a segment that took an odd number of rounds is copied back once at the
+// end (before, each round merged into the temporary and copied back). A block whose
 // runs are all short (<= rank_max items) skips the merge sort: each item's place is
 // the count of the items of its run that sort before it.
 #pragma once
@@ -277,7 +281,26 @@ segsort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals,
   }
 }
 
+// Pieces of a long segment [a, b): the block stage cut it at the grid
+// points inside it, so piece 0 starts at a and piece q >= 1 at (m0 + q) * T.
+template <typename key_t>
+__device__ __forceinline__ long long segsort_pieces(long long a, long long b) {
+  using L = segsort_launch<key_t>;
+  return (b + L::tile_span - 1) / L::tile_span - a / L::tile_span;
+}
+
+// Rounds that merge a segment of p pieces into one run: ceil(log2 p).
+__device__ __forceinline__ int segsort_rounds_of(long long p) {
+  int r = 0;
+  while ((1ll << r) < p) ++r;
+  return r;
+}
+
 // Jobs of merge round r: one candidate per grid point m * T (m in [1, M]).
+// Rounds ping-pong between the array and a temporary, so every item of a
+// segment still merging moves each round: a grid point at the middle of a
+// group of 2 * 2^r pieces anchors its merge; one that starts a group
+// without a right half (the segment's last) anchors a copy of it.
 template <typename key_t>
 __global__ void segsort_round_jobs_kernel(const int* __restrict__ segments, int num_segments,
                                           long long count, int round, int num_points,
@@ -296,16 +319,38 @@ __global__ void segsort_round_jobs_kernel(const int* __restrict__ segments, int 
       long long m0 = a / L::tile_span;
       long long q = m - m0;  // x starts piece q of this segment (q >= 1)
       long long half = 1ll << round;
+      long long pieces = segsort_pieces<key_t>(a, b);
       if ((q & (2 * half - 1)) == half) {
         long long lo = (q - half == 0) ? a : (m0 + q - half) * L::tile_span;
         long long hi = (m0 + q + half) * L::tile_span;
         if (hi > b) hi = b;
         job = merge_job_t{lo, x - lo, x, hi - x, lo};
+      } else if ((q & (2 * half - 1)) == 0 && q + half >= pieces) {
+        job = merge_job_t{x, b - x, x, 0, x};
       }
     }
   }
   jobs[j] = job;
   counts[j] = merge_detail::job_tiles(job);
+}
+
+// After the rounds: a long segment that took an odd number of rounds ends
+// in the temporary; one copy job brings it back. Job i is segment i - 1
+// ([0, segments[0]) for i = 0), i in [0, num_segments].
+template <typename key_t>
+__global__ void segsort_final_jobs_kernel(const int* __restrict__ segments, int num_segments,
+                                          long long count, merge_job_t* __restrict__ jobs,
+                                          long long* __restrict__ counts) {
+  using L = segsort_launch<key_t>;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > num_segments) return;
+  long long a = i == 0 ? 0 : segments[i - 1];
+  long long b = i < num_segments ? segments[i] : count;
+  merge_job_t job{0, 0, 0, 0, 0};
+  if (b - a > L::short_max && (segsort_rounds_of(segsort_pieces<key_t>(a, b)) & 1))
+    job = merge_job_t{a, b - a, a, 0, a};
+  jobs[i] = job;
+  counts[i] = merge_detail::job_tiles(job);
 }
 
 template <typename key_t, typename val_t, bool has_vals, bool gen_indices, typename comp_t,
@@ -362,10 +407,25 @@ void segsort_impl(key_t* keys, val_t* vals, long long count, const int* segments
         segsort_round_jobs_kernel<key_t><<<(num_points + 255) / 256, 256, 0, st>>>(
             segments, num_segments, count, r, num_points, jobs, counts);
         ATTU_CUDA_CHECK_LAUNCH();
+        key_t* src_k = r % 2 ? tmp_keys : keys;
+        val_t* src_v = r % 2 ? tmp_vals : vals;
         merge_detail::run_merge_jobs<key_t, val_t, has_vals>(
-            keys, vals, keys, vals, tmp_keys, tmp_vals, jobs, counts, num_points, max_ctas,
-            comp, ctx, true);
+            src_k, src_v, src_k, src_v, r % 2 ? keys : tmp_keys, r % 2 ? vals : tmp_vals, jobs,
+            counts, num_points, max_ctas, comp, ctx, false);
       }
+      // Segments that took an odd number of rounds are in the temporary.
+      int num_final = num_segments + 1;
+      size_t fj_bytes = ((size_t)num_final * sizeof(merge_job_t) + 255) & ~size_t(255);
+      char* fmem = (char*)sort_detail::sort_alloc(fj_bytes + (size_t)(num_final + 1) * sizeof(long long), ctx);
+      merge_job_t* fjobs = (merge_job_t*)fmem;
+      long long* fcounts = (long long*)(fmem + fj_bytes);
+      segsort_final_jobs_kernel<key_t><<<(num_final + 255) / 256, 256, 0, st>>>(
+          segments, num_segments, count, fjobs, fcounts);
+      ATTU_CUDA_CHECK_LAUNCH();
+      merge_detail::run_merge_jobs<key_t, val_t, has_vals>(
+          tmp_keys, tmp_vals, tmp_keys, tmp_vals, keys, vals, fjobs, fcounts, num_final,
+          (count + merge_launch::nv - 1) / merge_launch::nv + num_final, comp, ctx, false);
+      sort_detail::sort_free(fmem, ctx);
       sort_detail::sort_free(tmp_keys, ctx);
       if (has_vals) sort_detail::sort_free(tmp_vals, ctx);
     }
