@@ -369,7 +369,7 @@ rel *rel_through(xctx *x, const rel *in, attu_buf *idx, size_t n) {
     xcol *ix = index_column(x, idx);
     if (!ix) { x->be->free(x->be, idx); return NULL; }
     rel *o = rel_new(x, in->ncols, n);
-    if (o && lazy_side(x, o, 0, in, ix, n)) { rel_free(x, o); o = NULL; }
+    if (o && lazy_side(x, o, 0, in, ix, n, NULL)) { rel_free(x, o); o = NULL; }
     xcol_unref(x, ix);
     return o;
 }
@@ -674,7 +674,7 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
     case ATTU_ST_VALUES: out = run_values(x, s); break;
     case ATTU_ST_FILTER: out = run_filter(x, s, in0); break;
     case ATTU_ST_PROJECT: out = run_project(x, s, in0); break;
-    case ATTU_ST_JOIN: out = run_join(x, s, in0, in1); break;
+    case ATTU_ST_JOIN: out = run_join(x, s, in0, in1, in0->ncols + in1->ncols == s->ncols ? s->out_need : NULL); break;
     case ATTU_ST_CROSS: out = run_cross(x, s, in0, in1); break;
     case ATTU_ST_AGG: out = run_agg(x, s, in0); break;
     case ATTU_ST_JOIN_AGG: out = run_join_agg(x, s, in0, in1); break;

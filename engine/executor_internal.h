@@ -131,8 +131,9 @@ int known_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size
 /* Materializes the lazy columns of r that the expressions read. */
 int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex);
 /* Columns o->cols[at..] become in's columns at rows idx (lazy; indices
- * compose). */
-int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np);
+ * compose); those need (indexed by o's columns, NULL: all) marks unread
+ * become placeholders. */
+int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np, const bool *need);
 
 /* The dense layout of group keys for group_dense / partition_first: each
  * key's min and width, and the slot count (one reduce, one download).
@@ -170,7 +171,10 @@ typedef struct window_first_match {
 bool window_first_shape(attu_stage *f, window_first_match *m);
 rel *run_window_first(xctx *x, const window_first_match *m);
 
-rel *run_join(xctx *x, attu_stage *s, rel *l, rel *r);
+/* need (NULL: all): which output columns a later stage reads, when l and r
+ * are laid out as the stage's children (its out_need); an inner join passes
+ * the others on as placeholders instead of lazy columns. */
+rel *run_join(xctx *x, attu_stage *s, rel *l, rel *r, const bool *need);
 /* A chain of inner equi-joins over one fact input (executor_star.c):
  * true with *st filled when s tops one; run_star runs it, its children
  * included (through run_stage_lazy), in one probe where it can. */

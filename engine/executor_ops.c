@@ -630,8 +630,10 @@ int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex) {
  * int64 gather per distinct index, shared by its columns), so a fact
  * table's columns travel through a chain of joins as one index that
  * shrinks with each join, and only the columns a stage reads are gathered,
- * once, at the size they have there. */
-int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np) {
+ * once, at the size they have there. need (NULL: every column) is indexed
+ * by o's columns: the ones a later stage reads; the others become
+ * placeholders. */
+int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np, const bool *need) {
     /* from[m] -> to[m]: an input index and its composition with idx (at
      * most one per column) */
     xcol **from = calloc((size_t)in->ncols + 1, sizeof *from), **to = calloc((size_t)in->ncols + 1, sizeof *to);
@@ -639,6 +641,12 @@ int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np) {
     for (int i = 0; i < in->ncols && !rc; i++) {
         xcol *c = in->cols[i];
         if (c->pruned) { o->cols[at + i] = xcol_ref(c); continue; }
+        /* read by no later stage (a join key the join itself consumed):
+         * a placeholder, so that no one gathers it */
+        if (need && !need[at + i]) {
+            if (!(o->cols[at + i] = xcol_pruned(x, c->type))) rc = -1;
+            continue;
+        }
         xcol *src = c, *ix = idx;
         if (c->lazy_src) {
             src = c->lazy_src;
@@ -664,7 +672,7 @@ int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np) {
     return rc;
 }
 
-rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
+rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
     int nk = s->keys.n;
     xcol **lk = calloc((size_t)nk + 1, sizeof *lk), **rk = calloc((size_t)nk + 1, sizeof *rk);
     attu_buf *kl = NULL, *kr = NULL, *li = NULL, *ri = NULL, *ml = NULL, *mr = NULL;
@@ -712,8 +720,8 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R) {
             for (int i = 0; i < L->ncols; i++) out->cols[i] = xcol_ref(L->cols[i]);
         if (out && identity == 1)
             for (int i = 0; i < R->ncols; i++) out->cols[L->ncols + i] = xcol_ref(R->cols[i]);
-        if (out && ((identity != 0 && lazy_side(x, out, 0, L, lx, np)) ||
-                    (identity != 1 && lazy_side(x, out, L->ncols, R, rx, np)))) {
+        if (out && ((identity != 0 && lazy_side(x, out, 0, L, lx, np, need)) ||
+                    (identity != 1 && lazy_side(x, out, L->ncols, R, rx, np, need)))) {
             rel_free(x, out);
             out = NULL;
         }

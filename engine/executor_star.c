@@ -275,11 +275,11 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, const xcol *pred, 
         int ncols = f->ncols;
         for (int j = 0; j < k; j++) ncols += use[j] ? d[j]->ncols : 0;
         out = rel_new(x, ncols, np);
-        int at = f->ncols, rc = !out || lazy_side(x, out, 0, f, rowx, np);
+        int at = f->ncols, rc = !out || lazy_side(x, out, 0, f, rowx, np, NULL);
         for (int j = 0; j < k && !rc; j++) {
             if (!use[j]) continue;
             if (hitx[j]) {
-                rc = lazy_side(x, out, at, d[j], hitx[j], np);
+                rc = lazy_side(x, out, at, d[j], hitx[j], np, NULL);
             } else {
                 /* read by no stage above: placeholders */
                 for (int c = 0; c < d[j]->ncols && !rc; c++)
@@ -312,7 +312,7 @@ static rel *run_chain(xctx *x, const star_chain *st, rel *cur, rel **d) {
     for (int j = 0; j < st->k && cur; j++) {
         attu_stage *s = st->join[j];
         double t0 = attu_now_ms();
-        rel *o = check_stop(x) ? NULL : run_join(x, s, cur, d[j]);
+        rel *o = check_stop(x) ? NULL : run_join(x, s, cur, d[j], NULL);
         rel_free(x, cur);
         rel_free(x, d[j]);
         d[j] = NULL;
@@ -370,7 +370,7 @@ rel *run_star(xctx *x, const star_chain *st) {
     for (int j = 0; j < k; j++) {
         if (use[j]) continue;
         double tj = attu_now_ms();
-        rel *o = check_stop(x) ? NULL : run_join(x, st->join[j], out, d[j]);
+        rel *o = check_stop(x) ? NULL : run_join(x, st->join[j], out, d[j], NULL);
         pos[j] = out->ncols;
         rel_free(x, out);
         out = o;
