@@ -672,19 +672,61 @@ int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np, cons
     return rc;
 }
 
+/* r's columns where keep[i], placeholders for the others (no one reads them). */
+static rel *rel_keep(xctx *x, const rel *r, const bool *keep) {
+    rel *o = rel_new(x, r->ncols, r->nrows);
+    for (int i = 0; o && i < r->ncols; i++)
+        if (!(o->cols[i] = keep[i] ? xcol_ref(r->cols[i]) : xcol_pruned(x, r->cols[i]->type))) {
+            rel_free(x, o);
+            o = NULL;
+        }
+    return o;
+}
+
+/* Marks, over left ++ right, the columns the expressions read. */
+static void mark_read(const attu_stage_exprs *ex, bool *l, int nl, bool *r) {
+    for (int i = 0; i < ex->n; i++) {
+        int c = ex->direct[i];
+        if (c >= 0) { if (c < nl) l[c] = true; else r[c - nl] = true; }
+    }
+    for (int i = 0; i < ex->nin; i++) {
+        int c = ex->in_cols[i];
+        if (c >= 0) { if (c < nl) l[c] = true; else r[c - nl] = true; }
+    }
+}
+
 rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
     int nk = s->keys.n;
     xcol **lk = calloc((size_t)nk + 1, sizeof *lk), **rk = calloc((size_t)nk + 1, sizeof *rk);
     attu_buf *kl = NULL, *kr = NULL, *li = NULL, *ri = NULL, *ml = NULL, *mr = NULL;
-    rel *out = NULL, *pairs = NULL, *lp = NULL, *rp = NULL;
+    rel *out = NULL, *pairs = NULL, *lp = NULL, *rp = NULL, *Lall = L, *Rall = R;
+    bool *keepl = NULL, *keepr = NULL;
     size_t np = 0;
     /* an inner join without a residual condition passes its inputs' other
-     * columns on unread (lazy_side); the other kinds read them all */
+     * columns on unread (lazy_side); the other kinds gather every column a
+     * later stage or the residual reads (all of them without `need`) */
     bool lazy = s->jk == ATTU_SJ_INNER && !s->residual.n;
     if (!lk || !rk) { attu_error_oom(x->err); goto done; }
+    if (!lazy && need && (s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL)) {
+        keepl = calloc((size_t)L->ncols + 1, 1);
+        keepr = calloc((size_t)R->ncols + 1, 1);
+        if (!keepl || !keepr) { attu_error_oom(x->err); goto done; }
+        for (int i = 0; i < L->ncols; i++) keepl[i] = need[i];
+        for (int i = 0; i < R->ncols; i++) keepr[i] = need[L->ncols + i];
+        mark_read(&s->residual, keepl, L->ncols, keepr);
+    }
     if (lazy ? materialize_read(x, L, &s->keys) || materialize_read(x, R, &s->rkeys)
-             : rel_materialize(x, L, NULL) || rel_materialize(x, R, NULL)) goto done;
+             : keepl ? materialize_read(x, L, &s->keys) || materialize_read(x, R, &s->rkeys) ||
+                       rel_materialize(x, L, keepl) || rel_materialize(x, R, keepr)
+                     : rel_materialize(x, L, NULL) || rel_materialize(x, R, NULL)) goto done;
     if (eval_exprs(x, &s->keys, L, lk) || eval_exprs(x, &s->rkeys, R, rk)) goto done;
+    if (keepl) {
+        /* from here on the sides are read through views without the
+         * columns nothing reads (lazy or not, they stay ungathered) */
+        L = rel_keep(x, Lall, keepl);
+        R = L ? rel_keep(x, Rall, keepr) : NULL;
+        if (!L || !R) { attu_error_oom(x->err); goto done; }
+    }
     /* a single integer key of the same type on both sides: the larger
      * side's column is its own key image, read in place when the join
      * takes the dense_probe path (the star join's fact table) */
@@ -802,6 +844,9 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
 done:
     for (int i = 0; i < nk; i++) { if (lk) xcol_unref(x, lk[i]); if (rk) xcol_unref(x, rk[i]); }
     free(lk); free(rk);
+    if (L != Lall) rel_free(x, L);
+    if (R != Rall) rel_free(x, R);
+    free(keepl); free(keepr);
     free_buf(x, kl); free_buf(x, kr); free_buf(x, li); free_buf(x, ri); free_buf(x, ml); free_buf(x, mr);
     rel_free(x, pairs); rel_free(x, lp); rel_free(x, rp);
     return out;
