@@ -288,7 +288,7 @@ int main(int argc, char** argv) {
         if (bench_wanted("segreduce")) bc::bench_segreduce(ctx, n, mean);
         if (bench_wanted("segreduce") && getenv("ATTU_BENCH_SEGREDUCE_BOXES")) {
           bc::bench_segreduce<ag::launch_params_t<128, 16>>(ctx, n, mean, " (128x16)");
-          bc::bench_segreduce<ag::launch_params_t<64, 12>>(ctx, n, mean, " (64x12)");
+          bc::bench_segreduce<ag::launch_params_t<256, 8>>(ctx, n, mean, " (256x8)");
           bc::bench_segreduce<ag::launch_params_t<64, 20>>(ctx, n, mean, " (64x20)");
           bc::bench_segreduce<ag::launch_params_t<32, 16>>(ctx, n, mean, " (32x16)");
         }
@@ -297,7 +297,7 @@ int main(int argc, char** argv) {
         if (bench_wanted("interval_move") && getenv("ATTU_BENCH_LBS_BOXES")) {
           bc::bench_interval_move<ag::launch_params_t<128, 8>>(ctx, n, mean, " (128x8)");
           bc::bench_interval_move<ag::launch_params_t<64, 8>>(ctx, n, mean, " (64x8)");
-          bc::bench_interval_move<ag::launch_params_t<256, 6>>(ctx, n, mean, " (256x6)");
+          bc::bench_interval_move<ag::launch_params_t<256, 8>>(ctx, n, mean, " (256x8)");
           bc::bench_interval_move<ag::launch_params_t<128, 4>>(ctx, n, mean, " (128x4)");
         }
       }
