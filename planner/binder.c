@@ -956,6 +956,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         }
         attu_bexpr *parts[256];
         int np = 0;
+        attu_lplan *first_semi = NULL;     /* the lowest semi / anti join */
         for (int i = 0; i < nwc; i++) {
             const attu_ast_expr *x = wc[i];
             bool neg = false;
@@ -963,12 +964,32 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             if (x->kind == ATTU_EXPR_EXISTS) {
                 attu_lplan *j = bind_exists_join(c, p, &sc, x, neg);
                 if (!j) return NULL;
-                if (j != (attu_lplan *)1) { p = j; continue; }
+                if (j != (attu_lplan *)1) { if (!first_semi) first_semi = j; p = j; continue; }
                 x = wc[i];
             }
             attu_bexpr *b = bind_expr(c, &sc, x);
             if (!b || !(b = coerce_bool(c, b, "WHERE"))) return NULL;
             parts[np++] = b;
+        }
+        if (first_semi) {
+            /* the conditions on the FROM rows alone (no subquery value, no
+             * outer column) filter below the semi / anti joins, as
+             * PostgreSQL restricts the outer relation first: a join key
+             * such as a / b is computed only for the rows that pass them */
+            attu_bexpr *below[256];
+            int nbelow = 0, nkeep = 0;
+            attu_lplan *base = first_semi->left;
+            for (int i = 0; i < np; i++) {
+                if (sides(parts[i], base->ncols) & 6) parts[nkeep++] = parts[i];
+                else below[nbelow++] = parts[i];
+            }
+            np = nkeep;
+            if (nbelow) {
+                attu_lplan *f = filter_local(c, base, below, nbelow);
+                if (!f) return NULL;
+                f->rowid_col = base->rowid_col;
+                first_semi->left = f;
+            }
         }
         if (c->npending) {
             /* the conditions that read no subquery value filter first, as
