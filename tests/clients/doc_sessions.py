@@ -67,13 +67,13 @@ class Session:
     def screen(self):
         return self.tmux("capture-pane", "-p", "-t", "doc", "-S", "-", "-E", "-").rstrip("\n").split("\n")
 
-    def wait_prompt(self, timeout=20):
+    def wait_prompt(self, timeout=20, prompt=r"^\S*=> ?$"):
         """Waits until the screen ends with a fresh prompt and is still."""
         deadline, last = time.time() + timeout, None
         while time.time() < deadline:
             s = self.screen()
             tail = [l for l in s if l.strip()]
-            if tail and re.match(r"^\S*=> ?$", tail[-1]) and s == last:
+            if tail and re.match(prompt, tail[-1]) and s == last:
                 return s
             last = s
             time.sleep(0.15)
@@ -104,10 +104,15 @@ def main():
             for lineno, block in transcripts(doc):
                 before = len([l for l in s.screen()])
                 # The prompt line the block starts on is the last line now.
-                for l in block:
-                    if PROMPT.match(l):
-                        s.type(PROMPT.sub("", l, count=1))
-                        time.sleep(0.05)
+                typed = [l for l in block if PROMPT.match(l)]
+                for k, l in enumerate(typed):
+                    s.type(PROMPT.sub("", l, count=1))
+                    # Each line's output (or the continuation prompt) before
+                    # the next line: typed ahead, the terminal echoes the
+                    # next line into the previous one's output on a slow
+                    # machine (a CI run under load, session 10).
+                    if k + 1 < len(typed):
+                        s.wait_prompt(prompt=r"^\S*?[=\-'\"*$]> ?$")
                 screen = s.wait_prompt()
                 got = screen[before - 1:]
                 # Drop the fresh prompt the block ends on.
