@@ -897,7 +897,19 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
       a.d[d].hits = I64(hits[d]);
     }
     static_assert(compact_t::nt * compact_t::vt == 64 * 32, "the sparse downsweep takes tiles of 64 words");
-    if (kept && ((size_t)kept << probe_sparse_shift()) < nn) {
+    // Every needle kept (a foreign key's join: each row finds its partner)
+    // and no sparse tail: the rows are 0..nn-1, written with the hits in one
+    // pass over the keys instead of a downsweep over the bit words and a
+    // second pass reading the rows back (100M needles: 1.2 -> 0.8 ms).
+    const bool all_kept = kept > 0 && (size_t)kept == nn && passes == nd;
+    if (all_kept) {
+      gather_hits_t g{a, nullptr};
+      int64_t* r = I64(rows);
+      transform([=] __device__(int i) {
+        r[i] = i;
+        store_hits(g.a, i, i);
+      }, kept, ctx);
+    } else if (kept && ((size_t)kept << probe_sparse_shift()) < nn) {
       int per_sm = 0;
       ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, probe_store_sparse_kernel,
                                                                     kProbeStoreThreads, 0));
@@ -951,7 +963,7 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
       }
       kept = kept2;
       prof.mark("compact");
-    } else {
+    } else if (!all_kept) {
       bool any_hits = false;
       for (int d = 0; d < nd; ++d) any_hits |= a.d[d].hits != nullptr;
       if (kept && any_hits) {
