@@ -138,4 +138,5 @@ void attu_column_invalidate_device(attu_column *c) {
     if (c->device && c->device_free) c->device_free(c->device);
     c->device = NULL;
     c->key_stats.state = 0;   /* the host data changed */
+    c->range.state = 0;
 }

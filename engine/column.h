@@ -34,6 +34,16 @@ typedef struct attu_key_stats {
     int64_t kmin, kmax;
 } attu_key_stats;
 
+/* The MIN and MAX of a column's non-NULL values (any: it has one) and
+ * whether it holds a NULL, as the dense group-by's layout needs them
+ * (dense_layout): measured on first use and kept, as key_stats is (state
+ * and ordering alike). Raw values (TEXT: dictionary codes). */
+typedef struct attu_value_range {
+    int     state;
+    bool    any, nulls;
+    int64_t min, max;
+} attu_value_range;
+
 typedef struct attu_column {
     attu_type type;
     size_t    length;      /* rows */
@@ -44,6 +54,7 @@ typedef struct attu_column {
     void     *device;      /* backend-owned cache; see backend.h */
     void    (*device_free)(void *device);
     attu_key_stats key_stats;
+    attu_value_range range;
 } attu_column;
 
 attu_column *attu_column_new(attu_type type, size_t capacity, attu_error *err);

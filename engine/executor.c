@@ -699,7 +699,7 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
 
 int attu_execute(attu_exec_ctx *ctx, attu_stage *root, attu_column ***cols_out,
                  size_t *nrows_out, attu_error *err) {
-    xctx x = { ctx, ctx->be, err, NULL, NULL, 0 };
+    xctx x = { .ctx = ctx, .be = ctx->be, .err = err };
     attu_backend_set_interrupt(ctx->cancel, ctx->deadline_ms, ctx->timeout_reason);
     rel *r = run_stage(&x, root);
     for (int i = 0; i < x.nparams; i++) xcol_unref(&x, x.params[i]);

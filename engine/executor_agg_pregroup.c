@@ -141,7 +141,10 @@ int run_agg_pregrouped(xctx *x, attu_stage *s, rel *in, rel **out) {
         s2.args.direct = adirect;
         s2.naggs = nspec;
         s2.aggs = aggs;
+        bool was = x->dense_any_rows;
+        x->dense_any_rows = true;
         ks = run_agg(x, &s2, part);
+        x->dense_any_rows = was;
         if (!ks) goto done;
     }
     /* the stage's columns: the key, then each aggregate (an AVG finished
@@ -165,7 +168,7 @@ int run_agg_pregrouped(xctx *x, attu_stage *s, rel *in, rel **out) {
     }
     *out = o;
     o = NULL;
-    s->act_how = "group_dense by the key's input + eval + sort (pregrouped)";
+    s->act_how = "group_dense by the key's input + eval + a group-by of the partials (pregrouped)";
     rc = 0;
 done:
     for (int i = 0; i < na && args; i++) xcol_unref(x, args[i]);

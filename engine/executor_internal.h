@@ -50,6 +50,10 @@ typedef struct xctx {
      * columns (NULL = unset); see executor_apply.c */
     xcol         **params;
     int            nparams;
+    /* set while the pregrouped GROUP BY combines its partials: the dense
+     * group-by takes them however few (a sort of a thousand rows is
+     * several device calls; executor_agg_pregroup.c) */
+    bool           dense_any_rows;
 } xctx;
 
 xcol *xcol_new(xctx *x, attu_type t, size_t n, bool with_valid);

@@ -1111,6 +1111,26 @@ size_t dense_min_rows(void) {
     return v && *v ? (size_t)strtoull(v, NULL, 10) : DENSE_GROUP_MIN_ROWS;
 }
 
+/* The table column key c is, whole (n rows, not gathered), else NULL. */
+static attu_column *whole_table_column(const xcol *c, size_t n) {
+    return c->tcol && !c->lazy_src && c->tcol->length == n ? c->tcol : NULL;
+}
+
+/* A key's slots from its range (any: a non-NULL value; nulls: a NULL slot
+ * more): *min, *width, and *nslots times the width. 1 when the range
+ * goes beyond the slot limit (or overflows). */
+static int range_slots(bool any, int64_t min, int64_t max, bool nulls, int64_t *min_out, int64_t *width_out,
+                       size_t *nslots) {
+    if (!any) { min = 0; max = -1; }   /* all NULL: no values, one NULL slot */
+    uint64_t span = (uint64_t)max - (uint64_t)min + 1 + (nulls ? 1 : 0);
+    if (any && (max < min || span > DENSE_GROUP_MAX_SLOTS)) return 1;
+    *min_out = min;
+    *width_out = (int64_t)span;
+    if (*nslots * span > DENSE_GROUP_MAX_SLOTS) return 1;
+    *nslots *= span;
+    return 0;
+}
+
 /* The dense layout of group keys (group_dense's mins and widths, and the
  * slot count): each key's MIN, MAX and COUNT, and MIN's validity (an
  * all-NULL key leaves MIN undefined), in one reduce and one download.
@@ -1148,6 +1168,22 @@ int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t 
         *nslots_out = slots;
         return 0;
     }
+    /* keys that are whole table columns keep their ranges on the column
+     * (attu_value_range): measured once, then no pass over the rows */
+    bool cached = true;
+    for (int k = 0; k < nk && cached; k++) {
+        const attu_column *tc = whole_table_column(keys[k], n);
+        cached = tc && __atomic_load_n(&tc->range.state, __ATOMIC_ACQUIRE) == 2;
+    }
+    if (cached) {
+        size_t nslots = 1;
+        for (int k = 0; k < nk; k++) {
+            const attu_value_range *r = &whole_table_column(keys[k], n)->range;
+            if (range_slots(r->any, r->min, r->max, r->nulls, &mins[k], &widths[k], &nslots)) return 1;
+        }
+        *nslots_out = nslots;
+        return 0;
+    }
     /* one buffer: one download brings them all (as key_range) */
     attu_reduce_spec rs[24];
     attu_out ro[24];
@@ -1180,18 +1216,23 @@ int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t 
             memcpy(&raw, got + (size_t)(3 * k + j) * 8, j == 2 ? 8 : w);
             if (j == 2) v[j] = raw;
             else if (w == 1) v[j] = (uint8_t)raw;
+            else if (w == 2) v[j] = (int16_t)raw;
             else if (w == 4) v[j] = (int32_t)raw;
             else v[j] = raw;
         }
         bool nulls = (size_t)v[2] < n;
-        if (!has) { v[0] = 0; v[1] = -1; }   /* all NULL: no values, one NULL slot */
-        /* a range beyond the slot limit (or overflowing) does not qualify */
-        uint64_t span = (uint64_t)v[1] - (uint64_t)v[0] + 1 + (nulls ? 1 : 0);
-        if (has && (v[1] < v[0] || span > DENSE_GROUP_MAX_SLOTS)) goto out;
-        mins[k] = v[0];
-        widths[k] = (int64_t)span;
-        if (nslots * span > DENSE_GROUP_MAX_SLOTS) goto out;
-        nslots *= span;
+        attu_column *tc = whole_table_column(keys[k], n);
+        if (tc) {
+            int idle = 0;
+            if (__atomic_compare_exchange_n(&tc->range.state, &idle, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                tc->range.any = has;
+                tc->range.nulls = nulls;
+                tc->range.min = v[0];
+                tc->range.max = v[1];
+                __atomic_store_n(&tc->range.state, 2, __ATOMIC_RELEASE);
+            }
+        }
+        if (range_slots(has, v[0], v[1], nulls, &mins[k], &widths[k], &nslots)) goto out;
     }
     *nslots_out = nslots;
     rc = 0;
@@ -1212,7 +1253,7 @@ int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, 
               size_t *nseg_out, attu_reduce_spec *specs, attu_out *outs, xcol **res, int *nspec_out,
               attu_buf **gidx_out) {
     int nk = s->keys.n;
-    if (!x->be->group_dense || n < dense_min_rows() || nk > 8) return 1;
+    if (!x->be->group_dense || (n < dense_min_rows() && !x->dense_any_rows) || nk > 8) return 1;
     for (int i = 0; i < s->naggs; i++) {
         const attu_stage_agg *g = &s->aggs[i];
         if (g->count_distinct || g->var || g->norder) return 1;
