@@ -110,32 +110,6 @@ static attu_bexpr *shift(attu_plan_arena *pa, const attu_bexpr *e, int delta) {
     return x;
 }
 
-/* A copy of e reading, for column k, the column proj[k] refers to (each
- * proj[k] a BX_COL); NULL if e reads a column past nproj. */
-static attu_bexpr *map_cols(attu_plan_arena *pa, const attu_bexpr *e, attu_bexpr **proj, int nproj) {
-    if (!e) return NULL;
-    attu_bexpr *x = attu_palloc(pa, sizeof *x);
-    if (!x) return NULL;
-    *x = *e;
-    if (e->kind == BX_COL) {
-        if (e->col < 0 || e->col >= nproj) return NULL;
-        x->col = proj[e->col]->col;
-        return x;
-    }
-    for (int i = 0; i < e->nargs; i++)
-        if (!(x->args[i] = map_cols(pa, e->args[i], proj, nproj))) return NULL;
-    if (e->kind == BX_CASE) {
-        x->whens = attu_palloc(pa, sizeof(attu_bexpr *) * (size_t)e->nwhens);
-        x->thens = attu_palloc(pa, sizeof(attu_bexpr *) * (size_t)e->nwhens);
-        if (!x->whens || !x->thens) return NULL;
-        for (int i = 0; i < e->nwhens; i++)
-            if (!(x->whens[i] = map_cols(pa, e->whens[i], proj, nproj)) || !(x->thens[i] = map_cols(pa, e->thens[i], proj, nproj)))
-                return NULL;
-        if (e->else_ && !(x->else_ = map_cols(pa, e->else_, proj, nproj))) return NULL;
-    }
-    return x;
-}
-
 static int conjuncts(attu_bexpr *e, attu_bexpr **out, int n, int cap) {
     if (e->kind == BX_CALL && e->op == ATTU_OP_AND) return conjuncts(e->args[1], out, conjuncts(e->args[0], out, n, cap), cap);
     if (n < cap) out[n++] = e;
@@ -182,49 +156,47 @@ static bool is_equi(const attu_bexpr *e) {
 /* Pushes the conjuncts of a filter (or an inner join's residual) sitting on
  * an inner/cross join into the join's sides and keys. Returns the node that
  * replaces p. */
+static attu_lplan *pushdown(attu_plan_arena *pa, attu_lplan *p);
+static attu_bexpr *remap(attu_plan_arena *pa, const attu_bexpr *e, const int *map);
+
+/* Filter p over LEFT JOIN lj (directly, or through a projection that only
+ * renumbers columns: map, NULL for none): its conjuncts that read the
+ * preserved side alone filter that side before the join, as PostgreSQL
+ * restricts it first (a key such as a / b is computed only for the rows
+ * that pass them); the rest, in order, stay above. Returns p, or p's input
+ * when every conjunct went down. */
+static attu_lplan *push_preserved(attu_plan_arena *pa, attu_lplan *p, attu_lplan *lj, const int *map) {
+    attu_bexpr *conj[256], *lv[256], *keep[256];
+    int n = conjuncts(p->pred, conj, 0, 256), nlv = 0, nk = 0;
+    if (n >= 256) return p;
+    for (int i = 0; i < n; i++) {
+        attu_bexpr *m = map ? remap(pa, conj[i], map) : conj[i];
+        if (m && sides(m, lj->left->ncols) == 1) lv[nlv++] = m;
+        else keep[nk++] = conj[i];
+    }
+    if (!nlv) return p;
+    lj->left = pushdown(pa, wrap_filter(pa, lj->left, lv, nlv));
+    if (!nk) return p->left;
+    p->pred = and_all(pa, keep, nk);
+    return p;
+}
+
 static attu_lplan *pushdown(attu_plan_arena *pa, attu_lplan *p) {
     if (!p) return p;
     p->left = pushdown(pa, p->left);
     p->right = pushdown(pa, p->right);
     attu_lplan *j = p->kind == LP_FILTER ? p->left : p;
+    if (p->kind == LP_FILTER && j && j->kind == LP_JOIN && j->jk == JK_LEFT) return push_preserved(pa, p, j, NULL);
     if (p->kind == LP_FILTER && j && j->kind == LP_PROJECT && j->left && j->left->kind == LP_JOIN &&
-        j->left->jk == JK_LEFT) {
+        j->left->jk == JK_LEFT && j->ncols <= 256) {
         /* a RIGHT JOIN: a LEFT JOIN under a projection that reorders its
          * columns; conditions on the preserved side go below it too */
-        attu_lplan *lj = j->left;
-        for (int i = 0; i < j->ncols; i++)
+        int map[256];
+        for (int i = 0; i < j->ncols; i++) {
             if (j->exprs[i]->kind != BX_COL) return p;
-        attu_bexpr *conj[256], *lv[256], *keep[256];
-        int n = conjuncts(p->pred, conj, 0, 256), nlv = 0, nk = 0;
-        if (n >= 256) return p;
-        for (int i = 0; i < n; i++) {
-            attu_bexpr *m = map_cols(pa, conj[i], j->exprs, j->ncols);
-            if (m && sides(m, lj->left->ncols) == 1) lv[nlv++] = m;
-            else keep[nk++] = conj[i];
+            map[i] = j->exprs[i]->col;
         }
-        if (!nlv) return p;
-        lj->left = pushdown(pa, wrap_filter(pa, lj->left, lv, nlv));
-        if (!nk) return j;
-        p->pred = and_all(pa, keep, nk);
-        return p;
-    }
-    if (p->kind == LP_FILTER && j && j->kind == LP_JOIN && j->jk == JK_LEFT) {
-        /* a condition on the preserved side alone filters that side
-         * before the join (as PostgreSQL restricts it first: a key such as
-         * a / b is computed only for the rows that pass it); the rest,
-         * in order, stay above */
-        attu_bexpr *conj[256], *lv[256], *keep[256];
-        int n = conjuncts(p->pred, conj, 0, 256), nlv = 0, nk = 0;
-        if (n >= 256) return p;
-        for (int i = 0; i < n; i++) {
-            if (sides(conj[i], j->left->ncols) == 1) lv[nlv++] = conj[i];
-            else keep[nk++] = conj[i];
-        }
-        if (!nlv) return p;
-        j->left = pushdown(pa, wrap_filter(pa, j->left, lv, nlv));
-        if (!nk) return j;
-        p->pred = and_all(pa, keep, nk);
-        return p;
+        return push_preserved(pa, p, j->left, map);
     }
     if (!j || j->kind != LP_JOIN || (j->jk != JK_INNER && j->jk != JK_CROSS)) return p;
     attu_bexpr *conj[256];
