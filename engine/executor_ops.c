@@ -610,16 +610,25 @@ static rel *rel_cat_cols(xctx *x, rel *a, rel *b) {
     return o;
 }
 
+/* Marks, over left ++ right (r NULL: left alone), the columns the
+ * expressions read; whether they read any. */
+static bool mark_read(const attu_stage_exprs *ex, bool *l, int nl, bool *r) {
+    bool any = false;
+    for (int i = 0; i < ex->n + ex->nin; i++) {
+        int c = i < ex->n ? ex->direct[i] : ex->in_cols[i - ex->n];
+        if (c < 0) continue;
+        if (c < nl) l[c] = true;
+        else r[c - nl] = true;
+        any = true;
+    }
+    return any;
+}
+
 /* Materializes the lazy columns of r that the expressions read. */
 int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex) {
     bool *only = calloc((size_t)r->ncols + 1, sizeof *only);
     if (!only) return attu_error_oom(x->err);
-    bool any = false;
-    for (int i = 0; i < ex->n; i++)
-        if (ex->direct[i] >= 0) any = only[ex->direct[i]] = true;
-    for (int i = 0; i < ex->nin; i++)
-        if (ex->in_cols[i] >= 0) any = only[ex->in_cols[i]] = true;
-    int rc = any ? rel_materialize(x, r, only) : 0;
+    int rc = mark_read(ex, only, r->ncols, NULL) ? rel_materialize(x, r, only) : 0;
     free(only);
     return rc;
 }
@@ -681,18 +690,6 @@ static rel *rel_keep(xctx *x, const rel *r, const bool *keep) {
             o = NULL;
         }
     return o;
-}
-
-/* Marks, over left ++ right, the columns the expressions read. */
-static void mark_read(const attu_stage_exprs *ex, bool *l, int nl, bool *r) {
-    for (int i = 0; i < ex->n; i++) {
-        int c = ex->direct[i];
-        if (c >= 0) { if (c < nl) l[c] = true; else r[c - nl] = true; }
-    }
-    for (int i = 0; i < ex->nin; i++) {
-        int c = ex->in_cols[i];
-        if (c >= 0) { if (c < nl) l[c] = true; else r[c - nl] = true; }
-    }
 }
 
 rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
