@@ -903,11 +903,11 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
     // second pass reading the rows back (100M needles: 1.2 -> 0.8 ms).
     const bool all_kept = kept > 0 && (size_t)kept == nn && passes == nd;
     if (all_kept) {
-      gather_hits_t g{a, nullptr};
+      const probe_args_t args = a;
       int64_t* r = I64(rows);
       transform([=] __device__(int i) {
         r[i] = i;
-        store_hits(g.a, i, i);
+        store_hits(args, i, i);
       }, kept, ctx);
     } else if (kept && ((size_t)kept << probe_sparse_shift()) < nn) {
       int per_sm = 0;
