@@ -254,6 +254,15 @@ struct attu_backend {
      * reversed order), without materializing the numbers. */
     int  (*top_k)(attu_backend *be, const attu_sort_key *keys, int nkeys,
                   size_t n, size_t k, attu_buf *perm, attu_error *err);
+    /* Rows at positions [start, start + cnt) of sort's order into perm
+     * (cnt entries; a window past n is cut at n): LIMIT / OFFSET over an
+     * ORDER BY anywhere in the order, without sorting every row. Keys as in
+     * top_k. *done = false with 0 returned and nothing written when the
+     * backend does not select this window (too wide, too few rows, ties):
+     * the caller sorts instead. May be NULL (the CPU backend: its top_k
+     * serves the ends of the order). */
+    int  (*select_window)(attu_backend *be, const attu_sort_key *keys, int nkeys, size_t n,
+                          size_t start, size_t cnt, attu_buf *perm, bool *done, attu_error *err);
     /* Rows whose keys differ from the previous row's (row 0 is a head), in
      * the row order given by perm (NULL = identity). NULLs equal each other.
      * heads_out: int64 positions, *nheads_out of them; *heads_out allocated

@@ -441,21 +441,26 @@ done:
     return o;
 }
 
-/* LIMIT / OFFSET straight over a SORT whose kept rows lie in the first or
- * the last eighth of the order: a top-k instead of the sort (the backend's
- * top_k selects on the GPU; selection pays on large inputs only). The
- * first start + cnt rows are the top-k; the last n - start are the top-k
- * of the reversed order (every key's direction and NULL placement turned,
- * ties turned by one more key, the row number descending), read back to
- * front. Returns 1 (nothing done) when the window is in the middle, the
- * input small, or the reversed rows too many to turn on the host. */
+/* LIMIT / OFFSET straight over a SORT whose kept rows are few (an eighth
+ * of the order at most): the backend's select_window takes them from
+ * anywhere in the order where it has one (the GPU: a sampled bracket and
+ * one pass, backend.h); else, and when it declines, a window in the first
+ * or the last eighth is a top-k instead of the sort (the backend's top_k
+ * selects on the GPU; selection pays on large inputs only). The first
+ * start + cnt rows are the top-k; the last n - start are the top-k of the
+ * reversed order (every key's direction and NULL placement turned, ties
+ * turned by one more key, the row number descending), read back to front.
+ * Returns 1 (nothing done) when neither applies: the window wide or in the
+ * middle without select_window, the input small, or the reversed rows too
+ * many to turn on the host. */
 static int limit_over_sort(xctx *x, attu_stage *s, attu_stage *sort, rel *in, rel **out) {
     size_t n = in->nrows, off = (size_t)s->offset;
     size_t start = off < n ? off : n, cnt = n - start;
     if (s->limit >= 0 && (size_t)s->limit < cnt) cnt = (size_t)s->limit;
     bool head = start + cnt <= n / 8, tail = start + cnt == n && n - start <= n / 8 && n - start <= 65536;
+    bool window = x->be->select_window && cnt <= n / 8;
     int nk = sort->keys.n;
-    if (n < 65536 || cnt == 0 || nk == 0 || (!head && !tail)) return 1;
+    if (n < 65536 || cnt == 0 || nk == 0 || (!head && !tail && !window)) return 1;
     xcol **k = calloc((size_t)nk + 1, sizeof *k);
     attu_sort_key *keys = NULL;
     attu_buf *perm = NULL, *idx = NULL;
@@ -463,6 +468,29 @@ static int limit_over_sort(xctx *x, attu_stage *s, attu_stage *sort, rel *in, re
     int rc = -1;
     if (!k) { attu_error_oom(x->err); goto done; }
     if (eval_exprs(x, &sort->keys, in, k)) goto done;
+    if (window) {
+        bool selected = false;
+        keys = make_keys(k, nk, sort->desc, sort->nulls_first);
+        if (!keys) { attu_error_oom(x->err); goto done; }
+        if (!(idx = buf_i64(x, cnt))) goto done;
+        if (exec_select_window(x, keys, nk, n, start, cnt, idx, &selected)) goto done;
+        if (selected) {
+            *out = rel_through(x, in, idx, cnt);
+            idx = NULL;
+            if (*out) {
+                sort->executed = true;
+                sort->act_rows = cnt;
+                sort->act_how = "select_window";
+                rc = 0;
+            }
+            goto done;
+        }
+        free(keys);
+        keys = NULL;
+        x->be->free(x->be, idx);
+        idx = NULL;
+        if (!head && !tail) { rc = 1; goto done; }
+    }
     if (tail) {
         /* the reversed order: turned keys, then the row number descending
          * (a key without data: backend.h, top_k) */

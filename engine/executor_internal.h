@@ -100,6 +100,10 @@ rel  *rel_empty(xctx *x, const attu_stage *s);
  * NUMERIC key passed as two INT64 words (executor_keys.c). */
 int exec_sort(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, attu_buf *perm);
 int exec_top_k(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, size_t k, attu_buf *perm);
+/* backend.h's select_window with NUMERIC keys split as for the sort; *done
+ * false when the backend has none or declined the window. */
+int exec_select_window(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, size_t start, size_t cnt,
+                       attu_buf *perm, bool *done);
 int exec_segmented_sort(xctx *x, const attu_sort_key *keys, int nkeys, const attu_buf *offsets,
                         size_t nseg, attu_buf *perm, size_t n);
 int exec_segment_heads(xctx *x, const attu_vec *keys, int nkeys, const attu_buf *perm, size_t n,

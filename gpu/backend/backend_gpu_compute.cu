@@ -670,6 +670,73 @@ struct select_keep_t {
   __device__ bool operator()(int i) const { return (img(i) >> shift) <= bound; }
 };
 
+// The window [first, first + cnt) of the candidates' own order, as rows of
+// the input: rows[0, m) are the candidates' row numbers, in row order when
+// ordered (a stable sort by the keys then orders ties as the full sort),
+// else in any order (the row number becomes the last key). Their keys are
+// gathered (a key without data, the row number, takes the rows themselves)
+// and sorted; out[i] = the row at candidate position first + i.
+void sort_candidates(attu_backend* be, const attu_sort_key* keys, int nkeys, const int64_t* rows, size_t m,
+                     bool ordered, size_t first, size_t cnt, int64_t* out) {
+  context_t& ctx = CTX(be);
+  std::vector<attu_buf*> owned;
+  struct free_all_t {
+    attu_backend* be;
+    std::vector<attu_buf*>& b;
+    ~free_all_t() {
+      for (attu_buf* x : b) gpu_free(be, x);
+    }
+  } free_all{be, owned};
+  attu_error aerr;
+  attu_error_clear(&aerr);
+  std::vector<attu_sort_key> ck(keys, keys + nkeys);
+  if (!ordered) {
+    attu_sort_key rk{};
+    rk.col.type = attu_type_make(ATTU_TYPE_INT64);
+    ck.push_back(rk);  // data NULL: the rows, gathered below
+  }
+  const int64_t* r = rows;
+  const int kept = (int)m;
+  for (size_t j = 0; j < ck.size(); ++j) {
+    size_t w = attu_type_width(ck[j].col.type.id);
+    attu_buf* d = gpu_alloc(be, std::max<size_t>(1, m * w), &aerr);
+    if (!d) throw std::bad_alloc();
+    owned.push_back(d);
+    if (!ck[j].col.data) {  // the row number: the candidates' rows themselves
+      int64_t* o = I64(d);
+      transform([=] __device__(int i) { o[i] = r[i]; }, kept, ctx);
+      ck[j].col.data = d;
+      continue;
+    }
+    void* dd = d->ptr;
+    const void* sd = ck[j].col.data->ptr;
+    if (w == 1)
+      transform([=] __device__(int i) { static_cast<uint8_t*>(dd)[i] = static_cast<const uint8_t*>(sd)[r[i]]; }, kept, ctx);
+    else if (w == 4)
+      transform([=] __device__(int i) { static_cast<uint32_t*>(dd)[i] = static_cast<const uint32_t*>(sd)[r[i]]; }, kept, ctx);
+    else if (w == 8)
+      transform([=] __device__(int i) { static_cast<uint64_t*>(dd)[i] = static_cast<const uint64_t*>(sd)[r[i]]; }, kept, ctx);
+    else
+      throw std::runtime_error("top_k: a sort key of an unexpected width");
+    ck[j].col.data = d;
+    if (ck[j].col.valid) {
+      attu_buf* dv = gpu_alloc(be, std::max<size_t>(1, m), &aerr);
+      if (!dv) throw std::bad_alloc();
+      owned.push_back(dv);
+      uint8_t* o = static_cast<uint8_t*>(dv->ptr);
+      const uint8_t* sv = static_cast<const uint8_t*>(ck[j].col.valid->ptr);
+      transform([=] __device__(int i) { o[i] = sv[r[i]]; }, kept, ctx);
+      ck[j].col.valid = dv;
+    }
+  }
+  mem_t<int64_t> order(m, ctx);
+  int64_t* q = order.data();
+  transform([=] __device__(int i) { q[i] = i; }, kept, ctx);
+  sort_rows(be, ck.data(), (int)ck.size(), q, m);
+  const int64_t* qq = q + first;
+  transform([=] __device__(int i) { out[i] = r[qq[i]]; }, (int)cnt, ctx);
+}
+
 // Returns false (nothing written) when the selection does not pay.
 bool top_k_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t k, attu_buf* perm) {
   context_t& ctx = CTX(be);
@@ -710,57 +777,148 @@ bool top_k_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t
   if ((size_t)kept != m) throw std::runtime_error("top_k: the candidates' count disagrees with the histogram");
   mem_t<int64_t> rows((size_t)kept, ctx);
   compact.downsweep(store_pos_t(), rows.data());
-  // their keys, gathered, sorted stably by all the keys
-  std::vector<attu_buf*> owned;
-  struct free_all_t {
-    attu_backend* be;
-    std::vector<attu_buf*>& b;
-    ~free_all_t() {
-      for (attu_buf* x : b) gpu_free(be, x);
+  sort_candidates(be, keys, nkeys, rows.data(), m, true, 0, k, I64(perm));
+  return true;
+}
+
+// ---- a window of the order by sampling -------------------------------------------
+//
+// Rows at positions [start, start + cnt) of sort's order, the window small
+// against n (ORDER BY ... LIMIT / OFFSET anywhere in the order): a random
+// sample of the first key's image, sorted, brackets the window's images by
+// [lo, hi] with a margin of several standard deviations of a sample rank
+// (the count of sampled images under a given one is binomial); one pass
+// over the rows counts those under lo and appends the row numbers of those
+// within [lo, hi], the candidates. The rows under lo come before every
+// candidate in the order and the rows over hi after, ties included (the
+// image is order-preserving, strict or not), so when at most start rows
+// lie under lo and the candidates reach position start + cnt, the window
+// is the candidates' positions [start - below, start - below + cnt) in
+// their own order: they are sorted by all the keys, the row number last
+// (the append keeps no order), and the window read off. An unlucky sample
+// or ties that overflow the candidates' room write nothing; the caller
+// then takes the histogram selection or the full sort.
+constexpr int kWindowThreads = 256;
+constexpr int kWindowItems = 4;  // images a thread loads before it compares
+
+__global__ void window_sample_kernel(select_image_t img, long long n, int s, unsigned long long* out) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= s) return;
+  // splitmix64 of the sample's number: positions independent and uniform
+  // enough for the binomial margin, and the same every run
+  unsigned long long z = (unsigned long long)j * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  out[j] = img((long long)(z % (unsigned long long)n));
+}
+
+// counts[0] += rows with image < lo; counts[1] += rows with lo <= image <= hi,
+// whose row numbers go to rows[] while they fit cap. A block appends a tile's
+// candidates with one global atomic (a warp's with one shared atomic).
+__global__ void __launch_bounds__(kWindowThreads) window_pass_kernel(select_image_t img, long long n,
+                                                                     unsigned long long lo, unsigned long long hi,
+                                                                     long long cap, int64_t* rows,
+                                                                     unsigned long long* counts) {
+  constexpr int tile = kWindowThreads * kWindowItems;
+  __shared__ unsigned tile_count;
+  __shared__ unsigned long long tile_base;
+  __shared__ unsigned long long warp_below[kWindowThreads / 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  unsigned long long below = 0;
+  for (long long base = (long long)blockIdx.x * tile; base < n; base += (long long)gridDim.x * tile) {
+    unsigned long long u[kWindowItems];
+#pragma unroll
+    for (int t = 0; t < kWindowItems; ++t) {
+      long long i = base + t * kWindowThreads + threadIdx.x;
+      u[t] = i < n ? img(i) : 0;
     }
-  } free_all{be, owned};
-  attu_error aerr;
-  attu_error_clear(&aerr);
-  std::vector<attu_sort_key> ck(keys, keys + nkeys);
-  const int64_t* r = rows.data();
-  for (int j = 0; j < nkeys; ++j) {
-    size_t w = attu_type_width(keys[j].col.type.id);
-    attu_buf* d = gpu_alloc(be, std::max<size_t>(1, m * w), &aerr);
-    if (!d) throw std::bad_alloc();
-    owned.push_back(d);
-    ck[(size_t)j].col.data = d;
-    if (!keys[j].col.data) {  // the row number: the candidates' rows themselves
-      int64_t* o = I64(d);
-      transform([=] __device__(int i) { o[i] = r[i]; }, kept, ctx);
-      continue;
+    if (threadIdx.x == 0) tile_count = 0;
+    __syncthreads();
+    bool in[kWindowItems];
+    unsigned mask[kWindowItems], offset[kWindowItems];
+#pragma unroll
+    for (int t = 0; t < kWindowItems; ++t) {
+      long long i = base + t * kWindowThreads + threadIdx.x;
+      below += i < n && u[t] < lo;
+      in[t] = i < n && u[t] >= lo && u[t] <= hi;
+      mask[t] = __ballot_sync(~0u, in[t]);
+      unsigned w = 0;
+      if (lane == 0 && mask[t]) w = atomicAdd(&tile_count, (unsigned)__popc(mask[t]));
+      offset[t] = __shfl_sync(~0u, w, 0);
     }
-    void* dd = d->ptr;
-    const void* sd = keys[j].col.data->ptr;
-    if (w == 1)
-      transform([=] __device__(int i) { static_cast<uint8_t*>(dd)[i] = static_cast<const uint8_t*>(sd)[r[i]]; }, kept, ctx);
-    else if (w == 4)
-      transform([=] __device__(int i) { static_cast<uint32_t*>(dd)[i] = static_cast<const uint32_t*>(sd)[r[i]]; }, kept, ctx);
-    else if (w == 8)
-      transform([=] __device__(int i) { static_cast<uint64_t*>(dd)[i] = static_cast<const uint64_t*>(sd)[r[i]]; }, kept, ctx);
-    else
-      throw std::runtime_error("top_k: a sort key of an unexpected width");
-    ck[(size_t)j].col.data = d;
-    if (keys[j].col.valid) {
-      attu_buf* dv = gpu_alloc(be, std::max<size_t>(1, m), &aerr);
-      if (!dv) throw std::bad_alloc();
-      owned.push_back(dv);
-      uint8_t* o = static_cast<uint8_t*>(dv->ptr);
-      const uint8_t* sv = static_cast<const uint8_t*>(keys[j].col.valid->ptr);
-      transform([=] __device__(int i) { o[i] = sv[r[i]]; }, kept, ctx);
-      ck[(size_t)j].col.valid = dv;
+    __syncthreads();
+    if (threadIdx.x == 0) tile_base = tile_count ? atomicAdd(&counts[1], (unsigned long long)tile_count) : 0;
+    __syncthreads();
+#pragma unroll
+    for (int t = 0; t < kWindowItems; ++t) {
+      if (!in[t]) continue;
+      unsigned long long slot = tile_base + offset[t] + __popc(mask[t] & ((1u << lane) - 1));
+      if ((long long)slot < cap) rows[slot] = base + t * kWindowThreads + threadIdx.x;
     }
+    __syncthreads();  // tile_count and tile_base are the next tile's
   }
-  mem_t<int64_t> order((size_t)kept, ctx);
-  int64_t* q = order.data();
-  transform([=] __device__(int i) { q[i] = i; }, kept, ctx);
-  sort_rows(be, ck.data(), nkeys, q, (size_t)kept);
-  int64_t* out = I64(perm);
-  transform([=] __device__(int i) { out[i] = r[q[i]]; }, (int)k, ctx);
+  for (int d = 16; d; d >>= 1) below += __shfl_down_sync(~0u, below, d);
+  if (lane == 0) warp_below[warp] = below;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long b = 0;
+    for (int w = 0; w < kWindowThreads / 32; ++w) b += warp_below[w];
+    if (b) atomicAdd(&counts[0], b);
+  }
+}
+
+// Returns false (nothing written) when the sample's bracket missed the
+// window or its candidates did not fit their room.
+bool window_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t start, size_t cnt,
+                   attu_buf* perm) {
+  context_t& ctx = CTX(be);
+  const attu_sort_key& k0 = keys[0];
+  select_image_t img{k0.col.type.id, k0.col.data->ptr,
+                     k0.col.valid ? static_cast<const uint8_t*>(k0.col.valid->ptr) : nullptr,
+                     k0.desc ? ~0ull : 0ull, k0.nulls_first ? 0ull : ~0ull};
+  // the sample: a larger one narrows the bracket of a window in the middle
+  // (its margin grows as the root of the sample, the rows per sampled one
+  // as the sample's inverse); 2^19 images sort in well under the pass
+  const int s = (int)std::min<size_t>(n / 16, (size_t)1 << 19);
+  // standard deviations: a miss about once in 3.5 million brackets a side
+  // (ATTU_GPU_WINDOW_Z overrides: the tests narrow it to see misses declined)
+  const char* zv = getenv("ATTU_GPU_WINDOW_Z");
+  const double z = zv && *zv ? atof(zv) : 5.0;
+  auto margin = [&](double p) { return z * std::sqrt((double)s * p * (1 - p)) + 2; };
+  const double plo = (double)start / (double)n, phi = (double)(start + cnt) / (double)n;
+  long long jl = (long long)std::floor(plo * s - margin(plo));
+  long long ju = (long long)std::ceil(phi * s + margin(phi));
+  const double expect = (double)n * (double)(std::min<long long>(ju, s) - std::max<long long>(jl, 0)) / s;
+  const long long cap = (long long)(2 * expect) + 4096 + (long long)cnt;
+  if ((size_t)cap > n / 4) return false;  // a bracket this wide saves little over the sort
+  mem_t<unsigned long long> sample((size_t)s, ctx);
+  window_sample_kernel<<<(s + 255) / 256, 256, 0, ctx.stream()>>>(img, (long long)n, s, sample.data());
+  ATTU_CUDA_CHECK_LAUNCH();
+  radix_sort(sample.data(), (size_t)s, less_t<unsigned long long>(), ctx);
+  // [lo, hi]: no bound on a side whose margin runs past the sample
+  mem_t<unsigned long long> bounds(4, ctx);
+  unsigned long long* bd = bounds.data();
+  const unsigned long long* sp = sample.data();
+  transform([=] __device__(int i) {
+    if (i == 0) bd[0] = jl < 0 ? 0ull : sp[jl];
+    if (i == 1) bd[1] = ju >= s ? ~0ull : sp[ju];
+    if (i >= 2) bd[i] = 0;  // the pass's counts
+  }, 4, ctx);
+  unsigned long long lohi[2];
+  dtoh(lohi, bd, 2, ctx);
+  mem_t<int64_t> rows((size_t)cap, ctx);
+  int blocks = ctx.sm_count() * (2048 / kWindowThreads);
+  long long tiles = ((long long)n + kWindowThreads * kWindowItems - 1) / (kWindowThreads * kWindowItems);
+  if (blocks > tiles) blocks = (int)tiles;
+  window_pass_kernel<<<blocks, kWindowThreads, 0, ctx.stream()>>>(img, (long long)n, lohi[0], lohi[1], cap,
+                                                                  rows.data(), bd + 2);
+  ATTU_CUDA_CHECK_LAUNCH();
+  unsigned long long c[2];
+  dtoh(c, bd + 2, 2, ctx);
+  const size_t below = c[0], m = c[1];
+  if ((long long)m > cap || below > start || below + m < start + cnt) return false;
+  sort_candidates(be, keys, nkeys, rows.data(), m, false, start - below, cnt, I64(perm));
   return true;
 }
 
@@ -781,7 +939,9 @@ int gpu_top_k(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, 
   }
   if (n >= select_min_rows() && k <= n / 8 && radix_sortable(kk.data(), nkeys)) {
     bool done = false;
-    int rc = guarded(err, [&] { done = top_k_select(be, keys, nkeys, n, k, perm); });
+    int rc = guarded(err, [&] {
+      done = window_select(be, keys, nkeys, n, 0, k, perm) || top_k_select(be, keys, nkeys, n, k, perm);
+    });
     if (rc || done) return rc;
   }
   return guarded(err, [&] {
@@ -801,6 +961,25 @@ int gpu_top_k(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, 
     ATTU_CUDA_CHECK(cudaMemcpyAsync(perm->ptr, p, k * sizeof(int64_t), cudaMemcpyDeviceToDevice,
                                     ctx.stream()));
   });
+}
+
+int gpu_select_window(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t start,
+                      size_t cnt, attu_buf* perm, bool* done, attu_error* err) {
+  *done = false;
+  if (n > kMaxCount) return attu_error_set(err, "54000", 0, "GPU backend: select_window of %zu rows", n);
+  if (start >= n || cnt == 0) {
+    *done = true;
+    return 0;
+  }
+  if (cnt > n - start) cnt = n - start;
+  std::vector<attu_sort_key> kk(keys, keys + nkeys);
+  for (int j = 0; j < nkeys; ++j) {
+    if (kk[(size_t)j].col.data) continue;
+    if (j == 0) return attu_error_set(err, "XX000", 0, "GPU backend: select_window by the row number alone");
+    kk[(size_t)j].col.data = keys[0].col.data;  // a stand-in, as in top_k
+  }
+  if (n < select_min_rows() || cnt > n / 8 || !radix_sortable(kk.data(), nkeys)) return 0;
+  return guarded(err, [&] { *done = window_select(be, keys, nkeys, n, start, cnt, perm); });
 }
 
 int gpu_segmented_sort(attu_backend* be, const attu_sort_key* keys, int nkeys,
@@ -3439,6 +3618,7 @@ void install_compute(attu_backend* be) {
   be->eval = gpu_eval;
   be->sort = gpu_sort;
   be->top_k = gpu_top_k;
+  be->select_window = gpu_select_window;
   be->segment_heads = gpu_segment_heads;
   be->sort_heads = gpu_sort_heads;
   be->segreduce = gpu_segreduce;

@@ -1242,6 +1242,80 @@ int main() {
     }
   });
 
+  r.run("select_window: windows at the head, the middle and the tail; NULLs, ties, DESC; against the CPU's sort", [&] {
+    setenv("ATTU_GPU_SELECT_MIN_ROWS", "0", 1);
+    struct unset_sel_t { ~unset_sel_t() { unsetenv("ATTU_GPU_SELECT_MIN_ROWS"); } } unset_sel;
+    struct unset_z_t { ~unset_z_t() { unsetenv("ATTU_GPU_WINDOW_Z"); } } unset_z;
+    // z = 0: a bracket of two samples' margin, missed about half the time
+    // (the backend must then decline, writing nothing)
+    for (bool tight : {false, true})
+    for (size_t n : {(size_t)70000, (size_t)300001}) {
+      if (tight) setenv("ATTU_GPU_WINDOW_Z", "0", 1); else unsetenv("ATTU_GPU_WINDOW_Z");
+      auto wide = attu::test::random_values<int64_t>(n, -(1LL << 50), 1LL << 50, n + 501);
+      for (size_t i = 0; i < n; i += 5) wide[i] = wide[i / 3];           // ties of the first key
+      auto fi = attu::test::random_values<int64_t>(n, -100000, 100000, n + 502);
+      std::vector<double> f(n);
+      for (size_t i = 0; i < n; ++i) f[i] = i % 97 == 1 ? NAN : i % 89 == 2 ? -0.0 : (double)fi[i] * 0.25;
+      auto few = attu::test::random_values<int32_t>(n, -3, 3, n + 503);  // ties everywhere
+      auto c = attu::test::random_values<int32_t>(n, -50, 50, n + 504);
+      std::vector<uint8_t> fv(n), wv(n);
+      for (size_t i = 0; i < n; ++i) { fv[i] = i % 13 != 7; wv[i] = i % 1000 != 3; }
+      struct combo_t { std::vector<int> cols; std::vector<bool> desc, nf; bool must; };
+      // must: the first key has few ties, so the sampled bracket holds (a
+      // first key of seven values, or the 1 in 13 NULLs of key 1 at an end
+      // of the order, overflow the candidates' room and the backend declines)
+      std::vector<combo_t> combos = {{{0}, {false}, {false}, true},
+                                     {{0, 3}, {true}, {false}, true},
+                                     {{1, 3}, {false, true}, {false, false}, false},
+                                     {{1, 3}, {true, false}, {true, false}, false},
+                                     {{4, 3}, {false, false}, {true, false}, true},
+                                     {{4}, {true}, {false}, true},
+                                     {{2, 0}, {false, true}, {false, false}, false}};
+      std::vector<std::pair<size_t, size_t>> windows = {{0, 1}, {0, 100}, {n / 2, 1}, {n / 3, 777}, {n - 1, 1},
+                                                        {n - 50, 50}, {n - 40, 100}, {n / 8, n / 8}};
+      for (const combo_t& cb : combos)
+        for (auto [start, cnt] : windows) {
+          size_t want = std::min(cnt, n - start);
+          std::vector<std::vector<int64_t>> res(2);
+          bool selected = false;
+          for (int b = 0; b < 2; ++b) {
+            auto* be = both[b];
+            attu_buf *wb = put(be, wide), *fb = put(be, f), *ab = put(be, few), *cbb = put(be, c);
+            attu_buf *fvb = put(be, fv), *wvb = put(be, wv);
+            attu_buf* pb = put(be, nullptr, n * 8);
+            std::vector<attu_sort_key> keys(cb.cols.size());
+            for (size_t j = 0; j < cb.cols.size(); ++j) {
+              int col = cb.cols[j];
+              attu_vec v = col == 0 ? attu_vec{TY(ATTU_TYPE_INT64), wb, nullptr, nullptr}
+                         : col == 1 ? attu_vec{TY(ATTU_TYPE_FLOAT64), fb, fvb, nullptr}
+                         : col == 2 ? attu_vec{TY(ATTU_TYPE_INT32), ab, nullptr, nullptr}
+                         : col == 3 ? attu_vec{TY(ATTU_TYPE_INT32), cbb, nullptr, nullptr}
+                                    : attu_vec{TY(ATTU_TYPE_INT64), wb, wvb, nullptr};
+              keys[j] = attu_sort_key{v, (bool)cb.desc[j], j < cb.nf.size() && cb.nf[j]};
+            }
+            attu_error_clear(&err);
+            if (b == 0) {  // the CPU: the whole order, then the window
+              if (be->sort(be, keys.data(), (int)keys.size(), n, pb, &err)) r.fail(err.message);
+              auto all = get<int64_t>(be, pb, n);
+              res[0].assign(all.begin() + (long)start, all.begin() + (long)(start + want));
+            } else {
+              bool done = false;
+              if (be->select_window(be, keys.data(), (int)keys.size(), n, start, cnt, pb, &done, &err))
+                r.fail(err.message);
+              selected = done;
+              if (done) res[1] = get<int64_t>(be, pb, want);
+            }
+            for (auto* x : {wb, fb, ab, cbb, fvb, wvb, pb}) be->free(be, x);
+          }
+          std::string what = "select_window n=" + std::to_string(n) + " window " + std::to_string(start) + "+" +
+                             std::to_string(cnt) + " first key " + std::to_string(cb.cols[0]) + (tight ? " z=0" : "");
+          bool narrow = want <= n / 64;
+          if (cb.must && narrow && !tight && !selected) r.fail((what + ": declined").c_str());
+          if (selected) attu::test::expect_equal(r, res[1], res[0], what.c_str());
+        }
+    }
+  });
+
   r.run("sort_heads: perm and group heads against sort + segment_heads on the CPU", [&] {
     for (size_t n : sizes()) {
       auto a = attu::test::random_values<int32_t>(n, -3, 3, n + 401);
