@@ -710,10 +710,11 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0 &&
         (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT || a->type.id == ATTU_TYPE_NUMERIC ||
-         a->type.id == ATTU_TYPE_TEXT)) {
+         a->type.id == ATTU_TYPE_TEXT || a->type.id == ATTU_TYPE_INT64)) {
         /* float8 -> numeric keeps 15 significant digits, and text keeps
          * the digits each value is written with: the scale follows the
-         * value, NUMERIC */
+         * value, NUMERIC; a bigint can have 19 digits, one more than a
+         * DECIMAL holds (9000000000000000000::numeric is no overflow) */
         t = attu_type_make(ATTU_TYPE_NUMERIC);
     } else if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0) {
         /* numeric without a typmod: keep the decimal's scale */
@@ -721,7 +722,12 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
                : attu_type_mclass(a->type.id) == ATTU_MC_FLOAT ? 6
                : a->type.id == ATTU_TYPE_UNKNOWN && a->kind == BX_CONST && a->s && strchr(a->s, '.') ? (int)strlen(strchr(a->s, '.') + 1) : 0;
         if (sc > 18) sc = 18;
-        t = attu_type_decimal(18, sc);
+        /* the precision bounds the integer digits (the value is the
+         * same): an integer keeps its type's digits and a decimal its own
+         * precision, so round(i::numeric, 1) finds room for its place */
+        int p = a->type.id == ATTU_TYPE_DECIMAL && a->type.precision > 0 ? a->type.precision
+              : a->type.id == ATTU_TYPE_INT16 ? 5 : a->type.id == ATTU_TYPE_INT32 ? 10 : 18;
+        t = attu_type_decimal(p, sc);
     }
     if (t.id == ATTU_TYPE_DECIMAL && t.precision > 18) t.precision = 18;
     int pos = e->position;

@@ -575,6 +575,9 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, f8, false, pos))) return NULL;
         if (!is_numeric(a->type.id)) return no_function(c, e, args, n);
         bool isround = name[0] == 'r';
+        /* round(bigint, d): 19 integer digits do not fit a DECIMAL */
+        if (n == 2 && a->type.id == ATTU_TYPE_INT64 && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_NUMERIC), false, pos)))
+            return NULL;
         if (a->type.id == ATTU_TYPE_NUMERIC) {
             /* each value keeps max(d, 0) places (round, trunc) or none */
             attu_bexpr *d = NULL;
@@ -587,10 +590,10 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             /* numeric: round(x, d) and trunc(x, d) keep d digits after the
              * point (d < 0 rounds to tens, hundreds...). PostgreSQL's
              * result has scale max(d, 0); attu's DECIMAL holds 18 digits
-             * in all, so a scale above the input's is capped where the
-             * integer digits the input can have leave no room (round(1.5,
-             * 20) gives 1.5 with 17 decimals: the value is exact, only the
-             * trailing zeros are fewer; docs/sql-functions.md). */
+             * in all, so a scale the integer digits the input can have
+             * leave no room for is computed as NUMERIC (36 digits), and
+             * only past that capped (the value is exact, only the trailing
+             * zeros are fewer; docs/sql-functions.md). */
             int intd = numeric_int_digits(a);
             if (n == 2 && a->type.id != ATTU_TYPE_DECIMAL) {
                 if (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT) return no_function(c, e, args, n);
@@ -606,10 +609,28 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             }
             int maxsc = 18 - intd < 0 ? 0 : 18 - intd;
             if (maxsc < a->type.scale) maxsc = a->type.scale;
+            if (d && (d->kind != BX_CONST ||
+                      (!d->is_null && digits > maxsc && intd + digits <= ATTU_NUMERIC_MAX_DIGITS))) {
+                /* more places than a DECIMAL leaves beside the integer
+                 * digits, or a d that varies by row (each value shows its
+                 * own max(d, 0) places): NUMERIC, whose every value
+                 * carries its own scale, holds PostgreSQL's result up to
+                 * 36 digits in all */
+                attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
+                if (!(a = coerce(c, a, nt, false, pos))) return NULL;
+                return mk_call(c, isround ? ATTU_OP_ROUND_N : ATTU_OP_TRUNC_N, nt, pos, 2, a, d, NULL, NULL);
+            }
             int sc2 = digits < 0 ? 0 : digits > maxsc ? maxsc : digits;
-            attu_type rt = attu_type_decimal(18, sc2);
+            /* The result's precision counts the integer digits it can
+             * have (one more where rounding up carries: round(99.5) is
+             * 100), not 18: an outer round / trunc sizes its cap from it,
+             * and round(round(d, 0), 1) of a DECIMAL(12,2) must keep its
+             * one place (13855.0, as PostgreSQL), which a precision of 18
+             * (no room for any place) dropped. */
+            int carry = name[0] == 't' ? 0 : 1;
+            attu_type rt = attu_type_decimal(intd + carry + sc2 > 18 ? 18 : intd + carry + sc2, sc2);
             attu_opcode op = isround ? ATTU_OP_ROUND_D : name[0] == 't' ? ATTU_OP_TRUNC_D : (name[0] == 'f' ? ATTU_OP_FLOOR_D : ATTU_OP_CEIL_D);
-            if (!isround && name[0] != 't') rt = attu_type_decimal(18, 0);
+            if (!isround && name[0] != 't') rt = attu_type_decimal(intd + 1 > 18 ? 18 : intd + 1, 0);
             return mk_call(c, op, rt, pos, d ? 2 : 1, a, d, NULL, NULL);
         }
         if (!(a = coerce(c, a, f8, false, pos))) return NULL;
