@@ -1121,10 +1121,14 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_INITCAP: {
                 char *m = arena_alloc(it, A[r].len + 1);
                 if (!m) return attu_error_oom(err);
+                /* words are runs of ASCII letters and digits, as
+                 * PostgreSQL's initcap under the C locale (isalnum of a
+                 * byte): any non-ASCII character ends a word, so
+                 * initcap('élan') is 'éLan' there too */
                 bool start = true;
                 for (uint32_t k = 0; k < A[r].len; k++) {
                     unsigned char ch = (unsigned char)A[r].v.s[k];
-                    bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch >= 0x80;
+                    bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
                     if (start && ch >= 'a' && ch <= 'z') ch -= 32;
                     else if (!start && ch >= 'A' && ch <= 'Z') ch += 32;
                     m[k] = (char)ch;

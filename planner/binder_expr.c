@@ -143,6 +143,16 @@ bool common_type(attu_type a, attu_type b, attu_type *out) {
  * value's own display scale as PostgreSQL prints it. */
 bool mix_type(attu_type a, attu_type b, attu_type *out) {
     if (!common_type(a, b, out)) return false;
+    /* PostgreSQL's select_common_type climbs the implicit casts (smallint
+     * < integer < bigint < numeric < real < double precision), so real
+     * beside an exact number stays real (CASE WHEN .. THEN 1.1::real ELSE
+     * 1 END prints 1.1); only an operator's resolution prefers double */
+    if (out->id == ATTU_TYPE_FLOAT64 && a.id != b.id &&
+        ((a.id == ATTU_TYPE_FLOAT32 && is_numeric(b.id) && attu_type_mclass(b.id) != ATTU_MC_FLOAT) ||
+         (b.id == ATTU_TYPE_FLOAT32 && is_numeric(a.id) && attu_type_mclass(a.id) != ATTU_MC_FLOAT))) {
+        *out = attu_type_make(ATTU_TYPE_FLOAT32);
+        return true;
+    }
     if (out->id == ATTU_TYPE_DECIMAL && is_numeric(a.id) && is_numeric(b.id)) {
         int sa = a.id == ATTU_TYPE_DECIMAL ? a.scale : 0, sb = b.id == ATTU_TYPE_DECIMAL ? b.scale : 0;
         if (sa != sb) *out = attu_type_make(ATTU_TYPE_NUMERIC);
