@@ -386,30 +386,78 @@ int attu_numeric_to_scaled(attu_numeric a, int scale, int64_t *out) {
     return 0;
 }
 
+/* A 256-bit unsigned integer, for the integer square root below: the
+ * radicand m * 10^(2 * rscale + 2 - dscale) passes 128 bits as soon as the
+ * scale is large (a variance of 1 at PostgreSQL's 20 places, whose
+ * stddev squares 10^42), while its root always fits 128 bits. */
+typedef struct u256 { u128 hi, lo; } u256;
+
+static bool u256_ge(u256 a, u256 b) { return a.hi != b.hi ? a.hi > b.hi : a.lo >= b.lo; }
+
+static u256 u256_add(u256 a, u256 b) {
+    u256 r = { a.hi + b.hi, a.lo + b.lo };
+    if (r.lo < a.lo) r.hi++;
+    return r;
+}
+
+static u256 u256_sub(u256 a, u256 b) {
+    u256 r = { a.hi - b.hi, a.lo - b.lo };
+    if (a.lo < b.lo) r.hi--;
+    return r;
+}
+
+static u256 u256_shr(u256 a, int k) {   /* 0 < k < 128 */
+    u256 r = { a.hi >> k, (a.lo >> k) | (a.hi << (128 - k)) };
+    return r;
+}
+
+/* a * 10, false on overflow */
+static bool u256_mul10(u256 *a) {
+    u256 x8 = { (a->hi << 3) | (a->lo >> 125), a->lo << 3 }, x2 = { (a->hi << 1) | (a->lo >> 127), a->lo << 1 };
+    if (a->hi >> 124) return false;
+    *a = u256_add(x8, x2);
+    return true;
+}
+
+/* floor(sqrt(v)), bit by bit (the root of a 256-bit value fits 128 bits) */
+static u128 u256_isqrt(u256 v) {
+    u256 res = { 0, 0 }, bit;
+    /* the highest power of four not above v */
+    int hb = -1;
+    for (int i = 255; i >= 0; i--) {
+        bool set = i >= 128 ? (v.hi >> (i - 128)) & 1 : (v.lo >> i) & 1;
+        if (set) { hb = i; break; }
+    }
+    if (hb < 0) return 0;
+    int b = hb & ~1;
+    bit.hi = b >= 128 ? (u128)1 << (b - 128) : 0;
+    bit.lo = b >= 128 ? 0 : (u128)1 << b;
+    while (bit.hi || bit.lo) {
+        u256 t = u256_add(res, bit);
+        if (u256_ge(v, t)) {
+            v = u256_sub(v, t);
+            res = u256_add(u256_shr(res, 1), bit);
+        } else {
+            res = u256_shr(res, 1);
+        }
+        bit = u256_shr(bit, 2);
+    }
+    return res.lo;
+}
+
 int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error *err) {
     if (a.m < 0)
         return attu_error_set(err, "2201F", 0, "cannot take square root of a negative number");
     /* sqrt(m / 10^d) * 10^(rscale+1) = sqrt(m * 10^(2*rscale + 2 - d)):
      * an integer square root, then round the extra digit */
     int k = 2 * rscale + 2 - a.dscale;
-    u128 v = (u128)a.m;
+    u256 v = { 0, (u128)a.m };
     if (k >= 0) {
-        for (int i = 0; i < k; i++) if (__builtin_mul_overflow(v, (u128)10, &v)) return overflow(err);
+        for (int i = 0; i < k; i++) if (!u256_mul10(&v)) return overflow(err);
     } else {
-        for (int i = 0; i < -k; i++) v /= 10;
+        for (int i = 0; i < -k; i++) v.lo /= 10;
     }
-    /* Newton's iteration from above */
-    u128 x = v, y;
-    if (x > 1) {
-        int bits = 0;
-        for (u128 t = v; t; t >>= 1) bits++;
-        x = (u128)1 << ((bits + 1) / 2);
-        for (;;) {
-            y = (x + v / x) / 2;
-            if (y >= x) break;
-            x = y;
-        }
-    }
+    u128 x = u256_isqrt(v);
     u128 last = x % 10;
     x /= 10;
     if (last >= 5) x++;

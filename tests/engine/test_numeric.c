@@ -246,6 +246,22 @@ Test(numeric, round_trunc_floor_ceil_as_postgresql) {
     cr_expect_str_eq(fmt(r), "0");                                    /* ceil(-0.5) */
 }
 
+/* A square root at a large scale squares past 128 bits (1 at 20 places:
+ * 10^42); the root itself fits. stddev's of small integers hit this. */
+Test(numeric, sqrt_at_large_scales) {
+    attu_numeric r;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_numeric_sqrt(parsed("1.00000000000000000000"), 20, &r, &err), 0, "%s", err.message);
+    cr_expect_str_eq(fmt(r), "1.00000000000000000000");
+    cr_assert_eq(attu_numeric_sqrt(parsed("0.66666666666666666667"), 20, &r, &err), 0, "%s", err.message);
+    cr_expect_str_eq(fmt(r), "0.81649658092772603273");               /* stddev_pop of 1, 2, 3 */
+    cr_assert_eq(attu_numeric_sqrt(parsed("123456789012345678901234567890.123"), 3, &r, &err), 0, "%s", err.message);
+    cr_expect_str_eq(fmt(r), "351364182882014.425");
+    cr_assert_eq(attu_numeric_sqrt(parsed("0"), 15, &r, &err), 0, "%s", err.message);
+    cr_expect_str_eq(fmt(r), "0.000000000000000");
+}
+
 Test(numeric, functions_take_postgresql_result_scales) {
     cr_expect_str_eq(unary(attu_numeric_sqrt_fn, "0.0001"), "0.01000000000000000");   /* sqrt(0.0001) */
     cr_expect_str_eq(unary(attu_numeric_ln, "2.0"), "0.6931471805599453");            /* ln(2.0) */
