@@ -26,19 +26,27 @@ struct merge_job_t {
   long long a_begin, a_count, b_begin, b_count, c_begin;
 };
 
+// A tile's start: one merge-path search a tile boundary. The tile ends
+// where the next tile of its job starts, or at the job's end.
 struct merge_part_t {
   int job;    // which job this tile belongs to
-  int a0, a1; // A range of the tile, relative to the job's a_begin
+  int a0;     // A items before the tile, relative to the job's a_begin
   int d0;     // first output diagonal of the tile, relative to the job
 };
 
 // vt is odd so that threads walking vt consecutive shared slots hit distinct
 // banks (an even vt made the serial merge's reads and the blocked stores
 // 8- to 16-way conflicted: the kernel waited on shared memory).
+// minb: blocks a multiprocessor the register budget is cut for (bench_sort
+// builds with -DATTU_MERGE_MINB=N tune it).
+#ifndef ATTU_MERGE_MINB
+#define ATTU_MERGE_MINB 3
+#endif
 struct merge_launch {
   static constexpr int nt = 256;
   static constexpr int vt = 15;
   static constexpr int nv = nt * vt;
+  static constexpr int minb = ATTU_MERGE_MINB;
 };
 
 namespace merge_detail {
@@ -87,21 +95,18 @@ merge_partition_kernel(const key_t* __restrict__ a, const key_t* __restrict__ b,
   if (cta >= max_ctas || cta >= cta_start[num_jobs]) return;
   int j = find_job(cta_start, num_jobs, cta);
   merge_job_t job = jobs[j];
-  long long n = job.a_count + job.b_count;
   long long d0 = (cta - cta_start[j]) * merge_launch::nv;
-  long long d1 = d0 + merge_launch::nv < n ? d0 + merge_launch::nv : n;
   const key_t* A = a + job.a_begin;
   const key_t* B = b + job.b_begin;
   merge_part_t p;
   p.job = j;
   p.a0 = int(merge_path(A, job.a_count, B, job.b_count, d0, comp));
-  p.a1 = int(merge_path(A, job.a_count, B, job.b_count, d1, comp));
   p.d0 = int(d0);
   parts[cta] = p;
 }
 
 template <typename key_t, typename val_t, bool has_vals, typename comp_t>
-__global__ void __launch_bounds__(merge_launch::nt)
+__global__ void __launch_bounds__(merge_launch::nt, merge_launch::minb)
 merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_vals,
                   const key_t* __restrict__ b_keys, const val_t* __restrict__ b_vals,
                   key_t* __restrict__ c_keys, val_t* __restrict__ c_vals,
@@ -120,8 +125,11 @@ merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_
     merge_job_t job = jobs[p.job];
     long long n = job.a_count + job.b_count;
     int d1 = int((long long)p.d0 + nv < n ? p.d0 + nv : n);
-    int b0 = p.d0 - p.a0, b1 = d1 - p.a1;
-    int a_len = p.a1 - p.a0, b_len = b1 - b0, len = a_len + b_len;
+    // the tile's end: the next tile's start in the same job, else the job's end
+    int a1 = int(job.a_count);
+    if (d1 < n) a1 = parts[cta + 1].a0;
+    int b0 = p.d0 - p.a0, b1 = d1 - a1;
+    int a_len = a1 - p.a0, b_len = b1 - b0, len = a_len + b_len;
     const key_t* A = a_keys + job.a_begin + p.a0;
     const key_t* B = b_keys + job.b_begin + b0;
     const val_t* AV = has_vals ? a_vals + job.a_begin + p.a0 : nullptr;
@@ -223,37 +231,34 @@ __global__ void merge_count_kernel(const merge_job_t* __restrict__ jobs, int num
   if (j < num_jobs) counts[j] = job_tiles(jobs[j]);
 }
 
-// The single job of a plain two-array merge.
-__global__ void merge_single_job_kernel(merge_job_t* job, long long* counts,
+// The single job of a plain two-array merge, and its tiles' start.
+__global__ void merge_single_job_kernel(merge_job_t* job, long long* cta_start,
                                         long long a_count, long long b_count) {
   *job = merge_job_t{0, a_count, 0, b_count, 0};
-  counts[0] = job_tiles(*job);
-  counts[1] = 0;
+  cta_start[0] = 0;
+  cta_start[1] = job_tiles(*job);
 }
 
-// Runs a batch of jobs already on the device whose tile counts are in
-// counts[0, num_jobs) (counts has num_jobs + 1 entries; the last is scratch).
-// max_ctas bounds the total tiles. If copy_back, outputs go to c first and are
-// then copied into (a_keys, a_vals) at the same positions (the jobs' inputs and
-// outputs then share one index space).
+// Runs a batch of jobs already on the device whose first tiles are in
+// cta_start[0, num_jobs] (cta_start[num_jobs] = the total, at most max_ctas):
+// one merge-path search a tile boundary, then the tiles. If copy_back,
+// outputs go to c first and are then copied into (a_keys, a_vals) at the
+// same positions (the jobs' inputs and outputs then share one index space).
 template <typename key_t, typename val_t, bool has_vals, typename comp_t, typename context_t>
-void run_merge_jobs(const key_t* a_keys, const val_t* a_vals, const key_t* b_keys,
-                    const val_t* b_vals, key_t* c_keys, val_t* c_vals,
-                    const merge_job_t* jobs, long long* counts, int num_jobs,
-                    long long max_ctas, comp_t comp, context_t& ctx, bool copy_back) {
+void run_merge_started_jobs(const key_t* a_keys, const val_t* a_vals, const key_t* b_keys,
+                            const val_t* b_vals, key_t* c_keys, val_t* c_vals,
+                            const merge_job_t* jobs, const long long* cta_start, int num_jobs,
+                            long long max_ctas, comp_t comp, context_t& ctx, bool copy_back,
+                            merge_part_t* parts_room = nullptr) {
   if (num_jobs <= 0 || max_ctas <= 0) return;
   cudaStream_t st = ctx.stream();
-  size_t scan_bytes = 0;
-  ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, counts,
-                                               num_jobs + 1, st));
-  size_t parts_bytes = ((size_t)max_ctas * sizeof(merge_part_t) + 255) & ~size_t(255);
-  size_t start_bytes = ((size_t)(num_jobs + 1) * sizeof(long long) + 255) & ~size_t(255);
-  char* mem = (char*)sort_detail::sort_alloc(parts_bytes + start_bytes + scan_bytes, ctx);
-  merge_part_t* parts = (merge_part_t*)mem;
-  long long* cta_start = (long long*)(mem + parts_bytes);
-  void* scan_tmp = mem + parts_bytes + start_bytes;
-  ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_tmp, scan_bytes, counts, cta_start,
-                                               num_jobs + 1, st));
+  // parts_room: max_ctas parts the caller keeps across calls (mergesort's
+  // rounds), else this call's own
+  merge_part_t* parts = parts_room;
+  if (!parts) {
+    size_t parts_bytes = ((size_t)max_ctas * sizeof(merge_part_t) + 255) & ~size_t(255);
+    parts = (merge_part_t*)sort_detail::sort_alloc(parts_bytes, ctx);
+  }
   int pgrid = int((max_ctas + 255) / 256);
   merge_partition_kernel<key_t, comp_t><<<pgrid, 256, 0, st>>>(
       a_keys, b_keys, jobs, cta_start, num_jobs, max_ctas, parts, comp);
@@ -268,6 +273,32 @@ void run_merge_jobs(const key_t* a_keys, const val_t* a_vals, const key_t* b_key
         cta_start, num_jobs, parts);
     ATTU_CUDA_CHECK_LAUNCH();
   }
+  if (!parts_room) sort_detail::sort_free(parts, ctx);
+}
+
+// Runs a batch of jobs already on the device whose tile counts are in
+// counts[0, num_jobs) (counts has num_jobs + 1 entries; the last is scratch):
+// their scan gives each job's first tile, then run_merge_started_jobs.
+// max_ctas bounds the total tiles.
+template <typename key_t, typename val_t, bool has_vals, typename comp_t, typename context_t>
+void run_merge_jobs(const key_t* a_keys, const val_t* a_vals, const key_t* b_keys,
+                    const val_t* b_vals, key_t* c_keys, val_t* c_vals,
+                    const merge_job_t* jobs, long long* counts, int num_jobs,
+                    long long max_ctas, comp_t comp, context_t& ctx, bool copy_back) {
+  if (num_jobs <= 0 || max_ctas <= 0) return;
+  cudaStream_t st = ctx.stream();
+  size_t scan_bytes = 0;
+  ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, counts,
+                                               num_jobs + 1, st));
+  size_t start_bytes = ((size_t)(num_jobs + 1) * sizeof(long long) + 255) & ~size_t(255);
+  char* mem = (char*)sort_detail::sort_alloc(start_bytes + scan_bytes, ctx);
+  long long* cta_start = (long long*)mem;
+  void* scan_tmp = mem + start_bytes;
+  ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_tmp, scan_bytes, counts, cta_start,
+                                               num_jobs + 1, st));
+  run_merge_started_jobs<key_t, val_t, has_vals>(a_keys, a_vals, b_keys, b_vals, c_keys, c_vals,
+                                                 jobs, cta_start, num_jobs, max_ctas, comp, ctx,
+                                                 copy_back);
   sort_detail::sort_free(mem, ctx);
 }
 
@@ -281,11 +312,11 @@ void merge_impl(const key_t* a_keys, const val_t* a_vals, long long a_count,
   long long tiles = (n + merge_launch::nv - 1) / merge_launch::nv;
   char* mem = (char*)sort_detail::sort_alloc(256 + 2 * sizeof(long long), ctx);
   merge_job_t* d_job = (merge_job_t*)mem;
-  long long* counts = (long long*)(mem + 256);
-  merge_single_job_kernel<<<1, 1, 0, st>>>(d_job, counts, a_count, b_count);
+  long long* cta_start = (long long*)(mem + 256);
+  merge_single_job_kernel<<<1, 1, 0, st>>>(d_job, cta_start, a_count, b_count);
   ATTU_CUDA_CHECK_LAUNCH();
-  run_merge_jobs<key_t, val_t, has_vals>(a_keys, a_vals, b_keys, b_vals, c_keys, c_vals,
-                                         d_job, counts, 1, tiles, comp, ctx, false);
+  run_merge_started_jobs<key_t, val_t, has_vals>(a_keys, a_vals, b_keys, b_vals, c_keys, c_vals,
+                                                 d_job, cta_start, 1, tiles, comp, ctx, false);
   sort_detail::sort_free(mem, ctx);
 }
 

@@ -25,21 +25,33 @@ namespace gpu {
 // Block tiles: an odd vt, so that the staging of a tile between its striped
 // (coalesced) and blocked (one thread's vt consecutive items) layouts hits
 // distinct shared-memory banks; the tile (keys and values) fits 48 KB.
+// minb: blocks a multiprocessor the register budget is cut for; vt4: items
+// a thread for keys of 4 bytes (bench_sort builds with
+// -DATTU_MERGESORT_MINB=N -DATTU_MERGESORT_VT4=V tune them).
+#ifndef ATTU_MERGESORT_MINB
+#define ATTU_MERGESORT_MINB 4
+#endif
+#ifndef ATTU_MERGESORT_VT4
+#define ATTU_MERGESORT_VT4 17
+#endif
 template <typename key_t>
 struct mergesort_launch {
   static constexpr int nt = 256;
-  static constexpr int vt = sizeof(key_t) <= 4 ? 15 : sizeof(key_t) <= 8 ? 11 : 3;
+  static constexpr int vt = sizeof(key_t) <= 4 ? ATTU_MERGESORT_VT4 : sizeof(key_t) <= 8 ? 11 : 3;
   static constexpr int nv = nt * vt;
+  static constexpr int minb = ATTU_MERGESORT_MINB;
 };
 
 namespace mergesort_detail {
 
-// Sorts tile blockIdx.x ([k * nv, k * nv + nv) of the array) in place. With
-// gen_indices the values are generated: each key's original position.
+// Sorts tile blockIdx.x ([k * nv, k * nv + nv) of the array) from (keys,
+// vals) into the same positions of (out_keys, out_vals), which may be the
+// same arrays. With gen_indices the values are generated: each key's
+// original position.
 template <typename key_t, typename val_t, bool has_vals, bool gen_indices, typename comp_t>
-__global__ void __launch_bounds__(256)
-mergesort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals, long long count,
-                       comp_t comp) {
+__global__ void __launch_bounds__(256, mergesort_launch<key_t>::minb)
+mergesort_block_kernel(const key_t* keys, const val_t* vals, key_t* out_keys, val_t* out_vals,
+                       long long count, comp_t comp) {
   using L = mergesort_launch<key_t>;
   constexpr int nt = L::nt, vt = L::vt, nv = L::nv;
   using item_t = std::conditional_t<has_vals, val_t, cub::NullType>;
@@ -90,20 +102,22 @@ mergesort_block_kernel(key_t* __restrict__ keys, val_t* __restrict__ vals, long 
   // Blocked -> striped through shared memory: coalesced stores.
   blocked_to_shared(k, tid, len, s.keys);
   __syncthreads();
-  shared_to_striped_store<nt, vt>(s.keys, tid, len, keys + lo);
+  shared_to_striped_store<nt, vt>(s.keys, tid, len, out_keys + lo);
   if constexpr (has_vals) {
     __syncthreads();
     blocked_to_shared(v, tid, len, s.vals);
     __syncthreads();
-    shared_to_striped_store<nt, vt>(s.vals, tid, len, vals + lo);
+    shared_to_striped_store<nt, vt>(s.vals, tid, len, out_vals + lo);
   }
 }
 
 // Jobs of one merge round: job j merges runs [2jW, (2j+1)W) and
-// [(2j+1)W, (2j+2)W); every item is in some job.
+// [(2j+1)W, (2j+2)W); every item is in some job. Every job but the last
+// has 2W items, so the same tiles, and the first tile of job j is j times
+// that: no scan of per-job counts.
 __global__ void mergesort_round_jobs_kernel(long long count, long long width, int num_jobs,
                                             merge_job_t* __restrict__ jobs,
-                                            long long* __restrict__ counts) {
+                                            long long* __restrict__ cta_start) {
   int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= num_jobs) return;
   long long lo = (long long)j * 2 * width;
@@ -111,7 +125,9 @@ __global__ void mergesort_round_jobs_kernel(long long count, long long width, in
   long long hi = lo + 2 * width < count ? lo + 2 * width : count;
   merge_job_t job{lo, mid - lo, mid, hi - mid, lo};
   jobs[j] = job;
-  counts[j] = merge_detail::job_tiles(job);
+  long long per_job = (2 * width + merge_launch::nv - 1) / merge_launch::nv;
+  cta_start[j] = (long long)j * per_job;
+  if (j == num_jobs - 1) cta_start[num_jobs] = (long long)j * per_job + merge_detail::job_tiles(job);
 }
 
 template <typename key_t, typename val_t, bool has_vals, bool gen_indices, typename comp_t,
@@ -121,32 +137,50 @@ void mergesort_impl(key_t* keys, val_t* vals, long long count, comp_t comp, cont
   if (count <= 0) return;
   cudaStream_t st = ctx.stream();
   long long tiles = (count + L::nv - 1) / L::nv;
-  mergesort_block_kernel<key_t, val_t, has_vals, gen_indices, comp_t>
-      <<<(unsigned)tiles, L::nt, 0, st>>>(keys, vals, count, comp);
-  ATTU_CUDA_CHECK_LAUNCH();
-  if (tiles <= 1) return;
+  if (tiles <= 1) {
+    mergesort_block_kernel<key_t, val_t, has_vals, gen_indices, comp_t>
+        <<<(unsigned)tiles, L::nt, 0, st>>>(keys, vals, keys, vals, count, comp);
+    ATTU_CUDA_CHECK_LAUNCH();
+    return;
+  }
 
   // Merge rounds: the first has the most jobs (one per pair of tiles).
   int max_jobs = int((tiles + 1) / 2);
   size_t jobs_bytes = ((size_t)max_jobs * sizeof(merge_job_t) + 255) & ~size_t(255);
-  size_t counts_bytes = ((size_t)(max_jobs + 1) * sizeof(long long) + 255) & ~size_t(255);
-  char* mem = (char*)sort_detail::sort_alloc(jobs_bytes + counts_bytes, ctx);
+  size_t start_bytes = ((size_t)(max_jobs + 1) * sizeof(long long) + 255) & ~size_t(255);
+  char* mem = (char*)sort_detail::sort_alloc(jobs_bytes + start_bytes, ctx);
   merge_job_t* jobs = (merge_job_t*)mem;
-  long long* counts = (long long*)(mem + jobs_bytes);
+  long long* cta_start = (long long*)(mem + jobs_bytes);
+  // the tile starts of every round (the first has the most: one a merge
+  // tile, plus a partial one a job)
+  long long max_parts = (count + merge_launch::nv - 1) / merge_launch::nv + max_jobs;
+  merge_part_t* parts = (merge_part_t*)sort_detail::sort_alloc((size_t)max_parts * sizeof(merge_part_t), ctx);
   key_t* tmp_keys = (key_t*)sort_detail::sort_alloc(count * sizeof(key_t), ctx);
   val_t* tmp_vals = has_vals ? (val_t*)sort_detail::sort_alloc(count * sizeof(val_t), ctx)
                              : nullptr;
+  // The rounds ping-pong between the array and the temporary; with an odd
+  // number of them the blocks write their tiles into the temporary, so the
+  // last round lands in the array (no copy back).
+  int rounds = 0;
+  for (long long w = L::nv; w < count; w *= 2) ++rounds;
   key_t *src_k = keys, *dst_k = tmp_keys;
   val_t *src_v = vals, *dst_v = tmp_vals;
+  if (rounds & 1) {
+    std::swap(src_k, dst_k);
+    std::swap(src_v, dst_v);
+  }
+  mergesort_block_kernel<key_t, val_t, has_vals, gen_indices, comp_t>
+      <<<(unsigned)tiles, L::nt, 0, st>>>(keys, vals, src_k, src_v, count, comp);
+  ATTU_CUDA_CHECK_LAUNCH();
   for (long long w = L::nv; w < count; w *= 2) {
     int num_jobs = int((count + 2 * w - 1) / (2 * w));
     mergesort_round_jobs_kernel<<<(num_jobs + 255) / 256, 256, 0, st>>>(count, w, num_jobs,
-                                                                        jobs, counts);
+                                                                        jobs, cta_start);
     ATTU_CUDA_CHECK_LAUNCH();
     long long max_ctas = (count + merge_launch::nv - 1) / merge_launch::nv + num_jobs;
-    merge_detail::run_merge_jobs<key_t, val_t, has_vals>(src_k, src_v, src_k, src_v, dst_k,
-                                                         dst_v, jobs, counts, num_jobs,
-                                                         max_ctas, comp, ctx, false);
+    merge_detail::run_merge_started_jobs<key_t, val_t, has_vals>(src_k, src_v, src_k, src_v, dst_k,
+                                                                 dst_v, jobs, cta_start, num_jobs,
+                                                                 max_ctas, comp, ctx, false, parts);
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
   }
@@ -159,6 +193,7 @@ void mergesort_impl(key_t* keys, val_t* vals, long long count, comp_t comp, cont
   }
   sort_detail::sort_free(tmp_keys, ctx);
   if (has_vals) sort_detail::sort_free(tmp_vals, ctx);
+  sort_detail::sort_free(parts, ctx);
   sort_detail::sort_free(mem, ctx);
 }
 
