@@ -205,15 +205,345 @@ static bool column_of(rng *r, sql_buf *b, ty t, const char *alias) {
 static void expr(rng *r, sql_buf *b, ty t, const char *alias, int depth);
 static void pred(rng *r, sql_buf *b, const char *alias, int depth);
 
+static ty any_type_of(rng *r) { return (ty)rng_range(r, 0, TY_BOOL); }
+
+/* Set while an aggregate's argument is generated (see expr_ext's REAL). */
+static int in_aggregate;
+/* Whether the query has an aggregate with an ORDER BY (aggregate_ext). */
+static bool ordered_agg_used;
+
 static int nonzero_digit(rng *r) {
     int v = (int)rng_range(r, 1, 9);
     return rng_chance(r, 30) ? -v : v;
 }
 
+/* A CAST written either way: CAST(e AS T) or e::T (the operand in
+ * parentheses, since :: binds tighter than every operator). */
+static void cast_open(rng *r, sql_buf *b, bool *colons) {
+    *colons = rng_chance(r, 40);
+    sql_buf_printf(b, *colons ? "(" : "CAST(");
+}
+
+static void cast_close(sql_buf *b, bool colons, const char *type) {
+    sql_buf_printf(b, colons ? ")::%s" : " AS %s)", type);
+}
+
+/* The newer forms of each type: casts between the types, mixed-type
+ * arithmetic, the string, date and conditional functions. Values stay in
+ * ranges where nothing overflows; divisors are never zero. */
+static void expr_ext(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
+    bool cc;
+    int v = (int)rng_range(r, 0, 9);
+    switch (t) {
+    case TY_INT:
+        switch (v) {
+        case 0: case 1: {   /* a cast from another type (floats and numerics round) */
+            static const ty from[] = { TY_DOUBLE, TY_DEC, TY_BIGINT, TY_BOOL };
+            ty f = from[rng_range(r, 0, 3)];
+            cast_open(r, b, &cc);
+            if (f == TY_BIGINT) { sql_buf_printf(b, "("); expr(r, b, f, alias, 0); sql_buf_printf(b, " %% 100000)"); }
+            else if (f == TY_BOOL) column_of(r, b, f, alias);
+            else expr(r, b, f, alias, depth - 1);
+            /* (a boolean casts to integer only) */
+            cast_close(b, cc, f != TY_BOOL && rng_chance(r, 20) ? "SMALLINT" : "INTEGER");
+            return;
+        }
+        case 2:             /* through text and back */
+            cast_open(r, b, &cc);
+            sql_buf_printf(b, "CAST("); expr(r, b, TY_INT, alias, depth - 1); sql_buf_printf(b, " AS TEXT)");
+            cast_close(b, cc, "INTEGER");
+            return;
+        case 3:
+            sql_buf_printf(b, "%s(", rng_chance(r, 50) ? "greatest" : "least");
+            expr(r, b, t, alias, depth - 1); sql_buf_printf(b, ", ");
+            expr(r, b, t, alias, 0);
+            if (rng_chance(r, 30)) sql_buf_printf(b, ", NULL");
+            sql_buf_printf(b, ")");
+            return;
+        case 4:
+            sql_buf_printf(b, "nullif("); expr(r, b, t, alias, depth - 1);
+            sql_buf_printf(b, ", %d)", (int)rng_range(r, -3, 14));
+            return;
+        case 5: {           /* the date functions returning integers */
+            static const char *const dd[] = { "dt - DATE '2000-01-01'", "DATE '2003-07-01' - dt",
+                                              "mod(dt - DATE '1999-12-31', 7)" };
+            const char *pick = dd[rng_range(r, 0, 2)];
+            if (alias) {     /* qualify dt */
+                for (const char *q = pick; *q; q++) {
+                    if (q[0] == 'd' && q[1] == 't' && (q == pick || q[-1] == ' ' || q[-1] == '(')) {
+                        sql_buf_printf(b, "%s.dt", alias);
+                        q++;
+                    } else sql_buf_printf(b, "%c", *q);
+                }
+            } else sql_buf_printf(b, "%s", pick);
+            return;
+        }
+        case 6: {           /* string positions and lengths */
+            static const char *const fn[] = { "strpos(%s, 'a')", "position('an' IN %s)", "char_length(%s)",
+                                              "octet_length(%s)", "length(reverse(%s))" };
+            sql_buf col = { 0 };
+            expr(r, &col, TY_TEXT, alias, depth - 1);
+            sql_buf_printf(b, fn[rng_range(r, 0, 4)], col.p);
+            sql_buf_free(&col);
+            return;
+        }
+        case 7:             /* a simple CASE */
+            sql_buf_printf(b, "CASE "); column_of(r, b, TY_INT, alias);
+            for (int w = 0, n = (int)rng_range(r, 1, 3); w < n; w++)
+                sql_buf_printf(b, " WHEN %d THEN %d", (int)rng_range(r, 0, 14), (int)rng_range(r, -50, 50));
+            if (rng_chance(r, 70)) { sql_buf_printf(b, " ELSE "); expr(r, b, t, alias, depth - 1); }
+            sql_buf_printf(b, " END");
+            return;
+        case 8:
+            sql_buf_printf(b, "mod("); expr(r, b, t, alias, depth - 1);
+            sql_buf_printf(b, ", %d)", nonzero_digit(r));
+            return;
+        default:            /* integer division and modulo of negatives */
+            sql_buf_printf(b, "(-"); column_of(r, b, t, alias);
+            sql_buf_printf(b, " %c %d)", rng_chance(r, 50) ? '/' : '%', nonzero_digit(r));
+            return;
+        }
+    case TY_BIGINT:
+        switch (v) {
+        case 0: case 1: case 2:
+            sql_buf_printf(b, "(");
+            cast_open(r, b, &cc); expr(r, b, TY_INT, alias, depth - 1); cast_close(b, cc, "BIGINT");
+            sql_buf_printf(b, " * "); expr(r, b, TY_INT, alias, 0); sql_buf_printf(b, ")");
+            return;
+        case 3: case 4:
+            sql_buf_printf(b, "("); expr(r, b, t, alias, depth - 1);
+            sql_buf_printf(b, " %% %d)", (int)rng_range(r, 2, 1000));
+            return;
+        case 5:
+            sql_buf_printf(b, "%s(", rng_chance(r, 50) ? "greatest" : "least");
+            expr(r, b, t, alias, depth - 1); sql_buf_printf(b, ", "); expr(r, b, TY_INT, alias, 0);
+            sql_buf_printf(b, ")");
+            return;
+        case 6:             /* numeric and float to bigint round */
+            cast_open(r, b, &cc);
+            expr(r, b, rng_chance(r, 50) ? TY_DEC : TY_DOUBLE, alias, depth - 1);
+            cast_close(b, cc, "BIGINT");
+            return;
+        default:
+            sql_buf_printf(b, "coalesce("); column_of(r, b, t, alias); sql_buf_printf(b, ", ");
+            expr(r, b, TY_INT, alias, 0); sql_buf_printf(b, ")");
+            return;
+        }
+    case TY_DOUBLE:
+        switch (v) {
+        case 0: case 1: {
+            static const ty from[] = { TY_INT, TY_DEC, TY_BIGINT };
+            cast_open(r, b, &cc); expr(r, b, from[rng_range(r, 0, 2)], alias, depth - 1);
+            cast_close(b, cc, rng_chance(r, 30) ? "FLOAT8" : "DOUBLE PRECISION");
+            return;
+        }
+        case 2:
+            sql_buf_printf(b, "("); expr(r, b, t, alias, depth - 1);
+            sql_buf_printf(b, " / %s)", rng_chance(r, 50) ? "8" : "-2.5");
+            return;
+        case 3:             /* an integer times a float */
+            sql_buf_printf(b, "("); expr(r, b, TY_INT, alias, depth - 1);
+            sql_buf_printf(b, " * "); expr(r, b, t, alias, 0); sql_buf_printf(b, ")");
+            return;
+        case 4: {
+            static const char *const fn[] = { "round", "trunc", "sign", "cbrt", "degrees" };
+            sql_buf_printf(b, "%s(", fn[rng_range(r, 0, 4)]); expr(r, b, t, alias, depth - 1);
+            sql_buf_printf(b, ")");
+            return;
+        }
+        case 5:
+            sql_buf_printf(b, "power("); expr(r, b, t, alias, depth - 1);
+            sql_buf_printf(b, ", %d)", (int)rng_range(r, 0, 2));
+            return;
+        case 6:
+            sql_buf_printf(b, "date_part('%s', ", (const char *const[]){ "year", "month", "day", "dow", "doy", "quarter", "week" }[rng_range(r, 0, 6)]);
+            column_of(r, b, TY_DATE, alias); sql_buf_printf(b, ")");
+            return;
+        case 7:             /* float4 (inside an aggregate back to float8: a sum of
+                             * reals adds in float4, so its last digits follow
+                             * the order of the rows) */
+            if (in_aggregate) sql_buf_printf(b, "CAST(");
+            cast_open(r, b, &cc); expr(r, b, t, alias, depth - 1); cast_close(b, cc, "REAL");
+            if (in_aggregate) sql_buf_printf(b, " AS DOUBLE PRECISION)");
+            return;
+        case 8:
+            sql_buf_printf(b, "%s(", rng_chance(r, 50) ? "greatest" : "least");
+            expr(r, b, t, alias, depth - 1); sql_buf_printf(b, ", "); expr(r, b, TY_INT, alias, 0);
+            sql_buf_printf(b, ")");
+            return;
+        default:
+            sql_buf_printf(b, "CASE WHEN "); pred(r, b, alias, 0); sql_buf_printf(b, " THEN ");
+            expr(r, b, t, alias, depth - 1); sql_buf_printf(b, " ELSE ");
+            expr(r, b, TY_INT, alias, 0); sql_buf_printf(b, " END");
+            return;
+        }
+    case TY_DEC:
+        switch (v) {
+        case 0: {           /* numeric division: PostgreSQL's result scale */
+            sql_buf_printf(b, "("); expr(r, b, t, alias, depth - 1);
+            static const char *const dv[] = { "3", "7", "-4", "2.5", "0.3", "1.10", "16" };
+            sql_buf_printf(b, " / %s)", dv[rng_range(r, 0, 6)]);
+            return;
+        }
+        case 1: {           /* casts to numerics with a typmod (rounding) */
+            static const ty from[] = { TY_DOUBLE, TY_DEC, TY_INT, TY_BIGINT };
+            static const char *const to[] = { "NUMERIC(12,1)", "DECIMAL(14,3)", "NUMERIC(10,0)", "NUMERIC" };
+            ty f = from[rng_range(r, 0, 3)];
+            cast_open(r, b, &cc);
+            if (f == TY_BIGINT) { sql_buf_printf(b, "("); expr(r, b, f, alias, 0); sql_buf_printf(b, " %% 10000000)"); }
+            else expr(r, b, f, alias, depth - 1);
+            cast_close(b, cc, to[rng_range(r, 0, 3)]);
+            return;
+        }
+        case 2:             /* an integer and a numeric */
+            sql_buf_printf(b, "("); expr(r, b, TY_INT, alias, depth - 1);
+            sql_buf_printf(b, " %s ", (const char *const[]){ "+", "-", "*" }[rng_range(r, 0, 2)]);
+            expr(r, b, t, alias, 0); sql_buf_printf(b, ")");
+            return;
+        case 3: {
+            static const char *const fn[] = { "trunc(%s, %d)", "round(%s, %d)", "floor(%s)", "ceil(%s)", "sign(%s)",
+                                              "mod(%s, %d)" };
+            sql_buf col = { 0 };
+            expr(r, &col, t, alias, depth - 1);
+            int k = (int)rng_range(r, 0, 5);
+            int dg = k == 5 ? (int)rng_range(r, 1, 9) : (int)rng_range(r, -2, 3);
+            sql_buf_printf(b, fn[k], col.p, dg);
+            sql_buf_free(&col);
+            return;
+        }
+        case 4:             /* EXTRACT is numeric in PostgreSQL 14 and later */
+            sql_buf_printf(b, "EXTRACT(%s FROM ", (const char *const[]){ "YEAR", "MONTH", "DAY", "DOW", "DOY", "EPOCH", "QUARTER", "ISODOW" }[rng_range(r, 0, 7)]);
+            column_of(r, b, TY_DATE, alias); sql_buf_printf(b, ")");
+            return;
+        case 5:
+            sql_buf_printf(b, "coalesce("); column_of(r, b, t, alias); sql_buf_printf(b, ", ");
+            column_of(r, b, TY_INT, alias); sql_buf_printf(b, ", 0)");
+            return;
+        case 6:
+            sql_buf_printf(b, "%s(", rng_chance(r, 50) ? "greatest" : "least");
+            expr(r, b, t, alias, depth - 1); sql_buf_printf(b, ", "); literal(r, b, rng_chance(r, 50) ? TY_DEC : TY_INT);
+            sql_buf_printf(b, ")");
+            return;
+        case 7:             /* CASE arms of integer and numeric */
+            sql_buf_printf(b, "CASE WHEN "); pred(r, b, alias, 0); sql_buf_printf(b, " THEN ");
+            expr(r, b, TY_INT, alias, 0); sql_buf_printf(b, " ELSE ");
+            expr(r, b, t, alias, depth - 1); sql_buf_printf(b, " END");
+            return;
+        case 8:             /* a product of two numerics: the scales add */
+            sql_buf_printf(b, "("); column_of(r, b, t, alias);
+            sql_buf_printf(b, " * %d.%0*d)", (int)rng_range(r, 0, 3), (int)rng_range(r, 1, 3), (int)rng_range(r, 1, 99));
+            return;
+        default:            /* text to numeric keeps the written scale */
+            cast_open(r, b, &cc);
+            sql_buf_printf(b, "CAST("); expr(r, b, t, alias, depth - 1); sql_buf_printf(b, " AS TEXT)");
+            cast_close(b, cc, "NUMERIC");
+            return;
+        }
+    case TY_TEXT:
+        switch (v) {
+        case 0: case 1: {   /* other types as text */
+            static const ty from[] = { TY_INT, TY_BIGINT, TY_DOUBLE, TY_DEC, TY_DATE, TY_BOOL };
+            cast_open(r, b, &cc); expr(r, b, from[rng_range(r, 0, 5)], alias, depth - 1);
+            cast_close(b, cc, rng_chance(r, 20) ? "VARCHAR" : "TEXT");
+            return;
+        }
+        case 2: {
+            static const char *const fn[] = { "lpad(%s, %d, '*')", "rpad(%s, %d, '-')", "left(%s, %d)", "right(%s, %d)",
+                                              "repeat(%s, %d)", "lpad(%s, %d)" };
+            sql_buf col = { 0 };
+            expr(r, &col, t, alias, depth - 1);
+            int k = (int)rng_range(r, 0, 5);
+            sql_buf_printf(b, fn[k], col.p, k == 2 || k == 3 ? (int)rng_range(r, -3, 4) : (int)rng_range(r, 0, 7));
+            sql_buf_free(&col);
+            return;
+        }
+        case 3: {
+            static const char *const fn[] = { "replace(%s, 'a', 'XY')", "reverse(%s)", "initcap(%s)", "btrim(%s, 'ae')",
+                                              "ltrim(%s, 'A')", "rtrim(%s, 'a')", "trim(%s)", "split_part(%s, ' ', 1)",
+                                              "split_part(%s, 'a', 2)", "substring(%s FROM 2 FOR 3)", "substring(%s FROM 3)",
+                                              "trim(BOTH 'a' FROM %s)" };
+            sql_buf col = { 0 };
+            expr(r, &col, t, alias, depth - 1);
+            sql_buf_printf(b, fn[rng_range(r, 0, 11)], col.p);
+            sql_buf_free(&col);
+            return;
+        }
+        case 4:             /* || with a non-text operand */
+            expr(r, b, t, alias, depth - 1); sql_buf_printf(b, " || ");
+            expr(r, b, (const ty[]){ TY_INT, TY_DEC, TY_DATE, TY_DOUBLE }[rng_range(r, 0, 3)], alias, 0);
+            return;
+        case 5:
+            sql_buf_printf(b, "concat("); expr(r, b, t, alias, depth - 1); sql_buf_printf(b, ", ");
+            expr(r, b, any_type_of(r), alias, 0); sql_buf_printf(b, ", ");
+            expr(r, b, any_type_of(r), alias, 0); sql_buf_printf(b, ")");
+            return;
+        case 6:
+            sql_buf_printf(b, "concat_ws('%s', ", rng_chance(r, 50) ? "," : " - "); expr(r, b, t, alias, depth - 1);
+            sql_buf_printf(b, ", "); expr(r, b, any_type_of(r), alias, 0); sql_buf_printf(b, ")");
+            return;
+        case 7:             /* a simple CASE over text */
+            sql_buf_printf(b, "CASE "); column_of(r, b, TY_TEXT, alias);
+            for (int w = 0, n = (int)rng_range(r, 1, 3); w < n; w++) {
+                sql_buf_printf(b, " WHEN "); literal(r, b, TY_TEXT); sql_buf_printf(b, " THEN "); literal(r, b, TY_TEXT);
+            }
+            if (rng_chance(r, 70)) { sql_buf_printf(b, " ELSE "); expr(r, b, t, alias, depth - 1); }
+            sql_buf_printf(b, " END");
+            return;
+        case 8:
+            sql_buf_printf(b, "%s(", rng_chance(r, 50) ? "greatest" : "least");
+            expr(r, b, t, alias, depth - 1); sql_buf_printf(b, ", "); literal(r, b, TY_TEXT); sql_buf_printf(b, ")");
+            return;
+        default:
+            sql_buf_printf(b, "nullif("); expr(r, b, t, alias, depth - 1); sql_buf_printf(b, ", ");
+            literal(r, b, TY_TEXT); sql_buf_printf(b, ")");
+            return;
+        }
+    case TY_DATE:
+        switch (v) {
+        case 0: case 1:     /* date + integer */
+            sql_buf_printf(b, "("); column_of(r, b, t, alias); sql_buf_printf(b, " + ");
+            expr(r, b, TY_INT, alias, 0); sql_buf_printf(b, " %% 400)");
+            return;
+        case 2: case 3:     /* the start of its month, year or quarter */
+            cast_open(r, b, &cc);
+            sql_buf_printf(b, "date_trunc('%s', ", (const char *const[]){ "month", "year", "quarter", "week", "decade" }[rng_range(r, 0, 4)]);
+            column_of(r, b, t, alias); sql_buf_printf(b, ")");
+            cast_close(b, cc, "DATE");
+            return;
+        case 4:
+            sql_buf_printf(b, "%s(", rng_chance(r, 50) ? "greatest" : "least");
+            column_of(r, b, t, alias); sql_buf_printf(b, ", "); literal(r, b, t); sql_buf_printf(b, ")");
+            return;
+        case 5:
+            sql_buf_printf(b, "coalesce("); column_of(r, b, t, alias); sql_buf_printf(b, ", ");
+            literal(r, b, t); sql_buf_printf(b, ")");
+            return;
+        case 6: {           /* text to date */
+            int y, m, d;
+            civil_from_days(10957 + rng_range(r, -3000, 3000), &y, &m, &d);
+            cast_open(r, b, &cc); sql_buf_printf(b, "'%04d-%02d-%02d'", y, m, d); cast_close(b, cc, "DATE");
+            return;
+        }
+        default:
+            sql_buf_printf(b, "CASE WHEN "); pred(r, b, alias, 0); sql_buf_printf(b, " THEN ");
+            column_of(r, b, t, alias); sql_buf_printf(b, " ELSE "); expr(r, b, t, alias, depth - 1);
+            sql_buf_printf(b, " END");
+            return;
+        }
+    default:
+        pred(r, b, alias, depth - 1);
+        return;
+    }
+}
+
 static void expr(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
-    int choice = depth <= 0 ? 0 : (int)rng_range(r, 0, 9);
+    int choice = depth <= 0 ? 0 : (int)rng_range(r, 0, 13);
     if (choice <= 3) {
         if (!column_of(r, b, t, alias)) literal(r, b, t);
+        return;
+    }
+    if (choice >= 10) {
+        expr_ext(r, b, t, alias, depth);
         return;
     }
     switch (t) {
@@ -312,7 +642,77 @@ static const char *cmp_op(rng *r) {
 /* A comparable type (everything but BOOL). */
 static ty comparable(rng *r) { return (ty)rng_range(r, 0, TY_DATE); }
 
+/* The newer predicate forms: IS [NOT] DISTINCT FROM, IS [NOT] TRUE /
+ * FALSE / UNKNOWN, comparisons across numeric types, SIMILAR TO, BETWEEN
+ * SYMMETRIC, IN over expressions, and booleans compared as values. */
+static void pred_ext(rng *r, sql_buf *b, const char *alias, int depth) {
+    switch (rng_range(r, 0, 8)) {
+    case 0: {
+        ty t = comparable(r);
+        expr(r, b, t, alias, 1);
+        sql_buf_printf(b, " IS %sDISTINCT FROM ", rng_chance(r, 50) ? "NOT " : "");
+        if (rng_chance(r, 50)) literal(r, b, t);
+        else expr(r, b, t, alias, 0);
+        return;
+    }
+    case 1:
+        sql_buf_printf(b, "(");
+        if (depth > 0 && rng_chance(r, 50)) pred(r, b, alias, depth - 1);
+        else column_of(r, b, TY_BOOL, alias);
+        sql_buf_printf(b, ") IS %s%s", rng_chance(r, 40) ? "NOT " : "",
+                       (const char *const[]){ "TRUE", "FALSE", "UNKNOWN" }[rng_range(r, 0, 2)]);
+        return;
+    case 2: case 3: {   /* across numeric types: int vs numeric vs float vs bigint */
+        static const ty num[] = { TY_INT, TY_BIGINT, TY_DOUBLE, TY_DEC };
+        expr(r, b, num[rng_range(r, 0, 3)], alias, 1);
+        sql_buf_printf(b, " %s ", cmp_op(r));
+        expr(r, b, num[rng_range(r, 0, 3)], alias, 1);
+        return;
+    }
+    case 4: {
+        static const char *const pats[] = { "a%", "%(an|er)%", "[A-Z]%", "_{2,4}", "%[0-9]%", "(a|b)%", "%e" };
+        column_of(r, b, TY_TEXT, alias);
+        sql_buf_printf(b, "%s SIMILAR TO '%s'", rng_chance(r, 20) ? " NOT" : "", pats[rng_range(r, 0, 6)]);
+        return;
+    }
+    case 5: {
+        ty t = (const ty[]){ TY_INT, TY_DEC, TY_DATE, TY_TEXT }[rng_range(r, 0, 3)];
+        expr(r, b, t, alias, 0);
+        sql_buf_printf(b, "%s BETWEEN %s", rng_chance(r, 20) ? " NOT" : "", rng_chance(r, 40) ? "SYMMETRIC " : "");
+        literal(r, b, t); sql_buf_printf(b, " AND "); literal(r, b, t);
+        return;
+    }
+    case 6: {           /* IN over expressions, NULL among the list */
+        ty t = (const ty[]){ TY_INT, TY_DEC, TY_DATE, TY_TEXT }[rng_range(r, 0, 3)];
+        expr(r, b, t, alias, 1);
+        sql_buf_printf(b, "%s IN (", rng_chance(r, 30) ? " NOT" : "");
+        for (int j = 0, n = (int)rng_range(r, 1, 4); j < n; j++) {
+            if (j) sql_buf_printf(b, ", ");
+            if (rng_chance(r, 10)) sql_buf_printf(b, "NULL");
+            else expr(r, b, t, alias, 0);
+        }
+        sql_buf_printf(b, ")");
+        return;
+    }
+    case 7:             /* booleans as values */
+        column_of(r, b, TY_BOOL, alias);
+        sql_buf_printf(b, " %s (", rng_chance(r, 50) ? "=" : "<>");
+        pred(r, b, alias, 0);
+        sql_buf_printf(b, ")");
+        return;
+    default:            /* text comparisons (C collation) */
+        expr(r, b, TY_TEXT, alias, 1);
+        sql_buf_printf(b, " %s ", cmp_op(r));
+        expr(r, b, TY_TEXT, alias, 1);
+        return;
+    }
+}
+
 static void pred(rng *r, sql_buf *b, const char *alias, int depth) {
+    if (rng_chance(r, 15)) {
+        pred_ext(r, b, alias, depth);
+        return;
+    }
     int choice = (int)rng_range(r, 0, depth > 0 ? 11 : 7);
     switch (choice) {
     case 0: case 1: case 2: {
@@ -384,7 +784,15 @@ static void pred(rng *r, sql_buf *b, const char *alias, int depth) {
 static ty any_type(rng *r) { return (ty)rng_range(r, 0, TY_BOOL); }
 
 /* An aggregate call over columns of alias. */
+static void aggregate_body(rng *r, sql_buf *b, const char *alias);
+
 static void aggregate(rng *r, sql_buf *b, const char *alias) {
+    in_aggregate++;
+    aggregate_body(r, b, alias);
+    in_aggregate--;
+}
+
+static void aggregate_body(rng *r, sql_buf *b, const char *alias) {
     switch (rng_range(r, 0, 7)) {
     case 0: sql_buf_printf(b, "count(*)"); return;
     case 1: sql_buf_printf(b, "count("); expr(r, b, any_type(r), alias, 0); sql_buf_printf(b, ")"); return;
@@ -489,10 +897,355 @@ static void param_subquery(rng *r, sql_buf *b) {
     }
 }
 
+
+/* ---- the newer query shapes ------------------------------------------------------- */
+
+/* Every column of a table row, in an order that ties only on equal rows
+ * (which print the same whichever comes first). */
+static void total_order(sql_buf *b, const char *alias) {
+    static const char *const cols[] = { "i", "b", "x", "d", "s", "dt", "f", "k" };
+    for (int c = 0; c < 8; c++)
+        sql_buf_printf(b, "%s%s%s%s", c ? ", " : "", alias ? alias : "", alias ? "." : "", cols[c]);
+}
+
+/* More aggregates: ordered string_agg, FILTER, DISTINCT, bool_and / bool_or,
+ * the variances (numeric of exact arguments), min / max of every type, and
+ * arithmetic over aggregates. All are independent of the order of the
+ * rows (string_agg's ORDER BY ties only on equal strings). */
+static void aggregate_ext(rng *r, sql_buf *b, const char *alias) {
+    const char *a = alias ? alias : "", *dot = alias ? "." : "";
+    in_aggregate++;
+    int pick = (int)rng_range(r, 0, 13);
+    /* one ORDER BY list per query: attu raises a documented 0A000 for
+     * aggregates with different ones */
+    if (pick <= 2 && ordered_agg_used) pick = 5;
+    if (pick <= 2) ordered_agg_used = true;
+    switch (pick) {
+    case 0:
+        sql_buf_printf(b, "string_agg(%s%ss, '%s' ORDER BY %s%ss%s)", a, dot, rng_chance(r, 50) ? "," : " | ", a, dot,
+                       rng_chance(r, 40) ? " DESC" : "");
+        break;
+    case 1:
+        sql_buf_printf(b, "string_agg(CAST(%s%si AS TEXT), ';' ORDER BY %s%si%s NULLS FIRST)", a, dot, a, dot,
+                       rng_chance(r, 50) ? " DESC" : "");
+        break;
+    case 2:
+        sql_buf_printf(b, "string_agg(DISTINCT upper(%s%ss), '/' ORDER BY upper(%s%ss))", a, dot, a, dot);
+        break;
+    case 3: case 4: {
+        static const char *const f[] = { "count(*)", "sum(%s%si)", "avg(%s%sd)", "max(%s%ss)", "min(%s%sdt)", "count(%s%sx)" };
+        sql_buf_printf(b, f[rng_range(r, 0, 5)], a, dot);
+        sql_buf_printf(b, " FILTER (WHERE ");
+        pred(r, b, alias, 0);
+        sql_buf_printf(b, ")");
+        break;
+    }
+    case 5: {
+        static const char *const f[] = { "sum(DISTINCT %s%si)", "avg(DISTINCT %s%sd)", "count(DISTINCT %s%si %% 5)",
+                                         "sum(DISTINCT %s%sd)", "avg(DISTINCT %s%sk)", "count(DISTINCT %s%sf)" };
+        sql_buf_printf(b, f[rng_range(r, 0, 5)], a, dot);
+        break;
+    }
+    case 6:
+        sql_buf_printf(b, "%s(", (const char *const[]){ "bool_and", "bool_or", "every" }[rng_range(r, 0, 2)]);
+        if (rng_chance(r, 50)) sql_buf_printf(b, "%s%sf", a, dot);
+        else pred(r, b, alias, 0);
+        sql_buf_printf(b, ")");
+        break;
+    case 7: case 8: {   /* variances: numeric of integers and numerics */
+        static const char *const f[] = { "stddev", "variance", "stddev_pop", "var_pop", "stddev_samp", "var_samp" };
+        static const char *const c[] = { "i", "d", "k", "b", "x" };
+        sql_buf_printf(b, "%s(%s%s%s)", f[rng_range(r, 0, 5)], a, dot, c[rng_range(r, 0, 4)]);
+        break;
+    }
+    case 9:
+        sql_buf_printf(b, "%s(", rng_chance(r, 50) ? "min" : "max");
+        expr(r, b, (const ty[]){ TY_TEXT, TY_DATE, TY_DEC, TY_BIGINT }[rng_range(r, 0, 3)], alias, 1);
+        sql_buf_printf(b, ")");
+        break;
+    case 10:
+        sql_buf_printf(b, "%s(%s%sb)", rng_chance(r, 50) ? "sum" : "avg", a, dot);
+        break;
+    case 11:            /* arithmetic over aggregates */
+        sql_buf_printf(b, "(max(%s%si) - min(%s%si))", a, dot, a, dot);
+        break;
+    case 12:
+        sql_buf_printf(b, "(sum(%s%sd) / count(*))", a, dot);
+        break;
+    default:
+        sql_buf_printf(b, "sum(%s%si * %s%sd)", a, dot, a, dot);
+        break;
+    }
+    in_aggregate--;
+}
+
+static void any_aggregate(rng *r, sql_buf *b, const char *alias) {
+    if (rng_chance(r, 50)) aggregate_ext(r, b, alias);
+    else aggregate(r, b, alias);
+}
+
+/* A type an arm of a set operation may have beside t (numbers mix). */
+static ty arm_type(rng *r, ty t) {
+    if (t <= TY_DEC && rng_chance(r, 30)) return (ty)rng_range(r, TY_INT, TY_DEC);
+    return t;
+}
+
+static void set_arm(rng *r, sql_buf *b, const ty *types, int n) {
+    sql_buf_printf(b, "SELECT ");
+    for (int c = 0; c < n; c++) {
+        if (c) sql_buf_printf(b, ", ");
+        expr(r, b, arm_type(r, types[c]), NULL, 1);
+    }
+    sql_buf_printf(b, " FROM t%d", table_no(r));
+    if (rng_chance(r, 70)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 1); }
+}
+
+/* The window functions whose value depends only on the rows' order, over
+ * an order that ties only on equal rows, or on peers alone. */
+static void window_ext(rng *r, sql_buf *b) {
+    static const char *const parts[] = { "", "PARTITION BY k ", "PARTITION BY f ", "PARTITION BY s ", "PARTITION BY k % 3, f " };
+    const char *part = parts[rng_range(r, 0, 4)];
+    sql_buf ord = { 0 };
+    total_order(&ord, NULL);
+    switch (rng_range(r, 0, 15)) {
+    case 0: sql_buf_printf(b, "row_number() OVER (%sORDER BY %s)", part, ord.p); break;
+    case 1:     /* (a text default other than the value's own column is a
+                 * documented 0A000 of attu) */
+        sql_buf_printf(b, "%s OVER (%sORDER BY %s)",
+                       (const char *const[]){ "lag(s)", "lag(s, 2, s)", "lead(i, 1, 0)", "lag(d, 1, 0.5)", "lead(dt, 1)" }[rng_range(r, 0, 4)],
+                       part, ord.p);
+        break;
+    case 2: sql_buf_printf(b, "lead(i, %d) OVER (%sORDER BY %s)", (int)rng_range(r, 1, 3), part, ord.p); break;
+    case 3: sql_buf_printf(b, "first_value(%s) OVER (%sORDER BY %s)", rng_chance(r, 50) ? "s" : "d", part, ord.p); break;
+    case 4: sql_buf_printf(b, "last_value(i) OVER (%sORDER BY %s ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)", part, ord.p); break;
+    case 5: sql_buf_printf(b, "ntile(%d) OVER (%sORDER BY %s)", (int)rng_range(r, 1, 5), part, ord.p); break;
+    case 6: sql_buf_printf(b, "percent_rank() OVER (%sORDER BY i)", part); break;
+    case 7: sql_buf_printf(b, "cume_dist() OVER (%sORDER BY dt DESC)", part); break;
+    case 8: sql_buf_printf(b, "sum(i) OVER (%sORDER BY %s ROWS BETWEEN %d PRECEDING AND CURRENT ROW)", part, ord.p, (int)rng_range(r, 0, 3)); break;
+    case 9: sql_buf_printf(b, "avg(d) OVER (%sORDER BY %s ROWS BETWEEN 1 PRECEDING AND %d FOLLOWING)", part, ord.p, (int)rng_range(r, 0, 2)); break;
+    case 10: sql_buf_printf(b, "count(*) OVER (%sORDER BY i RANGE BETWEEN %d PRECEDING AND %d FOLLOWING)", part, (int)rng_range(r, 0, 100), (int)rng_range(r, 0, 100)); break;
+    case 11: sql_buf_printf(b, "sum(b) OVER (%sORDER BY k GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW)", part); break;
+    case 12: sql_buf_printf(b, "max(s) OVER (%sORDER BY %s ROWS BETWEEN CURRENT ROW AND 3 FOLLOWING EXCLUDE CURRENT ROW)", part, ord.p); break;
+    case 13: sql_buf_printf(b, "min(dt) OVER (%sORDER BY d RANGE BETWEEN %d.5 PRECEDING AND CURRENT ROW)", part, (int)rng_range(r, 0, 5000)); break;
+    case 14: sql_buf_printf(b, "count(x) OVER (%sORDER BY x RANGE BETWEEN 10 PRECEDING AND 5.5 FOLLOWING)", part); break;
+    default: sql_buf_printf(b, "dense_rank() OVER (%sORDER BY s NULLS FIRST, f)", part); break;
+    }
+    sql_buf_free(&ord);
+}
+
+static void random_query_ext(rng *r, sql_buf *b, bool *ordered, int kind) {
+    switch (kind) {
+    case 17: case 18: { /* INTERSECT / EXCEPT [ALL], UNION, maybe ordered and limited */
+        static const char *const ops[] = { "INTERSECT", "INTERSECT ALL", "EXCEPT", "EXCEPT ALL", "UNION", "UNION ALL" };
+        int n = (int)rng_range(r, 1, 2);
+        ty types[2] = { comparable(r), comparable(r) };
+        if (rng_chance(r, 50)) {   /* the arms often share values: plain columns */
+            int t = table_no(r);
+            static const char *const cols[] = { "k", "s", "f", "dt", "k % 4", "upper(s)" };
+            const char *c1 = cols[rng_range(r, 0, 5)], *c2 = cols[rng_range(r, 0, 5)];
+            for (int arm = 0; arm < 2; arm++) {
+                if (arm) sql_buf_printf(b, " %s ", ops[rng_range(r, 0, 5)]);
+                sql_buf_printf(b, "SELECT %s%s%s FROM t%d", c1, n == 2 ? ", " : "", n == 2 ? c2 : "", arm ? table_no(r) : t);
+                if (rng_chance(r, 60)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 1); }
+            }
+        } else {
+            set_arm(r, b, types, n);
+            sql_buf_printf(b, " %s ", ops[rng_range(r, 0, 5)]);
+            set_arm(r, b, types, n);
+            if (rng_chance(r, 30)) { sql_buf_printf(b, " %s ", ops[rng_range(r, 0, 5)]); set_arm(r, b, types, n); }
+        }
+        if (rng_chance(r, 40)) {
+            order_all(r, b, n);
+            *ordered = true;
+            if (rng_chance(r, 50)) sql_buf_printf(b, " LIMIT %d", (int)rng_range(r, 0, 8));
+        }
+        return;
+    }
+    case 19: {          /* WITH: a grouped CTE joined back, or a filtered one read twice */
+        int ta = table_no(r), tb = table_no(r);
+        if (rng_chance(r, 50)) {
+            sql_buf_printf(b, "WITH g AS (SELECT k, ");
+            any_aggregate(r, b, NULL);
+            sql_buf_printf(b, " AS v, count(*) AS n FROM t%d", ta);
+            if (rng_chance(r, 50)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 1); }
+            sql_buf_printf(b, " GROUP BY k) SELECT a.k, a.i, g.v, g.n FROM t%d a %s JOIN g ON a.k = g.k", tb,
+                           rng_chance(r, 30) ? "LEFT" : "INNER");
+            if (rng_chance(r, 50)) { sql_buf_printf(b, " WHERE "); pred(r, b, "a", 1); }
+        } else {
+            sql_buf_printf(b, "WITH c AS (SELECT k, i, s, d FROM t%d WHERE ", ta);
+            pred(r, b, NULL, 1);
+            sql_buf_printf(b, ") SELECT c1.k, c1.i, c2.s, c2.d FROM c c1 JOIN c c2 ON c1.k = c2.k AND c1.i %s c2.i", cmp_op(r));
+        }
+        return;
+    }
+    case 20: case 21: { /* grouped, ordered by every column, limited; more aggregates; HAVING */
+        static const char *const keys[] = { "k", "s", "f", "dt", "i % 5", "upper(s)", "k + 1", "d", "k % 3", "CAST(date_trunc('year', dt) AS DATE)",
+                                             "length(s)", "x < 0" };
+        int nk = (int)rng_range(r, 1, 2), na = (int)rng_range(r, 1, 3);
+        int k1 = (int)rng_range(r, 0, 11), k2 = (int)rng_range(r, 0, 11);
+        if (k2 == k1) k2 = (k1 + 1) % 12;
+        sql_buf_printf(b, "SELECT %s", keys[k1]);
+        if (nk == 2) sql_buf_printf(b, ", %s", keys[k2]);
+        for (int a = 0; a < na; a++) { sql_buf_printf(b, ", "); any_aggregate(r, b, NULL); }
+        sql_buf_printf(b, " FROM t%d", table_no(r));
+        if (rng_chance(r, 50)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 1); }
+        sql_buf_printf(b, " GROUP BY %s", keys[k1]);
+        if (nk == 2) sql_buf_printf(b, ", %s", keys[k2]);
+        if (rng_chance(r, 40)) {
+            sql_buf_printf(b, " HAVING ");
+            switch (rng_range(r, 0, 3)) {
+            case 0: sql_buf_printf(b, "sum(i) %s %d", cmp_op(r), (int)rng_range(r, -2000, 2000)); break;
+            case 1: sql_buf_printf(b, "count(DISTINCT s) > %d OR max(i) < %d", (int)rng_range(r, 0, 5), (int)rng_range(r, -500, 500)); break;
+            case 2: sql_buf_printf(b, "bool_or(f)"); break;
+            default: sql_buf_printf(b, "avg(d) IS NOT NULL AND min(dt) < DATE '2001-01-01'"); break;
+            }
+        }
+        if (rng_chance(r, 60)) {
+            order_all(r, b, nk + na);
+            *ordered = true;
+            if (rng_chance(r, 60)) sql_buf_printf(b, " LIMIT %d", (int)rng_range(r, 0, 6));
+            if (rng_chance(r, 30)) sql_buf_printf(b, " OFFSET %d", (int)rng_range(r, 0, 4));
+        }
+        return;
+    }
+    case 22: {          /* windows over a total order, frames, offsets */
+        int n = (int)rng_range(r, 1, 3);
+        sql_buf_printf(b, "SELECT k, i, s");
+        for (int c = 0; c < n; c++) { sql_buf_printf(b, ", "); window_ext(r, b); }
+        sql_buf_printf(b, " FROM t%d", table_no(r));
+        if (rng_chance(r, 40)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 1); }
+        if (rng_chance(r, 25)) {   /* filtered on a window's value from outside */
+            sql_buf tmp = { 0 };
+            sql_buf_printf(&tmp, "SELECT * FROM (%s) w WHERE i IS NOT NULL", b->p);
+            sql_buf_free(b);
+            *b = tmp;
+        }
+        return;
+    }
+    case 23: case 24: { /* RIGHT / FULL / USING / CROSS / non-equi / three-way joins */
+        int ta = table_no(r), tb = table_no(r), tc = table_no(r);
+        switch (rng_range(r, 0, 5)) {
+        case 0:
+            sql_buf_printf(b, "SELECT a.i, b.i, coalesce(a.s, b.s) FROM t%d a %s JOIN t%d b ON a.k = b.k AND a.i %s b.i", ta,
+                           rng_chance(r, 50) ? "RIGHT" : "FULL", tb, cmp_op(r));
+            break;
+        case 1:
+            sql_buf_printf(b, "SELECT k, a.i, b.s FROM t%d a %s JOIN t%d b USING (k)", ta,
+                           (const char *const[]){ "INNER", "LEFT", "RIGHT", "FULL" }[rng_range(r, 0, 3)], tb);
+            break;
+        case 2:
+            sql_buf_printf(b, "SELECT a.k, b.k, a.dt, b.dt FROM t%d a CROSS JOIN t%d b WHERE a.k = b.k + %d", ta, tb, (int)rng_range(r, -2, 2));
+            break;
+        case 3:
+            sql_buf_printf(b, "SELECT a.i, b.i, a.d - b.d FROM t%d a %s JOIN t%d b ON a.i BETWEEN b.i - %d AND b.i + %d", ta,
+                           rng_chance(r, 50) ? "INNER" : "LEFT", tb, (int)rng_range(r, 0, 30), (int)rng_range(r, 0, 30));
+            break;
+        case 4:
+            sql_buf_printf(b, "SELECT a.k, b.i, c.s FROM t%d a JOIN t%d b ON a.k = b.k %s JOIN t%d c ON c.k = b.k AND c.f = a.f",
+                           ta, tb, rng_chance(r, 50) ? "LEFT" : "INNER", tc);
+            break;
+        default:
+            sql_buf_printf(b, "SELECT a.s, b.s, a.k FROM t%d a %s JOIN t%d b ON a.s = b.s AND a.k < b.k", ta,
+                           (const char *const[]){ "INNER", "LEFT", "RIGHT", "FULL" }[rng_range(r, 0, 3)], tb);
+            break;
+        }
+        if (rng_chance(r, 40)) { sql_buf_printf(b, " WHERE "); pred(r, b, "a", 0); }
+        return;
+    }
+    case 25: {          /* uncorrelated subqueries: ANY / ALL, scalars, derived tables */
+        int ta = table_no(r), tb = table_no(r);
+        switch (rng_range(r, 0, 4)) {
+        case 0:
+            sql_buf_printf(b, "SELECT a.k, a.i FROM t%d a WHERE a.i %s %s (SELECT b.i FROM t%d b WHERE ", ta, cmp_op(r),
+                           (const char *const[]){ "ANY", "ALL", "SOME" }[rng_range(r, 0, 2)], tb);
+            pred(r, b, "b", 1);
+            sql_buf_printf(b, ")");
+            break;
+        case 1:
+            sql_buf_printf(b, "SELECT a.k, a.i - (SELECT max(b.i) FROM t%d b WHERE b.k = %d), a.d > (SELECT avg(d) FROM t%d) FROM t%d a",
+                           tb, (int)rng_range(r, 0, 14), tb, ta);
+            break;
+        case 2:
+            sql_buf_printf(b, "SELECT g.k, g.v, a.i FROM (SELECT k, ");
+            any_aggregate(r, b, NULL);
+            sql_buf_printf(b, " AS v FROM t%d GROUP BY k) g JOIN t%d a ON a.k = g.k", tb, ta);
+            if (rng_chance(r, 50)) { sql_buf_printf(b, " WHERE "); pred(r, b, "a", 0); }
+            break;
+        case 3:
+            /* (row constructors compare in no operator yet: a documented
+             * gap, docs/sql-reference.md) */
+            sql_buf_printf(b, "SELECT a.s, a.i FROM t%d a WHERE a.s %sIN (SELECT b.s FROM t%d b WHERE ", ta,
+                           rng_chance(r, 30) ? "NOT " : "", tb);
+            pred(r, b, "b", 0);
+            sql_buf_printf(b, ") %s a.k IN (SELECT b.k + 1 FROM t%d b)", rng_chance(r, 50) ? "AND" : "OR", tb);
+            break;
+        default:
+            sql_buf_printf(b, "SELECT a.k, a.s FROM t%d a WHERE %sEXISTS (SELECT 1 FROM t%d b WHERE ", ta,
+                           rng_chance(r, 40) ? "NOT " : "", tb);
+            pred(r, b, "b", 1);
+            sql_buf_printf(b, ") AND ");
+            pred(r, b, "a", 0);
+            break;
+        }
+        return;
+    }
+    case 26: {          /* DISTINCT ON: the first row of each group in a total order */
+        static const char *const keys[] = { "k", "f", "s", "k % 4", "dt" };
+        const char *key = keys[rng_range(r, 0, 4)];
+        sql_buf_printf(b, "SELECT DISTINCT ON (%s) %s, i, s, d FROM t%d", key, key, table_no(r));
+        if (rng_chance(r, 50)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 1); }
+        sql_buf_printf(b, " ORDER BY %s%s, ", key, rng_chance(r, 40) ? " DESC" : "");
+        if (rng_chance(r, 50)) sql_buf_printf(b, "d DESC NULLS LAST, ");
+        total_order(b, NULL);
+        *ordered = true;
+        return;
+    }
+    case 27: {          /* ORDER BY expressions, then a total order; LIMIT / OFFSET / FETCH */
+        int n = (int)rng_range(r, 1, 3);
+        sql_buf_printf(b, "SELECT ");
+        for (int c = 0; c < n; c++) {
+            if (c) sql_buf_printf(b, ", ");
+            expr(r, b, any_type_of(r), NULL, 1);
+        }
+        sql_buf_printf(b, " FROM t%d", table_no(r));
+        if (rng_chance(r, 50)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 1); }
+        sql_buf_printf(b, " ORDER BY ");
+        expr(r, b, comparable(r), NULL, 1);
+        sql_buf_printf(b, "%s%s, ", rng_chance(r, 40) ? " DESC" : "", rng_chance(r, 30) ? " NULLS FIRST" : "");
+        total_order(b, NULL);
+        *ordered = true;
+        switch (rng_range(r, 0, 3)) {
+        case 0: sql_buf_printf(b, " LIMIT %d", (int)rng_range(r, 0, 15)); break;
+        case 1: sql_buf_printf(b, " OFFSET %d ROWS FETCH FIRST %d ROWS ONLY", (int)rng_range(r, 0, 10), (int)rng_range(r, 1, 10)); break;
+        case 2: sql_buf_printf(b, " LIMIT %d OFFSET %d", (int)rng_range(r, 1, 10), (int)rng_range(r, 0, 130)); break;
+        default: break;
+        }
+        return;
+    }
+    default: {          /* VALUES joined to a table */
+        sql_buf_printf(b, "SELECT v.a, v.w, t.i, t.s FROM (VALUES ");
+        for (int j = 0, n = (int)rng_range(r, 1, 5); j < n; j++) {
+            sql_buf_printf(b, "%s(%d, ", j ? ", " : "", (int)rng_range(r, 0, 15));
+            if (rng_chance(r, 20)) sql_buf_printf(b, "NULL");
+            else literal(r, b, j == 0 ? TY_TEXT : TY_TEXT);
+            sql_buf_printf(b, ")");
+        }
+        sql_buf_printf(b, ") v(a, w) %s JOIN t%d t ON t.k = v.a", rng_chance(r, 30) ? "LEFT" : "INNER", table_no(r));
+        if (rng_chance(r, 40)) sql_buf_printf(b, " AND t.s %s v.w", cmp_op(r));
+        return;
+    }
+    }
+}
+
 char *random_sql_query(rng *r, bool *ordered) {
     sql_buf b = { 0 };
     *ordered = false;
-    int kind = (int)rng_range(r, 0, 16);
+    ordered_agg_used = false;
+    int kind = (int)rng_range(r, 0, 28);
+    if (kind >= 17) {
+        random_query_ext(r, &b, ordered, kind);
+        return sql_buf_take(&b);
+    }
     switch (kind) {
     case 0: case 1: {   /* filter + projection, maybe ordered with a limit */
         int n = (int)rng_range(r, 1, 4);

@@ -9,7 +9,21 @@
  * 10% NULLs in every column. Values are kept small enough that the
  * generated arithmetic cannot overflow, and doubles are mostly exact binary
  * fractions, so both engines should agree to the last digit on most
- * queries; the comparison still allows 1e-9 relative on numbers.
+ * queries; the comparison still allows 1e-9 relative on floats.
+ *
+ * The grammar: filters and projections over typed expressions (arithmetic
+ * of every numeric type and their mixes, casts between all the types both
+ * ways, CASE in both forms, coalesce / nullif / greatest / least, string,
+ * date and math functions, EXTRACT / date_part / date_trunc), predicates
+ * (comparisons, IS [NOT] DISTINCT FROM, IS TRUE / UNKNOWN, BETWEEN
+ * [SYMMETRIC], IN lists, LIKE / ILIKE / SIMILAR TO), GROUP BY / HAVING
+ * with plain, DISTINCT, FILTERed and ordered aggregates, joins of every
+ * kind (USING, CROSS, non-equi, three-way), UNION / INTERSECT / EXCEPT
+ * [ALL], WITH, DISTINCT [ON], window functions over total orders and
+ * frames, correlated and uncorrelated subqueries (ANY / ALL, EXISTS, IN,
+ * scalars, derived tables), VALUES, ORDER BY expressions with LIMIT /
+ * OFFSET / FETCH. Whatever depends on the order of tied rows (LIMIT, a
+ * window's row position, string_agg) is ordered by every column.
  */
 #ifndef ATTU_TESTS_RANDOM_SQL_H
 #define ATTU_TESTS_RANDOM_SQL_H

@@ -27,7 +27,8 @@ static bool parse_number(const char *s, double *out) {
 static void sort_key(const char *v, bool numeric, char *buf, size_t cap) {
     double d;
     if (!v) snprintf(buf, cap, "\x01NULL");
-    else if (numeric && parse_number(v, &d)) snprintf(buf, cap, "%.8e", d);
+    else if (numeric && parse_number(v, &d))   /* -0 keys as 0: they compare equal */
+        snprintf(buf, cap, "%.8e", d == 0 ? 0.0 : d);
     else snprintf(buf, cap, "%s", v);
 }
 

@@ -3,11 +3,13 @@
  * comparison the differential test applies to two of them.
  *
  * Values are PostgreSQL's text output (attu formats the same way); NULL is
- * a NULL pointer. Columns that PostgreSQL reports as numbers (int2/4/8,
- * float4/8, numeric) compare numerically within 1e-9 relative (with an
- * absolute floor of 1e-9), since the engines may sum floats in a different
- * order or print numeric averages at another scale; all else compares
- * byte for byte.
+ * a NULL pointer. Columns that PostgreSQL reports as floats (float4/8)
+ * compare numerically within 1e-9 relative (with an absolute floor of
+ * 1e-9), since the engines may sum floats in a different order; all else,
+ * integers and numerics too (whose display scale must match), compares
+ * byte for byte (differential.c decides which columns are numeric;
+ * ATTU_DIFF_LOOSE_NUMERIC=1 compares integers and numerics as numbers
+ * again).
  */
 #ifndef ATTU_TESTS_ROW_SET_H
 #define ATTU_TESTS_ROW_SET_H
