@@ -408,11 +408,24 @@ static attu_bexpr *bind_literal(bctx *c, const attu_ast_expr *e) {
             b->type = t; b->i = v;
             return b;
         }
-        if (!has_exp) {
-            /* wider than a DECIMAL: a NUMERIC constant (its canonical
-             * text), as PostgreSQL's numeric literal, up to 36 digits */
+        {
+            /* wider than a DECIMAL, or written with an exponent (1.5e3 is
+             * numeric 1500, 1e-3 numeric 0.001, as PostgreSQL's
+             * numeric_in scales it): a DECIMAL constant where its digits
+             * fit, else a NUMERIC one (its canonical text), up to 36 digits */
             attu_numeric n;
             attu_error scratch = { 0 };
+            /* (an exponent asking for more than 36 places, 1e-300, would
+             * round to 0 here: such a literal stays a double) */
+            long places = has_exp ? scale - strtol(strpbrk(txt, "eE") + 1, NULL, 10) : 0;
+            if (places > ATTU_NUMERIC_MAX_DIGITS) goto as_double;
+            if (!attu_numeric_parse(txt, strlen(txt), &n, &scratch) && has_exp && n.dscale <= 18 &&
+                n.m < (__int128)1000000000000000000 && n.m > -(__int128)1000000000000000000) {
+                b->type = attu_type_decimal(18, n.dscale);
+                b->i = (int64_t)n.m;
+                return b;
+            }
+            memset(&scratch, 0, sizeof scratch);
             if (!attu_numeric_parse(txt, strlen(txt), &n, &scratch)) {
                 char buf[64];
                 int l = attu_numeric_format(n, buf, sizeof buf);
@@ -422,6 +435,7 @@ static attu_bexpr *bind_literal(bctx *c, const attu_ast_expr *e) {
                 return b;
             }
         }
+    as_double:
         b->type = attu_type_make(ATTU_TYPE_FLOAT64);
         errno = 0;
         b->f = strtod(txt, NULL);
