@@ -240,12 +240,15 @@ static void expr_ext(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
         case 0: case 1: {   /* a cast from another type (floats and numerics round) */
             static const ty from[] = { TY_DOUBLE, TY_DEC, TY_BIGINT, TY_BOOL };
             ty f = from[rng_range(r, 0, 3)];
+            /* SMALLINT only of a bigint bounded below its range: an
+             * overflow would fail or not by which rows a plan filters
+             * first; a boolean casts to integer only */
+            bool small = f == TY_BIGINT && rng_chance(r, 30);
             cast_open(r, b, &cc);
-            if (f == TY_BIGINT) { sql_buf_printf(b, "("); expr(r, b, f, alias, 0); sql_buf_printf(b, " %% 100000)"); }
+            if (f == TY_BIGINT) { sql_buf_printf(b, "("); expr(r, b, f, alias, 0); sql_buf_printf(b, " %% %d)", small ? 30000 : 100000); }
             else if (f == TY_BOOL) column_of(r, b, f, alias);
             else expr(r, b, f, alias, depth - 1);
-            /* (a boolean casts to integer only) */
-            cast_close(b, cc, f != TY_BOOL && rng_chance(r, 20) ? "SMALLINT" : "INTEGER");
+            cast_close(b, cc, small ? "SMALLINT" : "INTEGER");
             return;
         }
         case 2:             /* through text and back */
@@ -990,11 +993,18 @@ static ty arm_type(rng *r, ty t) {
     return t;
 }
 
-static void set_arm(rng *r, sql_buf *b, const ty *types, int n) {
+/* One arm of a set operation. Where the operation merges equal rows
+ * (anything but UNION ALL), which of two equal numbers of different
+ * scales (5, 5.0, 5.00) it prints is up to the plan (PostgreSQL hashes the
+ * smaller input), so exact numbers meet at one typmod there. */
+static void set_arm(rng *r, sql_buf *b, const ty *types, int n, bool merges) {
     sql_buf_printf(b, "SELECT ");
     for (int c = 0; c < n; c++) {
         if (c) sql_buf_printf(b, ", ");
+        bool fix = merges && (types[c] == TY_DEC || (types[c] <= TY_DEC && types[c] != TY_DOUBLE));
+        if (fix) sql_buf_printf(b, "CAST(");
         expr(r, b, arm_type(r, types[c]), NULL, 1);
+        if (fix) sql_buf_printf(b, " AS NUMERIC(16,4))");
     }
     sql_buf_printf(b, " FROM t%d", table_no(r));
     if (rng_chance(r, 70)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 1); }
@@ -1049,10 +1059,13 @@ static void random_query_ext(rng *r, sql_buf *b, bool *ordered, int kind) {
                 if (rng_chance(r, 60)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 1); }
             }
         } else {
-            set_arm(r, b, types, n);
-            sql_buf_printf(b, " %s ", ops[rng_range(r, 0, 5)]);
-            set_arm(r, b, types, n);
-            if (rng_chance(r, 30)) { sql_buf_printf(b, " %s ", ops[rng_range(r, 0, 5)]); set_arm(r, b, types, n); }
+            /* the operators first, so each arm knows whether rows merge */
+            int o1 = (int)rng_range(r, 0, 5), o2 = rng_chance(r, 30) ? (int)rng_range(r, 0, 5) : -1;
+            bool merges = o1 != 5 || (o2 >= 0 && o2 != 5);
+            set_arm(r, b, types, n, merges);
+            sql_buf_printf(b, " %s ", ops[o1]);
+            set_arm(r, b, types, n, merges);
+            if (o2 >= 0) { sql_buf_printf(b, " %s ", ops[o2]); set_arm(r, b, types, n, merges); }
         }
         if (rng_chance(r, 40)) {
             order_all(r, b, n);
@@ -1222,7 +1235,90 @@ static void random_query_ext(rng *r, sql_buf *b, bool *ordered, int kind) {
         }
         return;
     }
-    default: {          /* VALUES joined to a table */
+    case 29: {          /* window functions over grouped rows */
+        static const char *const keys[] = { "k", "f", "s", "k % 4", "dt" };
+        const char *key = keys[rng_range(r, 0, 4)];
+        sql_buf_printf(b, "SELECT %s, ", key);
+        any_aggregate(r, b, NULL);
+        static const char *const w[] = {
+            "rank() OVER (ORDER BY sum(i) DESC NULLS LAST)", "sum(count(*)) OVER ()",
+            "count(*) * 100 / sum(count(*)) OVER ()", "dense_rank() OVER (ORDER BY max(s))",
+            "sum(sum(d)) OVER (ORDER BY %s)", "row_number() OVER (ORDER BY %s DESC)",
+            "lag(count(*)) OVER (ORDER BY %s)", "avg(min(i)) OVER (ORDER BY %s ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING)",
+        };
+        for (int c = 0, n = (int)rng_range(r, 1, 2); c < n; c++) {
+            sql_buf_printf(b, ", ");
+            /* key orders need the key unique per group (it is) and NULL
+             * placement is the same in both engines */
+            sql_buf_printf(b, w[rng_range(r, 0, 7)], key);
+        }
+        sql_buf_printf(b, " FROM t%d", table_no(r));
+        if (rng_chance(r, 40)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 1); }
+        sql_buf_printf(b, " GROUP BY %s", key);
+        if (rng_chance(r, 30)) sql_buf_printf(b, " HAVING count(*) > %d", (int)rng_range(r, 0, 8));
+        return;
+    }
+    case 30: {          /* recursive CTEs: a counter, or a walk over the keys */
+        if (rng_chance(r, 50)) {
+            sql_buf_printf(b, "WITH RECURSIVE r(n, v) AS (SELECT 1, %d UNION ALL SELECT n + 1, (v * %d + %d) %% 97 FROM r WHERE n < %d) "
+                              "SELECT n, v FROM r", (int)rng_range(r, 0, 96), (int)rng_range(r, 2, 9), (int)rng_range(r, 0, 9),
+                           (int)rng_range(r, 1, 30));
+            if (rng_chance(r, 50)) sql_buf_printf(b, " WHERE v %% 2 = 0");
+        } else {
+            int t = table_no(r);
+            sql_buf_printf(b, "WITH RECURSIVE r(k, depth) AS (SELECT k, 0 FROM t%d WHERE k < %d %s SELECT r.k + %d, depth + 1 FROM r "
+                              "WHERE r.k < 14 AND depth < %d) SELECT k, depth, count(*) FROM r GROUP BY k, depth",
+                           t, (int)rng_range(r, 1, 5), rng_chance(r, 50) ? "UNION" : "UNION ALL", (int)rng_range(r, 1, 3),
+                           (int)rng_range(r, 1, 6));
+        }
+        return;
+    }
+    case 31: {          /* a set operation inside a derived table, grouped outside */
+        int ta = table_no(r), tb = table_no(r);
+        sql_buf_printf(b, "SELECT v, count(*), min(w) FROM (SELECT k AS v, s AS w FROM t%d", ta);
+        if (rng_chance(r, 50)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 0); }
+        sql_buf_printf(b, " %s SELECT i %% 15, upper(s) FROM t%d", (const char *const[]){ "UNION", "UNION ALL", "EXCEPT", "INTERSECT ALL" }[rng_range(r, 0, 3)], tb);
+        if (rng_chance(r, 50)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 0); }
+        sql_buf_printf(b, ") u GROUP BY v");
+        if (rng_chance(r, 40)) sql_buf_printf(b, " HAVING count(*) > %d", (int)rng_range(r, 0, 4));
+        return;
+    }
+    case 32: {          /* HAVING against a correlated subquery; GROUP BY an alias or ordinal */
+        int ta = table_no(r), tb = table_no(r);
+        if (rng_chance(r, 50)) {
+            sql_buf_printf(b, "SELECT a.k, sum(a.i) FROM t%d a GROUP BY a.k HAVING sum(a.i) %s (SELECT %s(b.i) FROM t%d b WHERE b.k = a.k)",
+                           ta, cmp_op(r), (const char *const[]){ "avg", "max", "sum", "count" }[rng_range(r, 0, 3)], tb);
+        } else {
+            static const char *const keys[] = { "k % 4", "CASE WHEN i > 0 THEN 'pos' WHEN i < 0 THEN 'neg' END", "f IS TRUE",
+                                                "coalesce(s, '?')", "d > 0", "EXTRACT(YEAR FROM dt)" };
+            sql_buf_printf(b, "SELECT %s AS g, count(*), ", keys[rng_range(r, 0, 5)]);
+            any_aggregate(r, b, NULL);
+            sql_buf_printf(b, " FROM t%d GROUP BY %s", ta, rng_chance(r, 50) ? "g" : "1");
+            if (rng_chance(r, 50)) { order_all(r, b, 3); *ordered = true; }
+        }
+        return;
+    }
+    case 33: {          /* NOT IN / IN against subqueries that may be empty or hold NULLs */
+        int ta = table_no(r), tb = table_no(r);
+        static const char *const cols[] = { "i", "k", "s", "d" };
+        int c = (int)rng_range(r, 0, 3);
+        sql_buf_printf(b, "SELECT a.k, a.%s FROM t%d a WHERE a.%s %sIN (SELECT b.%s FROM t%d b WHERE ", cols[c], ta, cols[c],
+                       rng_chance(r, 60) ? "NOT " : "", cols[c], tb);
+        if (rng_chance(r, 30)) sql_buf_printf(b, "b.%s IS NOT NULL AND ", cols[c]);
+        pred(r, b, "b", 1);
+        sql_buf_printf(b, ")");
+        return;
+    }
+    case 34: {          /* a named window, several functions over it */
+        int t = table_no(r);
+        sql_buf_printf(b, "SELECT k, i, row_number() OVER w, rank() OVER w, sum(i) OVER w, first_value(s) OVER w, "
+                          "count(*) OVER (w ROWS BETWEEN %d PRECEDING AND CURRENT ROW) FROM t%d WINDOW w AS (PARTITION BY %s ORDER BY ",
+                       (int)rng_range(r, 0, 3), t, rng_chance(r, 50) ? "k" : "f");
+        total_order(b, NULL);
+        sql_buf_printf(b, ")");
+        return;
+    }
+    case 28: {          /* VALUES joined to a table */
         sql_buf_printf(b, "SELECT v.a, v.w, t.i, t.s FROM (VALUES ");
         for (int j = 0, n = (int)rng_range(r, 1, 5); j < n; j++) {
             sql_buf_printf(b, "%s(%d, ", j ? ", " : "", (int)rng_range(r, 0, 15));
@@ -1241,7 +1337,7 @@ char *random_sql_query(rng *r, bool *ordered) {
     sql_buf b = { 0 };
     *ordered = false;
     ordered_agg_used = false;
-    int kind = (int)rng_range(r, 0, 28);
+    int kind = (int)rng_range(r, 0, 34);
     if (kind >= 17) {
         random_query_ext(r, &b, ordered, kind);
         return sql_buf_take(&b);
