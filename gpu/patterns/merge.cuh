@@ -85,17 +85,60 @@ __device__ __forceinline__ long long job_tiles(const merge_job_t& j) {
   return (n + merge_launch::nv - 1) / merge_launch::nv;
 }
 
-template <typename key_t, typename comp_t>
+// Where a batch's jobs and their tiles come from (the kernels' jobs_t):
+// listed_jobs_t reads them from device arrays (any batch: segmented_sort's
+// long segments, a plain merge); round_jobs_t computes those of one
+// mergesort round, whose jobs all have 2W items but the last, so no jobs
+// array, no per-job tile counts and no scan of them exist.
+struct listed_jobs_t {
+  const merge_job_t* jobs;
+  const long long* cta_start;  // num_jobs + 1 entries: each job's first tile, then the total
+  int num_jobs;
+  __device__ __forceinline__ long long total() const { return cta_start[num_jobs]; }
+  __device__ __forceinline__ int find(long long cta) const { return find_job(cta_start, num_jobs, cta); }
+  __device__ __forceinline__ merge_job_t job(int j) const { return jobs[j]; }
+  __device__ __forceinline__ long long start(int j) const { return cta_start[j]; }
+};
+
+// The one job of a plain two-array merge.
+struct single_job_t {
+  long long a_count, b_count;
+  int num_jobs;  // 1
+  __device__ __forceinline__ merge_job_t job(int) const { return merge_job_t{0, a_count, 0, b_count, 0}; }
+  __device__ __forceinline__ long long total() const { return job_tiles(job(0)); }
+  __device__ __forceinline__ int find(long long) const { return 0; }
+  __device__ __forceinline__ long long start(int) const { return 0; }
+};
+
+struct round_jobs_t {
+  long long count, width;  // job j merges [2jW, (2j+1)W) and [(2j+1)W, (2j+2)W) of count items
+  long long per_job;       // tiles of a job of 2W items
+  int num_jobs;
+  __device__ __forceinline__ merge_job_t job(int j) const {
+    long long lo = (long long)j * 2 * width;
+    long long mid = lo + width < count ? lo + width : count;
+    long long hi = lo + 2 * width < count ? lo + 2 * width : count;
+    return merge_job_t{lo, mid - lo, mid, hi - mid, lo};
+  }
+  __device__ __forceinline__ long long total() const {
+    return (long long)(num_jobs - 1) * per_job + job_tiles(job(num_jobs - 1));
+  }
+  __device__ __forceinline__ int find(long long cta) const {
+    long long j = cta / per_job;
+    return int(j < num_jobs - 1 ? j : num_jobs - 1);
+  }
+  __device__ __forceinline__ long long start(int j) const { return (long long)j * per_job; }
+};
+
+template <typename key_t, typename jobs_t, typename comp_t>
 __global__ void __launch_bounds__(256)
-merge_partition_kernel(const key_t* __restrict__ a, const key_t* __restrict__ b,
-                       const merge_job_t* __restrict__ jobs,
-                       const long long* __restrict__ cta_start, int num_jobs,
+merge_partition_kernel(const key_t* __restrict__ a, const key_t* __restrict__ b, jobs_t js,
                        long long max_ctas, merge_part_t* __restrict__ parts, comp_t comp) {
   long long cta = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (cta >= max_ctas || cta >= cta_start[num_jobs]) return;
-  int j = find_job(cta_start, num_jobs, cta);
-  merge_job_t job = jobs[j];
-  long long d0 = (cta - cta_start[j]) * merge_launch::nv;
+  if (cta >= max_ctas || cta >= js.total()) return;
+  int j = js.find(cta);
+  merge_job_t job = js.job(j);
+  long long d0 = (cta - js.start(j)) * merge_launch::nv;
   const key_t* A = a + job.a_begin;
   const key_t* B = b + job.b_begin;
   merge_part_t p;
@@ -105,13 +148,11 @@ merge_partition_kernel(const key_t* __restrict__ a, const key_t* __restrict__ b,
   parts[cta] = p;
 }
 
-template <typename key_t, typename val_t, bool has_vals, typename comp_t>
+template <typename key_t, typename val_t, bool has_vals, typename jobs_t, typename comp_t>
 __global__ void __launch_bounds__(merge_launch::nt, merge_launch::minb)
 merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_vals,
                   const key_t* __restrict__ b_keys, const val_t* __restrict__ b_vals,
-                  key_t* __restrict__ c_keys, val_t* __restrict__ c_vals,
-                  const merge_job_t* __restrict__ jobs,
-                  const long long* __restrict__ cta_start, int num_jobs,
+                  key_t* __restrict__ c_keys, val_t* __restrict__ c_vals, jobs_t js,
                   const merge_part_t* __restrict__ parts, comp_t comp) {
   constexpr int nt = merge_launch::nt, vt = merge_launch::vt, nv = merge_launch::nv;
   static_assert(sizeof(key_t) + (has_vals ? sizeof(val_t) : 0) <= 12,
@@ -119,10 +160,10 @@ merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_
                 "sort wider records by index");
   __shared__ key_t s_keys[nv];
   __shared__ val_t s_vals[has_vals ? nv : 1];
-  long long total = cta_start[num_jobs];
+  long long total = js.total();
   for (long long cta = blockIdx.x; cta < total; cta += gridDim.x) {
     merge_part_t p = parts[cta];
-    merge_job_t job = jobs[p.job];
+    merge_job_t job = js.job(p.job);
     long long n = job.a_count + job.b_count;
     int d1 = int((long long)p.d0 + nv < n ? p.d0 + nv : n);
     // the tile's end: the next tile's start in the same job, else the job's end
@@ -201,18 +242,16 @@ merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_
 }
 
 // Copies each tile's outputs from tmp back to data (same positions).
-template <typename key_t, typename val_t, bool has_vals>
+template <typename key_t, typename val_t, bool has_vals, typename jobs_t>
 __global__ void __launch_bounds__(256)
 merge_copy_back_kernel(const key_t* __restrict__ tmp_keys, const val_t* __restrict__ tmp_vals,
-                       key_t* __restrict__ keys, val_t* __restrict__ vals,
-                       const merge_job_t* __restrict__ jobs,
-                       const long long* __restrict__ cta_start, int num_jobs,
+                       key_t* __restrict__ keys, val_t* __restrict__ vals, jobs_t js,
                        const merge_part_t* __restrict__ parts) {
   constexpr int nv = merge_launch::nv;
-  long long total = cta_start[num_jobs];
+  long long total = js.total();
   for (long long cta = blockIdx.x; cta < total; cta += gridDim.x) {
     merge_part_t p = parts[cta];
-    merge_job_t job = jobs[p.job];
+    merge_job_t job = js.job(p.job);
     long long n = job.a_count + job.b_count;
     long long d1 = (long long)p.d0 + nv < n ? p.d0 + nv : n;
     long long base = job.c_begin + p.d0;
@@ -231,46 +270,36 @@ __global__ void merge_count_kernel(const merge_job_t* __restrict__ jobs, int num
   if (j < num_jobs) counts[j] = job_tiles(jobs[j]);
 }
 
-// The single job of a plain two-array merge, and its tiles' start.
-__global__ void merge_single_job_kernel(merge_job_t* job, long long* cta_start,
-                                        long long a_count, long long b_count) {
-  *job = merge_job_t{0, a_count, 0, b_count, 0};
-  cta_start[0] = 0;
-  cta_start[1] = job_tiles(*job);
-}
-
-// Runs a batch of jobs already on the device whose first tiles are in
-// cta_start[0, num_jobs] (cta_start[num_jobs] = the total, at most max_ctas):
-// one merge-path search a tile boundary, then the tiles. If copy_back,
-// outputs go to c first and are then copied into (a_keys, a_vals) at the
-// same positions (the jobs' inputs and outputs then share one index space).
-template <typename key_t, typename val_t, bool has_vals, typename comp_t, typename context_t>
-void run_merge_started_jobs(const key_t* a_keys, const val_t* a_vals, const key_t* b_keys,
-                            const val_t* b_vals, key_t* c_keys, val_t* c_vals,
-                            const merge_job_t* jobs, const long long* cta_start, int num_jobs,
-                            long long max_ctas, comp_t comp, context_t& ctx, bool copy_back,
-                            merge_part_t* parts_room = nullptr) {
-  if (num_jobs <= 0 || max_ctas <= 0) return;
+// Runs a batch of jobs (jobs_t: listed_jobs_t or round_jobs_t) of at most
+// max_ctas tiles: one merge-path search a tile boundary, then the tiles. If
+// copy_back, outputs go to c first and are then copied into (a_keys,
+// a_vals) at the same positions (the jobs' inputs and outputs then share
+// one index space). parts_room: max_ctas parts the caller keeps across
+// calls (mergesort's rounds), else this call allocates its own.
+template <typename key_t, typename val_t, bool has_vals, typename jobs_t, typename comp_t,
+          typename context_t>
+void run_merge_batch(const key_t* a_keys, const val_t* a_vals, const key_t* b_keys,
+                     const val_t* b_vals, key_t* c_keys, val_t* c_vals, jobs_t js,
+                     long long max_ctas, comp_t comp, context_t& ctx, bool copy_back,
+                     merge_part_t* parts_room = nullptr) {
+  if (js.num_jobs <= 0 || max_ctas <= 0) return;
   cudaStream_t st = ctx.stream();
-  // parts_room: max_ctas parts the caller keeps across calls (mergesort's
-  // rounds), else this call's own
   merge_part_t* parts = parts_room;
   if (!parts) {
     size_t parts_bytes = ((size_t)max_ctas * sizeof(merge_part_t) + 255) & ~size_t(255);
     parts = (merge_part_t*)sort_detail::sort_alloc(parts_bytes, ctx);
   }
   int pgrid = int((max_ctas + 255) / 256);
-  merge_partition_kernel<key_t, comp_t><<<pgrid, 256, 0, st>>>(
-      a_keys, b_keys, jobs, cta_start, num_jobs, max_ctas, parts, comp);
+  merge_partition_kernel<key_t, jobs_t, comp_t><<<pgrid, 256, 0, st>>>(a_keys, b_keys, js, max_ctas,
+                                                                       parts, comp);
   ATTU_CUDA_CHECK_LAUNCH();
   int grid = int(max_ctas < 65535ll * 16 ? max_ctas : 65535ll * 16);
-  merge_jobs_kernel<key_t, val_t, has_vals, comp_t><<<grid, merge_launch::nt, 0, st>>>(
-      a_keys, a_vals, b_keys, b_vals, c_keys, c_vals, jobs, cta_start, num_jobs, parts, comp);
+  merge_jobs_kernel<key_t, val_t, has_vals, jobs_t, comp_t><<<grid, merge_launch::nt, 0, st>>>(
+      a_keys, a_vals, b_keys, b_vals, c_keys, c_vals, js, parts, comp);
   ATTU_CUDA_CHECK_LAUNCH();
   if (copy_back) {
-    merge_copy_back_kernel<key_t, val_t, has_vals><<<grid, 256, 0, st>>>(
-        c_keys, c_vals, const_cast<key_t*>(a_keys), const_cast<val_t*>(a_vals), jobs,
-        cta_start, num_jobs, parts);
+    merge_copy_back_kernel<key_t, val_t, has_vals, jobs_t><<<grid, 256, 0, st>>>(
+        c_keys, c_vals, const_cast<key_t*>(a_keys), const_cast<val_t*>(a_vals), js, parts);
     ATTU_CUDA_CHECK_LAUNCH();
   }
   if (!parts_room) sort_detail::sort_free(parts, ctx);
@@ -278,7 +307,7 @@ void run_merge_started_jobs(const key_t* a_keys, const val_t* a_vals, const key_
 
 // Runs a batch of jobs already on the device whose tile counts are in
 // counts[0, num_jobs) (counts has num_jobs + 1 entries; the last is scratch):
-// their scan gives each job's first tile, then run_merge_started_jobs.
+// their scan gives each job's first tile, then run_merge_batch.
 // max_ctas bounds the total tiles.
 template <typename key_t, typename val_t, bool has_vals, typename comp_t, typename context_t>
 void run_merge_jobs(const key_t* a_keys, const val_t* a_vals, const key_t* b_keys,
@@ -296,9 +325,9 @@ void run_merge_jobs(const key_t* a_keys, const val_t* a_vals, const key_t* b_key
   void* scan_tmp = mem + start_bytes;
   ATTU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_tmp, scan_bytes, counts, cta_start,
                                                num_jobs + 1, st));
-  run_merge_started_jobs<key_t, val_t, has_vals>(a_keys, a_vals, b_keys, b_vals, c_keys, c_vals,
-                                                 jobs, cta_start, num_jobs, max_ctas, comp, ctx,
-                                                 copy_back);
+  run_merge_batch<key_t, val_t, has_vals>(a_keys, a_vals, b_keys, b_vals, c_keys, c_vals,
+                                          listed_jobs_t{jobs, cta_start, num_jobs}, max_ctas, comp,
+                                          ctx, copy_back);
   sort_detail::sort_free(mem, ctx);
 }
 
@@ -308,16 +337,9 @@ void merge_impl(const key_t* a_keys, const val_t* a_vals, long long a_count,
                 val_t* c_vals, comp_t comp, context_t& ctx) {
   long long n = a_count + b_count;
   if (n == 0) return;
-  cudaStream_t st = ctx.stream();
   long long tiles = (n + merge_launch::nv - 1) / merge_launch::nv;
-  char* mem = (char*)sort_detail::sort_alloc(256 + 2 * sizeof(long long), ctx);
-  merge_job_t* d_job = (merge_job_t*)mem;
-  long long* cta_start = (long long*)(mem + 256);
-  merge_single_job_kernel<<<1, 1, 0, st>>>(d_job, cta_start, a_count, b_count);
-  ATTU_CUDA_CHECK_LAUNCH();
-  run_merge_started_jobs<key_t, val_t, has_vals>(a_keys, a_vals, b_keys, b_vals, c_keys, c_vals,
-                                                 d_job, cta_start, 1, tiles, comp, ctx, false);
-  sort_detail::sort_free(mem, ctx);
+  run_merge_batch<key_t, val_t, has_vals>(a_keys, a_vals, b_keys, b_vals, c_keys, c_vals,
+                                          single_job_t{a_count, b_count, 1}, tiles, comp, ctx, false);
 }
 
 }  // namespace merge_detail

@@ -111,25 +111,6 @@ mergesort_block_kernel(const key_t* keys, const val_t* vals, key_t* out_keys, va
   }
 }
 
-// Jobs of one merge round: job j merges runs [2jW, (2j+1)W) and
-// [(2j+1)W, (2j+2)W); every item is in some job. Every job but the last
-// has 2W items, so the same tiles, and the first tile of job j is j times
-// that: no scan of per-job counts.
-__global__ void mergesort_round_jobs_kernel(long long count, long long width, int num_jobs,
-                                            merge_job_t* __restrict__ jobs,
-                                            long long* __restrict__ cta_start) {
-  int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= num_jobs) return;
-  long long lo = (long long)j * 2 * width;
-  long long mid = lo + width < count ? lo + width : count;
-  long long hi = lo + 2 * width < count ? lo + 2 * width : count;
-  merge_job_t job{lo, mid - lo, mid, hi - mid, lo};
-  jobs[j] = job;
-  long long per_job = (2 * width + merge_launch::nv - 1) / merge_launch::nv;
-  cta_start[j] = (long long)j * per_job;
-  if (j == num_jobs - 1) cta_start[num_jobs] = (long long)j * per_job + merge_detail::job_tiles(job);
-}
-
 template <typename key_t, typename val_t, bool has_vals, bool gen_indices, typename comp_t,
           typename context_t>
 void mergesort_impl(key_t* keys, val_t* vals, long long count, comp_t comp, context_t& ctx) {
@@ -146,11 +127,6 @@ void mergesort_impl(key_t* keys, val_t* vals, long long count, comp_t comp, cont
 
   // Merge rounds: the first has the most jobs (one per pair of tiles).
   int max_jobs = int((tiles + 1) / 2);
-  size_t jobs_bytes = ((size_t)max_jobs * sizeof(merge_job_t) + 255) & ~size_t(255);
-  size_t start_bytes = ((size_t)(max_jobs + 1) * sizeof(long long) + 255) & ~size_t(255);
-  char* mem = (char*)sort_detail::sort_alloc(jobs_bytes + start_bytes, ctx);
-  merge_job_t* jobs = (merge_job_t*)mem;
-  long long* cta_start = (long long*)(mem + jobs_bytes);
   // the tile starts of every round (the first has the most: one a merge
   // tile, plus a partial one a job)
   long long max_parts = (count + merge_launch::nv - 1) / merge_launch::nv + max_jobs;
@@ -173,14 +149,12 @@ void mergesort_impl(key_t* keys, val_t* vals, long long count, comp_t comp, cont
       <<<(unsigned)tiles, L::nt, 0, st>>>(keys, vals, src_k, src_v, count, comp);
   ATTU_CUDA_CHECK_LAUNCH();
   for (long long w = L::nv; w < count; w *= 2) {
+    // the round's jobs, computed where they are used (merge.cuh, round_jobs_t)
     int num_jobs = int((count + 2 * w - 1) / (2 * w));
-    mergesort_round_jobs_kernel<<<(num_jobs + 255) / 256, 256, 0, st>>>(count, w, num_jobs,
-                                                                        jobs, cta_start);
-    ATTU_CUDA_CHECK_LAUNCH();
+    merge_detail::round_jobs_t js{count, w, (2 * w + merge_launch::nv - 1) / merge_launch::nv, num_jobs};
     long long max_ctas = (count + merge_launch::nv - 1) / merge_launch::nv + num_jobs;
-    merge_detail::run_merge_started_jobs<key_t, val_t, has_vals>(src_k, src_v, src_k, src_v, dst_k,
-                                                                 dst_v, jobs, cta_start, num_jobs,
-                                                                 max_ctas, comp, ctx, false, parts);
+    merge_detail::run_merge_batch<key_t, val_t, has_vals>(src_k, src_v, src_k, src_v, dst_k, dst_v,
+                                                          js, max_ctas, comp, ctx, false, parts);
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
   }
@@ -194,7 +168,6 @@ void mergesort_impl(key_t* keys, val_t* vals, long long count, comp_t comp, cont
   sort_detail::sort_free(tmp_keys, ctx);
   if (has_vals) sort_detail::sort_free(tmp_vals, ctx);
   sort_detail::sort_free(parts, ctx);
-  sort_detail::sort_free(mem, ctx);
 }
 
 }  // namespace mergesort_detail
