@@ -258,9 +258,9 @@ struct attu_backend {
      * (cnt entries; a window past n is cut at n): LIMIT / OFFSET over an
      * ORDER BY anywhere in the order, without sorting every row. Keys as in
      * top_k. *done = false with 0 returned and nothing written when the
-     * backend does not select this window (too wide, too few rows, ties):
-     * the caller sorts instead. May be NULL (the CPU backend: its top_k
-     * serves the ends of the order). */
+     * backend does not select this window (too wide, too few rows, ties,
+     * an unlucky sample): the caller sorts instead. May be NULL (the caller
+     * then takes top_k for the ends of the order). */
     int  (*select_window)(attu_backend *be, const attu_sort_key *keys, int nkeys, size_t n,
                           size_t start, size_t cnt, attu_buf *perm, bool *done, attu_error *err);
     /* Rows whose keys differ from the previous row's (row 0 is a head), in

@@ -438,6 +438,120 @@ static int cpu_top_k(attu_backend *be, const attu_sort_key *keys, int nkeys, siz
     return 0;
 }
 
+/* ---- a window of the order by sampling ------------------------------------------ */
+
+/* Rows at positions [start, start + cnt) of the sort's order without sorting
+ * every row (LIMIT / OFFSET anywhere in an ORDER BY). The order is made
+ * total by the row number after the keys (the stable sort's tie), so two
+ * sampled rows lo < hi bracket exactly the rows between them: a sorted
+ * random sample picks lo and hi a margin of five standard deviations of a
+ * sample rank outside the window (as the GPU backend does on the first
+ * key's image), one parallel pass counts the rows before lo and keeps the
+ * rows within [lo, hi] in row order, and when the window falls among them
+ * they are sorted (stable, by the keys) and the window read off. A sample
+ * that misses (about once in millions) declines, and the caller sorts. */
+#define WINDOW_WORKERS 256
+
+typedef struct window_ctx {
+    const attu_sort_key *keys;
+    int      nkeys;
+    int64_t  lo, hi;              /* bracket rows; -1: that side open */
+    size_t   below[WINDOW_WORKERS], count[WINDOW_WORKERS];
+    int64_t *cand[WINDOW_WORKERS];
+    bool     oom;
+} window_ctx;
+
+static int total_cmp(const attu_sort_key *keys, int nkeys, int64_t i, int64_t j) {
+    int c = key_cmp(keys, nkeys, i, j);
+    return c ? c : (i > j) - (i < j);
+}
+
+static void window_range(void *vc, size_t b, size_t e, int w) {
+    window_ctx *c = vc;
+    size_t below = 0, m = 0, cap = 0;
+    int64_t *out = NULL;
+    for (size_t i = b; i < e; i++) {
+        if (c->lo >= 0 && total_cmp(c->keys, c->nkeys, (int64_t)i, c->lo) < 0) { below++; continue; }
+        if (c->hi >= 0 && total_cmp(c->keys, c->nkeys, (int64_t)i, c->hi) > 0) continue;
+        if (m == cap) {
+            size_t ncap = cap ? cap * 2 : 1024;
+            int64_t *t = realloc(out, ncap * sizeof *t);
+            if (!t) { c->oom = true; break; }
+            out = t;
+            cap = ncap;
+        }
+        out[m++] = (int64_t)i;
+    }
+    c->below[w] = below;
+    c->count[w] = m;
+    c->cand[w] = out;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cpu_select_window(attu_backend *be, const attu_sort_key *keys, int nkeys, size_t n, size_t start,
+                             size_t cnt, attu_buf *perm, bool *done, attu_error *err) {
+    *done = false;
+    if (start >= n || cnt == 0) { *done = true; return 0; }
+    if (cnt > n - start) cnt = n - start;
+    if (n < 65536 || cnt > n / 8) return 0;
+    const size_t s = n / 16 < ((size_t)1 << 18) ? n / 16 : (size_t)1 << 18;
+    const char *zv = getenv("ATTU_CPU_WINDOW_Z");   /* the tests narrow it to see misses declined */
+    const double z = zv && *zv ? atof(zv) : 5.0;
+    double plo = (double)start / (double)n, phi = (double)(start + cnt) / (double)n;
+    long long jl = (long long)floor(plo * (double)s - (z * sqrt((double)s * plo * (1 - plo)) + 2));
+    long long ju = (long long)ceil(phi * (double)s + (z * sqrt((double)s * phi * (1 - phi)) + 2));
+    double expect = (double)n * (double)((ju < (long long)s ? ju : (long long)s) - (jl > 0 ? jl : 0)) / (double)s;
+    if (2 * expect + (double)cnt > (double)n / 4) return 0;   /* a bracket this wide saves little */
+    /* the sample: splitmix64 of the sample's number, rows in ascending
+     * order so that the stable sort by the keys orders it totally */
+    int64_t *smp = malloc(s * sizeof *smp);
+    if (!smp) return attu_error_oom(err);
+    for (size_t j = 0; j < s; j++) {
+        uint64_t x = (uint64_t)j * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        x ^= x >> 31;
+        smp[j] = (int64_t)(x % n);
+    }
+    qsort(smp, s, sizeof *smp, cmp_i64);
+    if (sort_indices(be, keys, nkeys, smp, s, err)) { free(smp); return -1; }
+    window_ctx *c = calloc(1, sizeof *c);
+    if (!c) { free(smp); return attu_error_oom(err); }
+    c->keys = keys;
+    c->nkeys = nkeys;
+    c->lo = jl < 0 ? -1 : smp[jl];
+    c->hi = ju >= (long long)s ? -1 : smp[ju];
+    free(smp);
+    int threads = THREADS(be) > WINDOW_WORKERS ? WINDOW_WORKERS : THREADS(be);
+    int used = attu_parallel_range(threads, n, 1 << 16, window_range, c);
+    size_t below = 0, m = 0;
+    for (int w = 0; w < used; w++) { below += c->below[w]; m += c->count[w]; }
+    int rc = 0;
+    int64_t *cand = NULL;
+    if (c->oom) { rc = attu_error_oom(err); goto out; }
+    if (below > start || below + m < start + cnt) goto out;   /* the sample missed: decline */
+    cand = malloc((m ? m : 1) * sizeof *cand);
+    if (!cand) { rc = attu_error_oom(err); goto out; }
+    size_t o = 0;
+    for (int w = 0; w < used; w++) {
+        memcpy(cand + o, c->cand[w], c->count[w] * sizeof *cand);
+        o += c->count[w];
+    }
+    /* in row order: the stable sort by the keys is the total order */
+    if (sort_indices(be, keys, nkeys, cand, m, err)) { rc = -1; goto out; }
+    memcpy(perm->ptr, cand + (start - below), cnt * sizeof *cand);
+    *done = true;
+out:
+    for (int w = 0; w < used; w++) free(c->cand[w]);
+    free(c);
+    free(cand);
+    return rc;
+}
+
 static int cpu_segmented_sort(attu_backend *be, const attu_sort_key *keys, int nkeys,
                               const attu_buf *offsets, size_t nseg, attu_buf *perm, size_t n,
                               attu_error *err) {
@@ -1054,7 +1168,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->gather_cols = cpu_gather_cols;
     be->eval = cpu_eval; be->compact = cpu_compact;
     be->dense_index = cpu_dense_index; be->dense_probe = cpu_dense_probe;
-    be->sort = cpu_sort; be->top_k = cpu_top_k;
+    be->sort = cpu_sort; be->top_k = cpu_top_k; be->select_window = cpu_select_window;
     be->segment_heads = cpu_segment_heads; be->segreduce = cpu_segreduce;
     be->scan = cpu_scan; be->reduce = cpu_reduce;
     be->sorted_search = cpu_sorted_search; be->inner_join = cpu_inner_join;

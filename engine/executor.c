@@ -443,8 +443,8 @@ done:
 
 /* LIMIT / OFFSET straight over a SORT whose kept rows are few (an eighth
  * of the order at most): the backend's select_window takes them from
- * anywhere in the order where it has one (the GPU: a sampled bracket and
- * one pass, backend.h); else, and when it declines, a window in the first
+ * anywhere in the order (both backends: a sampled bracket and one pass,
+ * backend.h); where it declines, a window in the first
  * or the last eighth is a top-k instead of the sort (the backend's top_k
  * selects on the GPU; selection pays on large inputs only). The first
  * start + cnt rows are the top-k; the last n - start are the top-k of the

@@ -254,6 +254,29 @@ Test(backend_cpu, radix_sort_equals_the_merge_sort) {
             cr_assert_eq(b4->sort(b4, shapes[sh], nkeys[sh], n, pm, &err), 0);
             unsetenv("ATTU_CPU_MERGE_SORT");
             cr_assert(memcmp(pr->ptr, pm->ptr, n * 8) == 0, "n %zu shape %d: the permutations differ", n, sh);
+            /* select_window: windows of the same order at the head, the
+             * middle and the tail, as the sort's slices; with a bracket of
+             * two samples' margin (z = 0) a miss declines, writing nothing */
+            if (n >= 65536) {
+                size_t windows[7][2] = { { 0, 1 }, { 0, 100 }, { n / 2, 1 }, { n / 3, 777 }, { n - 1, 1 },
+                                         { n - 50, 50 }, { n / 8 - 5, n / 16 } };
+                for (int z = 0; z < 2; z++) {
+                    if (z) setenv("ATTU_CPU_WINDOW_Z", "0", 1);
+                    for (int wi = 0; wi < 7; wi++) {
+                        size_t st = windows[wi][0], ct = windows[wi][1];
+                        memset(pm->ptr, 0xab, n * 8);
+                        bool done = false;
+                        cr_assert_eq(b4->select_window(b4, shapes[sh], nkeys[sh], n, st, ct, pm, &done, &err), 0);
+                        if (!z && ct <= n / 64) cr_assert(done, "n %zu shape %d window %zu+%zu: declined", n, sh, st, ct);
+                        if (done)
+                            cr_assert(memcmp((int64_t *)pr->ptr + st, pm->ptr, ct * 8) == 0,
+                                      "n %zu shape %d window %zu+%zu z %d: not the sort's rows", n, sh, st, ct, z);
+                        else
+                            cr_assert_eq(((uint8_t *)pm->ptr)[0], 0xab, "a declined window wrote");
+                    }
+                    unsetenv("ATTU_CPU_WINDOW_Z");
+                }
+            }
             b4->free(b4, pr); b4->free(b4, pm);
         }
         attu_buf *bufs[8] = { bi4, btx, bi8, bf8, bf4, bbo, bv1, bv2 };
