@@ -1877,7 +1877,9 @@ static void win_frame(const attu_stage_agg *g, const win_rkey *rk, const win_grp
         default: s2 = e; break;
         }
         switch (g->frame_kind[1]) {
-        case ATTU_WB_PRECEDING: t2 = o1 > k - kb ? b : (size_t)gr->ghead[k - o1 + 1]; break;
+        /* (0 PRECEDING ends with the row's own group: ghead[k + 1] would
+         * be past the last group's head when k is the last group) */
+        case ATTU_WB_PRECEDING: t2 = o1 > k - kb ? b : o1 == 0 ? pe : (size_t)gr->ghead[k - o1 + 1]; break;
         case ATTU_WB_CURRENT_ROW: t2 = pe; break;
         case ATTU_WB_FOLLOWING: t2 = o1 >= kl - k ? e : (size_t)gr->ghead[k + o1 + 1]; break;
         default: t2 = e; break;
