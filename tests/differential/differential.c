@@ -12,6 +12,7 @@
  *
  *   differential [--seed N] [--queries N] [--seconds S] [--rows N]
  *                [--backend cpu|gpu|all] [--only I] [--max-failures N] [-v]
+ *                [--trace]   (each query on stderr before it runs)
  *   differential --seed N [--rows N] --dump-setup   (the tables' SQL, to
  *                replay a difference by hand in psql and in attu)
  *
@@ -237,7 +238,7 @@ static bool judge(backend *b, long index, uint64_t seed, const char *sql, bool o
 
 static void usage(void) {
     fprintf(stderr, "usage: differential [--seed N] [--queries N] [--seconds S] [--rows N]\n"
-                    "                    [--backend cpu|gpu|all] [--only I] [--max-failures N] [-v]\n"
+                    "                    [--backend cpu|gpu|all] [--only I] [--max-failures N] [-v] [--trace]\n"
                     "       differential --seed N [--rows N] --dump-setup\n");
 }
 
@@ -247,7 +248,7 @@ int main(int argc, char **argv) {
     double seconds = 0;
     int rows = 120;
     const char *backend_opt = "all";
-    bool verbose = false, dump_setup = false;
+    bool verbose = false, dump_setup = false, trace = false;
     for (int a = 1; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
         if (strcmp(argv[a], "--seed") == 0 && v) { seed = strtoull(v, NULL, 10); a++; }
@@ -258,6 +259,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[a], "--only") == 0 && v) { only = atol(v); a++; }
         else if (strcmp(argv[a], "--max-failures") == 0 && v) { max_failures = atol(v); a++; }
         else if (strcmp(argv[a], "-v") == 0) verbose = true;
+        else if (strcmp(argv[a], "--trace") == 0) trace = true;
         else if (strcmp(argv[a], "--dump-setup") == 0) dump_setup = true;
         else { usage(); return 2; }
     }
@@ -347,6 +349,10 @@ int main(int argc, char **argv) {
         rng_seed(&qr, seed * 1000003u + (uint64_t)i);
         bool ordered;
         char *sql = random_sql_query(&qr, &ordered);
+        if (trace) {   /* before it runs, so a crash names its query */
+            fprintf(stderr, "run %ld: %s\n", i, sql);
+            fflush(stderr);
+        }
         outcome po;
         pg_run(pg, sql, &po);
         for (int b = 0; b < nb; b++) {

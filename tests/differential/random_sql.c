@@ -1318,6 +1318,50 @@ static void random_query_ext(rng *r, sql_buf *b, bool *ordered, int kind) {
         sql_buf_printf(b, ")");
         return;
     }
+    case 35: case 36: { /* window frames at random: ROWS over a total order, RANGE / GROUPS over one key */
+        static const char *const keys[] = { "i", "b", "x", "d", "k" };
+        static const char *const modes[] = { "ROWS", "RANGE", "GROUPS" };
+        static const char *const excl[] = { "", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES", " EXCLUDE NO OTHERS" };
+        int kc = (int)rng_range(r, 0, 4), mode = (int)rng_range(r, 0, 2);
+        const char *key = keys[kc];
+        sql_buf spec = { 0 };
+        if (rng_chance(r, 50)) sql_buf_printf(&spec, "PARTITION BY %s ", rng_chance(r, 50) ? "f" : "k % 3");
+        sql_buf_printf(&spec, "ORDER BY %s%s%s", key, rng_chance(r, 40) ? " DESC" : "",
+                       rng_chance(r, 30) ? (rng_chance(r, 50) ? " NULLS FIRST" : " NULLS LAST") : "");
+        if (mode == 0) { sql_buf_printf(&spec, ", "); total_order(&spec, NULL); }
+        /* offsets of the key's type for RANGE (integers for an integer key) */
+        char off[2][32];
+        for (int e = 0; e < 2; e++) {
+            if (mode == 1 && (kc == 2 || kc == 3)) snprintf(off[e], sizeof off[e], "%d.5", (int)rng_range(r, 0, 300));
+            else if (mode == 1) snprintf(off[e], sizeof off[e], "%d", (int)rng_range(r, 0, kc == 1 ? 100000000000 : 300));
+            else snprintf(off[e], sizeof off[e], "%d", (int)rng_range(r, 0, 3));
+        }
+        static const char *const starts[] = { "UNBOUNDED PRECEDING", "%s PRECEDING", "CURRENT ROW", "%s FOLLOWING" };
+        static const char *const ends[] = { "%s PRECEDING", "CURRENT ROW", "%s FOLLOWING", "UNBOUNDED FOLLOWING" };
+        int s0 = (int)rng_range(r, 0, 3), e0 = (int)rng_range(r, 0, 3);
+        sql_buf_printf(&spec, " %s BETWEEN ", modes[mode]);
+        sql_buf_printf(&spec, starts[s0], off[0]);
+        sql_buf_printf(&spec, " AND ");
+        sql_buf_printf(&spec, ends[e0], off[1]);
+        sql_buf_printf(&spec, "%s", excl[rng_range(r, 0, 4)]);
+        /* functions whose value depends on the frame's set of rows only
+         * (first / last_value of the key itself: peers share it) */
+        static const char *const fns[] = { "sum(i)", "count(*)", "min(s)", "max(d)", "avg(d)", "sum(x)", "count(dt)",
+                                           "avg(i)", "sum(b)", "first_value(%s)", "last_value(%s)" };
+        sql_buf_printf(b, "SELECT k, %s", key);
+        for (int c = 0, n = (int)rng_range(r, 1, 3); c < n; c++) {
+            int fi = (int)rng_range(r, 0, 10);
+            sql_buf_printf(b, ", ");
+            if (fi >= 9 && mode != 0) sql_buf_printf(b, fns[fi], key);
+            else if (fi >= 9) sql_buf_printf(b, fns[fi], "s");
+            else sql_buf_printf(b, "%s", fns[fi]);
+            sql_buf_printf(b, " OVER (%s)", spec.p);
+        }
+        sql_buf_free(&spec);
+        sql_buf_printf(b, " FROM t%d", table_no(r));
+        if (rng_chance(r, 30)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 0); }
+        return;
+    }
     case 28: {          /* VALUES joined to a table */
         sql_buf_printf(b, "SELECT v.a, v.w, t.i, t.s FROM (VALUES ");
         for (int j = 0, n = (int)rng_range(r, 1, 5); j < n; j++) {
@@ -1337,7 +1381,7 @@ char *random_sql_query(rng *r, bool *ordered) {
     sql_buf b = { 0 };
     *ordered = false;
     ordered_agg_used = false;
-    int kind = (int)rng_range(r, 0, 34);
+    int kind = (int)rng_range(r, 0, 36);
     if (kind >= 17) {
         random_query_ext(r, &b, ordered, kind);
         return sql_buf_take(&b);
