@@ -11,7 +11,9 @@
  *      t1(a INTEGER, b INTEGER, x DOUBLE PRECISION)   a in [0, N/4), b in [0, 1000)
  *    and N/4 rows for t2(a INTEGER, y DOUBLE PRECISION) (a = 0..N/4-1, a key),
  *    loads both with COPY, then times a join + aggregate, a group-by (1000
- *    groups, and 100 groups of b / 10) and a full sort (ORDER BY with an OFFSET that keeps one row, so the client
+ *    groups, and 100 groups of b / 10), ORDER BY windows of one row at the
+ *    end and in the middle of the order (selected, not sorted), and a
+ *    full sort (a window of a fifth of the rows, counted, so the client
  *    transfer does not dominate).
  * Each figure is the median of R runs after one warm-up run; the first
  * (cold) run is printed apart. Times are wall-clock around
@@ -254,9 +256,15 @@ int main(int argc, char **argv) {
         snprintf(sql, sizeof sql, "SELECT a, x FROM t1 ORDER BY x, a OFFSET %zu",
                  rows ? rows - 1 : 0);
         time_query(s, "order_by", sql, reps, n * 12 / 1e6, device);
-        /* the middle row: every row sorted */
+        /* the middle row: a window of the order (select_window; every row
+         * was sorted before session 11) */
         snprintf(sql, sizeof sql, "SELECT a, x FROM t1 ORDER BY x, a LIMIT 1 OFFSET %zu", rows / 2);
         time_query(s, "order_by_mid", sql, reps, n * 12 / 1e6, device);
+        /* a window too wide to select (a fifth of the rows): every row
+         * sorted, the kept rows counted without leaving the device */
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM (SELECT a, x FROM t1 ORDER BY x, a LIMIT %zu OFFSET %zu) s",
+                 rows / 5, rows * 2 / 5);
+        time_query(s, "sort_wide", sql, reps, n * 12 / 1e6, device);
     }
     attu_session_free(s);
     attu_db_close(db);
