@@ -1333,7 +1333,7 @@ static void random_query_ext(rng *r, sql_buf *b, bool *ordered, int kind) {
         char off[2][32];
         for (int e = 0; e < 2; e++) {
             if (mode == 1 && (kc == 2 || kc == 3)) snprintf(off[e], sizeof off[e], "%d.5", (int)rng_range(r, 0, 300));
-            else if (mode == 1) snprintf(off[e], sizeof off[e], "%d", (int)rng_range(r, 0, kc == 1 ? 100000000000 : 300));
+            else if (mode == 1) snprintf(off[e], sizeof off[e], "%lld", (long long)rng_range(r, 0, kc == 1 ? 100000000000 : 300));
             else snprintf(off[e], sizeof off[e], "%d", (int)rng_range(r, 0, 3));
         }
         static const char *const starts[] = { "UNBOUNDED PRECEDING", "%s PRECEDING", "CURRENT ROW", "%s FOLLOWING" };
