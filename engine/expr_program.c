@@ -560,7 +560,16 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
         r = a; break;
     case ATTU_OP_CAST_I_N: r = attu_numeric_from_int64(A->v.i); break;
     case ATTU_OP_CAST_D_N: r = attu_numeric_from_decimal(A->v.i, at.scale); break;
-    case ATTU_OP_CAST_F_N: if (attu_numeric_from_double(A->v.f, &r, err)) return -1; break;
+    case ATTU_OP_CAST_F_N:
+        if (at.id == ATTU_TYPE_FLOAT32 && isfinite(A->v.f)) {
+            /* real -> numeric keeps FLT_DIG (6) significant digits, as
+             * PostgreSQL's float4_numeric: 666.7::real is 666.7, not the
+             * double 666.700012207031 */
+            char buf[32];
+            int l = snprintf(buf, sizeof buf, "%.6g", A->v.f);
+            if (attu_numeric_parse(buf, (size_t)l, &r, err)) return -1;
+        } else if (attu_numeric_from_double(A->v.f, &r, err)) return -1;
+        break;
     case ATTU_OP_CAST_N_I:
         if (attu_numeric_to_scaled(a, 0, &z) || range_check(dt, z, err))
             return int_overflow(dt, err);
@@ -827,11 +836,21 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 o->v.f = dt.id == ATTU_TYPE_FLOAT32 ? (double)(float)fz : fz; break;
             case ATTU_OP_CAST_F_D: {
                 if (isnan(fx) || isinf(fx)) return int_overflow(dt, err);
-                double sc = fx * (double)pow10_tab[dt.scale];
-                double rr = round(sc);   /* half away from zero */
-                if (rr < -9.2e18 || rr > 9.2e18) return int_overflow(dt, err);
-                if (range_check(dt, (int64_t)rr, err)) return -1;
-                o->v.i = (int64_t)rr; break;
+                /* as PostgreSQL: the float's decimal digits first
+                 * (float4_numeric's 6, float8_numeric's 15), then
+                 * rounded to the scale exactly, half away from zero:
+                 * 1.005::float8::numeric(5,2) is 1.01 (1.005 * 100 in
+                 * doubles is 100.49999...) and 1234.5678::real
+                 * ::numeric(10,4) is 1234.5700 */
+                attu_numeric nv;
+                if (p->reg_types[in->a].id == ATTU_TYPE_FLOAT32) {
+                    char buf[32];
+                    int l = snprintf(buf, sizeof buf, "%.6g", fx);
+                    if (attu_numeric_parse(buf, (size_t)l, &nv, err)) return -1;
+                } else if (attu_numeric_from_double(fx, &nv, err)) return int_overflow(dt, err);
+                if (attu_numeric_to_scaled(nv, dt.scale, &z)) return int_overflow(dt, err);
+                if (range_check(dt, z, err)) return -1;
+                o->v.i = z; break;
             }
             case ATTU_OP_CAST_D_D:
                 if (rescale(x, p->reg_types[in->a].scale, dt.scale, &z)) return int_overflow(dt, err);
