@@ -498,7 +498,7 @@ static int cpu_select_window(attu_backend *be, const attu_sort_key *keys, int nk
     if (start >= n || cnt == 0) { *done = true; return 0; }
     if (cnt > n - start) cnt = n - start;
     if (n < 65536 || cnt > n / 8) return 0;
-    const size_t s = n / 16 < ((size_t)1 << 18) ? n / 16 : (size_t)1 << 18;
+    const size_t s = n / 16 < ((size_t)1 << 18) ? n / 16 : (size_t)1 << 18;   /* >= 4096 here */
     const char *zv = getenv("ATTU_CPU_WINDOW_Z");   /* the tests narrow it to see misses declined */
     const double z = zv && *zv ? atof(zv) : 5.0;
     double plo = (double)start / (double)n, phi = (double)(start + cnt) / (double)n;

@@ -881,6 +881,7 @@ bool window_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_
   // (its margin grows as the root of the sample, the rows per sampled one
   // as the sample's inverse); 2^19 images sort in well under the pass
   const int s = (int)std::min<size_t>(n / 16, (size_t)1 << 19);
+  if (s < 256) return false;  // too few rows to sample: the histogram or the sort
   // standard deviations: a miss about once in 3.5 million brackets a side
   // (ATTU_GPU_WINDOW_Z overrides: the tests narrow it to see misses declined)
   const char* zv = getenv("ATTU_GPU_WINDOW_Z");
