@@ -8,6 +8,7 @@
  * live in an arena of fixed blocks that never move, reset at every run.
  */
 #include "engine/expr_program.h"
+#include "engine/md5.h"
 #include "engine/numeric.h"
 #include "engine/similar.h"
 
@@ -163,6 +164,9 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_EXP_N] = "exp_n", [ATTU_OP_SIGN_N] = "sign_n",
     [ATTU_OP_SUBQUERY_ONE] = "subquery_one",
     [ATTU_OP_SIMILAR] = "similar",
+    [ATTU_OP_MD5] = "md5", [ATTU_OP_TRANSLATE] = "translate", [ATTU_OP_ASCII] = "ascii",
+    [ATTU_OP_CHR] = "chr", [ATTU_OP_TO_HEX] = "to_hex", [ATTU_OP_OVERLAY] = "overlay",
+    [ATTU_OP_BIT_LENGTH] = "bit_length",
 };
 
 const char *attu_opcode_name(attu_opcode op) {
@@ -380,6 +384,65 @@ static size_t utf8_off(const char *s, size_t n, int64_t ch) {
         ch--;
     }
     return i;
+}
+
+/* Bytes of the UTF-8 character at s (n > 0 bytes left): its lead byte's
+ * count, clamped to n (values are valid UTF-8; the clamp only keeps a
+ * damaged one from reading past its end). */
+static size_t utf8_char_bytes(const char *s, size_t n) {
+    unsigned char u = (unsigned char)s[0];
+    size_t l = u < 0x80 ? 1 : u >= 0xf0 ? 4 : u >= 0xe0 ? 3 : u >= 0xc0 ? 2 : 1;
+    return l < n ? l : n;
+}
+
+/* The code point of the UTF-8 character at s, l = utf8_char_bytes bytes. */
+static uint32_t utf8_code_point(const char *s, size_t l) {
+    const unsigned char *u = (const unsigned char *)s;
+    if (l == 1) return u[0];
+    uint32_t v = u[0] & (0x7fu >> l);
+    for (size_t k = 1; k < l; k++) v = (v << 6) | (u[k] & 0x3fu);
+    return v;
+}
+
+/* translate(s, from, to) into m (room for 4 bytes per character of s):
+ * each character of s found in from (its first occurrence there, at
+ * character k) becomes the k-th character of to, or is dropped when to is
+ * shorter; the others are copied. Returns the bytes written. */
+static size_t translate_text(const attu_slot *s, const attu_slot *from, const attu_slot *to, char *m) {
+    size_t w = 0;
+    for (size_t i = 0; i < s->len;) {
+        size_t cl = utf8_char_bytes(s->v.s + i, s->len - i);
+        int64_t k = -1, idx = 0;
+        for (size_t j = 0; j < from->len; idx++) {
+            size_t fl = utf8_char_bytes(from->v.s + j, from->len - j);
+            if (fl == cl && !memcmp(from->v.s + j, s->v.s + i, cl)) { k = idx; break; }
+            j += fl;
+        }
+        if (k < 0) { memcpy(m + w, s->v.s + i, cl); w += cl; }
+        else {
+            size_t b0 = utf8_off(to->v.s, to->len, k);
+            if (b0 < to->len) {
+                size_t tl = utf8_char_bytes(to->v.s + b0, to->len - b0);
+                memcpy(m + w, to->v.s + b0, tl);
+                w += tl;
+            }
+        }
+        i += cl;
+    }
+    return w;
+}
+
+/* UTF-8 bytes of code point cp (valid: not a surrogate, <= 0x10ffff). */
+static size_t utf8_put(uint32_t cp, char *o) {
+    if (cp < 0x80) { o[0] = (char)cp; return 1; }
+    if (cp < 0x800) { o[0] = (char)(0xc0 | cp >> 6); o[1] = (char)(0x80 | (cp & 0x3f)); return 2; }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xe0 | cp >> 12); o[1] = (char)(0x80 | ((cp >> 6) & 0x3f)); o[2] = (char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    o[0] = (char)(0xf0 | cp >> 18); o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f)); o[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
 }
 
 static int scmp(const attu_slot *a, const attu_slot *b) {
@@ -1157,6 +1220,65 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             case ATTU_OP_STARTS_WITH:
                 o->v.i = B[r].len <= A[r].len && !memcmp(A[r].v.s, B[r].v.s, B[r].len); break;
+            case ATTU_OP_MD5: {
+                char *m = arena_alloc(it, 32);
+                if (!m) return attu_error_oom(err);
+                attu_md5_hex(A[r].v.s, A[r].len, m);
+                o->v.s = m; o->len = 32; break;
+            }
+            case ATTU_OP_TRANSLATE: {
+                /* a character of any width may become one of up to 4 bytes */
+                char *m = arena_alloc(it, (size_t)A[r].len * 4 + 1);
+                if (!m) return attu_error_oom(err);
+                o->v.s = m; o->len = (uint32_t)translate_text(&A[r], &B[r], &C[r], m); break;
+            }
+            case ATTU_OP_ASCII:
+                o->v.i = A[r].len ? utf8_code_point(A[r].v.s, utf8_char_bytes(A[r].v.s, A[r].len)) : 0; break;
+            case ATTU_OP_CHR: {
+                /* PostgreSQL's chr() in a UTF-8 database, with its checks
+                 * in its order */
+                if (x < 0) return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "character number must be positive");
+                if (x == 0) return attu_error_set(err, "54000", 0, "null character not permitted");
+                if (x > 0x10ffff)
+                    return attu_error_set(err, "54000", 0, "requested character too large for encoding: %lld", (long long)x);
+                if (x >= 0xd800 && x <= 0xdfff)
+                    return attu_error_set(err, "54000", 0, "requested character not valid for encoding: %lld", (long long)x);
+                char *m = arena_alloc(it, 4);
+                if (!m) return attu_error_oom(err);
+                o->v.s = m; o->len = (uint32_t)utf8_put((uint32_t)x, m); break;
+            }
+            case ATTU_OP_TO_HEX: {
+                /* the two's complement of an integer (4 bytes) or a bigint
+                 * (8), so to_hex(-1) is ffffffff, without leading zeros */
+                uint64_t u = in->aux == 4 ? (uint64_t)(uint32_t)x : (uint64_t)x;
+                char tmp[16];
+                int k = 0;
+                do { tmp[k++] = "0123456789abcdef"[u & 15]; u >>= 4; } while (u);
+                char *m = arena_alloc(it, (size_t)k);
+                if (!m) return attu_error_oom(err);
+                for (int q = 0; q < k; q++) m[q] = tmp[k - 1 - q];
+                o->v.s = m; o->len = (uint32_t)k; break;
+            }
+            case ATTU_OP_OVERLAY: {
+                /* PostgreSQL's text_overlay: the first c - 1 characters of
+                 * a, then b, then a from character c + d on; d defaults to
+                 * b's length and may be negative (a repeats from there) */
+                int64_t from = C[r].v.i, cnt = Dd ? Dd[r].v.i : utf8_len(B[r].v.s, B[r].len);
+                if (from <= 0) return attu_error_set(err, "22011", 0, "negative substring length not allowed");
+                int64_t after = from + cnt;
+                if (after > INT32_MAX || after < INT32_MIN)
+                    return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "integer out of range");
+                size_t head = utf8_off(A[r].v.s, A[r].len, from - 1);
+                size_t tail = after <= 1 ? 0 : utf8_off(A[r].v.s, A[r].len, after - 1);
+                size_t l = head + B[r].len + (A[r].len - tail);
+                char *m = arena_alloc(it, l + 1);
+                if (!m) return attu_error_oom(err);
+                if (head) memcpy(m, A[r].v.s, head);
+                if (B[r].len) memcpy(m + head, B[r].v.s, B[r].len);
+                if (A[r].len > tail) memcpy(m + head + B[r].len, A[r].v.s + tail, A[r].len - tail);
+                o->v.s = m; o->len = (uint32_t)l; break;
+            }
+            case ATTU_OP_BIT_LENGTH: o->v.i = (int64_t)A[r].len * 8; break;
             case ATTU_OP_DATE_ADD: case ATTU_OP_DATE_SUB:
                 /* infinities stay infinite (PostgreSQL's date_pli / date_mii) */
                 if (dt.id == ATTU_TYPE_DATE ? (x == INT32_MAX || x == INT32_MIN) : (x == INT64_MAX || x == INT64_MIN)) {

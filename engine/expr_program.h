@@ -158,6 +158,14 @@ typedef enum attu_opcode {
                             PostgreSQL evaluates the subquery lazily */
     ATTU_OP_SIMILAR,     /* a SIMILAR TO b [ESCAPE c] (engine/similar.h);
                             c = -1: the default escape, backslash */
+    /* more strings, as PostgreSQL 15 (code points are UTF-8 characters) */
+    ATTU_OP_MD5,         /* md5(a): 32 lowercase hex digits of a's bytes */
+    ATTU_OP_TRANSLATE,   /* translate(a, b from, c to), character by character */
+    ATTU_OP_ASCII,       /* ascii(a): a's first code point, 0 for '' */
+    ATTU_OP_CHR,         /* chr(a): the character of code point a; 54000 / 22023 */
+    ATTU_OP_TO_HEX,      /* to_hex(a): a's two's complement in hex; aux = 4 or 8 bytes */
+    ATTU_OP_OVERLAY,     /* overlay(a PLACING b FROM c [FOR d]); d = -1: b's length */
+    ATTU_OP_BIT_LENGTH,  /* bit_length(a): 8 * octet_length(a) */
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -428,6 +428,10 @@ static const scalar_fn scalars[] = {
     { "lpad", ATTU_OP_LPAD, 2, 3, 't' }, { "rpad", ATTU_OP_RPAD, 2, 3, 't' },
     { "split_part", ATTU_OP_SPLIT_PART, 3, 3, 't' }, { "initcap", ATTU_OP_INITCAP, 1, 1, 't' },
     { "starts_with", ATTU_OP_STARTS_WITH, 2, 2, 't' }, { "cbrt", ATTU_OP_CBRT, 1, 1, 'f' },
+    { "md5", ATTU_OP_MD5, 1, 1, 't' }, { "translate", ATTU_OP_TRANSLATE, 3, 3, 't' },
+    { "ascii", ATTU_OP_ASCII, 1, 1, 't' }, { "bit_length", ATTU_OP_BIT_LENGTH, 1, 1, 't' },
+    { "overlay", ATTU_OP_OVERLAY, 3, 4, 't' },
+    { "chr", ATTU_OP_CHR, 1, 1, 'x' }, { "to_hex", ATTU_OP_TO_HEX, 1, 1, 'x' },
     { "mod", ATTU_OP_MOD_I, 2, 2, 'x' }, { "concat_ws", ATTU_OP_CONCAT, 2, 100, 'x' },
     { "date_part", ATTU_OP_EXTRACT, 2, 2, 'x' }, { "date_trunc", ATTU_OP_DATE_TRUNC, 2, 2, 'x' },
     { "abs", ATTU_OP_ABS_I, 1, 1, 'x' }, { "round", ATTU_OP_ROUND_D, 1, 2, 'x' },
@@ -534,7 +538,19 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!(args[0] = coerce(c, args[0], txt, false, pos))) return NULL;
         attu_type rt = txt;
         switch (fn->op) {
-        case ATTU_OP_LENGTH: case ATTU_OP_OCTET_LENGTH: rt = i4; break;
+        case ATTU_OP_LENGTH: case ATTU_OP_OCTET_LENGTH: case ATTU_OP_ASCII: case ATTU_OP_BIT_LENGTH: rt = i4; break;
+        case ATTU_OP_OVERLAY:
+            /* overlay(text, text, integer [, integer]): a smallint or an
+             * untyped literal casts to integer implicitly, a bigint does
+             * not (PostgreSQL has no overlay of bigint positions) */
+            if (args[1]->type.id != ATTU_TYPE_TEXT && args[1]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+            if (!(args[1] = coerce(c, args[1], txt, false, pos))) return NULL;
+            for (int i = 2; i < n; i++) {
+                attu_type_id t = args[i]->type.id;
+                if (t != ATTU_TYPE_INT16 && t != ATTU_TYPE_INT32 && t != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+                if (!(args[i] = coerce(c, args[i], i4, false, pos))) return NULL;
+            }
+            break;
         case ATTU_OP_LPAD: case ATTU_OP_RPAD: case ATTU_OP_SPLIT_PART:
             for (int i = 1; i < n; i++) {
                 bool want_int = (fn->op == ATTU_OP_SPLIT_PART) ? i == 2 : i == 1;
@@ -561,6 +577,28 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return mk_call(c, fn->op, rt, pos, n, args[0], args[1], args[2], args[3]);
     }
     /* specials */
+    if (fn->op == ATTU_OP_CHR) {
+        /* chr(integer) only: a bigint does not cast to integer implicitly */
+        attu_type_id t = args[0]->type.id;
+        if (t != ATTU_TYPE_INT16 && t != ATTU_TYPE_INT32 && t != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+        if (!(args[0] = coerce(c, args[0], i4, false, pos))) return NULL;
+        return mk_call(c, ATTU_OP_CHR, txt, pos, 1, args[0], NULL, NULL, NULL);
+    }
+    if (fn->op == ATTU_OP_TO_HEX) {
+        /* to_hex(integer) and to_hex(bigint): a smallint or an untyped
+         * literal casts to both, which PostgreSQL reports as ambiguous */
+        attu_type_id t = args[0]->type.id;
+        if (t == ATTU_TYPE_INT16 || t == ATTU_TYPE_UNKNOWN) {
+            char tb[64];
+            attu_error_set(c->err, "42725", pos, "function to_hex(%s) is not unique", tname(args[0]->type, tb));
+            attu_error_set_hint(c->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
+            return NULL;
+        }
+        if (t != ATTU_TYPE_INT32 && t != ATTU_TYPE_INT64) return no_function(c, e, args, n);
+        attu_bexpr *x = mk_call(c, ATTU_OP_TO_HEX, txt, pos, 1, args[0], NULL, NULL, NULL);
+        if (x) x->aux = t == ATTU_TYPE_INT32 ? 4 : 8;
+        return x;
+    }
     if (!strcmp(name, "abs")) {
         attu_bexpr *a = args[0];
         if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, f8, false, pos))) return NULL;

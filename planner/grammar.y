@@ -232,7 +232,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        CREATE CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP DEFAULT DEFERRABLE
        DESC DISTINCT ELSE END EXCEPT FALSE FETCH FOR FROM GROUP HAVING IN
        INTERSECT INTO LATERAL LEADING LIMIT LOCALTIME LOCALTIMESTAMP NOT NULL
-       OFFSET ON ONLY OR ORDER PRIMARY RETURNING SELECT SOME SYMMETRIC TABLE
+       OFFSET ON ONLY OR ORDER PLACING PRIMARY RETURNING SELECT SOME SYMMETRIC TABLE
        THEN TO TRAILING TRUE UNION UNIQUE USER USING WHEN WHERE WINDOW WITH.
 
 /* Type and function name keywords (function names, not column names). */
@@ -241,7 +241,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 
 /* Column name keywords and unreserved keywords. */
 %token BETWEEN BIGINT BOOLEAN CHAR CHARACTER COALESCE DEC DECIMAL EXISTS
-       EXTRACT FLOAT GREATEST INT INTEGER INTERVAL LEAST NULLIF NUMERIC
+       EXTRACT FLOAT GREATEST INT INTEGER INTERVAL LEAST NULLIF NUMERIC OVERLAY
        POSITION PRECISION REAL ROW SMALLINT SUBSTRING TIME TIMESTAMP TRIM
        VALUES VARCHAR
        ABORT BEGIN BY CASCADE CHAIN CHARACTERISTICS COMMIT COMMITTED COPY CSV
@@ -1081,6 +1081,17 @@ func_expr_common(A) ::= SUBSTRING(K) LP a_expr(S) FOR a_expr(N) RP.
     attu_ast_expr *one = ab_literal_text(ctx, ATTU_LIT_INTEGER, "1", K.pos);
     A = ab_func3(ctx, "substring", S, one, N, K.pos);
 }
+func_expr_common(A) ::= OVERLAY(K) LP a_expr(S) PLACING a_expr(P) FROM a_expr(F) FOR a_expr(N) RP.
+{
+    attu_vec *l = vec_push_ptr(ctx, vec_push_ptr(ctx, vec_push_ptr(ctx, NULL, S), P), F);
+    A = ab_func(ctx, NULL, "overlay", vec_push_ptr(ctx, l, N), K.pos);
+}
+func_expr_common(A) ::= OVERLAY(K) LP a_expr(S) PLACING a_expr(P) FROM a_expr(F) RP.
+    { A = ab_func3(ctx, "overlay", S, P, F, K.pos); }
+func_expr_common(A) ::= OVERLAY(K) LP func_arg_list(L) RP.
+    { A = ab_func(ctx, NULL, "overlay", L, K.pos); }
+func_expr_common(A) ::= OVERLAY(K) LP RP.
+    { A = ab_func(ctx, NULL, "overlay", NULL, K.pos); }
 func_expr_common(A) ::= SUBSTRING(K) LP func_arg_list(L) RP.
     { A = ab_func(ctx, NULL, "substring", L, K.pos); }
 func_expr_common(A) ::= SUBSTRING(K) LP RP.
@@ -1229,6 +1240,8 @@ bare_label(A) ::= REAL(T).                  { A = T; }
 bare_label(A) ::= ROW(T).                   { A = T; }
 bare_label(A) ::= SMALLINT(T).              { A = T; }
 bare_label(A) ::= SUBSTRING(T).             { A = T; }
+bare_label(A) ::= OVERLAY(T).               { A = T; }
+bare_label(A) ::= PLACING(T).               { A = T; }
 bare_label(A) ::= TIME(T).                  { A = T; }
 bare_label(A) ::= TIMESTAMP(T).             { A = T; }
 bare_label(A) ::= TRIM(T).                  { A = T; }
@@ -1389,6 +1402,7 @@ col_name_keyword(A) ::= REAL(T).                  { A = T; }
 col_name_keyword(A) ::= ROW(T).                   { A = T; }
 col_name_keyword(A) ::= SMALLINT(T).              { A = T; }
 col_name_keyword(A) ::= SUBSTRING(T).             { A = T; }
+col_name_keyword(A) ::= OVERLAY(T).               { A = T; }
 col_name_keyword(A) ::= TIME(T).                  { A = T; }
 col_name_keyword(A) ::= TIMESTAMP(T).             { A = T; }
 col_name_keyword(A) ::= TRIM(T).                  { A = T; }
@@ -1448,6 +1462,7 @@ reserved_keyword(A) ::= NOT(T).                   { A = T; }
 reserved_keyword(A) ::= NULL(T).                  { A = T; }
 reserved_keyword(A) ::= ONLY(T).                  { A = T; }
 reserved_keyword(A) ::= OR(T).                    { A = T; }
+reserved_keyword(A) ::= PLACING(T).               { A = T; }
 reserved_keyword(A) ::= PRIMARY(T).               { A = T; }
 reserved_keyword(A) ::= SELECT(T).                { A = T; }
 reserved_keyword(A) ::= SOME(T).                  { A = T; }
