@@ -166,7 +166,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_SIMILAR] = "similar",
     [ATTU_OP_MD5] = "md5", [ATTU_OP_TRANSLATE] = "translate", [ATTU_OP_ASCII] = "ascii",
     [ATTU_OP_CHR] = "chr", [ATTU_OP_TO_HEX] = "to_hex", [ATTU_OP_OVERLAY] = "overlay",
-    [ATTU_OP_BIT_LENGTH] = "bit_length",
+    [ATTU_OP_BIT_LENGTH] = "bit_length", [ATTU_OP_REGEX] = "regex",
 };
 
 const char *attu_opcode_name(attu_opcode op) {
@@ -672,10 +672,11 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
     return set_num(it, o, r, err);
 }
 
-/* a SIMILAR TO b [ESCAPE c] over a batch (not strict in the usual way
- * only in that the compiled pattern lives across the rows) */
+/* a SIMILAR TO b [ESCAPE c], or a ~ b (regex 1) / a ~* b (regex 2), over
+ * a batch (not strict in the usual way only in that the compiled pattern
+ * lives across the rows) */
 static int run_similar(const attu_slot *A, const attu_slot *B, const attu_slot *C, const attu_slot *G, attu_slot *D,
-                       size_t n, attu_error *err) {
+                       size_t n, int regex, attu_error *err) {
     attu_similar sim;
     memset(&sim, 0, sizeof sim);
     int rc = 0;
@@ -683,7 +684,8 @@ static int run_similar(const attu_slot *A, const attu_slot *B, const attu_slot *
         attu_slot *o = &D[r];
         o->len = 0;
         if ((G && (G[r].null || !G[r].v.i)) || A[r].null || B[r].null || (C && C[r].null)) { o->null = 1; o->v.i = 0; continue; }
-        rc = attu_similar_prepare(&sim, B[r].v.s, B[r].len, C ? C[r].v.s : NULL, C ? C[r].len : 0, C != NULL, err);
+        rc = regex ? attu_regex_prepare(&sim, B[r].v.s, B[r].len, regex == 2, err)
+                   : attu_similar_prepare(&sim, B[r].v.s, B[r].len, C ? C[r].v.s : NULL, C ? C[r].len : 0, C != NULL, err);
         if (!rc) { o->null = 0; o->v.i = attu_similar_match(&sim, A[r].v.s, A[r].len); }
     }
     attu_similar_free(&sim);
@@ -708,8 +710,8 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
         int op = in->op;
         char *cbuf = NULL;      /* a NUMERIC CONST's slot */
         double memo_la = NAN, memo_cos = 0;   /* earth_distance: the last cos(lat_a) */
-        if (op == ATTU_OP_SIMILAR) {
-            if (run_similar(A, B, C, G, D, n, err)) return -1;
+        if (op == ATTU_OP_SIMILAR || op == ATTU_OP_REGEX) {
+            if (run_similar(A, B, C, G, D, n, op == ATTU_OP_REGEX ? 1 + (in->aux == 1) : 0, err)) return -1;
             continue;
         }
         for (size_t r = 0; r < n; r++) {

@@ -166,6 +166,7 @@ typedef enum attu_opcode {
     ATTU_OP_TO_HEX,      /* to_hex(a): a's two's complement in hex; aux = 4 or 8 bytes */
     ATTU_OP_OVERLAY,     /* overlay(a PLACING b FROM c [FOR d]); d = -1: b's length */
     ATTU_OP_BIT_LENGTH,  /* bit_length(a): 8 * octet_length(a) */
+    ATTU_OP_REGEX,       /* a ~ b (aux = 1: a ~* b), b an ARE (engine/similar.h) */
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -185,7 +185,7 @@ static bool entry_escape(char c, uint32_t *cp) {
  * point (*cp), a shorthand class (returns 1, set filled), or an error: an
  * ASCII letter or digit ARE reads as an escape attu does not implement
  * (back references, \x, \u, constraints: 0A000) or none at all (2201B). */
-static int escaped_char(const char *p, size_t plen, size_t *i, uint32_t *cp, cpset *set, attu_error *err) {
+static int escaped_char(const char *p, size_t plen, size_t *i, uint32_t *cp, cpset *set, bool regex, attu_error *err) {
     char c = p[*i];
     if (is_shorthand(c)) {
         (*i)++;
@@ -195,7 +195,7 @@ static int escaped_char(const char *p, size_t plen, size_t *i, uint32_t *cp, cps
     if (isalnum((unsigned char)c)) {
         if (strchr("123456789xuUc0AZmMyY", c))
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                                  "the SIMILAR TO escape \\%c is not supported", c);
+                                  "the %s escape \\%c is not supported", regex ? "regular expression" : "SIMILAR TO", c);
         return bad_re(err, "invalid escape \\ sequence");
     }
     *i += utf8_decode(p + *i, plen - *i, cp);
@@ -204,12 +204,12 @@ static int escaped_char(const char *p, size_t plen, size_t *i, uint32_t *cp, cps
 
 /* One member of a class at p[*i]: a character (*cp, returns 0) or a set
  * added to s ([:name:], \d ...: returns 1). */
-static int class_elem(const char *p, size_t plen, size_t *i, int esc, uint32_t *cp, cpset *s, attu_error *err) {
+static int class_elem(const char *p, size_t plen, size_t *i, int esc, uint32_t *cp, cpset *s, bool regex, attu_error *err) {
     unsigned char c = (unsigned char)p[*i];
     if (esc >= 0 && c == (unsigned)esc) {
         if (++*i >= plen) return bad_re(err, "brackets [] not balanced");
         cpset t = { NULL, 0, 0 };
-        int r = escaped_char(p, plen, i, cp, &t, err);
+        int r = escaped_char(p, plen, i, cp, &t, regex, err);
         if (r == 1) for (size_t k = 0; k < t.n && r == 1; k++) if (!cp_add(s, t.iv[k][0], t.iv[k][1])) r = attu_error_oom(err);
         free(t.iv);
         return r;
@@ -235,18 +235,18 @@ static int class_elem(const char *p, size_t plen, size_t *i, int esc, uint32_t *
 
 /* Parses the class whose [ is at p[*i - 1] into s (normalized, negation
  * applied); *i ends past its ]. */
-static int parse_class(const char *p, size_t plen, size_t *i, int esc, cpset *s, attu_error *err) {
+static int parse_class(const char *p, size_t plen, size_t *i, int esc, cpset *s, bool regex, attu_error *err) {
     bool neg = *i < plen && p[*i] == '^';
     if (neg) (*i)++;
     for (bool first = true;; first = false) {
         if (*i >= plen) return bad_re(err, "brackets [] not balanced");
         if (p[*i] == ']' && !first) { (*i)++; break; }
         uint32_t lo = 0, hi;
-        int r = class_elem(p, plen, i, esc, &lo, s, err);
+        int r = class_elem(p, plen, i, esc, &lo, s, regex, err);
         if (r < 0) return -1;
         if (r == 0 && *i + 1 < plen && p[*i] == '-' && p[*i + 1] != ']') {
             (*i)++;
-            if ((r = class_elem(p, plen, i, esc, &hi, s, err)) < 0) return -1;
+            if ((r = class_elem(p, plen, i, esc, &hi, s, regex, err)) < 0) return -1;
             if (r == 1 || hi < lo) return bad_re(err, "invalid character range");
             if (*i + 1 < plen && p[*i] == '-' && p[*i + 1] != ']') return bad_re(err, "invalid character range");
             if (!cp_add(s, lo, hi)) return attu_error_oom(err);
@@ -353,23 +353,32 @@ static int parse_bound(const char *p, size_t plen, size_t *i, sbuf *b, attu_erro
     return put(b, t, (size_t)l) ? 0 : attu_error_oom(err);
 }
 
-static int translate(const char *p, size_t plen, int esc, sbuf *b, attu_error *err) {
-    /* what a quantifier would apply to: 0 nothing (start, after ( or |),
-     * 1 an atom, 2 a quantified atom (ARE's non-greedy ? may follow),
-     * 3 a quantified atom marked non-greedy */
+/* Translates a SIMILAR TO pattern (regex false: anchored at both ends, %
+ * and _ wildcards, . ^ $ literal, escape esc) or an ARE for ~ (regex true:
+ * unanchored, . any character, ^ $ anchors, % _ literal, escape backslash,
+ * (?: ) groups) into b. */
+static int translate(const char *p, size_t plen, int esc, bool regex, sbuf *b, attu_error *err) {
+    /* what a quantifier would apply to: 0 nothing (start, after ( or |,
+     * an anchor), 1 an atom, 2 a quantified atom (ARE's non-greedy ? may
+     * follow), 3 a quantified atom marked non-greedy */
     int state = 0, depth = 0;
-    if (!puts__(b, "^(")) return attu_error_oom(err);
+    if (!puts__(b, regex ? "(" : "^(")) return attu_error_oom(err);
     for (size_t i = 0; i < plen;) {
         unsigned char c = (unsigned char)p[i];
         bool ok = true;
         if (esc >= 0 && c == (unsigned)esc) {
-            if (++i >= plen) break;   /* a trailing escape is dropped, as PostgreSQL drops it */
-            if (p[i] == '"')
+            if (++i >= plen) {
+                /* SIMILAR TO drops a trailing escape, as PostgreSQL does;
+                 * ARE has no escape that is nothing */
+                if (regex) return bad_re(err, "invalid escape \\ sequence");
+                break;
+            }
+            if (p[i] == '"' && !regex)
                 return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                                       "SIMILAR TO patterns with escape-double-quote are not supported");
             uint32_t cp = 0;
             cpset t = { NULL, 0, 0 };
-            int r = escaped_char(p, plen, &i, &cp, &t, err);
+            int r = escaped_char(p, plen, &i, &cp, &t, regex, err);
             if (r < 0) { free(t.iv); return -1; }
             ok = r == 1 ? emit_set(b, &t) : emit_char(b, cp);
             free(t.iv);
@@ -383,21 +392,32 @@ static int translate(const char *p, size_t plen, int esc, sbuf *b, attu_error *e
         } else if (c == '[') {
             i++;
             cpset t = { NULL, 0, 0 };
-            if (parse_class(p, plen, &i, esc, &t, err)) { free(t.iv); return -1; }
+            if (parse_class(p, plen, &i, esc, &t, regex, err)) { free(t.iv); return -1; }
             ok = emit_set(b, &t);
             free(t.iv);
             state = 1;
         } else if (c == '(') {
+            if (regex && i + 1 < plen && p[i + 1] == '?') {
+                /* ARE's (?:re) groups without capturing, which is all a
+                 * match needs; lookaround and embedded options are not
+                 * translated */
+                if (!(i + 2 < plen && p[i + 2] == ':'))
+                    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                          "regular expression lookaround and embedded options are not supported");
+                i += 2;
+            }
             depth++; ok = putc_(b, '('); i++; state = 0;
         } else if (c == ')') {
             if (depth == 0) return bad_re(err, "parentheses () not balanced");
             depth--; ok = putc_(b, ')'); i++; state = 1;
         } else if (c == '|') {
             ok = putc_(b, '|'); i++; state = 0;
-        } else if (c == '%') {
+        } else if (c == '%' && !regex) {
             ok = puts__(b, ".*"); i++; state = 2;
-        } else if (c == '_') {
+        } else if ((c == '_' && !regex) || (c == '.' && regex)) {
             ok = puts__(b, UTF8_CHAR); i++; state = 1;
+        } else if ((c == '^' || c == '$') && regex) {
+            ok = putc_(b, (char)c); i++; state = 0;
         } else {
             uint32_t cp;
             i += utf8_decode(p + i, plen - i, &cp);
@@ -407,13 +427,16 @@ static int translate(const char *p, size_t plen, int esc, sbuf *b, attu_error *e
         if (!ok) return attu_error_oom(err);
     }
     if (depth) return bad_re(err, "parentheses () not balanced");
-    if (!puts__(b, ")$")) return attu_error_oom(err);
+    if (!puts__(b, regex ? ")" : ")$")) return attu_error_oom(err);
     return 0;
 }
 
+static int compile(attu_similar *s, const char *pat, size_t plen, const char *esc, size_t elen, bool has_esc,
+                   int e, int mode, attu_error *err);
+
 int attu_similar_prepare(attu_similar *s, const char *pat, size_t plen, const char *esc, size_t elen,
                          bool has_esc, attu_error *err) {
-    if (s->compiled && s->plen == plen && !memcmp(s->pat, pat, plen) && s->has_esc == has_esc &&
+    if (s->compiled && s->mode == 0 && s->plen == plen && !memcmp(s->pat, pat, plen) && s->has_esc == has_esc &&
         (!has_esc || (s->elen == elen && !memcmp(s->esc, esc, elen))))
         return 0;
     attu_similar_free(s);
@@ -431,9 +454,24 @@ int attu_similar_prepare(attu_similar *s, const char *pat, size_t plen, const ch
         }
         e = elen ? l : -1;
     }
+    return compile(s, pat, plen, esc, elen, has_esc, e, 0, err);
+}
+
+int attu_regex_prepare(attu_similar *s, const char *pat, size_t plen, bool icase, attu_error *err) {
+    int mode = icase ? 2 : 1;
+    if (s->compiled && s->mode == mode && s->plen == plen && !memcmp(s->pat, pat, plen)) return 0;
+    attu_similar_free(s);
+    return compile(s, pat, plen, "", 0, false, '\\', mode, err);
+}
+
+/* Translates pat (mode 0: SIMILAR TO with escape e; 1, 2: an ARE, 2
+ * ignoring the case of ASCII letters, as ~* under the C collation) and
+ * compiles it into s, which keeps pat and esc to know it again. */
+static int compile(attu_similar *s, const char *pat, size_t plen, const char *esc, size_t elen, bool has_esc,
+                   int e, int mode, attu_error *err) {
     sbuf b = { NULL, 0, 0 };
-    if (translate(pat, plen, e, &b, err)) { free(b.s); return -1; }
-    int rc = regcomp(&s->re, b.s, REG_EXTENDED | REG_NOSUB);
+    if (translate(pat, plen, e, mode != 0, &b, err)) { free(b.s); return -1; }
+    int rc = regcomp(&s->re, b.s ? b.s : "", REG_EXTENDED | REG_NOSUB | (mode == 2 ? REG_ICASE : 0));
     free(b.s);
     if (rc) {
         /* PostgreSQL's wording for the errors both engines know */
@@ -451,7 +489,7 @@ int attu_similar_prepare(attu_similar *s, const char *pat, size_t plen, const ch
     if (!s->pat || !s->esc) { regfree(&s->re); free(s->pat); free(s->esc); s->pat = s->esc = NULL; return attu_error_oom(err); }
     if (plen) memcpy(s->pat, pat, plen);
     if (elen) memcpy(s->esc, esc, elen);
-    s->plen = plen; s->elen = elen; s->has_esc = has_esc;
+    s->plen = plen; s->elen = elen; s->has_esc = has_esc; s->mode = mode;
     s->compiled = true;
     return 0;
 }

@@ -308,6 +308,7 @@ struct attu_ast_expr {
             bool           negated;
             bool           case_insensitive; /* ILIKE */
             bool           similar;          /* SIMILAR TO */
+            bool           regex;            /* ~ ~* !~ !~* (case_insensitive: the *) */
         } like;
         struct {
             attu_ast_expr      *operand;   /* CASE x WHEN ...; NULL if searched */

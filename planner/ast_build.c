@@ -339,6 +339,18 @@ attu_ast_expr *ab_binary(attu_parse_ctx *c, attu_ast_binary_op op,
             if (op_tok->len == n && memcmp(c->sql + op_tok->off, like_ops[i].op, n) == 0)
                 return ab_like(c, l, r, NULL, like_ops[i].negated, like_ops[i].ci, op_tok->pos);
         }
+        /* and its regular-expression match operators */
+        static const struct { const char *op; bool negated, ci; } regex_ops[] = {
+            { "~", false, false }, { "!~", true, false }, { "~*", false, true }, { "!~*", true, true },
+        };
+        for (size_t i = 0; i < sizeof regex_ops / sizeof regex_ops[0]; i++) {
+            size_t n = strlen(regex_ops[i].op);
+            if (op_tok->len == n && memcmp(c->sql + op_tok->off, regex_ops[i].op, n) == 0) {
+                attu_ast_expr *e = ab_like(c, l, r, NULL, regex_ops[i].negated, regex_ops[i].ci, op_tok->pos);
+                e->u.like.regex = true;
+                return e;
+            }
+        }
     }
     attu_ast_expr *e = ab_expr(c, ATTU_EXPR_BINARY, op_tok->pos);
     e->u.binary.op = op;

@@ -228,7 +228,8 @@ static void pr_expr(out *o, const attu_ast_expr *e) {
         break;
     case ATTU_EXPR_LIKE:
         putf(o, "(%s%s ", e->u.like.negated ? "not-" : "",
-             e->u.like.similar ? "similar-to" : e->u.like.case_insensitive ? "ilike" : "like");
+             e->u.like.similar ? "similar-to" : e->u.like.regex ? (e->u.like.case_insensitive ? "regex-i" : "regex")
+             : e->u.like.case_insensitive ? "ilike" : "like");
         pr_expr(o, e->u.like.arg); puts_(o, " ");
         pr_expr(o, e->u.like.pattern);
         if (e->u.like.escape) {

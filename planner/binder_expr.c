@@ -862,12 +862,23 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!p) return NULL;
         /* PostgreSQL turns a SIMILAR TO pattern into text (similar_to_escape) */
         if (e->u.like.similar && !(p = resolve_unknown(c, p))) return NULL;
+        const char *opname = e->u.like.similar ? "~" : e->u.like.case_insensitive ? "~~*" : "~~";
+        if (e->u.like.regex)
+            opname = e->u.like.negated ? (e->u.like.case_insensitive ? "!~*" : "!~") : (e->u.like.case_insensitive ? "~*" : "~");
         if ((a->type.id != ATTU_TYPE_TEXT && a->type.id != ATTU_TYPE_UNKNOWN) ||
             (p->type.id != ATTU_TYPE_TEXT && p->type.id != ATTU_TYPE_UNKNOWN))
-            return op_error(c, e->u.like.similar ? "~" : e->u.like.case_insensitive ? "~~*" : "~~", a, p, e->position);
+            return op_error(c, opname, a, p, e->position);
         a = coerce(c, a, t, false, e->position);
         p = a ? coerce(c, p, t, false, e->position) : NULL;
         if (!p) return NULL;
+        if (e->u.like.regex) {
+            /* a ~ b: matched at run time (engine/similar.h), any pattern;
+             * !~ is NOT of it, NULL staying NULL */
+            attu_bexpr *r = mk_call(c, ATTU_OP_REGEX, b, e->position, 2, a, p, NULL, NULL);
+            if (r) r->aux = e->u.like.case_insensitive;
+            if (r && e->u.like.negated) r = mk_call(c, ATTU_OP_NOT, b, e->position, 1, r, NULL, NULL, NULL);
+            return r;
+        }
         if (e->u.like.similar) {
             /* SIMILAR TO: matched at run time (engine/similar.h), any
              * pattern and escape, NULL in gives NULL */
