@@ -538,6 +538,7 @@ static int cpu_select_window(attu_backend *be, const attu_sort_key *keys, int nk
     if (!cand) { rc = attu_error_oom(err); goto out; }
     size_t o = 0;
     for (int w = 0; w < used; w++) {
+        if (!c->count[w]) continue;   /* a worker that kept none has no array */
         memcpy(cand + o, c->cand[w], c->count[w] * sizeof *cand);
         o += c->count[w];
     }

@@ -795,31 +795,67 @@ bool top_k_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t
 // lie under lo and the candidates reach position start + cnt, the window
 // is the candidates' positions [start - below, start - below + cnt) in
 // their own order: they are sorted by all the keys, the row number last
-// (the append keeps no order), and the window read off. An unlucky sample
-// or ties that overflow the candidates' room write nothing; the caller
-// then takes the histogram selection or the full sort.
+// (the append keeps no order), and the window read off. Ties of the first
+// key that overflow the candidates' room (a window among many NULLs, or a
+// key of few values) take a second bracket in the total order (every key,
+// then the row number: two sampled rows, compared by the comparator),
+// which has no ties. An unlucky sample writes nothing; the caller then
+// takes the histogram selection or the full sort.
 constexpr int kWindowThreads = 256;
 constexpr int kWindowItems = 4;  // images a thread loads before it compares
+
+// splitmix64 of the sample's number: positions independent and uniform
+// enough for the binomial margin, and the same every run
+__device__ inline unsigned long long sample_hash(int j) {
+  unsigned long long z = (unsigned long long)j * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
 
 __global__ void window_sample_kernel(select_image_t img, long long n, int s, unsigned long long* out) {
   int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= s) return;
-  // splitmix64 of the sample's number: positions independent and uniform
-  // enough for the binomial margin, and the same every run
-  unsigned long long z = (unsigned long long)j * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
-  out[j] = img((long long)(z % (unsigned long long)n));
+  out[j] = img((long long)(sample_hash(j) % (unsigned long long)n));
 }
 
-// counts[0] += rows with image < lo; counts[1] += rows with lo <= image <= hi,
-// whose row numbers go to rows[] while they fit cap. A block appends a tile's
-// candidates with one global atomic (a warp's with one shared atomic).
-__global__ void __launch_bounds__(kWindowThreads) window_pass_kernel(select_image_t img, long long n,
-                                                                     unsigned long long lo, unsigned long long hi,
-                                                                     long long cap, int64_t* rows,
-                                                                     unsigned long long* counts) {
+// Where a row lies against the bracket: 0 before it, 1 inside, 2 after.
+// By the first key's image (the fast pass: one column read, one compare)...
+struct window_by_image_t {
+  select_image_t img;
+  unsigned long long lo, hi;
+  __device__ int operator()(long long i) const {
+    unsigned long long u = img(i);
+    return u < lo ? 0 : u <= hi ? 1 : 2;
+  }
+};
+
+// ... or by the total order, every key and then the row number (two
+// sampled rows lo and hi, -1 for an open side): exact whatever the ties
+// of the first key.
+__device__ inline int rows_total_cmp(const dkey_t* keys, int nkeys, int64_t i, int64_t j) {
+  int c = rows_cmp(keys, nkeys, i, j);
+  return c ? c : (i > j) - (i < j);
+}
+struct window_by_rows_t {
+  const dkey_t* keys;
+  int nkeys;
+  long long lo, hi;
+  __device__ int operator()(long long i) const {
+    if (lo >= 0 && rows_total_cmp(keys, nkeys, i, lo) < 0) return 0;
+    if (hi >= 0 && rows_total_cmp(keys, nkeys, i, hi) > 0) return 2;
+    return 1;
+  }
+};
+
+// counts[0] += rows before the bracket; counts[1] += rows inside it, whose
+// row numbers go to rows[] while they fit cap. A block appends a tile's
+// candidates with one global atomic (a warp's with one shared atomic). The
+// classifications of a thread's items come first, so their loads are all
+// in flight together.
+template <typename where_t>
+__global__ void __launch_bounds__(kWindowThreads) window_pass_kernel(where_t where, long long n, long long cap,
+                                                                     int64_t* rows, unsigned long long* counts) {
   constexpr int tile = kWindowThreads * kWindowItems;
   __shared__ unsigned tile_count;
   __shared__ unsigned long long tile_base;
@@ -827,11 +863,11 @@ __global__ void __launch_bounds__(kWindowThreads) window_pass_kernel(select_imag
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   unsigned long long below = 0;
   for (long long base = (long long)blockIdx.x * tile; base < n; base += (long long)gridDim.x * tile) {
-    unsigned long long u[kWindowItems];
+    int w[kWindowItems];
 #pragma unroll
     for (int t = 0; t < kWindowItems; ++t) {
       long long i = base + t * kWindowThreads + threadIdx.x;
-      u[t] = i < n ? img(i) : 0;
+      w[t] = i < n ? where(i) : 2;
     }
     if (threadIdx.x == 0) tile_count = 0;
     __syncthreads();
@@ -839,13 +875,12 @@ __global__ void __launch_bounds__(kWindowThreads) window_pass_kernel(select_imag
     unsigned mask[kWindowItems], offset[kWindowItems];
 #pragma unroll
     for (int t = 0; t < kWindowItems; ++t) {
-      long long i = base + t * kWindowThreads + threadIdx.x;
-      below += i < n && u[t] < lo;
-      in[t] = i < n && u[t] >= lo && u[t] <= hi;
+      below += w[t] == 0;
+      in[t] = w[t] == 1;
       mask[t] = __ballot_sync(~0u, in[t]);
-      unsigned w = 0;
-      if (lane == 0 && mask[t]) w = atomicAdd(&tile_count, (unsigned)__popc(mask[t]));
-      offset[t] = __shfl_sync(~0u, w, 0);
+      unsigned o = 0;
+      if (lane == 0 && mask[t]) o = atomicAdd(&tile_count, (unsigned)__popc(mask[t]));
+      offset[t] = __shfl_sync(~0u, o, 0);
     }
     __syncthreads();
     if (threadIdx.x == 0) tile_base = tile_count ? atomicAdd(&counts[1], (unsigned long long)tile_count) : 0;
@@ -863,36 +898,77 @@ __global__ void __launch_bounds__(kWindowThreads) window_pass_kernel(select_imag
   __syncthreads();
   if (threadIdx.x == 0) {
     unsigned long long b = 0;
-    for (int w = 0; w < kWindowThreads / 32; ++w) b += warp_below[w];
+    for (int v = 0; v < kWindowThreads / 32; ++v) b += warp_below[v];
     if (b) atomicAdd(&counts[0], b);
   }
 }
 
-// Returns false (nothing written) when the sample's bracket missed the
-// window or its candidates did not fit their room.
-bool window_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t start, size_t cnt,
-                   attu_buf* perm) {
-  context_t& ctx = CTX(be);
-  const attu_sort_key& k0 = keys[0];
-  select_image_t img{k0.col.type.id, k0.col.data->ptr,
-                     k0.col.valid ? static_cast<const uint8_t*>(k0.col.valid->ptr) : nullptr,
-                     k0.desc ? ~0ull : 0ull, k0.nulls_first ? 0ull : ~0ull};
+__global__ void window_sample_rows_kernel(long long n, int s, int64_t* out) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= s) return;
+  out[j] = (int64_t)(sample_hash(j) % (unsigned long long)n);
+}
+
+// The bracket's sample positions, its margins and the candidates' room
+// (window_select's comment).
+struct window_plan_t {
+  int s;
+  long long jl, ju, cap;
+};
+
+bool plan_window(size_t n, size_t start, size_t cnt, window_plan_t& w) {
   // the sample: a larger one narrows the bracket of a window in the middle
   // (its margin grows as the root of the sample, the rows per sampled one
   // as the sample's inverse); 2^19 images sort in well under the pass
-  const int s = (int)std::min<size_t>(n / 16, (size_t)1 << 19);
-  if (s < 256) return false;  // too few rows to sample: the histogram or the sort
+  w.s = (int)std::min<size_t>(n / 16, (size_t)1 << 19);
+  if (w.s < 256) return false;  // too few rows to sample: the histogram or the sort
   // standard deviations: a miss about once in 3.5 million brackets a side
   // (ATTU_GPU_WINDOW_Z overrides: the tests narrow it to see misses declined)
   const char* zv = getenv("ATTU_GPU_WINDOW_Z");
   const double z = zv && *zv ? atof(zv) : 5.0;
-  auto margin = [&](double p) { return z * std::sqrt((double)s * p * (1 - p)) + 2; };
+  const double s = w.s;
+  auto margin = [&](double p) { return z * std::sqrt(s * p * (1 - p)) + 2; };
   const double plo = (double)start / (double)n, phi = (double)(start + cnt) / (double)n;
-  long long jl = (long long)std::floor(plo * s - margin(plo));
-  long long ju = (long long)std::ceil(phi * s + margin(phi));
-  const double expect = (double)n * (double)(std::min<long long>(ju, s) - std::max<long long>(jl, 0)) / s;
-  const long long cap = (long long)(2 * expect) + 4096 + (long long)cnt;
-  if ((size_t)cap > n / 4) return false;  // a bracket this wide saves little over the sort
+  w.jl = (long long)std::floor(plo * s - margin(plo));
+  w.ju = (long long)std::ceil(phi * s + margin(phi));
+  const double expect = (double)n * (double)(std::min<long long>(w.ju, w.s) - std::max<long long>(w.jl, 0)) / s;
+  w.cap = (long long)(2 * expect) + 4096 + (long long)cnt;
+  return (size_t)w.cap <= n / 4;  // a wider bracket saves little over the sort
+}
+
+// One pass of where over the rows, then the window from the candidates.
+// Returns false when the bracket missed the window or overflowed cap.
+template <typename where_t>
+bool window_pass(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t start, size_t cnt,
+                 const window_plan_t& w, where_t where, unsigned long long* counts, attu_buf* perm) {
+  context_t& ctx = CTX(be);
+  mem_t<int64_t> rows((size_t)w.cap, ctx);
+  int blocks = ctx.sm_count() * (2048 / kWindowThreads);
+  long long tiles = ((long long)n + kWindowThreads * kWindowItems - 1) / (kWindowThreads * kWindowItems);
+  if (blocks > tiles) blocks = (int)tiles;
+  window_pass_kernel<<<blocks, kWindowThreads, 0, ctx.stream()>>>(where, (long long)n, w.cap, rows.data(), counts);
+  ATTU_CUDA_CHECK_LAUNCH();
+  unsigned long long c[2];
+  dtoh(c, counts, 2, ctx);
+  const size_t below = c[0], m = c[1];
+  if ((long long)m > w.cap || below > start || below + m < start + cnt) return false;
+  sort_candidates(be, keys, nkeys, rows.data(), m, false, start - below, cnt, I64(perm));
+  return true;
+}
+
+// Returns false (nothing written) when the sample's bracket missed the
+// window or its candidates did not fit their room in either order.
+bool window_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t start, size_t cnt,
+                   attu_buf* perm) {
+  context_t& ctx = CTX(be);
+  window_plan_t w;
+  if (!plan_window(n, start, cnt, w)) return false;
+  const attu_sort_key& k0 = keys[0];
+  select_image_t img{k0.col.type.id, k0.col.data->ptr,
+                     k0.col.valid ? static_cast<const uint8_t*>(k0.col.valid->ptr) : nullptr,
+                     k0.desc ? ~0ull : 0ull, k0.nulls_first ? 0ull : ~0ull};
+  const int s = w.s;
+  const long long jl = w.jl, ju = w.ju;
   mem_t<unsigned long long> sample((size_t)s, ctx);
   window_sample_kernel<<<(s + 255) / 256, 256, 0, ctx.stream()>>>(img, (long long)n, s, sample.data());
   ATTU_CUDA_CHECK_LAUNCH();
@@ -908,19 +984,31 @@ bool window_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_
   }, 4, ctx);
   unsigned long long lohi[2];
   dtoh(lohi, bd, 2, ctx);
-  mem_t<int64_t> rows((size_t)cap, ctx);
-  int blocks = ctx.sm_count() * (2048 / kWindowThreads);
-  long long tiles = ((long long)n + kWindowThreads * kWindowItems - 1) / (kWindowThreads * kWindowItems);
-  if (blocks > tiles) blocks = (int)tiles;
-  window_pass_kernel<<<blocks, kWindowThreads, 0, ctx.stream()>>>(img, (long long)n, lohi[0], lohi[1], cap,
-                                                                  rows.data(), bd + 2);
+  if (window_pass(be, keys, nkeys, n, start, cnt, w, window_by_image_t{img, lohi[0], lohi[1]}, bd + 2, perm))
+    return true;
+  // The image's bracket missed or overflowed. Overflow comes of ties of the
+  // first key (many NULLs or few values about the window): the bracket of
+  // the total order has none. The sample's rows are sorted by their
+  // numbers, then stably by the keys (the comparator's merge sort).
+  for (int j = 0; j < nkeys; ++j)
+    if (!keys[j].col.data) return false;  // a row-number key: rows_cmp reads data
+  mem_t<int64_t> rs((size_t)s, ctx);
+  window_sample_rows_kernel<<<(s + 255) / 256, 256, 0, ctx.stream()>>>((long long)n, s, rs.data());
   ATTU_CUDA_CHECK_LAUNCH();
-  unsigned long long c[2];
-  dtoh(c, bd + 2, 2, ctx);
-  const size_t below = c[0], m = c[1];
-  if ((long long)m > cap || below > start || below + m < start + cnt) return false;
-  sort_candidates(be, keys, nkeys, rows.data(), m, false, start - below, cnt, I64(perm));
-  return true;
+  radix_sort(rs.data(), (size_t)s, less_t<int64_t>(), ctx);
+  mem_t<dkey_t> dk = upload_keys(keys, nkeys, ctx);
+  mergesort(rs.data(), (long long)s, row_less_t{dk.data(), nkeys}, ctx);
+  mem_t<long long> rb(2, ctx);
+  long long* rbd = rb.data();
+  const int64_t* rp = rs.data();
+  transform([=] __device__(int i) {
+    if (i == 0) rbd[0] = jl < 0 ? -1 : rp[jl];
+    if (i == 1) rbd[1] = ju >= s ? -1 : rp[ju];
+    if (i >= 2) bd[i] = 0;  // the pass's counts, again
+  }, 4, ctx);
+  long long lr[2];
+  dtoh(lr, rbd, 2, ctx);
+  return window_pass(be, keys, nkeys, n, start, cnt, w, window_by_rows_t{dk.data(), nkeys, lr[0], lr[1]}, bd + 2, perm);
 }
 
 int gpu_top_k(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t k,

@@ -1261,16 +1261,17 @@ int main() {
       std::vector<uint8_t> fv(n), wv(n);
       for (size_t i = 0; i < n; ++i) { fv[i] = i % 13 != 7; wv[i] = i % 1000 != 3; }
       struct combo_t { std::vector<int> cols; std::vector<bool> desc, nf; bool must; };
-      // must: the first key has few ties, so the sampled bracket holds (a
-      // first key of seven values, or the 1 in 13 NULLs of key 1 at an end
-      // of the order, overflow the candidates' room and the backend declines)
+      // must: the window is selected (a first key of seven values, or the 1
+      // in 13 NULLs of key 1 at an end of the order, overflow the image's
+      // bracket and take the total order's)
       std::vector<combo_t> combos = {{{0}, {false}, {false}, true},
                                      {{0, 3}, {true}, {false}, true},
-                                     {{1, 3}, {false, true}, {false, false}, false},
-                                     {{1, 3}, {true, false}, {true, false}, false},
+                                     {{1, 3}, {false, true}, {false, false}, true},
+                                     {{1, 3}, {true, false}, {true, false}, true},
                                      {{4, 3}, {false, false}, {true, false}, true},
                                      {{4}, {true}, {false}, true},
-                                     {{2, 0}, {false, true}, {false, false}, false}};
+                                     {{2, 0}, {false, true}, {false, false}, true},
+                                     {{2}, {true}, {true}, true}};
       std::vector<std::pair<size_t, size_t>> windows = {{0, 1}, {0, 100}, {n / 2, 1}, {n / 3, 777}, {n - 1, 1},
                                                         {n - 50, 50}, {n - 40, 100}, {n / 8, n / 8}};
       for (const combo_t& cb : combos)
