@@ -389,7 +389,9 @@ struct attu_backend {
      * int64 key images, or an INT32 / DATE column read as its values (its
      * key image; its own validity is not looked at). With unique keys
      * this is the whole join: one pass that counts and one that writes.
-     * nd is 1 to ATTU_DENSE_PROBE_MAX_DIMS. May be NULL. */
+     * When every needle is kept (*count_out == nn) a backend may leave
+     * *rows_out NULL instead of writing 0..nn-1: callers take NULL for
+     * those rows. nd is 1 to ATTU_DENSE_PROBE_MAX_DIMS. May be NULL. */
     int  (*dense_probe)(attu_backend *be, int nd, attu_dense_dim *dims, size_t nn, attu_buf **rows_out,
                         size_t *count_out, attu_error *err);
 

@@ -1076,7 +1076,7 @@ static void probe_range(void *vc, size_t b, size_t e, int w) {
         while (d < c->nd && (hit[d] = probe_slot(&c->dims[d], i)) >= 0) d++;
         if (d < c->nd) continue;
         if (c->pass) {
-            c->rows[k] = (int64_t)i;
+            if (c->rows) c->rows[k] = (int64_t)i;
             for (d = 0; d < c->nd; d++)
                 if (c->hits[d]) c->hits[d][k] = hit[d];
         }
@@ -1097,16 +1097,18 @@ static int cpu_dense_probe(attu_backend *be, int nd, attu_dense_dim *dims, size_
     int used = attu_parallel_range(threads, nn, 1 << 16, probe_range, &c);
     size_t total = 0;
     for (int w = 0; w < used; w++) { c.starts[w] = total; total += c.counts[w]; }
-    attu_buf *rows = cpu_alloc(be, total * sizeof(int64_t), err);
+    /* every needle kept: the rows are 0..nn-1, left unwritten (backend.h) */
+    bool all = total == nn && nn > 0;
+    attu_buf *rows = all ? NULL : cpu_alloc(be, total * sizeof(int64_t), err);
     int d = 0;
-    for (; rows && d < nd; d++)
+    for (; (rows || all) && d < nd; d++)
         if (!dims[d].no_hits && !(dims[d].hits = cpu_alloc(be, total * sizeof(int64_t), err))) break;
-    if (!rows || d < nd) {
+    if ((!rows && !all) || d < nd) {
         cpu_free(be, rows);
         while (d-- > 0) { cpu_free(be, dims[d].hits); dims[d].hits = NULL; }
         return -1;
     }
-    c.rows = rows->ptr;
+    c.rows = rows ? rows->ptr : NULL;
     for (d = 0; d < nd; d++) c.hits[d] = dims[d].hits ? dims[d].hits->ptr : NULL;
     c.pass = 1;
     attu_parallel_range(threads, nn, 1 << 16, probe_range, &c);

@@ -528,9 +528,12 @@ static int check_pairs_fit(xctx *x, int64_t pairs, size_t pair_bytes) {
 /* raw (or NULL): the larger side's key column when join_keys left its
  * image out (kl or kr NULL); an INT32 / DATE / BIGINT / TIMESTAMP column is
  * its own key image. */
+/* identity_ok: the caller takes a NULL *li_out / *ri_out for the side
+ * *identity_out names (its rows 0..np-1, which dense_probe may leave
+ * unwritten); otherwise they are written here. */
 static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml, attu_buf *kr, size_t nr,
-                            const attu_buf *mr, const xcol *raw, size_t pair_bytes, attu_buf **li_out,
-                            attu_buf **ri_out, size_t *np_out, int *identity_out) {
+                            const attu_buf *mr, const xcol *raw, size_t pair_bytes, bool identity_ok,
+                            attu_buf **li_out, attu_buf **ri_out, size_t *np_out, int *identity_out) {
     bool swap = nl < nr;              /* sort the left side, search the right */
     attu_buf *ks = swap ? kl : kr, *kn = swap ? kr : kl, *kn_own = NULL;
     const attu_buf *ms = swap ? ml : mr, *mn = swap ? mr : ml;
@@ -547,6 +550,10 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
         attu_vec kv = kn ? (attu_vec){ attu_type_make(ATTU_TYPE_INT64), kn, NULL, NULL } : vec_of(raw);
         if (direct_index_pairs(x, ks, ns0, ms, &kv, nn, mn, &seg, &part, &np, &fast)) goto done;
         if (fast) {
+            if (!seg && (!identity_ok || np != nn)) {
+                if (np != nn) { attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "dense_probe left its rows out but kept %zu of %zu", np, nn); goto done; }
+                if (!(seg = buf_i64(x, np)) || x->be->iota(x->be, seg, 0, np, x->err)) goto done;
+            }
             *li_out = swap ? part : seg;
             *ri_out = swap ? seg : part;
             part = seg = NULL;
@@ -745,10 +752,12 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
     bool pairs_kept = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
     size_t pair_bytes = 48 + (pairs_kept ? 9 * (size_t)(L->ncols + R->ncols) : 0);
     int identity = -1;  /* 0 / 1: li / ri is 0..np-1, that side's rows unchanged */
-    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, raw, pair_bytes, &li, &ri, &np, &identity))
+    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, raw, pair_bytes, lazy, &li, &ri, &np, &identity))
         goto done;
     if (check_stop(x)) goto done;
     if (lazy) {
+        /* li or ri is NULL for the side identity names where the probe left
+         * its rows 0..np-1 unwritten: that side passes on as it is */
         xcol *lx = index_column(x, li), *rx = lx ? index_column(x, ri) : NULL;
         if (lx) li = NULL;
         if (rx) ri = NULL;

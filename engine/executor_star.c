@@ -264,6 +264,9 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, const xcol *pred, 
         else { dims[u].mask = pred->data; dims[u].mask_valid = pred->valid; }
     }
     if (!nu || check_stop(x) || x->be->dense_probe(x->be, nu, dims, f->nrows, &rows, &np, x->err)) goto done;
+    /* every fact row kept: the probe may leave the rows 0..np-1 unwritten,
+     * and the fact's columns pass on as they are */
+    if (!rows && np != f->nrows) { attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "dense_probe left its rows out but kept %zu of %zu", np, f->nrows); goto done; }
     if (!(rowx = index_column(x, rows))) goto done;
     rows = NULL;
     for (int u = 0; u < nu; u++) {
@@ -275,7 +278,11 @@ static rel *star_probe(xctx *x, const star_chain *st, rel *f, const xcol *pred, 
         int ncols = f->ncols;
         for (int j = 0; j < k; j++) ncols += use[j] ? d[j]->ncols : 0;
         out = rel_new(x, ncols, np);
-        int at = f->ncols, rc = !out || lazy_side(x, out, 0, f, rowx, np, NULL);
+        int at = f->ncols, rc = !out;
+        if (!rc && !rowx->data)
+            for (int c = 0; c < f->ncols; c++) out->cols[c] = xcol_ref(f->cols[c]);
+        else if (!rc)
+            rc = lazy_side(x, out, 0, f, rowx, np, NULL);
         for (int j = 0; j < k && !rc; j++) {
             if (!use[j]) continue;
             if (hitx[j]) {
