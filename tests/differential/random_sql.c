@@ -205,6 +205,15 @@ static bool column_of(rng *r, sql_buf *b, ty t, const char *alias) {
 static void expr(rng *r, sql_buf *b, ty t, const char *alias, int depth);
 static void pred(rng *r, sql_buf *b, const char *alias, int depth);
 
+/* CASE WHEN <random predicate> THEN <expr of then_t> ELSE <expr of else_t>
+ * END, drawn in that order (a query replays from its seed). */
+static void case_when(rng *r, sql_buf *b, const char *alias, ty then_t, int then_depth, ty else_t,
+                      int else_depth) {
+    sql_buf_printf(b, "CASE WHEN "); pred(r, b, alias, 0); sql_buf_printf(b, " THEN ");
+    expr(r, b, then_t, alias, then_depth); sql_buf_printf(b, " ELSE ");
+    expr(r, b, else_t, alias, else_depth); sql_buf_printf(b, " END");
+}
+
 static ty any_type_of(rng *r) { return (ty)rng_range(r, 0, TY_BOOL); }
 
 /* Set while an aggregate's argument is generated (see expr_ext's REAL). */
@@ -375,9 +384,7 @@ static void expr_ext(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
             sql_buf_printf(b, ")");
             return;
         default:
-            sql_buf_printf(b, "CASE WHEN "); pred(r, b, alias, 0); sql_buf_printf(b, " THEN ");
-            expr(r, b, t, alias, depth - 1); sql_buf_printf(b, " ELSE ");
-            expr(r, b, TY_INT, alias, 0); sql_buf_printf(b, " END");
+            case_when(r, b, alias, t, depth - 1, TY_INT, 0);
             return;
         }
     case TY_DEC:
@@ -428,9 +435,7 @@ static void expr_ext(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
             sql_buf_printf(b, ")");
             return;
         case 7:             /* CASE arms of integer and numeric */
-            sql_buf_printf(b, "CASE WHEN "); pred(r, b, alias, 0); sql_buf_printf(b, " THEN ");
-            expr(r, b, TY_INT, alias, 0); sql_buf_printf(b, " ELSE ");
-            expr(r, b, t, alias, depth - 1); sql_buf_printf(b, " END");
+            case_when(r, b, alias, TY_INT, 0, t, depth - 1);
             return;
         case 8:             /* a product of two numerics: the scales add */
             sql_buf_printf(b, "("); column_of(r, b, t, alias);
@@ -568,9 +573,7 @@ static void expr(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
                 sql_buf_printf(b, "coalesce("); column_of(r, b, t, alias);
                 sql_buf_printf(b, ", %d)", (int)rng_range(r, -5, 5));
             } else {
-                sql_buf_printf(b, "CASE WHEN "); pred(r, b, alias, 0); sql_buf_printf(b, " THEN ");
-                expr(r, b, t, alias, depth - 1); sql_buf_printf(b, " ELSE ");
-                expr(r, b, t, alias, 0); sql_buf_printf(b, " END");
+                case_when(r, b, alias, t, depth - 1, t, 0);
             }
         }
         return;
