@@ -1188,9 +1188,14 @@ int main() {
     attu_program_free(p);
   });
 
-  r.run("sort and top_k without NULLs (radix path): up to four keys, ties, -0, NaN, ASC/DESC", [&] {
+  r.run("sort and top_k without NULLs (radix path): up to four keys, ties, -0, NaN, ASC/DESC; the first key first (msd_first) and LSD", [&] {
     setenv("ATTU_GPU_SELECT_MIN_ROWS", "0", 1);  // top_k by selection from 800 rows
-    struct unset_sel_t { ~unset_sel_t() { unsetenv("ATTU_GPU_SELECT_MIN_ROWS"); } } unset_sel;
+    struct unset_sel_t { ~unset_sel_t() { unsetenv("ATTU_GPU_SELECT_MIN_ROWS"); unsetenv("ATTU_GPU_MSD_MIN_ROWS"); } } unset_sel;
+    // msd 1: a wide first key sorts first and its ties after, on every size
+    // (a first key of many ties falls back to the LSD passes: both ways run)
+    for (int msd = 0; msd < 2; ++msd) {
+    if (msd) setenv("ATTU_GPU_MSD_MIN_ROWS", "0", 1);
+    else unsetenv("ATTU_GPU_MSD_MIN_ROWS");
     // the text key's dictionary (ten strings): its passes cover only the
     // codes' four bits
     std::vector<std::string> words;
@@ -1247,8 +1252,9 @@ int main() {
           }
           attu::test::expect_equal(r, res[1], res[0],
                                    ("radix sort n=" + std::to_string(n) + " keys " + std::to_string(cb.cols.size()) +
-                                    (topk ? " top_k" : "")).c_str());
+                                    (topk ? " top_k" : "") + (msd ? " msd" : "")).c_str());
         }
+    }
     }
   });
 
