@@ -205,7 +205,7 @@ Test(backend_cpu, radix_sort_equals_the_merge_sort) {
         size_t n = sizes[si];
         uint64_t s = n;
         int32_t *i4 = malloc(n * 4), *txt = malloc(n * 4);
-        int64_t *i8 = malloc(n * 8);
+        int64_t *i8 = malloc(n * 8), *i8s = malloc(n * 8);
         double *f8 = malloc(n * 8);
         float *f4 = malloc(n * 4);
         uint8_t *bo = malloc(n), *v1 = malloc(n), *v2 = malloc(n);
@@ -214,6 +214,7 @@ Test(backend_cpu, radix_sort_equals_the_merge_sort) {
             i4[i] = (int32_t)(r % 7) - 3;                        /* many ties */
             txt[i] = (int32_t)((r >> 8) % 300);
             i8[i] = (int64_t)(mix(&s) >> 1) - (INT64_MAX / 2);   /* all bytes differ */
+            i8s[i] = (int64_t)((r >> 3) % (4 * n)) - (int64_t)n;     /* ties among some */
             f8[i] = i % 101 == 7 ? __builtin_nan("") : i % 97 == 3 ? -0.0 : i % 89 == 5 ? 0.0
                                                                           : ((double)(r % 2001) - 1000) / 8;
             f4[i] = (float)((int)((r >> 20) % 51) - 25) * 0.5f;
@@ -223,10 +224,10 @@ Test(backend_cpu, radix_sort_equals_the_merge_sort) {
         }
         attu_buf *bi4 = b4->alloc(b4, n * 4, &err), *btx = b4->alloc(b4, n * 4, &err), *bi8 = b4->alloc(b4, n * 8, &err),
                  *bf8 = b4->alloc(b4, n * 8, &err), *bf4 = b4->alloc(b4, n * 4, &err), *bbo = b4->alloc(b4, n, &err),
-                 *bv1 = b4->alloc(b4, n, &err), *bv2 = b4->alloc(b4, n, &err);
+                 *bv1 = b4->alloc(b4, n, &err), *bv2 = b4->alloc(b4, n, &err), *bi8s = b4->alloc(b4, n * 8, &err);
         memcpy(bi4->ptr, i4, n * 4); memcpy(btx->ptr, txt, n * 4); memcpy(bi8->ptr, i8, n * 8);
         memcpy(bf8->ptr, f8, n * 8); memcpy(bf4->ptr, f4, n * 4); memcpy(bbo->ptr, bo, n);
-        memcpy(bv1->ptr, v1, n); memcpy(bv2->ptr, v2, n);
+        memcpy(bv1->ptr, v1, n); memcpy(bv2->ptr, v2, n); memcpy(bi8s->ptr, i8s, n * 8);
         attu_vec vi4 = { attu_type_make(ATTU_TYPE_INT32), bi4, NULL, NULL };
         attu_vec vi4n = { attu_type_make(ATTU_TYPE_INT32), bi4, bv1, NULL };
         attu_vec vtx = { attu_type_make(ATTU_TYPE_TEXT), btx, bv2, NULL };
@@ -235,8 +236,12 @@ Test(backend_cpu, radix_sort_equals_the_merge_sort) {
         attu_vec vf4 = { attu_type_make(ATTU_TYPE_FLOAT32), bf4, NULL, NULL };
         attu_vec vbo = { attu_type_make(ATTU_TYPE_BOOL), bbo, bv1, NULL };
         attu_vec rown = { attu_type_make(ATTU_TYPE_INT64), NULL, NULL, NULL };
+        attu_vec vi8s = { attu_type_make(ATTU_TYPE_INT64), bi8s, NULL, NULL };
+        attu_vec vf8n = { attu_type_make(ATTU_TYPE_FLOAT64), bf8, NULL, NULL };
         /* key lists: { vec, desc, nulls_first } */
-        attu_sort_key shapes[8][3] = {
+        /* shapes 8-10: a wide first key without NULLs (sorted first, its
+         * ties after: few ties, some, and the many of f8 (the LSD passes)) */
+        attu_sort_key shapes[11][3] = {
             { { vi4, false, false } },
             { { vi4n, true, true }, { vf8, false, false } },
             { { vf8, true, false }, { vi4, false, false } },
@@ -245,9 +250,12 @@ Test(backend_cpu, radix_sort_equals_the_merge_sort) {
             { { vf4, false, false }, { vi4n, false, true } },
             { { vbo, false, false }, { vf8, false, true }, { vtx, true, false } },
             { { vi4, true, false }, { rown, true, false } },
+            { { vi8, true, false }, { vi4, false, false } },
+            { { vi8s, false, false }, { vi4n, true, false }, { vtx, false, true } },
+            { { vf8n, true, false }, { vi4, false, false } },
         };
-        int nkeys[8] = { 1, 2, 2, 3, 1, 2, 3, 2 };
-        for (int sh = 0; sh < 8; sh++) {
+        int nkeys[11] = { 1, 2, 2, 3, 1, 2, 3, 2, 2, 3, 2 };
+        for (int sh = 0; sh < 11; sh++) {
             attu_buf *pr = b4->alloc(b4, n * 8, &err), *pm = b4->alloc(b4, n * 8, &err);
             cr_assert_eq(b4->sort(b4, shapes[sh], nkeys[sh], n, pr, &err), 0);
             setenv("ATTU_CPU_MERGE_SORT", "1", 1);
@@ -279,9 +287,9 @@ Test(backend_cpu, radix_sort_equals_the_merge_sort) {
             }
             b4->free(b4, pr); b4->free(b4, pm);
         }
-        attu_buf *bufs[8] = { bi4, btx, bi8, bf8, bf4, bbo, bv1, bv2 };
-        for (int k = 0; k < 8; k++) b4->free(b4, bufs[k]);
-        free(i4); free(txt); free(i8); free(f8); free(f4); free(bo); free(v1); free(v2);
+        attu_buf *bufs[9] = { bi4, btx, bi8, bf8, bf4, bbo, bv1, bv2, bi8s };
+        for (int k = 0; k < 9; k++) b4->free(b4, bufs[k]);
+        free(i4); free(txt); free(i8); free(i8s); free(f8); free(f4); free(bo); free(v1); free(v2);
     }
     b4->destroy(b4);
 }
