@@ -239,8 +239,8 @@ Test(backend_cpu, radix_sort_equals_the_merge_sort) {
         attu_vec vi8s = { attu_type_make(ATTU_TYPE_INT64), bi8s, NULL, NULL };
         attu_vec vf8n = { attu_type_make(ATTU_TYPE_FLOAT64), bf8, NULL, NULL };
         /* key lists: { vec, desc, nulls_first } */
-        /* shapes 8-10: a wide first key without NULLs (sorted first, its
-         * ties after: few ties, some, and the many of f8 (the LSD passes)) */
+        /* shapes 8-10: a wide first key without NULLs, with few ties, some,
+         * and the many of f8 */
         attu_sort_key shapes[11][3] = {
             { { vi4, false, false } },
             { { vi4n, true, true }, { vf8, false, false } },
