@@ -8,6 +8,7 @@
  * live in an arena of fixed blocks that never move, reset at every run.
  */
 #include "engine/expr_program.h"
+#include "engine/datetime_make.h"
 #include "engine/md5.h"
 #include "engine/numeric.h"
 #include "engine/similar.h"
@@ -166,6 +167,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_SIMILAR] = "similar",
     [ATTU_OP_MD5] = "md5", [ATTU_OP_TRANSLATE] = "translate", [ATTU_OP_ASCII] = "ascii",
     [ATTU_OP_CHR] = "chr", [ATTU_OP_TO_HEX] = "to_hex", [ATTU_OP_OVERLAY] = "overlay",
+    [ATTU_OP_MAKE_DATE] = "make_date", [ATTU_OP_MAKE_TIMESTAMP] = "make_timestamp",
     [ATTU_OP_BIT_LENGTH] = "bit_length", [ATTU_OP_REGEX] = "regex",
 };
 
@@ -1281,6 +1283,21 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 o->v.s = m; o->len = (uint32_t)l; break;
             }
             case ATTU_OP_BIT_LENGTH: o->v.i = (int64_t)A[r].len * 8; break;
+            case ATTU_OP_MAKE_DATE: {
+                int32_t days;
+                if (attu_make_date((int32_t)x, (int32_t)y, (int32_t)C[r].v.i, &days, err)) return -1;
+                o->v.i = days; break;
+            }
+            case ATTU_OP_MAKE_TIMESTAMP: {
+                /* the planner packed (month, day) and (hour, minute) as
+                 * hi * 2^32 + lo + 2^31, so lo is the low 32 bits less 2^31 */
+                int64_t lo_md = (int64_t)((uint64_t)y & 0xffffffffu), lo_hm = (int64_t)((uint64_t)C[r].v.i & 0xffffffffu);
+                int32_t mon = (int32_t)((y - lo_md) / 4294967296LL), mday = (int32_t)(lo_md - 2147483648LL);
+                int32_t hr = (int32_t)((C[r].v.i - lo_hm) / 4294967296LL), mi = (int32_t)(lo_hm - 2147483648LL);
+                int64_t ts;
+                if (attu_make_timestamp((int32_t)x, mon, mday, hr, mi, Dd[r].v.f, &ts, err)) return -1;
+                o->v.i = ts; break;
+            }
             case ATTU_OP_DATE_ADD: case ATTU_OP_DATE_SUB:
                 /* infinities stay infinite (PostgreSQL's date_pli / date_mii) */
                 if (dt.id == ATTU_TYPE_DATE ? (x == INT32_MAX || x == INT32_MIN) : (x == INT64_MAX || x == INT64_MIN)) {

@@ -167,6 +167,11 @@ typedef enum attu_opcode {
     ATTU_OP_OVERLAY,     /* overlay(a PLACING b FROM c [FOR d]); d = -1: b's length */
     ATTU_OP_BIT_LENGTH,  /* bit_length(a): 8 * octet_length(a) */
     ATTU_OP_REGEX,       /* a ~ b (aux = 1: a ~* b), b an ARE (engine/similar.h) */
+    ATTU_OP_MAKE_DATE,   /* make_date(a year, b month, c day) (engine/datetime_make.h) */
+    ATTU_OP_MAKE_TIMESTAMP, /* make_timestamp: a year, b month * 2^32 + day + 2^31,
+                               c hour * 2^32 + minute + 2^31 (two int32 fields in
+                               one int64 register each: an instruction has four
+                               sources), d seconds (float8) */
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -440,7 +440,20 @@ static const scalar_fn scalars[] = {
     { "coalesce", ATTU_OP_COALESCE, 1, 100, 'x' }, { "nullif", ATTU_OP_NULLIF_I, 2, 2, 'x' },
     { "greatest", ATTU_OP_SELECT, 1, 100, 'x' }, { "least", ATTU_OP_SELECT, 1, 100, 'x' },
     { "concat", ATTU_OP_CONCAT, 1, 100, 'x' },
+    { "make_date", ATTU_OP_MAKE_DATE, 3, 3, 'x' }, { "make_timestamp", ATTU_OP_MAKE_TIMESTAMP, 6, 6, 'x' },
 };
+
+/* hi * 2^32 + lo + 2^31 as a bigint: two integer arguments of
+ * make_timestamp in one register (lo + 2^31 lies in 0 .. 2^32 - 1, so the
+ * sum never overflows and the executor recovers both exactly). */
+static attu_bexpr *pack_int_pair(bctx *c, attu_bexpr *hi, attu_bexpr *lo, int pos) {
+    attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+    if (!(hi = coerce(c, hi, i8, false, pos)) || !(lo = coerce(c, lo, i8, false, pos))) return NULL;
+    attu_bexpr *shifted = mk_call(c, ATTU_OP_MUL_I, i8, pos, 2, hi, mk_const_int(c, i8, 4294967296LL), NULL, NULL);
+    attu_bexpr *biased = mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, lo, mk_const_int(c, i8, 2147483648LL), NULL, NULL);
+    if (!shifted || !biased) return NULL;
+    return mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, shifted, biased, NULL, NULL);
+}
 
 /* An argument of concat / concat_ws as text. They format each value with
  * its type's output function, so a boolean is 't' / 'f' there (a cast to
@@ -687,6 +700,25 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!(args[0] = coerce(c, args[0], t, false, pos)) || !(args[1] = coerce(c, args[1], t, false, pos))) return NULL;
         return mk_call(c, t.id == ATTU_TYPE_DECIMAL ? ATTU_OP_MOD_D : t.id == ATTU_TYPE_NUMERIC ? ATTU_OP_MOD_N : ATTU_OP_MOD_I,
                        t, pos, 2, args[0], args[1], NULL, NULL);
+    }
+    if (fn->op == ATTU_OP_MAKE_DATE || fn->op == ATTU_OP_MAKE_TIMESTAMP) {
+        /* make_date(int, int, int), make_timestamp(int, int, int, int, int,
+         * double precision): smallint and untyped literals cast to integer
+         * implicitly, bigint does not (PostgreSQL has no such variant);
+         * any number casts to double precision */
+        bool ts = fn->op == ATTU_OP_MAKE_TIMESTAMP;
+        for (int i = 0; i < n; i++) {
+            attu_type_id t = args[i]->type.id;
+            bool is_sec = ts && i == 5;
+            if (is_sec ? !(is_numeric(t) || t == ATTU_TYPE_UNKNOWN)
+                       : !(t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_UNKNOWN))
+                return no_function(c, e, args, n);
+            if (!(args[i] = coerce(c, args[i], is_sec ? f8 : i4, false, pos))) return NULL;
+        }
+        if (!ts) return mk_call(c, ATTU_OP_MAKE_DATE, attu_type_make(ATTU_TYPE_DATE), pos, 3, args[0], args[1], args[2], NULL);
+        attu_bexpr *md = pack_int_pair(c, args[1], args[2], pos), *hm = pack_int_pair(c, args[3], args[4], pos);
+        if (!md || !hm) return NULL;
+        return mk_call(c, ATTU_OP_MAKE_TIMESTAMP, attu_type_make(ATTU_TYPE_TIMESTAMP), pos, 4, args[0], md, hm, args[5]);
     }
     if (!strcmp(name, "date_part")) {
         /* date_part('unit', date or timestamp) -> double precision; the
