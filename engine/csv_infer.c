@@ -36,9 +36,13 @@ static unsigned possible_types(const char *s, size_t n) {
     if (bool_word(s, n)) m |= MAY_BOOL;
     if (attu_value_parse(attu_type_make(ATTU_TYPE_INT64), s, n, slot, NULL) == 0) m |= MAY_INT;
     if (attu_value_parse(attu_type_make(ATTU_TYPE_FLOAT64), s, n, slot, NULL) == 0) m |= MAY_FLOAT;
-    /* Dates must look like dates: a bare number would parse as neither
-     * anyway, but keep "epoch"/"infinity" words out of inference. */
-    if (n >= 8 && isdigit((unsigned char)s[0])) {
+    /* Inference takes ISO dates only ("2001-02-03[ time]": digits then a
+     * dash). Typed columns read every form PostgreSQL reads, but guessing
+     * a type from "03/02/2001", "1.2.3" or "20010203" would turn version
+     * strings, codes and MDY/DMY-ambiguous text into dates. */
+    size_t lead = 0;
+    while (lead < n && isdigit((unsigned char)s[lead])) lead++;
+    if (n >= 8 && lead > 0 && lead < n && s[lead] == '-') {
         if (attu_value_parse(attu_type_make(ATTU_TYPE_TIMESTAMP), s, n, slot, NULL) == 0) {
             m |= MAY_TS;
             if (attu_value_parse(attu_type_make(ATTU_TYPE_DATE), s, n, slot, NULL) == 0 &&

@@ -19,6 +19,7 @@
  */
 #include "engine/types.h"
 #include "engine/numeric.h"
+#include "engine/datetime_input.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -475,15 +476,6 @@ void attu_date_to_ymd(int32_t days, int *year, int *month, int *day) {
     *day = (int)d;
 }
 
-static int days_in_month(int year, int month) {
-    static const int dm[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (month == 2) {
-        int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-        return 28 + leap;
-    }
-    return dm[month - 1];
-}
-
 /* PostgreSQL's date range: 4713-11-24 BC .. 5874897-12-31 (julian day 0 ..
  * 2^31 - 1 days after 2000-01-01). */
 #define DATE_MIN_DAYS ATTU_DATE_MIN_DAYS   /* attu_date_from_ymd(-4713, 11, 24) */
@@ -495,148 +487,35 @@ static int days_in_month(int year, int month) {
 #define TS_NINFINITY INT64_MIN
 #define USECS_PER_DAY 86400000000LL
 
-static int read_digits(const char **pp, const char *e, int maxd, int *val) {
-    const char *p = *pp;
-    int v = 0, n = 0;
-    while (p < e && (unsigned)(*p - '0') <= 9 && n < maxd) {
-        v = v * 10 + (*p - '0');
-        p++;
-        n++;
-    }
-    *pp = p;
-    *val = v;
-    return n;
-}
-
-static int match_word(const char *p, const char *e, const char *w) {
-    size_t n = strlen(w);
-    return (size_t)(e - p) == n && strncasecmp(p, w, n) == 0;
-}
-
-/* Skips a numeric time zone "+HH", "-HH:MM" or "+HHMM" at *pp (which
- * points at the sign). Returns 0, -1 syntax or -5 a displacement past 15
- * hours (PostgreSQL's 22009). */
-static int skip_zone(const char **pp, const char *e) {
-    const char *p = *pp + 1;
-    int tzh, tzm;
-    if (read_digits(&p, e, 2, &tzh) < 1) return -1;
-    if (p < e && *p == ':') {
-        p++;
-        if (read_digits(&p, e, 2, &tzm) != 2) return -1;
-    } else if (p < e && (unsigned)(*p - '0') <= 9) {
-        if (read_digits(&p, e, 2, &tzm) != 2) return -1;
-    }
-    if (tzh > 15) return -5;
-    *pp = p;
-    return 0;
-}
-
 /*
- * Parses [Y]YYY-MM-DD[ BC|AD] optionally followed by a time part (for
- * timestamps) "[ T]HH:MM[:SS[.frac]]" and a trailing time zone that
- * timestamp without time zone ignores, as PostgreSQL does. Returns 0,
- * -1 syntax (22007), -2 field out of range (22008), -3 far outside the
- * date range, or -4 when the date is fine but its microseconds overflow
- * (out of the timestamp range only), or -5 a time zone displacement out of
- * range.
+ * Date / timestamp text: engine/datetime_input.c reads the fields
+ * (PostgreSQL's formats under DateStyle ISO, MDY); here they become days
+ * or microseconds. Returns 0, or -3 outside the type's range. The year is
+ * checked first so the day count cannot overflow.
  */
-static int parse_datetime(const char *s, size_t len, int want_time,
-                          int32_t *days_out, int64_t *usec_out) {
-    trim(&s, &len);
-    const char *p = s, *e = s + len;
-    if (match_word(p, e, "infinity") || match_word(p, e, "+infinity")) {
-        *days_out = DATE_INFINITY; *usec_out = TS_INFINITY; return 1;
+static int datetime_value(const attu_datetime_fields *f, int is_date, int32_t *days_out,
+                          int64_t *usec_out) {
+    switch (f->kind) {
+    case ATTU_DATETIME_INFINITY: *days_out = DATE_INFINITY; *usec_out = TS_INFINITY; return 0;
+    case ATTU_DATETIME_NINFINITY: *days_out = DATE_NINFINITY; *usec_out = TS_NINFINITY; return 0;
+    case ATTU_DATETIME_EPOCH: *days_out = 0; *usec_out = 0; return 0;
+    case ATTU_DATETIME_FINITE: break;
     }
-    if (match_word(p, e, "-infinity")) {
-        *days_out = DATE_NINFINITY; *usec_out = TS_NINFINITY; return 1;
-    }
-    if (match_word(p, e, "epoch")) { *days_out = 0; *usec_out = 0; return 0; }
-    int y, m, d;
-    if (read_digits(&p, e, 9, &y) < 1 || p == e || *p != '-') return -1;
-    p++;
-    if (read_digits(&p, e, 2, &m) < 1 || p == e || *p != '-') return -1;
-    p++;
-    if (read_digits(&p, e, 2, &d) < 1) return -1;
-    /* PostgreSQL also takes the era between the date and the time
-     * ("4714-11-24 BC 00:00:00"). */
-    int bc = 0;
-    {
-        const char *q = p;
-        while (q < e && *q == ' ') q++;
-        if (q > p && e - q >= 2 && (strncasecmp(q, "BC", 2) == 0 || strncasecmp(q, "AD", 2) == 0) &&
-            (e - q == 2 || q[2] == ' ')) {
-            bc = (q[0] == 'B' || q[0] == 'b');
-            p = q + 2;
-        }
-    }
-    int64_t usec = 0;
-    int hh = 0, mi = 0, ss = 0;
-    if (p < e && (*p == ' ' || *p == 'T' || *p == 't') && want_time) {
-        const char *q = p + 1;
-        while (q < e && *q == ' ') q++;
-        if (q < e && (unsigned)(*q - '0') <= 9) {
-            p = q;
-            if (read_digits(&p, e, 2, &hh) < 1 || p == e || *p != ':') return -1;
-            p++;
-            /* PostgreSQL takes one-digit minutes and seconds ("1:2:3") */
-            if (read_digits(&p, e, 2, &mi) < 1) return -1;
-            if (p < e && *p == ':') {
-                p++;
-                if (read_digits(&p, e, 2, &ss) < 1) return -1;
-                if (p < e && *p == '.') {
-                    p++;
-                    int64_t frac = 0;
-                    int n = 0, round = 0;
-                    if (p == e || (unsigned)(*p - '0') > 9) return -1;
-                    while (p < e && (unsigned)(*p - '0') <= 9) {
-                        if (n < 6) { frac = frac * 10 + (*p - '0'); n++; }
-                        else if (n == 6) { round = *p >= '5'; n++; }
-                        p++;
-                    }
-                    while (n < 6) { frac *= 10; n++; }
-                    usec = frac + round;
-                }
-            }
-            /* A time zone (Z, +HH, -HH:MM) is ignored by timestamp
-             * without time zone, as in PostgreSQL. */
-            while (p < e && *p == ' ') p++;
-            if (p < e && (*p == 'Z' || *p == 'z')) p++;
-            else if (p < e && (*p == '+' || *p == '-')) {
-                int rc = skip_zone(&p, e);
-                if (rc) return rc;
-            }
-        }
-    }
-    while (p < e && *p == ' ') p++;
-    /* a zone right after the date ("1999-12-25 +00", as pgjdbc sends a
-     * java.sql.Date) is ignored too, as PostgreSQL does */
-    if (p < e && (*p == '+' || *p == '-') && e - p >= 2 && (unsigned)(p[1] - '0') <= 9) {
-        int rc = skip_zone(&p, e);
-        if (rc) return rc;
-        while (p < e && *p == ' ') p++;
-    }
-    if (e - p >= 2 && strncasecmp(p, "BC", 2) == 0) { bc = 1; p += 2; }
-    else if (e - p >= 2 && strncasecmp(p, "AD", 2) == 0) { p += 2; }
-    while (p < e && *p == ' ') p++;
-    if (p != e) return -1;
-    if (y == 0 || m < 1 || m > 12 || d < 1) return -2;
-    if (bc) y = 1 - y;
-    if (d > days_in_month(y, m)) return -2;
-    if (hh > 24 || mi > 59 || ss > 60) return -2;
-    if (hh == 24 && (mi != 0 || ss != 0 || usec != 0)) return -2;
-    int64_t days = attu_date_from_ymd(y, m, d);
-    /* Stay far from int32 limits before the exact range check below. */
-    if (y > 6000000 || y < -5000) return -3;
+    if (f->year < -4713 || f->year > 5874898) return -3;
+    int64_t days = attu_date_from_ymd(f->year, f->month, f->day);
+    if (days < DATE_MIN_DAYS || days > DATE_MAX_DAYS) return -3;
     *days_out = (int32_t)days;
+    if (is_date) return 0;
     /* Microseconds from 1970 overflow int64 some 30 years before
      * PostgreSQL's timestamp end (294276 AD, counted from 2000): such a
      * value is out of attu's timestamp range, never silently infinity. */
-    int64_t day_usec;
+    int64_t day_usec, usec;
+    int64_t tod = ((int64_t)f->hour * 3600 + (int64_t)f->minute * 60 + f->second) * 1000000LL + f->usec;
     if (__builtin_mul_overflow(days, USECS_PER_DAY, &day_usec) ||
-        __builtin_add_overflow(day_usec, ((int64_t)hh * 3600 + mi * 60 + ss) * 1000000LL + usec,
-                               usec_out) ||
-        *usec_out == TS_INFINITY || *usec_out == TS_NINFINITY)
-        return want_time ? -4 : 0;
+        __builtin_add_overflow(day_usec, tod, &usec) ||
+        usec < (int64_t)DATE_MIN_DAYS * USECS_PER_DAY || days >= TS_MAX_DAYS)
+        return -3;
+    *usec_out = usec;
     return 0;
 }
 
@@ -732,23 +611,26 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
         int32_t days = 0;
         int64_t usec = 0;
         /* A date accepts (and drops) a time part, as PostgreSQL does. */
-        int rc = parse_datetime(text, len, 1, &days, &usec);
+        attu_datetime_fields f;
+        int rc = attu_datetime_parse(text, len, &f);
         const char *name = is_date ? "date" : "timestamp";
-        if (rc == -1)
+        if (rc == ATTU_DATETIME_BAD_FORMAT)
             return attu_error_set(err, ATTU_SQLSTATE_DATETIME_FORMAT, 0,
                                   "invalid input syntax for type %s: \"%.*s\"",
                                   name, QUOTED(text, len));
-        if (rc == -2)
-            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0,
-                                  "date/time field value out of range: \"%.*s\"",
-                                  QUOTED(text, len));
-        if (rc == -5)
+        if (rc == ATTU_DATETIME_FIELD_RANGE || rc == ATTU_DATETIME_MD_RANGE) {
+            attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0,
+                           "date/time field value out of range: \"%.*s\"",
+                           QUOTED(text, len));
+            /* a month past 12 or a day past 31 may be D-M-Y input */
+            if (rc == ATTU_DATETIME_MD_RANGE)
+                attu_error_set_hint(err, "Perhaps you need a different \"datestyle\" setting.");
+            return -1;
+        }
+        if (rc == ATTU_DATETIME_TZ_RANGE)
             return attu_error_set(err, "22009", 0, "time zone displacement out of range: \"%.*s\"",
                                   QUOTED(text, len));
-        if (rc == -4) rc = is_date ? 0 : -3;   /* usec overflow matters to timestamps only */
-        if (rc == 0 && (days < DATE_MIN_DAYS || days > DATE_MAX_DAYS ||
-                        (!is_date && days >= TS_MAX_DAYS)))
-            rc = -3;
+        rc = datetime_value(&f, is_date, &days, &usec);
         if (rc == -3)
             return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0,
                                   "%s out of range: \"%.*s\"", name,

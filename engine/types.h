@@ -124,7 +124,9 @@ int attu_type_from_name(const char *name, int precision, int scale,
  * around numbers is allowed on input, booleans accept t/f/true/false/yes/no/
  * on/off/1/0, floats print shortest round-trip ("0.1", "1e+100",
  * "Infinity", "NaN"), DECIMAL prints exactly `scale` digits, DATE prints
- * YYYY-MM-DD, TIMESTAMP prints YYYY-MM-DD HH:MM:SS[.ffffff].
+ * YYYY-MM-DD, TIMESTAMP prints YYYY-MM-DD HH:MM:SS[.ffffff]. DATE and
+ * TIMESTAMP read every form PostgreSQL reads under DateStyle 'ISO, MDY'
+ * ("Feb 3 2001", "03/02/2001", "20010203T040506"; engine/datetime_input.h).
  *
  * attu_value_parse writes one slot of attu_type_width(t.id) bytes into out.
  * TEXT is not handled here (it goes through a dictionary). On failure it

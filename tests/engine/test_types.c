@@ -263,7 +263,13 @@ Test(types, date) {
     expect_error(T(DATE), "2023-13-01", "22008", NULL);
     expect_error(T(DATE), "0000-01-01", "22008", NULL);
     expect_error(T(DATE), "hello", "22007", "invalid input syntax for type date: \"hello\"");
-    expect_error(T(DATE), "2023/01/01", "22007", NULL);
+    /* PostgreSQL's other forms (engine/datetime_input.c) */
+    cr_assert_str_eq(roundtrip(T(DATE), "2023/01/01"), "2023-01-01");
+    cr_assert_str_eq(roundtrip(T(DATE), "03/02/2001"), "2001-03-02");
+    cr_assert_str_eq(roundtrip(T(DATE), "February 3, 2001"), "2001-02-03");
+    cr_assert_str_eq(roundtrip(T(DATE), "20010203"), "2001-02-03");
+    expect_error(T(DATE), "2023/01", "22007", NULL);
+    expect_error(T(DATE), "13/02/2001", "22008", "date/time field value out of range: \"13/02/2001\"");
     expect_error(T(DATE), "", "22007", NULL);
     expect_error(T(DATE), "9999999-01-01", "22008", "date out of range: \"9999999-01-01\"");
     /* Calendar helpers agree with each other over a wide range. */
