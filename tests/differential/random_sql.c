@@ -205,6 +205,14 @@ static bool column_of(rng *r, sql_buf *b, ty t, const char *alias) {
 static void expr(rng *r, sql_buf *b, ty t, const char *alias, int depth);
 static void pred(rng *r, sql_buf *b, const char *alias, int depth);
 
+/* greatest or least of an expression of t and an integer one, drawn in
+ * that order. */
+static void greatest_least(rng *r, sql_buf *b, const char *alias, ty t, int depth) {
+    sql_buf_printf(b, "%s(", rng_chance(r, 50) ? "greatest" : "least");
+    expr(r, b, t, alias, depth - 1); sql_buf_printf(b, ", "); expr(r, b, TY_INT, alias, 0);
+    sql_buf_printf(b, ")");
+}
+
 /* CASE WHEN <random predicate> THEN <expr of then_t> ELSE <expr of else_t>
  * END, drawn in that order (a query replays from its seed). */
 static void case_when(rng *r, sql_buf *b, const char *alias, ty then_t, int then_depth, ty else_t,
@@ -327,9 +335,7 @@ static void expr_ext(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
             sql_buf_printf(b, " %% %d)", (int)rng_range(r, 2, 1000));
             return;
         case 5:
-            sql_buf_printf(b, "%s(", rng_chance(r, 50) ? "greatest" : "least");
-            expr(r, b, t, alias, depth - 1); sql_buf_printf(b, ", "); expr(r, b, TY_INT, alias, 0);
-            sql_buf_printf(b, ")");
+            greatest_least(r, b, alias, t, depth);
             return;
         case 6:             /* numeric and float to bigint round */
             cast_open(r, b, &cc);
@@ -379,9 +385,7 @@ static void expr_ext(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
             if (in_aggregate) sql_buf_printf(b, " AS DOUBLE PRECISION)");
             return;
         case 8:
-            sql_buf_printf(b, "%s(", rng_chance(r, 50) ? "greatest" : "least");
-            expr(r, b, t, alias, depth - 1); sql_buf_printf(b, ", "); expr(r, b, TY_INT, alias, 0);
-            sql_buf_printf(b, ")");
+            greatest_least(r, b, alias, t, depth);
             return;
         default:
             case_when(r, b, alias, t, depth - 1, TY_INT, 0);
