@@ -293,3 +293,49 @@ Test(backend_cpu, radix_sort_equals_the_merge_sort) {
     }
     b4->destroy(b4);
 }
+
+/* select_window over random inputs and random windows against the sort:
+ * sizes about the 65,536 rows where it starts, keys of few and of many
+ * values, NULLs first or last, both directions, windows of one row to an
+ * eighth, at the ends and in between. */
+Test(backend_cpu, select_window_random_windows) {
+    attu_backend *b4 = attu_backend_cpu_new(4, &err);
+    cr_assert_not_null(b4);
+    uint64_t s = 20261126;
+    for (int it = 0; it < 24; it++) {
+        size_t n = 65536 + (size_t)(mix(&s) % 120000);
+        int64_t vals = it % 3 == 0 ? 5 : it % 3 == 1 ? 1000 : (int64_t)n * 8;   /* ties: many, some, few */
+        int64_t *a = malloc(n * 8);
+        int32_t *c = malloc(n * 4);
+        uint8_t *v = malloc(n);
+        for (size_t i = 0; i < n; i++) {
+            a[i] = (int64_t)(mix(&s) % (uint64_t)vals) - vals / 2;
+            c[i] = (int32_t)(mix(&s) % 7);
+            v[i] = it % 2 ? mix(&s) % 11 != 0 : 1;   /* NULLs in the odd rounds */
+        }
+        attu_buf *ab = b4->alloc(b4, n * 8, &err), *cb = b4->alloc(b4, n * 4, &err), *vb = b4->alloc(b4, n, &err);
+        attu_buf *all = b4->alloc(b4, n * 8, &err), *win = b4->alloc(b4, n * 8, &err);
+        memcpy(ab->ptr, a, n * 8); memcpy(cb->ptr, c, n * 4); memcpy(vb->ptr, v, n);
+        attu_sort_key keys[2] = {
+            { { attu_type_make(ATTU_TYPE_INT64), ab, it % 2 ? vb : NULL, NULL }, (mix(&s) & 1) != 0, (mix(&s) & 1) != 0 },
+            { { attu_type_make(ATTU_TYPE_INT32), cb, NULL, NULL }, (mix(&s) & 1) != 0, false },
+        };
+        int nk = 1 + (int)(mix(&s) & 1);
+        cr_assert_eq(b4->sort(b4, keys, nk, n, all, &err), 0);
+        for (int w = 0; w < 6; w++) {
+            size_t cnt = 1 + (size_t)(mix(&s) % (w < 3 ? 100 : n / 8));
+            size_t start = w == 0 ? 0 : w == 1 ? n - cnt : (size_t)(mix(&s) % (n - cnt + 1));
+            bool done = false;
+            memset(win->ptr, 0xab, n * 8);
+            cr_assert_eq(b4->select_window(b4, keys, nk, n, start, cnt, win, &done, &err), 0);
+            if (done)
+                cr_assert(memcmp((int64_t *)all->ptr + start, win->ptr, cnt * 8) == 0,
+                          "round %d n %zu window %zu+%zu keys %d: not the sort's rows", it, n, start, cnt, nk);
+            else
+                cr_assert(cnt > n / 64, "round %d n %zu window %zu+%zu: a narrow window declined", it, n, start, cnt);
+        }
+        b4->free(b4, ab); b4->free(b4, cb); b4->free(b4, vb); b4->free(b4, all); b4->free(b4, win);
+        free(a); free(c); free(v);
+    }
+    b4->destroy(b4);
+}
