@@ -1333,6 +1333,75 @@ int main() {
     }
   });
 
+  r.run("select_window over random inputs and random windows, against the CPU's sort", [&] {
+    setenv("ATTU_GPU_SELECT_MIN_ROWS", "0", 1);
+    struct unset_sel_t { ~unset_sel_t() { unsetenv("ATTU_GPU_SELECT_MIN_ROWS"); } } unset_sel;
+    unsigned long long st = 20261126;
+    auto mix = [&]() {
+      unsigned long long z = (st += 0x9e3779b97f4a7c15ull);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      return z ^ (z >> 31);
+    };
+    int selected = 0, windows = 0;
+    for (int it = 0; it < 16; ++it) {
+      size_t n = 65536 + (size_t)(mix() % 120000);
+      long long vals = it % 3 == 0 ? 5 : it % 3 == 1 ? 1000 : (long long)n * 8;  // ties: many, some, few
+      std::vector<int64_t> a(n);
+      std::vector<int32_t> c(n);
+      std::vector<uint8_t> v(n);
+      for (size_t i = 0; i < n; ++i) {
+        a[i] = (int64_t)(mix() % (unsigned long long)vals) - vals / 2;
+        c[i] = (int32_t)(mix() % 7);
+        v[i] = it % 2 ? mix() % 11 != 0 : 1;  // NULLs in the odd rounds
+      }
+      bool d0 = mix() & 1, nf0 = mix() & 1, d1 = mix() & 1;
+      int nk = 1 + (int)(mix() & 1);
+      std::vector<std::pair<size_t, size_t>> wins;
+      for (int w = 0; w < 6; ++w) {
+        size_t cnt = 1 + (size_t)(mix() % (w < 3 ? 100 : n / 8));
+        size_t start = w == 0 ? 0 : w == 1 ? n - cnt : (size_t)(mix() % (n - cnt + 1));
+        wins.push_back({start, cnt});
+      }
+      std::vector<int64_t> all;
+      std::vector<std::vector<int64_t>> got(wins.size());
+      std::vector<bool> done(wins.size(), false);
+      for (int b = 0; b < 2; ++b) {
+        auto* be = both[b];
+        attu_buf *ab = put(be, a), *cb = put(be, c), *vb = put(be, v), *pb = put(be, nullptr, n * 8);
+        attu_sort_key keys[2] = {{{TY(ATTU_TYPE_INT64), ab, it % 2 ? vb : nullptr, nullptr}, d0, nf0},
+                                 {{TY(ATTU_TYPE_INT32), cb, nullptr, nullptr}, d1, false}};
+        attu_error_clear(&err);
+        if (b == 0) {
+          if (be->sort(be, keys, nk, n, pb, &err)) r.fail(err.message);
+          all = get<int64_t>(be, pb, n);
+        } else {
+          for (size_t w = 0; w < wins.size(); ++w) {
+            bool dn = false;
+            attu_buf* wb = put(be, nullptr, n * 8);
+            if (be->select_window(be, keys, nk, n, wins[w].first, wins[w].second, wb, &dn, &err)) r.fail(err.message);
+            done[w] = dn;
+            if (dn) got[w] = get<int64_t>(be, wb, wins[w].second);
+            be->free(be, wb);
+          }
+        }
+        for (auto* x : {ab, cb, vb, pb}) be->free(be, x);
+      }
+      for (size_t w = 0; w < wins.size(); ++w) {
+        ++windows;
+        if (!done[w]) continue;
+        ++selected;
+        std::vector<int64_t> want(all.begin() + (long)wins[w].first, all.begin() + (long)(wins[w].first + wins[w].second));
+        attu::test::expect_equal(r, got[w], want,
+                                 ("random select_window round " + std::to_string(it) + " n=" + std::to_string(n) +
+                                  " window " + std::to_string(wins[w].first) + "+" + std::to_string(wins[w].second))
+                                     .c_str());
+      }
+    }
+    // most windows are narrow enough to select (the test tests something)
+    if (selected * 2 < windows) r.fail(("only " + std::to_string(selected) + " of " + std::to_string(windows) + " windows selected").c_str());
+  });
+
   r.run("sort_heads: perm and group heads against sort + segment_heads on the CPU", [&] {
     for (size_t n : sizes()) {
       auto a = attu::test::random_values<int32_t>(n, -3, 3, n + 401);
