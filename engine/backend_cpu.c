@@ -375,50 +375,10 @@ static void merge_runs(const sort_job *sj, int64_t *idx, int64_t *tmp, size_t a0
     while (b < b1) idx[o++] = tmp[b++];
 }
 
-/* A wide first key without NULLs (a double, a bigint: 8-byte images) sorts
- * first, and only its runs of equal values by the other keys: the LSD
- * passes would sort by the later keys first and then by the wide one
- * through the rows' new order. Returns 1 when the ties are more than a
- * quarter of the rows: idx is then sorted by the first key, which the full
- * sort may start from (it is stable, and rows tied on every key, tied on
- * the first, kept their order in it). */
-static int sort_first_key_first(attu_backend *be, const attu_sort_key *keys, int nkeys, int64_t *idx, size_t n,
-                                attu_error *err) {
-    if (attu_cpu_radix_sort(THREADS(be), keys, 1, idx, n, err)) return -1;
-    const attu_vec *k0 = &keys[0].col;
-    size_t tied = 0;
-    for (size_t i = 1; i < n; i++)
-        if (attu_cpu_value_cmp(k0, idx[i - 1], idx[i]) == 0) tied++;
-    if (tied > n / 4) return 1;
-    if (!tied) return 0;
-    int64_t *tmp = malloc(n * sizeof *tmp);
-    if (!tmp) return attu_error_oom(err);
-    sort_job rest = { keys + 1, nkeys - 1 };
-    for (size_t b = 0; b < n;) {
-        size_t e = b + 1;
-        while (e < n && attu_cpu_value_cmp(k0, idx[b], idx[e]) == 0) e++;
-        if (e - b > 1) merge_sort(&rest, idx + b, tmp + b, e - b);
-        b = e;
-    }
-    free(tmp);
-    return 0;
-}
-
-static bool wide_key(const attu_sort_key *k) {
-    attu_type_id t = k->col.type.id;
-    return k->col.data && !k->col.valid &&
-           (t == ATTU_TYPE_INT64 || t == ATTU_TYPE_TIMESTAMP || t == ATTU_TYPE_FLOAT64 || t == ATTU_TYPE_DECIMAL);
-}
-
 static int sort_indices(attu_backend *be, const attu_sort_key *keys, int nkeys, int64_t *idx,
                         size_t n, attu_error *err) {
-    if (attu_cpu_radix_sortable(keys, nkeys, n) && !getenv("ATTU_CPU_MERGE_SORT")) {
-        if (nkeys >= 2 && wide_key(&keys[0]) && !getenv("ATTU_CPU_LSD_SORT")) {
-            int rc = sort_first_key_first(be, keys, nkeys, idx, n, err);
-            if (rc <= 0) return rc;
-        }
+    if (attu_cpu_radix_sortable(keys, nkeys, n) && !getenv("ATTU_CPU_MERGE_SORT"))
         return attu_cpu_radix_sort(THREADS(be), keys, nkeys, idx, n, err);
-    }
     int64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
     if (!tmp) return attu_error_oom(err);
     sort_job sj = { keys, nkeys };
