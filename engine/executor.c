@@ -247,18 +247,19 @@ rel *rel_gather(xctx *x, const rel *r, const attu_buf *idx, size_t n, bool may_n
     return o;
 }
 
-/* Evaluates stage expressions over r: out[i] = a new or shared column. */
-/* Whether program output o can hold no NULL, given inputs without validity
- * buffers where ins[i].valid is NULL: only operators that give a value for
- * values (arithmetic, whose failures are errors, comparisons, the plain
- * numeric casts, moves and constants that are not NULL) between such
- * inputs and the output, and no guarded instruction (a guard leaves rows
- * unevaluated). Such an output is allocated without a validity buffer:
- * the eval writes no byte a row and what reads it reads none (a join's
- * t1.x + t2.y over 100M rows: 200 MB). */
-static bool output_never_null(const attu_expr_program *p, const attu_vec *ins, int o) {
+/* Which of the program's outputs can hold no NULL, given inputs without
+ * validity buffers where ins[i].valid is NULL: only operators that give a
+ * value for values (arithmetic, whose failures are errors, comparisons,
+ * the plain numeric casts, moves and constants that are not NULL) between
+ * such inputs and the output, and no guarded instruction (a guard leaves
+ * rows unevaluated). never_null[o] is set for those; they are allocated
+ * without a validity buffer: the eval writes no byte a row and what reads
+ * them reads none (a join's t1.x + t2.y over 100M rows: 200 MB). One pass
+ * over the program for all its outputs. */
+static void outputs_never_null(const attu_expr_program *p, const attu_vec *ins, bool *never_null) {
+    for (int o = 0; o < p->noutputs; o++) never_null[o] = false;
     bool *nullable = calloc((size_t)p->nregs + 1, sizeof *nullable);
-    if (!nullable) return false;
+    if (!nullable) return;
     for (int i = 0; i < p->nregs; i++) nullable[i] = i >= p->ninputs;   /* unwritten: unknown */
     for (int i = 0; i < p->ninputs; i++) nullable[i] = ins[i].valid != NULL;
     for (int k = 0; k < p->ninstr; k++) {
@@ -284,12 +285,14 @@ static bool output_never_null(const attu_expr_program *p, const attu_vec *ins, i
             if (src[j] >= 0 && (src[j] >= p->nregs || nullable[src[j]])) safe = false;
         if (in->dst >= 0 && in->dst < p->nregs) nullable[in->dst] = !safe;
     }
-    int reg = p->outputs[o];
-    bool never = reg >= 0 && reg < p->nregs && !nullable[reg];
+    for (int o = 0; o < p->noutputs; o++) {
+        int reg = p->outputs[o];
+        never_null[o] = reg >= 0 && reg < p->nregs && !nullable[reg];
+    }
     free(nullable);
-    return never;
 }
 
+/* Evaluates stage expressions over r: out[i] = a new or shared column. */
 int eval_exprs(xctx *x, const attu_stage_exprs *ex, const rel *r, xcol **out) {
     for (int i = 0; i < ex->n; i++) out[i] = NULL;
     if (ex->prog) {
@@ -307,9 +310,12 @@ int eval_exprs(xctx *x, const attu_stage_exprs *ex, const rel *r, xcol **out) {
             if (!(bc[i] = param_column(x, -ex->in_cols[i] - 1, r->nrows))) rc = -1;
             else ins[i] = vec_of(bc[i]);
         }
+        bool *never_null = rc ? NULL : calloc((size_t)p->noutputs + 1, sizeof *never_null);
+        if (!rc && !never_null) rc = attu_error_oom(x->err);
+        if (!rc) outputs_never_null(p, ins, never_null);
         for (int o = 0; o < p->noutputs && !rc; o++) {
             attu_type t = p->reg_types[p->outputs[o]];
-            made[o] = xcol_new(x, t, r->nrows, !output_never_null(p, ins, o));
+            made[o] = xcol_new(x, t, r->nrows, !never_null[o]);
             if (!made[o]) { rc = -1; break; }
             outs[o] = (attu_out){ t, made[o]->data, made[o]->valid, NULL };
         }
@@ -321,7 +327,7 @@ int eval_exprs(xctx *x, const attu_stage_exprs *ex, const rel *r, xcol **out) {
         }
         for (int o = 0; o < p->noutputs; o++) xcol_unref(x, made[o]);
         for (int i = 0; i < ex->nin; i++) xcol_unref(x, bc[i]);
-        free(ins); free(outs); free(made); free(bc);
+        free(ins); free(outs); free(made); free(bc); free(never_null);
         if (rc) { for (int i = 0; i < ex->n; i++) { xcol_unref(x, out[i]); out[i] = NULL; } return -1; }
     }
     for (int i = 0; i < ex->n; i++) if (ex->direct[i] >= 0) out[i] = xcol_ref(r->cols[ex->direct[i]]);
@@ -486,9 +492,9 @@ done:
 /* LIMIT / OFFSET straight over a SORT whose kept rows are few (an eighth
  * of the order at most): the backend's select_window takes them from
  * anywhere in the order (both backends: a sampled bracket and one pass,
- * backend.h); where it declines, a window in the first
- * or the last eighth is a top-k instead of the sort (the backend's top_k
- * selects on the GPU; selection pays on large inputs only). The first
+ * backend.h); where it declines, a window in the first or the last eighth
+ * is a top-k instead of the sort (the backend's top_k selects on the GPU;
+ * selection pays on large inputs only). The first
  * start + cnt rows are the top-k; the last n - start are the top-k of the
  * reversed order (every key's direction and NULL placement turned, ties
  * turned by one more key, the row number descending), read back to front.

@@ -527,10 +527,9 @@ static int check_pairs_fit(xctx *x, int64_t pairs, size_t pair_bytes) {
 
 /* raw (or NULL): the larger side's key column when join_keys left its
  * image out (kl or kr NULL); an INT32 / DATE / BIGINT / TIMESTAMP column is
- * its own key image. */
-/* identity_ok: the caller takes a NULL *li_out / *ri_out for the side
- * *identity_out names (its rows 0..np-1, which dense_probe may leave
- * unwritten); otherwise they are written here. */
+ * its own key image. identity_ok: the caller takes a NULL *li_out /
+ * *ri_out for the side *identity_out names (its rows 0..np-1, which
+ * dense_probe may leave unwritten); otherwise they are written here. */
 static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml, attu_buf *kr, size_t nr,
                             const attu_buf *mr, const xcol *raw, size_t pair_bytes, bool identity_ok,
                             attu_buf **li_out, attu_buf **ri_out, size_t *np_out, int *identity_out) {
@@ -550,10 +549,11 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
         attu_vec kv = kn ? (attu_vec){ attu_type_make(ATTU_TYPE_INT64), kn, NULL, NULL } : vec_of(raw);
         if (direct_index_pairs(x, ks, ns0, ms, &kv, nn, mn, &seg, &part, &np, &fast)) goto done;
         if (fast) {
-            if (!seg && (!identity_ok || np != nn)) {
-                if (np != nn) { attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "dense_probe left its rows out but kept %zu of %zu", np, nn); goto done; }
-                if (!(seg = buf_i64(x, np)) || x->be->iota(x->be, seg, 0, np, x->err)) goto done;
+            if (!seg && np != nn) {
+                attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "dense_probe left its rows out but kept %zu of %zu", np, nn);
+                goto done;
             }
+            if (!seg && !identity_ok && (!(seg = buf_i64(x, np)) || x->be->iota(x->be, seg, 0, np, x->err))) goto done;
             *li_out = swap ? part : seg;
             *ri_out = swap ? seg : part;
             part = seg = NULL;

@@ -343,9 +343,6 @@ int gpu_scatter(attu_backend* be, attu_buf* dst, const attu_buf* src, size_t wid
 
 // ---- compute ----------------------------------------------------------------
 
-struct store_index_t {
-  __device__ void operator()(int dst, int src, int64_t* out) const { out[dst] = src; }
-};
 
 int gpu_compact(attu_backend* be, const attu_vec* mask, size_t n, attu_buf** idx_out,
                 size_t* count_out, attu_error* err) {

@@ -186,9 +186,6 @@ struct image_head_t {
     return i == 0 || o[i] != o[i - 1];
   }
 };
-struct store_head_t {
-  __device__ void operator()(int dst, int src, int64_t* out) const { out[dst] = src; }
-};
 
 template <typename img_t>
 void heads_of_image(context_t& ctx, const img_t* o, size_t n, heads_request_t* hr) {
@@ -198,7 +195,7 @@ void heads_of_image(context_t& ctx, const img_t* o, size_t n, heads_request_t* h
   attu_error_clear(&err);
   hr->heads = gpu_alloc(hr->be, (size_t)kept * sizeof(int64_t), &err);
   if (!hr->heads) throw std::bad_alloc();
-  compact.downsweep(store_head_t(), I64(hr->heads));
+  compact.downsweep(store_index_t(), I64(hr->heads));
   hr->count = (size_t)kept;
 }
 
@@ -433,13 +430,6 @@ struct run_head_t {  // tied position k starts a run of equal images
   }
 };
 
-struct store_int_t {
-  __device__ void operator()(int dst, int src, int* out) const { out[dst] = src; }
-};
-
-struct store_position_t {
-  __device__ void operator()(int dst, int src, int64_t* out) const { out[dst] = src; }
-};
 
 // q: the permutation (int32) the caller sorts; perm: the one it came as,
 // to start over from. Returns false (q as it came) when the LSD passes
@@ -467,12 +457,12 @@ bool msd_first(context_t& ctx, const attu_sort_key* keys, int nkeys, int32_t* q,
     return false;
   }
   mem_t<int64_t> pos((size_t)m, ctx);
-  tied.downsweep(store_position_t(), pos.data());
+  tied.downsweep(store_index_t(), pos.data());
   const int64_t* pp = pos.data();
   auto heads = transform_compact(m, ctx);
   int nseg = heads.upsweep(run_head_t{pp, o});
   mem_t<int> seg((size_t)nseg, ctx);
-  heads.downsweep(store_int_t(), seg.data());
+  heads.downsweep(store_index_t(), seg.data());
   mem_t<int64_t> rows((size_t)m, ctx);
   int64_t* r = rows.data();
   transform([=] __device__(int k) { r[k] = q[pp[k]]; }, m, ctx);
@@ -692,9 +682,6 @@ int gpu_sort_heads(attu_backend* be, const attu_sort_key* keys, int nkeys, size_
   return gpu_segment_heads(be, kv.data(), nkeys, perm, n, heads_out, nheads_out, err);
 }
 
-struct store_pos_t {
-  __device__ void operator()(int dst, int src, int64_t* out) const { out[dst] = src; }
-};
 
 // ---- top-k by selection ----------------------------------------------------------
 //
@@ -860,7 +847,7 @@ bool top_k_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t
   int kept = compact.upsweep(select_keep_t{img, prefix >> shift, shift});
   if ((size_t)kept != m) throw std::runtime_error("top_k: the candidates' count disagrees with the histogram");
   mem_t<int64_t> rows((size_t)kept, ctx);
-  compact.downsweep(store_pos_t(), rows.data());
+  compact.downsweep(store_index_t(), rows.data());
   sort_candidates(be, keys, nkeys, rows.data(), m, true, 0, k, I64(perm));
   return true;
 }
@@ -1095,6 +1082,15 @@ bool window_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_
   return window_pass(be, keys, nkeys, n, start, cnt, w, window_by_rows_t{dk.data(), nkeys, lr[0], lr[1]}, bd + 2, perm);
 }
 
+// radix_sortable, with a row-number key (col.data NULL; the selections
+// gather the candidates' rows for it) counted as a sortable one.
+bool sortable_with_row_numbers(const attu_sort_key* keys, int nkeys) {
+  std::vector<attu_sort_key> kk(keys, keys + nkeys);
+  for (attu_sort_key& k : kk)
+    if (!k.col.data) k.col.data = keys[0].col.data;  // a stand-in: radix_sortable checks data only
+  return radix_sortable(kk.data(), nkeys);
+}
+
 int gpu_top_k(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t k,
               attu_buf* perm, attu_error* err) {
   if (n > kMaxCount) return attu_error_set(err, "54000", 0, "GPU backend: top_k of %zu rows", n);
@@ -1102,15 +1098,11 @@ int gpu_top_k(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, 
   if (k > n) k = n;
   // a row-number key (col.data NULL) takes the row ids: the selection
   // gathers them for its candidates, the full sort materializes them
+  if (!keys[0].col.data) return attu_error_set(err, "XX000", 0, "GPU backend: top_k by the row number alone");
   std::vector<attu_sort_key> kk(keys, keys + nkeys);
   bool rownum = false;
-  for (int j = 0; j < nkeys; ++j) {
-    if (kk[(size_t)j].col.data) continue;
-    if (j == 0) return attu_error_set(err, "XX000", 0, "GPU backend: top_k by the row number alone");
-    rownum = true;
-    kk[(size_t)j].col.data = keys[0].col.data;  // a stand-in: radix_sortable checks data only
-  }
-  if (n >= select_min_rows() && k <= n / 8 && radix_sortable(kk.data(), nkeys)) {
+  for (int j = 0; j < nkeys; ++j) rownum |= !keys[j].col.data;
+  if (n >= select_min_rows() && k <= n / 8 && sortable_with_row_numbers(keys, nkeys)) {
     bool done = false;
     int rc = guarded(err, [&] {
       done = window_select(be, keys, nkeys, n, 0, k, perm) || top_k_select(be, keys, nkeys, n, k, perm);
@@ -1145,13 +1137,8 @@ int gpu_select_window(attu_backend* be, const attu_sort_key* keys, int nkeys, si
     return 0;
   }
   if (cnt > n - start) cnt = n - start;
-  std::vector<attu_sort_key> kk(keys, keys + nkeys);
-  for (int j = 0; j < nkeys; ++j) {
-    if (kk[(size_t)j].col.data) continue;
-    if (j == 0) return attu_error_set(err, "XX000", 0, "GPU backend: select_window by the row number alone");
-    kk[(size_t)j].col.data = keys[0].col.data;  // a stand-in, as in top_k
-  }
-  if (n < select_min_rows() || cnt > n / 8 || !radix_sortable(kk.data(), nkeys)) return 0;
+  if (!keys[0].col.data) return attu_error_set(err, "XX000", 0, "GPU backend: select_window by the row number alone");
+  if (n < select_min_rows() || cnt > n / 8 || !sortable_with_row_numbers(keys, nkeys)) return 0;
   return guarded(err, [&] { *done = window_select(be, keys, nkeys, n, start, cnt, perm); });
 }
 
@@ -1214,7 +1201,7 @@ int gpu_segment_heads(attu_backend* be, const attu_vec* keys, int nkeys, const a
     int kept = compact.upsweep(head_flag_t{dk.data(), nkeys, perm ? I64(perm) : nullptr});
     out = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err);
     if (!out) throw already_set_t();
-    compact.downsweep(store_pos_t(), I64(out));
+    compact.downsweep(store_index_t(), I64(out));
     *nheads_out = (size_t)kept;
   });
   if (rc) {

@@ -90,6 +90,13 @@ int guarded(attu_error* err, body_t body) {
   }
 }
 
+// transform_compact's downsweep behaviour that writes each kept index
+// (out[dest] = source), as int64 row numbers or int32 positions.
+struct store_index_t {
+  template <typename T>
+  __device__ void operator()(int dst, int src, T* out) const { out[dst] = (T)src; }
+};
+
 // Defined in backend_gpu.cu.
 attu_buf* gpu_alloc(attu_backend* be, size_t bytes, attu_error* err);
 void gpu_free(attu_backend* be, attu_buf* b);

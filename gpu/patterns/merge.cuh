@@ -263,13 +263,6 @@ merge_copy_back_kernel(const key_t* __restrict__ tmp_keys, const val_t* __restri
   }
 }
 
-// Writes tile counts: counts[j] = tiles of job j, for j < num_jobs.
-__global__ void merge_count_kernel(const merge_job_t* __restrict__ jobs, int num_jobs,
-                                   long long* __restrict__ counts) {
-  int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j < num_jobs) counts[j] = job_tiles(jobs[j]);
-}
-
 // Runs a batch of jobs (jobs_t: listed_jobs_t or round_jobs_t) of at most
 // max_ctas tiles: one merge-path search a tile boundary, then the tiles. If
 // copy_back, outputs go to c first and are then copied into (a_keys,

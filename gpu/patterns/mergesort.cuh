@@ -158,13 +158,7 @@ void mergesort_impl(key_t* keys, val_t* vals, long long count, comp_t comp, cont
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
   }
-  if (src_k != keys) {
-    ATTU_CUDA_CHECK(cudaMemcpyAsync(keys, src_k, count * sizeof(key_t),
-                                    cudaMemcpyDeviceToDevice, st));
-    if (has_vals)
-      ATTU_CUDA_CHECK(cudaMemcpyAsync(vals, src_v, count * sizeof(val_t),
-                                      cudaMemcpyDeviceToDevice, st));
-  }
+  // (the rounds' parity above: src_k is keys again here)
   sort_detail::sort_free(tmp_keys, ctx);
   if (has_vals) sort_detail::sort_free(tmp_vals, ctx);
   sort_detail::sort_free(parts, ctx);

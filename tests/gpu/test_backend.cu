@@ -59,6 +59,16 @@ std::vector<T> get(attu_backend* be, const attu_buf* b, size_t n) {
   return v;
 }
 
+// Sort keys over the columns a case names by number: key j is column
+// cols[j], with desc[j] and (where nf has an entry) nulls_first nf[j].
+std::vector<attu_sort_key> sort_keys_of(const std::vector<attu_vec>& columns, const std::vector<int>& cols,
+                                        const std::vector<bool>& desc, const std::vector<bool>& nf) {
+  std::vector<attu_sort_key> keys(cols.size());
+  for (size_t j = 0; j < cols.size(); ++j)
+    keys[j] = attu_sort_key{columns[(size_t)cols[j]], (bool)desc[j], j < nf.size() && nf[j]};
+  return keys;
+}
+
 // dense_probe's rows: NULL stands for 0..n-1 when every needle is kept
 // (backend.h); anything else NULL is a failure the comparison shows.
 std::vector<int64_t> probe_rows(attu_backend* be, const attu_buf* rb, size_t cnt, size_t n) {
@@ -1232,17 +1242,11 @@ int main() {
             attu_buf *ab = put(be, a), *cbuf = put(be, c), *fb = put(be, f), *tb = put(be, t);
             attu_buf *wb = put(be, wide), *mb = put(be, mid);
             attu_buf* pb = put(be, nullptr, (n ? n : 1) * 8);
-            std::vector<attu_sort_key> keys(cb.cols.size());
-            for (size_t j = 0; j < cb.cols.size(); ++j) {
-              int col = cb.cols[j];
-              attu_vec v = col == 0 ? attu_vec{TY(ATTU_TYPE_INT32), ab, nullptr, nullptr}
-                         : col == 1 ? attu_vec{TY(ATTU_TYPE_INT64), cbuf, nullptr, nullptr}
-                         : col == 2 ? attu_vec{TY(ATTU_TYPE_FLOAT64), fb, nullptr, nullptr}
-                         : col == 3 ? attu_vec{TY(ATTU_TYPE_TEXT), tb, nullptr, tdict}
-                         : col == 4 ? attu_vec{TY(ATTU_TYPE_INT64), wb, nullptr, nullptr}
-                                    : attu_vec{TY(ATTU_TYPE_TIMESTAMP), mb, nullptr, nullptr};
-              keys[j] = attu_sort_key{v, (bool)cb.desc[j], false};
-            }
+            std::vector<attu_sort_key> keys = sort_keys_of(
+                {attu_vec{TY(ATTU_TYPE_INT32), ab, nullptr, nullptr}, attu_vec{TY(ATTU_TYPE_INT64), cbuf, nullptr, nullptr},
+                 attu_vec{TY(ATTU_TYPE_FLOAT64), fb, nullptr, nullptr}, attu_vec{TY(ATTU_TYPE_TEXT), tb, nullptr, tdict},
+                 attu_vec{TY(ATTU_TYPE_INT64), wb, nullptr, nullptr}, attu_vec{TY(ATTU_TYPE_TIMESTAMP), mb, nullptr, nullptr}},
+                cb.cols, cb.desc, {});
             attu_error_clear(&err);
             int rc = topk ? be->top_k(be, keys.data(), (int)keys.size(), n, k, pb, &err)
                           : be->sort(be, keys.data(), (int)keys.size(), n, pb, &err);
@@ -1300,16 +1304,11 @@ int main() {
             attu_buf *wb = put(be, wide), *fb = put(be, f), *ab = put(be, few), *cbb = put(be, c);
             attu_buf *fvb = put(be, fv), *wvb = put(be, wv);
             attu_buf* pb = put(be, nullptr, n * 8);
-            std::vector<attu_sort_key> keys(cb.cols.size());
-            for (size_t j = 0; j < cb.cols.size(); ++j) {
-              int col = cb.cols[j];
-              attu_vec v = col == 0 ? attu_vec{TY(ATTU_TYPE_INT64), wb, nullptr, nullptr}
-                         : col == 1 ? attu_vec{TY(ATTU_TYPE_FLOAT64), fb, fvb, nullptr}
-                         : col == 2 ? attu_vec{TY(ATTU_TYPE_INT32), ab, nullptr, nullptr}
-                         : col == 3 ? attu_vec{TY(ATTU_TYPE_INT32), cbb, nullptr, nullptr}
-                                    : attu_vec{TY(ATTU_TYPE_INT64), wb, wvb, nullptr};
-              keys[j] = attu_sort_key{v, (bool)cb.desc[j], j < cb.nf.size() && cb.nf[j]};
-            }
+            std::vector<attu_sort_key> keys = sort_keys_of(
+                {attu_vec{TY(ATTU_TYPE_INT64), wb, nullptr, nullptr}, attu_vec{TY(ATTU_TYPE_FLOAT64), fb, fvb, nullptr},
+                 attu_vec{TY(ATTU_TYPE_INT32), ab, nullptr, nullptr}, attu_vec{TY(ATTU_TYPE_INT32), cbb, nullptr, nullptr},
+                 attu_vec{TY(ATTU_TYPE_INT64), wb, wvb, nullptr}},
+                cb.cols, cb.desc, cb.nf);
             attu_error_clear(&err);
             if (b == 0) {  // the CPU: the whole order, then the window
               if (be->sort(be, keys.data(), (int)keys.size(), n, pb, &err)) r.fail(err.message);
