@@ -11,6 +11,7 @@
 #include "engine/datetime_make.h"
 #include "engine/md5.h"
 #include "engine/numeric.h"
+#include "engine/regexp_functions.h"
 #include "engine/similar.h"
 
 #include <ctype.h>
@@ -169,6 +170,10 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_CHR] = "chr", [ATTU_OP_TO_HEX] = "to_hex", [ATTU_OP_OVERLAY] = "overlay",
     [ATTU_OP_MAKE_DATE] = "make_date", [ATTU_OP_MAKE_TIMESTAMP] = "make_timestamp",
     [ATTU_OP_BIT_LENGTH] = "bit_length", [ATTU_OP_REGEX] = "regex",
+    [ATTU_OP_REGEXP_FLAGS] = "regexp_flags", [ATTU_OP_REGEXP_REPLACE] = "regexp_replace",
+    [ATTU_OP_REGEXP_COUNT] = "regexp_count", [ATTU_OP_REGEXP_INSTR] = "regexp_instr",
+    [ATTU_OP_REGEXP_LIKE] = "regexp_like", [ATTU_OP_REGEXP_SUBSTR] = "regexp_substr",
+    [ATTU_OP_REGEXP_SUBSTRING] = "regexp_substring",
 };
 
 const char *attu_opcode_name(attu_opcode op) {
@@ -292,6 +297,9 @@ static char *arena_alloc(attu_interp *it, size_t n) {
     it->blocks = b;
     return b->data;
 }
+
+/* arena_alloc for engine/regexp_functions.c's results */
+static char *regexp_alloc(void *ctx, size_t n) { return arena_alloc(ctx, n); }
 
 static int range_check(attu_type t, int64_t v, attu_error *err) {
     switch (t.id) {
@@ -714,6 +722,11 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
         double memo_la = NAN, memo_cos = 0;   /* earth_distance: the last cos(lat_a) */
         if (op == ATTU_OP_SIMILAR || op == ATTU_OP_REGEX) {
             if (run_similar(A, B, C, G, D, n, op == ATTU_OP_REGEX ? 1 + (in->aux == 1) : 0, err)) return -1;
+            continue;
+        }
+        if (op >= ATTU_OP_REGEXP_REPLACE && op <= ATTU_OP_REGEXP_SUBSTRING) {
+            /* the compiled pattern lives across the rows, as above */
+            if (attu_regexp_run(op, in->aux, A, B, C, Dd, G, D, n, regexp_alloc, it, err)) return -1;
             continue;
         }
         for (size_t r = 0; r < n; r++) {
@@ -1283,6 +1296,14 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 o->v.s = m; o->len = (uint32_t)l; break;
             }
             case ATTU_OP_BIT_LENGTH: o->v.i = (int64_t)A[r].len * 8; break;
+            case ATTU_OP_REGEXP_FLAGS: {
+                char *m = arena_alloc(it, (size_t)A[r].len + B[r].len + 1);
+                if (!m) return attu_error_oom(err);
+                if (A[r].len) memcpy(m, A[r].v.s, A[r].len);
+                m[A[r].len] = '\0';
+                if (B[r].len) memcpy(m + A[r].len + 1, B[r].v.s, B[r].len);
+                o->v.s = m; o->len = A[r].len + B[r].len + 1; break;
+            }
             case ATTU_OP_MAKE_DATE: {
                 int32_t days;
                 if (attu_make_date((int32_t)x, (int32_t)y, (int32_t)C[r].v.i, &days, err)) return -1;

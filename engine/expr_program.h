@@ -172,6 +172,17 @@ typedef enum attu_opcode {
                                c hour * 2^32 + minute + 2^31 (two int32 fields in
                                one int64 register each: an instruction has four
                                sources), d seconds (float8) */
+    /* PostgreSQL 15's regular-expression functions (engine/regexp_functions.h),
+     * host only; b is always ATTU_OP_REGEXP_FLAGS's pattern with its flags,
+     * "start / N" operands are two int32 packed as hi * 2^32 + lo + 2^31 */
+    ATTU_OP_REGEXP_FLAGS,   /* a flags, b pattern: a's bytes, a NUL, b's (text holds no NUL) */
+    ATTU_OP_REGEXP_REPLACE, /* regexp_replace(a, b, c replacement, d start / N); aux 1: N
+                               given, 2: the four-argument form with flags */
+    ATTU_OP_REGEXP_COUNT,   /* regexp_count(a, b, c start) */
+    ATTU_OP_REGEXP_INSTR,   /* regexp_instr(a, b, c start / N, d endoption / subexpr) */
+    ATTU_OP_REGEXP_LIKE,    /* regexp_like(a, b) */
+    ATTU_OP_REGEXP_SUBSTR,  /* regexp_substr(a, b, c start / N, d subexpr) */
+    ATTU_OP_REGEXP_SUBSTRING, /* substring(a FROM b): the first group's text, or the match's */
     ATTU_OP_COUNT_
 } attu_opcode;
 

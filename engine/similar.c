@@ -31,12 +31,18 @@
 /* One UTF-8 character (PostgreSQL's server encoding): ASCII, or a lead
  * byte and its continuation bytes. */
 #define UTF8_CHAR "([\x01-\x7f]|[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf][\x80-\xbf]|[\xf0-\xf4][\x80-\xbf][\x80-\xbf][\x80-\xbf])"
+/* The same without the newline (. under the n and p flags). */
+#define UTF8_CHAR_NONL "([\x01-\x09\x0b-\x7f]|[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf][\x80-\xbf]|[\xf0-\xf4][\x80-\xbf][\x80-\xbf][\x80-\xbf])"
 
 #define CP_MAX 0x10ffffu
 
+/* The translated expression, and how many groups ( it has opened so far:
+ * the translation groups multi-byte characters and classes itself, so a
+ * capturing group of the pattern becomes a group of another number. */
 typedef struct sbuf {
     char  *s;
     size_t n, cap;
+    int    groups;
 } sbuf;
 
 static bool put(sbuf *b, const char *t, size_t n) {
@@ -132,6 +138,24 @@ static bool cp_complement(cpset *s) {
     free(s->iv);
     *s = c;
     return ok;
+}
+
+/* s (normalized) without the character c. */
+static bool cp_remove(cpset *s, uint32_t c) {
+    for (size_t k = 0; k < s->n; k++) {
+        uint32_t lo = s->iv[k][0], hi = s->iv[k][1];
+        if (c < lo || c > hi) continue;
+        if (lo == hi) { memmove(s->iv + k, s->iv + k + 1, (s->n - k - 1) * sizeof *s->iv); s->n--; }
+        else if (c == lo) s->iv[k][0]++;
+        else if (c == hi) s->iv[k][1]--;
+        else {
+            s->iv[k][1] = c - 1;
+            if (!cp_add(s, c + 1, hi)) return false;
+            cp_normalize(s);
+        }
+        return true;
+    }
+    return true;
 }
 
 /* The ASCII characters of a [:name:] class (the C locale's); -1 for a
@@ -235,7 +259,7 @@ static int class_elem(const char *p, size_t plen, size_t *i, int esc, uint32_t *
 
 /* Parses the class whose [ is at p[*i - 1] into s (normalized, negation
  * applied); *i ends past its ]. */
-static int parse_class(const char *p, size_t plen, size_t *i, int esc, cpset *s, bool regex, attu_error *err) {
+static int parse_class(const char *p, size_t plen, size_t *i, int esc, cpset *s, bool regex, bool nlstop, attu_error *err) {
     bool neg = *i < plen && p[*i] == '^';
     if (neg) (*i)++;
     for (bool first = true;; first = false) {
@@ -254,6 +278,9 @@ static int parse_class(const char *p, size_t plen, size_t *i, int esc, cpset *s,
     }
     cp_normalize(s);
     if (neg && !cp_complement(s)) return attu_error_oom(err);
+    /* newline-sensitive matching: a negated class never matches a newline
+     * (\D, \S, \W still do, as in PostgreSQL) */
+    if (neg && nlstop && !cp_remove(s, '\n')) return attu_error_oom(err);
     return 0;
 }
 
@@ -293,6 +320,7 @@ static bool emit_set(sbuf *b, const cpset *s) {
         for (uint32_t c = s->iv[k][0]; c <= s->iv[k][1] && c < 128; c++) ascii[c] = true;
     ascii[0] = false;
     bool ok = putc_(b, '('), any = false;
+    b->groups++;
     int others = 0;
     for (int c = 1; c < 128; c++) if (ascii[c] && c != ']' && c != '^' && c != '-') others++;
     if (ascii[']'] || others || ascii['-']) {
@@ -330,6 +358,7 @@ static bool emit_char(sbuf *b, uint32_t c) {
     }
     unsigned char o[4];
     int n = utf8_encode(c, o);
+    b->groups++;
     return putc_(b, '(') && put(b, (const char *)o, (size_t)n) && putc_(b, ')');
 }
 
@@ -353,19 +382,55 @@ static int parse_bound(const char *p, size_t plen, size_t *i, sbuf *b, attu_erro
     return put(b, t, (size_t)l) ? 0 : attu_error_oom(err);
 }
 
-/* Translates a SIMILAR TO pattern (regex false: anchored at both ends, %
- * and _ wildcards, . ^ $ literal, escape esc) or an ARE for ~ (regex true:
- * unanchored, . any character, ^ $ anchors, % _ literal, escape backslash,
- * (?: ) groups) into b. */
-static int translate(const char *p, size_t plen, int esc, bool regex, sbuf *b, attu_error *err) {
+/* What the translation learns of an ARE's groups. */
+typedef struct tr_info {
+    int  *cap;        /* the translated group of each capturing group */
+    int   ncap, room;
+    bool  nongreedy;  /* a quantifier marked non-greedy (*? +? ?? {m,n}?) */
+} tr_info;
+
+static bool add_cap(tr_info *ti, int group) {
+    if (ti->ncap == ti->room) {
+        int room = ti->room ? ti->room * 2 : 8;
+        int *cap = realloc(ti->cap, (size_t)room * sizeof *cap);
+        if (!cap) return false;
+        ti->cap = cap;
+        ti->room = room;
+    }
+    ti->cap[ti->ncap++] = group;
+    return true;
+}
+
+/* Translates a SIMILAR TO pattern (mode 0: anchored at both ends, % and _
+ * wildcards, . ^ $ literal, escape esc) or an ARE (mode ATTU_RE_ARE ...:
+ * unanchored, . any character, ^ $ anchors, % _ literal, escape
+ * backslash, (?: ) groups; the n p x q flags' readings) into b. */
+static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_info *ti, attu_error *err) {
+    bool regex = mode & ATTU_RE_ARE;
     /* what a quantifier would apply to: 0 nothing (start, after ( or |,
      * an anchor), 1 an atom, 2 a quantified atom (ARE's non-greedy ? may
      * follow), 3 a quantified atom marked non-greedy */
     int state = 0, depth = 0;
     if (!puts__(b, regex ? "(" : "^(")) return attu_error_oom(err);
+    b->groups++;
+    if (mode & ATTU_RE_QUOTE) {
+        /* q: every character stands for itself */
+        for (size_t i = 0; i < plen;) {
+            uint32_t cp;
+            i += utf8_decode(p + i, plen - i, &cp);
+            if (!emit_char(b, cp)) return attu_error_oom(err);
+        }
+        return puts__(b, ")") ? 0 : attu_error_oom(err);
+    }
     for (size_t i = 0; i < plen;) {
         unsigned char c = (unsigned char)p[i];
         bool ok = true;
+        if (mode & ATTU_RE_EXPANDED) {
+            /* x: white space and comments from # to the end of the line
+             * are no part of the pattern (a class keeps its own) */
+            if (isspace(c)) { i++; continue; }
+            if (c == '#') { while (i < plen && p[i] != '\n') i++; continue; }
+        }
         if (esc >= 0 && c == (unsigned)esc) {
             if (++i >= plen) {
                 /* SIMILAR TO drops a trailing escape, as PostgreSQL does;
@@ -385,27 +450,34 @@ static int translate(const char *p, size_t plen, int esc, bool regex, sbuf *b, a
             state = 1;
         } else if (c == '*' || c == '+' || c == '?' || (c == '{' && i + 1 < plen && isdigit((unsigned char)p[i + 1]))) {
             if (state == 0 || state == 3 || (state == 2 && c != '?')) return bad_re(err, "quantifier operand invalid");
-            if (state == 2) { state = 3; i++; continue; }   /* non-greedy: the same strings match */
+            if (state == 2) {
+                /* non-greedy: the same strings match, but not the same
+                 * extents (attu_regex_find refuses it) */
+                state = 3; ti->nongreedy = true; i++; continue;
+            }
             if (c == '{') { if (parse_bound(p, plen, &i, b, err)) return -1; i++; }
             else { ok = putc_(b, (char)c); i++; }
             state = 2;
         } else if (c == '[') {
             i++;
             cpset t = { NULL, 0, 0 };
-            if (parse_class(p, plen, &i, esc, &t, regex, err)) { free(t.iv); return -1; }
+            if (parse_class(p, plen, &i, esc, &t, regex, (mode & ATTU_RE_NLSTOP) != 0, err)) { free(t.iv); return -1; }
             ok = emit_set(b, &t);
             free(t.iv);
             state = 1;
         } else if (c == '(') {
+            bool capture = regex;
             if (regex && i + 1 < plen && p[i + 1] == '?') {
-                /* ARE's (?:re) groups without capturing, which is all a
-                 * match needs; lookaround and embedded options are not
-                 * translated */
+                /* ARE's (?:re) groups without capturing; lookaround and
+                 * embedded options are not translated */
                 if (!(i + 2 < plen && p[i + 2] == ':'))
                     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                                           "regular expression lookaround and embedded options are not supported");
                 i += 2;
+                capture = false;
             }
+            b->groups++;
+            if (capture && !add_cap(ti, b->groups)) return attu_error_oom(err);
             depth++; ok = putc_(b, '('); i++; state = 0;
         } else if (c == ')') {
             if (depth == 0) return bad_re(err, "parentheses () not balanced");
@@ -415,7 +487,8 @@ static int translate(const char *p, size_t plen, int esc, bool regex, sbuf *b, a
         } else if (c == '%' && !regex) {
             ok = puts__(b, ".*"); i++; state = 2;
         } else if ((c == '_' && !regex) || (c == '.' && regex)) {
-            ok = puts__(b, UTF8_CHAR); i++; state = 1;
+            ok = puts__(b, (mode & ATTU_RE_NLSTOP) ? UTF8_CHAR_NONL : UTF8_CHAR); i++; state = 1;
+            b->groups++;
         } else if ((c == '^' || c == '$') && regex) {
             ok = putc_(b, (char)c); i++; state = 0;
         } else {
@@ -458,22 +531,67 @@ int attu_similar_prepare(attu_similar *s, const char *pat, size_t plen, const ch
 }
 
 int attu_regex_prepare(attu_similar *s, const char *pat, size_t plen, bool icase, attu_error *err) {
-    int mode = icase ? 2 : 1;
+    return attu_regex_prepare_opts(s, pat, plen, ATTU_RE_ARE | (icase ? ATTU_RE_ICASE : 0), err);
+}
+
+int attu_regex_parse_flags(const char *flags, size_t flen, int *mode, bool *glob, attu_error *err) {
+    int m = ATTU_RE_ARE;
+    *glob = false;
+    for (size_t i = 0; i < flen; i++) {
+        switch (flags[i]) {
+        case 'g': *glob = true; break;
+        case 'b': m = (m & ~(ATTU_RE_QUOTE | ATTU_RE_EXTENDED)) | ATTU_RE_BASIC; break;
+        case 'c': m &= ~ATTU_RE_ICASE; break;
+        case 'e': m = (m & ~(ATTU_RE_QUOTE | ATTU_RE_BASIC)) | ATTU_RE_EXTENDED; break;
+        case 'i': m |= ATTU_RE_ICASE; break;
+        case 'm': case 'n': m |= ATTU_RE_NLSTOP | ATTU_RE_NLANCH; break;
+        case 'p': m = (m | ATTU_RE_NLSTOP) & ~ATTU_RE_NLANCH; break;
+        case 'q': m = (m & ~(ATTU_RE_BASIC | ATTU_RE_EXTENDED)) | ATTU_RE_QUOTE; break;
+        case 's': m &= ~(ATTU_RE_NLSTOP | ATTU_RE_NLANCH); break;
+        case 't': m &= ~ATTU_RE_EXPANDED; break;
+        case 'w': m = (m & ~ATTU_RE_NLSTOP) | ATTU_RE_NLANCH; break;
+        case 'x': m |= ATTU_RE_EXPANDED; break;
+        default: {
+            /* the whole (UTF-8) character in the message */
+            uint32_t cp;
+            size_t l = utf8_decode(flags + i, flen - i, &cp);
+            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "invalid regular expression option: \"%.*s\"",
+                                  (int)l, flags + i);
+        }
+        }
+    }
+    *mode = m;
+    return 0;
+}
+
+int attu_regex_prepare_opts(attu_similar *s, const char *pat, size_t plen, int mode, attu_error *err) {
+    mode |= ATTU_RE_ARE;
     if (s->compiled && s->mode == mode && s->plen == plen && !memcmp(s->pat, pat, plen)) return 0;
+    /* PostgreSQL's regcomp refuses a literal pattern with newline or
+     * expanded options */
+    if ((mode & ATTU_RE_QUOTE) && (mode & (ATTU_RE_NLSTOP | ATTU_RE_NLANCH | ATTU_RE_EXPANDED)))
+        return bad_re(err, "invalid argument to regex function");
+    if (mode & (ATTU_RE_BASIC | ATTU_RE_EXTENDED))
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                              "the regular expression flags b and e (POSIX basic and extended syntax) are not supported");
     attu_similar_free(s);
     return compile(s, pat, plen, "", 0, false, '\\', mode, err);
 }
 
-/* Translates pat (mode 0: SIMILAR TO with escape e; 1, 2: an ARE, 2
- * ignoring the case of ASCII letters, as ~* under the C collation) and
- * compiles it into s, which keeps pat and esc to know it again. */
+/* Translates pat (mode 0: SIMILAR TO with escape e; else an ARE under the
+ * ATTU_RE_ bits of mode) and compiles it into s, which keeps pat and esc
+ * to know it again. */
 static int compile(attu_similar *s, const char *pat, size_t plen, const char *esc, size_t elen, bool has_esc,
                    int e, int mode, attu_error *err) {
-    sbuf b = { NULL, 0, 0 };
-    if (translate(pat, plen, e, mode != 0, &b, err)) { free(b.s); return -1; }
-    int rc = regcomp(&s->re, b.s ? b.s : "", REG_EXTENDED | REG_NOSUB | (mode == 2 ? REG_ICASE : 0));
+    sbuf b = { NULL, 0, 0, 0 };
+    tr_info ti = { NULL, 0, 0, false };
+    if (translate(pat, plen, e, mode, &b, &ti, err)) { free(b.s); free(ti.cap); return -1; }
+    int cflags = REG_EXTENDED | ((mode & ATTU_RE_SUBMATCH) ? 0 : REG_NOSUB) | ((mode & ATTU_RE_ICASE) ? REG_ICASE : 0) |
+                 ((mode & ATTU_RE_NLANCH) ? REG_NEWLINE : 0);
+    int rc = regcomp(&s->re, b.s ? b.s : "", cflags);
     free(b.s);
     if (rc) {
+        free(ti.cap);
         /* PostgreSQL's wording for the errors both engines know */
         char msg[128];
         const char *pg = rc == REG_EPAREN ? "parentheses () not balanced" : rc == REG_EBRACK ? "brackets [] not balanced"
@@ -484,13 +602,23 @@ static int compile(attu_similar *s, const char *pat, size_t plen, const char *es
         regfree(&s->re);
         return attu_error_set(err, "2201B", 0, "invalid regular expression: %s", pg);
     }
+    s->compiled = true;   /* attu_similar_free releases what follows */
+    s->cap = ti.cap;
+    s->nsub = ti.ncap;
+    s->nongreedy = ti.nongreedy;
     s->pat = malloc(plen + 1);
     s->esc = malloc(elen + 1);
-    if (!s->pat || !s->esc) { regfree(&s->re); free(s->pat); free(s->esc); s->pat = s->esc = NULL; return attu_error_oom(err); }
+    if (mode & ATTU_RE_SUBMATCH) {
+        s->pm = malloc((s->re.re_nsub + 1) * sizeof *s->pm);
+        s->span = malloc(((size_t)s->nsub + 1) * sizeof *s->span);
+    }
+    if (!s->pat || !s->esc || ((mode & ATTU_RE_SUBMATCH) && (!s->pm || !s->span))) {
+        attu_similar_free(s);
+        return attu_error_oom(err);
+    }
     if (plen) memcpy(s->pat, pat, plen);
     if (elen) memcpy(s->esc, esc, elen);
     s->plen = plen; s->elen = elen; s->has_esc = has_esc; s->mode = mode;
-    s->compiled = true;
     return 0;
 }
 
@@ -505,9 +633,28 @@ bool attu_similar_match(const attu_similar *s, const char *str, size_t len) {
     return m;
 }
 
+bool attu_regex_find(attu_similar *s, const char *str, size_t len, size_t from) {
+    /* REG_STARTEND: the string is str[0, len), searched from `from` on;
+     * what precedes `from` still counts for ^ */
+    s->pm[0].rm_so = (regoff_t)from;
+    s->pm[0].rm_eo = (regoff_t)len;
+    if (regexec(&s->re, str ? str : "", s->re.re_nsub + 1, s->pm, REG_STARTEND)) return false;
+    s->span[0].so = s->pm[0].rm_so;
+    s->span[0].eo = s->pm[0].rm_eo;
+    for (int k = 0; k < s->nsub; k++) {
+        const regmatch_t *g = &s->pm[s->cap[k]];
+        s->span[k + 1].so = g->rm_so < 0 ? -1 : g->rm_so;
+        s->span[k + 1].eo = g->rm_so < 0 ? -1 : g->rm_eo;
+    }
+    return true;
+}
+
 void attu_similar_free(attu_similar *s) {
     if (s->compiled) regfree(&s->re);
     free(s->pat);
     free(s->esc);
+    free(s->cap);
+    free(s->pm);
+    free(s->span);
     memset(s, 0, sizeof *s);
 }

@@ -8,7 +8,11 @@
  * PostgreSQL's advanced regular expressions (ARE), found anywhere in the
  * string; the same translation with . any character, ^ $ anchors and
  * (?:re) groups. Back references, lookaround, embedded options and the
- * constraint escapes are 0A000.
+ * constraint escapes are 0A000. The regexp_* functions
+ * (attu_regex_prepare_opts): an ARE with the options of their flags
+ * argument (attu_regex_parse_flags), matched from a given position with
+ * the extents of the match and of its capturing groups
+ * (attu_regex_find).
  */
 #ifndef ATTU_ENGINE_SIMILAR_H
 #define ATTU_ENGINE_SIMILAR_H
@@ -18,6 +22,24 @@
 #include <stddef.h>
 
 #include "engine/error.h"
+
+/* How a pattern is read and matched (attu_similar's mode): 0 is SIMILAR
+ * TO; an ARE has ATTU_RE_ARE and any of the others. */
+enum {
+    ATTU_RE_ARE      = 1,
+    ATTU_RE_ICASE    = 2,    /* i: ASCII letters match either case (C collation) */
+    ATTU_RE_NLSTOP   = 4,    /* n, p: . and [^...] do not match a newline */
+    ATTU_RE_NLANCH   = 8,    /* n, w: ^ and $ also match after / before a newline */
+    ATTU_RE_EXPANDED = 16,   /* x: white space and # comments ignored */
+    ATTU_RE_QUOTE    = 32,   /* q: the pattern is a literal string */
+    ATTU_RE_SUBMATCH = 64,   /* extents wanted (attu_regex_find) */
+    ATTU_RE_BASIC    = 128,  /* b: a POSIX basic RE (not supported, 0A000) */
+    ATTU_RE_EXTENDED = 256,  /* e: a POSIX extended RE (not supported, 0A000) */
+};
+
+/* Where a match or one of its groups lies: bytes [so, eo) of the string;
+ * -1 for a group that took no part in the match. */
+typedef struct attu_regex_span { long so, eo; } attu_regex_span;
 
 /* A compiled pattern; the last one is kept so that a column matched
  * against one constant pattern compiles it once. */
@@ -29,7 +51,17 @@ typedef struct attu_similar {
     char   *esc;
     size_t  elen;
     bool    has_esc;
-    int     mode;         /* 0 SIMILAR TO, 1 ~, 2 ~* */
+    int     mode;         /* 0 SIMILAR TO, else ATTU_RE_ bits */
+    /* ATTU_RE_SUBMATCH: the capturing groups (nsub; cap[k] is the group of
+     * the translated expression that group k + 1 became), whether the
+     * pattern has a non-greedy quantifier (extents under ARE's rules
+     * for those are not computed: 0A000), regexec's buffer and the last
+     * match found (nsub + 1 spans, the match first) */
+    int              nsub;
+    int             *cap;
+    bool             nongreedy;
+    regmatch_t      *pm;
+    attu_regex_span *span;
 } attu_similar;
 
 /* Compiles pat with the escape esc (has_esc false: the default backslash;
@@ -41,6 +73,18 @@ int attu_similar_prepare(attu_similar *s, const char *pat, size_t plen, const ch
 /* Compiles the ARE pat for ~ (icase: ~*, ASCII letters only, as under the
  * C collation) unless it is the one compiled last; 2201B for a bad one. */
 int attu_regex_prepare(attu_similar *s, const char *pat, size_t plen, bool icase, attu_error *err);
+/* The options of a regexp_* flags argument (PostgreSQL 15's letters,
+ * later ones overriding earlier ones) as ATTU_RE_ bits with ATTU_RE_ARE;
+ * *glob: whether g was among them. 22023 for a letter that is none. */
+int attu_regex_parse_flags(const char *flags, size_t flen, int *mode, bool *glob, attu_error *err);
+/* Compiles the ARE pat under mode (ATTU_RE_ bits) unless it is the one
+ * compiled last. 2201B for a bad pattern or a q with n, p, w or x (as
+ * PostgreSQL), 0A000 for b and e. */
+int attu_regex_prepare_opts(attu_similar *s, const char *pat, size_t plen, int mode, attu_error *err);
+/* The first match of the pattern prepared with ATTU_RE_SUBMATCH in
+ * str[0, len) (with a NUL at str[len]) that starts at byte from or later (^ still matches at 0
+ * only, or after a newline under ATTU_RE_NLANCH); fills s->span. */
+bool attu_regex_find(attu_similar *s, const char *str, size_t len, size_t from);
 /* Whether the whole of str matches the prepared SIMILAR TO pattern, or
  * some part of str the prepared ~ pattern. */
 bool attu_similar_match(const attu_similar *s, const char *str, size_t len);

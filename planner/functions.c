@@ -441,6 +441,9 @@ static const scalar_fn scalars[] = {
     { "greatest", ATTU_OP_SELECT, 1, 100, 'x' }, { "least", ATTU_OP_SELECT, 1, 100, 'x' },
     { "concat", ATTU_OP_CONCAT, 1, 100, 'x' },
     { "make_date", ATTU_OP_MAKE_DATE, 3, 3, 'x' }, { "make_timestamp", ATTU_OP_MAKE_TIMESTAMP, 6, 6, 'x' },
+    { "regexp_replace", ATTU_OP_REGEXP_REPLACE, 3, 6, 'x' }, { "regexp_count", ATTU_OP_REGEXP_COUNT, 2, 4, 'x' },
+    { "regexp_instr", ATTU_OP_REGEXP_INSTR, 2, 7, 'x' }, { "regexp_like", ATTU_OP_REGEXP_LIKE, 2, 3, 'x' },
+    { "regexp_substr", ATTU_OP_REGEXP_SUBSTR, 2, 6, 'x' },
 };
 
 /* hi * 2^32 + lo + 2^31 as a bigint: two integer arguments of
@@ -453,6 +456,87 @@ static attu_bexpr *pack_int_pair(bctx *c, attu_bexpr *hi, attu_bexpr *lo, int po
     attu_bexpr *biased = mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, lo, mk_const_int(c, i8, 2147483648LL), NULL, NULL);
     if (!shifted || !biased) return NULL;
     return mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, shifted, biased, NULL, NULL);
+}
+
+/* The regexp_* functions (engine/regexp_functions.h): PostgreSQL 15's
+ * signatures, each argument text ('t': text or an untyped literal) or
+ * integer ('i': smallint, integer or an untyped literal; bigint does not
+ * cast to integer implicitly). Their operands: the string, the pattern
+ * with its flags (ATTU_OP_REGEXP_FLAGS), then two packed integer pairs or
+ * the replacement; absent arguments take their defaults (start 1, N 1,
+ * endoption 0, subexpr 0, no flags). substring(s, pattern) comes here
+ * with op ATTU_OP_REGEXP_SUBSTRING. */
+static attu_bexpr *bind_regexp(bctx *c, const attu_ast_expr *e, attu_opcode op, attu_bexpr **args, int n, int pos) {
+    attu_type txt = attu_type_make(ATTU_TYPE_TEXT), i4 = attu_type_make(ATTU_TYPE_INT32);
+    const char *sig;
+    switch (op) {
+    case ATTU_OP_REGEXP_REPLACE: {
+        /* a fourth argument of a string type is the flags (an untyped
+         * literal too, as PostgreSQL resolves it), else the start */
+        attu_type_id t4 = n >= 4 ? args[3]->type.id : ATTU_TYPE_UNKNOWN;
+        sig = n == 3 ? "ttt" : n == 4 ? (t4 == ATTU_TYPE_TEXT || t4 == ATTU_TYPE_UNKNOWN ? "tttt" : "ttti")
+            : n == 5 ? "tttii" : "tttiit";
+        break;
+    }
+    case ATTU_OP_REGEXP_COUNT: sig = "ttit"; break;
+    case ATTU_OP_REGEXP_INSTR: sig = "ttiiiti"; break;
+    case ATTU_OP_REGEXP_LIKE: sig = "ttt"; break;
+    case ATTU_OP_REGEXP_SUBSTR: sig = "ttiiti"; break;
+    default: sig = "tt"; break;
+    }
+    for (int i = 0; i < n; i++) {
+        attu_type_id t = args[i]->type.id;
+        bool want_int = sig[i] == 'i';
+        if (want_int ? !(t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_UNKNOWN)
+                     : !(t == ATTU_TYPE_TEXT || t == ATTU_TYPE_UNKNOWN))
+            return no_function(c, e, args, n);
+        if (!(args[i] = coerce(c, args[i], want_int ? i4 : txt, false, pos))) return NULL;
+    }
+    /* the flags argument's place in each signature */
+    int fpos = op == ATTU_OP_REGEXP_REPLACE ? (n == 4 && sig[3] == 't' ? 3 : 5) : op == ATTU_OP_REGEXP_COUNT ? 3
+             : op == ATTU_OP_REGEXP_INSTR ? 5 : op == ATTU_OP_REGEXP_LIKE ? 2 : op == ATTU_OP_REGEXP_SUBSTR ? 4 : -1;
+    attu_bexpr *flags;
+    if (fpos >= 0 && fpos < n) flags = args[fpos];
+    else {
+        if (!(flags = attu_bx_new(c->pa, BX_CONST, txt, pos)) || !(flags->s = attu_pstrdup(c->pa, "", 0)))
+            { attu_error_oom(c->err); return NULL; }
+    }
+    attu_bexpr *pat = mk_call(c, ATTU_OP_REGEXP_FLAGS, txt, pos, 2, flags, args[1], NULL, NULL);
+    if (!pat) return NULL;
+    /* the integer arguments, defaulted */
+    attu_bexpr *iv[4];
+    int first_int = op == ATTU_OP_REGEXP_REPLACE ? 3 : 2;
+    for (int k = 0; k < 4; k++) {
+        int at = first_int + k;
+        if (op == ATTU_OP_REGEXP_INSTR && k == 3) at = 6;          /* subexpr after the flags */
+        if (op == ATTU_OP_REGEXP_SUBSTR && k == 2) at = 5;
+        bool given = at < n && sig[at] == 'i' && !(op == ATTU_OP_REGEXP_REPLACE && n == 4 && sig[3] == 't');
+        int64_t dflt = (k == 0 || k == 1) ? 1 : 0;
+        if (!(iv[k] = given ? args[at] : mk_const_int(c, i4, dflt))) return NULL;
+    }
+    attu_type rt = op == ATTU_OP_REGEXP_COUNT || op == ATTU_OP_REGEXP_INSTR ? i4
+                 : op == ATTU_OP_REGEXP_LIKE ? attu_type_make(ATTU_TYPE_BOOL) : txt;
+    attu_bexpr *x;
+    switch (op) {
+    case ATTU_OP_REGEXP_REPLACE: {
+        attu_bexpr *sn = pack_int_pair(c, iv[0], iv[1], pos);
+        if (!sn || !(x = mk_call(c, op, rt, pos, 4, args[0], pat, args[2], sn))) return NULL;
+        x->aux = (n >= 5 ? 1 : 0) | (n == 4 && sig[3] == 't' ? 2 : 0);
+        return x;
+    }
+    case ATTU_OP_REGEXP_COUNT: return mk_call(c, op, rt, pos, 3, args[0], pat, iv[0], NULL);
+    case ATTU_OP_REGEXP_INSTR: {
+        attu_bexpr *sn = pack_int_pair(c, iv[0], iv[1], pos), *es = pack_int_pair(c, iv[2], iv[3], pos);
+        if (!sn || !es) return NULL;
+        return mk_call(c, op, rt, pos, 4, args[0], pat, sn, es);
+    }
+    case ATTU_OP_REGEXP_SUBSTR: {
+        attu_bexpr *sn = pack_int_pair(c, iv[0], iv[1], pos);
+        if (!sn) return NULL;
+        return mk_call(c, op, rt, pos, 4, args[0], pat, sn, iv[2]);
+    }
+    default: return mk_call(c, op, rt, pos, 2, args[0], pat, NULL, NULL);
+    }
 }
 
 /* An argument of concat / concat_ws as text. They format each value with
@@ -503,6 +587,12 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return no_function(c, e, args, n);
     int pos = e->position;
+    if (fn->op >= ATTU_OP_REGEXP_REPLACE && fn->op <= ATTU_OP_REGEXP_SUBSTR) return bind_regexp(c, e, fn->op, args, n, pos);
+    if (fn->op == ATTU_OP_SUBSTR && n == 2 && !strcmp(name, "substring") &&
+        (args[1]->type.id == ATTU_TYPE_TEXT || args[1]->type.id == ATTU_TYPE_UNKNOWN))
+        /* substring(s FROM pattern), the POSIX regular-expression form
+         * (PostgreSQL resolves an untyped second argument to it too) */
+        return bind_regexp(c, e, ATTU_OP_REGEXP_SUBSTRING, args, n, pos);
     attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), txt = attu_type_make(ATTU_TYPE_TEXT), i4 = attu_type_make(ATTU_TYPE_INT32);
     if (fn->op == ATTU_OP_POWER && n == 2 && is_numeric(args[0]->type.id) && is_numeric(args[1]->type.id) &&
         attu_type_mclass(args[0]->type.id) != ATTU_MC_FLOAT && attu_type_mclass(args[1]->type.id) != ATTU_MC_FLOAT &&

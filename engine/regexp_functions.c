@@ -1,0 +1,289 @@
+/*
+ * regexp_functions.c - regexp_replace, regexp_count, regexp_instr,
+ * regexp_like, regexp_substr and substring(s FROM pattern) as PostgreSQL
+ * 15 computes them (see regexp_functions.h).
+ *
+ * PostgreSQL steps through a string's matches the same way in all of them:
+ * a search starts where the last match ended, one character further after
+ * an empty match, and ^ keeps meaning the start of the whole string (or a
+ * line's), not of the search. Matches are found in bytes
+ * (attu_regex_find); the positions the functions take and return are
+ * characters.
+ */
+#include "engine/regexp_functions.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/similar.h"
+
+/* The characters in s[0, n). */
+static int64_t char_count(const char *s, size_t n) {
+    int64_t c = 0;
+    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* The byte offset of character ch (0-based) of s[0, n); false when s has
+ * fewer than ch characters (ch == the count gives n, the end). */
+static bool char_offset(const char *s, size_t n, int64_t ch, size_t *off) {
+    size_t i = 0;
+    while (ch > 0) {
+        if (i >= n) return false;
+        i++;
+        while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80) i++;
+        ch--;
+    }
+    *off = i;
+    return true;
+}
+
+/* Where the search after the match [so, eo) starts: at its end, or one
+ * character further when it was empty; past len when there is none. */
+static size_t next_search(const char *s, size_t len, long so, long eo) {
+    size_t at = (size_t)eo;
+    if (so != eo) return at;
+    if (at >= len) return len + 1;
+    at++;
+    while (at < len && ((unsigned char)s[at] & 0xC0) == 0x80) at++;
+    return at;
+}
+
+/* The two int32 values the planner packed into one bigint as
+ * hi * 2^32 + lo + 2^31 (planner/functions.c's pack_int_pair). */
+static void unpack(int64_t v, int64_t *hi, int64_t *lo) {
+    int64_t low = (int64_t)((uint64_t)v & 0xffffffffu);
+    *hi = (v - low) / 4294967296LL;
+    *lo = low - 2147483648LL;
+}
+
+static int bad_param(attu_error *err, const char *name, int64_t v) {
+    return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "invalid value for parameter \"%s\": %lld", name,
+                          (long long)v);
+}
+
+/* Prepares the pattern of b (ATTU_OP_REGEXP_FLAGS's flags, NUL, pattern)
+ * for fname: its flags (a g refused unless glob is wanted back), then the
+ * pattern, with match extents when positions is set. */
+static int prepare(attu_similar *sim, const attu_slot *b, const char *fname, bool *glob, bool positions,
+                   attu_error *err) {
+    const char *z = memchr(b->v.s, '\0', b->len);
+    if (!z) return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "%s: pattern without flags", fname);
+    size_t flen = (size_t)(z - b->v.s);
+    int mode;
+    bool g;
+    if (attu_regex_parse_flags(b->v.s, flen, &mode, &g, err)) return -1;
+    if (g && !glob)
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "%s does not support the \"global\" option", fname);
+    if (glob) *glob = g;
+    if (attu_regex_prepare_opts(sim, z + 1, b->len - flen - 1, mode | (positions ? ATTU_RE_SUBMATCH : 0), err)) return -1;
+    /* ARE takes the shortest match where a non-greedy quantifier decides
+     * (and its groups' extents by each one's own greediness); the POSIX
+     * engine underneath finds only the longest, so refuse rather than
+     * answer differently */
+    if (positions && sim->nongreedy)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                              "non-greedy quantifiers (*? +? ?? {m,n}?) are not supported in %s", fname);
+    return 0;
+}
+
+/* A growing buffer for regexp_replace's result. */
+typedef struct outbuf {
+    char  *s;
+    size_t n, cap;
+} outbuf;
+
+static bool out_put(outbuf *o, const char *t, size_t n) {
+    if (!n) return true;
+    if (o->n + n > o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 256;
+        while (cap < o->n + n) cap *= 2;
+        char *s = realloc(o->s, cap);
+        if (!s) return false;
+        o->s = s;
+        o->cap = cap;
+    }
+    memcpy(o->s + o->n, t, n);
+    o->n += n;
+    return true;
+}
+
+/* The replacement rep for the match in sim->span of str: \1 .. \9 a
+ * group's text (nothing for a group the pattern lacks or the match left
+ * out), \& the whole match, \\ one backslash; any other backslash, a
+ * trailing one too, is itself. */
+static bool put_replacement(outbuf *o, const attu_similar *sim, const char *str, const char *rep, size_t rlen) {
+    size_t i = 0;
+    while (i < rlen) {
+        const char *bs = memchr(rep + i, '\\', rlen - i);
+        size_t plain = bs ? (size_t)(bs - rep) - i : rlen - i;
+        if (!out_put(o, rep + i, plain)) return false;
+        i += plain;
+        if (i >= rlen) break;
+        i++;   /* the backslash */
+        int k = -1;
+        if (i < rlen && rep[i] >= '1' && rep[i] <= '9') k = rep[i] - '0';
+        else if (i < rlen && rep[i] == '&') k = 0;
+        else if (i < rlen && rep[i] == '\\') { i++; if (!out_put(o, "\\", 1)) return false; continue; }
+        else { if (!out_put(o, "\\", 1)) return false; continue; }
+        i++;
+        if (k <= sim->nsub && sim->span[k].so >= 0 &&
+            !out_put(o, str + sim->span[k].so, (size_t)(sim->span[k].eo - sim->span[k].so)))
+            return false;
+    }
+    return true;
+}
+
+/* regexp_replace of one row into *o: the nth match from byte from on, or
+ * every one (nth 0). */
+static bool replace_row(attu_similar *sim, const char *str, size_t len, size_t from, int64_t nth, const char *rep,
+                        size_t rlen, outbuf *o) {
+    size_t copied = 0, search = from;
+    int64_t seen = 0;
+    while (search <= len && attu_regex_find(sim, str, len, search)) {
+        long so = sim->span[0].so, eo = sim->span[0].eo;
+        seen++;
+        if (nth > 0 && seen < nth) { search = next_search(str, len, so, eo); continue; }
+        if (!out_put(o, str + copied, (size_t)so - copied) || !put_replacement(o, sim, str, rep, rlen)) return false;
+        copied = (size_t)eo;
+        if (nth > 0) break;
+        search = next_search(str, len, so, eo);
+    }
+    return out_put(o, str + copied, len - copied);
+}
+
+/* The nth (1-based) match from byte from on, PostgreSQL's stepping;
+ * sim->span holds it when found. */
+static bool nth_match(attu_similar *sim, const char *str, size_t len, size_t from, int64_t nth) {
+    size_t search = from;
+    for (int64_t k = 1; search <= len && attu_regex_find(sim, str, len, search); k++) {
+        if (k == nth) return true;
+        search = next_search(str, len, sim->span[0].so, sim->span[0].eo);
+    }
+    return false;
+}
+
+static const char *fname_of(int op) {
+    switch (op) {
+    case ATTU_OP_REGEXP_REPLACE: return "regexp_replace()";
+    case ATTU_OP_REGEXP_COUNT: return "regexp_count()";
+    case ATTU_OP_REGEXP_INSTR: return "regexp_instr()";
+    case ATTU_OP_REGEXP_LIKE: return "regexp_like()";
+    case ATTU_OP_REGEXP_SUBSTR: return "regexp_substr()";
+    default: return "substring()";
+    }
+}
+
+/* One row: its result into *o (o->null preset to 0). The string is
+ * matched in a NUL-terminated copy (zb: regexec's callers, sanitizers'
+ * interceptors among them, may read up to the NUL); results that are
+ * parts of it point into a's own bytes. */
+static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const attu_slot *b, const attu_slot *c,
+                   const attu_slot *d, attu_slot *o, outbuf *ob, outbuf *zb, attu_regexp_alloc alloc, void *ctx,
+                   attu_error *err) {
+    const char *fname = fname_of(op);
+    size_t len = a->len, from = 0;
+    zb->n = 0;
+    if (!out_put(zb, a->v.s, len) || !out_put(zb, "", 1)) return attu_error_oom(err);
+    const char *str = zb->s;
+    int64_t start = 1, nth = 1;
+    switch (op) {
+    case ATTU_OP_REGEXP_REPLACE: {
+        /* c the replacement, d start and N; aux 1: N given (else the g
+         * flag decides), aux 2: the four-argument form with flags */
+        unpack(d->v.i, &start, &nth);
+        if (start <= 0) return bad_param(err, "start", start);
+        if ((aux & 1) && nth < 0) return bad_param(err, "n", nth);
+        const char *fl = b->v.s;
+        if ((aux & 2) && b->len && *fl != '\0' && *fl >= '0' && *fl <= '9') {
+            attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "invalid regular expression option: \"%c\"", *fl);
+            attu_error_set_hint(err, "If you meant to use regexp_replace() with a start parameter, cast the fourth "
+                                     "argument to integer explicitly.");
+            return -1;
+        }
+        bool glob;
+        if (prepare(sim, b, fname, &glob, true, err)) return -1;
+        if (!(aux & 1)) nth = glob ? 0 : 1;
+        if (!char_offset(str, len, start - 1, &from)) { *o = *a; return 0; }
+        ob->n = 0;
+        if (!replace_row(sim, str, len, from, nth, c->v.s, c->len, ob)) return attu_error_oom(err);
+        char *m = alloc(ctx, ob->n + 1);
+        if (!m) return attu_error_oom(err);
+        if (ob->n) memcpy(m, ob->s, ob->n);
+        o->v.s = m; o->len = (uint32_t)ob->n;
+        return 0;
+    }
+    case ATTU_OP_REGEXP_COUNT: {
+        start = c->v.i;
+        if (start <= 0) return bad_param(err, "start", start);
+        if (prepare(sim, b, fname, NULL, true, err)) return -1;
+        int64_t k = 0;
+        if (char_offset(str, len, start - 1, &from))
+            for (size_t search = from; search <= len && attu_regex_find(sim, str, len, search); k++)
+                search = next_search(str, len, sim->span[0].so, sim->span[0].eo);
+        o->v.i = k;
+        return 0;
+    }
+    case ATTU_OP_REGEXP_INSTR: case ATTU_OP_REGEXP_SUBSTR: {
+        /* c start and N; d endoption and subexpr (instr), subexpr (substr) */
+        bool instr = op == ATTU_OP_REGEXP_INSTR;
+        int64_t endopt = 0, sub;
+        unpack(c->v.i, &start, &nth);
+        if (instr) unpack(d->v.i, &endopt, &sub);
+        else sub = d->v.i;
+        if (start <= 0) return bad_param(err, "start", start);
+        if (nth <= 0) return bad_param(err, "n", nth);
+        if (instr && endopt != 0 && endopt != 1) return bad_param(err, "endoption", endopt);
+        if (sub < 0) return bad_param(err, "subexpr", sub);
+        if (prepare(sim, b, fname, NULL, true, err)) return -1;
+        long so = -1, eo = -1;
+        if (char_offset(str, len, start - 1, &from) && sub <= sim->nsub && nth_match(sim, str, len, from, nth)) {
+            so = sim->span[sub].so;
+            eo = sim->span[sub].eo;
+        }
+        if (instr) o->v.i = so < 0 ? 0 : char_count(str, (size_t)(endopt ? eo : so)) + 1;
+        else if (so < 0) { o->null = 1; o->v.i = 0; }
+        else { o->v.s = a->v.s + so; o->len = (uint32_t)(eo - so); }
+        return 0;
+    }
+    case ATTU_OP_REGEXP_LIKE:
+        if (prepare(sim, b, fname, NULL, false, err)) return -1;
+        o->v.i = attu_similar_match(sim, str, len);
+        return 0;
+    default: {
+        /* substring(s FROM pattern): the first capturing group's text when
+         * the pattern has one (NULL where the match left it out), else
+         * the match's */
+        if (prepare(sim, b, fname, NULL, true, err)) return -1;
+        int k = sim->nsub > 0;
+        if (!attu_regex_find(sim, str, len, 0) || sim->span[k].so < 0) { o->null = 1; o->v.i = 0; return 0; }
+        o->v.s = a->v.s + sim->span[k].so; o->len = (uint32_t)(sim->span[k].eo - sim->span[k].so);
+        return 0;
+    }
+    }
+}
+
+int attu_regexp_run(int op, int aux, const attu_slot *A, const attu_slot *B, const attu_slot *C, const attu_slot *Dd,
+                    const attu_slot *G, attu_slot *D, size_t n, attu_regexp_alloc alloc, void *ctx, attu_error *err) {
+    attu_similar sim;
+    memset(&sim, 0, sizeof sim);
+    outbuf ob = { NULL, 0, 0 }, zb = { NULL, 0, 0 };
+    int rc = 0;
+    for (size_t r = 0; r < n && !rc; r++) {
+        attu_slot *o = &D[r];
+        o->len = 0;
+        o->v.i = 0;
+        if ((G && (G[r].null || !G[r].v.i)) || A[r].null || B[r].null || (C && C[r].null) || (Dd && Dd[r].null)) {
+            o->null = 1;
+            continue;
+        }
+        o->null = 0;
+        rc = run_row(op, aux, &sim, &A[r], &B[r], C ? &C[r] : NULL, Dd ? &Dd[r] : NULL, o, &ob, &zb, alloc, ctx, err);
+    }
+    attu_similar_free(&sim);
+    free(ob.s);
+    free(zb.s);
+    return rc;
+}
