@@ -86,7 +86,25 @@ static int prepare(attu_similar *sim, const attu_slot *b, const char *fname, boo
     if (positions && sim->nongreedy)
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                               "non-greedy quantifiers (*? +? ?? {m,n}?) are not supported in %s", fname);
+    /* glibc's engine misses some matches of such patterns */
+    if (positions && sim->anchor_quant)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                              "anchors (^ $) inside a quantified group are not supported in %s", fname);
     return 0;
+}
+
+/* Whether the extent of capturing group k (1-based; none past nsub) can
+ * be reported: not where glibc's choice may differ from ARE's (a group
+ * under a repeating quantifier whose iterations could split the run more
+ * than one way, or one in, around or after alternatives that may match at
+ * different lengths; engine/similar.c): 0A000. */
+static int group_ok(const attu_similar *sim, int64_t k, const char *fname, attu_error *err) {
+    if (k < 1 || k > sim->nsub || !sim->cap_rep[k - 1]) return 0;
+    attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                   "%s: the extent of capturing group %d of this pattern is not supported", fname, (int)k);
+    attu_error_set_hint(err, "attu reports a group's extent only outside repeated groups that hold quantifiers or "
+                             "alternatives, and after no alternatives of different lengths.");
+    return -1;
 }
 
 /* A growing buffer for regexp_replace's result. */
@@ -205,6 +223,12 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
         }
         bool glob;
         if (prepare(sim, b, fname, &glob, true, err)) return -1;
+        /* the groups the replacement takes (\\ is a backslash) */
+        for (size_t k = 0; k + 1 < c->len; k++) {
+            if (c->v.s[k] != '\\') continue;
+            char e = c->v.s[++k];
+            if (e >= '1' && e <= '9' && group_ok(sim, e - '0', fname, err)) return -1;
+        }
         if (!(aux & 1)) nth = glob ? 0 : 1;
         if (!char_offset(str, len, start - 1, &from)) { *o = *a; return 0; }
         ob->n = 0;
@@ -238,8 +262,13 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
         if (instr && endopt != 0 && endopt != 1) return bad_param(err, "endoption", endopt);
         if (sub < 0) return bad_param(err, "subexpr", sub);
         if (prepare(sim, b, fname, NULL, true, err)) return -1;
+        /* PostgreSQL's quirk: a pattern without groups counts its whole
+         * match as subexpression 1 */
+        int nsub = sim->nsub ? sim->nsub : 1;
+        if (!sim->nsub && sub == 1) sub = 0;
+        if (group_ok(sim, sub, fname, err)) return -1;
         long so = -1, eo = -1;
-        if (char_offset(str, len, start - 1, &from) && sub <= sim->nsub && nth_match(sim, str, len, from, nth)) {
+        if (char_offset(str, len, start - 1, &from) && sub <= nsub && nth_match(sim, str, len, from, nth)) {
             so = sim->span[sub].so;
             eo = sim->span[sub].eo;
         }
@@ -258,6 +287,7 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
          * the match's */
         if (prepare(sim, b, fname, NULL, true, err)) return -1;
         int k = sim->nsub > 0;
+        if (group_ok(sim, k, fname, err)) return -1;
         if (!attu_regex_find(sim, str, len, 0) || sim->span[k].so < 0) { o->null = 1; o->v.i = 0; return 0; }
         o->v.s = a->v.s + sim->span[k].so; o->len = (uint32_t)(sim->span[k].eo - sim->span[k].so);
         return 0;

@@ -23,6 +23,7 @@
 #include "engine/similar.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,7 +260,8 @@ static int class_elem(const char *p, size_t plen, size_t *i, int esc, uint32_t *
 
 /* Parses the class whose [ is at p[*i - 1] into s (normalized, negation
  * applied); *i ends past its ]. */
-static int parse_class(const char *p, size_t plen, size_t *i, int esc, cpset *s, bool regex, bool nlstop, attu_error *err) {
+static int parse_class(const char *p, size_t plen, size_t *i, int esc, cpset *s, bool regex, bool nlstop, bool icase,
+                       attu_error *err) {
     bool neg = *i < plen && p[*i] == '^';
     if (neg) (*i)++;
     for (bool first = true;; first = false) {
@@ -277,6 +279,16 @@ static int parse_class(const char *p, size_t plen, size_t *i, int esc, cpset *s,
         } else if (r == 0 && lo && !cp_add(s, lo, lo)) return attu_error_oom(err);
     }
     cp_normalize(s);
+    if (neg && icase) {
+        /* case-insensitive: [^a] matches neither a nor A (the matcher
+         * folds the case of what it compares, so the complement must hold
+         * neither) */
+        size_t n0 = s->n;
+        for (size_t k = 0; k < n0; k++)
+            for (uint32_t c = s->iv[k][0]; c <= s->iv[k][1] && c < 128; c++)
+                if (isalpha((int)c) && !cp_add(s, (uint32_t)(c ^ 0x20), (uint32_t)(c ^ 0x20))) return attu_error_oom(err);
+        cp_normalize(s);
+    }
     if (neg && !cp_complement(s)) return attu_error_oom(err);
     /* newline-sensitive matching: a negated class never matches a newline
      * (\D, \S, \W still do, as in PostgreSQL) */
@@ -362,8 +374,9 @@ static bool emit_char(sbuf *b, uint32_t c) {
     return putc_(b, '(') && put(b, (const char *)o, (size_t)n) && putc_(b, ')');
 }
 
-/* A bound {m}, {m,}, {m,n} at p[*i] (the {): ARE's limits (255). */
-static int parse_bound(const char *p, size_t plen, size_t *i, sbuf *b, attu_error *err) {
+/* A bound {m}, {m,}, {m,n} at p[*i] (the {): ARE's limits (255); *max
+ * its upper bound (LONG_MAX for none). */
+static int parse_bound(const char *p, size_t plen, size_t *i, sbuf *b, long *max, attu_error *err) {
     size_t k = *i + 1;
     long m = 0, n = -1;
     while (k < plen && isdigit((unsigned char)p[k])) { m = m * 10 + (p[k] - '0'); if (m > 1000) m = 1000; k++; }
@@ -378,27 +391,121 @@ static int parse_bound(const char *p, size_t plen, size_t *i, sbuf *b, attu_erro
         return bad_re(err, "invalid repetition count(s)");
     char t[32];
     int l = n == -2 ? snprintf(t, sizeof t, "{%ld,}", m) : snprintf(t, sizeof t, "{%ld,%ld}", m, n);
+    *max = n == -2 ? LONG_MAX : n;
     *i = k;
     return put(b, t, (size_t)l) ? 0 : attu_error_oom(err);
 }
 
+/* An open group of the pattern, while translating: the first capturing
+ * group inside it (its own, when it captures), whether it holds an anchor,
+ * and whether its iterations can split a repeated run more than one way
+ * (it holds a quantifier, an alternation or a group). */
+typedef struct open_group {
+    int  cap_from;
+    bool captures, anchor, complex;
+    /* its alternatives while they are literal strings (plain): their
+     * characters, NUL between them, the current one from cur on */
+    bool  plain, has_alt;
+    sbuf  alts;
+    size_t cur;
+} open_group;
+
 /* What the translation learns of an ARE's groups. */
 typedef struct tr_info {
     int  *cap;        /* the translated group of each capturing group */
+    bool *rep;        /* whether it lies under a repeating quantifier */
     int   ncap, room;
     bool  nongreedy;  /* a quantifier marked non-greedy (*? +? ?? {m,n}?) */
+    bool  anchor_quant; /* ^ or $ inside a quantified group */
+    bool  risk_after; /* captures opened from now on have unreliable extents */
+    bool  icase;
+    open_group *open; /* the groups open now */
+    int   nopen, open_room;
+    open_group last;  /* the group closed last, while it is the last atom */
+    bool  last_is_group;
 } tr_info;
 
 static bool add_cap(tr_info *ti, int group) {
     if (ti->ncap == ti->room) {
         int room = ti->room ? ti->room * 2 : 8;
         int *cap = realloc(ti->cap, (size_t)room * sizeof *cap);
-        if (!cap) return false;
-        ti->cap = cap;
+        if (cap) ti->cap = cap;
+        bool *r = realloc(ti->rep, (size_t)room * sizeof *r);
+        if (r) ti->rep = r;
+        if (!cap || !r) return false;
         ti->room = room;
     }
+    ti->rep[ti->ncap] = ti->risk_after;
     ti->cap[ti->ncap++] = group;
     return true;
+}
+
+static bool open_push(tr_info *ti) {
+    if (ti->nopen == ti->open_room) {
+        int room = ti->open_room ? ti->open_room * 2 : 8;
+        open_group *o = realloc(ti->open, (size_t)room * sizeof *o);
+        if (!o) return false;
+        ti->open = o;
+        ti->open_room = room;
+    }
+    if (ti->nopen) { ti->open[ti->nopen - 1].complex = true; ti->open[ti->nopen - 1].plain = false; }
+    ti->open[ti->nopen++] = (open_group){ ti->ncap, false, false, false, true, false, { NULL, 0, 0, 0 }, 0 };
+    return true;
+}
+
+static void open_free(tr_info *ti) {
+    for (int k = 0; k < ti->nopen; k++) free(ti->open[k].alts.s);
+    free(ti->open);
+    ti->open = NULL;
+    ti->nopen = 0;
+}
+
+/* The atom just read is the literal character cp (lit) or something else,
+ * for the alternatives of the group open now. */
+static bool alt_atom(tr_info *ti, bool lit, uint32_t cp) {
+    if (!ti->nopen) return true;
+    open_group *g = &ti->open[ti->nopen - 1];
+    if (!lit) { g->plain = false; return true; }
+    if (!g->plain) return true;
+    unsigned char o[4];
+    if (ti->icase && cp < 0x80) cp = (uint32_t)tolower((int)cp);
+    int n = utf8_encode(cp, o);
+    return put(&g->alts, (const char *)o, (size_t)n);
+}
+
+/* glibc reports the groups of the first way through the expression that
+ * gives the match (alternatives in order), ARE the longest for each group
+ * in turn: they agree on a group of alternatives only where they are
+ * literal strings none of which starts another. Past one where they may
+ * not, every capturing group's extent is unreliable: the groups it is in,
+ * those it holds and those after it are marked. */
+static void alt_close(tr_info *ti, open_group *g) {
+    if (!g->has_alt) return;
+    bool safe = g->plain;
+    for (size_t a = 0; safe && a < g->alts.n; a += strlen(g->alts.s + a) + 1)
+        for (size_t z = 0; safe && z < g->alts.n; z += strlen(g->alts.s + z) + 1) {
+            if (a == z) continue;
+            size_t la = strlen(g->alts.s + a), lz = strlen(g->alts.s + z);
+            if (la <= lz && !memcmp(g->alts.s + a, g->alts.s + z, la)) safe = false;
+        }
+    if (safe) return;
+    ti->risk_after = true;
+    for (int k = g->cap_from; k < ti->ncap; k++) ti->rep[k] = true;
+    for (int k = 0; k < ti->nopen; k++) if (ti->open[k].captures) ti->rep[ti->open[k].cap_from] = true;
+}
+
+/* A quantifier of upper bound max applies to the last atom. POSIX's
+ * engine and ARE agree on the match; they may not on which iteration of
+ * a repeated group a capturing group inside it reports when the
+ * iterations could split the run another way, and glibc misses matches
+ * with an anchor in a quantified group: such groups are marked so that
+ * the functions that report extents refuse them (0A000). */
+static void quantified(tr_info *ti, long max, bool after_group) {
+    if (ti->nopen) ti->open[ti->nopen - 1].complex = true;
+    if (!after_group) return;
+    if (ti->last.anchor) ti->anchor_quant = true;
+    if (max > 1 && ti->last.complex)
+        for (int k = ti->last.cap_from; k < ti->ncap; k++) ti->rep[k] = true;
 }
 
 /* Translates a SIMILAR TO pattern (mode 0: anchored at both ends, % and _
@@ -431,6 +538,8 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             if (isspace(c)) { i++; continue; }
             if (c == '#') { while (i < plen && p[i] != '\n') i++; continue; }
         }
+        bool after_group = ti->last_is_group;   /* a ) just before */
+        ti->last_is_group = false;
         if (esc >= 0 && c == (unsigned)esc) {
             if (++i >= plen) {
                 /* SIMILAR TO drops a trailing escape, as PostgreSQL does;
@@ -445,7 +554,7 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             cpset t = { NULL, 0, 0 };
             int r = escaped_char(p, plen, &i, &cp, &t, regex, err);
             if (r < 0) { free(t.iv); return -1; }
-            ok = r == 1 ? emit_set(b, &t) : emit_char(b, cp);
+            ok = (r == 1 ? emit_set(b, &t) : emit_char(b, cp)) && alt_atom(ti, r == 0, cp);
             free(t.iv);
             state = 1;
         } else if (c == '*' || c == '+' || c == '?' || (c == '{' && i + 1 < plen && isdigit((unsigned char)p[i + 1]))) {
@@ -455,14 +564,20 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
                  * extents (attu_regex_find refuses it) */
                 state = 3; ti->nongreedy = true; i++; continue;
             }
-            if (c == '{') { if (parse_bound(p, plen, &i, b, err)) return -1; i++; }
+            long max = c == '?' ? 1 : LONG_MAX;
+            if (c == '{') { if (parse_bound(p, plen, &i, b, &max, err)) return -1; i++; }
             else { ok = putc_(b, (char)c); i++; }
+            quantified(ti, max, after_group);
+            alt_atom(ti, false, 0);
             state = 2;
         } else if (c == '[') {
             i++;
             cpset t = { NULL, 0, 0 };
-            if (parse_class(p, plen, &i, esc, &t, regex, (mode & ATTU_RE_NLSTOP) != 0, err)) { free(t.iv); return -1; }
-            ok = emit_set(b, &t);
+            if (parse_class(p, plen, &i, esc, &t, regex, (mode & ATTU_RE_NLSTOP) != 0, (mode & ATTU_RE_ICASE) != 0, err)) {
+                free(t.iv);
+                return -1;
+            }
+            ok = emit_set(b, &t) && alt_atom(ti, false, 0);
             free(t.iv);
             state = 1;
         } else if (c == '(') {
@@ -477,24 +592,38 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
                 capture = false;
             }
             b->groups++;
-            if (capture && !add_cap(ti, b->groups)) return attu_error_oom(err);
+            if (!open_push(ti) || (capture && !add_cap(ti, b->groups))) return attu_error_oom(err);
+            ti->open[ti->nopen - 1].captures = capture;
             depth++; ok = putc_(b, '('); i++; state = 0;
         } else if (c == ')') {
             if (depth == 0) return bad_re(err, "parentheses () not balanced");
             depth--; ok = putc_(b, ')'); i++; state = 1;
+            ti->last = ti->open[--ti->nopen];
+            alt_close(ti, &ti->last);
+            free(ti->last.alts.s);
+            ti->last.alts.s = NULL;
+            ti->last_is_group = true;
+            if (ti->nopen && ti->last.anchor) ti->open[ti->nopen - 1].anchor = true;
         } else if (c == '|') {
             ok = putc_(b, '|'); i++; state = 0;
+            if (ti->nopen) {
+                open_group *g = &ti->open[ti->nopen - 1];
+                g->complex = g->has_alt = true;
+                ok = ok && put(&g->alts, "", 1);   /* the NUL that ends an alternative */
+                g->cur = g->alts.n;
+            }
         } else if (c == '%' && !regex) {
             ok = puts__(b, ".*"); i++; state = 2;
         } else if ((c == '_' && !regex) || (c == '.' && regex)) {
-            ok = puts__(b, (mode & ATTU_RE_NLSTOP) ? UTF8_CHAR_NONL : UTF8_CHAR); i++; state = 1;
+            ok = puts__(b, (mode & ATTU_RE_NLSTOP) ? UTF8_CHAR_NONL : UTF8_CHAR) && alt_atom(ti, false, 0); i++; state = 1;
             b->groups++;
         } else if ((c == '^' || c == '$') && regex) {
-            ok = putc_(b, (char)c); i++; state = 0;
+            ok = putc_(b, (char)c) && alt_atom(ti, false, 0); i++; state = 0;
+            if (ti->nopen) ti->open[ti->nopen - 1].anchor = true;
         } else {
             uint32_t cp;
             i += utf8_decode(p + i, plen - i, &cp);
-            ok = emit_char(b, cp);
+            ok = emit_char(b, cp) && alt_atom(ti, true, cp);
             state = 1;
         }
         if (!ok) return attu_error_oom(err);
@@ -584,14 +713,19 @@ int attu_regex_prepare_opts(attu_similar *s, const char *pat, size_t plen, int m
 static int compile(attu_similar *s, const char *pat, size_t plen, const char *esc, size_t elen, bool has_esc,
                    int e, int mode, attu_error *err) {
     sbuf b = { NULL, 0, 0, 0 };
-    tr_info ti = { NULL, 0, 0, false };
-    if (translate(pat, plen, e, mode, &b, &ti, err)) { free(b.s); free(ti.cap); return -1; }
+    tr_info ti;
+    memset(&ti, 0, sizeof ti);
+    ti.icase = (mode & ATTU_RE_ICASE) != 0;
+    int trc = translate(pat, plen, e, mode, &b, &ti, err);
+    open_free(&ti);
+    if (trc) { free(b.s); free(ti.cap); free(ti.rep); return -1; }
     int cflags = REG_EXTENDED | ((mode & ATTU_RE_SUBMATCH) ? 0 : REG_NOSUB) | ((mode & ATTU_RE_ICASE) ? REG_ICASE : 0) |
                  ((mode & ATTU_RE_NLANCH) ? REG_NEWLINE : 0);
     int rc = regcomp(&s->re, b.s ? b.s : "", cflags);
     free(b.s);
     if (rc) {
         free(ti.cap);
+        free(ti.rep);
         /* PostgreSQL's wording for the errors both engines know */
         char msg[128];
         const char *pg = rc == REG_EPAREN ? "parentheses () not balanced" : rc == REG_EBRACK ? "brackets [] not balanced"
@@ -604,8 +738,10 @@ static int compile(attu_similar *s, const char *pat, size_t plen, const char *es
     }
     s->compiled = true;   /* attu_similar_free releases what follows */
     s->cap = ti.cap;
+    s->cap_rep = ti.rep;
     s->nsub = ti.ncap;
     s->nongreedy = ti.nongreedy;
+    s->anchor_quant = ti.anchor_quant;
     s->pat = malloc(plen + 1);
     s->esc = malloc(elen + 1);
     if (mode & ATTU_RE_SUBMATCH) {
@@ -654,6 +790,7 @@ void attu_similar_free(attu_similar *s) {
     free(s->pat);
     free(s->esc);
     free(s->cap);
+    free(s->cap_rep);
     free(s->pm);
     free(s->span);
     memset(s, 0, sizeof *s);

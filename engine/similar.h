@@ -53,13 +53,19 @@ typedef struct attu_similar {
     bool    has_esc;
     int     mode;         /* 0 SIMILAR TO, else ATTU_RE_ bits */
     /* ATTU_RE_SUBMATCH: the capturing groups (nsub; cap[k] is the group of
-     * the translated expression that group k + 1 became), whether the
-     * pattern has a non-greedy quantifier (extents under ARE's rules
-     * for those are not computed: 0A000), regexec's buffer and the last
-     * match found (nsub + 1 spans, the match first) */
+     * the translated expression that group k + 1 became, cap_rep[k]
+     * whether its extent may differ from ARE's: it lies under a repeating
+     * quantifier in a group whose iterations could split a run more than
+     * one way, or in, around or after a group of alternatives that are not
+     * literal strings none of which starts another), whether the pattern
+     * has a non-greedy quantifier or an anchor in a quantified group
+     * (extents under ARE's rules for those are not computed: 0A000),
+     * regexec's buffer and the last match found (nsub + 1 spans, the match
+     * first) */
     int              nsub;
     int             *cap;
-    bool             nongreedy;
+    bool            *cap_rep;
+    bool             nongreedy, anchor_quant;
     regmatch_t      *pm;
     attu_regex_span *span;
 } attu_similar;
