@@ -1,0 +1,142 @@
+/* Unit tests for engine/similar.c's match extents (attu_regex_find): the
+ * capturing groups of an ARE mapped back from the translated expression's
+ * groups, searches from a position, the flags, and the patterns whose
+ * extents it marks as not computed under ARE's rules. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "engine/similar.h"
+
+/* Prepares pat under the flags letters fl with extents; asserts success. */
+static void prep(attu_similar *s, const char *pat, const char *fl) {
+    attu_error err;
+    attu_error_clear(&err);
+    int mode;
+    bool g;
+    cr_assert_eq(attu_regex_parse_flags(fl, strlen(fl), &mode, &g, &err), 0, "flags %s: %s", fl, err.message);
+    cr_assert_eq(attu_regex_prepare_opts(s, pat, strlen(pat), mode | ATTU_RE_SUBMATCH, &err), 0, "%s: %s", pat,
+                 err.message);
+}
+
+/* The text of span k of the last match of s in str (or "<none>"). */
+static const char *span_text(const attu_similar *s, const char *str, int k, char *buf) {
+    if (s->span[k].so < 0) return "<none>";
+    size_t n = (size_t)(s->span[k].eo - s->span[k].so);
+    memcpy(buf, str + s->span[k].so, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+Test(similar_groups, groups_map_past_the_translations_own) {
+    /* '.', a class and a multi-byte character each become a group of the
+     * translated expression; the pattern's groups still number 1, 2 */
+    attu_similar s;
+    memset(&s, 0, sizeof s);
+    prep(&s, "[0-9]é(.)x(?:y)(z+)", "");
+    cr_assert_eq(s.nsub, 2);
+    const char *str = "--1éQxyzz--";
+    char buf[64];
+    cr_assert(attu_regex_find(&s, str, strlen(str), 0));
+    cr_assert_str_eq(span_text(&s, str, 0, buf), "1éQxyzz");
+    cr_assert_str_eq(span_text(&s, str, 1, buf), "Q");
+    cr_assert_str_eq(span_text(&s, str, 2, buf), "zz");
+    attu_similar_free(&s);
+}
+
+Test(similar_groups, group_left_out_is_none) {
+    attu_similar s;
+    memset(&s, 0, sizeof s);
+    prep(&s, "foo(bar)?", "");
+    const char *str = "xfoo";
+    char buf[16];
+    cr_assert(attu_regex_find(&s, str, strlen(str), 0));
+    cr_assert_eq(s.span[0].so, 1);
+    cr_assert_str_eq(span_text(&s, str, 1, buf), "<none>");
+    attu_similar_free(&s);
+}
+
+Test(similar_groups, search_from_keeps_caret_at_the_start) {
+    attu_similar s;
+    memset(&s, 0, sizeof s);
+    prep(&s, "^a", "");
+    const char *str = "aaa";
+    cr_assert(attu_regex_find(&s, str, 3, 0));
+    cr_assert_not(attu_regex_find(&s, str, 3, 1));
+    /* newline-sensitive: ^ after a newline */
+    prep(&s, "^b", "n");
+    const char *nl = "a\nb";
+    cr_assert(attu_regex_find(&s, nl, 3, 1));
+    cr_assert_eq(s.span[0].so, 2);
+    attu_similar_free(&s);
+}
+
+Test(similar_groups, flags) {
+    attu_similar s;
+    memset(&s, 0, sizeof s);
+    prep(&s, "a.b", "p");            /* . does not match a newline */
+    cr_assert_not(attu_regex_find(&s, "a\nb", 3, 0));
+    prep(&s, "a.b", "s");
+    cr_assert(attu_regex_find(&s, "a\nb", 3, 0));
+    prep(&s, "[^x]", "i");           /* neither x nor X */
+    cr_assert_not(attu_regex_find(&s, "X", 1, 0));
+    prep(&s, "a b # comment\n c", "x");
+    cr_assert(attu_regex_find(&s, "abc", 3, 0));
+    prep(&s, "a.c", "q");            /* literal */
+    cr_assert_not(attu_regex_find(&s, "abc", 3, 0));
+    cr_assert(attu_regex_find(&s, "a.c", 3, 0));
+    attu_similar_free(&s);
+}
+
+Test(similar_groups, bad_flags_and_options) {
+    attu_error err;
+    int mode;
+    bool g;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_regex_parse_flags("gz", 2, &mode, &g, &err), -1);
+    cr_assert_str_eq(err.sqlstate, "22023");
+    cr_assert_str_eq(err.message, "invalid regular expression option: \"z\"");
+    attu_error_clear(&err);
+    cr_assert_eq(attu_regex_parse_flags("ig", 2, &mode, &g, &err), 0);
+    cr_assert(g);
+    cr_assert(mode & ATTU_RE_ICASE);
+    attu_similar s;
+    memset(&s, 0, sizeof s);
+    attu_error_clear(&err);
+    cr_assert_eq(attu_regex_prepare_opts(&s, "a", 1, ATTU_RE_QUOTE | ATTU_RE_NLSTOP, &err), -1);
+    cr_assert_str_eq(err.sqlstate, "2201B");
+    attu_error_clear(&err);
+    cr_assert_eq(attu_regex_prepare_opts(&s, "a", 1, ATTU_RE_BASIC, &err), -1);
+    cr_assert_str_eq(err.sqlstate, "0A000");
+    attu_similar_free(&s);
+}
+
+Test(similar_groups, extents_marked_where_engines_may_differ) {
+    attu_similar s;
+    memset(&s, 0, sizeof s);
+    prep(&s, "(a|ab)(c|bcd)(d*)", "");    /* alternatives of which one starts another */
+    cr_assert(s.cap_rep[0] && s.cap_rep[1] && s.cap_rep[2]);
+    prep(&s, "(x)(cat|dog)(s)", "");      /* prefix-free literals: reliable */
+    cr_assert(!s.cap_rep[0] && !s.cap_rep[1] && !s.cap_rep[2]);
+    prep(&s, "(x)(a|ab)", "");            /* only what follows the alternatives */
+    cr_assert(!s.cap_rep[0] && s.cap_rep[1]);
+    prep(&s, "([ab])+((c|d)+e)+", "");    /* one atom repeated: reliable */
+    cr_assert(!s.cap_rep[0] && s.cap_rep[1] && s.cap_rep[2]);
+    prep(&s, "(?:^a)+", "");
+    cr_assert(s.anchor_quant);
+    prep(&s, "a+?", "");
+    cr_assert(s.nongreedy);
+    attu_similar_free(&s);
+}
+
+Test(similar_groups, unsupported_escapes_stay_0A000) {
+    attu_similar s;
+    memset(&s, 0, sizeof s);
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_regex_prepare_opts(&s, "(a)\\1", 5, ATTU_RE_SUBMATCH, &err), -1);
+    cr_assert_str_eq(err.sqlstate, "0A000");
+    attu_error_clear(&err);
+    cr_assert_eq(attu_regex_prepare_opts(&s, "a(?=b)", 6, ATTU_RE_SUBMATCH, &err), -1);
+    cr_assert_str_eq(err.sqlstate, "0A000");
+    attu_similar_free(&s);
+}
