@@ -208,4 +208,19 @@ xcol *param_column(xctx *x, int slot, size_t n);
 /* Concatenates parts[0..n) (each freed); NULL on error or when n is 0. */
 rel *rel_concat_all(xctx *x, rel **parts, size_t n);
 
+/* Whether window call g has a RANGE frame with a negative (or NaN) offset,
+ * which the planner keeps for the executor: PostgreSQL's error (22013
+ * invalid preceding or following size in window function) is raised at
+ * the first row whose order key is not NULL (window_call). */
+static inline bool win_negative_range(const attu_stage_agg *g) {
+    if (g->frame != 4 || g->norder != 1) return false;
+    bool bad = false;
+    /* an integer or exact key's offset is in frame_off, a float key's in
+     * frame_offf; the other one is 0 */
+    for (int w = 0; w < 2; w++)
+        if (g->frame_kind[w] == ATTU_WB_PRECEDING || g->frame_kind[w] == ATTU_WB_FOLLOWING)
+            bad |= g->frame_off[w] < 0 || !(g->frame_offf[w] >= 0);
+    return bad;
+}
+
 #endif

@@ -1947,6 +1947,21 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     int64_t *gno = NULL, *ghead = NULL;        /* GROUPS frames: the peer groups */
     win_grp gr = { NULL, NULL };
     if (!sk || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
+    if (win_negative_range(g) && n) {
+        /* A negative (or NaN) RANGE offset is PostgreSQL's in_range error,
+         * raised where it first compares a key with it: at a row whose
+         * order key is not NULL, whatever the function (row_number too).
+         * Over no such row (no rows, or only NULL keys) there is none;
+         * the planner keeps the offset for this check
+         * (planner/functions.c). */
+        const xcol *kc = keys[g->order[0]];
+        uint8_t *v = kc->valid ? download_all(x, kc->valid, n) : NULL;
+        if (kc->valid && !v) goto done;
+        bool any = !v;
+        for (size_t i = 0; v && !any && i < n; i++) any = v[i] != 0;
+        free(v);
+        if (any) { attu_error_set(x->err, "22013", 0, "invalid preceding or following size in window function"); goto done; }
+    }
     for (int i = 0; i < np; i++) { kv[i] = vec_of(keys[g->part[i]]); sk[i].col = kv[i]; }
     for (int i = 0; i < no; i++) {
         kv[np + i] = vec_of(keys[g->order[i]]);

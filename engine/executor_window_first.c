@@ -99,6 +99,7 @@ bool window_first_shape(attu_stage *f, window_first_match *m) {
     int nin = s->child[0]->ncols;
     if (g->win != ATTU_WIN_ROW_NUMBER || g->out_type.id != ATTU_TYPE_INT64 || col != nin || s->ncols != nin + 1)
         return false;
+    if (win_negative_range(g)) return false;   /* window_call raises its error */
     m->window = s;
     return true;
 }

@@ -66,7 +66,9 @@ static attu_bexpr *bind_sort_items(bctx *c, const scope *sc, const attu_ast_orde
  * x->frame_kind / frame_off / frame_excl. PostgreSQL's checks on the shape
  * of the frame (42P20) come first; an offset must be a non-negative integer
  * constant (22004 when NULL, 22013 when negative, as PostgreSQL reports them
- * when the window starts). RANGE with an offset needs one order key and a
+ * when the window starts, rows or none), except that a negative RANGE
+ * offset is kept for the executor, which raises PostgreSQL's in_range
+ * error at a row with a non-NULL key. RANGE with an offset needs one order key and a
  * constant offset of a type PostgreSQL's in_range takes for it: an integer
  * for an integer key, a number for a float key, an exact number for a
  * DECIMAL / NUMERIC key (others: 0A000, as PostgreSQL). */
@@ -119,9 +121,14 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
                                tname(k ? k->type : o->type, b1), tname(o->type, b2));
                 return false;
             }
+            /* a negative RANGE offset is kept: PostgreSQL's error
+             * (22013 invalid preceding or following size in window
+             * function) comes from comparing a key with it, so only where
+             * a row has a non-NULL key; the executor raises it there
+             * (engine/executor_ops.c). A NULL offset is 22004 here, as
+             * PostgreSQL checks it before reading any row. */
             if (kflt && !o->is_null) {
                 double v = ot == ATTU_TYPE_DECIMAL ? (double)o->i / pow(10, o->type.scale) : oflt ? o->f : (double)o->i;
-                if (v < 0 || v != v) { attu_error_set(c->err, "22013", o->position, "invalid preceding or following size in window function"); return false; }
                 x->frame_offf[i] = v;
                 continue;
             }
@@ -132,7 +139,6 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
                 if (ot == ATTU_TYPE_NUMERIC) {
                     if (attu_numeric_parse(o->s, o->slen, &v, c->err)) return false;
                 } else v = ot == ATTU_TYPE_DECIMAL ? attu_numeric_from_decimal(o->i, o->type.scale) : attu_numeric_from_int64(o->i);
-                if (v.m < 0) { attu_error_set(c->err, "22013", o->position, "invalid preceding or following size in window function"); return false; }
                 while (v.dscale > 0 && v.m % 10 == 0) { v.m /= 10; v.dscale--; }
                 int64_t scaled;
                 if (v.dscale > 18 || attu_numeric_to_scaled(v, v.dscale, &scaled)) {
@@ -153,7 +159,13 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
             return false;
         }
         if (o->is_null) { attu_error_set(c->err, "22004", pos, "frame %s offset must not be null", i ? "ending" : "starting"); return false; }
-        if (o->i < 0) { attu_error_set(c->err, "22013", pos, "frame %s offset must not be negative", i ? "ending" : "starting"); return false; }
+        /* ROWS and GROUPS offsets are checked before any row is read, as
+         * PostgreSQL does (an error over no rows too); a RANGE one is kept
+         * for the executor (above) */
+        if (o->i < 0 && w->frame_mode != ATTU_FRAME_RANGE) {
+            attu_error_set(c->err, "22013", pos, "frame %s offset must not be negative", i ? "ending" : "starting");
+            return false;
+        }
         x->frame_off[i] = o->i;
     }
     x->aux = w->frame_mode == ATTU_FRAME_ROWS ? 3 : w->frame_mode == ATTU_FRAME_GROUPS ? 5 : 4;
