@@ -111,10 +111,14 @@ static int group_ok(const attu_similar *sim, int64_t k, const char *fname, attu_
 typedef struct outbuf {
     char  *s;
     size_t n, cap;
+    bool   too_long;   /* past the longest text value (PostgreSQL's 1 GB) */
 } outbuf;
+
+#define TEXT_MAX_BYTES 0x3fffffffu
 
 static bool out_put(outbuf *o, const char *t, size_t n) {
     if (!n) return true;
+    if (o->n + n > TEXT_MAX_BYTES) { o->too_long = true; return false; }
     if (o->n + n > o->cap) {
         size_t cap = o->cap ? o->cap * 2 : 256;
         while (cap < o->n + n) cap *= 2;
@@ -232,7 +236,10 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
         if (!(aux & 1)) nth = glob ? 0 : 1;
         if (!char_offset(str, len, start - 1, &from)) { *o = *a; return 0; }
         ob->n = 0;
-        if (!replace_row(sim, str, len, from, nth, c->v.s, c->len, ob)) return attu_error_oom(err);
+        ob->too_long = false;
+        if (!replace_row(sim, str, len, from, nth, c->v.s, c->len, ob))
+            return ob->too_long ? attu_error_set(err, "54000", 0, "the result of regexp_replace() would exceed 1 GB")
+                                : attu_error_oom(err);
         char *m = alloc(ctx, ob->n + 1);
         if (!m) return attu_error_oom(err);
         if (ob->n) memcpy(m, ob->s, ob->n);
@@ -299,7 +306,7 @@ int attu_regexp_run(int op, int aux, const attu_slot *A, const attu_slot *B, con
                     const attu_slot *G, attu_slot *D, size_t n, attu_regexp_alloc alloc, void *ctx, attu_error *err) {
     attu_similar sim;
     memset(&sim, 0, sizeof sim);
-    outbuf ob = { NULL, 0, 0 }, zb = { NULL, 0, 0 };
+    outbuf ob = { NULL, 0, 0, false }, zb = { NULL, 0, 0, false };
     int rc = 0;
     for (size_t r = 0; r < n && !rc; r++) {
         attu_slot *o = &D[r];
