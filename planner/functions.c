@@ -605,6 +605,15 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         /* substring(s FROM pattern), the POSIX regular-expression form
          * (PostgreSQL resolves an untyped second argument to it too) */
         return bind_regexp(c, e, ATTU_OP_REGEXP_SUBSTRING, args, n, pos);
+    if (fn->op == ATTU_OP_SUBSTR && n == 3 && !strcmp(name, "substring") &&
+        (args[1]->type.id == ATTU_TYPE_TEXT || args[1]->type.id == ATTU_TYPE_UNKNOWN) &&
+        (args[2]->type.id == ATTU_TYPE_TEXT || args[2]->type.id == ATTU_TYPE_UNKNOWN)) {
+        /* substring(s, pattern, escape) is SQL's SIMILAR form (PostgreSQL
+         * resolves untyped literals to it too), not positions */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "substring(s SIMILAR pattern ESCAPE escape) is not supported");
+        return NULL;
+    }
     attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), txt = attu_type_make(ATTU_TYPE_TEXT), i4 = attu_type_make(ATTU_TYPE_INT32);
     if (fn->op == ATTU_OP_POWER && n == 2 && is_numeric(args[0]->type.id) && is_numeric(args[1]->type.id) &&
         attu_type_mclass(args[0]->type.id) != ATTU_MC_FLOAT && attu_type_mclass(args[1]->type.id) != ATTU_MC_FLOAT &&
