@@ -79,13 +79,14 @@ static int prepare(attu_similar *sim, const attu_slot *b, const char *fname, boo
         return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "%s does not support the \"global\" option", fname);
     if (glob) *glob = g;
     if (attu_regex_prepare_opts(sim, z + 1, b->len - flen - 1, mode | (positions ? ATTU_RE_SUBMATCH : 0), err)) return -1;
-    /* ARE takes the shortest match where a non-greedy quantifier decides
-     * (and its groups' extents by each one's own greediness); the POSIX
-     * engine underneath finds only the longest, so refuse rather than
-     * answer differently */
-    if (positions && sim->nongreedy)
+    /* ARE takes the shortest match when the pattern is non-greedy (its
+     * first quantified atom is), found by attu_regex_find with searches
+     * in shrinking windows, which a $ would misread; the extents of the
+     * groups of any pattern with a non-greedy quantifier follow each
+     * group's own greediness, which attu does not compute (group_ok) */
+    if (positions && sim->shortest && sim->has_dollar)
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                              "non-greedy quantifiers (*? +? ?? {m,n}?) are not supported in %s", fname);
+                              "non-greedy patterns with $ are not supported in %s", fname);
     /* glibc's engine misses some matches of such patterns */
     if (positions && sim->anchor_quant)
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
@@ -102,8 +103,9 @@ static int group_ok(const attu_similar *sim, int64_t k, const char *fname, attu_
     if (k < 1 || k > sim->nsub || !sim->cap_rep[k - 1]) return 0;
     attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                    "%s: the extent of capturing group %d of this pattern is not supported", fname, (int)k);
-    attu_error_set_hint(err, "attu reports a group's extent only outside repeated groups that hold quantifiers or "
-                             "alternatives, and after no alternatives of different lengths.");
+    attu_error_set_hint(err, sim->nongreedy ? "attu reports no group's extent in a pattern with a non-greedy quantifier."
+                             : "attu reports a group's extent only outside repeated groups that hold quantifiers or "
+                               "alternatives, and after no alternatives of different lengths.");
     return -1;
 }
 

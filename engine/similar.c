@@ -361,11 +361,13 @@ static bool emit_set(sbuf *b, const cpset *s) {
     return ok && putc_(b, ')');
 }
 
-/* One literal character c (code point) as a regex atom: punctuation
- * escaped, a multi-byte character grouped so a quantifier takes it whole. */
+/* One literal character c (code point) as a regex atom: ERE's special
+ * characters escaped, a multi-byte character grouped so a quantifier takes it whole. */
 static bool emit_char(sbuf *b, uint32_t c) {
     if (c < 0x80) {
-        if (isalnum((int)c) || !isgraph((int)c)) return putc_(b, (char)c);
+        /* only the ERE's special characters are escaped: glibc reads \<
+         * \> \` \' as word and buffer anchors, not as the character */
+        if (!c || !strchr(".[]()*+?{}|^$\\", (int)c)) return putc_(b, (char)c);
         return putc_(b, '\\') && putc_(b, (char)c);
     }
     unsigned char o[4];
@@ -408,6 +410,9 @@ typedef struct open_group {
     bool  plain, has_alt;
     sbuf  alts;
     size_t cur;
+    /* ARE's greediness of its content: that of the first atom with one
+     * (0 none yet, 1 greedy, 2 non-greedy); with alternatives, greedy */
+    int   attr;
 } open_group;
 
 /* What the translation learns of an ARE's groups. */
@@ -423,7 +428,40 @@ typedef struct tr_info {
     int   nopen, open_room;
     open_group last;  /* the group closed last, while it is the last atom */
     bool  last_is_group;
+    /* ARE's greediness of the whole expression (docs 9.7.3.5): the
+     * top level's first attribute and alternation, and what the last
+     * quantifier did to a level's first attribute, for a ? after it */
+    int   top_attr;
+    bool  top_alt, group_set_first, quant_set_first, quant_fixed;
+    int   quant_atom_attr;
+    bool  has_dollar;
 } tr_info;
+
+/* The first-attribute slot of the level open now. */
+static int *level_attr(tr_info *ti) { return ti->nopen ? &ti->open[ti->nopen - 1].attr : &ti->top_attr; }
+
+/* A quantifier (fixed: {m}) applies to the last atom: the quantified atom
+ * is greedy, or has the atom's own greediness when fixed; it may be the
+ * level's first atom with one. */
+static void greed_quantified(tr_info *ti, bool after_group, bool fixed) {
+    int *first = level_attr(ti);
+    if (after_group && ti->group_set_first) *first = 0;   /* the group was not the atom */
+    ti->group_set_first = false;
+    int atom = after_group ? (ti->last.has_alt ? 1 : ti->last.attr) : 0;
+    int attr = fixed ? atom : 1;
+    ti->quant_fixed = fixed;
+    ti->quant_atom_attr = atom;
+    ti->quant_set_first = *first == 0 && attr != 0;
+    if (ti->quant_set_first) *first = attr;
+}
+
+/* The quantifier just read is marked non-greedy: {m}? keeps the atom's
+ * greediness, the others become non-greedy. */
+static void greed_nongreedy(tr_info *ti) {
+    if (ti->quant_fixed) return;
+    int *first = level_attr(ti);
+    if (ti->quant_set_first || *first == 0) { *first = 2; ti->quant_set_first = true; }
+}
 
 static bool add_cap(tr_info *ti, int group) {
     if (ti->ncap == ti->room) {
@@ -449,7 +487,7 @@ static bool open_push(tr_info *ti) {
         ti->open_room = room;
     }
     if (ti->nopen) { ti->open[ti->nopen - 1].complex = true; ti->open[ti->nopen - 1].plain = false; }
-    ti->open[ti->nopen++] = (open_group){ ti->ncap, false, false, false, true, false, { NULL, 0, 0, 0 }, 0 };
+    ti->open[ti->nopen++] = (open_group){ ti->ncap, false, false, false, true, false, { NULL, 0, 0, 0 }, 0, 0 };
     return true;
 }
 
@@ -562,12 +600,21 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             if (state == 2) {
                 /* non-greedy: the same strings match, but not the same
                  * extents (attu_regex_find refuses it) */
-                state = 3; ti->nongreedy = true; i++; continue;
+                state = 3; ti->nongreedy = true; greed_nongreedy(ti); i++; continue;
             }
             long max = c == '?' ? 1 : LONG_MAX;
-            if (c == '{') { if (parse_bound(p, plen, &i, b, &max, err)) return -1; i++; }
+            bool fixed = false;
+            if (c == '{') {
+                /* {m} (no comma) is a fixed repetition */
+                size_t k = i + 1;
+                while (k < plen && isdigit((unsigned char)p[k])) k++;
+                fixed = k < plen && p[k] == '}';
+                if (parse_bound(p, plen, &i, b, &max, err)) return -1;
+                i++;
+            }
             else { ok = putc_(b, (char)c); i++; }
             quantified(ti, max, after_group);
+            greed_quantified(ti, after_group, fixed);
             alt_atom(ti, false, 0);
             state = 2;
         } else if (c == '[') {
@@ -600,12 +647,20 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             depth--; ok = putc_(b, ')'); i++; state = 1;
             ti->last = ti->open[--ti->nopen];
             alt_close(ti, &ti->last);
+            {
+                /* the group as an atom of the enclosing level, until a
+                 * quantifier makes it part of a quantified atom */
+                int gattr = ti->last.has_alt ? 1 : ti->last.attr, *first = level_attr(ti);
+                ti->group_set_first = *first == 0 && gattr != 0;
+                if (ti->group_set_first) *first = gattr;
+            }
             free(ti->last.alts.s);
             ti->last.alts.s = NULL;
             ti->last_is_group = true;
             if (ti->nopen && ti->last.anchor) ti->open[ti->nopen - 1].anchor = true;
         } else if (c == '|') {
             ok = putc_(b, '|'); i++; state = 0;
+            if (!ti->nopen) ti->top_alt = true;
             if (ti->nopen) {
                 open_group *g = &ti->open[ti->nopen - 1];
                 g->complex = g->has_alt = true;
@@ -620,6 +675,7 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
         } else if ((c == '^' || c == '$') && regex) {
             ok = putc_(b, (char)c) && alt_atom(ti, false, 0); i++; state = 0;
             if (ti->nopen) ti->open[ti->nopen - 1].anchor = true;
+            if (c == '$') ti->has_dollar = true;
         } else {
             uint32_t cp;
             i += utf8_decode(p + i, plen - i, &cp);
@@ -742,6 +798,11 @@ static int compile(attu_similar *s, const char *pat, size_t plen, const char *es
     s->nsub = ti.ncap;
     s->nongreedy = ti.nongreedy;
     s->anchor_quant = ti.anchor_quant;
+    /* ARE takes the shortest match when the expression is non-greedy;
+     * the groups' extents then follow rules attu does not compute */
+    s->shortest = !ti.top_alt && ti.top_attr == 2;
+    s->has_dollar = ti.has_dollar;
+    if (ti.nongreedy) for (int k = 0; k < ti.ncap; k++) ti.rep[k] = true;
     s->pat = malloc(plen + 1);
     s->esc = malloc(elen + 1);
     if (mode & ATTU_RE_SUBMATCH) {
@@ -775,6 +836,21 @@ bool attu_regex_find(attu_similar *s, const char *str, size_t len, size_t from) 
     s->pm[0].rm_so = (regoff_t)from;
     s->pm[0].rm_eo = (regoff_t)len;
     if (regexec(&s->re, str ? str : "", s->re.re_nsub + 1, s->pm, REG_STARTEND)) return false;
+    if (s->shortest && s->pm[0].rm_eo > s->pm[0].rm_so) {
+        /* a non-greedy expression: the shortest match at that start,
+         * the smallest end e for which a search of the window [start, e)
+         * finds a match starting there (no $ in the pattern: the window's
+         * end would read as the string's). Whether it does grows with e,
+         * so e is found by bisection: O(log n) searches, not O(n). */
+        regoff_t so = s->pm[0].rm_so, lo = so, hi = s->pm[0].rm_eo;
+        while (lo < hi) {
+            regoff_t mid = lo + (hi - lo) / 2;
+            regmatch_t w[1] = { { so, mid } };
+            if (!regexec(&s->re, str, 1, w, REG_STARTEND) && w[0].rm_so == so) hi = mid;
+            else lo = mid + 1;
+        }
+        s->pm[0].rm_eo = lo;
+    }
     s->span[0].so = s->pm[0].rm_so;
     s->span[0].eo = s->pm[0].rm_eo;
     for (int k = 0; k < s->nsub; k++) {

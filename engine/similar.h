@@ -66,6 +66,10 @@ typedef struct attu_similar {
     int             *cap;
     bool            *cap_rep;
     bool             nongreedy, anchor_quant;
+    /* ARE's greediness of the whole pattern is non-greedy (its first
+     * quantified atom is): attu_regex_find reports the shortest match at
+     * the leftmost start; has_dollar: the pattern has a $ (not with that) */
+    bool             shortest, has_dollar;
     regmatch_t      *pm;
     attu_regex_span *span;
 } attu_similar;

@@ -140,3 +140,24 @@ Test(similar_groups, unsupported_escapes_stay_0A000) {
     cr_assert_str_eq(err.sqlstate, "0A000");
     attu_similar_free(&s);
 }
+
+Test(similar_groups, non_greedy_takes_the_shortest_match) {
+    attu_similar s;
+    memset(&s, 0, sizeof s);
+    prep(&s, "<.*?>", "");
+    cr_assert(s.shortest && s.nongreedy);
+    cr_assert(s.cap_rep == NULL || s.nsub == 0);
+    const char *str = "x<a><bb>";
+    cr_assert(attu_regex_find(&s, str, strlen(str), 0));
+    cr_assert_eq(s.span[0].so, 1);
+    cr_assert_eq(s.span[0].eo, 4);
+    /* a greedy first quantifier makes the pattern greedy (longest) */
+    prep(&s, "b*a+?a*", "");
+    cr_assert_not(s.shortest);
+    cr_assert(attu_regex_find(&s, "aaab", 4, 0));
+    cr_assert_eq(s.span[0].eo, 3);
+    /* its groups' extents are not reported */
+    prep(&s, "(a+?)b", "");
+    cr_assert(s.cap_rep[0]);
+    attu_similar_free(&s);
+}
