@@ -87,10 +87,6 @@ static int prepare(attu_similar *sim, const attu_slot *b, const char *fname, boo
     if (positions && sim->shortest && sim->has_dollar)
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                               "non-greedy patterns with $ are not supported in %s", fname);
-    /* glibc's engine misses some matches of such patterns */
-    if (positions && sim->anchor_quant)
-        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                              "anchors (^ $) inside a quantified group are not supported in %s", fname);
     return 0;
 }
 

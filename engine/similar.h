@@ -57,15 +57,15 @@ typedef struct attu_similar {
      * whether its extent may differ from ARE's: it lies under a repeating
      * quantifier in a group whose iterations could split a run more than
      * one way, or in, around or after a group of alternatives that are not
-     * literal strings none of which starts another), whether the pattern
-     * has a non-greedy quantifier or an anchor in a quantified group
-     * (extents under ARE's rules for those are not computed: 0A000),
+     * literal strings none of which starts another, or in a pattern with
+     * a non-greedy quantifier: 0A000 where wanted), whether the pattern
+     * has a non-greedy quantifier,
      * regexec's buffer and the last match found (nsub + 1 spans, the match
      * first) */
     int              nsub;
     int             *cap;
     bool            *cap_rep;
-    bool             nongreedy, anchor_quant;
+    bool             nongreedy;
     /* ARE's greediness of the whole pattern is non-greedy (its first
      * quantified atom is): attu_regex_find reports the shortest match at
      * the leftmost start; has_dollar: the pattern has a $ (not with that) */
@@ -81,7 +81,9 @@ typedef struct attu_similar {
 int attu_similar_prepare(attu_similar *s, const char *pat, size_t plen, const char *esc, size_t elen,
                          bool has_esc, attu_error *err);
 /* Compiles the ARE pat for ~ (icase: ~*, ASCII letters only, as under the
- * C collation) unless it is the one compiled last; 2201B for a bad one. */
+ * C collation) unless it is the one compiled last; 2201B for a bad one,
+ * 0A000 for an anchor inside a quantified group (glibc's matcher gets
+ * some of those wrong). */
 int attu_regex_prepare(attu_similar *s, const char *pat, size_t plen, bool icase, attu_error *err);
 /* The options of a regexp_* flags argument (PostgreSQL 15's letters,
  * later ones overriding earlier ones) as ATTU_RE_ bits with ATTU_RE_ARE;

@@ -121,8 +121,6 @@ Test(similar_groups, extents_marked_where_engines_may_differ) {
     cr_assert(!s.cap_rep[0] && s.cap_rep[1]);
     prep(&s, "([ab])+((c|d)+e)+", "");    /* one atom repeated: reliable */
     cr_assert(!s.cap_rep[0] && s.cap_rep[1] && s.cap_rep[2]);
-    prep(&s, "(?:^a)+", "");
-    cr_assert(s.anchor_quant);
     prep(&s, "a+?", "");
     cr_assert(s.nongreedy);
     attu_similar_free(&s);
@@ -137,6 +135,10 @@ Test(similar_groups, unsupported_escapes_stay_0A000) {
     cr_assert_str_eq(err.sqlstate, "0A000");
     attu_error_clear(&err);
     cr_assert_eq(attu_regex_prepare_opts(&s, "a(?=b)", 6, ATTU_RE_SUBMATCH, &err), -1);
+    cr_assert_str_eq(err.sqlstate, "0A000");
+    /* an anchor in a quantified group: glibc gets some of those wrong */
+    attu_error_clear(&err);
+    cr_assert_eq(attu_regex_prepare(&s, "(?:x|^a)+b", 10, false, &err), -1);
     cr_assert_str_eq(err.sqlstate, "0A000");
     attu_similar_free(&s);
 }
