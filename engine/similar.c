@@ -413,6 +413,7 @@ typedef struct open_group {
     /* ARE's greediness of its content: that of the first atom with one
      * (0 none yet, 1 greedy, 2 non-greedy); with alternatives, greedy */
     int   attr;
+    size_t tr_start;   /* where its content starts in the translation */
 } open_group;
 
 /* What the translation learns of an ARE's groups. */
@@ -487,7 +488,7 @@ static bool open_push(tr_info *ti) {
         ti->open_room = room;
     }
     if (ti->nopen) { ti->open[ti->nopen - 1].complex = true; ti->open[ti->nopen - 1].plain = false; }
-    ti->open[ti->nopen++] = (open_group){ ti->ncap, false, false, false, true, false, { NULL, 0, 0, 0 }, 0, 0 };
+    ti->open[ti->nopen++] = (open_group){ ti->ncap, false, false, false, true, false, { NULL, 0, 0, 0 }, 0, 0, 0 };
     return true;
 }
 
@@ -511,22 +512,58 @@ static bool alt_atom(tr_info *ti, bool lit, uint32_t cp) {
     return put(&g->alts, (const char *)o, (size_t)n);
 }
 
+/* The alternatives of group g, all literal strings, reordered longest
+ * first in the translation b (its content: b->s[g->tr_start, b->n - 1),
+ * before the closing parenthesis). glibc takes the first alternative that
+ * leads to the match, ARE the longest: longest first, they agree.
+ * Returns false (nothing changed) when the translation does not split as
+ * expected. */
+static bool alt_sort(const open_group *g, sbuf *b) {
+    enum { MAX_ALTS = 64 };
+    size_t start[MAX_ALTS + 1], lit[MAX_ALTS];
+    int n = 0;
+    for (size_t a = 0; a <= g->alts.n && n < MAX_ALTS; a += strlen(g->alts.s + a) + 1) lit[n++] = strlen(g->alts.s + a);
+    /* the translation's alternatives: a literal is a byte, \ and a byte,
+     * or a parenthesized multi-byte character; | between them */
+    int k = 0;
+    size_t end = b->n - 1;
+    start[k++] = g->tr_start;
+    for (size_t i = g->tr_start; i < end; i++) {
+        char c = b->s[i];
+        if (c == '\\') i++;
+        else if (c == '(') { while (i < end && b->s[i] != ')') i++; }
+        else if (c == '|') { if (k > MAX_ALTS - 1) return false; start[k++] = i + 1; }
+    }
+    if (k != n) return false;
+    start[k] = end + 1;   /* as if a | ended the last one */
+    int order[MAX_ALTS];
+    for (int i = 0; i < n; i++) order[i] = i;
+    for (int i = 1; i < n; i++)   /* stable: longest literal first */
+        for (int j = i; j > 0 && lit[order[j]] > lit[order[j - 1]]; j--) { int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t; }
+    char *copy = malloc(end - g->tr_start + 1);
+    if (!copy) return false;
+    size_t w = 0;
+    for (int i = 0; i < n; i++) {
+        size_t a = start[order[i]], z = start[order[i] + 1] - 1;
+        if (i) copy[w++] = '|';
+        memcpy(copy + w, b->s + a, z - a);
+        w += z - a;
+    }
+    memcpy(b->s + g->tr_start, copy, w);
+    free(copy);
+    return true;
+}
+
 /* glibc reports the groups of the first way through the expression that
- * gives the match (alternatives in order), ARE the longest for each group
- * in turn: they agree on a group of alternatives only where they are
- * literal strings none of which starts another. Past one where they may
- * not, every capturing group's extent is unreliable: the groups it is in,
+ * gives the match (alternatives in order, each quantifier's most
+ * repetitions first), ARE the longest for each group in turn: they agree
+ * on a group of alternatives that are literal strings once those are
+ * ordered longest first (alt_sort). Past any other where they may not,
+ * every capturing group's extent is unreliable: the groups it is in,
  * those it holds and those after it are marked. */
-static void alt_close(tr_info *ti, open_group *g) {
+static void alt_close(tr_info *ti, open_group *g, sbuf *b) {
     if (!g->has_alt) return;
-    bool safe = g->plain;
-    for (size_t a = 0; safe && a < g->alts.n; a += strlen(g->alts.s + a) + 1)
-        for (size_t z = 0; safe && z < g->alts.n; z += strlen(g->alts.s + z) + 1) {
-            if (a == z) continue;
-            size_t la = strlen(g->alts.s + a), lz = strlen(g->alts.s + z);
-            if (la <= lz && !memcmp(g->alts.s + a, g->alts.s + z, la)) safe = false;
-        }
-    if (safe) return;
+    if (g->plain && alt_sort(g, b)) return;
     ti->risk_after = true;
     for (int k = g->cap_from; k < ti->ncap; k++) ti->rep[k] = true;
     for (int k = 0; k < ti->nopen; k++) if (ti->open[k].captures) ti->rep[ti->open[k].cap_from] = true;
@@ -641,12 +678,13 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             b->groups++;
             if (!open_push(ti) || (capture && !add_cap(ti, b->groups))) return attu_error_oom(err);
             ti->open[ti->nopen - 1].captures = capture;
+            ti->open[ti->nopen - 1].tr_start = b->n + 1;   /* past the ( */
             depth++; ok = putc_(b, '('); i++; state = 0;
         } else if (c == ')') {
             if (depth == 0) return bad_re(err, "parentheses () not balanced");
             depth--; ok = putc_(b, ')'); i++; state = 1;
             ti->last = ti->open[--ti->nopen];
-            alt_close(ti, &ti->last);
+            alt_close(ti, &ti->last, b);
             {
                 /* the group as an atom of the enclosing level, until a
                  * quantifier makes it part of a quantified atom */

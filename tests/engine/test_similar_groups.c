@@ -113,12 +113,12 @@ Test(similar_groups, bad_flags_and_options) {
 Test(similar_groups, extents_marked_where_engines_may_differ) {
     attu_similar s;
     memset(&s, 0, sizeof s);
-    prep(&s, "(a|ab)(c|bcd)(d*)", "");    /* alternatives of which one starts another */
+    prep(&s, "(a+|b)(c|bcd)(d*)", "");    /* alternatives that are not literals */
     cr_assert(s.cap_rep[0] && s.cap_rep[1] && s.cap_rep[2]);
-    prep(&s, "(x)(cat|dog)(s)", "");      /* prefix-free literals: reliable */
+    prep(&s, "(x)(cat|dog)(s)", "");      /* literals: reliable */
     cr_assert(!s.cap_rep[0] && !s.cap_rep[1] && !s.cap_rep[2]);
-    prep(&s, "(x)(a|ab)", "");            /* only what follows the alternatives */
-    cr_assert(!s.cap_rep[0] && s.cap_rep[1]);
+    prep(&s, "(x)(a|b+)(y)", "");         /* only what follows the alternatives */
+    cr_assert(!s.cap_rep[0] && s.cap_rep[1] && s.cap_rep[2]);
     prep(&s, "([ab])+((c|d)+e)+", "");    /* one atom repeated: reliable */
     cr_assert(!s.cap_rep[0] && s.cap_rep[1] && s.cap_rep[2]);
     prep(&s, "a+?", "");
@@ -161,5 +161,24 @@ Test(similar_groups, non_greedy_takes_the_shortest_match) {
     /* its groups' extents are not reported */
     prep(&s, "(a+?)b", "");
     cr_assert(s.cap_rep[0]);
+    attu_similar_free(&s);
+}
+
+Test(similar_groups, literal_alternatives_longest_first) {
+    /* glibc takes the first alternative that leads to the match, ARE the
+     * longest: the translation orders literal alternatives longest first */
+    attu_similar s;
+    memset(&s, 0, sizeof s);
+    prep(&s, "(a|ab)(c|bcd)(d*)", "");
+    cr_assert(!s.cap_rep[0] && !s.cap_rep[1] && !s.cap_rep[2]);
+    const char *str = "abcd";
+    char buf[16];
+    cr_assert(attu_regex_find(&s, str, 4, 0));
+    cr_assert_str_eq(span_text(&s, str, 1, buf), "ab");
+    cr_assert_str_eq(span_text(&s, str, 2, buf), "c");
+    cr_assert_str_eq(span_text(&s, str, 3, buf), "d");
+    prep(&s, "(é|éé|)x", "");
+    cr_assert(attu_regex_find(&s, "ééx", strlen("ééx"), 0));
+    cr_assert_str_eq(span_text(&s, "ééx", 1, buf), "éé");
     attu_similar_free(&s);
 }
