@@ -288,9 +288,12 @@ int main(int argc, char** argv) {
         if (bench_wanted("segreduce")) bc::bench_segreduce(ctx, n, mean);
         if (bench_wanted("segreduce") && getenv("ATTU_BENCH_SEGREDUCE_BOXES")) {
           bc::bench_segreduce<ag::launch_params_t<128, 16>>(ctx, n, mean, " (128x16)");
-          bc::bench_segreduce<ag::launch_params_t<256, 8>>(ctx, n, mean, " (256x8)");
+          bc::bench_segreduce<ag::launch_params_t<64, 12>>(ctx, n, mean, " (64x12)");
           bc::bench_segreduce<ag::launch_params_t<64, 20>>(ctx, n, mean, " (64x20)");
           bc::bench_segreduce<ag::launch_params_t<32, 16>>(ctx, n, mean, " (32x16)");
+          bc::bench_segreduce<ag::launch_params_t<64, 16>>(ctx, n, mean, " (64x16)");
+          bc::bench_segreduce<ag::launch_params_t<128, 12>>(ctx, n, mean, " (128x12)");
+          bc::bench_segreduce<ag::launch_params_t<128, 20>>(ctx, n, mean, " (128x20)");
         }
         if (bench_wanted("lbs")) bc::bench_lbs(ctx, n, mean);
         if (bench_wanted("interval_move")) bc::bench_interval_move(ctx, n, mean);

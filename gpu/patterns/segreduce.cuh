@@ -7,7 +7,20 @@
 //
 // Built on the load-balancing search's tiles (load_balance.cuh), so any
 // geometry costs the same: each tile knows its items [a0, a1) and the
-// segment ends [b0, b1) merged into it. Per tile:
+// segment ends [b0, b1) merged into it. Two tile kernels:
+//
+// segreduce_tails_kernel (segreduce, transform_segreduce, spmv: the value
+// of an item depends on its index only). The tile never merges: each end it
+// holds marks its segment's last item as a "tail" (a bit, and the segment's
+// number beside it) or, for an empty segment, stores init. Each thread then
+// folds vt consecutive items from registers, storing every run that both
+// starts and ends among its items as it meets the tail, and keeping its
+// first run (the lead, which continues whatever came before) and its last
+// (the trail) aside; a CTA scan of (reset, trail) records gives each thread
+// the open run it continues, which completes its lead.
+//
+// segreduce_lbs_kernel (lbs_segreduce: the value needs the item's segment
+// and rank):
 //  1. the segment of each item goes to shared memory (as in transform_lbs),
 //     then the behaviour's value of each item, called in item order;
 //  2. each thread folds its vt merged positions into a run record
@@ -16,12 +29,13 @@
 //     left side) gives each thread the open run it continues;
 //  3. each thread whose positions hold an end folds its values again (kept
 //     in registers) and at every end s stores output[s].
-// The run still open at the tile's end (one per tile) is its carry-out; a
-// scan of the tile records (the same segmented operator) gives the carry
-// entering each tile, and a fix-up folds it into the first segment that
-// tile ends. That
-// segment's in-tile part was stored by step 3 (or nothing, if it had no items
-// in that tile), so the fix-up stores carry op stored value, or the carry.
+//
+// In both, the run still open at the tile's end (one per tile) is its
+// carry-out; a scan of the tile records (the same segmented operator) gives
+// the carry entering each tile, and a fix-up folds it into the first
+// segment that tile ends. That segment's in-tile part was stored by the
+// tile (or nothing, if it had no items in that tile), so the fix-up stores
+// carry op stored value, or the carry.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -35,16 +49,15 @@
 namespace attu {
 namespace gpu {
 
-// Segmented reductions' default tiles (values of 8 bytes or less, without
-// each item's segment): vt merged positions a thread. Per item the tile
-// does little (a load, a shared round trip, a fold), so the fixed
-// per-thread work (the merge-path search, the CTA scan) is spread over more
-// positions than transform_lbs's. On an H100 (session 10, bench_core's
-// segreduce boxes) 64 x 12 beat 32 x 16, 64 x 16, 64 x 20, 128 x 12 to
-// 128 x 24 and 256 x 8 to 256 x 20 at mean segment 1000 (within 4% of the
-// best at mean 10): small CTAs, many resident, each thread's loads in
-// flight.
-using segreduce_box_t = launch_box_t<arch_cta_t<700, 128, 8>, arch_cta_t<900, 64, 12>>;
+// Segmented reductions' default tiles (values without each item's
+// segment): vt items a thread. On an H100 (session 12, bench_core's
+// segreduce boxes, the tails kernel) 256 x 8 beat 64 x 12, 64 x 16,
+// 128 x 12, 128 x 16, 32 x 16, 64 x 20 and 128 x 20 at mean segment 10
+// (0.20 against 0.21-0.24 ms at 64M) and was within 2% of the best at mean
+// 1000. Values wider than 8 bytes keep session 10's 64 x 12 (the tile's
+// shared arrays stay under 48 KB).
+using segreduce_box_t = launch_box_t<arch_cta_t<700, 128, 8>, arch_cta_t<900, 256, 8>>;
+using segreduce_wide_box_t = launch_box_t<arch_cta_t<700, 128, 8>, arch_cta_t<900, 64, 12>>;
 
 namespace detail {
 
@@ -69,19 +82,157 @@ struct seg_run_op_t {
   }
 };
 
-template <int nt, int nv, typename T, bool needs_seg>
-struct segreduce_shared_t {
+template <int nt, int nv, typename T>
+struct segreduce_tails_shared_t {
   int ends[nv];
-  int seg[needs_seg ? nv + nv / 32 : 1];  // padded (smem_pad)
-  T values[nv + nv / 32];                 // padded (smem_pad)
+  int tail_seg[nv];            // the segment whose last item is local item q
+  unsigned tails[nv / 32 + 2];  // bit q: local item q is a tail (+1 word: reads of two)
+  T values[nv + nv / 32];      // padded (smem_pad)
+};
+
+// g(index) gives each item's value. One tile of the merged (items, ends)
+// sequence; tile_runs[cta] gets the run still open at its end.
+template <typename launch_t, typename T, typename func_t, typename segments_it,
+          typename output_it, typename op_t>
+__global__ __launch_bounds__(launch_t::nt) void segreduce_tails_kernel(
+    func_t g, int count, segments_it segments, int num_segments,
+    const int* __restrict__ part, output_it output, op_t op, T init,
+    seg_run_t<T>* __restrict__ tile_runs) {
+  enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
+  using run_t = seg_run_t<T>;
+  using scan_t = cub::BlockScan<run_t, nt>;
+  static_assert(vt <= 32, "a thread's tails are bits of at most two words");
+  __shared__ segreduce_tails_shared_t<nt, nv, T> shared;
+  __shared__ typename scan_t::TempStorage scan_storage;
+
+  int tid = threadIdx.x;
+  lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
+  const int na = r.na(), nb = r.nb(), a0 = r.a0;
+  // Every global load of the tile (values, ends) is issued before the first
+  // shared store: the behaviour's loads could alias shared memory as far as
+  // the compiler knows.
+  {
+    T v[vt];
+    const bool all_mine = tid + (vt - 1) * nt < na;  // no bound checks
+    if (all_mine) {
+#pragma unroll
+      for (int i = 0; i < vt; ++i) v[i] = g(a0 + tid + i * nt);
+    } else {
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        int j = tid + i * nt;
+        if (j < na) v[i] = g(a0 + j);
+      }
+    }
+    segment_ends_t<segments_it> ends{segments, num_segments, count};
+    for (int j = tid; j < nb; j += nt) shared.ends[j] = ends[r.b0 + j];
+    for (int w = tid; w < nv / 32 + 2; w += nt) shared.tails[w] = 0;
+    if (all_mine) {
+#pragma unroll
+      for (int i = 0; i < vt; ++i) shared.values[smem_pad(tid + i * nt)] = v[i];
+    } else {
+#pragma unroll
+      for (int i = 0; i < vt; ++i) {
+        int j = tid + i * nt;
+        if (j < na) shared.values[smem_pad(j)] = v[i];
+      }
+    }
+  }
+  const int start_b0 = r.b0 > 0 ? (int)segments[r.b0] : 0;
+  __syncthreads();
+
+  // Each end marks its segment's last item, or stores init for an empty
+  // segment. A segment whose items all lie in earlier tiles (its end is the
+  // tile's first position) marks nothing: the fix-up stores it.
+  for (int j = tid; j < nb; j += nt) {
+    int e = shared.ends[j];
+    int s = j ? shared.ends[j - 1] : start_b0;
+    if (s == e) {
+      output[r.b0 + j] = init;
+    } else if (e > a0) {
+      int q = e - a0 - 1;
+      atomicOr(&shared.tails[q >> 5], 1u << (q & 31));
+      shared.tail_seg[q] = r.b0 + j;
+    }
+  }
+  __syncthreads();
+
+  // This thread's items [q0, q0 + cnt) and which of them are tails.
+  // (full is tested on its own: nvcc 13.0's ptxas fused cnt == vt, with cnt
+  // = max(0, min(vt, na - q0)), into a VIMNMX.RELU predicate that was also
+  // true for short threads, which then folded stale slots: session 12.)
+  const int q0 = tid * vt;
+  const int left = na - q0;
+  const bool full = left >= vt;
+  const int cnt = full ? vt : (left > 0 ? left : 0);
+  unsigned bits;
+  {
+    int w = q0 >> 5, sh = q0 & 31;
+    unsigned lo = shared.tails[w], hi = shared.tails[w + 1];
+    bits = sh ? (lo >> sh) | (hi << (32 - sh)) : lo;
+    bits &= cnt >= 32 ? ~0u : (1u << cnt) - 1;
+  }
+  // Every slot is read (q0 + i < nv always): slots past the tile's items
+  // hold stale values the folds below never use. Leaving x[i] unset for
+  // i >= cnt instead (values the compiler may take as anything) made nvcc
+  // 13 fold such slots into a short thread's sum (session 12).
+  T x[vt];
+#pragma unroll
+  for (int i = 0; i < vt; ++i) x[i] = shared.values[smem_pad(q0 + i)];
+
+  // One fold: a run that starts after one of this thread's tails and ends
+  // at another is complete and stored now; the first run (lead) waits for
+  // the carry of the threads before. A full thread without tails (long
+  // segments: most of them) folds without looking at bits.
+  const int first_tail = bits ? __ffs(bits) - 1 : -1;
+  T acc = init, lead = init;
+  bool have = false;
+  if (!bits && full) {
+    acc = x[0];
+#pragma unroll
+    for (int i = 1; i < vt; ++i) acc = op(acc, x[i]);
+    have = true;
+  } else {
+#pragma unroll
+    for (int i = 0; i < vt; ++i) {
+      if (i < cnt) {
+        acc = have ? op(acc, x[i]) : x[i];
+        have = true;
+        if (bits & (1u << i)) {
+          if (i == first_tail) lead = acc;
+          else output[shared.tail_seg[q0 + i]] = acc;
+          have = false;
+        }
+      }
+    }
+  }
+  // The record: reset if a run ended here (or, for thread 0, if the item
+  // before the tile ended its segment: an end at the tile's first position),
+  // then what is still open.
+  run_t mine;
+  mine.v = have ? acc : init;
+  mine.flags = (have ? 1 : 0) | (bits ? 2 : 0);
+  if (!tid && nb > 0 && shared.ends[0] == a0) mine.flags |= 2;
+  run_t carry, tile_total;
+  seg_run_op_t<T, op_t> run_op{op};
+  scan_t(scan_storage).ExclusiveScan(mine, carry, run_op, tile_total);
+  if (!tid) carry.flags = 0;  // the carry from earlier tiles: the fix-up's
+  if (bits) output[shared.tail_seg[q0 + first_tail]] = (carry.flags & 1) ? op(carry.v, lead) : lead;
+  if (!tid) tile_runs[blockIdx.x] = tile_total;
+}
+
+template <int nt, int nv, typename T>
+struct segreduce_lbs_shared_t {
+  int ends[nv];
+  int seg[nv + nv / 32];   // padded (smem_pad)
+  T values[nv + nv / 32];  // padded (smem_pad)
   int b_start[nt + 1];  // each thread's first merged end (the next thread's is its last)
 };
 
-// g(index, seg, rank) gives each item's value; when !needs_seg, g ignores
-// seg and rank and the tile skips the pass that finds them.
-template <typename launch_t, bool needs_seg, typename T, typename func_t,
+// g(index, seg, rank) gives each item's value.
+template <typename launch_t, typename T, typename func_t,
           typename segments_it, typename output_it, typename op_t>
-__global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
+__global__ __launch_bounds__(launch_t::nt) void segreduce_lbs_kernel(
     func_t g, int count, segments_it segments, int num_segments,
     const int* __restrict__ part, output_it output, op_t op, T init,
     seg_run_t<T>* __restrict__ tile_runs) {
@@ -89,7 +240,7 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
   using run_t = seg_run_t<T>;
   using scan_t = cub::BlockScan<run_t, nt>;
   static_assert(vt <= 32, "a thread's merged positions are bits of a word");
-  __shared__ segreduce_shared_t<nt, nv, T, needs_seg> shared;
+  __shared__ segreduce_lbs_shared_t<nt, nv, T> shared;
   __shared__ typename scan_t::TempStorage scan_storage;
 
   int tid = threadIdx.x;
@@ -101,13 +252,11 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
   lbs_thread_start(r, shared.ends, d, a_start, b_start);
   shared.b_start[tid] = b_start;
   if (tid == nt - 1) shared.b_start[nt] = r.nb();
+  lbs_serial_segments<vt>(r, shared.ends, a_start, b_start, shared.seg);
+  __syncthreads();
   // Values: every load of the tile is issued before the first shared store
   // (the behaviour's loads could alias shared memory as far as the compiler
   // knows, so interleaving them would leave one load in flight per thread).
-  if constexpr (needs_seg) {
-    lbs_serial_segments<vt>(r, shared.ends, a_start, b_start, shared.seg);
-    __syncthreads();
-  }
   {
     T v[vt];
 #pragma unroll
@@ -115,13 +264,9 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tile_kernel(
       int j = tid + i * nt;
       if (j < r.na()) {
         int index = r.a0 + j;
-        if constexpr (needs_seg) {
-          int seg = shared.seg[smem_pad(j)];
-          int start = seg == r.b0 ? start_b0 : shared.ends[seg - r.b0 - 1];
-          v[i] = g(index, seg, index - start);
-        } else {
-          v[i] = g(index, 0, 0);
-        }
+        int seg = shared.seg[smem_pad(j)];
+        int start = seg == r.b0 ? start_b0 : shared.ends[seg - r.b0 - 1];
+        v[i] = g(index, seg, index - start);
       }
     }
 #pragma unroll
@@ -230,13 +375,15 @@ struct load_run_t {
   __device__ seg_run_t<T> operator()(int i) const { return runs[i]; }
 };
 
-template <typename launch_arg_t, typename T, bool needs_seg = true, typename func_t,
+template <typename launch_arg_t, typename T, bool needs_seg, typename func_t,
           typename segments_it, typename output_it, typename op_t>
 void segreduce_impl(func_t g, int count, segments_it segments, int num_segments,
                     output_it output, op_t op, T init, context_t& ctx) {
-  // Tiles that also keep each item's segment (needs_seg), or wide values,
-  // take transform_lbs's smaller tile: the shared arrays stay under 48 KB.
-  using default_box = std::conditional_t<needs_seg || (sizeof(T) > 8), lbs_box_t, segreduce_box_t>;
+  // Tiles that keep each item's segment (needs_seg) take transform_lbs's
+  // tile: the shared arrays stay under 48 KB.
+  using default_box = std::conditional_t<
+      needs_seg, lbs_box_t,
+      std::conditional_t<(sizeof(T) > 8), segreduce_wide_box_t, segreduce_box_t>>;
   using launch_t = launch_of_t<launch_arg_t, default_box>;
   if (num_segments <= 0) return;
   if (count <= 0) count = 0;
@@ -244,8 +391,13 @@ void segreduce_impl(func_t g, int count, segments_it segments, int num_segments,
   mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
   int num_tiles = (int)part.size() - 1;
   mem_t<seg_run_t<T>> runs(num_tiles, ctx);
-  segreduce_tile_kernel<launch_t, needs_seg, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-      g, count, segments, num_segments, part.data(), output, op, init, runs.data());
+  if constexpr (needs_seg) {
+    segreduce_lbs_kernel<launch_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        g, count, segments, num_segments, part.data(), output, op, init, runs.data());
+  } else {
+    segreduce_tails_kernel<launch_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        g, count, segments, num_segments, part.data(), output, op, init, runs.data());
+  }
   ATTU_CUDA_CHECK_LAUNCH();
   if (num_tiles > 1) {
     // The carry entering each tile: an exclusive segmented scan of the tile
@@ -274,7 +426,7 @@ void transform_segreduce(func_t f, int count, segments_it segments,
                          int num_segments, output_it output, op_t op, T init,
                          context_t& ctx) {
   detail::segreduce_impl<launch_arg_t, T, false>(
-      [=] __device__(int index, int, int) { return (T)f(index); }, count,
+      [=] __device__(int index) { return (T)f(index); }, count,
       segments, num_segments, output, op, init, ctx);
 }
 
@@ -283,7 +435,7 @@ template <typename launch_arg_t = empty_t, typename input_it, typename segments_
 void segreduce(input_it input, int count, segments_it segments, int num_segments,
                output_it output, op_t op, T init, context_t& ctx) {
   detail::segreduce_impl<launch_arg_t, T, false>(
-      [=] __device__(int index, int, int) { return (T)input[index]; }, count,
+      [=] __device__(int index) { return (T)input[index]; }, count,
       segments, num_segments, output, op, init, ctx);
 }
 
@@ -310,7 +462,7 @@ template <typename launch_arg_t = empty_t, typename func_t, typename segments_it
 void lbs_segreduce(func_t f, int count, segments_it segments, int num_segments,
                    cuda::std::tuple<its...> caching, output_it output, op_t op,
                    T init, context_t& ctx) {
-  detail::segreduce_impl<launch_arg_t, T>(
+  detail::segreduce_impl<launch_arg_t, T, true>(
       detail::lbs_cached_value_t<T, func_t, cuda::std::tuple<its...>>{f, caching},
       count, segments, num_segments, output, op, init, ctx);
 }
@@ -319,7 +471,7 @@ template <typename launch_arg_t = empty_t, typename func_t, typename segments_it
           typename output_it, typename op_t, typename T>
 void lbs_segreduce(func_t f, int count, segments_it segments, int num_segments,
                    output_it output, op_t op, T init, context_t& ctx) {
-  detail::segreduce_impl<launch_arg_t, T>(
+  detail::segreduce_impl<launch_arg_t, T, true>(
       [=] __device__(int index, int seg, int rank) { return (T)f(index, seg, rank); },
       count, segments, num_segments, output, op, init, ctx);
 }
@@ -333,7 +485,7 @@ void spmv(matrix_it matrix, columns_it columns, vector_it vector, int count,
           context_t& ctx) {
   using T = detail::value_of_t<matrix_it>;
   detail::segreduce_impl<launch_arg_t, T, false>(
-      [=] __device__(int index, int, int) {
+      [=] __device__(int index) {
         return (T)(matrix[index] * vector[columns[index]]);
       },
       count, segments, num_segments, output, plus_t<T>(), T(), ctx);
