@@ -434,7 +434,6 @@ typedef struct tr_info {
      * quantifier did to a level's first attribute, for a ? after it */
     int   top_attr;
     bool  top_alt, group_set_first, quant_set_first, quant_fixed;
-    int   quant_atom_attr;
     bool  has_dollar;
 } tr_info;
 
@@ -451,7 +450,6 @@ static void greed_quantified(tr_info *ti, bool after_group, bool fixed) {
     int atom = after_group ? (ti->last.has_alt ? 1 : ti->last.attr) : 0;
     int attr = fixed ? atom : 1;
     ti->quant_fixed = fixed;
-    ti->quant_atom_attr = atom;
     ti->quant_set_first = *first == 0 && attr != 0;
     if (ti->quant_set_first) *first = attr;
 }
@@ -635,8 +633,9 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
         } else if (c == '*' || c == '+' || c == '?' || (c == '{' && i + 1 < plen && isdigit((unsigned char)p[i + 1]))) {
             if (state == 0 || state == 3 || (state == 2 && c != '?')) return bad_re(err, "quantifier operand invalid");
             if (state == 2) {
-                /* non-greedy: the same strings match, but not the same
-                 * extents (attu_regex_find refuses it) */
+                /* non-greedy: the same strings match, not the same
+                 * extents: a non-greedy pattern's match is the shortest
+                 * (attu_regex_find), its groups' extents are refused */
                 state = 3; ti->nongreedy = true; greed_nongreedy(ti); i++; continue;
             }
             long max = c == '?' ? 1 : LONG_MAX;
