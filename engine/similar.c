@@ -378,7 +378,7 @@ static bool emit_char(sbuf *b, uint32_t c) {
 
 /* A bound {m}, {m,}, {m,n} at p[*i] (the {): ARE's limits (255); *max
  * its upper bound (LONG_MAX for none). */
-static int parse_bound(const char *p, size_t plen, size_t *i, sbuf *b, long *max, attu_error *err) {
+static int parse_bound(const char *p, size_t plen, size_t *i, sbuf *b, long *min, long *max, attu_error *err) {
     size_t k = *i + 1;
     long m = 0, n = -1;
     while (k < plen && isdigit((unsigned char)p[k])) { m = m * 10 + (p[k] - '0'); if (m > 1000) m = 1000; k++; }
@@ -394,6 +394,7 @@ static int parse_bound(const char *p, size_t plen, size_t *i, sbuf *b, long *max
     char t[32];
     int l = n == -2 ? snprintf(t, sizeof t, "{%ld,}", m) : snprintf(t, sizeof t, "{%ld,%ld}", m, n);
     *max = n == -2 ? LONG_MAX : n;
+    *min = m;
     *i = k;
     return put(b, t, (size_t)l) ? 0 : attu_error_oom(err);
 }
@@ -414,6 +415,7 @@ typedef struct open_group {
      * (0 none yet, 1 greedy, 2 non-greedy); with alternatives, greedy */
     int   attr;
     size_t tr_start;   /* where its content starts in the translation */
+    double w, eps;     /* its size as glibc expands it (see cost_atom) */
 } open_group;
 
 /* What the translation learns of an ARE's groups. */
@@ -435,7 +437,36 @@ typedef struct tr_info {
     int   top_attr;
     bool  top_alt, group_set_first, quant_set_first, quant_fixed;
     bool  has_dollar;
+    /* the expanded size: the top level's, and the last atom's */
+    double top_w, top_eps, last_w, last_eps;
 } tr_info;
+
+/* glibc's matcher expands {m,n} into copies and computes, for each
+ * optional part (? * {0,n} and every alternative), what it can skip to:
+ * memory quadratic in the optional parts ('a?' 20,000 times: 3 GB) and
+ * its parser recursing once a group ('(' 20,000 deep overflows 8 MB of
+ * stack). PostgreSQL refuses such patterns as too complex; so does attu,
+ * past these bounds (2201B), before glibc sees them. */
+#define TR_MAX_EPS   3000.0    /* optional parts and alternatives, expanded */
+#define TR_MAX_NODES 200000.0  /* atoms, expanded */
+#define TR_MAX_DEPTH 1000      /* groups one inside another */
+
+/* An atom of size w (eps optional parts in it) joins the level open now. */
+static void cost_atom(tr_info *ti, double w, double eps) {
+    if (ti->nopen) { ti->open[ti->nopen - 1].w += w; ti->open[ti->nopen - 1].eps += eps; }
+    else { ti->top_w += w; ti->top_eps += eps; }
+    ti->last_w = w;
+    ti->last_eps = eps;
+}
+
+/* The last atom is repeated {min, max} (max < 0: no bound): glibc's
+ * copies of it, and the optional ones among them. */
+static void cost_quantified(tr_info *ti, long min, long max) {
+    double copies = max < 0 ? (min > 1 ? min : 1) : max, optional = max < 0 ? 1 : max - min;
+    double w = ti->last_w * (copies - 1) + 1, eps = ti->last_eps * (copies - 1) + (optional > 0 ? optional : 0);
+    if (ti->nopen) { ti->open[ti->nopen - 1].w += w; ti->open[ti->nopen - 1].eps += eps; }
+    else { ti->top_w += w; ti->top_eps += eps; }
+}
 
 /* The first-attribute slot of the level open now. */
 static int *level_attr(tr_info *ti) { return ti->nopen ? &ti->open[ti->nopen - 1].attr : &ti->top_attr; }
@@ -486,7 +517,7 @@ static bool open_push(tr_info *ti) {
         ti->open_room = room;
     }
     if (ti->nopen) { ti->open[ti->nopen - 1].complex = true; ti->open[ti->nopen - 1].plain = false; }
-    ti->open[ti->nopen++] = (open_group){ ti->ncap, false, false, false, true, false, { NULL, 0, 0, 0 }, 0, 0, 0 };
+    ti->open[ti->nopen++] = (open_group){ ti->ncap, false, false, false, true, false, { NULL, 0, 0, 0 }, 0, 0, 0, 0, 0 };
     return true;
 }
 
@@ -628,6 +659,7 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             int r = escaped_char(p, plen, &i, &cp, &t, regex, err);
             if (r < 0) { free(t.iv); return -1; }
             ok = (r == 1 ? emit_set(b, &t) : emit_char(b, cp)) && alt_atom(ti, r == 0, cp);
+            cost_atom(ti, r == 1 ? 4 : 1, 0);
             free(t.iv);
             state = 1;
         } else if (c == '*' || c == '+' || c == '?' || (c == '{' && i + 1 < plen && isdigit((unsigned char)p[i + 1]))) {
@@ -638,19 +670,20 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
                  * (attu_regex_find), its groups' extents are refused */
                 state = 3; ti->nongreedy = true; greed_nongreedy(ti); i++; continue;
             }
-            long max = c == '?' ? 1 : LONG_MAX;
+            long max = c == '?' ? 1 : LONG_MAX, min = c == '+' ? 1 : 0;
             bool fixed = false;
             if (c == '{') {
                 /* {m} (no comma) is a fixed repetition */
                 size_t k = i + 1;
                 while (k < plen && isdigit((unsigned char)p[k])) k++;
                 fixed = k < plen && p[k] == '}';
-                if (parse_bound(p, plen, &i, b, &max, err)) return -1;
+                if (parse_bound(p, plen, &i, b, &min, &max, err)) return -1;
                 i++;
             }
             else { ok = putc_(b, (char)c); i++; }
             quantified(ti, max, after_group);
             greed_quantified(ti, after_group, fixed);
+            cost_quantified(ti, min, max == LONG_MAX ? -1 : max);
             alt_atom(ti, false, 0);
             state = 2;
         } else if (c == '[') {
@@ -661,6 +694,7 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
                 return -1;
             }
             ok = emit_set(b, &t) && alt_atom(ti, false, 0);
+            cost_atom(ti, 4, 0);
             free(t.iv);
             state = 1;
         } else if (c == '(') {
@@ -674,6 +708,7 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
                 i += 2;
                 capture = false;
             }
+            if (ti->nopen >= TR_MAX_DEPTH) return bad_re(err, "regular expression is too complex");
             b->groups++;
             if (!open_push(ti) || (capture && !add_cap(ti, b->groups))) return attu_error_oom(err);
             ti->open[ti->nopen - 1].captures = capture;
@@ -693,11 +728,13 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             }
             free(ti->last.alts.s);
             ti->last.alts.s = NULL;
+            cost_atom(ti, ti->last.w + 1, ti->last.eps);
             ti->last_is_group = true;
             if (ti->nopen && ti->last.anchor) ti->open[ti->nopen - 1].anchor = true;
         } else if (c == '|') {
             ok = putc_(b, '|'); i++; state = 0;
             if (!ti->nopen) ti->top_alt = true;
+            if (ti->nopen) ti->open[ti->nopen - 1].eps += 1; else ti->top_eps += 1;
             if (ti->nopen) {
                 open_group *g = &ti->open[ti->nopen - 1];
                 g->complex = g->has_alt = true;
@@ -708,6 +745,7 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             ok = puts__(b, ".*"); i++; state = 2;
         } else if ((c == '_' && !regex) || (c == '.' && regex)) {
             ok = puts__(b, (mode & ATTU_RE_NLSTOP) ? UTF8_CHAR_NONL : UTF8_CHAR) && alt_atom(ti, false, 0); i++; state = 1;
+            cost_atom(ti, 4, 0);
             b->groups++;
         } else if ((c == '^' || c == '$') && regex) {
             ok = putc_(b, (char)c) && alt_atom(ti, false, 0); i++; state = 0;
@@ -717,11 +755,15 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             uint32_t cp;
             i += utf8_decode(p + i, plen - i, &cp);
             ok = emit_char(b, cp) && alt_atom(ti, true, cp);
+            cost_atom(ti, 1, 0);
             state = 1;
         }
         if (!ok) return attu_error_oom(err);
     }
     if (depth) return bad_re(err, "parentheses () not balanced");
+    /* the translation is linear in the pattern; what glibc would expand
+     * it to is checked here, before it sees it */
+    if (ti->top_w > TR_MAX_NODES || ti->top_eps > TR_MAX_EPS) return bad_re(err, "regular expression is too complex");
     if (!puts__(b, regex ? ")" : ")$")) return attu_error_oom(err);
     return 0;
 }
