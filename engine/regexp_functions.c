@@ -93,8 +93,9 @@ static int prepare(attu_similar *sim, const attu_slot *b, const char *fname, boo
 /* Whether the extent of capturing group k (1-based; none past nsub) can
  * be reported: not where glibc's choice may differ from ARE's (a group
  * under a repeating quantifier whose iterations could split the run more
- * than one way, one in, around or after alternatives that are not all
- * literal strings, any in a pattern with a non-greedy quantifier;
+ * than one way, one in, around or after alternatives that do not each
+ * match a fixed number of characters, any in a pattern with a non-greedy
+ * quantifier;
  * engine/similar.c): 0A000. */
 static int group_ok(const attu_similar *sim, int64_t k, const char *fname, attu_error *err) {
     if (k < 1 || k > sim->nsub || !sim->cap_rep[k - 1]) return 0;
@@ -102,7 +103,7 @@ static int group_ok(const attu_similar *sim, int64_t k, const char *fname, attu_
                    "%s: the extent of capturing group %d of this pattern is not supported", fname, (int)k);
     attu_error_set_hint(err, sim->nongreedy ? "attu reports no group's extent in a pattern with a non-greedy quantifier."
                              : "attu reports a group's extent only outside repeated groups that hold quantifiers or "
-                               "alternatives, and after no alternatives other than literal strings.");
+                               "alternatives, and after no alternatives of varying widths.");
     return -1;
 }
 

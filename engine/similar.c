@@ -406,8 +406,8 @@ static int parse_bound(const char *p, size_t plen, size_t *i, sbuf *b, long *min
 typedef struct open_group {
     int  cap_from;
     bool captures, anchor, complex;
-    /* its alternatives while they are literal strings (plain): their
-     * characters, NUL between them, the current one from cur on */
+    /* its alternatives while each is a run of one-character atoms (plain):
+     * a byte per atom, NUL between them, the current one from cur on */
     bool  plain, has_alt;
     sbuf  alts;
     size_t cur;
@@ -426,7 +426,6 @@ typedef struct tr_info {
     bool  nongreedy;  /* a quantifier marked non-greedy (*? +? ?? {m,n}?) */
     bool  anchor_quant; /* ^ or $ inside a quantified group */
     bool  risk_after; /* captures opened from now on have unreliable extents */
-    bool  icase;
     open_group *open; /* the groups open now */
     int   nopen, open_room;
     open_group last;  /* the group closed last, while it is the last atom */
@@ -528,40 +527,60 @@ static void open_free(tr_info *ti) {
     ti->nopen = 0;
 }
 
-/* The atom just read is the literal character cp (lit) or something else,
- * for the alternatives of the group open now. */
-static bool alt_atom(tr_info *ti, bool lit, uint32_t cp) {
+/* The atom just read matches exactly one character (one: a literal, a
+ * class, .) or not (a quantifier made it variable, an anchor, a group),
+ * for the widths of the alternatives of the group open now: one byte of
+ * alts per character. */
+static bool alt_atom(tr_info *ti, bool one) {
     if (!ti->nopen) return true;
     open_group *g = &ti->open[ti->nopen - 1];
-    if (!lit) { g->plain = false; return true; }
-    if (!g->plain) return true;
-    unsigned char o[4];
-    if (ti->icase && cp < 0x80) cp = (uint32_t)tolower((int)cp);
-    int n = utf8_encode(cp, o);
-    return put(&g->alts, (const char *)o, (size_t)n);
+    if (!one) { g->plain = false; return true; }
+    return !g->plain || put(&g->alts, "x", 1);
 }
 
-/* The alternatives of group g, all literal strings, reordered longest
- * first in the translation b (its content: b->s[g->tr_start, b->n - 1),
- * before the closing parenthesis). glibc takes the first alternative that
- * leads to the match, ARE the longest: longest first, they agree.
- * Returns false (nothing changed) when the translation does not split as
- * expected. */
+/* Past the atom of the translation at s[i] (before end): a byte, \ and a
+ * byte, a [...] bracket, or a (...) group with its own brackets and
+ * escapes. */
+static size_t tr_skip(const char *s, size_t i, size_t end) {
+    if (s[i] == '\\') return i + 2;
+    if (s[i] == '[') {
+        i++;
+        if (i < end && s[i] == '^') i++;
+        if (i < end && s[i] == ']') i++;   /* a ] first is a member */
+        while (i < end && s[i] != ']') i++;
+        return i + 1;
+    }
+    if (s[i] != '(') return i + 1;
+    int depth = 0;
+    while (i < end) {
+        if (s[i] == '[' || s[i] == '\\') { i = tr_skip(s, i, end); continue; }
+        if (s[i] == '(') depth++;
+        else if (s[i] == ')' && --depth == 0) return i + 1;
+        i++;
+    }
+    return end;
+}
+
+/* The alternatives of group g, each of a fixed width (a run of atoms of
+ * one character), reordered widest first in the translation b (its
+ * content: b->s[g->tr_start, b->n - 1), before the closing parenthesis).
+ * glibc takes the first alternative that leads to the match, ARE the
+ * longest: widest first, they agree (alternatives of one width give the
+ * group the same extent). Returns false (nothing changed) when the
+ * translation does not split as expected. */
 static bool alt_sort(const open_group *g, sbuf *b) {
     enum { MAX_ALTS = 64 };
     size_t start[MAX_ALTS + 1], lit[MAX_ALTS];
     int n = 0;
     for (size_t a = 0; a <= g->alts.n && n < MAX_ALTS; a += strlen(g->alts.s + a) + 1) lit[n++] = strlen(g->alts.s + a);
-    /* the translation's alternatives: a literal is a byte, \ and a byte,
-     * or a parenthesized multi-byte character; | between them */
+    /* the translation's alternatives, | between them */
     int k = 0;
     size_t end = b->n - 1;
     start[k++] = g->tr_start;
-    for (size_t i = g->tr_start; i < end; i++) {
-        char c = b->s[i];
-        if (c == '\\') i++;
-        else if (c == '(') { while (i < end && b->s[i] != ')') i++; }
-        else if (c == '|') { if (k > MAX_ALTS - 1) return false; start[k++] = i + 1; }
+    for (size_t i = g->tr_start; i < end;) {
+        if (b->s[i] != '|') { i = tr_skip(b->s, i, end); continue; }
+        if (k > MAX_ALTS - 1) return false;
+        start[k++] = ++i;
     }
     if (k != n) return false;
     start[k] = end + 1;   /* as if a | ended the last one */
@@ -586,8 +605,8 @@ static bool alt_sort(const open_group *g, sbuf *b) {
 /* glibc reports the groups of the first way through the expression that
  * gives the match (alternatives in order, each quantifier's most
  * repetitions first), ARE the longest for each group in turn: they agree
- * on a group of alternatives that are literal strings once those are
- * ordered longest first (alt_sort). Past any other where they may not,
+ * on a group of alternatives of fixed widths once those are ordered
+ * widest first (alt_sort). Past any other where they may not,
  * every capturing group's extent is unreliable: the groups it is in,
  * those it holds and those after it are marked. */
 static void alt_close(tr_info *ti, open_group *g, sbuf *b) {
@@ -658,7 +677,7 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             cpset t = { NULL, 0, 0 };
             int r = escaped_char(p, plen, &i, &cp, &t, regex, err);
             if (r < 0) { free(t.iv); return -1; }
-            ok = (r == 1 ? emit_set(b, &t) : emit_char(b, cp)) && alt_atom(ti, r == 0, cp);
+            ok = (r == 1 ? emit_set(b, &t) : emit_char(b, cp)) && alt_atom(ti, true);
             cost_atom(ti, r == 1 ? 4 : 1, 0);
             free(t.iv);
             state = 1;
@@ -684,7 +703,7 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             quantified(ti, max, after_group);
             greed_quantified(ti, after_group, fixed);
             cost_quantified(ti, min, max == LONG_MAX ? -1 : max);
-            alt_atom(ti, false, 0);
+            alt_atom(ti, false);
             state = 2;
         } else if (c == '[') {
             i++;
@@ -693,7 +712,7 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
                 free(t.iv);
                 return -1;
             }
-            ok = emit_set(b, &t) && alt_atom(ti, false, 0);
+            ok = emit_set(b, &t) && alt_atom(ti, true);
             cost_atom(ti, 4, 0);
             free(t.iv);
             state = 1;
@@ -744,17 +763,17 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
         } else if (c == '%' && !regex) {
             ok = puts__(b, ".*"); i++; state = 2;
         } else if ((c == '_' && !regex) || (c == '.' && regex)) {
-            ok = puts__(b, (mode & ATTU_RE_NLSTOP) ? UTF8_CHAR_NONL : UTF8_CHAR) && alt_atom(ti, false, 0); i++; state = 1;
+            ok = puts__(b, (mode & ATTU_RE_NLSTOP) ? UTF8_CHAR_NONL : UTF8_CHAR) && alt_atom(ti, true); i++; state = 1;
             cost_atom(ti, 4, 0);
             b->groups++;
         } else if ((c == '^' || c == '$') && regex) {
-            ok = putc_(b, (char)c) && alt_atom(ti, false, 0); i++; state = 0;
+            ok = putc_(b, (char)c) && alt_atom(ti, false); i++; state = 0;
             if (ti->nopen) ti->open[ti->nopen - 1].anchor = true;
             if (c == '$') ti->has_dollar = true;
         } else {
             uint32_t cp;
             i += utf8_decode(p + i, plen - i, &cp);
-            ok = emit_char(b, cp) && alt_atom(ti, true, cp);
+            ok = emit_char(b, cp) && alt_atom(ti, true);
             cost_atom(ti, 1, 0);
             state = 1;
         }
@@ -850,7 +869,6 @@ static int compile(attu_similar *s, const char *pat, size_t plen, const char *es
     sbuf b = { NULL, 0, 0, 0 };
     tr_info ti;
     memset(&ti, 0, sizeof ti);
-    ti.icase = (mode & ATTU_RE_ICASE) != 0;
     int trc = translate(pat, plen, e, mode, &b, &ti, err);
     open_free(&ti);
     if (!trc && ti.anchor_quant)

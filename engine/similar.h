@@ -56,8 +56,8 @@ typedef struct attu_similar {
      * the translated expression that group k + 1 became, cap_rep[k]
      * whether its extent may differ from ARE's: it lies under a repeating
      * quantifier in a group whose iterations could split a run more than
-     * one way, or in, around or after a group of alternatives that are not
-     * all literal strings, or in a pattern with
+     * one way, or in, around or after a group of alternatives that do not
+     * each match a fixed number of characters, or in a pattern with
      * a non-greedy quantifier: 0A000 where wanted), whether the pattern
      * has a non-greedy quantifier,
      * regexec's buffer and the last match found (nsub + 1 spans, the match

@@ -182,3 +182,19 @@ Test(similar_groups, literal_alternatives_longest_first) {
     cr_assert_str_eq(span_text(&s, "ééx", 1, buf), "éé");
     attu_similar_free(&s);
 }
+
+Test(similar_groups, fixed_width_alternatives_widest_first) {
+    /* classes, . and multi-byte characters count one character each */
+    attu_similar s;
+    memset(&s, 0, sizeof s);
+    prep(&s, "([ab]|..|é[^x]é)(x?)", "");
+    cr_assert(!s.cap_rep[0] && !s.cap_rep[1]);
+    char buf[16];
+    cr_assert(attu_regex_find(&s, "abx", 3, 0));
+    cr_assert_str_eq(span_text(&s, "abx", 1, buf), "ab");
+    const char *u = "éQéx";
+    cr_assert(attu_regex_find(&s, u, strlen(u), 0));
+    cr_assert_str_eq(span_text(&s, u, 1, buf), "éQé");
+    cr_assert_str_eq(span_text(&s, u, 2, buf), "x");
+    attu_similar_free(&s);
+}
