@@ -719,11 +719,24 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
         } else if (c == '(') {
             bool capture = regex;
             if (regex && i + 1 < plen && p[i + 1] == '?') {
-                /* ARE's (?:re) groups without capturing; lookaround and
-                 * embedded options are not translated */
-                if (!(i + 2 < plen && p[i + 2] == ':'))
+                /* ARE's (?:re) groups without capturing and (?#...)
+                 * comments; lookaround is not translated; anything else
+                 * reads as ( and a quantifier with nothing to repeat, as
+                 * in PostgreSQL (embedded options only start a pattern:
+                 * attu_regex_prepare_opts) */
+                char k = i + 2 < plen ? p[i + 2] : '\0';
+                if (k == '#') {
+                    const char *z = memchr(p + i, ')', plen - i);
+                    if (!z) return bad_re(err, "parentheses () not balanced");
+                    i = (size_t)(z - p) + 1;
+                    ti->last_is_group = after_group;   /* a comment is no atom */
+                    continue;
+                }
+                bool behind = k == '<' && i + 3 < plen && (p[i + 3] == '=' || p[i + 3] == '!');
+                if (k == '=' || k == '!' || behind)
                     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                                          "regular expression lookaround and embedded options are not supported");
+                                          "regular expression lookahead and lookbehind are not supported");
+                if (k != ':') return bad_re(err, "quantifier operand invalid");
                 i += 2;
                 capture = false;
             }
@@ -847,16 +860,64 @@ int attu_regex_parse_flags(const char *flags, size_t flen, int *mode, bool *glob
     return 0;
 }
 
+/* ARE's embedded options at the start of pat[0, *plen): (? letters ),
+ * each letter as in a flags argument (g is none); *pat and *plen move
+ * past them. 2201B for a letter that is none or a missing ). */
+static int embedded_options(const char **pat, size_t *plen, int *mode, attu_error *err) {
+    const char *p = *pat;
+    if (*plen < 3 || p[0] != '(' || p[1] != '?' || !isalpha((unsigned char)p[2])) return 0;
+    size_t k = 2;
+    for (; k < *plen && isalpha((unsigned char)p[k]); k++) {
+        int m;
+        bool g;
+        attu_error scratch;
+        attu_error_clear(&scratch);
+        if (attu_regex_parse_flags(p + k, 1, &m, &g, &scratch) || g) return bad_re(err, "invalid embedded option");
+        /* the letter applied to the options so far, as a flags letter */
+        switch (p[k]) {
+        case 'b': *mode = (*mode & ~(ATTU_RE_QUOTE | ATTU_RE_EXTENDED)) | ATTU_RE_BASIC; break;
+        case 'c': *mode &= ~ATTU_RE_ICASE; break;
+        case 'e': *mode = (*mode & ~(ATTU_RE_QUOTE | ATTU_RE_BASIC)) | ATTU_RE_EXTENDED; break;
+        case 'i': *mode |= ATTU_RE_ICASE; break;
+        case 'm': case 'n': *mode |= ATTU_RE_NLSTOP | ATTU_RE_NLANCH; break;
+        case 'p': *mode = (*mode | ATTU_RE_NLSTOP) & ~ATTU_RE_NLANCH; break;
+        case 'q': *mode = (*mode & ~(ATTU_RE_BASIC | ATTU_RE_EXTENDED)) | ATTU_RE_QUOTE; break;
+        case 's': *mode &= ~(ATTU_RE_NLSTOP | ATTU_RE_NLANCH); break;
+        case 't': *mode &= ~ATTU_RE_EXPANDED; break;
+        case 'w': *mode = (*mode & ~ATTU_RE_NLSTOP) | ATTU_RE_NLANCH; break;
+        default: *mode |= ATTU_RE_EXPANDED; break;   /* x */
+        }
+    }
+    if (k >= *plen || p[k] != ')') return bad_re(err, "invalid embedded option");
+    if (*mode & ATTU_RE_QUOTE) *mode &= ~(ATTU_RE_EXPANDED | ATTU_RE_NLSTOP | ATTU_RE_NLANCH);
+    *pat += k + 1;
+    *plen -= k + 1;
+    return 0;
+}
+
 int attu_regex_prepare_opts(attu_similar *s, const char *pat, size_t plen, int mode, attu_error *err) {
     mode |= ATTU_RE_ARE;
-    if (s->compiled && s->mode == mode && s->plen == plen && !memcmp(s->pat, pat, plen)) return 0;
     /* PostgreSQL's regcomp refuses a literal pattern with newline or
      * expanded options */
     if ((mode & ATTU_RE_QUOTE) && (mode & (ATTU_RE_NLSTOP | ATTU_RE_NLANCH | ATTU_RE_EXPANDED)))
         return bad_re(err, "invalid argument to regex function");
+    if (!(mode & (ATTU_RE_QUOTE | ATTU_RE_BASIC | ATTU_RE_EXTENDED))) {
+        /* ARE's directors: ***= makes the rest a literal string (and
+         * drops the newline and expanded options), ***: an ARE; then the
+         * embedded options of an ARE */
+        if (plen >= 4 && !memcmp(pat, "***", 3) && (pat[3] == '=' || pat[3] == ':')) {
+            if (pat[3] == '=') mode = (mode | ATTU_RE_QUOTE) & ~(ATTU_RE_EXPANDED | ATTU_RE_NLSTOP | ATTU_RE_NLANCH);
+            pat += 4;
+            plen -= 4;
+        }
+        if (!(mode & ATTU_RE_QUOTE) && embedded_options(&pat, &plen, &mode, err)) return -1;
+    }
     if (mode & (ATTU_RE_BASIC | ATTU_RE_EXTENDED))
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                               "the regular expression flags b and e (POSIX basic and extended syntax) are not supported");
+    /* the pattern after its director and options, with the options they
+     * set: the same regular expression whatever wrote them */
+    if (s->compiled && s->mode == mode && s->plen == plen && !memcmp(s->pat, pat, plen)) return 0;
     attu_similar_free(s);
     return compile(s, pat, plen, "", 0, false, '\\', mode, err);
 }
