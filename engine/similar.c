@@ -210,6 +210,33 @@ static bool entry_escape(char c, uint32_t *cp) {
  * point (*cp), a shorthand class (returns 1, set filled), or an error: an
  * ASCII letter or digit ARE reads as an escape attu does not implement
  * (back references, \x, \u, constraints: 0A000) or none at all (2201B). */
+/* ARE's character-entry escapes by code at p[*i] (the letter): \xhhh
+ * (any number of hex digits), \uwxyz (four), \Ustuvwxyz (eight), \cX
+ * (X's low five bits), \0 and up to two more octal digits. A code of 0
+ * (no text holds a NUL) or past U+10FFFF matches nothing: an empty set
+ * (returns 1); else *cp (returns 0). */
+static int entry_code(const char *p, size_t plen, size_t *i, uint32_t *cp, attu_error *err) {
+    char c = p[(*i)++];
+    uint64_t v = 0;
+    if (c == 'c') {
+        if (*i >= plen) return bad_re(err, "invalid escape \\ sequence");
+        v = (unsigned char)p[(*i)++] & 037u;
+    } else if (c == '0') {
+        for (int n = 1; n < 3 && *i < plen && p[*i] >= '0' && p[*i] <= '7'; n++) v = v * 8 + (uint64_t)(p[(*i)++] - '0');
+    } else {
+        int want = c == 'u' ? 4 : c == 'U' ? 8 : -1, n = 0;
+        for (; *i < plen && isxdigit((unsigned char)p[*i]) && (want < 0 || n < want); n++, (*i)++) {
+            char h = p[*i];
+            v = v * 16 + (uint64_t)(isdigit((unsigned char)h) ? h - '0' : tolower((unsigned char)h) - 'a' + 10);
+            if (v > CP_MAX) v = CP_MAX + 1;   /* past every character: no overflow */
+        }
+        if (n == 0 || (want > 0 && n != want)) return bad_re(err, "invalid escape \\ sequence");
+    }
+    if (v == 0 || v > CP_MAX) return 1;
+    *cp = (uint32_t)v;
+    return 0;
+}
+
 static int escaped_char(const char *p, size_t plen, size_t *i, uint32_t *cp, cpset *set, bool regex, attu_error *err) {
     char c = p[*i];
     if (is_shorthand(c)) {
@@ -217,8 +244,11 @@ static int escaped_char(const char *p, size_t plen, size_t *i, uint32_t *cp, cps
         return shorthand_set(c, set) ? 1 : attu_error_oom(err);
     }
     if (entry_escape(c, cp)) { (*i)++; return 0; }
+    if (c && strchr("xuUc0", c)) return entry_code(p, plen, i, cp, err);
     if (isalnum((unsigned char)c)) {
-        if (strchr("123456789xuUc0AZmMyY", c))
+        /* back references are not translated; the constraint escapes
+         * come here only inside a class, where they are invalid */
+        if (strchr("123456789", c))
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                                   "the %s escape \\%c is not supported", regex ? "regular expression" : "SIMILAR TO", c);
         return bad_re(err, "invalid escape \\ sequence");
@@ -673,10 +703,28 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             if (p[i] == '"' && !regex)
                 return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                                       "SIMILAR TO patterns with escape-double-quote are not supported");
+            if (p[i] && strchr("AZmMyY", p[i])) {
+                /* ARE's constraint escapes, glibc's GNU anchors: \A the
+                 * string's start, \Z its end, \m \M a word's start and end,
+                 * \y \Y a word boundary and none (ASCII letters, digits and
+                 * _ are word characters, as under the C locale). Like ^ and
+                 * $ they may not be quantified, make a quantified group
+                 * unsupported, and read the end of a search window as the
+                 * string's (no shortest match) */
+                char k = p[i++];
+                ok = puts__(b, k == 'A' ? "\\`" : k == 'Z' ? "\\'" : k == 'm' ? "\\<" : k == 'M' ? "\\>"
+                                : k == 'y' ? "\\b" : "\\B") && alt_atom(ti, false);
+                state = 0;
+                if (ti->nopen) ti->open[ti->nopen - 1].anchor = true;
+                ti->has_dollar = true;
+                if (!ok) return attu_error_oom(err);
+                continue;
+            }
             uint32_t cp = 0;
             cpset t = { NULL, 0, 0 };
             int r = escaped_char(p, plen, &i, &cp, &t, regex, err);
             if (r < 0) { free(t.iv); return -1; }
+            if (r == 1) cp_normalize(&t);   /* an entry code's empty set too */
             ok = (r == 1 ? emit_set(b, &t) : emit_char(b, cp)) && alt_atom(ti, true);
             cost_atom(ti, r == 1 ? 4 : 1, 0);
             free(t.iv);

@@ -7,9 +7,9 @@
  * literal) and the whole string must match it. ~ (attu_regex_prepare):
  * PostgreSQL's advanced regular expressions (ARE), found anywhere in the
  * string; the same translation with . any character, ^ $ anchors and
- * (?:re) groups, (?#...) comments, the ***= and ***: directors and
- * embedded options at the start. Back references, lookaround and the
- * constraint escapes are 0A000. The regexp_* functions
+ * (?:re) groups, (?#...) comments, the ***= and ***: directors,
+ * embedded options at the start, the escapes by code and the constraint
+ * escapes. Back references and lookaround are 0A000. The regexp_* functions
  * (attu_regex_prepare_opts): an ARE with the options of their flags
  * argument (attu_regex_parse_flags), matched from a given position with
  * the extents of the match and of its capturing groups

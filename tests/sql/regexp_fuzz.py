@@ -32,11 +32,11 @@ def pattern(rng, kind, depth=0):
             return '(' + alt(d + 1) + ')'
         if r < 0.9:
             return '(?:' + alt(d + 1) + ')'
-        return rng.choice(['^', '$'])
+        return rng.choice(['^', '$', '\\y', '\\m', '\\M', '\\A', '\\Z', '\\Y'])
 
     def piece(d):
         a = atom(d)
-        if a in ('^', '$') or rng.random() < 0.5:
+        if a in ('^', '$') or a.startswith('\\') and a[1] in 'AZmMyY' or rng.random() < 0.5:
             return a
         quant = ['*', '+', '?', '{1,2}', '{2}']
         if kind == 'nongreedy':
@@ -70,7 +70,7 @@ def main():
     rng = random.Random(args.seed)
     out = ["# regexp_fuzz.py --seed %d --count %d --kind %s\n" % (args.seed, args.count, args.kind)]
     for _ in range(args.count):
-        s = ''.join(rng.choice('abcabx1') for _ in range(rng.randint(0, 9)))
+        s = ''.join(rng.choice('abcab x1-') for _ in range(rng.randint(0, 9)))
         call = rng.choice(CALLS[args.kind]).format(s=s, p=pattern(rng, args.kind))
         out.append("query T\nSELECT (%s)::text\n----\n" % call)
     print("\n".join(out))
