@@ -1092,6 +1092,9 @@ func_expr_common(A) ::= OVERLAY(K) LP func_arg_list(L) RP.
     { A = ab_func(ctx, NULL, "overlay", L, K.pos); }
 func_expr_common(A) ::= OVERLAY(K) LP RP.
     { A = ab_func(ctx, NULL, "overlay", NULL, K.pos); }
+/* SQL's SIMILAR form: substring(s, pattern, escape) */
+func_expr_common(A) ::= SUBSTRING(K) LP a_expr(S) SIMILAR a_expr(P) ESCAPE a_expr(E) RP.
+    { A = ab_func3(ctx, "substring", S, P, E, K.pos); }
 func_expr_common(A) ::= SUBSTRING(K) LP func_arg_list(L) RP.
     { A = ab_func(ctx, NULL, "substring", L, K.pos); }
 func_expr_common(A) ::= SUBSTRING(K) LP RP.
