@@ -53,24 +53,24 @@ typedef struct attu_similar {
     size_t  elen;
     bool    has_esc;
     int     mode;         /* 0 SIMILAR TO, else ATTU_RE_ bits */
-    /* ATTU_RE_SUBMATCH: the capturing groups (nsub; cap[k] is the group of
-     * the translated expression that group k + 1 became, cap_rep[k]
-     * whether its extent may differ from ARE's: it lies under a repeating
-     * quantifier in a group whose iterations could split a run more than
-     * one way, or in, around or after a group of alternatives that do not
-     * each match a fixed number of characters, or in a pattern with
-     * a non-greedy quantifier: 0A000 where wanted), whether the pattern
-     * has a non-greedy quantifier,
-     * regexec's buffer and the last match found (nsub + 1 spans, the match
-     * first) */
+    /* ATTU_RE_SUBMATCH: the capturing groups: nsub of them, cap[k] the
+     * group of the translated expression that group k + 1 became, and
+     * cap_rep[k] whether its extent may differ from ARE's (it lies under a
+     * repeating quantifier in a group whose iterations could split a run
+     * more than one way, in, around or after a group of alternatives that
+     * do not each match a fixed number of characters, or in a pattern with
+     * a non-greedy quantifier: 0A000 where wanted) */
     int              nsub;
     int             *cap;
     bool            *cap_rep;
-    bool             nongreedy;
-    /* ARE's greediness of the whole pattern is non-greedy (its first
-     * quantified atom is): attu_regex_find reports the shortest match at
-     * the leftmost start; has_dollar: the pattern has a $ (not with that) */
-    bool             shortest, has_dollar;
+    /* whether the pattern has a non-greedy quantifier; whether it is
+     * non-greedy as a whole (its first quantified atom is), so that
+     * attu_regex_find reports the shortest match at the leftmost start;
+     * whether it has $ or a constraint escape, which that search would
+     * misread (0A000 together) */
+    bool             nongreedy, shortest, has_dollar;
+    /* regexec's buffer, and the last match found: nsub + 1 spans, the
+     * whole match first */
     regmatch_t      *pm;
     attu_regex_span *span;
 } attu_similar;
@@ -90,13 +90,16 @@ int attu_regex_prepare(attu_similar *s, const char *pat, size_t plen, bool icase
  * later ones overriding earlier ones) as ATTU_RE_ bits with ATTU_RE_ARE;
  * *glob: whether g was among them. 22023 for a letter that is none. */
 int attu_regex_parse_flags(const char *flags, size_t flen, int *mode, bool *glob, attu_error *err);
-/* Compiles the ARE pat under mode (ATTU_RE_ bits) unless it is the one
- * compiled last. 2201B for a bad pattern or a q with n, p, w or x (as
- * PostgreSQL), 0A000 for b and e. */
+/* Compiles the ARE pat under mode (ATTU_RE_ bits), after its director
+ * (***= ***:) and embedded options, unless it is the one compiled last.
+ * 2201B for a bad pattern, one too complex for glibc's matcher, or a q
+ * with n, p, w or x (as PostgreSQL); 0A000 for b and e and an anchor in a
+ * quantified group. */
 int attu_regex_prepare_opts(attu_similar *s, const char *pat, size_t plen, int mode, attu_error *err);
 /* The first match of the pattern prepared with ATTU_RE_SUBMATCH in
- * str[0, len) (with a NUL at str[len]) that starts at byte from or later (^ still matches at 0
- * only, or after a newline under ATTU_RE_NLANCH); fills s->span. */
+ * str[0, len) (with a NUL at str[len]) that starts at byte from or later
+ * (^ still matches at 0 only, or after a newline under ATTU_RE_NLANCH);
+ * fills s->span. */
 bool attu_regex_find(attu_similar *s, const char *str, size_t len, size_t from);
 /* Whether the whole of str matches the prepared SIMILAR TO pattern, or
  * some part of str the prepared ~ pattern. */
