@@ -19,6 +19,20 @@
  * and matches the same strings), unbalanced parentheses, a bad {m,n}
  * (a { not followed by a digit is literal), a bad class or range, an
  * escaped letter ARE does not know.
+ *
+ * The ~ operators and the regexp_* functions read an ARE the same way,
+ * with its flags (n p w x q i...), directors and embedded options. glibc
+ * then finds PostgreSQL's matches, but reports a group's extent by its own
+ * rule (the first way through the expression, alternatives in order)
+ * where ARE takes the longest for each group in turn, and the longest
+ * match where a non-greedy ARE takes the shortest. The translation
+ * therefore also learns (tr_info): where each capturing group went among
+ * the groups the translation adds; which groups' extents the two rules
+ * agree on (alternatives of fixed widths are reordered widest first so
+ * that they do); ARE's greediness of the whole pattern; anchors inside
+ * quantified groups, where glibc's matcher errs; and how large glibc's
+ * expansion of the pattern will be. What could differ is refused (0A000)
+ * rather than answered otherwise; see the users in regexp_functions.c.
  */
 #include "engine/similar.h"
 
