@@ -173,7 +173,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_REGEXP_FLAGS] = "regexp_flags", [ATTU_OP_REGEXP_REPLACE] = "regexp_replace",
     [ATTU_OP_REGEXP_COUNT] = "regexp_count", [ATTU_OP_REGEXP_INSTR] = "regexp_instr",
     [ATTU_OP_REGEXP_LIKE] = "regexp_like", [ATTU_OP_REGEXP_SUBSTR] = "regexp_substr",
-    [ATTU_OP_REGEXP_SUBSTRING] = "regexp_substring",
+    [ATTU_OP_REGEXP_SUBSTRING] = "regexp_substring", [ATTU_OP_SIMILAR_SUBSTRING] = "similar_substring",
 };
 
 const char *attu_opcode_name(attu_opcode op) {
@@ -724,7 +724,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             if (run_similar(A, B, C, G, D, n, op == ATTU_OP_REGEX ? 1 + (in->aux == 1) : 0, err)) return -1;
             continue;
         }
-        if (op >= ATTU_OP_REGEXP_REPLACE && op <= ATTU_OP_REGEXP_SUBSTRING) {
+        if (op >= ATTU_OP_REGEXP_REPLACE && op <= ATTU_OP_SIMILAR_SUBSTRING) {
             /* the compiled pattern lives across the rows, as above */
             if (attu_regexp_run(op, in->aux, A, B, C, Dd, G, D, n, regexp_alloc, it, err)) return -1;
             continue;

@@ -183,6 +183,7 @@ typedef enum attu_opcode {
     ATTU_OP_REGEXP_LIKE,    /* regexp_like(a, b) */
     ATTU_OP_REGEXP_SUBSTR,  /* regexp_substr(a, b, c start / N, d subexpr) */
     ATTU_OP_REGEXP_SUBSTRING, /* substring(a FROM b): the first group's text, or the match's */
+    ATTU_OP_SIMILAR_SUBSTRING, /* substring(a SIMILAR b ESCAPE c): b a SIMILAR TO pattern (no flags) */
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -302,8 +302,121 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
     }
 }
 
+/* ---- substring(s SIMILAR pattern ESCAPE e) ---------------------------------
+ *
+ * SQL's form: the whole of s must match the SIMILAR TO pattern. Escape-
+ * double-quotes (e") may cut the pattern in up to three parts; PostgreSQL
+ * then matches ^(?:part1){1,1}?(part2){1,1}(?:part3)$: the first part as
+ * short as the match allows, the second as long as the rest allows, and
+ * returns the second's text. attu finds the same cuts with each part (and
+ * the second and third together) compiled on its own. */
+
+typedef struct similar_parts {
+    attu_similar whole, p1, p23, p2, p3;
+} similar_parts;
+
+/* Where the escape-double-quote separators of p (escape e, not inside a
+ * [...] class) lie: up to two, [start, end) each in cut. Returns how many,
+ * -1 (2200C, as PostgreSQL) past two. */
+static int find_separators(const char *p, size_t n, char e, size_t cut[2][2], attu_error *err) {
+    int k = 0;
+    bool in_class = false;
+    size_t class_at = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == e && i + 1 < n) {
+            if (p[i + 1] == '"' && !in_class) {
+                if (k == 2)
+                    return attu_error_set(err, "2200C", 0,
+                                          "SQL regular expression may not contain more than two escape-double-quote separators");
+                cut[k][0] = i;
+                cut[k][1] = i + 2;
+                k++;
+            }
+            i++;
+        } else if (!in_class && p[i] == '[') {
+            in_class = true;
+            class_at = i;
+        } else if (in_class && p[i] == ']' && i > class_at + 1 && !(i == class_at + 2 && p[class_at + 1] == '^')) {
+            in_class = false;
+        }
+    }
+    return k;
+}
+
+static bool sim_match(const attu_similar *m, const char *s, size_t from, size_t to) {
+    return attu_similar_match(m, s + from, to - from);
+}
+
+/* One row of substring(a SIMILAR b ESCAPE c) into *o. */
+static int similar_substring_row(similar_parts *sp, const attu_slot *a, const attu_slot *b, const attu_slot *c,
+                                 attu_slot *o, outbuf *scratch, attu_error *err) {
+    const char *p = b->v.s, *e = c->v.s, *s = a->v.s;
+    size_t pn = b->len, en = c->len, len = a->len;
+    /* the escape's own checks (22025, 0A000) come from the whole pattern */
+    size_t cut[2][2];
+    int k = en == 1 ? find_separators(p, pn, e[0], cut, err) : 0;
+    if (k < 0) return -1;
+    if (k == 0) {
+        if (attu_similar_prepare(&sp->whole, p, pn, e, en, true, err)) return -1;
+        if (attu_similar_match(&sp->whole, s, len)) { o->v.s = s; o->len = a->len; }
+        else { o->null = 1; o->v.i = 0; }
+        return 0;
+    }
+    size_t a2 = cut[0][1], z2 = k == 2 ? cut[1][0] : pn, a3 = k == 2 ? cut[1][1] : pn;
+    /* the second and third parts together, each in parentheses as
+     * PostgreSQL keeps them apart */
+    scratch->n = 0;
+    if (!out_put(scratch, "(", 1) || !out_put(scratch, p + a2, z2 - a2) || !out_put(scratch, ")(", 2) ||
+        !out_put(scratch, p + a3, pn - a3) || !out_put(scratch, ")", 1))
+        return attu_error_oom(err);
+    if (attu_similar_prepare(&sp->p1, p, cut[0][0], e, en, true, err) ||
+        attu_similar_prepare(&sp->p2, p + a2, z2 - a2, e, en, true, err) ||
+        attu_similar_prepare(&sp->p3, p + a3, pn - a3, e, en, true, err) ||
+        attu_similar_prepare(&sp->p23, scratch->s, scratch->n, e, en, true, err))
+        return -1;
+    /* the shortest first part after which the rest matches, then the
+     * longest second part after which the third matches (character
+     * boundaries only) */
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len && ((unsigned char)s[i] & 0xC0) == 0x80) continue;
+        if (!sim_match(&sp->p1, s, 0, i) || !sim_match(&sp->p23, s, i, len)) continue;
+        for (size_t j = len + 1; j-- > i;) {
+            if (j < len && ((unsigned char)s[j] & 0xC0) == 0x80) continue;
+            if (sim_match(&sp->p2, s, i, j) && sim_match(&sp->p3, s, j, len)) {
+                o->v.s = s + i;
+                o->len = (uint32_t)(j - i);
+                return 0;
+            }
+        }
+        break;
+    }
+    o->null = 1;
+    o->v.i = 0;
+    return 0;
+}
+
+static int run_similar_substring(const attu_slot *A, const attu_slot *B, const attu_slot *C, const attu_slot *G,
+                                 attu_slot *D, size_t n, attu_error *err) {
+    similar_parts sp;
+    memset(&sp, 0, sizeof sp);
+    outbuf scratch = { NULL, 0, 0, false };
+    int rc = 0;
+    for (size_t r = 0; r < n && !rc; r++) {
+        attu_slot *o = &D[r];
+        o->len = 0;
+        o->v.i = 0;
+        o->null = (G && (G[r].null || !G[r].v.i)) || A[r].null || B[r].null || C[r].null;
+        if (!o->null) rc = similar_substring_row(&sp, &A[r], &B[r], &C[r], o, &scratch, err);
+    }
+    attu_similar_free(&sp.whole); attu_similar_free(&sp.p1); attu_similar_free(&sp.p23);
+    attu_similar_free(&sp.p2); attu_similar_free(&sp.p3);
+    free(scratch.s);
+    return rc;
+}
+
 int attu_regexp_run(int op, int aux, const attu_slot *A, const attu_slot *B, const attu_slot *C, const attu_slot *Dd,
                     const attu_slot *G, attu_slot *D, size_t n, attu_regexp_alloc alloc, void *ctx, attu_error *err) {
+    if (op == ATTU_OP_SIMILAR_SUBSTRING) return run_similar_substring(A, B, C, G, D, n, err);
     attu_similar sim;
     memset(&sim, 0, sizeof sim);
     outbuf ob = { NULL, 0, 0, false }, zb = { NULL, 0, 0, false };

@@ -609,15 +609,12 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         (args[1]->type.id == ATTU_TYPE_TEXT || args[1]->type.id == ATTU_TYPE_UNKNOWN) &&
         (args[2]->type.id == ATTU_TYPE_TEXT || args[2]->type.id == ATTU_TYPE_UNKNOWN)) {
         /* substring(s, pattern, escape) is SQL's SIMILAR form (PostgreSQL
-         * resolves untyped literals to it too), not positions: s when the
-         * whole of it matches, else NULL. A pattern that marks the part
-         * to return with escape-double-quotes is 0A000 (engine/similar.c) */
+         * resolves untyped literals to it too), not positions
+         * (engine/regexp_functions.c) */
         attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
         for (int i = 0; i < 3; i++)
             if (!(args[i] = coerce(c, args[i], txt, false, pos))) return NULL;
-        attu_bexpr *m = mk_call(c, ATTU_OP_SIMILAR, attu_type_make(ATTU_TYPE_BOOL), pos, 3, args[0], args[1], args[2], NULL);
-        attu_bexpr *none = m ? mk_const_null(c, txt) : NULL;
-        return none ? mk_call(c, ATTU_OP_SELECT, txt, pos, 3, args[0], none, m, NULL) : NULL;
+        return mk_call(c, ATTU_OP_SIMILAR_SUBSTRING, txt, pos, 3, args[0], args[1], args[2], NULL);
     }
     attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), txt = attu_type_make(ATTU_TYPE_TEXT), i4 = attu_type_make(ATTU_TYPE_INT32);
     if (fn->op == ATTU_OP_POWER && n == 2 && is_numeric(args[0]->type.id) && is_numeric(args[1]->type.id) &&
