@@ -684,7 +684,7 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
     /* what a quantifier would apply to: 0 nothing (start, after ( or |,
      * an anchor), 1 an atom, 2 a quantified atom (ARE's non-greedy ? may
      * follow), 3 a quantified atom marked non-greedy */
-    int state = 0, depth = 0;
+    int state = 0, depth = 0, quotes = 0;
     if (!puts__(b, regex ? "(" : "^(")) return attu_error_oom(err);
     b->groups++;
     if (mode & ATTU_RE_QUOTE) {
@@ -714,9 +714,21 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
                 if (regex) return bad_re(err, "invalid escape \\ sequence");
                 break;
             }
-            if (p[i] == '"' && !regex)
-                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                                      "SIMILAR TO patterns with escape-double-quote are not supported");
+            if (p[i] == '"' && !regex) {
+                /* an escape-double-quote separator: PostgreSQL puts each of
+                 * the (up to three) parts in its own group; a match needs
+                 * no more (substring's SIMILAR form finds the marked part
+                 * itself, engine/regexp_functions.c) */
+                if (++quotes > 2)
+                    return attu_error_set(err, "2200C", 0,
+                                          "SQL regular expression may not contain more than two escape-double-quote separators");
+                if (!puts__(b, ")(")) return attu_error_oom(err);
+                b->groups++;
+                i++;
+                state = 0;
+                ti->last_is_group = false;
+                continue;
+            }
             if (p[i] && strchr("AZmMyY", p[i])) {
                 /* ARE's constraint escapes, glibc's GNU anchors: \A the
                  * string's start, \Z its end, \m \M a word's start and end,
