@@ -42,9 +42,18 @@ struct merge_part_t {
 #ifndef ATTU_MERGE_MINB
 #define ATTU_MERGE_MINB 3
 #endif
+// 17 items a thread, as mergesort's block tiles: a mergesort round's jobs
+// (2W = 2 x 256 x 17 items and up) are then whole merge tiles, where 15 left
+// a partial tile a job (395 tiles for the 1M-pair first round against 242).
+// On an H100 (session 12, run 10: vt 13 / 15 / 17 at 3 blocks, 17 at 2)
+// 17 beat 15 at every size: mergesort pairs 1M 0.164 -> 0.148-0.153 ms,
+// 64M 6.65 -> 6.49, 256M 28.9 -> 28.2; merge pairs 256M 1.58 -> 1.56.
+#ifndef ATTU_MERGE_VT
+#define ATTU_MERGE_VT 17
+#endif
 struct merge_launch {
   static constexpr int nt = 256;
-  static constexpr int vt = 15;
+  static constexpr int vt = ATTU_MERGE_VT;
   static constexpr int nv = nt * vt;
   static constexpr int minb = ATTU_MERGE_MINB;
 };
@@ -148,6 +157,16 @@ merge_partition_kernel(const key_t* __restrict__ a, const key_t* __restrict__ b,
   parts[cta] = p;
 }
 
+// A merge tile's shared memory: its keys, then (aligned) its values.
+template <typename key_t>
+constexpr size_t merge_keys_bytes() {
+  return ((size_t)merge_launch::nv * sizeof(key_t) + 15) & ~size_t(15);
+}
+template <typename key_t, typename val_t, bool has_vals>
+constexpr size_t merge_smem_bytes() {
+  return merge_keys_bytes<key_t>() + (has_vals ? (size_t)merge_launch::nv * sizeof(val_t) : 0);
+}
+
 template <typename key_t, typename val_t, bool has_vals, typename jobs_t, typename comp_t>
 __global__ void __launch_bounds__(merge_launch::nt, merge_launch::minb)
 merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_vals,
@@ -156,10 +175,13 @@ merge_jobs_kernel(const key_t* __restrict__ a_keys, const val_t* __restrict__ a_
                   const merge_part_t* __restrict__ parts, comp_t comp) {
   constexpr int nt = merge_launch::nt, vt = merge_launch::vt, nv = merge_launch::nv;
   static_assert(sizeof(key_t) + (has_vals ? sizeof(val_t) : 0) <= 12,
-                "merge tiles hold 3840 keys (+ values) in 48 KB: key + value <= 12 bytes; "
-                "sort wider records by index");
-  __shared__ key_t s_keys[nv];
-  __shared__ val_t s_vals[has_vals ? nv : 1];
+                "merge tiles hold 4352 keys (+ values) in shared memory: key + value <= 12 "
+                "bytes; sort wider records by index");
+  // Dynamic shared memory: 12-byte records take 52 KB a tile, past the 48 KB
+  // of static arrays (run_merge_batch opts in).
+  extern __shared__ __align__(16) unsigned char merge_smem[];
+  key_t* s_keys = reinterpret_cast<key_t*>(merge_smem);
+  val_t* s_vals = reinterpret_cast<val_t*>(merge_smem + merge_keys_bytes<key_t>());
   long long total = js.total();
   for (long long cta = blockIdx.x; cta < total; cta += gridDim.x) {
     merge_part_t p = parts[cta];
@@ -287,8 +309,18 @@ void run_merge_batch(const key_t* a_keys, const val_t* a_vals, const key_t* b_ke
                                                                        parts, comp);
   ATTU_CUDA_CHECK_LAUNCH();
   int grid = int(max_ctas < 65535ll * 16 ? max_ctas : 65535ll * 16);
-  merge_jobs_kernel<key_t, val_t, has_vals, jobs_t, comp_t><<<grid, merge_launch::nt, 0, st>>>(
-      a_keys, a_vals, b_keys, b_vals, c_keys, c_vals, js, parts, comp);
+  constexpr size_t smem = merge_smem_bytes<key_t, val_t, has_vals>();
+  auto kernel = merge_jobs_kernel<key_t, val_t, has_vals, jobs_t, comp_t>;
+  if constexpr (smem > 48 * 1024) {
+    static const bool opted_in = [&] {
+      ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           (int)smem));
+      return true;
+    }();
+    (void)opted_in;
+  }
+  kernel<<<grid, merge_launch::nt, smem, st>>>(a_keys, a_vals, b_keys, b_vals, c_keys, c_vals,
+                                              js, parts, comp);
   ATTU_CUDA_CHECK_LAUNCH();
   if (copy_back) {
     merge_copy_back_kernel<key_t, val_t, has_vals, jobs_t><<<grid, 256, 0, st>>>(

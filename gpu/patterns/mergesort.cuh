@@ -130,10 +130,16 @@ void mergesort_impl(key_t* keys, val_t* vals, long long count, comp_t comp, cont
   // the tile starts of every round (the first has the most: one a merge
   // tile, plus a partial one a job)
   long long max_parts = (count + merge_launch::nv - 1) / merge_launch::nv + max_jobs;
-  merge_part_t* parts = (merge_part_t*)sort_detail::sort_alloc((size_t)max_parts * sizeof(merge_part_t), ctx);
-  key_t* tmp_keys = (key_t*)sort_detail::sort_alloc(count * sizeof(key_t), ctx);
-  val_t* tmp_vals = has_vals ? (val_t*)sort_detail::sort_alloc(count * sizeof(val_t), ctx)
-                             : nullptr;
+  // One allocation for the tile starts and the temporaries (each call into
+  // the pool is host time the small sorts' short kernels wait behind).
+  auto round_up = [](size_t b) { return (b + 255) & ~size_t(255); };
+  size_t parts_bytes = round_up((size_t)max_parts * sizeof(merge_part_t));
+  size_t key_bytes = round_up((size_t)count * sizeof(key_t));
+  size_t val_bytes = has_vals ? round_up((size_t)count * sizeof(val_t)) : 0;
+  char* mem = (char*)sort_detail::sort_alloc(parts_bytes + key_bytes + val_bytes, ctx);
+  merge_part_t* parts = (merge_part_t*)mem;
+  key_t* tmp_keys = (key_t*)(mem + parts_bytes);
+  val_t* tmp_vals = has_vals ? (val_t*)(mem + parts_bytes + key_bytes) : nullptr;
   // The rounds ping-pong between the array and the temporary; with an odd
   // number of them the blocks write their tiles into the temporary, so the
   // last round lands in the array (no copy back).
@@ -159,9 +165,7 @@ void mergesort_impl(key_t* keys, val_t* vals, long long count, comp_t comp, cont
     std::swap(src_v, dst_v);
   }
   // (the rounds' parity above: src_k is keys again here)
-  sort_detail::sort_free(tmp_keys, ctx);
-  if (has_vals) sort_detail::sort_free(tmp_vals, ctx);
-  sort_detail::sort_free(parts, ctx);
+  sort_detail::sort_free(mem, ctx);
 }
 
 }  // namespace mergesort_detail
