@@ -460,6 +460,9 @@ typedef struct open_group {
     int   attr;
     size_t tr_start;   /* where its content starts in the translation */
     double w, eps;     /* its size as glibc expands it (see cost_atom) */
+    bool  unit1;       /* (once closed) it always matches one character */
+    bool  var_seen;    /* a part of its content so far matches varying lengths */
+    bool  var_before;  /* the same of the level it opened in, when it opened */
 } open_group;
 
 /* What the translation learns of an ARE's groups. */
@@ -482,6 +485,7 @@ typedef struct tr_info {
     bool  has_dollar;
     /* the expanded size: the top level's, and the last atom's */
     double top_w, top_eps, last_w, last_eps;
+    bool  top_var;    /* var_seen of the top level */
 } tr_info;
 
 /* glibc's matcher expands {m,n} into copies and computes, for each
@@ -560,7 +564,9 @@ static bool open_push(tr_info *ti) {
         ti->open_room = room;
     }
     if (ti->nopen) { ti->open[ti->nopen - 1].complex = true; ti->open[ti->nopen - 1].plain = false; }
-    ti->open[ti->nopen++] = (open_group){ ti->ncap, false, false, false, true, false, { NULL, 0, 0, 0 }, 0, 0, 0, 0, 0 };
+    bool *var = ti->nopen ? &ti->open[ti->nopen - 1].var_seen : &ti->top_var;
+    ti->open[ti->nopen++] = (open_group){ ti->ncap, false, false, false, true, false, { NULL, 0, 0, 0 }, 0, 0, 0, 0, 0,
+                                          false, false, *var };
     return true;
 }
 
@@ -653,12 +659,21 @@ static bool alt_sort(const open_group *g, sbuf *b) {
  * widest first (alt_sort). Past any other where they may not,
  * every capturing group's extent is unreliable: the groups it is in,
  * those it holds and those after it are marked. */
+/* The capturing groups from cap_from on, those open now (around it) and
+ * those opened later have extents that may differ from ARE's. */
+static void mark_unreliable(tr_info *ti, int cap_from) {
+    ti->risk_after = true;
+    for (int k = cap_from; k < ti->ncap; k++) ti->rep[k] = true;
+    for (int k = 0; k < ti->nopen; k++) if (ti->open[k].captures) ti->rep[ti->open[k].cap_from] = true;
+}
+
 static void alt_close(tr_info *ti, open_group *g, sbuf *b) {
+    g->unit1 = g->plain;
+    for (size_t a = 0; g->unit1 && a <= g->alts.n; a += strlen(g->alts.s ? g->alts.s + a : "") + 1)
+        g->unit1 = g->alts.s && strlen(g->alts.s + a) == 1;
     if (!g->has_alt) return;
     if (g->plain && alt_sort(g, b)) return;
-    ti->risk_after = true;
-    for (int k = g->cap_from; k < ti->ncap; k++) ti->rep[k] = true;
-    for (int k = 0; k < ti->nopen; k++) if (ti->open[k].captures) ti->rep[ti->open[k].cap_from] = true;
+    mark_unreliable(ti, g->cap_from);
 }
 
 /* A quantifier of upper bound max applies to the last atom. POSIX's
@@ -669,10 +684,26 @@ static void alt_close(tr_info *ti, open_group *g, sbuf *b) {
  * the functions that report extents refuse them (0A000). */
 static void quantified(tr_info *ti, long max, bool after_group) {
     if (ti->nopen) ti->open[ti->nopen - 1].complex = true;
-    if (!after_group) return;
+    if (!after_group) {
+        if (ti->nopen) ti->open[ti->nopen - 1].var_seen = true; else ti->top_var = true;
+        return;
+    }
     if (ti->last.anchor) ti->anchor_quant = true;
     if (max > 1 && ti->last.complex)
         for (int k = ti->last.cap_from; k < ti->ncap; k++) ti->rep[k] = true;
+    /* glibc takes each quantifier's most repetitions first; ARE matches
+     * a run without captures, and each capturing group, as long as it can
+     * as a whole. They agree for repeated single characters, not for a
+     * quantified group of several after another part of varying length in
+     * one such run ('a*(?:ab)*(.*)' on 'abab': glibc's \1 'bab', ARE's '';
+     * '(a*(ab)*)': glibc's \1 'a', ARE's 'abab'). At the top level a
+     * capturing group splits the run, as ARE's own match does
+     * ('a*(ab)*(.*)' agrees); elsewhere, and for a group without
+     * captures, the captures in, around and after it are marked. */
+    bool *var = ti->nopen ? &ti->open[ti->nopen - 1].var_seen : &ti->top_var;
+    if (!ti->last.unit1 && ti->last.var_before && (ti->nopen || ti->last.cap_from == ti->ncap))
+        mark_unreliable(ti, ti->last.cap_from);
+    *var = true;
 }
 
 /* Translates a SIMILAR TO pattern (mode 0: anchored at both ends, % and _
@@ -835,6 +866,9 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             free(ti->last.alts.s);
             ti->last.alts.s = NULL;
             cost_atom(ti, ti->last.w + 1, ti->last.eps);
+            if (ti->last.var_seen || ti->last.has_alt) {
+                if (ti->nopen) ti->open[ti->nopen - 1].var_seen = true; else ti->top_var = true;
+            }
             ti->last_is_group = true;
             if (ti->nopen && ti->last.anchor) ti->open[ti->nopen - 1].anchor = true;
         } else if (c == '|') {

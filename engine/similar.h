@@ -58,8 +58,9 @@ typedef struct attu_similar {
      * cap_rep[k] whether its extent may differ from ARE's (it lies under a
      * repeating quantifier in a group whose iterations could split a run
      * more than one way, in, around or after a group of alternatives that
-     * do not each match a fixed number of characters, or in a pattern with
-     * a non-greedy quantifier: 0A000 where wanted) */
+     * do not each match a fixed number of characters or a quantified group
+     * of several characters after another part of varying length, or in a
+     * pattern with a non-greedy quantifier: 0A000 where wanted) */
     int              nsub;
     int             *cap;
     bool            *cap_rep;

@@ -198,3 +198,21 @@ Test(similar_groups, fixed_width_alternatives_widest_first) {
     cr_assert_str_eq(span_text(&s, u, 2, buf), "x");
     attu_similar_free(&s);
 }
+
+Test(similar_groups, quantified_groups_after_variable_parts) {
+    /* ARE matches a run without captures as long as it can as a whole;
+     * glibc the first quantifier as long as it can */
+    attu_similar s;
+    memset(&s, 0, sizeof s);
+    prep(&s, "a*(?:ab)*(.*)", "");     /* the run before (.*) */
+    cr_assert(s.cap_rep[0]);
+    prep(&s, "(a*(ab)*)(.*)", "");     /* inside a capturing group */
+    cr_assert(s.cap_rep[0] && s.cap_rep[1] && s.cap_rep[2]);
+    prep(&s, "a*(ab)*(.*)", "");       /* a capture at the top splits the run */
+    cr_assert(!s.cap_rep[0] && !s.cap_rep[1]);
+    prep(&s, "(\\d+)(\\.\\d+)?", "");
+    cr_assert(!s.cap_rep[0] && !s.cap_rep[1]);
+    prep(&s, "(x*)a*(?:ab)*(.*)", "");  /* a group closed before stays */
+    cr_assert(!s.cap_rep[0] && s.cap_rep[1]);
+    attu_similar_free(&s);
+}
