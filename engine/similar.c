@@ -689,8 +689,11 @@ static void quantified(tr_info *ti, long max, bool after_group) {
         return;
     }
     if (ti->last.anchor) ti->anchor_quant = true;
-    if (max > 1 && ti->last.complex)
-        for (int k = ti->last.cap_from; k < ti->ncap; k++) ti->rep[k] = true;
+    /* iterations that could split the run another way: which one a
+     * group inside reports, and how far the repetition reaches
+     * ('(?:(?:x|b)[ab]{0,2})+(.*)' on 'bababa': glibc 'bab' then stops,
+     * ARE three iterations), may differ */
+    if (max > 1 && ti->last.complex) mark_unreliable(ti, ti->last.cap_from);
     /* glibc takes each quantifier's most repetitions first; ARE matches
      * a run without captures, and each capturing group, as long as it can
      * as a whole. They agree for repeated single characters, not for a
