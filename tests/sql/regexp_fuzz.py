@@ -16,7 +16,8 @@ reports each difference. A record that fails with 0A000 is a refusal
 
 Kinds: groups (captures, alternations, anchors: \\1 \\2, substring,
 subexpr), nongreedy (whole matches of patterns with non-greedy
-quantifiers), match (~ and regexp_like).
+quantifiers), match (~ and regexp_like), runs (captures around runs of
+repeated parts, where glibc's and ARE's rules for extents part).
 """
 import argparse
 import random
@@ -50,6 +51,24 @@ def pattern(rng, kind, depth=0):
     return alt(depth)
 
 
+def run_pattern(rng):
+    """A run of repeated single characters, literals, groups of
+    alternatives and quantified groups, with captures before, around and
+    after it: the shapes where glibc's first way through and ARE's longest
+    runs part (engine/similar.c's reliability rules)."""
+    def piece():
+        r = rng.random()
+        if r < 0.5:
+            return rng.choice(['a', 'b', '[ab]', '.', 'x']) + rng.choice(['', '*', '+', '?', '{0,2}'])
+        if r < 0.7:
+            return rng.choice(['ab', 'ba', 'xa'])
+        inner = ''.join(rng.choice(['a', 'b', 'ab', '[ab]', 'x|b', 'a*']) for _ in range(rng.randint(1, 2)))
+        return rng.choice(['(', '(?:']) + inner + ')' + rng.choice(['', '*', '+', '?', '{1,2}'])
+    run = lambda: ''.join(piece() for _ in range(rng.randint(1, 4)))
+    shape = rng.choice(['%s(.*)', '(%s)(.*)', '(?:%s)+(.*)', '(x*)%s(.*)', '((?:%s)*)(.*)', '%s(%s)'])
+    return shape % tuple(run() for _ in range(shape.count('%s')))
+
+
 CALLS = {
     'groups': ["regexp_replace('{s}', '{p}', '<\\&|\\1|\\2>', 'g')", "substring('{s}' FROM '{p}')",
                "regexp_instr('{s}', '{p}', 1, 1, 0, '', 2)", "regexp_substr('{s}', '{p}', 2, 1, '', 1)",
@@ -58,6 +77,8 @@ CALLS = {
                   "regexp_instr('{s}', '{p}', 1, 2, 1)", "regexp_substr('{s}', '{p}', 1, 2)",
                   "regexp_replace('{s}', '{p}', '[\\&]', 2, 2, 'i')"],
     'match': ["'{s}' ~ '{p}'", "'{s}' ~* '{p}'", "regexp_like('{s}', '{p}', 'n')"],
+    'runs': ["regexp_replace('{s}', '{p}', '<\\&|\\1|\\2>')", "regexp_substr('{s}', '{p}', 1, 1, '', 1)",
+             "regexp_instr('{s}', '{p}', 1, 1, 1, '', 2)"],
 }
 
 
@@ -71,7 +92,8 @@ def main():
     out = ["# regexp_fuzz.py --seed %d --count %d --kind %s\n" % (args.seed, args.count, args.kind)]
     for _ in range(args.count):
         s = ''.join(rng.choice('abcab x1-') for _ in range(rng.randint(0, 9)))
-        call = rng.choice(CALLS[args.kind]).format(s=s, p=pattern(rng, args.kind))
+        p = run_pattern(rng) if args.kind == 'runs' else pattern(rng, args.kind)
+        call = rng.choice(CALLS[args.kind]).format(s=s, p=p)
         out.append("query T\nSELECT (%s)::text\n----\n" % call)
     print("\n".join(out))
 
