@@ -307,6 +307,14 @@ static int decode_time(dt_state *st, const char *s, int *tmask) {
     if (mi > 59 || se > 60 || us > 1000000) return ATTU_DATETIME_FIELD_RANGE;
     /* 24:00:00 is the end of the day; nothing later */
     if (h > 24 || (h == 24 && (mi > 0 || se > 0 || us > 0))) return ATTU_DATETIME_FIELD_RANGE;
+    /* each field may reach its limit (second 60), but not the whole time
+     * past 24:00:00, as PostgreSQL checks a time written with colons
+     * (time_overflows, before AM / PM applies): 23:59:60 is the next
+     * midnight, 23:59:60.5 an error, 12:59:60.5 13:00:00.5 and 11:59:60.5
+     * PM the next day's 00:00:00.5 (a run of digits, 235960.5, is not
+     * checked so) */
+    if (((int64_t)h * 3600 + (int64_t)mi * 60 + se) * 1000000LL + (int64_t)us > 86400000000LL)
+        return ATTU_DATETIME_FIELD_RANGE;
     st->hour = h; st->minute = mi; st->second = se; st->usec = us;
     return 0;
 }

@@ -1709,6 +1709,13 @@ static attu_numeric win_num(const xcol *a, const void *ad, size_t row) {
     return attu_numeric_from_decimal(load_i(ad, a->type.id, row), a->type.id == ATTU_TYPE_DECIMAL ? a->type.scale : 0);
 }
 
+/* Whether a comes after b in PostgreSQL's order of floats, where NaN
+ * follows every number and equals NaN. */
+static bool float_above(double a, double b) {
+    if (isnan(a)) return !isnan(b);
+    return !isnan(b) && a > b;
+}
+
 /* Adds the row `row` to acc for aggregate g over the argument column a
  * (data ad, validity av). Returns WIN_OK or the overflow met (with
  * WIN_ERROR_SET, err holds it). */
@@ -1743,7 +1750,12 @@ static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, con
         acc->has = true;
     } else if (g->op == ATTU_REDUCE_MIN || g->op == ATTU_REDUCE_MAX) {
         bool mx = g->op == ATTU_REDUCE_MAX;
-        if (afl) { double v = load_f(ad, a->type.id, row); if (!acc->has || (mx ? v > acc->sf : v < acc->sf)) acc->sf = v; }
+        if (afl) {
+            /* PostgreSQL's order: NaN above every number (float8larger
+             * / float8smaller), so a frame with a NaN has max NaN */
+            double v = load_f(ad, a->type.id, row);
+            if (!acc->has || (mx ? float_above(v, acc->sf) : float_above(acc->sf, v))) acc->sf = v;
+        }
         else { int64_t v = load_i(ad, a->type.id, row); if (!acc->has || (mx ? v > acc->si : v < acc->si)) acc->si = v; }
         acc->has = true;
     }
@@ -1796,6 +1808,21 @@ static attu_numeric win_rkey_numeric(const win_rkey *rk, size_t i) {
     return v;
 }
 
+/* PostgreSQL's in_range for float keys (offset >= 0, not NaN): whether
+ * val lies on the frame's side of base -/+ offset (sub: minus; less: val
+ * <= the bound, else >=). NaN sorts after every number and equals NaN, so
+ * the offset cannot move a bound across it; where base and offset are
+ * both infinite (inf - inf would be NaN) every value is taken as in range,
+ * as PostgreSQL chooses; otherwise the sum's infinities compare as they
+ * fall. */
+static bool float_in_range(double val, double base, double offset, bool sub, bool less) {
+    if (isnan(val)) return isnan(base) ? true : !less;
+    if (isnan(base)) return less;
+    if (isinf(offset) && isinf(base) && (sub ? base > 0 : base < 0)) return true;
+    double bound = sub ? base - offset : base + offset;
+    return less ? val <= bound : val >= bound;
+}
+
 /* RANGE offset bound of the row at position q in partition [b, e) (peer
  * group [pb, pe)): with u = the key (negated when DESC), the start is the
  * first row with u >= u(q) -/+ offset, the end the first row with u >
@@ -1830,8 +1857,9 @@ static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int w
         if ((preceding ? attu_numeric_sub(u, off, &tn, &scratch) : attu_numeric_add(u, off, &tn, &scratch)) != 0)
             tinf = preceding ? -1 : 1;
     } else if (flt) {
-        double u = load_f(rk->kd, rk->kt, (size_t)pp[q]); if (rk->desc) u = -u;
-        tf = preceding ? u - g->frame_offf[which] : u + g->frame_offf[which];
+        /* floats follow PostgreSQL's in_range rules (NaN and infinities
+         * below), not u -/+ offset: the key itself, unnegated */
+        tf = load_f(rk->kd, rk->kt, (size_t)pp[q]);
     } else {
         __int128 u = load_i(rk->kd, rk->kt, (size_t)pp[q]); if (rk->desc) u = -u;
         ti = preceding ? u - g->frame_off[which] : u + g->frame_off[which];
@@ -1843,7 +1871,16 @@ static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int w
         if (num) {
             int cmp = tinf ? -tinf : attu_numeric_cmp(win_rkey_numeric(rk, (size_t)pp[mid]), tn);
             past = strict ? cmp > 0 : cmp >= 0;
-        } else if (flt) { double u = load_f(rk->kd, rk->kt, (size_t)pp[mid]); if (rk->desc) u = -u; past = strict ? u > tf : u >= tf; }
+        } else if (flt) {
+            /* PostgreSQL's frame: the start is the first row in range
+             * (val >= base - offset, flipped when DESC), the end the
+             * first row past it (val <= base + offset no longer holds) */
+            double val = load_f(rk->kd, rk->kt, (size_t)pp[mid]);
+            bool sub = preceding, less = strict;
+            if (rk->desc) { sub = !sub; less = !less; }
+            bool in = float_in_range(val, tf, g->frame_offf[which], sub, less);
+            past = strict ? !in : in;
+        }
         else { __int128 u = load_i(rk->kd, rk->kt, (size_t)pp[mid]); if (rk->desc) u = -u; past = strict ? u > ti : u >= ti; }
         if (past) hi = mid; else lo = mid + 1;
     }

@@ -347,7 +347,13 @@ static int round_trunc(attu_numeric a, int scale, bool round_half, attu_numeric 
     if (scale < -ATTU_NUMERIC_MAX_DIGITS - 2) scale = -ATTU_NUMERIC_MAX_DIGITS - 2;
     int ds = scale < 0 ? 0 : scale;
     if (scale >= a.dscale) {
+        /* only zeros to add: where the digits cannot hold them all, as
+         * many as fit (the value stays exact, with fewer trailing zeros
+         * than PostgreSQL's, as the binder caps a constant d:
+         * docs/sql-functions.md); round(12.5, x) with x = 40 in a row was
+         * 22003 */
         __int128 m;
+        while (ds > a.dscale && !rescale(a.m, ds - a.dscale, &m)) ds--;
         if (!rescale(a.m, ds - a.dscale, &m)) return overflow(err);
         return checked(m, ds, out, err);
     }

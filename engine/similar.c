@@ -271,6 +271,46 @@ static int escaped_char(const char *p, size_t plen, size_t *i, uint32_t *cp, cps
     return 0;
 }
 
+/* Whether n (len bytes) is one of the space-separated words of list. */
+static bool name_in_list(const char *list, const char *n, size_t len) {
+    for (const char *w = list; *w;) {
+        size_t wl = strcspn(w, " ");
+        if (wl == len && !memcmp(w, n, len)) return true;
+        w += wl;
+        while (*w == ' ') w++;
+    }
+    return false;
+}
+
+/* The code of a collating element named in [.name.] (ARE, as POSIX
+ * names the portable characters: [[.hyphen.]] is '-'), 0 for no such name.
+ * NUL's own name is left out: a pattern holds no NUL. */
+static uint32_t collating_name(const char *n, size_t len) {
+    static const char *const ctl[] = {   /* codes 1..31, some by two names */
+        "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL alert", "BS backspace", "HT tab", "LF newline",
+        "VT vertical-tab", "FF form-feed", "CR carriage-return", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4",
+        "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "IS4 FS", "IS3 GS", "IS2 RS", "IS1 US",
+    };
+    static const struct { const char *names; char c; } pr[] = {
+        { "space", ' ' }, { "exclamation-mark", '!' }, { "quotation-mark", '"' }, { "number-sign", '#' },
+        { "dollar-sign", '$' }, { "percent-sign", '%' }, { "ampersand", '&' }, { "apostrophe", '\'' },
+        { "left-parenthesis", '(' }, { "right-parenthesis", ')' }, { "asterisk", '*' }, { "plus-sign", '+' },
+        { "comma", ',' }, { "hyphen hyphen-minus", '-' }, { "period full-stop", '.' }, { "slash solidus", '/' },
+        { "zero", '0' }, { "one", '1' }, { "two", '2' }, { "three", '3' }, { "four", '4' }, { "five", '5' },
+        { "six", '6' }, { "seven", '7' }, { "eight", '8' }, { "nine", '9' }, { "colon", ':' }, { "semicolon", ';' },
+        { "less-than-sign", '<' }, { "equals-sign", '=' }, { "greater-than-sign", '>' }, { "question-mark", '?' },
+        { "commercial-at", '@' }, { "left-square-bracket", '[' }, { "backslash reverse-solidus", '\\' },
+        { "right-square-bracket", ']' }, { "circumflex circumflex-accent", '^' }, { "underscore low-line", '_' },
+        { "grave-accent", '`' }, { "left-brace left-curly-bracket", '{' }, { "vertical-line", '|' },
+        { "right-brace right-curly-bracket", '}' }, { "tilde", '~' }, { "DEL", 127 },
+    };
+    for (size_t k = 0; k < sizeof ctl / sizeof ctl[0]; k++)
+        if (name_in_list(ctl[k], n, len)) return (uint32_t)k + 1;
+    for (size_t k = 0; k < sizeof pr / sizeof pr[0]; k++)
+        if (name_in_list(pr[k].names, n, len)) return (uint32_t)(unsigned char)pr[k].c;
+    return 0;
+}
+
 /* One member of a class at p[*i]: a character (*cp, returns 0) or a set
  * added to s ([:name:], \d ...: returns 1). */
 static int class_elem(const char *p, size_t plen, size_t *i, int esc, uint32_t *cp, cpset *s, bool regex, attu_error *err) {
@@ -294,9 +334,10 @@ static int class_elem(const char *p, size_t plen, size_t *i, int esc, uint32_t *
             return r == -1 ? bad_re(err, "invalid character class") : r == -2 ? attu_error_oom(err) : 1;
         }
         /* [.c.] and [=c=]: one character (no multi-character collating
-         * elements in the C locale) */
-        if (z == a || utf8_decode(p + a, z - a, cp) != z - a) return bad_re(err, "invalid collating element");
-        return 0;
+         * elements in the C locale), or [.name.] by its POSIX name */
+        if (z > a && utf8_decode(p + a, z - a, cp) == z - a) return 0;
+        if (kind == '.' && (*cp = collating_name(p + a, z - a)) != 0) return 0;
+        return bad_re(err, "invalid collating element");
     }
     *i += utf8_decode(p + *i, plen - *i, cp);
     return 0;
@@ -713,6 +754,19 @@ static void quantified(tr_info *ti, long max, bool after_group) {
  * wildcards, . ^ $ literal, escape esc) or an ARE (mode ATTU_RE_ARE ...:
  * unanchored, . any character, ^ $ anchors, % _ literal, escape
  * backslash, (?: ) groups; the n p x q flags' readings) into b. */
+/* A constraint escape (\A \Z \m \M \y \Y, k its letter) as glibc's GNU
+ * anchor. Like ^ and $ it may not be quantified (the caller sets its
+ * state to 0), makes a quantified group around it unsupported, and reads
+ * the end of a search window as the string's (no shortest match). False
+ * when out of memory. */
+static bool constraint_escape(sbuf *b, tr_info *ti, char k) {
+    bool ok = puts__(b, k == 'A' ? "\\`" : k == 'Z' ? "\\'" : k == 'm' ? "\\<" : k == 'M' ? "\\>"
+                        : k == 'y' ? "\\b" : "\\B") && alt_atom(ti, false);
+    if (ti->nopen) ti->open[ti->nopen - 1].anchor = true;
+    ti->has_dollar = true;
+    return ok;
+}
+
 static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_info *ti, attu_error *err) {
     bool regex = mode & ATTU_RE_ARE;
     /* what a quantifier would apply to: 0 nothing (start, after ( or |,
@@ -767,17 +821,9 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
                 /* ARE's constraint escapes, glibc's GNU anchors: \A the
                  * string's start, \Z its end, \m \M a word's start and end,
                  * \y \Y a word boundary and none (ASCII letters, digits and
-                 * _ are word characters, as under the C locale). Like ^ and
-                 * $ they may not be quantified, make a quantified group
-                 * unsupported, and read the end of a search window as the
-                 * string's (no shortest match) */
-                char k = p[i++];
-                ok = puts__(b, k == 'A' ? "\\`" : k == 'Z' ? "\\'" : k == 'm' ? "\\<" : k == 'M' ? "\\>"
-                                : k == 'y' ? "\\b" : "\\B") && alt_atom(ti, false);
+                 * _ are word characters, as under the C locale) */
+                if (!constraint_escape(b, ti, p[i++])) return attu_error_oom(err);
                 state = 0;
-                if (ti->nopen) ti->open[ti->nopen - 1].anchor = true;
-                ti->has_dollar = true;
-                if (!ok) return attu_error_oom(err);
                 continue;
             }
             uint32_t cp = 0;
@@ -813,6 +859,15 @@ static int translate(const char *p, size_t plen, int esc, int mode, sbuf *b, tr_
             cost_quantified(ti, min, max == LONG_MAX ? -1 : max);
             alt_atom(ti, false);
             state = 2;
+        } else if (c == '[' && plen - i >= 7 &&
+                   (!memcmp(p + i, "[[:<:]]", 7) || !memcmp(p + i, "[[:>:]]", 7))) {
+            /* ARE's word-boundary brackets: [[:<:]] is \m, [[:>:]] \M
+             * (not classes: PostgreSQL reads the whole bracket as the
+             * constraint; SIMILAR TO passes brackets on to ARE, so there
+             * too) */
+            if (!constraint_escape(b, ti, p[i + 3] == '<' ? 'm' : 'M')) return attu_error_oom(err);
+            i += 7;
+            state = 0;
         } else if (c == '[') {
             i++;
             cpset t = { NULL, 0, 0 };

@@ -774,7 +774,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             int maxsc = 18 - intd < 0 ? 0 : 18 - intd;
             if (maxsc < a->type.scale) maxsc = a->type.scale;
             if (d && (d->kind != BX_CONST ||
-                      (!d->is_null && digits > maxsc && intd + digits <= ATTU_NUMERIC_MAX_DIGITS))) {
+                      (!d->is_null && digits > maxsc && digits <= ATTU_NUMERIC_MAX_DIGITS - intd))) {
                 /* more places than a DECIMAL leaves beside the integer
                  * digits, or a d that varies by row (each value shows its
                  * own max(d, 0) places): NUMERIC, whose every value
