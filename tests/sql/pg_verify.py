@@ -197,7 +197,13 @@ def verify_file(path, dsn, rewrite, default_threshold):
 
     admin = connect(dsn)
     dbname = "slt_" + uuid.uuid4().hex[:12]
-    admin.cursor().execute("CREATE DATABASE %s" % dbname)
+    # attu follows PostgreSQL under the C locale (byte order, ASCII-only
+    # classes and case folding in regular expressions, initcap); a server
+    # made without --locale=C (tests/clients/pg_fixture.sh takes the
+    # environment's, often C.UTF-8) would answer otherwise, so the database
+    # asks for it whatever template1 holds
+    admin.cursor().execute("CREATE DATABASE %s TEMPLATE template0 ENCODING 'UTF8' "
+                           "LC_COLLATE 'C' LC_CTYPE 'C'" % dbname)
     base = psycopg2.extensions.parse_dsn(dsn)
     base["dbname"] = dbname
     conn = psycopg2.connect(**base)
