@@ -172,10 +172,8 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tails_kernel(
     bits = sh ? (lo >> sh) | (hi << (32 - sh)) : lo;
     bits &= cnt >= 32 ? ~0u : (1u << cnt) - 1;
   }
-  // Every slot is read (q0 + i < nv always): slots past the tile's items
-  // hold stale values the folds below never use. Leaving x[i] unset for
-  // i >= cnt instead (values the compiler may take as anything) made nvcc
-  // 13 fold such slots into a short thread's sum (session 12).
+  // Every slot is read without a bound check (q0 + i < nv always): slots
+  // past the tile's items hold stale values the folds below never use.
   T x[vt];
 #pragma unroll
   for (int i = 0; i < vt; ++i) x[i] = shared.values[smem_pad(q0 + i)];
