@@ -63,15 +63,19 @@ int attu_make_timestamp(int32_t year, int32_t month, int32_t day, int32_t hour,
     if (!calendar_year(year, month, day, &y))
         return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0,
                               "date field value out of range: %d-%02d-%02d", year, month, day);
-    /* 24:00:00 is allowed (the next midnight), and a leap second 60 */
-    if (hour < 0 || minute < 0 || minute > 59 || isnan(sec) || sec < 0 || sec > 60 || hour > 24 ||
-        (hour == 24 && (minute > 0 || sec > 0))) {
+    /* 24:00:00 is allowed (the next midnight), and a leap second 60. As
+     * PostgreSQL (float_time_overflows), the seconds are rounded to
+     * microseconds before they are checked, so 60.0000001 is 60 and
+     * -0.0000001 is 0, and the whole time may not pass 24:00:00 */
+    double usec_r = isnan(sec) ? 0 : rint(sec * 1000000.0);
+    if (hour < 0 || minute < 0 || minute > 59 || isnan(sec) || usec_r < 0 || usec_r > 60000000.0 || hour > 24 ||
+        ((int64_t)hour * 3600 + (int64_t)minute * 60) * 1000000LL + (int64_t)usec_r > USECS_PER_DAY) {
         format_seconds(sec, s, sizeof s);
         return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0,
                               "time field value out of range: %d:%02d:%s", hour, minute, s);
     }
     int64_t days, usec;
-    int64_t tod = ((int64_t)hour * 3600 + (int64_t)minute * 60) * 1000000LL + (int64_t)rint(sec * 1000000.0);
+    int64_t tod = ((int64_t)hour * 3600 + (int64_t)minute * 60) * 1000000LL + (int64_t)usec_r;
     /* attu's timestamps count microseconds from 1970 in an int64, whose
      * end (INT64_MAX is infinity) comes before PostgreSQL's 294277 */
     if (!date_in_range(y, month, day, &days) || __builtin_mul_overflow(days, USECS_PER_DAY, &usec) ||
