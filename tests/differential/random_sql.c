@@ -548,10 +548,358 @@ static void expr_ext(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
     }
 }
 
+static void pred_regexp(rng *r, sql_buf *b, const char *alias, int depth);
+
+/* ---- the newer functions (session 13) ----------------------------------------- */
+
+/* Regular expressions that attu answers (or refuses with its documented
+ * 0A000, which the comparison accepts): literals, classes, anchors,
+ * groups, alternation, quantifiers greedy and not, escapes. */
+static const char *const REGEXPS[] = {
+    "a", "an", "^a", "a$", "[aeiou]", "[^a-z]", "(a)(n)", "b(an)+", "a.", "\\w+", "\\s", "[A-Z]",
+    "a|e", "(p+)(l|r)", "x?y", ".*", "", "na*", "(a|b)+", "^.", "[0-9]+%", "\xc3\xa9", "(.)\\1",
+    "a.*?n", "(an){2}", "^(\\w)(\\w*)$", "[[:upper:]]", "e\\M", "(b|B)an", "a{1,2}", "(?:a|p)p",
+    "[a-c]+", "\\d", "z|k", "(a*)(b?)", "(.)(.)", "^$", "_", "(i|w)(.)",
+};
+#define NREGEXPS ((int)(sizeof REGEXPS / sizeof REGEXPS[0]))
+
+static const char *regexp_pat(rng *r) { return REGEXPS[rng_range(r, 0, NREGEXPS - 1)]; }
+
+/* A pattern as SQL: a literal (escaped for E'' is not needed: standard
+ * strings keep backslashes), sometimes a column (WORDS hold no operator
+ * characters). */
+static void regexp_arg(rng *r, sql_buf *b, const char *alias) {
+    if (rng_chance(r, 8)) { column_of(r, b, TY_TEXT, alias); return; }
+    sql_buf_printf(b, "'%s'", regexp_pat(r));
+}
+
+static const char *regexp_flags(rng *r, bool g_ok) {
+    static const char *const f[] = { "", "i", "g", "gi", "n", "c", "q", "ig" };
+    const char *p = f[rng_range(r, 0, 7)];
+    if (!g_ok && strchr(p, 'g')) return "i";
+    return p;
+}
+
+/* A text subject for the string functions: a column, or an expression. */
+static void text_subject(rng *r, sql_buf *b, const char *alias, int depth) {
+    /* longer texts than the tables' words: repeats, digits, spaces, case,
+     * multibyte characters, newlines (as constants: folded or per row) */
+    static const char *const longer[] = {
+        "Hello World", "foo123bar45", "aaa", "abab", "x=1, y=22", "banana split", "Mississippi", "  two  spaces ",
+        "CamelCaseText", "a\nb", "line1' || chr(10) || 'line2", "Ã©tÃ© Ã  Paris", "ABCabc123", "",
+        "2001-02-03", "a.b.c", "(paren)", "tab' || chr(9) || 'bed",
+    };
+    if (rng_chance(r, 20)) { sql_buf_printf(b, "('%s')", longer[rng_range(r, 0, 17)]); return; }
+    if (depth > 0 && rng_chance(r, 30)) expr(r, b, TY_TEXT, alias, depth - 1);
+    else column_of(r, b, TY_TEXT, alias);
+}
+
+/* An integer in [lo, hi] from a row: lo + abs(col) % span (NULL rows stay NULL). */
+static void row_int(rng *r, sql_buf *b, const char *alias, int lo, int hi) {
+    sql_buf_printf(b, "(%d + abs(", lo);
+    column_of(r, b, TY_INT, alias);
+    sql_buf_printf(b, ") %% %d)", hi - lo + 1);
+}
+
+/* A date written in one of PostgreSQL's input formats (DateStyle ISO,
+ * MDY), from random fields; some days are past their month's end (22008 in
+ * both, since the literal is constant). */
+static void date_text(rng *r, sql_buf *b, bool timestamp) {
+    static const char *const mon[] = { "January", "Feb", "mar", "APRIL", "May", "jun", "July", "Aug", "Sept", "October", "nov", "Dec" };
+    int y = (int)rng_range(r, 1990, 2030), m = (int)rng_range(r, 1, 12), d = (int)rng_range(r, 1, rng_chance(r, 5) ? 31 : 28);
+    int hh = (int)rng_range(r, 0, 23), mi = (int)rng_range(r, 0, 59), ss = (int)rng_range(r, 0, 59);
+    sql_buf_printf(b, "'");
+    switch (rng_range(r, 0, 10)) {
+    case 0: sql_buf_printf(b, "%04d-%02d-%02d", y, m, d); break;
+    case 1: sql_buf_printf(b, "%s %d, %d", mon[m - 1], d, y); break;
+    case 2: sql_buf_printf(b, "%d/%d/%d", m, d, y); break;
+    case 3: sql_buf_printf(b, "%04d%02d%02d", y, m, d); break;
+    case 4: sql_buf_printf(b, "%d-%s-%d", d, mon[m - 1], y); break;
+    case 5: sql_buf_printf(b, "%s-%02d-%d", mon[m - 1], d, y); break;
+    case 6: sql_buf_printf(b, "%d.%02d.%02d", y, m, d); break;
+    case 7: sql_buf_printf(b, "%02d-%02d-%02d", m, d, y % 100); break;
+    case 8: sql_buf_printf(b, "%d-%02d-%02d", y, m, d); break;
+    case 9: sql_buf_printf(b, "%d %s %d", d, mon[m - 1], y); break;
+    default: sql_buf_printf(b, "%04d-%03d", y, (int)rng_range(r, 1, 365)); break;   /* day of year: ISO 8601 ordinal? */
+    }
+    if (timestamp) {
+        switch (rng_range(r, 0, 4)) {
+        case 0: sql_buf_printf(b, " %02d:%02d:%02d", hh, mi, ss); break;
+        case 1: sql_buf_printf(b, " %02d:%02d", hh, mi); break;
+        case 2: sql_buf_printf(b, " %02d:%02d:%02d.%d", hh, mi, ss, (int)rng_range(r, 0, 999999)); break;
+        case 3: sql_buf_printf(b, " %d:%02d %s", hh % 12 + 1, mi, rng_chance(r, 50) ? "AM" : "pm"); break;
+        default: break;
+        }
+    }
+    sql_buf_printf(b, "'");
+}
+
+/* A value of type t from the functions that arrived last (regular
+ * expressions, md5, translate, chr / ascii, to_hex, overlay, make_date,
+ * date input formats, numeric rounding). */
+static void expr_new(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
+    bool cc;
+    switch (t) {
+    case TY_TEXT:
+        switch (rng_range(r, 0, 12)) {
+        case 0: case 1: {   /* regexp_replace: short and long forms */
+            static const char *const repl[] = { "X", "\\1", "[\\&]", "\\\\", "\\2\\1", "", "<\\0>", "-" };
+            sql_buf_printf(b, "regexp_replace(");
+            text_subject(r, b, alias, depth);
+            sql_buf_printf(b, ", ");
+            regexp_arg(r, b, alias);
+            sql_buf_printf(b, ", '%s'", repl[rng_range(r, 0, 7)]);
+            switch (rng_range(r, 0, 3)) {
+            case 0: break;
+            case 1: sql_buf_printf(b, ", '%s'", regexp_flags(r, true)); break;
+            case 2: sql_buf_printf(b, ", %d", (int)rng_range(r, 1, 4)); break;
+            default: sql_buf_printf(b, ", %d, %d", (int)rng_range(r, 1, 4), (int)rng_range(r, 0, 3));
+                     if (rng_chance(r, 50)) sql_buf_printf(b, ", '%s'", regexp_flags(r, true));
+            }
+            sql_buf_printf(b, ")");
+            return;
+        }
+        case 2: {           /* regexp_substr */
+            sql_buf_printf(b, "regexp_substr(");
+            text_subject(r, b, alias, depth);
+            sql_buf_printf(b, ", ");
+            regexp_arg(r, b, alias);
+            int n = (int)rng_range(r, 0, 4);
+            if (n >= 1) sql_buf_printf(b, ", %d", (int)rng_range(r, 1, 4));
+            if (n >= 2) sql_buf_printf(b, ", %d", (int)rng_range(r, 1, 3));
+            if (n >= 3) sql_buf_printf(b, ", '%s'", regexp_flags(r, false));
+            if (n >= 4) sql_buf_printf(b, ", %d", (int)rng_range(r, 0, 2));
+            sql_buf_printf(b, ")");
+            return;
+        }
+        case 3:             /* substring FROM pattern */
+            sql_buf_printf(b, "substring(");
+            text_subject(r, b, alias, depth);
+            sql_buf_printf(b, " FROM ");
+            regexp_arg(r, b, alias);
+            sql_buf_printf(b, ")");
+            return;
+        case 4:
+            sql_buf_printf(b, "md5(");
+            if (rng_chance(r, 30)) { cast_open(r, b, &cc); expr(r, b, any_type_of(r), alias, 0); cast_close(b, cc, "TEXT"); }
+            else text_subject(r, b, alias, depth);
+            sql_buf_printf(b, ")");
+            return;
+        case 5: {
+            static const char *const tr[][2] = { { "abn", "xy" }, { "aeiou", "AEIOU" }, { "", "" }, { "a", "" },
+                                                 { "ba", "ab" }, { "\xc3\xa9" "a", "e\xc3\xa9" }, { "aa", "bc" } };
+            int k = (int)rng_range(r, 0, 6);
+            sql_buf_printf(b, "translate(");
+            text_subject(r, b, alias, depth);
+            sql_buf_printf(b, ", '%s', '%s')", tr[k][0], tr[k][1]);
+            return;
+        }
+        case 6:             /* chr of a row's value: ASCII letters or beyond */
+            sql_buf_printf(b, "chr(");
+            if (rng_chance(r, 70)) row_int(r, b, alias, 65, 122);
+            else row_int(r, b, alias, 160, 9000);
+            sql_buf_printf(b, ")");
+            return;
+        case 7:
+            sql_buf_printf(b, "to_hex(");
+            if (rng_chance(r, 50)) expr(r, b, TY_INT, alias, depth > 0 ? 1 : 0);
+            else expr(r, b, TY_BIGINT, alias, 0);
+            sql_buf_printf(b, ")");
+            return;
+        case 8: {           /* overlay, both spellings; a negative count keeps more */
+            int from = (int)rng_range(r, 1, 6), cnt = (int)rng_range(r, -1, 4);
+            bool has_for = rng_chance(r, 60);
+            if (rng_chance(r, 50)) {
+                sql_buf_printf(b, "overlay(");
+                text_subject(r, b, alias, depth);
+                sql_buf_printf(b, " PLACING ");
+                if (rng_chance(r, 30)) column_of(r, b, TY_TEXT, alias); else literal(r, b, TY_TEXT);
+                sql_buf_printf(b, " FROM %d", from);
+                if (has_for) sql_buf_printf(b, " FOR %d", cnt);
+            } else {
+                sql_buf_printf(b, "overlay(");
+                text_subject(r, b, alias, depth);
+                sql_buf_printf(b, ", ");
+                literal(r, b, TY_TEXT);
+                sql_buf_printf(b, ", %d", from);
+                if (has_for) sql_buf_printf(b, ", %d", cnt);
+            }
+            sql_buf_printf(b, ")");
+            return;
+        }
+        case 9:             /* a timestamp as text */
+            cast_open(r, b, &cc);
+            if (rng_chance(r, 50)) {
+                sql_buf_printf(b, "make_timestamp(");
+                row_int(r, b, alias, 1995, 2025); sql_buf_printf(b, ", ");
+                row_int(r, b, alias, 1, 12); sql_buf_printf(b, ", ");
+                row_int(r, b, alias, 1, 28); sql_buf_printf(b, ", ");
+                row_int(r, b, alias, 0, 23); sql_buf_printf(b, ", ");
+                row_int(r, b, alias, 0, 59); sql_buf_printf(b, ", ");
+                sql_buf_printf(b, "%s)", (const char *const[]){ "0", "59.999999", "1.5", "30.0000005", "12.25", "60.0000001", "-0.0000001", "60" }[rng_range(r, 0, 7)]);
+            } else {
+                sql_buf_printf(b, "CAST(");
+                date_text(r, b, true);
+                sql_buf_printf(b, " AS TIMESTAMP)");
+            }
+            cast_close(b, cc, "TEXT");
+            return;
+        case 10:            /* numeric rounding printed */
+            cast_open(r, b, &cc);
+            sql_buf_printf(b, "round(");
+            expr(r, b, TY_DEC, alias, 0);
+            sql_buf_printf(b, " / %d, %d)", nonzero_digit(r), (int)rng_range(r, -2, 4));
+            cast_close(b, cc, "TEXT");
+            return;
+        case 11:            /* CASE over regexp_like, with greatest */
+            sql_buf_printf(b, "CASE WHEN regexp_like(");
+            column_of(r, b, TY_TEXT, alias);
+            sql_buf_printf(b, ", '%s'%s) THEN greatest(", regexp_pat(r), rng_chance(r, 30) ? ", 'i'" : "");
+            column_of(r, b, TY_TEXT, alias);
+            sql_buf_printf(b, ", ");
+            literal(r, b, TY_TEXT);
+            sql_buf_printf(b, ") ELSE least(");
+            column_of(r, b, TY_TEXT, alias);
+            sql_buf_printf(b, ", ");
+            literal(r, b, TY_TEXT);
+            sql_buf_printf(b, ", NULL) END");
+            return;
+        default:            /* chr(ascii(...)) round trip */
+            sql_buf_printf(b, "chr(ascii(coalesce(nullif(");
+            text_subject(r, b, alias, depth);
+            sql_buf_printf(b, ", ''), 'z')))");
+            return;
+        }
+    case TY_INT:
+    case TY_BIGINT:
+        switch (rng_range(r, 0, 4)) {
+        case 0:
+            sql_buf_printf(b, "ascii(");
+            text_subject(r, b, alias, depth);
+            sql_buf_printf(b, ")");
+            return;
+        case 1: {
+            sql_buf_printf(b, "regexp_count(");
+            text_subject(r, b, alias, depth);
+            sql_buf_printf(b, ", ");
+            regexp_arg(r, b, alias);
+            int n = (int)rng_range(r, 0, 2);
+            if (n >= 1) sql_buf_printf(b, ", %d", (int)rng_range(r, 1, 5));
+            if (n >= 2) sql_buf_printf(b, ", '%s'", regexp_flags(r, false));
+            sql_buf_printf(b, ")");
+            return;
+        }
+        case 2: {
+            sql_buf_printf(b, "regexp_instr(");
+            text_subject(r, b, alias, depth);
+            sql_buf_printf(b, ", ");
+            regexp_arg(r, b, alias);
+            int n = (int)rng_range(r, 0, 5);
+            if (n >= 1) sql_buf_printf(b, ", %d", (int)rng_range(r, 1, 4));
+            if (n >= 2) sql_buf_printf(b, ", %d", (int)rng_range(r, 1, 3));
+            if (n >= 3) sql_buf_printf(b, ", %d", (int)rng_range(r, 0, 1));
+            if (n >= 4) sql_buf_printf(b, ", '%s'", regexp_flags(r, false));
+            if (n >= 5) sql_buf_printf(b, ", %d", (int)rng_range(r, 0, 2));
+            sql_buf_printf(b, ")");
+            return;
+        }
+        case 3:             /* length of a translated / overlaid / md5 text */
+            sql_buf_printf(b, "length(");
+            expr_new(r, b, TY_TEXT, alias, depth);
+            sql_buf_printf(b, ")");
+            return;
+        default:            /* a date built from fields, back to a number */
+            sql_buf_printf(b, "(make_date(");
+            row_int(r, b, alias, 1990, 2030); sql_buf_printf(b, ", ");
+            row_int(r, b, alias, 1, 12); sql_buf_printf(b, ", ");
+            row_int(r, b, alias, 1, 28);   /* (a bad day errs by which rows a LIMIT lets PostgreSQL skip) */
+            sql_buf_printf(b, ") - DATE '2000-01-01')");
+            return;
+        }
+    case TY_DATE:
+        switch (rng_range(r, 0, 2)) {
+        case 0:
+            sql_buf_printf(b, "make_date(");
+            row_int(r, b, alias, 1990, 2030); sql_buf_printf(b, ", ");
+            row_int(r, b, alias, 1, 12); sql_buf_printf(b, ", ");
+            row_int(r, b, alias, 1, 28);   /* (a bad day errs by which rows a LIMIT lets PostgreSQL skip) */
+            sql_buf_printf(b, ")");
+            return;
+        case 1:
+            cast_open(r, b, &cc); date_text(r, b, rng_chance(r, 30)); cast_close(b, cc, "DATE");
+            return;
+        default:            /* a date from a row's fields as M/D/Y text */
+            cast_open(r, b, &cc);
+            row_int(r, b, alias, 1, 12); sql_buf_printf(b, " || '/' || ");
+            row_int(r, b, alias, 1, 28); sql_buf_printf(b, " || '/' || ");
+            row_int(r, b, alias, 1990, 2030);
+            cast_close(b, cc, "DATE");
+            return;
+        }
+    case TY_DEC:
+        switch (rng_range(r, 0, 3)) {
+        case 0:             /* half-way values round away from zero */
+            sql_buf_printf(b, "round(");
+            expr(r, b, TY_DEC, alias, depth > 0 ? 1 : 0);
+            sql_buf_printf(b, " / %d, %d)", (const int[]){ 2, 4, 8, -2, -8, 40 }[rng_range(r, 0, 5)], (int)rng_range(r, -3, 4));
+            return;
+        case 1:
+            sql_buf_printf(b, "%s(CAST(", rng_chance(r, 50) ? "round" : "trunc");
+            expr(r, b, TY_DOUBLE, alias, 0);
+            sql_buf_printf(b, " AS NUMERIC), %d)", (int)rng_range(r, -2, 3));
+            return;
+        case 2:
+            cast_open(r, b, &cc);
+            sql_buf_printf(b, "(");
+            expr(r, b, TY_DEC, alias, 0);
+            sql_buf_printf(b, " / %d)", nonzero_digit(r));
+            cast_close(b, cc, (const char *const[]){ "NUMERIC(12,1)", "NUMERIC(14,4)", "NUMERIC(10,0)", "NUMERIC(15,2)" }[rng_range(r, 0, 3)]);
+            return;
+        default:
+            sql_buf_printf(b, "%s(", rng_chance(r, 50) ? "greatest" : "least");
+            expr(r, b, TY_DEC, alias, 0); sql_buf_printf(b, ", ");
+            expr(r, b, TY_INT, alias, 0); sql_buf_printf(b, ", ");
+            expr(r, b, TY_DOUBLE, alias, 0); sql_buf_printf(b, ")");
+            return;
+        }
+    case TY_DOUBLE:
+        sql_buf_printf(b, "round(");
+        expr(r, b, TY_DOUBLE, alias, depth > 0 ? 1 : 0);
+        sql_buf_printf(b, " / %s)", rng_chance(r, 50) ? "4" : "-8");
+        return;
+    case TY_BOOL:
+        pred_regexp(r, b, alias, depth);
+        return;
+    default:
+        expr_ext(r, b, t, alias, depth);
+        return;
+    }
+}
+
+/* The regular-expression predicates: ~ ~* !~ !~*, regexp_like. */
+static void pred_regexp(rng *r, sql_buf *b, const char *alias, int depth) {
+    if (rng_chance(r, 50)) {
+        text_subject(r, b, alias, depth);
+        sql_buf_printf(b, " %s ", (const char *const[]){ "~", "~*", "!~", "!~*" }[rng_range(r, 0, 3)]);
+        regexp_arg(r, b, alias);
+    } else {
+        sql_buf_printf(b, "regexp_like(");
+        text_subject(r, b, alias, depth);
+        sql_buf_printf(b, ", ");
+        regexp_arg(r, b, alias);
+        if (rng_chance(r, 40)) sql_buf_printf(b, ", '%s'", regexp_flags(r, false));
+        sql_buf_printf(b, ")");
+    }
+}
+
 static void expr(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
-    int choice = depth <= 0 ? 0 : (int)rng_range(r, 0, 13);
+    int choice = depth <= 0 ? 0 : (int)rng_range(r, 0, 15);
     if (choice <= 3) {
         if (!column_of(r, b, t, alias)) literal(r, b, t);
+        return;
+    }
+    if (choice >= 14) {
+        expr_new(r, b, t, alias, depth);
         return;
     }
     if (choice >= 10) {
@@ -656,7 +1004,10 @@ static ty comparable(rng *r) { return (ty)rng_range(r, 0, TY_DATE); }
  * FALSE / UNKNOWN, comparisons across numeric types, SIMILAR TO, BETWEEN
  * SYMMETRIC, IN over expressions, and booleans compared as values. */
 static void pred_ext(rng *r, sql_buf *b, const char *alias, int depth) {
-    switch (rng_range(r, 0, 8)) {
+    switch (rng_range(r, 0, 9)) {
+    case 9:
+        pred_regexp(r, b, alias, depth);
+        return;
     case 0: {
         ty t = comparable(r);
         expr(r, b, t, alias, 1);
@@ -1369,6 +1720,80 @@ static void random_query_ext(rng *r, sql_buf *b, bool *ordered, int kind) {
         if (rng_chance(r, 30)) { sql_buf_printf(b, " WHERE "); pred(r, b, NULL, 0); }
         return;
     }
+    case 37: case 38: { /* the newer functions: projected, filtered on, grouped by */
+        int t = table_no(r);
+        static const ty types[] = { TY_TEXT, TY_TEXT, TY_INT, TY_DATE, TY_DEC, TY_DOUBLE, TY_BOOL };
+        if (kind == 38 && rng_chance(r, 50)) {
+            sql_buf_printf(b, "SELECT ");
+            expr_new(r, b, types[rng_range(r, 0, 6)], NULL, 1);
+            sql_buf_printf(b, " AS g, count(*), ");
+            any_aggregate(r, b, NULL);
+            sql_buf_printf(b, " FROM t%d", t);
+            if (rng_chance(r, 40)) { sql_buf_printf(b, " WHERE "); pred_regexp(r, b, NULL, 0); }
+            sql_buf_printf(b, " GROUP BY 1");
+            return;
+        }
+        int n = (int)rng_range(r, 1, 3);
+        sql_buf_printf(b, "SELECT ");
+        for (int c = 0; c < n; c++) {
+            if (c) sql_buf_printf(b, ", ");
+            expr_new(r, b, types[rng_range(r, 0, 6)], NULL, (int)rng_range(r, 0, 2));
+        }
+        sql_buf_printf(b, " FROM t%d", t);
+        if (rng_chance(r, 60)) {
+            sql_buf_printf(b, " WHERE ");
+            if (rng_chance(r, 50)) pred_regexp(r, b, NULL, 1);
+            else pred(r, b, NULL, 1);
+        }
+        if (rng_chance(r, 40)) {
+            order_all(r, b, n);
+            *ordered = true;
+            if (rng_chance(r, 50)) sql_buf_printf(b, " LIMIT %d", (int)rng_range(r, 0, 20));
+        }
+        return;
+    }
+    case 39: {          /* frames over keys the tables lack: infinities, NaN, extremes (no -0: it ties with 0 and prints apart) */
+        static const char *const fkeys[] = { "'Infinity'", "'-Infinity'", "'NaN'", "NULL", "-2", "0", "1.5", "1", "2.5",
+                                             "-3", "1e15", "-1e15", "4.25", "100" };
+        static const char *const ikeys[] = { "2147483647", "-2147483648", "0", "1", "-1", "NULL", "1000", "2147483646", "5" };
+        bool flt = rng_chance(r, 70);
+        const char *ty = flt ? (rng_chance(r, 70) ? "float8" : "real") : (rng_chance(r, 50) ? "integer" : "bigint");
+        sql_buf_printf(b, "SELECT v");
+        static const char *const modes[] = { "RANGE", "RANGE", "ROWS", "GROUPS" };
+        static const char *const excl[] = { "", "", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES" };
+        for (int c = 0, n = (int)rng_range(r, 1, 3); c < n; c++) {
+            int mode = (int)rng_range(r, 0, 3);
+            /* a ROWS frame numbers tied rows by their places, which the
+             * next window pairs with its own values at random: one window
+             * only (its rows then compare as a multiset) */
+            if (mode == 2 && n > 1) mode = 3;
+            char off[2][32];
+            for (int e = 0; e < 2; e++) {
+                if (mode <= 1 && flt) snprintf(off[e], sizeof off[e], "%s", (const char *const[]){ "'Infinity'", "0", "1", "0.5", "2.5", "1e300", "1000" }[rng_range(r, 0, 6)]);
+                else if (mode <= 1) snprintf(off[e], sizeof off[e], "%s", (const char *const[]){ "0", "1", "2147483647", "1000", "3" }[rng_range(r, 0, 4)]);
+                else snprintf(off[e], sizeof off[e], "%d", (int)rng_range(r, 0, 3));
+            }
+            static const char *const starts[] = { "UNBOUNDED PRECEDING", "%s PRECEDING", "CURRENT ROW", "%s FOLLOWING" };
+            static const char *const ends[] = { "%s PRECEDING", "CURRENT ROW", "%s FOLLOWING", "UNBOUNDED FOLLOWING" };
+            /* a function of the frame's set of rows (ROWS over ties: count
+             * only, which ties do not change) */
+            const char *fn = mode == 2 ? "count(*)" : (const char *const[]){ "count(*)", "count(v)", "sum(v)", "min(v)", "max(v)", "first_value(v)", "last_value(v)" }[rng_range(r, 0, 6)];
+            /* (keys up to 1e15 with quarter fractions add exactly in
+             * doubles, whatever the order; not in reals) */
+            if (!strcmp(ty, "real") && !strcmp(fn, "sum(v)")) fn = "max(v)";
+            sql_buf_printf(b, ", %s OVER (ORDER BY v%s%s %s BETWEEN ", fn, rng_chance(r, 40) ? " DESC" : "",
+                           rng_chance(r, 30) ? (rng_chance(r, 50) ? " NULLS FIRST" : " NULLS LAST") : "", modes[mode]);
+            sql_buf_printf(b, starts[rng_range(r, 0, 3)], off[0]);
+            sql_buf_printf(b, " AND ");
+            sql_buf_printf(b, ends[rng_range(r, 0, 3)], off[1]);
+            sql_buf_printf(b, "%s)", excl[rng_range(r, 0, 4)]);
+        }
+        sql_buf_printf(b, " FROM (VALUES ");
+        for (int j = 0, n = (int)rng_range(r, 1, 8); j < n; j++)
+            sql_buf_printf(b, "%s(%s::%s)", j ? ", " : "", flt ? fkeys[rng_range(r, 0, 13)] : ikeys[rng_range(r, 0, 8)], ty);
+        sql_buf_printf(b, ") t(v)");
+        return;
+    }
     case 28: {          /* VALUES joined to a table */
         sql_buf_printf(b, "SELECT v.a, v.w, t.i, t.s FROM (VALUES ");
         for (int j = 0, n = (int)rng_range(r, 1, 5); j < n; j++) {
@@ -1388,7 +1813,11 @@ char *random_sql_query(rng *r, bool *ordered) {
     sql_buf b = { 0 };
     *ordered = false;
     ordered_agg_used = false;
-    int kind = (int)rng_range(r, 0, 36);
+    int kind = (int)rng_range(r, 0, 39);
+    /* ATTU_DIFF_NEW_FUNCTIONS: only the shapes of the newer functions (the
+     * regular expressions and the rest of expr_new), which are a few percent
+     * of the plain mix */
+    if (getenv("ATTU_DIFF_NEW_FUNCTIONS")) kind = 37 + kind % 3;
     if (kind >= 17) {
         random_query_ext(r, &b, ordered, kind);
         return sql_buf_take(&b);

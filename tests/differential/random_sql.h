@@ -22,8 +22,13 @@
  * [ALL], WITH, DISTINCT [ON], window functions over total orders and
  * frames, correlated and uncorrelated subqueries (ANY / ALL, EXISTS, IN,
  * scalars, derived tables), VALUES, ORDER BY expressions with LIMIT /
- * OFFSET / FETCH. Whatever depends on the order of tied rows (LIMIT, a
+ * OFFSET / FETCH; the newer functions (regular expressions, md5,
+ * translate, chr / ascii, to_hex, overlay, make_date / make_timestamp, date
+ * and timestamp input formats, numeric rounding) and frames over keys with
+ * infinities and NaN. Whatever depends on the order of tied rows (LIMIT, a
  * window's row position, string_agg) is ordered by every column.
+ * ATTU_DIFF_NEW_FUNCTIONS in the environment draws only the shapes of the
+ * newer functions.
  */
 #ifndef ATTU_TESTS_RANDOM_SQL_H
 #define ATTU_TESTS_RANDOM_SQL_H
