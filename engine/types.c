@@ -186,9 +186,9 @@ int attu_type_from_name(const char *name, int precision, int scale,
                                   "NUMERIC precision %d exceeds attu's maximum of %d",
                                   precision, ATTU_DECIMAL_MAX_PRECISION);
         if (scale < 0) scale = 0;
-        if (scale > precision)
-            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
-                                  "NUMERIC scale %d must be between 0 and precision %d",
+        if (scale > precision)   /* PostgreSQL 15 allows it (numeric(2,3) holds 0.015) */
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                  "NUMERIC scale %d above its precision %d is not supported",
                                   scale, precision);
         *out = attu_type_decimal(precision, scale);
         return 0;

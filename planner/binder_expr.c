@@ -723,6 +723,27 @@ static attu_bexpr *bind_cast_plain_text(bctx *c, attu_bexpr *a, int pos) {
     return coerce(c, a, txt, true, pos);
 }
 
+/* The scale numeric_in gives a text literal: its places after the point
+ * less its exponent (' 1.5 ' is 1.5, '1.5e3' 1500), 0 for text that is no
+ * number (the cast reports it). Counting the characters after the point
+ * took trailing spaces and exponents for places (' 1.5 '::numeric was
+ * 1.50). */
+static int text_literal_scale(const char *s, size_t len) {
+    attu_numeric n;
+    attu_error scratch = { 0 };
+    if (attu_numeric_parse(s, len, &n, &scratch)) return 0;
+    return n.dscale;
+}
+
+/* Whether a text literal is a number of more digits than a DECIMAL holds
+ * ('1.5e30'::numeric): it becomes a NUMERIC, as a text column does. */
+static bool text_literal_wide(const char *s, size_t len) {
+    attu_numeric n;
+    attu_error scratch = { 0 };
+    if (attu_numeric_parse(s, len, &n, &scratch)) return false;
+    return n.m >= (__int128)1000000000000000000 || n.m <= -(__int128)1000000000000000000;
+}
+
 static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *a = bind_expr(c, sc, e->u.cast.arg);
     if (!a) return NULL;
@@ -734,7 +755,8 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0 &&
         (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT || a->type.id == ATTU_TYPE_NUMERIC ||
-         a->type.id == ATTU_TYPE_TEXT || a->type.id == ATTU_TYPE_INT64)) {
+         a->type.id == ATTU_TYPE_TEXT || a->type.id == ATTU_TYPE_INT64 ||
+         (a->type.id == ATTU_TYPE_UNKNOWN && a->kind == BX_CONST && a->s && text_literal_wide(a->s, a->slen)))) {
         /* float8 -> numeric keeps 15 significant digits, and text keeps
          * the digits each value is written with: the scale follows the
          * value, NUMERIC; a bigint can have 19 digits, one more than a
@@ -744,7 +766,7 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         /* numeric without a typmod: keep the decimal's scale */
         int sc = a->type.id == ATTU_TYPE_DECIMAL ? a->type.scale
                : attu_type_mclass(a->type.id) == ATTU_MC_FLOAT ? 6
-               : a->type.id == ATTU_TYPE_UNKNOWN && a->kind == BX_CONST && a->s && strchr(a->s, '.') ? (int)strlen(strchr(a->s, '.') + 1) : 0;
+               : a->type.id == ATTU_TYPE_UNKNOWN && a->kind == BX_CONST && a->s ? text_literal_scale(a->s, a->slen) : 0;
         if (sc > 18) sc = 18;
         /* the precision bounds the integer digits (the value is the
          * same): an integer keeps its type's digits and a decimal its own

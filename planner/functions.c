@@ -583,6 +583,14 @@ static int numeric_int_digits(const attu_bexpr *a) {
     return a->type.id == ATTU_TYPE_INT16 ? 5 : a->type.id == ATTU_TYPE_INT32 ? 10 : 18;
 }
 
+/* Whether an argument of this type may stand for an integer parameter:
+ * PostgreSQL's substr, left, right, repeat, lpad, rpad and split_part take
+ * integer positions and lengths, which a smallint or an untyped literal
+ * casts to implicitly and a bigint does not (42883). */
+static bool int4_argument(attu_type_id t) {
+    return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_UNKNOWN;
+}
+
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     const agg_name *an = find_agg(name);
@@ -680,6 +688,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         case ATTU_OP_LPAD: case ATTU_OP_RPAD: case ATTU_OP_SPLIT_PART:
             for (int i = 1; i < n; i++) {
                 bool want_int = (fn->op == ATTU_OP_SPLIT_PART) ? i == 2 : i == 1;
+                if (want_int && !int4_argument(args[i]->type.id)) return no_function(c, e, args, n);
                 if (!(args[i] = coerce(c, args[i], want_int ? attu_type_make(ATTU_TYPE_INT64) : txt, false, pos))) return NULL;
             }
             break;
@@ -688,8 +697,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             break;
         case ATTU_OP_SUBSTR: case ATTU_OP_LEFT: case ATTU_OP_RIGHT: case ATTU_OP_REPEAT:
             for (int i = 1; i < n; i++) {
-                if (!attu_type_is_int(args[i]->type.id) && args[i]->type.id != ATTU_TYPE_UNKNOWN)
-                    return no_function(c, e, args, n);
+                if (!int4_argument(args[i]->type.id)) return no_function(c, e, args, n);
                 if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT64), false, pos))) return NULL;
             }
             break;

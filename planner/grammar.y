@@ -96,6 +96,13 @@ static void ab_type_mods(attu_parse_ctx *c, attu_ast_typename *t, attu_vec *l,
             long v = strtol(e->u.literal.text, NULL, 10);
             if (v > 1000000 || v < -1000000) v = 1000000;
             if (i == 0) t->precision = (int)v;
+            else if (i == 1 && v < 0)
+                /* PostgreSQL 15's numeric(p, s) with s < 0 rounds left of
+                 * the point (numeric(5,-1) keeps 12345 as 12350); attu's
+                 * scale of -1 means none written, so a negative scale was
+                 * read as 0 and answered 12345: refused instead */
+                ab_defer_error(c, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                               "a negative scale in a type modifier is not supported");
             else if (i == 1) t->scale = (int)v;
             continue;
         }

@@ -92,8 +92,10 @@ Test(types, from_name) {
     cr_assert_neq(attu_type_from_name("numeric", 30, 2, &t, &err), 0);
     cr_assert_str_eq(err.sqlstate, "0A000");
     attu_error_clear(&err);
+    /* PostgreSQL 15 takes a scale above the precision (numeric(3,5)
+     * holds 0.00123); attu refuses it */
     cr_assert_neq(attu_type_from_name("numeric", 3, 5, &t, &err), 0);
-    cr_assert_str_eq(err.sqlstate, "22023");
+    cr_assert_str_eq(err.sqlstate, "0A000");
 }
 
 Test(types, boolean) {
