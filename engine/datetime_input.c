@@ -22,11 +22,16 @@
  */
 #include "engine/datetime_input.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "engine/types.h"
 
@@ -235,7 +240,66 @@ typedef struct dt_state {
     int bc, julian, pm, ampm;
     int ptype;             /* the unit a preceding word ("t", "j", "y") gave */
     attu_datetime_kind kind;
+    char tz_name[64];      /* a zone name no database knows (TZ_UNKNOWN) */
 } dt_state;
+
+/* Whether a POSIX TZ string: a name of letters, an offset of hours
+ * [:mm[:ss]] with an optional sign, and optionally a second (daylight)
+ * name with its own optional offset ("utc+3", "est5edt"; PostgreSQL takes
+ * "a+3" and "x5" too). Rules after a comma are not read (such a zone is
+ * refused). */
+static bool posix_zone(const char *s) {
+    for (int part = 0; part < 2; part++) {
+        int letters = 0;
+        while (is_alpha(*s)) { s++; letters++; }
+        if (letters < 1) return false;
+        if (*s == '+' || *s == '-') s++;
+        else if (!is_digit(*s)) return part == 1 && *s == '\0';
+        if (!is_digit(*s)) return false;
+        for (int f = 0; f < 3; f++) {
+            int digits = 0;
+            while (is_digit(*s)) { s++; digits++; }
+            if (digits < 1 || digits > 2) return false;
+            if (*s != ':') break;
+            s++;
+        }
+        if (*s == '\0') return true;
+    }
+    return false;
+}
+
+/* Whether name (lowercased, as the splitter keeps words) is a time zone:
+ * a POSIX TZ string, or a zone of the system's tz database (whose names
+ * PostgreSQL matches regardless of case), looked up a path part at a time.
+ * Without a tz database only POSIX strings are known. */
+static bool zone_name_known(const char *name) {
+    if (posix_zone(name)) return true;
+    if (!*name || name[0] == '/' || strstr(name, "..") || strlen(name) > 200) return false;
+    char path[512] = "/usr/share/zoneinfo";
+    const char *p = name;
+    while (*p) {
+        size_t n = strcspn(p, "/");
+        if (n == 0) return false;
+        DIR *d = opendir(path);
+        if (!d) return false;
+        bool found = false;
+        struct dirent *de;
+        while ((de = readdir(d)) != NULL) {
+            if (strlen(de->d_name) == n && strncasecmp(de->d_name, p, n) == 0) {
+                size_t l = strlen(path);
+                snprintf(path + l, sizeof path - l, "/%s", de->d_name);
+                found = true;
+                break;
+            }
+        }
+        closedir(d);
+        if (!found) return false;
+        p += n;
+        if (*p == '/') p++;
+    }
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
 
 /* strtol-like: digits at s (none reads as 0, as PostgreSQL's strtoint
  * does); -2 past an int. */
@@ -535,6 +599,17 @@ static int decode(dt_state *st, dt_field *f, int nf) {
                  * dash is a run-together time and a zone, "040506-08";
                  * named zones ("America/New_York") are not known here */
                 if (st->ptype && st->ptype != U_TIME) return ATTU_DATETIME_BAD_FORMAT;
+                if (!st->ptype && !is_digit(*s)) {
+                    /* a zone name, as PostgreSQL's pg_tzset reads it
+                     * ("america/new_york", "utc+3"): checked and dropped;
+                     * a name it does not know is 22023 there ("a.m.") */
+                    if (!zone_name_known(s)) {
+                        snprintf(st->tz_name, sizeof st->tz_name, "%s", s);
+                        return ATTU_DATETIME_TZ_UNKNOWN;
+                    }
+                    tmask = M_TZ;
+                    break;
+                }
                 st->ptype = 0;
                 if (!is_digit(*s)) return ATTU_DATETIME_BAD_FORMAT;
                 if ((st->fmask & M_TIME) == M_TIME) return ATTU_DATETIME_BAD_FORMAT;
@@ -587,6 +662,9 @@ static int decode(dt_state *st, dt_field *f, int nf) {
             const dt_word *w = find_word(s);
             if (!w) {
                 if (f[i].type == F_STRING && is_zone_word(s)) { tmask = M_TZ; break; }
+                /* an all-letter zone of the tz database ("japan", "zulu"),
+                 * as PostgreSQL tries before it gives up */
+                if (f[i].type == F_STRING && zone_name_known(s)) { tmask = M_TZ; break; }
                 return ATTU_DATETIME_BAD_FORMAT;
             }
             switch (w->kind) {
@@ -743,7 +821,10 @@ int attu_datetime_parse(const char *s, size_t len, attu_datetime_fields *out) {
         sp.e = s + len;
         sp.used = 0;
         if ((rc = cut_fields(&sp, f, &nf))) return rc;
-        if ((rc = decode(&st, f, nf))) return rc;
+        if ((rc = decode(&st, f, nf))) {
+            if (rc == ATTU_DATETIME_TZ_UNKNOWN) snprintf(out->tz_name, sizeof out->tz_name, "%s", st.tz_name);
+            return rc;
+        }
     }
     memset(out, 0, sizeof *out);
     if (st.kind != ATTU_DATETIME_FINITE) {

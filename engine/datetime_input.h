@@ -30,6 +30,7 @@ typedef struct attu_datetime_fields {
     int month, day;    /* checked against the calendar */
     int hour, minute, second;   /* hour may be 24 (only 24:00:00); second 60 */
     int usec;          /* 0 .. 1000000: a rounded fraction may reach a second */
+    char tz_name[64];  /* with ATTU_DATETIME_TZ_UNKNOWN: the zone as read */
 } attu_datetime_fields;
 
 /* Results of attu_datetime_parse besides 0. */
@@ -38,6 +39,8 @@ typedef struct attu_datetime_fields {
 #define ATTU_DATETIME_MD_RANGE      (-3)   /* 22008 too, with the DateStyle hint:
                                               a month or day past 12 / 31 */
 #define ATTU_DATETIME_TZ_RANGE      (-4)   /* 22009 time zone displacement */
+#define ATTU_DATETIME_TZ_UNKNOWN    (-5)   /* 22023 time zone "name" not recognized
+                                              (the name in tz_name) */
 
 /* Decodes len bytes of s. A time zone, if written, is checked and dropped
  * (timestamp without time zone ignores it, as PostgreSQL does). The year

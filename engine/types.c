@@ -630,6 +630,9 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
         if (rc == ATTU_DATETIME_TZ_RANGE)
             return attu_error_set(err, "22009", 0, "time zone displacement out of range: \"%.*s\"",
                                   QUOTED(text, len));
+        if (rc == ATTU_DATETIME_TZ_UNKNOWN)
+            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "time zone \"%s\" not recognized",
+                                  f.tz_name);
         rc = datetime_value(&f, is_date, &days, &usec);
         if (rc == -3)
             return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0,
