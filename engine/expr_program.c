@@ -351,6 +351,19 @@ static const int64_t pow10_tab[19] = {
     1000000000000000LL, 10000000000000000LL, 100000000000000000LL,
     1000000000000000000LL };
 
+/* A DECIMAL x / 10^scale as the nearest double (or float when f32), as
+ * PostgreSQL's numeric_float8 / numeric_float4 read the digits: one IEEE
+ * division is exact-then-rounded only while x fits 53 bits (and never for
+ * a float: the double would round twice), else through the digits' text
+ * (-0.21915551492300978::float8 was one double off). */
+static double decimal_to_float(int64_t x, int scale, bool f32) {
+    if (!f32 && x >= -(INT64_C(1) << 53) && x <= (INT64_C(1) << 53))
+        return (double)x / (double)pow10_tab[scale];
+    char buf[64];
+    attu_numeric_format(attu_numeric_from_decimal(x, scale), buf, (int)sizeof buf);
+    return f32 ? (double)strtof(buf, NULL) : strtod(buf, NULL);
+}
+
 /* *v *= 10^k for 0 <= k <= 36 (a quotient's shift can reach 18 + 18);
  * returns -1 when the product leaves the 128-bit range. */
 static int mul_pow10_128(__int128 *v, int k) {
@@ -654,8 +667,15 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
         o->v.i = z;
         return 0;
     case ATTU_OP_CAST_N_F: {
-        double f = attu_numeric_to_double(a);
-        o->v.f = dt.id == ATTU_TYPE_FLOAT32 ? (double)(float)f : f;
+        if (dt.id == ATTU_TYPE_FLOAT32) {
+            /* straight from the digits, as numeric_float4: through a
+             * double a float could round twice */
+            char buf[64];
+            attu_numeric_format(a, buf, (int)sizeof buf);
+            o->v.f = (double)strtof(buf, NULL);
+            return 0;
+        }
+        o->v.f = attu_numeric_to_double(a);
         return 0;
     }
     case ATTU_OP_ROUND_N: case ATTU_OP_TRUNC_N: {
@@ -911,9 +931,13 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             case ATTU_OP_CAST_D_F:
                 /* INT64_MAX / INT64_MIN: EXTRACT's numeric +-Infinity */
-                fz = x == INT64_MAX ? INFINITY : x == INT64_MIN ? -INFINITY
-                   : (double)x / (double)pow10_tab[p->reg_types[in->a].scale];
-                o->v.f = dt.id == ATTU_TYPE_FLOAT32 ? (double)(float)fz : fz; break;
+                if (x == INT64_MAX || x == INT64_MIN) {
+                    fz = x == INT64_MAX ? INFINITY : -INFINITY;
+                    o->v.f = fz;
+                    break;
+                }
+                o->v.f = decimal_to_float(x, p->reg_types[in->a].scale, dt.id == ATTU_TYPE_FLOAT32);
+                break;
             case ATTU_OP_CAST_F_D: {
                 if (isnan(fx) || isinf(fx)) return int_overflow(dt, err);
                 /* as PostgreSQL: the float's decimal digits first

@@ -658,6 +658,30 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
  * same value. Writes the digits (no point, no sign) and returns the count;
  * *exp10 gets the decimal exponent of the first digit.
  */
+/* Whether the decimal in buf reads back as v (a float when is32) without
+ * lying exactly halfway between v and a neighbour: PostgreSQL's Ryu
+ * (STRICTLY_SHORTEST off) never takes a bound of the rounding interval, so
+ * that any reader's tie rule gets v back; a halfway decimal that
+ * round-half-even reads as v is one digit too short there (60365272::real
+ * is 6.0365272e+07, not 6.036527e+07). The midpoints need 25 (float) or 54
+ * (double) bits, exact in a long double, as is a decimal of 17 digits that
+ * equals one. */
+static int reads_back(const char *buf, double v, int is32) {
+    if (!(is32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v)) return 0;
+    long double d = strtold(buf, NULL), x, lo, hi;
+    if (is32) {
+        float f = (float)v;
+        x = f;
+        lo = (x + (long double)nextafterf(f, -INFINITY)) / 2;
+        hi = (x + (long double)nextafterf(f, INFINITY)) / 2;
+    } else {
+        x = v;
+        lo = (x + (long double)nextafter(v, -INFINITY)) / 2;
+        hi = (x + (long double)nextafter(v, INFINITY)) / 2;
+    }
+    return d != lo && d != hi;
+}
+
 static int shortest_digits(double v, int is32, char *digits, int *exp10) {
     char buf[48];
     /* Reading back is (almost always) monotonic in the digit count: if p
@@ -667,7 +691,7 @@ static int shortest_digits(double v, int is32, char *digits, int *exp10) {
     while (lo < hi) {
         int mid = (lo + hi) / 2;
         snprintf(buf, sizeof buf, "%.*e", mid - 1, v);
-        if (is32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v) hi = mid;
+        if (reads_back(buf, v, is32)) hi = mid;
         else lo = mid + 1;
     }
     int p = lo;
@@ -675,7 +699,7 @@ static int shortest_digits(double v, int is32, char *digits, int *exp10) {
      * monotonicity can fail in rare cases; step down while shorter works. */
     while (p > 1) {
         snprintf(buf, sizeof buf, "%.*e", p - 2, v);
-        if (!(is32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v)) break;
+        if (!reads_back(buf, v, is32)) break;
         p--;
     }
     snprintf(buf, sizeof buf, "%.*e", p - 1, v);
