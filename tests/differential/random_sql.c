@@ -630,6 +630,9 @@ static void date_text(rng *r, sql_buf *b, bool timestamp) {
         case 3: sql_buf_printf(b, " %d:%02d %s", hh % 12 + 1, mi, rng_chance(r, 50) ? "AM" : "pm"); break;
         default: break;
         }
+        if (rng_chance(r, 25))   /* a zone, checked and dropped (unknown names: 22023) */
+            sql_buf_printf(b, " %s", (const char *const[]){ "UTC", "PST", "+05:30", "Z", "UTC+3", "est5edt", "America/New_York",
+                                                           "europe/paris", "Mars/Olympus", "-08" }[rng_range(r, 0, 9)]);
     }
     sql_buf_printf(b, "'");
 }
