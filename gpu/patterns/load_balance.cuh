@@ -64,14 +64,20 @@ namespace detail {
 template <typename segments_it>
 __global__ void lbs_partition_kernel(segments_it segments, int count,
                                      int num_segments, int nv, int num_parts,
-                                     int* __restrict__ part) {
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
+                                     int* __restrict__ part, bool per_warp) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  int t = per_warp ? gid / 32 : gid;  // a warp or a thread a point
   if (t >= num_parts) return;
   segment_ends_t<segments_it> ends{segments, num_segments, count};
   long long total = (long long)count + num_segments;
   int diag = (int)min((long long)t * nv, total);
-  part[t] = merge_path_b(count, num_segments, diag,
-                         [&](int a, int b) { return ends[b] <= a; });
+  auto b_first = [&](int a, int b) { return ends[b] <= a; };
+  if (per_warp) {
+    int b = merge_path_b_warp(count, num_segments, diag, b_first);
+    if ((threadIdx.x & 31) == 0) part[t] = b;
+  } else {
+    part[t] = merge_path_b(count, num_segments, diag, b_first);
+  }
 }
 
 template <typename segments_it>
@@ -80,8 +86,9 @@ mem_t<int> lbs_partitions(segments_it segments, int count, int num_segments,
   long long total = (long long)count + num_segments;
   int num_tiles = (int)div_up(total, (long long)nv);
   mem_t<int> part(num_tiles + 1, ctx);
-  lbs_partition_kernel<<<div_up(num_tiles + 1, 128), 128, 0, ctx.stream()>>>(
-      segments, count, num_segments, nv, num_tiles + 1, part.data());
+  bool per_warp = num_tiles + 1 <= kWarpPartitionMaxPoints;
+  lbs_partition_kernel<<<div_up(num_tiles + 1, per_warp ? 4 : 128), 128, 0, ctx.stream()>>>(
+      segments, count, num_segments, nv, num_tiles + 1, part.data(), per_warp);
   ATTU_CUDA_CHECK_LAUNCH();
   return part;
 }

@@ -15,6 +15,7 @@
 // "lower bound" semantics), and within A and within B the order is kept.
 #pragma once
 
+#include "gpu/patterns/search.cuh"
 #include "gpu/patterns/sort.cuh"
 
 #include <cub/device/device_scan.cuh>
@@ -142,19 +143,32 @@ struct round_jobs_t {
 template <typename key_t, typename jobs_t, typename comp_t>
 __global__ void __launch_bounds__(256)
 merge_partition_kernel(const key_t* __restrict__ a, const key_t* __restrict__ b, jobs_t js,
-                       long long max_ctas, merge_part_t* __restrict__ parts, comp_t comp) {
-  long long cta = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+                       long long max_ctas, merge_part_t* __restrict__ parts, comp_t comp,
+                       bool per_warp) {
+  // a warp (few tiles: warp_partition_point) or a thread a tile start
+  long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  long long cta = per_warp ? gid / 32 : gid;
   if (cta >= max_ctas || cta >= js.total()) return;
   int j = js.find(cta);
   merge_job_t job = js.job(j);
   long long d0 = (cta - js.start(j)) * merge_launch::nv;
   const key_t* A = a + job.a_begin;
   const key_t* B = b + job.b_begin;
-  merge_part_t p;
-  p.job = j;
-  p.a0 = int(merge_path(A, job.a_count, B, job.b_count, d0, comp));
-  p.d0 = int(d0);
-  parts[cta] = p;
+  long long a0;
+  if (per_warp) {
+    long long lo = d0 > job.b_count ? d0 - job.b_count : 0;
+    long long hi = d0 < job.a_count ? d0 : job.a_count;
+    a0 = warp_partition_point(lo, hi, [&](long long m) { return !comp(B[d0 - 1 - m], A[m]); });
+  } else {
+    a0 = merge_path(A, job.a_count, B, job.b_count, d0, comp);
+  }
+  if (!per_warp || (threadIdx.x & 31) == 0) {
+    merge_part_t p;
+    p.job = j;
+    p.a0 = int(a0);
+    p.d0 = int(d0);
+    parts[cta] = p;
+  }
 }
 
 // A merge tile's shared memory: its keys, then (aligned) its values.
@@ -304,9 +318,10 @@ void run_merge_batch(const key_t* a_keys, const val_t* a_vals, const key_t* b_ke
     size_t parts_bytes = ((size_t)max_ctas * sizeof(merge_part_t) + 255) & ~size_t(255);
     parts = (merge_part_t*)sort_detail::sort_alloc(parts_bytes, ctx);
   }
-  int pgrid = int((max_ctas + 255) / 256);
+  bool per_warp = max_ctas <= kWarpPartitionMaxPoints;
+  int pgrid = int(per_warp ? (max_ctas + 7) / 8 : (max_ctas + 255) / 256);
   merge_partition_kernel<key_t, jobs_t, comp_t><<<pgrid, 256, 0, st>>>(a_keys, b_keys, js, max_ctas,
-                                                                       parts, comp);
+                                                                       parts, comp, per_warp);
   ATTU_CUDA_CHECK_LAUNCH();
   int grid = int(max_ctas < 65535ll * 16 ? max_ctas : 65535ll * 16);
   constexpr size_t smem = merge_smem_bytes<key_t, val_t, has_vals>();

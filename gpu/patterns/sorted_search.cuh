@@ -35,12 +35,19 @@ struct search_pred_t {
 
 template <typename pred_t>
 __global__ void merge_partition_kernel(pred_t pred, int a_count, int b_count,
-                                       int nv, int num_parts, int* __restrict__ part) {
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
+                                       int nv, int num_parts, int* __restrict__ part,
+                                       bool per_warp) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  int t = per_warp ? gid / 32 : gid;  // a warp or a thread a point
   if (t >= num_parts) return;
   long long total = (long long)a_count + b_count;
   int diag = (int)min((long long)t * nv, total);
-  part[t] = merge_path_b(a_count, b_count, diag, pred);
+  if (per_warp) {
+    int b = merge_path_b_warp(a_count, b_count, diag, pred);
+    if ((threadIdx.x & 31) == 0) part[t] = b;
+  } else {
+    part[t] = merge_path_b(a_count, b_count, diag, pred);
+  }
 }
 
 template <bounds_t bounds, typename launch_t, typename needles_it,
@@ -131,8 +138,9 @@ void sorted_search(needles_it needles, int num_needles, haystack_it haystack,
   int num_tiles = (int)div_up(total, (long long)nv);
   mem_t<int> part(num_tiles + 1, ctx);
   detail::search_pred_t<bounds, needles_it, haystack_it, comp_t> pred{needles, haystack, comp};
-  detail::merge_partition_kernel<<<div_up(num_tiles + 1, 128), 128, 0, ctx.stream()>>>(
-      pred, num_needles, num_haystack, nv, num_tiles + 1, part.data());
+  bool per_warp = num_tiles + 1 <= kWarpPartitionMaxPoints;
+  detail::merge_partition_kernel<<<div_up(num_tiles + 1, per_warp ? 4 : 128), 128, 0, ctx.stream()>>>(
+      pred, num_needles, num_haystack, nv, num_tiles + 1, part.data(), per_warp);
   ATTU_CUDA_CHECK_LAUNCH();
   detail::sorted_search_kernel<bounds, launch_t><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
       needles, num_needles, haystack, num_haystack, indices, comp, part.data());
