@@ -1,4 +1,4 @@
-// test_search.cu: sorted_search (lower / upper), inner_join, bulk_insert
+// test_search.cu: warp_partition_point, sorted_search (lower / upper), inner_join, bulk_insert
 // and bulk_remove against the CPU references: sizes around the tile, 1M,
 // duplicates-heavy and duplicate-free keys, empty sides, 64M into 64M.
 #include "gpu/patterns/patterns.cuh"
@@ -9,6 +9,16 @@
 using namespace attu;
 using namespace attu::gpu;
 using attu::test::runner_t;
+
+// One warp a case: the first m in [lo, hi) with m >= x (pred: m < x).
+__global__ void partition_point_kernel(const long long* lo, const long long* hi,
+                                       const long long* x, long long* out, int n) {
+  int c = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (c >= n) return;
+  long long xc = x[c];
+  long long got = warp_partition_point(lo[c], hi[c], [=](long long m) { return m < xc; });
+  if ((threadIdx.x & 31) == 0) out[c] = got;
+}
 
 int main() {
   ATTU_GPU_TEST_MAIN_PROLOGUE();
@@ -25,6 +35,30 @@ int main() {
       {1 << 20, 1 << 20, 1 << 30}, {16 << 20, 16 << 20, 1LL << 31}};
   auto size_of = [](const sizes_t& c) { return (long long)c.a + c.b; };
   cases = test::small_filter(cases, size_of);
+
+  r.run("warp_partition_point: empty ranges, answers at both ends and inside, ranges to 2^40", [&] {
+    std::vector<long long> lo, hi, x;
+    auto add = [&](long long l, long long h, long long t) { lo.push_back(l); hi.push_back(h); x.push_back(t); };
+    for (long long l : {0LL, 5LL, 1LL << 33})
+      for (long long len : {0LL, 1LL, 2LL, 31LL, 32LL, 33LL, 1000LL, 1LL << 26})
+        for (long long off : {-1LL, 0LL, 1LL, len / 2, len - 1, len, len + 1})
+          add(l, l + len, l + off);
+    std::mt19937_64 rng(42);
+    for (int i = 0; i < 20000; ++i) {
+      long long l = (long long)(rng() % (1ULL << 40));
+      long long len = (long long)(rng() % (1ULL << (rng() % 41)));
+      add(l, l + len, l - 2 + (long long)(rng() % (unsigned long long)(len + 4)));
+    }
+    int n = (int)lo.size();
+    mem_t<long long> d_lo = to_mem(lo, ctx), d_hi = to_mem(hi, ctx), d_x = to_mem(x, ctx), out(n, ctx);
+    out.memset(0xff);
+    partition_point_kernel<<<div_up(n, 4), 128, 0, ctx.stream()>>>(d_lo.data(), d_hi.data(), d_x.data(),
+                                                                  out.data(), n);
+    ATTU_CUDA_CHECK_LAUNCH();
+    std::vector<long long> want(n);
+    for (int i = 0; i < n; ++i) want[i] = std::min(std::max(x[i], lo[i]), hi[i]);
+    test::expect_equal(r, out.to_host(), want, "warp_partition_point");
+  });
 
   for (bool upper : {false, true}) {
     r.run(std::string("sorted_search ") + (upper ? "bounds_upper" : "bounds_lower") +
