@@ -149,6 +149,24 @@ void bench_compact(context_t& ctx, size_t n) {
   row("select_if keep 50%", "int32", n, 4.0 * n + 4.0 * kept, one, "DeviceSelect::If", theirs);
 }
 
+// ATTU_BENCH_SELECT_BOXES=1: select_if over other launch boxes (nt x vt).
+template <int nt, int vt>
+void bench_select_box(context_t& ctx, size_t n) {
+  using box_t = ag::launch_box_t<ag::arch_cta_t<700, nt, vt>, ag::arch_cta_t<900, nt, vt>>;
+  dbuf<int> a(n), b(n), cnt(1);
+  fill_random(a.p, n, 5);
+  const int* in = a.p;
+  int* out = b.p;
+  double one = time_ms(ctx, no_prep, [&] {
+    ag::select_if<box_t>(in, int(n), [] __device__(int x) { return (x & 1) != 0; }, out, cnt.p, ctx);
+  });
+  int kept = 0;
+  ATTU_CUDA_CHECK(cudaMemcpy(&kept, cnt.p, sizeof kept, cudaMemcpyDeviceToHost));
+  char name[64];
+  std::snprintf(name, sizeof name, "select_if keep 50%%, box %dx%d", nt, vt);
+  row(name, "int32", n, 4.0 * n + 4.0 * kept, one, "-", -1);
+}
+
 // Segment starts, lengths uniform in [1, 2*mean-1]; plus the end offset.
 std::vector<int> make_segments(size_t n, long long mean) {
   std::mt19937_64 rng(43);
@@ -281,6 +299,15 @@ int main(int argc, char** argv) {
         }
       }
       if (bench_wanted("compact")) bc::bench_compact(ctx, n);
+      if (bench_wanted("compact") && getenv("ATTU_BENCH_SELECT_BOXES")) {
+        bc::bench_select_box<128, 24>(ctx, n);
+        bc::bench_select_box<256, 12>(ctx, n);
+        bc::bench_select_box<128, 16>(ctx, n);
+        bc::bench_select_box<256, 16>(ctx, n);
+        bc::bench_select_box<384, 8>(ctx, n);
+        bc::bench_select_box<128, 32>(ctx, n);
+        bc::bench_select_box<64, 24>(ctx, n);
+      }
     }
     for (size_t n : sizes) {
       if (n > (256u << 20)) continue;
