@@ -327,12 +327,10 @@ void run_merge_batch(const key_t* a_keys, const val_t* a_vals, const key_t* b_ke
   constexpr size_t smem = merge_smem_bytes<key_t, val_t, has_vals>();
   auto kernel = merge_jobs_kernel<key_t, val_t, has_vals, jobs_t, comp_t>;
   if constexpr (smem > 48 * 1024) {
-    static const bool opted_in = [&] {
-      ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           (int)smem));
-      return true;
-    }();
-    (void)opted_in;
+    // every launch (a host call of about a microsecond, 12-byte records
+    // only): the opt-in belongs to the device, which may have been reset
+    ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)smem));
   }
   kernel<<<grid, merge_launch::nt, smem, st>>>(a_keys, a_vals, b_keys, b_vals, c_keys, c_vals,
                                               js, parts, comp);
