@@ -226,7 +226,7 @@ static int cut_fields(splitter *sp, dt_field *f, int *nf) {
 enum {
     M_YEAR = 1 << 0, M_MONTH = 1 << 1, M_DAY = 1 << 2, M_HOUR = 1 << 3, M_MINUTE = 1 << 4,
     M_SECOND = 1 << 5, M_FRAC = 1 << 6, M_TZ = 1 << 7, M_DOW = 1 << 8, M_DOY = 1 << 9,
-    M_AMPM = 1 << 10, M_ADBC = 1 << 11,
+    M_AMPM = 1 << 10, M_ADBC = 1 << 11, M_RESERV = 1 << 12,
     M_DATE = M_YEAR | M_MONTH | M_DAY,
     M_TIME = M_HOUR | M_MINUTE | M_SECOND | M_FRAC
 };
@@ -692,7 +692,11 @@ static int decode(dt_state *st, dt_field *f, int nf) {
                     st->usec = 0;
                     break;
                 }
-                tmask = M_DATE | M_TIME | M_TZ;
+                /* epoch and [-]infinity take only their own place, as
+                 * PostgreSQL's RESERV mask: other fields are still read and
+                 * checked, then left out ('epoch 04:05:06+05' is the epoch,
+                 * 'infinity 23:59:60.5' an error; were 22007) */
+                tmask = M_RESERV;
                 st->kind = w->val == R_EPOCH ? ATTU_DATETIME_EPOCH
                          : w->val == R_INFINITY ? ATTU_DATETIME_INFINITY : ATTU_DATETIME_NINFINITY;
                 break;
