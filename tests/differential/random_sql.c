@@ -550,7 +550,7 @@ static void expr_ext(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
 
 static void pred_regexp(rng *r, sql_buf *b, const char *alias, int depth);
 
-/* ---- the newer functions (session 13) ----------------------------------------- */
+/* ---- the newer functions (session 12) ----------------------------------------- */
 
 /* Regular expressions that attu answers (or refuses with its documented
  * 0A000, which the comparison accepts): literals, classes, anchors,
