@@ -163,7 +163,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_FLOOR_N] = "floor_n", [ATTU_OP_CEIL_N] = "ceil_n",
     [ATTU_OP_POWER_N] = "power_n", [ATTU_OP_LOG_N] = "log_n", [ATTU_OP_SQRT_AT_N] = "sqrt_at_n",
     [ATTU_OP_SQRT_N] = "sqrt_n", [ATTU_OP_LN_N] = "ln_n", [ATTU_OP_LOG10_N] = "log10_n",
-    [ATTU_OP_EXP_N] = "exp_n", [ATTU_OP_SIGN_N] = "sign_n",
+    [ATTU_OP_EXP_N] = "exp_n", [ATTU_OP_SIGN_N] = "sign_n", [ATTU_OP_DIV_TRUNC_N] = "div_trunc_n",
     [ATTU_OP_SUBQUERY_ONE] = "subquery_one",
     [ATTU_OP_SIMILAR] = "similar",
     [ATTU_OP_MD5] = "md5", [ATTU_OP_TRANSLATE] = "translate", [ATTU_OP_ASCII] = "ascii",
@@ -619,7 +619,9 @@ static int set_num(attu_interp *it, attu_slot *o, attu_numeric n, attu_error *er
     return 0;
 }
 
-/* One row of a NUMERIC opcode (ATTU_OP_ADD_N..ATTU_OP_SIGN_N): operands are not NULL. */
+/* One row of a NUMERIC opcode (ATTU_OP_ADD_N..ATTU_OP_SIGN_N, and
+ * ATTU_OP_DIV_TRUNC_N, added after them at the enum's end): operands are
+ * not NULL. */
 static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_instr *in, attu_type dt,
                       const attu_slot *A, const attu_slot *B, attu_slot *o, attu_error *err) {
     attu_numeric a = { 0, 0 }, b = { 0, 0 }, r = { 0, 0 };
@@ -633,6 +635,7 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
     case ATTU_OP_MUL_N: if (attu_numeric_mul(a, b, &r, err)) return -1; break;
     case ATTU_OP_DIV_N: if (attu_numeric_div(a, b, &r, err)) return -1; break;
     case ATTU_OP_MOD_N: if (attu_numeric_mod(a, b, &r, err)) return -1; break;
+    case ATTU_OP_DIV_TRUNC_N: if (attu_numeric_div_trunc(a, b, &r, err)) return -1; break;
     case ATTU_OP_NEG_N: r = a; r.m = -r.m; break;
     case ATTU_OP_ABS_N: r = a; if (r.m < 0) r.m = -r.m; break;
     case ATTU_OP_EQ_N: o->v.i = attu_numeric_cmp(a, b) == 0; return 0;
@@ -810,7 +813,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             o->null = 0;
             o->len = 0;
-            if (op >= ATTU_OP_ADD_N && op <= ATTU_OP_SIGN_N) {
+            if ((op >= ATTU_OP_ADD_N && op <= ATTU_OP_SIGN_N) || op == ATTU_OP_DIV_TRUNC_N) {
                 if (numeric_op(it, p, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, o, err)) return -1;
                 continue;
             }

@@ -184,6 +184,8 @@ typedef enum attu_opcode {
     ATTU_OP_REGEXP_SUBSTR,  /* regexp_substr(a, b, c start / N, d subexpr) */
     ATTU_OP_REGEXP_SUBSTRING, /* substring(a FROM b): the first group's text, or the match's */
     ATTU_OP_SIMILAR_SUBSTRING, /* substring(a SIMILAR b ESCAPE c): b a SIMILAR TO pattern (no flags) */
+    ATTU_OP_DIV_TRUNC_N,  /* div(a, b) of two NUMERIC: the quotient truncated toward
+                             zero, dscale 0; 22012. Host only, as every NUMERIC op */
     ATTU_OP_COUNT_
 } attu_opcode;
 

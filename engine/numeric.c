@@ -478,6 +478,19 @@ int attu_numeric_mod(attu_numeric a, attu_numeric b, attu_numeric *out, attu_err
     return checked(x % y, s, out, err);
 }
 
+int attu_numeric_div_trunc(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
+    if (b.m == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
+    /* At one scale the quotient of the scaled integers is the quotient of
+     * the values, and C's integer division truncates toward zero, which is
+     * exactly div's rounding; a / b rounded at its display scale first
+     * could round up into the next integer (div(1,
+     * 0.33333333333333333333334) is 2, the quotient 2.999...94). */
+    int s = a.dscale > b.dscale ? a.dscale : b.dscale;
+    __int128 x, y;
+    if (!rescale(a.m, s - a.dscale, &x) || !rescale(b.m, s - b.dscale, &y)) return overflow(err);
+    return checked(x / y, 0, out, err);
+}
+
 /* A long double result rounded to rscale places. */
 static int from_long_double(long double v, int rscale, attu_numeric *out, attu_error *err) {
     if (isnan(v) || isinf(v)) return overflow(err);

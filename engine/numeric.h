@@ -86,6 +86,9 @@ int attu_numeric_to_scaled(attu_numeric a, int scale, int64_t *out);
 int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error *err);
 /* a % b: truncated remainder, dscale max of the dscales; 22012. */
 int attu_numeric_mod(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err);
+/* div(a, b): the quotient truncated toward zero, dscale 0 (PostgreSQL's
+ * numeric_div_trunc); 22012 for b = 0. */
+int attu_numeric_div_trunc(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err);
 /* sqrt(a) at numeric_sqrt's scale: 16 significant digits from the
  * argument's weight, at least a's dscale (exact: integer square root). */
 int attu_numeric_sqrt_fn(attu_numeric a, attu_numeric *out, attu_error *err);

@@ -443,6 +443,7 @@ static const scalar_fn scalars[] = {
     { "md5", ATTU_OP_MD5, 1, 1, 't' }, { "translate", ATTU_OP_TRANSLATE, 3, 3, 't' },
     { "ascii", ATTU_OP_ASCII, 1, 1, 't' }, { "bit_length", ATTU_OP_BIT_LENGTH, 1, 1, 't' },
     { "overlay", ATTU_OP_OVERLAY, 3, 4, 't' },
+    { "div", ATTU_OP_DIV_TRUNC_N, 2, 2, 'x' },
     { "chr", ATTU_OP_CHR, 1, 1, 'x' }, { "to_hex", ATTU_OP_TO_HEX, 1, 1, 'x' },
     { "mod", ATTU_OP_MOD_I, 2, 2, 'x' }, { "concat_ws", ATTU_OP_CONCAT, 2, 100, 'x' },
     { "date_part", ATTU_OP_EXTRACT, 2, 2, 'x' }, { "date_trunc", ATTU_OP_DATE_TRUNC, 2, 2, 'x' },
@@ -591,6 +592,28 @@ static bool int4_argument(attu_type_id t) {
     return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_UNKNOWN;
 }
 
+/* The name PostgreSQL's regtype output gives the type a value of attu's
+ * type t has: a DECIMAL(p,s) is numeric like every numeric typmod, a TEXT
+ * with a length is varchar(n) (scale 0) or char(n) (scale 1), whose
+ * regtype names are character varying and character. A varchar without a
+ * length is stored as text and so names itself text. */
+static const char *pg_type_display_name(attu_type t) {
+    switch (t.id) {
+    case ATTU_TYPE_UNKNOWN: return "unknown";
+    case ATTU_TYPE_BOOL: return "boolean";
+    case ATTU_TYPE_INT16: return "smallint";
+    case ATTU_TYPE_INT32: return "integer";
+    case ATTU_TYPE_INT64: return "bigint";
+    case ATTU_TYPE_FLOAT32: return "real";
+    case ATTU_TYPE_FLOAT64: return "double precision";
+    case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return "numeric";
+    case ATTU_TYPE_TEXT: return t.precision > 0 ? (t.scale ? "character" : "character varying") : "text";
+    case ATTU_TYPE_DATE: return "date";
+    case ATTU_TYPE_TIMESTAMP: return "timestamp without time zone";
+    default: return "unknown";
+    }
+}
+
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     const agg_name *an = find_agg(name);
@@ -605,6 +628,26 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *args[100] = { 0 };
     if (n > 100) n = 100;
     for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+    if (!strcmp(name, "pg_typeof") && n == 1 && !e->u.func.star && !e->u.func.distinct) {
+        /* pg_typeof(any) never looks at the value, only at the type the
+         * argument was bound to, which is fixed here: the result is a text
+         * constant (PostgreSQL's result is a regtype, which prints as the
+         * same name; attu has no regtype, so the column is text). */
+        attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+        const char *tn = pg_type_display_name(args[0]->type);
+        attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, txt, e->position);
+        if (!k || !(k->s = attu_pstrdup(c->pa, tn, strlen(tn)))) { attu_error_oom(c->err); return NULL; }
+        k->slen = strlen(tn);
+        if (args[0]->kind == BX_CONST) return k;
+        /* An argument that reads columns or aggregates stays in the tree,
+         * as PostgreSQL keeps it: an aggregate in it still makes the query
+         * an aggregate (pg_typeof(count(*)) is one row), an ungrouped
+         * column is still 42803, and a row whose argument raises an error
+         * raises it. Both arms are the name, so the result is the constant
+         * whatever the argument's value, NULL included. */
+        attu_bexpr *nn = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, args[0], NULL, NULL, NULL);
+        return nn ? mk_call(c, ATTU_OP_SELECT, txt, e->position, 3, k, k, nn, NULL) : NULL;
+    }
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return no_function(c, e, args, n);
     int pos = e->position;
     if (fn->op >= ATTU_OP_REGEXP_REPLACE && fn->op <= ATTU_OP_REGEXP_SUBSTR) return bind_regexp(c, e, fn->op, args, n, pos);
@@ -711,6 +754,20 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return mk_call(c, fn->op, rt, pos, n, args[0], args[1], args[2], args[3]);
     }
     /* specials */
+    if (fn->op == ATTU_OP_DIV_TRUNC_N) {
+        /* PostgreSQL has div(numeric, numeric) only: integers and untyped
+         * literals cast to numeric implicitly (div(7, 2) is the numeric 3),
+         * floats do not (42883), and the result is numeric with scale 0 */
+        attu_type nt = attu_type_make(ATTU_TYPE_NUMERIC);
+        for (int i = 0; i < 2; i++) {
+            attu_type_id t = args[i]->type.id;
+            if (!attu_type_is_int(t) && t != ATTU_TYPE_DECIMAL && t != ATTU_TYPE_NUMERIC && t != ATTU_TYPE_UNKNOWN)
+                return no_function(c, e, args, n);
+        }
+        for (int i = 0; i < 2; i++)
+            if (!(args[i] = coerce(c, args[i], nt, false, pos))) return NULL;
+        return mk_call(c, ATTU_OP_DIV_TRUNC_N, nt, pos, 2, args[0], args[1], NULL, NULL);
+    }
     if (fn->op == ATTU_OP_CHR) {
         /* chr(integer) only: a bigint does not cast to integer implicitly */
         attu_type_id t = args[0]->type.id;

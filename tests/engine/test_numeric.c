@@ -276,3 +276,32 @@ Test(numeric, functions_take_postgresql_result_scales) {
     cr_expect_eq(attu_numeric_ln(parsed("0"), &r, &err), -1);
     cr_expect_str_eq(err.sqlstate, "2201E");
 }
+
+/* div(a, b): the quotient truncated toward zero, scale 0; from the exact
+ * scaled integers, so a quotient just below an integer is not rounded up
+ * into it first. */
+static const char *div_trunc_text(const char *a, const char *b) {
+    attu_numeric r;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_numeric_div_trunc(lit(a), lit(b), &r, &err), 0, "div(%s, %s): %s", a, b, err.message);
+    return fmt(r);
+}
+
+Test(numeric, div_truncates_toward_zero_at_scale_0) {
+    cr_expect_str_eq(div_trunc_text("9", "4"), "2");                      /* div(9, 4) */
+    cr_expect_str_eq(div_trunc_text("-9", "4"), "-2");                    /* div(-9, 4) */
+    cr_expect_str_eq(div_trunc_text("9.5", "2"), "4");                    /* div(9.5, 2) */
+    cr_expect_str_eq(div_trunc_text("-0.5", "1"), "0");                   /* div(-0.5, 1): no -0 */
+    cr_expect_str_eq(div_trunc_text("10.74", "0.25"), "42");              /* div(10.74, 0.25) */
+    cr_expect_str_eq(div_trunc_text("-7", "-2"), "3");                    /* div(-7, -2) */
+    cr_expect_str_eq(div_trunc_text("0.99999999999999999999", "0.00000000000000000003"), "33333333333333333333");
+    /* div(1, 0.33333333333333333333334): the quotient is
+     * 2.99999999999999999999994, which rounded at fewer places is 3 */
+    cr_expect_str_eq(div_trunc_text("1", "0.33333333333333333333334"), "2");
+    attu_numeric r;
+    attu_error err;
+    attu_error_clear(&err);
+    cr_expect_neq(attu_numeric_div_trunc(lit("1"), lit("0.00"), &r, &err), 0);
+    cr_expect_str_eq(err.sqlstate, "22012");                              /* div(1, 0.00) */
+}
