@@ -13,6 +13,7 @@
 #include "engine/numeric.h"
 #include "engine/regexp_functions.h"
 #include "engine/similar.h"
+#include "engine/utf8.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -392,11 +393,6 @@ static int rescale(__int128 v, int from, int to, int64_t *out) {
     return 0;
 }
 
-static int utf8_len(const char *s, size_t n) {
-    int c = 0;
-    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return c;
-}
 /* Byte offset of the ch-th character (0-based), clamped to n. */
 static size_t utf8_off(const char *s, size_t n, int64_t ch) {
     size_t i = 0;
@@ -453,19 +449,6 @@ static size_t translate_text(const attu_slot *s, const attu_slot *from, const at
         i += cl;
     }
     return w;
-}
-
-/* UTF-8 bytes of code point cp (valid: not a surrogate, <= 0x10ffff). */
-static size_t utf8_put(uint32_t cp, char *o) {
-    if (cp < 0x80) { o[0] = (char)cp; return 1; }
-    if (cp < 0x800) { o[0] = (char)(0xc0 | cp >> 6); o[1] = (char)(0x80 | (cp & 0x3f)); return 2; }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | cp >> 12); o[1] = (char)(0x80 | ((cp >> 6) & 0x3f)); o[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (char)(0xf0 | cp >> 18); o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f)); o[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
 }
 
 static int scmp(const attu_slot *a, const attu_slot *b) {
@@ -1104,7 +1087,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 }
                 o->v.s = m; o->len = A[r].len; break;
             }
-            case ATTU_OP_LENGTH: o->v.i = utf8_len(A[r].v.s, A[r].len); break;
+            case ATTU_OP_LENGTH: o->v.i = (int)attu_utf8_count(A[r].v.s, A[r].len); break;
             case ATTU_OP_OCTET_LENGTH: o->v.i = A[r].len; break;
             case ATTU_OP_SUBSTR: {
                 int64_t from = y, cnt = C ? C[r].v.i : INT32_MAX;
@@ -1117,7 +1100,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 o->v.s = A[r].v.s + bo; o->len = (uint32_t)(be - bo); break;
             }
             case ATTU_OP_LEFT: case ATTU_OP_RIGHT: {
-                int clen = utf8_len(A[r].v.s, A[r].len);
+                int clen = (int)attu_utf8_count(A[r].v.s, A[r].len);
                 int64_t k = y;
                 if (k < 0) k = clen + k < 0 ? 0 : clen + k;
                 if (k > clen) k = clen;
@@ -1148,7 +1131,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 z = 0;
                 if (B[r].len == 0) z = 1;
                 else for (size_t k = 0; k + B[r].len <= A[r].len; k++)
-                    if (!memcmp(A[r].v.s + k, B[r].v.s, B[r].len)) { z = utf8_len(A[r].v.s, k) + 1; break; }
+                    if (!memcmp(A[r].v.s + k, B[r].v.s, B[r].len)) { z = (int)attu_utf8_count(A[r].v.s, k) + 1; break; }
                 o->v.i = z; break;
             }
             case ATTU_OP_REPLACE: {
@@ -1206,7 +1189,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (want > (1 << 26)) return attu_error_set(err, ATTU_SQLSTATE_OUT_OF_MEMORY, 0, "requested length too large");
                 const char *fill = C ? C[r].v.s : " ";
                 size_t fl = C ? C[r].len : 1;
-                int have = utf8_len(A[r].v.s, A[r].len);
+                int have = (int)attu_utf8_count(A[r].v.s, A[r].len);
                 if (have >= want || fl == 0) {
                     size_t bo = utf8_off(A[r].v.s, A[r].len, want);
                     o->v.s = A[r].v.s; o->len = (uint32_t)bo; break;
@@ -1216,7 +1199,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (!m) return attu_error_oom(err);
                 size_t w = 0;
                 if (op == ATTU_OP_RPAD) { memcpy(m, A[r].v.s, A[r].len); w = A[r].len; }
-                int flen = utf8_len(fill, fl);
+                int flen = (int)attu_utf8_count(fill, fl);
                 for (int64_t q = 0; q < padc; q++) {
                     size_t b0 = utf8_off(fill, fl, q % flen), b1 = utf8_off(fill, fl, q % flen + 1);
                     memcpy(m + w, fill + b0, b1 - b0); w += b1 - b0;
@@ -1289,7 +1272,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                     return attu_error_set(err, "54000", 0, "requested character not valid for encoding: %lld", (long long)x);
                 char *m = arena_alloc(it, 4);
                 if (!m) return attu_error_oom(err);
-                o->v.s = m; o->len = (uint32_t)utf8_put((uint32_t)x, m); break;
+                o->v.s = m; o->len = (uint32_t)attu_utf8_encode((uint32_t)x, (unsigned char *)m); break;
             }
             case ATTU_OP_TO_HEX: {
                 /* the two's complement of an integer (4 bytes) or a bigint
@@ -1307,7 +1290,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 /* PostgreSQL's text_overlay: the first c - 1 characters of
                  * a, then b, then a from character c + d on; d defaults to
                  * b's length and may be negative (a repeats from there) */
-                int64_t from = C[r].v.i, cnt = Dd ? Dd[r].v.i : utf8_len(B[r].v.s, B[r].len);
+                int64_t from = C[r].v.i, cnt = Dd ? Dd[r].v.i : (int)attu_utf8_count(B[r].v.s, B[r].len);
                 if (from <= 0) return attu_error_set(err, "22011", 0, "negative substring length not allowed");
                 int64_t after = from + cnt;
                 if (after > INT32_MAX || after < INT32_MIN)

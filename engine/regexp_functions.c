@@ -18,13 +18,7 @@
 #include <string.h>
 
 #include "engine/similar.h"
-
-/* The characters in s[0, n). */
-static int64_t char_count(const char *s, size_t n) {
-    int64_t c = 0;
-    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return c;
-}
+#include "engine/utf8.h"
 
 /* The byte offset of character ch (0-based) of s[0, n); false when s has
  * fewer than ch characters (ch == the count gives n, the end). */
@@ -279,7 +273,7 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
             so = sim->span[sub].so;
             eo = sim->span[sub].eo;
         }
-        if (instr) o->v.i = so < 0 ? 0 : char_count(str, (size_t)(endopt ? eo : so)) + 1;
+        if (instr) o->v.i = so < 0 ? 0 : attu_utf8_count(str, (size_t)(endopt ? eo : so)) + 1;
         else if (so < 0) { o->null = 1; o->v.i = 0; }
         else { o->v.s = a->v.s + so; o->len = (uint32_t)(eo - so); }
         return 0;

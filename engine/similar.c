@@ -35,6 +35,7 @@
  * rather than answered otherwise; see the users in regexp_functions.c.
  */
 #include "engine/similar.h"
+#include "engine/utf8.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -92,17 +93,6 @@ static size_t utf8_decode(const char *p, size_t n, uint32_t *cp) {
     for (size_t k = 1; k < len; k++) v = (v << 6) | (u[k] & 0x3f);
     *cp = v;
     return len;
-}
-
-static int utf8_encode(uint32_t cp, unsigned char *o) {
-    if (cp < 0x80) { o[0] = (unsigned char)cp; return 1; }
-    if (cp < 0x800) { o[0] = (unsigned char)(0xc0 | cp >> 6); o[1] = (unsigned char)(0x80 | (cp & 0x3f)); return 2; }
-    if (cp < 0x10000) {
-        o[0] = (unsigned char)(0xe0 | cp >> 12); o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (unsigned char)(0x80 | (cp & 0x3f)); return 3;
-    }
-    o[0] = (unsigned char)(0xf0 | cp >> 18); o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)); o[3] = (unsigned char)(0x80 | (cp & 0x3f)); return 4;
 }
 
 /* ---- sets of code points (one [...] class, or \d \s \w and their negations) */
@@ -397,8 +387,8 @@ static bool emit_utf8(sbuf *b, uint32_t lo, uint32_t hi, bool *any) {
         }
     }
     unsigned char a[4], z[4];
-    utf8_encode(lo, a);
-    utf8_encode(hi, z);
+    attu_utf8_encode(lo, a);
+    attu_utf8_encode(hi, z);
     bool ok = !*any || putc_(b, '|');
     *any = true;
     for (int j = 0; j < n && ok; j++) {
@@ -456,9 +446,9 @@ static bool emit_char(sbuf *b, uint32_t c) {
         return putc_(b, '\\') && putc_(b, (char)c);
     }
     unsigned char o[4];
-    int n = utf8_encode(c, o);
+    size_t n = attu_utf8_encode(c, o);
     b->groups++;
-    return putc_(b, '(') && put(b, (const char *)o, (size_t)n) && putc_(b, ')');
+    return putc_(b, '(') && put(b, (const char *)o, n) && putc_(b, ')');
 }
 
 /* A bound {m}, {m,}, {m,n} at p[*i] (the {): ARE's limits (255); *max
