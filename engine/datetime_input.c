@@ -755,10 +755,7 @@ static int validate(dt_state *st) {
     if ((fmask & M_MONTH) && (st->month < 1 || st->month > 12)) return ATTU_DATETIME_MD_RANGE;
     if ((fmask & M_DAY) && (st->day < 1 || st->day > 31)) return ATTU_DATETIME_MD_RANGE;
     if ((fmask & M_DATE) == M_DATE) {
-        static const int dm[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-        int y = st->year;
-        int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-        if (st->day > dm[st->month - 1] + (st->month == 2 && leap)) return ATTU_DATETIME_FIELD_RANGE;
+        if (st->day > attu_days_in_month(st->year, st->month)) return ATTU_DATETIME_FIELD_RANGE;
     }
     return 0;
 }

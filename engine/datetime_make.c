@@ -18,13 +18,11 @@
 /* The year as attu counts it (0 is 1 BC: make_date(-1, ...) is 1 BC),
  * or 0 when the fields make no calendar date. */
 static int calendar_year(int32_t year, int32_t month, int32_t day, int *ayear) {
-    static const int dm[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     /* INT32_MIN has no positive BC year (PostgreSQL's negation of it
      * overflows, and the year reads as invalid there too) */
     if (year == 0 || year == INT32_MIN || month < 1 || month > 12 || day < 1) return 0;
     int y = year < 0 ? year + 1 : year;
-    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (day > dm[month - 1] + (month == 2 && leap)) return 0;
+    if (day > attu_days_in_month(y, month)) return 0;
     *ayear = y;
     return 1;
 }

@@ -449,6 +449,12 @@ static int parse_decimal(const char *s, size_t len, int precision, int scale,
 
 /* ---- calendar ------------------------------------------------------------- */
 
+int attu_days_in_month(int year, int month) {
+    static const int dm[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return dm[month - 1] + (month == 2 && leap);
+}
+
 /* Days from 1970-01-01 to y-m-d, proleptic Gregorian (Howard Hinnant's
  * days_from_civil; year may be zero or negative: year 0 is 1 BC). */
 int32_t attu_date_from_ymd(int year, int month, int day) {

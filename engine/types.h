@@ -150,5 +150,7 @@ size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap);
 /* Calendar helpers (proleptic Gregorian, as PostgreSQL). */
 int32_t attu_date_from_ymd(int year, int month, int day);
 void    attu_date_to_ymd(int32_t days, int *year, int *month, int *day);
+/* The days of month (1..12) of year (astronomical: 0 is 1 BC). */
+int     attu_days_in_month(int year, int month);
 
 #endif
