@@ -1320,13 +1320,14 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 o->v.i = days; break;
             }
             case ATTU_OP_MAKE_TIMESTAMP: {
-                /* the planner packed (month, day) and (hour, minute) as
-                 * hi * 2^32 + lo + 2^31, so lo is the low 32 bits less 2^31 */
-                int64_t lo_md = (int64_t)((uint64_t)y & 0xffffffffu), lo_hm = (int64_t)((uint64_t)C[r].v.i & 0xffffffffu);
-                int32_t mon = (int32_t)((y - lo_md) / 4294967296LL), mday = (int32_t)(lo_md - 2147483648LL);
-                int32_t hr = (int32_t)((C[r].v.i - lo_hm) / 4294967296LL), mi = (int32_t)(lo_hm - 2147483648LL);
+                /* the planner packed (month, day) and (hour, minute) */
+                int64_t mon, mday, hr, mi;
+                attu_unpack_int_pair(y, &mon, &mday);
+                attu_unpack_int_pair(C[r].v.i, &hr, &mi);
                 int64_t ts;
-                if (attu_make_timestamp((int32_t)x, mon, mday, hr, mi, Dd[r].v.f, &ts, err)) return -1;
+                if (attu_make_timestamp((int32_t)x, (int32_t)mon, (int32_t)mday, (int32_t)hr, (int32_t)mi, Dd[r].v.f, &ts,
+                                        err))
+                    return -1;
                 o->v.i = ts; break;
             }
             case ATTU_OP_DATE_ADD: case ATTU_OP_DATE_SUB:

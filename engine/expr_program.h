@@ -189,6 +189,15 @@ typedef enum attu_opcode {
     ATTU_OP_COUNT_
 } attu_opcode;
 
+/* The two int32 values the planner packs into one int64 operand as
+ * hi * 2^32 + lo + 2^31 (planner/functions.c's pack_int_pair):
+ * ATTU_OP_MAKE_TIMESTAMP's and the regexp functions' packed operands. */
+static inline void attu_unpack_int_pair(int64_t v, int64_t *hi, int64_t *lo) {
+    int64_t low = (int64_t)((uint64_t)v & 0xffffffffu);
+    *hi = (v - low) / 4294967296LL;
+    *lo = low - 2147483648LL;
+}
+
 typedef enum attu_extract_field {
     ATTU_EXTRACT_YEAR = 0, ATTU_EXTRACT_MONTH, ATTU_EXTRACT_DAY,
     ATTU_EXTRACT_HOUR, ATTU_EXTRACT_MINUTE, ATTU_EXTRACT_SECOND,

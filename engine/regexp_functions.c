@@ -45,14 +45,6 @@ static size_t next_search(const char *s, size_t len, long so, long eo) {
     return at;
 }
 
-/* The two int32 values the planner packed into one bigint as
- * hi * 2^32 + lo + 2^31 (planner/functions.c's pack_int_pair). */
-static void unpack(int64_t v, int64_t *hi, int64_t *lo) {
-    int64_t low = (int64_t)((uint64_t)v & 0xffffffffu);
-    *hi = (v - low) / 4294967296LL;
-    *lo = low - 2147483648LL;
-}
-
 static int bad_param(attu_error *err, const char *name, int64_t v) {
     return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "invalid value for parameter \"%s\": %lld", name,
                           (long long)v);
@@ -209,7 +201,7 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
     case ATTU_OP_REGEXP_REPLACE: {
         /* c the replacement, d start and N; aux 1: N given (else the g
          * flag decides), aux 2: the four-argument form with flags */
-        unpack(d->v.i, &start, &nth);
+        attu_unpack_int_pair(d->v.i, &start, &nth);
         if (start <= 0) return bad_param(err, "start", start);
         if ((aux & 1) && nth < 0) return bad_param(err, "n", nth);
         const char *fl = b->v.s;
@@ -255,8 +247,8 @@ static int run_row(int op, int aux, attu_similar *sim, const attu_slot *a, const
         /* c start and N; d endoption and subexpr (instr), subexpr (substr) */
         bool instr = op == ATTU_OP_REGEXP_INSTR;
         int64_t endopt = 0, sub;
-        unpack(c->v.i, &start, &nth);
-        if (instr) unpack(d->v.i, &endopt, &sub);
+        attu_unpack_int_pair(c->v.i, &start, &nth);
+        if (instr) attu_unpack_int_pair(d->v.i, &endopt, &sub);
         else sub = d->v.i;
         if (start <= 0) return bad_param(err, "start", start);
         if (nth <= 0) return bad_param(err, "n", nth);
