@@ -405,6 +405,15 @@ static size_t utf8_off(const char *s, size_t n, int64_t ch) {
     return i;
 }
 
+/* A finite real (f, a float widened to double) as NUMERIC with FLT_DIG (6)
+ * significant digits, as PostgreSQL's float4_numeric: 666.7::real is
+ * 666.7, not the double 666.700012207031. */
+static int float4_to_numeric(double f, attu_numeric *r, attu_error *err) {
+    char buf[32];
+    int l = snprintf(buf, sizeof buf, "%.6g", f);
+    return attu_numeric_parse(buf, (size_t)l, r, err);
+}
+
 /* Bytes of the UTF-8 character at s (n > 0 bytes left): its lead byte's
  * count, clamped to n (values are valid UTF-8; the clamp only keeps a
  * damaged one from reading past its end). */
@@ -634,12 +643,7 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
     case ATTU_OP_CAST_D_N: r = attu_numeric_from_decimal(A->v.i, at.scale); break;
     case ATTU_OP_CAST_F_N:
         if (at.id == ATTU_TYPE_FLOAT32 && isfinite(A->v.f)) {
-            /* real -> numeric keeps FLT_DIG (6) significant digits, as
-             * PostgreSQL's float4_numeric: 666.7::real is 666.7, not the
-             * double 666.700012207031 */
-            char buf[32];
-            int l = snprintf(buf, sizeof buf, "%.6g", A->v.f);
-            if (attu_numeric_parse(buf, (size_t)l, &r, err)) return -1;
+            if (float4_to_numeric(A->v.f, &r, err)) return -1;
         } else if (attu_numeric_from_double(A->v.f, &r, err)) return -1;
         break;
     case ATTU_OP_CAST_N_I:
@@ -934,9 +938,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                  * ::numeric(10,4) is 1234.5700 */
                 attu_numeric nv;
                 if (p->reg_types[in->a].id == ATTU_TYPE_FLOAT32) {
-                    char buf[32];
-                    int l = snprintf(buf, sizeof buf, "%.6g", fx);
-                    if (attu_numeric_parse(buf, (size_t)l, &nv, err)) return -1;
+                    if (float4_to_numeric(fx, &nv, err)) return -1;
                 } else if (attu_numeric_from_double(fx, &nv, err)) return int_overflow(dt, err);
                 if (attu_numeric_to_scaled(nv, dt.scale, &z)) return int_overflow(dt, err);
                 if (range_check(dt, z, err)) return -1;
