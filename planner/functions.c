@@ -471,6 +471,15 @@ static attu_bexpr *pack_int_pair(bctx *c, attu_bexpr *hi, attu_bexpr *lo, int po
     return mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, shifted, biased, NULL, NULL);
 }
 
+/* Whether an argument of this type may stand for an integer parameter:
+ * PostgreSQL's substr, left, right, repeat, lpad, rpad, split_part,
+ * overlay, chr, make_date / make_timestamp and the regexp_* functions take
+ * integer positions, lengths and fields, which a smallint or an untyped
+ * literal casts to implicitly and a bigint does not (42883). */
+static bool int4_argument(attu_type_id t) {
+    return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_UNKNOWN;
+}
+
 /* The regexp_* functions (engine/regexp_functions.h): PostgreSQL 15's
  * signatures, each argument text ('t': text or an untyped literal) or
  * integer ('i': smallint, integer or an untyped literal; bigint does not
@@ -500,8 +509,7 @@ static attu_bexpr *bind_regexp(bctx *c, const attu_ast_expr *e, attu_opcode op, 
     for (int i = 0; i < n; i++) {
         attu_type_id t = args[i]->type.id;
         bool want_int = sig[i] == 'i';
-        if (want_int ? !(t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_UNKNOWN)
-                     : !(t == ATTU_TYPE_TEXT || t == ATTU_TYPE_UNKNOWN))
+        if (want_int ? !int4_argument(t) : !(t == ATTU_TYPE_TEXT || t == ATTU_TYPE_UNKNOWN))
             return no_function(c, e, args, n);
         if (!(args[i] = coerce(c, args[i], want_int ? i4 : txt, false, pos))) return NULL;
     }
@@ -582,14 +590,6 @@ static int numeric_int_digits(const attu_bexpr *a) {
     }
     if (a->type.id == ATTU_TYPE_DECIMAL) return a->type.precision > sc ? a->type.precision - sc : 18 - sc;
     return a->type.id == ATTU_TYPE_INT16 ? 5 : a->type.id == ATTU_TYPE_INT32 ? 10 : 18;
-}
-
-/* Whether an argument of this type may stand for an integer parameter:
- * PostgreSQL's substr, left, right, repeat, lpad, rpad and split_part take
- * integer positions and lengths, which a smallint or an untyped literal
- * casts to implicitly and a bigint does not (42883). */
-static bool int4_argument(attu_type_id t) {
-    return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_UNKNOWN;
 }
 
 /* The name PostgreSQL's regtype output gives the type a value of attu's
@@ -724,7 +724,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             if (!(args[1] = coerce(c, args[1], txt, false, pos))) return NULL;
             for (int i = 2; i < n; i++) {
                 attu_type_id t = args[i]->type.id;
-                if (t != ATTU_TYPE_INT16 && t != ATTU_TYPE_INT32 && t != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+                if (!int4_argument(t)) return no_function(c, e, args, n);
                 if (!(args[i] = coerce(c, args[i], i4, false, pos))) return NULL;
             }
             break;
@@ -771,7 +771,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (fn->op == ATTU_OP_CHR) {
         /* chr(integer) only: a bigint does not cast to integer implicitly */
         attu_type_id t = args[0]->type.id;
-        if (t != ATTU_TYPE_INT16 && t != ATTU_TYPE_INT32 && t != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+        if (!int4_argument(t)) return no_function(c, e, args, n);
         if (!(args[0] = coerce(c, args[0], i4, false, pos))) return NULL;
         return mk_call(c, ATTU_OP_CHR, txt, pos, 1, args[0], NULL, NULL, NULL);
     }
@@ -888,8 +888,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         for (int i = 0; i < n; i++) {
             attu_type_id t = args[i]->type.id;
             bool is_sec = ts && i == 5;
-            if (is_sec ? !(is_numeric(t) || t == ATTU_TYPE_UNKNOWN)
-                       : !(t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_UNKNOWN))
+            if (is_sec ? !(is_numeric(t) || t == ATTU_TYPE_UNKNOWN) : !int4_argument(t))
                 return no_function(c, e, args, n);
             if (!(args[i] = coerce(c, args[i], is_sec ? f8 : i4, false, pos))) return NULL;
         }
