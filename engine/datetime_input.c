@@ -268,13 +268,10 @@ static bool posix_zone(const char *s) {
     return false;
 }
 
-/* Whether name (lowercased, as the splitter keeps words) is a time zone:
- * a POSIX TZ string, or a zone of the system's tz database (whose names
- * PostgreSQL matches regardless of case), looked up a path part at a time.
- * Without a tz database only POSIX strings are known. */
-static bool zone_name_known(const char *name) {
-    if (posix_zone(name)) return true;
-    if (!*name || name[0] == '/' || strstr(name, "..") || strlen(name) > 200) return false;
+/* Whether name (checked by zone_name_known) names a zone of the system's
+ * tz database, whose names PostgreSQL matches regardless of case: looked
+ * up a path part at a time. */
+static bool zone_name_lookup(const char *name) {
     char path[512] = "/usr/share/zoneinfo";
     const char *p = name;
     while (*p) {
@@ -299,6 +296,26 @@ static bool zone_name_known(const char *name) {
     }
     struct stat sb;
     return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* The last name zone_name_lookup answered, per thread: a column of
+ * timestamps names the same zone row after row, and each lookup reads the
+ * tz database's directories. */
+static _Thread_local char last_zone[201];
+static _Thread_local bool last_zone_known;
+
+/* Whether name (lowercased, as the splitter keeps words) is a time zone:
+ * a POSIX TZ string, or a zone of the system's tz database (whose names
+ * PostgreSQL matches regardless of case), looked up a path part at a time.
+ * Without a tz database only POSIX strings are known. */
+static bool zone_name_known(const char *name) {
+    if (posix_zone(name)) return true;
+    if (!*name || name[0] == '/' || strstr(name, "..") || strlen(name) > 200) return false;
+    if (last_zone[0] && strcmp(last_zone, name) == 0) return last_zone_known;
+    bool known = zone_name_lookup(name);
+    strcpy(last_zone, name);
+    last_zone_known = known;
+    return known;
 }
 
 /* strtol-like: digits at s (none reads as 0, as PostgreSQL's strtoint
