@@ -284,6 +284,21 @@ struct attu_backend {
     /* Whole-column reductions: the same specs, one output row. */
     int  (*reduce)(attu_backend *be, size_t n, int nreduce,
                    const attu_reduce_spec *specs, attu_out *outs, attu_error *err);
+    /* The fused aggregate: the whole-column reductions of the program's
+     * outputs over n rows, as eval into temporary columns followed by
+     * reduce, without the temporaries (a GPU runs the program inside the
+     * reduction's kernel). Input i is inputs[i]'s row rows[i][r] at row r
+     * when rows (may be NULL) has a non-NULL rows[i] (int64, every entry a
+     * row of that input): a join's columns are read through its pairs
+     * without being gathered first. specs[k].in_reg is the program output
+     * reduction k reads (-1: COUNT(*)), specs[k].in.type that output's
+     * type; in.data is not read. Returns 1, with nothing set, when the
+     * backend declines (an op, type or size it does not fuse, or a row the
+     * program fails on: the caller then runs eval and reduce, which report
+     * the row's error), 0 when done, -1 on error. May be NULL. */
+    int  (*eval_reduce)(attu_backend *be, const struct attu_expr_program *prog, const attu_vec *inputs,
+                        const attu_buf *const *rows, size_t n, int nreduce, const attu_reduce_spec *specs,
+                        attu_out *outs, attu_error *err);
     /* For each needle (int64, any order), the lower (or upper) bound in the
      * ascending int64 haystack. */
     int  (*sorted_search)(attu_backend *be, const attu_buf *needles, size_t nn,

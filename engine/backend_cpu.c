@@ -684,6 +684,56 @@ static int cpu_reduce(attu_backend *be, size_t n, int nreduce, const attu_reduce
     return cpu_segreduce(be, &ob, 1, NULL, nreduce, specs, outs, err);
 }
 
+/* The fused aggregate on the CPU is the two calls it fuses: the inputs read
+ * through their rows are gathered, the program runs into temporaries and
+ * reduce reads them. Nothing is saved here (the CPU streams each column
+ * through its caches either way), but the executor's fused path then runs,
+ * and is tested, on both backends. */
+static int cpu_eval_reduce(attu_backend *be, const attu_expr_program *prog, const attu_vec *inputs,
+                           const attu_buf *const *rows, size_t n, int nreduce, const attu_reduce_spec *specs,
+                           attu_out *outs, attu_error *err) {
+    int nin = prog->ninputs, no = prog->noutputs, rc = -1;
+    for (int o = 0; o < no; o++)
+        if (prog->reg_types[prog->outputs[o]].id == ATTU_TYPE_TEXT) return 1;   /* dictionaries: not fused */
+    attu_vec *ins = calloc((size_t)nin + 1, sizeof *ins);
+    attu_buf **own = calloc((size_t)(2 * nin + 2 * no) + 1, sizeof *own);
+    attu_out *eo = calloc((size_t)no + 1, sizeof *eo);
+    attu_reduce_spec *rs = calloc((size_t)nreduce + 1, sizeof *rs);
+    int nown = 0;
+    if (!ins || !own || !eo || !rs) { attu_error_oom(err); goto done; }
+    for (int i = 0; i < nin; i++) {
+        ins[i] = inputs[i];
+        if (!rows || !rows[i]) continue;
+        size_t w = attu_type_width(inputs[i].type.id);
+        attu_buf *d = cpu_alloc(be, n * w + 1, err), *v = inputs[i].valid ? cpu_alloc(be, n + 1, err) : NULL;
+        if (!d || (inputs[i].valid && !v)) { cpu_free(be, d); cpu_free(be, v); goto done; }
+        own[nown++] = d;
+        if (v) own[nown++] = v;
+        if (cpu_gather(be, d, v, inputs[i].data, inputs[i].valid, w, rows[i], n, err)) goto done;
+        ins[i].data = d;
+        ins[i].valid = v;
+    }
+    for (int o = 0; o < no; o++) {
+        attu_type t = prog->reg_types[prog->outputs[o]];
+        attu_buf *d = cpu_alloc(be, n * attu_type_width(t.id) + 1, err), *v = d ? cpu_alloc(be, n + 1, err) : NULL;
+        if (!d || !v) { cpu_free(be, d); cpu_free(be, v); goto done; }
+        own[nown++] = d;
+        own[nown++] = v;
+        eo[o] = (attu_out){ t, d, v, NULL };
+    }
+    if (cpu_eval(be, prog, ins, n, eo, err)) goto done;
+    for (int k = 0; k < nreduce; k++) {
+        rs[k] = specs[k];
+        if (specs[k].in_reg >= 0) rs[k].in = (attu_vec){ eo[specs[k].in_reg].type, eo[specs[k].in_reg].data,
+                                                         eo[specs[k].in_reg].valid, NULL };
+    }
+    rc = cpu_reduce(be, n, nreduce, rs, outs, err);
+done:
+    for (int i = 0; i < nown; i++) cpu_free(be, own[i]);
+    free(ins); free(own); free(eo); free(rs);
+    return rc;
+}
+
 static int cpu_scan(attu_backend *be, const attu_buf *in, attu_buf *out, size_t n, bool inclusive,
                     int64_t *total, attu_error *err) {
     int64_t s = 0;
@@ -1173,7 +1223,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->dense_index = cpu_dense_index; be->dense_probe = cpu_dense_probe;
     be->sort = cpu_sort; be->top_k = cpu_top_k; be->select_window = cpu_select_window;
     be->segment_heads = cpu_segment_heads; be->segreduce = cpu_segreduce;
-    be->scan = cpu_scan; be->reduce = cpu_reduce;
+    be->scan = cpu_scan; be->reduce = cpu_reduce; be->eval_reduce = cpu_eval_reduce;
     be->sorted_search = cpu_sorted_search; be->inner_join = cpu_inner_join;
     be->lbs = cpu_lbs; be->lbs_segreduce = cpu_lbs_segreduce;
     be->segmented_sort = cpu_segmented_sort; be->key_encode = cpu_key_encode;

@@ -739,9 +739,12 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
     /* RECURSIVE runs its children itself, the second one repeatedly */
     bool own = s->kind == ATTU_ST_RECURSIVE || s->kind == ATTU_ST_APPLY;
     /* a join takes its inputs' lazy columns as they are (run_join gathers
-     * what it reads and passes the rest on), and so does LIMIT (it composes
-     * its rows with theirs); every other stage reads materialized columns */
-    rel *(*child)(xctx *, attu_stage *) = s->kind == ATTU_ST_JOIN || s->kind == ATTU_ST_LIMIT ? run_stage_lazy : run_stage;
+     * what it reads and passes the rest on), and so do LIMIT (it composes
+     * its rows with theirs) and AGG (run_agg's fused path reads through
+     * them, its other paths materialize them); every other stage reads
+     * materialized columns */
+    rel *(*child)(xctx *, attu_stage *) =
+        s->kind == ATTU_ST_JOIN || s->kind == ATTU_ST_LIMIT || s->kind == ATTU_ST_AGG ? run_stage_lazy : run_stage;
     if (!own && s->child[0] && !(in0 = child(x, s->child[0]))) return NULL;
     if (!own && s->child[1] && !(in1 = child(x, s->child[1]))) { rel_free(x, in0); return NULL; }
     double t0 = attu_now_ms();

@@ -1400,7 +1400,107 @@ out:
     return rc;
 }
 
+/* The fused aggregate: an aggregate without GROUP BY whose every input is
+ * an output of its argument program (sum(t1.x + t2.y), count(*)) is one
+ * backend call, eval_reduce, instead of eval writing each argument out and
+ * reduce reading it back; a join's lazy columns are read through their
+ * pairs there rather than gathered first (a GPU then reads t2.y at each
+ * pair inside the reduction's kernel). Returns 1 when the shape is not
+ * this one or the backend declines (run_agg then materializes its input
+ * and reduces as usual), 0 with *out_rel, -1 on error.
+ * ATTU_FUSED_AGG_MIN_ROWS: rows below which the usual path runs (default
+ * 0: the CPU's eval_reduce is the same two calls, and a GPU declines what
+ * is too small to compile for). */
+static int run_agg_fused(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
+    const attu_stage_exprs *ex = &s->args;
+    const attu_expr_program *p = ex->prog;
+    int ng = s->naggs, nspec = 0, rc = -1;
+    size_t n = in->nrows;
+    const char *env = getenv("ATTU_FUSED_AGG_MIN_ROWS");
+    size_t min_rows = env && *env ? (size_t)strtoull(env, NULL, 10) : 0;
+    *out_rel = NULL;
+    if (!x->be->eval_reduce || s->keys.n || !p || !ng || n < min_rows) return 1;
+    for (int i = 0; i < ex->nin; i++) if (ex->in_cols[i] < 0) return 1;   /* APPLY parameters */
+    for (int i = 0; i < ng; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (g->count_distinct || g->norder || g->var || g->arg >= 0 || g->out_type.id == ATTU_TYPE_TEXT) return 1;
+        if (g->op != ATTU_REDUCE_COUNT_STAR && g->op != ATTU_REDUCE_COUNT && g->op != ATTU_REDUCE_SUM &&
+            g->op != ATTU_REDUCE_AVG_SUM && g->op != ATTU_REDUCE_MIN && g->op != ATTU_REDUCE_MAX) return 1;
+        if (g->in >= 0 && ex->direct[g->in] >= 0) return 1;   /* a plain column: no program output */
+    }
+    attu_reduce_spec *specs = calloc((size_t)ng * 2 + 1, sizeof *specs);
+    attu_out *outs = calloc((size_t)ng * 2 + 1, sizeof *outs);
+    xcol **res = calloc((size_t)ng * 2 + 1, sizeof *res);
+    attu_vec *ins = calloc((size_t)ex->nin + 1, sizeof *ins);
+    const attu_buf **rows = calloc((size_t)ex->nin + 1, sizeof *rows);
+    rel *out = NULL;
+    if (!specs || !outs || !res || !ins || !rows) { attu_error_oom(x->err); goto done; }
+    for (int i = 0; i < ng; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        attu_reduce_spec *sp = &specs[nspec];
+        int reg = g->in >= 0 ? -ex->direct[g->in] - 1 : -1;
+        sp->op = g->op; sp->k = g->k; sp->in_reg = reg; sp->arg_reg = -1;
+        sp->in.type = reg >= 0 ? p->reg_types[p->outputs[reg]] : attu_type_make(ATTU_TYPE_INT64);
+        attu_type ot = g->avg ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
+        if (g->avg && g->out_type.id == ATTU_TYPE_NUMERIC) { ot = g->out_type; sp->op = ATTU_REDUCE_SUM; }
+        sp->out_type = ot;
+        if (!(res[nspec] = xcol_new(x, ot, 1, true))) goto done;
+        outs[nspec] = (attu_out){ ot, res[nspec]->data, res[nspec]->valid, NULL };
+        nspec++;
+        if (g->avg) {
+            attu_reduce_spec *c = &specs[nspec];
+            c->op = ATTU_REDUCE_COUNT; c->in = sp->in; c->in_reg = reg; c->arg_reg = -1;
+            c->out_type = attu_type_make(ATTU_TYPE_INT64);
+            if (!(res[nspec] = xcol_new(x, c->out_type, 1, true))) goto done;
+            outs[nspec] = (attu_out){ c->out_type, res[nspec]->data, res[nspec]->valid, NULL };
+            nspec++;
+        }
+    }
+    bool through = false;
+    for (int i = 0; i < ex->nin; i++) {
+        const xcol *c = in->cols[ex->in_cols[i]];
+        if (c->lazy_src) {
+            ins[i] = vec_of(c->lazy_src);
+            rows[i] = c->lazy_idx->data;
+            through = true;
+        } else {
+            ins[i] = vec_of(c);
+        }
+    }
+    int e = x->be->eval_reduce(x->be, p, ins, through ? rows : NULL, n, nspec, specs, outs, x->err);
+    if (e) { rc = e > 0 ? 1 : -1; goto done; }
+    if (!(out = rel_new(x, ng, 1))) goto done;
+    for (int i = 0, k = 0; i < ng; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (g->avg) {
+            int scale = g->in_type.id == ATTU_TYPE_DECIMAL ? g->in_type.scale : 0;
+            xcol *avg = g->out_type.id == ATTU_TYPE_NUMERIC ? finish_avg_numeric(x, res[k], res[k + 1], 1)
+                                                            : finish_avg(x, res[k], res[k + 1], 1, scale);
+            if (!avg) goto done;
+            out->cols[i] = avg;
+            k += 2;
+        } else {
+            out->cols[i] = xcol_ref(res[k++]);
+        }
+    }
+    s->act_how = "eval_reduce (fused)";
+    *out_rel = out;
+    out = NULL;
+    rc = 0;
+done:
+    if (out) rel_free(x, out);
+    for (int i = 0; i < nspec; i++) xcol_unref(x, res[i]);
+    free(specs); free(outs); free(res); free(ins); free(rows);
+    return rc;
+}
+
 rel *run_agg(xctx *x, attu_stage *s, rel *in) {
+    rel *fused = NULL;
+    int frc = run_agg_fused(x, s, in, &fused);
+    if (frc <= 0) return fused;
+    /* every other path reads materialized columns (run_stage hands this
+     * stage its input's lazy columns for run_agg_fused) */
+    if (rel_materialize(x, in, NULL)) return NULL;
     /* GROUP BY f(x) of one dense column: grouped by x first */
     rel *pre = NULL;
     int prc = run_agg_pregrouped(x, s, in, &pre);

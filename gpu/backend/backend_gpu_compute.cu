@@ -36,6 +36,7 @@
 extern "C" {
 #include "engine/expr_program.h"
 }
+#include "gpu/backend/column_partials.cuh"
 #include "gpu/backend/expr_device.cuh"
 #include "gpu/backend/expr_jit.cuh"
 #include "gpu/backend/lbs_kernel.cuh"
@@ -2518,32 +2519,7 @@ int gpu_segreduce(attu_backend* be, const attu_buf* offsets, size_t nseg, const 
 // segreduce path (one block per 16K-row chunk with a tree per spec) took
 // 6 ms for 100M rows. MIN / MAX of floats stay on the chunked path (ties of
 // -0 and 0 keep the earliest row there).
-constexpr int kFastSpecs = 8;
 constexpr int kColumnThreads = 256;
-
-struct colacc_t {
-  long long cnt[kFastSpecs];
-  __int128 isum[kFastSpecs];
-  double fsum[kFastSpecs];
-  long long mn[kFastSpecs], mx[kFastSpecs];
-};
-
-// The block's tree over nt threads' partials in shared memory (a fixed
-// shape, so float sums associate the same way every run); the result in
-// slot 0. Every thread calls it.
-template <int nt>
-__device__ void fold_partials(long long* scnt, __int128* sisum, double* sfsum, long long* smn, long long* smx) {
-  for (int h = nt / 2; h > 0; h >>= 1) {
-    if ((int)threadIdx.x < h) {
-      scnt[threadIdx.x] += scnt[threadIdx.x + h];
-      sisum[threadIdx.x] += sisum[threadIdx.x + h];
-      sfsum[threadIdx.x] += sfsum[threadIdx.x + h];
-      smn[threadIdx.x] = min(smn[threadIdx.x], smn[threadIdx.x + h]);
-      smx[threadIdx.x] = max(smx[threadIdx.x], smx[threadIdx.x + h]);
-    }
-    __syncthreads();
-  }
-}
 
 // Rows a thread loads before it folds them: a grid-stride loop that waits
 // on one load at a time keeps too few bytes in flight (MIN, MAX and COUNT
@@ -2635,28 +2611,14 @@ __global__ void __launch_bounds__(kColumnThreads) column_reduce_kernel(const dsp
     }
   }
   // the block's tree, one spec at a time, in a fixed shape
-  __shared__ long long scnt[kColumnThreads], smn[kColumnThreads], smx[kColumnThreads];
-  __shared__ __int128 sisum[kColumnThreads];
-  __shared__ double sfsum[kColumnThreads];
 #pragma unroll
   for (int k = 0; k < NS; ++k) {
     if (k >= nspec) break;
     int kind = col_kind(ss[k]);
-    scnt[threadIdx.x] = cnt[k];
-    sisum[threadIdx.x] = kind == CK_ISUM ? acc[k] : 0;
-    sfsum[threadIdx.x] = kind == CK_FSUM ? __longlong_as_double((long long)(unsigned long long)acc[k]) : 0.0;
-    smn[threadIdx.x] = kind == CK_MIN ? (long long)acc[k] : LLONG_MAX;
-    smx[threadIdx.x] = kind == CK_MAX ? (long long)acc[k] : LLONG_MIN;
-    __syncthreads();
-    fold_partials<kColumnThreads>(scnt, sisum, sfsum, smn, smx);
-    if (threadIdx.x == 0) {
-      part[blockIdx.x].cnt[k] = scnt[0];
-      part[blockIdx.x].isum[k] = sisum[0];
-      part[blockIdx.x].fsum[k] = sfsum[0];
-      part[blockIdx.x].mn[k] = smn[0];
-      part[blockIdx.x].mx[k] = smx[0];
-    }
-    __syncthreads();
+    colacc_block_store<kColumnThreads>(
+        part, k, cnt[k], kind == CK_ISUM ? acc[k] : 0,
+        kind == CK_FSUM ? __longlong_as_double((long long)(unsigned long long)acc[k]) : 0.0,
+        kind == CK_MIN ? (long long)acc[k] : LLONG_MAX, kind == CK_MAX ? (long long)acc[k] : LLONG_MIN);
   }
 }
 
@@ -2795,6 +2757,109 @@ int column_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spe
   if (f[0]) return kFloatRisk;
   if (f[1]) return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range");
   return 0;
+}
+
+// ---- the fused aggregate (eval_reduce) ------------------------------------------
+//
+// One compiled kernel runs the program per row, reading inputs that come
+// through a join's pairs at their row (rows[i]), and folds the outputs the
+// reductions read straight into column_reduce's per-block partials; the
+// same store kernel finishes. Nothing of n rows is written: the join's
+// gathered columns, the program's outputs and their re-reading are gone.
+// Only what the compiled form and column_reduce both take is fused: the
+// eval subset of the device interpreter (no TEXT, NUMERIC, approximate
+// functions), the column reductions of column_reducible, at least
+// jit_min_items() rows. A row the program fails on, or a float at risk of
+// overflow in a sum, declines the call (1): the executor then runs eval,
+// which reports the row's error, and reduce, whose host reference takes
+// risky float sums.
+int gpu_eval_reduce(attu_backend* be, const attu_expr_program* p, const attu_vec* inputs, const attu_buf* const* rows,
+                    size_t n, int nreduce, const attu_reduce_spec* specs, attu_out* outs, attu_error* err) {
+  if (!IMPL(be)->device_eval || n == 0 || n > kMaxCount || (long long)n < jit_min_items() || !jit_available())
+    return 1;
+  if (nreduce < 1 || nreduce > kFastSpecs) return 1;
+  // the specs as column_reducible sees them (in.data only has to be set)
+  attu_buf dummy = {nullptr, 0};
+  std::vector<attu_reduce_spec> cs(specs, specs + nreduce);
+  for (int k = 0; k < nreduce; ++k) {
+    if (cs[k].op != ATTU_REDUCE_COUNT_STAR && (cs[k].in_reg < 0 || cs[k].in_reg >= p->noutputs)) return 1;
+    cs[k].in.data = &dummy;
+  }
+  if (!column_reducible(nreduce, cs.data())) return 1;
+  std::vector<attu_out> fake((size_t)p->noutputs + 1);
+  for (int o = 0; o < p->noutputs; ++o) fake[o] = attu_out{p->reg_types[p->outputs[o]], &dummy, nullptr, nullptr};
+  if (!device_eval_eligible(p, inputs, fake.data())) return 1;
+  if (attu_backend_interrupted(err)) return -1;
+  int result = 1;
+  int rc = guarded(err, [&] {
+    context_t& ctx = CTX(be);
+    // constants first, as device_eval orders them
+    std::vector<dinstr_t> all = device_code(p), code;
+    std::vector<int> writes((size_t)(p->nregs > 0 ? p->nregs : 1), 0);
+    for (const dinstr_t& in : all) writes[in.dst]++;
+    auto pre = [&](const dinstr_t& in) { return in.op == ATTU_OP_CONST && in.guard < 0 && writes[in.dst] == 1; };
+    for (const dinstr_t& in : all)
+      if (pre(in)) code.push_back(in);
+    int npre = (int)code.size();
+    for (const dinstr_t& in : all)
+      if (!pre(in)) code.push_back(in);
+    std::vector<dinstr_t> jcode = code;  // the source's instructions; the upload is never empty
+    if (code.empty()) code.resize(1);
+    std::vector<dcol_t> ins((size_t)(p->ninputs > 0 ? p->ninputs : 1));
+    std::vector<const int64_t*> rp((size_t)p->ninputs + 1, nullptr);
+    for (int i = 0; i < p->ninputs; ++i) {
+      ins[i] = device_col(inputs[i]);
+      if (rows && rows[i]) rp[i] = static_cast<const int64_t*>(rows[i]->ptr);
+    }
+    std::vector<jit_reduce_t> red((size_t)nreduce);
+    for (int k = 0; k < nreduce; ++k) {
+      const attu_reduce_spec& s = specs[k];
+      red[k].op = s.op;
+      red[k].fl = attu_type_mclass(s.in.type.id) == ATTU_MC_FLOAT;
+      red[k].reg = s.op == ATTU_REDUCE_COUNT_STAR ? -1 : p->outputs[s.in_reg];
+    }
+    int nregs = p->nregs > 0 ? p->nregs : 1;
+    std::vector<dcol_t> jins(ins.begin(), ins.begin() + p->ninputs);
+    std::vector<bool> through((size_t)p->ninputs);
+    for (int i = 0; i < p->ninputs; ++i) through[i] = rp[i] != nullptr;
+    const void* jit = jit_kernel(jit_eval_reduce_source(jcode, npre, nregs, jins, through, red));
+    if (!jit) return;  // declined: the caller runs eval and reduce
+    std::vector<dspec_t> h = device_specs(specs, outs, nreduce);
+    for (int k = 0; k < nreduce; ++k) h[k].fl = red[k].fl;
+    mem_t<dspec_t> ds = to_mem(h, ctx);
+    mem_t<dinstr_t> dcode = to_mem(code, ctx);
+    mem_t<dcol_t> dins = to_mem(ins, ctx);
+    mem_t<const int64_t*> drows = to_mem(rp, ctx);
+    // one wave of resident blocks, each row a thread at least 8 rows
+    long long blocks = std::min<long long>((long long)ctx.sm_count() * (2048 / kJitEvalThreads),
+                                           std::max<long long>(1, ((long long)n + kJitEvalThreads * 8 - 1) /
+                                                                      (kJitEvalThreads * 8)));
+    mem_t<colacc_t> part((size_t)blocks, ctx);
+    mem_t<int> flags(3, ctx);  // a row failed, a float at risk, an integer sum out of range
+    flags.memset(0);
+    const dinstr_t* cp = dcode.data();
+    const dcol_t* ip = dins.data();
+    const int64_t* const* rpp = drows.data();
+    long long nn = (long long)n;
+    colacc_t* pp = part.data();
+    int* fp = flags.data();
+    void* args[] = {&cp, &ip, &rpp, &nn, &pp, &fp};
+    ATTU_CUDA_CHECK(cudaLaunchKernel(jit, dim3((unsigned)blocks), dim3(kJitEvalThreads), args, 0, ctx.stream()));
+    ATTU_CUDA_CHECK_LAUNCH();
+    column_reduce_store_kernel<<<nreduce, kFoldThreads, 0, ctx.stream()>>>(ds.data(), nreduce, part.data(),
+                                                                           (int)blocks, flags.data() + 2);
+    ATTU_CUDA_CHECK_LAUNCH();
+    int f[3] = {0, 0, 0};
+    dtoh(f, flags.data(), 3, ctx);
+    if (f[0] || f[1]) return;  // declined, see above
+    if (f[2]) {
+      attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "bigint out of range");
+      result = -1;
+      return;
+    }
+    result = 0;
+  });
+  return rc ? rc : result;
 }
 
 int gpu_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spec* specs,
@@ -3789,6 +3854,7 @@ void install_compute(attu_backend* be) {
   be->sort_heads = gpu_sort_heads;
   be->segreduce = gpu_segreduce;
   be->reduce = gpu_reduce;
+  be->eval_reduce = gpu_eval_reduce;
   be->lbs_segreduce = gpu_lbs_segreduce;
   be->segmented_sort = gpu_segmented_sort;
   be->key_encode = gpu_key_encode;

@@ -53,6 +53,29 @@ long long jit_min_items();
 std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nregs, const std::vector<dcol_t>& ins,
                             const std::vector<dres_t>& outs);
 
+// One reduction of a fused aggregate: its op (COUNT_STAR, COUNT, SUM,
+// AVG_SUM, MIN, MAX), whether its value is of the float class, and the
+// program register it reads (-1: COUNT(*)).
+struct jit_reduce_t {
+  int op;
+  int fl;
+  int reg;
+};
+
+// Source of an eval_reduce kernel (the fused aggregate): per row the
+// program as in jit_eval_source, input i read at row rows[i][row] when
+// through[i] (the kernel's rows parameter holds the pointers), and each
+// reduction folded into the thread's state; each block then stores its
+// partials (column_partials.cuh) for column_reduce_store_kernel. Empty
+// when the program cannot be compiled. The kernel's parameters:
+// (const dinstr_t* code, const dcol_t* ins, const int64_t* const* rows,
+// long long n, colacc_t* part, int* flags), launched with
+// kJitEvalThreads threads a block; flags[0] is set when a row fails,
+// flags[1] when a float summed is not below kFloatSafe in magnitude.
+std::string jit_eval_reduce_source(const std::vector<dinstr_t>& code, int npre, int nregs,
+                                   const std::vector<dcol_t>& ins, const std::vector<bool>& through,
+                                   const std::vector<jit_reduce_t>& red);
+
 // Source of an lbs_segreduce kernel for the program, the columns' shapes
 // (types and validity, as for eval) and the reduction shape (groups and
 // plain reductions as the host built them). The CONSTs' values are read

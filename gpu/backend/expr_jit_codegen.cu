@@ -1,10 +1,12 @@
-// expr_jit_codegen.cu: the sources of compiled eval and lbs_segreduce
-// kernels (expr_jit.cuh). Each instruction becomes a constant dinstr_t
+// expr_jit_codegen.cu: the sources of compiled eval, eval_reduce and
+// lbs_segreduce kernels (expr_jit.cuh). Each instruction becomes a constant dinstr_t
 // handed to dev_exec_instr, the interpreter's own per-instruction code, so
 // the compiled kernel cannot drift from the interpreted one; what the
 // compiler removes is the decoding, the NULL tests of absent operands and
 // the register file in shared memory.
 #include "gpu/backend/expr_jit.cuh"
+
+#include "gpu/backend/column_partials.cuh"
 
 #include <cmath>
 #include <cstdarg>
@@ -125,6 +127,74 @@ std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nre
     appendf(s, "    dev_store(%d, o%zu.data, %s, row, R[%d]);\n", outs[o].type, o, valid_arg(outs[o].valid, "o", o).c_str(),
             outs[o].reg);
   s += "  }\n}\n";
+  return s;
+}
+
+std::string jit_eval_reduce_source(const std::vector<dinstr_t>& code, int npre, int nregs,
+                                   const std::vector<dcol_t>& ins, const std::vector<bool>& through,
+                                   const std::vector<jit_reduce_t>& red) {
+  if (!codeable(code) || nregs < 1 || red.empty() || red.size() > (size_t)kFastSpecs) return std::string();
+  std::string s;
+  s += "#include \"gpu/backend/expr_device.cuh\"\n"
+       "#include \"gpu/backend/column_partials.cuh\"\n"
+       "using namespace attu::gpu_backend;\n";
+  appendf(s,
+          "extern \"C\" __global__ void __launch_bounds__(%d)\n"
+          "%s(const dinstr_t* __restrict__ code, const dcol_t* __restrict__ ins,\n"
+          "    const int64_t* const* __restrict__ rows, long long n, colacc_t* __restrict__ part, int* flags) {\n",
+          kJitEvalThreads, kJitKernelName);
+  appendf(s, "  dslot_t R[%d];\n  dslot_t* Rp = R;\n", nregs);
+  appendf(s, "  for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n", nregs);
+  for (size_t i = 0; i < ins.size(); ++i) {
+    appendf(s, "  const dcol_t c%zu = ins[%zu];\n", i, i);
+    if (through[i]) appendf(s, "  const int64_t* __restrict__ r%zu = rows[%zu];\n", i, i);
+  }
+  // every reduction's state; the ones its kind does not use fold away
+  for (size_t k = 0; k < red.size(); ++k)
+    appendf(s,
+            "  long long cnt%zu = 0; __int128 is%zu = 0; double fs%zu = 0.0;\n"
+            "  long long mn%zu = 9223372036854775807LL, mx%zu = -9223372036854775807LL - 1;\n",
+            k, k, k, k, k);
+  s += "  int bad = 0, risk = 0;\n  long long nrows = n;\n";
+  for (int k = 0; k < npre; ++k) emit_instr(s, code[(size_t)k], "nullptr", "{ bad = 1; nrows = 0; }", code_at((size_t)k));
+  s += "  long long stride = (long long)gridDim.x * blockDim.x;\n"
+       "  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < nrows; row += stride) {\n";
+  for (size_t i = 0; i < ins.size(); ++i)
+    appendf(s, "    dev_load(%d, c%zu.data, %s, %s, &R[%zu]);\n", ins[i].type, i, valid_arg(ins[i].valid, "c", i).c_str(),
+            through[i] ? ("r" + std::to_string(i) + "[row]").c_str() : "row", i);
+  for (size_t k = (size_t)npre; k < code.size(); ++k) emit_instr(s, code[k], "nullptr", "{ bad = 1; break; }", code_at(k));
+  for (size_t k = 0; k < red.size(); ++k) {
+    const jit_reduce_t& r = red[k];
+    if (r.op == ATTU_REDUCE_COUNT_STAR || r.reg < 0) {
+      appendf(s, "    ++cnt%zu;\n", k);
+      continue;
+    }
+    appendf(s, "    if (!R[%d].null) {\n      ++cnt%zu;\n", r.reg, k);
+    switch (r.op) {
+      case ATTU_REDUCE_SUM:
+      case ATTU_REDUCE_AVG_SUM:
+        if (r.op == ATTU_REDUCE_SUM && !r.fl) {
+          appendf(s, "      is%zu += R[%d].v.i;\n", k, r.reg);
+        } else if (r.fl) {
+          // column_reduce's kFloatSafe: a sum that may overflow goes to the host
+          appendf(s, "      double d = R[%d].v.f;\n      if (!(fabs(d) < 1e100)) risk = 1;\n      fs%zu += d;\n", r.reg, k);
+        } else {
+          appendf(s, "      fs%zu += (double)R[%d].v.i;\n", k, r.reg);
+        }
+        break;
+      case ATTU_REDUCE_MIN: appendf(s, "      mn%zu = min(mn%zu, (long long)R[%d].v.i);\n", k, k, r.reg); break;
+      case ATTU_REDUCE_MAX: appendf(s, "      mx%zu = max(mx%zu, (long long)R[%d].v.i);\n", k, k, r.reg); break;
+      default: break;  // COUNT: the count alone
+    }
+    s += "    }\n";
+  }
+  s += "  }\n"
+       "  if (bad) atomicExch(&flags[0], 1);\n"
+       "  if (risk) atomicExch(&flags[1], 1);\n";
+  for (size_t k = 0; k < red.size(); ++k)
+    appendf(s, "  colacc_block_store<%d>(part, %zu, cnt%zu, is%zu, fs%zu, mn%zu, mx%zu);\n", kJitEvalThreads, k, k, k, k,
+            k, k);
+  s += "}\n";
   return s;
 }
 

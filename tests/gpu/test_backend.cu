@@ -5,7 +5,8 @@
 // and left), lbs (empty segments), sort and top_k (multi-key, ASC/DESC,
 // NULLS FIRST/LAST, NaN and -0), segmented_sort, segment_heads, window_rank, group_dense, partition_first, key_encode,
 // segreduce (device path: many segments; host path: rank aggregates),
-// reduce, eval (arithmetic, comparison, division by zero), lbs_segreduce
+// reduce, eval (arithmetic, comparison, division by zero), eval_reduce (the
+// fused aggregate, inputs through rows), lbs_segreduce
 // (filter, LEFT semantics), and the memory budget (53200). Sizes 0, 1, 2, 777, 2048 (the one-block sort), a
 // few thousand and 1M; outputs poisoned first.
 #include "gpu/backend/backend_gpu.h"
@@ -21,6 +22,7 @@ extern "C" {
 #include "engine/expr_program.h"
 }
 #include "gpu/backend/expr_device.cuh"
+#include "gpu/backend/expr_jit.cuh"
 
 #include <random>
 
@@ -1801,6 +1803,122 @@ int main() {
                                     " output " + std::to_string(j / 2) + (j % 2 ? " validity" : " value")).c_str());
       }
     }
+  });
+
+  r.run("eval_reduce (the fused aggregate), inputs through rows, against the CPU", [&] {
+    // program over x (float64 with NULLs, in place), y (float64, through
+    // rows) and a (int32, through rows): out0 = x + y, out1 = a * 3,
+    // out2 = 100 / (a % 50) (22012 where a % 50 is 0)
+    const attu_type_id I4 = ATTU_TYPE_INT32, I8 = ATTU_TYPE_INT64, F8 = ATTU_TYPE_FLOAT64;
+    attu_type it[3] = {TY(F8), TY(F8), TY(I4)};
+    attu_expr_program* p = attu_program_new(3, it);
+    int s0 = attu_program_reg(p, TY(F8));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_ADD_F, s0, 0, 1));
+    int a8 = attu_program_reg(p, TY(I8));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_CAST_I_I, a8, 2, -1));
+    int three = attu_program_reg(p, TY(I8));
+    attu_instr c3 = attu_instr_make(ATTU_OP_CONST, three, -1, -1);
+    c3.imm_i = 3;
+    attu_program_emit(p, c3);
+    int m = attu_program_reg(p, TY(I8));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_MUL_I, m, a8, three));
+    int fifty = attu_program_reg(p, TY(I8)), hundred = attu_program_reg(p, TY(I8));
+    attu_instr c50 = attu_instr_make(ATTU_OP_CONST, fifty, -1, -1), c100 = attu_instr_make(ATTU_OP_CONST, hundred, -1, -1);
+    c50.imm_i = 50;
+    c100.imm_i = 100;
+    attu_program_emit(p, c50);
+    attu_program_emit(p, c100);
+    int rem = attu_program_reg(p, TY(I8)), quo = attu_program_reg(p, TY(I8));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_MOD_I, rem, a8, fifty));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_DIV_I, quo, hundred, rem));
+    attu_program_add_output(p, s0);
+    attu_program_add_output(p, m);
+    attu_program_add_output(p, quo);
+    struct fred_t {
+      attu_reduce_op op;
+      int out;  // program output, -1: COUNT(*)
+      attu_type_id in, res;
+    };
+    const std::vector<fred_t> reds = {{ATTU_REDUCE_COUNT_STAR, -1, I8, I8}, {ATTU_REDUCE_SUM, 0, F8, F8},
+                                      {ATTU_REDUCE_COUNT, 0, F8, I8},       {ATTU_REDUCE_AVG_SUM, 1, I8, F8},
+                                      {ATTU_REDUCE_MIN, 1, I8, I8},         {ATTU_REDUCE_MAX, 1, I8, I8},
+                                      {ATTU_REDUCE_SUM, 1, I8, I8}};
+    const bool forced = getenv("ATTU_GPU_JIT_MIN_ITEMS") && atoll(getenv("ATTU_GPU_JIT_MIN_ITEMS")) == 0;
+    int fused = 0;
+    for (size_t n : sizes()) {
+      const size_t nsrc = n / 3 + 1;
+      auto xv = attu::test::random_values<int64_t>(n, -100000, 100000, n + 90);
+      auto yv = attu::test::random_values<int64_t>(nsrc, -100000, 100000, n + 91);
+      auto av = attu::test::random_values<int32_t>(nsrc, -700000000, 700000000, n + 92);
+      auto rows = attu::test::random_values<int64_t>(n, 0, (int64_t)nsrc - 1, n + 93);
+      auto xvalid = attu::test::random_values<uint8_t>(n, 0, 7, n + 94);
+      for (auto& v : xvalid) v = v != 0;
+      // floats holding integers: every sum is exact in any order
+      std::vector<double> xd(xv.begin(), xv.end()), yd(yv.begin(), yv.end());
+      // a's with a % 50 == 0 only in the error case
+      std::vector<int32_t> a_ok = av;
+      for (auto& v : a_ok)
+        if (v % 50 == 0) v += 1;
+      for (int with_zero = 0; with_zero < 2; ++with_zero) {
+        if (with_zero && n == 0) continue;
+        std::vector<int32_t> a_in = a_ok;
+        if (with_zero) a_in[(size_t)rows[n / 2]] = 500;
+        std::vector<std::vector<uint8_t>> res[2];
+        int rc[2] = {0, 0};
+        std::string msg[2];
+        for (int b = 0; b < 2; ++b) {
+          auto* be = both[b];
+          attu_buf *xb = put(be, xd), *xvb = put(be, xvalid), *yb = put(be, yd), *ab = put(be, a_in),
+                   *rb = put(be, rows);
+          attu_vec ins[3] = {attu_vec{TY(F8), xb, xvb, nullptr}, attu_vec{TY(F8), yb, nullptr, nullptr},
+                             attu_vec{TY(I4), ab, nullptr, nullptr}};
+          const attu_buf* through[3] = {nullptr, rb, rb};
+          std::vector<attu_reduce_spec> sp(reds.size());
+          std::vector<attu_out> outs(reds.size());
+          std::vector<attu_buf*> bufs;
+          for (size_t k = 0; k < reds.size(); ++k) {
+            sp[k] = attu_reduce_spec{};
+            sp[k].op = reds[k].op;
+            sp[k].in_reg = reds[k].out;
+            sp[k].arg_reg = -1;
+            sp[k].in.type = TY(reds[k].in);
+            sp[k].out_type = TY(reds[k].res);
+            attu_buf *o = put(be, nullptr, 8), *v = put(be, nullptr, 1);
+            bufs.push_back(o);
+            bufs.push_back(v);
+            outs[k] = attu_out{TY(reds[k].res), o, v, nullptr};
+          }
+          attu_error_clear(&err);
+          rc[b] = be->eval_reduce(be, p, ins, through, n, (int)reds.size(), sp.data(), outs.data(), &err);
+          msg[b] = rc[b] < 0 ? std::string(err.sqlstate) : std::string();
+          for (auto* x : bufs) res[b].push_back(get<uint8_t>(be, x, x->bytes));
+          for (auto* x : bufs) be->free(be, x);
+          for (auto* x : {xb, xvb, yb, ab, rb}) be->free(be, x);
+        }
+        std::string what = "eval_reduce n=" + std::to_string(n) + (with_zero ? " (a row divides by zero)" : "");
+        if (with_zero) {
+          // the CPU reports the row's error; a GPU declines (the executor
+          // then runs eval, which reports it) or reports it itself
+          if (rc[0] != -1 || msg[0] != "22012") r.fail((what + ": the CPU did not raise 22012").c_str());
+          if (rc[1] == 0) r.fail((what + ": the GPU reduced over a failing row").c_str());
+          continue;
+        }
+        if (rc[0] != 0) r.fail((what + ": the CPU declined or failed").c_str());
+        if (rc[1] < 0) r.fail((what + ": the GPU failed: " + msg[1]).c_str());
+        if (rc[1] == 1) {
+          // declined: too few rows to compile for, or no NVRTC; never
+          // when every size is compiled
+          if (forced && n > 0 && attu::gpu_backend::jit_available()) r.fail((what + ": declined though compiling is forced").c_str());
+          continue;
+        }
+        fused++;
+        for (size_t j = 0; j < res[0].size(); ++j)
+          attu::test::expect_equal(r, res[1][j], res[0][j],
+                                   (what + " reduction " + std::to_string(j / 2) + (j % 2 ? " validity" : " value")).c_str());
+      }
+    }
+    printf("    eval_reduce fused on the GPU at %d of the sizes\n", fused);
+    attu_program_free(p);
   });
 
   r.run("segreduce / reduce over few wide segments (chunked device path)", [&] {

@@ -147,6 +147,28 @@ int main() {
                                         1, plain);
   printf("%s other literals give the same source\n", same ? "ok  " : "FAIL");
   failures += !same;
+  // eval_reduce (the fused aggregate): every reduction kind over integer,
+  // float and decimal registers, inputs read through a join's rows or in
+  // place, a constant evaluated once; and the benchmark's sum(t1.x + t2.y)
+  // with count(*) alone
+  std::vector<jit_reduce_t> red = {{ATTU_REDUCE_COUNT_STAR, 0, -1}, {ATTU_REDUCE_COUNT, 0, 15},
+                                   {ATTU_REDUCE_SUM, 0, 15},        {ATTU_REDUCE_SUM, 1, 20},
+                                   {ATTU_REDUCE_AVG_SUM, 0, 21},    {ATTU_REDUCE_AVG_SUM, 1, 20},
+                                   {ATTU_REDUCE_MIN, 0, 15},        {ATTU_REDUCE_MAX, 0, 21}};
+  check("eval_reduce: every reduction, inputs through rows and in place",
+        jit_eval_reduce_source(ints, 2, 23, in_types, {true, false, true, false}, red));
+  std::vector<dinstr_t> join_sum = {I(ATTU_OP_ADD_F, 2, 0, 1, -1, -1, F)};
+  check("eval_reduce: sum(t1.x + t2.y), count(*)",
+        jit_eval_reduce_source(join_sum, 0, 3, {col(F, false), col(F, false)}, {false, true},
+                               {{ATTU_REDUCE_COUNT_STAR, 0, -1}, {ATTU_REDUCE_SUM, 1, 2}}));
+  if (!jit_eval_reduce_source(join_sum, 0, 3, {col(F, false), col(F, false)}, {false, true},
+                              std::vector<jit_reduce_t>(9, jit_reduce_t{ATTU_REDUCE_COUNT_STAR, 0, -1}))
+           .empty()) {
+    printf("FAIL eval_reduce took more reductions than a block's partials hold\n");
+    failures++;
+  } else {
+    printf("ok   eval_reduce declines more than kFastSpecs reductions\n");
+  }
   // ... and an infinite (or NaN) literal compiles, being no literal in the source
   std::vector<dinstr_t> inf = {C(4, 0, 1.0 / 0.0, F), I(ATTU_OP_NEG_F, 5, 4, -1, -1, -1, F)};
   check("eval: an infinite constant", jit_eval_source(inf, 1, 6, in_types, {dres_t{F, nullptr, nullptr, 5}}));
