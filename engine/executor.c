@@ -765,6 +765,7 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
     case ATTU_ST_RECURSIVE: out = run_recursive(x, s); break;
     case ATTU_ST_WORKTABLE: out = run_worktable(x, s); break;
     case ATTU_ST_APPLY: out = run_apply(x, s); break;
+    case ATTU_ST_SRF: out = run_srf(x, s, in0); break;
     }
     rel_free(x, in0);
     rel_free(x, in1);

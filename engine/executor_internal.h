@@ -203,6 +203,8 @@ rel *run_setop(xctx *x, attu_stage *s, rel *l, rel *r);
 rel *run_recursive(xctx *x, attu_stage *s);
 rel *run_worktable(xctx *x, attu_stage *s);
 rel *run_apply(xctx *x, attu_stage *s);
+/* generate_series over each row of in (engine/executor_srf.c). */
+rel *run_srf(xctx *x, attu_stage *s, rel *in);
 /* Parameter `slot` of the running APPLY stages as a column of n rows. */
 xcol *param_column(xctx *x, int slot, size_t n);
 /* Concatenates parts[0..n) (each freed); NULL on error or when n is 0. */

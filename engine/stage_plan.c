@@ -33,6 +33,7 @@ void attu_stage_free(attu_stage *s) {
     free(s->aggs);
     free(s->group_cols);
     free(s->out_need);
+    free(s->srfs);
     free(s);
 }
 
@@ -55,6 +56,7 @@ const char *attu_stage_kind_name(attu_stage_kind k) {
     case ATTU_ST_RECURSIVE: return "Recursive Union";
     case ATTU_ST_WORKTABLE: return "WorkTable Scan";
     case ATTU_ST_APPLY: return "SubPlan Apply";
+    case ATTU_ST_SRF: return "Function Scan";
     }
     return "?";
 }
@@ -79,6 +81,7 @@ const char *attu_stage_patterns(const attu_stage *s) {
     case ATTU_ST_RECURSIVE: return s->all ? "loop: concat" : "loop: concat + sort + segment_heads + gather";
     case ATTU_ST_WORKTABLE: return "pass-through";
     case ATTU_ST_APPLY: return "key eval + sort + segment_heads, subplan per binding, gather";
+    case ATTU_ST_SRF: return s->child[0] && s->child[0]->ncols ? "eval + series upload + gather" : "series upload";
     }
     return "?";
 }

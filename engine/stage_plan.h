@@ -25,6 +25,9 @@
  *   LIMIT       gather of a range
  *   DISTINCT    sort -> segment heads -> gather
  *   SETOP       concatenation (UNION ALL), then DISTINCT-like passes
+ *   SRF         generate_series per input row: eval of the arguments,
+ *               series produced and uploaded -> gather of the input rows
+ *               (engine/executor_srf.c)
  */
 #ifndef ATTU_STAGE_PLAN_H
 #define ATTU_STAGE_PLAN_H
@@ -43,8 +46,10 @@ typedef enum attu_stage_kind {
     ATTU_ST_TOPK, ATTU_ST_LIMIT, ATTU_ST_DISTINCT, ATTU_ST_SETOP,
     ATTU_ST_RECURSIVE,   /* child 0 once, then child 1 until it yields no new rows */
     ATTU_ST_WORKTABLE,   /* the rows the enclosing RECURSIVE stage's last round added */
-    ATTU_ST_APPLY        /* child 1 once per distinct binding of its parameters
+    ATTU_ST_APPLY,       /* child 1 once per distinct binding of its parameters
                             (keys over child 0's rows): child 0 ++ rows ++ first row */
+    ATTU_ST_SRF          /* set-returning functions over each row of child 0, in
+                            lockstep: child 0 ++ one column per function */
 } attu_stage_kind;
 
 typedef struct attu_stage_exprs {
@@ -98,6 +103,16 @@ typedef struct attu_stage_agg {
     bool          *desc, *nulls_first;
 } attu_stage_agg;
 
+/* One generate_series of an SRF stage: its result type (INT32, INT64,
+ * NUMERIC or TIMESTAMP) and, for TIMESTAMP, the constant interval step.
+ * Its start, stop and step are the stage's `args` results 3k .. 3k + 2
+ * (the timestamp form's third: non-NULL when the step is, any value). */
+typedef struct attu_stage_srf {
+    attu_type type;
+    int32_t   step_months, step_days;
+    int64_t   step_usec;
+} attu_stage_srf;
+
 typedef struct attu_stage attu_stage;
 
 struct attu_stage {
@@ -140,6 +155,9 @@ struct attu_stage {
     int             worktable;    /* RECURSIVE / WORKTABLE: which one (unique in the plan) */
     /* APPLY: keys (over child 0) bind parameters params[i], keys.n of them */
     int            *params;
+    /* SRF: the functions (their arguments in `args`) */
+    int             nsrfs;
+    attu_stage_srf *srfs;
     /* estimates and measurements (EXPLAIN [ANALYZE]) */
     double          est_rows;
     size_t          act_rows;

@@ -373,7 +373,9 @@ typedef struct attu_ast_select_item {
 typedef enum attu_ast_from_kind {
     ATTU_FROM_TABLE = 1,       /* u.table */
     ATTU_FROM_SUBQUERY,        /* u.subquery: (SELECT ...) [AS] alias */
-    ATTU_FROM_JOIN             /* u.join */
+    ATTU_FROM_JOIN,            /* u.join */
+    ATTU_FROM_FUNCTION         /* u.function: a function call in FROM,
+                                  [LATERAL] f(args) [AS] alias [(column)] */
 } attu_ast_from_kind;
 
 typedef enum attu_ast_join_type {
@@ -399,6 +401,11 @@ struct attu_ast_from {
         struct {
             attu_ast_query *query;
         } subquery;
+        struct {
+            attu_ast_expr *call;      /* ATTU_EXPR_FUNC */
+            bool           lateral;   /* LATERAL written (a function in FROM
+                                         is lateral whether or not) */
+        } function;
         struct {
             attu_ast_join_type type;
             bool               natural;

@@ -323,6 +323,12 @@ static void pr_from(out *o, const attu_ast_from *f) {
         pr_alias(o, f);
         puts_(o, ")");
         break;
+    case ATTU_FROM_FUNCTION:
+        puts_(o, f->u.function.lateral ? "(lateral-function " : "(function ");
+        pr_expr(o, f->u.function.call);
+        pr_alias(o, f);
+        puts_(o, ")");
+        break;
     case ATTU_FROM_SUBQUERY:
         puts_(o, "(derived ");
         pr_query(o, f->u.subquery.query);

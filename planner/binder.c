@@ -376,9 +376,29 @@ static attu_lplan *outer_join_with_subqueries(bctx *c, attu_lplan *l, attu_lplan
 static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     scope ls = { 0, NULL }, rs = { 0, NULL };
     attu_lplan *l = bind_from(c, f->u.join.left, &ls);
-    attu_lplan *r = l ? bind_from(c, f->u.join.right, &rs) : NULL;
-    if (!r) return NULL;
+    attu_lplan *r = NULL;
+    bool lateral = false;      /* r is a function over l's rows (l ++ its column) */
     attu_ast_join_type jt = f->u.join.type;
+    if (l && f->u.join.right->kind == ATTU_FROM_FUNCTION) {
+        const char *qual, *name;
+        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, &name);
+        if (r && !scope_push(c, &rs, qual, name, r->types[r->ncols - 1], false, false, c->next_source++)) return NULL;
+        if (r && lateral && (jt == ATTU_JOIN_RIGHT || jt == ATTU_JOIN_FULL)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, f->u.join.right->position,
+                           "invalid reference to FROM-clause entry for table \"%s\"", ls.n && ls.cols[0].qual ? ls.cols[0].qual : "?");
+            attu_error_set_hint(c->err, "The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
+            return NULL;
+        }
+        if (r && lateral && (jt == ATTU_JOIN_LEFT || f->u.join.natural || f->u.join.using_.n)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->u.join.right->position,
+                           "a function in FROM that reads the tables before it is supported in a comma list, CROSS JOIN or "
+                           "INNER JOIN ... ON only");
+            return NULL;
+        }
+    } else if (l) {
+        r = bind_from(c, f->u.join.right, &rs);
+    }
+    if (!r) return NULL;
 
     /* combined scope: left then right */
     scope all = { 0, NULL };
@@ -453,6 +473,12 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         c->clause = save; c->allow_agg = sa; c->allow_window = sw;
         if (cond && !(cond = coerce_bool(c, cond, "JOIN/ON"))) cond = NULL;
         if (cond && (sides(cond, ls.n) & 4)) cond = NULL;
+        if (cond && lateral && c->npending) {
+            c->pending = outer_pending; c->npending = outer_npending;
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
+                           "a correlated subquery in the ON of a join with a function reading the tables before it is not supported");
+            return NULL;
+        }
         if (cond && c->npending && jt != ATTU_JOIN_INNER) {
             /* plans are trees: the two sides are read twice, so bound twice */
             scope ls2 = { 0, NULL }, rs2 = { 0, NULL };
@@ -495,7 +521,16 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         if (!cond) return NULL;
     }
     attu_lplan *j;
-    if (prebuilt) {
+    if (lateral) {
+        /* the function's node already pairs each left row with its series:
+         * ON filters those pairs */
+        j = r;
+        if (cond) {
+            attu_bexpr *one[1] = { cond };
+            if (!(j = filter_local(c, r, one, 1))) return NULL;
+            j->rowid_col = -1;
+        }
+    } else if (prebuilt) {
         j = prebuilt;
     } else if (jt == ATTU_JOIN_RIGHT) {
         /* b RIGHT JOIN a == a LEFT JOIN b, columns put back in order */
@@ -603,6 +638,14 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
     switch (f->kind) {
     case ATTU_FROM_TABLE: return bind_table_ref(c, f, sc);
     case ATTU_FROM_JOIN: return bind_join(c, f, sc);
+    case ATTU_FROM_FUNCTION: {
+        /* nothing before it to read (the first FROM item) */
+        bool lateral;
+        const char *qual, *name;
+        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, &name);
+        if (!p || !scope_push(c, sc, qual, name, p->types[p->ncols - 1], false, false, c->next_source++)) return NULL;
+        return p;
+    }
     case ATTU_FROM_SUBQUERY: {
         cte_def *save = c->ctes;
         attu_lplan *p = bind_query(c, f->u.subquery.query);
@@ -923,6 +966,28 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     c->clause = "FROM";
     for (int i = 0; i < s->from.n; i++) {
         scope one = { 0, NULL };
+        if (p && s->from.items[i]->kind == ATTU_FROM_FUNCTION) {
+            /* a function reading the items before it runs over their rows
+             * (LATERAL, implicit for functions in PostgreSQL) */
+            bool lateral;
+            const char *qual, *name;
+            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, &name);
+            if (!f) return NULL;
+            if (lateral) {
+                scope_col col;
+                if (!scope_push(c, &one, qual, name, f->types[f->ncols - 1], false, false, c->next_source++)) return NULL;
+                col = one.cols[0];
+                if (!scope_push_col(c, &sc, &col, scope_star_end(&sc))) return NULL;
+                p = f;
+                continue;
+            }
+            if (!scope_push(c, &one, qual, name, f->types[f->ncols - 1], false, false, c->next_source++)) return NULL;
+            int star_base = scope_star_end(&sc);
+            for (int k = 0; k < one.n; k++)
+                if (!scope_push_col(c, &sc, &one.cols[k], star_base)) return NULL;
+            if (!(p = attu_make_join(c, p, f, JK_CROSS, NULL))) return NULL;
+            continue;
+        }
         attu_lplan *f = bind_from(c, s->from.items[i], &one);
         if (!f) return NULL;
         /* names visible twice under one qualifier are fine until used */
@@ -1026,6 +1091,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     attu_bexpr **items = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
     char **names = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
     c->clause = "SELECT"; c->allow_agg = true; c->allow_window = true;
+    c->allow_srf = true;     /* generate_series here runs over the rows (attu_extract_srfs) */
     for (int i = 0; i < s->nitems; i++) {
         const attu_ast_select_item *it = &s->items[i];
         if (it->expr->kind == ATTU_EXPR_STAR) {
@@ -1080,6 +1146,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         items[n] = b;
         names[n++] = it->alias ? it->alias : (char *)expr_name(c, it->expr);
     }
+    c->allow_srf = false;
     /* GROUP BY */
     aggstate st;
     memset(&st, 0, sizeof st);
@@ -1104,6 +1171,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             }
             if (!g) return NULL;
             if (!(g = resolve_unknown(c, g))) return NULL;
+        }
+        if (attu_bx_has_srf(g)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, ge->position, "set-returning functions are not allowed in GROUP BY");
+            return NULL;
         }
         if (add_group(c, &st, g) < 0) OOM_NULL(c);
         if (g->kind == BX_COL && sc.cols[g->col].is_rowid) st.rowid_sources[st.nrowid++] = sc.cols[g->col].source;
@@ -1279,6 +1350,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         names[n] = "?sort?";
         ord_out[i] = n++;
     }
+    /* set-returning functions of the list run below the projection, over
+     * its input rows (PostgreSQL's ProjectSet) */
+    if (!(p = attu_extract_srfs(c, p, items, n))) return NULL;
     p = mk_project(c, p, n, items, names);
     if (!p) return NULL;
     if (rn_item >= 0) {
@@ -1695,6 +1769,7 @@ static attu_lplan *bind_sub(bctx *c, const scope *sc, const attu_ast_query *q, b
     sub.outer = sc;
     sub.saw_outer = false;
     sub.allow_agg = false; sub.allow_window = false; sub.in_agg = false;
+    sub.allow_srf = false;
     sub.sublink_depth++;
     attu_lplan *p = bind_query(&sub, q);
     c->next_source = sub.next_source;
@@ -2132,6 +2207,8 @@ static bool plan_reads_outer(const attu_lplan *p) {
         for (int k = 0; k < a->norder; k++) if (expr_reads_outer(a->order[k].expr)) return true;
     }
     for (int i = 0; i < p->nsort; i++) if (expr_reads_outer(p->sort[i].expr)) return true;
+    for (int i = 0; i < p->nsrfs; i++)
+        if (expr_reads_outer(p->srfs[i].start) || expr_reads_outer(p->srfs[i].stop) || expr_reads_outer(p->srfs[i].step)) return true;
     return plan_reads_outer(p->left) || plan_reads_outer(p->right);
 }
 
@@ -2676,6 +2753,9 @@ static void plan_visit(attu_lplan *p, expr_fn fn, void *ctx) {
         for (int k = 0; k < a->norder; k++) expr_visit(a->order[k].expr, fn, ctx);
     }
     for (int i = 0; i < p->nsort; i++) expr_visit(p->sort[i].expr, fn, ctx);
+    for (int i = 0; i < p->nsrfs; i++) {
+        expr_visit(p->srfs[i].start, fn, ctx); expr_visit(p->srfs[i].stop, fn, ctx); expr_visit(p->srfs[i].step, fn, ctx);
+    }
     plan_visit(p->left, fn, ctx);
     plan_visit(p->right, fn, ctx);
 }

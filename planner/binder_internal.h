@@ -128,6 +128,8 @@ typedef struct bctx {
     bool             allow_agg;
     bool             allow_window;
     bool             in_agg;
+    bool             allow_srf;  /* a set-returning function may stand here: the
+                                    select list only (planner/srf.c) */
     const attu_type *values_hint;   /* INSERT target types for the top VALUES */
     int              nvalues_hint;
     const char *const *values_hint_names;
@@ -195,5 +197,21 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
  * returns the outer reference that stands for it (see OAGG_BASE), else x.
  * NULL with 42803 where level L takes no aggregates. */
 attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here);
+
+/* Set-returning functions (planner/srf.c). generate_series(...) in an
+ * expression: a BX_SRF where c->allow_srf, else PostgreSQL's 0A000. */
+attu_bexpr *attu_bind_generate_series(bctx *c, const scope *sc, const attu_ast_expr *e);
+/* A function in FROM (f, ATTU_FROM_FUNCTION) over the FROM items before
+ * it (left_sc / left, both may be NULL / empty): an LP_SRF over left when
+ * its arguments read those items (*lateral), else over one empty row; its
+ * column's qualifier and name for the scope. */
+attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,
+                                    bool *lateral, const char **qual, const char **colname);
+/* The select list's set-returning functions (items[0..n), over p's
+ * columns) moved into LP_SRF nodes over p, innermost calls first, each
+ * replaced by a reference to its column; returns the new input of the
+ * projection (p itself when there are none). */
+attu_lplan *attu_extract_srfs(bctx *c, attu_lplan *p, attu_bexpr **items, int n);
+bool attu_bx_has_srf(const attu_bexpr *e);
 
 #endif

@@ -516,16 +516,26 @@ table_ref(A) ::= select_with_parens(Q) opt_alias_clause(L).
     A->column_aliases = ab_names(L.cols);
     ab_from_finish(ctx, A);
 }
-/* Set-returning functions in FROM: parsed (PostgreSQL accepts any
- * function here), refused after parsing. */
+/* Functions in FROM (generate_series): bound by planner/srf.c, which
+ * refuses any other function. A function in FROM is lateral whether or not
+ * LATERAL is written (PostgreSQL's rule for functions). */
 table_ref(A) ::= func_application(F) opt_alias_clause(L).
 {
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, F->position,
-                   "functions in FROM are not supported");
     A = ab_alloc(ctx, sizeof *A);
-    A->kind = ATTU_FROM_TABLE;
+    A->kind = ATTU_FROM_FUNCTION;
     A->position = F->position;
-    A->u.table.name = F->u.func.name;
+    A->u.function.call = F;
+    A->alias = (char *)L.name;
+    A->column_aliases = ab_names(L.cols);
+    ab_from_finish(ctx, A);
+}
+table_ref(A) ::= LATERAL func_application(F) opt_alias_clause(L).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_FUNCTION;
+    A->position = F->position;
+    A->u.function.call = F;
+    A->u.function.lateral = true;
     A->alias = (char *)L.name;
     A->column_aliases = ab_names(L.cols);
     ab_from_finish(ctx, A);

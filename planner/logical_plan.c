@@ -71,6 +71,12 @@ bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y) {
         if (x->s || y->s) return x->s && y->s && x->slen == y->slen && !memcmp(x->s, y->s, x->slen);
         return x->i == y->i && memcmp(&x->f, &y->f, sizeof x->f) == 0;
     case BX_COL: case BX_PARAM: return x->col == y->col;
+    case BX_SRF:
+        /* two equal calls are one series: PostgreSQL runs them in
+         * lockstep, so sharing one column gives the same rows */
+        if (x->aux != y->aux || x->i != y->i || x->imm != y->imm) return false;
+        for (int i = 0; i < 3; i++) if (!attu_bx_equal(x->args[i], y->args[i])) return false;
+        return true;
     case BX_CALL:
         if (x->op != y->op || x->nargs != y->nargs || x->aux != y->aux || x->imm != y->imm) return false;
         for (int i = 0; i < x->nargs; i++) if (!attu_bx_equal(x->args[i], y->args[i])) return false;

@@ -39,10 +39,17 @@ typedef enum attu_bexpr_kind {
     BX_CASE,        /* searched CASE: whens/thens/else */
     BX_AGG,         /* aggregate call (only before the aggregate is extracted) */
     BX_WINDOW,      /* window call (only before extraction) */
-    BX_PARAM        /* parameter `col` of an enclosing LP_APPLY: the outer
+    BX_PARAM,       /* parameter `col` of an enclosing LP_APPLY: the outer
                        row's value that a correlated subquery reads, set
                        for each evaluation of the subquery (a constant
                        within one) */
+    BX_SRF          /* a set-returning function of the select list
+                       (generate_series) over args[0..2] (start, stop,
+                       step; the timestamp form's constant interval step
+                       in aux (months), i (days) and imm (microseconds),
+                       args[2] NULL): only while binding;
+                       planner/srf.c moves it into an LP_SRF node and
+                       leaves a column reference in its place */
 } attu_bexpr_kind;
 
 typedef enum attu_agg_kind {
@@ -110,6 +117,13 @@ typedef enum attu_lp_kind {
     LP_JOIN_AGG,    /* fused: a join feeding an aggregate grouped by the left row */
     LP_RECURSIVE,   /* WITH RECURSIVE: left the non-recursive term, right the recursive one */
     LP_WORKTABLE,   /* inside LP_RECURSIVE's right: the rows of the previous iteration */
+    LP_SRF,         /* set-returning functions over each left row, in
+                       lockstep (PostgreSQL's ProjectSet, and a function in
+                       FROM over the rows before it): output = left ++ one
+                       column per function (srfs), a row for each step of
+                       the longest series of the left row, the shorter
+                       ones NULL past their end; a left row whose series
+                       are all empty gives no row */
     LP_APPLY        /* a correlated subquery run per distinct outer binding:
                        left the outer rows; right the subquery, reading its
                        parameters (BX_PARAM) params[i] = lkeys[i] (over the
@@ -142,6 +156,18 @@ typedef struct attu_agg_spec {
     int             norder;
     attu_sort_item *order;
 } attu_agg_spec;
+
+/* One set-returning function of an LP_SRF node: generate_series(start,
+ * stop, step) of result type `type` (INT32, INT64, NUMERIC or TIMESTAMP),
+ * its arguments over the node's input columns in that type (the
+ * timestamp form's step is the constant interval step_* and `step` is
+ * NULL). */
+typedef struct attu_srf_spec {
+    attu_type   type;
+    attu_bexpr *start, *stop, *step;
+    int32_t     step_months, step_days;
+    int64_t     step_usec;
+} attu_srf_spec;
 
 typedef struct attu_lplan attu_lplan;
 
@@ -193,6 +219,11 @@ struct attu_lplan {
     int          worktable;
     /* LP_APPLY: the parameter slot each of the nkeys lkeys binds */
     int         *params;
+    /* LP_SRF: the functions, in output order, and the rows an input row is
+     * expected to give (the estimate's factor) */
+    int          nsrfs;
+    attu_srf_spec *srfs;
+    double       srf_rows;
 };
 
 attu_bexpr *attu_bx_new(attu_plan_arena *a, attu_bexpr_kind k, attu_type t, int pos);

@@ -740,6 +740,24 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (!(s = new_stage(ATTU_ST_WORKTABLE, p, err))) return NULL;
         s->worktable = p->worktable;
         return s;
+    case LP_SRF: {
+        if (!(s = new_stage(ATTU_ST_SRF, p, err))) return NULL;
+        s->label = "generate_series";
+        if (!(s->child[0] = lower(p->left, err))) goto fail;
+        s->nsrfs = p->nsrfs;
+        if (!(s->srfs = calloc((size_t)p->nsrfs + 1, sizeof *s->srfs))) goto oom;
+        attu_bexpr **args = calloc(3 * (size_t)p->nsrfs + 1, sizeof *args);
+        if (!args) goto oom;
+        for (int i = 0; i < p->nsrfs; i++) {
+            const attu_srf_spec *f = &p->srfs[i];
+            s->srfs[i] = (attu_stage_srf){ f->type, f->step_months, f->step_days, f->step_usec };
+            args[3 * i] = f->start; args[3 * i + 1] = f->stop; args[3 * i + 2] = f->step;
+        }
+        int rc = compile_child(args, 3 * p->nsrfs, p->left, &s->args, err);
+        free(args);
+        if (rc) goto fail;
+        return s;
+    }
     case LP_APPLY:
         if (!(s = new_stage(ATTU_ST_APPLY, p, err))) return NULL;
         s->label = "correlated subquery";
@@ -799,6 +817,14 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
         break;
     case LP_LIMIT:
         for (int i = 0; i < nl; i++) ln[i] = need[i];
+        break;
+    case LP_SRF:
+        /* the left rows pass through (gathered whether read or not: the
+         * placeholders of unread ones are kept) */
+        for (int i = 0; i < nl; i++) ln[i] = need[i];
+        for (int k = 0; k < p->nsrfs; k++) {
+            mark_expr(p->srfs[k].start, ln, nl); mark_expr(p->srfs[k].stop, ln, nl); mark_expr(p->srfs[k].step, ln, nl);
+        }
         break;
     case LP_APPLY:
         /* the left rows pass through; the subquery's first row comes

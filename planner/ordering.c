@@ -209,6 +209,9 @@ void attu_plan_ordering(attu_plan_arena *pa, const attu_lplan *p, attu_ordering 
     }
     case LP_RECURSIVE: case LP_WORKTABLE:
         return;
+    case LP_SRF:
+        /* run_srf: each left row's series rows in a run, left rows in
+         * their order (the left columns keep their ordering) */
     case LP_APPLY:
         /* run_apply: the left rows in their order, columns appended */
         attu_plan_ordering(pa, p->left, out);

@@ -81,6 +81,11 @@ static void fold_plan(attu_plan_arena *pa, attu_lplan *p) {
     for (int i = 0; i < p->nkeys; i++) { p->lkeys[i] = fold(pa, p->lkeys[i]); p->rkeys[i] = fold(pa, p->rkeys[i]); }
     for (int i = 0; i < p->ngroups; i++) p->groups[i] = fold(pa, p->groups[i]);
     for (int i = 0; i < p->naggs; i++) { p->aggs[i].arg = fold(pa, p->aggs[i].arg); p->aggs[i].arg2 = fold(pa, p->aggs[i].arg2); }
+    for (int i = 0; i < p->nsrfs; i++) {
+        p->srfs[i].start = fold(pa, p->srfs[i].start);
+        p->srfs[i].stop = fold(pa, p->srfs[i].stop);
+        p->srfs[i].step = fold(pa, p->srfs[i].step);
+    }
 }
 
 /* ---- predicate pushdown ------------------------------------------------------------ */
@@ -709,6 +714,7 @@ static double reestimate(attu_lplan *p) {
     case LP_RECURSIVE: p->est_rows = l * 10; break;
     case LP_WORKTABLE: break;
     case LP_APPLY: p->est_rows = l; break;
+    case LP_SRF: p->est_rows = l * p->srf_rows; break;
     }
     if (p->est_rows < 0) p->est_rows = 0;
     return p->est_rows;

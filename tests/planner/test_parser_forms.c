@@ -343,6 +343,7 @@ static void walk_from(poscheck *p, const attu_ast_from *f) {
     check_pos(p, f->position, "FROM item");
     for (int i = 0; i < f->column_aliases.n; i++) check_pos(p, f->column_aliases.positions[i], "alias");
     if (f->kind == ATTU_FROM_SUBQUERY) walk_query(p, f->u.subquery.query);
+    if (f->kind == ATTU_FROM_FUNCTION) walk_expr(p, f->u.function.call);
     if (f->kind == ATTU_FROM_JOIN) {
         walk_from(p, f->u.join.left);
         walk_from(p, f->u.join.right);

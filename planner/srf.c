@@ -1,0 +1,420 @@
+/*
+ * srf.c - binding set-returning functions (generate_series) in FROM and in
+ * the select list, as PostgreSQL 15 does.
+ *
+ * Both places become one logical node, LP_SRF (logical_plan.h): for each
+ * row of its input, the rows of its series side by side. In FROM the input
+ * is the FROM items before the function when its arguments read them (a
+ * function in FROM is lateral in PostgreSQL), else one empty row. In the
+ * select list it is the rows the list is computed over (after GROUP BY
+ * and windows), as PostgreSQL's ProjectSet: several functions run in
+ * lockstep, the shorter series padded with NULLs, and a function nested in
+ * another's arguments runs in a node below it (attu_extract_srfs).
+ *
+ * The executor (engine/executor_srf.c) counts and produces the series.
+ */
+#include "planner/binder_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/interval.h"
+#include "engine/numeric.h"
+
+#define OOM_NULL(c) do { attu_error_oom((c)->err); return NULL; } while (0)
+
+/* What an argument can be for overload resolution (PostgreSQL's
+ * candidates: int4, int8, numeric, timestamp and timestamptz with an
+ * interval step). */
+typedef enum arg_class {
+    AC_INT2, AC_INT4, AC_INT8, AC_NUMERIC, AC_UNKNOWN, AC_TIMESTAMP, AC_DATE, AC_INTERVAL, AC_OTHER
+} arg_class;
+
+static arg_class classify(attu_type t) {
+    switch (t.id) {
+    case ATTU_TYPE_INT16: return AC_INT2;
+    case ATTU_TYPE_INT32: return AC_INT4;
+    case ATTU_TYPE_INT64: return AC_INT8;
+    case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return AC_NUMERIC;
+    case ATTU_TYPE_UNKNOWN: return AC_UNKNOWN;
+    case ATTU_TYPE_TIMESTAMP: return AC_TIMESTAMP;
+    case ATTU_TYPE_DATE: return AC_DATE;
+    default: return AC_OTHER;
+    }
+}
+
+/* "integer, unknown" for the 42883 / 42725 messages */
+static void arg_list(char *buf, size_t cap, attu_bexpr **args, const bool *is_interval, int n) {
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && at + 1 < cap; i++) {
+        char tb[64];
+        const char *tn = is_interval[i] ? "interval" : tname(args[i]->type, tb);
+        int w = snprintf(buf + at, cap - at, "%s%s", i ? ", " : "", tn);
+        if (w < 0) break;
+        at += (size_t)w;
+    }
+}
+
+static attu_bexpr *no_such_series(bctx *c, const attu_ast_expr *e, attu_bexpr **args, const bool *is_interval, int n) {
+    char list[256];
+    arg_list(list, sizeof list, args, is_interval, n);
+    attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function generate_series(%s) does not exist", list);
+    attu_error_set_hint(c->err, "No function matches the given name and argument types. You might need to add explicit type casts.");
+    return NULL;
+}
+
+static attu_bexpr *not_unique(bctx *c, const attu_ast_expr *e, attu_bexpr **args, const bool *is_interval, int n) {
+    char list[256];
+    arg_list(list, sizeof list, args, is_interval, n);
+    attu_error_set(c->err, "42725", e->position, "function generate_series(%s) is not unique", list);
+    attu_error_set_hint(c->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
+    return NULL;
+}
+
+/* The interval step of the timestamp form from its text (a string literal
+ * or INTERVAL 'text'); errors point at the literal, as PostgreSQL's. */
+static bool read_interval(bctx *c, const attu_ast_expr *lit, attu_interval *iv) {
+    if (attu_interval_parse(lit->u.literal.text, lit->u.literal.len, iv, c->err)) {
+        c->err->position = lit->position;
+        return false;
+    }
+    return true;
+}
+
+/* Whether e (an AST argument) is written as an interval: INTERVAL 'text',
+ * 'text'::interval or CAST(x AS interval). */
+static bool written_as_interval(const attu_ast_expr *e) {
+    return e->kind == ATTU_EXPR_CAST && e->u.cast.type.name && !strcmp(e->u.cast.type.name, "interval");
+}
+
+/* Binds generate_series(args) of call e over scope sc into a BX_SRF
+ * expression (its arguments coerced to the chosen form's types). */
+static attu_bexpr *bind_series_call(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    int n = e->u.func.args.n;
+    if (e->u.func.over) {
+        attu_error_set(c->err, "42809", e->position, "OVER specified, but generate_series is not a window function nor an aggregate function");
+        return NULL;
+    }
+    if (e->u.func.distinct || e->u.func.order_by.n || e->u.func.filter || e->u.func.star) {
+        attu_error_set(c->err, "42809", e->position, "%s specified, but generate_series is not an aggregate function",
+                       e->u.func.distinct ? "DISTINCT" : e->u.func.order_by.n ? "ORDER BY" : e->u.func.filter ? "FILTER" : "*");
+        if (e->u.func.star) memcpy(c->err->sqlstate, ATTU_SQLSTATE_UNDEFINED_FUNCTION, 6);
+        return NULL;
+    }
+    attu_bexpr *args[3] = { 0 };
+    bool is_interval[3] = { false, false, false };
+    bool interval_null = false;
+    attu_interval iv = { 0, 0, 0 };
+    const attu_ast_expr *iv_text = NULL;     /* an untyped literal that may be the interval */
+    for (int i = 0; i < n && i < 3; i++) {
+        const attu_ast_expr *a = e->u.func.args.items[i];
+        if (written_as_interval(a)) {
+            /* attu has no interval values: a constant step is read here */
+            const attu_ast_expr *in = a->u.cast.arg;
+            is_interval[i] = true;
+            if (!(args[i] = mk_const_null(c, attu_type_make(ATTU_TYPE_UNKNOWN)))) return NULL;
+            args[i]->position = a->position;
+            if (i != 2) continue;            /* no such candidate: 42883 below */
+            if (in->kind == ATTU_EXPR_LITERAL && in->u.literal.kind == ATTU_LIT_STRING) {
+                if (!read_interval(c, in, &iv)) return NULL;
+            } else if (in->kind == ATTU_EXPR_LITERAL && in->u.literal.kind == ATTU_LIT_NULL) {
+                interval_null = true;
+            } else {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, a->position,
+                               "generate_series over timestamps takes only a constant interval step in attu");
+                return NULL;
+            }
+            continue;
+        }
+        if (!(args[i] = bind_expr(c, sc, a))) return NULL;
+        if (i == 2 && a->kind == ATTU_EXPR_LITERAL && a->u.literal.kind == ATTU_LIT_STRING) iv_text = a;
+    }
+    if (n < 2 || n > 3) {
+        /* PostgreSQL's message lists every argument */
+        attu_bexpr *all[100];
+        bool alli[100] = { false };
+        int m = n > 100 ? 100 : n;
+        for (int i = 0; i < m; i++) {
+            if (i < 3) { all[i] = args[i]; alli[i] = is_interval[i]; continue; }
+            if (!(all[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+        }
+        return no_such_series(c, e, all, alli, m);
+    }
+    arg_class k[3] = { AC_OTHER, AC_OTHER, AC_OTHER };
+    for (int i = 0; i < n; i++) k[i] = is_interval[i] ? AC_INTERVAL : classify(args[i]->type);
+    int pos = e->position;
+    attu_bexpr *x = attu_bx_new(c->pa, BX_SRF, attu_type_make(ATTU_TYPE_INT32), pos);
+    if (!x) OOM_NULL(c);
+    x->nargs = 3;
+    bool stamps = k[0] == AC_TIMESTAMP || k[0] == AC_DATE || k[1] == AC_TIMESTAMP || k[1] == AC_DATE || (n == 3 && k[2] == AC_INTERVAL);
+    if (stamps) {
+        /* generate_series(timestamp, timestamp, interval); dates and
+         * untyped literals convert to timestamp. Without a timestamp
+         * argument PostgreSQL picks the timestamptz form, which attu
+         * lacks. */
+        bool ok = n == 3 && (k[2] == AC_INTERVAL || k[2] == AC_UNKNOWN);
+        for (int i = 0; i < 2; i++) ok = ok && (k[i] == AC_TIMESTAMP || k[i] == AC_DATE || k[i] == AC_UNKNOWN);
+        if (!ok) return no_such_series(c, e, args, is_interval, n);
+        if (k[0] != AC_TIMESTAMP && k[1] != AC_TIMESTAMP) {
+            if (k[0] == AC_UNKNOWN && k[1] == AC_UNKNOWN) return not_unique(c, e, args, is_interval, n);
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                           "generate_series over dates returns timestamp with time zone, which attu does not have");
+            attu_error_set_hint(c->err, "Cast the arguments to timestamp.");
+            return NULL;
+        }
+        if (k[2] == AC_UNKNOWN) {
+            /* an untyped literal step is read as an interval */
+            if (iv_text) { if (!read_interval(c, iv_text, &iv)) return NULL; }
+            else if (args[2]->kind == BX_CONST && args[2]->is_null) interval_null = true;
+            else {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, args[2]->position ? args[2]->position : pos,
+                               "generate_series over timestamps takes only a constant interval step in attu");
+                return NULL;
+            }
+        }
+        attu_type ts = attu_type_make(ATTU_TYPE_TIMESTAMP);
+        x->type = ts;
+        if (!(x->args[0] = coerce(c, args[0], ts, false, pos)) || !(x->args[1] = coerce(c, args[1], ts, false, pos))) return NULL;
+        /* the step's presence: a NULL interval makes the series empty */
+        attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+        if (!(x->args[2] = interval_null ? mk_const_null(c, i8) : mk_const_int(c, i8, 1))) return NULL;
+        x->aux = iv.months;
+        x->i = iv.days;
+        x->imm = iv.usec;
+        return x;
+    }
+    /* the numeric forms: int4, int8, numeric */
+    bool any_num = false, any_i8 = false, any_i4 = false, all_unknown = true;
+    for (int i = 0; i < n; i++) {
+        switch (k[i]) {
+        case AC_NUMERIC: any_num = true; break;
+        case AC_INT8: any_i8 = true; break;
+        case AC_INT4: any_i4 = true; break;
+        case AC_INT2: case AC_UNKNOWN: break;
+        default: return no_such_series(c, e, args, is_interval, n);
+        }
+        if (k[i] != AC_UNKNOWN) all_unknown = false;
+    }
+    if (all_unknown || (!any_num && !any_i8 && !any_i4)) return not_unique(c, e, args, is_interval, n);
+    attu_type t = attu_type_make(any_num ? ATTU_TYPE_NUMERIC : any_i8 ? ATTU_TYPE_INT64 : ATTU_TYPE_INT32);
+    x->type = t;
+    for (int i = 0; i < n; i++)
+        if (!(x->args[i] = coerce(c, args[i], t, false, args[i]->position ? args[i]->position : pos))) return NULL;
+    if (n == 2 && !(x->args[2] = t.id == ATTU_TYPE_NUMERIC
+                        ? coerce(c, mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), 1), t, false, pos)
+                        : mk_const_int(c, t, 1)))
+        return NULL;
+    return x;
+}
+
+attu_bexpr *attu_bind_generate_series(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    if (c->in_agg) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "aggregate function calls cannot contain set-returning function calls");
+        attu_error_set_hint(c->err, "You might be able to move the set-returning function into a LATERAL FROM item.");
+        return NULL;
+    }
+    if (!c->allow_srf) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "set-returning functions are not allowed in %s", c->clause ? c->clause : "this context");
+        return NULL;
+    }
+    return bind_series_call(c, sc, e);
+}
+
+/* ---- the LP_SRF node ---------------------------------------------------------- */
+
+/* Rows one input row gives, when the arguments are constants (EXPLAIN's
+ * estimate); 1000 otherwise. */
+static double series_rows(const attu_bexpr *x) {
+    const attu_bexpr *a = x->args[0], *b = x->args[1], *s = x->args[2];
+    if (!a || !b || !s || a->kind != BX_CONST || b->kind != BX_CONST || s->kind != BX_CONST) return 1000;
+    if (a->is_null || b->is_null || s->is_null) return 0;
+    if (attu_type_is_int(x->type.id)) {
+        if (s->i == 0) return 1;
+        double n = ((double)b->i - (double)a->i) / (double)s->i;
+        return n < 0 ? 0 : n + 1;
+    }
+    return 1000;
+}
+
+static attu_lplan *srf_node(bctx *c, attu_lplan *in, attu_bexpr **calls, int n, char **names) {
+    attu_lplan *p = attu_lp_new(c->pa, LP_SRF, in->ncols + n);
+    if (!p) OOM_NULL(c);
+    p->left = in;
+    memcpy(p->types, in->types, sizeof(attu_type) * (size_t)in->ncols);
+    memcpy(p->names, in->names, sizeof(char *) * (size_t)in->ncols);
+    p->srfs = attu_palloc(c->pa, sizeof(attu_srf_spec) * (size_t)n);
+    if (!p->srfs) OOM_NULL(c);
+    p->nsrfs = n;
+    double most = 0;
+    for (int i = 0; i < n; i++) {
+        const attu_bexpr *x = calls[i];
+        attu_srf_spec *s = &p->srfs[i];
+        s->type = x->type;
+        s->start = x->args[0]; s->stop = x->args[1]; s->step = x->args[2];
+        s->step_months = x->aux; s->step_days = (int32_t)x->i; s->step_usec = x->imm;
+        p->types[in->ncols + i] = x->type;
+        p->names[in->ncols + i] = names ? names[i] : "generate_series";
+        double r = series_rows(x);
+        if (r > most) most = r;
+    }
+    p->srf_rows = most;
+    p->est_rows = in->est_rows * most;
+    p->rowid_col = -1;        /* a row repeats: no longer a key */
+    return p;
+}
+
+/* ---- FROM ---------------------------------------------------------------------- */
+
+static bool reads_input(const attu_bexpr *e) {
+    if (!e) return false;
+    if (e->kind == BX_COL) return e->col < OUTER_BASE;
+    for (int i = 0; i < e->nargs; i++) if (reads_input(e->args[i])) return true;
+    for (int i = 0; i < e->nwhens; i++) if (reads_input(e->whens[i]) || reads_input(e->thens[i])) return true;
+    return reads_input(e->else_);
+}
+
+attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,
+                                    bool *lateral, const char **qual, const char **colname) {
+    const attu_ast_expr *call = f->u.function.call;
+    *lateral = false;
+    if (strcmp(call->u.func.name, "generate_series") || (call->u.func.schema && strcmp(call->u.func.schema, "pg_catalog"))) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
+                       "function %s in FROM is not supported (attu has generate_series only)", call->u.func.name);
+        return NULL;
+    }
+    if (f->column_aliases.n > 1) {
+        attu_error_set(c->err, "42601", f->position, "too many column aliases specified for function generate_series");
+        return NULL;
+    }
+    scope none = { 0, NULL };
+    const char *save_clause = c->clause;
+    bool sa = c->allow_agg, sw = c->allow_window, ss = c->allow_srf;
+    c->clause = "functions in FROM";
+    c->allow_agg = false; c->allow_window = false; c->allow_srf = false;
+    attu_bexpr *x = bind_series_call(c, left_sc ? left_sc : &none, call);
+    c->clause = save_clause; c->allow_agg = sa; c->allow_window = sw; c->allow_srf = ss;
+    if (!x) return NULL;
+    bool lat = left && (reads_input(x->args[0]) || reads_input(x->args[1]) || reads_input(x->args[2]));
+    attu_lplan *in = left;
+    if (!lat) {
+        /* no argument reads the rows before it: one evaluation */
+        in = attu_lp_new(c->pa, LP_VALUES, 0);
+        if (!in) OOM_NULL(c);
+        in->nrows = 1;
+        in->est_rows = 1;
+    }
+    /* PostgreSQL names the column after the alias when only the table
+     * alias is written (a function returning a scalar) */
+    const char *name = f->column_aliases.n ? f->column_aliases.items[0] : f->alias ? f->alias : "generate_series";
+    attu_lplan *p = srf_node(c, in, &x, 1, (char **)&name);
+    if (!p) return NULL;
+    *lateral = lat;
+    *qual = f->alias ? f->alias : "generate_series";
+    *colname = name;
+    return p;
+}
+
+/* ---- the select list -------------------------------------------------------------- */
+
+static bool has_srf(const attu_bexpr *e) {
+    if (!e) return false;
+    if (e->kind == BX_SRF) return true;
+    for (int i = 0; i < e->nargs; i++) if (has_srf(e->args[i])) return true;
+    for (int i = 0; i < e->nwhens; i++) if (has_srf(e->whens[i]) || has_srf(e->thens[i])) return true;
+    if (has_srf(e->else_)) return true;
+    for (int i = 0; i < e->npart; i++) if (has_srf(e->part[i])) return true;
+    for (int i = 0; i < e->norder; i++) if (has_srf(e->order[i].expr)) return true;
+    return false;
+}
+
+bool attu_bx_has_srf(const attu_bexpr *e) { return has_srf(e); }
+
+/* PostgreSQL's refusals of a set-returning function under a construct that
+ * would evaluate it conditionally or per window. */
+static bool check_placement(bctx *c, const attu_bexpr *e) {
+    if (!e) return true;
+    if ((e->kind == BX_CASE && has_srf(e)) ||
+        (e->kind == BX_CALL && (e->op == ATTU_OP_COALESCE) && has_srf(e))) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "set-returning functions are not allowed in %s", e->kind == BX_CASE ? "CASE" : "COALESCE");
+        attu_error_set_hint(c->err, "You might be able to move the set-returning function into a LATERAL FROM item.");
+        return false;
+    }
+    if ((e->kind == BX_WINDOW || e->kind == BX_AGG) && has_srf(e)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s function calls cannot contain set-returning function calls",
+                       e->kind == BX_WINDOW ? "window" : "aggregate");
+        attu_error_set_hint(c->err, "You might be able to move the set-returning function into a LATERAL FROM item.");
+        return false;
+    }
+    for (int i = 0; i < e->nargs; i++) if (!check_placement(c, e->args[i])) return false;
+    return true;
+}
+
+/* e with every occurrence of calls[k] replaced by column base + k. */
+static attu_bexpr *replace_calls(bctx *c, attu_bexpr *e, attu_bexpr **calls, int n, int base) {
+    if (!e || c->err->set) return e;
+    for (int k = 0; k < n; k++)
+        if (attu_bx_equal(e, calls[k])) {
+            attu_bexpr *r = attu_bx_col(c->pa, base + k, e->type);
+            if (!r) OOM_NULL(c);
+            r->position = e->position;
+            return r;
+        }
+    if (!has_srf(e)) return e;
+    attu_bexpr *x = attu_palloc(c->pa, sizeof *x);
+    if (!x) OOM_NULL(c);
+    *x = *e;
+    for (int i = 0; i < e->nargs; i++) x->args[i] = replace_calls(c, e->args[i], calls, n, base);
+    return x;
+}
+
+/* The calls of e none of whose arguments holds another (the innermost
+ * level), appended to calls[] without repeats. */
+static bool leaf_calls(bctx *c, attu_bexpr *e, attu_bexpr ***calls, int *n, int *cap) {
+    if (!e) return true;
+    bool nested = false;
+    for (int i = 0; i < e->nargs; i++) nested |= has_srf(e->args[i]);
+    if (e->kind == BX_SRF && !nested) {
+        for (int k = 0; k < *n; k++) if (attu_bx_equal((*calls)[k], e)) return true;
+        if (*n == *cap) {
+            int nc = *cap ? *cap * 2 : 8;
+            attu_bexpr **m = attu_palloc(c->pa, sizeof *m * (size_t)nc);
+            if (!m) { attu_error_oom(c->err); return false; }
+            if (*n) memcpy(m, *calls, sizeof *m * (size_t)*n);
+            *calls = m; *cap = nc;
+        }
+        (*calls)[(*n)++] = e;
+        return true;
+    }
+    for (int i = 0; i < e->nargs; i++) if (!leaf_calls(c, e->args[i], calls, n, cap)) return false;
+    return true;
+}
+
+attu_lplan *attu_extract_srfs(bctx *c, attu_lplan *p, attu_bexpr **items, int n) {
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        if (!has_srf(items[i])) continue;
+        any = true;
+        if (!check_placement(c, items[i])) return NULL;
+    }
+    if (!any) return p;
+    /* one LP_SRF per nesting level, innermost first: the calls of a level
+     * run in lockstep over the rows the level below made */
+    for (int level = 0; level < 64; level++) {
+        attu_bexpr **calls = NULL;
+        int ncalls = 0, cap = 0;
+        for (int i = 0; i < n; i++) if (!leaf_calls(c, items[i], &calls, &ncalls, &cap)) return NULL;
+        if (!ncalls) return p;
+        int base = p->ncols;
+        attu_lplan *s = srf_node(c, p, calls, ncalls, NULL);
+        if (!s) return NULL;
+        for (int i = 0; i < n; i++) if (!(items[i] = replace_calls(c, items[i], calls, ncalls, base))) return NULL;
+        p = s;
+    }
+    attu_error_set(c->err, "54001", 0, "set-returning functions nested too deeply");
+    return NULL;
+}
