@@ -136,6 +136,7 @@ attu_session *attu_session_new(attu_db *db) {
 void attu_session_free(attu_session *s) {
     if (!s) return;
     db_settings_free(s);
+    db_prepared_names_free(s);
     free(s);
 }
 
@@ -413,7 +414,12 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         if (!r) return -1;
         return deliver(cb, r) ? -2 : 0;
     }
-    case ATTU_STMT_EXPLAIN: return exec_explain(s, sql, st, params, cb, err);
+    case ATTU_STMT_EXPLAIN:
+        if (st->u.explain.stmt->kind == ATTU_STMT_EXECUTE)
+            return db_exec_execute(s, sql, st->u.explain.stmt, st, cb, err);
+        return exec_explain(s, sql, st, params, cb, err);
+    case ATTU_STMT_PREPARE: return db_exec_prepare(s, sql, st, cb, err);
+    case ATTU_STMT_EXECUTE: return db_exec_execute(s, sql, st, NULL, cb, err);
     case ATTU_STMT_CREATE_TABLE: return db_exec_create(s, sql, st, cb, err);
     case ATTU_STMT_CREATE_TABLE_AS: return db_exec_ctas(s, sql, st, params, cb, err);
     case ATTU_STMT_DROP_TABLE: return db_exec_drop(s, st, cb, err);
@@ -468,7 +474,8 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
             rc = -1;
             break;
         }
-        if (pr->stmts[i].nparams > 0) {
+        /* a PREPARE's $n are its own statement's */
+        if (pr->stmts[i].nparams > 0 && st->kind != ATTU_STMT_PREPARE) {
             attu_error_set(&err, "42P02", 0, "there is no parameter $%d", 1);
             report_error(s, cb, &err);
             rc = -1;

@@ -94,11 +94,6 @@ typedef struct attu_exec_callbacks {
     /* COPY ... TO STDOUT: begin, then data chunks (CSV text). */
     int  (*copy_out_begin)(void *ctx, int ncols);
     int  (*copy_out_data)(void *ctx, const char *buf, size_t len);
-    /* DEALLOCATE name (NULL: ALL, also for DISCARD ALL): the caller drops
-     * its prepared statement of that name (the protocol's named
-     * statements). Returns 0, or -1 when there is none by that name
-     * (26000). NULL: the caller has no prepared statements. */
-    int  (*on_deallocate)(void *ctx, const char *name);
 } attu_exec_callbacks;
 
 /* ---- sessions ---------------------------------------------------------- */
@@ -136,9 +131,26 @@ int attu_session_statement_timeout_ms(const attu_session *s);
  * types (0 = infer). Returns NULL with err on failure. */
 attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
                             const uint32_t *param_oids, attu_error *err);
+/* A prepared statement is reference counted: attu_prepare gives one
+ * reference, attu_prepared_ref takes another, attu_prepared_free drops one
+ * (the last frees it). */
+attu_prepared *attu_prepared_ref(attu_prepared *p);
 void attu_prepared_free(attu_prepared *p);
 
+/* Named prepared statements: one namespace per session, shared by SQL
+ * PREPARE / EXECUTE / DEALLOCATE and the protocol's named statements, as
+ * in PostgreSQL. add takes its own reference (42P05 when the name is
+ * taken); find lends the session's (NULL: none); drop removes one name
+ * (NULL: all of them) and returns -1 when there is none by that name. */
+int attu_session_prepared_add(attu_session *s, const char *name, attu_prepared *p, attu_error *err);
+attu_prepared *attu_session_prepared_find(attu_session *s, const char *name);
+int attu_session_prepared_drop(attu_session *s, const char *name);
+
 int attu_prepared_param_count(const attu_prepared *p);
+/* The text it was prepared from; whether it holds no statement (a Parse of
+ * an empty string: Execute answers EmptyQueryResponse). */
+const char *attu_prepared_sql(const attu_prepared *p);
+bool attu_prepared_empty(const attu_prepared *p);
 uint32_t attu_prepared_param_oid(const attu_prepared *p, int i);
 /* Result columns (0 and NULL for statements that return no rows). */
 int attu_prepared_describe(const attu_prepared *p,

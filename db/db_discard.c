@@ -3,11 +3,10 @@
  * (pgbouncer, pgpool, JDBC and Python pools) send when a server connection
  * passes to another client.
  *
- * Prepared statements are the protocol's named statements, which live with
- * the caller (server/extended_query.c), not in the session: DEALLOCATE
- * asks the caller through attu_exec_callbacks.on_deallocate. A caller
- * without the callback has no prepared statements, so DEALLOCATE name is
- * 26000 there and DEALLOCATE ALL succeeds.
+ * Prepared statements (SQL PREPARE's and the protocol's named ones) are
+ * the session's (db_prepared_names.c): DEALLOCATE name drops one (26000
+ * when there is none), DEALLOCATE ALL every one. The protocol's unnamed
+ * statement is not among them and stays, as in PostgreSQL.
  *
  * DISCARD ALL is, as in PostgreSQL, DEALLOCATE ALL plus RESET ALL (the
  * rest of PostgreSQL's list has nothing to undo here: no cursors outside a
@@ -21,16 +20,14 @@
 
 #include <string.h>
 
-static int deallocate(const attu_exec_callbacks *cb, const char *name, attu_error *err) {
-    if (cb && cb->on_deallocate) {
-        if (cb->on_deallocate(cb->ctx, name) == 0) return 0;
-    } else if (!name) return 0;
+static int deallocate(attu_session *s, const char *name, attu_error *err) {
+    if (attu_session_prepared_drop(s, name) == 0) return 0;
     return attu_error_set(err, "26000", 0, "prepared statement \"%s\" does not exist", name ? name : "");
 }
 
 int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     if (st->kind == ATTU_STMT_DEALLOCATE) {
-        if (deallocate(cb, st->u.deallocate.name, err)) return -1;
+        if (deallocate(s, st->u.deallocate.name, err)) return -1;
         return db_deliver_tag(cb, st->u.deallocate.name ? "DEALLOCATE" : "DEALLOCATE ALL", err) ? -2 : 0;
     }
     switch (st->u.discard.what) {
@@ -45,7 +42,7 @@ int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         attu_exec_callbacks quiet;
         memset(&quiet, 0, sizeof quiet);
         if (db_exec_setting(s, &reset, &quiet, err)) return -1;
-        if (deallocate(cb, NULL, err)) return -1;
+        if (deallocate(s, NULL, err)) return -1;
         return db_deliver_tag(cb, "DISCARD ALL", err) ? -2 : 0;
     }
     case ATTU_DISCARD_PLANS: return db_deliver_tag(cb, "DISCARD PLANS", err) ? -2 : 0;

@@ -42,11 +42,24 @@ struct attu_session {
     int              nsettings;
     db_setting_undo *undo;             /* settings changed in the current block */
     int              nundo;
+    /* Named prepared statements: the one namespace of SQL PREPARE and the
+     * extended protocol's Parse (db_prepared_names.c). Each entry holds a
+     * reference. */
+    struct db_named_prepared *prepared;
+    int              nprepared, capprepared;
+    int              execute_depth;    /* EXECUTEs running inside each other */
 };
 
+typedef struct db_named_prepared { char *name; attu_prepared *p; } db_named_prepared;
+
 struct attu_prepared {
+    int                 refs;          /* the session's name, portals, a running EXECUTE */
     char               *sql;
     attu_parse_result  *parsed;
+    /* The statement it runs: parsed's only statement, or the body of a
+     * PREPARE (parsed then holds the whole PREPARE); NULL when empty. */
+    const attu_ast_stmt *stmt;
+    bool                from_sql;      /* made by SQL PREPARE (else by Parse) */
     int                 nparams;
     attu_type          *param_types;
     uint32_t           *param_oids;
@@ -105,6 +118,23 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
                    const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+/* Builds a prepared statement over a parsed text (taking sql and pr):
+ * stmt is the statement it runs; types (ntypes, UNKNOWN = inferred at
+ * each execution) and oids (ParameterDescription's, 0 = unknown) declare
+ * the first parameters, nparams counts them all (db_prepared.c). */
+attu_prepared *db_prepare_parsed(attu_session *s, char *sql, attu_parse_result *pr, const attu_ast_stmt *stmt,
+                                 int nparams, int ntypes, const attu_type *types, const uint32_t *oids,
+                                 attu_error *err);
+/* Runs p with text parameter values (db_prepared.c); 0, -1 with err set,
+ * -2 when the client went away. */
+int db_prepared_run(attu_session *s, attu_prepared *p, const attu_ast_stmt *wrap, const char *const *values,
+                    const attu_exec_callbacks *cb, attu_error *err);
+/* PREPARE and EXECUTE, EXPLAIN EXECUTE (db_prepare_sql.c) */
+int db_exec_prepare(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+int db_exec_execute(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_ast_stmt *explain,
+                    const attu_exec_callbacks *cb, attu_error *err);
+/* Frees every named prepared statement (attu_session_free). */
+void db_prepared_names_free(attu_session *s);
 /* DEALLOCATE and DISCARD (db_discard.c) */
 int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* The end of a transaction block (explicit, or the implicit one of a

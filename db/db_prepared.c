@@ -53,6 +53,18 @@ static int describe_utility(attu_session *s, attu_prepared *p, const attu_ast_st
         p->cols[0].type = attu_type_make(ATTU_TYPE_TEXT);
         return 0;
     }
+    if (st->kind == ATTU_STMT_EXECUTE) {
+        /* EXECUTE q answers q's rows: Describe announces them as
+         * PostgreSQL does (q's shape when this one is prepared; an
+         * unknown q is found when this one runs) */
+        const attu_prepared *q = attu_session_prepared_find(s, st->u.execute.name);
+        if (!q || q->ncols == 0) return 0;
+        p->cols = calloc((size_t)q->ncols + 1, sizeof *p->cols);
+        if (!p->cols) return attu_error_oom(err);
+        p->ncols = q->ncols;
+        memcpy(p->cols, q->cols, (size_t)q->ncols * sizeof *p->cols);
+        return 0;
+    }
     if (st->kind != ATTU_STMT_SHOW && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE)
         return 0;
     attu_exec_callbacks cb;
@@ -64,28 +76,23 @@ static int describe_utility(attu_session *s, attu_prepared *p, const attu_ast_st
     return r ? -1 : 0;
 }
 
-attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
-                            const uint32_t *param_oids, attu_error *err) {
-    attu_parse_result *pr = attu_parse(sql, err);
-    if (!pr) return NULL;
-    if (pr->n > 1) {
-        attu_parse_free(pr);
-        attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "cannot insert multiple commands into a prepared statement");
-        return NULL;
-    }
+attu_prepared *db_prepare_parsed(attu_session *s, char *sql, attu_parse_result *pr, const attu_ast_stmt *stmt,
+                                 int nparams, int ntypes, const attu_type *types, const uint32_t *oids,
+                                 attu_error *err) {
     attu_prepared *p = calloc(1, sizeof *p);
-    if (!p) { attu_parse_free(pr); attu_error_oom(err); return NULL; }
+    if (!p) { free(sql); attu_parse_free(pr); attu_error_oom(err); return NULL; }
+    p->refs = 1;
     p->parsed = pr;
-    p->sql = strdup(sql);
-    int np = pr->n ? pr->stmts[0].nparams : 0;
-    if (nparam_oids > np) np = nparam_oids;
+    p->sql = sql;
+    p->stmt = stmt;
+    int np = nparams > ntypes ? nparams : ntypes;
     p->nparams = np;
     p->param_types = calloc((size_t)np + 1, sizeof *p->param_types);
     p->param_oids = calloc((size_t)np + 1, sizeof *p->param_oids);
     if (!p->sql || !p->param_types || !p->param_oids) { attu_prepared_free(p); attu_error_oom(err); return NULL; }
     for (int i = 0; i < np; i++) {
-        uint32_t oid = i < nparam_oids && param_oids ? param_oids[i] : 0;
-        p->param_types[i] = type_of_oid(oid);
+        uint32_t oid = i < ntypes && oids ? oids[i] : 0;
+        p->param_types[i] = i < ntypes && types ? types[i] : attu_type_make(ATTU_TYPE_UNKNOWN);
         /* An undeclared parameter takes its type from context at each
          * bind; ParameterDescription says "unknown" (705) rather than a type
          * it may not have: a client that re-parses with the described types
@@ -94,14 +101,15 @@ attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
         p->param_oids[i] = oid ? oid : ATTU_PG_OID_UNKNOWN;
     }
     /* describe the result by binding with NULL parameters */
-    if (pr->n && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT) {
+    if (stmt && stmt->kind == ATTU_STMT_SELECT) {
         attu_plan_arena *pa = attu_plan_arena_new();
         attu_bind_params bp;
         memset(&bp, 0, sizeof bp);
         bp.n = np; bp.types = p->param_types;
         bp = db_params(s, &bp);
         pthread_rwlock_rdlock(&s->db->lock);
-        attu_lplan *lp = pa ? attu_bind_query(pa, s->db->cat, sql, pr->stmts[0].stmt->u.select.query, &bp, err) : NULL;
+        attu_lplan *lp = pa ? attu_bind_query(pa, s->db->cat, sql, stmt->u.select.query, &bp, err) : NULL;
+        if (!pa) attu_error_oom(err);
         if (lp) {
             p->ncols = lp->ncols;
             p->cols = calloc((size_t)lp->ncols + 1, sizeof *p->cols);
@@ -114,15 +122,40 @@ attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
         pthread_rwlock_unlock(&s->db->lock);
         attu_plan_arena_free(pa);
         if (err->set) { attu_prepared_free(p); return NULL; }
-    } else if (pr->n && describe_utility(s, p, pr->stmts[0].stmt, err)) {
+    } else if (stmt && describe_utility(s, p, stmt, err)) {
         attu_prepared_free(p);
         return NULL;
     }
     return p;
 }
 
+attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
+                            const uint32_t *param_oids, attu_error *err) {
+    attu_parse_result *pr = attu_parse(sql, err);
+    if (!pr) return NULL;
+    if (pr->n > 1) {
+        attu_parse_free(pr);
+        attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "cannot insert multiple commands into a prepared statement");
+        return NULL;
+    }
+    attu_type *types = calloc((size_t)nparam_oids + 1, sizeof *types);
+    if (!types) { attu_parse_free(pr); attu_error_oom(err); return NULL; }
+    for (int i = 0; i < nparam_oids; i++) types[i] = type_of_oid(param_oids ? param_oids[i] : 0);
+    /* a PREPARE's $n are its body's, not this statement's */
+    const attu_ast_stmt *st = pr->n ? pr->stmts[0].stmt : NULL;
+    int np = st && st->kind != ATTU_STMT_PREPARE ? pr->stmts[0].nparams : 0;
+    attu_prepared *p = db_prepare_parsed(s, strdup(sql), pr, st, np, nparam_oids, types, param_oids, err);
+    free(types);
+    return p;
+}
+
+attu_prepared *attu_prepared_ref(attu_prepared *p) {
+    if (p) p->refs++;
+    return p;
+}
+
 void attu_prepared_free(attu_prepared *p) {
-    if (!p) return;
+    if (!p || --p->refs > 0) return;
     attu_parse_free(p->parsed);
     free(p->sql);
     free(p->param_types);
@@ -132,6 +165,8 @@ void attu_prepared_free(attu_prepared *p) {
 }
 
 int attu_prepared_param_count(const attu_prepared *p) { return p->nparams; }
+const char *attu_prepared_sql(const attu_prepared *p) { return p->sql; }
+bool attu_prepared_empty(const attu_prepared *p) { return p->stmt == NULL; }
 uint32_t attu_prepared_param_oid(const attu_prepared *p, int i) {
     return i >= 0 && i < p->nparams ? p->param_oids[i] : 0;
 }
@@ -140,18 +175,86 @@ int attu_prepared_describe(const attu_prepared *p, const attu_result_column **co
     return p->ncols;
 }
 
+/* PostgreSQL re-plans a prepared statement whose tables changed, but
+ * refuses one whose result columns are no longer those it described
+ * (RevalidateCachedQuery). attu binds every execution anew, so the check
+ * compares the rows' shape with the one described at PREPARE, as clients
+ * see it: names and type OIDs. */
+typedef struct shape_check {
+    const attu_prepared       *p;
+    const attu_exec_callbacks *cb;
+    bool                       changed;
+} shape_check;
+
+static int check_shape(void *ctx, attu_result *res) {
+    shape_check *k = ctx;
+    bool same = res->ncols == k->p->ncols;
+    for (int i = 0; same && i < res->ncols; i++)
+        same = !strcmp(res->desc[i].name, k->p->cols[i].name) &&
+               attu_type_pg_oid(res->desc[i].type) == attu_type_pg_oid(k->p->cols[i].type);
+    if (!same) { k->changed = true; return 1; }
+    return k->cb && k->cb->on_result ? k->cb->on_result(k->cb->ctx, res) : 0;
+}
+
+/* An EXECUTE that runs a statement that is itself EXECUTE of the same name
+ * (a protocol Parse of "EXECUTE p" named p) would recurse for ever;
+ * PostgreSQL stops when its stack is full. */
+#define MAX_EXECUTE_DEPTH 32
+
+int db_prepared_run(attu_session *s, attu_prepared *p, const attu_ast_stmt *wrap, const char *const *values,
+                    const attu_exec_callbacks *cb, attu_error *err) {
+    if (s->execute_depth >= MAX_EXECUTE_DEPTH) {
+        attu_error_set(err, "54001", 0, "stack depth limit exceeded");
+        attu_error_set_hint(err, "Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), "
+                                 "after ensuring the platform's stack depth limit is adequate.");
+        return -1;
+    }
+    static const char *const none[1] = { NULL };
+    attu_bind_params bp;
+    memset(&bp, 0, sizeof bp);
+    bp.n = p->nparams; bp.types = p->param_types; bp.values = values ? values : none;
+    /* the statement runs as is, or inside EXPLAIN [ANALYZE] */
+    attu_ast_stmt explain;
+    const attu_ast_stmt *run = p->stmt;
+    if (wrap) {
+        explain = *wrap;
+        explain.u.explain.stmt = (attu_ast_stmt *)p->stmt;
+        run = &explain;
+    }
+    shape_check k = { p, cb, false };
+    attu_exec_callbacks checked;
+    if (!wrap && p->stmt->kind == ATTU_STMT_SELECT && p->cols) {
+        checked = cb ? *cb : (attu_exec_callbacks){ 0 };
+        checked.ctx = &k;
+        checked.on_result = check_shape;
+        cb = &checked;
+    }
+    /* the statement may drop its own name while it runs (DEALLOCATE
+     * through a nested EXECUTE): hold it */
+    attu_prepared_ref(p);
+    s->execute_depth++;
+    int r = db_exec_stmt(s, p->sql, run, &bp, cb, err);
+    s->execute_depth--;
+    if (k.changed) {
+        attu_error_clear(err);
+        r = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cached plan must not change result type");
+    }
+    attu_prepared_free(p);
+    return r;
+}
+
 int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
                           const char *const *values, const attu_exec_callbacks *cb) {
     attu_error err;
     attu_error_clear(&err);
-    if (p->parsed->n == 0) return 1;
+    if (!p->stmt) return 1;
     if (nvalues != p->nparams) {
         attu_error_set(&err, ATTU_SQLSTATE_PROTOCOL_VIOLATION, 0,
                        "bind message supplies %d parameters, but prepared statement requires %d", nvalues, p->nparams);
         if (cb && cb->on_error) cb->on_error(cb->ctx, &err);
         return -1;
     }
-    const attu_ast_stmt *st = p->parsed->stmts[0].stmt;
+    const attu_ast_stmt *st = p->stmt;
     /* in a failed block only COMMIT / ROLLBACK run (pgjdbc sends them as
      * prepared statements), as in attu_session_exec */
     if (s->txn == 'E' && !(st->kind == ATTU_STMT_TRANSACTION && st->u.transaction.kind != ATTU_TXN_BEGIN)) {
@@ -159,16 +262,15 @@ int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
         if (cb && cb->on_error) cb->on_error(cb->ctx, &err);
         return -1;
     }
-    static const char *const none[1] = { NULL };
-    attu_bind_params bp;
-    memset(&bp, 0, sizeof bp);
-    bp.n = p->nparams; bp.types = p->param_types; bp.values = values ? values : none;
     __atomic_store_n(&s->cancel, 0, __ATOMIC_SEQ_CST);
     s->stmt_start_ms = attu_now_ms();
-    int r = db_exec_stmt(s, p->sql, p->parsed->stmts[0].stmt, &bp, cb, &err);
+    int r = db_prepared_run(s, p, NULL, values, cb, &err);
     if (r == -2) return -1;
     if (r) {
         if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "statement failed");
+        /* a SQL PREPARE's positions point into its own text, which this
+         * client did not send with the Bind */
+        if (p->from_sql) err.position = 0;
         if (s->txn == 'T') s->txn = 'E';
         if (cb && cb->on_error) cb->on_error(cb->ctx, &err);
         return -1;

@@ -118,6 +118,8 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_TRANSACTION: return "TRANSACTION";
     case ATTU_STMT_DEALLOCATE: return "DEALLOCATE";
     case ATTU_STMT_DISCARD: return "DISCARD";
+    case ATTU_STMT_PREPARE: return "PREPARE";
+    case ATTU_STMT_EXECUTE: return "EXECUTE";
     }
     return "?";
 }

@@ -506,7 +506,9 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_DESCRIBE,        /* u.describe: DESCRIBE t / DESC t */
     ATTU_STMT_TRANSACTION,     /* u.transaction: BEGIN / COMMIT / ROLLBACK */
     ATTU_STMT_DEALLOCATE,      /* u.deallocate: DEALLOCATE [PREPARE] {name | ALL} */
-    ATTU_STMT_DISCARD          /* u.discard: DISCARD {ALL | PLANS | SEQUENCES | TEMP} */
+    ATTU_STMT_DISCARD,         /* u.discard: DISCARD {ALL | PLANS | SEQUENCES | TEMP} */
+    ATTU_STMT_PREPARE,         /* u.prepare: PREPARE name [(types)] AS stmt */
+    ATTU_STMT_EXECUTE          /* u.execute: EXECUTE name [(args)] */
 } attu_ast_stmt_kind;
 
 typedef enum attu_ast_discard_kind {
@@ -637,6 +639,19 @@ struct attu_ast_stmt {
         struct {
             attu_ast_discard_kind what;
         } discard;
+        struct {
+            char              *name;
+            attu_ast_typename *types;     /* the declared parameter types */
+            int                ntypes;    /* 0 when none were written */
+            attu_ast_stmt     *stmt;      /* SELECT / VALUES / INSERT */
+            /* The PREPARE statement's own text, as byte offsets into the
+             * parsed string (the stored statement keeps its own copy). */
+            size_t             text_start, text_end;
+        } prepare;
+        struct {
+            char              *name;
+            attu_ast_expr_list args;      /* n == 0 without a list */
+        } execute;
     } u;
 };
 

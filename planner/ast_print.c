@@ -590,6 +590,24 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
                  s->u.discard.what == ATTU_DISCARD_PLANS ? "(discard plans)" :
                  s->u.discard.what == ATTU_DISCARD_SEQUENCES ? "(discard sequences)" : "(discard temp)");
         break;
+    case ATTU_STMT_PREPARE:
+        puts_(o, "(prepare ");
+        put_name(o, s->u.prepare.name);
+        if (s->u.prepare.ntypes) {
+            puts_(o, " (types");
+            for (int i = 0; i < s->u.prepare.ntypes; i++) { puts_(o, " "); pr_type(o, &s->u.prepare.types[i]); }
+            puts_(o, ")");
+        }
+        puts_(o, " ");
+        pr_stmt(o, s->u.prepare.stmt);
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_EXECUTE:
+        puts_(o, "(execute ");
+        put_name(o, s->u.execute.name);
+        if (s->u.execute.args.n) { puts_(o, " "); pr_list(o, s->u.execute.args); }
+        puts_(o, ")");
+        break;
     }
 }
 

@@ -258,7 +258,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        RECURSIVE REPEATABLE RESET RESTRICT ROLLBACK ROWS SERIALIZABLE SESSION
        SET SHOW START STDIN STDOUT TEMP TEMPORARY TRANSACTION UNBOUNDED
        GROUPS EXCLUDE TIES OTHERS
-       DEALLOCATE DISCARD PREPARE PLANS SEQUENCES
+       DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
@@ -308,6 +308,8 @@ stmt(A) ::= reset_stmt(S).             { A = S; }
 stmt(A) ::= describe_stmt(S).          { A = S; }
 stmt(A) ::= deallocate_stmt(S).        { A = S; }
 stmt(A) ::= discard_stmt(S).           { A = S; }
+stmt(A) ::= prepare_stmt(S).           { A = S; }
+stmt(A) ::= execute_stmt(S).           { A = S; }
 stmt(A) ::= txn_stmt(S).               { A = S; }
 /* ANALYZE [VERBOSE] [tables]: PostgreSQL's statistics command; parsed so
  * errors around it match, then refused. */
@@ -1188,6 +1190,7 @@ bare_label(A) ::= DESCRIBE(T).              { A = T; }
 bare_label(A) ::= DEALLOCATE(T).            { A = T; }
 bare_label(A) ::= DISCARD(T).               { A = T; }
 bare_label(A) ::= PREPARE(T).               { A = T; }
+bare_label(A) ::= EXECUTE(T).               { A = T; }
 bare_label(A) ::= PLANS(T).                 { A = T; }
 bare_label(A) ::= SEQUENCES(T).             { A = T; }
 bare_label(A) ::= DOUBLE(T).                { A = T; }
@@ -1344,6 +1347,7 @@ unreserved_keyword(A) ::= DESCRIBE(T).              { A = T; }
 unreserved_keyword(A) ::= DEALLOCATE(T).            { A = T; }
 unreserved_keyword(A) ::= DISCARD(T).               { A = T; }
 unreserved_keyword(A) ::= PREPARE(T).               { A = T; }
+unreserved_keyword(A) ::= EXECUTE(T).               { A = T; }
 unreserved_keyword(A) ::= PLANS(T).                 { A = T; }
 unreserved_keyword(A) ::= SEQUENCES(T).             { A = T; }
 unreserved_keyword(A) ::= DOUBLE(T).                { A = T; }
@@ -1943,6 +1947,7 @@ explainable_stmt(A) ::= select_stmt(Q).
     { A = ab_stmt(ctx, ATTU_STMT_SELECT, Q->position); A->u.select.query = Q; }
 explainable_stmt(A) ::= insert_stmt(S).     { A = S; }
 explainable_stmt(A) ::= create_as_stmt(S).  { A = S; }
+explainable_stmt(A) ::= execute_stmt(S).    { A = S; }
 
 /* ======================================================================== */
 /* SET / SHOW / RESET                                                        */
@@ -2096,6 +2101,55 @@ discard_stmt(A) ::= DISCARD(K) TEMP.
     { A = ab_stmt(ctx, ATTU_STMT_DISCARD, K.pos); A->u.discard.what = ATTU_DISCARD_TEMP; }
 discard_stmt(A) ::= DISCARD(K) TEMPORARY.
     { A = ab_stmt(ctx, ATTU_STMT_DISCARD, K.pos); A->u.discard.what = ATTU_DISCARD_TEMP; }
+
+/* ======================================================================== */
+/* PREPARE / EXECUTE (SQL-level prepared statements; db/db_prepare_sql.c)   */
+/* PostgreSQL's PreparableStmt is SELECT, INSERT, UPDATE, DELETE and MERGE; */
+/* attu has SELECT (VALUES and set operations included) and INSERT, so      */
+/* anything else after AS is a syntax error there, as in PostgreSQL for     */
+/* EXECUTE or PREPARE (no recursion can be written).                        */
+
+%include {
+static attu_ast_stmt *prepare_make(attu_parse_ctx *c, const attu_token *k, const attu_token *name,
+                                   attu_vec *types, attu_ast_stmt *body) {
+    attu_ast_stmt *s = ab_stmt(c, ATTU_STMT_PREPARE, k->pos);
+    s->u.prepare.name = (char *)ab_tokstr(name);
+    s->u.prepare.stmt = body;
+    if (types) {
+        s->u.prepare.types = types->items;
+        s->u.prepare.ntypes = types->n;
+    }
+    /* the whole statement ends with the last token lemon has seen: the
+     * rule reduces on the ';' or the end of input that follows it */
+    s->u.prepare.text_start = c->stmt_start;
+    s->u.prepare.text_end = c->prev_end;
+    return s;
+}
+}
+%type prepare_stmt {attu_ast_stmt *}
+%type preparable_stmt {attu_ast_stmt *}
+%type prep_type_list {attu_vec *}
+prepare_stmt(A) ::= PREPARE(K) colid(N) AS preparable_stmt(S).
+    { A = prepare_make(ctx, &K, &N, NULL, S); }
+prepare_stmt(A) ::= PREPARE(K) colid(N) LP prep_type_list(L) RP AS preparable_stmt(S).
+    { A = prepare_make(ctx, &K, &N, L, S); }
+prep_type_list(A) ::= typename(T).
+    { A = vec_new(ctx); ab_vec_push(ctx, A, &T, sizeof T); }
+prep_type_list(A) ::= prep_type_list(L) COMMA typename(T).
+    { A = L; ab_vec_push(ctx, A, &T, sizeof T); }
+preparable_stmt(A) ::= select_stmt(Q).
+    { A = ab_stmt(ctx, ATTU_STMT_SELECT, Q->position); A->u.select.query = Q; }
+preparable_stmt(A) ::= insert_stmt(S).  { A = S; }
+
+%type execute_stmt {attu_ast_stmt *}
+execute_stmt(A) ::= EXECUTE(K) colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_EXECUTE, K.pos); A->u.execute.name = (char *)ab_tokstr(&N); }
+execute_stmt(A) ::= EXECUTE(K) colid(N) LP expr_list(L) RP.
+{
+    A = ab_stmt(ctx, ATTU_STMT_EXECUTE, K.pos);
+    A->u.execute.name = (char *)ab_tokstr(&N);
+    A->u.execute.args = ab_expr_list(L);
+}
 
 %type txn_stmt {attu_ast_stmt *}
 txn_stmt(A) ::= BEGIN(K) opt_transaction opt_txn_mode_list.

@@ -101,6 +101,7 @@ static const kw keywords[] = {
     {"escape", TK_ESCAPE},
     {"except", TK_EXCEPT},
     {"exclude", TK_EXCLUDE},
+    {"execute", TK_EXECUTE},
     {"exists", TK_EXISTS},
     {"explain", TK_EXPLAIN},
     {"extract", TK_EXTRACT},

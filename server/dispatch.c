@@ -139,16 +139,12 @@ static void on_warning_cb(void *ctx, const char *sqlstate, const char *message) 
     pg_msg_notice_severity(&((conn *)ctx)->out, "WARNING", sqlstate, message);
 }
 
-/* DEALLOCATE / DISCARD ALL run on this worker, which owns the statements */
-static int on_deallocate_cb(void *ctx, const char *name) { return ext_deallocate((conn *)ctx, name); }
-
 const attu_exec_callbacks conn_callbacks_template = {
     .ctx = NULL,
     .on_result = simple_on_result,
     .on_error = on_error_cb,
     .on_notice = on_notice_cb,
     .on_warning = on_warning_cb,
-    .on_deallocate = on_deallocate_cb,
     .copy_in_begin = copy_in_begin_cb,
     .copy_in_read = copy_in_read_cb,
     .copy_out_begin = copy_out_begin_cb,
@@ -210,7 +206,7 @@ static void simple_query(conn *c, inmsg *m) {
         set_want_close(c);
         return;
     }
-    ext_close_unnamed_portal(c);
+    ext_drop_unnamed(c);
     uint64_t t0 = now_us();
     conn_stmt_begin(c);
     attu_exec_callbacks cb = conn_callbacks_template;

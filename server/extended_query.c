@@ -3,11 +3,13 @@
  * Parse, Bind, Describe, Execute (with row limits and PortalSuspended),
  * Close. Sync and Flush are in dispatch.c.
  *
- * A prepared statement wraps an attu_prepared. A portal holds its text
- * parameters and result formats; its first Execute runs the statement and
- * keeps the materialized result (ATTU_RESULT_KEEP), later Executes page
- * through it. After any error, messages are skipped until Sync, as in
- * PostgreSQL.
+ * A statement is an attu_prepared. The unnamed one is the connection's;
+ * named ones are the session's (attu_session_prepared_*), in the one
+ * namespace SQL PREPARE / EXECUTE / DEALLOCATE use too, as in PostgreSQL.
+ * A portal holds a reference to its statement, its text parameters and
+ * result formats; its first Execute runs the statement and keeps the
+ * materialized result (ATTU_RESULT_KEEP), later Executes page through it.
+ * After any error, messages are skipped until Sync, as in PostgreSQL.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,18 +20,10 @@
 #include "server/pgwire_decode.h"
 #include "server/server.h"
 
-struct pstmt {
-    pstmt         *next;
-    char          *name;
-    char          *sql;
-    attu_prepared *prep;       /* NULL for an empty query string */
-    int            refs;       /* the statement list + portals using it */
-};
-
 struct portal {
     portal      *next;
     char        *name;
-    pstmt       *stmt;
+    attu_prepared *stmt;       /* a reference of its own */
     int          nvalues;
     char       **values;
     int          ncols;
@@ -41,28 +35,20 @@ struct portal {
     char         tag[64];
 };
 
-static void stmt_unref(pstmt *s) {
-    if (!s || --s->refs > 0) return;
-    if (s->prep) attu_prepared_free(s->prep);
-    free(s->name);
-    free(s->sql);
-    free(s);
-}
-
 static void portal_free(portal *p) {
     if (p->res) attu_result_free(p->res);
     for (int i = 0; i < p->nvalues; i++) free(p->values[i]);
     free(p->values);
     free(p->formats);
     free(p->name);
-    stmt_unref(p->stmt);
+    attu_prepared_free(p->stmt);
     free(p);
 }
 
-static pstmt *find_stmt(conn *c, const char *name, pstmt ***link) {
-    for (pstmt **pp = &c->stmts; *pp; pp = &(*pp)->next)
-        if (!strcmp((*pp)->name, name)) { if (link) *link = pp; return *pp; }
-    return NULL;
+/* The statement a message names: the unnamed one is the connection's,
+ * named ones the session's. */
+static attu_prepared *find_stmt(conn *c, const char *name) {
+    return name[0] ? attu_session_prepared_find(c->session, name) : c->unnamed;
 }
 
 static portal *find_portal(conn *c, const char *name, portal ***link) {
@@ -77,29 +63,30 @@ static void drop_portal(conn *c, const char *name) {
     if (p) { *link = p->next; portal_free(p); }
 }
 
-/* false when there is no statement by that name */
-static bool drop_stmt(conn *c, const char *name) {
-    pstmt **link;
-    pstmt *s = find_stmt(c, name, &link);
-    if (s) { *link = s->next; stmt_unref(s); }
-    return s != NULL;
+/* Close of a statement; a missing one is no error (a portal running the
+ * statement keeps its own reference). */
+static void drop_stmt(conn *c, const char *name) {
+    if (name[0]) { attu_session_prepared_drop(c->session, name); return; }
+    attu_prepared_free(c->unnamed);
+    c->unnamed = NULL;
 }
 
-static void drop_all_stmts(conn *c) {
-    while (c->stmts) { pstmt *s = c->stmts; c->stmts = s->next; stmt_unref(s); }
+/* "a simple Query message also destroys the unnamed statement" (and the
+ * unnamed portal), as PostgreSQL's protocol says */
+void ext_drop_unnamed(conn *c) {
+    drop_portal(c, "");
+    drop_stmt(c, "");
 }
 
-void ext_close_unnamed_portal(conn *c) { drop_portal(c, ""); }
-
-int ext_deallocate(conn *c, const char *name) {
-    /* a portal running the statement keeps its own reference */
-    if (!name) { drop_all_stmts(c); return 0; }
-    return drop_stmt(c, name) ? 0 : -1;
+/* 26000 for a statement a message names that is not there */
+static void missing_stmt(attu_error *err, const char *name) {
+    if (name[0]) attu_error_set(err, "26000", 0, "prepared statement \"%s\" does not exist", name);
+    else attu_error_set(err, "26000", 0, "unnamed prepared statement does not exist");
 }
 
 void ext_free_all(conn *c) {
     while (c->portals) { portal *p = c->portals; c->portals = p->next; portal_free(p); }
-    drop_all_stmts(c);
+    drop_stmt(c, "");
 }
 
 void ext_sync(conn *c) {
@@ -123,12 +110,6 @@ static void ext_errorf(conn *c, const char *sqlstate, const char *fmt, const cha
     ext_error(c, &e);
 }
 
-static bool blank(const char *s) {
-    for (; *s; s++)
-        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r' && *s != ';') return false;
-    return true;
-}
-
 void ext_parse(conn *c, inmsg *m) {
     pg_parse_msg pm;
     attu_error err;
@@ -138,36 +119,29 @@ void ext_parse(conn *c, inmsg *m) {
         ext_error(c, &err);
         return;
     }
-    if (pm.name[0] && find_stmt(c, pm.name, NULL)) {
+    /* the name is taken by a Parse or a SQL PREPARE alike (42P05) */
+    if (pm.name[0] && find_stmt(c, pm.name)) {
         ext_errorf(c, "42P05", "prepared statement \"%s\" already exists", pm.name);
         pg_parse_msg_free(&pm);
         return;
     }
-    attu_prepared *prep = NULL;
-    if (!blank(pm.query)) {
-        prep = attu_prepare(c->session, pm.query, pm.nparams, pm.param_oids, &err);
-        if (!prep) {
-            if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "could not prepare");
-            ext_error(c, &err);
-            pg_parse_msg_free(&pm);
-            return;
-        }
-    }
-    pstmt *s = calloc(1, sizeof *s);
-    if (s) { s->name = strdup(pm.name); s->sql = strdup(pm.query); }
-    pg_parse_msg_free(&pm);
-    if (!s || !s->name || !s->sql) {
-        if (s) { free(s->name); free(s->sql); free(s); }
-        if (prep) attu_prepared_free(prep);
-        attu_error_oom(&err);
+    attu_prepared *prep = attu_prepare(c->session, pm.query, pm.nparams, pm.param_oids, &err);
+    if (!prep) {
+        if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "could not prepare");
         ext_error(c, &err);
+        pg_parse_msg_free(&pm);
         return;
     }
-    s->prep = prep;
-    s->refs = 1;
-    if (!s->name[0]) drop_stmt(c, "");
-    s->next = c->stmts;
-    c->stmts = s;
+    if (pm.name[0]) {
+        int r = attu_session_prepared_add(c->session, pm.name, prep, &err);
+        attu_prepared_free(prep);
+        pg_parse_msg_free(&pm);
+        if (r) { ext_error(c, &err); return; }
+    } else {
+        pg_parse_msg_free(&pm);
+        drop_stmt(c, "");
+        c->unnamed = prep;
+    }
     pg_msg_simple(&c->out, '1');   /* ParseComplete */
 }
 
@@ -251,12 +225,12 @@ void ext_bind(conn *c, inmsg *m) {
     memset(&err, 0, sizeof err);
     portal *p = NULL;
     if (pg_parse_bind(m->data, m->len, &b, &err)) goto fail;
-    pstmt *s = find_stmt(c, b.stmt, NULL);
+    attu_prepared *s = find_stmt(c, b.stmt);
     if (!s) {
-        attu_error_set(&err, "26000", 0, "prepared statement \"%s\" does not exist", b.stmt);
+        missing_stmt(&err, b.stmt);
         goto fail;
     }
-    int want = s->prep ? attu_prepared_param_count(s->prep) : 0;
+    int want = attu_prepared_param_count(s);
     if (b.nparams != want) {
         attu_error_set(&err, ATTU_SQLSTATE_PROTOCOL_VIOLATION, 0,
                        "bind message supplies %d parameters, but prepared statement \"%s\" requires %d",
@@ -268,7 +242,7 @@ void ext_bind(conn *c, inmsg *m) {
         goto fail;
     }
     const attu_result_column *cols = NULL;
-    int ncols = s->prep ? attu_prepared_describe(s->prep, &cols) : 0;
+    int ncols = attu_prepared_describe(s, &cols);
     if (b.nresult_formats > 1 && b.nresult_formats != ncols) {
         attu_error_set(&err, ATTU_SQLSTATE_PROTOCOL_VIOLATION, 0,
                        "bind message has %d result formats but query has %d columns",
@@ -287,7 +261,7 @@ void ext_bind(conn *c, inmsg *m) {
         int fmt = b.nparam_formats == 0 ? 0 :
                   b.param_formats[b.nparam_formats == 1 ? 0 : i];
         if (fmt == 1) {
-            p->values[i] = binary_param_to_text(attu_prepared_param_oid(s->prep, i),
+            p->values[i] = binary_param_to_text(attu_prepared_param_oid(s, i),
                                                 b.param_vals[i], b.param_lens[i], i, &err);
             if (!p->values[i]) goto fail;
         } else {
@@ -317,8 +291,7 @@ void ext_bind(conn *c, inmsg *m) {
             }
         }
     }
-    p->stmt = s;
-    s->refs++;
+    p->stmt = attu_prepared_ref(s);
     if (!p->name[0]) drop_portal(c, "");
     p->next = c->portals;
     c->portals = p;
@@ -340,23 +313,23 @@ void ext_describe(conn *c, inmsg *m) {
     int ncols = 0;
     const int16_t *formats = NULL;
     if (t.kind == 'S') {
-        pstmt *s = find_stmt(c, t.name, NULL);
-        if (!s) { ext_errorf(c, "26000", "prepared statement \"%s\" does not exist", t.name); return; }
-        int n = s->prep ? attu_prepared_param_count(s->prep) : 0;
+        attu_prepared *s = find_stmt(c, t.name);
+        if (!s) { missing_stmt(&err, t.name); ext_error(c, &err); return; }
+        int n = attu_prepared_param_count(s);
         uint32_t oids_small[64];
         uint32_t *oids = n <= 64 ? oids_small : malloc((size_t)n * sizeof *oids);
         if (!oids) { attu_error_oom(&err); ext_error(c, &err); return; }
         for (int i = 0; i < n; i++) {
-            oids[i] = attu_prepared_param_oid(s->prep, i);
+            oids[i] = attu_prepared_param_oid(s, i);
             if (!oids[i]) oids[i] = ATTU_PG_OID_UNKNOWN;   /* type comes from context */
         }
         pg_msg_parameter_description(&c->out, n, oids);
         if (oids != oids_small) free(oids);
-        if (s->prep) ncols = attu_prepared_describe(s->prep, &cols);
+        ncols = attu_prepared_describe(s, &cols);
     } else {
         portal *p = find_portal(c, t.name, NULL);
         if (!p) { ext_errorf(c, "34000", "portal \"%s\" does not exist", t.name); return; }
-        if (p->stmt->prep) ncols = attu_prepared_describe(p->stmt->prep, &cols);
+        ncols = attu_prepared_describe(p->stmt, &cols);
         formats = p->formats;
     }
     if (ncols > 0) pg_msg_row_description(&c->out, ncols, cols, formats);
@@ -387,7 +360,7 @@ void ext_execute(conn *c, inmsg *m) {
     if (pg_parse_execute(m->data, m->len, &e, &err)) { ext_error(c, &err); return; }
     portal *p = find_portal(c, e.portal, NULL);
     if (!p) { ext_errorf(c, "34000", "portal \"%s\" does not exist", e.portal); return; }
-    if (!p->stmt->prep) { pg_msg_empty_query(&c->out); return; }
+    if (attu_prepared_empty(p->stmt)) { pg_msg_empty_query(&c->out); return; }
     bool first = !p->executed;
     if (first) {
         uint64_t t0 = now_us();
@@ -397,20 +370,20 @@ void ext_execute(conn *c, inmsg *m) {
         cb.ctx = c;
         cb.on_result = portal_on_result;
         c->cur_portal = p;
-        int rc = attu_prepared_execute(c->session, p->stmt->prep, p->nvalues,
+        int rc = attu_prepared_execute(c->session, p->stmt, p->nvalues,
                                        (const char *const *)p->values, &cb);
         c->cur_portal = NULL;
         if (rc < 0 || c->error_sent) {
             conn_stmt_end(c, rc < 0 ? rc : -1);
             p->done = true;
             c->skip_till_sync = true;
-            conn_log_query(c, "execute", p->stmt->sql, t0, -1);
+            conn_log_query(c, "execute", attu_prepared_sql(p->stmt), t0, -1);
             return;
         }
         conn_stmt_end(c, rc);
         /* the rows the statement produced (Executes may page through them) */
         c->rows_out = p->res ? p->res->nrows : 0;
-        conn_log_query(c, "execute", p->stmt->sql, t0, rc);
+        conn_log_query(c, "execute", attu_prepared_sql(p->stmt), t0, rc);
     }
     if (!p->res) {   /* no rows: a command (or a finished portal) */
         pg_msg_command_complete(&c->out, p->tag[0] ? p->tag : "SELECT 0");

@@ -86,7 +86,6 @@ typedef enum conn_phase {
     PHASE_CLOSING
 } conn_phase;
 
-typedef struct pstmt pstmt;
 typedef struct portal portal;
 typedef struct server server;
 
@@ -138,7 +137,7 @@ typedef struct conn {
     /* worker only (or the loop before PHASE_READY) */
     attu_session *session;
     pgbuf       out;
-    pstmt      *stmts;
+    attu_prepared *unnamed;     /* the unnamed statement (named ones are the session's) */
     portal     *portals;
     portal     *cur_portal;     /* the portal whose first Execute runs */
     bool        skip_till_sync;
@@ -214,8 +213,7 @@ void ext_describe(conn *c, inmsg *m);
 void ext_execute(conn *c, inmsg *m);
 void ext_close(conn *c, inmsg *m);
 void ext_free_all(conn *c);
-void ext_close_unnamed_portal(conn *c);
-int  ext_deallocate(conn *c, const char *name);  /* SQL DEALLOCATE: name, or NULL for all; -1: none */
+void ext_drop_unnamed(conn *c);              /* a simple Query: the unnamed statement and portal go */
 void ext_sync(conn *c);                       /* outside a block: drop portals */
 
 /* copy_stream.c (worker thread) */

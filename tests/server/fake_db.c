@@ -42,14 +42,22 @@ struct attu_db {
     ftable *tables;
 };
 
+typedef struct fnamed {
+    struct fnamed *next;
+    char           name[64];
+    attu_prepared *p;
+} fnamed;
+
 struct attu_session {
     attu_db    *db;
     atomic_int  cancel;
     int         timeout_ms;
     char        txn;
+    fnamed     *named;       /* named prepared statements */
 };
 
 struct attu_prepared {
+    int      refs;
     char    *sql;
     int      nparams;
     uint32_t oids[16];
@@ -92,7 +100,10 @@ attu_session *attu_session_new(attu_db *db) {
     if (s) { s->db = db; s->txn = 'I'; }
     return s;
 }
-void attu_session_free(attu_session *s) { free(s); }
+void attu_session_free(attu_session *s) {
+    attu_session_prepared_drop(s, NULL);
+    free(s);
+}
 char attu_session_txn_status(const attu_session *s) { return s->txn; }
 
 void attu_session_txn_failed(attu_session *s) { if (s->txn == 'T') s->txn = 'E'; }
@@ -527,9 +538,11 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
 attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
                             const uint32_t *param_oids, attu_error *err) {
     attu_prepared *p = calloc(1, sizeof *p);
+    p->refs = 1;
     p->sql = strdup(sql);
     for (size_t n = strlen(p->sql); n && (p->sql[n - 1] == ';' || isspace((unsigned char)p->sql[n - 1]));)
         p->sql[--n] = 0;   /* one statement: a trailing ';' is allowed */
+    if (!*skip_ws(p->sql)) return p;   /* empty */
     for (const char *q = sql; (q = strchr(q, '$')); q++) {
         int n = atoi(q + 1);
         if (n > p->nparams && n <= 16) p->nparams = n;
@@ -566,8 +579,45 @@ attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
     return p;
 }
 
+attu_prepared *attu_prepared_ref(attu_prepared *p) {
+    if (p) p->refs++;
+    return p;
+}
+const char *attu_prepared_sql(const attu_prepared *p) { return p->sql; }
+bool attu_prepared_empty(const attu_prepared *p) { return !*skip_ws(p->sql); }
+
+/* the session's named statements, as db/db_prepared_names.c keeps them */
+int attu_session_prepared_add(attu_session *s, const char *name, attu_prepared *p, attu_error *err) {
+    if (attu_session_prepared_find(s, name))
+        return attu_error_set(err, "42P05", 0, "prepared statement \"%s\" already exists", name);
+    fnamed *n = calloc(1, sizeof *n);
+    if (!n) return attu_error_set(err, "53200", 0, "out of memory");
+    snprintf(n->name, sizeof n->name, "%s", name);
+    n->p = attu_prepared_ref(p);
+    n->next = s->named;
+    s->named = n;
+    return 0;
+}
+attu_prepared *attu_session_prepared_find(attu_session *s, const char *name) {
+    for (fnamed *n = s->named; n; n = n->next)
+        if (!strcmp(n->name, name)) return n->p;
+    return NULL;
+}
+int attu_session_prepared_drop(attu_session *s, const char *name) {
+    int found = -1;
+    for (fnamed **pp = &s->named; *pp;) {
+        fnamed *n = *pp;
+        if (name && strcmp(n->name, name)) { pp = &n->next; continue; }
+        *pp = n->next;
+        attu_prepared_free(n->p);
+        free(n);
+        found = 0;
+    }
+    return name ? found : 0;
+}
+
 void attu_prepared_free(attu_prepared *p) {
-    if (!p) return;
+    if (!p || --p->refs > 0) return;
     free(p->sql);
     free(p);
 }

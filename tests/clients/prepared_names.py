@@ -1,0 +1,303 @@
+#!/usr/bin/python3
+"""prepared_names.py - SQL PREPARE / EXECUTE / DEALLOCATE over the wire,
+mixed with the extended protocol's named statements (Parse / Bind /
+Describe / Close), against attud or PostgreSQL 15: both must answer the
+same, since the two kinds of statement share PostgreSQL's one namespace
+per session.
+
+    prepared_names.py             # the server in PGHOST / PGPORT / PGUSER
+
+A small protocol-v3 client of its own sends what libpq and psycopg2 would
+not mix in one session (a Parse of a named statement beside SQL); psycopg2,
+when installed, runs the SQL side the way applications write it (its
+parameters interpolated into EXECUTE's argument list).
+"""
+import os
+import socket
+import struct
+import sys
+from decimal import Decimal
+
+
+class Conn:
+    """A protocol v3 session: simple queries and extended messages, every
+    reply up to ReadyForQuery read back as (type, payload) pairs."""
+
+    def __init__(self, host, port, user, dbname):
+        if host.startswith("/"):
+            self.s = socket.socket(socket.AF_UNIX)
+            self.s.connect(os.path.join(host, ".s.PGSQL.%d" % port))
+        else:
+            self.s = socket.create_connection((host, port))
+        params = b"user\0" + user.encode() + b"\0database\0" + dbname.encode() + b"\0\0"
+        body = struct.pack("!i", 196608) + params
+        self.s.sendall(struct.pack("!i", len(body) + 4) + body)
+        for t, p in self.until_ready():
+            if t == "R" and struct.unpack("!i", p[:4])[0] != 0:
+                raise SystemExit("the server asks for a password: run against a trust setup")
+
+    def _read(self, n):
+        b = b""
+        while len(b) < n:
+            c = self.s.recv(n - len(b))
+            if not c:
+                raise SystemExit("connection closed")
+            b += c
+        return b
+
+    def until_ready(self):
+        out = []
+        while True:
+            t = self._read(1).decode()
+            n = struct.unpack("!i", self._read(4))[0]
+            p = self._read(n - 4)
+            if t == "Z":
+                return out
+            out.append((t, p))
+
+    def send(self, t, payload=b""):
+        self.s.sendall(t.encode() + struct.pack("!i", len(payload) + 4) + payload)
+
+    def query(self, sql):
+        self.send("Q", sql.encode() + b"\0")
+        return Reply(self.until_ready())
+
+    def parse(self, name, sql, oids=()):
+        self.send("P", name.encode() + b"\0" + sql.encode() + b"\0" + struct.pack("!h", len(oids)) +
+                  b"".join(struct.pack("!I", o) for o in oids))
+
+    def bind(self, stmt, values, portal=""):
+        b = portal.encode() + b"\0" + stmt.encode() + b"\0" + struct.pack("!hh", 0, len(values))
+        for v in values:
+            b += struct.pack("!i", -1) if v is None else struct.pack("!i", len(v.encode())) + v.encode()
+        self.send("B", b + struct.pack("!h", 0))
+
+    def describe(self, kind, name):
+        self.send("D", kind.encode() + name.encode() + b"\0")
+
+    def execute(self, portal=""):
+        self.send("E", portal.encode() + b"\0" + struct.pack("!i", 0))
+
+    def close_stmt(self, name):
+        self.send("C", b"S" + name.encode() + b"\0")
+
+    def sync(self):
+        self.send("S")
+        return Reply(self.until_ready())
+
+    def run(self, stmt, values=()):
+        """Bind, Execute, Sync of a statement."""
+        self.bind(stmt, list(values))
+        self.execute()
+        return self.sync()
+
+
+class Reply:
+    def __init__(self, msgs):
+        self.msgs = msgs
+
+    def error(self):
+        """(sqlstate, message) of the first ErrorResponse, or None."""
+        for t, p in self.msgs:
+            if t == "E":
+                f = {x[:1].decode(): x[1:].decode() for x in p.split(b"\0") if x}
+                return f.get("C"), f.get("M")
+        return None
+
+    def tags(self):
+        return [p.rstrip(b"\0").decode() for t, p in self.msgs if t == "C"]
+
+    def rows(self):
+        rows = []
+        for t, p in self.msgs:
+            if t != "D":
+                continue
+            n, off, row = struct.unpack("!h", p[:2])[0], 2, []
+            for _ in range(n):
+                ln = struct.unpack("!i", p[off:off + 4])[0]
+                off += 4
+                row.append(None if ln < 0 else p[off:off + ln].decode())
+                off += max(ln, 0)
+            rows.append(tuple(row))
+        return rows
+
+    def kinds(self):
+        return "".join(t for t, _ in self.msgs)
+
+    def param_oids(self):
+        for t, p in self.msgs:
+            if t == "t":
+                n = struct.unpack("!h", p[:2])[0]
+                return list(struct.unpack("!%dI" % n, p[2:2 + 4 * n]))
+        return None
+
+    def columns(self):
+        for t, p in self.msgs:
+            if t == "T":
+                n, off, cols = struct.unpack("!h", p[:2])[0], 2, []
+                for _ in range(n):
+                    end = p.index(b"\0", off)
+                    name = p[off:end].decode()
+                    oid = struct.unpack("!I", p[end + 7:end + 11])[0]
+                    cols.append((name, oid))
+                    off = end + 19
+                return cols
+        return None
+
+
+failures = []
+
+
+def check(what, got, want):
+    if got != want:
+        failures.append("%s: got %r, want %r" % (what, got, want))
+
+
+def err(r):
+    e = r.error()
+    return e[0] if e else None
+
+
+host = os.environ.get("PGHOST", "127.0.0.1")
+port = int(os.environ.get("PGPORT", "5433"))
+user = os.environ.get("PGUSER", "attu")
+dbname = os.environ.get("PGDATABASE", user)
+
+c = Conn(host, port, user, dbname)
+check("create", c.query("CREATE TABLE pn (id INTEGER, name TEXT)").tags(), ["CREATE TABLE"])
+check("insert", c.query("INSERT INTO pn VALUES (1, 'one'), (2, 'two'), (3, 'three')").tags(), ["INSERT 0 3"])
+
+# A Parse of a named statement, run by SQL EXECUTE
+c.parse("s1", "SELECT name FROM pn WHERE id = $1", [23])
+check("parse s1", c.sync().kinds(), "1")
+r = c.query("EXECUTE s1(2)")
+check("EXECUTE of a Parse'd statement", (r.rows(), r.tags()), ([("two",)], ["SELECT 1"]))
+check("EXECUTE with a wrong count", err(c.query("EXECUTE s1")), "42601")
+
+# SQL PREPARE of a name the protocol took, and a Parse of a name SQL took
+check("PREPARE over a Parse'd name", err(c.query("PREPARE s1 AS SELECT 1")), "42P05")
+check("PREPARE q", c.query("PREPARE q (INTEGER) AS SELECT id, name FROM pn WHERE id >= $1 ORDER BY id").tags(),
+      ["PREPARE"])
+c.parse("q", "SELECT 1")
+check("Parse over a PREPAREd name", err(c.sync()), "42P05")
+
+# Bind / Execute of the SQL-prepared statement, and its description
+r = c.run("q", ["2"])
+check("Bind of a PREPAREd statement", (r.rows(), r.tags()), ([("2", "two"), ("3", "three")], ["SELECT 2"]))
+c.describe("S", "q")
+r = c.sync()
+check("Describe of a PREPAREd statement", (r.param_oids(), r.columns()), ([23], [("id", 23), ("name", 25)]))
+
+# an unnamed Parse of EXECUTE: described with the statement's columns
+c.parse("", "EXECUTE q(3)")
+c.describe("S", "")
+r = c.sync()
+check("Describe of EXECUTE", (r.param_oids(), r.columns()), ([], [("id", 23), ("name", 25)]))
+r = c.run("", [])
+check("Execute of EXECUTE", (r.rows(), r.tags()), ([("3", "three")], ["SELECT 1"]))
+
+# DEALLOCATE drops the protocol's statement; Close drops the SQL one
+check("DEALLOCATE s1", c.query("DEALLOCATE s1").tags(), ["DEALLOCATE"])
+r = c.run("s1", ["1"])
+check("Bind after DEALLOCATE", err(r), "26000")
+c.close_stmt("q")
+check("Close q", c.sync().kinds(), "3")
+check("EXECUTE after Close", err(c.query("EXECUTE q(1)")), "26000")
+check("DEALLOCATE after Close", err(c.query("DEALLOCATE q")), "26000")
+c.close_stmt("q")   # closing a missing statement is no error
+check("Close of a missing statement", c.sync().kinds(), "3")
+
+# DEALLOCATE ALL drops both kinds but not the unnamed statement, which
+# only a Parse of another unnamed one or a simple Query message drops
+c.query("PREPARE b AS SELECT 'b'")
+c.parse("a", "SELECT 'a'")
+c.parse("", "DEALLOCATE ALL")
+c.sync()
+check("DEALLOCATE ALL, unnamed", c.run("").tags(), ["DEALLOCATE ALL"])
+check("a after DEALLOCATE ALL", err(c.run("a")), "26000")
+check("the unnamed one stays", c.run("").tags(), ["DEALLOCATE ALL"])
+check("b after DEALLOCATE ALL", err(c.query("EXECUTE b")), "26000")
+r = c.run("")
+check("a Query drops the unnamed statement", r.error(), ("26000", "unnamed prepared statement does not exist"))
+c.parse("a", "SELECT 'a'")
+c.sync()
+c.query("PREPARE b AS SELECT 'b'")
+check("DISCARD ALL", c.query("DISCARD ALL").tags(), ["DISCARD ALL"])
+check("a after DISCARD ALL", err(c.run("a")), "26000")
+check("b after DISCARD ALL", err(c.query("EXECUTE b")), "26000")
+
+# a portal keeps its statement while the name goes away (a named portal
+# lives until the end of the transaction block)
+c.query("PREPARE keep AS SELECT id FROM pn ORDER BY id")
+check("BEGIN", c.query("BEGIN").tags(), ["BEGIN"])
+c.bind("keep", [], portal="p1")
+check("Bind p1", c.sync().kinds(), "2")
+check("DEALLOCATE keep", c.query("DEALLOCATE keep").tags(), ["DEALLOCATE"])
+c.execute("p1")
+check("the portal runs without its name", c.sync().rows(), [("1",), ("2",), ("3",)])
+check("COMMIT", c.query("COMMIT").tags(), ["COMMIT"])
+check("keep is gone", err(c.query("EXECUTE keep")), "26000")
+
+# a Parse of EXECUTE under its own name recurses until the stack is full
+c.parse("rec", "EXECUTE rec")
+c.sync()
+check("recursive EXECUTE", err(c.run("rec")), "54001")
+check("recursive EXECUTE from SQL", err(c.query("EXECUTE rec")), "54001")
+check("the session goes on", c.query("SELECT 1").rows(), [("1",)])
+
+# a Parse of PREPARE: the Parse'd statement has no parameters of its own
+c.parse("mk", "PREPARE made (INTEGER) AS SELECT $1 + 1")
+c.describe("S", "mk")
+r = c.sync()
+check("Parse of PREPARE", (err(r), r.param_oids()), (None, []))
+check("Execute of PREPARE", c.run("mk").tags(), ["PREPARE"])
+check("EXECUTE made", c.query("EXECUTE made(41)").rows(), [("42",)])
+check("made twice", err(c.run("mk")), "42P05")
+
+# ---- psycopg2: the SQL side as applications write it -----------------------
+try:
+    import psycopg2
+except ImportError:
+    psycopg2 = None
+    print("psycopg2 not installed: its part not run")
+if psycopg2:
+    pc = psycopg2.connect(host=host, port=port, user=user, dbname=dbname)
+    pc.autocommit = True
+    cur = pc.cursor()
+    cur.execute("PREPARE ins (INTEGER, TEXT) AS INSERT INTO pn VALUES ($1, $2)")
+    for i, name in ((4, "four"), (5, "it's five"), (6, None)):
+        cur.execute("EXECUTE ins (%s, %s)", (i, name))
+        check("psycopg2 EXECUTE ins rowcount", cur.rowcount, 1)
+    cur.execute("PREPARE sel (NUMERIC) AS SELECT id, name FROM pn WHERE id > $1 ORDER BY id")
+    cur.execute("EXECUTE sel (%s)", (Decimal("4.5"),))
+    check("psycopg2 EXECUTE sel", cur.fetchall(), [(5, "it's five"), (6, None)])
+    check("psycopg2 description", [d.name for d in cur.description], ["id", "name"])
+    try:
+        cur.execute("EXECUTE sel (%s, %s)", (1, 2))
+        failures.append("psycopg2: a wrong count did not fail")
+    except psycopg2.Error as e:
+        check("psycopg2 wrong count", (e.pgcode, e.diag.message_detail), ("42601", "Expected 1 parameters but got 2."))
+    try:
+        cur.execute("EXECUTE nope")
+        failures.append("psycopg2: an unknown name did not fail")
+    except psycopg2.Error as e:
+        check("psycopg2 unknown name", (e.pgcode, e.diag.message_primary),
+              ("26000", 'prepared statement "nope" does not exist'))
+    # names are per session: another connection does not see them
+    other = psycopg2.connect(host=host, port=port, user=user, dbname=dbname)
+    other.autocommit = True
+    try:
+        other.cursor().execute("EXECUTE sel (1)")
+        failures.append("psycopg2: a name leaked into another session")
+    except psycopg2.Error as e:
+        check("psycopg2 other session", e.pgcode, "26000")
+    other.close()
+    cur.execute("DEALLOCATE ALL")
+    check("psycopg2 DEALLOCATE ALL", cur.statusmessage, "DEALLOCATE ALL")
+    pc.close()
+
+c.query("DROP TABLE pn")
+if failures:
+    print("\n".join("FAIL " + f for f in failures))
+    sys.exit(1)
+print("prepared_names: ok")
