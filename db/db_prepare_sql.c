@@ -109,6 +109,15 @@ int db_exec_prepare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
         if (err->position) err->position += shift;
         return -1;
     }
+    /* PostgreSQL types each undeclared parameter from its use; one the
+     * body never writes has no type (an undeclared parameter written
+     * anywhere takes its type from context at each run here) */
+    const attu_parsed_stmt *ps = &p->parsed->stmts[0];
+    for (int k = nt + 1; k <= ps->nparams; k++)
+        if (ps->param_used && !ps->param_used[k]) {
+            attu_prepared_free(p);
+            return attu_error_set(err, "42P18", 0, "could not determine data type of parameter $%d", k);
+        }
     p->from_sql = true;
     int r = attu_session_prepared_add(s, name, p, err);
     attu_prepared_free(p);

@@ -272,6 +272,17 @@ attu_ast_expr *ab_param(attu_parse_ctx *c, const attu_token *t) {
     }
     e->u.param.number = (int)v;
     if ((int)v > c->max_param) c->max_param = (int)v;
+    if ((int)v >= c->param_used_cap) {
+        int cap = c->param_used_cap ? c->param_used_cap : 16;
+        while (cap <= (int)v) cap *= 2;
+        bool *n = ab_alloc(c, sizeof *n * (size_t)cap);
+        if (!n) return e;   /* out of memory: the parse fails */
+        memset(n, 0, sizeof *n * (size_t)cap);
+        if (c->param_used_cap) memcpy(n, c->param_used, sizeof *n * (size_t)c->param_used_cap);
+        c->param_used = n;
+        c->param_used_cap = cap;
+    }
+    c->param_used[v] = true;
     return e;
 }
 
@@ -672,6 +683,14 @@ void ab_add_stmt(attu_parse_ctx *c, attu_ast_stmt *s) {
     ps.start = c->stmt_start;
     ps.len = c->prev_end > c->stmt_start ? c->prev_end - c->stmt_start : 0;
     ps.nparams = c->max_param;
+    ps.param_used = NULL;
+    if (c->max_param) {
+        bool *used = ab_alloc(c, sizeof *used * (size_t)(c->max_param + 1));
+        if (used && c->param_used) {
+            memcpy(used, c->param_used, sizeof *used * (size_t)(c->max_param + 1));
+            ps.param_used = used;
+        }
+    }
     ab_vec_push(c, &c->stmts, &ps, sizeof ps);
 }
 

@@ -36,6 +36,8 @@ typedef struct attu_parse_ctx {
     size_t          stmt_start;   /* byte offset of the current statement */
     size_t          prev_end;     /* end of the last token handed to lemon */
     int             max_param;    /* highest $n in the current statement */
+    bool           *param_used;   /* [k]: $k written in it (cap entries) */
+    int             param_used_cap;
     bool            failed;       /* an error was reported: stop */
     /* An error PostgreSQL raises after parsing (parse analysis): reported
      * only when the text has no syntax error, as PostgreSQL would. */

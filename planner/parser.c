@@ -120,6 +120,7 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
             if (at_stmt_start) {
                 ctx.stmt_start = cur.off;
                 ctx.max_param = 0;
+                if (ctx.param_used) memset(ctx.param_used, 0, sizeof *ctx.param_used * (size_t)ctx.param_used_cap);
                 at_stmt_start = false;
             }
             attu_grammar(parser, cur.type, cur, &ctx);

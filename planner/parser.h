@@ -36,6 +36,10 @@ typedef struct attu_parsed_stmt {
     size_t         len;
     /* Highest $n used in this statement (0 if none). */
     int            nparams;
+    /* param_used[k] for k in 1..nparams: whether $k is written in it
+     * (PREPARE's "could not determine data type of parameter $k" for a
+     * gap); NULL when nparams is 0. */
+    const bool    *param_used;
 } attu_parsed_stmt;
 
 typedef struct attu_parse_result {
