@@ -61,7 +61,7 @@ struct attu_prepared {
     const attu_ast_stmt *stmt;
     bool                from_sql;      /* made by SQL PREPARE (else by Parse) */
     int                 nparams;
-    attu_type          *param_types;
+    attu_type          *param_types;   /* UNKNOWN: typed by its context at each run */
     uint32_t           *param_oids;
     int                 ncols;
     attu_result_column *cols;
@@ -119,12 +119,19 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* Builds a prepared statement over a parsed text (taking sql and pr):
- * stmt is the statement it runs; types (ntypes, UNKNOWN = inferred at
- * each execution) and oids (ParameterDescription's, 0 = unknown) declare
- * the first parameters, nparams counts them all (db_prepared.c). */
+ * stmt is the statement it runs; types (ntypes, UNKNOWN = typed by
+ * context) and oids (ParameterDescription's, 0 = unknown) declare the
+ * first parameters, nparams counts them all. infer: each undeclared
+ * parameter a SELECT's use types gets that type for good, as PostgreSQL
+ * types them at PREPARE (db_param_type_plain of it); otherwise it stays
+ * typed by context at each run, as the protocol's Parse keeps it here
+ * (db_prepared.c). */
 attu_prepared *db_prepare_parsed(attu_session *s, char *sql, attu_parse_result *pr, const attu_ast_stmt *stmt,
                                  int nparams, int ntypes, const attu_type *types, const uint32_t *oids,
-                                 attu_error *err);
+                                 bool infer, attu_error *err);
+/* A parameter's type as PostgreSQL keeps it: without a modifier (text for
+ * varchar(n), numeric for numeric(p,s)). */
+attu_type db_param_type_plain(attu_type t);
 /* Runs p with text parameter values (db_prepared.c); 0, -1 with err set,
  * -2 when the client went away. */
 int db_prepared_run(attu_session *s, attu_prepared *p, const attu_ast_stmt *wrap, const char *const *values,

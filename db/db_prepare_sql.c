@@ -17,9 +17,11 @@
  * aggregates or window functions, coerced to its parameter's declared type
  * by assignment (42804 when there is no such cast), and the values go to
  * the statement as its parameters. A parameter whose type was not declared
- * takes its type from context at each binding (as a Parse without types
- * does here): an untyped literal argument is handed over as written, any
- * other argument as its value's text.
+ * has the type a SELECT's use gave it at PREPARE (as PostgreSQL infers
+ * it; db_prepare_parsed). An INSERT's keeps no type: an untyped literal
+ * argument is handed over as written, any other argument as its value's
+ * text, and the parameter takes its type from its target at each run, as
+ * a Parse without types does here.
  */
 #include "db/db_internal.h"
 
@@ -39,10 +41,7 @@ static int declared_type(const attu_ast_typename *tn, attu_type *t, attu_error *
         err->position = tn->position;
         return -1;
     }
-    /* numeric without a modifier is NUMERIC: each value keeps its own
-     * display scale (7.25 stays 7.25, 3 stays 3) */
-    if (t->id == ATTU_TYPE_TEXT) *t = attu_type_make(ATTU_TYPE_TEXT);
-    else if (t->id == ATTU_TYPE_DECIMAL) *t = attu_type_make(ATTU_TYPE_NUMERIC);
+    *t = db_param_type_plain(*t);
     return 0;
 }
 
@@ -98,7 +97,7 @@ int db_exec_prepare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
             attu_parse_free(pr);
             free(text);
         } else {
-            p = db_prepare_parsed(s, text, pr, body, pr->stmts[0].nparams, nt, types, oids, err);
+            p = db_prepare_parsed(s, text, pr, body, pr->stmts[0].nparams, nt, types, oids, true, err);
         }
     } else {
         free(text);

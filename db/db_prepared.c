@@ -76,9 +76,42 @@ static int describe_utility(attu_session *s, attu_prepared *p, const attu_ast_st
     return r ? -1 : 0;
 }
 
+attu_type db_param_type_plain(attu_type t) {
+    if (t.id == ATTU_TYPE_TEXT) return attu_type_make(ATTU_TYPE_TEXT);
+    /* NUMERIC keeps each value's own display scale */
+    if (t.id == ATTU_TYPE_DECIMAL) return attu_type_make(ATTU_TYPE_NUMERIC);
+    return t;
+}
+
+/* Describes a SELECT's result by binding it with NULL parameters;
+ * inferred (or NULL) receives the types the parameters' uses gave them. */
+static int describe_select(attu_session *s, attu_prepared *p, attu_type *inferred, attu_error *err) {
+    attu_plan_arena *pa = attu_plan_arena_new();
+    if (!pa) return attu_error_oom(err);
+    attu_bind_params bp;
+    memset(&bp, 0, sizeof bp);
+    bp.n = p->nparams; bp.types = p->param_types; bp.inferred = inferred;
+    bp = db_params(s, &bp);
+    pthread_rwlock_rdlock(&s->db->lock);
+    attu_lplan *lp = attu_bind_query(pa, s->db->cat, p->sql, p->stmt->u.select.query, &bp, err);
+    if (lp) {
+        free(p->cols);
+        p->ncols = lp->ncols;
+        p->cols = calloc((size_t)lp->ncols + 1, sizeof *p->cols);
+        if (!p->cols) attu_error_oom(err);
+        for (int i = 0; p->cols && i < lp->ncols; i++) {
+            snprintf(p->cols[i].name, sizeof p->cols[i].name, "%s", lp->names[i] ? lp->names[i] : "?column?");
+            p->cols[i].type = lp->types[i];
+        }
+    }
+    pthread_rwlock_unlock(&s->db->lock);
+    attu_plan_arena_free(pa);
+    return err->set ? -1 : 0;
+}
+
 attu_prepared *db_prepare_parsed(attu_session *s, char *sql, attu_parse_result *pr, const attu_ast_stmt *stmt,
                                  int nparams, int ntypes, const attu_type *types, const uint32_t *oids,
-                                 attu_error *err) {
+                                 bool infer, attu_error *err) {
     attu_prepared *p = calloc(1, sizeof *p);
     if (!p) { free(sql); attu_parse_free(pr); attu_error_oom(err); return NULL; }
     p->refs = 1;
@@ -100,28 +133,35 @@ attu_prepared *db_prepare_parsed(attu_session *s, char *sql, attu_parse_result *
          * integer = text comparison. */
         p->param_oids[i] = oid ? oid : ATTU_PG_OID_UNKNOWN;
     }
-    /* describe the result by binding with NULL parameters */
     if (stmt && stmt->kind == ATTU_STMT_SELECT) {
-        attu_plan_arena *pa = attu_plan_arena_new();
-        attu_bind_params bp;
-        memset(&bp, 0, sizeof bp);
-        bp.n = np; bp.types = p->param_types;
-        bp = db_params(s, &bp);
-        pthread_rwlock_rdlock(&s->db->lock);
-        attu_lplan *lp = pa ? attu_bind_query(pa, s->db->cat, sql, stmt->u.select.query, &bp, err) : NULL;
-        if (!pa) attu_error_oom(err);
-        if (lp) {
-            p->ncols = lp->ncols;
-            p->cols = calloc((size_t)lp->ncols + 1, sizeof *p->cols);
-            if (!p->cols) attu_error_oom(err);
-            for (int i = 0; p->cols && i < lp->ncols; i++) {
-                snprintf(p->cols[i].name, sizeof p->cols[i].name, "%s", lp->names[i] ? lp->names[i] : "?column?");
-                p->cols[i].type = lp->types[i];
+        attu_type *inferred = infer ? calloc((size_t)np + 1, sizeof *inferred) : NULL;
+        if (infer && !inferred) { attu_prepared_free(p); attu_error_oom(err); return NULL; }
+        if (inferred) memcpy(inferred, p->param_types, sizeof *inferred * (size_t)np);
+        int r = describe_select(s, p, inferred, err);
+        bool typed = false;
+        for (int i = 0; !r && inferred && i < np; i++)
+            if (p->param_types[i].id == ATTU_TYPE_UNKNOWN && inferred[i].id != ATTU_TYPE_UNKNOWN) {
+                p->param_types[i] = db_param_type_plain(inferred[i]);
+                p->param_oids[i] = attu_type_pg_oid(p->param_types[i]);
+                typed = true;
             }
+        free(inferred);
+        /* typed for good, a parameter read in several places has its type
+         * in each (SELECT $1::int + $1, $1 gives two integers): describe
+         * what the runs will give. Where the first use's type does not fit
+         * a later one (attu types each $k where it stands, PostgreSQL
+         * carries the first type to the next: $1 BETWEEN 1 AND $2), the
+         * parameters stay typed by context at each run instead. */
+        if (!r && typed && describe_select(s, p, NULL, err)) {
+            attu_error_clear(err);
+            for (int i = 0; i < np; i++)
+                if (i >= ntypes || !types || types[i].id == ATTU_TYPE_UNKNOWN) {
+                    p->param_types[i] = attu_type_make(ATTU_TYPE_UNKNOWN);
+                    p->param_oids[i] = ATTU_PG_OID_UNKNOWN;
+                }
+            r = describe_select(s, p, NULL, err);
         }
-        pthread_rwlock_unlock(&s->db->lock);
-        attu_plan_arena_free(pa);
-        if (err->set) { attu_prepared_free(p); return NULL; }
+        if (r) { attu_prepared_free(p); return NULL; }
     } else if (stmt && describe_utility(s, p, stmt, err)) {
         attu_prepared_free(p);
         return NULL;
@@ -144,7 +184,7 @@ attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
     /* a PREPARE's $n are its body's, not this statement's */
     const attu_ast_stmt *st = pr->n ? pr->stmts[0].stmt : NULL;
     int np = st && st->kind != ATTU_STMT_PREPARE ? pr->stmts[0].nparams : 0;
-    attu_prepared *p = db_prepare_parsed(s, strdup(sql), pr, st, np, nparam_oids, types, param_oids, err);
+    attu_prepared *p = db_prepare_parsed(s, strdup(sql), pr, st, np, nparam_oids, types, param_oids, false, err);
     free(types);
     return p;
 }

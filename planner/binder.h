@@ -29,7 +29,9 @@ typedef struct attu_bind_params {
     int                 n;
     const attu_type    *types;     /* n entries; ATTU_TYPE_UNKNOWN = infer */
     const char *const  *values;    /* NULL in prepare mode */
-    attu_type          *inferred;  /* optional out: n types after binding */
+    attu_type          *inferred;  /* optional out: n types after binding, each
+                                      undeclared parameter's from the first
+                                      context that typed it (UNKNOWN: none) */
     /* INSERT ... VALUES: the target columns' types; each VALUES item is
      * assigned to its column's type directly (as PostgreSQL does), so
      * '2024-01-15' goes into a DATE column. NULL otherwise. */

@@ -255,6 +255,12 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
 attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos) {
     if (!e) return NULL;
     if (e->type.id == ATTU_TYPE_UNKNOWN) {
+        /* an undeclared parameter ($k: aux) takes the type its first
+         * context gives it, as PostgreSQL infers it (params->inferred) */
+        const attu_bind_params *bp = c->params;
+        if (e->kind == BX_CONST && e->aux > 0 && bp && bp->inferred && e->aux <= bp->n &&
+            bp->inferred[e->aux - 1].id == ATTU_TYPE_UNKNOWN)
+            bp->inferred[e->aux - 1] = t;
         if (e->kind == BX_CONST) return parse_literal(c, e, t, pos);
         e->type = t;
         return e;

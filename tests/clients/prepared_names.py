@@ -188,6 +188,17 @@ c.describe("S", "q")
 r = c.sync()
 check("Describe of a PREPAREd statement", (r.param_oids(), r.columns()), ([23], [("id", 23), ("name", 25)]))
 
+# undeclared parameters of a PREPARE are typed by their use, and Describe
+# says so (a Parse without types leaves them unknown here: pgjdbc re-binds
+# by the described types)
+c.query("PREPARE inf AS SELECT name, $2 || '!' AS bang FROM pn WHERE id = $1")
+c.describe("S", "inf")
+r = c.sync()
+check("Describe of inferred parameters", (r.param_oids(), r.columns()), ([23, 25], [("name", 25), ("bang", 25)]))
+r = c.run("inf", ["3", "x"])
+check("Bind of inferred parameters", r.rows(), [("three", "x!")])
+check("EXECUTE with an inferred integer", c.query("EXECUTE inf(1.6, 5)").rows(), [("two", "5!")])
+
 # an unnamed Parse of EXECUTE: described with the statement's columns
 c.parse("", "EXECUTE q(3)")
 c.describe("S", "")
