@@ -384,7 +384,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, &name);
         if (r && !scope_push(c, &rs, qual, name, r->types[r->ncols - 1], false, false, c->next_source++)) return NULL;
         if (r && lateral && (jt == ATTU_JOIN_RIGHT || jt == ATTU_JOIN_FULL)) {
-            attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, f->u.join.right->position,
+            attu_error_set(c->err, "42P10", f->u.join.right->position,
                            "invalid reference to FROM-clause entry for table \"%s\"", ls.n && ls.cols[0].qual ? ls.cols[0].qual : "?");
             attu_error_set_hint(c->err, "The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
             return NULL;
@@ -1147,6 +1147,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         names[n++] = it->alias ? it->alias : (char *)expr_name(c, it->expr);
     }
     c->allow_srf = false;
+    if (!attu_check_srf_placement(c, items, n)) return NULL;
     /* GROUP BY */
     aggstate st;
     memset(&st, 0, sizeof st);

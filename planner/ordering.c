@@ -211,7 +211,11 @@ void attu_plan_ordering(attu_plan_arena *pa, const attu_lplan *p, attu_ordering 
         return;
     case LP_SRF:
         /* run_srf: each left row's series rows in a run, left rows in
-         * their order (the left columns keep their ordering) */
+         * their order: the left columns keep their ordering, but one left
+         * row may become many */
+        attu_plan_ordering(pa, p->left, out);
+        out->one_row = false;
+        return;
     case LP_APPLY:
         /* run_apply: the left rows in their order, columns appended */
         attu_plan_ordering(pa, p->left, out);

@@ -287,7 +287,8 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
         return NULL;
     }
     if (f->column_aliases.n > 1) {
-        attu_error_set(c->err, "42601", f->position, "too many column aliases specified for function generate_series");
+        attu_error_set(c->err, "42P10", f->position, "table \"%s\" has 1 columns available but %d columns specified",
+                       f->alias ? f->alias : "generate_series", f->column_aliases.n);
         return NULL;
     }
     scope none = { 0, NULL };
@@ -394,13 +395,14 @@ static bool leaf_calls(bctx *c, attu_bexpr *e, attu_bexpr ***calls, int *n, int 
     return true;
 }
 
+bool attu_check_srf_placement(bctx *c, attu_bexpr *const *items, int n) {
+    for (int i = 0; i < n; i++) if (has_srf(items[i]) && !check_placement(c, items[i])) return false;
+    return true;
+}
+
 attu_lplan *attu_extract_srfs(bctx *c, attu_lplan *p, attu_bexpr **items, int n) {
     bool any = false;
-    for (int i = 0; i < n; i++) {
-        if (!has_srf(items[i])) continue;
-        any = true;
-        if (!check_placement(c, items[i])) return NULL;
-    }
+    for (int i = 0; i < n; i++) any |= has_srf(items[i]);
     if (!any) return p;
     /* one LP_SRF per nesting level, innermost first: the calls of a level
      * run in lockstep over the rows the level below made */
