@@ -109,8 +109,9 @@ int db_exec_prepare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
         return -1;
     }
     /* PostgreSQL types each undeclared parameter from its use; one the
-     * body never writes has no type (an undeclared parameter written
-     * anywhere takes its type from context at each run here) */
+     * body never writes has no type (42P18). (One it writes where no use
+     * types it, `$1 IS NULL`, is 42P18 there too; here it keeps taking its
+     * type from context at each run.) */
     const attu_parsed_stmt *ps = &p->parsed->stmts[0];
     for (int k = nt + 1; k <= ps->nparams; k++)
         if (ps->param_used && !ps->param_used[k]) {
