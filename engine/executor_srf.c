@@ -88,11 +88,33 @@ static __int128 int_count(int64_t a, int64_t b, int64_t st) {
     return b > a ? 0 : ((__int128)a - b) / -(__int128)st + 1;
 }
 
+/* v * 10^k in 128 bits; false when it does not fit. */
+static bool scale_up(__int128 v, int k, __int128 *out) {
+    for (int i = 0; i < k; i++)
+        if (__builtin_mul_overflow(v, 10, &v)) return false;
+    *out = v;
+    return true;
+}
+
+/* Rows of a numeric series: the three values at their common scale as
+ * 128-bit integers, so the count is exact where attu's 36 digits could not
+ * hold the difference (-9e35 .. 9e35). A count past int64 (a tiny step) is
+ * INT64_MAX: more rows than any memory holds. */
 static int numeric_count(xctx *x, attu_numeric a, attu_numeric b, attu_numeric st, __int128 *out) {
     int dir = st.m > 0 ? 1 : -1, c = attu_numeric_cmp(a, b);
     if ((dir > 0 && c > 0) || (dir < 0 && c < 0)) { *out = 0; return 0; }
-    attu_numeric d, q;
-    if (attu_numeric_sub(b, a, &d, x->err) || attu_numeric_div_trunc(d, st, &q, x->err)) return -1;
+    int ds = a.dscale;
+    if (b.dscale > ds) ds = b.dscale;
+    if (st.dscale > ds) ds = st.dscale;
+    __int128 ma, mb, ms, d;
+    if (scale_up(a.m, ds - a.dscale, &ma) && scale_up(b.m, ds - b.dscale, &mb) && scale_up(st.m, ds - st.dscale, &ms) &&
+        !__builtin_sub_overflow(mb, ma, &d)) {
+        __int128 q = d / ms;          /* d and ms have one sign: truncation is the floor */
+        *out = q >= INT64_MAX ? (__int128)INT64_MAX : q + 1;
+        return 0;
+    }
+    attu_numeric dn, q;
+    if (attu_numeric_sub(b, a, &dn, x->err) || attu_numeric_div_trunc(dn, st, &q, x->err)) return -1;
     int64_t v;
     if (attu_numeric_to_scaled(q, 0, &v)) { *out = (__int128)INT64_MAX; return 0; }
     *out = (__int128)v + 1;

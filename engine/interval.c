@@ -61,6 +61,90 @@ static const unit_def *find_unit(const char *w, size_t n) {
     return NULL;
 }
 
+/* Adds v + f (the integer part and the fraction, one sign) of unit u to the
+ * sums; fractions spill into the smaller fields as PostgreSQL's
+ * AdjustFract* do. */
+static void add_unit(const unit_def *u, __int128 v, double f, __int128 *months, __int128 *days, __int128 *usec) {
+    switch (u->kind) {
+    case U_USEC:
+        *usec += v * u->scale + (__int128)llround(f * (double)u->scale);
+        break;
+    case U_DAY:
+        *days += v;
+        *usec += (__int128)llround(f * (double)USECS_PER_DAY);
+        break;
+    case U_WEEK: {
+        *days += v * 7;
+        double fd = f * 7, whole = trunc(fd);
+        *days += (__int128)whole;
+        *usec += (__int128)llround((fd - whole) * (double)USECS_PER_DAY);
+        break;
+    }
+    case U_MONTH: {
+        *months += v;
+        double fd = f * DAYS_PER_MONTH, whole = trunc(fd);
+        *days += (__int128)whole;
+        *usec += (__int128)llround((fd - whole) * (double)USECS_PER_DAY);
+        break;
+    }
+    case U_YEAR:
+        *months += v * 12 * u->scale + (__int128)llround(f * 12 * (double)u->scale);
+        break;
+    }
+}
+
+/* ISO 8601's format with designators, P[nY][nM][nW][nD][T[nH][nM][nS]]
+ * (PostgreSQL's ISO8601 "format with designators"), from s[i] = 'P'. */
+static int parse_iso(const char *s, size_t len, size_t i, __int128 *months, __int128 *days, __int128 *usec,
+                     attu_error *err) {
+    static const unit_def year = { "y", U_YEAR, 1 }, mon = { "m", U_MONTH, 1 }, week = { "w", U_WEEK, 1 },
+                          day = { "d", U_DAY, 1 }, hour = { "h", U_USEC, 3600000000LL },
+                          minute = { "m", U_USEC, 60000000LL }, sec = { "s", U_USEC, 1000000 };
+    i++;
+    bool time = false, any = false;
+    while (i < len && !isspace((unsigned char)s[i])) {
+        if (s[i] == 'T' || s[i] == 't') {
+            if (time) return bad_interval(err, s, len);
+            time = true;
+            any = true;      /* "PT" is a zero interval, "P" nothing */
+            i++;
+            continue;
+        }
+        int sign = 1;
+        if (s[i] == '+' || s[i] == '-') { sign = s[i] == '-' ? -1 : 1; i++; }
+        size_t d0 = i;
+        __int128 ip = 0;
+        while (i < len && isdigit((unsigned char)s[i])) {
+            ip = ip * 10 + (s[i++] - '0');
+            if (ip > (__int128)1 << 80) return field_overflow(err, s, len);
+        }
+        double frac = 0, place = 0.1;
+        bool digits = i > d0;
+        if (i < len && s[i] == '.') {
+            i++;
+            while (i < len && isdigit((unsigned char)s[i])) { frac += (s[i++] - '0') * place; place /= 10; digits = true; }
+        }
+        if (!digits || i >= len) return bad_interval(err, s, len);
+        const unit_def *u = NULL;
+        switch (toupper((unsigned char)s[i])) {
+        case 'Y': u = time ? NULL : &year; break;
+        case 'M': u = time ? &minute : &mon; break;
+        case 'W': u = time ? NULL : &week; break;
+        case 'D': u = time ? NULL : &day; break;
+        case 'H': u = time ? &hour : NULL; break;
+        case 'S': u = time ? &sec : NULL; break;
+        default: break;
+        }
+        if (!u) return bad_interval(err, s, len);
+        i++;
+        add_unit(u, sign * ip, sign * frac, months, days, usec);
+        any = true;
+    }
+    while (i < len && isspace((unsigned char)s[i])) i++;
+    if (!any || i < len) return bad_interval(err, s, len);
+    return 0;
+}
+
 int attu_interval_parse(const char *s, size_t len, attu_interval *out, attu_error *err) {
     /* the sums in 128 bits, checked against the fields' ranges at the end */
     __int128 months = 0, days = 0, usec = 0;
@@ -68,6 +152,11 @@ int attu_interval_parse(const char *s, size_t len, attu_interval *out, attu_erro
     bool any = false, ago = false;
     while (i < len && isspace((unsigned char)s[i])) i++;
     if (i < len && s[i] == '@') i++;
+    else if (i < len && (s[i] == 'P' || s[i] == 'p')) {
+        if (parse_iso(s, len, i, &months, &days, &usec, err)) return -1;
+        any = true;
+        i = len;
+    }
     while (i < len) {
         while (i < len && isspace((unsigned char)s[i])) i++;
         if (i >= len) break;
@@ -88,6 +177,16 @@ int attu_interval_parse(const char *s, size_t len, attu_interval *out, attu_erro
             if (ip > (__int128)1 << 80) return field_overflow(err, s, len);
         }
         bool had_int = i > d0;
+        if (had_int && i + 1 < len && s[i] == '-' && isdigit((unsigned char)s[i + 1])) {
+            /* the SQL standard's years-months, Y-M */
+            i++;
+            __int128 mm = 0;
+            while (i < len && isdigit((unsigned char)s[i])) { mm = mm * 10 + (s[i++] - '0'); if (mm > 1000000000) return field_overflow(err, s, len); }
+            if (mm > 11 || (i < len && !isspace((unsigned char)s[i]))) return bad_interval(err, s, len);
+            months += sign * (ip * 12 + mm);
+            any = true;
+            continue;
+        }
         if (i < len && s[i] == ':') {
             if (!had_int) return bad_interval(err, s, len);
             /* hh:mm[:ss[.ffffff]] */
@@ -143,38 +242,23 @@ int attu_interval_parse(const char *s, size_t len, attu_interval *out, attu_erro
         }
         if (i < len && !isspace((unsigned char)s[i]) && !(u == NULL && i == w)) return bad_interval(err, s, len);
         if (!u) {
-            /* a bare number is seconds */
-            static const unit_def sec = { "second", U_USEC, 1000000 };
-            u = &sec;
+            /* a bare number is seconds, or days before a time ('1 2:03',
+             * the SQL standard's day-time form) */
+            static const unit_def sec = { "second", U_USEC, 1000000 }, day = { "day", U_DAY, 1 };
+            size_t k = i;
+            while (k < len && isspace((unsigned char)s[k])) k++;
+            if (k < len && (s[k] == '+' || s[k] == '-')) k++;
+            size_t k0 = k;
+            while (k < len && isdigit((unsigned char)s[k])) k++;
+            u = k > k0 && k < len && s[k] == ':' ? &day : &sec;
+            /* otherwise it must end the text (but for "ago"): "1 2" is no interval */
+            if (u == &sec) {
+                size_t r = i;
+                while (r < len && isspace((unsigned char)s[r])) r++;
+                if (r < len && !(len - r >= 3 && !strncasecmp(s + r, "ago", 3))) return bad_interval(err, s, len);
+            }
         }
-        __int128 v = sign * ip;
-        double f = sign * frac;
-        switch (u->kind) {
-        case U_USEC:
-            usec += v * u->scale + (__int128)llround(f * (double)u->scale);
-            break;
-        case U_DAY:
-            days += v;
-            usec += (__int128)llround(f * (double)USECS_PER_DAY);
-            break;
-        case U_WEEK: {
-            days += v * 7;
-            double fd = f * 7, whole = trunc(fd);
-            days += (__int128)whole;
-            usec += (__int128)llround((fd - whole) * (double)USECS_PER_DAY);
-            break;
-        }
-        case U_MONTH: {
-            months += v;
-            double fd = f * DAYS_PER_MONTH, whole = trunc(fd);
-            days += (__int128)whole;
-            usec += (__int128)llround((fd - whole) * (double)USECS_PER_DAY);
-            break;
-        }
-        case U_YEAR:
-            months += v * 12 * u->scale + (__int128)llround(f * 12 * (double)u->scale);
-            break;
-        }
+        add_unit(u, sign * ip, sign * frac, &months, &days, &usec);
         any = true;
     }
     if (!any) return bad_interval(err, s, len);

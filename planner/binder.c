@@ -1192,6 +1192,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     attu_sort_item *ord = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(nord + 1));
     int *ord_out = attu_palloc(c->pa, sizeof(int) * (size_t)(nord + 1));
     c->clause = "ORDER BY"; c->allow_agg = true; c->allow_window = true;
+    c->allow_srf = true;     /* runs in lockstep with the list's (a hidden item) */
     for (int i = 0; i < nord; i++) {
         const attu_ast_order_item *oi = &q->order_by.items[i];
         ord[i].desc = oi->desc;
@@ -1216,11 +1217,25 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         }
         attu_bexpr *b = bind_expr(c, &sc, oe);
         if (!b || !(b = resolve_unknown(c, b))) return NULL;
+        if (!attu_check_srf_placement(c, &b, 1)) return NULL;
         ord[i].expr = b;
     }
+    c->allow_srf = false;
     /* DISTINCT ON (keys): keep the first row of each key group in ORDER BY
      * order, as row_number() OVER (PARTITION BY keys ORDER BY ...) = 1 */
     int rn_item = -1;
+    if (s->distinct_on.n) {
+        /* that window would run below the set-returning functions, which
+         * PostgreSQL expands first */
+        bool srf = false;
+        for (int i = 0; i < n; i++) srf |= attu_bx_has_srf(items[i]);
+        for (int i = 0; i < nord; i++) srf |= ord[i].expr && attu_bx_has_srf(ord[i].expr);
+        if (srf) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, q->position,
+                           "SELECT DISTINCT ON with a set-returning function in the select list or ORDER BY is not supported");
+            return NULL;
+        }
+    }
     bool plain_distinct = s->distinct && !s->distinct_on.n;
     if (s->distinct_on.n) {
         attu_bexpr *w = attu_bx_new(c->pa, BX_WINDOW, attu_type_make(ATTU_TYPE_INT64), q->position);

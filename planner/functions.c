@@ -618,11 +618,11 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     const agg_name *an = find_agg(name);
     if (an) return bind_aggregate(c, sc, e, an);
+    if (!strcmp(name, "generate_series")) return attu_bind_generate_series(c, sc, e);   /* planner/srf.c */
     if (e->u.func.over) {
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function %s is not a window function", name);
         return NULL;
     }
-    if (!strcmp(name, "generate_series")) return attu_bind_generate_series(c, sc, e);   /* planner/srf.c */
     const scalar_fn *fn = NULL;
     for (size_t i = 0; i < sizeof scalars / sizeof *scalars; i++) if (!strcmp(scalars[i].name, name)) fn = &scalars[i];
     int n = e->u.func.args.n;
