@@ -127,42 +127,64 @@ int db_exec_prepare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
 
 /* ---- EXECUTE ----------------------------------------------------------- */
 
-/* The first subquery in an argument (PostgreSQL: "cannot use subquery in
- * EXECUTE parameter"), NULL when there is none. */
-static const attu_ast_expr *find_subquery(const attu_ast_expr *e) {
-    if (!e) return NULL;
-    const attu_ast_expr *r = NULL;
+/* Calls fn on e and on every expression under it (not inside subqueries),
+ * parents first; stops at fn's first nonzero answer and returns it. */
+typedef int (*expr_fn)(const attu_ast_expr *e, void *ctx);
+
+static int walk(const attu_ast_expr *e, expr_fn fn, void *ctx) {
+    if (!e) return 0;
+    int r = fn(e, ctx);
+#define W(x) do { if (!r) r = walk((x), fn, ctx); } while (0)
     switch (e->kind) {
-    case ATTU_EXPR_IN_SUBQUERY: case ATTU_EXPR_EXISTS: case ATTU_EXPR_SUBQUERY: case ATTU_EXPR_QUANTIFIED:
-        return e;
-    case ATTU_EXPR_UNARY: return find_subquery(e->u.unary.arg);
-    case ATTU_EXPR_BINARY:
-        return (r = find_subquery(e->u.binary.left)) ? r : find_subquery(e->u.binary.right);
-    case ATTU_EXPR_IS: return find_subquery(e->u.is.arg);
-    case ATTU_EXPR_BETWEEN:
-        if ((r = find_subquery(e->u.between.arg)) || (r = find_subquery(e->u.between.low))) return r;
-        return find_subquery(e->u.between.high);
+    case ATTU_EXPR_UNARY: W(e->u.unary.arg); break;
+    case ATTU_EXPR_BINARY: W(e->u.binary.left); W(e->u.binary.right); break;
+    case ATTU_EXPR_IS: W(e->u.is.arg); break;
+    case ATTU_EXPR_BETWEEN: W(e->u.between.arg); W(e->u.between.low); W(e->u.between.high); break;
     case ATTU_EXPR_IN_LIST:
-        if ((r = find_subquery(e->u.in_list.arg))) return r;
-        for (int i = 0; i < e->u.in_list.list.n; i++)
-            if ((r = find_subquery(e->u.in_list.list.items[i]))) return r;
-        return NULL;
-    case ATTU_EXPR_LIKE:
-        if ((r = find_subquery(e->u.like.arg)) || (r = find_subquery(e->u.like.pattern))) return r;
-        return find_subquery(e->u.like.escape);
+        W(e->u.in_list.arg);
+        for (int i = 0; i < e->u.in_list.list.n; i++) W(e->u.in_list.list.items[i]);
+        break;
+    case ATTU_EXPR_IN_SUBQUERY: W(e->u.in_subquery.arg); break;
+    case ATTU_EXPR_QUANTIFIED: W(e->u.quantified.arg); break;
+    case ATTU_EXPR_LIKE: W(e->u.like.arg); W(e->u.like.pattern); W(e->u.like.escape); break;
     case ATTU_EXPR_CASE:
-        if ((r = find_subquery(e->u.case_.operand))) return r;
-        for (int i = 0; i < e->u.case_.nwhens; i++)
-            if ((r = find_subquery(e->u.case_.whens[i].when)) || (r = find_subquery(e->u.case_.whens[i].then))) return r;
-        return find_subquery(e->u.case_.else_);
-    case ATTU_EXPR_CAST: return find_subquery(e->u.cast.arg);
+        W(e->u.case_.operand);
+        for (int i = 0; i < e->u.case_.nwhens; i++) { W(e->u.case_.whens[i].when); W(e->u.case_.whens[i].then); }
+        W(e->u.case_.else_);
+        break;
+    case ATTU_EXPR_CAST: W(e->u.cast.arg); break;
     case ATTU_EXPR_FUNC:
-        for (int i = 0; i < e->u.func.args.n; i++)
-            if ((r = find_subquery(e->u.func.args.items[i]))) return r;
-        return find_subquery(e->u.func.filter);
-    case ATTU_EXPR_EXTRACT: return find_subquery(e->u.extract.arg);
-    default: return NULL;
+        for (int i = 0; i < e->u.func.args.n; i++) W(e->u.func.args.items[i]);
+        W(e->u.func.filter);
+        break;
+    case ATTU_EXPR_EXTRACT: W(e->u.extract.arg); break;
+    default: break;
     }
+#undef W
+    return r;
+}
+
+/* A subquery (PostgreSQL: "cannot use subquery in EXECUTE parameter"). */
+static int is_subquery(const attu_ast_expr *e, void *ctx) {
+    if (e->kind != ATTU_EXPR_IN_SUBQUERY && e->kind != ATTU_EXPR_EXISTS && e->kind != ATTU_EXPR_SUBQUERY &&
+        e->kind != ATTU_EXPR_QUANTIFIED)
+        return 0;
+    *(const attu_ast_expr **)ctx = e;
+    return 1;
+}
+
+/* The leftmost position in an expression, where PostgreSQL points at an
+ * argument as a whole (its exprLocation): `'1' || '2'` at the '1'. */
+static int leftmost(const attu_ast_expr *e, void *ctx) {
+    int *pos = ctx;
+    if (e->position > 0 && (*pos == 0 || e->position < *pos)) *pos = e->position;
+    return 0;
+}
+
+static int argument_position(const attu_ast_expr *e) {
+    int pos = 0;
+    walk(e, leftmost, &pos);
+    return pos;
 }
 
 /* An argument written as a string literal or NULL has no type of its own
@@ -196,7 +218,7 @@ static attu_bexpr *bind_argument(attu_plan_arena *pa, const char *sql, const att
     if (!c && !strcmp(err->sqlstate, ATTU_SQLSTATE_DATATYPE_MISMATCH)) {
         char b1[64], b2[64];
         attu_error_clear(err);
-        attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position,
+        attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, argument_position(e),
                        "parameter $%d of type %s cannot be coerced to the expected type %s", k + 1,
                        attu_type_name(b->type, b2, sizeof b2), attu_type_name(want, b1, sizeof b1));
         attu_error_set_hint(err, "You will need to rewrite or cast the expression.");
@@ -210,8 +232,8 @@ static int evaluate_arguments(attu_session *s, const char *sql, const attu_prepa
                               char **vals, attu_error *err) {
     int n = args->n;
     for (int i = 0; i < n; i++) {
-        const attu_ast_expr *q = find_subquery(args->items[i]);
-        if (q) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, q->position,
+        const attu_ast_expr *q = NULL;
+        if (walk(args->items[i], is_subquery, &q)) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, q->position,
                                      "cannot use subquery in EXECUTE parameter");
     }
     attu_plan_arena *pa = attu_plan_arena_new();
