@@ -17,11 +17,12 @@
  * aggregates or window functions, coerced to its parameter's declared type
  * by assignment (42804 when there is no such cast), and the values go to
  * the statement as its parameters. A parameter whose type was not declared
- * has the type a SELECT's use gave it at PREPARE (as PostgreSQL infers
- * it; db_prepare_parsed). An INSERT's keeps no type: an untyped literal
- * argument is handed over as written, any other argument as its value's
- * text, and the parameter takes its type from its target at each run, as
- * a Parse without types does here.
+ * has the type its use gave it at PREPARE (as PostgreSQL infers it;
+ * db_prepare_parsed, infer_insert_params). One no use typed here (an
+ * INSERT ... SELECT's) keeps none: an untyped literal argument is handed
+ * over as written, any other argument as its value's text, and the
+ * parameter takes its type from its context at each run, as a Parse
+ * without types does here.
  */
 #include "db/db_internal.h"
 
@@ -64,6 +65,64 @@ static int check_insert(attu_session *s, const attu_ast_stmt *body, attu_error *
                                base->name);
     pthread_rwlock_unlock(&s->db->lock);
     return r;
+}
+
+/* An INSERT ... VALUES' undeclared parameters take their types from their
+ * use too, as PostgreSQL's analysis gives them: an item from its target
+ * column, a parameter inside an expression from that expression. Binding
+ * the VALUES as the INSERT binds it finds them. Where it does not bind
+ * here (DEFAULT items, counts the INSERT itself checks), and for INSERT ...
+ * SELECT (whose select list attu binds apart from its targets), they stay
+ * typed by their target at each run. */
+static void infer_insert_params(attu_session *s, attu_prepared *p) {
+    const attu_ast_stmt *body = p->stmt;
+    const attu_ast_query *src = body->u.insert.source;
+    if (body->kind != ATTU_STMT_INSERT || !src || src->kind != ATTU_QUERY_VALUES || src->u.values.nrows < 1 ||
+        p->nparams == 0)
+        return;
+    int np = p->nparams;
+    pthread_rwlock_rdlock(&s->db->lock);
+    const attu_table *base = attu_catalog_lookup(s->db->cat, body->u.insert.table);
+    int nt = base ? (body->u.insert.columns.n ? body->u.insert.columns.n : base->ncols) : 0;
+    attu_type *targets = calloc((size_t)nt + 1, sizeof *targets);
+    const char **names = calloc((size_t)nt + 1, sizeof *names);
+    attu_type *inferred = calloc((size_t)np + 1, sizeof *inferred);
+    attu_plan_arena *pa = attu_plan_arena_new();
+    attu_lplan *lp = NULL;
+    if (base && targets && names && inferred && pa && src->u.values.rows[0].n == nt) {
+        for (int k = 0; k < nt; k++) {
+            int c = body->u.insert.columns.n ? attu_table_find_column(base, body->u.insert.columns.items[k]) : k;
+            targets[k] = base->defs[c].type;
+            names[k] = base->defs[c].name;
+        }
+        memcpy(inferred, p->param_types, sizeof *inferred * (size_t)np);
+        attu_bind_params bp;
+        memset(&bp, 0, sizeof bp);
+        bp.n = np; bp.types = p->param_types; bp.inferred = inferred;
+        bp.insert_types = targets; bp.insert_names = names; bp.ninsert = nt;
+        bp = db_params(s, &bp);
+        attu_error scratch;
+        attu_error_clear(&scratch);
+        lp = attu_bind_query(pa, s->db->cat, p->sql, src, &bp, &scratch);
+        /* a parameter that is an item itself is assigned to its column
+         * (the binder records the types of parameters inside expressions) */
+        for (int r = 0; lp && r < src->u.values.nrows; r++)
+            for (int k = 0; k < nt && k < src->u.values.rows[r].n; k++) {
+                const attu_ast_expr *e = src->u.values.rows[r].items[k];
+                int n = e->kind == ATTU_EXPR_PARAM ? e->u.param.number : 0;
+                if (n >= 1 && n <= np && inferred[n - 1].id == ATTU_TYPE_UNKNOWN) inferred[n - 1] = targets[k];
+            }
+    }
+    pthread_rwlock_unlock(&s->db->lock);
+    for (int i = 0; lp && i < np; i++)
+        if (p->param_types[i].id == ATTU_TYPE_UNKNOWN && inferred[i].id != ATTU_TYPE_UNKNOWN) {
+            p->param_types[i] = db_param_type_plain(inferred[i]);
+            p->param_oids[i] = attu_type_pg_oid(p->param_types[i]);
+        }
+    attu_plan_arena_free(pa);
+    free(targets);
+    free(names);
+    free(inferred);
 }
 
 int db_exec_prepare(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
@@ -118,6 +177,7 @@ int db_exec_prepare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
             attu_prepared_free(p);
             return attu_error_set(err, "42P18", 0, "could not determine data type of parameter $%d", k);
         }
+    infer_insert_params(s, p);
     p->from_sql = true;
     int r = attu_session_prepared_add(s, name, p, err);
     attu_prepared_free(p);
