@@ -13,6 +13,9 @@
  * arithmetic (Jan 31 + 1 month = Feb 28, + 1 month = Mar 28) come out as
  * PostgreSQL's.
  *
+ * A LEFT JOIN (outer) keeps the rows passing its ON condition and pads
+ * the input rows left without one (left_join_rows).
+ *
  * Every count is known before anything is allocated: a series that would
  * not fit in memory fails with 53200 first, and the host loops poll the
  * query's cancel flag and deadline (57014).
@@ -296,6 +299,67 @@ static int produce(xctx *x, const attu_stage *s, srf_args *f, srf_out *o, const 
     return rc;
 }
 
+/* LEFT JOIN: the rows of out (the series of every input row, rows[r] of
+ * them for row r, in input order) that pass the ON condition (the stage's
+ * residual), and for an input row with none of them one row whose series
+ * columns are NULL; rows stay in input order. */
+static rel *left_join_rows(xctx *x, const attu_stage *s, const rel *in, const rel *out, const int64_t *rows, size_t n,
+                           int64_t total) {
+    uint8_t *pass = NULL, *pvalid = NULL;
+    int64_t *inrow = NULL, *src = NULL;
+    attu_buf *ib = NULL, *sb = NULL;
+    xcol *m = NULL;
+    rel *res = NULL, *g = NULL;
+    int nf = s->nsrfs;
+    if (s->residual.n && total) {
+        if (eval_exprs(x, &s->residual, out, &m)) goto done;
+        if (!(pass = malloc((size_t)total)) || (m->valid && !(pvalid = malloc((size_t)total)))) { attu_error_oom(x->err); goto done; }
+        if (x->be->download(x->be, pass, m->data, 0, (size_t)total, x->err)) goto done;
+        if (m->valid && x->be->download(x->be, pvalid, m->valid, 0, (size_t)total, x->err)) goto done;
+    }
+    /* the rows kept: each input row's passing series rows, else a pad */
+    size_t f = 0;
+    int64_t pos = 0;
+    for (size_t r = 0; r < n; r++) {
+        size_t kept = 0;
+        for (int64_t j = 0; j < rows[r]; j++, pos++) kept += !pass || (pass[pos] && (!pvalid || pvalid[pos]));
+        f += kept ? kept : 1;
+    }
+    if (!(inrow = malloc(sizeof(int64_t) * (f ? f : 1))) || !(src = malloc(sizeof(int64_t) * (f ? f : 1)))) {
+        attu_error_oom(x->err);
+        goto done;
+    }
+    size_t k = 0;
+    pos = 0;
+    for (size_t r = 0; r < n; r++) {
+        size_t k0 = k;
+        for (int64_t j = 0; j < rows[r]; j++, pos++)
+            if (!pass || (pass[pos] && (!pvalid || pvalid[pos]))) { inrow[k] = (int64_t)r; src[k++] = pos; }
+        if (k == k0) { inrow[k] = (int64_t)r; src[k++] = -1; }
+    }
+    if (check_stop(x)) goto done;
+    if (!(ib = buf_i64(x, f)) || !(sb = buf_i64(x, f))) goto done;
+    if (x->be->upload(x->be, ib, 0, inrow, sizeof(int64_t) * f, x->err) ||
+        x->be->upload(x->be, sb, 0, src, sizeof(int64_t) * f, x->err)) goto done;
+    if (!(g = rel_gather(x, in, ib, f, false)) || !(res = rel_new(x, s->ncols, f))) goto done;
+    for (int i = 0; i < in->ncols; i++) { res->cols[i] = g->cols[i]; g->cols[i] = NULL; }
+    for (int i = 0; i < nf; i++) {
+        /* a pad's index is -1: a NULL */
+        const xcol *c = out->cols[in->ncols + i];
+        xcol *d = xcol_new(x, c->type, f, true);
+        if (!d) goto done;
+        res->cols[in->ncols + i] = d;
+        if (x->be->gather(x->be, d->data, d->valid, c->data, c->valid, attu_type_width(c->type.id), sb, f, x->err)) goto done;
+    }
+done:
+    xcol_unref(x, m);
+    free(pass); free(pvalid); free(inrow); free(src);
+    free_buf(x, ib); free_buf(x, sb);
+    rel_free(x, g);
+    if (x->err->set) { rel_free(x, res); return NULL; }
+    return res;
+}
+
 rel *run_srf(xctx *x, attu_stage *s, rel *in) {
     int nf = s->nsrfs, na = 3 * nf;
     size_t n = in->nrows;
@@ -330,7 +394,10 @@ rel *run_srf(xctx *x, attu_stage *s, rel *in) {
     for (int i = 0; i < nf; i++) row_bytes += attu_type_width(s->srfs[i].type.id) + 1;
     int64_t cap = row_cap(x, row_bytes), total = 0;
     if (count_all(x, s, f, n, rows, cap, row_bytes, &total)) goto done;
-    if (total == 0) { out = rel_empty(x, s); goto done; }
+    if (total == 0) {
+        out = rel_empty(x, s);
+        goto outer;
+    }
     for (int i = 0; i < nf; i++) {
         o[i].width = attu_type_width(f[i].t);
         if (!(o[i].col = xcol_new(x, s->srfs[i].type, (size_t)total, f[i].padded))) goto done;
@@ -347,6 +414,12 @@ rel *run_srf(xctx *x, attu_stage *s, rel *in) {
     for (int i = 0; i < in->ncols; i++) { out->cols[i] = g->cols[i]; g->cols[i] = NULL; }
     rel_free(x, g);
     for (int i = 0; i < nf; i++) { out->cols[in->ncols + i] = o[i].col; o[i].col = NULL; }
+outer:
+    if (out && s->outer) {
+        rel *lj = left_join_rows(x, s, in, out, rows, n, total);
+        rel_free(x, out);
+        out = lj;
+    }
 done:
     if (ac) for (int i = 0; i < na; i++) xcol_unref(x, ac[i]);
     free(ac);

@@ -81,7 +81,9 @@ const char *attu_stage_patterns(const attu_stage *s) {
     case ATTU_ST_RECURSIVE: return s->all ? "loop: concat" : "loop: concat + sort + segment_heads + gather";
     case ATTU_ST_WORKTABLE: return "pass-through";
     case ATTU_ST_APPLY: return "key eval + sort + segment_heads, subplan per binding, gather";
-    case ATTU_ST_SRF: return s->child[0] && s->child[0]->ncols ? "eval + series upload + gather" : "series upload";
+    case ATTU_ST_SRF:
+        if (s->outer) return s->residual.n ? "eval + series upload + eval + gather (left join)" : "eval + series upload + gather (left join)";
+        return s->child[0] && s->child[0]->ncols ? "eval + series upload + gather" : "series upload";
     }
     return "?";
 }

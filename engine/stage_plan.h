@@ -49,7 +49,8 @@ typedef enum attu_stage_kind {
     ATTU_ST_APPLY,       /* child 1 once per distinct binding of its parameters
                             (keys over child 0's rows): child 0 ++ rows ++ first row */
     ATTU_ST_SRF          /* set-returning functions over each row of child 0, in
-                            lockstep: child 0 ++ one column per function */
+                            lockstep: child 0 ++ one column per function
+                            (outer: LEFT JOIN, `residual` its ON) */
 } attu_stage_kind;
 
 typedef struct attu_stage_exprs {
@@ -146,7 +147,7 @@ struct attu_stage {
     int             filter_index;
     int             nleft_groups; /* JOIN_AGG: output = left columns group_cols[] then aggregates */
     int            *group_cols;
-    bool            outer;        /* JOIN_AGG: LEFT join semantics */
+    bool            outer;        /* JOIN_AGG, SRF: LEFT join semantics */
     /* TOPK / LIMIT; RECURSIVE: limit = the rows after which it may stop, or -1 */
     int64_t         limit, offset;
     /* SETOP */

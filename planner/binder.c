@@ -389,10 +389,9 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
             attu_error_set_hint(c->err, "The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
             return NULL;
         }
-        if (r && lateral && (jt == ATTU_JOIN_LEFT || f->u.join.natural || f->u.join.using_.n)) {
+        if (r && lateral && (f->u.join.natural || f->u.join.using_.n)) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->u.join.right->position,
-                           "a function in FROM that reads the tables before it is supported in a comma list, CROSS JOIN or "
-                           "INNER JOIN ... ON only");
+                           "a join USING or NATURAL with a function that reads the tables before it is not supported");
             return NULL;
         }
     } else if (l) {
@@ -523,9 +522,14 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     attu_lplan *j;
     if (lateral) {
         /* the function's node already pairs each left row with its series:
-         * ON filters those pairs */
+         * ON filters those pairs (LEFT: inside the node, which pads the
+         * left rows left without a pair) */
         j = r;
-        if (cond) {
+        if (jt == ATTU_JOIN_LEFT) {
+            r->srf_outer = true;
+            r->residual = cond;
+            r->est_rows = r->est_rows > l->est_rows ? r->est_rows : l->est_rows;
+        } else if (cond) {
             attu_bexpr *one[1] = { cond };
             if (!(j = filter_local(c, r, one, 1))) return NULL;
             j->rowid_col = -1;

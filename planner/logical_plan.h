@@ -224,6 +224,10 @@ struct attu_lplan {
     int          nsrfs;
     attu_srf_spec *srfs;
     double       srf_rows;
+    /* LP_SRF of a LEFT JOIN: a left row none of whose series rows passes
+     * `residual` (the ON condition, over the node's output), or whose
+     * series is empty, gives one row with NULL values */
+    bool         srf_outer;
 };
 
 attu_bexpr *attu_bx_new(attu_plan_arena *a, attu_bexpr_kind k, attu_type t, int pos);

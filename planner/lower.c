@@ -756,6 +756,8 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         int rc = compile_child(args, 3 * p->nsrfs, p->left, &s->args, err);
         free(args);
         if (rc) goto fail;
+        s->outer = p->srf_outer;
+        if (p->residual && compile_pred(p->residual, p->ncols, p->types, &s->residual, err)) goto fail;
         return s;
     }
     case LP_APPLY:
@@ -824,6 +826,14 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
         for (int i = 0; i < nl; i++) ln[i] = need[i];
         for (int k = 0; k < p->nsrfs; k++) {
             mark_expr(p->srfs[k].start, ln, nl); mark_expr(p->srfs[k].stop, ln, nl); mark_expr(p->srfs[k].step, ln, nl);
+        }
+        if (p->residual) {
+            /* over the node's own output: its left part is the input's */
+            bool *all = calloc((size_t)p->ncols + 1, 1);
+            if (!all) { free(ln); free(rn); return attu_error_oom(err); }
+            mark_expr(p->residual, all, p->ncols);
+            for (int i = 0; i < nl; i++) ln[i] |= all[i];
+            free(all);
         }
         break;
     case LP_APPLY:
