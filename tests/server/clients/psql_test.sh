@@ -45,5 +45,20 @@ if [ "${ATTU_KIND:-}" = real ]; then
   err=$(cat "$ATTU_TMP/err.txt")
   [ "$err" = 'WARNING:  25P01: SET LOCAL can only be used in transaction blocks' ] || fail "SET LOCAL warning: '$err'"
   [ "$out" = $'SET\n0' ] || fail "SET LOCAL outside a block changed the setting: '$out'"
+  # PREPARE / EXECUTE with psql variables (psql 15 has no \bind: its
+  # variables are interpolated into EXECUTE's arguments), as PostgreSQL
+  cat >"$ATTU_TMP/prepare.sql" <<'SQL'
+\set id 4
+\set label 'it''s'
+PREPARE pv (INTEGER, TEXT) AS SELECT $1 * 10 AS n, $2 || '!' AS s;
+EXECUTE pv (:id, :'label');
+\set id 2.6
+EXECUTE pv (:id, upper(:'label'));
+SQL
+  out=$("${P[@]}" -At -f "$ATTU_TMP/prepare.sql")
+  [ "$out" = $'PREPARE\n40|it\'s!\n30|IT\'S!' ] || fail "PREPARE / EXECUTE with variables gave '$out'"
+  err=$("${P[@]}" -c "PREPARE pv AS SELECT 1" -c "\\set VERBOSITY verbose" -c "EXECUTE pv (1)" 2>&1 >/dev/null || true)
+  want=$'ERROR:  42601: wrong number of parameters for prepared statement "pv"\nDETAIL:  Expected 0 parameters but got 1.'
+  [ "$err" = "$want" ] || fail "EXECUTE with a wrong count: '$err'"
 fi
 echo "psql: ok"
