@@ -3137,6 +3137,8 @@ static attu_lplan *apply_pending_pre_agg(bctx *c, attu_lplan *p) {
 }
 
 /* Applies the pending correlated-subquery joins to the plan. */
+attu_lplan *attu_apply_pending(bctx *c, attu_lplan *p) { return apply_pending(c, p); }
+
 static attu_lplan *apply_pending(bctx *c, attu_lplan *p) {
     for (int i = 0; i < c->npending; i++) {
         pending_join *pj = &c->pending[i];

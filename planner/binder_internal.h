@@ -213,6 +213,10 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
  * projection (p itself when there are none). */
 attu_lplan *attu_extract_srfs(bctx *c, attu_lplan *p, attu_bexpr **items, int n);
 bool attu_bx_has_srf(const attu_bexpr *e);
+/* The correlated subqueries bound so far (c->pending) joined to p: their
+ * values become p's next columns, as the hidden scope columns they pushed
+ * say (binder.c). */
+attu_lplan *attu_apply_pending(bctx *c, attu_lplan *p);
 /* PostgreSQL's 0A000 for a set-returning function under CASE, COALESCE,
  * an aggregate or a window call of the select list items (bound, before
  * the aggregates and windows are taken out of them). */

@@ -294,11 +294,20 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     scope none = { 0, NULL };
     const char *save_clause = c->clause;
     bool sa = c->allow_agg, sw = c->allow_window, ss = c->allow_srf;
+    /* a subquery of the arguments correlated with the items before the
+     * function is joined to them here (its value a hidden column the
+     * binding pushed on left_sc), so the function reads it as a column */
+    pending_join *save_pending = c->pending;
+    int save_npending = c->npending;
+    c->pending = NULL; c->npending = 0;
     c->clause = "functions in FROM";
     c->allow_agg = false; c->allow_window = false; c->allow_srf = false;
     attu_bexpr *x = bind_series_call(c, left_sc ? left_sc : &none, call);
     c->clause = save_clause; c->allow_agg = sa; c->allow_window = sw; c->allow_srf = ss;
-    if (!x) return NULL;
+    if (x && c->npending && left) left = attu_apply_pending(c, left);
+    else if (x && c->npending) { attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, f->position, "correlated subquery without its rows"); x = NULL; }
+    c->pending = save_pending; c->npending = save_npending;
+    if (!x || c->err->set) return NULL;
     bool lat = left && (reads_input(x->args[0]) || reads_input(x->args[1]) || reads_input(x->args[2]));
     attu_lplan *in = left;
     if (!lat) {
