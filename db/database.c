@@ -417,11 +417,16 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     case ATTU_STMT_EXPLAIN:
         if (st->u.explain.stmt->kind == ATTU_STMT_EXECUTE)
             return db_exec_execute(s, sql, st->u.explain.stmt, st, cb, err);
+        if (st->u.explain.stmt->kind == ATTU_STMT_CREATE_TABLE_AS && st->u.explain.stmt->u.create_table_as.execute)
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->u.explain.stmt->position,
+                                  "EXPLAIN of CREATE TABLE AS EXECUTE is not supported");
         return exec_explain(s, sql, st, params, cb, err);
     case ATTU_STMT_PREPARE: return db_exec_prepare(s, sql, st, cb, err);
     case ATTU_STMT_EXECUTE: return db_exec_execute(s, sql, st, NULL, cb, err);
     case ATTU_STMT_CREATE_TABLE: return db_exec_create(s, sql, st, cb, err);
-    case ATTU_STMT_CREATE_TABLE_AS: return db_exec_ctas(s, sql, st, params, cb, err);
+    case ATTU_STMT_CREATE_TABLE_AS:
+        if (st->u.create_table_as.execute) return db_exec_execute(s, sql, st->u.create_table_as.execute, st, cb, err);
+        return db_exec_ctas(s, sql, st, params, cb, err);
     case ATTU_STMT_DROP_TABLE: return db_exec_drop(s, st, cb, err);
     case ATTU_STMT_INSERT: return db_exec_insert(s, sql, st, params, cb, err);
     case ATTU_STMT_COPY: return db_exec_copy(s, sql, st, cb, err);

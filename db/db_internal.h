@@ -133,12 +133,15 @@ attu_prepared *db_prepare_parsed(attu_session *s, char *sql, attu_parse_result *
  * varchar(n), numeric for numeric(p,s)). */
 attu_type db_param_type_plain(attu_type t);
 /* Runs p with text parameter values (db_prepared.c); 0, -1 with err set,
- * -2 when the client went away. */
+ * -2 when the client went away. wrap (or NULL) is a statement p's runs
+ * inside: EXPLAIN [ANALYZE] (EXPLAIN EXECUTE) or CREATE TABLE AS (its
+ * query taken from p, a SELECT). */
 int db_prepared_run(attu_session *s, attu_prepared *p, const attu_ast_stmt *wrap, const char *const *values,
                     const attu_exec_callbacks *cb, attu_error *err);
-/* PREPARE and EXECUTE, EXPLAIN EXECUTE (db_prepare_sql.c) */
+/* PREPARE; EXECUTE, alone or in wrap: EXPLAIN EXECUTE, CREATE TABLE AS
+ * EXECUTE (db_prepare_sql.c) */
 int db_exec_prepare(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
-int db_exec_execute(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_ast_stmt *explain,
+int db_exec_execute(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_ast_stmt *wrap,
                     const attu_exec_callbacks *cb, attu_error *err);
 /* Frees every named prepared statement (attu_session_free). */
 void db_prepared_names_free(attu_session *s);

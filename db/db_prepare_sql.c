@@ -12,6 +12,9 @@
  * simply read anew (PostgreSQL re-plans too), and a result whose shape
  * changed is refused as PostgreSQL refuses it (db_prepared.c).
  *
+ * CREATE TABLE t AS EXECUTE name (args) runs a prepared SELECT as
+ * CREATE TABLE AS runs its query; EXPLAIN [ANALYZE] EXECUTE explains it.
+ *
  * EXECUTE name (args) evaluates its arguments as PostgreSQL's
  * EvaluateParams does: each is an expression without columns, subqueries,
  * aggregates or window functions, coerced to its parameter's declared type
@@ -364,7 +367,7 @@ out:
     return rc;
 }
 
-int db_exec_execute(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_ast_stmt *explain,
+int db_exec_execute(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_ast_stmt *wrap,
                     const attu_exec_callbacks *cb, attu_error *err) {
     const char *name = st->u.execute.name;
     attu_prepared *p = attu_session_prepared_find(s, name);
@@ -376,15 +379,17 @@ int db_exec_execute(attu_session *s, const char *sql, const attu_ast_stmt *st, c
         return -1;
     }
     if (!p->stmt) return 0;   /* a Parse of an empty string: nothing to run */
-    if (explain && p->stmt->kind != ATTU_STMT_SELECT && p->stmt->kind != ATTU_STMT_INSERT)
-        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, explain->position,
+    if (wrap && wrap->kind == ATTU_STMT_EXPLAIN && p->stmt->kind != ATTU_STMT_SELECT && p->stmt->kind != ATTU_STMT_INSERT)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, wrap->position,
                               "EXPLAIN EXECUTE of %s is not supported", attu_ast_stmt_kind_name(p->stmt->kind));
+    if (wrap && wrap->kind == ATTU_STMT_CREATE_TABLE_AS && p->stmt->kind != ATTU_STMT_SELECT)
+        return attu_error_set(err, "42809", 0, "prepared statement is not a SELECT");
     char **vals = calloc((size_t)n + 1, sizeof *vals);
     if (!vals) return attu_error_oom(err);
     attu_prepared_ref(p);   /* an argument cannot drop it, but the statement can */
     int r = evaluate_arguments(s, sql, p, &st->u.execute.args, vals, err);
     if (!r) {
-        r = db_prepared_run(s, p, explain, (const char *const *)vals, cb, err);
+        r = db_prepared_run(s, p, wrap, (const char *const *)vals, cb, err);
         /* positions there point into the PREPARE's text, not this one */
         if (r == -1) err->position = 0;
     }

@@ -253,13 +253,19 @@ int db_prepared_run(attu_session *s, attu_prepared *p, const attu_ast_stmt *wrap
     attu_bind_params bp;
     memset(&bp, 0, sizeof bp);
     bp.n = p->nparams; bp.types = p->param_types; bp.values = values ? values : none;
-    /* the statement runs as is, or inside EXPLAIN [ANALYZE] */
-    attu_ast_stmt explain;
+    /* the statement runs as is, inside EXPLAIN [ANALYZE], or as the query
+     * of CREATE TABLE AS */
+    attu_ast_stmt outer;
     const attu_ast_stmt *run = p->stmt;
     if (wrap) {
-        explain = *wrap;
-        explain.u.explain.stmt = (attu_ast_stmt *)p->stmt;
-        run = &explain;
+        outer = *wrap;
+        if (wrap->kind == ATTU_STMT_EXPLAIN) {
+            outer.u.explain.stmt = (attu_ast_stmt *)p->stmt;
+        } else {
+            outer.u.create_table_as.query = p->stmt->u.select.query;
+            outer.u.create_table_as.execute = NULL;
+        }
+        run = &outer;
     }
     shape_check k = { p, cb, false };
     attu_exec_callbacks checked;

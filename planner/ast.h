@@ -573,8 +573,9 @@ struct attu_ast_stmt {
             char              *table;
             bool               if_not_exists;
             attu_ast_name_list columns;   /* CREATE TABLE t (a, b) AS ... */
-            attu_ast_query    *query;
+            attu_ast_query    *query;     /* NULL with execute */
             bool               with_no_data;
+            attu_ast_stmt     *execute;   /* CREATE TABLE ... AS EXECUTE p (args) */
         } create_table_as;
         struct {
             attu_ast_name_list tables;    /* DROP TABLE a, b */

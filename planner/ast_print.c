@@ -508,7 +508,8 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
             puts_(o, ")");
         }
         puts_(o, " ");
-        pr_query(o, s->u.create_table_as.query);
+        if (s->u.create_table_as.execute) pr_stmt(o, s->u.create_table_as.execute);
+        else pr_query(o, s->u.create_table_as.query);
         if (s->u.create_table_as.with_no_data) puts_(o, " no-data");
         puts_(o, ")");
         break;

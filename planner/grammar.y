@@ -1765,6 +1765,15 @@ create_as_stmt(A) ::= create_head(H) opt_name_list(C) AS select_stmt(Q) opt_with
     A->u.create_table_as.query = Q;
     A->u.create_table_as.with_no_data = D;
 }
+create_as_stmt(A) ::= create_head(H) opt_name_list(C) AS execute_stmt(E) opt_with_data(D).
+{
+    A = ab_stmt(ctx, ATTU_STMT_CREATE_TABLE_AS, H.pos);
+    A->u.create_table_as.table = (char *)H.name.name;
+    A->u.create_table_as.if_not_exists = H.if_not_exists;
+    A->u.create_table_as.columns = ab_names(C);
+    A->u.create_table_as.execute = E;
+    A->u.create_table_as.with_no_data = D;
+}
 %type opt_with_data {bool}
 opt_with_data(A) ::= WITH DATA.         { A = false; }
 opt_with_data(A) ::= WITH NO DATA.      { A = true; }
