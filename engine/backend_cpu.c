@@ -152,6 +152,35 @@ static int cpu_gather_cols(attu_backend *be, const attu_gather_col *cols, int nc
     return 0;
 }
 
+/* partition: a stable counting sort by the digit, one column at a time
+ * (the reference of the GPU's radix_partition passes). */
+static int cpu_partition(attu_backend *be, const attu_buf *keys, size_t n, int shift, attu_buf *keys_out, int ncols,
+                         const attu_gather_col *cols, attu_error *err) {
+    (void)be;
+    if (shift < 0 || shift > 56) return 1;
+    for (int c = 0; c < ncols; c++)
+        if (cols[c].width != 1 && cols[c].width != 4 && cols[c].width != 8) return 1;
+    size_t start[257] = { 0 };
+    size_t *pos = malloc((n ? n : 1) * sizeof *pos);
+    if (!pos) return attu_error_oom(err);
+    const int64_t *k = CI64(keys);
+    for (size_t i = 0; i < n; i++) start[((uint64_t)k[i] >> shift & 255) + 1]++;
+    for (int d = 0; d < 256; d++) start[d + 1] += start[d];
+    for (size_t i = 0; i < n; i++) pos[i] = start[(uint64_t)k[i] >> shift & 255]++;
+    for (size_t i = 0; keys_out && i < n; i++) I64(keys_out)[pos[i]] = k[i];
+    for (int c = 0; c < ncols; c++) {
+        const attu_gather_col *g = &cols[c];
+        const char *src = g->src->ptr;
+        char *dst = g->dst->ptr;
+        for (size_t i = 0; i < n; i++) memcpy(dst + pos[i] * g->width, src + i * g->width, g->width);
+        if (g->src_valid && g->dst_valid)
+            for (size_t i = 0; i < n; i++)
+                ((uint8_t *)g->dst_valid->ptr)[pos[i]] = ((const uint8_t *)g->src_valid->ptr)[i];
+    }
+    free(pos);
+    return 0;
+}
+
 static int cpu_scatter(attu_backend *be, attu_buf *dst, const attu_buf *src, size_t width,
                        const attu_buf *idx, size_t n, attu_error *err) {
     for (size_t i = 0; i < n; i++)
@@ -1223,7 +1252,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->dense_index = cpu_dense_index; be->dense_probe = cpu_dense_probe;
     be->sort = cpu_sort; be->top_k = cpu_top_k; be->select_window = cpu_select_window;
     be->segment_heads = cpu_segment_heads; be->segreduce = cpu_segreduce;
-    be->scan = cpu_scan; be->reduce = cpu_reduce; be->eval_reduce = cpu_eval_reduce;
+    be->scan = cpu_scan; be->reduce = cpu_reduce; be->eval_reduce = cpu_eval_reduce; be->partition = cpu_partition;
     be->sorted_search = cpu_sorted_search; be->inner_join = cpu_inner_join;
     be->lbs = cpu_lbs; be->lbs_segreduce = cpu_lbs_segreduce;
     be->segmented_sort = cpu_segmented_sort; be->key_encode = cpu_key_encode;

@@ -1,7 +1,7 @@
 // backend_gpu_internal.cuh: what the GPU backend's translation units share
 // (backend_gpu.cu: memory, movement, scans, joins, the constructor;
 // backend_gpu_compute.cu: sorts, segment heads, reductions, key encoding
-// and the host-staged primitives). Not a public header.
+// and the host-staged primitives; backend_gpu_partition.cu: partition). Not a public header.
 #pragma once
 
 #include "gpu/backend/backend_gpu.h"
@@ -101,6 +101,9 @@ struct store_index_t {
 attu_buf* gpu_alloc(attu_backend* be, size_t bytes, attu_error* err);
 void gpu_free(attu_backend* be, attu_buf* b);
 
+// Defined in backend_gpu_partition.cu (backend.h's partition).
+int gpu_partition(attu_backend* be, const attu_buf* keys, size_t n, int shift, attu_buf* keys_out, int ncols,
+                  const attu_gather_col* cols, attu_error* err);
 // Defined in backend_gpu_compute.cu: fills the compute entries of the table.
 void install_compute(attu_backend* be);
 // ATTU_GPU_TRACE=1: every primitive prints its wall time (backend_gpu_trace.cu).

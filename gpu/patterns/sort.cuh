@@ -176,12 +176,15 @@ sort_histogram_kernel(const key_t* __restrict__ keys, size_t count,
 }
 
 // Exclusive scan of each pass's 256 counts: the global start of each digit.
+// A template (of the count type) so that a header may define it: every
+// translation unit that sorts instantiates its own, as for the others.
+template <typename count_t>
 __global__ void __launch_bounds__(256)
-sort_scan_kernel(unsigned long long* __restrict__ hist) {
-  using scan_t = cub::BlockScan<unsigned long long, 256>;
+sort_scan_kernel(count_t* __restrict__ hist) {
+  using scan_t = cub::BlockScan<count_t, 256>;
   __shared__ typename scan_t::TempStorage tmp;
-  unsigned long long* h = hist + blockIdx.x * 256;
-  unsigned long long v = h[threadIdx.x], out;
+  count_t* h = hist + blockIdx.x * 256;
+  count_t v = h[threadIdx.x], out;
   scan_t(tmp).ExclusiveSum(v, out);
   h[threadIdx.x] = out;
 }
@@ -294,7 +297,9 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
     int i = tid + u * nt;
     bits_t b = s.keys[i];
     dest[u] = s.digit_offset[dig.Digit(b)] + i;
-    if (i < valid) {
+    // keys_out_v may be null on a last pass (radix_partition moving a
+    // further value column by the same keys): the keys are then not written
+    if (i < valid && (!last || keys_out_v)) {
       if (last)
         static_cast<key_t*>(keys_out_v)[dest[u]] = traits::from_bits(b);
       else

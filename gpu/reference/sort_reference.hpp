@@ -58,6 +58,24 @@ void merge(const std::vector<key_t>& ak, const std::vector<val_t>& av,
   }
 }
 
+// Stable partition by one 8-bit digit of the keys' order-preserving bits
+// (partition.cuh's radix_partition): items of digit 0 first, each digit's
+// items in their input order. bits(k) gives those bits.
+template <typename key_t, typename val_t, typename bits_f>
+void radix_partition(std::vector<key_t>& keys, std::vector<val_t>& vals, int shift, bits_f bits) {
+  std::vector<std::vector<size_t>> by(256);
+  for (size_t i = 0; i < keys.size(); ++i) by[(bits(keys[i]) >> shift) & 0xff].push_back(i);
+  std::vector<key_t> k;
+  std::vector<val_t> v;
+  for (auto& d : by)
+    for (size_t i : d) {
+      k.push_back(keys[i]);
+      v.push_back(vals[i]);
+    }
+  keys.swap(k);
+  vals.swap(v);
+}
+
 // Segment [a, b) of segment s: items before segments[0] are a segment too.
 inline std::vector<std::pair<size_t, size_t>> segment_ranges(const std::vector<int>& segments,
                                                              size_t count) {

@@ -1846,7 +1846,8 @@ int main() {
     const bool forced = getenv("ATTU_GPU_JIT_MIN_ITEMS") && atoll(getenv("ATTU_GPU_JIT_MIN_ITEMS")) == 0;
     int fused = 0;
     for (size_t n : sizes()) {
-      const size_t nsrc = n / 3 + 1;
+      // at least two source rows: random_values turns a leading 0 into 1
+      const size_t nsrc = n / 3 + 2;
       auto xv = attu::test::random_values<int64_t>(n, -100000, 100000, n + 90);
       auto yv = attu::test::random_values<int64_t>(nsrc, -100000, 100000, n + 91);
       auto av = attu::test::random_values<int32_t>(nsrc, -700000000, 700000000, n + 92);

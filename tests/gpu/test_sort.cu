@@ -1,5 +1,6 @@
-// test_sort.cu: the sorting patterns (radix_sort, merge, mergesort,
-// segmented_sort, segmented_sort_indices) against their CPU references.
+// test_sort.cu: the sorting patterns (radix_sort, radix_partition, merge,
+// mergesort, segmented_sort, segmented_sort_indices) against their CPU
+// references.
 //
 // Sizes 0, 1, tile-1, tile, tile+1, 1M and 100M (radix sort); random keys,
 // never all zeros, some with a small range so that ties test stability;
@@ -10,6 +11,7 @@
 // Exits 77 ("skipped: no CUDA device") without a GPU.
 #include "gpu/patterns/merge.cuh"
 #include "gpu/patterns/mergesort.cuh"
+#include "gpu/patterns/partition.cuh"
 #include "gpu/patterns/segmented_sort.cuh"
 #include "gpu/patterns/sort.cuh"
 #include "gpu/reference/sort_reference.hpp"
@@ -146,6 +148,51 @@ void test_radix_wide_vals(test_context& ctx, size_t n) {
   report(hk == keys && hv == vals, "radix_sort pairs u32/i64 n=" + std::to_string(n));
   cudaFree(dk);
   cudaFree(dv);
+}
+
+// ---- radix_partition --------------------------------------------------------
+// Keys (int64 row numbers of [0, range) as a join's partners, or signed
+// keys of either sign) with values of 1, 4 and 8 bytes; the keys written by
+// the first call only, as the backend moves several columns; outputs
+// poisoned; the digit at the top of the keys' range and at shift 0.
+void test_partition(test_context& ctx, size_t n, long long range, int shift) {
+  auto keys = random_keys<long long>(n, range);
+  if (range > 0)
+    for (auto& k : keys) k = k < 0 ? -k : k;  // a row number
+  std::vector<long long> v8(n);
+  std::vector<unsigned> v4(n);
+  std::vector<unsigned char> v1(n);
+  for (size_t i = 0; i < n; ++i) {
+    v8[i] = (long long)i * 3 + 1;
+    v4[i] = unsigned(i) ^ 0x9e3779b9u;
+    v1[i] = (unsigned char)(i * 7);
+  }
+  long long *dk = to_device(keys), *dv8 = to_device(v8);
+  unsigned* dv4 = to_device(v4);
+  unsigned char* dv1 = to_device(v1);
+  std::vector<long long> pk(n, 0x5eadbeef5eadbeefLL), p8(n, 0x5eadbeef5eadbeefLL);
+  std::vector<unsigned> p4(n, 0x5eadbeefu);
+  std::vector<unsigned char> p1(n, 0xab);
+  long long *ok = to_device(pk), *o8 = to_device(p8);
+  unsigned* o4 = to_device(p4);
+  unsigned char* o1 = to_device(p1);
+  attu::gpu::radix_partition(dk, ok, dv8, o8, n, shift, ctx);
+  attu::gpu::radix_partition(dk, (long long*)nullptr, dv4, o4, n, shift, ctx);
+  attu::gpu::radix_partition(dk, (long long*)nullptr, dv1, o1, n, shift, ctx);
+  auto hk = to_host(ok, n);
+  auto h8 = to_host(o8, n);
+  auto h4 = to_host(o4, n);
+  auto h1 = to_host(o1, n);
+  auto bits = [](long long k) { return attu::gpu::sort_key_traits<long long>::to_bits(k); };
+  auto rk = keys, rk4 = keys, rk1 = keys;
+  attu::ref::radix_partition(rk, v8, shift, bits);
+  attu::ref::radix_partition(rk4, v4, shift, bits);
+  attu::ref::radix_partition(rk1, v1, shift, bits);
+  std::string what = " n=" + std::to_string(n) + " range=" + std::to_string(range) + " shift=" + std::to_string(shift);
+  report(hk == rk && h8 == v8, "radix_partition keys + 8-byte values" + what);
+  report(h4 == v4 && h1 == v1, "radix_partition 4- and 1-byte values by the same keys" + what);
+  cudaFree(dk); cudaFree(dv8); cudaFree(dv4); cudaFree(dv1);
+  cudaFree(ok); cudaFree(o8); cudaFree(o4); cudaFree(o1);
 }
 
 // ---- merge --------------------------------------------------------------------
@@ -287,6 +334,19 @@ int main() {
     }
     test_radix_pairs<int>(ctx, 100000000, 0, less_t<int>(), "i32");
     test_radix_keys<unsigned>(ctx, 100000000, 0, less_t<unsigned>(), "u32");
+
+    // radix_partition: int64 keys (a join's partner rows) take the 64-bit
+    // tile; a row range of 2^25 at its top digit (shift 17, as the join
+    // partitions 25M partner rows), signed keys of any value at the top
+    // digit and at the bottom one
+    const size_t pnv = attu::gpu::sort_launch<uint64_t, uint64_t, true>::nv;
+    for (size_t n : {size_t(0), size_t(1), size_t(2), pnv - 1, pnv, pnv + 1, 2 * pnv + 1, size_t(100000),
+                     size_t(1) << 20}) {
+      test_partition(ctx, n, 1LL << 25, 17);
+      test_partition(ctx, n, 0, 56);
+      test_partition(ctx, n, 0, 0);
+    }
+    test_partition(ctx, size_t(1) << 24, 1LL << 25, 17);
 
     // merge: sizes at its tile's edges (merge_launch::nv outputs a tile)
     const size_t mnv = attu::gpu::merge_launch::nv;
