@@ -1496,31 +1496,65 @@ out:
 static int run_agg_fused(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     const attu_stage_exprs *ex = &s->args;
     const attu_expr_program *p = ex->prog;
-    int ng = s->naggs, nspec = 0, rc = -1;
+    int ng = s->naggs, nspec = 0, rc = -1, nin = ex->nin;
+    const int *in_cols = ex->in_cols;
     size_t n = in->nrows;
     const char *env = getenv("ATTU_FUSED_AGG_MIN_ROWS");
     size_t min_rows = env && *env ? (size_t)strtoull(env, NULL, 10) : 0;
     *out_rel = NULL;
-    if (!x->be->eval_reduce || s->keys.n || !p || !ng || n < min_rows) return 1;
-    for (int i = 0; i < ex->nin; i++) if (ex->in_cols[i] < 0) return 1;   /* APPLY parameters */
+    if (!x->be->eval_reduce || s->keys.n || ng < 1 || n < min_rows) return 1;
+    for (int i = 0; p && i < nin; i++) if (in_cols[i] < 0) return 1;   /* APPLY parameters */
     for (int i = 0; i < ng; i++) {
         const attu_stage_agg *g = &s->aggs[i];
         if (g->count_distinct || g->norder || g->var || g->arg >= 0 || g->out_type.id == ATTU_TYPE_TEXT) return 1;
         if (g->op != ATTU_REDUCE_COUNT_STAR && g->op != ATTU_REDUCE_COUNT && g->op != ATTU_REDUCE_SUM &&
             g->op != ATTU_REDUCE_AVG_SUM && g->op != ATTU_REDUCE_MIN && g->op != ATTU_REDUCE_MAX) return 1;
-        if (g->in >= 0 && ex->direct[g->in] >= 0) return 1;   /* a plain column: no program output */
+        /* a plain column beside a program: not fused (the program's inputs
+         * would have to be renumbered to take it) */
+        if (p && g->in >= 0 && ex->direct[g->in] >= 0) return 1;
+    }
+    /* every aggregate reads a plain column (or none): a program that only
+     * passes the columns on, input j being output j */
+    attu_expr_program *own = NULL;
+    int *own_cols = NULL, *agg_out = calloc((size_t)ng + 1, sizeof *agg_out);
+    if (!agg_out) return attu_error_oom(x->err);
+    if (!p) {
+        own_cols = calloc((size_t)ng + 1, sizeof *own_cols);
+        attu_type *tys = calloc((size_t)ng + 1, sizeof *tys);
+        int k = 0;
+        if (!own_cols || !tys) { free(own_cols); free(tys); free(agg_out); return attu_error_oom(x->err); }
+        for (int i = 0; i < ng; i++) {
+            const attu_stage_agg *g = &s->aggs[i];
+            agg_out[i] = -1;
+            if (g->in < 0) continue;
+            int c = ex->direct[g->in], j = 0;
+            while (j < k && own_cols[j] != c) j++;
+            if (j == k) { own_cols[k] = c; tys[k] = in->cols[c]->type; k++; }
+            agg_out[i] = j;
+        }
+        if (k && (own = attu_program_new(k, tys)))
+            for (int j = 0; j < k; j++) attu_program_add_output(own, j);
+        free(tys);
+        if (!own || own->noutputs != k) {
+            attu_program_free(own);
+            free(own_cols); free(agg_out);
+            return k ? attu_error_oom(x->err) : 1;   /* count(*) alone: nothing to fuse */
+        }
+        p = own; nin = k; in_cols = own_cols;
+    } else {
+        for (int i = 0; i < ng; i++) agg_out[i] = s->aggs[i].in >= 0 ? -ex->direct[s->aggs[i].in] - 1 : -1;
     }
     attu_reduce_spec *specs = calloc((size_t)ng * 2 + 1, sizeof *specs);
     attu_out *outs = calloc((size_t)ng * 2 + 1, sizeof *outs);
     xcol **res = calloc((size_t)ng * 2 + 1, sizeof *res);
-    attu_vec *ins = calloc((size_t)ex->nin + 1, sizeof *ins);
-    const attu_buf **rows = calloc((size_t)ex->nin + 1, sizeof *rows);
+    attu_vec *ins = calloc((size_t)nin + 1, sizeof *ins);
+    const attu_buf **rows = calloc((size_t)nin + 1, sizeof *rows);
     rel *out = NULL;
     if (!specs || !outs || !res || !ins || !rows) { attu_error_oom(x->err); goto done; }
     for (int i = 0; i < ng; i++) {
         const attu_stage_agg *g = &s->aggs[i];
         attu_reduce_spec *sp = &specs[nspec];
-        int reg = g->in >= 0 ? -ex->direct[g->in] - 1 : -1;
+        int reg = agg_out[i];
         sp->op = g->op; sp->k = g->k; sp->in_reg = reg; sp->arg_reg = -1;
         sp->in.type = reg >= 0 ? p->reg_types[p->outputs[reg]] : attu_type_make(ATTU_TYPE_INT64);
         attu_type ot = g->avg ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
@@ -1539,8 +1573,8 @@ static int run_agg_fused(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
         }
     }
     bool through = false;
-    for (int i = 0; i < ex->nin; i++) {
-        const xcol *c = in->cols[ex->in_cols[i]];
+    for (int i = 0; i < nin; i++) {
+        const xcol *c = in->cols[in_cols[i]];
         if (c->lazy_src) {
             ins[i] = vec_of(c->lazy_src);
             rows[i] = c->lazy_idx->data;
@@ -1573,6 +1607,8 @@ done:
     if (out) rel_free(x, out);
     for (int i = 0; i < nspec; i++) xcol_unref(x, res[i]);
     free(specs); free(outs); free(res); free(ins); free(rows);
+    free(agg_out); free(own_cols);
+    attu_program_free(own);
     return rc;
 }
 
