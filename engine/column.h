@@ -31,6 +31,9 @@
 typedef struct attu_key_stats {
     int     state;
     bool    any, unique;
+    /* unique, no NULL, and key kmin + i at row i: a table loaded in key
+     * order, whose join partners are row numbers with nothing to look up */
+    bool    identity;
     int64_t kmin, kmax;
 } attu_key_stats;
 

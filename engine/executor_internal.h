@@ -193,6 +193,16 @@ typedef struct star_chain {
 } star_chain;
 bool star_shape(attu_stage *s, star_chain *st);
 rel *run_star(xctx *x, const star_chain *st);
+/* A key the dense probe reads as it is: INT32 / DATE / INT64 / TIMESTAMP,
+ * the same type on both sides (executor_star.c). */
+bool probe_key_type(attu_type_id a, attu_type_id b);
+/* Whether every row of s's result is a distinct row of one table (only
+ * filters and projections down to a scan). */
+bool rows_of_one_table(const attu_stage *s);
+/* Table column tc's key statistics (base: its resident column), computed
+ * on first use and kept on the column; *known false while another query
+ * computes them (executor_star.c). */
+int table_key_stats(xctx *x, xcol *base, attu_column *tc, attu_key_stats *out, bool *known);
 /* run_stage, whose result may hold lazy columns (a join's). */
 rel *run_stage_lazy(xctx *x, attu_stage *s);
 rel *run_cross(xctx *x, attu_stage *s, rel *l, rel *r);

@@ -427,16 +427,24 @@ int known_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size
 }
 
 static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *ms, const attu_vec *kn, size_t nn,
-                              const attu_buf *mn, attu_buf **needle_rows, attu_buf **build_rows, size_t *np,
-                              bool *done) {
+                              const attu_buf *mn, const attu_key_stats *known, attu_buf **needle_rows,
+                              attu_buf **build_rows, size_t *np, bool *done) {
     int64_t kmin = 0, kmax = 0;
     attu_buf *index = NULL;
     *done = false;
     if (!x->be->dense_index || !x->be->dense_probe || nn < 65536) return 0;
     /* an index of at most 2^27 slots (1 GB): wider ranges sort and expand */
     bool identity = false;
-    if (unique_dense_index(x, ks, ms, ns, nn, (__int128)1 << 27, &index, &kmin, &kmax, &identity)) return -1;
-    if (!index) return 0;
+    if (known) {
+        /* the smaller side is a whole table column loaded in key order
+         * (run_join read its kept statistics): no images, range or index */
+        kmin = known->kmin;
+        kmax = known->kmax;
+        identity = true;
+    } else {
+        if (unique_dense_index(x, ks, ms, ns, nn, (__int128)1 << 27, &index, &kmin, &kmax, &identity)) return -1;
+        if (!index) return 0;
+    }
     /* keys in row order (a table loaded by its key): the probe reads no index */
     if (identity) { free_buf(x, index); index = NULL; }
     attu_dense_dim dim = { *kn, mn, NULL, index, kmin, kmax, NULL, false, 0, identity };
@@ -531,8 +539,9 @@ static int check_pairs_fit(xctx *x, int64_t pairs, size_t pair_bytes) {
  * *ri_out for the side *identity_out names (its rows 0..np-1, which
  * dense_probe may leave unwritten); otherwise they are written here. */
 static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml, attu_buf *kr, size_t nr,
-                            const attu_buf *mr, const xcol *raw, size_t pair_bytes, bool identity_ok,
-                            attu_buf **li_out, attu_buf **ri_out, size_t *np_out, int *identity_out) {
+                            const attu_buf *mr, const xcol *raw, const attu_key_stats *known, size_t pair_bytes,
+                            bool identity_ok, attu_buf **li_out, attu_buf **ri_out, size_t *np_out,
+                            int *identity_out) {
     bool swap = nl < nr;              /* sort the left side, search the right */
     attu_buf *ks = swap ? kl : kr, *kn = swap ? kr : kl, *kn_own = NULL;
     const attu_buf *ms = swap ? ml : mr, *mn = swap ? mr : ml;
@@ -547,7 +556,11 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
         bool fast = false;
         size_t np = 0;
         attu_vec kv = kn ? (attu_vec){ attu_type_make(ATTU_TYPE_INT64), kn, NULL, NULL } : vec_of(raw);
-        if (direct_index_pairs(x, ks, ns0, ms, &kv, nn, mn, &seg, &part, &np, &fast)) goto done;
+        if (direct_index_pairs(x, ks, ns0, ms, &kv, nn, mn, known, &seg, &part, &np, &fast)) goto done;
+        if (known && !fast) {
+            attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "a join by a key in row order took no probe");
+            goto done;
+        }
         if (fast) {
             if (!seg && np != nn) {
                 attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "dense_probe left its rows out but kept %zu of %zu", np, nn);
@@ -819,6 +832,25 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
         skip_r = !skip_l;
         raw = skip_l ? lk[0] : rk[0];
     }
+    /* the smaller side's key a whole table column loaded in key order (its
+     * kept statistics say identity: a dimension with a serial key): the
+     * partner of key k is row k - kmin, so neither that side's key images
+     * nor their range nor an index are made, query after query */
+    attu_key_stats kst;
+    const attu_key_stats *known = NULL;
+    if (raw) {
+        bool small_left = !skip_l;
+        xcol *c = small_left ? lk[0] : rk[0];
+        size_t ns = small_left ? L->nrows : R->nrows, nbig = small_left ? R->nrows : L->nrows;
+        bool got = false;
+        if (nbig >= 65536 && c->tcol && !c->lazy_src && c->tcol->length == ns &&
+            rows_of_one_table(s->child[small_left ? 0 : 1]) && probe_key_type(c->type.id, c->type.id)) {
+            if (table_key_stats(x, c, c->tcol, &kst, &got)) goto done;
+            if (got && kst.any && kst.identity) known = &kst;
+        }
+        if (known && small_left) skip_l = true;
+        if (known && !small_left) skip_r = true;
+    }
     if (join_keys(x, lk, rk, nk, L->nrows, R->nrows, skip_l, skip_r, &kl, &kr)) goto done;
     /* the matching pairs (every join kind starts from them: LEFT / FULL add
      * the unmatched rows, SEMI / ANTI mark the left rows) */
@@ -828,14 +860,19 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
     bool pairs_kept = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
     size_t pair_bytes = 48 + (pairs_kept ? 9 * (size_t)(L->ncols + R->ncols) : 0);
     int identity = -1;  /* 0 / 1: li / ri is 0..np-1, that side's rows unchanged */
-    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, raw, pair_bytes, lazy, &li, &ri, &np, &identity))
+    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, raw, known, pair_bytes, lazy, &li, &ri, &np,
+                         &identity))
         goto done;
     if (check_stop(x)) goto done;
+    if (known) s->act_how = "dense_probe (key = row)";
     if (lazy && identity >= 0) {
         /* one partner per probing row: in partner order when that pays */
         int prc = partitioned_join(x, L, R, identity == 0, identity == 0 ? ri : li, np, need, &out);
         if (prc < 0) goto done;
-        if (prc == 0) { s->act_how = "dense_index + dense_probe + partition"; goto done; }
+        if (prc == 0) {
+            s->act_how = known ? "dense_probe (key = row) + partition" : "dense_index + dense_probe + partition";
+            goto done;
+        }
     }
     if (lazy) {
         /* li or ri is NULL for the side identity names where the probe left

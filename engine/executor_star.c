@@ -78,7 +78,7 @@ bool star_shape(attu_stage *s, star_chain *st) {
 /* A fact or dimension key the probe reads as it is (as dense_probe takes
  * needles: INT32 / DATE values, or 8-byte integers), the same type on
  * both sides. */
-static bool probe_key_type(attu_type_id a, attu_type_id b) {
+bool probe_key_type(attu_type_id a, attu_type_id b) {
     return a == b && (a == ATTU_TYPE_INT32 || a == ATTU_TYPE_DATE || a == ATTU_TYPE_INT64 || a == ATTU_TYPE_TIMESTAMP);
 }
 
@@ -95,7 +95,7 @@ static double kept_share(const attu_stage *s, size_t rows) {
  * table: only filters and projections between it and a scan (a join
  * below could repeat a row). Then a key unique over the table is unique
  * over the result too. */
-static bool rows_of_one_table(const attu_stage *s) {
+bool rows_of_one_table(const attu_stage *s) {
     while (s && (s->kind == ATTU_ST_FILTER || s->kind == ATTU_ST_PROJECT)) s = s->child[0];
     return s && s->kind == ATTU_ST_SCAN;
 }
@@ -106,8 +106,10 @@ static bool rows_of_one_table(const attu_stage *s) {
  * see whether a value repeats, when the range allows one) and kept on the
  * column. *known false when another query is computing them right now.
  * A dimension's key then costs neither a range reduce nor a repeat check
- * with their waits for the device, query after query. */
-static int table_key_stats(xctx *x, xcol *base, attu_column *tc, attu_key_stats *out, bool *known) {
+ * with their waits for the device, query after query; a key that is its
+ * row number plus kmin (identity) lets a plain join skip its index too
+ * (run_join). */
+int table_key_stats(xctx *x, xcol *base, attu_column *tc, attu_key_stats *out, bool *known) {
     *known = false;
     if (__atomic_load_n(&tc->key_stats.state, __ATOMIC_ACQUIRE) == 2) {
         *out = tc->key_stats;
@@ -126,7 +128,7 @@ static int table_key_stats(xctx *x, xcol *base, attu_column *tc, attu_key_stats 
                    keys_valid_mask(x, one, 1, n, &mask) || key_range(x, img, mask, n, &ks.kmin, &ks.kmax, &ks.any));
     if (!rc && ks.any && (__int128)ks.kmax - ks.kmin < ((__int128)1 << 27)) {
         index = buf_i64(x, (size_t)(ks.kmax - ks.kmin) + 1);
-        rc = !index || x->be->dense_index(x->be, img, mask, n, ks.kmin, ks.kmax, index, &ks.unique, NULL, x->err);
+        rc = !index || x->be->dense_index(x->be, img, mask, n, ks.kmin, ks.kmax, index, &ks.unique, &ks.identity, x->err);
     }
     free_buf(x, img);
     free_buf(x, mask);
@@ -145,6 +147,7 @@ static int table_key_stats(xctx *x, xcol *base, attu_column *tc, attu_key_stats 
     }
     tc->key_stats.any = ks.any;
     tc->key_stats.unique = ks.unique;
+    tc->key_stats.identity = ks.unique && ks.identity;
     tc->key_stats.kmin = ks.kmin;
     tc->key_stats.kmax = ks.kmax;
     __atomic_store_n(&tc->key_stats.state, 2, __ATOMIC_RELEASE);
