@@ -1005,7 +1005,10 @@ bool plan_window(size_t n, size_t start, size_t cnt, window_plan_t& w) {
   w.ju = (long long)std::ceil(phi * s + margin(phi));
   const double expect = (double)n * (double)(std::min<long long>(w.ju, w.s) - std::max<long long>(w.jl, 0)) / s;
   w.cap = (long long)(2 * expect) + 4096 + (long long)cnt;
-  return (size_t)w.cap <= n / 4;  // a wider bracket saves little over the sort
+  // cap is only the candidates' room; the work is one pass over the rows
+  // plus the sort of the ~cnt + margin candidates, against the sort of all
+  // n (a window of n / 4 rows, session 13: sort_wide of 100M rows)
+  return (size_t)w.cap <= n;
 }
 
 // One pass of where over the rows, then the window from the candidates.
@@ -1139,7 +1142,7 @@ int gpu_select_window(attu_backend* be, const attu_sort_key* keys, int nkeys, si
   }
   if (cnt > n - start) cnt = n - start;
   if (!keys[0].col.data) return attu_error_set(err, "XX000", 0, "GPU backend: select_window by the row number alone");
-  if (n < select_min_rows() || cnt > n / 8 || !sortable_with_row_numbers(keys, nkeys)) return 0;
+  if (n < select_min_rows() || cnt > n / 4 || !sortable_with_row_numbers(keys, nkeys)) return 0;
   return guarded(err, [&] { *done = window_select(be, keys, nkeys, n, start, cnt, perm); });
 }
 
