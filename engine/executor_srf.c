@@ -165,6 +165,9 @@ static int count_all(xctx *x, const attu_stage *s, srf_args *f, size_t n, int64_
     for (size_t r = 0; r < n; r++) {
         if ((r & 0xffff) == 0xffff && check_stop(x)) return -1;
         int64_t most = 0;
+        bool over = false;      /* past the cap: raised once every function of the row
+                                   had its say (PostgreSQL calls each before any ends,
+                                   so a zero step of a later one comes first) */
         for (int i = 0; i < s->nsrfs; i++) {
             srf_args *a = &f[i];
             __int128 c = 0;
@@ -199,10 +202,11 @@ static int count_all(xctx *x, const attu_stage *s, srf_args *f, size_t n, int64_
                     return attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "generate_series over an unexpected type");
                 }
             }
-            if (c > cap) return too_many_rows(x, cap, row_bytes);
+            if (c > cap) { over = true; c = 0; }
             a->count[r] = (int64_t)c;
             if (c > most) most = (int64_t)c;
         }
+        if (over) return too_many_rows(x, cap, row_bytes);
         for (int i = 0; i < s->nsrfs; i++) if (f[i].count[r] < most) f[i].padded = true;
         rows[r] = most;
         sum += most;
