@@ -489,10 +489,11 @@ done:
     return o;
 }
 
-/* LIMIT / OFFSET straight over a SORT whose kept rows are few (an eighth
- * of the order at most): the backend's select_window takes them from
- * anywhere in the order (both backends: a sampled bracket and one pass,
- * backend.h); where it declines, a window in the first or the last eighth
+/* LIMIT / OFFSET straight over a SORT whose kept rows are few (a quarter
+ * of the order at most; each backend has its own limit, the CPU's an
+ * eighth): the backend's select_window takes them from anywhere in the
+ * order (both backends: a sampled bracket and one pass, backend.h); where
+ * it declines, a window in the first or the last eighth
  * is a top-k instead of the sort (the backend's top_k selects on the GPU;
  * selection pays on large inputs only). The first
  * start + cnt rows are the top-k; the last n - start are the top-k of the
@@ -506,7 +507,7 @@ static int limit_over_sort(xctx *x, attu_stage *s, attu_stage *sort, rel *in, re
     size_t start = off < n ? off : n, cnt = n - start;
     if (s->limit >= 0 && (size_t)s->limit < cnt) cnt = (size_t)s->limit;
     bool head = start + cnt <= n / 8, tail = start + cnt == n && n - start <= n / 8 && n - start <= 65536;
-    bool window = x->be->select_window && cnt <= n / 8;
+    bool window = x->be->select_window && cnt <= n / 4;
     int nk = sort->keys.n;
     if (n < 65536 || cnt == 0 || nk == 0 || (!head && !tail && !window)) return 1;
     xcol **k = calloc((size_t)nk + 1, sizeof *k);
