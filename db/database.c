@@ -429,6 +429,8 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         return db_exec_ctas(s, sql, st, params, cb, err);
     case ATTU_STMT_DROP_TABLE: return db_exec_drop(s, st, cb, err);
     case ATTU_STMT_INSERT: return db_exec_insert(s, sql, st, params, cb, err);
+    case ATTU_STMT_DELETE: case ATTU_STMT_UPDATE: return db_exec_modify(s, sql, st, params, cb, err);
+    case ATTU_STMT_TRUNCATE: return db_exec_truncate(s, st, cb, err);
     case ATTU_STMT_COPY: return db_exec_copy(s, sql, st, cb, err);
     case ATTU_STMT_SET: case ATTU_STMT_RESET: case ATTU_STMT_SHOW:
     case ATTU_STMT_SHOW_TABLES: case ATTU_STMT_DESCRIBE:

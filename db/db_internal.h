@@ -116,6 +116,10 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
 int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                    const attu_exec_callbacks *cb, attu_error *err);
+/* DELETE and UPDATE (db_modify.c), TRUNCATE (db_truncate.c) */
+int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                   const attu_exec_callbacks *cb, attu_error *err);
+int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* Builds a prepared statement over a parsed text (taking sql and pr):

@@ -120,6 +120,9 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_DISCARD: return "DISCARD";
     case ATTU_STMT_PREPARE: return "PREPARE";
     case ATTU_STMT_EXECUTE: return "EXECUTE";
+    case ATTU_STMT_DELETE: return "DELETE";
+    case ATTU_STMT_UPDATE: return "UPDATE";
+    case ATTU_STMT_TRUNCATE: return "TRUNCATE TABLE";
     }
     return "?";
 }

@@ -508,8 +508,19 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_DEALLOCATE,      /* u.deallocate: DEALLOCATE [PREPARE] {name | ALL} */
     ATTU_STMT_DISCARD,         /* u.discard: DISCARD {ALL | PLANS | SEQUENCES | TEMP} */
     ATTU_STMT_PREPARE,         /* u.prepare: PREPARE name [(types)] AS stmt */
-    ATTU_STMT_EXECUTE          /* u.execute: EXECUTE name [(args)] */
+    ATTU_STMT_EXECUTE,         /* u.execute: EXECUTE name [(args)] */
+    ATTU_STMT_DELETE,          /* u.modify: DELETE FROM t [USING ...] [WHERE] [RETURNING] */
+    ATTU_STMT_UPDATE,          /* u.modify: UPDATE t SET ... [FROM ...] [WHERE] [RETURNING] */
+    ATTU_STMT_TRUNCATE         /* u.truncate: TRUNCATE [TABLE] t, ... */
 } attu_ast_stmt_kind;
+
+/* One assignment of UPDATE's SET list. SET (a, b) = (x, y) arrives as two
+ * items, a = x and b = y (PostgreSQL expands a ROW source the same way). */
+typedef struct attu_ast_set_item {
+    char          *column;
+    int            position;        /* the column name */
+    attu_ast_expr *value;           /* may be ATTU_EXPR_DEFAULT */
+} attu_ast_set_item;
 
 typedef enum attu_ast_discard_kind {
     ATTU_DISCARD_ALL = 1, ATTU_DISCARD_PLANS, ATTU_DISCARD_SEQUENCES, ATTU_DISCARD_TEMP
@@ -653,6 +664,24 @@ struct attu_ast_stmt {
             char              *name;
             attu_ast_expr_list args;      /* n == 0 without a list */
         } execute;
+        struct {
+            /* DELETE and UPDATE: the target table, its alias (NULL when
+             * none), the other tables (DELETE's USING, UPDATE's FROM),
+             * WHERE, UPDATE's assignments and RETURNING's items
+             * (nreturning == 0: no RETURNING) */
+            char                 *table;
+            int                   table_position;
+            char                 *alias;
+            attu_ast_from_list    from;
+            attu_ast_expr        *where;
+            attu_ast_set_item    *sets;
+            int                   nsets;
+            attu_ast_select_item *returning;
+            int                   nreturning;
+        } modify;
+        struct {
+            attu_ast_name_list tables;    /* TRUNCATE a, b */
+        } truncate;
     } u;
 };
 

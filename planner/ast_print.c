@@ -609,6 +609,44 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         if (s->u.execute.args.n) { puts_(o, " "); pr_list(o, s->u.execute.args); }
         puts_(o, ")");
         break;
+    case ATTU_STMT_DELETE: case ATTU_STMT_UPDATE:
+        puts_(o, s->kind == ATTU_STMT_DELETE ? "(delete " : "(update ");
+        put_name(o, s->u.modify.table);
+        if (s->u.modify.alias) { puts_(o, " (as "); put_name(o, s->u.modify.alias); puts_(o, ")"); }
+        if (s->u.modify.nsets) {
+            puts_(o, " (set");
+            for (int i = 0; i < s->u.modify.nsets; i++) {
+                puts_(o, " (");
+                put_name(o, s->u.modify.sets[i].column);
+                puts_(o, " ");
+                pr_expr(o, s->u.modify.sets[i].value);
+                puts_(o, ")");
+            }
+            puts_(o, ")");
+        }
+        if (s->u.modify.from.n) {
+            puts_(o, s->kind == ATTU_STMT_DELETE ? " (using" : " (from");
+            for (int i = 0; i < s->u.modify.from.n; i++) { puts_(o, " "); pr_from(o, s->u.modify.from.items[i]); }
+            puts_(o, ")");
+        }
+        if (s->u.modify.where) { puts_(o, " (where "); pr_expr(o, s->u.modify.where); puts_(o, ")"); }
+        if (s->u.modify.nreturning) {
+            puts_(o, " (returning");
+            for (int i = 0; i < s->u.modify.nreturning; i++) {
+                const attu_ast_select_item *it = &s->u.modify.returning[i];
+                puts_(o, " ");
+                if (it->alias) { puts_(o, "(as "); pr_expr(o, it->expr); puts_(o, " "); put_name(o, it->alias); puts_(o, ")"); }
+                else pr_expr(o, it->expr);
+            }
+            puts_(o, ")");
+        }
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_TRUNCATE:
+        puts_(o, "(truncate ");
+        pr_names(o, s->u.truncate.tables);
+        puts_(o, ")");
+        break;
     }
 }
 

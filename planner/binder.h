@@ -42,6 +42,12 @@ typedef struct attu_bind_params {
     void               *run_ctx;
 } attu_bind_params;
 
+/* A column name that finds only the hidden rowid of the table its
+ * qualifier names (never a table column called rowid): what DELETE and
+ * UPDATE select to know which rows they change (db/db_modify.c). No
+ * identifier a user writes holds the \001. */
+#define ATTU_ROWID_INTERNAL "\001rowid"
+
 /* Binds a query expression (SELECT / VALUES / set operation). The result's
  * names[] and types[] describe the result columns. */
 attu_lplan *attu_bind_query(attu_plan_arena *pa, attu_catalog *cat, const char *sql,

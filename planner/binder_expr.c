@@ -314,8 +314,14 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
     const char *q = e->u.column.qualifier, *name = e->u.column.name;
     int found = -1;
     bool qual_seen = false;
+    /* ATTU_ROWID_INTERNAL finds only a hidden rowid: DELETE and UPDATE
+     * name their target's rows by it, even in a table with a column of
+     * its own called rowid (which plain `t.rowid` finds first) */
+    bool internal = !strcmp(name, ATTU_ROWID_INTERNAL);
+    if (internal) name = "rowid";
     for (int i = 0; i < sc->n; i++) {
         const scope_col *sc_ = &sc->cols[i];
+        if (internal && !sc_->is_rowid) continue;
         if (q) {
             if (!sc_->qual || strcmp(sc_->qual, q)) continue;
             qual_seen = true;

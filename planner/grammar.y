@@ -259,7 +259,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        SET SHOW START STDIN STDOUT TEMP TEMPORARY TRANSACTION UNBOUNDED
        GROUPS EXCLUDE TIES OTHERS
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
-       UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE.
+       UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE
+       DELETE UPDATE TRUNCATE.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -297,6 +298,9 @@ toplevel ::= .
 stmt(A) ::= select_stmt(Q).            { A = ab_stmt(ctx, ATTU_STMT_SELECT, Q->position);
                                          A->u.select.query = Q; }
 stmt(A) ::= insert_stmt(S).            { A = S; }
+stmt(A) ::= delete_stmt(S).            { A = S; }
+stmt(A) ::= update_stmt(S).            { A = S; }
+stmt(A) ::= truncate_stmt(S).          { A = S; }
 stmt(A) ::= create_stmt(S).            { A = S; }
 stmt(A) ::= create_as_stmt(S).         { A = S; }
 stmt(A) ::= drop_stmt(S).              { A = S; }
@@ -1240,6 +1244,9 @@ bare_label(A) ::= GROUPS(T).                   { A = T; }
 bare_label(A) ::= UNCOMMITTED(T).           { A = T; }
 bare_label(A) ::= UNKNOWN(T).               { A = T; }
 bare_label(A) ::= WORK(T).                  { A = T; }
+bare_label(A) ::= DELETE(T).                { A = T; }
+bare_label(A) ::= UPDATE(T).                { A = T; }
+bare_label(A) ::= TRUNCATE(T).              { A = T; }
 bare_label(A) ::= WRITE(T).                 { A = T; }
 bare_label(A) ::= ZONE(T).                  { A = T; }
 bare_label(A) ::= BETWEEN(T).               { A = T; }
@@ -1397,6 +1404,9 @@ unreserved_keyword(A) ::= GROUPS(T).                   { A = T; }
 unreserved_keyword(A) ::= UNCOMMITTED(T).           { A = T; }
 unreserved_keyword(A) ::= UNKNOWN(T).               { A = T; }
 unreserved_keyword(A) ::= WORK(T).                  { A = T; }
+unreserved_keyword(A) ::= DELETE(T).                { A = T; }
+unreserved_keyword(A) ::= UPDATE(T).                { A = T; }
+unreserved_keyword(A) ::= TRUNCATE(T).              { A = T; }
 unreserved_keyword(A) ::= WRITE(T).                 { A = T; }
 unreserved_keyword(A) ::= ZONE(T).                  { A = T; }
 unreserved_keyword(A) ::= FILTER(T).                { A = T; }
@@ -1620,6 +1630,108 @@ insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES.
     A->u.insert.table = (char *)N.name;
     A->u.insert.table_position = N.pos;
 }
+
+/* ======================================================================== */
+/* DELETE, UPDATE, TRUNCATE (db/db_modify.c, db/db_truncate.c)              */
+/* PostgreSQL's relation_expr_opt_alias: an alias after AS may be any name, */
+/* a bare one only a plain identifier (a keyword there would make          */
+/* UPDATE t SET ambiguous; PostgreSQL resolves it the same way for SET).   */
+
+%include {
+typedef struct ab_dml_target { ab_qname name; const char *alias; } ab_dml_target;
+
+static attu_ast_stmt *modify_make(attu_parse_ctx *c, attu_ast_stmt_kind kind, const attu_token *k,
+                                  const ab_dml_target *t, attu_vec *from, attu_ast_expr *where, attu_vec *ret) {
+    attu_ast_stmt *s = ab_stmt(c, kind, k->pos);
+    s->u.modify.table = (char *)t->name.name;
+    s->u.modify.table_position = t->name.pos;
+    s->u.modify.alias = (char *)t->alias;
+    if (from) { s->u.modify.from.items = from->items; s->u.modify.from.n = from->n; }
+    s->u.modify.where = where;
+    if (ret) { s->u.modify.returning = ret->items; s->u.modify.nreturning = ret->n; }
+    return s;
+}
+}
+%type dml_target {ab_dml_target}
+dml_target(A) ::= qualified_name(N).                { A.name = N; A.alias = NULL; }
+dml_target(A) ::= qualified_name(N) AS colid(L).    { A.name = N; A.alias = ab_tokstr(&L); }
+dml_target(A) ::= qualified_name(N) ID(L).          { A.name = N; A.alias = ab_tokstr(&L); }
+dml_target(A) ::= ONLY qualified_name(N).           { A.name = N; A.alias = NULL; }
+dml_target(A) ::= ONLY qualified_name(N) AS colid(L).  { A.name = N; A.alias = ab_tokstr(&L); }
+dml_target(A) ::= ONLY qualified_name(N) ID(L).     { A.name = N; A.alias = ab_tokstr(&L); }
+
+%type returning_clause {attu_vec *}
+returning_clause(A) ::= RETURNING target_list(L).   { A = L; }
+returning_clause(A) ::= .                           { A = NULL; }
+
+%type using_clause {attu_vec *}
+using_clause(A) ::= USING from_list(L).     { A = L; }
+using_clause(A) ::= .                       { A = NULL; }
+
+%type delete_stmt {attu_ast_stmt *}
+delete_stmt(A) ::= DELETE(K) FROM dml_target(T) using_clause(U) where_clause(W) returning_clause(R).
+    { A = modify_make(ctx, ATTU_STMT_DELETE, &K, &T, U, W, R); }
+
+%type update_stmt {attu_ast_stmt *}
+update_stmt(A) ::= UPDATE(K) dml_target(T) SET set_clause_list(S) from_clause(F) where_clause(W) returning_clause(R).
+{
+    A = modify_make(ctx, ATTU_STMT_UPDATE, &K, &T, F, W, R);
+    A->u.modify.sets = S->items;
+    A->u.modify.nsets = S->n;
+}
+
+%type set_clause_list {attu_vec *}
+set_clause_list(A) ::= set_clause(L).                           { A = L; }
+set_clause_list(A) ::= set_clause_list(L) COMMA set_clause(M).
+{
+    A = L;
+    for (int i = 0; i < M->n; i++) ab_vec_push(ctx, A, (attu_ast_set_item *)M->items + i, sizeof(attu_ast_set_item));
+}
+%type set_clause {attu_vec *}
+set_clause(A) ::= colid(N) EQ a_expr(E).
+{
+    attu_ast_set_item it = { (char *)ab_tokstr(&N), N.pos, E };
+    A = vec_new(ctx);
+    ab_vec_push(ctx, A, &it, sizeof it);
+}
+/* SET (a, b) = (x, y) or ROW(x, y): one item per column, as PostgreSQL
+ * expands it; a sub-SELECT source is refused */
+set_clause(A) ::= LP(P) name_list(C) RP EQ a_expr(E).
+{
+    A = vec_new(ctx);
+    attu_ast_name_list names = ab_names(C);
+    bool is_row = E->kind == ATTU_EXPR_FUNC && !E->u.func.schema && !strcmp(E->u.func.name, "row");
+    if (E->kind == ATTU_EXPR_SUBQUERY) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, E->position,
+                       "a sub-SELECT as the source of a multiple-column UPDATE item is not supported");
+    } else if (!is_row) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, E->position,
+                       "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression");
+    } else if (E->u.func.args.n != names.n) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, P.pos,
+                       "number of columns does not match number of values");
+    } else {
+        for (int i = 0; i < names.n; i++) {
+            attu_ast_set_item it = { names.items[i], names.positions[i], E->u.func.args.items[i] };
+            ab_vec_push(ctx, A, &it, sizeof it);
+        }
+    }
+}
+
+%type truncate_stmt {attu_ast_stmt *}
+%type truncate_list {attu_names *}
+truncate_stmt(A) ::= TRUNCATE(K) opt_table truncate_list(L) opt_drop_behavior.
+{
+    A = ab_stmt(ctx, ATTU_STMT_TRUNCATE, K.pos);
+    A->u.truncate.tables = ab_names(L);
+}
+truncate_list(A) ::= truncate_rel(N).       { A = ab_names_push(ctx, NULL, N.name, N.pos); }
+truncate_list(A) ::= truncate_list(L) COMMA truncate_rel(N).  { A = ab_names_push(ctx, L, N.name, N.pos); }
+%type truncate_rel {ab_qname}
+truncate_rel(A) ::= qualified_name(N).          { A = N; }
+truncate_rel(A) ::= ONLY qualified_name(N).     { A = N; }
+opt_table ::= TABLE.
+opt_table ::= .
 
 /* ======================================================================== */
 /* CREATE TABLE [AS], DROP TABLE                                            */
@@ -1955,6 +2067,8 @@ opt_verbose(A) ::= .            { A = false; }
 explainable_stmt(A) ::= select_stmt(Q).
     { A = ab_stmt(ctx, ATTU_STMT_SELECT, Q->position); A->u.select.query = Q; }
 explainable_stmt(A) ::= insert_stmt(S).     { A = S; }
+explainable_stmt(A) ::= delete_stmt(S).     { A = S; }
+explainable_stmt(A) ::= update_stmt(S).     { A = S; }
 explainable_stmt(A) ::= create_as_stmt(S).  { A = S; }
 explainable_stmt(A) ::= execute_stmt(S).    { A = S; }
 
@@ -2149,6 +2263,8 @@ prep_type_list(A) ::= prep_type_list(L) COMMA typename(T).
 preparable_stmt(A) ::= select_stmt(Q).
     { A = ab_stmt(ctx, ATTU_STMT_SELECT, Q->position); A->u.select.query = Q; }
 preparable_stmt(A) ::= insert_stmt(S).  { A = S; }
+preparable_stmt(A) ::= delete_stmt(S).  { A = S; }
+preparable_stmt(A) ::= update_stmt(S).  { A = S; }
 
 %type execute_stmt {attu_ast_stmt *}
 execute_stmt(A) ::= EXECUTE(K) colid(N).

@@ -1,0 +1,468 @@
+/*
+ * db_modify.c - DELETE and UPDATE.
+ *
+ * Each is one query, then a new version of the table. The statement
+ *
+ *     DELETE FROM t [AS x] [USING u, ...] [WHERE c] [RETURNING r, ...]
+ *     UPDATE t [AS x] SET a = e, ... [FROM u, ...] [WHERE c] [RETURNING r, ...]
+ *
+ * runs as the query
+ *
+ *     SELECT x.<rowid>, e, ..., r, ... FROM t AS x, u, ... WHERE c
+ *
+ * through the binder, the planner and the executor like any SELECT, so
+ * WHERE may hold what a SELECT's may (joins with the USING / FROM tables,
+ * subqueries, correlated ones too) and runs on either backend. The rowid
+ * (binder.h ATTU_ROWID_INTERNAL) names each row that changes; a row that
+ * the join finds more than once changes once, by its first match (which
+ * one PostgreSQL takes is unspecified too). Each SET value is assigned to
+ * its column's type as INSERT assigns (attu_bind_coerce_assign: 42804,
+ * 22003, 22001, 22P02 ...), and it is evaluated only for the rows WHERE
+ * keeps, as PostgreSQL evaluates it. Every SET value reads the row as it
+ * was (SET a = a + 1, b = a: b gets the old a).
+ *
+ * The new table is then built beside the old one (engine/table_rewrite.h),
+ * saved and swapped into the catalog under the write lock, as INSERT does
+ * (db_ddl.c): queries of other sessions hold the read lock for their whole
+ * run, so each sees the old table or the new one, and an error at any step
+ * (in WHERE, in a SET value, 23502, the save) leaves the table, on disk
+ * too, as it was.
+ *
+ * RETURNING items are more columns of the same query: DELETE's read the
+ * deleted row (and the USING tables'); UPDATE's must read the new row, so
+ * each reference to an assigned column of the target is replaced, before
+ * binding, by its SET value cast to the column's type (a reference inside
+ * a subquery of RETURNING still reads the old value: a difference from
+ * PostgreSQL).
+ */
+#include "db/db_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/storage.h"
+#include "engine/table_rewrite.h"
+#include "planner/lower.h"
+#include "planner/rewrite.h"
+
+typedef struct modify_ctx {
+    attu_session        *s;
+    const attu_ast_stmt *st;
+    const attu_table    *base;
+    attu_ast_arena      *arena;
+    const char          *qual;       /* the target's alias, or its name */
+    int                  nsets;
+    int                 *set_cols;   /* table column of each SET item */
+    attu_ast_expr      **values;     /* SET values, DEFAULTs replaced */
+    db_values_copy       vcopy;      /* owns the replaced DEFAULTs */
+    attu_ast_query       q;
+} modify_ctx;
+
+static void *alloc(modify_ctx *m, size_t n, attu_error *err) {
+    void *p = attu_ast_alloc(m->arena, n ? n : 1);
+    if (!p) attu_error_oom(err);
+    return p;
+}
+
+static attu_ast_expr *column_ref(modify_ctx *m, const char *qual, const char *name, int pos, attu_error *err) {
+    attu_ast_expr *e = alloc(m, sizeof *e, err);
+    if (!e) return NULL;
+    e->kind = ATTU_EXPR_COLUMN;
+    e->position = pos;
+    e->depth = 1;
+    e->u.column.qualifier = (char *)qual;
+    e->u.column.name = (char *)name;
+    return e;
+}
+
+/* The SET item of table column c, or -1. */
+static int set_of(const modify_ctx *m, int c) {
+    for (int k = 0; k < m->nsets; k++) if (m->set_cols[k] == c) return k;
+    return -1;
+}
+
+/* CAST(value AS the type of column c): the value column c takes. */
+static attu_ast_expr *new_value(modify_ctx *m, int c, int pos, attu_error *err) {
+    const attu_ast_expr *v = m->values[set_of(m, c)];
+    attu_ast_expr *e = alloc(m, sizeof *e, err);
+    if (!e) return NULL;
+    attu_type t = m->base->defs[c].type;
+    char buf[64];
+    e->kind = ATTU_EXPR_CAST;
+    e->position = pos;
+    e->depth = v->depth + 1;
+    e->u.cast.arg = (attu_ast_expr *)v;
+    e->u.cast.syntax = ATTU_CAST_FUNCTION;
+    e->u.cast.type.position = pos;
+    e->u.cast.type.precision = e->u.cast.type.scale = -1;
+    if (t.id == ATTU_TYPE_DECIMAL) {
+        e->u.cast.type.name = "numeric";
+        e->u.cast.type.precision = t.precision;
+        e->u.cast.type.scale = t.scale;
+    } else if (t.id == ATTU_TYPE_TEXT) {
+        e->u.cast.type.name = "text";    /* the value already fits a varchar(n) / char(n) */
+    } else {
+        e->u.cast.type.name = attu_ast_strdup(m->arena, attu_type_name(t, buf, sizeof buf));
+        if (!e->u.cast.type.name) { attu_error_oom(err); return NULL; }
+    }
+    return e;
+}
+
+/* The target column a reference names (-1: another table's, or none). */
+static int target_column(const modify_ctx *m, const attu_ast_expr *e) {
+    if (e->u.column.qualifier && strcmp(e->u.column.qualifier, m->qual)) return -1;
+    return attu_table_find_column(m->base, e->u.column.name);
+}
+
+static attu_ast_expr *new_row_expr(modify_ctx *m, const attu_ast_expr *e, attu_error *err);
+
+static int new_row_list(modify_ctx *m, attu_ast_expr_list *l, attu_error *err) {
+    if (!l->n) return 0;
+    attu_ast_expr **items = alloc(m, sizeof *items * (size_t)l->n, err);
+    if (!items) return -1;
+    for (int i = 0; i < l->n; i++)
+        if (!(items[i] = new_row_expr(m, l->items[i], err))) return -1;
+    l->items = items;
+    return 0;
+}
+
+#define SUB(f) do { if ((f) && !((f) = new_row_expr(m, (f), err))) return NULL; } while (0)
+
+/* A copy of RETURNING expression e of an UPDATE that reads the new row:
+ * each reference to an assigned target column becomes its new value.
+ * Subqueries are not entered (they still read the old row). */
+static attu_ast_expr *new_row_expr(modify_ctx *m, const attu_ast_expr *e, attu_error *err) {
+    if (e->kind == ATTU_EXPR_COLUMN) {
+        int c = target_column(m, e);
+        return c >= 0 && set_of(m, c) >= 0 ? new_value(m, c, e->position, err) : (attu_ast_expr *)e;
+    }
+    attu_ast_expr *x = alloc(m, sizeof *x, err);
+    if (!x) return NULL;
+    *x = *e;
+    switch (e->kind) {
+    case ATTU_EXPR_UNARY: SUB(x->u.unary.arg); break;
+    case ATTU_EXPR_BINARY: SUB(x->u.binary.left); SUB(x->u.binary.right); break;
+    case ATTU_EXPR_IS: SUB(x->u.is.arg); break;
+    case ATTU_EXPR_BETWEEN: SUB(x->u.between.arg); SUB(x->u.between.low); SUB(x->u.between.high); break;
+    case ATTU_EXPR_IN_LIST:
+        SUB(x->u.in_list.arg);
+        if (new_row_list(m, &x->u.in_list.list, err)) return NULL;
+        break;
+    case ATTU_EXPR_IN_SUBQUERY: SUB(x->u.in_subquery.arg); break;
+    case ATTU_EXPR_QUANTIFIED: SUB(x->u.quantified.arg); break;
+    case ATTU_EXPR_LIKE: SUB(x->u.like.arg); SUB(x->u.like.pattern); SUB(x->u.like.escape); break;
+    case ATTU_EXPR_CASE: {
+        SUB(x->u.case_.operand);
+        attu_ast_case_when *w = alloc(m, sizeof *w * (size_t)e->u.case_.nwhens, err);
+        if (!w) return NULL;
+        for (int i = 0; i < e->u.case_.nwhens; i++) {
+            w[i] = e->u.case_.whens[i];
+            SUB(w[i].when);
+            SUB(w[i].then);
+        }
+        x->u.case_.whens = w;
+        SUB(x->u.case_.else_);
+        break;
+    }
+    case ATTU_EXPR_CAST: SUB(x->u.cast.arg); break;
+    case ATTU_EXPR_EXTRACT: SUB(x->u.extract.arg); break;
+    case ATTU_EXPR_FUNC:
+        if (new_row_list(m, &x->u.func.args, err)) return NULL;
+        SUB(x->u.func.filter);
+        break;
+    default: break;
+    }
+    /* (depth stays e's: only the parser's limit reads it, and that was
+     * checked on the text as written) */
+    return x;
+}
+
+/* The qualifiers a * over FROM item f expands to (its tables' and
+ * subqueries' names), appended to out as qualified stars. */
+static int from_stars(modify_ctx *m, const attu_ast_from *f, attu_ast_select_item *out, int *n, int pos,
+                      attu_error *err) {
+    const char *q = f->alias;
+    if (!q && f->kind == ATTU_FROM_TABLE) q = f->u.table.name;
+    if (!q && f->kind == ATTU_FROM_JOIN)
+        return from_stars(m, f->u.join.left, out, n, pos, err) || from_stars(m, f->u.join.right, out, n, pos, err);
+    if (!q)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                              "RETURNING * of an UPDATE over a FROM item without a name is not supported; list the columns");
+    attu_ast_expr *e = alloc(m, sizeof *e, err);
+    if (!e) return -1;
+    e->kind = ATTU_EXPR_STAR;
+    e->position = pos;
+    e->depth = 1;
+    e->u.star.qualifier = (char *)q;
+    out[(*n)++] = (attu_ast_select_item){ e, NULL, 0 };
+    return 0;
+}
+
+static int count_from_items(const attu_ast_from *f) {
+    if (f->kind == ATTU_FROM_JOIN && !f->alias) return count_from_items(f->u.join.left) + count_from_items(f->u.join.right);
+    return 1;
+}
+
+/* UPDATE's RETURNING items, reading the new row (* expanded to the
+ * target's columns, then the FROM items'). */
+static int update_returning(modify_ctx *m, attu_ast_select_item **out, int *nout, attu_error *err) {
+    const attu_ast_stmt *st = m->st;
+    int cap = 0;
+    for (int i = 0; i < st->u.modify.nreturning; i++) {
+        cap += m->base->ncols + 1;
+        for (int f = 0; f < st->u.modify.from.n; f++) cap += count_from_items(st->u.modify.from.items[f]);
+    }
+    attu_ast_select_item *items = alloc(m, sizeof *items * (size_t)(cap + 1), err);
+    if (!items) return -1;
+    int n = 0;
+    for (int i = 0; i < st->u.modify.nreturning; i++) {
+        const attu_ast_select_item *it = &st->u.modify.returning[i];
+        const attu_ast_expr *e = it->expr;
+        bool star = e->kind == ATTU_EXPR_STAR;
+        if (star && e->u.star.qualifier && strcmp(e->u.star.qualifier, m->qual)) { items[n++] = *it; continue; }
+        if (star) {
+            for (int c = 0; c < m->base->ncols; c++) {
+                attu_ast_expr *v = set_of(m, c) >= 0 ? new_value(m, c, e->position, err)
+                                                     : column_ref(m, m->qual, m->base->defs[c].name, e->position, err);
+                if (!v) return -1;
+                items[n++] = (attu_ast_select_item){ v, m->base->defs[c].name, 0 };
+            }
+            if (!e->u.star.qualifier)
+                for (int f = 0; f < st->u.modify.from.n; f++)
+                    if (from_stars(m, st->u.modify.from.items[f], items, &n, e->position, err)) return -1;
+            continue;
+        }
+        attu_ast_expr *v = new_row_expr(m, e, err);
+        if (!v) return -1;
+        items[n] = *it;
+        items[n].expr = v;
+        /* a bare reference keeps its column's name, as PostgreSQL's */
+        if (!it->alias && e->kind == ATTU_EXPR_COLUMN && v != e) items[n].alias = e->u.column.name;
+        n++;
+    }
+    *out = items;
+    *nout = n;
+    return 0;
+}
+
+/* Checks UPDATE's SET list against the table (42703, 42601) and replaces
+ * its DEFAULT items (db_values_defaults, as INSERT's VALUES). */
+static int check_sets(modify_ctx *m, attu_error *err) {
+    const attu_ast_stmt *st = m->st;
+    m->nsets = st->u.modify.nsets;
+    m->set_cols = alloc(m, sizeof *m->set_cols * (size_t)m->nsets, err);
+    attu_ast_expr **items = alloc(m, sizeof *items * (size_t)m->nsets, err);
+    if (!m->set_cols || !items) return -1;
+    for (int k = 0; k < m->nsets; k++) {
+        const attu_ast_set_item *it = &st->u.modify.sets[k];
+        int c = attu_table_find_column(m->base, it->column);
+        if (c < 0)
+            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, it->position,
+                                  "column \"%s\" of relation \"%s\" does not exist", it->column, m->base->name);
+        for (int j = 0; j < k; j++)
+            if (m->set_cols[j] == c)
+                return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, it->position, "multiple assignments to same column \"%s\"",
+                                      it->column);
+        m->set_cols[k] = c;
+        items[k] = it->value;
+    }
+    /* the SET values as one VALUES row: its DEFAULT items are replaced as
+     * an INSERT's are (the column's DEFAULT, or NULL) */
+    attu_ast_query *vq = alloc(m, sizeof *vq, err);
+    attu_ast_expr_list *row = alloc(m, sizeof *row, err);
+    if (!vq || !row) return -1;
+    row->items = items;
+    row->n = m->nsets;
+    vq->kind = ATTU_QUERY_VALUES;
+    vq->position = st->position;
+    vq->u.values.rows = row;
+    vq->u.values.nrows = 1;
+    if (db_values_defaults(m->s, m->base, m->set_cols, m->nsets, vq, &m->vcopy, err)) return -1;
+    m->values = m->vcopy.q->u.values.rows[0].items;
+    return 0;
+}
+
+/* Builds m->q: SELECT rowid, SET values, RETURNING items FROM target,
+ * other tables WHERE condition. */
+static int build_query(modify_ctx *m, attu_error *err) {
+    const attu_ast_stmt *st = m->st;
+    bool update = st->kind == ATTU_STMT_UPDATE;
+    if (update && check_sets(m, err)) return -1;
+    attu_ast_select_item *ret = st->u.modify.returning;
+    int nret = st->u.modify.nreturning;
+    if (update && nret && update_returning(m, &ret, &nret, err)) return -1;
+    int nitems = 1 + m->nsets + nret;
+    attu_ast_select_item *items = alloc(m, sizeof *items * (size_t)nitems, err);
+    attu_ast_from **from = alloc(m, sizeof *from * (size_t)(st->u.modify.from.n + 1), err);
+    attu_ast_from *target = alloc(m, sizeof *target, err);
+    attu_ast_expr *rowid = column_ref(m, m->qual, ATTU_ROWID_INTERNAL, st->u.modify.table_position, err);
+    if (!items || !from || !target || !rowid) return -1;
+    int depth = 1;
+    items[0] = (attu_ast_select_item){ rowid, NULL, 0 };
+    for (int k = 0; k < m->nsets; k++) {
+        items[1 + k] = (attu_ast_select_item){ m->values[k], NULL, 0 };
+        if (m->values[k]->depth > depth) depth = m->values[k]->depth;
+    }
+    for (int i = 0; i < nret; i++) {
+        items[1 + m->nsets + i] = ret[i];
+        if (ret[i].expr->depth > depth) depth = ret[i].expr->depth;
+    }
+    target->kind = ATTU_FROM_TABLE;
+    target->position = st->u.modify.table_position;
+    target->depth = 1;
+    target->alias = st->u.modify.alias;
+    target->u.table.name = st->u.modify.table;
+    from[0] = target;
+    for (int i = 0; i < st->u.modify.from.n; i++) {
+        from[1 + i] = st->u.modify.from.items[i];
+        if (from[1 + i]->depth > depth) depth = from[1 + i]->depth;
+    }
+    if (st->u.modify.where && st->u.modify.where->depth > depth) depth = st->u.modify.where->depth;
+    attu_ast_query *q = &m->q;
+    q->kind = ATTU_QUERY_SELECT;
+    q->position = st->position;
+    q->depth = depth + 1;
+    q->u.select.items = items;
+    q->u.select.nitems = nitems;
+    q->u.select.from.items = from;
+    q->u.select.from.n = 1 + st->u.modify.from.n;
+    q->u.select.where = st->u.modify.where;
+    return 0;
+}
+
+/* Binds m->q, assigns the SET values to their columns' types, and runs
+ * it: *cols (ncols of them, *nrows rows) are the rowids, the values and
+ * the RETURNING columns; *lp_out describes them. */
+static int run_query(modify_ctx *m, const char *sql, const attu_bind_params *params, attu_plan_arena *pa,
+                     attu_lplan **lp_out, attu_column ***cols, size_t *nrows, attu_error *err) {
+    attu_bind_params bp = db_params(m->s, params);
+    attu_lplan *lp = attu_bind_query(pa, m->s->db->cat, sql, &m->q, &bp, err);
+    if (!lp) return -1;
+    if (m->nsets) {
+        attu_lplan *p = attu_lp_new(pa, LP_PROJECT, lp->ncols);
+        if (!p) return attu_error_oom(err);
+        p->left = lp;
+        p->exprs = attu_palloc(pa, sizeof(attu_bexpr *) * (size_t)(lp->ncols + 1));
+        if (!p->exprs) return attu_error_oom(err);
+        for (int i = 0; i < lp->ncols; i++) {
+            attu_bexpr *c = attu_bx_col(pa, i, lp->types[i]);
+            if (!c) return attu_error_oom(err);
+            p->exprs[i] = c;
+            p->types[i] = lp->types[i];
+            p->names[i] = lp->names[i];
+            int k = i - 1;
+            if (k < 0 || k >= m->nsets) continue;
+            const attu_column_def *def = &m->base->defs[m->set_cols[k]];
+            c->position = m->values[k]->position;
+            p->exprs[i] = attu_bind_coerce_assign(pa, c, def->type, def->name, err);
+            if (!p->exprs[i]) return -1;
+            p->types[i] = def->type;
+        }
+        p->est_rows = lp->est_rows;
+        lp = p;
+    }
+    lp = attu_rewrite(pa, lp, err);
+    attu_stage *stg = lp ? attu_lower(lp, err) : NULL;
+    if (!stg) return -1;
+    int rc = db_run_stage(m->s, stg, false, cols, nrows, err);
+    attu_stage_free(stg);
+    *lp_out = lp;
+    return rc;
+}
+
+/* RETURNING's rows: columns [first, lp->ncols) of the query at rows. */
+static attu_result *returning_result(attu_lplan *lp, attu_column **cols, int first, const size_t *rows, size_t n,
+                                     attu_error *err) {
+    int nc = lp->ncols - first;
+    attu_result *r = db_result_new(nc);
+    if (!r) { attu_error_oom(err); return NULL; }
+    r->returns_rows = true;
+    r->nrows = n;
+    for (int i = 0; i < nc; i++) {
+        if (!(r->cols[i] = attu_column_gather(cols[first + i], rows, n, err))) { attu_result_free(r); return NULL; }
+        snprintf(r->desc[i].name, sizeof r->desc[i].name, "%s", lp->names[first + i] ? lp->names[first + i] : "?column?");
+        r->desc[i].type = lp->types[first + i];
+    }
+    return r;
+}
+
+int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                   const attu_exec_callbacks *cb, attu_error *err) {
+    bool update = st->kind == ATTU_STMT_UPDATE;
+    modify_ctx m;
+    memset(&m, 0, sizeof m);
+    m.s = s;
+    m.st = st;
+    m.qual = st->u.modify.alias ? st->u.modify.alias : st->u.modify.table;
+    attu_plan_arena *pa = attu_plan_arena_new();
+    m.arena = attu_ast_arena_new();
+    attu_column **cols = NULL;
+    size_t n = 0, nchanged = 0;
+    attu_lplan *lp = NULL;
+    int64_t *src_row = NULL;
+    size_t *ret_rows = NULL;
+    attu_result *ret = NULL;
+    int rc = -1;
+    pthread_rwlock_wrlock(&s->db->lock);
+    if (!pa || !m.arena) { attu_error_oom(err); goto out; }
+    m.base = attu_catalog_lookup(s->db->cat, st->u.modify.table);
+    if (!m.base) {
+        attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.modify.table_position, "relation \"%s\" does not exist",
+                       st->u.modify.table);
+        goto out;
+    }
+    if (build_query(&m, err) || run_query(&m, sql, params, pa, &lp, &cols, &n, err)) goto out;
+    /* the rows that change, each once, by its first match */
+    const attu_table *base = m.base;
+    src_row = malloc(sizeof *src_row * (base->nrows ? base->nrows : 1));
+    ret_rows = malloc(sizeof *ret_rows * (n ? n : 1));
+    if (!src_row || !ret_rows) { attu_error_oom(err); goto out; }
+    for (size_t r = 0; r < base->nrows; r++) src_row[r] = -1;
+    const int64_t *rowids = cols[0]->data;
+    for (size_t i = 0; i < n; i++) {
+        int64_t r = rowids[i];
+        if (r < 0 || (size_t)r >= base->nrows) {
+            attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "row %lld of \"%s\" out of range", (long long)r, base->name);
+            goto out;
+        }
+        if (src_row[r] >= 0) continue;
+        src_row[r] = (int64_t)i;
+        ret_rows[nchanged++] = i;
+    }
+    int first_ret = 1 + m.nsets;
+    if (st->u.modify.nreturning && !(ret = returning_result(lp, cols, first_ret, ret_rows, nchanged, err))) goto out;
+    if (nchanged) {
+        attu_table *t;
+        if (update) {
+            t = attu_table_update_rows(base, src_row, m.nsets, m.set_cols, cols + 1, err);
+        } else {
+            uint8_t *keep = malloc(base->nrows ? base->nrows : 1);
+            if (!keep) { attu_error_oom(err); goto out; }
+            for (size_t r = 0; r < base->nrows; r++) keep[r] = src_row[r] < 0;
+            t = attu_table_keep_rows(base, keep, err);
+            free(keep);
+        }
+        if (!t) goto out;
+        if (db_save_table(s, t, err)) { attu_table_free(t); goto out; }
+        attu_table_free(attu_catalog_replace(s->db->cat, t));
+    }
+    rc = 0;
+out:
+    pthread_rwlock_unlock(&s->db->lock);
+    if (cols && lp) for (int i = 0; i < lp->ncols; i++) attu_column_free(cols[i]);
+    free(cols);
+    free(src_row);
+    free(ret_rows);
+    db_values_copy_free(&m.vcopy);
+    attu_ast_arena_free(m.arena);
+    attu_plan_arena_free(pa);
+    if (rc) { attu_result_free(ret); return rc; }
+    char tag[64];
+    snprintf(tag, sizeof tag, "%s %zu", update ? "UPDATE" : "DELETE", nchanged);
+    if (ret) {
+        snprintf(ret->tag, sizeof ret->tag, "%s", tag);
+        return db_deliver(cb, ret) ? -2 : 0;
+    }
+    return db_deliver_tag(cb, tag, err) ? -2 : 0;
+}

@@ -1,0 +1,46 @@
+/*
+ * db_truncate.c - TRUNCATE [TABLE] t, ...
+ *
+ * Every named table is first looked up (42P01 before anything changes),
+ * then each gets an empty new version (engine/table_rewrite.h), saved and
+ * swapped in under the write lock as INSERT's new versions are, so
+ * queries running beside it see the rows or none. A table named twice is
+ * emptied once. With a data directory, the versions are saved one table
+ * at a time: should a save fail, the tables before it stay empty (on disk
+ * and in the catalog, which are never out of step) and the error is
+ * reported.
+ */
+#include "db/db_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/table_rewrite.h"
+
+int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    const attu_ast_name_list *names = &st->u.truncate.tables;
+    pthread_rwlock_wrlock(&s->db->lock);
+    for (int i = 0; i < names->n; i++) {
+        const attu_table *t = attu_catalog_lookup(s->db->cat, names->items[i]);
+        if (!t) {
+            attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, names->positions ? names->positions[i] : st->position,
+                           "relation \"%s\" does not exist", names->items[i]);
+            pthread_rwlock_unlock(&s->db->lock);
+            return -1;
+        }
+    }
+    int rc = 0;
+    for (int i = 0; i < names->n && !rc; i++) {
+        bool seen = false;
+        for (int j = 0; j < i; j++) seen |= !strcmp(names->items[j], names->items[i]);
+        const attu_table *old = attu_catalog_lookup(s->db->cat, names->items[i]);
+        if (seen || (old->nrows == 0 && !old->unavailable)) continue;
+        attu_table *t = attu_table_truncated(old, err);
+        if (!t) { rc = -1; break; }
+        if (db_save_table(s, t, err)) { attu_table_free(t); rc = -1; break; }
+        attu_table_free(attu_catalog_replace(s->db->cat, t));
+    }
+    pthread_rwlock_unlock(&s->db->lock);
+    if (rc) return rc;
+    return db_deliver_tag(cb, "TRUNCATE TABLE", err) ? -2 : 0;
+}

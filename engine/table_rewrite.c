@@ -1,0 +1,185 @@
+/*
+ * table_rewrite.c - new versions of a table with rows removed or changed
+ * (table_rewrite.h).
+ *
+ * Everything here runs on the host columns a table keeps (the backends'
+ * device copies are caches of them, executor.c attu_column_resident): the
+ * new columns start without a device copy, so the next query on either
+ * backend uploads the new rows, exactly as after an INSERT.
+ */
+#include "engine/table_rewrite.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The new table's frame: t's name and schema, version + 1, no columns yet
+ * (attu_table_free copes with the NULL entries on failure). */
+static attu_table *shell(const attu_table *t, size_t nrows, attu_error *err) {
+    attu_table *n = calloc(1, sizeof *n);
+    if (!n) return attu_error_oom(err), NULL;
+    memcpy(n->name, t->name, sizeof n->name);
+    n->ncols = t->ncols;
+    n->nrows = nrows;
+    n->version = t->version + 1;
+    n->defs = calloc(t->ncols ? (size_t)t->ncols : 1, sizeof *n->defs);
+    n->cols = calloc(t->ncols ? (size_t)t->ncols : 1, sizeof *n->cols);
+    if (!n->defs || !n->cols) {
+        attu_table_free(n);
+        return attu_error_oom(err), NULL;
+    }
+    if (t->ncols) memcpy(n->defs, t->defs, (size_t)t->ncols * sizeof *n->defs);
+    return n;
+}
+
+/* Renumbers a TEXT column's codes so that its dictionary holds only the
+ * strings some row still uses. The used strings keep their byte order, so
+ * the renumbering is monotonic and code comparisons stay string
+ * comparisons. */
+static int trim_dictionary(attu_column *c, attu_error *err) {
+    if (c->type.id != ATTU_TYPE_TEXT || !c->dict) return 0;
+    int32_t nd = c->dict->count;
+    int32_t *map = malloc(sizeof *map * ((size_t)nd + 1));
+    if (!map) return attu_error_oom(err);
+    for (int32_t i = 0; i < nd; i++) map[i] = -1;
+    int32_t *codes = c->data;
+    for (size_t r = 0; r < c->length; r++)
+        if (!attu_column_is_null(c, r)) map[codes[r]] = 0;
+    int32_t used = 0;
+    for (int32_t i = 0; i < nd; i++) if (map[i] == 0) map[i] = used++;
+    if (used == nd) { free(map); return 0; }
+    const char **strs = malloc(sizeof *strs * ((size_t)used + 1));
+    size_t *lens = malloc(sizeof *lens * ((size_t)used + 1));
+    int32_t *out = malloc(sizeof *out * ((size_t)used + 1));
+    if (!strs || !lens || !out) { free(map); free(strs); free(lens); free(out); return attu_error_oom(err); }
+    for (int32_t i = 0; i < nd; i++)
+        if (map[i] >= 0) strs[map[i]] = attu_dictionary_get(c->dict, i, &lens[map[i]]);
+    attu_dictionary *d = attu_dictionary_build(strs, lens, (size_t)used, out, err);
+    if (d)
+        for (size_t r = 0; r < c->length; r++)
+            if (!attu_column_is_null(c, r)) codes[r] = out[map[codes[r]]];
+    free(map); free(strs); free(lens); free(out);
+    if (!d) return -1;
+    attu_dictionary_unref(c->dict);
+    c->dict = d;
+    return 0;
+}
+
+attu_column *attu_column_gather(const attu_column *c, const size_t *rows, size_t n, attu_error *err) {
+    attu_column *g = attu_column_new(c->type, n ? n : 1, err);
+    if (!g) return NULL;
+    size_t w = attu_type_width(c->type.id);
+    if (w == 4) {
+        const uint32_t *s = c->data;
+        uint32_t *d = g->data;
+        for (size_t i = 0; i < n; i++) d[i] = s[rows[i]];
+    } else if (w == 8) {
+        const uint64_t *s = c->data;
+        uint64_t *d = g->data;
+        for (size_t i = 0; i < n; i++) d[i] = s[rows[i]];
+    } else {
+        for (size_t i = 0; i < n; i++) memcpy((char *)g->data + i * w, (const char *)c->data + rows[i] * w, w);
+    }
+    g->length = n;
+    if (c->validity)
+        for (size_t i = 0; i < n; i++)
+            if (attu_column_is_null(c, rows[i])) {
+                if (attu_column_ensure_validity(g, err)) { attu_column_free(g); return NULL; }
+                attu_column_set_null(g, i, true);
+            }
+    g->dict = attu_dictionary_ref(c->dict);
+    return g;
+}
+
+attu_table *attu_table_keep_rows(const attu_table *t, const uint8_t *keep, attu_error *err) {
+    size_t m = 0;
+    for (size_t r = 0; r < t->nrows; r++) m += keep[r] != 0;
+    size_t *rows = malloc(sizeof *rows * (m ? m : 1));
+    if (!rows) return attu_error_oom(err), NULL;
+    m = 0;
+    for (size_t r = 0; r < t->nrows; r++) if (keep[r]) rows[m++] = r;
+    attu_table *n = shell(t, m, err);
+    for (int c = 0; n && c < t->ncols; c++) {
+        n->cols[c] = attu_column_gather(t->cols[c], rows, m, err);
+        if (!n->cols[c] || trim_dictionary(n->cols[c], err)) { attu_table_free(n); n = NULL; }
+    }
+    free(rows);
+    return n;
+}
+
+/* Column old with the rows src_row marks taking v's values (a copy). */
+static attu_column *update_column(const attu_table *t, int c, const int64_t *src_row, const attu_column *v,
+                                  attu_error *err) {
+    const attu_column *old = t->cols[c];
+    attu_column *col = attu_column_clone(old, err);
+    if (!col) return NULL;
+    int32_t *newc = NULL;
+    if (col->type.id == ATTU_TYPE_TEXT) {
+        /* the strings of both in one dictionary: the old rows' codes are
+         * renumbered into it, the new values looked up */
+        int32_t nv = v->dict ? v->dict->count : 0, no = old->dict ? old->dict->count : 0;
+        const char **strs = malloc(sizeof *strs * ((size_t)nv + 1));
+        size_t *lens = malloc(sizeof *lens * ((size_t)nv + 1));
+        int32_t *oldmap = malloc(sizeof *oldmap * ((size_t)no + 1));
+        newc = malloc(sizeof *newc * ((size_t)nv + 1));
+        attu_dictionary *d = NULL;
+        if (strs && lens && oldmap && newc) {
+            for (int32_t k = 0; k < nv; k++) strs[k] = attu_dictionary_get(v->dict, k, &lens[k]);
+            d = old->dict ? attu_dictionary_merge(old->dict, strs, lens, (size_t)nv, oldmap, newc, err)
+                          : attu_dictionary_build(strs, lens, (size_t)nv, newc, err);
+        } else attu_error_oom(err);
+        free(strs); free(lens);
+        if (!d) { free(oldmap); free(newc); attu_column_free(col); return NULL; }
+        int32_t *codes = col->data;
+        if (old->dict)
+            for (size_t r = 0; r < col->length; r++)
+                if (!attu_column_is_null(col, r)) codes[r] = oldmap[codes[r]];
+        free(oldmap);
+        attu_dictionary_unref(col->dict);
+        col->dict = d;
+    }
+    size_t w = attu_type_width(col->type.id);
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (src_row[r] < 0) continue;
+        size_t s = (size_t)src_row[r];
+        if (attu_column_is_null(v, s)) {
+            if (t->defs[c].not_null) {
+                attu_error_set(err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, 0,
+                               "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+                               t->defs[c].name, t->name);
+                goto fail;
+            }
+            if (attu_column_ensure_validity(col, err)) goto fail;
+            attu_column_set_null(col, r, true);
+            continue;
+        }
+        if (newc) ((int32_t *)col->data)[r] = newc[((const int32_t *)v->data)[s]];
+        else memcpy((char *)col->data + r * w, (const char *)v->data + s * w, w);
+        if (col->validity) attu_column_set_null(col, r, false);
+    }
+    free(newc);
+    if (trim_dictionary(col, err)) { attu_column_free(col); return NULL; }
+    return col;
+fail:
+    free(newc);
+    attu_column_free(col);
+    return NULL;
+}
+
+attu_table *attu_table_update_rows(const attu_table *t, const int64_t *src_row, int nset, const int *set_cols,
+                                   attu_column *const *values, attu_error *err) {
+    attu_table *n = shell(t, t->nrows, err);
+    for (int c = 0; n && c < t->ncols; c++) {
+        int k = -1;
+        for (int j = 0; j < nset; j++) if (set_cols[j] == c) k = j;
+        n->cols[c] = k < 0 ? attu_column_clone(t->cols[c], err) : update_column(t, c, src_row, values[k], err);
+        if (!n->cols[c]) { attu_table_free(n); n = NULL; }
+    }
+    return n;
+}
+
+attu_table *attu_table_truncated(const attu_table *t, attu_error *err) {
+    attu_table *n = shell(t, 0, err);
+    for (int c = 0; n && c < t->ncols; c++)
+        if (!(n->cols[c] = attu_column_new(t->defs[c].type, 0, err))) { attu_table_free(n); n = NULL; }
+    return n;
+}
