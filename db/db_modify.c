@@ -82,9 +82,8 @@ static int set_of(const modify_ctx *m, int c) {
     return -1;
 }
 
-/* CAST(value AS the type of column c): the value column c takes. */
-static attu_ast_expr *new_value(modify_ctx *m, int c, int pos, attu_error *err) {
-    const attu_ast_expr *v = m->values[set_of(m, c)];
+/* CAST(v AS the type of column c). */
+static attu_ast_expr *new_value_of(modify_ctx *m, const attu_ast_expr *v, int c, int pos, attu_error *err) {
     attu_ast_expr *e = alloc(m, sizeof *e, err);
     if (!e) return NULL;
     attu_type t = m->base->defs[c].type;
@@ -107,6 +106,11 @@ static attu_ast_expr *new_value(modify_ctx *m, int c, int pos, attu_error *err) 
         if (!e->u.cast.type.name) { attu_error_oom(err); return NULL; }
     }
     return e;
+}
+
+/* The value column c takes: its SET value cast to its type. */
+static attu_ast_expr *new_value(modify_ctx *m, int c, int pos, attu_error *err) {
+    return new_value_of(m, m->values[set_of(m, c)], c, pos, err);
 }
 
 /* The target column a reference names (-1: another table's, or none). */
@@ -246,6 +250,22 @@ static int update_returning(modify_ctx *m, attu_ast_select_item **out, int *nout
     return 0;
 }
 
+/* A string literal, NULL or parameter: a value without a type of its
+ * own, which a SELECT list would make TEXT. */
+static bool untyped(const attu_ast_expr *e) {
+    return e->kind == ATTU_EXPR_PARAM ||
+           (e->kind == ATTU_EXPR_LITERAL && (e->u.literal.kind == ATTU_LIT_STRING || e->u.literal.kind == ATTU_LIT_NULL));
+}
+
+/* An untyped value given its column's type, as PostgreSQL types a SET
+ * value by its target (a literal read by the type's input function:
+ * 'yes' into a boolean, '7' into a smallint, 22P02 for 'abc'). Not used
+ * for TEXT columns, where the value is text already and varchar(n) must
+ * still fail on a long one (22001) rather than be cut as a CAST would. */
+static attu_ast_expr *typed_as_column(modify_ctx *m, attu_ast_expr *v, int c, attu_error *err) {
+    return new_value_of(m, v, c, v->position, err);
+}
+
 /* Checks UPDATE's SET list against the table (42703, 42601) and replaces
  * its DEFAULT items (db_values_defaults, as INSERT's VALUES). */
 static int check_sets(modify_ctx *m, attu_error *err) {
@@ -279,7 +299,15 @@ static int check_sets(modify_ctx *m, attu_error *err) {
     vq->u.values.rows = row;
     vq->u.values.nrows = 1;
     if (db_values_defaults(m->s, m->base, m->set_cols, m->nsets, vq, &m->vcopy, err)) return -1;
-    m->values = m->vcopy.q->u.values.rows[0].items;
+    m->values = alloc(m, sizeof *m->values * (size_t)m->nsets, err);
+    if (!m->values) return -1;
+    for (int k = 0; k < m->nsets; k++) {
+        attu_ast_expr *v = m->vcopy.q->u.values.rows[0].items[k];
+        m->values[k] = v;
+        if (untyped(v) && m->base->defs[m->set_cols[k]].type.id != ATTU_TYPE_TEXT &&
+            !(m->values[k] = typed_as_column(m, v, m->set_cols[k], err)))
+            return -1;
+    }
     return 0;
 }
 
