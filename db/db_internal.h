@@ -120,6 +120,10 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
 int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                    const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+/* The columns a DELETE / UPDATE ... RETURNING answers (for Describe),
+ * bound, not run: *cols (malloc'd, replacing what it held) and *ncols. */
+int db_modify_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                       int *ncols, attu_result_column **cols, attu_error *err);
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* Builds a prepared statement over a parsed text (taking sql and pr):

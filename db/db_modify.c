@@ -362,20 +362,20 @@ static int build_query(modify_ctx *m, attu_error *err) {
 /* Binds m->q, assigns the SET values to their columns' types, and runs
  * it: *cols (ncols of them, *nrows rows) are the rowids, the values and
  * the RETURNING columns; *lp_out describes them. */
-static int run_query(modify_ctx *m, const char *sql, const attu_bind_params *params, attu_plan_arena *pa,
-                     attu_lplan **lp_out, attu_column ***cols, size_t *nrows, attu_error *err) {
+static attu_lplan *bind_query(modify_ctx *m, const char *sql, const attu_bind_params *params, attu_plan_arena *pa,
+                              attu_error *err) {
     attu_bind_params bp = db_params(m->s, params);
     attu_lplan *lp = attu_bind_query(pa, m->s->db->cat, sql, &m->q, &bp, err);
-    if (!lp) return -1;
+    if (!lp) return NULL;
     if (m->nsets) {
         attu_lplan *p = attu_lp_new(pa, LP_PROJECT, lp->ncols);
-        if (!p) return attu_error_oom(err);
+        if (!p) { attu_error_oom(err); return NULL; }
         p->left = lp;
         p->exprs = attu_palloc(pa, sizeof(attu_bexpr *) * (size_t)(lp->ncols + 1));
-        if (!p->exprs) return attu_error_oom(err);
+        if (!p->exprs) { attu_error_oom(err); return NULL; }
         for (int i = 0; i < lp->ncols; i++) {
             attu_bexpr *c = attu_bx_col(pa, i, lp->types[i]);
-            if (!c) return attu_error_oom(err);
+            if (!c) { attu_error_oom(err); return NULL; }
             p->exprs[i] = c;
             p->types[i] = lp->types[i];
             p->names[i] = lp->names[i];
@@ -384,13 +384,19 @@ static int run_query(modify_ctx *m, const char *sql, const attu_bind_params *par
             const attu_column_def *def = &m->base->defs[m->set_cols[k]];
             c->position = m->values[k]->position;
             p->exprs[i] = attu_bind_coerce_assign(pa, c, def->type, def->name, err);
-            if (!p->exprs[i]) return -1;
+            if (!p->exprs[i]) return NULL;
             p->types[i] = def->type;
         }
         p->est_rows = lp->est_rows;
         lp = p;
     }
-    lp = attu_rewrite(pa, lp, err);
+    return lp;
+}
+
+static int run_query(modify_ctx *m, const char *sql, const attu_bind_params *params, attu_plan_arena *pa,
+                     attu_lplan **lp_out, attu_column ***cols, size_t *nrows, attu_error *err) {
+    attu_lplan *lp = bind_query(m, sql, params, pa, err);
+    if (lp) lp = attu_rewrite(pa, lp, err);
     attu_stage *stg = lp ? attu_lower(lp, err) : NULL;
     if (!stg) return -1;
     int rc = db_run_stage(m->s, stg, false, cols, nrows, err);
@@ -493,4 +499,43 @@ out:
         return db_deliver(cb, ret) ? -2 : 0;
     }
     return db_deliver_tag(cb, tag, err) ? -2 : 0;
+}
+
+int db_modify_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                       int *ncols, attu_result_column **cols, attu_error *err) {
+    modify_ctx m;
+    memset(&m, 0, sizeof m);
+    m.s = s;
+    m.st = st;
+    m.qual = st->u.modify.alias ? st->u.modify.alias : st->u.modify.table;
+    attu_plan_arena *pa = attu_plan_arena_new();
+    m.arena = attu_ast_arena_new();
+    int rc = -1;
+    pthread_rwlock_rdlock(&s->db->lock);
+    if (!pa || !m.arena) { attu_error_oom(err); goto out; }
+    m.base = attu_catalog_lookup(s->db->cat, st->u.modify.table);
+    if (!m.base) {
+        attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.modify.table_position, "relation \"%s\" does not exist",
+                       st->u.modify.table);
+        goto out;
+    }
+    attu_lplan *lp = build_query(&m, err) ? NULL : bind_query(&m, sql, params, pa, err);
+    if (!lp) goto out;
+    int first = 1 + m.nsets, n = lp->ncols - first;
+    attu_result_column *c = calloc((size_t)n + 1, sizeof *c);
+    if (!c) { attu_error_oom(err); goto out; }
+    for (int i = 0; i < n; i++) {
+        snprintf(c[i].name, sizeof c[i].name, "%s", lp->names[first + i] ? lp->names[first + i] : "?column?");
+        c[i].type = lp->types[first + i];
+    }
+    free(*cols);
+    *cols = c;
+    *ncols = n;
+    rc = 0;
+out:
+    pthread_rwlock_unlock(&s->db->lock);
+    db_values_copy_free(&m.vcopy);
+    attu_ast_arena_free(m.arena);
+    attu_plan_arena_free(pa);
+    return rc;
 }

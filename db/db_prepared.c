@@ -65,6 +65,13 @@ static int describe_utility(attu_session *s, attu_prepared *p, const attu_ast_st
         memcpy(p->cols, q->cols, (size_t)q->ncols * sizeof *p->cols);
         return 0;
     }
+    if ((st->kind == ATTU_STMT_DELETE || st->kind == ATTU_STMT_UPDATE) && st->u.modify.nreturning) {
+        /* RETURNING's rows: their shape from binding the statement */
+        attu_bind_params bp;
+        memset(&bp, 0, sizeof bp);
+        bp.n = p->nparams; bp.types = p->param_types;
+        return db_modify_describe(s, p->sql, st, &bp, &p->ncols, &p->cols, err);
+    }
     if (st->kind != ATTU_STMT_SHOW && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE)
         return 0;
     attu_exec_callbacks cb;
