@@ -162,7 +162,13 @@ static bool is_valid(const uint8_t *v, size_t r) { return !v || v[r]; }
 static int count_all(xctx *x, const attu_stage *s, srf_args *f, size_t n, int64_t *rows, int64_t cap,
                      size_t row_bytes, int64_t *total) {
     __int128 sum = 0;
+    /* a LIMIT above reads only the first `need` rows: the series stop there
+     * (rows after it are neither counted nor checked, as PostgreSQL never
+     * asks for them) */
+    int64_t need = s->limit >= 0 ? s->limit : -1;
+    if (need >= 0 && need < cap) cap = need;
     for (size_t r = 0; r < n; r++) {
+        if (need >= 0 && sum >= need) { for (int i = 0; i < s->nsrfs; i++) f[i].count[r] = 0; rows[r] = 0; continue; }
         if ((r & 0xffff) == 0xffff && check_stop(x)) return -1;
         int64_t most = 0;
         bool over = false;      /* past the cap: raised once every function of the row
@@ -202,6 +208,7 @@ static int count_all(xctx *x, const attu_stage *s, srf_args *f, size_t n, int64_
                     return attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "generate_series over an unexpected type");
                 }
             }
+            if (need >= 0 && c > need - sum) c = need - sum;     /* the limit's last rows */
             if (c > cap) { over = true; c = 0; }
             a->count[r] = (int64_t)c;
             if (c > most) most = (int64_t)c;

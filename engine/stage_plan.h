@@ -148,7 +148,7 @@ struct attu_stage {
     int             nleft_groups; /* JOIN_AGG: output = left columns group_cols[] then aggregates */
     int            *group_cols;
     bool            outer;        /* JOIN_AGG, SRF: LEFT join semantics */
-    /* TOPK / LIMIT; RECURSIVE: limit = the rows after which it may stop, or -1 */
+    /* TOPK / LIMIT; RECURSIVE, SRF: limit = the rows after which it may stop, or -1 */
     int64_t         limit, offset;
     /* SETOP */
     int             setop;        /* 1 union, 2 intersect, 3 except */

@@ -757,6 +757,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         free(args);
         if (rc) goto fail;
         s->outer = p->srf_outer;
+        s->limit = p->topk_limit;     /* -1, or the rows a LIMIT above keeps */
         if (p->residual && compile_pred(p->residual, p->ncols, p->types, &s->residual, err)) goto fail;
         return s;
     }

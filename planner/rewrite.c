@@ -508,6 +508,11 @@ static void topk(attu_lplan *p) {
         attu_lplan *r = p->left;
         while (r && r->kind == LP_PROJECT) r = r->left;
         if (r && r->kind == LP_RECURSIVE) r->topk_limit = p->limit + p->offset;
+        /* so may generate_series (SELECT * FROM generate_series(1, 1e10)
+         * LIMIT 3 is three rows, not 53200); not a LEFT JOIN's, whose ON
+         * drops rows after the series are made */
+        if (r && r->kind == LP_SRF && !r->srf_outer)
+            r->topk_limit = p->offset > INT64_MAX - p->limit ? INT64_MAX : p->limit + p->offset;
     }
 }
 
