@@ -311,10 +311,23 @@ static int check_sets(modify_ctx *m, attu_error *err) {
     return 0;
 }
 
+/* 42712 when a FROM / USING item takes the target's name (PostgreSQL
+ * sees the same table twice: DELETE FROM t USING t). */
+static int check_name(const modify_ctx *m, const attu_ast_from *f, attu_error *err) {
+    if (f->kind == ATTU_FROM_JOIN && !f->alias)
+        return check_name(m, f->u.join.left, err) || check_name(m, f->u.join.right, err);
+    const char *q = f->alias ? f->alias : f->kind == ATTU_FROM_TABLE ? f->u.table.name : NULL;
+    if (q && !strcmp(q, m->qual))
+        return attu_error_set(err, "42712", f->position, "table name \"%s\" specified more than once", q);
+    return 0;
+}
+
 /* Builds m->q: SELECT rowid, SET values, RETURNING items FROM target,
  * other tables WHERE condition. */
 static int build_query(modify_ctx *m, attu_error *err) {
     const attu_ast_stmt *st = m->st;
+    for (int i = 0; i < st->u.modify.from.n; i++)
+        if (check_name(m, st->u.modify.from.items[i], err)) return -1;
     bool update = st->kind == ATTU_STMT_UPDATE;
     if (update && check_sets(m, err)) return -1;
     attu_ast_select_item *ret = st->u.modify.returning;

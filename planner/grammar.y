@@ -1694,6 +1694,16 @@ set_clause(A) ::= colid(N) EQ a_expr(E).
     A = vec_new(ctx);
     ab_vec_push(ctx, A, &it, sizeof it);
 }
+/* SET t.a = ...: a field of a composite column in PostgreSQL, which
+ * attu has not; as there, the first name must be a column */
+set_clause(A) ::= colid(N) DOT attr_name EQ a_expr(E).
+{
+    attu_ast_set_item it = { (char *)ab_tokstr(&N), N.pos, E };
+    A = vec_new(ctx);
+    ab_vec_push(ctx, A, &it, sizeof it);
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, N.pos,
+                   "assignment to a field of column \"%s\" is not supported; write SET column = value", ab_tokstr(&N));
+}
 /* SET (a, b) = (x, y) or ROW(x, y): one item per column, as PostgreSQL
  * expands it; a sub-SELECT source is refused */
 set_clause(A) ::= LP(P) name_list(C) RP EQ a_expr(E).
