@@ -224,18 +224,21 @@ struct attu_backend {
      * caller gathers column by column). */
     int  (*gather_cols)(attu_backend *be, const struct attu_gather_col *cols, int ncols,
                         const attu_buf *idx, size_t n, attu_error *err);
-    /* A stable partition of n rows by the digit (keys[i] >> shift) & 255
-     * of their int64 keys (every key >= 0, shift 0 to 56): the rows of
-     * digit 0 first, each digit's rows in their order. keys_out (may be
-     * NULL) receives the keys in that order and each of the ncols columns
-     * its values (cols[c].src into dst; src_valid, when given, into
-     * dst_valid). Widths 1, 4 and 8; a call with any other width returns 1
-     * with nothing written. What it is for: a join whose partner rows are
-     * read at random from a column larger than the cache reads them in
-     * 256 slices instead, each small enough to stay in the cache, once its
-     * rows are in partner order (run_join). May be NULL. */
-    int  (*partition)(attu_backend *be, const attu_buf *keys, size_t n, int shift, attu_buf *keys_out,
-                      int ncols, const attu_gather_col *cols, attu_error *err);
+    /* A stable partition of n rows by the digit (k >> shift) & 255 of
+     * their keys k = keys[i] - key_base (keys: INT64, or an INT32 / DATE
+     * column read as its values; every k >= 0; shift 0 to 56): the rows
+     * of digit 0 first, each digit's rows in their order. keys_out (may be
+     * NULL) receives the int64 k in that order and each of the ncols
+     * columns its values (cols[c].src into dst; src_valid, when given,
+     * into dst_valid). Value widths 1, 4 and 8; a call with any other
+     * width or key type returns 1 with nothing written. What it is for: a
+     * join whose partner rows are read at random from a column larger
+     * than the cache reads them in 256 slices instead, each small enough
+     * to stay in the cache, once its rows are in partner order (run_join;
+     * a dimension loaded in key order gives its partners as the probing
+     * keys less kmin, with no index). May be NULL. */
+    int  (*partition)(attu_backend *be, const attu_vec *keys, int64_t key_base, size_t n, int shift,
+                      attu_buf *keys_out, int ncols, const attu_gather_col *cols, attu_error *err);
     /* dst[idx[i]] = src[i]. */
     int  (*scatter)(attu_backend *be, attu_buf *dst, const attu_buf *src,
                     size_t width, const attu_buf *idx, size_t n, attu_error *err);

@@ -154,20 +154,24 @@ static int cpu_gather_cols(attu_backend *be, const attu_gather_col *cols, int nc
 
 /* partition: a stable counting sort by the digit, one column at a time
  * (the reference of the GPU's radix_partition passes). */
-static int cpu_partition(attu_backend *be, const attu_buf *keys, size_t n, int shift, attu_buf *keys_out, int ncols,
-                         const attu_gather_col *cols, attu_error *err) {
+static int cpu_partition(attu_backend *be, const attu_vec *keys, int64_t key_base, size_t n, int shift,
+                         attu_buf *keys_out, int ncols, const attu_gather_col *cols, attu_error *err) {
     (void)be;
-    if (shift < 0 || shift > 56) return 1;
+    size_t kw = attu_type_width(keys->type.id);
+    if (shift < 0 || shift > 56 || (kw != 4 && kw != 8) || keys->type.id == ATTU_TYPE_FLOAT32 ||
+        keys->type.id == ATTU_TYPE_FLOAT64 || keys->type.id == ATTU_TYPE_TEXT) return 1;
     for (int c = 0; c < ncols; c++)
         if (cols[c].width != 1 && cols[c].width != 4 && cols[c].width != 8) return 1;
     size_t start[257] = { 0 };
     size_t *pos = malloc((n ? n : 1) * sizeof *pos);
     if (!pos) return attu_error_oom(err);
-    const int64_t *k = CI64(keys);
-    for (size_t i = 0; i < n; i++) start[((uint64_t)k[i] >> shift & 255) + 1]++;
+    const void *kd = keys->data->ptr;
+#define PART_KEY(i) ((uint64_t)((kw == 4 ? (int64_t)((const int32_t *)kd)[i] : ((const int64_t *)kd)[i]) - key_base))
+    for (size_t i = 0; i < n; i++) start[(PART_KEY(i) >> shift & 255) + 1]++;
     for (int d = 0; d < 256; d++) start[d + 1] += start[d];
-    for (size_t i = 0; i < n; i++) pos[i] = start[(uint64_t)k[i] >> shift & 255]++;
-    for (size_t i = 0; keys_out && i < n; i++) I64(keys_out)[pos[i]] = k[i];
+    for (size_t i = 0; i < n; i++) pos[i] = start[PART_KEY(i) >> shift & 255]++;
+    for (size_t i = 0; keys_out && i < n; i++) I64(keys_out)[pos[i]] = (int64_t)PART_KEY(i);
+#undef PART_KEY
     for (int c = 0; c < ncols; c++) {
         const attu_gather_col *g = &cols[c];
         const char *src = g->src->ptr;

@@ -427,7 +427,7 @@ int known_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size
 }
 
 static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *ms, const attu_vec *kn, size_t nn,
-                              const attu_buf *mn, const attu_key_stats *known, attu_buf **needle_rows,
+                              const attu_buf *mn, const attu_key_stats *known, bool no_hits, attu_buf **needle_rows,
                               attu_buf **build_rows, size_t *np, bool *done) {
     int64_t kmin = 0, kmax = 0;
     attu_buf *index = NULL;
@@ -447,7 +447,7 @@ static int direct_index_pairs(xctx *x, attu_buf *ks, size_t ns, const attu_buf *
     }
     /* keys in row order (a table loaded by its key): the probe reads no index */
     if (identity) { free_buf(x, index); index = NULL; }
-    attu_dense_dim dim = { *kn, mn, NULL, index, kmin, kmax, NULL, false, 0, identity };
+    attu_dense_dim dim = { *kn, mn, NULL, index, kmin, kmax, NULL, no_hits, 0, identity };
     int rc = x->be->dense_probe(x->be, 1, &dim, nn, needle_rows, np, x->err) ? -1 : 0;
     *build_rows = dim.hits;
     *done = rc == 0;
@@ -539,9 +539,9 @@ static int check_pairs_fit(xctx *x, int64_t pairs, size_t pair_bytes) {
  * *ri_out for the side *identity_out names (its rows 0..np-1, which
  * dense_probe may leave unwritten); otherwise they are written here. */
 static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml, attu_buf *kr, size_t nr,
-                            const attu_buf *mr, const xcol *raw, const attu_key_stats *known, size_t pair_bytes,
-                            bool identity_ok, attu_buf **li_out, attu_buf **ri_out, size_t *np_out,
-                            int *identity_out) {
+                            const attu_buf *mr, const xcol *raw, const attu_key_stats *known, bool no_hits,
+                            size_t pair_bytes, bool identity_ok, attu_buf **li_out, attu_buf **ri_out,
+                            size_t *np_out, int *identity_out) {
     bool swap = nl < nr;              /* sort the left side, search the right */
     attu_buf *ks = swap ? kl : kr, *kn = swap ? kr : kl, *kn_own = NULL;
     const attu_buf *ms = swap ? ml : mr, *mn = swap ? mr : ml;
@@ -556,7 +556,15 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
         bool fast = false;
         size_t np = 0;
         attu_vec kv = kn ? (attu_vec){ attu_type_make(ATTU_TYPE_INT64), kn, NULL, NULL } : vec_of(raw);
-        if (direct_index_pairs(x, ks, ns0, ms, &kv, nn, mn, known, &seg, &part, &np, &fast)) goto done;
+        if (direct_index_pairs(x, ks, ns0, ms, &kv, nn, mn, known, no_hits, &seg, &part, &np, &fast)) goto done;
+        if (fast && no_hits && np != nn) {
+            /* the partners were to be the probing keys less kmin, which
+             * holds only when every probing row has one: probe again for
+             * the kept rows' partners */
+            free_buf(x, seg);
+            seg = NULL;
+            if (direct_index_pairs(x, ks, ns0, ms, &kv, nn, mn, known, false, &seg, &part, &np, &fast)) goto done;
+        }
         if (known && !fast) {
             attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "a join by a key in row order took no probe");
             goto done;
@@ -728,27 +736,75 @@ static rel *rel_keep(xctx *x, const rel *r, const bool *keep) {
  * partner: B's row of each pair; p_left: P is the left side. Returns 1 when
  * it does not apply (the caller builds the usual lazy output), 0 with
  * *out_rel, -1 on error. */
-static int partitioned_join(xctx *x, rel *L, rel *R, bool p_left, const attu_buf *partner, size_t np,
-                            const bool *need, rel **out_rel) {
-    rel *P = p_left ? L : R, *B = p_left ? R : L;
+/* The partner rows of a join whose every probing row found one in a table
+ * in key order: its keys less kmin, as int64 (when the pairs were to be
+ * partitioned and were not after all, the probe having written none). */
+static int identity_partners(xctx *x, const xcol *keys, size_t n, int64_t kmin, attu_buf **out) {
+    attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+    attu_expr_program *p = attu_program_new(1, &keys->type);
+    attu_buf *b = buf_i64(x, n);
+    int rc = -1;
+    if (!p || !b) { if (!p) attu_error_oom(x->err); goto done; }
+    int w = 0;
+    if (keys->type.id == ATTU_TYPE_INT64 || keys->type.id == ATTU_TYPE_TIMESTAMP) {
+        w = 0;
+    } else {
+        w = attu_program_reg(p, i8);
+        attu_program_emit(p, attu_instr_make(ATTU_OP_CAST_I_I, w, 0, -1));
+    }
+    int c = attu_program_reg(p, i8), d = attu_program_reg(p, i8);
+    attu_instr k = attu_instr_make(ATTU_OP_CONST, c, -1, -1);
+    k.imm_i = kmin;
+    attu_program_emit(p, k);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_SUB_I, d, w, c));
+    attu_program_add_output(p, d);
+    attu_vec in = { keys->type, keys->data, NULL, NULL };
+    attu_out o = { i8, b, NULL, NULL };
+    if (n && x->be->eval(x->be, p, &in, n, &o, x->err)) goto done;
+    *out = b;
+    b = NULL;
+    rc = 0;
+done:
+    attu_program_free(p);
+    free_buf(x, b);
+    return rc;
+}
+
+/* Whether partitioned_join takes a join of np pairs whose probing side is
+ * L (p_left) or R: the sizes (ATTU_JOIN_PARTITION_MIN_ROWS, above), a
+ * column of the partner side read above, and every probing column read
+ * above movable (in place, 1, 4 or 8 bytes). */
+static bool partition_pays(xctx *x, const rel *L, const rel *R, bool p_left, size_t np, const bool *need) {
+    const rel *P = p_left ? L : R, *B = p_left ? R : L;
     int poff = p_left ? 0 : L->ncols, boff = p_left ? L->ncols : 0;
     const char *env = getenv("ATTU_JOIN_PARTITION_MIN_ROWS");
     size_t min_pairs = (size_t)1 << 24, min_build = (size_t)1 << 22;
     if (env && *env) min_pairs = min_build = (size_t)strtoull(env, NULL, 10);
-    else if (x->be->kind == ATTU_DEVICE_KIND_CPU) return 1;
-    *out_rel = NULL;
-    if (!x->be->partition || !partner || np < min_pairs || np < 2 || B->nrows < min_build || B->nrows < 2) return 1;
+    else if (x->be->kind == ATTU_DEVICE_KIND_CPU) return false;
+    if (!x->be->partition || np < min_pairs || np < 2 || B->nrows < min_build || B->nrows < 2) return false;
     bool reads_b = false;
     for (int i = 0; i < B->ncols; i++) reads_b |= (!need || need[boff + i]) && !B->cols[i]->pruned;
-    if (!reads_b) return 1;
-    int nmove = 0;
+    if (!reads_b) return false;
     for (int i = 0; i < P->ncols; i++) {
         const xcol *c = P->cols[i];
         if (c->pruned || (need && !need[poff + i])) continue;
         size_t w = attu_type_width(c->type.id);
-        if (c->lazy_src || (w != 1 && w != 4 && w != 8)) return 1;
-        nmove++;
+        if (c->lazy_src || (w != 1 && w != 4 && w != 8)) return false;
     }
+    return true;
+}
+
+/* partner: the partner row of each pair, as keys less key_base (an INT64
+ * row index with base 0, or the probing keys less kmin when the partner
+ * side is a table in key order). */
+static int partitioned_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *partner, int64_t key_base,
+                            size_t np, const bool *need, rel **out_rel) {
+    rel *P = p_left ? L : R, *B = p_left ? R : L;
+    int poff = p_left ? 0 : L->ncols, boff = p_left ? L->ncols : 0;
+    *out_rel = NULL;
+    if (!partner->data || !partition_pays(x, L, R, p_left, np, need)) return 1;
+    int nmove = 0;
+    for (int i = 0; i < P->ncols; i++) nmove += !P->cols[i]->pruned && (!need || need[poff + i]);
     int bits = 64 - __builtin_clzll((unsigned long long)(B->nrows - 1));
     int shift = bits > 8 ? bits - 8 : 0;
     attu_gather_col *cols = calloc((size_t)nmove + 1, sizeof *cols);
@@ -766,7 +822,7 @@ static int partitioned_join(xctx *x, rel *L, rel *R, bool p_left, const attu_buf
         cols[m++] = (attu_gather_col){ moved[i]->data, moved[i]->valid, c->data, c->valid,
                                        attu_type_width(c->type.id) };
     }
-    int e = x->be->partition(x->be, partner, np, shift, keys, nmove, cols, x->err);
+    int e = x->be->partition(x->be, partner, key_base, np, shift, keys, nmove, cols, x->err);
     if (e) { rc = e > 0 ? 1 : -1; goto done; }
     if (!(out = rel_new(x, L->ncols + R->ncols, np))) goto done;
     for (int i = 0; i < P->ncols; i++)
@@ -860,17 +916,27 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
     bool pairs_kept = s->jk == ATTU_SJ_INNER || s->jk == ATTU_SJ_LEFT || s->jk == ATTU_SJ_FULL || s->residual.n;
     size_t pair_bytes = 48 + (pairs_kept ? 9 * (size_t)(L->ncols + R->ncols) : 0);
     int identity = -1;  /* 0 / 1: li / ri is 0..np-1, that side's rows unchanged */
-    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, raw, known, pair_bytes, lazy, &li, &ri, &np,
-                         &identity))
+    /* a dimension in key order that the pairs will be partitioned by: the
+     * probe only counts, the partners being the probing keys less kmin */
+    bool probe_left = L->nrows >= R->nrows;   /* inner_join_pairs probes with the larger side */
+    bool no_hits = known && lazy && partition_pays(x, L, R, probe_left, probe_left ? L->nrows : R->nrows, need);
+    if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, raw, known, no_hits, pair_bytes, lazy, &li, &ri,
+                         &np, &identity))
         goto done;
     if (check_stop(x)) goto done;
     if (known) s->act_how = "dense_probe (key = row)";
     if (lazy && identity >= 0) {
         /* one partner per probing row: in partner order when that pays */
-        int prc = partitioned_join(x, L, R, identity == 0, identity == 0 ? ri : li, np, need, &out);
+        attu_buf *hits = identity == 0 ? ri : li;
+        attu_vec partner = hits ? (attu_vec){ attu_type_make(ATTU_TYPE_INT64), hits, NULL, NULL } : vec_of(raw);
+        int64_t base = hits ? 0 : known->kmin;
+        int prc = partitioned_join(x, L, R, identity == 0, &partner, base, np, need, &out);
+        if (prc > 0 && !hits && identity_partners(x, raw, np, known->kmin, identity == 0 ? &ri : &li)) goto done;
         if (prc < 0) goto done;
         if (prc == 0) {
-            s->act_how = known ? "dense_probe (key = row) + partition" : "dense_index + dense_probe + partition";
+            s->act_how = !known ? "dense_index + dense_probe + partition"
+                         : hits    ? "dense_probe (key = row) + partition"
+                                   : "dense_probe (key = row, counted) + partition by key";
             goto done;
         }
     }

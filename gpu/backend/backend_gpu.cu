@@ -902,9 +902,13 @@ int gpu_dense_probe(attu_backend* be, int nd, attu_dense_dim* dims, size_t nn, a
       if (!(hits[d] = gpu_alloc(be, (size_t)kept * sizeof(int64_t), err))) throw already_set_t();
       a.d[d].hits = I64(hits[d]);
     }
+    bool any_hits = false;
+    for (int d = 0; d < nd; ++d) any_hits |= !dims[d].no_hits;
     if (all_kept) {
+      // nothing to store when no index gives its hits (a join that
+      // partitions by the probing keys themselves: run_join's no_hits)
       const probe_args_t args = a;
-      transform([=] __device__(int i) { store_hits(args, i, i); }, kept, ctx);
+      if (any_hits) transform([=] __device__(int i) { store_hits(args, i, i); }, kept, ctx);
     } else if (kept && ((size_t)kept << probe_sparse_shift()) < nn) {
       int per_sm = 0;
       ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, probe_store_sparse_kernel,

@@ -11,42 +11,60 @@ namespace gpu_backend {
 
 namespace {
 
-template <typename val_t>
-void move_column(const int64_t* keys, int64_t* keys_out, const void* src, void* dst, size_t n, int shift,
+template <typename in_t, typename val_t>
+void move_column(const in_t* keys, long long base, int64_t* keys_out, const void* src, void* dst, size_t n, int shift,
                  context_t& ctx) {
-  radix_partition(reinterpret_cast<const long long*>(keys), reinterpret_cast<long long*>(keys_out),
-                  static_cast<const val_t*>(src), static_cast<val_t*>(dst), n, shift, ctx);
+  radix_partition<long long, in_t, val_t>(keys, base, reinterpret_cast<long long*>(keys_out),
+                                          static_cast<const val_t*>(src), static_cast<val_t*>(dst), n, shift, ctx);
 }
 
-void move(size_t width, const int64_t* keys, int64_t* keys_out, const void* src, void* dst, size_t n, int shift,
-          context_t& ctx) {
+template <typename in_t>
+void move(size_t width, const in_t* keys, long long base, int64_t* keys_out, const void* src, void* dst, size_t n,
+          int shift, context_t& ctx) {
   switch (width) {
-    case 1: move_column<uint8_t>(keys, keys_out, src, dst, n, shift, ctx); break;
-    case 4: move_column<uint32_t>(keys, keys_out, src, dst, n, shift, ctx); break;
-    default: move_column<uint64_t>(keys, keys_out, src, dst, n, shift, ctx); break;
+    case 1: move_column<in_t, uint8_t>(keys, base, keys_out, src, dst, n, shift, ctx); break;
+    case 4: move_column<in_t, uint32_t>(keys, base, keys_out, src, dst, n, shift, ctx); break;
+    default: move_column<in_t, uint64_t>(keys, base, keys_out, src, dst, n, shift, ctx); break;
+  }
+}
+
+// Every column by the same keys: the first pass writes the keys too (or,
+// with no column, the keys alone travel as 8-byte values).
+template <typename in_t>
+void move_all(const in_t* k, long long base, int64_t* ko, size_t n, int shift, int ncols, const attu_gather_col* cols,
+              context_t& ctx) {
+  if (!ncols && ko) {
+    // the keys alone: the pass still moves a value column, the raw keys
+    // into scratch that is thrown away
+    mem_t<in_t> scratch(n, ctx);
+    move<in_t>(sizeof(in_t), k, base, ko, k, scratch.data(), n, shift, ctx);
+  }
+  for (int c = 0; c < ncols; ++c) {
+    move<in_t>(cols[c].width, k, base, c == 0 ? ko : nullptr, cols[c].src->ptr, cols[c].dst->ptr, n, shift, ctx);
+    if (cols[c].src_valid && cols[c].dst_valid)
+      move<in_t>(1, k, base, nullptr, cols[c].src_valid->ptr, cols[c].dst_valid->ptr, n, shift, ctx);
   }
 }
 
 }  // namespace
 
-int gpu_partition(attu_backend* be, const attu_buf* keys, size_t n, int shift, attu_buf* keys_out, int ncols,
-                  const attu_gather_col* cols, attu_error* err) {
-  if (shift < 0 || shift > 56 || n > 0x7fffffffull) return 1;
+int gpu_partition(attu_backend* be, const attu_vec* keys, int64_t key_base, size_t n, int shift, attu_buf* keys_out,
+                  int ncols, const attu_gather_col* cols, attu_error* err) {
+  const attu_type_id kt = keys->type.id;
+  const bool k32 = kt == ATTU_TYPE_INT32 || kt == ATTU_TYPE_DATE;
+  const bool k64 = kt == ATTU_TYPE_INT64 || kt == ATTU_TYPE_TIMESTAMP;
+  if (shift < 0 || shift > 56 || n > 0x7fffffffull || (!k32 && !k64)) return 1;
   for (int c = 0; c < ncols; ++c)
     if (cols[c].width != 1 && cols[c].width != 4 && cols[c].width != 8) return 1;
   if (n == 0) return 0;
   if (attu_backend_interrupted(err)) return -1;
   return guarded(err, [&] {
     context_t& ctx = CTX(be);
-    const int64_t* k = static_cast<const int64_t*>(keys->ptr);
     int64_t* ko = keys_out ? static_cast<int64_t*>(keys_out->ptr) : nullptr;
-    // the keys travel with the first value moved (or alone, as 8-byte values)
-    if (!ncols) move(8, k, nullptr, k, ko, n, shift, ctx);
-    for (int c = 0; c < ncols; ++c) {
-      move(cols[c].width, k, c == 0 ? ko : nullptr, cols[c].src->ptr, cols[c].dst->ptr, n, shift, ctx);
-      if (cols[c].src_valid && cols[c].dst_valid)
-        move(1, k, nullptr, cols[c].src_valid->ptr, cols[c].dst_valid->ptr, n, shift, ctx);
-    }
+    if (k32)
+      move_all(static_cast<const int32_t*>(keys->data->ptr), (long long)key_base, ko, n, shift, ncols, cols, ctx);
+    else
+      move_all(static_cast<const long long*>(keys->data->ptr), (long long)key_base, ko, n, shift, ncols, cols, ctx);
   });
 }
 

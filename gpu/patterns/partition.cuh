@@ -19,6 +19,8 @@
 // Several value columns partitioned by the same keys: call once per column
 // with the same keys_in and shift; the passes agree (the ranking is a
 // function of the keys alone), and keys_out may be null on all but one.
+// The keys may be read narrower than they are ranked and written, less a
+// base (a join's INT32 keys become the int64 rows of their partners).
 #pragma once
 
 #include "gpu/patterns/sort.cuh"
@@ -30,9 +32,9 @@ namespace sort_detail {
 
 // The histogram of one digit in one read of the keys (sort_histogram_kernel
 // counts every pass's digit; a partition needs one).
-template <typename key_t, int nt>
+template <typename key_t, typename in_t, int nt>
 __global__ void __launch_bounds__(nt)
-partition_histogram_kernel(const key_t* __restrict__ keys, size_t count, int shift,
+partition_histogram_kernel(const in_t* __restrict__ keys, key_t key_base, size_t count, int shift,
                            unsigned long long* __restrict__ hist) {
   using traits = sort_key_traits<key_t>;
   __shared__ unsigned int sh[256];
@@ -40,7 +42,7 @@ partition_histogram_kernel(const key_t* __restrict__ keys, size_t count, int shi
   __syncthreads();
   size_t stride = size_t(gridDim.x) * nt;
   for (size_t i = size_t(blockIdx.x) * nt + threadIdx.x; i < count; i += stride)
-    atomicAdd(&sh[(traits::to_bits(keys[i]) >> shift) & 0xff], 1u);
+    atomicAdd(&sh[(traits::to_bits(key_t(keys[i]) - key_base) >> shift) & 0xff], 1u);
   __syncthreads();
   for (int i = threadIdx.x; i < 256; i += nt)
     if (sh[i]) atomicAdd(&hist[i], (unsigned long long)sh[i]);
@@ -52,13 +54,16 @@ partition_histogram_kernel(const key_t* __restrict__ keys, size_t count, int shi
 // vals_out: count slots each, not overlapping the inputs. shift: 0 to
 // 8 * sizeof(key_t) - 8. val_t is any trivially copyable type (the kernel
 // stages a tile of values in shared memory: 1, 2, 4 or 8 bytes are the
-// sizes its tile is laid out for).
-template <typename key_t, typename val_t, typename context_t>
-void radix_partition(const key_t* keys_in, key_t* keys_out, const val_t* vals_in, val_t* vals_out, size_t count,
-                     int shift, context_t& ctx) {
+// sizes its tile is laid out for). The keys partitioned (and written) are
+// key_t(keys_in[i]) - key_base: in_t may be narrower than key_t (a join's
+// INT32 keys, partitioned as the int64 rows key - kmin of their partners).
+template <typename key_t, typename in_t, typename val_t, typename context_t>
+void radix_partition(const in_t* keys_in, key_t key_base, key_t* keys_out, const val_t* vals_in, val_t* vals_out,
+                     size_t count, int shift, context_t& ctx) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
   using L = sort_launch<bits_t, val_t, true>;
+  static_assert(std::is_integral<key_t>::value && std::is_integral<in_t>::value, "radix_partition: integer keys");
   if (shift < 0 || shift > 8 * int(sizeof(key_t)) - 8) throw std::runtime_error("radix_partition: shift out of range");
   if (count > 0x7fffffffull) throw std::runtime_error("radix_partition: more than 2^31-1 items");
   if (count == 0) return;
@@ -74,15 +79,23 @@ void radix_partition(const key_t* keys_in, key_t* keys_out, const val_t* vals_in
   uint64_t* lb = (uint64_t*)(mem + head);
   ATTU_CUDA_CHECK(cudaMemsetAsync(mem, 0, head + lb_bytes, st));
   int hist_blocks = int(tiles < 132 * 8 ? tiles : 132 * 8);
-  sort_detail::partition_histogram_kernel<key_t, 512><<<hist_blocks, 512, 0, st>>>(keys_in, count, shift, hist);
+  sort_detail::partition_histogram_kernel<key_t, in_t, 512>
+      <<<hist_blocks, 512, 0, st>>>(keys_in, key_base, count, shift, hist);
   ATTU_CUDA_CHECK_LAUNCH();
   sort_detail::sort_scan_kernel<<<1, 256, 0, st>>>(hist);
   ATTU_CUDA_CHECK_LAUNCH();
-  // first and last at once: reads key_t, writes key_t; no next pass.
-  sort_detail::sort_onesweep_kernel<key_t, val_t, true, false, true, true><<<int(tiles), L::nt, 0, st>>>(
-      keys_in, keys_out, vals_in, vals_out, count, shift, hist, lb, nullptr, ctr);
+  // first and last at once: reads in_t, writes key_t; no next pass.
+  sort_detail::sort_onesweep_kernel<key_t, val_t, true, false, true, true, in_t><<<int(tiles), L::nt, 0, st>>>(
+      keys_in, keys_out, vals_in, vals_out, count, shift, hist, lb, nullptr, ctr, (long long)key_base);
   ATTU_CUDA_CHECK_LAUNCH();
   sort_detail::sort_free(mem, ctx);
+}
+
+// The keys as they are (in_t = key_t, no base).
+template <typename key_t, typename val_t, typename context_t>
+void radix_partition(const key_t* keys_in, key_t* keys_out, const val_t* vals_in, val_t* vals_out, size_t count,
+                     int shift, context_t& ctx) {
+  radix_partition<key_t, key_t, val_t>(keys_in, key_t(0), keys_out, vals_in, vals_out, count, shift, ctx);
 }
 
 }  // namespace gpu

@@ -191,8 +191,10 @@ sort_scan_kernel(count_t* __restrict__ hist) {
 
 // One radix pass. keys_in/keys_out hold order-preserving bits except on the
 // first pass (reads key_t and converts) and the last (writes key_t back).
+// in_t other than key_t (radix_partition only): the first pass reads in_t
+// and ranks key_t(k) - key_base, which the last pass writes.
 template <typename key_t, typename val_t, bool has_vals, bool descending,
-          bool first, bool last>
+          bool first, bool last, typename in_t = key_t>
 __global__ void __launch_bounds__(384, has_vals ? ATTU_SORT_MINB_PAIRS
                                                : sizeof(key_t) == 8 ? ATTU_SORT_MINB_K64 : ATTU_SORT_MINB_K32)
 sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys_out_v,
@@ -200,7 +202,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
                      size_t count, int shift,
                      const unsigned long long* __restrict__ digit_start,
                      uint64_t* __restrict__ lookback, uint64_t* __restrict__ lookback_next,
-                     unsigned int* __restrict__ tile_counter) {
+                     unsigned int* __restrict__ tile_counter, long long key_base = 0) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
   using L = sort_launch<bits_t, val_t, has_vals>;
@@ -240,9 +242,12 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
   for (int u = 0; u < vt; ++u) {
     int i = wbase + u * 32;
     if (i < valid) {
-      if (first)
-        keys[u] = traits::to_bits(static_cast<const key_t*>(keys_in_v)[base + i]);
-      else
+      if (first) {
+        if constexpr (std::is_same<in_t, key_t>::value)
+          keys[u] = traits::to_bits(static_cast<const key_t*>(keys_in_v)[base + i]);
+        else
+          keys[u] = traits::to_bits(key_t(static_cast<const in_t*>(keys_in_v)[base + i]) - key_t(key_base));
+      } else
         keys[u] = static_cast<const bits_t*>(keys_in_v)[base + i];
     } else {
       // Out-of-range items rank last (largest digit in the sort direction)

@@ -195,6 +195,29 @@ void test_partition(test_context& ctx, size_t n, long long range, int shift) {
   cudaFree(ok); cudaFree(o8); cudaFree(o4); cudaFree(o1);
 }
 
+// int32 keys partitioned as int64 key - base (a join's needles, whose
+// partner row is key - kmin), against the reference over those values.
+void test_partition_narrow(test_context& ctx, size_t n, int shift) {
+  auto raw = random_keys<int>(n, 1 << 26);
+  const long long base = -(1LL << 25);  // every key - base >= 0
+  std::vector<long long> keys(n), vals(n);
+  for (size_t i = 0; i < n; ++i) {
+    keys[i] = (long long)raw[i] - base;
+    vals[i] = (long long)i;
+  }
+  int* dk = to_device(raw);
+  long long* dv = to_device(vals);
+  std::vector<long long> poison(n, 0x5eadbeef5eadbeefLL);
+  long long *ok = to_device(poison), *ov = to_device(poison);
+  attu::gpu::radix_partition(dk, base, ok, dv, ov, n, shift, ctx);
+  auto hk = to_host(ok, n), hv = to_host(ov, n);
+  auto bits = [](long long k) { return attu::gpu::sort_key_traits<long long>::to_bits(k); };
+  attu::ref::radix_partition(keys, vals, shift, bits);
+  report(hk == keys && hv == vals,
+         "radix_partition int32 keys less a base n=" + std::to_string(n) + " shift=" + std::to_string(shift));
+  cudaFree(dk); cudaFree(dv); cudaFree(ok); cudaFree(ov);
+}
+
 // ---- merge --------------------------------------------------------------------
 void test_merge(test_context& ctx, size_t na, size_t nb, long long range) {
   auto ak = random_keys<int>(na, range), bk = random_keys<int>(nb, range);
@@ -345,6 +368,7 @@ int main() {
       test_partition(ctx, n, 1LL << 25, 17);
       test_partition(ctx, n, 0, 56);
       test_partition(ctx, n, 0, 0);
+      test_partition_narrow(ctx, n, 18);
     }
     test_partition(ctx, size_t(1) << 24, 1LL << 25, 17);
 
