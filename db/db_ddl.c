@@ -661,7 +661,13 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     attu_table *t = db_append_rows(base, src ? src : res ? res->cols : NULL, map, n, err);
     if (!t) goto out;
-    if (save(s, t, err)) { attu_table_free(t); goto out; }
+    /* RETURNING reads the appended rows of t (db_insert_returning.c) */
+    attu_result *ret = NULL;
+    if (st->u.insert.nreturning && !(ret = db_insert_returning(s, sql, st, params, t, base->nrows, err))) {
+        attu_table_free(t);
+        goto out;
+    }
+    if (save(s, t, err)) { attu_table_free(t); attu_result_free(ret); goto out; }
     attu_table *old = attu_catalog_replace(s->db->cat, t);
     attu_table_free(old);
     rc = 0;
@@ -671,6 +677,10 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     attu_result_free(res); attu_result_free(dres);
     free(types); free(names); free(map); free(src);
     db_values_copy_free(&vcopy);
+    if (ret) {
+        snprintf(ret->tag, sizeof ret->tag, "%s", tag);
+        return db_deliver(cb, ret) ? -2 : 0;
+    }
     return db_deliver_tag(cb, tag, err) ? -2 : 0;
 out:
     pthread_rwlock_unlock(&s->db->lock);

@@ -124,6 +124,15 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
  * bound, not run: *cols (malloc'd, replacing what it held) and *ncols. */
 int db_modify_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                        int *ncols, attu_result_column **cols, attu_error *err);
+/* INSERT ... RETURNING (db_insert_returning.c): RETURNING's rows, read
+ * from t, INSERT's new version of its table, whose rows from n0 on are
+ * the inserted ones. Call with the write lock held, before t is saved; the
+ * catalog is as it was when it returns. Describe: the columns, bound over
+ * the current table, not run. */
+attu_result *db_insert_returning(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                                 attu_table *t, size_t n0, attu_error *err);
+int db_insert_returning_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                                 int *ncols, attu_result_column **cols, attu_error *err);
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* Builds a prepared statement over a parsed text (taking sql and pr):

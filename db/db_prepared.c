@@ -72,6 +72,12 @@ static int describe_utility(attu_session *s, attu_prepared *p, const attu_ast_st
         bp.n = p->nparams; bp.types = p->param_types;
         return db_modify_describe(s, p->sql, st, &bp, &p->ncols, &p->cols, err);
     }
+    if (st->kind == ATTU_STMT_INSERT && st->u.insert.nreturning) {
+        attu_bind_params bp;
+        memset(&bp, 0, sizeof bp);
+        bp.n = p->nparams; bp.types = p->param_types;
+        return db_insert_returning_describe(s, p->sql, st, &bp, &p->ncols, &p->cols, err);
+    }
     if (st->kind != ATTU_STMT_SHOW && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE)
         return 0;
     attu_exec_callbacks cb;

@@ -573,6 +573,9 @@ struct attu_ast_stmt {
             attu_ast_name_list columns;   /* n == 0: all, in table order */
             attu_ast_query    *source;    /* VALUES or SELECT; NULL for
                                              DEFAULT VALUES */
+            attu_ast_select_item *returning;  /* RETURNING items; nreturning == 0: none */
+            int                nreturning;
+            int                returning_position;   /* the RETURNING keyword */
         } insert;
         struct {
             char                *table;

@@ -1609,6 +1609,41 @@ opt_timezone(A) ::= .                   { A = false; }
 /* INSERT                                                                   */
 
 %type insert_stmt {attu_ast_stmt *}
+%include {
+/* INSERT ... RETURNING: parsed, and refused until INSERT returns rows */
+static void insert_returning(attu_parse_ctx *c, attu_ast_stmt *s, attu_vec *ret) {
+    if (!ret) return;
+    s->u.insert.returning = ret->items;
+    s->u.insert.nreturning = ret->n;
+}
+}
+insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) select_stmt(Q) RETURNING(R) target_list(L).
+{
+    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
+    A->u.insert.table = (char *)N.name;
+    A->u.insert.table_position = N.pos;
+    A->u.insert.source = Q;
+    A->u.insert.returning_position = R.pos;
+    insert_returning(ctx, A, L);
+}
+insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP name_list(C) RP select_stmt(Q) RETURNING(R) target_list(L).
+{
+    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
+    A->u.insert.table = (char *)N.name;
+    A->u.insert.table_position = N.pos;
+    A->u.insert.columns = ab_names(C);
+    A->u.insert.source = Q;
+    A->u.insert.returning_position = R.pos;
+    insert_returning(ctx, A, L);
+}
+insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES RETURNING(R) target_list(L).
+{
+    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
+    A->u.insert.table = (char *)N.name;
+    A->u.insert.table_position = N.pos;
+    A->u.insert.returning_position = R.pos;
+    insert_returning(ctx, A, L);
+}
 insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) select_stmt(Q).
 {
     A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);

@@ -75,6 +75,26 @@ Test(modify, returning_rows_names_and_tag) {
     cr_assert_str_eq(tdb_rows(s, "SELECT id, g, v FROM t ORDER BY id"), "1|A|2.5\n5|b|0.5\n");
 }
 
+Test(modify, insert_returning) {
+    tres r;
+    tdb_exec(s, "INSERT INTO t (id, g) VALUES (6, 'c'), (7, NULL) RETURNING id, g, v", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    cr_assert_str_eq(r.tag[0], "INSERT 0 2");
+    cr_assert_str_eq(r.colnames, "id|g|v");
+    cr_assert_str_eq(r.text, "6|c|NULL\n7|NULL|NULL\n");
+    tres_free(&r);
+    expect_error("INSERT INTO t VALUES (8, 'x', 0) RETURNING 1 / v", "22012");
+    cr_assert_str_eq(tdb_rows(s, "SELECT count(*) FROM t"), "7\n");
+    attu_error err;
+    attu_error_clear(&err);
+    attu_prepared *p = attu_prepare(s, "INSERT INTO t VALUES ($1, $2, $3) RETURNING id + 1 AS next", 0, NULL, &err);
+    cr_assert_not_null(p, "%s", err.message);
+    const attu_result_column *cols;
+    cr_assert_eq(attu_prepared_describe(p, &cols), 1);
+    cr_assert_str_eq(cols[0].name, "next");
+    attu_prepared_free(p);
+}
+
 Test(modify, failures_change_nothing) {
     const char *before = "1|a|1.5\n2|b|NULL\n3|a|2.5\n4|NULL|4\n5|b|0.5\n";
     expect_error("UPDATE t SET id = 10 / (id - 5)", "22012");

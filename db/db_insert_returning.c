@@ -1,0 +1,113 @@
+/*
+ * db_insert_returning.c - INSERT ... RETURNING.
+ *
+ * RETURNING reads the rows as they were inserted (DEFAULTs filled in, the
+ * assignment casts done), which are the rows the new version of the table
+ * appends: rowid n0 and up, n0 the old version's row count. So once
+ * INSERT has built its new table, and before it is saved, it is put in
+ * the catalog for the time of one query (the write lock is held: no other
+ * session sees it) and
+ *
+ *     SELECT <RETURNING items> FROM t WHERE t.<rowid> >= n0
+ *
+ * runs over it; then the old table is put back and INSERT goes on as
+ * without RETURNING (save, swap). An error in RETURNING fails the INSERT
+ * with nothing changed. The rows come in insertion order.
+ */
+#include "db/db_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The query above, its nodes from arena. */
+static attu_ast_query *returning_query(attu_ast_arena *a, const attu_ast_stmt *st, size_t n0, attu_error *err) {
+    attu_ast_query *q = attu_ast_alloc(a, sizeof *q);
+    attu_ast_from *f = attu_ast_alloc(a, sizeof *f);
+    attu_ast_from **from = attu_ast_alloc(a, sizeof *from);
+    attu_ast_expr *rowid = attu_ast_alloc(a, sizeof *rowid), *lit = attu_ast_alloc(a, sizeof *lit),
+                  *ge = attu_ast_alloc(a, sizeof *ge);
+    char num[32];
+    snprintf(num, sizeof num, "%zu", n0);
+    char *text = attu_ast_strdup(a, num);
+    if (!q || !f || !from || !rowid || !lit || !ge || !text) { attu_error_oom(err); return NULL; }
+    int pos = st->u.insert.table_position;
+    f->kind = ATTU_FROM_TABLE;
+    f->position = pos;
+    f->depth = 1;
+    f->u.table.name = st->u.insert.table;
+    from[0] = f;
+    rowid->kind = ATTU_EXPR_COLUMN;
+    rowid->position = pos;
+    rowid->depth = 1;
+    rowid->u.column.qualifier = st->u.insert.table;
+    rowid->u.column.name = ATTU_ROWID_INTERNAL;
+    lit->kind = ATTU_EXPR_LITERAL;
+    lit->position = pos;
+    lit->depth = 1;
+    lit->u.literal.kind = ATTU_LIT_INTEGER;
+    lit->u.literal.text = text;
+    lit->u.literal.len = strlen(text);
+    ge->kind = ATTU_EXPR_BINARY;
+    ge->position = pos;
+    ge->depth = 2;
+    ge->u.binary.op = ATTU_BINOP_GE;
+    ge->u.binary.left = rowid;
+    ge->u.binary.right = lit;
+    ge->u.binary.op_text = ">=";
+    int depth = 2;
+    for (int i = 0; i < st->u.insert.nreturning; i++)
+        if (st->u.insert.returning[i].expr->depth > depth) depth = st->u.insert.returning[i].expr->depth;
+    q->kind = ATTU_QUERY_SELECT;
+    q->position = st->u.insert.returning_position;
+    q->depth = depth + 1;
+    q->u.select.items = st->u.insert.returning;
+    q->u.select.nitems = st->u.insert.nreturning;
+    q->u.select.from.items = from;
+    q->u.select.from.n = 1;
+    q->u.select.where = ge;
+    return q;
+}
+
+attu_result *db_insert_returning(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                                 attu_table *t, size_t n0, attu_error *err) {
+    attu_ast_arena *a = attu_ast_arena_new();
+    if (!a) { attu_error_oom(err); return NULL; }
+    attu_ast_query *q = returning_query(a, st, n0, err);
+    attu_result *res = NULL;
+    if (q) {
+        attu_table *old = attu_catalog_replace(s->db->cat, t);
+        res = db_run_query(s, sql, q, params, err);
+        attu_catalog_replace(s->db->cat, old);
+    }
+    attu_ast_arena_free(a);
+    return res;
+}
+
+int db_insert_returning_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                                 int *ncols, attu_result_column **cols, attu_error *err) {
+    attu_ast_arena *a = attu_ast_arena_new();
+    attu_plan_arena *pa = attu_plan_arena_new();
+    int rc = -1;
+    pthread_rwlock_rdlock(&s->db->lock);
+    attu_ast_query *q = a && pa ? returning_query(a, st, 0, err) : NULL;
+    if (!a || !pa) attu_error_oom(err);
+    attu_bind_params bp = db_params(s, params);
+    attu_lplan *lp = q ? attu_bind_query(pa, s->db->cat, sql, q, &bp, err) : NULL;
+    attu_result_column *c = lp ? calloc((size_t)lp->ncols + 1, sizeof *c) : NULL;
+    if (lp && !c) attu_error_oom(err);
+    if (c) {
+        for (int i = 0; i < lp->ncols; i++) {
+            snprintf(c[i].name, sizeof c[i].name, "%s", lp->names[i] ? lp->names[i] : "?column?");
+            c[i].type = lp->types[i];
+        }
+        free(*cols);
+        *cols = c;
+        *ncols = lp->ncols;
+        rc = 0;
+    }
+    pthread_rwlock_unlock(&s->db->lock);
+    attu_plan_arena_free(pa);
+    attu_ast_arena_free(a);
+    return rc;
+}
