@@ -1095,7 +1095,14 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     attu_bexpr **items = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
     char **names = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
     c->clause = "SELECT"; c->allow_agg = true; c->allow_window = true;
-    c->allow_srf = true;     /* generate_series here runs over the rows (attu_extract_srfs) */
+    /* generate_series here runs over the rows (attu_extract_srfs); not in
+     * the rowid query of an UPDATE or DELETE (db/db_modify.c: its first
+     * item the internal rowid), whose SET values and RETURNING items
+     * PostgreSQL keeps free of them */
+    bool dml = s->nitems > 0 && s->items[0].expr->kind == ATTU_EXPR_COLUMN &&
+               !strcmp(s->items[0].expr->u.column.name, ATTU_ROWID_INTERNAL);
+    c->allow_srf = !dml;
+    c->srf_clause = dml ? "UPDATE or RETURNING" : NULL;
     for (int i = 0; i < s->nitems; i++) {
         const attu_ast_select_item *it = &s->items[i];
         if (it->expr->kind == ATTU_EXPR_STAR) {
@@ -1151,6 +1158,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         names[n++] = it->alias ? it->alias : (char *)expr_name(c, it->expr);
     }
     c->allow_srf = false;
+    c->srf_clause = NULL;
     if (!attu_check_srf_placement(c, items, n)) return NULL;
     /* GROUP BY */
     aggstate st;

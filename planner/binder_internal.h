@@ -130,6 +130,8 @@ typedef struct bctx {
     bool             in_agg;
     bool             allow_srf;  /* a set-returning function may stand here: the
                                     select list only (planner/srf.c) */
+    const char      *srf_clause; /* where allow_srf is false, the clause its
+                                    message names if not `clause` */
     const attu_type *values_hint;   /* INSERT target types for the top VALUES */
     int              nvalues_hint;
     const char *const *values_hint_names;

@@ -218,7 +218,8 @@ attu_bexpr *attu_bind_generate_series(bctx *c, const scope *sc, const attu_ast_e
     }
     if (!c->allow_srf) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                       "set-returning functions are not allowed in %s", c->clause ? c->clause : "this context");
+                       "set-returning functions are not allowed in %s",
+                       c->srf_clause ? c->srf_clause : c->clause ? c->clause : "this context");
         return NULL;
     }
     return bind_series_call(c, sc, e);
