@@ -25,8 +25,9 @@
  * the MIN and MAX of its non-NULL values (any: it has one) and whether no
  * value repeats, computed once and kept for the column's life, as its rows
  * never change in place (an INSERT or COPY appends to a copy of the
- * column). state: 0 unknown, 1 being computed, 2 known; the fields are
- * written before state becomes 2 (release) and read after it is seen
+ * column; UPDATE and DELETE build new columns, table_rewrite.h). state:
+ * 0 unknown, 1 being computed, 2 known; the fields are written before
+ * state becomes 2 (release) and read after it is seen
  * (acquire), so queries running side by side share them safely. */
 typedef struct attu_key_stats {
     int     state;

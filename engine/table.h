@@ -2,7 +2,8 @@
  * table.h - a named set of equally long columns.
  *
  * Tables are replaced, not mutated, by anything that changes their rows
- * (COPY, INSERT): the writer builds a new attu_table next to the old one and
+ * (COPY, INSERT, UPDATE, DELETE, TRUNCATE: engine/table_rewrite.h): the
+ * writer builds a new attu_table next to the old one and
  * the catalog swaps the pointer under its write lock. That is what makes a
  * failed load leave the table exactly as it was, and lets storage write the
  * new version before anyone sees it.

@@ -1610,8 +1610,8 @@ opt_timezone(A) ::= .                   { A = false; }
 
 %type insert_stmt {attu_ast_stmt *}
 %include {
-/* INSERT ... RETURNING: parsed, and refused until INSERT returns rows */
-static void insert_returning(attu_parse_ctx *c, attu_ast_stmt *s, attu_vec *ret) {
+/* INSERT ... RETURNING: the items, run by db/db_insert_returning.c */
+static void insert_returning(attu_ast_stmt *s, attu_vec *ret) {
     if (!ret) return;
     s->u.insert.returning = ret->items;
     s->u.insert.nreturning = ret->n;
@@ -1624,7 +1624,7 @@ insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) select_stmt(Q) RETURNING(R) 
     A->u.insert.table_position = N.pos;
     A->u.insert.source = Q;
     A->u.insert.returning_position = R.pos;
-    insert_returning(ctx, A, L);
+    insert_returning(A, L);
 }
 insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP name_list(C) RP select_stmt(Q) RETURNING(R) target_list(L).
 {
@@ -1634,7 +1634,7 @@ insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP name_list(C) RP select_st
     A->u.insert.columns = ab_names(C);
     A->u.insert.source = Q;
     A->u.insert.returning_position = R.pos;
-    insert_returning(ctx, A, L);
+    insert_returning(A, L);
 }
 insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES RETURNING(R) target_list(L).
 {
@@ -1642,7 +1642,7 @@ insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES RETURNING(R) 
     A->u.insert.table = (char *)N.name;
     A->u.insert.table_position = N.pos;
     A->u.insert.returning_position = R.pos;
-    insert_returning(ctx, A, L);
+    insert_returning(A, L);
 }
 insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) select_stmt(Q).
 {
