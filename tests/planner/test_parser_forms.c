@@ -247,6 +247,31 @@ Test(parser_forms, keywords_work_as_column_names_where_postgresql_allows) {
     attu_parse_free(r);
 }
 
+Test(parser_forms, delete_update_truncate) {
+    char buf[1024];
+    attu_parse_result *r = must_parse("UPDATE t AS x SET a = 1, (b, c) = ROW(c, DEFAULT) FROM u WHERE x.a = u.a RETURNING x.a; "
+                                      "DELETE FROM t USING u WHERE t.a = u.a; TRUNCATE t, u; "
+                                      "SELECT update, delete, truncate FROM t");
+    cr_assert_eq(r->n, 4);
+    attu_ast_print_stmt(r->stmts[0].stmt, buf, sizeof buf);
+    cr_assert_str_eq(buf, "(update t (as x) (set (a 1) (b c) (c default)) (from (table u)) (where (= x.a u.a)) (returning x.a))");
+    attu_ast_print_stmt(r->stmts[1].stmt, buf, sizeof buf);
+    cr_assert_str_eq(buf, "(delete t (using (table u)) (where (= t.a u.a)))");
+    attu_ast_print_stmt(r->stmts[2].stmt, buf, sizeof buf);
+    cr_assert_str_eq(buf, "(truncate t u)");
+    cr_assert_eq(r->stmts[3].stmt->u.select.query->u.select.nitems, 3);
+    attu_parse_free(r);
+    /* (a, b) = a sub-SELECT parses, and is refused; counts must match */
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_null(attu_parse("UPDATE t SET (a, b) = (SELECT 1, 2)", &err));
+    cr_assert_str_eq(err.sqlstate, "0A000");
+    attu_error_clear(&err);
+    cr_assert_null(attu_parse("UPDATE t SET (a, b) = (1, 2, 3)", &err));
+    cr_assert_str_eq(err.sqlstate, "42601");
+    cr_assert_str_eq(err.message, "number of columns does not match number of values");
+}
+
 Test(parser_forms, deep_nesting_is_refused_not_crashed) {
     /* 5000 terms of a+a+a...: a left-deep tree deeper than the limit */
     size_t n = 5000;

@@ -178,3 +178,9 @@ WITH d AS (SELECT a.state, a.name, nth_smallest(haversine(a.lat, a.lon, b.lat, b
 SELECT a, sum(b) OVER w, rank() OVER (w ORDER BY c) FROM t WINDOW w AS (PARTITION BY a)
 SELECT a FROM t WHERE a = ANY (SELECT b FROM u) AND a > ALL (SELECT c FROM v)
 SELECT a FROM t WHERE s ~~ 'x%' AND s !~~* 'y'
+DELETE FROM t WHERE a > 1 AND b IN (SELECT c FROM u) RETURNING a, b * 2 AS twice
+DELETE FROM ONLY t AS x USING u, v WHERE x.a = u.a AND u.b = v.b
+UPDATE t SET a = a + 1, b = DEFAULT, (c, d) = (d, c) WHERE a IS NOT NULL RETURNING *
+UPDATE t x SET a = u.a FROM u JOIN v ON u.b = v.b WHERE x.c = u.c
+TRUNCATE TABLE ONLY t, u CASCADE
+INSERT INTO t (a, b) VALUES (1, 2) RETURNING a + b AS s, t.*
