@@ -226,7 +226,8 @@ struct attu_backend {
                         const attu_buf *idx, size_t n, attu_error *err);
     /* A stable partition of n rows by the digit (k >> shift) & 255 of
      * their keys k = keys[i] - key_base (keys: INT64, or an INT32 / DATE
-     * column read as its values; every k >= 0; shift 0 to 56): the rows
+     * column read as its values; every k a row number, 0 <= k < 2^31;
+     * shift 0 to 23): the rows
      * of digit 0 first, each digit's rows in their order. keys_out (may be
      * NULL) receives the int64 k in that order and each of the ncols
      * columns its values (cols[c].src into dst; src_valid, when given,

@@ -158,7 +158,7 @@ static int cpu_partition(attu_backend *be, const attu_vec *keys, int64_t key_bas
                          attu_buf *keys_out, int ncols, const attu_gather_col *cols, attu_error *err) {
     (void)be;
     size_t kw = attu_type_width(keys->type.id);
-    if (shift < 0 || shift > 56 || (kw != 4 && kw != 8) || keys->type.id == ATTU_TYPE_FLOAT32 ||
+    if (shift < 0 || shift > 23 || (kw != 4 && kw != 8) || keys->type.id == ATTU_TYPE_FLOAT32 ||
         keys->type.id == ATTU_TYPE_FLOAT64 || keys->type.id == ATTU_TYPE_TEXT) return 1;
     for (int c = 0; c < ncols; c++)
         if (cols[c].width != 1 && cols[c].width != 4 && cols[c].width != 8) return 1;

@@ -7,12 +7,15 @@
 // mergesort vs cub::DeviceMergeSort, merge vs cub::DeviceMerge, and
 // segmented_sort (pairs int/int, 64M items unless sizes are given, mean
 // segment 16 / 100 / 1000 / 100000) vs cub::DeviceSegmentedSort and
-// cub::DeviceSegmentedRadixSort. In-place sorts get their input restored
+// cub::DeviceSegmentedRadixSort, and radix_partition (one 8-bit digit,
+// out of place: a join's pairs by their partners' top bits) vs
+// cub::DeviceRadixSort over that digit alone (begin_bit .. begin_bit + 8). In-place sorts get their input restored
 // before each run, outside the timed region. GB/s counts keys (and values)
 // read once and written once.
 #include "bench/patterns/bench_common.cuh"
 #include "gpu/patterns/merge.cuh"
 #include "gpu/patterns/mergesort.cuh"
+#include "gpu/patterns/partition.cuh"
 #include "gpu/patterns/segmented_sort.cuh"
 #include "gpu/patterns/sort.cuh"
 
@@ -83,6 +86,44 @@ void bench_radix_pairs(context_t& ctx, size_t n, const char* type) {
   });
   row("radix_sort pairs", type, n, 2.0 * n * (sizeof(key_t) + sizeof(val_t)), ours,
       "DeviceRadixSort::SortPairs", theirs);
+}
+
+// The join's partition: int64 partner rows of [0, n / 4) (25M for 100M
+// pairs) by their top 8 bits, carrying 8-byte values, and the same with
+// int32 keys read; both ranked as int32 and written as int64 rows, as the
+// GPU backend's partition does. CUB sorts the pairs
+// over those 8 bits (one pass, into its alternate buffers). GB/s: keys and
+// values read once and written once.
+template <typename in_t>
+void bench_partition(context_t& ctx, size_t n, const char* type) {
+  if (free_bytes() < n * (4 * 8 + 2 * sizeof(in_t)) + (256u << 20)) return;
+  size_t range = n / 4 > 2 ? n / 4 : 2;
+  int bits = 64 - __builtin_clzll((unsigned long long)(range - 1));
+  int shift = bits > 8 ? bits - 8 : 0;
+  std::vector<in_t> hk(n);
+  std::mt19937_64 rng(5);
+  for (auto& k : hk) k = in_t(rng() % range);
+  dbuf<in_t> k(n), kalt(n);
+  dbuf<long long> ko(n), v(n), vo(n), valt(n);
+  ATTU_CUDA_CHECK(cudaMemcpy(k.p, hk.data(), n * sizeof(in_t), cudaMemcpyHostToDevice));
+  fill_random(v.p, n, 6);
+  double ours = time_ms(ctx, no_prep, [&] {
+    // as the GPU backend does it: ranked as int32, written as int64 rows
+    ag::radix_partition<int, in_t, long long, long long>(k.p, 0, ko.p, v.p, vo.p, n, shift, ctx);
+  });
+  cub::DoubleBuffer<in_t> dk(k.p, kalt.p);
+  cub::DoubleBuffer<long long> dv(v.p, valt.p);
+  size_t tb = 0;
+  ATTU_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, tb, dk, dv, (int)n, shift, shift + 8));
+  dbuf<char> tmp(tb);
+  // one pass leaves CUB's output in the alternate buffers: the input stays
+  double theirs = time_ms(ctx, [&] {
+    dk = cub::DoubleBuffer<in_t>(k.p, kalt.p);
+    dv = cub::DoubleBuffer<long long>(v.p, valt.p);
+  }, [&] {
+    ATTU_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(tmp.p, tb, dk, dv, (int)n, shift, shift + 8, ctx.stream()));
+  });
+  row("radix_partition", type, n, double(n) * (sizeof(in_t) + 8 + 8 + 8), ours, "DeviceRadixSort 8 bits", theirs);
 }
 
 void bench_mergesort(context_t& ctx, size_t n) {
@@ -201,7 +242,7 @@ int main(int argc, char** argv) {
     auto sizes = parse_sizes(argc, argv, {1u << 20, 16u << 20, 64u << 20, 256u << 20, 1u << 30});
     std::printf("device: %s, %d SMs\n\n", ctx.props().name, ctx.sm_count());
     print_header();
-    // groups for ATTU_BENCH_ONLY: copy, radix, mergesort, merge, segsort
+    // groups for ATTU_BENCH_ONLY: copy, radix, partition, mergesort, merge, segsort
     if (bench_wanted("copy"))
       for (size_t n : sizes) bench_copy(ctx, n);
     if (bench_wanted("radix"))
@@ -211,6 +252,11 @@ int main(int argc, char** argv) {
         bench_radix_keys<long long>(ctx, n, "int64");
         bench_radix_pairs<int, int>(ctx, n, "int/int");
         bench_radix_pairs<long long, int>(ctx, n, "int64/int");
+      }
+    if (bench_wanted("partition"))
+      for (size_t n : sizes) {
+        bench_partition<long long>(ctx, n, "int64/int64");
+        bench_partition<int>(ctx, n, "int32>int64/int64");
       }
     // ATTU_BENCH_SORT_RADIX_ONLY=1: the copies and the radix sorts only
     // (tuning runs of the onesweep tiles; ATTU_BENCH_ONLY=copy,radix)

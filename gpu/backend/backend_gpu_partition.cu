@@ -11,11 +11,13 @@ namespace gpu_backend {
 
 namespace {
 
+// The keys less the base are partner rows (below 2^31, backend.h): they
+// rank as int32 (a tile of 32-bit keys) and are written as int64 rows.
 template <typename in_t, typename val_t>
 void move_column(const in_t* keys, long long base, int64_t* keys_out, const void* src, void* dst, size_t n, int shift,
                  context_t& ctx) {
-  radix_partition<long long, in_t, val_t>(keys, base, reinterpret_cast<long long*>(keys_out),
-                                          static_cast<const val_t*>(src), static_cast<val_t*>(dst), n, shift, ctx);
+  radix_partition<int, in_t, val_t, long long>(keys, base, reinterpret_cast<long long*>(keys_out),
+                                               static_cast<const val_t*>(src), static_cast<val_t*>(dst), n, shift, ctx);
 }
 
 template <typename in_t>
@@ -53,7 +55,9 @@ int gpu_partition(attu_backend* be, const attu_vec* keys, int64_t key_base, size
   const attu_type_id kt = keys->type.id;
   const bool k32 = kt == ATTU_TYPE_INT32 || kt == ATTU_TYPE_DATE;
   const bool k64 = kt == ATTU_TYPE_INT64 || kt == ATTU_TYPE_TIMESTAMP;
-  if (shift < 0 || shift > 56 || n > 0x7fffffffull || (!k32 && !k64)) return 1;
+  // the keys rank as int32 (k = key - key_base below 2^31, backend.h): a
+  // digit inside their 31 bits
+  if (shift < 0 || shift > 23 || n > 0x7fffffffull || (!k32 && !k64)) return 1;
   for (int c = 0; c < ncols; ++c)
     if (cols[c].width != 1 && cols[c].width != 4 && cols[c].width != 8) return 1;
   if (n == 0) return 0;

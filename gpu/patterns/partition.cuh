@@ -34,7 +34,7 @@ namespace sort_detail {
 // counts every pass's digit; a partition needs one).
 template <typename key_t, typename in_t, int nt>
 __global__ void __launch_bounds__(nt)
-partition_histogram_kernel(const in_t* __restrict__ keys, key_t key_base, size_t count, int shift,
+partition_histogram_kernel(const in_t* __restrict__ keys, long long key_base, size_t count, int shift,
                            unsigned long long* __restrict__ hist) {
   using traits = sort_key_traits<key_t>;
   __shared__ unsigned int sh[256];
@@ -42,7 +42,7 @@ partition_histogram_kernel(const in_t* __restrict__ keys, key_t key_base, size_t
   __syncthreads();
   size_t stride = size_t(gridDim.x) * nt;
   for (size_t i = size_t(blockIdx.x) * nt + threadIdx.x; i < count; i += stride)
-    atomicAdd(&sh[(traits::to_bits(key_t(keys[i]) - key_base) >> shift) & 0xff], 1u);
+    atomicAdd(&sh[(traits::to_bits(key_t((long long)keys[i] - key_base)) >> shift) & 0xff], 1u);
   __syncthreads();
   for (int i = threadIdx.x; i < 256; i += nt)
     if (sh[i]) atomicAdd(&hist[i], (unsigned long long)sh[i]);
@@ -54,12 +54,15 @@ partition_histogram_kernel(const in_t* __restrict__ keys, key_t key_base, size_t
 // vals_out: count slots each, not overlapping the inputs. shift: 0 to
 // 8 * sizeof(key_t) - 8. val_t is any trivially copyable type (the kernel
 // stages a tile of values in shared memory: 1, 2, 4 or 8 bytes are the
-// sizes its tile is laid out for). The keys partitioned (and written) are
-// key_t(keys_in[i]) - key_base: in_t may be narrower than key_t (a join's
-// INT32 keys, partitioned as the int64 rows key - kmin of their partners).
-template <typename key_t, typename in_t, typename val_t, typename context_t>
-void radix_partition(const in_t* keys_in, key_t key_base, key_t* keys_out, const val_t* vals_in, val_t* vals_out,
-                     size_t count, int shift, context_t& ctx) {
+// sizes its tile is laid out for). The keys partitioned are
+// key_t(keys_in[i] - key_base) (the difference taken in 64 bits), written
+// as out_t: in_t may be wider or
+// narrower than key_t, the type ranked (a join's partner rows are below
+// 2^31: they rank as int32, a tile of 32-bit keys, whether read as int64
+// rows or as INT32 keys less kmin, and are written as int64 rows).
+template <typename key_t, typename in_t, typename val_t, typename out_t = key_t, typename context_t>
+void radix_partition(const in_t* keys_in, long long key_base, out_t* keys_out, const val_t* vals_in,
+                     val_t* vals_out, size_t count, int shift, context_t& ctx) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
   using L = sort_launch<bits_t, val_t, true>;
@@ -85,8 +88,8 @@ void radix_partition(const in_t* keys_in, key_t key_base, key_t* keys_out, const
   sort_detail::sort_scan_kernel<<<1, 256, 0, st>>>(hist);
   ATTU_CUDA_CHECK_LAUNCH();
   // first and last at once: reads in_t, writes key_t; no next pass.
-  sort_detail::sort_onesweep_kernel<key_t, val_t, true, false, true, true, in_t><<<int(tiles), L::nt, 0, st>>>(
-      keys_in, keys_out, vals_in, vals_out, count, shift, hist, lb, nullptr, ctr, (long long)key_base);
+  sort_detail::sort_onesweep_kernel<key_t, val_t, true, false, true, true, in_t, out_t><<<int(tiles), L::nt, 0, st>>>(
+      keys_in, keys_out, vals_in, vals_out, count, shift, hist, lb, nullptr, ctr, key_base);
   ATTU_CUDA_CHECK_LAUNCH();
   sort_detail::sort_free(mem, ctx);
 }
@@ -95,7 +98,7 @@ void radix_partition(const in_t* keys_in, key_t key_base, key_t* keys_out, const
 template <typename key_t, typename val_t, typename context_t>
 void radix_partition(const key_t* keys_in, key_t* keys_out, const val_t* vals_in, val_t* vals_out, size_t count,
                      int shift, context_t& ctx) {
-  radix_partition<key_t, key_t, val_t>(keys_in, key_t(0), keys_out, vals_in, vals_out, count, shift, ctx);
+  radix_partition<key_t, key_t, val_t, key_t>(keys_in, 0, keys_out, vals_in, vals_out, count, shift, ctx);
 }
 
 }  // namespace gpu

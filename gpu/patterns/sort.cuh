@@ -192,9 +192,10 @@ sort_scan_kernel(count_t* __restrict__ hist) {
 // One radix pass. keys_in/keys_out hold order-preserving bits except on the
 // first pass (reads key_t and converts) and the last (writes key_t back).
 // in_t other than key_t (radix_partition only): the first pass reads in_t
-// and ranks key_t(k) - key_base, which the last pass writes.
+// and ranks key_t(k) - key_base; out_t other than key_t (also): the last
+// pass writes out_t(key) (a partition ranks 32-bit keys, writes 64-bit).
 template <typename key_t, typename val_t, bool has_vals, bool descending,
-          bool first, bool last, typename in_t = key_t>
+          bool first, bool last, typename in_t = key_t, typename out_t = key_t>
 __global__ void __launch_bounds__(384, has_vals ? ATTU_SORT_MINB_PAIRS
                                                : sizeof(key_t) == 8 ? ATTU_SORT_MINB_K64 : ATTU_SORT_MINB_K32)
 sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys_out_v,
@@ -246,7 +247,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
         if constexpr (std::is_same<in_t, key_t>::value)
           keys[u] = traits::to_bits(static_cast<const key_t*>(keys_in_v)[base + i]);
         else
-          keys[u] = traits::to_bits(key_t(static_cast<const in_t*>(keys_in_v)[base + i]) - key_t(key_base));
+          keys[u] = traits::to_bits(key_t((long long)static_cast<const in_t*>(keys_in_v)[base + i] - key_base));
       } else
         keys[u] = static_cast<const bits_t*>(keys_in_v)[base + i];
     } else {
@@ -306,7 +307,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
     // further value column by the same keys): the keys are then not written
     if (i < valid && (!last || keys_out_v)) {
       if (last)
-        static_cast<key_t*>(keys_out_v)[dest[u]] = traits::from_bits(b);
+        static_cast<out_t*>(keys_out_v)[dest[u]] = out_t(traits::from_bits(b));
       else
         static_cast<bits_t*>(keys_out_v)[dest[u]] = b;
     }

@@ -209,12 +209,21 @@ void test_partition_narrow(test_context& ctx, size_t n, int shift) {
   long long* dv = to_device(vals);
   std::vector<long long> poison(n, 0x5eadbeef5eadbeefLL);
   long long *ok = to_device(poison), *ov = to_device(poison);
-  attu::gpu::radix_partition(dk, base, ok, dv, ov, n, shift, ctx);
+  // ranked as int64, and as int32 (the backend's join partition: keys less
+  // the base below 2^31), both written as int64
+  attu::gpu::radix_partition<long long, int, long long, long long>(dk, base, ok, dv, ov, n, shift, ctx);
   auto hk = to_host(ok, n), hv = to_host(ov, n);
+  upload(ok, poison);
+  upload(ov, poison);
+  attu::gpu::radix_partition<int, int, long long, long long>(dk, base, ok, dv, ov, n, shift, ctx);
+  auto hk32 = to_host(ok, n), hv32 = to_host(ov, n);
   auto bits = [](long long k) { return attu::gpu::sort_key_traits<long long>::to_bits(k); };
   attu::ref::radix_partition(keys, vals, shift, bits);
   report(hk == keys && hv == vals,
          "radix_partition int32 keys less a base n=" + std::to_string(n) + " shift=" + std::to_string(shift));
+  report(hk32 == keys && hv32 == vals,
+         "radix_partition int32 keys less a base, ranked in 32 bits n=" + std::to_string(n) + " shift=" +
+             std::to_string(shift));
   cudaFree(dk); cudaFree(dv); cudaFree(ok); cudaFree(ov);
 }
 
