@@ -22,6 +22,7 @@
 
 /* The query above, its nodes from arena. */
 static attu_ast_query *returning_query(attu_ast_arena *a, const attu_ast_stmt *st, size_t n0, attu_error *err) {
+    if (db_check_dml_items(NULL, 0, st->u.insert.returning, st->u.insert.nreturning, err)) return NULL;
     attu_ast_query *q = attu_ast_alloc(a, sizeof *q);
     attu_ast_from *f = attu_ast_alloc(a, sizeof *f);
     attu_ast_from **from = attu_ast_alloc(a, sizeof *from);

@@ -120,6 +120,11 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
 int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                    const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+/* 42P20, 42803, 0A000 for a window function, an aggregate or a
+ * set-returning function in UPDATE's SET values or in RETURNING
+ * (db_dml_check.c), as PostgreSQL refuses them there. */
+int db_check_dml_items(const attu_ast_set_item *sets, int nsets, const attu_ast_select_item *ret, int nret,
+                       attu_error *err);
 /* The columns a DELETE / UPDATE ... RETURNING answers (for Describe),
  * bound, not run: *cols (malloc'd, replacing what it held) and *ncols. */
 int db_modify_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,

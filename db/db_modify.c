@@ -326,6 +326,8 @@ static int check_name(const modify_ctx *m, const attu_ast_from *f, attu_error *e
  * other tables WHERE condition. */
 static int build_query(modify_ctx *m, attu_error *err) {
     const attu_ast_stmt *st = m->st;
+    if (db_check_dml_items(st->u.modify.sets, st->u.modify.nsets, st->u.modify.returning, st->u.modify.nreturning, err))
+        return -1;
     for (int i = 0; i < st->u.modify.from.n; i++)
         if (check_name(m, st->u.modify.from.items[i], err)) return -1;
     bool update = st->kind == ATTU_STMT_UPDATE;
