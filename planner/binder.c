@@ -1769,7 +1769,7 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
         char b1[64], b2[64];
         attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position, "column \"%s\" is of type %s but expression is of type %s",
                        colname, tname(t, b1), tname(e->type, b2));
-        attu_error_set_detail(err, "You will need to rewrite or cast the expression.");
+        attu_error_set_hint(err, "You will need to rewrite or cast the expression.");   /* PostgreSQL: a HINT */
         return NULL;
     }
     return coerce(&c, e, t, true, e->position);
