@@ -1740,15 +1740,37 @@ set_clause(A) ::= colid(N) DOT attr_name EQ a_expr(E).
                    "assignment to a field of column \"%s\" is not supported; write SET column = value", ab_tokstr(&N));
 }
 /* SET (a, b) = (x, y) or ROW(x, y): one item per column, as PostgreSQL
- * expands it; a sub-SELECT source is refused */
+ * expands it; a sub-SELECT source, one scalar sub-SELECT per column */
 set_clause(A) ::= LP(P) name_list(C) RP EQ a_expr(E).
 {
     A = vec_new(ctx);
     attu_ast_name_list names = ab_names(C);
     bool is_row = E->kind == ATTU_EXPR_FUNC && !E->u.func.schema && !strcmp(E->u.func.name, "row");
-    if (E->kind == ATTU_EXPR_SUBQUERY) {
+    const attu_ast_query *sq = E->kind == ATTU_EXPR_SUBQUERY ? E->u.subquery.query : NULL;
+    bool plain = sq && sq->kind == ATTU_QUERY_SELECT && !sq->u.select.distinct && !sq->order_by.n;
+    for (int i = 0; plain && i < sq->u.select.nitems; i++) plain = sq->u.select.items[i].expr->kind != ATTU_EXPR_STAR;
+    if (sq && plain && sq->u.select.nitems != names.n) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, E->position,
+                       sq->u.select.nitems < names.n ? "not enough values in the sub-SELECT for a multiple-column UPDATE"
+                                                     : "too many values in the sub-SELECT for a multiple-column UPDATE");
+    } else if (sq && plain) {
+        /* (a, b) = (SELECT x, y ...): a = (SELECT x ...), b = (SELECT y ...),
+         * the same rows (no DISTINCT, no ORDER BY to tell them apart); the
+         * sub-SELECT runs once per column */
+        for (int i = 0; i < names.n; i++) {
+            attu_ast_query *qi = ab_alloc(ctx, sizeof *qi);
+            attu_ast_expr *ei = ab_alloc(ctx, sizeof *ei);
+            *qi = *sq;
+            qi->u.select.items = &sq->u.select.items[i];
+            qi->u.select.nitems = 1;
+            *ei = *E;
+            ei->u.subquery.query = qi;
+            attu_ast_set_item it = { names.items[i], names.positions[i], ei };
+            ab_vec_push(ctx, A, &it, sizeof it);
+        }
+    } else if (sq) {
         ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, E->position,
-                       "a sub-SELECT as the source of a multiple-column UPDATE item is not supported");
+                       "a sub-SELECT with *, DISTINCT, ORDER BY or set operations as the source of a multiple-column UPDATE item is not supported");
     } else if (!is_row) {
         ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, E->position,
                        "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression");

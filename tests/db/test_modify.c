@@ -106,7 +106,8 @@ Test(modify, failures_change_nothing) {
     expect_error("UPDATE nope SET id = 1", "42P01");
     expect_error("DELETE FROM t WHERE 1 / (id - 3) > 0", "22012");
     expect_error("DELETE FROM t USING t WHERE true", "42712");
-    expect_error("UPDATE t SET (id, g) = (SELECT 1, 'x')", "0A000");
+    expect_error("UPDATE t SET (id, g) = (SELECT * FROM t)", "0A000");
+    expect_error("UPDATE t SET (id, g) = (SELECT id, g FROM t)", "21000");
     expect_error("UPDATE t SET t.id = 1", "0A000");
     expect_error("EXPLAIN DELETE FROM t", "0A000");
     expect_error("TRUNCATE t, nope", "42P01");

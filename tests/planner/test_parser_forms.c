@@ -261,10 +261,16 @@ Test(parser_forms, delete_update_truncate) {
     cr_assert_str_eq(buf, "(truncate t u)");
     cr_assert_eq(r->stmts[3].stmt->u.select.query->u.select.nitems, 3);
     attu_parse_free(r);
-    /* (a, b) = a sub-SELECT parses, and is refused; counts must match */
+    /* (a, b) = a sub-SELECT: one sub-SELECT per column; with * refused;
+     * counts must match */
+    r = must_parse("UPDATE t SET (a, b) = (SELECT x, y FROM u)");
+    attu_ast_print_stmt(r->stmts[0].stmt, buf, sizeof buf);
+    cr_assert_str_eq(buf, "(update t (set (a (subquery (select (items x) (from (table u))))) "
+                          "(b (subquery (select (items y) (from (table u)))))))");
+    attu_parse_free(r);
     attu_error err;
     attu_error_clear(&err);
-    cr_assert_null(attu_parse("UPDATE t SET (a, b) = (SELECT 1, 2)", &err));
+    cr_assert_null(attu_parse("UPDATE t SET (a, b) = (SELECT * FROM u)", &err));
     cr_assert_str_eq(err.sqlstate, "0A000");
     attu_error_clear(&err);
     cr_assert_null(attu_parse("UPDATE t SET (a, b) = (1, 2, 3)", &err));
