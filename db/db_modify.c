@@ -471,6 +471,7 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     const int64_t *rowids = cols[0]->data;
     for (size_t i = 0; i < n; i++) {
         int64_t r = rowids[i];
+        if (attu_column_is_null(cols[0], i)) continue;   /* (the target is joined inner: never) */
         if (r < 0 || (size_t)r >= base->nrows) {
             attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "row %lld of \"%s\" out of range", (long long)r, base->name);
             goto out;
