@@ -265,6 +265,27 @@ check("Execute of PREPARE", c.run("mk").tags(), ["PREPARE"])
 check("EXECUTE made", c.query("EXECUTE made(41)").rows(), [("42",)])
 check("made twice", err(c.run("mk")), "42P05")
 
+# UPDATE / DELETE ... RETURNING through the protocol: Describe announces
+# the rows (a client told NoData would reject them), Execute's tag counts
+c.parse("upd", "UPDATE pn SET name = $1 || name WHERE id = $2 RETURNING id, name AS renamed")
+c.describe("S", "upd")
+r = c.sync()
+check("Describe of UPDATE ... RETURNING", (err(r), r.columns()), (None, [("id", 23), ("renamed", 25)]))
+c.bind("upd", ["x", "2"])
+c.describe("P", "")
+c.execute()
+r = c.sync()
+check("Execute of UPDATE ... RETURNING", (r.kinds(), r.rows(), r.tags()), ("2TDC", [("2", "xtwo")], ["UPDATE 1"]))
+c.parse("del", "DELETE FROM pn WHERE id = $1")
+c.describe("S", "del")
+check("Describe of DELETE", c.sync().kinds(), "1tn")
+check("Execute of DELETE", c.run("del", ["9"]).tags(), ["DELETE 0"])
+check("PREPARE of DELETE", c.query("PREPARE pdel (INTEGER) AS DELETE FROM pn WHERE id = $1 RETURNING name").tags(), ["PREPARE"])
+r = c.query("EXECUTE pdel(2)")
+check("EXECUTE of DELETE ... RETURNING", (r.rows(), r.tags()), ([("xtwo",)], ["DELETE 1"]))
+check("INSERT it back", c.query("INSERT INTO pn VALUES (2, 'two') RETURNING id").tags(), ["INSERT 0 1"])
+check("DEALLOCATE pdel", c.query("DEALLOCATE pdel").tags(), ["DEALLOCATE"])
+
 # ---- psycopg2: the SQL side as applications write it -----------------------
 try:
     import psycopg2
@@ -303,6 +324,10 @@ if psycopg2:
     except psycopg2.Error as e:
         check("psycopg2 other session", e.pgcode, "26000")
     other.close()
+    cur.execute("UPDATE pn SET name = upper(name) WHERE id > %s", (4,))
+    check("psycopg2 UPDATE rowcount", (cur.rowcount, cur.statusmessage), (2, "UPDATE 2"))
+    cur.execute("DELETE FROM pn WHERE id >= %s RETURNING id", (5,))
+    check("psycopg2 DELETE ... RETURNING", (sorted(cur.fetchall()), cur.rowcount), ([(5,), (6,)], 2))
     cur.execute("DEALLOCATE ALL")
     check("psycopg2 DEALLOCATE ALL", cur.statusmessage, "DEALLOCATE ALL")
     pc.close()
