@@ -191,9 +191,12 @@ sort_scan_kernel(count_t* __restrict__ hist) {
 
 // One radix pass. keys_in/keys_out hold order-preserving bits except on the
 // first pass (reads key_t and converts) and the last (writes key_t back).
-// in_t other than key_t (radix_partition only): the first pass reads in_t
-// and ranks key_t(k) - key_base; out_t other than key_t (also): the last
-// pass writes out_t(key) (a partition ranks 32-bit keys, writes 64-bit).
+// Integer keys: the first pass reads in_t (key_t for a sort) and ranks
+// key_t(k - key_base), the difference taken in 64 bits (key_base is 0 for
+// a sort; radix_partition's join keys are partner rows: INT32 keys less
+// kmin); out_t (key_t for a sort): the last pass writes out_t(key) (a
+// partition ranks 32-bit keys and writes 64-bit rows). Float keys are read
+// as they are.
 template <typename key_t, typename val_t, bool has_vals, bool descending,
           bool first, bool last, typename in_t = key_t, typename out_t = key_t>
 __global__ void __launch_bounds__(384, has_vals ? ATTU_SORT_MINB_PAIRS
@@ -244,10 +247,12 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
     int i = wbase + u * 32;
     if (i < valid) {
       if (first) {
-        if constexpr (std::is_same<in_t, key_t>::value)
-          keys[u] = traits::to_bits(static_cast<const key_t*>(keys_in_v)[base + i]);
-        else
+        // integer keys less the base (0 for a sort; a partition's keys may
+        // be read narrower or wider than they rank), floats as they are
+        if constexpr (std::is_integral<key_t>::value)
           keys[u] = traits::to_bits(key_t((long long)static_cast<const in_t*>(keys_in_v)[base + i] - key_base));
+        else
+          keys[u] = traits::to_bits(static_cast<const key_t*>(keys_in_v)[base + i]);
       } else
         keys[u] = static_cast<const bits_t*>(keys_in_v)[base + i];
     } else {
