@@ -420,6 +420,8 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         if (st->u.explain.stmt->kind == ATTU_STMT_CREATE_TABLE_AS && st->u.explain.stmt->u.create_table_as.execute)
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->u.explain.stmt->position,
                                   "EXPLAIN of CREATE TABLE AS EXECUTE is not supported");
+        if (st->u.explain.stmt->kind == ATTU_STMT_DELETE || st->u.explain.stmt->kind == ATTU_STMT_UPDATE)
+            return db_explain_modify(s, sql, st, params, cb, err);
         return exec_explain(s, sql, st, params, cb, err);
     case ATTU_STMT_PREPARE: return db_exec_prepare(s, sql, st, cb, err);
     case ATTU_STMT_EXECUTE: return db_exec_execute(s, sql, st, NULL, cb, err);

@@ -125,6 +125,10 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
  * (db_dml_check.c), as PostgreSQL refuses them there. */
 int db_check_dml_items(const attu_ast_set_item *sets, int nsets, const attu_ast_select_item *ret, int nret,
                        attu_error *err);
+/* EXPLAIN [ANALYZE] of a DELETE / UPDATE (ex): the plan of its rowid
+ * query under "Delete on t" / "Update on t"; ANALYZE runs it first. */
+int db_explain_modify(attu_session *s, const char *sql, const attu_ast_stmt *ex, const attu_bind_params *params,
+                      const attu_exec_callbacks *cb, attu_error *err);
 /* The columns a DELETE / UPDATE ... RETURNING answers (for Describe),
  * bound, not run: *cols (malloc'd, replacing what it held) and *ncols. */
 int db_modify_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
