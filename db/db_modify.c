@@ -364,6 +364,14 @@ static int build_query(modify_ctx *m, attu_error *err) {
     }
     if (st->u.modify.where && st->u.modify.where->depth > depth) depth = st->u.modify.where->depth;
     attu_ast_query *q = &m->q;
+    for (int i = 0; i < st->u.modify.nwith; i++)
+        if (!strcmp(st->u.modify.with[i].name, st->u.modify.table))
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->u.modify.with[i].position,
+                                  "a WITH query named like the table that %s changes (\"%s\") is not supported",
+                                  st->kind == ATTU_STMT_UPDATE ? "UPDATE" : "DELETE", st->u.modify.table);
+    q->with.items = st->u.modify.with;
+    q->with.n = st->u.modify.nwith;
+    q->with.recursive = st->u.modify.with_recursive;
     q->kind = ATTU_QUERY_SELECT;
     q->position = st->position;
     q->depth = depth + 1;

@@ -681,6 +681,12 @@ struct attu_ast_stmt {
             int                   nsets;
             attu_ast_select_item *returning;
             int                   nreturning;
+            /* WITH before the statement: its queries are visible to
+             * WHERE, FROM / USING, SET and RETURNING */
+            attu_ast_cte         *with;
+            int                   nwith;
+            bool                  with_recursive;
+            int                   with_position;
         } modify;
         struct {
             attu_ast_name_list tables;    /* TRUNCATE a, b */

@@ -1703,6 +1703,36 @@ returning_clause(A) ::= .                           { A = NULL; }
 using_clause(A) ::= USING from_list(L).     { A = L; }
 using_clause(A) ::= .                       { A = NULL; }
 
+/* WITH ... DELETE / UPDATE / INSERT: the queries go with the statement
+ * (DELETE, UPDATE) or onto INSERT's source query */
+%include {
+static void modify_with(attu_parse_ctx *c, attu_ast_stmt *s, const ab_with *w) {
+    if (s->u.modify.nwith) {
+        ab_error(c, ATTU_SQLSTATE_SYNTAX, w->pos, "multiple WITH clauses not allowed");
+        return;
+    }
+    s->u.modify.with = w->ctes->items;
+    s->u.modify.nwith = w->ctes->n;
+    s->u.modify.with_recursive = w->recursive;
+    s->u.modify.with_position = w->pos;
+}
+}
+delete_stmt(A) ::= with_clause(W) delete_stmt(S).   { A = S; modify_with(ctx, A, &W); }
+update_stmt(A) ::= with_clause(W) update_stmt(S).   { A = S; modify_with(ctx, A, &W); }
+insert_stmt(A) ::= with_clause(W) insert_stmt(S).
+{
+    A = S;
+    attu_ast_query *q = S->u.insert.source;
+    if (q && q->with.n) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, W.pos,
+                       "WITH before INSERT is not supported when its query has a WITH of its own");
+    } else if (q) {
+        q->with.items = W.ctes->items;
+        q->with.n = W.ctes->n;
+        q->with.recursive = W.recursive;
+    }
+}
+
 %type delete_stmt {attu_ast_stmt *}
 delete_stmt(A) ::= DELETE(K) FROM dml_target(T) using_clause(U) where_clause(W) returning_clause(R).
     { A = modify_make(ctx, ATTU_STMT_DELETE, &K, &T, U, W, R); }

@@ -125,6 +125,8 @@ Test(modify, failures_change_nothing) {
     expect_error("UPDATE t SET (id, g) = (SELECT * FROM t)", "0A000");
     expect_error("UPDATE t SET (id, g) = (SELECT id, g FROM t)", "21000");
     expect_error("UPDATE t SET t.id = 1", "0A000");
+    expect_error("WITH t AS (SELECT 1 AS id) DELETE FROM t", "0A000");
+    expect_error("WITH a AS (SELECT 1) WITH b AS (SELECT 2) DELETE FROM t", "42601");
     expect_error("TRUNCATE t, nope", "42P01");
     cr_assert_str_eq(tdb_rows(s, "SELECT * FROM t ORDER BY id"), before);
 }
