@@ -193,6 +193,10 @@ typedef struct star_chain {
 } star_chain;
 bool star_shape(attu_stage *s, star_chain *st);
 rel *run_star(xctx *x, const star_chain *st);
+/* The host memory the kernel says it can still give (MemAvailable), or 0
+ * when unknown (executor_ops.c): the CPU backend's joins and the SRF stage
+ * refuse with 53200 what would not fit. */
+double host_available_bytes(void);
 /* A key the dense probe reads as it is: INT32 / DATE / INT64 / TIMESTAMP,
  * the same type on both sides (executor_star.c). */
 bool probe_key_type(attu_type_id a, attu_type_id b);

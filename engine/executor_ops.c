@@ -507,7 +507,7 @@ done:
  * NULL keys (ml / mr masks) never match. */
 /* The host memory the kernel says it can still give (MemAvailable), or
  * 0 when unknown. */
-static double host_available_bytes(void) {
+double host_available_bytes(void) {
     FILE *f = fopen("/proc/meminfo", "r");
     if (!f) return 0;
     char line[128];

@@ -47,18 +47,6 @@ static int ts_out_of_range(xctx *x) {
     return attu_error_set(x->err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range");
 }
 
-/* Memory the host has left (Linux's MemAvailable), 0 when unknown. */
-static double host_available(void) {
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f) return 0;
-    char line[128];
-    double kb = 0;
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, "MemAvailable:", 13)) { kb = strtod(line + 13, NULL); break; }
-    fclose(f);
-    return kb * 1024.0;
-}
-
 /* The most rows a series may have (the whole stage's output): past it the
  * result could not be held, so the stage fails with 53200 before it
  * allocates. On the CPU backend the bound is the host memory left; a GPU's
@@ -66,7 +54,7 @@ static double host_available(void) {
 static int64_t row_cap(xctx *x, size_t row_bytes) {
     int64_t cap = INT64_MAX / 64;
     if (x->be->kind == ATTU_DEVICE_KIND_CPU) {
-        double avail = host_available();
+        double avail = host_available_bytes();
         if (avail > 0) {
             double rows = avail * 0.8 / (double)(row_bytes ? row_bytes : 1);
             if (rows < (double)cap) cap = (int64_t)rows;

@@ -2647,22 +2647,8 @@ __global__ void __launch_bounds__(kFoldThreads) column_reduce_store_kernel(const
     mn = min(mn, part[b].mn[k]);
     mx = max(mx, part[b].mx[k]);
   }
-  __shared__ long long scnt[kFoldThreads], smn[kFoldThreads], smx[kFoldThreads];
-  __shared__ __int128 sisum[kFoldThreads];
-  __shared__ double sfsum[kFoldThreads];
-  scnt[threadIdx.x] = cnt;
-  sisum[threadIdx.x] = isum;
-  sfsum[threadIdx.x] = fsum;
-  smn[threadIdx.x] = mn;
-  smx[threadIdx.x] = mx;
-  __syncthreads();
-  fold_partials<kFoldThreads>(scnt, sisum, sfsum, smn, smx);
+  colacc_block_fold<kFoldThreads>(cnt, isum, fsum, mn, mx);
   if (threadIdx.x) return;
-  cnt = scnt[0];
-  isum = sisum[0];
-  fsum = sfsum[0];
-  mn = smn[0];
-  mx = smx[0];
   num_t out;
   out.i = 0;
   int isnull = 0;

@@ -38,12 +38,13 @@ __device__ void fold_partials(long long* scnt, __int128* sisum, double* sfsum, l
   }
 }
 
-// Reduction k's partial over the block (nt threads, every one calls it
-// with its own state; the parts a reduction does not use are passed as
-// their identities: 0, LLONG_MAX, LLONG_MIN) stored as part[blockIdx.x].
+// One reduction's state folded over the block (nt threads, every one
+// calls it with its own state; the parts a reduction does not use are
+// passed as their identities: 0, LLONG_MAX, LLONG_MIN): thread 0's
+// arguments hold the block's totals on return, the others' are left as
+// they were.
 template <int nt>
-__device__ void colacc_block_store(colacc_t* part, int k, long long cnt, __int128 isum, double fsum, long long mn,
-                                   long long mx) {
+__device__ void colacc_block_fold(long long& cnt, __int128& isum, double& fsum, long long& mn, long long& mx) {
   __shared__ long long scnt[nt], smn[nt], smx[nt];
   __shared__ __int128 sisum[nt];
   __shared__ double sfsum[nt];
@@ -55,13 +56,28 @@ __device__ void colacc_block_store(colacc_t* part, int k, long long cnt, __int12
   __syncthreads();
   fold_partials<nt>(scnt, sisum, sfsum, smn, smx);
   if (threadIdx.x == 0) {
-    part[blockIdx.x].cnt[k] = scnt[0];
-    part[blockIdx.x].isum[k] = sisum[0];
-    part[blockIdx.x].fsum[k] = sfsum[0];
-    part[blockIdx.x].mn[k] = smn[0];
-    part[blockIdx.x].mx[k] = smx[0];
+    cnt = scnt[0];
+    isum = sisum[0];
+    fsum = sfsum[0];
+    mn = smn[0];
+    mx = smx[0];
   }
-  __syncthreads();  // the arrays are reused by the next reduction
+  __syncthreads();  // the arrays are reused by the next call
+}
+
+// Reduction k's partial over the block, as colacc_block_fold, stored as
+// part[blockIdx.x].
+template <int nt>
+__device__ void colacc_block_store(colacc_t* part, int k, long long cnt, __int128 isum, double fsum, long long mn,
+                                   long long mx) {
+  colacc_block_fold<nt>(cnt, isum, fsum, mn, mx);
+  if (threadIdx.x == 0) {
+    part[blockIdx.x].cnt[k] = cnt;
+    part[blockIdx.x].isum[k] = isum;
+    part[blockIdx.x].fsum[k] = fsum;
+    part[blockIdx.x].mn[k] = mn;
+    part[blockIdx.x].mx[k] = mx;
+  }
 }
 
 }  // namespace gpu_backend
