@@ -812,6 +812,7 @@ static int partitioned_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec
     attu_buf *keys = buf_i64(x, np);
     rel *out = NULL;
     int rc = -1, m = 0;
+    bool moved_all = false;   /* past the partition's own allocations */
     if (!cols || !moved) { attu_error_oom(x->err); goto done; }
     if (!keys) goto done;
     for (int i = 0; i < P->ncols; i++) {
@@ -824,6 +825,7 @@ static int partitioned_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec
     }
     int e = x->be->partition(x->be, partner, key_base, np, shift, keys, nmove, cols, x->err);
     if (e) { rc = e > 0 ? 1 : -1; goto done; }
+    moved_all = true;
     if (!(out = rel_new(x, L->ncols + R->ncols, np))) goto done;
     for (int i = 0; i < P->ncols; i++)
         if (!(out->cols[poff + i] = moved[i] ? xcol_ref(moved[i]) : xcol_pruned(x, P->cols[i]->type))) goto done;
@@ -837,6 +839,12 @@ static int partitioned_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec
     out = NULL;
     rc = 0;
 done:
+    /* the partitioned copies did not fit the memory: the join goes on
+     * unpartitioned, as it would have without this (it needs none of them) */
+    if (rc < 0 && !moved_all && !strcmp(x->err->sqlstate, ATTU_SQLSTATE_OUT_OF_MEMORY)) {
+        attu_error_clear(x->err);
+        rc = 1;
+    }
     if (out) rel_free(x, out);
     for (int i = 0; moved && i < P->ncols; i++) xcol_unref(x, moved[i]);
     free(cols); free(moved);
