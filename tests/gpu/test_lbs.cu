@@ -1,5 +1,5 @@
 // test_lbs.cu: load_balance_search, transform_lbs (with tuple caching),
-// segreduce / transform_segreduce / lbs_segreduce / spmv, the interval
+// segreduce / transform_segreduce (4-, 8- and 16-byte values) / lbs_segreduce / spmv, the interval
 // moves and lbs_workcreate against the CPU references, over segment
 // geometries with empty segments, one huge segment and millions of tiny
 // ones; a non-commutative operator for the segmented reductions.
@@ -20,6 +20,18 @@ struct affine_t {
 struct compose_t {
   __host__ __device__ affine_t operator()(const affine_t& f, const affine_t& g) const {
     return affine_t{g.a * f.a, g.a * f.b + g.b};
+  }
+};
+
+// The same mod 2^64: 16-byte values, which segreduce's tails kernel runs
+// in its wide box (segreduce_wide_box_t).
+struct affine64_t {
+  unsigned long long a, b;
+  __host__ __device__ bool operator==(const affine64_t& o) const { return a == o.a && b == o.b; }
+};
+struct compose64_t {
+  __host__ __device__ affine64_t operator()(const affine64_t& f, const affine64_t& g) const {
+    return affine64_t{g.a * f.a, g.a * f.b + g.b};
   }
 };
 
@@ -139,6 +151,27 @@ int main() {
       auto want = ref::segreduce<affine_t>([&](int i, int, int) { return in[i]; }, c.count,
                                            segs, compose_t(), affine_t{1, 0});
       test::expect_equal(r, out.to_host(), want, name_of(c, ns).c_str());
+    }
+  });
+
+  r.run("transform_segreduce non-commutative, 16-byte values (the wide box)", [&] {
+    const int wnv = segreduce_wide_box_t::cta_dim(ctx.ptx_version()).nv();
+    for (auto c : geo_cases(wnv, false)) {
+      auto segs = test::make_segments(c.count, c.geo, c.mean, c.count * 13 + c.geo);
+      int ns = (int)segs.size();
+      auto raw = test::random_values<unsigned long long>(2 * (size_t)c.count, 1, 0x7fffffffffffffffLL, c.count + 9);
+      std::vector<affine64_t> in(c.count);
+      for (int i = 0; i < c.count; ++i) in[i] = {raw[2 * i] | 1ull, raw[2 * i + 1]};
+      mem_t<affine64_t> d_in = to_mem(in, ctx), out(ns, ctx);
+      mem_t<int> d_segs = to_mem(segs, ctx);
+      out.memset(0xff);
+      const affine64_t* p = d_in.data();
+      transform_segreduce([=] __device__(int i) { return p[i]; }, c.count,
+                          (const int*)d_segs.data(), ns, out.data(), compose64_t(),
+                          affine64_t{1, 0}, ctx);
+      auto want = ref::segreduce<affine64_t>([&](int i, int, int) { return in[i]; }, c.count,
+                                             segs, compose64_t(), affine64_t{1, 0});
+      test::expect_equal(r, out.to_host(), want, (name_of(c, ns) + " 16-byte").c_str());
     }
   });
 
