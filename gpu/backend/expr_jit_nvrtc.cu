@@ -195,6 +195,9 @@ struct warm_thread_t {
   }
 };
 warm_thread_t warm_thread;
+void join_warm_thread() {
+  if (warm_thread.t.joinable()) warm_thread.t.join();
+}
 }  // namespace
 
 void jit_warm_up() {
@@ -209,11 +212,20 @@ void jit_warm_up() {
       return;
     }
     int arch = major * 10 + minor;
+    // NVRTC is loaded here, before the thread starts, and the join is
+    // registered with atexit after it: exit then waits for a compilation
+    // in flight before NVRTC's own static destructors (registered when it
+    // is loaded) tear it down. Loaded by the thread itself, those ran
+    // first, under the thread, whose join came from warm_thread's
+    // destructor, registered at start: a short process (one SQL test file
+    // on the GPU) now and then died at exit in free() or with SIGSEGV.
+    if (!nvrtc().ok) return;
     try {
       warm_thread.t = std::thread([arch] {
         std::string log;
         jit_compile_only(jit_eval_source({}, 0, 1, {}, {}), arch, &log);
       });
+      std::atexit(join_warm_thread);
     } catch (...) {
       // no thread: the first compilation pays the loading instead
     }
