@@ -63,6 +63,20 @@ static void collect_cols(const attu_bexpr *e, bool *used) {
     collect_cols(e->else_, used);
 }
 
+/* Whether every column e reads is one of the ninput columns of its input.
+ * A plan that breaks this is a planner bug (a correlated subquery's
+ * aggregate over a filtered input once reached here with its outer
+ * column unresolved); caught here it fails that query with XX000 instead
+ * of reading past the input and taking the daemon down. */
+static bool cols_in_range(const attu_bexpr *e, int ninput) {
+    if (!e) return true;
+    if (e->kind == BX_COL) return e->col >= 0 && e->col < ninput;
+    for (int i = 0; i < e->nargs; i++) if (!cols_in_range(e->args[i], ninput)) return false;
+    for (int i = 0; i < e->nwhens; i++)
+        if (!cols_in_range(e->whens[i], ninput) || !cols_in_range(e->thens[i], ninput)) return false;
+    return cols_in_range(e->else_, ninput);
+}
+
 static int emit(comp *c, attu_instr in) {
     if (attu_program_emit(c->p, in)) { attu_error_oom(c->err); return -1; }
     return 0;
@@ -360,6 +374,11 @@ static int compile_pred(const attu_bexpr *pred, int ninput, const attu_type *inp
 static int compile_exprs(attu_bexpr *const *exprs, int n, int ninput, const attu_type *input_types,
                          attu_stage_exprs *out, bool force, int filter, attu_error *err) {
     memset(out, 0, sizeof *out);
+    for (int i = 0; i < n; i++)
+        if (!cols_in_range(exprs[i], ninput))
+            return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0,
+                                  "could not plan this query: an expression reads a column its input does not have "
+                                  "(a planner bug; please report the query)");
     out->n = n;
     out->direct = calloc((size_t)n + 1, sizeof(int));
     if (!out->direct) return attu_error_oom(err);
