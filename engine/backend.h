@@ -225,8 +225,8 @@ struct attu_backend {
     int  (*gather_cols)(attu_backend *be, const struct attu_gather_col *cols, int ncols,
                         const attu_buf *idx, size_t n, attu_error *err);
     /* A stable partition of n rows by the digit (k >> shift) & 255 of
-     * their keys k = keys[i] - key_base (keys: INT64, or an INT32 / DATE
-     * column read as its values; every k a row number, 0 <= k < 2^31;
+     * their keys k = keys[i] - key_base (keys: an INT32 / DATE / INT64 /
+     * TIMESTAMP column read as its values; every k a row number, 0 <= k < 2^31;
      * shift 0 to 23): the rows
      * of digit 0 first, each digit's rows in their order. keys_out (may be
      * NULL) receives the int64 k in that order and each of the ncols
@@ -309,9 +309,10 @@ struct attu_backend {
      * without being gathered first. specs[k].in_reg is the program output
      * reduction k reads (-1: COUNT(*)), specs[k].in.type that output's
      * type; in.data is not read. Returns 1, with nothing set, when the
-     * backend declines (an op, type or size it does not fuse, or a row the
-     * program fails on: the caller then runs eval and reduce, which report
-     * the row's error), 0 when done, -1 on error. May be NULL. */
+     * backend declines (an op, type or size it does not fuse; a GPU also
+     * declines a row the program fails on: the caller then runs eval and
+     * reduce, which report the row's error), 0 when done, -1 on error (the
+     * CPU reports a failing row's error itself). May be NULL. */
     int  (*eval_reduce)(attu_backend *be, const struct attu_expr_program *prog, const attu_vec *inputs,
                         const attu_buf *const *rows, size_t n, int nreduce, const attu_reduce_spec *specs,
                         attu_out *outs, attu_error *err);

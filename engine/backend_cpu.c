@@ -157,9 +157,10 @@ static int cpu_gather_cols(attu_backend *be, const attu_gather_col *cols, int nc
 static int cpu_partition(attu_backend *be, const attu_vec *keys, int64_t key_base, size_t n, int shift,
                          attu_buf *keys_out, int ncols, const attu_gather_col *cols, attu_error *err) {
     (void)be;
-    size_t kw = attu_type_width(keys->type.id);
-    if (shift < 0 || shift > 23 || (kw != 4 && kw != 8) || keys->type.id == ATTU_TYPE_FLOAT32 ||
-        keys->type.id == ATTU_TYPE_FLOAT64 || keys->type.id == ATTU_TYPE_TEXT) return 1;
+    attu_type_id kt = keys->type.id;
+    size_t kw = attu_type_width(kt);
+    if (shift < 0 || shift > 23 ||
+        (kt != ATTU_TYPE_INT32 && kt != ATTU_TYPE_DATE && kt != ATTU_TYPE_INT64 && kt != ATTU_TYPE_TIMESTAMP)) return 1;
     for (int c = 0; c < ncols; c++)
         if (cols[c].width != 1 && cols[c].width != 4 && cols[c].width != 8) return 1;
     size_t start[257] = { 0 };

@@ -497,14 +497,6 @@ done:
     return rc;
 }
 
-/* The pairs of an equi-join of int64 key images, without sorting the larger
- * side: the smaller side's non-NULL keys are sorted once, each key of the
- * larger side finds its run of partners with a lower and an upper
- * sorted_search, and the scan of the run lengths plus a load-balancing search
- * expand the pairs (DESIGN.md: sorted_search -> lbs). A star join's fact
- * table is thus read, never sorted. Pairs come out in the larger side's row
- * order, the partners of one row in the smaller side's stable key order;
- * NULL keys (ml / mr masks) never match. */
 /* The host memory the kernel says it can still give (MemAvailable), or
  * 0 when unknown. */
 double host_available_bytes(void) {
@@ -533,6 +525,14 @@ static int check_pairs_fit(xctx *x, int64_t pairs, size_t pair_bytes) {
     return -1;
 }
 
+/* The pairs of an equi-join of int64 key images, without sorting the larger
+ * side: the smaller side's non-NULL keys are sorted once, each key of the
+ * larger side finds its run of partners with a lower and an upper
+ * sorted_search, and the scan of the run lengths plus a load-balancing search
+ * expand the pairs (DESIGN.md: sorted_search -> lbs). A star join's fact
+ * table is thus read, never sorted. Pairs come out in the larger side's row
+ * order, the partners of one row in the smaller side's stable key order;
+ * NULL keys (ml / mr masks) never match. */
 /* raw (or NULL): the larger side's key column when join_keys left its
  * image out (kl or kr NULL); an INT32 / DATE / BIGINT / TIMESTAMP column is
  * its own key image. identity_ok: the caller takes a NULL *li_out /
@@ -720,22 +720,6 @@ static rel *rel_keep(xctx *x, const rel *r, const bool *keep) {
     return o;
 }
 
-/* The partitioned inner join. When every row of the probing side P found
- * exactly one partner in the other side B (B's keys are unique; the probe
- * kept P's rows in order), the stages above read B's columns at P's
- * partners: at random, and from columns larger than a GPU's L2 every read
- * is a trip to memory (bench_query's join: 100M reads of t2.y, 3.4 of its
- * 5.6 ms). Here the pairs are put in partner order by the partners' top 8
- * bits first (backend partition, one radix pass), carrying the P columns
- * a later stage reads: B's columns are then read in 256 slices of 1/256 of
- * each, and the slices a GPU works on at once stay in its L2. A join's
- * output has no order, so this changes nothing a query can rely on.
- * ATTU_JOIN_PARTITION_MIN_ROWS: the pairs (and partner rows) from which it
- * runs, 0 for always (the tests); by default 2^24 pairs against 2^22 rows
- * on a GPU and never on the CPU, whose caches this does not help measurably.
- * partner: B's row of each pair; p_left: P is the left side. Returns 1 when
- * it does not apply (the caller builds the usual lazy output), 0 with
- * *out_rel, -1 on error. */
 /* The partner rows of a join whose every probing row found one in a table
  * in key order: its keys less kmin, as int64 (when the pairs were to be
  * partitioned and were not after all, the probe having written none). */
@@ -770,6 +754,21 @@ done:
     return rc;
 }
 
+/* The partitioned inner join. When every row of the probing side P found
+ * exactly one partner in the other side B (B's keys are unique; the probe
+ * kept P's rows in order), the stages above read B's columns at P's
+ * partners: at random, and from columns larger than a GPU's L2 every read
+ * is a trip to memory (bench_query's join: 100M reads of t2.y, 3.4 of its
+ * 5.6 ms). Here the pairs are put in partner order by the partners' top 8
+ * bits first (backend partition, one radix pass), carrying the P columns
+ * a later stage reads: B's columns are then read in 256 slices of 1/256 of
+ * each, and the slices a GPU works on at once stay in its L2. A join's
+ * output has no order, so this changes nothing a query can rely on.
+ * ATTU_JOIN_PARTITION_MIN_ROWS: the pairs (and partner rows) from which it
+ * runs, 0 for always (the tests); by default 2^24 pairs against 2^22 rows
+ * on a GPU and never on the CPU, whose caches this does not help measurably.
+ * (partition_pays, partitioned_join; identity_partners above.) */
+
 /* Whether partitioned_join takes a join of np pairs whose probing side is
  * L (p_left) or R: the sizes (ATTU_JOIN_PARTITION_MIN_ROWS, above), a
  * column of the partner side read above, and every probing column read
@@ -796,7 +795,9 @@ static bool partition_pays(xctx *x, const rel *L, const rel *R, bool p_left, siz
 
 /* partner: the partner row of each pair, as keys less key_base (an INT64
  * row index with base 0, or the probing keys less kmin when the partner
- * side is a table in key order). */
+ * side is a table in key order); p_left: P is the left side. Returns 1
+ * when it does not apply (the caller builds the usual lazy output), 0 with
+ * *out_rel, -1 on error. */
 static int partitioned_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *partner, int64_t key_base,
                             size_t np, const bool *need, rel **out_rel) {
     rel *P = p_left ? L : R, *B = p_left ? R : L;

@@ -1373,11 +1373,8 @@ __device__ inline bool is_float_type(int t) {
   return t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64;
 }
 
-// Float inputs below this magnitude cannot make a float sum (or
-// PostgreSQL's sum of squares for avg) overflow before 2^40 rows; bigger
-// or non-finite ones send the call to the host reference, which raises
-// 22003 exactly where PostgreSQL does.
-constexpr double kFloatSafe = 1e100;
+// kFloatSafe (column_partials.cuh): float inputs below it cannot make a sum
+// overflow; bigger or non-finite ones send the call to the host reference.
 
 // One segment, one spec: the CPU reducer's add / store, row by row.
 __device__ void reduce_segment(const dspec_t& s, const int64_t* perm, int64_t b, int64_t e,

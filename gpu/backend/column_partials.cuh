@@ -14,6 +14,13 @@ namespace gpu_backend {
 // Reductions one call folds (their state stays in registers).
 constexpr int kFastSpecs = 8;
 
+// Float inputs below this magnitude cannot make a float sum (or
+// PostgreSQL's sum of squares for avg) overflow before 2^40 rows; bigger
+// or non-finite ones send the call to the host reference, which raises
+// 22003 exactly where PostgreSQL does (the column reduce, the fused
+// aggregate's compiled kernel and the segmented reductions alike).
+constexpr double kFloatSafe = 1e100;
+
 // A block's partials of every reduction of the call.
 struct colacc_t {
   long long cnt[kFastSpecs];

@@ -176,8 +176,8 @@ std::string jit_eval_reduce_source(const std::vector<dinstr_t>& code, int npre, 
         if (r.op == ATTU_REDUCE_SUM && !r.fl) {
           appendf(s, "      is%zu += R[%d].v.i;\n", k, r.reg);
         } else if (r.fl) {
-          // column_reduce's kFloatSafe: a sum that may overflow goes to the host
-          appendf(s, "      double d = R[%d].v.f;\n      if (!(fabs(d) < 1e100)) risk = 1;\n      fs%zu += d;\n", r.reg, k);
+          // kFloatSafe (column_partials.cuh): a sum that may overflow goes to the host
+          appendf(s, "      double d = R[%d].v.f;\n      if (!(fabs(d) < kFloatSafe)) risk = 1;\n      fs%zu += d;\n", r.reg, k);
         } else {
           appendf(s, "      fs%zu += (double)R[%d].v.i;\n", k, r.reg);
         }
