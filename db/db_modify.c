@@ -445,16 +445,34 @@ static attu_result *returning_result(attu_lplan *lp, attu_column **cols, int fir
     return r;
 }
 
+/* What every entry point starts with: the context over statement st, its
+ * arenas (*pa and m->arena), the catalog lock (write to change the table,
+ * read to describe or explain it) and the target table. The lock is held
+ * on return whatever the result: the caller's exit path releases it and
+ * frees the arenas. */
+static int modify_open(modify_ctx *m, attu_session *s, const attu_ast_stmt *st, bool write, attu_plan_arena **pa,
+                       attu_error *err) {
+    memset(m, 0, sizeof *m);
+    m->s = s;
+    m->st = st;
+    m->qual = st->u.modify.alias ? st->u.modify.alias : st->u.modify.table;
+    *pa = attu_plan_arena_new();
+    m->arena = attu_ast_arena_new();
+    if (write) pthread_rwlock_wrlock(&s->db->lock);
+    else pthread_rwlock_rdlock(&s->db->lock);
+    if (!*pa || !m->arena) return attu_error_oom(err);
+    m->base = attu_catalog_lookup(s->db->cat, st->u.modify.table);
+    if (!m->base)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.modify.table_position,
+                              "relation \"%s\" does not exist", st->u.modify.table);
+    return 0;
+}
+
 int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                    const attu_exec_callbacks *cb, attu_error *err) {
     bool update = st->kind == ATTU_STMT_UPDATE;
     modify_ctx m;
-    memset(&m, 0, sizeof m);
-    m.s = s;
-    m.st = st;
-    m.qual = st->u.modify.alias ? st->u.modify.alias : st->u.modify.table;
-    attu_plan_arena *pa = attu_plan_arena_new();
-    m.arena = attu_ast_arena_new();
+    attu_plan_arena *pa = NULL;
     attu_column **cols = NULL;
     size_t n = 0, nchanged = 0;
     attu_lplan *lp = NULL;
@@ -462,14 +480,7 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     size_t *ret_rows = NULL;
     attu_result *ret = NULL;
     int rc = -1;
-    pthread_rwlock_wrlock(&s->db->lock);
-    if (!pa || !m.arena) { attu_error_oom(err); goto out; }
-    m.base = attu_catalog_lookup(s->db->cat, st->u.modify.table);
-    if (!m.base) {
-        attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.modify.table_position, "relation \"%s\" does not exist",
-                       st->u.modify.table);
-        goto out;
-    }
+    if (modify_open(&m, s, st, true, &pa, err)) goto out;
     if (build_query(&m, err) || run_query(&m, sql, params, pa, &lp, &cols, &n, err)) goto out;
     /* the rows that change, each once, by its first match */
     const attu_table *base = m.base;
@@ -529,21 +540,9 @@ out:
 int db_modify_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                        int *ncols, attu_result_column **cols, attu_error *err) {
     modify_ctx m;
-    memset(&m, 0, sizeof m);
-    m.s = s;
-    m.st = st;
-    m.qual = st->u.modify.alias ? st->u.modify.alias : st->u.modify.table;
-    attu_plan_arena *pa = attu_plan_arena_new();
-    m.arena = attu_ast_arena_new();
+    attu_plan_arena *pa = NULL;
     int rc = -1;
-    pthread_rwlock_rdlock(&s->db->lock);
-    if (!pa || !m.arena) { attu_error_oom(err); goto out; }
-    m.base = attu_catalog_lookup(s->db->cat, st->u.modify.table);
-    if (!m.base) {
-        attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.modify.table_position, "relation \"%s\" does not exist",
-                       st->u.modify.table);
-        goto out;
-    }
+    if (modify_open(&m, s, st, false, &pa, err)) goto out;
     attu_lplan *lp = build_query(&m, err) ? NULL : bind_query(&m, sql, params, pa, err);
     if (!lp) goto out;
     int first = 1 + m.nsets, n = lp->ncols - first;
@@ -613,23 +612,11 @@ int db_explain_modify(attu_session *s, const char *sql, const attu_ast_stmt *ex,
         if (r) return r;
     }
     modify_ctx m;
-    memset(&m, 0, sizeof m);
-    m.s = s;
-    m.st = st;
-    m.qual = st->u.modify.alias ? st->u.modify.alias : st->u.modify.table;
-    attu_plan_arena *pa = attu_plan_arena_new();
-    m.arena = attu_ast_arena_new();
+    attu_plan_arena *pa = NULL;
     char **lines = NULL;
     int nl = 0, rc = -1;
     attu_stage *stg = NULL;
-    pthread_rwlock_rdlock(&s->db->lock);
-    if (!pa || !m.arena) { attu_error_oom(err); goto out; }
-    m.base = attu_catalog_lookup(s->db->cat, st->u.modify.table);
-    if (!m.base) {
-        attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.modify.table_position, "relation \"%s\" does not exist",
-                       st->u.modify.table);
-        goto out;
-    }
+    if (modify_open(&m, s, st, false, &pa, err)) goto out;
     attu_lplan *lp = build_query(&m, err) ? NULL : bind_query(&m, sql, params, pa, err);
     if (lp) lp = attu_rewrite(pa, lp, err);
     if (!lp || !(stg = attu_lower(lp, err))) goto out;
