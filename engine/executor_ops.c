@@ -729,10 +729,8 @@ static int identity_partners(xctx *x, const xcol *keys, size_t n, int64_t kmin, 
     attu_buf *b = buf_i64(x, n);
     int rc = -1;
     if (!p || !b) { if (!p) attu_error_oom(x->err); goto done; }
-    int w = 0;
-    if (keys->type.id == ATTU_TYPE_INT64 || keys->type.id == ATTU_TYPE_TIMESTAMP) {
-        w = 0;
-    } else {
+    int w = 0;   /* the key as int64: an 8-byte key is its own, a 4-byte one is cast */
+    if (keys->type.id != ATTU_TYPE_INT64 && keys->type.id != ATTU_TYPE_TIMESTAMP) {
         w = attu_program_reg(p, i8);
         attu_program_emit(p, attu_instr_make(ATTU_OP_CAST_I_I, w, 0, -1));
     }
@@ -1261,17 +1259,24 @@ done:
  * one result column per aggregate, plus a COUNT for avg and the variances.
  * dargs[i]: COUNT(DISTINCT)'s input, already reduced to first occurrences. */
 static int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, size_t nseg,
-                     attu_reduce_spec *specs, attu_out *outs, xcol **res, int *nspec_out) {
+                     attu_reduce_spec *specs, attu_out *outs, xcol **res, int *nspec_out,
+                     const attu_expr_program *prog, const int *agg_reg) {
     int nspec = 0;
     for (int i = 0; i < s->naggs; i++) {
         const attu_stage_agg *g = &s->aggs[i];
-        xcol *a = g->count_distinct ? dargs[i] : g->in >= 0 ? args[g->in] : NULL;
         attu_reduce_spec *sp = &specs[nspec];
         memset(sp, 0, sizeof *sp);
         sp->op = g->op; sp->k = g->k; sp->in_reg = sp->arg_reg = -1;
-        if (a) sp->in = vec_of(a);
-        else sp->in.type = attu_type_make(ATTU_TYPE_INT64);
-        if (g->arg >= 0) sp->arg = vec_of(args[g->arg]);
+        if (agg_reg) {
+            /* the fused aggregate: the input is program output agg_reg[i] */
+            sp->in_reg = agg_reg[i];
+            sp->in.type = agg_reg[i] >= 0 ? prog->reg_types[prog->outputs[agg_reg[i]]] : attu_type_make(ATTU_TYPE_INT64);
+        } else {
+            xcol *a = g->count_distinct ? dargs[i] : g->in >= 0 ? args[g->in] : NULL;
+            if (a) sp->in = vec_of(a);
+            else sp->in.type = attu_type_make(ATTU_TYPE_INT64);
+            if (g->arg >= 0) sp->arg = vec_of(args[g->arg]);
+        }
         attu_type ot = g->avg || g->var ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
         if ((g->avg || g->var) && g->out_type.id == ATTU_TYPE_NUMERIC) {
             /* exact: avg from the NUMERIC sum, the variances from
@@ -1286,7 +1291,7 @@ static int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, si
         if (g->avg || g->var) {
             attu_reduce_spec *c = &specs[nspec];
             memset(c, 0, sizeof *c);
-            c->op = ATTU_REDUCE_COUNT; c->in = vec_of(a); c->in_reg = c->arg_reg = -1;
+            c->op = ATTU_REDUCE_COUNT; c->in = sp->in; c->in_reg = sp->in_reg; c->arg_reg = -1;
             c->out_type = attu_type_make(ATTU_TYPE_INT64);
             if (!(res[nspec] = xcol_new(x, c->out_type, nseg, true))) { *nspec_out = nspec; return -1; }
             outs[nspec] = (attu_out){ c->out_type, res[nspec]->data, res[nspec]->valid, NULL };
@@ -1294,6 +1299,39 @@ static int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, si
         }
     }
     *nspec_out = nspec;
+    return 0;
+}
+
+/* The aggregates' result columns from agg_specs' outputs over nseg groups,
+ * into out's columns from at on: avg and the variances finished from their
+ * sum and count, string_agg and MIN / MAX of text with their dictionaries
+ * (args NULL: no text aggregate). */
+static int agg_result_cols(xctx *x, const attu_stage *s, xcol **res, attu_out *outs, xcol **args, size_t nseg,
+                           rel *out, int at) {
+    for (int i = 0, k = 0; i < s->naggs; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (g->avg) {
+            int scale = g->in_type.id == ATTU_TYPE_DECIMAL ? g->in_type.scale : 0;
+            xcol *avg = g->out_type.id == ATTU_TYPE_NUMERIC ? finish_avg_numeric(x, res[k], res[k + 1], nseg)
+                                                            : finish_avg(x, res[k], res[k + 1], nseg, scale);
+            if (!avg) return -1;
+            out->cols[at + i] = avg;
+            k += 2;
+        } else if (g->var) {
+            int scale = g->in_type.id == ATTU_TYPE_DECIMAL ? g->in_type.scale : 0;
+            xcol *v = g->out_type.id == ATTU_TYPE_NUMERIC ? finish_var_numeric(x, res[k], res[k + 1], nseg, g->var)
+                                                          : finish_var(x, res[k], res[k + 1], nseg, g->var, scale);
+            if (!v) return -1;
+            out->cols[at + i] = v;
+            k += 2;
+        } else {
+            /* string_agg's output carries the new dictionary segreduce built */
+            if (g->op == ATTU_REDUCE_STRING_AGG) { res[k]->dict = outs[k].dict; outs[k].dict = NULL; }
+            else if (args) res[k]->dict = agg_dict(g, args);
+            out->cols[at + i] = xcol_ref(res[k]);
+            k++;
+        }
+    }
     return 0;
 }
 
@@ -1481,7 +1519,7 @@ int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, 
     if (nslots > n) goto out;     /* sparse: sorting is no worse */
     /* reduce every slot */
     rc = -1;
-    if (agg_specs(x, s, args, NULL, nslots, specs, outs, res, nspec_out)) goto out;
+    if (agg_specs(x, s, args, NULL, nslots, specs, outs, res, nspec_out, NULL, NULL)) goto out;
     occ = xcol_new(x, attu_type_make(ATTU_TYPE_BOOL), nslots, false);
     first = xcol_new(x, attu_type_make(ATTU_TYPE_INT64), nslots, false);
     if (!occ || !first) goto out;
@@ -1663,27 +1701,7 @@ static int run_agg_fused(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     const attu_buf **rows = calloc((size_t)nin + 1, sizeof *rows);
     rel *out = NULL;
     if (!specs || !outs || !res || !ins || !rows) { attu_error_oom(x->err); goto done; }
-    for (int i = 0; i < ng; i++) {
-        const attu_stage_agg *g = &s->aggs[i];
-        attu_reduce_spec *sp = &specs[nspec];
-        int reg = agg_out[i];
-        sp->op = g->op; sp->k = g->k; sp->in_reg = reg; sp->arg_reg = -1;
-        sp->in.type = reg >= 0 ? p->reg_types[p->outputs[reg]] : attu_type_make(ATTU_TYPE_INT64);
-        attu_type ot = g->avg ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
-        if (g->avg && g->out_type.id == ATTU_TYPE_NUMERIC) { ot = g->out_type; sp->op = ATTU_REDUCE_SUM; }
-        sp->out_type = ot;
-        if (!(res[nspec] = xcol_new(x, ot, 1, true))) goto done;
-        outs[nspec] = (attu_out){ ot, res[nspec]->data, res[nspec]->valid, NULL };
-        nspec++;
-        if (g->avg) {
-            attu_reduce_spec *c = &specs[nspec];
-            c->op = ATTU_REDUCE_COUNT; c->in = sp->in; c->in_reg = reg; c->arg_reg = -1;
-            c->out_type = attu_type_make(ATTU_TYPE_INT64);
-            if (!(res[nspec] = xcol_new(x, c->out_type, 1, true))) goto done;
-            outs[nspec] = (attu_out){ c->out_type, res[nspec]->data, res[nspec]->valid, NULL };
-            nspec++;
-        }
-    }
+    if (agg_specs(x, s, NULL, NULL, 1, specs, outs, res, &nspec, p, agg_out)) goto done;
     bool through = false;
     for (int i = 0; i < nin; i++) {
         const xcol *c = in->cols[in_cols[i]];
@@ -1697,20 +1715,7 @@ static int run_agg_fused(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     }
     int e = x->be->eval_reduce(x->be, p, ins, through ? rows : NULL, n, nspec, specs, outs, x->err);
     if (e) { rc = e > 0 ? 1 : -1; goto done; }
-    if (!(out = rel_new(x, ng, 1))) goto done;
-    for (int i = 0, k = 0; i < ng; i++) {
-        const attu_stage_agg *g = &s->aggs[i];
-        if (g->avg) {
-            int scale = g->in_type.id == ATTU_TYPE_DECIMAL ? g->in_type.scale : 0;
-            xcol *avg = g->out_type.id == ATTU_TYPE_NUMERIC ? finish_avg_numeric(x, res[k], res[k + 1], 1)
-                                                            : finish_avg(x, res[k], res[k + 1], 1, scale);
-            if (!avg) goto done;
-            out->cols[i] = avg;
-            k += 2;
-        } else {
-            out->cols[i] = xcol_ref(res[k++]);
-        }
-    }
+    if (!(out = rel_new(x, ng, 1)) || agg_result_cols(x, s, res, outs, NULL, 1, out, 0)) goto done;
     s->act_how = "eval_reduce (fused)";
     *out_rel = out;
     out = NULL;
@@ -1822,7 +1827,7 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
                 if (!(dargs[i] = first_occurrence(x, keys, nk, args[g->in], n))) goto done;
             }
         }
-        if (agg_specs(x, s, args, dargs, nseg, specs, outs, res, &nspec)) goto done;
+        if (agg_specs(x, s, args, dargs, nseg, specs, outs, res, &nspec, NULL, NULL)) goto done;
         if (reduce_sums_narrow_first(x, nk || nok, off, nseg, perm, n, nspec, specs, outs)) goto done;
     }
     out = rel_new(x, nk + ng, nseg);
@@ -1836,30 +1841,7 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
         for (int i = 0; i < nk; i++) out->cols[i] = xcol_ref(g->cols[i]);
         rel_free(x, g);
     }
-    for (int i = 0, k = 0; i < ng; i++) {
-        const attu_stage_agg *g = &s->aggs[i];
-        if (g->avg) {
-            int scale = g->in_type.id == ATTU_TYPE_DECIMAL ? g->in_type.scale : 0;
-            xcol *avg = g->out_type.id == ATTU_TYPE_NUMERIC ? finish_avg_numeric(x, res[k], res[k + 1], nseg)
-                                                            : finish_avg(x, res[k], res[k + 1], nseg, scale);
-            if (!avg) goto done;
-            out->cols[nk + i] = avg;
-            k += 2;
-        } else if (g->var) {
-            int scale = g->in_type.id == ATTU_TYPE_DECIMAL ? g->in_type.scale : 0;
-            xcol *v = g->out_type.id == ATTU_TYPE_NUMERIC ? finish_var_numeric(x, res[k], res[k + 1], nseg, g->var)
-                                                          : finish_var(x, res[k], res[k + 1], nseg, g->var, scale);
-            if (!v) goto done;
-            out->cols[nk + i] = v;
-            k += 2;
-        } else {
-            /* string_agg's output carries the new dictionary segreduce built */
-            if (g->op == ATTU_REDUCE_STRING_AGG) { res[k]->dict = outs[k].dict; outs[k].dict = NULL; }
-            else res[k]->dict = agg_dict(g, args);
-            out->cols[nk + i] = xcol_ref(res[k]);
-            k++;
-        }
-    }
+    if (agg_result_cols(x, s, res, outs, args, nseg, out, nk)) goto done;
 done:
     if (x->err->set && out) { rel_free(x, out); out = NULL; }
     for (int i = 0; i < nk && keys; i++) xcol_unref(x, keys[i]);
