@@ -1857,23 +1857,6 @@ std::vector<dinstr_t> device_code(const attu_expr_program* p) {
   return code;
 }
 
-// The program's instructions with its constants first: a CONST with no
-// guard whose register nothing else writes runs once per thread, before
-// the rows (*npre of them), the rest per row. device_eval and the fused
-// aggregate (gpu_eval_reduce) take this order.
-std::vector<dinstr_t> device_code_constants_first(const attu_expr_program* p, int* npre) {
-  std::vector<dinstr_t> all = device_code(p), code;
-  std::vector<int> writes((size_t)(p->nregs > 0 ? p->nregs : 1), 0);
-  for (const dinstr_t& in : all) writes[in.dst]++;
-  auto once = [&](const dinstr_t& in) { return in.op == ATTU_OP_CONST && in.guard < 0 && writes[in.dst] == 1; };
-  for (const dinstr_t& in : all)
-    if (once(in)) code.push_back(in);
-  *npre = (int)code.size();
-  for (const dinstr_t& in : all)
-    if (!once(in)) code.push_back(in);
-  return code;
-}
-
 // A column as the device kernels read it.
 inline dcol_t device_col(const attu_vec& v) {
   return dcol_t{v.type.id, v.data->ptr, v.valid ? static_cast<const uint8_t*>(v.valid->ptr) : nullptr};
@@ -1950,8 +1933,15 @@ __global__ void __launch_bounds__(kEvalThreads) eval_kernel(const dinstr_t* code
 int device_eval(attu_backend* be, const attu_expr_program* p, const attu_vec* inputs, size_t n,
                 attu_out* outputs) {
   context_t& ctx = CTX(be);
-  int npre = 0;
-  std::vector<dinstr_t> code = device_code_constants_first(p, &npre);
+  // constants first (run once per thread), when nothing else writes their registers
+  std::vector<dinstr_t> all = device_code(p), code;
+  std::vector<int> writes((size_t)(p->nregs > 0 ? p->nregs : 1), 0);
+  for (const dinstr_t& in : all) writes[in.dst]++;
+  for (const dinstr_t& in : all)
+    if (in.op == ATTU_OP_CONST && in.guard < 0 && writes[in.dst] == 1) code.push_back(in);
+  int npre = (int)code.size();
+  for (const dinstr_t& in : all)
+    if (!(in.op == ATTU_OP_CONST && in.guard < 0 && writes[in.dst] == 1)) code.push_back(in);
   if (code.empty()) code.resize(1);  // to_mem wants something to copy
   std::vector<dcol_t> ins((size_t)(p->ninputs > 0 ? p->ninputs : 1));
   for (int i = 0; i < p->ninputs; ++i) ins[i] = device_col(inputs[i]);
@@ -2789,8 +2779,16 @@ int gpu_eval_reduce(attu_backend* be, const attu_expr_program* p, const attu_vec
   int result = 1;
   int rc = guarded(err, [&] {
     context_t& ctx = CTX(be);
-    int npre = 0;
-    std::vector<dinstr_t> code = device_code_constants_first(p, &npre);
+    // constants first, as device_eval orders them
+    std::vector<dinstr_t> all = device_code(p), code;
+    std::vector<int> writes((size_t)(p->nregs > 0 ? p->nregs : 1), 0);
+    for (const dinstr_t& in : all) writes[in.dst]++;
+    auto pre = [&](const dinstr_t& in) { return in.op == ATTU_OP_CONST && in.guard < 0 && writes[in.dst] == 1; };
+    for (const dinstr_t& in : all)
+      if (pre(in)) code.push_back(in);
+    int npre = (int)code.size();
+    for (const dinstr_t& in : all)
+      if (!pre(in)) code.push_back(in);
     std::vector<dinstr_t> jcode = code;  // the source's instructions; the upload is never empty
     if (code.empty()) code.resize(1);
     std::vector<dcol_t> ins((size_t)(p->ninputs > 0 ? p->ninputs : 1));

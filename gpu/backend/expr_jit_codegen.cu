@@ -98,13 +98,6 @@ std::string valid_arg(const void* valid, const char* base, size_t i) {
   return buf;
 }
 
-// A kernel's register file: nregs slots, cleared, and Rp the pointer
-// dev_exec_instr takes (eval and eval_reduce kernels alike).
-void emit_registers(std::string& s, int nregs) {
-  appendf(s, "  dslot_t R[%d];\n  dslot_t* Rp = R;\n", nregs);
-  appendf(s, "  for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n", nregs);
-}
-
 }  // namespace
 
 std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nregs, const std::vector<dcol_t>& ins,
@@ -118,7 +111,8 @@ std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nre
           "%s(const dinstr_t* __restrict__ code, const dcol_t* __restrict__ ins, const dres_t* __restrict__ outs,\n"
           "    long long n, int* fail) {\n",
           kJitEvalThreads, kJitKernelName);
-  emit_registers(s, nregs);
+  appendf(s, "  dslot_t R[%d];\n  dslot_t* Rp = R;\n", nregs);
+  appendf(s, "  for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n", nregs);
   for (size_t i = 0; i < ins.size(); ++i) appendf(s, "  const dcol_t c%zu = ins[%zu];\n", i, i);
   for (size_t o = 0; o < outs.size(); ++o) appendf(s, "  const dres_t o%zu = outs[%zu];\n", o, o);
   for (int k = 0; k < npre; ++k)
@@ -149,7 +143,8 @@ std::string jit_eval_reduce_source(const std::vector<dinstr_t>& code, int npre, 
           "%s(const dinstr_t* __restrict__ code, const dcol_t* __restrict__ ins,\n"
           "    const int64_t* const* __restrict__ rows, long long n, colacc_t* __restrict__ part, int* flags) {\n",
           kJitEvalThreads, kJitKernelName);
-  emit_registers(s, nregs);
+  appendf(s, "  dslot_t R[%d];\n  dslot_t* Rp = R;\n", nregs);
+  appendf(s, "  for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n", nregs);
   for (size_t i = 0; i < ins.size(); ++i) {
     appendf(s, "  const dcol_t c%zu = ins[%zu];\n", i, i);
     if (through[i]) appendf(s, "  const int64_t* __restrict__ r%zu = rows[%zu];\n", i, i);
