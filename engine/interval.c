@@ -95,6 +95,21 @@ static void add_unit(const unit_def *u, __int128 v, double f, __int128 *months, 
 
 /* ISO 8601's format with designators, P[nY][nM][nW][nD][T[nH][nM][nS]]
  * (PostgreSQL's ISO8601 "format with designators"), from s[i] = 'P'. */
+/* A number's sign and integer digits from s[*i] on (both parts of the
+ * parser read fields this way): *d0 is where the digits start (none when
+ * *i is still there), *ip their value. -1 past 2^80 (the field overflows). */
+static int scan_signed_int(const char *s, size_t len, size_t *i, int *sign, size_t *d0, __int128 *ip) {
+    *sign = 1;
+    if (*i < len && (s[*i] == '+' || s[*i] == '-')) { *sign = s[*i] == '-' ? -1 : 1; (*i)++; }
+    *d0 = *i;
+    *ip = 0;
+    while (*i < len && isdigit((unsigned char)s[*i])) {
+        *ip = *ip * 10 + (s[(*i)++] - '0');
+        if (*ip > (__int128)1 << 80) return -1;
+    }
+    return 0;
+}
+
 static int parse_iso(const char *s, size_t len, size_t i, __int128 *months, __int128 *days, __int128 *usec,
                      attu_error *err) {
     static const unit_def year = { "y", U_YEAR, 1 }, mon = { "m", U_MONTH, 1 }, week = { "w", U_WEEK, 1 },
@@ -111,13 +126,9 @@ static int parse_iso(const char *s, size_t len, size_t i, __int128 *months, __in
             continue;
         }
         int sign = 1;
-        if (s[i] == '+' || s[i] == '-') { sign = s[i] == '-' ? -1 : 1; i++; }
-        size_t d0 = i;
+        size_t d0 = 0;
         __int128 ip = 0;
-        while (i < len && isdigit((unsigned char)s[i])) {
-            ip = ip * 10 + (s[i++] - '0');
-            if (ip > (__int128)1 << 80) return field_overflow(err, s, len);
-        }
+        if (scan_signed_int(s, len, &i, &sign, &d0, &ip)) return field_overflow(err, s, len);
         double frac = 0, place = 0.1;
         bool digits = i > d0;
         if (i < len && s[i] == '.') {
@@ -169,13 +180,9 @@ int attu_interval_parse(const char *s, size_t len, attu_interval *out, attu_erro
         }
         /* a number: [+-]digits[.digits], or a time [+-]hh:mm[:ss[.ffffff]] */
         int sign = 1;
-        if (s[i] == '+' || s[i] == '-') { sign = s[i] == '-' ? -1 : 1; i++; }
-        size_t d0 = i;
+        size_t d0 = 0;
         __int128 ip = 0;
-        while (i < len && isdigit((unsigned char)s[i])) {
-            ip = ip * 10 + (s[i++] - '0');
-            if (ip > (__int128)1 << 80) return field_overflow(err, s, len);
-        }
+        if (scan_signed_int(s, len, &i, &sign, &d0, &ip)) return field_overflow(err, s, len);
         bool had_int = i > d0;
         if (had_int && i + 1 < len && s[i] == '-' && isdigit((unsigned char)s[i + 1])) {
             /* the SQL standard's years-months, Y-M */
