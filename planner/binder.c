@@ -752,8 +752,11 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
         if (col->deps) {
             /* a correlated subquery's value: one per group when every
              * column it reads is grouped (else that column's 42803) */
+            bool sk = st->subquery_keys;
+            st->subquery_keys = true;     /* an ungrouped one is the subquery's 42803 */
             for (int i = 0; i < col->ndeps; i++)
                 if (!agg_rewrite(c, st, attu_bx_col(c->pa, col->deps[i], st->sc->cols[col->deps[i]].type))) return NULL;
+            st->subquery_keys = sk;
             int g = add_group(c, st, e);
             if (g < 0) OOM_NULL(c);
             attu_bexpr *r = attu_bx_col(c->pa, g, e->type);
@@ -1898,6 +1901,19 @@ static bool set_deps(bctx *c, scope *sc, int col, const int *deps, int n) {
     return true;
 }
 
+/* Whether an aggregate of the AGG node a reads the enclosing query's row
+ * (in its argument, its second argument or its ORDER BY; FILTER is folded
+ * into the argument). Such an aggregate mixes inner and outer columns:
+ * one over outer columns alone is the outer query's (check_outer_aggs). */
+static bool aggs_read_outer(const attu_lplan *a) {
+    for (int i = 0; i < a->naggs; i++) {
+        const attu_agg_spec *s = &a->aggs[i];
+        if ((outer_sides(s->arg) | outer_sides(s->arg2)) & 2) return true;
+        for (int k = 0; k < s->norder; k++) if (outer_sides(s->order[k].expr) & 2) return true;
+    }
+    return false;
+}
+
 /* (SELECT agg(...) FROM ... WHERE inner = outer AND local) -> the
  * aggregate grouped by the inner correlation keys, LEFT JOINed to the outer
  * plan on them. The value is a new hidden column of the outer scope. */
@@ -1924,7 +1940,10 @@ static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_q
         }
         return decorrelate_general(c, sc, p, e, conj, n);
     }
-    if (outer_sides(proj->exprs[0]) & 2) return decorrelate_general(c, sc, p, e, conj, n);
+    /* the keyed form aggregates the inner rows alone, once per key: a
+     * value or an aggregate reading the outer row (sum(b.y + o.k)) needs
+     * the outer row beside each inner one, which the general form joins */
+    if ((outer_sides(proj->exprs[0]) & 2) || aggs_read_outer(agg)) return decorrelate_general(c, sc, p, e, conj, n);
     bool has_count = false;
     for (int i = 0; i < agg->naggs; i++) if (agg->aggs[i].agg == AGG_COUNT || agg->aggs[i].agg == AGG_COUNT_STAR || agg->aggs[i].agg == AGG_COUNT_DISTINCT) has_count = true;
     bool bare_count = has_count && proj->exprs[0]->kind == BX_COL && agg->naggs == 1;
@@ -2124,13 +2143,15 @@ static attu_lplan *inner_with_marker(bctx *c, attu_lplan *in, attu_bexpr **conj,
 }
 
 /* The general decorrelation of (SELECT agg(...) FROM ... WHERE ...) whose
- * correlation is not only equalities (or whose value reads the outer row,
- * or combines a count): each outer row, numbered so that equal rows stay
- * apart, is LEFT JOINed to the inner rows satisfying every correlated
- * conjunct, and the aggregates are taken per outer row. An inner marker
- * column (TRUE) makes count(*) count matched rows only (0 for none), as the
- * other aggregates skip the NULLs of unmatched rows. Applied by
- * apply_pending; the value is a new hidden column of the outer scope. */
+ * correlation is not only equalities (or whose value or aggregates read
+ * the outer row, or that combines a count): each outer row, numbered so
+ * that equal rows stay apart, is LEFT JOINed to the inner rows satisfying
+ * every correlated conjunct, and the aggregates (whose arguments may read
+ * the outer row too) are taken per outer row. An inner marker column
+ * (TRUE) makes count(*) count matched rows only (0 for none), and the
+ * other aggregates read their arguments only where it is set (NULL on an
+ * unmatched row, whatever the argument). Applied by apply_pending; the
+ * value is a new hidden column of the outer scope. */
 static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, const attu_ast_expr *e,
                                        attu_bexpr **conj, int n) {
     attu_lplan *proj = p, *agg = p->left;
@@ -2166,11 +2187,30 @@ static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, 
         int deps[64], nd = 0;
         for (int i = 0; i < ncorr; i++) collect_deps(corr[i], OUTER_BASE, deps, &nd, 64);
         collect_deps(proj->exprs[0], OUTER_BASE, deps, &nd, 64);
+        for (int i = 0; i < agg->naggs; i++) {
+            collect_deps(aggs[i].arg, OUTER_BASE, deps, &nd, 64);
+            collect_deps(aggs[i].arg2, OUTER_BASE, deps, &nd, 64);
+            for (int k = 0; k < aggs[i].norder; k++) collect_deps(aggs[i].order[k].expr, OUTER_BASE, deps, &nd, 64);
+        }
         if (!set_deps(c, msc, base, deps, nd)) return NULL;
     }
     attu_bexpr *v = attu_bx_col(c->pa, base, proj->types[0]);
     v->position = e->position;
     return v;
+}
+
+static attu_bexpr *only_when(bctx *c, attu_bexpr *cond, attu_bexpr *x);
+
+/* An aggregate argument of the general form over the joined row (outer
+ * column k -> k, inner column i -> nw + i), NULL where the row's inner
+ * marker (column marker) is: CASE WHEN marker IS NOT NULL THEN x END.
+ * NULL out of memory. */
+static attu_bexpr *general_arg(bctx *c, const attu_bexpr *x, int nw, int marker) {
+    attu_type tb = attu_type_make(ATTU_TYPE_BOOL);
+    attu_bexpr *r = remap_outer(c, x, nw), *m = attu_bx_col(c->pa, marker, tb);
+    attu_bexpr *cond = r && m ? mk_call(c, ATTU_OP_IS_NOT_NULL, tb, 0, 1, m, NULL, NULL, NULL) : NULL;
+    if (!cond) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+    return only_when(c, cond, r);
 }
 
 /* apply_pending for the general form: P -> P ++ value (see pending_join). */
@@ -2194,10 +2234,23 @@ static attu_lplan *apply_general(bctx *c, attu_lplan *p, const pending_join *pj)
     attu_agg_spec *aggs = attu_palloc(c->pa, sizeof *aggs * (size_t)(pj->naggs + 1));
     if (!a || !g || !aggs) OOM_NULL(c);
     for (int i = 0; i < nw; i++) { g[i] = attu_bx_col(c->pa, i, w->types[i]); a->types[i] = w->types[i]; a->names[i] = w->names[i]; }
+    /* each aggregate reads the joined row (outer column k -> k, inner
+     * column i -> nw + i) and only where it matched: an outer row without
+     * inner rows gives the aggregates of no rows, even where an argument
+     * would not be NULL there (coalesce(b.y, 0), or one reading the outer
+     * row, sum(b.y + o.k)); the ORDER BY of string_agg reads it likewise */
     for (int i = 0; i < pj->naggs; i++) {
-        aggs[i] = pj->aggs[i];
-        aggs[i].arg = copy_shift(c, pj->aggs[i].arg, nw);
-        aggs[i].arg2 = copy_shift(c, pj->aggs[i].arg2, nw);
+        const attu_agg_spec *s = &pj->aggs[i];
+        aggs[i] = *s;
+        if (s->arg && !(aggs[i].arg = general_arg(c, s->arg, nw, nw + pj->inner->ncols - 1))) return NULL;
+        if (s->arg2 && !(aggs[i].arg2 = general_arg(c, s->arg2, nw, nw + pj->inner->ncols - 1))) return NULL;
+        if (s->norder) {
+            if (!(aggs[i].order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)s->norder))) OOM_NULL(c);
+            for (int k = 0; k < s->norder; k++) {
+                aggs[i].order[k] = s->order[k];
+                if (!(aggs[i].order[k].expr = remap_outer(c, s->order[k].expr, nw))) OOM_NULL(c);
+            }
+        }
         a->types[nw + i] = aggs[i].type; a->names[nw + i] = "agg";
     }
     a->left = j; a->ngroups = nw; a->groups = g; a->naggs = pj->naggs; a->aggs = aggs;
@@ -2813,7 +2866,10 @@ static const attu_agg_spec *outer_level_agg(const attu_lplan *p) {
     if (!p) return NULL;
     if (p->kind == LP_AGG)
         for (int i = 0; i < p->naggs; i++) {
+            /* its ORDER BY counts too: string_agg(o.t, ',' ORDER BY b.k)
+             * is the subquery's (as attu_bind_agg_level placed it) */
             int s = outer_sides(p->aggs[i].arg) | outer_sides(p->aggs[i].arg2);
+            for (int k = 0; k < p->aggs[i].norder; k++) s |= outer_sides(p->aggs[i].order[k].expr);
             if (s == 2) return &p->aggs[i];
         }
     const attu_agg_spec *a = outer_level_agg(p->left);
