@@ -1000,12 +1000,27 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (args[i]->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = txt;
+    attu_bexpr *first_arg = args[0], *second_arg = n > 1 ? args[1] : NULL;
     for (int i = 0; i < n; i++) if (!(args[i] = coerce(c, args[i], t, false, pos))) return NULL;
     attu_mclass mc = attu_type_mclass(t.id);
-    if (!strcmp(name, "nullif"))
-        return mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_NULLIF_F : mc == ATTU_MC_TEXT ? ATTU_OP_NULLIF_S
-                          : t.id == ATTU_TYPE_NUMERIC ? ATTU_OP_NULLIF_N : ATTU_OP_NULLIF_I, t, pos, 2,
-                       args[0], args[1], NULL, NULL);
+    if (!strcmp(name, "nullif")) {
+        /* PostgreSQL's NULLIF has the type of its first argument as the
+         * comparison's operator takes it: an integer beside a DECIMAL is
+         * plain numeric (nullif(0, 1.50) prints 0, not 0.00), a DECIMAL
+         * keeps its own scale, a real compared with a double stays real */
+        attu_type first = first_arg->type;
+        if (t.id == ATTU_TYPE_DECIMAL && !(first.id == ATTU_TYPE_DECIMAL && first.scale == t.scale)) {
+            t = attu_type_make(ATTU_TYPE_NUMERIC);
+            args[0] = first_arg;
+            if (!(args[0] = coerce(c, args[0], t, false, pos)) || !(args[1] = coerce(c, second_arg, t, false, pos))) return NULL;
+            mc = attu_type_mclass(t.id);
+        }
+        attu_bexpr *r = mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_NULLIF_F : mc == ATTU_MC_TEXT ? ATTU_OP_NULLIF_S
+                                   : t.id == ATTU_TYPE_NUMERIC ? ATTU_OP_NULLIF_N : ATTU_OP_NULLIF_I, t, pos, 2,
+                                args[0], args[1], NULL, NULL);
+        if (r && first.id == ATTU_TYPE_FLOAT32 && t.id == ATTU_TYPE_FLOAT64) r = coerce(c, r, first, true, pos);
+        return r;
+    }
     if (!strcmp(name, "coalesce")) {
         /* Only the arguments up to the first non-NULL one are evaluated
          * (coalesce(1, 1/0) is 1). A non-NULL constant ends the list, as
