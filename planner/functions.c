@@ -992,6 +992,11 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_type nt;
         if (!(strcmp(name, "nullif") ? mix_type : common_type)(t, args[i]->type, &nt)) {
             char b1[64], b2[64];
+            if (!strcmp(name, "nullif")) {   /* PostgreSQL resolves NULLIF as an = operator */
+                attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: %s = %s",
+                               tname(t, b1), tname(args[i]->type, b2));
+                return NULL;
+            }
             attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, args[i]->position ? args[i]->position : pos,
                            "%s types %s and %s cannot be matched", !strcmp(name, "coalesce") ? "COALESCE" : !strcmp(name, "nullif") ? "NULLIF" : !strcmp(name, "greatest") ? "GREATEST" : "LEAST",
                            tname(t, b1), tname(args[i]->type, b2));
