@@ -1914,9 +1914,44 @@ static bool aggs_read_outer(const attu_lplan *a) {
     return false;
 }
 
+/* The value of a keyed subquery (decorrelate_scalar) over the enclosing
+ * scope: x reads aggregate i of aggs as column i and the enclosing row as
+ * OUTER_BASE + k; aggregate i is the scope column at + i (NULL where the
+ * outer row matched no key), read as coalesce(.., 0) for the counts,
+ * whose value over no rows is 0; the enclosing row's column k is k. NULL
+ * out of memory. */
+static attu_bexpr *keyed_value(bctx *c, const attu_bexpr *x, const attu_agg_spec *aggs, int naggs, int at) {
+    if (!x) return NULL;
+    if (x->kind == BX_COL) {
+        if (x->col >= OUTER_BASE) return copy_shift(c, x, -OUTER_BASE);
+        if (x->col < 0 || x->col >= naggs) {     /* the AGG node has no groups: its columns are the aggregates */
+            attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, x->position, "a keyed subquery's value reads no aggregate");
+            return NULL;
+        }
+        attu_agg_kind k = aggs[x->col].agg;
+        attu_bexpr *r = attu_bx_col(c->pa, at + x->col, x->type);
+        if (r) r->position = x->position;
+        if (r && (k == AGG_COUNT || k == AGG_COUNT_STAR || k == AGG_COUNT_DISTINCT)) {
+            attu_bexpr *zero = mk_const_int(c, x->type, 0);
+            r = zero ? mk_call(c, ATTU_OP_COALESCE, x->type, x->position, 2, r, zero, NULL, NULL) : NULL;
+        }
+        return r;
+    }
+    attu_bexpr *r = copy_shift(c, x, 0);
+    if (!r) return NULL;
+    for (int i = 0; i < x->nargs; i++) if (!(r->args[i] = keyed_value(c, x->args[i], aggs, naggs, at))) return NULL;
+    for (int i = 0; i < x->nwhens; i++)
+        if (!(r->whens[i] = keyed_value(c, x->whens[i], aggs, naggs, at)) || !(r->thens[i] = keyed_value(c, x->thens[i], aggs, naggs, at))) return NULL;
+    if (x->else_ && !(r->else_ = keyed_value(c, x->else_, aggs, naggs, at))) return NULL;
+    return r;
+}
+
 /* (SELECT agg(...) FROM ... WHERE inner = outer AND local) -> the
- * aggregate grouped by the inner correlation keys, LEFT JOINed to the outer
- * plan on them. The value is a new hidden column of the outer scope. */
+ * aggregates grouped by the inner correlation keys, LEFT JOINed to the
+ * outer plan on them: new hidden columns of the outer scope, of which the
+ * value is an expression (keyed_value) where the subquery stands. The
+ * aggregates must read inner columns only; the value may read the outer
+ * row. */
 static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e) {
     attu_lplan *proj = p, *agg = p->kind == LP_PROJECT ? p->left : NULL;
     attu_lplan *filt = agg && agg->kind == LP_AGG ? agg->left : NULL;
@@ -1940,49 +1975,39 @@ static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_q
         }
         return decorrelate_general(c, sc, p, e, conj, n);
     }
-    /* the keyed form aggregates the inner rows alone, once per key: a
-     * value or an aggregate reading the outer row (sum(b.y + o.k)) needs
-     * the outer row beside each inner one, which the general form joins */
-    if ((outer_sides(proj->exprs[0]) & 2) || aggs_read_outer(agg)) return decorrelate_general(c, sc, p, e, conj, n);
-    bool has_count = false;
-    for (int i = 0; i < agg->naggs; i++) if (agg->aggs[i].agg == AGG_COUNT || agg->aggs[i].agg == AGG_COUNT_STAR || agg->aggs[i].agg == AGG_COUNT_DISTINCT) has_count = true;
-    bool bare_count = has_count && proj->exprs[0]->kind == BX_COL && agg->naggs == 1;
-    if (has_count && !bare_count) return decorrelate_general(c, sc, p, e, conj, n);
-    /* inner plan: FROM [-> local filter] -> AGG(groups = inner keys) -> PROJECT(keys, value) */
+    /* the keyed form aggregates the inner rows alone, once per key: an
+     * aggregate reading the outer row (sum(b.y + o.k)) needs the outer row
+     * beside each inner one, which the general form joins */
+    if (aggs_read_outer(agg)) return decorrelate_general(c, sc, p, e, conj, n);
+    /* inner plan: FROM [-> local filter] -> AGG(groups = inner keys): the
+     * keys, then the aggregates, LEFT JOINed to the outer plan on them */
     attu_lplan *in = filt->left;
     if (nloc && !(in = filter_local(c, in, local, nloc))) return NULL;
-    attu_lplan *a2 = attu_lp_new(c->pa, LP_AGG, nk + agg->naggs);
-    if (!a2) OOM_NULL(c);
-    a2->left = in; a2->ngroups = nk; a2->groups = ik; a2->naggs = agg->naggs; a2->aggs = agg->aggs;
-    for (int i = 0; i < nk; i++) { a2->types[i] = ik[i]->type; a2->names[i] = "?key?"; }
-    for (int i = 0; i < agg->naggs; i++) { a2->types[nk + i] = agg->aggs[i].type; a2->names[nk + i] = "agg"; }
-    a2->est_rows = in->est_rows / 10 + 1;
-    attu_bexpr **pe = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nk + 1));
-    char **pn = attu_palloc(c->pa, sizeof(char *) * (size_t)(nk + 1));
-    for (int i = 0; i < nk; i++) { pe[i] = attu_bx_col(c->pa, i, ik[i]->type); pn[i] = "?key?"; }
-    pe[nk] = copy_shift(c, proj->exprs[0], nk);
-    pn[nk] = "?value?";
-    attu_lplan *sub = mk_project(c, a2, nk + 1, pe, pn);
-    if (!sub) return NULL;
+    attu_lplan *sub = attu_lp_new(c->pa, LP_AGG, nk + agg->naggs);
+    if (!sub) OOM_NULL(c);
+    sub->left = in; sub->ngroups = nk; sub->groups = ik; sub->naggs = agg->naggs; sub->aggs = agg->aggs;
+    for (int i = 0; i < nk; i++) { sub->types[i] = ik[i]->type; sub->names[i] = "?key?"; }
+    for (int i = 0; i < agg->naggs; i++) { sub->types[nk + i] = agg->aggs[i].type; sub->names[nk + i] = "?agg?"; }
+    sub->est_rows = in->est_rows / 10 + 1;
     pending_join *pj = pending_add(c);
     if (!pj) return NULL;
     *pj = (pending_join){ .sub = sub, .nkeys = nk, .outer_keys = ok, .value_col = nk };
-    /* the value: a new hidden column of the outer scope */
+    /* the keys and aggregates: hidden columns of the outer scope */
     scope *msc = (scope *)sc;
     int base = msc->n;
-    for (int i = 0; i <= nk; i++)
-        if (!scope_push(c, msc, NULL, i < nk ? "?key?" : "?value?", sub->types[i], true, false, -1)) return NULL;
-    {
-        int deps[64], nd = 0;
-        for (int i = 0; i < nk; i++) collect_deps(ok[i], 0, deps, &nd, 64);
-        if (!set_deps(c, msc, base + nk, deps, nd)) return NULL;
-    }
-    attu_bexpr *v = attu_bx_col(c->pa, base + nk, sub->types[nk]);
+    int deps[64], nd = 0;
+    for (int i = 0; i < nk; i++) collect_deps(ok[i], 0, deps, &nd, 64);
+    for (int i = 0; i < nk + agg->naggs; i++)
+        if (!scope_push(c, msc, NULL, sub->names[i], sub->types[i], true, false, -1) ||
+            (i >= nk && !set_deps(c, msc, base + i, deps, nd))) return NULL;
+    /* the value, where the subquery stands, over the aggregates as an
+     * outer row sees them: an outer row without inner rows (the LEFT JOIN
+     * left it unmatched) sees the aggregates of no rows, count's 0 and the
+     * others' NULL, so that coalesce(sum(b.y), 0), sum(b.y) IS NULL or
+     * 1 / count(*) give PostgreSQL's values there too */
+    attu_bexpr *v = keyed_value(c, proj->exprs[0], agg->aggs, agg->naggs, base + nk);
+    if (!v) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
     v->position = e->position;
-    if (bare_count) {
-        attu_bexpr *zero = mk_const_int(c, v->type, 0);
-        v = mk_call(c, ATTU_OP_COALESCE, v->type, e->position, 2, v, zero, NULL, NULL);
-    }
     return v;
 }
 
