@@ -473,10 +473,14 @@ static int fcmp(double a, double b) {   /* NaN sorts above everything, as PG */
     return a < b ? -1 : a > b;
 }
 
-/* LIKE with '%', '_' and backslash escapes, over bytes (UTF-8 aware for _). */
-static bool like_match(const char *s, size_t sn, const char *p, size_t pn, bool ci) {
+/* LIKE with '%', '_' and backslash escapes, over bytes (UTF-8 aware for _).
+ * *bad is set where the match reaches a backslash that ends the pattern
+ * with text left to match: PostgreSQL's 22025 (its MatchText raises it
+ * there, and only there: 'ab' LIKE 'ab\' is false). */
+static bool like_match(const char *s, size_t sn, const char *p, size_t pn, bool ci, bool *bad) {
     size_t si = 0, pi = 0, star_p = (size_t)-1, star_s = 0;
     while (si < sn) {
+        if (pi + 1 == pn && p[pi] == '\\') { *bad = true; return false; }
         if (pi < pn && p[pi] == '%') { star_p = ++pi; star_s = si; continue; }
         if (pi < pn) {
             if (p[pi] == '_') {
@@ -1127,8 +1131,12 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (B[r].len) memcpy(m + A[r].len, B[r].v.s, B[r].len);
                 o->v.s = m; o->len = (uint32_t)l; break;
             }
-            case ATTU_OP_LIKE: case ATTU_OP_ILIKE:
-                o->v.i = like_match(A[r].v.s, A[r].len, B[r].v.s, B[r].len, op == ATTU_OP_ILIKE); break;
+            case ATTU_OP_LIKE: case ATTU_OP_ILIKE: {
+                bool bad = false;
+                o->v.i = like_match(A[r].v.s, A[r].len, B[r].v.s, B[r].len, op == ATTU_OP_ILIKE, &bad);
+                if (bad) return attu_error_set(err, "22025", 0, "LIKE pattern must not end with escape character");
+                break;
+            }
             case ATTU_OP_STRPOS: {
                 z = 0;
                 if (B[r].len == 0) z = 1;
@@ -1179,7 +1187,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             case ATTU_OP_REPEAT: {
                 int64_t k = y < 0 ? 0 : y;
-                if ((uint64_t)k * A[r].len > (1u << 28)) return attu_error_set(err, ATTU_SQLSTATE_OUT_OF_MEMORY, 0, "requested length too large");
+                if ((uint64_t)k * A[r].len > (1u << 28)) return attu_error_set(err, "54000", 0, "requested length too large");   /* PostgreSQL: program_limit_exceeded */
                 size_t l = (size_t)k * A[r].len;
                 char *m = arena_alloc(it, l + 1);
                 if (!m) return attu_error_oom(err);
@@ -1188,7 +1196,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             case ATTU_OP_LPAD: case ATTU_OP_RPAD: {
                 int64_t want = y < 0 ? 0 : y;
-                if (want > (1 << 26)) return attu_error_set(err, ATTU_SQLSTATE_OUT_OF_MEMORY, 0, "requested length too large");
+                if (want > (1 << 26)) return attu_error_set(err, "54000", 0, "requested length too large");
                 const char *fill = C ? C[r].v.s : " ";
                 size_t fl = C ? C[r].len : 1;
                 int have = (int)attu_utf8_count(A[r].v.s, A[r].len);
