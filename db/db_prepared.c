@@ -25,6 +25,7 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: case 1042: return attu_type_make(ATTU_TYPE_TEXT);
     case ATTU_PG_OID_DATE: return attu_type_make(ATTU_TYPE_DATE);
     case ATTU_PG_OID_TIMESTAMP: return attu_type_make(ATTU_TYPE_TIMESTAMP);
+    case ATTU_PG_OID_INTERVAL: return attu_type_make(ATTU_TYPE_INTERVAL);
     default: return attu_type_make(ATTU_TYPE_UNKNOWN);   /* numeric and others: infer */
     }
 }

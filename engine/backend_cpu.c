@@ -1052,7 +1052,7 @@ static int cpu_partition_first(attu_backend *be, const attu_vec *keys, const int
                                const attu_sort_key *order, int norder, attu_buf **rows_out,
                                size_t *nrows_out, attu_error *err) {
     for (int k = 0; k < norder; k++)
-        if (!order[k].col.data || order[k].col.type.id == ATTU_TYPE_NUMERIC) return 1;
+        if (!order[k].col.data || attu_type_is_wide(order[k].col.type.id)) return 1;
     int threads = THREADS(be) > 64 ? 64 : THREADS(be);
     if (threads < 1) threads = 1;
     if (nslots == 0) nslots = 1;

@@ -1,6 +1,7 @@
 /* backend_cpu_reduce.c - slot movement, comparisons and accumulators for the
  * CPU backend (see backend_cpu_reduce.h). */
 #include "engine/backend_cpu_reduce.h"
+#include "engine/interval.h"
 #include "engine/numeric.h"
 
 #include <math.h>
@@ -17,6 +18,7 @@ static inline void load_one(const attu_vec *v, int64_t row, attu_slot *o) {
     case ATTU_TYPE_FLOAT32: o->v.f = ((const float *)d)[row]; break;
     case ATTU_TYPE_FLOAT64: o->v.f = ((const double *)d)[row]; break;
     case ATTU_TYPE_NUMERIC:   /* the register points at the column's slot */
+    case ATTU_TYPE_INTERVAL:
         o->v.s = (const char *)d + (size_t)row * 16;
         o->len = 16;
         break;
@@ -61,7 +63,7 @@ static inline void store_one(attu_out *o, size_t row, const attu_slot *s) {
         return;
     }
     switch (o->type.id) {
-    case ATTU_TYPE_NUMERIC: memcpy((char *)d + row * 16, s->v.s, 16); break;
+    case ATTU_TYPE_NUMERIC: case ATTU_TYPE_INTERVAL: memcpy((char *)d + row * 16, s->v.s, 16); break;
     case ATTU_TYPE_BOOL: ((uint8_t *)d)[row] = (uint8_t)(s->v.i != 0); break;
     case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: ((int32_t *)d)[row] = (int32_t)s->v.i; break;
     case ATTU_TYPE_FLOAT32: ((float *)d)[row] = (float)s->v.f; break;
@@ -132,6 +134,9 @@ struct attu_reducer {
     int   nm, in_scale;
     attu_type_id in_t;
     attu_numeric nacc, nsx, nsxx;
+    /* INTERVAL mode (sum, min, max, any of intervals): iacc */
+    int   iv;
+    attu_interval iacc;
     int   k, n;        /* top-k capacity and fill */
     num  *vals;
     int64_t *pay;
@@ -148,6 +153,7 @@ attu_reducer *attu_reducer_new(const attu_reduce_spec *spec) {
     r->in_scale = spec->in.type.id == ATTU_TYPE_DECIMAL ? spec->in.type.scale : 0;
     r->nm = (spec->in.type.id == ATTU_TYPE_NUMERIC || spec->out_type.id == ATTU_TYPE_NUMERIC) &&
             spec->op != ATTU_REDUCE_COUNT_STAR && spec->op != ATTU_REDUCE_COUNT;
+    r->iv = spec->in.type.id == ATTU_TYPE_INTERVAL && spec->op != ATTU_REDUCE_COUNT_STAR && spec->op != ATTU_REDUCE_COUNT;
     if (spec->op >= ATTU_REDUCE_NTH_SMALLEST && spec->op <= ATTU_REDUCE_NTH_LARGEST_ARG) {
         r->k = spec->k < 1 ? 1 : spec->k;
         r->vals = calloc((size_t)r->k, sizeof *r->vals);
@@ -169,6 +175,7 @@ void attu_reducer_reset(attu_reducer *r) {
     r->sx = r->sxx = 0; r->isx = r->isxx = 0;
     r->slen = 0;
     memset(&r->nacc, 0, sizeof r->nacc); r->nsx = r->nsxx = r->nacc;
+    memset(&r->iacc, 0, sizeof r->iacc);
 }
 
 static int text_append(attu_reducer *r, const char *s, size_t n, attu_error *err) {
@@ -332,6 +339,37 @@ static int add_numeric(attu_reducer *r, attu_numeric v, int isnull, attu_error *
     return 0;
 }
 
+/* One value into an INTERVAL-mode accumulator: sum (22008 past a field's
+ * range), and min / max by the span, a later equal value winning as
+ * PostgreSQL's interval_smaller / interval_larger(state, value) return the
+ * value unless the state is strictly smaller / larger. */
+static int add_interval(attu_reducer *r, const attu_slot *sl, attu_error *err) {
+    if (sl->null) return 0;
+    attu_interval v;
+    memcpy(&v, sl->v.s, sizeof v);
+    r->cnt++;
+    switch (r->op) {
+    case ATTU_REDUCE_SUM:
+        if (!r->has) r->iacc = v;
+        else if (attu_interval_add(r->iacc, v, &r->iacc, err)) return -1;
+        break;
+    case ATTU_REDUCE_MIN:
+        if (!r->has || attu_interval_cmp(v, r->iacc) <= 0) r->iacc = v;
+        break;
+    case ATTU_REDUCE_MAX:
+        if (!r->has || attu_interval_cmp(v, r->iacc) >= 0) r->iacc = v;
+        break;
+    case ATTU_REDUCE_ANY:
+        if (!r->has) r->iacc = v;
+        break;
+    default:
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                              "this aggregate is not supported for interval values");
+    }
+    r->has = 1;
+    return 0;
+}
+
 /* A NUMERIC-mode input value: a NUMERIC slot, or a DECIMAL's scaled int. */
 static attu_numeric numeric_of(const attu_reducer *r, const attu_slot *sl) {
     if (r->in_t == ATTU_TYPE_NUMERIC) return attu_numeric_unpack(sl->v.s);
@@ -377,6 +415,11 @@ int attu_reducer_add_row(attu_reducer *r, const attu_reduce_spec *spec, int64_t 
         r->cnt++;
         return text_append(r, v.v.s, v.len, err);
     }
+    if (r->iv) {
+        attu_slot sl;
+        load_one(&spec->in, row, &sl);
+        return add_interval(r, &sl, err);
+    }
     if (r->nm) {
         attu_numeric nv = numeric_in_row(r, &spec->in, row, &isnull);
         return add_numeric(r, nv, isnull, err);
@@ -395,6 +438,10 @@ int attu_reducer_add_slot(attu_reducer *r, const attu_reduce_spec *spec, const a
     int isnull = 0;
     if (r->op == ATTU_REDUCE_STRING_AGG)
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "string_agg is not supported here");
+    if (r->iv) {
+        if (!in || in->null) return 0;
+        return add_interval(r, in, err);
+    }
     if (r->nm) {
         if (!in || in->null) return 0;
         return add_numeric(r, numeric_of(r, in), 0, err);
@@ -407,6 +454,14 @@ void attu_reducer_store(const attu_reducer *r, attu_out *out, size_t s) {
     attu_slot sl;
     memset(&sl, 0, sizeof sl);
     int out_fl = attu_type_mclass(out->type.id) == ATTU_MC_FLOAT;
+    if (r->iv) {
+        char packed[16];
+        memcpy(packed, &r->iacc, sizeof packed);
+        if (!r->has) sl.null = 1;
+        else { sl.v.s = packed; sl.len = 16; }
+        store_one(out, s, &sl);
+        return;
+    }
     if (r->nm) {
         attu_numeric v = r->nacc;
         char packed[16];

@@ -54,7 +54,7 @@ static bool combinable(const attu_stage *s, bool floats_any_order) {
             break;
         case ATTU_REDUCE_MIN: case ATTU_REDUCE_MAX:
             if (g->in_type.id == ATTU_TYPE_TEXT || g->in_type.id == ATTU_TYPE_FLOAT32 ||
-                g->in_type.id == ATTU_TYPE_NUMERIC)
+                attu_type_is_wide(g->in_type.id))
                 return false;
             break;
         default: return false;

@@ -73,7 +73,7 @@ static int bindings(xctx *x, xcol **k, int nk, size_t n, int64_t *rep, int64_t *
     bool group = nk > 0 && n > 1;
     for (int i = 0; i < nk; i++) {
         attu_type_id t = k[i]->type.id;
-        if (attu_type_mclass(t) == ATTU_MC_FLOAT || t == ATTU_TYPE_NUMERIC) group = false;
+        if (attu_type_mclass(t) == ATTU_MC_FLOAT || attu_type_is_wide(t)) group = false;
     }
     if (!group) {
         for (size_t i = 0; i < n; i++) rep[i] = gid[i] = (int64_t)i;

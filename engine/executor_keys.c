@@ -1,5 +1,10 @@
 /*
- * executor_keys.c - sorting and segmenting by NUMERIC keys.
+ * executor_keys.c - sorting and segmenting by NUMERIC and INTERVAL keys.
+ *
+ * An INTERVAL key is handled as a NUMERIC one, with its span (months as 30
+ * days, days as 24 hours, in microseconds: attu_interval_span) as both its
+ * order image and its canonical image, so '1 mon' and '30 days' sort,
+ * group and join as equal, as PostgreSQL compares intervals.
  *
  * The backends' sorts, top-k and segment heads compare keys of at most 8
  * bytes (the GPU's comparators and radix passes read one int64 image per
@@ -20,6 +25,7 @@
  * is too wide for it.
  */
 #include "engine/executor_internal.h"
+#include "engine/interval.h"
 #include "engine/numeric.h"
 
 #include <stdlib.h>
@@ -33,7 +39,7 @@ typedef struct expanded {
 } expanded;
 
 static bool any_numeric(const attu_sort_key *keys, int nkeys) {
-    for (int i = 0; i < nkeys; i++) if (keys[i].col.type.id == ATTU_TYPE_NUMERIC) return true;
+    for (int i = 0; i < nkeys; i++) if (attu_type_is_wide(keys[i].col.type.id)) return true;
     return false;
 }
 
@@ -44,7 +50,7 @@ static void expanded_free(xctx *x, expanded *e) {
     memset(e, 0, sizeof *e);
 }
 
-/* The 16-byte slots of a NUMERIC column of n rows and its validity (NULL
+/* The 16-byte slots of a NUMERIC or INTERVAL column of n rows and its validity (NULL
  * when the column has none), brought to the host: new arrays. */
 static int download_numeric(xctx *x, const attu_vec *v, size_t n, char **d_out, uint8_t **valid_out) {
     char *d = malloc(n ? n * 16 : 1);
@@ -82,9 +88,16 @@ static unsigned __int128 order_image(const char *slot) {
     return a.m > 0 ? top + P : top - 1 - P;
 }
 
-/* The two words of one NUMERIC column of n rows: its order images' high
- * and low halves, each with the sign bit flipped (so that signed order is
- * the halves' unsigned order). */
+/* An INTERVAL slot's span, the order and the canonical image of both. */
+static __int128 interval_image(const char *slot) {
+    attu_interval v;
+    memcpy(&v, slot, sizeof v);
+    return attu_interval_span(v);
+}
+
+/* The two words of one NUMERIC or INTERVAL column of n rows: its order
+ * images' high and low halves, each with the sign bit flipped (so that
+ * signed order is the halves' unsigned order). */
 static int split_words(xctx *x, const attu_vec *v, size_t n, attu_buf **hi_out, attu_buf **lo_out) {
     int rc = -1;
     char *d = NULL;
@@ -96,7 +109,9 @@ static int split_words(xctx *x, const attu_vec *v, size_t n, attu_buf **hi_out, 
     for (size_t i = 0; i < n; i++) {
         hi[i] = lo[i] = 0;
         if (valid && !valid[i]) continue;
-        unsigned __int128 u = order_image(d + i * 16);
+        unsigned __int128 u = v->type.id == ATTU_TYPE_INTERVAL
+                                  ? (unsigned __int128)interval_image(d + i * 16) ^ ((unsigned __int128)1 << 127)
+                                  : order_image(d + i * 16);
         hi[i] = (int64_t)((uint64_t)(u >> 64) ^ (1ULL << 63));
         lo[i] = (int64_t)((uint64_t)u ^ (1ULL << 63));
     }
@@ -137,7 +152,9 @@ int exec_numeric_join_words(xctx *x, const attu_vec *l, size_t nl, const attu_ve
         if (download_numeric(x, side[s], n, &d[s], &valid[s])) goto done;
         if (!(img[s] = malloc((n ? n : 1) * sizeof(__int128)))) { attu_error_oom(x->err); goto done; }
         for (size_t i = 0; i < n; i++) {
-            img[s][i] = valid[s] && !valid[s][i] ? 0 : canonical_image(d[s] + i * 16);
+            img[s][i] = valid[s] && !valid[s][i] ? 0
+                      : side[s]->type.id == ATTU_TYPE_INTERVAL ? interval_image(d[s] + i * 16)
+                                                               : canonical_image(d[s] + i * 16);
             if (img[s][i] < INT64_MIN || img[s][i] > INT64_MAX) narrow = false;
         }
     }
@@ -172,7 +189,7 @@ static int expand(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, expan
     e->owned = calloc((size_t)nkeys * 2 + 1, sizeof *e->owned);
     if (!e->keys || !e->owned) { expanded_free(x, e); return attu_error_oom(x->err); }
     for (int i = 0; i < nkeys; i++) {
-        if (keys[i].col.type.id != ATTU_TYPE_NUMERIC) { e->keys[e->nkeys++] = keys[i]; continue; }
+        if (!attu_type_is_wide(keys[i].col.type.id)) { e->keys[e->nkeys++] = keys[i]; continue; }
         attu_buf *hi = NULL, *lo = NULL;
         if (split_words(x, &keys[i].col, n, &hi, &lo)) { expanded_free(x, e); return -1; }
         e->owned[e->nowned++] = hi;
@@ -232,7 +249,7 @@ int exec_segmented_sort(xctx *x, const attu_sort_key *keys, int nkeys, const att
 int exec_segment_heads(xctx *x, const attu_vec *keys, int nkeys, const attu_buf *perm, size_t n,
                        attu_buf **heads_out, size_t *nheads_out) {
     bool num = false;
-    for (int i = 0; i < nkeys; i++) if (keys[i].type.id == ATTU_TYPE_NUMERIC) num = true;
+    for (int i = 0; i < nkeys; i++) if (attu_type_is_wide(keys[i].type.id)) num = true;
     if (!num) return x->be->segment_heads(x->be, keys, nkeys, perm, n, heads_out, nheads_out, x->err);
     attu_sort_key *sk = calloc((size_t)nkeys + 1, sizeof *sk);
     if (!sk) return attu_error_oom(x->err);

@@ -124,8 +124,9 @@ static int join_keys(xctx *x, xcol **lk, xcol **rk, int nk, size_t nl, size_t nr
     attu_buf *all = NULL;
     if (!el || !er) { attu_error_oom(x->err); goto out; }
     for (int k = 0; k < nk; k++) {
-        if (lk[k]->type.id == ATTU_TYPE_NUMERIC || rk[k]->type.id == ATTU_TYPE_NUMERIC) {
-            /* the binder compares NUMERIC with NUMERIC only (EQ_N) */
+        if (attu_type_is_wide(lk[k]->type.id) || attu_type_is_wide(rk[k]->type.id)) {
+            /* the binder compares NUMERIC with NUMERIC only (EQ_N), INTERVAL
+             * with INTERVAL (EQ_IV) */
             attu_vec lv = vec_of(lk[k]), rv = vec_of(rk[k]);
             int w = 0;
             if (lk[k]->type.id != rk[k]->type.id) {
@@ -1800,7 +1801,7 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
         for (int i = 0; i < nk; i++) {
             kv[i] = vec_of(keys[i]);
             sk[i].col = kv[i];
-            numeric |= keys[i]->type.id == ATTU_TYPE_NUMERIC;
+            numeric |= attu_type_is_wide(keys[i]->type.id);
         }
         perm = buf_i64(x, n);
         if (!perm) goto done;

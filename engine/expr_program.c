@@ -9,6 +9,7 @@
  */
 #include "engine/expr_program.h"
 #include "engine/datetime_make.h"
+#include "engine/interval.h"
 #include "engine/md5.h"
 #include "engine/numeric.h"
 #include "engine/regexp_functions.h"
@@ -165,6 +166,13 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_POWER_N] = "power_n", [ATTU_OP_LOG_N] = "log_n", [ATTU_OP_SQRT_AT_N] = "sqrt_at_n",
     [ATTU_OP_SQRT_N] = "sqrt_n", [ATTU_OP_LN_N] = "ln_n", [ATTU_OP_LOG10_N] = "log10_n",
     [ATTU_OP_EXP_N] = "exp_n", [ATTU_OP_SIGN_N] = "sign_n", [ATTU_OP_DIV_TRUNC_N] = "div_trunc_n",
+    [ATTU_OP_ADD_IV] = "add_iv", [ATTU_OP_SUB_IV] = "sub_iv", [ATTU_OP_NEG_IV] = "neg_iv",
+    [ATTU_OP_MUL_IV] = "mul_iv", [ATTU_OP_DIV_IV] = "div_iv", [ATTU_OP_EQ_IV] = "eq_iv",
+    [ATTU_OP_NE_IV] = "ne_iv", [ATTU_OP_LT_IV] = "lt_iv", [ATTU_OP_LE_IV] = "le_iv",
+    [ATTU_OP_GT_IV] = "gt_iv", [ATTU_OP_GE_IV] = "ge_iv", [ATTU_OP_NULLIF_IV] = "nullif_iv",
+    [ATTU_OP_TS_ADD_IV] = "ts_add_iv", [ATTU_OP_TS_SUB_IV] = "ts_sub_iv", [ATTU_OP_TS_DIFF] = "ts_diff",
+    [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
+    [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_MAKE_INTERVAL] = "make_interval",
     [ATTU_OP_SUBQUERY_ONE] = "subquery_one",
     [ATTU_OP_SIMILAR] = "similar",
     [ATTU_OP_MD5] = "md5", [ATTU_OP_TRANSLATE] = "translate", [ATTU_OP_ASCII] = "ascii",
@@ -696,6 +704,110 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
     return set_num(it, o, r, err);
 }
 
+/* ---- INTERVAL instructions -------------------------------------------------- */
+
+static attu_interval iv_of(const attu_slot *s) {
+    attu_interval v;
+    memcpy(&v, s->v.s, sizeof v);
+    return v;
+}
+
+/* An INTERVAL result: its slot in the arena. */
+static int set_iv(attu_interp *it, attu_slot *o, attu_interval v, attu_error *err) {
+    char *m = arena_alloc(it, 16);
+    if (!m) return attu_error_oom(err);
+    memcpy(m, &v, sizeof v);
+    o->v.s = m;
+    o->len = 16;
+    return 0;
+}
+
+static int ts_range(attu_error *err) {
+    return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range");
+}
+
+/* One row of an INTERVAL opcode (ATTU_OP_ADD_IV..ATTU_OP_MAKE_INTERVAL):
+ * operands are not NULL. */
+static int interval_op(attu_interp *it, const attu_instr *in, attu_type dt, const attu_slot *A, const attu_slot *B,
+                       const attu_slot *C, const attu_slot *Dd, attu_slot *o, attu_error *err) {
+    attu_interval r;
+    switch (in->op) {
+    case ATTU_OP_ADD_IV: if (attu_interval_add(iv_of(A), iv_of(B), &r, err)) return -1; break;
+    case ATTU_OP_SUB_IV: if (attu_interval_sub(iv_of(A), iv_of(B), &r, err)) return -1; break;
+    case ATTU_OP_NEG_IV: if (attu_interval_neg(iv_of(A), &r, err)) return -1; break;
+    case ATTU_OP_MUL_IV: if (attu_interval_mul(iv_of(A), B->v.f, &r, err)) return -1; break;
+    case ATTU_OP_DIV_IV: if (attu_interval_div(iv_of(A), B->v.f, &r, err)) return -1; break;
+    case ATTU_OP_EQ_IV: o->v.i = attu_interval_cmp(iv_of(A), iv_of(B)) == 0; return 0;
+    case ATTU_OP_NE_IV: o->v.i = attu_interval_cmp(iv_of(A), iv_of(B)) != 0; return 0;
+    case ATTU_OP_LT_IV: o->v.i = attu_interval_cmp(iv_of(A), iv_of(B)) < 0; return 0;
+    case ATTU_OP_LE_IV: o->v.i = attu_interval_cmp(iv_of(A), iv_of(B)) <= 0; return 0;
+    case ATTU_OP_GT_IV: o->v.i = attu_interval_cmp(iv_of(A), iv_of(B)) > 0; return 0;
+    case ATTU_OP_GE_IV: o->v.i = attu_interval_cmp(iv_of(A), iv_of(B)) >= 0; return 0;
+    case ATTU_OP_NULLIF_IV:
+        if (attu_interval_cmp(iv_of(A), iv_of(B)) == 0) { o->null = 1; o->v.i = 0; o->len = 0; }
+        else *o = *A;
+        return 0;
+    case ATTU_OP_TS_ADD_IV: case ATTU_OP_TS_SUB_IV: {
+        int64_t x = A->v.i, z;
+        if (x == INT64_MAX || x == INT64_MIN) { o->v.i = x; return 0; }
+        attu_interval b = iv_of(B);
+        if (in->op == ATTU_OP_TS_SUB_IV) {
+            /* as PostgreSQL's timestamp_mi_interval: the fields negated
+             * (wrapping at their minimum, as its C negation does) */
+            b.months = (int32_t)(0u - (uint32_t)b.months);
+            b.days = (int32_t)(0u - (uint32_t)b.days);
+            b.usec = (int64_t)(0ull - (uint64_t)b.usec);
+        }
+        if (attu_timestamp_add_interval(x, b, &z)) return ts_range(err);
+        o->v.i = z;
+        return 0;
+    }
+    case ATTU_OP_TS_DIFF:
+        if (A->v.i == INT64_MAX || A->v.i == INT64_MIN || B->v.i == INT64_MAX || B->v.i == INT64_MIN)
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "cannot subtract infinite timestamps");
+        if (attu_timestamp_diff(A->v.i, B->v.i, &r, err)) return -1;
+        break;
+    case ATTU_OP_AGE:
+        if (A->v.i == INT64_MAX || A->v.i == INT64_MIN || B->v.i == INT64_MAX || B->v.i == INT64_MIN)
+            return ts_range(err);
+        if (attu_timestamp_age(A->v.i, B->v.i, &r, err)) return -1;
+        break;
+    case ATTU_OP_JUSTIFY: if (attu_interval_justify(iv_of(A), in->aux, &r, err)) return -1; break;
+    case ATTU_OP_EXTRACT_IV: {
+        __int128 m;
+        int scale;
+        if (attu_interval_extract(iv_of(A), (int)in->imm_i, &m, &scale, err)) return -1;
+        if (dt.id == ATTU_TYPE_FLOAT64) {
+            o->v.f = scale ? (double)m / (scale == 3 ? 1e3 : 1e6) : (double)m;
+            /* date_part's float8 division, as PostgreSQL: time / 1e6 + seconds */
+            if ((int)in->imm_i == ATTU_EXTRACT_EPOCH) {
+                attu_interval v = iv_of(A);
+                o->v.f = (double)v.usec / 1e6 + (double)((m - v.usec) / 1000000);
+            } else if (scale) {
+                /* second: sec + fsec / 1e6; milliseconds: sec * 1000 + fsec / 1000 */
+                int64_t us = (int64_t)m, sec = us / 1000000, fsec = us % 1000000;
+                o->v.f = scale == 6 ? (double)sec + (double)fsec / 1e6 : (double)sec * 1000.0 + (double)fsec / 1000.0;
+            }
+            return 0;
+        }
+        attu_numeric nv = { m, scale };
+        return set_num(it, o, nv, err);
+    }
+    case ATTU_OP_TRUNC_IV: if (attu_interval_trunc(iv_of(A), (int)in->imm_i, &r, err)) return -1; break;
+    case ATTU_OP_MAKE_INTERVAL: {
+        int64_t y, mo, w, d, h, mi;
+        attu_unpack_int_pair(A->v.i, &y, &mo);
+        attu_unpack_int_pair(B->v.i, &w, &d);
+        attu_unpack_int_pair(C->v.i, &h, &mi);
+        if (attu_make_interval(y, mo, w, d, h, mi, Dd->v.f, &r, err)) return -1;
+        break;
+    }
+    default:
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown opcode %d", in->op);
+    }
+    return set_iv(it, o, r, err);
+}
+
 /* a SIMILAR TO b [ESCAPE c], or a ~ b (regex 1) / a ~* b (regex 2), over
  * a batch (not strict in the usual way only in that the compiled pattern
  * lives across the rows) */
@@ -796,7 +908,8 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             if ((A && A[r].null) || (B && B[r].null) || (C && C[r].null) || (Dd && Dd[r].null)) {
                 o->null = 1; o->v.i = 0; o->len = 0;
-                if (op == ATTU_OP_NULLIF_I || op == ATTU_OP_NULLIF_F || op == ATTU_OP_NULLIF_S || op == ATTU_OP_NULLIF_N) {
+                if (op == ATTU_OP_NULLIF_I || op == ATTU_OP_NULLIF_F || op == ATTU_OP_NULLIF_S || op == ATTU_OP_NULLIF_N ||
+                    op == ATTU_OP_NULLIF_IV) {
                     if (A[r].null) continue;
                     *o = A[r];    /* NULLIF(x, NULL) = x */
                 }
@@ -806,6 +919,11 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             o->len = 0;
             if ((op >= ATTU_OP_ADD_N && op <= ATTU_OP_SIGN_N) || op == ATTU_OP_DIV_TRUNC_N) {
                 if (numeric_op(it, p, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, o, err)) return -1;
+                continue;
+            }
+            if (op >= ATTU_OP_ADD_IV && op <= ATTU_OP_MAKE_INTERVAL) {
+                if (interval_op(it, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, C ? &C[r] : NULL, Dd ? &Dd[r] : NULL, o,
+                                err)) return -1;
                 continue;
             }
             int64_t x = A ? A[r].v.i : 0, y = B ? B[r].v.i : 0, z;
@@ -970,6 +1088,12 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 case ATTU_TYPE_NUMERIC:
                     if (set_num(it, o, attu_numeric_unpack(&slot), err)) return -1;
                     break;
+                case ATTU_TYPE_INTERVAL: {
+                    attu_interval v;
+                    memcpy(&v, &slot, sizeof v);
+                    if (set_iv(it, o, v, err)) return -1;
+                    break;
+                }
                 case ATTU_TYPE_BOOL: o->v.i = slot.b; break;
                 case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: o->v.i = slot.i4; break;
                 case ATTU_TYPE_FLOAT32: o->v.f = slot.f4; break;
@@ -983,14 +1107,14 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; __int128 n16; } slot;
                 memset(&slot, 0, sizeof slot);
                 switch (st.id) {
-                case ATTU_TYPE_NUMERIC: memcpy(&slot, A[r].v.s, 16); break;
+                case ATTU_TYPE_NUMERIC: case ATTU_TYPE_INTERVAL: memcpy(&slot, A[r].v.s, 16); break;
                 case ATTU_TYPE_BOOL: slot.b = (uint8_t)x; break;
                 case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: slot.i4 = (int32_t)x; break;
                 case ATTU_TYPE_FLOAT32: slot.f4 = (float)fx; break;
                 case ATTU_TYPE_FLOAT64: slot.f8 = fx; break;
                 default: slot.i8 = x; break;
                 }
-                char tmp[80];
+                char tmp[96];
                 size_t l = attu_value_format(st, &slot, tmp, sizeof tmp);
                 char *m = arena_alloc(it, l + 1);
                 if (!m) return attu_error_oom(err);

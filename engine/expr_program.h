@@ -17,6 +17,8 @@
  *     arithmetic needs no opcodes of its own)
  *   FLOAT32, FLOAT64                              -> double (FLOAT32 rounded)
  *   TEXT                                          -> a string (bytes, length)
+ *   INTERVAL                                      -> v.s points at its 16-byte
+ *     slot (an attu_interval), len 16, as NUMERIC's
  *   NUMERIC                                       -> v.s points at the value's
  *     16-byte slot (engine/numeric.h's packing), in the input column or in
  *     the interpreter's arena, as TEXT points at bytes: the slot stays 16
@@ -186,6 +188,26 @@ typedef enum attu_opcode {
     ATTU_OP_SIMILAR_SUBSTRING, /* substring(a SIMILAR b ESCAPE c): b a SIMILAR TO pattern (no flags) */
     ATTU_OP_DIV_TRUNC_N,  /* div(a, b) of two NUMERIC: the quotient truncated toward
                              zero, dscale 0; 22012. Host only, as every NUMERIC op */
+    /* INTERVAL (engine/interval.h), as PostgreSQL 15; host only, as NUMERIC:
+     * an INTERVAL register points at its 16-byte slot (v.s, len 16) */
+    ATTU_OP_ADD_IV, ATTU_OP_SUB_IV, ATTU_OP_NEG_IV,   /* 22008 out of range */
+    ATTU_OP_MUL_IV,      /* interval a * float8 b */
+    ATTU_OP_DIV_IV,      /* interval a / float8 b; 22012 */
+    ATTU_OP_EQ_IV, ATTU_OP_NE_IV, ATTU_OP_LT_IV, ATTU_OP_LE_IV, ATTU_OP_GT_IV, ATTU_OP_GE_IV,
+                         /* by the span: a month is 30 days, a day 24 hours */
+    ATTU_OP_NULLIF_IV,
+    ATTU_OP_TS_ADD_IV, ATTU_OP_TS_SUB_IV,  /* timestamp a +- interval b -> timestamp
+                                              (months, then days, then time;
+                                              infinities stay; 22008) */
+    ATTU_OP_TS_DIFF,     /* timestamp a - timestamp b -> interval (days and time) */
+    ATTU_OP_AGE,         /* age(timestamp a, timestamp b) -> interval */
+    ATTU_OP_JUSTIFY,     /* aux 1: justify_days, 2: justify_hours, 3: justify_interval */
+    ATTU_OP_EXTRACT_IV,  /* EXTRACT(imm_i FROM interval a) (attu_extract_field): dst
+                            NUMERIC (EXTRACT) or FLOAT64 (date_part); 0A000 */
+    ATTU_OP_TRUNC_IV,    /* date_trunc(imm_i, interval a) */
+    ATTU_OP_MAKE_INTERVAL, /* make_interval: a years * 2^32 + months + 2^31, b weeks
+                              and days, c hours and mins (packed as MAKE_TIMESTAMP's),
+                              d secs (float8) */
     ATTU_OP_COUNT_
 } attu_opcode;
 
@@ -254,11 +276,14 @@ attu_instr attu_instr_make(attu_opcode op, int dst, int a, int b);
 int attu_program_add_string(attu_expr_program *p, const char *s, size_t len);
 int attu_program_add_output(attu_expr_program *p, int reg);
 
-/* Register machine classes. */
+/* Register machine classes. INTERVAL is of the bytes class (its register
+ * holds its 16-byte slot's address and length, so constants of it are a
+ * string of the program's pool and fold as TEXT's do); its comparisons and
+ * arithmetic have opcodes of their own. */
 typedef enum attu_mclass { ATTU_MC_INT = 0, ATTU_MC_FLOAT, ATTU_MC_TEXT } attu_mclass;
 static inline attu_mclass attu_type_mclass(attu_type_id t) {
     return (t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64) ? ATTU_MC_FLOAT
-         : t == ATTU_TYPE_TEXT ? ATTU_MC_TEXT : ATTU_MC_INT;
+         : (t == ATTU_TYPE_TEXT || t == ATTU_TYPE_INTERVAL) ? ATTU_MC_TEXT : ATTU_MC_INT;
 }
 
 const char *attu_opcode_name(attu_opcode op);

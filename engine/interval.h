@@ -1,13 +1,14 @@
 /*
- * interval.h - PostgreSQL's interval as a step: input text and adding one to
- * a timestamp.
+ * interval.h - PostgreSQL 15's interval: input, output, comparison and
+ * arithmetic.
  *
- * attu has no INTERVAL column type. generate_series(timestamp, timestamp,
- * interval) still needs the value PostgreSQL would read from '1 month' or
- * INTERVAL '2 hours 30 minutes' and PostgreSQL's timestamp + interval
- * arithmetic (months first, clamped to the month's last day, then days,
- * then the time), so both live here: the planner reads a constant step with
- * attu_interval_parse, the executor adds it with attu_timestamp_add_interval.
+ * INTERVAL is a value type (types.h: a 16-byte slot holding an
+ * attu_interval as it is in memory). Expression programs compute it on
+ * the host (expr_program.h's *_IV opcodes); generate_series reads a
+ * constant step with attu_interval_parse and adds it with
+ * attu_timestamp_add_interval. Errors are PostgreSQL's: 22007 for bad
+ * input, 22015 for a field out of range on input, 22008 "interval out of
+ * range" / "timestamp out of range" for results.
  */
 #ifndef ATTU_INTERVAL_H
 #define ATTU_INTERVAL_H
@@ -40,6 +41,47 @@ int attu_interval_parse(const char *s, size_t len, attu_interval *out, attu_erro
 /* -1, 0 or 1: the sign PostgreSQL's interval comparison gives against a zero
  * interval (a month counted as 30 days, a day as 24 hours). */
 int attu_interval_sign(attu_interval iv);
+
+/* The span PostgreSQL compares intervals by, in microseconds: months as 30
+ * days, days as 24 hours ('1 mon' = '30 days' = '720 hours'). */
+__int128 attu_interval_span(attu_interval iv);
+/* -1, 0 or 1 as the spans compare. */
+int attu_interval_cmp(attu_interval a, attu_interval b);
+
+/* IntervalStyle postgres, PostgreSQL's default: "1 year 2 mons 3 days
+ * 04:05:06.5", "-1 days +02:00:00", "00:00:00". Returns the length
+ * (NUL written; cap >= 80 always suffices). */
+size_t attu_interval_format(attu_interval iv, char *buf, size_t cap);
+
+/* a + b, a - b, -a field by field; 22008 "interval out of range" when a
+ * field overflows. */
+int attu_interval_add(attu_interval a, attu_interval b, attu_interval *out, attu_error *err);
+int attu_interval_sub(attu_interval a, attu_interval b, attu_interval *out, attu_error *err);
+int attu_interval_neg(attu_interval a, attu_interval *out, attu_error *err);
+/* a * f and a / f as PostgreSQL's interval_mul / interval_div: fractional
+ * months spill into days (30 a month), fractional days into time; 22012
+ * for / 0, 22008 out of range. */
+int attu_interval_mul(attu_interval a, double f, attu_interval *out, attu_error *err);
+int attu_interval_div(attu_interval a, double f, attu_interval *out, attu_error *err);
+
+/* justify_days (1), justify_hours (2), justify_interval (3). */
+int attu_interval_justify(attu_interval a, int which, attu_interval *out, attu_error *err);
+
+/* timestamp a - timestamp b (finite), justified into days and time as
+ * PostgreSQL's timestamp_mi. */
+int attu_timestamp_diff(int64_t a, int64_t b, attu_interval *out, attu_error *err);
+/* age(a, b): the symbolic difference in years, months, days and time. */
+int attu_timestamp_age(int64_t a, int64_t b, attu_interval *out, attu_error *err);
+
+/* EXTRACT(field FROM iv) (field: attu_extract_field) as a numeric
+ * m / 10^scale; 0A000 "interval units \"x\" not supported" for the
+ * fields an interval has not. */
+int attu_interval_extract(attu_interval iv, int field, __int128 *m, int *scale, attu_error *err);
+/* date_trunc(field, iv). */
+int attu_interval_trunc(attu_interval iv, int field, attu_interval *out, attu_error *err);
+/* make_interval(years, months, weeks, days, hours, mins, secs). */
+int attu_make_interval(int64_t years, int64_t months, int64_t weeks, int64_t days, int64_t hours, int64_t mins,
+                       double secs, attu_interval *out, attu_error *err);
 
 /* ts + iv as PostgreSQL's timestamp_pl_interval: months added to the
  * calendar month (the day clamped to the new month's last day), then days,

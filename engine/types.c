@@ -20,6 +20,7 @@
 #include "engine/types.h"
 #include "engine/numeric.h"
 #include "engine/datetime_input.h"
+#include "engine/interval.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -42,7 +43,8 @@ size_t attu_type_width(attu_type_id id) {
     case ATTU_TYPE_FLOAT64:
     case ATTU_TYPE_DECIMAL:
     case ATTU_TYPE_TIMESTAMP: return 8;
-    case ATTU_TYPE_NUMERIC: return 16;
+    case ATTU_TYPE_NUMERIC:
+    case ATTU_TYPE_INTERVAL: return 16;
     default: return 1;   /* UNKNOWN: a slot that is always NULL */
     }
 }
@@ -63,6 +65,7 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
     case ATTU_TYPE_TEXT: s = "text"; break;
     case ATTU_TYPE_DATE: s = "date"; break;
     case ATTU_TYPE_TIMESTAMP: s = "timestamp without time zone"; break;
+    case ATTU_TYPE_INTERVAL: s = "interval"; break;
     default: s = "unknown"; break;
     }
     snprintf(buf, cap, "%s", s);
@@ -81,6 +84,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
     case ATTU_TYPE_TEXT: return ATTU_PG_OID_TEXT;
     case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE;
     case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP;
+    case ATTU_TYPE_INTERVAL: return ATTU_PG_OID_INTERVAL;
     default: return ATTU_PG_OID_UNKNOWN;
     }
 }
@@ -95,6 +99,7 @@ int16_t attu_type_pg_len(attu_type t) {
     case ATTU_TYPE_INT64:
     case ATTU_TYPE_FLOAT64:
     case ATTU_TYPE_TIMESTAMP: return 8;
+    case ATTU_TYPE_INTERVAL: return 16;
     case ATTU_TYPE_UNKNOWN: return -2;   /* PostgreSQL's unknown is a C string */
     default: return -1;
     }
@@ -138,6 +143,7 @@ int attu_type_from_name(const char *name, int precision, int scale,
         {"bool", ATTU_TYPE_BOOL}, {"boolean", ATTU_TYPE_BOOL},
         {"date", ATTU_TYPE_DATE}, {"timestamp", ATTU_TYPE_TIMESTAMP},
         {"timestamp without time zone", ATTU_TYPE_TIMESTAMP},
+        {"interval", ATTU_TYPE_INTERVAL},
     };
     char buf[64];
     normalize_name(name ? name : "", buf, sizeof buf);
@@ -611,6 +617,12 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
         attu_numeric_pack(n, out);
         return 0;
     }
+    case ATTU_TYPE_INTERVAL: {
+        attu_interval iv;
+        if (attu_interval_parse(text, len, &iv, err)) return -1;
+        memcpy(out, &iv, sizeof iv);
+        return 0;
+    }
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TIMESTAMP: {
         int is_date = t.id == ATTU_TYPE_DATE;
@@ -812,7 +824,7 @@ static size_t format_timestamp(int64_t us, char *out) {
 }
 
 size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap) {
-    char out[64];
+    char out[96];
     size_t n;
     switch (t.id) {
     case ATTU_TYPE_BOOL:
@@ -843,6 +855,12 @@ size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap) {
     case ATTU_TYPE_TIMESTAMP:
         n = format_timestamp(*(const int64_t *)slot, out);
         return put(buf, cap, out, n);
+    case ATTU_TYPE_INTERVAL: {
+        attu_interval iv;
+        memcpy(&iv, slot, sizeof iv);
+        n = attu_interval_format(iv, out, sizeof out);
+        return put(buf, cap, out, n);
+    }
     case ATTU_TYPE_TEXT:
         n = (size_t)snprintf(out, sizeof out, "%d", *(const int32_t *)slot);
         return put(buf, cap, out, n);

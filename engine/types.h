@@ -17,6 +17,8 @@
  *   TIMESTAMP          int64_t   microseconds since 1970-01-01 00:00:00
  *   NUMERIC            16 bytes  a value with its own display scale
  *                                (engine/numeric.h: m * 64 + dscale)
+ *   INTERVAL           16 bytes  attu_interval (engine/interval.h): int32
+ *                                months, int32 days, int64 microseconds
  *
  * NUMERIC is PostgreSQL's numeric without a typmod as attu computes it:
  * quotients, avg, variance, sum(bigint), float8::numeric, numeric ^ and
@@ -45,8 +47,9 @@ typedef enum attu_type_id {
     ATTU_TYPE_DATE,
     ATTU_TYPE_TIMESTAMP,
     ATTU_TYPE_NUMERIC,      /* per-value display scale; computed values only */
-    ATTU_TYPE_INT16,        /* smallint, in an int32 slot (last: the ids are
-                               stored in table schemas) */
+    ATTU_TYPE_INT16,        /* smallint, in an int32 slot (the ids are
+                               stored in table schemas: new ones go last) */
+    ATTU_TYPE_INTERVAL,     /* PostgreSQL's interval, 16 bytes (types.h's table) */
     ATTU_TYPE_COUNT_
 } attu_type_id;
 
@@ -70,6 +73,7 @@ typedef struct attu_type {
 #define ATTU_PG_OID_VARCHAR   1043
 #define ATTU_PG_OID_DATE      1082
 #define ATTU_PG_OID_TIMESTAMP 1114
+#define ATTU_PG_OID_INTERVAL  1186
 #define ATTU_PG_OID_NUMERIC   1700
 
 static inline attu_type attu_type_make(attu_type_id id) {
@@ -85,8 +89,15 @@ static inline int attu_type_equal(attu_type a, attu_type b) {
                             (a.precision == b.precision && a.scale == b.scale));
 }
 
-/* Bytes of one slot (1, 4, 8, or 16 for NUMERIC; 4 for SMALLINT). */
+/* Bytes of one slot (1, 4, 8, or 16 for NUMERIC and INTERVAL; 4 for SMALLINT). */
 size_t attu_type_width(attu_type_id id);
+
+/* The 16-byte types, NUMERIC and INTERVAL: a register of an expression
+ * program points at the value's slot (engine/expr_program.h), and sorts,
+ * groups and joins compare them through images (executor_keys.c). */
+static inline int attu_type_is_wide(attu_type_id id) {
+    return id == ATTU_TYPE_NUMERIC || id == ATTU_TYPE_INTERVAL;
+}
 
 /* The integer types, SMALLINT, INTEGER and BIGINT. */
 static inline int attu_type_is_int(attu_type_id id) {
@@ -113,7 +124,7 @@ int16_t attu_type_pg_len(attu_type t);
  * integer, smallint, int2, bigint, int8, real, float4, float8,
  * double precision, float, numeric, decimal, text, varchar, char,
  * character varying, bool, boolean, date, timestamp,
- * timestamp without time zone). precision/scale are -1 when not written.
+ * timestamp without time zone, interval). precision/scale are -1 when not written.
  * Returns 0, or -1 with 42704 "type \"x\" does not exist". */
 int attu_type_from_name(const char *name, int precision, int scale,
                         attu_type *out, attu_error *err);
@@ -139,7 +150,9 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
                      attu_error *err);
 
 /* Formats one slot; returns the length written (excluding NUL), truncating
- * to cap-1. 64 bytes are always enough for non-TEXT types. */
+ * to cap-1. 80 bytes are always enough for non-TEXT types (64 for all but
+ * the widest intervals). INTERVAL prints in PostgreSQL's default
+ * IntervalStyle, postgres ("1 year 2 mons 3 days 04:05:06.5"). */
 size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap);
 
 /* PostgreSQL's date range in days from 1970-01-01 (4714-11-24 BC ..

@@ -1835,6 +1835,10 @@ static attu_bexpr *const_from_column(bctx *c, const attu_column *col, size_t row
         b->s = attu_pstrdup(c->pa, s, len); b->slen = len;
         break;
     }
+    case ATTU_TYPE_INTERVAL:   /* kept as its 16-byte slot */
+        if (!(b->s = attu_pstrdup(c->pa, (const char *)d + row * 16, 16))) { attu_error_oom(c->err); return NULL; }
+        b->slen = 16;
+        return b;
     case ATTU_TYPE_NUMERIC: {
         /* NUMERIC constants are kept as their canonical text */
         char buf[64];

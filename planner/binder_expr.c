@@ -28,6 +28,7 @@ bool is_numeric(attu_type_id t) {
 }
 
 attu_opcode cmp_opcode_eq(attu_type_id t) {
+    if (t == ATTU_TYPE_INTERVAL) return ATTU_OP_EQ_IV;
     attu_mclass mc = attu_type_mclass(t);
     return mc == ATTU_MC_FLOAT ? ATTU_OP_EQ_F : mc == ATTU_MC_TEXT ? ATTU_OP_EQ_S
          : t == ATTU_TYPE_NUMERIC ? ATTU_OP_EQ_N : ATTU_OP_EQ_I;
@@ -226,6 +227,15 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     if (!r) { attu_error_oom(c->err); return NULL; }
     if (e->is_null) { r->is_null = true; return r; }
     if (t.id == ATTU_TYPE_TEXT) { r->s = e->s; r->slen = e->slen; return r; }
+    if (t.id == ATTU_TYPE_INTERVAL) {
+        /* INTERVAL constants are kept as their 16-byte slot (bytes class) */
+        char *slot = attu_palloc(c->pa, 17);
+        if (!slot) { attu_error_oom(c->err); return NULL; }
+        memset(slot, 0, 17);
+        if (attu_value_parse(t, e->s, e->slen, slot, c->err)) { c->err->position = r->position; return NULL; }
+        r->s = slot; r->slen = 16;
+        return r;
+    }
     if (t.id == ATTU_TYPE_NUMERIC) {
         /* NUMERIC constants are kept as their canonical text */
         attu_numeric n;
@@ -513,9 +523,71 @@ static attu_bexpr *decimal_at_scale(bctx *c, attu_bexpr *e, int scale, int pos) 
     return coerce(c, e, attu_type_decimal(18, scale), false, pos);
 }
 
+/* The operators of INTERVAL, as PostgreSQL 15 has them: timestamp -
+ * timestamp (a date read as a timestamp; an untyped literal beside a
+ * timestamp is one), timestamp or date +- interval and interval +
+ * timestamp or date (-> timestamp), interval +- interval, interval * / a
+ * number and a number * interval (as float8). *done says whether the
+ * operands were INTERVAL's; a NULL result with *done is an error. */
+static attu_bexpr *bind_interval_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos,
+                                       const char *opname, bool *done) {
+    attu_type_id lt = l->type.id, rt = r->type.id;
+    attu_type iv = attu_type_make(ATTU_TYPE_INTERVAL), ts = attu_type_make(ATTU_TYPE_TIMESTAMP),
+              f8 = attu_type_make(ATTU_TYPE_FLOAT64);
+    bool add = op == ATTU_BINOP_ADD, sub = op == ATTU_BINOP_SUB, mul = op == ATTU_BINOP_MUL, div = op == ATTU_BINOP_DIV;
+    bool ldt = lt == ATTU_TYPE_DATE || lt == ATTU_TYPE_TIMESTAMP, rdt = rt == ATTU_TYPE_DATE || rt == ATTU_TYPE_TIMESTAMP;
+    *done = true;
+    if (sub && ((lt == ATTU_TYPE_TIMESTAMP && (rdt || rt == ATTU_TYPE_UNKNOWN)) ||
+                (lt == ATTU_TYPE_DATE && rt == ATTU_TYPE_TIMESTAMP) || (lt == ATTU_TYPE_UNKNOWN && rt == ATTU_TYPE_TIMESTAMP))) {
+        l = coerce(c, l, ts, false, pos);
+        r = l ? coerce(c, r, ts, false, pos) : NULL;
+        return r ? mk_call(c, ATTU_OP_TS_DIFF, iv, pos, 2, l, r, NULL, NULL) : NULL;
+    }
+    if (lt == ATTU_TYPE_TIMESTAMP && rt == ATTU_TYPE_UNKNOWN && add) {
+        r = coerce(c, r, iv, false, pos);
+        rt = ATTU_TYPE_INTERVAL;
+        if (!r) return NULL;
+    }
+    if (lt != ATTU_TYPE_INTERVAL && rt != ATTU_TYPE_INTERVAL) { *done = false; return NULL; }
+    if (lt == ATTU_TYPE_INTERVAL && rt == ATTU_TYPE_UNKNOWN) {
+        r = coerce(c, r, add || sub ? iv : f8, false, pos);
+        if (!r) return NULL;
+        rt = r->type.id;
+        rdt = false;
+    }
+    if (rt == ATTU_TYPE_INTERVAL && lt == ATTU_TYPE_UNKNOWN) {
+        l = coerce(c, l, add || sub ? iv : f8, false, pos);
+        if (!l) return NULL;
+        lt = l->type.id;
+        ldt = false;
+    }
+    if (lt == ATTU_TYPE_INTERVAL && rt == ATTU_TYPE_INTERVAL && (add || sub))
+        return mk_call(c, add ? ATTU_OP_ADD_IV : ATTU_OP_SUB_IV, iv, pos, 2, l, r, NULL, NULL);
+    if (ldt && rt == ATTU_TYPE_INTERVAL && (add || sub)) {
+        l = coerce(c, l, ts, false, pos);
+        return l ? mk_call(c, add ? ATTU_OP_TS_ADD_IV : ATTU_OP_TS_SUB_IV, ts, pos, 2, l, r, NULL, NULL) : NULL;
+    }
+    if (lt == ATTU_TYPE_INTERVAL && rdt && add) {
+        r = coerce(c, r, ts, false, pos);
+        return r ? mk_call(c, ATTU_OP_TS_ADD_IV, ts, pos, 2, r, l, NULL, NULL) : NULL;
+    }
+    if (lt == ATTU_TYPE_INTERVAL && is_numeric(rt) && (mul || div)) {
+        r = coerce(c, r, f8, false, pos);
+        return r ? mk_call(c, mul ? ATTU_OP_MUL_IV : ATTU_OP_DIV_IV, iv, pos, 2, l, r, NULL, NULL) : NULL;
+    }
+    if (rt == ATTU_TYPE_INTERVAL && is_numeric(lt) && mul) {
+        l = coerce(c, l, f8, false, pos);
+        return l ? mk_call(c, ATTU_OP_MUL_IV, iv, pos, 2, r, l, NULL, NULL) : NULL;
+    }
+    return op_error(c, opname, l, r, pos);
+}
+
 static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos) {
     static const char *names[] = { [ATTU_BINOP_ADD] = "+", [ATTU_BINOP_SUB] = "-", [ATTU_BINOP_MUL] = "*",
                                    [ATTU_BINOP_DIV] = "/", [ATTU_BINOP_MOD] = "%", [ATTU_BINOP_POW] = "^" };
+    bool iv_done;
+    attu_bexpr *iv_res = bind_interval_arith(c, op, l, r, pos, names[op], &iv_done);
+    if (iv_done) return iv_res;
     attu_type_id lt = l->type.id, rt = r->type.id;
     /* dates */
     if (lt == ATTU_TYPE_DATE || rt == ATTU_TYPE_DATE || lt == ATTU_TYPE_TIMESTAMP) {
@@ -844,6 +916,8 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         }
         if (a->type.id == ATTU_TYPE_UNKNOWN) a = coerce(c, a, attu_type_make(ATTU_TYPE_FLOAT64), false, e->position);
         if (!a) return NULL;
+        if (a->type.id == ATTU_TYPE_INTERVAL && e->u.unary.op == ATTU_UNOP_NEG)   /* PostgreSQL has no + interval */
+            return mk_call(c, ATTU_OP_NEG_IV, a->type, e->position, 1, a, NULL, NULL, NULL);
         if (!is_numeric(a->type.id)) return op_error(c, e->u.unary.op == ATTU_UNOP_NEG ? "-" : "+", NULL, a, e->position);
         if (e->u.unary.op == ATTU_UNOP_PLUS) return a;
         attu_mclass mc = attu_type_mclass(a->type.id);
@@ -1019,8 +1093,39 @@ int datetime_unit(const char *name) {
  * 22023, units the type does not have 0A000, as PostgreSQL reports them.
  * Infinite dates and timestamps give +-Infinity for year, decade, century,
  * millennium, isoyear, epoch and julian, NULL for the other fields. */
+/* The unit names of a date_part / EXTRACT / date_trunc of an interval:
+ * the field, or -1 after the error (22023 not a unit, 0A000 one an
+ * interval has not: dow, week...). */
+int interval_unit(bctx *c, const char *field, bool trunc, int pos) {
+    int f = datetime_unit(field);
+    char low[64];
+    size_t ln = 0;
+    for (; field[ln] && ln + 1 < sizeof low; ln++) low[ln] = (char)(field[ln] >= 'A' && field[ln] <= 'Z' ? field[ln] + 32 : field[ln]);
+    low[ln] = 0;
+    bool known = f >= 0 && f != ATTU_EXTRACT_DOW && f != ATTU_EXTRACT_DOY && f != ATTU_EXTRACT_WEEK &&
+                 f != ATTU_EXTRACT_ISOYEAR && f != ATTU_EXTRACT_ISODOW && f != ATTU_EXTRACT_JULIAN;
+    if (trunc && f == ATTU_EXTRACT_EPOCH) known = false;
+    if (known) return f;
+    if (f == -1 || (trunc && f != ATTU_EXTRACT_WEEK && f != -2)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos, "unit \"%s\" not recognized for type interval", low);
+        return -1;
+    }
+    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "unit \"%s\" not supported for type interval", low);
+    if (trunc && f == ATTU_EXTRACT_WEEK) attu_error_set_detail(c->err, "Months usually have fractional weeks.");
+    return -1;
+}
+
 attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos) {
     if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_TIMESTAMP), false, pos))) return NULL;
+    if (a->type.id == ATTU_TYPE_INTERVAL) {
+        /* numeric (EXTRACT) or double precision (date_part), as PostgreSQL 15 */
+        int f = interval_unit(c, field, false, pos);
+        if (f < 0) return NULL;
+        attu_bexpr *r = mk_call(c, ATTU_OP_EXTRACT_IV, attu_type_make(as_float ? ATTU_TYPE_FLOAT64 : ATTU_TYPE_NUMERIC),
+                                pos, 1, a, NULL, NULL, NULL);
+        if (r) r->imm = f;
+        return r;
+    }
     if (a->type.id != ATTU_TYPE_DATE && a->type.id != ATTU_TYPE_TIMESTAMP) {
         char b1[64];
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "function %s(unknown, %s) does not exist",

@@ -187,6 +187,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos);
 /* A date/time unit name as attu_extract_field (-1 unknown, -2 a time zone unit) */
 int datetime_unit(const char *name);
+int interval_unit(bctx *c, const char *field, bool trunc, int pos);
 const char *tname(attu_type t, char *buf);
 attu_lplan *bind_query(bctx *c, const attu_ast_query *q);
 bool is_numeric(attu_type_id t);

@@ -267,6 +267,32 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         break;
     case AGG_SUM: case AGG_AVG: {
         attu_type_id t = args[0]->type.id;
+        if (t == ATTU_TYPE_INTERVAL) {
+            /* sum of intervals field by field (22008 past a field's range);
+             * avg = that sum / the count, as PostgreSQL's interval_avg */
+            if (window) {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                               "%s of interval is not supported as a window function", an->name);
+                goto fail;
+            }
+            x->type = args[0]->type;
+            if (x->agg == AGG_SUM) break;
+            x->agg = AGG_SUM;
+            x->nargs = 1;
+            x->args[0] = args[0];
+            attu_bexpr *cnt = attu_bx_new(c->pa, BX_AGG, attu_type_make(ATTU_TYPE_INT64), e->position);
+            if (!cnt) { attu_error_oom(c->err); goto fail; }
+            *cnt = *x;
+            cnt->type = attu_type_make(ATTU_TYPE_INT64);
+            cnt->agg = x->aux == 1 ? AGG_COUNT_DISTINCT : AGG_COUNT;
+            if (cnt->agg == AGG_COUNT_DISTINCT) cnt->aux = 0;
+            c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
+            attu_bexpr *sx = attu_bind_agg_level(c, x, denied), *cx = sx ? attu_bind_agg_level(c, cnt, denied) : NULL;
+            if (!cx) return NULL;
+            attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64);
+            attu_bexpr *cf = mk_call(c, ATTU_OP_CAST_I_F, f8, e->position, 1, cx, NULL, NULL, NULL);
+            return cf ? mk_call(c, ATTU_OP_DIV_IV, x->type, e->position, 2, sx, cf, NULL, NULL) : NULL;
+        }
         if (!is_numeric(t)) goto bad;
         bool exact = attu_type_mclass(t) != ATTU_MC_FLOAT;
         /* PostgreSQL: avg of integers and numerics, and sum of bigint and
@@ -331,7 +357,8 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         }
         x->imm = args[ki]->i;
         attu_bexpr *val = n == 3 ? args[1] : args[0];
-        if (val->type.id == ATTU_TYPE_TEXT || val->type.id == ATTU_TYPE_BOOL) goto bad;
+        if (val->type.id == ATTU_TYPE_TEXT || val->type.id == ATTU_TYPE_BOOL || attu_type_is_wide(val->type.id) ||
+            attu_type_is_wide(args[0]->type.id)) goto bad;
         x->type = args[0]->type;
         n--;
         break;
@@ -388,6 +415,11 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         } else n = 1;
         break;
     default: break;
+    }
+    if (window && ((n > 0 && args[0]->type.id == ATTU_TYPE_INTERVAL) || x->type.id == ATTU_TYPE_INTERVAL)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "%s over interval values is not supported as a window function", an->name);
+        goto fail;
     }
     x->nargs = n;
     for (int i = 0; i < n; i++) x->args[i] = args[i];
@@ -454,6 +486,9 @@ static const scalar_fn scalars[] = {
     { "greatest", ATTU_OP_SELECT, 1, 100, 'x' }, { "least", ATTU_OP_SELECT, 1, 100, 'x' },
     { "concat", ATTU_OP_CONCAT, 1, 100, 'x' },
     { "make_date", ATTU_OP_MAKE_DATE, 3, 3, 'x' }, { "make_timestamp", ATTU_OP_MAKE_TIMESTAMP, 6, 6, 'x' },
+    { "justify_days", ATTU_OP_JUSTIFY, 1, 1, 'x' }, { "justify_hours", ATTU_OP_JUSTIFY, 1, 1, 'x' },
+    { "justify_interval", ATTU_OP_JUSTIFY, 1, 1, 'x' }, { "age", ATTU_OP_AGE, 2, 2, 'x' },
+    { "make_interval", ATTU_OP_MAKE_INTERVAL, 0, 7, 'x' },
     { "regexp_replace", ATTU_OP_REGEXP_REPLACE, 3, 6, 'x' }, { "regexp_count", ATTU_OP_REGEXP_COUNT, 2, 4, 'x' },
     { "regexp_instr", ATTU_OP_REGEXP_INSTR, 2, 7, 'x' }, { "regexp_like", ATTU_OP_REGEXP_LIKE, 2, 3, 'x' },
     { "regexp_substr", ATTU_OP_REGEXP_SUBSTR, 2, 6, 'x' },
@@ -610,6 +645,7 @@ static const char *pg_type_display_name(attu_type t) {
     case ATTU_TYPE_TEXT: return t.precision > 0 ? (t.scale ? "character" : "character varying") : "text";
     case ATTU_TYPE_DATE: return "date";
     case ATTU_TYPE_TIMESTAMP: return "timestamp without time zone";
+    case ATTU_TYPE_INTERVAL: return "interval";
     default: return "unknown";
     }
 }
@@ -898,6 +934,67 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!md || !hm) return NULL;
         return mk_call(c, ATTU_OP_MAKE_TIMESTAMP, attu_type_make(ATTU_TYPE_TIMESTAMP), pos, 4, args[0], md, hm, args[5]);
     }
+    if (fn->op == ATTU_OP_JUSTIFY || fn->op == ATTU_OP_AGE || fn->op == ATTU_OP_MAKE_INTERVAL) {
+        /* justify_*(interval), age(timestamp, timestamp) and
+         * make_interval(years, months, weeks, days, hours, mins integer,
+         * secs double precision), trailing arguments 0, as PostgreSQL 15 */
+        attu_type iv = attu_type_make(ATTU_TYPE_INTERVAL), ts = attu_type_make(ATTU_TYPE_TIMESTAMP);
+        if (fn->op == ATTU_OP_JUSTIFY) {
+            if (args[0]->type.id != ATTU_TYPE_INTERVAL && args[0]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+            if (!(args[0] = coerce(c, args[0], iv, false, pos))) return NULL;
+            attu_bexpr *x = mk_call(c, ATTU_OP_JUSTIFY, iv, pos, 1, args[0], NULL, NULL, NULL);
+            if (x) x->aux = !strcmp(name, "justify_days") ? 1 : !strcmp(name, "justify_hours") ? 2 : 3;
+            return x;
+        }
+        if (fn->op == ATTU_OP_AGE) {
+            for (int i = 0; i < 2; i++) {
+                attu_type_id t = args[i]->type.id;
+                if (t != ATTU_TYPE_TIMESTAMP && t != ATTU_TYPE_DATE && t != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+                if (!(args[i] = coerce(c, args[i], ts, false, pos))) return NULL;
+            }
+            return mk_call(c, ATTU_OP_AGE, iv, pos, 2, args[0], args[1], NULL, NULL);
+        }
+        attu_bexpr *a[7];
+        for (int i = 0; i < 7; i++) {
+            if (i >= n) {
+                attu_bexpr *z = i == 6 ? attu_bx_new(c->pa, BX_CONST, f8, pos) : mk_const_int(c, i4, 0);
+                if (!z) { attu_error_oom(c->err); return NULL; }
+                a[i] = z;
+                continue;
+            }
+            attu_type_id t = args[i]->type.id;
+            if (i == 6 ? !(is_numeric(t) || t == ATTU_TYPE_UNKNOWN) : !int4_argument(t) && t != ATTU_TYPE_INT32)
+                return no_function(c, e, args, n);
+            if (!(a[i] = coerce(c, args[i], i == 6 ? f8 : i4, false, pos))) return NULL;
+        }
+        attu_bexpr *ym = pack_int_pair(c, a[0], a[1], pos), *wd = pack_int_pair(c, a[2], a[3], pos),
+                   *hm = pack_int_pair(c, a[4], a[5], pos);
+        if (!ym || !wd || !hm) return NULL;
+        return mk_call(c, ATTU_OP_MAKE_INTERVAL, iv, pos, 4, ym, wd, hm, a[6]);
+    }
+    if (!strcmp(name, "date_part") && args[1]->type.id == ATTU_TYPE_INTERVAL) {
+        if (args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) return no_function(c, e, args, n);
+        if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_part must be a constant");
+            return NULL;
+        }
+        if (args[0]->is_null) return mk_const_null(c, f8);
+        return bind_extract(c, args[0]->s, args[1], true, pos);
+    }
+    if (!strcmp(name, "date_trunc") && args[1]->type.id == ATTU_TYPE_INTERVAL) {
+        attu_type iv = attu_type_make(ATTU_TYPE_INTERVAL);
+        if (args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) return no_function(c, e, args, n);
+        if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_trunc must be a constant");
+            return NULL;
+        }
+        if (args[0]->is_null) return mk_const_null(c, iv);
+        int f = interval_unit(c, args[0]->s, true, pos);
+        if (f < 0) return NULL;
+        attu_bexpr *x = mk_call(c, ATTU_OP_TRUNC_IV, iv, pos, 1, args[1], NULL, NULL, NULL);
+        if (x) x->imm = f;
+        return x;
+    }
     if (!strcmp(name, "date_part")) {
         /* date_part('unit', date or timestamp) -> double precision; the
          * unit must be a constant here (PostgreSQL allows any text) */
@@ -1008,6 +1105,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *first_arg = args[0], *second_arg = n > 1 ? args[1] : NULL;
     for (int i = 0; i < n; i++) if (!(args[i] = coerce(c, args[i], t, false, pos))) return NULL;
     attu_mclass mc = attu_type_mclass(t.id);
+    if (!strcmp(name, "nullif") && t.id == ATTU_TYPE_INTERVAL)
+        return mk_call(c, ATTU_OP_NULLIF_IV, t, pos, 2, args[0], args[1], NULL, NULL);
     if (!strcmp(name, "nullif")) {
         /* PostgreSQL's NULLIF has the type of its first argument as the
          * comparison's operator takes it: an integer beside a DECIMAL is

@@ -488,7 +488,7 @@ static void fuse(attu_lplan *p) {
     /* NUMERIC sums (of bigint, of numeric) stay on the grouped path, whose
      * reductions of 16-byte values the backends route to the host */
     for (int i = 0; i < p->naggs; i++)
-        if (p->types[p->ngroups + i].id == ATTU_TYPE_NUMERIC) return;
+        if (attu_type_is_wide(p->types[p->ngroups + i].id)) return;
     p->kind = LP_JOIN_AGG;
     p->est_rows = j->left->est_rows;
 }

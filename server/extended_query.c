@@ -160,6 +160,7 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
     case ATTU_PG_OID_INT2: want = 2; break;
     case ATTU_PG_OID_INT4: case ATTU_PG_OID_FLOAT4: case ATTU_PG_OID_DATE: want = 4; break;
     case ATTU_PG_OID_INT8: case ATTU_PG_OID_FLOAT8: case ATTU_PG_OID_TIMESTAMP: want = 8; break;
+    case ATTU_PG_OID_INTERVAL: want = 16; break;
     case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: case ATTU_PG_OID_UNKNOWN: {
         if (memchr(v, 0, (size_t)len)) {
             attu_error_set(err, ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, 0,
@@ -211,6 +212,16 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
     case ATTU_PG_OID_TIMESTAMP: {
         int64_t us = (int64_t)(u64 + UINT64_C(946684800000000));
         attu_value_format(attu_type_make(ATTU_TYPE_TIMESTAMP), &us, buf, sizeof buf);
+        break;
+    }
+    case ATTU_PG_OID_INTERVAL: {    /* interval_recv: microseconds, days, months */
+        char slot[16];
+        int64_t us = (int64_t)(((uint64_t)be32(v) << 32) | be32(v + 4));
+        int32_t days = (int32_t)be32(v + 8), months = (int32_t)be32(v + 12);
+        memcpy(slot, &months, 4);
+        memcpy(slot + 4, &days, 4);
+        memcpy(slot + 8, &us, 8);
+        attu_value_format(attu_type_make(ATTU_TYPE_INTERVAL), slot, buf, sizeof buf);
         break;
     }
     }

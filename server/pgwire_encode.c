@@ -212,6 +212,7 @@ bool pg_binary_supported(attu_type t) {
     case ATTU_TYPE_BOOL: case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
     case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_TEXT:
     case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC:
+    case ATTU_TYPE_INTERVAL:
         return true;
     default:
         return false;
@@ -263,6 +264,18 @@ static void put_binary_value(pgbuf *b, const attu_column *c, size_t row) {
         memcpy(&v, slot, 8);
         pgbuf_put_i32(b, 8);
         pgbuf_put_i64(b, (int64_t)((uint64_t)v - (uint64_t)PG_EPOCH_USEC));
+        break;
+    }
+    case ATTU_TYPE_INTERVAL: {  /* interval_send: microseconds, days, months */
+        int32_t months, days;
+        int64_t usec;
+        memcpy(&months, slot, 4);
+        memcpy(&days, slot + 4, 4);
+        memcpy(&usec, slot + 8, 8);
+        pgbuf_put_i32(b, 16);
+        pgbuf_put_i64(b, usec);
+        pgbuf_put_i32(b, days);
+        pgbuf_put_i32(b, months);
         break;
     }
     default:  /* callers check pg_binary_supported; send NULL defensively */

@@ -1472,8 +1472,8 @@ std::vector<dspec_t> device_specs(const attu_reduce_spec* specs, const attu_out*
 }
 
 bool device_reducible(const attu_reduce_spec& s) {
-  // NUMERIC (16-byte slots, per-value scale) reduces on the host only
-  if (s.in.type.id == ATTU_TYPE_NUMERIC || s.out_type.id == ATTU_TYPE_NUMERIC) return false;
+  // NUMERIC and INTERVAL (16-byte slots) reduce on the host only
+  if (attu_type_is_wide(s.in.type.id) || attu_type_is_wide(s.out_type.id)) return false;
   // sum(real) adds in single precision step by step, as PostgreSQL's
   // float4pl: the host reference keeps that order
   if (s.op == ATTU_REDUCE_SUM && s.in.type.id == ATTU_TYPE_FLOAT32) return false;
@@ -1865,9 +1865,9 @@ inline dcol_t device_col(const attu_vec& v) {
 bool device_eval_eligible(const attu_expr_program* p, const attu_vec* inputs,
                           const attu_out* outputs) {
   if (p->nregs > kDevMaxRegs || p->ninputs > p->nregs) return false;
-  // TEXT, and NUMERIC (16-byte values, per-value scale): host only
+  // TEXT, and NUMERIC and INTERVAL (16-byte values): host only
   for (int r = 0; r < p->nregs; ++r)
-    if (p->reg_types[r].id == ATTU_TYPE_TEXT || p->reg_types[r].id == ATTU_TYPE_NUMERIC) return false;
+    if (p->reg_types[r].id == ATTU_TYPE_TEXT || attu_type_is_wide(p->reg_types[r].id)) return false;
   for (int i = 0; i < p->ninputs; ++i)
     if (inputs[i].type.id == ATTU_TYPE_TEXT || inputs[i].type.id == ATTU_TYPE_UNKNOWN ||
         !inputs[i].data)
@@ -2153,9 +2153,9 @@ bool lbs_device_eligible(const attu_lbs_segreduce_args* a) {
   if (a->nseg > ((size_t)1 << 32)) return false;  // the grid: 32 threads a segment
   if (!a->right_map || a->right_map->bytes / sizeof(int64_t) > (size_t)INT32_MAX) return false;  // 32-bit item indices
   auto is_text = [&](int reg) { return reg >= 0 && reg < p->nregs && p->reg_types[reg].id == ATTU_TYPE_TEXT; };
-  // NUMERIC registers (16-byte values) run on the host only
+  // NUMERIC and INTERVAL registers (16-byte values) run on the host only
   for (int r = 0; r < p->nregs; ++r)
-    if (p->reg_types[r].id == ATTU_TYPE_NUMERIC) return false;
+    if (attu_type_is_wide(p->reg_types[r].id)) return false;
   for (int k = 0; k < p->ninstr; ++k) {
     const attu_instr& in = p->code[k];
     if (!dev_op_supported(in.op) || (in.op == ATTU_OP_CONST && in.imm_s >= 0)) return false;
@@ -2671,7 +2671,7 @@ bool column_reducible(int nreduce, const attu_reduce_spec* specs) {
   if (nreduce < 1 || nreduce > kFastSpecs) return false;
   for (int k = 0; k < nreduce; ++k) {
     const attu_reduce_spec& s = specs[k];
-    if (s.in.type.id == ATTU_TYPE_NUMERIC || s.out_type.id == ATTU_TYPE_NUMERIC) return false;  // host only
+    if (attu_type_is_wide(s.in.type.id) || attu_type_is_wide(s.out_type.id)) return false;  // host only
     switch (s.op) {
       case ATTU_REDUCE_COUNT_STAR: continue;
       case ATTU_REDUCE_COUNT:

@@ -48,7 +48,7 @@ int16_t attu_type_pg_len(attu_type t) {
 const char *attu_type_name(attu_type t, char *buf, size_t cap) {
     static const char *names[] = { "unknown", "boolean", "integer", "bigint", "real",
         "double precision", "numeric", "text", "date", "timestamp without time zone",
-        "numeric", "smallint" };
+        "numeric", "smallint", "interval" };
     _Static_assert(sizeof names / sizeof *names == ATTU_TYPE_COUNT_, "a name for each type");
     snprintf(buf, cap, "%s", t.id < ATTU_TYPE_COUNT_ ? names[t.id] : "?");
     return buf;
