@@ -21,6 +21,7 @@
 
 #include "engine/interval.h"
 #include "engine/numeric.h"
+#include "planner/lower.h"
 
 #define OOM_NULL(c) do { attu_error_oom((c)->err); return NULL; } while (0)
 
@@ -40,6 +41,7 @@ static arg_class classify(attu_type t) {
     case ATTU_TYPE_UNKNOWN: return AC_UNKNOWN;
     case ATTU_TYPE_TIMESTAMP: return AC_TIMESTAMP;
     case ATTU_TYPE_DATE: return AC_DATE;
+    case ATTU_TYPE_INTERVAL: return AC_INTERVAL;
     default: return AC_OTHER;
     }
 }
@@ -83,6 +85,35 @@ static bool read_interval(bctx *c, const attu_ast_expr *lit, attu_interval *iv) 
     return true;
 }
 
+/* Whether a bound expression reads nothing but constants. */
+static bool constant_expr(const attu_bexpr *e) {
+    if (e->kind == BX_CONST) return true;
+    if (e->kind != BX_CALL) return false;
+    for (int i = 0; i < e->nargs; i++) if (e->args[i] && !constant_expr(e->args[i])) return false;
+    return true;
+}
+
+/* The value of a constant INTERVAL expression (interval '12 hours' * 2,
+ * make_interval(days => ...)) as the step: -1 after the error, 1 when it is
+ * NULL, 0 with *iv set. */
+static int constant_interval(bctx *c, attu_bexpr *e, attu_interval *iv, int pos) {
+    if (!constant_expr(e)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position ? e->position : pos,
+                       "generate_series over timestamps takes only a constant interval step in attu");
+        return -1;
+    }
+    attu_stage_exprs ex;
+    if (attu_compile_exprs(&e, 1, 0, NULL, &ex, c->err)) { attu_stage_exprs_free(&ex); return -1; }
+    attu_slot out;
+    char text[64];
+    int rc = attu_program_eval_const(ex.prog, &out, text, sizeof text, c->err);
+    attu_stage_exprs_free(&ex);
+    if (rc) { if (!c->err->position) c->err->position = pos; return -1; }
+    if (out.null) return 1;
+    memcpy(iv, out.v.s, sizeof *iv);
+    return 0;
+}
+
 /* Whether e (an AST argument) is written as an interval: INTERVAL 'text',
  * 'text'::interval or CAST(x AS interval). */
 static bool written_as_interval(const attu_ast_expr *e) {
@@ -110,7 +141,7 @@ static attu_bexpr *bind_series_call(bctx *c, const scope *sc, const attu_ast_exp
     const attu_ast_expr *iv_text = NULL;     /* an untyped literal that may be the interval */
     for (int i = 0; i < n && i < 3; i++) {
         const attu_ast_expr *a = e->u.func.args.items[i];
-        if (written_as_interval(a)) {
+        if (written_as_interval(a) && a->u.cast.arg->kind == ATTU_EXPR_LITERAL) {
             /* attu has no interval values: a constant step is read here */
             const attu_ast_expr *in = a->u.cast.arg;
             is_interval[i] = true;
@@ -155,6 +186,12 @@ static attu_bexpr *bind_series_call(bctx *c, const scope *sc, const attu_ast_exp
          * argument PostgreSQL picks the timestamptz form, which attu
          * lacks. */
         bool ok = n == 3 && (k[2] == AC_INTERVAL || k[2] == AC_UNKNOWN);
+        if (ok && k[2] == AC_INTERVAL && !is_interval[2]) {
+            /* a step of INTERVAL type other than a literal: a constant one */
+            int r = constant_interval(c, args[2], &iv, pos);
+            if (r < 0) return NULL;
+            interval_null = r == 1;
+        }
         for (int i = 0; i < 2; i++) ok = ok && (k[i] == AC_TIMESTAMP || k[i] == AC_DATE || k[i] == AC_UNKNOWN);
         if (!ok) return no_such_series(c, e, args, is_interval, n);
         if (k[0] != AC_TIMESTAMP && k[1] != AC_TIMESTAMP) {
