@@ -536,8 +536,12 @@ int attu_numeric_power(attu_numeric a, attu_numeric b, attu_numeric *out, attu_e
         __int128 e = b.m;
         for (int i = 0; i < b.dscale; i++) e /= 10;
         if (e >= 0 && e <= 128) {
-            /* exact by repeated multiplication when the product fits */
+            /* exact by repeated multiplication when the product fits (the
+             * base without its trailing zeros: (d / 1000) ^ 2 has 20 places
+             * and its square 40, past 36 digits, of which the last 30 are
+             * zeros) */
             attu_numeric r = { 1, 0 }, t = { 0, 0 };
+            while (a.dscale > 0 && a.m % 10 == 0) { a.m /= 10; a.dscale--; }
             attu_error tmp;
             memset(&tmp, 0, sizeof tmp);
             bool ok = true;

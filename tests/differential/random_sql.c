@@ -2406,6 +2406,62 @@ static void random_query_wide(rng *r, sql_buf *b, bool *ordered, int kind) {
         }
         return;
     }
+    case 51: {          /* operators and literals: ^, mixed IN / BETWEEN, char(n), booleans, LIMIT NULL, empty aggregates */
+        switch (rng_range(r, 0, 7)) {
+        case 0: {
+            static const char *const pw[] = { "-k ^ 2", "2 ^ (k %% 5)", "(x / 8) ^ 2", "d ^ 2", "(k - 7) ^ 3", "2 ^ 3 ^ 2", "(i %% 10) ^ 0.5",
+                                              "(-x) ^ 2", "power(d, 2)", "power(k, -1)", "(d / 1000) ^ 2", "(d / 100) ^ 3" };
+            sql_buf_printf(b, "SELECT k, %s, %s FROM t%d", pw[rng_range(r, 0, 11)], pw[rng_range(r, 0, 11)], ta);
+            break;
+        }
+        case 1: {
+            static const char *const in[] = { "i IN (1, 2.5, k)", "d IN (1, 2, k)", "x IN (1, 0.5, -2.125)", "b IN (i, k, 0)", "k IN (1.0, 2.00)",
+                                              "i NOT IN (k, 3.5)", "dt IN (DATE '2000-01-01', dt + 0)", "s IN (upper(s), 'apple')",
+                                              "i BETWEEN 1.5 AND d", "d BETWEEN k AND i", "x NOT BETWEEN SYMMETRIC i AND k" };
+            sql_buf_printf(b, "SELECT k, i, %s, %s FROM t%d", in[rng_range(r, 0, 10)], in[rng_range(r, 0, 10)], ta);
+            if (rng_chance(r, 50)) sql_buf_printf(b, " WHERE %s", in[rng_range(r, 0, 10)]);
+            break;
+        }
+        case 2: {           /* char(n) and varchar(n): explicit casts cut, char pads and compares without its spaces */
+            /* (CHAR(n) values are not padded in attu, docs/sql-reference.md:
+             * only what the padding does not show) */
+            static const char *const cx[] = { "CAST(s AS CHAR(3)) || ''", "CAST(s AS VARCHAR(2))", "length(CAST(s AS CHAR(6)))", "CAST(s AS CHAR(4)) = CAST(s AS CHAR(6))",
+                                              "CAST(s AS CHAR(5)) || '|'", "char_length(CAST(s AS CHAR(4)))", "upper(CAST(s AS VARCHAR(3)))",
+                                              "CAST(i AS VARCHAR(2))", "CAST(s AS CHAR(2)) < 'b'" };
+            sql_buf_printf(b, "SELECT k, %s, %s FROM t%d", cx[rng_range(r, 0, 8)], cx[rng_range(r, 0, 8)], ta);
+            break;
+        }
+        case 3: {
+            static const char *const bx[] = { "CAST(f AS TEXT)", "CAST(f AS INTEGER)", "f AND i > 0", "f OR NULL", "NOT f IS NOT TRUE", "f < (k > 7)",
+                                              "CAST(CAST(k %% 2 AS BOOLEAN) AS TEXT)", "CAST(CASE WHEN f THEN 'yes' ELSE 'off' END AS BOOLEAN)", "f IS DISTINCT FROM (i > 0)" };
+            sql_buf_printf(b, "SELECT k, f, %s, %s FROM t%d", bx[rng_range(r, 0, 8)], bx[rng_range(r, 0, 8)], ta);
+            break;
+        }
+        case 4:
+            sql_buf_printf(b, "SELECT k, i, s FROM t%d ORDER BY ", ta);
+            total_order(b, NULL);
+            sql_buf_printf(b, " %s", (const char *const[]){ "LIMIT NULL", "OFFSET NULL", "LIMIT ALL OFFSET 100", "LIMIT NULL OFFSET 115", "LIMIT 3 OFFSET NULL",
+                                                            "FETCH FIRST ROW ONLY", "OFFSET 2 ROWS", "FETCH NEXT 3 ROWS ONLY" }[rng_range(r, 0, 7)]);
+            *ordered = true;
+            break;
+        case 5:             /* aggregates over no rows (or few) */
+            sql_buf_printf(b, "SELECT count(*), sum(i), avg(d), min(s), max(dt), bool_and(f), string_agg(s, ',' ORDER BY s), stddev(i), count(DISTINCT k) FROM t%d WHERE k = %d AND i > %d",
+                           ta, (int)rng_range(r, 0, 16), (int)rng_range(r, 0, 1000));
+            break;
+        case 6:
+            sql_buf_printf(b, "SELECT EXISTS (SELECT 1 FROM t%d WHERE ", ta);
+            pred(r, b, NULL, 1);
+            sql_buf_printf(b, "), (SELECT max(i) FROM t%d WHERE k = %d), %d %s ALL (SELECT k FROM t%d WHERE k > %d), %d = ANY (SELECT k FROM t%d WHERE i > %d)",
+                           tb, (int)rng_range(r, 0, 16), (int)rng_range(r, 0, 15), cmp_op(r), tc, (int)rng_range(r, 8, 16),
+                           (int)rng_range(r, 0, 15), tb, (int)rng_range(r, 500, 1000));
+            break;
+        default:            /* VALUES of mixed types, joined */
+            sql_buf_printf(b, "SELECT v.a, v.b, t.i FROM (VALUES (1, 'a'), (2.5, NULL), (NULL, 'apple'), (%d, 'zeta')) v(a, b) LEFT JOIN t%d t ON t.k = v.a AND t.s >= v.b",
+                           (int)rng_range(r, 0, 14), ta);
+            break;
+        }
+        return;
+    }
     default:
         error_query(r, b);
         return;
@@ -2416,13 +2472,13 @@ char *random_sql_query(rng *r, bool *ordered) {
     sql_buf b = { 0 };
     *ordered = false;
     ordered_agg_used = false;
-    int kind = (int)rng_range(r, 0, 50);
+    int kind = (int)rng_range(r, 0, 51);
     /* ATTU_DIFF_NEW_FUNCTIONS: only the shapes of the newer functions (the
      * regular expressions and the rest of expr_new), which are a few percent
      * of the plain mix */
     if (getenv("ATTU_DIFF_NEW_FUNCTIONS")) kind = 37 + kind % 3;
-    /* ATTU_DIFF_WIDE: only the wider shapes (kinds 40-50) */
-    if (getenv("ATTU_DIFF_WIDE")) kind = 40 + kind % 11;
+    /* ATTU_DIFF_WIDE: only the wider shapes (kinds 40-51) */
+    if (getenv("ATTU_DIFF_WIDE")) kind = 40 + kind % 12;
     if (kind >= 40) {
         random_query_wide(r, &b, ordered, kind);
         return sql_buf_take(&b);
