@@ -12,6 +12,7 @@
 #include "engine/interval.h"
 #include "engine/md5.h"
 #include "engine/numeric.h"
+#include "engine/formatting_functions.h"
 #include "engine/regexp_functions.h"
 #include "engine/similar.h"
 #include "engine/utf8.h"
@@ -174,6 +175,8 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
     [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_MAKE_INTERVAL] = "make_interval",
     [ATTU_OP_SUBQUERY_ONE] = "subquery_one",
+    [ATTU_OP_TO_CHAR_TS] = "to_char_ts", [ATTU_OP_TO_CHAR_NUM] = "to_char_num",
+    [ATTU_OP_TO_DATE] = "to_date", [ATTU_OP_TO_NUMBER] = "to_number",
     [ATTU_OP_SIMILAR] = "similar",
     [ATTU_OP_MD5] = "md5", [ATTU_OP_TRANSLATE] = "translate", [ATTU_OP_ASCII] = "ascii",
     [ATTU_OP_CHR] = "chr", [ATTU_OP_TO_HEX] = "to_hex", [ATTU_OP_OVERLAY] = "overlay",
@@ -853,6 +856,10 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
         if (op >= ATTU_OP_REGEXP_REPLACE && op <= ATTU_OP_SIMILAR_SUBSTRING) {
             /* the compiled pattern lives across the rows, as above */
             if (attu_regexp_run(op, in->aux, A, B, C, Dd, G, D, n, regexp_alloc, it, err)) return -1;
+            continue;
+        }
+        if (op >= ATTU_OP_TO_CHAR_TS && op <= ATTU_OP_TO_NUMBER) {
+            if (attu_formatting_run(op, in->aux, p->reg_types[in->a], A, B, G, D, n, regexp_alloc, it, err)) return -1;
             continue;
         }
         for (size_t r = 0; r < n; r++) {

@@ -188,6 +188,13 @@ typedef enum attu_opcode {
     ATTU_OP_SIMILAR_SUBSTRING, /* substring(a SIMILAR b ESCAPE c): b a SIMILAR TO pattern (no flags) */
     ATTU_OP_DIV_TRUNC_N,  /* div(a, b) of two NUMERIC: the quotient truncated toward
                              zero, dscale 0; 22012. Host only, as every NUMERIC op */
+    /* PostgreSQL 15's data type formatting functions (engine/formatting_functions.h),
+     * host only; b is the template (text) */
+    ATTU_OP_TO_CHAR_TS,   /* to_char(a timestamp or date, b) -> text; aux 1: a is a DATE
+                             (PostgreSQL formats it as a timestamp with time zone) */
+    ATTU_OP_TO_CHAR_NUM,  /* to_char(a number, b) -> text; aux: attu_num_src */
+    ATTU_OP_TO_DATE,      /* to_date(a text, b) -> date */
+    ATTU_OP_TO_NUMBER,    /* to_number(a text, b) -> numeric */
     /* INTERVAL (engine/interval.h), as PostgreSQL 15; host only, as NUMERIC:
      * an INTERVAL register points at its 16-byte slot (v.s, len 16) */
     ATTU_OP_ADD_IV, ATTU_OP_SUB_IV, ATTU_OP_NEG_IV,   /* 22008 out of range */

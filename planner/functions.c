@@ -12,6 +12,7 @@
  */
 #include "planner/binder_internal.h"
 #include "engine/numeric.h"
+#include "engine/numeric_format.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -492,6 +493,8 @@ static const scalar_fn scalars[] = {
     { "regexp_replace", ATTU_OP_REGEXP_REPLACE, 3, 6, 'x' }, { "regexp_count", ATTU_OP_REGEXP_COUNT, 2, 4, 'x' },
     { "regexp_instr", ATTU_OP_REGEXP_INSTR, 2, 7, 'x' }, { "regexp_like", ATTU_OP_REGEXP_LIKE, 2, 3, 'x' },
     { "regexp_substr", ATTU_OP_REGEXP_SUBSTR, 2, 6, 'x' },
+    { "to_char", ATTU_OP_TO_CHAR_TS, 2, 2, 'x' }, { "to_date", ATTU_OP_TO_DATE, 2, 2, 'x' },
+    { "to_number", ATTU_OP_TO_NUMBER, 2, 2, 'x' },
 };
 
 /* hi * 2^32 + lo + 2^31 as a bigint: two integer arguments of
@@ -650,6 +653,54 @@ static const char *pg_type_display_name(attu_type t) {
     }
 }
 
+/* PostgreSQL 15's data type formatting functions (engine/formatting_functions.h):
+ * to_char(timestamp | date | integer | bigint | real | double precision |
+ * numeric, text), to_date(text, text) and to_number(text, text). A date is
+ * formatted as PostgreSQL's timestamp with time zone (its implicit cast);
+ * a smallint as a double precision, as PostgreSQL resolves it; an untyped
+ * literal as the value matches several of them (42725). */
+static attu_bexpr *bind_formatting(bctx *c, const attu_ast_expr *e, attu_opcode op, attu_bexpr **args, int n, int pos) {
+    attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    attu_type_id t0 = args[0]->type.id, t1 = args[1]->type.id;
+    if (t1 != ATTU_TYPE_TEXT && t1 != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+    if (op != ATTU_OP_TO_CHAR_TS) {
+        if (t0 != ATTU_TYPE_TEXT && t0 != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+        if (!(args[0] = coerce(c, args[0], txt, false, pos)) || !(args[1] = coerce(c, args[1], txt, false, pos))) return NULL;
+        return mk_call(c, op, attu_type_make(op == ATTU_OP_TO_DATE ? ATTU_TYPE_DATE : ATTU_TYPE_NUMERIC), pos, 2,
+                       args[0], args[1], NULL, NULL);
+    }
+    if (t0 == ATTU_TYPE_UNKNOWN) {
+        char b1[64], b2[64];
+        attu_error_set(c->err, "42725", pos, "function to_char(%s, %s) is not unique", tname(args[0]->type, b1),
+                       tname(args[1]->type, b2));
+        attu_error_set_hint(c->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
+        return NULL;
+    }
+    int aux;
+    attu_opcode rop = ATTU_OP_TO_CHAR_NUM;
+    attu_bexpr *a = args[0];
+    switch (t0) {
+    case ATTU_TYPE_TIMESTAMP: rop = ATTU_OP_TO_CHAR_TS; aux = 0; break;
+    case ATTU_TYPE_DATE: rop = ATTU_OP_TO_CHAR_TS; aux = 1; break;
+    case ATTU_TYPE_INT32: aux = ATTU_NUMSRC_INT4; break;
+    case ATTU_TYPE_INT64: aux = ATTU_NUMSRC_INT8; break;
+    case ATTU_TYPE_FLOAT32: aux = ATTU_NUMSRC_FLOAT4; break;
+    case ATTU_TYPE_INT16: case ATTU_TYPE_FLOAT64:
+        aux = ATTU_NUMSRC_FLOAT8;
+        if (!(a = coerce(c, a, attu_type_make(ATTU_TYPE_FLOAT64), false, pos))) return NULL;
+        break;
+    case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC:
+        aux = ATTU_NUMSRC_NUMERIC;
+        if (!(a = coerce(c, a, attu_type_make(ATTU_TYPE_NUMERIC), false, pos))) return NULL;
+        break;
+    default: return no_function(c, e, args, n);
+    }
+    if (!(args[1] = coerce(c, args[1], txt, false, pos))) return NULL;
+    attu_bexpr *x = mk_call(c, rop, txt, pos, 2, a, args[1], NULL, NULL);
+    if (x) x->aux = aux;
+    return x;
+}
+
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     const agg_name *an = find_agg(name);
@@ -688,6 +739,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return no_function(c, e, args, n);
     int pos = e->position;
     if (fn->op >= ATTU_OP_REGEXP_REPLACE && fn->op <= ATTU_OP_REGEXP_SUBSTR) return bind_regexp(c, e, fn->op, args, n, pos);
+    if (fn->op >= ATTU_OP_TO_CHAR_TS && fn->op <= ATTU_OP_TO_NUMBER) return bind_formatting(c, e, fn->op, args, n, pos);
     if (fn->op == ATTU_OP_SUBSTR && n == 2 && !strcmp(name, "substring") &&
         (args[1]->type.id == ATTU_TYPE_TEXT || args[1]->type.id == ATTU_TYPE_UNKNOWN))
         /* substring(s FROM pattern), the POSIX regular-expression form

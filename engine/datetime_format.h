@@ -1,0 +1,35 @@
+/*
+ * datetime_format.h - PostgreSQL 15's to_char(timestamp, text) and
+ * to_date(text, text): the template patterns of "Data Type Formatting
+ * Functions" (HH, MI, SS, YYYY, Month, Day, IW, RM, J, ...), the FM, TM,
+ * TH / th and FX modifiers, double-quoted text and backslash escapes, with
+ * PostgreSQL's messages and SQLSTATEs (22007, 22008). Names are English
+ * (the C locale's), so TM changes only the padding.
+ *
+ * Also the small pieces numeric_format.c shares: a template's parse into
+ * nodes keeps PostgreSQL's rules for quotes and backslashes.
+ */
+#ifndef ATTU_ENGINE_DATETIME_FORMAT_H
+#define ATTU_ENGINE_DATETIME_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/error.h"
+
+/* The most bytes to_char of a template of flen bytes writes (no NUL). */
+size_t attu_to_char_ts_bound(size_t flen);
+
+/* to_char(ts, fmt) into out (attu_to_char_ts_bound(flen) bytes): ts in
+ * microseconds since 1970-01-01; with_tz: the value is a date, which
+ * PostgreSQL formats as a timestamp with time zone (TZ prints the session
+ * zone's abbreviation, UTC). Returns the length, or -1 for NULL (an
+ * infinite timestamp or an empty template, as PostgreSQL), -2 with err
+ * set. */
+long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, char *out, attu_error *err);
+
+/* to_date(s, fmt): days since 1970-01-01; 0, or -1 with err set. */
+int attu_to_date(const char *s, size_t slen, const char *fmt, size_t flen, int32_t *out, attu_error *err);
+
+#endif
