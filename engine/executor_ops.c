@@ -5,6 +5,7 @@
  * join-aggregate (lbs_segreduce), window functions and set operations.
  */
 #include "engine/executor_internal.h"
+#include "engine/interval.h"
 #include "engine/numeric.h"
 
 #include <math.h>
@@ -1967,6 +1968,7 @@ static int64_t load_i(const void *d, attu_type_id t, size_t i) {
 typedef struct win_acc {
     int64_t cnt, si; double sf, sxx; bool has;
     attu_numeric ns;
+    attu_interval iv;     /* sum, min, max of INTERVAL */
     int64_t nscale[ATTU_NUMERIC_MAX_DIGITS + 1];
 } win_acc;
 
@@ -2038,6 +2040,21 @@ static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, con
     if (av && !av[row]) return WIN_OK;
     acc->cnt++;
     if (g->op == ATTU_REDUCE_COUNT) return WIN_OK;
+    if (a->type.id == ATTU_TYPE_INTERVAL) {
+        /* interval_pl (22008), and interval_smaller / interval_larger, which
+         * keep the later of equal spans, as the plain aggregates */
+        attu_interval v;
+        memcpy(&v, (const char *)ad + row * 16, sizeof v);
+        if (g->op == ATTU_REDUCE_SUM) {
+            if (!acc->has) acc->iv = v;
+            else if (attu_interval_add(acc->iv, v, &acc->iv, err)) return WIN_ERROR_SET;
+        } else if (g->op == ATTU_REDUCE_MIN || g->op == ATTU_REDUCE_MAX) {
+            int c = acc->has ? attu_interval_cmp(v, acc->iv) : 0;
+            if (!acc->has || (g->op == ATTU_REDUCE_MAX ? c >= 0 : c <= 0)) acc->iv = v;
+        }
+        acc->has = true;
+        return WIN_OK;
+    }
     if (win_numeric(g, a)) {
         attu_numeric v = win_num(a, ad, row);
         if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
@@ -2079,7 +2096,8 @@ static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, con
  * (win_acc_remove): counts, and sums of exact arguments. */
 static bool win_slides(const attu_stage_agg *g, const xcol *a) {
     if (g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR) return true;
-    return (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) && a && attu_type_mclass(a->type.id) != ATTU_MC_FLOAT;
+    return (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) && a && attu_type_mclass(a->type.id) != ATTU_MC_FLOAT &&
+           a->type.id != ATTU_TYPE_INTERVAL;   /* interval sums are recomputed per frame */
 }
 
 /* Takes the row `row`, added earlier, out of acc (win_slides aggregates
@@ -2374,7 +2392,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
     peerp = download_all(x, peer, npeer * 8);
     if (!pp || !peerp) goto done;
     vi = calloc(n + 1, sizeof *vi); vf = calloc(n + 1, sizeof *vf); vv = calloc(n + 1, 1);
-    if (ot.id == ATTU_TYPE_NUMERIC && !(nv = calloc(n + 1, 16))) { attu_error_oom(x->err); goto done; }
+    if (attu_type_is_wide(ot.id) && !(nv = calloc(n + 1, 16))) { attu_error_oom(x->err); goto done; }
     if (!vi || !vf || !vv) { attu_error_oom(x->err); goto done; }
     xcol *a = g->in >= 0 ? args[g->in] : NULL;
     xcol *dflt = g->arg >= 0 && (g->win == ATTU_WIN_LAG || g->win == ATTU_WIN_LEAD) ? args[g->arg] : NULL;
@@ -2515,7 +2533,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                         vd = dd; vn = dv; vt = dflt->type.id; srow = row;
                     } else srow = (size_t)pp[src];
                     if (vn && !vn[srow]) { vv[row] = 0; break; }
-                    if (nv) memcpy(nv + row * 16, (const char *)vd + srow * 16, 16);   /* NUMERIC: value and default both are */
+                    if (nv) memcpy(nv + row * 16, (const char *)vd + srow * 16, 16);   /* NUMERIC, INTERVAL: value and default both are */
                     else if (fl) vf[row] = load_f(vd, vt, srow);
                     else vi[row] = load_i(vd, vt, srow);
                     break;
@@ -2523,6 +2541,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                 default:
                     if (g->op == ATTU_REDUCE_COUNT || g->op == ATTU_REDUCE_COUNT_STAR) { vi[row] = cur->cnt; break; }
                     if (!cur->has) { vv[row] = 0; break; }
+                    if (ot.id == ATTU_TYPE_INTERVAL) { memcpy(nv + row * 16, &cur->iv, 16); break; }
                     if (g->avg && nv) {
                         /* PostgreSQL's numeric avg: the exact sum / count
                          * at select_div_scale */
@@ -2553,7 +2572,7 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
             case ATTU_TYPE_FLOAT32: ((float *)buf)[i] = (float)vf[i]; break;
             case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: case ATTU_TYPE_TEXT: ((int32_t *)buf)[i] = (int32_t)vi[i]; break;
             case ATTU_TYPE_BOOL: ((uint8_t *)buf)[i] = (uint8_t)vi[i]; break;
-            case ATTU_TYPE_NUMERIC: memcpy(buf + i * 16, nv + i * 16, 16); break;
+            case ATTU_TYPE_NUMERIC: case ATTU_TYPE_INTERVAL: memcpy(buf + i * 16, nv + i * 16, 16); break;
             default: ((int64_t *)buf)[i] = vi[i]; break;
             }
         }

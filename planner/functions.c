@@ -271,13 +271,13 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         if (t == ATTU_TYPE_INTERVAL) {
             /* sum of intervals field by field (22008 past a field's range);
              * avg = that sum / the count, as PostgreSQL's interval_avg */
-            if (window) {
-                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                               "%s of interval is not supported as a window function", an->name);
-                goto fail;
-            }
             x->type = args[0]->type;
             if (x->agg == AGG_SUM) break;
+            if (window) {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                               "avg of interval is not supported as a window function");
+                goto fail;
+            }
             x->agg = AGG_SUM;
             x->nargs = 1;
             x->args[0] = args[0];
@@ -416,11 +416,6 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         } else n = 1;
         break;
     default: break;
-    }
-    if (window && ((n > 0 && args[0]->type.id == ATTU_TYPE_INTERVAL) || x->type.id == ATTU_TYPE_INTERVAL)) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                       "%s over interval values is not supported as a window function", an->name);
-        goto fail;
     }
     x->nargs = n;
     for (int i = 0; i < n; i++) x->args[i] = args[i];
