@@ -1206,7 +1206,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_ATAN: o->v.f = atan(fx); break;
             case ATTU_OP_ATAN2: o->v.f = atan2(fx, fy); break;
             case ATTU_OP_RADIANS: o->v.f = fx * (M_PI / 180.0); break;
-            case ATTU_OP_DEGREES: o->v.f = fx * (180.0 / M_PI); break;
+            case ATTU_OP_DEGREES: o->v.f = fx / 0.0174532925199432957692; break;   /* PostgreSQL: x / RADIANS_PER_DEGREE */
             case ATTU_OP_SIGN_F: o->v.f = fx > 0 ? 1 : fx < 0 ? -1 : 0; break;
             case ATTU_OP_EARTH_DISTANCE: {
                 double la = fx * (M_PI / 180.0);

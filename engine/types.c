@@ -684,9 +684,30 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
  * is 6.0365272e+07, not 6.036527e+07). The midpoints need 25 (float) or 54
  * (double) bits, exact in a long double, as is a decimal of 17 digits that
  * equals one. */
+/* Whether the decimal buf ([-]d.ddde[+-]xx, p digits) is exactly the long
+ * double m: m's exact expansion at far more digits is buf's digits and
+ * zeros. (Reading buf with strtold is not enough: a decimal within half a
+ * long double unit of a midpoint reads as the midpoint; 7.485899432405414
+ * lies 1.6e-19 below the one above cbrt(-419.5)'s double, which PostgreSQL
+ * prints with those 16 digits.) */
+static int decimal_is(const char *buf, long double m) {
+    char e[160];
+    const char *q = buf;
+    if (*q == '-') q++;
+    int p = 0;
+    for (const char *t = q; *t && *t != 'e'; t++) p += *t != '.';
+    snprintf(e, sizeof e, "%.*Le", p - 1 + 60, m);
+    const char *a = q, *b = e;
+    for (; *a && *a != 'e'; a++, b++)
+        if (*a != *b) return 0;
+    for (; *b == '0'; b++) {}
+    if (*b != 'e' || *a != 'e') return 0;
+    return atoi(a + 1) == atoi(b + 1);
+}
+
 static int reads_back(const char *buf, double v, int is32) {
     if (!(is32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v)) return 0;
-    long double d = strtold(buf, NULL), x, lo, hi;
+    long double x, lo, hi;
     if (is32) {
         float f = (float)v;
         x = f;
@@ -697,7 +718,8 @@ static int reads_back(const char *buf, double v, int is32) {
         lo = (x + (long double)nextafter(v, -INFINITY)) / 2;
         hi = (x + (long double)nextafter(v, INFINITY)) / 2;
     }
-    return d != lo && d != hi;
+    long double d = strtold(buf, NULL);   /* (cheap: only a decimal that reads as a midpoint can be one) */
+    return (d != lo || !decimal_is(buf, lo)) && (d != hi || !decimal_is(buf, hi));
 }
 
 static int shortest_digits(double v, int is32, char *digits, int *exp10) {

@@ -2462,6 +2462,42 @@ static void random_query_wide(rng *r, sql_buf *b, bool *ordered, int kind) {
         }
         return;
     }
+    case 52: {          /* floats printed as text, numeric quotients, nested derived tables */
+        switch (rng_range(r, 0, 4)) {
+        case 0: case 1: {
+            static const char *const fx[] = { "x / 3", "x * 0.1", "x / 7 * 3", "sqrt(abs(x))", "CAST(x AS REAL) / 3", "cbrt(x)", "exp(x / 1000)",
+                                              "ln(abs(x) + 1)", "sin(x)", "x / 1e10", "x * 1e20", "1 / (abs(x) + 0.5)", "CAST(i AS REAL) * 0.1",
+                                              "x + 0.1", "CAST(d AS DOUBLE PRECISION) / 3", "atan2(x, i)", "degrees(x)", "power(abs(x), 1.5)" };
+            int n = (int)rng_range(r, 1, 3);
+            sql_buf_printf(b, "SELECT k");
+            for (int c = 0; c < n; c++) sql_buf_printf(b, ", CAST(%s AS TEXT)", fx[rng_range(r, 0, 17)]);
+            sql_buf_printf(b, " FROM t%d", ta);
+            break;
+        }
+        case 2: {
+            static const char *const nx[] = { "d / 7", "d / 0.3", "(d * i) / 13", "CAST(i AS NUMERIC) / 3", "round(d / 7, 3)", "d / 7 * 7", "d / -16",
+                                              "(d + 0.005) / 3.0", "CAST(b AS NUMERIC) / 7", "d * d / 9", "1 / (abs(d) + 1)", "d / 1000000" };
+            sql_buf_printf(b, "SELECT k, %s, %s FROM t%d", nx[rng_range(r, 0, 11)], nx[rng_range(r, 0, 11)], ta);
+            break;
+        }
+        default: {
+            static const char *const dx[] = {
+                "SELECT * FROM (SELECT k, i, s FROM t%d ORDER BY i DESC NULLS LAST, b, x, d, s, dt, f, k LIMIT %d) q WHERE k %% 2 = 0",
+                "SELECT k, max(c), sum(c) FROM (SELECT k, f, count(*) AS c FROM t%d GROUP BY k, f) g GROUP BY k",
+                "SELECT count(*), count(DISTINCT k) FROM (SELECT DISTINCT k, f FROM t%d) d WHERE k > %d",
+                "SELECT q.k, q.n FROM (SELECT k, count(*) AS n FROM t%d GROUP BY k HAVING count(*) > %d) q ORDER BY q.n DESC, q.k",
+                "SELECT a.k, a.m, b.m FROM (SELECT k, max(i) AS m FROM t%d GROUP BY k) a JOIN (SELECT k, min(i) AS m FROM t1 WHERE i > %d GROUP BY k) b ON a.k = b.k",
+                "SELECT f, avg(v) FROM (SELECT f, i * 2 AS v FROM t%d WHERE i > %d) s GROUP BY f",
+                "SELECT * FROM (SELECT k, row_number() OVER (PARTITION BY k ORDER BY i, b, x, d, s, dt, f) AS rn, s FROM t%d) w WHERE rn <= %d",
+            };
+            int pick = (int)rng_range(r, 0, 6);
+            sql_buf_printf(b, dx[pick], ta, (int)rng_range(r, 0, pick == 0 ? 30 : pick == 6 ? 3 : 5));
+            if (pick == 3) *ordered = true;
+            break;
+        }
+        }
+        return;
+    }
     default:
         error_query(r, b);
         return;
@@ -2472,13 +2508,13 @@ char *random_sql_query(rng *r, bool *ordered) {
     sql_buf b = { 0 };
     *ordered = false;
     ordered_agg_used = false;
-    int kind = (int)rng_range(r, 0, 51);
+    int kind = (int)rng_range(r, 0, 52);
     /* ATTU_DIFF_NEW_FUNCTIONS: only the shapes of the newer functions (the
      * regular expressions and the rest of expr_new), which are a few percent
      * of the plain mix */
     if (getenv("ATTU_DIFF_NEW_FUNCTIONS")) kind = 37 + kind % 3;
-    /* ATTU_DIFF_WIDE: only the wider shapes (kinds 40-51) */
-    if (getenv("ATTU_DIFF_WIDE")) kind = 40 + kind % 12;
+    /* ATTU_DIFF_WIDE: only the wider shapes (kinds 40-52) */
+    if (getenv("ATTU_DIFF_WIDE")) kind = 40 + kind % 13;
     if (kind >= 40) {
         random_query_wide(r, &b, ordered, kind);
         return sql_buf_take(&b);
