@@ -15,6 +15,12 @@
  * program reading it (stage_exprs in_cols < 0) gets it broadcast to the
  * rows it runs over (param_column).
  *
+ * A LATERAL subquery in FROM (the stage's `all`) keeps every row of each
+ * binding instead: each outer row is paired with all of its binding's
+ * rows, in the outer rows' order; `residual` (a LEFT JOIN's ON) keeps the
+ * pairs it holds TRUE for, and with `outer` an outer row left without a
+ * pair gives one row whose subquery columns are NULL (lateral_rows).
+ *
  * Invariants: the output keeps the outer rows in their order (planner
  * ordering.c relies on it); a parameter slot set here is restored when the
  * stage ends, so nested APPLY stages see their enclosing bindings.
@@ -108,8 +114,10 @@ static int bindings(xctx *x, xcol **k, int nk, size_t n, int64_t *rep, int64_t *
 }
 
 /* Runs the subquery once per binding: rows[g] its row count, *first the
- * first rows (all-NULL for none), ng rows. */
-static int run_bindings(xctx *x, attu_stage *s, rel *kr, size_t ng, int64_t *rows, rel **first) {
+ * first rows (all-NULL for none), ng rows; with all (LATERAL), *first is
+ * every row of every binding instead, binding g's rows[g] rows after
+ * those of the bindings before it. */
+static int run_bindings(xctx *x, attu_stage *s, rel *kr, size_t ng, int64_t *rows, rel **first, bool all) {
     int nk = s->keys.n, rc = 0;
     int64_t zero = 0, none = -1;
     attu_buf *i0 = upload_i64(x, &zero, 1), *im = upload_i64(x, &none, 1);
@@ -132,8 +140,8 @@ static int run_bindings(xctx *x, attu_stage *s, rel *kr, size_t ng, int64_t *row
         rel *r = run_stage(x, s->child[1]);
         if (!r) { rc = -1; break; }
         rows[g] = (int64_t)r->nrows;
-        rel *one = rel_gather(x, r, r->nrows ? i0 : im, 1, true);
-        rel_free(x, r);
+        rel *one = all ? r : rel_gather(x, r, r->nrows ? i0 : im, 1, true);
+        if (!all) rel_free(x, r);
         if (!one) { rc = -1; break; }
         buf[nbuf++] = one;
         if (nbuf == APPLY_CHUNK || g + 1 == ng) {
@@ -154,6 +162,77 @@ static int run_bindings(xctx *x, attu_stage *s, rel *kr, size_t ng, int64_t *row
     if (i0) x->be->free(x->be, i0);
     if (im) x->be->free(x->be, im);
     return rc;
+}
+
+/* The output rows of a LATERAL apply from f (left row, subquery row)
+ * pairs: in's row inrow[i] ++ all's row src[i] (-1: NULLs). */
+static rel *pair_rows(xctx *x, const attu_stage *s, const rel *in, const rel *all, const int64_t *inrow,
+                      const int64_t *src, size_t f) {
+    if (f == 0) return rel_empty(x, s);
+    attu_buf *ib = upload_i64(x, inrow, f), *sb = ib ? upload_i64(x, src, f) : NULL;
+    rel *g = sb ? rel_gather(x, in, ib, f, false) : NULL, *h = g ? rel_gather(x, all, sb, f, true) : NULL;
+    rel *res = h ? rel_new(x, in->ncols + all->ncols, f) : NULL;
+    if (res) {
+        for (int i = 0; i < in->ncols; i++) { res->cols[i] = g->cols[i]; g->cols[i] = NULL; }
+        for (int i = 0; i < all->ncols; i++) { res->cols[in->ncols + i] = h->cols[i]; h->cols[i] = NULL; }
+    }
+    rel_free(x, g); rel_free(x, h);
+    free_buf(x, ib); free_buf(x, sb);
+    return res;
+}
+
+/* LATERAL: each row i of in (n rows, binding gid[i]) paired with every
+ * row of its binding in all (binding g's rows[g] rows from off[g]), in
+ * in's order. The stage's residual (a LEFT JOIN's ON) keeps the pairs it
+ * holds TRUE for; with outer, a row of in left without a pair gives one
+ * row whose subquery columns are NULL. */
+static rel *lateral_rows(xctx *x, const attu_stage *s, const rel *in, const rel *all, const int64_t *rows,
+                         size_t ng, const int64_t *gid, size_t n) {
+    int64_t *off = malloc(sizeof(int64_t) * (ng + 1)), *inrow = NULL, *src = NULL;
+    uint8_t *pass = NULL, *pvalid = NULL;
+    xcol *m = NULL;
+    rel *pairs = NULL, *res = NULL;
+    if (!off) { attu_error_oom(x->err); return NULL; }
+    off[0] = 0;
+    for (size_t g = 0; g < ng; g++) off[g + 1] = off[g] + rows[g];
+    size_t np = 0;
+    for (size_t i = 0; i < n; i++) np += (size_t)rows[gid[i]];
+    size_t cap = np + (s->outer ? n : 0);
+    if (!(inrow = malloc(sizeof(int64_t) * (cap ? cap : 1))) || !(src = malloc(sizeof(int64_t) * (cap ? cap : 1)))) {
+        attu_error_oom(x->err);
+        goto done;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < rows[gid[i]]; j++) { inrow[k] = (int64_t)i; src[k++] = off[gid[i]] + j; }
+    if (check_stop(x)) goto done;
+    if (!s->residual.n && !s->outer) { res = pair_rows(x, s, in, all, inrow, src, np); goto done; }
+    if (s->residual.n && np) {
+        /* the ON condition over every pair */
+        if (!(pairs = pair_rows(x, s, in, all, inrow, src, np)) || eval_exprs(x, &s->residual, pairs, &m)) goto done;
+        if (!(pass = malloc(np)) || (m->valid && !(pvalid = malloc(np)))) { attu_error_oom(x->err); goto done; }
+        if (x->be->download(x->be, pass, m->data, 0, np, x->err)) goto done;
+        if (m->valid && x->be->download(x->be, pvalid, m->valid, 0, np, x->err)) goto done;
+    }
+    /* the pairs kept, in place (a row's pairs are consecutive), and a pad
+     * after each row of in that kept none */
+    size_t f = 0, p = 0;
+    int64_t *kin = malloc(sizeof(int64_t) * (cap ? cap : 1)), *ksrc = malloc(sizeof(int64_t) * (cap ? cap : 1));
+    if (!kin || !ksrc) { free(kin); free(ksrc); attu_error_oom(x->err); goto done; }
+    for (size_t i = 0; i < n; i++) {
+        size_t f0 = f;
+        for (int64_t j = 0; j < rows[gid[i]]; j++, p++)
+            if (!pass || (pass[p] && (!pvalid || pvalid[p]))) { kin[f] = inrow[p]; ksrc[f++] = src[p]; }
+        if (f == f0 && s->outer) { kin[f] = (int64_t)i; ksrc[f++] = -1; }
+    }
+    res = pair_rows(x, s, in, all, kin, ksrc, f);
+    free(kin); free(ksrc);
+done:
+    xcol_unref(x, m);
+    rel_free(x, pairs);
+    free(off); free(inrow); free(src); free(pass); free(pvalid);
+    if (x->err->set) { rel_free(x, res); return NULL; }
+    return res;
 }
 
 rel *run_apply(xctx *x, attu_stage *s) {
@@ -178,7 +257,12 @@ rel *run_apply(xctx *x, attu_stage *s) {
         rel kv = { nk, k, n };
         if (!(rb = upload_i64(x, rep, ng)) || !(kr = rel_gather(x, &kv, rb, ng, false))) rc = -1;
     }
-    if (!rc) rc = run_bindings(x, s, kr, ng, rows, &first);
+    if (!rc) rc = run_bindings(x, s, kr, ng, rows, &first, s->all);
+    if (!rc && s->all) {
+        /* LATERAL: every row of each binding */
+        if (!(out = lateral_rows(x, s, in, first, rows, ng, gid, n))) rc = -1;
+        goto finish;
+    }
     /* rows ++ first row, one entry per binding, then per outer row */
     if (!rc && !(res = rel_new(x, ns + 1, ng))) rc = -1;
     if (!rc) {
@@ -195,6 +279,7 @@ rel *run_apply(xctx *x, attu_stage *s) {
         for (int i = 0; i <= ns; i++) out->cols[in->ncols + i] = xcol_ref(per->cols[i]);
     }
     rel_free(x, per);
+finish:
     if (swapped)
         for (int j = 0; j < nk; j++) { xcol_unref(x, x->params[s->params[j]]); x->params[s->params[j]] = saved[j]; }
     if (k) for (int j = 0; j < nk; j++) xcol_unref(x, k[j]);

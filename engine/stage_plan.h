@@ -47,7 +47,9 @@ typedef enum attu_stage_kind {
     ATTU_ST_RECURSIVE,   /* child 0 once, then child 1 until it yields no new rows */
     ATTU_ST_WORKTABLE,   /* the rows the enclosing RECURSIVE stage's last round added */
     ATTU_ST_APPLY,       /* child 1 once per distinct binding of its parameters
-                            (keys over child 0's rows): child 0 ++ rows ++ first row */
+                            (keys over child 0's rows): child 0 ++ rows ++ first row;
+                            with `all` (LATERAL): child 0 ++ child 1, every row of
+                            each binding (outer, residual: a LEFT JOIN's ON) */
     ATTU_ST_SRF          /* set-returning functions over each row of child 0, in
                             lockstep: child 0 ++ one column per function
                             (outer: LEFT JOIN, `residual` its ON) */
@@ -147,12 +149,12 @@ struct attu_stage {
     int             filter_index;
     int             nleft_groups; /* JOIN_AGG: output = left columns group_cols[] then aggregates */
     int            *group_cols;
-    bool            outer;        /* JOIN_AGG, SRF: LEFT join semantics */
+    bool            outer;        /* JOIN_AGG, SRF, LATERAL APPLY: LEFT join semantics */
     /* TOPK / LIMIT; RECURSIVE, SRF: limit = the rows after which it may stop, or -1 */
     int64_t         limit, offset;
     /* SETOP */
     int             setop;        /* 1 union, 2 intersect, 3 except */
-    bool            all;          /* SETOP; RECURSIVE: UNION ALL (else UNION) */
+    bool            all;          /* SETOP; RECURSIVE: UNION ALL (else UNION); APPLY: LATERAL */
     int             worktable;    /* RECURSIVE / WORKTABLE: which one (unique in the plan) */
     /* APPLY: keys (over child 0) bind parameters params[i], keys.n of them */
     int            *params;

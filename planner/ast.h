@@ -400,6 +400,8 @@ struct attu_ast_from {
         } table;
         struct {
             attu_ast_query *query;
+            bool            lateral;  /* LATERAL (SELECT ...): it may read the
+                                         FROM items before it */
         } subquery;
         struct {
             attu_ast_expr *call;      /* ATTU_EXPR_FUNC */

@@ -330,7 +330,7 @@ static void pr_from(out *o, const attu_ast_from *f) {
         puts_(o, ")");
         break;
     case ATTU_FROM_SUBQUERY:
-        puts_(o, "(derived ");
+        puts_(o, f->u.subquery.lateral ? "(lateral-derived " : "(derived ");
         pr_query(o, f->u.subquery.query);
         pr_alias(o, f);
         puts_(o, ")");

@@ -373,11 +373,13 @@ static attu_lplan *outer_join_with_subqueries(bctx *c, attu_lplan *l, attu_lplan
     return out;
 }
 
+static attu_lplan *bind_lateral(bctx *c, const attu_ast_from *f, const scope *ls, attu_lplan *l, scope *rs, bool *lateral);
+
 static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     scope ls = { 0, NULL }, rs = { 0, NULL };
     attu_lplan *l = bind_from(c, f->u.join.left, &ls);
     attu_lplan *r = NULL;
-    bool lateral = false;      /* r is a function over l's rows (l ++ its column) */
+    bool lateral = false;      /* r is a function or a LATERAL subquery over l's rows (l ++ its columns) */
     attu_ast_join_type jt = f->u.join.type;
     if (l && f->u.join.right->kind == ATTU_FROM_FUNCTION) {
         const char *qual, *name;
@@ -392,6 +394,16 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         if (r && lateral && (f->u.join.natural || f->u.join.using_.n)) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->u.join.right->position,
                            "a join USING or NATURAL with a function that reads the tables before it is not supported");
+            return NULL;
+        }
+    } else if (l && f->u.join.right->kind == ATTU_FROM_SUBQUERY && f->u.join.right->u.subquery.lateral) {
+        /* LATERAL (SELECT ...): l ++ its rows when it reads l (as a
+         * lateral function, below), else an ordinary derived table */
+        r = bind_lateral(c, f->u.join.right, &ls, l, &rs, &lateral);
+        if (r && lateral && (jt == ATTU_JOIN_RIGHT || jt == ATTU_JOIN_FULL)) {
+            attu_error_set(c->err, "42P10", f->u.join.right->position,
+                           "invalid reference to FROM-clause entry for table \"%s\"", ls.n && ls.cols[0].qual ? ls.cols[0].qual : "?");
+            attu_error_set_detail(c->err, "The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
             return NULL;
         }
     } else if (l) {
@@ -521,9 +533,9 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     }
     attu_lplan *j;
     if (lateral) {
-        /* the function's node already pairs each left row with its series:
-         * ON filters those pairs (LEFT: inside the node, which pads the
-         * left rows left without a pair) */
+        /* the function's (or LATERAL subquery's) node already pairs each
+         * left row with its rows: ON filters those pairs (LEFT: inside the
+         * node, which pads the left rows left without a pair) */
         j = r;
         if (jt == ATTU_JOIN_LEFT) {
             r->srf_outer = true;
@@ -993,6 +1005,17 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             for (int k = 0; k < one.n; k++)
                 if (!scope_push_col(c, &sc, &one.cols[k], star_base)) return NULL;
             if (!(p = attu_make_join(c, p, f, JK_CROSS, NULL))) return NULL;
+            continue;
+        }
+        if (p && s->from.items[i]->kind == ATTU_FROM_SUBQUERY && s->from.items[i]->u.subquery.lateral) {
+            /* LATERAL (SELECT ...) reading the items before it: p ++ its rows */
+            bool lateral;
+            attu_lplan *f = bind_lateral(c, s->from.items[i], &sc, p, &one, &lateral);
+            if (!f) return NULL;
+            int star_base = scope_star_end(&sc);
+            for (int k = 0; k < one.n; k++)
+                if (!scope_push_col(c, &sc, &one.cols[k], star_base)) return NULL;
+            if (!(p = lateral ? f : attu_make_join(c, p, f, JK_CROSS, NULL))) return NULL;
             continue;
         }
         attu_lplan *f = bind_from(c, s->from.items[i], &one);
@@ -3188,6 +3211,72 @@ static attu_lplan *apply_param(bctx *c, attu_lplan *p, const pending_join *pj) {
 }
 
 static attu_lplan *apply_param(bctx *c, attu_lplan *p, const pending_join *pj);
+
+/* FROM l, LATERAL (q) alias (or l [LEFT] JOIN LATERAL (q) alias ON ...):
+ * q is bound with l's columns visible as its outer row (ls, the scope of
+ * l, whose column i is l's output column i). Correlated, every reference
+ * to l becomes a parameter as in decorrelate_param, and an LP_APPLY with
+ * all set runs q once per distinct binding and pairs each l row with all
+ * of its binding's rows, in l's order: l ++ q's columns (*lateral set;
+ * the caller sets srf_outer and residual for a LEFT JOIN's ON). Not
+ * correlated, q is an ordinary derived table for the caller to join
+ * (*lateral clear). q's columns go to rs, under the alias. NULL on error. */
+static attu_lplan *bind_lateral(bctx *c, const attu_ast_from *f, const scope *ls, attu_lplan *l, scope *rs, bool *lateral) {
+    *lateral = false;
+    /* no aggregate or window of this level in FROM (42803 for an
+     * aggregate of l's columns alone, as PostgreSQL) */
+    bool sa = c->allow_agg, sw = c->allow_window;
+    const char *sclause = c->clause;
+    c->allow_agg = false; c->allow_window = false; c->clause = "FROM clause of their own query level";
+    cte_def *save = c->ctes;
+    bool corr = false;
+    attu_lplan *q = bind_sub(c, ls, f->u.subquery.query, &corr);
+    c->ctes = save;
+    c->allow_agg = sa; c->allow_window = sw; c->clause = sclause;
+    if (!q) return NULL;
+    int source = c->next_source++;
+    for (int i = 0; i < q->ncols; i++) {
+        const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : q->names[i];
+        if (!scope_push(c, rs, f->alias, cn, q->types[i], false, false, source)) return NULL;
+    }
+    if (!corr) return q;
+    if (!c->next_param && !(c->next_param = attu_palloc(c->pa, sizeof(int)))) OOM_NULL(c);
+    param_refs refs = { c, 0, 0, NULL, NULL, NULL, NULL, false };
+    plan_visit(q, to_param, &refs);
+    if (refs.failed) OOM_NULL(c);
+    attu_bexpr **keys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(refs.n + 1));
+    int *slots = attu_palloc(c->pa, sizeof(int) * (size_t)(refs.n + 1));
+    if (!keys || !slots) OOM_NULL(c);
+    for (int i = 0; i < refs.n; i++) {
+        /* l's column k, or (from two levels out) a reference of this
+         * query to its own outer row, which makes this query correlated */
+        int k = refs.col[i] - OUTER_BASE;
+        if (k >= OAGG_BASE && k < OUTER_BASE) {
+            attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, refs.pos[i], "aggregate functions are not allowed in FROM clause of their own query level");
+            return NULL;
+        }
+        if (!(keys[i] = attu_bx_col(c->pa, k, refs.type[i]))) OOM_NULL(c);
+        keys[i]->position = refs.pos[i];
+        if (k >= OUTER_BASE) c->saw_outer = true;
+        slots[i] = refs.slot[i];
+    }
+    int nl = l->ncols, n = nl + q->ncols;
+    attu_lplan *a = attu_lp_new(c->pa, LP_APPLY, n);
+    if (!a) OOM_NULL(c);
+    a->left = l; a->right = q;
+    a->all = true;
+    a->nkeys = refs.n;
+    a->lkeys = keys;
+    a->rkeys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(refs.n + 1));   /* none: NULLs */
+    a->params = slots;
+    if (!a->rkeys) OOM_NULL(c);
+    for (int i = 0; i < nl; i++) { a->types[i] = l->types[i]; a->names[i] = l->names[i]; }
+    for (int i = 0; i < q->ncols; i++) { a->types[nl + i] = q->types[i]; a->names[nl + i] = q->names[i]; }
+    a->est_rows = l->est_rows * (q->est_rows > 1 ? q->est_rows : 1);
+    a->rowid_col = -1;
+    *lateral = true;
+    return a;
+}
 
 /* Applies the pending correlated subqueries that run over the FROM rows,
  * keeping those that read this query's aggregates (post_agg) pending for

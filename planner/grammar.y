@@ -522,6 +522,23 @@ table_ref(A) ::= select_with_parens(Q) opt_alias_clause(L).
     A->column_aliases = ab_names(L.cols);
     ab_from_finish(ctx, A);
 }
+/* LATERAL (SELECT ...): bound with the FROM items before it visible
+ * (planner/binder.c bind_lateral) */
+table_ref(A) ::= LATERAL select_with_parens(Q) opt_alias_clause(L).
+{
+    if (!L.name) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, Q->paren_position,
+                 "subquery in FROM must have an alias");
+    }
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_SUBQUERY;
+    A->position = Q->paren_position;
+    A->u.subquery.query = Q;
+    A->u.subquery.lateral = true;
+    A->alias = (char *)L.name;
+    A->column_aliases = ab_names(L.cols);
+    ab_from_finish(ctx, A);
+}
 /* Functions in FROM (generate_series): bound by planner/srf.c, which
  * refuses any other function. A function in FROM is lateral whether or not
  * LATERAL is written (PostgreSQL's rule for functions). */

@@ -129,7 +129,12 @@ typedef enum attu_lp_kind {
                        parameters (BX_PARAM) params[i] = lkeys[i] (over the
                        left columns); output = left ++ rows (INT64, the
                        subquery's row count) ++ its first row (NULLs when
-                       it has none). See binder.c decorrelate_param */
+                       it has none). See binder.c decorrelate_param.
+                       With `all` (a LATERAL subquery in FROM): output =
+                       left ++ the subquery's columns, each left row
+                       paired with every row of its binding, in left
+                       order; srf_outer and residual as LP_SRF's (a LEFT
+                       JOIN LATERAL ... ON residual). See bind_lateral */
 } attu_lp_kind;
 
 typedef enum attu_join_kind {
@@ -214,7 +219,7 @@ struct attu_lplan {
     int64_t      limit, offset;   /* limit -1 = none */
     /* LP_SETOP */
     int          setop;        /* attu_ast_setop */
-    bool         all;          /* LP_SETOP, LP_RECURSIVE (UNION ALL) */
+    bool         all;          /* LP_SETOP, LP_RECURSIVE (UNION ALL); LP_APPLY: LATERAL */
     /* LP_RECURSIVE / LP_WORKTABLE: which recursive query (unique in the plan) */
     int          worktable;
     /* LP_APPLY: the parameter slot each of the nkeys lkeys binds */
@@ -224,9 +229,10 @@ struct attu_lplan {
     int          nsrfs;
     attu_srf_spec *srfs;
     double       srf_rows;
-    /* LP_SRF of a LEFT JOIN: a left row none of whose series rows passes
-     * `residual` (the ON condition, over the node's output), or whose
-     * series is empty, gives one row with NULL values */
+    /* LP_SRF (and LATERAL LP_APPLY) of a LEFT JOIN: a left row none of
+     * whose series rows passes `residual` (the ON condition, over the
+     * node's output), or whose series is empty, gives one row with NULL
+     * values */
     bool         srf_outer;
 };
 

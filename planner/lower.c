@@ -787,6 +787,13 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (compile_child(p->lkeys, p->nkeys, p->left, &s->keys, err)) goto fail;
         if (!(s->params = malloc(sizeof(int) * ((size_t)p->nkeys + 1)))) goto oom;
         memcpy(s->params, p->params, sizeof(int) * (size_t)p->nkeys);
+        if (p->all) {
+            /* LATERAL: every row of each binding, a LEFT JOIN's ON over the output */
+            s->label = "lateral subquery";
+            s->all = true;
+            s->outer = p->srf_outer;
+            if (p->residual && compile_pred(p->residual, p->ncols, p->types, &s->residual, err)) goto fail;
+        }
         return s;
     }
     attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown plan node");
@@ -857,11 +864,19 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
         }
         break;
     case LP_APPLY:
-        /* the left rows pass through; the subquery's first row comes
-         * out whole */
+        /* the left rows pass through; the subquery's first row (LATERAL:
+         * its rows) comes out whole */
         for (int i = 0; i < nl; i++) ln[i] = need[i];
         for (int k = 0; k < p->nkeys; k++) mark_expr(p->lkeys[k], ln, nl);
         for (int i = 0; i < nr; i++) rn[i] = true;
+        if (p->residual) {
+            /* a LATERAL LEFT JOIN's ON, over the node's own output */
+            bool *all = calloc((size_t)p->ncols + 1, 1);
+            if (!all) { free(ln); free(rn); return attu_error_oom(err); }
+            mark_expr(p->residual, all, p->ncols);
+            for (int i = 0; i < nl; i++) ln[i] |= all[i];
+            free(all);
+        }
         break;
     case LP_DISTINCT: case LP_SETOP: case LP_RECURSIVE:
         for (int i = 0; i < nl; i++) ln[i] = true;

@@ -217,8 +217,10 @@ void attu_plan_ordering(attu_plan_arena *pa, const attu_lplan *p, attu_ordering 
         out->one_row = false;
         return;
     case LP_APPLY:
-        /* run_apply: the left rows in their order, columns appended */
+        /* run_apply: the left rows in their order, columns appended
+         * (LATERAL: a left row may become many, or none) */
         attu_plan_ordering(pa, p->left, out);
+        if (p->all) out->one_row = false;
         return;
     }
 }
