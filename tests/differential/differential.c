@@ -228,7 +228,8 @@ static bool judge(backend *b, long index, uint64_t seed, const char *sql, bool o
     if (ok) {
         if (pg->failed) b->both_failed++;
         b->agreed++;
-        if (verbose) printf("ok %ld [%s]: %s\n", index, b->name, sql);
+        if (verbose && pg->failed) printf("ok %ld [%s] (both %s %s): %s\n", index, b->name, pg->sqlstate, pg->message, sql);
+        else if (verbose) printf("ok %ld [%s]: %s\n", index, b->name, sql);
         return true;
     }
     b->differed++;

@@ -2066,8 +2066,12 @@ static void arith(rng *r, sql_buf *b, const char *alias, bool *err_used) {
     case 9: sql_buf_printf(b, "round(CAST("); col(b, alias, "x"); sql_buf_printf(b, " AS NUMERIC), %d)", (int)rng_range(r, -2, 2)); return;
     case 10: cast_open(r, b, &cc); col(b, alias, "x"); cast_close(b, cc, (const char *const[]){ "NUMERIC(8,1)", "NUMERIC(10,2)", "NUMERIC(6,0)", "REAL" }[rng_range(r, 0, 3)]); return;
     case 11: cast_open(r, b, &cc); col(b, alias, "d"); cast_close(b, cc, (const char *const[]){ "INTEGER", "BIGINT", "DOUBLE PRECISION", "NUMERIC(9,1)", "REAL" }[rng_range(r, 0, 4)]); return;
-    case 12: sql_buf_printf(b, "%s(", (const char *const[]){ "round", "trunc", "ceil", "floor" }[rng_range(r, 0, 3)]); col(b, alias, "d");
-             sql_buf_printf(b, rng_chance(r, 50) ? ")" : ", -1)"); return;
+    case 12: {   /* (ceil and floor take no places) */
+        int f = (int)rng_range(r, 0, 3);
+        sql_buf_printf(b, "%s(", (const char *const[]){ "round", "trunc", "ceil", "floor" }[f]); col(b, alias, "d");
+        sql_buf_printf(b, f >= 2 || rng_chance(r, 50) ? ")" : ", -1)");
+        return;
+    }
     case 13: sql_buf_printf(b, "CAST(CAST("); col(b, alias, "i"); sql_buf_printf(b, " AS TEXT) || '%s' AS %s)", (const char *const[]){ "0", ".5", "e1", "" }[rng_range(r, 0, 3)],
                             (const char *const[]){ "NUMERIC", "DOUBLE PRECISION", "NUMERIC(8,1)" }[rng_range(r, 0, 2)]); return;
     case 14: sql_buf_printf(b, "CAST(CAST("); col(b, alias, rng_chance(r, 50) ? "x" : "d"); sql_buf_printf(b, " AS TEXT) AS %s)", rng_chance(r, 50) ? "DOUBLE PRECISION" : "NUMERIC"); return;
@@ -2100,7 +2104,7 @@ static void window_wide(rng *r, sql_buf *b, const char *alias) {
     case 0: sql_buf_printf(b, "rank() OVER (%sORDER BY %s)", part.p, key.p); break;
     case 1: sql_buf_printf(b, "dense_rank() OVER (%sORDER BY %s)", part.p, key.p); break;
     case 2: sql_buf_printf(b, "lag(i * 2 + k, %d, %s) OVER (%sORDER BY %s)", (int)rng_range(r, 1, 3), rng_chance(r, 50) ? "-1" : "k", part.p, ord.p); break;
-    case 3: sql_buf_printf(b, "lead(s || '_', 1, 'none') OVER (%sORDER BY %s)", part.p, ord.p); break;
+    case 3: sql_buf_printf(b, "lead(k * 10 + 1, %d, %s) OVER (%sORDER BY %s)", (int)rng_range(r, 1, 2), rng_chance(r, 50) ? "0" : "i", part.p, ord.p); break;
     case 4: sql_buf_printf(b, "sum(i %% 10) OVER (%sORDER BY %s)", part.p, key.p); break;
     case 5: sql_buf_printf(b, "%s(%s) OVER (%sORDER BY %s)", rng_chance(r, 50) ? "min" : "max",
                            (const char *const[]){ "i - k", "upper(s)", "dt", "d * 2", "x" }[rng_range(r, 0, 4)], part.p, key.p); break;
@@ -2299,8 +2303,9 @@ static void random_query_wide(rng *r, sql_buf *b, bool *ordered, int kind) {
     }
     case 47: {          /* nested set operations, ORDER BY names, LIMIT / OFFSET */
         static const char *const ops[] = { "UNION", "UNION ALL", "INTERSECT", "INTERSECT ALL", "EXCEPT", "EXCEPT ALL" };
-        static const char *const arms[] = { "SELECT k AS a, s AS c FROM t%d", "SELECT k %% 5, upper(s) FROM t%d", "SELECT i %% 15, s FROM t%d",
-                                            "SELECT k, NULL FROM t%d", "SELECT k + 1, lower(s) FROM t%d" };
+        /* (the first arm names the columns: each names them a and c) */
+        static const char *const arms[] = { "SELECT k AS a, s AS c FROM t%d", "SELECT k %% 5 AS a, upper(s) AS c FROM t%d", "SELECT i %% 15 AS a, s AS c FROM t%d",
+                                            "SELECT k AS a, CAST(NULL AS TEXT) AS c FROM t%d", "SELECT k + 1 AS a, lower(s) AS c FROM t%d" };
         int shape = (int)rng_range(r, 0, 2);
         const char *o1 = ops[rng_range(r, 0, 5)], *o2 = ops[rng_range(r, 0, 5)];
         sql_buf a1 = { 0 }, a2 = { 0 }, a3 = { 0 };
