@@ -222,6 +222,23 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
             continue;
         }
+        if (i == 0 && args[i]->type.id == ATTU_TYPE_UNKNOWN) {
+            /* an untyped literal (or NULL) as PostgreSQL resolves it: sum
+             * and avg have numeric and interval forms (42725), the
+             * variances numeric ones only (double precision, the preferred
+             * type), bool_and / bool_or / every a boolean one */
+            if (an->kind == AGG_SUM || an->kind == AGG_AVG) {
+                attu_error_set(c->err, "42725", e->position, "function %s(unknown) is not unique", an->name);
+                goto fail;
+            }
+            attu_type_id to = an->kind >= AGG_VAR_SAMP && an->kind <= AGG_STDDEV_POP ? ATTU_TYPE_FLOAT64
+                              : !strcmp(an->name, "bool_and") || !strcmp(an->name, "every") || !strcmp(an->name, "bool_or") ? ATTU_TYPE_BOOL
+                              : ATTU_TYPE_UNKNOWN;
+            if (to != ATTU_TYPE_UNKNOWN) {
+                if (!(args[i] = coerce(c, args[i], attu_type_make(to), false, e->position))) goto fail;
+                continue;
+            }
+        }
         if (!(args[i] = resolve_unknown(c, args[i]))) goto fail;
     }
     if (e->u.func.distinct) {
