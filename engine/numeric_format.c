@@ -452,14 +452,14 @@ static char *numeric_digits(attu_numeric v, int shift, int post, bool *neg) {
     return res;
 }
 
-/* numeric_out_sci: d.ddd (post places) e+XX, rounded half away from zero */
+/* numeric_out_sci: d.ddd (post places) e+XX, rounded half away from zero
+ * (a significand that rounds up to 10 stays 10.0, as PostgreSQL's) */
 static char *numeric_sci(attu_numeric v, int post) {
-    char buf[96];
+    char buf[96], digs[96];
     attu_numeric_format(v, buf, sizeof buf);
     const char *s = buf;
     bool neg = *s == '-';
     if (neg) s++;
-    char digs[96];
     int nd = 0, intd = 0;
     bool seen_dot = false;
     for (const char *c = s; *c; c++) {
@@ -469,36 +469,24 @@ static char *numeric_sci(attu_numeric v, int post) {
     }
     int first = 0;
     while (first < nd && digs[first] == '0') first++;
-    int expo = first == nd ? 0 : intd - 1 - first;
-    char sig[160];
-    int sl = 0;
-    if (first == nd) {
-        sig[sl++] = '0';
-    } else {
-        int keep = post + 1;
-        char kd[160];
-        int k = 0;
-        for (; k < keep; k++) kd[k] = first + k < nd ? digs[first + k] : '0';
-        bool up = first + keep < nd && digs[first + keep] >= '5';
-        int carry = 0;
-        if (up) {
-            int j = keep - 1;
-            for (; j >= 0; j--) { if (kd[j] == '9') kd[j] = '0'; else { kd[j]++; break; } }
-            if (j < 0) carry = 1;
-        }
-        if (carry) sig[sl++] = '1';
-        sig[sl++] = kd[0];
-        if (post > 0) {
-            sig[sl++] = '.';
-            for (int j = 1; j < keep; j++) sig[sl++] = kd[j];
-        }
-        (void)neg;
+    bool zero = first == nd;
+    int expo = zero ? 0 : intd - 1 - first, keep = post + 1;
+    char *kd = malloc((size_t)keep + 1), *res = malloc((size_t)keep + 16);
+    if (!kd || !res) { free(kd); free(res); return NULL; }
+    for (int k = 0; k < keep; k++) kd[k] = !zero && first + k < nd ? digs[first + k] : '0';
+    bool carry = false;
+    if (!zero && first + keep < nd && digs[first + keep] >= '5') {
+        int j = keep - 1;
+        for (; j >= 0; j--) { if (kd[j] == '9') kd[j] = '0'; else { kd[j]++; break; } }
+        carry = j < 0;
     }
-    if (first == nd && post > 0) { sig[sl++] = '.'; for (int j = 0; j < post; j++) sig[sl++] = '0'; }
-    sig[sl] = 0;
-    char *res = malloc((size_t)sl + 16);
-    if (res) snprintf(res, (size_t)sl + 16, "%s%se%c%02d", neg && first != nd ? "-" : " ", sig, expo < 0 ? '-' : '+',
-                      expo < 0 ? -expo : expo);
+    char *o = res;
+    *o++ = neg && !zero ? '-' : ' ';
+    if (carry) *o++ = '1';
+    *o++ = kd[0];
+    if (post > 0) { *o++ = '.'; memcpy(o, kd + 1, (size_t)post); o += post; }
+    sprintf(o, "e%c%02d", expo < 0 ? '-' : '+', expo < 0 ? -expo : expo);
+    free(kd);
     return res;
 }
 
@@ -750,7 +738,13 @@ int attu_to_number(const char *str, size_t slen, const char *fmt, size_t flen, a
     else *p.number_p = 0;
     int scale = p.read_post, precision = d.pre + d.multi + scale;
     attu_numeric v;
-    if (attu_numeric_parse(number, strlen(number), &v, err)) goto done;
+    if (attu_numeric_parse(number, strlen(number), &v, err)) {
+        if (!strcmp(err->sqlstate, ATTU_SQLSTATE_INVALID_TEXT_REP)) {   /* the whole text, as numeric_in quotes it */
+            attu_error_clear(err);
+            attu_error_set(err, ATTU_SQLSTATE_INVALID_TEXT_REP, 0, "invalid input syntax for type numeric: \"%s\"", number);
+        }
+        goto done;
+    }
     /* numeric(precision, scale): rounded to scale, its integer digits checked */
     if (v.dscale > scale && attu_numeric_round(v, scale, &v, err)) goto done;
     {
