@@ -2503,6 +2503,61 @@ static void random_query_wide(rng *r, sql_buf *b, bool *ordered, int kind) {
         }
         return;
     }
+    case 53: {          /* the newest features: INTERVAL values, to_char / to_date / to_number, LATERAL subqueries */
+        static const char *const iv[] = { "interval '1 day'", "interval '1 mon 2 days 03:04:05'", "interval '-1 year'", "interval '36 hours'",
+                                          "interval '0.5 days'", "interval '1 week'", "interval 'PT1H30M'", "interval '2 mons -3 days'",
+                                          "make_interval(0, 0, 0, k)", "interval '1 day' * k", "(dt - DATE '2000-01-01') * interval '1 hour'" };
+        static const char *const tsx[] = { "CAST(dt AS TIMESTAMP)", "make_timestamp(2000 + k, 1 + abs(i) % 12, 1 + abs(i) % 28, abs(i) % 24, abs(i) % 60, 0.5)",
+                                           "TIMESTAMP '2001-02-28 12:00'", "CAST(dt + k AS TIMESTAMP)" };
+        int a1 = (int)rng_range(r, 0, 10), a2 = (int)rng_range(r, 0, 10), t1 = (int)rng_range(r, 0, 3), t2 = (int)rng_range(r, 0, 3);
+        switch (rng_range(r, 0, 9)) {
+        case 0:
+            sql_buf_printf(b, "SELECT k, dt + %s, %s - %s FROM t%d", iv[a1], tsx[t1], iv[a2], ta);
+            break;
+        case 1:
+            sql_buf_printf(b, "SELECT k, %s - %s, dt - %s, CAST(%s - %s AS TEXT) FROM t%d", tsx[t1], tsx[t2], tsx[t1], tsx[t2], tsx[t1], ta);
+            break;
+        case 2:
+            sql_buf_printf(b, "SELECT k, %s * %d, %s / %d, -%s, %s + %s, %s < %s FROM t%d", iv[a1], (int)rng_range(r, -3, 3), iv[a2], nonzero_digit(r),
+                           iv[a1], iv[a1], iv[a2], iv[a1], iv[a2], ta);
+            break;
+        case 3:
+            sql_buf_printf(b, "SELECT k, extract(%s FROM %s), date_part('%s', %s - %s) FROM t%d",
+                           (const char *const[]){ "epoch", "day", "hour", "month", "year", "minute", "second" }[rng_range(r, 0, 6)], iv[a1],
+                           (const char *const[]){ "epoch", "day", "hour" }[rng_range(r, 0, 2)], tsx[t1], tsx[t2], ta);
+            break;
+        case 4:
+            sql_buf_printf(b, "SELECT k, %s(%s), age(%s, %s) FROM t%d",
+                           (const char *const[]){ "justify_days", "justify_hours", "justify_interval" }[rng_range(r, 0, 2)], iv[a1], tsx[t1], tsx[t2], ta);
+            break;
+        case 5:
+            sql_buf_printf(b, "SELECT f, sum(%s), max(%s - %s), min(%s), count(DISTINCT %s) FROM t%d GROUP BY f",
+                           iv[a1], tsx[t1], tsx[t2], iv[a2], iv[a1], ta);
+            break;
+        case 6: {
+            static const char *const fmt[] = { "YYYY-MM-DD", "DD Mon YYYY", "Day, DD Month YYYY", "YYYY-\"Q\"Q WW", "FMMonth FMDD", "J", "IYYY-IW-ID",
+                                               "HH24:MI:SS.MS", "HH12 AM", "YYYY-MM-DD\"T\"HH24:MI:SS", "Dy DDD", "CC Y,YYY" };
+            static const char *const nf[] = { "999G999D99", "FM0000", "S9999", "9.99EEEE", "FM999.000", "MI9999", "999PR", "RN", "99%", "L999" };
+            sql_buf_printf(b, "SELECT k, to_char(%s, '%s'), to_char(%s, '%s'), to_char(%s, '%s') FROM t%d",
+                           rng_chance(r, 50) ? "dt" : tsx[t1], fmt[rng_range(r, 0, 11)], tsx[t2], fmt[rng_range(r, 0, 11)],
+                           (const char *const[]){ "i", "d", "x", "b", "k" }[rng_range(r, 0, 4)], nf[rng_range(r, 0, 9)], ta);
+            break;
+        }
+        case 7:
+            sql_buf_printf(b, "SELECT k, to_date(to_char(dt, 'YYYY-MM-DD'), 'YYYY-MM-DD') = dt, to_number(to_char(d, 'S999999D99'), 'S999999D99') = d, to_date(%s, 'DD Mon YYYY') FROM t%d",
+                           (const char *const[]){ "'05 Mar 2001'", "to_char(dt, 'DD Mon YYYY')", "'31 Feb 2001'", "'1 jan 99'" }[rng_range(r, 0, 3)], ta);
+            break;
+        case 8:
+            sql_buf_printf(b, "SELECT a.k, a.i, l.m, l.n FROM t%d a%s LATERAL (SELECT max(b.i) AS m, count(*) AS n FROM t%d b WHERE b.k = a.k AND b.i %s a.i) l",
+                           ta, rng_chance(r, 50) ? "," : " CROSS JOIN", tb, cmp_op(r));
+            break;
+        default:
+            sql_buf_printf(b, "SELECT a.k, a.s, l.i, l.s FROM t%d a %s JOIN LATERAL (SELECT b.i, b.s FROM t%d b WHERE b.k = a.k ORDER BY b.i DESC NULLS LAST, b.b, b.x, b.d, b.s, b.dt, b.f LIMIT %d) l ON %s",
+                           ta, rng_chance(r, 50) ? "LEFT" : "INNER", tb, (int)rng_range(r, 0, 3), rng_chance(r, 70) ? "true" : "l.i > a.i");
+            break;
+        }
+        return;
+    }
     default:
         error_query(r, b);
         return;
@@ -2513,13 +2568,15 @@ char *random_sql_query(rng *r, bool *ordered) {
     sql_buf b = { 0 };
     *ordered = false;
     ordered_agg_used = false;
-    int kind = (int)rng_range(r, 0, 52);
+    int kind = (int)rng_range(r, 0, 53);
     /* ATTU_DIFF_NEW_FUNCTIONS: only the shapes of the newer functions (the
      * regular expressions and the rest of expr_new), which are a few percent
      * of the plain mix */
     if (getenv("ATTU_DIFF_NEW_FUNCTIONS")) kind = 37 + kind % 3;
-    /* ATTU_DIFF_WIDE: only the wider shapes (kinds 40-52) */
-    if (getenv("ATTU_DIFF_WIDE")) kind = 40 + kind % 13;
+    /* ATTU_DIFF_WIDE: only the wider shapes (kinds 40-53); ATTU_DIFF_NEWEST
+     * only kind 53 (intervals, to_char, LATERAL) */
+    if (getenv("ATTU_DIFF_WIDE")) kind = 40 + kind % 14;
+    if (getenv("ATTU_DIFF_NEWEST")) kind = 53;
     if (kind >= 40) {
         random_query_wide(r, &b, ordered, kind);
         return sql_buf_take(&b);
