@@ -90,9 +90,25 @@ static int cmp_double(const void *a, const void *b) {
 
 /* One warm-up (reported as cold) and reps timed runs; prints a line. */
 static int explain;  /* --explain: print EXPLAIN ANALYZE after each query */
+static const char *only; /* --only a,b: time only the queries of these labels */
+
+/* Whether --only names label (every query without --only). */
+static int wanted(const char *label) {
+    if (!only) return 1;
+    size_t n = strlen(label);
+    for (const char *p = only; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, label, n)) return 1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
 
 static void time_query(attu_session *s, const char *label, const char *sql,
                        int reps, double input_mb, const char *device) {
+    if (!wanted(label)) return;
     size_t rows = 0;
     double cold = run_sql(s, sql, &rows);
     double *t = calloc((size_t)reps, sizeof *t);
@@ -194,9 +210,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--skip-cities")) skip_cities = 1;
         else if (!strcmp(argv[i], "--skip-large")) skip_large = 1;
         else if (!strcmp(argv[i], "--explain")) explain = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else {
             fprintf(stderr, "usage: bench_query --device cpu|gpu [--rows N] [--reps R] "
-                            "[--root DIR] [--skip-cities] [--skip-large] [--explain]\n");
+                            "[--root DIR] [--skip-cities] [--skip-large] [--explain] "
+                            "[--only LABEL,...]\n");
             return 2;
         }
     }

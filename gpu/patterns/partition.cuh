@@ -89,7 +89,7 @@ void radix_partition(const in_t* keys_in, long long key_base, out_t* keys_out, c
   ATTU_CUDA_CHECK_LAUNCH();
   // first and last at once: reads in_t, writes key_t; no next pass.
   sort_detail::sort_onesweep_kernel<key_t, val_t, true, false, true, true, in_t, out_t><<<int(tiles), L::nt, 0, st>>>(
-      keys_in, keys_out, vals_in, vals_out, count, shift, hist, lb, nullptr, ctr, key_base);
+      keys_in, keys_out, vals_in, vals_out, count, shift, hist, lb, sort_detail::pass_mark(0), ctr, key_base);
   ATTU_CUDA_CHECK_LAUNCH();
   sort_detail::sort_free(mem, ctx);
 }

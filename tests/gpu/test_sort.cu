@@ -135,6 +135,24 @@ void test_radix_keys(test_context& ctx, size_t n, long long range, comp_t comp, 
   cudaFree(dk);
 }
 
+// Keys that start off a 16-byte boundary (the histogram reads 16 bytes a
+// thread from the first boundary on, the head one key at a time): sorted in
+// place at offset `off` keys into a poisoned buffer, whose other slots stay.
+template <typename key_t>
+void test_radix_keys_offset(test_context& ctx, size_t n, size_t off, const char* what) {
+  auto keys = random_keys<key_t>(n, 0);
+  std::vector<key_t> buf(n + off + 3, key_t(0x5e));
+  std::copy(keys.begin(), keys.end(), buf.begin() + off);
+  key_t* db = to_device(buf);
+  attu::gpu::radix_sort(db + off, n, attu::gpu::less_t<key_t>(), ctx);
+  auto hb = to_host(db, buf.size());
+  attu::ref::sort_keys(keys, attu::gpu::less_t<key_t>());
+  std::copy(keys.begin(), keys.end(), buf.begin() + off);
+  report(hb == buf, std::string("radix_sort keys ") + what + " n=" + std::to_string(n) + " at offset " +
+                        std::to_string(off));
+  cudaFree(db);
+}
+
 // 64-bit values take the narrower tile: checked against the reference.
 void test_radix_wide_vals(test_context& ctx, size_t n) {
   auto keys = random_keys<unsigned>(n, 1000);
@@ -364,6 +382,11 @@ int main() {
       test_radix_pairs<double>(ctx, n, 1000, less_t<double>(), "f64 ties");
       test_radix_wide_vals(ctx, n);
     }
+    for (size_t n : {size_t(2), size_t(3), size_t(5), size_t(100003), size_t(1) << 20})
+      for (size_t off : {size_t(1), size_t(2), size_t(3)}) {
+        test_radix_keys_offset<int>(ctx, n, off, "i32");
+        test_radix_keys_offset<long long>(ctx, n, off, "i64");
+      }
     test_radix_pairs<int>(ctx, 100000000, 0, less_t<int>(), "i32");
     test_radix_keys<unsigned>(ctx, 100000000, 0, less_t<unsigned>(), "u32");
 
