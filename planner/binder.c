@@ -487,7 +487,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         if (cond && lateral && c->npending) {
             c->pending = outer_pending; c->npending = outer_npending;
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                           "a correlated subquery in the ON of a join with a function reading the tables before it is not supported");
+                           "a correlated subquery in the ON of a join with a function or LATERAL subquery reading the tables before it is not supported");
             return NULL;
         }
         if (cond && c->npending && jt != ATTU_JOIN_INNER) {
