@@ -613,10 +613,14 @@ static int read_fields(const node *nodes, const char *in, from_char *fc, attu_er
             bool ok = end != p && *end == ',';
             long yrs = 0;
             if (ok) {
+                /* %03d: blanks, then at most three characters, a sign among them */
                 const char *q = end + 1;
-                int k = 0;
-                while (k < 3 && q[k] >= '0' && q[k] <= '9') { yrs = yrs * 10 + (q[k] - '0'); k++; }
-                ok = k > 0;
+                while (is_space(*q)) q++;
+                int k = 0, sg = 1, nd = 0;
+                if (*q == '+' || *q == '-') { sg = *q == '-' ? -1 : 1; k++; }
+                while (k < 3 && q[k] >= '0' && q[k] <= '9') { yrs = yrs * 10 + (q[k] - '0'); k++; nd++; }
+                yrs *= sg;
+                ok = nd > 0;
                 p = q + k;
             }
             if (!ok) {
