@@ -132,3 +132,60 @@ Test(interval, sign) {
     cr_expect_eq(attu_interval_sign((attu_interval){ 0, 0, -1 }), -1);
     cr_expect_eq(attu_interval_sign((attu_interval){ 0, 1, -86400000001LL }), -1);
 }
+
+/* IntervalStyle postgres, as PostgreSQL 15 prints SELECT interval '...' */
+static void expect_format(attu_interval iv, const char *want) {
+    char buf[96];
+    size_t n = attu_interval_format(iv, buf, sizeof buf);
+    cr_expect_str_eq(buf, want);
+    cr_expect_eq(n, strlen(want));
+}
+
+Test(interval, format) {
+    expect_format((attu_interval){ 0, 0, 0 }, "00:00:00");
+    expect_format((attu_interval){ 14, 3, 4 * H + 5 * MIN + 6 * S + 500000 }, "1 year 2 mons 3 days 04:05:06.5");
+    expect_format((attu_interval){ 0, -1, 2 * H }, "-1 days +02:00:00");
+    expect_format((attu_interval){ 1, -1, 0 }, "1 mon -1 days");
+    expect_format((attu_interval){ -1, 1, 0 }, "-1 mons +1 day");
+    expect_format((attu_interval){ 0, 1, -S }, "1 day -00:00:01");
+    expect_format((attu_interval){ -12, 0, 0 }, "-1 years");
+    expect_format((attu_interval){ 0, 0, 36 * H }, "36:00:00");
+    expect_format((attu_interval){ 0, 0, 100 }, "00:00:00.0001");
+    /* the widest: every field at its minimum */
+    expect_format((attu_interval){ INT32_MIN, INT32_MIN, INT64_MIN },
+                  "-178956970 years -8 mons -2147483648 days -2562047788:00:54.775808");
+}
+
+Test(interval, compare_by_span) {
+    cr_expect_eq(attu_interval_cmp((attu_interval){ 1, 0, 0 }, (attu_interval){ 0, 30, 0 }), 0);
+    cr_expect_eq(attu_interval_cmp((attu_interval){ 0, 1, 0 }, (attu_interval){ 0, 0, 24 * H }), 0);
+    cr_expect_eq(attu_interval_cmp((attu_interval){ 12, 0, 0 }, (attu_interval){ 0, 365, 0 }), -1);
+    cr_expect_eq(attu_interval_cmp((attu_interval){ INT32_MAX, INT32_MAX, INT64_MAX },
+                                   (attu_interval){ INT32_MIN, INT32_MIN, INT64_MIN }), 1);
+}
+
+Test(interval, arithmetic) {
+    attu_interval r;
+    attu_error err;
+    attu_error_clear(&err);
+    /* interval '1 mon' * 1.5 = 1 mon 15 days; interval '1 day' / 7 = 03:25:42.857143 */
+    cr_assert_eq(attu_interval_mul((attu_interval){ 1, 0, 0 }, 1.5, &r, &err), 0);
+    cr_expect(r.months == 1 && r.days == 15 && r.usec == 0);
+    cr_assert_eq(attu_interval_div((attu_interval){ 0, 1, 0 }, 7, &r, &err), 0);
+    cr_expect(r.months == 0 && r.days == 0 && r.usec == 12342857143LL);
+    cr_expect_neq(attu_interval_div((attu_interval){ 0, 1, 0 }, 0, &r, &err), 0);
+    cr_expect_str_eq(err.sqlstate, "22012");
+    attu_error_clear(&err);
+    cr_expect_neq(attu_interval_add((attu_interval){ INT32_MAX, 0, 0 }, (attu_interval){ 1, 0, 0 }, &r, &err), 0);
+    cr_expect_str_eq(err.sqlstate, "22008");
+    attu_error_clear(&err);
+    /* justify_interval('1 mon -1 hour') = 29 days 23:00:00 */
+    cr_assert_eq(attu_interval_justify((attu_interval){ 1, 0, -H }, 3, &r, &err), 0);
+    cr_expect(r.months == 0 && r.days == 29 && r.usec == 23 * H);
+    /* timestamp '2024-01-02' - timestamp '2024-01-01 01:00' = 23:00:00 */
+    cr_assert_eq(attu_timestamp_diff(ts(2024, 1, 2, 0, 0), ts(2024, 1, 1, 1, 0), &r, &err), 0);
+    cr_expect(r.months == 0 && r.days == 0 && r.usec == 23 * H);
+    /* age('2024-03-01', '2024-01-31') = 1 mon 1 day */
+    cr_assert_eq(attu_timestamp_age(ts(2024, 3, 1, 0, 0), ts(2024, 1, 31, 0, 0), &r, &err), 0);
+    cr_expect(r.months == 1 && r.days == 1 && r.usec == 0);
+}
