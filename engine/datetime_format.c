@@ -382,7 +382,7 @@ long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, cha
 /* ---- to_date ------------------------------------------------------------- */
 
 typedef struct from_char {
-    int mode, hh, pm, mi, ss, ssss, d, dd, ddd, mm, ms, year, bc, ww, w, cc, j, us, yysz, clock12, tzh, tzm;
+    int mode, hh, pm, mi, ss, ssss, d, dd, ddd, mm, ms, year, bc, ww, w, cc, j, us, yysz, clock12, tzh, tzm, tzsign;
 } from_char;
 
 static int set_mode(from_char *fc, int mode, attu_error *err) {
@@ -566,11 +566,15 @@ static int read_fields(const node *nodes, const char *in, from_char *fc, attu_er
                            "formatting field \"%s\" is only supported in to_char", n->key->name);
             return -1;
         case K_TZH:
-            /* read and dropped: a date has no zone */
-            if (*s == '+' || *s == '-' || *s == ' ') s++;
+            /* the sign, or a minus skipped before it; the zone is checked, then dropped */
+            if (*s == '+' || *s == '-' || *s == ' ') { fc->tzsign = *s == '-' ? -1 : 1; s++; }
+            else fc->tzsign = extra > 0 && s > in && s[-1] == '-' ? -1 : 1;
             if (parse_int_len(&fc->tzh, &s, 2, n, err) < 0) return -1;
             break;
-        case K_TZM: if (parse_int_len(&fc->tzm, &s, 2, n, err) < 0) return -1; break;
+        case K_TZM:
+            if (!fc->tzsign) fc->tzsign = 1;
+            if (parse_int_len(&fc->tzm, &s, 2, n, err) < 0) return -1;
+            break;
         case K_A_D: case K_B_C: case K_a_d: case K_b_c:
             if ((v = seq_search(&s, adbc_long, n, err)) < 0 || set_int(&fc->bc, v % 2, n, err)) return -1;
             break;
@@ -758,6 +762,12 @@ int attu_to_date(const char *str, size_t slen, const char *fmt, size_t flen, int
     int64_t fsec = (int64_t)fc.ms * 1000 + fc.us;
     if (hour < 0 || hour >= 24 || min < 0 || min >= 60 || sec < 0 || sec >= 60 || fsec < 0 || fsec >= 1000000) {
         field_overflow(s, err);
+        free(s);
+        return -1;
+    }
+    /* a zone read by TZH / TZM is checked, then dropped (a date has none) */
+    if (fc.tzsign && (fc.tzh < 0 || fc.tzh > 15 || fc.tzm < 0 || fc.tzm >= 60)) {
+        attu_error_set(err, "22009", 0, "time zone displacement out of range: \"%s\"", s);
         free(s);
         return -1;
     }
