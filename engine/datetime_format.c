@@ -184,6 +184,28 @@ static void parse_template(const char *str, node *n) {
     n->type = N_END;
 }
 
+void attu_fmt_cache_free(attu_fmt_cache *c) {
+    free(c->fmt);
+    free(c->nodes);
+    free(c->desc);
+    memset(c, 0, sizeof *c);
+}
+
+/* The template's nodes, parsed once while the rows bring the same one */
+static const node *cached_template(const char *fmt, size_t flen, attu_fmt_cache *c, attu_error *err) {
+    if (c->kind == 1 && c->fmt && c->flen == flen && !memcmp(c->fmt, fmt, flen)) return c->nodes;
+    attu_fmt_cache_free(c);
+    c->fmt = malloc(flen + 1);
+    c->nodes = malloc((flen + 1) * sizeof(node));
+    if (!c->fmt || !c->nodes) { attu_fmt_cache_free(c); attu_error_oom(err); return NULL; }
+    memcpy(c->fmt, fmt, flen);
+    c->fmt[flen] = 0;
+    c->flen = flen;
+    c->kind = 1;
+    parse_template(c->fmt, c->nodes);
+    return c->nodes;
+}
+
 /* ---- calendar ------------------------------------------------------------ */
 
 static const char *const months_full[] = { "January", "February", "March", "April", "May", "June", "July",
@@ -268,15 +290,11 @@ static char *put_name(char *o, const char *s, int mode, int suffix, bool pad) {
     return o;
 }
 
-long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, char *out, attu_error *err) {
-    (void)err;
+long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, char *out, attu_fmt_cache *cache,
+                     attu_error *err) {
     if (flen == 0 || ts == INT64_MAX || ts == INT64_MIN) return -1;
-    char *f = malloc(flen + 1);
-    node *nodes = malloc((flen + 1) * sizeof *nodes);
-    if (!f || !nodes) { free(f); free(nodes); attu_error_oom(err); return -2; }
-    memcpy(f, fmt, flen);
-    f[flen] = 0;
-    parse_template(f, nodes);
+    const node *nodes = cached_template(fmt, flen, cache, err);
+    if (!nodes) return -2;
     tmv t;
     ts_to_tm(ts, &t);
     int ayear = t.year <= 0 ? 1 - t.year : t.year;   /* the year as written, BC counted up */
@@ -374,8 +392,6 @@ long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, cha
         }
         if (num && (n->suffix & (S_TH | S_th))) o = put_s(o, th_of(start, (size_t)(o - start), n->suffix & S_TH));
     }
-    free(f);
-    free(nodes);
     return (long)(o - out);
 }
 
@@ -675,19 +691,16 @@ static int field_overflow(const char *s, attu_error *err) {
     return -1;
 }
 
-int attu_to_date(const char *str, size_t slen, const char *fmt, size_t flen, int32_t *out, attu_error *err) {
-    char *s = malloc(slen + 1), *f = malloc(flen + 1);
-    node *nodes = malloc((flen + 1) * sizeof *nodes);
-    if (!s || !f || !nodes) { free(s); free(f); free(nodes); return attu_error_oom(err); }
+int attu_to_date(const char *str, size_t slen, const char *fmt, size_t flen, int32_t *out, attu_fmt_cache *cache,
+                 attu_error *err) {
+    const node *nodes = cached_template(fmt, flen, cache, err);
+    if (!nodes) return -1;
+    char *s = malloc(slen + 1);
+    if (!s) return attu_error_oom(err);
     memcpy(s, str, slen); s[slen] = 0;
-    memcpy(f, fmt, flen); f[flen] = 0;
-    parse_template(f, nodes);
     from_char fc;
     memset(&fc, 0, sizeof fc);
-    int rc = read_fields(nodes, s, &fc, err);
-    free(f);
-    free(nodes);
-    if (rc) { free(s); return -1; }
+    if (read_fields(nodes, s, &fc, err)) { free(s); return -1; }
     int year = 0, mon = 1, mday = 1, hour = 0, min = 0, sec = 0;
     bool fy = false, fm = false, fd = false;
     if (fc.ssss) { hour = fc.ssss / 3600; min = fc.ssss % 3600 / 60; sec = fc.ssss % 60; }

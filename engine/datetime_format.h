@@ -18,6 +18,19 @@
 
 #include "engine/error.h"
 
+/* A template read once for the rows of a batch that share it (the
+ * caller zeroes it, and frees it with attu_fmt_cache_free). */
+typedef struct attu_fmt_cache {
+    char  *fmt;        /* the template's bytes, NUL-terminated */
+    size_t flen;
+    void  *nodes;      /* its parse */
+    void  *desc;       /* numeric_format.c: its description */
+    int    kind;       /* 1 datetime, 2 number */
+    int    bad;        /* the parse failed (the error comes again each row) */
+} attu_fmt_cache;
+
+void attu_fmt_cache_free(attu_fmt_cache *c);
+
 /* The most bytes to_char of a template of flen bytes writes (no NUL). */
 size_t attu_to_char_ts_bound(size_t flen);
 
@@ -27,9 +40,11 @@ size_t attu_to_char_ts_bound(size_t flen);
  * zone's abbreviation, UTC). Returns the length, or -1 for NULL (an
  * infinite timestamp or an empty template, as PostgreSQL), -2 with err
  * set. */
-long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, char *out, attu_error *err);
+long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, char *out, attu_fmt_cache *cache,
+                     attu_error *err);
 
 /* to_date(s, fmt): days since 1970-01-01; 0, or -1 with err set. */
-int attu_to_date(const char *s, size_t slen, const char *fmt, size_t flen, int32_t *out, attu_error *err);
+int attu_to_date(const char *s, size_t slen, const char *fmt, size_t flen, int32_t *out, attu_fmt_cache *cache,
+                 attu_error *err);
 
 #endif

@@ -179,6 +179,25 @@ static int parse_num_template(const char *str, pnode *n, numdesc *d, attu_error 
     return 0;
 }
 
+/* The template's nodes and description (into *d, which the rows change),
+ * parsed once while the rows bring the same one */
+static const pnode *cached_template(const char *fmt, size_t flen, numdesc *d, attu_fmt_cache *c, attu_error *err) {
+    if (!(c->kind == 2 && c->fmt && c->flen == flen && !memcmp(c->fmt, fmt, flen))) {
+        attu_fmt_cache_free(c);
+        c->fmt = malloc(flen + 1);
+        c->nodes = malloc((flen + 1) * sizeof(pnode));
+        c->desc = malloc(sizeof(numdesc));
+        if (!c->fmt || !c->nodes || !c->desc) { attu_fmt_cache_free(c); attu_error_oom(err); return NULL; }
+        memcpy(c->fmt, fmt, flen);
+        c->fmt[flen] = 0;
+        c->flen = flen;
+        if (parse_num_template(c->fmt, c->nodes, c->desc, err)) { attu_fmt_cache_free(c); return NULL; }
+        c->kind = 2;
+    }
+    *d = *(const numdesc *)c->desc;
+    return c->nodes;
+}
+
 /* ---- the pass over the nodes ------------------------------------------ */
 
 typedef struct proc {
@@ -495,18 +514,14 @@ static int range_error(attu_error *err, const char *what) {
 }
 
 long attu_to_char_num(attu_num_src src, int64_t ival, double fval, attu_numeric nv, const char *fmt, size_t flen,
-                      char *out, attu_error *err) {
+                      char *out, attu_fmt_cache *cache, attu_error *err) {
     if (flen == 0) { out[0] = 0; return 0; }
-    char *f = malloc(flen + 1);
-    pnode *nodes = malloc((flen + 1) * sizeof *nodes);
-    if (!f || !nodes) { free(f); free(nodes); return attu_error_oom(err); }
-    memcpy(f, fmt, flen);
-    f[flen] = 0;
     numdesc d;
+    const pnode *nodes = cached_template(fmt, flen, &d, cache, err);
+    if (!nodes) return -1;
     long ret = -1;
     char *numstr = NULL;
     int out_pre_spaces = 0, sign = 0;
-    if (parse_num_template(f, nodes, &d, err)) goto done;
     if (d.flag & F_ROMAN) {
         int iv;
         if (src == ATTU_NUMSRC_INT4) iv = (int)ival;
@@ -607,8 +622,6 @@ long attu_to_char_num(attu_num_src src, int64_t ival, double fval, attu_numeric 
     ret = (long)strlen(out);
 done:
     free(numstr);
-    free(f);
-    free(nodes);
     return ret;
 }
 
@@ -668,17 +681,16 @@ static void eat_non_data(proc *p, int n, const char *end) {
 }
 
 int attu_to_number(const char *str, size_t slen, const char *fmt, size_t flen, attu_numeric *out, int *is_null,
-                   attu_error *err) {
+                   attu_fmt_cache *cache, attu_error *err) {
     *is_null = 0;
     if (flen == 0) { *is_null = 1; return 0; }
-    char *f = malloc(flen + 1), *in = malloc(slen + 1), *number = malloc(flen * 8 + slen + 4);
-    pnode *nodes = malloc((flen + 1) * sizeof *nodes);
-    int rc = -1;
-    if (!f || !in || !number || !nodes) { attu_error_oom(err); goto done; }
-    memcpy(f, fmt, flen); f[flen] = 0;
-    memcpy(in, str, slen); in[slen] = 0;
     numdesc d;
-    if (parse_num_template(f, nodes, &d, err)) goto done;
+    const pnode *nodes = cached_template(fmt, flen, &d, cache, err);
+    if (!nodes) return -1;
+    char *in = malloc(slen + 1), *number = malloc(flen * 8 + slen + 4);
+    int rc = -1;
+    if (!in || !number) { attu_error_oom(err); goto done; }
+    memcpy(in, str, slen); in[slen] = 0;
     if (d.zero_start) d.zero_start--;
     if (d.flag & F_EEEE) {
         attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "\"EEEE\" not supported for input");
@@ -781,9 +793,7 @@ int attu_to_number(const char *str, size_t slen, const char *fmt, size_t flen, a
     *out = v;
     rc = 0;
 done:
-    free(f);
     free(in);
     free(number);
-    free(nodes);
     return rc;
 }

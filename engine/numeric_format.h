@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/datetime_format.h"
 #include "engine/error.h"
 #include "engine/numeric.h"
 
@@ -25,13 +26,13 @@ typedef enum attu_num_src { ATTU_NUMSRC_INT4, ATTU_NUMSRC_INT8, ATTU_NUMSRC_FLOA
 size_t attu_to_char_num_bound(size_t flen);
 
 /* to_char(value, fmt): i for the integer sources, f for the floats, nv
- * for numeric. Returns the length written into out, or -1 with err set. */
+ * for numeric; cache: the template's parse, kept across rows. Returns the length written into out, or -1 with err set. */
 long attu_to_char_num(attu_num_src src, int64_t i, double f, attu_numeric nv, const char *fmt, size_t flen, char *out,
-                      attu_error *err);
+                      attu_fmt_cache *cache, attu_error *err);
 
 /* to_number(s, fmt); 0, or -1 with err set. *is_null: PostgreSQL's NULL
  * for an empty template. */
 int attu_to_number(const char *s, size_t slen, const char *fmt, size_t flen, attu_numeric *out, int *is_null,
-                   attu_error *err);
+                   attu_fmt_cache *cache, attu_error *err);
 
 #endif
