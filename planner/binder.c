@@ -401,7 +401,8 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
          * lateral function, below), else an ordinary derived table */
         r = bind_lateral(c, f->u.join.right, &ls, l, &rs, &lateral);
         if (r && lateral && (jt == ATTU_JOIN_RIGHT || jt == ATTU_JOIN_FULL)) {
-            attu_error_set(c->err, "42P10", f->u.join.right->position,
+            /* at the subquery's first reference to the left side */
+            attu_error_set(c->err, "42P10", r->nkeys && r->lkeys[0]->position ? r->lkeys[0]->position : f->u.join.right->position,
                            "invalid reference to FROM-clause entry for table \"%s\"", ls.n && ls.cols[0].qual ? ls.cols[0].qual : "?");
             attu_error_set_detail(c->err, "The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
             return NULL;
@@ -766,8 +767,12 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
              * column it reads is grouped (else that column's 42803) */
             bool sk = st->subquery_keys;
             st->subquery_keys = true;     /* an ungrouped one is the subquery's 42803 */
-            for (int i = 0; i < col->ndeps; i++)
-                if (!agg_rewrite(c, st, attu_bx_col(c->pa, col->deps[i], st->sc->cols[col->deps[i]].type))) return NULL;
+            for (int i = 0; i < col->ndeps; i++) {
+                attu_bexpr *d = attu_bx_col(c->pa, col->deps[i], st->sc->cols[col->deps[i]].type);
+                if (!d) OOM_NULL(c);
+                d->position = col->dep_pos ? col->dep_pos[i] : 0;
+                if (!agg_rewrite(c, st, d)) return NULL;
+            }
             st->subquery_keys = sk;
             int g = add_group(c, st, e);
             if (g < 0) OOM_NULL(c);
@@ -1893,18 +1898,19 @@ static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_que
 
 /* Adds to deps the enclosing-scope columns e reads: those at or above
  * base (OUTER_BASE for correlated references, 0 for expressions already
- * over the enclosing plan), once each. */
-static void collect_deps(const attu_bexpr *e, int base, int *deps, int *n, int cap) {
+ * over the enclosing plan), once each, and to pos the position of the
+ * first reference (an ungrouped one's 42803 points there). */
+static void collect_deps(const attu_bexpr *e, int base, int *deps, int *pos, int *n, int cap) {
     if (!e) return;
     if (e->kind == BX_COL) {
         if (e->col < base || e->col - base >= OUTER_BASE) return;
         for (int i = 0; i < *n; i++) if (deps[i] == e->col - base) return;
-        if (*n < cap) deps[(*n)++] = e->col - base;
+        if (*n < cap) { pos[*n] = e->position; deps[(*n)++] = e->col - base; }
         return;
     }
-    for (int i = 0; i < e->nargs; i++) collect_deps(e->args[i], base, deps, n, cap);
-    for (int i = 0; i < e->nwhens; i++) { collect_deps(e->whens[i], base, deps, n, cap); collect_deps(e->thens[i], base, deps, n, cap); }
-    collect_deps(e->else_, base, deps, n, cap);
+    for (int i = 0; i < e->nargs; i++) collect_deps(e->args[i], base, deps, pos, n, cap);
+    for (int i = 0; i < e->nwhens; i++) { collect_deps(e->whens[i], base, deps, pos, n, cap); collect_deps(e->thens[i], base, deps, pos, n, cap); }
+    collect_deps(e->else_, base, deps, pos, n, cap);
 }
 
 /* Appends a zeroed pending join to c->pending; NULL out of memory (with
@@ -1918,12 +1924,14 @@ static pending_join *pending_add(bctx *c) {
     return &pj[c->npending++];
 }
 
-/* Marks the scope column `col` as a subquery value reading deps. */
-static bool set_deps(bctx *c, scope *sc, int col, const int *deps, int n) {
-    int *d = attu_palloc(c->pa, sizeof(int) * (size_t)(n + 1));
-    if (!d) { attu_error_oom(c->err); return false; }
-    if (n) memcpy(d, deps, sizeof(int) * (size_t)n);
+/* Marks the scope column `col` as a subquery value reading deps (first
+ * read at positions pos). */
+static bool set_deps(bctx *c, scope *sc, int col, const int *deps, const int *pos, int n) {
+    int *d = attu_palloc(c->pa, sizeof(int) * (size_t)(n + 1)), *dp = attu_palloc(c->pa, sizeof(int) * (size_t)(n + 1));
+    if (!d || !dp) { attu_error_oom(c->err); return false; }
+    if (n) { memcpy(d, deps, sizeof(int) * (size_t)n); memcpy(dp, pos, sizeof(int) * (size_t)n); }
     sc->cols[col].deps = d;
+    sc->cols[col].dep_pos = dp;
     sc->cols[col].ndeps = n;
     return true;
 }
@@ -2022,11 +2030,15 @@ static attu_bexpr *decorrelate_scalar(bctx *c, const scope *sc, const attu_ast_q
     /* the keys and aggregates: hidden columns of the outer scope */
     scope *msc = (scope *)sc;
     int base = msc->n;
-    int deps[64], nd = 0;
-    for (int i = 0; i < nk; i++) collect_deps(ok[i], 0, deps, &nd, 64);
+    /* what the value reads of the outer row, then the keys (the subquery's
+     * select list before its WHERE: an ungrouped one's 42803 names the
+     * first, as PostgreSQL) */
+    int deps[64], dpos[64], nd = 0;
+    collect_deps(proj->exprs[0], OUTER_BASE, deps, dpos, &nd, 64);
+    for (int i = 0; i < nk; i++) collect_deps(ok[i], 0, deps, dpos, &nd, 64);
     for (int i = 0; i < nk + agg->naggs; i++)
         if (!scope_push(c, msc, NULL, sub->names[i], sub->types[i], true, false, -1) ||
-            (i >= nk && !set_deps(c, msc, base + i, deps, nd))) return NULL;
+            (i >= nk && !set_deps(c, msc, base + i, deps, dpos, nd))) return NULL;
     /* the value, where the subquery stands, over the aggregates as an
      * outer row sees them: an outer row without inner rows (the LEFT JOIN
      * left it unmatched) sees the aggregates of no rows, count's 0 and the
@@ -2049,11 +2061,11 @@ static int push_keyed_join(bctx *c, const scope *sc, attu_lplan *sub, int nk, at
     int base = msc->n;
     for (int i = 0; i < sub->ncols; i++)
         if (!scope_push(c, msc, NULL, i < nk ? "?key?" : "?value?", sub->types[i], true, false, -1)) return -1;
-    int deps[64], nd = 0;
-    for (int i = 0; i < nk; i++) collect_deps(ok[i], 0, deps, &nd, 64);
+    int deps[64], dpos[64], nd = 0;
+    for (int i = 0; i < nk; i++) collect_deps(ok[i], 0, deps, dpos, &nd, 64);
     /* the value and the count before it are read together (21000 check) */
     for (int k = nk; k < sub->ncols; k++)
-        if (!set_deps(c, msc, base + k, deps, nd)) return -1;
+        if (!set_deps(c, msc, base + k, deps, dpos, nd)) return -1;
     return base + sub->ncols - 1;
 }
 
@@ -2236,15 +2248,17 @@ static attu_bexpr *decorrelate_general(bctx *c, const scope *sc, attu_lplan *p, 
     int base = msc->n;
     if (!scope_push(c, msc, NULL, "?value?", proj->types[0], true, false, -1)) return NULL;
     {
-        int deps[64], nd = 0;
-        for (int i = 0; i < ncorr; i++) collect_deps(corr[i], OUTER_BASE, deps, &nd, 64);
-        collect_deps(proj->exprs[0], OUTER_BASE, deps, &nd, 64);
+        int deps[64], dpos[64], nd = 0;
+        /* the select list (value, aggregates) before WHERE, as PostgreSQL
+         * looks for an ungrouped column */
+        collect_deps(proj->exprs[0], OUTER_BASE, deps, dpos, &nd, 64);
         for (int i = 0; i < agg->naggs; i++) {
-            collect_deps(aggs[i].arg, OUTER_BASE, deps, &nd, 64);
-            collect_deps(aggs[i].arg2, OUTER_BASE, deps, &nd, 64);
-            for (int k = 0; k < aggs[i].norder; k++) collect_deps(aggs[i].order[k].expr, OUTER_BASE, deps, &nd, 64);
+            collect_deps(aggs[i].arg, OUTER_BASE, deps, dpos, &nd, 64);
+            collect_deps(aggs[i].arg2, OUTER_BASE, deps, dpos, &nd, 64);
+            for (int k = 0; k < aggs[i].norder; k++) collect_deps(aggs[i].order[k].expr, OUTER_BASE, deps, dpos, &nd, 64);
         }
-        if (!set_deps(c, msc, base, deps, nd)) return NULL;
+        for (int i = 0; i < ncorr; i++) collect_deps(corr[i], OUTER_BASE, deps, dpos, &nd, 64);
+        if (!set_deps(c, msc, base, deps, dpos, nd)) return NULL;
     }
     attu_bexpr *v = attu_bx_col(c->pa, base, proj->types[0]);
     v->position = e->position;
@@ -2452,12 +2466,14 @@ static attu_bexpr *push_apply(bctx *c, const scope *sc, const attu_ast_expr *e, 
     scope *msc = (scope *)sc;
     int base = msc->n;
     {
-        int deps[64], nd = 0;
-        for (int i = 0; i < ncorr; i++) collect_deps(corr[i], OUTER_BASE, deps, &nd, 64);
-        for (int i = 0; i < naggs; i++) collect_deps(aggs[i].arg, OUTER_BASE, deps, &nd, 64);
-        if (win) for (int i = 0; i < win->norder; i++) collect_deps(win->order[i].expr, OUTER_BASE, deps, &nd, 64);
+        int deps[64], dpos[64], nd = 0;
+        /* the select list before WHERE (42803's first ungrouped column) */
+        collect_deps(value, OUTER_BASE, deps, dpos, &nd, 64);
+        for (int i = 0; i < naggs; i++) collect_deps(aggs[i].arg, OUTER_BASE, deps, dpos, &nd, 64);
+        for (int i = 0; i < ncorr; i++) collect_deps(corr[i], OUTER_BASE, deps, dpos, &nd, 64);
+        if (win) for (int i = 0; i < win->norder; i++) collect_deps(win->order[i].expr, OUTER_BASE, deps, dpos, &nd, 64);
         for (int i = 0; i < naggs; i++)
-            if (!scope_push(c, msc, NULL, "?agg?", aggs[i].type, true, false, -1) || !set_deps(c, msc, base + i, deps, nd)) return NULL;
+            if (!scope_push(c, msc, NULL, "?agg?", aggs[i].type, true, false, -1) || !set_deps(c, msc, base + i, deps, dpos, nd)) return NULL;
     }
     attu_bexpr *v = remap_outer(c, value, base);
     if (!v) OOM_NULL(c);
@@ -2752,11 +2768,11 @@ static attu_lplan *apply_apply(bctx *c, attu_lplan *p, const pending_join *pj) {
     if (range || c->err->set) return range;
     attu_type tb = attu_type_make(ATTU_TYPE_BOOL), t8 = attu_type_make(ATTU_TYPE_INT64);
     int np = p->ncols, ni = pj->inner->ncols - 1;
-    int deps[64], nd = 0;
-    collect_deps(pj->cond, OUTER_BASE, deps, &nd, 64);
-    for (int i = 0; i < pj->naggs; i++) collect_deps(pj->aggs[i].arg, OUTER_BASE, deps, &nd, 64);
-    if (pj->rank) for (int i = 0; i < pj->rank->norder; i++) collect_deps(pj->rank->order[i].expr, OUTER_BASE, deps, &nd, 64);
-    collect_deps(pj->value, OUTER_BASE, deps, &nd, 64);
+    int deps[64], dpos[64], nd = 0;
+    collect_deps(pj->cond, OUTER_BASE, deps, dpos, &nd, 64);
+    for (int i = 0; i < pj->naggs; i++) collect_deps(pj->aggs[i].arg, OUTER_BASE, deps, dpos, &nd, 64);
+    if (pj->rank) for (int i = 0; i < pj->rank->norder; i++) collect_deps(pj->rank->order[i].expr, OUTER_BASE, deps, dpos, &nd, 64);
+    collect_deps(pj->value, OUTER_BASE, deps, dpos, &nd, 64);
     bool group = nd > 0 && nd < 64;
     for (int i = 0; i < nd && group; i++)
         if (deps[i] >= np || attu_type_mclass(p->types[deps[i]].id) == ATTU_MC_FLOAT) group = false;
@@ -3162,11 +3178,11 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
      * after the aggregation, one per group anyway) */
     scope *msc = (scope *)sc;
     int base = msc->n;
-    int deps[64], nd = 0;
-    for (int i = 0; i < nk; i++) collect_deps(keys[i], 0, deps, &nd, 64);
+    int deps[64], dpos[64], nd = 0;
+    for (int i = 0; i < nk; i++) collect_deps(keys[i], 0, deps, dpos, &nd, 64);
     for (int i = 0; i <= sub->ncols; i++) {
         if (!scope_push(c, msc, NULL, i ? "?value?" : "?rows?", i ? sub->types[i - 1] : t8, true, false, -1) ||
-            !set_deps(c, msc, base + i, deps, nd)) return NULL;
+            !set_deps(c, msc, base + i, deps, dpos, nd)) return NULL;
         msc->cols[base + i].post_agg = post_agg;
         msc->cols[base + i].post_off = post_off + i;
     }

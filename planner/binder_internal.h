@@ -50,6 +50,7 @@ typedef struct scope_col {
     /* a correlated scalar subquery's value: the enclosing scope's columns
      * it reads (under GROUP BY it is a group when they all are) */
     int        *deps;
+    int        *dep_pos;   /* the position of each one's first reference */
     int         ndeps;
     /* a correlated subquery's value computed after the aggregation (it
      * reads an aggregate of this level): column post_off of the values
