@@ -201,7 +201,14 @@ size_t attu_program_dump(const attu_expr_program *p, char *buf, size_t cap) {
         OUT("r%d = %s", in->dst, attu_opcode_name((attu_opcode)in->op));
         if (in->op == ATTU_OP_CONST) {
             if (in->imm_null) OUT(" null");
-            else if (in->imm_s >= 0) OUT(" '%s'", p->strs[in->imm_s]);
+            else if (in->imm_s >= 0 && p->reg_types[in->dst].id == ATTU_TYPE_INTERVAL && p->str_lens[in->imm_s] == 16) {
+                /* an interval constant's pool string is its slot */
+                attu_interval iv;
+                char tb[96];
+                memcpy(&iv, p->strs[in->imm_s], sizeof iv);
+                attu_interval_format(iv, tb, sizeof tb);
+                OUT(" interval '%s'", tb);
+            } else if (in->imm_s >= 0) OUT(" '%s'", p->strs[in->imm_s]);
             else if (attu_type_mclass(p->reg_types[in->dst].id) == ATTU_MC_FLOAT) OUT(" %g", in->imm_f);
             else OUT(" %lld", (long long)in->imm_i);
         }
