@@ -1294,7 +1294,20 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 long kk = strtol(de->u.literal.text, NULL, 10);
                 if (kk < 1 || kk > n) { attu_error_set(c->err, "42P10", de->position, "SELECT DISTINCT ON position %ld is not in select list", kk); return NULL; }
                 k = items[kk - 1];
-            } else if (!(k = bind_expr(c, &sc, de)) || !(k = resolve_unknown(c, k))) return NULL;
+            } else {
+                /* a bare name is an output column's first, as ORDER BY's */
+                if (de->kind == ATTU_EXPR_COLUMN && !de->u.column.qualifier) {
+                    for (int o = 0; o < n; o++) {
+                        if (strcmp(names[o], de->u.column.name)) continue;
+                        if (k && !attu_bx_equal(k, items[o])) {
+                            attu_error_set(c->err, ATTU_SQLSTATE_AMBIGUOUS_COLUMN, de->position, "DISTINCT ON \"%s\" is ambiguous", de->u.column.name);
+                            return NULL;
+                        }
+                        k = items[o];
+                    }
+                }
+                if (!k && (!(k = bind_expr(c, &sc, de)) || !(k = resolve_unknown(c, k)))) return NULL;
+            }
             w->part[i] = k;
         }
         w->norder = nord;
