@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static attu_bexpr *no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
     char buf[256], tb[64];
@@ -500,7 +501,7 @@ static const scalar_fn scalars[] = {
     { "concat", ATTU_OP_CONCAT, 1, 100, 'x' },
     { "make_date", ATTU_OP_MAKE_DATE, 3, 3, 'x' }, { "make_timestamp", ATTU_OP_MAKE_TIMESTAMP, 6, 6, 'x' },
     { "justify_days", ATTU_OP_JUSTIFY, 1, 1, 'x' }, { "justify_hours", ATTU_OP_JUSTIFY, 1, 1, 'x' },
-    { "justify_interval", ATTU_OP_JUSTIFY, 1, 1, 'x' }, { "age", ATTU_OP_AGE, 2, 2, 'x' },
+    { "justify_interval", ATTU_OP_JUSTIFY, 1, 1, 'x' }, { "age", ATTU_OP_AGE, 1, 2, 'x' },
     { "make_interval", ATTU_OP_MAKE_INTERVAL, 0, 7, 'x' },
     { "regexp_replace", ATTU_OP_REGEXP_REPLACE, 3, 6, 'x' }, { "regexp_count", ATTU_OP_REGEXP_COUNT, 2, 4, 'x' },
     { "regexp_instr", ATTU_OP_REGEXP_INSTR, 2, 7, 'x' }, { "regexp_like", ATTU_OP_REGEXP_LIKE, 2, 3, 'x' },
@@ -1011,6 +1012,16 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             return x;
         }
         if (fn->op == ATTU_OP_AGE) {
+            if (n == 1) {
+                /* age(x) = age(current_date, x): today's midnight (UTC, the
+                 * time zone of attu's timestamps), read once when the
+                 * statement is bound */
+                time_t now = time(NULL);
+                int64_t day = (int64_t)now / 86400 - ((int64_t)now % 86400 < 0);
+                args[1] = args[0];
+                if (!(args[0] = mk_const_int(c, ts, day * 86400000000LL))) return NULL;
+                n = 2;
+            }
             for (int i = 0; i < 2; i++) {
                 attu_type_id t = args[i]->type.id;
                 if (t != ATTU_TYPE_TIMESTAMP && t != ATTU_TYPE_DATE && t != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
