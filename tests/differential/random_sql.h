@@ -25,10 +25,21 @@
  * OFFSET / FETCH; the newer functions (regular expressions, md5,
  * translate, chr / ascii, to_hex, overlay, make_date / make_timestamp, date
  * and timestamp input formats, numeric rounding) and frames over keys with
- * infinities and NaN. Whatever depends on the order of tied rows (LIMIT, a
- * window's row position, string_agg) is ordered by every column.
- * ATTU_DIFF_NEW_FUNCTIONS in the environment draws only the shapes of the
- * newer functions.
+ * infinities and NaN. The wider shapes (kinds 40-53): timestamps built
+ * from the rows with date_trunc / EXTRACT / date_part, generate_series in
+ * FROM, lateral and in the select list, window functions over expressions
+ * and joins, CASE / coalesce / nullif nests over mixed numeric types,
+ * string functions at their edge arguments with LIKE / ILIKE ... ESCAPE,
+ * division, rounding and casts with one error source, GROUP BY expressions
+ * with HAVING, nested set operations, outer joins on conditions beyond the
+ * keys, subqueries in CASE / ORDER BY / HAVING, chained CTEs, the binder's
+ * and executor's errors, operators and literals of mixed types, floats
+ * printed as text, nested derived tables, INTERVAL values, to_char /
+ * to_date / to_number and LATERAL subqueries. Whatever depends on the order
+ * of tied rows (LIMIT, a window's row position, string_agg) is ordered by
+ * every column. ATTU_DIFF_NEW_FUNCTIONS in the environment draws only the
+ * shapes of the newer functions, ATTU_DIFF_WIDE only kinds 40-53,
+ * ATTU_DIFF_NEWEST only kind 53.
  */
 #ifndef ATTU_TESTS_RANDOM_SQL_H
 #define ATTU_TESTS_RANDOM_SQL_H
