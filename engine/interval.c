@@ -6,6 +6,7 @@
 #include "engine/interval.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +19,9 @@
 
 #define USECS_PER_DAY 86400000000LL
 #define DAYS_PER_MONTH 30            /* PostgreSQL's DAYS_PER_MONTH for fractions */
+#define USECS_PER_HOUR 3600000000LL
+#define USECS_PER_MINUTE 60000000LL
+#define USECS_PER_SEC 1000000LL
 
 static int bad_interval(attu_error *err, const char *s, size_t len) {
     return attu_error_set(err, ATTU_SQLSTATE_DATETIME_FORMAT, 0, "invalid input syntax for type interval: \"%.*s\"",
@@ -28,276 +32,448 @@ static int field_overflow(attu_error *err, const char *s, size_t len) {
     return attu_error_set(err, "22015", 0, "interval field value out of range: \"%.*s\"", (int)(len > 200 ? 200 : len), s);
 }
 
-/* The units of the postgres style: what one of them adds. */
-typedef enum unit_kind { U_USEC, U_DAY, U_WEEK, U_MONTH, U_YEAR } unit_kind;
+/* ---- the postgres style, field by field --------------------------------------
+ *
+ * As PostgreSQL 15 reads it: the text is split into fields (a number, a
+ * time hh:mm[:ss[.f]], a signed number or time, a word; other punctuation
+ * only separates), then the fields are read from the last to the first, a
+ * unit word giving its unit to the numbers before it, a bare rightmost
+ * number being seconds and a number before a time days. Each unit may be
+ * given once (a time is hours, minutes and seconds; seconds with a
+ * fraction are milliseconds and microseconds too). Fields overflow on
+ * their own (22015); months past int32 once years are added are 22008. */
 
-typedef struct unit_def {
-    const char *name;
-    unit_kind   kind;
-    int64_t     scale;   /* U_USEC: microseconds; U_YEAR: years */
-} unit_def;
+enum { PF_NUM, PF_TIME, PF_SIGNED, PF_DATE, PF_WORD };
+enum { PT_NONE = -1, PT_AGO = -2, PT_US = 0, PT_MS, PT_SEC, PT_MIN, PT_HOUR, PT_DAY, PT_WEEK, PT_MON, PT_YEAR,
+       PT_DECADE, PT_CENTURY, PT_MILLENNIUM, PT_OTHER };
+#define PM(t) (1u << (t))
+#define PM_SECS (PM(PT_SEC) | PM(PT_MS) | PM(PT_US))
+#define PM_TIME (PM(PT_HOUR) | PM(PT_MIN) | PM_SECS)
+enum { P_OK = 0, P_BAD, P_FIELD, P_RANGE };
 
-static const unit_def units[] = {
-    { "microsecond", U_USEC, 1 }, { "microseconds", U_USEC, 1 }, { "us", U_USEC, 1 }, { "usec", U_USEC, 1 },
-    { "usecs", U_USEC, 1 }, { "useconds", U_USEC, 1 }, { "usecond", U_USEC, 1 },
-    { "millisecond", U_USEC, 1000 }, { "milliseconds", U_USEC, 1000 }, { "ms", U_USEC, 1000 },
-    { "msec", U_USEC, 1000 }, { "msecs", U_USEC, 1000 }, { "mseconds", U_USEC, 1000 }, { "msecond", U_USEC, 1000 },
-    { "second", U_USEC, 1000000 }, { "seconds", U_USEC, 1000000 }, { "s", U_USEC, 1000000 },
-    { "sec", U_USEC, 1000000 }, { "secs", U_USEC, 1000000 },
-    { "minute", U_USEC, 60000000LL }, { "minutes", U_USEC, 60000000LL }, { "m", U_USEC, 60000000LL },
-    { "min", U_USEC, 60000000LL }, { "mins", U_USEC, 60000000LL },
-    { "hour", U_USEC, 3600000000LL }, { "hours", U_USEC, 3600000000LL }, { "h", U_USEC, 3600000000LL },
-    { "hr", U_USEC, 3600000000LL }, { "hrs", U_USEC, 3600000000LL },
-    { "day", U_DAY, 1 }, { "days", U_DAY, 1 }, { "d", U_DAY, 1 },
-    { "week", U_WEEK, 1 }, { "weeks", U_WEEK, 1 }, { "w", U_WEEK, 1 },
-    { "month", U_MONTH, 1 }, { "months", U_MONTH, 1 }, { "mon", U_MONTH, 1 }, { "mons", U_MONTH, 1 },
-    { "year", U_YEAR, 1 }, { "years", U_YEAR, 1 }, { "y", U_YEAR, 1 }, { "yr", U_YEAR, 1 }, { "yrs", U_YEAR, 1 },
-    { "decade", U_YEAR, 10 }, { "decades", U_YEAR, 10 }, { "dec", U_YEAR, 10 }, { "decs", U_YEAR, 10 },
-    { "century", U_YEAR, 100 }, { "centuries", U_YEAR, 100 }, { "c", U_YEAR, 100 }, { "cent", U_YEAR, 100 },
-    { "millennium", U_YEAR, 1000 }, { "millennia", U_YEAR, 1000 }, { "mil", U_YEAR, 1000 }, { "mils", U_YEAR, 1000 },
-    { "millenniums", U_YEAR, 1000 },
-};
+#define MAX_FIELDS 25
 
-static const unit_def *find_unit(const char *w, size_t n) {
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
-        if (strlen(units[i].name) == n && !strncasecmp(units[i].name, w, n)) return &units[i];
-    return NULL;
+typedef struct pfield { int type; char text[64]; } pfield;
+
+/* PostgreSQL's unit words (deltatktbl), matched on at most 10 characters:
+ * "microseconds" is "microsecon" */
+static int unit_word(const char *w) {
+    static const struct { const char *name; int type; } words[] = {
+        { "ago", PT_AGO }, { "c", PT_CENTURY }, { "cent", PT_CENTURY }, { "centuries", PT_CENTURY },
+        { "century", PT_CENTURY }, { "d", PT_DAY }, { "day", PT_DAY }, { "days", PT_DAY }, { "dec", PT_DECADE },
+        { "decade", PT_DECADE }, { "decades", PT_DECADE }, { "decs", PT_DECADE }, { "h", PT_HOUR },
+        { "hour", PT_HOUR }, { "hours", PT_HOUR }, { "hr", PT_HOUR }, { "hrs", PT_HOUR }, { "m", PT_MIN },
+        { "microsecon", PT_US }, { "mil", PT_MILLENNIUM }, { "millennia", PT_MILLENNIUM },
+        { "millennium", PT_MILLENNIUM }, { "millisecon", PT_MS }, { "mils", PT_MILLENNIUM }, { "min", PT_MIN },
+        { "mins", PT_MIN }, { "minute", PT_MIN }, { "minutes", PT_MIN }, { "mon", PT_MON }, { "mons", PT_MON },
+        { "month", PT_MON }, { "months", PT_MON }, { "ms", PT_MS }, { "msec", PT_MS }, { "msecond", PT_MS },
+        { "mseconds", PT_MS }, { "msecs", PT_MS }, { "qtr", PT_OTHER }, { "quarter", PT_OTHER },
+        { "s", PT_SEC }, { "sec", PT_SEC }, { "second", PT_SEC }, { "seconds", PT_SEC }, { "secs", PT_SEC },
+        { "timezone", PT_OTHER }, { "timezone_h", PT_OTHER }, { "timezone_m", PT_OTHER }, { "us", PT_US },
+        { "usec", PT_US }, { "usecond", PT_US }, { "useconds", PT_US }, { "usecs", PT_US }, { "w", PT_WEEK },
+        { "week", PT_WEEK }, { "weeks", PT_WEEK }, { "y", PT_YEAR }, { "year", PT_YEAR }, { "years", PT_YEAR },
+        { "yr", PT_YEAR }, { "yrs", PT_YEAR },
+    };
+    char key[11];
+    size_t n = 0;
+    for (; w[n] && n < 10; n++) key[n] = w[n];
+    key[n] = 0;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) if (!strcmp(words[i].name, key)) return words[i].type;
+    return PT_NONE;
 }
 
-/* A fraction of microseconds rounded as PostgreSQL's AdjustFractMicroseconds
- * does: to the nearer whole, a half toward zero. */
-static __int128 round_usec(double x) {
-    double t = trunc(x), rem = x - t;
-    return (__int128)t + (rem > 0.5 ? 1 : rem < -0.5 ? -1 : 0);
-}
-
-/* Adds v + f (the integer part and the fraction, one sign) of unit u to the
- * sums; fractions spill into the smaller fields as PostgreSQL's
- * AdjustFract* do. */
-static void add_unit(const unit_def *u, __int128 v, double f, __int128 *months, __int128 *days, __int128 *usec) {
-    switch (u->kind) {
-    case U_USEC:
-        *usec += v * u->scale + round_usec(f * (double)u->scale);
-        break;
-    case U_DAY:
-        *days += v;
-        *usec += round_usec(f * (double)USECS_PER_DAY);
-        break;
-    case U_WEEK: {
-        *days += v * 7;
-        double fd = f * 7, whole = trunc(fd);
-        *days += (__int128)whole;
-        *usec += round_usec((fd - whole) * (double)USECS_PER_DAY);
-        break;
+/* Splits the text into fields as PostgreSQL's ParseDateTime does. */
+static int split_fields(const char *s, size_t len, pfield *f, int *nf) {
+    size_t i = 0;
+    *nf = 0;
+    while (i < len) {
+        unsigned char ch = (unsigned char)s[i];
+        if (isspace(ch)) { i++; continue; }
+        if (*nf >= MAX_FIELDS) return P_BAD;
+        pfield *x = &f[*nf];
+        size_t k = 0;
+#define PUT(c_) do { if (k + 1 >= sizeof x->text) return P_BAD; x->text[k++] = (char)(c_); } while (0)
+        if (isdigit(ch)) {
+            while (i < len && isdigit((unsigned char)s[i])) PUT(s[i++]);
+            if (i < len && s[i] == ':') {
+                x->type = PF_TIME;
+                while (i < len && (isdigit((unsigned char)s[i]) || s[i] == ':' || s[i] == '.')) PUT(s[i++]);
+            } else if (i < len && (s[i] == '-' || s[i] == '/' || s[i] == '.')) {
+                char delim = s[i];
+                PUT(s[i++]);
+                if (i < len && isdigit((unsigned char)s[i])) {
+                    x->type = delim == '.' ? PF_NUM : PF_DATE;
+                    while (i < len && isdigit((unsigned char)s[i])) PUT(s[i++]);
+                    if (i < len && s[i] == delim) {
+                        x->type = PF_DATE;
+                        while (i < len && (isdigit((unsigned char)s[i]) || s[i] == delim)) PUT(s[i++]);
+                    }
+                } else {
+                    x->type = PF_DATE;
+                    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == delim)) PUT(tolower((unsigned char)s[i++]));
+                }
+            } else x->type = PF_NUM;
+        } else if (ch == '.') {
+            PUT(s[i++]);
+            while (i < len && isdigit((unsigned char)s[i])) PUT(s[i++]);
+            x->type = PF_NUM;
+        } else if (isalpha(ch)) {
+            x->type = PF_WORD;
+            while (i < len && isalpha((unsigned char)s[i])) PUT(tolower((unsigned char)s[i++]));
+            if (i < len && (s[i] == '-' || s[i] == '/' || s[i] == '.' || s[i] == '+' || isdigit((unsigned char)s[i]))) {
+                /* a word run into digits or separators: a date, which no
+                 * interval field is */
+                x->type = PF_DATE;
+                while (i < len && (s[i] == '+' || s[i] == '-' || s[i] == '/' || s[i] == '_' || s[i] == '.' || s[i] == ':' ||
+                                   isalnum((unsigned char)s[i])))
+                    PUT(tolower((unsigned char)s[i++]));
+            }
+        } else if (ch == '+' || ch == '-') {
+            PUT(s[i++]);
+            while (i < len && isspace((unsigned char)s[i])) i++;
+            if (i < len && isdigit((unsigned char)s[i])) {
+                x->type = PF_SIGNED;
+                PUT(s[i++]);
+                while (i < len && (isdigit((unsigned char)s[i]) || s[i] == ':' || s[i] == '.' || s[i] == '-')) PUT(s[i++]);
+            } else if (i < len && isalpha((unsigned char)s[i])) {
+                x->type = PF_WORD;
+                while (i < len && isalpha((unsigned char)s[i])) PUT(tolower((unsigned char)s[i++]));
+            } else return P_BAD;
+        } else if (ispunct(ch)) { i++; continue; }
+        else return P_BAD;
+#undef PUT
+        x->text[k] = 0;
+        (*nf)++;
     }
-    case U_MONTH: {
-        *months += v;
-        double fd = f * DAYS_PER_MONTH, whole = trunc(fd);
-        *days += (__int128)whole;
-        *usec += round_usec((fd - whole) * (double)USECS_PER_DAY);
-        break;
-    }
-    case U_YEAR:
-        *months += v * 12 * u->scale + (__int128)rint(f * 12 * (double)u->scale);
-        break;
-    }
+    return P_OK;
 }
 
-/* ISO 8601's format with designators, P[nY][nM][nW][nD][T[nH][nM][nS]]
- * (PostgreSQL's ISO8601 "format with designators"), from s[i] = 'P'. */
-/* A number's sign and integer digits from s[*i] on (both parts of the
- * parser read fields this way): *d0 is where the digits start (none when
- * *i is still there), *ip their value. -1 past 2^80 (the field overflows). */
-static int scan_signed_int(const char *s, size_t len, size_t *i, int *sign, size_t *d0, __int128 *ip) {
-    *sign = 1;
-    if (*i < len && (s[*i] == '+' || s[*i] == '-')) { *sign = s[*i] == '-' ? -1 : 1; (*i)++; }
-    *d0 = *i;
-    *ip = 0;
-    while (*i < len && isdigit((unsigned char)s[*i])) {
-        *ip = *ip * 10 + (s[(*i)++] - '0');
-        if (*ip > (__int128)1 << 80) return -1;
-    }
-    return 0;
+/* PostgreSQL's interval accumulators (pg_itm_in), each checked as it grows. */
+typedef struct itm_in { int64_t usec; int32_t mday, mon, year; } itm_in;
+
+static bool add_usec_frac(itm_in *t, double frac, int64_t scale) {
+    if (frac == 0) return true;
+    frac *= (double)scale;
+    if (!(frac > -9.2e18 && frac < 9.2e18)) return false;
+    int64_t u = (int64_t)frac;
+    frac -= (double)u;
+    if (frac > 0.5) u++;
+    else if (frac < -0.5) u--;
+    return !__builtin_add_overflow(t->usec, u, &t->usec);
 }
 
-/* The fraction of digits s[f0..f1) after a decimal point, read as
- * PostgreSQL reads it (strtod of the digits: '1.0000005 seconds' is one
- * second, its half microsecond rounding down as the double has it). */
-static double read_fraction(const char *s, size_t f0, size_t f1) {
-    char buf[48] = "0.";
-    size_t n = f1 - f0 < sizeof buf - 3 ? f1 - f0 : sizeof buf - 3;
-    memcpy(buf + 2, s + f0, n);
-    buf[2 + n] = 0;
-    return strtod(buf, NULL);
+static bool add_usec(itm_in *t, int64_t val, double frac, int64_t scale) {
+    int64_t p;
+    if (__builtin_mul_overflow(val, scale, &p) || __builtin_add_overflow(t->usec, p, &t->usec)) return false;
+    return add_usec_frac(t, frac, scale);
 }
 
-static int parse_iso(const char *s, size_t len, size_t i, __int128 *months, __int128 *days, __int128 *usec,
-                     attu_error *err) {
-    static const unit_def year = { "y", U_YEAR, 1 }, mon = { "m", U_MONTH, 1 }, week = { "w", U_WEEK, 1 },
-                          day = { "d", U_DAY, 1 }, hour = { "h", U_USEC, 3600000000LL },
-                          minute = { "m", U_USEC, 60000000LL }, sec = { "s", U_USEC, 1000000 };
-    i++;
-    bool time = false, any = false;
-    while (i < len && !isspace((unsigned char)s[i])) {
-        if (s[i] == 'T' || s[i] == 't') {
-            if (time) return bad_interval(err, s, len);
-            time = true;
-            any = true;      /* "PT" is a zero interval, "P" nothing */
-            i++;
-            continue;
+static bool add_days(itm_in *t, int64_t val, int scale) {
+    int32_t d;
+    if (val < INT32_MIN || val > INT32_MAX) return false;
+    return !__builtin_mul_overflow((int32_t)val, scale, &d) && !__builtin_add_overflow(t->mday, d, &t->mday);
+}
+
+static bool add_frac_days(itm_in *t, double frac, int scale) {
+    if (frac == 0) return true;
+    frac *= scale;
+    if (!(frac > -2147483648.0 && frac < 2147483648.0)) return false;
+    int32_t d = (int32_t)frac;
+    if (__builtin_add_overflow(t->mday, d, &t->mday)) return false;
+    return add_usec_frac(t, frac - d, USECS_PER_DAY);
+}
+
+static bool add_months(itm_in *t, int64_t val) {
+    if (val < INT32_MIN || val > INT32_MAX) return false;
+    return !__builtin_add_overflow(t->mon, (int32_t)val, &t->mon);
+}
+
+static bool add_years(itm_in *t, int64_t val, int scale, double frac) {
+    int32_t y;
+    if (val < INT32_MIN || val > INT32_MAX) return false;
+    if (__builtin_mul_overflow((int32_t)val, scale, &y) || __builtin_add_overflow(t->year, y, &t->year)) return false;
+    if (frac == 0) return true;
+    double m = rint(frac * scale * 12);
+    if (!(m > -2147483649.0 && m < 2147483648.0)) return false;
+    return !__builtin_add_overflow(t->mon, (int32_t)m, &t->mon);
+}
+
+/* strtoll that reports overflow as PostgreSQL's strtoi64 does (ERANGE) */
+static int64_t to_i64(const char *p, const char **end, bool *range) {
+    errno = 0;
+    char *e;
+    long long v = strtoll(p, &e, 10);
+    *range = errno == ERANGE;
+    *end = e;
+    return v;
+}
+
+/* PostgreSQL's fraction of a number field ('.5', '.'): P_OK or P_BAD */
+static int number_fraction(const char *cp, double *frac) {
+    if (cp[1] == 0) { *frac = 0; return P_OK; }
+    errno = 0;
+    char *e;
+    *frac = strtod(cp, &e);
+    return (*e || errno) ? P_BAD : P_OK;
+}
+
+/* hh:mm[:ss[.f]] or mm:ss.f as microseconds (DecodeTimeForInterval) */
+static int time_field(const char *str, int64_t *usec_out) {
+    const char *cp;
+    bool range;
+    int64_t hour = to_i64(str, &cp, &range), min, sec = 0;
+    double fsec = 0;
+    if (range) return P_FIELD;
+    if (*cp != ':') return P_BAD;
+    min = to_i64(cp + 1, &cp, &range);
+    if (range || min > INT32_MAX || min < INT32_MIN) return P_FIELD;
+    if (*cp == 0) {
+    } else if (*cp == '.') {
+        char *e;
+        errno = 0;
+        double f = strtod(cp, &e);
+        if (*e || errno) return P_BAD;
+        fsec = rint(f * 1000000);
+        sec = min; min = hour; hour = 0;      /* mm:ss.f */
+    } else if (*cp == ':') {
+        sec = to_i64(cp + 1, &cp, &range);
+        if (range || sec > INT32_MAX || sec < INT32_MIN) return P_FIELD;
+        if (*cp == '.') {
+            char *e;
+            errno = 0;
+            double f = strtod(cp, &e);
+            if (*e || errno) return P_BAD;
+            fsec = rint(f * 1000000);
+        } else if (*cp) return P_BAD;
+    } else return P_BAD;
+    if (hour < 0 || min < 0 || min > 59 || sec < 0 || sec > 60 || fsec < 0 || fsec > 1000000) return P_FIELD;
+    int64_t u = (int64_t)fsec, p;
+    if (__builtin_mul_overflow(hour, USECS_PER_HOUR, &p) || __builtin_add_overflow(u, p, &u) ||
+        __builtin_add_overflow(u, min * USECS_PER_MINUTE, &u) || __builtin_add_overflow(u, sec * USECS_PER_SEC, &u))
+        return P_FIELD;
+    *usec_out = u;
+    return P_OK;
+}
+
+static int decode_postgres(const char *s, size_t len, itm_in *t) {
+    pfield f[MAX_FIELDS];
+    int nf, rc = split_fields(s, len, f, &nf);
+    if (rc) return rc;
+    memset(t, 0, sizeof *t);
+    unsigned fmask = 0, tmask;
+    int type = PT_NONE;
+    bool ago = false;
+    for (int i = nf - 1; i >= 0; i--) {
+        const char *txt = f[i].text;
+        tmask = 0;
+        switch (f[i].type) {
+        case PF_TIME: {
+            int64_t u;
+            if ((rc = time_field(txt, &u))) return rc;
+            t->usec = u;                      /* a time sets the microseconds */
+            tmask = PM_TIME;
+            type = PT_DAY;
+            break;
         }
-        int sign = 1;
-        size_t d0 = 0;
-        __int128 ip = 0;
-        if (scan_signed_int(s, len, &i, &sign, &d0, &ip)) return field_overflow(err, s, len);
-        double frac = 0;
-        bool digits = i > d0;
-        if (i < len && s[i] == '.') {
-            size_t f0 = ++i;
-            while (i < len && isdigit((unsigned char)s[i])) { i++; digits = true; }
-            frac = read_fraction(s, f0, i);
+        case PF_SIGNED:
+            if (strchr(txt + 1, ':')) {
+                int64_t u;
+                if (time_field(txt + 1, &u) == P_OK) {
+                    if (txt[0] == '-') u = -u;
+                    t->usec = u;
+                    tmask = PM_TIME;
+                    type = PT_DAY;
+                    break;
+                }
+            }
+            /* a signed number or years-months, as below */
+            __attribute__((fallthrough));
+        case PF_NUM: case PF_DATE: {
+            if (type == PT_NONE) type = PT_SEC;
+            const char *cp;
+            bool range;
+            int64_t val = to_i64(txt, &cp, &range);
+            double frac = 0;
+            if (range) return P_FIELD;
+            if (*cp == '-') {
+                /* the SQL standard's years-months */
+                int64_t m2 = to_i64(cp + 1, &cp, &range);
+                if (range || m2 < 0 || m2 >= 12) return P_FIELD;
+                if (*cp) return P_BAD;
+                type = PT_MON;
+                if (txt[0] == '-') m2 = -m2;
+                if (__builtin_mul_overflow(val, 12, &val) || __builtin_add_overflow(val, m2, &val)) return P_FIELD;
+            } else if (*cp == '.') {
+                if (number_fraction(cp, &frac)) return P_BAD;
+                if (txt[0] == '-') frac = -frac;
+            } else if (*cp) return P_BAD;
+            bool ok = true;
+            switch (type) {
+            case PT_US: ok = add_usec(t, val, frac, 1); tmask = PM(PT_US); break;
+            case PT_MS: ok = add_usec(t, val, frac, 1000); tmask = PM(PT_MS); break;
+            case PT_SEC: ok = add_usec(t, val, frac, USECS_PER_SEC); tmask = frac == 0 ? PM(PT_SEC) : PM_SECS; break;
+            case PT_MIN: ok = add_usec(t, val, frac, USECS_PER_MINUTE); tmask = PM(PT_MIN); break;
+            case PT_HOUR: ok = add_usec(t, val, frac, USECS_PER_HOUR); tmask = PM(PT_HOUR); type = PT_DAY; break;
+            case PT_DAY: ok = add_days(t, val, 1) && add_usec_frac(t, frac, USECS_PER_DAY); tmask = PM(PT_DAY); break;
+            case PT_WEEK: ok = add_days(t, val, 7) && add_frac_days(t, frac, 7); tmask = PM(PT_WEEK); break;
+            case PT_MON: ok = add_months(t, val) && add_frac_days(t, frac, DAYS_PER_MONTH); tmask = PM(PT_MON); break;
+            case PT_YEAR: ok = add_years(t, val, 1, frac); tmask = PM(PT_YEAR); break;
+            case PT_DECADE: ok = add_years(t, val, 10, frac); tmask = PM(PT_DECADE); break;
+            case PT_CENTURY: ok = add_years(t, val, 100, frac); tmask = PM(PT_CENTURY); break;
+            case PT_MILLENNIUM: ok = add_years(t, val, 1000, frac); tmask = PM(PT_MILLENNIUM); break;
+            default: return P_BAD;           /* after "ago", or a unit interval input has not */
+            }
+            if (!ok) return P_FIELD;
+            break;
         }
-        if (!digits || i >= len) return bad_interval(err, s, len);
-        const unit_def *u = NULL;
-        switch (toupper((unsigned char)s[i])) {
-        case 'Y': u = time ? NULL : &year; break;
-        case 'M': u = time ? &minute : &mon; break;
-        case 'W': u = time ? NULL : &week; break;
-        case 'D': u = time ? NULL : &day; break;
-        case 'H': u = time ? &hour : NULL; break;
-        case 'S': u = time ? &sec : NULL; break;
-        default: break;
+        case PF_WORD: {
+            int u = unit_word(txt[0] == '+' || txt[0] == '-' ? txt + 1 : txt);
+            if (u == PT_NONE) return P_BAD;
+            if (u == PT_AGO) { ago = true; type = PT_OTHER; }
+            else type = u;
+            break;
         }
-        if (!u) return bad_interval(err, s, len);
-        i++;
-        add_unit(u, sign * ip, sign * frac, months, days, usec);
-        any = true;
+        default:
+            return P_BAD;
+        }
+        if (tmask & fmask) return P_BAD;
+        fmask |= tmask;
     }
-    while (i < len && isspace((unsigned char)s[i])) i++;
-    if (!any || i < len) return bad_interval(err, s, len);
-    return 0;
+    if (!fmask) return P_BAD;
+    if (ago) {
+        if (t->usec == INT64_MIN || t->mday == INT32_MIN || t->mon == INT32_MIN || t->year == INT32_MIN) return P_FIELD;
+        t->usec = -t->usec; t->mday = -t->mday; t->mon = -t->mon; t->year = -t->year;
+    }
+    return P_OK;
+}
+
+/* ISO 8601 numbers as PostgreSQL's ParseISO8601Number: a digit, '-' or '.'
+ * first, then strtod; the integer part truncated toward zero */
+static int iso_number(const char **p, int64_t *ip, double *fp) {
+    const char *s = *p;
+    if (!(isdigit((unsigned char)*s) || *s == '-' || *s == '.')) return P_BAD;
+    errno = 0;
+    char *e;
+    double v = strtod(s, &e);
+    if (e == s || errno) return P_BAD;
+    if (isnan(v) || v < -9223372036854775808.0 || v > 9223372036854775807.0) return P_FIELD;
+    *ip = v >= 0 ? (int64_t)floor(v) : -(int64_t)floor(-v);
+    *fp = v - (double)*ip;
+    *p = e;
+    return P_OK;
+}
+
+static size_t iso_int_width(const char *s) {
+    if (*s == '-') s++;
+    return strspn(s, "0123456789");
+}
+
+/* ISO 8601 durations as PostgreSQL's DecodeISO8601Interval: the format with
+ * designators (P1Y2M3DT4H5M6S, P1W) and the alternative formats
+ * (P0001-02-03T04:05:06, P00010203T040506); s is NUL-terminated. */
+static int decode_iso(const char *s, itm_in *t) {
+    memset(t, 0, sizeof *t);
+    if (strlen(s) < 2 || s[0] != 'P') return P_BAD;
+    s++;
+    bool datepart = true, havefield = false;
+    while (*s) {
+        if (*s == 'T') { datepart = false; havefield = false; s++; continue; }
+        const char *start = s;
+        int64_t val;
+        double frac;
+        int rc = iso_number(&s, &val, &frac);
+        if (rc) return rc;
+        char unit = *s;
+        if (unit) s++;
+        bool ok = true;
+        if (datepart) {
+            switch (unit) {
+            case 'Y': ok = add_years(t, val, 1, frac); break;
+            case 'M': ok = add_months(t, val) && add_frac_days(t, frac, DAYS_PER_MONTH); break;
+            case 'W': ok = add_days(t, val, 7) && add_frac_days(t, frac, 7); break;
+            case 'D': ok = add_days(t, val, 1) && add_usec_frac(t, frac, USECS_PER_DAY); break;
+            case 'T': case '\0': case '-':
+                if (unit != '-' && iso_int_width(start) == 8 && !havefield) {
+                    /* basic: YYYYMMDD */
+                    if (!add_years(t, val / 10000, 1, 0) || !add_months(t, (val / 100) % 100) || !add_days(t, val % 100, 1) ||
+                        !add_usec_frac(t, frac, USECS_PER_DAY))
+                        return P_FIELD;
+                    if (unit == '\0') return P_OK;
+                    datepart = false; havefield = false;
+                    continue;
+                }
+                /* extended: Y-M-D */
+                if (havefield) return P_BAD;
+                if (!add_years(t, val, 1, frac)) return P_FIELD;
+                if (unit == '\0') return P_OK;
+                if (unit == 'T') { datepart = false; havefield = false; continue; }
+                if ((rc = iso_number(&s, &val, &frac))) return rc;
+                if (!add_months(t, val) || !add_frac_days(t, frac, DAYS_PER_MONTH)) return P_FIELD;
+                if (*s == '\0') return P_OK;
+                if (*s == 'T') { datepart = false; havefield = false; s++; continue; }
+                if (*s != '-') return P_BAD;
+                s++;
+                if ((rc = iso_number(&s, &val, &frac))) return rc;
+                if (!add_days(t, val, 1) || !add_usec_frac(t, frac, USECS_PER_DAY)) return P_FIELD;
+                if (*s == '\0') return P_OK;
+                if (*s == 'T') { datepart = false; havefield = false; s++; continue; }
+                return P_BAD;
+            default: return P_BAD;
+            }
+        } else {
+            switch (unit) {
+            case 'H': ok = add_usec(t, val, frac, USECS_PER_HOUR); break;
+            case 'M': ok = add_usec(t, val, frac, USECS_PER_MINUTE); break;
+            case 'S': ok = add_usec(t, val, frac, USECS_PER_SEC); break;
+            case '\0': case ':':
+                if (unit == '\0' && iso_int_width(start) == 6 && !havefield) {
+                    /* basic: hhmmss */
+                    if (!add_usec(t, val / 10000, 0, USECS_PER_HOUR) || !add_usec(t, (val / 100) % 100, 0, USECS_PER_MINUTE) ||
+                        !add_usec(t, val % 100, 0, USECS_PER_SEC) || !add_usec_frac(t, frac, 1))
+                        return P_FIELD;
+                    return P_OK;
+                }
+                /* extended: hh:mm:ss */
+                if (havefield) return P_BAD;
+                if (!add_usec(t, val, frac, USECS_PER_HOUR)) return P_FIELD;
+                if (unit == '\0') return P_OK;
+                if ((rc = iso_number(&s, &val, &frac))) return rc;
+                if (!add_usec(t, val, frac, USECS_PER_MINUTE)) return P_FIELD;
+                if (*s == '\0') return P_OK;
+                if (*s != ':') return P_BAD;
+                s++;
+                if ((rc = iso_number(&s, &val, &frac))) return rc;
+                if (!add_usec(t, val, frac, USECS_PER_SEC)) return P_FIELD;
+                if (*s == '\0') return P_OK;
+                return P_BAD;
+            default: return P_BAD;
+            }
+        }
+        if (!ok) return P_FIELD;
+        havefield = true;
+    }
+    return P_OK;
 }
 
 int attu_interval_parse(const char *s, size_t len, attu_interval *out, attu_error *err) {
-    /* the sums in 128 bits, checked against the fields' ranges at the end */
-    __int128 months = 0, days = 0, usec = 0;
-    size_t i = 0;
-    bool any = false, ago = false;
-    while (i < len && isspace((unsigned char)s[i])) i++;
-    if (i < len && s[i] == '@') i++;
-    else if (i < len && (s[i] == 'P' || s[i] == 'p')) {
-        if (parse_iso(s, len, i, &months, &days, &usec, err)) return -1;
-        any = true;
-        i = len;
+    itm_in t;
+    int rc = decode_postgres(s, len, &t);
+    if (rc == P_BAD && len >= 2 && s[0] == 'P') {
+        /* then ISO 8601, as PostgreSQL tries it after the postgres style */
+        char buf[256];
+        if (len >= sizeof buf || memchr(s, 0, len)) return bad_interval(err, s, len);
+        memcpy(buf, s, len);
+        buf[len] = 0;
+        rc = decode_iso(buf, &t);
     }
-    while (i < len) {
-        while (i < len && isspace((unsigned char)s[i])) i++;
-        if (i >= len) break;
-        if (ago) return bad_interval(err, s, len);          /* "ago" ends the text */
-        if (isalpha((unsigned char)s[i])) {
-            size_t w = i;
-            while (i < len && isalpha((unsigned char)s[i])) i++;
-            if (i - w == 3 && !strncasecmp(s + w, "ago", 3) && any) { ago = true; continue; }
-            return bad_interval(err, s, len);
-        }
-        /* a number: [+-]digits[.digits], or a time [+-]hh:mm[:ss[.ffffff]] */
-        int sign = 1;
-        size_t d0 = 0;
-        __int128 ip = 0;
-        if (scan_signed_int(s, len, &i, &sign, &d0, &ip)) return field_overflow(err, s, len);
-        bool had_int = i > d0;
-        if (had_int && i + 1 < len && s[i] == '-' && isdigit((unsigned char)s[i + 1])) {
-            /* the SQL standard's years-months, Y-M */
-            i++;
-            __int128 mm = 0;
-            while (i < len && isdigit((unsigned char)s[i])) { mm = mm * 10 + (s[i++] - '0'); if (mm > 1000000000) return field_overflow(err, s, len); }
-            if (i < len && !isspace((unsigned char)s[i])) return bad_interval(err, s, len);
-            if (mm > 11) return field_overflow(err, s, len);
-            months += sign * (ip * 12 + mm);
-            any = true;
-            continue;
-        }
-        if (i < len && s[i] == ':') {
-            if (!had_int) return bad_interval(err, s, len);
-            /* hh:mm[:ss[.ffffff]] */
-            __int128 hh = ip, mm = 0, ss = 0, frac_us = 0;
-            i++;
-            size_t m0 = i;
-            while (i < len && isdigit((unsigned char)s[i])) { mm = mm * 10 + (s[i++] - '0'); if (mm > 1000000000) return field_overflow(err, s, len); }
-            if (i == m0) return bad_interval(err, s, len);
-            if (i < len && s[i] == ':') {
-                i++;
-                size_t s0 = i;
-                while (i < len && isdigit((unsigned char)s[i])) { ss = ss * 10 + (s[i++] - '0'); if (ss > 1000000000) return field_overflow(err, s, len); }
-                if (i == s0) return bad_interval(err, s, len);
-                if (i < len && s[i] == '.') {
-                    i++;
-                    int64_t scale = 100000;
-                    double rest = 0, place = 0.1;
-                    while (i < len && isdigit((unsigned char)s[i])) {
-                        if (scale) { frac_us += (s[i] - '0') * scale; scale /= 10; }
-                        else { rest += (s[i] - '0') * place; place /= 10; }
-                        i++;
-                    }
-                    if (rest >= 0.5) frac_us++;     /* rounded to the microsecond */
-                }
-            }
-            if (i < len && !isspace((unsigned char)s[i])) return bad_interval(err, s, len);
-            if (mm > 59 || ss > 60) return field_overflow(err, s, len);
-            usec += sign * (((hh * 60 + mm) * 60 + ss) * 1000000 + frac_us);
-            any = true;
-            continue;
-        }
-        /* the fraction, kept as a double as PostgreSQL's fval */
-        double frac = 0;
-        if (i < len && s[i] == '.') {
-            size_t f0 = ++i;
-            while (i < len && isdigit((unsigned char)s[i])) i++;
-            frac = read_fraction(s, f0, i);
-            if (!had_int && i == f0) return bad_interval(err, s, len);
-        } else if (!had_int) {
-            return bad_interval(err, s, len);
-        }
-        while (i < len && isspace((unsigned char)s[i])) i++;
-        size_t w = i;
-        while (i < len && isalpha((unsigned char)s[i])) i++;
-        const unit_def *u = NULL;
-        if (i > w) {
-            u = find_unit(s + w, i - w);
-            if (!u) {
-                /* "ago" right after a bare number: seconds, then ago */
-                if (i - w == 3 && !strncasecmp(s + w, "ago", 3)) { i = w; }
-                else return bad_interval(err, s, len);
-            }
-        }
-        if (i < len && !isspace((unsigned char)s[i]) && !(u == NULL && i == w)) return bad_interval(err, s, len);
-        if (!u) {
-            /* a bare number is seconds, or days before a time ('1 2:03',
-             * the SQL standard's day-time form) */
-            static const unit_def sec = { "second", U_USEC, 1000000 }, day = { "day", U_DAY, 1 };
-            size_t k = i;
-            while (k < len && isspace((unsigned char)s[k])) k++;
-            if (k < len && (s[k] == '+' || s[k] == '-')) k++;
-            size_t k0 = k;
-            while (k < len && isdigit((unsigned char)s[k])) k++;
-            u = k > k0 && k < len && s[k] == ':' ? &day : &sec;
-            /* otherwise it must end the text (but for "ago"): "1 2" is no interval */
-            if (u == &sec) {
-                size_t r = i;
-                while (r < len && isspace((unsigned char)s[r])) r++;
-                if (r < len && !(len - r >= 3 && !strncasecmp(s + r, "ago", 3))) return bad_interval(err, s, len);
-            }
-        }
-        add_unit(u, sign * ip, sign * frac, &months, &days, &usec);
-        any = true;
-    }
-    if (!any) return bad_interval(err, s, len);
-    if (ago) { months = -months; days = -days; usec = -usec; }
-    if (months > INT32_MAX || months < INT32_MIN || days > INT32_MAX || days < INT32_MIN || usec > INT64_MAX || usec < INT64_MIN)
-        return field_overflow(err, s, len);
+    if (rc == P_BAD) return bad_interval(err, s, len);
+    if (rc == P_FIELD) return field_overflow(err, s, len);
+    int64_t months = (int64_t)t.year * 12 + t.mon;
+    if (months > INT32_MAX || months < INT32_MIN)
+        return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "interval out of range");
     out->months = (int32_t)months;
-    out->days = (int32_t)days;
-    out->usec = (int64_t)usec;
+    out->days = t.mday;
+    out->usec = t.usec;
     return 0;
 }
 
@@ -345,9 +521,6 @@ int attu_timestamp_add_interval(int64_t ts, attu_interval iv, int64_t *out) {
 
 /* ---- the value type ------------------------------------------------------------ */
 
-#define USECS_PER_HOUR 3600000000LL
-#define USECS_PER_MINUTE 60000000LL
-#define USECS_PER_SEC 1000000LL
 
 static int interval_range(attu_error *err) {
     return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "interval out of range");

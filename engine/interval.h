@@ -27,15 +27,16 @@ typedef struct attu_interval {
     int64_t usec;
 } attu_interval;
 
-/* PostgreSQL's interval_in for the postgres style and its verbose form:
- * "[@] quantity unit [quantity unit...] [ago]" with units microsecond(s)
- * .. millennium and their abbreviations (us, ms, s, sec, m, min, h, hr, d,
- * w, mon, y, yr, dec, c, mil...), fractions spilling down as PostgreSQL's
- * (a fractional month is 30 days, a fractional day 24 hours), a time
- * written [+-]hh:mm[:ss[.ffffff]], and a bare number as seconds.
- * 22007 "invalid input syntax for type interval: "..."" for anything else
- * (the SQL-standard "Y-M" and ISO 8601 "P1D" forms included), 22015
- * "interval field value out of range" when a field overflows. */
+/* PostgreSQL 15's interval_in (IntervalStyle postgres, no typmod): the
+ * postgres style as its DecodeInterval reads it (fields split as
+ * ParseDateTime splits them, read from the last to the first: unit words,
+ * "ago" and "@", fractions spilling down (a month is 30 days, a day 24
+ * hours), hh:mm[:ss[.f]] times, a bare rightmost number as seconds and one
+ * before a time as days, the SQL standard's Y-M, each unit at most once),
+ * then ISO 8601 (P1Y2M3DT4H5M6S, P1W, P0001-02-03T04:05:06). 22007
+ * "invalid input syntax for type interval: "..."" for bad text, 22015
+ * "interval field value out of range" when a field overflows, 22008
+ * "interval out of range" when the months pass int32. */
 int attu_interval_parse(const char *s, size_t len, attu_interval *out, attu_error *err);
 
 /* -1, 0 or 1: the sign PostgreSQL's interval comparison gives against a zero
