@@ -981,6 +981,72 @@ static bool eval_limit(bctx *c, const attu_ast_expr *e, const char *what, int64_
     return true;
 }
 
+/* Whether e reads a column of this query (not only outer references). */
+static bool reads_this_level(const attu_bexpr *e) {
+    if (!e) return false;
+    if (e->kind == BX_COL) return e->col < OUTER_BASE;
+    for (int i = 0; i < e->nargs; i++) if (reads_this_level(e->args[i])) return true;
+    for (int i = 0; i < e->nwhens; i++) if (reads_this_level(e->whens[i]) || reads_this_level(e->thens[i])) return true;
+    for (int i = 0; i < e->norder; i++) if (reads_this_level(e->order[i].expr)) return true;
+    return reads_this_level(e->else_);
+}
+
+/* Whether e reads a scope column in [lo, hi) where it is needed per input
+ * row of the aggregation: inside an aggregate's arguments or ORDER BY
+ * (in_agg), or anywhere when e is a group key (in_agg set by the caller). */
+static bool reads_cols_per_row(const attu_bexpr *e, int lo, int hi, bool in_agg) {
+    if (!e) return false;
+    if (e->kind == BX_COL) return in_agg && e->col >= lo && e->col < hi;
+    bool a = in_agg || e->kind == BX_AGG;
+    for (int i = 0; i < e->nargs; i++) if (reads_cols_per_row(e->args[i], lo, hi, a)) return true;
+    for (int i = 0; i < e->nwhens; i++)
+        if (reads_cols_per_row(e->whens[i], lo, hi, a) || reads_cols_per_row(e->thens[i], lo, hi, a)) return true;
+    for (int i = 0; i < e->npart; i++) if (reads_cols_per_row(e->part[i], lo, hi, a)) return true;
+    for (int i = 0; i < e->norder; i++) if (reads_cols_per_row(e->order[i].expr, lo, hi, a)) return true;
+    return reads_cols_per_row(e->else_, lo, hi, a);
+}
+
+/* Under aggregation, a correlated subquery run by parameters that read no
+ * column of this query, only queries further out ((SELECT max(c.y + o.y)
+ * FROM c) inside a subquery over b, o two levels out), has one value for
+ * the whole query, as PostgreSQL evaluates it once per outer row; run over
+ * the FROM rows it would be a group key, and an aggregate over no rows
+ * (no groups then) would lose its one row. Such a subquery runs after the
+ * AGG node instead (post_agg, as one reading this query's aggregates),
+ * unless a group key or an aggregate's argument reads its value, which
+ * need it per row. The post-aggregation values' offsets (post_off) follow
+ * the pending order. */
+static void defer_outer_only(bctx *c, scope *sc, const aggstate *st, attu_bexpr **items, int n, const attu_bexpr *having,
+                             const attu_sort_item *ord, int nord) {
+    for (int i = 0; i < c->npending; i++) {
+        pending_join *pj = &c->pending[i];
+        if (!pj->param_sub || pj->post_agg) continue;
+        bool movable = true;
+        for (int k = 0; k < pj->nkeys && movable; k++) if (reads_this_level(pj->outer_keys[k])) movable = false;
+        int lo = pj->scope_base, hi = lo + 1 + pj->param_sub->ncols;
+        for (int g = 0; g < st->ngroups && movable; g++) if (reads_cols_per_row(st->groups[g], lo, hi, true)) movable = false;
+        for (int k = 0; k < n && movable; k++) if (reads_cols_per_row(items[k], lo, hi, false)) movable = false;
+        for (int k = 0; k < nord && movable; k++) if (reads_cols_per_row(ord[k].expr, lo, hi, false)) movable = false;
+        if (movable && reads_cols_per_row(having, lo, hi, false)) movable = false;
+        /* a later subquery's parameters reading this one's value run
+         * where it does not yet exist */
+        for (int j = i + 1; j < c->npending && movable; j++)
+            for (int k = 0; k < c->pending[j].nkeys; k++)
+                if (reads_cols_per_row(c->pending[j].outer_keys[k], lo, hi, true)) { movable = false; break; }
+        if (movable) pj->post_agg = true;
+    }
+    int off = 0;
+    for (int i = 0; i < c->npending; i++) {
+        pending_join *pj = &c->pending[i];
+        if (!pj->post_agg) continue;
+        for (int j = 0; j <= pj->param_sub->ncols; j++) {
+            sc->cols[pj->scope_base + j].post_agg = true;
+            sc->cols[pj->scope_base + j].post_off = off + j;
+        }
+        off += 1 + pj->param_sub->ncols;
+    }
+}
+
 static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     const typeof(q->u.select) *s = &q->u.select;
     c->pending = NULL;
@@ -1329,7 +1395,14 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     }
     /* the correlated subqueries: those whose parameters read this query's
      * aggregates run over the groups (after the AGG node), the others over
-     * the FROM rows */
+     * the FROM rows; under aggregation, those whose parameters read only
+     * queries further out too (see defer_outer_only) */
+    {
+        bool aggregates = st.ngroups > 0 || having;
+        for (int i = 0; i < n && !aggregates; i++) aggregates = has_kind(items[i], BX_AGG);
+        for (int i = 0; i < nord && !aggregates; i++) aggregates = ord[i].expr && has_kind(ord[i].expr, BX_AGG);
+        if (aggregates) defer_outer_only(c, &sc, &st, items, n, having, ord, nord);
+    }
     int npost = 0;
     for (int i = 0; i < c->npending; i++) npost += c->pending[i].post_agg;
     if (c->npending && !(p = npost ? apply_pending_pre_agg(c, p) : apply_pending(c, p))) return NULL;
@@ -3191,6 +3264,7 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
      * after the aggregation, one per group anyway) */
     scope *msc = (scope *)sc;
     int base = msc->n;
+    pj->scope_base = base;
     int deps[64], dpos[64], nd = 0;
     for (int i = 0; i < nk; i++) collect_deps(keys[i], 0, deps, dpos, &nd, 64);
     for (int i = 0; i <= sub->ncols; i++) {

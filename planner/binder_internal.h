@@ -109,6 +109,7 @@ typedef struct pending_join {
      * distinct binding by an LP_APPLY: adds rows ++ param_sub's columns */
     attu_lplan    *param_sub;
     int           *param_slots;
+    int            scope_base;   /* its first column in the enclosing scope (rows) */
     /* its keys read aggregates of this level: applied to the AGG node's
      * output, not to the FROM rows (see bind_select) */
     bool           post_agg;
