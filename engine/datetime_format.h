@@ -6,8 +6,8 @@
  * PostgreSQL's messages and SQLSTATEs (22007, 22008). Names are English
  * (the C locale's), so TM changes only the padding.
  *
- * Also the small pieces numeric_format.c shares: a template's parse into
- * nodes keeps PostgreSQL's rules for quotes and backslashes.
+ * Also attu_fmt_cache, which numeric_format.c shares: a template parsed
+ * once for the rows of a batch.
  */
 #ifndef ATTU_ENGINE_DATETIME_FORMAT_H
 #define ATTU_ENGINE_DATETIME_FORMAT_H
@@ -25,8 +25,7 @@ typedef struct attu_fmt_cache {
     size_t flen;
     void  *nodes;      /* its parse */
     void  *desc;       /* numeric_format.c: its description */
-    int    kind;       /* 1 datetime, 2 number */
-    int    bad;        /* the parse failed (the error comes again each row) */
+    int    kind;       /* 1 datetime, 2 number; 0 empty */
 } attu_fmt_cache;
 
 void attu_fmt_cache_free(attu_fmt_cache *c);
