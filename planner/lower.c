@@ -821,6 +821,18 @@ static void mark_expr(const attu_bexpr *e, bool *need, int n) {
     for (int i = 0; i < e->norder; i++) mark_expr(e->order[i].expr, need, n);
 }
 
+/* Marks in ln the columns of a node's left input that its residual reads:
+ * the residual is over the node's own output (p->ncols columns), whose
+ * first nl are the left input's. Returns -1 when out of memory. */
+static int mark_residual_left(const attu_lplan *p, bool *ln, int nl) {
+    bool *all = calloc((size_t)p->ncols + 1, 1);
+    if (!all) return -1;
+    mark_expr(p->residual, all, p->ncols);
+    for (int i = 0; i < nl; i++) ln[i] |= all[i];
+    free(all);
+    return 0;
+}
+
 static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
     if (!p) return 0;
     attu_lplan *l = p->left, *r = p->right;
@@ -854,14 +866,9 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
         for (int k = 0; k < p->nsrfs; k++) {
             mark_expr(p->srfs[k].start, ln, nl); mark_expr(p->srfs[k].stop, ln, nl); mark_expr(p->srfs[k].step, ln, nl);
         }
-        if (p->residual) {
-            /* over the node's own output: its left part is the input's */
-            bool *all = calloc((size_t)p->ncols + 1, 1);
-            if (!all) { free(ln); free(rn); return attu_error_oom(err); }
-            mark_expr(p->residual, all, p->ncols);
-            for (int i = 0; i < nl; i++) ln[i] |= all[i];
-            free(all);
-        }
+        /* the residual is over the node's own output: its left part is
+         * the input's */
+        if (p->residual && mark_residual_left(p, ln, nl)) { free(ln); free(rn); return attu_error_oom(err); }
         break;
     case LP_APPLY:
         /* the left rows pass through; the subquery's first row (LATERAL:
@@ -869,14 +876,8 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
         for (int i = 0; i < nl; i++) ln[i] = need[i];
         for (int k = 0; k < p->nkeys; k++) mark_expr(p->lkeys[k], ln, nl);
         for (int i = 0; i < nr; i++) rn[i] = true;
-        if (p->residual) {
-            /* a LATERAL LEFT JOIN's ON, over the node's own output */
-            bool *all = calloc((size_t)p->ncols + 1, 1);
-            if (!all) { free(ln); free(rn); return attu_error_oom(err); }
-            mark_expr(p->residual, all, p->ncols);
-            for (int i = 0; i < nl; i++) ln[i] |= all[i];
-            free(all);
-        }
+        /* a LATERAL LEFT JOIN's ON, over the node's own output */
+        if (p->residual && mark_residual_left(p, ln, nl)) { free(ln); free(rn); return attu_error_oom(err); }
         break;
     case LP_DISTINCT: case LP_SETOP: case LP_RECURSIVE:
         for (int i = 0; i < nl; i++) ln[i] = true;
