@@ -215,13 +215,14 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
         break;
     }
     case ATTU_PG_OID_INTERVAL: {    /* interval_recv: microseconds, days, months */
-        char slot[16];
+        /* Spelled field by field rather than in the output style: a time of
+           INT64_MIN microseconds prints as -2562047788:00:54.775808, which
+           interval input (PostgreSQL's too) rejects, while every slot reads
+           back from its units. */
         int64_t us = (int64_t)(((uint64_t)be32(v) << 32) | be32(v + 4));
         int32_t days = (int32_t)be32(v + 8), months = (int32_t)be32(v + 12);
-        memcpy(slot, &months, 4);
-        memcpy(slot + 4, &days, 4);
-        memcpy(slot + 8, &us, 8);
-        attu_value_format(attu_type_make(ATTU_TYPE_INTERVAL), slot, buf, sizeof buf);
+        snprintf(buf, sizeof buf, "%d mons %d days %lld microseconds", months, days,
+                 (long long)us);
         break;
     }
     }

@@ -252,6 +252,39 @@ Test(libpq, binary_numeric_parameters) {
     PQfinish(c);
 }
 
+/* INTERVAL parameters in binary (interval_recv's microseconds, days, months)
+ * arrive spelled unit by unit (the fake database echoes the text), so that
+ * every slot reads back, the widest negative time too: its IntervalStyle
+ * text, -2562047788:00:54.775808, is no valid interval input, here or in
+ * PostgreSQL. */
+Test(libpq, binary_interval_parameters) {
+    PGconn *c = connect_db();
+    struct { const char *bytes; const char *text; } cases[] = {
+        { "\0\0\0\0\xd6\x93\xa4\0" "\0\0\0\1" "\0\0\0\2", "2 mons 1 days 3600000000 microseconds" },
+        { "\x80\0\0\0\0\0\0\0" "\x80\0\0\0" "\x80\0\0\0",
+          "-2147483648 mons -2147483648 days -9223372036854775808 microseconds" },
+        { "\x7f\xff\xff\xff\xff\xff\xff\xff" "\x7f\xff\xff\xff" "\x7f\xff\xff\xff",
+          "2147483647 mons 2147483647 days 9223372036854775807 microseconds" },
+        { "\xff\xff\xff\xff\xff\xff\xff\xff" "\0\0\0\1" "\xff\xff\xff\xff",
+          "-1 mons 1 days -1 microseconds" },
+    };
+    Oid types[1] = { 1186 };
+    int fmts[1] = { 1 }, lens[1] = { 16 };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *vals[1] = { cases[i].bytes };
+        PGresult *r = PQexecParams(c, "SELECT $1", 1, types, vals, lens, fmts, 0);
+        cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "case %zu: %s", i, PQerrorMessage(c));
+        cr_assert_str_eq(PQgetvalue(r, 0, 0), cases[i].text);
+        PQclear(r);
+    }
+    const char *vals[1] = { "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0" };
+    int shortlen[1] = { 15 };
+    PGresult *r = PQexecParams(c, "SELECT $1", 1, types, vals, shortlen, fmts, 0);
+    cr_assert_str_eq(PQresultErrorField(r, PG_DIAG_SQLSTATE), "22P03");
+    PQclear(r);
+    PQfinish(c);
+}
+
 Test(libpq, binary_results_and_parameters) {
     PGconn *c = connect_db();
     PGresult *r = PQexecParams(c, "SELECT 42", 0, NULL, NULL, NULL, NULL, 1);
