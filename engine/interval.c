@@ -53,7 +53,11 @@ enum { P_OK = 0, P_BAD, P_FIELD, P_RANGE };
 
 #define MAX_FIELDS 25
 
-typedef struct pfield { int type; char text[64]; } pfield;
+/* PostgreSQL 15 splits interval text into one work buffer of 256 bytes,
+ * each field NUL-terminated: the fields' lengths share that bound. */
+#define FIELD_BUF 256
+
+typedef struct pfield { int type; const char *text; } pfield;
 
 /* PostgreSQL's unit words (deltatktbl), matched on at most 10 characters:
  * "microseconds" is "microsecon" */
@@ -83,16 +87,16 @@ static int unit_word(const char *w) {
 }
 
 /* Splits the text into fields as PostgreSQL's ParseDateTime does. */
-static int split_fields(const char *s, size_t len, pfield *f, int *nf) {
-    size_t i = 0;
+static int split_fields(const char *s, size_t len, char *buf, pfield *f, int *nf) {
+    size_t i = 0, used = 0;
     *nf = 0;
     while (i < len) {
         unsigned char ch = (unsigned char)s[i];
         if (isspace(ch)) { i++; continue; }
         if (*nf >= MAX_FIELDS) return P_BAD;
         pfield *x = &f[*nf];
-        size_t k = 0;
-#define PUT(c_) do { if (k + 1 >= sizeof x->text) return P_BAD; x->text[k++] = (char)(c_); } while (0)
+        x->text = buf + used;
+#define PUT(c_) do { if (used + 1 >= FIELD_BUF) return P_BAD; buf[used++] = (char)(c_); } while (0)
         if (isdigit(ch)) {
             while (i < len && isdigit((unsigned char)s[i])) PUT(s[i++]);
             if (i < len && s[i] == ':') {
@@ -142,7 +146,7 @@ static int split_fields(const char *s, size_t len, pfield *f, int *nf) {
         } else if (ispunct(ch)) { i++; continue; }
         else return P_BAD;
 #undef PUT
-        x->text[k] = 0;
+        buf[used++] = 0;
         (*nf)++;
     }
     return P_OK;
@@ -257,7 +261,8 @@ static int time_field(const char *str, int64_t *usec_out) {
 
 static int decode_postgres(const char *s, size_t len, itm_in *t) {
     pfield f[MAX_FIELDS];
-    int nf, rc = split_fields(s, len, f, &nf);
+    char work[FIELD_BUF];
+    int nf, rc = split_fields(s, len, work, f, &nf);
     if (rc) return rc;
     memset(t, 0, sizeof *t);
     unsigned fmask = 0, tmask;
@@ -460,11 +465,13 @@ int attu_interval_parse(const char *s, size_t len, attu_interval *out, attu_erro
     int rc = decode_postgres(s, len, &t);
     if (rc == P_BAD && len >= 2 && s[0] == 'P') {
         /* then ISO 8601, as PostgreSQL tries it after the postgres style */
-        char buf[256];
-        if (len >= sizeof buf || memchr(s, 0, len)) return bad_interval(err, s, len);
+        if (memchr(s, 0, len)) return bad_interval(err, s, len);
+        char small[256], *buf = len < sizeof small ? small : malloc(len + 1);
+        if (!buf) return attu_error_oom(err);
         memcpy(buf, s, len);
         buf[len] = 0;
         rc = decode_iso(buf, &t);
+        if (buf != small) free(buf);
     }
     if (rc == P_BAD) return bad_interval(err, s, len);
     if (rc == P_FIELD) return field_overflow(err, s, len);
