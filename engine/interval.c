@@ -86,6 +86,24 @@ static int unit_word(const char *w) {
     return PT_NONE;
 }
 
+/* Whether PostgreSQL knows w as a date word (a month or weekday name, a
+ * single-letter ISO unit, am / pm, ad / bc, a special value): such a word
+ * run into digits or a '+' ends its field ('1y2 min', 'dec1'), any other
+ * word so run in begins a date field ('x1'). Checked against PostgreSQL 15,
+ * word by word. */
+static bool date_word(const char *w) {
+    static const char *const words[] = {
+        "ad", "allballs", "am", "apr", "april", "at", "aug", "august", "bc", "d", "dec", "december", "dow", "doy",
+        "dst", "epoch", "feb", "february", "fri", "friday", "h", "infinity", "isodow", "isoyear", "j", "jan",
+        "january", "jd", "jul", "julian", "july", "jun", "june", "m", "mar", "march", "may", "mm", "mon", "monday",
+        "nov", "november", "now", "oct", "october", "on", "pm", "s", "sat", "saturday", "sep", "sept", "september",
+        "sun", "sunday", "t", "thu", "thur", "thurs", "thursday", "today", "tomorrow", "tue", "tues", "tuesday",
+        "wed", "wednesday", "weds", "y", "yesterday",
+    };
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) if (!strcmp(words[i], w)) return true;
+    return false;
+}
+
 /* Splits the text into fields as PostgreSQL's ParseDateTime does. */
 static int split_fields(const char *s, size_t len, char *buf, pfield *f, int *nf) {
     size_t i = 0, used = 0;
@@ -124,7 +142,12 @@ static int split_fields(const char *s, size_t len, char *buf, pfield *f, int *nf
         } else if (isalpha(ch)) {
             x->type = PF_WORD;
             while (i < len && isalpha((unsigned char)s[i])) PUT(tolower((unsigned char)s[i++]));
-            if (i < len && (s[i] == '-' || s[i] == '/' || s[i] == '.' || s[i] == '+' || isdigit((unsigned char)s[i]))) {
+            bool date = i < len && (s[i] == '-' || s[i] == '/' || s[i] == '.');
+            if (!date && i < len && (s[i] == '+' || isdigit((unsigned char)s[i]))) {
+                buf[used] = 0;
+                date = !date_word(x->text);
+            }
+            if (date) {
                 /* a word run into digits or separators: a date, which no
                  * interval field is */
                 x->type = PF_DATE;
@@ -233,20 +256,16 @@ static int time_field(const char *str, int64_t *usec_out) {
     if (range || min > INT32_MAX || min < INT32_MIN) return P_FIELD;
     if (*cp == 0) {
     } else if (*cp == '.') {
-        char *e;
-        errno = 0;
-        double f = strtod(cp, &e);
-        if (*e || errno) return P_BAD;
+        double f;
+        if (number_fraction(cp, &f)) return P_BAD;     /* '1:2.' has a fraction of 0 */
         fsec = rint(f * 1000000);
         sec = min; min = hour; hour = 0;      /* mm:ss.f */
     } else if (*cp == ':') {
         sec = to_i64(cp + 1, &cp, &range);
         if (range || sec > INT32_MAX || sec < INT32_MIN) return P_FIELD;
         if (*cp == '.') {
-            char *e;
-            errno = 0;
-            double f = strtod(cp, &e);
-            if (*e || errno) return P_BAD;
+            double f;
+            if (number_fraction(cp, &f)) return P_BAD;
             fsec = rint(f * 1000000);
         } else if (*cp) return P_BAD;
     } else return P_BAD;
@@ -332,7 +351,7 @@ static int decode_postgres(const char *s, size_t len, itm_in *t) {
             break;
         }
         case PF_WORD: {
-            int u = unit_word(txt[0] == '+' || txt[0] == '-' ? txt + 1 : txt);
+            int u = unit_word(txt);          /* a signed word ('-mil') is none */
             if (u == PT_NONE) return P_BAD;
             if (u == PT_AGO) { ago = true; type = PT_OTHER; }
             else type = u;
@@ -361,7 +380,7 @@ static int iso_number(const char **p, int64_t *ip, double *fp) {
     char *e;
     double v = strtod(s, &e);
     if (e == s || errno) return P_BAD;
-    if (isnan(v) || v < -9223372036854775808.0 || v > 9223372036854775807.0) return P_FIELD;
+    if (isnan(v) || v < -1.0e15 || v > 1.0e15) return P_FIELD;   /* PostgreSQL 15 bounds it at 1e15 */
     *ip = v >= 0 ? (int64_t)floor(v) : -(int64_t)floor(-v);
     *fp = v - (double)*ip;
     *p = e;
