@@ -96,43 +96,58 @@ template <typename T> struct sort_direction<less_t<T>> { static constexpr int va
 template <typename T> struct sort_direction<greater_t<T>> { static constexpr int value = -1; };
 
 // ---- tuning -------------------------------------------------------------------
-// Items a thread per onesweep tile (384 threads): 32-bit keys alone,
-// 32-bit keys with values of 4 bytes or less, and 64-bit keys or wider
-// values; and the blocks a multiprocessor the kernel is compiled for (its
-// register budget): 32-bit keys alone, 64-bit keys alone, with values. The
-// shared tile (keys and values share it, one after the other) stays under
-// the static 48 KB: 384 x 23 x 4 and 384 x 15 x 8 bytes. On an H100
-// (session 9, docs/performance.md "Onesweep tile sizes") 23 items for
-// 32-bit pairs and 15 for 64-bit keys at 2 blocks a multiprocessor gave
-// 0.93-0.99x and 0.92-1.02x of DeviceRadixSort, against 0.85x and
-// 0.76-0.88x with 16 and 8; 20 items for 32-bit keys alone lost to 16
-// (0.85x against 0.91x). The macros are for tuning runs (bench_sort built
-// with -DATTU_SORT_...).
+// A onesweep tile's shape: threads (NT), items a thread (VT) and the blocks
+// a multiprocessor the kernel is compiled for (MINB, its register budget),
+// for 32-bit keys alone (K32), 32-bit keys with values of 4 bytes or less
+// (P32) and 64-bit keys or wider values (64). The shared tile (keys and
+// values share it, one after the other) stays under the static 48 KB.
+// Measured on an H100 against DeviceRadixSort (docs/performance.md
+// "Onesweep tile sizes", session 9, and "Session 14"):
+//  - 32-bit keys alone: 512 x 20 at 2 blocks (64 registers, no spill):
+//    1.01x, where 384 x 16 at 3 blocks gave 0.96x and 384 x 20 at 3 (CUB's
+//    shape) spilled 208 bytes of the 56 registers (0.59x); 448 x 18, 320 x
+//    20 and 256 x 20 0.92-0.96x;
+//  - 32-bit pairs: 384 x 23 at 2 blocks (0.93-1.00x); 512 x 16, 448 x 20
+//    and 320 x 23 were no faster;
+//  - 64-bit keys: 384 x 15 at 2 blocks (1.02-1.06x).
+// The macros are for tuning runs (bench_sort built with -DATTU_SORT_...).
+#ifndef ATTU_SORT_NT_K32
+#define ATTU_SORT_NT_K32 512
+#endif
 #ifndef ATTU_SORT_VT_K32
-#define ATTU_SORT_VT_K32 16
+#define ATTU_SORT_VT_K32 20
+#endif
+#ifndef ATTU_SORT_MINB_K32
+#define ATTU_SORT_MINB_K32 2
+#endif
+#ifndef ATTU_SORT_NT_P32
+#define ATTU_SORT_NT_P32 384
 #endif
 #ifndef ATTU_SORT_VT_P32
 #define ATTU_SORT_VT_P32 23
 #endif
+#ifndef ATTU_SORT_MINB_PAIRS
+#define ATTU_SORT_MINB_PAIRS 2
+#endif
+#ifndef ATTU_SORT_NT_64
+#define ATTU_SORT_NT_64 384
+#endif
 #ifndef ATTU_SORT_VT_64
 #define ATTU_SORT_VT_64 15
-#endif
-#ifndef ATTU_SORT_MINB_K32
-#define ATTU_SORT_MINB_K32 3
 #endif
 #ifndef ATTU_SORT_MINB_K64
 #define ATTU_SORT_MINB_K64 2
 #endif
-#ifndef ATTU_SORT_MINB_PAIRS
-#define ATTU_SORT_MINB_PAIRS 2
-#endif
+// Keys alone rank into shared memory before the look-back (0: after it,
+// as with values; a tuning switch).
 #ifndef ATTU_SORT_KEYS_BEFORE_LOOKBACK
 #define ATTU_SORT_KEYS_BEFORE_LOOKBACK 1
 #endif
 
 template <typename bits_t, typename val_t = uint32_t, bool has_vals = true>
 struct sort_launch {
-  static constexpr int nt = 384;
+  static constexpr int nt = sizeof(bits_t) == 4 && sizeof(val_t) <= 4 ? (has_vals ? ATTU_SORT_NT_P32 : ATTU_SORT_NT_K32)
+                                                                      : ATTU_SORT_NT_64;
   static constexpr int vt = sizeof(bits_t) == 4 && sizeof(val_t) <= 4 ? (has_vals ? ATTU_SORT_VT_P32 : ATTU_SORT_VT_K32)
                                                                       : ATTU_SORT_VT_64;
   static constexpr int nv = nt * vt;
@@ -241,7 +256,8 @@ sort_scan_kernel(count_t* __restrict__ hist) {
 // as they are.
 template <typename key_t, typename val_t, bool has_vals, bool descending,
           bool first, bool last, typename in_t = key_t, typename out_t = key_t>
-__global__ void __launch_bounds__(384, has_vals ? ATTU_SORT_MINB_PAIRS
+__global__ void __launch_bounds__(sort_launch<typename sort_key_traits<key_t>::bits_t, val_t, has_vals>::nt,
+                                  has_vals ? ATTU_SORT_MINB_PAIRS
                                                : sizeof(key_t) == 8 ? ATTU_SORT_MINB_K64 : ATTU_SORT_MINB_K32)
 sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys_out_v,
                      const val_t* __restrict__ vals_in, val_t* __restrict__ vals_out,
@@ -252,7 +268,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
   using L = sort_launch<bits_t, val_t, has_vals>;
-  static_assert(L::nt == 384, "launch bounds above");
+
   constexpr int nt = L::nt, vt = L::vt, nv = L::nv;
   using rank_t = cub::BlockRadixRankMatchEarlyCounts<nt, 8, false>;
   constexpr int bins_per_thread = (256 + nt - 1) / nt;
