@@ -43,9 +43,9 @@ static const kw kws[] = {
     { "DD", 2, K_DD, true, MODE_GREG }, { "DY", 2, K_DY, false, MODE_NONE },
     { "Day", 3, K_Day, false, MODE_NONE }, { "Dy", 2, K_Dy, false, MODE_NONE },
     { "D", 1, K_D, true, MODE_GREG },
-    { "FF1", 3, K_FF1, false, MODE_NONE }, { "FF2", 3, K_FF2, false, MODE_NONE },
-    { "FF3", 3, K_FF3, false, MODE_NONE }, { "FF4", 3, K_FF4, false, MODE_NONE },
-    { "FF5", 3, K_FF5, false, MODE_NONE }, { "FF6", 3, K_FF6, false, MODE_NONE },
+    { "FF1", 3, K_FF1, true, MODE_NONE }, { "FF2", 3, K_FF2, true, MODE_NONE },
+    { "FF3", 3, K_FF3, true, MODE_NONE }, { "FF4", 3, K_FF4, true, MODE_NONE },
+    { "FF5", 3, K_FF5, true, MODE_NONE }, { "FF6", 3, K_FF6, true, MODE_NONE },
     { "FX", 2, K_FX, false, MODE_NONE },
     { "HH24", 4, K_HH24, true, MODE_NONE }, { "HH12", 4, K_HH12, true, MODE_NONE },
     { "HH", 2, K_HH, true, MODE_NONE },
@@ -78,9 +78,9 @@ static const kw kws[] = {
     { "day", 3, K_day, false, MODE_NONE }, { "ddd", 3, K_DDD, true, MODE_GREG },
     { "dd", 2, K_DD, true, MODE_GREG }, { "dy", 2, K_dy, false, MODE_NONE },
     { "d", 1, K_D, true, MODE_GREG },
-    { "ff1", 3, K_FF1, false, MODE_NONE }, { "ff2", 3, K_FF2, false, MODE_NONE },
-    { "ff3", 3, K_FF3, false, MODE_NONE }, { "ff4", 3, K_FF4, false, MODE_NONE },
-    { "ff5", 3, K_FF5, false, MODE_NONE }, { "ff6", 3, K_FF6, false, MODE_NONE },
+    { "ff1", 3, K_FF1, true, MODE_NONE }, { "ff2", 3, K_FF2, true, MODE_NONE },
+    { "ff3", 3, K_FF3, true, MODE_NONE }, { "ff4", 3, K_FF4, true, MODE_NONE },
+    { "ff5", 3, K_FF5, true, MODE_NONE }, { "ff6", 3, K_FF6, true, MODE_NONE },
     { "fx", 2, K_FX, false, MODE_NONE },
     { "hh24", 4, K_HH24, true, MODE_NONE }, { "hh12", 4, K_HH12, true, MODE_NONE },
     { "hh", 2, K_HH, true, MODE_NONE },
@@ -223,6 +223,10 @@ static const char *const adbc[] = { "ad", "bc", "AD", "BC", NULL };
 static const char *const adbc_long[] = { "a.d.", "b.c.", "A.D.", "B.C.", NULL };
 
 #define UNIX_JD 2440588      /* the Julian day of 1970-01-01 */
+
+/* v cut to 32 bits: PostgreSQL's int arithmetic on the fields read wraps
+ * (it builds with -fwrapv), where C's would be undefined */
+static int wrap32(int64_t v) { return (int)(int32_t)(uint32_t)(uint64_t)v; }
 
 static int64_t floordiv(int64_t a, int64_t b) { return a / b - (a % b != 0 && ((a < 0) != (b < 0))); }
 
@@ -618,7 +622,8 @@ static int read_fields(const node *nodes, const char *in, from_char *fc, attu_er
         case K_D: if (parse_int(&fc->d, &s, n, err) < 0) return -1; skip_th(&s, n->suffix); break;
         case K_ID:
             if (parse_int_len(&fc->d, &s, 1, n, err) < 0) return -1;
-            if (++fc->d > 7) fc->d = 1;
+            fc->d = wrap32((int64_t)fc->d + 1);      /* Sunday 1, as PostgreSQL shifts it */
+            if (fc->d > 7) fc->d = 1;
             skip_th(&s, n->suffix);
             break;
         case K_WW: case K_IW: if (parse_int(&fc->ww, &s, n, err) < 0) return -1; skip_th(&s, n->suffix); break;
@@ -647,7 +652,8 @@ static int read_fields(const node *nodes, const char *in, from_char *fc, attu_er
                 attu_error_set(err, ATTU_SQLSTATE_DATETIME_FORMAT, 0, "invalid input string for \"Y,YYY\"");
                 return -1;
             }
-            if (set_int(&fc->year, (int)(yrs + mil * 1000), n, err)) return -1;
+            /* sscanf's int, then PostgreSQL's wrapping int arithmetic */
+            if (set_int(&fc->year, wrap32((int64_t)wrap32(mil) * 1000 + yrs), n, err)) return -1;
             fc->yysz = 4;
             s = p;
             skip_th(&s, n->suffix);
@@ -682,7 +688,15 @@ static int read_fields(const node *nodes, const char *in, from_char *fc, attu_er
 
 static bool is_leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
-static void j_to_ymd(int64_t jd, int *y, int *m, int *d) { attu_date_to_ymd((int32_t)(jd - UNIX_JD), y, m, d); }
+static void j_to_ymd(int64_t jd, int *y, int *m, int *d) {
+    int64_t days = jd - UNIX_JD;
+    if (days < INT32_MIN || days > INT32_MAX) {   /* far past the date range: a year that fails its check */
+        *y = days < 0 ? INT_MIN : INT_MAX;
+        *m = *d = 1;
+        return;
+    }
+    attu_date_to_ymd((int32_t)days, y, m, d);
+}
 
 static int64_t ymd_to_j(int y, int m, int d) { return (int64_t)attu_date_from_ymd(y, m, d) + UNIX_JD; }
 
@@ -719,31 +733,31 @@ int attu_to_date(const char *str, size_t slen, const char *fmt, size_t flen, int
     }
     if (fc.year) {
         if (fc.cc && fc.yysz <= 2) {
-            if (fc.bc) fc.cc = -fc.cc;
+            if (fc.bc) fc.cc = wrap32(-(int64_t)fc.cc);
             year = fc.year % 100;
-            if (year) year = fc.cc >= 0 ? year + (fc.cc - 1) * 100 : (fc.cc + 1) * 100 - year + 1;
-            else year = fc.cc * 100 + (fc.cc >= 0 ? 0 : 1);
+            if (year) year = fc.cc >= 0 ? wrap32(year + ((int64_t)fc.cc - 1) * 100) : wrap32(((int64_t)fc.cc + 1) * 100 - year + 1);
+            else year = wrap32((int64_t)fc.cc * 100 + (fc.cc >= 0 ? 0 : 1));
         } else {
             year = fc.year;
-            if (fc.bc) year = -year;
+            if (fc.bc) year = wrap32(-(int64_t)year);
             if (year < 0) year++;
         }
         fy = true;
     } else if (fc.cc) {
-        if (fc.bc) fc.cc = -fc.cc;
-        year = fc.cc >= 0 ? (fc.cc - 1) * 100 + 1 : fc.cc * 100 + 1;
+        if (fc.bc) fc.cc = wrap32(-(int64_t)fc.cc);
+        year = fc.cc >= 0 ? wrap32(((int64_t)fc.cc - 1) * 100 + 1) : wrap32((int64_t)fc.cc * 100 + 1);
         fy = true;
     }
     if (fc.j) { j_to_ymd(fc.j, &year, &mon, &mday); fy = fm = fd = true; }
     if (fc.ww) {
         if (fc.mode == MODE_ISO) {
-            int64_t jd = iso_week1(year) + UNIX_JD + (int64_t)(fc.ww - 1) * 7;
+            int64_t jd = iso_week1(year) + UNIX_JD + ((int64_t)fc.ww - 1) * 7;
             if (fc.d) jd += fc.d > 1 ? fc.d - 2 : 6;
             j_to_ymd(jd, &year, &mon, &mday);
             fy = fm = fd = true;
-        } else fc.ddd = (fc.ww - 1) * 7 + 1;
+        } else fc.ddd = wrap32(((int64_t)fc.ww - 1) * 7 + 1);
     }
-    if (fc.w) fc.dd = (fc.w - 1) * 7 + 1;
+    if (fc.w) fc.dd = wrap32(((int64_t)fc.w - 1) * 7 + 1);
     if (fc.dd) { mday = fc.dd; fd = true; }
     if (fc.mm) { mon = fc.mm; fm = true; }
     if (fc.ddd && (mon <= 1 || mday <= 1)) {
@@ -772,7 +786,7 @@ int attu_to_date(const char *str, size_t slen, const char *fmt, size_t flen, int
         if (!bad && fy && fm && fd) bad = mday > attu_days_in_month(year, mon);
         if (bad) { field_overflow(s, err); free(s); return -1; }
     }
-    int64_t fsec = (int64_t)fc.ms * 1000 + fc.us;
+    int64_t fsec = wrap32((int64_t)wrap32((int64_t)fc.ms * 1000) + fc.us);   /* PostgreSQL's int32 fsec */
     if (hour < 0 || hour >= 24 || min < 0 || min >= 60 || sec < 0 || sec >= 60 || fsec < 0 || fsec >= 1000000) {
         field_overflow(s, err);
         free(s);

@@ -464,7 +464,7 @@ int attu_days_in_month(int year, int month) {
 /* Days from 1970-01-01 to y-m-d, proleptic Gregorian (Howard Hinnant's
  * days_from_civil; year may be zero or negative: year 0 is 1 BC). */
 int32_t attu_date_from_ymd(int year, int month, int day) {
-    int64_t y = year - (month <= 2);
+    int64_t y = (int64_t)year - (month <= 2);
     int64_t era = (y >= 0 ? y : y - 399) / 400;
     int64_t yoe = y - era * 400;
     int64_t mp = (month + 9) % 12;
