@@ -669,7 +669,10 @@ int attu_interval_justify(attu_interval a, int which, attu_interval *out, attu_e
         __int128 whole = t / USECS_PER_DAY;
         t -= whole * USECS_PER_DAY;
         d += whole;
-        if (d < INT32_MIN || d > INT32_MAX) return interval_range(err);
+        /* justify_interval carries the days on into months first: PostgreSQL
+           15 moves whole months out of the days beforehand, so only the
+           months can overflow there */
+        if (which == 2 && (d < INT32_MIN || d > INT32_MAX)) return interval_range(err);
     }
     if (which & 1) {
         __int128 whole = d / DAYS_PER_MONTH;
