@@ -191,8 +191,10 @@ void ab_query_finish(attu_parse_ctx *c, attu_ast_query *q) {
     case ATTU_QUERY_SELECT:
         for (int i = 0; i < q->u.select.nitems; i++)
             d = maxi(d, edepth(q->u.select.items[i].expr));
+        /* a comma list binds as a chain of joins, one level an item: 20,000
+           items overflowed the planner's stack where a JOIN chain stops */
         for (int i = 0; i < q->u.select.from.n; i++)
-            d = maxi(d, from_depth(q->u.select.from.items[i]));
+            d = maxi(d, from_depth(q->u.select.from.items[i]) + q->u.select.from.n - 1);
         d = maxi(d, list_depth(q->u.select.distinct_on));
         d = maxi(d, edepth(q->u.select.where));
         d = maxi(d, list_depth(q->u.select.group_by));

@@ -98,7 +98,13 @@ static int start_thread(worker_pool *p) {
     pthread_cond_init(&t->cv, NULL);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
+#if defined(__SANITIZE_ADDRESS__)
+    /* AddressSanitizer's frames are several times larger: a JOIN chain at
+       the parser's depth limit (ATTU_AST_MAX_DEPTH) overflowed 8 MiB */
+    pthread_attr_setstacksize(&attr, 32u << 20);
+#else
     pthread_attr_setstacksize(&attr, 8u << 20);
+#endif
     int rc = pthread_create(&t->id, &attr, worker_main, t);
     pthread_attr_destroy(&attr);
     if (rc) { pthread_cond_destroy(&t->cv); free(t); return -1; }
