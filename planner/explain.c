@@ -15,22 +15,29 @@ static int add_line(char ***lines, int *n, const char *s) {
 }
 
 static int walk(const attu_stage *s, int depth, bool analyze, const char *device, char ***lines, int *n) {
-    char buf[512];
-    int used = 0;
-    if (depth) used = snprintf(buf, sizeof buf, "%*s->  ", (depth - 1) * 6 + 2, "");
-    used += snprintf(buf + used, sizeof buf - (size_t)used, "%s", attu_stage_kind_name(s->kind));
-    if (s->label) used += snprintf(buf + used, sizeof buf - (size_t)used, " %s", s->label);
-    if (s->kind == ATTU_ST_TOPK || (s->kind == ATTU_ST_LIMIT && s->limit >= 0))
-        used += snprintf(buf + used, sizeof buf - (size_t)used, " %lld", (long long)s->limit);
+    /* room for the indentation, which grows with the depth (a fixed 512
+       bytes overran at about 85 levels: EXPLAIN of a long JOIN chain), and
+       for the rest, cut where it would not fit */
+    size_t indent = depth ? (size_t)(depth - 1) * 6 + 2 : 0, cap = indent + 1024, used = 0;
+    char *buf = malloc(cap);
+    if (!buf) return -1;
+#define PUT(...) do { if (used < cap) { int k_ = snprintf(buf + used, cap - used, __VA_ARGS__); \
+                                        if (k_ > 0) used += (size_t)k_; } } while (0)
+    buf[0] = 0;
+    if (depth) PUT("%*s->  ", (int)indent, "");
+    PUT("%s", attu_stage_kind_name(s->kind));
+    if (s->label) PUT(" %s", s->label);
+    if (s->kind == ATTU_ST_TOPK || (s->kind == ATTU_ST_LIMIT && s->limit >= 0)) PUT(" %lld", (long long)s->limit);
     const char *how = analyze && s->executed && s->act_how ? s->act_how : attu_stage_patterns(s);
-    used += snprintf(buf + used, sizeof buf - (size_t)used, "  [%s]  (rows=%.0f)", how, s->est_rows);
+    PUT("  [%s]  (rows=%.0f)", how, s->est_rows);
     if (analyze) {
-        if (s->executed)
-            snprintf(buf + used, sizeof buf - (size_t)used, "  (actual rows=%zu time=%.3f ms device=%s)", s->act_rows, s->act_ms, device);
-        else
-            snprintf(buf + used, sizeof buf - (size_t)used, "  (never executed)");
+        if (s->executed) PUT("  (actual rows=%zu time=%.3f ms device=%s)", s->act_rows, s->act_ms, device);
+        else PUT("  (never executed)");
     }
-    if (add_line(lines, n, buf)) return -1;
+#undef PUT
+    int rc = add_line(lines, n, buf);
+    free(buf);
+    if (rc) return -1;
     for (int i = 0; i < 2; i++)
         if (s->child[i] && walk(s->child[i], depth + 1, analyze, device, lines, n)) return -1;
     return 0;
