@@ -171,12 +171,19 @@ static attu_lplan *apply_pending_pre_agg(bctx *c, attu_lplan *p);
 /* ---- FROM ------------------------------------------------------------------------ */
 
 static bool scope_push(bctx *c, scope *sc, const char *qual, const char *name, attu_type t, bool hidden, bool rowid, int source) {
-    scope_col *n = attu_palloc(c->pa, sizeof *n * (size_t)(sc->n + 1));
-    if (!n) { attu_error_oom(c->err); return false; }
-    if (sc->n) memcpy(n, sc->cols, sizeof *n * (size_t)sc->n);
-    n[sc->n] = (scope_col){ .qual = qual, .name = name, .type = t, .hidden = hidden, .is_rowid = rowid,
-                            .star_pos = sc->n, .qual_pos = sc->n, .source = source };
-    sc->cols = n;
+    if (sc->n >= sc->cap) {
+        /* doubling: a copy a push made a chain of k joins cost k^3 bytes
+           (a 600-item JOIN chain took 4 GB to bind) */
+        int cap = sc->cap ? sc->cap * 2 : 8;
+        if (cap < sc->n + 1) cap = sc->n + 1;
+        scope_col *n = attu_palloc(c->pa, sizeof *n * (size_t)cap);
+        if (!n) { attu_error_oom(c->err); return false; }
+        if (sc->n) memcpy(n, sc->cols, sizeof *n * (size_t)sc->n);
+        sc->cols = n;
+        sc->cap = cap;
+    }
+    sc->cols[sc->n] = (scope_col){ .qual = qual, .name = name, .type = t, .hidden = hidden, .is_rowid = rowid,
+                                   .star_pos = sc->n, .qual_pos = sc->n, .source = source };
     sc->n++;
     return true;
 }
@@ -376,7 +383,7 @@ static attu_lplan *outer_join_with_subqueries(bctx *c, attu_lplan *l, attu_lplan
 static attu_lplan *bind_lateral(bctx *c, const attu_ast_from *f, const scope *ls, attu_lplan *l, scope *rs, bool *lateral);
 
 static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
-    scope ls = { 0, NULL }, rs = { 0, NULL };
+    scope ls = { 0, NULL, 0 }, rs = { 0, NULL, 0 };
     attu_lplan *l = bind_from(c, f->u.join.left, &ls);
     attu_lplan *r = NULL;
     bool lateral = false;      /* r is a function or a LATERAL subquery over l's rows (l ++ its columns) */
@@ -413,7 +420,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     if (!r) return NULL;
 
     /* combined scope: left then right */
-    scope all = { 0, NULL };
+    scope all = { 0, NULL, 0 };
     int lstar = scope_star_end(&ls);
     for (int i = 0; i < ls.n; i++) if (!scope_push_col(c, &all, &ls.cols[i], 0)) return NULL;
     for (int i = 0; i < rs.n; i++) if (!scope_push_col(c, &all, &rs.cols[i], lstar)) return NULL;
@@ -493,7 +500,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
         }
         if (cond && c->npending && jt != ATTU_JOIN_INNER) {
             /* plans are trees: the two sides are read twice, so bound twice */
-            scope ls2 = { 0, NULL }, rs2 = { 0, NULL };
+            scope ls2 = { 0, NULL, 0 }, rs2 = { 0, NULL, 0 };
             pending_join *on_pending = c->pending;
             int on_npending = c->npending;
             c->pending = NULL; c->npending = 0;    /* a derived table's SELECT starts its own */
@@ -960,7 +967,7 @@ static attu_lplan *mk_project(bctx *c, attu_lplan *child, int n, attu_bexpr **ex
 
 static bool eval_limit(bctx *c, const attu_ast_expr *e, const char *what, int64_t *out) {
     if (!e) return true;
-    scope none = { 0, NULL };
+    scope none = { 0, NULL, 0 };
     attu_bexpr *b = bind_expr(c, &none, e);
     if (!b) return false;
     if (!(b = coerce(c, b, attu_type_make(ATTU_TYPE_INT64), false, e->position))) return false;
@@ -1051,11 +1058,11 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     const typeof(q->u.select) *s = &q->u.select;
     c->pending = NULL;
     c->npending = 0;
-    scope sc = { 0, NULL };
+    scope sc = { 0, NULL, 0 };
     attu_lplan *p = NULL;
     c->clause = "FROM";
     for (int i = 0; i < s->from.n; i++) {
-        scope one = { 0, NULL };
+        scope one = { 0, NULL, 0 };
         if (p && s->from.items[i]->kind == ATTU_FROM_FUNCTION) {
             /* a function reading the items before it runs over their rows
              * (LATERAL, implicit for functions in PostgreSQL) */
@@ -1658,7 +1665,7 @@ static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
     if (!p) OOM_NULL(c);
     p->nrows = nrows;
     p->values = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nrows * (size_t)(ncols ? ncols : 1));
-    scope none = { 0, NULL };
+    scope none = { 0, NULL, 0 };
     c->clause = "VALUES"; c->allow_agg = false; c->allow_window = false;
     for (int r = 0; r < nrows; r++) {
         if (q->u.values.rows[r].n != ncols) {
@@ -1856,7 +1863,7 @@ attu_bexpr *attu_bind_const_expr(attu_plan_arena *pa, const char *sql, const att
     int next_param = 0;
     c.pa = pa; c.sql = sql; c.err = err; c.params = params; c.clause = "VALUES";
     c.next_param = &next_param;
-    scope none = { 0, NULL };
+    scope none = { 0, NULL, 0 };
     attu_bexpr *b = bind_expr(&c, &none, e);
     if (!b) return NULL;
     if (want.id != ATTU_TYPE_UNKNOWN) return coerce(&c, b, want, true, e->position);

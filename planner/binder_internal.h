@@ -62,6 +62,7 @@ typedef struct scope_col {
 typedef struct scope {
     int        n;
     scope_col *cols;
+    int        cap;      /* cols' room (scope_push grows it by doubling; 0: none owned) */
 } scope;
 
 typedef struct cte_def {

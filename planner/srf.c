@@ -329,7 +329,7 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
                        f->alias ? f->alias : "generate_series", f->column_aliases.n);
         return NULL;
     }
-    scope none = { 0, NULL };
+    scope none = { 0, NULL, 0 };
     const char *save_clause = c->clause;
     bool sa = c->allow_agg, sw = c->allow_window, ss = c->allow_srf;
     /* a subquery of the arguments correlated with the items before the
