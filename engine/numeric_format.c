@@ -2,13 +2,21 @@
  * numeric_format.c - to_char of numbers and to_number, as PostgreSQL 15
  * documents and answers them (numeric_format.h).
  *
- * A template is read into nodes (patterns, case-insensitive but for rn /
- * th, which print lowercase) and a description: digits before and after
- * the point, where zero filling starts, the sign's form. The value becomes
- * a digit string rounded to the template's places, and one pass over the
- * nodes writes it: blanks (or zeros, after a 0) for the digits it lacks,
- * the sign before the first digit (or after the last, for S there, PR,
- * MI, PL), separators only between digits.
+ * Three stages:
+ *   1. lex_template: the template becomes a list of tokens (a kind, and for
+ *      a literal run its bytes' place and length) plus a layout: how many
+ *      digit slots stand before and after the point, where zero filling
+ *      begins, where an S sign goes, and the modes (FM, RN, EEEE, V, PR).
+ *      The rules PostgreSQL enforces on a template are checked here.
+ *   2. to_char: the value becomes a digit string rounded to the layout's
+ *      places ("#" everywhere when it does not fit); a painter walks the
+ *      tokens, filling each digit slot from the string (blank or zero for
+ *      the slots the value lacks) and placing the sign around the digits.
+ *   3. to_number: a reader walks the tokens over the input text, collecting
+ *      a sign and digits, which become a numeric of the template's
+ *      precision.
+ * Keywords match case-sensitively in all-upper or all-lower form; rn and
+ * th print lowercase.
  */
 #include "engine/numeric_format.h"
 
@@ -18,401 +26,461 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { N_END, N_ACTION, N_CHAR };
+/* ---- tokens and the layout ------------------------------------------------ */
 
-typedef enum {
-    P_COMMA, P_DEC, P_0, P_9, P_B, P_C, P_D, P_E, P_FM, P_G, P_L, P_MI, P_PL, P_PR, P_RN, P_SG, P_SP, P_S, P_TH, P_V,
-    P_rn, P_th
-} pid;
+typedef enum tok_kind {
+    TK_LITERAL,  /* template text copied out (or skipped over by to_number) */
+    TK_NINE,     /* 9 */
+    TK_ZERO,     /* 0 */
+    TK_POINT,    /* . or D */
+    TK_GROUP,    /* , or G */
+    TK_CURRENCY, /* L */
+    TK_MI, TK_PL, TK_SG, TK_S, TK_PR,
+    TK_ROMAN,    /* RN */
+    TK_ORDINAL,  /* TH */
+    TK_TIMES,    /* V */
+    TK_SCI,      /* EEEE */
+    TK_FILL,     /* FM */
+    TK_BLANK,    /* B: read, no output */
+    TK_IGNORED   /* C, SP: read, no output */
+} tok_kind;
 
-typedef struct pkw { const char *name; int len; pid id; } pkw;
+typedef struct tok {
+    uint8_t  kind;
+    uint8_t  lower;   /* rn / th: the lowercase spelling */
+    uint32_t off;     /* TK_LITERAL: first byte in the template */
+    uint32_t bytes;   /* TK_LITERAL: its length in bytes */
+    uint32_t chars;   /* TK_LITERAL: its length in characters */
+} tok;
 
-static const pkw pkws[] = {
-    { ",", 1, P_COMMA }, { ".", 1, P_DEC }, { "0", 1, P_0 }, { "9", 1, P_9 }, { "B", 1, P_B }, { "C", 1, P_C },
-    { "D", 1, P_D }, { "EEEE", 4, P_E }, { "FM", 2, P_FM }, { "G", 1, P_G }, { "L", 1, P_L }, { "MI", 2, P_MI },
-    { "PL", 2, P_PL }, { "PR", 2, P_PR }, { "RN", 2, P_RN }, { "SG", 2, P_SG }, { "SP", 2, P_SP }, { "S", 1, P_S },
-    { "TH", 2, P_TH }, { "V", 1, P_V },
-    { "b", 1, P_B }, { "c", 1, P_C }, { "d", 1, P_D }, { "eeee", 4, P_E }, { "fm", 2, P_FM }, { "g", 1, P_G },
-    { "l", 1, P_L }, { "mi", 2, P_MI }, { "pl", 2, P_PL }, { "pr", 2, P_PR }, { "rn", 2, P_rn }, { "sg", 2, P_SG },
-    { "sp", 2, P_SP }, { "s", 1, P_S }, { "th", 2, P_th }, { "v", 1, P_V },
-};
+/* Where an S pattern puts the sign */
+enum { S_NONE, S_LEADING, S_TRAILING };
 
-#define F_DECIMAL  (1 << 1)
-#define F_LDECIMAL (1 << 2)
-#define F_ZERO     (1 << 3)
-#define F_BLANK    (1 << 4)
-#define F_FILLMODE (1 << 5)
-#define F_LSIGN    (1 << 6)
-#define F_BRACKET  (1 << 7)
-#define F_MINUS    (1 << 8)
-#define F_PLUS     (1 << 9)
-#define F_ROMAN    (1 << 10)
-#define F_MULTI    (1 << 11)
-#define F_PLUS_POST  (1 << 12)
-#define F_MINUS_POST (1 << 13)
-#define F_EEEE     (1 << 14)
+typedef struct layout {
+    int  int_slots;     /* 9 / 0 before the point (plus V's digits, once scaled) */
+    int  frac_slots;    /* 9 / 0 after the point */
+    int  v_digits;      /* 9s after V: the value is scaled by 10^v_digits */
+    int  s_after;       /* integer slots ahead of a leading S */
+    int  first_zero;    /* integer slot of the first 0 (0-based); -1: none */
+    int  zero_through;  /* slots up to and including the last 0 */
+    int  s_place;       /* S_NONE, S_LEADING, S_TRAILING */
+    bool point, fill, roman, sci, times, angle, mi, pl, blank;
+} layout;
 
-enum { LSIGN_NONE, LSIGN_PRE, LSIGN_POST };
-
-typedef struct numdesc { int pre, post, lsign, flag, pre_lsign_num, multi, zero_start, zero_end; } numdesc;
-
-typedef struct pnode { uint8_t type; pid key; char ch[5]; } pnode;
-
-static int mblen_utf8(const char *s) {
+static int utf8_len(const char *s) {
     unsigned char c = (unsigned char)*s;
     int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    for (int i = 1; i < n; i++) if (!s[i]) return i;
+    for (int i = 1; i < n; i++) if (!s[i]) return i;   /* never past the end */
     return n;
 }
 
-static int syntax(attu_error *err, const char *msg) {
+/* The keyword at s, if any: its kind into *t, its length returned (0: none).
+ * A keyword is spelled all upper or all lower case. */
+static int keyword_at(const char *s, tok *t) {
+    char c = s[0];
+    bool low = c >= 'a' && c <= 'z';
+    char u = low ? (char)(c - 32) : c;
+    /* the i-th letter when it continues the keyword in the same case */
+#define NEXT_IS(i, L) (s[i] == (low ? (char)((L) + 32) : (L)))
+    t->lower = low;
+    switch (u) {
+    case ',': t->kind = TK_GROUP; return 1;
+    case '.': t->kind = TK_POINT; return 1;
+    case '0': t->kind = TK_ZERO; return 1;
+    case '9': t->kind = TK_NINE; return 1;
+    case 'B': t->kind = TK_BLANK; return 1;
+    case 'C': t->kind = TK_IGNORED; return 1;
+    case 'D': t->kind = TK_POINT; return 1;
+    case 'G': t->kind = TK_GROUP; return 1;
+    case 'L': t->kind = TK_CURRENCY; return 1;
+    case 'V': t->kind = TK_TIMES; return 1;
+    case 'E':
+        if (NEXT_IS(1, 'E') && NEXT_IS(2, 'E') && NEXT_IS(3, 'E')) { t->kind = TK_SCI; return 4; }
+        return 0;
+    case 'F': if (NEXT_IS(1, 'M')) { t->kind = TK_FILL; return 2; } return 0;
+    case 'M': if (NEXT_IS(1, 'I')) { t->kind = TK_MI; return 2; } return 0;
+    case 'P':
+        if (NEXT_IS(1, 'L')) { t->kind = TK_PL; return 2; }
+        if (NEXT_IS(1, 'R')) { t->kind = TK_PR; return 2; }
+        return 0;
+    case 'R': if (NEXT_IS(1, 'N')) { t->kind = TK_ROMAN; return 2; } return 0;
+    case 'S':
+        if (NEXT_IS(1, 'G')) { t->kind = TK_SG; return 2; }
+        if (NEXT_IS(1, 'P')) { t->kind = TK_IGNORED; return 2; }
+        t->kind = TK_S;
+        return 1;
+    case 'T': if (NEXT_IS(1, 'H')) { t->kind = TK_ORDINAL; return 2; } return 0;
+    default: return 0;
+    }
+#undef NEXT_IS
+}
+
+static int bad_template(attu_error *err, const char *msg) {
     attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "%s", msg);
     return -1;
 }
 
-/* One pattern into the description, with PostgreSQL's checks */
-static int describe(numdesc *d, pid id, attu_error *err) {
-    if ((d->flag & F_EEEE) && id != P_E) return syntax(err, "\"EEEE\" must be the last pattern used");
-    switch (id) {
-    case P_9:
-        if (d->flag & F_BRACKET) return syntax(err, "\"9\" must be ahead of \"PR\"");
-        if (d->flag & F_MULTI) { d->multi++; break; }
-        if (d->flag & F_DECIMAL) d->post++;
-        else d->pre++;
+/* Adds one pattern to the layout, refusing the combinations PostgreSQL
+ * refuses (with its messages, in its order of checking). */
+static int shape_layout(layout *L, tok_kind k, attu_error *err) {
+    if (L->sci && k != TK_SCI) return bad_template(err, "\"EEEE\" must be the last pattern used");
+    switch (k) {
+    case TK_NINE:
+        if (L->angle) return bad_template(err, "\"9\" must be ahead of \"PR\"");
+        if (L->times) L->v_digits++;
+        else if (L->point) L->frac_slots++;
+        else L->int_slots++;
         break;
-    case P_0:
-        if (d->flag & F_BRACKET) return syntax(err, "\"0\" must be ahead of \"PR\"");
-        if (!(d->flag & F_ZERO) && !(d->flag & F_DECIMAL)) { d->flag |= F_ZERO; d->zero_start = d->pre + 1; }
-        if (!(d->flag & F_DECIMAL)) d->pre++;
-        else d->post++;
-        d->zero_end = d->pre + d->post;
+    case TK_ZERO:
+        /* a 0 after V counts as an ordinary digit slot, as PostgreSQL's */
+        if (L->angle) return bad_template(err, "\"0\" must be ahead of \"PR\"");
+        if (L->point) L->frac_slots++;
+        else {
+            if (L->first_zero < 0) L->first_zero = L->int_slots;
+            L->int_slots++;
+        }
+        L->zero_through = L->int_slots + L->frac_slots;
         break;
-    case P_B:
-        if (d->pre == 0 && d->post == 0 && !(d->flag & F_ZERO)) d->flag |= F_BLANK;
+    case TK_BLANK:
+        if (L->int_slots == 0 && L->frac_slots == 0 && L->first_zero < 0) L->blank = true;
         break;
-    case P_D: d->flag |= F_LDECIMAL; /* fallthrough */
-    case P_DEC:
-        if (d->flag & F_DECIMAL) return syntax(err, "multiple decimal points");
-        if (d->flag & F_MULTI) return syntax(err, "cannot use \"V\" and decimal point together");
-        d->flag |= F_DECIMAL;
+    case TK_POINT:
+        if (L->point) return bad_template(err, "multiple decimal points");
+        if (L->times) return bad_template(err, "cannot use \"V\" and decimal point together");
+        L->point = true;
         break;
-    case P_FM: d->flag |= F_FILLMODE; break;
-    case P_S:
-        if (d->flag & F_LSIGN) return syntax(err, "cannot use \"S\" twice");
-        if (d->flag & (F_PLUS | F_MINUS | F_BRACKET)) return syntax(err, "cannot use \"S\" and \"PL\"/\"MI\"/\"SG\"/\"PR\" together");
-        if (!(d->flag & F_DECIMAL)) { d->lsign = LSIGN_PRE; d->pre_lsign_num = d->pre; d->flag |= F_LSIGN; }
-        else if (d->lsign == LSIGN_NONE) { d->lsign = LSIGN_POST; d->flag |= F_LSIGN; }
+    case TK_FILL: L->fill = true; break;
+    case TK_S:
+        if (L->s_place != S_NONE) return bad_template(err, "cannot use \"S\" twice");
+        if (L->pl || L->mi || L->angle)
+            return bad_template(err, "cannot use \"S\" and \"PL\"/\"MI\"/\"SG\"/\"PR\" together");
+        if (L->point) L->s_place = S_TRAILING;
+        else { L->s_place = S_LEADING; L->s_after = L->int_slots; }
         break;
-    case P_MI:
-        if (d->flag & F_LSIGN) return syntax(err, "cannot use \"S\" and \"MI\" together");
-        d->flag |= F_MINUS;
-        if (d->flag & F_DECIMAL) d->flag |= F_MINUS_POST;
+    case TK_MI:
+        if (L->s_place != S_NONE) return bad_template(err, "cannot use \"S\" and \"MI\" together");
+        L->mi = true;
         break;
-    case P_PL:
-        if (d->flag & F_LSIGN) return syntax(err, "cannot use \"S\" and \"PL\" together");
-        d->flag |= F_PLUS;
-        if (d->flag & F_DECIMAL) d->flag |= F_PLUS_POST;
+    case TK_PL:
+        if (L->s_place != S_NONE) return bad_template(err, "cannot use \"S\" and \"PL\" together");
+        L->pl = true;
         break;
-    case P_SG:
-        if (d->flag & F_LSIGN) return syntax(err, "cannot use \"S\" and \"SG\" together");
-        d->flag |= F_MINUS | F_PLUS;
+    case TK_SG:
+        if (L->s_place != S_NONE) return bad_template(err, "cannot use \"S\" and \"SG\" together");
+        L->mi = L->pl = true;
         break;
-    case P_PR:
-        if (d->flag & (F_LSIGN | F_PLUS | F_MINUS)) return syntax(err, "cannot use \"PR\" and \"S\"/\"PL\"/\"MI\"/\"SG\" together");
-        d->flag |= F_BRACKET;
+    case TK_PR:
+        if (L->s_place != S_NONE || L->pl || L->mi)
+            return bad_template(err, "cannot use \"PR\" and \"S\"/\"PL\"/\"MI\"/\"SG\" together");
+        L->angle = true;
         break;
-    case P_RN: case P_rn: d->flag |= F_ROMAN; break;
-    case P_V:
-        if (d->flag & F_DECIMAL) return syntax(err, "cannot use \"V\" and decimal point together");
-        d->flag |= F_MULTI;
+    case TK_ROMAN: L->roman = true; break;
+    case TK_TIMES:
+        if (L->point) return bad_template(err, "cannot use \"V\" and decimal point together");
+        L->times = true;
         break;
-    case P_E:
-        if (d->flag & F_EEEE) return syntax(err, "cannot use \"EEEE\" twice");
-        if (d->flag & (F_BLANK | F_FILLMODE | F_LSIGN | F_BRACKET | F_MINUS | F_PLUS | F_ROMAN | F_MULTI)) {
+    case TK_SCI:
+        if (L->sci) return bad_template(err, "cannot use \"EEEE\" twice");
+        if (L->blank || L->fill || L->s_place != S_NONE || L->angle || L->mi || L->pl || L->roman || L->times) {
             attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "\"EEEE\" is incompatible with other formats");
             attu_error_set_detail(err, "\"EEEE\" may only be used together with digit and decimal point patterns.");
             return -1;
         }
-        d->flag |= F_EEEE;
+        L->sci = true;
         break;
     default: break;
     }
     return 0;
 }
 
-/* The template (NUL-terminated) into nodes and its description */
-static int parse_num_template(const char *str, pnode *n, numdesc *d, attu_error *err) {
-    memset(d, 0, sizeof *d);
-    while (*str) {
-        const pkw *k = NULL;
-        for (size_t i = 0; i < sizeof pkws / sizeof *pkws; i++)
-            if (pkws[i].name[0] == *str && !strncmp(str, pkws[i].name, (size_t)pkws[i].len)) { k = &pkws[i]; break; }
-        if (k) {
-            n->type = N_ACTION;
-            n->key = k->id;
-            str += k->len;
-            if (describe(d, k->id, err)) return -1;
-            n++;
-        } else if (*str == '"') {
-            str++;
-            while (*str) {
-                if (*str == '"') { str++; break; }
-                if (*str == '\\' && str[1]) str++;
-                int l = mblen_utf8(str);
-                n->type = N_CHAR;
-                memcpy(n->ch, str, (size_t)l);
-                n->ch[l] = 0;
-                n++;
-                str += l;
-            }
-        } else {
-            if (*str == '\\' && str[1] == '"') str++;
-            int l = mblen_utf8(str);
-            n->type = N_CHAR;
-            memcpy(n->ch, str, (size_t)l);
-            n->ch[l] = 0;
-            n++;
-            str += l;
-        }
+/* Appends one literal character (len bytes at byte off) to the token list,
+ * extending the literal run that ends there if there is one. */
+static void add_literal(tok *toks, int *n, uint32_t off, int len) {
+    tok *last = *n ? &toks[*n - 1] : NULL;
+    if (last && last->kind == TK_LITERAL && last->off + last->bytes == off) {
+        last->bytes += (uint32_t)len;
+        last->chars++;
+        return;
     }
-    n->type = N_END;
+    toks[*n] = (tok){ .kind = TK_LITERAL, .off = off, .bytes = (uint32_t)len, .chars = 1 };
+    (*n)++;
+}
+
+/* The template (NUL-terminated) into tokens (*ntok of them) and the layout.
+ * Text in double quotes is literal, a backslash taking the next character
+ * as it is; outside quotes \" is a literal quote. */
+static int lex_template(const char *fmt, tok *toks, int *ntok, layout *L, attu_error *err) {
+    memset(L, 0, sizeof *L);
+    L->first_zero = -1;
+    *ntok = 0;
+    const char *s = fmt;
+    while (*s) {
+        tok t;
+        int klen = keyword_at(s, &t);
+        if (klen) {
+            if (shape_layout(L, (tok_kind)t.kind, err)) return -1;
+            toks[(*ntok)++] = t;
+            s += klen;
+            continue;
+        }
+        if (*s == '"') {
+            for (s++; *s; ) {
+                if (*s == '"') { s++; break; }
+                if (*s == '\\' && s[1]) s++;
+                int l = utf8_len(s);
+                add_literal(toks, ntok, (uint32_t)(s - fmt), l);
+                s += l;
+            }
+            continue;
+        }
+        if (*s == '\\' && s[1] == '"') s++;
+        int l = utf8_len(s);
+        add_literal(toks, ntok, (uint32_t)(s - fmt), l);
+        s += l;
+    }
     return 0;
 }
 
-/* The template's nodes and description (into *d, which the rows change),
- * parsed once while the rows bring the same one */
-static const pnode *cached_template(const char *fmt, size_t flen, numdesc *d, attu_fmt_cache *c, attu_error *err) {
+/* The parsed template kept in the cache: the text, then the tokens */
+typedef struct parsed_tpl { int ntok; tok toks[]; } parsed_tpl;
+
+/* The template's tokens and layout (into *L, which each row may change),
+ * parsed once while the rows bring the same template */
+static const parsed_tpl *load_template(const char *fmt, size_t flen, layout *L, attu_fmt_cache *c, attu_error *err) {
     if (!(c->kind == 2 && c->fmt && c->flen == flen && !memcmp(c->fmt, fmt, flen))) {
         attu_fmt_cache_free(c);
         c->fmt = malloc(flen + 1);
-        c->nodes = malloc((flen + 1) * sizeof(pnode));
-        c->desc = malloc(sizeof(numdesc));
+        c->nodes = malloc(sizeof(parsed_tpl) + (flen + 1) * sizeof(tok));
+        c->desc = malloc(sizeof(layout));
         if (!c->fmt || !c->nodes || !c->desc) { attu_fmt_cache_free(c); attu_error_oom(err); return NULL; }
         memcpy(c->fmt, fmt, flen);
         c->fmt[flen] = 0;
         c->flen = flen;
-        if (parse_num_template(c->fmt, c->nodes, c->desc, err)) { attu_fmt_cache_free(c); return NULL; }
+        parsed_tpl *pt = c->nodes;
+        if (lex_template(c->fmt, pt->toks, &pt->ntok, c->desc, err)) { attu_fmt_cache_free(c); return NULL; }
         c->kind = 2;
     }
-    *d = *(const numdesc *)c->desc;
+    *L = *(const layout *)c->desc;
     return c->nodes;
 }
 
-/* ---- the pass over the nodes ------------------------------------------ */
+/* ---- to_char: painting the digit string into the tokens ----------------- */
 
-typedef struct proc {
-    bool to_char;
-    numdesc *num;
-    int sign;                 /* '+' or '-' (to_char); to_number: unused */
-    bool sign_wrote, num_in, read_dec;
-    int num_count, num_curr, out_pre_spaces, read_post, read_pre;
-    char *number, *number_p, *inout, *inout_p;
-    const char *last_relevant;
-    attu_error *err;
-} proc;
+typedef struct painter {
+    layout     *L;
+    const char *digits;    /* "123.45", "###.##", a roman numeral, ... */
+    int         dpos;      /* the next character of digits to place */
+    int         blanks;    /* integer slots the value has no digit for */
+    int         slot;      /* digit / point slots painted so far */
+    int         close_at;  /* the slot after which a trailing sign goes */
+    int         keep_to;   /* FM: digits index of the last fraction digit kept; -1: all */
+    char        sign;      /* '+', '-', or 0 (roman) */
+    bool        sign_due;  /* the leading sign is still to be placed */
+    bool        in_digits; /* the last slot printed a digit (a separator shows) */
+    char       *o;         /* output cursor */
+} painter;
 
-#define IS_PREDEC_SPACE(p) (!((p)->num->flag & F_ZERO) && (p)->number == (p)->number_p && *(p)->number == '0' && \
-                            (p)->num->post != 0)
-
-static const char *last_relevant_dec(const char *num) {
-    const char *p = strchr(num, '.');
-    if (!p) return NULL;
-    const char *r = p;
-    while (*++p) if (*p != '0') r = p;
-    return r;
+/* Prints the leading sign before slot pt->slot when its place has come:
+ * at the first slot with a digit (or the first 0 slot), and not ahead of a
+ * fraction's lone leading zero (printed as a blank) unless FM empties it */
+static void paint_lead_sign(painter *pt, bool lone_zero) {
+    layout *L = pt->L;
+    if (!pt->sign_due) return;
+    bool here = pt->slot >= pt->blanks || (L->first_zero >= 0 && L->first_zero == pt->slot);
+    bool fm_point_only = pt->keep_to >= 0 && pt->digits[pt->keep_to] == '.';
+    if (!here || (lone_zero && !fm_point_only)) return;
+    if (L->s_place != S_NONE) {
+        if (L->s_place == S_LEADING) { *pt->o++ = pt->sign == '-' ? '-' : '+'; pt->sign_due = false; }
+    } else if (L->angle) {
+        *pt->o++ = pt->sign == '+' ? ' ' : '<';
+        pt->sign_due = false;
+    } else if (pt->sign == '+') {
+        if (!L->fill) *pt->o++ = ' ';
+        pt->sign_due = false;
+    } else if (pt->sign == '-') {
+        *pt->o++ = '-';
+        pt->sign_due = false;
+    }
 }
 
-static void numpart_to_char(proc *p, pid id) {
-    numdesc *d = p->num;
-    if (d->flag & F_ROMAN) return;
-    p->num_in = false;
-    if (!p->sign_wrote &&
-        (p->num_curr >= p->out_pre_spaces || ((d->flag & F_ZERO) && d->zero_start == p->num_curr)) &&
-        (!IS_PREDEC_SPACE(p) || (p->last_relevant && *p->last_relevant == '.'))) {
-        if (d->flag & F_LSIGN) {
-            if (d->lsign == LSIGN_PRE) {
-                *p->inout_p++ = p->sign == '-' ? '-' : '+';
-                p->sign_wrote = true;
-            }
-        } else if (d->flag & F_BRACKET) {
-            *p->inout_p++ = p->sign == '+' ? ' ' : '<';
-            p->sign_wrote = true;
-        } else if (p->sign == '+') {
-            if (!(d->flag & F_FILLMODE)) *p->inout_p++ = ' ';
-            p->sign_wrote = true;
-        } else if (p->sign == '-') {
-            *p->inout_p++ = '-';
-            p->sign_wrote = true;
-        }
-    }
-    if (p->num_curr < p->out_pre_spaces && (d->zero_start > p->num_curr || !(d->flag & F_ZERO))) {
-        if (!(d->flag & F_FILLMODE)) *p->inout_p++ = ' ';
-    } else if ((d->flag & F_ZERO) && p->num_curr < p->out_pre_spaces && d->zero_start <= p->num_curr) {
-        *p->inout_p++ = '0';
-        p->num_in = true;
+/* One digit or point slot */
+static void paint_slot(painter *pt, tok_kind k) {
+    layout *L = pt->L;
+    if (L->roman) return;
+    pt->in_digits = false;
+    /* the integer part is a lone 0 ahead of a fraction, with no 0 pattern */
+    bool lone_zero = L->first_zero < 0 && pt->dpos == 0 && pt->digits[0] == '0' && L->frac_slots != 0;
+    paint_lead_sign(pt, lone_zero);
+    bool zero_fills = L->first_zero >= 0 && L->first_zero <= pt->slot;
+    if (pt->slot < pt->blanks && !zero_fills) {
+        if (!L->fill) *pt->o++ = ' ';
+    } else if (pt->slot < pt->blanks) {
+        *pt->o++ = '0';
+        pt->in_digits = true;
     } else {
-        if (*p->number_p == '.') {
-            if (!p->last_relevant || *p->last_relevant != '.') *p->inout_p++ = '.';
-            else if ((d->flag & F_FILLMODE) && p->last_relevant && *p->last_relevant == '.') *p->inout_p++ = '.';
+        char c = pt->digits[pt->dpos];
+        if (c == '.') *pt->o++ = '.';
+        else if (pt->keep_to >= 0 && pt->dpos > pt->keep_to && k != TK_ZERO)
+            ;   /* FM drops the fraction's trailing zeros (not a 0 slot's) */
+        else if (lone_zero) {
+            if (!L->fill) *pt->o++ = ' ';
+            else if (pt->keep_to >= 0 && pt->digits[pt->keep_to] == '.') *pt->o++ = '0';
         } else {
-            if (p->last_relevant && p->number_p > p->last_relevant && id != P_0)
-                ;
-            else if (IS_PREDEC_SPACE(p)) {
-                if (!(d->flag & F_FILLMODE)) *p->inout_p++ = ' ';
-                else if (p->last_relevant && *p->last_relevant == '.') *p->inout_p++ = '0';
-            } else {
-                *p->inout_p++ = *p->number_p;     /* may be the NUL past the digits, as PostgreSQL */
-                p->num_in = true;
-            }
+            /* past the digits this writes the string's NUL, which ends the
+             * output there, as PostgreSQL's does */
+            *pt->o++ = c;
+            pt->in_digits = true;
         }
-        if (*p->number_p) p->number_p++;
+        if (c) pt->dpos++;
     }
-    int end = p->num_count + (p->out_pre_spaces ? 1 : 0) + ((d->flag & F_DECIMAL) ? 1 : 0);
-    if (p->last_relevant && p->last_relevant == p->number_p) end = p->num_curr;
-    if (p->num_curr + 1 == end) {
-        if (p->sign_wrote && (d->flag & F_BRACKET)) *p->inout_p++ = p->sign == '+' ? ' ' : '>';
-        else if ((d->flag & F_LSIGN) && d->lsign == LSIGN_POST) *p->inout_p++ = p->sign == '-' ? '-' : '+';
+    /* the trailing sign, after the last slot (none when FM's last kept
+     * digit is the one just placed) */
+    bool at_keep = pt->keep_to >= 0 && pt->keep_to == pt->dpos;
+    if (!at_keep && pt->slot == pt->close_at) {
+        if (!pt->sign_due && L->angle) *pt->o++ = pt->sign == '+' ? ' ' : '>';
+        else if (L->s_place == S_TRAILING) *pt->o++ = pt->sign == '-' ? '-' : '+';
     }
-    p->num_curr++;
+    pt->slot++;
 }
 
-static const char *th_of(const char *num, bool upper) {
+/* The ordinal suffix of the digit string's last digit */
+static const char *ordinal_suffix(const char *num, bool lower) {
     size_t len = strlen(num);
-    char last = len ? num[len - 1] : 0;
-    if (len > 1 && num[len - 2] == '1') last = 0;
-    switch (last) {
-    case '1': return upper ? "ST" : "st";
-    case '2': return upper ? "ND" : "nd";
-    case '3': return upper ? "RD" : "rd";
-    default: return upper ? "TH" : "th";
-    }
+    char d = len ? num[len - 1] : 0;
+    if (len > 1 && num[len - 2] == '1') d = 0;   /* 11th, 12th, 13th */
+    static const char *const up[] = { "TH", "ST", "ND", "RD" }, *const lo[] = { "th", "st", "nd", "rd" };
+    int i = d >= '1' && d <= '3' ? d - '0' : 0;
+    return lower ? lo[i] : up[i];
 }
 
-static int run_to_char(const pnode *nodes, numdesc *d, char *out, char *number, int out_pre_spaces, int sign,
-                       attu_error *err) {
-    proc p;
-    memset(&p, 0, sizeof p);
-    p.to_char = true;
-    p.num = d;
-    p.number = p.number_p = number;
-    p.inout = p.inout_p = out;
-    p.err = err;
-    if (d->zero_start) d->zero_start--;
-    if (d->flag & F_EEEE) { strcpy(out, number); return 0; }
-    if (d->flag & F_ROMAN) {
-        d->lsign = d->pre_lsign_num = d->post = d->pre = 0;
-        out_pre_spaces = 0;
-        d->flag = (d->flag & F_FILLMODE) | F_ROMAN;
+/* Index of the last fraction digit FM keeps: the last nonzero one, or the
+ * point itself; but never before the last 0 slot's digit. -1: no point. */
+static int fm_keep_to(const char *digits, const layout *L, int blanks) {
+    const char *dot = strchr(digits, '.');
+    if (!dot) return -1;
+    int keep = (int)(dot - digits);
+    for (int i = keep + 1; digits[i]; i++) if (digits[i] != '0') keep = i;
+    if (L->zero_through > blanks) {
+        int z = (int)strlen(digits) - 1;
+        if (z > L->zero_through - blanks) z = L->zero_through - blanks;
+        if (keep < z) keep = z;
+    }
+    return keep;
+}
+
+/* Writes the tokens with the digit string into out (NUL-terminated).
+ * blanks: integer slots with no digit; sign: '+', '-' or 0. */
+static int paint(const parsed_tpl *tp, const char *tpl, layout *L, char *out, const char *digits, int blanks, char sign,
+                 attu_error *err) {
+    if (L->sci) { strcpy(out, digits); return 0; }   /* EEEE: the number alone */
+    if (L->roman) {
+        /* RN prints only the numeral: the digit slots and signs are void */
+        bool fill = L->fill;
+        memset(L, 0, sizeof *L);
+        L->first_zero = -1;
+        L->fill = fill;
+        L->roman = true;
+        blanks = 0;
         sign = 0;
     }
-    p.sign = sign;
-    if (d->flag & (F_PLUS | F_MINUS)) {
-        p.sign_wrote = !((d->flag & F_PLUS) && !(d->flag & F_MINUS));
+    painter pt = { .L = L, .digits = digits, .blanks = blanks, .sign = sign, .keep_to = -1, .o = out };
+    bool explicit_sign = L->pl || L->mi;
+    if (explicit_sign) {
+        pt.sign_due = L->pl && !L->mi;   /* PL alone still leaves the '-' to the digits */
     } else {
-        if (p.sign != '-' && (d->flag & F_FILLMODE)) d->flag &= ~F_BRACKET;
-        p.sign_wrote = p.sign == '+' && (d->flag & F_FILLMODE) && !(d->flag & F_LSIGN);
-        if (d->lsign == LSIGN_PRE && d->pre == d->pre_lsign_num) d->lsign = LSIGN_POST;
+        if (sign != '-' && L->fill) L->angle = false;
+        pt.sign_due = !(sign == '+' && L->fill && L->s_place == S_NONE);
+        if (L->s_place == S_LEADING && L->int_slots == L->s_after) L->s_place = S_TRAILING;
     }
-    p.num_count = d->post + d->pre - 1;
-    p.out_pre_spaces = out_pre_spaces;
-    if ((d->flag & F_FILLMODE) && (d->flag & F_DECIMAL)) {
-        p.last_relevant = last_relevant_dec(p.number);
-        if (p.last_relevant && d->zero_end > p.out_pre_spaces) {
-            int last_zero_pos = (int)strlen(p.number) - 1;
-            if (last_zero_pos > d->zero_end - p.out_pre_spaces) last_zero_pos = d->zero_end - p.out_pre_spaces;
-            const char *lz = p.number + last_zero_pos;
-            if (p.last_relevant < lz) p.last_relevant = lz;
-        }
-    }
-    if (!p.sign_wrote && p.out_pre_spaces == 0) p.num_count++;
-    for (const pnode *n = nodes; n->type != N_END; n++) {
-        if (n->type != N_ACTION) {
-            size_t l = strlen(n->ch);
-            memcpy(p.inout_p, n->ch, l);
-            p.inout_p += l;
-            continue;
-        }
-        switch (n->key) {
-        case P_9: case P_0: case P_DEC: case P_D:
-            numpart_to_char(&p, n->key);
-            continue;
-        case P_COMMA: case P_G:
-            if (!p.num_in) {
-                if (d->flag & F_FILLMODE) continue;
-                *p.inout_p = ' ';
-            } else *p.inout_p = ',';
+    if (L->fill && L->point) pt.keep_to = fm_keep_to(digits, L, blanks);
+    pt.close_at = L->int_slots + L->frac_slots - 2 + (pt.sign_due && blanks == 0) + (blanks > 0) + L->point;
+
+    for (int i = 0; i < tp->ntok; i++) {
+        const tok *t = &tp->toks[i];
+        switch ((tok_kind)t->kind) {
+        case TK_LITERAL:
+            memcpy(pt.o, tpl + t->off, t->bytes);
+            pt.o += t->bytes;
             break;
-        case P_L: *p.inout_p = ' '; break;
-        case P_RN: case P_rn: {
+        case TK_NINE: case TK_ZERO: case TK_POINT:
+            paint_slot(&pt, (tok_kind)t->kind);
+            break;
+        case TK_GROUP:
+            if (pt.in_digits) *pt.o++ = ',';
+            else if (!L->fill) *pt.o++ = ' ';
+            break;
+        case TK_CURRENCY: *pt.o++ = ' '; break;
+        case TK_ROMAN: {
             char buf[32];
-            snprintf(buf, sizeof buf, (d->flag & F_FILLMODE) ? "%s" : "%15s", p.number_p);
-            if (n->key == P_rn) for (char *c = buf; *c; c++) if (*c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
-            size_t l = strlen(buf);
-            memcpy(p.inout_p, buf, l);
-            p.inout_p += l;
-            continue;
-        }
-        case P_TH: case P_th:
-            if ((d->flag & F_ROMAN) || *p.number == '#' || p.sign == '-' || (d->flag & F_DECIMAL)) continue;
-            {
-                size_t nl = strlen(p.number);
-                if (!nl || p.number[nl - 1] < '0' || p.number[nl - 1] > '9') {
-                    attu_error_set(p.err, ATTU_SQLSTATE_INVALID_TEXT_REP, 0, "\"%s\" is not a number", p.number);
-                    return -1;
-                }
+            int n = snprintf(buf, sizeof buf, L->fill ? "%s" : "%15s", digits + pt.dpos);
+            for (int j = 0; j < n; j++) {
+                char c = buf[j];
+                *pt.o++ = t->lower && c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
             }
-            memcpy(p.inout_p, th_of(p.number, n->key == P_TH), 2);
-            p.inout_p += 1;
             break;
-        case P_MI:
-            if (p.sign == '-') *p.inout_p = '-';
-            else if (d->flag & F_FILLMODE) continue;
-            else *p.inout_p = ' ';
-            break;
-        case P_PL:
-            if (p.sign == '+') *p.inout_p = '+';
-            else if (d->flag & F_FILLMODE) continue;
-            else *p.inout_p = ' ';
-            break;
-        case P_SG: *p.inout_p = (char)p.sign; break;
-        default: continue;
         }
-        p.inout_p++;
+        case TK_ORDINAL: {
+            if (L->roman || digits[0] == '#' || sign == '-' || L->point) break;
+            size_t dl = strlen(digits);
+            if (!dl || digits[dl - 1] < '0' || digits[dl - 1] > '9') {
+                attu_error_set(err, ATTU_SQLSTATE_INVALID_TEXT_REP, 0, "\"%s\" is not a number", digits);
+                return -1;
+            }
+            memcpy(pt.o, ordinal_suffix(digits, t->lower), 2);
+            pt.o += 2;
+            break;
+        }
+        case TK_MI:
+            if (sign == '-') *pt.o++ = '-';
+            else if (!L->fill) *pt.o++ = ' ';
+            break;
+        case TK_PL:
+            if (sign == '+') *pt.o++ = '+';
+            else if (!L->fill) *pt.o++ = ' ';
+            break;
+        case TK_SG: *pt.o++ = sign; break;   /* RN's absent sign writes a NUL, ending the output */
+        default: break;
+        }
     }
-    *p.inout_p = 0;
+    *pt.o = 0;
     return 0;
 }
 
-/* ---- to_char ----------------------------------------------------------- */
+/* ---- to_char: the value's digit string ------------------------------------ */
 
 size_t attu_to_char_num_bound(size_t flen) { return flen * 8 + 64; }
 
-static void int_to_roman(int number, char *out) {
-    static const char *const rm1[] = { "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX" };
-    static const char *const rm10[] = { "X", "XX", "XXX", "XL", "L", "LX", "LXX", "LXXX", "XC" };
-    static const char *const rm100[] = { "C", "CC", "CCC", "CD", "D", "DC", "DCC", "DCCC", "CM" };
-    out[0] = 0;
-    if (number > 3999 || number < 1) { memset(out, '#', 15); out[15] = 0; return; }
-    for (int i = 0; i < number / 1000; i++) strcat(out, "M");
-    int h = number / 100 % 10, t = number / 10 % 10, o = number % 10;
-    if (h) strcat(out, rm100[h - 1]);
-    if (t) strcat(out, rm10[t - 1]);
-    if (o) strcat(out, rm1[o - 1]);
+/* n (1..3999) as a roman numeral; 15 '#' outside that range */
+static void roman_numeral(int n, char *out) {
+    static const struct { int value; const char *sym; } steps[] = {
+        { 1000, "M" }, { 900, "CM" }, { 500, "D" }, { 400, "CD" }, { 100, "C" }, { 90, "XC" },
+        { 50, "L" }, { 40, "XL" }, { 10, "X" }, { 9, "IX" }, { 5, "V" }, { 4, "IV" }, { 1, "I" },
+    };
+    if (n < 1 || n > 3999) { memset(out, '#', 15); out[15] = 0; return; }
+    char *o = out;
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
+        for (; n >= steps[i].value; n -= steps[i].value) {
+            size_t l = strlen(steps[i].sym);
+            memcpy(o, steps[i].sym, l);
+            o += l;
+        }
+    *o = 0;
 }
 
-/* '#' for every digit place, '.' at the point */
-static char *hash_fill(const numdesc *d) {
-    char *s = malloc((size_t)(d->pre + d->post + 2));
+/* '#' for every digit slot, '.' at the point */
+static char *overflow_marks(const layout *L) {
+    int n = L->int_slots + L->frac_slots + 1;
+    char *s = malloc((size_t)n + 1);
     if (!s) return NULL;
-    memset(s, '#', (size_t)(d->pre + d->post + 1));
-    s[d->pre + d->post + 1] = 0;
-    s[d->pre] = '.';
+    memset(s, '#', (size_t)n);
+    s[n] = 0;
+    s[L->int_slots] = '.';
     return s;
 }
 
-/* printf's %.*f as PostgreSQL's own snprintf writes it ("NaN",
+/* printf's %.*f / %+.*e as PostgreSQL's own snprintf writes it ("NaN",
  * "Infinity", "-Infinity") */
-static char *fmt_f(double v, int prec, const char *conv) {
+static char *print_double(double v, int prec, const char *conv) {
     char buf[32];
     if (isnan(v)) return strdup("NaN");
     if (isinf(v)) return strdup(v > 0 ? "Infinity" : "-Infinity");
@@ -471,8 +539,9 @@ static char *numeric_digits(attu_numeric v, int shift, int post, bool *neg) {
     return res;
 }
 
-/* numeric_out_sci: d.ddd (post places) e+XX, rounded half away from zero
- * (a significand that rounds up to 10 stays 10.0, as PostgreSQL's) */
+/* numeric in scientific notation: d.ddd (post places) e+XX, rounded half
+ * away from zero (a significand that rounds up to 10 stays 10.0, as
+ * PostgreSQL's); a blank where a '+' sign would be */
 static char *numeric_sci(attu_numeric v, int post) {
     char buf[96], digs[96];
     attu_numeric_format(v, buf, sizeof buf);
@@ -509,291 +578,324 @@ static char *numeric_sci(attu_numeric v, int post) {
     return res;
 }
 
-static int range_error(attu_error *err, const char *what) {
+static int out_of_range(attu_error *err, const char *what) {
     return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "%s out of range", what);
+}
+
+/* RN's integer: the value as PostgreSQL's variant casts it to integer */
+static int roman_source(attu_num_src src, int64_t ival, double fval, attu_numeric nv, int *iv, attu_error *err) {
+    switch (src) {
+    case ATTU_NUMSRC_INT4: *iv = (int)ival; return 0;
+    case ATTU_NUMSRC_INT8:
+        if (ival < INT32_MIN || ival > INT32_MAX) return out_of_range(err, "integer");
+        *iv = (int)ival;
+        return 0;
+    case ATTU_NUMSRC_NUMERIC: {
+        bool neg;
+        char *r = numeric_digits(nv, 0, 0, &neg);
+        if (!r) { attu_error_oom(err); return -1; }
+        long long x = atoll(r);
+        bool big = strlen(r) > 10 || x > (neg ? 2147483648LL : 2147483647LL);
+        free(r);
+        if (big) return out_of_range(err, "integer");
+        *iv = (int)(neg ? -x : x);
+        return 0;
+    }
+    default: {
+        double r = rint(fval);   /* a float that is no integer reads as one out of range */
+        *iv = isnan(r) || r >= 2147483648.0 || r < -2147483648.0 ? INT32_MIN : (int)r;
+        return 0;
+    }
+    }
+}
+
+/* EEEE's string: numeric exactly, the others through double */
+static char *sci_string(attu_num_src src, int64_t ival, double fval, attu_numeric nv, const layout *L) {
+    if (src == ATTU_NUMSRC_NUMERIC) return numeric_sci(nv, L->frac_slots);
+    double v = src == ATTU_NUMSRC_INT4 || src == ATTU_NUMSRC_INT8 ? (double)ival
+             : src == ATTU_NUMSRC_FLOAT4 ? (double)(float)fval : fval;
+    if (isnan(v) || isinf(v)) {
+        /* " ##.##e+##"-shaped marks: a blank, the slots, the exponent */
+        int n = L->int_slots + L->frac_slots + 6;
+        char *s = malloc((size_t)n + 1);
+        if (s) {
+            memset(s, '#', (size_t)n);
+            s[n] = 0;
+            s[0] = ' ';
+            s[L->int_slots + 1] = '.';
+        }
+        return s;
+    }
+    char *s = print_double(v, L->frac_slots, "%+.*e");
+    if (s && *s == '+') *s = ' ';
+    return s;
+}
+
+/* The plain digit string ("123.40", no sign) of an integer source, times
+ * 10^V; *neg its sign. L->int_slots grows by V's digits. */
+static char *integer_digits(attu_num_src src, int64_t ival, layout *L, bool *neg, attu_error *err) {
+    int64_t v = ival;
+    if (L->times) {
+        double m = pow(10.0, L->v_digits);
+        if (src == ATTU_NUMSRC_INT4) {
+            int32_t mi = m >= 2147483648.0 ? INT32_MIN : (int32_t)m;
+            v = (int32_t)(uint32_t)((uint32_t)(int32_t)ival * (uint32_t)mi);   /* int4 wraps, as PostgreSQL */
+        } else {
+            if (m >= 9223372036854775808.0) { out_of_range(err, "bigint"); return NULL; }
+            if (__builtin_mul_overflow(ival, (int64_t)m, &v)) { out_of_range(err, "bigint"); return NULL; }
+        }
+        L->int_slots += L->v_digits;
+    }
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", (long long)v);
+    *neg = buf[0] == '-';
+    const char *b = *neg ? buf + 1 : buf;
+    size_t bl = strlen(b), fl = (size_t)L->frac_slots;
+    char *s = malloc(bl + fl + 2);
+    if (!s) { attu_error_oom(err); return NULL; }
+    memcpy(s, b, bl + 1);
+    if (fl) { s[bl] = '.'; memset(s + bl + 1, '0', fl); s[bl + 1 + fl] = 0; }
+    return s;
+}
+
+/* A float's digit string: 6 (real) or 15 (double) significant digits at
+ * most, the fraction shortened to fit (L->frac_slots follows) */
+static char *float_digits(attu_num_src src, double fval, layout *L, bool *neg, attu_error *err) {
+    bool real = src == ATTU_NUMSRC_FLOAT4;
+    int sig = real ? 6 : 15;
+    double v = real ? (double)(float)fval : fval;
+    if (L->times) {
+        if (real) v = (double)((float)v * (float)pow(10.0, L->v_digits));
+        else v = v * pow(10.0, L->v_digits);
+        L->int_slots += L->v_digits;
+    }
+    char *whole = print_double(fabs(v), 0, "%.*f");
+    if (!whole) { attu_error_oom(err); return NULL; }
+    int wl = (int)strlen(whole);
+    free(whole);
+    if (wl >= sig) L->frac_slots = 0;
+    else if (wl + L->frac_slots > sig) L->frac_slots = sig - wl;
+    char *s = print_double(v, L->frac_slots, "%.*f");
+    if (!s) { attu_error_oom(err); return NULL; }
+    *neg = s[0] == '-';
+    char *r = strdup(*neg ? s + 1 : s);
+    free(s);
+    if (!r) attu_error_oom(err);
+    return r;
 }
 
 long attu_to_char_num(attu_num_src src, int64_t ival, double fval, attu_numeric nv, const char *fmt, size_t flen,
                       char *out, attu_fmt_cache *cache, attu_error *err) {
     if (flen == 0) { out[0] = 0; return 0; }
-    numdesc d;
-    const pnode *nodes = cached_template(fmt, flen, &d, cache, err);
-    if (!nodes) return -1;
-    long ret = -1;
-    char *numstr = NULL;
-    int out_pre_spaces = 0, sign = 0;
-    if (d.flag & F_ROMAN) {
+    layout L;
+    const parsed_tpl *tpl = load_template(fmt, flen, &L, cache, err);
+    if (!tpl) return -1;
+    char *digits = NULL;
+    int blanks = 0;
+    char sign = 0;
+    if (L.roman) {
         int iv;
-        if (src == ATTU_NUMSRC_INT4) iv = (int)ival;
-        else if (src == ATTU_NUMSRC_INT8) {
-            if (ival < INT32_MIN || ival > INT32_MAX) { range_error(err, "integer"); goto done; }
-            iv = (int)ival;
-        } else if (src == ATTU_NUMSRC_NUMERIC) {
-            bool neg;
-            char *r = numeric_digits(nv, 0, 0, &neg);
-            if (!r) { attu_error_oom(err); goto done; }
-            bool big = strlen(r) > 10 || atoll(r) > (neg ? 2147483648LL : 2147483647LL);
-            long long x = atoll(r);
-            free(r);
-            if (big) { range_error(err, "integer"); goto done; }
-            iv = (int)(neg ? -x : x);
-        } else {
-            double r = rint(fval);
-            iv = isnan(r) || r >= 2147483648.0 || r < -2147483648.0 ? INT32_MIN : (int)r;
-        }
-        if (!(numstr = malloc(16))) { attu_error_oom(err); goto done; }
-        int_to_roman(iv, numstr);
-    } else if (d.flag & F_EEEE) {
-        if (src == ATTU_NUMSRC_NUMERIC) numstr = numeric_sci(nv, d.post);
-        else {
-            double v = src == ATTU_NUMSRC_INT4 || src == ATTU_NUMSRC_INT8 ? (double)ival
-                     : src == ATTU_NUMSRC_FLOAT4 ? (double)(float)fval : fval;
-            if (isnan(v) || isinf(v)) {
-                if ((numstr = malloc((size_t)(d.pre + d.post + 7)))) {
-                    memset(numstr, '#', (size_t)(d.pre + d.post + 6));
-                    numstr[d.pre + d.post + 6] = 0;
-                    numstr[0] = ' ';
-                    numstr[d.pre + 1] = '.';
-                }
-            } else if ((numstr = fmt_f(v, d.post, "%+.*e")) && *numstr == '+') *numstr = ' ';
-        }
-        if (!numstr) { attu_error_oom(err); goto done; }
+        if (roman_source(src, ival, fval, nv, &iv, err)) return -1;
+        if (!(digits = malloc(16))) { attu_error_oom(err); return -1; }
+        roman_numeral(iv, digits);
+    } else if (L.sci) {
+        if (!(digits = sci_string(src, ival, fval, nv, &L))) { attu_error_oom(err); return -1; }
     } else {
-        char *digits = NULL;
         bool neg = false;
-        if (src == ATTU_NUMSRC_INT4 || src == ATTU_NUMSRC_INT8) {
-            int64_t v = ival;
-            if (d.flag & F_MULTI) {
-                if (src == ATTU_NUMSRC_INT4) {
-                    double m = pow(10.0, d.multi);
-                    int32_t mi = m >= 2147483648.0 ? INT32_MIN : (int32_t)m;
-                    v = (int32_t)(uint32_t)((uint32_t)(int32_t)ival * (uint32_t)mi);   /* int4 wraps, as PostgreSQL */
-                } else {
-                    double m = pow(10.0, d.multi);
-                    if (m >= 9223372036854775808.0) { range_error(err, "bigint"); goto done; }
-                    int64_t mi = (int64_t)m;
-                    if (__builtin_mul_overflow(ival, mi, &v)) { range_error(err, "bigint"); goto done; }
-                }
-                d.pre += d.multi;
-            }
-            char buf[32];
-            snprintf(buf, sizeof buf, "%lld", (long long)v);
-            neg = buf[0] == '-';
-            const char *b = neg ? buf + 1 : buf;
-            size_t pl = strlen(b);
-            if (!(digits = malloc(pl + (size_t)d.post + 2))) { attu_error_oom(err); goto done; }
-            strcpy(digits, b);
-            if (d.post) { digits[pl] = '.'; memset(digits + pl + 1, '0', (size_t)d.post); digits[pl + 1 + (size_t)d.post] = 0; }
-        } else if (src == ATTU_NUMSRC_NUMERIC) {
-            if (d.flag & F_MULTI) d.pre += d.multi;
-            if (!(digits = numeric_digits(nv, (d.flag & F_MULTI) ? d.multi : 0, d.post, &neg))) { attu_error_oom(err); goto done; }
-        } else {
-            bool f4 = src == ATTU_NUMSRC_FLOAT4;
-            int dig = f4 ? 6 : 15;
-            double v = f4 ? (double)(float)fval : fval;
-            if (d.flag & F_MULTI) {
-                if (f4) v = (double)((float)v * (float)pow(10.0, d.multi));
-                else v = v * pow(10.0, d.multi);
-                d.pre += d.multi;
-            }
-            char *o = fmt_f(fabs(v), 0, "%.*f");
-            if (!o) { attu_error_oom(err); goto done; }
-            int pl = (int)strlen(o);
-            free(o);
-            if (pl >= dig) d.post = 0;
-            else if (pl + d.post > dig) d.post = dig - pl;
-            char *s = fmt_f(v, d.post, "%.*f");
-            if (!s) { attu_error_oom(err); goto done; }
-            neg = s[0] == '-';
-            digits = strdup(neg ? s + 1 : s);
-            free(s);
-            if (!digits) { attu_error_oom(err); goto done; }
-        }
+        if (src == ATTU_NUMSRC_INT4 || src == ATTU_NUMSRC_INT8) digits = integer_digits(src, ival, &L, &neg, err);
+        else if (src == ATTU_NUMSRC_NUMERIC) {
+            if (L.times) L.int_slots += L.v_digits;
+            digits = numeric_digits(nv, L.times ? L.v_digits : 0, L.frac_slots, &neg);
+            if (!digits) attu_error_oom(err);
+        } else digits = float_digits(src, fval, &L, &neg, err);
+        if (!digits) return -1;
         sign = neg ? '-' : '+';
         const char *dot = strchr(digits, '.');
-        int pre_len = dot ? (int)(dot - digits) : (int)strlen(digits);
-        if (pre_len < d.pre) { out_pre_spaces = d.pre - pre_len; numstr = digits; }
-        else if (pre_len > d.pre) {
+        int int_len = dot ? (int)(dot - digits) : (int)strlen(digits);
+        if (int_len < L.int_slots) blanks = L.int_slots - int_len;
+        else if (int_len > L.int_slots) {   /* too wide: '#' in every slot */
             free(digits);
-            if (!(numstr = hash_fill(&d))) { attu_error_oom(err); goto done; }
-        } else numstr = digits;
+            if (!(digits = overflow_marks(&L))) { attu_error_oom(err); return -1; }
+        }
     }
-    if (run_to_char(nodes, &d, out, numstr, out_pre_spaces, sign, err)) goto done;
-    ret = (long)strlen(out);
-done:
-    free(numstr);
+    long ret = -1;
+    if (!paint(tpl, cache->fmt, &L, out, digits, blanks, sign, err)) ret = (long)strlen(out);
+    free(digits);
     return ret;
 }
 
-/* ---- to_number --------------------------------------------------------- */
+/* ---- to_number: reading the input along the tokens ---------------------- */
 
-#define OVERLOAD(p, end) ((p)->inout_p >= (end))
+typedef struct reader {
+    const layout *L;
+    const char   *in, *end;   /* input cursor and its end */
+    char         *num;        /* num[0]: the sign read (' ' none); digits follow */
+    char         *w;          /* write cursor in num */
+    int           int_read, frac_read;
+    bool          seen_point;
+} reader;
 
-static void numpart_from_char(proc *p, pid id, const char *end) {
-    numdesc *d = p->num;
-    bool isread = false;
-    if (OVERLOAD(p, end)) return;
-    if (*p->inout_p == ' ') p->inout_p++;
-    if (OVERLOAD(p, end)) return;
-    if (*p->number == ' ' && (id == P_0 || id == P_9) && p->read_pre + p->read_post == 0) {
-        if ((d->flag & F_LSIGN) && d->lsign == LSIGN_PRE) {
-            if (*p->inout_p == '-') { p->inout_p++; *p->number = '-'; }
-            else if (*p->inout_p == '+') { p->inout_p++; *p->number = '+'; }
-        } else {
-            if (*p->inout_p == '-' || ((d->flag & F_BRACKET) && *p->inout_p == '<')) { *p->number = '-'; p->inout_p++; }
-            else if (*p->inout_p == '+') { *p->number = '+'; p->inout_p++; }
-        }
-    }
-    if (OVERLOAD(p, end)) return;
-    if (*p->inout_p >= '0' && *p->inout_p <= '9') {
-        if (p->read_dec && p->read_post == d->post) return;
-        *p->number_p++ = *p->inout_p;
-        if (p->read_dec) p->read_post++;
-        else p->read_pre++;
-        isread = true;
-    } else if ((d->flag & F_DECIMAL) && !p->read_dec) {
-        if (*p->inout_p == '.') {
-            *p->number_p++ = '.';
-            p->read_dec = true;
-            isread = true;
-        }
-    }
-    if (OVERLOAD(p, end)) return;
-    if (*p->number == ' ' && p->read_pre + p->read_post > 0) {
-        if ((d->flag & F_LSIGN) && isread && p->inout_p + 1 < end && !(p->inout_p[1] >= '0' && p->inout_p[1] <= '9')) {
-            char *tmp = p->inout_p++;
-            if (*p->inout_p == '-') *p->number = '-';
-            else if (*p->inout_p == '+') *p->number = '+';
-            if (*p->number == ' ') p->inout_p = tmp;
-        } else if (!isread && !(d->flag & F_LSIGN) && (d->flag & (F_PLUS | F_MINUS))) {
-            if (*p->inout_p == '-' || *p->inout_p == '+') *p->number = *p->inout_p;
-        }
+static bool at_end(const reader *r) { return r->in >= r->end; }
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Steps over up to n input characters that carry no data (anything but a
+ * digit, ',', '.', '+', '-') */
+static void skip_filler(reader *r, int n) {
+    for (; n > 0 && !at_end(r); n--) {
+        char c = *r->in;
+        if (is_digit(c) || c == ',' || c == '.' || c == '+' || c == '-') break;
+        r->in += utf8_len(r->in);
     }
 }
 
-/* skips up to n characters that are no digit */
-static void eat_non_data(proc *p, int n, const char *end) {
-    for (; n-- > 0; p->inout_p += mblen_utf8(p->inout_p)) {
-        if (OVERLOAD(p, end)) break;
-        char c = *p->inout_p;
-        if ((c >= '0' && c <= '9') || c == ',' || c == '.' || c == '+' || c == '-') break;
+/* A sign ahead of the first digit slot */
+static void read_lead_sign(reader *r) {
+    const layout *L = r->L;
+    char c = *r->in;
+    if (L->s_place == S_LEADING) {
+        if (c == '-' || c == '+') { r->num[0] = c; r->in++; }
+    } else if (c == '-' || (L->angle && c == '<')) {
+        r->num[0] = '-';
+        r->in++;
+    } else if (c == '+') {
+        r->num[0] = '+';
+        r->in++;
     }
 }
 
-int attu_to_number(const char *str, size_t slen, const char *fmt, size_t flen, attu_numeric *out, int *is_null,
-                   attu_fmt_cache *cache, attu_error *err) {
-    *is_null = 0;
-    if (flen == 0) { *is_null = 1; return 0; }
-    numdesc d;
-    const pnode *nodes = cached_template(fmt, flen, &d, cache, err);
-    if (!nodes) return -1;
-    char *in = malloc(slen + 1), *number = malloc(flen * 8 + slen + 4);
-    int rc = -1;
-    if (!in || !number) { attu_error_oom(err); goto done; }
-    memcpy(in, str, slen); in[slen] = 0;
-    if (d.zero_start) d.zero_start--;
-    if (d.flag & F_EEEE) {
-        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "\"EEEE\" not supported for input");
-        goto done;
-    }
-    if (d.flag & F_ROMAN) {
-        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "\"RN\" not supported for input");
-        goto done;
-    }
-    proc p;
-    memset(&p, 0, sizeof p);
-    p.num = &d;
-    p.number = number;
-    number[0] = ' ';
-    number[1] = 0;
-    p.number_p = number + 1;
-    p.inout = p.inout_p = in;
-    const char *end = in + slen;
-    for (const pnode *n = nodes; n->type != N_END; n++) {
-        if (OVERLOAD(&p, end)) break;
-        if (n->type != N_ACTION) { p.inout_p += mblen_utf8(p.inout_p); continue; }
-        switch (n->key) {
-        case P_9: case P_0: case P_DEC: case P_D:
-            numpart_from_char(&p, n->key, end);
-            break;
-        case P_COMMA: case P_G:
-            /* a separator is skipped only where the input has one */
-            if (!p.num_in && (d.flag & F_FILLMODE)) continue;
-            if (*p.inout_p != ',') continue;
-            break;
-        case P_L:
-            eat_non_data(&p, 1, end);
-            continue;
-        case P_TH: case P_th:
-            /* up to two characters that are no data */
-            if (d.flag & F_DECIMAL) continue;
-            eat_non_data(&p, 2, end);
-            continue;
-        case P_MI:
-            if (*p.inout_p == '-') *p.number = '-';
-            else { eat_non_data(&p, 1, end); continue; }
-            break;
-        case P_PL:
-            if (*p.inout_p == '+') *p.number = '+';
-            else { eat_non_data(&p, 1, end); continue; }
-            break;
-        case P_SG:
-            if (*p.inout_p == '-') *p.number = '-';
-            else if (*p.inout_p == '+') *p.number = '+';
-            else { eat_non_data(&p, 1, end); continue; }
-            break;
-        default: continue;
+/* A sign right after the digits read so far: S's just past the digit it
+ * follows; PL / MI / SG's where this slot found no digit */
+static void read_trail_sign(reader *r, bool took) {
+    const layout *L = r->L;
+    if (L->s_place != S_NONE) {
+        if (took && r->in + 1 < r->end && !is_digit(r->in[1]) && (r->in[1] == '-' || r->in[1] == '+')) {
+            r->num[0] = r->in[1];
+            r->in++;
         }
-        p.inout_p++;
+    } else if (!took && (L->pl || L->mi) && (*r->in == '-' || *r->in == '+')) {
+        r->num[0] = *r->in;
     }
-    if (p.number_p[-1] == '.') p.number_p[-1] = 0;
-    else *p.number_p = 0;
-    int scale = p.read_post, precision = d.pre + d.multi + scale;
+}
+
+/* One digit or point slot over the input (the caller steps one byte on) */
+static void read_slot(reader *r, tok_kind k) {
+    const layout *L = r->L;
+    bool took = false;
+    if (at_end(r)) return;
+    if (*r->in == ' ') r->in++;
+    if (at_end(r)) return;
+    if (r->num[0] == ' ' && (k == TK_ZERO || k == TK_NINE) && r->int_read + r->frac_read == 0) read_lead_sign(r);
+    if (at_end(r)) return;
+    char c = *r->in;
+    if (is_digit(c)) {
+        if (r->seen_point && r->frac_read == L->frac_slots) return;   /* the fraction is full */
+        *r->w++ = c;
+        if (r->seen_point) r->frac_read++;
+        else r->int_read++;
+        took = true;
+    } else if (L->point && !r->seen_point && c == '.') {
+        /* any slot takes the point, where the template has one */
+        *r->w++ = '.';
+        r->seen_point = true;
+        took = true;
+    }
+    if (at_end(r)) return;
+    if (r->num[0] == ' ' && r->int_read + r->frac_read > 0) read_trail_sign(r, took);
+}
+
+/* The text read ("-123.45") as numeric(precision, scale) of the template's
+ * digits, then scaled down by V's power of ten */
+static int finish_number(const char *text, const layout *L, int scale, attu_numeric *out, attu_error *err) {
+    int precision = L->int_slots + L->v_digits + scale;
     attu_numeric v;
-    if (attu_numeric_parse(number, strlen(number), &v, err)) {
+    if (attu_numeric_parse(text, strlen(text), &v, err)) {
         if (!strcmp(err->sqlstate, ATTU_SQLSTATE_INVALID_TEXT_REP)) {   /* the whole text, as numeric_in quotes it */
             attu_error_clear(err);
-            attu_error_set(err, ATTU_SQLSTATE_INVALID_TEXT_REP, 0, "invalid input syntax for type numeric: \"%s\"", number);
+            attu_error_set(err, ATTU_SQLSTATE_INVALID_TEXT_REP, 0, "invalid input syntax for type numeric: \"%s\"", text);
         }
-        goto done;
+        return -1;
     }
-    /* numeric(precision, scale): rounded to scale, its integer digits checked */
-    if (v.dscale > scale && attu_numeric_round(v, scale, &v, err)) goto done;
-    {
-        char buf[96];
-        attu_numeric_format(v, buf, sizeof buf);
-        const char *b = buf + (buf[0] == '-');
-        int intd = 0;
-        while (b[intd] && b[intd] != '.') intd++;
-        if (intd == 1 && b[0] == '0') intd = 0;
-        if (intd > precision - scale) {
-            attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
-            if (precision - scale > 0)
-                attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
-                                      precision, scale, precision - scale);
-            else
-                attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 1.",
-                                      precision, scale);
-            goto done;
-        }
+    if (v.dscale > scale && attu_numeric_round(v, scale, &v, err)) return -1;
+    char buf[96];
+    attu_numeric_format(v, buf, sizeof buf);
+    const char *b = buf + (buf[0] == '-');
+    int intd = 0;
+    while (b[intd] && b[intd] != '.') intd++;
+    if (intd == 1 && b[0] == '0') intd = 0;
+    if (intd > precision - scale) {
+        attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
+        if (precision - scale > 0)
+            attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
+                                  precision, scale, precision - scale);
+        else
+            attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 1.",
+                                  precision, scale);
+        return -1;
     }
-    if (d.flag & F_MULTI) {
-        /* PostgreSQL multiplies by power(10, -multi), which it holds at 16
-         * places: the value / 10^multi at dscale 16 (0 past 16 places) */
-        if (d.multi > 16) v.m = 0;
-        else for (int k = 0; k < 16 - d.multi; k++) {
+    if (L->times) {
+        /* PostgreSQL multiplies by power(10, -V), which it holds at 16
+         * places: the value / 10^V at dscale 16 (0 past 16 places) */
+        if (L->v_digits > 16) v.m = 0;
+        else for (int k = 0; k < 16 - L->v_digits; k++) {
             if (v.m > (__int128)1e35 || v.m < -(__int128)1e35) {
                 attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "value overflows numeric format");
-                goto done;
+                return -1;
             }
             v.m *= 10;
         }
         v.dscale = 16;
     }
     *out = v;
-    rc = 0;
+    return 0;
+}
+
+int attu_to_number(const char *str, size_t slen, const char *fmt, size_t flen, attu_numeric *out, int *is_null,
+                   attu_fmt_cache *cache, attu_error *err) {
+    *is_null = 0;
+    if (flen == 0) { *is_null = 1; return 0; }
+    layout L;
+    const parsed_tpl *tpl = load_template(fmt, flen, &L, cache, err);
+    if (!tpl) return -1;
+    if (L.sci) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "\"EEEE\" not supported for input");
+    if (L.roman) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "\"RN\" not supported for input");
+    char *in = malloc(slen + 1), *num = malloc(flen * 8 + slen + 4);
+    int rc = -1;
+    if (!in || !num) { attu_error_oom(err); goto done; }
+    memcpy(in, str, slen);
+    in[slen] = 0;
+    num[0] = ' ';
+    reader r = { .L = &L, .in = in, .end = in + slen, .num = num, .w = num + 1 };
+    for (int i = 0; i < tpl->ntok && !at_end(&r); i++) {
+        const tok *t = &tpl->toks[i];
+        switch ((tok_kind)t->kind) {
+        case TK_LITERAL:   /* one input character per template character */
+            for (uint32_t j = 0; j < t->chars && !at_end(&r); j++) r.in += utf8_len(r.in);
+            break;
+        case TK_NINE: case TK_ZERO: case TK_POINT:
+            read_slot(&r, (tok_kind)t->kind);
+            r.in++;
+            break;
+        case TK_GROUP:   /* a separator is passed only where the input has one (never under FM) */
+            if (!L.fill && *r.in == ',') r.in++;
+            break;
+        case TK_CURRENCY: skip_filler(&r, 1); break;
+        case TK_ORDINAL: if (!L.point) skip_filler(&r, 2); break;
+        case TK_MI: case TK_PL: case TK_SG: {
+            char c = *r.in;
+            bool hit = (c == '-' && t->kind != TK_PL) || (c == '+' && t->kind != TK_MI);
+            if (hit) { num[0] = c; r.in++; }
+            else skip_filler(&r, 1);
+            break;
+        }
+        default: break;
+        }
+    }
+    if (r.w[-1] == '.') r.w[-1] = 0;   /* a point with no fraction after it */
+    else *r.w = 0;
+    rc = finish_number(num, &L, r.frac_read, out, err);
 done:
     free(in);
-    free(number);
+    free(num);
     return rc;
 }
