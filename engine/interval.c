@@ -1,7 +1,8 @@
 /*
  * interval.c - PostgreSQL's interval input and timestamp + interval (see
- * interval.h). The rules are PostgreSQL 15's DecodeInterval (postgres
- * style) and timestamp_pl_interval.
+ * interval.h). Input follows the behaviour of PostgreSQL 15's interval_in
+ * (postgres style, then ISO 8601), timestamp + interval its
+ * timestamp_pl_interval.
  */
 #include "engine/interval.h"
 
@@ -32,65 +33,70 @@ static int field_overflow(attu_error *err, const char *s, size_t len) {
     return attu_error_set(err, "22015", 0, "interval field value out of range: \"%.*s\"", (int)(len > 200 ? 200 : len), s);
 }
 
-/* ---- the postgres style, field by field --------------------------------------
+/* ---- reading interval text ------------------------------------------------------
  *
- * As PostgreSQL 15 reads it: the text is split into fields (a number, a
- * time hh:mm[:ss[.f]], a signed number or time, a word; other punctuation
- * only separates), then the fields are read from the last to the first, a
- * unit word giving its unit to the numbers before it, a bare rightmost
- * number being seconds and a number before a time days. Each unit may be
- * given once (a time is hours, minutes and seconds; seconds with a
- * fraction are milliseconds and microseconds too). Fields overflow on
- * their own (22015); months past int32 once years are added are 22008. */
+ * Three stages. lex_interval cuts the text into tokens (numbers, clock
+ * times, unit words, and date-like runs that no interval has) and reads
+ * each token's value on the spot; a token that does not read keeps its
+ * error, raised only when the reading reaches it. read_postgres walks the
+ * tokens from the right, since a unit word names the unit of the numbers
+ * to its left (a bare rightmost number is seconds, a number left of a
+ * clock time days, a unit at most once), and hands each quantity to a
+ * span accumulator whose helpers check every step. read_iso reads ISO 8601
+ * durations, tried when the postgres form fails on text that starts with
+ * 'P'. Behaviour (accepted forms, rounding, errors) is PostgreSQL 15's
+ * interval_in, checked against it. */
 
-enum { PF_NUM, PF_TIME, PF_SIGNED, PF_DATE, PF_WORD };
-enum { PT_NONE = -1, PT_AGO = -2, PT_US = 0, PT_MS, PT_SEC, PT_MIN, PT_HOUR, PT_DAY, PT_WEEK, PT_MON, PT_YEAR,
-       PT_DECADE, PT_CENTURY, PT_MILLENNIUM, PT_OTHER };
-#define PM(t) (1u << (t))
-#define PM_SECS (PM(PT_SEC) | PM(PT_MS) | PM(PT_US))
-#define PM_TIME (PM(PT_HOUR) | PM(PT_MIN) | PM_SECS)
-enum { P_OK = 0, P_BAD, P_FIELD, P_RANGE };
+enum { R_OK = 0, R_SYNTAX, R_FIELD };   /* 22007, 22015 */
 
-#define MAX_FIELDS 25
+typedef enum {
+    U_NONE, U_USEC, U_MSEC, U_SEC, U_MIN, U_HOUR, U_DAY, U_WEEK, U_MONTH, U_YEAR, U_DECADE, U_CENTURY,
+    U_MILLENNIUM,
+    U_UNUSABLE,  /* a word interval input knows but can give no number to (quarter, timezone), or "ago" */
+    U_AGO
+} unit_t;
 
-/* PostgreSQL 15 splits interval text into one work buffer of 256 bytes,
- * each field NUL-terminated: the fields' lengths share that bound. */
-#define FIELD_BUF 256
+#define UBIT(u) (1u << (u))
+#define CLOCK_UNITS (UBIT(U_HOUR) | UBIT(U_MIN) | UBIT(U_SEC) | UBIT(U_MSEC) | UBIT(U_USEC))
 
-typedef struct pfield { int type; const char *text; } pfield;
+/* The unit words PostgreSQL 15 accepts, by unit; a word is compared on
+ * its first 10 characters ("microseconds" reads as "microsecon"). */
+static const struct { unit_t unit; const char *spellings; } unit_words[] = {
+    { U_USEC, "us usec usecs usecond useconds microsecon" },
+    { U_MSEC, "ms msec msecs msecond mseconds millisecon" },
+    { U_SEC, "s sec secs second seconds" },
+    { U_MIN, "m min mins minute minutes" },
+    { U_HOUR, "h hr hrs hour hours" },
+    { U_DAY, "d day days" },
+    { U_WEEK, "w week weeks" },
+    { U_MONTH, "mon mons month months" },
+    { U_YEAR, "y yr yrs year years" },
+    { U_DECADE, "dec decs decade decades" },
+    { U_CENTURY, "c cent century centuries" },
+    { U_MILLENNIUM, "mil mils millennium millennia" },
+    { U_UNUSABLE, "qtr quarter timezone timezone_h timezone_m" },
+    { U_AGO, "ago" },
+};
 
-/* PostgreSQL's unit words (deltatktbl), matched on at most 10 characters:
- * "microseconds" is "microsecon" */
-static int unit_word(const char *w) {
-    static const struct { const char *name; int type; } words[] = {
-        { "ago", PT_AGO }, { "c", PT_CENTURY }, { "cent", PT_CENTURY }, { "centuries", PT_CENTURY },
-        { "century", PT_CENTURY }, { "d", PT_DAY }, { "day", PT_DAY }, { "days", PT_DAY }, { "dec", PT_DECADE },
-        { "decade", PT_DECADE }, { "decades", PT_DECADE }, { "decs", PT_DECADE }, { "h", PT_HOUR },
-        { "hour", PT_HOUR }, { "hours", PT_HOUR }, { "hr", PT_HOUR }, { "hrs", PT_HOUR }, { "m", PT_MIN },
-        { "microsecon", PT_US }, { "mil", PT_MILLENNIUM }, { "millennia", PT_MILLENNIUM },
-        { "millennium", PT_MILLENNIUM }, { "millisecon", PT_MS }, { "mils", PT_MILLENNIUM }, { "min", PT_MIN },
-        { "mins", PT_MIN }, { "minute", PT_MIN }, { "minutes", PT_MIN }, { "mon", PT_MON }, { "mons", PT_MON },
-        { "month", PT_MON }, { "months", PT_MON }, { "ms", PT_MS }, { "msec", PT_MS }, { "msecond", PT_MS },
-        { "mseconds", PT_MS }, { "msecs", PT_MS }, { "qtr", PT_OTHER }, { "quarter", PT_OTHER },
-        { "s", PT_SEC }, { "sec", PT_SEC }, { "second", PT_SEC }, { "seconds", PT_SEC }, { "secs", PT_SEC },
-        { "timezone", PT_OTHER }, { "timezone_h", PT_OTHER }, { "timezone_m", PT_OTHER }, { "us", PT_US },
-        { "usec", PT_US }, { "usecond", PT_US }, { "useconds", PT_US }, { "usecs", PT_US }, { "w", PT_WEEK },
-        { "week", PT_WEEK }, { "weeks", PT_WEEK }, { "y", PT_YEAR }, { "year", PT_YEAR }, { "years", PT_YEAR },
-        { "yr", PT_YEAR }, { "yrs", PT_YEAR },
-    };
-    char key[11];
-    size_t n = 0;
-    for (; w[n] && n < 10; n++) key[n] = w[n];
-    key[n] = 0;
-    for (size_t i = 0; i < sizeof words / sizeof *words; i++) if (!strcmp(words[i].name, key)) return words[i].type;
-    return PT_NONE;
+static unit_t lookup_unit(const char *w) {
+    size_t wl = strlen(w);
+    if (wl > 10) wl = 10;
+    for (size_t i = 0; i < sizeof unit_words / sizeof *unit_words; i++) {
+        for (const char *sp = unit_words[i].spellings; *sp;) {
+            size_t n = strcspn(sp, " ");
+            if (n == wl && !memcmp(sp, w, n)) return unit_words[i].unit;
+            sp += n;
+            while (*sp == ' ') sp++;
+        }
+    }
+    return U_NONE;
 }
 
 /* Whether PostgreSQL knows w as a date word (a month or weekday name, a
  * single-letter ISO unit, am / pm, ad / bc, a special value): such a word
- * run into digits or a '+' ends its field ('1y2 min', 'dec1'), any other
- * word so run in begins a date field ('x1'). Checked against PostgreSQL 15,
- * word by word. */
+ * run into digits or a '+' ends its token ('1y2 min', 'dec1'), any other
+ * word so run in begins a date-like token ('x1'). Checked against
+ * PostgreSQL 15, word by word. */
 static bool date_word(const char *w) {
     static const char *const words[] = {
         "ad", "allballs", "am", "apr", "april", "at", "aug", "august", "bc", "d", "dec", "december", "dow", "doy",
@@ -104,402 +110,507 @@ static bool date_word(const char *w) {
     return false;
 }
 
-/* Splits the text into fields as PostgreSQL's ParseDateTime does. */
-static int split_fields(const char *s, size_t len, char *buf, pfield *f, int *nf) {
-    size_t i = 0, used = 0;
-    *nf = 0;
-    while (i < len) {
-        unsigned char ch = (unsigned char)s[i];
-        if (isspace(ch)) { i++; continue; }
-        if (*nf >= MAX_FIELDS) return P_BAD;
-        pfield *x = &f[*nf];
-        x->text = buf + used;
-#define PUT(c_) do { if (used + 1 >= FIELD_BUF) return P_BAD; buf[used++] = (char)(c_); } while (0)
-        if (isdigit(ch)) {
-            while (i < len && isdigit((unsigned char)s[i])) PUT(s[i++]);
-            if (i < len && s[i] == ':') {
-                x->type = PF_TIME;
-                while (i < len && (isdigit((unsigned char)s[i]) || s[i] == ':' || s[i] == '.')) PUT(s[i++]);
-            } else if (i < len && (s[i] == '-' || s[i] == '/' || s[i] == '.')) {
-                char delim = s[i];
-                PUT(s[i++]);
-                if (i < len && isdigit((unsigned char)s[i])) {
-                    x->type = delim == '.' ? PF_NUM : PF_DATE;
-                    while (i < len && isdigit((unsigned char)s[i])) PUT(s[i++]);
-                    if (i < len && s[i] == delim) {
-                        x->type = PF_DATE;
-                        while (i < len && (isdigit((unsigned char)s[i]) || s[i] == delim)) PUT(s[i++]);
-                    }
-                } else {
-                    x->type = PF_DATE;
-                    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == delim)) PUT(tolower((unsigned char)s[i++]));
-                }
-            } else x->type = PF_NUM;
-        } else if (ch == '.') {
-            PUT(s[i++]);
-            while (i < len && isdigit((unsigned char)s[i])) PUT(s[i++]);
-            x->type = PF_NUM;
-        } else if (isalpha(ch)) {
-            x->type = PF_WORD;
-            while (i < len && isalpha((unsigned char)s[i])) PUT(tolower((unsigned char)s[i++]));
-            bool date = i < len && (s[i] == '-' || s[i] == '/' || s[i] == '.');
-            if (!date && i < len && (s[i] == '+' || isdigit((unsigned char)s[i]))) {
-                buf[used] = 0;
-                date = !date_word(x->text);
-            }
-            if (date) {
-                /* a word run into digits or separators: a date, which no
-                 * interval field is */
-                x->type = PF_DATE;
-                while (i < len && (s[i] == '+' || s[i] == '-' || s[i] == '/' || s[i] == '_' || s[i] == '.' || s[i] == ':' ||
-                                   isalnum((unsigned char)s[i])))
-                    PUT(tolower((unsigned char)s[i++]));
-            }
-        } else if (ch == '+' || ch == '-') {
-            PUT(s[i++]);
-            while (i < len && isspace((unsigned char)s[i])) i++;
-            if (i < len && isdigit((unsigned char)s[i])) {
-                x->type = PF_SIGNED;
-                PUT(s[i++]);
-                while (i < len && (isdigit((unsigned char)s[i]) || s[i] == ':' || s[i] == '.' || s[i] == '-')) PUT(s[i++]);
-            } else if (i < len && isalpha((unsigned char)s[i])) {
-                x->type = PF_WORD;
-                while (i < len && isalpha((unsigned char)s[i])) PUT(tolower((unsigned char)s[i++]));
-            } else return P_BAD;
-        } else if (ispunct(ch)) { i++; continue; }
-        else return P_BAD;
-#undef PUT
-        buf[used++] = 0;
-        (*nf)++;
-    }
-    return P_OK;
-}
+/* ---- numbers ---- */
 
-/* PostgreSQL's interval accumulators (pg_itm_in), each checked as it grows. */
-typedef struct itm_in { int64_t usec; int32_t mday, mon, year; } itm_in;
-
-static bool add_usec_frac(itm_in *t, double frac, int64_t scale) {
-    if (frac == 0) return true;
-    frac *= (double)scale;
-    if (!(frac > -9.2e18 && frac < 9.2e18)) return false;
-    int64_t u = (int64_t)frac;
-    frac -= (double)u;
-    if (frac > 0.5) u++;
-    else if (frac < -0.5) u--;
-    return !__builtin_add_overflow(t->usec, u, &t->usec);
-}
-
-static bool add_usec(itm_in *t, int64_t val, double frac, int64_t scale) {
-    int64_t p;
-    if (__builtin_mul_overflow(val, scale, &p) || __builtin_add_overflow(t->usec, p, &t->usec)) return false;
-    return add_usec_frac(t, frac, scale);
-}
-
-static bool add_days(itm_in *t, int64_t val, int scale) {
-    int32_t d;
-    if (val < INT32_MIN || val > INT32_MAX) return false;
-    return !__builtin_mul_overflow((int32_t)val, scale, &d) && !__builtin_add_overflow(t->mday, d, &t->mday);
-}
-
-static bool add_frac_days(itm_in *t, double frac, int scale) {
-    if (frac == 0) return true;
-    frac *= scale;
-    if (!(frac > -2147483648.0 && frac < 2147483648.0)) return false;
-    int32_t d = (int32_t)frac;
-    if (__builtin_add_overflow(t->mday, d, &t->mday)) return false;
-    return add_usec_frac(t, frac - d, USECS_PER_DAY);
-}
-
-static bool add_months(itm_in *t, int64_t val) {
-    if (val < INT32_MIN || val > INT32_MAX) return false;
-    return !__builtin_add_overflow(t->mon, (int32_t)val, &t->mon);
-}
-
-static bool add_years(itm_in *t, int64_t val, int scale, double frac) {
-    int32_t y;
-    if (val < INT32_MIN || val > INT32_MAX) return false;
-    if (__builtin_mul_overflow((int32_t)val, scale, &y) || __builtin_add_overflow(t->year, y, &t->year)) return false;
-    if (frac == 0) return true;
-    double m = rint(frac * scale * 12);
-    if (!(m > -2147483649.0 && m < 2147483648.0)) return false;
-    return !__builtin_add_overflow(t->mon, (int32_t)m, &t->mon);
-}
-
-/* strtoll that reports overflow as PostgreSQL's strtoi64 does (ERANGE) */
-static int64_t to_i64(const char *p, const char **end, bool *range) {
-    errno = 0;
+/* a decimal int64 as strtoll reads it; *overflow when it does not fit */
+static int64_t read_i64(const char *p, const char **end, bool *overflow) {
     char *e;
+    errno = 0;
     long long v = strtoll(p, &e, 10);
-    *range = errno == ERANGE;
+    *overflow = errno == ERANGE;
     *end = e;
     return v;
 }
 
-/* PostgreSQL's fraction of a number field ('.5', '.'): P_OK or P_BAD */
-static int number_fraction(const char *cp, double *frac) {
-    if (cp[1] == 0) { *frac = 0; return P_OK; }
-    errno = 0;
+/* the fraction p points at ('.', then digits to the end): '.' alone is 0 */
+static int read_fraction(const char *p, double *f) {
+    *f = 0;
+    if (p[1] == 0) return R_OK;
     char *e;
-    *frac = strtod(cp, &e);
-    return (*e || errno) ? P_BAD : P_OK;
+    errno = 0;
+    *f = strtod(p, &e);
+    return *e == 0 && errno == 0 ? R_OK : R_SYNTAX;
 }
 
-/* hh:mm[:ss[.f]] or mm:ss.f as microseconds (DecodeTimeForInterval) */
-static int time_field(const char *str, int64_t *usec_out) {
-    const char *cp;
-    bool range;
-    int64_t hour = to_i64(str, &cp, &range), min, sec = 0;
-    double fsec = 0;
-    if (range) return P_FIELD;
-    if (*cp != ':') return P_BAD;
-    min = to_i64(cp + 1, &cp, &range);
-    if (range || min > INT32_MAX || min < INT32_MIN) return P_FIELD;
-    if (*cp == 0) {
-    } else if (*cp == '.') {
-        double f;
-        if (number_fraction(cp, &f)) return P_BAD;     /* '1:2.' has a fraction of 0 */
-        fsec = rint(f * 1000000);
-        sec = min; min = hour; hour = 0;      /* mm:ss.f */
-    } else if (*cp == ':') {
-        sec = to_i64(cp + 1, &cp, &range);
-        if (range || sec > INT32_MAX || sec < INT32_MIN) return P_FIELD;
-        if (*cp == '.') {
-            double f;
-            if (number_fraction(cp, &f)) return P_BAD;
-            fsec = rint(f * 1000000);
-        } else if (*cp) return P_BAD;
-    } else return P_BAD;
-    if (hour < 0 || min < 0 || min > 59 || sec < 0 || sec > 60 || fsec < 0 || fsec > 1000000) return P_FIELD;
-    int64_t u = (int64_t)fsec, p;
-    if (__builtin_mul_overflow(hour, USECS_PER_HOUR, &p) || __builtin_add_overflow(u, p, &u) ||
-        __builtin_add_overflow(u, min * USECS_PER_MINUTE, &u) || __builtin_add_overflow(u, sec * USECS_PER_SEC, &u))
-        return P_FIELD;
-    *usec_out = u;
-    return P_OK;
+static bool fits32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
+/* ---- the span accumulator ----
+ * Years and months are kept apart until the end (their sum in months is
+ * checked there, 22008); each helper reports false when a field leaves
+ * its type (22015). */
+typedef struct span_acc { int64_t usec; int32_t days, months, years; } span_acc;
+
+/* to the nearest integer, exact halves toward zero, as a fraction given
+ * in the text turns into whole microseconds */
+static int64_t nearest_halves_in(double x) {
+    double whole = trunc(x), rest = x - whole;
+    return (int64_t)whole + (rest > 0.5) - (rest < -0.5);
 }
 
-static int decode_postgres(const char *s, size_t len, itm_in *t) {
-    pfield f[MAX_FIELDS];
-    char work[FIELD_BUF];
-    int nf, rc = split_fields(s, len, work, f, &nf);
+/* whole and frac carry the same sign (both come from one number) */
+static bool acc_time(span_acc *a, int64_t whole, double frac, int64_t unit_usec) {
+    int64_t part;
+    if (__builtin_mul_overflow(whole, unit_usec, &part)) return false;
+    __int128 sum = (__int128)a->usec + part + (frac != 0 ? nearest_halves_in(frac * (double)unit_usec) : 0);
+    if (sum < INT64_MIN || sum > INT64_MAX) return false;
+    a->usec = (int64_t)sum;
+    return true;
+}
+
+static bool acc_days(span_acc *a, int64_t whole, int per) {
+    if (!fits32(whole)) return false;
+    int64_t d = whole * per;   /* per <= 7: no int64 overflow */
+    if (!fits32(d) || !fits32((int64_t)a->days + d)) return false;
+    a->days = (int32_t)(a->days + d);
+    return true;
+}
+
+/* frac of a unit of `per` days: whole days, the rest as time */
+static bool acc_frac_days(span_acc *a, double frac, int per) {
+    if (frac == 0) return true;
+    double days = frac * per;
+    if (!(days > -2147483648.0 && days < 2147483648.0)) return false;
+    int32_t d = (int32_t)days;
+    if (!fits32((int64_t)a->days + d)) return false;
+    a->days += d;
+    return acc_time(a, 0, days - d, USECS_PER_DAY);
+}
+
+static bool acc_months(span_acc *a, int64_t whole) {
+    if (!fits32(whole) || !fits32((int64_t)a->months + whole)) return false;
+    a->months = (int32_t)(a->months + whole);
+    return true;
+}
+
+/* whole units of `per` years; a fraction becomes whole months */
+static bool acc_years(span_acc *a, int64_t whole, int per, double frac) {
+    if (!fits32(whole)) return false;
+    int64_t y = whole * per;   /* per <= 1000: no int64 overflow */
+    if (!fits32(y) || !fits32((int64_t)a->years + y)) return false;
+    a->years = (int32_t)(a->years + y);
+    if (frac == 0) return true;
+    double m = rint(frac * per * 12);
+    if (!(m > -2147483649.0 && m < 2147483648.0)) return false;
+    return acc_months(a, (int64_t)m);
+}
+
+/* a number of the given unit; *claimed: the units it uses up */
+static int acc_quantity(span_acc *a, unit_t unit, int64_t whole, double frac, unsigned *claimed) {
+    bool ok;
+    *claimed = UBIT(unit);
+    switch (unit) {
+    case U_USEC: ok = acc_time(a, whole, frac, 1); break;
+    case U_MSEC: ok = acc_time(a, whole, frac, 1000); break;
+    case U_SEC:
+        ok = acc_time(a, whole, frac, USECS_PER_SEC);
+        if (frac != 0) *claimed |= UBIT(U_MSEC) | UBIT(U_USEC);
+        break;
+    case U_MIN: ok = acc_time(a, whole, frac, USECS_PER_MINUTE); break;
+    case U_HOUR: ok = acc_time(a, whole, frac, USECS_PER_HOUR); break;
+    case U_DAY: ok = acc_days(a, whole, 1) && acc_time(a, 0, frac, USECS_PER_DAY); break;
+    case U_WEEK: ok = acc_days(a, whole, 7) && acc_frac_days(a, frac, 7); break;
+    case U_MONTH: ok = acc_months(a, whole) && acc_frac_days(a, frac, DAYS_PER_MONTH); break;
+    case U_YEAR: ok = acc_years(a, whole, 1, frac); break;
+    case U_DECADE: ok = acc_years(a, whole, 10, frac); break;
+    case U_CENTURY: ok = acc_years(a, whole, 100, frac); break;
+    case U_MILLENNIUM: ok = acc_years(a, whole, 1000, frac); break;
+    default: return R_SYNTAX;   /* no unit takes a number here (left of "ago", "quarter") */
+    }
+    return ok ? R_OK : R_FIELD;
+}
+
+/* ---- tokens of the postgres form ---- */
+
+typedef enum { TK_NUMBER, TK_CLOCK, TK_WORD } tok_kind;
+
+typedef struct token {
+    tok_kind kind;
+    int fault;         /* TK_NUMBER: R_OK, or the error raised when it is reached */
+    unit_t unit;       /* TK_WORD: the unit word's unit, U_NONE for any other word */
+    bool year_month;   /* TK_NUMBER: SQL's years-months, whole counted in months */
+    int64_t whole;     /* TK_NUMBER: the integer part; TK_CLOCK: the time in microseconds */
+    double frac;       /* TK_NUMBER: the fractional part, signed as the number */
+} token;
+
+/* PostgreSQL 15 takes at most 25 of them, their text (each with a NUL)
+ * within 256 bytes */
+#define MAX_TOKENS 25
+#define TEXT_ROOM 256
+
+/* h:m, h:m:s, h:m:s.f or m:s.f, unsigned, in microseconds */
+static int read_clock(const char *txt, int64_t *usec) {
+    const char *p;
+    bool over;
+    int64_t first = read_i64(txt, &p, &over);
+    if (over) return R_FIELD;
+    if (*p != ':') return R_SYNTAX;
+    int64_t second = read_i64(p + 1, &p, &over);
+    if (over || !fits32(second)) return R_FIELD;
+    int64_t h = first, m = second, s = 0;
+    double f = 0;
+    if (*p == '.') {            /* m:s.f */
+        if (read_fraction(p, &f)) return R_SYNTAX;
+        h = 0; m = first; s = second;
+    } else if (*p == ':') {
+        s = read_i64(p + 1, &p, &over);
+        if (over || !fits32(s)) return R_FIELD;
+        if (*p == '.') {
+            if (read_fraction(p, &f)) return R_SYNTAX;
+        } else if (*p) return R_SYNTAX;
+    } else if (*p) return R_SYNTAX;
+    double fus = rint(f * 1000000);
+    bool sane = h >= 0 && m >= 0 && m <= 59 && s >= 0 && s <= 60 && fus >= 0 && fus <= 1000000;
+    if (!sane) return R_FIELD;
+    __int128 total = ((__int128)h * 3600 + m * 60 + s) * USECS_PER_SEC + (int64_t)fus;
+    if (total > INT64_MAX) return R_FIELD;
+    *usec = (int64_t)total;
+    return R_OK;
+}
+
+/* a number token's text: [sign]digits, then .fraction or -months (Y-M) */
+static int read_number(const char *txt, token *t) {
+    const char *p;
+    bool over;
+    bool minus = txt[0] == '-';
+    t->kind = TK_NUMBER;
+    t->frac = 0;
+    t->year_month = false;
+    int64_t v = read_i64(txt, &p, &over);
+    if (over) return R_FIELD;
+    if (*p == '-') {
+        int64_t mon = read_i64(p + 1, &p, &over);
+        if (over || mon < 0 || mon > 11) return R_FIELD;
+        if (*p) return R_SYNTAX;
+        if (__builtin_mul_overflow(v, 12, &v) || __builtin_add_overflow(v, minus ? -mon : mon, &v)) return R_FIELD;
+        t->year_month = true;
+    } else if (*p == '.') {
+        if (read_fraction(p, &t->frac)) return R_SYNTAX;
+        if (minus) t->frac = -t->frac;
+    } else if (*p) return R_SYNTAX;
+    t->whole = v;
+    return R_OK;
+}
+
+/* the lexer's kinds of raw text, before values are read */
+enum { RAW_NUMBER, RAW_CLOCK, RAW_SIGNED, RAW_DATELIKE, RAW_WORD };
+
+static void make_token(int raw, const char *txt, token *t) {
+    t->fault = R_OK;
+    t->unit = U_NONE;
+    if (raw == RAW_WORD) {
+        t->kind = TK_WORD;
+        t->unit = lookup_unit(txt);   /* a signed word ('-day') is none */
+        return;
+    }
+    int64_t us;
+    if (raw == RAW_CLOCK || (raw == RAW_SIGNED && strchr(txt + 1, ':'))) {
+        bool sign = raw == RAW_SIGNED;
+        int rc = read_clock(txt + sign, &us);
+        if (rc == R_OK) {
+            t->kind = TK_CLOCK;
+            t->whole = sign && txt[0] == '-' ? -us : us;
+            return;
+        }
+        if (!sign) {              /* an unsigned time that does not read */
+            t->kind = TK_NUMBER;
+            t->fault = rc;
+            return;
+        }
+        /* a signed one is read as a number (and fails as one) */
+    }
+    t->fault = read_number(txt, t);
+}
+
+typedef struct scanner {
+    const char *s;
+    size_t len, at;
+    char text[TEXT_ROOM];   /* the tokens' text, each ended by a NUL */
+    size_t used, start;     /* start: where the current token's text begins */
+} scanner;
+
+static int sc_peek(const scanner *sc) { return sc->at < sc->len ? (unsigned char)sc->s[sc->at] : -1; }
+
+/* copies the current character into the token text */
+static bool sc_take(scanner *sc, bool lower) {
+    if (sc->used + 1 >= TEXT_ROOM) return false;
+    int c = (unsigned char)sc->s[sc->at++];
+    sc->text[sc->used++] = (char)(lower ? tolower(c) : c);
+    return true;
+}
+
+/* takes the run of characters that are digits (digits), letters (alpha)
+ * or in extra */
+static bool sc_run(scanner *sc, bool digits, bool alpha, const char *extra, bool lower) {
+    for (int c; (c = sc_peek(sc)) >= 0;) {
+        bool in = (digits && isdigit(c)) || (alpha && isalpha(c)) || (c && extra && strchr(extra, c));
+        if (!in) break;
+        if (!sc_take(sc, lower)) return false;
+    }
+    return true;
+}
+
+/* One token's raw text from sc->at (not a space): its kind, or -1 for
+ * bad text. */
+static int sc_token(scanner *sc) {
+    int c = sc_peek(sc);
+    if (isdigit(c)) {
+        if (!sc_run(sc, true, false, NULL, false)) return -1;
+        int next = sc_peek(sc);
+        if (next == ':')
+            return sc_run(sc, true, false, ":.", false) ? RAW_CLOCK : -1;
+        if (next != '-' && next != '/' && next != '.') return RAW_NUMBER;
+        char sep[2] = { (char)next, 0 };
+        if (!sc_take(sc, false)) return -1;
+        if (!isdigit(sc_peek(sc)))   /* '1.x', '1-jan' */
+            return sc_run(sc, true, true, sep, true) ? RAW_DATELIKE : -1;
+        if (!sc_run(sc, true, false, NULL, false)) return -1;
+        if (sc_peek(sc) == next)     /* a second separator: a date */
+            return sc_run(sc, true, false, sep, false) ? RAW_DATELIKE : -1;
+        return next == '.' ? RAW_NUMBER : RAW_DATELIKE;
+    }
+    if (c == '.') {
+        if (!sc_take(sc, false) || !sc_run(sc, true, false, NULL, false)) return -1;
+        return RAW_NUMBER;
+    }
+    if (isalpha(c)) {
+        if (!sc_run(sc, false, true, NULL, true)) return -1;
+        int next = sc_peek(sc);
+        bool datelike = next == '-' || next == '/' || next == '.';
+        if (!datelike && (next == '+' || isdigit(next))) {
+            sc->text[sc->used] = 0;
+            datelike = !date_word(sc->text + sc->start);
+        }
+        if (!datelike) return RAW_WORD;
+        return sc_run(sc, true, true, "+-/_.:", true) ? RAW_DATELIKE : -1;
+    }
+    if (c == '+' || c == '-') {
+        if (!sc_take(sc, false)) return -1;
+        while (isspace(sc_peek(sc))) sc->at++;
+        int next = sc_peek(sc);
+        if (isdigit(next))
+            return sc_take(sc, false) && sc_run(sc, true, false, ":.-", false) ? RAW_SIGNED : -1;
+        if (isalpha(next)) return sc_run(sc, false, true, NULL, true) ? RAW_WORD : -1;
+    }
+    return -1;
+}
+
+/* Cuts s into at most MAX_TOKENS tokens: spaces and punctuation other than
+ * '+', '-' and '.' only separate them. */
+static int lex_interval(const char *s, size_t len, token *toks, int *n) {
+    scanner sc = { .s = s, .len = len };
+    *n = 0;
+    for (;;) {
+        while (isspace(sc_peek(&sc))) sc.at++;
+        int c = sc_peek(&sc);
+        if (c < 0) return R_OK;
+        if (*n == MAX_TOKENS) return R_SYNTAX;
+        if (!isalnum(c) && c != '.' && c != '+' && c != '-' && ispunct(c)) {
+            sc.at++;
+            continue;
+        }
+        sc.start = sc.used;
+        int raw = sc_token(&sc);
+        if (raw < 0) return R_SYNTAX;
+        sc.text[sc.used++] = 0;
+        make_token(raw, sc.text + sc.start, &toks[(*n)++]);
+    }
+}
+
+/* The postgres form, read from the right. */
+static int read_postgres(const char *s, size_t len, span_acc *a) {
+    token toks[MAX_TOKENS];
+    int n, rc = lex_interval(s, len, toks, &n);
     if (rc) return rc;
-    memset(t, 0, sizeof *t);
-    unsigned fmask = 0, tmask;
-    int type = PT_NONE;
+    memset(a, 0, sizeof *a);
+    unsigned given = 0;      /* the units used so far */
+    unit_t unit = U_NONE;    /* the unit of a number met now */
     bool ago = false;
-    for (int i = nf - 1; i >= 0; i--) {
-        const char *txt = f[i].text;
-        tmask = 0;
-        switch (f[i].type) {
-        case PF_TIME: {
-            int64_t u;
-            if ((rc = time_field(txt, &u))) return rc;
-            t->usec = u;                      /* a time sets the microseconds */
-            tmask = PM_TIME;
-            type = PT_DAY;
+    for (int i = n - 1; i >= 0; i--) {
+        const token *t = &toks[i];
+        unsigned claimed;
+        switch (t->kind) {
+        case TK_WORD:
+            if (t->unit == U_NONE) return R_SYNTAX;
+            if (t->unit == U_AGO) ago = true;
+            unit = t->unit == U_AGO ? U_UNUSABLE : t->unit;
+            continue;
+        case TK_CLOCK:
+            a->usec = t->whole;   /* a clock time replaces the time so far */
+            claimed = CLOCK_UNITS;
+            unit = U_DAY;         /* a number left of it is days */
             break;
-        }
-        case PF_SIGNED:
-            if (strchr(txt + 1, ':')) {
-                int64_t u;
-                if (time_field(txt + 1, &u) == P_OK) {
-                    if (txt[0] == '-') u = -u;
-                    t->usec = u;
-                    tmask = PM_TIME;
-                    type = PT_DAY;
-                    break;
-                }
-            }
-            /* a signed number or years-months, as below */
-            __attribute__((fallthrough));
-        case PF_NUM: case PF_DATE: {
-            if (type == PT_NONE) type = PT_SEC;
-            const char *cp;
-            bool range;
-            int64_t val = to_i64(txt, &cp, &range);
-            double frac = 0;
-            if (range) return P_FIELD;
-            if (*cp == '-') {
-                /* the SQL standard's years-months */
-                int64_t m2 = to_i64(cp + 1, &cp, &range);
-                if (range || m2 < 0 || m2 >= 12) return P_FIELD;
-                if (*cp) return P_BAD;
-                type = PT_MON;
-                if (txt[0] == '-') m2 = -m2;
-                if (__builtin_mul_overflow(val, 12, &val) || __builtin_add_overflow(val, m2, &val)) return P_FIELD;
-            } else if (*cp == '.') {
-                if (number_fraction(cp, &frac)) return P_BAD;
-                if (txt[0] == '-') frac = -frac;
-            } else if (*cp) return P_BAD;
-            bool ok = true;
-            switch (type) {
-            case PT_US: ok = add_usec(t, val, frac, 1); tmask = PM(PT_US); break;
-            case PT_MS: ok = add_usec(t, val, frac, 1000); tmask = PM(PT_MS); break;
-            case PT_SEC: ok = add_usec(t, val, frac, USECS_PER_SEC); tmask = frac == 0 ? PM(PT_SEC) : PM_SECS; break;
-            case PT_MIN: ok = add_usec(t, val, frac, USECS_PER_MINUTE); tmask = PM(PT_MIN); break;
-            case PT_HOUR: ok = add_usec(t, val, frac, USECS_PER_HOUR); tmask = PM(PT_HOUR); type = PT_DAY; break;
-            case PT_DAY: ok = add_days(t, val, 1) && add_usec_frac(t, frac, USECS_PER_DAY); tmask = PM(PT_DAY); break;
-            case PT_WEEK: ok = add_days(t, val, 7) && add_frac_days(t, frac, 7); tmask = PM(PT_WEEK); break;
-            case PT_MON: ok = add_months(t, val) && add_frac_days(t, frac, DAYS_PER_MONTH); tmask = PM(PT_MON); break;
-            case PT_YEAR: ok = add_years(t, val, 1, frac); tmask = PM(PT_YEAR); break;
-            case PT_DECADE: ok = add_years(t, val, 10, frac); tmask = PM(PT_DECADE); break;
-            case PT_CENTURY: ok = add_years(t, val, 100, frac); tmask = PM(PT_CENTURY); break;
-            case PT_MILLENNIUM: ok = add_years(t, val, 1000, frac); tmask = PM(PT_MILLENNIUM); break;
-            default: return P_BAD;           /* after "ago", or a unit interval input has not */
-            }
-            if (!ok) return P_FIELD;
-            break;
-        }
-        case PF_WORD: {
-            int u = unit_word(txt);          /* a signed word ('-mil') is none */
-            if (u == PT_NONE) return P_BAD;
-            if (u == PT_AGO) { ago = true; type = PT_OTHER; }
-            else type = u;
-            break;
-        }
         default:
-            return P_BAD;
+            if (unit == U_NONE) unit = U_SEC;
+            if (t->fault) return t->fault;
+            if (t->year_month) unit = U_MONTH;
+            if ((rc = acc_quantity(a, unit, t->whole, t->frac, &claimed))) return rc;
+            if (unit == U_HOUR) unit = U_DAY;
+            break;
         }
-        if (tmask & fmask) return P_BAD;
-        fmask |= tmask;
+        if (claimed & given) return R_SYNTAX;
+        given |= claimed;
     }
-    if (!fmask) return P_BAD;
+    if (!given) return R_SYNTAX;
     if (ago) {
-        if (t->usec == INT64_MIN || t->mday == INT32_MIN || t->mon == INT32_MIN || t->year == INT32_MIN) return P_FIELD;
-        t->usec = -t->usec; t->mday = -t->mday; t->mon = -t->mon; t->year = -t->year;
+        if (a->usec == INT64_MIN || a->days == INT32_MIN || a->months == INT32_MIN || a->years == INT32_MIN) return R_FIELD;
+        a->usec = -a->usec;
+        a->days = -a->days;
+        a->months = -a->months;
+        a->years = -a->years;
     }
-    return P_OK;
+    return R_OK;
 }
 
-/* ISO 8601 numbers as PostgreSQL's ParseISO8601Number: a digit, '-' or '.'
- * first, then strtod; the integer part truncated toward zero */
-static int iso_number(const char **p, int64_t *ip, double *fp) {
+/* ---- ISO 8601 durations ----
+ * P, then date items nY nM nW nD, then T and time items nH nM nS, in any
+ * order, each number possibly fractional or negative; or, without
+ * designators, the alternative format: the date as YYYYMMDD or Y[-M[-D]],
+ * the time as hhmmss or h[:m[:s]]. A T starts a time section (again). */
+
+/* a number: what strtod reads, starting with a digit, '-' or '.';
+ * PostgreSQL 15 takes none past 1e15 */
+static int iso_number(const char **p, int64_t *whole, double *frac) {
     const char *s = *p;
-    if (!(isdigit((unsigned char)*s) || *s == '-' || *s == '.')) return P_BAD;
-    errno = 0;
+    if (!(isdigit((unsigned char)*s) || *s == '-' || *s == '.')) return R_SYNTAX;
     char *e;
+    errno = 0;
     double v = strtod(s, &e);
-    if (e == s || errno) return P_BAD;
-    if (isnan(v) || v < -1.0e15 || v > 1.0e15) return P_FIELD;   /* PostgreSQL 15 bounds it at 1e15 */
-    *ip = v >= 0 ? (int64_t)floor(v) : -(int64_t)floor(-v);
-    *fp = v - (double)*ip;
+    if (e == s || errno) return R_SYNTAX;
+    if (isnan(v) || fabs(v) > 1.0e15) return R_FIELD;
+    *whole = (int64_t)trunc(v);
+    *frac = v - (double)*whole;
     *p = e;
-    return P_OK;
+    return R_OK;
 }
 
-static size_t iso_int_width(const char *s) {
-    if (*s == '-') s++;
-    return strspn(s, "0123456789");
-}
+static size_t iso_digits(const char *s) { return strspn(s + (*s == '-'), "0123456789"); }
 
-/* ISO 8601 durations as PostgreSQL's DecodeISO8601Interval: the format with
- * designators (P1Y2M3DT4H5M6S, P1W) and the alternative formats
- * (P0001-02-03T04:05:06, P00010203T040506); s is NUL-terminated. */
-static int decode_iso(const char *s, itm_in *t) {
-    memset(t, 0, sizeof *t);
-    if (strlen(s) < 2 || s[0] != 'P') return P_BAD;
-    s++;
-    bool datepart = true, havefield = false;
-    while (*s) {
-        if (*s == 'T') { datepart = false; havefield = false; s++; continue; }
-        const char *start = s;
-        int64_t val;
-        double frac;
-        int rc = iso_number(&s, &val, &frac);
-        if (rc) return rc;
-        char unit = *s;
-        if (unit) s++;
-        bool ok = true;
-        if (datepart) {
-            switch (unit) {
-            case 'Y': ok = add_years(t, val, 1, frac); break;
-            case 'M': ok = add_months(t, val) && add_frac_days(t, frac, DAYS_PER_MONTH); break;
-            case 'W': ok = add_days(t, val, 7) && add_frac_days(t, frac, 7); break;
-            case 'D': ok = add_days(t, val, 1) && add_usec_frac(t, frac, USECS_PER_DAY); break;
-            case 'T': case '\0': case '-':
-                if (unit != '-' && iso_int_width(start) == 8 && !havefield) {
-                    /* basic: YYYYMMDD */
-                    if (!add_years(t, val / 10000, 1, 0) || !add_months(t, (val / 100) % 100) || !add_days(t, val % 100, 1) ||
-                        !add_usec_frac(t, frac, USECS_PER_DAY))
-                        return P_FIELD;
-                    if (unit == '\0') return P_OK;
-                    datepart = false; havefield = false;
-                    continue;
-                }
-                /* extended: Y-M-D */
-                if (havefield) return P_BAD;
-                if (!add_years(t, val, 1, frac)) return P_FIELD;
-                if (unit == '\0') return P_OK;
-                if (unit == 'T') { datepart = false; havefield = false; continue; }
-                if ((rc = iso_number(&s, &val, &frac))) return rc;
-                if (!add_months(t, val) || !add_frac_days(t, frac, DAYS_PER_MONTH)) return P_FIELD;
-                if (*s == '\0') return P_OK;
-                if (*s == 'T') { datepart = false; havefield = false; s++; continue; }
-                if (*s != '-') return P_BAD;
-                s++;
-                if ((rc = iso_number(&s, &val, &frac))) return rc;
-                if (!add_days(t, val, 1) || !add_usec_frac(t, frac, USECS_PER_DAY)) return P_FIELD;
-                if (*s == '\0') return P_OK;
-                if (*s == 'T') { datepart = false; havefield = false; s++; continue; }
-                return P_BAD;
-            default: return P_BAD;
-            }
-        } else {
-            switch (unit) {
-            case 'H': ok = add_usec(t, val, frac, USECS_PER_HOUR); break;
-            case 'M': ok = add_usec(t, val, frac, USECS_PER_MINUTE); break;
-            case 'S': ok = add_usec(t, val, frac, USECS_PER_SEC); break;
-            case '\0': case ':':
-                if (unit == '\0' && iso_int_width(start) == 6 && !havefield) {
-                    /* basic: hhmmss */
-                    if (!add_usec(t, val / 10000, 0, USECS_PER_HOUR) || !add_usec(t, (val / 100) % 100, 0, USECS_PER_MINUTE) ||
-                        !add_usec(t, val % 100, 0, USECS_PER_SEC) || !add_usec_frac(t, frac, 1))
-                        return P_FIELD;
-                    return P_OK;
-                }
-                /* extended: hh:mm:ss */
-                if (havefield) return P_BAD;
-                if (!add_usec(t, val, frac, USECS_PER_HOUR)) return P_FIELD;
-                if (unit == '\0') return P_OK;
-                if ((rc = iso_number(&s, &val, &frac))) return rc;
-                if (!add_usec(t, val, frac, USECS_PER_MINUTE)) return P_FIELD;
-                if (*s == '\0') return P_OK;
-                if (*s != ':') return P_BAD;
-                s++;
-                if ((rc = iso_number(&s, &val, &frac))) return rc;
-                if (!add_usec(t, val, frac, USECS_PER_SEC)) return P_FIELD;
-                if (*s == '\0') return P_OK;
-                return P_BAD;
-            default: return P_BAD;
-            }
+/* one item of the date section: the number at num (w + f), then the
+ * character d after it, already passed */
+static int iso_date_item(span_acc *a, const char **p, const char *num, int64_t w, double f, char d, bool *designated,
+                         bool *timepart) {
+    bool ok;
+    switch (d) {
+    case 'Y': ok = acc_years(a, w, 1, f); break;
+    case 'M': ok = acc_months(a, w) && acc_frac_days(a, f, DAYS_PER_MONTH); break;
+    case 'W': ok = acc_days(a, w, 7) && acc_frac_days(a, f, 7); break;
+    case 'D': ok = acc_days(a, w, 1) && acc_time(a, 0, f, USECS_PER_DAY); break;
+    case 'T': case '-': case '\0':
+        if (d != '-' && iso_digits(num) == 8 && !*designated) {
+            /* YYYYMMDD */
+            if (!acc_years(a, w / 10000, 1, 0) || !acc_months(a, w / 100 % 100) || !acc_days(a, w % 100, 1) ||
+                !acc_time(a, 0, f, USECS_PER_DAY))
+                return R_FIELD;
+            if (d == 'T') { *timepart = true; *designated = false; }
+            return R_OK;
         }
-        if (!ok) return P_FIELD;
-        havefield = true;
+        /* Y, Y-M or Y-M-D, only as the section's first item */
+        if (*designated) return R_SYNTAX;
+        if (!acc_years(a, w, 1, f)) return R_FIELD;
+        if (d == 'T') { *timepart = true; *designated = false; }
+        if (d != '-') return R_OK;
+        int rc = iso_number(p, &w, &f);
+        if (rc) return rc;
+        if (!acc_months(a, w) || !acc_frac_days(a, f, DAYS_PER_MONTH)) return R_FIELD;
+        if (**p == '-') {
+            (*p)++;
+            if ((rc = iso_number(p, &w, &f))) return rc;
+            if (!acc_days(a, w, 1) || !acc_time(a, 0, f, USECS_PER_DAY)) return R_FIELD;
+        }
+        if (**p == 'T') { (*p)++; *timepart = true; *designated = false; }
+        else if (**p) return R_SYNTAX;
+        return R_OK;
+    default:
+        return R_SYNTAX;
     }
-    return P_OK;
+    if (!ok) return R_FIELD;
+    *designated = true;
+    return R_OK;
+}
+
+/* one item of a time section, as iso_date_item */
+static int iso_time_item(span_acc *a, const char **p, const char *num, int64_t w, double f, char d, bool *designated) {
+    bool ok;
+    switch (d) {
+    case 'H': ok = acc_time(a, w, f, USECS_PER_HOUR); break;
+    case 'M': ok = acc_time(a, w, f, USECS_PER_MINUTE); break;
+    case 'S': ok = acc_time(a, w, f, USECS_PER_SEC); break;
+    case ':': case '\0':
+        if (d == '\0' && iso_digits(num) == 6 && !*designated) {
+            /* hhmmss: PostgreSQL 15 counts its fraction in microseconds */
+            if (!acc_time(a, w / 10000, 0, USECS_PER_HOUR) || !acc_time(a, w / 100 % 100, 0, USECS_PER_MINUTE) ||
+                !acc_time(a, w % 100, 0, USECS_PER_SEC) || !acc_time(a, 0, f, 1))
+                return R_FIELD;
+            return R_OK;
+        }
+        /* h, h:m or h:m:s, only as the section's first item */
+        if (*designated) return R_SYNTAX;
+        if (!acc_time(a, w, f, USECS_PER_HOUR)) return R_FIELD;
+        if (d == '\0') return R_OK;
+        int rc = iso_number(p, &w, &f);
+        if (rc) return rc;
+        if (!acc_time(a, w, f, USECS_PER_MINUTE)) return R_FIELD;
+        if (**p == ':') {
+            (*p)++;
+            if ((rc = iso_number(p, &w, &f))) return rc;
+            if (!acc_time(a, w, f, USECS_PER_SEC)) return R_FIELD;
+        }
+        return **p ? R_SYNTAX : R_OK;
+    default:
+        return R_SYNTAX;
+    }
+    if (!ok) return R_FIELD;
+    *designated = true;
+    return R_OK;
+}
+
+/* s is NUL-terminated */
+static int read_iso(const char *s, span_acc *a) {
+    memset(a, 0, sizeof *a);
+    if (s[0] != 'P' || s[1] == 0) return R_SYNTAX;
+    const char *p = s + 1;
+    bool timepart = false, designated = false;
+    while (*p) {
+        if (*p == 'T') {
+            timepart = true;
+            designated = false;
+            p++;
+            continue;
+        }
+        const char *num = p;
+        int64_t w;
+        double f;
+        int rc = iso_number(&p, &w, &f);
+        if (rc) return rc;
+        char d = *p;
+        if (d) p++;
+        rc = timepart ? iso_time_item(a, &p, num, w, f, d, &designated)
+                      : iso_date_item(a, &p, num, w, f, d, &designated, &timepart);
+        if (rc) return rc;
+    }
+    return R_OK;
 }
 
 int attu_interval_parse(const char *s, size_t len, attu_interval *out, attu_error *err) {
-    itm_in t;
-    int rc = decode_postgres(s, len, &t);
-    if (rc == P_BAD && len >= 2 && s[0] == 'P') {
-        /* then ISO 8601, as PostgreSQL tries it after the postgres style */
+    span_acc a;
+    int rc = read_postgres(s, len, &a);
+    if (rc == R_SYNTAX && len >= 2 && s[0] == 'P') {
+        /* then ISO 8601, as PostgreSQL tries it after the postgres form */
         if (memchr(s, 0, len)) return bad_interval(err, s, len);
         char small[256], *buf = len < sizeof small ? small : malloc(len + 1);
         if (!buf) return attu_error_oom(err);
         memcpy(buf, s, len);
         buf[len] = 0;
-        rc = decode_iso(buf, &t);
+        rc = read_iso(buf, &a);
         if (buf != small) free(buf);
     }
-    if (rc == P_BAD) return bad_interval(err, s, len);
-    if (rc == P_FIELD) return field_overflow(err, s, len);
-    int64_t months = (int64_t)t.year * 12 + t.mon;
-    if (months > INT32_MAX || months < INT32_MIN)
-        return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "interval out of range");
+    if (rc == R_SYNTAX) return bad_interval(err, s, len);
+    if (rc == R_FIELD) return field_overflow(err, s, len);
+    int64_t months = (int64_t)a.years * 12 + a.months;
+    if (!fits32(months)) return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "interval out of range");
     out->months = (int32_t)months;
-    out->days = t.mday;
-    out->usec = t.usec;
+    out->days = a.days;
+    out->usec = a.usec;
     return 0;
 }
 
