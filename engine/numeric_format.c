@@ -609,9 +609,11 @@ static int roman_source(attu_num_src src, int64_t ival, double fval, attu_numeri
     }
 }
 
-/* EEEE's string: numeric exactly, the others through double */
+/* EEEE's string: numeric and bigint exactly (PostgreSQL formats a bigint
+ * as numeric here: 95 in 9EEEE is " 10e+01"), the others through double */
 static char *sci_string(attu_num_src src, int64_t ival, double fval, attu_numeric nv, const layout *L) {
     if (src == ATTU_NUMSRC_NUMERIC) return numeric_sci(nv, L->frac_slots);
+    if (src == ATTU_NUMSRC_INT8) return numeric_sci((attu_numeric){ .m = ival, .dscale = 0 }, L->frac_slots);
     double v = src == ATTU_NUMSRC_INT4 || src == ATTU_NUMSRC_INT8 ? (double)ival
              : src == ATTU_NUMSRC_FLOAT4 ? (double)(float)fval : fval;
     if (isnan(v) || isinf(v)) {
