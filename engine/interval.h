@@ -27,9 +27,9 @@ typedef struct attu_interval {
     int64_t usec;
 } attu_interval;
 
-/* PostgreSQL 15's interval_in (IntervalStyle postgres, no typmod): the
- * postgres style as its DecodeInterval reads it (fields split as
- * ParseDateTime splits them, read from the last to the first: unit words,
+/* Interval text input as PostgreSQL 15 accepts it (IntervalStyle postgres,
+ * no typmod): the postgres style (fields read from the last to the first:
+ * unit words,
  * "ago" and "@", fractions spilling down (a month is 30 days, a day 24
  * hours), hh:mm[:ss[.f]] times, a bare rightmost number as seconds and one
  * before a time as days, the SQL standard's Y-M, each unit at most once),
