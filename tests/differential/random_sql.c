@@ -601,6 +601,19 @@ static void row_int(rng *r, sql_buf *b, const char *alias, int lo, int hi) {
     sql_buf_printf(b, ") %% %d)", hi - lo + 1);
 }
 
+/* make_timestamp(year, month, day, hour, minute, seconds) with the fields
+ * from the row (days up to 28: every month has them) and the seconds one
+ * of secs[0..nsecs), drawn last (the seeds' queries stay as they were). */
+static void row_make_timestamp(rng *r, sql_buf *b, const char *alias, const char *const *secs, int nsecs) {
+    sql_buf_printf(b, "make_timestamp(");
+    row_int(r, b, alias, 1995, 2025); sql_buf_printf(b, ", ");
+    row_int(r, b, alias, 1, 12); sql_buf_printf(b, ", ");
+    row_int(r, b, alias, 1, 28); sql_buf_printf(b, ", ");
+    row_int(r, b, alias, 0, 23); sql_buf_printf(b, ", ");
+    row_int(r, b, alias, 0, 59); sql_buf_printf(b, ", ");
+    sql_buf_printf(b, "%s)", secs[rng_range(r, 0, nsecs - 1)]);
+}
+
 /* A date written in one of PostgreSQL's input formats (DateStyle ISO,
  * MDY), from random fields; some days are past their month's end (22008 in
  * both, since the literal is constant). */
@@ -733,13 +746,8 @@ static void expr_new(rng *r, sql_buf *b, ty t, const char *alias, int depth) {
         case 9:             /* a timestamp as text */
             cast_open(r, b, &cc);
             if (rng_chance(r, 50)) {
-                sql_buf_printf(b, "make_timestamp(");
-                row_int(r, b, alias, 1995, 2025); sql_buf_printf(b, ", ");
-                row_int(r, b, alias, 1, 12); sql_buf_printf(b, ", ");
-                row_int(r, b, alias, 1, 28); sql_buf_printf(b, ", ");
-                row_int(r, b, alias, 0, 23); sql_buf_printf(b, ", ");
-                row_int(r, b, alias, 0, 59); sql_buf_printf(b, ", ");
-                sql_buf_printf(b, "%s)", (const char *const[]){ "0", "59.999999", "1.5", "30.0000005", "12.25", "60.0000001", "-0.0000001", "60" }[rng_range(r, 0, 7)]);
+                static const char *const secs[] = { "0", "59.999999", "1.5", "30.0000005", "12.25", "60.0000001", "-0.0000001", "60" };
+                row_make_timestamp(r, b, alias, secs, 8);
             } else {
                 sql_buf_printf(b, "CAST(");
                 date_text(r, b, true);
@@ -1837,13 +1845,10 @@ static void ts_expr(rng *r, sql_buf *b, const char *alias, int depth) {
         cast_open(r, b, &cc); col(b, alias, "dt"); cast_close(b, cc, "TIMESTAMP");
         return;
     case 1:
-        sql_buf_printf(b, "make_timestamp(");
-        row_int(r, b, alias, 1995, 2025); sql_buf_printf(b, ", ");
-        row_int(r, b, alias, 1, 12); sql_buf_printf(b, ", ");
-        row_int(r, b, alias, 1, 28); sql_buf_printf(b, ", ");
-        row_int(r, b, alias, 0, 23); sql_buf_printf(b, ", ");
-        row_int(r, b, alias, 0, 59); sql_buf_printf(b, ", ");
-        sql_buf_printf(b, "%s)", (const char *const[]){ "0", "59.5", "1.25", "30.000001", "12.999999" }[rng_range(r, 0, 4)]);
+    {
+        static const char *const secs[] = { "0", "59.5", "1.25", "30.000001", "12.999999" };
+        row_make_timestamp(r, b, alias, secs, 5);
+    }
         return;
     case 2: {
         int y, m, d;
