@@ -549,11 +549,13 @@ static int read_word(reader *r, const char *const *words, int count, size_t abbr
         if (k == len && len > best_len) { best = i; best_len = len; }
     }
     if (best >= 0) { r->p += best_len; return best; }
-    char seen[64];
+    /* the message quotes the input's whole word, up to a blank or the end,
+     * as PostgreSQL's does (a 63-byte copy cut long words, even inside a
+     * UTF-8 character) */
     size_t k = 0;
-    while (r->p[k] && !is_blank(r->p[k]) && k < sizeof seen - 1) { seen[k] = r->p[k]; k++; }
-    seen[k] = 0;
-    attu_error_set(err, ATTU_SQLSTATE_DATETIME_FORMAT, 0, "invalid value \"%s\" for \"%s\"", seen, st->text);
+    while (r->p[k] && !is_blank(r->p[k])) k++;
+    attu_error_set(err, ATTU_SQLSTATE_DATETIME_FORMAT, 0, "invalid value \"%.*s\" for \"%s\"", (int)k, r->p,
+                   st->text);
     attu_error_set_detail(err, "The given value did not match any of the allowed values for this field.");
     return -1;
 }
