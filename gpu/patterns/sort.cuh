@@ -300,8 +300,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
   // keys less the base (0 for a sort; a partition's keys may be read
   // narrower or wider than they rank), floats as they are. The loads go
   // through one pointer to this warp's first item, so the items' addresses
-  // are that pointer plus constants (a 64-bit address an item would take
-  // the registers the rank needs).
+  // are that pointer plus constants, not a 64-bit index sum each.
   const in_t* in_first = static_cast<const in_t*>(keys_in_v) + base + wbase;
   const bits_t* bits_first = static_cast<const bits_t*>(keys_in_v) + base + wbase;
   auto load_bits = [&](int u) -> bits_t {
