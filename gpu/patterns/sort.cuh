@@ -139,7 +139,8 @@ template <typename T> struct sort_direction<greater_t<T>> { static constexpr int
 #define ATTU_SORT_MINB_K64 2
 #endif
 // Keys alone rank into shared memory before the look-back (0: after it,
-// as with values; a tuning switch).
+// as with values; 2: with values too, no faster for pairs in session 14's
+// run 10; a tuning switch).
 #ifndef ATTU_SORT_KEYS_BEFORE_LOOKBACK
 #define ATTU_SORT_KEYS_BEFORE_LOOKBACK 1
 #endif
@@ -351,7 +352,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
   // With values the look-back comes first: the tiles after this one wait
   // on its inclusive counts, and the values' pass has 2 blocks a
   // multiprocessor to hide that wait, not 3.
-  constexpr bool keys_first = !has_vals && ATTU_SORT_KEYS_BEFORE_LOOKBACK;
+  constexpr bool keys_first = ATTU_SORT_KEYS_BEFORE_LOOKBACK == 2 || (!has_vals && ATTU_SORT_KEYS_BEFORE_LOOKBACK);
   if constexpr (keys_first) {
     __syncthreads();
 #pragma unroll
