@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "engine/types.h"
+#include "engine/utf8.h"
 
 /* ---- the patterns -------------------------------------------------------- */
 
@@ -114,13 +115,6 @@ typedef struct step {
     char text[6];     /* a field: its spelling as written; else one character (a UTF-8 sequence) */
 } step;
 
-static int utf8_len(const char *s) {
-    unsigned char c = (unsigned char)*s;
-    int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    for (int i = 1; i < n; i++) if (!s[i]) return i;
-    return n;
-}
-
 /* ASCII punctuation: printable, not a letter, digit or blank */
 static bool is_punct(const char *s) {
     unsigned char c = (unsigned char)*s;
@@ -194,14 +188,14 @@ static void compile_template(const char *t, step *st) {
         } else if (*t == '"') {
             for (t++; *t && *t != '"';) {
                 if (*t == '\\' && t[1]) t++;
-                int l = utf8_len(t);
+                int l = attu_utf8_seq_len(t);
                 text_step(st++, STEP_TEXT, t, l);
                 t += l;
             }
             if (*t == '"') t++;
         } else {
             if (*t == '\\' && t[1] == '"') t++;
-            int l = utf8_len(t);
+            int l = attu_utf8_seq_len(t);
             text_step(st++, is_punct(t) ? STEP_PUNCT : is_blank(*t) ? STEP_BLANK : STEP_TEXT, t, l);
             t += l;
         }
@@ -597,7 +591,7 @@ bad:
 /* The ordinal suffix after a number (1st, 2ND): two characters, whatever they are */
 static void pass_ordinal(reader *r, const step *st) {
     if (!(st->mods & MOD_ORDINAL)) return;
-    for (int i = 0; i < 2 && *r->p; i++) r->p += utf8_len(r->p);
+    for (int i = 0; i < 2 && *r->p; i++) r->p += attu_utf8_seq_len(r->p);
 }
 
 static int skip_blanks(reader *r) {
@@ -717,10 +711,10 @@ static int read_input(const step *steps, const char *in, given *g, attu_error *e
             if (read_field(&r, st, g, err)) return -1;
             if (!r.exact) r.slack = skip_blanks(&r);
         } else if (r.exact) {
-            r.p += utf8_len(r.p);
+            r.p += attu_utf8_seq_len(r.p);
         } else if (st->kind == STEP_TEXT) {
             if (r.slack > 0) r.slack--;
-            else r.p += utf8_len(r.p);
+            else r.p += attu_utf8_seq_len(r.p);
         } else if (is_blank(*r.p) || is_punct(r.p)) {
             r.p++;
         } else {

@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/utf8.h"
+
 /* ---- tokens and the layout ------------------------------------------------ */
 
 typedef enum tok_kind {
@@ -66,13 +68,6 @@ typedef struct layout {
     int  s_place;       /* S_NONE, S_LEADING, S_TRAILING */
     bool point, fill, roman, sci, times, angle, mi, pl, blank;
 } layout;
-
-static int utf8_len(const char *s) {
-    unsigned char c = (unsigned char)*s;
-    int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    for (int i = 1; i < n; i++) if (!s[i]) return i;   /* never past the end */
-    return n;
-}
 
 /* The keyword at s, if any: its kind into *t, its length returned (0: none).
  * A keyword is spelled all upper or all lower case. */
@@ -227,14 +222,14 @@ static int lex_template(const char *fmt, tok *toks, int *ntok, layout *L, attu_e
             for (s++; *s; ) {
                 if (*s == '"') { s++; break; }
                 if (*s == '\\' && s[1]) s++;
-                int l = utf8_len(s);
+                int l = attu_utf8_seq_len(s);
                 add_literal(toks, ntok, (uint32_t)(s - fmt), l);
                 s += l;
             }
             continue;
         }
         if (*s == '\\' && s[1] == '"') s++;
-        int l = utf8_len(s);
+        int l = attu_utf8_seq_len(s);
         add_literal(toks, ntok, (uint32_t)(s - fmt), l);
         s += l;
     }
@@ -747,7 +742,7 @@ static void skip_filler(reader *r, int n) {
     for (; n > 0 && !at_end(r); n--) {
         char c = *r->in;
         if (is_digit(c) || c == ',' || c == '.' || c == '+' || c == '-') break;
-        r->in += utf8_len(r->in);
+        r->in += attu_utf8_seq_len(r->in);
     }
 }
 
@@ -872,7 +867,7 @@ int attu_to_number(const char *str, size_t slen, const char *fmt, size_t flen, a
         const tok *t = &tpl->toks[i];
         switch ((tok_kind)t->kind) {
         case TK_LITERAL:   /* one input character per template character */
-            for (uint32_t j = 0; j < t->chars && !at_end(&r); j++) r.in += utf8_len(r.in);
+            for (uint32_t j = 0; j < t->chars && !at_end(&r); j++) r.in += attu_utf8_seq_len(r.in);
             break;
         case TK_NINE: case TK_ZERO: case TK_POINT:
             read_slot(&r, (tok_kind)t->kind);

@@ -16,6 +16,15 @@ static inline int64_t attu_utf8_count(const char *s, size_t n) {
     return c;
 }
 
+/* The bytes of the UTF-8 sequence that starts at s (a NUL-terminated
+ * string): its lead byte's length, cut short at a NUL (never past the end). */
+static inline int attu_utf8_seq_len(const char *s) {
+    unsigned char c = (unsigned char)*s;
+    int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    for (int i = 1; i < n; i++) if (!s[i]) return i;
+    return n;
+}
+
 /* Writes the UTF-8 bytes of code point cp (valid: not a surrogate,
  * <= 0x10ffff) to o; returns how many (1 to 4). */
 static inline size_t attu_utf8_encode(uint32_t cp, unsigned char *o) {
