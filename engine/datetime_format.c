@@ -726,8 +726,6 @@ static int read_input(const step *steps, const char *in, given *g, attu_error *e
 
 /* ---- to_date: the date from the fields ----------------------------------- */
 
-static bool leap_year(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
 static void julian_to_ymd(int64_t jd, int *y, int *m, int *d) {
     int64_t days = jd - JULIAN_EPOCH;
     if (days < INT32_MIN || days > INT32_MAX) {   /* far past the date range: a year that fails its check */
@@ -809,7 +807,7 @@ static int build_date(given *g, const char *s, int32_t *out, attu_error *err) {
              * days past the year's end its day) */
             int before = 0, m = 1;
             for (; m <= 12; m++) {
-                int len = attu_days_in_month(leap_year(year) ? 2000 : 2001, m);
+                int len = attu_days_in_month(year, m);
                 if (g->yday <= before + len) break;
                 before += len;
             }
