@@ -615,7 +615,7 @@ int attu_interval_parse(const char *s, size_t len, attu_interval *out, attu_erro
 }
 
 int attu_interval_sign(attu_interval iv) {
-    __int128 span = ((__int128)iv.months * DAYS_PER_MONTH + iv.days) * USECS_PER_DAY + iv.usec;
+    __int128 span = attu_interval_span(iv);
     return span > 0 ? 1 : span < 0 ? -1 : 0;
 }
 
