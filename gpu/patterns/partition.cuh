@@ -31,7 +31,8 @@ namespace gpu {
 namespace sort_detail {
 
 // The histogram of one digit in one read of the keys (sort_histogram_kernel
-// counts every pass's digit; a partition needs one).
+// counts every pass's digit; a partition needs one), read as the sort's
+// histogram reads them (for_each_key_wide).
 template <typename key_t, typename in_t, int nt>
 __global__ void __launch_bounds__(nt)
 partition_histogram_kernel(const in_t* __restrict__ keys, long long key_base, size_t count, int shift,
@@ -40,9 +41,9 @@ partition_histogram_kernel(const in_t* __restrict__ keys, long long key_base, si
   __shared__ unsigned int sh[256];
   for (int i = threadIdx.x; i < 256; i += nt) sh[i] = 0;
   __syncthreads();
-  size_t stride = size_t(gridDim.x) * nt;
-  for (size_t i = size_t(blockIdx.x) * nt + threadIdx.x; i < count; i += stride)
-    atomicAdd(&sh[(traits::to_bits(key_t((long long)keys[i] - key_base)) >> shift) & 0xff], 1u);
+  for_each_key_wide<in_t, nt>(keys, count, [&](in_t k) {
+    atomicAdd(&sh[(traits::to_bits(key_t((long long)k - key_base)) >> shift) & 0xff], 1u);
+  });
   __syncthreads();
   for (int i = threadIdx.x; i < 256; i += nt)
     if (sh[i]) atomicAdd(&hist[i], (unsigned long long)sh[i]);

@@ -179,12 +179,42 @@ struct digit_of {
   }
 };
 
-// Histogram of every pass in one read of the keys. Each block keeps shared
-// counters for all passes and adds them to the global table (passes x 256)
-// at the end. The keys are read 16 bytes a thread at a time, two such loads
-// in flight (the counting is shared-memory atomics, one a pass a key, so
-// the loads must be wide and early for the read to run near the copy);
-// the unaligned head and the tail one key at a time.
+// f(key) for each of keys[0, count), spread over the grid: 16 bytes a
+// thread at a time, two such loads in flight (a histogram's counting is
+// shared-memory atomics, so the loads must be wide and early for the read
+// to run near the copy); the keys before the first 16-byte boundary and the
+// tail one at a time.
+template <typename key_t, int nt, typename f_t>
+__device__ __forceinline__ void for_each_key_wide(const key_t* __restrict__ keys, size_t count, f_t f) {
+  constexpr int per_vec = 16 / sizeof(key_t);
+  size_t head = (16 - (reinterpret_cast<uintptr_t>(keys) & 15)) / sizeof(key_t) % per_vec;
+  if (head > count) head = count;
+  const size_t nvec = (count - head) / per_vec;
+  const uint4* vec = reinterpret_cast<const uint4*>(keys + head);
+  const size_t tid = size_t(blockIdx.x) * nt + threadIdx.x, stride = size_t(gridDim.x) * nt;
+  if (tid < head) f(keys[tid]);
+  size_t i = tid;
+  for (; i + stride < nvec; i += 2 * stride) {
+    uint4 a = vec[i], b = vec[i + stride];
+    const key_t* ka = reinterpret_cast<const key_t*>(&a);
+    const key_t* kb = reinterpret_cast<const key_t*>(&b);
+#pragma unroll
+    for (int j = 0; j < per_vec; ++j) f(ka[j]);
+#pragma unroll
+    for (int j = 0; j < per_vec; ++j) f(kb[j]);
+  }
+  if (i < nvec) {
+    uint4 a = vec[i];
+    const key_t* ka = reinterpret_cast<const key_t*>(&a);
+#pragma unroll
+    for (int j = 0; j < per_vec; ++j) f(ka[j]);
+  }
+  for (size_t t = head + nvec * per_vec + tid; t < count; t += stride) f(keys[t]);
+}
+
+// Histogram of every pass in one read of the keys (for_each_key_wide). Each
+// block keeps shared counters for all passes and adds them to the global
+// table (passes x 256) at the end.
 template <typename key_t, bool descending, int nt>
 __global__ void __launch_bounds__(nt)
 sort_histogram_kernel(const key_t* __restrict__ keys, size_t count,
@@ -192,40 +222,15 @@ sort_histogram_kernel(const key_t* __restrict__ keys, size_t count,
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
   constexpr int passes = sort_launch<bits_t>::passes;
-  constexpr int per_vec = 16 / sizeof(key_t);
   __shared__ unsigned int sh[passes][256];
   for (int i = threadIdx.x; i < passes * 256; i += nt) (&sh[0][0])[i] = 0;
   __syncthreads();
-  auto count_key = [&](key_t k) {
+  for_each_key_wide<key_t, nt>(keys, count, [&](key_t k) {
     bits_t b = traits::to_bits(k);
     if (descending) b = ~b;
 #pragma unroll
     for (int p = 0; p < passes; ++p) atomicAdd(&sh[p][(b >> (8 * p)) & 0xff], 1u);
-  };
-  // keys before the first 16-byte boundary, and the vectors after it
-  size_t head = (16 - (reinterpret_cast<uintptr_t>(keys) & 15)) / sizeof(key_t) % per_vec;
-  if (head > count) head = count;
-  const size_t nvec = (count - head) / per_vec;
-  const uint4* vec = reinterpret_cast<const uint4*>(keys + head);
-  const size_t tid = size_t(blockIdx.x) * nt + threadIdx.x, stride = size_t(gridDim.x) * nt;
-  if (tid < head) count_key(keys[tid]);
-  size_t i = tid;
-  for (; i + stride < nvec; i += 2 * stride) {
-    uint4 a = vec[i], b = vec[i + stride];
-    const key_t* ka = reinterpret_cast<const key_t*>(&a);
-    const key_t* kb = reinterpret_cast<const key_t*>(&b);
-#pragma unroll
-    for (int j = 0; j < per_vec; ++j) count_key(ka[j]);
-#pragma unroll
-    for (int j = 0; j < per_vec; ++j) count_key(kb[j]);
-  }
-  if (i < nvec) {
-    uint4 a = vec[i];
-    const key_t* ka = reinterpret_cast<const key_t*>(&a);
-#pragma unroll
-    for (int j = 0; j < per_vec; ++j) count_key(ka[j]);
-  }
-  for (size_t t = head + nvec * per_vec + tid; t < count; t += stride) count_key(keys[t]);
+  });
   __syncthreads();
   for (int i = threadIdx.x; i < passes * 256; i += nt) {
     unsigned int v = (&sh[0][0])[i];
