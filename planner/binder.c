@@ -3178,6 +3178,42 @@ static attu_lplan *mk_limit(bctx *c, attu_lplan *in, int64_t limit) {
     return l;
 }
 
+/* The parameters of a correlated subquery p (bound with the enclosing
+ * scope as its outer row): every outer reference in p becomes a parameter
+ * slot (to_param), bound by keys[i] (over the enclosing scope) into
+ * slots[i]; keys and slots have room for `extra` more. A reference one
+ * level nearer is a column of the enclosing plan, or (from two levels
+ * out) a reference of the enclosing query to its own outer row, which
+ * makes it correlated in turn. A reference to an aggregate of the
+ * enclosing level (see OAGG_BASE) is keyed by the aggregate and sets
+ * *post_agg (the subquery runs after the aggregation); with post_agg NULL
+ * (FROM) it is 42803. Returns the number of references, -1 on error. */
+static int param_keys(bctx *c, attu_lplan *p, int extra, attu_bexpr ***keys_out, int **slots_out, bool *post_agg) {
+    if (!c->next_param && !(c->next_param = attu_palloc(c->pa, sizeof(int)))) return attu_error_oom(c->err);
+    param_refs refs = { c, 0, 0, NULL, NULL, NULL, NULL, false };
+    plan_visit(p, to_param, &refs);
+    if (refs.failed) return attu_error_oom(c->err);
+    attu_bexpr **keys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(refs.n + extra + 1));
+    int *slots = attu_palloc(c->pa, sizeof(int) * (size_t)(refs.n + extra + 1));
+    if (!keys || !slots) return attu_error_oom(c->err);
+    for (int i = 0; i < refs.n; i++) {
+        int k = refs.col[i] - OUTER_BASE;
+        if (k >= OAGG_BASE && k < OUTER_BASE) {
+            if (!post_agg)
+                return attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, refs.pos[i],
+                                      "aggregate functions are not allowed in FROM clause of their own query level");
+            if (!(keys[i] = copy_shift(c, c->oaggs->agg[k - OAGG_BASE], 0))) return attu_error_oom(c->err);
+            *post_agg = true;
+        } else if (!(keys[i] = attu_bx_col(c->pa, k, refs.type[i]))) return attu_error_oom(c->err);
+        else keys[i]->position = refs.pos[i];
+        if (k >= OUTER_BASE) c->saw_outer = true;
+        slots[i] = refs.slot[i];
+    }
+    *keys_out = keys;
+    *slots_out = slots;
+    return refs.n;
+}
+
 /* The parameterised apply form of a correlated subquery, the general
  * fallback, as PostgreSQL's SubPlan: every outer reference in the bound
  * subquery p (at any depth, in any clause) becomes a parameter, bound
@@ -3203,29 +3239,12 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
                        p->ncols > 1 && kind != APPLY_SCALAR ? "subquery has too many columns" : "subquery must return only one column");
         return NULL;
     }
-    if (!c->next_param && !(c->next_param = attu_palloc(c->pa, sizeof(int)))) OOM_NULL(c);
-    param_refs refs = { c, 0, 0, NULL, NULL, NULL, NULL, false };
     bool post_agg = false;
-    plan_visit(p, to_param, &refs);
-    if (refs.failed) OOM_NULL(c);
-    int nk = refs.n + (arg ? 1 : 0);
-    attu_bexpr **keys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nk + 1));
-    int *slots = attu_palloc(c->pa, sizeof(int) * (size_t)(nk + 1));
-    if (!keys || !slots) OOM_NULL(c);
-    for (int i = 0; i < refs.n; i++) {
-        /* one level nearer: a column of the enclosing plan, or (from two
-         * levels out) a reference of the enclosing query to its own outer */
-        int k = refs.col[i] - OUTER_BASE;
-        if (k >= OAGG_BASE && k < OUTER_BASE) {
-            /* an aggregate of this level (see OAGG_BASE): the key is the
-             * aggregate, so the subquery runs after the aggregation */
-            if (!(keys[i] = copy_shift(c, c->oaggs->agg[k - OAGG_BASE], 0))) OOM_NULL(c);
-            post_agg = true;
-        } else if (!(keys[i] = attu_bx_col(c->pa, k, refs.type[i]))) OOM_NULL(c);
-        else keys[i]->position = refs.pos[i];
-        if (k >= OUTER_BASE) c->saw_outer = true;
-        slots[i] = refs.slot[i];
-    }
+    attu_bexpr **keys;
+    int *slots;
+    int nref = param_keys(c, p, arg ? 1 : 0, &keys, &slots, &post_agg);
+    if (nref < 0) return NULL;
+    int nk = nref + (arg ? 1 : 0);
     attu_lplan *sub = NULL;
     switch (kind) {
     case APPLY_SCALAR: sub = mk_limit(c, p, 2); break;
@@ -3233,11 +3252,11 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
     case APPLY_ANY: case APPLY_ALL: {
         /* an untyped literal takes the subquery column's type */
         if (arg->type.id == ATTU_TYPE_UNKNOWN && !(arg = coerce(c, arg, p->types[0], false, arg->position))) return NULL;
-        keys[refs.n] = arg;
-        slots[refs.n] = (*c->next_param)++;
+        keys[nref] = arg;
+        slots[nref] = (*c->next_param)++;
         attu_bexpr *pa = attu_bx_new(c->pa, BX_PARAM, arg->type, arg->position);
         if (!pa) OOM_NULL(c);
-        pa->col = slots[refs.n];
+        pa->col = slots[nref];
         attu_bexpr *cmp = bind_compare_op(c, op, pa, attu_bx_col(c->pa, 0, p->types[0]), e->position);
         if (!cmp) return NULL;
         attu_bexpr *dec = mk_call(c, kind == APPLY_ANY ? ATTU_OP_IS_TRUE : ATTU_OP_IS_FALSE, tb, e->position, 1, cmp, NULL, NULL, NULL);
@@ -3350,34 +3369,19 @@ static attu_lplan *bind_lateral(bctx *c, const attu_ast_from *f, const scope *ls
         if (!scope_push(c, rs, f->alias, cn, q->types[i], false, false, source)) return NULL;
     }
     if (!corr) return q;
-    if (!c->next_param && !(c->next_param = attu_palloc(c->pa, sizeof(int)))) OOM_NULL(c);
-    param_refs refs = { c, 0, 0, NULL, NULL, NULL, NULL, false };
-    plan_visit(q, to_param, &refs);
-    if (refs.failed) OOM_NULL(c);
-    attu_bexpr **keys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(refs.n + 1));
-    int *slots = attu_palloc(c->pa, sizeof(int) * (size_t)(refs.n + 1));
-    if (!keys || !slots) OOM_NULL(c);
-    for (int i = 0; i < refs.n; i++) {
-        /* l's column k, or (from two levels out) a reference of this
-         * query to its own outer row, which makes this query correlated */
-        int k = refs.col[i] - OUTER_BASE;
-        if (k >= OAGG_BASE && k < OUTER_BASE) {
-            attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, refs.pos[i], "aggregate functions are not allowed in FROM clause of their own query level");
-            return NULL;
-        }
-        if (!(keys[i] = attu_bx_col(c->pa, k, refs.type[i]))) OOM_NULL(c);
-        keys[i]->position = refs.pos[i];
-        if (k >= OUTER_BASE) c->saw_outer = true;
-        slots[i] = refs.slot[i];
-    }
+    /* l's columns (no aggregate of this level: 42803) */
+    attu_bexpr **keys;
+    int *slots;
+    int nref = param_keys(c, q, 0, &keys, &slots, NULL);
+    if (nref < 0) return NULL;
     int nl = l->ncols, n = nl + q->ncols;
     attu_lplan *a = attu_lp_new(c->pa, LP_APPLY, n);
     if (!a) OOM_NULL(c);
     a->left = l; a->right = q;
     a->all = true;
-    a->nkeys = refs.n;
+    a->nkeys = nref;
     a->lkeys = keys;
-    a->rkeys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(refs.n + 1));   /* none: NULLs */
+    a->rkeys = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nref + 1));   /* none: NULLs */
     a->params = slots;
     if (!a->rkeys) OOM_NULL(c);
     for (int i = 0; i < nl; i++) { a->types[i] = l->types[i]; a->names[i] = l->names[i]; }
