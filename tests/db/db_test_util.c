@@ -17,6 +17,25 @@ attu_db *tdb_open(void) {
     return attu_db_open(&cfg, &err);
 }
 
+attu_session *tdb_open_session(attu_db **db) {
+    *db = tdb_open();
+    cr_assert_not_null(*db);
+    return attu_session_new(*db);
+}
+
+attu_db *tdb_open_dir(const char *dir) {
+    attu_db_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.device = ATTU_DEVICE_CPU;
+    cfg.threads = 2;
+    cfg.data_dir = dir;
+    attu_error err;
+    attu_error_clear(&err);
+    attu_db *db = attu_db_open(&cfg, &err);
+    cr_assert_not_null(db, "%s", err.message);
+    return db;
+}
+
 static int on_result(void *ctx, attu_result *res) {
     tres *r = ctx;
     if (r->nresults < 16) snprintf(r->tag[r->nresults], 64, "%s", res->tag);

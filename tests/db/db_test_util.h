@@ -18,6 +18,12 @@ typedef struct tres {
 } tres;
 
 attu_db *tdb_open(void);
+/* tdb_open, failing the current Criterion test if it fails; *db gets the
+ * database and the result is a new session on it. */
+attu_session *tdb_open_session(attu_db **db);
+/* Opens a database kept in the data directory dir (CPU, 2 threads), failing
+ * the current Criterion test if it fails. */
+attu_db *tdb_open_dir(const char *dir);
 /* Runs sql; returns the session exec code. r captures the outcome. */
 int tdb_exec(attu_session *s, const char *sql, tres *r);
 void tres_free(tres *r);

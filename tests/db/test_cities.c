@@ -19,9 +19,7 @@ static attu_db *db;
 static attu_session *s;
 
 static void load(void) {
-    db = tdb_open();
-    cr_assert_not_null(db);
-    s = attu_session_new(db);
+    s = tdb_open_session(&db);
     const char *src = getenv("ATTU_SOURCE_DIR");
     char sql[1024];
     snprintf(sql, sizeof sql,

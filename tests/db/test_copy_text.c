@@ -16,9 +16,7 @@ static attu_db *db;
 static attu_session *s;
 
 static void setup(void) {
-    db = tdb_open();
-    cr_assert_not_null(db);
-    s = attu_session_new(db);
+    s = tdb_open_session(&db);
     tres r;
     tdb_exec(s, "CREATE TABLE x (id INTEGER, s TEXT)", &r);
     cr_assert(!r.err.set, "%s", r.err.message);

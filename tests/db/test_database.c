@@ -17,9 +17,7 @@ static attu_db *db;
 static attu_session *s;
 
 static void setup(void) {
-    db = tdb_open();
-    cr_assert_not_null(db);
-    s = attu_session_new(db);
+    s = tdb_open_session(&db);
     tres r;
     tdb_exec(s, "CREATE TABLE t (id INTEGER, g TEXT, v DOUBLE PRECISION, n BIGINT);"
                 "INSERT INTO t VALUES (1, 'a', 1.5, 10), (2, 'b', NULL, 20), (3, 'a', 2.5, NULL), (4, NULL, 4.0, 40), (5, 'b', 0.5, 50)", &r);

@@ -51,9 +51,8 @@ static const char *copy_out(attu_session *s, const char *sql) {
 }
 
 Test(copy_to, header_delimiter_null_and_escapes_as_postgresql) {
-    attu_db *db = tdb_open();
-    cr_assert_not_null(db);
-    attu_session *s = attu_session_new(db);
+    attu_db *db;
+    attu_session *s = tdb_open_session(&db);
     tdb_exec_ok(s, "CREATE TABLE ct (id INTEGER, s TEXT, v DOUBLE PRECISION);"
                "INSERT INTO ct VALUES (1,'plain',1.5), (2,E'a\\tb',NULL), (3,E'back\\\\slash',2), (4,'',3),"
                " (5,'q\"uo,te',NULL), (6,'NA',0), (7,E'line\\nbreak',-1), (8,NULL,NULL),"
@@ -143,9 +142,8 @@ Test(copy_to, header_delimiter_null_and_escapes_as_postgresql) {
 /* ---- command tags ----------------------------------------------------------------------- */
 
 Test(tags, every_statement_kind_as_postgresql) {
-    attu_db *db = tdb_open();
-    cr_assert_not_null(db);
-    attu_session *s = attu_session_new(db);
+    attu_db *db;
+    attu_session *s = tdb_open_session(&db);
     /* statement, then PostgreSQL 15's CommandComplete tag */
     static const char *const cases[][2] = {
         { "CREATE TABLE tg (a INTEGER, b INTEGER DEFAULT 1)", "CREATE TABLE" },
@@ -211,19 +209,6 @@ Test(tags, every_statement_kind_as_postgresql) {
 
 /* ---- DEFAULTs in the data directory ------------------------------------------------------ */
 
-static attu_db *open_dir(const char *dir) {
-    attu_db_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.device = ATTU_DEVICE_CPU;
-    cfg.threads = 2;
-    cfg.data_dir = dir;
-    attu_error err;
-    attu_error_clear(&err);
-    attu_db *db = attu_db_open(&cfg, &err);
-    cr_assert_not_null(db, "%s", err.message);
-    return db;
-}
-
 static void remove_dir(const char *dir) {
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -233,7 +218,7 @@ static void remove_dir(const char *dir) {
 Test(defaults, survive_close_and_reopen) {
     char dir[] = "/tmp/attu-defaults-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    attu_db *db = open_dir(dir);
+    attu_db *db = tdb_open_dir(dir);
     attu_session *s = attu_session_new(db);
     tdb_exec_ok(s, "CREATE TABLE d (id INTEGER, n INTEGER DEFAULT -5, t TEXT DEFAULT 'it''s 100% \"x\"\tok', "
                "d DATE DEFAULT '2024-02-29', x NUMERIC(6,2) DEFAULT 2 * 3.5, v VARCHAR(3) DEFAULT 'abcdef', z INTEGER)");
@@ -243,7 +228,7 @@ Test(defaults, survive_close_and_reopen) {
     attu_session_free(s);
     attu_db_close(db);
 
-    db = open_dir(dir);
+    db = tdb_open_dir(dir);
     s = attu_session_new(db);
     tdb_exec_ok(s, "INSERT INTO d (id, v) VALUES (2, 'b')");
     tdb_exec_ok(s, "INSERT INTO plain DEFAULT VALUES");
@@ -262,7 +247,7 @@ Test(defaults, survive_close_and_reopen) {
     attu_session_free(s);
     attu_db_close(db);
 
-    db = open_dir(dir);
+    db = tdb_open_dir(dir);
     s = attu_session_new(db);
     tdb_exec_ok(s, "INSERT INTO d (id) VALUES (1)");
     cr_assert_str_eq(tdb_rows(s, "SELECT * FROM d"), "1|NULL\n");
@@ -291,7 +276,7 @@ Test(defaults, schema_without_default_lines_still_loads) {
     attu_storage_close(dir);
     attu_table_free(t);
 
-    attu_db *db = open_dir(dir);
+    attu_db *db = tdb_open_dir(dir);
     attu_session *s = attu_session_new(db);
     tdb_exec_ok(s, "INSERT INTO old (a) VALUES (1)");
     cr_assert_str_eq(tdb_rows(s, "SELECT * FROM old"), "1|NULL\n");
@@ -302,9 +287,8 @@ Test(defaults, schema_without_default_lines_still_loads) {
 
 /* PostgreSQL: 42804 naming the default expression, no position, a HINT. */
 Test(defaults, type_mismatch_message_as_postgresql) {
-    attu_db *db = tdb_open();
-    cr_assert_not_null(db);
-    attu_session *s = attu_session_new(db);
+    attu_db *db;
+    attu_session *s = tdb_open_session(&db);
     tres r;
     tdb_exec(s, "CREATE TABLE bad (id INTEGER, flag INTEGER DEFAULT true)", &r);
     cr_assert_str_eq(r.err.sqlstate, "42804");
@@ -328,9 +312,8 @@ static void out_error_plain(void *c, const attu_error *e) { *(attu_error *)c = *
 
 /* The extended protocol's INSERT takes DEFAULTs the same way. */
 Test(defaults, prepared_insert) {
-    attu_db *db = tdb_open();
-    cr_assert_not_null(db);
-    attu_session *s = attu_session_new(db);
+    attu_db *db;
+    attu_session *s = tdb_open_session(&db);
     tdb_exec_ok(s, "CREATE TABLE p (id INTEGER, n INTEGER DEFAULT 42, t TEXT DEFAULT 'dflt')");
     attu_error err;
     attu_error_clear(&err);

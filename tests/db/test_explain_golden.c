@@ -25,9 +25,7 @@ static const char *src_dir(void) {
 }
 
 static void setup(void) {
-    db = tdb_open();
-    cr_assert_not_null(db);
-    s = attu_session_new(db);
+    s = tdb_open_session(&db);
     char path[2048], sql[4096];
     snprintf(path, sizeof path, "%s/bench/ssb/schema.sql", src_dir());
     char *schema = tdb_read_file(path);

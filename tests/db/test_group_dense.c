@@ -22,9 +22,7 @@ static attu_session *s;
 
 static void setup(void) {
     unsetenv("ATTU_DENSE_GROUP_MIN_ROWS");
-    db = tdb_open();
-    cr_assert_not_null(db);
-    s = attu_session_new(db);
+    s = tdb_open_session(&db);
     tdb_exec_ok(s, "CREATE TABLE t (k INTEGER, j INTEGER, s TEXT, b BOOLEAN, d DATE, v BIGINT, "
                    "f DOUBLE PRECISION, w BIGINT, m DECIMAL(10,2))");
     /* 5000 rows in a scrambled order, NULLs in every column */

@@ -35,9 +35,7 @@ static void fact_key(int i, char *buf, size_t cap, int64_t *k, int *is_null) {
 }
 
 static void setup(void) {
-    db = tdb_open();
-    cr_assert_not_null(db);
-    s = attu_session_new(db);
+    s = tdb_open_session(&db);
     tdb_exec_ok(s, "CREATE TABLE dim (k BIGINT, w INTEGER)");
     tdb_exec_ok(s, "INSERT INTO dim WITH RECURSIVE r(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM r WHERE i < 1099) "
             "SELECT i, i % 13 FROM r WHERE i % 7 <> 0 "

@@ -19,9 +19,7 @@ static attu_db *db;
 static attu_session *s;
 
 static void setup(void) {
-    db = tdb_open();
-    cr_assert_not_null(db);
-    s = attu_session_new(db);
+    s = tdb_open_session(&db);
     /* dim_small: 10 rows, never filtered; dim_text: 400 rows, 1 in 40 has
      * region 'RARE'; dim_year: 200 rows, years 1990..1999 */
     tdb_exec_ok(s, "CREATE TABLE dim_small (ks INTEGER, label TEXT)");

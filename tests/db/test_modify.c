@@ -19,9 +19,7 @@ static attu_db *db;
 static attu_session *s;
 
 static void setup(void) {
-    db = tdb_open();
-    cr_assert_not_null(db);
-    s = attu_session_new(db);
+    s = tdb_open_session(&db);
     tdb_exec_ok(s, "CREATE TABLE t (id INTEGER NOT NULL, g TEXT, v DOUBLE PRECISION)");
     tdb_exec_ok(s, "INSERT INTO t VALUES (1, 'a', 1.5), (2, 'b', NULL), (3, 'a', 2.5), (4, NULL, 4.0), (5, 'b', 0.5)");
 }
@@ -46,6 +44,26 @@ static void expect_error(const char *sql, const char *sqlstate) {
     tres_free(&r);
 }
 
+/* Runs sql, which returns rows; checks its tag, column names and rows. */
+static void expect_rows(const char *sql, const char *tag, const char *colnames, const char *text) {
+    tres r;
+    tdb_exec(s, sql, &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    cr_assert_str_eq(r.tag[0], tag);
+    cr_assert_str_eq(r.colnames, colnames);
+    cr_assert_str_eq(r.text, text);
+    tres_free(&r);
+}
+
+/* Prepares sql without parameter types; fails the test if that fails. */
+static attu_prepared *prepare_ok(const char *sql) {
+    attu_error err;
+    attu_error_clear(&err);
+    attu_prepared *p = attu_prepare(s, sql, 0, NULL, &err);
+    cr_assert_not_null(p, "%s", err.message);
+    return p;
+}
+
 Test(modify, command_tags) {
     expect_tag("DELETE FROM t WHERE id = 2", "DELETE 1");
     expect_tag("DELETE FROM t WHERE id = 2", "DELETE 0");
@@ -59,19 +77,10 @@ Test(modify, command_tags) {
 }
 
 Test(modify, returning_rows_names_and_tag) {
-    tres r;
-    tdb_exec(s, "UPDATE t SET v = v + 1, g = upper(g) WHERE id IN (1, 3) RETURNING id, g, v AS nv, v * 0 + id", &r);
-    cr_assert(!r.err.set, "%s", r.err.message);
-    cr_assert_str_eq(r.tag[0], "UPDATE 2");
-    cr_assert_str_eq(r.colnames, "id|g|nv|?column?");
-    cr_assert_str_eq(r.text, "1|A|2.5|1\n3|A|3.5|3\n");
-    tres_free(&r);
-    tdb_exec(s, "DELETE FROM t WHERE v IS NULL OR v > 3 RETURNING *", &r);
-    cr_assert(!r.err.set, "%s", r.err.message);
-    cr_assert_str_eq(r.tag[0], "DELETE 3");
-    cr_assert_str_eq(r.colnames, "id|g|v");
-    cr_assert_str_eq(r.text, "2|b|NULL\n3|A|3.5\n4|NULL|4\n");
-    tres_free(&r);
+    expect_rows("UPDATE t SET v = v + 1, g = upper(g) WHERE id IN (1, 3) RETURNING id, g, v AS nv, v * 0 + id",
+                "UPDATE 2", "id|g|nv|?column?", "1|A|2.5|1\n3|A|3.5|3\n");
+    expect_rows("DELETE FROM t WHERE v IS NULL OR v > 3 RETURNING *", "DELETE 3",
+                "id|g|v", "2|b|NULL\n3|A|3.5\n4|NULL|4\n");
     cr_assert_str_eq(tdb_rows(s, "SELECT id, g, v FROM t ORDER BY id"), "1|A|2.5\n5|b|0.5\n");
 }
 
@@ -92,19 +101,11 @@ Test(modify, explain) {
 }
 
 Test(modify, insert_returning) {
-    tres r;
-    tdb_exec(s, "INSERT INTO t (id, g) VALUES (6, 'c'), (7, NULL) RETURNING id, g, v", &r);
-    cr_assert(!r.err.set, "%s", r.err.message);
-    cr_assert_str_eq(r.tag[0], "INSERT 0 2");
-    cr_assert_str_eq(r.colnames, "id|g|v");
-    cr_assert_str_eq(r.text, "6|c|NULL\n7|NULL|NULL\n");
-    tres_free(&r);
+    expect_rows("INSERT INTO t (id, g) VALUES (6, 'c'), (7, NULL) RETURNING id, g, v", "INSERT 0 2",
+                "id|g|v", "6|c|NULL\n7|NULL|NULL\n");
     expect_error("INSERT INTO t VALUES (8, 'x', 0) RETURNING 1 / v", "22012");
     cr_assert_str_eq(tdb_rows(s, "SELECT count(*) FROM t"), "7\n");
-    attu_error err;
-    attu_error_clear(&err);
-    attu_prepared *p = attu_prepare(s, "INSERT INTO t VALUES ($1, $2, $3) RETURNING id + 1 AS next", 0, NULL, &err);
-    cr_assert_not_null(p, "%s", err.message);
+    attu_prepared *p = prepare_ok("INSERT INTO t VALUES ($1, $2, $3) RETURNING id + 1 AS next");
     const attu_result_column *cols;
     cr_assert_eq(attu_prepared_describe(p, &cols), 1);
     cr_assert_str_eq(cols[0].name, "next");
@@ -160,10 +161,7 @@ Test(modify, prepared_with_parameters) {
     expect_tag("EXECUTE upd('z', '9.5', 5)", "UPDATE 1");
     expect_tag("EXECUTE upd(NULL, NULL, 4)", "UPDATE 1");
     cr_assert_str_eq(tdb_rows(s, "SELECT * FROM t WHERE id >= 4 ORDER BY id"), "4|NULL|NULL\n5|z|9.5\n");
-    attu_error err;
-    attu_error_clear(&err);
-    attu_prepared *p = attu_prepare(s, "UPDATE t SET v = $1 WHERE id = $2 RETURNING id, v", 0, NULL, &err);
-    cr_assert_not_null(p, "%s", err.message);
+    attu_prepared *p = prepare_ok("UPDATE t SET v = $1 WHERE id = $2 RETURNING id, v");
     const attu_result_column *cols;
     cr_assert_eq(attu_prepared_describe(p, &cols), 2);
     cr_assert_str_eq(cols[0].name, "id");
@@ -188,23 +186,10 @@ Test(modify, key_statistics_do_not_outlive_a_change) {
     cr_assert_str_eq(tdb_rows(s, "SELECT id, count(*) FROM t GROUP BY id ORDER BY id"), "1000|2\n3000|1\n4000|1\n5000|1\n");
 }
 
-static attu_db *open_dir(const char *dir) {
-    attu_db_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.device = ATTU_DEVICE_CPU;
-    cfg.threads = 2;
-    cfg.data_dir = dir;
-    attu_error err;
-    attu_error_clear(&err);
-    attu_db *d = attu_db_open(&cfg, &err);
-    cr_assert_not_null(d, "%s", err.message);
-    return d;
-}
-
 Test(modify_storage, changes_survive_close_and_reopen) {
     char dir[] = "/tmp/attu-modify-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    attu_db *d = open_dir(dir);
+    attu_db *d = tdb_open_dir(dir);
     attu_session *ss = attu_session_new(d);
     tdb_exec_ok(ss, "CREATE TABLE p (id INTEGER NOT NULL, s TEXT DEFAULT 'dflt', n NUMERIC(6,2), day DATE)");
     tdb_exec_ok(ss, "INSERT INTO p VALUES (1, 'a', 1.5, '2024-01-01'), (2, 'b', NULL, NULL), (3, 'c', 3, '2024-03-03'), (4, 'd', 4, '2024-04-04')");
@@ -224,7 +209,7 @@ Test(modify_storage, changes_survive_close_and_reopen) {
     attu_session_free(ss);
     attu_db_close(d);
 
-    d = open_dir(dir);
+    d = tdb_open_dir(dir);
     ss = attu_session_new(d);
     char *after = tdb_rows_ok(ss, "SELECT * FROM p ORDER BY id");
     cr_assert_str_eq(after, before);

@@ -18,9 +18,7 @@ static attu_db *db;
 static attu_session *s;
 
 static void setup(void) {
-    db = tdb_open();
-    cr_assert_not_null(db);
-    s = attu_session_new(db);
+    s = tdb_open_session(&db);
     tdb_exec_ok(s, "CREATE TABLE ja (a NUMERIC(18,0), s TEXT)");
     tdb_exec_ok(s, "CREATE TABLE jb (b NUMERIC(18,4), t TEXT)");
     tdb_exec_ok(s, "INSERT INTO ja VALUES (1, 'one'), (2, 'two'), (NULL, 'null'), (99999999999999999, 'big')");

@@ -20,9 +20,7 @@ static attu_session *s;
 
 static void setup(void) {
     unsetenv("ATTU_NO_SORT_REUSE");
-    db = tdb_open();
-    cr_assert_not_null(db);
-    s = attu_session_new(db);
+    s = tdb_open_session(&db);
     tdb_exec_ok(s, "CREATE TABLE t (k INTEGER, j INTEGER, s TEXT, v BIGINT, f DOUBLE PRECISION, d DATE)");
     /* 3000 rows in a scrambled order: k has 23 values, j 11, s 130, with NULLs */
     tdb_exec_ok(s, "INSERT INTO t WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 3000) "
