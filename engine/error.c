@@ -4,6 +4,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A message cut at its buffer's end (vsnprintf wrote n of the bytes it
+ * wanted) ends on a whole UTF-8 character: a client decoding it as UTF-8
+ * (the server encoding) would otherwise fail on the partial sequence the
+ * cut left. */
+static void clip_cut_utf8(char *buf, size_t cap, int wanted) {
+    if (wanted < 0 || (size_t)wanted < cap) return;
+    size_t end = strlen(buf), lead = end;
+    while (lead > 0 && end - lead < 4 && ((unsigned char)buf[lead - 1] & 0xC0) == 0x80) lead--;
+    if (lead == 0) return;
+    unsigned char c = (unsigned char)buf[lead - 1];
+    size_t need = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (end - (lead - 1) < need) buf[lead - 1] = '\0';
+}
+
 void attu_error_clear(attu_error *err) {
     if (err) memset(err, 0, sizeof *err);
 }
@@ -13,7 +27,7 @@ int attu_error_setv(attu_error *err, const char *sqlstate, int position,
     if (!err || err->set) return -1;
     err->set = 1;
     snprintf(err->sqlstate, sizeof err->sqlstate, "%s", sqlstate);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    clip_cut_utf8(err->message, sizeof err->message, vsnprintf(err->message, sizeof err->message, fmt, ap));
     err->detail[0] = '\0';
     err->position = position;
     return -1;
@@ -32,7 +46,7 @@ void attu_error_set_detail(attu_error *err, const char *fmt, ...) {
     if (!err) return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->detail, sizeof err->detail, fmt, ap);
+    clip_cut_utf8(err->detail, sizeof err->detail, vsnprintf(err->detail, sizeof err->detail, fmt, ap));
     va_end(ap);
 }
 
