@@ -123,6 +123,21 @@ attu_column *db_text_column(const char *const *strs, size_t n, attu_error *err) 
     return c;
 }
 
+attu_result *db_explain_result(char *const *lines, int nl, attu_error *err) {
+    attu_result *r = db_result_new(1);
+    attu_column *c = r ? db_text_column((const char *const *)lines, (size_t)nl, err) : NULL;
+    if (!c) {
+        attu_result_free(r);
+        if (!err->set) attu_error_oom(err);
+        return NULL;
+    }
+    r->cols[0] = c; r->nrows = (size_t)nl; r->returns_rows = true;
+    snprintf(r->desc[0].name, sizeof r->desc[0].name, "QUERY PLAN");
+    r->desc[0].type = attu_type_make(ATTU_TYPE_TEXT);
+    snprintf(r->tag, sizeof r->tag, "EXPLAIN");
+    return r;
+}
+
 /* ---- sessions --------------------------------------------------------------------- */
 
 attu_session *attu_session_new(attu_db *db) {
@@ -360,14 +375,9 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
             if (n2) { lines = n2; lines[nl++] = strdup(buf); }
         }
         if (!rc) {
-            attu_result *r = db_result_new(1);
-            attu_column *c = r ? db_text_column((const char *const *)lines, (size_t)nl, err) : NULL;
-            if (!c) { attu_result_free(r); if (!err->set) attu_error_oom(err); rc = -1; }
+            attu_result *r = db_explain_result(lines, nl, err);
+            if (!r) rc = -1;
             else {
-                r->cols[0] = c; r->nrows = (size_t)nl; r->returns_rows = true;
-                snprintf(r->desc[0].name, sizeof r->desc[0].name, "QUERY PLAN");
-                r->desc[0].type = attu_type_make(ATTU_TYPE_TEXT);
-                snprintf(r->tag, sizeof r->tag, "EXPLAIN");
                 pthread_rwlock_unlock(&s->db->lock);
                 for (int i = 0; i < nl; i++) free(lines[i]);
                 free(lines);

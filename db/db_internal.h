@@ -72,6 +72,9 @@ int db_run_stage(attu_session *s, attu_stage *st, bool analyze, attu_column ***c
 /* params plus the subquery runner bound to this session */
 attu_bind_params db_params(attu_session *s, const attu_bind_params *params);
 attu_column *db_text_column(const char *const *strs, size_t n, attu_error *err);
+/* EXPLAIN's answer: one text column "QUERY PLAN" of the lines (copied),
+ * tag EXPLAIN; NULL with err set. */
+attu_result *db_explain_result(char *const *lines, int nl, attu_error *err);
 int db_deliver(const attu_exec_callbacks *cb, attu_result *res);
 /* Reports a WARNING through cb->on_warning (on_notice when that is NULL). */
 void db_warning(const attu_exec_callbacks *cb, const char *sqlstate, const char *message);

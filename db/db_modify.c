@@ -635,17 +635,7 @@ int db_explain_modify(attu_session *s, const char *sql, const attu_ast_stmt *ex,
 out:
     pthread_rwlock_unlock(&s->db->lock);
     attu_result *r = NULL;
-    if (!rc) {
-        r = db_result_new(1);
-        attu_column *c = r ? db_text_column((const char *const *)lines, (size_t)nl, err) : NULL;
-        if (!c) { attu_result_free(r); r = NULL; if (!err->set) attu_error_oom(err); rc = -1; }
-        else {
-            r->cols[0] = c; r->nrows = (size_t)nl; r->returns_rows = true;
-            snprintf(r->desc[0].name, sizeof r->desc[0].name, "QUERY PLAN");
-            r->desc[0].type = attu_type_make(ATTU_TYPE_TEXT);
-            snprintf(r->tag, sizeof r->tag, "EXPLAIN");
-        }
-    }
+    if (!rc && !(r = db_explain_result(lines, nl, err))) rc = -1;
     for (int i = 0; i < nl; i++) free(lines[i]);
     free(lines);
     attu_stage_free(stg);
