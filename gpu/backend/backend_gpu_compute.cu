@@ -2206,6 +2206,53 @@ bool lbs_device_eligible(const attu_lbs_segreduce_args* a) {
   return nplain <= kLbsMaxPlain;  // the ranked lists are counted when built
 }
 
+// The instruction whose earth_distance may be ranked by the chord instead
+// (kDevOpEarthChord, lbs_kernel.cuh), or -1. Its value must serve one
+// ranked list and nothing else (no other instruction, the filter, a plain
+// reduction or a payload reads it), as only the list's winners get their
+// distance. Its point is a pair of left float inputs, constant over a
+// segment; its partner's latitude and longitude are FLOAT64 right columns
+// of one length, which the winners' distances are read again from.
+// ATTU_GPU_EARTH_CHORD=0 turns it off (the distance per item, as the
+// interpreter's instruction computes it).
+int chord_instr(const attu_lbs_segreduce_args* a, const std::vector<lgroup_t>& groups, int ngroup,
+                const std::vector<int>& plain_reg, int nplain, int filter_reg, int* group) {
+  const char* off = getenv("ATTU_GPU_EARTH_CHORD");  // read per call: the tests compare both ways
+  if (off && strcmp(off, "0") == 0) return -1;
+  const attu_expr_program* p = a->prog;
+  for (int k = 0; k < p->ninstr; ++k) {
+    const attu_instr& e = p->code[k];
+    if (e.op != ATTU_OP_EARTH_DISTANCE || e.guard >= 0) continue;
+    const int r = e.dst, nl = a->nleft, nr = a->nright;
+    auto left_float = [&](int reg) {
+      return reg >= 0 && reg < nl && attu_type_mclass(a->left[reg].type.id) == ATTU_MC_FLOAT;
+    };
+    auto right_f64 = [&](int reg) {
+      return reg >= nl && reg < nl + nr && a->right[reg - nl].type.id == ATTU_TYPE_FLOAT64 && a->right[reg - nl].data;
+    };
+    if (!left_float(e.a) || !left_float(e.b) || !right_f64(e.c) || !right_f64(e.d)) continue;
+    if (a->right[e.c - nl].data->bytes != a->right[e.d - nl].data->bytes) continue;
+    bool other_use = filter_reg == r;
+    for (int j = 0; j < p->ninstr && !other_use; ++j) {
+      const attu_instr& o = p->code[j];
+      if (j != k && (o.dst == r || o.a == r || o.b == r || o.c == r || o.d == r || o.guard == r)) other_use = true;
+    }
+    for (int j = 0; j < nplain && !other_use; ++j) other_use = plain_reg[(size_t)j] == r;
+    int g = -1;
+    for (int gi = 0; gi < ngroup && !other_use; ++gi) {
+      const lgroup_t& G = groups[(size_t)gi];
+      for (int j = 0; j < G.npay; ++j) other_use = other_use || G.pay_reg[j] == r;
+      if (G.in_reg != r) continue;
+      if (g >= 0 || !G.fl) other_use = true;
+      g = gi;
+    }
+    if (other_use || g < 0) continue;
+    *group = g;
+    return k;
+  }
+  return -1;
+}
+
 // Returns 0, 1 when some item fails in the program (outputs unspecified; the
 // caller reruns the reference for its exact error), or 2 when the ranked
 // lists do not fit the kernel's state (the caller stages it instead).
@@ -2280,6 +2327,14 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
     if (l.group >= 0 && l.group + 1 > ngroup) ngroup = l.group + 1;
     if (l.plain >= 0 && l.plain + 1 > nplain) nplain = l.plain + 1;
   }
+  const int filter_prog_reg = a->filter_reg >= 0 ? p->outputs[a->filter_reg] : -1;
+  int chord_group = -1;
+  const int chord = chord_instr(a, groups, ngroup, plain_reg, nplain, filter_prog_reg, &chord_group);
+  if (chord >= 0) {
+    code[(size_t)chord].op = kDevOpEarthChord;
+    lgroup_t& g = groups[(size_t)chord_group];
+    g.K = g.K + kLbsChordSlack < kLbsMaxK ? g.K + kLbsChordSlack : kLbsMaxK;
+  }
   mem_t<dinstr_t> dcode = to_mem(code, ctx);
   mem_t<dcol_t> dleft = to_mem(left, ctx);
   mem_t<dcol_t> dright = to_mem(right, ctx);
@@ -2322,7 +2377,7 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
   for (int i = 0; i < p->ninstr && k.right_cos_reg < 0; ++i) {
     const attu_instr& in = p->code[i];
     int j = in.c - a->nleft;
-    if (in.op != ATTU_OP_EARTH_DISTANCE || in.guard >= 0 || j < 0 || j >= a->nright) continue;
+    if (i == chord || in.op != ATTU_OP_EARTH_DISTANCE || in.guard >= 0 || j < 0 || j >= a->nright) continue;
     const attu_vec& col = a->right[j];
     if (col.type.id != ATTU_TYPE_FLOAT64 || !col.data) continue;
     size_t rows = col.data->bytes / sizeof(double);
@@ -2333,6 +2388,39 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
     transform([=] __device__(int r) { c[r] = cos(x[r] * (M_PI / 180.0)); }, (int)rows, ctx);
     k.right_cos = right_cos.data();
     k.right_cos_reg = in.c;
+  }
+  // The chord's table: each right row's unit vector, once a row (29,510
+  // for the cities query) instead of twice an item (25.5M).
+  k.chord_group = chord_group;
+  k.right_unit = nullptr;
+  k.right_unit_rows = 0;
+  k.chord_lat_a = k.chord_lon_a = k.chord_lat_b = k.chord_lon_b = -1;
+  mem_t<double> right_unit;
+  if (chord >= 0) {
+    const attu_instr& in = p->code[chord];
+    k.chord_lat_a = in.a;
+    k.chord_lon_a = in.b;
+    k.chord_lat_b = in.c - a->nleft;
+    k.chord_lon_b = in.d - a->nleft;
+    size_t rows = a->right[k.chord_lat_b].data->bytes / sizeof(double);
+    if (rows > 0 && rows <= (size_t)INT_MAX) {
+      right_unit = mem_t<double>(3 * rows, ctx);
+      const double* lat = static_cast<const double*>(a->right[k.chord_lat_b].data->ptr);
+      const double* lon = static_cast<const double*>(a->right[k.chord_lon_b].data->ptr);
+      double* u = right_unit.data();
+      const long long n = (long long)rows;
+      transform(
+          [=] __device__(int r) {
+            double v[3];
+            dev_unit_vector(lat[r], lon[r], v);
+            u[r] = v[0];
+            u[n + r] = v[1];
+            u[2 * n + r] = v[2];
+          },
+          (int)rows, ctx);
+      k.right_unit = right_unit.data();
+      k.right_unit_rows = n;
+    }
   }
   const int nt = kLbsThreads;
   size_t blocks = (a->nseg * 32 + nt - 1) / nt;
@@ -2354,7 +2442,8 @@ int device_lbs_segreduce(attu_backend* be, const attu_lbs_segreduce_args* a) {
     std::vector<lplain_spec_t> ps;
     for (int i = 0; i < nplain; ++i) ps.push_back(lplain_spec_t{plain_op[(size_t)i], plain_fl[(size_t)i], plain_reg[(size_t)i]});
     std::vector<dinstr_t> jcode(code.begin(), code.begin() + p->ninstr);
-    jit = jit_kernel(jit_lbs_source(jcode, p->nregs, lt, rt, k.filter_reg, groups, ngroup, ps, k.right_cos_reg));
+    jit = jit_kernel(jit_lbs_source(jcode, p->nregs, lt, rt, k.filter_reg, groups, ngroup, ps, k.right_cos_reg,
+                                        k.right_unit != nullptr));
   }
   if (jit) {
     size_t shmem = lbs_shared_bytes(k, nt, 0);

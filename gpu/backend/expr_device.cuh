@@ -150,12 +150,58 @@ struct strided_regs_t {
 // The cosine of its second latitude, a right input, may come precomputed
 // per right row (lbs_segreduce's right_cos): the step sets cos_b_reg to
 // that register and cos_b to the item's row's value before each item.
+//
+// The chord instruction (kDevOpEarthChord, below) keeps the left point's
+// unit vector for the last (lat, lon) it saw, and reads the right point's
+// from ub when the step has set it from a table of the right rows
+// (lbs_segreduce's right_unit), else computes it.
 struct dev_memo_t {
   double cos_arg = NAN;  // NaN never compares equal: the first use computes
   double cos_val = 0;
   int cos_b_reg = -1;
   double cos_b = 0;
+  double ua_lat = NAN, ua_lon = NAN;  // the point ua is the unit vector of
+  double ua[3] = {0, 0, 0};
+  int ub_set = 0;
+  double ub[3] = {0, 0, 0};
 };
+
+// earth_distance in miles from degrees, given the cosines of both
+// latitudes in radians: attu_earth_distance (engine/expr_program.c), step
+// for step. The instruction and lbs_segreduce's recomputation of a ranked
+// list's winners (lbs_kernel.cuh) both call it, so they agree bit for bit.
+__host__ __device__ inline double dev_earth_distance(double lat_a, double lon_a, double lat_b, double lon_b,
+                                                     double cos_la, double cos_lb) {
+  const double rad = M_PI / 180.0;
+  double la = lat_a * rad, lb = lat_b * rad, oa = lon_a * rad, ob = lon_b * rad;
+  double s1 = sin((lb - la) / 2), s2 = sin((ob - oa) / 2);
+  double arg = s1 * s1 + cos_la * cos_lb * s2 * s2;
+  if (arg > 1) arg = 1;
+  return 2 * asin(sqrt(arg)) * 3958.76;
+}
+
+// The unit vector of a point on the sphere given in degrees.
+__host__ __device__ inline void dev_unit_vector(double lat, double lon, double u[3]) {
+  const double rad = M_PI / 180.0;
+  double sla, cla, slo, clo;
+  sincos(lat * rad, &sla, &cla);
+  sincos(lon * rad, &slo, &clo);
+  u[0] = cla * clo;
+  u[1] = cla * slo;
+  u[2] = sla;
+}
+
+// A device-only instruction, never in an engine program: lbs_segreduce puts
+// it in place of an EARTH_DISTANCE whose value only ranks a list (its
+// operands are the same). It yields the squared chord between the two
+// points' unit vectors, |u_a - u_b|^2 = 4 sin^2(theta / 2), which is the
+// haversine's argument times four: the distance 2 R asin(sqrt(chord^2 / 4))
+// grows with it, so a list ranked by it holds the same partners as one
+// ranked by the distance, up to rounding (the winners' distances are then
+// computed by the exact formula and re-ranked). Three differences and
+// three products an item instead of two sines, an arcsine and a square
+// root. NaN or infinite coordinates give NaN, as the distance does.
+constexpr int kDevOpEarthChord = 0x4000;
 
 // Runs one instruction. Returns 0, or 1 where the reference interpreter
 // would raise an error. regs_t: a dslot_t* (local registers) or
@@ -350,20 +396,37 @@ __host__ __device__ __forceinline__ int dev_exec_instr(const dinstr_t& in, regs_
       case ATTU_OP_DEGREES: res.v.f = fx * (180.0 / M_PI); break;
       case ATTU_OP_SIGN_F: res.v.f = fx > 0 ? 1 : fx < 0 ? -1 : 0; break;
       case ATTU_OP_EARTH_DISTANCE: {
-        // attu_earth_distance (engine/expr_program.c), step for step
         const double rad = M_PI / 180.0;
-        double la = fx * rad, lb = C->v.f * rad, oa = fy * rad, ob = D->v.f * rad;
-        double s1 = sin((lb - la) / 2), s2 = sin((ob - oa) / 2);
+        double la = fx * rad;
         double cla;
         if (memo && memo->cos_arg == la) cla = memo->cos_val;
         else {
           cla = cos(la);
           if (memo) { memo->cos_arg = la; memo->cos_val = cla; }
         }
-        double clb = memo && memo->cos_b_reg == in.c ? memo->cos_b : cos(lb);
-        double arg = s1 * s1 + cla * clb * s2 * s2;
-        if (arg > 1) arg = 1;
-        res.v.f = 2 * asin(sqrt(arg)) * 3958.76;
+        double clb = memo && memo->cos_b_reg == in.c ? memo->cos_b : cos(C->v.f * rad);
+        res.v.f = dev_earth_distance(fx, fy, C->v.f, D->v.f, cla, clb);
+        break;
+      }
+      case kDevOpEarthChord: {
+        double ua[3], ub[3];
+        if (memo && memo->ua_lat == fx && memo->ua_lon == fy) {
+          for (int q = 0; q < 3; ++q) ua[q] = memo->ua[q];
+        } else {
+          dev_unit_vector(fx, fy, ua);
+          if (memo) {
+            memo->ua_lat = fx;
+            memo->ua_lon = fy;
+            for (int q = 0; q < 3; ++q) memo->ua[q] = ua[q];
+          }
+        }
+        if (memo && memo->ub_set) {
+          for (int q = 0; q < 3; ++q) ub[q] = memo->ub[q];
+        } else {
+          dev_unit_vector(C->v.f, D->v.f, ub);
+        }
+        double dx = ua[0] - ub[0], dy = ua[1] - ub[1], dz = ua[2] - ub[2];
+        res.v.f = dx * dx + dy * dy + dz * dz;
         break;
       }
       default: return 1;  // not in the subset: the caller never sends one

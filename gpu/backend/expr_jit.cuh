@@ -84,9 +84,12 @@ std::string jit_eval_reduce_source(const std::vector<dinstr_t>& code, int npre, 
 // shared memory (its registers are not in shared memory). right_cos_reg
 // >= 0: a.right_cos holds that right input's cos(radians(x)) per row, which
 // an earth_distance with it as second latitude reads (dev_memo_t).
+// right_unit: a.right_unit holds the right rows' unit vectors, which the
+// program's chord instruction reads (kDevOpEarthChord).
 std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const std::vector<dcol_t>& left,
                            const std::vector<dcol_t>& right, int filter_reg, const std::vector<lgroup_t>& groups,
-                           int ngroup, const std::vector<lplain_spec_t>& plain, int right_cos_reg = -1);
+                           int ngroup, const std::vector<lplain_spec_t>& plain, int right_cos_reg = -1,
+                           bool right_unit = false);
 
 // The compiled kernel of source on the current device, or nullptr (NVRTC
 // missing or disabled, or the compilation failed: the reason goes to

@@ -200,7 +200,8 @@ std::string jit_eval_reduce_source(const std::vector<dinstr_t>& code, int npre, 
 
 std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const std::vector<dcol_t>& left,
                            const std::vector<dcol_t>& right, int filter_reg, const std::vector<lgroup_t>& groups,
-                           int ngroup, const std::vector<lplain_spec_t>& plain, int right_cos_reg) {
+                           int ngroup, const std::vector<lplain_spec_t>& plain, int right_cos_reg,
+                           bool right_unit) {
   if (!codeable(code) || nregs < 1 || ngroup > kLbsMaxGroups || (int)plain.size() > kLbsMaxPlain)
     return std::string();
   int nleft = (int)left.size();
@@ -216,6 +217,7 @@ std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const s
           "    for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n",
           nregs);
   if (right_cos_reg >= 0) appendf(s, "    memo.cos_b_reg = %d;\n", right_cos_reg);
+  if (right_unit) s += "    memo.ub_set = 1;\n";
   for (size_t k = 0; k < code.size(); ++k)
     if (code[k].op == ATTU_OP_CONST) appendf(s, "    K%zu = a.code[%zu];\n", k, k);
   s += "  }\n";
@@ -227,6 +229,10 @@ std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const s
   s += "  }\n";
   s += "  __device__ int item(const lbs_kargs_t& a, long long row) {\n    dslot_t* Rp = R;\n";
   if (right_cos_reg >= 0) s += "    memo.cos_b = a.right_cos[row];\n";
+  if (right_unit)
+    s += "    memo.ub[0] = a.right_unit[row];\n"
+         "    memo.ub[1] = a.right_unit[a.right_unit_rows + row];\n"
+         "    memo.ub[2] = a.right_unit[2 * a.right_unit_rows + row];\n";
   for (size_t j = 0; j < right.size(); ++j)
     appendf(s, "    dev_load(%d, a.right[%zu].data, %s, row, &R[%d]);\n", right[j].type, j,
             valid_arg(right[j].valid, "a.right", j).c_str(), nleft + (int)j);
@@ -259,10 +265,23 @@ std::string jit_lbs_source(const std::vector<dinstr_t>& code, int nregs, const s
     s += "}};\n";
   }
   s += "    return lgroup_t{};\n  }\n};\n}  // namespace gpu_backend\n}  // namespace attu\n";
-  appendf(s,
-          "extern \"C\" __global__ void __launch_bounds__(%d) %s(attu::gpu_backend::lbs_kargs_t a) {\n"
-          "  attu::gpu_backend::lbs_segreduce_body<attu::gpu_backend::lbs_jit_step>(a);\n}\n",
-          kLbsThreads, kJitKernelName);
+  // At least kLbsJitMinBlocks blocks an SM, which caps a thread at 64
+  // registers: the kernel waits on loads more than it computes, and the
+  // warps that fit hide that (ncu, the cities query's kernel on an H100: 78
+  // registers 444 us, 64 registers 377 us, a few spilled bytes included).
+  // ATTU_GPU_LBS_MIN_BLOCKS=B overrides it (0: no bound).
+  const char* mb = getenv("ATTU_GPU_LBS_MIN_BLOCKS");
+  int min_blocks = mb && *mb ? atoi(mb) : kLbsJitMinBlocks;
+  if (min_blocks > 0)
+    appendf(s,
+            "extern \"C\" __global__ void __launch_bounds__(%d, %d) %s(attu::gpu_backend::lbs_kargs_t a) {\n"
+            "  attu::gpu_backend::lbs_segreduce_body<attu::gpu_backend::lbs_jit_step>(a);\n}\n",
+            kLbsThreads, min_blocks, kJitKernelName);
+  else
+    appendf(s,
+            "extern \"C\" __global__ void __launch_bounds__(%d) %s(attu::gpu_backend::lbs_kargs_t a) {\n"
+            "  attu::gpu_backend::lbs_segreduce_body<attu::gpu_backend::lbs_jit_step>(a);\n}\n",
+            kLbsThreads, kJitKernelName);
   return s;
 }
 

@@ -35,11 +35,13 @@ namespace gpu_backend {
 // Small bounds keep each lane's state small: it lives in local memory, and
 // beyond L1 every access would go to L2. The program's registers live in
 // shared memory (strided_regs_t).
-constexpr int kLbsMaxK = 4;        // ranks kept per ranked list
+constexpr int kLbsMaxK = 6;        // ranks kept per ranked list (a chord-ranked list's slack included)
+constexpr int kLbsChordSlack = 2;  // extra ranks a chord-ranked list keeps, where kLbsMaxK allows
 constexpr int kLbsMaxPay = 2;      // _ARG payloads per ranked list
 constexpr int kLbsMaxGroups = 2;   // ranked lists per call
 constexpr int kLbsMaxPlain = 4;    // COUNT / MIN / MAX reductions per call
 constexpr int kLbsThreads = 128;
+constexpr int kLbsJitMinBlocks = 8;  // a compiled kernel's blocks an SM (expr_jit_codegen.cu)
 
 // A ranked list: NTH_{SMALLEST,LARGEST}[_ARG] calls over one value register.
 struct lgroup_t {
@@ -113,6 +115,18 @@ struct lbs_kargs_t {
   // item (dev_memo_t)
   const double* right_cos;
   int right_cos_reg;
+  // A ranked list by an earth_distance whose value serves nothing else
+  // ranks by the chord instead (kDevOpEarthChord in the program, in place
+  // of the distance); chord_group: that list (-1: none). right_unit: the
+  // right rows' unit vectors, x then y then z, right_unit_rows apart
+  // (nullptr: the instruction computes them). chord_lat_a / chord_lon_a: the
+  // left input registers of the point; chord_lat_b / chord_lon_b: the right
+  // columns (FLOAT64) of the partner, read again for the winners' exact
+  // distances (lbs_chord_finish).
+  int chord_group;
+  const double* right_unit;
+  long long right_unit_rows;
+  int chord_lat_a, chord_lon_a, chord_lat_b, chord_lon_b;
 };
 
 __device__ inline int lcmp(int fl, num_t a, num_t b) {
@@ -173,16 +187,20 @@ __device__ inline void lplain_save(lstate_t s, int w, const lplain_t& p) {
   s[w + 3] = p.acc.i;
 }
 
-// A ranked list held by the whole warp: one copy per warp in shared
-// memory, and in every lane's registers only what admits an item (the
-// count and the last entry: wthresh_t). An item enters only when it ranks
-// before the last entry, which after the first few items is rare: the lanes
-// that hold such items raise a ballot and the warp inserts them one at a
-// time, each broadcast from its lane. There is then no per-lane list (a
-// lane's own top-3 over its ~18 items of a cities segment took in almost
-// half of them, each insertion diverging the warp) and no fold of 32 lists
-// at the end. (The whole list in registers cost 94 registers a thread and
-// half the occupancy.)
+// A ranked list held by the whole warp. While the items stream, lane q
+// holds rank q in registers (wentry_t; K lanes of the 32), and every lane
+// holds what admits an item (the count and the last entry: wthresh_t). An
+// item enters only when it ranks before the last entry, which after the
+// first few items is rare: the lanes that hold such items raise a ballot
+// and the warp inserts them one at a time, each broadcast from its lane;
+// an insertion is one comparison a lane, a ballot for the position and a
+// shift by one lane (wreg_insert), with no shared memory and no barrier.
+// (A list per lane took in almost half of a cities segment's items, each
+// insertion diverging the warp; the whole list in every lane's registers
+// cost 94 registers a thread; the list in shared memory, scanned by every
+// lane at each insertion, cost a third of the kernel's instructions.) After
+// the items the list goes to shared memory (wlist_t, rank-major), where the
+// stores read it.
 struct wlist_t {
   long long val[kLbsMaxK];                  // num_t bits
   long long pay[kLbsMaxK][kLbsMaxPay];
@@ -191,52 +209,114 @@ struct wlist_t {
   unsigned long long nulls;                 // payload NULL bits: entry q's payload j at bit q * kLbsMaxPay + j
 };
 
+// A value's rank key: integers as they are; a float's bits made to order
+// as signed integers (dev_fcmp's order: -0 = +0, every NaN equal and above
+// everything), complemented for a list of the largest, so that every list
+// ranks by (key, item index) ascending with two integer comparisons.
+__device__ __forceinline__ long long lkey(int fl, int largest, num_t v) {
+  long long k = v.i;
+  if (fl) {
+    double d = v.f;
+    if (isnan(d)) k = 0x7fffffffffffffffLL;
+    else {
+      k = __double_as_longlong(d + 0.0);  // -0 + 0 = +0
+      if (k < 0) k ^= 0x7fffffffffffffffLL;
+    }
+  }
+  return largest ? ~k : k;
+}
+
+__device__ __forceinline__ bool kbefore(long long ka, int ia, long long kb, int ib) {
+  return ka < kb || (ka == kb && ia < ib);
+}
+
 struct wthresh_t {
   int n;
   int last_idx;
-  num_t last;  // entry K - 1 once the list is full
+  long long last;  // entry K - 1's key once the list is full
 };
 
-__device__ __forceinline__ bool wlist_takes(const lgroup_t& g, const wthresh_t& t, num_t v, long long idx) {
-  return t.n < g.K || lbefore(g.fl, g.largest, v, idx, t.last, t.last_idx);
+// Lane q's entry of a list held in registers (rank q, if q < the count).
+struct wentry_t {
+  long long key;  // lkey(val)
+  num_t val;
+  int idx;
+  unsigned nulls;  // payload NULL bits
+  long long pay[kLbsMaxPay];
+};
+
+__device__ __forceinline__ bool wlist_takes(const lgroup_t& g, const wthresh_t& t, long long key, int idx) {
+  return t.n < g.K || kbefore(key, idx, t.last, t.last_idx);
 }
 
-// Inserts (v, idx) in order (smallest or largest value first, ties by the
-// smaller index), dropping what falls past K, and refreshes t. paynull:
-// bit j = payload j is NULL. With `warp`, every lane of the warp calls it
-// with the same item and lane 0 writes; without, one lane alone.
-__device__ __forceinline__ void wlist_insert(const lgroup_t& g, wlist_t* L, wthresh_t& t, num_t v, long long idx,
-                                             const long long* pay, unsigned paynull, bool warp) {
+// Inserts (key, v, idx) into the warp's list in registers (every lane
+// calls it with the same item): its position is the number of entries
+// ranking before it, the entries from there shift one lane up, and the one
+// past K drops off. Refreshes t in every lane.
+__device__ __forceinline__ void wreg_insert(const lgroup_t& g, wentry_t& e, wthresh_t& t, long long key, num_t v,
+                                            int idx, const long long* pay, unsigned paynull, int lane) {
+  const unsigned full = 0xffffffffu;
+  bool ahead = lane < t.n && kbefore(e.key, e.idx, key, idx);
+  int pos = __popc(__ballot_sync(full, ahead));
+  long long uk = __shfl_up_sync(full, e.key, 1);
+  num_t uv;
+  uv.i = __shfl_up_sync(full, e.val.i, 1);
+  int ui = __shfl_up_sync(full, e.idx, 1);
+  unsigned un = __shfl_up_sync(full, e.nulls, 1);
+  long long up[kLbsMaxPay];
+#pragma unroll
+  for (int j = 0; j < kLbsMaxPay; ++j) up[j] = j < g.npay ? __shfl_up_sync(full, e.pay[j], 1) : 0;
+  if (pos >= g.K) return;  // warp-uniform; wlist_takes admits none such
+  if (lane == pos) {
+    e.key = key;
+    e.val = v;
+    e.idx = idx;
+    e.nulls = paynull;
+#pragma unroll
+    for (int j = 0; j < kLbsMaxPay; ++j) e.pay[j] = pay[j];
+  } else if (lane > pos && lane < g.K) {
+    e.key = uk;
+    e.val = uv;
+    e.idx = ui;
+    e.nulls = un;
+#pragma unroll
+    for (int j = 0; j < kLbsMaxPay; ++j) e.pay[j] = up[j];
+  }
+  if (t.n < g.K) t.n++;
+  if (t.n >= g.K) {
+    t.last = __shfl_sync(full, e.key, g.K - 1);
+    t.last_idx = __shfl_sync(full, e.idx, g.K - 1);
+  }
+}
+
+// Inserts (v, idx) into the list in shared memory in order (smallest or
+// largest value first, ties by the smaller index), dropping what falls
+// past K. paynull: bit j = payload j is NULL. One lane (a LEFT JOIN's NULL
+// item, after the warp has stored its list).
+__device__ __forceinline__ void wlist_insert(const lgroup_t& g, wlist_t* L, num_t v, long long idx,
+                                             const long long* pay, unsigned paynull) {
   int n = L->n, pos = 0;
   for (int q = 0; q < n; ++q) {
     num_t w;
     w.i = L->val[q];
     if (!lbefore(g.fl, g.largest, v, idx, w, L->idx[q])) pos = q + 1;
   }
-  if (warp) __syncwarp();  // every lane has read the list
-  if (pos < g.K && (!warp || (threadIdx.x & 31) == 0)) {
-    int last = n < g.K ? n : g.K - 1;
-    for (int q = last; q > pos; --q) {
-      L->val[q] = L->val[q - 1];
-      L->idx[q] = L->idx[q - 1];
-      for (int j = 0; j < g.npay; ++j) L->pay[q][j] = L->pay[q - 1][j];
-    }
-    L->val[pos] = v.i;
-    L->idx[pos] = (int)idx;
-    for (int j = 0; j < g.npay; ++j) L->pay[pos][j] = pay[j];
-    // entries from pos on move one place down; the new one's bits go in at pos
-    int low = pos * kLbsMaxPay;
-    unsigned long long keep = L->nulls & ((1ull << low) - 1);
-    unsigned long long moved = (L->nulls >> low) << (low + kLbsMaxPay);
-    L->nulls = keep | moved | ((unsigned long long)paynull << low);
-    L->n = n < g.K ? n + 1 : n;
+  if (pos >= g.K) return;
+  int last = n < g.K ? n : g.K - 1;
+  for (int q = last; q > pos; --q) {
+    L->val[q] = L->val[q - 1];
+    L->idx[q] = L->idx[q - 1];
+    for (int j = 0; j < g.npay; ++j) L->pay[q][j] = L->pay[q - 1][j];
   }
-  if (warp) __syncwarp();  // lane 0's writes are seen
-  t.n = L->n;
-  if (t.n >= g.K) {
-    t.last.i = L->val[g.K - 1];
-    t.last_idx = L->idx[g.K - 1];
-  }
+  L->val[pos] = v.i;
+  L->idx[pos] = (int)idx;
+  for (int j = 0; j < g.npay; ++j) L->pay[pos][j] = pay[j];
+  // entries from pos on move one place down; the new one's bits go in at pos
+  int low = pos * kLbsMaxPay;
+  unsigned long long keep = L->nulls & ((1ull << low) - 1);
+  unsigned long long moved = (L->nulls >> low) << (low + kLbsMaxPay);
+  L->nulls = keep | moved | ((unsigned long long)paynull << low);
+  L->n = n < g.K ? n + 1 : n;
 }
 
 // A result slot into its output column (the reference's store_one).
@@ -335,6 +415,62 @@ __host__ __device__ inline size_t lbs_shared_bytes(const lbs_kargs_t& a, int nth
          (copies + 15) / 16 * 16 + (size_t)(nthreads / 32) * a.ngroup * sizeof(wlist_t);
 }
 
+// A chord-ranked list's entries get their exact distances (the formula of
+// the EARTH_DISTANCE instruction, dev_earth_distance, from the partner's
+// coordinates), lane q computing rank q's, and are ranked again by
+// (distance, item index), which is the order a list ranked by the distance
+// itself has. The chord's rounding can only swap partners whose distances
+// agree to about 1e-12 of their size; the list's slack ranks
+// (kLbsChordSlack) keep such a partner that fell just past the last rank.
+// Every entry came from a real item (a LEFT JOIN's NULL item has no
+// distance and never enters). The point is read again from its left
+// columns, not from the step's registers: an index known only at run time
+// would put a compiled step's registers in local memory, for every item.
+__device__ inline void lbs_chord_exact(const lbs_kargs_t& a, long long lrow, const int64_t* map, wentry_t& e,
+                                       bool held) {
+  if (!held) return;
+  dslot_t pa, po;
+  dev_load(a.left[a.chord_lat_a].type, a.left[a.chord_lat_a].data, nullptr, lrow, &pa);
+  dev_load(a.left[a.chord_lon_a].type, a.left[a.chord_lon_a].data, nullptr, lrow, &po);
+  const double rad = M_PI / 180.0;
+  const double* latb = static_cast<const double*>(a.right[a.chord_lat_b].data);
+  const double* lonb = static_cast<const double*>(a.right[a.chord_lon_b].data);
+  long long row = map[e.idx];
+  double lb = latb[row];
+  double clb = a.right_cos && a.right_cos_reg == a.nleft + a.chord_lat_b ? a.right_cos[row] : cos(lb * rad);
+  e.val.f = dev_earth_distance(pa.v.f, po.v.f, lb, lonb[row], cos(pa.v.f * rad), clb);
+}
+
+// The warp's list from registers to shared memory (wlist_t), a
+// chord-ranked one re-ranked by its exact distances first. Every lane
+// calls it.
+__device__ __forceinline__ void wlist_store(const lbs_kargs_t& a, const lgroup_t& g, bool chord, long long lrow,
+                                            const int64_t* map, wentry_t e, int n, wlist_t* L, int lane) {
+  const unsigned full = 0xffffffffu;
+  int rank = lane;
+  if (chord) {
+    lbs_chord_exact(a, lrow, map, e, lane < n);
+    rank = 0;
+    for (int p = 0; p < n; ++p) {
+      num_t pv;
+      pv.i = __shfl_sync(full, e.val.i, p);
+      int pi = __shfl_sync(full, e.idx, p);
+      if (p != lane && lbefore(1, g.largest, pv, pi, e.val, e.idx)) rank++;
+    }
+  }
+  if (lane < n) {
+    L->val[rank] = e.val.i;
+    L->idx[rank] = e.idx;
+#pragma unroll
+    for (int j = 0; j < kLbsMaxPay; ++j) L->pay[rank][j] = e.pay[j];
+  }
+  unsigned bits = __reduce_or_sync(full, lane < n ? e.nulls << (rank * kLbsMaxPay) : 0u);
+  if (lane == 0) {
+    L->n = n;
+    L->nulls = bits;
+  }
+}
+
 template <typename step_t>
 __device__ void lbs_segreduce_body(lbs_kargs_t a) {
   // Shared memory: the interpreter's registers (register-major), the lanes'
@@ -379,17 +515,19 @@ __device__ void lbs_segreduce_body(lbs_kargs_t a) {
   int plain_base = 0;
   wlist_t* lists = swl + (threadIdx.x >> 5) * a.ngroup;  // this warp's
   wthresh_t th[kLbsMaxGroups];
+  wentry_t ent[kLbsMaxGroups];  // this lane's rank of each list
 #pragma unroll
   for (int gi = 0; gi < kLbsMaxGroups; ++gi) {
     th[gi].n = 0;
     th[gi].last_idx = 0;
-    th[gi].last.i = 0;
+    th[gi].last = 0;
+    ent[gi].key = 0;
+    ent[gi].val.i = 0;
+    ent[gi].idx = 0;
+    ent[gi].nulls = 0;
+#pragma unroll
+    for (int j = 0; j < kLbsMaxPay; ++j) ent[gi].pay[j] = 0;
   }
-  if (lane < a.ngroup) {
-    lists[lane].n = 0;
-    lists[lane].nulls = 0;
-  }
-  __syncwarp();
   step_t step(a, sregs + threadIdx.x, (int)blockDim.x);
   step.load_left(a, lrow);  // the program never writes an input register
   long long passed = 0;
@@ -421,19 +559,22 @@ __device__ void lbs_segreduce_body(lbs_kargs_t a) {
       v.i = 0;
       long long pay[kLbsMaxPay] = {};
       unsigned paynull = 0;
-      bool cand = has && lbs_entry(a, step, g, row, false, &v, pay, &paynull) && wlist_takes(g, th[gi], v, i);
+      bool cand = has && lbs_entry(a, step, g, row, false, &v, pay, &paynull);
+      long long key = lkey(g.fl, g.largest, v);
+      cand = cand && wlist_takes(g, th[gi], key, i);
       unsigned m = __ballot_sync(full, cand);
       while (m) {
         int src = __ffs(m) - 1;
+        long long bk = __shfl_sync(full, key, src);
         num_t bv;
         bv.i = __shfl_sync(full, v.i, src);
-        long long bi = __shfl_sync(full, i, src);
+        int bi = __shfl_sync(full, i, src);
         unsigned bn = __shfl_sync(full, paynull, src);
         long long bp[kLbsMaxPay];
 #pragma unroll
         for (int j = 0; j < kLbsMaxPay; ++j) bp[j] = j < g.npay ? __shfl_sync(full, pay[j], src) : 0;
-        wlist_insert(g, lists + gi, th[gi], bv, bi, bp, bn, true);
-        cand = cand && lane != src && wlist_takes(g, th[gi], v, i);
+        wreg_insert(g, ent[gi], th[gi], bk, bv, bi, bp, bn, lane);
+        cand = cand && lane != src && wlist_takes(g, th[gi], key, i);
         m = __ballot_sync(full, cand);
       }
     }
@@ -442,6 +583,12 @@ __device__ void lbs_segreduce_body(lbs_kargs_t a) {
     if (lane == 0) atomicExch(a.fail, 1);
     return;
   }
+#pragma unroll
+  for (int gi = 0; gi < kLbsMaxGroups; ++gi) {
+    if (gi >= step.ngroup(a)) break;
+    wlist_store(a, step.group(a, gi), gi == a.chord_group, lrow, map, ent[gi], th[gi].n, lists + gi, lane);
+  }
+  __syncwarp();  // the lists in shared memory are the warp's
   // The plain states' fold: a receiving lane reads its partner's states
   // straight from shared memory (the partner is not a receiver in that
   // round). The ranked lists are the warp's already.
@@ -473,7 +620,7 @@ __device__ void lbs_segreduce_body(lbs_kargs_t a) {
       long long pay[kLbsMaxPay] = {};
       unsigned paynull = 0;
       if (lbs_entry(a, step, g, -1, true, &v, pay, &paynull))
-        wlist_insert(g, lists + gi, th[gi], v, 0, pay, paynull, false);
+        wlist_insert(g, lists + gi, v, 0, pay, paynull);
     }
   }
   for (int k = 0; k < a.nspec; ++k)
@@ -498,6 +645,10 @@ struct lbs_interp_step {
     if (a.right_cos) {
       memo.cos_b_reg = a.right_cos_reg;
       memo.cos_b = a.right_cos[row];
+    }
+    if (a.right_unit) {
+      memo.ub_set = 1;
+      for (int q = 0; q < 3; ++q) memo.ub[q] = a.right_unit[q * a.right_unit_rows + row];
     }
     for (int j = 0; j < a.nright; ++j)
       dev_load(a.right[j].type, a.right[j].data, a.right[j].valid, row, &R[a.nleft + j]);

@@ -2179,6 +2179,155 @@ int main() {
     attu_program_free(q);
   });
 
+  r.run("lbs_segreduce ranked by earth_distance: the chord's winners are the distance's", [&] {
+    // The cities shape: inputs 0 left lat, 1 left lon, 2 left id, 3 right
+    // lat, 4 right lon, 5 right id, 6 right TEXT code; the filter drops the
+    // row itself. The distance only ranks (the chord path) or also feeds a
+    // MIN (the distance per item): the device both ways and the CPU agree.
+    attu_type it[7] = {TY(ATTU_TYPE_FLOAT64), TY(ATTU_TYPE_FLOAT64), TY(ATTU_TYPE_INT64), TY(ATTU_TYPE_FLOAT64),
+                       TY(ATTU_TYPE_FLOAT64), TY(ATTU_TYPE_INT64), TY(ATTU_TYPE_TEXT)};
+    attu_expr_program* p = attu_program_new(7, it);
+    int d = attu_program_reg(p, TY(ATTU_TYPE_FLOAT64));
+    attu_instr ed = attu_instr_make(ATTU_OP_EARTH_DISTANCE, d, 0, 1);
+    ed.c = 3;
+    ed.d = 4;
+    attu_program_emit(p, ed);
+    int ne = attu_program_reg(p, TY(ATTU_TYPE_BOOL));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_NE_I, ne, 5, 2));
+    attu_program_add_output(p, d);   // 0
+    attu_program_add_output(p, ne);  // 1
+    attu_program_add_output(p, 6);   // 2: right name code
+    attu_program_add_output(p, 5);   // 3: right id
+    // states of 1 to 300 places; every place's partners are its state's
+    // places (one shared list per state, as the self-join gives)
+    const size_t nr = attu::test::keep_size(200000) ? 60000 : 3000;
+    std::vector<double> lat(nr), lon(nr);
+    std::vector<uint8_t> latv(nr, 1);
+    std::vector<int64_t> id(nr);
+    auto ra = attu::test::random_values<int64_t>(nr, -9000000, 9000000, 7101);
+    auto ro = attu::test::random_values<int64_t>(nr, -18000000, 18000000, 7102);
+    auto rs = attu::test::random_values<int64_t>(nr, 1, 300, 7103);
+    auto rn = attu::test::random_values<int32_t>(nr, 0, 5000, 7104);
+    std::vector<int64_t> state_of(nr), state_lo, state_hi;
+    for (size_t i = 0; i < nr;) {
+      size_t len = std::min((size_t)rs[i], nr - i);
+      state_lo.push_back((int64_t)i);
+      state_hi.push_back((int64_t)(i + len));
+      // a state's places near each other (a few degrees), as real ones are
+      double clat = (double)ra[i] * 1e-5 * 0.8, clon = (double)ro[i] * 1e-5;
+      for (size_t j = i; j < i + len; ++j) {
+        lat[j] = clat + (double)(ra[j] % 300000) * 1e-5;
+        lon[j] = clon + (double)(ro[j] % 300000) * 1e-5;
+        state_of[j] = (int64_t)state_lo.size() - 1;
+      }
+      i += len;
+    }
+    for (size_t i = 0; i < nr; ++i) {
+      id[i] = (int64_t)i;
+      if (i % 53 == 7 && i > 0 && state_of[i] == state_of[i - 1]) {  // a place at another's point: a tie
+        lat[i] = lat[i - 1];
+        lon[i] = lon[i - 1];
+      }
+      if (i % 211 == 3) latv[i] = 0;  // NULL latitude
+      if (i % 997 == 11) lat[i] = NAN;
+      if (i % 1499 == 13) lon[i] = INFINITY;
+    }
+    const size_t nl = nr;
+    std::vector<int64_t> off(nl + 1, 0), base(nl), rmap(nr);
+    for (size_t i = 0; i < nr; ++i) rmap[i] = (int64_t)i;
+    for (size_t s = 0; s < nl; ++s) {
+      int64_t st = state_of[s];
+      off[s + 1] = off[s] + (state_hi[(size_t)st] - state_lo[(size_t)st]);
+      base[s] = state_lo[(size_t)st];
+    }
+    struct red_t { attu_reduce_op op; int k; int in_reg; int arg_reg; int out; };  // out: 0 float64, 1 text, 2 int64
+    std::vector<red_t> ranked = {{ATTU_REDUCE_NTH_SMALLEST_ARG, 1, 0, 2, 1}, {ATTU_REDUCE_NTH_SMALLEST, 1, 0, -1, 0},
+                                 {ATTU_REDUCE_NTH_SMALLEST_ARG, 2, 0, 2, 1}, {ATTU_REDUCE_NTH_SMALLEST, 2, 0, -1, 0},
+                                 {ATTU_REDUCE_NTH_SMALLEST_ARG, 3, 0, 3, 2}, {ATTU_REDUCE_NTH_SMALLEST, 3, 0, -1, 0}};
+    std::vector<red_t> farthest = {{ATTU_REDUCE_NTH_LARGEST, 1, 0, -1, 0}, {ATTU_REDUCE_NTH_LARGEST_ARG, 2, 0, 3, 2},
+                                   {ATTU_REDUCE_NTH_LARGEST, 4, 0, -1, 0}};
+    std::vector<red_t> with_min = ranked;
+    with_min.push_back({ATTU_REDUCE_MIN, 0, 0, -1, 0});
+    struct shape_t { const char* name; std::vector<red_t> reds; };
+    std::vector<shape_t> shapes = {{"nearest three", ranked}, {"farthest", farthest}, {"with MIN(distance)", with_min}};
+    for (const shape_t& sh : shapes)
+      for (bool outer : {false, true}) {
+        // 0 the CPU, 1 the device (the chord where it applies), 2 the device with ATTU_GPU_EARTH_CHORD=0
+        std::vector<std::vector<uint8_t>> res[3];
+        for (int b = 0; b < 3; ++b) {
+          auto* be = b == 0 ? cpu : gpu;
+          if (b == 2) setenv("ATTU_GPU_EARTH_CHORD", "0", 1);
+          attu_buf *la = put(be, lat), *lav = put(be, latv), *lo = put(be, lon), *ib = put(be, id), *nb = put(be, rn);
+          attu_buf *ob = put(be, off), *bb = put(be, base), *mb = put(be, rmap);
+          attu_vec L[3] = {{it[0], la, lav, nullptr}, {it[1], lo, nullptr, nullptr}, {it[2], ib, nullptr, nullptr}};
+          attu_vec R[4] = {{it[3], la, lav, nullptr}, {it[4], lo, nullptr, nullptr}, {it[5], ib, nullptr, nullptr},
+                           {it[6], nb, nullptr, nullptr}};
+          std::vector<attu_reduce_spec> sp(sh.reds.size());
+          std::vector<attu_out> outs(sh.reds.size());
+          std::vector<attu_buf*> bufs;
+          for (size_t k = 0; k < sh.reds.size(); ++k) {
+            sp[k] = attu_reduce_spec{};
+            sp[k].op = sh.reds[k].op;
+            sp[k].k = sh.reds[k].k;
+            sp[k].in_reg = sh.reds[k].in_reg;
+            sp[k].arg_reg = sh.reds[k].arg_reg;
+            sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), nullptr, nullptr, nullptr};
+            attu_type ot = sh.reds[k].out == 0 ? TY(ATTU_TYPE_FLOAT64)
+                         : sh.reds[k].out == 1 ? TY(ATTU_TYPE_TEXT) : TY(ATTU_TYPE_INT64);
+            sp[k].out_type = ot;
+            size_t w = sh.reds[k].out == 1 ? 4 : 8;
+            attu_buf* o = put(be, nullptr, nl * w);
+            attu_buf* v = put(be, nullptr, nl);
+            bufs.push_back(o);
+            bufs.push_back(v);
+            outs[k] = attu_out{ot, o, v, nullptr};
+          }
+          attu_lbs_segreduce_args a{};
+          a.nseg = nl; a.seg_offsets = ob; a.seg_base = bb; a.right_map = mb;
+          a.left_rows = nullptr; a.prog = p; a.nleft = 3; a.left = L; a.nright = 4; a.right = R;
+          a.filter_reg = 1; a.nreduce = (int)sh.reds.size(); a.reduce = sp.data();
+          a.out = outs.data(); a.outer = outer;
+          attu_error_clear(&err);
+          if (be->lbs_segreduce(be, &a, &err)) r.fail(err.message);
+          for (size_t k = 0; k < sh.reds.size(); ++k) {
+            size_t w = sh.reds[k].out == 1 ? 4 : 8;
+            res[b].push_back(get<uint8_t>(be, bufs[2 * k], nl * w));
+            res[b].push_back(get<uint8_t>(be, bufs[2 * k + 1], nl));
+          }
+          for (auto* x : bufs) be->free(be, x);
+          for (auto* x : {la, lav, lo, ib, nb, ob, bb, mb}) be->free(be, x);
+          if (b == 2) unsetenv("ATTU_GPU_EARTH_CHORD");
+        }
+        std::string what = std::string(sh.name) + (outer ? " outer" : "");
+        // the device both ways: the same bits (one formula for the distances)
+        for (size_t j = 0; j < res[0].size(); ++j)
+          attu::test::expect_equal(r, res[1][j], res[2][j],
+                                   (what + " chord vs distance, reduction " + std::to_string(j / 2)).c_str());
+        // against the CPU: partners and validity exact, distances within
+        // CUDA's last bits of sin and asin (glibc's differ)
+        for (size_t j = 0; j < res[0].size(); ++j) {
+          const red_t& rd = sh.reds[j / 2];
+          if (j % 2 == 1 || rd.out != 0) {
+            attu::test::expect_equal(r, res[1][j], res[0][j],
+                                     (what + " vs the CPU, reduction " + std::to_string(j / 2)).c_str());
+            continue;
+          }
+          const double* g = reinterpret_cast<const double*>(res[1][j].data());
+          const double* c = reinterpret_cast<const double*>(res[0][j].data());
+          const uint8_t* v = res[0][j + 1].data();
+          size_t bad = 0;
+          for (size_t s = 0; s < nl; ++s) {
+            if (!v[s]) continue;
+            bool same = (std::isnan(g[s]) && std::isnan(c[s])) || std::fabs(g[s] - c[s]) <= 1e-9 * std::fabs(c[s]) + 1e-12;
+            if (!same && bad++ < 3)
+              r.fail(what + " vs the CPU, reduction " + std::to_string(j / 2) + " row " + std::to_string(s) + ": " +
+                     std::to_string(g[s]) + " vs " + std::to_string(c[s]));
+          }
+        }
+      }
+    attu_program_free(p);
+  });
+
   r.run("memory budget and device exhaustion are 53200, nothing leaked", [&] {
     attu_error e;
     attu_error_clear(&e);

@@ -120,6 +120,16 @@ int main() {
   check("lbs_segreduce: filter, ranked list with payload, COUNT(*), MIN",
         jit_lbs_source(pairs, 9, {col(F, false), col(F, true), col(L, false)},
                        {col(F, true), col(F, false), col(L, false), col(ATTU_TYPE_TEXT, true)}, 7, {g}, 1, plain));
+  // the cities list ranked by the chord (kDevOpEarthChord in place of the
+  // distance, the right rows' unit vectors from a table)
+  std::vector<dinstr_t> chord = pairs;
+  chord[1].op = kDevOpEarthChord;
+  lgroup_t gc = g;
+  gc.K = 5;
+  check("lbs_segreduce: a list ranked by the chord, unit vectors from a table",
+        jit_lbs_source(chord, 9, {col(F, false), col(F, true), col(L, false)},
+                       {col(F, true), col(F, false), col(L, false), col(ATTU_TYPE_TEXT, true)}, 7, {gc}, 1, {}, -1,
+                       true));
   check("lbs_segreduce: no filter, no ranked list", jit_lbs_source(pairs, 9, {col(F, false), col(F, false), col(L, false)},
                                      {col(F, false), col(F, false), col(L, false), col(L, false)}, -1, {}, 0, plain));
   // lbs_segreduce with literals: a distance limit and a row id to skip
