@@ -607,6 +607,141 @@ __global__ void __launch_bounds__(1024) small_sort_kernel(small_keys_t keys, int
   for (int i = threadIdx.x; i < n; i += blockDim.x) perm[i] = srow[i];
 }
 
+// One key without NULLs over up to kBlockSortMax rows (a join's sorted
+// side of 29,510 cities) sorts in one block: the rows' order-preserving
+// images (key_bits, complemented for DESC) and their minimum and maximum
+// first, then stable LSD counting passes of 8 bits over only the bits in
+// which the images differ (a state's dictionary code: one pass). One launch
+// and no read-back, where the radix path read back the key's range and ran
+// a pass of several launches (0.08 ms for those 29,510 rows).
+//
+// A pass: warp w owns the rows [w * per, (w + 1) * per) in order. It counts
+// its rows' digits (a __match_any_sync a step of 32 rows; the group's lowest
+// lane adds), the block turns the 32 x 256 counts into each warp's first
+// position per digit (digit-major, then warp), and each warp walks its rows
+// again, a row going to its position plus its rank among the step's rows
+// of its digit. Rows of equal digits keep their order: the pass is stable.
+constexpr int kBlockSortMax = 65536;
+// ATTU_GPU_BLOCK_SORT=0: such sorts take the radix path (the tests compare both)
+bool block_sort_on() {
+  const char* e = getenv("ATTU_GPU_BLOCK_SORT");
+  return !(e && strcmp(e, "0") == 0);
+}
+constexpr int kBlockSortThreads = 1024;
+constexpr int kBlockSortWarps = kBlockSortThreads / 32;
+
+__global__ void __launch_bounds__(kBlockSortThreads)
+    block_sort_kernel(dkey_t k, int64_t* __restrict__ perm, int n, uint64_t* __restrict__ img,
+                      int32_t* __restrict__ row, uint64_t* __restrict__ img2, int32_t* __restrict__ row2) {
+  __shared__ int cnt[kBlockSortWarps][256];
+  __shared__ int wsum[kBlockSortWarps];
+  __shared__ unsigned long long smin, smax;
+  const int t = threadIdx.x, lane = t & 31, w = t >> 5;
+  if (t == 0) {
+    smin = ~0ull;
+    smax = 0;
+  }
+  __syncthreads();
+  unsigned long long lo = ~0ull, hi = 0;
+#pragma unroll 4
+  for (int i = t; i < n; i += kBlockSortThreads) {
+    int64_t r = perm[i];
+    uint64_t u = (uint64_t)key_bits(k.type, k.data, r) ^ (1ull << 63);
+    if (k.desc) u = ~u;
+    img[i] = u;
+    row[i] = (int32_t)r;
+    lo = u < lo ? u : lo;
+    hi = u > hi ? u : hi;
+  }
+  atomicMin(&smin, lo);
+  atomicMax(&smax, hi);
+  __syncthreads();
+  const unsigned long long diff = smin ^ smax;
+  const int bits = diff ? 64 - __clzll((long long)diff) : 0;
+  const int per = (n + kBlockSortWarps - 1) / kBlockSortWarps;
+  const int wb = w * per < n ? w * per : n, we = wb + per < n ? wb + per : n;
+  const unsigned below = (1u << lane) - 1;
+  for (int shift = 0; shift < bits; shift += 8) {
+    for (int d = lane; d < 256; d += 32) cnt[w][d] = 0;
+    __syncwarp();
+    // four steps' images loaded ahead of their counting: the loads, not
+    // the counting, are what a step waits on
+    for (int s0 = wb; s0 < we; s0 += 4 * 32) {
+      uint64_t u[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        int i = s0 + 32 * q + lane;
+        u[q] = i < we ? img[i] : 0;
+      }
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        int i = s0 + 32 * q + lane;
+        int d = i < we ? (int)((u[q] >> shift) & 255) : 256 + lane;  // a lane past the end matches no row
+        unsigned peers = __match_any_sync(0xffffffffu, d);
+        if (i < we && (peers & below) == 0) cnt[w][d] += __popc(peers);
+        __syncwarp();
+      }
+    }
+    __syncthreads();
+    // first position of (digit d, warp w): every smaller digit's rows,
+    // then digit d's rows in the warps before w
+    int tot = 0;
+    if (t < 256)
+      for (int v = 0; v < kBlockSortWarps; ++v) tot += cnt[v][t];
+    int x = tot;  // inclusive scan of the 256 totals: in each warp, then over the warps
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      int y = __shfl_up_sync(0xffffffffu, x, o);
+      if (lane >= o) x += y;
+    }
+    if (lane == 31) wsum[w] = x;
+    __syncthreads();
+    if (t < 256) {
+      int run = x - tot;
+      for (int v = 0; v < w; ++v) run += wsum[v];
+      for (int v = 0; v < kBlockSortWarps; ++v) {
+        int c = cnt[v][t];
+        cnt[v][t] = run;
+        run += c;
+      }
+    }
+    __syncthreads();
+    for (int s0 = wb; s0 < we; s0 += 4 * 32) {
+      uint64_t u[4];
+      int32_t r[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        int i = s0 + 32 * q + lane;
+        u[q] = i < we ? img[i] : 0;
+        r[q] = i < we ? row[i] : 0;
+      }
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        int i = s0 + 32 * q + lane;
+        int d = i < we ? (int)((u[q] >> shift) & 255) : 256 + lane;
+        unsigned peers = __match_any_sync(0xffffffffu, d);
+        if (i < we) {
+          int pos = cnt[w][d] + __popc(peers & below);
+          img2[pos] = u[q];
+          row2[pos] = r[q];
+        }
+        __syncwarp();
+        if (i < we && (peers & below) == 0) cnt[w][d] += __popc(peers);
+        __syncwarp();
+      }
+    }
+    __syncthreads();  // the pass's output is whole before the next reads it
+    uint64_t* ti = img;
+    img = img2;
+    img2 = ti;
+    int32_t* tr = row;
+    row = row2;
+    row2 = tr;
+  }
+  if (bits == 0) return;  // every key equal: perm is already in order
+  for (int i = t; i < n; i += kBlockSortThreads) perm[i] = row[i];
+}
+
 void sort_rows(attu_backend* be, const attu_sort_key* keys, int nkeys, int64_t* perm, size_t n,
                heads_request_t* hr = nullptr) {
   context_t& ctx = CTX(be);
@@ -624,6 +759,19 @@ void sort_rows(attu_backend* be, const attu_sort_key* keys, int nkeys, int64_t* 
     while (npow < (int)n) npow <<= 1;
     bool one_key = nkeys == 1 && radix_sortable(keys, 1);
     small_sort_kernel<<<1, std::min(npow / 2, 1024), 0, ctx.stream()>>>(sk, nkeys, perm, (int)n, npow, one_key);
+    ATTU_CUDA_CHECK_LAUNCH();
+    return;
+  }
+  if (n <= (size_t)kBlockSortMax && nkeys == 1 && !keys[0].col.valid && !(hr && hr->be) && block_sort_on() &&
+      radix_sortable(keys, 1)) {
+    dkey_t k{};
+    k.type = keys[0].col.type.id;
+    k.data = keys[0].col.data->ptr;
+    k.desc = keys[0].desc;
+    mem_t<uint64_t> img(2 * n, ctx);
+    mem_t<int32_t> row(2 * n, ctx);
+    block_sort_kernel<<<1, kBlockSortThreads, 0, ctx.stream()>>>(k, perm, (int)n, img.data(), row.data(),
+                                                                  img.data() + n, row.data() + n);
     ATTU_CUDA_CHECK_LAUNCH();
     return;
   }

@@ -289,6 +289,53 @@ __device__ __forceinline__ void wreg_insert(const lgroup_t& g, wentry_t& e, wthr
   }
 }
 
+// Fills an empty list with the K first of the round's candidates: a
+// bitonic sort of (key, item index) across the lanes (the others last),
+// then lane q takes rank q's value and payloads from the lane that held it.
+__device__ __forceinline__ void wlist_fill(const lgroup_t& g, wentry_t& e, wthresh_t& t, bool cand, long long key,
+                                           int idx, num_t v, const long long* pay, unsigned paynull, int lane) {
+  const unsigned full = 0xffffffffu;
+  long long sk = cand ? key : 0x7fffffffffffffffLL;
+  int si = cand ? idx : 0x7fffffff, sl = lane;
+#pragma unroll
+  for (int k = 2; k <= 32; k <<= 1) {
+#pragma unroll
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      long long pk = __shfl_xor_sync(full, sk, j);
+      int pi = __shfl_xor_sync(full, si, j);
+      int pl = __shfl_xor_sync(full, sl, j);
+      bool keep_min = ((lane & k) == 0) == ((lane & j) == 0);
+      bool partner_first = kbefore(pk, pi, sk, si);
+      if (keep_min == partner_first) {
+        sk = pk;
+        si = pi;
+        sl = pl;
+      }
+    }
+  }
+  int c = __popc(__ballot_sync(full, cand));
+  int n = c < g.K ? c : g.K;
+  num_t bv;
+  bv.i = __shfl_sync(full, v.i, sl);
+  unsigned bn = __shfl_sync(full, paynull, sl);
+  long long bp[kLbsMaxPay];
+#pragma unroll
+  for (int j = 0; j < kLbsMaxPay; ++j) bp[j] = j < g.npay ? __shfl_sync(full, pay[j], sl) : 0;
+  if (lane < n) {
+    e.key = sk;
+    e.idx = si;
+    e.val = bv;
+    e.nulls = bn;
+#pragma unroll
+    for (int j = 0; j < kLbsMaxPay; ++j) e.pay[j] = bp[j];
+  }
+  t.n = n;
+  if (n >= g.K) {
+    t.last = __shfl_sync(full, sk, g.K - 1);
+    t.last_idx = __shfl_sync(full, si, g.K - 1);
+  }
+}
+
 // Inserts (v, idx) into the list in shared memory in order (smallest or
 // largest value first, ties by the smaller index), dropping what falls
 // past K. paynull: bit j = payload j is NULL. One lane (a LEFT JOIN's NULL
@@ -563,6 +610,14 @@ __device__ void lbs_segreduce_body(lbs_kargs_t a) {
       long long key = lkey(g.fl, g.largest, v);
       cand = cand && wlist_takes(g, th[gi], key, i);
       unsigned m = __ballot_sync(full, cand);
+      if (th[gi].n == 0 && __popc(m) > 2) {
+        // The list's first fill (every item of the round is a candidate):
+        // the round's items sorted across the lanes take it in one go,
+        // where inserting them one by one took about half of a segment's
+        // insertions.
+        wlist_fill(g, ent[gi], th[gi], cand, key, i, v, pay, paynull, lane);
+        m = 0;
+      }
       while (m) {
         int src = __ffs(m) - 1;
         long long bk = __shfl_sync(full, key, src);

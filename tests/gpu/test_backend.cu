@@ -368,7 +368,9 @@ int main() {
   });
 
   r.run("scan int64 inclusive / exclusive with total", [&] {
-    for (size_t n : sizes())
+    std::vector<size_t> ns = sizes();
+    for (size_t n : {(size_t)4095, (size_t)4096, (size_t)29510, (size_t)65536, (size_t)65537}) ns.push_back(n);
+    for (size_t n : ns)
       for (bool inc : {false, true}) {
         auto in = attu::test::random_values<int64_t>(n, -(1LL << 30), 1LL << 30, n + 7);
         std::vector<std::vector<int64_t>> out;
@@ -1261,6 +1263,60 @@ int main() {
                                     (topk ? " top_k" : "") + (msd ? " msd" : "")).c_str());
         }
     }
+    }
+  });
+
+  r.run("sort of one key without NULLs in one block (block_sort_kernel): sizes about its bound, every key type, "
+        "ASC/DESC, one value, few values, all distinct; against the CPU and the radix path", [&] {
+    std::vector<std::string> words;
+    for (int i = 0; i < 52; ++i) words.push_back("s" + std::to_string(100 + i));
+    attu_error de;
+    attu_dictionary* tdict = dictionary_of(words, &de);
+    if (!tdict) { r.fail(de.message); return; }
+    struct unref_t { attu_dictionary* d; ~unref_t() { attu_dictionary_unref(d); unsetenv("ATTU_GPU_BLOCK_SORT"); } } unref{tdict};
+    for (size_t n : {(size_t)2049, (size_t)29510, (size_t)65535, (size_t)65536, (size_t)65537}) {
+      auto few = attu::test::random_values<int64_t>(n, 0, 51, n + 401);     // a state's code
+      auto wide = attu::test::random_values<int64_t>(n, -(1LL << 62), 1LL << 62, n + 402);
+      auto small = attu::test::random_values<int32_t>(n, -300, 300, n + 403);
+      std::vector<int64_t> one(n, 42);
+      std::vector<int32_t> codes(n);
+      std::vector<uint8_t> flags(n);
+      std::vector<double> f(n);
+      for (size_t i = 0; i < n; ++i) {
+        codes[i] = (int32_t)few[i];
+        flags[i] = few[i] & 1;
+        f[i] = i % 61 == 1 ? NAN : i % 59 == 2 ? -0.0 : i % 57 == 3 ? 0.0 : (double)small[i] * 0.25;
+      }
+      struct key_t { const char* name; attu_type ty; const void* data; size_t w; attu_dictionary* dict; };
+      std::vector<key_t> ks = {{"bigint few", TY(ATTU_TYPE_INT64), few.data(), 8, nullptr},
+                               {"bigint wide", TY(ATTU_TYPE_INT64), wide.data(), 8, nullptr},
+                               {"int", TY(ATTU_TYPE_INT32), small.data(), 4, nullptr},
+                               {"one value", TY(ATTU_TYPE_INT64), one.data(), 8, nullptr},
+                               {"text", TY(ATTU_TYPE_TEXT), codes.data(), 4, tdict},
+                               {"bool", TY(ATTU_TYPE_BOOL), flags.data(), 1, nullptr},
+                               {"float8 NaN -0", TY(ATTU_TYPE_FLOAT64), f.data(), 8, nullptr}};
+      for (const key_t& kd : ks)
+        for (bool desc : {false, true}) {
+          std::vector<std::vector<int64_t>> res(3);
+          for (int b = 0; b < 3; ++b) {
+            auto* be = b == 0 ? cpu : gpu;
+            if (b == 2) setenv("ATTU_GPU_BLOCK_SORT", "0", 1);
+            attu_buf* kb = be->alloc(be, n * kd.w, &err);
+            if (!kb || be->upload(be, kb, 0, kd.data, n * kd.w, &err)) { r.fail(err.message); return; }
+            attu_buf* pb = put(be, nullptr, n * 8);
+            std::vector<attu_sort_key> keys =
+                sort_keys_of({attu_vec{kd.ty, kb, nullptr, kd.dict}}, {0}, {desc}, {});
+            attu_error_clear(&err);
+            if (be->sort(be, keys.data(), 1, n, pb, &err)) r.fail(err.message);
+            res[b] = get<int64_t>(be, pb, n);
+            be->free(be, kb);
+            be->free(be, pb);
+            unsetenv("ATTU_GPU_BLOCK_SORT");
+          }
+          std::string what = std::string("one-key sort n=") + std::to_string(n) + " " + kd.name + (desc ? " DESC" : "");
+          attu::test::expect_equal(r, res[1], res[0], (what + ": device vs CPU").c_str());
+          attu::test::expect_equal(r, res[2], res[0], (what + ": radix path vs CPU").c_str());
+        }
     }
   });
 
