@@ -245,6 +245,16 @@ struct wentry_t {
   long long pay[kLbsMaxPay];
 };
 
+__device__ __forceinline__ void wentry_set(wentry_t& e, long long key, num_t v, int idx, unsigned nulls,
+                                           const long long* pay) {
+  e.key = key;
+  e.val = v;
+  e.idx = idx;
+  e.nulls = nulls;
+#pragma unroll
+  for (int j = 0; j < kLbsMaxPay; ++j) e.pay[j] = pay[j];
+}
+
 __device__ __forceinline__ bool wlist_takes(const lgroup_t& g, const wthresh_t& t, long long key, int idx) {
   return t.n < g.K || kbefore(key, idx, t.last, t.last_idx);
 }
@@ -267,21 +277,8 @@ __device__ __forceinline__ void wreg_insert(const lgroup_t& g, wentry_t& e, wthr
 #pragma unroll
   for (int j = 0; j < kLbsMaxPay; ++j) up[j] = j < g.npay ? __shfl_up_sync(full, e.pay[j], 1) : 0;
   if (pos >= g.K) return;  // warp-uniform; wlist_takes admits none such
-  if (lane == pos) {
-    e.key = key;
-    e.val = v;
-    e.idx = idx;
-    e.nulls = paynull;
-#pragma unroll
-    for (int j = 0; j < kLbsMaxPay; ++j) e.pay[j] = pay[j];
-  } else if (lane > pos && lane < g.K) {
-    e.key = uk;
-    e.val = uv;
-    e.idx = ui;
-    e.nulls = un;
-#pragma unroll
-    for (int j = 0; j < kLbsMaxPay; ++j) e.pay[j] = up[j];
-  }
+  if (lane == pos) wentry_set(e, key, v, idx, paynull, pay);
+  else if (lane > pos && lane < g.K) wentry_set(e, uk, uv, ui, un, up);
   if (t.n < g.K) t.n++;
   if (t.n >= g.K) {
     t.last = __shfl_sync(full, e.key, g.K - 1);
@@ -321,14 +318,7 @@ __device__ __forceinline__ void wlist_fill(const lgroup_t& g, wentry_t& e, wthre
   long long bp[kLbsMaxPay];
 #pragma unroll
   for (int j = 0; j < kLbsMaxPay; ++j) bp[j] = j < g.npay ? __shfl_sync(full, pay[j], sl) : 0;
-  if (lane < n) {
-    e.key = sk;
-    e.idx = si;
-    e.val = bv;
-    e.nulls = bn;
-#pragma unroll
-    for (int j = 0; j < kLbsMaxPay; ++j) e.pay[j] = bp[j];
-  }
+  if (lane < n) wentry_set(e, sk, bv, si, bn, bp);
   t.n = n;
   if (n >= g.K) {
     t.last = __shfl_sync(full, sk, g.K - 1);
@@ -584,12 +574,18 @@ __device__ void lbs_segreduce_body(lbs_kargs_t a) {
   // step's instructions. Every lane runs every round (the ballots below
   // need the whole warp); lanes past the end have no item.
   const int64_t* map = a.map + b0;
+  // The next round's partner row is loaded a round ahead: the item's
+  // column reads depend on it, and the wait for both in a row was most of
+  // a round (the kernel waits on loads more than it issues: ncu, the
+  // cities kernel, 356 -> 317 us). Prefetching the next round's columns
+  // into L1 as well cost more than it hid (418-434 us).
+  long long row_next = lane < (int)cnt ? map[lane] : 0;
   for (int i0 = 0; i0 < (int)cnt; i0 += 32) {
     int i = i0 + lane;
-    long long row = 0;
+    long long row = row_next;
     bool has = false;
+    if (i + 32 < (int)cnt) row_next = map[i + 32];
     if (i < (int)cnt) {
-      row = map[i];
       if (step.item(a, row)) failed = 1;
       else has = step.passes(a);
     }

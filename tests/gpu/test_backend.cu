@@ -71,6 +71,26 @@ std::vector<attu_sort_key> sort_keys_of(const std::vector<attu_vec>& columns, co
   return keys;
 }
 
+// One lbs_segreduce reduction over a FLOAT64 value: its spec and its output
+// column of nl rows (a TEXT output's codes are 4 bytes), whose buffers go
+// to bufs (values, then validity) for the caller to read and free.
+void lbs_reduction(attu_backend* be, size_t nl, attu_reduce_op op, int k, int in_reg, int arg_reg, attu_type ot,
+                   attu_reduce_spec* sp, attu_out* out, std::vector<attu_buf*>& bufs) {
+  *sp = attu_reduce_spec{};
+  sp->op = op;
+  sp->k = k;
+  sp->in_reg = in_reg;
+  sp->arg_reg = arg_reg;
+  sp->in = attu_vec{attu_type{ATTU_TYPE_FLOAT64, 0, 0}, nullptr, nullptr, nullptr};
+  sp->out_type = ot;
+  size_t w = ot.id == ATTU_TYPE_TEXT ? 4 : 8;
+  attu_buf* o = put(be, nullptr, nl * w);
+  attu_buf* v = put(be, nullptr, nl);
+  bufs.push_back(o);
+  bufs.push_back(v);
+  *out = attu_out{ot, o, v, nullptr};
+}
+
 // dense_probe's rows: NULL stands for 0..n-1 when every needle is kept
 // (backend.h); anything else NULL is a failure the comparison shows.
 std::vector<int64_t> probe_rows(attu_backend* be, const attu_buf* rb, size_t cnt, size_t n) {
@@ -2160,23 +2180,11 @@ int main() {
             std::vector<attu_reduce_spec> sp(reds.size());
             std::vector<attu_out> outs(reds.size());
             std::vector<attu_buf*> bufs;
-            for (size_t k = 0; k < reds.size(); ++k) {
-              sp[k] = attu_reduce_spec{};
-              sp[k].op = reds[k].op;
-              sp[k].k = reds[k].k;
-              sp[k].in_reg = reds[k].in_reg;
-              sp[k].arg_reg = reds[k].arg_reg;
-              sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), nullptr, nullptr, nullptr};
-              attu_type ot = reds[k].out == 0 ? TY(ATTU_TYPE_INT64)
-                           : reds[k].out == 1 ? TY(ATTU_TYPE_FLOAT64) : TY(ATTU_TYPE_TEXT);
-              sp[k].out_type = ot;
-              size_t w = reds[k].out == 2 ? 4 : 8;
-              attu_buf* o = put(be, nullptr, nl * w);
-              attu_buf* v = put(be, nullptr, nl);
-              bufs.push_back(o);
-              bufs.push_back(v);
-              outs[k] = attu_out{ot, o, v, nullptr};
-            }
+            for (size_t k = 0; k < reds.size(); ++k)
+              lbs_reduction(be, nl, reds[k].op, reds[k].k, reds[k].in_reg, reds[k].arg_reg,
+                            reds[k].out == 0 ? TY(ATTU_TYPE_INT64)
+                            : reds[k].out == 1 ? TY(ATTU_TYPE_FLOAT64) : TY(ATTU_TYPE_TEXT),
+                            &sp[k], &outs[k], bufs);
             attu_lbs_segreduce_args a{};
             a.nseg = nl; a.seg_offsets = ob; a.seg_base = bb; a.right_map = mb;
             a.left_rows = nullptr; a.prog = p; a.nleft = 2; a.left = L; a.nright = 3; a.right = R;
@@ -2321,23 +2329,11 @@ int main() {
           std::vector<attu_reduce_spec> sp(sh.reds.size());
           std::vector<attu_out> outs(sh.reds.size());
           std::vector<attu_buf*> bufs;
-          for (size_t k = 0; k < sh.reds.size(); ++k) {
-            sp[k] = attu_reduce_spec{};
-            sp[k].op = sh.reds[k].op;
-            sp[k].k = sh.reds[k].k;
-            sp[k].in_reg = sh.reds[k].in_reg;
-            sp[k].arg_reg = sh.reds[k].arg_reg;
-            sp[k].in = attu_vec{TY(ATTU_TYPE_FLOAT64), nullptr, nullptr, nullptr};
-            attu_type ot = sh.reds[k].out == 0 ? TY(ATTU_TYPE_FLOAT64)
-                         : sh.reds[k].out == 1 ? TY(ATTU_TYPE_TEXT) : TY(ATTU_TYPE_INT64);
-            sp[k].out_type = ot;
-            size_t w = sh.reds[k].out == 1 ? 4 : 8;
-            attu_buf* o = put(be, nullptr, nl * w);
-            attu_buf* v = put(be, nullptr, nl);
-            bufs.push_back(o);
-            bufs.push_back(v);
-            outs[k] = attu_out{ot, o, v, nullptr};
-          }
+          for (size_t k = 0; k < sh.reds.size(); ++k)
+            lbs_reduction(be, nl, sh.reds[k].op, sh.reds[k].k, sh.reds[k].in_reg, sh.reds[k].arg_reg,
+                          sh.reds[k].out == 0 ? TY(ATTU_TYPE_FLOAT64)
+                          : sh.reds[k].out == 1 ? TY(ATTU_TYPE_TEXT) : TY(ATTU_TYPE_INT64),
+                          &sp[k], &outs[k], bufs);
           attu_lbs_segreduce_args a{};
           a.nseg = nl; a.seg_offsets = ob; a.seg_base = bb; a.right_map = mb;
           a.left_rows = nullptr; a.prog = p; a.nleft = 3; a.left = L; a.nright = 4; a.right = R;
