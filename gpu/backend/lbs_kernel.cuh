@@ -574,18 +574,12 @@ __device__ void lbs_segreduce_body(lbs_kargs_t a) {
   // step's instructions. Every lane runs every round (the ballots below
   // need the whole warp); lanes past the end have no item.
   const int64_t* map = a.map + b0;
-  // The next round's partner row is loaded a round ahead: the item's
-  // column reads depend on it, and the wait for both in a row was most of
-  // a round (the kernel waits on loads more than it issues: ncu, the
-  // cities kernel, 356 -> 317 us). Prefetching the next round's columns
-  // into L1 as well cost more than it hid (418-434 us).
-  long long row_next = lane < (int)cnt ? map[lane] : 0;
   for (int i0 = 0; i0 < (int)cnt; i0 += 32) {
     int i = i0 + lane;
-    long long row = row_next;
+    long long row = 0;
     bool has = false;
-    if (i + 32 < (int)cnt) row_next = map[i + 32];
     if (i < (int)cnt) {
+      row = map[i];
       if (step.item(a, row)) failed = 1;
       else has = step.passes(a);
     }
