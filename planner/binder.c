@@ -988,6 +988,32 @@ static bool eval_limit(bctx *c, const attu_ast_expr *e, const char *what, int64_
     return true;
 }
 
+/* FETCH ... WITH TIES on the LIMIT l over `sort` (the ORDER BY's LP_SORT,
+ * its keys columns of its input and so of its output): l keeps the peers
+ * of its last row by those keys (fresh column references, so a rewrite of
+ * the sort's never reaches them). PostgreSQL's parse analysis rejects a
+ * literal NULL row count (2201W); one reached otherwise, a parameter or
+ * (NULL::int), means no limit, as for LIMIT. */
+static bool limit_with_ties(bctx *c, const attu_ast_query *q, attu_lplan *l, const attu_lplan *sort) {
+    if (!q->limit_with_ties) return true;
+    const attu_ast_expr *e = q->limit;
+    if (e && e->kind == ATTU_EXPR_LITERAL && e->u.literal.kind == ATTU_LIT_NULL) {
+        attu_error_set(c->err, "2201W", e->position, "row count cannot be null in FETCH FIRST ... WITH TIES clause");
+        return false;
+    }
+    l->with_ties = true;
+    if (!sort || sort->kind != LP_SORT) return true;   /* no keys: every row a peer */
+    l->sort = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(sort->nsort + 1));
+    if (!l->sort) { attu_error_oom(c->err); return false; }
+    for (int i = 0; i < sort->nsort; i++) {
+        l->sort[i] = sort->sort[i];
+        const attu_bexpr *k = sort->sort[i].expr;
+        if (k->kind == BX_COL && !(l->sort[i].expr = attu_bx_col(c->pa, k->col, k->type))) { attu_error_oom(c->err); return false; }
+    }
+    l->nsort = sort->nsort;
+    return true;
+}
+
 /* Whether e reads a column of this query (not only outer references). */
 static bool reads_this_level(const attu_bexpr *e) {
     if (!e) return false;
@@ -1546,6 +1572,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         memcpy(l->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
         memcpy(l->names, p->names, sizeof(char *) * (size_t)p->ncols);
         l->left = p;
+        if (!limit_with_ties(c, q, l, p)) return NULL;
         if (!eval_limit(c, q->limit, "LIMIT", &l->limit) || !eval_limit(c, q->offset, "OFFSET", &l->offset)) return NULL;
         if (l->offset < 0) l->offset = 0;
         l->est_rows = l->limit >= 0 && (double)l->limit < p->est_rows ? (double)l->limit : p->est_rows;
@@ -1597,6 +1624,7 @@ static attu_lplan *bind_tail(bctx *c, const attu_ast_query *q, attu_lplan *p) {
         memcpy(l->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
         memcpy(l->names, p->names, sizeof(char *) * (size_t)p->ncols);
         l->left = p;
+        if (!limit_with_ties(c, q, l, p)) return NULL;
         if (!eval_limit(c, q->limit, "LIMIT", &l->limit) || !eval_limit(c, q->offset, "OFFSET", &l->offset)) return NULL;
         if (l->offset < 0) l->offset = 0;
         l->est_rows = p->est_rows;
@@ -2481,6 +2509,7 @@ static bool corr_take_apart(bctx *c, const attu_ast_query *q, attu_lplan *p, cor
             if (x->exprs[i]->kind != BX_COL || x->exprs[i]->col != i) return false;
         x = x->left;
     }
+    if (x->kind == LP_LIMIT && x->with_ties) return false;   /* peers: the parameterised form */
     if (x->kind == LP_LIMIT) { cp->limit = x->limit; cp->offset = x->offset; x = x->left; }
     attu_lplan *sort = NULL;
     if (x && x->kind == LP_SORT) { sort = x; x = x->left; }
