@@ -19,6 +19,7 @@
  * row" of a self-join.
  */
 #include "planner/binder_internal.h"
+#include "planner/lower.h"
 #include "planner/rewrite.h"
 
 #include <limits.h>
@@ -965,15 +966,43 @@ static attu_lplan *mk_project(bctx *c, attu_lplan *child, int n, attu_bexpr **ex
     return p;
 }
 
+/* Whether a bound expression reads nothing but constants (no column,
+ * parameter or subquery). */
+static bool constant_call(const attu_bexpr *e) {
+    if (e->kind == BX_CONST) return true;
+    if (e->kind != BX_CALL) return false;
+    for (int i = 0; i < e->nargs; i++) if (e->args[i] && !constant_call(e->args[i])) return false;
+    return true;
+}
+
 static bool eval_limit(bctx *c, const attu_ast_expr *e, const char *what, int64_t *out) {
     if (!e) return true;
     scope none = { 0, NULL, 0 };
     attu_bexpr *b = bind_expr(c, &none, e);
     if (!b) return false;
-    if (!(b = coerce(c, b, attu_type_make(ATTU_TYPE_INT64), false, e->position))) return false;
+    /* PostgreSQL coerces the count to bigint as an assignment does: a
+     * numeric or float count rounds (FETCH FIRST 1.5 ROWS is 2), a text or
+     * boolean one is 42804 */
+    attu_type_id from = b->type.id;
+    bool assign = from == ATTU_TYPE_NUMERIC || from == ATTU_TYPE_DECIMAL || from == ATTU_TYPE_FLOAT32 || from == ATTU_TYPE_FLOAT64;
+    if (!(b = coerce(c, b, attu_type_make(ATTU_TYPE_INT64), assign, e->position))) return false;
     /* fold a cast of a constant */
     if (b->kind == BX_CALL && b->nargs == 1 && b->args[0]->kind == BX_CONST &&
         (b->op == ATTU_OP_CAST_I_I || b->op == ATTU_OP_MOVE)) b = b->args[0];
+    if (b->kind != BX_CONST && constant_call(b)) {
+        /* an expression of constants (1.5 rounded, 2 * 3): its value, now */
+        attu_stage_exprs ex;
+        attu_slot v;
+        char text[64];
+        memset(&ex, 0, sizeof ex);
+        int rc = attu_compile_exprs(&b, 1, 0, NULL, &ex, c->err);
+        if (!rc) rc = attu_program_eval_const(ex.prog, &v, text, sizeof text, c->err);
+        attu_stage_exprs_free(&ex);
+        if (rc) { if (!c->err->position) c->err->position = e->position; return false; }
+        if (v.null) { *out = -1; return true; }
+        b = mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), v.v.i);
+        if (!b) return false;
+    }
     if (b->kind != BX_CONST) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s must be a constant", what);
         return false;
