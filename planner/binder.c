@@ -998,7 +998,7 @@ static bool eval_limit(bctx *c, const attu_ast_expr *e, const char *what, int64_
         int rc = attu_compile_exprs(&b, 1, 0, NULL, &ex, c->err);
         if (!rc) rc = attu_program_eval_const(ex.prog, &v, text, sizeof text, c->err);
         attu_stage_exprs_free(&ex);
-        if (rc) { if (!c->err->position) c->err->position = e->position; return false; }
+        if (rc) return false;   /* 22003, 22012: without a position, as PostgreSQL's */
         if (v.null) { *out = -1; return true; }
         b = mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), v.v.i);
         if (!b) return false;
