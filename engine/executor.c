@@ -609,14 +609,127 @@ done:
     return rc;
 }
 
+/* WITH TIES: *end = the end (exclusive) of the run of rows, from `last`
+ * on in in's order, that equal row `last` in the stage's keys (the ORDER
+ * BY keys; NULLs equal, and the values compare as the sort compares them);
+ * n when the run reaches the last row, and with no keys (every row a
+ * peer). The columns the keys read are materialized in `in` first; the
+ * backend's segment_heads over positions [last, n) puts its second head
+ * at the first row that differs. */
+static int ties_end(xctx *x, const attu_stage *s, rel *in, size_t last, size_t *end) {
+    size_t n = in->nrows, m = n - last;
+    int nk = s->keys.n;
+    *end = n;
+    if (nk == 0) return 0;
+    bool *only = calloc((size_t)in->ncols + 1, sizeof *only);
+    xcol **k = calloc((size_t)nk + 1, sizeof *k);
+    attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
+    attu_buf *pos = NULL, *heads = NULL;
+    size_t nh = 0;
+    int rc = -1;
+    if (!only || !k || !kv) { attu_error_oom(x->err); goto done; }
+    for (int i = 0; i < nk; i++) if (s->keys.direct[i] >= 0) only[s->keys.direct[i]] = true;
+    for (int i = 0; i < s->keys.nin; i++) if (s->keys.in_cols[i] >= 0) only[s->keys.in_cols[i]] = true;
+    if (rel_materialize(x, in, only) || eval_exprs(x, &s->keys, in, k)) goto done;
+    for (int i = 0; i < nk; i++) kv[i] = vec_of(k[i]);
+    if (!(pos = buf_i64(x, m)) || x->be->iota(x->be, pos, (attu_index)last, m, x->err)) goto done;
+    if (exec_segment_heads(x, kv, nk, pos, m, &heads, &nh)) goto done;
+    if (nh > 1) {
+        int64_t h1;
+        if (x->be->download(x->be, &h1, heads, sizeof h1, sizeof h1, x->err)) goto done;
+        *end = last + (size_t)h1;
+    }
+    rc = 0;
+done:
+    for (int i = 0; i < nk && k; i++) xcol_unref(x, k[i]);
+    free(only); free(k); free(kv);
+    free_buf(x, pos); free_buf(x, heads);
+    return rc;
+}
+
+/* WITH TIES straight over a SORT whose kept rows are few (the first
+ * eighth of the order at most, of 65536 rows or more): the backend's
+ * top_k (stable, as the sort) of the first `want` rows holds the kept rows
+ * and, where one of its rows after the last counted one differs from that
+ * one in the ORDER BY keys (the LIMIT's own, over the same columns), where
+ * the peers end; where all of them are its peers, they may go on past it,
+ * and a top-k four times as large looks further. Returns 1 (nothing done)
+ * when the window is too wide or the peers run past an eighth of the rows:
+ * the caller sorts. */
+static int ties_over_sort(xctx *x, attu_stage *s, attu_stage *sort, rel *in, rel **out) {
+    size_t n = in->nrows, off = (size_t)s->offset;
+    size_t start = off < n ? off : n, cnt = n - start;
+    if (s->limit >= 0 && (size_t)s->limit < cnt) cnt = (size_t)s->limit;
+    int nk = sort->keys.n, nt = s->keys.n;
+    if (n < 65536 || cnt == 0 || nk == 0 || nt == 0 || start + cnt > n / 8) return 1;
+    size_t last = start + cnt - 1, want = start + cnt + 64;
+    if (want > n / 8) want = n / 8;
+    xcol **k = calloc((size_t)(nk + nt) + 1, sizeof *k);
+    attu_vec *tv = calloc((size_t)nt + 1, sizeof *tv);
+    attu_sort_key *keys = NULL;
+    attu_buf *perm = NULL, *pos = NULL, *rows = NULL, *heads = NULL, *idx = NULL;
+    size_t end = 0;
+    int rc = -1;
+    if (!k || !tv) { attu_error_oom(x->err); goto done; }
+    if (eval_exprs(x, &sort->keys, in, k) || eval_exprs(x, &s->keys, in, k + nk)) goto done;
+    for (int i = 0; i < nt; i++) tv[i] = vec_of(k[nk + i]);
+    if (!(keys = make_keys(k, nk, sort->desc, sort->nulls_first))) { attu_error_oom(x->err); goto done; }
+    if (!(perm = buf_i64(x, n))) goto done;
+    for (;;) {
+        /* the rows at positions [last, want) of the order, and where in
+         * them the first row differing from the one at `last` is */
+        size_t m = want - last, nh = 0;
+        if (exec_top_k(x, keys, nk, n, want, perm)) goto done;
+        if (!(pos = buf_i64(x, m)) || !(rows = buf_i64(x, m)) || x->be->iota(x->be, pos, (attu_index)last, m, x->err) ||
+            x->be->gather(x->be, rows, NULL, perm, NULL, 8, pos, m, x->err) ||
+            exec_segment_heads(x, tv, nt, rows, m, &heads, &nh))
+            goto done;
+        if (nh > 1) {
+            int64_t h1;
+            if (x->be->download(x->be, &h1, heads, sizeof h1, sizeof h1, x->err)) goto done;
+            end = last + (size_t)h1;
+            break;
+        }
+        free_buf(x, pos); free_buf(x, rows); free_buf(x, heads);
+        pos = rows = heads = NULL;
+        if (want >= n / 8) { rc = 1; goto done; }   /* the peers run on: sort */
+        want = want > n / 32 ? n / 8 : want * 4;
+    }
+    /* rows [start, end) of the top-k */
+    free_buf(x, pos);
+    if (!(pos = buf_i64(x, end - start)) || !(idx = buf_i64(x, end - start)) ||
+        x->be->iota(x->be, pos, (attu_index)start, end - start, x->err) ||
+        x->be->gather(x->be, idx, NULL, perm, NULL, 8, pos, end - start, x->err))
+        goto done;
+    *out = rel_through(x, in, idx, end - start);
+    idx = NULL;
+    if (*out) {
+        sort->executed = true;
+        sort->act_rows = want;
+        sort->act_how = "top_k";
+        rc = 0;
+    }
+done:
+    for (int i = 0; i < nk + nt && k; i++) xcol_unref(x, k[i]);
+    free(k); free(tv); free(keys);
+    free_buf(x, perm); free_buf(x, pos); free_buf(x, rows); free_buf(x, heads); free_buf(x, idx);
+    return rc;
+}
+
 /* The input may be lazy (a sort's columns through its permutation): the
  * kept rows' index composes with it (lazy_side), so only they are
- * gathered, once, by run_stage. */
+ * gathered, once, by run_stage. WITH TIES (the input in the ORDER BY's
+ * order) keeps the last counted row's peers after it too. */
 static rel *run_limit(xctx *x, attu_stage *s, rel *in) {
     size_t off = (size_t)s->offset, n = in->nrows;
     size_t start = off < n ? off : n;
     size_t cnt = n - start;
     if (s->limit >= 0 && (size_t)s->limit < cnt) cnt = (size_t)s->limit;
+    if (s->with_ties && cnt > 0 && start + cnt < n) {
+        size_t end;
+        if (ties_end(x, s, in, start + cnt - 1, &end)) return NULL;
+        cnt = end - start;
+    }
     attu_buf *idx = buf_i64(x, cnt);
     if (!idx || x->be->iota(x->be, idx, (attu_index)start, cnt, x->err)) { if (idx) x->be->free(x->be, idx); return NULL; }
     return rel_through(x, in, idx, cnt);
@@ -722,7 +835,8 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
         attu_stage *sort = s->child[0];
         if (!(in0 = run_stage(x, sort->child[0]))) return NULL;
         double t0 = attu_now_ms();
-        int lrc = limit_over_sort(x, s, sort, in0, &out);
+        /* WITH TIES: how many rows it keeps is known only in the order */
+        int lrc = s->with_ties ? ties_over_sort(x, s, sort, in0, &out) : limit_over_sort(x, s, sort, in0, &out);
         if (lrc == 1) {
             /* the window is in the middle: sort, then keep the rows */
             rel *sorted = run_sort(x, sort, in0);

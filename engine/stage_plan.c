@@ -75,7 +75,7 @@ const char *attu_stage_patterns(const attu_stage *s) {
     case ATTU_ST_WINDOW: return "sort + segment_heads + scan";
     case ATTU_ST_SORT: return "sort + gather";
     case ATTU_ST_TOPK: return "top_k + gather";
-    case ATTU_ST_LIMIT: return "gather";
+    case ATTU_ST_LIMIT: return s->with_ties ? "segment_heads + gather" : "gather";
     case ATTU_ST_DISTINCT: return "sort + segment_heads + gather";
     case ATTU_ST_SETOP: return s->all && s->setop == 1 ? "concat" : "concat + sort + segment_heads + gather";
     case ATTU_ST_RECURSIVE: return s->all ? "loop: concat" : "loop: concat + sort + segment_heads + gather";

@@ -22,7 +22,9 @@
  *               -> scan -> lbs_segreduce (the join is never materialized)
  *   WINDOW      sort by partition -> segmented_sort by order -> scans
  *   SORT        sort -> gather;  TOPK: top_k -> gather
- *   LIMIT       gather of a range
+ *   LIMIT       gather of a range (WITH TIES: key eval -> segment heads
+ *               over the rows from the last counted one, to find where
+ *               its peers end)
  *   DISTINCT    sort -> segment heads -> gather
  *   SETOP       concatenation (UNION ALL), then DISTINCT-like passes
  *   SRF         generate_series per input row: eval of the arguments,
@@ -133,7 +135,8 @@ struct attu_stage {
     /* FILTER: exprs.n == 1 (the predicate); PROJECT: exprs = the outputs */
     attu_stage_exprs exprs;
     /* JOIN / JOIN_AGG / AGG / SORT / DISTINCT / WINDOW keys */
-    attu_stage_exprs keys;        /* AGG: group keys; SORT: sort keys; WINDOW: partition+order keys; JOIN: left keys */
+    attu_stage_exprs keys;        /* AGG: group keys; SORT: sort keys; WINDOW: partition+order keys; JOIN: left keys;
+                                     LIMIT WITH TIES: the ORDER BY keys */
     attu_stage_exprs rkeys;       /* JOIN / JOIN_AGG: right keys */
     bool           *desc, *nulls_first;  /* SORT/TOPK: per key */
     attu_stage_join jk;
@@ -152,6 +155,9 @@ struct attu_stage {
     bool            outer;        /* JOIN_AGG, SRF, LATERAL APPLY: LEFT join semantics */
     /* TOPK / LIMIT; RECURSIVE, SRF: limit = the rows after which it may stop, or -1 */
     int64_t         limit, offset;
+    bool            with_ties;    /* LIMIT: FETCH ... WITH TIES; `keys` are the ORDER BY
+                                     keys over the (ordered) input, and the rows after the
+                                     limit-th kept that equal it in them are kept too */
     /* SETOP */
     int             setop;        /* 1 union, 2 intersect, 3 except */
     bool            all;          /* SETOP; RECURSIVE: UNION ALL (else UNION); APPLY: LATERAL */

@@ -489,6 +489,9 @@ struct attu_ast_query {
     attu_ast_expr      *limit;     /* NULL if none (LIMIT ALL is NULL too);
                                       FETCH FIRST n ROWS ONLY lands here */
     attu_ast_expr      *offset;    /* NULL if none */
+    bool                limit_with_ties;  /* FETCH FIRST n ROWS WITH TIES: the
+                                             rows after the n-th that are its
+                                             ORDER BY peers are kept too */
 };
 
 /* ---- statements ---------------------------------------------------------- */

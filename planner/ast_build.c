@@ -653,6 +653,19 @@ attu_ast_query *ab_select_options(attu_parse_ctx *c, attu_ast_query *q,
             }
             q->limit = lim->limit;
         }
+        /* As PostgreSQL: WITH TIES already attached (a parenthesised
+         * query's) and this clause only an OFFSET is 42601 (a count would
+         * have been "multiple LIMIT clauses" above); WITH TIES needs this
+         * query's ORDER BY. Neither message has a position in PostgreSQL. */
+        if (q->limit_with_ties) {
+            ab_error(c, ATTU_SQLSTATE_SYNTAX, 0, "multiple limit options not allowed");
+            return q;
+        }
+        if (lim->with_ties && !q->order_by.n) {
+            ab_error(c, ATTU_SQLSTATE_SYNTAX, 0, "WITH TIES cannot be specified without ORDER BY clause");
+            return q;
+        }
+        q->limit_with_ties = lim->with_ties;
     }
     if (with && with->n) {
         if (q->with.n) {

@@ -139,6 +139,7 @@ typedef struct attu_limit {
     int            limit_pos;
     int            offset_pos;
     bool           has_limit;    /* LIMIT ALL is a limit with NULL expr */
+    bool           with_ties;    /* FETCH ... WITH TIES (limit_pos: FETCH) */
 } attu_limit;
 attu_ast_query *ab_select_options(attu_parse_ctx *c, attu_ast_query *q,
                                   attu_vec *order, attu_limit *lim,

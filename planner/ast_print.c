@@ -446,7 +446,7 @@ static void pr_query(out *o, const attu_ast_query *q) {
         break;
     }
     if (q->order_by.n) { puts_(o, " "); pr_order(o, q->order_by); }
-    if (q->limit) { puts_(o, " (limit "); pr_expr(o, q->limit); puts_(o, ")"); }
+    if (q->limit) { puts_(o, q->limit_with_ties ? " (limit with ties " : " (limit "); pr_expr(o, q->limit); puts_(o, ")"); }
     if (q->offset) { puts_(o, " (offset "); pr_expr(o, q->offset); puts_(o, ")"); }
     puts_(o, ")");
 }

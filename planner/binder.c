@@ -19,6 +19,7 @@
  * row" of a self-join.
  */
 #include "planner/binder_internal.h"
+#include "planner/lower.h"
 #include "planner/rewrite.h"
 
 #include <limits.h>
@@ -965,15 +966,43 @@ static attu_lplan *mk_project(bctx *c, attu_lplan *child, int n, attu_bexpr **ex
     return p;
 }
 
+/* Whether a bound expression reads nothing but constants (no column,
+ * parameter or subquery). */
+static bool constant_call(const attu_bexpr *e) {
+    if (e->kind == BX_CONST) return true;
+    if (e->kind != BX_CALL) return false;
+    for (int i = 0; i < e->nargs; i++) if (e->args[i] && !constant_call(e->args[i])) return false;
+    return true;
+}
+
 static bool eval_limit(bctx *c, const attu_ast_expr *e, const char *what, int64_t *out) {
     if (!e) return true;
     scope none = { 0, NULL, 0 };
     attu_bexpr *b = bind_expr(c, &none, e);
     if (!b) return false;
-    if (!(b = coerce(c, b, attu_type_make(ATTU_TYPE_INT64), false, e->position))) return false;
+    /* PostgreSQL coerces the count to bigint as an assignment does: a
+     * numeric or float count rounds (FETCH FIRST 1.5 ROWS is 2), a text or
+     * boolean one is 42804 */
+    attu_type_id from = b->type.id;
+    bool assign = from == ATTU_TYPE_NUMERIC || from == ATTU_TYPE_DECIMAL || from == ATTU_TYPE_FLOAT32 || from == ATTU_TYPE_FLOAT64;
+    if (!(b = coerce(c, b, attu_type_make(ATTU_TYPE_INT64), assign, e->position))) return false;
     /* fold a cast of a constant */
     if (b->kind == BX_CALL && b->nargs == 1 && b->args[0]->kind == BX_CONST &&
         (b->op == ATTU_OP_CAST_I_I || b->op == ATTU_OP_MOVE)) b = b->args[0];
+    if (b->kind != BX_CONST && constant_call(b)) {
+        /* an expression of constants (1.5 rounded, 2 * 3): its value, now */
+        attu_stage_exprs ex;
+        attu_slot v;
+        char text[64];
+        memset(&ex, 0, sizeof ex);
+        int rc = attu_compile_exprs(&b, 1, 0, NULL, &ex, c->err);
+        if (!rc) rc = attu_program_eval_const(ex.prog, &v, text, sizeof text, c->err);
+        attu_stage_exprs_free(&ex);
+        if (rc) return false;   /* 22003, 22012: without a position, as PostgreSQL's */
+        if (v.null) { *out = -1; return true; }
+        b = mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), v.v.i);
+        if (!b) return false;
+    }
     if (b->kind != BX_CONST) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s must be a constant", what);
         return false;
@@ -985,6 +1014,32 @@ static bool eval_limit(bctx *c, const attu_ast_expr *e, const char *what, int64_
         return false;
     }
     *out = b->i;
+    return true;
+}
+
+/* FETCH ... WITH TIES on the LIMIT l over `sort` (the ORDER BY's LP_SORT,
+ * its keys columns of its input and so of its output): l keeps the peers
+ * of its last row by those keys (fresh column references, so a rewrite of
+ * the sort's never reaches them). PostgreSQL's parse analysis rejects a
+ * literal NULL row count (2201W); one reached otherwise, a parameter or
+ * (NULL::int), means no limit, as for LIMIT. */
+static bool limit_with_ties(bctx *c, const attu_ast_query *q, attu_lplan *l, const attu_lplan *sort) {
+    if (!q->limit_with_ties) return true;
+    const attu_ast_expr *e = q->limit;
+    if (e && e->kind == ATTU_EXPR_LITERAL && e->u.literal.kind == ATTU_LIT_NULL) {
+        attu_error_set(c->err, "2201W", e->position, "row count cannot be null in FETCH FIRST ... WITH TIES clause");
+        return false;
+    }
+    l->with_ties = true;
+    if (!sort || sort->kind != LP_SORT) return true;   /* no keys: every row a peer */
+    l->sort = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(sort->nsort + 1));
+    if (!l->sort) { attu_error_oom(c->err); return false; }
+    for (int i = 0; i < sort->nsort; i++) {
+        l->sort[i] = sort->sort[i];
+        const attu_bexpr *k = sort->sort[i].expr;
+        if (k->kind == BX_COL && !(l->sort[i].expr = attu_bx_col(c->pa, k->col, k->type))) { attu_error_oom(c->err); return false; }
+    }
+    l->nsort = sort->nsort;
     return true;
 }
 
@@ -1546,6 +1601,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         memcpy(l->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
         memcpy(l->names, p->names, sizeof(char *) * (size_t)p->ncols);
         l->left = p;
+        if (!limit_with_ties(c, q, l, p)) return NULL;
         if (!eval_limit(c, q->limit, "LIMIT", &l->limit) || !eval_limit(c, q->offset, "OFFSET", &l->offset)) return NULL;
         if (l->offset < 0) l->offset = 0;
         l->est_rows = l->limit >= 0 && (double)l->limit < p->est_rows ? (double)l->limit : p->est_rows;
@@ -1597,6 +1653,7 @@ static attu_lplan *bind_tail(bctx *c, const attu_ast_query *q, attu_lplan *p) {
         memcpy(l->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
         memcpy(l->names, p->names, sizeof(char *) * (size_t)p->ncols);
         l->left = p;
+        if (!limit_with_ties(c, q, l, p)) return NULL;
         if (!eval_limit(c, q->limit, "LIMIT", &l->limit) || !eval_limit(c, q->offset, "OFFSET", &l->offset)) return NULL;
         if (l->offset < 0) l->offset = 0;
         l->est_rows = p->est_rows;
@@ -2481,6 +2538,7 @@ static bool corr_take_apart(bctx *c, const attu_ast_query *q, attu_lplan *p, cor
             if (x->exprs[i]->kind != BX_COL || x->exprs[i]->col != i) return false;
         x = x->left;
     }
+    if (x->kind == LP_LIMIT && x->with_ties) return false;   /* peers: the parameterised form */
     if (x->kind == LP_LIMIT) { cp->limit = x->limit; cp->offset = x->offset; x = x->left; }
     attu_lplan *sort = NULL;
     if (x && x->kind == LP_SORT) { sort = x; x = x->left; }

@@ -720,6 +720,16 @@ limit_clause(A) ::= FETCH(K) first_or_next row_or_rows ONLY.
     A.limit = ab_literal_text(ctx, ATTU_LIT_INTEGER, "1", K.pos);
 }
 
+/* WITH TIES: the rows after the n-th that are its ORDER BY peers are
+ * kept too (ab_select_options checks that there is an ORDER BY). */
+limit_clause(A) ::= FETCH(K) first_or_next select_fetch_first_value(V) row_or_rows WITH TIES.
+    { memset(&A, 0, sizeof A); A.has_limit = true; A.limit = V; A.limit_pos = K.pos; A.with_ties = true; }
+limit_clause(A) ::= FETCH(K) first_or_next row_or_rows WITH TIES.
+{
+    memset(&A, 0, sizeof A); A.has_limit = true; A.limit_pos = K.pos; A.with_ties = true;
+    A.limit = ab_literal_text(ctx, ATTU_LIT_INTEGER, "1", K.pos);
+}
+
 offset_clause(A) ::= OFFSET(K) select_offset_value(V).
     { memset(&A, 0, sizeof A); A.offset = V; A.offset_pos = K.pos; }
 offset_clause(A) ::= OFFSET(K) select_fetch_first_value(V) row_or_rows.

@@ -211,12 +211,16 @@ struct attu_lplan {
     attu_agg_spec *aggs;
     /* LP_JOIN_AGG: the aggregate's arguments are over left ++ right, the
      * groups are left columns (the left row is the group) */
-    /* LP_SORT */
+    /* LP_SORT (and LP_LIMIT WITH TIES: its peers' keys) */
     int          nsort;
     attu_sort_item *sort;
     int64_t      topk_limit;   /* -1, or the LIMIT+OFFSET a top-k may stop at */
     /* LP_LIMIT */
     int64_t      limit, offset;   /* limit -1 = none */
+    bool         with_ties;       /* FETCH ... WITH TIES: nsort / sort above are
+                                     then the ORDER BY keys (over the input
+                                     columns), and the rows after the limit-th
+                                     kept that are its peers by them are kept too */
     /* LP_SETOP */
     int          setop;        /* attu_ast_setop */
     bool         all;          /* LP_SETOP, LP_RECURSIVE (UNION ALL); LP_APPLY: LATERAL */

@@ -737,6 +737,16 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (!(s = new_stage(ATTU_ST_LIMIT, p, err))) return NULL;
         s->limit = p->limit; s->offset = p->offset;
         if (!(s->child[0] = lower(p->left, err))) goto fail;
+        if (p->with_ties) {
+            /* the peers' keys, over the input (as a SORT's) */
+            s->with_ties = true;
+            attu_bexpr **keys = calloc((size_t)p->nsort + 1, sizeof *keys);
+            if (!keys) goto oom;
+            for (int i = 0; i < p->nsort; i++) keys[i] = p->sort[i].expr;
+            int rc = compile_child(keys, p->nsort, p->left, &s->keys, err);
+            free(keys);
+            if (rc) goto fail;
+        }
         return s;
     case LP_DISTINCT:
         if (!(s = new_stage(ATTU_ST_DISTINCT, p, err))) return NULL;
@@ -858,6 +868,7 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
         break;
     case LP_LIMIT:
         for (int i = 0; i < nl; i++) ln[i] = need[i];
+        for (int i = 0; i < p->nsort; i++) mark_expr(p->sort[i].expr, ln, nl);   /* WITH TIES keys */
         break;
     case LP_SRF:
         /* the left rows pass through (gathered whether read or not: the

@@ -142,7 +142,7 @@ void attu_plan_ordering(attu_plan_arena *pa, const attu_lplan *p, attu_ordering 
     case LP_LIMIT:
         /* a gather of a contiguous range */
         attu_plan_ordering(pa, p->left, out);
-        if (p->limit >= 0 && p->limit <= 1) out->one_row = true;
+        if (p->limit >= 0 && p->limit <= 1 && !p->with_ties) out->one_row = true;   /* ties: more rows */
         return;
     case LP_PROJECT:
         attu_plan_ordering(pa, p->left, &in);

@@ -499,6 +499,9 @@ static void topk(attu_lplan *p) {
     if (!p) return;
     topk(p->left);
     topk(p->right);
+    /* WITH TIES keeps rows past limit + offset (the last kept row's peers):
+     * nothing below may stop at that count */
+    if (p->kind == LP_LIMIT && p->with_ties) return;
     if (p->kind == LP_LIMIT && p->left && p->left->kind == LP_SORT && p->limit >= 0 && p->limit + p->offset <= 100000)
         p->left->topk_limit = p->limit + p->offset;
     if (p->kind == LP_LIMIT && p->limit >= 0) {

@@ -119,6 +119,7 @@ Test(explain_golden, cities_and_others, .init = setup, .fini = teardown, .timeou
     static const struct { const char *name, *sql; } qs[] = {
         { "filter_eq", "SELECT name, lat FROM cities WHERE state = 'AK'" },
         { "topk", "SELECT name FROM cities ORDER BY lat DESC LIMIT 5" },
+        { "limit_with_ties", "SELECT name, state FROM cities ORDER BY state FETCH FIRST 3 ROWS WITH TIES" },
         { "group_count", "SELECT state, count(*) FROM cities GROUP BY state" },
         { "group_having_order", "SELECT state, avg(lat) FROM cities GROUP BY state HAVING count(*) > 100 ORDER BY 2" },
         { "distinct", "SELECT DISTINCT type FROM cities" },

@@ -107,6 +107,16 @@ Test(parser_errors, syntax_errors) {
                  "conflicting NULL/NOT NULL declarations for column \"a\" of table \"t\"");
     expect_error("SELECT * FROM (SELECT 1)", "42601", 15, "subquery in FROM must have an alias");
     expect_error("SELECT a FROM t LIMIT 1, 2", "42601", 17, "LIMIT #,# syntax is not supported");
+    /* WITH TIES: PostgreSQL gives these two no position */
+    expect_error("SELECT a FROM t FETCH FIRST 2 ROWS WITH TIES", "42601", 0,
+                 "WITH TIES cannot be specified without ORDER BY clause");
+    expect_error("(SELECT a FROM t ORDER BY a FETCH FIRST 1 ROW WITH TIES) OFFSET 1", "42601", 0,
+                 "multiple limit options not allowed");
+    expect_error("(SELECT a FROM t ORDER BY a FETCH FIRST 1 ROW WITH TIES) LIMIT 1", "42601", 64,
+                 "multiple LIMIT clauses not allowed");
+    expect_error("SELECT a FROM t ORDER BY a LIMIT 1 WITH TIES", "42601", 36, "syntax error at or near \"WITH\"");
+    expect_error("SELECT a FROM t ORDER BY a FETCH FIRST 1 ROW ONLY WITH TIES", "42601", 51,
+                 "syntax error at or near \"WITH\"");
     expect_error("SELECT a FROM t ORDER BY a) ORDER BY b", "42601", 27, "syntax error at or near \")\"");
     expect_error("(SELECT a FROM t ORDER BY a) ORDER BY b", "42601", 39,
                  "multiple ORDER BY clauses not allowed");
