@@ -104,6 +104,17 @@ typedef struct attu_stage_agg {
     int            norder;
     int           *order;
     bool          *desc, *nulls_first;
+    /* AGG: an ordered-set aggregate (engine/executor_ordered_set.c), 1
+     * percentile_cont, 2 percentile_disc, 3 mode, else 0. `in` is its value
+     * and op COUNT of it (the group's non-NULL values); osa_desc its WITHIN
+     * GROUP direction. The fraction is the constant frac (NULL when
+     * frac_null) when frac_arg < 0, else `args` result frac_arg, the same
+     * on all of a group's rows */
+    int8_t         osa;
+    bool           osa_desc;
+    int            frac_arg;
+    double         frac;
+    bool           frac_null;
 } attu_stage_agg;
 
 /* One generate_series of an SRF stage: its result type (INT32, INT64,

@@ -754,6 +754,15 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
     switch (e->kind) {
     case BX_CONST: return x;
     case BX_AGG: {
+        /* an ordered-set aggregate's fraction is a direct argument,
+         * evaluated per group: grouped columns only (the rewritten copy is
+         * dropped; the aggregate reads it over its input rows) */
+        if ((e->agg == AGG_PERCENTILE_CONT || e->agg == AGG_PERCENTILE_DISC) && e->nargs > 1 &&
+            !agg_rewrite(c, st, e->args[1])) {
+            if (!strcmp(c->err->sqlstate, ATTU_SQLSTATE_GROUPING))
+                attu_error_set_detail(c->err, "Direct arguments of an ordered-set aggregate must use only grouped columns.");
+            return NULL;
+        }
         int k = add_agg(c, st, e);
         if (k < 0) OOM_NULL(c);
         attu_bexpr *r = attu_bx_col(c->pa, AGG_REF_BASE + k, e->type);
