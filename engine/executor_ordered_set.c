@@ -31,9 +31,11 @@
  *         descending.
  *     The picked rows' values are gathered (a text value keeps its
  *     dictionary); percentile_cont's two neighbours come back to be
- *     interpolated in double precision.
+ *     interpolated in double precision, or for an interval by interval
+ *     arithmetic (22008 past its range, as PostgreSQL).
  */
 #include "engine/executor_internal.h"
+#include "engine/interval.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -54,10 +56,10 @@ static xcol *gather_at(xctx *x, xcol *c, const int64_t *rows, size_t nseg) {
     return o;
 }
 
-/* A float8 column's values and validity on the host (valid[i] = 1 when
- * the column has no validity). */
-static int download_f8(xctx *x, const xcol *c, size_t n, double *v, uint8_t *valid) {
-    if (n && x->be->download(x->be, v, c->data, 0, n * sizeof(double), x->err)) return -1;
+/* A column's n values (width bytes each) and validity on the host
+ * (valid[i] = 1 when the column has no validity). */
+static int download_vals(xctx *x, const xcol *c, size_t n, size_t width, void *v, uint8_t *valid) {
+    if (n && x->be->download(x->be, v, c->data, 0, n * width, x->err)) return -1;
     if (!c->valid) { memset(valid, 1, n); return 0; }
     return n ? x->be->download(x->be, valid, c->valid, 0, n, x->err) : 0;
 }
@@ -109,7 +111,7 @@ xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xco
              * no row to read the fraction at: NULL */
             for (size_t s = 0; s < nseg; s++) pick[s] = offs[s] < offs[s + 1] ? perm_h[offs[s]] : -1;
             xcol *f = gather_at(x, frac, pick, nseg);
-            int rc = f ? download_f8(x, f, nseg, fr, frv) : -1;
+            int rc = f ? download_vals(x, f, nseg, sizeof *fr, fr, frv) : -1;
             if (f) xcol_unref(x, f);
             if (rc) goto done;
         }
@@ -163,17 +165,34 @@ xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xco
     }
     if (!(lo = gather_at(x, val, pick, nseg)) || !(hi = gather_at(x, val, pick2, nseg))) goto done;
     {
-        double *lv = malloc((nseg + 1) * sizeof *lv), *hv = malloc((nseg + 1) * sizeof *hv);
+        /* lo + w * (hi - lo), in double precision or (interval) by
+         * interval arithmetic, as PostgreSQL's interval_mi, interval_mul
+         * and interval_pl */
+        bool iv = val->type.id == ATTU_TYPE_INTERVAL;
+        size_t width = iv ? sizeof(attu_interval) : sizeof(double);
+        char *lv = malloc((nseg + 1) * width), *hv = malloc((nseg + 1) * width);
         uint8_t *lok = malloc(nseg + 1), *hok = malloc(nseg + 1);
         int rc = -1;
         if (!lv || !hv || !lok || !hok) attu_error_oom(x->err);
-        else if (!download_f8(x, lo, nseg, lv, lok) && !download_f8(x, hi, nseg, hv, hok)) {
-            for (size_t s = 0; s < nseg; s++)
-                if (lok[s] && w[s] >= 0) lv[s] = lv[s] + w[s] * (hv[s] - lv[s]);
-            out = xcol_new(x, attu_type_make(ATTU_TYPE_FLOAT64), nseg, true);
-            rc = out && nseg ? be->upload(be, out->data, 0, lv, nseg * sizeof *lv, x->err) ||
-                                   be->upload(be, out->valid, 0, lok, nseg, x->err)
-                             : out ? 0 : -1;
+        else if (!download_vals(x, lo, nseg, width, lv, lok) && !download_vals(x, hi, nseg, width, hv, hok)) {
+            rc = 0;
+            for (size_t s = 0; s < nseg && !rc; s++) {
+                if (!lok[s] || w[s] < 0) continue;
+                if (iv) {
+                    attu_interval *l = (attu_interval *)lv + s, *u = (attu_interval *)hv + s, d;
+                    rc = attu_interval_sub(*u, *l, &d, x->err) || attu_interval_mul(d, w[s], &d, x->err) ||
+                         attu_interval_add(*l, d, l, x->err);
+                } else {
+                    double *l = (double *)lv + s, u = ((double *)hv)[s];
+                    *l = *l + w[s] * (u - *l);
+                }
+            }
+            if (!rc) {
+                out = xcol_new(x, val->type, nseg, true);
+                rc = out && nseg ? be->upload(be, out->data, 0, lv, nseg * width, x->err) ||
+                                       be->upload(be, out->valid, 0, lok, nseg, x->err)
+                                 : out ? 0 : -1;
+            }
         }
         free(lv); free(hv); free(lok); free(hok);
         if (rc && out) { xcol_unref(x, out); out = NULL; }

@@ -2,12 +2,14 @@
  * ordered_set_agg.c - binding the ordered-set aggregates, as PostgreSQL 15:
  *
  *   percentile_cont(fraction) WITHIN GROUP (ORDER BY value)   double precision
+ *                                                             (interval for an interval)
  *   percentile_disc(fraction) WITHIN GROUP (ORDER BY value)   value's type
  *   mode() WITHIN GROUP (ORDER BY value)                      value's type
  *
  * The call binds to a BX_AGG whose args[0] is the value (cast to double
  * precision for percentile_cont, as PostgreSQL's implicit cast picks its
- * float8 form) and args[1] the fraction (double precision; mode has none);
+ * float8 form; an interval stays one) and args[1] the fraction (double
+ * precision; mode has none);
  * order[0] is the WITHIN GROUP item (its direction matters, its NULL
  * placement does not: NULL values are skipped). A FILTER turns the value
  * NULL on the rows it drops, as for the other aggregates.
@@ -95,16 +97,13 @@ attu_bexpr *attu_bind_ordered_set_agg(bctx *c, const scope *sc, const attu_ast_e
     if (!(val = bind_expr(c, sc, item->expr))) goto fail;
     args[0] = frac; args[1] = val;
     /* the function's signature: fraction float8; percentile_cont's value
-     * float8 (or interval), the others' any type */
+     * float8 or interval, the others' any type */
     if (frac && !is_numeric(frac->type.id) && frac->type.id != ATTU_TYPE_UNKNOWN) goto nofn;
     if (kind == AGG_PERCENTILE_CONT) {
-        if (val->type.id == ATTU_TYPE_INTERVAL) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                           "percentile_cont of interval is not supported");
-            goto fail;
+        if (val->type.id != ATTU_TYPE_INTERVAL) {
+            if (!is_numeric(val->type.id) && val->type.id != ATTU_TYPE_UNKNOWN) goto nofn;
+            if (!(val = coerce(c, val, f8, false, e->position))) goto fail;
         }
-        if (!is_numeric(val->type.id) && val->type.id != ATTU_TYPE_UNKNOWN) goto nofn;
-        if (!(val = coerce(c, val, f8, false, e->position))) goto fail;
     } else if (!(val = resolve_unknown(c, val))) {
         goto fail;
     }
@@ -128,7 +127,8 @@ attu_bexpr *attu_bind_ordered_set_agg(bctx *c, const scope *sc, const attu_ast_e
     }
     osa_leave(c, sv);
 
-    attu_bexpr *x = attu_bx_new(c->pa, BX_AGG, kind == AGG_PERCENTILE_CONT ? f8 : val->type, e->position);
+    attu_bexpr *x = attu_bx_new(c->pa, BX_AGG, kind == AGG_PERCENTILE_CONT && val->type.id != ATTU_TYPE_INTERVAL ? f8 : val->type,
+                                e->position);
     attu_sort_item *ord = attu_palloc(c->pa, sizeof *ord);
     if (!x || !ord) { attu_error_oom(c->err); return NULL; }
     x->agg = kind;
