@@ -700,10 +700,14 @@ typedef struct aggstate {
 } aggstate;
 
 static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) {
-    for (int i = 0; i < st->naggs && !a->norder; i++) {    /* ordered aggregates are never shared */
+    /* ordered aggregates are never shared, but for the ordered-set ones
+     * (one order item, their value, in the same direction) */
+    bool osa = a->agg >= AGG_PERCENTILE_CONT && a->agg <= AGG_MODE;
+    for (int i = 0; i < st->naggs && (!a->norder || osa); i++) {
         attu_agg_spec *s = &st->aggs[i];
         if (s->agg == a->agg && s->k == (int)a->imm && s->distinct == (a->aux == 1) && attu_bx_equal(s->arg, a->nargs > 0 ? a->args[0] : NULL) &&
-            attu_bx_equal(s->arg2, a->nargs > 1 ? a->args[1] : NULL) && attu_type_equal(s->type, a->type))
+            attu_bx_equal(s->arg2, a->nargs > 1 ? a->args[1] : NULL) && attu_type_equal(s->type, a->type) &&
+            (!osa || s->order[0].desc == a->order[0].desc))
             return i;
     }
     if (st->naggs == st->capaggs) {

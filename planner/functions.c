@@ -180,6 +180,13 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
 static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr *e, const agg_name *an) {
     bool window = e->u.func.over != NULL;
     if (an->kind >= AGG_PERCENTILE_CONT && an->kind <= AGG_MODE) return attu_bind_ordered_set_agg(c, sc, e, an->kind);
+    if (e->u.func.within_group && (an->kind == WIN_RANK || an->kind == WIN_DENSE_RANK ||
+                                   an->kind == WIN_PERCENT_RANK || an->kind == WIN_CUME_DIST)) {
+        /* PostgreSQL's hypothetical-set aggregates: rank(v) WITHIN GROUP (ORDER BY x) */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "the hypothetical-set aggregate %s(...) WITHIN GROUP is not supported", an->name);
+        return NULL;
+    }
     if (e->u.func.within_group) {
         int total = e->u.func.args.n + e->u.func.order_by.n;
         return attu_within_group_misuse(c, sc, e, true, e->u.func.star || total == an->nargs || (an->nargs < 0 && total >= 1 && total <= 3));

@@ -921,6 +921,25 @@ c_expr(A) ::= case_expr(E).                     { A = E; }
 c_expr(A) ::= func_expr(E).                     { A = E; }
 c_expr(A) ::= select_with_parens(Q). [UMINUS]   { A = ab_subquery(ctx, ATTU_EXPR_SUBQUERY, Q, Q->paren_position); }
 c_expr(A) ::= EXISTS(K) select_with_parens(Q).  { A = ab_subquery(ctx, ATTU_EXPR_EXISTS, Q, K.pos); }
+/* ARRAY[...] and ARRAY(SELECT ...): attu has no array types (among their
+ * uses, the array forms of percentile_cont / percentile_disc); reported
+ * once the statement parses, as PostgreSQL reports its errors after a
+ * syntax error. */
+c_expr(A) ::= ARRAY(K) LBRACKET expr_list RBRACKET.
+{
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
+    A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
+}
+c_expr(A) ::= ARRAY(K) LBRACKET RBRACKET.
+{
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
+    A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
+}
+c_expr(A) ::= ARRAY(K) select_with_parens.
+{
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
+    A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
+}
 /* Row constructors arrive as a call of "row" (the binder decides). */
 c_expr(A) ::= ROW(K) LP expr_list(L) RP.        { A = ab_func(ctx, NULL, "row", L, K.pos); }
 c_expr(A) ::= ROW(K) LP RP.                     { A = ab_func(ctx, NULL, "row", NULL, K.pos); }
