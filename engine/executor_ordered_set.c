@@ -17,8 +17,9 @@
  *     (22003, "percentile value %g is not between 0 and 1", PostgreSQL's
  *     check before it looks at the rows). A NULL fraction or no non-NULL
  *     value gives NULL.
- *  3. The pick, on the host over per-group numbers (the permutation comes
- *     back once):
+ *  3. The pick, on the host over per-group numbers: positions in the
+ *     sorted order (the permutation stays on the backend, which maps them
+ *     to rows):
  *       percentile_disc: the first value whose position reaches the
  *         fraction: 1-based row ceil(f * c), at least 1;
  *       percentile_cont: rows floor(f * (c - 1)) and ceil(...) (0-based),
@@ -42,17 +43,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One column (type t) gathered at rows (int64, -1 = NULL), nseg rows. */
-static xcol *gather_at(xctx *x, xcol *c, const int64_t *rows, size_t nseg) {
-    attu_buf *idx = buf_i64(x, nseg);
-    if (!idx) return NULL;
+/* Column c at the rows perm[pos[s]] for s < nseg, pos on the host; a
+ * position of n reads perm's extra slot n, -1, so gives NULL. Only the
+ * positions go to the backend and the rows stay there. */
+static xcol *gather_at(xctx *x, xcol *c, const attu_buf *perm, const int64_t *pos, size_t nseg) {
+    attu_buf *idx = buf_i64(x, nseg), *rows = buf_i64(x, nseg);
     xcol *o = NULL;
-    if (!nseg || !x->be->upload(x->be, idx, 0, rows, nseg * sizeof(int64_t), x->err)) {
+    if (idx && rows &&
+        (!nseg || (!x->be->upload(x->be, idx, 0, pos, nseg * sizeof(int64_t), x->err) &&
+                   !x->be->gather(x->be, rows, NULL, perm, NULL, sizeof(int64_t), idx, nseg, x->err)))) {
         rel r = { 1, &c, 0 };
-        rel *g = rel_gather(x, &r, idx, nseg, true);
+        rel *g = rel_gather(x, &r, rows, nseg, true);
         if (g) { o = xcol_ref(g->cols[0]); rel_free(x, g); }
     }
-    free_buf(x, idx);
+    free_buf(x, idx); free_buf(x, rows);
     return o;
 }
 
@@ -79,12 +83,12 @@ xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xco
     attu_sort_key *sk = calloc((size_t)nk + 1, sizeof *sk);
     attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
     int64_t *offs = malloc((nseg + 1) * sizeof *offs), *cnts = malloc((nseg + 1) * sizeof *cnts);
-    int64_t *perm_h = malloc((n + 1) * sizeof *perm_h), *hp = NULL;
+    int64_t *hp = NULL, none = (int64_t)n;     /* the position that reads no row */
     int64_t *pick = malloc((nseg + 1) * sizeof *pick), *pick2 = malloc((nseg + 1) * sizeof *pick2);
     double *fr = malloc((nseg + 1) * sizeof *fr), *w = malloc((nseg + 1) * sizeof *w);
     uint8_t *frv = malloc(nseg + 1);
     size_t nh = 0;
-    if (!sk || !kv || !offs || !cnts || !perm_h || !pick || !pick2 || !fr || !w || !frv) { attu_error_oom(x->err); goto done; }
+    if (!sk || !kv || !offs || !cnts || !pick || !pick2 || !fr || !w || !frv) { attu_error_oom(x->err); goto done; }
 
     /* 1. the groups' extents and counts; the rows in (keys, v) order */
     if (off) {
@@ -99,8 +103,8 @@ xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xco
     sk[nk].col = kv[nk];
     sk[nk].desc = g->osa_desc;
     sk[nk].nulls_first = false;
-    if (!(perm = buf_i64(x, n)) || exec_sort(x, sk, nk + 1, n, perm)) goto done;
-    if (n && be->download(be, perm_h, perm, 0, n * sizeof *perm_h, x->err)) goto done;
+    if (!(perm = buf_i64(x, n + 1)) || exec_sort(x, sk, nk + 1, n, perm) ||
+        be->upload(be, perm, n * sizeof(int64_t), &(int64_t){ -1 }, sizeof(int64_t), x->err)) goto done;
 
     /* 2. each group's fraction, checked */
     if (g->osa != 3) {
@@ -109,8 +113,8 @@ xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xco
         } else {
             /* a group without rows (the whole-table aggregate of none) has
              * no row to read the fraction at: NULL */
-            for (size_t s = 0; s < nseg; s++) pick[s] = offs[s] < offs[s + 1] ? perm_h[offs[s]] : -1;
-            xcol *f = gather_at(x, frac, pick, nseg);
+            for (size_t s = 0; s < nseg; s++) pick[s] = offs[s] < offs[s + 1] ? offs[s] : none;
+            xcol *f = gather_at(x, frac, perm, pick, nseg);
             int rc = f ? download_vals(x, f, nseg, sizeof *fr, fr, frv) : -1;
             if (f) xcol_unref(x, f);
             if (rc) goto done;
@@ -134,17 +138,17 @@ xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xco
     size_t h = 0;
     for (size_t s = 0; s < nseg; s++) {
         int64_t base = offs[s], c = cnts[s];
-        pick[s] = pick2[s] = -1;
+        pick[s] = pick2[s] = none;
         w[s] = 0;
         if (c <= 0 || (g->osa != 3 && !frv[s])) continue;
         if (g->osa == 1) {
             double pos = fr[s] * (double)(c - 1), f0 = floor(pos), f1 = ceil(pos);
-            pick[s] = perm_h[base + (int64_t)f0];
-            pick2[s] = perm_h[base + (int64_t)f1];
+            pick[s] = base + (int64_t)f0;
+            pick2[s] = base + (int64_t)f1;
             w[s] = f1 > f0 ? pos - f0 : -1;      /* -1: one row, no interpolation */
         } else if (g->osa == 2) {
             int64_t rownum = (int64_t)ceil(fr[s] * (double)c);
-            pick[s] = perm_h[base + (rownum > 1 ? rownum - 1 : 0)];
+            pick[s] = base + (rownum > 1 ? rownum - 1 : 0);
         } else {
             /* the runs of equal values in [base, base + c): NULLs follow */
             int64_t end = base + c, best = 0, at = base;
@@ -154,16 +158,16 @@ xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xco
                 int64_t len = (next < end ? next : end) - hp[h];
                 if (len > best) { best = len; at = hp[h]; }
             }
-            pick[s] = perm_h[at];
+            pick[s] = at;
         }
     }
 
     /* 4. the values */
     if (g->osa != 1) {
-        out = gather_at(x, val, pick, nseg);
+        out = gather_at(x, val, perm, pick, nseg);
         goto done;
     }
-    if (!(lo = gather_at(x, val, pick, nseg)) || !(hi = gather_at(x, val, pick2, nseg))) goto done;
+    if (!(lo = gather_at(x, val, perm, pick, nseg)) || !(hi = gather_at(x, val, perm, pick2, nseg))) goto done;
     {
         /* lo + w * (hi - lo), in double precision or (interval) by
          * interval arithmetic, as PostgreSQL's interval_mi, interval_mul
@@ -202,7 +206,7 @@ done:
     if (lo) xcol_unref(x, lo);
     if (hi) xcol_unref(x, hi);
     free_buf(x, perm); free_buf(x, heads);
-    free(sk); free(kv); free(offs); free(cnts); free(perm_h); free(hp); free(pick); free(pick2);
+    free(sk); free(kv); free(offs); free(cnts); free(hp); free(pick); free(pick2);
     free(fr); free(w); free(frv);
     return out;
 }
