@@ -106,7 +106,9 @@ attu_bexpr *attu_bind_ordered_set_agg(bctx *c, const scope *sc, const attu_ast_e
             if (!is_numeric(val->type.id) && val->type.id != ATTU_TYPE_UNKNOWN) goto nofn;
             if (!(val = coerce(c, val, f8, false, e->position))) goto fail;
         }
-    } else if (!(val = resolve_unknown(c, val))) {
+    } else if (val->type.id == ATTU_TYPE_UNKNOWN) {
+        /* anyelement cannot take an untyped literal (or NULL) */
+        attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, 0, "could not determine polymorphic type because input has type unknown");
         goto fail;
     }
     if (frac && !(frac = coerce(c, frac, f8, false, e->position))) goto fail;
