@@ -128,10 +128,9 @@ xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xco
             }
     }
 
-    /* 3. the rows each group's result comes from */
+    /* 3. the positions (in perm's order) each group's result comes from */
     if (g->osa == 3) {
-        attu_vec *hv = kv;
-        if (exec_segment_heads(x, hv, nk + 1, perm, n, &heads, &nh)) goto done;
+        if (exec_segment_heads(x, kv, nk + 1, perm, n, &heads, &nh)) goto done;
         if (!(hp = malloc((nh + 1) * sizeof *hp))) { attu_error_oom(x->err); goto done; }
         if (nh && be->download(be, hp, heads, 0, nh * sizeof *hp, x->err)) goto done;
     }
