@@ -13,9 +13,10 @@
  *     positions off[s] .. off[s] + c[s] - 1 in order.
  *  2. The fraction of each group (the constant, or the fraction column at
  *     one of the group's rows: a direct argument is the same on all of
- *     them) must lie in [0, 1] whenever it is not NULL, rows or none
- *     (22003, "percentile value %g is not between 0 and 1", PostgreSQL's
- *     check before it looks at the rows). A NULL fraction or no non-NULL
+ *     them; a keyless aggregate over no rows evaluates it alone) must
+ *     lie in [0, 1] whenever it is not NULL, rows or none (22003,
+ *     "percentile value %g is not between 0 and 1", PostgreSQL's check
+ *     before it looks at the rows). A NULL fraction or no non-NULL
  *     value gives NULL.
  *  3. The pick, on the host over per-group numbers: positions in the
  *     sorted order (the permutation stays on the backend, which maps them
@@ -75,8 +76,23 @@ static void format_percentile(double f, char *buf, size_t size) {
     else snprintf(buf, size, "%g", f);
 }
 
-xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xcol *val, xcol *frac, size_t n,
-                      const attu_buf *off, size_t nseg, const xcol *cnt) {
+xcol *ordered_set_fraction_alone(xctx *x, const attu_stage *s, int k) {
+    const attu_stage_exprs *ex = &s->osa_fracs;
+    if (k < 0 || k >= ex->n) return NULL;
+    for (int i = 0; i < ex->nin; i++) if (ex->in_cols[i] >= 0) return NULL;   /* reads a row */
+    if (ex->direct[k] >= 0) return NULL;
+    xcol **o = calloc((size_t)ex->n + 1, sizeof *o);
+    if (!o) { attu_error_oom(x->err); return NULL; }
+    rel one = { 0, NULL, 1 };      /* no columns: parameters broadcast to its one row */
+    xcol *f = NULL;
+    if (!eval_exprs(x, ex, &one, o)) f = xcol_ref(o[k]);
+    for (int i = 0; i < ex->n; i++) if (o[i]) xcol_unref(x, o[i]);
+    free(o);
+    return f;
+}
+
+xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xcol *val, xcol *frac, bool frac_per_group,
+                      size_t n, const attu_buf *off, size_t nseg, const xcol *cnt) {
     attu_backend *be = x->be;
     xcol *out = NULL, *lo = NULL, *hi = NULL;
     attu_buf *perm = NULL, *heads = NULL;
@@ -110,9 +126,12 @@ xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xco
     if (g->osa != 3) {
         if (!frac) {
             for (size_t s = 0; s < nseg; s++) { fr[s] = g->frac; frv[s] = !g->frac_null; }
+        } else if (frac_per_group) {
+            if (download_vals(x, frac, nseg, sizeof *fr, fr, frv)) goto done;
         } else {
-            /* a group without rows (the whole-table aggregate of none) has
-             * no row to read the fraction at: NULL */
+            /* a group without rows (the keyless aggregate of none, when
+             * ordered_set_fraction_alone cannot say) has no row to read
+             * the fraction at: NULL */
             for (size_t s = 0; s < nseg; s++) pick[s] = offs[s] < offs[s + 1] ? offs[s] : none;
             xcol *f = gather_at(x, frac, perm, pick, nseg);
             int rc = f ? download_vals(x, f, nseg, sizeof *fr, fr, frv) : -1;

@@ -25,6 +25,7 @@ void attu_stage_free(attu_stage *s) {
     attu_stage_exprs_free(&s->rkeys);
     attu_stage_exprs_free(&s->residual);
     attu_stage_exprs_free(&s->args);
+    attu_stage_exprs_free(&s->osa_fracs);
     free(s->desc);
     free(s->nulls_first);
     for (int i = 0; i < s->naggs; i++) {

@@ -113,6 +113,7 @@ typedef struct attu_stage_agg {
     int8_t         osa;
     bool           osa_desc;
     int            frac_arg;
+    int            frac_out;       /* its output in the stage's osa_fracs, or -1 */
     double         frac;
     bool           frac_null;
 } attu_stage_agg;
@@ -156,6 +157,11 @@ struct attu_stage {
     attu_stage_exprs args;        /* aggregate inputs (JOIN_AGG: over left ++ right; n+1 th is the filter if has_filter) */
     int             naggs;
     attu_stage_agg *aggs;
+    /* AGG without keys: the ordered-set aggregates' fractions that are
+     * not constants (the enclosing query's values, parameters), alone,
+     * for the one group when it has no row to read them at: output
+     * frac_out of each such aggregate (executor_ordered_set.c) */
+    attu_stage_exprs osa_fracs;
     bool            has_filter;   /* JOIN_AGG: args result `naggs_args` is the residual */
     int             filter_index;
     int             nleft_groups; /* JOIN_AGG: output = left columns group_cols[] then aggregates */

@@ -2415,7 +2415,12 @@ static attu_lplan *apply_general(bctx *c, attu_lplan *p, const pending_join *pj)
         const attu_agg_spec *s = &pj->aggs[i];
         aggs[i] = *s;
         if (s->arg && !(aggs[i].arg = general_arg(c, s->arg, nw, nw + pj->inner->ncols - 1))) return NULL;
-        if (s->arg2 && !(aggs[i].arg2 = general_arg(c, s->arg2, nw, nw + pj->inner->ncols - 1))) return NULL;
+        /* an ordered-set aggregate's fraction reads only the outer row
+         * (a direct argument of a keyless aggregate): it holds on an outer
+         * row without inner rows too, as PostgreSQL evaluates it there */
+        bool osa_frac = s->agg == AGG_PERCENTILE_CONT || s->agg == AGG_PERCENTILE_DISC;
+        if (s->arg2 && osa_frac && !(aggs[i].arg2 = remap_outer(c, s->arg2, nw))) OOM_NULL(c);
+        if (s->arg2 && !osa_frac && !(aggs[i].arg2 = general_arg(c, s->arg2, nw, nw + pj->inner->ncols - 1))) return NULL;
         if (s->norder) {
             if (!(aggs[i].order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)s->norder))) OOM_NULL(c);
             for (int k = 0; k < s->norder; k++) {

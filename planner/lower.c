@@ -479,7 +479,7 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
         attu_stage_agg *g = &s->aggs[i];
         g->op = reduce_of(a->agg);
         g->k = a->k;
-        g->in = g->arg = g->frac_arg = -1;
+        g->in = g->arg = g->frac_arg = g->frac_out = -1;
         g->avg = a->agg == AGG_AVG;
         g->var = a->agg >= AGG_VAR_SAMP && a->agg <= AGG_STDDEV_POP ? (int8_t)(a->agg - AGG_VAR_SAMP + 1) : 0;
         g->count_distinct = a->agg == AGG_COUNT_DISTINCT || a->distinct;   /* any agg(DISTINCT x) */
@@ -680,6 +680,18 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         int rc = compile_child(args, na, p->left, &s->args, err);
         free(args);
         if (rc) goto fail;
+        if (!p->ngroups) {
+            /* the fractions that are not constants, alone: the one group
+             * of a keyless aggregate has them even without rows */
+            attu_bexpr **fr = calloc((size_t)p->naggs + 1, sizeof *fr);
+            int nf = 0;
+            if (!fr) goto oom;
+            for (int i = 0; i < p->naggs; i++)
+                if (s->aggs[i].frac_arg >= 0) { fr[nf] = p->aggs[i].arg2; s->aggs[i].frac_out = nf++; }
+            rc = nf ? compile_child(fr, nf, p->left, &s->osa_fracs, err) : 0;
+            free(fr);
+            if (rc) goto fail;
+        }
         return s;
     }
     case LP_JOIN_AGG: {

@@ -17,7 +17,9 @@
  * The fraction is a direct argument: evaluated once per group, so it may
  * read only grouped columns (binder.c's agg_rewrite checks it, 42803 with
  * PostgreSQL's detail) and no aggregate of its level. The executor
- * (engine/executor_ordered_set.c) takes it from the group's rows.
+ * (engine/executor_ordered_set.c) takes it from the group's rows, or, for
+ * the one group of a keyless aggregate without rows, evaluates it alone
+ * (lower.c's osa_fracs: it reads the enclosing query or parameters only).
  *
  * Errors as PostgreSQL's parser reports them: WITHIN GROUP on another
  * function (42809 for an aggregate that takes that many arguments, else
