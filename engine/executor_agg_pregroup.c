@@ -41,7 +41,7 @@ static bool exact_sum_input(attu_type_id t) {
 static bool combinable(const attu_stage *s, bool floats_any_order) {
     for (int i = 0; i < s->naggs; i++) {
         const attu_stage_agg *g = &s->aggs[i];
-        if (g->count_distinct || g->var || g->norder || g->arg >= 0) return false;
+        if (g->count_distinct || g->var || g->norder || g->osa || g->arg >= 0) return false;
         bool exact = exact_sum_input(g->in_type.id), fl = floats_any_order && g->in_type.id == ATTU_TYPE_FLOAT64;
         if (g->avg) {
             if (g->op != ATTU_REDUCE_AVG_SUM || !((exact && g->out_type.id == ATTU_TYPE_NUMERIC) || fl)) return false;

@@ -211,6 +211,20 @@ int table_key_stats(xctx *x, xcol *base, attu_column *tc, attu_key_stats *out, b
 rel *run_stage_lazy(xctx *x, attu_stage *s);
 rel *run_cross(xctx *x, attu_stage *s, rel *l, rel *r);
 rel *run_agg(xctx *x, attu_stage *s, rel *in);
+/* engine/executor_ordered_set.c: an ordered-set aggregate's column over
+ * nseg groups. keys (nk) group the n rows; val is its value, frac its
+ * fraction column (NULL: the stage's constant); off the groups' segment
+ * offsets (nseg + 1 int64, in the order of an ascending sort of the keys,
+ * NULLs last) or NULL for one group of all rows; cnt each group's count of
+ * non-NULL values; with frac_per_group, frac holds one row per group
+ * instead of one per input row. */
+xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xcol *val, xcol *frac, bool frac_per_group,
+                      size_t n, const attu_buf *off, size_t nseg, const xcol *cnt);
+/* The fraction of a keyless stage's ordered-set aggregate whose frac_out
+ * is k, over no rows: its expression alone over one row (it may read
+ * parameters, never a column); NULL with no error set when it would read
+ * a column. */
+xcol *ordered_set_fraction_alone(xctx *x, const attu_stage *s, int k);
 rel *run_join_agg(xctx *x, attu_stage *s, rel *l, rel *r);
 rel *run_window(xctx *x, attu_stage *s, rel *in);
 rel *run_setop(xctx *x, attu_stage *s, rel *l, rel *r);

@@ -1279,7 +1279,9 @@ static int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, si
             else sp->in.type = attu_type_make(ATTU_TYPE_INT64);
             if (g->arg >= 0) sp->arg = vec_of(args[g->arg]);
         }
-        attu_type ot = g->avg || g->var ? attu_type_make(ATTU_TYPE_FLOAT64) : g->out_type;
+        attu_type ot = g->avg || g->var ? attu_type_make(ATTU_TYPE_FLOAT64)
+                     : g->osa ? attu_type_make(ATTU_TYPE_INT64)     /* its count (ordered_set_agg) */
+                     : g->out_type;
         if ((g->avg || g->var) && g->out_type.id == ATTU_TYPE_NUMERIC) {
             /* exact: avg from the NUMERIC sum, the variances from
              * n * sum(x^2) - sum(x)^2 (finish_avg_numeric, finish_var_numeric) */
@@ -1329,7 +1331,7 @@ static int agg_result_cols(xctx *x, const attu_stage *s, xcol **res, attu_out *o
         } else {
             /* string_agg's output carries the new dictionary segreduce built */
             if (g->op == ATTU_REDUCE_STRING_AGG) { res[k]->dict = outs[k].dict; outs[k].dict = NULL; }
-            else if (args) res[k]->dict = agg_dict(g, args);
+            else if (args && !g->osa) res[k]->dict = agg_dict(g, args);
             out->cols[at + i] = xcol_ref(res[k]);
             k++;
         }
@@ -1496,7 +1498,7 @@ int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, 
     if (!x->be->group_dense || (n < dense_min_rows() && !x->dense_any_rows) || nk > 8) return 1;
     for (int i = 0; i < s->naggs; i++) {
         const attu_stage_agg *g = &s->aggs[i];
-        if (g->count_distinct || g->var || g->norder) return 1;
+        if (g->count_distinct || g->var || g->norder || g->osa) return 1;
         switch (g->op) {
         case ATTU_REDUCE_COUNT_STAR: case ATTU_REDUCE_COUNT: case ATTU_REDUCE_AVG_SUM: break;
         case ATTU_REDUCE_SUM: case ATTU_REDUCE_MIN: case ATTU_REDUCE_MAX:
@@ -1658,7 +1660,7 @@ static int run_agg_fused(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     for (int i = 0; p && i < nin; i++) if (in_cols[i] < 0) return 1;   /* APPLY parameters */
     for (int i = 0; i < ng; i++) {
         const attu_stage_agg *g = &s->aggs[i];
-        if (g->count_distinct || g->norder || g->var || g->arg >= 0 || g->out_type.id == ATTU_TYPE_TEXT) return 1;
+        if (g->count_distinct || g->norder || g->var || g->osa || g->arg >= 0 || g->out_type.id == ATTU_TYPE_TEXT) return 1;
         if (g->op != ATTU_REDUCE_COUNT_STAR && g->op != ATTU_REDUCE_COUNT && g->op != ATTU_REDUCE_SUM &&
             g->op != ATTU_REDUCE_AVG_SUM && g->op != ATTU_REDUCE_MIN && g->op != ATTU_REDUCE_MAX) return 1;
         /* a plain column beside a program: not fused (the program's inputs
@@ -1844,6 +1846,20 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
         rel_free(x, g);
     }
     if (agg_result_cols(x, s, res, outs, args, nseg, out, nk)) goto done;
+    /* the ordered-set aggregates, from their counts (set above) and their
+     * own sort of the rows (groups in the same order as perm's) */
+    for (int i = 0; i < ng; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (!g->osa) continue;
+        xcol *frac = g->frac_arg >= 0 ? args[g->frac_arg] : NULL, *alone = NULL;
+        if (frac && !nk && !n && !(alone = ordered_set_fraction_alone(x, s, g->frac_out)) && x->err->set) goto done;
+        xcol *r = ordered_set_agg(x, g, keys, nk, args[g->in], alone ? alone : frac, alone != NULL, n, nk ? off : NULL, nseg,
+                                  out->cols[nk + i]);
+        if (alone) xcol_unref(x, alone);
+        if (!r) goto done;
+        xcol_unref(x, out->cols[nk + i]);
+        out->cols[nk + i] = r;
+    }
 done:
     if (x->err->set && out) { rel_free(x, out); out = NULL; }
     for (int i = 0; i < nk && keys; i++) xcol_unref(x, keys[i]);

@@ -25,6 +25,7 @@ void attu_stage_free(attu_stage *s) {
     attu_stage_exprs_free(&s->rkeys);
     attu_stage_exprs_free(&s->residual);
     attu_stage_exprs_free(&s->args);
+    attu_stage_exprs_free(&s->osa_fracs);
     free(s->desc);
     free(s->nulls_first);
     for (int i = 0; i < s->naggs; i++) {
@@ -70,7 +71,19 @@ const char *attu_stage_patterns(const attu_stage *s) {
     case ATTU_ST_JOIN: return s->residual.n ? "sort + sorted_search + scan + lbs + gather + eval + compact"
                                             : "sort + sorted_search + scan + lbs + gather";
     case ATTU_ST_CROSS: return "lbs + gather";
-    case ATTU_ST_AGG: return s->keys.n ? "sort + segment_heads + segreduce" : "reduce";
+    case ATTU_ST_AGG: {
+        /* the ordered-set aggregates sort the rows again by (keys, value);
+         * mode() finds its runs with segment_heads (executor_ordered_set.c) */
+        int osa = 0;
+        for (int i = 0; i < s->naggs; i++)
+            if (s->aggs[i].osa == 3) osa = 2;
+            else if (s->aggs[i].osa && !osa) osa = 1;
+        if (osa == 2) return s->keys.n ? "sort + segment_heads + segreduce; ordered-set: sort + segment_heads + gather"
+                                       : "reduce; ordered-set: sort + segment_heads + gather";
+        if (osa == 1) return s->keys.n ? "sort + segment_heads + segreduce; ordered-set: sort + gather"
+                                       : "reduce; ordered-set: sort + gather";
+        return s->keys.n ? "sort + segment_heads + segreduce" : "reduce";
+    }
     case ATTU_ST_JOIN_AGG: return "sort + sorted_search + scan + lbs_segreduce";
     case ATTU_ST_WINDOW: return "sort + segment_heads + scan";
     case ATTU_ST_SORT: return "sort + gather";

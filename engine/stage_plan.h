@@ -106,6 +106,18 @@ typedef struct attu_stage_agg {
     int            norder;
     int           *order;
     bool          *desc, *nulls_first;
+    /* AGG: an ordered-set aggregate (engine/executor_ordered_set.c), 1
+     * percentile_cont, 2 percentile_disc, 3 mode, else 0. `in` is its value
+     * and op COUNT of it (the group's non-NULL values); osa_desc its WITHIN
+     * GROUP direction. The fraction is the constant frac (NULL when
+     * frac_null) when frac_arg < 0, else `args` result frac_arg, the same
+     * on all of a group's rows */
+    int8_t         osa;
+    bool           osa_desc;
+    int            frac_arg;
+    int            frac_out;       /* its output in the stage's osa_fracs, or -1 */
+    double         frac;
+    bool           frac_null;
 } attu_stage_agg;
 
 /* One generate_series of an SRF stage: its result type (INT32, INT64,
@@ -148,6 +160,11 @@ struct attu_stage {
     attu_stage_exprs args;        /* aggregate inputs (JOIN_AGG: over left ++ right; n+1 th is the filter if has_filter) */
     int             naggs;
     attu_stage_agg *aggs;
+    /* AGG without keys: the ordered-set aggregates' fractions that are
+     * not constants (the enclosing query's values, parameters), alone,
+     * for the one group when it has no row to read them at: output
+     * frac_out of each such aggregate (executor_ordered_set.c) */
+    attu_stage_exprs osa_fracs;
     bool            has_filter;   /* JOIN_AGG: args result `naggs_args` is the residual */
     int             filter_index;
     int             nleft_groups; /* JOIN_AGG: output = left columns group_cols[] then aggregates */

@@ -341,6 +341,8 @@ struct attu_ast_expr {
             attu_ast_order_list order_by;  /* agg(x ORDER BY y); rarely used */
             attu_ast_expr     *filter;     /* agg(x) FILTER (WHERE c); NULL */
             attu_ast_window   *over;       /* NULL unless OVER (...) */
+            bool               within_group; /* order_by came from WITHIN GROUP (...):
+                                                an ordered-set aggregate's call */
         } func;
         struct {
             /* x op ANY (SELECT ...) / x op SOME (...) / x op ALL (...).

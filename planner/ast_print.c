@@ -277,7 +277,11 @@ static void pr_expr(out *o, const attu_ast_expr *e) {
         if (e->u.func.star) puts_(o, " *");
         if (e->u.func.distinct) puts_(o, " distinct");
         if (e->u.func.args.n) { puts_(o, " "); pr_list(o, e->u.func.args); }
-        if (e->u.func.order_by.n) { puts_(o, " "); pr_order(o, e->u.func.order_by); }
+        if (e->u.func.order_by.n) {
+            puts_(o, e->u.func.within_group ? " (within group " : " ");
+            pr_order(o, e->u.func.order_by);
+            if (e->u.func.within_group) puts_(o, ")");
+        }
         if (e->u.func.filter) {
             puts_(o, " (filter ");
             pr_expr(o, e->u.func.filter);

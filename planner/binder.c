@@ -701,10 +701,14 @@ typedef struct aggstate {
 } aggstate;
 
 static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) {
-    for (int i = 0; i < st->naggs && !a->norder; i++) {    /* ordered aggregates are never shared */
+    /* ordered aggregates are never shared, but for the ordered-set ones
+     * (one order item, their value, in the same direction) */
+    bool osa = a->agg >= AGG_PERCENTILE_CONT && a->agg <= AGG_MODE;
+    for (int i = 0; i < st->naggs && (!a->norder || osa); i++) {
         attu_agg_spec *s = &st->aggs[i];
         if (s->agg == a->agg && s->k == (int)a->imm && s->distinct == (a->aux == 1) && attu_bx_equal(s->arg, a->nargs > 0 ? a->args[0] : NULL) &&
-            attu_bx_equal(s->arg2, a->nargs > 1 ? a->args[1] : NULL) && attu_type_equal(s->type, a->type))
+            attu_bx_equal(s->arg2, a->nargs > 1 ? a->args[1] : NULL) && attu_type_equal(s->type, a->type) &&
+            (!osa || s->order[0].desc == a->order[0].desc))
             return i;
     }
     if (st->naggs == st->capaggs) {
@@ -755,6 +759,15 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
     switch (e->kind) {
     case BX_CONST: return x;
     case BX_AGG: {
+        /* an ordered-set aggregate's fraction is a direct argument,
+         * evaluated per group: grouped columns only (the rewritten copy is
+         * dropped; the aggregate reads it over its input rows) */
+        if ((e->agg == AGG_PERCENTILE_CONT || e->agg == AGG_PERCENTILE_DISC) && e->nargs > 1 &&
+            !agg_rewrite(c, st, e->args[1])) {
+            if (!strcmp(c->err->sqlstate, ATTU_SQLSTATE_GROUPING))
+                attu_error_set_detail(c->err, "Direct arguments of an ordered-set aggregate must use only grouped columns.");
+            return NULL;
+        }
         int k = add_agg(c, st, e);
         if (k < 0) OOM_NULL(c);
         attu_bexpr *r = attu_bx_col(c->pa, AGG_REF_BASE + k, e->type);
@@ -2459,7 +2472,12 @@ static attu_lplan *apply_general(bctx *c, attu_lplan *p, const pending_join *pj)
         const attu_agg_spec *s = &pj->aggs[i];
         aggs[i] = *s;
         if (s->arg && !(aggs[i].arg = general_arg(c, s->arg, nw, nw + pj->inner->ncols - 1))) return NULL;
-        if (s->arg2 && !(aggs[i].arg2 = general_arg(c, s->arg2, nw, nw + pj->inner->ncols - 1))) return NULL;
+        /* an ordered-set aggregate's fraction reads only the outer row
+         * (a direct argument of a keyless aggregate): it holds on an outer
+         * row without inner rows too, as PostgreSQL evaluates it there */
+        bool osa_frac = s->agg == AGG_PERCENTILE_CONT || s->agg == AGG_PERCENTILE_DISC;
+        if (s->arg2 && osa_frac && !(aggs[i].arg2 = remap_outer(c, s->arg2, nw))) OOM_NULL(c);
+        if (s->arg2 && !osa_frac && !(aggs[i].arg2 = general_arg(c, s->arg2, nw, nw + pj->inner->ncols - 1))) return NULL;
         if (s->norder) {
             if (!(aggs[i].order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)s->norder))) OOM_NULL(c);
             for (int k = 0; k < s->norder; k++) {

@@ -186,6 +186,14 @@ attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, at
 attu_bexpr *mk_const_int(bctx *c, attu_type t, int64_t v);
 attu_bexpr *mk_const_null(bctx *c, attu_type t);
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
+/* 42883 "function f(types) does not exist" for the bound arguments (a NULL
+ * one prints as "?"); returns NULL. */
+attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n);
+/* planner/ordered_set_agg.c: percentile_cont / percentile_disc / mode
+ * WITHIN GROUP (ORDER BY ...), and the errors of WITHIN GROUP on any other
+ * function (agg: the name is an aggregate taking agg_nargs arguments). */
+attu_bexpr *attu_bind_ordered_set_agg(bctx *c, const scope *sc, const attu_ast_expr *e, attu_agg_kind kind);
+attu_bexpr *attu_within_group_misuse(bctx *c, const scope *sc, const attu_ast_expr *e, bool agg, bool count_matches);
 /* EXTRACT / date_part of a date or timestamp (binder_expr.c) */
 attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos);
 /* A date/time unit name as attu_extract_field (-1 unknown, -2 a time zone unit) */

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-static attu_bexpr *no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
+attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
     char buf[256], tb[64];
     size_t used = (size_t)snprintf(buf, sizeof buf, "function %s(", e->u.func.name);
     for (int i = 0; i < n && used < sizeof buf; i++)
@@ -43,6 +43,9 @@ static const agg_name aggs[] = {
     { "variance", AGG_VAR_SAMP, 1 }, { "var_samp", AGG_VAR_SAMP, 1 }, { "var_pop", AGG_VAR_POP, 1 },
     { "stddev", AGG_STDDEV_SAMP, 1 }, { "stddev_samp", AGG_STDDEV_SAMP, 1 }, { "stddev_pop", AGG_STDDEV_POP, 1 },
     { "string_agg", AGG_STRING_AGG, 2 },
+    /* ordered-set aggregates: nargs counts the direct arguments */
+    { "percentile_cont", AGG_PERCENTILE_CONT, 1 }, { "percentile_disc", AGG_PERCENTILE_DISC, 1 },
+    { "mode", AGG_MODE, 0 },
 };
 
 static const agg_name *find_agg(const char *name) {
@@ -176,6 +179,18 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
 
 static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr *e, const agg_name *an) {
     bool window = e->u.func.over != NULL;
+    if (an->kind >= AGG_PERCENTILE_CONT && an->kind <= AGG_MODE) return attu_bind_ordered_set_agg(c, sc, e, an->kind);
+    if (e->u.func.within_group && (an->kind == WIN_RANK || an->kind == WIN_DENSE_RANK ||
+                                   an->kind == WIN_PERCENT_RANK || an->kind == WIN_CUME_DIST)) {
+        /* PostgreSQL's hypothetical-set aggregates: rank(v) WITHIN GROUP (ORDER BY x) */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "the hypothetical-set aggregate %s(...) WITHIN GROUP is not supported", an->name);
+        return NULL;
+    }
+    if (e->u.func.within_group) {
+        int total = e->u.func.args.n + e->u.func.order_by.n;
+        return attu_within_group_misuse(c, sc, e, true, e->u.func.star || total == an->nargs || (an->nargs < 0 && total >= 1 && total <= 3));
+    }
     if (an->kind >= WIN_ROW_NUMBER && !window) {
         attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX /* PG: 42809 */, e->position,
                        "window function %s requires an OVER clause", an->name);
@@ -212,7 +227,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         for (int i = 0; i < n && i < 3; i++) args[i] = bind_expr(c, sc, e->u.func.args.items[i]);
         c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
         if (c->err->set) return NULL;
-        return no_function(c, e, args, n < 3 ? n : 3);
+        return attu_no_function(c, e, args, n < 3 ? n : 3);
     }
     for (int i = 0; i < n; i++) {
         if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) goto fail;
@@ -457,7 +472,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     return window ? x : attu_bind_agg_level(c, x, denied);
 bad:
     c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
-    return no_function(c, e, args, n);
+    return attu_no_function(c, e, args, n);
 fail:
     c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
     return NULL;
@@ -561,7 +576,7 @@ static attu_bexpr *bind_regexp(bctx *c, const attu_ast_expr *e, attu_opcode op, 
         attu_type_id t = args[i]->type.id;
         bool want_int = sig[i] == 'i';
         if (want_int ? !int4_argument(t) : !(t == ATTU_TYPE_TEXT || t == ATTU_TYPE_UNKNOWN))
-            return no_function(c, e, args, n);
+            return attu_no_function(c, e, args, n);
         if (!(args[i] = coerce(c, args[i], want_int ? i4 : txt, false, pos))) return NULL;
     }
     /* the flags argument's place in each signature */
@@ -675,9 +690,9 @@ static const char *pg_type_display_name(attu_type t) {
 static attu_bexpr *bind_formatting(bctx *c, const attu_ast_expr *e, attu_opcode op, attu_bexpr **args, int n, int pos) {
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
     attu_type_id t0 = args[0]->type.id, t1 = args[1]->type.id;
-    if (t1 != ATTU_TYPE_TEXT && t1 != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+    if (t1 != ATTU_TYPE_TEXT && t1 != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
     if (op != ATTU_OP_TO_CHAR_TS) {
-        if (t0 != ATTU_TYPE_TEXT && t0 != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+        if (t0 != ATTU_TYPE_TEXT && t0 != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
         if (!(args[0] = coerce(c, args[0], txt, false, pos)) || !(args[1] = coerce(c, args[1], txt, false, pos))) return NULL;
         return mk_call(c, op, attu_type_make(op == ATTU_OP_TO_DATE ? ATTU_TYPE_DATE : ATTU_TYPE_NUMERIC), pos, 2,
                        args[0], args[1], NULL, NULL);
@@ -706,7 +721,7 @@ static attu_bexpr *bind_formatting(bctx *c, const attu_ast_expr *e, attu_opcode 
         aux = ATTU_NUMSRC_NUMERIC;
         if (!(a = coerce(c, a, attu_type_make(ATTU_TYPE_NUMERIC), false, pos))) return NULL;
         break;
-    default: return no_function(c, e, args, n);
+    default: return attu_no_function(c, e, args, n);
     }
     if (!(args[1] = coerce(c, args[1], txt, false, pos))) return NULL;
     attu_bexpr *x = mk_call(c, rop, txt, pos, 2, a, args[1], NULL, NULL);
@@ -718,6 +733,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     const agg_name *an = find_agg(name);
     if (an) return bind_aggregate(c, sc, e, an);
+    if (e->u.func.within_group) return attu_within_group_misuse(c, sc, e, false, false);
     if (!strcmp(name, "generate_series")) return attu_bind_generate_series(c, sc, e);   /* planner/srf.c */
     if (e->u.func.over) {
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function %s is not a window function", name);
@@ -749,7 +765,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *nn = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, args[0], NULL, NULL, NULL);
         return nn ? mk_call(c, ATTU_OP_SELECT, txt, e->position, 3, k, k, nn, NULL) : NULL;
     }
-    if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return no_function(c, e, args, n);
+    if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return attu_no_function(c, e, args, n);
     int pos = e->position;
     if (fn->op >= ATTU_OP_REGEXP_REPLACE && fn->op <= ATTU_OP_REGEXP_SUBSTR) return bind_regexp(c, e, fn->op, args, n, pos);
     if (fn->op >= ATTU_OP_TO_CHAR_TS && fn->op <= ATTU_OP_TO_NUMBER) return bind_formatting(c, e, fn->op, args, n, pos);
@@ -802,7 +818,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (fn->kind == 'f') {
         for (int i = 0; i < n; i++) {
-            if (!is_numeric(args[i]->type.id) && args[i]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+            if (!is_numeric(args[i]->type.id) && args[i]->type.id != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
             if (!(args[i] = coerce(c, args[i], f8, false, pos))) return NULL;
         }
         if (fn->op == ATTU_OP_LOG10 && n == 2) {   /* log(b, x) = ln(x) / ln(b) */
@@ -813,7 +829,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return mk_call(c, fn->op, f8, pos, n, args[0], args[1], args[2], args[3]);
     }
     if (fn->kind == 't') {
-        if (args[0]->type.id != ATTU_TYPE_TEXT && args[0]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+        if (args[0]->type.id != ATTU_TYPE_TEXT && args[0]->type.id != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
         if (!(args[0] = coerce(c, args[0], txt, false, pos))) return NULL;
         attu_type rt = txt;
         switch (fn->op) {
@@ -822,18 +838,18 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             /* overlay(text, text, integer [, integer]): a smallint or an
              * untyped literal casts to integer implicitly, a bigint does
              * not (PostgreSQL has no overlay of bigint positions) */
-            if (args[1]->type.id != ATTU_TYPE_TEXT && args[1]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+            if (args[1]->type.id != ATTU_TYPE_TEXT && args[1]->type.id != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
             if (!(args[1] = coerce(c, args[1], txt, false, pos))) return NULL;
             for (int i = 2; i < n; i++) {
                 attu_type_id t = args[i]->type.id;
-                if (!int4_argument(t)) return no_function(c, e, args, n);
+                if (!int4_argument(t)) return attu_no_function(c, e, args, n);
                 if (!(args[i] = coerce(c, args[i], i4, false, pos))) return NULL;
             }
             break;
         case ATTU_OP_LPAD: case ATTU_OP_RPAD: case ATTU_OP_SPLIT_PART:
             for (int i = 1; i < n; i++) {
                 bool want_int = (fn->op == ATTU_OP_SPLIT_PART) ? i == 2 : i == 1;
-                if (want_int && !int4_argument(args[i]->type.id)) return no_function(c, e, args, n);
+                if (want_int && !int4_argument(args[i]->type.id)) return attu_no_function(c, e, args, n);
                 if (!(args[i] = coerce(c, args[i], want_int ? attu_type_make(ATTU_TYPE_INT64) : txt, false, pos))) return NULL;
             }
             break;
@@ -842,14 +858,14 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             break;
         case ATTU_OP_SUBSTR: case ATTU_OP_LEFT: case ATTU_OP_RIGHT: case ATTU_OP_REPEAT:
             for (int i = 1; i < n; i++) {
-                if (!int4_argument(args[i]->type.id)) return no_function(c, e, args, n);
+                if (!int4_argument(args[i]->type.id)) return attu_no_function(c, e, args, n);
                 if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT64), false, pos))) return NULL;
             }
             break;
         case ATTU_OP_STRPOS: rt = i4; /* fallthrough */
         default:
             for (int i = 1; i < n; i++) {
-                if (args[i]->type.id != ATTU_TYPE_TEXT && args[i]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+                if (args[i]->type.id != ATTU_TYPE_TEXT && args[i]->type.id != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
                 if (!(args[i] = coerce(c, args[i], txt, false, pos))) return NULL;
             }
         }
@@ -864,7 +880,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         for (int i = 0; i < 2; i++) {
             attu_type_id t = args[i]->type.id;
             if (!attu_type_is_int(t) && t != ATTU_TYPE_DECIMAL && t != ATTU_TYPE_NUMERIC && t != ATTU_TYPE_UNKNOWN)
-                return no_function(c, e, args, n);
+                return attu_no_function(c, e, args, n);
         }
         for (int i = 0; i < 2; i++)
             if (!(args[i] = coerce(c, args[i], nt, false, pos))) return NULL;
@@ -873,7 +889,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (fn->op == ATTU_OP_CHR) {
         /* chr(integer) only: a bigint does not cast to integer implicitly */
         attu_type_id t = args[0]->type.id;
-        if (!int4_argument(t)) return no_function(c, e, args, n);
+        if (!int4_argument(t)) return attu_no_function(c, e, args, n);
         if (!(args[0] = coerce(c, args[0], i4, false, pos))) return NULL;
         return mk_call(c, ATTU_OP_CHR, txt, pos, 1, args[0], NULL, NULL, NULL);
     }
@@ -887,7 +903,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             attu_error_set_hint(c->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
             return NULL;
         }
-        if (t != ATTU_TYPE_INT32 && t != ATTU_TYPE_INT64) return no_function(c, e, args, n);
+        if (t != ATTU_TYPE_INT32 && t != ATTU_TYPE_INT64) return attu_no_function(c, e, args, n);
         attu_bexpr *x = mk_call(c, ATTU_OP_TO_HEX, txt, pos, 1, args[0], NULL, NULL, NULL);
         if (x) x->aux = t == ATTU_TYPE_INT32 ? 4 : 8;
         return x;
@@ -895,7 +911,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (!strcmp(name, "abs")) {
         attu_bexpr *a = args[0];
         if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, f8, false, pos))) return NULL;
-        if (!is_numeric(a->type.id)) return no_function(c, e, args, n);
+        if (!is_numeric(a->type.id)) return attu_no_function(c, e, args, n);
         attu_mclass mc = attu_type_mclass(a->type.id);
         return mk_call(c, mc == ATTU_MC_FLOAT ? ATTU_OP_ABS_F : a->type.id == ATTU_TYPE_DECIMAL ? ATTU_OP_ABS_D
                           : a->type.id == ATTU_TYPE_NUMERIC ? ATTU_OP_ABS_N : ATTU_OP_ABS_I,
@@ -904,7 +920,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (!strcmp(name, "round") || !strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "ceiling") || !strcmp(name, "trunc")) {
         attu_bexpr *a = args[0];
         if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, f8, false, pos))) return NULL;
-        if (!is_numeric(a->type.id)) return no_function(c, e, args, n);
+        if (!is_numeric(a->type.id)) return attu_no_function(c, e, args, n);
         bool isround = name[0] == 'r';
         /* round(bigint, d): 19 integer digits do not fit a DECIMAL */
         if (n == 2 && a->type.id == ATTU_TYPE_INT64 && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_NUMERIC), false, pos)))
@@ -927,7 +943,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
              * zeros are fewer; docs/sql-functions.md). */
             int intd = numeric_int_digits(a);
             if (n == 2 && a->type.id != ATTU_TYPE_DECIMAL) {
-                if (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT) return no_function(c, e, args, n);
+                if (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT) return attu_no_function(c, e, args, n);
                 if (!(a = coerce(c, a, attu_type_decimal(18, 0), false, pos))) return NULL;
             }
             int digits = 0;
@@ -973,9 +989,9 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         memset(&fake, 0, sizeof fake);
         (void)fake;
         attu_type t;
-        if (!is_numeric(args[0]->type.id) && args[0]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
-        if (!is_numeric(args[1]->type.id) && args[1]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
-        if (!common_type(args[0]->type, args[1]->type, &t) || attu_type_mclass(t.id) == ATTU_MC_FLOAT) return no_function(c, e, args, n);
+        if (!is_numeric(args[0]->type.id) && args[0]->type.id != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
+        if (!is_numeric(args[1]->type.id) && args[1]->type.id != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
+        if (!common_type(args[0]->type, args[1]->type, &t) || attu_type_mclass(t.id) == ATTU_MC_FLOAT) return attu_no_function(c, e, args, n);
         if (t.id == ATTU_TYPE_UNKNOWN || t.id == ATTU_TYPE_TEXT) t = i4;
         if (!(args[0] = coerce(c, args[0], t, false, pos)) || !(args[1] = coerce(c, args[1], t, false, pos))) return NULL;
         return mk_call(c, t.id == ATTU_TYPE_DECIMAL ? ATTU_OP_MOD_D : t.id == ATTU_TYPE_NUMERIC ? ATTU_OP_MOD_N : ATTU_OP_MOD_I,
@@ -991,7 +1007,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             attu_type_id t = args[i]->type.id;
             bool is_sec = ts && i == 5;
             if (is_sec ? !(is_numeric(t) || t == ATTU_TYPE_UNKNOWN) : !int4_argument(t))
-                return no_function(c, e, args, n);
+                return attu_no_function(c, e, args, n);
             if (!(args[i] = coerce(c, args[i], is_sec ? f8 : i4, false, pos))) return NULL;
         }
         if (!ts) return mk_call(c, ATTU_OP_MAKE_DATE, attu_type_make(ATTU_TYPE_DATE), pos, 3, args[0], args[1], args[2], NULL);
@@ -1005,7 +1021,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
          * secs double precision), trailing arguments 0, as PostgreSQL 15 */
         attu_type iv = attu_type_make(ATTU_TYPE_INTERVAL), ts = attu_type_make(ATTU_TYPE_TIMESTAMP);
         if (fn->op == ATTU_OP_JUSTIFY) {
-            if (args[0]->type.id != ATTU_TYPE_INTERVAL && args[0]->type.id != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+            if (args[0]->type.id != ATTU_TYPE_INTERVAL && args[0]->type.id != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
             if (!(args[0] = coerce(c, args[0], iv, false, pos))) return NULL;
             attu_bexpr *x = mk_call(c, ATTU_OP_JUSTIFY, iv, pos, 1, args[0], NULL, NULL, NULL);
             if (x) x->aux = !strcmp(name, "justify_days") ? 1 : !strcmp(name, "justify_hours") ? 2 : 3;
@@ -1024,7 +1040,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             }
             for (int i = 0; i < 2; i++) {
                 attu_type_id t = args[i]->type.id;
-                if (t != ATTU_TYPE_TIMESTAMP && t != ATTU_TYPE_DATE && t != ATTU_TYPE_UNKNOWN) return no_function(c, e, args, n);
+                if (t != ATTU_TYPE_TIMESTAMP && t != ATTU_TYPE_DATE && t != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
                 if (!(args[i] = coerce(c, args[i], ts, false, pos))) return NULL;
             }
             return mk_call(c, ATTU_OP_AGE, iv, pos, 2, args[0], args[1], NULL, NULL);
@@ -1039,7 +1055,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             }
             attu_type_id t = args[i]->type.id;
             if (i == 6 ? !(is_numeric(t) || t == ATTU_TYPE_UNKNOWN) : !int4_argument(t) && t != ATTU_TYPE_INT32)
-                return no_function(c, e, args, n);
+                return attu_no_function(c, e, args, n);
             if (!(a[i] = coerce(c, args[i], i == 6 ? f8 : i4, false, pos))) return NULL;
         }
         attu_bexpr *ym = pack_int_pair(c, a[0], a[1], pos), *wd = pack_int_pair(c, a[2], a[3], pos),
@@ -1048,7 +1064,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return mk_call(c, ATTU_OP_MAKE_INTERVAL, iv, pos, 4, ym, wd, hm, a[6]);
     }
     if (!strcmp(name, "date_part") && args[1]->type.id == ATTU_TYPE_INTERVAL) {
-        if (args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) return no_function(c, e, args, n);
+        if (args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) return attu_no_function(c, e, args, n);
         if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_part must be a constant");
             return NULL;
@@ -1058,7 +1074,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (!strcmp(name, "date_trunc") && args[1]->type.id == ATTU_TYPE_INTERVAL) {
         attu_type iv = attu_type_make(ATTU_TYPE_INTERVAL);
-        if (args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) return no_function(c, e, args, n);
+        if (args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) return attu_no_function(c, e, args, n);
         if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_trunc must be a constant");
             return NULL;
@@ -1075,7 +1091,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
          * unit must be a constant here (PostgreSQL allows any text) */
         if ((args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) ||
             (args[1]->type.id != ATTU_TYPE_UNKNOWN && args[1]->type.id != ATTU_TYPE_DATE && args[1]->type.id != ATTU_TYPE_TIMESTAMP))
-            return no_function(c, e, args, n);
+            return attu_no_function(c, e, args, n);
         if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_part must be a constant");
             return NULL;
@@ -1094,7 +1110,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             if (!(a = coerce(c, a, ts, false, pos))) return NULL;
         }
         if ((args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) || a->type.id != ATTU_TYPE_TIMESTAMP)
-            return no_function(c, e, args, n);
+            return attu_no_function(c, e, args, n);
         if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_trunc must be a constant");
             return NULL;

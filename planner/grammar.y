@@ -260,7 +260,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        GROUPS EXCLUDE TIES OTHERS
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE
-       DELETE UPDATE TRUNCATE.
+       DELETE UPDATE TRUNCATE
+       WITHIN.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -930,6 +931,25 @@ c_expr(A) ::= case_expr(E).                     { A = E; }
 c_expr(A) ::= func_expr(E).                     { A = E; }
 c_expr(A) ::= select_with_parens(Q). [UMINUS]   { A = ab_subquery(ctx, ATTU_EXPR_SUBQUERY, Q, Q->paren_position); }
 c_expr(A) ::= EXISTS(K) select_with_parens(Q).  { A = ab_subquery(ctx, ATTU_EXPR_EXISTS, Q, K.pos); }
+/* ARRAY[...] and ARRAY(SELECT ...): attu has no array types (among their
+ * uses, the array forms of percentile_cont / percentile_disc); reported
+ * once the statement parses, as PostgreSQL reports its errors after a
+ * syntax error. */
+c_expr(A) ::= ARRAY(K) LBRACKET expr_list RBRACKET.
+{
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
+    A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
+}
+c_expr(A) ::= ARRAY(K) LBRACKET RBRACKET.
+{
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
+    A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
+}
+c_expr(A) ::= ARRAY(K) select_with_parens.
+{
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
+    A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
+}
 /* Row constructors arrive as a call of "row" (the binder decides). */
 c_expr(A) ::= ROW(K) LP expr_list(L) RP.        { A = ab_func(ctx, NULL, "row", L, K.pos); }
 c_expr(A) ::= ROW(K) LP RP.                     { A = ab_func(ctx, NULL, "row", NULL, K.pos); }
@@ -981,9 +1001,19 @@ case_default(A) ::= .               { A = NULL; }
 /* Function calls */
 %type func_expr {attu_ast_expr *}
 %type func_application {attu_ast_expr *}
-func_expr(A) ::= func_application(F) filter_clause(W) over_clause(O).
+func_expr(A) ::= func_application(F) within_group_clause(G) filter_clause(W) over_clause(O).
 {
     A = F;
+    if (G.list) {
+        /* agg(direct args) WITHIN GROUP (ORDER BY x): the ordered-set
+         * aggregates; the sort list takes order_by's place (as gram.y) */
+        if (A->u.func.order_by.n)
+            ab_error(ctx, ATTU_SQLSTATE_SYNTAX, G.pos, "cannot use multiple ORDER BY clauses with WITHIN GROUP");
+        else if (A->u.func.distinct)
+            ab_error(ctx, ATTU_SQLSTATE_SYNTAX, G.pos, "cannot use DISTINCT with WITHIN GROUP");
+        A->u.func.order_by = ab_order_list(G.list);
+        A->u.func.within_group = true;
+    }
     A->u.func.filter = W;
     A->u.func.over = O;
     ab_expr_finish(ctx, A);
@@ -1013,6 +1043,12 @@ func_arg_list(A) ::= func_arg_list(L) COMMA a_expr(E).  { A = vec_push_ptr(ctx, 
 func_name(A) ::= type_function_name(N).     { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
 func_name(A) ::= colid(S) DOT attr_name(N). { A.schema = ab_tokstr(&S); A.name = ab_tokstr(&N); A.pos = S.pos; }
 
+
+/* WITHIN GROUP (ORDER BY ...); list NULL when absent. */
+%include { typedef struct ab_within { attu_vec *list; int pos; } ab_within; }
+%type within_group_clause {ab_within}
+within_group_clause(A) ::= WITHIN(K) GROUP LP sort_clause(L) RP.    { A.list = L; A.pos = K.pos; }
+within_group_clause(A) ::= .                                         { A.list = NULL; A.pos = 0; }
 
 %type filter_clause {attu_ast_expr *}
 filter_clause(A) ::= FILTER LP WHERE a_expr(E) RP.  { A = E; }
@@ -1184,7 +1220,8 @@ expr_list(A) ::= expr_list(L) COMMA a_expr(E).      { A = vec_push_ptr(ctx, L, E
  * (type_function_name), an alias after AS or an option name (col_label),
  * an alias without AS (bare_label). Words PostgreSQL reserves but attu's
  * grammar does not use arrive as RESERVED_* / TYPEFUNC_* / COLNAME_OTHER
- * tokens; NOBARE_ID is day, hour, minute, month, second, within, year. */
+ * tokens; NOBARE_ID is day, hour, minute, month, second, year (and WITHIN, its own
+ * token for WITHIN GROUP, is of that class too). */
 colid(A) ::= ID(T).                     { A = T; }
 colid(A) ::= unreserved_keyword(T).     { A = T; }
 colid(A) ::= col_name_keyword(T).       { A = T; }
@@ -1441,6 +1478,7 @@ unreserved_keyword(A) ::= OVER(T).                  { A = T; }
 unreserved_keyword(A) ::= VARYING(T).               { A = T; }
 unreserved_keyword(A) ::= WITHOUT(T).               { A = T; }
 unreserved_keyword(A) ::= NOBARE_ID(T).             { A = T; }
+unreserved_keyword(A) ::= WITHIN(T).                { A = T; }
 
 col_name_keyword(A) ::= BETWEEN(T).               { A = T; }
 col_name_keyword(A) ::= BIGINT(T).                { A = T; }

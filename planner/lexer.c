@@ -250,7 +250,7 @@ static const kw keywords[] = {
     {"where", TK_WHERE},
     {"window", TK_WINDOW},
     {"with", TK_WITH},
-    {"within", TK_NOBARE_ID},
+    {"within", TK_WITHIN},
     {"without", TK_WITHOUT},
     {"work", TK_WORK},
     {"write", TK_WRITE},

@@ -57,6 +57,11 @@ typedef enum attu_agg_kind {
     AGG_NTH_SMALLEST, AGG_NTH_SMALLEST_ARG, AGG_NTH_LARGEST, AGG_NTH_LARGEST_ARG,
     AGG_COUNT_DISTINCT,
     AGG_VAR_SAMP, AGG_VAR_POP, AGG_STDDEV_SAMP, AGG_STDDEV_POP,   /* variance / stddev family */
+    /* the ordered-set aggregates, agg(fraction) WITHIN GROUP (ORDER BY
+     * value) (planner/ordered_set_agg.c): args[0] the value (float8 or
+     * interval for percentile_cont), args[1] the fraction (float8; none for mode), the
+     * WITHIN GROUP item in norder (1) / order */
+    AGG_PERCENTILE_CONT, AGG_PERCENTILE_DISC, AGG_MODE,
     AGG_STRING_AGG,     /* string_agg(value, separator [ORDER BY ...]): order in norder / order */
     /* window-only */
     WIN_ROW_NUMBER, WIN_RANK, WIN_DENSE_RANK, WIN_LAG, WIN_LEAD, WIN_FIRST_VALUE, WIN_LAST_VALUE,

@@ -479,7 +479,7 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
         attu_stage_agg *g = &s->aggs[i];
         g->op = reduce_of(a->agg);
         g->k = a->k;
-        g->in = g->arg = -1;
+        g->in = g->arg = g->frac_arg = g->frac_out = -1;
         g->avg = a->agg == AGG_AVG;
         g->var = a->agg >= AGG_VAR_SAMP && a->agg <= AGG_STDDEV_POP ? (int8_t)(a->agg - AGG_VAR_SAMP + 1) : 0;
         g->count_distinct = a->agg == AGG_COUNT_DISTINCT || a->distinct;   /* any agg(DISTINCT x) */
@@ -538,6 +538,22 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
                     g->order[q] = o;
                     g->desc[q] = a->order[q].desc; g->nulls_first[q] = a->order[q].nulls_first;
                 }
+            }
+        }
+        if (a->agg >= AGG_PERCENTILE_CONT && a->agg <= AGG_MODE) {
+            /* the value's non-NULL count reduces like COUNT; the
+             * executor picks the value(s) from the group's sorted rows */
+            g->op = ATTU_REDUCE_COUNT;
+            g->osa = (int8_t)(a->agg - AGG_PERCENTILE_CONT + 1);
+            g->osa_desc = a->norder && a->order[0].desc;
+            if (a->arg2 && a->arg2->kind == BX_CONST) {
+                g->frac_null = a->arg2->is_null;
+                g->frac = a->arg2->f;
+            } else if (a->arg2) {
+                int k = -1;
+                for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->arg2)) k = j;
+                if (k < 0) { args[na] = a->arg2; k = na++; }
+                g->frac_arg = k;
             }
         }
         if ((a->agg == WIN_LAG || a->agg == WIN_LEAD) && a->arg2) {
@@ -664,6 +680,18 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         int rc = compile_child(args, na, p->left, &s->args, err);
         free(args);
         if (rc) goto fail;
+        if (!p->ngroups) {
+            /* the fractions that are not constants, alone: the one group
+             * of a keyless aggregate has them even without rows */
+            attu_bexpr **fr = calloc((size_t)p->naggs + 1, sizeof *fr);
+            int nf = 0;
+            if (!fr) goto oom;
+            for (int i = 0; i < p->naggs; i++)
+                if (s->aggs[i].frac_arg >= 0) { fr[nf] = p->aggs[i].arg2; s->aggs[i].frac_out = nf++; }
+            rc = nf ? compile_child(fr, nf, p->left, &s->osa_fracs, err) : 0;
+            free(fr);
+            if (rc) goto fail;
+        }
         return s;
     }
     case LP_JOIN_AGG: {

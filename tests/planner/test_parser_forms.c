@@ -31,6 +31,8 @@ static const form_case forms[] = {
       "(select (items (case (when a 1) (else 2)) (case b (when 1 'x')) (cast c numeric(12,2)) (:: d \"character varying\"(5)) (typed date '2020-01-01') (typed \"timestamp without time zone\" '2020-01-01 00:00:00') (typed interval '1 day')) (from (table t)))" },
     { "SELECT count(*), count(DISTINCT a), sum(b) FILTER (WHERE b > 0), rank() OVER (PARTITION BY s ORDER BY d DESC), sum(x) OVER (ORDER BY y ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t",
       "(select (items (count *) (count distinct a) (sum b (filter (> b 0))) (rank (over (partition s) (order (d desc)))) (sum x (over (order (y asc)) (rows (preceding 2) current-row)))) (from (table t)))" },
+    { "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x DESC), mode() WITHIN GROUP (ORDER BY y) FILTER (WHERE y > 0), within FROM t",
+      "(select (items (percentile_cont (num 0.5) (within group (order (x desc)))) (mode (within group (order (y asc))) (filter (> y 0))) within) (from (table t)))" },
     { "SELECT coalesce(a, 0), nullif(a, b), greatest(1, 2), substring(s FROM 2 FOR 3), substring(s FOR 2), trim(both 'x' FROM s), trim(s), trim(leading FROM s), position('a' IN s), extract(YEAR FROM d), current_date, now(), pg_catalog.lower(s) FROM t",
       "(select (items (coalesce a 0) (nullif a b) (greatest 1 2) (substring s 2 3) (substring s 1 2) (btrim s 'x') (btrim s) (ltrim s) (position s 'a') (extract year d) (current_date) (now) (pg_catalog.lower s)) (from (table t)))" },
     { "SELECT * FROM a JOIN b ON a.x = b.x LEFT JOIN c USING (y) CROSS JOIN d, e NATURAL FULL JOIN f, (SELECT 1) AS s (z)",
