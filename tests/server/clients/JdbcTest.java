@@ -500,7 +500,13 @@ public class JdbcTest {
     // ---- cancel and query timeout ----------------------------------------
 
     // A cross join that runs for minutes unless stopped.
-    static final String SLOW = "SELECT count(*) FROM slow a, slow b, slow c, slow d WHERE a.x + b.x + c.x + d.x = -1";
+    // Long-running and cancellable without ever being refused: 27M rows of
+    // two md5 calls each (seconds on any machine; the server checks for a
+    // cancel between batches). A four-way cross join of the same table was
+    // refused (53200, 8.1e9 pairs) after about 0.9 s, before a 1 s
+    // timeout could fire on a loaded machine.
+    static final String SLOW = "SELECT count(*) FROM slow a, slow b, slow c "
+        + "WHERE md5(md5(a.x::text || b.x::text || c.x::text)) = 'x'";
 
     static void cancel(Connection c) throws Exception {
         try (Statement st = c.createStatement()) {
