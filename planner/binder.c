@@ -768,6 +768,12 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
                 attu_error_set_detail(c->err, "Direct arguments of an ordered-set aggregate must use only grouped columns.");
             return NULL;
         }
+        for (int i = 0; i < e->ndirect; i++)
+            if (!agg_rewrite(c, st, e->direct[i])) {
+                if (!strcmp(c->err->sqlstate, ATTU_SQLSTATE_GROUPING))
+                    attu_error_set_detail(c->err, "Direct arguments of an ordered-set aggregate must use only grouped columns.");
+                return NULL;
+            }
         int k = add_agg(c, st, e);
         if (k < 0) OOM_NULL(c);
         attu_bexpr *r = attu_bx_col(c->pa, AGG_REF_BASE + k, e->type);

@@ -193,6 +193,8 @@ attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args,
  * WITHIN GROUP (ORDER BY ...), and the errors of WITHIN GROUP on any other
  * function (agg: the name is an aggregate taking agg_nargs arguments). */
 attu_bexpr *attu_bind_ordered_set_agg(bctx *c, const scope *sc, const attu_ast_expr *e, attu_agg_kind kind);
+/* rank / dense_rank / percent_rank / cume_dist(v...) WITHIN GROUP (ORDER BY x...) */
+attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_expr *e, attu_agg_kind kind);
 attu_bexpr *attu_within_group_misuse(bctx *c, const scope *sc, const attu_ast_expr *e, bool agg, bool count_matches);
 /* EXTRACT / date_part of a date or timestamp (binder_expr.c) */
 attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos);

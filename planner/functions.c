@@ -183,9 +183,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     if (e->u.func.within_group && (an->kind == WIN_RANK || an->kind == WIN_DENSE_RANK ||
                                    an->kind == WIN_PERCENT_RANK || an->kind == WIN_CUME_DIST)) {
         /* PostgreSQL's hypothetical-set aggregates: rank(v) WITHIN GROUP (ORDER BY x) */
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
-                       "the hypothetical-set aggregate %s(...) WITHIN GROUP is not supported", an->name);
-        return NULL;
+        return attu_bind_hypothetical_agg(c, sc, e, an->kind);
     }
     if (e->u.func.within_group) {
         int total = e->u.func.args.n + e->u.func.order_by.n;

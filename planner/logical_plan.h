@@ -112,6 +112,10 @@ struct attu_bexpr {
     int8_t          frame_off_scale[2]; /* RANGE over a DECIMAL / NUMERIC key: frame_off is
                                            the offset times 10^frame_off_scale */
     int8_t          frame_excl;      /* EXCLUDE: 0 no others, 1 current row, 2 group, 3 ties */
+    /* BX_AGG of a hypothetical-set aggregate (ordered_set_agg.c): its direct
+     * arguments, which may read only grouped columns (binder.c's agg_rewrite) */
+    attu_bexpr    **direct;
+    int             ndirect;
 };
 
 /* ---- plan nodes ----------------------------------------------------------- */

@@ -33,6 +33,7 @@
  */
 #include "planner/binder_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Restores the aggregate-binding flags bind_ordered_set_agg changes. */
@@ -150,6 +151,190 @@ attu_bexpr *attu_bind_ordered_set_agg(bctx *c, const scope *sc, const attu_ast_e
 nofn:
     osa_leave(c, sv);
     return attu_no_function(c, e, frac ? args : args + 1, frac ? 2 : 1);
+fail:
+    osa_leave(c, sv);
+    return NULL;
+}
+
+/* ---- hypothetical-set aggregates -------------------------------------------
+ *
+ *   rank(v1, ..., vn) WITHIN GROUP (ORDER BY x1, ..., xn)          bigint
+ *   dense_rank(...), percent_rank(...), cume_dist(...)             bigint, double precision
+ *
+ * The rank the hypothetical row (v1..vn) would have among the group's rows
+ * sorted by (x1..xn), each item in its direction and NULL placement (NULLs
+ * last ascending, first descending, as PostgreSQL sorts). They bind to
+ * plain aggregates over per-row predicates, so every backend runs them with
+ * the aggregation it has (COUNT, COUNT(DISTINCT)):
+ *
+ *   before(row): the row sorts strictly before the hypothetical one: for
+ *     the first item where they are not peers, x < v (> descending), or x
+ *     not NULL and v NULL (NULLs last), or x NULL and v not (NULLs first);
+ *   peer(row): every item equal, or both NULL. Comparisons are the
+ *     operators' (a float's NaN equals NaN and sorts after every number,
+ *     -0 equals 0: PostgreSQL's sort order), over the common type of x and
+ *     v (42804 where there is none, "WITHIN GROUP types ... cannot be
+ *     matched").
+ *
+ *   rank         = 1 + count(before)
+ *   dense_rank   = 1 + count(DISTINCT x where before) (+ 1 when a NULL x
+ *                  sorts before: NULLs first); one ORDER BY item only
+ *   percent_rank = count(before) / count(rows), 0 without rows
+ *   cume_dist    = (count(before or peer) + 1) / (count(rows) + 1)
+ *
+ * A FILTER restricts every count. The direct arguments v are evaluated per
+ * group, as an ordered-set aggregate's: grouped columns, the enclosing
+ * query's, parameters (agg_rewrite checks them: the aggregate's `direct`).
+ */
+
+static attu_bexpr *hyp_case(bctx *c, attu_bexpr *when, attu_bexpr *then, attu_bexpr *else_, int pos) {
+    attu_bexpr *cs = attu_bx_new(c->pa, BX_CASE, then->type, pos);
+    if (!cs || !(cs->whens = attu_palloc(c->pa, sizeof(attu_bexpr *))) || !(cs->thens = attu_palloc(c->pa, sizeof(attu_bexpr *)))) {
+        attu_error_oom(c->err);
+        return NULL;
+    }
+    cs->nwhens = 1;
+    cs->whens[0] = when; cs->thens[0] = then; cs->else_ = else_;
+    return cs;
+}
+
+/* count(arg), count(DISTINCT arg) or count(*) (arg NULL), at the level of
+ * its arguments */
+static attu_bexpr *hyp_count(bctx *c, attu_bexpr *arg, bool distinct, bool denied, int pos) {
+    attu_bexpr *x = attu_bx_new(c->pa, BX_AGG, attu_type_make(ATTU_TYPE_INT64), pos);
+    if (!x) { attu_error_oom(c->err); return NULL; }
+    x->agg = !arg ? AGG_COUNT_STAR : distinct ? AGG_COUNT_DISTINCT : AGG_COUNT;
+    x->args[0] = arg;
+    x->nargs = arg ? 1 : 0;
+    return attu_bind_agg_level(c, x, denied);
+}
+
+/* count of the rows where pred holds (and the FILTER, f) */
+static attu_bexpr *hyp_count_if(bctx *c, attu_bexpr *pred, attu_bexpr *f, bool denied, int pos) {
+    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    if (f && pred) pred = mk_call(c, ATTU_OP_AND, b, pos, 2, f, pred, NULL, NULL);
+    else if (f) pred = f;
+    if (!pred) return hyp_count(c, NULL, false, denied, pos);
+    attu_bexpr *one = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), 1);
+    attu_bexpr *cs = one ? hyp_case(c, pred, one, NULL, pos) : NULL;
+    return cs ? hyp_count(c, cs, false, denied, pos) : NULL;
+}
+
+attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_expr *e, attu_agg_kind kind) {
+    const char *name = kind == WIN_RANK ? "rank" : kind == WIN_DENSE_RANK ? "dense_rank"
+                     : kind == WIN_PERCENT_RANK ? "percent_rank" : "cume_dist";
+    int n = e->u.func.args.n, pos = e->position;
+    if (e->u.func.star || n < 1 || n != e->u.func.order_by.n) {
+        /* PostgreSQL: 42883, the hypothetical arguments must match the
+         * ordering columns */
+        attu_bexpr *r = osa_no_function(c, sc, e);
+        if (!r && c->err->set && !strcmp(c->err->sqlstate, ATTU_SQLSTATE_UNDEFINED_FUNCTION) && !e->u.func.star && n >= 1) {
+            char h[256];
+            snprintf(h, sizeof h, "To use the hypothetical-set aggregate %s, the number of hypothetical direct arguments "
+                     "(here %d) must match the number of ordering columns (here %d).", name, n, e->u.func.order_by.n);
+            attu_error_set_hint(c->err, h);
+        }
+        return r;
+    }
+    bool denied = !c->allow_agg;
+    if (denied && !c->agg_level) {
+        if (c->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, pos, "aggregate function calls cannot be nested");
+        else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, pos, "aggregate functions are not allowed in %s", c->clause);
+        return NULL;
+    }
+    attu_type b = attu_type_make(ATTU_TYPE_BOOL), i8 = attu_type_make(ATTU_TYPE_INT64), f8 = attu_type_make(ATTU_TYPE_FLOAT64);
+    attu_bexpr **dv = attu_palloc(c->pa, sizeof *dv * (size_t)n), *before = NULL, *peer = NULL, *f = NULL, *x0 = NULL;
+    bool nf0 = false;
+    if (!dv) { attu_error_oom(c->err); return NULL; }
+    osa_save sv = osa_enter(c);
+    /* the items from the last: before = b1 OR (p1 AND (b2 OR (p2 AND ...))) */
+    for (int i = 0; i < n; i++)
+        if (!(dv[i] = bind_expr(c, sc, e->u.func.args.items[i]))) goto fail;
+    for (int i = n - 1; i >= 0; i--) {
+        const attu_ast_order_item *item = &e->u.func.order_by.items[i];
+        attu_bexpr *x = bind_expr(c, sc, item->expr), *v = dv[i];
+        if (!x) goto fail;
+        attu_type t;
+        if (!(x->type.id == ATTU_TYPE_UNKNOWN && v->type.id == ATTU_TYPE_UNKNOWN) && !common_type(v->type, x->type, &t)) {
+            char b1[64], b2[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, item->position, "WITHIN GROUP types %s and %s cannot be matched",
+                           tname(x->type, b1), tname(v->type, b2));
+            goto fail;
+        }
+        bool desc = item->desc;
+        bool nf = item->nulls == ATTU_NULLS_DEFAULT ? desc : item->nulls == ATTU_NULLS_FIRST;
+        attu_bexpr *lt = bind_compare_op(c, desc ? ATTU_BINOP_GT : ATTU_BINOP_LT, x, v, pos);
+        attu_bexpr *eq = lt ? bind_compare_op(c, ATTU_BINOP_EQ, x, v, pos) : NULL;
+        if (!eq) goto fail;
+        attu_bexpr *nul = mk_call(c, ATTU_OP_AND, b, pos, 2, mk_call(c, ATTU_OP_IS_NULL, b, pos, 1, nf ? x : v, NULL, NULL, NULL),
+                                  mk_call(c, ATTU_OP_IS_NOT_NULL, b, pos, 1, nf ? v : x, NULL, NULL, NULL), NULL, NULL);
+        attu_bexpr *bi = mk_call(c, ATTU_OP_OR, b, pos, 2, lt, nul, NULL, NULL);
+        attu_bexpr *both = mk_call(c, ATTU_OP_AND, b, pos, 2, mk_call(c, ATTU_OP_IS_NULL, b, pos, 1, x, NULL, NULL, NULL),
+                                   mk_call(c, ATTU_OP_IS_NULL, b, pos, 1, v, NULL, NULL, NULL), NULL, NULL);
+        attu_bexpr *pi = mk_call(c, ATTU_OP_OR, b, pos, 2, eq, both, NULL, NULL);
+        if (before) before = mk_call(c, ATTU_OP_OR, b, pos, 2, bi, mk_call(c, ATTU_OP_AND, b, pos, 2, pi, before, NULL, NULL), NULL, NULL);
+        else before = bi;
+        peer = peer ? mk_call(c, ATTU_OP_AND, b, pos, 2, pi, peer, NULL, NULL) : pi;
+        if (!before || !peer) { attu_error_oom(c->err); goto fail; }
+        if (i == 0) { x0 = x; nf0 = nf; }
+    }
+    if (kind == WIN_DENSE_RANK && n > 1) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "dense_rank(...) WITHIN GROUP over more than one ORDER BY item is not supported");
+        goto fail;
+    }
+    if (e->u.func.over) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "OVER is not supported for ordered-set aggregate %s", name);
+        goto fail;
+    }
+    if (e->u.func.filter && (!(f = bind_expr(c, sc, e->u.func.filter)) || !(f = coerce_bool(c, f, "FILTER")))) goto fail;
+    osa_leave(c, sv);
+
+    attu_bexpr *r = NULL, *cb = NULL;
+    if (kind == WIN_DENSE_RANK) {
+        /* 1 + the distinct values before (+ 1 for a NULL before) */
+        attu_bexpr *x = x0;
+        if (x->type.id == ATTU_TYPE_UNKNOWN && !(x = resolve_unknown(c, x))) return NULL;
+        attu_bexpr *pred = f ? mk_call(c, ATTU_OP_AND, b, pos, 2, f, before, NULL, NULL) : before;
+        attu_bexpr *cs = pred ? hyp_case(c, pred, x, NULL, pos) : NULL;
+        if (!cs || !(cb = hyp_count(c, cs, true, denied, pos))) return NULL;
+        r = mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, cb, mk_const_int(c, i8, 1), NULL, NULL);
+        if (nf0) {      /* a NULL x sorts before the hypothetical value only NULLs first */
+            attu_bexpr *cn = hyp_count_if(c, mk_call(c, ATTU_OP_AND, b, pos, 2, before,
+                                                     mk_call(c, ATTU_OP_IS_NULL, b, pos, 1, x, NULL, NULL, NULL), NULL, NULL),
+                                          f, denied, pos);
+            attu_bexpr *gt = cn ? bind_compare_op(c, ATTU_BINOP_GT, cn, mk_const_int(c, i8, 0), pos) : NULL;
+            attu_bexpr *add = gt ? hyp_case(c, gt, mk_const_int(c, i8, 1), mk_const_int(c, i8, 0), pos) : NULL;
+            if (!add) return NULL;
+            r = mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, r, add, NULL, NULL);
+        }
+    } else if (kind == WIN_RANK) {
+        if (!(cb = hyp_count_if(c, before, f, denied, pos))) return NULL;
+        r = mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, cb, mk_const_int(c, i8, 1), NULL, NULL);
+    } else {
+        attu_bexpr *tot = hyp_count_if(c, NULL, f, denied, pos);
+        if (!tot) return NULL;
+        if (kind == WIN_PERCENT_RANK) {
+            /* count(before) / count(rows); 0 / 1 without rows */
+            if (!(cb = hyp_count_if(c, before, f, denied, pos))) return NULL;
+            attu_bexpr *z = bind_compare_op(c, ATTU_BINOP_EQ, tot, mk_const_int(c, i8, 0), pos);
+            attu_bexpr *den = z ? hyp_case(c, z, mk_const_int(c, i8, 1), tot, pos) : NULL;
+            attu_bexpr *nf = coerce(c, cb, f8, true, pos), *df = den ? coerce(c, den, f8, true, pos) : NULL;
+            if (!nf || !df) return NULL;
+            r = mk_call(c, ATTU_OP_DIV_F, f8, pos, 2, nf, df, NULL, NULL);
+        } else {
+            attu_bexpr *le = mk_call(c, ATTU_OP_OR, b, pos, 2, before, peer, NULL, NULL);
+            if (!le || !(cb = hyp_count_if(c, le, f, denied, pos))) return NULL;
+            attu_bexpr *nu = mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, cb, mk_const_int(c, i8, 1), NULL, NULL);
+            attu_bexpr *de = mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, tot, mk_const_int(c, i8, 1), NULL, NULL);
+            attu_bexpr *nf = nu ? coerce(c, nu, f8, true, pos) : NULL, *df = de ? coerce(c, de, f8, true, pos) : NULL;
+            if (!nf || !df) return NULL;
+            r = mk_call(c, ATTU_OP_DIV_F, f8, pos, 2, nf, df, NULL, NULL);
+        }
+    }
+    if (!r) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+    if (cb->kind == BX_AGG) { cb->direct = dv; cb->ndirect = n; }
+    return r;
 fail:
     osa_leave(c, sv);
     return NULL;
