@@ -27,9 +27,10 @@
  * aggregate without WITHIN GROUP (42809 when the argument count fits, else
  * 42883), OVER (0A000); DISTINCT and a second ORDER BY are the grammar's
  * 42601. The array forms (percentile_cont(ARRAY[...])) do not exist here:
- * attu has no arrays (the grammar reports ARRAY[...] as 0A000), and the
- * hypothetical-set aggregates (rank(v) WITHIN GROUP ...) are refused with
- * 0A000 (functions.c).
+ * attu has no arrays (the grammar reports ARRAY[...] as 0A000).
+ *
+ * The hypothetical-set aggregates (rank(v) WITHIN GROUP ...) are bound at
+ * the end of this file (attu_bind_hypothetical_agg).
  */
 #include "planner/binder_internal.h"
 
