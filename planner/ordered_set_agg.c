@@ -179,7 +179,9 @@ fail:
  *
  *   rank         = 1 + count(before)
  *   dense_rank   = 1 + count(DISTINCT x where before) (+ 1 when a NULL x
- *                  sorts before: NULLs first); one ORDER BY item only
+ *                  sorts before: NULLs first); over several items the
+ *                  distinct tuples, as one text key per tuple
+ *                  (hyp_tuple_key; 0A000 for a numeric or interval item)
  *   percent_rank = count(before) / count(rows), 0 without rows
  *   cume_dist    = (count(before or peer) + 1) / (count(rows) + 1)
  *
@@ -221,6 +223,89 @@ static attu_bexpr *hyp_count_if(bctx *c, attu_bexpr *pred, attu_bexpr *f, bool d
     return cs ? hyp_count(c, cs, false, denied, pos) : NULL;
 }
 
+/* AST nodes for dense_rank's tuple key (hyp_tuple_key) */
+static attu_ast_expr *hyp_ast(bctx *c, attu_ast_expr_kind k, int pos, int depth) {
+    attu_ast_expr *a = attu_palloc(c->pa, sizeof *a);
+    if (!a) { attu_error_oom(c->err); return NULL; }
+    memset(a, 0, sizeof *a);
+    a->kind = k; a->position = pos; a->depth = depth;
+    return a;
+}
+
+static attu_ast_expr *hyp_str(bctx *c, const char *text, int pos) {
+    attu_ast_expr *a = hyp_ast(c, ATTU_EXPR_LITERAL, pos, 1);
+    if (!a) return NULL;
+    a->u.literal.kind = ATTU_LIT_STRING;
+    a->u.literal.text = (char *)text;
+    a->u.literal.len = strlen(text);
+    return a;
+}
+
+static attu_ast_expr *hyp_bin(bctx *c, attu_ast_binary_op op, attu_ast_expr *l, attu_ast_expr *r, int pos) {
+    if (!l || !r) return NULL;
+    attu_ast_expr *a = hyp_ast(c, ATTU_EXPR_BINARY, pos, (l->depth > r->depth ? l->depth : r->depth) + 1);
+    if (!a) return NULL;
+    a->u.binary.op = op; a->u.binary.left = l; a->u.binary.right = r;
+    a->u.binary.op_text = op == ATTU_BINOP_CONCAT ? "||" : "+";
+    return a;
+}
+
+static attu_ast_expr *hyp_text(bctx *c, attu_ast_expr *x, int pos) {
+    if (!x) return NULL;
+    attu_ast_expr *a = hyp_ast(c, ATTU_EXPR_CAST, pos, x->depth + 1);
+    if (!a) return NULL;
+    a->u.cast.arg = x;
+    a->u.cast.type.name = "text";
+    a->u.cast.type.precision = a->u.cast.type.scale = -1;
+    a->u.cast.type.position = pos;
+    a->u.cast.syntax = ATTU_CAST_COLONS;
+    return a;
+}
+
+/* One text value per distinct tuple (x1, ..., xn), for dense_rank's
+ * COUNT(DISTINCT): each item NULL as 'N', else 'V' || length(t) || ':' || t
+ * for its text t (a float + 0, so -0 reads as 0), concatenated. Only for
+ * types whose text is one per value (not NUMERIC's display scale nor
+ * interval's '1 day' = '24 hours'): NULL with *ok false otherwise. */
+static attu_bexpr *hyp_tuple_key(bctx *c, const scope *sc, const attu_ast_expr *e, attu_bexpr **xs, bool *ok) {
+    int n = e->u.func.order_by.n;
+    attu_ast_expr *key = NULL;
+    *ok = true;
+    for (int i = 0; i < n; i++) {
+        attu_type_id t = xs[i]->type.id;
+        if (t == ATTU_TYPE_NUMERIC || t == ATTU_TYPE_INTERVAL) { *ok = false; return NULL; }
+        attu_ast_expr *x = e->u.func.order_by.items[i].expr;
+        int pos = x->position;
+        if (t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64) {
+            attu_ast_expr *z = hyp_ast(c, ATTU_EXPR_LITERAL, pos, 1);
+            if (!z) return NULL;
+            z->u.literal.kind = ATTU_LIT_INTEGER; z->u.literal.text = "0"; z->u.literal.len = 1;
+            x = hyp_bin(c, ATTU_BINOP_ADD, x, z, pos);
+        }
+        attu_ast_expr *t1 = hyp_text(c, x, pos);
+        attu_ast_expr *len = t1 ? hyp_ast(c, ATTU_EXPR_FUNC, pos, t1->depth + 1) : NULL;
+        if (!len) return NULL;
+        len->u.func.name = "length";
+        len->u.func.args.items = attu_palloc(c->pa, sizeof(attu_ast_expr *));
+        if (!len->u.func.args.items) { attu_error_oom(c->err); return NULL; }
+        len->u.func.args.items[0] = t1;
+        len->u.func.args.n = 1;
+        attu_ast_expr *v = hyp_bin(c, ATTU_BINOP_CONCAT,
+                                   hyp_bin(c, ATTU_BINOP_CONCAT, hyp_bin(c, ATTU_BINOP_CONCAT, hyp_str(c, "V", pos), hyp_text(c, len, pos), pos),
+                                           hyp_str(c, ":", pos), pos), hyp_text(c, x, pos), pos);
+        attu_ast_expr *isn = hyp_ast(c, ATTU_EXPR_IS, pos, x->depth + 1);
+        attu_ast_expr *cs = v && isn ? hyp_ast(c, ATTU_EXPR_CASE, pos, v->depth + 1) : NULL;
+        attu_ast_case_when *w = cs ? attu_palloc(c->pa, sizeof *w) : NULL;
+        if (!w) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+        isn->u.is.arg = x; isn->u.is.what = ATTU_IS_NULL;
+        w->when = isn; w->then = hyp_str(c, "N", pos);
+        cs->u.case_.whens = w; cs->u.case_.nwhens = 1; cs->u.case_.else_ = v;
+        key = key ? hyp_bin(c, ATTU_BINOP_CONCAT, key, cs, pos) : cs;
+        if (!key || !w->then) return NULL;
+    }
+    return bind_expr(c, sc, key);
+}
+
 attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_expr *e, attu_agg_kind kind) {
     const char *name = kind == WIN_RANK ? "rank" : kind == WIN_DENSE_RANK ? "dense_rank"
                      : kind == WIN_PERCENT_RANK ? "percent_rank" : "cume_dist";
@@ -246,7 +331,8 @@ attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_
     attu_type b = attu_type_make(ATTU_TYPE_BOOL), i8 = attu_type_make(ATTU_TYPE_INT64), f8 = attu_type_make(ATTU_TYPE_FLOAT64);
     attu_bexpr **dv = attu_palloc(c->pa, sizeof *dv * (size_t)n), *before = NULL, *peer = NULL, *f = NULL, *x0 = NULL;
     bool nf0 = false;
-    if (!dv) { attu_error_oom(c->err); return NULL; }
+    attu_bexpr **xs = attu_palloc(c->pa, sizeof *xs * (size_t)n), *tkey = NULL;
+    if (!dv || !xs) { attu_error_oom(c->err); return NULL; }
     osa_save sv = osa_enter(c);
     /* the items from the last: before = b1 OR (p1 AND (b2 OR (p2 AND ...))) */
     for (int i = 0; i < n; i++)
@@ -278,11 +364,16 @@ attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_
         peer = peer ? mk_call(c, ATTU_OP_AND, b, pos, 2, pi, peer, NULL, NULL) : pi;
         if (!before || !peer) { attu_error_oom(c->err); goto fail; }
         if (i == 0) { x0 = x; nf0 = nf; }
+        xs[i] = x;
     }
     if (kind == WIN_DENSE_RANK && n > 1) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
-                       "dense_rank(...) WITHIN GROUP over more than one ORDER BY item is not supported");
-        goto fail;
+        bool ok;
+        if (!(tkey = hyp_tuple_key(c, sc, e, xs, &ok)) && ok) goto fail;
+        if (!ok) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                           "dense_rank(...) WITHIN GROUP over several ORDER BY items of which one is numeric or interval is not supported");
+            goto fail;
+        }
     }
     if (e->u.func.over) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "OVER is not supported for ordered-set aggregate %s", name);
@@ -294,13 +385,13 @@ attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_
     attu_bexpr *r = NULL, *cb = NULL;
     if (kind == WIN_DENSE_RANK) {
         /* 1 + the distinct values before (+ 1 for a NULL before) */
-        attu_bexpr *x = x0;
+        attu_bexpr *x = tkey ? tkey : x0;
         if (x->type.id == ATTU_TYPE_UNKNOWN && !(x = resolve_unknown(c, x))) return NULL;
         attu_bexpr *pred = f ? mk_call(c, ATTU_OP_AND, b, pos, 2, f, before, NULL, NULL) : before;
         attu_bexpr *cs = pred ? hyp_case(c, pred, x, NULL, pos) : NULL;
         if (!cs || !(cb = hyp_count(c, cs, true, denied, pos))) return NULL;
         r = mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, cb, mk_const_int(c, i8, 1), NULL, NULL);
-        if (nf0) {      /* a NULL x sorts before the hypothetical value only NULLs first */
+        if (nf0 && !tkey) {      /* a NULL x sorts before the hypothetical value only NULLs first */
             attu_bexpr *cn = hyp_count_if(c, mk_call(c, ATTU_OP_AND, b, pos, 2, before,
                                                      mk_call(c, ATTU_OP_IS_NULL, b, pos, 1, x, NULL, NULL, NULL), NULL, NULL),
                                           f, denied, pos);
