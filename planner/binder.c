@@ -22,6 +22,7 @@
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1122,6 +1123,21 @@ static void defer_outer_only(bctx *c, scope *sc, const aggstate *st, attu_bexpr 
     }
 }
 
+/* ORDER BY / GROUP BY / DISTINCT ON read an integer constant as an output
+ * column's position; any other bare constant (a string, a decimal, a
+ * boolean, NULL, an integer past int4) is PostgreSQL's 42601 "non-integer
+ * constant" there */
+static bool nonint_const(bctx *c, const attu_ast_expr *e, const char *clause) {
+    if (e->kind != ATTU_EXPR_LITERAL) return false;
+    if (e->u.literal.kind == ATTU_LIT_INTEGER) {
+        errno = 0;
+        long long v = strtoll(e->u.literal.text, NULL, 10);
+        if (errno == 0 && v <= 2147483647LL && v >= -2147483647LL) return false;
+    }
+    attu_error_set(c->err, "42601", e->position, "non-integer constant in %s", clause);
+    return true;
+}
+
 static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     const typeof(q->u.select) *s = &q->u.select;
     c->pending = NULL;
@@ -1341,6 +1357,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     for (int i = 0; i < s->group_by.n; i++) {
         const attu_ast_expr *ge = s->group_by.items[i];
         attu_bexpr *g = NULL;
+        if (nonint_const(c, ge, "GROUP BY")) return NULL;
         if (ge->kind == ATTU_EXPR_LITERAL && ge->u.literal.kind == ATTU_LIT_INTEGER) {
             long k = strtol(ge->u.literal.text, NULL, 10);
             if (k < 1 || k > n) { attu_error_set(c->err, "42P10", ge->position, "GROUP BY position %ld is not in select list", k); return NULL; }
@@ -1383,6 +1400,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         ord[i].nulls_first = oi->nulls == ATTU_NULLS_DEFAULT ? oi->desc : oi->nulls == ATTU_NULLS_FIRST;
         ord_out[i] = -1;
         const attu_ast_expr *oe = oi->expr;
+        if (nonint_const(c, oe, "ORDER BY")) return NULL;
         if (oe->kind == ATTU_EXPR_LITERAL && oe->u.literal.kind == ATTU_LIT_INTEGER) {
             long k = strtol(oe->u.literal.text, NULL, 10);
             if (k < 1 || k > n) { attu_error_set(c->err, "42P10", oe->position, "ORDER BY position %ld is not in select list", k); return NULL; }
@@ -1431,6 +1449,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         for (int i = 0; i < w->npart; i++) {
             const attu_ast_expr *de = s->distinct_on.items[i];
             attu_bexpr *k = NULL;
+            if (nonint_const(c, de, "DISTINCT ON")) return NULL;
             if (de->kind == ATTU_EXPR_LITERAL && de->u.literal.kind == ATTU_LIT_INTEGER) {
                 long kk = strtol(de->u.literal.text, NULL, 10);
                 if (kk < 1 || kk > n) { attu_error_set(c->err, "42P10", de->position, "SELECT DISTINCT ON position %ld is not in select list", kk); return NULL; }
@@ -1642,6 +1661,7 @@ static attu_lplan *bind_tail(bctx *c, const attu_ast_query *q, attu_lplan *p) {
         for (int i = 0; i < so->nsort; i++) {
             const attu_ast_order_item *oi = &q->order_by.items[i];
             int k = -1;
+            if (nonint_const(c, oi->expr, "ORDER BY")) return NULL;
             if (oi->expr->kind == ATTU_EXPR_LITERAL && oi->expr->u.literal.kind == ATTU_LIT_INTEGER) {
                 k = (int)strtol(oi->expr->u.literal.text, NULL, 10) - 1;
                 if (k < 0 || k >= p->ncols) { attu_error_set(c->err, "42P10", oi->expr->position, "ORDER BY position %d is not in select list", k + 1); return NULL; }
