@@ -775,6 +775,11 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
     x->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)n);
     attu_bexpr *operand = NULL;
     if (e->u.case_.operand && !(operand = bind_expr(c, sc, e->u.case_.operand))) return NULL;
+    /* an untyped literal as the operand is text, as PostgreSQL's (CASE '1'
+     * WHEN 1 is text = integer, 42883) */
+    if (operand && operand->type.id == ATTU_TYPE_UNKNOWN && !is_untyped_param(operand) &&
+        !(operand = coerce(c, operand, attu_type_make(ATTU_TYPE_TEXT), false, operand->position)))
+        return NULL;
     attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
     for (int i = 0; i < n; i++) {
         attu_bexpr *w = bind_expr(c, sc, e->u.case_.whens[i].when);
