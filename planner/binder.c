@@ -1695,16 +1695,37 @@ static attu_lplan *bind_tail(bctx *c, const attu_ast_query *q, attu_lplan *p) {
     return p;
 }
 
-static attu_lplan *coerce_plan(bctx *c, attu_lplan *p, const attu_type *types) {
+/* p's columns as types; a column whose untyped[i] is set was an untyped
+ * literal (bound as text) and converts as the literal would, as a cast */
+static attu_lplan *coerce_plan_x(bctx *c, attu_lplan *p, const attu_type *types, const bool *untyped) {
     bool same = true;
     for (int i = 0; i < p->ncols; i++) if (!attu_type_equal(p->types[i], types[i])) same = false;
     if (same) return p;
     attu_bexpr **ex = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)p->ncols);
     for (int i = 0; i < p->ncols; i++) {
-        ex[i] = coerce(c, attu_bx_col(c->pa, i, p->types[i]), types[i], false, 0);
+        ex[i] = coerce(c, attu_bx_col(c->pa, i, p->types[i]), types[i], untyped && untyped[i], 0);
         if (!ex[i]) return NULL;
     }
     return mk_project(c, p, p->ncols, ex, p->names);
+}
+
+static attu_lplan *coerce_plan(bctx *c, attu_lplan *p, const attu_type *types) {
+    return coerce_plan_x(c, p, types, NULL);
+}
+
+/* Whether output column col of a set operation's arm q is an untyped
+ * literal ('2', NULL) of a plain SELECT: PostgreSQL leaves it unknown
+ * until the arms meet, so it takes the other arm's type (SELECT 1 UNION
+ * SELECT '2' is integers). A SELECT that sorts, groups or removes
+ * duplicates makes it text first (here: any such SELECT), as does a
+ * nested set operation or VALUES. */
+static bool arm_untyped(const attu_ast_query *q, int col) {
+    if (q->kind != ATTU_QUERY_SELECT || q->u.select.distinct || q->u.select.distinct_on.n || q->u.select.group_by.n ||
+        q->order_by.n || col >= q->u.select.nitems)
+        return false;
+    for (int i = 0; i <= col; i++) if (q->u.select.items[i].expr->kind == ATTU_EXPR_STAR) return false;
+    const attu_ast_expr *e = q->u.select.items[col].expr;
+    return e->kind == ATTU_EXPR_LITERAL && (e->u.literal.kind == ATTU_LIT_STRING || e->u.literal.kind == ATTU_LIT_NULL);
 }
 
 static bool values_read_outer(const attu_lplan *p) {
@@ -1902,17 +1923,26 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
             break;
         }
         attu_type *ts = attu_palloc(c->pa, sizeof(attu_type) * (size_t)(l->ncols + 1));
+        bool *lu = attu_palloc(c->pa, sizeof(bool) * (size_t)(l->ncols + 1));
+        bool *ru = attu_palloc(c->pa, sizeof(bool) * (size_t)(l->ncols + 1));
+        if (!ts || !lu || !ru) { attu_error_oom(c->err); break; }
         bool bad = false;
-        for (int i = 0; i < l->ncols && !bad; i++)
+        for (int i = 0; i < l->ncols && !bad; i++) {
+            lu[i] = arm_untyped(q->u.setop.left, i);
+            ru[i] = arm_untyped(q->u.setop.right, i);
+            if (lu[i] && ru[i]) { lu[i] = ru[i] = false; }   /* both text */
+            if (lu[i]) { ts[i] = r->types[i]; continue; }
+            if (ru[i]) { ts[i] = l->types[i]; continue; }
             if (!mix_type(l->types[i], r->types[i], &ts[i])) {
                 char b1[64], b2[64];
                 attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, q->position, "%s types %s and %s cannot be matched",
                                opname, tname(l->types[i], b1), tname(r->types[i], b2));
                 bad = true;
             }
+        }
         if (bad) break;
-        l = coerce_plan(c, l, ts);
-        r = l ? coerce_plan(c, r, ts) : NULL;
+        l = coerce_plan_x(c, l, ts, lu);
+        r = l ? coerce_plan_x(c, r, ts, ru) : NULL;
         if (!r) break;
         p = attu_lp_new(c->pa, LP_SETOP, l->ncols);
         if (!p) { attu_error_oom(c->err); break; }
