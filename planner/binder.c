@@ -1470,6 +1470,37 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             }
             w->part[i] = k;
         }
+        /* PostgreSQL takes the ORDER BY items among the keys first, in
+         * order: a key after an item that is not one, or a key missing from
+         * an ORDER BY that has such an item, is 42P10 */
+        bool skipped = false;
+        for (int i = 0; i < nord; i++) {
+            const attu_bexpr *oe = ord_out[i] >= 0 ? items[ord_out[i]] : ord[i].expr;
+            bool key = false;
+            for (int k = 0; k < w->npart && !key; k++) key = attu_bx_equal(oe, w->part[k]);
+            if (!key) { skipped = true; break; }
+        }
+        bool bad = false;
+        if (skipped) {
+            for (int k = 0; k < w->npart && !bad; k++) {
+                int at = -1;
+                for (int i = 0; i < nord && at < 0; i++)
+                    if (attu_bx_equal(ord_out[i] >= 0 ? items[ord_out[i]] : ord[i].expr, w->part[k])) at = i;
+                /* every key must come before the first item that is not one */
+                for (int i = 0; i < at && !bad; i++) {
+                    const attu_bexpr *oe = ord_out[i] >= 0 ? items[ord_out[i]] : ord[i].expr;
+                    bool key = false;
+                    for (int kk = 0; kk < w->npart && !key; kk++) key = attu_bx_equal(oe, w->part[kk]);
+                    if (!key) bad = true;
+                }
+                if (at < 0) bad = true;
+            }
+        }
+        if (bad) {
+            attu_error_set(c->err, "42P10", s->distinct_on.items[0]->position,
+                           "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
+            return NULL;
+        }
         w->norder = nord;
         w->order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(nord + 1));
         for (int i = 0; i < nord; i++) {
