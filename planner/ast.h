@@ -471,6 +471,8 @@ struct attu_ast_query {
             attu_ast_from_list    from;         /* n == 0 without FROM */
             attu_ast_expr        *where;
             attu_ast_expr_list    group_by;
+            bool                  group_empty;  /* GROUP BY (): the one
+                                                   group of all rows */
             attu_ast_expr        *having;
             /* WINDOW w AS (...), ...: definitions (name set), already
              * merged into every OVER that names them. */

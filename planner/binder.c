@@ -1523,7 +1523,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
      * the FROM rows; under aggregation, those whose parameters read only
      * queries further out too (see defer_outer_only) */
     {
-        bool aggregates = st.ngroups > 0 || having;
+        bool aggregates = st.ngroups > 0 || having || s->group_empty;
         for (int i = 0; i < n && !aggregates; i++) aggregates = has_kind(items[i], BX_AGG);
         for (int i = 0; i < nord && !aggregates; i++) aggregates = ord[i].expr && has_kind(ord[i].expr, BX_AGG);
         if (aggregates) defer_outer_only(c, &sc, &st, items, n, having, ord, nord);
@@ -1532,7 +1532,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     for (int i = 0; i < c->npending; i++) npost += c->pending[i].post_agg;
     if (c->npending && !(p = npost ? apply_pending_pre_agg(c, p) : apply_pending(c, p))) return NULL;
     /* aggregation */
-    bool any_agg = st.ngroups > 0 || having || npost;
+    bool any_agg = st.ngroups > 0 || having || npost || s->group_empty;
     for (int i = 0; i < n && !any_agg; i++) any_agg = has_kind(items[i], BX_AGG);
     for (int i = 0; i < nord && !any_agg; i++) any_agg = ord[i].expr && has_kind(ord[i].expr, BX_AGG);
     if (!any_agg) {
@@ -1752,7 +1752,7 @@ static attu_lplan *coerce_plan(bctx *c, attu_lplan *p, const attu_type *types) {
  * nested set operation or VALUES. */
 static bool arm_untyped(const attu_ast_query *q, int col) {
     if (q->kind != ATTU_QUERY_SELECT || q->u.select.distinct || q->u.select.distinct_on.n || q->u.select.group_by.n ||
-        q->order_by.n || col >= q->u.select.nitems)
+        q->u.select.group_empty || q->order_by.n || col >= q->u.select.nitems)
         return false;
     for (int i = 0; i <= col; i++) if (q->u.select.items[i].expr->kind == ATTU_EXPR_STAR) return false;
     const attu_ast_expr *e = q->u.select.items[col].expr;
@@ -2355,8 +2355,8 @@ static attu_bexpr *push_apply(bctx *c, const scope *sc, const attu_ast_expr *e, 
  * value is used. Anything else (other correlations, a value reading the
  * outer row, DISTINCT, LIMIT, OFFSET) takes the apply form. */
 static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e) {
-    if (q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.having || q->u.select.distinct ||
-        q->u.select.distinct_on.n || q->limit || q->offset)
+    if (q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.group_empty || q->u.select.having ||
+        q->u.select.distinct || q->u.select.distinct_on.n || q->limit || q->offset)
         return decorrelate_apply(c, sc, q, p, e, APPLY_SCALAR, NULL, 0);
     attu_lplan *proj = p;
     if (proj->kind == LP_SORT) proj = proj->left;             /* ORDER BY: no effect on one row */
@@ -2628,7 +2628,9 @@ typedef struct corr_parts {
 static bool corr_take_apart(bctx *c, const attu_ast_query *q, attu_lplan *p, corr_parts *cp) {
     memset(cp, 0, sizeof *cp);
     cp->limit = -1;
-    if (q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.having || q->u.select.distinct_on.n) return false;
+    if (q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.group_empty || q->u.select.having ||
+        q->u.select.distinct_on.n)
+        return false;
     attu_lplan *x = p;
     cp->nvis = p->ncols;
     /* the projection that drops hidden sort columns */
@@ -3760,7 +3762,8 @@ static attu_lplan *bind_exists_join(bctx *c, attu_lplan *p, const scope *sc, con
     if (x && x->kind == LP_SORT) x = x->left;
     if (x && x->kind == LP_DISTINCT) x = x->left;
     attu_lplan *f = x && x->kind == LP_PROJECT ? x->left : NULL;
-    if (!f || f->kind != LP_FILTER || q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.having ||
+    if (!f || f->kind != LP_FILTER || q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.group_empty ||
+        q->u.select.having ||
         q->u.select.distinct_on.n || plan_reads_outer(f->left))
         return (attu_lplan *)1;
     for (int i = 0; i < x->ncols; i++)

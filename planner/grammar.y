@@ -366,6 +366,7 @@ simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) into_clause fro
     if (F) { A->u.select.from.items = F->items; A->u.select.from.n = F->n; }
     A->u.select.where = W;
     A->u.select.group_by = ab_expr_list(G);
+    A->u.select.group_empty = G && G->n == 0;
     A->u.select.having = H;
     if (WC) ab_windows_define(ctx, A, WC);
     ab_windows_resolve(ctx, A, K.pos);
@@ -381,6 +382,7 @@ simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) into_clause fro
     if (F) { A->u.select.from.items = F->items; A->u.select.from.n = F->n; }
     A->u.select.where = W;
     A->u.select.group_by = ab_expr_list(G);
+    A->u.select.group_empty = G && G->n == 0;
     A->u.select.having = H;
     if (WC) ab_windows_define(ctx, A, WC);
     ab_windows_resolve(ctx, A, K.pos);
@@ -663,6 +665,8 @@ where_clause(A) ::= .                   { A = NULL; }
 
 %type group_clause {attu_vec *}
 group_clause(A) ::= GROUP BY expr_list(L).  { A = L; }
+/* GROUP BY (): the empty grouping set, an empty (not NULL) list */
+group_clause(A) ::= GROUP BY LP RP.         { A = vec_new(ctx); }
 group_clause(A) ::= .                       { A = NULL; }
 
 %type having_clause {attu_ast_expr *}
