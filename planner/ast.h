@@ -248,6 +248,8 @@ typedef struct attu_ast_case_when {
 struct attu_ast_expr {
     attu_ast_expr_kind kind;
     int                position;
+    char              *arg_name;   /* name => value (or name := value) as a
+                                      function's argument; NULL otherwise */
     int                depth;      /* height of this subtree, 1 for a leaf
                                       (see ATTU_AST_MAX_DEPTH) */
     union {

@@ -1040,8 +1040,20 @@ func_application(A) ::= func_name(N) LP STAR RP.
     { A = ab_func(ctx, N.schema, N.name, NULL, N.pos); A->u.func.star = true; }
 
 %type func_arg_list {attu_vec *}
-func_arg_list(A) ::= a_expr(E).                         { A = vec_push_ptr(ctx, NULL, E); }
-func_arg_list(A) ::= func_arg_list(L) COMMA a_expr(E).  { A = vec_push_ptr(ctx, L, E); }
+func_arg_list(A) ::= func_arg_expr(E).                         { A = vec_push_ptr(ctx, NULL, E); }
+func_arg_list(A) ::= func_arg_list(L) COMMA func_arg_expr(E).
+{
+    attu_ast_expr *last = ((attu_ast_expr **)L->items)[L->n - 1];
+    if (last->arg_name && !E->arg_name)
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, E->position, "positional argument cannot follow named argument");
+    A = vec_push_ptr(ctx, L, E);
+}
+
+/* an argument in named notation: name => value, name := value */
+%type func_arg_expr {attu_ast_expr *}
+func_arg_expr(A) ::= a_expr(E).                                         { A = E; }
+func_arg_expr(A) ::= type_function_name(N) EQUALS_GREATER a_expr(E).   { A = E; A->arg_name = (char *)ab_tokstr(&N); }
+func_arg_expr(A) ::= type_function_name(N) COLON_EQUALS a_expr(E).     { A = E; A->arg_name = (char *)ab_tokstr(&N); }
 
 %type func_name {ab_qname}
 func_name(A) ::= type_function_name(N).     { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
