@@ -20,6 +20,14 @@ static bool all_const(const attu_bexpr *e) {
 
 static attu_bexpr *fold_call(attu_plan_arena *pa, attu_bexpr *e);
 
+/* Operators that are NULL whenever an operand is (PostgreSQL's strict
+ * operators): arithmetic, comparisons, ||, LIKE, date +/- days */
+static bool strict_op(attu_opcode op) {
+    return (op >= ATTU_OP_ADD_I && op <= ATTU_OP_GE_S) || (op >= ATTU_OP_ADD_N && op <= ATTU_OP_GE_N) ||
+           op == ATTU_OP_CONCAT || op == ATTU_OP_LIKE || op == ATTU_OP_ILIKE || op == ATTU_OP_DATE_ADD ||
+           op == ATTU_OP_DATE_SUB || op == ATTU_OP_DATE_DIFF;
+}
+
 /* Folds calls whose arguments are constants. A fold that fails (1/0) is
  * left for run time, where it fails only if a row reaches it. CASE
  * branches are not folded for the same reason. The evaluation itself is
@@ -33,7 +41,20 @@ static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e) {
     }
     if (e->kind != BX_CALL) return e;
     for (int i = 0; i < e->nargs; i++) e->args[i] = fold(pa, e->args[i]);
-    if (!all_const(e) || e->type.id == ATTU_TYPE_UNKNOWN) return e;
+    if (e->type.id == ATTU_TYPE_UNKNOWN) return e;
+    if (strict_op(e->op)) {
+        /* a strict operator with a NULL constant operand is NULL, its other
+         * operands never run (PostgreSQL folds it so: split_part(s, ' ', 0)
+         * || NULL is NULL, not split_part's error) */
+        for (int i = 0; i < e->nargs; i++)
+            if (e->args[i]->kind == BX_CONST && e->args[i]->is_null) {
+                attu_bexpr *c = attu_bx_new(pa, BX_CONST, e->type, e->position);
+                if (!c) return e;
+                c->is_null = true;
+                return c;
+            }
+    }
+    if (!all_const(e)) return e;
     return fold_call(pa, e);
 }
 
