@@ -3685,6 +3685,7 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
         return NULL;
     }
     p = attu_rewrite(c->pa, p, c->err);
+    if (!p) return NULL;
     attu_column **cols = NULL;
     size_t n = 0;
     if (!run_scalar_list(c, p, e, &cols, &n)) return NULL;
