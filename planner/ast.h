@@ -248,6 +248,8 @@ typedef struct attu_ast_case_when {
 struct attu_ast_expr {
     attu_ast_expr_kind kind;
     int                position;
+    char              *arg_name;   /* name => value (or name := value) as a
+                                      function's argument; NULL otherwise */
     int                depth;      /* height of this subtree, 1 for a leaf
                                       (see ATTU_AST_MAX_DEPTH) */
     union {
@@ -471,6 +473,8 @@ struct attu_ast_query {
             attu_ast_from_list    from;         /* n == 0 without FROM */
             attu_ast_expr        *where;
             attu_ast_expr_list    group_by;
+            bool                  group_empty;  /* GROUP BY (): the one
+                                                   group of all rows */
             attu_ast_expr        *having;
             /* WINDOW w AS (...), ...: definitions (name set), already
              * merged into every OVER that names them. */

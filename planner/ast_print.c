@@ -428,6 +428,8 @@ static void pr_query(out *o, const attu_ast_query *q) {
             puts_(o, " (group ");
             pr_list(o, q->u.select.group_by);
             puts_(o, ")");
+        } else if (q->u.select.group_empty) {
+            puts_(o, " (group ())");
         }
         if (q->u.select.having) {
             puts_(o, " (having ");

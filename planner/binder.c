@@ -22,6 +22,7 @@
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1128,6 +1129,21 @@ static void defer_outer_only(bctx *c, scope *sc, const aggstate *st, attu_bexpr 
     }
 }
 
+/* ORDER BY / GROUP BY / DISTINCT ON read an integer constant as an output
+ * column's position; any other bare constant (a string, a decimal, a
+ * boolean, NULL, an integer past int4) is PostgreSQL's 42601 "non-integer
+ * constant" there */
+static bool nonint_const(bctx *c, const attu_ast_expr *e, const char *clause) {
+    if (e->kind != ATTU_EXPR_LITERAL) return false;
+    if (e->u.literal.kind == ATTU_LIT_INTEGER) {
+        errno = 0;
+        long long v = strtoll(e->u.literal.text, NULL, 10);
+        if (errno == 0 && v <= 2147483647LL && v >= -2147483647LL) return false;
+    }
+    attu_error_set(c->err, "42601", e->position, "non-integer constant in %s", clause);
+    return true;
+}
+
 static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     const typeof(q->u.select) *s = &q->u.select;
     c->pending = NULL;
@@ -1347,6 +1363,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     for (int i = 0; i < s->group_by.n; i++) {
         const attu_ast_expr *ge = s->group_by.items[i];
         attu_bexpr *g = NULL;
+        if (nonint_const(c, ge, "GROUP BY")) return NULL;
         if (ge->kind == ATTU_EXPR_LITERAL && ge->u.literal.kind == ATTU_LIT_INTEGER) {
             long k = strtol(ge->u.literal.text, NULL, 10);
             if (k < 1 || k > n) { attu_error_set(c->err, "42P10", ge->position, "GROUP BY position %ld is not in select list", k); return NULL; }
@@ -1389,6 +1406,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         ord[i].nulls_first = oi->nulls == ATTU_NULLS_DEFAULT ? oi->desc : oi->nulls == ATTU_NULLS_FIRST;
         ord_out[i] = -1;
         const attu_ast_expr *oe = oi->expr;
+        if (nonint_const(c, oe, "ORDER BY")) return NULL;
         if (oe->kind == ATTU_EXPR_LITERAL && oe->u.literal.kind == ATTU_LIT_INTEGER) {
             long k = strtol(oe->u.literal.text, NULL, 10);
             if (k < 1 || k > n) { attu_error_set(c->err, "42P10", oe->position, "ORDER BY position %ld is not in select list", k); return NULL; }
@@ -1437,6 +1455,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         for (int i = 0; i < w->npart; i++) {
             const attu_ast_expr *de = s->distinct_on.items[i];
             attu_bexpr *k = NULL;
+            if (nonint_const(c, de, "DISTINCT ON")) return NULL;
             if (de->kind == ATTU_EXPR_LITERAL && de->u.literal.kind == ATTU_LIT_INTEGER) {
                 long kk = strtol(de->u.literal.text, NULL, 10);
                 if (kk < 1 || kk > n) { attu_error_set(c->err, "42P10", de->position, "SELECT DISTINCT ON position %ld is not in select list", kk); return NULL; }
@@ -1456,6 +1475,37 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 if (!k && (!(k = bind_expr(c, &sc, de)) || !(k = resolve_unknown(c, k)))) return NULL;
             }
             w->part[i] = k;
+        }
+        /* PostgreSQL takes the ORDER BY items among the keys first, in
+         * order: a key after an item that is not one, or a key missing from
+         * an ORDER BY that has such an item, is 42P10 */
+        bool skipped = false;
+        for (int i = 0; i < nord; i++) {
+            const attu_bexpr *oe = ord_out[i] >= 0 ? items[ord_out[i]] : ord[i].expr;
+            bool key = false;
+            for (int k = 0; k < w->npart && !key; k++) key = attu_bx_equal(oe, w->part[k]);
+            if (!key) { skipped = true; break; }
+        }
+        bool bad = false;
+        if (skipped) {
+            for (int k = 0; k < w->npart && !bad; k++) {
+                int at = -1;
+                for (int i = 0; i < nord && at < 0; i++)
+                    if (attu_bx_equal(ord_out[i] >= 0 ? items[ord_out[i]] : ord[i].expr, w->part[k])) at = i;
+                /* every key must come before the first item that is not one */
+                for (int i = 0; i < at && !bad; i++) {
+                    const attu_bexpr *oe = ord_out[i] >= 0 ? items[ord_out[i]] : ord[i].expr;
+                    bool key = false;
+                    for (int kk = 0; kk < w->npart && !key; kk++) key = attu_bx_equal(oe, w->part[kk]);
+                    if (!key) bad = true;
+                }
+                if (at < 0) bad = true;
+            }
+        }
+        if (bad) {
+            attu_error_set(c->err, "42P10", s->distinct_on.items[0]->position,
+                           "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
+            return NULL;
         }
         w->norder = nord;
         w->order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(nord + 1));
@@ -1479,7 +1529,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
      * the FROM rows; under aggregation, those whose parameters read only
      * queries further out too (see defer_outer_only) */
     {
-        bool aggregates = st.ngroups > 0 || having;
+        bool aggregates = st.ngroups > 0 || having || s->group_empty;
         for (int i = 0; i < n && !aggregates; i++) aggregates = has_kind(items[i], BX_AGG);
         for (int i = 0; i < nord && !aggregates; i++) aggregates = ord[i].expr && has_kind(ord[i].expr, BX_AGG);
         if (aggregates) defer_outer_only(c, &sc, &st, items, n, having, ord, nord);
@@ -1488,7 +1538,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     for (int i = 0; i < c->npending; i++) npost += c->pending[i].post_agg;
     if (c->npending && !(p = npost ? apply_pending_pre_agg(c, p) : apply_pending(c, p))) return NULL;
     /* aggregation */
-    bool any_agg = st.ngroups > 0 || having || npost;
+    bool any_agg = st.ngroups > 0 || having || npost || s->group_empty;
     for (int i = 0; i < n && !any_agg; i++) any_agg = has_kind(items[i], BX_AGG);
     for (int i = 0; i < nord && !any_agg; i++) any_agg = ord[i].expr && has_kind(ord[i].expr, BX_AGG);
     if (!any_agg) {
@@ -1648,6 +1698,7 @@ static attu_lplan *bind_tail(bctx *c, const attu_ast_query *q, attu_lplan *p) {
         for (int i = 0; i < so->nsort; i++) {
             const attu_ast_order_item *oi = &q->order_by.items[i];
             int k = -1;
+            if (nonint_const(c, oi->expr, "ORDER BY")) return NULL;
             if (oi->expr->kind == ATTU_EXPR_LITERAL && oi->expr->u.literal.kind == ATTU_LIT_INTEGER) {
                 k = (int)strtol(oi->expr->u.literal.text, NULL, 10) - 1;
                 if (k < 0 || k >= p->ncols) { attu_error_set(c->err, "42P10", oi->expr->position, "ORDER BY position %d is not in select list", k + 1); return NULL; }
@@ -1681,16 +1732,37 @@ static attu_lplan *bind_tail(bctx *c, const attu_ast_query *q, attu_lplan *p) {
     return p;
 }
 
-static attu_lplan *coerce_plan(bctx *c, attu_lplan *p, const attu_type *types) {
+/* p's columns as types; a column whose untyped[i] is set was an untyped
+ * literal (bound as text) and converts as the literal would, as a cast */
+static attu_lplan *coerce_plan_x(bctx *c, attu_lplan *p, const attu_type *types, const bool *untyped) {
     bool same = true;
     for (int i = 0; i < p->ncols; i++) if (!attu_type_equal(p->types[i], types[i])) same = false;
     if (same) return p;
     attu_bexpr **ex = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)p->ncols);
     for (int i = 0; i < p->ncols; i++) {
-        ex[i] = coerce(c, attu_bx_col(c->pa, i, p->types[i]), types[i], false, 0);
+        ex[i] = coerce(c, attu_bx_col(c->pa, i, p->types[i]), types[i], untyped && untyped[i], 0);
         if (!ex[i]) return NULL;
     }
     return mk_project(c, p, p->ncols, ex, p->names);
+}
+
+static attu_lplan *coerce_plan(bctx *c, attu_lplan *p, const attu_type *types) {
+    return coerce_plan_x(c, p, types, NULL);
+}
+
+/* Whether output column col of a set operation's arm q is an untyped
+ * literal ('2', NULL) of a plain SELECT: PostgreSQL leaves it unknown
+ * until the arms meet, so it takes the other arm's type (SELECT 1 UNION
+ * SELECT '2' is integers). A SELECT that sorts, groups or removes
+ * duplicates makes it text first (here: any such SELECT), as does a
+ * nested set operation or VALUES. */
+static bool arm_untyped(const attu_ast_query *q, int col) {
+    if (q->kind != ATTU_QUERY_SELECT || q->u.select.distinct || q->u.select.distinct_on.n || q->u.select.group_by.n ||
+        q->u.select.group_empty || q->order_by.n || col >= q->u.select.nitems)
+        return false;
+    for (int i = 0; i <= col; i++) if (q->u.select.items[i].expr->kind == ATTU_EXPR_STAR) return false;
+    const attu_ast_expr *e = q->u.select.items[col].expr;
+    return e->kind == ATTU_EXPR_LITERAL && (e->u.literal.kind == ATTU_LIT_STRING || e->u.literal.kind == ATTU_LIT_NULL);
 }
 
 static bool values_read_outer(const attu_lplan *p) {
@@ -1888,17 +1960,26 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
             break;
         }
         attu_type *ts = attu_palloc(c->pa, sizeof(attu_type) * (size_t)(l->ncols + 1));
+        bool *lu = attu_palloc(c->pa, sizeof(bool) * (size_t)(l->ncols + 1));
+        bool *ru = attu_palloc(c->pa, sizeof(bool) * (size_t)(l->ncols + 1));
+        if (!ts || !lu || !ru) { attu_error_oom(c->err); break; }
         bool bad = false;
-        for (int i = 0; i < l->ncols && !bad; i++)
+        for (int i = 0; i < l->ncols && !bad; i++) {
+            lu[i] = arm_untyped(q->u.setop.left, i);
+            ru[i] = arm_untyped(q->u.setop.right, i);
+            if (lu[i] && ru[i]) { lu[i] = ru[i] = false; }   /* both text */
+            if (lu[i]) { ts[i] = r->types[i]; continue; }
+            if (ru[i]) { ts[i] = l->types[i]; continue; }
             if (!mix_type(l->types[i], r->types[i], &ts[i])) {
                 char b1[64], b2[64];
                 attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, q->position, "%s types %s and %s cannot be matched",
                                opname, tname(l->types[i], b1), tname(r->types[i], b2));
                 bad = true;
             }
+        }
         if (bad) break;
-        l = coerce_plan(c, l, ts);
-        r = l ? coerce_plan(c, r, ts) : NULL;
+        l = coerce_plan_x(c, l, ts, lu);
+        r = l ? coerce_plan_x(c, r, ts, ru) : NULL;
         if (!r) break;
         p = attu_lp_new(c->pa, LP_SETOP, l->ncols);
         if (!p) { attu_error_oom(c->err); break; }
@@ -2280,8 +2361,8 @@ static attu_bexpr *push_apply(bctx *c, const scope *sc, const attu_ast_expr *e, 
  * value is used. Anything else (other correlations, a value reading the
  * outer row, DISTINCT, LIMIT, OFFSET) takes the apply form. */
 static attu_bexpr *decorrelate_rows(bctx *c, const scope *sc, const attu_ast_query *q, attu_lplan *p, const attu_ast_expr *e) {
-    if (q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.having || q->u.select.distinct ||
-        q->u.select.distinct_on.n || q->limit || q->offset)
+    if (q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.group_empty || q->u.select.having ||
+        q->u.select.distinct || q->u.select.distinct_on.n || q->limit || q->offset)
         return decorrelate_apply(c, sc, q, p, e, APPLY_SCALAR, NULL, 0);
     attu_lplan *proj = p;
     if (proj->kind == LP_SORT) proj = proj->left;             /* ORDER BY: no effect on one row */
@@ -2553,7 +2634,9 @@ typedef struct corr_parts {
 static bool corr_take_apart(bctx *c, const attu_ast_query *q, attu_lplan *p, corr_parts *cp) {
     memset(cp, 0, sizeof *cp);
     cp->limit = -1;
-    if (q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.having || q->u.select.distinct_on.n) return false;
+    if (q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.group_empty || q->u.select.having ||
+        q->u.select.distinct_on.n)
+        return false;
     attu_lplan *x = p;
     cp->nvis = p->ncols;
     /* the projection that drops hidden sort columns */
@@ -3608,6 +3691,7 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
         return NULL;
     }
     p = attu_rewrite(c->pa, p, c->err);
+    if (!p) return NULL;
     attu_column **cols = NULL;
     size_t n = 0;
     if (!run_scalar_list(c, p, e, &cols, &n)) return NULL;
@@ -3685,7 +3769,8 @@ static attu_lplan *bind_exists_join(bctx *c, attu_lplan *p, const scope *sc, con
     if (x && x->kind == LP_SORT) x = x->left;
     if (x && x->kind == LP_DISTINCT) x = x->left;
     attu_lplan *f = x && x->kind == LP_PROJECT ? x->left : NULL;
-    if (!f || f->kind != LP_FILTER || q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.having ||
+    if (!f || f->kind != LP_FILTER || q->kind != ATTU_QUERY_SELECT || q->u.select.group_by.n || q->u.select.group_empty ||
+        q->u.select.having ||
         q->u.select.distinct_on.n || plan_reads_outer(f->left))
         return (attu_lplan *)1;
     for (int i = 0; i < x->ncols; i++)

@@ -487,6 +487,22 @@ static attu_bexpr *op_error(bctx *c, const char *opname, attu_bexpr *l, attu_bex
     return NULL;
 }
 
+/* PostgreSQL's 42725: several operators take these operand types */
+static attu_bexpr *not_unique(bctx *c, const char *opname, attu_bexpr *l, attu_bexpr *r, int pos) {
+    char b1[64], b2[64];
+    if (l)
+        attu_error_set(c->err, "42725", pos, "operator is not unique: %s %s %s", tname(l->type, b1), opname, tname(r->type, b2));
+    else
+        attu_error_set(c->err, "42725", pos, "operator is not unique: %s %s", opname, tname(r->type, b2));
+    return NULL;
+}
+
+/* a statement parameter that no type was given for (a BX_CONST that
+ * remembers its number) */
+static bool is_untyped_param(const attu_bexpr *b) {
+    return b->kind == BX_CONST && b->type.id == ATTU_TYPE_UNKNOWN && b->aux > 0;
+}
+
 attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos) {
     static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
                                    [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=" };
@@ -596,7 +612,14 @@ static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, att
             if (!r) return NULL;
             rt = ATTU_TYPE_DATE;
         }
-        if ((lt == ATTU_TYPE_DATE || lt == ATTU_TYPE_TIMESTAMP) && (attu_type_is_int(rt) || rt == ATTU_TYPE_UNKNOWN) &&
+        /* date + unknown: date + integer, + interval, + time are all
+         * PostgreSQL's candidates (42725); an untyped parameter stays the
+         * integer it always was here */
+        if (((lt == ATTU_TYPE_DATE && rt == ATTU_TYPE_UNKNOWN && !is_untyped_param(r)) ||
+             (rt == ATTU_TYPE_DATE && lt == ATTU_TYPE_UNKNOWN && !is_untyped_param(l))) && op == ATTU_BINOP_ADD)
+            return not_unique(c, names[op], l, r, pos);
+        /* timestamp + integer has no operator in PostgreSQL (42883) */
+        if (lt == ATTU_TYPE_DATE && (attu_type_is_int(rt) || rt == ATTU_TYPE_UNKNOWN) &&
             (op == ATTU_BINOP_ADD || op == ATTU_BINOP_SUB)) {
             r = coerce(c, r, attu_type_make(ATTU_TYPE_INT32), false, pos);
             if (!r) return NULL;
@@ -611,8 +634,14 @@ static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, att
         return op_error(c, names[op], l, r, pos);
     }
     if (lt == ATTU_TYPE_UNKNOWN && rt == ATTU_TYPE_UNKNOWN) {
-        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator is not unique: unknown %s unknown", names[op]);
-        return NULL;
+        /* ^ has only numeric-category candidates (float8, numeric): the
+         * preferred float8 wins; + - * / % have others too (42725) */
+        if (op == ATTU_BINOP_POW) {
+            attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64);
+            l = coerce(c, l, f8, false, pos); r = l ? coerce(c, r, f8, false, pos) : NULL;
+            return r ? mk_call(c, ATTU_OP_POWER, f8, pos, 2, l, r, NULL, NULL) : NULL;
+        }
+        return not_unique(c, names[op], l, r, pos);
     }
     if (lt == ATTU_TYPE_UNKNOWN) { l = coerce(c, l, is_numeric(rt) ? r->type : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!l) return NULL; lt = l->type.id; }
     if (rt == ATTU_TYPE_UNKNOWN) { r = coerce(c, r, is_numeric(lt) ? l->type : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!r) return NULL; rt = r->type.id; }
@@ -722,6 +751,12 @@ static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e)
     }
     case ATTU_BINOP_CONCAT: {
         attu_type t = attu_type_make(ATTU_TYPE_TEXT);
+        /* PostgreSQL's || of non-strings takes text on one side (text ||
+         * anynonarray, anynonarray || text): two non-text operands have
+         * no operator (integer || integer, 42883) */
+        if (l->type.id != ATTU_TYPE_TEXT && l->type.id != ATTU_TYPE_UNKNOWN &&
+            r->type.id != ATTU_TYPE_TEXT && r->type.id != ATTU_TYPE_UNKNOWN)
+            return op_error(c, "||", l, r, pos);
         l = coerce(c, l, t, true, pos);
         r = l ? coerce(c, r, t, true, pos) : NULL;
         return r ? mk_call(c, ATTU_OP_CONCAT, t, pos, 2, l, r, NULL, NULL) : NULL;
@@ -740,6 +775,11 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
     x->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)n);
     attu_bexpr *operand = NULL;
     if (e->u.case_.operand && !(operand = bind_expr(c, sc, e->u.case_.operand))) return NULL;
+    /* an untyped literal as the operand is text, as PostgreSQL's (CASE '1'
+     * WHEN 1 is text = integer, 42883) */
+    if (operand && operand->type.id == ATTU_TYPE_UNKNOWN && !is_untyped_param(operand) &&
+        !(operand = coerce(c, operand, attu_type_make(ATTU_TYPE_TEXT), false, operand->position)))
+        return NULL;
     attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
     for (int i = 0; i < n; i++) {
         attu_bexpr *w = bind_expr(c, sc, e->u.case_.whens[i].when);
@@ -914,6 +954,10 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
             a = coerce_bool(c, a, "NOT");
             return a ? mk_call(c, ATTU_OP_NOT, b, e->position, 1, a, NULL, NULL, NULL) : NULL;
         }
+        /* prefix - of an untyped literal: - interval and the numeric
+         * types' are all candidates (42725); + has only numeric ones */
+        if (a->type.id == ATTU_TYPE_UNKNOWN && e->u.unary.op == ATTU_UNOP_NEG && !is_untyped_param(a))
+            return not_unique(c, "-", NULL, a, e->position);
         if (a->type.id == ATTU_TYPE_UNKNOWN) a = coerce(c, a, attu_type_make(ATTU_TYPE_FLOAT64), false, e->position);
         if (!a) return NULL;
         if (a->type.id == ATTU_TYPE_INTERVAL && e->u.unary.op == ATTU_UNOP_NEG)   /* PostgreSQL has no + interval */

@@ -727,8 +727,84 @@ static attu_bexpr *bind_formatting(bctx *c, const attu_ast_expr *e, attu_opcode 
     return x;
 }
 
+/* A call with arguments in named notation (make_interval(days => 3)): the
+ * functions that name their parameters take them in order, the missing
+ * ones their defaults (make_interval's 0); any other call is PostgreSQL's
+ * 42883, a name given twice 42601. NULL with no error: not named. */
+static attu_bexpr *bind_named_call(bctx *c, const scope *sc, const attu_ast_expr *e, bool *named) {
+    int n = e->u.func.args.n;
+    *named = false;
+    for (int i = 0; i < n; i++) if (e->u.func.args.items[i]->arg_name) *named = true;
+    if (!*named) return NULL;
+    static const char *const interval_p[] = { "years", "months", "weeks", "days", "hours", "mins", "secs", NULL };
+    static const char *const date_p[] = { "year", "month", "day", NULL };
+    static const char *const ts_p[] = { "year", "month", "mday", "hour", "min", "sec", NULL };
+    const char *fname = e->u.func.name;
+    const char *const *params = NULL;
+    bool defaults = false;
+    if (!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) {
+        if (!strcmp(fname, "make_interval")) { params = interval_p; defaults = true; }
+        else if (!strcmp(fname, "make_date")) params = date_p;
+        else if (!strcmp(fname, "make_timestamp")) params = ts_p;
+    }
+    for (int i = 0; i < n; i++) {
+        const char *an = e->u.func.args.items[i]->arg_name;
+        for (int j = 0; an && j < i; j++)
+            if (e->u.func.args.items[j]->arg_name && !strcmp(e->u.func.args.items[j]->arg_name, an)) {
+                attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->u.func.args.items[i]->position,
+                               "argument name \"%s\" used more than once", an);
+                return NULL;
+            }
+    }
+    int np = 0;
+    while (params && params[np]) np++;
+    const attu_ast_expr *slot[8] = { 0 };
+    bool ok = params && n <= np && !e->u.func.star && !e->u.func.distinct && !e->u.func.order_by.n && !e->u.func.filter &&
+              !e->u.func.over && !e->u.func.within_group;
+    for (int i = 0; ok && i < n; i++) {
+        const attu_ast_expr *a = e->u.func.args.items[i];
+        int k = i;
+        if (a->arg_name) {
+            k = -1;
+            for (int j = 0; j < np; j++) if (!strcmp(params[j], a->arg_name)) k = j;
+        }
+        if (k < 0 || slot[k]) ok = false;
+        else slot[k] = a;
+    }
+    /* the arguments in order, each without its name; a missing one is a
+     * default (make_interval's trailing zeros) or no such function */
+    int last = -1;
+    for (int j = 0; ok && j < np; j++) if (slot[j]) last = j;
+    attu_ast_expr **items = attu_palloc(c->pa, sizeof(attu_ast_expr *) * (size_t)(np + 1));
+    if (!items) { attu_error_oom(c->err); return NULL; }
+    for (int j = 0; ok && j <= last; j++) {
+        attu_ast_expr *x = attu_palloc(c->pa, sizeof *x);
+        if (!x) { attu_error_oom(c->err); return NULL; }
+        if (slot[j]) *x = *slot[j];
+        else if (defaults) {
+            memset(x, 0, sizeof *x);
+            x->kind = ATTU_EXPR_LITERAL; x->position = e->position; x->depth = 1;
+            x->u.literal.kind = ATTU_LIT_INTEGER; x->u.literal.text = "0"; x->u.literal.len = 1;
+        } else ok = false;
+        x->arg_name = NULL;
+        items[j] = x;
+    }
+    if (!ok) {
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position,
+                       "function %s with arguments in named notation does not exist", fname);
+        return NULL;
+    }
+    attu_ast_expr call = *e;
+    call.u.func.args.items = items;
+    call.u.func.args.n = last + 1;
+    return bind_function(c, sc, &call);
+}
+
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
+    bool named;
+    attu_bexpr *nb = bind_named_call(c, sc, e, &named);
+    if (named) return nb;
     const agg_name *an = find_agg(name);
     if (an) return bind_aggregate(c, sc, e, an);
     if (e->u.func.within_group) return attu_within_group_misuse(c, sc, e, false, false);

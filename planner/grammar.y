@@ -366,6 +366,7 @@ simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) into_clause fro
     if (F) { A->u.select.from.items = F->items; A->u.select.from.n = F->n; }
     A->u.select.where = W;
     A->u.select.group_by = ab_expr_list(G);
+    A->u.select.group_empty = G && G->n == 0;
     A->u.select.having = H;
     if (WC) ab_windows_define(ctx, A, WC);
     ab_windows_resolve(ctx, A, K.pos);
@@ -381,6 +382,7 @@ simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) into_clause fro
     if (F) { A->u.select.from.items = F->items; A->u.select.from.n = F->n; }
     A->u.select.where = W;
     A->u.select.group_by = ab_expr_list(G);
+    A->u.select.group_empty = G && G->n == 0;
     A->u.select.having = H;
     if (WC) ab_windows_define(ctx, A, WC);
     ab_windows_resolve(ctx, A, K.pos);
@@ -663,6 +665,8 @@ where_clause(A) ::= .                   { A = NULL; }
 
 %type group_clause {attu_vec *}
 group_clause(A) ::= GROUP BY expr_list(L).  { A = L; }
+/* GROUP BY (): the empty grouping set, an empty (not NULL) list */
+group_clause(A) ::= GROUP BY LP RP.         { A = vec_new(ctx); }
 group_clause(A) ::= .                       { A = NULL; }
 
 %type having_clause {attu_ast_expr *}
@@ -1036,8 +1040,20 @@ func_application(A) ::= func_name(N) LP STAR RP.
     { A = ab_func(ctx, N.schema, N.name, NULL, N.pos); A->u.func.star = true; }
 
 %type func_arg_list {attu_vec *}
-func_arg_list(A) ::= a_expr(E).                         { A = vec_push_ptr(ctx, NULL, E); }
-func_arg_list(A) ::= func_arg_list(L) COMMA a_expr(E).  { A = vec_push_ptr(ctx, L, E); }
+func_arg_list(A) ::= func_arg_expr(E).                         { A = vec_push_ptr(ctx, NULL, E); }
+func_arg_list(A) ::= func_arg_list(L) COMMA func_arg_expr(E).
+{
+    attu_ast_expr *last = ((attu_ast_expr **)L->items)[L->n - 1];
+    if (last->arg_name && !E->arg_name)
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, E->position, "positional argument cannot follow named argument");
+    A = vec_push_ptr(ctx, L, E);
+}
+
+/* an argument in named notation: name => value, name := value */
+%type func_arg_expr {attu_ast_expr *}
+func_arg_expr(A) ::= a_expr(E).                                         { A = E; }
+func_arg_expr(A) ::= type_function_name(N) EQUALS_GREATER a_expr(E).   { A = E; A->arg_name = (char *)ab_tokstr(&N); }
+func_arg_expr(A) ::= type_function_name(N) COLON_EQUALS a_expr(E).     { A = E; A->arg_name = (char *)ab_tokstr(&N); }
 
 %type func_name {ab_qname}
 func_name(A) ::= type_function_name(N).     { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }

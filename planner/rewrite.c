@@ -18,27 +18,67 @@ static bool all_const(const attu_bexpr *e) {
     return true;
 }
 
-static attu_bexpr *fold_call(attu_plan_arena *pa, attu_bexpr *e);
+static attu_bexpr *fold_call(attu_plan_arena *pa, attu_bexpr *e, attu_error *err);
+
+/* Calls whose failure over constants PostgreSQL reports when it plans the
+ * query (immutable functions that its planner folds): arithmetic, the
+ * math and the string functions whose arguments are out of range. Casts
+ * from text and the formatting functions are stable there (they fail only
+ * when a row reaches them) and are left out. */
+static bool plan_time_error_op(attu_opcode op) {
+    return (op >= ATTU_OP_ADD_I && op <= ATTU_OP_NEG_D) || (op >= ATTU_OP_ADD_N && op <= ATTU_OP_ABS_N) ||
+           op == ATTU_OP_SPLIT_PART || op == ATTU_OP_REPEAT || op == ATTU_OP_LPAD || op == ATTU_OP_RPAD ||
+           op == ATTU_OP_SQRT || op == ATTU_OP_LN || op == ATTU_OP_LOG10 || op == ATTU_OP_POWER ||
+           op == ATTU_OP_ASIN || op == ATTU_OP_ACOS;
+}
+
+/* Operators that are NULL whenever an operand is (PostgreSQL's strict
+ * operators): arithmetic, comparisons, ||, LIKE, date +/- days */
+static bool strict_op(attu_opcode op) {
+    return (op >= ATTU_OP_ADD_I && op <= ATTU_OP_GE_S) || (op >= ATTU_OP_ADD_N && op <= ATTU_OP_GE_N) ||
+           op == ATTU_OP_CONCAT || op == ATTU_OP_LIKE || op == ATTU_OP_ILIKE || op == ATTU_OP_DATE_ADD ||
+           op == ATTU_OP_DATE_SUB || op == ATTU_OP_DATE_DIFF;
+}
 
 /* Folds calls whose arguments are constants. A fold that fails (1/0) is
  * left for run time, where it fails only if a row reaches it. CASE
  * branches are not folded for the same reason. The evaluation itself is
  * fold_call's, out of line: its buffers would otherwise sit in every frame
  * of this recursion. */
-static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e) {
+static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e, attu_error *err) {
     if (!e) return e;
     if (e->kind == BX_CASE) {
-        for (int i = 0; i < e->nwhens; i++) e->whens[i] = fold(pa, e->whens[i]);
+        /* only the first condition runs surely */
+        for (int i = 0; i < e->nwhens; i++) e->whens[i] = fold(pa, e->whens[i], i ? NULL : err);
         return e;
     }
     if (e->kind != BX_CALL) return e;
-    for (int i = 0; i < e->nargs; i++) e->args[i] = fold(pa, e->args[i]);
-    if (!all_const(e) || e->type.id == ATTU_TYPE_UNKNOWN) return e;
-    return fold_call(pa, e);
+    /* the operands that run only on a condition (CASE's forms, COALESCE,
+     * NULLIF, AND / OR's second) fail only at run time */
+    bool cond = e->op == ATTU_OP_SELECT || e->op == ATTU_OP_COALESCE || e->op == ATTU_OP_AND || e->op == ATTU_OP_OR ||
+                e->op == ATTU_OP_NULLIF_I || e->op == ATTU_OP_NULLIF_F || e->op == ATTU_OP_NULLIF_S ||
+                e->op == ATTU_OP_NULLIF_N;
+    for (int i = 0; i < e->nargs; i++) e->args[i] = fold(pa, e->args[i], cond && i > 0 ? NULL : err);
+    if (err && err->set) return e;
+    if (e->type.id == ATTU_TYPE_UNKNOWN) return e;
+    if (strict_op(e->op)) {
+        /* a strict operator with a NULL constant operand is NULL, its other
+         * operands never run (PostgreSQL folds it so: split_part(s, ' ', 0)
+         * || NULL is NULL, not split_part's error) */
+        for (int i = 0; i < e->nargs; i++)
+            if (e->args[i]->kind == BX_CONST && e->args[i]->is_null) {
+                attu_bexpr *c = attu_bx_new(pa, BX_CONST, e->type, e->position);
+                if (!c) return e;
+                c->is_null = true;
+                return c;
+            }
+    }
+    if (!all_const(e)) return e;
+    return fold_call(pa, e, err && plan_time_error_op(e->op) ? err : NULL);
 }
 
 /* A call of constants as one constant, or the call when it does not fold. */
-static __attribute__((noinline)) attu_bexpr *fold_call(attu_plan_arena *pa, attu_bexpr *e) {
+static __attribute__((noinline)) attu_bexpr *fold_call(attu_plan_arena *pa, attu_bexpr *e, attu_error *perr) {
     attu_stage_exprs ex;
     attu_error err;
     attu_error_clear(&err);
@@ -47,7 +87,12 @@ static __attribute__((noinline)) attu_bexpr *fold_call(attu_plan_arena *pa, attu
     char text[4096];
     int rc = attu_program_eval_const(ex.prog, &out, text, sizeof text, &err);
     attu_stage_exprs_free(&ex);
-    if (rc) return e;
+    if (rc) {
+        /* a data exception (22xxx: division by zero, out of range, a bad
+         * field) is the query's, at plan time as PostgreSQL's */
+        if (perr && !perr->set && err.set && !strncmp(err.sqlstate, "22", 2)) *perr = err;
+        return e;
+    }
     if (attu_type_mclass(e->type.id) == ATTU_MC_TEXT && !out.null && out.len >= sizeof text - 1) return e;
     attu_bexpr *c = attu_bx_new(pa, BX_CONST, e->type, e->position);
     if (!c) return e;
@@ -71,20 +116,20 @@ static __attribute__((noinline)) attu_bexpr *fold_call(attu_plan_arena *pa, attu
     return c;
 }
 
-static void fold_plan(attu_plan_arena *pa, attu_lplan *p) {
+static void fold_plan(attu_plan_arena *pa, attu_lplan *p, attu_error *err) {
     if (!p) return;
-    fold_plan(pa, p->left);
-    fold_plan(pa, p->right);
-    if (p->pred) p->pred = fold(pa, p->pred);
-    if (p->residual) p->residual = fold(pa, p->residual);
-    if (p->kind == LP_PROJECT) for (int i = 0; i < p->ncols; i++) p->exprs[i] = fold(pa, p->exprs[i]);
-    for (int i = 0; i < p->nkeys; i++) { p->lkeys[i] = fold(pa, p->lkeys[i]); p->rkeys[i] = fold(pa, p->rkeys[i]); }
-    for (int i = 0; i < p->ngroups; i++) p->groups[i] = fold(pa, p->groups[i]);
-    for (int i = 0; i < p->naggs; i++) { p->aggs[i].arg = fold(pa, p->aggs[i].arg); p->aggs[i].arg2 = fold(pa, p->aggs[i].arg2); }
+    fold_plan(pa, p->left, err);
+    fold_plan(pa, p->right, err);
+    if (p->pred) p->pred = fold(pa, p->pred, err);
+    if (p->residual) p->residual = fold(pa, p->residual, err);
+    if (p->kind == LP_PROJECT) for (int i = 0; i < p->ncols; i++) p->exprs[i] = fold(pa, p->exprs[i], err);
+    for (int i = 0; i < p->nkeys; i++) { p->lkeys[i] = fold(pa, p->lkeys[i], err); p->rkeys[i] = fold(pa, p->rkeys[i], err); }
+    for (int i = 0; i < p->ngroups; i++) p->groups[i] = fold(pa, p->groups[i], err);
+    for (int i = 0; i < p->naggs; i++) { p->aggs[i].arg = fold(pa, p->aggs[i].arg, err); p->aggs[i].arg2 = fold(pa, p->aggs[i].arg2, err); }
     for (int i = 0; i < p->nsrfs; i++) {
-        p->srfs[i].start = fold(pa, p->srfs[i].start);
-        p->srfs[i].stop = fold(pa, p->srfs[i].stop);
-        p->srfs[i].step = fold(pa, p->srfs[i].step);
+        p->srfs[i].start = fold(pa, p->srfs[i].start, err);
+        p->srfs[i].stop = fold(pa, p->srfs[i].stop, err);
+        p->srfs[i].step = fold(pa, p->srfs[i].step, err);
     }
 }
 
@@ -729,7 +774,8 @@ static double reestimate(attu_lplan *p) {
 }
 
 attu_lplan *attu_rewrite(attu_plan_arena *pa, attu_lplan *p, attu_error *err) {
-    fold_plan(pa, p);
+    fold_plan(pa, p, err);
+    if (err && err->set) return NULL;
     p = pushdown(pa, p);
     p = reorder(pa, p);
     fuse(p);

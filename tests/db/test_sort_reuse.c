@@ -123,7 +123,7 @@ Test(sort_reuse, sort_dropped, .init = setup, .fini = teardown, .timeout = 60) {
         { "group_having_reordered", "SELECT k, j, sum(v) FROM t GROUP BY k, j HAVING count(*) > 5 ORDER BY j, k", 0, 1 },
         { "group_expression_key", "SELECT k % 5 AS m, count(*) FROM t GROUP BY k % 5 ORDER BY m", 0, 1 },
         { "group_through_subquery", "SELECT * FROM (SELECT j, count(*) AS c FROM t GROUP BY j) g WHERE c > 10 ORDER BY j", 0, 1 },
-        { "group_order_repeats_key", "SELECT k, count(*) FROM t GROUP BY k ORDER BY k, k DESC, 'x'", 0, 1 },
+        { "group_order_repeats_key", "SELECT k, count(*) FROM t GROUP BY k ORDER BY k, k DESC, 'x'::text", 0, 1 },
         { "group_topk", "SELECT k, count(*) FROM t GROUP BY k ORDER BY k LIMIT 4 OFFSET 2", 0, 1 },
         { "distinct_all_columns", "SELECT DISTINCT k, s FROM t ORDER BY k, s", 0, 1 },
         { "distinct_prefix", "SELECT DISTINCT j, d FROM t ORDER BY j", 0, 1 },
