@@ -96,6 +96,7 @@ static attu_ast_expr *new_value_of(modify_ctx *m, const attu_ast_expr *v, int c,
     e->u.cast.syntax = ATTU_CAST_FUNCTION;
     e->u.cast.type.position = pos;
     e->u.cast.type.precision = e->u.cast.type.scale = -1;
+    e->u.cast.type.ivrange = 0;
     if (t.id == ATTU_TYPE_DECIMAL) {
         e->u.cast.type.name = "numeric";
         e->u.cast.type.precision = t.precision;

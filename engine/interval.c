@@ -933,3 +933,92 @@ int attu_make_interval(int64_t years, int64_t months, int64_t weeks, int64_t day
     return fields_fit((__int128)years * 12 + months, (__int128)weeks * 7 + days,
                       (__int128)hours * USECS_PER_HOUR + (__int128)mins * USECS_PER_MINUTE + (int64_t)us, out, err);
 }
+
+/* ---- field qualifiers ---------------------------------------------------- */
+
+static int last_field(int range) {
+    int f = 0;
+    for (int b = 1; b <= ATTU_IVF_SECOND; b <<= 1)
+        if (range & b) f = b;
+    return f;
+}
+
+void attu_interval_qualify(attu_interval *iv, int range, int prec) {
+    int last = last_field(range);
+    if (last == ATTU_IVF_YEAR) {
+        iv->months = iv->months / 12 * 12;
+        iv->days = 0;
+        iv->usec = 0;
+    } else if (last == ATTU_IVF_MONTH) {
+        iv->days = 0;
+        iv->usec = 0;
+    } else if (last == ATTU_IVF_DAY) {
+        iv->usec = 0;
+    } else if (last == ATTU_IVF_HOUR) {
+        iv->usec = iv->usec / INT64_C(3600000000) * INT64_C(3600000000);
+    } else if (last == ATTU_IVF_MINUTE) {
+        iv->usec = iv->usec / INT64_C(60000000) * INT64_C(60000000);
+    }
+    if (prec >= 0 && prec < 6) {
+        int64_t unit = 1;
+        for (int i = prec; i < 6; i++) unit *= 10;
+        int64_t half = unit / 2;
+        if (iv->usec >= 0) iv->usec = (iv->usec + half) / unit * unit;
+        else iv->usec = -((-iv->usec + half) / unit * unit);
+    }
+}
+
+/* Whether s[0..len) is one signed number: digits with an optional
+ * fraction. */
+static bool bare_number(const char *s, size_t len) {
+    size_t i = 0, digits = 0;
+    if (i < len && (s[i] == '+' || s[i] == '-')) i++;
+    while (i < len && isdigit((unsigned char)s[i])) { i++; digits++; }
+    if (i < len && s[i] == '.') {
+        i++;
+        while (i < len && isdigit((unsigned char)s[i])) { i++; digits++; }
+    }
+    return digits > 0 && i == len;
+}
+
+int attu_interval_parse_qualified(const char *s, size_t len, int range, int prec,
+                                  attu_interval *out, attu_error *err) {
+    while (len && isspace((unsigned char)*s)) { s++; len--; }
+    while (len && isspace((unsigned char)s[len - 1])) len--;
+    int last = last_field(range);
+    char buf[128];
+    const char *txt = s;
+    size_t tlen = len;
+    if (last && len < 64 && bare_number(s, len)) {
+        /* a number alone is a count of the qualifier's last field */
+        const char *unit = last == ATTU_IVF_YEAR ? "years" : last == ATTU_IVF_MONTH ? "months"
+                         : last == ATTU_IVF_DAY ? "days" : last == ATTU_IVF_HOUR ? "hours"
+                         : last == ATTU_IVF_MINUTE ? "minutes" : "seconds";
+        tlen = (size_t)snprintf(buf, sizeof buf, "%.*s %s", (int)len, s, unit);
+        txt = buf;
+    } else if (range == (ATTU_IVF_DAY | ATTU_IVF_HOUR) && len < 64) {
+        /* '1 2' DAY TO HOUR: days then hours */
+        const char *sp = memchr(s, ' ', len);
+        if (sp) {
+            size_t a = (size_t)(sp - s), b0 = a;
+            while (b0 < len && s[b0] == ' ') b0++;
+            if (bare_number(s, a) && bare_number(s + b0, len - b0)) {
+                tlen = (size_t)snprintf(buf, sizeof buf, "%.*s days %.*s hours", (int)a, s,
+                                        (int)(len - b0), s + b0);
+                txt = buf;
+            }
+        }
+    } else if (range == (ATTU_IVF_MINUTE | ATTU_IVF_SECOND) && len < 64) {
+        /* '1:30' MINUTE TO SECOND: minutes and seconds */
+        const char *colon = memchr(s, ':', len);
+        if (colon && !memchr(colon + 1, ':', len - (size_t)(colon - s) - 1) && !memchr(s, ' ', len)) {
+            bool neg = *s == '-';
+            size_t skip = (*s == '-' || *s == '+') ? 1 : 0;
+            tlen = (size_t)snprintf(buf, sizeof buf, "%s00:%.*s", neg ? "-" : "", (int)(len - skip), s + skip);
+            txt = buf;
+        }
+    }
+    if (attu_interval_parse(txt, tlen, out, err)) return -1;
+    attu_interval_qualify(out, range, prec);
+    return 0;
+}

@@ -95,4 +95,23 @@ int attu_timestamp_add_interval(int64_t ts, attu_interval iv, int64_t *out);
  * the int64 end of microseconds since 1970). */
 int attu_timestamp_in_range(__int128 ts);
 
+
+/* INTERVAL field qualifiers (INTERVAL '...' DAY TO HOUR, SECOND(2),
+ * INTERVAL(p)): range is a mask of ATTU_IVF_* bits from the first field to
+ * the last (0: no fields written), prec the fractional-second digits (-1:
+ * not written). attu_interval_qualify drops the fields below the last one
+ * (toward zero) and rounds the microseconds to prec digits (half away from
+ * zero), as PostgreSQL 15; attu_interval_parse_qualified reads text whose
+ * bare numbers follow the qualifier ('2' HOUR TO MINUTE is 2 minutes, '1 2'
+ * DAY TO HOUR one day two hours, '1:30' MINUTE TO SECOND 1 min 30 s). */
+#define ATTU_IVF_YEAR   1
+#define ATTU_IVF_MONTH  2
+#define ATTU_IVF_DAY    4
+#define ATTU_IVF_HOUR   8
+#define ATTU_IVF_MINUTE 16
+#define ATTU_IVF_SECOND 32
+void attu_interval_qualify(attu_interval *iv, int range, int prec);
+int attu_interval_parse_qualified(const char *s, size_t len, int range, int prec,
+                                  attu_interval *out, attu_error *err);
+
 #endif

@@ -90,6 +90,9 @@ typedef struct attu_ast_typename {
     int   precision;
     int   scale;
     int   position;
+    int   ivrange;     /* INTERVAL field qualifier: ATTU_IVF_* bits from the
+                          first field to the last (engine/interval.h); 0
+                          when none is written */
 } attu_ast_typename;
 
 /* ---- ORDER BY items ------------------------------------------------------ */

@@ -94,6 +94,7 @@ static void pr_type(out *o, const attu_ast_typename *t) {
     put_name(o, t->name);
     if (t->precision >= 0 && t->scale >= 0) putf(o, "(%d,%d)", t->precision, t->scale);
     else if (t->precision >= 0) putf(o, "(%d)", t->precision);
+    if (t->ivrange) putf(o, "[fields %d]", t->ivrange);   /* INTERVAL DAY TO HOUR: ATTU_IVF_* bits */
 }
 
 static void pr_order(out *o, attu_ast_order_list l) {

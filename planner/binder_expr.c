@@ -7,6 +7,7 @@
  * its context asks for and is parsed right here, so a bad literal fails at
  * bind time with its position.
  */
+#include "engine/interval.h"
 #include "planner/binder_internal.h"
 #include "engine/numeric.h"
 
@@ -868,6 +869,36 @@ static bool text_literal_wide(const char *s, size_t len) {
     return n.m >= (__int128)1000000000000000000 || n.m <= -(__int128)1000000000000000000;
 }
 
+/* A cast to an interval with a field qualifier or precision (INTERVAL
+ * '...' DAY TO HOUR, x::interval second(2)): done at bind time on
+ * constants; other values are not supported yet (0A000). */
+static attu_bexpr *bind_cast_interval_qualified(bctx *c, attu_bexpr *a, const attu_ast_typename *tn, int pos) {
+    attu_type t = attu_type_make(ATTU_TYPE_INTERVAL);
+    if (a->kind != BX_CONST || (a->type.id != ATTU_TYPE_UNKNOWN && a->type.id != ATTU_TYPE_TEXT &&
+                                a->type.id != ATTU_TYPE_INTERVAL)) {
+        attu_error_set(c->err, "0A000", pos,
+                       "interval field qualifiers and precisions are supported only on constants");
+        return NULL;
+    }
+    attu_bexpr *r = attu_bx_new(c->pa, BX_CONST, t, a->position ? a->position : pos);
+    if (!r) { attu_error_oom(c->err); return NULL; }
+    if (a->is_null) { r->is_null = true; return r; }
+    attu_interval iv;
+    if (a->type.id == ATTU_TYPE_INTERVAL) {
+        memcpy(&iv, a->s, sizeof iv);
+        attu_interval_qualify(&iv, tn->ivrange, tn->precision);
+    } else if (attu_interval_parse_qualified(a->s, a->slen, tn->ivrange, tn->precision, &iv, c->err)) {
+        c->err->position = r->position;
+        return NULL;
+    }
+    char *slot = attu_palloc(c->pa, 17);
+    if (!slot) { attu_error_oom(c->err); return NULL; }
+    memset(slot, 0, 17);
+    memcpy(slot, &iv, sizeof iv);
+    r->s = slot; r->slen = 16;
+    return r;
+}
+
 static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *a = bind_expr(c, sc, e->u.cast.arg);
     if (!a) return NULL;
@@ -901,6 +932,8 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (t.id == ATTU_TYPE_DECIMAL && t.precision > 18) t.precision = 18;
     int pos = e->position;
+    if (t.id == ATTU_TYPE_INTERVAL && (tn->ivrange || tn->precision >= 0))
+        return bind_cast_interval_qualified(c, a, tn, pos);
     if (t.id == ATTU_TYPE_TEXT && t.precision > 0) {
         /* an explicit cast to varchar(n) / char(n) silently keeps the first
          * n characters, as PostgreSQL */

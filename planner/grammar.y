@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "planner/ast_build.h"
+#include "engine/interval.h"
 
 /* A possibly schema-qualified name. */
 typedef struct ab_qname {
@@ -56,7 +57,36 @@ static attu_vec *vec_push_ptr(attu_parse_ctx *c, attu_vec *v, void *p) {
 }
 
 static attu_ast_typename tn_make(const char *name, int pos) {
-    attu_ast_typename t = { (char *)name, -1, -1, pos };
+    attu_ast_typename t = { (char *)name, -1, -1, pos, 0 };
+    return t;
+}
+
+/* INTERVAL(p) / SECOND(p): PostgreSQL reduces a precision over 6 to 6 */
+static int iv_prec(int p) { return p > 6 ? 6 : p; }
+
+static int iv_bit(const char *w) {
+    return strcmp(w, "year") == 0 ? ATTU_IVF_YEAR : strcmp(w, "month") == 0 ? ATTU_IVF_MONTH
+         : strcmp(w, "day") == 0 ? ATTU_IVF_DAY : strcmp(w, "hour") == 0 ? ATTU_IVF_HOUR
+         : strcmp(w, "minute") == 0 ? ATTU_IVF_MINUTE : ATTU_IVF_SECOND;
+}
+
+/* A field qualifier: from F to G (G NULL: F alone), with prec fractional
+ * digits (-1 none, -2 a precision on a field other than SECOND). Ranges
+ * PostgreSQL's grammar does not have are syntax errors, as there. */
+static attu_ast_typename iv_qual(attu_parse_ctx *ctx, const attu_token *f, const attu_token *g, int prec) {
+    attu_ast_typename t = tn_make("interval", f->pos);
+    int a = iv_bit(f->str), b = g ? iv_bit(g->str) : a;
+    bool ok = prec != -2 && (!g || (a == ATTU_IVF_YEAR && b == ATTU_IVF_MONTH) ||
+              (a == ATTU_IVF_DAY && b > ATTU_IVF_DAY) || (a == ATTU_IVF_HOUR && b > ATTU_IVF_HOUR) ||
+              (a == ATTU_IVF_MINUTE && b == ATTU_IVF_SECOND));
+    if (!ok && !ctx->failed) {
+        const attu_token *at = g ? g : f;
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, at->pos, "syntax error at or near \"%.*s\"",
+                 (int)at->len, ctx->sql + at->off);
+        ctx->failed = true;
+    }
+    t.ivrange = (b << 1) - a;   /* the bits from a to b */
+    t.precision = prec < 0 ? -1 : prec;
     return t;
 }
 
@@ -230,7 +260,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 /* Terminal order: end of input is 0; the rest get codes in this order. */
 %token SEMI COMMA LP RP DOT STAR PLUS MINUS SLASH PERCENT CARET
        LT GT EQ LE GE NE CONCAT TYPECAST COLON OP LBRACKET RBRACKET DOT_DOT
-       COLON_EQUALS EQUALS_GREATER ID ICONST FCONST SCONST PARAM NOT_LA WITH_LA NULLS_LA
+       COLON_EQUALS EQUALS_GREATER ID ICONST FCONST SCONST PARAM NOT_LA WITH_LA NULLS_LA IVFIELD
        NOBARE_ID RESERVED_BARE RESERVED_NOBARE TYPEFUNC_BARE TYPEFUNC_NOBARE
        COLNAME_OTHER ILLEGAL.
 
@@ -986,6 +1016,20 @@ aexpr_const(A) ::= const_typename(T) SCONST(S).
     attu_ast_expr *lit = ab_literal(ctx, ATTU_LIT_STRING, &S);
     A = ab_cast(ctx, lit, &T, ATTU_CAST_PREFIX, T.position);
 }
+/* INTERVAL '1 day 2 hours' DAY TO HOUR */
+aexpr_const(A) ::= const_typename(T) SCONST(S) interval_qual(Q).
+{
+    attu_ast_expr *lit = ab_literal(ctx, ATTU_LIT_STRING, &S);
+    attu_ast_typename t = Q;
+    t.name = "interval";
+    t.position = T.position;
+    if (strcmp(T.name, "interval") != 0 || T.ivrange || T.precision >= 0) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, S.pos, "syntax error at or near \"%.*s\"",
+                 (int)S.len, ctx->sql + S.off);
+        ctx->failed = true;
+    }
+    A = ab_cast(ctx, lit, &t, ATTU_CAST_PREFIX, T.position);
+}
 
 %type case_expr {attu_ast_expr *}
 case_expr(A) ::= CASE(K) case_arg(O) when_clause_list(W) case_default(E) END.
@@ -1666,6 +1710,23 @@ simple_typename(A) ::= TIMESTAMP(K) LP ICONST(P) RP opt_timezone(Z).
 simple_typename(A) ::= TIME(K) opt_timezone(Z).
     { A = tn_make(Z ? "time with time zone" : "time without time zone", K.pos); }
 simple_typename(A) ::= INTERVAL(K).         { A = tn_make("interval", K.pos); }
+simple_typename(A) ::= INTERVAL(K) interval_qual(Q).
+    { A = Q; A.name = "interval"; A.position = K.pos; }
+simple_typename(A) ::= INTERVAL(K) LP ICONST(P) RP.
+    { A = tn_make("interval", K.pos); A.precision = iv_prec(atoi(P.str)); }
+
+/* INTERVAL field qualifiers, as PostgreSQL's opt_interval; the field words
+ * are IVFIELD only right after INTERVAL (parser.c), so they stay ordinary
+ * names elsewhere. */
+%type interval_qual {attu_ast_typename}
+interval_qual(A) ::= IVFIELD(F).
+    { A = iv_qual(ctx, &F, NULL, -1); }
+interval_qual(A) ::= IVFIELD(F) LP ICONST(P) RP.
+    { A = iv_qual(ctx, &F, NULL, strcmp(F.str, "second") == 0 ? iv_prec(atoi(P.str)) : -2); }
+interval_qual(A) ::= IVFIELD(F) TO IVFIELD(G).
+    { A = iv_qual(ctx, &F, &G, -1); }
+interval_qual(A) ::= IVFIELD(F) TO IVFIELD(G) LP ICONST(P) RP.
+    { A = iv_qual(ctx, &F, &G, strcmp(G.str, "second") == 0 ? iv_prec(atoi(P.str)) : -2); }
 
 /* Type modifiers are expressions in PostgreSQL's grammar; only integer
  * constants make sense, which is checked after parsing, as there. */

@@ -257,6 +257,7 @@ static attu_ast_expr *hyp_text(bctx *c, attu_ast_expr *x, int pos) {
     a->u.cast.arg = x;
     a->u.cast.type.name = "text";
     a->u.cast.type.precision = a->u.cast.type.scale = -1;
+    a->u.cast.type.ivrange = 0;
     a->u.cast.type.position = pos;
     a->u.cast.syntax = ATTU_CAST_COLONS;
     return a;

@@ -84,6 +84,10 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
     attu_token cur, next;
     bool have_next = false;
     bool at_stmt_start = true;
+    /* INTERVAL field qualifiers: year / month / day / hour / minute /
+     * second are field words (IVFIELD) only right after INTERVAL, its
+     * string ('...'), or field TO; elsewhere they stay names. */
+    int iv_state = 0;   /* 1: after INTERVAL [SCONST]; 2: after a field; 3: after field TO */
     while (!ctx.failed) {
         if (have_next) {
             cur = next;
@@ -112,6 +116,18 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
             else if (cur.type == TK_NULLS &&
                      (next.type == TK_FIRST || next.type == TK_LAST))
                 cur.type = TK_NULLS_LA;
+        }
+        {
+            bool field = (cur.type == TK_ID || cur.type == TK_NOBARE_ID) && cur.str &&
+                (strcmp(cur.str, "year") == 0 || strcmp(cur.str, "month") == 0 ||
+                 strcmp(cur.str, "day") == 0 || strcmp(cur.str, "hour") == 0 ||
+                 strcmp(cur.str, "minute") == 0 || strcmp(cur.str, "second") == 0) &&
+                !(cur.len && ctx.sql[cur.off] == '"');
+            if (cur.type == TK_INTERVAL) iv_state = 1;
+            else if (iv_state == 1 && cur.type == TK_SCONST) iv_state = 1;
+            else if ((iv_state == 1 || iv_state == 3) && field) { cur.type = TK_IVFIELD; iv_state = 2; }
+            else if (iv_state == 2 && cur.type == TK_TO) iv_state = 3;
+            else iv_state = 0;
         }
         if (cur.type == TK_SEMI) {
             attu_grammar(parser, cur.type, cur, &ctx);

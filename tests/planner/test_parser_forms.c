@@ -29,6 +29,8 @@ static const form_case forms[] = {
       "(select (items (like a 'x%') (not-ilike b 'y' (escape '!')) (is-not-true c) (is-unknown d) (is-distinct e f) (is-null g)) (from (table t)))" },
     { "SELECT CASE WHEN a THEN 1 ELSE 2 END, CASE b WHEN 1 THEN 'x' END, CAST(c AS numeric(12,2)), d::varchar(5), DATE '2020-01-01', TIMESTAMP '2020-01-01 00:00:00', INTERVAL '1 day' FROM t",
       "(select (items (case (when a 1) (else 2)) (case b (when 1 'x')) (cast c numeric(12,2)) (:: d \"character varying\"(5)) (typed date '2020-01-01') (typed \"timestamp without time zone\" '2020-01-01 00:00:00') (typed interval '1 day')) (from (table t)))" },
+    { "SELECT INTERVAL '1 2' DAY TO HOUR, x::interval second(3), CAST(y AS INTERVAL YEAR), INTERVAL(2) '1 s', 1 AS day FROM t",
+      "(select (items (typed interval[fields 12] '1 2') (:: x interval(3)[fields 32]) (cast y interval[fields 1]) (typed interval(2) '1 s') (as 1 day)) (from (table t)))" },
     { "SELECT count(*), count(DISTINCT a), sum(b) FILTER (WHERE b > 0), rank() OVER (PARTITION BY s ORDER BY d DESC), sum(x) OVER (ORDER BY y ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t",
       "(select (items (count *) (count distinct a) (sum b (filter (> b 0))) (rank (over (partition s) (order (d desc)))) (sum x (over (order (y asc)) (rows (preceding 2) current-row)))) (from (table t)))" },
     { "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x DESC), mode() WITHIN GROUP (ORDER BY y) FILTER (WHERE y > 0), within FROM t",
