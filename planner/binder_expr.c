@@ -871,13 +871,30 @@ static bool text_literal_wide(const char *s, size_t len) {
 
 /* A cast to an interval with a field qualifier or precision (INTERVAL
  * '...' DAY TO HOUR, x::interval second(2)): done at bind time on
- * constants; other values are not supported yet (0A000). */
+ * constants, with date_trunc on other intervals; other values (text
+ * columns, a precision on a non-constant) are not supported yet (0A000). */
 static attu_bexpr *bind_cast_interval_qualified(bctx *c, attu_bexpr *a, const attu_ast_typename *tn, int pos) {
     attu_type t = attu_type_make(ATTU_TYPE_INTERVAL);
+    if (a->kind != BX_CONST && a->type.id == ATTU_TYPE_INTERVAL && (tn->precision < 0 || tn->precision >= 6)) {
+        /* an interval value: dropping the fields below the last one is
+         * date_trunc's (toward zero); a SECOND range keeps it all */
+        int last = 0;
+        for (int b = 1; b <= ATTU_IVF_SECOND; b <<= 1)
+            if (tn->ivrange & b) last = b;
+        const char *unit = last == ATTU_IVF_YEAR ? "year" : last == ATTU_IVF_MONTH ? "month"
+                         : last == ATTU_IVF_DAY ? "day" : last == ATTU_IVF_HOUR ? "hour"
+                         : last == ATTU_IVF_MINUTE ? "minute" : NULL;
+        if (!unit) return a;
+        int f = interval_unit(c, unit, true, pos);
+        if (f < 0) return NULL;
+        attu_bexpr *x = mk_call(c, ATTU_OP_TRUNC_IV, t, pos, 1, a, NULL, NULL, NULL);
+        if (x) x->imm = f;
+        return x;
+    }
     if (a->kind != BX_CONST || (a->type.id != ATTU_TYPE_UNKNOWN && a->type.id != ATTU_TYPE_TEXT &&
                                 a->type.id != ATTU_TYPE_INTERVAL)) {
         attu_error_set(c->err, "0A000", pos,
-                       "interval field qualifiers and precisions are supported only on constants");
+                       "interval field qualifiers are supported only on constants and interval values, precisions only on constants");
         return NULL;
     }
     attu_bexpr *r = attu_bx_new(c->pa, BX_CONST, t, a->position ? a->position : pos);
