@@ -996,11 +996,23 @@ int attu_interval_parse_qualified(const char *s, size_t len, int range, int prec
                          : last == ATTU_IVF_MINUTE ? "minutes" : "seconds";
         tlen = (size_t)snprintf(buf, sizeof buf, "%.*s %s", (int)len, s, unit);
         txt = buf;
-    } else if (range == (ATTU_IVF_DAY | ATTU_IVF_HOUR) && len < 64) {
-        /* '1 2' DAY TO HOUR: days then hours */
-        const char *sp = memchr(s, ' ', len);
-        if (sp) {
-            size_t a = (size_t)(sp - s), b0 = a;
+    } else if (last && len < 64 && memchr(s, ' ', len)) {
+        /* '1 day 2' HOUR: a number after a unit word is also a count of
+         * the last field ('1 2' DAY TO HOUR is below) */
+        size_t sp = len;
+        while (sp > 0 && s[sp - 1] != ' ') sp--;
+        size_t w = sp;
+        while (w > 0 && s[w - 1] == ' ') w--;
+        if (w > 0 && isalpha((unsigned char)s[w - 1]) && bare_number(s + sp, len - sp)) {
+            const char *unit = last == ATTU_IVF_YEAR ? "years" : last == ATTU_IVF_MONTH ? "months"
+                             : last == ATTU_IVF_DAY ? "days" : last == ATTU_IVF_HOUR ? "hours"
+                             : last == ATTU_IVF_MINUTE ? "minutes" : "seconds";
+            tlen = (size_t)snprintf(buf, sizeof buf, "%.*s %s", (int)len, s, unit);
+            txt = buf;
+        } else if (range == (ATTU_IVF_DAY | ATTU_IVF_HOUR)) {
+            /* '1 2' DAY TO HOUR: days then hours */
+            const char *sp1 = memchr(s, ' ', len);
+            size_t a = (size_t)(sp1 - s), b0 = a;
             while (b0 < len && s[b0] == ' ') b0++;
             if (bare_number(s, a) && bare_number(s + b0, len - b0)) {
                 tlen = (size_t)snprintf(buf, sizeof buf, "%.*s days %.*s hours", (int)a, s,
