@@ -609,6 +609,24 @@ done:
     return rc;
 }
 
+/* Where the run of rows[0..m) equal to rows[0] in the keys kv ends: the
+ * backend's second segment head, at the first row that differs (*h1 = m
+ * when none does). */
+static int first_differing(xctx *x, const attu_vec *kv, int nk, const attu_buf *rows, size_t m, size_t *h1) {
+    attu_buf *heads = NULL;
+    size_t nh = 0;
+    *h1 = m;
+    if (exec_segment_heads(x, kv, nk, rows, m, &heads, &nh)) return -1;
+    int rc = 0;
+    if (nh > 1) {
+        int64_t h;
+        rc = x->be->download(x->be, &h, heads, sizeof h, sizeof h, x->err);
+        if (!rc) *h1 = (size_t)h;
+    }
+    free_buf(x, heads);
+    return rc;
+}
+
 /* WITH TIES: *end = the end (exclusive) of the run of rows, from `last`
  * on in in's order, that equal row `last` in the stage's keys (the ORDER
  * BY keys; NULLs equal, and the values compare as the sort compares them);
@@ -624,8 +642,8 @@ static int ties_end(xctx *x, const attu_stage *s, rel *in, size_t last, size_t *
     bool *only = calloc((size_t)in->ncols + 1, sizeof *only);
     xcol **k = calloc((size_t)nk + 1, sizeof *k);
     attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
-    attu_buf *pos = NULL, *heads = NULL;
-    size_t nh = 0;
+    attu_buf *pos = NULL;
+    size_t h1 = 0;
     int rc = -1;
     if (!only || !k || !kv) { attu_error_oom(x->err); goto done; }
     for (int i = 0; i < nk; i++) if (s->keys.direct[i] >= 0) only[s->keys.direct[i]] = true;
@@ -633,17 +651,13 @@ static int ties_end(xctx *x, const attu_stage *s, rel *in, size_t last, size_t *
     if (rel_materialize(x, in, only) || eval_exprs(x, &s->keys, in, k)) goto done;
     for (int i = 0; i < nk; i++) kv[i] = vec_of(k[i]);
     if (!(pos = buf_i64(x, m)) || x->be->iota(x->be, pos, (attu_index)last, m, x->err)) goto done;
-    if (exec_segment_heads(x, kv, nk, pos, m, &heads, &nh)) goto done;
-    if (nh > 1) {
-        int64_t h1;
-        if (x->be->download(x->be, &h1, heads, sizeof h1, sizeof h1, x->err)) goto done;
-        *end = last + (size_t)h1;
-    }
+    if (first_differing(x, kv, nk, pos, m, &h1)) goto done;
+    *end = last + h1;
     rc = 0;
 done:
     for (int i = 0; i < nk && k; i++) xcol_unref(x, k[i]);
     free(only); free(k); free(kv);
-    free_buf(x, pos); free_buf(x, heads);
+    free_buf(x, pos);
     return rc;
 }
 
@@ -667,7 +681,7 @@ static int ties_over_sort(xctx *x, attu_stage *s, attu_stage *sort, rel *in, rel
     xcol **k = calloc((size_t)(nk + nt) + 1, sizeof *k);
     attu_vec *tv = calloc((size_t)nt + 1, sizeof *tv);
     attu_sort_key *keys = NULL;
-    attu_buf *perm = NULL, *pos = NULL, *rows = NULL, *heads = NULL, *idx = NULL;
+    attu_buf *perm = NULL, *pos = NULL, *rows = NULL, *idx = NULL;
     size_t end = 0;
     int rc = -1;
     if (!k || !tv) { attu_error_oom(x->err); goto done; }
@@ -678,20 +692,18 @@ static int ties_over_sort(xctx *x, attu_stage *s, attu_stage *sort, rel *in, rel
     for (;;) {
         /* the rows at positions [last, want) of the order, and where in
          * them the first row differing from the one at `last` is */
-        size_t m = want - last, nh = 0;
+        size_t m = want - last, h1 = 0;
         if (exec_top_k(x, keys, nk, n, want, perm)) goto done;
         if (!(pos = buf_i64(x, m)) || !(rows = buf_i64(x, m)) || x->be->iota(x->be, pos, (attu_index)last, m, x->err) ||
             x->be->gather(x->be, rows, NULL, perm, NULL, 8, pos, m, x->err) ||
-            exec_segment_heads(x, tv, nt, rows, m, &heads, &nh))
+            first_differing(x, tv, nt, rows, m, &h1))
             goto done;
-        if (nh > 1) {
-            int64_t h1;
-            if (x->be->download(x->be, &h1, heads, sizeof h1, sizeof h1, x->err)) goto done;
-            end = last + (size_t)h1;
+        if (h1 < m) {
+            end = last + h1;
             break;
         }
-        free_buf(x, pos); free_buf(x, rows); free_buf(x, heads);
-        pos = rows = heads = NULL;
+        free_buf(x, pos); free_buf(x, rows);
+        pos = rows = NULL;
         if (want >= n / 8) { rc = 1; goto done; }   /* the peers run on: sort */
         want = want > n / 32 ? n / 8 : want * 4;
     }
@@ -712,7 +724,7 @@ static int ties_over_sort(xctx *x, attu_stage *s, attu_stage *sort, rel *in, rel
 done:
     for (int i = 0; i < nk + nt && k; i++) xcol_unref(x, k[i]);
     free(k); free(tv); free(keys);
-    free_buf(x, perm); free_buf(x, pos); free_buf(x, rows); free_buf(x, heads); free_buf(x, idx);
+    free_buf(x, perm); free_buf(x, pos); free_buf(x, rows); free_buf(x, idx);
     return rc;
 }
 
