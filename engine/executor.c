@@ -198,6 +198,7 @@ rel *rel_new(xctx *x, int ncols, size_t nrows) {
 void rel_free(xctx *x, rel *r) {
     if (!r) return;
     for (int i = 0; i < r->ncols; i++) xcol_unref(x, r->cols[i]);
+    rel_split_free(x, r->split);
     free(r->cols);
     free(r);
 }
@@ -826,7 +827,14 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
     if (check_stop(x)) return NULL;
     /* a chain of joins that all probe one fact input runs as one */
     star_chain st;
-    if (s->kind == ATTU_ST_JOIN && star_shape(s, &st)) return run_star(x, &st);
+    if (s->kind == ATTU_ST_JOIN && star_shape(s, &st)) {
+        /* the chain's joins feed each other: none of them splits */
+        const attu_stage *split_before = x->split_join;
+        x->split_join = NULL;
+        rel *r = run_star(x, &st);
+        x->split_join = split_before;
+        return r;
+    }
     /* LIMIT 0 never runs its input, as PostgreSQL's Limit node never pulls
      * from it: an error the input would raise (a division by zero) does not
      * happen. */
@@ -881,7 +889,11 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
      * materialized columns */
     rel *(*child)(xctx *, attu_stage *) =
         s->kind == ATTU_ST_JOIN || s->kind == ATTU_ST_LIMIT || s->kind == ATTU_ST_AGG ? run_stage_lazy : run_stage;
-    if (!own && s->child[0] && !(in0 = child(x, s->child[0]))) return NULL;
+    /* an aggregate that sums a join's sides apart asks it for split pairs */
+    const attu_stage *split_before = x->split_join;
+    if (s->kind == ATTU_ST_AGG && s->child[0] && split_sum_shape(s, s->child[0])) x->split_join = s->child[0];
+    if (!own && s->child[0] && !(in0 = child(x, s->child[0]))) { x->split_join = split_before; return NULL; }
+    x->split_join = split_before;
     if (!own && s->child[1] && !(in1 = child(x, s->child[1]))) { rel_free(x, in0); return NULL; }
     double t0 = attu_now_ms();
     switch (s->kind) {

@@ -99,7 +99,7 @@ int run_agg_pregrouped(xctx *x, attu_stage *s, rel *in, rel **out) {
     if (drc) { rc = drc; goto done; }
     /* 2: f over each group's x */
     {
-        rel one = { 1, &xk, n };
+        rel one = { 1, &xk, n, NULL };
         rel *xg = rel_gather(x, &one, gidx, np, false);
         if (!xg) goto done;
         xs = rel_new(x, in->ncols, np);

@@ -254,7 +254,7 @@ rel *run_apply(xctx *x, attu_stage *s) {
     if (!rc) rc = eval_exprs(x, &s->keys, in, k);
     if (!rc) rc = bindings(x, k, nk, n, rep, gid, &ng);
     if (!rc) {
-        rel kv = { nk, k, n };
+        rel kv = { nk, k, n, NULL };
         if (!(rb = upload_i64(x, rep, ng)) || !(kr = rel_gather(x, &kv, rb, ng, false))) rc = -1;
     }
     if (!rc) rc = run_bindings(x, s, kr, ng, rows, &first, s->all);

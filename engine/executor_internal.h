@@ -36,13 +36,35 @@ typedef struct rel {
     int     ncols;
     xcol  **cols;
     size_t  nrows;
+    /* Set only on what run_join hands the aggregate that asked for it
+     * (xctx.split_join): the sides' rows do not line up (see rel_split). */
+    struct rel_split *split;
 } rel;
+
+/* A split inner join (engine/executor_split_sum.c): every row of the
+ * probing side P has exactly one partner in B; P's columns are its rows
+ * as they are, B's are lazy through the partners in partition order. The
+ * pairs line up again through the partners in P's order: hits, or P's
+ * key column less base. */
+typedef struct rel_split {
+    bool      p_left;       /* P is the join's left input */
+    int       nleft;        /* the left input's columns */
+    int       boff;         /* B's first column in the relation */
+    struct rel *B;          /* B's columns as the join got them (references) */
+    struct xcol *partner_col; /* P's key column, when hits is NULL */
+    attu_buf *hits;         /* the partner rows (int64) the probe wrote, or NULL */
+    int64_t   base;
+    bool     *need;         /* the join's need, copied (NULL: all) */
+} rel_split;
 
 /* The working tables of the RECURSIVE stages running now, innermost first. */
 typedef struct xwork { int id; rel *rows; struct xwork *next; } xwork;
 
 typedef struct xctx {
     attu_exec_ctx *ctx;
+    /* the join stage whose aggregate above reads each side apart and
+     * takes a split relation from it (executor_split_sum.c) */
+    const struct attu_stage *split_join;
     attu_backend  *be;
     attu_error    *err;
     xwork         *work;
@@ -142,6 +164,24 @@ int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex);
  * compose); those need (indexed by o's columns, NULL: all) marks unread
  * become placeholders. */
 int lazy_side(xctx *x, rel *o, int at, const rel *in, xcol *idx, size_t np, const bool *need);
+/* Each key's partner row key - kmin as an int64 buffer (*out) of n rows. */
+int identity_partners(xctx *x, const xcol *keys, size_t n, int64_t kmin, attu_buf **out);
+
+/* The aggregation's reduce specs and result columns (executor_ops.c). */
+int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, size_t nseg, attu_reduce_spec *specs,
+              attu_out *outs, xcol **res, int *nspec_out, const attu_expr_program *prog, const int *agg_reg);
+int agg_result_cols(xctx *x, const attu_stage *s, xcol **res, attu_out *outs, xcol **args, size_t nseg, rel *out,
+                    int at);
+
+/* The split sum (executor_split_sum.c). split_sum_shape: whether agg,
+ * straight over join, reads the join's sides in a way a split relation
+ * serves (before either runs). run_agg_split: 0 with *out_rel, 1 when
+ * the split does not stand (the caller realigns and aggregates as usual),
+ * -1 on error. rel_split_realign: r's pairs lined up again. */
+bool split_sum_shape(const attu_stage *agg, const attu_stage *join);
+int  run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel);
+int  rel_split_realign(xctx *x, rel *r);
+void rel_split_free(xctx *x, rel_split *sp);
 
 /* The dense layout of group keys for group_dense / partition_first: each
  * key's min and width, and the slot count (one reduce, one download).

@@ -725,7 +725,7 @@ static rel *rel_keep(xctx *x, const rel *r, const bool *keep) {
 /* The partner rows of a join whose every probing row found one in a table
  * in key order: its keys less kmin, as int64 (when the pairs were to be
  * partitioned and were not after all, the probe having written none). */
-static int identity_partners(xctx *x, const xcol *keys, size_t n, int64_t kmin, attu_buf **out) {
+int identity_partners(xctx *x, const xcol *keys, size_t n, int64_t kmin, attu_buf **out) {
     attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
     attu_expr_program *p = attu_program_new(1, &keys->type);
     attu_buf *b = buf_i64(x, n);
@@ -853,6 +853,65 @@ done:
     return rc;
 }
 
+/* The split form of partitioned_join for the aggregate above that asked
+ * for it (executor_split_sum.c): only the partners are partitioned (a
+ * keys-only pass), P's columns stay as they are and B's are lazy through
+ * the partners in partition order. hits: the partner rows the probe
+ * wrote, taken over on success (else partner is P's key column less
+ * key_base, kept by reference to line the pairs up again). Returns as
+ * partitioned_join. */
+static int split_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *partner, int64_t key_base,
+                      attu_buf **hits, const xcol *key_col, size_t np, const bool *need, rel **out_rel) {
+    rel *P = p_left ? L : R, *B = p_left ? R : L;
+    int poff = p_left ? 0 : L->ncols, boff = p_left ? L->ncols : 0;
+    *out_rel = NULL;
+    if (!partner->data || !partition_pays(x, L, R, p_left, np, need)) return 1;
+    int bits = 64 - __builtin_clzll((unsigned long long)(B->nrows - 1));
+    int shift = bits > 8 ? bits - 8 : 0;
+    attu_buf *keys = buf_i64(x, np);
+    rel *out = NULL, *bref = NULL;
+    rel_split *sp = NULL;
+    xcol *kx = NULL;
+    int rc = -1;
+    if (!keys) goto done;
+    int e = x->be->partition(x->be, partner, key_base, np, shift, keys, 0, NULL, x->err);
+    if (e) { rc = e > 0 ? 1 : -1; goto done; }
+    if (!(out = rel_new(x, L->ncols + R->ncols, np)) || !(bref = rel_new(x, B->ncols, B->nrows))) goto done;
+    if (!(sp = calloc(1, sizeof *sp))) { attu_error_oom(x->err); goto done; }
+    if (need) {
+        if (!(sp->need = malloc((size_t)(L->ncols + R->ncols)))) { attu_error_oom(x->err); goto done; }
+        memcpy(sp->need, need, (size_t)(L->ncols + R->ncols));
+    }
+    for (int i = 0; i < P->ncols; i++) out->cols[poff + i] = xcol_ref(P->cols[i]);
+    for (int i = 0; i < B->ncols; i++) bref->cols[i] = xcol_ref(B->cols[i]);
+    if (!(kx = index_column(x, keys))) goto done;
+    keys = NULL;
+    if (lazy_side(x, out, boff, B, kx, np, need)) goto done;
+    sp->p_left = p_left;
+    sp->nleft = L->ncols;
+    sp->boff = boff;
+    sp->B = bref; bref = NULL;
+    sp->base = key_base;
+    if (*hits) { sp->hits = *hits; *hits = NULL; }
+    else sp->partner_col = xcol_ref((xcol *)key_col);
+    out->split = sp; sp = NULL;
+    *out_rel = out;
+    out = NULL;
+    rc = 0;
+done:
+    /* no room for the partitioned partners: the join goes on as usual */
+    if (rc < 0 && !strcmp(x->err->sqlstate, ATTU_SQLSTATE_OUT_OF_MEMORY) && !out) {
+        attu_error_clear(x->err);
+        rc = 1;
+    }
+    xcol_unref(x, kx);
+    free_buf(x, keys);
+    if (sp) { free(sp->need); free(sp); }
+    rel_free(x, bref);
+    rel_free(x, out);
+    return rc;
+}
+
 rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
     int nk = s->keys.n;
     xcol **lk = calloc((size_t)nk + 1, sizeof *lk), **rk = calloc((size_t)nk + 1, sizeof *rk);
@@ -939,6 +998,18 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
         attu_buf *hits = identity == 0 ? ri : li;
         attu_vec partner = hits ? (attu_vec){ attu_type_make(ATTU_TYPE_INT64), hits, NULL, NULL } : vec_of(raw);
         int64_t base = hits ? 0 : known->kmin;
+        if (x->split_join == s) {
+            /* the aggregate above sums each side apart: partners only */
+            attu_buf **hp = identity == 0 ? &ri : &li;
+            int src = split_join(x, L, R, identity == 0, &partner, base, hp, raw, np, need, &out);
+            if (src < 0) goto done;
+            if (src == 0) {
+                s->act_how = !known ? "dense_index + dense_probe + partition of the partners (split)"
+                             : hits    ? "dense_probe (key = row) + partition of the partners (split)"
+                                       : "dense_probe (key = row, counted) + partition of the partners (split)";
+                goto done;
+            }
+        }
         int prc = partitioned_join(x, L, R, identity == 0, &partner, base, np, need, &out);
         if (prc > 0 && !hits && identity_partners(x, raw, np, known->kmin, identity == 0 ? &ri : &li)) goto done;
         if (prc < 0) goto done;
@@ -1260,7 +1331,7 @@ done:
 /* The reductions of a grouped aggregate over nseg segments: one spec and
  * one result column per aggregate, plus a COUNT for avg and the variances.
  * dargs[i]: COUNT(DISTINCT)'s input, already reduced to first occurrences. */
-static int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, size_t nseg,
+int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, size_t nseg,
                      attu_reduce_spec *specs, attu_out *outs, xcol **res, int *nspec_out,
                      const attu_expr_program *prog, const int *agg_reg) {
     int nspec = 0;
@@ -1310,7 +1381,7 @@ static int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, si
  * into out's columns from at on: avg and the variances finished from their
  * sum and count, string_agg and MIN / MAX of text with their dictionaries
  * (args NULL: no text aggregate). */
-static int agg_result_cols(xctx *x, const attu_stage *s, xcol **res, attu_out *outs, xcol **args, size_t nseg,
+int agg_result_cols(xctx *x, const attu_stage *s, xcol **res, attu_out *outs, xcol **args, size_t nseg,
                            rel *out, int at) {
     for (int i = 0, k = 0; i < s->naggs; i++) {
         const attu_stage_agg *g = &s->aggs[i];
@@ -1544,7 +1615,7 @@ int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, 
     {
         attu_vec m = vec_of(occ);
         if (x->be->compact(x->be, &m, nslots, &idx, &ng, x->err)) goto out;
-        rel rr = { *nspec_out, res, nslots };
+        rel rr = { *nspec_out, res, nslots, NULL };
         rel *g = rel_gather(x, &rr, idx, ng, false);
         if (!g) goto out;
         for (int i = 0; i < *nspec_out; i++) {
@@ -1735,6 +1806,13 @@ done:
 
 rel *run_agg(xctx *x, attu_stage *s, rel *in) {
     rel *fused = NULL;
+    if (in->split) {
+        /* the join above split its pairs for this aggregate: each side
+         * summed apart, or the pairs lined up again when that does not stand */
+        int src = run_agg_split(x, s, in, &fused);
+        if (src <= 0) return fused;
+        if (rel_split_realign(x, in)) return NULL;
+    }
     int frc = run_agg_fused(x, s, in, &fused);
     if (frc <= 0) return fused;
     /* every other path reads materialized columns (run_stage hands this
@@ -1839,7 +1917,7 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
     if (nk) {
         if (!dense) gidx = buf_i64(x, nseg);
         if (!gidx || (!dense && x->be->gather(x->be, gidx, NULL, perm, NULL, 8, heads, nseg, x->err))) goto done;
-        rel kr = { nk, keys, n };
+        rel kr = { nk, keys, n, NULL };
         rel *g = rel_gather(x, &kr, gidx, nseg, false);
         if (!g) goto done;
         for (int i = 0; i < nk; i++) out->cols[i] = xcol_ref(g->cols[i]);

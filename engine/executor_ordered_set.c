@@ -53,7 +53,7 @@ static xcol *gather_at(xctx *x, xcol *c, const attu_buf *perm, const int64_t *po
     if (idx && rows &&
         (!nseg || (!x->be->upload(x->be, idx, 0, pos, nseg * sizeof(int64_t), x->err) &&
                    !x->be->gather(x->be, rows, NULL, perm, NULL, sizeof(int64_t), idx, nseg, x->err)))) {
-        rel r = { 1, &c, 0 };
+        rel r = { 1, &c, 0, NULL };
         rel *g = rel_gather(x, &r, rows, nseg, true);
         if (g) { o = xcol_ref(g->cols[0]); rel_free(x, g); }
     }
@@ -83,7 +83,7 @@ xcol *ordered_set_fraction_alone(xctx *x, const attu_stage *s, int k) {
     if (ex->direct[k] >= 0) return NULL;
     xcol **o = calloc((size_t)ex->n + 1, sizeof *o);
     if (!o) { attu_error_oom(x->err); return NULL; }
-    rel one = { 0, NULL, 1 };      /* no columns: parameters broadcast to its one row */
+    rel one = { 0, NULL, 1, NULL };      /* no columns: parameters broadcast to its one row */
     xcol *f = NULL;
     if (!eval_exprs(x, ex, &one, o)) f = xcol_ref(o[k]);
     for (int i = 0; i < ex->n; i++) if (o[i]) xcol_unref(x, o[i]);

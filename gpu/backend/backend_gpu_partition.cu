@@ -30,17 +30,12 @@ void move(size_t width, const in_t* keys, long long base, int64_t* keys_out, con
   }
 }
 
-// Every column by the same keys: the first pass writes the keys too (or,
-// with no column, the keys alone travel as 8-byte values).
+// Every column by the same keys: the first pass writes the keys too (with
+// no column, a keys-only pass writes them).
 template <typename in_t>
 void move_all(const in_t* k, long long base, int64_t* ko, size_t n, int shift, int ncols, const attu_gather_col* cols,
               context_t& ctx) {
-  if (!ncols && ko) {
-    // the keys alone: the pass still moves a value column, the raw keys
-    // into scratch that is thrown away
-    mem_t<in_t> scratch(n, ctx);
-    move<in_t>(sizeof(in_t), k, base, ko, k, scratch.data(), n, shift, ctx);
-  }
+  if (!ncols && ko) radix_partition_keys<int, in_t, long long>(k, base, reinterpret_cast<long long*>(ko), n, shift, ctx);
   for (int c = 0; c < ncols; ++c) {
     move<in_t>(cols[c].width, k, base, c == 0 ? ko : nullptr, cols[c].src->ptr, cols[c].dst->ptr, n, shift, ctx);
     if (cols[c].src_valid && cols[c].dst_valid)

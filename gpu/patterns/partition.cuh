@@ -61,12 +61,15 @@ partition_histogram_kernel(const in_t* __restrict__ keys, long long key_base, si
 // narrower than key_t, the type ranked (a join's partner rows are below
 // 2^31: they rank as int32, a tile of 32-bit keys, whether read as int64
 // rows or as INT32 keys less kmin, and are written as int64 rows).
-template <typename key_t, typename in_t, typename val_t, typename out_t = key_t, typename context_t>
-void radix_partition(const in_t* keys_in, long long key_base, out_t* keys_out, const val_t* vals_in,
-                     val_t* vals_out, size_t count, int shift, context_t& ctx) {
+namespace sort_detail {
+
+// The pass itself, with a value column (has_vals) or the keys alone.
+template <typename key_t, typename in_t, typename val_t, typename out_t, bool has_vals, typename context_t>
+void radix_partition_pass(const in_t* keys_in, long long key_base, out_t* keys_out, const val_t* vals_in,
+                          val_t* vals_out, size_t count, int shift, context_t& ctx) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
-  using L = sort_launch<bits_t, val_t, true>;
+  using L = sort_launch<bits_t, val_t, has_vals>;
   static_assert(std::is_integral<key_t>::value && std::is_integral<in_t>::value, "radix_partition: integer keys");
   if (shift < 0 || shift > 8 * int(sizeof(key_t)) - 8) throw std::runtime_error("radix_partition: shift out of range");
   if (count > 0x7fffffffull) throw std::runtime_error("radix_partition: more than 2^31-1 items");
@@ -89,10 +92,29 @@ void radix_partition(const in_t* keys_in, long long key_base, out_t* keys_out, c
   sort_detail::sort_scan_kernel<<<1, 256, 0, st>>>(hist);
   ATTU_CUDA_CHECK_LAUNCH();
   // first and last at once: reads in_t, writes key_t; no next pass.
-  sort_detail::sort_onesweep_kernel<key_t, val_t, true, false, true, true, in_t, out_t><<<int(tiles), L::nt, 0, st>>>(
+  sort_detail::sort_onesweep_kernel<key_t, val_t, has_vals, false, true, true, in_t, out_t><<<int(tiles), L::nt, 0, st>>>(
       keys_in, keys_out, vals_in, vals_out, count, shift, hist, lb, sort_detail::pass_mark(0), ctr, key_base);
   ATTU_CUDA_CHECK_LAUNCH();
   sort_detail::sort_free(mem, ctx);
+}
+
+}  // namespace sort_detail
+
+template <typename key_t, typename in_t, typename val_t, typename out_t = key_t, typename context_t>
+void radix_partition(const in_t* keys_in, long long key_base, out_t* keys_out, const val_t* vals_in,
+                     val_t* vals_out, size_t count, int shift, context_t& ctx) {
+  sort_detail::radix_partition_pass<key_t, in_t, val_t, out_t, true>(keys_in, key_base, keys_out, vals_in, vals_out,
+                                                                     count, shift, ctx);
+}
+
+// The keys alone (keys_out not null): one read of the keys for the
+// histogram, one for the pass, one write of keys_out and nothing else (a
+// join whose probing rows need not move, only their partners' order).
+template <typename key_t, typename in_t, typename out_t = key_t, typename context_t>
+void radix_partition_keys(const in_t* keys_in, long long key_base, out_t* keys_out, size_t count, int shift,
+                          context_t& ctx) {
+  sort_detail::radix_partition_pass<key_t, in_t, key_t, out_t, false>(keys_in, key_base, keys_out, nullptr, nullptr,
+                                                                      count, shift, ctx);
 }
 
 // The keys as they are (in_t = key_t, no base).

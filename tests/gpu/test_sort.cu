@@ -235,8 +235,14 @@ void test_partition_narrow(test_context& ctx, size_t n, int shift) {
   upload(ov, poison);
   attu::gpu::radix_partition<int, int, long long, long long>(dk, base, ok, dv, ov, n, shift, ctx);
   auto hk32 = to_host(ok, n), hv32 = to_host(ov, n);
+  // the keys alone (the split join's partners): no value column moved
+  upload(ok, poison);
+  attu::gpu::radix_partition_keys<int, int, long long>(dk, base, ok, n, shift, ctx);
+  auto hko = to_host(ok, n);
   auto bits = [](long long k) { return attu::gpu::sort_key_traits<long long>::to_bits(k); };
   attu::ref::radix_partition(keys, vals, shift, bits);
+  report(hko == keys, "radix_partition_keys int32 keys less a base, no values n=" + std::to_string(n) + " shift=" +
+                          std::to_string(shift));
   report(hk == keys && hv == vals,
          "radix_partition int32 keys less a base n=" + std::to_string(n) + " shift=" + std::to_string(shift));
   report(hk32 == keys && hv32 == vals,
@@ -403,6 +409,9 @@ int main() {
       test_partition_narrow(ctx, n, 18);
     }
     test_partition(ctx, size_t(1) << 24, 1LL << 25, 17);
+    // the keys-only pass ranks 32-bit keys in its own tile
+    const size_t knv = attu::gpu::sort_launch<uint32_t, int, false>::nv;
+    for (size_t n : {knv - 1, knv, knv + 1, 3 * knv + 5}) test_partition_narrow(ctx, n, 18);
 
     // merge: sizes at its tile's edges (merge_launch::nv outputs a tile)
     const size_t mnv = attu::gpu::merge_launch::nv;

@@ -1,0 +1,399 @@
+/*
+ * executor_split_sum.c - an aggregate without GROUP BY over an inner join,
+ * summed one side at a time.
+ *
+ * Why: bench_query's join (SELECT count(*), sum(t1.x + t2.y) FROM t1 JOIN
+ * t2 ON t1.a = t2.a; 100M x 25M) reads t2.y at each pair's partner. Read
+ * at random from a column larger than a GPU's L2, that is a trip to
+ * memory a pair; the partitioned join (executor_ops.c) puts the pairs in
+ * partner order first, but has to carry t1.x along so that each pair's
+ * x + y can be formed: one more read and write of t1.x, and of the
+ * partners as int64 rows, before the sum reads both again.
+ *
+ * A sum of (a value of one side) + (a value of the other) is the sum of
+ * each over the same pairs when no pair has a NULL in either and no
+ * addition can overflow; an aggregate reading one side only does not care
+ * about the order of the pairs at all. So when every aggregate is of
+ * those kinds, and every row of the probing side P has exactly one
+ * partner in B (the only case the partitioned join takes), the join hands
+ * this aggregate a *split* relation: P's columns as they are (pair i is
+ * P's row i) and B's columns lazy through the partner rows in partition
+ * order, which do not line up with P's. Each side is then summed by its
+ * own eval_reduce: P's values streaming, B's through its partners in
+ * partition order (their reads stay in the L2), with no column moved.
+ *
+ * Exactness: besides each sum, each side counts its values and sums their
+ * magnitudes in the same pass. The split result stands only when both
+ * counts are the number of pairs (no NULL on either side), the
+ * magnitudes add up to less than 1e300 (no NaN or infinity, and no sum or
+ * pair's addition can overflow: every partial sum of a + b over the pairs
+ * is bounded by the two magnitudes' sum), and to at most twice the
+ * total's (the sides do not cancel: the split sum's rounding error, which
+ * grows with the magnitudes summed, stays within twice the bound of the
+ * pairs' own sum; 1e200 on one side against -1e200 at its partner would
+ * otherwise swallow every other value). Anything else, a backend that
+ * declines, or a data exception while summing, and the relation is lined
+ * up again (rel_split_realign: B through its unpartitioned partners) and
+ * the aggregate runs as it would have, with its errors. Only the rounding
+ * of a float sum can differ, as any other order of the pairs would.
+ */
+#include "engine/executor_internal.h"
+#include "engine/expr_program_slice.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The magnitudes' bound under which no addition of the split can overflow. */
+#define SPLIT_SUM_MAGNITUDE_LIMIT 1e300
+
+enum { SIDE_LEFT = 0, SIDE_RIGHT = 1, SIDE_SEP = 2 };
+
+/* How the aggregate's value in register r of p reads the join's sides:
+ * SIDE_LEFT / SIDE_RIGHT when it reads one side (or none) only, SIDE_SEP
+ * with *a (left) and *b (right) when it is a FLOAT64 a + b of the two
+ * sides, -1 otherwise. left[i]: program input i is a left column. */
+static int value_side(const attu_expr_program *p, int r, const bool *left, const bool *right, int *a, int *b) {
+    attu_expr_program *q = NULL;
+    int in[512], nin = 0;
+    if (p->ninputs > (int)(sizeof in / sizeof in[0])) return -1;
+    int rc = attu_program_slice(p, &r, 1, left, &q, in, &nin);
+    attu_program_free(q);
+    if (rc < 0) return -2;
+    if (rc == 0) return SIDE_LEFT;
+    rc = attu_program_slice(p, &r, 1, right, &q, in, &nin);
+    attu_program_free(q);
+    if (rc < 0) return -2;
+    if (rc == 0) return SIDE_RIGHT;
+    const attu_instr *w = attu_program_sole_writer(p, r);
+    if (!w || w->op != ATTU_OP_ADD_F || p->reg_types[r].id != ATTU_TYPE_FLOAT64 || w->a < 0 || w->b < 0) return -1;
+    int sa = value_side(p, w->a, left, right, a, b), sb = value_side(p, w->b, left, right, a, b);
+    if (sa == -2 || sb == -2) return -2;
+    if (sa == SIDE_LEFT && sb == SIDE_RIGHT) { *a = w->a; *b = w->b; return SIDE_SEP; }
+    if (sa == SIDE_RIGHT && sb == SIDE_LEFT) { *a = w->b; *b = w->a; return SIDE_SEP; }
+    return -1;
+}
+
+/* The aggregate's program as run_agg_fused sees it: the stage's own, or,
+ * when every aggregate reads a plain column, one that passes those
+ * columns on (*own, input j = output j = column own_cols[j]). agg_out[i]:
+ * the program output aggregate i reads, -1 for none. 0, 1 when the shape
+ * is not a fused one, -1 out of memory. */
+static int split_program(const attu_stage *s, attu_expr_program **own, int **own_cols, const attu_expr_program **p,
+                         int *nin, const int **in_cols, int *agg_out) {
+    const attu_stage_exprs *ex = &s->args;
+    *own = NULL; *own_cols = NULL;
+    *p = ex->prog; *nin = ex->nin; *in_cols = ex->in_cols;
+    for (int i = 0; *p && i < ex->nin; i++) if (ex->in_cols[i] < 0) return 1;   /* APPLY parameters */
+    for (int i = 0; i < s->naggs; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (g->count_distinct || g->norder || g->var || g->osa || g->arg >= 0 || g->out_type.id == ATTU_TYPE_TEXT) return 1;
+        if (g->op != ATTU_REDUCE_COUNT_STAR && g->op != ATTU_REDUCE_COUNT && g->op != ATTU_REDUCE_SUM &&
+            g->op != ATTU_REDUCE_AVG_SUM && g->op != ATTU_REDUCE_MIN && g->op != ATTU_REDUCE_MAX) return 1;
+        if (*p && g->in >= 0 && ex->direct[g->in] >= 0) return 1;
+    }
+    if (*p) {
+        for (int i = 0; i < s->naggs; i++) agg_out[i] = s->aggs[i].in >= 0 ? -ex->direct[s->aggs[i].in] - 1 : -1;
+        return 0;
+    }
+    int *cols = calloc((size_t)s->naggs + 1, sizeof *cols);
+    attu_type *tys = calloc((size_t)s->naggs + 1, sizeof *tys);
+    int k = 0;
+    if (!cols || !tys) { free(cols); free(tys); return -1; }
+    for (int i = 0; i < s->naggs; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        agg_out[i] = -1;
+        if (g->in < 0) continue;
+        int c = ex->direct[g->in], j = 0;
+        while (j < k && cols[j] != c) j++;
+        if (j == k) { cols[k] = c; tys[k] = g->in_type; k++; }
+        agg_out[i] = j;
+    }
+    attu_expr_program *q = attu_program_new(k, tys);
+    for (int j = 0; q && j < k; j++)
+        if (attu_program_add_output(q, j) < 0) { attu_program_free(q); q = NULL; }
+    free(tys);
+    if (!q) { free(cols); return -1; }
+    *own = q; *own_cols = cols;
+    *p = q; *nin = k; *in_cols = cols;
+    return 0;
+}
+
+/* Whether every aggregate of p's outputs classifies (value_side), the
+ * program's inputs sided by nleft. 1 yes, 0 no, -1 out of memory. */
+static int split_classifies(const attu_stage *s, const attu_expr_program *p, int nin, const int *in_cols,
+                            const int *agg_out, int nleft) {
+    bool *left = calloc((size_t)nin + 1, 1), *right = calloc((size_t)nin + 1, 1);
+    int rc = 1;
+    if (!left || !right) { free(left); free(right); return -1; }
+    for (int i = 0; i < nin; i++) { left[i] = in_cols[i] < nleft; right[i] = !left[i]; }
+    for (int i = 0; i < s->naggs && rc == 1; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (agg_out[i] < 0) continue;
+        int a, b, side = value_side(p, p->outputs[agg_out[i]], left, right, &a, &b);
+        if (side == -2) rc = -1;
+        else if (side < 0) rc = 0;
+        /* a split value serves sums (and avg's count) only: MIN / MAX of
+         * a + b need the pairs */
+        else if (side == SIDE_SEP && g->op != ATTU_REDUCE_SUM && g->op != ATTU_REDUCE_AVG_SUM) rc = 0;
+    }
+    free(left); free(right);
+    return rc;
+}
+
+bool split_sum_shape(const attu_stage *agg, const attu_stage *join) {
+    if (!agg || !join || agg->kind != ATTU_ST_AGG || agg->keys.n || agg->naggs < 1) return false;
+    if (join->kind != ATTU_ST_JOIN || join->jk != ATTU_SJ_INNER || join->residual.n) return false;
+    if (!join->child[0] || !join->child[1] || join->child[0]->ncols + join->child[1]->ncols != join->ncols) return false;
+    if (getenv("ATTU_SPLIT_SUM") && !strcmp(getenv("ATTU_SPLIT_SUM"), "0")) return false;
+    attu_expr_program *own = NULL;
+    int *own_cols = NULL, nin = 0;
+    const attu_expr_program *p = NULL;
+    const int *in_cols = NULL;
+    int *agg_out = calloc((size_t)agg->naggs + 1, sizeof *agg_out);
+    bool ok = false;
+    if (agg_out && split_program(agg, &own, &own_cols, &p, &nin, &in_cols, agg_out) == 0)
+        ok = split_classifies(agg, p, nin, in_cols, agg_out, join->child[0]->ncols) == 1;
+    attu_program_free(own);
+    free(own_cols); free(agg_out);
+    return ok;
+}
+
+void rel_split_free(xctx *x, rel_split *sp) {
+    if (!sp) return;
+    xcol_unref(x, sp->partner_col);
+    free_buf(x, sp->hits);
+    rel_free(x, sp->B);
+    free(sp->need);
+    free(sp);
+}
+
+int rel_split_realign(xctx *x, rel *r) {
+    rel_split *sp = r->split;
+    if (!sp) return 0;
+    attu_buf *ib = sp->hits;
+    sp->hits = NULL;
+    if (!ib && identity_partners(x, sp->partner_col, r->nrows, sp->base, &ib)) return -1;
+    xcol *idx = index_column(x, ib);
+    if (!idx) { free_buf(x, ib); return -1; }
+    for (int i = 0; i < sp->B->ncols; i++) { xcol_unref(x, r->cols[sp->boff + i]); r->cols[sp->boff + i] = NULL; }
+    int rc = lazy_side(x, r, sp->boff, sp->B, idx, r->nrows, sp->need);
+    xcol_unref(x, idx);
+    r->split = NULL;
+    rel_split_free(x, sp);
+    return rc;
+}
+
+/* One side's reductions: its values' registers of p (vals, nval), and per
+ * reduction the value it reads (-1: COUNT(*)), its op, its output. */
+typedef struct side_job {
+    int  regs[64], nreg;
+    bool abs_of[64];             /* the value is |regs[j]| (a magnitude) */
+    attu_reduce_spec specs[64];
+    int  spec_val[64];           /* the value each spec reads, -1 none */
+    attu_out outs[64];
+    int  nspec;
+} side_job;
+
+/* The index of value (reg, magnitude) in the side's list, added if new;
+ * -1 when the list is full. */
+static int side_value(side_job *j, int reg, bool magnitude) {
+    for (int v = 0; v < j->nreg; v++)
+        if (j->regs[v] == reg && j->abs_of[v] == magnitude) return v;
+    if (j->nreg == 64) return -1;
+    j->regs[j->nreg] = reg;
+    j->abs_of[j->nreg] = magnitude;
+    return j->nreg++;
+}
+
+static int side_spec(side_job *j, attu_reduce_op op, int val, attu_type in_type, attu_out out) {
+    if (j->nspec == 64) return -1;
+    attu_reduce_spec *sp = &j->specs[j->nspec];
+    memset(sp, 0, sizeof *sp);
+    sp->op = op; sp->in_reg = val; sp->arg_reg = -1;
+    sp->in.type = in_type;
+    sp->out_type = out.type;
+    j->spec_val[j->nspec] = val;
+    j->outs[j->nspec] = out;
+    return j->nspec++;
+}
+
+/* Runs one side's job: the slice of p for its values over the side's
+ * inputs (its columns, through their lazy rows for B), then eval_reduce.
+ * Returns as eval_reduce (1: declined). */
+static int side_run(xctx *x, const attu_expr_program *p, int nin, const int *in_cols, const bool *input_ok,
+                    const rel *in, side_job *j) {
+    if (!j->nspec) return 0;
+    attu_expr_program *q = NULL;
+    int *inputs = calloc((size_t)nin + 1, sizeof *inputs), nq = 0, rc = -1;
+    int plain[64];
+    int np = 0;
+    for (int v = 0; v < j->nreg; v++) plain[np++] = j->regs[v];
+    attu_vec *ins = NULL;
+    const attu_buf **rows = NULL;
+    if (!inputs) return attu_error_oom(x->err);
+    int src = attu_program_slice(p, plain, np, input_ok, &q, inputs, &nq);
+    if (src) { free(inputs); return src < 0 ? attu_error_oom(x->err) : 1; }
+    /* magnitudes: |v| after the slice's own instructions */
+    for (int v = 0; v < j->nreg; v++) {
+        if (!j->abs_of[v]) continue;
+        int r = attu_program_reg(q, attu_type_make(ATTU_TYPE_FLOAT64));
+        if (r < 0 || attu_program_emit(q, attu_instr_make(ATTU_OP_ABS_F, r, q->outputs[v], -1)) < 0) {
+            attu_error_oom(x->err);
+            goto done;
+        }
+        q->outputs[v] = (int16_t)r;
+    }
+    for (int k = 0; k < j->nspec; k++) j->specs[k].in_reg = j->spec_val[k];
+    ins = calloc((size_t)nq + 1, sizeof *ins);
+    rows = calloc((size_t)nq + 1, sizeof *rows);
+    if (!ins || !rows) { attu_error_oom(x->err); goto done; }
+    bool through = false;
+    for (int i = 0; i < nq; i++) {
+        const xcol *c = in->cols[in_cols[inputs[i]]];
+        if (c->lazy_src) {
+            ins[i] = vec_of(c->lazy_src);
+            rows[i] = c->lazy_idx->data;
+            through = true;
+        } else {
+            ins[i] = vec_of(c);
+        }
+    }
+    rc = x->be->eval_reduce(x->be, q, ins, through ? rows : NULL, in->nrows, j->nspec, j->specs, j->outs, x->err);
+done:
+    attu_program_free(q);
+    free(inputs); free(ins); free(rows);
+    return rc;
+}
+
+/* A split value's four results, read back: sum, count, magnitude sum. */
+typedef struct sep_part { xcol *sum, *cnt, *mag; } sep_part;
+
+int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
+    rel_split *sp = in->split;
+    int ng = s->naggs, nspec = 0, rc = -1, nin = 0;
+    *out_rel = NULL;
+    attu_expr_program *own = NULL;
+    int *own_cols = NULL, *agg_out = calloc((size_t)ng + 1, sizeof *agg_out);
+    const attu_expr_program *p = NULL;
+    const int *in_cols = NULL;
+    attu_reduce_spec *specs = calloc((size_t)ng * 2 + 1, sizeof *specs);
+    attu_out *outs = calloc((size_t)ng * 2 + 1, sizeof *outs);
+    xcol **res = calloc((size_t)ng * 2 + 1, sizeof *res);
+    side_job *job = calloc(2, sizeof *job);
+    sep_part *sep = NULL;
+    bool *is_left = NULL, *is_right = NULL;
+    rel *out = NULL;
+    size_t npairs = in->nrows;
+    if (!agg_out || !specs || !outs || !res || !job) { attu_error_oom(x->err); goto done; }
+    sep = calloc((size_t)ng * 2 + 1, 2 * sizeof *sep);   /* per spec: [left part, right part] */
+    if (!sep) { attu_error_oom(x->err); goto done; }
+    int sh = split_program(s, &own, &own_cols, &p, &nin, &in_cols, agg_out);
+    if (sh) { rc = sh < 0 ? attu_error_oom(x->err) : 1; goto done; }
+    is_left = calloc((size_t)nin + 1, 1);
+    is_right = calloc((size_t)nin + 1, 1);
+    if (!is_left || !is_right) { attu_error_oom(x->err); goto done; }
+    int nleft = sp->nleft;
+    for (int i = 0; i < nin; i++) { is_left[i] = in_cols[i] < nleft; is_right[i] = !is_left[i]; }
+    if (agg_specs(x, s, NULL, NULL, 1, specs, outs, res, &nspec, p, agg_out)) goto done;
+    /* each spec to its side (job[0] left, job[1] right), a split sum to both */
+    attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), i8 = attu_type_make(ATTU_TYPE_INT64);
+    int pside = sp->p_left ? 0 : 1;
+    for (int k = 0; k < nspec; k++) {
+        attu_reduce_spec *g = &specs[k];
+        if (g->op == ATTU_REDUCE_COUNT_STAR) {
+            if (side_spec(&job[pside], g->op, -1, g->in.type, outs[k]) < 0) { rc = 1; goto done; }
+            continue;
+        }
+        int a = -1, b = -1, r = p->outputs[g->in_reg];
+        int side = value_side(p, r, is_left, is_right, &a, &b);
+        if (side == -2) { attu_error_oom(x->err); goto done; }
+        if (side < 0) { rc = 1; goto done; }
+        if (side != SIDE_SEP) {
+            int v = side_value(&job[side], r, false);
+            if (v < 0 || side_spec(&job[side], g->op, v, g->in.type, outs[k]) < 0) { rc = 1; goto done; }
+            continue;
+        }
+        /* a + b: each side's sum (or, for avg's count, its count), count and magnitudes */
+        for (int t = 0; t < 2; t++) {
+            int reg = t == 0 ? a : b;
+            sep_part *pp = &sep[2 * k + t];
+            int v = side_value(&job[t], reg, false), m = side_value(&job[t], reg, true);
+            if (v < 0 || m < 0) { rc = 1; goto done; }
+            if (!(pp->sum = xcol_new(x, f8, 1, true)) || !(pp->cnt = xcol_new(x, i8, 1, true)) ||
+                !(pp->mag = xcol_new(x, f8, 1, true))) goto done;
+            if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
+                if (side_spec(&job[t], g->op, v, f8, (attu_out){ f8, pp->sum->data, pp->sum->valid, NULL }) < 0) {
+                    rc = 1;
+                    goto done;
+                }
+            }
+            if (side_spec(&job[t], ATTU_REDUCE_COUNT, v, f8, (attu_out){ i8, pp->cnt->data, pp->cnt->valid, NULL }) < 0 ||
+                side_spec(&job[t], ATTU_REDUCE_SUM, m, f8, (attu_out){ f8, pp->mag->data, pp->mag->valid, NULL }) < 0) {
+                rc = 1;
+                goto done;
+            }
+        }
+    }
+    for (int t = 0; t < 2; t++) {
+        int e = side_run(x, p, nin, in_cols, t == 0 ? is_left : is_right, in, &job[t]);
+        if (e > 0) { rc = 1; goto done; }
+        if (e < 0) {
+            /* a data exception while summing a side: the pairs' own run reports it */
+            if (strncmp(x->err->sqlstate, "22", 2) != 0) goto done;
+            attu_error_clear(x->err);
+            rc = 1;
+            goto done;
+        }
+    }
+    /* the split values, read back and checked; the sums put together */
+    for (int k = 0; k < nspec; k++) {
+        if (!sep[2 * k].cnt) continue;
+        double sum[2] = { 0, 0 }, mag[2] = { 0, 0 };
+        int64_t cnt[2] = { 0, 0 };
+        uint8_t sv[2] = { 0, 0 }, mv[2] = { 0, 0 };
+        for (int t = 0; t < 2; t++) {
+            sep_part *pp = &sep[2 * k + t];
+            if (x->be->download(x->be, &cnt[t], pp->cnt->data, 0, 8, x->err) ||
+                x->be->download(x->be, &mag[t], pp->mag->data, 0, 8, x->err) ||
+                x->be->download(x->be, &mv[t], pp->mag->valid, 0, 1, x->err) ||
+                (pp->sum && x->be->download(x->be, &sum[t], pp->sum->data, 0, 8, x->err)) ||
+                (pp->sum && x->be->download(x->be, &sv[t], pp->sum->valid, 0, 1, x->err))) goto done;
+        }
+        /* NULLs on a side, magnitudes that could overflow, or sides that
+         * cancel (their rounding would then weigh more than the pairs'): not split */
+        double mags = mag[0] + mag[1];
+        if (cnt[0] != (int64_t)npairs || cnt[1] != (int64_t)npairs || !mv[0] || !mv[1] ||
+            !(mags < SPLIT_SUM_MAGNITUDE_LIMIT) || (sep[2 * k].sum && !(mags <= 2 * fabs(sum[0] + sum[1])))) {
+            rc = 1;
+            goto done;
+        }
+        attu_reduce_spec *g = &specs[k];
+        if (g->op == ATTU_REDUCE_COUNT) {
+            int64_t c = (int64_t)npairs;
+            uint8_t one = 1;
+            if (x->be->upload(x->be, outs[k].data, 0, &c, 8, x->err) ||
+                (outs[k].valid && x->be->upload(x->be, outs[k].valid, 0, &one, 1, x->err))) goto done;
+            continue;
+        }
+        double total = sum[0] + sum[1];
+        uint8_t valid = npairs > 0 && sv[0] && sv[1];
+        if (x->be->upload(x->be, outs[k].data, 0, &total, 8, x->err) ||
+            (outs[k].valid && x->be->upload(x->be, outs[k].valid, 0, &valid, 1, x->err))) goto done;
+    }
+    if (!(out = rel_new(x, ng, 1)) || agg_result_cols(x, s, res, outs, NULL, 1, out, 0)) goto done;
+    s->act_how = "eval_reduce per side (split sum)";
+    *out_rel = out;
+    out = NULL;
+    rc = 0;
+done:
+    if (out) rel_free(x, out);
+    for (int k = 0; k < nspec; k++) xcol_unref(x, res[k]);
+    for (int k = 0; sep && k < 2 * nspec; k++) {
+        xcol_unref(x, sep[k].sum); xcol_unref(x, sep[k].cnt); xcol_unref(x, sep[k].mag);
+    }
+    attu_program_free(own);
+    free(own_cols); free(agg_out); free(specs); free(outs); free(res); free(job); free(sep);
+    free(is_left); free(is_right);
+    return rc;
+}
