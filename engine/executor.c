@@ -827,6 +827,7 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
     /* a chain of joins that all probe one fact input runs as one */
     star_chain st;
     if (s->kind == ATTU_ST_JOIN && star_shape(s, &st)) return run_star(x, &st);
+    if (s->kind == ATTU_ST_LIMIT && s->counts[0].n && limit_counts_now(x, s)) return NULL;
     /* LIMIT 0 never runs its input, as PostgreSQL's Limit node never pulls
      * from it: an error the input would raise (a division by zero) does not
      * happen. */

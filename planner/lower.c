@@ -765,6 +765,9 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (!(s = new_stage(ATTU_ST_LIMIT, p, err))) return NULL;
         s->limit = p->limit; s->offset = p->offset;
         if (!(s->child[0] = lower(p->left, err))) goto fail;
+        if (p->limit_expr && (compile_child(&p->offset_expr, 1, p->left, &s->counts[0], err) ||
+                              compile_child(&p->limit_expr, 1, p->left, &s->counts[1], err)))
+            goto fail;
         if (p->with_ties) {
             /* the peers' keys, over the input (as a SORT's) */
             s->with_ties = true;

@@ -237,6 +237,13 @@ static attu_lplan *pushdown(attu_plan_arena *pa, attu_lplan *p) {
     p->right = pushdown(pa, p->right);
     attu_lplan *j = p->kind == LP_FILTER ? p->left : p;
     if (p->kind == LP_FILTER && j && j->kind == LP_JOIN && j->jk == JK_LEFT) return push_preserved(pa, p, j, NULL);
+    /* a correlated or LATERAL subquery (APPLY) runs per binding of its
+     * left rows: conditions on those alone filter them first, so it runs
+     * only for the rows that pass, as PostgreSQL checks the quals of the
+     * outer side before its nested loop or SubPlan runs (an error the
+     * subquery raises for a row filtered out, such as a negative LIMIT
+     * read from it, does not happen) */
+    if (p->kind == LP_FILTER && j && j->kind == LP_APPLY) return push_preserved(pa, p, j, NULL);
     if (p->kind == LP_FILTER && j && j->kind == LP_PROJECT && j->left && j->left->kind == LP_JOIN &&
         j->left->jk == JK_LEFT && j->ncols <= 256) {
         /* a RIGHT JOIN: a LEFT JOIN under a projection that reorders its
