@@ -1046,9 +1046,18 @@ static attu_bexpr *bind_count(bctx *c, scope *sc, const attu_ast_expr *e, const 
     /* PostgreSQL coerces the count to bigint as an assignment does: a
      * numeric or float count rounds (FETCH FIRST 1.5 ROWS is 2), a text or
      * boolean one is 42804 */
-    attu_type_id from = b->type.id;
+    attu_type from_t = b->type;
+    attu_type_id from = from_t.id;
     bool assign = from == ATTU_TYPE_NUMERIC || from == ATTU_TYPE_DECIMAL || from == ATTU_TYPE_FLOAT32 || from == ATTU_TYPE_FLOAT64;
-    if (!(b = coerce(c, b, attu_type_make(ATTU_TYPE_INT64), assign, e->position))) return NULL;
+    if (!(b = coerce(c, b, attu_type_make(ATTU_TYPE_INT64), assign, e->position))) {
+        if (!strcmp(c->err->sqlstate, ATTU_SQLSTATE_DATATYPE_MISMATCH)) {
+            char tn[64];
+            attu_error_clear(c->err);    /* PostgreSQL's words for a count */
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position, "argument of %s must be type bigint, not type %s",
+                           what, attu_type_name(from_t, tn, sizeof tn));
+        }
+        return NULL;
+    }
     /* fold a cast of a constant */
     if (b->kind == BX_CALL && b->nargs == 1 && b->args[0]->kind == BX_CONST &&
         (b->op == ATTU_OP_CAST_I_I || b->op == ATTU_OP_MOVE)) b = b->args[0];
