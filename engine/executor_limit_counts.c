@@ -8,11 +8,13 @@
  * the OFFSET first, checked before the LIMIT is computed; NULL is no
  * offset / no limit (WITH TIES too: only a literal NULL is an error, which
  * the binder raises); a negative count is an error even when the input has
- * no row, since the node checks before it reads one.
+ * no row, since the node checks before it reads one. A generate_series or
+ * WITH RECURSIVE read only through the LIMIT (stop_per_run) is told where
+ * it may stop, as a constant LIMIT tells it at plan time.
  */
 #include "engine/executor_internal.h"
 
-#include <string.h>
+#include <stdint.h>
 
 /* Count k of s (0 OFFSET, 1 LIMIT) into *v; *null when NULL. */
 static int count_value(xctx *x, const attu_stage *s, int k, int64_t *v, bool *null) {
@@ -41,5 +43,12 @@ int limit_counts_now(xctx *x, attu_stage *s) {
      * run state, as act_rows; every run sets them before reading them) */
     s->offset = off_null ? 0 : off;
     s->limit = lim_null ? -1 : lim;
+    /* a generate_series or WITH RECURSIVE read only through this LIMIT
+     * (planner/rewrite.c's topk) stops once it has the rows kept, as
+     * PostgreSQL's pulls from it do */
+    attu_stage *r = s->child[0];
+    while (r && r->kind == ATTU_ST_PROJECT) r = r->child[0];
+    if (r && r->stop_per_run)
+        r->limit = s->limit < 0 ? -1 : s->offset > INT64_MAX - s->limit ? INT64_MAX : s->offset + s->limit;
     return 0;
 }

@@ -172,6 +172,8 @@ struct attu_stage {
     bool            outer;        /* JOIN_AGG, SRF, LATERAL APPLY: LEFT join semantics */
     /* TOPK / LIMIT; RECURSIVE, SRF: limit = the rows after which it may stop, or -1 */
     int64_t         limit, offset;
+    bool            stop_per_run;  /* RECURSIVE, SRF: limit is set each run by the LIMIT
+                                      above it whose counts read the outer row */
     bool            with_ties;    /* LIMIT: FETCH ... WITH TIES; `keys` are the ORDER BY
                                      keys over the (ordered) input, and the rows after the
                                      limit-th kept that equal it in them are kept too */

@@ -224,6 +224,9 @@ struct attu_lplan {
     int          nsort;
     attu_sort_item *sort;
     int64_t      topk_limit;   /* -1, or the LIMIT+OFFSET a top-k may stop at */
+    /* LP_RECURSIVE / LP_SRF read only through a LIMIT whose counts read the
+     * outer row (limit_expr): that LIMIT sets where it may stop each run */
+    bool         stop_per_run;
     /* LP_LIMIT */
     int64_t      limit, offset;   /* limit -1 = none */
     /* counts that read the enclosing query's row (parameters once the

@@ -793,6 +793,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (!(s = new_stage(ATTU_ST_RECURSIVE, p, err))) return NULL;
         s->all = p->all; s->worktable = p->worktable;
         s->limit = p->topk_limit;     /* -1, or the rows after which to stop */
+        s->stop_per_run = p->stop_per_run;
         s->label = p->all ? "union all" : "union";
         if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
         return s;
@@ -818,6 +819,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (rc) goto fail;
         s->outer = p->srf_outer;
         s->limit = p->topk_limit;     /* -1, or the rows a LIMIT above keeps */
+        s->stop_per_run = p->stop_per_run;
         if (p->residual && compile_pred(p->residual, p->ncols, p->types, &s->residual, err)) goto fail;
         return s;
     }

@@ -556,6 +556,13 @@ static void topk(attu_lplan *p) {
     if (p->kind == LP_LIMIT && p->with_ties) return;
     if (p->kind == LP_LIMIT && p->left && p->left->kind == LP_SORT && p->limit >= 0 && p->limit + p->offset <= 100000)
         p->left->topk_limit = p->limit + p->offset;
+    if (p->kind == LP_LIMIT && p->limit_expr) {
+        /* the same, with the counts known only per run (the LIMIT stage
+         * tells it then) */
+        attu_lplan *r = p->left;
+        while (r && r->kind == LP_PROJECT) r = r->left;
+        if (r && (r->kind == LP_RECURSIVE || (r->kind == LP_SRF && !r->srf_outer))) r->stop_per_run = true;
+    }
     if (p->kind == LP_LIMIT && p->limit >= 0) {
         /* a recursive query read only through LIMIT (and projections) may
          * stop once it has the rows the limit keeps, as PostgreSQL's lazy
