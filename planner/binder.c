@@ -987,12 +987,14 @@ static attu_lplan *mk_project(bctx *c, attu_lplan *child, int n, attu_bexpr **ex
 }
 
 /* Whether a bound expression reads nothing but constants (no column,
- * parameter or subquery). */
+ * parameter or subquery): calls and CASE over constants, which a count
+ * folds now, so only a count of the outer row is left to the executor. */
 static bool constant_call(const attu_bexpr *e) {
-    if (e->kind == BX_CONST) return true;
-    if (e->kind != BX_CALL) return false;
-    for (int i = 0; i < e->nargs; i++) if (e->args[i] && !constant_call(e->args[i])) return false;
-    return true;
+    if (!e || e->kind == BX_CONST) return true;
+    if (e->kind != BX_CALL && e->kind != BX_CASE) return false;
+    for (int i = 0; i < e->nargs; i++) if (!constant_call(e->args[i])) return false;
+    for (int i = 0; i < e->nwhens; i++) if (!constant_call(e->whens[i]) || !constant_call(e->thens[i])) return false;
+    return constant_call(e->else_);
 }
 
 static bool reads_this_level(const attu_bexpr *e);
