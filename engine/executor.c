@@ -835,6 +835,7 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
         x->split_join = split_before;
         return r;
     }
+    if (s->kind == ATTU_ST_LIMIT && s->counts[0].n && limit_counts_now(x, s)) return NULL;
     /* LIMIT 0 never runs its input, as PostgreSQL's Limit node never pulls
      * from it: an error the input would raise (a division by zero) does not
      * happen. */

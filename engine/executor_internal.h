@@ -158,6 +158,10 @@ int key_range(xctx *x, attu_buf *k, const attu_buf *mask, size_t n, int64_t *kmi
  * the repeat flag. *index_out NULL when the range does not pay. */
 int known_dense_index(xctx *x, attu_buf *ks, const attu_buf *ms, size_t ns, size_t nn, __int128 limit, int64_t kmin,
                       int64_t kmax, attu_buf **index_out);
+/* A LIMIT stage whose counts read the outer row (s->counts): this run's
+ * values into s->limit and s->offset, or 2201X / 2201W for a negative one
+ * (executor_limit_counts.c). */
+int limit_counts_now(xctx *x, attu_stage *s);
 /* Materializes the lazy columns of r that the expressions read. */
 int materialize_read(xctx *x, rel *r, const attu_stage_exprs *ex);
 /* Columns o->cols[at..] become in's columns at rows idx (lazy; indices

@@ -26,6 +26,8 @@ void attu_stage_free(attu_stage *s) {
     attu_stage_exprs_free(&s->residual);
     attu_stage_exprs_free(&s->args);
     attu_stage_exprs_free(&s->osa_fracs);
+    attu_stage_exprs_free(&s->counts[0]);
+    attu_stage_exprs_free(&s->counts[1]);
     free(s->desc);
     free(s->nulls_first);
     for (int i = 0; i < s->naggs; i++) {

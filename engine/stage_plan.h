@@ -172,9 +172,17 @@ struct attu_stage {
     bool            outer;        /* JOIN_AGG, SRF, LATERAL APPLY: LEFT join semantics */
     /* TOPK / LIMIT; RECURSIVE, SRF: limit = the rows after which it may stop, or -1 */
     int64_t         limit, offset;
+    bool            stop_per_run;  /* RECURSIVE, SRF: limit is set each run by the LIMIT
+                                      above it whose counts read the outer row */
     bool            with_ties;    /* LIMIT: FETCH ... WITH TIES; `keys` are the ORDER BY
                                      keys over the (ordered) input, and the rows after the
                                      limit-th kept that equal it in them are kept too */
+    /* LIMIT whose counts read the enclosing query's row: [0] the OFFSET,
+     * [1] the LIMIT, one INT64 result each (NULL: none), programs of
+     * parameters alone, evaluated each time the stage runs, into limit and
+     * offset (engine/executor_limit_counts.c); n == 0 for constant counts.
+     * Apart: PostgreSQL checks the OFFSET before it computes the LIMIT */
+    attu_stage_exprs counts[2];
     /* SETOP */
     int             setop;        /* 1 union, 2 intersect, 3 except */
     bool            all;          /* SETOP; RECURSIVE: UNION ALL (else UNION); APPLY: LATERAL */

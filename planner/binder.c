@@ -987,25 +987,79 @@ static attu_lplan *mk_project(bctx *c, attu_lplan *child, int n, attu_bexpr **ex
 }
 
 /* Whether a bound expression reads nothing but constants (no column,
- * parameter or subquery). */
+ * parameter or subquery): calls and CASE over constants, which a count
+ * folds now, so only a count of the outer row is left to the executor. */
 static bool constant_call(const attu_bexpr *e) {
-    if (e->kind == BX_CONST) return true;
-    if (e->kind != BX_CALL) return false;
-    for (int i = 0; i < e->nargs; i++) if (e->args[i] && !constant_call(e->args[i])) return false;
-    return true;
+    if (!e || e->kind == BX_CONST) return true;
+    if (e->kind != BX_CALL && e->kind != BX_CASE) return false;
+    for (int i = 0; i < e->nargs; i++) if (!constant_call(e->args[i])) return false;
+    for (int i = 0; i < e->nwhens; i++) if (!constant_call(e->whens[i]) || !constant_call(e->thens[i])) return false;
+    return constant_call(e->else_);
 }
 
-static bool eval_limit(bctx *c, const attu_ast_expr *e, const char *what, int64_t *out) {
-    if (!e) return true;
-    scope none = { 0, NULL, 0 };
-    attu_bexpr *b = bind_expr(c, &none, e);
-    if (!b) return false;
+static bool reads_this_level(const attu_bexpr *e);
+
+/* The position of the first column of this query level that e reads. */
+static int first_local_pos(const attu_bexpr *e) {
+    if (!e) return -1;
+    if (e->kind == BX_COL) return e->col < OUTER_BASE ? e->position : -1;
+    int p;
+    for (int i = 0; i < e->nargs; i++) if ((p = first_local_pos(e->args[i])) >= 0) return p;
+    for (int i = 0; i < e->nwhens; i++)
+        if ((p = first_local_pos(e->whens[i])) >= 0 || (p = first_local_pos(e->thens[i])) >= 0) return p;
+    return first_local_pos(e->else_);
+}
+
+/* The count of a LIMIT or OFFSET (what), e, of a query whose FROM scope is
+ * sc, as an INT64 expression: a constant (perhaps NULL) where it reads
+ * nothing, folded now, else an expression of the enclosing query's row,
+ * which the executor evaluates per run. As PostgreSQL's
+ * transformLimitClause it is bound in the query's own namespace, so a
+ * column of its FROM is found (and is 42P10) before an outer column of the
+ * same name; the scope is left as it was. */
+static attu_bexpr *bind_count(bctx *c, scope *sc, const attu_ast_expr *e, const char *what) {
+    const char *sclause = c->clause;
+    bool sa = c->allow_agg, sw = c->allow_window, ss = c->allow_srf;
+    int nsc = sc->n, npend = c->npending;
+    c->clause = what;
+    c->allow_agg = false; c->allow_window = false; c->allow_srf = false;
+    attu_bexpr *b = bind_expr(c, sc, e);
+    c->clause = sclause;
+    c->allow_agg = sa; c->allow_window = sw; c->allow_srf = ss;
+    if (!b) return NULL;
+    if (c->npending != npend) {
+        /* a subquery reading this query's rows or the outer row: it would
+         * have to run per row of a FROM the count must not read */
+        bool local = false;
+        for (int i = npend; i < c->npending; i++)
+            for (int k = 0; k < c->pending[i].nkeys; k++) local = local || reads_this_level(c->pending[i].outer_keys[k]);
+        c->npending = npend;
+        sc->n = nsc;
+        if (local) attu_error_set(c->err, "42P10", e->position, "argument of %s must not contain variables", what);
+        else attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                            "a subquery reading the outer query in %s is not supported", what);
+        return NULL;
+    }
+    if (reads_this_level(b)) {
+        int pos = first_local_pos(b);
+        attu_error_set(c->err, "42P10", pos >= 0 ? pos : e->position, "argument of %s must not contain variables", what);
+        return NULL;
+    }
     /* PostgreSQL coerces the count to bigint as an assignment does: a
      * numeric or float count rounds (FETCH FIRST 1.5 ROWS is 2), a text or
      * boolean one is 42804 */
-    attu_type_id from = b->type.id;
+    attu_type from_t = b->type;
+    attu_type_id from = from_t.id;
     bool assign = from == ATTU_TYPE_NUMERIC || from == ATTU_TYPE_DECIMAL || from == ATTU_TYPE_FLOAT32 || from == ATTU_TYPE_FLOAT64;
-    if (!(b = coerce(c, b, attu_type_make(ATTU_TYPE_INT64), assign, e->position))) return false;
+    if (!(b = coerce(c, b, attu_type_make(ATTU_TYPE_INT64), assign, e->position))) {
+        if (!strcmp(c->err->sqlstate, ATTU_SQLSTATE_DATATYPE_MISMATCH)) {
+            char tn[64];
+            attu_error_clear(c->err);    /* PostgreSQL's words for a count */
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position, "argument of %s must be type bigint, not type %s",
+                           what, attu_type_name(from_t, tn, sizeof tn));
+        }
+        return NULL;
+    }
     /* fold a cast of a constant */
     if (b->kind == BX_CALL && b->nargs == 1 && b->args[0]->kind == BX_CONST &&
         (b->op == ATTU_OP_CAST_I_I || b->op == ATTU_OP_MOVE)) b = b->args[0];
@@ -1018,22 +1072,42 @@ static bool eval_limit(bctx *c, const attu_ast_expr *e, const char *what, int64_
         int rc = attu_compile_exprs(&b, 1, 0, NULL, &ex, c->err);
         if (!rc) rc = attu_program_eval_const(ex.prog, &v, text, sizeof text, c->err);
         attu_stage_exprs_free(&ex);
-        if (rc) return false;   /* 22003, 22012: without a position, as PostgreSQL's */
-        if (v.null) { *out = -1; return true; }
-        b = mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), v.v.i);
-        if (!b) return false;
+        if (rc) return NULL;   /* 22003, 22012: without a position, as PostgreSQL's */
+        b = v.null ? mk_const_null(c, attu_type_make(ATTU_TYPE_INT64)) : mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), v.v.i);
+        if (!b) OOM_NULL(c);
     }
-    if (b->kind != BX_CONST) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s must be a constant", what);
+    return b;
+}
+
+/* l's counts from q's OFFSET and LIMIT (bound with the FROM scope sc, in
+ * PostgreSQL's order): constants are checked now (a negative one is
+ * 2201X / 2201W); where either reads the outer row both are kept as
+ * expressions for the executor, which checks them per run in the same
+ * order, before it reads a row, as PostgreSQL's Limit node does. */
+static bool limit_counts(bctx *c, scope *sc, const attu_ast_query *q, attu_lplan *l) {
+    attu_bexpr *off = NULL, *lim = NULL;
+    if (q->offset && !(off = bind_count(c, sc, q->offset, "OFFSET"))) return false;
+    if (q->limit && !(lim = bind_count(c, sc, q->limit, "LIMIT"))) return false;
+    if ((off && off->kind != BX_CONST) || (lim && lim->kind != BX_CONST)) {
+        attu_type t8 = attu_type_make(ATTU_TYPE_INT64);
+        if (!(l->offset_expr = off ? off : mk_const_null(c, t8)) || !(l->limit_expr = lim ? lim : mk_const_null(c, t8))) {
+            if (!c->err->set) attu_error_oom(c->err);
+            return false;
+        }
+        l->limit = -1;
+        l->offset = 0;
+        return true;
+    }
+    if (off && !off->is_null && off->i < 0) {
+        attu_error_set(c->err, "2201X", q->offset->position, "OFFSET must not be negative");
         return false;
     }
-    if (b->is_null) { *out = -1; return true; }
-    if (b->i < 0) {
-        attu_error_set(c->err, "2201W", e->position, "%s must not be negative", what);
-        if (!strcmp(what, "OFFSET")) memcpy(c->err->sqlstate, "2201X", 6);
+    if (lim && !lim->is_null && lim->i < 0) {
+        attu_error_set(c->err, "2201W", q->limit->position, "LIMIT must not be negative");
         return false;
     }
-    *out = b->i;
+    l->offset = off && !off->is_null ? off->i : 0;
+    l->limit = lim && !lim->is_null ? lim->i : -1;
     return true;
 }
 
@@ -1670,9 +1744,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         memcpy(l->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
         memcpy(l->names, p->names, sizeof(char *) * (size_t)p->ncols);
         l->left = p;
-        if (!limit_with_ties(c, q, l, p)) return NULL;
-        if (!eval_limit(c, q->limit, "LIMIT", &l->limit) || !eval_limit(c, q->offset, "OFFSET", &l->offset)) return NULL;
-        if (l->offset < 0) l->offset = 0;
+        if (!limit_with_ties(c, q, l, p) || !limit_counts(c, &sc, q, l)) return NULL;
         l->est_rows = l->limit >= 0 && (double)l->limit < p->est_rows ? (double)l->limit : p->est_rows;
         l->rowid_col = p->rowid_col;
         p = l;
@@ -1723,9 +1795,8 @@ static attu_lplan *bind_tail(bctx *c, const attu_ast_query *q, attu_lplan *p) {
         memcpy(l->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
         memcpy(l->names, p->names, sizeof(char *) * (size_t)p->ncols);
         l->left = p;
-        if (!limit_with_ties(c, q, l, p)) return NULL;
-        if (!eval_limit(c, q->limit, "LIMIT", &l->limit) || !eval_limit(c, q->offset, "OFFSET", &l->offset)) return NULL;
-        if (l->offset < 0) l->offset = 0;
+        scope none = { 0, NULL, 0 };    /* no FROM of its own: the outer row only */
+        if (!limit_with_ties(c, q, l, p) || !limit_counts(c, &none, q, l)) return NULL;
         l->est_rows = p->est_rows;
         p = l;
     }
@@ -2609,6 +2680,7 @@ static bool plan_reads_outer(const attu_lplan *p) {
         for (int k = 0; k < a->norder; k++) if (expr_reads_outer(a->order[k].expr)) return true;
     }
     for (int i = 0; i < p->nsort; i++) if (expr_reads_outer(p->sort[i].expr)) return true;
+    if (expr_reads_outer(p->limit_expr) || expr_reads_outer(p->offset_expr)) return true;
     for (int i = 0; i < p->nsrfs; i++)
         if (expr_reads_outer(p->srfs[i].start) || expr_reads_outer(p->srfs[i].stop) || expr_reads_outer(p->srfs[i].step)) return true;
     return plan_reads_outer(p->left) || plan_reads_outer(p->right);
@@ -2646,6 +2718,8 @@ static bool corr_take_apart(bctx *c, const attu_ast_query *q, attu_lplan *p, cor
         x = x->left;
     }
     if (x->kind == LP_LIMIT && x->with_ties) return false;   /* peers: the parameterised form */
+    /* counts of the outer row: ranks cut at a count per binding, the same */
+    if (x->kind == LP_LIMIT && x->limit_expr) return false;
     if (x->kind == LP_LIMIT) { cp->limit = x->limit; cp->offset = x->offset; x = x->left; }
     attu_lplan *sort = NULL;
     if (x && x->kind == LP_SORT) { sort = x; x = x->left; }
@@ -3160,6 +3234,8 @@ static void plan_visit(attu_lplan *p, expr_fn fn, void *ctx) {
         for (int k = 0; k < a->norder; k++) expr_visit(a->order[k].expr, fn, ctx);
     }
     for (int i = 0; i < p->nsort; i++) expr_visit(p->sort[i].expr, fn, ctx);
+    expr_visit(p->limit_expr, fn, ctx);
+    expr_visit(p->offset_expr, fn, ctx);
     for (int i = 0; i < p->nsrfs; i++) {
         expr_visit(p->srfs[i].start, fn, ctx); expr_visit(p->srfs[i].stop, fn, ctx); expr_visit(p->srfs[i].step, fn, ctx);
     }
@@ -3763,7 +3839,7 @@ static attu_lplan *bind_exists_join(bctx *c, attu_lplan *p, const scope *sc, con
     attu_lplan *x = sub;
     if (x->kind == LP_PROJECT && x->left && (x->left->kind == LP_LIMIT || x->left->kind == LP_SORT)) x = x->left;
     if (x->kind == LP_LIMIT) {
-        if (x->limit == 0 || x->offset > 0) return (attu_lplan *)1;
+        if (x->limit == 0 || x->offset > 0 || x->limit_expr) return (attu_lplan *)1;
         x = x->left;
     }
     if (x && x->kind == LP_SORT) x = x->left;

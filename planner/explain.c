@@ -27,7 +27,9 @@ static int walk(const attu_stage *s, int depth, bool analyze, const char *device
     if (depth) PUT("%*s->  ", (int)indent, "");
     PUT("%s", attu_stage_kind_name(s->kind));
     if (s->label) PUT(" %s", s->label);
-    if (s->kind == ATTU_ST_TOPK || (s->kind == ATTU_ST_LIMIT && s->limit >= 0)) PUT(" %lld", (long long)s->limit);
+    /* counts of the outer row: this run's values are no property of the plan */
+    if (s->kind == ATTU_ST_LIMIT && s->counts[0].n) PUT(" per outer row");
+    else if (s->kind == ATTU_ST_TOPK || (s->kind == ATTU_ST_LIMIT && s->limit >= 0)) PUT(" %lld", (long long)s->limit);
     if (s->kind == ATTU_ST_LIMIT && s->with_ties) PUT(" with ties");
     const char *how = analyze && s->executed && s->act_how ? s->act_how : attu_stage_patterns(s);
     PUT("  [%s]  (rows=%.0f)", how, s->est_rows);

@@ -224,8 +224,18 @@ struct attu_lplan {
     int          nsort;
     attu_sort_item *sort;
     int64_t      topk_limit;   /* -1, or the LIMIT+OFFSET a top-k may stop at */
+    /* LP_RECURSIVE / LP_SRF read only through a LIMIT whose counts read the
+     * outer row (limit_expr): that LIMIT sets where it may stop each run */
+    bool         stop_per_run;
     /* LP_LIMIT */
     int64_t      limit, offset;   /* limit -1 = none */
+    /* counts that read the enclosing query's row (parameters once the
+     * subquery is parameterised), known only per run: both set (a constant
+     * or NULL where the query wrote one or none), INT64, and then limit is
+     * -1 and offset 0 so that nothing reading those takes them as the
+     * counts (a top-k, the decorrelations); the executor checks and
+     * applies them each time the stage runs, as PostgreSQL's Limit node */
+    attu_bexpr  *limit_expr, *offset_expr;
     bool         with_ties;       /* FETCH ... WITH TIES: nsort / sort above are
                                      then the ORDER BY keys (over the input
                                      columns), and the rows after the limit-th

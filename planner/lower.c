@@ -765,6 +765,9 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (!(s = new_stage(ATTU_ST_LIMIT, p, err))) return NULL;
         s->limit = p->limit; s->offset = p->offset;
         if (!(s->child[0] = lower(p->left, err))) goto fail;
+        if (p->limit_expr && (compile_child(&p->offset_expr, 1, p->left, &s->counts[0], err) ||
+                              compile_child(&p->limit_expr, 1, p->left, &s->counts[1], err)))
+            goto fail;
         if (p->with_ties) {
             /* the peers' keys, over the input (as a SORT's) */
             s->with_ties = true;
@@ -790,6 +793,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (!(s = new_stage(ATTU_ST_RECURSIVE, p, err))) return NULL;
         s->all = p->all; s->worktable = p->worktable;
         s->limit = p->topk_limit;     /* -1, or the rows after which to stop */
+        s->stop_per_run = p->stop_per_run;
         s->label = p->all ? "union all" : "union";
         if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
         return s;
@@ -815,6 +819,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         if (rc) goto fail;
         s->outer = p->srf_outer;
         s->limit = p->topk_limit;     /* -1, or the rows a LIMIT above keeps */
+        s->stop_per_run = p->stop_per_run;
         if (p->residual && compile_pred(p->residual, p->ncols, p->types, &s->residual, err)) goto fail;
         return s;
     }

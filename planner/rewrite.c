@@ -237,6 +237,13 @@ static attu_lplan *pushdown(attu_plan_arena *pa, attu_lplan *p) {
     p->right = pushdown(pa, p->right);
     attu_lplan *j = p->kind == LP_FILTER ? p->left : p;
     if (p->kind == LP_FILTER && j && j->kind == LP_JOIN && j->jk == JK_LEFT) return push_preserved(pa, p, j, NULL);
+    /* a correlated or LATERAL subquery (APPLY) runs per binding of its
+     * left rows: conditions on those alone filter them first, so it runs
+     * only for the rows that pass, as PostgreSQL checks the quals of the
+     * outer side before its nested loop or SubPlan runs (an error the
+     * subquery raises for a row filtered out, such as a negative LIMIT
+     * read from it, does not happen) */
+    if (p->kind == LP_FILTER && j && j->kind == LP_APPLY) return push_preserved(pa, p, j, NULL);
     if (p->kind == LP_FILTER && j && j->kind == LP_PROJECT && j->left && j->left->kind == LP_JOIN &&
         j->left->jk == JK_LEFT && j->ncols <= 256) {
         /* a RIGHT JOIN: a LEFT JOIN under a projection that reorders its
@@ -549,6 +556,13 @@ static void topk(attu_lplan *p) {
     if (p->kind == LP_LIMIT && p->with_ties) return;
     if (p->kind == LP_LIMIT && p->left && p->left->kind == LP_SORT && p->limit >= 0 && p->limit + p->offset <= 100000)
         p->left->topk_limit = p->limit + p->offset;
+    if (p->kind == LP_LIMIT && p->limit_expr) {
+        /* the same, with the counts known only per run (the LIMIT stage
+         * tells it then) */
+        attu_lplan *r = p->left;
+        while (r && r->kind == LP_PROJECT) r = r->left;
+        if (r && (r->kind == LP_RECURSIVE || (r->kind == LP_SRF && !r->srf_outer))) r->stop_per_run = true;
+    }
     if (p->kind == LP_LIMIT && p->limit >= 0) {
         /* a recursive query read only through LIMIT (and projections) may
          * stop once it has the rows the limit keeps, as PostgreSQL's lazy

@@ -2,7 +2,7 @@
  * test_explain_golden.c - EXPLAIN output of representative queries against
  * golden files (tests/db/explain/NAME.txt): the 13 SSB queries
  * (bench/ssb/queries, over the SSB schema with empty tables), the cities
- * remoteness query and 20 others over the cities table (data/statecity.csv).
+ * remoteness query and 21 others over the cities table (data/statecity.csv).
  *
  * A plan change shows up as a diff here, so a rewrite that silently stops
  * firing (join ordering, join-aggregate fusion, top-k) fails the test. After
@@ -120,6 +120,8 @@ Test(explain_golden, cities_and_others, .init = setup, .fini = teardown, .timeou
         { "filter_eq", "SELECT name, lat FROM cities WHERE state = 'AK'" },
         { "topk", "SELECT name FROM cities ORDER BY lat DESC LIMIT 5" },
         { "limit_with_ties", "SELECT name, state FROM cities ORDER BY state FETCH FIRST 3 ROWS WITH TIES" },
+        { "limit_outer_row", "SELECT a.name, s.name FROM cities a, LATERAL (SELECT b.name FROM cities b WHERE b.state = a.state "
+                             "ORDER BY b.lat LIMIT a.city_fips % 3 OFFSET 1) s WHERE a.state = 'RI'" },
         { "group_count", "SELECT state, count(*) FROM cities GROUP BY state" },
         { "group_having_order", "SELECT state, avg(lat) FROM cities GROUP BY state HAVING count(*) > 100 ORDER BY 2" },
         { "distinct", "SELECT DISTINCT type FROM cities" },
