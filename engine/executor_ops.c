@@ -1297,10 +1297,12 @@ static xcol *finish_var(xctx *x, xcol *m2, xcol *cnt, size_t n, int kind, int sc
 }
 
 /* COUNT(DISTINCT a) within groups: a copy of a that is NULL except at the
- * first row of each (group keys, a) value. */
-static xcol *first_occurrence(xctx *x, xcol **keys, int nk, xcol *a, size_t n) {
-    attu_sort_key *sk = calloc((size_t)nk + 2, sizeof *sk);
-    attu_vec *kv = calloc((size_t)nk + 2, sizeof *kv);
+ * first row of each (group keys, a, tup...) value. The tuple's further
+ * items are sort keys like a, so they are equal where the sort has them
+ * peers (NULLs too); only a's NULLs stay uncounted. */
+static xcol *first_occurrence(xctx *x, xcol **keys, int nk, xcol *a, xcol **tup, int nt, size_t n) {
+    attu_sort_key *sk = calloc((size_t)(nk + nt) + 2, sizeof *sk);
+    attu_vec *kv = calloc((size_t)(nk + nt) + 2, sizeof *kv);
     attu_buf *perm = buf_i64(x, n), *heads = NULL;
     size_t nh = 0;
     xcol *o = NULL;
@@ -1309,7 +1311,9 @@ static xcol *first_occurrence(xctx *x, xcol **keys, int nk, xcol *a, size_t n) {
     if (!sk || !kv || !perm) { if (!x->err->set) attu_error_oom(x->err); goto done; }
     for (int i = 0; i < nk; i++) { kv[i] = vec_of(keys[i]); sk[i].col = kv[i]; }
     kv[nk] = vec_of(a); sk[nk].col = kv[nk];
-    if (exec_sort(x, sk, nk + 1, n, perm) || exec_segment_heads(x, kv, nk + 1, perm, n, &heads, &nh)) goto done;
+    for (int i = 0; i < nt; i++) { kv[nk + 1 + i] = vec_of(tup[i]); sk[nk + 1 + i].col = kv[nk + 1 + i]; }
+    int nall = nk + 1 + nt;
+    if (exec_sort(x, sk, nall, n, perm) || exec_segment_heads(x, kv, nall, perm, n, &heads, &nh)) goto done;
     hp = download_all(x, heads, nh * 8);
     pp = download_all(x, perm, n * 8);
     mark = calloc(n ? n : 1, 1);
@@ -1906,7 +1910,12 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
         for (int i = 0; i < ng; i++) {
             const attu_stage_agg *g = &s->aggs[i];
             if (g->count_distinct) {
-                if (!(dargs[i] = first_occurrence(x, keys, nk, args[g->in], n))) goto done;
+                xcol **tup = calloc((size_t)g->ntuple + 1, sizeof *tup);
+                if (!tup) { attu_error_oom(x->err); goto done; }
+                for (int q = 0; q < g->ntuple; q++) tup[q] = args[g->tuple[q]];
+                dargs[i] = first_occurrence(x, keys, nk, args[g->in], tup, g->ntuple, n);
+                free(tup);
+                if (!dargs[i]) goto done;
             }
         }
         if (agg_specs(x, s, args, dargs, nseg, specs, outs, res, &nspec, NULL, NULL)) goto done;

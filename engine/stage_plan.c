@@ -32,6 +32,7 @@ void attu_stage_free(attu_stage *s) {
     free(s->nulls_first);
     for (int i = 0; i < s->naggs; i++) {
         free(s->aggs[i].part); free(s->aggs[i].order); free(s->aggs[i].desc); free(s->aggs[i].nulls_first);
+        free(s->aggs[i].tuple);
     }
     free(s->aggs);
     free(s->group_cols);

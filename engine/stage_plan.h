@@ -91,6 +91,11 @@ typedef struct attu_stage_agg {
     bool           avg;        /* AVG: sum / count */
     int8_t         var;        /* VAR_M2: 1 var_samp, 2 var_pop, 3 stddev_samp, 4 stddev_pop */
     bool           count_distinct;
+    /* count_distinct over a tuple: `in` (its rows the non-NULL ones) and
+     * these `args` results (NULLs peers of each other) make the value
+     * counted once (dense_rank(...) WITHIN GROUP over several items) */
+    int            ntuple;
+    int           *tuple;
     int            frame;      /* WINDOW: 0 default, 1 whole partition, 2 running by rows,
                                   3 general ROWS frame, 4 general RANGE frame, 5 GROUPS frame: bounds below */
     int8_t         frame_kind[2];   /* WINDOW frame 3/4: start, end (attu_win_bound) */

@@ -55,6 +55,10 @@ typedef enum attu_bexpr_kind {
 typedef enum attu_agg_kind {
     AGG_COUNT_STAR = 1, AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX,
     AGG_NTH_SMALLEST, AGG_NTH_SMALLEST_ARG, AGG_NTH_LARGEST, AGG_NTH_LARGEST_ARG,
+    /* count(DISTINCT args[0]); with order items (no SQL spells it: the
+     * hypothetical dense_rank's, planner/ordered_set_agg.c) the distinct
+     * tuples (args[0], order[0].expr, ...) among the rows where args[0]
+     * is not NULL, NULL items peers of each other, as the sort has them */
     AGG_COUNT_DISTINCT,
     AGG_VAR_SAMP, AGG_VAR_POP, AGG_STDDEV_SAMP, AGG_STDDEV_POP,   /* variance / stddev family */
     /* the ordered-set aggregates, agg(fraction) WITHIN GROUP (ORDER BY

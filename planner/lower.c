@@ -470,7 +470,8 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
     s->naggs = naggs;
     s->aggs = calloc((size_t)naggs + 1, sizeof *s->aggs);
     size_t nord = 0;
-    for (int i = 0; i < naggs; i++) if (aggs[i].agg == AGG_STRING_AGG) nord += (size_t)aggs[i].norder;
+    for (int i = 0; i < naggs; i++)
+        if (aggs[i].agg == AGG_STRING_AGG || aggs[i].agg == AGG_COUNT_DISTINCT) nord += (size_t)aggs[i].norder;
     attu_bexpr **args = calloc((size_t)naggs * 2 + 2 + nord, sizeof *args);
     if (!s->aggs || !args) { free(args); return attu_error_oom(err); }
     int na = 0;
@@ -538,6 +539,17 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
                     g->order[q] = o;
                     g->desc[q] = a->order[q].desc; g->nulls_first[q] = a->order[q].nulls_first;
                 }
+            }
+        }
+        if (a->agg == AGG_COUNT_DISTINCT && a->norder) {
+            /* the order items are the rest of the tuple counted */
+            g->ntuple = a->norder;
+            if (!(g->tuple = calloc((size_t)a->norder, sizeof(int)))) { free(args); return attu_error_oom(err); }
+            for (int q = 0; q < a->norder; q++) {
+                int o = -1;
+                for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->order[q].expr)) o = j;
+                if (o < 0) { args[na] = a->order[q].expr; o = na++; }
+                g->tuple[q] = o;
             }
         }
         if (a->agg >= AGG_PERCENTILE_CONT && a->agg <= AGG_MODE) {

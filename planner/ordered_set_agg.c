@@ -178,10 +178,8 @@ fail:
  *     matched").
  *
  *   rank         = 1 + count(before)
- *   dense_rank   = 1 + count(DISTINCT x where before) (+ 1 when a NULL x
- *                  sorts before: NULLs first); over several items the
- *                  distinct tuples, as one text key per tuple
- *                  (hyp_tuple_key; 0A000 for a numeric or interval item)
+ *   dense_rank   = 1 + count(DISTINCT (x1, ..., xn) where before), NULL
+ *                  items peers (hyp_count_tuples)
  *   percent_rank = count(before) / count(rows), 0 without rows
  *   cume_dist    = (count(before or peer) + 1) / (count(rows) + 1)
  *
@@ -201,12 +199,11 @@ static attu_bexpr *hyp_case(bctx *c, attu_bexpr *when, attu_bexpr *then, attu_be
     return cs;
 }
 
-/* count(arg), count(DISTINCT arg) or count(*) (arg NULL), at the level of
- * its arguments */
-static attu_bexpr *hyp_count(bctx *c, attu_bexpr *arg, bool distinct, bool denied, int pos) {
+/* count(arg) or count(*) (arg NULL), at the level of its arguments */
+static attu_bexpr *hyp_count(bctx *c, attu_bexpr *arg, bool denied, int pos) {
     attu_bexpr *x = attu_bx_new(c->pa, BX_AGG, attu_type_make(ATTU_TYPE_INT64), pos);
     if (!x) { attu_error_oom(c->err); return NULL; }
-    x->agg = !arg ? AGG_COUNT_STAR : distinct ? AGG_COUNT_DISTINCT : AGG_COUNT;
+    x->agg = arg ? AGG_COUNT : AGG_COUNT_STAR;
     x->args[0] = arg;
     x->nargs = arg ? 1 : 0;
     return attu_bind_agg_level(c, x, denied);
@@ -217,94 +214,29 @@ static attu_bexpr *hyp_count_if(bctx *c, attu_bexpr *pred, attu_bexpr *f, bool d
     attu_type b = attu_type_make(ATTU_TYPE_BOOL);
     if (f && pred) pred = mk_call(c, ATTU_OP_AND, b, pos, 2, f, pred, NULL, NULL);
     else if (f) pred = f;
-    if (!pred) return hyp_count(c, NULL, false, denied, pos);
+    if (!pred) return hyp_count(c, NULL, denied, pos);
     attu_bexpr *one = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), 1);
     attu_bexpr *cs = one ? hyp_case(c, pred, one, NULL, pos) : NULL;
-    return cs ? hyp_count(c, cs, false, denied, pos) : NULL;
+    return cs ? hyp_count(c, cs, denied, pos) : NULL;
 }
 
-/* AST nodes for dense_rank's tuple key (hyp_tuple_key) */
-static attu_ast_expr *hyp_ast(bctx *c, attu_ast_expr_kind k, int pos, int depth) {
-    attu_ast_expr *a = attu_palloc(c->pa, sizeof *a);
-    if (!a) { attu_error_oom(c->err); return NULL; }
-    memset(a, 0, sizeof *a);
-    a->kind = k; a->position = pos; a->depth = depth;
-    return a;
-}
-
-static attu_ast_expr *hyp_str(bctx *c, const char *text, int pos) {
-    attu_ast_expr *a = hyp_ast(c, ATTU_EXPR_LITERAL, pos, 1);
-    if (!a) return NULL;
-    a->u.literal.kind = ATTU_LIT_STRING;
-    a->u.literal.text = (char *)text;
-    a->u.literal.len = strlen(text);
-    return a;
-}
-
-static attu_ast_expr *hyp_bin(bctx *c, attu_ast_binary_op op, attu_ast_expr *l, attu_ast_expr *r, int pos) {
-    if (!l || !r) return NULL;
-    attu_ast_expr *a = hyp_ast(c, ATTU_EXPR_BINARY, pos, (l->depth > r->depth ? l->depth : r->depth) + 1);
-    if (!a) return NULL;
-    a->u.binary.op = op; a->u.binary.left = l; a->u.binary.right = r;
-    a->u.binary.op_text = op == ATTU_BINOP_CONCAT ? "||" : "+";
-    return a;
-}
-
-static attu_ast_expr *hyp_text(bctx *c, attu_ast_expr *x, int pos) {
-    if (!x) return NULL;
-    attu_ast_expr *a = hyp_ast(c, ATTU_EXPR_CAST, pos, x->depth + 1);
-    if (!a) return NULL;
-    a->u.cast.arg = x;
-    a->u.cast.type.name = "text";
-    a->u.cast.type.precision = a->u.cast.type.scale = -1;
-    a->u.cast.type.ivrange = 0;
-    a->u.cast.type.position = pos;
-    a->u.cast.syntax = ATTU_CAST_COLONS;
-    return a;
-}
-
-/* One text value per distinct tuple (x1, ..., xn), for dense_rank's
- * COUNT(DISTINCT): each item NULL as 'N', else 'V' || length(t) || ':' || t
- * for its text t (a float + 0, so -0 reads as 0), concatenated. Only for
- * types whose text is one per value (not NUMERIC's display scale nor
- * interval's '1 day' = '24 hours'): NULL with *ok false otherwise. */
-static attu_bexpr *hyp_tuple_key(bctx *c, const scope *sc, const attu_ast_expr *e, attu_bexpr **xs, bool *ok) {
-    int n = e->u.func.order_by.n;
-    attu_ast_expr *key = NULL;
-    *ok = true;
-    for (int i = 0; i < n; i++) {
-        attu_type_id t = xs[i]->type.id;
-        if (t == ATTU_TYPE_NUMERIC || t == ATTU_TYPE_INTERVAL) { *ok = false; return NULL; }
-        attu_ast_expr *x = e->u.func.order_by.items[i].expr;
-        int pos = x->position;
-        if (t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64) {
-            attu_ast_expr *z = hyp_ast(c, ATTU_EXPR_LITERAL, pos, 1);
-            if (!z) return NULL;
-            z->u.literal.kind = ATTU_LIT_INTEGER; z->u.literal.text = "0"; z->u.literal.len = 1;
-            x = hyp_bin(c, ATTU_BINOP_ADD, x, z, pos);
-        }
-        attu_ast_expr *t1 = hyp_text(c, x, pos);
-        attu_ast_expr *len = t1 ? hyp_ast(c, ATTU_EXPR_FUNC, pos, t1->depth + 1) : NULL;
-        if (!len) return NULL;
-        len->u.func.name = "length";
-        len->u.func.args.items = attu_palloc(c->pa, sizeof(attu_ast_expr *));
-        if (!len->u.func.args.items) { attu_error_oom(c->err); return NULL; }
-        len->u.func.args.items[0] = t1;
-        len->u.func.args.n = 1;
-        attu_ast_expr *v = hyp_bin(c, ATTU_BINOP_CONCAT,
-                                   hyp_bin(c, ATTU_BINOP_CONCAT, hyp_bin(c, ATTU_BINOP_CONCAT, hyp_str(c, "V", pos), hyp_text(c, len, pos), pos),
-                                           hyp_str(c, ":", pos), pos), hyp_text(c, x, pos), pos);
-        attu_ast_expr *isn = hyp_ast(c, ATTU_EXPR_IS, pos, x->depth + 1);
-        attu_ast_expr *cs = v && isn ? hyp_ast(c, ATTU_EXPR_CASE, pos, v->depth + 1) : NULL;
-        attu_ast_case_when *w = cs ? attu_palloc(c->pa, sizeof *w) : NULL;
-        if (!w) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
-        isn->u.is.arg = x; isn->u.is.what = ATTU_IS_NULL;
-        w->when = isn; w->then = hyp_str(c, "N", pos);
-        cs->u.case_.whens = w; cs->u.case_.nwhens = 1; cs->u.case_.else_ = v;
-        key = key ? hyp_bin(c, ATTU_BINOP_CONCAT, key, cs, pos) : cs;
-        if (!key || !w->then) return NULL;
-    }
-    return bind_expr(c, sc, key);
+/* count(DISTINCT (x1, ..., xn)) over the rows where pred holds, NULL items
+ * peers of each other: a COUNT(DISTINCT mark) whose order items carry the
+ * tuple (logical_plan.h's AGG_COUNT_DISTINCT), mark 1 where pred holds and
+ * NULL elsewhere. The executor counts the heads of the runs of equal
+ * (group keys, mark, x1..xn) in sort order, so tuples compare as the sort
+ * does (1.0 = 1.00, -0 = 0, NaN = NaN, '1 day' = '24 hours'). */
+static attu_bexpr *hyp_count_tuples(bctx *c, attu_bexpr *pred, attu_sort_item *items, int n, bool denied, int pos) {
+    attu_bexpr *one = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), 1);
+    attu_bexpr *mark = one && pred ? hyp_case(c, pred, one, NULL, pos) : NULL;
+    attu_bexpr *x = mark ? attu_bx_new(c->pa, BX_AGG, attu_type_make(ATTU_TYPE_INT64), pos) : NULL;
+    if (!x) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
+    x->agg = AGG_COUNT_DISTINCT;
+    x->args[0] = mark;
+    x->nargs = 1;
+    x->order = items;
+    x->norder = n;
+    return attu_bind_agg_level(c, x, denied);
 }
 
 attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_expr *e, attu_agg_kind kind) {
@@ -330,10 +262,9 @@ attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_
         return NULL;
     }
     attu_type b = attu_type_make(ATTU_TYPE_BOOL), i8 = attu_type_make(ATTU_TYPE_INT64), f8 = attu_type_make(ATTU_TYPE_FLOAT64);
-    attu_bexpr **dv = attu_palloc(c->pa, sizeof *dv * (size_t)n), *before = NULL, *peer = NULL, *f = NULL, *x0 = NULL;
-    bool nf0 = false;
-    attu_bexpr **xs = attu_palloc(c->pa, sizeof *xs * (size_t)n), *tkey = NULL;
-    if (!dv || !xs) { attu_error_oom(c->err); return NULL; }
+    attu_bexpr **dv = attu_palloc(c->pa, sizeof *dv * (size_t)n), *before = NULL, *peer = NULL, *f = NULL;
+    attu_sort_item *tuple = attu_palloc(c->pa, sizeof *tuple * (size_t)n);     /* dense_rank's distinct tuples */
+    if (!dv || !tuple) { attu_error_oom(c->err); return NULL; }
     osa_save sv = osa_enter(c);
     /* the items from the last: before = b1 OR (p1 AND (b2 OR (p2 AND ...))) */
     for (int i = 0; i < n; i++)
@@ -342,7 +273,7 @@ attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_
         const attu_ast_order_item *item = &e->u.func.order_by.items[i];
         attu_bexpr *x = bind_expr(c, sc, item->expr), *v = dv[i];
         if (!x) goto fail;
-        attu_type t;
+        attu_type t = x->type;
         if (!(x->type.id == ATTU_TYPE_UNKNOWN && v->type.id == ATTU_TYPE_UNKNOWN) && !common_type(v->type, x->type, &t)) {
             char b1[64], b2[64];
             attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, item->position, "WITHIN GROUP types %s and %s cannot be matched",
@@ -364,17 +295,15 @@ attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_
         else before = bi;
         peer = peer ? mk_call(c, ATTU_OP_AND, b, pos, 2, pi, peer, NULL, NULL) : pi;
         if (!before || !peer) { attu_error_oom(c->err); goto fail; }
-        if (i == 0) { x0 = x; nf0 = nf; }
-        xs[i] = x;
-    }
-    if (kind == WIN_DENSE_RANK && n > 1) {
-        bool ok;
-        if (!(tkey = hyp_tuple_key(c, sc, e, xs, &ok)) && ok) goto fail;
-        if (!ok) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
-                           "dense_rank(...) WITHIN GROUP over several ORDER BY items of which one is numeric or interval is not supported");
-            goto fail;
-        }
+        /* the tuple in the type the comparisons use: exact values that
+         * meet a float one are distinct only as floats (2^53 and 2^53 + 1
+         * as bigints); other widenings keep every value apart */
+        attu_bexpr *xt = x;
+        if (x->type.id == ATTU_TYPE_UNKNOWN) xt = v->type.id == ATTU_TYPE_UNKNOWN ? resolve_unknown(c, x) : coerce(c, x, t, false, pos);
+        else if ((t.id == ATTU_TYPE_FLOAT32 || t.id == ATTU_TYPE_FLOAT64) && x->type.id != ATTU_TYPE_FLOAT32 && x->type.id != ATTU_TYPE_FLOAT64)
+            xt = coerce(c, x, t, false, pos);
+        if (!xt) goto fail;
+        tuple[i] = (attu_sort_item){ xt, desc, nf };
     }
     if (e->u.func.over) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "OVER is not supported for ordered-set aggregate %s", name);
@@ -385,22 +314,10 @@ attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_
 
     attu_bexpr *r = NULL, *cb = NULL;
     if (kind == WIN_DENSE_RANK) {
-        /* 1 + the distinct values before (+ 1 for a NULL before) */
-        attu_bexpr *x = tkey ? tkey : x0;
-        if (x->type.id == ATTU_TYPE_UNKNOWN && !(x = resolve_unknown(c, x))) return NULL;
+        /* 1 + the distinct tuples before */
         attu_bexpr *pred = f ? mk_call(c, ATTU_OP_AND, b, pos, 2, f, before, NULL, NULL) : before;
-        attu_bexpr *cs = pred ? hyp_case(c, pred, x, NULL, pos) : NULL;
-        if (!cs || !(cb = hyp_count(c, cs, true, denied, pos))) return NULL;
+        if (!(cb = hyp_count_tuples(c, pred, tuple, n, denied, pos))) return NULL;
         r = mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, cb, mk_const_int(c, i8, 1), NULL, NULL);
-        if (nf0 && !tkey) {      /* a NULL x sorts before the hypothetical value only NULLs first */
-            attu_bexpr *cn = hyp_count_if(c, mk_call(c, ATTU_OP_AND, b, pos, 2, before,
-                                                     mk_call(c, ATTU_OP_IS_NULL, b, pos, 1, x, NULL, NULL, NULL), NULL, NULL),
-                                          f, denied, pos);
-            attu_bexpr *gt = cn ? bind_compare_op(c, ATTU_BINOP_GT, cn, mk_const_int(c, i8, 0), pos) : NULL;
-            attu_bexpr *add = gt ? hyp_case(c, gt, mk_const_int(c, i8, 1), mk_const_int(c, i8, 0), pos) : NULL;
-            if (!add) return NULL;
-            r = mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, r, add, NULL, NULL);
-        }
     } else if (kind == WIN_RANK) {
         if (!(cb = hyp_count_if(c, before, f, denied, pos))) return NULL;
         r = mk_call(c, ATTU_OP_ADD_I, i8, pos, 2, cb, mk_const_int(c, i8, 1), NULL, NULL);
