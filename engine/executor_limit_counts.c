@@ -19,7 +19,7 @@
 /* Count k of s (0 OFFSET, 1 LIMIT) into *v; *null when NULL. */
 static int count_value(xctx *x, const attu_stage *s, int k, int64_t *v, bool *null) {
     const attu_stage_exprs *ex = &s->counts[k];
-    rel one = { 0, NULL, 1 };    /* no columns: the parameters broadcast to its one row */
+    rel one = { 0, NULL, 1, NULL };    /* no columns: the parameters broadcast to its one row */
     xcol *o = NULL;
     uint8_t valid = 1;
     if (ex->n != 1)
