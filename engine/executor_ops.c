@@ -1687,8 +1687,15 @@ static int reduce_sums_narrow_first(xctx *x, bool segmented, attu_buf *off, size
     if (reduce_call(x, segmented, off, nseg, perm, n, nspec, sp2, out2)) {
         if (strcmp(x->err->sqlstate, ATTU_SQLSTATE_NUMERIC_RANGE) != 0) goto out;
         attu_error_clear(x->err);   /* a total past 64 bits: the exact reduce */
+        for (int k = 0; k < nspec; k++)
+            if (out2[k].dict) { attu_dictionary_unref(out2[k].dict); out2[k].dict = NULL; }
         rc = reduce_call(x, segmented, off, nseg, perm, n, nspec, specs, outs);
         goto out;
+    }
+    /* a string_agg's new dictionary came back in its copy of the output */
+    for (int k = 0; k < nspec; k++) {
+        outs[k].dict = out2[k].dict;
+        out2[k].dict = NULL;
     }
     for (int k = 0; k < nspec; k++) {
         if (!tmp[k]) continue;

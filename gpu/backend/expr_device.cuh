@@ -109,7 +109,7 @@ inline bool dev_op_supported(int op) {
     case ATTU_OP_MOD_I: case ATTU_OP_NEG_I:
     case ATTU_OP_ADD_D: case ATTU_OP_SUB_D: case ATTU_OP_MUL_D: case ATTU_OP_NEG_D:
     case ATTU_OP_ADD_F: case ATTU_OP_SUB_F: case ATTU_OP_MUL_F: case ATTU_OP_DIV_F:
-    case ATTU_OP_MOD_F: case ATTU_OP_NEG_F:
+    case ATTU_OP_MOD_F: case ATTU_OP_NEG_F: case ATTU_OP_ABS_F:
     case ATTU_OP_EQ_I: case ATTU_OP_NE_I: case ATTU_OP_LT_I: case ATTU_OP_LE_I:
     case ATTU_OP_GT_I: case ATTU_OP_GE_I:
     case ATTU_OP_EQ_F: case ATTU_OP_NE_F: case ATTU_OP_LT_F: case ATTU_OP_LE_F:
@@ -315,6 +315,7 @@ __host__ __device__ __forceinline__ int dev_exec_instr(const dinstr_t& in, regs_
         fz = fmod(fx, fy);
         goto fres;
       case ATTU_OP_NEG_F: fz = -fx; goto fres;
+      case ATTU_OP_ABS_F: fz = fabs(fx); goto fres;
       fres:
         if (in.dst_type == ATTU_TYPE_FLOAT32) fz = (double)(float)fz;
         if (isinf(fz) && !isinf(fx) && !(B && isinf(fy))) return 1;
