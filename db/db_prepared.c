@@ -22,7 +22,7 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_INT8: return attu_type_make(ATTU_TYPE_INT64);
     case ATTU_PG_OID_FLOAT4: return attu_type_make(ATTU_TYPE_FLOAT32);
     case ATTU_PG_OID_FLOAT8: return attu_type_make(ATTU_TYPE_FLOAT64);
-    case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: case 1042: return attu_type_make(ATTU_TYPE_TEXT);
+    case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: case ATTU_PG_OID_BPCHAR: return attu_type_make(ATTU_TYPE_TEXT);
     case ATTU_PG_OID_DATE: return attu_type_make(ATTU_TYPE_DATE);
     case ATTU_PG_OID_TIMESTAMP: return attu_type_make(ATTU_TYPE_TIMESTAMP);
     case ATTU_PG_OID_INTERVAL: return attu_type_make(ATTU_TYPE_INTERVAL);

@@ -81,7 +81,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
     case ATTU_TYPE_FLOAT32: return ATTU_PG_OID_FLOAT4;
     case ATTU_TYPE_FLOAT64: return ATTU_PG_OID_FLOAT8;
     case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return ATTU_PG_OID_NUMERIC;
-    case ATTU_TYPE_TEXT: return ATTU_PG_OID_TEXT;
+    case ATTU_TYPE_TEXT: return attu_type_is_bpchar_any(t) ? ATTU_PG_OID_BPCHAR : ATTU_PG_OID_TEXT;
     case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE;
     case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP;
     case ATTU_TYPE_INTERVAL: return ATTU_PG_OID_INTERVAL;
@@ -163,7 +163,10 @@ int attu_type_from_name(const char *name, int precision, int scale,
             int is_char = !strcmp(buf, "char") || !strcmp(buf, "character") || !strcmp(buf, "bpchar");
             *out = attu_type_make(id);
             if (precision < 0 && is_char && strcmp(buf, "bpchar") != 0) precision = 1;
-            if (precision < 0) return 0;
+            if (precision < 0) {
+                if (is_char) *out = attu_type_bpchar_unbounded();   /* bpchar alone (types.h) */
+                return 0;
+            }
             if (precision < 1)
                 return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "length for type %s must be at least 1",
                                       is_char ? "char" : "varchar");
