@@ -179,6 +179,8 @@ attu_bexpr *bpchar_padded(bctx *c, attu_bexpr *a, int pos) {
     /* char(n) values are kept without their trailing spaces (engine/
      * types.h); rpad(a, n) gives the padded bytes PostgreSQL's LIKE,
      * octet_length and concat read */
+    if (a && attu_type_is_bpchar_any(a->type) && !attu_type_is_bpchar(a->type))   /* its own spaces kept */
+        return mk_call(c, ATTU_OP_MOVE, attu_type_make(ATTU_TYPE_TEXT), pos, 1, a, NULL, NULL, NULL);
     if (!a || !attu_type_is_bpchar(a->type)) return a;
     attu_bexpr *n = mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), a->type.precision);
     return n ? mk_call(c, ATTU_OP_RPAD, attu_type_make(ATTU_TYPE_TEXT), pos, 2, a, n, NULL, NULL) : NULL;
@@ -315,6 +317,11 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         e->type = t;
         return e;
     }
+    if (attu_type_is_bpchar_any(e->type) && !attu_type_is_bpchar(e->type) && t.id == ATTU_TYPE_TEXT && t.scale == 0)
+        /* bpchar without a length keeps its values' spaces (engine/types.h);
+         * read as text they go, as PostgreSQL's cast does (a char(n) value
+         * is kept without them already) */
+        return mk_call(c, ATTU_OP_RTRIM, t, pos, 1, e, NULL, NULL, NULL);
     if (attu_type_equal(e->type, t)) return e;
     if (e->kind == BX_CONST && e->is_null) { attu_bexpr *n = mk_const_null(c, t); if (n) n->position = e->position; return n; }
     if (e->kind == BX_CONST && attu_type_is_int(e->type.id) && attu_type_is_int(t.id) &&
@@ -1014,7 +1021,8 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *cut = mk_call(c, ATTU_OP_LEFT, attu_type_make(ATTU_TYPE_TEXT), pos, 2, x, n, NULL, NULL);
         return cut ? mk_call(c, ATTU_OP_RTRIM, t, pos, 1, cut, NULL, NULL, NULL) : NULL;
     }
-    if (a->type.id == ATTU_TYPE_TEXT && t.id == ATTU_TYPE_TEXT && a->type.scale != t.scale)
+    if (a->type.id == ATTU_TYPE_TEXT && t.id == ATTU_TYPE_TEXT && a->type.scale != t.scale &&
+        (attu_type_is_bpchar(a->type) || t.scale == 1))
         /* char(n) to text: the value as kept, without its padding, which
          * PostgreSQL's cast strips; text to bpchar: the value as it is
          * (engine/types.h). Only the type changes. */
