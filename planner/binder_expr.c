@@ -577,11 +577,14 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
         /* char(n) against varchar(m): PostgreSQL casts the varchar to
          * bpchar, losing its trailing spaces ('bb'::char(3) = 'bb '::
          * varchar(5)); against text the char(n) becomes text instead,
-         * which its kept value already is (engine/types.h) */
-        bool lc = attu_type_is_bpchar(l->type), rc = attu_type_is_bpchar(r->type);
+         * which its kept value already is (engine/types.h). A bpchar
+         * without a length keeps its values' spaces, which neither its
+         * own comparisons nor its cast to text see: they go here. */
+        bool lc = attu_type_is_bpchar_any(l->type), rc = attu_type_is_bpchar_any(r->type);
         bool lv = l->type.scale == 0 && l->type.precision > 0, rv = r->type.scale == 0 && r->type.precision > 0;
-        if (lc && rv) r = mk_call(c, ATTU_OP_RTRIM, l->type, pos, 1, r, NULL, NULL, NULL);
-        else if (rc && lv) l = mk_call(c, ATTU_OP_RTRIM, r->type, pos, 1, l, NULL, NULL, NULL);
+        bool lu = lc && !attu_type_is_bpchar(l->type), ru = rc && !attu_type_is_bpchar(r->type);
+        if (lu || (rc && lv)) l = mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), pos, 1, l, NULL, NULL, NULL);
+        if (ru || (lc && rv)) r = l ? mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), pos, 1, r, NULL, NULL, NULL) : NULL;
         if (!l || !r) return NULL;
     }
     int base = op - ATTU_BINOP_EQ;
