@@ -52,6 +52,13 @@ if os.environ.get("ATTU_KIND") == "real":
     cur.execute("INSERT INTO ch VALUES ('ab  ', 'q', NULL)")
     cur.execute("SELECT c, count(*) FROM ch WHERE c = 'ab' GROUP BY c")
     assert cur.fetchall() == [("ab  ", 2)]
+    # COPY TO writes the padded value, as PostgreSQL's
+    out = io.StringIO()
+    cur.copy_expert("COPY (SELECT c, v FROM ch ORDER BY v) TO STDOUT WITH (FORMAT csv)", out)
+    assert out.getvalue() == "ab  ,ab \nab  ,q\n", repr(out.getvalue())
+    # a literal compares without its trailing spaces; ::text strips the padding
+    cur.execute("SELECT 'x'::char(3) = 'x  ', 'x'::char(3)::text")
+    assert cur.fetchone() == (True, "x")
 
 # implicit transactions (autocommit off: psycopg2 sends BEGIN)
 conn.autocommit = False
