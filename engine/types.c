@@ -62,7 +62,9 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
         snprintf(buf, cap, "numeric(%d,%d)", t.precision, t.scale);
         return buf;
     case ATTU_TYPE_NUMERIC: s = "numeric"; break;
-    case ATTU_TYPE_TEXT: s = "text"; break;
+    case ATTU_TYPE_TEXT:   /* as PostgreSQL's format_type_be, without the length */
+        s = t.scale == 1 ? "character" : t.precision > 0 ? "character varying" : "text";
+        break;
     case ATTU_TYPE_DATE: s = "date"; break;
     case ATTU_TYPE_TIMESTAMP: s = "timestamp without time zone"; break;
     case ATTU_TYPE_INTERVAL: s = "interval"; break;
