@@ -2045,6 +2045,10 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
         if (lim) { lim->imm = t.precision; lim->aux = t.scale; }
         return lim;
     }
+    if (attu_type_is_bpchar(e->type) && t.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar_any(t))
+        /* char(n) into text: its value as kept, unpadded (engine/types.h),
+         * typed text so that nothing shows it padded */
+        return mk_call(&c, ATTU_OP_MOVE, t, e->position, 1, e, NULL, NULL, NULL);
     if (e->type.id == ATTU_TYPE_UNKNOWN || attu_type_equal(e->type, t)) return coerce(&c, e, t, true, e->position);
     bool num = is_numeric(e->type.id) && is_numeric(t.id);
     bool dt = (e->type.id == ATTU_TYPE_DATE || e->type.id == ATTU_TYPE_TIMESTAMP) && (t.id == ATTU_TYPE_DATE || t.id == ATTU_TYPE_TIMESTAMP);
