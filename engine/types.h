@@ -110,9 +110,11 @@ static inline int attu_type_is_bpchar(attu_type t) {
 
 /* bpchar with or without a length. Without one (precision 0: a cast to
  * bpchar, a CASE or UNION mixing char(n) of different lengths or with a
- * string literal) the values are kept as they are, trailing spaces
- * included, and compared as text; only the type's name (OID 1042,
- * "character") tells it from text. */
+ * string literal, a bpchar parameter) the values are kept as they are,
+ * trailing spaces included, so they show as PostgreSQL shows them; the
+ * binder strips the spaces where PostgreSQL ignores them (comparisons,
+ * casts to text), while GROUP BY, DISTINCT and ORDER BY still see them
+ * (docs/sql-reference.md). */
 static inline int attu_type_is_bpchar_any(attu_type t) {
     return t.id == ATTU_TYPE_TEXT && t.scale == 1;
 }
