@@ -103,7 +103,8 @@ static size_t utf8_prefix(const char *s, size_t len, int64_t nch) {
 
 /* varchar(n) / char(n) columns of the rows COPY added (from row `first`):
  * 22001 for a value longer than n characters unless the excess is spaces,
- * which are cut, as PostgreSQL's assignment does. */
+ * which are cut, as PostgreSQL's assignment does; a char(n) value loses
+ * its trailing spaces, as every char(n) value is stored (engine/types.h). */
 static int check_char_limits(attu_table *t, size_t first, attu_error *err) {
     for (int c = 0; c < t->ncols; c++) {
         attu_column *col = t->cols[c];
@@ -117,13 +118,16 @@ static int check_char_limits(attu_table *t, size_t first, attu_error *err) {
             if (attu_column_is_null(col, r)) continue;
             size_t len, cut;
             const char *v = attu_dictionary_get(col->dict, codes[r], &len);
-            if ((cut = utf8_prefix(v, len, ty.precision)) == len) continue;
+            cut = utf8_prefix(v, len, ty.precision);
             for (size_t k = cut; k < len; k++)
                 if (v[k] != ' ') {
                     free(strs); free(lens); free(rows);
                     return attu_error_set(err, "22001", 0, "value too long for type %s(%d)",
                                           ty.scale ? "character" : "character varying", ty.precision);
                 }
+            /* char(n) keeps no trailing spaces (engine/types.h) */
+            if (attu_type_is_bpchar(ty)) while (cut > 0 && v[cut - 1] == ' ') cut--;
+            if (cut == len) continue;
             if (!strs) {
                 strs = malloc(sizeof *strs * (n - first));
                 lens = malloc(sizeof *lens * (n - first));

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 static size_t words_for(size_t n) { return (n + 63) / 64; }
 
@@ -112,6 +113,45 @@ size_t attu_column_null_count(const attu_column *c) {
     return nulls;
 }
 
+/* A char(n) value (stored without its trailing spaces, types.h) as
+ * PostgreSQL shows it: padded with spaces to n characters. When the padded
+ * value does not fit buf, it is built in a buffer of this thread's that
+ * lives until the thread's next call (callers copy *long_out at once); the
+ * buffer is thread-specific data, freed when its thread ends. */
+typedef struct pad_buffer { size_t cap; char bytes[]; } pad_buffer;
+static tss_t pad_key;
+static once_flag pad_once = ONCE_FLAG_INIT;
+static int pad_key_ok;
+static void pad_key_init(void) { pad_key_ok = tss_create(&pad_key, free) == thrd_success; }
+
+static size_t format_bpchar(const char *s, size_t len, int n, char *buf, size_t cap, const char **long_out) {
+    size_t chars = 0;
+    for (size_t i = 0; i < len; i++) chars += ((unsigned char)s[i] & 0xC0) != 0x80;
+    size_t pad = chars < (size_t)n ? (size_t)n - chars : 0, total = len + pad;
+    char *out = buf;
+    if (cap == 0 || total > cap - 1) {
+        call_once(&pad_once, pad_key_init);
+        pad_buffer *pb = pad_key_ok ? tss_get(pad_key) : NULL;
+        if (pad_key_ok && (!pb || pb->cap < total + 1)) {
+            pad_buffer *nb = realloc(pb, sizeof *nb + total + 1);
+            if (nb && tss_set(pad_key, nb) == thrd_success) { pb = nb; pb->cap = total + 1; }
+            else { free(nb ? nb : pb); tss_set(pad_key, NULL); pb = NULL; }
+        }
+        if (!pb) {   /* no memory for the padding: the value unpadded */
+            if (long_out) *long_out = s;
+            return len;
+        }
+        out = pb->bytes;
+        if (long_out) *long_out = out;
+    } else if (long_out) {
+        *long_out = NULL;
+    }
+    memcpy(out, s, len);
+    memset(out + len, ' ', pad);
+    out[total] = '\0';
+    return total;
+}
+
 size_t attu_column_format(const attu_column *c, size_t row, char *buf,
                           size_t cap, const char **long_out) {
     if (attu_column_is_null(c, row)) return (size_t)-1;
@@ -121,6 +161,7 @@ size_t attu_column_format(const attu_column *c, size_t row, char *buf,
         size_t len = 0;
         const char *s = "";
         if (c->dict) s = attu_dictionary_get(c->dict, *(const int32_t *)slot, &len);
+        if (attu_type_is_bpchar(c->type)) return format_bpchar(s, len, c->type.precision, buf, cap, long_out);
         if (cap == 0 || len > cap - 1) {
             if (long_out) *long_out = s;
             return len;

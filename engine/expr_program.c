@@ -1536,6 +1536,8 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                     if (A[r].v.s[k] != ' ')
                         return attu_error_set(err, "22001", 0, "value too long for type %s(%lld)",
                                               in->aux ? "character" : "character varying", (long long)lim);
+                /* char(n) keeps no trailing spaces (types.h: shown padded) */
+                if (in->aux) while (cut > 0 && A[r].v.s[cut - 1] == ' ') cut--;
                 o->v.s = A[r].v.s; o->len = (uint32_t)cut; break;
             }
             default:

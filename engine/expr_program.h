@@ -124,7 +124,8 @@ typedef enum attu_opcode {
                             YEAR..SECOND, QUARTER, WEEK; also ATTU_TRUNC_*) */
     ATTU_OP_CHAR_LIMIT,  /* text a stored into varchar(imm_i) (aux = 0) or
                             char(imm_i) (aux = 1): 22001 when longer, unless
-                            the excess is spaces, which are cut (assignment) */
+                            the excess is spaces, which are cut (assignment);
+                            char(n) then drops its trailing spaces (types.h) */
     /* NUMERIC (per-value display scale, engine/numeric.h); PostgreSQL's
      * scale rules, 22003 past 36 digits. Not in the GPU's device subset:
      * programs with NUMERIC registers run on the host. */

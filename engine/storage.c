@@ -45,6 +45,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/bpchar.h"
 #include "engine/checksum.h"
 
 void (*attu_storage_test_hook)(const char *stage);
@@ -747,6 +748,10 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
                     why = "text code outside its dictionary";
                     break;
                 }
+            /* a char(n) column saved with trailing spaces (bpchar.h) */
+            attu_error scratch;
+            attu_error_clear(&scratch);
+            if (!why && attu_bpchar_normalize(c, &scratch)) why = "out of memory";
         }
     }
     if (why) {

@@ -62,7 +62,9 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
         snprintf(buf, cap, "numeric(%d,%d)", t.precision, t.scale);
         return buf;
     case ATTU_TYPE_NUMERIC: s = "numeric"; break;
-    case ATTU_TYPE_TEXT: s = "text"; break;
+    case ATTU_TYPE_TEXT:   /* as PostgreSQL's format_type_be, without the length */
+        s = t.scale == 1 ? "character" : t.precision > 0 ? "character varying" : "text";
+        break;
     case ATTU_TYPE_DATE: s = "date"; break;
     case ATTU_TYPE_TIMESTAMP: s = "timestamp without time zone"; break;
     case ATTU_TYPE_INTERVAL: s = "interval"; break;
@@ -81,7 +83,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
     case ATTU_TYPE_FLOAT32: return ATTU_PG_OID_FLOAT4;
     case ATTU_TYPE_FLOAT64: return ATTU_PG_OID_FLOAT8;
     case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return ATTU_PG_OID_NUMERIC;
-    case ATTU_TYPE_TEXT: return ATTU_PG_OID_TEXT;
+    case ATTU_TYPE_TEXT: return attu_type_is_bpchar_any(t) ? ATTU_PG_OID_BPCHAR : ATTU_PG_OID_TEXT;
     case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE;
     case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP;
     case ATTU_TYPE_INTERVAL: return ATTU_PG_OID_INTERVAL;
@@ -163,7 +165,10 @@ int attu_type_from_name(const char *name, int precision, int scale,
             int is_char = !strcmp(buf, "char") || !strcmp(buf, "character") || !strcmp(buf, "bpchar");
             *out = attu_type_make(id);
             if (precision < 0 && is_char && strcmp(buf, "bpchar") != 0) precision = 1;
-            if (precision < 0) return 0;
+            if (precision < 0) {
+                if (is_char) *out = attu_type_bpchar_unbounded();   /* bpchar alone (types.h) */
+                return 0;
+            }
             if (precision < 1)
                 return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "length for type %s must be at least 1",
                                       is_char ? "char" : "varchar");

@@ -70,6 +70,7 @@ typedef struct attu_type {
 #define ATTU_PG_OID_FLOAT4    700
 #define ATTU_PG_OID_FLOAT8    701
 #define ATTU_PG_OID_UNKNOWN   705
+#define ATTU_PG_OID_BPCHAR    1042
 #define ATTU_PG_OID_VARCHAR   1043
 #define ATTU_PG_OID_DATE      1082
 #define ATTU_PG_OID_TIMESTAMP 1114
@@ -87,6 +88,39 @@ static inline attu_type attu_type_decimal(int precision, int scale) {
 static inline int attu_type_equal(attu_type a, attu_type b) {
     return a.id == b.id && (a.id != ATTU_TYPE_DECIMAL ||
                             (a.precision == b.precision && a.scale == b.scale));
+}
+
+/* char(n) / character(n), PostgreSQL's bpchar with a length: a TEXT whose
+ * precision is n and whose scale is 1 (varchar(n) has scale 0).
+ *
+ * A char(n) value is stored WITHOUT its trailing spaces, and padded to n
+ * characters only where it is shown (attu_column_format: the wire, COPY TO)
+ * or where PostgreSQL reads the padded bytes (octet_length, LIKE, concat).
+ * PostgreSQL compares, groups, hashes and orders bpchar values with the
+ * trailing spaces ignored, so the stripped bytes are exactly the key those
+ * operations need: the sorted dictionary, and with it every compare, sort,
+ * join and GROUP BY on int32 codes (the GPU backend's included), and the
+ * casts to text and varchar (which strip the spaces) are right with no
+ * change to how TEXT columns are stored or compared. Storing the padded
+ * bytes instead would order 'a\t' before 'a' (a tab sorts below the pad)
+ * and would make 'a'::char(3) and 'a'::char(5) different codes. */
+static inline int attu_type_is_bpchar(attu_type t) {
+    return t.id == ATTU_TYPE_TEXT && t.scale == 1 && t.precision > 0;
+}
+
+/* bpchar with or without a length. Without one (precision 0: a cast to
+ * bpchar, a CASE or UNION mixing char(n) of different lengths or with a
+ * string literal, a bpchar parameter) the values are kept as they are,
+ * trailing spaces included, so they show as PostgreSQL shows them; the
+ * binder strips the spaces where PostgreSQL ignores them (comparisons,
+ * casts to text), while GROUP BY, DISTINCT and ORDER BY still see them
+ * (docs/sql-reference.md). */
+static inline int attu_type_is_bpchar_any(attu_type t) {
+    return t.id == ATTU_TYPE_TEXT && t.scale == 1;
+}
+static inline attu_type attu_type_bpchar_unbounded(void) {
+    attu_type t = { ATTU_TYPE_TEXT, 0, 1 };
+    return t;
 }
 
 /* Bytes of one slot (1, 4, 8, or 16 for NUMERIC and INTERVAL; 4 for SMALLINT). */
@@ -114,7 +148,8 @@ static inline attu_type_id attu_type_storage(attu_type_id id) {
 /* SQL spelling as PostgreSQL prints it: "integer", "text", "numeric(12,2)". */
 const char *attu_type_name(attu_type t, char *buf, size_t cap);
 
-/* The OID sent to clients (NUMERIC for DECIMAL, TEXT for TEXT). */
+/* The OID sent to clients (NUMERIC for DECIMAL, TEXT for TEXT and
+ * varchar(n), BPCHAR for char(n)). */
 uint32_t attu_type_pg_oid(attu_type t);
 
 /* typlen as RowDescription wants it (-1 for variable width). */

@@ -1922,6 +1922,7 @@ static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
             if (v->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
         }
         if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
+        for (int r = 0; r < nrows; r++) t = mix_bpchar_literal(t, p->values[r * ncols + k]);
         for (int r = 0; r < nrows; r++)
             if (!(p->values[r * ncols + k] = coerce(c, p->values[r * ncols + k], t, false, p->values[r * ncols + k]->position))) return NULL;
         char nm[32];
@@ -2039,8 +2040,10 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
             lu[i] = arm_untyped(q->u.setop.left, i);
             ru[i] = arm_untyped(q->u.setop.right, i);
             if (lu[i] && ru[i]) { lu[i] = ru[i] = false; }   /* both text */
-            if (lu[i]) { ts[i] = r->types[i]; continue; }
-            if (ru[i]) { ts[i] = l->types[i]; continue; }
+            /* a string literal arm beside char(n) makes bpchar without a
+             * length, as in CASE (mix_bpchar_literal) */
+            if (lu[i]) { ts[i] = attu_type_is_bpchar(r->types[i]) ? attu_type_bpchar_unbounded() : r->types[i]; continue; }
+            if (ru[i]) { ts[i] = attu_type_is_bpchar(l->types[i]) ? attu_type_bpchar_unbounded() : l->types[i]; continue; }
             if (!mix_type(l->types[i], r->types[i], &ts[i])) {
                 char b1[64], b2[64];
                 attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, q->position, "%s types %s and %s cannot be matched",
@@ -2113,6 +2116,10 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
         if (lim) { lim->imm = t.precision; lim->aux = t.scale; }
         return lim;
     }
+    if (attu_type_is_bpchar(e->type) && t.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar_any(t))
+        /* char(n) into text: its value as kept, unpadded (engine/types.h),
+         * typed text so that nothing shows it padded */
+        return mk_call(&c, ATTU_OP_MOVE, t, e->position, 1, e, NULL, NULL, NULL);
     if (e->type.id == ATTU_TYPE_UNKNOWN || attu_type_equal(e->type, t)) return coerce(&c, e, t, true, e->position);
     bool num = is_numeric(e->type.id) && is_numeric(t.id);
     bool dt = (e->type.id == ATTU_TYPE_DATE || e->type.id == ATTU_TYPE_TIMESTAMP) && (t.id == ATTU_TYPE_DATE || t.id == ATTU_TYPE_TIMESTAMP);

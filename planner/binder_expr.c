@@ -145,6 +145,19 @@ bool common_type(attu_type a, attu_type b, attu_type *out) {
  * value's own display scale as PostgreSQL prints it. */
 bool mix_type(attu_type a, attu_type b, attu_type *out) {
     if (!common_type(a, b, out)) return false;
+    if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT &&
+        (attu_type_is_bpchar_any(a) || attu_type_is_bpchar_any(b)) &&
+        !(attu_type_is_bpchar(a) && attu_type_is_bpchar(b) && a.precision == b.precision)) {
+        /* char(n) meets text: text; char(n) meets char(m) or bpchar:
+         * PostgreSQL's bpchar without a length, whose values keep the
+         * padding each had. attu keeps char(n) values without it
+         * (engine/types.h) and bpchar without a length shows values as
+         * kept, so there the char(n) values show unpadded
+         * (docs/sql-reference.md) */
+        *out = attu_type_is_bpchar_any(a) && attu_type_is_bpchar_any(b) ? attu_type_bpchar_unbounded()
+                                                                         : attu_type_make(ATTU_TYPE_TEXT);
+        return true;
+    }
     /* PostgreSQL's select_common_type climbs the implicit casts (smallint
      * < integer < bigint < numeric < real < double precision), so real
      * beside an exact number stays real (CASE WHEN .. THEN 1.1::real ELSE
@@ -160,6 +173,27 @@ bool mix_type(attu_type a, attu_type b, attu_type *out) {
         if (sa != sb) *out = attu_type_make(ATTU_TYPE_NUMERIC);
     }
     return true;
+}
+
+attu_bexpr *bpchar_padded(bctx *c, attu_bexpr *a, int pos) {
+    /* char(n) values are kept without their trailing spaces (engine/
+     * types.h); rpad(a, n) gives the padded bytes PostgreSQL's LIKE,
+     * octet_length and concat read */
+    if (a && attu_type_is_bpchar_any(a->type) && !attu_type_is_bpchar(a->type))   /* its own spaces kept */
+        return mk_call(c, ATTU_OP_MOVE, attu_type_make(ATTU_TYPE_TEXT), pos, 1, a, NULL, NULL, NULL);
+    if (!a || !attu_type_is_bpchar(a->type)) return a;
+    attu_bexpr *n = mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), a->type.precision);
+    return n ? mk_call(c, ATTU_OP_RPAD, attu_type_make(ATTU_TYPE_TEXT), pos, 2, a, n, NULL, NULL) : NULL;
+}
+
+attu_type mix_bpchar_literal(attu_type t, const attu_bexpr *v) {
+    /* a string literal among char(n) values makes PostgreSQL's bpchar
+     * without a length, where the literal keeps its own spaces ('b' shows
+     * as 'b', not 'b  '): so here too (mix_type says what the char(n)
+     * values show); a NULL keeps char(n) */
+    if (v && attu_type_is_bpchar(t) && v->type.id == ATTU_TYPE_UNKNOWN && !(v->kind == BX_CONST && v->is_null))
+        return attu_type_bpchar_unbounded();
+    return t;
 }
 
 attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, attu_bexpr *a0,
@@ -227,7 +261,14 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     attu_bexpr *r = attu_bx_new(c->pa, BX_CONST, t, e->position ? e->position : pos);
     if (!r) { attu_error_oom(c->err); return NULL; }
     if (e->is_null) { r->is_null = true; return r; }
-    if (t.id == ATTU_TYPE_TEXT) { r->s = e->s; r->slen = e->slen; return r; }
+    if (t.id == ATTU_TYPE_TEXT) {
+        r->s = e->s; r->slen = e->slen;
+        /* a literal read as char(n) (compared with a char(n) value, or in
+         * its IN list) loses its trailing spaces, as char(n) values are
+         * kept (engine/types.h): 'a  ' equals the char(3) 'a' */
+        if (attu_type_is_bpchar(t)) while (r->slen > 0 && r->s[r->slen - 1] == ' ') r->slen--;
+        return r;
+    }
     if (t.id == ATTU_TYPE_INTERVAL) {
         /* INTERVAL constants are kept as their 16-byte slot (bytes class) */
         char *slot = attu_palloc(c->pa, 17);
@@ -276,6 +317,11 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         e->type = t;
         return e;
     }
+    if (attu_type_is_bpchar_any(e->type) && !attu_type_is_bpchar(e->type) && t.id == ATTU_TYPE_TEXT && t.scale == 0)
+        /* bpchar without a length keeps its values' spaces (engine/types.h);
+         * read as text they go, as PostgreSQL's cast does (a char(n) value
+         * is kept without them already) */
+        return mk_call(c, ATTU_OP_RTRIM, t, pos, 1, e, NULL, NULL, NULL);
     if (attu_type_equal(e->type, t)) return e;
     if (e->kind == BX_CONST && e->is_null) { attu_bexpr *n = mk_const_null(c, t); if (n) n->position = e->position; return n; }
     if (e->kind == BX_CONST && attu_type_is_int(e->type.id) && attu_type_is_int(t.id) &&
@@ -527,6 +573,20 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
     l = coerce(c, l, t, false, pos);
     r = l ? coerce(c, r, t, false, pos) : NULL;
     if (!l || !r) return NULL;
+    if (t.id == ATTU_TYPE_TEXT) {
+        /* char(n) against varchar(m): PostgreSQL casts the varchar to
+         * bpchar, losing its trailing spaces ('bb'::char(3) = 'bb '::
+         * varchar(5)); against text the char(n) becomes text instead,
+         * which its kept value already is (engine/types.h). A bpchar
+         * without a length keeps its values' spaces, which neither its
+         * own comparisons nor its cast to text see: they go here. */
+        bool lc = attu_type_is_bpchar_any(l->type), rc = attu_type_is_bpchar_any(r->type);
+        bool lv = l->type.scale == 0 && l->type.precision > 0, rv = r->type.scale == 0 && r->type.precision > 0;
+        bool lu = lc && !attu_type_is_bpchar(l->type), ru = rc && !attu_type_is_bpchar(r->type);
+        if (lu || (rc && lv)) l = mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), pos, 1, l, NULL, NULL, NULL);
+        if (ru || (lc && rv)) r = l ? mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), pos, 1, r, NULL, NULL, NULL) : NULL;
+        if (!l || !r) return NULL;
+    }
     int base = op - ATTU_BINOP_EQ;
     attu_opcode o = (attu_opcode)(cmp_opcode_eq(t.id) + base);
     return mk_call(c, o, attu_type_make(ATTU_TYPE_BOOL), pos, 2, l, r, NULL, NULL);
@@ -804,6 +864,7 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (v->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
+    for (int i = 0; i <= n; i++) t = mix_bpchar_literal(t, i < n ? x->thens[i] : x->else_);
     for (int i = 0; i < n; i++) if (!(x->thens[i] = coerce(c, x->thens[i], t, false, x->thens[i]->position))) return NULL;
     if (x->else_ && !(x->else_ = coerce(c, x->else_, t, false, x->else_->position))) return NULL;
     x->type = t;
@@ -953,12 +1014,22 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return bind_cast_interval_qualified(c, a, tn, pos);
     if (t.id == ATTU_TYPE_TEXT && t.precision > 0) {
         /* an explicit cast to varchar(n) / char(n) silently keeps the first
-         * n characters, as PostgreSQL */
+         * n characters, as PostgreSQL; char(n) then drops its trailing
+         * spaces, as every char(n) value is kept (engine/types.h) */
         attu_bexpr *x = bind_cast_plain_text(c, a, pos);
         if (!x) return NULL;
         attu_bexpr *n = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), t.precision);
-        return n ? mk_call(c, ATTU_OP_LEFT, t, pos, 2, x, n, NULL, NULL) : NULL;
+        if (!n) return NULL;
+        if (!attu_type_is_bpchar(t)) return mk_call(c, ATTU_OP_LEFT, t, pos, 2, x, n, NULL, NULL);
+        attu_bexpr *cut = mk_call(c, ATTU_OP_LEFT, attu_type_make(ATTU_TYPE_TEXT), pos, 2, x, n, NULL, NULL);
+        return cut ? mk_call(c, ATTU_OP_RTRIM, t, pos, 1, cut, NULL, NULL, NULL) : NULL;
     }
+    if (a->type.id == ATTU_TYPE_TEXT && t.id == ATTU_TYPE_TEXT && a->type.scale != t.scale &&
+        (attu_type_is_bpchar(a->type) || t.scale == 1))
+        /* char(n) to text: the value as kept, without its padding, which
+         * PostgreSQL's cast strips; text to bpchar: the value as it is
+         * (engine/types.h). Only the type changes. */
+        return mk_call(c, ATTU_OP_MOVE, t, pos, 1, a, NULL, NULL, NULL);
     if (a->kind == BX_CONST && a->type.id == ATTU_TYPE_UNKNOWN) {
         attu_bexpr *r = coerce(c, a, t, true, pos);
         return r;
@@ -1070,7 +1141,9 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if ((a->type.id != ATTU_TYPE_TEXT && a->type.id != ATTU_TYPE_UNKNOWN) ||
             (p->type.id != ATTU_TYPE_TEXT && p->type.id != ATTU_TYPE_UNKNOWN))
             return op_error(c, opname, a, p, e->position);
-        a = coerce(c, a, t, false, e->position);
+        /* LIKE, SIMILAR TO and ~ read a char(n) value with its padding, as
+         * PostgreSQL's (its bpchar operators match the padded bytes) */
+        a = coerce(c, bpchar_padded(c, a, e->position), t, false, e->position);
         p = a ? coerce(c, p, t, false, e->position) : NULL;
         if (!p) return NULL;
         if (e->u.like.regex) {

@@ -179,6 +179,12 @@ bool common_type(attu_type a, attu_type b, attu_type *out);
 /* common_type for values that meet in one column (CASE, UNION, VALUES,
  * coalesce, greatest): exact numbers of different scales give NUMERIC */
 bool mix_type(attu_type a, attu_type b, attu_type *out);
+/* The mixed type t once value v joins it: a string literal beside char(n)
+ * values makes the mix bpchar without a length (binder_expr.c says why). */
+attu_type mix_bpchar_literal(attu_type t, const attu_bexpr *v);
+/* a itself, or for a char(n) value its bytes padded to n characters, as
+ * text (LIKE, octet_length and concat read those) */
+attu_bexpr *bpchar_padded(bctx *c, attu_bexpr *a, int pos);
 /* ATTU_OP_EQ_F / _S / _N / _I for comparing values of type t (NE .. GE follow) */
 attu_opcode cmp_opcode_eq(attu_type_id t);
 attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, attu_bexpr *a0,

@@ -629,7 +629,9 @@ static attu_bexpr *bind_regexp(bctx *c, const attu_ast_expr *e, attu_opcode op, 
  * text, and so ||, gives 'true' / 'false'); NULL stays NULL. */
 static attu_bexpr *concat_arg(bctx *c, attu_bexpr *a, int pos) {
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
-    if (a->type.id != ATTU_TYPE_BOOL) return coerce(c, a, txt, true, pos);
+    /* concat prints each argument with its output function: a char(n)
+     * with its padding */
+    if (a->type.id != ATTU_TYPE_BOOL) return coerce(c, bpchar_padded(c, a, pos), txt, true, pos);
     attu_bexpr *t = attu_bx_new(c->pa, BX_CONST, txt, pos), *f = attu_bx_new(c->pa, BX_CONST, txt, pos);
     if (!t || !f) { attu_error_oom(c->err); return NULL; }
     t->s = "t"; t->slen = 1;
@@ -671,7 +673,7 @@ static const char *pg_type_display_name(attu_type t) {
     case ATTU_TYPE_FLOAT32: return "real";
     case ATTU_TYPE_FLOAT64: return "double precision";
     case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return "numeric";
-    case ATTU_TYPE_TEXT: return t.precision > 0 ? (t.scale ? "character" : "character varying") : "text";
+    case ATTU_TYPE_TEXT: return t.scale ? "character" : t.precision > 0 ? "character varying" : "text";
     case ATTU_TYPE_DATE: return "date";
     case ATTU_TYPE_TIMESTAMP: return "timestamp without time zone";
     case ATTU_TYPE_INTERVAL: return "interval";
@@ -904,6 +906,9 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (fn->kind == 't') {
         if (args[0]->type.id != ATTU_TYPE_TEXT && args[0]->type.id != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
+        /* PostgreSQL's octet_length(bpchar) counts the padding; every other
+         * text function takes a char(n) as text, without it */
+        if (fn->op == ATTU_OP_OCTET_LENGTH && !(args[0] = bpchar_padded(c, args[0], pos))) return NULL;
         if (!(args[0] = coerce(c, args[0], txt, false, pos))) return NULL;
         attu_type rt = txt;
         switch (fn->op) {
@@ -1267,6 +1272,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (args[i]->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = txt;
+    if (strcmp(name, "nullif") != 0) for (int i = 0; i < n; i++) t = mix_bpchar_literal(t, args[i]);
     attu_bexpr *first_arg = args[0], *second_arg = n > 1 ? args[1] : NULL;
     for (int i = 0; i < n; i++) if (!(args[i] = coerce(c, args[i], t, false, pos))) return NULL;
     attu_mclass mc = attu_type_mclass(t.id);

@@ -161,7 +161,7 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
     case ATTU_PG_OID_INT4: case ATTU_PG_OID_FLOAT4: case ATTU_PG_OID_DATE: want = 4; break;
     case ATTU_PG_OID_INT8: case ATTU_PG_OID_FLOAT8: case ATTU_PG_OID_TIMESTAMP: want = 8; break;
     case ATTU_PG_OID_INTERVAL: want = 16; break;
-    case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: case ATTU_PG_OID_UNKNOWN: {
+    case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: case ATTU_PG_OID_BPCHAR: case ATTU_PG_OID_UNKNOWN: {
         if (memchr(v, 0, (size_t)len)) {
             attu_error_set(err, ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, 0,
                            "invalid byte sequence for encoding \"UTF8\": 0x00");

@@ -174,10 +174,12 @@ void pg_msg_notice_severity(pgbuf *b, const char *severity, const char *sqlstate
     pgbuf_end(b);
 }
 
-/* PostgreSQL's typmod for numeric(p,s) is ((p << 16) | s) + VARHDRSZ. */
+/* PostgreSQL's typmod for numeric(p,s) is ((p << 16) | s) + VARHDRSZ, for
+ * char(n) n + VARHDRSZ. */
 static int32_t type_modifier(attu_type t) {
     if (t.id == ATTU_TYPE_DECIMAL && t.precision > 0)
         return (int32_t)(((uint32_t)t.precision << 16) | (uint16_t)t.scale) + 4;
+    if (attu_type_is_bpchar(t)) return (int32_t)t.precision + 4;
     return -1;
 }
 

@@ -195,6 +195,24 @@ public class JdbcTest {
             eq(Types.BIGINT, rs.getMetaData().getColumnType(1), "empty result type");
             check(!rs.next(), "empty result");
         }
+        // char(n) is bpchar (OID 1042, typmod n + 4): java.sql.Types.CHAR,
+        // its length the precision, its value padded to n
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT CAST('ab' AS CHAR(4)) AS c, CAST('ab' AS CHAR(4)) || '|' AS t")) {
+            ResultSetMetaData md = rs.getMetaData();
+            eq(Types.CHAR, md.getColumnType(1), "char(n) type");
+            eq("bpchar", md.getColumnTypeName(1), "char(n) type name");
+            eq(4, md.getPrecision(1), "char(n) precision");
+            check(rs.next(), "char(n) row");
+            eq("ab  ", rs.getString(1), "char(n) padded");
+            eq("ab|", rs.getString(2), "char(n) || text reads it unpadded");
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT CAST('ab' AS CHAR(4)) = ?")) {
+            ps.setString(1, "ab");
+            try (ResultSet rs = ps.executeQuery()) {
+                check(rs.next() && rs.getBoolean(1), "char(n) = a string parameter, without the padding");
+            }
+        }
     }
 
     // ---- PreparedStatement: parameters of every type, past prepareThreshold

@@ -36,6 +36,30 @@ try:
 except psycopg2.errors.SyntaxError as e:
     assert e.pgcode == "42601", e.pgcode
 
+if os.environ.get("ATTU_KIND") == "real":
+    # char(n) is bpchar on the wire (OID 1042, typmod n + 4), its values
+    # padded to n; a cast to text is text, unpadded (PostgreSQL 15)
+    cur.execute("CREATE TABLE ch (c char(4), v varchar(5), b bpchar)")
+    cur.execute("INSERT INTO ch VALUES ('ab', 'ab ', 'x ')")
+    cur.execute("SELECT c, c::text, v, b, 'z'::char FROM ch")
+    assert cur.fetchone() == ("ab  ", "ab", "ab ", "x ", "z")
+    d = cur.description
+    assert [x.type_code for x in d] == [1042, 25, 25, 1042, 1042], [x.type_code for x in d]
+    # psycopg2 reports a bpchar's length (typmod - 4) as internal_size, as
+    # PostgreSQL 15 sends it (bpchar without a length: typmod -1)
+    assert [d[i].internal_size for i in (0, 1, 3, 4)] == [4, -1, -1, 1], [tuple(x) for x in d]
+    # GROUP BY and = ignore the padding
+    cur.execute("INSERT INTO ch VALUES ('ab  ', 'q', NULL)")
+    cur.execute("SELECT c, count(*) FROM ch WHERE c = 'ab' GROUP BY c")
+    assert cur.fetchall() == [("ab  ", 2)]
+    # COPY TO writes the padded value, as PostgreSQL's
+    out = io.StringIO()
+    cur.copy_expert("COPY (SELECT c, v FROM ch ORDER BY v) TO STDOUT WITH (FORMAT csv)", out)
+    assert out.getvalue() == "ab  ,ab \nab  ,q\n", repr(out.getvalue())
+    # a literal compares without its trailing spaces; ::text strips the padding
+    cur.execute("SELECT 'x'::char(3) = 'x  ', 'x'::char(3)::text")
+    assert cur.fetchone() == (True, "x")
+
 # implicit transactions (autocommit off: psycopg2 sends BEGIN)
 conn.autocommit = False
 cur.execute("SELECT 1")
