@@ -229,7 +229,8 @@ struct attu_backend {
      * TIMESTAMP column read as its values; every k a row number, 0 <= k < 2^31;
      * shift 0 to 23): the rows
      * of digit 0 first, each digit's rows in their order. keys_out (may be
-     * NULL) receives the int64 k in that order and each of the ncols
+     * NULL) receives the k in that order, as int64 (keys_width 8) or, when
+     * no column moves (ncols 0), as int32 (keys_width 4), and each of the ncols
      * columns its values (cols[c].src into dst; src_valid, when given,
      * into dst_valid). Value widths 1, 4 and 8; a call with any other
      * width or key type returns 1 with nothing written. What it is for: a
@@ -239,7 +240,8 @@ struct attu_backend {
      * a dimension loaded in key order gives its partners as the probing
      * keys less kmin, with no index). May be NULL. */
     int  (*partition)(attu_backend *be, const attu_vec *keys, int64_t key_base, size_t n, int shift,
-                      attu_buf *keys_out, int ncols, const attu_gather_col *cols, attu_error *err);
+                      attu_buf *keys_out, size_t keys_width, int ncols, const attu_gather_col *cols,
+                      attu_error *err);
     /* dst[idx[i]] = src[i]. */
     int  (*scatter)(attu_backend *be, attu_buf *dst, const attu_buf *src,
                     size_t width, const attu_buf *idx, size_t n, attu_error *err);
@@ -304,8 +306,8 @@ struct attu_backend {
      * outputs over n rows, as eval into temporary columns followed by
      * reduce, without the temporaries (a GPU runs the program inside the
      * reduction's kernel). Input i is inputs[i]'s row rows[i][r] at row r
-     * when rows (may be NULL) has a non-NULL rows[i] (int64, every entry a
-     * row of that input): a join's columns are read through its pairs
+     * when rows (may be NULL) has a non-NULL rows[i].data (INT64 or INT32,
+     * every entry a row of that input): a join's columns are read through its pairs
      * without being gathered first. specs[k].in_reg is the program output
      * reduction k reads (-1: COUNT(*)), specs[k].in.type that output's
      * type; in.data is not read. Returns 1, with nothing set, when the
@@ -314,7 +316,7 @@ struct attu_backend {
      * reduce, which report the row's error), 0 when done, -1 on error (the
      * CPU reports a failing row's error itself). May be NULL. */
     int  (*eval_reduce)(attu_backend *be, const struct attu_expr_program *prog, const attu_vec *inputs,
-                        const attu_buf *const *rows, size_t n, int nreduce, const attu_reduce_spec *specs,
+                        const attu_vec *rows, size_t n, int nreduce, const attu_reduce_spec *specs,
                         attu_out *outs, attu_error *err);
     /* For each needle (int64, any order), the lower (or upper) bound in the
      * ascending int64 haystack. */

@@ -155,12 +155,14 @@ static int cpu_gather_cols(attu_backend *be, const attu_gather_col *cols, int nc
 /* partition: a stable counting sort by the digit, one column at a time
  * (the reference of the GPU's radix_partition passes). */
 static int cpu_partition(attu_backend *be, const attu_vec *keys, int64_t key_base, size_t n, int shift,
-                         attu_buf *keys_out, int ncols, const attu_gather_col *cols, attu_error *err) {
+                         attu_buf *keys_out, size_t keys_width, int ncols, const attu_gather_col *cols,
+                         attu_error *err) {
     (void)be;
     attu_type_id kt = keys->type.id;
     size_t kw = attu_type_width(kt);
     if (shift < 0 || shift > 23 ||
-        (kt != ATTU_TYPE_INT32 && kt != ATTU_TYPE_DATE && kt != ATTU_TYPE_INT64 && kt != ATTU_TYPE_TIMESTAMP)) return 1;
+        (kt != ATTU_TYPE_INT32 && kt != ATTU_TYPE_DATE && kt != ATTU_TYPE_INT64 && kt != ATTU_TYPE_TIMESTAMP) ||
+        (keys_width != 8 && (keys_width != 4 || ncols))) return 1;
     for (int c = 0; c < ncols; c++)
         if (cols[c].width != 1 && cols[c].width != 4 && cols[c].width != 8) return 1;
     size_t start[257] = { 0 };
@@ -171,7 +173,10 @@ static int cpu_partition(attu_backend *be, const attu_vec *keys, int64_t key_bas
     for (size_t i = 0; i < n; i++) start[(PART_KEY(i) >> shift & 255) + 1]++;
     for (int d = 0; d < 256; d++) start[d + 1] += start[d];
     for (size_t i = 0; i < n; i++) pos[i] = start[PART_KEY(i) >> shift & 255]++;
-    for (size_t i = 0; keys_out && i < n; i++) I64(keys_out)[pos[i]] = (int64_t)PART_KEY(i);
+    for (size_t i = 0; keys_out && i < n; i++) {
+        if (keys_width == 4) ((int32_t *)keys_out->ptr)[pos[i]] = (int32_t)PART_KEY(i);
+        else I64(keys_out)[pos[i]] = (int64_t)PART_KEY(i);
+    }
 #undef PART_KEY
     for (int c = 0; c < ncols; c++) {
         const attu_gather_col *g = &cols[c];
@@ -724,26 +729,35 @@ static int cpu_reduce(attu_backend *be, size_t n, int nreduce, const attu_reduce
  * through its caches either way), but the executor's fused path then runs,
  * and is tested, on both backends. */
 static int cpu_eval_reduce(attu_backend *be, const attu_expr_program *prog, const attu_vec *inputs,
-                           const attu_buf *const *rows, size_t n, int nreduce, const attu_reduce_spec *specs,
+                           const attu_vec *rows, size_t n, int nreduce, const attu_reduce_spec *specs,
                            attu_out *outs, attu_error *err) {
     int nin = prog->ninputs, no = prog->noutputs, rc = -1;
     for (int o = 0; o < no; o++)
         if (prog->reg_types[prog->outputs[o]].id == ATTU_TYPE_TEXT) return 1;   /* dictionaries: not fused */
     attu_vec *ins = calloc((size_t)nin + 1, sizeof *ins);
-    attu_buf **own = calloc((size_t)(2 * nin + 2 * no) + 1, sizeof *own);
+    attu_buf **own = calloc((size_t)(3 * nin + 2 * no) + 1, sizeof *own);
     attu_out *eo = calloc((size_t)no + 1, sizeof *eo);
     attu_reduce_spec *rs = calloc((size_t)nreduce + 1, sizeof *rs);
     int nown = 0;
     if (!ins || !own || !eo || !rs) { attu_error_oom(err); goto done; }
     for (int i = 0; i < nin; i++) {
         ins[i] = inputs[i];
-        if (!rows || !rows[i]) continue;
+        if (!rows || !rows[i].data) continue;
         size_t w = attu_type_width(inputs[i].type.id);
         attu_buf *d = cpu_alloc(be, n * w + 1, err), *v = inputs[i].valid ? cpu_alloc(be, n + 1, err) : NULL;
         if (!d || (inputs[i].valid && !v)) { cpu_free(be, d); cpu_free(be, v); goto done; }
         own[nown++] = d;
         if (v) own[nown++] = v;
-        if (cpu_gather(be, d, v, inputs[i].data, inputs[i].valid, w, rows[i], n, err)) goto done;
+        const attu_buf *ix = rows[i].data;
+        if (rows[i].type.id == ATTU_TYPE_INT32) {
+            /* int32 rows (a split join's partners): widened for the gather */
+            attu_buf *w8 = cpu_alloc(be, n * 8 + 1, err);
+            if (!w8) goto done;
+            own[nown++] = w8;
+            for (size_t r = 0; r < n; r++) I64(w8)[r] = ((const int32_t *)ix->ptr)[r];
+            ix = w8;
+        }
+        if (cpu_gather(be, d, v, inputs[i].data, inputs[i].valid, w, ix, n, err)) goto done;
         ins[i].data = d;
         ins[i].valid = v;
     }

@@ -20,7 +20,8 @@ typedef struct xcol {
     bool             pruned;    /* a column no stage reads: no data at all */
     /* A column an inner join passed on without gathering it (late
      * materialization): its rows are lazy_src's rows lazy_idx (an INT64
-     * column, shared by the columns gathered by the same pairs). data and
+     * column, shared by the columns gathered by the same pairs; INT32 only
+     * in a split relation's B columns, which nothing gathers). data and
      * valid stay NULL until rel_materialize gathers them; lazy_src is never
      * lazy itself (indices compose). run_join and run_filter make such
      * columns and only run_join takes them: run_stage materializes them

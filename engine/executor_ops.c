@@ -824,7 +824,7 @@ static int partitioned_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec
         cols[m++] = (attu_gather_col){ moved[i]->data, moved[i]->valid, c->data, c->valid,
                                        attu_type_width(c->type.id) };
     }
-    int e = x->be->partition(x->be, partner, key_base, np, shift, keys, nmove, cols, x->err);
+    int e = x->be->partition(x->be, partner, key_base, np, shift, keys, 8, nmove, cols, x->err);
     if (e) { rc = e > 0 ? 1 : -1; goto done; }
     moved_all = true;
     if (!(out = rel_new(x, L->ncols + R->ncols, np))) goto done;
@@ -868,13 +868,18 @@ static int split_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *part
     if (!partner->data || !partition_pays(x, L, R, p_left, np, need)) return 1;
     int bits = 64 - __builtin_clzll((unsigned long long)(B->nrows - 1));
     int shift = bits > 8 ? bits - 8 : 0;
-    attu_buf *keys = buf_i64(x, np);
+    /* the partners as int32 rows (half the bytes to write and read back)
+     * when B's columns are its own; a lazy one composes its index with
+     * them, which takes int64 */
+    bool k32 = true;
+    for (int i = 0; i < B->ncols; i++) k32 &= !B->cols[i]->lazy_src;
+    attu_buf *keys = k32 ? x->be->alloc(x->be, (np ? np : 1) * 4, x->err) : buf_i64(x, np);
     rel *out = NULL, *bref = NULL;
     rel_split *sp = NULL;
     xcol *kx = NULL;
     int rc = -1;
     if (!keys) goto done;
-    int e = x->be->partition(x->be, partner, key_base, np, shift, keys, 0, NULL, x->err);
+    int e = x->be->partition(x->be, partner, key_base, np, shift, keys, k32 ? 4 : 8, 0, NULL, x->err);
     if (e) { rc = e > 0 ? 1 : -1; goto done; }
     if (!(out = rel_new(x, L->ncols + R->ncols, np)) || !(bref = rel_new(x, B->ncols, B->nrows))) goto done;
     if (!(sp = calloc(1, sizeof *sp))) { attu_error_oom(x->err); goto done; }
@@ -886,6 +891,7 @@ static int split_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *part
     for (int i = 0; i < B->ncols; i++) bref->cols[i] = xcol_ref(B->cols[i]);
     if (!(kx = index_column(x, keys))) goto done;
     keys = NULL;
+    if (k32) kx->type = attu_type_make(ATTU_TYPE_INT32);
     if (lazy_side(x, out, boff, B, kx, np, need)) goto done;
     sp->p_left = p_left;
     sp->nleft = L->ncols;
@@ -1784,7 +1790,7 @@ static int run_agg_fused(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     attu_out *outs = calloc((size_t)ng * 2 + 1, sizeof *outs);
     xcol **res = calloc((size_t)ng * 2 + 1, sizeof *res);
     attu_vec *ins = calloc((size_t)nin + 1, sizeof *ins);
-    const attu_buf **rows = calloc((size_t)nin + 1, sizeof *rows);
+    attu_vec *rows = calloc((size_t)nin + 1, sizeof *rows);
     rel *out = NULL;
     if (!specs || !outs || !res || !ins || !rows) { attu_error_oom(x->err); goto done; }
     if (agg_specs(x, s, NULL, NULL, 1, specs, outs, res, &nspec, p, agg_out)) goto done;
@@ -1793,7 +1799,7 @@ static int run_agg_fused(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
         const xcol *c = in->cols[in_cols[i]];
         if (c->lazy_src) {
             ins[i] = vec_of(c->lazy_src);
-            rows[i] = c->lazy_idx->data;
+            rows[i] = vec_of(c->lazy_idx);
             through = true;
         } else {
             ins[i] = vec_of(c);

@@ -230,7 +230,7 @@ static int side_run(xctx *x, const attu_expr_program *p, int nin, const int *in_
     int np = 0;
     for (int v = 0; v < j->nreg; v++) plain[np++] = j->regs[v];
     attu_vec *ins = NULL;
-    const attu_buf **rows = NULL;
+    attu_vec *rows = NULL;
     if (!inputs) return attu_error_oom(x->err);
     int src = attu_program_slice(p, plain, np, input_ok, &q, inputs, &nq);
     if (src) { free(inputs); return src < 0 ? attu_error_oom(x->err) : 1; }
@@ -253,7 +253,7 @@ static int side_run(xctx *x, const attu_expr_program *p, int nin, const int *in_
         const xcol *c = in->cols[in_cols[inputs[i]]];
         if (c->lazy_src) {
             ins[i] = vec_of(c->lazy_src);
-            rows[i] = c->lazy_idx->data;
+            rows[i] = vec_of(c->lazy_idx);
             through = true;
         } else {
             ins[i] = vec_of(c);

@@ -2996,7 +2996,7 @@ int column_reduce(attu_backend* be, size_t n, int nreduce, const attu_reduce_spe
 // overflow in a sum, declines the call (1): the executor then runs eval,
 // which reports the row's error, and reduce, whose host reference takes
 // risky float sums.
-int gpu_eval_reduce(attu_backend* be, const attu_expr_program* p, const attu_vec* inputs, const attu_buf* const* rows,
+int gpu_eval_reduce(attu_backend* be, const attu_expr_program* p, const attu_vec* inputs, const attu_vec* rows,
                     size_t n, int nreduce, const attu_reduce_spec* specs, attu_out* outs, attu_error* err) {
   if (!IMPL(be)->device_eval || n == 0 || n > kMaxCount || (long long)n < jit_min_items() || !jit_available())
     return 1;
@@ -3032,7 +3032,7 @@ int gpu_eval_reduce(attu_backend* be, const attu_expr_program* p, const attu_vec
     std::vector<const int64_t*> rp((size_t)p->ninputs + 1, nullptr);
     for (int i = 0; i < p->ninputs; ++i) {
       ins[i] = device_col(inputs[i]);
-      if (rows && rows[i]) rp[i] = static_cast<const int64_t*>(rows[i]->ptr);
+      if (rows && rows[i].data) rp[i] = static_cast<const int64_t*>(rows[i].data->ptr);
     }
     std::vector<jit_reduce_t> red((size_t)nreduce);
     for (int k = 0; k < nreduce; ++k) {
@@ -3043,8 +3043,9 @@ int gpu_eval_reduce(attu_backend* be, const attu_expr_program* p, const attu_vec
     }
     int nregs = p->nregs > 0 ? p->nregs : 1;
     std::vector<dcol_t> jins(ins.begin(), ins.begin() + p->ninputs);
-    std::vector<bool> through((size_t)p->ninputs);
-    for (int i = 0; i < p->ninputs; ++i) through[i] = rp[i] != nullptr;
+    std::vector<int> through((size_t)p->ninputs);
+    for (int i = 0; i < p->ninputs; ++i)
+      through[i] = rp[i] == nullptr ? 0 : rows[i].type.id == ATTU_TYPE_INT32 ? 2 : 1;
     const void* jit = jit_kernel(jit_eval_reduce_source(jcode, npre, nregs, jins, through, red));
     if (!jit) return;  // declined: the caller runs eval and reduce
     std::vector<dspec_t> h = device_specs(specs, outs, nreduce);

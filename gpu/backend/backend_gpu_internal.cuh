@@ -103,7 +103,7 @@ void gpu_free(attu_backend* be, attu_buf* b);
 
 // Defined in backend_gpu_partition.cu (backend.h's partition).
 int gpu_partition(attu_backend* be, const attu_vec* keys, int64_t key_base, size_t n, int shift, attu_buf* keys_out,
-                  int ncols, const attu_gather_col* cols, attu_error* err);
+                  size_t keys_width, int ncols, const attu_gather_col* cols, attu_error* err);
 // Defined in backend_gpu_compute.cu: fills the compute entries of the table.
 void install_compute(attu_backend* be);
 // ATTU_GPU_TRACE=1: every primitive prints its wall time (backend_gpu_trace.cu).

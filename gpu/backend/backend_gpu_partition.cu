@@ -46,19 +46,31 @@ void move_all(const in_t* k, long long base, int64_t* ko, size_t n, int shift, i
 }  // namespace
 
 int gpu_partition(attu_backend* be, const attu_vec* keys, int64_t key_base, size_t n, int shift, attu_buf* keys_out,
-                  int ncols, const attu_gather_col* cols, attu_error* err) {
+                  size_t keys_width, int ncols, const attu_gather_col* cols, attu_error* err) {
   const attu_type_id kt = keys->type.id;
   const bool k32 = kt == ATTU_TYPE_INT32 || kt == ATTU_TYPE_DATE;
   const bool k64 = kt == ATTU_TYPE_INT64 || kt == ATTU_TYPE_TIMESTAMP;
   // the keys rank as int32 (k = key - key_base below 2^31, backend.h): a
   // digit inside their 31 bits
   if (shift < 0 || shift > 23 || n > 0x7fffffffull || (!k32 && !k64)) return 1;
+  if (keys_width != 8 && (keys_width != 4 || ncols)) return 1;
   for (int c = 0; c < ncols; ++c)
     if (cols[c].width != 1 && cols[c].width != 4 && cols[c].width != 8) return 1;
   if (n == 0) return 0;
   if (attu_backend_interrupted(err)) return -1;
   return guarded(err, [&] {
     context_t& ctx = CTX(be);
+    if (keys_width == 4 && keys_out) {
+      // the keys alone, written as int32 rows
+      int* ko32 = static_cast<int*>(keys_out->ptr);
+      if (k32)
+        radix_partition_keys<int, int32_t, int>(static_cast<const int32_t*>(keys->data->ptr), (long long)key_base,
+                                                ko32, n, shift, ctx);
+      else
+        radix_partition_keys<int, long long, int>(static_cast<const long long*>(keys->data->ptr), (long long)key_base,
+                                                  ko32, n, shift, ctx);
+      return;
+    }
     int64_t* ko = keys_out ? static_cast<int64_t*>(keys_out->ptr) : nullptr;
     if (k32)
       move_all(static_cast<const int32_t*>(keys->data->ptr), (long long)key_base, ko, n, shift, ncols, cols, ctx);

@@ -64,7 +64,8 @@ struct jit_reduce_t {
 
 // Source of an eval_reduce kernel (the fused aggregate): per row the
 // program as in jit_eval_source, input i read at row rows[i][row] when
-// through[i] (the kernel's rows parameter holds the pointers), and each
+// through[i] is 1 (int64 rows) or 2 (int32 rows; the kernel's rows
+// parameter holds the pointers), and each
 // reduction folded into the thread's state; each block then stores its
 // partials (column_partials.cuh) for column_reduce_store_kernel. Empty
 // when the program cannot be compiled. The kernel's parameters:
@@ -73,7 +74,7 @@ struct jit_reduce_t {
 // kJitEvalThreads threads a block; flags[0] is set when a row fails,
 // flags[1] when a float summed is not below kFloatSafe in magnitude.
 std::string jit_eval_reduce_source(const std::vector<dinstr_t>& code, int npre, int nregs,
-                                   const std::vector<dcol_t>& ins, const std::vector<bool>& through,
+                                   const std::vector<dcol_t>& ins, const std::vector<int>& through,
                                    const std::vector<jit_reduce_t>& red);
 
 // Source of an lbs_segreduce kernel for the program, the columns' shapes

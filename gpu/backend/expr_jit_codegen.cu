@@ -131,7 +131,7 @@ std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nre
 }
 
 std::string jit_eval_reduce_source(const std::vector<dinstr_t>& code, int npre, int nregs,
-                                   const std::vector<dcol_t>& ins, const std::vector<bool>& through,
+                                   const std::vector<dcol_t>& ins, const std::vector<int>& through,
                                    const std::vector<jit_reduce_t>& red) {
   if (!codeable(code) || nregs < 1 || red.empty() || red.size() > (size_t)kFastSpecs) return std::string();
   std::string s;
@@ -147,7 +147,10 @@ std::string jit_eval_reduce_source(const std::vector<dinstr_t>& code, int npre, 
   appendf(s, "  for (int r = 0; r < %d; ++r) { R[r].v.i = 0; R[r].null = 0; }\n", nregs);
   for (size_t i = 0; i < ins.size(); ++i) {
     appendf(s, "  const dcol_t c%zu = ins[%zu];\n", i, i);
-    if (through[i]) appendf(s, "  const int64_t* __restrict__ r%zu = rows[%zu];\n", i, i);
+    if (through[i] == 2)
+      appendf(s, "  const int* __restrict__ r%zu = reinterpret_cast<const int*>(rows[%zu]);\n", i, i);
+    else if (through[i])
+      appendf(s, "  const int64_t* __restrict__ r%zu = rows[%zu];\n", i, i);
   }
   // every reduction's state; the ones its kind does not use fold away
   for (size_t k = 0; k < red.size(); ++k)

@@ -1949,7 +1949,8 @@ int main() {
                    *rb = put(be, rows);
           attu_vec ins[3] = {attu_vec{TY(F8), xb, xvb, nullptr}, attu_vec{TY(F8), yb, nullptr, nullptr},
                              attu_vec{TY(I4), ab, nullptr, nullptr}};
-          const attu_buf* through[3] = {nullptr, rb, rb};
+          attu_vec through[3] = {attu_vec{TY(I8), nullptr, nullptr, nullptr}, attu_vec{TY(I8), rb, nullptr, nullptr},
+                                 attu_vec{TY(I8), rb, nullptr, nullptr}};
           std::vector<attu_reduce_spec> sp(reds.size());
           std::vector<attu_out> outs(reds.size());
           std::vector<attu_buf*> bufs;

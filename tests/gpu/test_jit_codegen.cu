@@ -171,6 +171,12 @@ int main() {
   check("eval_reduce: sum(t1.x + t2.y), count(*)",
         jit_eval_reduce_source(join_sum, 0, 3, {col(F, false), col(F, false)}, {false, true},
                                {{ATTU_REDUCE_COUNT_STAR, 0, -1}, {ATTU_REDUCE_SUM, 1, 2}}));
+  // the split sum's side of t2.y: read through int32 partner rows, with its
+  // magnitudes (|y|) and count
+  std::vector<dinstr_t> mag = {I(ATTU_OP_ABS_F, 1, 0, -1, -1, -1, F)};
+  check("eval_reduce: a side of a split sum, int32 rows, ABS_F",
+        jit_eval_reduce_source(mag, 0, 2, {col(F, false)}, {2},
+                               {{ATTU_REDUCE_SUM, 1, 0}, {ATTU_REDUCE_COUNT, 1, 0}, {ATTU_REDUCE_SUM, 1, 1}}));
   if (!jit_eval_reduce_source(join_sum, 0, 3, {col(F, false), col(F, false)}, {false, true},
                               std::vector<jit_reduce_t>(9, jit_reduce_t{ATTU_REDUCE_COUNT_STAR, 0, -1}))
            .empty()) {
