@@ -535,6 +535,26 @@ static int check_pairs_fit(xctx *x, int64_t pairs, size_t pair_bytes) {
  * table is thus read, never sorted. Pairs come out in the larger side's row
  * order, the partners of one row in the smaller side's stable key order;
  * NULL keys (ml / mr masks) never match. */
+/* Whether every probing key raw (a whole table column of nn rows) lies
+ * in the dimension's key range [kmin, kmax] with no NULL, by the column's
+ * kept value range (measured here on first use, as dense_layout keeps
+ * it): a dimension in key order then has exactly one partner for every
+ * probing row and the probe has nothing to find. */
+static attu_column *whole_table_column(const xcol *c, size_t n);
+static bool needles_within(xctx *x, const xcol *raw, size_t nn, const attu_key_stats *known) {
+    attu_column *tc = whole_table_column(raw, nn);
+    if (!tc || raw->type.id == ATTU_TYPE_TIMESTAMP || !known->identity) return false;
+    if (__atomic_load_n(&tc->range.state, __ATOMIC_ACQUIRE) != 2) {
+        xcol *k = (xcol *)raw;
+        int64_t mins[1], widths[1];
+        size_t ns = 0;
+        if (dense_layout(x, &k, 1, nn, mins, widths, &ns) < 0) return false;
+        if (__atomic_load_n(&tc->range.state, __ATOMIC_ACQUIRE) != 2) return false;
+    }
+    const attu_value_range *r = &tc->range;
+    return r->any && !r->nulls && r->min >= known->kmin && r->max <= known->kmax;
+}
+
 /* raw (or NULL): the larger side's key column when join_keys left its
  * image out (kl or kr NULL); an INT32 / DATE / BIGINT / TIMESTAMP column is
  * its own key image. identity_ok: the caller takes a NULL *li_out /
@@ -543,7 +563,7 @@ static int check_pairs_fit(xctx *x, int64_t pairs, size_t pair_bytes) {
 static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml, attu_buf *kr, size_t nr,
                             const attu_buf *mr, const xcol *raw, const attu_key_stats *known, bool no_hits,
                             size_t pair_bytes, bool identity_ok, attu_buf **li_out, attu_buf **ri_out,
-                            size_t *np_out, int *identity_out) {
+                            size_t *np_out, int *identity_out, bool *unprobed_out) {
     bool swap = nl < nr;              /* sort the left side, search the right */
     attu_buf *ks = swap ? kl : kr, *kn = swap ? kr : kl, *kn_own = NULL;
     const attu_buf *ms = swap ? ml : mr, *mn = swap ? mr : ml;
@@ -558,6 +578,14 @@ static int inner_join_pairs(xctx *x, attu_buf *kl, size_t nl, const attu_buf *ml
         bool fast = false;
         size_t np = 0;
         attu_vec kv = kn ? (attu_vec){ attu_type_make(ATTU_TYPE_INT64), kn, NULL, NULL } : vec_of(raw);
+        if (known && no_hits && identity_ok && !kn && raw && needles_within(x, raw, nn, known)) {
+            *unprobed_out = true;
+            *np_out = nn;
+            *identity_out = swap ? 1 : 0;
+            rc = 0;
+            goto done;
+        }
+        if (x->err->set) goto done;
         if (direct_index_pairs(x, ks, ns0, ms, &kv, nn, mn, known, no_hits, &seg, &part, &np, &fast)) goto done;
         if (fast && no_hits && np != nn) {
             /* the partners were to be the probing keys less kmin, which
@@ -994,8 +1022,9 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
      * probe only counts, the partners being the probing keys less kmin */
     bool probe_left = L->nrows >= R->nrows;   /* inner_join_pairs probes with the larger side */
     bool no_hits = known && lazy && partition_pays(x, L, R, probe_left, probe_left ? L->nrows : R->nrows, need);
+    bool unprobed = false;   /* the kept ranges showed every partner: no probe ran */
     if (inner_join_pairs(x, kl, L->nrows, ml, kr, R->nrows, mr, raw, known, no_hits, pair_bytes, lazy, &li, &ri,
-                         &np, &identity))
+                         &np, &identity, &unprobed))
         goto done;
     if (check_stop(x)) goto done;
     if (known) s->act_how = "dense_probe (key = row)";
@@ -1010,9 +1039,10 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
             int src = split_join(x, L, R, identity == 0, &partner, base, hp, raw, np, need, &out);
             if (src < 0) goto done;
             if (src == 0) {
-                s->act_how = !known ? "dense_index + dense_probe + partition of the partners (split)"
-                             : hits    ? "dense_probe (key = row) + partition of the partners (split)"
-                                       : "dense_probe (key = row, counted) + partition of the partners (split)";
+                s->act_how = !known   ? "dense_index + dense_probe + partition of the partners (split)"
+                             : hits     ? "dense_probe (key = row) + partition of the partners (split)"
+                             : unprobed ? "kept key ranges (key = row, no probe) + partition of the partners (split)"
+                                        : "dense_probe (key = row, counted) + partition of the partners (split)";
                 goto done;
             }
         }
@@ -1020,9 +1050,10 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
         if (prc > 0 && !hits && identity_partners(x, raw, np, known->kmin, identity == 0 ? &ri : &li)) goto done;
         if (prc < 0) goto done;
         if (prc == 0) {
-            s->act_how = !known ? "dense_index + dense_probe + partition"
-                         : hits    ? "dense_probe (key = row) + partition"
-                                   : "dense_probe (key = row, counted) + partition by key";
+            s->act_how = !known   ? "dense_index + dense_probe + partition"
+                         : hits     ? "dense_probe (key = row) + partition"
+                         : unprobed ? "kept key ranges (key = row, no probe) + partition by key"
+                                    : "dense_probe (key = row, counted) + partition by key";
             goto done;
         }
     }

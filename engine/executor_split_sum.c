@@ -266,8 +266,70 @@ done:
     return rc;
 }
 
+
 /* A split value's four results, read back: sum, count, magnitude sum. */
 typedef struct sep_part { xcol *sum, *cnt, *mag; } sep_part;
+
+/* Their host copies, per split value: [left, right]. */
+typedef struct split_readback {
+    double  sum[2], mag[2];
+    int64_t cnt[2];
+    uint8_t sv[2], mv[2];
+} split_readback;
+
+/* Every split value's results in one download_many (or one by one). */
+static int read_back(xctx *x, const sep_part *sep, int nspec, split_readback *rb) {
+    void *host[64 * 10];
+    const attu_buf *bufs[64 * 10];
+    size_t bytes[64 * 10];
+    int n = 0;
+    for (int k = 0, q = 0; k < nspec; k++) {
+        if (!sep[2 * k].cnt) continue;
+        split_readback *v = &rb[q++];
+        for (int t = 0; t < 2; t++) {
+            const sep_part *pp = &sep[2 * k + t];
+            if (n + 5 > 64 * 10) return attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "split sum: too many values");
+            host[n] = &v->cnt[t]; bufs[n] = pp->cnt->data; bytes[n++] = 8;
+            host[n] = &v->mag[t]; bufs[n] = pp->mag->data; bytes[n++] = 8;
+            host[n] = &v->mv[t]; bufs[n] = pp->mag->valid; bytes[n++] = 1;
+            if (pp->sum) {
+                host[n] = &v->sum[t]; bufs[n] = pp->sum->data; bytes[n++] = 8;
+                host[n] = &v->sv[t]; bufs[n] = pp->sum->valid; bytes[n++] = 1;
+            }
+        }
+    }
+    if (x->be->download_many) return x->be->download_many(x->be, n, host, bufs, bytes, x->err);
+    for (int i = 0; i < n; i++)
+        if (x->be->download(x->be, host[i], bufs[i], 0, bytes[i], x->err)) return -1;
+    return 0;
+}
+
+/* Both sides' jobs: in one pass where the backend takes it (P's values
+ * stream while B's partners are read, one kernel on a GPU), else a pass
+ * a side. Returns as eval_reduce. */
+static int sides_run(xctx *x, const attu_expr_program *p, int nin, const int *in_cols, const bool *is_left,
+                     const bool *is_right, const rel *in, side_job *job) {
+    side_job *both = calloc(1, sizeof *both);
+    bool *all = calloc((size_t)nin + 1, 1);
+    int e = 1;
+    if (!both || !all) { free(both); free(all); return attu_error_oom(x->err); }
+    for (int i = 0; i < nin; i++) all[i] = true;
+    bool fits = job[0].nreg + job[1].nreg <= 64 && job[0].nspec + job[1].nspec <= 64;
+    for (int t = 0; t < 2 && fits; t++) {
+        for (int k = 0; k < job[t].nspec; k++) {
+            int v = job[t].spec_val[k], nv = -1;
+            if (v >= 0 && (nv = side_value(both, job[t].regs[v], job[t].abs_of[v])) < 0) fits = false;
+            if (fits && side_spec(both, job[t].specs[k].op, nv, job[t].specs[k].in.type, job[t].outs[k]) < 0) fits = false;
+        }
+    }
+    if (fits) e = side_run(x, p, nin, in_cols, all, in, both);
+    if (e > 0) {
+        e = side_run(x, p, nin, in_cols, is_left, in, &job[0]);
+        if (e == 0) e = side_run(x, p, nin, in_cols, is_right, in, &job[1]);
+    }
+    free(both); free(all);
+    return e;
+}
 
 int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     rel_split *sp = in->split;
@@ -283,6 +345,7 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     side_job *job = calloc(2, sizeof *job);
     sep_part *sep = NULL;
     bool *is_left = NULL, *is_right = NULL;
+    split_readback *rb = NULL;
     rel *out = NULL;
     size_t npairs = in->nrows;
     if (!agg_out || !specs || !outs || !res || !job) { attu_error_oom(x->err); goto done; }
@@ -335,31 +398,28 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
             }
         }
     }
-    for (int t = 0; t < 2; t++) {
-        int e = side_run(x, p, nin, in_cols, t == 0 ? is_left : is_right, in, &job[t]);
-        if (e > 0) { rc = 1; goto done; }
-        if (e < 0) {
-            /* a data exception while summing a side: the pairs' own run reports it */
-            if (strncmp(x->err->sqlstate, "22", 2) != 0) goto done;
-            attu_error_clear(x->err);
-            rc = 1;
-            goto done;
-        }
+    int e = sides_run(x, p, nin, in_cols, is_left, is_right, in, job);
+    if (e > 0) { rc = 1; goto done; }
+    if (e < 0) {
+        /* a data exception while summing a side: the pairs' own run reports it */
+        if (strncmp(x->err->sqlstate, "22", 2) != 0) goto done;
+        attu_error_clear(x->err);
+        rc = 1;
+        goto done;
     }
-    /* the split values, read back and checked; the sums put together */
-    for (int k = 0; k < nspec; k++) {
+    /* the split values, read back in one round trip */
+    int nsep = 0;
+    for (int k = 0; k < nspec; k++) nsep += sep[2 * k].cnt != NULL;
+    rb = calloc((size_t)nsep + 1, sizeof *rb);
+    if (!rb) { attu_error_oom(x->err); goto done; }
+    if (read_back(x, sep, nspec, rb)) goto done;
+    /* checked; the sums put together */
+    for (int k = 0, q = 0; k < nspec; k++) {
         if (!sep[2 * k].cnt) continue;
-        double sum[2] = { 0, 0 }, mag[2] = { 0, 0 };
-        int64_t cnt[2] = { 0, 0 };
-        uint8_t sv[2] = { 0, 0 }, mv[2] = { 0, 0 };
-        for (int t = 0; t < 2; t++) {
-            sep_part *pp = &sep[2 * k + t];
-            if (x->be->download(x->be, &cnt[t], pp->cnt->data, 0, 8, x->err) ||
-                x->be->download(x->be, &mag[t], pp->mag->data, 0, 8, x->err) ||
-                x->be->download(x->be, &mv[t], pp->mag->valid, 0, 1, x->err) ||
-                (pp->sum && x->be->download(x->be, &sum[t], pp->sum->data, 0, 8, x->err)) ||
-                (pp->sum && x->be->download(x->be, &sv[t], pp->sum->valid, 0, 1, x->err))) goto done;
-        }
+        const split_readback *v = &rb[q++];
+        const double *sum = v->sum, *mag = v->mag;
+        const int64_t *cnt = v->cnt;
+        const uint8_t *sv = v->sv, *mv = v->mv;
         /* NULLs on a side, magnitudes that could overflow, or sides that
          * cancel (their rounding would then weigh more than the pairs'): not split */
         double mags = mag[0] + mag[1];
@@ -394,6 +454,6 @@ done:
     }
     attu_program_free(own);
     free(own_cols); free(agg_out); free(specs); free(outs); free(res); free(job); free(sep);
-    free(is_left); free(is_right);
+    free(is_left); free(is_right); free(rb);
     return rc;
 }
