@@ -178,6 +178,11 @@ int agg_specs(xctx *x, const attu_stage *s, xcol **args, xcol **dargs, size_t ns
 int agg_result_cols(xctx *x, const attu_stage *s, xcol **res, attu_out *outs, xcol **args, size_t nseg, rel *out,
                     int at);
 
+/* The fused aggregate's program and inputs (executor_ops.c). */
+int  fused_agg_program(const attu_stage *s, const rel *in, attu_expr_program **own, int **own_cols,
+                       const attu_expr_program **p, int *nin, const int **in_cols, int *agg_out);
+bool fused_inputs(const rel *in, const int *in_cols, const int *pick, int n, attu_vec *ins, attu_vec *rows);
+
 /* The split sum (executor_split_sum.c). split_sum_shape: whether agg,
  * straight over join, reads the join's sides in a way a split relation
  * serves (before either runs). run_agg_split: 0 with *out_rel, 1 when

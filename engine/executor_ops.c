@@ -1755,6 +1755,74 @@ out:
     return rc;
 }
 
+/* The fused aggregate's program (run_agg_fused, run_agg_split): the
+ * stage's own, or, when every aggregate reads a plain column, one that
+ * passes those columns on (*own, input j = output j = column
+ * (*own_cols)[j], typed as in's columns, or as the aggregates' inputs
+ * when in is NULL). agg_out[i]: the program output aggregate i reads, -1
+ * for none. 0; 1 when the stage is not a fused shape (aggregates other
+ * than count / sum / avg / min / max of a number, APPLY parameters, a
+ * plain column beside a program, whose inputs would have to be
+ * renumbered to take it); -1 out of memory. */
+int fused_agg_program(const attu_stage *s, const rel *in, attu_expr_program **own, int **own_cols,
+                      const attu_expr_program **p, int *nin, const int **in_cols, int *agg_out) {
+    const attu_stage_exprs *ex = &s->args;
+    *own = NULL; *own_cols = NULL;
+    *p = ex->prog; *nin = ex->nin; *in_cols = ex->in_cols;
+    for (int i = 0; *p && i < ex->nin; i++) if (ex->in_cols[i] < 0) return 1;   /* APPLY parameters */
+    for (int i = 0; i < s->naggs; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (g->count_distinct || g->norder || g->var || g->osa || g->arg >= 0 || g->out_type.id == ATTU_TYPE_TEXT) return 1;
+        if (g->op != ATTU_REDUCE_COUNT_STAR && g->op != ATTU_REDUCE_COUNT && g->op != ATTU_REDUCE_SUM &&
+            g->op != ATTU_REDUCE_AVG_SUM && g->op != ATTU_REDUCE_MIN && g->op != ATTU_REDUCE_MAX) return 1;
+        if (*p && g->in >= 0 && ex->direct[g->in] >= 0) return 1;
+    }
+    if (*p) {
+        for (int i = 0; i < s->naggs; i++) agg_out[i] = s->aggs[i].in >= 0 ? -ex->direct[s->aggs[i].in] - 1 : -1;
+        return 0;
+    }
+    int *cols = calloc((size_t)s->naggs + 1, sizeof *cols);
+    attu_type *tys = calloc((size_t)s->naggs + 1, sizeof *tys);
+    int k = 0;
+    if (!cols || !tys) { free(cols); free(tys); return -1; }
+    for (int i = 0; i < s->naggs; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        agg_out[i] = -1;
+        if (g->in < 0) continue;
+        int c = ex->direct[g->in], j = 0;
+        while (j < k && cols[j] != c) j++;
+        if (j == k) { cols[k] = c; tys[k] = in ? in->cols[c]->type : g->in_type; k++; }
+        agg_out[i] = j;
+    }
+    attu_expr_program *q = attu_program_new(k, tys);
+    for (int j = 0; q && j < k; j++)
+        if (attu_program_add_output(q, j) < 0) { attu_program_free(q); q = NULL; }
+    free(tys);
+    if (!q) { free(cols); return -1; }
+    *own = q; *own_cols = cols;
+    *p = q; *nin = k; *in_cols = cols;
+    return 0;
+}
+
+/* The inputs of a fused program over in: input i is column
+ * in_cols[pick ? pick[i] : i], read through its join's rows (rows[i])
+ * when it is lazy. Returns whether any is. */
+bool fused_inputs(const rel *in, const int *in_cols, const int *pick, int n, attu_vec *ins, attu_vec *rows) {
+    bool through = false;
+    for (int i = 0; i < n; i++) {
+        const xcol *c = in->cols[in_cols[pick ? pick[i] : i]];
+        rows[i] = (attu_vec){ attu_type_make(ATTU_TYPE_INT64), NULL, NULL, NULL };
+        if (c->lazy_src) {
+            ins[i] = vec_of(c->lazy_src);
+            rows[i] = vec_of(c->lazy_idx);
+            through = true;
+        } else {
+            ins[i] = vec_of(c);
+        }
+    }
+    return through;
+}
+
 /* The fused aggregate: an aggregate without GROUP BY whose every input is
  * an output of its argument program (sum(t1.x + t2.y), count(*)) is one
  * backend call, eval_reduce, instead of eval writing each argument out and
@@ -1776,46 +1844,15 @@ static int run_agg_fused(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     size_t min_rows = env && *env ? (size_t)strtoull(env, NULL, 10) : 0;
     *out_rel = NULL;
     if (!x->be->eval_reduce || s->keys.n || ng < 1 || n < min_rows) return 1;
-    for (int i = 0; p && i < nin; i++) if (in_cols[i] < 0) return 1;   /* APPLY parameters */
-    for (int i = 0; i < ng; i++) {
-        const attu_stage_agg *g = &s->aggs[i];
-        if (g->count_distinct || g->norder || g->var || g->osa || g->arg >= 0 || g->out_type.id == ATTU_TYPE_TEXT) return 1;
-        if (g->op != ATTU_REDUCE_COUNT_STAR && g->op != ATTU_REDUCE_COUNT && g->op != ATTU_REDUCE_SUM &&
-            g->op != ATTU_REDUCE_AVG_SUM && g->op != ATTU_REDUCE_MIN && g->op != ATTU_REDUCE_MAX) return 1;
-        /* a plain column beside a program: not fused (the program's inputs
-         * would have to be renumbered to take it) */
-        if (p && g->in >= 0 && ex->direct[g->in] >= 0) return 1;
-    }
-    /* every aggregate reads a plain column (or none): a program that only
-     * passes the columns on, input j being output j */
     attu_expr_program *own = NULL;
     int *own_cols = NULL, *agg_out = calloc((size_t)ng + 1, sizeof *agg_out);
     if (!agg_out) return attu_error_oom(x->err);
-    if (!p) {
-        own_cols = calloc((size_t)ng + 1, sizeof *own_cols);
-        attu_type *tys = calloc((size_t)ng + 1, sizeof *tys);
-        int k = 0;
-        if (!own_cols || !tys) { free(own_cols); free(tys); free(agg_out); return attu_error_oom(x->err); }
-        for (int i = 0; i < ng; i++) {
-            const attu_stage_agg *g = &s->aggs[i];
-            agg_out[i] = -1;
-            if (g->in < 0) continue;
-            int c = ex->direct[g->in], j = 0;
-            while (j < k && own_cols[j] != c) j++;
-            if (j == k) { own_cols[k] = c; tys[k] = in->cols[c]->type; k++; }
-            agg_out[i] = j;
-        }
-        if (k && (own = attu_program_new(k, tys)))
-            for (int j = 0; j < k; j++) attu_program_add_output(own, j);
-        free(tys);
-        if (!own || own->noutputs != k) {
-            attu_program_free(own);
-            free(own_cols); free(agg_out);
-            return k ? attu_error_oom(x->err) : 1;   /* count(*) alone: nothing to fuse */
-        }
-        p = own; nin = k; in_cols = own_cols;
-    } else {
-        for (int i = 0; i < ng; i++) agg_out[i] = s->aggs[i].in >= 0 ? -ex->direct[s->aggs[i].in] - 1 : -1;
+    int sh = fused_agg_program(s, in, &own, &own_cols, &p, &nin, &in_cols, agg_out);
+    if (sh || (own && nin == 0)) {
+        /* not a fused shape, or count(*) alone: nothing to fuse */
+        attu_program_free(own);
+        free(own_cols); free(agg_out);
+        return sh < 0 ? attu_error_oom(x->err) : 1;
     }
     attu_reduce_spec *specs = calloc((size_t)ng * 2 + 1, sizeof *specs);
     attu_out *outs = calloc((size_t)ng * 2 + 1, sizeof *outs);
@@ -1825,17 +1862,7 @@ static int run_agg_fused(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     rel *out = NULL;
     if (!specs || !outs || !res || !ins || !rows) { attu_error_oom(x->err); goto done; }
     if (agg_specs(x, s, NULL, NULL, 1, specs, outs, res, &nspec, p, agg_out)) goto done;
-    bool through = false;
-    for (int i = 0; i < nin; i++) {
-        const xcol *c = in->cols[in_cols[i]];
-        if (c->lazy_src) {
-            ins[i] = vec_of(c->lazy_src);
-            rows[i] = vec_of(c->lazy_idx);
-            through = true;
-        } else {
-            ins[i] = vec_of(c);
-        }
-    }
+    bool through = fused_inputs(in, in_cols, NULL, nin, ins, rows);
     int e = x->be->eval_reduce(x->be, p, ins, through ? rows : NULL, n, nspec, specs, outs, x->err);
     if (e) { rc = e > 0 ? 1 : -1; goto done; }
     if (!(out = rel_new(x, ng, 1)) || agg_result_cols(x, s, res, outs, NULL, 1, out, 0)) goto done;

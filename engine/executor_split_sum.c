@@ -74,51 +74,6 @@ static int value_side(const attu_expr_program *p, int r, const bool *left, const
     return -1;
 }
 
-/* The aggregate's program as run_agg_fused sees it: the stage's own, or,
- * when every aggregate reads a plain column, one that passes those
- * columns on (*own, input j = output j = column own_cols[j]). agg_out[i]:
- * the program output aggregate i reads, -1 for none. 0, 1 when the shape
- * is not a fused one, -1 out of memory. */
-static int split_program(const attu_stage *s, attu_expr_program **own, int **own_cols, const attu_expr_program **p,
-                         int *nin, const int **in_cols, int *agg_out) {
-    const attu_stage_exprs *ex = &s->args;
-    *own = NULL; *own_cols = NULL;
-    *p = ex->prog; *nin = ex->nin; *in_cols = ex->in_cols;
-    for (int i = 0; *p && i < ex->nin; i++) if (ex->in_cols[i] < 0) return 1;   /* APPLY parameters */
-    for (int i = 0; i < s->naggs; i++) {
-        const attu_stage_agg *g = &s->aggs[i];
-        if (g->count_distinct || g->norder || g->var || g->osa || g->arg >= 0 || g->out_type.id == ATTU_TYPE_TEXT) return 1;
-        if (g->op != ATTU_REDUCE_COUNT_STAR && g->op != ATTU_REDUCE_COUNT && g->op != ATTU_REDUCE_SUM &&
-            g->op != ATTU_REDUCE_AVG_SUM && g->op != ATTU_REDUCE_MIN && g->op != ATTU_REDUCE_MAX) return 1;
-        if (*p && g->in >= 0 && ex->direct[g->in] >= 0) return 1;
-    }
-    if (*p) {
-        for (int i = 0; i < s->naggs; i++) agg_out[i] = s->aggs[i].in >= 0 ? -ex->direct[s->aggs[i].in] - 1 : -1;
-        return 0;
-    }
-    int *cols = calloc((size_t)s->naggs + 1, sizeof *cols);
-    attu_type *tys = calloc((size_t)s->naggs + 1, sizeof *tys);
-    int k = 0;
-    if (!cols || !tys) { free(cols); free(tys); return -1; }
-    for (int i = 0; i < s->naggs; i++) {
-        const attu_stage_agg *g = &s->aggs[i];
-        agg_out[i] = -1;
-        if (g->in < 0) continue;
-        int c = ex->direct[g->in], j = 0;
-        while (j < k && cols[j] != c) j++;
-        if (j == k) { cols[k] = c; tys[k] = g->in_type; k++; }
-        agg_out[i] = j;
-    }
-    attu_expr_program *q = attu_program_new(k, tys);
-    for (int j = 0; q && j < k; j++)
-        if (attu_program_add_output(q, j) < 0) { attu_program_free(q); q = NULL; }
-    free(tys);
-    if (!q) { free(cols); return -1; }
-    *own = q; *own_cols = cols;
-    *p = q; *nin = k; *in_cols = cols;
-    return 0;
-}
-
 /* Whether every aggregate of p's outputs classifies (value_side), the
  * program's inputs sided by nleft. 1 yes, 0 no, -1 out of memory. */
 static int split_classifies(const attu_stage *s, const attu_expr_program *p, int nin, const int *in_cols,
@@ -152,7 +107,7 @@ bool split_sum_shape(const attu_stage *agg, const attu_stage *join) {
     const int *in_cols = NULL;
     int *agg_out = calloc((size_t)agg->naggs + 1, sizeof *agg_out);
     bool ok = false;
-    if (agg_out && split_program(agg, &own, &own_cols, &p, &nin, &in_cols, agg_out) == 0)
+    if (agg_out && fused_agg_program(agg, NULL, &own, &own_cols, &p, &nin, &in_cols, agg_out) == 0)
         ok = split_classifies(agg, p, nin, in_cols, agg_out, join->child[0]->ncols) == 1;
     attu_program_free(own);
     free(own_cols); free(agg_out);
@@ -248,17 +203,7 @@ static int side_run(xctx *x, const attu_expr_program *p, int nin, const int *in_
     ins = calloc((size_t)nq + 1, sizeof *ins);
     rows = calloc((size_t)nq + 1, sizeof *rows);
     if (!ins || !rows) { attu_error_oom(x->err); goto done; }
-    bool through = false;
-    for (int i = 0; i < nq; i++) {
-        const xcol *c = in->cols[in_cols[inputs[i]]];
-        if (c->lazy_src) {
-            ins[i] = vec_of(c->lazy_src);
-            rows[i] = vec_of(c->lazy_idx);
-            through = true;
-        } else {
-            ins[i] = vec_of(c);
-        }
-    }
+    bool through = fused_inputs(in, in_cols, inputs, nq, ins, rows);
     rc = x->be->eval_reduce(x->be, q, ins, through ? rows : NULL, in->nrows, j->nspec, j->specs, j->outs, x->err);
 done:
     attu_program_free(q);
@@ -351,7 +296,7 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     if (!agg_out || !specs || !outs || !res || !job) { attu_error_oom(x->err); goto done; }
     sep = calloc((size_t)ng * 2 + 1, 2 * sizeof *sep);   /* per spec: [left part, right part] */
     if (!sep) { attu_error_oom(x->err); goto done; }
-    int sh = split_program(s, &own, &own_cols, &p, &nin, &in_cols, agg_out);
+    int sh = fused_agg_program(s, in, &own, &own_cols, &p, &nin, &in_cols, agg_out);
     if (sh) { rc = sh < 0 ? attu_error_oom(x->err) : 1; goto done; }
     is_left = calloc((size_t)nin + 1, 1);
     is_right = calloc((size_t)nin + 1, 1);
