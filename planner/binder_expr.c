@@ -854,8 +854,11 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!(x->thens[i] = bind_expr(c, sc, e->u.case_.whens[i].then))) return NULL;
     }
     if (e->u.case_.else_ && !(x->else_ = bind_expr(c, sc, e->u.case_.else_))) return NULL;
-    for (int i = 0; i <= n; i++) {
-        attu_bexpr *v = i < n ? x->thens[i] : x->else_;
+    /* the ELSE first, as PostgreSQL's transformCaseExpr lists the results:
+     * the first of text and varchar decides (CASE WHEN .. THEN v ELSE t
+     * END is text, THEN t ELSE v varchar: varchar_type.c) */
+    for (int k = 0; k <= n; k++) {
+        attu_bexpr *v = k == 0 ? x->else_ : x->thens[k - 1];
         if (!v) continue;
         attu_type nt;
         if (!mix_type(t, v->type, &nt) && v->type.id != ATTU_TYPE_UNKNOWN) {
