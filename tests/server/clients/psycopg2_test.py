@@ -44,7 +44,7 @@ if os.environ.get("ATTU_KIND") == "real":
     cur.execute("SELECT c, c::text, v, b, 'z'::char FROM ch")
     assert cur.fetchone() == ("ab  ", "ab", "ab ", "x ", "z")
     d = cur.description
-    assert [x.type_code for x in d] == [1042, 25, 25, 1042, 1042], [x.type_code for x in d]
+    assert [x.type_code for x in d] == [1042, 25, 1043, 1042, 1042], [x.type_code for x in d]
     # psycopg2 reports a bpchar's length (typmod - 4) as internal_size, as
     # PostgreSQL 15 sends it (bpchar without a length: typmod -1)
     assert [d[i].internal_size for i in (0, 1, 3, 4)] == [4, -1, -1, 1], [tuple(x) for x in d]
@@ -59,6 +59,35 @@ if os.environ.get("ATTU_KIND") == "real":
     # a literal compares without its trailing spaces; ::text strips the padding
     cur.execute("SELECT 'x'::char(3) = 'x  ', 'x'::char(3)::text")
     assert cur.fetchone() == (True, "x")
+
+    # varchar(n) and varchar are character varying on the wire (OID 1043,
+    # typmod n + 4, -1 without a length; psycopg2's internal_size is the
+    # typmod less 4), as PostgreSQL 15 describes them: a CASE or coalesce
+    # keeps the length where every value has it, || and min are text
+    cur.execute("CREATE TABLE vc (v5 varchar(5), v10 varchar(10), v varchar, t text)")
+    cur.execute("INSERT INTO vc VALUES ('ab', 'abc', 'ab ', 'x')")
+    cur.execute("SELECT v5, v, CAST(t AS varchar(3)), coalesce(v5, v5), coalesce(v5, v10), v5 || 'x',"
+                " 'a'::varchar, min(v5) OVER (), lag(v5) OVER (), CASE WHEN t = 'x' THEN v5 ELSE v5 END FROM vc")
+    assert cur.fetchone() == ("ab", "ab ", "x", "ab", "ab", "abx", "a", "ab", None, "ab")
+    d = cur.description
+    assert [x.type_code for x in d] == [1043, 1043, 1043, 1043, 1043, 25, 1043, 25, 1043, 1043], [x.type_code for x in d]
+    assert [x.internal_size for x in d] == [5, -1, 3, 5, -1, -1, -1, -1, -1, 5], [tuple(x) for x in d]
+    cur.execute("SELECT v5 FROM vc UNION SELECT v5 FROM vc")
+    assert (cur.description[0].type_code, cur.description[0].internal_size) == (1043, 5), tuple(cur.description[0])
+    cur.execute("SELECT v5 FROM vc UNION SELECT v10 FROM vc")
+    assert (cur.description[0].type_code, cur.description[0].internal_size) == (1043, -1), tuple(cur.description[0])
+    # a varchar without a length meets char(n) as bpchar: its trailing
+    # blanks do not count
+    cur.execute("SELECT 'a '::varchar = 'a'::char(3), 'a '::text = 'a'::char(3)")
+    assert cur.fetchone() == (True, False)
+    # a cast cuts to the length; an assignment of a longer value is 22001
+    cur.execute("SELECT 'abcdef'::varchar(3)")
+    assert cur.fetchone() == ("abc",)
+    try:
+        cur.execute("INSERT INTO vc (v5) VALUES ('abcdef')")
+        raise AssertionError("no error for a value too long for varchar(5)")
+    except psycopg2.errors.StringDataRightTruncation as e:
+        assert e.pgcode == "22001", e.pgcode
 
 # implicit transactions (autocommit off: psycopg2 sends BEGIN)
 conn.autocommit = False
