@@ -1029,7 +1029,10 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         /* an explicit cast to varchar(n) / char(n) silently keeps the first
          * n characters, as PostgreSQL; char(n) then drops its trailing
          * spaces, as every char(n) value is kept (engine/types.h) */
-        attu_bexpr *x = bind_cast_plain_text(c, a, pos);
+        /* an untyped parameter cast so is a varchar or bpchar parameter
+         * (PostgreSQL: $1::varchar(3) describes $1 as character varying) */
+        attu_type plain = attu_type_is_bpchar(t) ? attu_type_bpchar_unbounded() : attu_type_varchar_unbounded();
+        attu_bexpr *x = is_untyped_param(a) ? coerce(c, a, plain, true, pos) : bind_cast_plain_text(c, a, pos);
         if (!x) return NULL;
         attu_bexpr *n = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), t.precision);
         if (!n) return NULL;

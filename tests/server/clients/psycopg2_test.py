@@ -2,12 +2,56 @@
 both ways, errors with SQLSTATE, server-side cursor-free big fetch."""
 import io
 import os
+import socket
+import struct
 import sys
 
 import psycopg2
 import psycopg2.errors
 
 port = int(os.environ["ATTU_PORT"])
+
+
+def described(prepare, name):
+    """Runs the SQL PREPARE on a raw protocol v3 session, then Describe
+    (statement) by name: the parameter OIDs of ParameterDescription."""
+    s = socket.create_connection(("127.0.0.1", port))
+    buf = b""
+
+    def send(t, p):
+        s.sendall(t + struct.pack("!i", len(p) + 4) + p)
+
+    def until_ready():
+        nonlocal buf
+        out = []
+        while True:
+            while len(buf) < 5 or len(buf) < 1 + struct.unpack("!i", buf[1:5])[0]:
+                chunk = s.recv(65536)
+                assert chunk, "connection closed"
+                buf += chunk
+            n = struct.unpack("!i", buf[1:5])[0]
+            t, p, buf = buf[:1], buf[5:1 + n], buf[1 + n:]
+            assert t != b"E", p
+            out.append((t, p))
+            if t == b"Z":
+                return out
+
+    startup = struct.pack("!i", 196608) + b"user\0attu\0database\0attu\0\0"
+    s.sendall(struct.pack("!i", len(startup) + 4) + startup)
+    until_ready()
+    send(b"Q", prepare.encode() + b"\0")
+    until_ready()
+    send(b"D", b"S" + name.encode() + b"\0")
+    send(b"S", b"")
+    oids = None
+    for t, p in until_ready():
+        if t == b"t":
+            n = struct.unpack("!h", p[:2])[0]
+            oids = list(struct.unpack("!%di" % n, p[2:2 + 4 * n]))
+    send(b"X", b"")
+    s.close()
+    return oids
+
 conn = psycopg2.connect(host="127.0.0.1", port=port, user="attu", dbname="attu")
 conn.autocommit = True
 cur = conn.cursor()
@@ -88,6 +132,13 @@ if os.environ.get("ATTU_KIND") == "real":
         raise AssertionError("no error for a value too long for varchar(5)")
     except psycopg2.errors.StringDataRightTruncation as e:
         assert e.pgcode == "22001", e.pgcode
+    # ParameterDescription, which psycopg2 cannot ask for: a statement
+    # PREPAREd in SQL, described by name over a raw socket. PostgreSQL
+    # infers varchar (1043) from an IN list or an assignment to a varchar
+    # column and from a cast to varchar(n), text (25) beside =
+    assert described("PREPARE pv1 AS SELECT v5 FROM vc WHERE v5 IN ($1, $2) AND v = $3", "pv1") == [1043, 1043, 25]
+    assert described("PREPARE pv2 AS INSERT INTO vc (v5, v) VALUES ($1, $2)", "pv2") == [1043, 1043]
+    assert described("PREPARE pv3 AS SELECT $1::varchar(3), $2::varchar, $3::char(2)", "pv3") == [1043, 1043, 1042]
 
 # implicit transactions (autocommit off: psycopg2 sends BEGIN)
 conn.autocommit = False
