@@ -156,6 +156,11 @@ bool mix_type(attu_type a, attu_type b, attu_type *out) {
          * (docs/sql-reference.md) */
         *out = attu_type_is_bpchar_any(a) && attu_type_is_bpchar_any(b) ? attu_type_bpchar_unbounded()
                                                                          : attu_type_make(ATTU_TYPE_TEXT);
+        /* a varchar first stays varchar, as PostgreSQL's first type among
+         * mutually castable ones (coalesce(v, c) is character varying);
+         * the char(n) values read as varchar lose their blanks, which
+         * they are kept without */
+        if (attu_type_is_varchar_any(a)) *out = attu_type_varchar_unbounded();
         return true;
     }
     /* PostgreSQL's select_common_type climbs the implicit casts (smallint
