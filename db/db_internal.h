@@ -158,8 +158,8 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
 attu_prepared *db_prepare_parsed(attu_session *s, char *sql, attu_parse_result *pr, const attu_ast_stmt *stmt,
                                  int nparams, int ntypes, const attu_type *types, const uint32_t *oids,
                                  bool infer, attu_error *err);
-/* A parameter's type as PostgreSQL keeps it: without a modifier (text for
- * varchar(n), bpchar for char(n), numeric for numeric(p,s)). */
+/* A parameter's type as PostgreSQL keeps it: without a modifier (varchar
+ * for varchar(n), bpchar for char(n), numeric for numeric(p,s)). */
 attu_type db_param_type_plain(attu_type t);
 /* Runs p with text parameter values (db_prepared.c); 0, -1 with err set,
  * -2 when the client went away. wrap (or NULL) is a statement p's runs

@@ -22,7 +22,8 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_INT8: return attu_type_make(ATTU_TYPE_INT64);
     case ATTU_PG_OID_FLOAT4: return attu_type_make(ATTU_TYPE_FLOAT32);
     case ATTU_PG_OID_FLOAT8: return attu_type_make(ATTU_TYPE_FLOAT64);
-    case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: return attu_type_make(ATTU_TYPE_TEXT);
+    case ATTU_PG_OID_TEXT: return attu_type_make(ATTU_TYPE_TEXT);
+    case ATTU_PG_OID_VARCHAR: return attu_type_varchar_unbounded();
     case ATTU_PG_OID_BPCHAR: return attu_type_bpchar_unbounded();   /* its values as sent */
     case ATTU_PG_OID_DATE: return attu_type_make(ATTU_TYPE_DATE);
     case ATTU_PG_OID_TIMESTAMP: return attu_type_make(ATTU_TYPE_TIMESTAMP);
@@ -95,6 +96,8 @@ attu_type db_param_type_plain(attu_type t) {
     /* char(n) without its length is bpchar, which keeps a value as sent
      * and compares it without its trailing spaces (engine/types.h) */
     if (attu_type_is_bpchar_any(t)) return attu_type_bpchar_unbounded();
+    /* varchar(n) without its length is varchar, described as OID 1043 */
+    if (attu_type_is_varchar_any(t)) return attu_type_varchar_unbounded();
     if (t.id == ATTU_TYPE_TEXT) return attu_type_make(ATTU_TYPE_TEXT);
     /* NUMERIC keeps each value's own display scale */
     if (t.id == ATTU_TYPE_DECIMAL) return attu_type_make(ATTU_TYPE_NUMERIC);

@@ -63,7 +63,7 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
         return buf;
     case ATTU_TYPE_NUMERIC: s = "numeric"; break;
     case ATTU_TYPE_TEXT:   /* as PostgreSQL's format_type_be, without the length */
-        s = t.scale == 1 ? "character" : t.precision > 0 ? "character varying" : "text";
+        s = t.scale == 1 ? "character" : attu_type_is_varchar_any(t) ? "character varying" : "text";
         break;
     case ATTU_TYPE_DATE: s = "date"; break;
     case ATTU_TYPE_TIMESTAMP: s = "timestamp without time zone"; break;
@@ -83,7 +83,9 @@ uint32_t attu_type_pg_oid(attu_type t) {
     case ATTU_TYPE_FLOAT32: return ATTU_PG_OID_FLOAT4;
     case ATTU_TYPE_FLOAT64: return ATTU_PG_OID_FLOAT8;
     case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return ATTU_PG_OID_NUMERIC;
-    case ATTU_TYPE_TEXT: return attu_type_is_bpchar_any(t) ? ATTU_PG_OID_BPCHAR : ATTU_PG_OID_TEXT;
+    case ATTU_TYPE_TEXT:
+        return attu_type_is_bpchar_any(t) ? ATTU_PG_OID_BPCHAR : attu_type_is_varchar_any(t) ? ATTU_PG_OID_VARCHAR
+                                                                                             : ATTU_PG_OID_TEXT;
     case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE;
     case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP;
     case ATTU_TYPE_INTERVAL: return ATTU_PG_OID_INTERVAL;
@@ -166,7 +168,8 @@ int attu_type_from_name(const char *name, int precision, int scale,
             *out = attu_type_make(id);
             if (precision < 0 && is_char && strcmp(buf, "bpchar") != 0) precision = 1;
             if (precision < 0) {
-                if (is_char) *out = attu_type_bpchar_unbounded();   /* bpchar alone (types.h) */
+                /* bpchar alone, varchar alone (types.h) */
+                *out = is_char ? attu_type_bpchar_unbounded() : attu_type_varchar_unbounded();
                 return 0;
             }
             if (precision < 1)

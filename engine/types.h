@@ -13,6 +13,7 @@
  *   DOUBLE PRECISION   double
  *   DECIMAL(p,s)       int64_t   the value times 10^s (p <= 18)
  *   TEXT / VARCHAR     int32_t   code into the column's sorted dictionary
+ *   / CHAR(n)                    (varchar and char(n) below)
  *   DATE               int32_t   days since 1970-01-01
  *   TIMESTAMP          int64_t   microseconds since 1970-01-01 00:00:00
  *   NUMERIC            16 bytes  a value with its own display scale
@@ -123,6 +124,24 @@ static inline attu_type attu_type_bpchar_unbounded(void) {
     return t;
 }
 
+/* varchar(n) / character varying(n), and varchar without a length: a TEXT
+ * whose scale is 0 and whose precision is n, or -1 without a length
+ * (precision 0 is text). Its values are kept and compared exactly as
+ * text's (PostgreSQL has no varchar operators: varchar = varchar is
+ * texteq); what differs is what clients are told (OID 1043, the typmod
+ * n + 4, pg_typeof "character varying"), the assignment limit of
+ * varchar(n) (22001), and the one place PostgreSQL reads a varchar
+ * otherwise than a text: beside a char(n), where it becomes bpchar and
+ * loses its trailing spaces (planner/varchar_type.c says which operations
+ * keep the type and which make text). */
+static inline int attu_type_is_varchar_any(attu_type t) {
+    return t.id == ATTU_TYPE_TEXT && t.scale == 0 && t.precision != 0;
+}
+static inline attu_type attu_type_varchar_unbounded(void) {
+    attu_type t = { ATTU_TYPE_TEXT, -1, 0 };
+    return t;
+}
+
 /* Bytes of one slot (1, 4, 8, or 16 for NUMERIC and INTERVAL; 4 for SMALLINT). */
 size_t attu_type_width(attu_type_id id);
 
@@ -148,8 +167,8 @@ static inline attu_type_id attu_type_storage(attu_type_id id) {
 /* SQL spelling as PostgreSQL prints it: "integer", "text", "numeric(12,2)". */
 const char *attu_type_name(attu_type t, char *buf, size_t cap);
 
-/* The OID sent to clients (NUMERIC for DECIMAL, TEXT for TEXT and
- * varchar(n), BPCHAR for char(n)). */
+/* The OID sent to clients (NUMERIC for DECIMAL, TEXT for TEXT, VARCHAR
+ * for varchar with or without a length, BPCHAR for char(n)). */
 uint32_t attu_type_pg_oid(attu_type t);
 
 /* typlen as RowDescription wants it (-1 for variable width). */

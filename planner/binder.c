@@ -1923,6 +1923,7 @@ static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
         }
         if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
         for (int r = 0; r < nrows; r++) t = mix_bpchar_literal(t, p->values[r * ncols + k]);
+        for (int r = 0; r < nrows; r++) t = mix_varchar_length(t, p->values[r * ncols + k]);
         for (int r = 0; r < nrows; r++)
             if (!(p->values[r * ncols + k] = coerce(c, p->values[r * ncols + k], t, false, p->values[r * ncols + k]->position))) return NULL;
         char nm[32];
@@ -2042,14 +2043,17 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
             if (lu[i] && ru[i]) { lu[i] = ru[i] = false; }   /* both text */
             /* a string literal arm beside char(n) makes bpchar without a
              * length, as in CASE (mix_bpchar_literal) */
-            if (lu[i]) { ts[i] = attu_type_is_bpchar(r->types[i]) ? attu_type_bpchar_unbounded() : r->types[i]; continue; }
-            if (ru[i]) { ts[i] = attu_type_is_bpchar(l->types[i]) ? attu_type_bpchar_unbounded() : l->types[i]; continue; }
+            /* and beside varchar(n) varchar without a length, as PostgreSQL
+             * keeps a typmod only where both arms have it (varchar_type.c) */
+            if (lu[i]) { ts[i] = attu_type_is_bpchar(r->types[i]) ? attu_type_bpchar_unbounded() : varchar_without_length(r->types[i]); continue; }
+            if (ru[i]) { ts[i] = attu_type_is_bpchar(l->types[i]) ? attu_type_bpchar_unbounded() : varchar_without_length(l->types[i]); continue; }
             if (!mix_type(l->types[i], r->types[i], &ts[i])) {
                 char b1[64], b2[64];
                 attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, q->position, "%s types %s and %s cannot be matched",
                                opname, tname(l->types[i], b1), tname(r->types[i], b2));
                 bad = true;
             }
+            ts[i] = mix_varchar_setop(ts[i], l->types[i], r->types[i]);
         }
         if (bad) break;
         l = coerce_plan_x(c, l, ts, lu);

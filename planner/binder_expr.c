@@ -156,6 +156,11 @@ bool mix_type(attu_type a, attu_type b, attu_type *out) {
          * (docs/sql-reference.md) */
         *out = attu_type_is_bpchar_any(a) && attu_type_is_bpchar_any(b) ? attu_type_bpchar_unbounded()
                                                                          : attu_type_make(ATTU_TYPE_TEXT);
+        /* a varchar first stays varchar, as PostgreSQL's first type among
+         * mutually castable ones (coalesce(v, c) is character varying);
+         * the char(n) values read as varchar lose their blanks, which
+         * they are kept without */
+        if (attu_type_is_varchar_any(a)) *out = attu_type_varchar_unbounded();
         return true;
     }
     /* PostgreSQL's select_common_type climbs the implicit casts (smallint
@@ -570,18 +575,21 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
         int s = lb.scale > rb.scale ? lb.scale : rb.scale;
         if (bounds_fit(lb, rb, s)) t = attu_type_decimal(18, s);
     }
+    /* PostgreSQL compares varchars with text's operators (texteq), so an
+     * untyped parameter beside a varchar is text (varchar_type.c) */
+    t = varchar_as_text(t);
     l = coerce(c, l, t, false, pos);
     r = l ? coerce(c, r, t, false, pos) : NULL;
     if (!l || !r) return NULL;
     if (t.id == ATTU_TYPE_TEXT) {
-        /* char(n) against varchar(m): PostgreSQL casts the varchar to
+        /* char(n) against varchar(m) or varchar: PostgreSQL casts the varchar to
          * bpchar, losing its trailing spaces ('bb'::char(3) = 'bb '::
          * varchar(5)); against text the char(n) becomes text instead,
          * which its kept value already is (engine/types.h). A bpchar
          * without a length keeps its values' spaces, which neither its
          * own comparisons nor its cast to text see: they go here. */
         bool lc = attu_type_is_bpchar_any(l->type), rc = attu_type_is_bpchar_any(r->type);
-        bool lv = l->type.scale == 0 && l->type.precision > 0, rv = r->type.scale == 0 && r->type.precision > 0;
+        bool lv = attu_type_is_varchar_any(l->type), rv = attu_type_is_varchar_any(r->type);
         bool lu = lc && !attu_type_is_bpchar(l->type), ru = rc && !attu_type_is_bpchar(r->type);
         if (lu || (rc && lv)) l = mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), pos, 1, l, NULL, NULL, NULL);
         if (ru || (lc && rv)) r = l ? mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), pos, 1, r, NULL, NULL, NULL) : NULL;
@@ -851,8 +859,11 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!(x->thens[i] = bind_expr(c, sc, e->u.case_.whens[i].then))) return NULL;
     }
     if (e->u.case_.else_ && !(x->else_ = bind_expr(c, sc, e->u.case_.else_))) return NULL;
-    for (int i = 0; i <= n; i++) {
-        attu_bexpr *v = i < n ? x->thens[i] : x->else_;
+    /* the ELSE first, as PostgreSQL's transformCaseExpr lists the results:
+     * the first of text and varchar decides (CASE WHEN .. THEN v ELSE t
+     * END is text, THEN t ELSE v varchar: varchar_type.c) */
+    for (int k = 0; k <= n; k++) {
+        attu_bexpr *v = k == 0 ? x->else_ : x->thens[k - 1];
         if (!v) continue;
         attu_type nt;
         if (!mix_type(t, v->type, &nt) && v->type.id != ATTU_TYPE_UNKNOWN) {
@@ -865,6 +876,7 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     for (int i = 0; i <= n; i++) t = mix_bpchar_literal(t, i < n ? x->thens[i] : x->else_);
+    for (int i = 0; i <= n; i++) t = mix_varchar_length(t, i < n ? x->thens[i] : x->else_);
     for (int i = 0; i < n; i++) if (!(x->thens[i] = coerce(c, x->thens[i], t, false, x->thens[i]->position))) return NULL;
     if (x->else_ && !(x->else_ = coerce(c, x->else_, t, false, x->else_->position))) return NULL;
     x->type = t;
@@ -885,6 +897,12 @@ static attu_bexpr *bind_in_list(bctx *c, const scope *sc, const attu_ast_expr *e
     for (int i = 0; i < n; i++) {
         attu_bexpr *v = bind_expr(c, sc, e->u.in_list.list.items[i]);
         if (!v) return NULL;
+        /* PostgreSQL gives an IN list its arguments' common type before
+         * comparing, so an untyped parameter in a varchar's list is a
+         * varchar (= alone would make it text: bind_compare_op) */
+        if (attu_type_is_varchar_any(arg->type) && is_untyped_param(v) &&
+            !(v = coerce(c, v, attu_type_varchar_unbounded(), false, e->position)))
+            return NULL;
         if (!(eqs[i] = bind_compare_op(c, ATTU_BINOP_EQ, arg, v, e->position))) return NULL;
     }
     /* pairwise rounds, neighbours first, so the tree keeps the list's order */
@@ -1016,7 +1034,10 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         /* an explicit cast to varchar(n) / char(n) silently keeps the first
          * n characters, as PostgreSQL; char(n) then drops its trailing
          * spaces, as every char(n) value is kept (engine/types.h) */
-        attu_bexpr *x = bind_cast_plain_text(c, a, pos);
+        /* an untyped parameter cast so is a varchar or bpchar parameter
+         * (PostgreSQL: $1::varchar(3) describes $1 as character varying) */
+        attu_type plain = attu_type_is_bpchar(t) ? attu_type_bpchar_unbounded() : attu_type_varchar_unbounded();
+        attu_bexpr *x = is_untyped_param(a) ? coerce(c, a, plain, true, pos) : bind_cast_plain_text(c, a, pos);
         if (!x) return NULL;
         attu_bexpr *n = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), t.precision);
         if (!n) return NULL;
@@ -1029,6 +1050,12 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         /* char(n) to text: the value as kept, without its padding, which
          * PostgreSQL's cast strips; text to bpchar: the value as it is
          * (engine/types.h). Only the type changes. */
+        return mk_call(c, ATTU_OP_MOVE, t, pos, 1, a, NULL, NULL, NULL);
+    if (a->type.id == ATTU_TYPE_TEXT && t.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar_any(a->type) &&
+        t.scale == 0 && a->type.precision != t.precision)
+        /* text, varchar(n) and varchar among themselves: the same values
+         * under another reported type (engine/types.h; a length to cut to
+         * was handled above) */
         return mk_call(c, ATTU_OP_MOVE, t, pos, 1, a, NULL, NULL, NULL);
     if (a->kind == BX_CONST && a->type.id == ATTU_TYPE_UNKNOWN) {
         attu_bexpr *r = coerce(c, a, t, true, pos);

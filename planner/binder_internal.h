@@ -182,6 +182,16 @@ bool mix_type(attu_type a, attu_type b, attu_type *out);
 /* The mixed type t once value v joins it: a string literal beside char(n)
  * values makes the mix bpchar without a length (binder_expr.c says why). */
 attu_type mix_bpchar_literal(attu_type t, const attu_bexpr *v);
+/* varchar's type identity (varchar_type.c): the mixed type t once value
+ * v joins it (varchar(n) stays only beside varchar(n) values; v NULL for
+ * CASE's absent ELSE);
+ * the type of a UNION column of type t from arms of types l and r; a
+ * varchar without its length (polymorphic function results); a varchar
+ * as text (the operators and aggregates PostgreSQL takes it to). */
+attu_type mix_varchar_length(attu_type t, const attu_bexpr *v);
+attu_type mix_varchar_setop(attu_type t, attu_type l, attu_type r);
+attu_type varchar_without_length(attu_type t);
+attu_type varchar_as_text(attu_type t);
 /* a itself, or for a char(n) value its bytes padded to n characters, as
  * text (LIKE, octet_length and concat read those) */
 attu_bexpr *bpchar_padded(bctx *c, attu_bexpr *a, int pos);

@@ -341,7 +341,8 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         break;
     }
     case AGG_MIN: case AGG_MAX:
-        x->type = args[0]->type;
+        /* min(varchar) is min(text): text (varchar_type.c) */
+        x->type = varchar_as_text(args[0]->type);
         break;
     case AGG_VAR_SAMP: case AGG_VAR_POP: case AGG_STDDEV_SAMP: case AGG_STDDEV_POP:
         /* double precision (PostgreSQL gives numeric for integer and
@@ -402,7 +403,8 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         x->type = attu_type_make(ATTU_TYPE_FLOAT64);
         break;
     case WIN_FIRST_VALUE: case WIN_LAST_VALUE:
-        x->type = args[0]->type;
+        /* anyelement's result: a varchar without its length (varchar_type.c) */
+        x->type = varchar_without_length(args[0]->type);
         break;
     case WIN_NTILE:
         if (args[0]->type.id == ATTU_TYPE_INT16 &&     /* ntile(integer): smallint widens */
@@ -432,7 +434,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             }
             x->imm = args[1]->i;
         }
-        x->type = args[0]->type;
+        x->type = varchar_without_length(args[0]->type);   /* as first_value's */
         if (n == 3) {
             /* lag(anycompatible, integer, anycompatible): the value and
              * the default meet in their common type (lead(i, 1, 1.5) is
@@ -440,6 +442,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
              * 42883, as PostgreSQL finds no function */
             attu_type t;
             if (!mix_type(args[0]->type, args[2]->type, &t) || t.id == ATTU_TYPE_UNKNOWN) goto bad;
+            t = varchar_without_length(t);
             if (!(args[0] = coerce(c, args[0], t, false, e->position))) goto fail;
             x->type = t;
             if (!(args[1] = coerce(c, args[2], t, false, e->position))) goto fail;
@@ -661,8 +664,8 @@ static int numeric_int_digits(const attu_bexpr *a) {
 /* The name PostgreSQL's regtype output gives the type a value of attu's
  * type t has: a DECIMAL(p,s) is numeric like every numeric typmod, a TEXT
  * with a length is varchar(n) (scale 0) or char(n) (scale 1), whose
- * regtype names are character varying and character. A varchar without a
- * length is stored as text and so names itself text. */
+ * regtype names are character varying and character; so is a varchar
+ * without a length (engine/types.h). */
 static const char *pg_type_display_name(attu_type t) {
     switch (t.id) {
     case ATTU_TYPE_UNKNOWN: return "unknown";
@@ -673,7 +676,7 @@ static const char *pg_type_display_name(attu_type t) {
     case ATTU_TYPE_FLOAT32: return "real";
     case ATTU_TYPE_FLOAT64: return "double precision";
     case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return "numeric";
-    case ATTU_TYPE_TEXT: return t.scale ? "character" : t.precision > 0 ? "character varying" : "text";
+    case ATTU_TYPE_TEXT: return t.scale ? "character" : attu_type_is_varchar_any(t) ? "character varying" : "text";
     case ATTU_TYPE_DATE: return "date";
     case ATTU_TYPE_TIMESTAMP: return "timestamp without time zone";
     case ATTU_TYPE_INTERVAL: return "interval";
@@ -1273,6 +1276,13 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = txt;
     if (strcmp(name, "nullif") != 0) for (int i = 0; i < n; i++) t = mix_bpchar_literal(t, args[i]);
+    /* coalesce's NULL arguments leave varchar(n) its length (varchar_type.c) */
+    if (strcmp(name, "nullif") != 0) {
+        for (int i = 0; i < n; i++)
+            if (strcmp(name, "coalesce") != 0 || !(args[i]->kind == BX_CONST && args[i]->is_null && args[i]->aux == 0))
+                t = mix_varchar_length(t, args[i]);
+    } else if (!attu_type_is_bpchar_any(args[0]->type) && !attu_type_is_bpchar_any(args[1]->type))
+        t = varchar_as_text(t);   /* nullif(v, x) is text: its = is texteq (varchar_type.c) */
     attu_bexpr *first_arg = args[0], *second_arg = n > 1 ? args[1] : NULL;
     for (int i = 0; i < n; i++) if (!(args[i] = coerce(c, args[i], t, false, pos))) return NULL;
     attu_mclass mc = attu_type_mclass(t.id);

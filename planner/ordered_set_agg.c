@@ -135,7 +135,10 @@ attu_bexpr *attu_bind_ordered_set_agg(bctx *c, const scope *sc, const attu_ast_e
     }
     osa_leave(c, sv);
 
-    attu_bexpr *x = attu_bx_new(c->pa, BX_AGG, kind == AGG_PERCENTILE_CONT && val->type.id != ATTU_TYPE_INTERVAL ? f8 : val->type,
+    /* mode and percentile_disc return anyelement: a varchar without its
+     * length (varchar_type.c) */
+    attu_bexpr *x = attu_bx_new(c->pa, BX_AGG, kind == AGG_PERCENTILE_CONT && val->type.id != ATTU_TYPE_INTERVAL ? f8
+                                               : varchar_without_length(val->type),
                                 e->position);
     attu_sort_item *ord = attu_palloc(c->pa, sizeof *ord);
     if (!x || !ord) { attu_error_oom(c->err); return NULL; }

@@ -58,7 +58,8 @@ Test(binder, type_errors) {
     expect("SELECT 1 FROM t WHERE id", "42804", 23, "argument of WHERE must be type boolean, not type integer");
     expect("SELECT id + name FROM t", "42883", 11, "operator does not exist: integer + text");
     expect("SELECT nosuchfn(id) FROM t", "42883", 8, "function nosuchfn(integer) does not exist");
-    expect("SELECT CASE WHEN true THEN 1 ELSE 'x'::text END", "42804", -1, "CASE types integer and text cannot be matched");
+    /* the ELSE's type first, as PostgreSQL 15 resolves and words it */
+    expect("SELECT CASE WHEN true THEN 1 ELSE 'x'::text END", "42804", -1, "CASE types text and integer cannot be matched");
     expect("SELECT 'abc'::integer", "22P02", -1, "invalid input syntax for type integer: \"abc\"");
     expect("SELECT id FROM t UNION SELECT name FROM t", "42804", -1, NULL);
 }

@@ -213,6 +213,33 @@ public class JdbcTest {
                 check(rs.next() && rs.getBoolean(1), "char(n) = a string parameter, without the padding");
             }
         }
+        // varchar(n) is character varying (OID 1043, typmod n + 4):
+        // java.sql.Types.VARCHAR named varchar with its length as precision;
+        // varchar || text is text
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT CAST('ab' AS VARCHAR(5)) AS v, CAST('ab ' AS VARCHAR) AS u, "
+                                            + "CAST('ab' AS VARCHAR(5)) || '|' AS t")) {
+            ResultSetMetaData md = rs.getMetaData();
+            eq(Types.VARCHAR, md.getColumnType(1), "varchar(n) type");
+            eq("varchar", md.getColumnTypeName(1), "varchar(n) type name");
+            eq(5, md.getPrecision(1), "varchar(n) precision");
+            eq("varchar", md.getColumnTypeName(2), "varchar type name");
+            eq("text", md.getColumnTypeName(3), "varchar || text type name");
+            check(rs.next(), "varchar row");
+            eq("ab ", rs.getString(2), "varchar keeps its trailing blanks");
+        }
+        // setString sends a varchar (OID 1043), which meets a char(n) as
+        // bpchar: a value ending in blanks equals the padded char(n), as
+        // on PostgreSQL; against a varchar its blanks count
+        try (PreparedStatement ps = c.prepareStatement("SELECT CAST('ab' AS CHAR(4)) = ?, CAST('ab' AS VARCHAR(5)) = ?")) {
+            ps.setString(1, "ab  ");
+            ps.setString(2, "ab  ");
+            try (ResultSet rs = ps.executeQuery()) {
+                check(rs.next(), "varchar parameter row");
+                check(rs.getBoolean(1), "char(n) = a string parameter ending in blanks");
+                check(!rs.getBoolean(2), "varchar(n) = a string parameter ending in blanks");
+            }
+        }
     }
 
     // ---- PreparedStatement: parameters of every type, past prepareThreshold

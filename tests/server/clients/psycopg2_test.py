@@ -2,12 +2,56 @@
 both ways, errors with SQLSTATE, server-side cursor-free big fetch."""
 import io
 import os
+import socket
+import struct
 import sys
 
 import psycopg2
 import psycopg2.errors
 
 port = int(os.environ["ATTU_PORT"])
+
+
+def described(prepare, name):
+    """Runs the SQL PREPARE on a raw protocol v3 session, then Describe
+    (statement) by name: the parameter OIDs of ParameterDescription."""
+    s = socket.create_connection(("127.0.0.1", port))
+    buf = b""
+
+    def send(t, p):
+        s.sendall(t + struct.pack("!i", len(p) + 4) + p)
+
+    def until_ready():
+        nonlocal buf
+        out = []
+        while True:
+            while len(buf) < 5 or len(buf) < 1 + struct.unpack("!i", buf[1:5])[0]:
+                chunk = s.recv(65536)
+                assert chunk, "connection closed"
+                buf += chunk
+            n = struct.unpack("!i", buf[1:5])[0]
+            t, p, buf = buf[:1], buf[5:1 + n], buf[1 + n:]
+            assert t != b"E", p
+            out.append((t, p))
+            if t == b"Z":
+                return out
+
+    startup = struct.pack("!i", 196608) + b"user\0attu\0database\0attu\0\0"
+    s.sendall(struct.pack("!i", len(startup) + 4) + startup)
+    until_ready()
+    send(b"Q", prepare.encode() + b"\0")
+    until_ready()
+    send(b"D", b"S" + name.encode() + b"\0")
+    send(b"S", b"")
+    oids = None
+    for t, p in until_ready():
+        if t == b"t":
+            n = struct.unpack("!h", p[:2])[0]
+            oids = list(struct.unpack("!%di" % n, p[2:2 + 4 * n]))
+    send(b"X", b"")
+    s.close()
+    return oids
+
 conn = psycopg2.connect(host="127.0.0.1", port=port, user="attu", dbname="attu")
 conn.autocommit = True
 cur = conn.cursor()
@@ -44,7 +88,7 @@ if os.environ.get("ATTU_KIND") == "real":
     cur.execute("SELECT c, c::text, v, b, 'z'::char FROM ch")
     assert cur.fetchone() == ("ab  ", "ab", "ab ", "x ", "z")
     d = cur.description
-    assert [x.type_code for x in d] == [1042, 25, 25, 1042, 1042], [x.type_code for x in d]
+    assert [x.type_code for x in d] == [1042, 25, 1043, 1042, 1042], [x.type_code for x in d]
     # psycopg2 reports a bpchar's length (typmod - 4) as internal_size, as
     # PostgreSQL 15 sends it (bpchar without a length: typmod -1)
     assert [d[i].internal_size for i in (0, 1, 3, 4)] == [4, -1, -1, 1], [tuple(x) for x in d]
@@ -59,6 +103,42 @@ if os.environ.get("ATTU_KIND") == "real":
     # a literal compares without its trailing spaces; ::text strips the padding
     cur.execute("SELECT 'x'::char(3) = 'x  ', 'x'::char(3)::text")
     assert cur.fetchone() == (True, "x")
+
+    # varchar(n) and varchar are character varying on the wire (OID 1043,
+    # typmod n + 4, -1 without a length; psycopg2's internal_size is the
+    # typmod less 4), as PostgreSQL 15 describes them: a CASE or coalesce
+    # keeps the length where every value has it, || and min are text
+    cur.execute("CREATE TABLE vc (v5 varchar(5), v10 varchar(10), v varchar, t text)")
+    cur.execute("INSERT INTO vc VALUES ('ab', 'abc', 'ab ', 'x')")
+    cur.execute("SELECT v5, v, CAST(t AS varchar(3)), coalesce(v5, v5), coalesce(v5, v10), v5 || 'x',"
+                " 'a'::varchar, min(v5) OVER (), lag(v5) OVER (), CASE WHEN t = 'x' THEN v5 ELSE v5 END FROM vc")
+    assert cur.fetchone() == ("ab", "ab ", "x", "ab", "ab", "abx", "a", "ab", None, "ab")
+    d = cur.description
+    assert [x.type_code for x in d] == [1043, 1043, 1043, 1043, 1043, 25, 1043, 25, 1043, 1043], [x.type_code for x in d]
+    assert [x.internal_size for x in d] == [5, -1, 3, 5, -1, -1, -1, -1, -1, 5], [tuple(x) for x in d]
+    cur.execute("SELECT v5 FROM vc UNION SELECT v5 FROM vc")
+    assert (cur.description[0].type_code, cur.description[0].internal_size) == (1043, 5), tuple(cur.description[0])
+    cur.execute("SELECT v5 FROM vc UNION SELECT v10 FROM vc")
+    assert (cur.description[0].type_code, cur.description[0].internal_size) == (1043, -1), tuple(cur.description[0])
+    # a varchar without a length meets char(n) as bpchar: its trailing
+    # blanks do not count
+    cur.execute("SELECT 'a '::varchar = 'a'::char(3), 'a '::text = 'a'::char(3)")
+    assert cur.fetchone() == (True, False)
+    # a cast cuts to the length; an assignment of a longer value is 22001
+    cur.execute("SELECT 'abcdef'::varchar(3)")
+    assert cur.fetchone() == ("abc",)
+    try:
+        cur.execute("INSERT INTO vc (v5) VALUES ('abcdef')")
+        raise AssertionError("no error for a value too long for varchar(5)")
+    except psycopg2.errors.StringDataRightTruncation as e:
+        assert e.pgcode == "22001", e.pgcode
+    # ParameterDescription, which psycopg2 cannot ask for: a statement
+    # PREPAREd in SQL, described by name over a raw socket. PostgreSQL
+    # infers varchar (1043) from an IN list or an assignment to a varchar
+    # column and from a cast to varchar(n), text (25) beside =
+    assert described("PREPARE pv1 AS SELECT v5 FROM vc WHERE v5 IN ($1, $2) AND v = $3", "pv1") == [1043, 1043, 25]
+    assert described("PREPARE pv2 AS INSERT INTO vc (v5, v) VALUES ($1, $2)", "pv2") == [1043, 1043]
+    assert described("PREPARE pv3 AS SELECT $1::varchar(3), $2::varchar, $3::char(2)", "pv3") == [1043, 1043, 1042]
 
 # implicit transactions (autocommit off: psycopg2 sends BEGIN)
 conn.autocommit = False
