@@ -2116,6 +2116,18 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
         if (lim) { lim->imm = t.precision; lim->aux = t.scale; }
         return lim;
     }
+    if (attu_type_is_qualified_interval(t)) {
+        /* interval day to second(2) and the like: the value as an
+         * interval by the assignment's rules (42804 for text), then to the
+         * column's fields; an unknown literal is read by them ('2' in an
+         * interval hour column is 2 hours), as PostgreSQL's typmod input */
+        attu_bexpr *x = e;
+        if (!(e->kind == BX_CONST && (e->type.id == ATTU_TYPE_UNKNOWN || e->type.id == ATTU_TYPE_INTERVAL) &&
+              !(e->type.id == ATTU_TYPE_UNKNOWN && e->aux > 0)) &&
+            !(x = attu_bind_coerce_assign(pa, e, attu_type_make(ATTU_TYPE_INTERVAL), colname, err)))
+            return NULL;
+        return bind_interval_qualified(&c, x, attu_type_interval_range(t), attu_type_interval_prec(t), e->position);
+    }
     if (attu_type_is_bpchar(e->type) && t.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar_any(t))
         /* char(n) into text: its value as kept, unpadded (engine/types.h),
          * typed text so that nothing shows it padded */
