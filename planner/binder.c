@@ -2042,8 +2042,12 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
             if (lu[i] && ru[i]) { lu[i] = ru[i] = false; }   /* both text */
             /* a string literal arm beside char(n) makes bpchar without a
              * length, as in CASE (mix_bpchar_literal) */
-            if (lu[i]) { ts[i] = attu_type_is_bpchar(r->types[i]) ? attu_type_bpchar_unbounded() : r->types[i]; continue; }
-            if (ru[i]) { ts[i] = attu_type_is_bpchar(l->types[i]) ? attu_type_bpchar_unbounded() : l->types[i]; continue; }
+            if (lu[i]) { ts[i] = attu_type_is_bpchar(r->types[i]) ? attu_type_bpchar_unbounded() : r->types[i]; }
+            if (ru[i]) { ts[i] = attu_type_is_bpchar(l->types[i]) ? attu_type_bpchar_unbounded() : l->types[i]; }
+            /* a literal arm is read as any interval: the other arm's
+             * qualifier goes (binder_expr.c mix_type) */
+            if ((lu[i] || ru[i]) && ts[i].id == ATTU_TYPE_INTERVAL) ts[i] = attu_type_make(ATTU_TYPE_INTERVAL);
+            if (lu[i] || ru[i]) continue;
             if (!mix_type(l->types[i], r->types[i], &ts[i])) {
                 char b1[64], b2[64];
                 attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, q->position, "%s types %s and %s cannot be matched",

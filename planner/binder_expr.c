@@ -172,6 +172,16 @@ bool mix_type(attu_type a, attu_type b, attu_type *out) {
         int sa = a.id == ATTU_TYPE_DECIMAL ? a.scale : 0, sb = b.id == ATTU_TYPE_DECIMAL ? b.scale : 0;
         if (sa != sb) *out = attu_type_make(ATTU_TYPE_NUMERIC);
     }
+    /* intervals of different qualifiers meet as a plain interval, as
+     * PostgreSQL's select_common_typmod keeps a typmod only all sources
+     * share: CREATE TABLE AS of a UNION must not cut an arm's values to
+     * the other's fields, nor a literal arm's ('5:30' read as any
+     * interval). An unknown a is the callers' seed (or a NULL first,
+     * where PostgreSQL drops the typmod: only the typmod shown differs
+     * there, no value) and leaves b's */
+    if (out->id == ATTU_TYPE_INTERVAL && a.id != ATTU_TYPE_UNKNOWN &&
+        !(a.id == b.id && a.precision == b.precision && a.scale == b.scale))
+        *out = attu_type_make(ATTU_TYPE_INTERVAL);
     return true;
 }
 
