@@ -377,12 +377,10 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             err->position = cd->type.position;
             goto fail;
         }
-        if (defs[i].type.id == ATTU_TYPE_INTERVAL && (cd->type.ivrange || cd->type.precision >= 0)) {
-            /* a column would have to coerce every value it stores */
-            attu_error_set(err, "0A000", cd->type.position,
-                           "interval columns with a field qualifier or precision are not supported");
-            goto fail;
-        }
+        if (defs[i].type.id == ATTU_TYPE_INTERVAL && (cd->type.ivrange || cd->type.precision >= 0))
+            /* interval day to second(2): the modifier stays with the type
+             * (engine/types.h), applied to every value assigned */
+            defs[i].type = attu_type_interval(cd->type.ivrange, cd->type.precision);
         defs[i].not_null = cd->not_null;
         for (int k = 0; k < i; k++)
             if (!strcmp(defs[k].name, defs[i].name)) {

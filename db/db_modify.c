@@ -103,6 +103,10 @@ static attu_ast_expr *new_value_of(modify_ctx *m, const attu_ast_expr *v, int c,
         e->u.cast.type.scale = t.scale;
     } else if (t.id == ATTU_TYPE_TEXT) {
         e->u.cast.type.name = "text";    /* the value already fits a varchar(n) / char(n) */
+    } else if (attu_type_is_qualified_interval(t)) {
+        e->u.cast.type.name = "interval";
+        e->u.cast.type.ivrange = attu_type_interval_range(t);
+        e->u.cast.type.precision = attu_type_interval_prec(t);
     } else {
         e->u.cast.type.name = attu_ast_strdup(m->arena, attu_type_name(t, buf, sizeof buf));
         if (!e->u.cast.type.name) { attu_error_oom(err); return NULL; }

@@ -314,7 +314,9 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         if (!names || !types || !nulls || !tb) { free(names); free(types); free(nulls); free(tb); pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
         for (int i = 0; i < n; i++) {
             names[i] = t->defs[i].name;
-            types[i] = attu_type_name(t->defs[i].type, tb[i], 64);
+            attu_type ty = t->defs[i].type;
+            types[i] = attu_type_is_qualified_interval(ty) ? attu_type_interval_name(ty, tb[i], 64)
+                                                           : attu_type_name(ty, tb[i], 64);
             nulls[i] = t->defs[i].not_null ? "NO" : "YES";
         }
         attu_result *r = db_result_new(3);

@@ -417,6 +417,142 @@ long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, cha
     return (long)(o - out);
 }
 
+/* ---- to_char of an interval --------------------------------------------- */
+
+/* PostgreSQL's date2j over any fields, in its wrapping int arithmetic: an
+ * interval's years, months and days go in as they are (J, IYYY, IW and
+ * IDDD of an interval are these calendar sums, meaningless but PostgreSQL's) */
+static int pg_date2j(int y, int m, int d) {
+    int64_t yy = y, mm = m;
+    if (mm > 2) { mm += 1; yy = wrap32(yy + 4800); }
+    else { mm += 13; yy = wrap32(yy + 4799); }
+    int century = (int)yy / 100;
+    int j = wrap32(yy * 365 - 32167);
+    j = wrap32((int64_t)j + yy / 4 - century + century / 4);
+    return wrap32((int64_t)j + 7834 * mm / 256 + d);
+}
+
+/* 0 = Sunday, as PostgreSQL's j2day */
+static int pg_j2day(int j) {
+    int d = wrap32((int64_t)j + 1) % 7;
+    return d < 0 ? d + 7 : d;
+}
+
+/* The Julian day that starts ISO week 1 of year y (PostgreSQL's isoweek2j(y, 1)) */
+static int pg_week1(int y) {
+    int day4 = pg_date2j(y, 1, 4);
+    return wrap32((int64_t)day4 - pg_j2day(wrap32((int64_t)day4 - 1)));
+}
+
+/* PostgreSQL's date2isoyear and date2isoweek, step for step */
+static int pg_isoyear(int y, int m, int d, int *week) {
+    int dayn = pg_date2j(y, m, d), start = pg_week1(y);
+    if (dayn < start) { y = wrap32((int64_t)y - 1); start = pg_week1(y); }
+    int w = wrap32((int64_t)dayn - start) / 7 + 1;
+    if (w >= 52) {
+        int next = pg_week1(wrap32((int64_t)y + 1));
+        if (dayn >= next) { y = wrap32((int64_t)y + 1); w = wrap32((int64_t)dayn - next) / 7 + 1; }
+    }
+    if (week) *week = w;
+    return y;
+}
+
+/* Roman numerals of an interval's months as PostgreSQL 15.18 prints them:
+ * whole years count as XII (I below zero), -1 month as XII, -2 as XI */
+static const char *interval_roman(int years, int months) {
+    static const char *const rm[12] = { "XII", "XI", "X", "IX", "VIII", "VII", "VI", "V", "IV", "III", "II", "I" };
+    int i = months == 0 ? (years >= 0 ? 0 : 11) : months < 0 ? -(months + 1) : 12 - months;
+    return rm[i];
+}
+
+long attu_to_char_interval(int32_t months, int32_t days, int64_t usec, const char *fmt, size_t flen, char *out,
+                           attu_fmt_cache *cache, attu_error *err) {
+    if (flen == 0) return -1;
+    const step *steps = template_steps(fmt, flen, cache, err);
+    if (!steps) return -2;
+    /* PostgreSQL's interval2itm: every field truncated toward zero */
+    int year = months / 12, mon = months % 12, mday = days;
+    long long hour = usec / 3600000000LL;
+    int minute = (int)(usec / 60000000 % 60), second = (int)(usec / 1000000 % 60), fsec = (int)(usec % 1000000);
+    /* the "day of the year": the whole span in days, a month as 30 */
+    int yday = wrap32((int64_t)wrap32(((int64_t)year * 12 + mon) * 30) + mday);
+    char *o = out;
+    for (const step *st = steps; st->kind != STEP_END; st++) {
+        if (st->kind != STEP_FIELD) { o = append(o, st->text); continue; }
+        const pattern *p = st->pat;
+        bool fill = st->mods & MOD_FM;
+        char *digits = o;
+        bool numeric = true;
+        switch ((field_kind)p->kind) {
+        case F_ERA: case F_ERA_DOTS: case F_MONTH_NAME: case F_MONTH_ABBR: case F_DAY_NAME: case F_DAY_ABBR:
+        case F_WEEK_DAY: case F_ISO_WEEK_DAY: case F_ZONE: case F_ZONE_HOURS: case F_ZONE_MINUTES: case F_OFFSET:
+            attu_error_set(err, ATTU_SQLSTATE_DATETIME_FORMAT, 0, "invalid format specification for an interval value");
+            attu_error_set_hint(err, "Intervals are not tied to specific calendar dates.");
+            return -2;
+        case F_EXACT: numeric = false; break;
+        case F_MERIDIEM: o = append_cased(o, hour % 24 >= 12 ? "pm" : "am", st->letters); numeric = false; break;
+        case F_MERIDIEM_DOTS:
+            o = append_cased(o, hour % 24 >= 12 ? "p.m." : "a.m.", st->letters);
+            numeric = false;
+            break;
+        case F_ROMAN_MONTH: {
+            numeric = false;
+            if (!mon && !year) break;
+            char *start = o;
+            o = append_cased(o, interval_roman(year, mon), st->letters);
+            if (!fill) while (o - start < 4) *o++ = ' ';
+            break;
+        }
+        /* a negative field takes one more character, for its sign */
+        case F_HOUR24: o = append_padded(o, hour, hour >= 0 ? 2 : 3, fill); break;
+        case F_HOUR12: o = append_padded(o, hour % 12 == 0 ? 12 : hour % 12, hour >= 0 ? 2 : 3, fill); break;
+        case F_MINUTE: o = append_padded(o, minute, minute >= 0 ? 2 : 3, fill); break;
+        case F_SECOND: o = append_padded(o, second, second >= 0 ? 2 : 3, fill); break;
+        case F_FRACTION: case F_MILLIS: {
+            long long v = fsec;
+            for (int i = p->width; i < 6; i++) v /= 10;
+            o = append_padded(o, v, p->width, false);
+            break;
+        }
+        case F_DAY_SECONDS: o = append_padded(o, hour * 3600 + minute * 60 + second, 0, true); break;
+        case F_MONTH_NUM: o = append_padded(o, mon, mon >= 0 ? 2 : 3, fill); break;
+        case F_YEAR_DAY: o = append_padded(o, yday, 3, fill); break;
+        case F_MONTH_DAY: o = append_padded(o, mday, 2, fill); break;
+        case F_WEEK_OF_YEAR: o = append_padded(o, wrap32((int64_t)yday - 1) / 7 + 1, 2, fill); break;
+        case F_WEEK_OF_MONTH: o = append_padded(o, wrap32((int64_t)mday - 1) / 7 + 1, 0, true); break;
+        case F_QUARTER: if (mon) o = append_padded(o, (mon - 1) / 3 + 1, 0, true); break;
+        case F_CENTURY: {
+            int c = year / 100;
+            o = append_padded(o, c, c >= 0 ? 2 : 3, fill || c > 99 || c < -99);
+            break;
+        }
+        case F_YEAR_GROUPED: o += sprintf(o, "%d,%03d", year / 1000, year - year / 1000 * 1000); break;
+        case F_YEAR: case F_ISO_YEAR: {
+            /* the width follows the year's sign, even for the ISO year */
+            int y = p->kind == F_ISO_YEAR ? pg_isoyear(year, mon, mday, NULL) : year;
+            int cut = p->width == 4 ? 0 : p->width == 3 ? 1000 : p->width == 2 ? 100 : 10;
+            o = append_padded(o, cut ? y % cut : y, p->width == 1 ? 0 : p->width + (year < 0), fill || p->width == 1);
+            break;
+        }
+        case F_ISO_WEEK: {
+            int w;
+            pg_isoyear(year, mon, mday, &w);
+            o = append_padded(o, w, 2, fill);
+            break;
+        }
+        case F_ISO_YEAR_DAY: {
+            int iy = pg_isoyear(year, mon, mday, NULL);
+            o = append_padded(o, wrap32((int64_t)pg_date2j(year, mon, mday) - pg_week1(iy) + 1), 3, fill);
+            break;
+        }
+        case F_JULIAN: o = append_padded(o, pg_date2j(year, mon, mday), 0, true); break;
+        }
+        if (numeric && o > digits && (st->mods & MOD_ORDINAL))
+            o = append(o, ordinal_suffix(o, (size_t)(o - digits), st->mods & MOD_TH));
+    }
+    return (long)(o - out);
+}
+
 /* ---- to_date: reading the fields ----------------------------------------- */
 
 enum { CAL_ANY, CAL_GREG, CAL_ISO };

@@ -42,6 +42,16 @@ size_t attu_to_char_ts_bound(size_t flen);
 long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, char *out, attu_fmt_cache *cache,
                      attu_error *err);
 
+/* to_char(interval, fmt) as PostgreSQL 15's interval_to_char: the
+ * interval's own fields (HH24 counts every hour of the time part, DD the
+ * days field, MM the months left over from whole years, DDD the whole span
+ * in days with a month as 30), a negative field one character wider for
+ * its sign; names, eras, weekdays and zones are 22007 "invalid format
+ * specification for an interval value". Same returns as attu_to_char_ts
+ * (an empty template: -1, NULL); out holds attu_to_char_ts_bound(flen). */
+long attu_to_char_interval(int32_t months, int32_t days, int64_t usec, const char *fmt, size_t flen, char *out,
+                           attu_fmt_cache *cache, attu_error *err);
+
 /* to_date(s, fmt): days since 1970-01-01; 0, or -1 with err set. */
 int attu_to_date(const char *s, size_t slen, const char *fmt, size_t flen, int32_t *out, attu_fmt_cache *cache,
                  attu_error *err);

@@ -173,7 +173,8 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_GT_IV] = "gt_iv", [ATTU_OP_GE_IV] = "ge_iv", [ATTU_OP_NULLIF_IV] = "nullif_iv",
     [ATTU_OP_TS_ADD_IV] = "ts_add_iv", [ATTU_OP_TS_SUB_IV] = "ts_sub_iv", [ATTU_OP_TS_DIFF] = "ts_diff",
     [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
-    [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_MAKE_INTERVAL] = "make_interval",
+    [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_QUALIFY_IV] = "qualify_iv",
+    [ATTU_OP_MAKE_INTERVAL] = "make_interval",
     [ATTU_OP_SUBQUERY_ONE] = "subquery_one",
     [ATTU_OP_TO_CHAR_TS] = "to_char_ts", [ATTU_OP_TO_CHAR_NUM] = "to_char_num",
     [ATTU_OP_TO_DATE] = "to_date", [ATTU_OP_TO_NUMBER] = "to_number",
@@ -804,6 +805,10 @@ static int interval_op(attu_interp *it, const attu_instr *in, attu_type dt, cons
         return set_num(it, o, nv, err);
     }
     case ATTU_OP_TRUNC_IV: if (attu_interval_trunc(iv_of(A), (int)in->imm_i, &r, err)) return -1; break;
+    case ATTU_OP_QUALIFY_IV:
+        r = iv_of(A);
+        attu_interval_qualify(&r, attu_type_interval_range(dt), attu_type_interval_prec(dt));
+        break;
     case ATTU_OP_MAKE_INTERVAL: {
         int64_t y, mo, w, d, h, mi;
         attu_unpack_int_pair(A->v.i, &y, &mo);

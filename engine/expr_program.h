@@ -192,7 +192,8 @@ typedef enum attu_opcode {
     /* PostgreSQL 15's data type formatting functions (engine/formatting_functions.h),
      * host only; b is the template (text) */
     ATTU_OP_TO_CHAR_TS,   /* to_char(a timestamp or date, b) -> text; aux 1: a is a DATE
-                             (PostgreSQL formats it as a timestamp with time zone) */
+                             (PostgreSQL formats it as a timestamp with time zone),
+                             aux 2: a is an INTERVAL (its fields, not a moment) */
     ATTU_OP_TO_CHAR_NUM,  /* to_char(a number, b) -> text; aux: attu_num_src */
     ATTU_OP_TO_DATE,      /* to_date(a text, b) -> date */
     ATTU_OP_TO_NUMBER,    /* to_number(a text, b) -> numeric */
@@ -213,6 +214,9 @@ typedef enum attu_opcode {
     ATTU_OP_EXTRACT_IV,  /* EXTRACT(imm_i FROM interval a) (attu_extract_field): dst
                             NUMERIC (EXTRACT) or FLOAT64 (date_part); 0A000 */
     ATTU_OP_TRUNC_IV,    /* date_trunc(imm_i, interval a) */
+    ATTU_OP_QUALIFY_IV,  /* interval a to dst's field qualifier and precision
+                            (types.h attu_type_interval): a cast or an assignment
+                            to interval day to second(2) */
     ATTU_OP_MAKE_INTERVAL, /* make_interval: a years * 2^32 + months + 2^31, b weeks
                               and days, c hours and mins (packed as MAKE_TIMESTAMP's),
                               d secs (float8) */

@@ -5,7 +5,10 @@
  */
 #include "engine/formatting_functions.h"
 
+#include <string.h>
+
 #include "engine/datetime_format.h"
+#include "engine/interval.h"
 #include "engine/numeric.h"
 #include "engine/numeric_format.h"
 
@@ -35,12 +38,23 @@ static int run_row(int op, int aux, attu_type at, const attu_slot *a, const attu
     case ATTU_OP_TO_CHAR_TS: {
         char *m = alloc(ctx, attu_to_char_ts_bound(flen));
         if (!m) return attu_error_oom(err);
+        long len;
+        if (aux == 2) {   /* an interval: its own fields, not a moment's */
+            attu_interval iv;
+            memcpy(&iv, a->v.s, sizeof iv);
+            len = attu_to_char_interval(iv.months, iv.days, iv.usec, fmt, flen, m, cache, err);
+            if (len == -2) return -1;
+            if (len < 0) { o->null = 1; return 0; }
+            o->v.s = m;
+            o->len = (uint32_t)len;
+            break;
+        }
         int64_t ts = a->v.i;
         if (at.id == ATTU_TYPE_DATE) {
             int32_t days = (int32_t)a->v.i;
             ts = days == INT32_MAX ? INT64_MAX : days == INT32_MIN ? INT64_MIN : (int64_t)days * 86400000000LL;
         }
-        long len = attu_to_char_ts(ts, aux == 1, fmt, flen, m, cache, err);
+        len = attu_to_char_ts(ts, aux == 1, fmt, flen, m, cache, err);
         if (len == -2) return -1;
         if (len < 0) { o->null = 1; return 0; }
         o->v.s = m;

@@ -1,6 +1,6 @@
 /*
  * formatting_functions.h - PostgreSQL 15's data type formatting functions
- * over a batch of rows: to_char of timestamps, dates and numbers, to_date
+ * over a batch of rows: to_char of timestamps, dates, intervals and numbers, to_date
  * and to_number (engine/datetime_format.h, engine/numeric_format.h). Host
  * only: on the GPU backend their programs run on the host, as every
  * program with text registers does.

@@ -963,8 +963,12 @@ void attu_interval_qualify(attu_interval *iv, int range, int prec) {
         int64_t unit = 1;
         for (int i = prec; i < 6; i++) unit *= 10;
         int64_t half = unit / 2;
-        if (iv->usec >= 0) iv->usec = (iv->usec + half) / unit * unit;
-        else iv->usec = -((-iv->usec + half) / unit * unit);
+        /* PostgreSQL 15 adds the half unchecked, in its wrapping int64
+         * arithmetic (near the end a value wraps to the other sign); the
+         * sums here wrap the same way, in unsigned arithmetic, where C's
+         * signed overflow would be undefined */
+        if (iv->usec >= 0) iv->usec = (int64_t)((uint64_t)iv->usec + (uint64_t)half) / unit * unit;
+        else iv->usec = (int64_t)(0 - (uint64_t)((int64_t)((0 - (uint64_t)iv->usec) + (uint64_t)half) / unit * unit));
     }
 }
 

@@ -554,7 +554,7 @@ static char *numeric_sci(attu_numeric v, int post) {
     while (first < nd && digs[first] == '0') first++;
     bool zero = first == nd;
     int expo = zero ? 0 : intd - 1 - first, keep = post + 1;
-    char *kd = malloc((size_t)keep + 1), *res = malloc((size_t)keep + 16);
+    char *kd = calloc((size_t)keep + 1, 1), *res = malloc((size_t)keep + 16);   /* calloc: keep >= 1, which the compiler cannot see */
     if (!kd || !res) { free(kd); free(res); return NULL; }
     for (int k = 0; k < keep; k++) kd[k] = !zero && first + k < nd ? digs[first + k] : '0';
     bool carry = false;
@@ -691,7 +691,7 @@ long attu_to_char_num(attu_num_src src, int64_t ival, double fval, attu_numeric 
     int blanks = 0;
     char sign = 0;
     if (L.roman) {
-        int iv;
+        int iv = 0;
         if (roman_source(src, ival, fval, nv, &iv, err)) return -1;
         if (!(digits = malloc(16))) { attu_error_oom(err); return -1; }
         roman_numeral(iv, digits);

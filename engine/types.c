@@ -74,6 +74,18 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
     return buf;
 }
 
+const char *attu_type_interval_name(attu_type t, char *buf, size_t cap) {
+    static const char *const words[6] = { "year", "month", "day", "hour", "minute", "second" };
+    int range = attu_type_interval_range(t), prec = attu_type_interval_prec(t), first = -1, last = -1;
+    for (int i = 0; i < 6; i++)
+        if (range & (1 << i)) { if (first < 0) first = i; last = i; }
+    size_t n = (size_t)snprintf(buf, cap, "interval");
+    if (first >= 0 && n < cap) n += (size_t)snprintf(buf + n, cap - n, " %s", words[first]);
+    if (last > first && n < cap) n += (size_t)snprintf(buf + n, cap - n, " to %s", words[last]);
+    if (prec >= 0 && n < cap) snprintf(buf + n, cap - n, "(%d)", prec);
+    return buf;
+}
+
 uint32_t attu_type_pg_oid(attu_type t) {
     switch (t.id) {
     case ATTU_TYPE_BOOL: return ATTU_PG_OID_BOOL;
@@ -627,7 +639,13 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
     }
     case ATTU_TYPE_INTERVAL: {
         attu_interval iv;
-        if (attu_interval_parse(text, len, &iv, err)) return -1;
+        /* a qualified column reads its bare numbers by its fields, as
+         * PostgreSQL's interval_in with the column's typmod */
+        if (attu_type_is_qualified_interval(t)
+                ? attu_interval_parse_qualified(text, len, attu_type_interval_range(t), attu_type_interval_prec(t),
+                                                &iv, err)
+                : attu_interval_parse(text, len, &iv, err))
+            return -1;
         memcpy(out, &iv, sizeof iv);
         return 0;
     }

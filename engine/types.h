@@ -142,6 +142,44 @@ static inline attu_type attu_type_varchar_unbounded(void) {
     return t;
 }
 
+/* interval with a field qualifier or a precision (a column's
+ * interval day to second(2), hour, (3)), kept in the type as varchar(n)
+ * keeps its n: precision holds the ATTU_IVF_* bits of its fields (0: none
+ * written; engine/interval.h), scale its fractional-second digits plus one
+ * (0: none written). The values are the same 16 bytes whatever the
+ * modifier; it applies where a value is assigned to a column (INSERT,
+ * UPDATE, COPY: engine/interval.h's attu_interval_qualify, and text read
+ * by the fields, attu_value_parse), and shows in DESCRIBE and in
+ * RowDescription's typmod. */
+static inline attu_type attu_type_interval(int range, int prec) {
+    attu_type t = { ATTU_TYPE_INTERVAL, (int16_t)range, (int16_t)(prec < 0 ? 0 : prec + 1) };
+    return t;
+}
+static inline int attu_type_is_qualified_interval(attu_type t) {
+    return t.id == ATTU_TYPE_INTERVAL && (t.precision != 0 || t.scale != 0);
+}
+static inline int attu_type_interval_range(attu_type t) { return t.id == ATTU_TYPE_INTERVAL ? t.precision : 0; }
+static inline int attu_type_interval_prec(attu_type t) { return t.id == ATTU_TYPE_INTERVAL ? t.scale - 1 : -1; }
+
+/* PostgreSQL's atttypmod of an interval type: (range << 16) | precision,
+ * its range bits MONTH 2, YEAR 4, DAY 8, HOUR 1024, MINUTE 2048, SECOND
+ * 4096 (0x7FFF: no fields written), its precision 0xFFFF where none was
+ * written; -1 for a plain interval. Inline: the wire's encoder links no
+ * engine code. */
+static inline int32_t attu_type_interval_typmod(attu_type t) {
+    if (!attu_type_is_qualified_interval(t)) return -1;
+    static const int pg_bits[6] = { 4, 2, 8, 1024, 2048, 4096 };   /* YEAR .. SECOND, attu's bit order */
+    int range = attu_type_interval_range(t), prec = attu_type_interval_prec(t), pg = 0;
+    for (int i = 0; i < 6; i++)
+        if (range & (1 << i)) pg |= pg_bits[i];
+    if (!range) pg = 0x7FFF;
+    return (int32_t)(((uint32_t)pg << 16) | (uint32_t)(prec < 0 ? 0xFFFF : prec));
+}
+
+/* The interval type as PostgreSQL's format_type prints it with its
+ * typmod: "interval day to second(2)", "interval hour", "interval(3)". */
+const char *attu_type_interval_name(attu_type t, char *buf, size_t cap);
+
 /* Bytes of one slot (1, 4, 8, or 16 for NUMERIC and INTERVAL; 4 for SMALLINT). */
 size_t attu_type_width(attu_type_id id);
 

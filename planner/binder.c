@@ -2045,8 +2045,12 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
              * length, as in CASE (mix_bpchar_literal) */
             /* and beside varchar(n) varchar without a length, as PostgreSQL
              * keeps a typmod only where both arms have it (varchar_type.c) */
-            if (lu[i]) { ts[i] = attu_type_is_bpchar(r->types[i]) ? attu_type_bpchar_unbounded() : varchar_without_length(r->types[i]); continue; }
-            if (ru[i]) { ts[i] = attu_type_is_bpchar(l->types[i]) ? attu_type_bpchar_unbounded() : varchar_without_length(l->types[i]); continue; }
+            if (lu[i]) ts[i] = attu_type_is_bpchar(r->types[i]) ? attu_type_bpchar_unbounded() : varchar_without_length(r->types[i]);
+            else if (ru[i]) ts[i] = attu_type_is_bpchar(l->types[i]) ? attu_type_bpchar_unbounded() : varchar_without_length(l->types[i]);
+            /* a literal arm is read as any interval: the other arm's
+             * qualifier goes (binder_expr.c mix_type) */
+            if ((lu[i] || ru[i]) && ts[i].id == ATTU_TYPE_INTERVAL) ts[i] = attu_type_make(ATTU_TYPE_INTERVAL);
+            if (lu[i] || ru[i]) continue;
             if (!mix_type(l->types[i], r->types[i], &ts[i])) {
                 char b1[64], b2[64];
                 attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, q->position, "%s types %s and %s cannot be matched",
@@ -2119,6 +2123,18 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
         attu_bexpr *lim = mk_call(&c, ATTU_OP_CHAR_LIMIT, t, e->position, 1, x, NULL, NULL, NULL);
         if (lim) { lim->imm = t.precision; lim->aux = t.scale; }
         return lim;
+    }
+    if (attu_type_is_qualified_interval(t)) {
+        /* interval day to second(2) and the like: the value as an
+         * interval by the assignment's rules (42804 for text), then to the
+         * column's fields; an unknown literal is read by them ('2' in an
+         * interval hour column is 2 hours), as PostgreSQL's typmod input */
+        attu_bexpr *x = e;
+        if (!(e->kind == BX_CONST && (e->type.id == ATTU_TYPE_UNKNOWN || e->type.id == ATTU_TYPE_INTERVAL) &&
+              !(e->type.id == ATTU_TYPE_UNKNOWN && e->aux > 0)) &&
+            !(x = attu_bind_coerce_assign(pa, e, attu_type_make(ATTU_TYPE_INTERVAL), colname, err)))
+            return NULL;
+        return bind_interval_qualified(&c, x, attu_type_interval_range(t), attu_type_interval_prec(t), e->position);
     }
     if (attu_type_is_bpchar(e->type) && t.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar_any(t))
         /* char(n) into text: its value as kept, unpadded (engine/types.h),

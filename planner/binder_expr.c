@@ -177,6 +177,16 @@ bool mix_type(attu_type a, attu_type b, attu_type *out) {
         int sa = a.id == ATTU_TYPE_DECIMAL ? a.scale : 0, sb = b.id == ATTU_TYPE_DECIMAL ? b.scale : 0;
         if (sa != sb) *out = attu_type_make(ATTU_TYPE_NUMERIC);
     }
+    /* intervals of different qualifiers meet as a plain interval, as
+     * PostgreSQL's select_common_typmod keeps a typmod only all sources
+     * share: CREATE TABLE AS of a UNION must not cut an arm's values to
+     * the other's fields, nor a literal arm's ('5:30' read as any
+     * interval). An unknown a is the callers' seed (or a NULL first,
+     * where PostgreSQL drops the typmod: only the typmod shown differs
+     * there, no value) and leaves b's */
+    if (out->id == ATTU_TYPE_INTERVAL && a.id != ATTU_TYPE_UNKNOWN &&
+        !(a.id == b.id && a.precision == b.precision && a.scale == b.scale))
+        *out = attu_type_make(ATTU_TYPE_INTERVAL);
     return true;
 }
 
@@ -311,6 +321,11 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
 
 attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos) {
     if (!e) return NULL;
+    /* PostgreSQL's operators and functions take a plain interval: an
+     * unknown literal beside a column of interval hour is read as any
+     * interval ('2' is 2 seconds); only casts and assignments apply a
+     * qualifier (bind_interval_qualified) */
+    if (attu_type_is_qualified_interval(t)) t = attu_type_make(ATTU_TYPE_INTERVAL);
     if (e->type.id == ATTU_TYPE_UNKNOWN) {
         /* an undeclared parameter ($k: aux) takes the type its first
          * context gives it, as PostgreSQL infers it (params->inferred) */
@@ -948,33 +963,23 @@ static bool text_literal_wide(const char *s, size_t len) {
     return n.m >= (__int128)1000000000000000000 || n.m <= -(__int128)1000000000000000000;
 }
 
-/* A cast to an interval with a field qualifier or precision (INTERVAL
- * '...' DAY TO HOUR, x::interval second(2)): done at bind time on
- * constants, with date_trunc on other intervals; other values (text
- * columns, a precision on a non-constant) are not supported yet (0A000). */
-static attu_bexpr *bind_cast_interval_qualified(bctx *c, attu_bexpr *a, const attu_ast_typename *tn, int pos) {
-    attu_type t = attu_type_make(ATTU_TYPE_INTERVAL);
-    if (a->kind != BX_CONST && a->type.id == ATTU_TYPE_INTERVAL && (tn->precision < 0 || tn->precision >= 6)) {
-        /* an interval value: dropping the fields below the last one is
-         * date_trunc's (toward zero); a SECOND range keeps it all */
-        int last = 0;
-        for (int b = 1; b <= ATTU_IVF_SECOND; b <<= 1)
-            if (tn->ivrange & b) last = b;
-        const char *unit = last == ATTU_IVF_YEAR ? "year" : last == ATTU_IVF_MONTH ? "month"
-                         : last == ATTU_IVF_DAY ? "day" : last == ATTU_IVF_HOUR ? "hour"
-                         : last == ATTU_IVF_MINUTE ? "minute" : NULL;
-        if (!unit) return a;
-        int f = interval_unit(c, unit, true, pos);
-        if (f < 0) return NULL;
-        attu_bexpr *x = mk_call(c, ATTU_OP_TRUNC_IV, t, pos, 1, a, NULL, NULL, NULL);
-        if (x) x->imm = f;
-        return x;
-    }
-    if (a->kind != BX_CONST || (a->type.id != ATTU_TYPE_UNKNOWN && a->type.id != ATTU_TYPE_TEXT &&
-                                a->type.id != ATTU_TYPE_INTERVAL)) {
-        attu_error_set(c->err, "0A000", pos,
-                       "interval field qualifiers are supported only on constants and interval values, precisions only on constants");
-        return NULL;
+/* A value as an interval of the fields range (ATTU_IVF_* bits, 0: all)
+ * and prec fractional-second digits (-1: all): a cast (INTERVAL '...' DAY
+ * TO HOUR, x::interval second(2)) or an assignment to a qualified column.
+ * The result's type carries the qualifier (types.h attu_type_interval), as
+ * PostgreSQL's typmod. Constants are done at bind time, a literal's text
+ * read by the fields (its bare numbers in the last one: '2' HOUR is two
+ * hours); any other value becomes a plain interval first (text as any
+ * interval, '2' two seconds, as PostgreSQL's cast through interval_in
+ * then its length coercion), then QUALIFY_IV drops the fields below the
+ * last toward zero and rounds the seconds. */
+attu_bexpr *bind_interval_qualified(bctx *c, attu_bexpr *a, int range, int prec, int pos) {
+    attu_type t = attu_type_interval(range, prec);
+    bool param = a->kind == BX_CONST && a->type.id == ATTU_TYPE_UNKNOWN && a->aux > 0;   /* an untyped $k */
+    if (a->kind != BX_CONST || param || (a->type.id != ATTU_TYPE_UNKNOWN && a->type.id != ATTU_TYPE_TEXT &&
+                                         a->type.id != ATTU_TYPE_INTERVAL)) {
+        if (!(a = coerce(c, a, attu_type_make(ATTU_TYPE_INTERVAL), true, pos))) return NULL;
+        return mk_call(c, ATTU_OP_QUALIFY_IV, t, pos, 1, a, NULL, NULL, NULL);
     }
     attu_bexpr *r = attu_bx_new(c->pa, BX_CONST, t, a->position ? a->position : pos);
     if (!r) { attu_error_oom(c->err); return NULL; }
@@ -982,8 +987,8 @@ static attu_bexpr *bind_cast_interval_qualified(bctx *c, attu_bexpr *a, const at
     attu_interval iv;
     if (a->type.id == ATTU_TYPE_INTERVAL) {
         memcpy(&iv, a->s, sizeof iv);
-        attu_interval_qualify(&iv, tn->ivrange, tn->precision);
-    } else if (attu_interval_parse_qualified(a->s, a->slen, tn->ivrange, tn->precision, &iv, c->err)) {
+        attu_interval_qualify(&iv, range, prec);
+    } else if (attu_interval_parse_qualified(a->s, a->slen, range, prec, &iv, c->err)) {
         c->err->position = r->position;
         return NULL;
     }
@@ -1029,7 +1034,7 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (t.id == ATTU_TYPE_DECIMAL && t.precision > 18) t.precision = 18;
     int pos = e->position;
     if (t.id == ATTU_TYPE_INTERVAL && (tn->ivrange || tn->precision >= 0))
-        return bind_cast_interval_qualified(c, a, tn, pos);
+        return bind_interval_qualified(c, a, tn->ivrange, tn->precision, pos);
     if (t.id == ATTU_TYPE_TEXT && t.precision > 0) {
         /* an explicit cast to varchar(n) / char(n) silently keeps the first
          * n characters, as PostgreSQL; char(n) then drops its trailing

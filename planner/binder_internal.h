@@ -174,6 +174,9 @@ typedef struct subq_name {
 attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
 attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what);
+/* a to an interval of the fields range and precision prec (-1: none), as
+ * a cast or an assignment to a qualified column does (binder_expr.c) */
+attu_bexpr *bind_interval_qualified(bctx *c, attu_bexpr *a, int range, int prec, int pos);
 attu_bexpr *resolve_unknown(bctx *c, attu_bexpr *e);   /* UNKNOWN -> TEXT */
 bool common_type(attu_type a, attu_type b, attu_type *out);
 /* common_type for values that meet in one column (CASE, UNION, VALUES,

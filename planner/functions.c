@@ -685,8 +685,8 @@ static const char *pg_type_display_name(attu_type t) {
 }
 
 /* PostgreSQL 15's data type formatting functions (engine/formatting_functions.h):
- * to_char(timestamp | date | integer | bigint | real | double precision |
- * numeric, text), to_date(text, text) and to_number(text, text). A date is
+ * to_char(timestamp | date | interval | integer | bigint | real |
+ * double precision | numeric, text), to_date(text, text) and to_number(text, text). A date is
  * formatted as PostgreSQL's timestamp with time zone (its implicit cast);
  * a smallint as a double precision, as PostgreSQL resolves it; an untyped
  * literal as the value matches several of them (42725). */
@@ -713,6 +713,7 @@ static attu_bexpr *bind_formatting(bctx *c, const attu_ast_expr *e, attu_opcode 
     switch (t0) {
     case ATTU_TYPE_TIMESTAMP: rop = ATTU_OP_TO_CHAR_TS; aux = 0; break;
     case ATTU_TYPE_DATE: rop = ATTU_OP_TO_CHAR_TS; aux = 1; break;
+    case ATTU_TYPE_INTERVAL: rop = ATTU_OP_TO_CHAR_TS; aux = 2; break;
     case ATTU_TYPE_INT32: aux = ATTU_NUMSRC_INT4; break;
     case ATTU_TYPE_INT64: aux = ATTU_NUMSRC_INT8; break;
     case ATTU_TYPE_FLOAT32: aux = ATTU_NUMSRC_FLOAT4; break;

@@ -175,8 +175,11 @@ void pg_msg_notice_severity(pgbuf *b, const char *severity, const char *sqlstate
 }
 
 /* PostgreSQL's typmod for numeric(p,s) is ((p << 16) | s) + VARHDRSZ, for
- * char(n) and varchar(n) n + VARHDRSZ (-1 for varchar without a length). */
+ * char(n) and varchar(n) n + VARHDRSZ (-1 for varchar without a length),
+ * for interval its fields and precision (engine/types.h
+ * attu_type_interval_typmod). */
 static int32_t type_modifier(attu_type t) {
+    if (t.id == ATTU_TYPE_INTERVAL) return attu_type_interval_typmod(t);
     if (t.id == ATTU_TYPE_DECIMAL && t.precision > 0)
         return (int32_t)(((uint32_t)t.precision << 16) | (uint16_t)t.scale) + 4;
     if (attu_type_is_bpchar(t) || (attu_type_is_varchar_any(t) && t.precision > 0)) return (int32_t)t.precision + 4;
