@@ -328,9 +328,12 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
             sep_part *pp = &sep[2 * k + t];
             int v = side_value(&job[t], reg, false), m = side_value(&job[t], reg, true);
             if (v < 0 || m < 0) { rc = 1; goto done; }
-            if (!(pp->sum = xcol_new(x, f8, 1, true)) || !(pp->cnt = xcol_new(x, i8, 1, true)) ||
+            /* avg's count sums nothing: no sum part (read back, and
+             * checked against the magnitudes, only where there is one) */
+            bool summed = g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM;
+            if ((summed && !(pp->sum = xcol_new(x, f8, 1, true))) || !(pp->cnt = xcol_new(x, i8, 1, true)) ||
                 !(pp->mag = xcol_new(x, f8, 1, true))) goto done;
-            if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
+            if (summed) {
                 if (side_spec(&job[t], g->op, v, f8, (attu_out){ f8, pp->sum->data, pp->sum->valid, NULL }) < 0) {
                     rc = 1;
                     goto done;
