@@ -47,6 +47,14 @@
 /* The magnitudes' bound under which no addition of the split can overflow. */
 #define SPLIT_SUM_MAGNITUDE_LIMIT 1e300
 
+/* avg of a float is PostgreSQL's float8_accum, which also sums the
+ * squared deviations of the pairs' own a + b (Sxx, through tmp = N * X -
+ * Sx) and fails with 22003 when they overflow: the sides' deviations do
+ * not show that (a + b is twice a where a = b). The split avg stands only
+ * where (pairs + 1) * magnitudes (a bound of every |tmp|) stays below this,
+ * so that no tmp * tmp, nor Sxx, can overflow. */
+#define SPLIT_AVG_MAGNITUDE_LIMIT 1e150
+
 enum { SIDE_LEFT = 0, SIDE_RIGHT = 1, SIDE_SEP = 2 };
 
 /* How the aggregate's value in register r of p reads the join's sides:
@@ -371,12 +379,13 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
         /* NULLs on a side, magnitudes that could overflow, or sides that
          * cancel (their rounding would then weigh more than the pairs'): not split */
         double mags = mag[0] + mag[1];
+        attu_reduce_spec *g = &specs[k];
         if (cnt[0] != (int64_t)npairs || cnt[1] != (int64_t)npairs || !mv[0] || !mv[1] ||
-            !(mags < SPLIT_SUM_MAGNITUDE_LIMIT) || (sep[2 * k].sum && !(mags <= 2 * fabs(sum[0] + sum[1])))) {
+            !(mags < SPLIT_SUM_MAGNITUDE_LIMIT) || (sep[2 * k].sum && !(mags <= 2 * fabs(sum[0] + sum[1]))) ||
+            (g->op == ATTU_REDUCE_AVG_SUM && !(mags * ((double)npairs + 1) < SPLIT_AVG_MAGNITUDE_LIMIT))) {
             rc = 1;
             goto done;
         }
-        attu_reduce_spec *g = &specs[k];
         if (g->op == ATTU_REDUCE_COUNT) {
             int64_t c = (int64_t)npairs;
             uint8_t one = 1;
