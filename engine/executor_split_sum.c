@@ -35,7 +35,13 @@
  * declines, or a data exception while summing, and the relation is lined
  * up again (rel_split_realign: B through its unpartitioned partners) and
  * the aggregate runs as it would have, with its errors. Only the rounding
- * of a float sum can differ, as any other order of the pairs would.
+ * of a float sum can differ: as any other order of the pairs would, and
+ * because the split skips each pair's own rounding of a + b (2^53 + 1 is
+ * 2^53 at every pair, the split counts the ones: a last digit apart from
+ * PostgreSQL's, within an ulp of each a + b and so of the magnitudes,
+ * which the cancel check above bounds by twice the total). avg also
+ * needs the pairs' squared deviations not to overflow (see
+ * SPLIT_AVG_MAGNITUDE_LIMIT).
  */
 #include "engine/executor_internal.h"
 #include "engine/expr_program_slice.h"
