@@ -38,7 +38,13 @@
  * declines, or a data exception while summing, and the relation is lined
  * up again (rel_split_realign: B through its unpartitioned partners) and
  * the aggregate runs as it would have, with its errors. Only the rounding
- * of a float sum can differ, as any other order of the pairs would.
+ * of a float sum can differ: as any other order of the pairs would, and
+ * because the split skips each pair's own rounding of a + b (2^53 + 1 is
+ * 2^53 at every pair, the split counts the ones: a last digit apart from
+ * PostgreSQL's, within an ulp of each a + b and so of the magnitudes,
+ * which the cancel check above bounds by twice the total). avg also
+ * needs the pairs' squared deviations not to overflow (see
+ * SPLIT_AVG_MAGNITUDE_LIMIT).
  */
 #include "engine/executor_internal.h"
 #include "engine/expr_program_slice.h"
@@ -49,6 +55,14 @@
 
 /* The magnitudes' bound under which no addition of the split can overflow. */
 #define SPLIT_SUM_MAGNITUDE_LIMIT 1e300
+
+/* avg of a float is PostgreSQL's float8_accum, which also sums the
+ * squared deviations of the pairs' own a + b (Sxx, through tmp = N * X -
+ * Sx) and fails with 22003 when they overflow: the sides' deviations do
+ * not show that (a + b is twice a where a = b). The split avg stands only
+ * where (pairs + 1) * magnitudes (a bound of every |tmp|) stays below this,
+ * so that no tmp * tmp, nor Sxx, can overflow. */
+#define SPLIT_AVG_MAGNITUDE_LIMIT 1e150
 
 enum { SIDE_LEFT = 0, SIDE_RIGHT = 1, SIDE_SEP = 2 };
 
@@ -182,6 +196,7 @@ static int side_spec(side_job *j, attu_reduce_op op, int val, attu_type in_type,
 static int side_run(xctx *x, const attu_expr_program *p, int nin, const int *in_cols, const bool *input_ok,
                     const rel *in, side_job *j) {
     if (!j->nspec) return 0;
+    if (!x->be->eval_reduce) return 1;
     attu_expr_program *q = NULL;
     int *inputs = calloc((size_t)nin + 1, sizeof *inputs), nq = 0, rc = -1;
     int plain[64];
@@ -331,9 +346,12 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
             sep_part *pp = &sep[2 * k + t];
             int v = side_value(&job[t], reg, false), m = side_value(&job[t], reg, true);
             if (v < 0 || m < 0) { rc = 1; goto done; }
-            if (!(pp->sum = xcol_new(x, f8, 1, true)) || !(pp->cnt = xcol_new(x, i8, 1, true)) ||
+            /* avg's count sums nothing: no sum part (read back, and
+             * checked against the magnitudes, only where there is one) */
+            bool summed = g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM;
+            if ((summed && !(pp->sum = xcol_new(x, f8, 1, true))) || !(pp->cnt = xcol_new(x, i8, 1, true)) ||
                 !(pp->mag = xcol_new(x, f8, 1, true))) goto done;
-            if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
+            if (summed) {
                 if (side_spec(&job[t], g->op, v, f8, (attu_out){ f8, pp->sum->data, pp->sum->valid, NULL }) < 0) {
                     rc = 1;
                     goto done;
@@ -371,12 +389,13 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
         /* NULLs on a side, magnitudes that could overflow, or sides that
          * cancel (their rounding would then weigh more than the pairs'): not split */
         double mags = mag[0] + mag[1];
+        attu_reduce_spec *g = &specs[k];
         if (cnt[0] != (int64_t)npairs || cnt[1] != (int64_t)npairs || !mv[0] || !mv[1] ||
-            !(mags < SPLIT_SUM_MAGNITUDE_LIMIT) || (sep[2 * k].sum && !(mags <= 2 * fabs(sum[0] + sum[1])))) {
+            !(mags < SPLIT_SUM_MAGNITUDE_LIMIT) || (sep[2 * k].sum && !(mags <= 2 * fabs(sum[0] + sum[1]))) ||
+            (g->op == ATTU_REDUCE_AVG_SUM && !(mags * ((double)npairs + 1) < SPLIT_AVG_MAGNITUDE_LIMIT))) {
             rc = 1;
             goto done;
         }
-        attu_reduce_spec *g = &specs[k];
         if (g->op == ATTU_REDUCE_COUNT) {
             int64_t c = (int64_t)npairs;
             uint8_t one = 1;
