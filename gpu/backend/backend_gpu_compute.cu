@@ -2792,7 +2792,10 @@ __global__ void __launch_bounds__(kColumnThreads) column_reduce_kernel(const dsp
   for (int k = 0; k < NS; ++k) {
     cnt[k] = 0;
     int kind = k < nspec ? col_kind(ss[k]) : CK_COUNT;
-    acc[k] = kind == CK_MIN ? (__int128)LLONG_MAX : kind == CK_MAX ? (__int128)LLONG_MIN : 0;
+    // a float sum starts at -0, the identity of IEEE addition: a sum of
+    // negative zeros stays -0, as PostgreSQL's float8 sum gives it
+    acc[k] = kind == CK_MIN ? (__int128)LLONG_MAX : kind == CK_MAX ? (__int128)LLONG_MIN
+           : kind == CK_FSUM ? (__int128)0x8000000000000000ull : 0;
   }
   const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long base = (long long)blockIdx.x * blockDim.x + threadIdx.x; base < n;
@@ -2854,7 +2857,7 @@ __global__ void __launch_bounds__(kColumnThreads) column_reduce_kernel(const dsp
     int kind = col_kind(ss[k]);
     colacc_block_store<kColumnThreads>(
         part, k, cnt[k], kind == CK_ISUM ? acc[k] : 0,
-        kind == CK_FSUM ? __longlong_as_double((long long)(unsigned long long)acc[k]) : 0.0,
+        kind == CK_FSUM ? __longlong_as_double((long long)(unsigned long long)acc[k]) : -0.0,
         kind == CK_MIN ? (long long)acc[k] : LLONG_MAX, kind == CK_MAX ? (long long)acc[k] : LLONG_MIN);
   }
 }
@@ -2873,7 +2876,7 @@ __global__ void __launch_bounds__(kFoldThreads) column_reduce_store_kernel(const
   const dspec_t& s = specs[k];
   long long cnt = 0, mn = LLONG_MAX, mx = LLONG_MIN;
   __int128 isum = 0;
-  double fsum = 0;
+  double fsum = -0.0;  // the identity of IEEE addition (-0 + -0 is -0)
   for (int b = threadIdx.x; b < nblocks; b += kFoldThreads) {
     cnt += part[b].cnt[k];
     isum += part[b].isum[k];

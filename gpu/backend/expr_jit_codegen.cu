@@ -155,7 +155,7 @@ std::string jit_eval_reduce_source(const std::vector<dinstr_t>& code, int npre, 
   // every reduction's state; the ones its kind does not use fold away
   for (size_t k = 0; k < red.size(); ++k)
     appendf(s,
-            "  long long cnt%zu = 0; __int128 is%zu = 0; double fs%zu = 0.0;\n"
+            "  long long cnt%zu = 0; __int128 is%zu = 0; double fs%zu = -0.0;\n"
             "  long long mn%zu = 9223372036854775807LL, mx%zu = -9223372036854775807LL - 1;\n",
             k, k, k, k, k);
   s += "  int bad = 0, risk = 0;\n  long long nrows = n;\n";
