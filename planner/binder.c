@@ -699,6 +699,13 @@ typedef struct aggstate {
     int *rowid_sources;     /* sources grouped by their rowid */
     int nrowid;
     bool subquery_keys;     /* rewriting a subquery's parameter keys (42803's message) */
+    /* GROUP BY keys of bpchar without a length: grouped by
+     * bpchar_key(bp_orig[i]) (the value without its trailing blanks),
+     * while bp_orig[i], where it is read, shows min(bp_orig[i]): a value of
+     * the group, its shortest, as its values differ only in trailing
+     * blanks (PostgreSQL shows whichever value it met first) */
+    attu_bexpr **bp_orig;
+    int nbp;
 } aggstate;
 
 static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) {
@@ -752,6 +759,20 @@ static int add_group(bctx *c, aggstate *st, attu_bexpr *g) {
  * (fixed up once the number of groups is final). */
 static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
     if (!e || c->err->set) return NULL;
+    for (int i = 0; i < st->nbp; i++)
+        if (attu_bx_equal(st->bp_orig[i], e)) {
+            attu_bexpr *m = attu_bx_new(c->pa, BX_AGG, e->type, e->position);
+            if (!m) OOM_NULL(c);
+            m->agg = AGG_MIN;
+            m->nargs = 1;
+            m->args[0] = e;
+            int k = add_agg(c, st, m);
+            if (k < 0) OOM_NULL(c);
+            attu_bexpr *r = attu_bx_col(c->pa, AGG_REF_BASE + k, e->type);
+            if (!r) OOM_NULL(c);
+            r->position = e->position;
+            return r;
+        }
     for (int i = 0; i < st->ngroups; i++)
         if (attu_bx_equal(st->groups[i], e)) { attu_bexpr *r = attu_bx_col(c->pa, i, e->type); r->position = e->position; return r; }
     attu_bexpr *x = attu_palloc(c->pa, sizeof *x);
@@ -1218,6 +1239,14 @@ static bool nonint_const(bctx *c, const attu_ast_expr *e, const char *clause) {
     return true;
 }
 
+/* The key a sort orders output column k by: a bpchar without a length
+ * sorts without its trailing blanks (bpchar_key); the rows still show the
+ * values as kept. NULL on OOM. */
+static attu_bexpr *sort_key_col(bctx *c, int k, attu_type t) {
+    attu_bexpr *col = attu_bx_col(c->pa, k, t);
+    return col ? bpchar_key(c, col) : NULL;
+}
+
 static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     const typeof(q->u.select) *s = &q->u.select;
     c->pending = NULL;
@@ -1433,6 +1462,8 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     memset(&st, 0, sizeof st);
     st.sc = &sc;
     st.rowid_sources = attu_palloc(c->pa, sizeof(int) * (size_t)(s->group_by.n + 1));
+    st.bp_orig = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(s->group_by.n + 1));
+    if (!st.bp_orig) OOM_NULL(c);
     c->clause = "GROUP BY"; c->allow_agg = false; c->allow_window = false;
     for (int i = 0; i < s->group_by.n; i++) {
         const attu_ast_expr *ge = s->group_by.items[i];
@@ -1458,7 +1489,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, ge->position, "set-returning functions are not allowed in GROUP BY");
             return NULL;
         }
-        if (add_group(c, &st, g) < 0) OOM_NULL(c);
+        attu_bexpr *key = bpchar_key(c, g);
+        if (!key || add_group(c, &st, key) < 0) OOM_NULL(c);
+        if (key != g) st.bp_orig[st.nbp++] = g;
         if (g->kind == BX_COL && sc.cols[g->col].is_rowid) st.rowid_sources[st.nrowid++] = sc.cols[g->col].source;
     }
     /* HAVING */
@@ -1587,6 +1620,11 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             w->order[i] = ord[i];
             w->order[i].expr = ord_out[i] >= 0 ? items[ord_out[i]] : ord[i].expr;
         }
+        /* a bpchar without a length is one key, and sorts, without its
+         * trailing blanks (bpchar_key); matched to the ORDER BY above as
+         * written */
+        for (int i = 0; i < w->npart; i++) if (!(w->part[i] = bpchar_key(c, w->part[i]))) OOM_NULL(c);
+        for (int i = 0; i < nord; i++) if (!(w->order[i].expr = bpchar_key(c, w->order[i].expr))) OOM_NULL(c);
         if (n + 1 >= cap) {
             cap = n + 2;
             attu_bexpr **ni = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
@@ -1734,7 +1772,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         so->sort = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)nord);
         for (int i = 0; i < nord; i++) {
             so->sort[i] = ord[i];
-            so->sort[i].expr = attu_bx_col(c->pa, ord_out[i], p->types[ord_out[i]]);
+            if (!(so->sort[i].expr = sort_key_col(c, ord_out[i], p->types[ord_out[i]]))) OOM_NULL(c);
         }
         p = so;
     }
@@ -1783,7 +1821,7 @@ static attu_lplan *bind_tail(bctx *c, const attu_ast_query *q, attu_lplan *p) {
                 memcpy(c->err->sqlstate, "0A000", 6);
                 return NULL;
             }
-            so->sort[i].expr = attu_bx_col(c->pa, k, p->types[k]);
+            if (!(so->sort[i].expr = sort_key_col(c, k, p->types[k]))) OOM_NULL(c);
             so->sort[i].desc = oi->desc;
             so->sort[i].nulls_first = oi->nulls == ATTU_NULLS_DEFAULT ? oi->desc : oi->nulls == ATTU_NULLS_FIRST;
         }

@@ -198,6 +198,10 @@ attu_type varchar_as_text(attu_type t);
 /* a itself, or for a char(n) value its bytes padded to n characters, as
  * text (LIKE, octet_length and concat read those) */
 attu_bexpr *bpchar_padded(bctx *c, attu_bexpr *a, int pos);
+/* the key PostgreSQL groups, partitions and orders a bpchar without a
+ * length by: the value without its trailing blanks, as text; any other
+ * value itself (binder_expr.c says why). NULL on OOM. */
+attu_bexpr *bpchar_key(bctx *c, attu_bexpr *a);
 /* ATTU_OP_EQ_F / _S / _N / _I for comparing values of type t (NE .. GE follow) */
 attu_opcode cmp_opcode_eq(attu_type_id t);
 attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, attu_bexpr *a0,

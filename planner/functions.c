@@ -264,6 +264,9 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
             goto fail;
         }
     }
+    /* count(DISTINCT b) of a bpchar without a length counts 'a' and 'a '
+     * once, as PostgreSQL (bpchar_key) */
+    if (x->agg == AGG_COUNT_DISTINCT && !(args[0] = bpchar_key(c, args[0]))) goto fail;
     if (window && e->u.func.distinct) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not implemented for window functions");
         goto fail;
@@ -465,6 +468,10 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         if (!bind_sort_items(c, sc, &w->order_by, &x->order)) goto fail;
         x->aux = 0;
         if (w->frame_mode != ATTU_FRAME_DEFAULT && !bind_frame(c, sc, w, x)) goto fail;
+        /* a bpchar without a length partitions and orders without its
+         * trailing blanks, as PostgreSQL (bpchar_key) */
+        for (int i = 0; i < x->npart; i++) if (!(x->part[i] = bpchar_key(c, x->part[i]))) goto fail;
+        for (int i = 0; i < x->norder; i++) if (!(x->order[i].expr = bpchar_key(c, x->order[i].expr))) goto fail;
         if ((x->agg == WIN_RANK || x->agg == WIN_DENSE_RANK) && x->norder == 0) {
             /* PostgreSQL: every row is a peer; rank 1 everywhere. Allowed. */
         }
