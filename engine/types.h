@@ -114,9 +114,10 @@ static inline int attu_type_is_bpchar(attu_type t) {
  * string literal, a bpchar parameter) the values are kept as they are,
  * trailing spaces included, so they show as PostgreSQL shows them; the
  * binder strips the spaces where PostgreSQL ignores them (comparisons,
- * casts to text, and the keys of GROUP BY, DISTINCT ON, count(DISTINCT),
- * PARTITION BY and ORDER BY: planner bpchar_key), while DISTINCT and the set
- * operations' duplicate removal still see them (docs/sql-reference.md). */
+ * casts to text, and the keys of GROUP BY, DISTINCT, DISTINCT ON,
+ * count(DISTINCT), PARTITION BY and ORDER BY: planner bpchar_key), while
+ * the set operations' duplicate removal still sees them
+ * (docs/sql-reference.md). */
 static inline int attu_type_is_bpchar_any(attu_type t) {
     return t.id == ATTU_TYPE_TEXT && t.scale == 1;
 }

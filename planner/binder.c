@@ -1636,6 +1636,43 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         names[n] = "?distinct?";
         rn_item = n++;
     }
+    /* SELECT DISTINCT with a bpchar without a length among its items: the
+     * DISTINCT node compares values as kept, trailing blanks included, so
+     * such a list keeps one row per key as DISTINCT ON (every item) does,
+     * its bpchar items keyed without their blanks (bpchar_key), showing a
+     * value of each key as PostgreSQL. Not with a set-returning function
+     * or a window function in the list (they run above that window): those
+     * keep the DISTINCT node (docs/sql-reference.md). */
+    bool bp_distinct = false;
+    if (plain_distinct) {
+        bool bp = false, other = false;
+        for (int i = 0; i < n; i++) {
+            bp |= attu_type_is_bpchar_any(items[i]->type) && !attu_type_is_bpchar(items[i]->type);
+            other |= attu_bx_has_srf(items[i]) || has_kind(items[i], BX_WINDOW);
+        }
+        bp_distinct = bp && !other;
+    }
+    if (bp_distinct) {
+        attu_bexpr *w = attu_bx_new(c->pa, BX_WINDOW, attu_type_make(ATTU_TYPE_INT64), q->position);
+        if (!w) OOM_NULL(c);
+        w->agg = WIN_ROW_NUMBER;
+        w->npart = n;
+        w->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+        w->order = attu_palloc(c->pa, sizeof(attu_sort_item));
+        if (!w->part || !w->order) OOM_NULL(c);
+        for (int i = 0; i < n; i++) if (!(w->part[i] = bpchar_key(c, items[i]))) OOM_NULL(c);
+        if (n + 1 >= cap) {
+            cap = n + nord + 2;
+            attu_bexpr **ni = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
+            char **nn = attu_palloc(c->pa, sizeof(char *) * (size_t)cap);
+            if (!ni || !nn) OOM_NULL(c);
+            memcpy(ni, items, sizeof(attu_bexpr *) * (size_t)n); memcpy(nn, names, sizeof(char *) * (size_t)n);
+            items = ni; names = nn;
+        }
+        items[n] = w;
+        names[n] = "?distinct?";
+        rn_item = n++;
+    }
     /* the correlated subqueries: those whose parameters read this query's
      * aggregates run over the groups (after the AGG node), the others over
      * the FROM rows; under aggregation, those whose parameters read only
@@ -1754,7 +1791,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         f->left = p; f->pred = eq; f->est_rows = p->est_rows / 2; f->rowid_col = p->rowid_col;
         p = f;
     }
-    if (plain_distinct) {
+    if (plain_distinct && !bp_distinct) {
         attu_lplan *d = attu_lp_new(c->pa, LP_DISTINCT, p->ncols);
         if (!d) OOM_NULL(c);
         memcpy(d->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
