@@ -781,12 +781,18 @@ done:
 
 /* Rows with distinct values over all columns (first of each group in sort order). */
 rel *rel_distinct(xctx *x, rel *in) {
-    attu_sort_key *keys = make_keys(in->cols, in->ncols, NULL, NULL);
+    return rel_distinct_by(x, in, in->ncols);
+}
+
+/* Rows with distinct values over the first nk columns (first of each group
+ * in their sort order): the other columns are carried, a row of the group's */
+rel *rel_distinct_by(xctx *x, rel *in, int nk) {
+    attu_sort_key *keys = make_keys(in->cols, nk, NULL, NULL);
     attu_buf *idx = NULL;
     size_t nh = 0;
     rel *o = NULL;
     if (!keys) { attu_error_oom(x->err); return NULL; }
-    if (!first_rows_of_runs(x, keys, in->ncols, in->ncols, in->nrows, &idx, &nh)) o = rel_gather(x, in, idx, nh, false);
+    if (!first_rows_of_runs(x, keys, nk, nk, in->nrows, &idx, &nh)) o = rel_gather(x, in, idx, nh, false);
     free(keys);
     free_buf(x, idx);
     return o;

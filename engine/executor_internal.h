@@ -107,6 +107,7 @@ rel  *filter_lazy(xctx *x, const rel *in, xcol *m);
  * composed with in's own lazy indexes (lazy_side). */
 rel  *rel_through(xctx *x, const rel *in, attu_buf *idx, size_t n);
 rel  *rel_distinct(xctx *x, rel *in);
+rel  *rel_distinct_by(xctx *x, rel *in, int nk);
 /* The first row, in the order of the nsort keys, of every run of equal
  * values of their first nheads (0: one run): *rows_out (int64, by run,
  * allocated here) and *count_out. */

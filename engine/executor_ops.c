@@ -2785,10 +2785,14 @@ done:
 /* ---- set operations ------------------------------------------------------------------------------ */
 
 rel *run_setop(xctx *x, attu_stage *s, rel *L, rel *R) {
+    /* rows are duplicates when equal in their first ncmp columns; the
+     * others ride along (a bpchar without a length's values, its keys
+     * in front: planner/binder.c) */
+    int ncmp = s->setop_ncmp > 0 && s->setop_ncmp < L->ncols ? s->setop_ncmp : L->ncols;
     if (s->setop == 1) {
         rel *c = rel_concat(x, L, R);
         if (!c || s->all) return c;
-        rel *d = rel_distinct(x, c);
+        rel *d = rel_distinct_by(x, c, ncmp);
         rel_free(x, c);
         return d;
     }
@@ -2798,13 +2802,13 @@ rel *run_setop(xctx *x, attu_stage *s, rel *L, rel *R) {
      * a group is kept once; with ALL a group of cl left and cr right rows is
      * kept min(cl, cr) times (INTERSECT ALL) or max(cl - cr, 0) times
      * (EXCEPT ALL), as PostgreSQL does. */
-    rel *dl = s->all ? L : rel_distinct(x, L), *dr = !dl ? NULL : s->all ? R : rel_distinct(x, R);
+    rel *dl = s->all ? L : rel_distinct_by(x, L, ncmp), *dr = !dl ? NULL : s->all ? R : rel_distinct_by(x, R, ncmp);
     rel *c = dr ? rel_concat(x, dl, dr) : NULL;
     size_t nl = dl ? dl->nrows : 0;
     if (!s->all) { rel_free(x, dl); rel_free(x, dr); }
     if (!c) return NULL;
     size_t n = c->nrows;
-    int nk = c->ncols;
+    int nk = ncmp;
     attu_sort_key *sk = calloc((size_t)nk + 1, sizeof *sk);
     attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
     attu_buf *perm = buf_i64(x, n), *heads = NULL, *sel = NULL;

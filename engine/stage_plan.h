@@ -190,6 +190,8 @@ struct attu_stage {
     attu_stage_exprs counts[2];
     /* SETOP */
     int             setop;        /* 1 union, 2 intersect, 3 except */
+    int             setop_ncmp;   /* SETOP: rows are duplicates when equal in their first
+                                     setop_ncmp columns (0: all); the rest are carried */
     bool            all;          /* SETOP; RECURSIVE: UNION ALL (else UNION); APPLY: LATERAL */
     int             worktable;    /* RECURSIVE / WORKTABLE: which one (unique in the plan) */
     /* APPLY: keys (over child 0) bind parameters params[i], keys.n of them */

@@ -2138,11 +2138,52 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
         l = coerce_plan_x(c, l, ts, lu);
         r = l ? coerce_plan_x(c, r, ts, ru) : NULL;
         if (!r) break;
-        p = attu_lp_new(c->pa, LP_SETOP, l->ncols);
+        int n = l->ncols, nb = 0;
+        char **names = l->names;
+        /* Duplicate removal (all but UNION ALL) with a bpchar without a
+         * length: PostgreSQL's bpchar equality ignores trailing blanks, so
+         * 'a' and 'a ' are one row. Each arm becomes its columns with such
+         * a column's key in its place (bpchar_key, the value without the
+         * blanks), then the original values; the set operation compares
+         * the first n columns only (setop_ncmp) and carries the values,
+         * and a projection above shows a member's value in its place. */
+        if (!(q->u.setop.op == ATTU_SETOP_UNION && q->u.setop.all))
+            for (int i = 0; i < n; i++) nb += attu_type_is_bpchar_any(ts[i]) && !attu_type_is_bpchar(ts[i]);
+        if (nb) {
+            attu_lplan *arms[2] = { l, r };
+            for (int a = 0; a < 2; a++) {
+                attu_bexpr **ex = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + nb));
+                char **nm = attu_palloc(c->pa, sizeof(char *) * (size_t)(n + nb));
+                if (!ex || !nm) { attu_error_oom(c->err); break; }
+                for (int i = 0, j = n; i < n; i++) {
+                    attu_bexpr *col = attu_bx_col(c->pa, i, ts[i]);
+                    if (!col || !(ex[i] = bpchar_key(c, col))) { attu_error_oom(c->err); break; }
+                    nm[i] = arms[a]->names[i];
+                    if (ex[i] != col) { ex[j] = col; nm[j++] = arms[a]->names[i]; }
+                }
+                if (c->err->set || !(arms[a] = mk_project(c, arms[a], n + nb, ex, nm))) break;
+            }
+            if (c->err->set) break;
+            l = arms[0]; r = arms[1];
+        }
+        p = attu_lp_new(c->pa, LP_SETOP, n + nb);
         if (!p) { attu_error_oom(c->err); break; }
         p->left = l; p->right = r; p->setop = q->u.setop.op; p->all = q->u.setop.all;
-        for (int i = 0; i < l->ncols; i++) { p->types[i] = ts[i]; p->names[i] = l->names[i]; }
+        /* ts, not an unkeyed arm's types: coerce_plan_x keeps an arm whose
+         * types equal ts but for the bpchar flag (a literal's text); a
+         * keyed arm's projection (above) reads its columns as ts */
+        for (int i = 0; i < n + nb; i++) { p->types[i] = nb ? l->types[i] : ts[i]; p->names[i] = l->names[i]; }
         p->est_rows = l->est_rows + r->est_rows;
+        if (nb) {
+            p->setop_ncmp = n;
+            attu_bexpr **ex = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)n);
+            if (!ex) { attu_error_oom(c->err); break; }
+            for (int i = 0, j = n; i < n; i++) {
+                bool keyed = attu_type_is_bpchar_any(ts[i]) && !attu_type_is_bpchar(ts[i]);
+                if (!(ex[i] = attu_bx_col(c->pa, keyed ? j++ : i, ts[i]))) { attu_error_oom(c->err); break; }
+            }
+            if (c->err->set || !(p = mk_project(c, p, n, ex, names))) break;
+        }
         p = bind_tail(c, q, p);
         break;
     }

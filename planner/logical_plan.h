@@ -246,6 +246,11 @@ struct attu_lplan {
                                      kept that are its peers by them are kept too */
     /* LP_SETOP */
     int          setop;        /* attu_ast_setop */
+    /* LP_SETOP: duplicates are rows equal in their first ncmp columns
+     * (0: in all); the columns after them are carried, a value of the
+     * group shown (the binder puts a bpchar without a length's original
+     * values there, its blank-stripped keys in front) */
+    int          setop_ncmp;
     bool         all;          /* LP_SETOP, LP_RECURSIVE (UNION ALL); LP_APPLY: LATERAL */
     /* LP_RECURSIVE / LP_WORKTABLE: which recursive query (unique in the plan) */
     int          worktable;

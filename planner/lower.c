@@ -797,7 +797,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         return s;
     case LP_SETOP:
         if (!(s = new_stage(ATTU_ST_SETOP, p, err))) return NULL;
-        s->setop = p->setop; s->all = p->all;
+        s->setop = p->setop; s->all = p->all; s->setop_ncmp = p->setop_ncmp;
         s->label = p->setop == 1 ? (p->all ? "union all" : "union") : p->setop == 2 ? (p->all ? "intersect all" : "intersect") : (p->all ? "except all" : "except");
         if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
         return s;

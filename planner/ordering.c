@@ -171,8 +171,10 @@ void attu_plan_ordering(attu_plan_arena *pa, const attu_lplan *p, attu_ordering 
     case LP_SETOP:
         /* run_setop: UNION ALL concatenates (no order); UNION is
          * rel_distinct of the concatenation; INTERSECT / EXCEPT keep rows
-         * of groups walked in sort order of every column */
-        if (!(p->setop == 1 && p->all)) all_columns(pa, p, out);
+         * of groups walked in sort order of every column; one comparing
+         * only its first setop_ncmp columns (keys, not shown: the binder
+         * projects above it) is claimed to have no order */
+        if (!(p->setop == 1 && p->all) && !p->setop_ncmp) all_columns(pa, p, out);
         return;
     case LP_JOIN: {
         if (p->jk == JK_SEMI || p->jk == JK_ANTI) {
