@@ -66,28 +66,36 @@
 
 enum { SIDE_LEFT = 0, SIDE_RIGHT = 1, SIDE_SEP = 2 };
 
-/* How the aggregate's value in register r of p reads the join's sides:
- * SIDE_LEFT / SIDE_RIGHT when it reads one side (or none) only, SIDE_SEP
- * with *a (left) and *b (right) when it is a FLOAT64 a + b of the two
- * sides, -1 otherwise. left[i]: program input i is a left column. */
-static int value_side(const attu_expr_program *p, int r, const bool *left, const bool *right, int *a, int *b) {
-    attu_expr_program *q = NULL;
-    int in[512], nin = 0;
-    if (p->ninputs > (int)(sizeof in / sizeof in[0])) return -1;
-    int rc = attu_program_slice(p, &r, 1, left, &q, in, &nin);
-    attu_program_free(q);
-    if (rc < 0) return -2;
-    if (rc == 0) return SIDE_LEFT;
-    rc = attu_program_slice(p, &r, 1, right, &q, in, &nin);
-    attu_program_free(q);
-    if (rc < 0) return -2;
-    if (rc == 0) return SIDE_RIGHT;
+/* Which sides each register of p reads (bit 1: the left input's
+ * columns, bit 2: the right's; 0: constants only), in one pass in program
+ * order: a register takes the sides of every operand and guard of the
+ * instructions that write it. left[i]: program input i is a left column.
+ * NULL out of memory. */
+static unsigned char *reg_sides(const attu_expr_program *p, const bool *left) {
+    unsigned char *m = calloc((size_t)p->nregs + 1, 1);
+    if (!m) return NULL;
+    for (int i = 0; i < p->ninputs; i++) m[i] = left[i] ? 1 : 2;
+    for (int k = 0; k < p->ninstr; k++) {
+        const attu_instr *in = &p->code[k];
+        if (in->dst < 0) continue;
+        const int16_t src[5] = { in->a, in->b, in->c, in->d, in->guard };
+        for (int q = 0; q < 5; q++)
+            if (src[q] >= 0) m[in->dst] |= m[src[q]];
+    }
+    return m;
+}
+
+/* How the aggregate's value in register r of p reads the join's sides
+ * (sides: reg_sides): SIDE_LEFT / SIDE_RIGHT when it reads one side (or
+ * none) only, SIDE_SEP with *a (left) and *b (right) when it is a FLOAT64
+ * a + b of the two sides, -1 otherwise. */
+static int value_side(const attu_expr_program *p, const unsigned char *sides, int r, int *a, int *b) {
+    if (!(sides[r] & 2)) return SIDE_LEFT;
+    if (!(sides[r] & 1)) return SIDE_RIGHT;
     const attu_instr *w = attu_program_sole_writer(p, r);
     if (!w || w->op != ATTU_OP_ADD_F || p->reg_types[r].id != ATTU_TYPE_FLOAT64 || w->a < 0 || w->b < 0) return -1;
-    int sa = value_side(p, w->a, left, right, a, b), sb = value_side(p, w->b, left, right, a, b);
-    if (sa == -2 || sb == -2) return -2;
-    if (sa == SIDE_LEFT && sb == SIDE_RIGHT) { *a = w->a; *b = w->b; return SIDE_SEP; }
-    if (sa == SIDE_RIGHT && sb == SIDE_LEFT) { *a = w->b; *b = w->a; return SIDE_SEP; }
+    if (sides[w->a] == 1 || sides[w->a] == 0) { if (sides[w->b] != 2) return -1; *a = w->a; *b = w->b; return SIDE_SEP; }
+    if (sides[w->a] == 2 && (sides[w->b] == 1 || sides[w->b] == 0)) { *a = w->b; *b = w->a; return SIDE_SEP; }
     return -1;
 }
 
@@ -95,21 +103,22 @@ static int value_side(const attu_expr_program *p, int r, const bool *left, const
  * program's inputs sided by nleft. 1 yes, 0 no, -1 out of memory. */
 static int split_classifies(const attu_stage *s, const attu_expr_program *p, int nin, const int *in_cols,
                             const int *agg_out, int nleft) {
-    bool *left = calloc((size_t)nin + 1, 1), *right = calloc((size_t)nin + 1, 1);
+    bool *left = calloc((size_t)nin + 1, 1);
+    unsigned char *sides = NULL;
     int rc = 1;
-    if (!left || !right) { free(left); free(right); return -1; }
-    for (int i = 0; i < nin; i++) { left[i] = in_cols[i] < nleft; right[i] = !left[i]; }
+    if (!left) return -1;
+    for (int i = 0; i < nin; i++) left[i] = in_cols[i] < nleft;
+    if (!(sides = reg_sides(p, left))) { free(left); return -1; }
     for (int i = 0; i < s->naggs && rc == 1; i++) {
         const attu_stage_agg *g = &s->aggs[i];
         if (agg_out[i] < 0) continue;
-        int a, b, side = value_side(p, p->outputs[agg_out[i]], left, right, &a, &b);
-        if (side == -2) rc = -1;
-        else if (side < 0) rc = 0;
+        int a, b, side = value_side(p, sides, p->outputs[agg_out[i]], &a, &b);
+        if (side < 0) rc = 0;
         /* a split value serves sums (and avg's count) only: MIN / MAX of
          * a + b need the pairs */
         else if (side == SIDE_SEP && g->op != ATTU_REDUCE_SUM && g->op != ATTU_REDUCE_AVG_SUM) rc = 0;
     }
-    free(left); free(right);
+    free(left); free(sides);
     return rc;
 }
 
@@ -308,6 +317,7 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     side_job *job = calloc(2, sizeof *job);
     sep_part *sep = NULL;
     bool *is_left = NULL, *is_right = NULL;
+    unsigned char *sides = NULL;
     split_readback *rb = NULL;
     rel *out = NULL;
     size_t npairs = in->nrows;
@@ -321,6 +331,7 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     if (!is_left || !is_right) { attu_error_oom(x->err); goto done; }
     int nleft = sp->nleft;
     for (int i = 0; i < nin; i++) { is_left[i] = in_cols[i] < nleft; is_right[i] = !is_left[i]; }
+    if (!(sides = reg_sides(p, is_left))) { attu_error_oom(x->err); goto done; }
     if (agg_specs(x, s, NULL, NULL, 1, specs, outs, res, &nspec, p, agg_out)) goto done;
     /* each spec to its side (job[0] left, job[1] right), a split sum to both */
     attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), i8 = attu_type_make(ATTU_TYPE_INT64);
@@ -332,8 +343,7 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
             continue;
         }
         int a = -1, b = -1, r = p->outputs[g->in_reg];
-        int side = value_side(p, r, is_left, is_right, &a, &b);
-        if (side == -2) { attu_error_oom(x->err); goto done; }
+        int side = value_side(p, sides, r, &a, &b);
         if (side < 0) { rc = 1; goto done; }
         if (side != SIDE_SEP) {
             int v = side_value(&job[side], r, false);
@@ -421,6 +431,6 @@ done:
     }
     attu_program_free(own);
     free(own_cols); free(agg_out); free(specs); free(outs); free(res); free(job); free(sep);
-    free(is_left); free(is_right); free(rb);
+    free(is_left); free(is_right); free(rb); free(sides);
     return rc;
 }
