@@ -1215,15 +1215,24 @@ static xcol *run_finish(xctx *x, attu_expr_program *p, xcol *val, xcol *cnt, siz
     return o;
 }
 
-/* avg = sum / count (NULL when count is 0), scaled for decimals. */
+/* avg = sum / count (NULL when count is 0), scaled for decimals. The sum
+ * gets + 0.0 first: PostgreSQL's float8_accum starts its sum at +0, so the
+ * avg of negative zeros is +0, while a backend's float sum may start at -0
+ * (the identity of IEEE addition, which sum() itself needs: a sum of -0s is
+ * -0). */
 xcol *finish_avg(xctx *x, xcol *sum, xcol *cnt, size_t n, int scale) {
     attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), i8 = attu_type_make(ATTU_TYPE_INT64);
     attu_type tys[2] = { f8, i8 };
     attu_expr_program *p = attu_program_new(2, tys);
     if (!p) { attu_error_oom(x->err); return NULL; }
     int cf = attu_program_reg(p, f8), q = attu_program_reg(p, f8), k = attu_program_reg(p, f8), r = attu_program_reg(p, f8);
+    int z = attu_program_reg(p, f8), s = attu_program_reg(p, f8);
+    attu_instr zero = attu_instr_make(ATTU_OP_CONST, z, -1, -1);
+    zero.imm_f = 0.0;
+    attu_program_emit(p, zero);
+    attu_program_emit(p, attu_instr_make(ATTU_OP_ADD_F, s, 0, z));
     attu_program_emit(p, attu_instr_make(ATTU_OP_CAST_I_F, cf, 1, -1));
-    attu_program_emit(p, attu_instr_make(ATTU_OP_DIV_F, q, 0, cf));
+    attu_program_emit(p, attu_instr_make(ATTU_OP_DIV_F, q, s, cf));
     attu_instr c = attu_instr_make(ATTU_OP_CONST, k, -1, -1);
     c.imm_f = pow(10, scale);
     attu_program_emit(p, c);
