@@ -242,6 +242,16 @@ struct attu_backend {
     int  (*partition)(attu_backend *be, const attu_vec *keys, int64_t key_base, size_t n, int shift,
                       attu_buf *keys_out, size_t keys_width, int ncols, const attu_gather_col *cols,
                       attu_error *err);
+    /* counts[k] (INT32, nkeys slots, written whole) = how many of the n
+     * keys k = keys[i] - key_base equal k, every k in [0, nkeys) (keys:
+     * an INT32 / DATE / INT64 / TIMESTAMP column read as its values; a
+     * join's partner rows). n and nkeys below 2^31 - 2^16; returns 1 with
+     * nothing written past that or for another key type. What it is for:
+     * a sum over a join's pairs of a value of the side with a row per key
+     * is that side's sum of value x count over its own rows, read once
+     * (executor_split_sum.c). May be NULL. */
+    int  (*count_keys)(attu_backend *be, const attu_vec *keys, int64_t key_base, size_t n, attu_buf *counts,
+                       size_t nkeys, attu_error *err);
     /* dst[idx[i]] = src[i]. */
     int  (*scatter)(attu_backend *be, attu_buf *dst, const attu_buf *src,
                     size_t width, const attu_buf *idx, size_t n, attu_error *err);

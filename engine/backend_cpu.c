@@ -191,6 +191,36 @@ static int cpu_partition(attu_backend *be, const attu_vec *keys, int64_t key_bas
     return 0;
 }
 
+/* count_keys: the workers add into the one table with relaxed atomic
+ * increments (the order of adds does not change a count). */
+typedef struct count_keys_ctx {
+    const void *keys;
+    size_t kw;
+    int64_t base;
+    int32_t *counts;
+} count_keys_ctx;
+
+static void count_keys_range(void *vc, size_t b, size_t e, int w) {
+    const count_keys_ctx *c = vc;
+    (void)w;
+    for (size_t i = b; i < e; i++) {
+        int64_t k = (c->kw == 4 ? (int64_t)((const int32_t *)c->keys)[i] : ((const int64_t *)c->keys)[i]) - c->base;
+        __atomic_fetch_add(&c->counts[k], 1, __ATOMIC_RELAXED);
+    }
+}
+
+static int cpu_count_keys(attu_backend *be, const attu_vec *keys, int64_t key_base, size_t n, attu_buf *counts,
+                          size_t nkeys, attu_error *err) {
+    (void)err;
+    attu_type_id kt = keys->type.id;
+    if ((kt != ATTU_TYPE_INT32 && kt != ATTU_TYPE_DATE && kt != ATTU_TYPE_INT64 && kt != ATTU_TYPE_TIMESTAMP) ||
+        n > 0x7fffffffull - 65536 || nkeys > 0x7fffffffull - 65536) return 1;
+    memset(counts->ptr, 0, nkeys * sizeof(int32_t));
+    count_keys_ctx c = { keys->data->ptr, attu_type_width(kt), key_base, counts->ptr };
+    attu_parallel_range(THREADS(be), n, 1 << 16, count_keys_range, &c);
+    return 0;
+}
+
 static int cpu_scatter(attu_backend *be, attu_buf *dst, const attu_buf *src, size_t width,
                        const attu_buf *idx, size_t n, attu_error *err) {
     for (size_t i = 0; i < n; i++)
@@ -1272,6 +1302,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->sort = cpu_sort; be->top_k = cpu_top_k; be->select_window = cpu_select_window;
     be->segment_heads = cpu_segment_heads; be->segreduce = cpu_segreduce;
     be->scan = cpu_scan; be->reduce = cpu_reduce; be->eval_reduce = cpu_eval_reduce; be->partition = cpu_partition;
+    be->count_keys = cpu_count_keys;
     be->sorted_search = cpu_sorted_search; be->inner_join = cpu_inner_join;
     be->lbs = cpu_lbs; be->lbs_segreduce = cpu_lbs_segreduce;
     be->segmented_sort = cpu_segmented_sort; be->key_encode = cpu_key_encode;

@@ -56,6 +56,10 @@ typedef struct rel_split {
     attu_buf *hits;         /* the partner rows (int64) the probe wrote, or NULL */
     int64_t   base;
     bool     *need;         /* the join's need, copied (NULL: all) */
+    /* counted: each B row's number of partners (INT32, B->nrows), in place
+     * of the partners in partition order; the relation's B columns are
+     * placeholders then (executor_split_sum.c reads B's own rows) */
+    attu_buf *counts;
 } rel_split;
 
 /* The working tables of the RECURSIVE stages running now, innermost first. */
@@ -66,6 +70,7 @@ typedef struct xctx {
     /* the join stage whose aggregate above reads each side apart and
      * takes a split relation from it (executor_split_sum.c) */
     const struct attu_stage *split_join;
+    const struct attu_stage *split_agg;   /* that aggregate */
     attu_backend  *be;
     attu_error    *err;
     xwork         *work;
@@ -190,6 +195,12 @@ bool fused_inputs(const rel *in, const int *in_cols, const int *pick, int n, att
  * the split does not stand (the caller realigns and aggregates as usual),
  * -1 on error. rel_split_realign: r's pairs lined up again. */
 bool split_sum_shape(const attu_stage *agg, const attu_stage *join);
+/* Whether agg's split can sum B's side by its rows' partner counts
+ * (rel_split.counts): every aggregate reads P's side only, constants, or
+ * adds a value of B to one of P (B's values then serve sums, counts and
+ * magnitudes only). nleft: the join's left input's columns; p_left: P is
+ * the left input. */
+bool split_counts_fit(const attu_stage *agg, int nleft, bool p_left);
 int  run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel);
 int  rel_split_realign(xctx *x, rel *r);
 void rel_split_free(xctx *x, rel_split *sp);

@@ -881,6 +881,58 @@ done:
     return rc;
 }
 
+/* split_join's counted form: each row of B gets its number of partners
+ * (backend count_keys); P's columns stay as they are and B's are
+ * placeholders: the aggregate above reads B's own rows, weighted by the
+ * counts, and lines the pairs up again (rel_split_realign) when it cannot.
+ * Returns as split_join (1: the backend declined). */
+static int counted_split(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *partner, int64_t key_base,
+                         attu_buf **hits, const xcol *key_col, size_t np, const bool *need, rel **out_rel) {
+    rel *P = p_left ? L : R, *B = p_left ? R : L;
+    int poff = p_left ? 0 : L->ncols, boff = p_left ? L->ncols : 0;
+    attu_buf *counts = x->be->alloc(x->be, (B->nrows ? B->nrows : 1) * 4, x->err);
+    rel *out = NULL, *bref = NULL;
+    rel_split *sp = NULL;
+    int rc = -1;
+    if (!counts) goto done;
+    int e = x->be->count_keys(x->be, partner, key_base, np, counts, B->nrows, x->err);
+    if (e) { rc = e > 0 ? 1 : -1; goto done; }
+    if (!(out = rel_new(x, L->ncols + R->ncols, np)) || !(bref = rel_new(x, B->ncols, B->nrows))) goto done;
+    if (!(sp = calloc(1, sizeof *sp))) { attu_error_oom(x->err); goto done; }
+    if (need) {
+        if (!(sp->need = malloc((size_t)(L->ncols + R->ncols)))) { attu_error_oom(x->err); goto done; }
+        memcpy(sp->need, need, (size_t)(L->ncols + R->ncols));
+    }
+    for (int i = 0; i < P->ncols; i++) out->cols[poff + i] = xcol_ref(P->cols[i]);
+    for (int i = 0; i < B->ncols; i++) {
+        bref->cols[i] = xcol_ref(B->cols[i]);
+        if (!(out->cols[boff + i] = xcol_pruned(x, B->cols[i]->type))) goto done;
+    }
+    sp->p_left = p_left;
+    sp->nleft = L->ncols;
+    sp->boff = boff;
+    sp->B = bref; bref = NULL;
+    sp->base = key_base;
+    sp->counts = counts; counts = NULL;
+    if (*hits) { sp->hits = *hits; *hits = NULL; }
+    else sp->partner_col = xcol_ref((xcol *)key_col);
+    out->split = sp; sp = NULL;
+    *out_rel = out;
+    out = NULL;
+    rc = 0;
+done:
+    /* no room for the counts: the join goes on as usual */
+    if (rc < 0 && !strcmp(x->err->sqlstate, ATTU_SQLSTATE_OUT_OF_MEMORY) && !out) {
+        attu_error_clear(x->err);
+        rc = 1;
+    }
+    free_buf(x, counts);
+    if (sp) { free(sp->need); free(sp); }
+    rel_free(x, bref);
+    rel_free(x, out);
+    return rc;
+}
+
 /* The split form of partitioned_join for the aggregate above that asked
  * for it (executor_split_sum.c): only the partners are partitioned (a
  * keys-only pass), P's columns stay as they are and B's are lazy through
@@ -894,6 +946,13 @@ static int split_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *part
     int poff = p_left ? 0 : L->ncols, boff = p_left ? L->ncols : 0;
     *out_rel = NULL;
     if (!partner->data || !partition_pays(x, L, R, p_left, np, need)) return 1;
+    /* B's side summed by its rows' partner counts: no partner order at all */
+    const char *ce = getenv("ATTU_SPLIT_COUNTS");
+    if (x->be->count_keys && x->split_agg && !(ce && !strcmp(ce, "0")) &&
+        split_counts_fit(x->split_agg, L->ncols, p_left)) {
+        int crc = counted_split(x, L, R, p_left, partner, key_base, hits, key_col, np, need, out_rel);
+        if (crc <= 0) return crc;
+    }
     int bits = 64 - __builtin_clzll((unsigned long long)(B->nrows - 1));
     int shift = bits > 8 ? bits - 8 : 0;
     /* the partners as int32 rows (half the bytes to write and read back)
@@ -1039,7 +1098,12 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
             int src = split_join(x, L, R, identity == 0, &partner, base, hp, raw, np, need, &out);
             if (src < 0) goto done;
             if (src == 0) {
-                s->act_how = !known   ? "dense_index + dense_probe + partition of the partners (split)"
+                bool counted = out->split && out->split->counts;
+                s->act_how = counted ? (!known   ? "dense_index + dense_probe + partner counts (split)"
+                                        : hits     ? "dense_probe (key = row) + partner counts (split)"
+                                        : unprobed ? "kept key ranges (key = row, no probe) + partner counts (split)"
+                                                   : "dense_probe (key = row, counted) + partner counts (split)")
+                             : !known   ? "dense_index + dense_probe + partition of the partners (split)"
                              : hits     ? "dense_probe (key = row) + partition of the partners (split)"
                              : unprobed ? "kept key ranges (key = row, no probe) + partition of the partners (split)"
                                         : "dense_probe (key = row, counted) + partition of the partners (split)";

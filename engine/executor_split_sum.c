@@ -140,10 +140,37 @@ bool split_sum_shape(const attu_stage *agg, const attu_stage *join) {
     return ok;
 }
 
+bool split_counts_fit(const attu_stage *agg, int nleft, bool p_left) {
+    attu_expr_program *own = NULL;
+    int *own_cols = NULL, nin = 0;
+    const attu_expr_program *p = NULL;
+    const int *in_cols = NULL;
+    int *agg_out = calloc((size_t)agg->naggs + 1, sizeof *agg_out);
+    bool *left = NULL, ok = false;
+    unsigned char *sides = NULL;
+    if (!agg_out || fused_agg_program(agg, NULL, &own, &own_cols, &p, &nin, &in_cols, agg_out) != 0) goto done;
+    if (!(left = calloc((size_t)nin + 1, 1))) goto done;
+    for (int i = 0; i < nin; i++) left[i] = in_cols[i] < nleft;
+    if (!(sides = reg_sides(p, left))) goto done;
+    unsigned char bmask = p_left ? 2 : 1;
+    ok = true;
+    for (int i = 0; i < agg->naggs && ok; i++) {
+        if (agg_out[i] < 0) continue;
+        int a, b, r = p->outputs[agg_out[i]];
+        /* P's values, constants, or a + b: never a value of B alone */
+        if (sides[r] & bmask) ok = value_side(p, sides, r, &a, &b) == SIDE_SEP;
+    }
+done:
+    attu_program_free(own);
+    free(own_cols); free(agg_out); free(left); free(sides);
+    return ok;
+}
+
 void rel_split_free(xctx *x, rel_split *sp) {
     if (!sp) return;
     xcol_unref(x, sp->partner_col);
     free_buf(x, sp->hits);
+    free_buf(x, sp->counts);
     rel_free(x, sp->B);
     free(sp->need);
     free(sp);
@@ -167,9 +194,14 @@ int rel_split_realign(xctx *x, rel *r) {
 
 /* One side's reductions: its values' registers of p (vals, nval), and per
  * reduction the value it reads (-1: COUNT(*)), its op, its output. */
+/* What a side's value is of its register: the value, its magnitude, or
+ * (counted B only: see side_run_counted) the weight of a row whose value
+ * is not NULL. */
+typedef enum { VAL_PLAIN = 0, VAL_ABS, VAL_PRESENT } val_kind;
+
 typedef struct side_job {
     int  regs[64], nreg;
-    bool abs_of[64];             /* the value is |regs[j]| (a magnitude) */
+    val_kind kind[64];
     attu_reduce_spec specs[64];
     int  spec_val[64];           /* the value each spec reads, -1 none */
     attu_out outs[64];
@@ -178,12 +210,12 @@ typedef struct side_job {
 
 /* The index of value (reg, magnitude) in the side's list, added if new;
  * -1 when the list is full. */
-static int side_value(side_job *j, int reg, bool magnitude) {
+static int side_value(side_job *j, int reg, val_kind kind) {
     for (int v = 0; v < j->nreg; v++)
-        if (j->regs[v] == reg && j->abs_of[v] == magnitude) return v;
+        if (j->regs[v] == reg && j->kind[v] == kind) return v;
     if (j->nreg == 64) return -1;
     j->regs[j->nreg] = reg;
-    j->abs_of[j->nreg] = magnitude;
+    j->kind[j->nreg] = kind;
     return j->nreg++;
 }
 
@@ -218,7 +250,8 @@ static int side_run(xctx *x, const attu_expr_program *p, int nin, const int *in_
     if (src) { free(inputs); return src < 0 ? attu_error_oom(x->err) : 1; }
     /* magnitudes: |v| after the slice's own instructions */
     for (int v = 0; v < j->nreg; v++) {
-        if (!j->abs_of[v]) continue;
+        if (j->kind[v] == VAL_PRESENT) { rc = 1; goto done; }
+        if (j->kind[v] != VAL_ABS) continue;
         int r = attu_program_reg(q, attu_type_make(ATTU_TYPE_FLOAT64));
         if (r < 0 || attu_program_emit(q, attu_instr_make(ATTU_OP_ABS_F, r, q->outputs[v], -1)) < 0) {
             attu_error_oom(x->err);
@@ -239,12 +272,93 @@ done:
 }
 
 
-/* A split value's four results, read back: sum, count, magnitude sum. */
-typedef struct sep_part { xcol *sum, *cnt, *mag; } sep_part;
+/* B's job when the split is counted (rel_split.counts): over B's own rows,
+ * each value weighted by the row's number of partners w, which is the
+ * same sum as over the pairs (each row's value comes once a partner):
+ * a value v sums v * w, its magnitude |v| * w, its presence (a count of
+ * the pairs where v is not NULL) v * 0 + w, NULL where v is. A row
+ * without partners yields NULL (its weighting is guarded by w <> 0), but
+ * its value is still computed: an error there (which PostgreSQL, never
+ * computing it, would not raise) makes the split decline, and the pairs
+ * are lined up again. An infinity or NaN among the pairs' values makes
+ * v * 0 NaN: the presence count is then no number and the split declines
+ * too. Every reduction is a SUM of FLOAT64 (avg's sum part too). Returns
+ * as eval_reduce (1: declined). */
+static int side_run_counted(xctx *x, const attu_expr_program *p, const int *in_cols, const bool *input_ok,
+                            const rel_split *sp, side_job *j) {
+    if (!j->nspec) return 0;
+    if (!x->be->eval_reduce) return 1;
+    attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64);
+    attu_expr_program *q = NULL, *qw = NULL;
+    int *inputs = calloc((size_t)p->ninputs + 1, sizeof *inputs), *bcols = NULL, nq = 0, rc = -1;
+    attu_vec *ins = NULL, *rows = NULL;
+    if (!inputs) return attu_error_oom(x->err);
+    int src = attu_program_slice(p, j->regs, j->nreg, input_ok, &q, inputs, &nq);
+    if (src) { free(inputs); return src < 0 ? attu_error_oom(x->err) : 1; }
+    if (!(qw = attu_program_add_input(q, attu_type_make(ATTU_TYPE_INT32)))) { attu_error_oom(x->err); goto done; }
+    /* w: the count as a float; has: w is not 0 (a row without partners
+     * yields NULL, which no sum reads) */
+    attu_type i32 = attu_type_make(ATTU_TYPE_INT32);
+    int w = attu_program_reg(qw, f8), zero = attu_program_reg(qw, f8), izero = attu_program_reg(qw, i32),
+        has = attu_program_reg(qw, attu_type_make(ATTU_TYPE_BOOL));
+    attu_instr z = attu_instr_make(ATTU_OP_CONST, zero, -1, -1), iz = attu_instr_make(ATTU_OP_CONST, izero, -1, -1);
+    z.imm_f = 0.0;
+    iz.imm_i = 0;
+    if (w < 0 || zero < 0 || izero < 0 || has < 0 || attu_program_emit(qw, z) < 0 || attu_program_emit(qw, iz) < 0 ||
+        attu_program_emit(qw, attu_instr_make(ATTU_OP_CAST_I_F, w, nq, -1)) < 0 ||
+        attu_program_emit(qw, attu_instr_make(ATTU_OP_NE_I, has, nq, izero)) < 0) {
+        attu_error_oom(x->err);
+        goto done;
+    }
+    for (int v = 0; v < j->nreg; v++) {
+        int val = qw->outputs[v], t = attu_program_reg(qw, f8), r = attu_program_reg(qw, f8);
+        if (t < 0 || r < 0) { attu_error_oom(x->err); goto done; }
+        if (qw->reg_types[val].id != ATTU_TYPE_FLOAT64) { rc = 1; goto done; }
+        /* plain: v * w; magnitude: |v| * w; present: v * 0 + w */
+        attu_instr first = j->kind[v] == VAL_ABS     ? attu_instr_make(ATTU_OP_ABS_F, t, val, -1)
+                           : j->kind[v] == VAL_PRESENT ? attu_instr_make(ATTU_OP_MUL_F, t, val, zero)
+                                                       : attu_instr_make(ATTU_OP_MUL_F, r, val, w);
+        attu_instr second = j->kind[v] == VAL_ABS ? attu_instr_make(ATTU_OP_MUL_F, r, t, w)
+                                                  : attu_instr_make(ATTU_OP_ADD_F, r, t, w);
+        first.guard = second.guard = (int16_t)has;
+        if (attu_program_emit(qw, first) < 0 || (j->kind[v] != VAL_PLAIN && attu_program_emit(qw, second) < 0)) {
+            attu_error_oom(x->err);
+            goto done;
+        }
+        qw->outputs[v] = (int16_t)r;
+    }
+    for (int k = 0; k < j->nspec; k++) {
+        attu_reduce_spec *g = &j->specs[k];
+        if (j->spec_val[k] < 0 || (g->op != ATTU_REDUCE_SUM && g->op != ATTU_REDUCE_AVG_SUM) ||
+            j->outs[k].type.id != ATTU_TYPE_FLOAT64) { rc = 1; goto done; }
+        g->op = ATTU_REDUCE_SUM;
+        g->in_reg = j->spec_val[k];
+        g->in.type = f8;
+    }
+    /* B's own columns (as the join got them, lazy or not), then the counts */
+    ins = calloc((size_t)nq + 2, sizeof *ins);
+    rows = calloc((size_t)nq + 2, sizeof *rows);
+    bcols = calloc((size_t)p->ninputs + 1, sizeof *bcols);
+    if (!ins || !rows || !bcols) { attu_error_oom(x->err); goto done; }
+    for (int i = 0; i < p->ninputs; i++) bcols[i] = in_cols[i] - sp->boff;
+    bool through = fused_inputs(sp->B, bcols, inputs, nq, ins, rows);
+    ins[nq] = (attu_vec){ attu_type_make(ATTU_TYPE_INT32), sp->counts, NULL, NULL };
+    rows[nq] = (attu_vec){ attu_type_make(ATTU_TYPE_INT64), NULL, NULL, NULL };
+    rc = x->be->eval_reduce(x->be, qw, ins, through ? rows : NULL, sp->B->nrows, j->nspec, j->specs, j->outs, x->err);
+done:
+    attu_program_free(q);
+    attu_program_free(qw);
+    free(inputs); free(bcols); free(ins); free(rows);
+    return rc;
+}
+
+/* A split value's four results, read back: sum, count, magnitude sum.
+ * cnt_f: the count is a FLOAT64 sum of weights (side_run_counted). */
+typedef struct sep_part { xcol *sum, *cnt, *mag; bool cnt_f; } sep_part;
 
 /* Their host copies, per split value: [left, right]. */
 typedef struct split_readback {
-    double  sum[2], mag[2];
+    double  sum[2], mag[2], fcnt[2];
     int64_t cnt[2];
     uint8_t sv[2], mv[2];
 } split_readback;
@@ -261,7 +375,7 @@ static int read_back(xctx *x, const sep_part *sep, int nspec, split_readback *rb
         for (int t = 0; t < 2; t++) {
             const sep_part *pp = &sep[2 * k + t];
             if (n + 5 > 64 * 10) return attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "split sum: too many values");
-            host[n] = &v->cnt[t]; bufs[n] = pp->cnt->data; bytes[n++] = 8;
+            host[n] = pp->cnt_f ? (void *)&v->fcnt[t] : (void *)&v->cnt[t]; bufs[n] = pp->cnt->data; bytes[n++] = 8;
             host[n] = &v->mag[t]; bufs[n] = pp->mag->data; bytes[n++] = 8;
             host[n] = &v->mv[t]; bufs[n] = pp->mag->valid; bytes[n++] = 1;
             if (pp->sum) {
@@ -290,7 +404,7 @@ static int sides_run(xctx *x, const attu_expr_program *p, int nin, const int *in
     for (int t = 0; t < 2 && fits; t++) {
         for (int k = 0; k < job[t].nspec; k++) {
             int v = job[t].spec_val[k], nv = -1;
-            if (v >= 0 && (nv = side_value(both, job[t].regs[v], job[t].abs_of[v])) < 0) fits = false;
+            if (v >= 0 && (nv = side_value(both, job[t].regs[v], job[t].kind[v])) < 0) fits = false;
             if (fits && side_spec(both, job[t].specs[k].op, nv, job[t].specs[k].in.type, job[t].outs[k]) < 0) fits = false;
         }
     }
@@ -336,6 +450,7 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
     /* each spec to its side (job[0] left, job[1] right), a split sum to both */
     attu_type f8 = attu_type_make(ATTU_TYPE_FLOAT64), i8 = attu_type_make(ATTU_TYPE_INT64);
     int pside = sp->p_left ? 0 : 1;
+    bool counted = sp->counts != NULL;
     for (int k = 0; k < nspec; k++) {
         attu_reduce_spec *g = &specs[k];
         if (g->op == ATTU_REDUCE_COUNT_STAR) {
@@ -346,7 +461,8 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
         int side = value_side(p, sides, r, &a, &b);
         if (side < 0) { rc = 1; goto done; }
         if (side != SIDE_SEP) {
-            int v = side_value(&job[side], r, false);
+            if (!sides[r]) side = pside;   /* constants: once a pair, as P's rows */
+            int v = side_value(&job[side], r, VAL_PLAIN);
             if (v < 0 || side_spec(&job[side], g->op, v, g->in.type, outs[k]) < 0) { rc = 1; goto done; }
             continue;
         }
@@ -354,12 +470,17 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
         for (int t = 0; t < 2; t++) {
             int reg = t == 0 ? a : b;
             sep_part *pp = &sep[2 * k + t];
-            int v = side_value(&job[t], reg, false), m = side_value(&job[t], reg, true);
+            int v = side_value(&job[t], reg, VAL_PLAIN), m = side_value(&job[t], reg, VAL_ABS);
             if (v < 0 || m < 0) { rc = 1; goto done; }
+            /* counted B: its count of values is a sum of weights, a float */
+            pp->cnt_f = counted && t != pside;
+            int c = pp->cnt_f ? side_value(&job[t], reg, VAL_PRESENT) : v;
+            if (c < 0) { rc = 1; goto done; }
             /* avg's count sums nothing: no sum part (read back, and
              * checked against the magnitudes, only where there is one) */
             bool summed = g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM;
-            if ((summed && !(pp->sum = xcol_new(x, f8, 1, true))) || !(pp->cnt = xcol_new(x, i8, 1, true)) ||
+            attu_type ct = pp->cnt_f ? f8 : i8;
+            if ((summed && !(pp->sum = xcol_new(x, f8, 1, true))) || !(pp->cnt = xcol_new(x, ct, 1, true)) ||
                 !(pp->mag = xcol_new(x, f8, 1, true))) goto done;
             if (summed) {
                 if (side_spec(&job[t], g->op, v, f8, (attu_out){ f8, pp->sum->data, pp->sum->valid, NULL }) < 0) {
@@ -367,14 +488,22 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
                     goto done;
                 }
             }
-            if (side_spec(&job[t], ATTU_REDUCE_COUNT, v, f8, (attu_out){ i8, pp->cnt->data, pp->cnt->valid, NULL }) < 0 ||
+            if (side_spec(&job[t], pp->cnt_f ? ATTU_REDUCE_SUM : ATTU_REDUCE_COUNT, c, f8,
+                          (attu_out){ ct, pp->cnt->data, pp->cnt->valid, NULL }) < 0 ||
                 side_spec(&job[t], ATTU_REDUCE_SUM, m, f8, (attu_out){ f8, pp->mag->data, pp->mag->valid, NULL }) < 0) {
                 rc = 1;
                 goto done;
             }
         }
     }
-    int e = sides_run(x, p, nin, in_cols, is_left, is_right, in, job);
+    int e;
+    if (counted) {
+        /* P's values over its rows as they are, B's over its own rows by their counts */
+        e = side_run(x, p, nin, in_cols, pside == 0 ? is_left : is_right, in, &job[pside]);
+        if (e == 0) e = side_run_counted(x, p, in_cols, pside == 0 ? is_right : is_left, sp, &job[1 - pside]);
+    } else {
+        e = sides_run(x, p, nin, in_cols, is_left, is_right, in, job);
+    }
     if (e > 0) { rc = 1; goto done; }
     if (e < 0) {
         /* a data exception while summing a side: the pairs' own run reports it */
@@ -394,7 +523,12 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
         if (!sep[2 * k].cnt) continue;
         const split_readback *v = &rb[q++];
         const double *sum = v->sum, *mag = v->mag;
-        const int64_t *cnt = v->cnt;
+        int64_t cnt[2];
+        for (int t = 0; t < 2; t++) {
+            double c = v->fcnt[t];
+            /* a sum of weights: a whole number below 2^53 (else no count) */
+            cnt[t] = !sep[2 * k + t].cnt_f ? v->cnt[t] : c >= 0 && c < 9007199254740992.0 && c == floor(c) ? (int64_t)c : -1;
+        }
         const uint8_t *sv = v->sv, *mv = v->mv;
         /* NULLs on a side, magnitudes that could overflow, or sides that
          * cancel (their rounding would then weigh more than the pairs'): not split */
@@ -419,7 +553,8 @@ int run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel) {
             (outs[k].valid && x->be->upload(x->be, outs[k].valid, 0, &valid, 1, x->err))) goto done;
     }
     if (!(out = rel_new(x, ng, 1)) || agg_result_cols(x, s, res, outs, NULL, 1, out, 0)) goto done;
-    s->act_how = "eval_reduce per side (split sum)";
+    s->act_how = counted ? "eval_reduce per side, B's rows by their partner counts (split sum)"
+                         : "eval_reduce per side (split sum)";
     *out_rel = out;
     out = NULL;
     rc = 0;

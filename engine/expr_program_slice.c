@@ -12,6 +12,7 @@
 #include "engine/expr_program_slice.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void need_reg(bool *need, int r) {
     if (r >= 0) need[r] = true;
@@ -83,4 +84,39 @@ done:
     attu_program_free(q);
     free(need); free(keep); free(map); free(tys);
     return rc;
+}
+
+attu_expr_program *attu_program_add_input(const attu_expr_program *p, attu_type t) {
+    int n = p->ninputs;
+    attu_type *tys = malloc(sizeof *tys * ((size_t)n + 1));
+    attu_expr_program *q = NULL;
+    if (!tys) return NULL;
+    for (int i = 0; i < n; i++) tys[i] = p->reg_types[i];
+    tys[n] = t;
+    q = attu_program_new(n + 1, tys);
+    free(tys);
+    if (!q) return NULL;
+#define SHIFTED(r) ((int16_t)((r) < n ? (r) : (r) + 1))
+    for (int r = n; r < p->nregs; r++)
+        if (attu_program_reg(q, p->reg_types[r]) < 0) goto fail;
+    for (int s = 0; s < p->nstrs; s++)
+        if (attu_program_add_string(q, p->strs[s], p->str_lens[s]) < 0) goto fail;
+    for (int i = 0; i < p->ninstr; i++) {
+        attu_instr in = p->code[i];
+        if (in.dst >= 0) in.dst = SHIFTED(in.dst);
+        if (in.a >= 0) in.a = SHIFTED(in.a);
+        if (in.b >= 0) in.b = SHIFTED(in.b);
+        if (in.c >= 0) in.c = SHIFTED(in.c);
+        if (in.d >= 0) in.d = SHIFTED(in.d);
+        if (in.guard >= 0) in.guard = SHIFTED(in.guard);
+        if (attu_program_emit(q, in) < 0) goto fail;
+    }
+    for (int j = 0; j < p->noutputs; j++)
+        if (attu_program_add_output(q, SHIFTED(p->outputs[j])) < 0) goto fail;
+#undef SHIFTED
+    memcpy(q->text, p->text, sizeof q->text);
+    return q;
+fail:
+    attu_program_free(q);
+    return NULL;
 }

@@ -29,4 +29,10 @@ int attu_program_slice(const attu_expr_program *p, const int *regs, int nregs, c
  * a + b. */
 const attu_instr *attu_program_sole_writer(const attu_expr_program *p, int r);
 
+/* p with one more input of type t after its own (input p->ninputs, which
+ * nothing reads yet); every other register is renumbered one up, the
+ * outputs with them. NULL out of memory. What it is for: a weight per row
+ * beside a slice's inputs (the split sum's partner counts). */
+attu_expr_program *attu_program_add_input(const attu_expr_program *p, attu_type t);
+
 #endif

@@ -4083,6 +4083,7 @@ void install_compute(attu_backend* be) {
   be->reduce = gpu_reduce;
   be->eval_reduce = gpu_eval_reduce;
   be->partition = gpu_partition;
+  be->count_keys = gpu_count_keys;
   be->lbs_segreduce = gpu_lbs_segreduce;
   be->segmented_sort = gpu_segmented_sort;
   be->key_encode = gpu_key_encode;

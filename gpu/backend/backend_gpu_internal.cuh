@@ -104,6 +104,9 @@ void gpu_free(attu_backend* be, attu_buf* b);
 // Defined in backend_gpu_partition.cu (backend.h's partition).
 int gpu_partition(attu_backend* be, const attu_vec* keys, int64_t key_base, size_t n, int shift, attu_buf* keys_out,
                   size_t keys_width, int ncols, const attu_gather_col* cols, attu_error* err);
+// Defined there too (backend.h's count_keys).
+int gpu_count_keys(attu_backend* be, const attu_vec* keys, int64_t key_base, size_t n, attu_buf* counts,
+                   size_t nkeys, attu_error* err);
 // Defined in backend_gpu_compute.cu: fills the compute entries of the table.
 void install_compute(attu_backend* be);
 // ATTU_GPU_TRACE=1: every primitive prints its wall time (backend_gpu_trace.cu).

@@ -1,9 +1,11 @@
 // backend_gpu_partition.cu: the GPU backend's partition (backend.h), one
 // radix_partition pass (gpu/patterns/partition.cuh) per column moved, every
 // pass ranking the same int64 keys, so every column lands in the same
-// order. Its own translation unit: the onesweep kernel's instantiations
+// order; and its count_keys (gpu/patterns/key_count.cuh: a keys-only pass
+// of the same kernel, then the counts in shared memory). Its own translation unit: the onesweep kernel's instantiations
 // for 1-, 4- and 8-byte values compile apart from the rest of the backend.
 #include "gpu/backend/backend_gpu_internal.cuh"
+#include "gpu/patterns/key_count.cuh"
 #include "gpu/patterns/partition.cuh"
 
 namespace attu {
@@ -76,6 +78,24 @@ int gpu_partition(attu_backend* be, const attu_vec* keys, int64_t key_base, size
       move_all(static_cast<const int32_t*>(keys->data->ptr), (long long)key_base, ko, n, shift, ncols, cols, ctx);
     else
       move_all(static_cast<const long long*>(keys->data->ptr), (long long)key_base, ko, n, shift, ncols, cols, ctx);
+  });
+}
+
+int gpu_count_keys(attu_backend* be, const attu_vec* keys, int64_t key_base, size_t n, attu_buf* counts,
+                   size_t nkeys, attu_error* err) {
+  const attu_type_id kt = keys->type.id;
+  const bool k32 = kt == ATTU_TYPE_INT32 || kt == ATTU_TYPE_DATE;
+  const bool k64 = kt == ATTU_TYPE_INT64 || kt == ATTU_TYPE_TIMESTAMP;
+  if ((!k32 && !k64) || n > 0x7fffffffull - 65536 || nkeys > 0x7fffffffull - 65536) return 1;
+  if (nkeys == 0) return 0;
+  if (attu_backend_interrupted(err)) return -1;
+  return guarded(err, [&] {
+    context_t& ctx = CTX(be);
+    int* out = static_cast<int*>(counts->ptr);
+    if (k32)
+      count_keys<int32_t>(static_cast<const int32_t*>(keys->data->ptr), (long long)key_base, n, out, nkeys, ctx);
+    else
+      count_keys<long long>(static_cast<const long long*>(keys->data->ptr), (long long)key_base, n, out, nkeys, ctx);
   });
 }
 

@@ -64,9 +64,12 @@ partition_histogram_kernel(const in_t* __restrict__ keys, long long key_base, si
 namespace sort_detail {
 
 // The pass itself, with a value column (has_vals) or the keys alone.
+// digit_starts (device memory, 256 entries, may be null) receives where
+// each digit's run begins in the output (key_count.cuh reads the runs).
 template <typename key_t, typename in_t, typename val_t, typename out_t, bool has_vals, typename context_t>
 void radix_partition_pass(const in_t* keys_in, long long key_base, out_t* keys_out, const val_t* vals_in,
-                          val_t* vals_out, size_t count, int shift, context_t& ctx) {
+                          val_t* vals_out, size_t count, int shift, context_t& ctx,
+                          unsigned long long* digit_starts = nullptr) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
   using L = sort_launch<bits_t, val_t, has_vals>;
@@ -95,6 +98,9 @@ void radix_partition_pass(const in_t* keys_in, long long key_base, out_t* keys_o
   sort_detail::sort_onesweep_kernel<key_t, val_t, has_vals, false, true, true, in_t, out_t><<<int(tiles), L::nt, 0, st>>>(
       keys_in, keys_out, vals_in, vals_out, count, shift, hist, lb, sort_detail::pass_mark(0), ctr, key_base);
   ATTU_CUDA_CHECK_LAUNCH();
+  // the scanned histogram: each digit's first output position
+  if (digit_starts)
+    ATTU_CUDA_CHECK(cudaMemcpyAsync(digit_starts, hist, hist_bytes, cudaMemcpyDeviceToDevice, st));
   sort_detail::sort_free(mem, ctx);
 }
 

@@ -1,4 +1,4 @@
-// test_sort.cu: the sorting patterns (radix_sort, radix_partition, merge,
+// test_sort.cu: the sorting patterns (radix_sort, radix_partition, count_keys, merge,
 // mergesort, segmented_sort, segmented_sort_indices) against their CPU
 // references.
 //
@@ -9,11 +9,13 @@
 // keys ascending under comp, values a permutation, keys[i] == original[vals[i]]
 // and ties in original order; that is the stable sort and nothing else.
 // Exits 77 ("skipped: no CUDA device") without a GPU.
+#include "gpu/patterns/key_count.cuh"
 #include "gpu/patterns/merge.cuh"
 #include "gpu/patterns/mergesort.cuh"
 #include "gpu/patterns/partition.cuh"
 #include "gpu/patterns/segmented_sort.cuh"
 #include "gpu/patterns/sort.cuh"
+#include "gpu/reference/key_count_reference.hpp"
 #include "gpu/reference/sort_reference.hpp"
 
 #include <cstdio>
@@ -251,6 +253,31 @@ void test_partition_narrow(test_context& ctx, size_t n, int shift) {
   cudaFree(dk); cudaFree(dv); cudaFree(ok); cudaFree(ov);
 }
 
+// ---- count_keys ---------------------------------------------------------------
+// Keys less a base in [0, nkeys): uniform, skewed (one key a large share,
+// so that its 16-bit counter passes 32768 many times over) and all equal.
+template <typename in_t>
+void test_count_keys(test_context& ctx, size_t n, size_t nkeys, long long base, int skew, const char* what) {
+  std::mt19937_64 rng(n * 7919 + nkeys + skew);
+  std::vector<in_t> keys(n);
+  for (size_t i = 0; i < n; ++i) {
+    size_t k = rng() % nkeys;
+    if (skew == 1 && rng() % 3 == 0) k = nkeys / 2;   // a third of the keys one key
+    if (skew == 2) k = nkeys - 1;                      // every key the last
+    keys[i] = in_t((long long)k + base);
+  }
+  in_t* dk = n ? to_device(keys) : nullptr;
+  std::vector<int> poison(nkeys ? nkeys : 1, 0x5eadbeef);
+  int* dc = to_device(poison);
+  attu::gpu::count_keys<in_t>(dk, base, n, dc, nkeys, ctx);
+  auto got = to_host(dc, nkeys);
+  auto want = attu::ref::count_keys(keys, base, nkeys);
+  report(got == want, std::string("count_keys ") + what + " n=" + std::to_string(n) + " nkeys=" +
+                          std::to_string(nkeys) + " skew=" + std::to_string(skew));
+  if (dk) cudaFree(dk);
+  cudaFree(dc);
+}
+
 // ---- merge --------------------------------------------------------------------
 void test_merge(test_context& ctx, size_t na, size_t nb, long long range) {
   auto ak = random_keys<int>(na, range), bk = random_keys<int>(nb, range);
@@ -412,6 +439,24 @@ int main() {
     // the keys-only pass ranks 32-bit keys in its own tile
     const size_t knv = attu::gpu::sort_launch<uint32_t, int, false>::nv;
     for (size_t n : {knv - 1, knv, knv + 1, 3 * knv + 5}) test_partition_narrow(ctx, n, 18);
+
+    // count_keys: key ranges below, at and past a window (2^16) and a
+    // digit's run, up to 2^25 (the join's 25M partner rows: two windows a
+    // run); int32 keys less a base and int64 rows
+    for (size_t nkeys : {size_t(1), size_t(2), size_t(255), size_t(256), size_t(257), size_t(65535),
+                         size_t(65536), size_t(65537), size_t(1) << 24, (size_t(1) << 24) + 3, size_t(25000000),
+                         size_t(1) << 25})
+      for (size_t n : {size_t(0), size_t(1), size_t(1000), size_t(1) << 20}) {
+        test_count_keys<int>(ctx, n, nkeys, 1000, 0, "i32");
+        test_count_keys<long long>(ctx, n, nkeys, 0, 0, "i64");
+      }
+    for (int skew : {1, 2})
+      for (size_t nkeys : {size_t(100), size_t(65536), size_t(25000000)}) {
+        test_count_keys<int>(ctx, size_t(3) << 20, nkeys, -5, skew, "i32");
+        test_count_keys<long long>(ctx, 200000, nkeys, 7, skew, "i64");
+      }
+    test_count_keys<int>(ctx, 100000000, 25000000, 0, 0, "i32");
+    test_count_keys<int>(ctx, 100000000, 25000000, 0, 1, "i32");
 
     // merge: sizes at its tile's edges (merge_launch::nv outputs a tile)
     const size_t mnv = attu::gpu::merge_launch::nv;
