@@ -135,6 +135,10 @@ typedef struct bctx {
                                     select list only (planner/srf.c) */
     const char      *srf_clause; /* where allow_srf is false, the clause its
                                     message names if not `clause` */
+    /* the plain SELECT being bound as an arm of a set operation: a bare
+     * undeclared parameter in its list is left for the set operation to
+     * type (the other arm's type), as PostgreSQL leaves it unknown there */
+    const struct attu_ast_query *setop_arm;
     const attu_type *values_hint;   /* INSERT target types for the top VALUES */
     int              nvalues_hint;
     const char *const *values_hint_names;
@@ -178,6 +182,12 @@ attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what);
  * a cast or an assignment to a qualified column does (binder_expr.c) */
 attu_bexpr *bind_interval_qualified(bctx *c, attu_bexpr *a, int range, int prec, int pos);
 attu_bexpr *resolve_unknown(bctx *c, attu_bexpr *e);   /* UNKNOWN -> TEXT */
+/* a statement parameter that no type was given for, nor inferred yet (a
+ * BX_CONST of type UNKNOWN that remembers its number in aux) */
+bool is_untyped_param(const attu_bexpr *b);
+/* e read as text without typing the parameter it is (IS NULL, a set
+ * operation's arm: PostgreSQL leaves the parameter undetermined there) */
+attu_bexpr *resolve_unknown_untracked(bctx *c, attu_bexpr *e);
 bool common_type(attu_type a, attu_type b, attu_type *out);
 /* common_type for values that meet in one column (CASE, UNION, VALUES,
  * coalesce, greatest): exact numbers of different scales give NUMERIC */

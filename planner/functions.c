@@ -554,6 +554,15 @@ static bool int4_argument(attu_type_id t) {
     return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_UNKNOWN;
 }
 
+/* An integer argument (int4_argument) that the engine reads as a bigint:
+ * an untyped literal or parameter is PostgreSQL's integer first, so
+ * substr(s, $1) describes $1 as integer and '3000000000' is out of range
+ * there as in PostgreSQL. */
+static attu_bexpr *int4_arg_as_int8(bctx *c, attu_bexpr *a, int pos) {
+    if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_INT32), false, pos))) return NULL;
+    return coerce(c, a, attu_type_make(ATTU_TYPE_INT64), false, pos);
+}
+
 /* The regexp_* functions (engine/regexp_functions.h): PostgreSQL 15's
  * signatures, each argument text ('t': text or an untyped literal) or
  * integer ('i': smallint, integer or an untyped literal; bigint does not
@@ -940,7 +949,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             for (int i = 1; i < n; i++) {
                 bool want_int = (fn->op == ATTU_OP_SPLIT_PART) ? i == 2 : i == 1;
                 if (want_int && !int4_argument(args[i]->type.id)) return attu_no_function(c, e, args, n);
-                if (!(args[i] = coerce(c, args[i], want_int ? attu_type_make(ATTU_TYPE_INT64) : txt, false, pos))) return NULL;
+                if (!(args[i] = want_int ? int4_arg_as_int8(c, args[i], pos) : coerce(c, args[i], txt, false, pos))) return NULL;
             }
             break;
         case ATTU_OP_STARTS_WITH: rt = attu_type_make(ATTU_TYPE_BOOL);
@@ -949,7 +958,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         case ATTU_OP_SUBSTR: case ATTU_OP_LEFT: case ATTU_OP_RIGHT: case ATTU_OP_REPEAT:
             for (int i = 1; i < n; i++) {
                 if (!int4_argument(args[i]->type.id)) return attu_no_function(c, e, args, n);
-                if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT64), false, pos))) return NULL;
+                if (!(args[i] = int4_arg_as_int8(c, args[i], pos))) return NULL;
             }
             break;
         case ATTU_OP_STRPOS: rt = i4; /* fallthrough */
@@ -1009,7 +1018,10 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (!strcmp(name, "round") || !strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "ceiling") || !strcmp(name, "trunc")) {
         attu_bexpr *a = args[0];
-        if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, f8, false, pos))) return NULL;
+        /* unknown: round(x) and trunc(x) resolve to the double precision
+         * ones, round(x, d) and trunc(x, d) to the only ones, numeric's */
+        if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, n == 2 ? attu_type_make(ATTU_TYPE_NUMERIC) : f8, false, pos)))
+            return NULL;
         if (!is_numeric(a->type.id)) return attu_no_function(c, e, args, n);
         bool isround = name[0] == 'r';
         /* round(bigint, d): 19 integer digits do not fit a DECIMAL */
