@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/numeric.h"
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 
@@ -221,6 +222,26 @@ bool attu_prepared_empty(const attu_prepared *p) { return p->stmt == NULL; }
 uint32_t attu_prepared_param_oid(const attu_prepared *p, int i) {
     return i >= 0 && i < p->nparams ? p->param_oids[i] : 0;
 }
+int attu_prepared_check_param(const attu_prepared *p, int i, const char *text, size_t len, attu_error *err) {
+    if (i < 0 || i >= p->nparams) return 0;
+    attu_type t = p->param_types[i];
+    /* typed by context at each run, or a string type: any text binds */
+    if (t.id == ATTU_TYPE_UNKNOWN || t.id == ATTU_TYPE_TEXT) return 0;
+    int r;
+    if (t.id == ATTU_TYPE_NUMERIC || t.id == ATTU_TYPE_DECIMAL) {
+        attu_numeric n;
+        r = attu_numeric_parse(text, len, &n, err);
+    } else {
+        /* the widest slot is an interval's 16 bytes */
+        union { int64_t i8[3]; double f8; char bytes[24]; } slot;
+        memset(&slot, 0, sizeof slot);
+        r = attu_type_width(t.id) <= sizeof slot ? attu_value_parse(t, text, len, &slot, err) : 0;
+    }
+    /* a Bind has no place in the statement's text to point at */
+    if (r) err->position = 0;
+    return r ? -1 : 0;
+}
+
 int attu_prepared_describe(const attu_prepared *p, const attu_result_column **cols) {
     *cols = p->cols;
     return p->ncols;
