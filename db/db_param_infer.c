@@ -141,6 +141,8 @@ int db_infer_params(attu_session *s, const char *sql, const attu_ast_stmt *st, i
     case ATTU_STMT_SELECT: return infer_query(s, sql, st->u.select.query, &bp, err);
     case ATTU_STMT_INSERT: return infer_insert(s, sql, st, &bp, err);
     case ATTU_STMT_UPDATE: case ATTU_STMT_DELETE: return infer_modify(s, sql, st, &bp, err);
+    case ATTU_STMT_CREATE_TABLE_AS:   /* its query's list makes the columns */
+        return st->u.create_table_as.query ? infer_query(s, sql, st->u.create_table_as.query, &bp, err) : 1;
     case ATTU_STMT_EXPLAIN:
         return st->u.explain.stmt ? db_infer_params(s, sql, st->u.explain.stmt, np, declared, inferred, err) : 1;
     default: return 1;

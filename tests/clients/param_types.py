@@ -142,6 +142,13 @@ DESCRIBED = [
     ("DELETE FROM pt WHERE i = $1 RETURNING x", [INT4]),
     ("DELETE FROM pt WHERE i IN (SELECT i FROM pt WHERE x = $1)", [TEXT]),
     ("EXPLAIN SELECT i FROM pt WHERE i = $1", [INT4]),
+    ("CREATE TABLE ct AS SELECT $1 AS a, $2 + 1 AS b", [TEXT, INT4]),
+    ("SELECT lpad(x, $1), repeat(x, $2), split_part(x, $3, $4) FROM pt", [INT4, INT4, TEXT, INT4]),
+    ("SELECT $1 * 2.5, $2 / 2", [NUMERIC, INT4]),
+    ("SELECT i FROM pt WHERE ts + $1 > ts", [INTERVAL]),
+    ("SELECT avg(i + $1), string_agg(x, $2) FROM pt", [INT4, TEXT]),
+    ("SELECT i FROM pt WHERE i = (SELECT max(i) FROM pt WHERE x = $1)", [TEXT]),
+    ("SELECT * FROM generate_series(1, $1)", [INT4]),
     ("SHOW TimeZone", []),
 ]
 for sql, want in DESCRIBED:
