@@ -29,7 +29,8 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_DATE: return attu_type_make(ATTU_TYPE_DATE);
     case ATTU_PG_OID_TIMESTAMP: return attu_type_make(ATTU_TYPE_TIMESTAMP);
     case ATTU_PG_OID_INTERVAL: return attu_type_make(ATTU_TYPE_INTERVAL);
-    default: return attu_type_make(ATTU_TYPE_UNKNOWN);   /* numeric and others: infer */
+    case ATTU_PG_OID_NUMERIC: return attu_type_make(ATTU_TYPE_NUMERIC);   /* each value its own scale */
+    default: return attu_type_make(ATTU_TYPE_UNKNOWN);   /* 705 and types attu lacks: inferred */
     }
 }
 
@@ -132,7 +133,9 @@ static int type_params(attu_session *s, attu_prepared *p, int ntypes, const attu
         if (inferred[i].id == ATTU_TYPE_UNKNOWN)
             r = attu_error_set(err, "42P18", 0, "could not determine data type of parameter $%d", i + 1);
         p->param_types[i] = inferred[i];
-        p->param_oids[i] = attu_type_pg_oid(inferred[i]);
+        /* a declared type attu lacks (timestamptz, uuid ...) stays what
+         * the client is told; its values are read as the inferred type */
+        if (p->param_oids[i] == ATTU_PG_OID_UNKNOWN) p->param_oids[i] = attu_type_pg_oid(inferred[i]);
     }
     free(inferred);
     if (r < 0 || p->stmt->kind != ATTU_STMT_SELECT) return r < 0 ? -1 : 0;

@@ -290,6 +290,18 @@ check("one binary format for all", r.rows(), [("1",)])
 r = run("SELECT i FROM pt WHERE i = $1 AND dt = $2", ["1", struct.pack("!i", days(datetime.date(2024, 1, 15)))],
         formats=[0, 1])
 check("mixed formats", r.rows(), [("1",)])
+# a declared numeric stays numeric beside an integer column (pgJDBC's
+# setBigDecimal sends binary numerics so): integer = numeric
+c.parse("", "SELECT i FROM pt WHERE i = $1 ORDER BY i", [NUMERIC])
+c.describe("S", "")
+c.bind("", [struct.pack("!hhHhh", 1, 0, 0, 1, 2)], formats=[1])   # 2.0
+c.execute()
+r = c.sync()
+check("declared numeric", (err(r), r.param_oids(), r.rows()), (None, [NUMERIC], [("2",)]))
+c.parse("", "SELECT i FROM pt WHERE i = $1", [NUMERIC])
+c.bind("", ["2.5"])
+c.execute()
+check("declared numeric 2.5", c.sync().rows(), [])
 
 
 # ---- DML: typed values, and a bad Bind changes nothing ----------------------
