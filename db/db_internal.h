@@ -161,11 +161,13 @@ attu_prepared *db_prepare_parsed(attu_session *s, char *sql, attu_parse_result *
 /* The types of st's undeclared parameters (db_param_infer.c): inferred
  * has np entries, the declared types (declared; UNKNOWN = none) on entry,
  * and receives each undeclared one's type from its first use (UNKNOWN: no
- * use types it). 0 when done, 1 for a statement whose parameters are not
- * analysed, -1 with err when binding it fails (PostgreSQL's analysis
+ * use types it); open_uses and undetermined_uses (np entries, zeroed)
+ * count its untyped uses and those PostgreSQL leaves undetermined
+ * (attu_bind_params). 0 when done, 1 for a statement whose parameters are
+ * not analysed, -1 with err when binding it fails (PostgreSQL's analysis
  * fails the same way: 42883, 42P01, 22P02 ...). */
 int db_infer_params(attu_session *s, const char *sql, const attu_ast_stmt *st, int np, const attu_type *declared,
-                    attu_type *inferred, attu_error *err);
+                    attu_type *inferred, int *open_uses, int *undetermined_uses, attu_error *err);
 /* Runs p with text parameter values (db_prepared.c); 0, -1 with err set,
  * -2 when the client went away. wrap (or NULL) is a statement p's runs
  * inside: EXPLAIN [ANALYZE] (EXPLAIN EXECUTE) or CREATE TABLE AS (its

@@ -17,8 +17,12 @@
  * value takes its target column's type (without the column's modifier:
  * varchar, bpchar, numeric), before anything else is bound.
  *
- * A parameter that no context types (`SELECT $1 IS NULL`, `SELECT $2`
- * without $1) has no type: the caller answers 42P18, as PostgreSQL does.
+ * A parameter that no context types has no type where PostgreSQL's
+ * analysis leaves it so: never written (`SELECT $2` without $1), or read
+ * only where PostgreSQL takes any type (`$1 IS NULL`, count($1),
+ * concat($1)); the caller answers 42P18 then, as PostgreSQL does. One that
+ * attu's binding leaves untyped elsewhere stays typed by its context at
+ * each run (described as unknown, 705) rather than fail.
  */
 #include "db/db_internal.h"
 
@@ -131,12 +135,14 @@ static int infer_modify(attu_session *s, const char *sql, const attu_ast_stmt *s
 }
 
 int db_infer_params(attu_session *s, const char *sql, const attu_ast_stmt *st, int np, const attu_type *declared,
-                    attu_type *inferred, attu_error *err) {
+                    attu_type *inferred, int *open_uses, int *undetermined_uses, attu_error *err) {
     attu_bind_params bp;
     memset(&bp, 0, sizeof bp);
     bp.n = np;
     bp.types = declared;
     bp.inferred = inferred;
+    bp.open_uses = open_uses;
+    bp.undetermined_uses = undetermined_uses;
     switch (st->kind) {
     case ATTU_STMT_SELECT: return infer_query(s, sql, st->u.select.query, &bp, err);
     case ATTU_STMT_INSERT: return infer_insert(s, sql, st, &bp, err);
@@ -144,7 +150,8 @@ int db_infer_params(attu_session *s, const char *sql, const attu_ast_stmt *st, i
     case ATTU_STMT_CREATE_TABLE_AS:   /* its query's list makes the columns */
         return st->u.create_table_as.query ? infer_query(s, sql, st->u.create_table_as.query, &bp, err) : 1;
     case ATTU_STMT_EXPLAIN:
-        return st->u.explain.stmt ? db_infer_params(s, sql, st->u.explain.stmt, np, declared, inferred, err) : 1;
+        return st->u.explain.stmt ? db_infer_params(s, sql, st->u.explain.stmt, np, declared, inferred, open_uses,
+                                                    undetermined_uses, err) : 1;
     default: return 1;
     }
 }

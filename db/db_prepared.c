@@ -125,19 +125,33 @@ static int describe_select(attu_session *s, attu_prepared *p, attu_error *err) {
 static int type_params(attu_session *s, attu_prepared *p, int ntypes, const attu_type *types, attu_error *err) {
     int np = p->nparams;
     attu_type *inferred = calloc((size_t)np + 1, sizeof *inferred);
-    if (!inferred) return attu_error_oom(err);
+    int *open = calloc((size_t)np + 1, sizeof *open), *undetermined = calloc((size_t)np + 1, sizeof *undetermined);
+    if (!inferred || !open || !undetermined) {
+        free(inferred); free(open); free(undetermined);
+        return attu_error_oom(err);
+    }
     memcpy(inferred, p->param_types, sizeof *inferred * (size_t)np);
-    int r = np ? db_infer_params(s, p->sql, p->stmt, np, p->param_types, inferred, err) : 1;
+    int r = np ? db_infer_params(s, p->sql, p->stmt, np, p->param_types, inferred, open, undetermined, err) : 1;
+    const attu_parsed_stmt *ps = p->parsed && p->parsed->n ? &p->parsed->stmts[0] : NULL;
     for (int i = 0; r == 0 && i < np; i++) {
         if (p->param_types[i].id != ATTU_TYPE_UNKNOWN) continue;
-        if (inferred[i].id == ATTU_TYPE_UNKNOWN)
-            r = attu_error_set(err, "42P18", 0, "could not determine data type of parameter $%d", i + 1);
+        if (inferred[i].id == ATTU_TYPE_UNKNOWN) {
+            /* PostgreSQL's 42P18: never written, or read only where any
+             * type goes; otherwise attu's binding missed a use PostgreSQL
+             * would type, and the parameter stays typed by context */
+            bool written = ps && ps->param_used && i + 1 <= ps->nparams && ps->param_used[i + 1];
+            if (open[i] > 0 ? open[i] == undetermined[i] : !written)
+                r = attu_error_set(err, "42P18", 0, "could not determine data type of parameter $%d", i + 1);
+            continue;
+        }
         p->param_types[i] = inferred[i];
         /* a declared type attu lacks (timestamptz, uuid ...) stays what
          * the client is told; its values are read as the inferred type */
         if (p->param_oids[i] == ATTU_PG_OID_UNKNOWN) p->param_oids[i] = attu_type_pg_oid(inferred[i]);
     }
     free(inferred);
+    free(open);
+    free(undetermined);
     if (r < 0 || p->stmt->kind != ATTU_STMT_SELECT) return r < 0 ? -1 : 0;
     if (r > 0) return describe_select(s, p, err);
     /* The SELECT bound again with the types found describes its result.

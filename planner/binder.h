@@ -32,6 +32,13 @@ typedef struct attu_bind_params {
     attu_type          *inferred;  /* optional out: n types after binding, each
                                       undeclared parameter's from the first
                                       context that typed it (UNKNOWN: none) */
+    /* optional outs beside inferred (n entries, zeroed by the caller): how
+     * many times each parameter was bound without a type, and how many of
+     * those uses are ones PostgreSQL leaves undetermined ($1 IS NULL,
+     * count($1), concat($1)): a parameter that only such uses read has no
+     * type (42P18) */
+    int                *open_uses;
+    int                *undetermined_uses;
     /* INSERT ... VALUES: the target columns' types; each VALUES item is
      * assigned to its column's type directly (as PostgreSQL does), so
      * '2024-01-15' goes into a DATE column. NULL otherwise. */

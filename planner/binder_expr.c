@@ -400,6 +400,8 @@ static attu_bexpr *settle_param(bctx *c, attu_bexpr *e) {
 
 attu_bexpr *resolve_unknown_untracked(bctx *c, attu_bexpr *e) {
     if (e && is_untyped_param(e)) {
+        const attu_bind_params *bp = c->params;
+        if (bp && bp->undetermined_uses && e->aux <= bp->n) bp->undetermined_uses[e->aux - 1]++;
         attu_bexpr *copy = attu_bx_new(c->pa, BX_CONST, e->type, e->position);
         if (!copy) { attu_error_oom(c->err); return NULL; }
         *copy = *e;
@@ -1125,6 +1127,7 @@ static attu_bexpr *bind_param(bctx *c, const attu_ast_expr *e) {
         if (!p->values) { b->type = t; b->is_null = true; return b; }
         return coerce(c, b, t, true, e->position);
     }
+    if (p->open_uses) p->open_uses[k - 1]++;
     return b;
 }
 
@@ -1271,6 +1274,11 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
     case ATTU_EXPR_EXTRACT: {
         attu_bexpr *a = bind_expr(c, sc, e->u.extract.arg);
         if (!a) return NULL;
+        if (is_untyped_param(a)) {   /* PostgreSQL names the field unknown too */
+            attu_bexpr *fa[2] = { attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_UNKNOWN), e->position), a };
+            if (!fa[0]) { attu_error_oom(c->err); return NULL; }
+            return attu_param_not_unique(c, "pg_catalog.extract", fa, 2, e->position);
+        }
         return bind_extract(c, e->u.extract.field, a, false, e->position);
     }
     case ATTU_EXPR_SUBQUERY: case ATTU_EXPR_EXISTS: case ATTU_EXPR_IN_SUBQUERY: case ATTU_EXPR_QUANTIFIED:

@@ -222,6 +222,10 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
 /* 42883 "function f(types) does not exist" for the bound arguments (a NULL
  * one prints as "?"); returns NULL. */
 attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n);
+/* 42725 "function name(types) is not unique", for a function whose
+ * candidates an undeclared parameter cannot choose between (as PostgreSQL
+ * says of extract, date_part and date_trunc of one) */
+attu_bexpr *attu_param_not_unique(bctx *c, const char *name, attu_bexpr **args, int n, int pos);
 /* planner/ordered_set_agg.c: percentile_cont / percentile_disc / mode
  * WITHIN GROUP (ORDER BY ...), and the errors of WITHIN GROUP on any other
  * function (agg: the name is an aggregate taking agg_nargs arguments). */

@@ -29,6 +29,16 @@ attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args,
     return NULL;
 }
 
+attu_bexpr *attu_param_not_unique(bctx *c, const char *name, attu_bexpr **args, int n, int pos) {
+    char buf[256], tb[64];
+    size_t used = (size_t)snprintf(buf, sizeof buf, "function %s(", name);
+    for (int i = 0; i < n && used < sizeof buf; i++)
+        used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "", tname(args[i]->type, tb));
+    attu_error_set(c->err, "42725", pos, "%s) is not unique", buf);
+    attu_error_set_hint(c->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
+    return NULL;
+}
+
 typedef struct agg_name { const char *name; attu_agg_kind kind; int nargs; } agg_name;
 static const agg_name aggs[] = {
     { "count", AGG_COUNT, 1 }, { "sum", AGG_SUM, 1 }, { "avg", AGG_AVG, 1 },
@@ -253,7 +263,10 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
                 continue;
             }
         }
-        if (!(args[i] = resolve_unknown(c, args[i]))) goto fail;
+        /* count takes "any": PostgreSQL leaves an untyped parameter
+         * there undetermined (42P18 when nothing else types it) */
+        if (!(args[i] = x->agg == AGG_COUNT ? resolve_unknown_untracked(c, args[i]) : resolve_unknown(c, args[i])))
+            goto fail;
     }
     if (e->u.func.distinct) {
         if (x->agg == AGG_COUNT) x->agg = AGG_COUNT_DISTINCT;
@@ -648,6 +661,9 @@ static attu_bexpr *bind_regexp(bctx *c, const attu_ast_expr *e, attu_opcode op, 
  * text, and so ||, gives 'true' / 'false'); NULL stays NULL. */
 static attu_bexpr *concat_arg(bctx *c, attu_bexpr *a, int pos) {
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    /* their arguments are "any": an untyped parameter stays undetermined
+     * there, as in PostgreSQL (42P18 when nothing else types it) */
+    if (is_untyped_param(a) && !(a = resolve_unknown_untracked(c, a))) return NULL;
     /* concat prints each argument with its output function: a char(n)
      * with its padding */
     if (a->type.id != ATTU_TYPE_BOOL) return coerce(c, bpchar_padded(c, a, pos), txt, true, pos);
@@ -1188,6 +1204,15 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (x) x->imm = f;
         return x;
     }
+    /* date_part and date_trunc of an undeclared parameter: timestamp,
+     * timestamptz, interval (and date_part's date) are all candidates */
+    if ((!strcmp(name, "date_part") || !strcmp(name, "date_trunc")) && n == 2 && is_untyped_param(args[1]))
+        return attu_param_not_unique(c, name, args, n, pos);
+    /* their unit is text: a parameter there is a text (a constant when
+     * the statement runs with its value) */
+    if ((!strcmp(name, "date_part") || !strcmp(name, "date_trunc")) && n == 2 && is_untyped_param(args[0]) &&
+        !(args[0] = coerce(c, args[0], attu_type_make(ATTU_TYPE_TEXT), false, pos)))
+        return NULL;
     if (!strcmp(name, "date_part")) {
         /* date_part('unit', date or timestamp) -> double precision; the
          * unit must be a constant here (PostgreSQL allows any text) */
@@ -1240,7 +1265,9 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return x;
     }
     if (!strcmp(name, "concat_ws")) {
-        attu_bexpr *sep = concat_arg(c, args[0], pos);
+        /* the separator is text (concat_ws(text, VARIADIC "any")) */
+        attu_bexpr *sep = resolve_unknown(c, args[0]);
+        sep = sep ? concat_arg(c, sep, pos) : NULL;
         if (!sep) return NULL;
         /* NULL arguments are skipped: sep goes between non-NULL ones */
         attu_bexpr *acc = NULL;

@@ -149,6 +149,9 @@ DESCRIBED = [
     ("SELECT avg(i + $1), string_agg(x, $2) FROM pt", [INT4, TEXT]),
     ("SELECT i FROM pt WHERE i = (SELECT max(i) FROM pt WHERE x = $1)", [TEXT]),
     ("SELECT * FROM generate_series(1, $1)", [INT4]),
+    ("SELECT concat_ws($1, 'a', i), count($2::int) FROM pt GROUP BY i", [TEXT, INT4]),
+    ("SELECT date_part($1, ts), date_trunc($2, ts) FROM pt", [TEXT, TEXT]),
+    ("SELECT $1 + 1, $1 IS NULL", [INT4]),
     ("SHOW TimeZone", []),
 ]
 for sql, want in DESCRIBED:
@@ -171,6 +174,10 @@ UNDECIDED = [
     ("SELECT i FROM pt WHERE dt + $1 > '2024-01-01'", ("42725", "operator is not unique: date + unknown")),
     ("SELECT i FROM pt WHERE i = $1 AND x = $1", ("42883", "operator does not exist: text = integer")),
     ("SELECT $1 = 1 AND $1 = 'a'", ("22P02", 'invalid input syntax for type integer: "a"')),
+    ("SELECT count($1) FROM pt", ("42P18", "could not determine data type of parameter $1")),
+    ("SELECT concat($1, $2)", ("42P18", "could not determine data type of parameter $1")),
+    ("SELECT extract(year from $1)", ("42725", "function pg_catalog.extract(unknown, unknown) is not unique")),
+    ("SELECT date_trunc('day', $1)", ("42725", "function date_trunc(unknown, unknown) is not unique")),
 ]
 for sql, want in UNDECIDED:
     check("Parse %s" % sql, describe(sql).error(), want)
