@@ -1,9 +1,10 @@
 /*
  * db_prepared.c - the extended protocol: prepared statements with $n
- * parameters. A statement is parsed once; each execution binds it again
- * with the parameter values as typed constants (a parameter whose type was
- * not declared behaves like an untyped literal and takes the type its
- * context wants, as in PostgreSQL).
+ * parameters. A statement is parsed once, and its undeclared parameters
+ * typed by their first use as PostgreSQL types them when it prepares
+ * (db_param_infer.c); each execution binds it again with the parameter
+ * values as constants of those types. A Bind's text value is read as its
+ * parameter's type before anything runs (attu_prepared_check_param).
  */
 #include "db/db_internal.h"
 

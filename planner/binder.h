@@ -8,9 +8,10 @@
  * (logical_plan.h). Errors carry the position of the offending token.
  *
  * Parameters ($n): in prepare mode (values == NULL) a parameter is typed by
- * its declared OID or inferred from context like an untyped literal; in
- * execute mode each value (text, NULL = SQL NULL) becomes a constant of
- * that type.
+ * its declared OID, or takes the type of the first context that types it
+ * as an untyped literal would (recorded in params->inferred, and carried to
+ * its later uses, as PostgreSQL's analysis does); in execute mode each
+ * value (text, NULL = SQL NULL) becomes a constant of that type.
  */
 #ifndef ATTU_PLANNER_BINDER_H
 #define ATTU_PLANNER_BINDER_H
