@@ -37,16 +37,23 @@ static void assign_bare(const attu_ast_expr *e, attu_type t, int np, attu_type *
     if (n >= 1 && n <= np && inferred[n - 1].id == ATTU_TYPE_UNKNOWN) inferred[n - 1] = attu_type_param_plain(t);
 }
 
-static int infer_query(attu_session *s, const char *sql, const attu_ast_query *q, attu_bind_params *bp,
-                       attu_error *err) {
+/* Binds q with the parameters unknown; the caller holds the read lock. */
+static int infer_query_locked(attu_session *s, const char *sql, const attu_ast_query *q, attu_bind_params *bp,
+                              attu_error *err) {
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) return attu_error_oom(err);
     attu_bind_params full = db_params(s, bp);
-    pthread_rwlock_rdlock(&s->db->lock);
     attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, &full, err);
-    pthread_rwlock_unlock(&s->db->lock);
     attu_plan_arena_free(pa);
     return lp ? 0 : -1;
+}
+
+static int infer_query(attu_session *s, const char *sql, const attu_ast_query *q, attu_bind_params *bp,
+                       attu_error *err) {
+    pthread_rwlock_rdlock(&s->db->lock);
+    int r = infer_query_locked(s, sql, q, bp, err);
+    pthread_rwlock_unlock(&s->db->lock);
+    return r;
 }
 
 /* PostgreSQL analyses an INSERT when it is prepared: its table and target
@@ -79,6 +86,7 @@ static int infer_insert(attu_session *s, const char *sql, const attu_ast_stmt *s
     const attu_ast_query *src = st->u.insert.source;
     if (!src) return 0;
     int np = bp->n;
+    /* held throughout: names point into the table's definition */
     pthread_rwlock_rdlock(&s->db->lock);
     const attu_table *base = attu_catalog_lookup(s->db->cat, st->u.insert.table);
     int nt = base ? (st->u.insert.columns.n ? st->u.insert.columns.n : base->ncols) : 0;
@@ -89,15 +97,22 @@ static int infer_insert(attu_session *s, const char *sql, const attu_ast_stmt *s
         targets[k] = base->defs[c].type;
         names[k] = base->defs[c].name;
     }
-    pthread_rwlock_unlock(&s->db->lock);
-    if (!targets || !names) { free(targets); free(names); return attu_error_oom(err); }
+    if (!targets || !names) {
+        pthread_rwlock_unlock(&s->db->lock);
+        free(targets);
+        free(names);
+        return attu_error_oom(err);
+    }
     if (src->kind == ATTU_QUERY_VALUES) {
         for (int r = 0; r < src->u.values.nrows; r++)
             for (int k = 0; k < nt && k < src->u.values.rows[r].n; k++)
                 assign_bare(src->u.values.rows[r].items[k], targets[k], np, bp->inferred);
     } else if (src->kind == ATTU_QUERY_SELECT) {
-        for (int k = 0; k < nt && k < src->u.select.nitems; k++)
+        /* item k is target k up to the first * */
+        for (int k = 0; k < nt && k < src->u.select.nitems; k++) {
+            if (src->u.select.items[k].expr->kind == ATTU_EXPR_STAR) break;
             assign_bare(src->u.select.items[k].expr, targets[k], np, bp->inferred);
+        }
     }
     attu_bind_params ib = *bp;
     if (src->kind == ATTU_QUERY_VALUES && src->u.values.nrows >= 1 && src->u.values.rows[0].n == nt) {
@@ -107,7 +122,8 @@ static int infer_insert(attu_session *s, const char *sql, const attu_ast_stmt *s
     }
     attu_error scratch;
     attu_error_clear(&scratch);
-    infer_query(s, sql, src, &ib, &scratch);
+    infer_query_locked(s, sql, src, &ib, &scratch);
+    pthread_rwlock_unlock(&s->db->lock);
     free(targets);
     free(names);
     return 0;
