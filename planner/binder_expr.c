@@ -600,6 +600,10 @@ static attu_bexpr *not_unique(bctx *c, const char *opname, attu_bexpr *l, attu_b
     return NULL;
 }
 
+bool param_placeholder(const bctx *c, const attu_ast_expr *e) {
+    return e && e->kind == ATTU_EXPR_PARAM && c->params && !c->params->values;
+}
+
 bool is_untyped_param(const attu_bexpr *b) {
     return b->kind == BX_CONST && b->type.id == ATTU_TYPE_UNKNOWN && b->aux > 0;
 }
@@ -1247,6 +1251,15 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
             /* LIKE ... ESCAPE 'c': rewrite a constant pattern to backslash escapes */
             attu_bexpr *esc = bind_expr(c, sc, e->u.like.escape);
             if (!esc) return NULL;
+            /* a pattern or escape that is a parameter: constants when the
+             * statement runs; prepared, the escape is a text */
+            if (param_placeholder(c, e->u.like.pattern) || param_placeholder(c, e->u.like.escape)) {
+                if (!coerce(c, esc, t, false, e->position)) return NULL;
+                attu_bexpr *r = mk_call(c, e->u.like.case_insensitive ? ATTU_OP_ILIKE : ATTU_OP_LIKE, b, e->position, 2,
+                                        a, p, NULL, NULL);
+                if (r && e->u.like.negated) r = mk_call(c, ATTU_OP_NOT, b, e->position, 1, r, NULL, NULL, NULL);
+                return r;
+            }
             if (esc->kind != BX_CONST || p->kind != BX_CONST || esc->is_null || p->is_null || !esc->s || esc->slen > 1) {
                 attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "ESCAPE needs a constant pattern and a one-character escape");
                 return NULL;

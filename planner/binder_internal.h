@@ -188,6 +188,11 @@ bool is_untyped_param(const attu_bexpr *b);
 /* e read as text without typing the parameter it is (IS NULL, a set
  * operation's arm: PostgreSQL leaves the parameter undetermined there) */
 attu_bexpr *resolve_unknown_untracked(bctx *c, attu_bexpr *e);
+/* Whether e, written where attu wants a constant (lag's offset, ntile's
+ * buckets, LIKE's ESCAPE), is a parameter of a statement being prepared:
+ * each run has its value, and describing the statement needs only its
+ * type */
+bool param_placeholder(const bctx *c, const attu_ast_expr *e);
 bool common_type(attu_type a, attu_type b, attu_type *out);
 /* common_type for values that meet in one column (CASE, UNION, VALUES,
  * coalesce, greatest): exact numbers of different scales give NUMERIC */

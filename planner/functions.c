@@ -242,7 +242,9 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* lag / lead's default keeps an untyped literal untyped: it takes
          * the value's type below (lag(i, 1, 'x') is 22P02, as PostgreSQL) */
         if ((an->kind == WIN_LAG || an->kind == WIN_LEAD) && i == 2) continue;
-        if (an->kind == WIN_NTILE && args[i]->type.id == ATTU_TYPE_UNKNOWN) {   /* ntile('2') */
+        /* ntile('2'), lag(x, '2'): their integer, as PostgreSQL reads it */
+        if ((an->kind == WIN_NTILE || ((an->kind == WIN_LAG || an->kind == WIN_LEAD) && i == 1)) &&
+            args[i]->type.id == ATTU_TYPE_UNKNOWN) {
             if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
             continue;
         }
@@ -433,6 +435,14 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
                            "argument of ntile must be greater than zero");
             goto fail;
         }
+        if (param_placeholder(c, e->u.func.args.items[0])) {
+            /* a parameter: an integer, its value with each run */
+            if (!(args[0] = coerce(c, args[0], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
+            x->imm = 1;
+            x->type = attu_type_make(ATTU_TYPE_INT32);
+            n = 0;
+            break;
+        }
         if (args[0]->kind != BX_CONST || args[0]->is_null) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "ntile needs a positive integer constant");
             goto fail;
@@ -443,7 +453,10 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         break;
     case WIN_LAG: case WIN_LEAD:
         x->imm = 1;
-        if (n >= 2) {
+        if (n >= 2 && param_placeholder(c, e->u.func.args.items[1])) {
+            /* a parameter: an integer, its value with each run */
+            if (!(args[1] = coerce(c, args[1], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
+        } else if (n >= 2) {
             if (args[1]->kind != BX_CONST || args[1]->is_null || !attu_type_is_int(args[1]->type.id)) {
                 attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "the offset of %s must be an integer constant", an->name);
                 goto fail;

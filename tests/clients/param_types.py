@@ -152,6 +152,9 @@ DESCRIBED = [
     ("SELECT concat_ws($1, 'a', i), count($2::int) FROM pt GROUP BY i", [TEXT, INT4]),
     ("SELECT date_part($1, ts), date_trunc($2, ts) FROM pt", [TEXT, TEXT]),
     ("SELECT $1 + 1, $1 IS NULL", [INT4]),
+    ("SELECT lag(i, $1) OVER (ORDER BY i), lead(i, $2, $3) OVER (ORDER BY i) FROM pt", [INT4, INT4, INT4]),
+    ("SELECT ntile($1) OVER (ORDER BY i) FROM pt", [INT4]),
+    ("SELECT i FROM pt WHERE x ILIKE $1 ESCAPE $2", [TEXT, TEXT]),
     ("SHOW TimeZone", []),
 ]
 for sql, want in DESCRIBED:
@@ -221,6 +224,9 @@ RUNS = [
     ("SELECT coalesce($1, 5)", [None], [("5",)]),
     ("SELECT i FROM pt WHERE i = $1", [None], []),
     ("SELECT $1 BETWEEN 1 AND $2", ["5", "9"], [("t",)]),
+    ("SELECT i, lag(i, $1) OVER (ORDER BY i) FROM pt ORDER BY i", ["2"], [("1", None), ("2", None), ("3", "1")]),
+    ("SELECT i, ntile($1) OVER (ORDER BY i) FROM pt ORDER BY i", ["2"], [("1", "1"), ("2", "1"), ("3", "2")]),
+    ("SELECT i FROM pt WHERE x LIKE $1 ESCAPE $2", ["tw!o", "!"], [("2",)]),
 ]
 for sql, values, want in RUNS:
     r = run(sql, values)
