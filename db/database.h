@@ -152,6 +152,13 @@ int attu_prepared_param_count(const attu_prepared *p);
 const char *attu_prepared_sql(const attu_prepared *p);
 bool attu_prepared_empty(const attu_prepared *p);
 uint32_t attu_prepared_param_oid(const attu_prepared *p, int i);
+/* Reads a text value of parameter i (len bytes, no NUL needed) as the
+ * type the statement gives the parameter, as PostgreSQL's Bind runs the
+ * type's input function: 0, or -1 with its error (22P02 invalid input
+ * syntax, 22003 out of range, 22007 / 22008 dates) and no position. A
+ * parameter of a string type, or one typed by context at each run
+ * (described as unknown, 705), takes any text. */
+int attu_prepared_check_param(const attu_prepared *p, int i, const char *text, size_t len, attu_error *err);
 /* Result columns (0 and NULL for statements that return no rows). */
 int attu_prepared_describe(const attu_prepared *p,
                            const attu_result_column **cols);

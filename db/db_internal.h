@@ -148,19 +148,26 @@ int db_insert_returning_describe(attu_session *s, const char *sql, const attu_as
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* Builds a prepared statement over a parsed text (taking sql and pr):
- * stmt is the statement it runs; types (ntypes, UNKNOWN = typed by
- * context) and oids (ParameterDescription's, 0 = unknown) declare the
- * first parameters, nparams counts them all. infer: each undeclared
- * parameter a SELECT's use types gets that type for good, as PostgreSQL
- * types them at PREPARE (db_param_type_plain of it); otherwise it stays
- * typed by context at each run, as the protocol's Parse keeps it here
- * (db_prepared.c). */
+ * stmt is the statement it runs; types (ntypes, UNKNOWN = undeclared) and
+ * oids (ParameterDescription's, 0 = undeclared) declare the first
+ * parameters, nparams counts them all. Each undeclared parameter of a
+ * SELECT, VALUES, INSERT, UPDATE, DELETE or EXPLAIN of one takes the type
+ * its use gives it (db_infer_params), for good, as PostgreSQL types it
+ * when it prepares; one no use types is 42P18. Other statements' stay
+ * typed by their context at each run (described as unknown, 705). */
 attu_prepared *db_prepare_parsed(attu_session *s, char *sql, attu_parse_result *pr, const attu_ast_stmt *stmt,
                                  int nparams, int ntypes, const attu_type *types, const uint32_t *oids,
-                                 bool infer, attu_error *err);
-/* A parameter's type as PostgreSQL keeps it: without a modifier (varchar
- * for varchar(n), bpchar for char(n), numeric for numeric(p,s)). */
-attu_type db_param_type_plain(attu_type t);
+                                 attu_error *err);
+/* The types of st's undeclared parameters (db_param_infer.c): inferred
+ * has np entries, the declared types (declared; UNKNOWN = none) on entry,
+ * and receives each undeclared one's type from its first use (UNKNOWN: no
+ * use types it); open_uses and undetermined_uses (np entries, zeroed)
+ * count its untyped uses and those PostgreSQL leaves undetermined
+ * (attu_bind_params). 0 when done, 1 for a statement whose parameters are
+ * not analysed, -1 with err when binding it fails (PostgreSQL's analysis
+ * fails the same way: 42883, 42P01, 22P02 ...). */
+int db_infer_params(attu_session *s, const char *sql, const attu_ast_stmt *st, int np, const attu_type *declared,
+                    attu_type *inferred, int *open_uses, int *undetermined_uses, attu_error *err);
 /* Runs p with text parameter values (db_prepared.c); 0, -1 with err set,
  * -2 when the client went away. wrap (or NULL) is a statement p's runs
  * inside: EXPLAIN [ANALYZE] (EXPLAIN EXECUTE) or CREATE TABLE AS (its

@@ -21,11 +21,10 @@
  * by assignment (42804 when there is no such cast), and the values go to
  * the statement as its parameters. A parameter whose type was not declared
  * has the type its use gave it at PREPARE (as PostgreSQL infers it;
- * db_prepare_parsed, infer_insert_params). One no use typed here (an
- * INSERT ... SELECT's) keeps none: an untyped literal argument is handed
- * over as written, any other argument as its value's text, and the
- * parameter takes its type from its context at each run, as a Parse
- * without types does here.
+ * db_param_infer.c). One of a statement whose parameters are not analysed
+ * there keeps none: an untyped literal argument is handed over as written,
+ * any other argument as its value's text, and the parameter takes its type
+ * from its context at each run.
  */
 #include "db/db_internal.h"
 
@@ -45,87 +44,8 @@ static int declared_type(const attu_ast_typename *tn, attu_type *t, attu_error *
         err->position = tn->position;
         return -1;
     }
-    *t = db_param_type_plain(*t);
+    *t = attu_type_param_plain(*t);
     return 0;
-}
-
-/* PostgreSQL analyses the body at PREPARE. A SELECT is bound when it is
- * described (db_prepare_parsed); an INSERT is checked for its table and
- * target columns (its source is bound when it runs). */
-static int check_insert(attu_session *s, const attu_ast_stmt *body, attu_error *err) {
-    if (body->kind != ATTU_STMT_INSERT) return 0;
-    int r = 0;
-    pthread_rwlock_rdlock(&s->db->lock);
-    const attu_table *base = attu_catalog_lookup(s->db->cat, body->u.insert.table);
-    if (!base)
-        r = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, body->u.insert.table_position,
-                           "relation \"%s\" does not exist", body->u.insert.table);
-    for (int k = 0; !r && k < body->u.insert.columns.n; k++)
-        if (attu_table_find_column(base, body->u.insert.columns.items[k]) < 0)
-            r = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN,
-                               body->u.insert.columns.positions ? body->u.insert.columns.positions[k] : body->position,
-                               "column \"%s\" of relation \"%s\" does not exist", body->u.insert.columns.items[k],
-                               base->name);
-    pthread_rwlock_unlock(&s->db->lock);
-    return r;
-}
-
-/* An INSERT ... VALUES' undeclared parameters take their types from their
- * use too, as PostgreSQL's analysis gives them: an item from its target
- * column, a parameter inside an expression from that expression. Binding
- * the VALUES as the INSERT binds it finds them. Where it does not bind
- * here (DEFAULT items, counts the INSERT itself checks), and for INSERT ...
- * SELECT (whose select list attu binds apart from its targets), they stay
- * typed by their target at each run. */
-static void infer_insert_params(attu_session *s, attu_prepared *p) {
-    const attu_ast_stmt *body = p->stmt;
-    const attu_ast_query *src = body->u.insert.source;
-    if (body->kind != ATTU_STMT_INSERT || !src || src->kind != ATTU_QUERY_VALUES || src->u.values.nrows < 1 ||
-        p->nparams == 0)
-        return;
-    int np = p->nparams;
-    pthread_rwlock_rdlock(&s->db->lock);
-    const attu_table *base = attu_catalog_lookup(s->db->cat, body->u.insert.table);
-    int nt = base ? (body->u.insert.columns.n ? body->u.insert.columns.n : base->ncols) : 0;
-    attu_type *targets = calloc((size_t)nt + 1, sizeof *targets);
-    const char **names = calloc((size_t)nt + 1, sizeof *names);
-    attu_type *inferred = calloc((size_t)np + 1, sizeof *inferred);
-    attu_plan_arena *pa = attu_plan_arena_new();
-    attu_lplan *lp = NULL;
-    if (base && targets && names && inferred && pa && src->u.values.rows[0].n == nt) {
-        for (int k = 0; k < nt; k++) {
-            int c = body->u.insert.columns.n ? attu_table_find_column(base, body->u.insert.columns.items[k]) : k;
-            targets[k] = base->defs[c].type;
-            names[k] = base->defs[c].name;
-        }
-        memcpy(inferred, p->param_types, sizeof *inferred * (size_t)np);
-        attu_bind_params bp;
-        memset(&bp, 0, sizeof bp);
-        bp.n = np; bp.types = p->param_types; bp.inferred = inferred;
-        bp.insert_types = targets; bp.insert_names = names; bp.ninsert = nt;
-        bp = db_params(s, &bp);
-        attu_error scratch;
-        attu_error_clear(&scratch);
-        lp = attu_bind_query(pa, s->db->cat, p->sql, src, &bp, &scratch);
-        /* a parameter that is an item itself is assigned to its column
-         * (the binder records the types of parameters inside expressions) */
-        for (int r = 0; lp && r < src->u.values.nrows; r++)
-            for (int k = 0; k < nt && k < src->u.values.rows[r].n; k++) {
-                const attu_ast_expr *e = src->u.values.rows[r].items[k];
-                int n = e->kind == ATTU_EXPR_PARAM ? e->u.param.number : 0;
-                if (n >= 1 && n <= np && inferred[n - 1].id == ATTU_TYPE_UNKNOWN) inferred[n - 1] = targets[k];
-            }
-    }
-    pthread_rwlock_unlock(&s->db->lock);
-    for (int i = 0; lp && i < np; i++)
-        if (p->param_types[i].id == ATTU_TYPE_UNKNOWN && inferred[i].id != ATTU_TYPE_UNKNOWN) {
-            p->param_types[i] = db_param_type_plain(inferred[i]);
-            p->param_oids[i] = attu_type_pg_oid(p->param_types[i]);
-        }
-    attu_plan_arena_free(pa);
-    free(targets);
-    free(names);
-    free(inferred);
 }
 
 int db_exec_prepare(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
@@ -155,12 +75,7 @@ int db_exec_prepare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
         free(text);
     } else if (pr) {
         const attu_ast_stmt *body = pr->stmts[0].stmt->u.prepare.stmt;
-        if (check_insert(s, body, err)) {
-            attu_parse_free(pr);
-            free(text);
-        } else {
-            p = db_prepare_parsed(s, text, pr, body, pr->stmts[0].nparams, nt, types, oids, true, err);
-        }
+        p = db_prepare_parsed(s, text, pr, body, pr->stmts[0].nparams, nt, types, oids, err);
     } else {
         free(text);
     }
@@ -171,16 +86,14 @@ int db_exec_prepare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
         return -1;
     }
     /* PostgreSQL types each undeclared parameter from its use; one the
-     * body never writes has no type (42P18). (One it writes where no use
-     * types it, `$1 IS NULL`, is 42P18 there too; here it keeps taking its
-     * type from context at each run.) */
+     * body never writes has no type (42P18). db_prepare_parsed found that
+     * for the statements it analyses; this is for the others. */
     const attu_parsed_stmt *ps = &p->parsed->stmts[0];
     for (int k = nt + 1; k <= ps->nparams; k++)
         if (ps->param_used && !ps->param_used[k]) {
             attu_prepared_free(p);
             return attu_error_set(err, "42P18", 0, "could not determine data type of parameter $%d", k);
         }
-    infer_insert_params(s, p);
     p->from_sql = true;
     int r = attu_session_prepared_add(s, name, p, err);
     attu_prepared_free(p);

@@ -1,9 +1,10 @@
 /*
  * db_prepared.c - the extended protocol: prepared statements with $n
- * parameters. A statement is parsed once; each execution binds it again
- * with the parameter values as typed constants (a parameter whose type was
- * not declared behaves like an untyped literal and takes the type its
- * context wants, as in PostgreSQL).
+ * parameters. A statement is parsed once, and its undeclared parameters
+ * typed by their first use as PostgreSQL types them when it prepares
+ * (db_param_infer.c); each execution binds it again with the parameter
+ * values as constants of those types. A Bind's text value is read as its
+ * parameter's type before anything runs (attu_prepared_check_param).
  */
 #include "db/db_internal.h"
 
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/numeric.h"
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 
@@ -28,7 +30,8 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_DATE: return attu_type_make(ATTU_TYPE_DATE);
     case ATTU_PG_OID_TIMESTAMP: return attu_type_make(ATTU_TYPE_TIMESTAMP);
     case ATTU_PG_OID_INTERVAL: return attu_type_make(ATTU_TYPE_INTERVAL);
-    default: return attu_type_make(ATTU_TYPE_UNKNOWN);   /* numeric and others: infer */
+    case ATTU_PG_OID_NUMERIC: return attu_type_make(ATTU_TYPE_NUMERIC);   /* each value its own scale */
+    default: return attu_type_make(ATTU_TYPE_UNKNOWN);   /* 705 and types attu lacks: inferred */
     }
 }
 
@@ -92,26 +95,13 @@ static int describe_utility(attu_session *s, attu_prepared *p, const attu_ast_st
     return r ? -1 : 0;
 }
 
-attu_type db_param_type_plain(attu_type t) {
-    /* char(n) without its length is bpchar, which keeps a value as sent
-     * and compares it without its trailing spaces (engine/types.h) */
-    if (attu_type_is_bpchar_any(t)) return attu_type_bpchar_unbounded();
-    /* varchar(n) without its length is varchar, described as OID 1043 */
-    if (attu_type_is_varchar_any(t)) return attu_type_varchar_unbounded();
-    if (t.id == ATTU_TYPE_TEXT) return attu_type_make(ATTU_TYPE_TEXT);
-    /* NUMERIC keeps each value's own display scale */
-    if (t.id == ATTU_TYPE_DECIMAL) return attu_type_make(ATTU_TYPE_NUMERIC);
-    return t;
-}
-
-/* Describes a SELECT's result by binding it with NULL parameters;
- * inferred (or NULL) receives the types the parameters' uses gave them. */
-static int describe_select(attu_session *s, attu_prepared *p, attu_type *inferred, attu_error *err) {
+/* Describes a SELECT's result by binding it with its parameters' types. */
+static int describe_select(attu_session *s, attu_prepared *p, attu_error *err) {
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) return attu_error_oom(err);
     attu_bind_params bp;
     memset(&bp, 0, sizeof bp);
-    bp.n = p->nparams; bp.types = p->param_types; bp.inferred = inferred;
+    bp.n = p->nparams; bp.types = p->param_types;
     bp = db_params(s, &bp);
     pthread_rwlock_rdlock(&s->db->lock);
     attu_lplan *lp = attu_bind_query(pa, s->db->cat, p->sql, p->stmt->u.select.query, &bp, err);
@@ -130,9 +120,58 @@ static int describe_select(attu_session *s, attu_prepared *p, attu_type *inferre
     return err->set ? -1 : 0;
 }
 
+/* Types p's undeclared parameters by their uses (db_infer_params): 0, or
+ * -1 with err (the statement does not bind, or 42P18 for a parameter no
+ * use types). A statement kind that is not analysed leaves them unknown. */
+static int type_params(attu_session *s, attu_prepared *p, int ntypes, const attu_type *types, attu_error *err) {
+    int np = p->nparams;
+    attu_type *inferred = calloc((size_t)np + 1, sizeof *inferred);
+    int *open = calloc((size_t)np + 1, sizeof *open), *undetermined = calloc((size_t)np + 1, sizeof *undetermined);
+    if (!inferred || !open || !undetermined) {
+        free(inferred); free(open); free(undetermined);
+        return attu_error_oom(err);
+    }
+    memcpy(inferred, p->param_types, sizeof *inferred * (size_t)np);
+    int r = np ? db_infer_params(s, p->sql, p->stmt, np, p->param_types, inferred, open, undetermined, err) : 1;
+    const attu_parsed_stmt *ps = p->parsed && p->parsed->n ? &p->parsed->stmts[0] : NULL;
+    for (int i = 0; r == 0 && i < np; i++) {
+        if (p->param_types[i].id != ATTU_TYPE_UNKNOWN) continue;
+        if (inferred[i].id == ATTU_TYPE_UNKNOWN) {
+            /* PostgreSQL's 42P18: never written, or read only where any
+             * type goes; otherwise attu's binding missed a use PostgreSQL
+             * would type, and the parameter stays typed by context */
+            bool written = ps && ps->param_used && i + 1 <= ps->nparams && ps->param_used[i + 1];
+            if (open[i] > 0 ? open[i] == undetermined[i] : !written)
+                r = attu_error_set(err, "42P18", 0, "could not determine data type of parameter $%d", i + 1);
+            continue;
+        }
+        p->param_types[i] = inferred[i];
+        /* a declared type attu lacks (timestamptz, uuid ...) stays what
+         * the client is told; its values are read as the inferred type */
+        if (p->param_oids[i] == ATTU_PG_OID_UNKNOWN) p->param_oids[i] = attu_type_pg_oid(inferred[i]);
+    }
+    free(inferred);
+    free(open);
+    free(undetermined);
+    if (r < 0 || p->stmt->kind != ATTU_STMT_SELECT) return r < 0 ? -1 : 0;
+    if (r > 0) return describe_select(s, p, err);
+    /* The SELECT bound again with the types found describes its result.
+     * Should that binding fail where the first did not (attu typing a use
+     * differently once its parameter has a type), the undeclared
+     * parameters stay typed by context at each run instead. */
+    if (describe_select(s, p, err) == 0) return 0;
+    attu_error_clear(err);
+    for (int i = 0; i < np; i++)
+        if (i >= ntypes || !types || types[i].id == ATTU_TYPE_UNKNOWN) {
+            p->param_types[i] = attu_type_make(ATTU_TYPE_UNKNOWN);
+            p->param_oids[i] = ATTU_PG_OID_UNKNOWN;
+        }
+    return describe_select(s, p, err);
+}
+
 attu_prepared *db_prepare_parsed(attu_session *s, char *sql, attu_parse_result *pr, const attu_ast_stmt *stmt,
                                  int nparams, int ntypes, const attu_type *types, const uint32_t *oids,
-                                 bool infer, attu_error *err) {
+                                 attu_error *err) {
     attu_prepared *p = calloc(1, sizeof *p);
     if (!p) { free(sql); attu_parse_free(pr); attu_error_oom(err); return NULL; }
     p->refs = 1;
@@ -147,43 +186,13 @@ attu_prepared *db_prepare_parsed(attu_session *s, char *sql, attu_parse_result *
     for (int i = 0; i < np; i++) {
         uint32_t oid = i < ntypes && oids ? oids[i] : 0;
         p->param_types[i] = i < ntypes && types ? types[i] : attu_type_make(ATTU_TYPE_UNKNOWN);
-        /* An undeclared parameter takes its type from context at each
-         * bind; ParameterDescription says "unknown" (705) rather than a type
-         * it may not have: a client that re-parses with the described types
-         * (pgjdbc's getParameterMetaData) must not turn `n = $1` into an
-         * integer = text comparison. */
+        /* undeclared: typed below, or "unknown" (705) for a statement
+         * whose parameters take their type from context at each run */
         p->param_oids[i] = oid ? oid : ATTU_PG_OID_UNKNOWN;
     }
-    if (stmt && stmt->kind == ATTU_STMT_SELECT) {
-        attu_type *inferred = infer ? calloc((size_t)np + 1, sizeof *inferred) : NULL;
-        if (infer && !inferred) { attu_prepared_free(p); attu_error_oom(err); return NULL; }
-        if (inferred) memcpy(inferred, p->param_types, sizeof *inferred * (size_t)np);
-        int r = describe_select(s, p, inferred, err);
-        bool typed = false;
-        for (int i = 0; !r && inferred && i < np; i++)
-            if (p->param_types[i].id == ATTU_TYPE_UNKNOWN && inferred[i].id != ATTU_TYPE_UNKNOWN) {
-                p->param_types[i] = db_param_type_plain(inferred[i]);
-                p->param_oids[i] = attu_type_pg_oid(p->param_types[i]);
-                typed = true;
-            }
-        free(inferred);
-        /* typed for good, a parameter read in several places has its type
-         * in each (SELECT $1::int + $1, $1 gives two integers): describe
-         * what the runs will give. Where the first use's type does not fit
-         * a later one (attu types each $k where it stands, PostgreSQL
-         * carries the first type to the next: $1 BETWEEN 1 AND $2), the
-         * parameters stay typed by context at each run instead. */
-        if (!r && typed && describe_select(s, p, NULL, err)) {
-            attu_error_clear(err);
-            for (int i = 0; i < np; i++)
-                if (i >= ntypes || !types || types[i].id == ATTU_TYPE_UNKNOWN) {
-                    p->param_types[i] = attu_type_make(ATTU_TYPE_UNKNOWN);
-                    p->param_oids[i] = ATTU_PG_OID_UNKNOWN;
-                }
-            r = describe_select(s, p, NULL, err);
-        }
-        if (r) { attu_prepared_free(p); return NULL; }
-    } else if (stmt && describe_utility(s, p, stmt, err)) {
+    if (!stmt) return p;
+    if (type_params(s, p, ntypes, types, err)) { attu_prepared_free(p); return NULL; }
+    if (stmt->kind != ATTU_STMT_SELECT && describe_utility(s, p, stmt, err)) {
         attu_prepared_free(p);
         return NULL;
     }
@@ -205,7 +214,7 @@ attu_prepared *attu_prepare(attu_session *s, const char *sql, int nparam_oids,
     /* a PREPARE's $n are its body's, not this statement's */
     const attu_ast_stmt *st = pr->n ? pr->stmts[0].stmt : NULL;
     int np = st && st->kind != ATTU_STMT_PREPARE ? pr->stmts[0].nparams : 0;
-    attu_prepared *p = db_prepare_parsed(s, strdup(sql), pr, st, np, nparam_oids, types, param_oids, false, err);
+    attu_prepared *p = db_prepare_parsed(s, strdup(sql), pr, st, np, nparam_oids, types, param_oids, err);
     free(types);
     return p;
 }
@@ -231,6 +240,26 @@ bool attu_prepared_empty(const attu_prepared *p) { return p->stmt == NULL; }
 uint32_t attu_prepared_param_oid(const attu_prepared *p, int i) {
     return i >= 0 && i < p->nparams ? p->param_oids[i] : 0;
 }
+int attu_prepared_check_param(const attu_prepared *p, int i, const char *text, size_t len, attu_error *err) {
+    if (i < 0 || i >= p->nparams) return 0;
+    attu_type t = p->param_types[i];
+    /* typed by context at each run, or a string type: any text binds */
+    if (t.id == ATTU_TYPE_UNKNOWN || t.id == ATTU_TYPE_TEXT) return 0;
+    int r;
+    if (t.id == ATTU_TYPE_NUMERIC || t.id == ATTU_TYPE_DECIMAL) {
+        attu_numeric n;
+        r = attu_numeric_parse(text, len, &n, err);
+    } else {
+        /* the widest slot is an interval's 16 bytes */
+        union { int64_t i8[3]; double f8; char bytes[24]; } slot;
+        memset(&slot, 0, sizeof slot);
+        r = attu_type_width(t.id) <= sizeof slot ? attu_value_parse(t, text, len, &slot, err) : 0;
+    }
+    /* a Bind has no place in the statement's text to point at */
+    if (r) err->position = 0;
+    return r ? -1 : 0;
+}
+
 int attu_prepared_describe(const attu_prepared *p, const attu_result_column **cols) {
     *cols = p->cols;
     return p->ncols;

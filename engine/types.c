@@ -86,6 +86,18 @@ const char *attu_type_interval_name(attu_type t, char *buf, size_t cap) {
     return buf;
 }
 
+attu_type attu_type_param_plain(attu_type t) {
+    /* char(n) without its length is bpchar, which keeps a value as sent
+     * and compares it without its trailing spaces (types.h) */
+    if (attu_type_is_bpchar_any(t)) return attu_type_bpchar_unbounded();
+    /* varchar(n) without its length is varchar, described as OID 1043 */
+    if (attu_type_is_varchar_any(t)) return attu_type_varchar_unbounded();
+    if (t.id == ATTU_TYPE_TEXT) return attu_type_make(ATTU_TYPE_TEXT);
+    /* NUMERIC keeps each value's own display scale */
+    if (t.id == ATTU_TYPE_DECIMAL) return attu_type_make(ATTU_TYPE_NUMERIC);
+    return t;
+}
+
 uint32_t attu_type_pg_oid(attu_type t) {
     switch (t.id) {
     case ATTU_TYPE_BOOL: return ATTU_PG_OID_BOOL;

@@ -211,6 +211,11 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap);
  * for varchar with or without a length, BPCHAR for char(n)). */
 uint32_t attu_type_pg_oid(attu_type t);
 
+/* A statement parameter's type as PostgreSQL keeps it: without a modifier
+ * (varchar for varchar(n), bpchar for char(n), numeric for numeric(p,s)),
+ * so any value of the family binds to it. */
+attu_type attu_type_param_plain(attu_type t);
+
 /* typlen as RowDescription wants it (-1 for variable width). */
 int16_t attu_type_pg_len(attu_type t);
 

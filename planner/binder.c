@@ -210,6 +210,7 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc);
 static attu_lplan *mk_project(bctx *c, attu_lplan *child, int n, attu_bexpr **exprs, char **names);
 
 static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d);
+static bool arm_plain(const attu_ast_query *q, int col);
 
 static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     const char *name = f->u.table.name;
@@ -1450,6 +1451,8 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             items = ni; names = nn;
         }
         attu_bexpr *b = bind_expr(c, &sc, it->expr);
+        /* an arm's bare parameter: its set operation types it */
+        if (b && c->setop_arm == q && arm_plain(q, i) && is_untyped_param(b)) b = resolve_unknown_untracked(c, b);
         if (!b || !(b = resolve_unknown(c, b))) return NULL;
         items[n] = b;
         names[n++] = it->alias ? it->alias : (char *)expr_name(c, it->expr);
@@ -1902,13 +1905,38 @@ static attu_lplan *coerce_plan(bctx *c, attu_lplan *p, const attu_type *types) {
  * SELECT '2' is integers). A SELECT that sorts, groups or removes
  * duplicates makes it text first (here: any such SELECT), as does a
  * nested set operation or VALUES. */
-static bool arm_untyped(const attu_ast_query *q, int col) {
+static bool arm_plain(const attu_ast_query *q, int col) {
     if (q->kind != ATTU_QUERY_SELECT || q->u.select.distinct || q->u.select.distinct_on.n || q->u.select.group_by.n ||
         q->u.select.group_empty || q->order_by.n || col >= q->u.select.nitems)
         return false;
     for (int i = 0; i <= col; i++) if (q->u.select.items[i].expr->kind == ATTU_EXPR_STAR) return false;
+    return true;
+}
+
+/* The parameter number of arm q's column col when it is a bare parameter
+ * that no use has typed (0: none). */
+static int arm_param(const bctx *c, const attu_ast_query *q, int col) {
+    if (!arm_plain(q, col)) return 0;
     const attu_ast_expr *e = q->u.select.items[col].expr;
-    return e->kind == ATTU_EXPR_LITERAL && (e->u.literal.kind == ATTU_LIT_STRING || e->u.literal.kind == ATTU_LIT_NULL);
+    const attu_bind_params *bp = c->params;
+    int n = e->kind == ATTU_EXPR_PARAM ? e->u.param.number : 0;
+    if (n < 1 || !bp || n > bp->n || (bp->types && bp->types[n - 1].id != ATTU_TYPE_UNKNOWN)) return 0;
+    return !bp->inferred || bp->inferred[n - 1].id == ATTU_TYPE_UNKNOWN ? n : 0;
+}
+
+/* ... and an undeclared parameter as such a column is unknown there too,
+ * (SELECT $1 UNION SELECT 1 makes $1 an integer) */
+static bool arm_untyped(const bctx *c, const attu_ast_query *q, int col) {
+    if (!arm_plain(q, col)) return false;
+    const attu_ast_expr *e = q->u.select.items[col].expr;
+    return (e->kind == ATTU_EXPR_LITERAL && (e->u.literal.kind == ATTU_LIT_STRING || e->u.literal.kind == ATTU_LIT_NULL)) ||
+           arm_param(c, q, col) > 0;
+}
+
+/* Types the parameter that arm q's column col is (if it is one) as t. */
+static void arm_param_typed(bctx *c, const attu_ast_query *q, int col, attu_type t) {
+    int n = arm_param(c, q, col);
+    if (n > 0 && c->params->inferred) c->params->inferred[n - 1] = attu_type_param_plain(t);
 }
 
 static bool values_read_outer(const attu_lplan *p) {
@@ -2099,8 +2127,12 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
     case ATTU_QUERY_SELECT: p = bind_select(c, q); break;
     case ATTU_QUERY_VALUES: p = bind_values(c, q); break;
     case ATTU_QUERY_SETOP: {
+        const attu_ast_query *arm = c->setop_arm;
+        c->setop_arm = q->u.setop.left;
         attu_lplan *l = bind_query(c, q->u.setop.left);
+        c->setop_arm = q->u.setop.right;
         attu_lplan *r = l ? bind_query(c, q->u.setop.right) : NULL;
+        c->setop_arm = arm;
         if (!r) break;
         const char *opname = q->u.setop.op == ATTU_SETOP_UNION ? "UNION" : q->u.setop.op == ATTU_SETOP_INTERSECT ? "INTERSECT" : "EXCEPT";
         if (l->ncols != r->ncols) {
@@ -2113,9 +2145,13 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
         if (!ts || !lu || !ru) { attu_error_oom(c->err); break; }
         bool bad = false;
         for (int i = 0; i < l->ncols && !bad; i++) {
-            lu[i] = arm_untyped(q->u.setop.left, i);
-            ru[i] = arm_untyped(q->u.setop.right, i);
-            if (lu[i] && ru[i]) { lu[i] = ru[i] = false; }   /* both text */
+            lu[i] = arm_untyped(c, q->u.setop.left, i);
+            ru[i] = arm_untyped(c, q->u.setop.right, i);
+            if (lu[i] && ru[i]) {   /* both text */
+                lu[i] = ru[i] = false;
+                arm_param_typed(c, q->u.setop.left, i, l->types[i]);
+                arm_param_typed(c, q->u.setop.right, i, r->types[i]);
+            }
             /* a string literal arm beside char(n) makes bpchar without a
              * length, as in CASE (mix_bpchar_literal) */
             /* and beside varchar(n) varchar without a length, as PostgreSQL
@@ -2125,6 +2161,8 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
             /* a literal arm is read as any interval: the other arm's
              * qualifier goes (binder_expr.c mix_type) */
             if ((lu[i] || ru[i]) && ts[i].id == ATTU_TYPE_INTERVAL) ts[i] = attu_type_make(ATTU_TYPE_INTERVAL);
+            if (lu[i]) arm_param_typed(c, q->u.setop.left, i, ts[i]);
+            if (ru[i]) arm_param_typed(c, q->u.setop.right, i, ts[i]);
             if (lu[i] || ru[i]) continue;
             if (!mix_type(l->types[i], r->types[i], &ts[i])) {
                 char b1[64], b2[64];
@@ -2343,6 +2381,14 @@ static attu_bexpr *const_from_column(bctx *c, const attu_column *col, size_t row
     }
     b->f = t.id == ATTU_TYPE_FLOAT32 || t.id == ATTU_TYPE_FLOAT64 ? b->f : (double)b->i;
     return b;
+}
+
+/* `$1 IN (SELECT c ...)`, `$1 = ANY (SELECT c ...)`: an undeclared
+ * parameter compared with the rows of a subquery takes its column's type
+ * (as PostgreSQL resolves unknown = that type), rows or none */
+static attu_bexpr *param_as_column(bctx *c, attu_bexpr *arg, attu_type t) {
+    if (!arg || !is_untyped_param(arg) || t.id == ATTU_TYPE_UNKNOWN) return arg;
+    return coerce(c, arg, t, false, arg->position);
 }
 
 static void free_cols(attu_column **cols, int n) {
@@ -3927,7 +3973,7 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
         /* x op ANY (rows): OR of the comparisons (FALSE when empty);
          * x op ALL (rows): AND of them (TRUE when empty) */
         bool all = e->u.quantified.all;
-        attu_bexpr *arg = bind_expr(c, sc, e->u.quantified.arg);
+        attu_bexpr *arg = param_as_column(c, bind_expr(c, sc, e->u.quantified.arg), p->types[0]);
         if (arg && n > MAX_IN_VALUES)
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "ANY / ALL over more than %d rows is not supported", MAX_IN_VALUES);
         else if (arg) {
@@ -3942,7 +3988,7 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
             }
         }
     } else {
-        attu_bexpr *arg = bind_expr(c, sc, e->u.in_subquery.arg);
+        attu_bexpr *arg = param_as_column(c, bind_expr(c, sc, e->u.in_subquery.arg), p->types[0]);
         if (arg && n > MAX_IN_VALUES)
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "IN (subquery) with more than %d rows is not supported", MAX_IN_VALUES);
         else if (arg) {

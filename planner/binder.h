@@ -8,9 +8,10 @@
  * (logical_plan.h). Errors carry the position of the offending token.
  *
  * Parameters ($n): in prepare mode (values == NULL) a parameter is typed by
- * its declared OID or inferred from context like an untyped literal; in
- * execute mode each value (text, NULL = SQL NULL) becomes a constant of
- * that type.
+ * its declared OID, or takes the type of the first context that types it
+ * as an untyped literal would (recorded in params->inferred, and carried to
+ * its later uses, as PostgreSQL's analysis does); in execute mode each
+ * value (text, NULL = SQL NULL) becomes a constant of that type.
  */
 #ifndef ATTU_PLANNER_BINDER_H
 #define ATTU_PLANNER_BINDER_H
@@ -32,6 +33,13 @@ typedef struct attu_bind_params {
     attu_type          *inferred;  /* optional out: n types after binding, each
                                       undeclared parameter's from the first
                                       context that typed it (UNKNOWN: none) */
+    /* optional outs beside inferred (n entries, zeroed by the caller): how
+     * many times each parameter was bound without a type, and how many of
+     * those uses are ones PostgreSQL leaves undetermined ($1 IS NULL,
+     * count($1), concat($1)): a parameter that only such uses read has no
+     * type (42P18) */
+    int                *open_uses;
+    int                *undetermined_uses;
     /* INSERT ... VALUES: the target columns' types; each VALUES item is
      * assigned to its column's type directly (as PostgreSQL does), so
      * '2024-01-15' goes into a DATE column. NULL otherwise. */

@@ -340,11 +340,12 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
     if (attu_type_is_qualified_interval(t)) t = attu_type_make(ATTU_TYPE_INTERVAL);
     if (e->type.id == ATTU_TYPE_UNKNOWN) {
         /* an undeclared parameter ($k: aux) takes the type its first
-         * context gives it, as PostgreSQL infers it (params->inferred) */
+         * context gives it, as PostgreSQL infers it (params->inferred),
+         * without a modifier: `c = $1` with c char(3) is a bpchar $1 */
         const attu_bind_params *bp = c->params;
         if (e->kind == BX_CONST && e->aux > 0 && bp && bp->inferred && e->aux <= bp->n &&
             bp->inferred[e->aux - 1].id == ATTU_TYPE_UNKNOWN)
-            bp->inferred[e->aux - 1] = t;
+            bp->inferred[e->aux - 1] = attu_type_param_plain(t);
         if (e->kind == BX_CONST) return parse_literal(c, e, t, pos);
         e->type = t;
         return e;
@@ -385,6 +386,29 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
 attu_bexpr *resolve_unknown(bctx *c, attu_bexpr *e) {
     if (e && e->type.id == ATTU_TYPE_UNKNOWN) return coerce(c, e, attu_type_make(ATTU_TYPE_TEXT), false, e->position);
     return e;
+}
+
+/* An undeclared parameter's expression read again after a use typed it
+ * (the same bound node compared twice): the type that use gave it. */
+static attu_bexpr *settle_param(bctx *c, attu_bexpr *e) {
+    const attu_bind_params *bp = c->params;
+    if (e && is_untyped_param(e) && bp && bp->inferred && e->aux <= bp->n &&
+        bp->inferred[e->aux - 1].id != ATTU_TYPE_UNKNOWN)
+        return coerce(c, e, bp->inferred[e->aux - 1], true, e->position);
+    return e;
+}
+
+attu_bexpr *resolve_unknown_untracked(bctx *c, attu_bexpr *e) {
+    if (e && is_untyped_param(e)) {
+        const attu_bind_params *bp = c->params;
+        if (bp && bp->undetermined_uses && e->aux <= bp->n) bp->undetermined_uses[e->aux - 1]++;
+        attu_bexpr *copy = attu_bx_new(c->pa, BX_CONST, e->type, e->position);
+        if (!copy) { attu_error_oom(c->err); return NULL; }
+        *copy = *e;
+        copy->aux = 0;
+        e = copy;
+    }
+    return resolve_unknown(c, e);
 }
 
 attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what) {
@@ -576,9 +600,11 @@ static attu_bexpr *not_unique(bctx *c, const char *opname, attu_bexpr *l, attu_b
     return NULL;
 }
 
-/* a statement parameter that no type was given for (a BX_CONST that
- * remembers its number) */
-static bool is_untyped_param(const attu_bexpr *b) {
+bool param_placeholder(const bctx *c, const attu_ast_expr *e) {
+    return e && e->kind == ATTU_EXPR_PARAM && c->params && !c->params->values;
+}
+
+bool is_untyped_param(const attu_bexpr *b) {
     return b->kind == BX_CONST && b->type.id == ATTU_TYPE_UNKNOWN && b->aux > 0;
 }
 
@@ -709,10 +735,10 @@ static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, att
             rt = ATTU_TYPE_DATE;
         }
         /* date + unknown: date + integer, + interval, + time are all
-         * PostgreSQL's candidates (42725); an untyped parameter stays the
-         * integer it always was here */
-        if (((lt == ATTU_TYPE_DATE && rt == ATTU_TYPE_UNKNOWN && !is_untyped_param(r)) ||
-             (rt == ATTU_TYPE_DATE && lt == ATTU_TYPE_UNKNOWN && !is_untyped_param(l))) && op == ATTU_BINOP_ADD)
+         * PostgreSQL's candidates (42725), for a literal and an untyped
+         * parameter alike */
+        if (((lt == ATTU_TYPE_DATE && rt == ATTU_TYPE_UNKNOWN) ||
+             (rt == ATTU_TYPE_DATE && lt == ATTU_TYPE_UNKNOWN)) && op == ATTU_BINOP_ADD)
             return not_unique(c, names[op], l, r, pos);
         /* timestamp + integer has no operator in PostgreSQL (42883) */
         if (lt == ATTU_TYPE_DATE && (attu_type_is_int(rt) || rt == ATTU_TYPE_UNKNOWN) &&
@@ -871,9 +897,9 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
     x->thens = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)n);
     attu_bexpr *operand = NULL;
     if (e->u.case_.operand && !(operand = bind_expr(c, sc, e->u.case_.operand))) return NULL;
-    /* an untyped literal as the operand is text, as PostgreSQL's (CASE '1'
-     * WHEN 1 is text = integer, 42883) */
-    if (operand && operand->type.id == ATTU_TYPE_UNKNOWN && !is_untyped_param(operand) &&
+    /* an untyped literal or parameter as the operand is text, as
+     * PostgreSQL's (CASE '1' WHEN 1 is text = integer, 42883) */
+    if (operand && operand->type.id == ATTU_TYPE_UNKNOWN &&
         !(operand = coerce(c, operand, attu_type_make(ATTU_TYPE_TEXT), false, operand->position)))
         return NULL;
     attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
@@ -926,8 +952,9 @@ static attu_bexpr *bind_in_list(bctx *c, const scope *sc, const attu_ast_expr *e
         if (!v) return NULL;
         /* PostgreSQL gives an IN list its arguments' common type before
          * comparing, so an untyped parameter in a varchar's list is a
-         * varchar (= alone would make it text: bind_compare_op) */
-        if (attu_type_is_varchar_any(arg->type) && is_untyped_param(v) &&
+         * varchar (= alone would make it text: bind_compare_op, and so
+         * does a list of one, which PostgreSQL reads as =) */
+        if (attu_type_is_varchar_any(arg->type) && is_untyped_param(v) && n > 1 &&
             !(v = coerce(c, v, attu_type_varchar_unbounded(), false, e->position)))
             return NULL;
         if (!(eqs[i] = bind_compare_op(c, ATTU_BINOP_EQ, arg, v, e->position))) return NULL;
@@ -1095,10 +1122,16 @@ static attu_bexpr *bind_param(bctx *c, const attu_ast_expr *e) {
     b->aux = k;    /* remember the parameter for type inference */
     if (!p->values || !p->values[k - 1]) b->is_null = true;
     else { b->s = (char *)p->values[k - 1]; b->slen = strlen(p->values[k - 1]); }
-    if (p->types && p->types[k - 1].id != ATTU_TYPE_UNKNOWN) {
-        if (!p->values) { b->type = p->types[k - 1]; b->is_null = true; return b; }
-        return coerce(c, b, p->types[k - 1], true, e->position);
+    /* a parameter typed by its first use keeps that type at the next,
+     * as PostgreSQL's analysis carries it (`$1 = 1 AND $1 = 'a'` reads 'a'
+     * as an integer; `i = $1 AND x = $1` is integer = text, 42883) */
+    attu_type t = p->types ? p->types[k - 1] : attu_type_make(ATTU_TYPE_UNKNOWN);
+    if (t.id == ATTU_TYPE_UNKNOWN && p->inferred) t = p->inferred[k - 1];
+    if (t.id != ATTU_TYPE_UNKNOWN) {
+        if (!p->values) { b->type = t; b->is_null = true; return b; }
+        return coerce(c, b, t, true, e->position);
     }
+    if (p->open_uses) p->open_uses[k - 1]++;
     return b;
 }
 
@@ -1121,7 +1154,7 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         }
         /* prefix - of an untyped literal: - interval and the numeric
          * types' are all candidates (42725); + has only numeric ones */
-        if (a->type.id == ATTU_TYPE_UNKNOWN && e->u.unary.op == ATTU_UNOP_NEG && !is_untyped_param(a))
+        if (a->type.id == ATTU_TYPE_UNKNOWN && e->u.unary.op == ATTU_UNOP_NEG)
             return not_unique(c, "-", NULL, a, e->position);
         if (a->type.id == ATTU_TYPE_UNKNOWN) a = coerce(c, a, attu_type_make(ATTU_TYPE_FLOAT64), false, e->position);
         if (!a) return NULL;
@@ -1142,7 +1175,9 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         switch (e->u.is.what) {
         case ATTU_IS_NULL: case ATTU_IS_UNKNOWN:
             if (e->u.is.what == ATTU_IS_UNKNOWN && !(a = coerce_bool(c, a, "IS UNKNOWN"))) return NULL;
-            a = resolve_unknown(c, a);
+            /* IS NULL types no parameter: PostgreSQL leaves `$1 IS NULL`'s
+             * $1 undetermined (42P18 when nothing else types it) */
+            a = resolve_unknown_untracked(c, a);
             r = mk_call(c, e->u.is.negated ? ATTU_OP_IS_NOT_NULL : ATTU_OP_IS_NULL, b, e->position, 1, a, NULL, NULL, NULL);
             return r;
         case ATTU_IS_TRUE: case ATTU_IS_FALSE:
@@ -1159,7 +1194,10 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *hi = lo ? bind_expr(c, sc, e->u.between.high) : NULL;
         if (!hi) return NULL;
         attu_bexpr *g = bind_compare_op(c, ATTU_BINOP_GE, a, lo, e->position);
-        attu_bexpr *l = g ? bind_compare_op(c, ATTU_BINOP_LE, a, hi, e->position) : NULL;
+        /* an undeclared parameter as the argument has the type >= gave it
+         * (PostgreSQL: `$1 BETWEEN 1 AND $2` is two integers) */
+        if (g) a = settle_param(c, a);
+        attu_bexpr *l = g && a ? bind_compare_op(c, ATTU_BINOP_LE, a, hi, e->position) : NULL;
         if (!l) return NULL;
         attu_bexpr *r = mk_call(c, ATTU_OP_AND, b, e->position, 2, g, l, NULL, NULL);
         if (e->u.between.symmetric) {
@@ -1213,6 +1251,15 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
             /* LIKE ... ESCAPE 'c': rewrite a constant pattern to backslash escapes */
             attu_bexpr *esc = bind_expr(c, sc, e->u.like.escape);
             if (!esc) return NULL;
+            /* a pattern or escape that is a parameter: constants when the
+             * statement runs; prepared, the escape is a text */
+            if (param_placeholder(c, e->u.like.pattern) || param_placeholder(c, e->u.like.escape)) {
+                if (!coerce(c, esc, t, false, e->position)) return NULL;
+                attu_bexpr *r = mk_call(c, e->u.like.case_insensitive ? ATTU_OP_ILIKE : ATTU_OP_LIKE, b, e->position, 2,
+                                        a, p, NULL, NULL);
+                if (r && e->u.like.negated) r = mk_call(c, ATTU_OP_NOT, b, e->position, 1, r, NULL, NULL, NULL);
+                return r;
+            }
             if (esc->kind != BX_CONST || p->kind != BX_CONST || esc->is_null || p->is_null || !esc->s || esc->slen > 1) {
                 attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "ESCAPE needs a constant pattern and a one-character escape");
                 return NULL;
@@ -1240,6 +1287,11 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
     case ATTU_EXPR_EXTRACT: {
         attu_bexpr *a = bind_expr(c, sc, e->u.extract.arg);
         if (!a) return NULL;
+        if (is_untyped_param(a)) {   /* PostgreSQL names the field unknown too */
+            attu_bexpr *fa[2] = { attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_UNKNOWN), e->position), a };
+            if (!fa[0]) { attu_error_oom(c->err); return NULL; }
+            return attu_param_not_unique(c, "pg_catalog.extract", fa, 2, e->position);
+        }
         return bind_extract(c, e->u.extract.field, a, false, e->position);
     }
     case ATTU_EXPR_SUBQUERY: case ATTU_EXPR_EXISTS: case ATTU_EXPR_IN_SUBQUERY: case ATTU_EXPR_QUANTIFIED:

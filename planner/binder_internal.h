@@ -135,6 +135,10 @@ typedef struct bctx {
                                     select list only (planner/srf.c) */
     const char      *srf_clause; /* where allow_srf is false, the clause its
                                     message names if not `clause` */
+    /* the plain SELECT being bound as an arm of a set operation: a bare
+     * undeclared parameter in its list is left for the set operation to
+     * type (the other arm's type), as PostgreSQL leaves it unknown there */
+    const struct attu_ast_query *setop_arm;
     const attu_type *values_hint;   /* INSERT target types for the top VALUES */
     int              nvalues_hint;
     const char *const *values_hint_names;
@@ -178,6 +182,17 @@ attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what);
  * a cast or an assignment to a qualified column does (binder_expr.c) */
 attu_bexpr *bind_interval_qualified(bctx *c, attu_bexpr *a, int range, int prec, int pos);
 attu_bexpr *resolve_unknown(bctx *c, attu_bexpr *e);   /* UNKNOWN -> TEXT */
+/* a statement parameter that no type was given for, nor inferred yet (a
+ * BX_CONST of type UNKNOWN that remembers its number in aux) */
+bool is_untyped_param(const attu_bexpr *b);
+/* e read as text without typing the parameter it is (IS NULL, a set
+ * operation's arm: PostgreSQL leaves the parameter undetermined there) */
+attu_bexpr *resolve_unknown_untracked(bctx *c, attu_bexpr *e);
+/* Whether e, written where attu wants a constant (lag's offset, ntile's
+ * buckets, LIKE's ESCAPE), is a parameter of a statement being prepared:
+ * each run has its value, and describing the statement needs only its
+ * type */
+bool param_placeholder(const bctx *c, const attu_ast_expr *e);
 bool common_type(attu_type a, attu_type b, attu_type *out);
 /* common_type for values that meet in one column (CASE, UNION, VALUES,
  * coalesce, greatest): exact numbers of different scales give NUMERIC */
@@ -212,6 +227,10 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
 /* 42883 "function f(types) does not exist" for the bound arguments (a NULL
  * one prints as "?"); returns NULL. */
 attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n);
+/* 42725 "function name(types) is not unique", for a function whose
+ * candidates an undeclared parameter cannot choose between (as PostgreSQL
+ * says of extract, date_part and date_trunc of one) */
+attu_bexpr *attu_param_not_unique(bctx *c, const char *name, attu_bexpr **args, int n, int pos);
 /* planner/ordered_set_agg.c: percentile_cont / percentile_disc / mode
  * WITHIN GROUP (ORDER BY ...), and the errors of WITHIN GROUP on any other
  * function (agg: the name is an aggregate taking agg_nargs arguments). */

@@ -29,6 +29,16 @@ attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args,
     return NULL;
 }
 
+attu_bexpr *attu_param_not_unique(bctx *c, const char *name, attu_bexpr **args, int n, int pos) {
+    char buf[256], tb[64];
+    size_t used = (size_t)snprintf(buf, sizeof buf, "function %s(", name);
+    for (int i = 0; i < n && used < sizeof buf; i++)
+        used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "", tname(args[i]->type, tb));
+    attu_error_set(c->err, "42725", pos, "%s) is not unique", buf);
+    attu_error_set_hint(c->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
+    return NULL;
+}
+
 typedef struct agg_name { const char *name; attu_agg_kind kind; int nargs; } agg_name;
 static const agg_name aggs[] = {
     { "count", AGG_COUNT, 1 }, { "sum", AGG_SUM, 1 }, { "avg", AGG_AVG, 1 },
@@ -232,7 +242,9 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* lag / lead's default keeps an untyped literal untyped: it takes
          * the value's type below (lag(i, 1, 'x') is 22P02, as PostgreSQL) */
         if ((an->kind == WIN_LAG || an->kind == WIN_LEAD) && i == 2) continue;
-        if (an->kind == WIN_NTILE && args[i]->type.id == ATTU_TYPE_UNKNOWN) {   /* ntile('2') */
+        /* ntile('2'), lag(x, '2'): their integer, as PostgreSQL reads it */
+        if ((an->kind == WIN_NTILE || ((an->kind == WIN_LAG || an->kind == WIN_LEAD) && i == 1)) &&
+            args[i]->type.id == ATTU_TYPE_UNKNOWN) {
             if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
             continue;
         }
@@ -253,7 +265,10 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
                 continue;
             }
         }
-        if (!(args[i] = resolve_unknown(c, args[i]))) goto fail;
+        /* count takes "any": PostgreSQL leaves an untyped parameter
+         * there undetermined (42P18 when nothing else types it) */
+        if (!(args[i] = x->agg == AGG_COUNT ? resolve_unknown_untracked(c, args[i]) : resolve_unknown(c, args[i])))
+            goto fail;
     }
     if (e->u.func.distinct) {
         if (x->agg == AGG_COUNT) x->agg = AGG_COUNT_DISTINCT;
@@ -420,6 +435,14 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
                            "argument of ntile must be greater than zero");
             goto fail;
         }
+        if (param_placeholder(c, e->u.func.args.items[0])) {
+            /* a parameter: an integer, its value with each run */
+            if (!(args[0] = coerce(c, args[0], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
+            x->imm = 1;
+            x->type = attu_type_make(ATTU_TYPE_INT32);
+            n = 0;
+            break;
+        }
         if (args[0]->kind != BX_CONST || args[0]->is_null) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "ntile needs a positive integer constant");
             goto fail;
@@ -430,7 +453,10 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         break;
     case WIN_LAG: case WIN_LEAD:
         x->imm = 1;
-        if (n >= 2) {
+        if (n >= 2 && param_placeholder(c, e->u.func.args.items[1])) {
+            /* a parameter: an integer, its value with each run */
+            if (!(args[1] = coerce(c, args[1], attu_type_make(ATTU_TYPE_INT32), false, e->position))) goto fail;
+        } else if (n >= 2) {
             if (args[1]->kind != BX_CONST || args[1]->is_null || !attu_type_is_int(args[1]->type.id)) {
                 attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "the offset of %s must be an integer constant", an->name);
                 goto fail;
@@ -554,6 +580,15 @@ static bool int4_argument(attu_type_id t) {
     return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_UNKNOWN;
 }
 
+/* An integer argument (int4_argument) that the engine reads as a bigint:
+ * an untyped literal or parameter is PostgreSQL's integer first, so
+ * substr(s, $1) describes $1 as integer and '3000000000' is out of range
+ * there as in PostgreSQL. */
+static attu_bexpr *int4_arg_as_int8(bctx *c, attu_bexpr *a, int pos) {
+    if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_INT32), false, pos))) return NULL;
+    return coerce(c, a, attu_type_make(ATTU_TYPE_INT64), false, pos);
+}
+
 /* The regexp_* functions (engine/regexp_functions.h): PostgreSQL 15's
  * signatures, each argument text ('t': text or an untyped literal) or
  * integer ('i': smallint, integer or an untyped literal; bigint does not
@@ -639,6 +674,9 @@ static attu_bexpr *bind_regexp(bctx *c, const attu_ast_expr *e, attu_opcode op, 
  * text, and so ||, gives 'true' / 'false'); NULL stays NULL. */
 static attu_bexpr *concat_arg(bctx *c, attu_bexpr *a, int pos) {
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    /* their arguments are "any": an untyped parameter stays undetermined
+     * there, as in PostgreSQL (42P18 when nothing else types it) */
+    if (is_untyped_param(a) && !(a = resolve_unknown_untracked(c, a))) return NULL;
     /* concat prints each argument with its output function: a char(n)
      * with its padding */
     if (a->type.id != ATTU_TYPE_BOOL) return coerce(c, bpchar_padded(c, a, pos), txt, true, pos);
@@ -940,7 +978,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             for (int i = 1; i < n; i++) {
                 bool want_int = (fn->op == ATTU_OP_SPLIT_PART) ? i == 2 : i == 1;
                 if (want_int && !int4_argument(args[i]->type.id)) return attu_no_function(c, e, args, n);
-                if (!(args[i] = coerce(c, args[i], want_int ? attu_type_make(ATTU_TYPE_INT64) : txt, false, pos))) return NULL;
+                if (!(args[i] = want_int ? int4_arg_as_int8(c, args[i], pos) : coerce(c, args[i], txt, false, pos))) return NULL;
             }
             break;
         case ATTU_OP_STARTS_WITH: rt = attu_type_make(ATTU_TYPE_BOOL);
@@ -949,7 +987,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         case ATTU_OP_SUBSTR: case ATTU_OP_LEFT: case ATTU_OP_RIGHT: case ATTU_OP_REPEAT:
             for (int i = 1; i < n; i++) {
                 if (!int4_argument(args[i]->type.id)) return attu_no_function(c, e, args, n);
-                if (!(args[i] = coerce(c, args[i], attu_type_make(ATTU_TYPE_INT64), false, pos))) return NULL;
+                if (!(args[i] = int4_arg_as_int8(c, args[i], pos))) return NULL;
             }
             break;
         case ATTU_OP_STRPOS: rt = i4; /* fallthrough */
@@ -1009,7 +1047,10 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (!strcmp(name, "round") || !strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "ceiling") || !strcmp(name, "trunc")) {
         attu_bexpr *a = args[0];
-        if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, f8, false, pos))) return NULL;
+        /* unknown: round(x) and trunc(x) resolve to the double precision
+         * ones, round(x, d) and trunc(x, d) to the only ones, numeric's */
+        if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, n == 2 ? attu_type_make(ATTU_TYPE_NUMERIC) : f8, false, pos)))
+            return NULL;
         if (!is_numeric(a->type.id)) return attu_no_function(c, e, args, n);
         bool isround = name[0] == 'r';
         /* round(bigint, d): 19 integer digits do not fit a DECIMAL */
@@ -1176,6 +1217,15 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (x) x->imm = f;
         return x;
     }
+    /* date_part and date_trunc of an undeclared parameter: timestamp,
+     * timestamptz, interval (and date_part's date) are all candidates */
+    if ((!strcmp(name, "date_part") || !strcmp(name, "date_trunc")) && n == 2 && is_untyped_param(args[1]))
+        return attu_param_not_unique(c, name, args, n, pos);
+    /* their unit is text: a parameter there is a text (a constant when
+     * the statement runs with its value) */
+    if ((!strcmp(name, "date_part") || !strcmp(name, "date_trunc")) && n == 2 && is_untyped_param(args[0]) &&
+        !(args[0] = coerce(c, args[0], attu_type_make(ATTU_TYPE_TEXT), false, pos)))
+        return NULL;
     if (!strcmp(name, "date_part")) {
         /* date_part('unit', date or timestamp) -> double precision; the
          * unit must be a constant here (PostgreSQL allows any text) */
@@ -1228,7 +1278,9 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return x;
     }
     if (!strcmp(name, "concat_ws")) {
-        attu_bexpr *sep = concat_arg(c, args[0], pos);
+        /* the separator is text (concat_ws(text, VARIADIC "any")) */
+        attu_bexpr *sep = resolve_unknown(c, args[0]);
+        sep = sep ? concat_arg(c, sep, pos) : NULL;
         if (!sep) return NULL;
         /* NULL arguments are skipped: sep goes between non-NULL ones */
         attu_bexpr *acc = NULL;

@@ -6,8 +6,10 @@
  * A statement is an attu_prepared. The unnamed one is the connection's;
  * named ones are the session's (attu_session_prepared_*), in the one
  * namespace SQL PREPARE / EXECUTE / DEALLOCATE use too, as in PostgreSQL.
- * A portal holds a reference to its statement, its text parameters and
- * result formats; its first Execute runs the statement and keeps the
+ * A portal holds a reference to its statement, its parameters as text
+ * (a binary value is turned into its text by the type the statement gives
+ * the parameter, a text value checked against that type) and result
+ * formats; its first Execute runs the statement and keeps the
  * materialized result (ATTU_RESULT_KEEP), later Executes page through it.
  * After any error, messages are skipped until Sync, as in PostgreSQL.
  */
@@ -172,6 +174,10 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
         return s;
     }
     case ATTU_PG_OID_NUMERIC:   /* pgjdbc's setBigDecimal sends these */
+        if (len < 8) {   /* not even its header */
+            attu_error_set(err, ATTU_SQLSTATE_PROTOCOL_VIOLATION, 0, "insufficient data left in message");
+            return NULL;
+        }
         return pg_numeric_binary_to_text(v, len, idx + 1, err);
     default:
         attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
@@ -179,7 +185,14 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
                        idx + 1, oid);
         return NULL;
     }
-    if (len != want) {
+    /* PostgreSQL's receive functions read past a short value's end
+     * (08P01, an ERROR: the connection goes on) and leave bytes of a long
+     * one unread (22P03) */
+    if (len < want) {
+        attu_error_set(err, ATTU_SQLSTATE_PROTOCOL_VIOLATION, 0, "insufficient data left in message");
+        return NULL;
+    }
+    if (len > want) {
         attu_error_set(err, "22P03", 0, "incorrect binary data format in bind parameter %d",
                        idx + 1);
         return NULL;
@@ -282,6 +295,10 @@ void ext_bind(conn *c, inmsg *m) {
                                "invalid byte sequence for encoding \"UTF8\": 0x00");
                 goto fail;
             }
+            /* the value must read as its parameter's type now, as
+             * PostgreSQL's Bind runs the type's input function: a bad one
+             * fails the Bind (22P02 ...), before anything runs */
+            if (attu_prepared_check_param(s, i, b.param_vals[i], (size_t)b.param_lens[i], &err)) goto fail;
             p->values[i] = strndup(b.param_vals[i], (size_t)b.param_lens[i]);
             if (!p->values[i]) { attu_error_oom(&err); goto fail; }
         }

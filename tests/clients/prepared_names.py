@@ -7,142 +7,16 @@ per session.
 
     prepared_names.py             # the server in PGHOST / PGPORT / PGUSER
 
-A small protocol-v3 client of its own sends what libpq and psycopg2 would
-not mix in one session (a Parse of a named statement beside SQL); psycopg2,
+A small protocol-v3 client (pgwire_client.py) sends what libpq and psycopg2
+would not mix in one session (a Parse of a named statement beside SQL); psycopg2,
 when installed, runs the SQL side the way applications write it (its
 parameters interpolated into EXECUTE's argument list).
 """
 import os
-import socket
-import struct
 import sys
 from decimal import Decimal
 
-
-class Conn:
-    """A protocol v3 session: simple queries and extended messages, every
-    reply up to ReadyForQuery read back as (type, payload) pairs."""
-
-    def __init__(self, host, port, user, dbname):
-        if host.startswith("/"):
-            self.s = socket.socket(socket.AF_UNIX)
-            self.s.connect(os.path.join(host, ".s.PGSQL.%d" % port))
-        else:
-            self.s = socket.create_connection((host, port))
-        params = b"user\0" + user.encode() + b"\0database\0" + dbname.encode() + b"\0\0"
-        body = struct.pack("!i", 196608) + params
-        self.s.sendall(struct.pack("!i", len(body) + 4) + body)
-        for t, p in self.until_ready():
-            if t == "R" and struct.unpack("!i", p[:4])[0] != 0:
-                raise SystemExit("the server asks for a password: run against a trust setup")
-
-    def _read(self, n):
-        b = b""
-        while len(b) < n:
-            c = self.s.recv(n - len(b))
-            if not c:
-                raise SystemExit("connection closed")
-            b += c
-        return b
-
-    def until_ready(self):
-        out = []
-        while True:
-            t = self._read(1).decode()
-            n = struct.unpack("!i", self._read(4))[0]
-            p = self._read(n - 4)
-            if t == "Z":
-                return out
-            out.append((t, p))
-
-    def send(self, t, payload=b""):
-        self.s.sendall(t.encode() + struct.pack("!i", len(payload) + 4) + payload)
-
-    def query(self, sql):
-        self.send("Q", sql.encode() + b"\0")
-        return Reply(self.until_ready())
-
-    def parse(self, name, sql, oids=()):
-        self.send("P", name.encode() + b"\0" + sql.encode() + b"\0" + struct.pack("!h", len(oids)) +
-                  b"".join(struct.pack("!I", o) for o in oids))
-
-    def bind(self, stmt, values, portal=""):
-        b = portal.encode() + b"\0" + stmt.encode() + b"\0" + struct.pack("!hh", 0, len(values))
-        for v in values:
-            b += struct.pack("!i", -1) if v is None else struct.pack("!i", len(v.encode())) + v.encode()
-        self.send("B", b + struct.pack("!h", 0))
-
-    def describe(self, kind, name):
-        self.send("D", kind.encode() + name.encode() + b"\0")
-
-    def execute(self, portal=""):
-        self.send("E", portal.encode() + b"\0" + struct.pack("!i", 0))
-
-    def close_stmt(self, name):
-        self.send("C", b"S" + name.encode() + b"\0")
-
-    def sync(self):
-        self.send("S")
-        return Reply(self.until_ready())
-
-    def run(self, stmt, values=()):
-        """Bind, Execute, Sync of a statement."""
-        self.bind(stmt, list(values))
-        self.execute()
-        return self.sync()
-
-
-class Reply:
-    def __init__(self, msgs):
-        self.msgs = msgs
-
-    def error(self):
-        """(sqlstate, message) of the first ErrorResponse, or None."""
-        for t, p in self.msgs:
-            if t == "E":
-                f = {x[:1].decode(): x[1:].decode() for x in p.split(b"\0") if x}
-                return f.get("C"), f.get("M")
-        return None
-
-    def tags(self):
-        return [p.rstrip(b"\0").decode() for t, p in self.msgs if t == "C"]
-
-    def rows(self):
-        rows = []
-        for t, p in self.msgs:
-            if t != "D":
-                continue
-            n, off, row = struct.unpack("!h", p[:2])[0], 2, []
-            for _ in range(n):
-                ln = struct.unpack("!i", p[off:off + 4])[0]
-                off += 4
-                row.append(None if ln < 0 else p[off:off + ln].decode())
-                off += max(ln, 0)
-            rows.append(tuple(row))
-        return rows
-
-    def kinds(self):
-        return "".join(t for t, _ in self.msgs)
-
-    def param_oids(self):
-        for t, p in self.msgs:
-            if t == "t":
-                n = struct.unpack("!h", p[:2])[0]
-                return list(struct.unpack("!%dI" % n, p[2:2 + 4 * n]))
-        return None
-
-    def columns(self):
-        for t, p in self.msgs:
-            if t == "T":
-                n, off, cols = struct.unpack("!h", p[:2])[0], 2, []
-                for _ in range(n):
-                    end = p.index(b"\0", off)
-                    name = p[off:end].decode()
-                    oid = struct.unpack("!I", p[end + 7:end + 11])[0]
-                    cols.append((name, oid))
-                    off = end + 19
-                return cols
-        return None
+from pgwire_client import Conn
 
 
 failures = []
@@ -189,8 +63,7 @@ r = c.sync()
 check("Describe of a PREPAREd statement", (r.param_oids(), r.columns()), ([23], [("id", 23), ("name", 25)]))
 
 # undeclared parameters of a PREPARE are typed by their use, and Describe
-# says so (a Parse without types leaves them unknown here: pgjdbc re-binds
-# by the described types)
+# says so (as for a Parse without types: param_types.py)
 c.query("PREPARE inf AS SELECT name, $2 || '!' AS bang FROM pn WHERE id = $1")
 c.describe("S", "inf")
 r = c.sync()

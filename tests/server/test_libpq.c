@@ -200,13 +200,14 @@ Test(libpq, failed_parse_or_bind_aborts_the_block) {
     PQclear(r);
     cr_assert_eq(PQtransactionStatus(c), PQTRANS_IDLE);
 
-    /* a binary int4 of 3 bytes fails in Bind (22P03) */
+    /* a binary int4 of 3 bytes fails in Bind (08P01 "insufficient data
+     * left in message", an ERROR as in PostgreSQL) */
     PQclear(must(c, "BEGIN", PGRES_COMMAND_OK));
     Oid types[1] = { 23 };
     const char *vals[1] = { "\0\0\1" };
     int lens[1] = { 3 }, fmts[1] = { 1 };
     r = PQexecParams(c, "SELECT $1", 1, types, vals, lens, fmts, 0);
-    cr_assert_str_eq(PQresultErrorField(r, PG_DIAG_SQLSTATE), "22P03");
+    cr_assert_str_eq(PQresultErrorField(r, PG_DIAG_SQLSTATE), "08P01");
     PQclear(r);
     cr_assert_eq(PQtransactionStatus(c), PQTRANS_INERROR);
     r = PQexecParams(c, "COMMIT", 0, NULL, NULL, NULL, NULL, 0);
@@ -279,8 +280,9 @@ Test(libpq, binary_interval_parameters) {
     }
     const char *vals[1] = { "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0" };
     int shortlen[1] = { 15 };
+    /* a short one runs out of bytes (08P01), as PostgreSQL's interval_recv */
     PGresult *r = PQexecParams(c, "SELECT $1", 1, types, vals, shortlen, fmts, 0);
-    cr_assert_str_eq(PQresultErrorField(r, PG_DIAG_SQLSTATE), "22P03");
+    cr_assert_str_eq(PQresultErrorField(r, PG_DIAG_SQLSTATE), "08P01");
     PQclear(r);
     PQfinish(c);
 }

@@ -516,6 +516,14 @@ public class JdbcTest {
             eq(Types.INTEGER, md.getColumnType(1), "described type");
             eq("label", md.getColumnName(2), "described name");
             eq(1, ps.getParameterMetaData().getParameterCount(), "parameter count");
+            // the type the server inferred from `n = ?`, as PostgreSQL names it
+            eq(Types.INTEGER, ps.getParameterMetaData().getParameterType(1), "inferred parameter type");
+            eq("int4", ps.getParameterMetaData().getParameterTypeName(1), "inferred parameter type name");
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT n FROM nums WHERE label = ? LIMIT ?")) {
+            java.sql.ParameterMetaData pm = ps.getParameterMetaData();
+            eq("text", pm.getParameterTypeName(1), "inferred text parameter");
+            eq("int8", pm.getParameterTypeName(2), "inferred LIMIT parameter");
         }
     }
 

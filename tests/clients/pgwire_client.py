@@ -1,0 +1,163 @@
+"""pgwire_client.py - a small protocol-v3 client for the client tests: it
+sends the extended protocol's messages one by one (what libpq and psycopg2
+would not send: a Parse without types followed by a Describe, binary
+parameters of a chosen layout, a Bind that must fail before its Execute) and
+reads every reply up to ReadyForQuery back as (type, payload) pairs.
+
+Only trust authentication: run it against the private servers of
+server_env.sh.
+"""
+import os
+import socket
+import struct
+
+
+class Conn:
+    """A protocol v3 session: simple queries and extended messages."""
+
+    def __init__(self, host, port, user, dbname):
+        if host.startswith("/"):
+            self.s = socket.socket(socket.AF_UNIX)
+            self.s.connect(os.path.join(host, ".s.PGSQL.%d" % port))
+        else:
+            self.s = socket.create_connection((host, port))
+        params = b"user\0" + user.encode() + b"\0database\0" + dbname.encode() + b"\0\0"
+        body = struct.pack("!i", 196608) + params
+        self.s.sendall(struct.pack("!i", len(body) + 4) + body)
+        for t, p in self.until_ready():
+            if t == "R" and struct.unpack("!i", p[:4])[0] != 0:
+                raise SystemExit("the server asks for a password: run against a trust setup")
+
+    def _read(self, n):
+        b = b""
+        while len(b) < n:
+            c = self.s.recv(n - len(b))
+            if not c:
+                raise SystemExit("connection closed")
+            b += c
+        return b
+
+    def until_ready(self):
+        out = []
+        while True:
+            t = self._read(1).decode()
+            n = struct.unpack("!i", self._read(4))[0]
+            p = self._read(n - 4)
+            if t == "Z":
+                return out
+            out.append((t, p))
+
+    def send(self, t, payload=b""):
+        self.s.sendall(t.encode() + struct.pack("!i", len(payload) + 4) + payload)
+
+    def query(self, sql):
+        self.send("Q", sql.encode() + b"\0")
+        return Reply(self.until_ready())
+
+    def parse(self, name, sql, oids=()):
+        self.send("P", name.encode() + b"\0" + sql.encode() + b"\0" + struct.pack("!h", len(oids)) +
+                  b"".join(struct.pack("!I", o) for o in oids))
+
+    def bind(self, stmt, values, portal="", formats=None):
+        """values: str (sent as its UTF-8 text), bytes (sent as they are,
+        for binary formats) or None (NULL); formats: the parameter format
+        codes as the message carries them (None: none, all text)."""
+        formats = formats or []
+        b = portal.encode() + b"\0" + stmt.encode() + b"\0" + struct.pack("!h", len(formats))
+        b += b"".join(struct.pack("!h", f) for f in formats) + struct.pack("!h", len(values))
+        for v in values:
+            if v is None:
+                b += struct.pack("!i", -1)
+                continue
+            raw = v.encode() if isinstance(v, str) else v
+            b += struct.pack("!i", len(raw)) + raw
+        self.send("B", b + struct.pack("!h", 0))
+
+    def describe(self, kind, name):
+        self.send("D", kind.encode() + name.encode() + b"\0")
+
+    def execute(self, portal=""):
+        self.send("E", portal.encode() + b"\0" + struct.pack("!i", 0))
+
+    def close_stmt(self, name):
+        self.send("C", b"S" + name.encode() + b"\0")
+
+    def sync(self):
+        self.send("S")
+        return Reply(self.until_ready())
+
+    def run(self, stmt, values=(), formats=None):
+        """Bind, Execute, Sync of a statement."""
+        self.bind(stmt, list(values), formats=formats)
+        self.execute()
+        return self.sync()
+
+    def close(self):
+        self.send("X")
+        self.s.close()
+
+
+class Reply:
+    def __init__(self, msgs):
+        self.msgs = msgs
+
+    def error(self):
+        """(sqlstate, message) of the first ErrorResponse, or None."""
+        f = self.error_fields()
+        return (f.get("C"), f.get("M")) if f else None
+
+    def error_fields(self):
+        """The first ErrorResponse's fields by their code letter, or None."""
+        for t, p in self.msgs:
+            if t == "E":
+                return {x[:1].decode(): x[1:].decode() for x in p.split(b"\0") if x}
+        return None
+
+    def tags(self):
+        return [p.rstrip(b"\0").decode() for t, p in self.msgs if t == "C"]
+
+    def rows(self):
+        rows = []
+        for t, p in self.msgs:
+            if t != "D":
+                continue
+            n, off, row = struct.unpack("!h", p[:2])[0], 2, []
+            for _ in range(n):
+                ln = struct.unpack("!i", p[off:off + 4])[0]
+                off += 4
+                row.append(None if ln < 0 else p[off:off + ln].decode())
+                off += max(ln, 0)
+            rows.append(tuple(row))
+        return rows
+
+    def kinds(self):
+        return "".join(t for t, _ in self.msgs)
+
+    def param_oids(self):
+        for t, p in self.msgs:
+            if t == "t":
+                n = struct.unpack("!h", p[:2])[0]
+                return list(struct.unpack("!%dI" % n, p[2:2 + 4 * n]))
+        return None
+
+    def columns(self):
+        for t, p in self.msgs:
+            if t == "T":
+                n, off, cols = struct.unpack("!h", p[:2])[0], 2, []
+                for _ in range(n):
+                    end = p.index(b"\0", off)
+                    name = p[off:end].decode()
+                    oid = struct.unpack("!I", p[end + 7:end + 11])[0]
+                    cols.append((name, oid))
+                    off = end + 19
+                return cols
+        return None
+
+
+def connect_from_env():
+    """A session on the server in PGHOST / PGPORT / PGUSER / PGDATABASE."""
+    host = os.environ.get("PGHOST", "127.0.0.1")
+    port = int(os.environ.get("PGPORT", "5433"))
+    user = os.environ.get("PGUSER", "attu")
+    dbname = os.environ.get("PGDATABASE", user)
+    return Conn(host, port, user, dbname)
