@@ -2896,15 +2896,32 @@ static bool recursive_cap_exceeded(xctx *x, size_t total) {
     return true;
 }
 
+/* The columns cols[0..n) of r, shared (a keyed recursive union's values). */
+static rel *rel_pick(xctx *x, const rel *r, const int *cols, int n) {
+    rel *o = rel_new(x, n, r->nrows);
+    if (!o) return NULL;
+    for (int i = 0; i < n; i++) o->cols[i] = xcol_ref(r->cols[cols[i]]);
+    return o;
+}
+
 rel *run_recursive(xctx *x, attu_stage *s) {
+    /* keyed (setop_ncmp: a bpchar without a length, planner keyed_arm):
+     * the terms give keys, then values; rows are duplicates by the keys,
+     * and the work table and the output are the values (work_cols) */
+    bool keyed = s->setop_ncmp > 0 && s->work_cols;
     rel *first = run_stage(x, s->child[0]);
     if (!first) return NULL;
     if (!s->all) {
-        rel *d = rel_distinct(x, first);
+        rel *d = keyed ? rel_distinct_by(x, first, s->setop_ncmp) : rel_distinct(x, first);
         rel_free(x, first);
         if (!(first = d)) return NULL;
     }
     rel *seen = s->all ? NULL : rel_share(x, first);     /* UNION: every row output so far */
+    if (keyed) {
+        rel *v = rel_pick(x, first, s->work_cols, s->ncols);
+        rel_free(x, first);
+        if (!(first = v)) { rel_free(x, seen); return NULL; }
+    }
     size_t nparts = 0, cap = 16;
     rel **parts = malloc(sizeof *parts * cap);
     xwork w = { s->worktable, first, x->work };
@@ -2926,6 +2943,7 @@ rel *run_recursive(xctx *x, attu_stage *s) {
             /* new rows: distinct, and not output before */
             attu_stage except = { 0 };
             except.setop = 3;
+            except.setop_ncmp = keyed ? s->setop_ncmp : 0;
             rel *d = run_setop(x, &except, n, seen);
             rel_free(x, n);
             if (!(n = d)) break;
@@ -2934,6 +2952,11 @@ rel *run_recursive(xctx *x, attu_stage *s) {
                 if (!c) { rel_free(x, n); break; }
                 rel_free(x, seen);
                 seen = c;
+            }
+            if (keyed) {
+                rel *v = rel_pick(x, n, s->work_cols, s->ncols);
+                rel_free(x, n);
+                if (!(n = v)) break;
             }
         }
         if (nparts == cap) {

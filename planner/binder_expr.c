@@ -202,6 +202,48 @@ attu_bexpr *bpchar_key(bctx *c, attu_bexpr *a) {
     return mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), a->position, 1, a, NULL, NULL, NULL);
 }
 
+/* min / max of a bpchar without a length: PostgreSQL's bpchar_smaller /
+ * bpchar_larger compare without the trailing blanks ('a ' is below 'a\t')
+ * and keep a value with its own. The engine's text min / max compare
+ * bytes, so the aggregate reads the value coded as its key, a 0x01 and
+ * its blanks (bpchar_order_code), whose byte order is the key's order,
+ * then within one key the fewer blanks first; bpchar_order_decode makes
+ * the value again (the 0x01 is the code's last byte before its blanks).
+ * A key that itself holds a 0x01 may sort out of place: no text a
+ * PostgreSQL client writes by hand has one. */
+static attu_bexpr *blank_count(bctx *c, attu_bexpr *a, attu_bexpr *trimmed, int pos) {
+    attu_type i8 = attu_type_make(ATTU_TYPE_INT64), tx = attu_type_make(ATTU_TYPE_TEXT);
+    attu_bexpr *la = mk_call(c, ATTU_OP_OCTET_LENGTH, i8, pos, 1, a, NULL, NULL, NULL);
+    attu_bexpr *lt = la ? mk_call(c, ATTU_OP_OCTET_LENGTH, i8, pos, 1, trimmed, NULL, NULL, NULL) : NULL;
+    attu_bexpr *nb = lt ? mk_call(c, ATTU_OP_SUB_I, i8, pos, 2, la, lt, NULL, NULL) : NULL;
+    attu_bexpr *sp = nb ? attu_bx_new(c->pa, BX_CONST, tx, pos) : NULL;
+    if (!sp) { attu_error_oom(c->err); return NULL; }
+    sp->s = " "; sp->slen = 1;
+    return mk_call(c, ATTU_OP_REPEAT, tx, pos, 2, sp, nb, NULL, NULL);
+}
+
+attu_bexpr *bpchar_order_code(bctx *c, attu_bexpr *a) {
+    if (!a || !attu_type_is_bpchar_any(a->type) || attu_type_is_bpchar(a->type)) return a;
+    attu_type tx = attu_type_make(ATTU_TYPE_TEXT);
+    attu_bexpr *key = bpchar_key(c, a);
+    attu_bexpr *blanks = key ? blank_count(c, a, key, a->position) : NULL;
+    attu_bexpr *mark = blanks ? attu_bx_new(c->pa, BX_CONST, tx, a->position) : NULL;
+    if (!mark) { attu_error_oom(c->err); return NULL; }
+    mark->s = "\x01"; mark->slen = 1;
+    attu_bexpr *km = mk_call(c, ATTU_OP_CONCAT, tx, a->position, 2, key, mark, NULL, NULL);
+    return km ? mk_call(c, ATTU_OP_CONCAT, tx, a->position, 2, km, blanks, NULL, NULL) : NULL;
+}
+
+attu_bexpr *bpchar_order_decode(bctx *c, attu_bexpr *d) {
+    attu_type tx = attu_type_make(ATTU_TYPE_TEXT);
+    int pos = d->position;
+    attu_bexpr *km = mk_call(c, ATTU_OP_RTRIM, tx, pos, 1, d, NULL, NULL, NULL);   /* key and 0x01 */
+    attu_bexpr *m1 = km ? mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), -1) : NULL;
+    attu_bexpr *key = m1 ? mk_call(c, ATTU_OP_LEFT, tx, pos, 2, km, m1, NULL, NULL) : NULL;
+    attu_bexpr *blanks = key ? blank_count(c, d, km, pos) : NULL;
+    return blanks ? mk_call(c, ATTU_OP_CONCAT, attu_type_bpchar_unbounded(), pos, 2, key, blanks, NULL, NULL) : NULL;
+}
+
 attu_bexpr *bpchar_padded(bctx *c, attu_bexpr *a, int pos) {
     /* char(n) values are kept without their trailing spaces (engine/
      * types.h); rpad(a, n) gives the padded bytes PostgreSQL's LIKE,

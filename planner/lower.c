@@ -793,6 +793,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         return s;
     case LP_DISTINCT:
         if (!(s = new_stage(ATTU_ST_DISTINCT, p, err))) return NULL;
+        s->setop_ncmp = p->setop_ncmp;
         if (!(s->child[0] = lower(p->left, err))) goto fail;
         return s;
     case LP_SETOP:
@@ -804,6 +805,11 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
     case LP_RECURSIVE:
         if (!(s = new_stage(ATTU_ST_RECURSIVE, p, err))) return NULL;
         s->all = p->all; s->worktable = p->worktable;
+        if (p->setop_ncmp) {
+            s->setop_ncmp = p->setop_ncmp;
+            if (!(s->work_cols = malloc(sizeof(int) * (size_t)p->ncols))) goto oom;
+            memcpy(s->work_cols, p->work_cols, sizeof(int) * (size_t)p->ncols);
+        }
         s->limit = p->topk_limit;     /* -1, or the rows after which to stop */
         s->stop_per_run = p->stop_per_run;
         s->label = p->all ? "union all" : "union";
