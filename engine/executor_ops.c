@@ -2138,13 +2138,31 @@ static int64_t load_i(const void *d, attu_type_id t, size_t i) {
  * 36 digits as the plain aggregate does; nscale counts the frame's values
  * of each dscale, so that a sliding frame can drop its largest scale when
  * the last value of that scale leaves it. min / max of NUMERIC keep their
- * value (with its own dscale) in ns too. */
+ * value (with its own dscale) in ns too. A sum counts its NaN, Infinity
+ * and -Infinity values apart (nspecial), as PostgreSQL's do_numeric_accum,
+ * so that a sliding frame finds its sum again once they leave it; ns sums
+ * the numbers (win_acc_sum). */
 typedef struct win_acc {
     int64_t cnt, si; double sf, sxx; bool has;
     attu_numeric ns;
     attu_interval iv;     /* sum, min, max of INTERVAL */
     int64_t nscale[ATTU_NUMERIC_MAX_DIGITS + 1];
+    int64_t nspecial[3];  /* NaN, Infinity, -Infinity in a NUMERIC sum */
 } win_acc;
+
+/* NaN 0, Infinity 1, -Infinity 2; a number -1 */
+static int special_slot(attu_numeric v) {
+    return !attu_numeric_is_special(v) ? -1 : attu_numeric_is_nan(v) ? 0 : v.m > 0 ? 1 : 2;
+}
+
+/* A NUMERIC sum's value: NaN with a NaN or both infinities, else the
+ * infinity, else the numbers' sum */
+static attu_numeric win_acc_sum(const win_acc *acc) {
+    if (acc->nspecial[0] || (acc->nspecial[1] && acc->nspecial[2])) return attu_numeric_nan();
+    if (acc->nspecial[1]) return attu_numeric_inf(1);
+    if (acc->nspecial[2]) return attu_numeric_inf(-1);
+    return acc->ns;
+}
 
 static void win_acc_reset(win_acc *acc) { memset(acc, 0, sizeof *acc); }
 
@@ -2232,6 +2250,13 @@ static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, con
     if (win_numeric(g, a)) {
         attu_numeric v = win_num(a, ad, row);
         if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
+            int sp = special_slot(v);
+            if (sp >= 0) {
+                acc->nspecial[sp]++;
+                if (!acc->has) { acc->ns.m = 0; acc->ns.dscale = 0; }
+                acc->has = true;
+                return WIN_OK;
+            }
             if (!acc->has) acc->ns = v;
             else if (attu_numeric_add(acc->ns, v, &acc->ns, err)) return WIN_ERROR_SET;
             acc->nscale[v.dscale]++;
@@ -2288,8 +2313,11 @@ static int win_acc_remove(win_acc *acc, const attu_stage_agg *g, const xcol *a, 
     acc->has = acc->cnt > 0;
     if (!win_numeric(g, a)) { acc->si -= load_i(ad, a->type.id, row); return WIN_OK; }   /* sum(integer): stays in bigint */
     attu_numeric v = win_num(a, ad, row);
-    acc->nscale[v.dscale]--;
+    int sp = special_slot(v);
+    if (sp >= 0) acc->nspecial[sp]--;
+    else acc->nscale[v.dscale]--;
     if (!acc->has) { acc->ns.m = 0; acc->ns.dscale = 0; return WIN_OK; }
+    if (sp >= 0) return WIN_OK;
     if (attu_numeric_sub(acc->ns, v, &acc->ns, err)) return WIN_ERROR_SET;
     int d = acc->ns.dscale;
     while (d > 0 && acc->nscale[d] == 0) d--;
@@ -2720,12 +2748,13 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                         /* PostgreSQL's numeric avg: the exact sum / count
                          * at select_div_scale */
                         attu_numeric avg;
-                        if (attu_numeric_div(cur->ns, attu_numeric_from_int64(cur->cnt), &avg, x->err)) { free(ph8); goto done; }
+                        if (attu_numeric_div(win_acc_sum(cur), attu_numeric_from_int64(cur->cnt), &avg, x->err)) { free(ph8); goto done; }
                         attu_numeric_pack(avg, nv + row * 16);
                     } else if (g->avg) {
                         vf[row] = cur->sf / (double)cur->cnt;   /* floats */
                     } else if (nv) {
-                        attu_numeric_pack(cur->ns, nv + row * 16);   /* exact sums, NUMERIC min / max */
+                        /* exact sums, NUMERIC min / max */
+                        attu_numeric_pack(g->op == ATTU_REDUCE_SUM ? win_acc_sum(cur) : cur->ns, nv + row * 16);
                     } else if (fl) vf[row] = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT ? cur->sf : (double)cur->si;
                     else vi[row] = cur->si;
                 }

@@ -265,6 +265,17 @@ attu_type mix_bpchar_literal(attu_type t, const attu_bexpr *v) {
     return t;
 }
 
+attu_type mix_numeric_literal(attu_type t, const attu_bexpr *v) {
+    /* a string literal 'NaN' or 'Infinity' beside a DECIMAL (1::numeric,
+     * a numeric(p,s) column) makes the NUMERIC that holds it, where
+     * PostgreSQL's numeric holds both: the DECIMAL could not */
+    attu_numeric n;
+    if (t.id == ATTU_TYPE_DECIMAL && v && v->kind == BX_CONST && v->type.id == ATTU_TYPE_UNKNOWN && !v->is_null &&
+        v->aux <= 0 && v->s && !attu_numeric_parse(v->s, v->slen, &n, NULL) && attu_numeric_is_special(n))
+        return attu_type_make(ATTU_TYPE_NUMERIC);
+    return t;
+}
+
 attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, attu_bexpr *a0,
                     attu_bexpr *a1, attu_bexpr *a2, attu_bexpr *a3) {
     attu_bexpr *e = attu_bx_new(c->pa, BX_CALL, t, pos);
@@ -630,6 +641,7 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
     attu_type t;
     if (l->type.id == ATTU_TYPE_UNKNOWN && r->type.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     else if (!common_type(l->type, r->type, &t)) return op_error(c, names[op], l, r, pos);
+    t = mix_numeric_literal(mix_numeric_literal(t, l), r);
     /* Exact values of different scales compare at the larger scale as
      * DECIMALs where both provably fit 18 digits there; common_type judged
      * by the types alone, a constant's own digits may leave room (a
@@ -781,8 +793,8 @@ static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, att
         }
         return not_unique(c, names[op], l, r, pos);
     }
-    if (lt == ATTU_TYPE_UNKNOWN) { l = coerce(c, l, is_numeric(rt) ? r->type : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!l) return NULL; lt = l->type.id; }
-    if (rt == ATTU_TYPE_UNKNOWN) { r = coerce(c, r, is_numeric(lt) ? l->type : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!r) return NULL; rt = r->type.id; }
+    if (lt == ATTU_TYPE_UNKNOWN) { l = coerce(c, l, is_numeric(rt) ? mix_numeric_literal(r->type, l) : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!l) return NULL; lt = l->type.id; }
+    if (rt == ATTU_TYPE_UNKNOWN) { r = coerce(c, r, is_numeric(lt) ? mix_numeric_literal(l->type, r) : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!r) return NULL; rt = r->type.id; }
     if (!is_numeric(lt) || !is_numeric(rt)) return op_error(c, names[op], l, r, pos);
     bool exact = attu_type_mclass(lt) != ATTU_MC_FLOAT && attu_type_mclass(rt) != ATTU_MC_FLOAT;
     bool has_num = lt == ATTU_TYPE_DECIMAL || lt == ATTU_TYPE_NUMERIC || rt == ATTU_TYPE_DECIMAL || rt == ATTU_TYPE_NUMERIC;
@@ -944,7 +956,7 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (v->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
-    for (int i = 0; i <= n; i++) t = mix_bpchar_literal(t, i < n ? x->thens[i] : x->else_);
+    for (int i = 0; i <= n; i++) t = mix_numeric_literal(mix_bpchar_literal(t, i < n ? x->thens[i] : x->else_), i < n ? x->thens[i] : x->else_);
     for (int i = 0; i <= n; i++) t = mix_varchar_length(t, i < n ? x->thens[i] : x->else_);
     for (int i = 0; i < n; i++) if (!(x->thens[i] = coerce(c, x->thens[i], t, false, x->thens[i]->position))) return NULL;
     if (x->else_ && !(x->else_ = coerce(c, x->else_, t, false, x->else_->position))) return NULL;
@@ -1004,16 +1016,18 @@ static attu_bexpr *bind_cast_plain_text(bctx *c, attu_bexpr *a, int pos) {
 static int text_literal_scale(const char *s, size_t len) {
     attu_numeric n;
     attu_error scratch = { 0 };
-    if (attu_numeric_parse(s, len, &n, &scratch)) return 0;
+    if (attu_numeric_parse(s, len, &n, &scratch) || attu_numeric_is_special(n)) return 0;
     return n.dscale;
 }
 
 /* Whether a text literal is a number of more digits than a DECIMAL holds
- * ('1.5e30'::numeric): it becomes a NUMERIC, as a text column does. */
+ * ('1.5e30'::numeric), NaN or an infinity: it becomes a NUMERIC, as a
+ * text column does. */
 static bool text_literal_wide(const char *s, size_t len) {
     attu_numeric n;
     attu_error scratch = { 0 };
     if (attu_numeric_parse(s, len, &n, &scratch)) return false;
+    if (attu_numeric_is_special(n)) return true;
     return n.m >= (__int128)1000000000000000000 || n.m <= -(__int128)1000000000000000000;
 }
 

@@ -144,6 +144,16 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
                 if (ot == ATTU_TYPE_NUMERIC) {
                     if (attu_numeric_parse(o->s, o->slen, &v, c->err)) return false;
                 } else v = ot == ATTU_TYPE_DECIMAL ? attu_numeric_from_decimal(o->i, o->type.scale) : attu_numeric_from_int64(o->i);
+                if (attu_numeric_is_nan(v)) {
+                    attu_error_set(c->err, "22013", o->position ? o->position : w->position,
+                                   "invalid preceding or following size in window function");
+                    return false;
+                }
+                if (attu_numeric_is_special(v)) {
+                    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, o->position ? o->position : w->position,
+                                   "a RANGE offset of infinity is not supported");
+                    return false;
+                }
                 while (v.dscale > 0 && v.m % 10 == 0) { v.m /= 10; v.dscale--; }
                 int64_t scaled;
                 if (v.dscale > 18 || attu_numeric_to_scaled(v, v.dscale, &scaled)) {
@@ -1295,7 +1305,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (args[i]->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = txt;
-    if (strcmp(name, "nullif") != 0) for (int i = 0; i < n; i++) t = mix_bpchar_literal(t, args[i]);
+    if (strcmp(name, "nullif") != 0) for (int i = 0; i < n; i++) t = mix_numeric_literal(mix_bpchar_literal(t, args[i]), args[i]);
     /* coalesce's NULL arguments leave varchar(n) its length (varchar_type.c) */
     if (strcmp(name, "nullif") != 0) {
         for (int i = 0; i < n; i++)
