@@ -2333,12 +2333,22 @@ typedef struct win_rkey {
 } win_rkey;
 
 /* A DECIMAL or NUMERIC order key at data row i as a numeric value, negated
- * when the order is DESC. */
+ * when the order is DESC. NaN, which sorts last, negated is NEG_NAN (m -2
+ * of the special dscale), which win_num_cmp puts below -Infinity: so the
+ * keys ascend along the ordered rows either way. */
+#define WIN_NEG_NAN_M (-2)
 static attu_numeric win_rkey_numeric(const win_rkey *rk, size_t i) {
     attu_numeric v = rk->kt == ATTU_TYPE_NUMERIC ? attu_numeric_unpack((const char *)rk->kd + 16 * i)
                    : attu_numeric_from_decimal(((const int64_t *)rk->kd)[i], rk->kscale);
-    if (rk->desc) v.m = -v.m;
+    if (rk->desc) v.m = attu_numeric_is_nan(v) ? WIN_NEG_NAN_M : -v.m;
     return v;
+}
+
+/* attu_numeric_cmp, with a negated NaN below every value */
+static int win_num_cmp(attu_numeric a, attu_numeric b) {
+    bool na = attu_numeric_is_special(a) && a.m == WIN_NEG_NAN_M, nb = attu_numeric_is_special(b) && b.m == WIN_NEG_NAN_M;
+    if (na || nb) return na == nb ? 0 : na ? -1 : 1;
+    return attu_numeric_cmp(a, b);
 }
 
 /* PostgreSQL's in_range for float keys (offset >= 0, not NaN): whether
@@ -2387,7 +2397,11 @@ static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int w
         attu_numeric u = win_rkey_numeric(rk, (size_t)pp[q]);
         attu_numeric off = attu_numeric_from_decimal(g->frame_off[which], g->frame_off_scale[which]);
         attu_error scratch = { 0 };
-        if ((preceding ? attu_numeric_sub(u, off, &tn, &scratch) : attu_numeric_add(u, off, &tn, &scratch)) != 0)
+        /* a NaN or infinite key is its own bound (PostgreSQL's
+         * in_range_numeric_numeric: NaN is in range of NaN only, and a
+         * finite offset does not move an infinity) */
+        if (attu_numeric_is_special(u)) tn = u;
+        else if ((preceding ? attu_numeric_sub(u, off, &tn, &scratch) : attu_numeric_add(u, off, &tn, &scratch)) != 0)
             tinf = preceding ? -1 : 1;
     } else if (flt) {
         /* floats follow PostgreSQL's in_range rules (NaN and infinities
@@ -2402,7 +2416,7 @@ static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int w
         size_t mid = lo + (hi - lo) / 2;
         bool past;
         if (num) {
-            int cmp = tinf ? -tinf : attu_numeric_cmp(win_rkey_numeric(rk, (size_t)pp[mid]), tn);
+            int cmp = tinf ? -tinf : win_num_cmp(win_rkey_numeric(rk, (size_t)pp[mid]), tn);
             past = strict ? cmp > 0 : cmp >= 0;
         } else if (flt) {
             /* PostgreSQL's frame: the start is the first row in range
