@@ -2011,8 +2011,8 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
         if (!g->osa) continue;
         xcol *frac = g->frac_arg >= 0 ? args[g->frac_arg] : NULL, *alone = NULL;
         if (frac && !nk && !n && !(alone = ordered_set_fraction_alone(x, s, g->frac_out)) && x->err->set) goto done;
-        xcol *r = ordered_set_agg(x, g, keys, nk, args[g->in], alone ? alone : frac, alone != NULL, n, nk ? off : NULL, nseg,
-                                  out->cols[nk + i]);
+        xcol *r = ordered_set_agg(x, g, keys, nk, args[g->in], g->osa_key >= 0 ? args[g->osa_key] : NULL, alone ? alone : frac,
+                                  alone != NULL, n, nk ? off : NULL, nseg, out->cols[nk + i]);
         if (alone) xcol_unref(x, alone);
         if (!r) goto done;
         xcol_unref(x, out->cols[nk + i]);

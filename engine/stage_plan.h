@@ -121,6 +121,10 @@ typedef struct attu_stage_agg {
     bool           osa_desc;
     int            frac_arg;
     int            frac_out;       /* its output in the stage's osa_fracs, or -1 */
+    int            osa_key;        /* `args` result the rows sort (and mode's runs
+                                      compare) by, where it is not the value (a
+                                      bpchar without a length's blank-stripped
+                                      key), else -1 */
     double         frac;
     bool           frac_null;
 } attu_stage_agg;

@@ -117,7 +117,8 @@ static inline int attu_type_is_bpchar(attu_type t) {
  * casts to text, and the keys of GROUP BY, DISTINCT, DISTINCT ON,
  * count(DISTINCT), PARTITION BY, ORDER BY, string_agg, and the duplicate
  * removal of the set operations and a recursive UNION: planner bpchar_key,
- * keyed_arm; min / max: bpchar_order_code). */
+ * keyed_arm; min / max: bpchar_order_code; the ordered-set aggregates'
+ * sort key: osa_key). */
 static inline int attu_type_is_bpchar_any(attu_type t) {
     return t.id == ATTU_TYPE_TEXT && t.scale == 1;
 }
