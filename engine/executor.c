@@ -921,7 +921,9 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
     case ATTU_ST_WINDOW: out = run_window(x, s, in0); break;
     case ATTU_ST_SORT: case ATTU_ST_TOPK: out = run_sort(x, s, in0); break;
     case ATTU_ST_LIMIT: out = run_limit(x, s, in0); break;
-    case ATTU_ST_DISTINCT: out = rel_distinct(x, in0); break;
+    case ATTU_ST_DISTINCT:
+        out = s->setop_ncmp > 0 && s->setop_ncmp < in0->ncols ? rel_distinct_by(x, in0, s->setop_ncmp) : rel_distinct(x, in0);
+        break;
     case ATTU_ST_SETOP: out = run_setop(x, s, in0, in1); break;
     case ATTU_ST_RECURSIVE: out = run_recursive(x, s); break;
     case ATTU_ST_WORKTABLE: out = run_worktable(x, s); break;

@@ -280,7 +280,7 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in);
  * NULLs last) or NULL for one group of all rows; cnt each group's count of
  * non-NULL values; with frac_per_group, frac holds one row per group
  * instead of one per input row. */
-xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xcol *val, xcol *frac, bool frac_per_group,
+xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xcol *val, xcol *vkey, xcol *frac, bool frac_per_group,
                       size_t n, const attu_buf *off, size_t nseg, const xcol *cnt);
 /* The fraction of a keyless stage's ordered-set aggregate whose frac_out
  * is k, over no rows: its expression alone over one row (it may read

@@ -79,6 +79,11 @@ static attu_buf *upload_words(xctx *x, const int64_t *w, size_t n) {
 static unsigned __int128 order_image(const char *slot) {
     const unsigned __int128 top = (unsigned __int128)1 << 127;
     attu_numeric a = attu_numeric_unpack(slot);
+    /* NaN above Infinity above every number (P < 101 << 120), -Infinity
+     * below them */
+    if (attu_numeric_is_special(a))
+        return attu_numeric_is_nan(a) ? top + ((unsigned __int128)127 << 120)
+               : a.m > 0 ? top + ((unsigned __int128)126 << 120) : top - 1 - ((unsigned __int128)126 << 120);
     if (a.m == 0) return top;
     unsigned __int128 M = a.m < 0 ? (unsigned __int128)0 - (unsigned __int128)a.m : (unsigned __int128)a.m;
     int k = 0;
@@ -131,6 +136,7 @@ out:
 /* The canonical image of a NUMERIC slot (see the top of this file). */
 static __int128 canonical_image(const char *slot) {
     attu_numeric a = attu_numeric_unpack(slot);
+    if (attu_numeric_is_special(a)) return a.m * 64 + a.dscale;   /* no number's */
     if (a.m == 0) a.dscale = 0;
     while (a.dscale > 0 && a.m % 10 == 0) { a.m /= 10; a.dscale--; }
     return a.m * 64 + a.dscale;     /* |m| < 10^36: inside 128 bits */

@@ -2084,8 +2084,8 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
         if (!g->osa) continue;
         xcol *frac = g->frac_arg >= 0 ? args[g->frac_arg] : NULL, *alone = NULL;
         if (frac && !nk && !n && !(alone = ordered_set_fraction_alone(x, s, g->frac_out)) && x->err->set) goto done;
-        xcol *r = ordered_set_agg(x, g, keys, nk, args[g->in], alone ? alone : frac, alone != NULL, n, nk ? off : NULL, nseg,
-                                  out->cols[nk + i]);
+        xcol *r = ordered_set_agg(x, g, keys, nk, args[g->in], g->osa_key >= 0 ? args[g->osa_key] : NULL, alone ? alone : frac,
+                                  alone != NULL, n, nk ? off : NULL, nseg, out->cols[nk + i]);
         if (alone) xcol_unref(x, alone);
         if (!r) goto done;
         xcol_unref(x, out->cols[nk + i]);
@@ -2211,13 +2211,31 @@ static int64_t load_i(const void *d, attu_type_id t, size_t i) {
  * 36 digits as the plain aggregate does; nscale counts the frame's values
  * of each dscale, so that a sliding frame can drop its largest scale when
  * the last value of that scale leaves it. min / max of NUMERIC keep their
- * value (with its own dscale) in ns too. */
+ * value (with its own dscale) in ns too. A sum counts its NaN, Infinity
+ * and -Infinity values apart (nspecial), as PostgreSQL's do_numeric_accum,
+ * so that a sliding frame finds its sum again once they leave it; ns sums
+ * the numbers (win_acc_sum). */
 typedef struct win_acc {
     int64_t cnt, si; double sf, sxx; bool has;
     attu_numeric ns;
     attu_interval iv;     /* sum, min, max of INTERVAL */
     int64_t nscale[ATTU_NUMERIC_MAX_DIGITS + 1];
+    int64_t nspecial[3];  /* NaN, Infinity, -Infinity in a NUMERIC sum */
 } win_acc;
+
+/* NaN 0, Infinity 1, -Infinity 2; a number -1 */
+static int special_slot(attu_numeric v) {
+    return !attu_numeric_is_special(v) ? -1 : attu_numeric_is_nan(v) ? 0 : v.m > 0 ? 1 : 2;
+}
+
+/* A NUMERIC sum's value: NaN with a NaN or both infinities, else the
+ * infinity, else the numbers' sum */
+static attu_numeric win_acc_sum(const win_acc *acc) {
+    if (acc->nspecial[0] || (acc->nspecial[1] && acc->nspecial[2])) return attu_numeric_nan();
+    if (acc->nspecial[1]) return attu_numeric_inf(1);
+    if (acc->nspecial[2]) return attu_numeric_inf(-1);
+    return acc->ns;
+}
 
 static void win_acc_reset(win_acc *acc) { memset(acc, 0, sizeof *acc); }
 
@@ -2305,6 +2323,13 @@ static int win_acc_add(win_acc *acc, const attu_stage_agg *g, const xcol *a, con
     if (win_numeric(g, a)) {
         attu_numeric v = win_num(a, ad, row);
         if (g->op == ATTU_REDUCE_SUM || g->op == ATTU_REDUCE_AVG_SUM) {
+            int sp = special_slot(v);
+            if (sp >= 0) {
+                acc->nspecial[sp]++;
+                if (!acc->has) { acc->ns.m = 0; acc->ns.dscale = 0; }
+                acc->has = true;
+                return WIN_OK;
+            }
             if (!acc->has) acc->ns = v;
             else if (attu_numeric_add(acc->ns, v, &acc->ns, err)) return WIN_ERROR_SET;
             acc->nscale[v.dscale]++;
@@ -2361,8 +2386,11 @@ static int win_acc_remove(win_acc *acc, const attu_stage_agg *g, const xcol *a, 
     acc->has = acc->cnt > 0;
     if (!win_numeric(g, a)) { acc->si -= load_i(ad, a->type.id, row); return WIN_OK; }   /* sum(integer): stays in bigint */
     attu_numeric v = win_num(a, ad, row);
-    acc->nscale[v.dscale]--;
+    int sp = special_slot(v);
+    if (sp >= 0) acc->nspecial[sp]--;
+    else acc->nscale[v.dscale]--;
     if (!acc->has) { acc->ns.m = 0; acc->ns.dscale = 0; return WIN_OK; }
+    if (sp >= 0) return WIN_OK;
     if (attu_numeric_sub(acc->ns, v, &acc->ns, err)) return WIN_ERROR_SET;
     int d = acc->ns.dscale;
     while (d > 0 && acc->nscale[d] == 0) d--;
@@ -2378,12 +2406,22 @@ typedef struct win_rkey {
 } win_rkey;
 
 /* A DECIMAL or NUMERIC order key at data row i as a numeric value, negated
- * when the order is DESC. */
+ * when the order is DESC. NaN, which sorts last, negated is NEG_NAN (m -2
+ * of the special dscale), which win_num_cmp puts below -Infinity: so the
+ * keys ascend along the ordered rows either way. */
+#define WIN_NEG_NAN_M (-2)
 static attu_numeric win_rkey_numeric(const win_rkey *rk, size_t i) {
     attu_numeric v = rk->kt == ATTU_TYPE_NUMERIC ? attu_numeric_unpack((const char *)rk->kd + 16 * i)
                    : attu_numeric_from_decimal(((const int64_t *)rk->kd)[i], rk->kscale);
-    if (rk->desc) v.m = -v.m;
+    if (rk->desc) v.m = attu_numeric_is_nan(v) ? WIN_NEG_NAN_M : -v.m;
     return v;
+}
+
+/* attu_numeric_cmp, with a negated NaN below every value */
+static int win_num_cmp(attu_numeric a, attu_numeric b) {
+    bool na = attu_numeric_is_special(a) && a.m == WIN_NEG_NAN_M, nb = attu_numeric_is_special(b) && b.m == WIN_NEG_NAN_M;
+    if (na || nb) return na == nb ? 0 : na ? -1 : 1;
+    return attu_numeric_cmp(a, b);
 }
 
 /* PostgreSQL's in_range for float keys (offset >= 0, not NaN): whether
@@ -2432,7 +2470,11 @@ static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int w
         attu_numeric u = win_rkey_numeric(rk, (size_t)pp[q]);
         attu_numeric off = attu_numeric_from_decimal(g->frame_off[which], g->frame_off_scale[which]);
         attu_error scratch = { 0 };
-        if ((preceding ? attu_numeric_sub(u, off, &tn, &scratch) : attu_numeric_add(u, off, &tn, &scratch)) != 0)
+        /* a NaN or infinite key is its own bound (PostgreSQL's
+         * in_range_numeric_numeric: NaN is in range of NaN only, and a
+         * finite offset does not move an infinity) */
+        if (attu_numeric_is_special(u)) tn = u;
+        else if ((preceding ? attu_numeric_sub(u, off, &tn, &scratch) : attu_numeric_add(u, off, &tn, &scratch)) != 0)
             tinf = preceding ? -1 : 1;
     } else if (flt) {
         /* floats follow PostgreSQL's in_range rules (NaN and infinities
@@ -2447,7 +2489,7 @@ static size_t win_range_bound(const attu_stage_agg *g, const win_rkey *rk, int w
         size_t mid = lo + (hi - lo) / 2;
         bool past;
         if (num) {
-            int cmp = tinf ? -tinf : attu_numeric_cmp(win_rkey_numeric(rk, (size_t)pp[mid]), tn);
+            int cmp = tinf ? -tinf : win_num_cmp(win_rkey_numeric(rk, (size_t)pp[mid]), tn);
             past = strict ? cmp > 0 : cmp >= 0;
         } else if (flt) {
             /* PostgreSQL's frame: the start is the first row in range
@@ -2793,12 +2835,13 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
                         /* PostgreSQL's numeric avg: the exact sum / count
                          * at select_div_scale */
                         attu_numeric avg;
-                        if (attu_numeric_div(cur->ns, attu_numeric_from_int64(cur->cnt), &avg, x->err)) { free(ph8); goto done; }
+                        if (attu_numeric_div(win_acc_sum(cur), attu_numeric_from_int64(cur->cnt), &avg, x->err)) { free(ph8); goto done; }
                         attu_numeric_pack(avg, nv + row * 16);
                     } else if (g->avg) {
                         vf[row] = cur->sf / (double)cur->cnt;   /* floats */
                     } else if (nv) {
-                        attu_numeric_pack(cur->ns, nv + row * 16);   /* exact sums, NUMERIC min / max */
+                        /* exact sums, NUMERIC min / max */
+                        attu_numeric_pack(g->op == ATTU_REDUCE_SUM ? win_acc_sum(cur) : cur->ns, nv + row * 16);
                     } else if (fl) vf[row] = attu_type_mclass(a->type.id) == ATTU_MC_FLOAT ? cur->sf : (double)cur->si;
                     else vi[row] = cur->si;
                 }
@@ -2969,15 +3012,32 @@ static bool recursive_cap_exceeded(xctx *x, size_t total) {
     return true;
 }
 
+/* The columns cols[0..n) of r, shared (a keyed recursive union's values). */
+static rel *rel_pick(xctx *x, const rel *r, const int *cols, int n) {
+    rel *o = rel_new(x, n, r->nrows);
+    if (!o) return NULL;
+    for (int i = 0; i < n; i++) o->cols[i] = xcol_ref(r->cols[cols[i]]);
+    return o;
+}
+
 rel *run_recursive(xctx *x, attu_stage *s) {
+    /* keyed (setop_ncmp: a bpchar without a length, planner keyed_arm):
+     * the terms give keys, then values; rows are duplicates by the keys,
+     * and the work table and the output are the values (work_cols) */
+    bool keyed = s->setop_ncmp > 0 && s->work_cols;
     rel *first = run_stage(x, s->child[0]);
     if (!first) return NULL;
     if (!s->all) {
-        rel *d = rel_distinct(x, first);
+        rel *d = keyed ? rel_distinct_by(x, first, s->setop_ncmp) : rel_distinct(x, first);
         rel_free(x, first);
         if (!(first = d)) return NULL;
     }
     rel *seen = s->all ? NULL : rel_share(x, first);     /* UNION: every row output so far */
+    if (keyed) {
+        rel *v = rel_pick(x, first, s->work_cols, s->ncols);
+        rel_free(x, first);
+        if (!(first = v)) { rel_free(x, seen); return NULL; }
+    }
     size_t nparts = 0, cap = 16;
     rel **parts = malloc(sizeof *parts * cap);
     xwork w = { s->worktable, first, x->work };
@@ -2999,6 +3059,7 @@ rel *run_recursive(xctx *x, attu_stage *s) {
             /* new rows: distinct, and not output before */
             attu_stage except = { 0 };
             except.setop = 3;
+            except.setop_ncmp = keyed ? s->setop_ncmp : 0;
             rel *d = run_setop(x, &except, n, seen);
             rel_free(x, n);
             if (!(n = d)) break;
@@ -3007,6 +3068,11 @@ rel *run_recursive(xctx *x, attu_stage *s) {
                 if (!c) { rel_free(x, n); break; }
                 rel_free(x, seen);
                 seen = c;
+            }
+            if (keyed) {
+                rel *v = rel_pick(x, n, s->work_cols, s->ncols);
+                rel_free(x, n);
+                if (!(n = v)) break;
             }
         }
         if (nparts == cap) {

@@ -91,7 +91,7 @@ xcol *ordered_set_fraction_alone(xctx *x, const attu_stage *s, int k) {
     return f;
 }
 
-xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xcol *val, xcol *frac, bool frac_per_group,
+xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xcol *val, xcol *vkey, xcol *frac, bool frac_per_group,
                       size_t n, const attu_buf *off, size_t nseg, const xcol *cnt) {
     attu_backend *be = x->be;
     xcol *out = NULL, *lo = NULL, *hi = NULL;
@@ -115,7 +115,7 @@ xcol *ordered_set_agg(xctx *x, const attu_stage_agg *g, xcol **keys, int nk, xco
     }
     if (nseg && be->download(be, cnts, cnt->data, 0, nseg * sizeof *cnts, x->err)) goto done;
     for (int i = 0; i < nk; i++) { kv[i] = vec_of(keys[i]); sk[i].col = kv[i]; }
-    kv[nk] = vec_of(val);
+    kv[nk] = vec_of(vkey ? vkey : val);     /* the value's order key (g->osa_key), else itself */
     sk[nk].col = kv[nk];
     sk[nk].desc = g->osa_desc;
     sk[nk].nulls_first = false;

@@ -181,6 +181,15 @@ static int count_all(xctx *x, const attu_stage *s, srf_args *f, size_t n, int64_
                 }
                 case ATTU_TYPE_NUMERIC: {
                     attu_numeric st = attu_numeric_unpack((char *)a->step + 16 * r);
+                    /* PostgreSQL's generate_series_step_numeric: no NaN
+                     * nor infinity, start, stop then step */
+                    attu_numeric ends[3] = { attu_numeric_unpack((char *)a->start + 16 * r),
+                                             attu_numeric_unpack((char *)a->stop + 16 * r), st };
+                    static const char *const what[3] = { "start value", "stop value", "step size" };
+                    for (int k = 0; k < 3; k++)
+                        if (attu_numeric_is_special(ends[k]))
+                            return attu_error_set(x->err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "%s cannot be %s", what[k],
+                                                  attu_numeric_is_nan(ends[k]) ? "NaN" : "infinity");
                     if (st.m == 0) return step_zero(x);
                     if (numeric_count(x, attu_numeric_unpack((char *)a->start + 16 * r),
                                       attu_numeric_unpack((char *)a->stop + 16 * r), st, &c)) return -1;

@@ -670,11 +670,14 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
         } else if (attu_numeric_from_double(A->v.f, &r, err)) return -1;
         break;
     case ATTU_OP_CAST_N_I:
+        if (attu_numeric_is_special(a))
+            return attu_numeric_special_error(a, dt.id == ATTU_TYPE_INT16 ? "smallint" : dt.id == ATTU_TYPE_INT32 ? "integer" : "bigint", err);
         if (attu_numeric_to_scaled(a, 0, &z) || range_check(dt, z, err))
             return int_overflow(dt, err);
         o->v.i = z;
         return 0;
     case ATTU_OP_CAST_N_D:
+        if (attu_numeric_is_special(a)) return attu_numeric_decimal_special_error(a, dt.precision, dt.scale, err);
         if (attu_numeric_to_scaled(a, dt.scale, &z)) return int_overflow(dt, err);
         if (range_check(dt, z, err)) return -1;
         o->v.i = z;
@@ -708,7 +711,9 @@ static int numeric_op(attu_interp *it, const attu_expr_program *p, const attu_in
     case ATTU_OP_LN_N: if (attu_numeric_ln(a, &r, err)) return -1; break;
     case ATTU_OP_LOG10_N: if (attu_numeric_log10(a, &r, err)) return -1; break;
     case ATTU_OP_EXP_N: if (attu_numeric_exp(a, &r, err)) return -1; break;
-    case ATTU_OP_SIGN_N: r.m = a.m > 0 ? 1 : a.m < 0 ? -1 : 0; r.dscale = 0; break;
+    case ATTU_OP_SIGN_N:
+        if (attu_numeric_is_nan(a)) { r = a; break; }           /* sign(NaN) is NaN */
+        r.m = a.m > 0 ? 1 : a.m < 0 ? -1 : 0; r.dscale = 0; break;
     default:
         return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown opcode %d", in->op);
     }
@@ -1070,7 +1075,9 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 o->v.f = decimal_to_float(x, p->reg_types[in->a].scale, dt.id == ATTU_TYPE_FLOAT32);
                 break;
             case ATTU_OP_CAST_F_D: {
-                if (isnan(fx) || isinf(fx)) return int_overflow(dt, err);
+                if (isnan(fx) || isinf(fx))
+                    return attu_numeric_decimal_special_error(isnan(fx) ? attu_numeric_nan() : attu_numeric_inf(fx < 0 ? -1 : 1),
+                                                              dt.precision, dt.scale, err);
                 /* as PostgreSQL: the float's decimal digits first
                  * (float4_numeric's 6, float8_numeric's 15), then
                  * rounded to the scale exactly, half away from zero:

@@ -1,7 +1,8 @@
 /* numeric.c - numeric values with a per-value display scale (see numeric.h).
  *
  * Invariant: |m| <= 10^36 - 1 and 0 <= dscale <= ATTU_NUMERIC_MAX_DIGITS for
- * every value this module returns. The scale rules are PostgreSQL 15's
+ * every number this module returns; NaN and the infinities are the
+ * special values of numeric.h, each function taking them first. The scale rules are PostgreSQL 15's
  * (numeric.c): add/sub take the larger dscale, mul the sum, div
  * select_div_scale, and rounding is half away from zero. */
 #include "engine/numeric.h"
@@ -115,9 +116,8 @@ static bool digits15(double d, u128 *digits, int *exp10) {
 }
 
 int attu_numeric_from_double(double d, attu_numeric *out, attu_error *err) {
-    if (d != d || d == 1.0 / 0.0 || d == -1.0 / 0.0)
-        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                              "cannot convert %s to numeric", d != d ? "NaN" : "infinity");
+    if (d != d) { *out = attu_numeric_nan(); return 0; }
+    if (isinf(d)) { *out = attu_numeric_inf(d < 0 ? -1 : 1); return 0; }
     if (d == 0) { out->m = 0; out->dscale = 0; return 0; }
     /* 15 significant digits, as PostgreSQL's "%.*g" with DBL_DIG: exactly
      * computed in the common range (printf costs ~0.3 us a value), else
@@ -145,7 +145,32 @@ int attu_numeric_from_double(double d, attu_numeric *out, attu_error *err) {
     return checked(neg ? -m : m, dscale, out, err);
 }
 
+int attu_numeric_special_error(attu_numeric a, const char *what, attu_error *err) {
+    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cannot convert %s to %s",
+                          attu_numeric_is_nan(a) ? "NaN" : "infinity", what);
+}
+
+int attu_numeric_decimal_special_error(attu_numeric a, int precision, int scale, attu_error *err) {
+    if (attu_numeric_is_nan(a)) {
+        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "NaN is not supported in numeric(%d,%d)", precision, scale);
+        attu_error_set_hint(err, "Only numeric without a precision holds NaN here.");
+        return -1;
+    }
+    attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
+    attu_error_set_detail(err, "A field with precision %d, scale %d cannot hold an infinite value.", precision, scale);
+    return -1;
+}
+
+/* a + b where one is special: NaN in, NaN out; Infinity + -Infinity NaN */
+static attu_numeric add_special(attu_numeric a, attu_numeric b) {
+    if (attu_numeric_is_nan(a) || attu_numeric_is_nan(b)) return attu_numeric_nan();
+    int ia = attu_numeric_inf_sign(a), ib = attu_numeric_inf_sign(b);
+    if (ia && ib && ia != ib) return attu_numeric_nan();
+    return attu_numeric_inf(ia ? ia : ib);
+}
+
 int attu_numeric_add(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
+    if (attu_numeric_is_special(a) || attu_numeric_is_special(b)) { *out = add_special(a, b); return 0; }
     int s = a.dscale > b.dscale ? a.dscale : b.dscale;
     __int128 x, y, r;
     if (!rescale(a.m, s - a.dscale, &x) || !rescale(b.m, s - b.dscale, &y) ||
@@ -155,11 +180,17 @@ int attu_numeric_add(attu_numeric a, attu_numeric b, attu_numeric *out, attu_err
 }
 
 int attu_numeric_sub(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
-    b.m = -b.m;
+    b.m = -b.m;     /* NaN stays NaN, an infinity turns */
     return attu_numeric_add(a, b, out, err);
 }
 
 int attu_numeric_mul(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
+    if (attu_numeric_is_special(a) || attu_numeric_is_special(b)) {
+        /* NaN in, NaN out; an infinity times 0 is NaN, else signed */
+        int sa = attu_numeric_sign(a), sb = attu_numeric_sign(b);
+        *out = attu_numeric_is_nan(a) || attu_numeric_is_nan(b) || !sa || !sb ? attu_numeric_nan() : attu_numeric_inf(sa * sb);
+        return 0;
+    }
     __int128 r;
     if (__builtin_mul_overflow(a.m, b.m, &r)) return overflow(err);
     return checked(r, a.dscale + b.dscale, out, err);
@@ -184,6 +215,7 @@ static void nbase_lead(attu_numeric a, int *weight, int *firstdigit) {
 }
 
 int attu_numeric_div_scale(attu_numeric a, attu_numeric b) {
+    if (attu_numeric_is_special(a) || attu_numeric_is_special(b)) return 0;
     int w1, f1, w2, f2;
     nbase_lead(a, &w1, &f1);
     nbase_lead(b, &w2, &f2);
@@ -196,7 +228,28 @@ int attu_numeric_div_scale(attu_numeric a, attu_numeric b) {
     return rscale;
 }
 
+/* a / b, div(a, b) and a % b where one is special, as PostgreSQL's
+ * numeric_div / numeric_div_trunc / numeric_mod: 1 when *out is the answer,
+ * -1 on an error, 0 when neither is special */
+static int div_special(attu_numeric a, attu_numeric b, bool mod, attu_numeric *out, attu_error *err) {
+    if (!attu_numeric_is_special(a) && !attu_numeric_is_special(b)) return 0;
+    if (attu_numeric_is_nan(a) || attu_numeric_is_nan(b)) { *out = attu_numeric_nan(); return 1; }
+    int ia = attu_numeric_inf_sign(a), sb = attu_numeric_sign(b);
+    if (ia) {
+        if (!sb) { attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero"); return -1; }
+        /* Infinity / Infinity and Infinity % anything: NaN */
+        *out = mod || attu_numeric_is_special(b) ? attu_numeric_nan() : attu_numeric_inf(ia * sb);
+        return 1;
+    }
+    /* a number over an infinity: 0 (its remainder: the number) */
+    if (mod) *out = a;
+    else { out->m = 0; out->dscale = 0; }
+    return 1;
+}
+
 int attu_numeric_div(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
+    int sp = div_special(a, b, false, out, err);
+    if (sp) return sp < 0 ? -1 : 0;
     if (b.m == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
     int rscale = attu_numeric_div_scale(a, b);
     /* |a|/|b| * 10^k with k = rscale + b.dscale - a.dscale >= 0 (rscale is at
@@ -220,6 +273,12 @@ int attu_numeric_div(attu_numeric a, attu_numeric b, attu_numeric *out, attu_err
 }
 
 int attu_numeric_cmp(attu_numeric a, attu_numeric b) {
+    if (attu_numeric_is_special(a) || attu_numeric_is_special(b)) {
+        /* -Infinity < numbers < Infinity < NaN, NaN = NaN */
+        int ra = !attu_numeric_is_special(a) ? 0 : attu_numeric_is_nan(a) ? 2 : (int)a.m;
+        int rb = !attu_numeric_is_special(b) ? 0 : attu_numeric_is_nan(b) ? 2 : (int)b.m;
+        return ra < rb ? -1 : ra > rb;
+    }
     int s = a.dscale > b.dscale ? a.dscale : b.dscale;
     __int128 x = a.m, y = b.m;
     /* scaling up past the limit means that side has the larger magnitude */
@@ -229,6 +288,8 @@ int attu_numeric_cmp(attu_numeric a, attu_numeric b) {
 }
 
 int attu_numeric_format(attu_numeric a, char *buf, int cap) {
+    if (attu_numeric_is_special(a))
+        return snprintf(buf, (size_t)cap, "%s", attu_numeric_is_nan(a) ? "NaN" : a.m < 0 ? "-Infinity" : "Infinity");
     char rev[80];
     int n = 0;
     u128 u = uabs(a.m);
@@ -284,10 +345,12 @@ int attu_numeric_parse(const char *s, size_t len, attu_numeric *out, attu_error 
     bool neg = false;
     if (p < e && (*p == '+' || *p == '-')) neg = *p++ == '-';
     size_t rest = (size_t)(e - p);
-    if ((rest == 3 && !strncasecmp(p, "nan", 3)) || (rest == 8 && !strncasecmp(p, "infinity", 8)) ||
-        (rest == 3 && !strncasecmp(p, "inf", 3)))
-        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                              "numeric NaN and infinities are not supported");
+    /* numeric_in: 'NaN' without a sign, 'Infinity' / 'inf' with one */
+    if (rest == 3 && !strncasecmp(p, "nan", 3) && p == start) { *out = attu_numeric_nan(); return 0; }
+    if ((rest == 8 && !strncasecmp(p, "infinity", 8)) || (rest == 3 && !strncasecmp(p, "inf", 3))) {
+        *out = attu_numeric_inf(neg ? -1 : 1);
+        return 0;
+    }
     __int128 m = 0;
     int ndig = 0, frac = 0, dropped = -1;
     bool any = false, point = false, big = false;
@@ -329,6 +392,7 @@ int attu_numeric_parse(const char *s, size_t len, attu_numeric *out, attu_error 
 }
 
 double attu_numeric_to_double(attu_numeric a) {
+    if (attu_numeric_is_special(a)) return attu_numeric_is_nan(a) ? NAN : a.m < 0 ? -INFINITY : INFINITY;
     /* m and 10^dscale both exact doubles: one IEEE division rounds the
      * quotient correctly, the same double strtod gives below */
     if (a.m >= -((__int128)1 << 53) && a.m <= ((__int128)1 << 53) && a.dscale <= 22) {
@@ -343,6 +407,7 @@ double attu_numeric_to_double(attu_numeric a) {
 }
 
 static int round_trunc(attu_numeric a, int scale, bool round_half, attu_numeric *out, attu_error *err) {
+    if (attu_numeric_is_special(a)) { *out = a; return 0; }
     if (scale > ATTU_NUMERIC_MAX_DIGITS) scale = ATTU_NUMERIC_MAX_DIGITS;
     if (scale < -ATTU_NUMERIC_MAX_DIGITS - 2) scale = -ATTU_NUMERIC_MAX_DIGITS - 2;
     int ds = scale < 0 ? 0 : scale;
@@ -372,6 +437,7 @@ int attu_numeric_trunc(attu_numeric a, int scale, attu_numeric *out, attu_error 
 }
 
 int attu_numeric_floor(attu_numeric a, bool ceil, attu_numeric *out, attu_error *err) {
+    if (attu_numeric_is_special(a)) { *out = a; return 0; }
     __int128 q = shift_down(a.m, a.dscale, false);
     __int128 back;
     if (!rescale(q, a.dscale, &back) || back != a.m) {
@@ -383,6 +449,7 @@ int attu_numeric_floor(attu_numeric a, bool ceil, attu_numeric *out, attu_error 
 }
 
 int attu_numeric_to_scaled(attu_numeric a, int scale, int64_t *out) {
+    if (attu_numeric_is_special(a)) return -2;
     __int128 m;
     if (scale >= a.dscale) {
         if (!rescale(a.m, scale - a.dscale, &m)) return -1;
@@ -452,6 +519,7 @@ static u128 u256_isqrt(u256 v) {
 }
 
 int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error *err) {
+    if (attu_numeric_is_special(a) && a.m >= 0) { *out = a; return 0; }   /* NaN, Infinity */
     if (a.m < 0)
         return attu_error_set(err, "2201F", 0, "cannot take square root of a negative number");
     /* sqrt(m / 10^d) * 10^(rscale+1) = sqrt(m * 10^(2*rscale + 2 - d)):
@@ -471,6 +539,8 @@ int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error 
 }
 
 int attu_numeric_mod(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
+    int sp = div_special(a, b, true, out, err);
+    if (sp) return sp < 0 ? -1 : 0;
     if (b.m == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
     int s = a.dscale > b.dscale ? a.dscale : b.dscale;
     __int128 x, y;
@@ -479,6 +549,8 @@ int attu_numeric_mod(attu_numeric a, attu_numeric b, attu_numeric *out, attu_err
 }
 
 int attu_numeric_div_trunc(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
+    int sp = div_special(a, b, false, out, err);
+    if (sp) return sp < 0 ? -1 : 0;
     if (b.m == 0) return attu_error_set(err, ATTU_SQLSTATE_DIVISION_BY_ZERO, 0, "division by zero");
     /* At one scale the quotient of the scaled integers is the quotient of
      * the values, and C's integer division truncates toward zero, which is
@@ -521,7 +593,51 @@ static int ln_dweight(attu_numeric a) {
     return (int)log10(fabs(l));
 }
 
+/* a ^ b where one is special, as PostgreSQL's numeric_power: 1 when *out
+ * is the answer, -1 on an error, 0 when neither is special */
+static int power_special(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
+    if (!attu_numeric_is_special(a) && !attu_numeric_is_special(b)) return 0;
+    attu_numeric one = { 1, 0 };
+    /* NaN ^ 0 and 1 ^ NaN are 1; any other NaN makes NaN */
+    if (attu_numeric_is_nan(a) || attu_numeric_is_nan(b)) {
+        bool is_one = attu_numeric_is_nan(a) ? (!attu_numeric_is_special(b) && b.m == 0)
+                                             : (!attu_numeric_is_special(a) && attu_numeric_cmp(a, one) == 0);
+        *out = is_one ? one : attu_numeric_nan();
+        return 1;
+    }
+    int sb = attu_numeric_sign(b);
+    if (!sb) { *out = one; return 1; }                 /* x ^ 0 */
+    if (attu_numeric_inf_sign(b)) {
+        /* a number to an infinite power: |a| against 1 decides */
+        if (a.m == 0) {
+            if (sb < 0) { attu_error_set(err, "2201F", 0, "zero raised to a negative power is undefined"); return -1; }
+            *out = (attu_numeric){ 0, 0 };
+            return 1;
+        }
+        attu_numeric aa = a;
+        if (aa.m < 0) aa.m = -aa.m;
+        int c = attu_numeric_cmp(aa, one);
+        if (c == 0) *out = one;
+        else if ((c > 0) == (sb > 0)) *out = attu_numeric_inf(1);
+        else *out = (attu_numeric){ 0, 0 };
+        return 1;
+    }
+    /* an infinite base to a number's power */
+    if (sb < 0) { *out = (attu_numeric){ 0, 0 }; return 1; }
+    if (a.m > 0) { *out = a; return 1; }
+    /* -Infinity: odd integer powers keep the sign, even ones lose it,
+     * other powers are complex */
+    if (b.dscale > 0 && b.m % pow10_128(b.dscale) != 0)
+        { attu_error_set(err, "2201F", 0, "a negative number raised to a non-integer power yields a complex result"); return -1; }
+    __int128 e = b.m;
+    for (int i = 0; i < b.dscale; i++) e /= 10;
+    *out = attu_numeric_inf(e % 2 ? -1 : 1);
+    return 1;
+}
+
 int attu_numeric_power(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err) {
+    int sp = power_special(a, b, out, err);
+    if (sp) return sp < 0 ? -1 : 0;
     long double x = to_long_double(a), y = to_long_double(b);
     if (a.m == 0 && b.m < 0)
         return attu_error_set(err, "2201F", 0, "zero raised to a negative power is undefined");
@@ -564,6 +680,18 @@ int attu_numeric_power(attu_numeric a, attu_numeric b, attu_numeric *out, attu_e
 }
 
 int attu_numeric_log(attu_numeric base, attu_numeric x, attu_numeric *out, attu_error *err) {
+    if (attu_numeric_is_special(base) || attu_numeric_is_special(x)) {
+        /* numeric_log: NaN in, NaN out; zero and negatives are errors as
+         * below; log(Infinity, Infinity) NaN, log(Infinity, x) 0,
+         * log(b, Infinity) Infinity */
+        if (attu_numeric_is_nan(base) || attu_numeric_is_nan(x)) { *out = attu_numeric_nan(); return 0; }
+        if (base.m == 0 || x.m == 0) return attu_error_set(err, "2201E", 0, "cannot take logarithm of zero");
+        if (base.m < 0 || x.m < 0) return attu_error_set(err, "2201E", 0, "cannot take logarithm of a negative number");
+        if (attu_numeric_is_special(base) && attu_numeric_is_special(x)) *out = attu_numeric_nan();
+        else if (attu_numeric_is_special(base)) *out = (attu_numeric){ 0, 0 };
+        else *out = x;
+        return 0;
+    }
     if (base.m == 0 || x.m == 0)
         return attu_error_set(err, "2201E", 0, "cannot take logarithm of zero");
     if (base.m < 0 || x.m < 0)
@@ -578,6 +706,7 @@ int attu_numeric_log(attu_numeric base, attu_numeric x, attu_numeric *out, attu_
 }
 
 int attu_numeric_sqrt_fn(attu_numeric a, attu_numeric *out, attu_error *err) {
+    if (attu_numeric_is_special(a)) return attu_numeric_sqrt(a, 0, out, err);
     int w, f;
     nbase_lead(a, &w, &f);
     /* numeric_sqrt: the result's weight is about half the argument's */
@@ -606,6 +735,12 @@ static int ln_long_double(attu_numeric a, long double *out, attu_error *err) {
 /* ln(a) / div at ln's result scale: ln (div 1) and log10 (div ln 10, whose
  * decimal weight is 0, so log_var(10, a) has the same scale). */
 static int ln_over(attu_numeric a, long double div, attu_numeric *out, attu_error *err) {
+    if (attu_numeric_is_special(a)) {
+        /* NaN: NaN; Infinity: Infinity; -Infinity: negative */
+        if (a.m < 0) return attu_error_set(err, "2201E", 0, "cannot take logarithm of a negative number");
+        *out = a;
+        return 0;
+    }
     long double l;
     if (ln_long_double(a, &l, err)) return -1;
     int rscale = ATTU_NUMERIC_MIN_SIG_DIGITS - ln_dweight(a);
@@ -619,6 +754,12 @@ int attu_numeric_ln(attu_numeric a, attu_numeric *out, attu_error *err) {
 }
 
 int attu_numeric_exp(attu_numeric a, attu_numeric *out, attu_error *err) {
+    if (attu_numeric_is_special(a)) {
+        /* exp(-Infinity) is 0; NaN and Infinity themselves */
+        if (a.m < 0) *out = (attu_numeric){ 0, 0 };
+        else *out = a;
+        return 0;
+    }
     long double x = to_long_double(a);
     /* the result's decimal weight, bounded as PostgreSQL bounds it
      * (NUMERIC_MAX_RESULT_SCALE) before the truncating conversion */

@@ -25,8 +25,31 @@
 
 typedef struct attu_numeric {
     __int128 m;     /* the value times 10^dscale */
-    int dscale;     /* digits printed after the point, 0..ATTU_NUMERIC_MAX_DIGITS */
+    int dscale;     /* digits printed after the point, 0..ATTU_NUMERIC_MAX_DIGITS;
+                       ATTU_NUMERIC_SPECIAL: NaN or an infinity (below) */
 } attu_numeric;
+
+/* PostgreSQL 14+'s numeric NaN, Infinity and -Infinity. They take a dscale
+ * no number has (numbers have 0..36) that still fits a slot's low six bits
+ * (attu_numeric_pack), so a slot holds them unchanged: m 0 is NaN, 1
+ * Infinity, -1 -Infinity. Negation and abs of m are theirs too. NaN equals
+ * NaN and sorts above every value, Infinity above every number
+ * (attu_numeric_cmp, executor_keys.c's images). Every function of this
+ * module takes them, with PostgreSQL's rules (numeric.c: NaN in, NaN out;
+ * Infinity - Infinity, 0 * Infinity, Infinity / Infinity are NaN). The
+ * DECIMAL(p,s) columns (int64) hold none: the casts to DECIMAL reject
+ * them (types.c attu_numeric_to_decimal_checked's callers). */
+#define ATTU_NUMERIC_SPECIAL 63
+static inline bool attu_numeric_is_special(attu_numeric a) { return a.dscale == ATTU_NUMERIC_SPECIAL; }
+static inline bool attu_numeric_is_nan(attu_numeric a) { return a.dscale == ATTU_NUMERIC_SPECIAL && a.m == 0; }
+/* 1 Infinity, -1 -Infinity, 0 otherwise */
+static inline int attu_numeric_inf_sign(attu_numeric a) {
+    return a.dscale == ATTU_NUMERIC_SPECIAL ? (int)a.m : 0;
+}
+static inline attu_numeric attu_numeric_nan(void) { attu_numeric n = { 0, ATTU_NUMERIC_SPECIAL }; return n; }
+static inline attu_numeric attu_numeric_inf(int sign) { attu_numeric n = { sign < 0 ? -1 : 1, ATTU_NUMERIC_SPECIAL }; return n; }
+/* The sign of a value: -1, 0, 1 (an infinity's; NaN: 0, callers test it) */
+static inline int attu_numeric_sign(attu_numeric a) { return a.m < 0 ? -1 : a.m > 0; }
 
 /* PostgreSQL's NUMERIC_MIN_SIG_DIGITS: division keeps at least this many. */
 #define ATTU_NUMERIC_MIN_SIG_DIGITS 16
@@ -37,7 +60,7 @@ attu_numeric attu_numeric_from_decimal(int64_t v, int scale);
 
 /* float8 -> numeric as PostgreSQL's float8_numeric: the value rounded to 15
  * significant digits (DBL_DIG), dscale = the places that text has after the
- * point (trailing zeros dropped). NaN and infinities: 0A000. */
+ * point (trailing zeros dropped). NaN and infinities: theirs. */
 int attu_numeric_from_double(double d, attu_numeric *out, attu_error *err);
 
 /* + and -: dscale = max of the dscales. * : dscale = sum of the dscales.
@@ -69,7 +92,7 @@ attu_numeric attu_numeric_unpack(const void *slot16);
 /* Text as PostgreSQL's numeric_in: [+-]digits[.digits][e[+-]n], whitespace
  * around; the dscale is the digits written after the point (less the
  * exponent, at least 0). 22P02 for bad syntax, 22003 past 36 digits.
- * NaN and infinities: 0A000. */
+ * 'NaN', and 'Infinity' / 'inf' with a sign, in any case. */
 int attu_numeric_parse(const char *s, size_t len, attu_numeric *out, attu_error *err);
 double attu_numeric_to_double(attu_numeric a);
 /* Rounds half away from zero to `scale` places (scale < 0: tens,
@@ -80,7 +103,8 @@ int attu_numeric_trunc(attu_numeric a, int scale, attu_numeric *out, attu_error 
 /* floor / ceil: dscale 0. */
 int attu_numeric_floor(attu_numeric a, bool ceil, attu_numeric *out, attu_error *err);
 /* The value times 10^scale as an int64, rounded half away from zero; -1
- * when it does not fit (the caller raises its own 22003). */
+ * when it does not fit (the caller raises its own 22003), -2 for NaN and
+ * the infinities (attu_numeric_special_error). */
 int attu_numeric_to_scaled(attu_numeric a, int scale, int64_t *out);
 /* Square root rounded to rscale places (a >= 0; 2201F otherwise). */
 int attu_numeric_sqrt(attu_numeric a, int rscale, attu_numeric *out, attu_error *err);
@@ -106,5 +130,14 @@ int attu_numeric_exp(attu_numeric a, attu_numeric *out, attu_error *err);
  * log_var), computed in long double: at least 16 significant digits. */
 int attu_numeric_power(attu_numeric a, attu_numeric b, attu_numeric *out, attu_error *err);
 int attu_numeric_log(attu_numeric base, attu_numeric x, attu_numeric *out, attu_error *err);
+
+/* 0A000 "cannot convert NaN to integer" (what: the target type's name),
+ * as PostgreSQL's casts of NaN and infinities to integers. */
+int attu_numeric_special_error(attu_numeric a, const char *what, attu_error *err);
+/* NaN or an infinity into a DECIMAL(precision, scale): an infinity is
+ * PostgreSQL's 22003 ("cannot hold an infinite value"); NaN, which
+ * PostgreSQL's numeric(p,s) holds, is 0A000 here (the int64 slot has no
+ * room for it: docs/sql-reference.md). */
+int attu_numeric_decimal_special_error(attu_numeric a, int precision, int scale, attu_error *err);
 
 #endif

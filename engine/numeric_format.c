@@ -586,6 +586,7 @@ static int roman_source(attu_num_src src, int64_t ival, double fval, attu_numeri
         *iv = (int)ival;
         return 0;
     case ATTU_NUMSRC_NUMERIC: {
+        if (attu_numeric_is_special(nv)) return attu_numeric_special_error(nv, "integer", err);
         bool neg;
         char *r = numeric_digits(nv, 0, 0, &neg);
         if (!r) { attu_error_oom(err); return -1; }
@@ -607,9 +608,10 @@ static int roman_source(attu_num_src src, int64_t ival, double fval, attu_numeri
 /* EEEE's string: numeric and bigint exactly (PostgreSQL formats a bigint
  * as numeric here: 95 in 9EEEE is " 10e+01"), the others through double */
 static char *sci_string(attu_num_src src, int64_t ival, double fval, attu_numeric nv, const layout *L) {
-    if (src == ATTU_NUMSRC_NUMERIC) return numeric_sci(nv, L->frac_slots);
+    if (src == ATTU_NUMSRC_NUMERIC && !attu_numeric_is_special(nv)) return numeric_sci(nv, L->frac_slots);
     if (src == ATTU_NUMSRC_INT8) return numeric_sci((attu_numeric){ .m = ival, .dscale = 0 }, L->frac_slots);
-    double v = src == ATTU_NUMSRC_INT4 || src == ATTU_NUMSRC_INT8 ? (double)ival
+    double v = src == ATTU_NUMSRC_NUMERIC ? attu_numeric_to_double(nv)     /* NaN, an infinity */
+             : src == ATTU_NUMSRC_INT4 || src == ATTU_NUMSRC_INT8 ? (double)ival
              : src == ATTU_NUMSRC_FLOAT4 ? (double)(float)fval : fval;
     if (isnan(v) || isinf(v)) {
         /* " ##.##e+##"-shaped marks: a blank, the slots, the exponent */
@@ -702,7 +704,13 @@ long attu_to_char_num(attu_num_src src, int64_t ival, double fval, attu_numeric 
         if (src == ATTU_NUMSRC_INT4 || src == ATTU_NUMSRC_INT8) digits = integer_digits(src, ival, &L, &neg, err);
         else if (src == ATTU_NUMSRC_NUMERIC) {
             if (L.times) L.int_slots += L.v_digits;
-            digits = numeric_digits(nv, L.times ? L.v_digits : 0, L.frac_slots, &neg);
+            /* NaN and the infinities as numeric_to_char: their text in
+             * the digits' place ("Infinity" is too wide for fewer than
+             * eight slots: '#'s) */
+            if (attu_numeric_is_special(nv)) {
+                neg = nv.m < 0;
+                digits = strdup(attu_numeric_is_nan(nv) ? "NaN" : "Infinity");
+            } else digits = numeric_digits(nv, L.times ? L.v_digits : 0, L.frac_slots, &neg);
             if (!digits) attu_error_oom(err);
         } else digits = float_digits(src, fval, &L, &neg, err);
         if (!digits) return -1;

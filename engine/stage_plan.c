@@ -18,6 +18,7 @@ void attu_stage_free(attu_stage *s) {
     free(s->types);
     free(s->cols);
     free(s->params);
+    free(s->work_cols);
     for (int i = 0; i < s->nrows; i++) attu_program_free(s->rows[i]);
     free(s->rows);
     attu_stage_exprs_free(&s->exprs);

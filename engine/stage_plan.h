@@ -121,6 +121,10 @@ typedef struct attu_stage_agg {
     bool           osa_desc;
     int            frac_arg;
     int            frac_out;       /* its output in the stage's osa_fracs, or -1 */
+    int            osa_key;        /* `args` result the rows sort (and mode's runs
+                                      compare) by, where it is not the value (a
+                                      bpchar without a length's blank-stripped
+                                      key), else -1 */
     double         frac;
     bool           frac_null;
 } attu_stage_agg;
@@ -190,10 +194,14 @@ struct attu_stage {
     attu_stage_exprs counts[2];
     /* SETOP */
     int             setop;        /* 1 union, 2 intersect, 3 except */
-    int             setop_ncmp;   /* SETOP: rows are duplicates when equal in their first
+    int             setop_ncmp;   /* SETOP, DISTINCT, RECURSIVE: rows are duplicates when equal in their first
                                      setop_ncmp columns (0: all); the rest are carried */
     bool            all;          /* SETOP; RECURSIVE: UNION ALL (else UNION); APPLY: LATERAL */
     int             worktable;    /* RECURSIVE / WORKTABLE: which one (unique in the plan) */
+    int            *work_cols;    /* RECURSIVE with setop_ncmp: the child column holding
+                                     the value of each of ncols output columns (the
+                                     work table's too); the first setop_ncmp child
+                                     columns are keys (planner keyed_arm) */
     /* APPLY: keys (over child 0) bind parameters params[i], keys.n of them */
     int            *params;
     /* SRF: the functions (their arguments in `args`) */

@@ -628,6 +628,9 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
     case ATTU_TYPE_DECIMAL: {
         int64_t v;
         int rc = parse_decimal(text, len, t.precision, t.scale, &v);
+        attu_numeric sp;
+        if (rc == -1 && !attu_numeric_parse(text, len, &sp, NULL) && attu_numeric_is_special(sp))
+            return attu_numeric_decimal_special_error(sp, t.precision, t.scale, err);
         if (rc == -1) return bad_syntax(err, "numeric", text, len);
         if (rc == -2) {
             attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0,

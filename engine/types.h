@@ -115,9 +115,10 @@ static inline int attu_type_is_bpchar(attu_type t) {
  * trailing spaces included, so they show as PostgreSQL shows them; the
  * binder strips the spaces where PostgreSQL ignores them (comparisons,
  * casts to text, and the keys of GROUP BY, DISTINCT, DISTINCT ON,
- * count(DISTINCT), PARTITION BY, ORDER BY and the set operations'
- * duplicate removal: planner bpchar_key), while a WITH RECURSIVE UNION
- * still sees them (docs/sql-reference.md). */
+ * count(DISTINCT), PARTITION BY, ORDER BY, string_agg, and the duplicate
+ * removal of the set operations and a recursive UNION: planner bpchar_key,
+ * keyed_arm; min / max: bpchar_order_code; the ordered-set aggregates'
+ * sort key: osa_key). */
 static inline int attu_type_is_bpchar_any(attu_type t) {
     return t.id == ATTU_TYPE_TEXT && t.scale == 1;
 }

@@ -1008,6 +1008,49 @@ static attu_lplan *mk_project(bctx *c, attu_lplan *child, int n, attu_bexpr **ex
     return p;
 }
 
+/* Duplicate removal over rows with a bpchar without a length: PostgreSQL's
+ * bpchar equality ignores trailing blanks, so 'a' and 'a ' are one row, and
+ * the engine's duplicate removal (DISTINCT, the set operations, a recursive
+ * UNION) compares values as kept. Such a node reads its input as the
+ * columns with each such column's key in its place (bpchar_key, the value
+ * without its blanks), then those columns' values (keyed_arm); it compares
+ * the first n columns only (setop_ncmp) and carries the values, which
+ * keyed_values (the node's value of column i) finds again. */
+static int bpchar_keyed_count(const attu_type *ts, int n) {
+    int nb = 0;
+    for (int i = 0; i < n; i++) nb += attu_type_is_bpchar_any(ts[i]) && !attu_type_is_bpchar(ts[i]);
+    return nb;
+}
+
+static int keyed_value_col(const attu_type *ts, int n, int i) {
+    if (!(attu_type_is_bpchar_any(ts[i]) && !attu_type_is_bpchar(ts[i]))) return i;
+    int j = n;
+    for (int k = 0; k < i; k++) j += attu_type_is_bpchar_any(ts[k]) && !attu_type_is_bpchar(ts[k]);
+    return j;
+}
+
+static attu_lplan *keyed_arm(bctx *c, attu_lplan *p, const attu_type *ts, int n, int nb) {
+    attu_bexpr **ex = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + nb));
+    char **nm = attu_palloc(c->pa, sizeof(char *) * (size_t)(n + nb));
+    if (!ex || !nm) OOM_NULL(c);
+    for (int i = 0, j = n; i < n; i++) {
+        attu_bexpr *col = attu_bx_col(c->pa, i, ts[i]);
+        if (!col || !(ex[i] = bpchar_key(c, col))) OOM_NULL(c);
+        nm[i] = p->names[i];
+        if (ex[i] != col) { ex[j] = col; nm[j++] = p->names[i]; }
+    }
+    return mk_project(c, p, n + nb, ex, nm);
+}
+
+/* the n values again, over a keyed node's output */
+static attu_lplan *keyed_values(bctx *c, attu_lplan *p, const attu_type *ts, int n, char **names) {
+    attu_bexpr **ex = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)n);
+    if (!ex) OOM_NULL(c);
+    for (int i = 0; i < n; i++)
+        if (!(ex[i] = attu_bx_col(c->pa, keyed_value_col(ts, n, i), ts[i]))) OOM_NULL(c);
+    return mk_project(c, p, n, ex, names);
+}
+
 /* Whether a bound expression reads nothing but constants (no column,
  * parameter or subquery): calls and CASE over constants, which a count
  * folds now, so only a count of the outer row is left to the executor. */
@@ -1645,7 +1688,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
      * its bpchar items keyed without their blanks (bpchar_key), showing a
      * value of each key as PostgreSQL. Not with a set-returning function
      * or a window function in the list (they run above that window): those
-     * keep the DISTINCT node (docs/sql-reference.md). */
+     * keep the DISTINCT node, keyed (below). */
     bool bp_distinct = false;
     if (plain_distinct) {
         bool bp = false, other = false;
@@ -1795,12 +1838,20 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         p = f;
     }
     if (plain_distinct && !bp_distinct) {
+        /* a list with a set-returning or window function and a bpchar
+         * without a length: the DISTINCT node keyed (keyed_arm) */
+        int nk = p->ncols, nb = bpchar_keyed_count(p->types, nk);
+        attu_type *ts = p->types;
+        char **nm = p->names;
+        if (nb && !(p = keyed_arm(c, p, ts, nk, nb))) return NULL;
         attu_lplan *d = attu_lp_new(c->pa, LP_DISTINCT, p->ncols);
         if (!d) OOM_NULL(c);
         memcpy(d->types, p->types, sizeof(attu_type) * (size_t)p->ncols);
         memcpy(d->names, p->names, sizeof(char *) * (size_t)p->ncols);
         d->left = p; d->est_rows = p->est_rows / 2;
+        d->setop_ncmp = nb ? nk : 0;
         p = d;
+        if (nb && !(p = keyed_values(c, p, ts, nk, nm))) return NULL;
     }
     if (nord) {
         attu_lplan *so = attu_lp_new(c->pa, LP_SORT, p->ncols);
@@ -2025,7 +2076,7 @@ static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
             if (v->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
         }
         if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
-        for (int r = 0; r < nrows; r++) t = mix_bpchar_literal(t, p->values[r * ncols + k]);
+        for (int r = 0; r < nrows; r++) t = mix_numeric_literal(mix_bpchar_literal(t, p->values[r * ncols + k]), p->values[r * ncols + k]);
         for (int r = 0; r < nrows; r++) t = mix_varchar_length(t, p->values[r * ncols + k]);
         for (int r = 0; r < nrows; r++)
             if (!(p->values[r * ncols + k] = coerce(c, p->values[r * ncols + k], t, false, p->values[r * ncols + k]->position))) return NULL;
@@ -2099,8 +2150,19 @@ static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d) {
     if (cast && !(r = coerce_plan(c, r, l->types))) return NULL;
     attu_lplan *p = attu_lp_new(c->pa, LP_RECURSIVE, l->ncols);
     if (!p) OOM_NULL(c);
-    p->left = l; p->right = r; p->all = q->u.setop.all; p->worktable = d->worktable;
     for (int i = 0; i < l->ncols; i++) { p->types[i] = l->types[i]; p->names[i] = l->names[i]; }
+    /* UNION with a bpchar without a length: both terms keyed (keyed_arm),
+     * duplicates found by their first ncols columns; the work table and
+     * the output are the values (work_cols: where column i's value is) */
+    int nb = q->u.setop.all ? 0 : bpchar_keyed_count(p->types, l->ncols);
+    if (nb) {
+        int n = l->ncols;
+        p->setop_ncmp = n;
+        if (!(p->work_cols = attu_palloc(c->pa, sizeof(int) * (size_t)n))) OOM_NULL(c);
+        for (int i = 0; i < n; i++) p->work_cols[i] = keyed_value_col(p->types, n, i);
+        if (!(l = keyed_arm(c, l, p->types, n, nb)) || !(r = keyed_arm(c, r, p->types, n, nb))) return NULL;
+    }
+    p->left = l; p->right = r; p->all = q->u.setop.all; p->worktable = d->worktable;
     p->est_rows = l->est_rows * 10;
     return p;
 }
@@ -2179,30 +2241,14 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
         int n = l->ncols, nb = 0;
         char **names = l->names;
         /* Duplicate removal (all but UNION ALL) with a bpchar without a
-         * length: PostgreSQL's bpchar equality ignores trailing blanks, so
-         * 'a' and 'a ' are one row. Each arm becomes its columns with such
-         * a column's key in its place (bpchar_key, the value without the
-         * blanks), then the original values; the set operation compares
-         * the first n columns only (setop_ncmp) and carries the values,
-         * and a projection above shows a member's value in its place. */
-        if (!(q->u.setop.op == ATTU_SETOP_UNION && q->u.setop.all))
-            for (int i = 0; i < n; i++) nb += attu_type_is_bpchar_any(ts[i]) && !attu_type_is_bpchar(ts[i]);
+         * length: each arm keyed (keyed_arm), the set operation comparing
+         * the first n columns, a projection above showing a member's
+         * value in its place (keyed_values) */
+        if (!(q->u.setop.op == ATTU_SETOP_UNION && q->u.setop.all)) nb = bpchar_keyed_count(ts, n);
         if (nb) {
-            attu_lplan *arms[2] = { l, r };
-            for (int a = 0; a < 2; a++) {
-                attu_bexpr **ex = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + nb));
-                char **nm = attu_palloc(c->pa, sizeof(char *) * (size_t)(n + nb));
-                if (!ex || !nm) { attu_error_oom(c->err); break; }
-                for (int i = 0, j = n; i < n; i++) {
-                    attu_bexpr *col = attu_bx_col(c->pa, i, ts[i]);
-                    if (!col || !(ex[i] = bpchar_key(c, col))) { attu_error_oom(c->err); break; }
-                    nm[i] = arms[a]->names[i];
-                    if (ex[i] != col) { ex[j] = col; nm[j++] = arms[a]->names[i]; }
-                }
-                if (c->err->set || !(arms[a] = mk_project(c, arms[a], n + nb, ex, nm))) break;
-            }
-            if (c->err->set) break;
-            l = arms[0]; r = arms[1];
+            l = keyed_arm(c, l, ts, n, nb);
+            r = l ? keyed_arm(c, r, ts, n, nb) : NULL;
+            if (!r) break;
         }
         p = attu_lp_new(c->pa, LP_SETOP, n + nb);
         if (!p) { attu_error_oom(c->err); break; }
@@ -2214,13 +2260,7 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
         p->est_rows = l->est_rows + r->est_rows;
         if (nb) {
             p->setop_ncmp = n;
-            attu_bexpr **ex = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)n);
-            if (!ex) { attu_error_oom(c->err); break; }
-            for (int i = 0, j = n; i < n; i++) {
-                bool keyed = attu_type_is_bpchar_any(ts[i]) && !attu_type_is_bpchar(ts[i]);
-                if (!(ex[i] = attu_bx_col(c->pa, keyed ? j++ : i, ts[i]))) { attu_error_oom(c->err); break; }
-            }
-            if (c->err->set || !(p = mk_project(c, p, n, ex, names))) break;
+            if (!(p = keyed_values(c, p, ts, n, names))) break;
         }
         p = bind_tail(c, q, p);
         break;

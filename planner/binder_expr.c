@@ -202,6 +202,48 @@ attu_bexpr *bpchar_key(bctx *c, attu_bexpr *a) {
     return mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), a->position, 1, a, NULL, NULL, NULL);
 }
 
+/* min / max of a bpchar without a length: PostgreSQL's bpchar_smaller /
+ * bpchar_larger compare without the trailing blanks ('a ' is below 'a\t')
+ * and keep a value with its own. The engine's text min / max compare
+ * bytes, so the aggregate reads the value coded as its key, a 0x01 and
+ * its blanks (bpchar_order_code), whose byte order is the key's order,
+ * then within one key the fewer blanks first; bpchar_order_decode makes
+ * the value again (the 0x01 is the code's last byte before its blanks).
+ * A key that itself holds a 0x01 may sort out of place: no text a
+ * PostgreSQL client writes by hand has one. */
+static attu_bexpr *blank_count(bctx *c, attu_bexpr *a, attu_bexpr *trimmed, int pos) {
+    attu_type i8 = attu_type_make(ATTU_TYPE_INT64), tx = attu_type_make(ATTU_TYPE_TEXT);
+    attu_bexpr *la = mk_call(c, ATTU_OP_OCTET_LENGTH, i8, pos, 1, a, NULL, NULL, NULL);
+    attu_bexpr *lt = la ? mk_call(c, ATTU_OP_OCTET_LENGTH, i8, pos, 1, trimmed, NULL, NULL, NULL) : NULL;
+    attu_bexpr *nb = lt ? mk_call(c, ATTU_OP_SUB_I, i8, pos, 2, la, lt, NULL, NULL) : NULL;
+    attu_bexpr *sp = nb ? attu_bx_new(c->pa, BX_CONST, tx, pos) : NULL;
+    if (!sp) { attu_error_oom(c->err); return NULL; }
+    sp->s = " "; sp->slen = 1;
+    return mk_call(c, ATTU_OP_REPEAT, tx, pos, 2, sp, nb, NULL, NULL);
+}
+
+attu_bexpr *bpchar_order_code(bctx *c, attu_bexpr *a) {
+    if (!a || !attu_type_is_bpchar_any(a->type) || attu_type_is_bpchar(a->type)) return a;
+    attu_type tx = attu_type_make(ATTU_TYPE_TEXT);
+    attu_bexpr *key = bpchar_key(c, a);
+    attu_bexpr *blanks = key ? blank_count(c, a, key, a->position) : NULL;
+    attu_bexpr *mark = blanks ? attu_bx_new(c->pa, BX_CONST, tx, a->position) : NULL;
+    if (!mark) { attu_error_oom(c->err); return NULL; }
+    mark->s = "\x01"; mark->slen = 1;
+    attu_bexpr *km = mk_call(c, ATTU_OP_CONCAT, tx, a->position, 2, key, mark, NULL, NULL);
+    return km ? mk_call(c, ATTU_OP_CONCAT, tx, a->position, 2, km, blanks, NULL, NULL) : NULL;
+}
+
+attu_bexpr *bpchar_order_decode(bctx *c, attu_bexpr *d) {
+    attu_type tx = attu_type_make(ATTU_TYPE_TEXT);
+    int pos = d->position;
+    attu_bexpr *km = mk_call(c, ATTU_OP_RTRIM, tx, pos, 1, d, NULL, NULL, NULL);   /* key and 0x01 */
+    attu_bexpr *m1 = km ? mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), -1) : NULL;
+    attu_bexpr *key = m1 ? mk_call(c, ATTU_OP_LEFT, tx, pos, 2, km, m1, NULL, NULL) : NULL;
+    attu_bexpr *blanks = key ? blank_count(c, d, km, pos) : NULL;
+    return blanks ? mk_call(c, ATTU_OP_CONCAT, attu_type_bpchar_unbounded(), pos, 2, key, blanks, NULL, NULL) : NULL;
+}
+
 attu_bexpr *bpchar_padded(bctx *c, attu_bexpr *a, int pos) {
     /* char(n) values are kept without their trailing spaces (engine/
      * types.h); rpad(a, n) gives the padded bytes PostgreSQL's LIKE,
@@ -220,6 +262,17 @@ attu_type mix_bpchar_literal(attu_type t, const attu_bexpr *v) {
      * values show); a NULL keeps char(n) */
     if (v && attu_type_is_bpchar(t) && v->type.id == ATTU_TYPE_UNKNOWN && !(v->kind == BX_CONST && v->is_null))
         return attu_type_bpchar_unbounded();
+    return t;
+}
+
+attu_type mix_numeric_literal(attu_type t, const attu_bexpr *v) {
+    /* a string literal 'NaN' or 'Infinity' beside a DECIMAL (1::numeric,
+     * a numeric(p,s) column) makes the NUMERIC that holds it, where
+     * PostgreSQL's numeric holds both: the DECIMAL could not */
+    attu_numeric n;
+    if (t.id == ATTU_TYPE_DECIMAL && v && v->kind == BX_CONST && v->type.id == ATTU_TYPE_UNKNOWN && !v->is_null &&
+        v->aux <= 0 && v->s && !attu_numeric_parse(v->s, v->slen, &n, NULL) && attu_numeric_is_special(n))
+        return attu_type_make(ATTU_TYPE_NUMERIC);
     return t;
 }
 
@@ -614,6 +667,7 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
     attu_type t;
     if (l->type.id == ATTU_TYPE_UNKNOWN && r->type.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     else if (!common_type(l->type, r->type, &t)) return op_error(c, names[op], l, r, pos);
+    t = mix_numeric_literal(mix_numeric_literal(t, l), r);
     /* Exact values of different scales compare at the larger scale as
      * DECIMALs where both provably fit 18 digits there; common_type judged
      * by the types alone, a constant's own digits may leave room (a
@@ -765,8 +819,8 @@ static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, att
         }
         return not_unique(c, names[op], l, r, pos);
     }
-    if (lt == ATTU_TYPE_UNKNOWN) { l = coerce(c, l, is_numeric(rt) ? r->type : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!l) return NULL; lt = l->type.id; }
-    if (rt == ATTU_TYPE_UNKNOWN) { r = coerce(c, r, is_numeric(lt) ? l->type : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!r) return NULL; rt = r->type.id; }
+    if (lt == ATTU_TYPE_UNKNOWN) { l = coerce(c, l, is_numeric(rt) ? mix_numeric_literal(r->type, l) : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!l) return NULL; lt = l->type.id; }
+    if (rt == ATTU_TYPE_UNKNOWN) { r = coerce(c, r, is_numeric(lt) ? mix_numeric_literal(l->type, r) : attu_type_make(ATTU_TYPE_FLOAT64), false, pos); if (!r) return NULL; rt = r->type.id; }
     if (!is_numeric(lt) || !is_numeric(rt)) return op_error(c, names[op], l, r, pos);
     bool exact = attu_type_mclass(lt) != ATTU_MC_FLOAT && attu_type_mclass(rt) != ATTU_MC_FLOAT;
     bool has_num = lt == ATTU_TYPE_DECIMAL || lt == ATTU_TYPE_NUMERIC || rt == ATTU_TYPE_DECIMAL || rt == ATTU_TYPE_NUMERIC;
@@ -928,7 +982,7 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (v->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
-    for (int i = 0; i <= n; i++) t = mix_bpchar_literal(t, i < n ? x->thens[i] : x->else_);
+    for (int i = 0; i <= n; i++) t = mix_numeric_literal(mix_bpchar_literal(t, i < n ? x->thens[i] : x->else_), i < n ? x->thens[i] : x->else_);
     for (int i = 0; i <= n; i++) t = mix_varchar_length(t, i < n ? x->thens[i] : x->else_);
     for (int i = 0; i < n; i++) if (!(x->thens[i] = coerce(c, x->thens[i], t, false, x->thens[i]->position))) return NULL;
     if (x->else_ && !(x->else_ = coerce(c, x->else_, t, false, x->else_->position))) return NULL;
@@ -989,16 +1043,18 @@ static attu_bexpr *bind_cast_plain_text(bctx *c, attu_bexpr *a, int pos) {
 static int text_literal_scale(const char *s, size_t len) {
     attu_numeric n;
     attu_error scratch = { 0 };
-    if (attu_numeric_parse(s, len, &n, &scratch)) return 0;
+    if (attu_numeric_parse(s, len, &n, &scratch) || attu_numeric_is_special(n)) return 0;
     return n.dscale;
 }
 
 /* Whether a text literal is a number of more digits than a DECIMAL holds
- * ('1.5e30'::numeric): it becomes a NUMERIC, as a text column does. */
+ * ('1.5e30'::numeric), NaN or an infinity: it becomes a NUMERIC, as a
+ * text column does. */
 static bool text_literal_wide(const char *s, size_t len) {
     attu_numeric n;
     attu_error scratch = { 0 };
     if (attu_numeric_parse(s, len, &n, &scratch)) return false;
+    if (attu_numeric_is_special(n)) return true;
     return n.m >= (__int128)1000000000000000000 || n.m <= -(__int128)1000000000000000000;
 }
 

@@ -217,6 +217,9 @@ attu_bexpr *bpchar_padded(bctx *c, attu_bexpr *a, int pos);
  * length by: the value without its trailing blanks, as text; any other
  * value itself (binder_expr.c says why). NULL on OOM. */
 attu_bexpr *bpchar_key(bctx *c, attu_bexpr *a);
+attu_bexpr *bpchar_order_code(bctx *c, attu_bexpr *a);
+attu_type mix_numeric_literal(attu_type t, const attu_bexpr *v);
+attu_bexpr *bpchar_order_decode(bctx *c, attu_bexpr *d);
 /* ATTU_OP_EQ_F / _S / _N / _I for comparing values of type t (NE .. GE follow) */
 attu_opcode cmp_opcode_eq(attu_type_id t);
 attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, attu_bexpr *a0,

@@ -154,6 +154,16 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
                 if (ot == ATTU_TYPE_NUMERIC) {
                     if (attu_numeric_parse(o->s, o->slen, &v, c->err)) return false;
                 } else v = ot == ATTU_TYPE_DECIMAL ? attu_numeric_from_decimal(o->i, o->type.scale) : attu_numeric_from_int64(o->i);
+                if (attu_numeric_is_nan(v)) {
+                    attu_error_set(c->err, "22013", o->position ? o->position : w->position,
+                                   "invalid preceding or following size in window function");
+                    return false;
+                }
+                if (attu_numeric_is_special(v)) {
+                    attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, o->position ? o->position : w->position,
+                                   "a RANGE offset of infinity is not supported");
+                    return false;
+                }
                 while (v.dscale > 0 && v.m % 10 == 0) { v.m /= 10; v.dscale--; }
                 int64_t scaled;
                 if (v.dscale > 18 || attu_numeric_to_scaled(v, v.dscale, &scaled)) {
@@ -227,6 +237,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     c->allow_window = false;
     c->in_agg = !window;
     attu_bexpr *args[3] = { 0 };
+    bool bp_coded = false;     /* min / max of a bpchar without a length */
     if (e->u.func.star) {
         if (an->kind != AGG_COUNT) goto bad;
         x->agg = AGG_COUNT_STAR;
@@ -359,7 +370,13 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         break;
     }
     case AGG_MIN: case AGG_MAX:
-        /* min(varchar) is min(text): text (varchar_type.c) */
+        /* min(varchar) is min(text): text (varchar_type.c); a bpchar
+         * without a length compares without its trailing blanks: its
+         * value coded (bpchar_order_code), decoded below */
+        if (attu_type_is_bpchar_any(args[0]->type) && !attu_type_is_bpchar(args[0]->type)) {
+            if (!(args[0] = bpchar_order_code(c, args[0]))) goto fail;
+            bp_coded = true;
+        }
         x->type = varchar_as_text(args[0]->type);
         break;
     case AGG_VAR_SAMP: case AGG_VAR_POP: case AGG_STDDEV_SAMP: case AGG_STDDEV_POP:
@@ -375,8 +392,11 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         x->type = attu_type_make(attu_type_mclass(args[0]->type.id) == ATTU_MC_FLOAT ? ATTU_TYPE_FLOAT64 : ATTU_TYPE_NUMERIC);
         break;
     case AGG_STRING_AGG:
-        /* string_agg(text, text); the separator is evaluated per row */
+        /* string_agg(text, text); the separator is evaluated per row. A
+         * bpchar without a length is read as text, without its trailing
+         * blanks (its cast, bpchar_key), and orders so */
         if (args[0]->type.id != ATTU_TYPE_TEXT || args[1]->type.id != ATTU_TYPE_TEXT) goto bad;
+        if (!(args[0] = bpchar_key(c, args[0])) || !(args[1] = bpchar_key(c, args[1]))) goto fail;
         if (window) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s is not supported as a window function", an->name);
             goto fail;
@@ -384,6 +404,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         if (e->u.func.order_by.n) {
             if (!bind_sort_items(c, sc, &e->u.func.order_by, &x->order)) goto fail;
             x->norder = e->u.func.order_by.n;
+            for (int i = 0; i < x->norder; i++) if (!(x->order[i].expr = bpchar_key(c, x->order[i].expr))) goto fail;
             for (int i = 0; i < x->norder && x->aux == 1; i++)
                 if (!attu_bx_equal(x->order[i].expr, args[0])) {
                     attu_error_set(c->err, "42P10", e->u.func.order_by.items[i].position,
@@ -503,7 +524,8 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         }
     }
     c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
-    return window ? x : attu_bind_agg_level(c, x, denied);
+    attu_bexpr *res = window ? x : attu_bind_agg_level(c, x, denied);
+    return bp_coded && res ? bpchar_order_decode(c, res) : res;
 bad:
     c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
     return attu_no_function(c, e, args, n);
@@ -1335,7 +1357,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (args[i]->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = txt;
-    if (strcmp(name, "nullif") != 0) for (int i = 0; i < n; i++) t = mix_bpchar_literal(t, args[i]);
+    if (strcmp(name, "nullif") != 0) for (int i = 0; i < n; i++) t = mix_numeric_literal(mix_bpchar_literal(t, args[i]), args[i]);
     /* coalesce's NULL arguments leave varchar(n) its length (varchar_type.c) */
     if (strcmp(name, "nullif") != 0) {
         for (int i = 0; i < n; i++)

@@ -246,7 +246,7 @@ struct attu_lplan {
                                      kept that are its peers by them are kept too */
     /* LP_SETOP */
     int          setop;        /* attu_ast_setop */
-    /* LP_SETOP: duplicates are rows equal in their first ncmp columns
+    /* LP_SETOP, LP_DISTINCT, LP_RECURSIVE: duplicates are rows equal in their first ncmp columns
      * (0: in all); the columns after them are carried, a value of the
      * group shown (the binder puts a bpchar without a length's original
      * values there, its blank-stripped keys in front) */
@@ -254,6 +254,11 @@ struct attu_lplan {
     bool         all;          /* LP_SETOP, LP_RECURSIVE (UNION ALL); LP_APPLY: LATERAL */
     /* LP_RECURSIVE / LP_WORKTABLE: which recursive query (unique in the plan) */
     int          worktable;
+    /* LP_RECURSIVE keyed (setop_ncmp > 0: its terms give the keys, then
+     * the values of a bpchar without a length; binder keyed_arm): the
+     * column of its terms holding the value of each of its ncols columns,
+     * which are the work table's and the output's */
+    int         *work_cols;
     /* LP_APPLY: the parameter slot each of the nkeys lkeys binds */
     int         *params;
     /* LP_SRF: the functions, in output order, and the rows an input row is

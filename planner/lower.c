@@ -471,7 +471,9 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
     s->aggs = calloc((size_t)naggs + 1, sizeof *s->aggs);
     size_t nord = 0;
     for (int i = 0; i < naggs; i++)
-        if (aggs[i].agg == AGG_STRING_AGG || aggs[i].agg == AGG_COUNT_DISTINCT) nord += (size_t)aggs[i].norder;
+        if (aggs[i].agg == AGG_STRING_AGG || aggs[i].agg == AGG_COUNT_DISTINCT ||
+            (aggs[i].agg >= AGG_PERCENTILE_CONT && aggs[i].agg <= AGG_MODE))   /* osa_key */
+            nord += (size_t)aggs[i].norder;
     attu_bexpr **args = calloc((size_t)naggs * 2 + 2 + nord, sizeof *args);
     if (!s->aggs || !args) { free(args); return attu_error_oom(err); }
     int na = 0;
@@ -480,7 +482,7 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
         attu_stage_agg *g = &s->aggs[i];
         g->op = reduce_of(a->agg);
         g->k = a->k;
-        g->in = g->arg = g->frac_arg = g->frac_out = -1;
+        g->in = g->arg = g->frac_arg = g->frac_out = g->osa_key = -1;
         g->avg = a->agg == AGG_AVG;
         g->var = a->agg >= AGG_VAR_SAMP && a->agg <= AGG_STDDEV_POP ? (int8_t)(a->agg - AGG_VAR_SAMP + 1) : 0;
         g->count_distinct = a->agg == AGG_COUNT_DISTINCT || a->distinct;   /* any agg(DISTINCT x) */
@@ -558,6 +560,12 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
             g->op = ATTU_REDUCE_COUNT;
             g->osa = (int8_t)(a->agg - AGG_PERCENTILE_CONT + 1);
             g->osa_desc = a->norder && a->order[0].desc;
+            if (a->norder && !attu_bx_equal(a->order[0].expr, a->arg)) {
+                int k = -1;
+                for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->order[0].expr)) k = j;
+                if (k < 0) { args[na] = a->order[0].expr; k = na++; }
+                g->osa_key = k;
+            }
             if (a->arg2 && a->arg2->kind == BX_CONST) {
                 g->frac_null = a->arg2->is_null;
                 g->frac = a->arg2->f;
@@ -793,6 +801,7 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
         return s;
     case LP_DISTINCT:
         if (!(s = new_stage(ATTU_ST_DISTINCT, p, err))) return NULL;
+        s->setop_ncmp = p->setop_ncmp;
         if (!(s->child[0] = lower(p->left, err))) goto fail;
         return s;
     case LP_SETOP:
@@ -804,6 +813,11 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
     case LP_RECURSIVE:
         if (!(s = new_stage(ATTU_ST_RECURSIVE, p, err))) return NULL;
         s->all = p->all; s->worktable = p->worktable;
+        if (p->setop_ncmp) {
+            s->setop_ncmp = p->setop_ncmp;
+            if (!(s->work_cols = malloc(sizeof(int) * (size_t)p->ncols))) goto oom;
+            memcpy(s->work_cols, p->work_cols, sizeof(int) * (size_t)p->ncols);
+        }
         s->limit = p->topk_limit;     /* -1, or the rows after which to stop */
         s->stop_per_run = p->stop_per_run;
         s->label = p->all ? "union all" : "union";

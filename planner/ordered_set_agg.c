@@ -146,7 +146,9 @@ attu_bexpr *attu_bind_ordered_set_agg(bctx *c, const scope *sc, const attu_ast_e
     x->args[0] = val;
     x->args[1] = frac;
     x->nargs = frac ? 2 : 1;
-    ord->expr = val;
+    /* a bpchar without a length sorts, and mode() counts its runs,
+     * without trailing blanks (bpchar_key); the value picked keeps them */
+    if (!(ord->expr = bpchar_key(c, val))) return NULL;
     ord->desc = item->desc;
     ord->nulls_first = item->nulls == ATTU_NULLS_DEFAULT ? item->desc : item->nulls == ATTU_NULLS_FIRST;
     x->order = ord;

@@ -165,8 +165,9 @@ void attu_plan_ordering(attu_plan_arena *pa, const attu_lplan *p, attu_ordering 
         return;
     case LP_DISTINCT:
         /* rel_distinct: sort by every column ascending NULLs last, heads
-         * gathered in sorted order */
-        all_columns(pa, p, out);
+         * gathered in sorted order; one comparing its first setop_ncmp
+         * columns (keys the binder projects away) is claimed to have none */
+        if (!p->setop_ncmp) all_columns(pa, p, out);
         return;
     case LP_SETOP:
         /* run_setop: UNION ALL concatenates (no order); UNION is

@@ -108,7 +108,50 @@ Test(numeric, float8_to_numeric_keeps_15_significant_digits) {
     attu_numeric r;
     attu_error err;
     attu_error_clear(&err);
-    cr_expect_eq(attu_numeric_from_double(0.0 / 0.0, &r, &err), -1);
+    /* NaN and the infinities are numeric's own (PostgreSQL 14+) */
+    cr_expect_eq(attu_numeric_from_double(0.0 / 0.0, &r, &err), 0);
+    cr_expect(attu_numeric_is_nan(r));
+    cr_expect_eq(attu_numeric_from_double(-1.0 / 0.0, &r, &err), 0);
+    cr_expect_eq(attu_numeric_inf_sign(r), -1);
+}
+
+Test(numeric, nan_and_infinities) {
+    attu_numeric nan = attu_numeric_nan(), pinf = attu_numeric_inf(1), ninf = attu_numeric_inf(-1);
+    attu_numeric one = { 1, 0 }, zero = { 0, 0 }, r;
+    attu_error err;
+    attu_error_clear(&err);
+    /* a slot keeps them */
+    char slot[16];
+    attu_numeric_pack(ninf, slot);
+    cr_expect_eq(attu_numeric_inf_sign(attu_numeric_unpack(slot)), -1);
+    attu_numeric_pack(nan, slot);
+    cr_expect(attu_numeric_is_nan(attu_numeric_unpack(slot)));
+    /* order: -Infinity < numbers < Infinity < NaN = NaN */
+    cr_expect_eq(attu_numeric_cmp(ninf, one), -1);
+    cr_expect_eq(attu_numeric_cmp(pinf, one), 1);
+    cr_expect_eq(attu_numeric_cmp(nan, pinf), 1);
+    cr_expect_eq(attu_numeric_cmp(nan, nan), 0);
+    /* arithmetic */
+    cr_expect_eq(attu_numeric_sub(pinf, pinf, &r, &err), 0);
+    cr_expect(attu_numeric_is_nan(r));
+    cr_expect_eq(attu_numeric_mul(zero, pinf, &r, &err), 0);
+    cr_expect(attu_numeric_is_nan(r));
+    cr_expect_eq(attu_numeric_div(one, ninf, &r, &err), 0);
+    cr_expect(!attu_numeric_is_special(r) && r.m == 0);
+    cr_expect_eq(attu_numeric_div(nan, zero, &r, &err), 0);
+    cr_expect(attu_numeric_is_nan(r));
+    cr_expect_eq(attu_numeric_div(pinf, zero, &r, &err), -1);
+    cr_expect_str_eq(err.sqlstate, "22012");
+    attu_error_clear(&err);
+    /* text */
+    char buf[64];
+    attu_numeric_format(ninf, buf, sizeof buf);
+    cr_expect_str_eq(buf, "-Infinity");
+    cr_expect_eq(attu_numeric_parse(" nan ", 5, &r, &err), 0);
+    cr_expect(attu_numeric_is_nan(r));
+    cr_expect_eq(attu_numeric_parse("-inf", 4, &r, &err), 0);
+    cr_expect_eq(attu_numeric_inf_sign(r), -1);
+    cr_expect_eq(attu_numeric_parse("-nan", 4, &r, &err), -1);
 }
 
 /* The reference conversion: PostgreSQL's "%.*g" with DBL_DIG digits,
