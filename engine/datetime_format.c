@@ -11,6 +11,8 @@
  */
 #include "engine/datetime_format.h"
 
+#include <ctype.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -322,8 +324,8 @@ static char *append_padded(char *o, long long v, int width, bool fill) {
     return o + sprintf(o, "%0*lld", fill ? 0 : width, v);
 }
 
-long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, char *out, attu_fmt_cache *cache,
-                     attu_error *err) {
+long attu_to_char_ts(int64_t ts, const attu_char_zone *zone, const char *fmt, size_t flen, char *out,
+                     attu_fmt_cache *cache, attu_error *err) {
     if (flen == 0 || ts == INT64_MAX || ts == INT64_MIN) return -1;
     const step *steps = template_steps(fmt, flen, cache, err);
     if (!steps) return -2;
@@ -343,10 +345,32 @@ long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, cha
         case F_MERIDIEM_DOTS: o = append_cased(o, pm ? "p.m." : "a.m.", st->letters); break;
         case F_ERA: o = append_cased(o, bc ? "bc" : "ad", st->letters); break;
         case F_ERA_DOTS: o = append_cased(o, bc ? "b.c." : "a.d.", st->letters); break;
-        case F_ZONE: if (with_tz) o = append_cased(o, "utc", st->letters); break;
-        case F_ZONE_HOURS: o = append(o, "+00"); break;
-        case F_ZONE_MINUTES: o = append(o, "00"); break;
-        case F_OFFSET: o = append(o, "+"); o = append_padded(o, 0, 2, fill); break;
+        case F_ZONE:
+            if (zone) {
+                char ab[11];
+                snprintf(ab, sizeof ab, "%s", zone->abbrev ? zone->abbrev : "");
+                for (char *q = ab; *q; q++) *q = (char)tolower((unsigned char)*q);
+                o = append_cased(o, ab, st->letters);
+            }
+            break;
+        case F_ZONE_HOURS: {
+            int32_t off = zone ? zone->offset : 0, a = off < 0 ? -off : off;
+            o = append(o, off < 0 ? "-" : "+");
+            o = append_padded(o, a / 3600, 2, zone && fill);
+            break;
+        }
+        case F_ZONE_MINUTES: {
+            int32_t off = zone ? zone->offset : 0, a = off < 0 ? -off : off;
+            o = append_padded(o, a % 3600 / 60, 2, zone && fill);
+            break;
+        }
+        case F_OFFSET: {
+            int32_t off = zone ? zone->offset : 0, a = off < 0 ? -off : off;
+            o = append(o, off < 0 ? "-" : "+");
+            o = append_padded(o, a / 3600, 2, fill);
+            if (a % 3600) o += sprintf(o, ":%02d", a % 3600 / 60);
+            break;
+        }
         case F_EXACT: break;
         case F_MONTH_NAME: case F_MONTH_ABBR:
             o = append_name(o, month_names[m.month - 1], p->kind == F_MONTH_ABBR, st);

@@ -250,7 +250,7 @@ static int produce(xctx *x, const attu_stage *s, srf_args *f, srf_out *o, const 
             if (!a->count[r]) continue;
             switch (a->t) {
             case ATTU_TYPE_INT32: o[i].cur_i = ((int32_t *)a->start)[r]; break;
-            case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP: o[i].cur_i = ((int64_t *)a->start)[r]; break;
+            case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: o[i].cur_i = ((int64_t *)a->start)[r]; break;
             case ATTU_TYPE_NUMERIC: o[i].cur_n = attu_numeric_unpack((char *)a->start + 16 * r); break;
             default: break;
             }

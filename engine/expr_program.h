@@ -220,6 +220,24 @@ typedef enum attu_opcode {
     ATTU_OP_MAKE_INTERVAL, /* make_interval: a years * 2^32 + months + 2^31, b weeks
                               and days, c hours and mins (packed as MAKE_TIMESTAMP's),
                               d secs (float8) */
+    /* timestamp with time zone (engine/timezone.h), host only: aux is the
+     * id of the zone (attu_tz_id) the binder resolved, the session's
+     * TimeZone or a constant AT TIME ZONE; with b >= 0 (TO_LOCAL and
+     * FROM_LOCAL) the zone is instead the text b names, row by row
+     * (AT TIME ZONE of a column; 22023 when not a zone) */
+    ATTU_OP_TZ_TO_LOCAL,   /* timestamptz a -> timestamp: its wall time in the zone */
+    ATTU_OP_TZ_FROM_LOCAL, /* timestamp a -> timestamptz: the instant that wall time
+                              is in the zone (a gap or a repeated hour as
+                              attu_tz_offset_local says) */
+    ATTU_OP_TZ_OFFSET,     /* timestamptz a -> integer: the zone's offset then,
+                              seconds east (EXTRACT(timezone ...)) */
+    ATTU_OP_TZ_ADD_IV, ATTU_OP_TZ_SUB_IV,  /* timestamptz a +- interval b: months,
+                              then days on the zone's wall clock, then the time
+                              as elapsed microseconds (PostgreSQL's
+                              timestamptz_pl_interval) */
+    ATTU_OP_TZ_TRUNC,      /* date_trunc(imm_i, timestamptz a) in the zone: a day
+                              or longer unit starts at local midnight; shorter
+                              units keep a's offset */
     ATTU_OP_COUNT_
 } attu_opcode;
 

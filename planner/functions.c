@@ -13,6 +13,7 @@
 #include "planner/binder_internal.h"
 #include "engine/numeric.h"
 #include "engine/numeric_format.h"
+#include "engine/timezone.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -686,6 +687,7 @@ static const char *pg_type_display_name(attu_type t) {
     case ATTU_TYPE_TEXT: return t.scale ? "character" : attu_type_is_varchar_any(t) ? "character varying" : "text";
     case ATTU_TYPE_DATE: return "date";
     case ATTU_TYPE_TIMESTAMP: return "timestamp without time zone";
+    case ATTU_TYPE_TIMESTAMPTZ: return "timestamp with time zone";
     case ATTU_TYPE_INTERVAL: return "interval";
     default: return "unknown";
     }
@@ -719,6 +721,7 @@ static attu_bexpr *bind_formatting(bctx *c, const attu_ast_expr *e, attu_opcode 
     attu_bexpr *a = args[0];
     switch (t0) {
     case ATTU_TYPE_TIMESTAMP: rop = ATTU_OP_TO_CHAR_TS; aux = 0; break;
+    case ATTU_TYPE_TIMESTAMPTZ: rop = ATTU_OP_TO_CHAR_TS; aux = 3; break;
     case ATTU_TYPE_DATE: rop = ATTU_OP_TO_CHAR_TS; aux = 1; break;
     case ATTU_TYPE_INTERVAL: rop = ATTU_OP_TO_CHAR_TS; aux = 2; break;
     case ATTU_TYPE_INT32: aux = ATTU_NUMSRC_INT4; break;
@@ -737,6 +740,8 @@ static attu_bexpr *bind_formatting(bctx *c, const attu_ast_expr *e, attu_opcode 
     if (!(args[1] = coerce(c, args[1], txt, false, pos))) return NULL;
     attu_bexpr *x = mk_call(c, rop, txt, pos, 2, a, args[1], NULL, NULL);
     if (x) x->aux = aux;
+    /* a timestamptz (and a date, formatted as one) shows the session's zone */
+    if (x && (t0 == ATTU_TYPE_TIMESTAMPTZ || t0 == ATTU_TYPE_DATE)) x->imm = attu_tz_id(attu_tz_session());
     return x;
 }
 
@@ -851,6 +856,11 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
          * whatever the argument's value, NULL included. */
         attu_bexpr *nn = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, args[0], NULL, NULL, NULL);
         return nn ? mk_call(c, ATTU_OP_SELECT, txt, e->position, 3, k, k, nn, NULL) : NULL;
+    }
+    if (!e->u.func.star && !e->u.func.distinct) {
+        bool handled;
+        attu_bexpr *tzr = attu_bind_tz_function(c, e, name, args, n, &handled);   /* planner/timestamptz.c */
+        if (handled) return tzr;
     }
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return attu_no_function(c, e, args, n);
     int pos = e->position;
@@ -1130,6 +1140,11 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             }
             for (int i = 0; i < 2; i++) {
                 attu_type_id t = args[i]->type.id;
+                /* age(timestamptz, timestamptz) counts on the session's wall clock */
+                if (t == ATTU_TYPE_TIMESTAMPTZ) {
+                    if (!(args[i] = tz_call(c, ATTU_OP_TZ_TO_LOCAL, ts, pos, args[i], NULL))) return NULL;
+                    t = ATTU_TYPE_TIMESTAMP;
+                }
                 if (t != ATTU_TYPE_TIMESTAMP && t != ATTU_TYPE_DATE && t != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
                 if (!(args[i] = coerce(c, args[i], ts, false, pos))) return NULL;
             }
@@ -1180,7 +1195,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         /* date_part('unit', date or timestamp) -> double precision; the
          * unit must be a constant here (PostgreSQL allows any text) */
         if ((args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) ||
-            (args[1]->type.id != ATTU_TYPE_UNKNOWN && args[1]->type.id != ATTU_TYPE_DATE && args[1]->type.id != ATTU_TYPE_TIMESTAMP))
+            (args[1]->type.id != ATTU_TYPE_UNKNOWN && args[1]->type.id != ATTU_TYPE_DATE && args[1]->type.id != ATTU_TYPE_TIMESTAMP &&
+             args[1]->type.id != ATTU_TYPE_TIMESTAMPTZ))
             return attu_no_function(c, e, args, n);
         if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_part must be a constant");
@@ -1196,8 +1212,18 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
          * (dow, epoch...) 22023, the time zone units 0A000. */
         attu_type ts = attu_type_make(ATTU_TYPE_TIMESTAMP);
         attu_bexpr *a = args[1];
-        if (a->type.id == ATTU_TYPE_UNKNOWN || a->type.id == ATTU_TYPE_DATE) {
-            if (!(a = coerce(c, a, ts, false, pos))) return NULL;
+        if (a->type.id == ATTU_TYPE_UNKNOWN || a->type.id == ATTU_TYPE_DATE || a->type.id == ATTU_TYPE_TIMESTAMPTZ) {
+            /* a date or an untyped literal is read as timestamptz, the
+             * preferred type of PostgreSQL's candidates */
+            attu_type tz = attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
+            if ((args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT)) return attu_no_function(c, e, args, n);
+            if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_trunc must be a constant");
+                return NULL;
+            }
+            if (!(a = coerce(c, a, tz, false, pos))) return NULL;
+            if (args[0]->is_null) return mk_const_null(c, tz);
+            return attu_bind_tz_trunc(c, args[0]->s, a, pos);
         }
         if ((args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) || a->type.id != ATTU_TYPE_TIMESTAMP)
             return attu_no_function(c, e, args, n);

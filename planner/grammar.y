@@ -289,7 +289,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        SET SHOW START STDIN STDOUT TEMP TEMPORARY TRANSACTION UNBOUNDED
        GROUPS EXCLUDE TIES OTHERS
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
-       UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE
+       UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
        DELETE UPDATE TRUNCATE
        WITHIN.
 
@@ -309,6 +309,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %left PLUS MINUS.
 %left STAR SLASH PERCENT.
 %left CARET.
+%left AT.
 %right UMINUS.
 %left LBRACKET RBRACKET.
 %left LP RP.
@@ -838,6 +839,8 @@ a_expr(A) ::= a_expr(L) STAR(K) a_expr(R).              { A = ab_binary(ctx, ATT
 a_expr(A) ::= a_expr(L) SLASH(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_DIV, L, R, &K); }
 a_expr(A) ::= a_expr(L) PERCENT(K) a_expr(R).           { A = ab_binary(ctx, ATTU_BINOP_MOD, L, R, &K); }
 a_expr(A) ::= a_expr(L) CARET(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_POW, L, R, &K); }
+/* x AT TIME ZONE z is PostgreSQL's timezone(z, x) (planner/timestamptz.c) */
+a_expr(A) ::= a_expr(L) AT(K) TIME ZONE a_expr(R).      { A = ab_func2(ctx, "timezone", R, L, K.pos); }
 a_expr(A) ::= a_expr(L) LT(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LT, L, R, &K); }
 a_expr(A) ::= a_expr(L) GT(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GT, L, R, &K); }
 a_expr(A) ::= a_expr(L) EQ(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_EQ, L, R, &K); }
@@ -1302,6 +1305,7 @@ col_label(A) ::= reserved_keyword(T).   { A = T; }
 
 bare_label(A) ::= ID(T).                { A = T; }
 bare_label(A) ::= ABORT(T).                 { A = T; }
+bare_label(A) ::= AT(T).                    { A = T; }
 bare_label(A) ::= BEGIN(T).                 { A = T; }
 bare_label(A) ::= BY(T).                    { A = T; }
 bare_label(A) ::= CASCADE(T).               { A = T; }
@@ -1462,6 +1466,7 @@ bare_label(A) ::= WHEN(T).                  { A = T; }
 bare_label(A) ::= RESERVED_BARE(T).         { A = T; }
 
 unreserved_keyword(A) ::= ABORT(T).                 { A = T; }
+unreserved_keyword(A) ::= AT(T).                    { A = T; }
 unreserved_keyword(A) ::= BEGIN(T).                 { A = T; }
 unreserved_keyword(A) ::= BY(T).                    { A = T; }
 unreserved_keyword(A) ::= CASCADE(T).               { A = T; }

@@ -40,6 +40,7 @@ static arg_class classify(attu_type t) {
     case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return AC_NUMERIC;
     case ATTU_TYPE_UNKNOWN: return AC_UNKNOWN;
     case ATTU_TYPE_TIMESTAMP: return AC_TIMESTAMP;
+    case ATTU_TYPE_TIMESTAMPTZ: return AC_OTHER;   /* generate_series over timestamptz: not yet */
     case ATTU_TYPE_DATE: return AC_DATE;
     case ATTU_TYPE_INTERVAL: return AC_INTERVAL;
     default: return AC_OTHER;

@@ -136,6 +136,7 @@ typedef struct conn {
 
     /* worker only (or the loop before PHASE_READY) */
     attu_session *session;
+    char        reported_tz[256];   /* the TimeZone the client was last told (ParameterStatus) */
     pgbuf       out;
     attu_prepared *unnamed;     /* the unnamed statement (named ones are the session's) */
     portal     *portals;
