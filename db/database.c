@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "engine/csv_reader.h"
 #include "engine/timezone.h"
@@ -171,7 +172,11 @@ void attu_session_use_zone(const attu_session *s) { attu_tz_set_session(s->timez
 void db_statement_begins(attu_session *s, bool new_txn) {
     s->stmt_start_ms = attu_now_ms();
     /* now() is the transaction's start, the same for each of its statements */
-    if (new_txn || !s->txn_start_us) s->txn_start_us = (int64_t)(s->stmt_start_ms * 1000.0);
+    if (new_txn || !s->txn_start_us) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        s->txn_start_us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    }
     attu_session_use_zone(s);
     attu_tz_set_txn_start(s->txn_start_us);
 }

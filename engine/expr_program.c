@@ -867,11 +867,12 @@ static int tz_op(const attu_instr *in, attu_type dt, const attu_slot *a, const a
     }
     int64_t x = a->v.i, z;
     bool inf = x == INT64_MAX || x == INT64_MIN;
+    if (inf && in->op != ATTU_OP_TZ_OFFSET) { o->v.i = x; return 0; }   /* the infinities stay */
     switch (in->op) {
     case ATTU_OP_TZ_TO_LOCAL: z = attu_tz_to_local_us(zone, x); break;
     case ATTU_OP_TZ_FROM_LOCAL: z = attu_tz_from_local_us(zone, x); break;
     case ATTU_OP_TZ_OFFSET:
-        if (inf) return ts_range(err);
+        if (inf) { o->null = 1; o->v.i = 0; return 0; }   /* an infinity has no zone */
         o->v.i = attu_tz_offset_at(zone, x / 1000000 - (x % 1000000 < 0), NULL);
         return 0;
     case ATTU_OP_TZ_ADD_IV: case ATTU_OP_TZ_SUB_IV: {

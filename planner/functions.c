@@ -1212,6 +1212,13 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
          * (dow, epoch...) 22023, the time zone units 0A000. */
         attu_type ts = attu_type_make(ATTU_TYPE_TIMESTAMP);
         attu_bexpr *a = args[1];
+        if (a->type.id == ATTU_TYPE_UNKNOWN && !(a->kind == BX_CONST && a->aux > 0)) {
+            /* timestamp, timestamptz and interval all take it (PostgreSQL 15) */
+            attu_error_set(c->err, "42725", e->position, "function date_trunc(%s, unknown) is not unique",
+                           args[0]->type.id == ATTU_TYPE_TEXT ? "text" : "unknown");
+            attu_error_set_hint(c->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
+            return NULL;
+        }
         if (a->type.id == ATTU_TYPE_UNKNOWN || a->type.id == ATTU_TYPE_DATE || a->type.id == ATTU_TYPE_TIMESTAMPTZ) {
             /* a date or an untyped literal is read as timestamptz, the
              * preferred type of PostgreSQL's candidates */
