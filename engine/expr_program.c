@@ -885,18 +885,7 @@ static int tz_op(const attu_instr *in, attu_type dt, const attu_slot *a, const a
         }
         /* months, then days, each on the wall clock and back (a step over
          * a DST change keeps the local time), then the time elapsed */
-        z = x;
-        if (b.months) {
-            attu_interval m = { b.months, 0, 0 };
-            if (attu_timestamp_add_interval(attu_tz_to_local_us(zone, z), m, &z)) return ts_range(err);
-            z = attu_tz_from_local_us(zone, z);
-        }
-        if (b.days) {
-            attu_interval d = { 0, b.days, 0 };
-            if (attu_timestamp_add_interval(attu_tz_to_local_us(zone, z), d, &z)) return ts_range(err);
-            z = attu_tz_from_local_us(zone, z);
-        }
-        if (__builtin_add_overflow(z, b.usec, &z)) return ts_range(err);
+        if (attu_timestamptz_add_interval(zone, x, b, &z)) return ts_range(err);
         break;
     }
     case ATTU_OP_TZ_TRUNC: {
