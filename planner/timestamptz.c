@@ -11,6 +11,7 @@
  * ('2024-03-01 12:00'::timestamptz) are read here, under the same zone.
  */
 #include "planner/binder_internal.h"
+#include "engine/interval.h"
 #include "engine/timezone.h"
 
 #include <string.h>
@@ -106,7 +107,29 @@ static attu_bexpr *bind_at_zone(bctx *c, const attu_ast_expr *e, attu_bexpr **ar
     attu_bexpr *z = args[0], *x = args[1];
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT), ts = attu_type_make(ATTU_TYPE_TIMESTAMP),
               tz = attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
-    if (z->type.id != ATTU_TYPE_TEXT && z->type.id != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
+    const attu_tz *izone = NULL;
+    if (z->type.id == ATTU_TYPE_INTERVAL) {
+        /* AT TIME ZONE INTERVAL '+05:30': a fixed offset east (ISO sign),
+         * a constant here; PostgreSQL refuses months and days */
+        if (z->kind != BX_CONST || (!z->s && !z->is_null)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "AT TIME ZONE takes only a constant interval in attu");
+            return NULL;
+        }
+        if (!z->is_null) {
+            attu_interval iv;
+            memcpy(&iv, z->s, sizeof iv);
+            if (iv.months || iv.days) {
+                char buf[96];
+                attu_interval_format(iv, buf, sizeof buf);
+                attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos,
+                               "interval time zone \"%s\" must not include months or days", buf);
+                return NULL;
+            }
+            izone = attu_tz_fixed((int32_t)(iv.usec / 1000000));
+        }
+    } else if (z->type.id != ATTU_TYPE_TEXT && z->type.id != ATTU_TYPE_UNKNOWN) {
+        return attu_no_function(c, e, args, n);
+    }
     attu_type_id xt = x->type.id;
     if (xt == ATTU_TYPE_DATE) { if (!(x = coerce(c, x, tz, false, pos))) return NULL; xt = ATTU_TYPE_TIMESTAMPTZ; }
     if (xt == ATTU_TYPE_UNKNOWN) { if (!(x = coerce(c, x, tz, false, pos))) return NULL; xt = ATTU_TYPE_TIMESTAMPTZ; }
@@ -114,8 +137,13 @@ static attu_bexpr *bind_at_zone(bctx *c, const attu_ast_expr *e, attu_bexpr **ar
     bool to_local = xt == ATTU_TYPE_TIMESTAMPTZ;
     attu_opcode op = to_local ? ATTU_OP_TZ_TO_LOCAL : ATTU_OP_TZ_FROM_LOCAL;
     attu_type rt = to_local ? ts : tz;
-    if (z->kind == BX_CONST && (z->is_null || z->s)) {
-        if (z->is_null) return mk_const_null(c, rt);
+    if (izone || (z->kind == BX_CONST && z->is_null)) {
+        if (!izone) return mk_const_null(c, rt);
+        attu_bexpr *r = mk_call(c, op, rt, pos, 1, x, NULL, NULL, NULL);
+        if (r) r->aux = attu_tz_id(izone);
+        return r;
+    }
+    if (z->kind == BX_CONST && z->s) {
         char name[256];
         size_t len = z->slen < sizeof name - 1 ? z->slen : sizeof name - 1;
         memcpy(name, z->s, len);
