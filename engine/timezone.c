@@ -179,28 +179,24 @@ struct attu_tz {
  * and as a name). */
 typedef struct tz_alias { char kind; char *text; int id; } tz_alias;
 
-static pthread_mutex_t tz_lock = PTHREAD_MUTEX_INITIALIZER;
-static attu_tz **zones;
-static int nzones, capzones;
-static tz_alias *aliases;
-static int naliases, capaliases;
 static attu_tz utc_zone = { .id = 0, .name = "UTC", .rule = { .std = "UTC" } };
 
+/* The zones by id in a fixed table, so that attu_tz_by_id, which every
+ * row of a timestamptz conversion calls, reads it without the lock: a
+ * slot is written before nzones (atomic) counts it, and never changes. */
+#define MAX_ZONES 4096
+static pthread_mutex_t tz_lock = PTHREAD_MUTEX_INITIALIZER;
+static attu_tz *zones[MAX_ZONES] = { &utc_zone };
+static int nzones = 1;
+static tz_alias *aliases;
+static int naliases, capaliases;
+/* Under tz_lock. */
 static int register_zone(attu_tz *z) {
-    if (nzones == 0) {
-        zones = calloc(16, sizeof *zones);
-        if (!zones) return -1;
-        capzones = 16;
-        zones[nzones++] = &utc_zone;
-    }
-    if (nzones == capzones) {
-        attu_tz **n = realloc(zones, sizeof *n * (size_t)capzones * 2);
-        if (!n) return -1;
-        zones = n;
-        capzones *= 2;
-    }
-    z->id = nzones;
-    zones[nzones++] = z;
+    int n = __atomic_load_n(&nzones, __ATOMIC_RELAXED);
+    if (n >= MAX_ZONES) return -1;
+    z->id = n;
+    zones[n] = z;
+    __atomic_store_n(&nzones, n + 1, __ATOMIC_RELEASE);
     return 0;
 }
 
@@ -229,6 +225,8 @@ static attu_tz *zone_by_name(const char *name) {
     for (int i = 0; i < nzones; i++) if (!strcmp(zones[i]->name, name)) return zones[i];
     return NULL;
 }
+/* (every function below that reads zones[] or nzones without the
+ * atomic holds tz_lock) */
 
 static int64_t be_int(const unsigned char *p, int n) {
     uint64_t v = 0;
@@ -373,7 +371,6 @@ static attu_tz *find_locked(const char *name) {
 
 static const attu_tz *lookup(char kind, const char *text, attu_tz *(*make)(const char *)) {
     pthread_mutex_lock(&tz_lock);
-    if (nzones == 0 && (zones = calloc(16, sizeof *zones)) != NULL) { capzones = 16; zones[nzones++] = &utc_zone; }
     int id = find_alias(kind, text);
     attu_tz *z = id >= 0 ? zones[id] : NULL;
     if (!z) {
@@ -459,10 +456,7 @@ const attu_tz *attu_tz_for_at(const char *name) { return lookup('a', name, make_
 int attu_tz_id(const attu_tz *z) { return z ? z->id : 0; }
 
 const attu_tz *attu_tz_by_id(int id) {
-    pthread_mutex_lock(&tz_lock);
-    const attu_tz *z = id > 0 && id < nzones ? zones[id] : &utc_zone;
-    pthread_mutex_unlock(&tz_lock);
-    return z;
+    return id > 0 && id < __atomic_load_n(&nzones, __ATOMIC_ACQUIRE) ? zones[id] : &utc_zone;
 }
 
 const char *attu_tz_name(const attu_tz *z) { return z ? z->name : "UTC"; }
