@@ -356,12 +356,12 @@ long attu_to_char_ts(int64_t ts, const attu_char_zone *zone, const char *fmt, si
         case F_ZONE_HOURS: {
             int32_t off = zone ? zone->offset : 0, a = off < 0 ? -off : off;
             o = append(o, off < 0 ? "-" : "+");
-            o = append_padded(o, a / 3600, 2, zone && fill);
+            o = append_padded(o, a / 3600, 2, false);   /* (FM does not apply, as PostgreSQL) */
             break;
         }
         case F_ZONE_MINUTES: {
             int32_t off = zone ? zone->offset : 0, a = off < 0 ? -off : off;
-            o = append_padded(o, a % 3600 / 60, 2, zone && fill);
+            o = append_padded(o, a % 3600 / 60, 2, false);
             break;
         }
         case F_OFFSET: {
