@@ -58,6 +58,14 @@ long attu_to_char_interval(int32_t months, int32_t days, int64_t usec, const cha
                            attu_fmt_cache *cache, attu_error *err);
 
 /* to_date(s, fmt): days since 1970-01-01; 0, or -1 with err set. */
+/* to_timestamp(s, fmt): as to_date, with the time of day, the fraction
+ * (MS, US, FF1..FF6) and an offset (TZH, TZM); without an offset the
+ * fields are the wall time of zone (a struct attu_tz, engine/timezone.h).
+ * UTC microseconds since 1970 into *out. */
+struct attu_tz;
+int attu_to_timestamp(const char *s, size_t slen, const char *fmt, size_t flen, const struct attu_tz *zone,
+                      int64_t *out, attu_fmt_cache *cache, attu_error *err);
+
 int attu_to_date(const char *s, size_t slen, const char *fmt, size_t flen, int32_t *out, attu_fmt_cache *cache,
                  attu_error *err);
 

@@ -182,6 +182,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_SUBQUERY_ONE] = "subquery_one",
     [ATTU_OP_TO_CHAR_TS] = "to_char_ts", [ATTU_OP_TO_CHAR_NUM] = "to_char_num",
     [ATTU_OP_TO_DATE] = "to_date", [ATTU_OP_TO_NUMBER] = "to_number",
+    [ATTU_OP_TO_TIMESTAMP] = "to_timestamp", [ATTU_OP_TZ_FROM_EPOCH] = "tz_from_epoch",
     [ATTU_OP_SIMILAR] = "similar",
     [ATTU_OP_MD5] = "md5", [ATTU_OP_TRANSLATE] = "translate", [ATTU_OP_ASCII] = "ascii",
     [ATTU_OP_CHR] = "chr", [ATTU_OP_TO_HEX] = "to_hex", [ATTU_OP_OVERLAY] = "overlay",
@@ -937,7 +938,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             if (attu_regexp_run(op, in->aux, A, B, C, Dd, G, D, n, regexp_alloc, it, err)) return -1;
             continue;
         }
-        if (op >= ATTU_OP_TO_CHAR_TS && op <= ATTU_OP_TO_NUMBER) {
+        if (op >= ATTU_OP_TO_CHAR_TS && op <= ATTU_OP_TO_TIMESTAMP) {
             if (attu_formatting_run(op, in->aux, (int)in->imm_i, p->reg_types[in->a], A, B, G, D, n, regexp_alloc, it, err)) return -1;
             continue;
         }
@@ -1603,6 +1604,20 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (trunc_timestamp((int)in->imm_i, x, &z))
                     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "unit not supported");
                 o->v.i = z; break;
+            case ATTU_OP_TZ_FROM_EPOCH: {
+                /* as PostgreSQL's float8_timestamptz: rounded to microseconds
+                 * from 2000-01-01, its epoch */
+                if (isnan(fx)) return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp cannot be NaN");
+                if (isinf(fx)) { o->v.i = fx > 0 ? INT64_MAX : INT64_MIN; break; }
+                double us = rint((fx - 946684800.0) * 1e6);
+                if (!(fx >= (double)ATTU_DATE_MIN_DAYS * 86400.0 && us < 9.2233720368547e18 - 946684800e6) ||
+                    range_check(dt, (int64_t)us + INT64_C(946684800000000), err)) {
+                    attu_error_clear(err);
+                    return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range: \"%g\"", fx);
+                }
+                o->v.i = (int64_t)us + INT64_C(946684800000000);
+                break;
+            }
             case ATTU_OP_TZ_TO_LOCAL: case ATTU_OP_TZ_FROM_LOCAL: case ATTU_OP_TZ_OFFSET:
             case ATTU_OP_TZ_ADD_IV: case ATTU_OP_TZ_SUB_IV: case ATTU_OP_TZ_TRUNC:
                 if (tz_op(in, dt, &A[r], B && (op == ATTU_OP_TZ_TO_LOCAL || op == ATTU_OP_TZ_FROM_LOCAL) ? &B[r] : NULL,

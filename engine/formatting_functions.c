@@ -91,6 +91,12 @@ static int run_row(int op, int aux, int zone_id, attu_type at, const attu_slot *
         o->v.i = days;
         break;
     }
+    case ATTU_OP_TO_TIMESTAMP: {
+        int64_t v;
+        if (attu_to_timestamp(a->v.s, a->len, fmt, flen, attu_tz_by_id(zone_id), &v, cache, err)) return -1;
+        o->v.i = v;
+        break;
+    }
     default: {   /* ATTU_OP_TO_NUMBER */
         attu_numeric v;
         int is_null;

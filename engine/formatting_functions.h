@@ -14,7 +14,7 @@
 #include "engine/expr_program.h"
 #include "engine/regexp_functions.h"
 
-/* Runs op (ATTU_OP_TO_CHAR_TS .. ATTU_OP_TO_NUMBER; expr_program.h) with
+/* Runs op (ATTU_OP_TO_CHAR_TS .. ATTU_OP_TO_TIMESTAMP; expr_program.h) with
  * aux (and zone_id, the engine/timezone.h zone a timestamptz or a date is
  * shown in by to_char: the instruction's imm_i) over rows [0, n) of A (the value) and B (the template) into D; a row
  * whose guard G is not TRUE, or with a NULL operand, gives NULL. at: A's

@@ -531,7 +531,7 @@ static const scalar_fn scalars[] = {
     { "regexp_instr", ATTU_OP_REGEXP_INSTR, 2, 7, 'x' }, { "regexp_like", ATTU_OP_REGEXP_LIKE, 2, 3, 'x' },
     { "regexp_substr", ATTU_OP_REGEXP_SUBSTR, 2, 6, 'x' },
     { "to_char", ATTU_OP_TO_CHAR_TS, 2, 2, 'x' }, { "to_date", ATTU_OP_TO_DATE, 2, 2, 'x' },
-    { "to_number", ATTU_OP_TO_NUMBER, 2, 2, 'x' },
+    { "to_number", ATTU_OP_TO_NUMBER, 2, 2, 'x' }, { "to_timestamp", ATTU_OP_TO_TIMESTAMP, 1, 2, 'x' },
 };
 
 /* hi * 2^32 + lo + 2^31 as a bigint: two integer arguments of
@@ -700,14 +700,26 @@ static const char *pg_type_display_name(attu_type t) {
  * a smallint as a double precision, as PostgreSQL resolves it; an untyped
  * literal as the value matches several of them (42725). */
 static attu_bexpr *bind_formatting(bctx *c, const attu_ast_expr *e, attu_opcode op, attu_bexpr **args, int n, int pos) {
-    attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    attu_type txt = attu_type_make(ATTU_TYPE_TEXT), tz = attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
+    if (op == ATTU_OP_TO_TIMESTAMP && n == 1) {
+        /* to_timestamp(double precision): seconds since the Unix epoch */
+        attu_type_id t = args[0]->type.id;
+        if (!is_numeric(t) && t != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
+        if (!(args[0] = coerce(c, args[0], attu_type_make(ATTU_TYPE_FLOAT64), false, pos))) return NULL;
+        return mk_call(c, ATTU_OP_TZ_FROM_EPOCH, tz, pos, 1, args[0], NULL, NULL, NULL);
+    }
+    if (n != 2) return attu_no_function(c, e, args, n);
     attu_type_id t0 = args[0]->type.id, t1 = args[1]->type.id;
     if (t1 != ATTU_TYPE_TEXT && t1 != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
     if (op != ATTU_OP_TO_CHAR_TS) {
         if (t0 != ATTU_TYPE_TEXT && t0 != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
         if (!(args[0] = coerce(c, args[0], txt, false, pos)) || !(args[1] = coerce(c, args[1], txt, false, pos))) return NULL;
-        return mk_call(c, op, attu_type_make(op == ATTU_OP_TO_DATE ? ATTU_TYPE_DATE : ATTU_TYPE_NUMERIC), pos, 2,
-                       args[0], args[1], NULL, NULL);
+        attu_type rt = attu_type_make(op == ATTU_OP_TO_DATE ? ATTU_TYPE_DATE : ATTU_TYPE_NUMERIC);
+        if (op == ATTU_OP_TO_TIMESTAMP) rt = tz;
+        attu_bexpr *x = mk_call(c, op, rt, pos, 2, args[0], args[1], NULL, NULL);
+        /* to_timestamp reads wall time in the session's zone */
+        if (x && op == ATTU_OP_TO_TIMESTAMP) x->imm = attu_tz_id(attu_tz_session());
+        return x;
     }
     if (t0 == ATTU_TYPE_UNKNOWN) {
         char b1[64], b2[64];
@@ -865,7 +877,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return attu_no_function(c, e, args, n);
     int pos = e->position;
     if (fn->op >= ATTU_OP_REGEXP_REPLACE && fn->op <= ATTU_OP_REGEXP_SUBSTR) return bind_regexp(c, e, fn->op, args, n, pos);
-    if (fn->op >= ATTU_OP_TO_CHAR_TS && fn->op <= ATTU_OP_TO_NUMBER) return bind_formatting(c, e, fn->op, args, n, pos);
+    if (fn->op >= ATTU_OP_TO_CHAR_TS && fn->op <= ATTU_OP_TO_TIMESTAMP) return bind_formatting(c, e, fn->op, args, n, pos);
     if (fn->op == ATTU_OP_SUBSTR && n == 2 && !strcmp(name, "substring") &&
         (args[1]->type.id == ATTU_TYPE_TEXT || args[1]->type.id == ATTU_TYPE_UNKNOWN))
         /* substring(s FROM pattern), the POSIX regular-expression form
