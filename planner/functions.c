@@ -1141,11 +1141,13 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         }
         if (fn->op == ATTU_OP_AGE) {
             if (n == 1) {
-                /* age(x) = age(current_date, x): today's midnight (UTC, the
-                 * time zone of attu's timestamps), read once when the
-                 * statement is bound */
-                time_t now = time(NULL);
-                int64_t day = (int64_t)now / 86400 - ((int64_t)now % 86400 < 0);
+                /* age(x) = age(current_date, x): the midnight of the
+                 * transaction's day in the session's zone, read once when
+                 * the statement is bound */
+                int64_t now = attu_tz_txn_start();
+                if (!now) now = (int64_t)time(NULL) * 1000000;
+                now = attu_tz_to_local_us(attu_tz_session(), now) / 1000000;
+                int64_t day = now / 86400 - (now % 86400 < 0);
                 args[1] = args[0];
                 if (!(args[0] = mk_const_int(c, ts, day * 86400000000LL))) return NULL;
                 n = 2;
