@@ -111,14 +111,15 @@ static bool posix_parse(const char *s, posix_tz *z) {
     memset(z, 0, sizeof *z);
     int32_t off;
     if (!(s = posix_name(s, z->std, sizeof z->std, true))) return false;
-    if (!(s = posix_time(s, 24, &off))) return false;
+    /* offsets of up to a week, as the tz code PostgreSQL carries */
+    if (!(s = posix_time(s, 167, &off))) return false;
     z->std_off = -off;
     if (!*s) return true;
     if (!(s = posix_name(s, z->dst, sizeof z->dst, false))) return false;
     z->has_dst = true;
     z->dst_off = z->std_off + 3600;
     if (*s && *s != ',') {
-        if (!(s = posix_time(s, 24, &off))) return false;
+        if (!(s = posix_time(s, 167, &off))) return false;
         z->dst_off = -off;
     }
     if (!*s) s = ",M3.2.0,M11.1.0";
@@ -463,9 +464,8 @@ const char *attu_tz_name(const attu_tz *z) { return z ? z->name : "UTC"; }
 
 int32_t attu_tz_offset_at(const attu_tz *z, int64_t t, const char **abbrev) {
     if (!z) z = &utc_zone;
-    if (z->ntrans == 0 || t >= z->trans[z->ntrans - 1]) {
-        if (z->has_rule && (z->ntrans == 0 || t >= z->trans[z->ntrans - 1])) return posix_offset_at(&z->rule, t, abbrev);
-    }
+    /* past the last transition (or without any), the POSIX rule decides */
+    if (z->has_rule && (z->ntrans == 0 || t >= z->trans[z->ntrans - 1])) return posix_offset_at(&z->rule, t, abbrev);
     if (z->ntypes == 0) { if (abbrev) *abbrev = z->rule.std; return z->rule.std_off; }
     int ti;
     if (z->ntrans == 0 || t < z->trans[0]) ti = 0;
