@@ -234,7 +234,8 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
              * prints ('-3' is "<-03>+03", any case finds a file) */
             const attu_tz *z = attu_tz_for_setting(value);
             if (!z) {
-                attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, st->position,
+                /* (no position: PostgreSQL's check of the value has none) */
+                attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
                                "invalid value for parameter \"TimeZone\": \"%s\"", value);
                 return -1;
             }

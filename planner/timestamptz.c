@@ -150,7 +150,8 @@ static attu_bexpr *bind_at_zone(bctx *c, const attu_ast_expr *e, attu_bexpr **ar
         name[len] = 0;
         const attu_tz *zone = attu_tz_for_at(name);
         if (!zone) {
-            attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos, "time zone \"%s\" not recognized", name);
+            /* (no position: PostgreSQL finds out when it evaluates the call) */
+            attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "time zone \"%s\" not recognized", name);
             return NULL;
         }
         attu_bexpr *r = mk_call(c, op, rt, pos, 1, x, NULL, NULL, NULL);
