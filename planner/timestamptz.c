@@ -121,7 +121,7 @@ static attu_bexpr *bind_at_zone(bctx *c, const attu_ast_expr *e, attu_bexpr **ar
             if (iv.months || iv.days) {
                 char buf[96];
                 attu_interval_format(iv, buf, sizeof buf);
-                attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos,
+                attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
                                "interval time zone \"%s\" must not include months or days", buf);
                 return NULL;
             }
