@@ -23,6 +23,7 @@
 %include {
 #include <assert.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,15 @@ static int iv_bit(const char *w) {
     return strcmp(w, "year") == 0 ? ATTU_IVF_YEAR : strcmp(w, "month") == 0 ? ATTU_IVF_MONTH
          : strcmp(w, "day") == 0 ? ATTU_IVF_DAY : strcmp(w, "hour") == 0 ? ATTU_IVF_HOUR
          : strcmp(w, "minute") == 0 ? ATTU_IVF_MINUTE : ATTU_IVF_SECOND;
+}
+
+/* SET TIME ZONE INTERVAL 'text' [fields] as the SET value db_settings.c
+ * reads: ATTU_SET_TZ_INTERVAL, the fields' ATTU_IVF_* bits, ':', the text */
+static const char *tz_interval(attu_parse_ctx *ctx, const attu_token *t, int range) {
+    size_t n = (size_t)t->slen + 16;
+    char *s = ab_alloc(ctx, n);
+    if (s) snprintf(s, n, "%c%d:%.*s", ATTU_SET_TZ_INTERVAL, range, (int)t->slen, t->str);
+    return s;
 }
 
 /* A field qualifier: from F to G (G NULL: F alone), with prec fractional
@@ -2381,6 +2391,18 @@ zone_value(A) ::= SCONST(T).        { A = ab_strndup(ctx, T.str, T.slen); }
 zone_value(A) ::= ID(T).            { A = ab_tokstr(&T); }
 zone_value(A) ::= numeric_only(V).  { A = V.text; }
 zone_value(A) ::= DEFAULT.          { A = NULL; }
+/* SET TIME ZONE INTERVAL '-08:00' [HOUR [TO MINUTE]]: the interval's text
+ * and its fields, for db_settings.c (ATTU_SET_TZ_INTERVAL) */
+zone_value(A) ::= INTERVAL SCONST(T).
+    { A = tz_interval(ctx, &T, 0); }
+zone_value(A) ::= INTERVAL SCONST(T) interval_qual(Q).
+{
+    if (Q.ivrange & ~(ATTU_IVF_HOUR | ATTU_IVF_MINUTE)) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, Q.position, "time zone interval must be HOUR or HOUR TO MINUTE");
+        ctx->failed = true;
+    }
+    A = tz_interval(ctx, &T, Q.ivrange);
+}
 zone_value(A) ::= LOCAL.            { A = NULL; }
 
 %type var_name {const char *}
