@@ -172,13 +172,13 @@ void attu_session_use_zone(const attu_session *s) { attu_tz_set_session(s->timez
 void db_statement_begins(attu_session *s, bool new_txn) {
     s->stmt_start_ms = attu_now_ms();
     /* now() is the transaction's start, the same for each of its statements */
-    if (new_txn || !s->txn_start_us) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        s->txn_start_us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    if (new_txn || !s->txn_start_us) s->txn_start_us = now;
     attu_session_use_zone(s);
     attu_tz_set_txn_start(s->txn_start_us);
+    attu_tz_set_stmt_start(now);
 }
 
 /* ---- running queries ------------------------------------------------------------------- */

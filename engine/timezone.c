@@ -514,3 +514,6 @@ void attu_tz_set_session(const attu_tz *z) { session_zone = z; }
 const attu_tz *attu_tz_session(void) { return session_zone ? session_zone : &utc_zone; }
 void attu_tz_set_txn_start(int64_t us) { txn_start_us = us; }
 int64_t attu_tz_txn_start(void) { return txn_start_us; }
+static _Thread_local int64_t stmt_start_us;
+void attu_tz_set_stmt_start(int64_t us) { stmt_start_us = us; }
+int64_t attu_tz_stmt_start(void) { return stmt_start_us; }

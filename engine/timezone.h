@@ -84,5 +84,9 @@ const attu_tz *attu_tz_session(void);
  * caller then reads the clock). */
 void attu_tz_set_txn_start(int64_t utc_us);
 int64_t attu_tz_txn_start(void);
+/* The moment the statement began (statement_timestamp()), set likewise;
+ * 0 when not set. */
+void attu_tz_set_stmt_start(int64_t utc_us);
+int64_t attu_tz_stmt_start(void);
 
 #endif

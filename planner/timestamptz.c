@@ -23,13 +23,16 @@ attu_bexpr *tz_call(bctx *c, attu_opcode op, attu_type t, int pos, attu_bexpr *a
     return x;
 }
 
-/* The instant of the statement's transaction (now()). */
-static int64_t txn_now_us(void) {
-    int64_t t = attu_tz_txn_start();
-    if (t) return t;
+static int64_t clock_now_us(void) {
     struct timeval tv;
     gettimeofday(&tv, NULL);
     return (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+}
+
+/* The instant of the statement's transaction (now()). */
+static int64_t txn_now_us(void) {
+    int64_t t = attu_tz_txn_start();
+    return t ? t : clock_now_us();
 }
 
 static char lower_char(char ch) { return (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch); }
@@ -167,9 +170,15 @@ attu_bexpr *attu_bind_tz_function(bctx *c, const attu_ast_expr *e, const char *n
     int pos = e->position;
     *handled = true;
     attu_type tz = attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
-    bool now = !strcmp(name, "now") || !strcmp(name, "transaction_timestamp") || !strcmp(name, "statement_timestamp");
-    if ((now || !strcmp(name, "clock_timestamp")) && n == 0)
+    if ((!strcmp(name, "now") || !strcmp(name, "transaction_timestamp")) && n == 0)
         return mk_const_int(c, tz, txn_now_us());
+    if (!strcmp(name, "statement_timestamp") && n == 0) {
+        int64_t t = attu_tz_stmt_start();
+        return mk_const_int(c, tz, t ? t : clock_now_us());
+    }
+    /* clock_timestamp(): the clock when the statement is bound (PostgreSQL
+     * reads it row by row) */
+    if (!strcmp(name, "clock_timestamp") && n == 0) return mk_const_int(c, tz, clock_now_us());
     if ((!strcmp(name, "current_timestamp") || !strcmp(name, "localtimestamp")) && n <= 1) {
         int64_t v = txn_now_us();
         if (n == 1) {
