@@ -18,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "engine/csv_reader.h"
+#include "engine/timezone.h"
 #include "engine/storage.h"
 #include "planner/explain.h"
 #include "planner/lower.h"
@@ -162,6 +164,22 @@ void attu_session_txn_failed(attu_session *s) { if (s->txn == 'T') s->txn = 'E';
 void attu_session_cancel(attu_session *s) { __atomic_store_n(&s->cancel, 1, __ATOMIC_SEQ_CST); }
 
 int attu_session_statement_timeout_ms(const attu_session *s) { return s->statement_timeout_ms; }
+
+const char *attu_session_timezone(const attu_session *s) { return attu_tz_name(s->timezone ? s->timezone : attu_tz_utc()); }
+
+void attu_session_use_zone(const attu_session *s) { attu_tz_set_session(s->timezone ? s->timezone : attu_tz_utc()); }
+
+void db_statement_begins(attu_session *s, bool new_txn) {
+    s->stmt_start_ms = attu_now_ms();
+    /* now() is the transaction's start, the same for each of its statements */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    if (new_txn || !s->txn_start_us) s->txn_start_us = now;
+    attu_session_use_zone(s);
+    attu_tz_set_txn_start(s->txn_start_us);
+    attu_tz_set_stmt_start(now);
+}
 
 /* ---- running queries ------------------------------------------------------------------- */
 
@@ -486,7 +504,7 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
     for (int i = 0; i < pr->n; i++) {
         const attu_ast_stmt *st = pr->stmts[i].stmt;
         __atomic_store_n(&s->cancel, 0, __ATOMIC_SEQ_CST);
-        s->stmt_start_ms = attu_now_ms();
+        db_statement_begins(s, s->txn == 'I' && (i == 0 || !s->implicit_block));
         if (s->txn == 'E' && !(st->kind == ATTU_STMT_TRANSACTION && st->u.transaction.kind != ATTU_TXN_BEGIN)) {
             attu_error_set(&err, "25P02", 0, "current transaction is aborted, commands ignored until end of transaction block");
             report_error(s, cb, &err);

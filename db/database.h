@@ -125,6 +125,14 @@ void attu_session_cancel(attu_session *s);
 /* SET/SHOW values (statement_timeout in ms, 0 = none). */
 int attu_session_statement_timeout_ms(const attu_session *s);
 
+/* The TimeZone setting as SHOW prints it (for ParameterStatus). */
+const char *attu_session_timezone(const attu_session *s);
+
+/* Makes s's time zone the calling thread's (engine/timezone.h,
+ * attu_tz_session), which shows its timestamptz values: the server calls
+ * it before it formats rows of s. */
+void attu_session_use_zone(const attu_session *s);
+
 /* ---- the extended protocol ---------------------------------------------- */
 
 /* Parses and binds one statement with $1..$n parameters. param_oids may give

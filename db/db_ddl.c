@@ -49,10 +49,13 @@ static int save(attu_session *s, const attu_table *t, attu_error *err) { return 
  * the written expression (errors point into the CREATE statement, as
  * PostgreSQL's do) and then the deparsed text, so a DEFAULT that is
  * accepted is known to re-parse and bind. Only constant expressions are
- * accepted: literals, casts, operators and functions of them. now(),
- * random() and the like are refused (0A000, where PostgreSQL accepts
- * them), as are column references and subqueries (0A000 with PostgreSQL's
- * messages), aggregates (42803) and window functions (42P20). */
+ * accepted: literals, casts, operators and functions of them, and the
+ * clock of the transaction (now(), current_timestamp, current_date,
+ * localtimestamp...), which is one value for the whole statement as in
+ * PostgreSQL. random() and the like are refused (0A000, where PostgreSQL
+ * accepts them), as are column references and subqueries (0A000 with
+ * PostgreSQL's messages), aggregates (42803) and window functions
+ * (42P20). */
 
 typedef struct dbuf { char *p; size_t n, cap; bool oom; } dbuf;
 
@@ -82,12 +85,17 @@ static const char *const default_aggregates[] = {
     "stddev_pop", "string_agg", "array_agg", NULL
 };
 /* Not constant: evaluated once per statement, the per-row ones would repeat
- * one value in every row; the clock ones (which the SQL layer does not have
- * yet either) are left for when it does. */
+ * one value in every row (clock_timestamp among them); current_time and
+ * localtime have no type here. The transaction's clock (now() and its
+ * kin) is one value per statement in PostgreSQL too, so it is accepted. */
 static const char *const default_not_constant[] = {
     "random", "clock_timestamp", "timeofday", "gen_random_uuid", "nextval", "setseed", "random_normal",
-    "now", "current_date", "current_timestamp", "current_time", "localtimestamp", "localtime",
-    "statement_timestamp", "transaction_timestamp", NULL
+    "current_time", "localtime", NULL
+};
+/* SQL's keyword functions, written without parentheses when they have no
+ * argument (current_timestamp() is no SQL) */
+static const char *const default_keyword_functions[] = {
+    "current_date", "current_timestamp", "localtimestamp", NULL
 };
 
 static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err);
@@ -229,6 +237,10 @@ static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err) {
             dputs(b, " IN ");
             if (deparse_default(e->u.func.args.items[0], b, err)) return -1;
             dputs(b, ")");
+            return 0;
+        }
+        if (!e->u.func.schema && e->u.func.args.n == 0 && name_in(name, default_keyword_functions)) {
+            dputs(b, name);
             return 0;
         }
         if (e->u.func.schema) { dputs(b, e->u.func.schema); dputs(b, "."); }

@@ -38,6 +38,8 @@ struct attu_session {
     int              statement_timeout_ms;
     int64_t          max_recursive_rows;   /* attu.max_recursive_rows: 0 = the default, < 0 = none */
     double           stmt_start_ms;
+    const struct attu_tz *timezone;    /* the TimeZone setting's zone (engine/timezone.h) */
+    int64_t          txn_start_us;     /* when the transaction began: now() */
     db_setting      *settings;
     int              nsettings;
     db_setting_undo *undo;             /* settings changed in the current block */
@@ -49,6 +51,10 @@ struct attu_session {
     int              nprepared, capprepared;
     int              execute_depth;    /* EXECUTEs running inside each other */
 };
+
+/* Called as each statement starts: its start time, the transaction's
+ * (new_txn: it begins a transaction), the thread's zone (database.c). */
+void db_statement_begins(attu_session *s, bool new_txn);
 
 typedef struct db_named_prepared { char *name; attu_prepared *p; } db_named_prepared;
 

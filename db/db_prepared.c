@@ -29,6 +29,7 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_BPCHAR: return attu_type_bpchar_unbounded();   /* its values as sent */
     case ATTU_PG_OID_DATE: return attu_type_make(ATTU_TYPE_DATE);
     case ATTU_PG_OID_TIMESTAMP: return attu_type_make(ATTU_TYPE_TIMESTAMP);
+    case ATTU_PG_OID_TIMESTAMPTZ: return attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
     case ATTU_PG_OID_INTERVAL: return attu_type_make(ATTU_TYPE_INTERVAL);
     case ATTU_PG_OID_NUMERIC: return attu_type_make(ATTU_TYPE_NUMERIC);   /* each value its own scale */
     default: return attu_type_make(ATTU_TYPE_UNKNOWN);   /* 705 and types attu lacks: inferred */
@@ -359,7 +360,7 @@ int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
         return -1;
     }
     __atomic_store_n(&s->cancel, 0, __ATOMIC_SEQ_CST);
-    s->stmt_start_ms = attu_now_ms();
+    db_statement_begins(s, s->txn == 'I');
     int r = db_prepared_run(s, p, NULL, values, cb, &err);
     if (r == -2) return -1;
     if (r) {

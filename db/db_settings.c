@@ -13,6 +13,8 @@
  * only be used in transaction blocks" and changes nothing.
  */
 #include "db/db_internal.h"
+#include "engine/interval.h"
+#include "engine/timezone.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -139,6 +141,11 @@ static void sync_timeout(attu_session *s) {
     int64_t rows = 0;
     if (!v || parse_row_limit(v, &rows)) s->max_recursive_rows = 0;   /* the default */
     else s->max_recursive_rows = rows ? rows : -1;
+    /* TimeZone: kept by its canonical name, which finds the zone again */
+    v = own_value(s, "timezone");
+    s->timezone = v ? attu_tz_for_setting(v) : NULL;
+    if (!s->timezone) s->timezone = attu_tz_utc();
+    attu_tz_set_session(s->timezone);
 }
 
 void db_settings_end_block(attu_session *s, bool commit) {
@@ -221,6 +228,35 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
             if (ms == 0) snprintf(value, sizeof value, "0");
             else if (ms % 1000 == 0) snprintf(value, sizeof value, "%ds", ms / 1000);
             else snprintf(value, sizeof value, "%dms", ms);
+        }
+        if (!strcmp(name, "timezone")) {
+            /* a number of hours, a zone of the tz database or a POSIX
+             * zone, as PostgreSQL's check_timezone; kept by the name SHOW
+             * prints ('-3' is "<-03>+03", any case finds a file) */
+            const attu_tz *z;
+            if (value[0] == ATTU_SET_TZ_INTERVAL) {
+                /* INTERVAL '-08:00' [HOUR [TO MINUTE]]: a fixed offset east */
+                char *colon = strchr(value, ':');
+                int range = atoi(value + 1);
+                attu_interval iv;
+                if (!colon || (range ? attu_interval_parse_qualified(colon + 1, strlen(colon + 1), range, -1, &iv, err)
+                                     : attu_interval_parse(colon + 1, strlen(colon + 1), &iv, err)))
+                    return -1;
+                if (iv.months || iv.days)
+                    return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                                          "invalid interval value for time zone: %s not allowed",
+                                          iv.months ? "month" : "day");
+                z = attu_tz_fixed((int32_t)(iv.usec / 1000000));
+            } else {
+                z = attu_tz_for_setting(value);
+            }
+            if (!z) {
+                /* (no position: PostgreSQL's check of the value has none) */
+                attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                               "invalid value for parameter \"TimeZone\": \"%s\"", value);
+                return -1;
+            }
+            snprintf(value, sizeof value, "%s", attu_tz_name(z));
         }
         if (!strcmp(name, "attu.max_recursive_rows")) {
             int64_t rows;

@@ -3,7 +3,9 @@
  *
  * Every column starts as "could be anything" and each non-NULL sample value
  * rules types out, in the order BOOLEAN, BIGINT, DOUBLE PRECISION, DATE,
- * TIMESTAMP; a column keeps the first type still possible, else TEXT. A
+ * TIMESTAMP WITH TIME ZONE (every value writes its zone: "+02", "Z",
+ * "Europe/Paris"), TIMESTAMP; a column keeps the first type still possible,
+ * else TEXT. A
  * column with no values at all in the sample is TEXT. Names come from the
  * header (trimmed, lower-cased so they can be used unquoted in SQL,
  * truncated to 63 bytes, made unique with _2, _3 ...) or are column1..N.
@@ -17,9 +19,10 @@
 #include <strings.h>
 
 #include "engine/csv_internal.h"
+#include "engine/datetime_input.h"
 #include "engine/csv_scan.h"
 
-enum { MAY_BOOL = 1, MAY_INT = 2, MAY_FLOAT = 4, MAY_DATE = 8, MAY_TS = 16 };
+enum { MAY_BOOL = 1, MAY_INT = 2, MAY_FLOAT = 4, MAY_DATE = 8, MAY_TS = 16, MAY_TSTZ = 32 };
 
 static int bool_word(const char *s, size_t n) {
     static const char *w[] = {"t", "f", "true", "false", "yes", "no", "on", "off"};
@@ -45,6 +48,13 @@ static unsigned possible_types(const char *s, size_t n) {
     if (n >= 8 && lead > 0 && lead < n && s[lead] == '-') {
         if (attu_value_parse(attu_type_make(ATTU_TYPE_TIMESTAMP), s, n, slot, NULL) == 0) {
             m |= MAY_TS;
+            /* a zone written in the value makes it an instant: a column of
+             * them is timestamptz, which keeps what timestamp would drop */
+            attu_datetime_fields f;
+            if (attu_datetime_parse(s, n, &f) == 0 && f.kind == ATTU_DATETIME_FINITE &&
+                f.tz_kind != ATTU_DATETIME_ZONE_NONE &&
+                attu_value_parse(attu_type_make(ATTU_TYPE_TIMESTAMPTZ), s, n, slot, NULL) == 0)
+                m |= MAY_TSTZ;
             if (attu_value_parse(attu_type_make(ATTU_TYPE_DATE), s, n, slot, NULL) == 0 &&
                 !memchr(s, ':', n))
                 m |= MAY_DATE;
@@ -153,6 +163,7 @@ int attu_csv_infer_schema(const attu_csv_options *opts, const char *path,
             else if (may[i] & MAY_INT) id = ATTU_TYPE_INT64;
             else if (may[i] & MAY_FLOAT) id = ATTU_TYPE_FLOAT64;
             else if (may[i] & MAY_DATE) id = ATTU_TYPE_DATE;
+            else if (may[i] & MAY_TSTZ) id = ATTU_TYPE_TIMESTAMPTZ;
             else if (may[i] & MAY_TS) id = ATTU_TYPE_TIMESTAMP;
         }
         defs[i].type = attu_type_make(id);

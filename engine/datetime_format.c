@@ -11,12 +11,15 @@
  */
 #include "engine/datetime_format.h"
 
+#include <ctype.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/timezone.h"
 #include "engine/types.h"
 #include "engine/utf8.h"
 
@@ -322,8 +325,8 @@ static char *append_padded(char *o, long long v, int width, bool fill) {
     return o + sprintf(o, "%0*lld", fill ? 0 : width, v);
 }
 
-long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, char *out, attu_fmt_cache *cache,
-                     attu_error *err) {
+long attu_to_char_ts(int64_t ts, const attu_char_zone *zone, const char *fmt, size_t flen, char *out,
+                     attu_fmt_cache *cache, attu_error *err) {
     if (flen == 0 || ts == INT64_MAX || ts == INT64_MIN) return -1;
     const step *steps = template_steps(fmt, flen, cache, err);
     if (!steps) return -2;
@@ -343,10 +346,32 @@ long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, cha
         case F_MERIDIEM_DOTS: o = append_cased(o, pm ? "p.m." : "a.m.", st->letters); break;
         case F_ERA: o = append_cased(o, bc ? "bc" : "ad", st->letters); break;
         case F_ERA_DOTS: o = append_cased(o, bc ? "b.c." : "a.d.", st->letters); break;
-        case F_ZONE: if (with_tz) o = append_cased(o, "utc", st->letters); break;
-        case F_ZONE_HOURS: o = append(o, "+00"); break;
-        case F_ZONE_MINUTES: o = append(o, "00"); break;
-        case F_OFFSET: o = append(o, "+"); o = append_padded(o, 0, 2, fill); break;
+        case F_ZONE:
+            if (zone) {
+                char ab[11];
+                snprintf(ab, sizeof ab, "%s", zone->abbrev ? zone->abbrev : "");
+                for (char *q = ab; *q; q++) *q = (char)tolower((unsigned char)*q);
+                o = append_cased(o, ab, st->letters);
+            }
+            break;
+        case F_ZONE_HOURS: {
+            int32_t off = zone ? zone->offset : 0, a = off < 0 ? -off : off;
+            o = append(o, off < 0 ? "-" : "+");
+            o = append_padded(o, a / 3600, 2, false);   /* (FM does not apply, as PostgreSQL) */
+            break;
+        }
+        case F_ZONE_MINUTES: {
+            int32_t off = zone ? zone->offset : 0, a = off < 0 ? -off : off;
+            o = append_padded(o, a % 3600 / 60, 2, false);
+            break;
+        }
+        case F_OFFSET: {
+            int32_t off = zone ? zone->offset : 0, a = off < 0 ? -off : off;
+            o = append(o, off < 0 ? "-" : "+");
+            o = append_padded(o, a / 3600, 2, fill);
+            if (a % 3600) o += sprintf(o, ":%02d", a % 3600 / 60);
+            break;
+        }
         case F_EXACT: break;
         case F_MONTH_NAME: case F_MONTH_ABBR:
             o = append_name(o, month_names[m.month - 1], p->kind == F_MONTH_ABBR, st);
@@ -901,7 +926,9 @@ static bool settle_year(given *g, int *year) {
     return false;
 }
 
-static int build_date(given *g, const char *s, int32_t *out, attu_error *err) {
+/* The day the fields give into *out, and (tod not NULL) the time of day
+ * in microseconds into *tod. */
+static int build_date(given *g, const char *s, int32_t *out, int64_t *tod, attu_error *err) {
     int year = 0, mon = 1, mday = 1, hour = 0, min = 0, sec = 0;
     bool have_y = false, have_m = false, have_d = false;
     if (g->day_seconds) { hour = g->day_seconds / 3600; min = g->day_seconds % 3600 / 60; sec = g->day_seconds % 60; }
@@ -975,6 +1002,7 @@ static int build_date(given *g, const char *s, int32_t *out, attu_error *err) {
         int64_t days = (int64_t)attu_date_from_ymd(year, mon, mday);
         if (year < 5874898 && days >= ATTU_DATE_MIN_DAYS && days <= ATTU_DATE_MAX_DAYS) {
             *out = (int32_t)days;
+            if (tod) *tod = ((int64_t)hour * 3600 + min * 60 + sec) * 1000000 + fsec;
             return 0;
         }
     }
@@ -992,7 +1020,37 @@ int attu_to_date(const char *str, size_t slen, const char *fmt, size_t flen, int
     s[slen] = 0;
     given g;
     memset(&g, 0, sizeof g);
-    int rc = read_input(steps, s, &g, err) ? -1 : build_date(&g, s, out, err);
+    int rc = read_input(steps, s, &g, err) ? -1 : build_date(&g, s, out, NULL, err);
+    free(s);
+    return rc;
+}
+
+int attu_to_timestamp(const char *str, size_t slen, const char *fmt, size_t flen, const struct attu_tz *zone,
+                      int64_t *out, attu_fmt_cache *cache, attu_error *err) {
+    const step *steps = template_steps(fmt, flen, cache, err);
+    if (!steps) return -1;
+    char *s = malloc(slen + 1);
+    if (!s) return attu_error_oom(err);
+    memcpy(s, str, slen);
+    s[slen] = 0;
+    given g;
+    memset(&g, 0, sizeof g);
+    int32_t days = 0;
+    int64_t tod = 0;
+    int rc = read_input(steps, s, &g, err) ? -1 : build_date(&g, s, &days, &tod, err);
+    if (!rc) {
+        /* the wall time, then the instant: by the offset read, else in
+         * the zone (as PostgreSQL's DetermineTimeZoneOffset) */
+        int64_t local = (int64_t)days * 86400000000LL + tod, v;
+        if (g.zone_sign) v = local - (int64_t)g.zone_sign * ((int64_t)g.zone_hours * 3600 + g.zone_minutes * 60) * 1000000;
+        else v = attu_tz_from_local_us(zone, local);
+        if (days >= attu_date_from_ymd(294247, 1, 10) || v < (int64_t)ATTU_DATE_MIN_DAYS * 86400000000LL) {
+            attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range");
+            rc = -1;
+        } else {
+            *out = v;
+        }
+    }
     free(s);
     return rc;
 }

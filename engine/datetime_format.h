@@ -33,14 +33,19 @@ void attu_fmt_cache_free(attu_fmt_cache *c);
 /* The most bytes to_char of a template of flen bytes writes (no NUL). */
 size_t attu_to_char_ts_bound(size_t flen);
 
+/* The zone a timestamp with time zone is shown in by to_char: its offset
+ * then (seconds east) and abbreviation ("EST", "+0530"). */
+typedef struct attu_char_zone { int32_t offset; const char *abbrev; } attu_char_zone;
+
 /* to_char(ts, fmt) into out (attu_to_char_ts_bound(flen) bytes): ts in
- * microseconds since 1970-01-01; with_tz: the value is a date, which
- * PostgreSQL formats as a timestamp with time zone (TZ prints the session
- * zone's abbreviation, UTC). Returns the length, or -1 for NULL (an
- * infinite timestamp or an empty template, as PostgreSQL), -2 with err
- * set. */
-long attu_to_char_ts(int64_t ts, bool with_tz, const char *fmt, size_t flen, char *out, attu_fmt_cache *cache,
-                     attu_error *err);
+ * microseconds since 1970-01-01 as the wall clock reads; zone: the value
+ * is a timestamp with time zone (a date is formatted as one, as
+ * PostgreSQL does) and TZ, tz, TZH, TZM and OF show this zone; NULL for a
+ * timestamp (TZ shows nothing, the offsets +00). Returns the length, or
+ * -1 for NULL (an infinite timestamp or an empty template, as
+ * PostgreSQL), -2 with err set. */
+long attu_to_char_ts(int64_t ts, const attu_char_zone *zone, const char *fmt, size_t flen, char *out,
+                     attu_fmt_cache *cache, attu_error *err);
 
 /* to_char(interval, fmt) as PostgreSQL 15's interval_to_char: the
  * interval's own fields (HH24 counts every hour of the time part, DD the
@@ -53,6 +58,14 @@ long attu_to_char_interval(int32_t months, int32_t days, int64_t usec, const cha
                            attu_fmt_cache *cache, attu_error *err);
 
 /* to_date(s, fmt): days since 1970-01-01; 0, or -1 with err set. */
+/* to_timestamp(s, fmt): as to_date, with the time of day, the fraction
+ * (MS, US, FF1..FF6) and an offset (TZH, TZM); without an offset the
+ * fields are the wall time of zone (a struct attu_tz, engine/timezone.h).
+ * UTC microseconds since 1970 into *out. */
+struct attu_tz;
+int attu_to_timestamp(const char *s, size_t slen, const char *fmt, size_t flen, const struct attu_tz *zone,
+                      int64_t *out, attu_fmt_cache *cache, attu_error *err);
+
 int attu_to_date(const char *s, size_t slen, const char *fmt, size_t flen, int32_t *out, attu_fmt_cache *cache,
                  attu_error *err);
 

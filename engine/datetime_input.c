@@ -21,6 +21,7 @@
  * year 0 is 22008 without it.
  */
 #include "engine/datetime_input.h"
+#include "engine/timezone.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -240,7 +241,9 @@ typedef struct dt_state {
     int bc, julian, pm, ampm;
     int ptype;             /* the unit a preceding word ("t", "j", "y") gave */
     attu_datetime_kind kind;
-    char tz_name[64];      /* a zone name no database knows (TZ_UNKNOWN) */
+    char tz_name[64];      /* a zone name no database knows (TZ_UNKNOWN), or
+                              the name of a known one (tz_kind ZONE_NAME) */
+    int tz_kind, tz_offset;   /* the zone written (attu_datetime_fields) */
 } dt_state;
 
 /* Whether a POSIX TZ string: a name of letters, an offset of hours
@@ -343,8 +346,8 @@ static int read_fraction(const char *s, double *usec) {
     return 0;
 }
 
-/* "+05", "-0800", "+05:30", "-05:30:15"; checked, then dropped. */
-static int decode_zone(const char *s) {
+/* "+05", "-0800", "+05:30", "-05:30:15" -> seconds east in *east. */
+static int decode_zone(const char *s, int *east) {
     if (*s != '+' && *s != '-') return ATTU_DATETIME_BAD_FORMAT;
     const char *p;
     int hr, mi = 0, se = 0;
@@ -359,6 +362,7 @@ static int decode_zone(const char *s) {
     }
     if (hr > 15 || mi >= 60 || se >= 60) return ATTU_DATETIME_TZ_RANGE;
     if (*p) return ATTU_DATETIME_BAD_FORMAT;
+    *east = (*s == '-' ? -1 : 1) * (hr * 3600 + mi * 60 + se);
     return 0;
 }
 
@@ -620,10 +624,9 @@ static int decode(dt_state *st, dt_field *f, int nf) {
                     /* a zone name, as PostgreSQL's pg_tzset reads it
                      * ("america/new_york", "utc+3"): checked and dropped;
                      * a name it does not know is 22023 there ("a.m.") */
-                    if (!zone_name_known(s)) {
-                        snprintf(st->tz_name, sizeof st->tz_name, "%s", s);
-                        return ATTU_DATETIME_TZ_UNKNOWN;
-                    }
+                    snprintf(st->tz_name, sizeof st->tz_name, "%s", s);
+                    if (!zone_name_known(s)) return ATTU_DATETIME_TZ_UNKNOWN;
+                    st->tz_kind = ATTU_DATETIME_ZONE_NAME;
                     tmask = M_TZ;
                     break;
                 }
@@ -632,7 +635,8 @@ static int decode(dt_state *st, dt_field *f, int nf) {
                 if ((st->fmask & M_TIME) == M_TIME) return ATTU_DATETIME_BAD_FORMAT;
                 const char *dash = strchr(s, '-');
                 if (!dash) return ATTU_DATETIME_BAD_FORMAT;
-                if ((rc = decode_zone(dash))) return rc;
+                if ((rc = decode_zone(dash, &st->tz_offset))) return rc;
+                st->tz_kind = ATTU_DATETIME_ZONE_OFFSET;
                 char run[MAX_TEXT];
                 memcpy(run, s, (size_t)(dash - s));
                 run[dash - s] = 0;
@@ -650,7 +654,8 @@ static int decode(dt_state *st, dt_field *f, int nf) {
             if ((rc = decode_time(st, s, &tmask))) return rc;
             break;
         case F_TZ:
-            if ((rc = decode_zone(s))) return rc;
+            if ((rc = decode_zone(s, &st->tz_offset))) return rc;
+            st->tz_kind = ATTU_DATETIME_ZONE_OFFSET;
             tmask = M_TZ;
             break;
         case F_NUMBER: {
@@ -678,10 +683,22 @@ static int decode(dt_state *st, dt_field *f, int nf) {
         case F_SPECIAL: {
             const dt_word *w = find_word(s);
             if (!w) {
-                if (f[i].type == F_STRING && is_zone_word(s)) { tmask = M_TZ; break; }
+                if (f[i].type == F_STRING && is_zone_word(s)) {
+                    int32_t east = 0;
+                    attu_tz_abbrev_offset(s, &east);
+                    st->tz_kind = ATTU_DATETIME_ZONE_OFFSET;
+                    st->tz_offset = east;
+                    tmask = M_TZ;
+                    break;
+                }
                 /* an all-letter zone of the tz database ("japan", "zulu"),
                  * as PostgreSQL tries before it gives up */
-                if (f[i].type == F_STRING && zone_name_known(s)) { tmask = M_TZ; break; }
+                if (f[i].type == F_STRING && zone_name_known(s)) {
+                    snprintf(st->tz_name, sizeof st->tz_name, "%s", s);
+                    st->tz_kind = ATTU_DATETIME_ZONE_NAME;
+                    tmask = M_TZ;
+                    break;
+                }
                 return ATTU_DATETIME_BAD_FORMAT;
             }
             switch (w->kind) {
@@ -705,6 +722,8 @@ static int decode(dt_state *st, dt_field *f, int nf) {
                 if (w->val == R_ALLBALLS) {
                     /* midnight UTC */
                     tmask = M_TIME | M_TZ;
+                    st->tz_kind = ATTU_DATETIME_ZONE_OFFSET;
+                    st->tz_offset = 0;
                     st->hour = st->minute = st->second = 0;
                     st->usec = 0;
                     break;
@@ -865,5 +884,8 @@ int attu_datetime_parse(const char *s, size_t len, attu_datetime_fields *out) {
     out->minute = st.minute;
     out->second = st.second;
     out->usec = (int)st.usec;
+    out->tz_kind = st.tz_kind;
+    out->tz_offset = st.tz_offset;
+    if (st.tz_kind == ATTU_DATETIME_ZONE_NAME) snprintf(out->tz_name, sizeof out->tz_name, "%s", st.tz_name);
     return 0;
 }

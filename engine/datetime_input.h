@@ -30,8 +30,16 @@ typedef struct attu_datetime_fields {
     int month, day;    /* checked against the calendar */
     int hour, minute, second;   /* hour may be 24 (only 24:00:00); second 60 */
     int usec;          /* 0 .. 1000000: a rounded fraction may reach a second */
-    char tz_name[64];  /* with ATTU_DATETIME_TZ_UNKNOWN: the zone as read */
+    char tz_name[64];  /* with ATTU_DATETIME_TZ_UNKNOWN: the zone as read;
+                          with tz_kind ATTU_DATETIME_ZONE_NAME: the zone's name
+                          (lower case), for engine/timezone.h's attu_tz_find */
+    int tz_kind;       /* ATTU_DATETIME_ZONE_*: whether and how a zone was written */
+    int tz_offset;     /* ATTU_DATETIME_ZONE_OFFSET: seconds east of Greenwich */
 } attu_datetime_fields;
+
+#define ATTU_DATETIME_ZONE_NONE   0
+#define ATTU_DATETIME_ZONE_OFFSET 1   /* "+05:30", "-08", an abbreviation ("EST"), "Z" */
+#define ATTU_DATETIME_ZONE_NAME   2   /* "America/New_York", "UTC+3" */
 
 /* Results of attu_datetime_parse besides 0. */
 #define ATTU_DATETIME_BAD_FORMAT    (-1)   /* 22007 invalid input syntax */
@@ -42,8 +50,8 @@ typedef struct attu_datetime_fields {
 #define ATTU_DATETIME_TZ_UNKNOWN    (-5)   /* 22023 time zone "name" not recognized
                                               (the name in tz_name) */
 
-/* Decodes len bytes of s. A time zone, if written, is checked and dropped
- * (timestamp without time zone ignores it, as PostgreSQL does). The year
+/* Decodes len bytes of s. A time zone, if written, is checked and told in
+ * tz_kind (timestamp without time zone ignores it, as PostgreSQL does). The year
  * is not range-checked here beyond fitting an int. */
 int attu_datetime_parse(const char *s, size_t len, attu_datetime_fields *out);
 

@@ -21,6 +21,7 @@
  * query's cancel flag and deadline (57014).
  */
 #include "engine/executor_internal.h"
+#include "engine/timezone.h"
 #include "engine/interval.h"
 #include "engine/numeric.h"
 
@@ -117,18 +118,19 @@ static int numeric_count(xctx *x, attu_numeric a, attu_numeric b, attu_numeric s
  * 22008 (PostgreSQL computes the value after the last one too). Steps
  * without months are fixed and counted by division; month steps are walked
  * (at most `cap` of them). */
-static int ts_count(xctx *x, int64_t a, int64_t b, attu_interval iv, int64_t cap, __int128 *out) {
+static int ts_count(xctx *x, const attu_tz *zone, int64_t a, int64_t b, attu_interval iv, int64_t cap, __int128 *out) {
     int dir = attu_interval_sign(iv);
     if ((dir > 0 && a > b) || (dir < 0 && a < b)) { *out = 0; return 0; }
     if (a == INT64_MAX || a == INT64_MIN)
         /* PostgreSQL 15 would repeat the infinity until cancelled */
         return attu_error_set(x->err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "start value cannot be infinity");
-    if (!iv.months) {
+    if (!iv.months && !(zone && iv.days)) {
         __int128 st = (__int128)iv.days * 86400000000LL + iv.usec;
         __int128 k = dir > 0 ? ((__int128)b - a) / st : ((__int128)a - b) / -st;   /* steps up to the last value */
         if (k + 1 > cap) { *out = k + 1; return 0; }
         int64_t last = (int64_t)(a + k * st), next;
-        if (attu_timestamp_add_interval(last, iv, &next)) return ts_out_of_range(x);
+        if (zone ? attu_timestamptz_add_interval(zone, last, iv, &next) : attu_timestamp_add_interval(last, iv, &next))
+            return ts_out_of_range(x);
         *out = k + 1;
         return 0;
     }
@@ -137,7 +139,8 @@ static int ts_count(xctx *x, int64_t a, int64_t b, attu_interval iv, int64_t cap
     while (dir > 0 ? cur <= b : cur >= b) {
         if (++k > cap) break;
         if ((k & 0xffff) == 0 && check_stop(x)) return -1;
-        if (attu_timestamp_add_interval(cur, iv, &cur)) return ts_out_of_range(x);
+        if (zone ? attu_timestamptz_add_interval(zone, cur, iv, &cur) : attu_timestamp_add_interval(cur, iv, &cur))
+            return ts_out_of_range(x);
     }
     *out = k;
     return 0;
@@ -195,10 +198,11 @@ static int count_all(xctx *x, const attu_stage *s, srf_args *f, size_t n, int64_
                                       attu_numeric_unpack((char *)a->stop + 16 * r), st, &c)) return -1;
                     break;
                 }
-                case ATTU_TYPE_TIMESTAMP: {
+                case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: {
                     attu_interval iv = { s->srfs[i].step_months, s->srfs[i].step_days, s->srfs[i].step_usec };
+                    const attu_tz *zone = s->srfs[i].type.id == ATTU_TYPE_TIMESTAMPTZ ? attu_tz_by_id(s->srfs[i].zone) : NULL;
                     if (!attu_interval_sign(iv)) return step_zero(x);
-                    if (ts_count(x, ((int64_t *)a->start)[r], ((int64_t *)a->stop)[r], iv, cap, &c)) return -1;
+                    if (ts_count(x, zone, ((int64_t *)a->start)[r], ((int64_t *)a->stop)[r], iv, cap, &c)) return -1;
                     break;
                 }
                 default:
@@ -259,7 +263,7 @@ static int produce(xctx *x, const attu_stage *s, srf_args *f, srf_out *o, const 
             if (!a->count[r]) continue;
             switch (a->t) {
             case ATTU_TYPE_INT32: o[i].cur_i = ((int32_t *)a->start)[r]; break;
-            case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP: o[i].cur_i = ((int64_t *)a->start)[r]; break;
+            case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: o[i].cur_i = ((int64_t *)a->start)[r]; break;
             case ATTU_TYPE_NUMERIC: o[i].cur_n = attu_numeric_unpack((char *)a->start + 16 * r); break;
             default: break;
             }
@@ -289,6 +293,13 @@ static int produce(xctx *x, const attu_stage *s, srf_args *f, srf_out *o, const 
                     *(int64_t *)slot = o[i].cur_i;
                     attu_interval iv = { s->srfs[i].step_months, s->srfs[i].step_days, s->srfs[i].step_usec };
                     if (!last && attu_timestamp_add_interval(o[i].cur_i, iv, &o[i].cur_i)) rc = ts_out_of_range(x);
+                    break;
+                }
+                case ATTU_TYPE_TIMESTAMPTZ: {   /* steps of days and months on the session zone's wall clock */
+                    *(int64_t *)slot = o[i].cur_i;
+                    attu_interval iv = { s->srfs[i].step_months, s->srfs[i].step_days, s->srfs[i].step_usec };
+                    if (!last && attu_timestamptz_add_interval(attu_tz_by_id(s->srfs[i].zone), o[i].cur_i, iv, &o[i].cur_i))
+                        rc = ts_out_of_range(x);
                     break;
                 }
                 default: break;

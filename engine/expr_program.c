@@ -8,6 +8,7 @@
  * live in an arena of fixed blocks that never move, reset at every run.
  */
 #include "engine/expr_program.h"
+#include "engine/timezone.h"
 #include "engine/datetime_make.h"
 #include "engine/interval.h"
 #include "engine/md5.h"
@@ -171,6 +172,9 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_MUL_IV] = "mul_iv", [ATTU_OP_DIV_IV] = "div_iv", [ATTU_OP_EQ_IV] = "eq_iv",
     [ATTU_OP_NE_IV] = "ne_iv", [ATTU_OP_LT_IV] = "lt_iv", [ATTU_OP_LE_IV] = "le_iv",
     [ATTU_OP_GT_IV] = "gt_iv", [ATTU_OP_GE_IV] = "ge_iv", [ATTU_OP_NULLIF_IV] = "nullif_iv",
+    [ATTU_OP_TZ_TO_LOCAL] = "tz_to_local", [ATTU_OP_TZ_FROM_LOCAL] = "tz_from_local",
+    [ATTU_OP_TZ_OFFSET] = "tz_offset", [ATTU_OP_TZ_ADD_IV] = "tz_add_iv", [ATTU_OP_TZ_SUB_IV] = "tz_sub_iv",
+    [ATTU_OP_TZ_TRUNC] = "tz_trunc",
     [ATTU_OP_TS_ADD_IV] = "ts_add_iv", [ATTU_OP_TS_SUB_IV] = "ts_sub_iv", [ATTU_OP_TS_DIFF] = "ts_diff",
     [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
     [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_QUALIFY_IV] = "qualify_iv",
@@ -178,6 +182,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_SUBQUERY_ONE] = "subquery_one",
     [ATTU_OP_TO_CHAR_TS] = "to_char_ts", [ATTU_OP_TO_CHAR_NUM] = "to_char_num",
     [ATTU_OP_TO_DATE] = "to_date", [ATTU_OP_TO_NUMBER] = "to_number",
+    [ATTU_OP_TO_TIMESTAMP] = "to_timestamp", [ATTU_OP_TZ_FROM_EPOCH] = "tz_from_epoch",
     [ATTU_OP_SIMILAR] = "similar",
     [ATTU_OP_MD5] = "md5", [ATTU_OP_TRANSLATE] = "translate", [ATTU_OP_ASCII] = "ascii",
     [ATTU_OP_CHR] = "chr", [ATTU_OP_TO_HEX] = "to_hex", [ATTU_OP_OVERLAY] = "overlay",
@@ -344,7 +349,7 @@ static int range_check(attu_type t, int64_t v, attu_error *err) {
         if (v < ATTU_DATE_MIN_DAYS || v > ATTU_DATE_MAX_DAYS)
             return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range");
         return 0;
-    case ATTU_TYPE_TIMESTAMP:
+    case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ:
         /* From 4714-11-24 BC to the int64 end (INT64_MAX is infinity). */
         if (v < (int64_t)ATTU_DATE_MIN_DAYS * 86400000000LL || v == INT64_MAX)
             return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range");
@@ -848,6 +853,69 @@ static int run_similar(const attu_slot *A, const attu_slot *B, const attu_slot *
     return rc;
 }
 
+/* One row of a timestamptz opcode (ATTU_OP_TZ_*): a the value, zb the
+ * text naming the zone (or NULL: the zone of aux), ivb the interval of
+ * TZ_ADD_IV / TZ_SUB_IV. Operands are not NULL. */
+static int tz_op(const attu_instr *in, attu_type dt, const attu_slot *a, const attu_slot *zb, const attu_slot *ivb,
+                 attu_slot *o, attu_error *err) {
+    const attu_tz *zone;
+    if (zb) {
+        char name[256];
+        if (zb->len >= sizeof name)
+            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "time zone \"%.*s\" not recognized",
+                                  (int)(zb->len > 100 ? 100 : zb->len), zb->v.s);
+        memcpy(name, zb->v.s, zb->len);
+        name[zb->len] = 0;
+        if (!(zone = attu_tz_for_at(name)))
+            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "time zone \"%s\" not recognized", name);
+    } else {
+        zone = attu_tz_by_id(in->aux);
+    }
+    int64_t x = a->v.i, z;
+    bool inf = x == INT64_MAX || x == INT64_MIN;
+    if (inf && in->op != ATTU_OP_TZ_OFFSET) { o->v.i = x; return 0; }   /* the infinities stay */
+    switch (in->op) {
+    case ATTU_OP_TZ_TO_LOCAL: z = attu_tz_to_local_us(zone, x); break;
+    case ATTU_OP_TZ_FROM_LOCAL: z = attu_tz_from_local_us(zone, x); break;
+    case ATTU_OP_TZ_OFFSET:
+        if (inf) { o->null = 1; o->v.i = 0; return 0; }   /* an infinity has no zone */
+        o->v.i = attu_tz_offset_at(zone, x / 1000000 - (x % 1000000 < 0), NULL);
+        return 0;
+    case ATTU_OP_TZ_ADD_IV: case ATTU_OP_TZ_SUB_IV: {
+        if (inf) { o->v.i = x; return 0; }
+        attu_interval b = iv_of(ivb);
+        if (in->op == ATTU_OP_TZ_SUB_IV) {
+            b.months = (int32_t)(0u - (uint32_t)b.months);
+            b.days = (int32_t)(0u - (uint32_t)b.days);
+            b.usec = (int64_t)(0ull - (uint64_t)b.usec);
+        }
+        /* months, then days, each on the wall clock and back (a step over
+         * a DST change keeps the local time), then the time elapsed */
+        if (attu_timestamptz_add_interval(zone, x, b, &z)) return ts_range(err);
+        break;
+    }
+    case ATTU_OP_TZ_TRUNC: {
+        if (inf) { o->v.i = x; return 0; }
+        int f = (int)in->imm_i;
+        int64_t local = attu_tz_to_local_us(zone, x), t;
+        if (trunc_timestamp(f, local, &t))
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "unit not supported");
+        bool sub_day = f == ATTU_EXTRACT_HOUR || f == ATTU_EXTRACT_MINUTE || f == ATTU_EXTRACT_SECOND ||
+                       f == ATTU_TRUNC_MILLISECONDS || f == ATTU_TRUNC_MICROSECONDS;
+        /* shorter units keep the value's own offset (the first or second
+         * 01:30 of a fall-back stays itself); longer ones start at the
+         * local midnight, whatever offset it has */
+        z = sub_day ? x - (local - t) : attu_tz_from_local_us(zone, t);
+        break;
+    }
+    default:
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown opcode %d", in->op);
+    }
+    if (range_check(dt, z, err)) return -1;
+    o->v.i = z;
+    return 0;
+}
+
 int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
     const attu_expr_program *p = it->p;
     if (n > it->rows)
@@ -875,8 +943,8 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             if (attu_regexp_run(op, in->aux, A, B, C, Dd, G, D, n, regexp_alloc, it, err)) return -1;
             continue;
         }
-        if (op >= ATTU_OP_TO_CHAR_TS && op <= ATTU_OP_TO_NUMBER) {
-            if (attu_formatting_run(op, in->aux, p->reg_types[in->a], A, B, G, D, n, regexp_alloc, it, err)) return -1;
+        if (op >= ATTU_OP_TO_CHAR_TS && op <= ATTU_OP_TO_TIMESTAMP) {
+            if (attu_formatting_run(op, in->aux, (int)in->imm_i, p->reg_types[in->a], A, B, G, D, n, regexp_alloc, it, err)) return -1;
             continue;
         }
         for (size_t r = 0; r < n; r++) {
@@ -1109,7 +1177,10 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_CAST_S_X: {
                 union { uint8_t b; int32_t i4; int64_t i8; float f4; double f8; __int128 n16; } slot;
                 memset(&slot, 0, sizeof slot);
-                if (attu_value_parse(dt, A[r].v.s, A[r].len, &slot, err)) return -1;
+                if (dt.id == ATTU_TYPE_TIMESTAMPTZ) {
+                    /* read under the zone the binder saw (aux), not this thread's */
+                    if (attu_timestamptz_parse(A[r].v.s, A[r].len, attu_tz_by_id(in->aux), &slot.i8, err)) return -1;
+                } else if (attu_value_parse(dt, A[r].v.s, A[r].len, &slot, err)) return -1;
                 switch (dt.id) {
                 case ATTU_TYPE_NUMERIC:
                     if (set_num(it, o, attu_numeric_unpack(&slot), err)) return -1;
@@ -1141,7 +1212,8 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 default: slot.i8 = x; break;
                 }
                 char tmp[96];
-                size_t l = attu_value_format(st, &slot, tmp, sizeof tmp);
+                size_t l = st.id == ATTU_TYPE_TIMESTAMPTZ ? attu_timestamptz_format(x, attu_tz_by_id(in->aux), tmp, sizeof tmp)
+                                                         : attu_value_format(st, &slot, tmp, sizeof tmp);
                 char *m = arena_alloc(it, l + 1);
                 if (!m) return attu_error_oom(err);
                 memcpy(m, tmp, l + 1);
@@ -1539,6 +1611,26 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (trunc_timestamp((int)in->imm_i, x, &z))
                     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "unit not supported");
                 o->v.i = z; break;
+            case ATTU_OP_TZ_FROM_EPOCH: {
+                /* as PostgreSQL's float8_timestamptz: rounded to microseconds
+                 * from 2000-01-01, its epoch */
+                if (isnan(fx)) return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp cannot be NaN");
+                if (isinf(fx)) { o->v.i = fx > 0 ? INT64_MAX : INT64_MIN; break; }
+                double us = rint((fx - 946684800.0) * 1e6);
+                if (!(fx >= (double)ATTU_DATE_MIN_DAYS * 86400.0 && us < 9.2233720368547e18 - 946684800e6) ||
+                    range_check(dt, (int64_t)us + INT64_C(946684800000000), err)) {
+                    attu_error_clear(err);
+                    return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range: \"%g\"", fx);
+                }
+                o->v.i = (int64_t)us + INT64_C(946684800000000);
+                break;
+            }
+            case ATTU_OP_TZ_TO_LOCAL: case ATTU_OP_TZ_FROM_LOCAL: case ATTU_OP_TZ_OFFSET:
+            case ATTU_OP_TZ_ADD_IV: case ATTU_OP_TZ_SUB_IV: case ATTU_OP_TZ_TRUNC:
+                if (tz_op(in, dt, &A[r], B && (op == ATTU_OP_TZ_TO_LOCAL || op == ATTU_OP_TZ_FROM_LOCAL) ? &B[r] : NULL,
+                          B && (op == ATTU_OP_TZ_ADD_IV || op == ATTU_OP_TZ_SUB_IV) ? &B[r] : NULL, o, err))
+                    return -1;
+                break;
             case ATTU_OP_CHAR_LIMIT: {
                 /* PostgreSQL's varchar/bpchar assignment: too long is 22001
                  * unless every character past the limit is a space */

@@ -197,6 +197,9 @@ typedef enum attu_opcode {
     ATTU_OP_TO_CHAR_NUM,  /* to_char(a number, b) -> text; aux: attu_num_src */
     ATTU_OP_TO_DATE,      /* to_date(a text, b) -> date */
     ATTU_OP_TO_NUMBER,    /* to_number(a text, b) -> numeric */
+    ATTU_OP_TO_TIMESTAMP, /* to_timestamp(a text, b) -> timestamptz; the fields are
+                             wall time in the zone of aux (engine/timezone.h)
+                             unless TZH / TZM give an offset */
     /* INTERVAL (engine/interval.h), as PostgreSQL 15; host only, as NUMERIC:
      * an INTERVAL register points at its 16-byte slot (v.s, len 16) */
     ATTU_OP_ADD_IV, ATTU_OP_SUB_IV, ATTU_OP_NEG_IV,   /* 22008 out of range */
@@ -220,6 +223,27 @@ typedef enum attu_opcode {
     ATTU_OP_MAKE_INTERVAL, /* make_interval: a years * 2^32 + months + 2^31, b weeks
                               and days, c hours and mins (packed as MAKE_TIMESTAMP's),
                               d secs (float8) */
+    /* timestamp with time zone (engine/timezone.h), host only: aux is the
+     * id of the zone (attu_tz_id) the binder resolved, the session's
+     * TimeZone or a constant AT TIME ZONE; with b >= 0 (TO_LOCAL and
+     * FROM_LOCAL) the zone is instead the text b names, row by row
+     * (AT TIME ZONE of a column; 22023 when not a zone) */
+    ATTU_OP_TZ_TO_LOCAL,   /* timestamptz a -> timestamp: its wall time in the zone */
+    ATTU_OP_TZ_FROM_LOCAL, /* timestamp a -> timestamptz: the instant that wall time
+                              is in the zone (a gap or a repeated hour as
+                              attu_tz_offset_local says) */
+    ATTU_OP_TZ_OFFSET,     /* timestamptz a -> integer: the zone's offset then,
+                              seconds east (EXTRACT(timezone ...)) */
+    ATTU_OP_TZ_ADD_IV, ATTU_OP_TZ_SUB_IV,  /* timestamptz a +- interval b: months,
+                              then days on the zone's wall clock, then the time
+                              as elapsed microseconds (PostgreSQL's
+                              timestamptz_pl_interval) */
+    ATTU_OP_TZ_FROM_EPOCH, /* to_timestamp(a double precision): seconds since
+                              1970-01-01 UTC -> timestamptz (22008 NaN or out of
+                              range; +-Infinity the infinities) */
+    ATTU_OP_TZ_TRUNC,      /* date_trunc(imm_i, timestamptz a) in the zone: a day
+                              or longer unit starts at local midnight; shorter
+                              units keep a's offset */
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -14,11 +14,12 @@
 #include "engine/expr_program.h"
 #include "engine/regexp_functions.h"
 
-/* Runs op (ATTU_OP_TO_CHAR_TS .. ATTU_OP_TO_NUMBER; expr_program.h) with
- * aux over rows [0, n) of A (the value) and B (the template) into D; a row
+/* Runs op (ATTU_OP_TO_CHAR_TS .. ATTU_OP_TO_TIMESTAMP; expr_program.h) with
+ * aux (and zone_id, the engine/timezone.h zone a timestamptz or a date is
+ * shown in by to_char: the instruction's imm_i) over rows [0, n) of A (the value) and B (the template) into D; a row
  * whose guard G is not TRUE, or with a NULL operand, gives NULL. at: A's
  * type. Returns 0 or -1 with err set. */
-int attu_formatting_run(int op, int aux, attu_type at, const attu_slot *A, const attu_slot *B, const attu_slot *G,
+int attu_formatting_run(int op, int aux, int zone_id, attu_type at, const attu_slot *A, const attu_slot *B, const attu_slot *G,
                         attu_slot *D, size_t n, attu_regexp_alloc alloc, void *ctx, attu_error *err);
 
 #endif

@@ -5,6 +5,7 @@
  * timestamp_pl_interval.
  */
 #include "engine/interval.h"
+#include "engine/timezone.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -651,6 +652,24 @@ int attu_timestamp_add_interval(int64_t ts, attu_interval iv, int64_t *out) {
         if (!attu_timestamp_in_range(t)) return -1;
     }
     t += iv.usec;
+    if (!attu_timestamp_in_range(t)) return -1;
+    *out = (int64_t)t;
+    return 0;
+}
+
+int attu_timestamptz_add_interval(const struct attu_tz *z, int64_t ts, attu_interval iv, int64_t *out) {
+    if (ts == INT64_MAX || ts == INT64_MIN) { *out = ts; return 0; }
+    if (iv.months) {
+        attu_interval m = { iv.months, 0, 0 };
+        if (attu_timestamp_add_interval(attu_tz_to_local_us(z, ts), m, &ts)) return -1;
+        ts = attu_tz_from_local_us(z, ts);
+    }
+    if (iv.days) {
+        attu_interval d = { 0, iv.days, 0 };
+        if (attu_timestamp_add_interval(attu_tz_to_local_us(z, ts), d, &ts)) return -1;
+        ts = attu_tz_from_local_us(z, ts);
+    }
+    __int128 t = (__int128)ts + iv.usec;
     if (!attu_timestamp_in_range(t)) return -1;
     *out = (int64_t)t;
     return 0;

@@ -91,6 +91,13 @@ int attu_make_interval(int64_t years, int64_t months, int64_t weeks, int64_t day
  * caller's 22008 "timestamp out of range"). */
 int attu_timestamp_add_interval(int64_t ts, attu_interval iv, int64_t *out);
 
+/* timestamptz + interval in zone z (engine/timezone.h), as PostgreSQL's
+ * timestamptz_pl_interval: the months, then the days on z's wall clock
+ * (a day across a DST change is 23 or 25 hours), then the time as elapsed
+ * microseconds. -1 out of range; infinities stay. */
+struct attu_tz;
+int attu_timestamptz_add_interval(const struct attu_tz *z, int64_t ts, attu_interval iv, int64_t *out);
+
 /* Whether ts is a finite timestamp of attu's range (PostgreSQL's, cut at
  * the int64 end of microseconds since 1970). */
 int attu_timestamp_in_range(__int128 ts);

@@ -137,6 +137,7 @@ typedef struct attu_stage_srf {
     attu_type type;
     int32_t   step_months, step_days;
     int64_t   step_usec;
+    int       zone;       /* the timestamptz form: the session zone's id (engine/timezone.h) */
 } attu_stage_srf;
 
 typedef struct attu_stage attu_stage;

@@ -18,6 +18,7 @@
  *     suffix for years before 1, 'infinity' and '-infinity'.
  */
 #include "engine/types.h"
+#include "engine/timezone.h"
 #include "engine/numeric.h"
 #include "engine/datetime_input.h"
 #include "engine/interval.h"
@@ -42,7 +43,8 @@ size_t attu_type_width(attu_type_id id) {
     case ATTU_TYPE_INT64:
     case ATTU_TYPE_FLOAT64:
     case ATTU_TYPE_DECIMAL:
-    case ATTU_TYPE_TIMESTAMP: return 8;
+    case ATTU_TYPE_TIMESTAMP:
+    case ATTU_TYPE_TIMESTAMPTZ: return 8;
     case ATTU_TYPE_NUMERIC:
     case ATTU_TYPE_INTERVAL: return 16;
     default: return 1;   /* UNKNOWN: a slot that is always NULL */
@@ -67,6 +69,7 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
         break;
     case ATTU_TYPE_DATE: s = "date"; break;
     case ATTU_TYPE_TIMESTAMP: s = "timestamp without time zone"; break;
+    case ATTU_TYPE_TIMESTAMPTZ: s = "timestamp with time zone"; break;
     case ATTU_TYPE_INTERVAL: s = "interval"; break;
     default: s = "unknown"; break;
     }
@@ -112,6 +115,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
                                                                                              : ATTU_PG_OID_TEXT;
     case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE;
     case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP;
+    case ATTU_TYPE_TIMESTAMPTZ: return ATTU_PG_OID_TIMESTAMPTZ;
     case ATTU_TYPE_INTERVAL: return ATTU_PG_OID_INTERVAL;
     default: return ATTU_PG_OID_UNKNOWN;
     }
@@ -126,7 +130,8 @@ int16_t attu_type_pg_len(attu_type t) {
     case ATTU_TYPE_DATE: return 4;
     case ATTU_TYPE_INT64:
     case ATTU_TYPE_FLOAT64:
-    case ATTU_TYPE_TIMESTAMP: return 8;
+    case ATTU_TYPE_TIMESTAMP:
+    case ATTU_TYPE_TIMESTAMPTZ: return 8;
     case ATTU_TYPE_INTERVAL: return 16;
     case ATTU_TYPE_UNKNOWN: return -2;   /* PostgreSQL's unknown is a C string */
     default: return -1;
@@ -171,6 +176,7 @@ int attu_type_from_name(const char *name, int precision, int scale,
         {"bool", ATTU_TYPE_BOOL}, {"boolean", ATTU_TYPE_BOOL},
         {"date", ATTU_TYPE_DATE}, {"timestamp", ATTU_TYPE_TIMESTAMP},
         {"timestamp without time zone", ATTU_TYPE_TIMESTAMP},
+        {"timestamptz", ATTU_TYPE_TIMESTAMPTZ}, {"timestamp with time zone", ATTU_TYPE_TIMESTAMPTZ},
         {"interval", ATTU_TYPE_INTERVAL},
     };
     char buf[64];
@@ -664,6 +670,8 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
         memcpy(out, &iv, sizeof iv);
         return 0;
     }
+    case ATTU_TYPE_TIMESTAMPTZ:
+        return attu_timestamptz_parse(text, len, attu_tz_session(), (int64_t *)out, err);
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TIMESTAMP: {
         int is_date = t.id == ATTU_TYPE_DATE;
@@ -886,6 +894,64 @@ static size_t format_timestamp(int64_t us, char *out) {
     return n;
 }
 
+size_t attu_timestamptz_format(int64_t us, const struct attu_tz *zone, char *buf, size_t cap) {
+    char out[96];
+    if (us == TS_INFINITY || us == TS_NINFINITY) return put(buf, cap, us > 0 ? "infinity" : "-infinity", us > 0 ? 8 : 9);
+    if (!zone) zone = attu_tz_utc();
+    int64_t sec = us / 1000000 - (us % 1000000 < 0);
+    int32_t off = attu_tz_offset_at(zone, sec, NULL);
+    size_t n = format_timestamp(us + (int64_t)off * 1000000, out);
+    /* the offset goes before a " BC" */
+    bool bc = n > 3 && !memcmp(out + n - 3, " BC", 3);
+    if (bc) n -= 3;
+    int32_t a = off < 0 ? -off : off;
+    n += (size_t)sprintf(out + n, "%c%02d", off < 0 ? '-' : '+', a / 3600);
+    if (a % 3600) n += (size_t)sprintf(out + n, ":%02d", a / 60 % 60);
+    if (a % 60) n += (size_t)sprintf(out + n, ":%02d", a % 60);
+    if (bc) n += (size_t)sprintf(out + n, " BC");
+    return put(buf, cap, out, n);
+}
+
+int attu_timestamptz_parse(const char *text, size_t len, const struct attu_tz *zone, int64_t *out,
+                           attu_error *err) {
+    attu_datetime_fields f;
+    int rc = attu_datetime_parse(text, len, &f);
+    if (rc == ATTU_DATETIME_BAD_FORMAT)
+        return attu_error_set(err, ATTU_SQLSTATE_DATETIME_FORMAT, 0,
+                              "invalid input syntax for type timestamp with time zone: \"%.*s\"", QUOTED(text, len));
+    if (rc == ATTU_DATETIME_FIELD_RANGE || rc == ATTU_DATETIME_MD_RANGE) {
+        attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date/time field value out of range: \"%.*s\"",
+                       QUOTED(text, len));
+        if (rc == ATTU_DATETIME_MD_RANGE) attu_error_set_hint(err, "Perhaps you need a different \"datestyle\" setting.");
+        return -1;
+    }
+    if (rc == ATTU_DATETIME_TZ_RANGE)
+        return attu_error_set(err, "22009", 0, "time zone displacement out of range: \"%.*s\"", QUOTED(text, len));
+    if (rc == ATTU_DATETIME_TZ_UNKNOWN)
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "time zone \"%s\" not recognized", f.tz_name);
+    int32_t days = 0;
+    int64_t local = 0;
+    if (datetime_value(&f, 0, &days, &local) == -3)
+        return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range: \"%.*s\"",
+                              QUOTED(text, len));
+    if (f.kind != ATTU_DATETIME_FINITE) { *out = local; return 0; }
+    int64_t v;
+    if (f.tz_kind == ATTU_DATETIME_ZONE_OFFSET) {
+        v = local - (int64_t)f.tz_offset * 1000000;
+    } else {
+        const attu_tz *z = zone ? zone : attu_tz_utc();
+        if (f.tz_kind == ATTU_DATETIME_ZONE_NAME && !(z = attu_tz_find(f.tz_name)))
+            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "time zone \"%s\" not recognized", f.tz_name);
+        v = attu_tz_from_local_us(z, local);
+    }
+    if (v == TS_INFINITY || v == TS_NINFINITY || v < (int64_t)DATE_MIN_DAYS * USECS_PER_DAY ||
+        v / USECS_PER_DAY >= TS_MAX_DAYS)
+        return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range: \"%.*s\"",
+                              QUOTED(text, len));
+    *out = v;
+    return 0;
+}
+
 size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap) {
     char out[96];
     size_t n;
@@ -918,6 +984,8 @@ size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap) {
     case ATTU_TYPE_TIMESTAMP:
         n = format_timestamp(*(const int64_t *)slot, out);
         return put(buf, cap, out, n);
+    case ATTU_TYPE_TIMESTAMPTZ:
+        return attu_timestamptz_format(*(const int64_t *)slot, attu_tz_session(), buf, cap);
     case ATTU_TYPE_INTERVAL: {
         attu_interval iv;
         memcpy(&iv, slot, sizeof iv);

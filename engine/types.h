@@ -16,6 +16,9 @@
  *   / CHAR(n)                    (varchar and char(n) below)
  *   DATE               int32_t   days since 1970-01-01
  *   TIMESTAMP          int64_t   microseconds since 1970-01-01 00:00:00
+ *   TIMESTAMPTZ        int64_t   microseconds since 1970-01-01 00:00:00 UTC
+ *                                (an instant; engine/timezone.h turns it to
+ *                                and from the wall time of a zone)
  *   NUMERIC            16 bytes  a value with its own display scale
  *                                (engine/numeric.h: m * 64 + dscale)
  *   INTERVAL           16 bytes  attu_interval (engine/interval.h): int32
@@ -51,6 +54,8 @@ typedef enum attu_type_id {
     ATTU_TYPE_INT16,        /* smallint, in an int32 slot (the ids are
                                stored in table schemas: new ones go last) */
     ATTU_TYPE_INTERVAL,     /* PostgreSQL's interval, 16 bytes (types.h's table) */
+    ATTU_TYPE_TIMESTAMPTZ,  /* timestamp with time zone: TIMESTAMP's slot, a UTC
+                               instant; shown in the session's TimeZone */
     ATTU_TYPE_COUNT_
 } attu_type_id;
 
@@ -75,6 +80,7 @@ typedef struct attu_type {
 #define ATTU_PG_OID_VARCHAR   1043
 #define ATTU_PG_OID_DATE      1082
 #define ATTU_PG_OID_TIMESTAMP 1114
+#define ATTU_PG_OID_TIMESTAMPTZ 1184
 #define ATTU_PG_OID_INTERVAL  1186
 #define ATTU_PG_OID_NUMERIC   1700
 
@@ -193,6 +199,12 @@ static inline int attu_type_is_wide(attu_type_id id) {
     return id == ATTU_TYPE_NUMERIC || id == ATTU_TYPE_INTERVAL;
 }
 
+/* TIMESTAMP or TIMESTAMPTZ: the same int64 slot, compared, sorted,
+ * grouped and joined alike (only the conversions that need a zone differ). */
+static inline int attu_type_is_ts_any(attu_type_id id) {
+    return id == ATTU_TYPE_TIMESTAMP || id == ATTU_TYPE_TIMESTAMPTZ;
+}
+
 /* The integer types, SMALLINT, INTEGER and BIGINT. */
 static inline int attu_type_is_int(attu_type_id id) {
     return id == ATTU_TYPE_INT16 || id == ATTU_TYPE_INT32 || id == ATTU_TYPE_INT64;
@@ -254,6 +266,16 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
  * the widest intervals). INTERVAL prints in PostgreSQL's default
  * IntervalStyle, postgres ("1 year 2 mons 3 days 04:05:06.5"). */
 size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap);
+
+/* TIMESTAMPTZ text in and out under a given zone (struct attu_tz,
+ * engine/timezone.h; NULL: UTC). attu_value_parse and attu_value_format
+ * use the calling thread's session zone (attu_tz_session). Output is
+ * PostgreSQL's ISO DateStyle: "2024-03-01 12:00:00+02", "+05:30",
+ * "-04:56:02". */
+struct attu_tz;
+int attu_timestamptz_parse(const char *text, size_t len, const struct attu_tz *zone, int64_t *out,
+                           attu_error *err);
+size_t attu_timestamptz_format(int64_t utc_us, const struct attu_tz *zone, char *buf, size_t cap);
 
 /* PostgreSQL's date range in days from 1970-01-01 (4714-11-24 BC ..
  * 5874897-12-31); INT32_MIN and INT32_MAX stand for -infinity/infinity. */

@@ -50,6 +50,10 @@
 
 /* ---- arena --------------------------------------------------------------- */
 
+/* The first byte of a SET TIME ZONE INTERVAL value (the set statement's
+ * values, below); no SQL text starts with it. */
+#define ATTU_SET_TZ_INTERVAL '\x01'
+
 typedef struct attu_ast_arena attu_ast_arena;
 
 attu_ast_arena *attu_ast_arena_new(void);
@@ -643,7 +647,10 @@ struct attu_ast_stmt {
             bool   to_default;            /* SET x TO DEFAULT */
             /* Values as text, comma separated in SQL: identifiers and
              * keywords lower-cased, strings decoded, numbers as written
-             * (a leading '-' kept). n == 0 only with to_default. */
+             * (a leading '-' kept). n == 0 only with to_default.
+             * SET TIME ZONE INTERVAL 'text' [fields] is one value:
+             * ATTU_SET_TZ_INTERVAL, the fields' ATTU_IVF_* bits in
+             * decimal, ':', the text. */
             char **values;
             int    nvalues;
         } set;

@@ -2336,7 +2336,9 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
         return mk_call(&c, ATTU_OP_MOVE, t, e->position, 1, e, NULL, NULL, NULL);
     if (e->type.id == ATTU_TYPE_UNKNOWN || attu_type_equal(e->type, t)) return coerce(&c, e, t, true, e->position);
     bool num = is_numeric(e->type.id) && is_numeric(t.id);
-    bool dt = (e->type.id == ATTU_TYPE_DATE || e->type.id == ATTU_TYPE_TIMESTAMP) && (t.id == ATTU_TYPE_DATE || t.id == ATTU_TYPE_TIMESTAMP);
+    /* date, timestamp and timestamptz assign to one another (in the session's zone) */
+    bool dt = (e->type.id == ATTU_TYPE_DATE || attu_type_is_ts_any(e->type.id)) &&
+              (t.id == ATTU_TYPE_DATE || attu_type_is_ts_any(t.id));
     bool totext = t.id == ATTU_TYPE_TEXT;
     if (!num && !dt && !totext) {
         char b1[64], b2[64];

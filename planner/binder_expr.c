@@ -134,6 +134,13 @@ bool common_type(attu_type a, attu_type b, attu_type *out) {
         *out = attu_type_make(ATTU_TYPE_TIMESTAMP);
         return true;
     }
+    /* timestamptz is the preferred type of the date/time category: a date
+     * or a timestamp beside it becomes one (in the session's zone) */
+    if ((a.id == ATTU_TYPE_TIMESTAMPTZ && (b.id == ATTU_TYPE_DATE || b.id == ATTU_TYPE_TIMESTAMP)) ||
+        (b.id == ATTU_TYPE_TIMESTAMPTZ && (a.id == ATTU_TYPE_DATE || a.id == ATTU_TYPE_TIMESTAMP))) {
+        *out = attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
+        return true;
+    }
     if (a.id == b.id) { *out = a; return true; }
     return false;
 }
@@ -333,6 +340,11 @@ static int cast_opcode(attu_type from, attu_type to, bool *implicit_ok) {
     if (f == ATTU_TYPE_INT32 && t == ATTU_TYPE_BOOL) return ATTU_OP_CAST_I_I;
     if (f == ATTU_TYPE_DATE && t == ATTU_TYPE_TIMESTAMP) { *implicit_ok = true; return ATTU_OP_CAST_DATE_TS; }
     if (f == ATTU_TYPE_TIMESTAMP && t == ATTU_TYPE_DATE) return ATTU_OP_CAST_TS_DATE;
+    /* (date <-> timestamptz go through timestamp: coerce) */
+    if (f == ATTU_TYPE_TIMESTAMP && t == ATTU_TYPE_TIMESTAMPTZ) { *implicit_ok = true; return ATTU_OP_TZ_FROM_LOCAL; }
+    if (f == ATTU_TYPE_TIMESTAMPTZ && t == ATTU_TYPE_TIMESTAMP) return ATTU_OP_TZ_TO_LOCAL;
+    if (f == ATTU_TYPE_DATE && t == ATTU_TYPE_TIMESTAMPTZ) { *implicit_ok = true; return ATTU_OP_TZ_FROM_LOCAL; }
+    if (f == ATTU_TYPE_TIMESTAMPTZ && t == ATTU_TYPE_DATE) return ATTU_OP_TZ_TO_LOCAL;
     return -1;
 }
 
@@ -433,6 +445,17 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         return NULL;
     }
     if (op == ATTU_OP_MOVE) { attu_bexpr *m = mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL); return m; }
+    if (e->type.id == ATTU_TYPE_TIMESTAMPTZ || t.id == ATTU_TYPE_TIMESTAMPTZ) {
+        /* the session's zone rides in aux (planner/timestamptz.c); a date
+         * is midnight of its day there */
+        attu_type ts = attu_type_make(ATTU_TYPE_TIMESTAMP);
+        if (e->type.id == ATTU_TYPE_DATE) e = mk_call(c, ATTU_OP_CAST_DATE_TS, ts, pos, 1, e, NULL, NULL, NULL);
+        if (t.id == ATTU_TYPE_DATE) {
+            attu_bexpr *l = tz_call(c, ATTU_OP_TZ_TO_LOCAL, ts, pos, e, NULL);
+            return l ? mk_call(c, ATTU_OP_CAST_TS_DATE, t, pos, 1, l, NULL, NULL, NULL) : NULL;
+        }
+        return e ? tz_call(c, (attu_opcode)op, t, pos, e, NULL) : NULL;
+    }
     return mk_call(c, (attu_opcode)op, t, pos, 1, e, NULL, NULL, NULL);
 }
 
@@ -729,6 +752,25 @@ static attu_bexpr *bind_interval_arith(bctx *c, attu_ast_binary_op op, attu_bexp
     bool add = op == ATTU_BINOP_ADD, sub = op == ATTU_BINOP_SUB, mul = op == ATTU_BINOP_MUL, div = op == ATTU_BINOP_DIV;
     bool ldt = lt == ATTU_TYPE_DATE || lt == ATTU_TYPE_TIMESTAMP, rdt = rt == ATTU_TYPE_DATE || rt == ATTU_TYPE_TIMESTAMP;
     *done = true;
+    if (lt == ATTU_TYPE_TIMESTAMPTZ || rt == ATTU_TYPE_TIMESTAMPTZ) {
+        /* timestamptz - timestamptz (a date, a timestamp or an untyped
+         * literal beside one read as one) -> interval; timestamptz +-
+         * interval and interval + timestamptz -> timestamptz, in the
+         * session's zone */
+        attu_type tz = attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
+        bool lz = lt == ATTU_TYPE_TIMESTAMPTZ, rz = rt == ATTU_TYPE_TIMESTAMPTZ;
+        if (sub && ((lz && (rz || rdt || rt == ATTU_TYPE_UNKNOWN)) || (rz && (ldt || lt == ATTU_TYPE_UNKNOWN)))) {
+            l = coerce(c, l, tz, false, pos);
+            r = l ? coerce(c, r, tz, false, pos) : NULL;
+            return r ? mk_call(c, ATTU_OP_TS_DIFF, iv, pos, 2, l, r, NULL, NULL) : NULL;
+        }
+        if (lz && rt == ATTU_TYPE_UNKNOWN && add) { if (!(r = coerce(c, r, iv, false, pos))) return NULL; rt = ATTU_TYPE_INTERVAL; }
+        if (rz && lt == ATTU_TYPE_UNKNOWN && add) { if (!(l = coerce(c, l, iv, false, pos))) return NULL; lt = ATTU_TYPE_INTERVAL; }
+        if (lz && rt == ATTU_TYPE_INTERVAL && (add || sub))
+            return tz_call(c, add ? ATTU_OP_TZ_ADD_IV : ATTU_OP_TZ_SUB_IV, tz, pos, l, r);
+        if (rz && lt == ATTU_TYPE_INTERVAL && add) return tz_call(c, ATTU_OP_TZ_ADD_IV, tz, pos, r, l);
+        return op_error(c, opname, l, r, pos);
+    }
     if (sub && ((lt == ATTU_TYPE_TIMESTAMP && (rdt || rt == ATTU_TYPE_UNKNOWN)) ||
                 (lt == ATTU_TYPE_DATE && rt == ATTU_TYPE_TIMESTAMP) || (lt == ATTU_TYPE_UNKNOWN && rt == ATTU_TYPE_TIMESTAMP))) {
         l = coerce(c, l, ts, false, pos);
@@ -1436,6 +1478,7 @@ int interval_unit(bctx *c, const char *field, bool trunc, int pos) {
 
 attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos) {
     if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_TIMESTAMP), false, pos))) return NULL;
+    if (a->type.id == ATTU_TYPE_TIMESTAMPTZ) return attu_bind_tz_extract(c, field, a, as_float, pos);
     if (a->type.id == ATTU_TYPE_INTERVAL) {
         /* numeric (EXTRACT) or double precision (date_part), as PostgreSQL 15 */
         int f = interval_unit(c, field, false, pos);

@@ -243,6 +243,12 @@ attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_
 attu_bexpr *attu_within_group_misuse(bctx *c, const scope *sc, const attu_ast_expr *e, bool agg, bool count_matches);
 /* EXTRACT / date_part of a date or timestamp (binder_expr.c) */
 attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos);
+/* timestamp with time zone (planner/timestamptz.c) */
+attu_bexpr *tz_call(bctx *c, attu_opcode op, attu_type t, int pos, attu_bexpr *a, attu_bexpr *b);
+attu_bexpr *attu_bind_tz_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos);
+attu_bexpr *attu_bind_tz_trunc(bctx *c, const char *unit, attu_bexpr *a, int pos);
+attu_bexpr *attu_bind_tz_function(bctx *c, const attu_ast_expr *e, const char *name, attu_bexpr **args, int n,
+                                  bool *handled);
 /* A date/time unit name as attu_extract_field (-1 unknown, -2 a time zone unit) */
 int datetime_unit(const char *name);
 int interval_unit(bctx *c, const char *field, bool trunc, int pos);

@@ -13,6 +13,7 @@
 #include "planner/binder_internal.h"
 #include "engine/numeric.h"
 #include "engine/numeric_format.h"
+#include "engine/timezone.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -578,7 +579,7 @@ static const scalar_fn scalars[] = {
     { "regexp_instr", ATTU_OP_REGEXP_INSTR, 2, 7, 'x' }, { "regexp_like", ATTU_OP_REGEXP_LIKE, 2, 3, 'x' },
     { "regexp_substr", ATTU_OP_REGEXP_SUBSTR, 2, 6, 'x' },
     { "to_char", ATTU_OP_TO_CHAR_TS, 2, 2, 'x' }, { "to_date", ATTU_OP_TO_DATE, 2, 2, 'x' },
-    { "to_number", ATTU_OP_TO_NUMBER, 2, 2, 'x' },
+    { "to_number", ATTU_OP_TO_NUMBER, 2, 2, 'x' }, { "to_timestamp", ATTU_OP_TO_TIMESTAMP, 1, 2, 'x' },
 };
 
 /* hi * 2^32 + lo + 2^31 as a bigint: two integer arguments of
@@ -746,6 +747,7 @@ static const char *pg_type_display_name(attu_type t) {
     case ATTU_TYPE_TEXT: return t.scale ? "character" : attu_type_is_varchar_any(t) ? "character varying" : "text";
     case ATTU_TYPE_DATE: return "date";
     case ATTU_TYPE_TIMESTAMP: return "timestamp without time zone";
+    case ATTU_TYPE_TIMESTAMPTZ: return "timestamp with time zone";
     case ATTU_TYPE_INTERVAL: return "interval";
     default: return "unknown";
     }
@@ -758,14 +760,26 @@ static const char *pg_type_display_name(attu_type t) {
  * a smallint as a double precision, as PostgreSQL resolves it; an untyped
  * literal as the value matches several of them (42725). */
 static attu_bexpr *bind_formatting(bctx *c, const attu_ast_expr *e, attu_opcode op, attu_bexpr **args, int n, int pos) {
-    attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    attu_type txt = attu_type_make(ATTU_TYPE_TEXT), tz = attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
+    if (op == ATTU_OP_TO_TIMESTAMP && n == 1) {
+        /* to_timestamp(double precision): seconds since the Unix epoch */
+        attu_type_id t = args[0]->type.id;
+        if (!is_numeric(t) && t != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
+        if (!(args[0] = coerce(c, args[0], attu_type_make(ATTU_TYPE_FLOAT64), false, pos))) return NULL;
+        return mk_call(c, ATTU_OP_TZ_FROM_EPOCH, tz, pos, 1, args[0], NULL, NULL, NULL);
+    }
+    if (n != 2) return attu_no_function(c, e, args, n);
     attu_type_id t0 = args[0]->type.id, t1 = args[1]->type.id;
     if (t1 != ATTU_TYPE_TEXT && t1 != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
     if (op != ATTU_OP_TO_CHAR_TS) {
         if (t0 != ATTU_TYPE_TEXT && t0 != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
         if (!(args[0] = coerce(c, args[0], txt, false, pos)) || !(args[1] = coerce(c, args[1], txt, false, pos))) return NULL;
-        return mk_call(c, op, attu_type_make(op == ATTU_OP_TO_DATE ? ATTU_TYPE_DATE : ATTU_TYPE_NUMERIC), pos, 2,
-                       args[0], args[1], NULL, NULL);
+        attu_type rt = attu_type_make(op == ATTU_OP_TO_DATE ? ATTU_TYPE_DATE : ATTU_TYPE_NUMERIC);
+        if (op == ATTU_OP_TO_TIMESTAMP) rt = tz;
+        attu_bexpr *x = mk_call(c, op, rt, pos, 2, args[0], args[1], NULL, NULL);
+        /* to_timestamp reads wall time in the session's zone */
+        if (x && op == ATTU_OP_TO_TIMESTAMP) x->imm = attu_tz_id(attu_tz_session());
+        return x;
     }
     if (t0 == ATTU_TYPE_UNKNOWN) {
         char b1[64], b2[64];
@@ -779,6 +793,7 @@ static attu_bexpr *bind_formatting(bctx *c, const attu_ast_expr *e, attu_opcode 
     attu_bexpr *a = args[0];
     switch (t0) {
     case ATTU_TYPE_TIMESTAMP: rop = ATTU_OP_TO_CHAR_TS; aux = 0; break;
+    case ATTU_TYPE_TIMESTAMPTZ: rop = ATTU_OP_TO_CHAR_TS; aux = 3; break;
     case ATTU_TYPE_DATE: rop = ATTU_OP_TO_CHAR_TS; aux = 1; break;
     case ATTU_TYPE_INTERVAL: rop = ATTU_OP_TO_CHAR_TS; aux = 2; break;
     case ATTU_TYPE_INT32: aux = ATTU_NUMSRC_INT4; break;
@@ -797,6 +812,8 @@ static attu_bexpr *bind_formatting(bctx *c, const attu_ast_expr *e, attu_opcode 
     if (!(args[1] = coerce(c, args[1], txt, false, pos))) return NULL;
     attu_bexpr *x = mk_call(c, rop, txt, pos, 2, a, args[1], NULL, NULL);
     if (x) x->aux = aux;
+    /* a timestamptz (and a date, formatted as one) shows the session's zone */
+    if (x && (t0 == ATTU_TYPE_TIMESTAMPTZ || t0 == ATTU_TYPE_DATE)) x->imm = attu_tz_id(attu_tz_session());
     return x;
 }
 
@@ -912,10 +929,15 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *nn = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, args[0], NULL, NULL, NULL);
         return nn ? mk_call(c, ATTU_OP_SELECT, txt, e->position, 3, k, k, nn, NULL) : NULL;
     }
+    if (!e->u.func.star && !e->u.func.distinct) {
+        bool handled;
+        attu_bexpr *tzr = attu_bind_tz_function(c, e, name, args, n, &handled);   /* planner/timestamptz.c */
+        if (handled) return tzr;
+    }
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return attu_no_function(c, e, args, n);
     int pos = e->position;
     if (fn->op >= ATTU_OP_REGEXP_REPLACE && fn->op <= ATTU_OP_REGEXP_SUBSTR) return bind_regexp(c, e, fn->op, args, n, pos);
-    if (fn->op >= ATTU_OP_TO_CHAR_TS && fn->op <= ATTU_OP_TO_NUMBER) return bind_formatting(c, e, fn->op, args, n, pos);
+    if (fn->op >= ATTU_OP_TO_CHAR_TS && fn->op <= ATTU_OP_TO_TIMESTAMP) return bind_formatting(c, e, fn->op, args, n, pos);
     if (fn->op == ATTU_OP_SUBSTR && n == 2 && !strcmp(name, "substring") &&
         (args[1]->type.id == ATTU_TYPE_TEXT || args[1]->type.id == ATTU_TYPE_UNKNOWN))
         /* substring(s FROM pattern), the POSIX regular-expression form
@@ -1182,17 +1204,24 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         }
         if (fn->op == ATTU_OP_AGE) {
             if (n == 1) {
-                /* age(x) = age(current_date, x): today's midnight (UTC, the
-                 * time zone of attu's timestamps), read once when the
-                 * statement is bound */
-                time_t now = time(NULL);
-                int64_t day = (int64_t)now / 86400 - ((int64_t)now % 86400 < 0);
+                /* age(x) = age(current_date, x): the midnight of the
+                 * transaction's day in the session's zone, read once when
+                 * the statement is bound */
+                int64_t now = attu_tz_txn_start();
+                if (!now) now = (int64_t)time(NULL) * 1000000;
+                now = attu_tz_to_local_us(attu_tz_session(), now) / 1000000;
+                int64_t day = now / 86400 - (now % 86400 < 0);
                 args[1] = args[0];
                 if (!(args[0] = mk_const_int(c, ts, day * 86400000000LL))) return NULL;
                 n = 2;
             }
             for (int i = 0; i < 2; i++) {
                 attu_type_id t = args[i]->type.id;
+                /* age(timestamptz, timestamptz) counts on the session's wall clock */
+                if (t == ATTU_TYPE_TIMESTAMPTZ) {
+                    if (!(args[i] = tz_call(c, ATTU_OP_TZ_TO_LOCAL, ts, pos, args[i], NULL))) return NULL;
+                    t = ATTU_TYPE_TIMESTAMP;
+                }
                 if (t != ATTU_TYPE_TIMESTAMP && t != ATTU_TYPE_DATE && t != ATTU_TYPE_UNKNOWN) return attu_no_function(c, e, args, n);
                 if (!(args[i] = coerce(c, args[i], ts, false, pos))) return NULL;
             }
@@ -1252,7 +1281,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         /* date_part('unit', date or timestamp) -> double precision; the
          * unit must be a constant here (PostgreSQL allows any text) */
         if ((args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) ||
-            (args[1]->type.id != ATTU_TYPE_UNKNOWN && args[1]->type.id != ATTU_TYPE_DATE && args[1]->type.id != ATTU_TYPE_TIMESTAMP))
+            (args[1]->type.id != ATTU_TYPE_UNKNOWN && args[1]->type.id != ATTU_TYPE_DATE && args[1]->type.id != ATTU_TYPE_TIMESTAMP &&
+             args[1]->type.id != ATTU_TYPE_TIMESTAMPTZ))
             return attu_no_function(c, e, args, n);
         if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_part must be a constant");
@@ -1268,8 +1298,25 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
          * (dow, epoch...) 22023, the time zone units 0A000. */
         attu_type ts = attu_type_make(ATTU_TYPE_TIMESTAMP);
         attu_bexpr *a = args[1];
-        if (a->type.id == ATTU_TYPE_UNKNOWN || a->type.id == ATTU_TYPE_DATE) {
-            if (!(a = coerce(c, a, ts, false, pos))) return NULL;
+        if (a->type.id == ATTU_TYPE_UNKNOWN && !(a->kind == BX_CONST && a->aux > 0)) {
+            /* timestamp, timestamptz and interval all take it (PostgreSQL 15) */
+            attu_error_set(c->err, "42725", e->position, "function date_trunc(%s, unknown) is not unique",
+                           args[0]->type.id == ATTU_TYPE_TEXT ? "text" : "unknown");
+            attu_error_set_hint(c->err, "Could not choose a best candidate function. You might need to add explicit type casts.");
+            return NULL;
+        }
+        if (a->type.id == ATTU_TYPE_UNKNOWN || a->type.id == ATTU_TYPE_DATE || a->type.id == ATTU_TYPE_TIMESTAMPTZ) {
+            /* a date or an untyped literal is read as timestamptz, the
+             * preferred type of PostgreSQL's candidates */
+            attu_type tz = attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
+            if ((args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT)) return attu_no_function(c, e, args, n);
+            if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_trunc must be a constant");
+                return NULL;
+            }
+            if (!(a = coerce(c, a, tz, false, pos))) return NULL;
+            if (args[0]->is_null) return mk_const_null(c, tz);
+            return attu_bind_tz_trunc(c, args[0]->s, a, pos);
         }
         if ((args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) || a->type.id != ATTU_TYPE_TIMESTAMP)
             return attu_no_function(c, e, args, n);

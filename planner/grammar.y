@@ -23,6 +23,7 @@
 %include {
 #include <assert.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,15 @@ static int iv_bit(const char *w) {
     return strcmp(w, "year") == 0 ? ATTU_IVF_YEAR : strcmp(w, "month") == 0 ? ATTU_IVF_MONTH
          : strcmp(w, "day") == 0 ? ATTU_IVF_DAY : strcmp(w, "hour") == 0 ? ATTU_IVF_HOUR
          : strcmp(w, "minute") == 0 ? ATTU_IVF_MINUTE : ATTU_IVF_SECOND;
+}
+
+/* SET TIME ZONE INTERVAL 'text' [fields] as the SET value db_settings.c
+ * reads: ATTU_SET_TZ_INTERVAL, the fields' ATTU_IVF_* bits, ':', the text */
+static const char *tz_interval(attu_parse_ctx *ctx, const attu_token *t, int range) {
+    size_t n = (size_t)t->slen + 16;
+    char *s = ab_alloc(ctx, n);
+    if (s) snprintf(s, n, "%c%d:%.*s", ATTU_SET_TZ_INTERVAL, range, (int)t->slen, t->str);
+    return s;
 }
 
 /* A field qualifier: from F to G (G NULL: F alone), with prec fractional
@@ -289,7 +299,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        SET SHOW START STDIN STDOUT TEMP TEMPORARY TRANSACTION UNBOUNDED
        GROUPS EXCLUDE TIES OTHERS
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
-       UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE
+       UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
        DELETE UPDATE TRUNCATE
        WITHIN.
 
@@ -309,6 +319,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %left PLUS MINUS.
 %left STAR SLASH PERCENT.
 %left CARET.
+%left AT.
 %right UMINUS.
 %left LBRACKET RBRACKET.
 %left LP RP.
@@ -838,6 +849,8 @@ a_expr(A) ::= a_expr(L) STAR(K) a_expr(R).              { A = ab_binary(ctx, ATT
 a_expr(A) ::= a_expr(L) SLASH(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_DIV, L, R, &K); }
 a_expr(A) ::= a_expr(L) PERCENT(K) a_expr(R).           { A = ab_binary(ctx, ATTU_BINOP_MOD, L, R, &K); }
 a_expr(A) ::= a_expr(L) CARET(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_POW, L, R, &K); }
+/* x AT TIME ZONE z is PostgreSQL's timezone(z, x) (planner/timestamptz.c) */
+a_expr(A) ::= a_expr(L) AT(K) TIME ZONE a_expr(R).      { A = ab_func2(ctx, "timezone", R, L, K.pos); }
 a_expr(A) ::= a_expr(L) LT(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_LT, L, R, &K); }
 a_expr(A) ::= a_expr(L) GT(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_GT, L, R, &K); }
 a_expr(A) ::= a_expr(L) EQ(K) a_expr(R).                { A = ab_binary(ctx, ATTU_BINOP_EQ, L, R, &K); }
@@ -1302,6 +1315,7 @@ col_label(A) ::= reserved_keyword(T).   { A = T; }
 
 bare_label(A) ::= ID(T).                { A = T; }
 bare_label(A) ::= ABORT(T).                 { A = T; }
+bare_label(A) ::= AT(T).                    { A = T; }
 bare_label(A) ::= BEGIN(T).                 { A = T; }
 bare_label(A) ::= BY(T).                    { A = T; }
 bare_label(A) ::= CASCADE(T).               { A = T; }
@@ -1462,6 +1476,7 @@ bare_label(A) ::= WHEN(T).                  { A = T; }
 bare_label(A) ::= RESERVED_BARE(T).         { A = T; }
 
 unreserved_keyword(A) ::= ABORT(T).                 { A = T; }
+unreserved_keyword(A) ::= AT(T).                    { A = T; }
 unreserved_keyword(A) ::= BEGIN(T).                 { A = T; }
 unreserved_keyword(A) ::= BY(T).                    { A = T; }
 unreserved_keyword(A) ::= CASCADE(T).               { A = T; }
@@ -2376,6 +2391,18 @@ zone_value(A) ::= SCONST(T).        { A = ab_strndup(ctx, T.str, T.slen); }
 zone_value(A) ::= ID(T).            { A = ab_tokstr(&T); }
 zone_value(A) ::= numeric_only(V).  { A = V.text; }
 zone_value(A) ::= DEFAULT.          { A = NULL; }
+/* SET TIME ZONE INTERVAL '-08:00' [HOUR [TO MINUTE]]: the interval's text
+ * and its fields, for db_settings.c (ATTU_SET_TZ_INTERVAL) */
+zone_value(A) ::= INTERVAL SCONST(T).
+    { A = tz_interval(ctx, &T, 0); }
+zone_value(A) ::= INTERVAL SCONST(T) interval_qual(Q).
+{
+    if (Q.ivrange & ~(ATTU_IVF_HOUR | ATTU_IVF_MINUTE)) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, Q.position, "time zone interval must be HOUR or HOUR TO MINUTE");
+        ctx->failed = true;
+    }
+    A = tz_interval(ctx, &T, Q.ivrange);
+}
 zone_value(A) ::= LOCAL.            { A = NULL; }
 
 %type var_name {const char *}

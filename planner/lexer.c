@@ -43,6 +43,7 @@ static const kw keywords[] = {
     {"as", TK_AS},
     {"asc", TK_ASC},
     {"asymmetric", TK_ASYMMETRIC},
+    {"at", TK_AT},
     {"authorization", TK_TYPEFUNC_BARE},
     {"begin", TK_BEGIN},
     {"between", TK_BETWEEN},

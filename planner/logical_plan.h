@@ -185,6 +185,7 @@ typedef struct attu_srf_spec {
     attu_bexpr *start, *stop, *step;
     int32_t     step_months, step_days;
     int64_t     step_usec;
+    int         zone;        /* timestamptz: the session zone's id, which steps by days and months */
 } attu_srf_spec;
 
 typedef struct attu_lplan attu_lplan;

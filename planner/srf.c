@@ -14,6 +14,7 @@
  * The executor (engine/executor_srf.c) counts and produces the series.
  */
 #include "planner/binder_internal.h"
+#include "engine/timezone.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@
  * candidates: int4, int8, numeric, timestamp and timestamptz with an
  * interval step). */
 typedef enum arg_class {
-    AC_INT2, AC_INT4, AC_INT8, AC_NUMERIC, AC_UNKNOWN, AC_TIMESTAMP, AC_DATE, AC_INTERVAL, AC_OTHER
+    AC_INT2, AC_INT4, AC_INT8, AC_NUMERIC, AC_UNKNOWN, AC_TIMESTAMP, AC_TIMESTAMPTZ, AC_DATE, AC_INTERVAL, AC_OTHER
 } arg_class;
 
 static arg_class classify(attu_type t) {
@@ -40,6 +41,7 @@ static arg_class classify(attu_type t) {
     case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return AC_NUMERIC;
     case ATTU_TYPE_UNKNOWN: return AC_UNKNOWN;
     case ATTU_TYPE_TIMESTAMP: return AC_TIMESTAMP;
+    case ATTU_TYPE_TIMESTAMPTZ: return AC_TIMESTAMPTZ;
     case ATTU_TYPE_DATE: return AC_DATE;
     case ATTU_TYPE_INTERVAL: return AC_INTERVAL;
     default: return AC_OTHER;
@@ -179,7 +181,8 @@ static attu_bexpr *bind_series_call(bctx *c, const scope *sc, const attu_ast_exp
     attu_bexpr *x = attu_bx_new(c->pa, BX_SRF, attu_type_make(ATTU_TYPE_INT32), pos);
     if (!x) OOM_NULL(c);
     x->nargs = 3;
-    bool stamps = k[0] == AC_TIMESTAMP || k[0] == AC_DATE || k[1] == AC_TIMESTAMP || k[1] == AC_DATE || (n == 3 && k[2] == AC_INTERVAL);
+    bool stamps = k[0] == AC_TIMESTAMP || k[0] == AC_DATE || k[1] == AC_TIMESTAMP || k[1] == AC_DATE ||
+                  k[0] == AC_TIMESTAMPTZ || k[1] == AC_TIMESTAMPTZ || (n == 3 && k[2] == AC_INTERVAL);
     if (stamps) {
         /* generate_series(timestamp, timestamp, interval); dates and
          * untyped literals convert to timestamp. Without a timestamp
@@ -192,15 +195,15 @@ static attu_bexpr *bind_series_call(bctx *c, const scope *sc, const attu_ast_exp
             if (r < 0) return NULL;
             interval_null = r == 1;
         }
-        for (int i = 0; i < 2; i++) ok = ok && (k[i] == AC_TIMESTAMP || k[i] == AC_DATE || k[i] == AC_UNKNOWN);
+        for (int i = 0; i < 2; i++)
+            ok = ok && (k[i] == AC_TIMESTAMP || k[i] == AC_TIMESTAMPTZ || k[i] == AC_DATE || k[i] == AC_UNKNOWN);
         if (!ok) return no_such_series(c, e, args, is_interval, n);
-        if (k[0] != AC_TIMESTAMP && k[1] != AC_TIMESTAMP) {
-            if (k[0] == AC_UNKNOWN && k[1] == AC_UNKNOWN) return not_unique(c, e, args, is_interval, n);
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
-                           "generate_series over dates returns timestamp with time zone, which attu does not have");
-            attu_error_set_hint(c->err, "Cast the arguments to timestamp.");
-            return NULL;
-        }
+        if (k[0] == AC_UNKNOWN && k[1] == AC_UNKNOWN) return not_unique(c, e, args, is_interval, n);
+        /* the timestamptz form when a timestamptz is given or no
+         * timestamp is (dates: timestamptz is the preferred type of
+         * PostgreSQL's date/time category); it steps in the session's
+         * zone */
+        bool tz = k[0] == AC_TIMESTAMPTZ || k[1] == AC_TIMESTAMPTZ || (k[0] != AC_TIMESTAMP && k[1] != AC_TIMESTAMP);
         if (k[2] == AC_UNKNOWN) {
             /* an untyped literal step is read as an interval */
             if (iv_text) { if (!read_interval(c, iv_text, &iv)) return NULL; }
@@ -211,7 +214,7 @@ static attu_bexpr *bind_series_call(bctx *c, const scope *sc, const attu_ast_exp
                 return NULL;
             }
         }
-        attu_type ts = attu_type_make(ATTU_TYPE_TIMESTAMP);
+        attu_type ts = attu_type_make(tz ? ATTU_TYPE_TIMESTAMPTZ : ATTU_TYPE_TIMESTAMP);
         x->type = ts;
         if (!(x->args[0] = coerce(c, args[0], ts, false, pos)) || !(x->args[1] = coerce(c, args[1], ts, false, pos))) return NULL;
         /* the step's presence: a NULL interval makes the series empty */
@@ -294,6 +297,7 @@ static attu_lplan *srf_node(bctx *c, attu_lplan *in, attu_bexpr **calls, int n, 
         s->type = x->type;
         s->start = x->args[0]; s->stop = x->args[1]; s->step = x->args[2];
         s->step_months = x->aux; s->step_days = (int32_t)x->i; s->step_usec = x->imm;
+        s->zone = x->type.id == ATTU_TYPE_TIMESTAMPTZ ? attu_tz_id(attu_tz_session()) : 0;
         p->types[in->ncols + i] = x->type;
         p->names[in->ncols + i] = names ? names[i] : "generate_series";
         double r = series_rows(x);

@@ -100,12 +100,25 @@ void conn_send_error(conn *c, const attu_error *err) {
  * bytes. Returns -1 when the client went away or the query was cancelled. */
 int conn_on_result_rows(conn *c, const attu_result *res, size_t from, size_t to,
                         const int16_t *formats) {
+    attu_session_use_zone(c->session);   /* timestamptz values show in the session's zone */
     for (size_t r = from; r < to; r++) {
         pg_msg_data_row(&c->out, res, r, formats);
         c->rows_out++;
         if (c->out.len >= OUT_BATCH && conn_flush(c, true)) return -1;
     }
     return 0;
+}
+
+/* ReadyForQuery, after a ParameterStatus for a TimeZone that changed
+ * since the client was last told (SET TIME ZONE, RESET, a ROLLBACK that
+ * undid one), as PostgreSQL reports its GUC_REPORT settings. */
+static void conn_ready(conn *c) {
+    const char *tz = attu_session_timezone(c->session);
+    if (strcmp(tz, c->reported_tz[0] ? c->reported_tz : "UTC") != 0) {
+        pg_msg_parameter_status(&c->out, "TimeZone", tz);
+        snprintf(c->reported_tz, sizeof c->reported_tz, "%s", tz);
+    }
+    pg_msg_ready(&c->out, attu_session_txn_status(c->session));
 }
 
 /* ---- callbacks for attu_session_exec ------------------------------------- */
@@ -214,7 +227,7 @@ static void simple_query(conn *c, inmsg *m) {
     int rc = attu_session_exec(c->session, sql, &cb);
     conn_stmt_end(c, rc);
     if (rc == 1) pg_msg_empty_query(&c->out);
-    pg_msg_ready(&c->out, attu_session_txn_status(c->session));
+    conn_ready(c);
     conn_log_query(c, "query", sql, t0, rc);
 }
 
@@ -242,7 +255,7 @@ static void handle(conn *c, inmsg *m) {
     case 'S':
         c->skip_till_sync = false;
         ext_sync(c);
-        pg_msg_ready(&c->out, attu_session_txn_status(c->session));
+        conn_ready(c);
         break;
     case 'H': conn_flush(c, false); break;
     case 'd': case 'c': case 'f':
@@ -254,7 +267,7 @@ static void handle(conn *c, inmsg *m) {
         attu_error_set(&e, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                        "the function call protocol is not supported");
         conn_send_error(c, &e);
-        pg_msg_ready(&c->out, attu_session_txn_status(c->session));
+        conn_ready(c);
         break;
     }
     case 'X': set_want_close(c); break;

@@ -227,6 +227,11 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
         attu_value_format(attu_type_make(ATTU_TYPE_TIMESTAMP), &us, buf, sizeof buf);
         break;
     }
+    case ATTU_PG_OID_TIMESTAMPTZ: {   /* an instant: shown in the session's zone, read back the same */
+        int64_t us = (int64_t)(u64 + UINT64_C(946684800000000));
+        attu_value_format(attu_type_make(ATTU_TYPE_TIMESTAMPTZ), &us, buf, sizeof buf);
+        break;
+    }
     case ATTU_PG_OID_INTERVAL: {    /* interval_recv: microseconds, days, months */
         /* Spelled field by field rather than in the output style: a time of
            INT64_MIN microseconds prints as -2562047788:00:54.775808, which

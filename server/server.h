@@ -136,6 +136,8 @@ typedef struct conn {
 
     /* worker only (or the loop before PHASE_READY) */
     attu_session *session;
+    char        reported_tz[256];   /* the TimeZone the client was last told (ParameterStatus) */
+    char        startup_tz[256];    /* a TimeZone from the startup packet (pgJDBC sends one) */
     pgbuf       out;
     attu_prepared *unnamed;     /* the unnamed statement (named ones are the session's) */
     portal     *portals;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "server/log.h"
 #include "server/pgwire_decode.h"
@@ -54,7 +55,20 @@ static void startup_complete(conn *c, const char *application_name) {
     pg_msg_parameter_status(b, "server_version", SERVER_VERSION);
     pg_msg_parameter_status(b, "session_authorization", c->user);
     pg_msg_parameter_status(b, "standard_conforming_strings", "on");
-    pg_msg_parameter_status(b, "TimeZone", "UTC");
+    if (c->startup_tz[0]) {
+        /* the startup packet's TimeZone, as a SET; a zone attu does not
+         * know leaves UTC (PostgreSQL refuses the connection) */
+        char sql[600];
+        size_t n = (size_t)snprintf(sql, sizeof sql, "SET TIME ZONE '");
+        for (const char *p = c->startup_tz; *p && n + 4 < sizeof sql; p++) {
+            if (*p == '\'') sql[n++] = '\'';
+            sql[n++] = *p;
+        }
+        snprintf(sql + n, sizeof sql - n, "'");
+        attu_session_exec(c->session, sql, NULL);
+    }
+    snprintf(c->reported_tz, sizeof c->reported_tz, "%s", attu_session_timezone(c->session));
+    pg_msg_parameter_status(b, "TimeZone", c->reported_tz);
     pg_msg_backend_key(b, c->pid, c->key);
     pg_msg_ready(b, 'I');
     c->phase = PHASE_READY;
@@ -101,6 +115,8 @@ void startup_packet(conn *c, const char *pkt, size_t len) {
         startup_fatal(c, ATTU_SQLSTATE_TOO_MANY_CONNECTIONS, "sorry, too many clients already");
         return;
     }
+    for (int i = 0; i < st.nparams; i++)
+        if (!strcasecmp(st.names[i], "TimeZone")) snprintf(c->startup_tz, sizeof c->startup_tz, "%s", st.values[i]);
     c->counted = true;
     srv->nsessions++;
     if (c->loopback) {

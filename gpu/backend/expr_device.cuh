@@ -93,7 +93,7 @@ __host__ __device__ inline int dev_out_of_range(const dinstr_t& in, int64_t v) {
       return in.dst_prec > 0 && (v >= lim || v <= -lim);
     }
     case ATTU_TYPE_DATE: return v < ATTU_DATE_MIN_DAYS || v > ATTU_DATE_MAX_DAYS;
-    case ATTU_TYPE_TIMESTAMP:
+    case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ:
       return v < (int64_t)ATTU_DATE_MIN_DAYS * 86400000000LL || v == INT64_MAX;
     default: return 0;
   }

@@ -502,6 +502,27 @@ Test(csv, offsets_are_64_bit) {
     cr_assert_eq(sizeof(((attu_table *)0)->nrows), 8);
 }
 
+/* A column whose every value writes its zone is timestamptz (an instant);
+ * one zone-less value among them makes it timestamp, as before. */
+Test(csv, infer_timestamptz) {
+    const char *text =
+        "a,b,c\n"
+        "2024-03-01 12:00:00+02,2024-03-01T10:00:00Z,2024-03-01 12:00:00+02\n"
+        "2024-03-02 08:30:00 America/New_York,2024-03-02 10:00:00-05:30,2024-03-02 12:00:00\n";
+    char *path = tmp_file("infer_tz.csv", text, strlen(text));
+    attu_csv_options o = opts();
+    o.header = true;
+    attu_column_def *defs = NULL;
+    attu_error err;
+    attu_error_clear(&err);
+    int n = attu_csv_infer_schema(&o, path, 100, &defs, &err);
+    cr_assert_eq(n, 3, "%s", err.message);
+    cr_expect_eq(defs[0].type.id, ATTU_TYPE_TIMESTAMPTZ);
+    cr_expect_eq(defs[1].type.id, ATTU_TYPE_TIMESTAMPTZ);
+    cr_expect_eq(defs[2].type.id, ATTU_TYPE_TIMESTAMP);
+    free(defs);
+}
+
 Test(csv, infer_schema) {
     const char *text =
         "Name, Count ,Ratio,When,At,Flag,Empty,name\n"

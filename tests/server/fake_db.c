@@ -109,6 +109,8 @@ char attu_session_txn_status(const attu_session *s) { return s->txn; }
 void attu_session_txn_failed(attu_session *s) { if (s->txn == 'T') s->txn = 'E'; }
 void attu_session_cancel(attu_session *s) { atomic_store(&s->cancel, 1); }
 int attu_session_statement_timeout_ms(const attu_session *s) { return s->timeout_ms; }
+const char *attu_session_timezone(const attu_session *s) { (void)s; return "UTC"; }
+void attu_session_use_zone(const attu_session *s) { (void)s; }
 
 /* ---- tiny lexer helpers ---------------------------------------------------- */
 

@@ -110,6 +110,7 @@ static attu_type type_of_oid(Oid oid) {
     case 1700: return attu_type_decimal(18, 6);   /* scale unknown: not 0 */
     case 1082: return attu_type_make(ATTU_TYPE_DATE);
     case 1114: return attu_type_make(ATTU_TYPE_TIMESTAMP);
+    case 1184: return attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
     default:   return attu_type_make(ATTU_TYPE_TEXT);
     }
 }

@@ -140,6 +140,38 @@ if os.environ.get("ATTU_KIND") == "real":
     assert described("PREPARE pv2 AS INSERT INTO vc (v5, v) VALUES ($1, $2)", "pv2") == [1043, 1043]
     assert described("PREPARE pv3 AS SELECT $1::varchar(3), $2::varchar, $3::char(2)", "pv3") == [1043, 1043, 1042]
 
+# timestamp with time zone: OID 1184, a datetime with tzinfo in the
+# session's zone; SET TIME ZONE is reported by ParameterStatus
+import datetime
+if os.environ.get("ATTU_KIND") == "real":
+    assert conn.get_parameter_status("TimeZone") == "UTC", conn.get_parameter_status("TimeZone")
+    cur.execute("SET TIME ZONE 'America/New_York'")
+    assert conn.get_parameter_status("TimeZone") == "America/New_York", conn.get_parameter_status("TimeZone")
+    cur.execute("SELECT timestamptz '2024-07-01 12:00+00', timestamptz '2024-01-01 12:00+00', now()")
+    d = cur.description
+    assert [x.type_code for x in d] == [1184, 1184, 1184], [x.type_code for x in d]
+    summer, winter, now = cur.fetchone()
+    assert summer.utcoffset() == datetime.timedelta(hours=-4), summer
+    assert winter.utcoffset() == datetime.timedelta(hours=-5), winter
+    assert (summer.hour, winter.hour) == (8, 7), (summer, winter)
+    assert now.tzinfo is not None and abs((datetime.datetime.now(datetime.timezone.utc) - now).total_seconds()) < 600, now
+    ist = datetime.timezone(datetime.timedelta(hours=5, minutes=30))
+    moment = datetime.datetime(2024, 3, 10, 2, 30, 15, 250000, tzinfo=ist)
+    cur.execute("CREATE TABLE tzw (k int, t timestamptz)")
+    cur.execute("INSERT INTO tzw VALUES (1, %s), (2, %s)", (moment, datetime.datetime(2024, 3, 10, 2, 30)))
+    cur.execute("SELECT t FROM tzw ORDER BY k")
+    got = [r[0] for r in cur.fetchall()]
+    assert got[0] == moment and got[0].utcoffset() == datetime.timedelta(hours=-5), got
+    # a naive datetime is read in the session's zone: 02:30 is in the gap
+    assert got[1].isoformat() == "2024-03-10T03:30:00-04:00", got[1]
+    cur.execute("SET TIME ZONE 'Asia/Kolkata'")
+    assert conn.get_parameter_status("TimeZone") == "Asia/Kolkata"
+    cur.execute("SELECT t FROM tzw WHERE k = 1")
+    assert cur.fetchone()[0].isoformat() == "2024-03-10T02:30:15.250000+05:30"
+    cur.execute("SET TIME ZONE DEFAULT")
+    assert conn.get_parameter_status("TimeZone") == "UTC"
+    assert described("PREPARE ptz AS SELECT $1::timestamptz, $2::timestamp with time zone", "ptz") == [1184, 1184]
+
 # implicit transactions (autocommit off: psycopg2 sends BEGIN)
 conn.autocommit = False
 cur.execute("SELECT 1")
