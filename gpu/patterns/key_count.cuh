@@ -17,12 +17,13 @@
 // then one block per 65,536-key window counts the run holding it in
 // shared memory: 16-bit counters, two to a word (128 KB), then writes the
 // window's counts out, coalesced. A window is 2^16 keys, a digit's run
-// 2^shift: when shift > 16 a run holds 2^(shift-16) windows. On a GPU with
-// thread block clusters (Hopper) two blocks of a cluster count two windows
-// together, each reading half of the run and adding to its partner's
-// counters through distributed shared memory: the run is read once at
-// 2^25 keys (the 25M rows of bench_query's join), and once per two windows
-// past that. Without clusters each window's block reads the whole run.
+// 2^shift: when shift > 16 each run is read by 2^(shift-16) blocks, each
+// counting its own window (twice the reads at 2^25 keys; one read below
+// 2^24). Tried and dropped: two blocks of a thread block cluster counting
+// two windows together, each reading half of the run and adding to its
+// partner's counters through distributed shared memory (the run read
+// once): the remote atomics made the count slower, bench_query's join
+// 1.99-2.12 ms against 1.64-1.70 (H100, docs/performance.md session 17).
 //
 // Overflow of a 16-bit counter. A thread whose atomic add sees the counter
 // at 32767 before it (so it made it 32768) takes 32768 back off with a
@@ -42,9 +43,6 @@
 
 #include "gpu/patterns/partition.cuh"
 
-#include <cooperative_groups.h>
-#include <cstdlib>
-
 namespace attu {
 namespace gpu {
 
@@ -56,74 +54,35 @@ constexpr int nt = 1024;
 constexpr unsigned int take_back = 1u << 15;   // 32768, half a counter's range
 constexpr size_t smem_bytes = size_t(window) * 2;
 
-// One block per (digit, window of the digit's run), or (pair, on a GPU
-// with thread block clusters, when a run holds two windows or more) a
-// cluster of two blocks per two windows: each block reads half of the
-// run and adds each key to the counters of the block whose window holds
-// it, its own or its partner's (distributed shared memory), so the run is
-// read once. run_starts: the partition's digit_starts (run d is
-// [run_starts[d], run_starts[d + 1]), the last ends at count). A window is
-// 2^16 keys, or the whole run when the run is smaller (shift < 16):
-// windows never overlap.
-template <bool pair>
+// One block per (digit, window of the digit's run). run_starts: the
+// partition's digit_starts (run d is [run_starts[d], run_starts[d + 1]),
+// the last ends at count). A window is 2^16 keys, or the whole run when
+// the run is smaller (shift < 16): windows never overlap.
 __global__ void __launch_bounds__(nt)
 key_count_kernel(const int* __restrict__ keys, size_t count, const unsigned long long* __restrict__ run_starts,
                  int shift, int windows_per_run, int* __restrict__ counts, size_t nkeys,
                  int* __restrict__ overflow, unsigned int* __restrict__ noverflow) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-  if constexpr (pair) {
-    __trap();   // the host launches pairs on 9.0 and later only
-  } else
-#endif
-  {
   extern __shared__ unsigned int sh[];   // wsize / 2 words (rounded up)
-  constexpr int span = pair ? 2 : 1;     // windows a launch group counts
-  const int groups_per_run = windows_per_run / span;
-  const int group = blockIdx.x / span, rank = pair ? int(blockIdx.x % 2) : 0;
-  const int digit = group / groups_per_run, gw = group % groups_per_run;
+  const int digit = blockIdx.x / windows_per_run, w = blockIdx.x % windows_per_run;
   const int wsize = shift >= window_bits ? window : 1 << shift;
-  const long long gfirst = ((long long)digit << shift) + (long long)gw * span * wsize;
-  // the whole group (both blocks of a pair alike): no barrier reached
-  if (gfirst >= (long long)nkeys) return;
-  const long long first = gfirst + (long long)rank * wsize;
+  const long long first = ((long long)digit << shift) + (long long)w * wsize;
+  if (first >= (long long)nkeys) return;   // the whole block: no barrier reached
   const long long end = first + wsize < (long long)nkeys ? first + wsize : (long long)nkeys;
   const int nwords = (wsize + 1) / 2;
-  unsigned int* bank[2] = {sh, sh};
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  namespace cg = cooperative_groups;
-  if constexpr (pair) {
-    cg::cluster_group cluster = cg::this_cluster();
-    bank[0] = cluster.map_shared_rank(sh, 0);
-    bank[1] = cluster.map_shared_rank(sh, 1);
-    bank[rank] = sh;   // one's own through the local window (cheaper)
-  }
-#endif
   for (int i = threadIdx.x; i < nwords; i += nt) sh[i] = 0;
-  if constexpr (pair) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    cooperative_groups::this_cluster().sync();   // both counters zero before any add
-#endif
-  } else {
-    __syncthreads();
-  }
-  size_t lo = run_starts[digit], hi = digit == 255 ? count : run_starts[digit + 1];
-  if (pair) {
-    const size_t mid = lo + (hi - lo) / 2;
-    if (rank == 0) hi = mid; else lo = mid;
-  }
+  __syncthreads();
+  const size_t lo = run_starts[digit], hi = digit == 255 ? count : run_starts[digit + 1];
   auto add = [&](int k) {
-    const long long local = (long long)k - gfirst;
-    if (local < 0 || local >= (long long)span * wsize) return;   // another window of this run
-    const int owner = pair ? int(local >> window_bits) : 0;
-    const int at = int(local - (long long)owner * wsize);
-    const int word = at >> 1, half = (at & 1) * 16;
-    const unsigned int old = atomicAdd(&bank[owner][word], 1u << half);
+    const long long local = (long long)k - first;
+    if (local < 0 || local >= wsize) return;   // another window of this run
+    const int word = int(local >> 1), half = int(local & 1) * 16;
+    const unsigned int old = atomicAdd(&sh[word], 1u << half);
     if (((old >> half) & 0xffffu) == take_back - 1) {
-      atomicSub(&bank[owner][word], take_back << half);
+      atomicSub(&sh[word], take_back << half);
       overflow[atomicAdd(noverflow, 1u)] = k;
     }
   };
-  // the keys, four at a time where 16-byte aligned
+  // the run's keys, four at a time where 16-byte aligned
   size_t head = lo;
   while (head < hi && (head & 3)) ++head;
   const size_t nvec = (hi - head) / 4;
@@ -140,13 +99,7 @@ key_count_kernel(const int* __restrict__ keys, size_t count, const unsigned long
     add(a.x); add(a.y); add(a.z); add(a.w);
   }
   for (size_t i = head + nvec * 4 + threadIdx.x; i < hi; i += nt) add(keys[i]);
-  if constexpr (pair) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    cooperative_groups::this_cluster().sync();   // every add done, no remote access after
-#endif
-  } else {
-    __syncthreads();
-  }
+  __syncthreads();
   // the window's counts, a word (two keys) a thread a step
   for (int i = threadIdx.x; i < nwords; i += nt) {
     const long long k = first + 2 * i;
@@ -158,7 +111,6 @@ key_count_kernel(const int* __restrict__ keys, size_t count, const unsigned long
       counts[k] = int(c & 0xffffu);
       if (k + 1 < end) counts[k + 1] = int(c >> 16);
     }
-  }
   }
 }
 
@@ -205,38 +157,12 @@ void count_keys(const in_t* keys_in, long long key_base, size_t count, int* coun
   ATTU_CUDA_CHECK(cudaMemsetAsync(noverflow, 0, sizeof(unsigned int), st));
   sort_detail::radix_partition_pass<int, in_t, int, int, false>(keys_in, key_base, part, nullptr, nullptr, count,
                                                                 shift, ctx, starts);
+  // past 48 KB of shared memory a kernel must opt in
+  ATTU_CUDA_CHECK(cudaFuncSetAttribute(key_count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)smem_bytes));
   const int wsize = shift >= window_bits ? window : 1 << shift;
-  const size_t smem = size_t((wsize + 1) / 2) * 4;
-  const unsigned grid = 256u * unsigned(windows_per_run);
-  // runs of two windows or more are read once by pairs of blocks (a
-  // cluster: 9.0 and later); ATTU_KEY_COUNT_PAIRS=0 reads them once a window
-  const char* pe = getenv("ATTU_KEY_COUNT_PAIRS");
-  const bool pairs = windows_per_run >= 2 && ctx.props().major >= 9 && !(pe && pe[0] == '0');
-  if (pairs) {
-    // past 48 KB of shared memory a kernel must opt in
-    ATTU_CUDA_CHECK(cudaFuncSetAttribute(key_count_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)smem_bytes));
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(nt);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = st;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = 2;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    ATTU_CUDA_CHECK(cudaLaunchKernelEx(&cfg, key_count_kernel<true>, (const int*)part, count,
-                                       (const unsigned long long*)starts, shift, windows_per_run, counts, nkeys,
-                                       overflow, noverflow));
-  } else {
-    ATTU_CUDA_CHECK(cudaFuncSetAttribute(key_count_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)smem_bytes));
-    key_count_kernel<false><<<grid, nt, smem, st>>>(part, count, starts, shift, windows_per_run, counts, nkeys,
-                                                    overflow, noverflow);
-  }
+  key_count_kernel<<<256 * windows_per_run, nt, size_t((wsize + 1) / 2) * 4, st>>>(part, count, starts, shift, windows_per_run,
+                                                                  counts, nkeys, overflow, noverflow);
   ATTU_CUDA_CHECK_LAUNCH();
   key_count_overflow_kernel<<<64, 256, 0, st>>>(overflow, noverflow, counts);
   ATTU_CUDA_CHECK_LAUNCH();
