@@ -9,6 +9,7 @@
  */
 #include "engine/expr_program.h"
 #include "engine/timezone.h"
+#include "engine/time_of_day.h"
 #include "engine/datetime_make.h"
 #include "engine/interval.h"
 #include "engine/md5.h"
@@ -175,6 +176,9 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_TZ_TO_LOCAL] = "tz_to_local", [ATTU_OP_TZ_FROM_LOCAL] = "tz_from_local",
     [ATTU_OP_TZ_OFFSET] = "tz_offset", [ATTU_OP_TZ_ADD_IV] = "tz_add_iv", [ATTU_OP_TZ_SUB_IV] = "tz_sub_iv",
     [ATTU_OP_TZ_TRUNC] = "tz_trunc",
+    [ATTU_OP_TIME_OF_TS] = "time_of_ts", [ATTU_OP_TIME_OF_IV] = "time_of_iv", [ATTU_OP_IV_OF_TIME] = "iv_of_time",
+    [ATTU_OP_TIME_ADD_IV] = "time_add_iv", [ATTU_OP_TIME_SUB_IV] = "time_sub_iv", [ATTU_OP_TIME_DIFF] = "time_diff",
+    [ATTU_OP_DATE_TIME] = "date_time", [ATTU_OP_MAKE_TIME] = "make_time",
     [ATTU_OP_TS_ADD_IV] = "ts_add_iv", [ATTU_OP_TS_SUB_IV] = "ts_sub_iv", [ATTU_OP_TS_DIFF] = "ts_diff",
     [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
     [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_QUALIFY_IV] = "qualify_iv",
@@ -916,6 +920,65 @@ static int tz_op(const attu_instr *in, attu_type dt, const attu_slot *a, const a
     return 0;
 }
 
+/* One row of a time opcode (ATTU_OP_TIME_OF_TS .. ATTU_OP_MAKE_TIME):
+ * operands are not NULL. */
+static int time_op(attu_interp *it, const attu_instr *in, const attu_slot *A, const attu_slot *B, const attu_slot *C,
+                   attu_slot *o, attu_error *err) {
+    const int64_t DAY = ATTU_USECS_PER_DAY;
+    switch (in->op) {
+    case ATTU_OP_TIME_OF_TS:
+        if (A->v.i == INT64_MAX || A->v.i == INT64_MIN) { o->null = 1; o->v.i = 0; return 0; }
+        o->v.i = attu_time_wrap(A->v.i);
+        return 0;
+    case ATTU_OP_TIME_OF_IV: o->v.i = attu_time_wrap(iv_of(A).usec); return 0;
+    case ATTU_OP_IV_OF_TIME: {
+        attu_interval v = { 0, 0, A->v.i };
+        return set_iv(it, o, v, err);
+    }
+    case ATTU_OP_TIME_ADD_IV: case ATTU_OP_TIME_SUB_IV: {
+        /* the interval's time folded first, so no sum overflows */
+        int64_t d = attu_time_wrap(iv_of(B).usec);
+        o->v.i = attu_time_wrap(in->op == ATTU_OP_TIME_ADD_IV ? A->v.i + d : A->v.i - d);
+        return 0;
+    }
+    case ATTU_OP_TIME_DIFF: {
+        attu_interval v = { 0, 0, A->v.i - B->v.i };
+        return set_iv(it, o, v, err);
+    }
+    case ATTU_OP_DATE_TIME: {
+        int64_t d = A->v.i;
+        if (d == INT32_MAX || d == INT32_MIN) { o->v.i = d > 0 ? INT64_MAX : INT64_MIN; return 0; }
+        int64_t z = d * DAY + B->v.i;   /* a date's days times a day's microseconds fit an int64 */
+        if (range_check(attu_type_make(ATTU_TYPE_TIMESTAMP), z, err)) {
+            attu_error_clear(err);
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range for timestamp");
+        }
+        if (z / DAY >= attu_date_from_ymd(294277, 1, 1))
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range for timestamp");
+        o->v.i = z;
+        return 0;
+    }
+    case ATTU_OP_MAKE_TIME: {
+        /* as PostgreSQL's make_time: the fields checked as a time's, 24:00:00
+         * the one value past 23:59:59.999999 */
+        int64_t h = A->v.i, m = B->v.i;
+        double s = C->v.f;
+        bool ok = h >= 0 && h <= 24 && m >= 0 && m <= 59 && s >= 0.0 && s <= 60.0;
+        int64_t us = ok ? (h * 60 + m) * 60000000LL + (int64_t)rint(s * 1e6) : -1;
+        if (!ok || us > DAY) {
+            char sb[64];
+            snprintf(sb, sizeof sb, "%.15g", s);
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "time field value out of range: %02lld:%02lld:%s",
+                                  (long long)h, (long long)m, sb);
+        }
+        o->v.i = us;
+        return 0;
+    }
+    default:
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown opcode %d", in->op);
+    }
+}
+
 int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
     const attu_expr_program *p = it->p;
     if (n > it->rows)
@@ -1011,6 +1074,10 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             o->len = 0;
             if ((op >= ATTU_OP_ADD_N && op <= ATTU_OP_SIGN_N) || op == ATTU_OP_DIV_TRUNC_N) {
                 if (numeric_op(it, p, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, o, err)) return -1;
+                continue;
+            }
+            if (op >= ATTU_OP_TIME_OF_TS && op <= ATTU_OP_MAKE_TIME) {
+                if (time_op(it, in, A ? &A[r] : NULL, B ? &B[r] : NULL, C ? &C[r] : NULL, o, err)) return -1;
                 continue;
             }
             if (op >= ATTU_OP_ADD_IV && op <= ATTU_OP_MAKE_INTERVAL) {
@@ -1584,6 +1651,22 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_EXTRACT: {
                 int f = (int)in->imm_i;
                 bool ts = in->aux == 1;
+                if (in->aux == 2) {
+                    /* a time: microseconds since midnight, 24:00:00 its own
+                     * hour 24 (PostgreSQL's time_part_common) */
+                    int64_t us = x, sc = dflt ? 6 : dt.scale;
+                    switch (f) {
+                    case ATTU_EXTRACT_HOUR: z = us / 3600000000LL * pow10_tab[sc]; break;
+                    case ATTU_EXTRACT_MINUTE: z = us / 60000000LL % 60 * pow10_tab[sc]; break;
+                    case ATTU_EXTRACT_SECOND: z = us % 60000000LL * pow10_tab[sc] / 1000000; break;
+                    case ATTU_TRUNC_MILLISECONDS: z = us % 60000000LL * pow10_tab[sc] / 1000; break;
+                    case ATTU_TRUNC_MICROSECONDS: z = us % 60000000LL * pow10_tab[sc]; break;
+                    default: z = us * pow10_tab[sc] / 1000000; break;   /* epoch */
+                    }
+                    if (dflt) o->v.f = (double)z / 1e6;
+                    else o->v.i = z;
+                    break;
+                }
                 if (ts ? (x == INT64_MAX || x == INT64_MIN) : (x == INT32_MAX || x == INT32_MIN)) {
                     /* infinity: +-Infinity for the fields that grow with
                      * time, NULL for the others (PostgreSQL 15) */

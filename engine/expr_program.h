@@ -244,6 +244,20 @@ typedef enum attu_opcode {
     ATTU_OP_TZ_TRUNC,      /* date_trunc(imm_i, timestamptz a) in the zone: a day
                               or longer unit starts at local midnight; shorter
                               units keep a's offset */
+    /* time without time zone (engine/time_of_day.h), host only: its value
+     * is microseconds since midnight, and its arithmetic wraps around
+     * midnight as PostgreSQL's */
+    ATTU_OP_TIME_OF_TS,    /* timestamp a -> time: its time of day (NULL when
+                              a is infinite, as PostgreSQL's timestamp_time) */
+    ATTU_OP_TIME_OF_IV,    /* interval a -> time: its time part folded into a
+                              day (months and days dropped) */
+    ATTU_OP_IV_OF_TIME,    /* time a -> interval of a's microseconds */
+    ATTU_OP_TIME_ADD_IV, ATTU_OP_TIME_SUB_IV,  /* time a +- interval b: b's time
+                              part only, wrapped around midnight */
+    ATTU_OP_TIME_DIFF,     /* time a - time b -> interval (microseconds) */
+    ATTU_OP_DATE_TIME,     /* date a + time b -> timestamp (infinite dates stay;
+                              22008 past timestamp's range) */
+    ATTU_OP_MAKE_TIME,     /* make_time(a hour, b min, c sec float8) -> time */
     ATTU_OP_COUNT_
 } attu_opcode;
 

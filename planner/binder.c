@@ -2339,6 +2339,11 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
     /* date, timestamp and timestamptz assign to one another (in the session's zone) */
     bool dt = (e->type.id == ATTU_TYPE_DATE || attu_type_is_ts_any(e->type.id)) &&
               (t.id == ATTU_TYPE_DATE || attu_type_is_ts_any(t.id));
+    /* a time column takes a timestamp's, a timestamptz's or an interval's
+     * time (PostgreSQL's assignment casts), an interval column a time */
+    if ((t.id == ATTU_TYPE_TIME && (attu_type_is_ts_any(e->type.id) || e->type.id == ATTU_TYPE_INTERVAL)) ||
+        (t.id == ATTU_TYPE_INTERVAL && e->type.id == ATTU_TYPE_TIME))
+        dt = true;
     bool totext = t.id == ATTU_TYPE_TEXT;
     if (!num && !dt && !totext) {
         char b1[64], b2[64];

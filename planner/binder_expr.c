@@ -345,6 +345,12 @@ static int cast_opcode(attu_type from, attu_type to, bool *implicit_ok) {
     if (f == ATTU_TYPE_TIMESTAMPTZ && t == ATTU_TYPE_TIMESTAMP) return ATTU_OP_TZ_TO_LOCAL;
     if (f == ATTU_TYPE_DATE && t == ATTU_TYPE_TIMESTAMPTZ) { *implicit_ok = true; return ATTU_OP_TZ_FROM_LOCAL; }
     if (f == ATTU_TYPE_TIMESTAMPTZ && t == ATTU_TYPE_DATE) return ATTU_OP_TZ_TO_LOCAL;
+    /* time: of a timestamp (a timestamptz's through its wall time: coerce)
+     * or an interval on assignment; to an interval implicitly */
+    if (f == ATTU_TYPE_TIMESTAMP && t == ATTU_TYPE_TIME) return ATTU_OP_TIME_OF_TS;
+    if (f == ATTU_TYPE_TIMESTAMPTZ && t == ATTU_TYPE_TIME) return ATTU_OP_TIME_OF_TS;
+    if (f == ATTU_TYPE_INTERVAL && t == ATTU_TYPE_TIME) return ATTU_OP_TIME_OF_IV;
+    if (f == ATTU_TYPE_TIME && t == ATTU_TYPE_INTERVAL) { *implicit_ok = true; return ATTU_OP_IV_OF_TIME; }
     return -1;
 }
 
@@ -445,6 +451,11 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         return NULL;
     }
     if (op == ATTU_OP_MOVE) { attu_bexpr *m = mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL); return m; }
+    if (e->type.id == ATTU_TYPE_TIMESTAMPTZ && t.id == ATTU_TYPE_TIME) {
+        /* the time on the session zone's wall clock */
+        attu_bexpr *l = tz_call(c, ATTU_OP_TZ_TO_LOCAL, attu_type_make(ATTU_TYPE_TIMESTAMP), pos, e, NULL);
+        return l ? mk_call(c, ATTU_OP_TIME_OF_TS, t, pos, 1, l, NULL, NULL, NULL) : NULL;
+    }
     if (e->type.id == ATTU_TYPE_TIMESTAMPTZ || t.id == ATTU_TYPE_TIMESTAMPTZ) {
         /* the session's zone rides in aux (planner/timestamptz.c); a date
          * is midnight of its day there */
@@ -820,6 +831,8 @@ static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, att
     static const char *names[] = { [ATTU_BINOP_ADD] = "+", [ATTU_BINOP_SUB] = "-", [ATTU_BINOP_MUL] = "*",
                                    [ATTU_BINOP_DIV] = "/", [ATTU_BINOP_MOD] = "%", [ATTU_BINOP_POW] = "^" };
     bool iv_done;
+    attu_bexpr *tm_res = attu_bind_time_arith(c, op, l, r, pos, names[op], &iv_done);   /* planner/time_type.c */
+    if (iv_done) return tm_res;
     attu_bexpr *iv_res = bind_interval_arith(c, op, l, r, pos, names[op], &iv_done);
     if (iv_done) return iv_res;
     attu_type_id lt = l->type.id, rt = r->type.id;
@@ -1479,6 +1492,7 @@ int interval_unit(bctx *c, const char *field, bool trunc, int pos) {
 attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos) {
     if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_TIMESTAMP), false, pos))) return NULL;
     if (a->type.id == ATTU_TYPE_TIMESTAMPTZ) return attu_bind_tz_extract(c, field, a, as_float, pos);
+    if (a->type.id == ATTU_TYPE_TIME) return attu_bind_time_extract(c, field, a, as_float, pos);
     if (a->type.id == ATTU_TYPE_INTERVAL) {
         /* numeric (EXTRACT) or double precision (date_part), as PostgreSQL 15 */
         int f = interval_unit(c, field, false, pos);

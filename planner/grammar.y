@@ -1724,6 +1724,12 @@ simple_typename(A) ::= TIMESTAMP(K) LP ICONST(P) RP opt_timezone(Z).
 }
 simple_typename(A) ::= TIME(K) opt_timezone(Z).
     { A = tn_make(Z ? "time with time zone" : "time without time zone", K.pos); }
+/* TIME(p): the precision is accepted and not applied (docs/sql-reference.md) */
+simple_typename(A) ::= TIME(K) LP ICONST(P) RP opt_timezone(Z).
+{
+    A = tn_make(Z ? "time with time zone" : "time without time zone", K.pos);
+    A.precision = atoi(P.str);
+}
 simple_typename(A) ::= INTERVAL(K).         { A = tn_make("interval", K.pos); }
 simple_typename(A) ::= INTERVAL(K) interval_qual(Q).
     { A = Q; A.name = "interval"; A.position = K.pos; }

@@ -161,7 +161,8 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
     case ATTU_PG_OID_BOOL: want = 1; break;
     case ATTU_PG_OID_INT2: want = 2; break;
     case ATTU_PG_OID_INT4: case ATTU_PG_OID_FLOAT4: case ATTU_PG_OID_DATE: want = 4; break;
-    case ATTU_PG_OID_INT8: case ATTU_PG_OID_FLOAT8: case ATTU_PG_OID_TIMESTAMP: want = 8; break;
+    case ATTU_PG_OID_INT8: case ATTU_PG_OID_FLOAT8: case ATTU_PG_OID_TIMESTAMP:
+    case ATTU_PG_OID_TIMESTAMPTZ: case ATTU_PG_OID_TIME: want = 8; break;
     case ATTU_PG_OID_INTERVAL: want = 16; break;
     case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: case ATTU_PG_OID_BPCHAR: case ATTU_PG_OID_UNKNOWN: {
         if (memchr(v, 0, (size_t)len)) {
@@ -230,6 +231,15 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
     case ATTU_PG_OID_TIMESTAMPTZ: {   /* an instant: shown in the session's zone, read back the same */
         int64_t us = (int64_t)(u64 + UINT64_C(946684800000000));
         attu_value_format(attu_type_make(ATTU_TYPE_TIMESTAMPTZ), &us, buf, sizeof buf);
+        break;
+    }
+    case ATTU_PG_OID_TIME: {   /* time_recv: microseconds since midnight, 0 .. 24:00:00 */
+        int64_t us = (int64_t)u64;
+        if (us < 0 || us > INT64_C(86400000000)) {
+            attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "time out of range");
+            return NULL;
+        }
+        attu_value_format(attu_type_make(ATTU_TYPE_TIME), &us, buf, sizeof buf);
         break;
     }
     case ATTU_PG_OID_INTERVAL: {    /* interval_recv: microseconds, days, months */

@@ -216,7 +216,7 @@ bool pg_binary_supported(attu_type t) {
     switch (t.id) {
     case ATTU_TYPE_BOOL: case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
     case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_TEXT:
-    case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC:
+    case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME: case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC:
     case ATTU_TYPE_INTERVAL:
         return true;
     default:
@@ -257,7 +257,7 @@ static void put_binary_value(pgbuf *b, const attu_column *c, size_t row) {
         pgbuf_put_i32(b, (int32_t)((int64_t)v - PG_EPOCH_DAYS));
         break;
     }
-    case ATTU_TYPE_INT64: case ATTU_TYPE_FLOAT64: {
+    case ATTU_TYPE_INT64: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_TIME: {   /* time_send: microseconds since midnight */
         int64_t v;
         memcpy(&v, slot, 8);
         pgbuf_put_i32(b, 8);
