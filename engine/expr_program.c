@@ -948,14 +948,10 @@ static int time_op(attu_interp *it, const attu_instr *in, const attu_slot *A, co
     case ATTU_OP_DATE_TIME: {
         int64_t d = A->v.i;
         if (d == INT32_MAX || d == INT32_MIN) { o->v.i = d > 0 ? INT64_MAX : INT64_MIN; return 0; }
-        int64_t z = d * DAY + B->v.i;   /* a date's days times a day's microseconds fit an int64 */
-        if (range_check(attu_type_make(ATTU_TYPE_TIMESTAMP), z, err)) {
-            attu_error_clear(err);
+        /* timestamp ends before 294277-01-01, long before date does */
+        if (d >= attu_date_from_ymd(294277, 1, 1) || d < ATTU_DATE_MIN_DAYS)
             return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range for timestamp");
-        }
-        if (z / DAY >= attu_date_from_ymd(294277, 1, 1))
-            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range for timestamp");
-        o->v.i = z;
+        o->v.i = d * DAY + B->v.i;
         return 0;
     }
     case ATTU_OP_MAKE_TIME: {

@@ -1269,6 +1269,10 @@ func_expr_common(A) ::= CURRENT_TIMESTAMP(K) LP ICONST(P) RP.
 func_expr_common(A) ::= CURRENT_TIME(K).        { A = ab_func0(ctx, "current_time", K.pos); }
 func_expr_common(A) ::= LOCALTIMESTAMP(K).      { A = ab_func0(ctx, "localtimestamp", K.pos); }
 func_expr_common(A) ::= LOCALTIME(K).           { A = ab_func0(ctx, "localtime", K.pos); }
+func_expr_common(A) ::= LOCALTIME(K) LP ICONST(P) RP.
+    { A = ab_func1(ctx, "localtime", ab_literal(ctx, ATTU_LIT_INTEGER, &P), K.pos); }
+func_expr_common(A) ::= CURRENT_TIME(K) LP ICONST(P) RP.
+    { A = ab_func1(ctx, "current_time", ab_literal(ctx, ATTU_LIT_INTEGER, &P), K.pos); }
 
 %type extract_arg {const char *}
 extract_arg(A) ::= ID(T).       { A = ab_tokstr(&T); }
