@@ -60,7 +60,7 @@ size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap) {
     int n = 0;
     switch (t.id) {
     case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: n = snprintf(buf, cap, "%d", *(const int32_t *)slot); break;
-    case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP:
+    case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIME:
         n = snprintf(buf, cap, "%lld", (long long)*(const int64_t *)slot); break;
     case ATTU_TYPE_BOOL: n = snprintf(buf, cap, "%s", *(const uint8_t *)slot ? "t" : "f"); break;
     case ATTU_TYPE_FLOAT64: n = snprintf(buf, cap, "%.17g", *(const double *)slot); break;
