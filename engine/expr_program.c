@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 /* ---- building ------------------------------------------------------------ */
 
@@ -179,6 +180,9 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_TIME_OF_TS] = "time_of_ts", [ATTU_OP_TIME_OF_IV] = "time_of_iv", [ATTU_OP_IV_OF_TIME] = "iv_of_time",
     [ATTU_OP_TIME_ADD_IV] = "time_add_iv", [ATTU_OP_TIME_SUB_IV] = "time_sub_iv", [ATTU_OP_TIME_DIFF] = "time_diff",
     [ATTU_OP_DATE_TIME] = "date_time", [ATTU_OP_MAKE_TIME] = "make_time",
+    [ATTU_OP_TIMETZ_OF_TIME] = "timetz_of_time", [ATTU_OP_TIMETZ_OF_TSTZ] = "timetz_of_tstz",
+    [ATTU_OP_TIME_OF_TIMETZ] = "time_of_timetz", [ATTU_OP_TIMETZ_ADD_IV] = "timetz_add_iv",
+    [ATTU_OP_TIMETZ_SUB_IV] = "timetz_sub_iv", [ATTU_OP_DATE_TIMETZ] = "date_timetz",
     [ATTU_OP_TS_ADD_IV] = "ts_add_iv", [ATTU_OP_TS_SUB_IV] = "ts_sub_iv", [ATTU_OP_TS_DIFF] = "ts_diff",
     [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
     [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_QUALIFY_IV] = "qualify_iv",
@@ -970,6 +974,50 @@ static int time_op(attu_interp *it, const attu_instr *in, const attu_slot *A, co
         o->v.i = us;
         return 0;
     }
+    case ATTU_OP_TIMETZ_OF_TIME: {
+        /* PostgreSQL's time_timetz: the zone's offset at that wall time on
+         * the transaction's day */
+        const attu_tz *z = attu_tz_by_id(in->aux);
+        int64_t now = attu_tz_txn_start();
+        if (!now) {
+            struct timeval tv;
+            gettimeofday(&tv, NULL);
+            now = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+        }
+        int64_t l = attu_tz_to_local_us(z, now);
+        int64_t day = l / DAY - (l % DAY < 0);
+        o->v.i = attu_timetz_pack(A->v.i, attu_tz_offset_local(z, day * 86400 + A->v.i / 1000000));
+        return 0;
+    }
+    case ATTU_OP_TIMETZ_OF_TSTZ: {
+        int64_t x = A->v.i;
+        if (x == INT64_MAX || x == INT64_MIN) { o->null = 1; o->v.i = 0; return 0; }
+        const attu_tz *z = attu_tz_by_id(in->aux);
+        int32_t east = attu_tz_offset_at(z, x / 1000000 - (x % 1000000 < 0), NULL);
+        o->v.i = attu_timetz_pack(attu_time_wrap(x + (int64_t)east * 1000000), east);
+        return 0;
+    }
+    case ATTU_OP_TIME_OF_TIMETZ: case ATTU_OP_TIMETZ_ADD_IV: case ATTU_OP_TIMETZ_SUB_IV: {
+        int64_t us;
+        int32_t east;
+        attu_timetz_unpack(A->v.i, &us, &east);
+        if (in->op == ATTU_OP_TIME_OF_TIMETZ) { o->v.i = us; return 0; }
+        int64_t d = attu_time_wrap(iv_of(B).usec);
+        o->v.i = attu_timetz_pack(attu_time_wrap(in->op == ATTU_OP_TIMETZ_ADD_IV ? us + d : us - d), east);
+        return 0;
+    }
+    case ATTU_OP_DATE_TIMETZ: {
+        int64_t d = A->v.i, us;
+        int32_t east;
+        if (d == INT32_MAX || d == INT32_MIN) { o->v.i = d > 0 ? INT64_MAX : INT64_MIN; return 0; }
+        attu_timetz_unpack(B->v.i, &us, &east);
+        if (d >= attu_date_from_ymd(294277, 1, 1))
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range for timestamp");
+        int64_t z = d * DAY + us - (int64_t)east * 1000000;
+        if (range_check(attu_type_make(ATTU_TYPE_TIMESTAMPTZ), z, err)) return -1;
+        o->v.i = z;
+        return 0;
+    }
     default:
         return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown opcode %d", in->op);
     }
@@ -1072,7 +1120,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (numeric_op(it, p, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, o, err)) return -1;
                 continue;
             }
-            if (op >= ATTU_OP_TIME_OF_TS && op <= ATTU_OP_MAKE_TIME) {
+            if (op >= ATTU_OP_TIME_OF_TS && op <= ATTU_OP_DATE_TIMETZ) {
                 if (time_op(it, in, A ? &A[r] : NULL, B ? &B[r] : NULL, C ? &C[r] : NULL, o, err)) return -1;
                 continue;
             }
@@ -1243,6 +1291,8 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (dt.id == ATTU_TYPE_TIMESTAMPTZ) {
                     /* read under the zone the binder saw (aux), not this thread's */
                     if (attu_timestamptz_parse(A[r].v.s, A[r].len, attu_tz_by_id(in->aux), &slot.i8, err)) return -1;
+                } else if (dt.id == ATTU_TYPE_TIMETZ) {
+                    if (attu_timetz_parse(A[r].v.s, A[r].len, attu_tz_by_id(in->aux), &slot.i8, err)) return -1;
                 } else if (attu_value_parse(dt, A[r].v.s, A[r].len, &slot, err)) return -1;
                 switch (dt.id) {
                 case ATTU_TYPE_NUMERIC:
@@ -1647,17 +1697,24 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_EXTRACT: {
                 int f = (int)in->imm_i;
                 bool ts = in->aux == 1;
-                if (in->aux == 2) {
+                if (in->aux == 2 || in->aux == 3) {
                     /* a time: microseconds since midnight, 24:00:00 its own
-                     * hour 24 (PostgreSQL's time_part_common) */
+                     * hour 24 (PostgreSQL's time_part_common); a timetz
+                     * (aux 3): its time, its epoch less the offset, and
+                     * the offset's units (imm_i ATTU_EXTRACT_TZ_*) */
                     int64_t us = x, sc = dflt ? 6 : dt.scale;
+                    int32_t east = 0;
+                    if (in->aux == 3) attu_timetz_unpack(x, &us, &east);
                     switch (f) {
+                    case ATTU_EXTRACT_TZ_SECONDS: z = (int64_t)east * pow10_tab[sc]; break;
+                    case ATTU_EXTRACT_TZ_HOUR: z = (int64_t)(east / 3600) * pow10_tab[sc]; break;
+                    case ATTU_EXTRACT_TZ_MINUTE: z = (int64_t)(east / 60 % 60) * pow10_tab[sc]; break;
                     case ATTU_EXTRACT_HOUR: z = us / 3600000000LL * pow10_tab[sc]; break;
                     case ATTU_EXTRACT_MINUTE: z = us / 60000000LL % 60 * pow10_tab[sc]; break;
                     case ATTU_EXTRACT_SECOND: z = us % 60000000LL * pow10_tab[sc] / 1000000; break;
                     case ATTU_TRUNC_MILLISECONDS: z = us % 60000000LL * pow10_tab[sc] / 1000; break;
                     case ATTU_TRUNC_MICROSECONDS: z = us % 60000000LL * pow10_tab[sc]; break;
-                    default: z = us * pow10_tab[sc] / 1000000; break;   /* epoch */
+                    default: z = (us - (int64_t)east * 1000000) * pow10_tab[sc] / 1000000; break;   /* epoch */
                     }
                     if (dflt) o->v.f = (double)z / 1e6;
                     else o->v.i = z;

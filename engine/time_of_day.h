@@ -33,4 +33,35 @@ static inline int64_t attu_time_wrap(int64_t us) {
     return r < 0 ? r + ATTU_USECS_PER_DAY : r;
 }
 
+/* ---- time with time zone (timetz) --------------------------------------
+ * A time of day and the offset it was written with, as PostgreSQL's
+ * TimeTzADT, packed into one int64 whose integer order is PostgreSQL's
+ * timetz order: first by the UTC time (time - east offset), then by the
+ * offset (a larger west offset greater), equal only when both parts are.
+ * So compares, sorts, groups and joins take it as a BIGINT, on the GPU
+ * too. Offsets are seconds east of Greenwich, within +-15:59:59. */
+#define ATTU_TIMETZ_ZONE_SPAN 262144   /* 2^18: a west offset + 2^17 fits below it */
+
+static inline int64_t attu_timetz_pack(int64_t time_us, int32_t east_sec) {
+    int64_t west = -(int64_t)east_sec;
+    return (time_us + west * 1000000) * ATTU_TIMETZ_ZONE_SPAN + (west + ATTU_TIMETZ_ZONE_SPAN / 2);
+}
+static inline void attu_timetz_unpack(int64_t v, int64_t *time_us, int32_t *east_sec) {
+    int64_t r = v % ATTU_TIMETZ_ZONE_SPAN;
+    if (r < 0) r += ATTU_TIMETZ_ZONE_SPAN;
+    int64_t west = r - ATTU_TIMETZ_ZONE_SPAN / 2, utc = (v - r) / ATTU_TIMETZ_ZONE_SPAN;
+    *time_us = utc - west * 1000000;
+    *east_sec = (int32_t)-west;
+}
+
+/* Reads a timetz as PostgreSQL's timetz_in: time's forms and an offset,
+ * an abbreviation, or a zone name after a date; without one, the offset
+ * zone (struct attu_tz, engine/timezone.h; NULL: UTC) has at that wall
+ * time today. 22009 past +-15:59:59, 22023 for an unknown zone. */
+struct attu_tz;
+int attu_timetz_parse(const char *text, size_t len, const struct attu_tz *zone, int64_t *out, attu_error *err);
+
+/* HH:MM:SS[.ffffff]+HH[:MM[:SS]]; returns the length written. */
+size_t attu_timetz_format(int64_t packed, char *buf, size_t cap);
+
 #endif

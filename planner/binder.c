@@ -2341,8 +2341,10 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
               (t.id == ATTU_TYPE_DATE || attu_type_is_ts_any(t.id));
     /* a time column takes a timestamp's, a timestamptz's or an interval's
      * time (PostgreSQL's assignment casts), an interval column a time */
-    if ((t.id == ATTU_TYPE_TIME && (attu_type_is_ts_any(e->type.id) || e->type.id == ATTU_TYPE_INTERVAL)) ||
-        (t.id == ATTU_TYPE_INTERVAL && e->type.id == ATTU_TYPE_TIME))
+    if ((t.id == ATTU_TYPE_TIME && (attu_type_is_ts_any(e->type.id) || e->type.id == ATTU_TYPE_INTERVAL ||
+                                     e->type.id == ATTU_TYPE_TIMETZ)) ||
+        (t.id == ATTU_TYPE_INTERVAL && e->type.id == ATTU_TYPE_TIME) ||
+        (t.id == ATTU_TYPE_TIMETZ && (e->type.id == ATTU_TYPE_TIME || e->type.id == ATTU_TYPE_TIMESTAMPTZ)))
         dt = true;
     bool totext = t.id == ATTU_TYPE_TEXT;
     if (!num && !dt && !totext) {

@@ -141,6 +141,11 @@ bool common_type(attu_type a, attu_type b, attu_type *out) {
         *out = attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
         return true;
     }
+    /* time beside a timetz becomes one (time's implicit cast) */
+    if ((a.id == ATTU_TYPE_TIME && b.id == ATTU_TYPE_TIMETZ) || (a.id == ATTU_TYPE_TIMETZ && b.id == ATTU_TYPE_TIME)) {
+        *out = attu_type_make(ATTU_TYPE_TIMETZ);
+        return true;
+    }
     if (a.id == b.id) { *out = a; return true; }
     return false;
 }
@@ -351,6 +356,11 @@ static int cast_opcode(attu_type from, attu_type to, bool *implicit_ok) {
     if (f == ATTU_TYPE_TIMESTAMPTZ && t == ATTU_TYPE_TIME) return ATTU_OP_TIME_OF_TS;
     if (f == ATTU_TYPE_INTERVAL && t == ATTU_TYPE_TIME) return ATTU_OP_TIME_OF_IV;
     if (f == ATTU_TYPE_TIME && t == ATTU_TYPE_INTERVAL) { *implicit_ok = true; return ATTU_OP_IV_OF_TIME; }
+    /* timetz: of a time (implicit, in the session's zone) or a timestamptz;
+     * to a time on assignment (coerce gives them the zone) */
+    if (f == ATTU_TYPE_TIME && t == ATTU_TYPE_TIMETZ) { *implicit_ok = true; return ATTU_OP_TIMETZ_OF_TIME; }
+    if (f == ATTU_TYPE_TIMESTAMPTZ && t == ATTU_TYPE_TIMETZ) return ATTU_OP_TIMETZ_OF_TSTZ;
+    if (f == ATTU_TYPE_TIMETZ && t == ATTU_TYPE_TIME) return ATTU_OP_TIME_OF_TIMETZ;
     return -1;
 }
 
@@ -451,6 +461,8 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         return NULL;
     }
     if (op == ATTU_OP_MOVE) { attu_bexpr *m = mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL); return m; }
+    if (t.id == ATTU_TYPE_TIMETZ && (op == ATTU_OP_CAST_S_X || op == ATTU_OP_TIMETZ_OF_TIME || op == ATTU_OP_TIMETZ_OF_TSTZ))
+        return tz_call(c, (attu_opcode)op, t, pos, e, NULL);   /* the session's zone in aux */
     if (e->type.id == ATTU_TYPE_TIMESTAMPTZ && t.id == ATTU_TYPE_TIME) {
         /* the time on the session zone's wall clock */
         attu_bexpr *l = tz_call(c, ATTU_OP_TZ_TO_LOCAL, attu_type_make(ATTU_TYPE_TIMESTAMP), pos, e, NULL);
@@ -1492,7 +1504,7 @@ int interval_unit(bctx *c, const char *field, bool trunc, int pos) {
 attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos) {
     if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_TIMESTAMP), false, pos))) return NULL;
     if (a->type.id == ATTU_TYPE_TIMESTAMPTZ) return attu_bind_tz_extract(c, field, a, as_float, pos);
-    if (a->type.id == ATTU_TYPE_TIME) return attu_bind_time_extract(c, field, a, as_float, pos);
+    if (a->type.id == ATTU_TYPE_TIME || a->type.id == ATTU_TYPE_TIMETZ) return attu_bind_time_extract(c, field, a, as_float, pos);
     if (a->type.id == ATTU_TYPE_INTERVAL) {
         /* numeric (EXTRACT) or double precision (date_part), as PostgreSQL 15 */
         int f = interval_unit(c, field, false, pos);

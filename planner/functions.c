@@ -749,6 +749,7 @@ static const char *pg_type_display_name(attu_type t) {
     case ATTU_TYPE_TIMESTAMP: return "timestamp without time zone";
     case ATTU_TYPE_TIMESTAMPTZ: return "timestamp with time zone";
     case ATTU_TYPE_TIME: return "time without time zone";
+    case ATTU_TYPE_TIMETZ: return "time with time zone";
     case ATTU_TYPE_INTERVAL: return "interval";
     default: return "unknown";
     }
@@ -1285,7 +1286,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
          * unit must be a constant here (PostgreSQL allows any text) */
         if ((args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) ||
             (args[1]->type.id != ATTU_TYPE_UNKNOWN && args[1]->type.id != ATTU_TYPE_DATE && args[1]->type.id != ATTU_TYPE_TIMESTAMP &&
-             args[1]->type.id != ATTU_TYPE_TIMESTAMPTZ && args[1]->type.id != ATTU_TYPE_TIME))
+             args[1]->type.id != ATTU_TYPE_TIMESTAMPTZ && args[1]->type.id != ATTU_TYPE_TIME &&
+             args[1]->type.id != ATTU_TYPE_TIMETZ))
             return attu_no_function(c, e, args, n);
         if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_part must be a constant");

@@ -12,6 +12,7 @@
  */
 #include "planner/binder_internal.h"
 #include "engine/timezone.h"
+#include "engine/time_of_day.h"
 
 #include <string.h>
 #include <sys/time.h>
@@ -25,9 +26,43 @@ static attu_type time_t_(void) { return attu_type_make(ATTU_TYPE_TIME); }
  * after + and a time after - (PostgreSQL's choice). time * / a number go
  * through interval (time's implicit cast). *done says whether an operand
  * was a time; a NULL result with *done is an error. */
+/* The operators of a timetz: timetz +- interval, interval + timetz (the
+ * time wraps, the offset stays), date + timetz and timetz + date (->
+ * timestamptz); an untyped literal beside one is an interval. */
+static attu_bexpr *bind_timetz_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos,
+                                     const char *opname) {
+    attu_type_id lt = l->type.id, rt = r->type.id;
+    attu_type iv = attu_type_make(ATTU_TYPE_INTERVAL), tt = attu_type_make(ATTU_TYPE_TIMETZ);
+    bool add = op == ATTU_BINOP_ADD, sub = op == ATTU_BINOP_SUB;
+    bool lz = lt == ATTU_TYPE_TIMETZ, rz = rt == ATTU_TYPE_TIMETZ;
+    if (lz && rt == ATTU_TYPE_UNKNOWN && (add || sub)) {
+        if (!(r = coerce(c, r, iv, false, pos))) return NULL;
+        rt = ATTU_TYPE_INTERVAL;
+    }
+    if (rz && lt == ATTU_TYPE_UNKNOWN && add) {
+        if (!(l = coerce(c, l, iv, false, pos))) return NULL;
+        lt = ATTU_TYPE_INTERVAL;
+    }
+    if (lz && rt == ATTU_TYPE_INTERVAL && (add || sub))
+        return mk_call(c, add ? ATTU_OP_TIMETZ_ADD_IV : ATTU_OP_TIMETZ_SUB_IV, tt, pos, 2, l, r, NULL, NULL);
+    if (rz && lt == ATTU_TYPE_INTERVAL && add) return mk_call(c, ATTU_OP_TIMETZ_ADD_IV, tt, pos, 2, r, l, NULL, NULL);
+    attu_type tz = attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
+    if (lt == ATTU_TYPE_DATE && rz && add) return mk_call(c, ATTU_OP_DATE_TIMETZ, tz, pos, 2, l, r, NULL, NULL);
+    if (lz && rt == ATTU_TYPE_DATE && add) return mk_call(c, ATTU_OP_DATE_TIMETZ, tz, pos, 2, r, l, NULL, NULL);
+    char b1[64], b2[64];
+    attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s %s", tname(l->type, b1),
+                   opname, tname(r->type, b2));
+    attu_error_set_hint(c->err, "No operator matches the given name and argument types. You might need to add explicit type casts.");
+    return NULL;
+}
+
 attu_bexpr *attu_bind_time_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos,
                                  const char *opname, bool *done) {
     attu_type_id lt = l->type.id, rt = r->type.id;
+    if (lt == ATTU_TYPE_TIMETZ || rt == ATTU_TYPE_TIMETZ) {
+        *done = true;
+        return bind_timetz_arith(c, op, l, r, pos, opname);
+    }
     *done = lt == ATTU_TYPE_TIME || rt == ATTU_TYPE_TIME;
     if (!*done) return NULL;
     attu_type iv = attu_type_make(ATTU_TYPE_INTERVAL), ts = attu_type_make(ATTU_TYPE_TIMESTAMP), tt = time_t_();
@@ -87,23 +122,31 @@ attu_bexpr *attu_bind_time_extract(bctx *c, const char *field, attu_bexpr *a, bo
     size_t ln = 0;
     for (; field[ln] && ln + 1 < sizeof low; ln++) low[ln] = (char)(field[ln] >= 'A' && field[ln] <= 'Z' ? field[ln] + 32 : field[ln]);
     low[ln] = 0;
+    bool tz = a->type.id == ATTU_TYPE_TIMETZ;
+    const char *tn = tz ? "time with time zone" : "time without time zone";
     int f = datetime_unit(field);
     if (f == -1) {
-        attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos, "unit \"%s\" not recognized for type time without time zone", low);
+        attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos, "unit \"%s\" not recognized for type %s", low, tn);
         return NULL;
+    }
+    if (f == -2 && tz) {
+        /* timezone, timezone_hour, timezone_minute: the value's offset */
+        f = !strncmp(low, "timezone_h", 10) ? ATTU_EXTRACT_TZ_HOUR
+          : !strncmp(low, "timezone_m", 10) ? ATTU_EXTRACT_TZ_MINUTE : ATTU_EXTRACT_TZ_SECONDS;
     }
     int scale;
     switch (f) {
+    case ATTU_EXTRACT_TZ_SECONDS: case ATTU_EXTRACT_TZ_HOUR: case ATTU_EXTRACT_TZ_MINUTE: scale = 0; break;
     case ATTU_EXTRACT_HOUR: case ATTU_EXTRACT_MINUTE: case ATTU_TRUNC_MICROSECONDS: scale = 0; break;
     case ATTU_TRUNC_MILLISECONDS: scale = 3; break;
     case ATTU_EXTRACT_SECOND: case ATTU_EXTRACT_EPOCH: scale = 6; break;
     default:
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "unit \"%s\" not supported for type time without time zone", low);
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "unit \"%s\" not supported for type %s", low, tn);
         return NULL;
     }
     attu_type rt = as_float ? attu_type_make(ATTU_TYPE_FLOAT64) : attu_type_decimal(18, scale);
     attu_bexpr *r = mk_call(c, ATTU_OP_EXTRACT, rt, pos, 1, a, NULL, NULL, NULL);
-    if (r) { r->imm = f; r->aux = 2; }
+    if (r) { r->imm = f; r->aux = tz ? 3 : 2; }
     return r;
 }
 
@@ -135,10 +178,10 @@ attu_bexpr *attu_bind_time_function(bctx *c, const attu_ast_expr *e, const char 
         }
         return mk_call(c, ATTU_OP_MAKE_TIME, time_t_(), pos, 3, args[0], args[1], args[2], NULL);
     }
-    if (!strcmp(name, "localtime") && n <= 1) {
+    if ((!strcmp(name, "localtime") || !strcmp(name, "current_time")) && n <= 1) {
         /* the transaction's clock on the session zone's wall, as
          * LOCALTIMESTAMP; (p) rounds to p fractional digits */
-        int64_t v = attu_tz_to_local_us(attu_tz_session(), now_us());
+        int64_t v = attu_tz_to_local_us(attu_tz_session(), now_us());   /* the wall time; rounded below */
         if (n == 1) {
             if (args[0]->kind != BX_CONST || !attu_type_is_int(args[0]->type.id) || args[0]->i < 0) return attu_no_function(c, e, args, n);
             int64_t p = args[0]->i > 6 ? 6 : args[0]->i, unit = 1;
@@ -148,12 +191,12 @@ attu_bexpr *attu_bind_time_function(bctx *c, const attu_ast_expr *e, const char 
             if (r * 2 >= unit) v += unit;
         }
         int64_t t = v % 86400000000LL;
-        return mk_const_int(c, time_t_(), t < 0 ? t + 86400000000LL : t);
-    }
-    if (!strcmp(name, "current_time") && n <= 1) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
-                       "CURRENT_TIME (time with time zone) is not supported; use LOCALTIME");
-        return NULL;
+        if (t < 0) t += 86400000000LL;
+        if (name[0] == 'l') return mk_const_int(c, time_t_(), t);
+        /* current_time: that time with the offset then */
+        int64_t u = now_us();
+        int32_t east = attu_tz_offset_at(attu_tz_session(), u / 1000000 - (u % 1000000 < 0), NULL);
+        return mk_const_int(c, attu_type_make(ATTU_TYPE_TIMETZ), attu_timetz_pack(t, east));
     }
     if (!strcmp(name, "date_trunc") && n == 2 && args[1]->type.id == ATTU_TYPE_TIME) {
         if (!(args[1] = mk_call(c, ATTU_OP_IV_OF_TIME, iv, pos, 1, args[1], NULL, NULL, NULL))) return NULL;

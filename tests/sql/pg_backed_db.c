@@ -112,6 +112,7 @@ static attu_type type_of_oid(Oid oid) {
     case 1114: return attu_type_make(ATTU_TYPE_TIMESTAMP);
     case 1184: return attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
     case 1083: return attu_type_make(ATTU_TYPE_TIME);
+    case 1266: return attu_type_make(ATTU_TYPE_TIMETZ);
     default:   return attu_type_make(ATTU_TYPE_TEXT);
     }
 }
