@@ -183,6 +183,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_TIMETZ_OF_TIME] = "timetz_of_time", [ATTU_OP_TIMETZ_OF_TSTZ] = "timetz_of_tstz",
     [ATTU_OP_TIME_OF_TIMETZ] = "time_of_timetz", [ATTU_OP_TIMETZ_ADD_IV] = "timetz_add_iv",
     [ATTU_OP_TIMETZ_SUB_IV] = "timetz_sub_iv", [ATTU_OP_DATE_TIMETZ] = "date_timetz",
+    [ATTU_OP_TIMETZ_AT_ZONE] = "timetz_at_zone",
     [ATTU_OP_TS_ADD_IV] = "ts_add_iv", [ATTU_OP_TS_SUB_IV] = "ts_sub_iv", [ATTU_OP_TS_DIFF] = "ts_diff",
     [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
     [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_QUALIFY_IV] = "qualify_iv",
@@ -924,7 +925,18 @@ static int tz_op(const attu_instr *in, attu_type dt, const attu_slot *a, const a
     return 0;
 }
 
-/* One row of a time opcode (ATTU_OP_TIME_OF_TS .. ATTU_OP_MAKE_TIME):
+/* The transaction's moment (the clock where the db layer set none). */
+static int64_t txn_now_us(void) {
+    int64_t now = attu_tz_txn_start();
+    if (!now) {
+        struct timeval tv;
+        gettimeofday(&tv, NULL);
+        now = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+    }
+    return now;
+}
+
+/* One row of a time opcode (ATTU_OP_TIME_OF_TS .. ATTU_OP_TIMETZ_AT_ZONE):
  * operands are not NULL. */
 static int time_op(attu_interp *it, const attu_instr *in, const attu_slot *A, const attu_slot *B, const attu_slot *C,
                    attu_slot *o, attu_error *err) {
@@ -974,16 +986,21 @@ static int time_op(attu_interp *it, const attu_instr *in, const attu_slot *A, co
         o->v.i = us;
         return 0;
     }
+    case ATTU_OP_TIMETZ_AT_ZONE: {
+        /* PostgreSQL's timetz_zone: the zone's offset at the transaction's
+         * moment (a named zone has no date here to go by) */
+        int64_t us, now = txn_now_us();
+        int32_t east;
+        attu_timetz_unpack(A->v.i, &us, &east);
+        int32_t to = attu_tz_offset_at(attu_tz_by_id(in->aux), now / 1000000 - (now % 1000000 < 0), NULL);
+        o->v.i = attu_timetz_pack(attu_time_wrap(us + ((int64_t)to - east) * 1000000), to);
+        return 0;
+    }
     case ATTU_OP_TIMETZ_OF_TIME: {
         /* PostgreSQL's time_timetz: the zone's offset at that wall time on
          * the transaction's day */
         const attu_tz *z = attu_tz_by_id(in->aux);
-        int64_t now = attu_tz_txn_start();
-        if (!now) {
-            struct timeval tv;
-            gettimeofday(&tv, NULL);
-            now = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
-        }
+        int64_t now = txn_now_us();
         int64_t l = attu_tz_to_local_us(z, now);
         int64_t day = l / DAY - (l % DAY < 0);
         o->v.i = attu_timetz_pack(A->v.i, attu_tz_offset_local(z, day * 86400 + A->v.i / 1000000));
@@ -1120,7 +1137,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (numeric_op(it, p, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, o, err)) return -1;
                 continue;
             }
-            if (op >= ATTU_OP_TIME_OF_TS && op <= ATTU_OP_DATE_TIMETZ) {
+            if (op >= ATTU_OP_TIME_OF_TS && op <= ATTU_OP_TIMETZ_AT_ZONE) {
                 if (time_op(it, in, A ? &A[r] : NULL, B ? &B[r] : NULL, C ? &C[r] : NULL, o, err)) return -1;
                 continue;
             }

@@ -268,6 +268,8 @@ typedef enum attu_opcode {
     ATTU_OP_TIMETZ_ADD_IV, ATTU_OP_TIMETZ_SUB_IV,  /* timetz a +- interval b: the
                                time wraps, the offset stays */
     ATTU_OP_DATE_TIMETZ,   /* date a + timetz b -> timestamptz (22008 past its range) */
+    ATTU_OP_TIMETZ_AT_ZONE, /* timetz a AT TIME ZONE aux's zone: the same instant of
+                               the day at the offset that zone has now */
     ATTU_OP_COUNT_
 } attu_opcode;
 

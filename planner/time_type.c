@@ -35,13 +35,16 @@ static attu_bexpr *bind_timetz_arith(bctx *c, attu_ast_binary_op op, attu_bexpr 
     attu_type iv = attu_type_make(ATTU_TYPE_INTERVAL), tt = attu_type_make(ATTU_TYPE_TIMETZ);
     bool add = op == ATTU_BINOP_ADD, sub = op == ATTU_BINOP_SUB;
     bool lz = lt == ATTU_TYPE_TIMETZ, rz = rt == ATTU_TYPE_TIMETZ;
-    if (lz && rt == ATTU_TYPE_UNKNOWN && (add || sub)) {
+    if ((lz && rt == ATTU_TYPE_UNKNOWN && add) || (rz && lt == ATTU_TYPE_UNKNOWN && add)) {
+        /* timetz + interval and timetz + date both take it (PostgreSQL) */
+        char b1[64], b2[64];
+        attu_error_set(c->err, "42725", pos, "operator is not unique: %s %s %s", tname(l->type, b1), opname, tname(r->type, b2));
+        attu_error_set_hint(c->err, "Could not choose a best candidate operator. You might need to add explicit type casts.");
+        return NULL;
+    }
+    if (lz && rt == ATTU_TYPE_UNKNOWN && sub) {
         if (!(r = coerce(c, r, iv, false, pos))) return NULL;
         rt = ATTU_TYPE_INTERVAL;
-    }
-    if (rz && lt == ATTU_TYPE_UNKNOWN && add) {
-        if (!(l = coerce(c, l, iv, false, pos))) return NULL;
-        lt = ATTU_TYPE_INTERVAL;
     }
     if (lz && rt == ATTU_TYPE_INTERVAL && (add || sub))
         return mk_call(c, add ? ATTU_OP_TIMETZ_ADD_IV : ATTU_OP_TIMETZ_SUB_IV, tt, pos, 2, l, r, NULL, NULL);
