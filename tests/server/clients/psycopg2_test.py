@@ -53,9 +53,10 @@ def described(prepare, name):
     return oids
 
 
-def binary_row(sql):
-    """Runs sql with the extended protocol asking for binary results: the
-    RowDescription's type OIDs and the first DataRow's raw values."""
+def binary_row(sql, params=()):
+    """Runs sql with the extended protocol asking for binary results, with
+    params (type OID, bytes) sent in binary: the RowDescription's type OIDs
+    and the first DataRow's raw values."""
     s = socket.create_connection(("127.0.0.1", port))
     buf = b""
 
@@ -80,8 +81,12 @@ def binary_row(sql):
     startup = struct.pack("!i", 196608) + b"user\0attu\0database\0attu\0\0"
     s.sendall(struct.pack("!i", len(startup) + 4) + startup)
     until_ready()
-    send(b"P", b"\0" + sql.encode() + b"\0" + struct.pack("!h", 0))
-    send(b"B", b"\0\0" + struct.pack("!hhh", 0, 0, 1) + struct.pack("!h", 1))
+    send(b"P", b"\0" + sql.encode() + b"\0" + struct.pack("!h", len(params)) +
+         b"".join(struct.pack("!i", oid) for oid, _ in params))
+    values = b"".join(struct.pack("!i", len(v)) + v for _, v in params)
+    formats = struct.pack("!hh", 1, 1) if params else struct.pack("!h", 0)   # all binary, or none given
+    send(b"B", b"\0\0" + formats + struct.pack("!h", len(params)) + values +
+         struct.pack("!hh", 1, 1))
     send(b"D", b"P\0")
     send(b"E", b"\0" + struct.pack("!i", 0))
     send(b"S", b"")
@@ -245,6 +250,26 @@ if os.environ.get("ATTU_KIND") == "real":
     assert struct.unpack("!q", row[1])[0] == 86400000000, row
     assert row[2] is None, row
     assert described("PREPARE ptm AS SELECT $1::time, $2::time without time zone", "ptm") == [1083, 1083]
+    # time with time zone: OID 1266, a datetime.time with tzinfo; binary
+    # is timetz_send's int64 microseconds and int32 seconds west
+    cur.execute("SELECT timetz '12:34:56.5+05:30', '07:00-08'::time with time zone")
+    assert [x.type_code for x in cur.description] == [1266, 1266], [x.type_code for x in cur.description]
+    a, b = cur.fetchone()
+    assert (a.hour, a.minute, a.second, a.microsecond) == (12, 34, 56, 500000), a
+    assert a.utcoffset() == datetime.timedelta(hours=5, minutes=30), a
+    assert b.utcoffset() == datetime.timedelta(hours=-8), b
+    cur.execute("CREATE TABLE tzt (k int, t timetz)")
+    cur.execute("INSERT INTO tzt VALUES (1, %s)", (datetime.time(9, 15, tzinfo=datetime.timezone(datetime.timedelta(hours=2))),))
+    cur.execute("SELECT t::text FROM tzt")
+    assert cur.fetchone()[0] == "09:15:00+02"
+    oids, row = binary_row("SELECT timetz '12:34:56.5+05:30', t FROM tzt")
+    assert oids == [1266, 1266], oids
+    assert struct.unpack("!qi", row[0]) == (45296500000, -19800), row
+    assert struct.unpack("!qi", row[1]) == (33300000000, -7200), row
+    # binary parameters: time_recv and timetz_recv
+    oids, row = binary_row("SELECT $1::text, $2::text", [(1083, struct.pack("!q", 45296789000)),
+                                                         (1266, struct.pack("!qi", 45296500000, -19800))])
+    assert row == [b"12:34:56.789", b"12:34:56.5+05:30"], row
 
 # implicit transactions (autocommit off: psycopg2 sends BEGIN)
 conn.autocommit = False
