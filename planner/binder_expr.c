@@ -711,6 +711,12 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
     static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
                                    [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=" };
     attu_type t;
+    /* a time beside an interval compares as one (time's implicit cast) */
+    if ((l->type.id == ATTU_TYPE_TIME && r->type.id == ATTU_TYPE_INTERVAL) ||
+        (l->type.id == ATTU_TYPE_INTERVAL && r->type.id == ATTU_TYPE_TIME)) {
+        attu_type iv = attu_type_make(ATTU_TYPE_INTERVAL);
+        if (!(l = coerce(c, l, iv, false, pos)) || !(r = coerce(c, r, iv, false, pos))) return NULL;
+    }
     if (l->type.id == ATTU_TYPE_UNKNOWN && r->type.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     else if (!common_type(l->type, r->type, &t)) return op_error(c, names[op], l, r, pos);
     t = mix_numeric_literal(mix_numeric_literal(t, l), r);

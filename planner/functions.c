@@ -328,6 +328,10 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         x->type = attu_type_make(ATTU_TYPE_INT64);
         break;
     case AGG_SUM: case AGG_AVG: {
+        /* sum(time) and avg(time) are interval's, through time's implicit cast */
+        if (args[0]->type.id == ATTU_TYPE_TIME &&
+            !(args[0] = mk_call(c, ATTU_OP_IV_OF_TIME, attu_type_make(ATTU_TYPE_INTERVAL), e->position, 1, args[0], NULL, NULL, NULL)))
+            goto fail;
         attu_type_id t = args[0]->type.id;
         if (t == ATTU_TYPE_INTERVAL) {
             /* sum of intervals field by field (22008 past a field's range);
