@@ -978,9 +978,12 @@ static int time_op(attu_interp *it, const attu_instr *in, const attu_slot *A, co
         bool ok = h >= 0 && h <= 24 && m >= 0 && m <= 59 && s >= 0.0 && s <= 60.0;
         int64_t us = ok ? (h * 60 + m) * 60000000LL + (int64_t)rint(s * 1e6) : -1;
         if (!ok || us > DAY) {
+            /* PostgreSQL's "%d:%02d:%02g", its NaN and Infinity spelled its way */
             char sb[64];
-            snprintf(sb, sizeof sb, "%.15g", s);
-            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "time field value out of range: %02lld:%02lld:%s",
+            if (isnan(s)) snprintf(sb, sizeof sb, "NaN");
+            else if (isinf(s)) snprintf(sb, sizeof sb, "%sInfinity", s < 0 ? "-" : "");
+            else snprintf(sb, sizeof sb, "%02g", s);
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "time field value out of range: %lld:%02lld:%s",
                                   (long long)h, (long long)m, sb);
         }
         o->v.i = us;
