@@ -2339,8 +2339,9 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
     /* date, timestamp and timestamptz assign to one another (in the session's zone) */
     bool dt = (e->type.id == ATTU_TYPE_DATE || attu_type_is_ts_any(e->type.id)) &&
               (t.id == ATTU_TYPE_DATE || attu_type_is_ts_any(t.id));
-    /* a time column takes a timestamp's, a timestamptz's or an interval's
-     * time (PostgreSQL's assignment casts), an interval column a time */
+    /* PostgreSQL's assignment casts of the times: a time column takes the
+     * time of a timestamp, a timestamptz, an interval or a timetz; an
+     * interval column a time; a timetz column a time or a timestamptz */
     if ((t.id == ATTU_TYPE_TIME && (attu_type_is_ts_any(e->type.id) || e->type.id == ATTU_TYPE_INTERVAL ||
                                      e->type.id == ATTU_TYPE_TIMETZ)) ||
         (t.id == ATTU_TYPE_INTERVAL && e->type.id == ATTU_TYPE_TIME) ||
