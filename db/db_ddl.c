@@ -85,17 +85,16 @@ static const char *const default_aggregates[] = {
     "stddev_pop", "string_agg", "array_agg", NULL
 };
 /* Not constant: evaluated once per statement, the per-row ones would repeat
- * one value in every row (clock_timestamp among them); current_time and
- * localtime have no type here. The transaction's clock (now() and its
- * kin) is one value per statement in PostgreSQL too, so it is accepted. */
+ * one value in every row (clock_timestamp among them). The transaction's
+ * clock (now() and its kin) is one value per statement in PostgreSQL too,
+ * so it is accepted. */
 static const char *const default_not_constant[] = {
-    "random", "clock_timestamp", "timeofday", "gen_random_uuid", "nextval", "setseed", "random_normal",
-    "current_time", "localtime", NULL
+    "random", "clock_timestamp", "timeofday", "gen_random_uuid", "nextval", "setseed", "random_normal", NULL
 };
 /* SQL's keyword functions, written without parentheses when they have no
  * argument (current_timestamp() is no SQL) */
 static const char *const default_keyword_functions[] = {
-    "current_date", "current_timestamp", "localtimestamp", NULL
+    "current_date", "current_timestamp", "localtimestamp", "current_time", "localtime", NULL
 };
 
 static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err);

@@ -30,6 +30,8 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_DATE: return attu_type_make(ATTU_TYPE_DATE);
     case ATTU_PG_OID_TIMESTAMP: return attu_type_make(ATTU_TYPE_TIMESTAMP);
     case ATTU_PG_OID_TIMESTAMPTZ: return attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
+    case ATTU_PG_OID_TIME: return attu_type_make(ATTU_TYPE_TIME);
+    case ATTU_PG_OID_TIMETZ: return attu_type_make(ATTU_TYPE_TIMETZ);
     case ATTU_PG_OID_INTERVAL: return attu_type_make(ATTU_TYPE_INTERVAL);
     case ATTU_PG_OID_NUMERIC: return attu_type_make(ATTU_TYPE_NUMERIC);   /* each value its own scale */
     default: return attu_type_make(ATTU_TYPE_UNKNOWN);   /* 705 and types attu lacks: inferred */

@@ -161,7 +161,7 @@ static int cpu_partition(attu_backend *be, const attu_vec *keys, int64_t key_bas
     attu_type_id kt = keys->type.id;
     size_t kw = attu_type_width(kt);
     if (shift < 0 || shift > 23 ||
-        (kt != ATTU_TYPE_INT32 && kt != ATTU_TYPE_DATE && kt != ATTU_TYPE_INT64 && !attu_type_is_ts_any(kt)) ||
+        (kt != ATTU_TYPE_INT32 && kt != ATTU_TYPE_DATE && kt != ATTU_TYPE_INT64 && !attu_type_is_int64_datetime(kt)) ||
         (keys_width != 8 && (keys_width != 4 || ncols))) return 1;
     for (int c = 0; c < ncols; c++)
         if (cols[c].width != 1 && cols[c].width != 4 && cols[c].width != 8) return 1;
@@ -213,7 +213,7 @@ static int cpu_count_keys(attu_backend *be, const attu_vec *keys, int64_t key_ba
                           size_t nkeys, attu_error *err) {
     (void)err;
     attu_type_id kt = keys->type.id;
-    if ((kt != ATTU_TYPE_INT32 && kt != ATTU_TYPE_DATE && kt != ATTU_TYPE_INT64 && kt != ATTU_TYPE_TIMESTAMP) ||
+    if ((kt != ATTU_TYPE_INT32 && kt != ATTU_TYPE_DATE && kt != ATTU_TYPE_INT64 && !attu_type_is_int64_datetime(kt)) ||
         n > 0x7fffffffull - 65536 || nkeys > 0x7fffffffull - 65536) return 1;
     memset(counts->ptr, 0, nkeys * sizeof(int32_t));
     count_keys_ctx c = { keys->data->ptr, attu_type_width(kt), key_base, counts->ptr };

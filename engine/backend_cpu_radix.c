@@ -117,7 +117,7 @@ bool attu_cpu_radix_sortable(const attu_sort_key *keys, int nkeys, size_t n) {
         if (!keys[k].col.data) continue;   /* the row number */
         switch (keys[k].col.type.id) {
         case ATTU_TYPE_BOOL: case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE:
-        case ATTU_TYPE_TEXT: case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_DECIMAL:
+        case ATTU_TYPE_TEXT: case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME: case ATTU_TYPE_TIMETZ: case ATTU_TYPE_DECIMAL:
         case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: break;
         default: return false;
         }

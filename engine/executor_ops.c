@@ -543,7 +543,7 @@ static int check_pairs_fit(xctx *x, int64_t pairs, size_t pair_bytes) {
 static attu_column *whole_table_column(const xcol *c, size_t n);
 static bool needles_within(xctx *x, const xcol *raw, size_t nn, const attu_key_stats *known) {
     attu_column *tc = whole_table_column(raw, nn);
-    if (!tc || attu_type_is_ts_any(raw->type.id) || !known->identity) return false;
+    if (!tc || attu_type_is_int64_datetime(raw->type.id) || !known->identity) return false;
     if (__atomic_load_n(&tc->range.state, __ATOMIC_ACQUIRE) != 2) {
         xcol *k = (xcol *)raw;
         int64_t mins[1], widths[1];
@@ -760,7 +760,7 @@ int identity_partners(xctx *x, const xcol *keys, size_t n, int64_t kmin, attu_bu
     int rc = -1;
     if (!p || !b) { if (!p) attu_error_oom(x->err); goto done; }
     int w = 0;   /* the key as int64: an 8-byte key is its own, a 4-byte one is cast */
-    if (keys->type.id != ATTU_TYPE_INT64 && !attu_type_is_ts_any(keys->type.id)) {
+    if (keys->type.id != ATTU_TYPE_INT64 && !attu_type_is_int64_datetime(keys->type.id)) {
         w = attu_program_reg(p, i8);
         attu_program_emit(p, attu_instr_make(ATTU_OP_CAST_I_I, w, 0, -1));
     }
@@ -1044,7 +1044,7 @@ rel *run_join(xctx *x, attu_stage *s, rel *L, rel *R, const bool *need) {
     bool skip_l = false, skip_r = false;
     if (nk == 1 && lk[0]->type.id == rk[0]->type.id && x->be->dense_probe &&
         (lk[0]->type.id == ATTU_TYPE_INT32 || lk[0]->type.id == ATTU_TYPE_DATE ||
-         lk[0]->type.id == ATTU_TYPE_INT64 || attu_type_is_ts_any(lk[0]->type.id))) {
+         lk[0]->type.id == ATTU_TYPE_INT64 || attu_type_is_int64_datetime(lk[0]->type.id))) {
         skip_l = L->nrows >= R->nrows;
         skip_r = !skip_l;
         raw = skip_l ? lk[0] : rk[0];

@@ -79,7 +79,7 @@ bool star_shape(attu_stage *s, star_chain *st) {
  * needles: INT32 / DATE values, or 8-byte integers), the same type on
  * both sides. */
 bool probe_key_type(attu_type_id a, attu_type_id b) {
-    return a == b && (a == ATTU_TYPE_INT32 || a == ATTU_TYPE_DATE || a == ATTU_TYPE_INT64 || attu_type_is_ts_any(a));
+    return a == b && (a == ATTU_TYPE_INT32 || a == ATTU_TYPE_DATE || a == ATTU_TYPE_INT64 || attu_type_is_int64_datetime(a));
 }
 
 /* The share of its table's rows a dimension input kept (its filter's

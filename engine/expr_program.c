@@ -9,6 +9,7 @@
  */
 #include "engine/expr_program.h"
 #include "engine/timezone.h"
+#include "engine/time_of_day.h"
 #include "engine/datetime_make.h"
 #include "engine/interval.h"
 #include "engine/md5.h"
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 /* ---- building ------------------------------------------------------------ */
 
@@ -175,6 +177,13 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_TZ_TO_LOCAL] = "tz_to_local", [ATTU_OP_TZ_FROM_LOCAL] = "tz_from_local",
     [ATTU_OP_TZ_OFFSET] = "tz_offset", [ATTU_OP_TZ_ADD_IV] = "tz_add_iv", [ATTU_OP_TZ_SUB_IV] = "tz_sub_iv",
     [ATTU_OP_TZ_TRUNC] = "tz_trunc",
+    [ATTU_OP_TIME_OF_TS] = "time_of_ts", [ATTU_OP_TIME_OF_IV] = "time_of_iv", [ATTU_OP_IV_OF_TIME] = "iv_of_time",
+    [ATTU_OP_TIME_ADD_IV] = "time_add_iv", [ATTU_OP_TIME_SUB_IV] = "time_sub_iv", [ATTU_OP_TIME_DIFF] = "time_diff",
+    [ATTU_OP_DATE_TIME] = "date_time", [ATTU_OP_MAKE_TIME] = "make_time",
+    [ATTU_OP_TIMETZ_OF_TIME] = "timetz_of_time", [ATTU_OP_TIMETZ_OF_TSTZ] = "timetz_of_tstz",
+    [ATTU_OP_TIME_OF_TIMETZ] = "time_of_timetz", [ATTU_OP_TIMETZ_ADD_IV] = "timetz_add_iv",
+    [ATTU_OP_TIMETZ_SUB_IV] = "timetz_sub_iv", [ATTU_OP_DATE_TIMETZ] = "date_timetz",
+    [ATTU_OP_TIMETZ_AT_ZONE] = "timetz_at_zone",
     [ATTU_OP_TS_ADD_IV] = "ts_add_iv", [ATTU_OP_TS_SUB_IV] = "ts_sub_iv", [ATTU_OP_TS_DIFF] = "ts_diff",
     [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
     [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_QUALIFY_IV] = "qualify_iv",
@@ -916,6 +925,124 @@ static int tz_op(const attu_instr *in, attu_type dt, const attu_slot *a, const a
     return 0;
 }
 
+/* The transaction's moment (the clock where the db layer set none). */
+static int64_t txn_now_us(void) {
+    int64_t now = attu_tz_txn_start();
+    if (!now) {
+        struct timeval tv;
+        gettimeofday(&tv, NULL);
+        now = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+    }
+    return now;
+}
+
+/* One row of a time opcode (ATTU_OP_TIME_OF_TS .. ATTU_OP_TIMETZ_AT_ZONE):
+ * operands are not NULL. */
+static int time_op(attu_interp *it, const attu_instr *in, const attu_slot *A, const attu_slot *B, const attu_slot *C,
+                   attu_slot *o, attu_error *err) {
+    const int64_t DAY = ATTU_USECS_PER_DAY;
+    switch (in->op) {
+    case ATTU_OP_TIME_OF_TS:
+        if (A->v.i == INT64_MAX || A->v.i == INT64_MIN) { o->null = 1; o->v.i = 0; return 0; }
+        o->v.i = attu_time_wrap(A->v.i);
+        return 0;
+    case ATTU_OP_TIME_OF_IV: o->v.i = attu_time_wrap(iv_of(A).usec); return 0;
+    case ATTU_OP_IV_OF_TIME: {
+        attu_interval v = { 0, 0, A->v.i };
+        return set_iv(it, o, v, err);
+    }
+    case ATTU_OP_TIME_ADD_IV: case ATTU_OP_TIME_SUB_IV: {
+        /* the interval's time folded first, so no sum overflows */
+        int64_t d = attu_time_wrap(iv_of(B).usec);
+        o->v.i = attu_time_wrap(in->op == ATTU_OP_TIME_ADD_IV ? A->v.i + d : A->v.i - d);
+        return 0;
+    }
+    case ATTU_OP_TIME_DIFF: {
+        attu_interval v = { 0, 0, A->v.i - B->v.i };
+        return set_iv(it, o, v, err);
+    }
+    case ATTU_OP_DATE_TIME: {
+        int64_t d = A->v.i;
+        if (d == INT32_MAX || d == INT32_MIN) { o->v.i = d > 0 ? INT64_MAX : INT64_MIN; return 0; }
+        /* timestamp ends before 294277-01-01, long before date does */
+        if (d >= attu_date_from_ymd(294277, 1, 1) || d < ATTU_DATE_MIN_DAYS)
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range for timestamp");
+        o->v.i = d * DAY + B->v.i;
+        return 0;
+    }
+    case ATTU_OP_MAKE_TIME: {
+        /* as PostgreSQL's make_time: the fields checked as a time's, 24:00:00
+         * the one value past 23:59:59.999999 */
+        int64_t h = A->v.i, m = B->v.i;
+        double s = C->v.f;
+        bool ok = h >= 0 && h <= 24 && m >= 0 && m <= 59 && s >= 0.0 && s <= 60.0;
+        int64_t us = ok ? (h * 60 + m) * 60000000LL + (int64_t)rint(s * 1e6) : -1;
+        if (!ok || us > DAY) {
+            /* PostgreSQL's "%d:%02d:%02g", its NaN and Infinity spelled its way */
+            char sb[64];
+            if (isnan(s)) snprintf(sb, sizeof sb, "NaN");
+            else if (isinf(s)) snprintf(sb, sizeof sb, "%sInfinity", s < 0 ? "-" : "");
+            else snprintf(sb, sizeof sb, "%02g", s);
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "time field value out of range: %lld:%02lld:%s",
+                                  (long long)h, (long long)m, sb);
+        }
+        o->v.i = us;
+        return 0;
+    }
+    case ATTU_OP_TIMETZ_AT_ZONE: {
+        /* PostgreSQL's timetz_zone: the zone's offset at the transaction's
+         * moment (a named zone has no date here to go by) */
+        int64_t us, now = txn_now_us();
+        int32_t east;
+        attu_timetz_unpack(A->v.i, &us, &east);
+        int32_t to = attu_tz_offset_at(attu_tz_by_id(in->aux), now / 1000000 - (now % 1000000 < 0), NULL);
+        o->v.i = attu_timetz_pack(attu_time_wrap(us + ((int64_t)to - east) * 1000000), to);
+        return 0;
+    }
+    case ATTU_OP_TIMETZ_OF_TIME: {
+        /* PostgreSQL's time_timetz: the zone's offset at that wall time on
+         * the transaction's day */
+        const attu_tz *z = attu_tz_by_id(in->aux);
+        int64_t now = txn_now_us();
+        int64_t l = attu_tz_to_local_us(z, now);
+        int64_t day = l / DAY - (l % DAY < 0);
+        o->v.i = attu_timetz_pack(A->v.i, attu_tz_offset_local(z, day * 86400 + A->v.i / 1000000));
+        return 0;
+    }
+    case ATTU_OP_TIMETZ_OF_TSTZ: {
+        int64_t x = A->v.i;
+        if (x == INT64_MAX || x == INT64_MIN) { o->null = 1; o->v.i = 0; return 0; }
+        const attu_tz *z = attu_tz_by_id(in->aux);
+        int32_t east = attu_tz_offset_at(z, x / 1000000 - (x % 1000000 < 0), NULL);
+        o->v.i = attu_timetz_pack(attu_time_wrap(x + (int64_t)east * 1000000), east);
+        return 0;
+    }
+    case ATTU_OP_TIME_OF_TIMETZ: case ATTU_OP_TIMETZ_ADD_IV: case ATTU_OP_TIMETZ_SUB_IV: {
+        int64_t us;
+        int32_t east;
+        attu_timetz_unpack(A->v.i, &us, &east);
+        if (in->op == ATTU_OP_TIME_OF_TIMETZ) { o->v.i = us; return 0; }
+        int64_t d = attu_time_wrap(iv_of(B).usec);
+        o->v.i = attu_timetz_pack(attu_time_wrap(in->op == ATTU_OP_TIMETZ_ADD_IV ? us + d : us - d), east);
+        return 0;
+    }
+    case ATTU_OP_DATE_TIMETZ: {
+        int64_t d = A->v.i, us;
+        int32_t east;
+        if (d == INT32_MAX || d == INT32_MIN) { o->v.i = d > 0 ? INT64_MAX : INT64_MIN; return 0; }
+        attu_timetz_unpack(B->v.i, &us, &east);
+        if (d >= attu_date_from_ymd(294277, 1, 1))
+            return attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range for timestamp");
+        int64_t z = d * DAY + us - (int64_t)east * 1000000;
+        if (range_check(attu_type_make(ATTU_TYPE_TIMESTAMPTZ), z, err)) return -1;
+        o->v.i = z;
+        return 0;
+    }
+    default:
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unknown opcode %d", in->op);
+    }
+}
+
 int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
     const attu_expr_program *p = it->p;
     if (n > it->rows)
@@ -1011,6 +1138,10 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             o->len = 0;
             if ((op >= ATTU_OP_ADD_N && op <= ATTU_OP_SIGN_N) || op == ATTU_OP_DIV_TRUNC_N) {
                 if (numeric_op(it, p, in, dt, A ? &A[r] : NULL, B ? &B[r] : NULL, o, err)) return -1;
+                continue;
+            }
+            if (op >= ATTU_OP_TIME_OF_TS && op <= ATTU_OP_TIMETZ_AT_ZONE) {
+                if (time_op(it, in, A ? &A[r] : NULL, B ? &B[r] : NULL, C ? &C[r] : NULL, o, err)) return -1;
                 continue;
             }
             if (op >= ATTU_OP_ADD_IV && op <= ATTU_OP_MAKE_INTERVAL) {
@@ -1180,6 +1311,8 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
                 if (dt.id == ATTU_TYPE_TIMESTAMPTZ) {
                     /* read under the zone the binder saw (aux), not this thread's */
                     if (attu_timestamptz_parse(A[r].v.s, A[r].len, attu_tz_by_id(in->aux), &slot.i8, err)) return -1;
+                } else if (dt.id == ATTU_TYPE_TIMETZ) {
+                    if (attu_timetz_parse(A[r].v.s, A[r].len, attu_tz_by_id(in->aux), &slot.i8, err)) return -1;
                 } else if (attu_value_parse(dt, A[r].v.s, A[r].len, &slot, err)) return -1;
                 switch (dt.id) {
                 case ATTU_TYPE_NUMERIC:
@@ -1584,6 +1717,29 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_EXTRACT: {
                 int f = (int)in->imm_i;
                 bool ts = in->aux == 1;
+                if (in->aux == 2 || in->aux == 3) {
+                    /* a time: microseconds since midnight, 24:00:00 its own
+                     * hour 24 (PostgreSQL's time_part_common); a timetz
+                     * (aux 3): its time, its epoch less the offset, and
+                     * the offset's units (imm_i ATTU_EXTRACT_TZ_*) */
+                    int64_t us = x, sc = dflt ? 6 : dt.scale;
+                    int32_t east = 0;
+                    if (in->aux == 3) attu_timetz_unpack(x, &us, &east);
+                    switch (f) {
+                    case ATTU_EXTRACT_TZ_SECONDS: z = (int64_t)east * pow10_tab[sc]; break;
+                    case ATTU_EXTRACT_TZ_HOUR: z = (int64_t)(east / 3600) * pow10_tab[sc]; break;
+                    case ATTU_EXTRACT_TZ_MINUTE: z = (int64_t)(east / 60 % 60) * pow10_tab[sc]; break;
+                    case ATTU_EXTRACT_HOUR: z = us / 3600000000LL * pow10_tab[sc]; break;
+                    case ATTU_EXTRACT_MINUTE: z = us / 60000000LL % 60 * pow10_tab[sc]; break;
+                    case ATTU_EXTRACT_SECOND: z = us % 60000000LL * pow10_tab[sc] / 1000000; break;
+                    case ATTU_TRUNC_MILLISECONDS: z = us % 60000000LL * pow10_tab[sc] / 1000; break;
+                    case ATTU_TRUNC_MICROSECONDS: z = us % 60000000LL * pow10_tab[sc]; break;
+                    default: z = (us - (int64_t)east * 1000000) * pow10_tab[sc] / 1000000; break;   /* epoch */
+                    }
+                    if (dflt) o->v.f = (double)z / 1e6;
+                    else o->v.i = z;
+                    break;
+                }
                 if (ts ? (x == INT64_MAX || x == INT64_MIN) : (x == INT32_MAX || x == INT32_MIN)) {
                     /* infinity: +-Infinity for the fields that grow with
                      * time, NULL for the others (PostgreSQL 15) */

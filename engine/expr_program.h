@@ -244,6 +244,32 @@ typedef enum attu_opcode {
     ATTU_OP_TZ_TRUNC,      /* date_trunc(imm_i, timestamptz a) in the zone: a day
                               or longer unit starts at local midnight; shorter
                               units keep a's offset */
+    /* time without time zone (engine/time_of_day.h), host only: its value
+     * is microseconds since midnight, and its arithmetic wraps around
+     * midnight as PostgreSQL's */
+    ATTU_OP_TIME_OF_TS,    /* timestamp a -> time: its time of day (NULL when
+                              a is infinite, as PostgreSQL's timestamp_time) */
+    ATTU_OP_TIME_OF_IV,    /* interval a -> time: its time part folded into a
+                              day (months and days dropped) */
+    ATTU_OP_IV_OF_TIME,    /* time a -> interval of a's microseconds */
+    ATTU_OP_TIME_ADD_IV, ATTU_OP_TIME_SUB_IV,  /* time a +- interval b: b's time
+                              part only, wrapped around midnight */
+    ATTU_OP_TIME_DIFF,     /* time a - time b -> interval (microseconds) */
+    ATTU_OP_DATE_TIME,     /* date a + time b -> timestamp (infinite dates stay;
+                              22008 past timestamp's range) */
+    ATTU_OP_MAKE_TIME,     /* make_time(a hour, b min, c sec float8) -> time */
+    /* time with time zone: the packed int64 of engine/time_of_day.h; aux is
+     * the zone id (attu_tz_id) where a zone is needed, as ATTU_OP_TZ_*'s */
+    ATTU_OP_TIMETZ_OF_TIME, /* time a -> timetz: the offset of aux's zone at that
+                               wall time today */
+    ATTU_OP_TIMETZ_OF_TSTZ, /* timestamptz a -> timetz: its wall time and offset
+                               in aux's zone */
+    ATTU_OP_TIME_OF_TIMETZ, /* timetz a -> time: its time, the offset dropped */
+    ATTU_OP_TIMETZ_ADD_IV, ATTU_OP_TIMETZ_SUB_IV,  /* timetz a +- interval b: the
+                               time wraps, the offset stays */
+    ATTU_OP_DATE_TIMETZ,   /* date a + timetz b -> timestamptz (22008 past its range) */
+    ATTU_OP_TIMETZ_AT_ZONE, /* timetz a AT TIME ZONE aux's zone: the same instant of
+                               the day at the offset that zone has now */
     ATTU_OP_COUNT_
 } attu_opcode;
 
@@ -265,7 +291,9 @@ typedef enum attu_extract_field {
     ATTU_TRUNC_MILLISECONDS, ATTU_TRUNC_MICROSECONDS, ATTU_TRUNC_DECADE,
     ATTU_TRUNC_CENTURY, ATTU_TRUNC_MILLENNIUM,
     /* EXTRACT also takes MILLISECONDS .. MILLENNIUM above, and these */
-    ATTU_EXTRACT_ISOYEAR, ATTU_EXTRACT_ISODOW, ATTU_EXTRACT_JULIAN
+    ATTU_EXTRACT_ISOYEAR, ATTU_EXTRACT_ISODOW, ATTU_EXTRACT_JULIAN,
+    /* a timetz's offset (EXTRACT aux 3 only): seconds east, its hours, its minutes */
+    ATTU_EXTRACT_TZ_SECONDS, ATTU_EXTRACT_TZ_HOUR, ATTU_EXTRACT_TZ_MINUTE
 } attu_extract_field;
 
 typedef struct attu_instr {

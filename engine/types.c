@@ -19,6 +19,7 @@
  */
 #include "engine/types.h"
 #include "engine/timezone.h"
+#include "engine/time_of_day.h"
 #include "engine/numeric.h"
 #include "engine/datetime_input.h"
 #include "engine/interval.h"
@@ -44,7 +45,9 @@ size_t attu_type_width(attu_type_id id) {
     case ATTU_TYPE_FLOAT64:
     case ATTU_TYPE_DECIMAL:
     case ATTU_TYPE_TIMESTAMP:
-    case ATTU_TYPE_TIMESTAMPTZ: return 8;
+    case ATTU_TYPE_TIMESTAMPTZ:
+    case ATTU_TYPE_TIME:
+    case ATTU_TYPE_TIMETZ: return 8;
     case ATTU_TYPE_NUMERIC:
     case ATTU_TYPE_INTERVAL: return 16;
     default: return 1;   /* UNKNOWN: a slot that is always NULL */
@@ -70,6 +73,8 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
     case ATTU_TYPE_DATE: s = "date"; break;
     case ATTU_TYPE_TIMESTAMP: s = "timestamp without time zone"; break;
     case ATTU_TYPE_TIMESTAMPTZ: s = "timestamp with time zone"; break;
+    case ATTU_TYPE_TIME: s = "time without time zone"; break;
+    case ATTU_TYPE_TIMETZ: s = "time with time zone"; break;
     case ATTU_TYPE_INTERVAL: s = "interval"; break;
     default: s = "unknown"; break;
     }
@@ -116,6 +121,8 @@ uint32_t attu_type_pg_oid(attu_type t) {
     case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE;
     case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP;
     case ATTU_TYPE_TIMESTAMPTZ: return ATTU_PG_OID_TIMESTAMPTZ;
+    case ATTU_TYPE_TIME: return ATTU_PG_OID_TIME;
+    case ATTU_TYPE_TIMETZ: return ATTU_PG_OID_TIMETZ;
     case ATTU_TYPE_INTERVAL: return ATTU_PG_OID_INTERVAL;
     default: return ATTU_PG_OID_UNKNOWN;
     }
@@ -131,7 +138,9 @@ int16_t attu_type_pg_len(attu_type t) {
     case ATTU_TYPE_INT64:
     case ATTU_TYPE_FLOAT64:
     case ATTU_TYPE_TIMESTAMP:
-    case ATTU_TYPE_TIMESTAMPTZ: return 8;
+    case ATTU_TYPE_TIMESTAMPTZ:
+    case ATTU_TYPE_TIME: return 8;
+    case ATTU_TYPE_TIMETZ: return 12;
     case ATTU_TYPE_INTERVAL: return 16;
     case ATTU_TYPE_UNKNOWN: return -2;   /* PostgreSQL's unknown is a C string */
     default: return -1;
@@ -178,6 +187,8 @@ int attu_type_from_name(const char *name, int precision, int scale,
         {"timestamp without time zone", ATTU_TYPE_TIMESTAMP},
         {"timestamptz", ATTU_TYPE_TIMESTAMPTZ}, {"timestamp with time zone", ATTU_TYPE_TIMESTAMPTZ},
         {"interval", ATTU_TYPE_INTERVAL},
+        {"time", ATTU_TYPE_TIME}, {"time without time zone", ATTU_TYPE_TIME},
+        {"timetz", ATTU_TYPE_TIMETZ}, {"time with time zone", ATTU_TYPE_TIMETZ},
     };
     char buf[64];
     normalize_name(name ? name : "", buf, sizeof buf);
@@ -672,6 +683,10 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
     }
     case ATTU_TYPE_TIMESTAMPTZ:
         return attu_timestamptz_parse(text, len, attu_tz_session(), (int64_t *)out, err);
+    case ATTU_TYPE_TIME:
+        return attu_time_parse(text, len, (int64_t *)out, err);
+    case ATTU_TYPE_TIMETZ:
+        return attu_timetz_parse(text, len, attu_tz_session(), (int64_t *)out, err);
     case ATTU_TYPE_DATE:
     case ATTU_TYPE_TIMESTAMP: {
         int is_date = t.id == ATTU_TYPE_DATE;
@@ -986,6 +1001,12 @@ size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap) {
         return put(buf, cap, out, n);
     case ATTU_TYPE_TIMESTAMPTZ:
         return attu_timestamptz_format(*(const int64_t *)slot, attu_tz_session(), buf, cap);
+    case ATTU_TYPE_TIME:
+        n = attu_time_format(*(const int64_t *)slot, out, sizeof out);
+        return put(buf, cap, out, n);
+    case ATTU_TYPE_TIMETZ:
+        n = attu_timetz_format(*(const int64_t *)slot, out, sizeof out);
+        return put(buf, cap, out, n);
     case ATTU_TYPE_INTERVAL: {
         attu_interval iv;
         memcpy(&iv, slot, sizeof iv);

@@ -19,6 +19,8 @@
  *   TIMESTAMPTZ        int64_t   microseconds since 1970-01-01 00:00:00 UTC
  *                                (an instant; engine/timezone.h turns it to
  *                                and from the wall time of a zone)
+ *   TIME               int64_t   microseconds since midnight, 0 .. 24:00:00
+ *   TIMETZ             int64_t   a time and its offset, packed (time_of_day.h)
  *   NUMERIC            16 bytes  a value with its own display scale
  *                                (engine/numeric.h: m * 64 + dscale)
  *   INTERVAL           16 bytes  attu_interval (engine/interval.h): int32
@@ -56,6 +58,11 @@ typedef enum attu_type_id {
     ATTU_TYPE_INTERVAL,     /* PostgreSQL's interval, 16 bytes (types.h's table) */
     ATTU_TYPE_TIMESTAMPTZ,  /* timestamp with time zone: TIMESTAMP's slot, a UTC
                                instant; shown in the session's TimeZone */
+    ATTU_TYPE_TIME,         /* time without time zone: int64 microseconds since
+                               midnight (engine/time_of_day.h) */
+    ATTU_TYPE_TIMETZ,       /* time with time zone: a time and its offset packed
+                               in an int64 that orders as PostgreSQL's timetz
+                               (engine/time_of_day.h) */
     ATTU_TYPE_COUNT_
 } attu_type_id;
 
@@ -81,6 +88,8 @@ typedef struct attu_type {
 #define ATTU_PG_OID_DATE      1082
 #define ATTU_PG_OID_TIMESTAMP 1114
 #define ATTU_PG_OID_TIMESTAMPTZ 1184
+#define ATTU_PG_OID_TIME      1083
+#define ATTU_PG_OID_TIMETZ    1266
 #define ATTU_PG_OID_INTERVAL  1186
 #define ATTU_PG_OID_NUMERIC   1700
 
@@ -203,6 +212,13 @@ static inline int attu_type_is_wide(attu_type_id id) {
  * grouped and joined alike (only the conversions that need a zone differ). */
 static inline int attu_type_is_ts_any(attu_type_id id) {
     return id == ATTU_TYPE_TIMESTAMP || id == ATTU_TYPE_TIMESTAMPTZ;
+}
+
+/* The date/time types whose slot is a plain int64 that orders as its
+ * values do: TIMESTAMP, TIMESTAMPTZ, TIME and TIMETZ. Sorts, keys,
+ * partitions and joins handle them as BIGINT. */
+static inline int attu_type_is_int64_datetime(attu_type_id id) {
+    return id == ATTU_TYPE_TIMESTAMP || id == ATTU_TYPE_TIMESTAMPTZ || id == ATTU_TYPE_TIME || id == ATTU_TYPE_TIMETZ;
 }
 
 /* The integer types, SMALLINT, INTEGER and BIGINT. */

@@ -2339,6 +2339,14 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
     /* date, timestamp and timestamptz assign to one another (in the session's zone) */
     bool dt = (e->type.id == ATTU_TYPE_DATE || attu_type_is_ts_any(e->type.id)) &&
               (t.id == ATTU_TYPE_DATE || attu_type_is_ts_any(t.id));
+    /* PostgreSQL's assignment casts of the times: a time column takes the
+     * time of a timestamp, a timestamptz, an interval or a timetz; an
+     * interval column a time; a timetz column a time or a timestamptz */
+    if ((t.id == ATTU_TYPE_TIME && (attu_type_is_ts_any(e->type.id) || e->type.id == ATTU_TYPE_INTERVAL ||
+                                     e->type.id == ATTU_TYPE_TIMETZ)) ||
+        (t.id == ATTU_TYPE_INTERVAL && e->type.id == ATTU_TYPE_TIME) ||
+        (t.id == ATTU_TYPE_TIMETZ && (e->type.id == ATTU_TYPE_TIME || e->type.id == ATTU_TYPE_TIMESTAMPTZ)))
+        dt = true;
     bool totext = t.id == ATTU_TYPE_TEXT;
     if (!num && !dt && !totext) {
         char b1[64], b2[64];

@@ -141,6 +141,11 @@ bool common_type(attu_type a, attu_type b, attu_type *out) {
         *out = attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
         return true;
     }
+    /* time beside a timetz becomes one (time's implicit cast) */
+    if ((a.id == ATTU_TYPE_TIME && b.id == ATTU_TYPE_TIMETZ) || (a.id == ATTU_TYPE_TIMETZ && b.id == ATTU_TYPE_TIME)) {
+        *out = attu_type_make(ATTU_TYPE_TIMETZ);
+        return true;
+    }
     if (a.id == b.id) { *out = a; return true; }
     return false;
 }
@@ -345,6 +350,17 @@ static int cast_opcode(attu_type from, attu_type to, bool *implicit_ok) {
     if (f == ATTU_TYPE_TIMESTAMPTZ && t == ATTU_TYPE_TIMESTAMP) return ATTU_OP_TZ_TO_LOCAL;
     if (f == ATTU_TYPE_DATE && t == ATTU_TYPE_TIMESTAMPTZ) { *implicit_ok = true; return ATTU_OP_TZ_FROM_LOCAL; }
     if (f == ATTU_TYPE_TIMESTAMPTZ && t == ATTU_TYPE_DATE) return ATTU_OP_TZ_TO_LOCAL;
+    /* time: of a timestamp (a timestamptz's through its wall time: coerce)
+     * or an interval on assignment; to an interval implicitly */
+    if (f == ATTU_TYPE_TIMESTAMP && t == ATTU_TYPE_TIME) return ATTU_OP_TIME_OF_TS;
+    if (f == ATTU_TYPE_TIMESTAMPTZ && t == ATTU_TYPE_TIME) return ATTU_OP_TIME_OF_TS;
+    if (f == ATTU_TYPE_INTERVAL && t == ATTU_TYPE_TIME) return ATTU_OP_TIME_OF_IV;
+    if (f == ATTU_TYPE_TIME && t == ATTU_TYPE_INTERVAL) { *implicit_ok = true; return ATTU_OP_IV_OF_TIME; }
+    /* timetz: of a time (implicit, in the session's zone) or a timestamptz;
+     * to a time on assignment (coerce gives them the zone) */
+    if (f == ATTU_TYPE_TIME && t == ATTU_TYPE_TIMETZ) { *implicit_ok = true; return ATTU_OP_TIMETZ_OF_TIME; }
+    if (f == ATTU_TYPE_TIMESTAMPTZ && t == ATTU_TYPE_TIMETZ) return ATTU_OP_TIMETZ_OF_TSTZ;
+    if (f == ATTU_TYPE_TIMETZ && t == ATTU_TYPE_TIME) return ATTU_OP_TIME_OF_TIMETZ;
     return -1;
 }
 
@@ -445,6 +461,13 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         return NULL;
     }
     if (op == ATTU_OP_MOVE) { attu_bexpr *m = mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL); return m; }
+    if (t.id == ATTU_TYPE_TIMETZ && (op == ATTU_OP_CAST_S_X || op == ATTU_OP_TIMETZ_OF_TIME || op == ATTU_OP_TIMETZ_OF_TSTZ))
+        return tz_call(c, (attu_opcode)op, t, pos, e, NULL);   /* the session's zone in aux */
+    if (e->type.id == ATTU_TYPE_TIMESTAMPTZ && t.id == ATTU_TYPE_TIME) {
+        /* the time on the session zone's wall clock */
+        attu_bexpr *l = tz_call(c, ATTU_OP_TZ_TO_LOCAL, attu_type_make(ATTU_TYPE_TIMESTAMP), pos, e, NULL);
+        return l ? mk_call(c, ATTU_OP_TIME_OF_TS, t, pos, 1, l, NULL, NULL, NULL) : NULL;
+    }
     if (e->type.id == ATTU_TYPE_TIMESTAMPTZ || t.id == ATTU_TYPE_TIMESTAMPTZ) {
         /* the session's zone rides in aux (planner/timestamptz.c); a date
          * is midnight of its day there */
@@ -688,6 +711,12 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
     static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
                                    [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=" };
     attu_type t;
+    /* a time beside an interval compares as one (time's implicit cast) */
+    if ((l->type.id == ATTU_TYPE_TIME && r->type.id == ATTU_TYPE_INTERVAL) ||
+        (l->type.id == ATTU_TYPE_INTERVAL && r->type.id == ATTU_TYPE_TIME)) {
+        attu_type iv = attu_type_make(ATTU_TYPE_INTERVAL);
+        if (!(l = coerce(c, l, iv, false, pos)) || !(r = coerce(c, r, iv, false, pos))) return NULL;
+    }
     if (l->type.id == ATTU_TYPE_UNKNOWN && r->type.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     else if (!common_type(l->type, r->type, &t)) return op_error(c, names[op], l, r, pos);
     t = mix_numeric_literal(mix_numeric_literal(t, l), r);
@@ -820,6 +849,8 @@ static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, att
     static const char *names[] = { [ATTU_BINOP_ADD] = "+", [ATTU_BINOP_SUB] = "-", [ATTU_BINOP_MUL] = "*",
                                    [ATTU_BINOP_DIV] = "/", [ATTU_BINOP_MOD] = "%", [ATTU_BINOP_POW] = "^" };
     bool iv_done;
+    attu_bexpr *tm_res = attu_bind_time_arith(c, op, l, r, pos, names[op], &iv_done);   /* planner/time_type.c */
+    if (iv_done) return tm_res;
     attu_bexpr *iv_res = bind_interval_arith(c, op, l, r, pos, names[op], &iv_done);
     if (iv_done) return iv_res;
     attu_type_id lt = l->type.id, rt = r->type.id;
@@ -1479,6 +1510,7 @@ int interval_unit(bctx *c, const char *field, bool trunc, int pos) {
 attu_bexpr *bind_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos) {
     if (a->type.id == ATTU_TYPE_UNKNOWN && !(a = coerce(c, a, attu_type_make(ATTU_TYPE_TIMESTAMP), false, pos))) return NULL;
     if (a->type.id == ATTU_TYPE_TIMESTAMPTZ) return attu_bind_tz_extract(c, field, a, as_float, pos);
+    if (a->type.id == ATTU_TYPE_TIME || a->type.id == ATTU_TYPE_TIMETZ) return attu_bind_time_extract(c, field, a, as_float, pos);
     if (a->type.id == ATTU_TYPE_INTERVAL) {
         /* numeric (EXTRACT) or double precision (date_part), as PostgreSQL 15 */
         int f = interval_unit(c, field, false, pos);

@@ -249,6 +249,12 @@ attu_bexpr *attu_bind_tz_extract(bctx *c, const char *field, attu_bexpr *a, bool
 attu_bexpr *attu_bind_tz_trunc(bctx *c, const char *unit, attu_bexpr *a, int pos);
 attu_bexpr *attu_bind_tz_function(bctx *c, const attu_ast_expr *e, const char *name, attu_bexpr **args, int n,
                                   bool *handled);
+/* time without time zone (planner/time_type.c) */
+attu_bexpr *attu_bind_time_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos,
+                                 const char *opname, bool *done);
+attu_bexpr *attu_bind_time_extract(bctx *c, const char *field, attu_bexpr *a, bool as_float, int pos);
+attu_bexpr *attu_bind_time_function(bctx *c, const attu_ast_expr *e, const char *name, attu_bexpr **args, int n,
+                                    bool *handled);
 /* A date/time unit name as attu_extract_field (-1 unknown, -2 a time zone unit) */
 int datetime_unit(const char *name);
 int interval_unit(bctx *c, const char *field, bool trunc, int pos);

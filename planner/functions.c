@@ -328,6 +328,10 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         x->type = attu_type_make(ATTU_TYPE_INT64);
         break;
     case AGG_SUM: case AGG_AVG: {
+        /* sum(time) and avg(time) are interval's, through time's implicit cast */
+        if (args[0]->type.id == ATTU_TYPE_TIME &&
+            !(args[0] = mk_call(c, ATTU_OP_IV_OF_TIME, attu_type_make(ATTU_TYPE_INTERVAL), e->position, 1, args[0], NULL, NULL, NULL)))
+            goto fail;
         attu_type_id t = args[0]->type.id;
         if (t == ATTU_TYPE_INTERVAL) {
             /* sum of intervals field by field (22008 past a field's range);
@@ -748,6 +752,8 @@ static const char *pg_type_display_name(attu_type t) {
     case ATTU_TYPE_DATE: return "date";
     case ATTU_TYPE_TIMESTAMP: return "timestamp without time zone";
     case ATTU_TYPE_TIMESTAMPTZ: return "timestamp with time zone";
+    case ATTU_TYPE_TIME: return "time without time zone";
+    case ATTU_TYPE_TIMETZ: return "time with time zone";
     case ATTU_TYPE_INTERVAL: return "interval";
     default: return "unknown";
     }
@@ -932,6 +938,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (!e->u.func.star && !e->u.func.distinct) {
         bool handled;
         attu_bexpr *tzr = attu_bind_tz_function(c, e, name, args, n, &handled);   /* planner/timestamptz.c */
+        if (handled) return tzr;
+        tzr = attu_bind_time_function(c, e, name, args, n, &handled);   /* planner/time_type.c */
         if (handled) return tzr;
     }
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return attu_no_function(c, e, args, n);
@@ -1282,7 +1290,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
          * unit must be a constant here (PostgreSQL allows any text) */
         if ((args[0]->type.id != ATTU_TYPE_UNKNOWN && args[0]->type.id != ATTU_TYPE_TEXT) ||
             (args[1]->type.id != ATTU_TYPE_UNKNOWN && args[1]->type.id != ATTU_TYPE_DATE && args[1]->type.id != ATTU_TYPE_TIMESTAMP &&
-             args[1]->type.id != ATTU_TYPE_TIMESTAMPTZ))
+             args[1]->type.id != ATTU_TYPE_TIMESTAMPTZ && args[1]->type.id != ATTU_TYPE_TIME &&
+             args[1]->type.id != ATTU_TYPE_TIMETZ))
             return attu_no_function(c, e, args, n);
         if (args[0]->kind != BX_CONST || (!args[0]->s && !args[0]->is_null)) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "the unit of date_part must be a constant");

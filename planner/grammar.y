@@ -1269,6 +1269,10 @@ func_expr_common(A) ::= CURRENT_TIMESTAMP(K) LP ICONST(P) RP.
 func_expr_common(A) ::= CURRENT_TIME(K).        { A = ab_func0(ctx, "current_time", K.pos); }
 func_expr_common(A) ::= LOCALTIMESTAMP(K).      { A = ab_func0(ctx, "localtimestamp", K.pos); }
 func_expr_common(A) ::= LOCALTIME(K).           { A = ab_func0(ctx, "localtime", K.pos); }
+func_expr_common(A) ::= LOCALTIME(K) LP ICONST(P) RP.
+    { A = ab_func1(ctx, "localtime", ab_literal(ctx, ATTU_LIT_INTEGER, &P), K.pos); }
+func_expr_common(A) ::= CURRENT_TIME(K) LP ICONST(P) RP.
+    { A = ab_func1(ctx, "current_time", ab_literal(ctx, ATTU_LIT_INTEGER, &P), K.pos); }
 
 %type extract_arg {const char *}
 extract_arg(A) ::= ID(T).       { A = ab_tokstr(&T); }
@@ -1724,6 +1728,12 @@ simple_typename(A) ::= TIMESTAMP(K) LP ICONST(P) RP opt_timezone(Z).
 }
 simple_typename(A) ::= TIME(K) opt_timezone(Z).
     { A = tn_make(Z ? "time with time zone" : "time without time zone", K.pos); }
+/* TIME(p): the precision is accepted and not applied (docs/sql-reference.md) */
+simple_typename(A) ::= TIME(K) LP ICONST(P) RP opt_timezone(Z).
+{
+    A = tn_make(Z ? "time with time zone" : "time without time zone", K.pos);
+    A.precision = atoi(P.str);
+}
 simple_typename(A) ::= INTERVAL(K).         { A = tn_make("interval", K.pos); }
 simple_typename(A) ::= INTERVAL(K) interval_qual(Q).
     { A = Q; A.name = "interval"; A.position = K.pos; }

@@ -68,7 +68,7 @@ static int value(const attu_bexpr *e, const attu_lplan *node, size_t row, attu_m
     switch (c->type.id) {
     case ATTU_TYPE_BOOL: v->i = ((const uint8_t *)c->data)[row]; break;
     case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: v->i = ((const int32_t *)c->data)[row]; break;
-    case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: v->i = ((const int64_t *)c->data)[row]; break;
+    case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME: case ATTU_TYPE_TIMETZ: v->i = ((const int64_t *)c->data)[row]; break;
     case ATTU_TYPE_FLOAT32: v->f = ((const float *)c->data)[row]; break;
     case ATTU_TYPE_FLOAT64: v->f = ((const double *)c->data)[row]; break;
     case ATTU_TYPE_TEXT: {

@@ -134,6 +134,30 @@ static attu_bexpr *bind_at_zone(bctx *c, const attu_ast_expr *e, attu_bexpr **ar
         return attu_no_function(c, e, args, n);
     }
     attu_type_id xt = x->type.id;
+    if (xt == ATTU_TYPE_TIME || xt == ATTU_TYPE_TIMETZ) {
+        /* a time (as a timetz in the session's zone) or a timetz moved to
+         * the zone's offset now; a constant zone only */
+        attu_type ttz = attu_type_make(ATTU_TYPE_TIMETZ);
+        if (!(x = coerce(c, x, ttz, false, pos))) return NULL;
+        if (z->kind == BX_CONST && z->is_null) return mk_const_null(c, ttz);
+        if (!izone && z->kind == BX_CONST && z->s) {
+            char name[256];
+            size_t len = z->slen < sizeof name - 1 ? z->slen : sizeof name - 1;
+            memcpy(name, z->s, len);
+            name[len] = 0;
+            if (!(izone = attu_tz_for_at(name))) {
+                attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "time zone \"%s\" not recognized", name);
+                return NULL;
+            }
+        }
+        if (!izone) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "AT TIME ZONE of a time with time zone takes only a constant zone in attu");
+            return NULL;
+        }
+        attu_bexpr *r = mk_call(c, ATTU_OP_TIMETZ_AT_ZONE, ttz, pos, 1, x, NULL, NULL, NULL);
+        if (r) r->aux = attu_tz_id(izone);
+        return r;
+    }
     if (xt == ATTU_TYPE_DATE) { if (!(x = coerce(c, x, tz, false, pos))) return NULL; xt = ATTU_TYPE_TIMESTAMPTZ; }
     if (xt == ATTU_TYPE_UNKNOWN) { if (!(x = coerce(c, x, tz, false, pos))) return NULL; xt = ATTU_TYPE_TIMESTAMPTZ; }
     if (xt != ATTU_TYPE_TIMESTAMP && xt != ATTU_TYPE_TIMESTAMPTZ) return attu_no_function(c, e, args, n);

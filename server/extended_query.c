@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "server/log.h"
+#include "engine/time_of_day.h"
 #include "server/pg_numeric.h"
 #include "server/pgwire_decode.h"
 #include "server/server.h"
@@ -161,7 +162,9 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
     case ATTU_PG_OID_BOOL: want = 1; break;
     case ATTU_PG_OID_INT2: want = 2; break;
     case ATTU_PG_OID_INT4: case ATTU_PG_OID_FLOAT4: case ATTU_PG_OID_DATE: want = 4; break;
-    case ATTU_PG_OID_INT8: case ATTU_PG_OID_FLOAT8: case ATTU_PG_OID_TIMESTAMP: want = 8; break;
+    case ATTU_PG_OID_INT8: case ATTU_PG_OID_FLOAT8: case ATTU_PG_OID_TIMESTAMP:
+    case ATTU_PG_OID_TIMESTAMPTZ: case ATTU_PG_OID_TIME: want = 8; break;
+    case ATTU_PG_OID_TIMETZ: want = 12; break;
     case ATTU_PG_OID_INTERVAL: want = 16; break;
     case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: case ATTU_PG_OID_BPCHAR: case ATTU_PG_OID_UNKNOWN: {
         if (memchr(v, 0, (size_t)len)) {
@@ -230,6 +233,30 @@ static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int 
     case ATTU_PG_OID_TIMESTAMPTZ: {   /* an instant: shown in the session's zone, read back the same */
         int64_t us = (int64_t)(u64 + UINT64_C(946684800000000));
         attu_value_format(attu_type_make(ATTU_TYPE_TIMESTAMPTZ), &us, buf, sizeof buf);
+        break;
+    }
+    case ATTU_PG_OID_TIME: {   /* time_recv: microseconds since midnight, 0 .. 24:00:00 */
+        int64_t us = (int64_t)u64;
+        if (us < 0 || us > INT64_C(86400000000)) {
+            attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "time out of range");
+            return NULL;
+        }
+        attu_value_format(attu_type_make(ATTU_TYPE_TIME), &us, buf, sizeof buf);
+        break;
+    }
+    case ATTU_PG_OID_TIMETZ: {   /* timetz_recv: microseconds, then seconds west */
+        int64_t us = (int64_t)(((uint64_t)be32(v) << 32) | be32(v + 4));
+        int32_t west = (int32_t)be32(v + 8);
+        if (us < 0 || us > INT64_C(86400000000)) {
+            attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "time out of range");
+            return NULL;
+        }
+        if (west <= -57600 || west >= 57600) {
+            attu_error_set(err, "22009", 0, "time zone displacement out of range");
+            return NULL;
+        }
+        int64_t packed = attu_timetz_pack(us, -west);
+        attu_value_format(attu_type_make(ATTU_TYPE_TIMETZ), &packed, buf, sizeof buf);
         break;
     }
     case ATTU_PG_OID_INTERVAL: {    /* interval_recv: microseconds, days, months */

@@ -4,6 +4,7 @@
 #include "server/pgwire_encode.h"
 
 #include "server/pg_numeric.h"
+#include "engine/time_of_day.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -216,7 +217,7 @@ bool pg_binary_supported(attu_type t) {
     switch (t.id) {
     case ATTU_TYPE_BOOL: case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
     case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_TEXT:
-    case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC:
+    case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME: case ATTU_TYPE_TIMETZ: case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC:
     case ATTU_TYPE_INTERVAL:
         return true;
     default:
@@ -257,7 +258,7 @@ static void put_binary_value(pgbuf *b, const attu_column *c, size_t row) {
         pgbuf_put_i32(b, (int32_t)((int64_t)v - PG_EPOCH_DAYS));
         break;
     }
-    case ATTU_TYPE_INT64: case ATTU_TYPE_FLOAT64: {
+    case ATTU_TYPE_INT64: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_TIME: {   /* time_send: microseconds since midnight */
         int64_t v;
         memcpy(&v, slot, 8);
         pgbuf_put_i32(b, 8);
@@ -269,6 +270,16 @@ static void put_binary_value(pgbuf *b, const attu_column *c, size_t row) {
         memcpy(&v, slot, 8);
         pgbuf_put_i32(b, 8);
         pgbuf_put_i64(b, (int64_t)((uint64_t)v - (uint64_t)PG_EPOCH_USEC));
+        break;
+    }
+    case ATTU_TYPE_TIMETZ: {   /* timetz_send: int64 microseconds, int32 seconds west */
+        int64_t v, us;
+        int32_t east;
+        memcpy(&v, slot, 8);
+        attu_timetz_unpack(v, &us, &east);
+        pgbuf_put_i32(b, 12);
+        pgbuf_put_i64(b, us);
+        pgbuf_put_i32(b, -east);
         break;
     }
     case ATTU_TYPE_INTERVAL: {  /* interval_send: microseconds, days, months */

@@ -162,6 +162,8 @@ bool radix_sortable(const attu_sort_key* keys, int nkeys) {
       case ATTU_TYPE_INT64:
       case ATTU_TYPE_TIMESTAMP:
       case ATTU_TYPE_TIMESTAMPTZ:
+      case ATTU_TYPE_TIME:
+      case ATTU_TYPE_TIMETZ:
       case ATTU_TYPE_DECIMAL:
       case ATTU_TYPE_FLOAT32:
       case ATTU_TYPE_FLOAT64: break;
@@ -254,7 +256,7 @@ void null_pass(context_t& ctx, const attu_sort_key& k, int32_t* perm, size_t n) 
 bool packable(const attu_sort_key& k) {
   switch (k.col.type.id) {
     case ATTU_TYPE_BOOL: case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE:
-    case ATTU_TYPE_TEXT: case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_DECIMAL: return true;
+    case ATTU_TYPE_TEXT: case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME: case ATTU_TYPE_TIMETZ: case ATTU_TYPE_DECIMAL: return true;
     default: return false;
   }
 }

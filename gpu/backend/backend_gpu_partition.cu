@@ -51,7 +51,7 @@ int gpu_partition(attu_backend* be, const attu_vec* keys, int64_t key_base, size
                   size_t keys_width, int ncols, const attu_gather_col* cols, attu_error* err) {
   const attu_type_id kt = keys->type.id;
   const bool k32 = kt == ATTU_TYPE_INT32 || kt == ATTU_TYPE_DATE;
-  const bool k64 = kt == ATTU_TYPE_INT64 || kt == ATTU_TYPE_TIMESTAMP || kt == ATTU_TYPE_TIMESTAMPTZ;
+  const bool k64 = kt == ATTU_TYPE_INT64 || attu_type_is_int64_datetime(kt);
   // the keys rank as int32 (k = key - key_base below 2^31, backend.h): a
   // digit inside their 31 bits
   if (shift < 0 || shift > 23 || n > 0x7fffffffull || (!k32 && !k64)) return 1;
@@ -85,7 +85,7 @@ int gpu_count_keys(attu_backend* be, const attu_vec* keys, int64_t key_base, siz
                    size_t nkeys, attu_error* err) {
   const attu_type_id kt = keys->type.id;
   const bool k32 = kt == ATTU_TYPE_INT32 || kt == ATTU_TYPE_DATE;
-  const bool k64 = kt == ATTU_TYPE_INT64 || kt == ATTU_TYPE_TIMESTAMP;
+  const bool k64 = kt == ATTU_TYPE_INT64 || attu_type_is_int64_datetime(kt);
   if ((!k32 && !k64) || n > 0x7fffffffull - 65536 || nkeys > 0x7fffffffull - 65536) return 1;
   if (nkeys == 0) return 0;
   if (attu_backend_interrupted(err)) return -1;

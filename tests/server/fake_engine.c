@@ -16,7 +16,7 @@ size_t attu_type_width(attu_type_id id) {
     switch (id) {
     case ATTU_TYPE_BOOL: return 1;
     case ATTU_TYPE_INT64: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_DECIMAL:
-    case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: return 8;
+    case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME: case ATTU_TYPE_TIMETZ: return 8;
     case ATTU_TYPE_TEXT: return sizeof(char *);
     default: return 4;
     }
@@ -34,6 +34,8 @@ uint32_t attu_type_pg_oid(attu_type t) {
     case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE;
     case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP;
     case ATTU_TYPE_TIMESTAMPTZ: return ATTU_PG_OID_TIMESTAMPTZ;
+    case ATTU_TYPE_TIME: return ATTU_PG_OID_TIME;
+    case ATTU_TYPE_TIMETZ: return ATTU_PG_OID_TIMETZ;
     default: return ATTU_PG_OID_TEXT;
     }
 }
@@ -49,7 +51,7 @@ int16_t attu_type_pg_len(attu_type t) {
 const char *attu_type_name(attu_type t, char *buf, size_t cap) {
     static const char *names[] = { "unknown", "boolean", "integer", "bigint", "real",
         "double precision", "numeric", "text", "date", "timestamp without time zone",
-        "numeric", "smallint", "interval", "timestamp with time zone" };
+        "numeric", "smallint", "interval", "timestamp with time zone", "time without time zone", "time with time zone" };
     _Static_assert(sizeof names / sizeof *names == ATTU_TYPE_COUNT_, "a name for each type");
     snprintf(buf, cap, "%s", t.id < ATTU_TYPE_COUNT_ ? names[t.id] : "?");
     return buf;
@@ -59,7 +61,7 @@ size_t attu_value_format(attu_type t, const void *slot, char *buf, size_t cap) {
     int n = 0;
     switch (t.id) {
     case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: n = snprintf(buf, cap, "%d", *(const int32_t *)slot); break;
-    case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP:
+    case ATTU_TYPE_INT64: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIME:
         n = snprintf(buf, cap, "%lld", (long long)*(const int64_t *)slot); break;
     case ATTU_TYPE_BOOL: n = snprintf(buf, cap, "%s", *(const uint8_t *)slot ? "t" : "f"); break;
     case ATTU_TYPE_FLOAT64: n = snprintf(buf, cap, "%.17g", *(const double *)slot); break;

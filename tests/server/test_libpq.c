@@ -287,6 +287,41 @@ Test(libpq, binary_interval_parameters) {
     PQfinish(c);
 }
 
+/* TIME parameters in binary (time_recv: int64 microseconds since
+ * midnight) arrive as a TIME value (the fake database shows its
+ * microseconds; the real one HH:MM:SS, psycopg2_test.py); past 24:00:00 is 22008, as PostgreSQL's
+ * time_recv, a short one 08P01. */
+Test(libpq, binary_time_parameters) {
+    PGconn *c = connect_db();
+    struct { const char *bytes; const char *text; } cases[] = {
+        { "\0\0\0\x0a\x8b\xe6\x26\x08", "45296789000" },
+        { "\0\0\0\x14\x1d\xd7\x60\0", "86400000000" },
+        { "\0\0\0\0\0\0\0\0", "0" },
+        { "\0\0\0\0\0\0\0\x01", "1" },
+    };
+    Oid types[1] = { 1083 };
+    int fmts[1] = { 1 }, lens[1] = { 8 };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *vals[1] = { cases[i].bytes };
+        PGresult *r = PQexecParams(c, "SELECT $1", 1, types, vals, lens, fmts, 0);
+        cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "case %zu: %s", i, PQerrorMessage(c));
+        cr_assert_str_eq(PQgetvalue(r, 0, 0), cases[i].text);
+        PQclear(r);
+    }
+    const char *past[1] = { "\0\0\0\x14\x1d\xd7\x60\x01" }, *neg[1] = { "\xff\xff\xff\xff\xff\xff\xff\xff" };
+    PGresult *r = PQexecParams(c, "SELECT $1", 1, types, past, lens, fmts, 0);
+    cr_assert_str_eq(PQresultErrorField(r, PG_DIAG_SQLSTATE), "22008");
+    PQclear(r);
+    r = PQexecParams(c, "SELECT $1", 1, types, neg, lens, fmts, 0);
+    cr_assert_str_eq(PQresultErrorField(r, PG_DIAG_SQLSTATE), "22008");
+    PQclear(r);
+    int shortlen[1] = { 7 };
+    r = PQexecParams(c, "SELECT $1", 1, types, past, shortlen, fmts, 0);
+    cr_assert_str_eq(PQresultErrorField(r, PG_DIAG_SQLSTATE), "08P01");
+    PQclear(r);
+    PQfinish(c);
+}
+
 Test(libpq, binary_results_and_parameters) {
     PGconn *c = connect_db();
     PGresult *r = PQexecParams(c, "SELECT 42", 0, NULL, NULL, NULL, NULL, 1);

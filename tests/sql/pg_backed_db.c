@@ -111,6 +111,8 @@ static attu_type type_of_oid(Oid oid) {
     case 1082: return attu_type_make(ATTU_TYPE_DATE);
     case 1114: return attu_type_make(ATTU_TYPE_TIMESTAMP);
     case 1184: return attu_type_make(ATTU_TYPE_TIMESTAMPTZ);
+    case 1083: return attu_type_make(ATTU_TYPE_TIME);
+    case 1266: return attu_type_make(ATTU_TYPE_TIMETZ);
     default:   return attu_type_make(ATTU_TYPE_TEXT);
     }
 }

@@ -52,6 +52,65 @@ def described(prepare, name):
     s.close()
     return oids
 
+
+def binary_row(sql, params=()):
+    """Runs sql with the extended protocol asking for binary results, with
+    params (type OID, bytes) sent in binary: the RowDescription's type OIDs
+    and the first DataRow's raw values."""
+    s = socket.create_connection(("127.0.0.1", port))
+    buf = b""
+
+    def send(t, p):
+        s.sendall(t + struct.pack("!i", len(p) + 4) + p)
+
+    def until_ready():
+        nonlocal buf
+        out = []
+        while True:
+            while len(buf) < 5 or len(buf) < 1 + struct.unpack("!i", buf[1:5])[0]:
+                chunk = s.recv(65536)
+                assert chunk, "connection closed"
+                buf += chunk
+            n = struct.unpack("!i", buf[1:5])[0]
+            t, p, buf = buf[:1], buf[5:1 + n], buf[1 + n:]
+            assert t != b"E", p
+            out.append((t, p))
+            if t == b"Z":
+                return out
+
+    startup = struct.pack("!i", 196608) + b"user\0attu\0database\0attu\0\0"
+    s.sendall(struct.pack("!i", len(startup) + 4) + startup)
+    until_ready()
+    send(b"P", b"\0" + sql.encode() + b"\0" + struct.pack("!h", len(params)) +
+         b"".join(struct.pack("!i", oid) for oid, _ in params))
+    values = b"".join(struct.pack("!i", len(v)) + v for _, v in params)
+    formats = struct.pack("!hh", 1, 1) if params else struct.pack("!h", 0)   # all binary, or none given
+    send(b"B", b"\0\0" + formats + struct.pack("!h", len(params)) + values +
+         struct.pack("!hh", 1, 1))
+    send(b"D", b"P\0")
+    send(b"E", b"\0" + struct.pack("!i", 0))
+    send(b"S", b"")
+    oids, row = None, None
+    for t, p in until_ready():
+        if t == b"T":
+            n = struct.unpack("!h", p[:2])[0]
+            oids, off = [], 2
+            for _ in range(n):
+                off = p.index(b"\0", off) + 1
+                oids.append(struct.unpack("!i", p[off + 6:off + 10])[0])
+                off += 18
+        if t == b"D" and row is None:
+            n = struct.unpack("!h", p[:2])[0]
+            row, off = [], 2
+            for _ in range(n):
+                ln = struct.unpack("!i", p[off:off + 4])[0]
+                off += 4
+                row.append(None if ln < 0 else p[off:off + ln])
+                off += max(ln, 0)
+    send(b"X", b"")
+    s.close()
+    return oids, row
+
 conn = psycopg2.connect(host="127.0.0.1", port=port, user="attu", dbname="attu")
 conn.autocommit = True
 cur = conn.cursor()
@@ -171,6 +230,46 @@ if os.environ.get("ATTU_KIND") == "real":
     cur.execute("SET TIME ZONE DEFAULT")
     assert conn.get_parameter_status("TimeZone") == "UTC"
     assert described("PREPARE ptz AS SELECT $1::timestamptz, $2::timestamp with time zone", "ptz") == [1184, 1184]
+
+# time without time zone: OID 1083, a datetime.time; binary results are
+# int64 microseconds since midnight (time_send), 24:00:00 included
+if os.environ.get("ATTU_KIND") == "real":
+    cur.execute("SELECT time '12:34:56.789', '00:00'::time, NULL::time")
+    assert [x.type_code for x in cur.description] == [1083, 1083, 1083], [x.type_code for x in cur.description]
+    assert cur.fetchone() == (datetime.time(12, 34, 56, 789000), datetime.time(0, 0), None)
+    cur.execute("CREATE TABLE tw (k int, t time)")
+    cur.execute("INSERT INTO tw VALUES (1, %s), (2, %s), (3, %s)",
+                (datetime.time(23, 59, 59, 999999), datetime.time(8, 30), None))
+    cur.execute("SELECT k, t FROM tw WHERE t > %s ORDER BY t", (datetime.time(8, 0),))
+    assert cur.fetchall() == [(2, datetime.time(8, 30)), (1, datetime.time(23, 59, 59, 999999))]
+    cur.execute("SELECT t::text FROM tw ORDER BY k")
+    assert [r[0] for r in cur.fetchall()] == ["23:59:59.999999", "08:30:00", None]
+    oids, row = binary_row("SELECT time '12:34:56.789', time '24:00', t FROM tw WHERE k = 3")
+    assert oids == [1083, 1083, 1083], oids
+    assert struct.unpack("!q", row[0])[0] == 45296789000, row
+    assert struct.unpack("!q", row[1])[0] == 86400000000, row
+    assert row[2] is None, row
+    assert described("PREPARE ptm AS SELECT $1::time, $2::time without time zone", "ptm") == [1083, 1083]
+    # time with time zone: OID 1266, a datetime.time with tzinfo; binary
+    # is timetz_send's int64 microseconds and int32 seconds west
+    cur.execute("SELECT timetz '12:34:56.5+05:30', '07:00-08'::time with time zone")
+    assert [x.type_code for x in cur.description] == [1266, 1266], [x.type_code for x in cur.description]
+    a, b = cur.fetchone()
+    assert (a.hour, a.minute, a.second, a.microsecond) == (12, 34, 56, 500000), a
+    assert a.utcoffset() == datetime.timedelta(hours=5, minutes=30), a
+    assert b.utcoffset() == datetime.timedelta(hours=-8), b
+    cur.execute("CREATE TABLE tzt (k int, t timetz)")
+    cur.execute("INSERT INTO tzt VALUES (1, %s)", (datetime.time(9, 15, tzinfo=datetime.timezone(datetime.timedelta(hours=2))),))
+    cur.execute("SELECT t::text FROM tzt")
+    assert cur.fetchone()[0] == "09:15:00+02"
+    oids, row = binary_row("SELECT timetz '12:34:56.5+05:30', t FROM tzt")
+    assert oids == [1266, 1266], oids
+    assert struct.unpack("!qi", row[0]) == (45296500000, -19800), row
+    assert struct.unpack("!qi", row[1]) == (33300000000, -7200), row
+    # binary parameters: time_recv and timetz_recv
+    oids, row = binary_row("SELECT $1::text, $2::text", [(1083, struct.pack("!q", 45296789000)),
+                                                         (1266, struct.pack("!qi", 45296500000, -19800))])
+    assert row == [b"12:34:56.789", b"12:34:56.5+05:30"], row
 
 # implicit transactions (autocommit off: psycopg2 sends BEGIN)
 conn.autocommit = False
