@@ -291,6 +291,14 @@ struct attu_backend {
      * then takes top_k for the ends of the order). */
     int  (*select_window)(attu_backend *be, const attu_sort_key *keys, int nkeys, size_t n,
                           size_t start, size_t cnt, attu_buf *perm, bool *done, attu_error *err);
+    /* The same window's rows in any order (perm, cnt entries): for a
+     * caller that needs the set of rows only (an aggregate whose value
+     * does not depend on its input's order over LIMIT / OFFSET of an ORDER
+     * BY). A GPU takes them from two brackets, one at each end, sorting
+     * only the rows about the ends, so a wide window costs one pass; *done
+     * = false as select_window's when it declines. May be NULL. */
+    int  (*select_window_set)(attu_backend *be, const attu_sort_key *keys, int nkeys, size_t n,
+                              size_t start, size_t cnt, attu_buf *perm, bool *done, attu_error *err);
     /* Rows whose keys differ from the previous row's (row 0 is a head), in
      * the row order given by perm (NULL = identity). NULLs equal each other.
      * heads_out: int64 positions, *nheads_out of them; *heads_out allocated

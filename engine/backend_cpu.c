@@ -556,6 +556,24 @@ static void window_range(void *vc, size_t b, size_t e, int w) {
     c->cand[w] = out;
 }
 
+/* select_window_set: the CPU has no cheaper way to the set than to the
+ * order (its select_window's bracket pays on narrow windows only): the
+ * window of the sort, in order, which is one of the orders a set allows. */
+static int cpu_select_window_set(attu_backend *be, const attu_sort_key *keys, int nkeys, size_t n, size_t start,
+                                 size_t cnt, attu_buf *perm, bool *done, attu_error *err) {
+    *done = false;
+    if (start >= n || cnt == 0) { *done = true; return 0; }
+    if (cnt > n - start) cnt = n - start;
+    int64_t *idx = malloc(n * sizeof *idx);
+    if (!idx) return attu_error_oom(err);
+    for (size_t i = 0; i < n; i++) idx[i] = (int64_t)i;
+    if (sort_indices(be, keys, nkeys, idx, n, err)) { free(idx); return -1; }
+    memcpy(perm->ptr, idx + start, cnt * sizeof *idx);
+    free(idx);
+    *done = true;
+    return 0;
+}
+
 static int cmp_i64(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
@@ -1300,6 +1318,7 @@ attu_backend *attu_backend_cpu_new(int threads, attu_error *err) {
     be->eval = cpu_eval; be->compact = cpu_compact;
     be->dense_index = cpu_dense_index; be->dense_probe = cpu_dense_probe;
     be->sort = cpu_sort; be->top_k = cpu_top_k; be->select_window = cpu_select_window;
+    be->select_window_set = cpu_select_window_set;
     be->segment_heads = cpu_segment_heads; be->segreduce = cpu_segreduce;
     be->scan = cpu_scan; be->reduce = cpu_reduce; be->eval_reduce = cpu_eval_reduce; be->partition = cpu_partition;
     be->count_keys = cpu_count_keys;

@@ -497,6 +497,25 @@ done:
     return o;
 }
 
+/* Whether an aggregate stage's value is the same whatever the order of
+ * its input rows (up to a float sum's rounding, which no order of ours
+ * promises anyway): counts, sums, averages, variances, MIN / MAX; not
+ * string_agg, the _ARG and ANY forms or an ordered-set aggregate. */
+static bool order_free_aggregate(const attu_stage *s) {
+    for (int i = 0; i < s->naggs; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        if (g->osa || g->arg >= 0) return false;
+        switch (g->op) {
+        case ATTU_REDUCE_COUNT_STAR: case ATTU_REDUCE_COUNT: case ATTU_REDUCE_SUM: case ATTU_REDUCE_MIN:
+        case ATTU_REDUCE_MAX: case ATTU_REDUCE_AVG_SUM: case ATTU_REDUCE_VAR_M2:
+            break;
+        default:
+            return false;
+        }
+    }
+    return true;
+}
+
 /* LIMIT / OFFSET straight over a SORT whose kept rows are few (a quarter
  * of the order at most; each backend has its own limit, the CPU's an
  * eighth): the backend's select_window takes them from anywhere in the
@@ -518,8 +537,15 @@ static int limit_over_sort(xctx *x, attu_stage *s, attu_stage *sort, rel *in, re
     /* the GPU's select_window takes a quarter of the rows, the CPU's an
      * eighth: wider ones would only evaluate the keys twice */
     bool window = x->be->select_window && cnt <= (x->be->kind == ATTU_DEVICE_KIND_CPU ? n / 8 : n / 4);
+    /* the rows as a set for the aggregate above (x->set_limit): a GPU's
+     * two brackets pay from a window of a 64th of the rows (narrower ones
+     * overlap them: the ordered paths below); a CPU's set is its sort, taken
+     * only where nothing below applies. ATTU_WINDOW_SET=0 turns it off. */
+    const char *se = getenv("ATTU_WINDOW_SET");   /* 0: the ordered paths only (comparisons) */
+    bool set = x->set_limit == s && x->be->select_window_set && !(se && !strcmp(se, "0")) &&
+               (x->be->kind != ATTU_DEVICE_KIND_CPU ? cnt >= n / 64 : !head && !tail && !window);
     int nk = sort->keys.n;
-    if (n < 65536 || cnt == 0 || nk == 0 || (!head && !tail && !window)) return 1;
+    if (n < 65536 || cnt == 0 || nk == 0 || (!head && !tail && !window && !set)) return 1;
     xcol **k = calloc((size_t)nk + 1, sizeof *k);
     attu_sort_key *keys = NULL;
     attu_buf *perm = NULL, *idx = NULL;
@@ -527,6 +553,29 @@ static int limit_over_sort(xctx *x, attu_stage *s, attu_stage *sort, rel *in, re
     int rc = -1;
     if (!k) { attu_error_oom(x->err); goto done; }
     if (eval_exprs(x, &sort->keys, in, k)) goto done;
+    if (set) {
+        bool selected = false;
+        keys = make_keys(k, nk, sort->desc, sort->nulls_first);
+        if (!keys) { attu_error_oom(x->err); goto done; }
+        if (!(idx = buf_i64(x, cnt))) goto done;
+        if (exec_select_window_set(x, keys, nk, n, start, cnt, idx, &selected)) goto done;
+        if (selected) {
+            *out = rel_through(x, in, idx, cnt);
+            idx = NULL;
+            if (*out) {
+                sort->executed = true;
+                sort->act_rows = cnt;
+                sort->act_how = "select_window_set (the rows as a set)";
+                rc = 0;
+            }
+            goto done;
+        }
+        free(keys);
+        keys = NULL;
+        x->be->free(x->be, idx);
+        idx = NULL;
+        if (!head && !tail && !window) { rc = 1; goto done; }
+    }
     if (window) {
         bool selected = false;
         keys = make_keys(k, nk, sort->desc, sort->nulls_first);
@@ -897,16 +946,23 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
     rel *(*child)(xctx *, attu_stage *) =
         s->kind == ATTU_ST_JOIN || s->kind == ATTU_ST_LIMIT || s->kind == ATTU_ST_AGG ? run_stage_lazy : run_stage;
     /* an aggregate that sums a join's sides apart asks it for split pairs */
-    const attu_stage *split_before = x->split_join, *split_agg_before = x->split_agg;
+    const attu_stage *split_before = x->split_join, *split_agg_before = x->split_agg, *set_before = x->set_limit;
     if (s->kind == ATTU_ST_AGG && s->child[0] && split_sum_shape(s, s->child[0])) {
         x->split_join = s->child[0];
         x->split_agg = s;
     }
+    /* an aggregate of the set of its rows over LIMIT / OFFSET of an ORDER BY */
+    if (s->kind == ATTU_ST_AGG && order_free_aggregate(s)) {
+        /* through projections of the kept rows (a subquery's select list) */
+        const attu_stage *c = s->child[0];
+        while (c && c->kind == ATTU_ST_PROJECT) c = c->child[0];
+        if (c && c->kind == ATTU_ST_LIMIT) x->set_limit = c;
+    }
     if (!own && s->child[0] && !(in0 = child(x, s->child[0]))) {
-        x->split_join = split_before; x->split_agg = split_agg_before;
+        x->split_join = split_before; x->split_agg = split_agg_before; x->set_limit = set_before;
         return NULL;
     }
-    x->split_join = split_before; x->split_agg = split_agg_before;
+    x->split_join = split_before; x->split_agg = split_agg_before; x->set_limit = set_before;
     if (!own && s->child[1] && !(in1 = child(x, s->child[1]))) { rel_free(x, in0); return NULL; }
     double t0 = attu_now_ms();
     switch (s->kind) {

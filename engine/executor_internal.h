@@ -71,6 +71,10 @@ typedef struct xctx {
      * takes a split relation from it (executor_split_sum.c) */
     const struct attu_stage *split_join;
     const struct attu_stage *split_agg;   /* that aggregate */
+    /* the LIMIT (over a SORT) whose consumer, an aggregate that does not
+     * depend on its input's order, needs its rows as a set only
+     * (limit_over_sort: select_window_set) */
+    const struct attu_stage *set_limit;
     attu_backend  *be;
     attu_error    *err;
     xwork         *work;
@@ -133,6 +137,9 @@ int exec_top_k(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, size_t k
  * false when the backend has none or declined the window. */
 int exec_select_window(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, size_t start, size_t cnt,
                        attu_buf *perm, bool *done);
+/* backend.h's select_window_set, its keys as exec_select_window's. */
+int exec_select_window_set(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, size_t start, size_t cnt,
+                           attu_buf *perm, bool *done);
 int exec_segmented_sort(xctx *x, const attu_sort_key *keys, int nkeys, const attu_buf *offsets,
                         size_t nseg, attu_buf *perm, size_t n);
 int exec_segment_heads(xctx *x, const attu_vec *keys, int nkeys, const attu_buf *perm, size_t n,

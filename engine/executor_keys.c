@@ -242,6 +242,19 @@ int exec_select_window(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, 
     return rc;
 }
 
+int exec_select_window_set(xctx *x, const attu_sort_key *keys, int nkeys, size_t n, size_t start, size_t cnt,
+                           attu_buf *perm, bool *done) {
+    *done = false;
+    if (!x->be->select_window_set) return 0;
+    if (!any_numeric(keys, nkeys))
+        return x->be->select_window_set(x->be, keys, nkeys, n, start, cnt, perm, done, x->err);
+    expanded e;
+    if (expand(x, keys, nkeys, n, &e)) return -1;
+    int rc = x->be->select_window_set(x->be, e.keys, e.nkeys, n, start, cnt, perm, done, x->err);
+    expanded_free(x, &e);
+    return rc;
+}
+
 int exec_segmented_sort(xctx *x, const attu_sort_key *keys, int nkeys, const attu_buf *offsets,
                         size_t nseg, attu_buf *perm, size_t n) {
     if (!any_numeric(keys, nkeys)) return x->be->segmented_sort(x->be, keys, nkeys, offsets, nseg, perm, n, x->err);

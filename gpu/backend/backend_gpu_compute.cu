@@ -1237,6 +1237,137 @@ bool window_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_
   return window_pass(be, keys, nkeys, n, start, cnt, w, window_by_rows_t{dk.data(), nkeys, lr[0], lr[1]}, bd + 2, perm);
 }
 
+// ---- the window as a set (select_window_set) ----------------------------------
+// A caller that needs the window's rows but not their order (an aggregate
+// such as count(*) or sum over LIMIT / OFFSET of an ORDER BY) takes them
+// from two brackets, one about each end of the window (window_select's
+// sample, margins and images): one pass sorts every row into five classes
+// by its first key's image, in order: under the first bracket (counted),
+// in it (candidates A), between the brackets (in the window whatever the
+// rest of the keys: written to the output as they come), in the second
+// (candidates B), over it (counted). Only the candidates are sorted, A's
+// tail and B's head completing the window, so a window of half the rows
+// costs the sample, one pass and two small sorts where the ordered window
+// sorts all its rows. Declined (nothing written) when the brackets
+// overlap (a narrow window: select_window), missed the window's ends, or
+// their candidates overflowed their room (ties of the first key).
+__global__ void __launch_bounds__(kWindowThreads)
+window_set_pass_kernel(select_image_t img, unsigned long long lo_a, unsigned long long hi_a, unsigned long long lo_b,
+                       unsigned long long hi_b, long long n, long long cap_a, long long cap_mid, long long cap_b,
+                       int64_t* rows_a, int64_t* mid, int64_t* rows_b, unsigned long long* counts) {
+  constexpr int tile = kWindowThreads * kWindowItems;
+  __shared__ unsigned tile_count[3];
+  __shared__ unsigned long long tile_base[3];
+  __shared__ unsigned long long warp_below[kWindowThreads / 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int64_t* const out[3] = {rows_a, mid, rows_b};
+  const long long cap[3] = {cap_a, cap_mid, cap_b};
+  unsigned long long below = 0;
+  for (long long base = (long long)blockIdx.x * tile; base < n; base += (long long)gridDim.x * tile) {
+    int w[kWindowItems];
+#pragma unroll
+    for (int t = 0; t < kWindowItems; ++t) {
+      long long i = base + t * kWindowThreads + threadIdx.x;
+      unsigned long long u = i < n ? img(i) : ~0ull;
+      // 0 under A, 1 in A, 2 between, 3 in B, 4 over B (and past n)
+      w[t] = i >= n ? 4 : u < lo_a ? 0 : u <= hi_a ? 1 : u < lo_b ? 2 : u <= hi_b ? 3 : 4;
+    }
+    if (threadIdx.x < 3) tile_count[threadIdx.x] = 0;
+    __syncthreads();
+    unsigned mask[kWindowItems], offset[kWindowItems];
+#pragma unroll
+    for (int t = 0; t < kWindowItems; ++t) {
+      below += w[t] == 0;
+      const int c = w[t] - 1;   // the stream a row goes to, -1 / 3 none
+      unsigned o = 0;
+      mask[t] = 0;
+#pragma unroll
+      for (int q = 0; q < 3; ++q) {
+        const unsigned m = __ballot_sync(~0u, c == q);
+        if (c == q) mask[t] = m;
+        unsigned oq = 0;
+        if (lane == 0 && m) oq = atomicAdd(&tile_count[q], (unsigned)__popc(m));
+        oq = __shfl_sync(~0u, oq, 0);
+        if (c == q) o = oq;
+      }
+      offset[t] = o;
+    }
+    __syncthreads();
+    if (threadIdx.x < 3)
+      tile_base[threadIdx.x] =
+          tile_count[threadIdx.x] ? atomicAdd(&counts[1 + threadIdx.x], (unsigned long long)tile_count[threadIdx.x]) : 0;
+    __syncthreads();
+#pragma unroll
+    for (int t = 0; t < kWindowItems; ++t) {
+      const int c = w[t] - 1;
+      if (c < 0 || c > 2) continue;
+      unsigned long long slot = tile_base[c] + offset[t] + __popc(mask[t] & ((1u << lane) - 1));
+      if ((long long)slot < cap[c]) out[c][slot] = base + t * kWindowThreads + threadIdx.x;
+    }
+    __syncthreads();  // the tile's counts and bases are the next tile's
+  }
+  for (int d = 16; d; d >>= 1) below += __shfl_down_sync(~0u, below, d);
+  if (lane == 0) warp_below[warp] = below;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long b = 0;
+    for (int v = 0; v < kWindowThreads / 32; ++v) b += warp_below[v];
+    if (b) atomicAdd(&counts[0], b);
+  }
+}
+
+bool window_select_set(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t start, size_t cnt,
+                       attu_buf* perm) {
+  context_t& ctx = CTX(be);
+  window_plan_t wa, wb;
+  // each end's bracket: window_select's plan of a one-row window there
+  if (!plan_window(n, start, 1, wa) || !plan_window(n, start + cnt - 1, 1, wb)) return false;
+  const int s = wa.s;
+  if (wa.ju >= wb.jl || wa.ju >= s || wb.jl < 0) return false;   // overlapping brackets: a narrow window
+  const long long cap_a = wa.cap, cap_b = wb.cap;
+  const attu_sort_key& k0 = keys[0];
+  select_image_t img{k0.col.type.id, k0.col.data->ptr,
+                     k0.col.valid ? static_cast<const uint8_t*>(k0.col.valid->ptr) : nullptr,
+                     k0.desc ? ~0ull : 0ull, k0.nulls_first ? 0ull : ~0ull};
+  mem_t<unsigned long long> sample((size_t)s, ctx);
+  window_sample_kernel<<<(s + 255) / 256, 256, 0, ctx.stream()>>>(img, (long long)n, s, sample.data());
+  ATTU_CUDA_CHECK_LAUNCH();
+  radix_sort(sample.data(), (size_t)s, less_t<unsigned long long>(), ctx);
+  mem_t<unsigned long long> bounds(8, ctx);
+  unsigned long long* bd = bounds.data();
+  const unsigned long long* sp = sample.data();
+  const long long jla = wa.jl, jua = wa.ju, jlb = wb.jl, jub = wb.ju;
+  transform([=] __device__(int i) {
+    if (i == 0) bd[0] = jla < 0 ? 0ull : sp[jla];
+    if (i == 1) bd[1] = sp[jua];
+    if (i == 2) bd[2] = sp[jlb];
+    if (i == 3) bd[3] = jub >= s ? ~0ull : sp[jub];
+    if (i >= 4) bd[i] = 0;  // the pass's counts
+  }, 8, ctx);
+  unsigned long long b4[4];
+  dtoh(b4, bd, 4, ctx);
+  mem_t<int64_t> ra((size_t)cap_a, ctx), rb((size_t)cap_b, ctx);
+  int64_t* out = I64(perm);
+  int blocks = ctx.sm_count() * (2048 / kWindowThreads);
+  long long tiles = ((long long)n + kWindowThreads * kWindowItems - 1) / (kWindowThreads * kWindowItems);
+  if (blocks > tiles) blocks = (int)tiles;
+  window_set_pass_kernel<<<blocks, kWindowThreads, 0, ctx.stream()>>>(img, b4[0], b4[1], b4[2], b4[3], (long long)n,
+                                                                     cap_a, (long long)cnt, cap_b, ra.data(), out,
+                                                                     rb.data(), bd + 4);
+  ATTU_CUDA_CHECK_LAUNCH();
+  unsigned long long c[4];
+  dtoh(c, bd + 4, 4, ctx);
+  const unsigned long long below = c[0], ma = c[1], mmid = c[2], mb = c[3];
+  // both ends inside their bracket, every stream within its room
+  if ((long long)ma > cap_a || (long long)mb > cap_b || mmid > cnt || below > start || below + ma < start ||
+      below + ma + mmid > start + cnt || below + ma + mmid + mb < start + cnt)
+    return false;
+  const size_t tail_a = (size_t)(below + ma - start), head_b = (size_t)(start + cnt - (below + ma + mmid));
+  if (tail_a) sort_candidates(be, keys, nkeys, ra.data(), (size_t)ma, false, (size_t)(start - below), tail_a, out + mmid);
+  if (head_b) sort_candidates(be, keys, nkeys, rb.data(), (size_t)mb, false, 0, head_b, out + mmid + tail_a);
+  return true;
+}
+
 // radix_sortable, with a row-number key (col.data NULL; the selections
 // gather the candidates' rows for it) counted as a sortable one.
 bool sortable_with_row_numbers(const attu_sort_key* keys, int nkeys) {
@@ -1295,6 +1426,19 @@ int gpu_select_window(attu_backend* be, const attu_sort_key* keys, int nkeys, si
   if (!keys[0].col.data) return attu_error_set(err, "XX000", 0, "GPU backend: select_window by the row number alone");
   if (n < select_min_rows() || cnt > n / 4 || !sortable_with_row_numbers(keys, nkeys)) return 0;
   return guarded(err, [&] { *done = window_select(be, keys, nkeys, n, start, cnt, perm); });
+}
+
+int gpu_select_window_set(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t start,
+                          size_t cnt, attu_buf* perm, bool* done, attu_error* err) {
+  *done = false;
+  if (n > kMaxCount) return attu_error_set(err, "54000", 0, "GPU backend: select_window_set of %zu rows", n);
+  if (start >= n || cnt == 0) {
+    *done = true;
+    return 0;
+  }
+  if (cnt > n - start) cnt = n - start;
+  if (!keys[0].col.data || n < select_min_rows() || !sortable_with_row_numbers(keys, nkeys)) return 0;
+  return guarded(err, [&] { *done = window_select_set(be, keys, nkeys, n, start, cnt, perm); });
 }
 
 int gpu_segmented_sort(attu_backend* be, const attu_sort_key* keys, int nkeys,
@@ -4080,6 +4224,7 @@ void install_compute(attu_backend* be) {
   be->sort = gpu_sort;
   be->top_k = gpu_top_k;
   be->select_window = gpu_select_window;
+  be->select_window_set = gpu_select_window_set;
   be->segment_heads = gpu_segment_heads;
   be->sort_heads = gpu_sort_heads;
   be->segreduce = gpu_segreduce;

@@ -133,6 +133,7 @@ ATTU_TRACED(sort)
 ATTU_TRACED(sort_heads)
 ATTU_TRACED(top_k)
 ATTU_TRACED(select_window)
+ATTU_TRACED(select_window_set)
 ATTU_TRACED(segment_heads)
 ATTU_TRACED(segreduce)
 ATTU_TRACED(scan)
@@ -162,7 +163,7 @@ void install_trace(attu_backend* be) {
   const char* tr = getenv("ATTU_GPU_TRACE");
   g_timeline = tr && std::strcmp(tr, "timeline") == 0;
   for (auto f : {trace_alloc, trace_upload, trace_download, trace_download_many, trace_fill, trace_iota, trace_gather, trace_gather_cols,
-                 trace_scatter, trace_eval, trace_compact, trace_sort, trace_sort_heads, trace_top_k, trace_select_window, trace_segment_heads,
+                 trace_scatter, trace_eval, trace_compact, trace_sort, trace_sort_heads, trace_top_k, trace_select_window, trace_select_window_set, trace_segment_heads,
                  trace_segreduce, trace_scan, trace_reduce, trace_eval_reduce, trace_partition, trace_count_keys, trace_sorted_search, trace_inner_join,
                  trace_lbs, trace_lbs_segreduce, trace_segmented_sort, trace_key_encode, trace_window_rank,
                  trace_group_dense, trace_partition_first, trace_dense_runs, trace_dense_index, trace_dense_probe})

@@ -1410,6 +1410,75 @@ int main() {
     }
   });
 
+  r.run("select_window_set: wide windows as sets; NULLs, ties, DESC; against the CPU's sort", [&] {
+    setenv("ATTU_GPU_SELECT_MIN_ROWS", "0", 1);
+    struct unset_sel_t { ~unset_sel_t() { unsetenv("ATTU_GPU_SELECT_MIN_ROWS"); } } unset_sel;
+    struct unset_z_t { ~unset_z_t() { unsetenv("ATTU_GPU_WINDOW_Z"); } } unset_z;
+    for (bool tight : {false, true})
+    for (size_t n : {(size_t)70000, (size_t)300001}) {
+      if (tight) setenv("ATTU_GPU_WINDOW_Z", "0", 1); else unsetenv("ATTU_GPU_WINDOW_Z");
+      auto wide = attu::test::random_values<int64_t>(n, -(1LL << 50), 1LL << 50, n + 601);
+      for (size_t i = 0; i < n; i += 5) wide[i] = wide[i / 3];           // ties of the first key
+      auto fi = attu::test::random_values<int64_t>(n, -100000, 100000, n + 602);
+      std::vector<double> f(n);
+      for (size_t i = 0; i < n; ++i) f[i] = i % 97 == 1 ? NAN : i % 89 == 2 ? -0.0 : (double)fi[i] * 0.25;
+      auto few = attu::test::random_values<int32_t>(n, -3, 3, n + 603);  // ties everywhere
+      auto c = attu::test::random_values<int32_t>(n, -50, 50, n + 604);
+      std::vector<uint8_t> fv(n);
+      for (size_t i = 0; i < n; ++i) fv[i] = i % 13 != 7;
+      struct combo_t { std::vector<int> cols; std::vector<bool> desc, nf; bool must; };
+      std::vector<combo_t> combos = {{{0}, {false}, {false}, true},
+                                     {{0, 3}, {true}, {false}, true},
+                                     {{1, 3}, {false, true}, {false, false}, false},
+                                     {{1, 3}, {true, false}, {true, false}, false},
+                                     {{2, 0}, {false, true}, {false, false}, false},
+                                     {{3}, {true}, {true}, false}};
+      std::vector<std::pair<size_t, size_t>> windows = {{n / 8, n / 2}, {n / 4, n / 2}, {1, n - 2}, {n / 3, n / 3},
+                                                        {n / 2, n / 4}, {n / 2, n}, {n / 10, n / 60}, {0, n}};
+      for (const combo_t& cb : combos)
+        for (auto [start, cnt] : windows) {
+          size_t want = std::min(cnt, n - start);
+          std::vector<std::vector<int64_t>> res(2);
+          bool selected = false;
+          for (int b = 0; b < 2; ++b) {
+            auto* be = both[b];
+            attu_buf *wb = put(be, wide), *fb = put(be, f), *ab = put(be, few), *cbb = put(be, c), *fvb = put(be, fv);
+            attu_buf* pb = put(be, nullptr, n * 8);
+            std::vector<attu_sort_key> keys = sort_keys_of(
+                {attu_vec{TY(ATTU_TYPE_INT64), wb, nullptr, nullptr}, attu_vec{TY(ATTU_TYPE_FLOAT64), fb, fvb, nullptr},
+                 attu_vec{TY(ATTU_TYPE_INT32), ab, nullptr, nullptr}, attu_vec{TY(ATTU_TYPE_INT32), cbb, nullptr, nullptr}},
+                cb.cols, cb.desc, cb.nf);
+            attu_error_clear(&err);
+            if (b == 0) {  // the CPU: the whole order, then the window
+              if (be->sort(be, keys.data(), (int)keys.size(), n, pb, &err)) r.fail(err.message);
+              auto all = get<int64_t>(be, pb, n);
+              res[0].assign(all.begin() + (long)start, all.begin() + (long)(start + want));
+            } else {
+              // poisoned: every slot of the window must be written
+              std::vector<int64_t> poison(n, -77);
+              be->upload(be, pb, 0, poison.data(), n * 8, &err);
+              bool done = false;
+              if (be->select_window_set(be, keys.data(), (int)keys.size(), n, start, cnt, pb, &done, &err))
+                r.fail(err.message);
+              selected = done;
+              if (done) res[1] = get<int64_t>(be, pb, want);
+            }
+            for (auto* x : {wb, fb, ab, cbb, fvb, pb}) be->free(be, x);
+          }
+          std::string what = "select_window_set n=" + std::to_string(n) + " window " + std::to_string(start) + "+" +
+                             std::to_string(cnt) + " first key " + std::to_string(cb.cols[0]) + (tight ? " z=0" : "");
+          bool wide_window = want >= n / 16 && start >= n / 16 && start + want <= n - n / 16;
+          if (cb.must && wide_window && !tight && !selected) r.fail((what + ": declined").c_str());
+          if (selected) {
+            // the same rows in any order; ties of every key broken by the row, as the sort's stability does
+            std::sort(res[0].begin(), res[0].end());
+            std::sort(res[1].begin(), res[1].end());
+            attu::test::expect_equal(r, res[1], res[0], what.c_str());
+          }
+        }
+    }
+  });
+
   r.run("select_window over random inputs and random windows, against the CPU's sort", [&] {
     setenv("ATTU_GPU_SELECT_MIN_ROWS", "0", 1);
     struct unset_sel_t { ~unset_sel_t() { unsetenv("ATTU_GPU_SELECT_MIN_ROWS"); } } unset_sel;
