@@ -1964,8 +1964,17 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
     int frc = run_agg_fused(x, s, in, &fused);
     if (frc <= 0) return fused;
     /* every other path reads materialized columns (run_stage hands this
-     * stage its input's lazy columns for run_agg_fused) */
-    if (rel_materialize(x, in, NULL)) return NULL;
+     * stage its input's lazy columns for run_agg_fused): those its
+     * expressions read (count(*) over a window of an order reads none) */
+    bool *read = calloc((size_t)in->ncols + 1, sizeof *read);
+    if (!read) { attu_error_oom(x->err); return NULL; }
+    mark_read(&s->keys, read, in->ncols, NULL);
+    mark_read(&s->args, read, in->ncols, NULL);
+    mark_read(&s->osa_fracs, read, in->ncols, NULL);
+    mark_read(&s->exprs, read, in->ncols, NULL);
+    int mrc = rel_materialize(x, in, read);
+    free(read);
+    if (mrc) return NULL;
     /* GROUP BY f(x) of one dense column: grouped by x first */
     rel *pre = NULL;
     int prc = run_agg_pregrouped(x, s, in, &pre);
