@@ -1143,7 +1143,11 @@ bool plan_window(size_t n, size_t start, size_t cnt, window_plan_t& w) {
   // the sample: a larger one narrows the bracket of a window in the middle
   // (its margin grows as the root of the sample, the rows per sampled one
   // as the sample's inverse); 2^19 images sort in well under the pass
-  w.s = (int)std::min<size_t>(n / 16, (size_t)1 << 19);
+  // (ATTU_GPU_WINDOW_SAMPLE_LOG2: its size's log2, 10 to 24, for measurements)
+  const char* sv = getenv("ATTU_GPU_WINDOW_SAMPLE_LOG2");
+  int lg = sv && *sv ? atoi(sv) : 19;
+  if (lg < 10 || lg > 24) lg = 19;
+  w.s = (int)std::min<size_t>(n / 16, (size_t)1 << lg);
   if (w.s < 256) return false;  // too few rows to sample: the histogram or the sort
   // standard deviations: a miss about once in 3.5 million brackets a side
   // (ATTU_GPU_WINDOW_Z overrides: the tests narrow it to see misses declined)
