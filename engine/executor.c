@@ -516,6 +516,34 @@ static bool order_free_aggregate(const attu_stage *s) {
     return true;
 }
 
+/* limit_over_sort's selection of the rows [start, start + cnt) of sort's
+ * order over in (its keys k evaluated): as a set (select_window_set) or in
+ * order (select_window). Returns 0 with *out, 1 when the backend declined,
+ * -1 on error. */
+static int select_kept_rows(xctx *x, attu_stage *sort, rel *in, xcol **k, int nk, size_t start, size_t cnt,
+                            bool as_set, rel **out) {
+    bool selected = false;
+    attu_sort_key *keys = make_keys(k, nk, sort->desc, sort->nulls_first);
+    attu_buf *idx = NULL;
+    int rc = -1;
+    if (!keys) return attu_error_oom(x->err);
+    if (!(idx = buf_i64(x, cnt))) goto done;
+    if ((as_set ? exec_select_window_set : exec_select_window)(x, keys, nk, in->nrows, start, cnt, idx, &selected))
+        goto done;
+    if (!selected) { rc = 1; goto done; }
+    *out = rel_through(x, in, idx, cnt);
+    idx = NULL;
+    if (!*out) goto done;
+    sort->executed = true;
+    sort->act_rows = cnt;
+    sort->act_how = as_set ? "select_window_set (the rows as a set)" : "select_window";
+    rc = 0;
+done:
+    free(keys);
+    if (idx) x->be->free(x->be, idx);
+    return rc;
+}
+
 /* LIMIT / OFFSET straight over a SORT whose kept rows are few (a quarter
  * of the order at most; each backend has its own limit, the CPU's an
  * eighth): the backend's select_window takes them from anywhere in the
@@ -553,51 +581,12 @@ static int limit_over_sort(xctx *x, attu_stage *s, attu_stage *sort, rel *in, re
     int rc = -1;
     if (!k) { attu_error_oom(x->err); goto done; }
     if (eval_exprs(x, &sort->keys, in, k)) goto done;
-    if (set) {
-        bool selected = false;
-        keys = make_keys(k, nk, sort->desc, sort->nulls_first);
-        if (!keys) { attu_error_oom(x->err); goto done; }
-        if (!(idx = buf_i64(x, cnt))) goto done;
-        if (exec_select_window_set(x, keys, nk, n, start, cnt, idx, &selected)) goto done;
-        if (selected) {
-            *out = rel_through(x, in, idx, cnt);
-            idx = NULL;
-            if (*out) {
-                sort->executed = true;
-                sort->act_rows = cnt;
-                sort->act_how = "select_window_set (the rows as a set)";
-                rc = 0;
-            }
-            goto done;
-        }
-        free(keys);
-        keys = NULL;
-        x->be->free(x->be, idx);
-        idx = NULL;
-        if (!head && !tail && !window) { rc = 1; goto done; }
-    }
-    if (window) {
-        bool selected = false;
-        keys = make_keys(k, nk, sort->desc, sort->nulls_first);
-        if (!keys) { attu_error_oom(x->err); goto done; }
-        if (!(idx = buf_i64(x, cnt))) goto done;
-        if (exec_select_window(x, keys, nk, n, start, cnt, idx, &selected)) goto done;
-        if (selected) {
-            *out = rel_through(x, in, idx, cnt);
-            idx = NULL;
-            if (*out) {
-                sort->executed = true;
-                sort->act_rows = cnt;
-                sort->act_how = "select_window";
-                rc = 0;
-            }
-            goto done;
-        }
-        free(keys);
-        keys = NULL;
-        x->be->free(x->be, idx);
-        idx = NULL;
-        if (!head && !tail) { rc = 1; goto done; }
+    /* the window selected, as a set, then in order; each declines alone */
+    for (int as_set = 1; as_set >= 0; as_set--) {
+        if (!(as_set ? set : window)) continue;
+        int src = select_kept_rows(x, sort, in, k, nk, start, cnt, as_set, out);
+        if (src <= 0) { rc = src; goto done; }
+        if (!head && !tail && !(as_set && window)) { rc = 1; goto done; }
     }
     if (tail) {
         /* the reversed order: turned keys, then the row number descending

@@ -881,22 +881,20 @@ done:
     return rc;
 }
 
-/* split_join's counted form: each row of B gets its number of partners
- * (backend count_keys); P's columns stay as they are and B's are
- * placeholders: the aggregate above reads B's own rows, weighted by the
- * counts, and lines the pairs up again (rel_split_realign) when it cannot.
- * Returns as split_join (1: the backend declined). */
-static int counted_split(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *partner, int64_t key_base,
-                         attu_buf **hits, const xcol *key_col, size_t np, const bool *need, rel **out_rel) {
+/* The split relation both forms of split_join hand the aggregate above:
+ * P's columns as they are, and B's either lazy through the partners in
+ * partition order (kx) or, counted (counts: each B row's number of
+ * partners), placeholders (the aggregate reads B's own rows). Takes kx's
+ * reference, counts and (on success) *hits. Returns 0 with *out_rel, -1 on
+ * error. */
+static int split_relation(xctx *x, rel *L, rel *R, bool p_left, int64_t key_base, attu_buf **hits,
+                          const xcol *key_col, size_t np, const bool *need, xcol *kx, attu_buf *counts,
+                          rel **out_rel) {
     rel *P = p_left ? L : R, *B = p_left ? R : L;
     int poff = p_left ? 0 : L->ncols, boff = p_left ? L->ncols : 0;
-    attu_buf *counts = x->be->alloc(x->be, (B->nrows ? B->nrows : 1) * 4, x->err);
     rel *out = NULL, *bref = NULL;
     rel_split *sp = NULL;
     int rc = -1;
-    if (!counts) goto done;
-    int e = x->be->count_keys(x->be, partner, key_base, np, counts, B->nrows, x->err);
-    if (e) { rc = e > 0 ? 1 : -1; goto done; }
     if (!(out = rel_new(x, L->ncols + R->ncols, np)) || !(bref = rel_new(x, B->ncols, B->nrows))) goto done;
     if (!(sp = calloc(1, sizeof *sp))) { attu_error_oom(x->err); goto done; }
     if (need) {
@@ -906,8 +904,9 @@ static int counted_split(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *p
     for (int i = 0; i < P->ncols; i++) out->cols[poff + i] = xcol_ref(P->cols[i]);
     for (int i = 0; i < B->ncols; i++) {
         bref->cols[i] = xcol_ref(B->cols[i]);
-        if (!(out->cols[boff + i] = xcol_pruned(x, B->cols[i]->type))) goto done;
+        if (counts && !(out->cols[boff + i] = xcol_pruned(x, B->cols[i]->type))) goto done;
     }
+    if (!counts && lazy_side(x, out, boff, B, kx, np, need)) goto done;
     sp->p_left = p_left;
     sp->nleft = L->ncols;
     sp->boff = boff;
@@ -921,11 +920,7 @@ static int counted_split(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *p
     out = NULL;
     rc = 0;
 done:
-    /* no room for the counts: the join goes on as usual */
-    if (rc < 0 && !strcmp(x->err->sqlstate, ATTU_SQLSTATE_OUT_OF_MEMORY) && !out) {
-        attu_error_clear(x->err);
-        rc = 1;
-    }
+    xcol_unref(x, kx);
     free_buf(x, counts);
     if (sp) { free(sp->need); free(sp); }
     rel_free(x, bref);
@@ -934,25 +929,22 @@ done:
 }
 
 /* The split form of partitioned_join for the aggregate above that asked
- * for it (executor_split_sum.c): only the partners are partitioned (a
- * keys-only pass), P's columns stay as they are and B's are lazy through
- * the partners in partition order. hits: the partner rows the probe
+ * for it (executor_split_sum.c): P's columns stay as they are; B's rows
+ * are counted (each B row's number of partners, backend count_keys) when
+ * the aggregate reads B only in a + b (split_counts_fit), else only the
+ * partners are partitioned (a keys-only pass) and B's columns are lazy
+ * through them in partition order. hits: the partner rows the probe
  * wrote, taken over on success (else partner is P's key column less
  * key_base, kept by reference to line the pairs up again). Returns as
  * partitioned_join. */
 static int split_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *partner, int64_t key_base,
                       attu_buf **hits, const xcol *key_col, size_t np, const bool *need, rel **out_rel) {
-    rel *P = p_left ? L : R, *B = p_left ? R : L;
-    int poff = p_left ? 0 : L->ncols, boff = p_left ? L->ncols : 0;
+    rel *B = p_left ? R : L;
     *out_rel = NULL;
     if (!partner->data || !partition_pays(x, L, R, p_left, np, need)) return 1;
-    /* B's side summed by its rows' partner counts: no partner order at all */
     const char *ce = getenv("ATTU_SPLIT_COUNTS");
-    if (x->be->count_keys && x->split_agg && !(ce && !strcmp(ce, "0")) &&
-        split_counts_fit(x->split_agg, L->ncols, p_left)) {
-        int crc = counted_split(x, L, R, p_left, partner, key_base, hits, key_col, np, need, out_rel);
-        if (crc <= 0) return crc;
-    }
+    bool counted = x->be->count_keys && x->split_agg && !(ce && !strcmp(ce, "0")) &&
+                   split_counts_fit(x->split_agg, L->ncols, p_left);
     int bits = 64 - __builtin_clzll((unsigned long long)(B->nrows - 1));
     int shift = bits > 8 ? bits - 8 : 0;
     /* the partners as int32 rows (half the bytes to write and read back)
@@ -960,48 +952,36 @@ static int split_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *part
      * them, which takes int64 */
     bool k32 = true;
     for (int i = 0; i < B->ncols; i++) k32 &= !B->cols[i]->lazy_src;
-    attu_buf *keys = k32 ? x->be->alloc(x->be, (np ? np : 1) * 4, x->err) : buf_i64(x, np);
-    rel *out = NULL, *bref = NULL;
-    rel_split *sp = NULL;
+    attu_buf *counts = NULL, *keys = NULL;
     xcol *kx = NULL;
     int rc = -1;
-    if (!keys) goto done;
-    int e = x->be->partition(x->be, partner, key_base, np, shift, keys, k32 ? 4 : 8, 0, NULL, x->err);
-    if (e) { rc = e > 0 ? 1 : -1; goto done; }
-    if (!(out = rel_new(x, L->ncols + R->ncols, np)) || !(bref = rel_new(x, B->ncols, B->nrows))) goto done;
-    if (!(sp = calloc(1, sizeof *sp))) { attu_error_oom(x->err); goto done; }
-    if (need) {
-        if (!(sp->need = malloc((size_t)(L->ncols + R->ncols)))) { attu_error_oom(x->err); goto done; }
-        memcpy(sp->need, need, (size_t)(L->ncols + R->ncols));
+    if (counted) {
+        if (!(counts = x->be->alloc(x->be, (B->nrows ? B->nrows : 1) * 4, x->err))) goto done;
+        int e = x->be->count_keys(x->be, partner, key_base, np, counts, B->nrows, x->err);
+        if (e < 0) goto done;
+        if (e > 0) { free_buf(x, counts); counts = NULL; counted = false; }   /* declined: the partition form */
     }
-    for (int i = 0; i < P->ncols; i++) out->cols[poff + i] = xcol_ref(P->cols[i]);
-    for (int i = 0; i < B->ncols; i++) bref->cols[i] = xcol_ref(B->cols[i]);
-    if (!(kx = index_column(x, keys))) goto done;
-    keys = NULL;
-    if (k32) kx->type = attu_type_make(ATTU_TYPE_INT32);
-    if (lazy_side(x, out, boff, B, kx, np, need)) goto done;
-    sp->p_left = p_left;
-    sp->nleft = L->ncols;
-    sp->boff = boff;
-    sp->B = bref; bref = NULL;
-    sp->base = key_base;
-    if (*hits) { sp->hits = *hits; *hits = NULL; }
-    else sp->partner_col = xcol_ref((xcol *)key_col);
-    out->split = sp; sp = NULL;
-    *out_rel = out;
-    out = NULL;
-    rc = 0;
+    if (!counted) {
+        keys = k32 ? x->be->alloc(x->be, (np ? np : 1) * 4, x->err) : buf_i64(x, np);
+        if (!keys) goto done;
+        int e = x->be->partition(x->be, partner, key_base, np, shift, keys, k32 ? 4 : 8, 0, NULL, x->err);
+        if (e) { rc = e > 0 ? 1 : -1; goto done; }
+        if (!(kx = index_column(x, keys))) goto done;
+        keys = NULL;
+        if (k32) kx->type = attu_type_make(ATTU_TYPE_INT32);
+    }
+    rc = split_relation(x, L, R, p_left, key_base, hits, key_col, np, need, kx, counts, out_rel);
+    kx = NULL;
+    counts = NULL;
 done:
-    /* no room for the partitioned partners: the join goes on as usual */
-    if (rc < 0 && !strcmp(x->err->sqlstate, ATTU_SQLSTATE_OUT_OF_MEMORY) && !out) {
+    /* no room for the counts or the partitioned partners: the join goes on as usual */
+    if (rc < 0 && !strcmp(x->err->sqlstate, ATTU_SQLSTATE_OUT_OF_MEMORY) && !*out_rel) {
         attu_error_clear(x->err);
         rc = 1;
     }
     xcol_unref(x, kx);
     free_buf(x, keys);
-    if (sp) { free(sp->need); free(sp); }
-    rel_free(x, bref);
-    rel_free(x, out);
+    free_buf(x, counts);
     return rc;
 }
 

@@ -1418,30 +1418,34 @@ int gpu_top_k(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, 
   });
 }
 
-int gpu_select_window(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t start,
-                      size_t cnt, attu_buf* perm, bool* done, attu_error* err) {
+// select_window and select_window_set: the window cut at n, the cases
+// answered at once (*done, returns 0 or an error) and those declined.
+// Returns 1 when the selection should run.
+static int window_prologue(const attu_sort_key* keys, int nkeys, size_t n, size_t start, size_t& cnt, size_t widest,
+                    bool* done, attu_error* err, const char* what) {
   *done = false;
-  if (n > kMaxCount) return attu_error_set(err, "54000", 0, "GPU backend: select_window of %zu rows", n);
+  if (n > kMaxCount) return attu_error_set(err, "54000", 0, "GPU backend: %s of %zu rows", what, n);
   if (start >= n || cnt == 0) {
     *done = true;
     return 0;
   }
   if (cnt > n - start) cnt = n - start;
-  if (!keys[0].col.data) return attu_error_set(err, "XX000", 0, "GPU backend: select_window by the row number alone");
-  if (n < select_min_rows() || cnt > n / 4 || !sortable_with_row_numbers(keys, nkeys)) return 0;
+  if (!keys[0].col.data) return attu_error_set(err, "XX000", 0, "GPU backend: %s by the row number alone", what);
+  if (n < select_min_rows() || cnt > widest || !sortable_with_row_numbers(keys, nkeys)) return 0;
+  return 1;
+}
+
+int gpu_select_window(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t start,
+                      size_t cnt, attu_buf* perm, bool* done, attu_error* err) {
+  int go = window_prologue(keys, nkeys, n, start, cnt, n / 4, done, err, "select_window");
+  if (go != 1) return go;
   return guarded(err, [&] { *done = window_select(be, keys, nkeys, n, start, cnt, perm); });
 }
 
 int gpu_select_window_set(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t start,
                           size_t cnt, attu_buf* perm, bool* done, attu_error* err) {
-  *done = false;
-  if (n > kMaxCount) return attu_error_set(err, "54000", 0, "GPU backend: select_window_set of %zu rows", n);
-  if (start >= n || cnt == 0) {
-    *done = true;
-    return 0;
-  }
-  if (cnt > n - start) cnt = n - start;
-  if (!keys[0].col.data || n < select_min_rows() || !sortable_with_row_numbers(keys, nkeys)) return 0;
+  int go = window_prologue(keys, nkeys, n, start, cnt, n, done, err, "select_window_set");
+  if (go != 1) return go;
   return guarded(err, [&] { *done = window_select_set(be, keys, nkeys, n, start, cnt, perm); });
 }
 
