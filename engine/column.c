@@ -6,6 +6,7 @@
  * column never exposes stale NULL bits; a NULL row's slot is zero.
  */
 #include "engine/column.h"
+#include "engine/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,37 @@ static size_t format_bpchar(const char *s, size_t len, int n, char *buf, size_t 
     return total;
 }
 
+/* An array's text (engine/array.h), in buf or, when longer, in the
+ * thread's buffer that format_bpchar uses. */
+static size_t format_array(attu_type t, const char *s, size_t len, char *buf, size_t cap, const char **long_out) {
+    attu_abuf txt = { 0 };
+    if (attu_array_to_text(attu_type_array_elem(t), s, len, &txt)) {
+        attu_abuf_free(&txt);
+        if (long_out) *long_out = "";
+        return 0;
+    }
+    size_t n = txt.len;
+    if (cap > 0 && n <= cap - 1) {
+        memcpy(buf, txt.p, n);
+        buf[n] = 0;
+        if (long_out) *long_out = NULL;
+        attu_abuf_free(&txt);
+        return n;
+    }
+    call_once(&pad_once, pad_key_init);
+    pad_buffer *pb = pad_key_ok ? tss_get(pad_key) : NULL;
+    if (pad_key_ok && (!pb || pb->cap < n + 1)) {
+        pad_buffer *nb = realloc(pb, sizeof *nb + n + 1);
+        if (nb && tss_set(pad_key, nb) == thrd_success) { pb = nb; pb->cap = n + 1; }
+        else { free(nb ? nb : pb); tss_set(pad_key, NULL); pb = NULL; }
+    }
+    if (!pb) { attu_abuf_free(&txt); if (long_out) *long_out = ""; return 0; }
+    memcpy(pb->bytes, txt.p, n + 1);
+    attu_abuf_free(&txt);
+    if (long_out) *long_out = pb->bytes;
+    return n;
+}
+
 size_t attu_column_format(const attu_column *c, size_t row, char *buf,
                           size_t cap, const char **long_out) {
     if (attu_column_is_null(c, row)) return (size_t)-1;
@@ -162,6 +194,7 @@ size_t attu_column_format(const attu_column *c, size_t row, char *buf,
         const char *s = "";
         if (c->dict) s = attu_dictionary_get(c->dict, *(const int32_t *)slot, &len);
         if (attu_type_is_bpchar(c->type)) return format_bpchar(s, len, c->type.precision, buf, cap, long_out);
+        if (attu_type_is_array(c->type)) return format_array(c->type, s, len, buf, cap, long_out);
         if (cap == 0 || len > cap - 1) {
             if (long_out) *long_out = s;
             return len;

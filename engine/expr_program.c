@@ -8,6 +8,7 @@
  * live in an arena of fixed blocks that never move, reset at every run.
  */
 #include "engine/expr_program.h"
+#include "engine/array.h"
 #include "engine/timezone.h"
 #include "engine/datetime_make.h"
 #include "engine/interval.h"
@@ -174,7 +175,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_GT_IV] = "gt_iv", [ATTU_OP_GE_IV] = "ge_iv", [ATTU_OP_NULLIF_IV] = "nullif_iv",
     [ATTU_OP_TZ_TO_LOCAL] = "tz_to_local", [ATTU_OP_TZ_FROM_LOCAL] = "tz_from_local",
     [ATTU_OP_TZ_OFFSET] = "tz_offset", [ATTU_OP_TZ_ADD_IV] = "tz_add_iv", [ATTU_OP_TZ_SUB_IV] = "tz_sub_iv",
-    [ATTU_OP_TZ_TRUNC] = "tz_trunc",
+    [ATTU_OP_TZ_TRUNC] = "tz_trunc", [ATTU_OP_ARRAY] = "array",
     [ATTU_OP_TS_ADD_IV] = "ts_add_iv", [ATTU_OP_TS_SUB_IV] = "ts_sub_iv", [ATTU_OP_TS_DIFF] = "ts_diff",
     [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
     [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_QUALIFY_IV] = "qualify_iv",
@@ -941,6 +942,10 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
         if (op >= ATTU_OP_REGEXP_REPLACE && op <= ATTU_OP_SIMILAR_SUBSTRING) {
             /* the compiled pattern lives across the rows, as above */
             if (attu_regexp_run(op, in->aux, A, B, C, Dd, G, D, n, regexp_alloc, it, err)) return -1;
+            continue;
+        }
+        if (op == ATTU_OP_ARRAY) {
+            if (attu_array_run(p, in, A, B, C, G, D, n, regexp_alloc, it, err)) return -1;
             continue;
         }
         if (op >= ATTU_OP_TO_CHAR_TS && op <= ATTU_OP_TO_TIMESTAMP) {

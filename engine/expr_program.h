@@ -244,6 +244,9 @@ typedef enum attu_opcode {
     ATTU_OP_TZ_TRUNC,      /* date_trunc(imm_i, timestamptz a) in the zone: a day
                               or longer unit starts at local midnight; shorter
                               units keep a's offset */
+    /* arrays (engine/array.h), host only: aux is the attu_array_fn; an
+     * array register is a TEXT register holding the encoded bytes */
+    ATTU_OP_ARRAY,
     ATTU_OP_COUNT_
 } attu_opcode;
 

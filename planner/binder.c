@@ -2335,11 +2335,19 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
          * typed text so that nothing shows it padded */
         return mk_call(&c, ATTU_OP_MOVE, t, e->position, 1, e, NULL, NULL, NULL);
     if (e->type.id == ATTU_TYPE_UNKNOWN || attu_type_equal(e->type, t)) return coerce(&c, e, t, true, e->position);
+    if (attu_type_is_array(t) && attu_type_is_array(e->type)) {
+        /* an array assigns to another where its elements assign (numbers
+         * to numbers, dates and timestamps, anything to text) */
+        attu_type fe = attu_type_array_elem(e->type), te = attu_type_array_elem(t);
+        if (fe.id == te.id || (is_numeric(fe.id) && is_numeric(te.id)) || te.id == ATTU_TYPE_TEXT ||
+            ((fe.id == ATTU_TYPE_DATE || attu_type_is_ts_any(fe.id)) && (te.id == ATTU_TYPE_DATE || attu_type_is_ts_any(te.id))))
+            return coerce(&c, e, t, true, e->position);
+    }
     bool num = is_numeric(e->type.id) && is_numeric(t.id);
     /* date, timestamp and timestamptz assign to one another (in the session's zone) */
     bool dt = (e->type.id == ATTU_TYPE_DATE || attu_type_is_ts_any(e->type.id)) &&
               (t.id == ATTU_TYPE_DATE || attu_type_is_ts_any(t.id));
-    bool totext = t.id == ATTU_TYPE_TEXT;
+    bool totext = t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t);
     if (!num && !dt && !totext) {
         char b1[64], b2[64];
         attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position, "column \"%s\" is of type %s but expression is of type %s",

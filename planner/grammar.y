@@ -62,6 +62,16 @@ static attu_ast_typename tn_make(const char *name, int pos) {
     return t;
 }
 
+/* t[] / t[n] / t ARRAY: the element's name with "[]" appended, which
+ * attu_type_from_name resolves to the array type (the bound is ignored,
+ * as PostgreSQL ignores it) */
+static attu_ast_typename array_tn(attu_parse_ctx *c, attu_ast_typename t) {
+    char buf[96];
+    int n = snprintf(buf, sizeof buf, "%s[]", t.name ? t.name : "");
+    t.name = ab_strndup(c, buf, (size_t)(n < (int)sizeof buf ? n : (int)sizeof buf - 1));
+    return t;
+}
+
 /* INTERVAL(p) / SECOND(p): PostgreSQL reduces a precision over 6 to 6 */
 static int iv_prec(int p) { return p > 6 ? 6 : p; }
 
@@ -911,13 +921,13 @@ a_expr(A) ::= a_expr(E) NOT_LA(K) IN in_expr(I). [NOT_LA]   { A = ab_in(ctx, E, 
 /* x op ANY|SOME|ALL (SELECT ...), and the array form (refused). */
 a_expr(A) ::= a_expr(L) subquery_op(O) sub_type(T) select_with_parens(Q). [OP]
     { A = ab_quantified(ctx, L, &O, T, Q); }
+/* x op ANY (array): a call of " any" or " all" followed by the operator
+ * (planner/array_bind.c) */
 a_expr(A) ::= a_expr(L) subquery_op(O) sub_type(T) LP a_expr(E) RP. [OP]
 {
-    (void)T; (void)E;
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, O.pos,
-                   "%.*s ANY/ALL (array) is not supported; use IN or a subquery",
-                   (int)O.len, ctx->sql + O.off);
-    A = L;
+    char nm[32];
+    int nl = snprintf(nm, sizeof nm, " %s%.*s", T ? "all" : "any", (int)(O.len > 8 ? 8 : O.len), ctx->sql + O.off);
+    A = ab_func2(ctx, ab_strndup(ctx, nm, (size_t)nl), L, E, O.pos);
 }
 subquery_op(A) ::= EQ(K).       { A = K; }
 subquery_op(A) ::= NE(K).       { A = K; }
@@ -978,20 +988,19 @@ c_expr(A) ::= case_expr(E).                     { A = E; }
 c_expr(A) ::= func_expr(E).                     { A = E; }
 c_expr(A) ::= select_with_parens(Q). [UMINUS]   { A = ab_subquery(ctx, ATTU_EXPR_SUBQUERY, Q, Q->paren_position); }
 c_expr(A) ::= EXISTS(K) select_with_parens(Q).  { A = ab_subquery(ctx, ATTU_EXPR_EXISTS, Q, K.pos); }
-/* ARRAY[...] and ARRAY(SELECT ...): attu has no array types (among their
- * uses, the array forms of percentile_cont / percentile_disc); reported
- * once the statement parses, as PostgreSQL reports its errors after a
- * syntax error. */
-c_expr(A) ::= ARRAY(K) LBRACKET expr_list RBRACKET.
-{
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
-    A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
-}
-c_expr(A) ::= ARRAY(K) LBRACKET RBRACKET.
-{
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
-    A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
-}
+/* ARRAY[...]: a call of " array" (a name no query can write), which the
+ * binder builds the array of (planner/array_bind.c); ARRAY(SELECT ...) is
+ * not supported. */
+c_expr(A) ::= ARRAY(K) LBRACKET expr_list(L) RBRACKET.  { A = ab_func(ctx, NULL, " array", L, K.pos); }
+c_expr(A) ::= ARRAY(K) LBRACKET RBRACKET.               { A = ab_func(ctx, NULL, " array", NULL, K.pos); }
+/* a[i] and a[i:j] (either bound may be left out): calls of " subscript"
+ * and " slice", a left-out bound a call of " omitted" */
+c_expr(A) ::= c_expr(E) LBRACKET(K) a_expr(I) RBRACKET.  { A = ab_func2(ctx, " subscript", E, I, K.pos); }
+c_expr(A) ::= c_expr(E) LBRACKET(K) slice_bound(L) COLON slice_bound(H) RBRACKET.
+    { A = ab_func3(ctx, " slice", E, L, H, K.pos); }
+%type slice_bound {attu_ast_expr *}
+slice_bound(A) ::= a_expr(E).   { A = E; }
+slice_bound(A) ::= .            { A = ab_func0(ctx, " omitted", 0); }
 c_expr(A) ::= ARRAY(K) select_with_parens.
 {
     ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
@@ -1686,6 +1695,9 @@ opt_name_list(A) ::= .                          { A = NULL; }
 %type const_typename {attu_ast_typename}
 typename(A) ::= simple_typename(T).     { A = T; }
 typename(A) ::= generic_typename(T).    { A = T; }
+typename(A) ::= typename(T) LBRACKET RBRACKET.            { A = array_tn(ctx, T); }
+typename(A) ::= typename(T) LBRACKET ICONST RBRACKET.     { A = array_tn(ctx, T); }
+typename(A) ::= typename(T) ARRAY.                        { A = array_tn(ctx, T); }
 
 %type generic_typename {attu_ast_typename}
 generic_typename(A) ::= type_function_name(N).  { A = tn_make(ab_tokstr(&N), N.pos); }
