@@ -946,8 +946,17 @@ static const char *cast_type_name(const attu_ast_typename *t) {
         { "time with time zone", "timetz" },
     };
     if (!strcmp(t->name, "float")) return t->precision >= 1 && t->precision <= 24 ? "float4" : "float8";
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++) if (!strcmp(map[i].sql, t->name)) return map[i].pg;
-    return t->name;
+    /* an array type's cast is named by its element's (int[]: int4) */
+    static _Thread_local char elem[96];
+    const char *name = t->name;
+    size_t l = strlen(name);
+    if (l > 2 && !strcmp(name + l - 2, "[]") && l < sizeof elem) {
+        memcpy(elem, name, l + 1);
+        while (l > 2 && !strcmp(elem + l - 2, "[]")) elem[l -= 2] = 0;
+        name = elem;
+    }
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++) if (!strcmp(map[i].sql, name)) return map[i].pg;
+    return name;
 }
 
 /* The name of an unnamed select-list item, by PostgreSQL's FigureColname:
@@ -958,7 +967,17 @@ static const char *cast_type_name(const attu_ast_typename *t) {
 static int figure_colname(const bctx *c, const attu_ast_expr *e, const char **name) {
     switch (e->kind) {
     case ATTU_EXPR_COLUMN: *name = e->u.column.name; return 2;
-    case ATTU_EXPR_FUNC: *name = e->u.func.name; return 2;
+    case ATTU_EXPR_FUNC:
+        /* the array syntax's calls (planner/array_bind.c): ARRAY[...] is
+         * "array", a[i] and a[i:j] take a's name, an operator none */
+        if (e->u.func.name[0] == ' ') {
+            if (!strcmp(e->u.func.name, " array")) { *name = "array"; return 2; }
+            if (!strcmp(e->u.func.name, " subscript") || !strcmp(e->u.func.name, " slice"))
+                return figure_colname(c, e->u.func.args.items[0], name);
+            return 0;
+        }
+        *name = e->u.func.name;
+        return 2;
     case ATTU_EXPR_EXTRACT: *name = "extract"; return 2;
     case ATTU_EXPR_EXISTS: *name = "exists"; return 2;
     case ATTU_EXPR_SUBQUERY:
