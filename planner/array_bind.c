@@ -470,6 +470,13 @@ attu_bexpr *attu_bind_unnest(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_bexpr *a = args[0];
     if (a->type.id == ATTU_TYPE_UNKNOWN) return attu_param_not_unique(c, "unnest", args, 1, pos);
     if (!attu_type_is_array(a->type)) return attu_no_function(c, e, args, n);
+    attu_bexpr *x = attu_unnest_series(c, a, pos);
+    return x ? attu_unnest_element(c, a, x, pos) : NULL;
+}
+
+/* unnest's parts: the series of a's subscripts (a BX_SRF) and the element
+ * of subscript k. */
+attu_bexpr *attu_unnest_series(bctx *c, attu_bexpr *a, int pos) {
     attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
     attu_bexpr *x = attu_bx_new(c->pa, BX_SRF, i4, pos);
     if (!x) { attu_error_oom(c->err); return NULL; }
@@ -478,5 +485,9 @@ attu_bexpr *attu_bind_unnest(bctx *c, const scope *sc, const attu_ast_expr *e) {
     x->args[1] = arr_call(c, ATTU_ARR_CARDINALITY, i4, pos, 1, a, NULL, NULL);
     x->args[2] = mk_const_int(c, i4, 1);
     if (!x->args[0] || !x->args[1] || !x->args[2]) return NULL;
-    return arr_call(c, ATTU_ARR_SUBSCRIPT, elem_of(a->type), pos, 2, a, x, NULL);
+    return x;
+}
+
+attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos) {
+    return arr_call(c, ATTU_ARR_SUBSCRIPT, elem_of(a->type), pos, 2, a, k, NULL);
 }

@@ -392,9 +392,12 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     bool lateral = false;      /* r is a function or a LATERAL subquery over l's rows (l ++ its columns) */
     attu_ast_join_type jt = f->u.join.type;
     if (l && f->u.join.right->kind == ATTU_FROM_FUNCTION) {
-        const char *qual, *name;
-        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, &name);
-        if (r && !scope_push(c, &rs, qual, name, r->types[r->ncols - 1], false, false, c->next_source++)) return NULL;
+        const char *qual, *names[2];
+        int nnew = 0;
+        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, names, &nnew);
+        int src = c->next_source++;
+        for (int k = 0; r && k < nnew; k++)
+            if (!scope_push(c, &rs, qual, names[k], r->types[r->ncols - nnew + k], false, false, src)) return NULL;
         if (r && lateral && (jt == ATTU_JOIN_RIGHT || jt == ATTU_JOIN_FULL)) {
             attu_error_set(c->err, "42P10", f->u.join.right->position,
                            "invalid reference to FROM-clause entry for table \"%s\"", ls.n && ls.cols[0].qual ? ls.cols[0].qual : "?");
@@ -548,7 +551,21 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
          * left row with its rows: ON filters those pairs (LEFT: inside the
          * node, which pads the left rows left without a pair) */
         j = r;
-        if (jt == ATTU_JOIN_LEFT) {
+        if (jt == ATTU_JOIN_LEFT && f->u.join.right->kind == ATTU_FROM_FUNCTION && r->kind == LP_PROJECT &&
+            r->left && r->left->kind == LP_SRF) {
+            /* unnest: the series of subscripts pads the left rows without
+             * elements, the projection above (srf.c) reads the element,
+             * NULL for a padded row; an ON reading the element would need
+             * it below the projection */
+            if (cond && !(cond->kind == BX_CONST && !cond->is_null && cond->i)) {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
+                               "LEFT JOIN LATERAL unnest(...) takes only ON true");
+                return NULL;
+            }
+            r->left->srf_outer = true;
+            r->left->est_rows = r->left->est_rows > l->est_rows ? r->left->est_rows : l->est_rows;
+            r->est_rows = r->left->est_rows;
+        } else if (jt == ATTU_JOIN_LEFT) {
             r->srf_outer = true;
             r->residual = cond;
             r->est_rows = r->est_rows > l->est_rows ? r->est_rows : l->est_rows;
@@ -668,9 +685,13 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
     case ATTU_FROM_FUNCTION: {
         /* nothing before it to read (the first FROM item) */
         bool lateral;
-        const char *qual, *name;
-        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, &name);
-        if (!p || !scope_push(c, sc, qual, name, p->types[p->ncols - 1], false, false, c->next_source++)) return NULL;
+        const char *qual, *names[2];
+        int nnew = 0;
+        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, names, &nnew);
+        if (!p) return NULL;
+        int src = c->next_source++;
+        for (int k = 0; k < nnew; k++)
+            if (!scope_push(c, sc, qual, names[k], p->types[p->ncols - nnew + k], false, false, src)) return NULL;
         return p;
     }
     case ATTU_FROM_SUBQUERY: {
@@ -1323,18 +1344,21 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             /* a function reading the items before it runs over their rows
              * (LATERAL, implicit for functions in PostgreSQL) */
             bool lateral;
-            const char *qual, *name;
-            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, &name);
+            const char *qual, *names[2];
+            int nnew = 0;
+            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, names, &nnew);
             if (!f) return NULL;
+            int src = c->next_source++;
+            for (int k = 0; k < nnew; k++)
+                if (!scope_push(c, &one, qual, names[k], f->types[f->ncols - nnew + k], false, false, src)) return NULL;
             if (lateral) {
-                scope_col col;
-                if (!scope_push(c, &one, qual, name, f->types[f->ncols - 1], false, false, c->next_source++)) return NULL;
-                col = one.cols[0];
-                if (!scope_push_col(c, &sc, &col, scope_star_end(&sc))) return NULL;
+                for (int k = 0; k < one.n; k++) {
+                    scope_col col = one.cols[k];
+                    if (!scope_push_col(c, &sc, &col, scope_star_end(&sc))) return NULL;
+                }
                 p = f;
                 continue;
             }
-            if (!scope_push(c, &one, qual, name, f->types[f->ncols - 1], false, false, c->next_source++)) return NULL;
             int star_base = scope_star_end(&sc);
             for (int k = 0; k < one.n; k++)
                 if (!scope_push_col(c, &sc, &one.cols[k], star_base)) return NULL;

@@ -311,7 +311,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
        DELETE UPDATE TRUNCATE
-       WITHIN.
+       WITHIN ORDINALITY.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -602,6 +602,29 @@ table_ref(A) ::= func_application(F) opt_alias_clause(L).
     A->kind = ATTU_FROM_FUNCTION;
     A->position = F->position;
     A->u.function.call = F;
+    A->alias = (char *)L.name;
+    A->column_aliases = ab_names(L.cols);
+    ab_from_finish(ctx, A);
+}
+table_ref(A) ::= func_application(F) WITH_LA ORDINALITY opt_alias_clause(L).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_FUNCTION;
+    A->position = F->position;
+    A->u.function.call = F;
+    A->u.function.ordinality = true;
+    A->alias = (char *)L.name;
+    A->column_aliases = ab_names(L.cols);
+    ab_from_finish(ctx, A);
+}
+table_ref(A) ::= LATERAL func_application(F) WITH_LA ORDINALITY opt_alias_clause(L).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_FUNCTION;
+    A->position = F->position;
+    A->u.function.call = F;
+    A->u.function.lateral = true;
+    A->u.function.ordinality = true;
     A->alias = (char *)L.name;
     A->column_aliases = ab_names(L.cols);
     ab_from_finish(ctx, A);
@@ -1546,6 +1569,7 @@ unreserved_keyword(A) ::= TEMPORARY(T).             { A = T; }
 unreserved_keyword(A) ::= TRANSACTION(T).           { A = T; }
 unreserved_keyword(A) ::= UNBOUNDED(T).             { A = T; }
 unreserved_keyword(A) ::= OTHERS(T).                   { A = T; }
+unreserved_keyword(A) ::= ORDINALITY(T).               { A = T; }
 unreserved_keyword(A) ::= TIES(T).                     { A = T; }
 unreserved_keyword(A) ::= EXCLUDE(T).                  { A = T; }
 unreserved_keyword(A) ::= GROUPS(T).                   { A = T; }
