@@ -7,6 +7,8 @@
  */
 #include "engine/column.h"
 #include "engine/array.h"
+#include "engine/dictionary.h"
+#include "engine/numeric.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +208,29 @@ size_t attu_column_format(const attu_column *c, size_t row, char *buf,
     }
     if (long_out) *long_out = NULL;
     return attu_value_format(c->type, slot, buf, cap);
+}
+
+int attu_column_array_each(const attu_column *c, size_t row,
+                           void (*fn)(void *ctx, attu_type elem, const attu_slot *v, const char *num, size_t num_len),
+                           void *ctx) {
+    if (!attu_type_is_array(c->type) || attu_column_is_null(c, row)) return -1;
+    size_t len = 0;
+    const char *s = "";
+    if (c->dict) s = attu_dictionary_get(c->dict, *(const int32_t *)((const char *)c->data + row * 4), &len);
+    attu_type e = attu_type_array_elem(c->type);
+    attu_array_iter it;
+    attu_slot v;
+    int n = 0;
+    attu_array_iter_init(&it, e, s, len);
+    while (attu_array_next(&it, &v) == 1) {
+        char num[80];
+        int nl = 0;
+        if (e.id == ATTU_TYPE_NUMERIC && !v.null) nl = attu_numeric_format(attu_numeric_unpack(v.v.s), num, sizeof num);
+        fn(ctx, e, &v, nl ? num : NULL, (size_t)nl);
+        n++;
+    }
+    attu_array_iter_done(&it);
+    return n;
 }
 
 void attu_column_invalidate_device(attu_column *c) {
