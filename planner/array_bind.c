@@ -491,3 +491,48 @@ attu_bexpr *attu_unnest_series(bctx *c, attu_bexpr *a, int pos) {
 attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos) {
     return arr_call(c, ATTU_ARR_SUBSCRIPT, elem_of(a->type), pos, 2, a, k, NULL);
 }
+
+/* generate_subscripts(a, dim [, reverse]): the series 1 .. array_length(a,
+ * dim) (reversed: down to 1), a set-returning function as generate_series;
+ * '{}', NULL and a dimension other than 1 give no rows. */
+attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool in_from) {
+    int pos = e->position;
+    if (!in_from && c->in_agg) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "aggregate function calls cannot contain set-returning function calls");
+        attu_error_set_hint(c->err, "You might be able to move the set-returning function into a LATERAL FROM item.");
+        return NULL;
+    }
+    if (!in_from && !c->allow_srf) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "set-returning functions are not allowed in %s",
+                       c->srf_clause ? c->srf_clause : c->clause ? c->clause : "this context");
+        return NULL;
+    }
+    int n = e->u.func.args.n;
+    attu_bexpr *args[100] = { 0 };
+    if (n > 100) n = 100;
+    for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+    if (n < 2 || n > 3 || e->u.func.star || e->u.func.distinct || e->u.func.over) return attu_no_function(c, e, args, n);
+    attu_bexpr *a = need_array(c, e, args, n, 0), *d = a ? int_arg(c, e, args, n, 1) : NULL, *rev = NULL;
+    if (!d) return NULL;
+    bool reverse = false;
+    if (n == 3) {
+        if (!(rev = coerce_bool(c, args[2], "generate_subscripts"))) return NULL;
+        if (rev->kind != BX_CONST) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                           "generate_subscripts takes only a constant reverse flag in attu");
+            return NULL;
+        }
+        reverse = !rev->is_null && rev->i;
+    }
+    attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
+    attu_bexpr *x = attu_bx_new(c->pa, BX_SRF, i4, pos);
+    if (!x) { attu_error_oom(c->err); return NULL; }
+    attu_bexpr *len = arr_call(c, ATTU_ARR_LENGTH, i4, pos, 2, a, d, NULL);
+    x->nargs = 3;
+    x->args[0] = reverse ? len : mk_const_int(c, i4, 1);
+    x->args[1] = reverse ? mk_const_int(c, i4, 1) : len;
+    x->args[2] = mk_const_int(c, i4, reverse ? -1 : 1);
+    if (!x->args[0] || !x->args[1] || !x->args[2]) return NULL;
+    return x;
+}

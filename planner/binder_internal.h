@@ -189,6 +189,7 @@ bool attu_array_function_name(const char *name);
 attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos);
 attu_bexpr *attu_bind_unnest(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *attu_unnest_series(bctx *c, attu_bexpr *a, int pos);
+attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool in_from);
 attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos);
 attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_expr *ae, attu_type t, int pos);
 attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *e);

@@ -323,14 +323,15 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
                                     bool *lateral, const char **qual, const char **colnames, int *nnew) {
     const attu_ast_expr *call = f->u.function.call;
     *lateral = false;
-    bool unnest = !strcmp(call->u.func.name, "unnest");
-    if ((strcmp(call->u.func.name, "generate_series") && !unnest) ||
+    bool unnest = !strcmp(call->u.func.name, "unnest"), subs = !strcmp(call->u.func.name, "generate_subscripts");
+    if ((strcmp(call->u.func.name, "generate_series") && !unnest && !subs) ||
         (call->u.func.schema && strcmp(call->u.func.schema, "pg_catalog"))) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                       "function %s in FROM is not supported (attu has generate_series and unnest only)", call->u.func.name);
+                       "function %s in FROM is not supported (attu has generate_series, generate_subscripts and unnest only)",
+                       call->u.func.name);
         return NULL;
     }
-    const char *fname = unnest ? "unnest" : "generate_series";
+    const char *fname = unnest ? "unnest" : subs ? "generate_subscripts" : "generate_series";
     bool ord = f->u.function.ordinality;
     if (ord && !unnest) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
@@ -367,6 +368,8 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
             else if (!attu_type_is_array(arr->type)) attu_no_function(c, call, &arr, 1);
             else x = attu_unnest_series(c, arr, call->position);
         }
+    } else if (subs) {
+        x = attu_bind_generate_subscripts(c, left_sc ? left_sc : &none, call, true);
     } else {
         x = bind_series_call(c, left_sc ? left_sc : &none, call);
     }
