@@ -132,10 +132,9 @@ static attu_bexpr *as_elem(bctx *c, attu_bexpr *x, attu_type arr, int pos) {
 /* a || b with an array on either side. */
 attu_bexpr *attu_array_concat(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos) {
     bool la = attu_type_is_array(l->type), ra = attu_type_is_array(r->type);
-    if ((la && ra) || (la && r->type.id == ATTU_TYPE_UNKNOWN && !(r->kind == BX_CONST && !r->is_null && r->s &&
-                                                                  r->slen && r->s[0] != '{')) ||
-        (ra && l->type.id == ATTU_TYPE_UNKNOWN && !(l->kind == BX_CONST && !l->is_null && l->s && l->slen &&
-                                                    l->s[0] != '{'))) {
+    /* an untyped side is an array, as PostgreSQL resolves anyarray ||
+     * unknown to array_cat (ARRAY['a'] || 'b' is 22P02) */
+    if ((la && ra) || (la && r->type.id == ATTU_TYPE_UNKNOWN) || (ra && l->type.id == ATTU_TYPE_UNKNOWN)) {
         if (!array_pair(c, &l, &r, pos, true)) return c->err->set ? NULL : op_missing(c, "||", l, r, pos);
         return arr_call(c, ATTU_ARR_CAT, l->type, pos, 2, l, r, NULL);
     }
