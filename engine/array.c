@@ -717,6 +717,30 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             else { o->null = 0; o->v.i = all; }
             break;
         }
+        case ATTU_ARR_SET: {
+            if (bn) { rc = attu_error_set(err, "22004", 0, "array subscript in assignment must not be null"); break; }
+            attu_type e = attu_type_array_elem(at);
+            int64_t want = B[r].v.i, k = 0;
+            if (want < 1 || ((an || A[r].len == 0) && want != 1)) {
+                rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                    "array lower bounds other than 1 are not supported (subscript %lld)", (long long)want);
+                break;
+            }
+            if (!an) {
+                attu_array_iter_init(&it, e, A[r].v.s, A[r].len);
+                while (!rc && attu_array_next(&it, &v) == 1) {
+                    if (++k == want) { if (attu_array_put(&out, e, &C[r])) rc = attu_error_oom(err); }
+                    else if (attu_abuf_put(&out, (const char *)it.p - it.enclen, it.enclen)) rc = attu_error_oom(err);
+                }
+                attu_array_iter_done(&it);
+            }
+            attu_slot nul = { .null = 1 };
+            for (; !rc && k + 1 < want; k++)
+                if (attu_array_put(&out, e, &nul)) rc = attu_error_oom(err);
+            if (!rc && k < want && attu_array_put(&out, e, &C[r])) rc = attu_error_oom(err);
+            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            break;
+        }
         case ATTU_ARR_CAST: {
             if (an) break;
             attu_type from = attu_type_array_elem(at), to = attu_type_array_elem(dt);

@@ -63,8 +63,12 @@ typedef enum attu_array_fn {
     ATTU_ARR_OVERLAP,       /* a && b */
     ATTU_ARR_ANY,           /* a op ANY (b): imm_i the comparison (0 =, 1 <>, 2 <,
                                3 <=, 4 >, 5 >=), plus 8 for ALL */
-    ATTU_ARR_CAST           /* array a -> the array dst of another element type,
+    ATTU_ARR_CAST,          /* array a -> the array dst of another element type,
                                element by element (as the element cast) */
+    ATTU_ARR_SET            /* a with element b set to c (UPDATE SET a[b] = c):
+                               past the end the array grows with NULLs; a NULL
+                               or empty a takes subscript 1 only (other lower
+                               bounds: 0A000); a NULL b is 22004 */
 } attu_array_fn;
 
 /* A growable byte buffer (malloc'd). */

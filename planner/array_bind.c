@@ -356,6 +356,24 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
     for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
     if (!strcmp(name, " array")) return bind_array_ctor(c, e, args, n);
     if (!strncmp(name, " any", 4) || !strncmp(name, " all", 4)) return bind_any(c, e, args[0], args[1]);
+    if (!strcmp(name, " array_set")) {
+        /* UPDATE ... SET a[i] = v */
+        attu_bexpr *a = args[0], *i = args[1], *x;
+        if (!attu_type_is_array(a->type)) {
+            char b1[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, a->position ? a->position : pos,
+                           "cannot subscript type %s because it does not support subscripting", tname(a->type, b1));
+            return NULL;
+        }
+        if (i->type.id != ATTU_TYPE_UNKNOWN && !is_numeric(i->type.id)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, i->position ? i->position : pos,
+                           "array subscript must have type integer");
+            return NULL;
+        }
+        if (!(i = coerce(c, i, i4, true, pos))) return NULL;
+        if (!(x = coerce(c, args[2], attu_type_array_elem(a->type), true, pos))) return NULL;
+        return arr_call(c, ATTU_ARR_SET, a->type, pos, 3, a, i, x);
+    }
     if (!strcmp(name, " subscript")) {
         attu_bexpr *a = args[0], *i = args[1];
         if (!attu_type_is_array(a->type)) {

@@ -1952,6 +1952,14 @@ set_clause(A) ::= colid(N) EQ a_expr(E).
     A = vec_new(ctx);
     ab_vec_push(ctx, A, &it, sizeof it);
 }
+/* SET a[i] = v: the array a with element i set (planner/array_bind.c) */
+set_clause(A) ::= colid(N) LBRACKET(K) a_expr(I) RBRACKET EQ a_expr(E).
+{
+    attu_ast_expr *col = ab_column(ctx, NULL, ab_tokstr(&N), N.pos);
+    attu_ast_set_item it = { (char *)ab_tokstr(&N), N.pos, ab_func3(ctx, " array_set", col, I, E, K.pos) };
+    A = vec_new(ctx);
+    ab_vec_push(ctx, A, &it, sizeof it);
+}
 /* SET t.a = ...: a field of a composite column in PostgreSQL, which
  * attu has not; as there, the first name must be a column */
 set_clause(A) ::= colid(N) DOT attr_name EQ a_expr(E).
