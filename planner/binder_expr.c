@@ -101,6 +101,16 @@ static bool bounds_fit(exact_bounds a, exact_bounds b, int scale) {
 bool common_type(attu_type a, attu_type b, attu_type *out) {
     if (a.id == ATTU_TYPE_UNKNOWN) { *out = b.id == ATTU_TYPE_UNKNOWN ? attu_type_make(ATTU_TYPE_TEXT) : b; return true; }
     if (b.id == ATTU_TYPE_UNKNOWN) { *out = a; return true; }
+    if (attu_type_is_array(a) || attu_type_is_array(b)) {
+        /* arrays meet at their elements' common type (CASE, UNION of int[]
+         * and bigint[]: bigint[]); an array and a non-array do not */
+        attu_type e;
+        if (!attu_type_is_array(a) || !attu_type_is_array(b)) return false;
+        if (attu_type_array_same(a, b)) { *out = a; return true; }
+        if (!common_type(attu_type_array_elem(a), attu_type_array_elem(b), &e)) return false;
+        *out = attu_type_array_of(e);
+        return true;
+    }
     if (is_numeric(a.id) && is_numeric(b.id)) {
         /* a NUMERIC operand makes every exact mix NUMERIC */
         if ((a.id == ATTU_TYPE_NUMERIC || b.id == ATTU_TYPE_NUMERIC) &&
