@@ -1026,7 +1026,7 @@ slice_bound(A) ::= a_expr(E).   { A = E; }
 slice_bound(A) ::= .            { A = ab_func0(ctx, " omitted", 0); }
 c_expr(A) ::= ARRAY(K) select_with_parens.
 {
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "ARRAY(SELECT ...) is not supported; use array_agg");
     A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
 }
 /* Row constructors arrive as a call of "row" (the binder decides). */
