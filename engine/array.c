@@ -599,8 +599,6 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             }
             size_t klen;
             if (elem_key(e, &B[r], &key, &klen)) { rc = attu_error_oom(err); break; }
-            attu_abuf pos = { 0 };
-            bool found = false;
             attu_array_iter_init(&it, e, A[r].v.s, A[r].len);
             while (!rc && attu_array_next(&it, &v) == 1) {
                 k++;
@@ -608,7 +606,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                                     : !bn && !key_cmp(it.key, it.keylen, (const unsigned char *)key.p + 1, klen);
                 const char *enc = (const char *)it.p - it.enclen;
                 if (f == ATTU_ARR_POSITION) {
-                    if (match && k >= start) { found = true; o->null = 0; o->v.i = k; break; }
+                    if (match && k >= start) { o->null = 0; o->v.i = k; break; }
                 } else if (f == ATTU_ARR_POSITIONS) {
                     if (match) {
                         attu_slot kv = { .v.i = k };
@@ -622,8 +620,6 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 }
             }
             attu_array_iter_done(&it);
-            attu_abuf_free(&pos);
-            (void)found;
             if (!rc && f != ATTU_ARR_POSITION) rc = emit(o, out.p, out.len, alloc, ctx, err);
             break;
         }

@@ -1017,9 +1017,18 @@ c_expr(A) ::= EXISTS(K) select_with_parens(Q).  { A = ab_subquery(ctx, ATTU_EXPR
 c_expr(A) ::= ARRAY(K) LBRACKET expr_list(L) RBRACKET.  { A = ab_func(ctx, NULL, " array", L, K.pos); }
 c_expr(A) ::= ARRAY(K) LBRACKET RBRACKET.               { A = ab_func(ctx, NULL, " array", NULL, K.pos); }
 /* a[i] and a[i:j] (either bound may be left out): calls of " subscript"
- * and " slice", a left-out bound a call of " omitted" */
-c_expr(A) ::= c_expr(E) LBRACKET(K) a_expr(I) RBRACKET.  { A = ab_func2(ctx, " subscript", E, I, K.pos); }
-c_expr(A) ::= c_expr(E) LBRACKET(K) slice_bound(L) COLON slice_bound(H) RBRACKET.
+ * and " slice", a left-out bound a call of " omitted". As PostgreSQL's
+ * indirection, after a column, a parameter or a parenthesised expression
+ * only (f(x)[1] is a syntax error), and after another subscript. */
+c_expr(A) ::= subscripted(E).                   { A = E; }
+%type subscript_base {attu_ast_expr *}
+subscript_base(A) ::= columnref(E).             { A = E; }
+subscript_base(A) ::= PARAM(T).                 { A = ab_param(ctx, &T); }
+subscript_base(A) ::= LP a_expr(E) RP.          { A = E; }
+subscript_base(A) ::= subscripted(E).           { A = E; }
+%type subscripted {attu_ast_expr *}
+subscripted(A) ::= subscript_base(E) LBRACKET(K) a_expr(I) RBRACKET.  { A = ab_func2(ctx, " subscript", E, I, K.pos); }
+subscripted(A) ::= subscript_base(E) LBRACKET(K) slice_bound(L) COLON slice_bound(H) RBRACKET.
     { A = ab_func3(ctx, " slice", E, L, H, K.pos); }
 %type slice_bound {attu_ast_expr *}
 slice_bound(A) ::= a_expr(E).   { A = E; }
