@@ -129,6 +129,24 @@ static attu_bexpr *as_elem(bctx *c, attu_bexpr *x, attu_type arr, int pos) {
     return r;
 }
 
+/* An element beside an array where PostgreSQL 15 takes anycompatiblearray
+ * and anycompatible (||, array_append, array_prepend, array_position(s),
+ * array_remove, array_replace):
+ * both meet at the common type of the element types (ARRAY[1] || 2.5 is
+ * numeric[]); *arr is recast when its elements change. NULL and no error
+ * set when they do not meet. */
+static attu_bexpr *compat_elem(bctx *c, attu_bexpr **arr, attu_bexpr *x, int pos) {
+    attu_type et = attu_type_array_elem((*arr)->type), ct;
+    if (x->type.id == ATTU_TYPE_UNKNOWN || attu_type_is_array(x->type) || x->type.id == et.id)
+        return as_elem(c, x, (*arr)->type, pos);
+    if (!common_type(et, x->type, &ct)) return NULL;
+    if (ct.id == ATTU_TYPE_DECIMAL) ct = attu_type_make(ATTU_TYPE_NUMERIC);
+    if (attu_type_is_bpchar_any(ct)) ct = attu_type_make(ATTU_TYPE_TEXT);
+    if (ct.id == ATTU_TYPE_INTERVAL) return NULL;
+    if (ct.id != et.id && !(*arr = coerce(c, *arr, attu_type_array_of(ct), false, pos))) return NULL;
+    return coerce(c, x, ct, false, pos);
+}
+
 /* a || b with an array on either side. */
 attu_bexpr *attu_array_concat(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos) {
     bool la = attu_type_is_array(l->type), ra = attu_type_is_array(r->type);
@@ -138,13 +156,14 @@ attu_bexpr *attu_array_concat(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos) {
         if (!array_pair(c, &l, &r, pos, true)) return c->err->set ? NULL : op_missing(c, "||", l, r, pos);
         return arr_call(c, ATTU_ARR_CAT, l->type, pos, 2, l, r, NULL);
     }
+    attu_bexpr *l0 = l, *r0 = r;
     if (la) {
-        attu_bexpr *x = as_elem(c, r, l->type, pos);
-        if (!x) return c->err->set ? NULL : op_missing(c, "||", l, r, pos);
+        attu_bexpr *x = compat_elem(c, &l, r, pos);
+        if (!x) return c->err->set ? NULL : op_missing(c, "||", l0, r0, pos);
         return arr_call(c, ATTU_ARR_APPEND, l->type, pos, 2, l, x, NULL);
     }
-    attu_bexpr *x = as_elem(c, l, r->type, pos);
-    if (!x) return c->err->set ? NULL : op_missing(c, "||", l, r, pos);
+    attu_bexpr *x = compat_elem(c, &r, l, pos);
+    if (!x) return c->err->set ? NULL : op_missing(c, "||", l0, r0, pos);
     return arr_call(c, ATTU_ARR_PREPEND, r->type, pos, 2, x, r, NULL);
 }
 
@@ -422,10 +441,12 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
         return arr_call(c, f, f == ATTU_ARR_DIMS ? txt : i4, pos, 1, a, NULL, NULL);
     case ATTU_ARR_POSITION: case ATTU_ARR_POSITIONS: case ATTU_ARR_REMOVE: case ATTU_ARR_REPLACE:
         if (!(a = need_array(c, e, args, n, 0))) return NULL;
-        if (!(x = as_elem(c, args[1], a->type, pos))) return c->err->set ? NULL : attu_no_function(c, e, args, n);
+        if (!(x = compat_elem(c, &a, args[1], pos))) return c->err->set ? NULL : attu_no_function(c, e, args, n);
         if (f == ATTU_ARR_REPLACE) {
-            attu_bexpr *y = as_elem(c, args[2], a->type, pos);
+            attu_bexpr *y = compat_elem(c, &a, args[2], pos);
             if (!y) return c->err->set ? NULL : attu_no_function(c, e, args, n);
+            /* y may have widened the elements past x's type */
+            if (!(x = coerce(c, x, attu_type_array_elem(a->type), false, pos))) return NULL;
             return arr_call(c, f, a->type, pos, 3, a, x, y);
         }
         if (f == ATTU_ARR_POSITION) {
@@ -436,11 +457,11 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
         return arr_call(c, f, f == ATTU_ARR_POSITIONS ? attu_type_array_of(i4) : a->type, pos, 2, a, x, NULL);
     case ATTU_ARR_APPEND:
         if (!(a = need_array(c, e, args, n, 0))) return NULL;
-        if (!(x = as_elem(c, args[1], a->type, pos))) return c->err->set ? NULL : attu_no_function(c, e, args, n);
+        if (!(x = compat_elem(c, &a, args[1], pos))) return c->err->set ? NULL : attu_no_function(c, e, args, n);
         return arr_call(c, f, a->type, pos, 2, a, x, NULL);
     case ATTU_ARR_PREPEND:
         if (!(a = need_array(c, e, args, n, 1))) return NULL;
-        if (!(x = as_elem(c, args[0], a->type, pos))) return c->err->set ? NULL : attu_no_function(c, e, args, n);
+        if (!(x = compat_elem(c, &a, args[0], pos))) return c->err->set ? NULL : attu_no_function(c, e, args, n);
         return arr_call(c, f, a->type, pos, 2, x, a, NULL);
     case ATTU_ARR_CAT: {
         attu_bexpr *l = args[0], *r = args[1];
