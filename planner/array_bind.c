@@ -374,6 +374,11 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
     }
     for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
     if (!strcmp(name, " array")) return bind_array_ctor(c, e, args, n);
+    if (!strcmp(name, " array_query")) {
+        /* ARRAY(SELECT ...): the scalar subquery of array_agg, '{}' for no rows */
+        attu_bexpr *x = args[0], *k = attu_type_is_array(x->type) ? empty_array(c, x->type, pos) : NULL;
+        return k ? mk_call(c, ATTU_OP_COALESCE, x->type, pos, 2, x, k, NULL, NULL) : NULL;
+    }
     if (!strncmp(name, " any", 4) || !strncmp(name, " all", 4)) return bind_any(c, e, args[0], args[1]);
     if (!strcmp(name, " array_set")) {
         /* UPDATE ... SET a[i] = v */

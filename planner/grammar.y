@@ -1033,10 +1033,35 @@ subscripted(A) ::= subscript_base(E) LBRACKET(K) slice_bound(L) COLON slice_boun
 %type slice_bound {attu_ast_expr *}
 slice_bound(A) ::= a_expr(E).   { A = E; }
 slice_bound(A) ::= .            { A = ab_func0(ctx, " omitted", 0); }
-c_expr(A) ::= ARRAY(K) select_with_parens.
+/* ARRAY(SELECT x ...): (SELECT array_agg(" array"." elem") FROM (query) AS
+ * " array"(" elem")), the rows in the query's order, in a call of
+ * " array_query" whose binding gives '{}' for no rows (planner/array_bind.c) */
+c_expr(A) ::= ARRAY(K) select_with_parens(Q).
 {
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "ARRAY(SELECT ...) is not supported; use array_agg");
-    A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
+    if (Q->kind == ATTU_QUERY_SELECT && (Q->u.select.nitems != 1 || Q->u.select.items[0].expr->kind == ATTU_EXPR_STAR))
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, K.pos, "subquery must return only one column");
+    attu_ast_from *f = ab_alloc(ctx, sizeof *f);
+    f->kind = ATTU_FROM_SUBQUERY;
+    f->position = Q->paren_position;
+    f->u.subquery.query = Q;
+    f->alias = " array";
+    f->column_aliases.items = ab_alloc(ctx, sizeof(char *));
+    f->column_aliases.positions = ab_alloc(ctx, sizeof(int));
+    f->column_aliases.items[0] = " elem";
+    f->column_aliases.positions[0] = K.pos;
+    f->column_aliases.n = 1;
+    ab_from_finish(ctx, f);
+    attu_ast_query *outer = ab_query(ctx, ATTU_QUERY_SELECT, K.pos);
+    attu_ast_select_item it = { ab_func1(ctx, "array_agg", ab_column(ctx, " array", " elem", K.pos), K.pos), NULL, 0 };
+    attu_vec items = {0}, from = {0};
+    ab_vec_push(ctx, &items, &it, sizeof it);
+    ab_vec_push(ctx, &from, &f, sizeof f);
+    outer->u.select.items = items.items;
+    outer->u.select.nitems = items.n;
+    outer->u.select.from.items = from.items;
+    outer->u.select.from.n = from.n;
+    ab_query_finish(ctx, outer);
+    A = ab_func1(ctx, " array_query", ab_subquery(ctx, ATTU_EXPR_SUBQUERY, outer, K.pos), K.pos);
 }
 /* Row constructors arrive as a call of "row" (the binder decides). */
 c_expr(A) ::= ROW(K) LP expr_list(L) RP.        { A = ab_func(ctx, NULL, "row", L, K.pos); }
