@@ -737,6 +737,21 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
             break;
         }
+        case ATTU_ARR_TRIM: {
+            if (an || bn) break;
+            attu_type e = attu_type_array_elem(at);
+            int64_t cnt = (int64_t)attu_array_count(e, A[r].v.s, A[r].len), keep = cnt - B[r].v.i, k = 0;
+            if (B[r].v.i < 0 || B[r].v.i > cnt) {
+                rc = attu_error_set(err, "2202E", 0, "number of elements to trim must be between 0 and %lld", (long long)cnt);
+                break;
+            }
+            attu_array_iter_init(&it, e, A[r].v.s, A[r].len);
+            while (!rc && k++ < keep && attu_array_next(&it, &v) == 1)
+                if (attu_abuf_put(&out, (const char *)it.p - it.enclen, it.enclen)) rc = attu_error_oom(err);
+            attu_array_iter_done(&it);
+            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            break;
+        }
         case ATTU_ARR_CAST: {
             if (an) break;
             attu_type from = attu_type_array_elem(at), to = attu_type_array_elem(dt);

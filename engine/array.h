@@ -65,10 +65,12 @@ typedef enum attu_array_fn {
                                3 <=, 4 >, 5 >=), plus 8 for ALL */
     ATTU_ARR_CAST,          /* array a -> the array dst of another element type,
                                element by element (as the element cast) */
-    ATTU_ARR_SET            /* a with element b set to c (UPDATE SET a[b] = c):
+    ATTU_ARR_SET,           /* a with element b set to c (UPDATE SET a[b] = c):
                                past the end the array grows with NULLs; a NULL
                                or empty a takes subscript 1 only (other lower
                                bounds: 0A000); a NULL b is 22004 */
+    ATTU_ARR_TRIM           /* trim_array(a, b): without its last b elements;
+                               2202E unless 0 <= b <= the length */
 } attu_array_fn;
 
 /* A growable byte buffer (malloc'd). */

@@ -199,7 +199,7 @@ bool attu_array_function_name(const char *name) {
     static const char *const names[] = {
         "array_length", "cardinality", "array_lower", "array_upper", "array_ndims", "array_dims",
         "array_position", "array_positions", "array_remove", "array_replace", "array_append",
-        "array_prepend", "array_cat", "array_to_string", "string_to_array",
+        "array_prepend", "array_cat", "array_to_string", "string_to_array", "trim_array",
     };
     if (name[0] == ' ') return strcmp(name, " omitted") != 0;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -430,7 +430,7 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
         { "array_remove", ATTU_ARR_REMOVE, 2, 2 }, { "array_replace", ATTU_ARR_REPLACE, 3, 3 },
         { "array_append", ATTU_ARR_APPEND, 2, 2 }, { "array_prepend", ATTU_ARR_PREPEND, 2, 2 },
         { "array_cat", ATTU_ARR_CAT, 2, 2 }, { "array_to_string", ATTU_ARR_TO_STRING, 2, 3 },
-        { "string_to_array", ATTU_ARR_FROM_STRING, 2, 3 },
+        { "string_to_array", ATTU_ARR_FROM_STRING, 2, 3 }, { "trim_array", ATTU_ARR_TRIM, 2, 2 },
     };
     int k = -1;
     for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) if (!strcmp(fns[i].name, name)) k = (int)i;
@@ -441,6 +441,9 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
     case ATTU_ARR_LENGTH: case ATTU_ARR_LOWER: case ATTU_ARR_UPPER:
         if (!(a = need_array(c, e, args, n, 0)) || !(b = int_arg(c, e, args, n, 1))) return NULL;
         return arr_call(c, f, i4, pos, 2, a, b, NULL);
+    case ATTU_ARR_TRIM:
+        if (!(a = need_array(c, e, args, n, 0)) || !(b = int_arg(c, e, args, n, 1))) return NULL;
+        return arr_call(c, f, a->type, pos, 2, a, b, NULL);
     case ATTU_ARR_CARDINALITY: case ATTU_ARR_NDIMS: case ATTU_ARR_DIMS:
         if (!(a = need_array(c, e, args, n, 0))) return NULL;
         return arr_call(c, f, f == ATTU_ARR_DIMS ? txt : i4, pos, 1, a, NULL, NULL);
