@@ -101,7 +101,7 @@ static attu_ast_expr *new_value_of(modify_ctx *m, const attu_ast_expr *v, int c,
         e->u.cast.type.name = "numeric";
         e->u.cast.type.precision = t.precision;
         e->u.cast.type.scale = t.scale;
-    } else if (t.id == ATTU_TYPE_TEXT) {
+    } else if (t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t)) {
         e->u.cast.type.name = "text";    /* the value already fits a varchar(n) / char(n) */
     } else if (attu_type_is_qualified_interval(t)) {
         e->u.cast.type.name = "interval";
@@ -310,7 +310,8 @@ static int check_sets(modify_ctx *m, attu_error *err) {
     for (int k = 0; k < m->nsets; k++) {
         attu_ast_expr *v = m->vcopy.q->u.values.rows[0].items[k];
         m->values[k] = v;
-        if (untyped(v) && m->base->defs[m->set_cols[k]].type.id != ATTU_TYPE_TEXT &&
+        attu_type ct = m->base->defs[m->set_cols[k]].type;
+        if (untyped(v) && (ct.id != ATTU_TYPE_TEXT || attu_type_is_array(ct)) &&
             !(m->values[k] = typed_as_column(m, v, m->set_cols[k], err)))
             return -1;
     }

@@ -6,6 +6,9 @@
  * column never exposes stale NULL bits; a NULL row's slot is zero.
  */
 #include "engine/column.h"
+#include "engine/array.h"
+#include "engine/dictionary.h"
+#include "engine/numeric.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +155,37 @@ static size_t format_bpchar(const char *s, size_t len, int n, char *buf, size_t 
     return total;
 }
 
+/* An array's text (engine/array.h), in buf or, when longer, in the
+ * thread's buffer that format_bpchar uses. */
+static size_t format_array(attu_type t, const char *s, size_t len, char *buf, size_t cap, const char **long_out) {
+    attu_abuf txt = { 0 };
+    if (attu_array_to_text(attu_type_array_elem(t), s, len, &txt)) {
+        attu_abuf_free(&txt);
+        if (long_out) *long_out = "";
+        return 0;
+    }
+    size_t n = txt.len;
+    if (cap > 0 && n <= cap - 1) {
+        memcpy(buf, txt.p, n);
+        buf[n] = 0;
+        if (long_out) *long_out = NULL;
+        attu_abuf_free(&txt);
+        return n;
+    }
+    call_once(&pad_once, pad_key_init);
+    pad_buffer *pb = pad_key_ok ? tss_get(pad_key) : NULL;
+    if (pad_key_ok && (!pb || pb->cap < n + 1)) {
+        pad_buffer *nb = realloc(pb, sizeof *nb + n + 1);
+        if (nb && tss_set(pad_key, nb) == thrd_success) { pb = nb; pb->cap = n + 1; }
+        else { free(nb ? nb : pb); tss_set(pad_key, NULL); pb = NULL; }
+    }
+    if (!pb) { attu_abuf_free(&txt); if (long_out) *long_out = ""; return 0; }
+    memcpy(pb->bytes, txt.p, n + 1);
+    attu_abuf_free(&txt);
+    if (long_out) *long_out = pb->bytes;
+    return n;
+}
+
 size_t attu_column_format(const attu_column *c, size_t row, char *buf,
                           size_t cap, const char **long_out) {
     if (attu_column_is_null(c, row)) return (size_t)-1;
@@ -162,6 +196,7 @@ size_t attu_column_format(const attu_column *c, size_t row, char *buf,
         const char *s = "";
         if (c->dict) s = attu_dictionary_get(c->dict, *(const int32_t *)slot, &len);
         if (attu_type_is_bpchar(c->type)) return format_bpchar(s, len, c->type.precision, buf, cap, long_out);
+        if (attu_type_is_array(c->type)) return format_array(c->type, s, len, buf, cap, long_out);
         if (cap == 0 || len > cap - 1) {
             if (long_out) *long_out = s;
             return len;
@@ -173,6 +208,29 @@ size_t attu_column_format(const attu_column *c, size_t row, char *buf,
     }
     if (long_out) *long_out = NULL;
     return attu_value_format(c->type, slot, buf, cap);
+}
+
+int attu_column_array_each(const attu_column *c, size_t row,
+                           void (*fn)(void *ctx, attu_type elem, const attu_slot *v, const char *num, size_t num_len),
+                           void *ctx) {
+    if (!attu_type_is_array(c->type) || attu_column_is_null(c, row)) return -1;
+    size_t len = 0;
+    const char *s = "";
+    if (c->dict) s = attu_dictionary_get(c->dict, *(const int32_t *)((const char *)c->data + row * 4), &len);
+    attu_type e = attu_type_array_elem(c->type);
+    attu_array_iter it;
+    attu_slot v;
+    int n = 0;
+    attu_array_iter_init(&it, e, s, len);
+    while (attu_array_next(&it, &v) == 1) {
+        char num[80];
+        int nl = 0;
+        if (e.id == ATTU_TYPE_NUMERIC && !v.null) nl = attu_numeric_format(attu_numeric_unpack(v.v.s), num, sizeof num);
+        fn(ctx, e, &v, nl ? num : NULL, (size_t)nl);
+        n++;
+    }
+    attu_array_iter_done(&it);
+    return n;
 }
 
 void attu_column_invalidate_device(attu_column *c) {

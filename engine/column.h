@@ -87,6 +87,17 @@ size_t attu_column_null_count(const attu_column *c);
 size_t attu_column_format(const attu_column *c, size_t row, char *buf,
                           size_t cap, const char **long_out);
 
+/* Calls fn for each element of row `row` of an array column
+ * (engine/array.h), in order: v in the register form of the element type
+ * (expr_program.h), and for a numeric element its text in num/num_len.
+ * Returns the number of elements, or -1 when row is no array. The wire's
+ * binary array_send reads elements so, without knowing the encoding. */
+struct attu_slot;
+int attu_column_array_each(const attu_column *c, size_t row,
+                           void (*fn)(void *ctx, attu_type elem, const struct attu_slot *v,
+                                      const char *num, size_t num_len),
+                           void *ctx);
+
 /* Drops the backend's device copy (after the host data changed). */
 void attu_column_invalidate_device(attu_column *c);
 

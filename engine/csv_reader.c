@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/array.h"
 #include "engine/csv_encoding.h"
 #include "engine/csv_scan.h"
 #include "engine/csv_internal.h"
@@ -870,6 +871,21 @@ static void parse_chunk(void *ctx, size_t ci) {
                 }
                 memset(slot, 0, w);
                 if (chunk_set_null(c, col, row)) { attu_error_oom(&c->err); goto out; }
+            } else if (attu_type_is_array(def->type)) {
+                /* an array column's field is PostgreSQL's array literal,
+                 * kept encoded (engine/array.h) */
+                attu_abuf ab = { 0 };
+                verr.set = 0;
+                if (attu_array_from_text(attu_type_array_elem(def->type), f.text, f.len, &ab, &verr) != 0) {
+                    attu_abuf_free(&ab);
+                    csv_error(&c->err, verr.sqlstate, in->name, f.line, (size_t)col + 1, "%s", verr.message);
+                    attu_error_set_detail(&c->err, "column \"%s\"%s%s", def->name, verr.detail[0] ? ": " : "", verr.detail);
+                    goto out;
+                }
+                int64_t id = text_set_id(&c->texts[col], &c->arena, ab.p ? ab.p : "", ab.len);
+                attu_abuf_free(&ab);
+                if (id < 0) { attu_error_oom(&c->err); goto out; }
+                *(int32_t *)slot = (int32_t)id;
             } else if (def->type.id == ATTU_TYPE_TEXT) {
                 int64_t id = text_set_id(&c->texts[col], &c->arena, f.text, f.len);
                 if (id < 0) { attu_error_oom(&c->err); goto out; }

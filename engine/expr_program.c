@@ -8,6 +8,7 @@
  * live in an arena of fixed blocks that never move, reset at every run.
  */
 #include "engine/expr_program.h"
+#include "engine/array.h"
 #include "engine/timezone.h"
 #include "engine/time_of_day.h"
 #include "engine/datetime_make.h"
@@ -184,6 +185,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_TIME_OF_TIMETZ] = "time_of_timetz", [ATTU_OP_TIMETZ_ADD_IV] = "timetz_add_iv",
     [ATTU_OP_TIMETZ_SUB_IV] = "timetz_sub_iv", [ATTU_OP_DATE_TIMETZ] = "date_timetz",
     [ATTU_OP_TIMETZ_AT_ZONE] = "timetz_at_zone",
+    [ATTU_OP_ARRAY] = "array",
     [ATTU_OP_TS_ADD_IV] = "ts_add_iv", [ATTU_OP_TS_SUB_IV] = "ts_sub_iv", [ATTU_OP_TS_DIFF] = "ts_diff",
     [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
     [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_QUALIFY_IV] = "qualify_iv",
@@ -1068,6 +1070,10 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
         if (op >= ATTU_OP_REGEXP_REPLACE && op <= ATTU_OP_SIMILAR_SUBSTRING) {
             /* the compiled pattern lives across the rows, as above */
             if (attu_regexp_run(op, in->aux, A, B, C, Dd, G, D, n, regexp_alloc, it, err)) return -1;
+            continue;
+        }
+        if (op == ATTU_OP_ARRAY) {
+            if (attu_array_run(p, in, A, B, C, G, D, n, regexp_alloc, it, err)) return -1;
             continue;
         }
         if (op >= ATTU_OP_TO_CHAR_TS && op <= ATTU_OP_TO_TIMESTAMP) {

@@ -270,6 +270,9 @@ typedef enum attu_opcode {
     ATTU_OP_DATE_TIMETZ,   /* date a + timetz b -> timestamptz (22008 past its range) */
     ATTU_OP_TIMETZ_AT_ZONE, /* timetz a AT TIME ZONE aux's zone: the same instant of
                                the day at the offset that zone has now */
+    /* arrays (engine/array.h), host only: aux is the attu_array_fn; an
+     * array register is a TEXT register holding the encoded bytes */
+    ATTU_OP_ARRAY,
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -56,6 +56,11 @@ size_t attu_type_width(attu_type_id id) {
 
 const char *attu_type_name(attu_type t, char *buf, size_t cap) {
     const char *s;
+    if (attu_type_is_array(t)) {   /* format_type: the element's name and [] */
+        char eb[64];
+        snprintf(buf, cap, "%s[]", attu_type_name(attu_type_array_elem(t), eb, sizeof eb));
+        return buf;
+    }
     switch (t.id) {
     case ATTU_TYPE_BOOL: s = "boolean"; break;
     case ATTU_TYPE_INT16: s = "smallint"; break;
@@ -100,6 +105,7 @@ attu_type attu_type_param_plain(attu_type t) {
     if (attu_type_is_bpchar_any(t)) return attu_type_bpchar_unbounded();
     /* varchar(n) without its length is varchar, described as OID 1043 */
     if (attu_type_is_varchar_any(t)) return attu_type_varchar_unbounded();
+    if (attu_type_is_array(t)) return t;
     if (t.id == ATTU_TYPE_TEXT) return attu_type_make(ATTU_TYPE_TEXT);
     /* NUMERIC keeps each value's own display scale */
     if (t.id == ATTU_TYPE_DECIMAL) return attu_type_make(ATTU_TYPE_NUMERIC);
@@ -107,6 +113,23 @@ attu_type attu_type_param_plain(attu_type t) {
 }
 
 uint32_t attu_type_pg_oid(attu_type t) {
+    if (attu_type_is_array(t)) {
+        attu_type e = attu_type_array_elem(t);
+        switch (e.id) {
+        case ATTU_TYPE_BOOL: return ATTU_PG_OID_BOOL_ARRAY;
+        case ATTU_TYPE_INT16: return ATTU_PG_OID_INT2_ARRAY;
+        case ATTU_TYPE_INT32: return ATTU_PG_OID_INT4_ARRAY;
+        case ATTU_TYPE_INT64: return ATTU_PG_OID_INT8_ARRAY;
+        case ATTU_TYPE_FLOAT32: return ATTU_PG_OID_FLOAT4_ARRAY;
+        case ATTU_TYPE_FLOAT64: return ATTU_PG_OID_FLOAT8_ARRAY;
+        case ATTU_TYPE_NUMERIC: return ATTU_PG_OID_NUMERIC_ARRAY;
+        case ATTU_TYPE_TEXT: return e.precision ? ATTU_PG_OID_VARCHAR_ARRAY : ATTU_PG_OID_TEXT_ARRAY;
+        case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE_ARRAY;
+        case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP_ARRAY;
+        case ATTU_TYPE_TIMESTAMPTZ: return ATTU_PG_OID_TIMESTAMPTZ_ARRAY;
+        default: return ATTU_PG_OID_UNKNOWN;
+        }
+    }
     switch (t.id) {
     case ATTU_TYPE_BOOL: return ATTU_PG_OID_BOOL;
     case ATTU_TYPE_INT16: return ATTU_PG_OID_INT2;
@@ -192,6 +215,36 @@ int attu_type_from_name(const char *name, int precision, int scale,
     };
     char buf[64];
     normalize_name(name ? name : "", buf, sizeof buf);
+    {
+        /* arrays: "integer[]" (int[], int[3], int ARRAY: the grammar
+         * appends the brackets) and PostgreSQL's own names, _int4 ... */
+        static const struct { const char *name; const char *elem; } internal[] = {
+            {"_int2", "int2"}, {"_int4", "int4"}, {"_int8", "int8"}, {"_float4", "float4"},
+            {"_float8", "float8"}, {"_numeric", "numeric"}, {"_text", "text"}, {"_varchar", "varchar"},
+            {"_bool", "bool"}, {"_date", "date"}, {"_timestamp", "timestamp"}, {"_timestamptz", "timestamptz"},
+        };
+        size_t bl = strlen(buf);
+        const char *elem = NULL;
+        char eb[64];
+        if (bl > 2 && !strcmp(buf + bl - 2, "[]")) {
+            memcpy(eb, buf, bl - 2);
+            eb[bl - 2] = 0;
+            while (bl - 2 > 0 && eb[strlen(eb) - 1] == ' ') eb[strlen(eb) - 1] = 0;
+            elem = eb;
+        }
+        for (size_t i = 0; !elem && i < sizeof internal / sizeof internal[0]; i++)
+            if (!strcmp(buf, internal[i].name)) elem = internal[i].elem;
+        if (elem) {
+            attu_type e;
+            if (attu_type_from_name(elem, precision, scale, &e, err)) return -1;
+            if (attu_type_is_array(e)) { *out = e; return 0; }   /* int[][] is int[], as PostgreSQL */
+            if (e.id == ATTU_TYPE_INTERVAL || attu_type_is_bpchar_any(e))
+                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "arrays of type %s are not supported",
+                                      attu_type_name(e, eb, sizeof eb));
+            *out = attu_type_array_of(e);
+            return 0;
+        }
+    }
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(buf, names[i].name) != 0) continue;
         attu_type_id id = names[i].id;

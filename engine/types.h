@@ -92,6 +92,19 @@ typedef struct attu_type {
 #define ATTU_PG_OID_TIMETZ    1266
 #define ATTU_PG_OID_INTERVAL  1186
 #define ATTU_PG_OID_NUMERIC   1700
+/* the array types' OIDs (typarray of each element type) */
+#define ATTU_PG_OID_BOOL_ARRAY      1000
+#define ATTU_PG_OID_INT2_ARRAY      1005
+#define ATTU_PG_OID_INT4_ARRAY      1007
+#define ATTU_PG_OID_TEXT_ARRAY      1009
+#define ATTU_PG_OID_VARCHAR_ARRAY   1015
+#define ATTU_PG_OID_INT8_ARRAY      1016
+#define ATTU_PG_OID_FLOAT4_ARRAY    1021
+#define ATTU_PG_OID_FLOAT8_ARRAY    1022
+#define ATTU_PG_OID_TIMESTAMP_ARRAY 1115
+#define ATTU_PG_OID_DATE_ARRAY      1182
+#define ATTU_PG_OID_TIMESTAMPTZ_ARRAY 1185
+#define ATTU_PG_OID_NUMERIC_ARRAY   1231
 
 static inline attu_type attu_type_make(attu_type_id id) {
     attu_type t = { id, 0, 0 };
@@ -102,6 +115,8 @@ static inline attu_type attu_type_decimal(int precision, int scale) {
     return t;
 }
 static inline int attu_type_equal(attu_type a, attu_type b) {
+    /* (a TEXT's scale 16 and above makes it an array: attu_type_is_array) */
+    if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale >= 16 || b.scale >= 16)) return a.scale == b.scale;
     return a.id == b.id && (a.id != ATTU_TYPE_DECIMAL ||
                             (a.precision == b.precision && a.scale == b.scale));
 }
@@ -158,6 +173,40 @@ static inline int attu_type_is_varchar_any(attu_type t) {
 static inline attu_type attu_type_varchar_unbounded(void) {
     attu_type t = { ATTU_TYPE_TEXT, -1, 0 };
     return t;
+}
+
+/* One-dimensional arrays (engine/array.h), as PostgreSQL's int[] or
+ * text[]: a TEXT whose scale is ATTU_ARRAY_SCALE_BASE plus the element's
+ * type id, and whose precision is the element's (-1: varchar elements).
+ * The value is a byte string in an order-preserving encoding
+ * (engine/array.h), so that byte order is PostgreSQL's array order: an
+ * array column is a dictionary of such strings like any TEXT column, and
+ * every compare, sort, group, join and DISTINCT on codes or bytes (the
+ * GPU's included) is already right; only what reads the elements
+ * (subscripts, the array functions, text in and out) knows the encoding,
+ * and it runs on the host (ATTU_OP_ARRAY). */
+#define ATTU_ARRAY_SCALE_BASE 16
+static inline int attu_type_is_array(attu_type t) {
+    return t.id == ATTU_TYPE_TEXT && t.scale >= ATTU_ARRAY_SCALE_BASE;
+}
+static inline attu_type attu_type_array_elem(attu_type t) {
+    attu_type e = { (attu_type_id)(t.scale - ATTU_ARRAY_SCALE_BASE), 0, 0 };
+    if (e.id == ATTU_TYPE_TEXT) e.precision = t.precision;
+    return e;
+}
+/* The array type of elements of type e (DECIMAL elements are NUMERIC's;
+ * char(n) and varchar(n) elements keep no length). */
+static inline attu_type attu_type_array_of(attu_type e) {
+    attu_type t = { ATTU_TYPE_TEXT, 0, 0 };
+    if (e.id == ATTU_TYPE_DECIMAL) e.id = ATTU_TYPE_NUMERIC;
+    t.scale = (int16_t)(ATTU_ARRAY_SCALE_BASE + e.id);
+    if (e.id == ATTU_TYPE_TEXT && e.precision != 0) t.precision = -1;
+    return t;
+}
+/* Two array types of the same element type (attu_type_equal does not
+ * look at a TEXT's modifiers). */
+static inline int attu_type_array_same(attu_type a, attu_type b) {
+    return a.id == b.id && a.scale == b.scale && (a.precision != 0) == (b.precision != 0);
 }
 
 /* interval with a field qualifier or a precision (a column's

@@ -418,6 +418,9 @@ struct attu_ast_from {
             attu_ast_expr *call;      /* ATTU_EXPR_FUNC */
             bool           lateral;   /* LATERAL written (a function in FROM
                                          is lateral whether or not) */
+            bool           ordinality; /* WITH ORDINALITY: a bigint column
+                                          numbering the rows, after the
+                                          function's */
         } function;
         struct {
             attu_ast_join_type type;

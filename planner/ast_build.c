@@ -343,6 +343,11 @@ attu_ast_expr *ab_binary(attu_parse_ctx *c, attu_ast_binary_op op,
                          attu_ast_expr *l, attu_ast_expr *r,
                          const attu_token *op_tok) {
     if (op == ATTU_BINOP_OTHER) {
+        /* the array operators: calls the binder resolves (planner/array_bind.c) */
+        static const char *const array_ops[] = { " @>", " <@", " &&" };
+        for (size_t i = 0; i < 3; i++)
+            if (op_tok->len == 2 && memcmp(c->sql + op_tok->off, array_ops[i] + 1, 2) == 0)
+                return ab_func2(c, array_ops[i], l, r, op_tok->pos);
         /* PostgreSQL's operator names for LIKE and ILIKE */
         static const struct { const char *op; bool negated, ci; } like_ops[] = {
             { "~~", false, false }, { "!~~", true, false },

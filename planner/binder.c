@@ -392,9 +392,12 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     bool lateral = false;      /* r is a function or a LATERAL subquery over l's rows (l ++ its columns) */
     attu_ast_join_type jt = f->u.join.type;
     if (l && f->u.join.right->kind == ATTU_FROM_FUNCTION) {
-        const char *qual, *name;
-        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, &name);
-        if (r && !scope_push(c, &rs, qual, name, r->types[r->ncols - 1], false, false, c->next_source++)) return NULL;
+        const char *qual, *names[2];
+        int nnew = 0;
+        r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, names, &nnew);
+        int src = c->next_source++;
+        for (int k = 0; r && k < nnew; k++)
+            if (!scope_push(c, &rs, qual, names[k], r->types[r->ncols - nnew + k], false, false, src)) return NULL;
         if (r && lateral && (jt == ATTU_JOIN_RIGHT || jt == ATTU_JOIN_FULL)) {
             attu_error_set(c->err, "42P10", f->u.join.right->position,
                            "invalid reference to FROM-clause entry for table \"%s\"", ls.n && ls.cols[0].qual ? ls.cols[0].qual : "?");
@@ -548,7 +551,21 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
          * left row with its rows: ON filters those pairs (LEFT: inside the
          * node, which pads the left rows left without a pair) */
         j = r;
-        if (jt == ATTU_JOIN_LEFT) {
+        if (jt == ATTU_JOIN_LEFT && f->u.join.right->kind == ATTU_FROM_FUNCTION && r->kind == LP_PROJECT &&
+            r->left && r->left->kind == LP_SRF) {
+            /* unnest: the series of subscripts pads the left rows without
+             * elements, the projection above (srf.c) reads the element,
+             * NULL for a padded row; an ON reading the element would need
+             * it below the projection */
+            if (cond && !(cond->kind == BX_CONST && !cond->is_null && cond->i)) {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
+                               "LEFT JOIN LATERAL unnest(...) takes only ON true");
+                return NULL;
+            }
+            r->left->srf_outer = true;
+            r->left->est_rows = r->left->est_rows > l->est_rows ? r->left->est_rows : l->est_rows;
+            r->est_rows = r->left->est_rows;
+        } else if (jt == ATTU_JOIN_LEFT) {
             r->srf_outer = true;
             r->residual = cond;
             r->est_rows = r->est_rows > l->est_rows ? r->est_rows : l->est_rows;
@@ -668,9 +685,13 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
     case ATTU_FROM_FUNCTION: {
         /* nothing before it to read (the first FROM item) */
         bool lateral;
-        const char *qual, *name;
-        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, &name);
-        if (!p || !scope_push(c, sc, qual, name, p->types[p->ncols - 1], false, false, c->next_source++)) return NULL;
+        const char *qual, *names[2];
+        int nnew = 0;
+        attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, names, &nnew);
+        if (!p) return NULL;
+        int src = c->next_source++;
+        for (int k = 0; k < nnew; k++)
+            if (!scope_push(c, sc, qual, names[k], p->types[p->ncols - nnew + k], false, false, src)) return NULL;
         return p;
     }
     case ATTU_FROM_SUBQUERY: {
@@ -946,8 +967,17 @@ static const char *cast_type_name(const attu_ast_typename *t) {
         { "time with time zone", "timetz" },
     };
     if (!strcmp(t->name, "float")) return t->precision >= 1 && t->precision <= 24 ? "float4" : "float8";
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++) if (!strcmp(map[i].sql, t->name)) return map[i].pg;
-    return t->name;
+    /* an array type's cast is named by its element's (int[]: int4) */
+    static _Thread_local char elem[96];
+    const char *name = t->name;
+    size_t l = strlen(name);
+    if (l > 2 && !strcmp(name + l - 2, "[]") && l < sizeof elem) {
+        memcpy(elem, name, l + 1);
+        while (l > 2 && !strcmp(elem + l - 2, "[]")) elem[l -= 2] = 0;
+        name = elem;
+    }
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++) if (!strcmp(map[i].sql, name)) return map[i].pg;
+    return name;
 }
 
 /* The name of an unnamed select-list item, by PostgreSQL's FigureColname:
@@ -958,7 +988,17 @@ static const char *cast_type_name(const attu_ast_typename *t) {
 static int figure_colname(const bctx *c, const attu_ast_expr *e, const char **name) {
     switch (e->kind) {
     case ATTU_EXPR_COLUMN: *name = e->u.column.name; return 2;
-    case ATTU_EXPR_FUNC: *name = e->u.func.name; return 2;
+    case ATTU_EXPR_FUNC:
+        /* the array syntax's calls (planner/array_bind.c): ARRAY[...] is
+         * "array", a[i] and a[i:j] take a's name, an operator none */
+        if (e->u.func.name[0] == ' ') {
+            if (!strcmp(e->u.func.name, " array") || !strcmp(e->u.func.name, " array_query")) { *name = "array"; return 2; }
+            if (!strcmp(e->u.func.name, " subscript") || !strcmp(e->u.func.name, " slice"))
+                return figure_colname(c, e->u.func.args.items[0], name);
+            return 0;
+        }
+        *name = e->u.func.name;
+        return 2;
     case ATTU_EXPR_EXTRACT: *name = "extract"; return 2;
     case ATTU_EXPR_EXISTS: *name = "exists"; return 2;
     case ATTU_EXPR_SUBQUERY:
@@ -1304,18 +1344,21 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             /* a function reading the items before it runs over their rows
              * (LATERAL, implicit for functions in PostgreSQL) */
             bool lateral;
-            const char *qual, *name;
-            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, &name);
+            const char *qual, *names[2];
+            int nnew = 0;
+            attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, names, &nnew);
             if (!f) return NULL;
+            int src = c->next_source++;
+            for (int k = 0; k < nnew; k++)
+                if (!scope_push(c, &one, qual, names[k], f->types[f->ncols - nnew + k], false, false, src)) return NULL;
             if (lateral) {
-                scope_col col;
-                if (!scope_push(c, &one, qual, name, f->types[f->ncols - 1], false, false, c->next_source++)) return NULL;
-                col = one.cols[0];
-                if (!scope_push_col(c, &sc, &col, scope_star_end(&sc))) return NULL;
+                for (int k = 0; k < one.n; k++) {
+                    scope_col col = one.cols[k];
+                    if (!scope_push_col(c, &sc, &col, scope_star_end(&sc))) return NULL;
+                }
                 p = f;
                 continue;
             }
-            if (!scope_push(c, &one, qual, name, f->types[f->ncols - 1], false, false, c->next_source++)) return NULL;
             int star_base = scope_star_end(&sc);
             for (int k = 0; k < one.n; k++)
                 if (!scope_push_col(c, &sc, &one.cols[k], star_base)) return NULL;
@@ -2335,6 +2378,14 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
          * typed text so that nothing shows it padded */
         return mk_call(&c, ATTU_OP_MOVE, t, e->position, 1, e, NULL, NULL, NULL);
     if (e->type.id == ATTU_TYPE_UNKNOWN || attu_type_equal(e->type, t)) return coerce(&c, e, t, true, e->position);
+    if (attu_type_is_array(t) && attu_type_is_array(e->type)) {
+        /* an array assigns to another where its elements assign (numbers
+         * to numbers, dates and timestamps, anything to text) */
+        attu_type fe = attu_type_array_elem(e->type), te = attu_type_array_elem(t);
+        if (fe.id == te.id || (is_numeric(fe.id) && is_numeric(te.id)) || te.id == ATTU_TYPE_TEXT ||
+            ((fe.id == ATTU_TYPE_DATE || attu_type_is_ts_any(fe.id)) && (te.id == ATTU_TYPE_DATE || attu_type_is_ts_any(te.id))))
+            return coerce(&c, e, t, true, e->position);
+    }
     bool num = is_numeric(e->type.id) && is_numeric(t.id);
     /* date, timestamp and timestamptz assign to one another (in the session's zone) */
     bool dt = (e->type.id == ATTU_TYPE_DATE || attu_type_is_ts_any(e->type.id)) &&
@@ -2347,7 +2398,7 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
         (t.id == ATTU_TYPE_INTERVAL && e->type.id == ATTU_TYPE_TIME) ||
         (t.id == ATTU_TYPE_TIMETZ && (e->type.id == ATTU_TYPE_TIME || e->type.id == ATTU_TYPE_TIMESTAMPTZ)))
         dt = true;
-    bool totext = t.id == ATTU_TYPE_TEXT;
+    bool totext = t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t);
     if (!num && !dt && !totext) {
         char b1[64], b2[64];
         attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position, "column \"%s\" is of type %s but expression is of type %s",

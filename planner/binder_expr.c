@@ -101,6 +101,16 @@ static bool bounds_fit(exact_bounds a, exact_bounds b, int scale) {
 bool common_type(attu_type a, attu_type b, attu_type *out) {
     if (a.id == ATTU_TYPE_UNKNOWN) { *out = b.id == ATTU_TYPE_UNKNOWN ? attu_type_make(ATTU_TYPE_TEXT) : b; return true; }
     if (b.id == ATTU_TYPE_UNKNOWN) { *out = a; return true; }
+    if (attu_type_is_array(a) || attu_type_is_array(b)) {
+        /* arrays meet at their elements' common type (CASE, UNION of int[]
+         * and bigint[]: bigint[]); an array and a non-array do not */
+        attu_type e;
+        if (!attu_type_is_array(a) || !attu_type_is_array(b)) return false;
+        if (attu_type_array_same(a, b)) { *out = a; return true; }
+        if (!common_type(attu_type_array_elem(a), attu_type_array_elem(b), &e)) return false;
+        *out = attu_type_array_of(e);
+        return true;
+    }
     if (is_numeric(a.id) && is_numeric(b.id)) {
         /* a NUMERIC operand makes every exact mix NUMERIC */
         if ((a.id == ATTU_TYPE_NUMERIC || b.id == ATTU_TYPE_NUMERIC) &&
@@ -364,11 +374,14 @@ static int cast_opcode(attu_type from, attu_type to, bool *implicit_ok) {
     return -1;
 }
 
+int attu_cast_opcode(attu_type from, attu_type to, bool *implicit_ok) { return cast_opcode(from, to, implicit_ok); }
+
 /* Parses an untyped literal's text as type t at bind time. */
 static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     attu_bexpr *r = attu_bx_new(c->pa, BX_CONST, t, e->position ? e->position : pos);
     if (!r) { attu_error_oom(c->err); return NULL; }
     if (e->is_null) { r->is_null = true; return r; }
+    if (attu_type_is_array(t)) return attu_array_parse_literal(c, r, e->s, e->slen);
     if (t.id == ATTU_TYPE_TEXT) {
         r->s = e->s; r->slen = e->slen;
         /* a literal read as char(n) (compared with a char(n) value, or in
@@ -431,6 +444,7 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         e->type = t;
         return e;
     }
+    if (attu_type_is_array(e->type) || attu_type_is_array(t)) return attu_array_coerce(c, e, t, explicit_cast, pos);
     if (attu_type_is_bpchar_any(e->type) && !attu_type_is_bpchar(e->type) && t.id == ATTU_TYPE_TEXT && t.scale == 0)
         /* bpchar without a length keeps its values' spaces (engine/types.h);
          * read as text they go, as PostgreSQL's cast does (a char(n) value
@@ -717,6 +731,8 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
         attu_type iv = attu_type_make(ATTU_TYPE_INTERVAL);
         if (!(l = coerce(c, l, iv, false, pos)) || !(r = coerce(c, r, iv, false, pos))) return NULL;
     }
+    if (attu_type_is_array(l->type) || attu_type_is_array(r->type))
+        return attu_array_compare(c, (attu_opcode)(ATTU_OP_EQ_S + (op - ATTU_BINOP_EQ)), names[op], l, r, pos);
     if (l->type.id == ATTU_TYPE_UNKNOWN && r->type.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     else if (!common_type(l->type, r->type, &t)) return op_error(c, names[op], l, r, pos);
     t = mix_numeric_literal(mix_numeric_literal(t, l), r);
@@ -1000,6 +1016,7 @@ static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e)
     }
     case ATTU_BINOP_CONCAT: {
         attu_type t = attu_type_make(ATTU_TYPE_TEXT);
+        if (attu_type_is_array(l->type) || attu_type_is_array(r->type)) return attu_array_concat(c, l, r, pos);
         /* PostgreSQL's || of non-strings takes text on one side (text ||
          * anynonarray, anynonarray || text): two non-text operands have
          * no operator (integer || integer, 42883) */
@@ -1169,14 +1186,28 @@ attu_bexpr *bind_interval_qualified(bctx *c, attu_bexpr *a, int range, int prec,
 }
 
 static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
-    attu_bexpr *a = bind_expr(c, sc, e->u.cast.arg);
-    if (!a) return NULL;
+    const attu_ast_expr *ae = e->u.cast.arg;
     attu_type t;
     const attu_ast_typename *tn = &e->u.cast.type;
+    if (ae->kind == ATTU_EXPR_FUNC && !strcmp(ae->u.func.name, " array") && ae->u.func.args.n == 0 &&
+        !attu_type_from_name(tn->name, tn->precision, tn->scale, &t, c->err) && attu_type_is_array(t)) {
+        /* ARRAY[]::int[]: the cast gives the empty array its type */
+        attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, t, ae->position);
+        if (!k || !(k->s = attu_pstrdup(c->pa, "", 0))) { attu_error_oom(c->err); return NULL; }
+        return k;
+    }
+    attu_error_clear(c->err);
+    if (ae->kind == ATTU_EXPR_FUNC && !strcmp(ae->u.func.name, " array") &&
+        !attu_type_from_name(tn->name, tn->precision, tn->scale, &t, c->err) && attu_type_is_array(t))
+        return attu_bind_array_ctor_cast(c, sc, ae, t, e->position);
+    attu_error_clear(c->err);
+    attu_bexpr *a = bind_expr(c, sc, e->u.cast.arg);
+    if (!a) return NULL;
     if (attu_type_from_name(tn->name, tn->precision, tn->scale, &t, c->err)) {
         c->err->position = tn->position ? tn->position : e->position;
         return NULL;
     }
+    if (attu_type_is_array(t) || attu_type_is_array(a->type)) return coerce(c, a, t, true, e->position);
     if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0 &&
         (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT || a->type.id == ATTU_TYPE_NUMERIC ||
          a->type.id == ATTU_TYPE_TEXT || a->type.id == ATTU_TYPE_INT64 ||
@@ -1350,7 +1381,8 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (e->u.like.regex)
             opname = e->u.like.negated ? (e->u.like.case_insensitive ? "!~*" : "!~") : (e->u.like.case_insensitive ? "~*" : "~");
         if ((a->type.id != ATTU_TYPE_TEXT && a->type.id != ATTU_TYPE_UNKNOWN) ||
-            (p->type.id != ATTU_TYPE_TEXT && p->type.id != ATTU_TYPE_UNKNOWN))
+            (p->type.id != ATTU_TYPE_TEXT && p->type.id != ATTU_TYPE_UNKNOWN) ||
+            attu_type_is_array(a->type) || attu_type_is_array(p->type))
             return op_error(c, opname, a, p, e->position);
         /* LIKE, SIMILAR TO and ~ read a char(n) value with its padding, as
          * PostgreSQL's (its bpchar operators match the padded bytes) */

@@ -177,6 +177,22 @@ typedef struct subq_name {
 
 attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
+/* which opcode casts from -> to, or -1; *implicit_ok: whether silently */
+int attu_cast_opcode(attu_type from, attu_type to, bool *implicit_ok);
+/* arrays (planner/array_bind.c) */
+attu_bexpr *attu_array_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len);
+attu_bexpr *attu_array_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
+attu_bexpr *attu_array_compare(bctx *c, attu_opcode text_op, const char *opname, attu_bexpr *l, attu_bexpr *r,
+                               int pos);
+attu_bexpr *attu_array_concat(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos);
+bool attu_array_function_name(const char *name);
+attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos);
+attu_bexpr *attu_bind_unnest(bctx *c, const scope *sc, const attu_ast_expr *e);
+attu_bexpr *attu_unnest_series(bctx *c, attu_bexpr *a, int pos);
+attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool in_from);
+attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos);
+attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_expr *ae, attu_type t, int pos);
+attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what);
 /* a to an interval of the fields range and precision prec (-1: none), as
  * a cast or an assignment to a qualified column does (binder_expr.c) */
@@ -279,7 +295,7 @@ attu_bexpr *attu_bind_generate_series(bctx *c, const scope *sc, const attu_ast_e
  * its arguments read those items (*lateral), else over one empty row; its
  * column's qualifier and name for the scope. */
 attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,
-                                    bool *lateral, const char **qual, const char **colname);
+                                    bool *lateral, const char **qual, const char **colnames, int *nnew);
 /* The select list's set-returning functions (items[0..n), over p's
  * columns) moved into LP_SRF nodes over p, innermost calls first, each
  * replaced by a reference to its column; returns the new input of the

@@ -54,6 +54,9 @@ static const agg_name aggs[] = {
     { "variance", AGG_VAR_SAMP, 1 }, { "var_samp", AGG_VAR_SAMP, 1 }, { "var_pop", AGG_VAR_POP, 1 },
     { "stddev", AGG_STDDEV_SAMP, 1 }, { "stddev_samp", AGG_STDDEV_SAMP, 1 }, { "stddev_pop", AGG_STDDEV_POP, 1 },
     { "string_agg", AGG_STRING_AGG, 2 },
+    /* array_agg(x): string_agg of the one-element arrays of x with no
+     * separator, whose concatenation is the array (engine/array.h) */
+    { "array_agg", AGG_STRING_AGG, 1 },
     /* ordered-set aggregates: nargs counts the direct arguments */
     { "percentile_cont", AGG_PERCENTILE_CONT, 1 }, { "percentile_disc", AGG_PERCENTILE_DISC, 1 },
     { "mode", AGG_MODE, 0 },
@@ -282,6 +285,18 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         if (!(args[i] = x->agg == AGG_COUNT ? resolve_unknown_untracked(c, args[i]) : resolve_unknown(c, args[i])))
             goto fail;
     }
+    bool array_agg = !strcmp(an->name, "array_agg");
+    attu_bexpr *array_agg_arg = args[0];
+    if (array_agg) {
+        if (window) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s is not supported as a window function", an->name);
+            goto fail;
+        }
+        if (!(args[0] = attu_array_singleton(c, args[0], e->position))) goto fail;
+        if (!(args[1] = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_TEXT), e->position)) ||
+            !(args[1]->s = attu_pstrdup(c->pa, "", 0))) { attu_error_oom(c->err); goto fail; }
+        n = 2;
+    }
     if (e->u.func.distinct) {
         if (x->agg == AGG_COUNT) x->agg = AGG_COUNT_DISTINCT;
         else if (x->agg == AGG_SUM || x->agg == AGG_AVG || x->agg == AGG_MIN || x->agg == AGG_MAX ||
@@ -397,6 +412,22 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         x->type = attu_type_make(attu_type_mclass(args[0]->type.id) == ATTU_MC_FLOAT ? ATTU_TYPE_FLOAT64 : ATTU_TYPE_NUMERIC);
         break;
     case AGG_STRING_AGG:
+        if (array_agg) {
+            if (e->u.func.order_by.n) {
+                if (!bind_sort_items(c, sc, &e->u.func.order_by, &x->order)) goto fail;
+                x->norder = e->u.func.order_by.n;
+                for (int i = 0; i < x->norder && x->aux == 1; i++) {
+                    if (!attu_bx_equal(x->order[i].expr, array_agg_arg)) {
+                        attu_error_set(c->err, "42P10", e->u.func.order_by.items[i].position,
+                                       "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list");
+                        goto fail;
+                    }
+                    x->order[i].expr = args[0];
+                }
+            }
+            x->type = args[0]->type;
+            break;
+        }
         /* string_agg(text, text); the separator is evaluated per row. A
          * bpchar without a length is read as text, without its trailing
          * blanks (its cast, bpchar_key), and orders so */
@@ -739,6 +770,10 @@ static int numeric_int_digits(const attu_bexpr *a) {
  * regtype names are character varying and character; so is a varchar
  * without a length (engine/types.h). */
 static const char *pg_type_display_name(attu_type t) {
+    if (attu_type_is_array(t)) {
+        static _Thread_local char buf[64];
+        return attu_type_name(t, buf, sizeof buf);
+    }
     switch (t.id) {
     case ATTU_TYPE_UNKNOWN: return "unknown";
     case ATTU_TYPE_BOOL: return "boolean";
@@ -905,10 +940,13 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (an) return bind_aggregate(c, sc, e, an);
     if (e->u.func.within_group) return attu_within_group_misuse(c, sc, e, false, false);
     if (!strcmp(name, "generate_series")) return attu_bind_generate_series(c, sc, e);   /* planner/srf.c */
+    if (!strcmp(name, "unnest")) return attu_bind_unnest(c, sc, e);                     /* planner/array_bind.c */
+    if (!strcmp(name, "generate_subscripts")) return attu_bind_generate_subscripts(c, sc, e, false);
     if (e->u.func.over) {
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function %s is not a window function", name);
         return NULL;
     }
+    if (attu_array_function_name(name)) return attu_bind_array_call(c, sc, e);   /* planner/array_bind.c */
     const scalar_fn *fn = NULL;
     for (size_t i = 0; i < sizeof scalars / sizeof *scalars; i++) if (!strcmp(scalars[i].name, name)) fn = &scalars[i];
     int n = e->u.func.args.n;
@@ -935,6 +973,9 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *nn = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), e->position, 1, args[0], NULL, NULL, NULL);
         return nn ? mk_call(c, ATTU_OP_SELECT, txt, e->position, 3, k, k, nn, NULL) : NULL;
     }
+    if (fn && strcmp(name, "coalesce") && strcmp(name, "nullif") && strcmp(name, "greatest") && strcmp(name, "least"))
+        for (int i = 0; i < n; i++)   /* no function of attu's takes an array otherwise */
+            if (attu_type_is_array(args[i]->type)) return attu_no_function(c, e, args, n);
     if (!e->u.func.star && !e->u.func.distinct) {
         bool handled;
         attu_bexpr *tzr = attu_bind_tz_function(c, e, name, args, n, &handled);   /* planner/timestamptz.c */

@@ -62,6 +62,16 @@ static attu_ast_typename tn_make(const char *name, int pos) {
     return t;
 }
 
+/* t[] / t[n] / t ARRAY: the element's name with "[]" appended, which
+ * attu_type_from_name resolves to the array type (the bound is ignored,
+ * as PostgreSQL ignores it) */
+static attu_ast_typename array_tn(attu_parse_ctx *c, attu_ast_typename t) {
+    char buf[96];
+    int n = snprintf(buf, sizeof buf, "%s[]", t.name ? t.name : "");
+    t.name = ab_strndup(c, buf, (size_t)(n < (int)sizeof buf ? n : (int)sizeof buf - 1));
+    return t;
+}
+
 /* INTERVAL(p) / SECOND(p): PostgreSQL reduces a precision over 6 to 6 */
 static int iv_prec(int p) { return p > 6 ? 6 : p; }
 
@@ -301,7 +311,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
        DELETE UPDATE TRUNCATE
-       WITHIN.
+       WITHIN ORDINALITY.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -592,6 +602,29 @@ table_ref(A) ::= func_application(F) opt_alias_clause(L).
     A->kind = ATTU_FROM_FUNCTION;
     A->position = F->position;
     A->u.function.call = F;
+    A->alias = (char *)L.name;
+    A->column_aliases = ab_names(L.cols);
+    ab_from_finish(ctx, A);
+}
+table_ref(A) ::= func_application(F) WITH_LA ORDINALITY opt_alias_clause(L).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_FUNCTION;
+    A->position = F->position;
+    A->u.function.call = F;
+    A->u.function.ordinality = true;
+    A->alias = (char *)L.name;
+    A->column_aliases = ab_names(L.cols);
+    ab_from_finish(ctx, A);
+}
+table_ref(A) ::= LATERAL func_application(F) WITH_LA ORDINALITY opt_alias_clause(L).
+{
+    A = ab_alloc(ctx, sizeof *A);
+    A->kind = ATTU_FROM_FUNCTION;
+    A->position = F->position;
+    A->u.function.call = F;
+    A->u.function.lateral = true;
+    A->u.function.ordinality = true;
     A->alias = (char *)L.name;
     A->column_aliases = ab_names(L.cols);
     ab_from_finish(ctx, A);
@@ -911,13 +944,13 @@ a_expr(A) ::= a_expr(E) NOT_LA(K) IN in_expr(I). [NOT_LA]   { A = ab_in(ctx, E, 
 /* x op ANY|SOME|ALL (SELECT ...), and the array form (refused). */
 a_expr(A) ::= a_expr(L) subquery_op(O) sub_type(T) select_with_parens(Q). [OP]
     { A = ab_quantified(ctx, L, &O, T, Q); }
+/* x op ANY (array): a call of " any" or " all" followed by the operator
+ * (planner/array_bind.c) */
 a_expr(A) ::= a_expr(L) subquery_op(O) sub_type(T) LP a_expr(E) RP. [OP]
 {
-    (void)T; (void)E;
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, O.pos,
-                   "%.*s ANY/ALL (array) is not supported; use IN or a subquery",
-                   (int)O.len, ctx->sql + O.off);
-    A = L;
+    char nm[32];
+    int nl = snprintf(nm, sizeof nm, " %s%.*s", T ? "all" : "any", (int)(O.len > 8 ? 8 : O.len), ctx->sql + O.off);
+    A = ab_func2(ctx, ab_strndup(ctx, nm, (size_t)nl), L, E, O.pos);
 }
 subquery_op(A) ::= EQ(K).       { A = K; }
 subquery_op(A) ::= NE(K).       { A = K; }
@@ -978,24 +1011,57 @@ c_expr(A) ::= case_expr(E).                     { A = E; }
 c_expr(A) ::= func_expr(E).                     { A = E; }
 c_expr(A) ::= select_with_parens(Q). [UMINUS]   { A = ab_subquery(ctx, ATTU_EXPR_SUBQUERY, Q, Q->paren_position); }
 c_expr(A) ::= EXISTS(K) select_with_parens(Q).  { A = ab_subquery(ctx, ATTU_EXPR_EXISTS, Q, K.pos); }
-/* ARRAY[...] and ARRAY(SELECT ...): attu has no array types (among their
- * uses, the array forms of percentile_cont / percentile_disc); reported
- * once the statement parses, as PostgreSQL reports its errors after a
- * syntax error. */
-c_expr(A) ::= ARRAY(K) LBRACKET expr_list RBRACKET.
+/* ARRAY[...]: a call of " array" (a name no query can write), which the
+ * binder builds the array of (planner/array_bind.c); ARRAY(SELECT ...) is
+ * not supported. */
+c_expr(A) ::= ARRAY(K) LBRACKET expr_list(L) RBRACKET.  { A = ab_func(ctx, NULL, " array", L, K.pos); }
+c_expr(A) ::= ARRAY(K) LBRACKET RBRACKET.               { A = ab_func(ctx, NULL, " array", NULL, K.pos); }
+/* a[i] and a[i:j] (either bound may be left out): calls of " subscript"
+ * and " slice", a left-out bound a call of " omitted". As PostgreSQL's
+ * indirection, after a column, a parameter or a parenthesised expression
+ * only (f(x)[1] is a syntax error), and after another subscript. */
+c_expr(A) ::= subscripted(E).                   { A = E; }
+%type subscript_base {attu_ast_expr *}
+subscript_base(A) ::= columnref(E).             { A = E; }
+subscript_base(A) ::= PARAM(T).                 { A = ab_param(ctx, &T); }
+subscript_base(A) ::= LP a_expr(E) RP.          { A = E; }
+subscript_base(A) ::= subscripted(E).           { A = E; }
+%type subscripted {attu_ast_expr *}
+subscripted(A) ::= subscript_base(E) LBRACKET(K) a_expr(I) RBRACKET.  { A = ab_func2(ctx, " subscript", E, I, K.pos); }
+subscripted(A) ::= subscript_base(E) LBRACKET(K) slice_bound(L) COLON slice_bound(H) RBRACKET.
+    { A = ab_func3(ctx, " slice", E, L, H, K.pos); }
+%type slice_bound {attu_ast_expr *}
+slice_bound(A) ::= a_expr(E).   { A = E; }
+slice_bound(A) ::= .            { A = ab_func0(ctx, " omitted", 0); }
+/* ARRAY(SELECT x ...): (SELECT array_agg(" array"." elem") FROM (query) AS
+ * " array"(" elem")), the rows in the query's order, in a call of
+ * " array_query" whose binding gives '{}' for no rows (planner/array_bind.c) */
+c_expr(A) ::= ARRAY(K) select_with_parens(Q).
 {
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
-    A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
-}
-c_expr(A) ::= ARRAY(K) LBRACKET RBRACKET.
-{
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
-    A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
-}
-c_expr(A) ::= ARRAY(K) select_with_parens.
-{
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos, "arrays are not supported");
-    A = ab_literal_text(ctx, ATTU_LIT_NULL, "null", K.pos);
+    if (Q->kind == ATTU_QUERY_SELECT && (Q->u.select.nitems != 1 || Q->u.select.items[0].expr->kind == ATTU_EXPR_STAR))
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, K.pos, "subquery must return only one column");
+    attu_ast_from *f = ab_alloc(ctx, sizeof *f);
+    f->kind = ATTU_FROM_SUBQUERY;
+    f->position = Q->paren_position;
+    f->u.subquery.query = Q;
+    f->alias = " array";
+    f->column_aliases.items = ab_alloc(ctx, sizeof(char *));
+    f->column_aliases.positions = ab_alloc(ctx, sizeof(int));
+    f->column_aliases.items[0] = " elem";
+    f->column_aliases.positions[0] = K.pos;
+    f->column_aliases.n = 1;
+    ab_from_finish(ctx, f);
+    attu_ast_query *outer = ab_query(ctx, ATTU_QUERY_SELECT, K.pos);
+    attu_ast_select_item it = { ab_func1(ctx, "array_agg", ab_column(ctx, " array", " elem", K.pos), K.pos), NULL, 0 };
+    attu_vec items = {0}, from = {0};
+    ab_vec_push(ctx, &items, &it, sizeof it);
+    ab_vec_push(ctx, &from, &f, sizeof f);
+    outer->u.select.items = items.items;
+    outer->u.select.nitems = items.n;
+    outer->u.select.from.items = from.items;
+    outer->u.select.from.n = from.n;
+    ab_query_finish(ctx, outer);
+    A = ab_func1(ctx, " array_query", ab_subquery(ctx, ATTU_EXPR_SUBQUERY, outer, K.pos), K.pos);
 }
 /* Row constructors arrive as a call of "row" (the binder decides). */
 c_expr(A) ::= ROW(K) LP expr_list(L) RP.        { A = ab_func(ctx, NULL, "row", L, K.pos); }
@@ -1541,6 +1607,7 @@ unreserved_keyword(A) ::= TEMPORARY(T).             { A = T; }
 unreserved_keyword(A) ::= TRANSACTION(T).           { A = T; }
 unreserved_keyword(A) ::= UNBOUNDED(T).             { A = T; }
 unreserved_keyword(A) ::= OTHERS(T).                   { A = T; }
+unreserved_keyword(A) ::= ORDINALITY(T).               { A = T; }
 unreserved_keyword(A) ::= TIES(T).                     { A = T; }
 unreserved_keyword(A) ::= EXCLUDE(T).                  { A = T; }
 unreserved_keyword(A) ::= GROUPS(T).                   { A = T; }
@@ -1690,6 +1757,9 @@ opt_name_list(A) ::= .                          { A = NULL; }
 %type const_typename {attu_ast_typename}
 typename(A) ::= simple_typename(T).     { A = T; }
 typename(A) ::= generic_typename(T).    { A = T; }
+typename(A) ::= typename(T) LBRACKET RBRACKET.            { A = array_tn(ctx, T); }
+typename(A) ::= typename(T) LBRACKET ICONST RBRACKET.     { A = array_tn(ctx, T); }
+typename(A) ::= typename(T) ARRAY.                        { A = array_tn(ctx, T); }
 
 %type generic_typename {attu_ast_typename}
 generic_typename(A) ::= type_function_name(N).  { A = tn_make(ab_tokstr(&N), N.pos); }
@@ -1923,6 +1993,14 @@ set_clause_list(A) ::= set_clause_list(L) COMMA set_clause(M).
 set_clause(A) ::= colid(N) EQ a_expr(E).
 {
     attu_ast_set_item it = { (char *)ab_tokstr(&N), N.pos, E };
+    A = vec_new(ctx);
+    ab_vec_push(ctx, A, &it, sizeof it);
+}
+/* SET a[i] = v: the array a with element i set (planner/array_bind.c) */
+set_clause(A) ::= colid(N) LBRACKET(K) a_expr(I) RBRACKET EQ a_expr(E).
+{
+    attu_ast_expr *col = ab_column(ctx, NULL, ab_tokstr(&N), N.pos);
+    attu_ast_set_item it = { (char *)ab_tokstr(&N), N.pos, ab_func3(ctx, " array_set", col, I, E, K.pos) };
     A = vec_new(ctx);
     ab_vec_push(ctx, A, &it, sizeof it);
 }

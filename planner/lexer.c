@@ -174,6 +174,7 @@ static const kw keywords[] = {
     {"only", TK_ONLY},
     {"or", TK_OR},
     {"order", TK_ORDER},
+    {"ordinality", TK_ORDINALITY},
     {"others", TK_OTHERS},
     {"out", TK_COLNAME_OTHER},
     {"outer", TK_OUTER},

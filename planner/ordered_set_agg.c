@@ -26,8 +26,8 @@
  * 42883 over the direct and ordered arguments' types), an ordered-set
  * aggregate without WITHIN GROUP (42809 when the argument count fits, else
  * 42883), OVER (0A000); DISTINCT and a second ORDER BY are the grammar's
- * 42601. The array forms (percentile_cont(ARRAY[...])) do not exist here:
- * attu has no arrays (the grammar reports ARRAY[...] as 0A000).
+ * 42601. The array forms (percentile_cont(ARRAY[...])) are not built
+ * (0A000).
  *
  * The hypothetical-set aggregates (rank(v) WITHIN GROUP ...) are bound at
  * the end of this file (attu_bind_hypothetical_agg).
@@ -100,6 +100,13 @@ attu_bexpr *attu_bind_ordered_set_agg(bctx *c, const scope *sc, const attu_ast_e
     osa_save sv = osa_enter(c);
     attu_bexpr *frac = NULL, *val = NULL, *args[2] = { 0 };
     if (ndirect && !(frac = bind_expr(c, sc, e->u.func.args.items[0]))) goto fail;
+    if (frac && attu_type_is_array(frac->type)) {
+        /* percentile_cont(ARRAY[...]): the forms over an array of
+         * fractions, returning an array, are not built */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                       "%s over an array of fractions: arrays are not supported as its argument", e->u.func.name);
+        goto fail;
+    }
     if (!(val = bind_expr(c, sc, item->expr))) goto fail;
     args[0] = frac; args[1] = val;
     /* the function's signature: fraction float8; percentile_cont's value

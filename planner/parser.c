@@ -10,8 +10,8 @@
  * Two tokens of lookahead are resolved here, like PostgreSQL's
  * base_yylex: NOT before BETWEEN / IN / LIKE / ILIKE / SIMILAR becomes
  * NOT_LA (so "a NOT IN (...)" and "NOT a" need no extra grammar state), and
- * WITH before TIME becomes WITH_LA (TIMESTAMP WITH TIME ZONE versus a
- * following WITH clause), and NULLS before FIRST / LAST becomes NULLS_LA
+ * WITH before TIME or ORDINALITY becomes WITH_LA (TIMESTAMP WITH TIME ZONE,
+ * unnest(a) WITH ORDINALITY, versus a following WITH clause), and NULLS before FIRST / LAST becomes NULLS_LA
  * (so "ORDER BY a NULLS" fails at NULLS, as in PostgreSQL).
  */
 #include "planner/parser.h"
@@ -111,7 +111,7 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
                  next.type == TK_LIKE || next.type == TK_ILIKE ||
                  next.type == TK_SIMILAR))
                 cur.type = TK_NOT_LA;
-            else if (cur.type == TK_WITH && next.type == TK_TIME)
+            else if (cur.type == TK_WITH && (next.type == TK_TIME || next.type == TK_ORDINALITY))
                 cur.type = TK_WITH_LA;
             else if (cur.type == TK_NULLS &&
                      (next.type == TK_FIRST || next.type == TK_LAST))

@@ -320,17 +320,27 @@ static bool reads_input(const attu_bexpr *e) {
 }
 
 attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope *left_sc, attu_lplan *left,
-                                    bool *lateral, const char **qual, const char **colname) {
+                                    bool *lateral, const char **qual, const char **colnames, int *nnew) {
     const attu_ast_expr *call = f->u.function.call;
     *lateral = false;
-    if (strcmp(call->u.func.name, "generate_series") || (call->u.func.schema && strcmp(call->u.func.schema, "pg_catalog"))) {
+    bool unnest = !strcmp(call->u.func.name, "unnest"), subs = !strcmp(call->u.func.name, "generate_subscripts");
+    if ((strcmp(call->u.func.name, "generate_series") && !unnest && !subs) ||
+        (call->u.func.schema && strcmp(call->u.func.schema, "pg_catalog"))) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                       "function %s in FROM is not supported (attu has generate_series only)", call->u.func.name);
+                       "function %s in FROM is not supported (attu has generate_series, generate_subscripts and unnest only)",
+                       call->u.func.name);
         return NULL;
     }
-    if (f->column_aliases.n > 1) {
-        attu_error_set(c->err, "42P10", f->position, "table \"%s\" has 1 columns available but %d columns specified",
-                       f->alias ? f->alias : "generate_series", f->column_aliases.n);
+    const char *fname = unnest ? "unnest" : subs ? "generate_subscripts" : "generate_series";
+    bool ord = f->u.function.ordinality;
+    if (ord && !unnest) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
+                       "WITH ORDINALITY is supported for unnest only");
+        return NULL;
+    }
+    if (f->column_aliases.n > 1 + ord) {
+        attu_error_set(c->err, "42P10", f->position, "table \"%s\" has %d columns available but %d columns specified",
+                       f->alias ? f->alias : fname, 1 + ord, f->column_aliases.n);
         return NULL;
     }
     scope none = { 0, NULL, 0 };
@@ -344,7 +354,25 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     c->pending = NULL; c->npending = 0;
     c->clause = "functions in FROM";
     c->allow_agg = false; c->allow_window = false; c->allow_srf = false;
-    attu_bexpr *x = bind_series_call(c, left_sc ? left_sc : &none, call);
+    attu_bexpr *x, *arr = NULL;
+    if (unnest) {
+        /* unnest(a): the series of a's subscripts, then a[k] (array_bind.c) */
+        x = NULL;
+        int n = call->u.func.args.n;
+        if (n != 1 || call->u.func.star || call->u.func.distinct) {
+            attu_bexpr *args[1] = { NULL };
+            if (n >= 1) args[0] = bind_expr(c, left_sc ? left_sc : &none, call->u.func.args.items[0]);
+            if (!c->err->set) attu_no_function(c, call, args, n > 1 ? 1 : n);
+        } else if ((arr = bind_expr(c, left_sc ? left_sc : &none, call->u.func.args.items[0]))) {
+            if (arr->type.id == ATTU_TYPE_UNKNOWN) attu_param_not_unique(c, "unnest", &arr, 1, call->position);
+            else if (!attu_type_is_array(arr->type)) attu_no_function(c, call, &arr, 1);
+            else x = attu_unnest_series(c, arr, call->position);
+        }
+    } else if (subs) {
+        x = attu_bind_generate_subscripts(c, left_sc ? left_sc : &none, call, true);
+    } else {
+        x = bind_series_call(c, left_sc ? left_sc : &none, call);
+    }
     c->clause = save_clause; c->allow_agg = sa; c->allow_window = sw; c->allow_srf = ss;
     if (x && c->npending && left) left = attu_apply_pending(c, left);
     else if (x && c->npending) { attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, f->position, "correlated subquery without its rows"); x = NULL; }
@@ -361,12 +389,46 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     }
     /* PostgreSQL names the column after the alias when only the table
      * alias is written (a function returning a scalar) */
-    const char *name = f->column_aliases.n ? f->column_aliases.items[0] : f->alias ? f->alias : "generate_series";
+    const char *name = f->column_aliases.n ? f->column_aliases.items[0] : f->alias ? f->alias : fname;
     attu_lplan *p = srf_node(c, in, &x, 1, (char **)&name);
     if (!p) return NULL;
+    if (unnest) {
+        /* the element of each subscript: a projection over the series,
+         * the input's columns passed through (a reads them, lateral) */
+        attu_lplan *pr = attu_lp_new(c->pa, LP_PROJECT, p->ncols + ord);
+        if (!pr) OOM_NULL(c);
+        pr->left = p;
+        pr->exprs = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(p->ncols + 2));
+        if (!pr->exprs) OOM_NULL(c);
+        for (int i = 0; i < p->ncols; i++) {
+            attu_bexpr *col = attu_bx_col(c->pa, i, p->types[i]);
+            if (!col) OOM_NULL(c);
+            pr->exprs[i] = col;
+            pr->types[i] = p->types[i];
+            pr->names[i] = p->names[i];
+        }
+        attu_bexpr *k = pr->exprs[p->ncols - 1];
+        attu_bexpr *el = attu_unnest_element(c, arr, k, call->position);
+        if (!el) return NULL;
+        pr->exprs[p->ncols - 1] = el;
+        pr->types[p->ncols - 1] = el->type;
+        if (ord) {
+            /* the ordinal is the subscript, as a bigint */
+            attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+            attu_bexpr *o = mk_call(c, ATTU_OP_CAST_I_I, i8, call->position, 1, k, NULL, NULL, NULL);
+            if (!o) return NULL;
+            pr->exprs[p->ncols] = o;
+            pr->types[p->ncols] = i8;
+            pr->names[p->ncols] = "ordinality";
+        }
+        pr->est_rows = p->est_rows;
+        p = pr;
+    }
     *lateral = lat;
-    *qual = f->alias ? f->alias : "generate_series";
-    *colname = name;
+    *qual = f->alias ? f->alias : fname;
+    colnames[0] = name;
+    colnames[1] = f->column_aliases.n > 1 ? f->column_aliases.items[1] : "ordinality";
+    *nnew = 1 + ord;
     return p;
 }
 

@@ -5,6 +5,7 @@
 
 #include "server/pg_numeric.h"
 #include "engine/time_of_day.h"
+#include "engine/expr_program.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -300,6 +301,76 @@ static void put_binary_value(pgbuf *b, const attu_column *c, size_t row) {
     }
 }
 
+/* array_send of an array column's value (engine/array.h): dimensions,
+ * a NULL flag, the element OID, then each element as its type's send
+ * function writes it (length first, -1 for NULL). */
+typedef struct array_send { pgbuf *b; int n; bool nulls; } array_send;
+
+static void count_elem(void *ctx, attu_type e, const attu_slot *v, const char *num, size_t nl) {
+    array_send *a = ctx;
+    (void)e; (void)num; (void)nl;
+    a->n++;
+    a->nulls = a->nulls || v->null;
+}
+
+static void send_elem(void *ctx, attu_type e, const attu_slot *v, const char *num, size_t nl) {
+    pgbuf *b = ((array_send *)ctx)->b;
+    if (v->null) { pgbuf_put_i32(b, -1); return; }
+    switch (e.id) {
+    case ATTU_TYPE_BOOL: pgbuf_put_i32(b, 1); pgbuf_put_u8(b, v->v.i ? 1 : 0); break;
+    case ATTU_TYPE_INT16: pgbuf_put_i32(b, 2); pgbuf_put_i16(b, (int16_t)v->v.i); break;
+    case ATTU_TYPE_INT32: pgbuf_put_i32(b, 4); pgbuf_put_i32(b, (int32_t)v->v.i); break;
+    case ATTU_TYPE_DATE: pgbuf_put_i32(b, 4); pgbuf_put_i32(b, (int32_t)(v->v.i - PG_EPOCH_DAYS)); break;
+    case ATTU_TYPE_INT64: pgbuf_put_i32(b, 8); pgbuf_put_i64(b, v->v.i); break;
+    case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ:
+        pgbuf_put_i32(b, 8);
+        pgbuf_put_i64(b, (int64_t)((uint64_t)v->v.i - (uint64_t)PG_EPOCH_USEC));
+        break;
+    case ATTU_TYPE_FLOAT32: {
+        float f = (float)v->v.f;
+        int32_t bits;
+        memcpy(&bits, &f, 4);
+        pgbuf_put_i32(b, 4);
+        pgbuf_put_i32(b, bits);
+        break;
+    }
+    case ATTU_TYPE_FLOAT64: {
+        int64_t bits;
+        memcpy(&bits, &v->v.f, 8);
+        pgbuf_put_i32(b, 8);
+        pgbuf_put_i64(b, bits);
+        break;
+    }
+    case ATTU_TYPE_NUMERIC:
+        if (!num || !pg_numeric_put_binary(b, num, nl)) pgbuf_put_i32(b, -1);
+        break;
+    default:   /* text, varchar: the bytes */
+        pgbuf_put_i32(b, (int32_t)v->len);
+        pgbuf_put(b, v->v.s, v->len);
+        break;
+    }
+}
+
+static void put_binary_array(pgbuf *b, const attu_column *c, size_t row) {
+    attu_type e = attu_type_array_elem(c->type);
+    attu_type et = e.id == ATTU_TYPE_TEXT && e.precision ? attu_type_varchar_unbounded() : e;
+    array_send a = { b, 0, false };
+    if (attu_column_array_each(c, row, count_elem, &a) < 0) { pgbuf_put_i32(b, -1); return; }
+    size_t at = b->len;
+    pgbuf_put_i32(b, 0);                       /* the length, patched below */
+    pgbuf_put_i32(b, a.n ? 1 : 0);
+    pgbuf_put_i32(b, a.nulls ? 1 : 0);
+    pgbuf_put_i32(b, (int32_t)attu_type_pg_oid(et));
+    if (a.n) { pgbuf_put_i32(b, a.n); pgbuf_put_i32(b, 1); }
+    attu_column_array_each(c, row, send_elem, &a);
+    if (!b->oom && b->len >= at + 4) {
+        uint32_t total = (uint32_t)(b->len - at - 4);
+        unsigned char be[4] = { (unsigned char)(total >> 24), (unsigned char)(total >> 16), (unsigned char)(total >> 8),
+                                (unsigned char)total };
+        memcpy(b->data + at, be, 4);
+    }
+}
+
 void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
                      const int16_t *formats) {
     pgbuf_begin(b, 'D');
@@ -309,6 +380,10 @@ void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
         if (attu_column_is_null(c, row)) { pgbuf_put_i32(b, -1); continue; }
         bool binary = formats && formats[i] == 1;
         bool num = c->type.id == ATTU_TYPE_DECIMAL || c->type.id == ATTU_TYPE_NUMERIC;
+        if (binary && attu_type_is_array(c->type)) {
+            put_binary_array(b, c, row);
+            continue;
+        }
         if (binary && c->type.id != ATTU_TYPE_TEXT && !num) {
             put_binary_value(b, c, row);
             continue;

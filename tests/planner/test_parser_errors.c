@@ -127,8 +127,8 @@ Test(parser_errors, syntax_errors) {
     expect_error("SELECT @ a", "42883", 8, "operator does not exist: @");
     expect_error("SELECT a ~ b FROM", "42601", 18, "syntax error at end of input");
     expect_error("SELECT a = ANY (SELECT 1", "42601", 25, "syntax error at end of input");
-    expect_error("SELECT 1 = ANY (b)", "0A000", 10,
-                 "= ANY/ALL (array) is not supported; use IN or a subquery");
+    expect_error("SELECT ARRAY(SELECT 1, 2)", "42601", 8, "subquery must return only one column");
+    expect_error("SELECT f(x)[1]", "42601", 12, "syntax error at or near \"[\"");
     /* the syntax error wins over the later one, as in PostgreSQL */
     expect_error("SELECT $0 FROM", "42601", 15, "syntax error at end of input");
 }

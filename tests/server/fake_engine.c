@@ -103,3 +103,11 @@ size_t attu_column_format(const attu_column *c, size_t row, char *buf, size_t ca
     size_t w = attu_type_width(c->type.id);
     return attu_value_format(c->type, (const char *)c->data + row * w, buf, cap);
 }
+
+/* arrays: the fake database returns none */
+int attu_column_array_each(const attu_column *c, size_t row,
+                           void (*fn)(void *ctx, attu_type elem, const struct attu_slot *v, const char *num, size_t num_len),
+                           void *ctx) {
+    (void)c; (void)row; (void)fn; (void)ctx;
+    return -1;
+}

@@ -270,6 +270,29 @@ if os.environ.get("ATTU_KIND") == "real":
     oids, row = binary_row("SELECT $1::text, $2::text", [(1083, struct.pack("!q", 45296789000)),
                                                          (1266, struct.pack("!qi", 45296500000, -19800))])
     assert row == [b"12:34:56.789", b"12:34:56.5+05:30"], row
+# arrays: the array types' OIDs, so psycopg2 reads them as lists; a list
+# parameter is sent as ARRAY[...] (an empty one as '{}')
+# (the real attud only: the fake database has no arrays)
+if os.environ.get("ATTU_KIND") == "real":
+    from decimal import Decimal
+    cur.execute("SELECT ARRAY[1, 2, NULL], ARRAY['a b', 'c\"d', ''], ARRAY[1.5::float8], ARRAY[1::bigint],"
+                " ARRAY[true, false], '{}'::int[], ARRAY[1.25, 2], ARRAY[1::smallint], ARRAY['x'::varchar]")
+    d = cur.description
+    assert [x.type_code for x in d] == [1007, 1009, 1022, 1016, 1000, 1007, 1231, 1005, 1015], [x.type_code for x in d]
+    row = cur.fetchone()
+    assert row == ([1, 2, None], ['a b', 'c"d', ''], [1.5], [1], [True, False], [], [Decimal('1.25'), Decimal('2')], [1], ['x']), row
+    cur.execute("CREATE TABLE arrs (k int, a int[], t text[], d date[])")
+    cur.execute("INSERT INTO arrs VALUES (%s, %s, %s, %s)", (1, [3, 1, None], ['x', 'y"z', '', None], [datetime.date(2024, 2, 29)]))
+    cur.execute("INSERT INTO arrs VALUES (%s, %s, %s, %s)", (2, [], [], None))
+    cur.execute("SELECT a, t, a[1], d FROM arrs ORDER BY k")
+    got = cur.fetchall()
+    assert got == [([3, 1, None], ['x', 'y"z', '', None], 3, [datetime.date(2024, 2, 29)]), ([], [], None, None)], got
+    assert [x.type_code for x in cur.description] == [1007, 1009, 23, 1182], [x.type_code for x in cur.description]
+    cur.execute("SELECT k FROM arrs WHERE %s = ANY(a) OR a = %s ORDER BY k", (3, []))
+    assert cur.fetchall() == [(1,), (2,)]
+    cur.execute("SELECT ARRAY['2024-01-02 03:04:05'::timestamp]")
+    assert cur.description[0].type_code == 1115
+    assert cur.fetchone()[0] == [datetime.datetime(2024, 1, 2, 3, 4, 5)]
 
 # implicit transactions (autocommit off: psycopg2 sends BEGIN)
 conn.autocommit = False

@@ -1,0 +1,116 @@
+/*
+ * array.h - one-dimensional arrays, as PostgreSQL 15's (int[], text[] ...).
+ *
+ * An array value is a byte string (a TEXT register's bytes, a TEXT
+ * column's dictionary entry: engine/types.h attu_type_is_array) in an
+ * encoding whose byte order is PostgreSQL's array order, so that the
+ * engine's text comparisons, sorts, groups and joins need no change:
+ *
+ *   array    := element*            ('{}' is the empty string)
+ *   element  := 0x02 key | 0x03     (a value, a NULL: NULLs sort after
+ *                                    every value, as PostgreSQL's array_cmp)
+ *   key of an integer, date, timestamp, boolean: the int64 with its sign
+ *            bit flipped, then 10 bytes of 7 bits each, high bit set
+ *   key of a float: the IEEE bits made order-preserving (negatives
+ *            inverted, -0 as 0, one NaN above Infinity), 10 bytes as above
+ *   key of a text: its bytes, 0x01 escaped as 0x01 0x02, ended by 0x01 0x01
+ *            (a prefix sorts first; text holds no NUL)
+ *   key of a numeric: a class byte (-Infinity, negative, zero, positive,
+ *            Infinity, NaN), for a nonzero finite value its decimal exponent
+ *            and significant digits (inverted when negative, ended by a
+ *            byte beyond every digit's), then its display scale
+ *
+ * Every element is self-delimiting, and an array that is a prefix of
+ * another sorts first. No byte is 0. The one place the byte order differs
+ * from PostgreSQL's: numerics equal in value but written with different
+ * scales ('{1.0}' and '{1.00}') are different arrays; element searches
+ * (= ANY, @>, array_position) compare values without the scale.
+ */
+#ifndef ATTU_ARRAY_H
+#define ATTU_ARRAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/error.h"
+#include "engine/expr_program.h"
+#include "engine/types.h"
+
+/* ATTU_OP_ARRAY's functions (its aux). a, b, c are the instruction's
+ * source registers; "strict" ones give NULL for any NULL source. */
+typedef enum attu_array_fn {
+    ATTU_ARR_FROM_TEXT = 0, /* text a -> the array dst (array_in; 22P02), strict */
+    ATTU_ARR_TO_TEXT,       /* array a -> text (array_out), strict */
+    ATTU_ARR_APPEND,        /* array a (NULL: empty) with element b (may be NULL) */
+    ATTU_ARR_PREPEND,       /* element a (may be NULL) before array b (NULL: empty) */
+    ATTU_ARR_CAT,           /* array a || array b; a NULL side is ignored */
+    ATTU_ARR_SUBSCRIPT,     /* a[b]: NULL outside 1..n, strict */
+    ATTU_ARR_SLICE,         /* a[b:c]; b or c -1: that bound omitted; strict */
+    ATTU_ARR_LENGTH,        /* array_length(a, b): n for b = 1, else NULL; NULL for '{}' */
+    ATTU_ARR_CARDINALITY,   /* cardinality(a) */
+    ATTU_ARR_LOWER,         /* array_lower(a, b) */
+    ATTU_ARR_UPPER,         /* array_upper(a, b) */
+    ATTU_ARR_NDIMS,         /* array_ndims(a): 1, NULL for '{}' */
+    ATTU_ARR_DIMS,          /* array_dims(a): "[1:n]", NULL for '{}' */
+    ATTU_ARR_POSITION,      /* array_position(a, b [, c start]): NOT DISTINCT search */
+    ATTU_ARR_POSITIONS,     /* array_positions(a, b) -> integer[] */
+    ATTU_ARR_REMOVE,        /* array_remove(a, b) */
+    ATTU_ARR_REPLACE,       /* array_replace(a, b, c) */
+    ATTU_ARR_TO_STRING,     /* array_to_string(a, b sep [, c null text]) */
+    ATTU_ARR_FROM_STRING,   /* string_to_array(a, b sep [, c null text]) -> text[] */
+    ATTU_ARR_CONTAINS,      /* a @> b */
+    ATTU_ARR_OVERLAP,       /* a && b */
+    ATTU_ARR_ANY,           /* a op ANY (b): imm_i the comparison (0 =, 1 <>, 2 <,
+                               3 <=, 4 >, 5 >=), plus 8 for ALL */
+    ATTU_ARR_CAST,          /* array a -> the array dst of another element type,
+                               element by element (as the element cast) */
+    ATTU_ARR_SET,           /* a with element b set to c (UPDATE SET a[b] = c):
+                               past the end the array grows with NULLs; a NULL
+                               or empty a takes subscript 1 only (other lower
+                               bounds: 0A000); a NULL b is 22004 */
+    ATTU_ARR_TRIM           /* trim_array(a, b): without its last b elements;
+                               2202E unless 0 <= b <= the length */
+} attu_array_fn;
+
+/* A growable byte buffer (malloc'd). */
+typedef struct attu_abuf { char *p; size_t len, cap; } attu_abuf;
+int attu_abuf_put(attu_abuf *b, const void *s, size_t n);
+void attu_abuf_free(attu_abuf *b);
+
+/* Appends one element: v in the register form of elem's machine type
+ * (expr_program.h), v->null a NULL element. Returns 0 or -1 (OOM). */
+int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v);
+
+/* Walks an array's elements. */
+typedef struct attu_array_iter {
+    const unsigned char *p, *end;
+    attu_type elem;
+    const unsigned char *key;  /* the element just read: its key bytes */
+    size_t keylen;             /* (without a numeric's scale byte) */
+    size_t enclen;             /* its whole encoding, tag included */
+    attu_abuf scratch;         /* unescaped text, a numeric's slot */
+} attu_array_iter;
+void attu_array_iter_init(attu_array_iter *it, attu_type elem, const char *s, size_t len);
+/* 1 and *v (pointing into the array or the scratch, valid until the next
+ * call) for the next element, 0 at the end. */
+int attu_array_next(attu_array_iter *it, attu_slot *v);
+void attu_array_iter_done(attu_array_iter *it);
+
+/* Number of elements. */
+size_t attu_array_count(attu_type elem, const char *s, size_t len);
+
+/* PostgreSQL's array_in for a one-dimensional array of elem: '{1,2,NULL}',
+ * '{"a b",c}'; 22P02 "malformed array literal", the element type's input
+ * errors; 0A000 for several dimensions. */
+int attu_array_from_text(attu_type elem, const char *s, size_t len, attu_abuf *out, attu_error *err);
+/* PostgreSQL's array_out: "{1,2,NULL}", elements quoted where needed. */
+int attu_array_to_text(attu_type elem, const char *s, size_t len, attu_abuf *out);
+
+/* Runs ATTU_OP_ARRAY over n rows (G: the guard, or NULL); results are
+ * allocated with alloc(ctx, size). */
+int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_slot *A, const attu_slot *B,
+                   const attu_slot *C, const attu_slot *G, attu_slot *D, size_t n,
+                   char *(*alloc)(void *ctx, size_t n), void *ctx, attu_error *err);
+
+#endif

@@ -1,0 +1,584 @@
+/*
+ * array_bind.c - binding PostgreSQL 15's one-dimensional arrays: ARRAY[...],
+ * a[i] and a[i:j], the casts between arrays and text and between element
+ * types, the array operators (= < ... on whole arrays, ||, @>, <@, &&,
+ * op ANY / ALL (array)) and the array functions. Every run-time piece is
+ * one ATTU_OP_ARRAY instruction (engine/array.h), host only; comparisons
+ * of whole arrays are the text comparisons of their encoded bytes.
+ */
+#include "planner/binder_internal.h"
+#include "engine/array.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static attu_bexpr *arr_call(bctx *c, attu_array_fn f, attu_type t, int pos, int nargs, attu_bexpr *a0,
+                            attu_bexpr *a1, attu_bexpr *a2) {
+    attu_bexpr *e = mk_call(c, ATTU_OP_ARRAY, t, pos, nargs, a0, a1, a2, NULL);
+    if (e) e->aux = f;
+    return e;
+}
+
+/* The empty array of type t, a constant. */
+static attu_bexpr *empty_array(bctx *c, attu_type t, int pos) {
+    attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, t, pos);
+    if (!k || !(k->s = attu_pstrdup(c->pa, "", 0))) { attu_error_oom(c->err); return NULL; }
+    k->slen = 0;
+    return k;
+}
+
+/* The type a subscript of an array of t gives: its element's (varchar for
+ * varchar elements). */
+static attu_type elem_of(attu_type t) {
+    attu_type e = attu_type_array_elem(t);
+    if (e.id == ATTU_TYPE_TEXT && e.precision) return attu_type_varchar_unbounded();
+    return e;
+}
+
+/* Parses an array literal's text as type t (an untyped literal read as an
+ * array: '{1,2}'::int[], a comparison with an array, an INSERT). */
+attu_bexpr *attu_array_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len) {
+    attu_abuf b = { 0 };
+    if (attu_array_from_text(attu_type_array_elem(r->type), s, len, &b, c->err)) {
+        attu_abuf_free(&b);
+        c->err->position = r->position;
+        return NULL;
+    }
+    r->s = attu_pstrdup(c->pa, b.p ? b.p : "", b.len);
+    r->slen = b.len;
+    attu_abuf_free(&b);
+    if (!r->s) { attu_error_oom(c->err); return NULL; }
+    return r;
+}
+
+/* coerce() of an array value or to an array type. */
+attu_bexpr *attu_array_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos) {
+    char b1[64], b2[64];
+    bool ea = attu_type_is_array(e->type), ta = attu_type_is_array(t);
+    if (ea && ta) {
+        if (attu_type_array_same(e->type, t)) return e;
+        attu_type fe = attu_type_array_elem(e->type), te = attu_type_array_elem(t);
+        if (fe.id == te.id)   /* text and varchar elements: the same bytes */
+            return mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL);
+        bool ok;
+        int op = attu_cast_opcode(fe, te, &ok);
+        if (op >= 0 && (ok || explicit_cast)) {
+            if (e->kind == BX_CONST && e->is_null) return mk_const_null(c, t);
+            return arr_call(c, ATTU_ARR_CAST, t, pos, 1, e, NULL, NULL);
+        }
+    } else if (ea && t.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar(t) && explicit_cast) {
+        return arr_call(c, ATTU_ARR_TO_TEXT, t, pos, 1, e, NULL, NULL);
+    } else if (ta && e->type.id == ATTU_TYPE_TEXT && explicit_cast) {
+        return arr_call(c, ATTU_ARR_FROM_TEXT, t, pos, 1, e, NULL, NULL);
+    } else if (ta && e->kind == BX_CONST && e->is_null) {
+        return mk_const_null(c, t);
+    }
+    if (explicit_cast)
+        attu_error_set(c->err, "42846", pos, "cannot cast type %s to %s", tname(e->type, b1), tname(t, b2));
+    else
+        attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, pos, "%s is of type %s but expression is of type %s",
+                       "value", tname(t, b2), tname(e->type, b1));
+    return NULL;
+}
+
+/* Two operands of an array operator brought to one array type: an untyped
+ * side reads as the other's type; arrays of different elements meet at
+ * their elements' common type. NULL (an error set) when they cannot. */
+static bool array_pair(bctx *c, attu_bexpr **l, attu_bexpr **r, int pos, bool compatible) {
+    attu_bexpr *a = *l, *b = *r;
+    bool aa = attu_type_is_array(a->type), ba = attu_type_is_array(b->type);
+    if (aa && b->type.id == ATTU_TYPE_UNKNOWN) return (*r = coerce(c, b, a->type, false, pos)) != NULL;
+    if (ba && a->type.id == ATTU_TYPE_UNKNOWN) return (*l = coerce(c, a, b->type, false, pos)) != NULL;
+    if (!aa || !ba) return false;
+    attu_type ae = attu_type_array_elem(a->type), be = attu_type_array_elem(b->type), ce;
+    if (ae.id == be.id) return true;
+    /* anyarray operators (=, <, @>) take one array type; array_cat and ||
+     * take anycompatiblearray, whose elements meet at a common type */
+    if (!compatible || !common_type(ae, be, &ce)) return false;
+    attu_type t = attu_type_array_of(ce);
+    *l = coerce(c, a, t, false, pos);
+    *r = *l ? coerce(c, b, t, false, pos) : NULL;
+    return *l && *r;
+}
+
+static attu_bexpr *op_missing(bctx *c, const char *op, attu_bexpr *l, attu_bexpr *r, int pos) {
+    char b1[64], b2[64];
+    if (c->err->set) attu_error_clear(c->err);
+    attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s %s",
+                   tname(l->type, b1), op, tname(r->type, b2));
+    attu_error_set_hint(c->err, "No operator matches the given name and argument types. You might need to add explicit type casts.");
+    return NULL;
+}
+
+/* = <> < <= > >= of whole arrays: their encoded bytes compare as
+ * PostgreSQL's array_cmp orders (engine/array.h). */
+attu_bexpr *attu_array_compare(bctx *c, attu_opcode text_op, const char *opname, attu_bexpr *l, attu_bexpr *r,
+                               int pos) {
+    if (!array_pair(c, &l, &r, pos, false)) return c->err->set ? NULL : op_missing(c, opname, l, r, pos);
+    return mk_call(c, text_op, attu_type_make(ATTU_TYPE_BOOL), pos, 2, l, r, NULL, NULL);
+}
+
+/* An element operand coerced to an array's element type (NULL and no error
+ * set when there is no implicit cast). */
+static attu_bexpr *as_elem(bctx *c, attu_bexpr *x, attu_type arr, int pos) {
+    attu_type et = attu_type_array_elem(arr);
+    if (et.id == ATTU_TYPE_TEXT && x->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type)) return x;
+    if (attu_type_is_array(x->type)) return NULL;
+    attu_bexpr *r = coerce(c, x, et, false, pos);
+    if (!r && x->type.id != ATTU_TYPE_UNKNOWN) attu_error_clear(c->err);
+    return r;
+}
+
+/* An element beside an array where PostgreSQL 15 takes anycompatiblearray
+ * and anycompatible (||, array_append, array_prepend, array_position(s),
+ * array_remove, array_replace):
+ * both meet at the common type of the element types (ARRAY[1] || 2.5 is
+ * numeric[]); *arr is recast when its elements change. NULL and no error
+ * set when they do not meet. */
+static attu_bexpr *compat_elem(bctx *c, attu_bexpr **arr, attu_bexpr *x, int pos) {
+    attu_type et = attu_type_array_elem((*arr)->type), ct;
+    if (x->type.id == ATTU_TYPE_UNKNOWN || attu_type_is_array(x->type) || x->type.id == et.id)
+        return as_elem(c, x, (*arr)->type, pos);
+    if (!common_type(et, x->type, &ct)) return NULL;
+    if (ct.id == ATTU_TYPE_DECIMAL) ct = attu_type_make(ATTU_TYPE_NUMERIC);
+    if (attu_type_is_bpchar_any(ct)) ct = attu_type_make(ATTU_TYPE_TEXT);
+    if (ct.id == ATTU_TYPE_INTERVAL) return NULL;
+    if (ct.id != et.id && !(*arr = coerce(c, *arr, attu_type_array_of(ct), false, pos))) return NULL;
+    return coerce(c, x, ct, false, pos);
+}
+
+/* a || b with an array on either side. */
+attu_bexpr *attu_array_concat(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos) {
+    bool la = attu_type_is_array(l->type), ra = attu_type_is_array(r->type);
+    /* an untyped side is an array, as PostgreSQL resolves anyarray ||
+     * unknown to array_cat (ARRAY['a'] || 'b' is 22P02) */
+    if ((la && ra) || (la && r->type.id == ATTU_TYPE_UNKNOWN) || (ra && l->type.id == ATTU_TYPE_UNKNOWN)) {
+        if (!array_pair(c, &l, &r, pos, true)) return c->err->set ? NULL : op_missing(c, "||", l, r, pos);
+        return arr_call(c, ATTU_ARR_CAT, l->type, pos, 2, l, r, NULL);
+    }
+    attu_bexpr *l0 = l, *r0 = r;
+    if (la) {
+        attu_bexpr *x = compat_elem(c, &l, r, pos);
+        if (!x) return c->err->set ? NULL : op_missing(c, "||", l0, r0, pos);
+        return arr_call(c, ATTU_ARR_APPEND, l->type, pos, 2, l, x, NULL);
+    }
+    attu_bexpr *x = compat_elem(c, &r, l, pos);
+    if (!x) return c->err->set ? NULL : op_missing(c, "||", l0, r0, pos);
+    return arr_call(c, ATTU_ARR_PREPEND, r->type, pos, 2, x, r, NULL);
+}
+
+static attu_bexpr *need_array(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n, int which) {
+    attu_bexpr *a = args[which];
+    if (a->type.id == ATTU_TYPE_UNKNOWN) {
+        attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position,
+                       "could not determine polymorphic type because input has type unknown");
+        return NULL;
+    }
+    if (!attu_type_is_array(a->type)) return attu_no_function(c, e, args, n);
+    return a;
+}
+
+static attu_bexpr *int_arg(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n, int i) {
+    attu_bexpr *a = args[i];
+    if (a->type.id != ATTU_TYPE_UNKNOWN && !attu_type_is_int(a->type.id)) return attu_no_function(c, e, args, n);
+    return coerce(c, a, attu_type_make(ATTU_TYPE_INT32), true, e->position);
+}
+
+static attu_bexpr *text_arg(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n, int i) {
+    attu_bexpr *a = args[i];
+    if (a->type.id != ATTU_TYPE_UNKNOWN && (a->type.id != ATTU_TYPE_TEXT || attu_type_is_array(a->type)))
+        return attu_no_function(c, e, args, n);
+    return coerce(c, a, attu_type_make(ATTU_TYPE_TEXT), false, e->position);
+}
+
+static bool is_omitted(const attu_ast_expr *x) {
+    return x->kind == ATTU_EXPR_FUNC && !strcmp(x->u.func.name, " omitted");
+}
+
+bool attu_array_function_name(const char *name) {
+    static const char *const names[] = {
+        "array_length", "cardinality", "array_lower", "array_upper", "array_ndims", "array_dims",
+        "array_position", "array_positions", "array_remove", "array_replace", "array_append",
+        "array_prepend", "array_cat", "array_to_string", "string_to_array", "trim_array",
+    };
+    if (name[0] == ' ') return strcmp(name, " omitted") != 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(name, names[i])) return true;
+    return false;
+}
+
+/* ARRAY[...]: the elements' common type, as PostgreSQL's ARRAY[] resolves
+ * it (select_common_type: ARRAY[1, 2.5] is numeric[]) */
+static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
+    if (n == 0) {
+        attu_error_set(c->err, "42P18", e->position, "cannot determine type of empty array");
+        attu_error_set_hint(c->err, "Explicitly cast to the desired type, for example ARRAY[]::integer[].");
+        return NULL;
+    }
+    attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
+    for (int i = 0; i < n; i++) {
+        if (attu_type_is_array(args[i]->type)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, args[i]->position ? args[i]->position : e->position,
+                           "multidimensional arrays are not supported");
+            return NULL;
+        }
+        attu_type m;
+        if (!mix_type(t, args[i]->type, &m)) {
+            char b1[64], b2[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, args[i]->position ? args[i]->position : e->position,
+                           "ARRAY types %s and %s cannot be matched", tname(t, b1), tname(args[i]->type, b2));
+            return NULL;
+        }
+        t = m;
+    }
+    if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
+    if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
+    if (t.id == ATTU_TYPE_INTERVAL || attu_type_is_bpchar_any(t)) {
+        char b1[64];
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "arrays of type %s are not supported",
+                       tname(t, b1));
+        return NULL;
+    }
+    attu_type at = attu_type_array_of(t);
+    attu_type et = attu_type_array_elem(at);
+    attu_bexpr *acc = empty_array(c, at, e->position);
+    for (int i = 0; i < n && acc; i++) {
+        attu_bexpr *x = coerce(c, args[i], et, false, e->position);
+        if (!x) return NULL;
+        acc = arr_call(c, ATTU_ARR_APPEND, at, e->position, 2, acc, x, NULL);
+    }
+    return acc;
+}
+
+/* The one-element array of x (array_agg's input), NULL x a NULL element. */
+attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
+    if (!(x = resolve_unknown(c, x))) return NULL;
+    attu_type t = x->type;
+    if (attu_type_is_array(t)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "multidimensional arrays are not supported");
+        return NULL;
+    }
+    if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
+    if (attu_type_is_bpchar_any(t)) t = attu_type_make(ATTU_TYPE_TEXT);
+    if (t.id == ATTU_TYPE_INTERVAL || t.id == ATTU_TYPE_UNKNOWN) {
+        char b1[64];
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "arrays of type %s are not supported", tname(t, b1));
+        return NULL;
+    }
+    attu_type at = attu_type_array_of(t);
+    if (!(x = coerce(c, x, attu_type_array_elem(at), false, pos))) return NULL;
+    attu_bexpr *k = empty_array(c, at, pos);
+    return k ? arr_call(c, ATTU_ARR_APPEND, at, pos, 2, k, x, NULL) : NULL;
+}
+
+/* ARRAY[x, y]::t[]: PostgreSQL casts each element to t (ARRAY[2.5]::int[]
+ * rounds the numeric 2.5, not a float8 array's element) */
+attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_expr *ae, attu_type t, int pos) {
+    attu_type et = attu_type_array_elem(t);
+    attu_bexpr *acc = empty_array(c, t, ae->position);
+    for (int i = 0; i < ae->u.func.args.n && acc; i++) {
+        attu_bexpr *x = bind_expr(c, sc, ae->u.func.args.items[i]);
+        if (!x) return NULL;
+        if (attu_type_is_array(x->type)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, x->position ? x->position : ae->position,
+                           "multidimensional arrays are not supported");
+            return NULL;
+        }
+        if (!(x = coerce(c, x, et, true, pos))) return NULL;
+        acc = arr_call(c, ATTU_ARR_APPEND, t, ae->position, 2, acc, x, NULL);
+    }
+    return acc;
+}
+
+/* x op ANY / ALL (array) */
+static attu_bexpr *bind_any(bctx *c, const attu_ast_expr *e, attu_bexpr *x, attu_bexpr *arr) {
+    const char *name = e->u.func.name;
+    bool all = !strncmp(name, " all", 4);
+    const char *op = name + 4;
+    static const char *const ops[] = { "=", "<>", "<", "<=", ">", ">=", "!=" };
+    int k = -1;
+    for (int i = 0; i < 7; i++) if (!strcmp(op, ops[i])) k = i == 6 ? 1 : i;
+    int pos = e->position;
+    if (arr->type.id == ATTU_TYPE_UNKNOWN) {
+        attu_bexpr *xr = x->type.id == ATTU_TYPE_UNKNOWN ? coerce(c, x, attu_type_make(ATTU_TYPE_TEXT), false, pos) : x;
+        if (!xr) return NULL;
+        x = xr;
+        attu_type xt = x->type;
+        if (xt.id == ATTU_TYPE_DECIMAL) xt = attu_type_make(ATTU_TYPE_NUMERIC);
+        if (attu_type_is_bpchar_any(xt)) xt = attu_type_make(ATTU_TYPE_TEXT);
+        if (!(arr = coerce(c, arr, attu_type_array_of(xt), false, pos))) return NULL;
+    }
+    if (!attu_type_is_array(arr->type)) {
+        attu_error_set(c->err, "42809", pos, "op ANY/ALL (array) requires array on right side");
+        return NULL;
+    }
+    attu_type et = attu_type_array_elem(arr->type);
+    if (k < 0) {
+        char b1[64], b2[64];
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s %s",
+                       tname(x->type, b1), op, tname(et, b2));
+        return NULL;
+    }
+    if (x->type.id == ATTU_TYPE_UNKNOWN) {
+        if (!(x = coerce(c, x, et, false, pos))) return NULL;
+    } else if (!(x->type.id == ATTU_TYPE_TEXT && et.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type))) {
+        attu_type ct;
+        if (attu_type_is_array(x->type) || !common_type(x->type, et, &ct)) {
+            char b1[64], b2[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s %s",
+                           tname(x->type, b1), ops[k], tname(et, b2));
+            attu_error_set_hint(c->err, "No operator matches the given name and argument types. You might need to add explicit type casts.");
+            return NULL;
+        }
+        if (ct.id == ATTU_TYPE_DECIMAL) ct = attu_type_make(ATTU_TYPE_NUMERIC);
+        if (!(x = coerce(c, x, ct, false, pos))) return NULL;
+        if (!(arr = coerce(c, arr, attu_type_array_of(ct), false, pos))) return NULL;
+    }
+    attu_bexpr *r = arr_call(c, ATTU_ARR_ANY, attu_type_make(ATTU_TYPE_BOOL), pos, 2, x, arr, NULL);
+    if (r) r->imm = k + (all ? 8 : 0);
+    return r;
+}
+
+attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    const char *name = e->u.func.name;
+    int n = e->u.func.args.n, pos = e->position;
+    attu_bexpr *args[100] = { 0 };
+    if (n > 100) n = 100;
+    if (e->u.func.star || e->u.func.distinct || e->u.func.over) {
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "function %s is not an aggregate function", name);
+        return NULL;
+    }
+    attu_type i4 = attu_type_make(ATTU_TYPE_INT32), txt = attu_type_make(ATTU_TYPE_TEXT);
+    if (!strcmp(name, " slice")) {
+        attu_bexpr *a = bind_expr(c, sc, e->u.func.args.items[0]);
+        if (!a) return NULL;
+        attu_bexpr *b[2];
+        for (int i = 0; i < 2; i++) {
+            const attu_ast_expr *x = e->u.func.args.items[i + 1];
+            b[i] = is_omitted(x) ? mk_const_int(c, i4, i ? INT32_MAX : INT32_MIN) : bind_expr(c, sc, x);
+            if (!b[i]) return NULL;
+            if (b[i]->type.id != ATTU_TYPE_UNKNOWN && !is_numeric(b[i]->type.id)) {
+                attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, b[i]->position ? b[i]->position : pos,
+                               "array subscript must have type integer");
+                return NULL;
+            }
+            if (!(b[i] = coerce(c, b[i], i4, true, pos))) return NULL;
+        }
+        if (!attu_type_is_array(a->type)) {
+            char b1[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, a->position ? a->position : pos,
+                           "cannot subscript type %s because it does not support subscripting", tname(a->type, b1));
+            return NULL;
+        }
+        return arr_call(c, ATTU_ARR_SLICE, a->type, pos, 3, a, b[0], b[1]);
+    }
+    for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+    if (!strcmp(name, " array")) return bind_array_ctor(c, e, args, n);
+    if (!strcmp(name, " array_query")) {
+        /* ARRAY(SELECT ...): the scalar subquery of array_agg, '{}' for no rows */
+        attu_bexpr *x = args[0], *k = attu_type_is_array(x->type) ? empty_array(c, x->type, pos) : NULL;
+        return k ? mk_call(c, ATTU_OP_COALESCE, x->type, pos, 2, x, k, NULL, NULL) : NULL;
+    }
+    if (!strncmp(name, " any", 4) || !strncmp(name, " all", 4)) return bind_any(c, e, args[0], args[1]);
+    if (!strcmp(name, " array_set")) {
+        /* UPDATE ... SET a[i] = v */
+        attu_bexpr *a = args[0], *i = args[1], *x;
+        if (!attu_type_is_array(a->type)) {
+            char b1[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, a->position ? a->position : pos,
+                           "cannot subscript type %s because it does not support subscripting", tname(a->type, b1));
+            return NULL;
+        }
+        if (i->type.id != ATTU_TYPE_UNKNOWN && !is_numeric(i->type.id)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, i->position ? i->position : pos,
+                           "array subscript must have type integer");
+            return NULL;
+        }
+        if (!(i = coerce(c, i, i4, true, pos))) return NULL;
+        if (!(x = coerce(c, args[2], attu_type_array_elem(a->type), true, pos))) return NULL;
+        return arr_call(c, ATTU_ARR_SET, a->type, pos, 3, a, i, x);
+    }
+    if (!strcmp(name, " subscript")) {
+        attu_bexpr *a = args[0], *i = args[1];
+        if (!attu_type_is_array(a->type)) {
+            char b1[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, a->position ? a->position : pos,
+                           "cannot subscript type %s because it does not support subscripting", tname(a->type, b1));
+            return NULL;
+        }
+        if (i->type.id != ATTU_TYPE_UNKNOWN && !is_numeric(i->type.id)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, i->position ? i->position : pos,
+                           "array subscript must have type integer");
+            return NULL;
+        }
+        if (!(i = coerce(c, i, i4, true, pos))) return NULL;
+        return arr_call(c, ATTU_ARR_SUBSCRIPT, elem_of(a->type), pos, 2, a, i, NULL);
+    }
+    if (!strcmp(name, " @>") || !strcmp(name, " <@") || !strcmp(name, " &&")) {
+        attu_bexpr *l = args[0], *r = args[1];
+        if (!array_pair(c, &l, &r, pos, false)) return c->err->set ? NULL : op_missing(c, name + 1, args[0], args[1], pos);
+        if (!strcmp(name, " <@")) { attu_bexpr *t = l; l = r; r = t; }
+        return arr_call(c, name[1] == '&' ? ATTU_ARR_OVERLAP : ATTU_ARR_CONTAINS, attu_type_make(ATTU_TYPE_BOOL), pos, 2,
+                        l, r, NULL);
+    }
+    /* the named functions */
+    struct { const char *name; attu_array_fn f; int min, max; } fns[] = {
+        { "array_length", ATTU_ARR_LENGTH, 2, 2 }, { "cardinality", ATTU_ARR_CARDINALITY, 1, 1 },
+        { "array_lower", ATTU_ARR_LOWER, 2, 2 }, { "array_upper", ATTU_ARR_UPPER, 2, 2 },
+        { "array_ndims", ATTU_ARR_NDIMS, 1, 1 }, { "array_dims", ATTU_ARR_DIMS, 1, 1 },
+        { "array_position", ATTU_ARR_POSITION, 2, 3 }, { "array_positions", ATTU_ARR_POSITIONS, 2, 2 },
+        { "array_remove", ATTU_ARR_REMOVE, 2, 2 }, { "array_replace", ATTU_ARR_REPLACE, 3, 3 },
+        { "array_append", ATTU_ARR_APPEND, 2, 2 }, { "array_prepend", ATTU_ARR_PREPEND, 2, 2 },
+        { "array_cat", ATTU_ARR_CAT, 2, 2 }, { "array_to_string", ATTU_ARR_TO_STRING, 2, 3 },
+        { "string_to_array", ATTU_ARR_FROM_STRING, 2, 3 }, { "trim_array", ATTU_ARR_TRIM, 2, 2 },
+    };
+    int k = -1;
+    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) if (!strcmp(fns[i].name, name)) k = (int)i;
+    if (k < 0 || n < fns[k].min || n > fns[k].max) return attu_no_function(c, e, args, n);
+    attu_array_fn f = fns[k].f;
+    attu_bexpr *a, *b, *x = NULL;
+    switch (f) {
+    case ATTU_ARR_LENGTH: case ATTU_ARR_LOWER: case ATTU_ARR_UPPER:
+        if (!(a = need_array(c, e, args, n, 0)) || !(b = int_arg(c, e, args, n, 1))) return NULL;
+        return arr_call(c, f, i4, pos, 2, a, b, NULL);
+    case ATTU_ARR_TRIM:
+        if (!(a = need_array(c, e, args, n, 0)) || !(b = int_arg(c, e, args, n, 1))) return NULL;
+        return arr_call(c, f, a->type, pos, 2, a, b, NULL);
+    case ATTU_ARR_CARDINALITY: case ATTU_ARR_NDIMS: case ATTU_ARR_DIMS:
+        if (!(a = need_array(c, e, args, n, 0))) return NULL;
+        return arr_call(c, f, f == ATTU_ARR_DIMS ? txt : i4, pos, 1, a, NULL, NULL);
+    case ATTU_ARR_POSITION: case ATTU_ARR_POSITIONS: case ATTU_ARR_REMOVE: case ATTU_ARR_REPLACE:
+        if (!(a = need_array(c, e, args, n, 0))) return NULL;
+        if (!(x = compat_elem(c, &a, args[1], pos))) return c->err->set ? NULL : attu_no_function(c, e, args, n);
+        if (f == ATTU_ARR_REPLACE) {
+            attu_bexpr *y = compat_elem(c, &a, args[2], pos);
+            if (!y) return c->err->set ? NULL : attu_no_function(c, e, args, n);
+            /* y may have widened the elements past x's type */
+            if (!(x = coerce(c, x, attu_type_array_elem(a->type), false, pos))) return NULL;
+            return arr_call(c, f, a->type, pos, 3, a, x, y);
+        }
+        if (f == ATTU_ARR_POSITION) {
+            attu_bexpr *s = n == 3 ? int_arg(c, e, args, n, 2) : NULL;
+            if (n == 3 && !s) return NULL;
+            return arr_call(c, f, i4, pos, n, a, x, s);
+        }
+        return arr_call(c, f, f == ATTU_ARR_POSITIONS ? attu_type_array_of(i4) : a->type, pos, 2, a, x, NULL);
+    case ATTU_ARR_APPEND:
+        if (!(a = need_array(c, e, args, n, 0))) return NULL;
+        if (!(x = compat_elem(c, &a, args[1], pos))) return c->err->set ? NULL : attu_no_function(c, e, args, n);
+        return arr_call(c, f, a->type, pos, 2, a, x, NULL);
+    case ATTU_ARR_PREPEND:
+        if (!(a = need_array(c, e, args, n, 1))) return NULL;
+        if (!(x = compat_elem(c, &a, args[0], pos))) return c->err->set ? NULL : attu_no_function(c, e, args, n);
+        return arr_call(c, f, a->type, pos, 2, x, a, NULL);
+    case ATTU_ARR_CAT: {
+        attu_bexpr *l = args[0], *r = args[1];
+        if (l->type.id == ATTU_TYPE_UNKNOWN && r->type.id == ATTU_TYPE_UNKNOWN)
+            return need_array(c, e, args, n, 0);
+        if (!array_pair(c, &l, &r, pos, true)) return c->err->set ? NULL : attu_no_function(c, e, args, n);
+        return arr_call(c, f, l->type, pos, 2, l, r, NULL);
+    }
+    case ATTU_ARR_TO_STRING:
+        if (!(a = need_array(c, e, args, n, 0)) || !(b = text_arg(c, e, args, n, 1))) return NULL;
+        if (n == 3 && !(x = text_arg(c, e, args, n, 2))) return NULL;
+        return arr_call(c, f, txt, pos, n, a, b, n == 3 ? x : NULL);
+    case ATTU_ARR_FROM_STRING:
+        if (!(a = text_arg(c, e, args, n, 0)) || !(b = text_arg(c, e, args, n, 1))) return NULL;
+        if (n == 3 && !(x = text_arg(c, e, args, n, 2))) return NULL;
+        return arr_call(c, f, attu_type_array_of(txt), pos, n, a, b, n == 3 ? x : NULL);
+    default:
+        return attu_no_function(c, e, args, n);
+    }
+}
+
+/* unnest(a) in the select list: a[k] over k = 1 .. cardinality(a), the
+ * series a set-returning generate_series would give (planner/srf.c moves
+ * the series into its LP_SRF node and the subscript reads its column), so
+ * '{}' and NULL give no rows, as PostgreSQL's unnest. */
+attu_bexpr *attu_bind_unnest(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    int pos = e->position;
+    if (c->in_agg) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "aggregate function calls cannot contain set-returning function calls");
+        attu_error_set_hint(c->err, "You might be able to move the set-returning function into a LATERAL FROM item.");
+        return NULL;
+    }
+    if (!c->allow_srf) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "set-returning functions are not allowed in %s",
+                       c->srf_clause ? c->srf_clause : c->clause ? c->clause : "this context");
+        return NULL;
+    }
+    int n = e->u.func.args.n;
+    attu_bexpr *args[100] = { 0 };
+    if (n > 100) n = 100;
+    for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+    if (n != 1 || e->u.func.star || e->u.func.distinct || e->u.func.over) return attu_no_function(c, e, args, n);
+    attu_bexpr *a = args[0];
+    if (a->type.id == ATTU_TYPE_UNKNOWN) return attu_param_not_unique(c, "unnest", args, 1, pos);
+    if (!attu_type_is_array(a->type)) return attu_no_function(c, e, args, n);
+    attu_bexpr *x = attu_unnest_series(c, a, pos);
+    return x ? attu_unnest_element(c, a, x, pos) : NULL;
+}
+
+/* unnest's parts: the series of a's subscripts (a BX_SRF) and the element
+ * of subscript k. */
+attu_bexpr *attu_unnest_series(bctx *c, attu_bexpr *a, int pos) {
+    attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
+    attu_bexpr *x = attu_bx_new(c->pa, BX_SRF, i4, pos);
+    if (!x) { attu_error_oom(c->err); return NULL; }
+    x->nargs = 3;
+    x->args[0] = mk_const_int(c, i4, 1);
+    x->args[1] = arr_call(c, ATTU_ARR_CARDINALITY, i4, pos, 1, a, NULL, NULL);
+    x->args[2] = mk_const_int(c, i4, 1);
+    if (!x->args[0] || !x->args[1] || !x->args[2]) return NULL;
+    return x;
+}
+
+attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos) {
+    return arr_call(c, ATTU_ARR_SUBSCRIPT, elem_of(a->type), pos, 2, a, k, NULL);
+}
+
+/* generate_subscripts(a, dim [, reverse]): the series 1 .. array_length(a,
+ * dim) (reversed: down to 1), a set-returning function as generate_series;
+ * '{}', NULL and a dimension other than 1 give no rows. */
+attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool in_from) {
+    int pos = e->position;
+    if (!in_from && c->in_agg) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "aggregate function calls cannot contain set-returning function calls");
+        attu_error_set_hint(c->err, "You might be able to move the set-returning function into a LATERAL FROM item.");
+        return NULL;
+    }
+    if (!in_from && !c->allow_srf) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "set-returning functions are not allowed in %s",
+                       c->srf_clause ? c->srf_clause : c->clause ? c->clause : "this context");
+        return NULL;
+    }
+    int n = e->u.func.args.n;
+    attu_bexpr *args[100] = { 0 };
+    if (n > 100) n = 100;
+    for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+    if (n < 2 || n > 3 || e->u.func.star || e->u.func.distinct || e->u.func.over) return attu_no_function(c, e, args, n);
+    attu_bexpr *a = need_array(c, e, args, n, 0), *d = a ? int_arg(c, e, args, n, 1) : NULL, *rev = NULL;
+    if (!d) return NULL;
+    bool reverse = false;
+    if (n == 3) {
+        if (!(rev = coerce_bool(c, args[2], "generate_subscripts"))) return NULL;
+        if (rev->kind != BX_CONST) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                           "generate_subscripts takes only a constant reverse flag in attu");
+            return NULL;
+        }
+        reverse = !rev->is_null && rev->i;
+    }
+    attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
+    attu_bexpr *x = attu_bx_new(c->pa, BX_SRF, i4, pos);
+    if (!x) { attu_error_oom(c->err); return NULL; }
+    attu_bexpr *len = arr_call(c, ATTU_ARR_LENGTH, i4, pos, 2, a, d, NULL);
+    x->nargs = 3;
+    x->args[0] = reverse ? len : mk_const_int(c, i4, 1);
+    x->args[1] = reverse ? mk_const_int(c, i4, 1) : len;
+    x->args[2] = mk_const_int(c, i4, reverse ? -1 : 1);
+    if (!x->args[0] || !x->args[1] || !x->args[2]) return NULL;
+    return x;
+}

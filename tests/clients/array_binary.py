@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""array_binary.py - arrays in binary result format (array_send), against a
+server in PGHOST / PGPORT / PGUSER / PGDATABASE (array_binary.sh runs it on
+PostgreSQL 15 and on attud, which must give the same bytes): dimensions, the
+NULL flag, the element OID, the length and lower bound, then each element
+as its type's send function writes it."""
+import struct
+import sys
+
+from pgwire_client import connect_from_env
+
+
+def i32(*v):
+    return b"".join(struct.pack("!i", x) for x in v)
+
+
+def arr(oid, elems):
+    """array_send of a one-dimensional array: elems are bytes or None."""
+    if not elems:
+        return i32(0, 0, oid)
+    out = i32(1, int(any(e is None for e in elems)), oid, len(elems), 1)
+    for e in elems:
+        out += i32(-1) if e is None else i32(len(e)) + e
+    return out
+
+
+CASES = [
+    ("SELECT ARRAY[1, NULL, 3]", arr(23, [i32(1), None, i32(3)])),
+    ("SELECT '{}'::int[]", arr(23, [])),
+    ("SELECT ARRAY['a b', '']", arr(25, [b"a b", b""])),
+    ("SELECT ARRAY['x'::varchar]", arr(1043, [b"x"])),
+    ("SELECT ARRAY[1.5::float8]", arr(701, [struct.pack("!d", 1.5)])),
+    ("SELECT ARRAY[1.5::real]", arr(700, [struct.pack("!f", 1.5)])),
+    ("SELECT ARRAY[-1::bigint]", arr(20, [struct.pack("!q", -1)])),
+    ("SELECT ARRAY[7::smallint]", arr(21, [struct.pack("!h", 7)])),
+    ("SELECT ARRAY[true, false]", arr(16, [b"\x01", b"\x00"])),
+    ("SELECT ARRAY['2000-01-03'::date]", arr(1082, [i32(2)])),
+    ("SELECT ARRAY['2000-01-01 00:00:01.5'::timestamp]", arr(1114, [struct.pack("!q", 1500000)])),
+    # numeric_send: ndigits, weight, sign, dscale, base-10000 digits
+    ("SELECT ARRAY[1.50, -2]::numeric[]", arr(1700, [struct.pack("!hhhhhh", 2, 0, 0, 2, 1, 5000),
+                                                     struct.pack("!hhhhh", 1, 0, 0x4000, 0, 2)])),
+]
+
+c = connect_from_env()
+failed = 0
+for sql, want in CASES:
+    c.parse("", sql)
+    # Bind: no parameters, one result format code: binary
+    c.send("B", b"\0\0" + struct.pack("!hhhh", 0, 0, 1, 1))
+    c.execute()
+    r = c.sync()
+    rows = [p for t, p in r.msgs if t == "D"]
+    if r.error() or len(rows) != 1:
+        print("FAIL", sql, r.error() or rows)
+        failed += 1
+        continue
+    n = struct.unpack("!i", rows[0][2:6])[0]
+    got = rows[0][6:6 + n]
+    if got != want:
+        print("FAIL", sql, "\n  got ", got.hex(), "\n  want", want.hex())
+        failed += 1
+c.close()
+if failed:
+    sys.exit(1)
+print("array_binary: %d cases ok" % len(CASES))
