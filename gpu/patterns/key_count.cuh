@@ -30,12 +30,14 @@
 // second atomic and records the key in an overflow list (global, appended
 // with an atomic, at most count / 32768 entries); a last kernel adds
 // 32768 to the count of every key listed. Between one thread's add and
-// its take-back other threads may add to the same counter: a counter
-// wraps only if 32768 adds to one key come in that window of a few
-// instructions. Were it ever to happen, the counts would sum to less than
-// count (each wrap loses 2^16 in a field or carries into its neighbour,
-// -65535 in all): the sum of the counts is the caller's check
-// (executor_split_sum.c compares it with the number of pairs).
+// its take-back (its next instruction) other threads may add to the same
+// counter: the counter wraps only if 32768 adds to that one key land in
+// between. A wrap makes the counts sum to less than count (it loses 2^16
+// in its field, or carries one into the neighbour: -65535 in all), which
+// the caller checks (executor_split_sum.c compares the counted pairs with
+// the number of pairs); only a second take-back of the same counter
+// overlapping the first across a wrap (65,535 adds to one key between
+// one thread's two consecutive atomics) could borrow it back unseen.
 //
 // Limits: count < 2^31 and nkeys <= 2^31 - 2^16 (shift at most 23,
 // partition.cuh).
