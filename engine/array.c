@@ -14,6 +14,8 @@
 
 #define TAG_VALUE 0x02
 #define TAG_NULL  0x03
+#define TAG_SHOW  0x01    /* a numeric or float array's display bytes follow */
+#define SHOW_PLAIN 0x80   /* a display byte that shows nothing beyond the key */
 #define KEY64_LEN 10
 
 int attu_abuf_put(attu_abuf *b, const void *s, size_t n) {
@@ -52,6 +54,7 @@ static uint64_t get_u64(const unsigned char *k) {
 static uint64_t float_bits(double d) {
     uint64_t u;
     if (isnan(d)) d = NAN;         /* one NaN, above Infinity as PostgreSQL's */
+    if (d == 0) d = 0.0;           /* -0 is 0's key; its sign is a display byte */
     memcpy(&u, &d, 8);
     if (isnan(d)) u = 0x7ff8000000000000ull;
     return (u >> 63) ? ~u : u | (1ull << 63);
@@ -66,15 +69,20 @@ static double bits_float(uint64_t u) {
 
 static bool elem_is_float(attu_type e) { return e.id == ATTU_TYPE_FLOAT32 || e.id == ATTU_TYPE_FLOAT64; }
 
+/* element types whose values show more than their key: a numeric's scale,
+ * a float's negative zero (array.h: display bytes) */
+static bool elem_has_show(attu_type e) { return e.id == ATTU_TYPE_NUMERIC || elem_is_float(e); }
+
 /* numeric: class bytes */
 enum { NK_NEG_INF = 0x20, NK_NEG, NK_ZERO, NK_POS, NK_POS_INF, NK_NAN };
 #define NK_TERM_POS 0x21   /* below every digit byte '0'..'9' */
 #define NK_TERM_NEG 0x7a   /* above every inverted digit 0x60..0x69 */
 
-static int put_numeric(attu_abuf *b, const void *slot16) {
+static int put_numeric(attu_abuf *b, const void *slot16, unsigned char *show) {
     attu_numeric n = attu_numeric_unpack(slot16);
     char txt[80];
     int l = attu_numeric_format(n, txt, sizeof txt);
+    *show = SHOW_PLAIN;
     if (attu_numeric_is_special(n)) {
         return put_byte(b, attu_numeric_is_nan(n) ? NK_NAN : attu_numeric_inf_sign(n) > 0 ? NK_POS_INF : NK_NEG_INF);
     }
@@ -107,11 +115,12 @@ static int put_numeric(attu_abuf *b, const void *slot16) {
             if (put_byte(b, (unsigned char)(neg ? 0x69 - (digits[i] - '0') : digits[i]))) return -1;
         if (put_byte(b, neg ? NK_TERM_NEG : NK_TERM_POS)) return -1;
     }
-    return put_byte(b, (unsigned char)(0x80 + dscale));
+    *show = (unsigned char)(SHOW_PLAIN + dscale);
+    return 0;
 }
 
-/* The length of a numeric key at k (scale byte excluded), its total in *total. */
-static size_t numeric_key_len(const unsigned char *k, const unsigned char *end, size_t *total) {
+/* The length of a numeric key at k. */
+static size_t numeric_key_len(const unsigned char *k, const unsigned char *end) {
     size_t i = 1;
     if (k[0] == NK_NEG || k[0] == NK_POS) {
         unsigned char term = k[0] == NK_NEG ? NK_TERM_NEG : NK_TERM_POS;
@@ -119,12 +128,19 @@ static size_t numeric_key_len(const unsigned char *k, const unsigned char *end, 
         while (k + i < end && k[i] != term) i++;
         i++;
     }
-    bool has_scale = k[0] == NK_NEG || k[0] == NK_POS || k[0] == NK_ZERO;
-    *total = i + has_scale;
     return i;
 }
 
-static int get_numeric(const unsigned char *k, size_t keylen, size_t total, char *slot16) {
+/* The length of the key at k of a value element of type e. */
+static size_t key_len(attu_type e, const unsigned char *k, const unsigned char *end) {
+    if (e.id == ATTU_TYPE_NUMERIC) return numeric_key_len(k, end);
+    if (e.id != ATTU_TYPE_TEXT) return KEY64_LEN;
+    const unsigned char *q = k;
+    while (q + 1 < end && !(q[0] == 1 && q[1] == 1)) q += q[0] == 1 ? 2 : 1;
+    return (size_t)(q + 2 - k);
+}
+
+static int get_numeric(const unsigned char *k, size_t keylen, int dscale, char *slot16) {
     attu_numeric n;
     char txt[128];
     int l = 0;
@@ -134,7 +150,6 @@ static int get_numeric(const unsigned char *k, size_t keylen, size_t total, char
     case NK_NEG_INF: attu_numeric_pack(attu_numeric_inf(-1), slot16); return 0;
     default: break;
     }
-    int dscale = total > keylen ? k[keylen] - 0x80 : 0;
     if (k[0] == NK_ZERO) {
         l = snprintf(txt, sizeof txt, "0%s", dscale ? "." : "");
         for (int i = 0; i < dscale && l < 120; i++) txt[l++] = '0';
@@ -164,9 +179,17 @@ static int get_numeric(const unsigned char *k, size_t keylen, size_t total, char
     return 0;
 }
 
+/* A display byte after its element, as a one-element segment (array.h). */
+static int put_show(attu_abuf *out, unsigned char show) {
+    if (show == SHOW_PLAIN) return 0;
+    unsigned char b[2] = { TAG_SHOW, show };
+    return attu_abuf_put(out, b, 2);
+}
+
 int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v) {
     if (v->null) return put_byte(out, TAG_NULL);
     if (put_byte(out, TAG_VALUE)) return -1;
+    unsigned char show = SHOW_PLAIN;
     switch (elem.id) {
     case ATTU_TYPE_TEXT: {
         const char *s = v->v.s;
@@ -176,10 +199,36 @@ int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v) {
         }
         return attu_abuf_put(out, "\x01\x01", 2);
     }
-    case ATTU_TYPE_NUMERIC: return put_numeric(out, v->v.s);
-    case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: return put_u64(out, float_bits(v->v.f));
+    case ATTU_TYPE_NUMERIC: return put_numeric(out, v->v.s, &show) || put_show(out, show) ? -1 : 0;
+    case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64:
+        if (v->v.f == 0 && signbit(v->v.f)) show = SHOW_PLAIN + 1;
+        return put_u64(out, float_bits(v->v.f)) || put_show(out, show) ? -1 : 0;
     default: return put_u64(out, (uint64_t)v->v.i ^ (1ull << 63));
     }
+}
+
+/* At the start of a segment (array.h): finds its end and display bytes,
+ * which belong to its last value elements. */
+static void start_segment(attu_array_iter *it) {
+    it->seg_end = it->end;
+    it->show = NULL;
+    it->show_skip = 0;
+    it->seg_value = 0;
+    if (!elem_has_show(it->elem)) return;
+    const unsigned char *q = it->p;
+    size_t m = 0;
+    while (q < it->end && *q != TAG_SHOW) {
+        if (*q++ == TAG_NULL) continue;
+        q += key_len(it->elem, q, it->end);
+        m++;
+    }
+    it->seg_end = q;
+    if (q >= it->end) return;
+    size_t d = 0;
+    while (q + 1 + d < it->end && q[1 + d] >= SHOW_PLAIN) d++;
+    if (d > m) d = m;
+    it->show = q + 1;
+    it->show_skip = m - d;
 }
 
 void attu_array_iter_init(attu_array_iter *it, attu_type elem, const char *s, size_t len) {
@@ -187,19 +236,28 @@ void attu_array_iter_init(attu_array_iter *it, attu_type elem, const char *s, si
     it->p = (const unsigned char *)s;
     it->end = it->p + len;
     it->elem = elem;
+    start_segment(it);
 }
 
 void attu_array_iter_done(attu_array_iter *it) { attu_abuf_free(&it->scratch); }
 
 int attu_array_next(attu_array_iter *it, attu_slot *v) {
+    while (it->p < it->end && it->p == it->seg_end) {   /* past a segment's display bytes */
+        it->p++;
+        while (it->p < it->end && *it->p >= SHOW_PLAIN) it->p++;
+        start_segment(it);
+    }
     if (it->p >= it->end) return 0;
     const unsigned char *start = it->p;
     memset(v, 0, sizeof *v);
+    it->showb = SHOW_PLAIN;
     if (*it->p++ == TAG_NULL) {
         v->null = 1;
         it->key = start; it->keylen = 1; it->enclen = 1;
         return 1;
     }
+    if (it->show && it->seg_value >= it->show_skip) it->showb = it->show[it->seg_value - it->show_skip];
+    it->seg_value++;
     const unsigned char *k = it->p;
     switch (it->elem.id) {
     case ATTU_TYPE_TEXT: {
@@ -222,13 +280,12 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
         break;
     }
     case ATTU_TYPE_NUMERIC: {
-        size_t total;
-        it->keylen = numeric_key_len(k, it->end, &total);
+        it->keylen = numeric_key_len(k, it->end);
         it->key = k;
-        it->p = k + total;
+        it->p = k + it->keylen;
         it->scratch.len = 0;
         if (attu_abuf_put(&it->scratch, "0123456789abcdef", 16)) return -1;
-        if (get_numeric(k, it->keylen, total, it->scratch.p)) return -1;
+        if (get_numeric(k, it->keylen, it->showb - SHOW_PLAIN, it->scratch.p)) return -1;
         v->v.s = it->scratch.p; v->len = 16;
         break;
     }
@@ -236,13 +293,52 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
         uint64_t u = get_u64(k);
         it->key = k; it->keylen = KEY64_LEN;
         it->p = k + KEY64_LEN;
-        if (elem_is_float(it->elem)) v->v.f = bits_float(u);
+        if (elem_is_float(it->elem)) v->v.f = it->showb == SHOW_PLAIN + 1 ? -0.0 : bits_float(u);
         else v->v.i = (int64_t)(u ^ (1ull << 63));
         break;
     }
     }
     it->enclen = (size_t)(it->p - start);
     return 1;
+}
+
+int attu_array_put_current(attu_abuf *out, const attu_array_iter *it) {
+    if (attu_abuf_put(out, it->p - it->enclen, it->enclen)) return -1;
+    return it->enclen > 1 ? put_show(out, it->showb) : 0;
+}
+
+int attu_array_canon(attu_type elem, const char *s, size_t len, attu_abuf *out) {
+    attu_array_iter it;
+    attu_slot v;
+    attu_abuf show = { 0 };
+    bool any = false;
+    int rc = 0;
+    out->len = 0;
+    if (attu_abuf_put(out, "", 0)) return -1;
+    attu_array_iter_init(&it, elem, s, len);
+    while (!rc && (rc = attu_array_next(&it, &v)) == 1) {
+        rc = attu_abuf_put(out, it.p - it.enclen, it.enclen);
+        if (!rc && !v.null && elem_has_show(elem)) {
+            any |= it.showb != SHOW_PLAIN;
+            rc = put_byte(&show, it.showb);
+        }
+    }
+    attu_array_iter_done(&it);
+    if (!rc && any) rc = put_byte(out, TAG_SHOW) || attu_abuf_put(out, show.p, show.len) ? -1 : 0;
+    attu_abuf_free(&show);
+    return rc;
+}
+
+int attu_array_key(attu_type elem, const char *s, size_t len, attu_abuf *out) {
+    attu_array_iter it;
+    attu_slot v;
+    int rc = 0;
+    out->len = 0;
+    if (attu_abuf_put(out, "", 0)) return -1;
+    attu_array_iter_init(&it, elem, s, len);
+    while (!rc && (rc = attu_array_next(&it, &v)) == 1) rc = attu_abuf_put(out, it.p - it.enclen, it.enclen);
+    attu_array_iter_done(&it);
+    return rc;
 }
 
 size_t attu_array_count(attu_type elem, const char *s, size_t len) {
@@ -400,7 +496,12 @@ int attu_array_from_text(attu_type elem, const char *s, size_t len, attu_abuf *o
 tail:
     while (i < len && is_array_space(s[i])) i++;
     if (i < len) return malformed(err, s, len, "Junk after closing right brace.");
-    return 0;
+    if (!elem_has_show(elem)) return 0;
+    attu_abuf raw = *out;
+    memset(out, 0, sizeof *out);
+    int rc = attu_array_canon(elem, raw.p, raw.len, out);
+    attu_abuf_free(&raw);
+    return rc ? attu_error_oom(err) : 0;
 }
 
 int attu_array_to_text(attu_type elem, const char *s, size_t len, attu_abuf *out) {
@@ -445,8 +546,7 @@ static int elem_key(attu_type e, const attu_slot *v, attu_abuf *b, size_t *keyle
     b->len = 0;
     if (attu_array_put(b, e, v)) return -1;
     if (v->null) { *keylen = 0; return 0; }
-    if (e.id == ATTU_TYPE_NUMERIC) { size_t total; *keylen = numeric_key_len((unsigned char *)b->p + 1, (unsigned char *)b->p + b->len, &total); }
-    else *keylen = b->len - 1;
+    *keylen = key_len(e, (unsigned char *)b->p + 1, (unsigned char *)b->p + b->len);
     return 0;
 }
 
@@ -463,6 +563,14 @@ static int emit(attu_slot *o, const char *s, size_t n, char *(*alloc)(void *, si
     m[n] = 0;
     o->null = 0; o->v.s = m; o->len = (uint32_t)n;
     return 0;
+}
+
+/* An array result in its canonical form (array.h), other results as they are. */
+static int emit_out(attu_slot *o, attu_type dt, attu_abuf *out, attu_abuf *canon, char *(*alloc)(void *, size_t),
+                    void *ctx, attu_error *err) {
+    if (!attu_type_is_array(dt) || !elem_has_show(attu_type_array_elem(dt))) return emit(o, out->p, out->len, alloc, ctx, err);
+    if (attu_array_canon(attu_type_array_elem(dt), out->p, out->len, canon)) return attu_error_oom(err);
+    return emit(o, canon->p, canon->len, alloc, ctx, err);
 }
 
 /* One element converted to another element type (ATTU_ARR_CAST), through
@@ -500,7 +608,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
     attu_type dt = p->reg_types[in->dst];
     attu_type at = in->a >= 0 ? p->reg_types[in->a] : dt;
     attu_type bt = in->b >= 0 ? p->reg_types[in->b] : dt;
-    attu_abuf out = { 0 }, key = { 0 }, tmp = { 0 };
+    attu_abuf out = { 0 }, key = { 0 }, tmp = { 0 }, canon = { 0 };
     attu_array_iter it, it2;
     attu_slot v, w;
     int rc = 0;
@@ -518,28 +626,38 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
         case ATTU_ARR_FROM_TEXT:
             if (an) break;
             if (attu_array_from_text(attu_type_array_elem(dt), A[r].v.s, A[r].len, &out, err)) { rc = -1; break; }
+            rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
+            break;
+        case ATTU_ARR_KEY:
+            if (an) break;
+            if (attu_array_key(attu_type_array_elem(at), A[r].v.s, A[r].len, &out)) { rc = attu_error_oom(err); break; }
             rc = emit(o, out.p, out.len, alloc, ctx, err);
+            break;
+        case ATTU_ARR_CANON:
+            if (an) break;
+            if (attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
+            rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         case ATTU_ARR_TO_TEXT:
             if (an) break;
             if (attu_array_to_text(attu_type_array_elem(at), A[r].v.s, A[r].len, &out)) { rc = attu_error_oom(err); break; }
-            rc = emit(o, out.p, out.len, alloc, ctx, err);
+            rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         case ATTU_ARR_APPEND:
             if (!an && attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
             if (attu_array_put(&out, attu_type_array_elem(dt), &B[r])) { rc = attu_error_oom(err); break; }
-            rc = emit(o, out.p, out.len, alloc, ctx, err);
+            rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         case ATTU_ARR_PREPEND:
             if (attu_array_put(&out, attu_type_array_elem(dt), &A[r])) { rc = attu_error_oom(err); break; }
             if (!bn && attu_abuf_put(&out, B[r].v.s, B[r].len)) { rc = attu_error_oom(err); break; }
-            rc = emit(o, out.p, out.len, alloc, ctx, err);
+            rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         case ATTU_ARR_CAT:
             if (an && bn) break;
             if (!an && attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
             if (!bn && attu_abuf_put(&out, B[r].v.s, B[r].len)) { rc = attu_error_oom(err); break; }
-            rc = emit(o, out.p, out.len, alloc, ctx, err);
+            rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         case ATTU_ARR_SUBSCRIPT: {
             if (an || bn) break;
@@ -562,13 +680,13 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             attu_array_iter_init(&it, attu_type_array_elem(at), A[r].v.s, A[r].len);
             while (attu_array_next(&it, &v) == 1) {
                 k++;
-                if (k >= lo && k <= hi && attu_abuf_put(&out, (const char *)it.p - it.enclen, it.enclen)) {
+                if (k >= lo && k <= hi && attu_array_put_current(&out, &it)) {
                     rc = attu_error_oom(err);
                     break;
                 }
             }
             attu_array_iter_done(&it);
-            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            if (!rc) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_LENGTH: case ATTU_ARR_LOWER: case ATTU_ARR_UPPER: case ATTU_ARR_CARDINALITY:
@@ -604,7 +722,6 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 k++;
                 bool match = v.null ? (bool)bn
                                     : !bn && !key_cmp(it.key, it.keylen, (const unsigned char *)key.p + 1, klen);
-                const char *enc = (const char *)it.p - it.enclen;
                 if (f == ATTU_ARR_POSITION) {
                     if (match && k >= start) { o->null = 0; o->v.i = k; break; }
                 } else if (f == ATTU_ARR_POSITIONS) {
@@ -613,14 +730,14 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                         if (attu_array_put(&out, attu_type_make(ATTU_TYPE_INT32), &kv)) rc = attu_error_oom(err);
                     }
                 } else if (f == ATTU_ARR_REMOVE) {
-                    if (!match && attu_abuf_put(&out, enc, it.enclen)) rc = attu_error_oom(err);
+                    if (!match && attu_array_put_current(&out, &it)) rc = attu_error_oom(err);
                 } else {
                     if (match) { if (attu_array_put(&out, e, &C[r])) rc = attu_error_oom(err); }
-                    else if (attu_abuf_put(&out, enc, it.enclen)) rc = attu_error_oom(err);
+                    else if (attu_array_put_current(&out, &it)) rc = attu_error_oom(err);
                 }
             }
             attu_array_iter_done(&it);
-            if (!rc && f != ATTU_ARR_POSITION) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            if (!rc && f != ATTU_ARR_POSITION) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_TO_STRING: {
@@ -639,7 +756,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 if (attu_abuf_put(&out, lp ? lp : buf, l)) rc = attu_error_oom(err);
             }
             attu_array_iter_done(&it);
-            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            if (!rc) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_FROM_STRING: {
@@ -669,7 +786,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                     break;
                 }
             }
-            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            if (!rc) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_CONTAINS: case ATTU_ARR_OVERLAP: {
@@ -726,7 +843,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 attu_array_iter_init(&it, e, A[r].v.s, A[r].len);
                 while (!rc && attu_array_next(&it, &v) == 1) {
                     if (++k == want) { if (attu_array_put(&out, e, &C[r])) rc = attu_error_oom(err); }
-                    else if (attu_abuf_put(&out, (const char *)it.p - it.enclen, it.enclen)) rc = attu_error_oom(err);
+                    else if (attu_array_put_current(&out, &it)) rc = attu_error_oom(err);
                 }
                 attu_array_iter_done(&it);
             }
@@ -734,7 +851,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             for (; !rc && k + 1 < want; k++)
                 if (attu_array_put(&out, e, &nul)) rc = attu_error_oom(err);
             if (!rc && k < want && attu_array_put(&out, e, &C[r])) rc = attu_error_oom(err);
-            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            if (!rc) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_TRIM: {
@@ -747,9 +864,9 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             }
             attu_array_iter_init(&it, e, A[r].v.s, A[r].len);
             while (!rc && k++ < keep && attu_array_next(&it, &v) == 1)
-                if (attu_abuf_put(&out, (const char *)it.p - it.enclen, it.enclen)) rc = attu_error_oom(err);
+                if (attu_array_put_current(&out, &it)) rc = attu_error_oom(err);
             attu_array_iter_done(&it);
-            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            if (!rc) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_CAST: {
@@ -762,7 +879,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 if (attu_array_put(&out, to, &w)) { rc = attu_error_oom(err); break; }
             }
             attu_array_iter_done(&it);
-            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            if (!rc) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         }
         }
@@ -770,5 +887,6 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
     attu_abuf_free(&out);
     attu_abuf_free(&key);
     attu_abuf_free(&tmp);
+    attu_abuf_free(&canon);
     return rc;
 }

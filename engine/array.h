@@ -6,7 +6,7 @@
  * encoding whose byte order is PostgreSQL's array order, so that the
  * engine's text comparisons, sorts, groups and joins need no change:
  *
- *   array    := element*            ('{}' is the empty string)
+ *   array    := element* [0x01 show+]  ('{}' is the empty string)
  *   element  := 0x02 key | 0x03     (a value, a NULL: NULLs sort after
  *                                    every value, as PostgreSQL's array_cmp)
  *   key of an integer, date, timestamp, boolean: the int64 with its sign
@@ -18,13 +18,27 @@
  *   key of a numeric: a class byte (-Infinity, negative, zero, positive,
  *            Infinity, NaN), for a nonzero finite value its decimal exponent
  *            and significant digits (inverted when negative, ended by a
- *            byte beyond every digit's), then its display scale
+ *            byte beyond every digit's)
+ *   show:    of a numeric or float array only, one byte (0x80 and above)
+ *            for each value element, in order: 0x80 plus a numeric's
+ *            display scale, 0x81 for a float's -0, else 0x80; present
+ *            only when some byte is not 0x80
+ *
+ * Keys hold the value only, so that arrays PostgreSQL's array_eq sees
+ * equal ('{1.0}' and '{1.00}', '{-0}' and '{0}') have equal keys
+ * (attu_array_key); what the value shows beyond its key goes after every
+ * element, where the 0x01, below every element's tag, ends the array as
+ * its end would: byte order is array_cmp's order wherever the keys differ,
+ * and arrays of equal keys differ only in their show bytes. Comparisons,
+ * groups, DISTINCT and joins of numeric and float arrays compare the keys
+ * (the planner's ATTU_ARR_KEY); sorts and min / max may read the bytes.
  *
  * Every element is self-delimiting, and an array that is a prefix of
- * another sorts first. No byte is 0. The one place the byte order differs
- * from PostgreSQL's: numerics equal in value but written with different
- * scales ('{1.0}' and '{1.00}') are different arrays; element searches
- * (= ANY, @>, array_position) compare values without the scale.
+ * another sorts first. No byte is 0. Concatenated encodings (array_agg's
+ * string_agg of one-element arrays, attu_array_put's output) are read
+ * too: each 0x01 ends a segment whose show bytes belong to its last value
+ * elements; attu_array_canon makes the one form above again, which every
+ * array value takes before it is compared or stored.
  */
 #ifndef ATTU_ARRAY_H
 #define ATTU_ARRAY_H
@@ -69,8 +83,11 @@ typedef enum attu_array_fn {
                                past the end the array grows with NULLs; a NULL
                                or empty a takes subscript 1 only (other lower
                                bounds: 0A000); a NULL b is 22004 */
-    ATTU_ARR_TRIM           /* trim_array(a, b): without its last b elements;
+    ATTU_ARR_TRIM,          /* trim_array(a, b): without its last b elements;
                                2202E unless 0 <= b <= the length */
+    ATTU_ARR_KEY,           /* array a -> text: its keys only (array.h), what
+                               =, GROUP BY, DISTINCT and joins compare */
+    ATTU_ARR_CANON          /* array a (concatenated encodings) -> its canonical form */
 } attu_array_fn;
 
 /* A growable byte buffer (malloc'd). */
@@ -79,7 +96,9 @@ int attu_abuf_put(attu_abuf *b, const void *s, size_t n);
 void attu_abuf_free(attu_abuf *b);
 
 /* Appends one element: v in the register form of elem's machine type
- * (expr_program.h), v->null a NULL element. Returns 0 or -1 (OOM). */
+ * (expr_program.h), v->null a NULL element, as a one-element segment (its
+ * show byte after it when it has one: not canonical, attu_array_canon).
+ * Returns 0 or -1 (OOM). */
 int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v);
 
 /* Walks an array's elements. */
@@ -90,12 +109,24 @@ typedef struct attu_array_iter {
     size_t keylen;             /* (without a numeric's scale byte) */
     size_t enclen;             /* its whole encoding, tag included */
     attu_abuf scratch;         /* unescaped text, a numeric's slot */
+    unsigned char showb;       /* the element's show byte (0x80: none) */
+    const unsigned char *seg_end;  /* the segment's 0x01 (or the end) */
+    const unsigned char *show;     /* its show bytes, NULL for none */
+    size_t show_skip, seg_value;   /* value elements before show[0]'s; read so far */
 } attu_array_iter;
 void attu_array_iter_init(attu_array_iter *it, attu_type elem, const char *s, size_t len);
 /* 1 and *v (pointing into the array or the scratch, valid until the next
  * call) for the next element, 0 at the end. */
 int attu_array_next(attu_array_iter *it, attu_slot *v);
 void attu_array_iter_done(attu_array_iter *it);
+/* Appends the element just read (its show byte too) to out, as attu_array_put. */
+int attu_array_put_current(attu_abuf *out, const attu_array_iter *it);
+
+/* The canonical form (the one encoding of array.h) of s, into out. */
+int attu_array_canon(attu_type elem, const char *s, size_t len, attu_abuf *out);
+/* The keys of s only (no show bytes), into out: equal for arrays that
+ * PostgreSQL's array_eq finds equal, in array_cmp's order. */
+int attu_array_key(attu_type elem, const char *s, size_t len, attu_abuf *out);
 
 /* Number of elements. */
 size_t attu_array_count(attu_type elem, const char *s, size_t len);

@@ -110,11 +110,25 @@ static attu_bexpr *op_missing(bctx *c, const char *op, attu_bexpr *l, attu_bexpr
     return NULL;
 }
 
-/* = <> < <= > >= of whole arrays: their encoded bytes compare as
+/* The keys of a numeric or float array (engine/array.h), text that
+ * compares as PostgreSQL's array_eq and array_cmp: '{1.0}' and '{1.00}'
+ * one key. Other arrays are their own keys. */
+attu_bexpr *attu_array_key_expr(bctx *c, attu_bexpr *a) {
+    if (!a || !attu_type_array_shows(a->type)) return a;
+    return arr_call(c, ATTU_ARR_KEY, attu_type_make(ATTU_TYPE_TEXT), a->position, 1, a, NULL, NULL);
+}
+
+/* A concatenation of encodings (array_agg's) in its canonical form. */
+attu_bexpr *attu_array_canon_expr(bctx *c, attu_bexpr *a) {
+    return arr_call(c, ATTU_ARR_CANON, a->type, a->position, 1, a, NULL, NULL);
+}
+
+/* = <> < <= > >= of whole arrays: their encoded keys compare as
  * PostgreSQL's array_cmp orders (engine/array.h). */
 attu_bexpr *attu_array_compare(bctx *c, attu_opcode text_op, const char *opname, attu_bexpr *l, attu_bexpr *r,
                                int pos) {
     if (!array_pair(c, &l, &r, pos, false)) return c->err->set ? NULL : op_missing(c, opname, l, r, pos);
+    if (!(l = attu_array_key_expr(c, l)) || !(r = attu_array_key_expr(c, r))) return NULL;
     return mk_call(c, text_op, attu_type_make(ATTU_TYPE_BOOL), pos, 2, l, r, NULL, NULL);
 }
 

@@ -1,8 +1,11 @@
 /*
  * test_array.c - engine/array.h: the encoding's byte order is PostgreSQL's
  * array order (checked against a comparator written from array_cmp's
- * rules on random arrays of every element class), no encoding holds a NUL
- * byte, and text goes in and out as PostgreSQL's array_in / array_out.
+ * rules on random arrays of every element class: the keys always, the
+ * whole bytes wherever the arrays differ in value), arrays equal in value
+ * ('{1.0}' and '{1.00}', '{-0}' and '{0}') have equal keys, no encoding
+ * holds a NUL byte, concatenated encodings read as one array, and text
+ * goes in and out as PostgreSQL's array_in / array_out.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -14,7 +17,7 @@
 
 /* one element of a reference array */
 typedef struct ref_elem { bool null; int64_t i; double f; char s[8]; char num[24]; } ref_elem;
-typedef struct ref_array { int n; ref_elem e[6]; } ref_array;
+typedef struct ref_array { int n; ref_elem e[12]; } ref_array;
 
 static int cmp_elem(attu_type t, const ref_elem *a, const ref_elem *b) {
     if (a->null || b->null) return a->null - b->null;       /* NULL after every value */
@@ -27,9 +30,7 @@ static int cmp_elem(attu_type t, const ref_elem *a, const ref_elem *b) {
         attu_numeric x, y;
         cr_assert_eq(attu_numeric_parse(a->num, strlen(a->num), &x, NULL), 0);
         cr_assert_eq(attu_numeric_parse(b->num, strlen(b->num), &y, NULL), 0);
-        int c = attu_numeric_cmp(x, y);
-        /* equal values of different scales: the encoding orders by scale */
-        return c ? c : (x.dscale > y.dscale) - (x.dscale < y.dscale);
+        return attu_numeric_cmp(x, y);   /* equal values of any scales are equal */
     }
     default: return (a->i > b->i) - (a->i < b->i);
     }
@@ -47,8 +48,8 @@ static int cmp_array(attu_type t, const ref_array *a, const ref_array *b) {
 
 static void random_array(attu_type t, ref_array *r) {
     static const char *const texts[] = { "", "a", "ab", "b", "a\x01", "\x01", "zz", "a b" };
-    static const char *const nums[] = { "0", "0.00", "1.5", "-1.5", "10", "9.99", "-100.25", "0.001", "-0.01", "123456789.5" };
-    static const double floats[] = { 0, 1.5, -1.5, 1e300, -1e300, INFINITY, -INFINITY, NAN, 0.1, -2 };
+    static const char *const nums[] = { "0", "0.00", "1.5", "-1.5", "10", "9.99", "-100.25", "0.001", "-0.01", "1.50" };
+    static const double floats[] = { 0, 1.5, -1.5, 1e300, -1e300, INFINITY, -INFINITY, NAN, -0.0, -2 };
     static const int64_t ints[] = { 0, 1, -1, INT64_MAX, INT64_MIN, 1000, -1000, 42 };
     memset(r, 0, sizeof *r);
     r->n = rand() % 5;
@@ -63,8 +64,8 @@ static void random_array(attu_type t, ref_array *r) {
 }
 
 static void encode(attu_type t, const ref_array *r, attu_abuf *out) {
-    out->len = 0;
-    cr_assert_eq(attu_abuf_put(out, "", 0), 0);
+    attu_abuf raw = { 0 };
+    cr_assert_eq(attu_abuf_put(&raw, "", 0), 0);
     for (int k = 0; k < r->n; k++) {
         const ref_elem *e = &r->e[k];
         attu_slot v;
@@ -84,9 +85,11 @@ static void encode(attu_type t, const ref_array *r, attu_abuf *out) {
         }
         default: v.v.i = e->i; break;
         }
-        cr_assert_eq(attu_array_put(out, t, &v), 0);
+        cr_assert_eq(attu_array_put(&raw, t, &v), 0);   /* one-element segments */
     }
+    cr_assert_eq(attu_array_canon(t, raw.p, raw.len, out), 0);
     cr_assert_eq(memchr(out->p, 0, out->len), NULL, "an encoding holds a NUL byte");
+    attu_abuf_free(&raw);
 }
 
 static int sign(int c) { return (c > 0) - (c < 0); }
@@ -99,18 +102,37 @@ static int bytes_cmp(const attu_abuf *a, const attu_abuf *b) {
 
 static void check_order(attu_type t) {
     srand(7 + t.id);
-    attu_abuf ea = { 0 }, eb = { 0 };
+    attu_abuf ea = { 0 }, eb = { 0 }, ka = { 0 }, kb = { 0 }, cat = { 0 }, canon = { 0 };
     for (int round = 0; round < 20000; round++) {
         ref_array a, b;
         random_array(t, &a);
         random_array(t, &b);
         encode(t, &a, &ea);
         encode(t, &b, &eb);
-        cr_assert_eq(sign(bytes_cmp(&ea, &eb)), cmp_array(t, &a, &b), "round %d", round);
+        int want = cmp_array(t, &a, &b);
+        cr_assert_eq(attu_array_key(t, ea.p, ea.len, &ka), 0);
+        cr_assert_eq(attu_array_key(t, eb.p, eb.len, &kb), 0);
+        cr_assert_eq(sign(bytes_cmp(&ka, &kb)), want, "keys, round %d", round);
+        if (want) cr_assert_eq(sign(bytes_cmp(&ea, &eb)), want, "round %d", round);
         cr_assert_eq(attu_array_count(t, ea.p, ea.len), (size_t)a.n);
+        /* a || b as bytes (array_agg's form) reads as the concatenation */
+        cat.len = 0;
+        cr_assert_eq(attu_abuf_put(&cat, ea.p, ea.len) || attu_abuf_put(&cat, eb.p, eb.len), 0);
+        cr_assert_eq(attu_array_canon(t, cat.p, cat.len, &canon), 0);
+        ref_array ab = a;
+        for (int k = 0; k < b.n; k++) ab.e[ab.n++] = b.e[k];
+        attu_abuf want_ab = { 0 };
+        encode(t, &ab, &want_ab);
+        cr_assert_eq(canon.len, want_ab.len, "concatenation, round %d", round);
+        cr_assert_eq(memcmp(canon.p, want_ab.p, canon.len), 0, "concatenation, round %d", round);
+        attu_abuf_free(&want_ab);
     }
     attu_abuf_free(&ea);
     attu_abuf_free(&eb);
+    attu_abuf_free(&ka);
+    attu_abuf_free(&kb);
+    attu_abuf_free(&cat);
+    attu_abuf_free(&canon);
 }
 
 Test(array, order_int) { check_order(attu_type_make(ATTU_TYPE_INT64)); }
@@ -138,6 +160,27 @@ Test(array, text_in_out) {
     roundtrip(nm, "{1.50,-0.001,100,0.00,123456789012345678901234567890.5}",
               "{1.50,-0.001,100,0.00,123456789012345678901234567890.5}");
     roundtrip(bo, "{t,false,yes}", "{t,f,t}");
+    roundtrip(nm, "{1.0,NULL,1.00,-0.0,NaN,-Infinity,2}", "{1.0,NULL,1.00,0.0,NaN,-Infinity,2}");
+    roundtrip(attu_type_make(ATTU_TYPE_FLOAT64), "{-0,0,NULL,-1.5}", "{-0,0,NULL,-1.5}");
+}
+
+/* '{1.0}' and '{1.00}' (and '{-0}' and '{0}') differ in their bytes, which
+ * keep what they show, and have one key. */
+Test(array, equal_values_one_key) {
+    static const char *const pairs[][3] = { { "{1.0,2}", "{1.00,2.000}", "n" }, { "{0.0,NULL}", "{0,NULL}", "n" },
+                                            { "{-0,1}", "{0,1}", "f" } };
+    for (size_t k = 0; k < sizeof pairs / sizeof *pairs; k++) {
+        attu_type t = attu_type_make(pairs[k][2][0] == 'n' ? ATTU_TYPE_NUMERIC : ATTU_TYPE_FLOAT64);
+        attu_abuf a = { 0 }, b = { 0 }, ka = { 0 }, kb = { 0 };
+        attu_error err = { 0 };
+        cr_assert_eq(attu_array_from_text(t, pairs[k][0], strlen(pairs[k][0]), &a, &err), 0);
+        cr_assert_eq(attu_array_from_text(t, pairs[k][1], strlen(pairs[k][1]), &b, &err), 0);
+        cr_assert(a.len != b.len || memcmp(a.p, b.p, a.len), "%s", pairs[k][0]);
+        cr_assert_eq(attu_array_key(t, a.p, a.len, &ka), 0);
+        cr_assert_eq(attu_array_key(t, b.p, b.len, &kb), 0);
+        cr_assert(ka.len == kb.len && !memcmp(ka.p, kb.p, ka.len), "%s", pairs[k][0]);
+        attu_abuf_free(&a); attu_abuf_free(&b); attu_abuf_free(&ka); attu_abuf_free(&kb);
+    }
 }
 
 Test(array, malformed) {
