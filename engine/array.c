@@ -16,6 +16,7 @@
 #define TAG_NULL  0x03
 #define TAG_SHOW  0x01    /* a numeric or float array's display bytes follow */
 #define SHOW_PLAIN 0x80   /* a display byte that shows nothing beyond the key */
+#define SHOW_SHAPE 0xff   /* after TAG_SHOW: the shape, not show bytes */
 #define KEY64_LEN 10
 
 int attu_abuf_put(attu_abuf *b, const void *s, size_t n) {
@@ -207,28 +208,58 @@ int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v) {
     }
 }
 
-/* At the start of a segment (array.h): finds its end and display bytes,
- * which belong to its last value elements. */
-static void start_segment(attu_array_iter *it) {
-    it->seg_end = it->end;
-    it->show = NULL;
-    it->show_skip = 0;
-    it->seg_value = 0;
-    if (!elem_has_show(it->elem)) return;
-    const unsigned char *q = it->p;
-    size_t m = 0;
-    while (q < it->end && *q != TAG_SHOW) {
-        if (*q++ == TAG_NULL) continue;
-        q += key_len(it->elem, q, it->end);
-        m++;
+/* One segment of an encoding (array.h): its elements, the shape written
+ * after them (has_shape), its show bytes, and where the next begins. */
+typedef struct segment {
+    const unsigned char *elems_end, *show, *next;
+    size_t nvalues, nshow, nelems;
+    bool has_shape;
+    attu_array_shape shape;
+} segment;
+
+static int64_t get_key64(const unsigned char *k) { return (int64_t)(get_u64(k) ^ (1ull << 63)); }
+
+static void parse_segment(attu_type e, const unsigned char *p, const unsigned char *end, segment *sg) {
+    memset(sg, 0, sizeof *sg);
+    while (p < end && *p != TAG_SHOW) {
+        sg->nelems++;
+        if (*p++ == TAG_NULL) continue;
+        p += key_len(e, p, end);
+        sg->nvalues++;
     }
-    it->seg_end = q;
-    if (q >= it->end) return;
-    size_t d = 0;
-    while (q + 1 + d < it->end && q[1 + d] >= SHOW_PLAIN) d++;
-    if (d > m) d = m;
-    it->show = q + 1;
-    it->show_skip = m - d;
+    sg->elems_end = p;
+    if (p + 1 < end && p[1] == SHOW_SHAPE) {
+        p += 2;
+        if (end - p >= KEY64_LEN) { sg->shape.ndims = (int)get_key64(p); p += KEY64_LEN; }
+        if (sg->shape.ndims < 0 || sg->shape.ndims > ATTU_ARRAY_MAXDIM) sg->shape.ndims = 0;
+        for (int d = 0; d < sg->shape.ndims && end - p >= 2 * KEY64_LEN; d++) {
+            sg->shape.dims[d] = (int32_t)get_key64(p);
+            sg->shape.lbs[d] = (int32_t)get_key64(p + (size_t)sg->shape.ndims * KEY64_LEN);
+            p += KEY64_LEN;
+        }
+        p += (size_t)sg->shape.ndims * KEY64_LEN;
+        if (p > end) p = end;
+        sg->has_shape = true;
+    }
+    if (p + 1 < end && *p == TAG_SHOW && p[1] >= SHOW_PLAIN && p[1] != SHOW_SHAPE) {
+        sg->show = ++p;
+        while (p < end && *p >= SHOW_PLAIN && *p != SHOW_SHAPE) p++;
+        sg->nshow = (size_t)(p - sg->show);
+        if (sg->nshow > sg->nvalues) sg->nshow = sg->nvalues;
+    }
+    sg->next = p;
+}
+
+/* At the start of a segment: its end and show bytes, which belong to its
+ * last value elements. */
+static void start_segment(attu_array_iter *it) {
+    segment sg;
+    parse_segment(it->elem, it->p, it->end, &sg);
+    it->seg_end = sg.elems_end;
+    it->seg_next = sg.next;
+    it->show = sg.show;
+    it->show_skip = sg.nvalues - sg.nshow;
+    it->seg_value = 0;
 }
 
 void attu_array_iter_init(attu_array_iter *it, attu_type elem, const char *s, size_t len) {
@@ -242,9 +273,9 @@ void attu_array_iter_init(attu_array_iter *it, attu_type elem, const char *s, si
 void attu_array_iter_done(attu_array_iter *it) { attu_abuf_free(&it->scratch); }
 
 int attu_array_next(attu_array_iter *it, attu_slot *v) {
-    while (it->p < it->end && it->p == it->seg_end) {   /* past a segment's display bytes */
-        it->p++;
-        while (it->p < it->end && *it->p >= SHOW_PLAIN) it->p++;
+    while (it->p < it->end && it->p == it->seg_end) {   /* past a segment's shape and show bytes */
+        if (it->seg_next <= it->p) { it->p = it->end; break; }
+        it->p = it->seg_next;
         start_segment(it);
     }
     if (it->p >= it->end) return 0;
@@ -307,16 +338,30 @@ int attu_array_put_current(attu_abuf *out, const attu_array_iter *it) {
     return it->enclen > 1 ? put_show(out, it->showb) : 0;
 }
 
-int attu_array_canon(attu_type elem, const char *s, size_t len, attu_abuf *out) {
+static bool shape_plain(const attu_array_shape *sh) {
+    return sh->ndims == 0 || (sh->ndims == 1 && sh->lbs[0] == 1);
+}
+
+static int put_shape(attu_abuf *out, const attu_array_shape *sh) {
+    unsigned char m[2] = { TAG_SHOW, SHOW_SHAPE };
+    if (attu_abuf_put(out, m, 2) || put_u64(out, (uint64_t)sh->ndims ^ (1ull << 63))) return -1;
+    for (int d = 0; d < sh->ndims; d++) if (put_u64(out, (uint64_t)(int64_t)sh->dims[d] ^ (1ull << 63))) return -1;
+    for (int d = 0; d < sh->ndims; d++) if (put_u64(out, (uint64_t)(int64_t)sh->lbs[d] ^ (1ull << 63))) return -1;
+    return 0;
+}
+
+int attu_array_finish(attu_type elem, const char *s, size_t len, const attu_array_shape *sh, attu_abuf *out) {
     attu_array_iter it;
     attu_slot v;
     attu_abuf show = { 0 };
     bool any = false;
     int rc = 0;
+    size_t n = 0;
     out->len = 0;
     if (attu_abuf_put(out, "", 0)) return -1;
     attu_array_iter_init(&it, elem, s, len);
     while (!rc && (rc = attu_array_next(&it, &v)) == 1) {
+        n++;
         rc = attu_abuf_put(out, it.p - it.enclen, it.enclen);
         if (!rc && !v.null && elem_has_show(elem)) {
             any |= it.showb != SHOW_PLAIN;
@@ -324,20 +369,46 @@ int attu_array_canon(attu_type elem, const char *s, size_t len, attu_abuf *out) 
         }
     }
     attu_array_iter_done(&it);
+    if (!rc && sh && n > 0 && !shape_plain(sh)) rc = put_shape(out, sh);
     if (!rc && any) rc = put_byte(out, TAG_SHOW) || attu_abuf_put(out, show.p, show.len) ? -1 : 0;
     attu_abuf_free(&show);
     return rc;
 }
 
+int attu_array_canon(attu_type elem, const char *s, size_t len, attu_abuf *out) {
+    attu_array_shape sh;
+    attu_array_get_shape(elem, s, len, &sh);
+    return attu_array_finish(elem, s, len, &sh, out);
+}
+
+void attu_array_get_shape(attu_type elem, const char *s, size_t len, attu_array_shape *sh) {
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    segment sg;
+    size_t n = 0, nseg = 0;
+    memset(sh, 0, sizeof *sh);
+    while (p < end) {
+        parse_segment(elem, p, end, &sg);
+        n += sg.nelems;
+        if (nseg++ == 0 && sg.has_shape) *sh = sg.shape;
+        if (sg.next <= p) break;
+        p = sg.next;
+    }
+    if (n > 0 && (nseg > 1 || sh->ndims == 0)) {   /* no shape written: one dimension from 1 */
+        memset(sh, 0, sizeof *sh);
+        sh->ndims = 1; sh->dims[0] = (int32_t)n; sh->lbs[0] = 1;
+    }
+    if (n == 0) sh->ndims = 0;
+}
+
 int attu_array_key(attu_type elem, const char *s, size_t len, attu_abuf *out) {
-    attu_array_iter it;
-    attu_slot v;
-    int rc = 0;
+    attu_abuf c = { 0 };
+    if (attu_array_canon(elem, s, len, &c)) { attu_abuf_free(&c); return -1; }
+    segment sg;
+    parse_segment(elem, (const unsigned char *)c.p, (const unsigned char *)c.p + c.len, &sg);
+    size_t keep = sg.show ? (size_t)(sg.show - 1 - (const unsigned char *)c.p) : c.len;
     out->len = 0;
-    if (attu_abuf_put(out, "", 0)) return -1;
-    attu_array_iter_init(&it, elem, s, len);
-    while (!rc && (rc = attu_array_next(&it, &v)) == 1) rc = attu_abuf_put(out, it.p - it.enclen, it.enclen);
-    attu_array_iter_done(&it);
+    int rc = attu_abuf_put(out, c.p, keep);
+    attu_abuf_free(&c);
     return rc;
 }
 
@@ -405,135 +476,238 @@ static int malformed(attu_error *err, const char *s, size_t len, const char *det
     return -1;
 }
 
-int attu_array_from_text(attu_type elem, const char *s, size_t len, attu_abuf *out, attu_error *err) {
+/* One element's token at s[*i] (quoted or not), into tok; *is_null for an
+ * unquoted NULL. Stops at the ',' or '}' after it. */
+static int read_token(const char *s, size_t len, size_t *i, attu_abuf *tok, bool *is_null, attu_error *err) {
+    bool quoted = false, any_escape = false;
+    tok->len = 0;
+    if (attu_abuf_put(tok, "", 0)) return attu_error_oom(err);
+    if (s[*i] == '"') {
+        quoted = true;
+        (*i)++;
+        for (;;) {
+            if (*i >= len) return malformed(err, s, len, "Unexpected end of input.");
+            if (s[*i] == '"') { (*i)++; break; }
+            if (s[*i] == '\\') {
+                (*i)++;
+                if (*i >= len) return malformed(err, s, len, "Unexpected end of input.");
+            }
+            if (attu_abuf_put(tok, s + *i, 1)) return attu_error_oom(err);
+            (*i)++;
+        }
+        while (*i < len && is_array_space(s[*i])) (*i)++;
+    } else {
+        size_t keep = 0;   /* length up to the last escaped or non-space byte */
+        for (;;) {
+            if (*i >= len) return malformed(err, s, len, "Unexpected end of input.");
+            char ch = s[*i];
+            if (ch == ',' || ch == '}') break;
+            if (ch == '"' || ch == '{')
+                return malformed(err, s, len, ch == '"' ? "Unexpected \"\"\" character." : "Unexpected \"{\" character.");
+            if (ch == '\\') {
+                (*i)++;
+                if (*i >= len) return malformed(err, s, len, "Unexpected end of input.");
+                any_escape = true;
+                if (attu_abuf_put(tok, s + *i, 1)) return attu_error_oom(err);
+                keep = tok->len;
+                (*i)++;
+                continue;
+            }
+            if (attu_abuf_put(tok, s + *i, 1)) return attu_error_oom(err);
+            if (!is_array_space(ch)) keep = tok->len;
+            (*i)++;
+        }
+        tok->len = keep;
+        if (tok->len == 0)
+            return malformed(err, s, len, s[*i] == ',' ? "Unexpected \",\" character." : "Unexpected \"}\" character.");
+    }
+    *is_null = !quoted && !any_escape && tok->len == 4 && !strncasecmp(tok->p, "NULL", 4);
+    return 0;
+}
+
+/* An integer of a dimension decoration at s[*i]. */
+static bool read_bound(const char *s, size_t len, size_t *i, int64_t *v) {
+    size_t j = *i;
+    bool neg = j < len && (s[j] == '-' || s[j] == '+') ? s[j++] == '-' : false;
+    if (j >= len || s[j] < '0' || s[j] > '9') return false;
+    int64_t x = 0;
+    while (j < len && s[j] >= '0' && s[j] <= '9' && x < 1000000000000LL) x = x * 10 + (s[j++] - '0');
+    *v = neg ? -x : x;
+    *i = j;
+    return true;
+}
+
+/* Reads '{...}' (nested for several dimensions) after an optional
+ * decoration '[lb:ub]...=' into raw (attu_array_put's form), its shape in
+ * *sh. */
+static int parse_array_text(attu_type elem, const char *s, size_t len, attu_abuf *raw, attu_array_shape *sh,
+                            attu_error *err) {
     size_t i = 0;
+    int ndeco = 0;
+    int64_t dlb[ATTU_ARRAY_MAXDIM], dub[ATTU_ARRAY_MAXDIM];
+    memset(sh, 0, sizeof *sh);
+    while (i < len && is_array_space(s[i])) i++;
+    while (i < len && s[i] == '[') {
+        int64_t a, b;
+        i++;
+        while (i < len && is_array_space(s[i])) i++;
+        if (!read_bound(s, len, &i, &a)) return malformed(err, s, len, "Array bound is not an integer.");
+        b = a; a = 1;
+        if (i < len && s[i] == ':') {
+            i++;
+            a = b;
+            if (!read_bound(s, len, &i, &b)) return malformed(err, s, len, "Array bound is not an integer.");
+        }
+        if (i >= len || s[i] != ']') return malformed(err, s, len, "Missing \"]\" after array dimensions.");
+        i++;
+        if (ndeco >= ATTU_ARRAY_MAXDIM)
+            return attu_error_set(err, "54000", 0, "number of array dimensions (%d) exceeds the maximum allowed (%d)",
+                                  ndeco + 1, ATTU_ARRAY_MAXDIM);
+        if (b < a) return attu_error_set(err, "2202E", 0, "upper bound cannot be less than lower bound");
+        if (a < INT32_MIN || b > INT32_MAX) return attu_error_set(err, "54000", 0, "array upper bound is too large: %lld", (long long)b);
+        dlb[ndeco] = a; dub[ndeco] = b; ndeco++;
+        while (i < len && is_array_space(s[i])) i++;
+    }
+    if (ndeco) {
+        if (i >= len || s[i] != '=') return malformed(err, s, len, "Missing \"=\" after array dimensions.");
+        i++;
+        while (i < len && is_array_space(s[i])) i++;
+    }
+    if (i >= len || s[i] != '{') return malformed(err, s, len, "Array value must start with \"{\" or dimension information.");
     attu_abuf tok = { 0 };
     char num16[16];
-    out->len = 0;
-    if (attu_abuf_put(out, "", 0)) return attu_error_oom(err);
-    while (i < len && is_array_space(s[i])) i++;
-    if (i < len && s[i] == '[')
-        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                              "array dimension decorations are not supported: \"%.*s\"", (int)(len > 200 ? 200 : len), s);
-    if (i >= len || s[i] != '{')
-        return malformed(err, s, len, "Array value must start with \"{\" or dimension information.");
+    int32_t cnt[ATTU_ARRAY_MAXDIM], dims[ATTU_ARRAY_MAXDIM];
+    bool dimset[ATTU_ARRAY_MAXDIM] = { false };
+    int depth = 1, ndim = 0, rc = 0;
+    size_t nelems = 0;
+    cnt[0] = 0;
     i++;
     while (i < len && is_array_space(s[i])) i++;
-    if (i < len && s[i] == '}') {
-        i++;
-        goto tail;
-    }
-    for (;;) {
+    if (i < len && s[i] == '}') { i++; depth = 0; }   /* '{}' */
+    bool want_item = depth > 0;
+    while (depth > 0 && !rc) {
         while (i < len && is_array_space(s[i])) i++;
-        if (i >= len) { attu_abuf_free(&tok); return malformed(err, s, len, "Unexpected end of input."); }
-        if (s[i] == '{') {
-            attu_abuf_free(&tok);
-            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                                  "multidimensional arrays are not supported");
-        }
-        tok.len = 0;
-        if (attu_abuf_put(&tok, "", 0)) return attu_error_oom(err);
-        bool quoted = false, any_escape = false;
-        if (s[i] == '"') {
-            quoted = true;
-            i++;
-            for (;;) {
-                if (i >= len) { attu_abuf_free(&tok); return malformed(err, s, len, "Unexpected end of input."); }
-                if (s[i] == '"') { i++; break; }
-                if (s[i] == '\\') {
-                    i++;
-                    if (i >= len) { attu_abuf_free(&tok); return malformed(err, s, len, "Unexpected end of input."); }
+        if (i >= len) { rc = malformed(err, s, len, "Unexpected end of input."); break; }
+        if (want_item) {
+            if (s[i] == '{') {
+                if (ndim && depth >= ndim) { rc = malformed(err, s, len, "Unexpected \"{\" character."); break; }
+                if (depth >= ATTU_ARRAY_MAXDIM) {
+                    rc = attu_error_set(err, "54000", 0, "number of array dimensions (%d) exceeds the maximum allowed (%d)",
+                                        depth + 1, ATTU_ARRAY_MAXDIM);
+                    break;
                 }
-                if (attu_abuf_put(&tok, s + i, 1)) return attu_error_oom(err);
+                cnt[depth - 1]++;
+                cnt[depth++] = 0;
                 i++;
+                continue;
             }
-            while (i < len && is_array_space(s[i])) i++;
-        } else {
-            size_t keep = 0;   /* length up to the last escaped or non-space byte */
-            for (;;) {
-                if (i >= len) { attu_abuf_free(&tok); return malformed(err, s, len, "Unexpected end of input."); }
-                char ch = s[i];
-                if (ch == ',' || ch == '}') break;
-                if (ch == '"' || ch == '{') {
-                    attu_abuf_free(&tok);
-                    return malformed(err, s, len, ch == '"' ? "Unexpected \"\"\" character." : "Unexpected \"{\" character.");
-                }
-                if (ch == '\\') {
-                    i++;
-                    if (i >= len) { attu_abuf_free(&tok); return malformed(err, s, len, "Unexpected end of input."); }
-                    any_escape = true;
-                    if (attu_abuf_put(&tok, s + i, 1)) return attu_error_oom(err);
-                    keep = tok.len;
-                    i++;
-                    continue;
-                }
-                if (attu_abuf_put(&tok, s + i, 1)) return attu_error_oom(err);
-                if (!is_array_space(ch)) keep = tok.len;
-                i++;
-            }
-            tok.len = keep;
-            if (tok.len == 0) {
-                attu_abuf_free(&tok);
-                return malformed(err, s, len, s[i] == ',' ? "Unexpected \",\" character." : "Unexpected \"}\" character.");
-            }
+            if (!ndim) ndim = depth;
+            else if (depth != ndim) { rc = malformed(err, s, len, "Unexpected array element."); break; }
+            bool is_null;
+            attu_slot v;
+            if ((rc = read_token(s, len, &i, &tok, &is_null, err))) break;
+            if (is_null) { memset(&v, 0, sizeof v); v.null = 1; }
+            else if ((rc = elem_parse(elem, tok.p ? tok.p : "", tok.len, &v, num16, err))) break;
+            if (attu_array_put(raw, elem, &v)) { rc = attu_error_oom(err); break; }
+            cnt[depth - 1]++;
+            nelems++;
+            want_item = false;
+            continue;
         }
-        attu_slot v;
-        if (!quoted && !any_escape && tok.len == 4 && !strncasecmp(tok.p, "NULL", 4)) {
-            memset(&v, 0, sizeof v);
-            v.null = 1;
-        } else if (elem_parse(elem, tok.p ? tok.p : "", tok.len, &v, num16, err)) {
-            attu_abuf_free(&tok);
-            return -1;
+        if (s[i] == ',') { i++; want_item = true; continue; }
+        if (s[i] != '}') { rc = malformed(err, s, len, "Unexpected array element."); break; }
+        int lv = depth - 1;
+        if (!dimset[lv]) { dims[lv] = cnt[lv]; dimset[lv] = true; }
+        else if (dims[lv] != cnt[lv]) {
+            rc = malformed(err, s, len, "Multidimensional arrays must have sub-arrays with matching dimensions.");
+            break;
         }
-        if (attu_array_put(out, elem, &v)) { attu_abuf_free(&tok); return attu_error_oom(err); }
-        if (i >= len) { attu_abuf_free(&tok); return malformed(err, s, len, "Unexpected end of input."); }
-        if (s[i] == ',') { i++; continue; }
-        if (s[i] == '}') { i++; break; }
-        attu_abuf_free(&tok);
-        return malformed(err, s, len, "Unexpected array element.");
+        i++;
+        depth--;
     }
     attu_abuf_free(&tok);
-tail:
+    if (rc) return rc;
     while (i < len && is_array_space(s[i])) i++;
     if (i < len) return malformed(err, s, len, "Junk after closing right brace.");
-    if (!elem_has_show(elem)) return 0;
-    attu_abuf raw = *out;
-    memset(out, 0, sizeof *out);
-    int rc = attu_array_canon(elem, raw.p, raw.len, out);
+    if (nelems == 0) {
+        if (ndeco) return malformed(err, s, len, "Specified array dimensions do not match array contents.");
+        return 0;
+    }
+    sh->ndims = ndim;
+    for (int d = 0; d < ndim; d++) { sh->dims[d] = dims[d]; sh->lbs[d] = 1; }
+    if (ndeco) {
+        if (ndeco != ndim) return malformed(err, s, len, "Specified array dimensions do not match array contents.");
+        for (int d = 0; d < ndim; d++) {
+            if (dub[d] - dlb[d] + 1 != dims[d])
+                return malformed(err, s, len, "Specified array dimensions do not match array contents.");
+            sh->lbs[d] = (int32_t)dlb[d];
+        }
+    }
+    return 0;
+}
+
+int attu_array_from_text(attu_type elem, const char *s, size_t len, attu_abuf *out, attu_error *err) {
+    attu_abuf raw = { 0 };
+    attu_array_shape sh;
+    out->len = 0;
+    if (attu_abuf_put(out, "", 0) || attu_abuf_put(&raw, "", 0)) { attu_abuf_free(&raw); return attu_error_oom(err); }
+    int rc = parse_array_text(elem, s, len, &raw, &sh, err);
+    if (!rc && attu_array_finish(elem, raw.p, raw.len, &sh, out)) rc = attu_error_oom(err);
     attu_abuf_free(&raw);
-    return rc ? attu_error_oom(err) : 0;
+    return rc;
+}
+
+/* An element's text, quoted where array_in would misread it. */
+static int put_elem_text(attu_abuf *out, attu_type elem, const attu_slot *v) {
+    if (v->null) return attu_abuf_put(out, "NULL", 4);
+    char buf[128];
+    const char *lp;
+    size_t n = elem_format(elem, v, buf, sizeof buf, &lp);
+    const char *t = lp ? lp : buf;
+    bool quote = n == 0 || (n == 4 && !strncasecmp(t, "NULL", 4));
+    for (size_t k = 0; k < n && !quote; k++)
+        quote = t[k] == '"' || t[k] == '\\' || t[k] == '{' || t[k] == '}' || t[k] == ',' || is_array_space(t[k]);
+    if (!quote) return attu_abuf_put(out, t, n);
+    if (attu_abuf_put(out, "\"", 1)) return -1;
+    for (size_t k = 0; k < n; k++) {
+        if ((t[k] == '"' || t[k] == '\\') && attu_abuf_put(out, "\\", 1)) return -1;
+        if (attu_abuf_put(out, t + k, 1)) return -1;
+    }
+    return attu_abuf_put(out, "\"", 1);
 }
 
 int attu_array_to_text(attu_type elem, const char *s, size_t len, attu_abuf *out) {
     attu_array_iter it;
+    attu_array_shape sh;
     attu_slot v;
     int rc;
-    bool first = true;
+    int32_t idx[ATTU_ARRAY_MAXDIM] = { 0 };
     out->len = 0;
-    if (attu_abuf_put(out, "{", 1)) return -1;
+    attu_array_get_shape(elem, s, len, &sh);
+    if (sh.ndims == 0) return attu_abuf_put(out, "{}", 2);
+    bool deco = false;
+    for (int d = 0; d < sh.ndims; d++) deco |= sh.lbs[d] != 1;
+    if (attu_abuf_put(out, "", 0)) return -1;
+    for (int d = 0; deco && d < sh.ndims; d++) {
+        char b[48];
+        int l = snprintf(b, sizeof b, "[%ld:%ld]", (long)sh.lbs[d], (long)sh.lbs[d] + sh.dims[d] - 1);
+        if (attu_abuf_put(out, b, (size_t)l)) return -1;
+    }
+    if (deco && attu_abuf_put(out, "=", 1)) return -1;
+    for (int d = 0; d < sh.ndims; d++) if (attu_abuf_put(out, "{", 1)) return -1;
     attu_array_iter_init(&it, elem, s, len);
     while ((rc = attu_array_next(&it, &v)) == 1) {
-        if (!first && attu_abuf_put(out, ",", 1)) goto oom;
-        first = false;
-        if (v.null) { if (attu_abuf_put(out, "NULL", 4)) goto oom; continue; }
-        char buf[128];
-        const char *lp;
-        size_t n = elem_format(elem, &v, buf, sizeof buf, &lp);
-        const char *t = lp ? lp : buf;
-        bool quote = n == 0 || (n == 4 && !strncasecmp(t, "NULL", 4));
-        for (size_t k = 0; k < n && !quote; k++)
-            quote = t[k] == '"' || t[k] == '\\' || t[k] == '{' || t[k] == '}' || t[k] == ',' || is_array_space(t[k]);
-        if (!quote) { if (attu_abuf_put(out, t, n)) goto oom; continue; }
-        if (attu_abuf_put(out, "\"", 1)) goto oom;
-        for (size_t k = 0; k < n; k++) {
-            if ((t[k] == '"' || t[k] == '\\') && attu_abuf_put(out, "\\", 1)) goto oom;
-            if (attu_abuf_put(out, t + k, 1)) goto oom;
-        }
-        if (attu_abuf_put(out, "\"", 1)) goto oom;
+        if (put_elem_text(out, elem, &v)) goto oom;
+        /* the next subscript: close the dimensions it rolls over */
+        int d = sh.ndims - 1, closed = 0;
+        while (d >= 0 && ++idx[d] == sh.dims[d]) { idx[d] = 0; d--; closed++; }
+        for (int k = 0; k < closed; k++) if (attu_abuf_put(out, "}", 1)) goto oom;
+        if (d < 0) break;
+        if (attu_abuf_put(out, ",", 1)) goto oom;
+        for (int k = 0; k < closed; k++) if (attu_abuf_put(out, "{", 1)) goto oom;
     }
     attu_array_iter_done(&it);
-    if (rc < 0) return -1;
-    return attu_abuf_put(out, "}", 1);
+    return rc < 0 ? -1 : 0;
 oom:
     attu_array_iter_done(&it);
     return -1;

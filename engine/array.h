@@ -90,6 +90,11 @@ typedef enum attu_array_fn {
     ATTU_ARR_CANON          /* array a (concatenated encodings) -> its canonical form */
 } attu_array_fn;
 
+/* An array's dimensions: ndims 0 for '{}', else its lengths and lower
+ * bounds, outermost first (PostgreSQL's at most 6). */
+#define ATTU_ARRAY_MAXDIM 6
+typedef struct attu_array_shape { int ndims; int32_t dims[ATTU_ARRAY_MAXDIM], lbs[ATTU_ARRAY_MAXDIM]; } attu_array_shape;
+
 /* A growable byte buffer (malloc'd). */
 typedef struct attu_abuf { char *p; size_t len, cap; } attu_abuf;
 int attu_abuf_put(attu_abuf *b, const void *s, size_t n);
@@ -111,6 +116,7 @@ typedef struct attu_array_iter {
     attu_abuf scratch;         /* unescaped text, a numeric's slot */
     unsigned char showb;       /* the element's show byte (0x80: none) */
     const unsigned char *seg_end;  /* the segment's 0x01 (or the end) */
+    const unsigned char *seg_next; /* the next segment */
     const unsigned char *show;     /* its show bytes, NULL for none */
     size_t show_skip, seg_value;   /* value elements before show[0]'s; read so far */
 } attu_array_iter;
@@ -122,8 +128,13 @@ void attu_array_iter_done(attu_array_iter *it);
 /* Appends the element just read (its show byte too) to out, as attu_array_put. */
 int attu_array_put_current(attu_abuf *out, const attu_array_iter *it);
 
-/* The canonical form (the one encoding of array.h) of s, into out. */
+/* The canonical form (the one encoding of array.h) of s, into out, its
+ * shape s's first segment's (one dimension from 1 for several segments). */
 int attu_array_canon(attu_type elem, const char *s, size_t len, attu_abuf *out);
+/* The canonical form of s's elements in the shape sh (NULL: one dimension). */
+int attu_array_finish(attu_type elem, const char *s, size_t len, const attu_array_shape *sh, attu_abuf *out);
+/* The shape of s (canonical, or one dimension from 1 for several segments). */
+void attu_array_get_shape(attu_type elem, const char *s, size_t len, attu_array_shape *sh);
 /* The keys of s only (no show bytes), into out: equal for arrays that
  * PostgreSQL's array_eq finds equal, in array_cmp's order. */
 int attu_array_key(attu_type elem, const char *s, size_t len, attu_abuf *out);

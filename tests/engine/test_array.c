@@ -193,9 +193,40 @@ Test(array, malformed) {
         cr_assert_str_eq(err.sqlstate, "22P02", "%s: %s", bad[k], err.sqlstate);
         attu_abuf_free(&enc);
     }
-    attu_abuf enc = { 0 };
+    static const char *const bad_md[] = { "{{1},2}", "{1,{2}}", "{{1,2},{3}}", "{{1},{2,3}}", "[1:2]={1}", "[1:2]{1,2}", "[0:1]={{1},{2}}" };
+    for (size_t k = 0; k < sizeof bad_md / sizeof *bad_md; k++) {
+        attu_abuf enc = { 0 };
+        attu_error err = { 0 };
+        cr_assert_neq(attu_array_from_text(i4, bad_md[k], strlen(bad_md[k]), &enc, &err), 0, "%s", bad_md[k]);
+        cr_assert_str_eq(err.sqlstate, "22P02", "%s: %s", bad_md[k], err.sqlstate);
+        attu_abuf_free(&enc);
+    }
+}
+
+/* several dimensions and lower bounds, in and out as PostgreSQL's */
+Test(array, text_dims) {
+    attu_type i4 = attu_type_make(ATTU_TYPE_INT32), nm = attu_type_make(ATTU_TYPE_NUMERIC);
+    roundtrip(i4, "{{1,2},{3,4}}", "{{1,2},{3,4}}");
+    roundtrip(i4, " { { 1 } , { NULL } } ", "{{1},{NULL}}");
+    roundtrip(i4, "{{{1,2},{3,4}},{{5,6},{7,8}}}", "{{{1,2},{3,4}},{{5,6},{7,8}}}");
+    roundtrip(i4, "[0:2]={1,2,3}", "[0:2]={1,2,3}");
+    roundtrip(i4, "[1:3]={1,2,3}", "{1,2,3}");
+    roundtrip(i4, "[3]={1,2,3}", "{1,2,3}");
+    roundtrip(i4, "[-1:0][1:2]={{1,2},{3,4}}", "[-1:0][1:2]={{1,2},{3,4}}");
+    roundtrip(nm, "{{1.0,2.00},{-0.0,NULL}}", "{{1.0,2.00},{0.0,NULL}}");
+}
+
+/* PostgreSQL's array_cmp for several dimensions: the elements in storage
+ * order, then the element count, the number of dimensions, the lengths,
+ * the lower bounds (those of one dimension from 1 first here) */
+Test(array, order_dims) {
+    static const char *const sorted[] = { "{1,2}", "{{1,2}}", "{{1},{2}}", "{1,2,3}", "{{1,2,3}}", "{{1,2},{3,4}}",
+                                          "{{1,2},{3,5}}", "{2}" };
+    attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
+    size_t n = sizeof sorted / sizeof *sorted;
+    attu_abuf enc[8] = { { 0 } };
     attu_error err = { 0 };
-    cr_assert_neq(attu_array_from_text(i4, "{{1}}", 5, &enc, &err), 0);
-    cr_assert_str_eq(err.sqlstate, "0A000");
-    attu_abuf_free(&enc);
+    for (size_t k = 0; k < n; k++) cr_assert_eq(attu_array_from_text(i4, sorted[k], strlen(sorted[k]), &enc[k], &err), 0);
+    for (size_t k = 0; k + 1 < n; k++) cr_assert_lt(bytes_cmp(&enc[k], &enc[k + 1]), 0, "%s < %s", sorted[k], sorted[k + 1]);
+    for (size_t k = 0; k < n; k++) attu_abuf_free(&enc[k]);
 }
