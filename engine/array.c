@@ -747,6 +747,172 @@ static int emit_out(attu_slot *o, attu_type dt, attu_abuf *out, attu_abuf *canon
     return emit(o, canon->p, canon->len, alloc, ctx, err);
 }
 
+/* An array result in the shape sh (NULL: one dimension from 1). */
+static int emit_shaped(attu_slot *o, attu_type dt, attu_abuf *out, const attu_array_shape *sh, attu_abuf *canon,
+                       char *(*alloc)(void *, size_t), void *ctx, attu_error *err) {
+    if (attu_array_finish(attu_type_array_elem(dt), out->p, out->len, sh, canon)) return attu_error_oom(err);
+    return emit(o, canon->p, canon->len, alloc, ctx, err);
+}
+
+static int64_t shape_count(const attu_array_shape *sh) {
+    int64_t n = sh->ndims ? 1 : 0;
+    for (int d = 0; d < sh->ndims; d++) n *= sh->dims[d];
+    return n;
+}
+
+static bool shape_equal(const attu_array_shape *a, int da, const attu_array_shape *b, int db, int n) {
+    for (int d = 0; d < n; d++)
+        if (a->dims[da + d] != b->dims[db + d] || a->lbs[da + d] != b->lbs[db + d]) return false;
+    return true;
+}
+
+/* The integers of an int[] (subscripts); *any_null when one is NULL.
+ * Returns their count (at most max). */
+static int read_subscripts(const attu_slot *a, int64_t *v, int max, bool *any_null) {
+    attu_array_iter it;
+    attu_slot x;
+    int n = 0;
+    *any_null = false;
+    attu_array_iter_init(&it, attu_type_make(ATTU_TYPE_INT32), a->v.s, a->len);
+    while (attu_array_next(&it, &x) == 1) {
+        if (x.null) *any_null = true;
+        if (n < max) v[n] = x.v.i;
+        n++;
+    }
+    attu_array_iter_done(&it);
+    return n;
+}
+
+/* The element at flat offset off (0-based) of a, into *o (NULL past the end). */
+static int element_at(const attu_slot *a, attu_type e, attu_type dt, int64_t off, attu_slot *o,
+                      char *(*alloc)(void *, size_t), void *ctx, attu_error *err) {
+    attu_array_iter it;
+    attu_slot v;
+    int64_t k = 0;
+    int rc = 0;
+    attu_array_iter_init(&it, e, a->v.s, a->len);
+    while (attu_array_next(&it, &v) == 1) {
+        if (k++ < off) continue;
+        if (!v.null) {
+            *o = v;
+            if (dt.id == ATTU_TYPE_TEXT || dt.id == ATTU_TYPE_NUMERIC) rc = emit(o, v.v.s, v.len, alloc, ctx, err);
+        }
+        break;
+    }
+    attu_array_iter_done(&it);
+    return rc;
+}
+
+/* a[i][j]...: the flat offset of the subscripts, -1 outside the array or
+ * for a count other than its dimensions'. */
+static int64_t subscript_offset(const attu_array_shape *sh, const int64_t *idx, int n) {
+    if (n != sh->ndims || n == 0) return -1;
+    int64_t off = 0;
+    for (int d = 0; d < n; d++) {
+        int64_t k = idx[d] - sh->lbs[d];
+        if (k < 0 || k >= sh->dims[d]) return -1;
+        off = off * sh->dims[d] + k;
+    }
+    return off;
+}
+
+/* a[lo:hi][lo:hi]...: the elements inside the bounds (INT32_MIN / INT32_MAX:
+ * a bound left out; dimensions past n whole) into out, the slice's shape
+ * (lower bounds 1) into *rs; nothing for a slice with no element. */
+static int slice_into(const attu_slot *a, attu_type e, const attu_array_shape *sh, const int64_t *lo, const int64_t *hi,
+                      int n, attu_abuf *out, attu_array_shape *rs) {
+    int64_t l[ATTU_ARRAY_MAXDIM], h[ATTU_ARRAY_MAXDIM];
+    int32_t idx[ATTU_ARRAY_MAXDIM] = { 0 };
+    memset(rs, 0, sizeof *rs);
+    if (sh->ndims == 0 || n > sh->ndims) return 0;
+    for (int d = 0; d < sh->ndims; d++) {
+        int64_t ub = (int64_t)sh->lbs[d] + sh->dims[d] - 1;
+        l[d] = d < n && lo[d] != INT32_MIN && lo[d] > sh->lbs[d] ? lo[d] : sh->lbs[d];
+        h[d] = d < n && hi[d] != INT32_MAX && hi[d] < ub ? hi[d] : ub;
+        if (l[d] > h[d]) return 0;
+        rs->dims[d] = (int32_t)(h[d] - l[d] + 1);
+        rs->lbs[d] = 1;
+    }
+    rs->ndims = sh->ndims;
+    attu_array_iter it;
+    attu_slot v;
+    int rc = 0;
+    attu_array_iter_init(&it, e, a->v.s, a->len);
+    while (!rc && attu_array_next(&it, &v) == 1) {
+        bool in = true;
+        for (int d = 0; d < sh->ndims && in; d++) in = sh->lbs[d] + idx[d] >= l[d] && sh->lbs[d] + idx[d] <= h[d];
+        if (in) rc = attu_array_put_current(out, &it);
+        for (int d = sh->ndims - 1; d >= 0; d--) {
+            if (++idx[d] < sh->dims[d]) break;
+            idx[d] = 0;
+        }
+    }
+    attu_array_iter_done(&it);
+    return rc;
+}
+
+/* a || b of any dimensions, as PostgreSQL's array_cat: arrays of one
+ * dimensionality join along their first dimension, an array of one
+ * dimension fewer is one more item of the other. */
+static int cat_shape(const attu_array_shape *a, const attu_array_shape *b, attu_array_shape *r, attu_error *err) {
+    if (a->ndims == b->ndims) {
+        if (!shape_equal(a, 1, b, 1, a->ndims - 1)) goto differing_elements;
+        *r = *a;
+        r->dims[0] = a->dims[0] + b->dims[0];
+        return 0;
+    }
+    if (a->ndims == b->ndims - 1 || b->ndims == a->ndims - 1) {
+        const attu_array_shape *big = a->ndims > b->ndims ? a : b, *item = big == a ? b : a;
+        if (!shape_equal(big, 1, item, 0, item->ndims)) goto differing;
+        *r = *big;
+        r->dims[0] = big->dims[0] + 1;
+        return 0;
+    }
+differing:
+    attu_error_set(err, "2202E", 0, "cannot concatenate incompatible arrays");
+    attu_error_set_detail(err, "Arrays with differing dimensions are not compatible for concatenation.");
+    return -1;
+differing_elements:
+    attu_error_set(err, "2202E", 0, "cannot concatenate incompatible arrays");
+    attu_error_set_detail(err, "Arrays with differing element dimensions are not compatible for concatenation.");
+    return -1;
+}
+
+/* ARRAY[sub-arrays] and array_agg of arrays (ATTU_ARR_NEST_DONE): the
+ * segments written by ATTU_ARR_NEST (each a sub-array with its shape) as
+ * one array of one more dimension. */
+static int nest_shape(attu_type e, const attu_slot *a, bool agg, attu_array_shape *r, bool *empty, attu_error *err) {
+    const unsigned char *p = (const unsigned char *)a->v.s, *end = p + a->len;
+    segment sg;
+    attu_array_shape first;
+    int nseg = 0;
+    bool any_empty = false, any_full = false, mismatch = false;
+    memset(&first, 0, sizeof first);
+    while (p < end) {
+        parse_segment(e, p, end, &sg);
+        if (nseg == 0) first = sg.shape;
+        else if (sg.shape.ndims != first.ndims || !shape_equal(&sg.shape, 0, &first, 0, first.ndims)) mismatch = true;
+        if (sg.shape.ndims == 0) any_empty = true; else any_full = true;
+        nseg++;
+        if (sg.next <= p) break;
+        p = sg.next;
+    }
+    *empty = false;
+    if (agg && any_empty) return attu_error_set(err, "2202E", 0, "cannot accumulate empty arrays");
+    if (agg && mismatch) return attu_error_set(err, "2202E", 0, "cannot accumulate arrays of different dimensionality");
+    if (mismatch || (any_empty && any_full))
+        return attu_error_set(err, "2202E", 0, "multidimensional arrays must have array expressions with matching dimensions");
+    if (!any_full) { *empty = true; return 0; }
+    if (first.ndims + 1 > ATTU_ARRAY_MAXDIM)
+        return attu_error_set(err, "54000", 0, "number of array dimensions (%d) exceeds the maximum allowed (%d)",
+                              first.ndims + 1, ATTU_ARRAY_MAXDIM);
+    memset(r, 0, sizeof *r);
+    r->ndims = first.ndims + 1;
+    r->dims[0] = nseg; r->lbs[0] = 1;
+    for (int d = 0; d < first.ndims; d++) { r->dims[d + 1] = first.dims[d]; r->lbs[d + 1] = first.lbs[d]; }
+    return 0;
+}
+
 /* One element converted to another element type (ATTU_ARR_CAST), through
  * its text as the element casts of PostgreSQL read it; float and numeric
  * to integers round (half away from zero for numeric, to even for float). */
@@ -817,74 +983,146 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             if (attu_array_to_text(attu_type_array_elem(at), A[r].v.s, A[r].len, &out)) { rc = attu_error_oom(err); break; }
             rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
-        case ATTU_ARR_APPEND:
-            if (!an && attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
-            if (attu_array_put(&out, attu_type_array_elem(dt), &B[r])) { rc = attu_error_oom(err); break; }
-            rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
-            break;
-        case ATTU_ARR_PREPEND:
-            if (attu_array_put(&out, attu_type_array_elem(dt), &A[r])) { rc = attu_error_oom(err); break; }
-            if (!bn && attu_abuf_put(&out, B[r].v.s, B[r].len)) { rc = attu_error_oom(err); break; }
-            rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
-            break;
-        case ATTU_ARR_CAT:
-            if (an && bn) break;
-            if (!an && attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
-            if (!bn && attu_abuf_put(&out, B[r].v.s, B[r].len)) { rc = attu_error_oom(err); break; }
-            rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
-            break;
-        case ATTU_ARR_SUBSCRIPT: {
-            if (an || bn) break;
-            int64_t want = B[r].v.i, k = 0;
-            attu_array_iter_init(&it, attu_type_array_elem(at), A[r].v.s, A[r].len);
-            while (attu_array_next(&it, &v) == 1) {
-                if (++k < want) continue;
-                if (k == want && !v.null) {
-                    *o = v;
-                    if (dt.id == ATTU_TYPE_TEXT || dt.id == ATTU_TYPE_NUMERIC) rc = emit(o, v.v.s, v.len, alloc, ctx, err);
-                }
-                break;
-            }
-            attu_array_iter_done(&it);
+        case ATTU_ARR_APPEND: case ATTU_ARR_PREPEND: {
+            attu_type e = attu_type_array_elem(dt);
+            bool app = in->aux == ATTU_ARR_APPEND, arr_null = app ? an : bn;
+            const attu_slot *arr = app ? &A[r] : &B[r], *x = app ? &B[r] : &A[r];
+            attu_array_shape sh = { 0 }, rs = { 0 };
+            if (!arr_null) attu_array_get_shape(e, arr->v.s, arr->len, &sh);
+            if (sh.ndims > 1) { rc = attu_error_set(err, "22000", 0, "argument must be empty or one-dimensional array"); break; }
+            if (!app && attu_array_put(&out, e, x)) { rc = attu_error_oom(err); break; }
+            if (!arr_null && attu_abuf_put(&out, arr->v.s, arr->len)) { rc = attu_error_oom(err); break; }
+            if (app && attu_array_put(&out, e, x)) { rc = attu_error_oom(err); break; }
+            rs.ndims = 1; rs.dims[0] = (sh.ndims ? sh.dims[0] : 0) + 1; rs.lbs[0] = sh.ndims ? sh.lbs[0] : 1;
+            if (sh.ndims && !app) rs.lbs[0] = sh.lbs[0];
+            rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
             break;
         }
-        case ATTU_ARR_SLICE: {
-            if (an || bn || cn) break;
-            int64_t lo = B ? B[r].v.i : 1, hi = C ? C[r].v.i : INT64_MAX, k = 0;
-            attu_array_iter_init(&it, attu_type_array_elem(at), A[r].v.s, A[r].len);
-            while (attu_array_next(&it, &v) == 1) {
-                k++;
-                if (k >= lo && k <= hi && attu_array_put_current(&out, &it)) {
-                    rc = attu_error_oom(err);
-                    break;
-                }
+        case ATTU_ARR_CAT: {
+            if (an && bn) break;
+            attu_type e = attu_type_array_elem(dt);
+            attu_array_shape sa = { 0 }, sb = { 0 }, rs;
+            if (!an) attu_array_get_shape(e, A[r].v.s, A[r].len, &sa);
+            if (!bn) attu_array_get_shape(e, B[r].v.s, B[r].len, &sb);
+            if (sa.ndims == 0 || sb.ndims == 0) rs = sa.ndims ? sa : sb;
+            else if (cat_shape(&sa, &sb, &rs, err)) { rc = -1; break; }
+            if (!an && attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
+            if (!bn && attu_abuf_put(&out, B[r].v.s, B[r].len)) { rc = attu_error_oom(err); break; }
+            rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
+            break;
+        }
+        case ATTU_ARR_SUBSCRIPT: case ATTU_ARR_SUBSCRIPT_N: case ATTU_ARR_NTH: {
+            if (an || bn) break;
+            attu_type e = attu_type_array_elem(at);
+            attu_array_shape sh;
+            int64_t idx[ATTU_ARRAY_MAXDIM + 1], off;
+            int n = 1;
+            bool sub_null = false;
+            if (in->aux == ATTU_ARR_NTH) off = B[r].v.i - 1;
+            else {
+                attu_array_get_shape(e, A[r].v.s, A[r].len, &sh);
+                if (in->aux == ATTU_ARR_SUBSCRIPT) idx[0] = B[r].v.i;
+                else n = read_subscripts(&B[r], idx, ATTU_ARRAY_MAXDIM + 1, &sub_null);
+                if (sub_null) break;
+                off = subscript_offset(&sh, idx, n);
             }
+            if (off >= 0) rc = element_at(&A[r], e, dt, off, o, alloc, ctx, err);
+            break;
+        }
+        case ATTU_ARR_SLICE: case ATTU_ARR_SLICE_N: {
+            if (an || bn || cn) break;
+            attu_type e = attu_type_array_elem(at);
+            attu_array_shape sh, rs;
+            int64_t lo[ATTU_ARRAY_MAXDIM + 1], hi[ATTU_ARRAY_MAXDIM + 1];
+            int n = 1;
+            bool lnull = false, hnull = false;
+            if (in->aux == ATTU_ARR_SLICE) { lo[0] = B[r].v.i; hi[0] = C[r].v.i; }
+            else {
+                n = read_subscripts(&B[r], lo, ATTU_ARRAY_MAXDIM + 1, &lnull);
+                read_subscripts(&C[r], hi, ATTU_ARRAY_MAXDIM + 1, &hnull);
+                if (lnull || hnull) break;
+            }
+            attu_array_get_shape(e, A[r].v.s, A[r].len, &sh);
+            if (slice_into(&A[r], e, &sh, lo, hi, n, &out, &rs)) { rc = attu_error_oom(err); break; }
+            rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
+            break;
+        }
+        case ATTU_ARR_NEST: {
+            /* acc a (NULL: none) with the sub-array b as one segment, its
+             * shape written even where the canonical form leaves it out */
+            attu_type e = attu_type_array_elem(dt);
+            if (bn) {
+                rc = in->imm_i ? attu_error_set(err, "22004", 0, "cannot accumulate null arrays")
+                               : attu_error_set(err, "2202E", 0, "multidimensional arrays must have array expressions with matching dimensions");
+                break;
+            }
+            attu_array_shape sh;
+            attu_array_get_shape(e, B[r].v.s, B[r].len, &sh);
+            if (!an && attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
+            attu_array_iter_init(&it, e, B[r].v.s, B[r].len);
+            while (!rc && attu_array_next(&it, &v) == 1)
+                if (attu_abuf_put(&out, it.p - it.enclen, it.enclen)) rc = attu_error_oom(err);
             attu_array_iter_done(&it);
-            if (!rc) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
+            if (!rc && put_shape(&out, &sh)) rc = attu_error_oom(err);
+            /* its show bytes as a show section of this segment */
+            bool any = false;
+            tmp.len = 0;
+            attu_array_iter_init(&it, e, B[r].v.s, B[r].len);
+            while (!rc && attu_array_next(&it, &v) == 1)
+                if (!v.null && elem_has_show(e)) { any |= it.showb != SHOW_PLAIN; if (put_byte(&tmp, it.showb)) rc = attu_error_oom(err); }
+            attu_array_iter_done(&it);
+            if (!rc && any && (put_byte(&out, TAG_SHOW) || attu_abuf_put(&out, tmp.p, tmp.len))) rc = attu_error_oom(err);
+            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            break;
+        }
+        case ATTU_ARR_NEST_DONE: {
+            if (an) break;
+            attu_type e = attu_type_array_elem(dt);
+            attu_array_shape rs;
+            bool empty;
+            if (nest_shape(e, &A[r], in->imm_i != 0, &rs, &empty, err)) { rc = -1; break; }
+            if (empty) { rc = emit(o, "", 0, alloc, ctx, err); break; }
+            if (attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
+            rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_LENGTH: case ATTU_ARR_LOWER: case ATTU_ARR_UPPER: case ATTU_ARR_CARDINALITY:
         case ATTU_ARR_NDIMS: case ATTU_ARR_DIMS: {
             if (an || bn) break;
-            size_t cnt = attu_array_count(attu_type_array_elem(at), A[r].v.s, A[r].len);
+            attu_array_shape sh;
+            attu_array_get_shape(attu_type_array_elem(at), A[r].v.s, A[r].len, &sh);
             attu_array_fn f = (attu_array_fn)in->aux;
-            if (f == ATTU_ARR_CARDINALITY) { o->null = 0; o->v.i = (int64_t)cnt; break; }
-            if (cnt == 0 || (B && B[r].v.i != 1)) break;
+            if (f == ATTU_ARR_CARDINALITY) { o->null = 0; o->v.i = shape_count(&sh); break; }
+            if (sh.ndims == 0) break;
+            if (f == ATTU_ARR_NDIMS) { o->null = 0; o->v.i = sh.ndims; break; }
             if (f == ATTU_ARR_DIMS) {
-                char buf[48];
-                int l = snprintf(buf, sizeof buf, "[1:%zu]", cnt);
+                char buf[256];
+                int l = 0;
+                for (int d = 0; d < sh.ndims; d++)
+                    l += snprintf(buf + l, sizeof buf - (size_t)l, "[%ld:%ld]", (long)sh.lbs[d], (long)sh.lbs[d] + sh.dims[d] - 1);
                 rc = emit(o, buf, (size_t)l, alloc, ctx, err);
                 break;
             }
+            int64_t d = B[r].v.i;
+            if (d < 1 || d > sh.ndims) break;
             o->null = 0;
-            o->v.i = f == ATTU_ARR_LOWER || f == ATTU_ARR_NDIMS ? 1 : (int64_t)cnt;
+            o->v.i = f == ATTU_ARR_LENGTH ? sh.dims[d - 1] : f == ATTU_ARR_LOWER ? sh.lbs[d - 1]
+                                                                                : (int64_t)sh.lbs[d - 1] + sh.dims[d - 1] - 1;
             break;
         }
         case ATTU_ARR_POSITION: case ATTU_ARR_POSITIONS: case ATTU_ARR_REMOVE: case ATTU_ARR_REPLACE: {
             if (an) break;
             attu_type e = attu_type_array_elem(at);
             attu_array_fn f = (attu_array_fn)in->aux;
-            int64_t start = 1, k = 0;
+            attu_array_shape sh;
+            attu_array_get_shape(e, A[r].v.s, A[r].len, &sh);
+            if (sh.ndims > 1 && f != ATTU_ARR_REPLACE) {
+                rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                    f == ATTU_ARR_REMOVE ? "removing elements from multidimensional arrays is not supported"
+                                                         : "searching for elements in multidimensional arrays is not supported");
+                break;
+            }
+            int64_t start = sh.ndims ? sh.lbs[0] : 1, k = start - 1;
             if (f == ATTU_ARR_POSITION && C) {
                 if (cn) { rc = attu_error_set(err, "22004", 0, "initial position must not be null"); break; }
                 start = C[r].v.i;
@@ -911,7 +1149,13 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 }
             }
             attu_array_iter_done(&it);
-            if (!rc && f != ATTU_ARR_POSITION) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
+            if (!rc && f == ATTU_ARR_REPLACE) rc = emit_shaped(o, dt, &out, &sh, &canon, alloc, ctx, err);
+            else if (!rc && f == ATTU_ARR_REMOVE) {
+                attu_array_shape rs = sh;
+                rs.dims[0] = (int32_t)attu_array_count(e, out.p, out.len);
+                rs.ndims = rs.dims[0] ? 1 : 0;
+                rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
+            } else if (!rc && f != ATTU_ARR_POSITION) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_TO_STRING: {
@@ -1008,6 +1252,13 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             if (bn) { rc = attu_error_set(err, "22004", 0, "array subscript in assignment must not be null"); break; }
             attu_type e = attu_type_array_elem(at);
             int64_t want = B[r].v.i, k = 0;
+            attu_array_shape sh = { 0 };
+            if (!an) attu_array_get_shape(e, A[r].v.s, A[r].len, &sh);
+            if (sh.ndims > 1 || (sh.ndims == 1 && sh.lbs[0] != 1)) {
+                rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                    "assignment to an element of an array of several dimensions or another lower bound is not supported");
+                break;
+            }
             if (want < 1 || ((an || A[r].len == 0) && want != 1)) {
                 rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                                     "array lower bounds other than 1 are not supported (subscript %lld)", (long long)want);
@@ -1032,6 +1283,12 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             if (an || bn) break;
             attu_type e = attu_type_array_elem(at);
             int64_t cnt = (int64_t)attu_array_count(e, A[r].v.s, A[r].len), keep = cnt - B[r].v.i, k = 0;
+            attu_array_shape sh;
+            attu_array_get_shape(e, A[r].v.s, A[r].len, &sh);
+            if (sh.ndims > 1) {
+                rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "trim_array of an array of several dimensions is not supported");
+                break;
+            }
             if (B[r].v.i < 0 || B[r].v.i > cnt) {
                 rc = attu_error_set(err, "2202E", 0, "number of elements to trim must be between 0 and %lld", (long long)cnt);
                 break;
@@ -1053,7 +1310,9 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 if (attu_array_put(&out, to, &w)) { rc = attu_error_oom(err); break; }
             }
             attu_array_iter_done(&it);
-            if (!rc) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
+            attu_array_shape sh;
+            attu_array_get_shape(from, A[r].v.s, A[r].len, &sh);
+            if (!rc) rc = emit_shaped(o, dt, &out, &sh, &canon, alloc, ctx, err);
             break;
         }
         }

@@ -87,7 +87,17 @@ typedef enum attu_array_fn {
                                2202E unless 0 <= b <= the length */
     ATTU_ARR_KEY,           /* array a -> text: its keys only (array.h), what
                                =, GROUP BY, DISTINCT and joins compare */
-    ATTU_ARR_CANON          /* array a (concatenated encodings) -> its canonical form */
+    ATTU_ARR_CANON,         /* array a (concatenated encodings) -> its canonical form */
+    ATTU_ARR_SUBSCRIPT_N,   /* a[i][j]...: b the int[] of subscripts; NULL unless
+                               one per dimension, inside the bounds */
+    ATTU_ARR_SLICE_N,       /* a[l:h][l:h]...: b, c the int[]s of bounds
+                               (INT32_MIN / INT32_MAX: left out) */
+    ATTU_ARR_NTH,           /* the b-th element (1-based) in storage order (unnest) */
+    ATTU_ARR_NEST,          /* acc a (NULL: none) with the sub-array b appended as a
+                               segment of its own (ARRAY[sub-arrays], array_agg of
+                               arrays); a NULL b: 2202E (imm_i 0), 22004 (1) */
+    ATTU_ARR_NEST_DONE      /* ATTU_ARR_NEST's acc as one array of one more
+                               dimension (imm_i 1: array_agg's errors) */
 } attu_array_fn;
 
 /* An array's dimensions: ndims 0 for '{}', else its lengths and lower
