@@ -188,7 +188,7 @@ attu_bexpr *attu_array_concat(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos);
 bool attu_array_function_name(const char *name);
 attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos);
 attu_bexpr *attu_array_key_expr(bctx *c, attu_bexpr *a);
-attu_bexpr *attu_array_canon_expr(bctx *c, attu_bexpr *a);
+attu_bexpr *attu_array_canon_expr(bctx *c, attu_bexpr *a, bool nested);
 attu_bexpr *attu_bind_unnest(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *attu_unnest_series(bctx *c, attu_bexpr *a, int pos);
 attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool in_from);

@@ -1016,6 +1016,15 @@ c_expr(A) ::= EXISTS(K) select_with_parens(Q).  { A = ab_subquery(ctx, ATTU_EXPR
  * not supported. */
 c_expr(A) ::= ARRAY(K) LBRACKET expr_list(L) RBRACKET.  { A = ab_func(ctx, NULL, " array", L, K.pos); }
 c_expr(A) ::= ARRAY(K) LBRACKET RBRACKET.               { A = ab_func(ctx, NULL, " array", NULL, K.pos); }
+/* ARRAY[[1, 2], [3, 4]]: the inner brackets are ARRAY[1, 2], ARRAY[3, 4] */
+c_expr(A) ::= ARRAY(K) LBRACKET array_expr_list(L) RBRACKET.  { A = ab_func(ctx, NULL, " array", L, K.pos); }
+%type array_expr {attu_ast_expr *}
+array_expr(A) ::= LBRACKET(K) expr_list(L) RBRACKET.        { A = ab_func(ctx, NULL, " array", L, K.pos); }
+array_expr(A) ::= LBRACKET(K) array_expr_list(L) RBRACKET.  { A = ab_func(ctx, NULL, " array", L, K.pos); }
+array_expr(A) ::= LBRACKET(K) RBRACKET.                     { A = ab_func(ctx, NULL, " array", NULL, K.pos); }
+%type array_expr_list {attu_vec *}
+array_expr_list(A) ::= array_expr(E).                          { A = vec_push_ptr(ctx, NULL, E); }
+array_expr_list(A) ::= array_expr_list(L) COMMA array_expr(E). { A = vec_push_ptr(ctx, L, E); }
 /* a[i] and a[i:j] (either bound may be left out): calls of " subscript"
  * and " slice", a left-out bound a call of " omitted". As PostgreSQL's
  * indirection, after a column, a parameter or a parenthesised expression
