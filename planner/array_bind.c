@@ -652,9 +652,9 @@ attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos) 
     return arr_call(c, ATTU_ARR_NTH, elem_of(a->type), pos, 2, a, k, NULL);   /* storage order, every dimension */
 }
 
-/* generate_subscripts(a, dim [, reverse]): the series 1 .. array_length(a,
- * dim) (reversed: down to 1), a set-returning function as generate_series;
- * '{}', NULL and a dimension other than 1 give no rows. */
+/* generate_subscripts(a, dim [, reverse]): the series array_lower(a, dim)
+ * .. array_upper(a, dim) (reversed: downwards), a set-returning function as
+ * generate_series; '{}', NULL and a dimension a lacks give no rows. */
 attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool in_from) {
     int pos = e->position;
     if (!in_from && c->in_agg) {
@@ -688,10 +688,12 @@ attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_a
     attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
     attu_bexpr *x = attu_bx_new(c->pa, BX_SRF, i4, pos);
     if (!x) { attu_error_oom(c->err); return NULL; }
-    attu_bexpr *len = arr_call(c, ATTU_ARR_LENGTH, i4, pos, 2, a, d, NULL);
+    /* array_lower .. array_upper of the dimension (NULL, no rows, outside) */
+    attu_bexpr *lo = arr_call(c, ATTU_ARR_LOWER, i4, pos, 2, a, d, NULL);
+    attu_bexpr *hi = lo ? arr_call(c, ATTU_ARR_UPPER, i4, pos, 2, a, d, NULL) : NULL;
     x->nargs = 3;
-    x->args[0] = reverse ? len : mk_const_int(c, i4, 1);
-    x->args[1] = reverse ? mk_const_int(c, i4, 1) : len;
+    x->args[0] = reverse ? hi : lo;
+    x->args[1] = reverse ? lo : hi;
     x->args[2] = mk_const_int(c, i4, reverse ? -1 : 1);
     if (!x->args[0] || !x->args[1] || !x->args[2]) return NULL;
     return x;
