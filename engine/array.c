@@ -913,6 +913,124 @@ static int nest_shape(attu_type e, const attu_slot *a, bool agg, attu_array_shap
     return 0;
 }
 
+/* The elements of s, each as attu_array_put writes it, into bytes; their
+ * starts in *offs (n + 1 of them, malloc'd). */
+typedef struct elem_list { attu_abuf bytes; size_t *offs, n; } elem_list;
+
+static int elem_list_read(elem_list *l, attu_type e, const char *s, size_t len) {
+    attu_array_iter it;
+    attu_slot v;
+    size_t cap = 16;
+    int rc = 0;
+    l->bytes.len = 0;
+    l->n = 0;
+    free(l->offs);
+    if (!(l->offs = malloc(sizeof *l->offs * cap)) || attu_abuf_put(&l->bytes, "", 0)) return -1;
+    l->offs[0] = 0;
+    attu_array_iter_init(&it, e, s, len);
+    while (!rc && attu_array_next(&it, &v) == 1) {
+        if (l->n + 2 > cap) {
+            size_t *no = realloc(l->offs, sizeof *l->offs * (cap *= 2));
+            if (!no) { rc = -1; break; }
+            l->offs = no;
+        }
+        rc = attu_array_put_current(&l->bytes, &it);
+        l->offs[++l->n] = l->bytes.len;
+    }
+    attu_array_iter_done(&it);
+    return rc;
+}
+
+static int elem_list_put(attu_abuf *out, const elem_list *l, size_t i) {
+    return attu_abuf_put(out, l->bytes.p + l->offs[i], l->offs[i + 1] - l->offs[i]);
+}
+
+static void elem_list_free(elem_list *l) { attu_abuf_free(&l->bytes); free(l->offs); l->offs = NULL; }
+
+#define ARRAY_MAX_ELEMS 134217727   /* PostgreSQL's MaxArraySize */
+
+/* UPDATE SET a[..] = x / a[l:h] = src (ATTU_ARR_ASSIGN), as PostgreSQL's
+ * array_set_element / array_set_slice: an empty or NULL array takes the
+ * subscripts' shape; one dimension grows either way, NULLs filling a gap;
+ * several dimensions take subscripts inside their bounds only. The
+ * result's elements go to out, its shape to *rs. */
+static int assign_into(attu_type e, const attu_slot *a, const int64_t *bnd, int n, bool slice, const elem_list *src,
+                       elem_list *old, attu_abuf *out, attu_array_shape *rs, attu_error *err) {
+    attu_array_shape sh = { 0 };
+    int64_t l[ATTU_ARRAY_MAXDIM], h[ATTU_ARRAY_MAXDIM];
+    if (!a->null) attu_array_get_shape(e, a->v.s, a->len, &sh);
+    if (n > ATTU_ARRAY_MAXDIM)
+        return attu_error_set(err, "54000", 0, "number of array dimensions (%d) exceeds the maximum allowed (%d)", n,
+                              ATTU_ARRAY_MAXDIM);
+    if (sh.ndims == 0) {
+        int64_t total = 1;
+        for (int d = 0; d < n; d++) {
+            l[d] = bnd[2 * d]; h[d] = bnd[2 * d + 1];
+            if (slice && (l[d] == INT32_MIN || h[d] == INT32_MAX)) {
+                attu_error_set(err, "2202E", 0, "array slice subscript must provide both boundaries");
+                attu_error_set_detail(err, "When assigning to a slice of an empty array value, slice boundaries must be fully specified.");
+                return -1;
+            }
+            if (h[d] < l[d]) return attu_error_set(err, "2202E", 0, "upper bound cannot be less than lower bound");
+            total *= h[d] - l[d] + 1;
+            if (total > ARRAY_MAX_ELEMS)
+                return attu_error_set(err, "54000", 0, "array size exceeds the maximum allowed (%d)", ARRAY_MAX_ELEMS);
+            rs->dims[d] = (int32_t)(h[d] - l[d] + 1); rs->lbs[d] = (int32_t)l[d];
+        }
+        rs->ndims = n;
+        if ((int64_t)src->n < total) return attu_error_set(err, "2202E", 0, "source array too small");
+        for (int64_t i = 0; i < total; i++) if (elem_list_put(out, src, (size_t)i)) return attu_error_oom(err);
+        return 0;
+    }
+    if (elem_list_read(old, e, a->v.s, a->len)) return attu_error_oom(err);
+    if (n > sh.ndims || (!slice && n != sh.ndims)) return attu_error_set(err, "2202E", 0, "wrong number of array subscripts");
+    for (int d = 0; d < sh.ndims; d++) {
+        int64_t lb = sh.lbs[d], ub = lb + sh.dims[d] - 1;
+        l[d] = d < n && bnd[2 * d] != INT32_MIN ? bnd[2 * d] : lb;
+        h[d] = d < n && bnd[2 * d + 1] != INT32_MAX ? bnd[2 * d + 1] : ub;
+        if (h[d] < l[d]) {   /* nothing to assign: the array as it was */
+            *rs = sh;
+            for (size_t i = 0; i < old->n; i++) if (elem_list_put(out, old, i)) return attu_error_oom(err);
+            return 0;
+        }
+    }
+    if (sh.ndims == 1) {
+        int64_t lb = sh.lbs[0], ub = lb + sh.dims[0] - 1, nl = l[0] < lb ? l[0] : lb, nu = h[0] > ub ? h[0] : ub;
+        if (nu - nl + 1 > ARRAY_MAX_ELEMS)
+            return attu_error_set(err, "54000", 0, "array size exceeds the maximum allowed (%d)", ARRAY_MAX_ELEMS);
+        if ((int64_t)src->n < h[0] - l[0] + 1) return attu_error_set(err, "2202E", 0, "source array too small");
+        for (int64_t k = nl; k <= nu; k++) {
+            int rc2 = k >= l[0] && k <= h[0] ? elem_list_put(out, src, (size_t)(k - l[0]))
+                      : k >= lb && k <= ub   ? elem_list_put(out, old, (size_t)(k - lb))
+                                             : put_byte(out, TAG_NULL);
+            if (rc2) return attu_error_oom(err);
+        }
+        memset(rs, 0, sizeof *rs);
+        rs->ndims = 1; rs->lbs[0] = (int32_t)nl; rs->dims[0] = (int32_t)(nu - nl + 1);
+        return 0;
+    }
+    int64_t need = 1;
+    for (int d = 0; d < sh.ndims; d++) {
+        if (l[d] < sh.lbs[d] || h[d] > (int64_t)sh.lbs[d] + sh.dims[d] - 1)
+            return attu_error_set(err, "2202E", 0, "array subscript out of range");
+        need *= h[d] - l[d] + 1;
+    }
+    if ((int64_t)src->n < need) return attu_error_set(err, "2202E", 0, "source array too small");
+    int32_t idx[ATTU_ARRAY_MAXDIM] = { 0 };
+    size_t next = 0;
+    for (size_t i = 0; i < old->n; i++) {
+        bool in = true;
+        for (int d = 0; d < sh.ndims && in; d++) in = sh.lbs[d] + idx[d] >= l[d] && sh.lbs[d] + idx[d] <= h[d];
+        if (in ? elem_list_put(out, src, next++) : elem_list_put(out, old, i)) return attu_error_oom(err);
+        for (int d = sh.ndims - 1; d >= 0; d--) {
+            if (++idx[d] < sh.dims[d]) break;
+            idx[d] = 0;
+        }
+    }
+    *rs = sh;
+    return 0;
+}
+
 /* One element converted to another element type (ATTU_ARR_CAST), through
  * its text as the element casts of PostgreSQL read it; float and numeric
  * to integers round (half away from zero for numeric, to even for float). */
@@ -1073,6 +1191,31 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             attu_array_iter_done(&it);
             if (!rc && any && (put_byte(&out, TAG_SHOW) || attu_abuf_put(&out, tmp.p, tmp.len))) rc = attu_error_oom(err);
             if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            break;
+        }
+        case ATTU_ARR_ASSIGN: {
+            attu_type e = attu_type_array_elem(dt);
+            bool slice = in->imm_i != 0, sub_null;
+            int64_t bnd[2 * (ATTU_ARRAY_MAXDIM + 1)];
+            int nb = bn ? 0 : read_subscripts(&B[r], bnd, 2 * (ATTU_ARRAY_MAXDIM + 1), &sub_null);
+            if (bn || sub_null) { rc = attu_error_set(err, "22004", 0, "array subscript in assignment must not be null"); break; }
+            if (slice && cn) {   /* a NULL source leaves the array as it was */
+                if (!an) rc = emit(o, A[r].v.s, A[r].len, alloc, ctx, err);
+                break;
+            }
+            elem_list src = { 0 }, old = { 0 };
+            attu_array_shape rs = { 0 };
+            if (slice) rc = elem_list_read(&src, e, C[r].v.s, C[r].len) ? attu_error_oom(err) : 0;
+            else {
+                tmp.len = 0;
+                if (attu_array_put(&tmp, e, &C[r])) rc = attu_error_oom(err);
+                else rc = elem_list_read(&src, e, tmp.p, tmp.len) ? attu_error_oom(err) : 0;
+            }
+            attu_slot av = an ? (attu_slot){ .null = 1 } : A[r];
+            if (!rc) rc = assign_into(e, &av, bnd, nb / 2, slice, &src, &old, &out, &rs, err);
+            elem_list_free(&src);
+            elem_list_free(&old);
+            if (!rc) rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_NEST_DONE: {

@@ -96,8 +96,11 @@ typedef enum attu_array_fn {
     ATTU_ARR_NEST,          /* acc a (NULL: none) with the sub-array b appended as a
                                segment of its own (ARRAY[sub-arrays], array_agg of
                                arrays); a NULL b: 2202E (imm_i 0), 22004 (1) */
-    ATTU_ARR_NEST_DONE      /* ATTU_ARR_NEST's acc as one array of one more
+    ATTU_ARR_NEST_DONE,     /* ATTU_ARR_NEST's acc as one array of one more
                                dimension (imm_i 1: array_agg's errors) */
+    ATTU_ARR_ASSIGN         /* UPDATE SET a[..][..] = c: b the int[] of each
+                               subscript's low and high (INT32_MIN / INT32_MAX:
+                               left out); imm_i 1: a slice, c an array */
 } attu_array_fn;
 
 /* An array's dimensions: ndims 0 for '{}', else its lengths and lower

@@ -406,32 +406,34 @@ static attu_bexpr *subscript_arg(bctx *c, const scope *sc, const attu_ast_expr *
  * with any slice among them a slice, where a lone subscript i is 1:i as
  * PostgreSQL's. The subscripts travel as int[]s (ATTU_ARR_SUBSCRIPT_N,
  * ATTU_ARR_SLICE_N). */
-static attu_bexpr *bind_subscript_chain(bctx *c, const scope *sc, const attu_ast_expr *e) {
+static bool bind_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool pairs, attu_bexpr **base,
+                            attu_bexpr **lo, attu_bexpr **hi, bool *slice) {
     const attu_ast_expr *chain[ATTU_ARRAY_MAXDIM + 2];
     int n = 0, pos = e->position;
-    bool slice = false;
+    *slice = false;
     const attu_ast_expr *x = e;
     while (is_subscript_call(x)) {
         if (n == ATTU_ARRAY_MAXDIM) {
             attu_error_set(c->err, "54000", pos, "number of array dimensions (%d) exceeds the maximum allowed (%d)",
                            n + 1, ATTU_ARRAY_MAXDIM);
-            return NULL;
+            return false;
         }
         chain[n++] = x;
-        slice |= !strcmp(x->u.func.name, " slice");
+        *slice |= !strcmp(x->u.func.name, " slice");
         x = x->u.func.args.items[0];
     }
-    attu_bexpr *a = bind_expr(c, sc, x);
-    if (!a) return NULL;
+    attu_bexpr *a = *base = bind_expr(c, sc, x);
+    if (!a) return false;
     if (!attu_type_is_array(a->type)) {
         char b1[64];
         attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, a->position ? a->position : pos,
                        "cannot subscript type %s because it does not support subscripting", tname(a->type, b1));
-        return NULL;
+        return false;
     }
     attu_type i4 = attu_type_make(ATTU_TYPE_INT32), ia = attu_type_array_of(i4);
-    attu_bexpr *lo = empty_array(c, ia, pos), *hi = slice ? empty_array(c, ia, pos) : NULL;
-    for (int k = n - 1; k >= 0 && lo; k--) {   /* innermost call first: a[i] is chain[n - 1] */
+    *lo = empty_array(c, ia, pos);
+    *hi = *slice && !pairs ? empty_array(c, ia, pos) : NULL;
+    for (int k = n - 1; k >= 0 && *lo; k--) {   /* innermost call first: a[i] is chain[n - 1] */
         const attu_ast_expr *s = chain[k];
         bool is_slice = !strcmp(s->u.func.name, " slice");
         attu_bexpr *l, *h;
@@ -440,15 +442,41 @@ static attu_bexpr *bind_subscript_chain(bctx *c, const scope *sc, const attu_ast
             h = l ? subscript_arg(c, sc, s->u.func.args.items[2], INT32_MAX, pos) : NULL;
         } else {
             h = subscript_arg(c, sc, s->u.func.args.items[1], INT32_MAX, pos);
-            l = h && slice ? mk_const_int(c, i4, 1) : h;
+            l = h && *slice ? mk_const_int(c, i4, 1) : h;
         }
-        if (!l || !h) return NULL;
-        lo = arr_call(c, ATTU_ARR_APPEND, ia, pos, 2, lo, l, NULL);
-        if (slice && !(hi = arr_call(c, ATTU_ARR_APPEND, ia, pos, 2, hi, h, NULL))) return NULL;
+        if (!l || !h) return false;
+        *lo = arr_call(c, ATTU_ARR_APPEND, ia, pos, 2, *lo, l, NULL);
+        if (pairs) { if (*lo) *lo = arr_call(c, ATTU_ARR_APPEND, ia, pos, 2, *lo, h, NULL); }
+        else if (*slice && !(*hi = arr_call(c, ATTU_ARR_APPEND, ia, pos, 2, *hi, h, NULL))) return false;
     }
-    if (!lo) return NULL;
-    if (slice) return arr_call(c, ATTU_ARR_SLICE_N, a->type, pos, 3, a, lo, hi);
-    return arr_call(c, ATTU_ARR_SUBSCRIPT_N, elem_of(a->type), pos, 2, a, lo, NULL);
+    return *lo != NULL;
+}
+
+/* a[i][j]... and a[i:j][k:l]... (several subscripts, as the grammar nests
+ * them): one element, NULL unless there is a subscript for each dimension;
+ * with any slice among them a slice, where a lone subscript i is 1:i as
+ * PostgreSQL's. The subscripts travel as int[]s (ATTU_ARR_SUBSCRIPT_N,
+ * ATTU_ARR_SLICE_N). */
+static attu_bexpr *bind_subscript_chain(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_bexpr *a, *lo, *hi;
+    bool slice;
+    if (!bind_subscripts(c, sc, e, false, &a, &lo, &hi, &slice)) return NULL;
+    if (slice) return arr_call(c, ATTU_ARR_SLICE_N, a->type, e->position, 3, a, lo, hi);
+    return arr_call(c, ATTU_ARR_SUBSCRIPT_N, elem_of(a->type), e->position, 2, a, lo, NULL);
+}
+
+/* UPDATE ... SET a[i] = v, a[i][j] = v, a[i:j] = array (" array_assign" of
+ * the subscripted column and the value): ATTU_ARR_ASSIGN with the bounds
+ * as one int[] (low, high of each subscript), imm 1 for a slice. */
+static attu_bexpr *bind_array_assign(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_bexpr *a, *bounds, *hi, *x;
+    bool slice;
+    if (!bind_subscripts(c, sc, e->u.func.args.items[0], true, &a, &bounds, &hi, &slice)) return NULL;
+    if (!(x = bind_expr(c, sc, e->u.func.args.items[1]))) return NULL;
+    if (!(x = coerce(c, x, slice ? a->type : attu_type_array_elem(a->type), true, e->position))) return NULL;
+    attu_bexpr *r = arr_call(c, ATTU_ARR_ASSIGN, a->type, e->position, 3, a, bounds, x);
+    if (r) r->imm = slice;
+    return r;
 }
 
 attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *e) {
@@ -463,6 +491,7 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
     attu_type i4 = attu_type_make(ATTU_TYPE_INT32), txt = attu_type_make(ATTU_TYPE_TEXT);
     if ((!strcmp(name, " slice") || !strcmp(name, " subscript")) && is_subscript_call(e->u.func.args.items[0]))
         return bind_subscript_chain(c, sc, e);
+    if (!strcmp(name, " array_assign")) return bind_array_assign(c, sc, e);
     if (!strcmp(name, " slice")) {
         attu_bexpr *a = bind_expr(c, sc, e->u.func.args.items[0]);
         if (!a) return NULL;
@@ -494,24 +523,6 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
         return k ? mk_call(c, ATTU_OP_COALESCE, x->type, pos, 2, x, k, NULL, NULL) : NULL;
     }
     if (!strncmp(name, " any", 4) || !strncmp(name, " all", 4)) return bind_any(c, e, args[0], args[1]);
-    if (!strcmp(name, " array_set")) {
-        /* UPDATE ... SET a[i] = v */
-        attu_bexpr *a = args[0], *i = args[1], *x;
-        if (!attu_type_is_array(a->type)) {
-            char b1[64];
-            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, a->position ? a->position : pos,
-                           "cannot subscript type %s because it does not support subscripting", tname(a->type, b1));
-            return NULL;
-        }
-        if (i->type.id != ATTU_TYPE_UNKNOWN && !is_numeric(i->type.id)) {
-            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, i->position ? i->position : pos,
-                           "array subscript must have type integer");
-            return NULL;
-        }
-        if (!(i = coerce(c, i, i4, true, pos))) return NULL;
-        if (!(x = coerce(c, args[2], attu_type_array_elem(a->type), true, pos))) return NULL;
-        return arr_call(c, ATTU_ARR_SET, a->type, pos, 3, a, i, x);
-    }
     if (!strcmp(name, " subscript")) {
         attu_bexpr *a = args[0], *i = args[1];
         if (!attu_type_is_array(a->type)) {

@@ -2005,11 +2005,21 @@ set_clause(A) ::= colid(N) EQ a_expr(E).
     A = vec_new(ctx);
     ab_vec_push(ctx, A, &it, sizeof it);
 }
-/* SET a[i] = v: the array a with element i set (planner/array_bind.c) */
-set_clause(A) ::= colid(N) LBRACKET(K) a_expr(I) RBRACKET EQ a_expr(E).
+/* SET a[i] = v, a[i][j] = v, a[i:j] = array: the subscripts on the column
+ * (as a[i] reads them), assigned by " array_assign" (planner/array_bind.c) */
+%type set_target {attu_ast_expr *}
+set_target(A) ::= colid(N) LBRACKET(K) a_expr(I) RBRACKET.
+    { A = ab_func2(ctx, " subscript", ab_column(ctx, NULL, ab_tokstr(&N), N.pos), I, K.pos); }
+set_target(A) ::= colid(N) LBRACKET(K) slice_bound(L) COLON slice_bound(H) RBRACKET.
+    { A = ab_func3(ctx, " slice", ab_column(ctx, NULL, ab_tokstr(&N), N.pos), L, H, K.pos); }
+set_target(A) ::= set_target(T) LBRACKET(K) a_expr(I) RBRACKET.  { A = ab_func2(ctx, " subscript", T, I, K.pos); }
+set_target(A) ::= set_target(T) LBRACKET(K) slice_bound(L) COLON slice_bound(H) RBRACKET.
+    { A = ab_func3(ctx, " slice", T, L, H, K.pos); }
+set_clause(A) ::= set_target(T) EQ a_expr(E).
 {
-    attu_ast_expr *col = ab_column(ctx, NULL, ab_tokstr(&N), N.pos);
-    attu_ast_set_item it = { (char *)ab_tokstr(&N), N.pos, ab_func3(ctx, " array_set", col, I, E, K.pos) };
+    const attu_ast_expr *col = T;
+    while (col->kind == ATTU_EXPR_FUNC) col = col->u.func.args.items[0];
+    attu_ast_set_item it = { (char *)col->u.column.name, col->position, ab_func2(ctx, " array_assign", T, E, T->position) };
     A = vec_new(ctx);
     ab_vec_push(ctx, A, &it, sizeof it);
 }
