@@ -230,3 +230,33 @@ Test(array, order_dims) {
     for (size_t k = 0; k + 1 < n; k++) cr_assert_lt(bytes_cmp(&enc[k], &enc[k + 1]), 0, "%s < %s", sorted[k], sorted[k + 1]);
     for (size_t k = 0; k < n; k++) attu_abuf_free(&enc[k]);
 }
+
+/* Random text of array syntax: array_in either refuses it (22P02, 54000,
+ * 2202E) or reads an array whose output reads back to the same bytes. */
+Test(array, text_fuzz) {
+    static const char alphabet[] = "{{}},,[]:=-0123 \"\\NnULl.";
+    attu_type types[] = { attu_type_make(ATTU_TYPE_INT32), attu_type_make(ATTU_TYPE_TEXT),
+                          attu_type_make(ATTU_TYPE_NUMERIC), attu_type_make(ATTU_TYPE_FLOAT64) };
+    srand(11);
+    attu_abuf enc = { 0 }, txt = { 0 }, again = { 0 };
+    for (int round = 0; round < 40000; round++) {
+        char in[24];
+        int n = rand() % 23;
+        for (int k = 0; k < n; k++) in[k] = alphabet[rand() % (sizeof alphabet - 1)];
+        in[n] = 0;
+        attu_type t = types[rand() % 4];
+        attu_error err = { 0 };
+        if (attu_array_from_text(t, in, (size_t)n, &enc, &err)) {
+            cr_assert(!strcmp(err.sqlstate, "22P02") || !strcmp(err.sqlstate, "54000") || !strcmp(err.sqlstate, "2202E") ||
+                          !strcmp(err.sqlstate, "22003"),
+                      "%s: %s", in, err.sqlstate);
+            continue;
+        }
+        cr_assert_eq(attu_array_to_text(t, enc.p, enc.len, &txt), 0);
+        cr_assert_eq(attu_array_from_text(t, txt.p, txt.len, &again, &err), 0, "%s -> %s: %s", in, txt.p, err.message);
+        cr_assert(again.len == enc.len && !memcmp(again.p, enc.p, enc.len), "%s -> %s", in, txt.p);
+    }
+    attu_abuf_free(&enc);
+    attu_abuf_free(&txt);
+    attu_abuf_free(&again);
+}
