@@ -565,6 +565,7 @@ static int parse_array_text(attu_type elem, const char *s, size_t len, attu_abuf
                                   ndeco + 1, ATTU_ARRAY_MAXDIM);
         if (b < a) return attu_error_set(err, "2202E", 0, "upper bound cannot be less than lower bound");
         if (a < INT32_MIN || b > INT32_MAX) return attu_error_set(err, "54000", 0, "array upper bound is too large: %lld", (long long)b);
+        if (b == INT32_MAX) return attu_error_set(err, "54000", 0, "array lower bound is too large: %lld", (long long)a);
         dlb[ndeco] = a; dub[ndeco] = b; ndeco++;
         while (i < len && is_array_space(s[i])) i++;
     }
@@ -750,6 +751,10 @@ static int emit_out(attu_slot *o, attu_type dt, attu_abuf *out, attu_abuf *canon
 /* An array result in the shape sh (NULL: one dimension from 1). */
 static int emit_shaped(attu_slot *o, attu_type dt, attu_abuf *out, const attu_array_shape *sh, attu_abuf *canon,
                        char *(*alloc)(void *, size_t), void *ctx, attu_error *err) {
+    /* PostgreSQL's ArrayCheckBounds: a lower bound plus its length fits an int4 */
+    for (int d = 0; sh && d < sh->ndims; d++)
+        if ((int64_t)sh->lbs[d] + sh->dims[d] > INT32_MAX)
+            return attu_error_set(err, "54000", 0, "array lower bound is too large: %ld", (long)sh->lbs[d]);
     if (attu_array_finish(attu_type_array_elem(dt), out->p, out->len, sh, canon)) return attu_error_oom(err);
     return emit(o, canon->p, canon->len, alloc, ctx, err);
 }
