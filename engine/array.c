@@ -1,5 +1,5 @@
 /*
- * array.c - one-dimensional arrays: the order-preserving encoding of
+ * array.c - arrays of one or several dimensions: the order-preserving encoding of
  * engine/array.h, PostgreSQL's text form in and out, and the array
  * functions and operators (ATTU_OP_ARRAY), all on the host.
  */
@@ -1394,37 +1394,6 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             if (decided) { o->null = 0; o->v.i = !all; }
             else if (saw_null) o->null = 1;
             else { o->null = 0; o->v.i = all; }
-            break;
-        }
-        case ATTU_ARR_SET: {
-            if (bn) { rc = attu_error_set(err, "22004", 0, "array subscript in assignment must not be null"); break; }
-            attu_type e = attu_type_array_elem(at);
-            int64_t want = B[r].v.i, k = 0;
-            attu_array_shape sh = { 0 };
-            if (!an) attu_array_get_shape(e, A[r].v.s, A[r].len, &sh);
-            if (sh.ndims > 1 || (sh.ndims == 1 && sh.lbs[0] != 1)) {
-                rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                                    "assignment to an element of an array of several dimensions or another lower bound is not supported");
-                break;
-            }
-            if (want < 1 || ((an || A[r].len == 0) && want != 1)) {
-                rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                                    "array lower bounds other than 1 are not supported (subscript %lld)", (long long)want);
-                break;
-            }
-            if (!an) {
-                attu_array_iter_init(&it, e, A[r].v.s, A[r].len);
-                while (!rc && attu_array_next(&it, &v) == 1) {
-                    if (++k == want) { if (attu_array_put(&out, e, &C[r])) rc = attu_error_oom(err); }
-                    else if (attu_array_put_current(&out, &it)) rc = attu_error_oom(err);
-                }
-                attu_array_iter_done(&it);
-            }
-            attu_slot nul = { .null = 1 };
-            for (; !rc && k + 1 < want; k++)
-                if (attu_array_put(&out, e, &nul)) rc = attu_error_oom(err);
-            if (!rc && k < want && attu_array_put(&out, e, &C[r])) rc = attu_error_oom(err);
-            if (!rc) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_TRIM: {

@@ -1,12 +1,14 @@
 /*
- * array.h - one-dimensional arrays, as PostgreSQL 15's (int[], text[] ...).
+ * array.h - arrays, as PostgreSQL 15's (int[], text[] ...): one to six
+ * dimensions, any lower bounds.
  *
  * An array value is a byte string (a TEXT register's bytes, a TEXT
  * column's dictionary entry: engine/types.h attu_type_is_array) in an
  * encoding whose byte order is PostgreSQL's array order, so that the
  * engine's text comparisons, sorts, groups and joins need no change:
  *
- *   array    := element* [0x01 show+]  ('{}' is the empty string)
+ *   array    := element* [0x01 0xff shape] [0x01 show+]
+ *                                   ('{}' is the empty string)
  *   element  := 0x02 key | 0x03     (a value, a NULL: NULLs sort after
  *                                    every value, as PostgreSQL's array_cmp)
  *   key of an integer, date, timestamp, boolean: the int64 with its sign
@@ -19,6 +21,10 @@
  *            Infinity, NaN), for a nonzero finite value its decimal exponent
  *            and significant digits (inverted when negative, ended by a
  *            byte beyond every digit's)
+ *   shape:   for several dimensions or a lower bound other than 1 only:
+ *            the number of dimensions, each length, each lower bound, as
+ *            integer keys (10 bytes each, as above); the elements are in
+ *            storage order (the last subscript varies fastest)
  *   show:    of a numeric or float array only, one byte (0x80 and above)
  *            for each value element, in order: 0x80 plus a numeric's
  *            display scale, 0x81 for a float's -0, else 0x80; present
@@ -29,15 +35,21 @@
  * (attu_array_key); what the value shows beyond its key goes after every
  * element, where the 0x01, below every element's tag, ends the array as
  * its end would: byte order is array_cmp's order wherever the keys differ,
- * and arrays of equal keys differ only in their show bytes. Comparisons,
+ * and arrays of equal keys differ only in their show bytes. The shape
+ * after the elements orders as array_cmp does once the elements are equal
+ * (the element count, then the dimensions, the lengths, the lower bounds;
+ * 0xff is above every show byte, so an array of one dimension from 1, which
+ * has no shape, comes first: before one of lower bound 0, unlike
+ * PostgreSQL, the one place the orders differ). Comparisons,
  * groups, DISTINCT and joins of numeric and float arrays compare the keys
  * (the planner's ATTU_ARR_KEY); sorts and min / max may read the bytes.
  *
  * Every element is self-delimiting, and an array that is a prefix of
  * another sorts first. No byte is 0. Concatenated encodings (array_agg's
  * string_agg of one-element arrays, attu_array_put's output) are read
- * too: each 0x01 ends a segment whose show bytes belong to its last value
- * elements; attu_array_canon makes the one form above again, which every
+ * too: each 0x01 ends a segment (its shape, written by ATTU_ARR_NEST
+ * even where the canonical form leaves it out, then show bytes that
+ * belong to its last value elements); attu_array_canon makes the one form above again, which every
  * array value takes before it is compared or stored.
  */
 #ifndef ATTU_ARRAY_H
@@ -59,14 +71,16 @@ typedef enum attu_array_fn {
     ATTU_ARR_APPEND,        /* array a (NULL: empty) with element b (may be NULL) */
     ATTU_ARR_PREPEND,       /* element a (may be NULL) before array b (NULL: empty) */
     ATTU_ARR_CAT,           /* array a || array b; a NULL side is ignored */
-    ATTU_ARR_SUBSCRIPT,     /* a[b]: NULL outside 1..n, strict */
-    ATTU_ARR_SLICE,         /* a[b:c]; b or c -1: that bound omitted; strict */
-    ATTU_ARR_LENGTH,        /* array_length(a, b): n for b = 1, else NULL; NULL for '{}' */
-    ATTU_ARR_CARDINALITY,   /* cardinality(a) */
+    ATTU_ARR_SUBSCRIPT,     /* a[b]: from the lower bound; NULL outside it or for
+                               several dimensions; strict */
+    ATTU_ARR_SLICE,         /* a[b:c]; b INT32_MIN / c INT32_MAX: that bound
+                               omitted; other dimensions whole; strict */
+    ATTU_ARR_LENGTH,        /* array_length(a, b): NULL for a dimension a lacks */
+    ATTU_ARR_CARDINALITY,   /* cardinality(a): every dimension's elements */
     ATTU_ARR_LOWER,         /* array_lower(a, b) */
     ATTU_ARR_UPPER,         /* array_upper(a, b) */
-    ATTU_ARR_NDIMS,         /* array_ndims(a): 1, NULL for '{}' */
-    ATTU_ARR_DIMS,          /* array_dims(a): "[1:n]", NULL for '{}' */
+    ATTU_ARR_NDIMS,         /* array_ndims(a): NULL for '{}' */
+    ATTU_ARR_DIMS,          /* array_dims(a): "[1:2][0:3]", NULL for '{}' */
     ATTU_ARR_POSITION,      /* array_position(a, b [, c start]): NOT DISTINCT search */
     ATTU_ARR_POSITIONS,     /* array_positions(a, b) -> integer[] */
     ATTU_ARR_REMOVE,        /* array_remove(a, b) */
@@ -79,10 +93,6 @@ typedef enum attu_array_fn {
                                3 <=, 4 >, 5 >=), plus 8 for ALL */
     ATTU_ARR_CAST,          /* array a -> the array dst of another element type,
                                element by element (as the element cast) */
-    ATTU_ARR_SET,           /* a with element b set to c (UPDATE SET a[b] = c):
-                               past the end the array grows with NULLs; a NULL
-                               or empty a takes subscript 1 only (other lower
-                               bounds: 0A000); a NULL b is 22004 */
     ATTU_ARR_TRIM,          /* trim_array(a, b): without its last b elements;
                                2202E unless 0 <= b <= the length */
     ATTU_ARR_KEY,           /* array a -> text: its keys only (array.h), what
