@@ -1397,24 +1397,28 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             break;
         }
         case ATTU_ARR_TRIM: {
+            /* without the last b items of the first dimension (of one
+             * dimension, elements), lower bounds 1 as PostgreSQL's slice */
             if (an || bn) break;
             attu_type e = attu_type_array_elem(at);
-            int64_t cnt = (int64_t)attu_array_count(e, A[r].v.s, A[r].len), keep = cnt - B[r].v.i, k = 0;
             attu_array_shape sh;
             attu_array_get_shape(e, A[r].v.s, A[r].len, &sh);
-            if (sh.ndims > 1) {
-                rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "trim_array of an array of several dimensions is not supported");
+            int64_t items = sh.ndims ? sh.dims[0] : 0, per = 1;
+            if (B[r].v.i < 0 || B[r].v.i > items) {
+                rc = attu_error_set(err, "2202E", 0, "number of elements to trim must be between 0 and %lld", (long long)items);
                 break;
             }
-            if (B[r].v.i < 0 || B[r].v.i > cnt) {
-                rc = attu_error_set(err, "2202E", 0, "number of elements to trim must be between 0 and %lld", (long long)cnt);
-                break;
-            }
+            for (int d = 1; d < sh.ndims; d++) per *= sh.dims[d];
+            int64_t keep = (items - B[r].v.i) * per, k = 0;
             attu_array_iter_init(&it, e, A[r].v.s, A[r].len);
             while (!rc && k++ < keep && attu_array_next(&it, &v) == 1)
                 if (attu_array_put_current(&out, &it)) rc = attu_error_oom(err);
             attu_array_iter_done(&it);
-            if (!rc) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
+            attu_array_shape rs = sh;
+            if (rs.ndims) rs.dims[0] = (int32_t)(items - B[r].v.i);
+            for (int d = 0; d < rs.ndims; d++) rs.lbs[d] = 1;
+            if (rs.ndims && rs.dims[0] == 0) rs.ndims = 0;
+            if (!rc) rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_CAST: {
