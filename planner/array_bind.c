@@ -292,7 +292,8 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
     return acc;
 }
 
-/* The one-element array of x (array_agg's input), NULL x a NULL element. */
+/* The one-element array of x (array_agg's input), NULL x a NULL element;
+ * of an array x, x as one segment (ATTU_ARR_NEST) for ATTU_ARR_NEST_DONE. */
 attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
     if (!(x = resolve_unknown(c, x))) return NULL;
     attu_type t = x->type;
