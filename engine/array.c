@@ -1,5 +1,5 @@
 /*
- * array.c - one-dimensional arrays: the order-preserving encoding of
+ * array.c - arrays of one or several dimensions: the order-preserving encoding of
  * engine/array.h, PostgreSQL's text form in and out, and the array
  * functions and operators (ATTU_OP_ARRAY), all on the host.
  */
@@ -14,6 +14,9 @@
 
 #define TAG_VALUE 0x02
 #define TAG_NULL  0x03
+#define TAG_SHOW  0x01    /* a numeric or float array's display bytes follow */
+#define SHOW_PLAIN 0x80   /* a display byte that shows nothing beyond the key */
+#define SHOW_SHAPE 0xff   /* after TAG_SHOW: the shape, not show bytes */
 #define KEY64_LEN 10
 
 int attu_abuf_put(attu_abuf *b, const void *s, size_t n) {
@@ -52,6 +55,7 @@ static uint64_t get_u64(const unsigned char *k) {
 static uint64_t float_bits(double d) {
     uint64_t u;
     if (isnan(d)) d = NAN;         /* one NaN, above Infinity as PostgreSQL's */
+    if (d == 0) d = 0.0;           /* -0 is 0's key; its sign is a display byte */
     memcpy(&u, &d, 8);
     if (isnan(d)) u = 0x7ff8000000000000ull;
     return (u >> 63) ? ~u : u | (1ull << 63);
@@ -66,15 +70,20 @@ static double bits_float(uint64_t u) {
 
 static bool elem_is_float(attu_type e) { return e.id == ATTU_TYPE_FLOAT32 || e.id == ATTU_TYPE_FLOAT64; }
 
+/* element types whose values show more than their key: a numeric's scale,
+ * a float's negative zero (array.h: display bytes) */
+static bool elem_has_show(attu_type e) { return e.id == ATTU_TYPE_NUMERIC || elem_is_float(e); }
+
 /* numeric: class bytes */
 enum { NK_NEG_INF = 0x20, NK_NEG, NK_ZERO, NK_POS, NK_POS_INF, NK_NAN };
 #define NK_TERM_POS 0x21   /* below every digit byte '0'..'9' */
 #define NK_TERM_NEG 0x7a   /* above every inverted digit 0x60..0x69 */
 
-static int put_numeric(attu_abuf *b, const void *slot16) {
+static int put_numeric(attu_abuf *b, const void *slot16, unsigned char *show) {
     attu_numeric n = attu_numeric_unpack(slot16);
     char txt[80];
     int l = attu_numeric_format(n, txt, sizeof txt);
+    *show = SHOW_PLAIN;
     if (attu_numeric_is_special(n)) {
         return put_byte(b, attu_numeric_is_nan(n) ? NK_NAN : attu_numeric_inf_sign(n) > 0 ? NK_POS_INF : NK_NEG_INF);
     }
@@ -107,11 +116,12 @@ static int put_numeric(attu_abuf *b, const void *slot16) {
             if (put_byte(b, (unsigned char)(neg ? 0x69 - (digits[i] - '0') : digits[i]))) return -1;
         if (put_byte(b, neg ? NK_TERM_NEG : NK_TERM_POS)) return -1;
     }
-    return put_byte(b, (unsigned char)(0x80 + dscale));
+    *show = (unsigned char)(SHOW_PLAIN + dscale);
+    return 0;
 }
 
-/* The length of a numeric key at k (scale byte excluded), its total in *total. */
-static size_t numeric_key_len(const unsigned char *k, const unsigned char *end, size_t *total) {
+/* The length of a numeric key at k. */
+static size_t numeric_key_len(const unsigned char *k, const unsigned char *end) {
     size_t i = 1;
     if (k[0] == NK_NEG || k[0] == NK_POS) {
         unsigned char term = k[0] == NK_NEG ? NK_TERM_NEG : NK_TERM_POS;
@@ -119,12 +129,19 @@ static size_t numeric_key_len(const unsigned char *k, const unsigned char *end, 
         while (k + i < end && k[i] != term) i++;
         i++;
     }
-    bool has_scale = k[0] == NK_NEG || k[0] == NK_POS || k[0] == NK_ZERO;
-    *total = i + has_scale;
     return i;
 }
 
-static int get_numeric(const unsigned char *k, size_t keylen, size_t total, char *slot16) {
+/* The length of the key at k of a value element of type e. */
+static size_t key_len(attu_type e, const unsigned char *k, const unsigned char *end) {
+    if (e.id == ATTU_TYPE_NUMERIC) return numeric_key_len(k, end);
+    if (e.id != ATTU_TYPE_TEXT) return KEY64_LEN;
+    const unsigned char *q = k;
+    while (q + 1 < end && !(q[0] == 1 && q[1] == 1)) q += q[0] == 1 ? 2 : 1;
+    return (size_t)(q + 2 - k);
+}
+
+static int get_numeric(const unsigned char *k, size_t keylen, int dscale, char *slot16) {
     attu_numeric n;
     char txt[128];
     int l = 0;
@@ -134,7 +151,6 @@ static int get_numeric(const unsigned char *k, size_t keylen, size_t total, char
     case NK_NEG_INF: attu_numeric_pack(attu_numeric_inf(-1), slot16); return 0;
     default: break;
     }
-    int dscale = total > keylen ? k[keylen] - 0x80 : 0;
     if (k[0] == NK_ZERO) {
         l = snprintf(txt, sizeof txt, "0%s", dscale ? "." : "");
         for (int i = 0; i < dscale && l < 120; i++) txt[l++] = '0';
@@ -164,9 +180,17 @@ static int get_numeric(const unsigned char *k, size_t keylen, size_t total, char
     return 0;
 }
 
+/* A display byte after its element, as a one-element segment (array.h). */
+static int put_show(attu_abuf *out, unsigned char show) {
+    if (show == SHOW_PLAIN) return 0;
+    unsigned char b[2] = { TAG_SHOW, show };
+    return attu_abuf_put(out, b, 2);
+}
+
 int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v) {
     if (v->null) return put_byte(out, TAG_NULL);
     if (put_byte(out, TAG_VALUE)) return -1;
+    unsigned char show = SHOW_PLAIN;
     switch (elem.id) {
     case ATTU_TYPE_TEXT: {
         const char *s = v->v.s;
@@ -176,10 +200,66 @@ int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v) {
         }
         return attu_abuf_put(out, "\x01\x01", 2);
     }
-    case ATTU_TYPE_NUMERIC: return put_numeric(out, v->v.s);
-    case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: return put_u64(out, float_bits(v->v.f));
+    case ATTU_TYPE_NUMERIC: return put_numeric(out, v->v.s, &show) || put_show(out, show) ? -1 : 0;
+    case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64:
+        if (v->v.f == 0 && signbit(v->v.f)) show = SHOW_PLAIN + 1;
+        return put_u64(out, float_bits(v->v.f)) || put_show(out, show) ? -1 : 0;
     default: return put_u64(out, (uint64_t)v->v.i ^ (1ull << 63));
     }
+}
+
+/* One segment of an encoding (array.h): its elements, the shape written
+ * after them (has_shape), its show bytes, and where the next begins. */
+typedef struct segment {
+    const unsigned char *elems_end, *show, *next;
+    size_t nvalues, nshow, nelems;
+    bool has_shape;
+    attu_array_shape shape;
+} segment;
+
+static int64_t get_key64(const unsigned char *k) { return (int64_t)(get_u64(k) ^ (1ull << 63)); }
+
+static void parse_segment(attu_type e, const unsigned char *p, const unsigned char *end, segment *sg) {
+    memset(sg, 0, sizeof *sg);
+    while (p < end && *p != TAG_SHOW) {
+        sg->nelems++;
+        if (*p++ == TAG_NULL) continue;
+        p += key_len(e, p, end);
+        sg->nvalues++;
+    }
+    sg->elems_end = p;
+    if (p + 1 < end && p[1] == SHOW_SHAPE) {
+        p += 2;
+        if (end - p >= KEY64_LEN) { sg->shape.ndims = (int)get_key64(p); p += KEY64_LEN; }
+        if (sg->shape.ndims < 0 || sg->shape.ndims > ATTU_ARRAY_MAXDIM) sg->shape.ndims = 0;
+        for (int d = 0; d < sg->shape.ndims && end - p >= 2 * KEY64_LEN; d++) {
+            sg->shape.dims[d] = (int32_t)get_key64(p);
+            sg->shape.lbs[d] = (int32_t)get_key64(p + (size_t)sg->shape.ndims * KEY64_LEN);
+            p += KEY64_LEN;
+        }
+        p += (size_t)sg->shape.ndims * KEY64_LEN;
+        if (p > end) p = end;
+        sg->has_shape = true;
+    }
+    if (p + 1 < end && *p == TAG_SHOW && p[1] >= SHOW_PLAIN && p[1] != SHOW_SHAPE) {
+        sg->show = ++p;
+        while (p < end && *p >= SHOW_PLAIN && *p != SHOW_SHAPE) p++;
+        sg->nshow = (size_t)(p - sg->show);
+        if (sg->nshow > sg->nvalues) sg->nshow = sg->nvalues;
+    }
+    sg->next = p;
+}
+
+/* At the start of a segment: its end and show bytes, which belong to its
+ * last value elements. */
+static void start_segment(attu_array_iter *it) {
+    segment sg;
+    parse_segment(it->elem, it->p, it->end, &sg);
+    it->seg_end = sg.elems_end;
+    it->seg_next = sg.next;
+    it->show = sg.show;
+    it->show_skip = sg.nvalues - sg.nshow;
+    it->seg_value = 0;
 }
 
 void attu_array_iter_init(attu_array_iter *it, attu_type elem, const char *s, size_t len) {
@@ -187,19 +267,28 @@ void attu_array_iter_init(attu_array_iter *it, attu_type elem, const char *s, si
     it->p = (const unsigned char *)s;
     it->end = it->p + len;
     it->elem = elem;
+    start_segment(it);
 }
 
 void attu_array_iter_done(attu_array_iter *it) { attu_abuf_free(&it->scratch); }
 
 int attu_array_next(attu_array_iter *it, attu_slot *v) {
+    while (it->p < it->end && it->p == it->seg_end) {   /* past a segment's shape and show bytes */
+        if (it->seg_next <= it->p) { it->p = it->end; break; }
+        it->p = it->seg_next;
+        start_segment(it);
+    }
     if (it->p >= it->end) return 0;
     const unsigned char *start = it->p;
     memset(v, 0, sizeof *v);
+    it->showb = SHOW_PLAIN;
     if (*it->p++ == TAG_NULL) {
         v->null = 1;
         it->key = start; it->keylen = 1; it->enclen = 1;
         return 1;
     }
+    if (it->show && it->seg_value >= it->show_skip) it->showb = it->show[it->seg_value - it->show_skip];
+    it->seg_value++;
     const unsigned char *k = it->p;
     switch (it->elem.id) {
     case ATTU_TYPE_TEXT: {
@@ -222,13 +311,12 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
         break;
     }
     case ATTU_TYPE_NUMERIC: {
-        size_t total;
-        it->keylen = numeric_key_len(k, it->end, &total);
+        it->keylen = numeric_key_len(k, it->end);
         it->key = k;
-        it->p = k + total;
+        it->p = k + it->keylen;
         it->scratch.len = 0;
         if (attu_abuf_put(&it->scratch, "0123456789abcdef", 16)) return -1;
-        if (get_numeric(k, it->keylen, total, it->scratch.p)) return -1;
+        if (get_numeric(k, it->keylen, it->showb - SHOW_PLAIN, it->scratch.p)) return -1;
         v->v.s = it->scratch.p; v->len = 16;
         break;
     }
@@ -236,13 +324,92 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
         uint64_t u = get_u64(k);
         it->key = k; it->keylen = KEY64_LEN;
         it->p = k + KEY64_LEN;
-        if (elem_is_float(it->elem)) v->v.f = bits_float(u);
+        if (elem_is_float(it->elem)) v->v.f = it->showb == SHOW_PLAIN + 1 ? -0.0 : bits_float(u);
         else v->v.i = (int64_t)(u ^ (1ull << 63));
         break;
     }
     }
     it->enclen = (size_t)(it->p - start);
     return 1;
+}
+
+int attu_array_put_current(attu_abuf *out, const attu_array_iter *it) {
+    if (attu_abuf_put(out, it->p - it->enclen, it->enclen)) return -1;
+    return it->enclen > 1 ? put_show(out, it->showb) : 0;
+}
+
+static bool shape_plain(const attu_array_shape *sh) {
+    return sh->ndims == 0 || (sh->ndims == 1 && sh->lbs[0] == 1);
+}
+
+static int put_shape(attu_abuf *out, const attu_array_shape *sh) {
+    unsigned char m[2] = { TAG_SHOW, SHOW_SHAPE };
+    if (attu_abuf_put(out, m, 2) || put_u64(out, (uint64_t)sh->ndims ^ (1ull << 63))) return -1;
+    for (int d = 0; d < sh->ndims; d++) if (put_u64(out, (uint64_t)(int64_t)sh->dims[d] ^ (1ull << 63))) return -1;
+    for (int d = 0; d < sh->ndims; d++) if (put_u64(out, (uint64_t)(int64_t)sh->lbs[d] ^ (1ull << 63))) return -1;
+    return 0;
+}
+
+int attu_array_finish(attu_type elem, const char *s, size_t len, const attu_array_shape *sh, attu_abuf *out) {
+    attu_array_iter it;
+    attu_slot v;
+    attu_abuf show = { 0 };
+    bool any = false;
+    int rc = 0;
+    size_t n = 0;
+    out->len = 0;
+    if (attu_abuf_put(out, "", 0)) return -1;
+    attu_array_iter_init(&it, elem, s, len);
+    while (!rc && (rc = attu_array_next(&it, &v)) == 1) {
+        n++;
+        rc = attu_abuf_put(out, it.p - it.enclen, it.enclen);
+        if (!rc && !v.null && elem_has_show(elem)) {
+            any |= it.showb != SHOW_PLAIN;
+            rc = put_byte(&show, it.showb);
+        }
+    }
+    attu_array_iter_done(&it);
+    if (!rc && sh && n > 0 && !shape_plain(sh)) rc = put_shape(out, sh);
+    if (!rc && any) rc = put_byte(out, TAG_SHOW) || attu_abuf_put(out, show.p, show.len) ? -1 : 0;
+    attu_abuf_free(&show);
+    return rc;
+}
+
+int attu_array_canon(attu_type elem, const char *s, size_t len, attu_abuf *out) {
+    attu_array_shape sh;
+    attu_array_get_shape(elem, s, len, &sh);
+    return attu_array_finish(elem, s, len, &sh, out);
+}
+
+void attu_array_get_shape(attu_type elem, const char *s, size_t len, attu_array_shape *sh) {
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    segment sg;
+    size_t n = 0, nseg = 0;
+    memset(sh, 0, sizeof *sh);
+    while (p < end) {
+        parse_segment(elem, p, end, &sg);
+        n += sg.nelems;
+        if (nseg++ == 0 && sg.has_shape) *sh = sg.shape;
+        if (sg.next <= p) break;
+        p = sg.next;
+    }
+    if (n > 0 && (nseg > 1 || sh->ndims == 0)) {   /* no shape written: one dimension from 1 */
+        memset(sh, 0, sizeof *sh);
+        sh->ndims = 1; sh->dims[0] = (int32_t)n; sh->lbs[0] = 1;
+    }
+    if (n == 0) sh->ndims = 0;
+}
+
+int attu_array_key(attu_type elem, const char *s, size_t len, attu_abuf *out) {
+    attu_abuf c = { 0 };
+    if (attu_array_canon(elem, s, len, &c)) { attu_abuf_free(&c); return -1; }
+    segment sg;
+    parse_segment(elem, (const unsigned char *)c.p, (const unsigned char *)c.p + c.len, &sg);
+    size_t keep = sg.show ? (size_t)(sg.show - 1 - (const unsigned char *)c.p) : c.len;
+    out->len = 0;
+    int rc = attu_abuf_put(out, c.p, keep);
+    attu_abuf_free(&c);
+    return rc;
 }
 
 size_t attu_array_count(attu_type elem, const char *s, size_t len) {
@@ -309,130 +476,239 @@ static int malformed(attu_error *err, const char *s, size_t len, const char *det
     return -1;
 }
 
-int attu_array_from_text(attu_type elem, const char *s, size_t len, attu_abuf *out, attu_error *err) {
+/* One element's token at s[*i] (quoted or not), into tok; *is_null for an
+ * unquoted NULL. Stops at the ',' or '}' after it. */
+static int read_token(const char *s, size_t len, size_t *i, attu_abuf *tok, bool *is_null, attu_error *err) {
+    bool quoted = false, any_escape = false;
+    tok->len = 0;
+    if (attu_abuf_put(tok, "", 0)) return attu_error_oom(err);
+    if (s[*i] == '"') {
+        quoted = true;
+        (*i)++;
+        for (;;) {
+            if (*i >= len) return malformed(err, s, len, "Unexpected end of input.");
+            if (s[*i] == '"') { (*i)++; break; }
+            if (s[*i] == '\\') {
+                (*i)++;
+                if (*i >= len) return malformed(err, s, len, "Unexpected end of input.");
+            }
+            if (attu_abuf_put(tok, s + *i, 1)) return attu_error_oom(err);
+            (*i)++;
+        }
+        while (*i < len && is_array_space(s[*i])) (*i)++;
+    } else {
+        size_t keep = 0;   /* length up to the last escaped or non-space byte */
+        for (;;) {
+            if (*i >= len) return malformed(err, s, len, "Unexpected end of input.");
+            char ch = s[*i];
+            if (ch == ',' || ch == '}') break;
+            if (ch == '"' || ch == '{')
+                return malformed(err, s, len, ch == '"' ? "Unexpected \"\"\" character." : "Unexpected \"{\" character.");
+            if (ch == '\\') {
+                (*i)++;
+                if (*i >= len) return malformed(err, s, len, "Unexpected end of input.");
+                any_escape = true;
+                if (attu_abuf_put(tok, s + *i, 1)) return attu_error_oom(err);
+                keep = tok->len;
+                (*i)++;
+                continue;
+            }
+            if (attu_abuf_put(tok, s + *i, 1)) return attu_error_oom(err);
+            if (!is_array_space(ch)) keep = tok->len;
+            (*i)++;
+        }
+        tok->len = keep;
+        if (tok->len == 0)
+            return malformed(err, s, len, s[*i] == ',' ? "Unexpected \",\" character." : "Unexpected \"}\" character.");
+    }
+    *is_null = !quoted && !any_escape && tok->len == 4 && !strncasecmp(tok->p, "NULL", 4);
+    return 0;
+}
+
+/* An integer of a dimension decoration at s[*i]. */
+static bool read_bound(const char *s, size_t len, size_t *i, int64_t *v) {
+    size_t j = *i;
+    bool neg = j < len && (s[j] == '-' || s[j] == '+') ? s[j++] == '-' : false;
+    if (j >= len || s[j] < '0' || s[j] > '9') return false;
+    int64_t x = 0;
+    while (j < len && s[j] >= '0' && s[j] <= '9' && x < 1000000000000LL) x = x * 10 + (s[j++] - '0');
+    *v = neg ? -x : x;
+    *i = j;
+    return true;
+}
+
+/* Reads '{...}' (nested for several dimensions) after an optional
+ * decoration '[lb:ub]...=' into raw (attu_array_put's form), its shape in
+ * *sh. */
+static int parse_array_text(attu_type elem, const char *s, size_t len, attu_abuf *raw, attu_array_shape *sh,
+                            attu_error *err) {
     size_t i = 0;
+    int ndeco = 0;
+    int64_t dlb[ATTU_ARRAY_MAXDIM], dub[ATTU_ARRAY_MAXDIM];
+    memset(sh, 0, sizeof *sh);
+    while (i < len && is_array_space(s[i])) i++;
+    while (i < len && s[i] == '[') {
+        int64_t a, b;
+        i++;
+        while (i < len && is_array_space(s[i])) i++;
+        if (!read_bound(s, len, &i, &a)) return malformed(err, s, len, "Array bound is not an integer.");
+        b = a; a = 1;
+        if (i < len && s[i] == ':') {
+            i++;
+            a = b;
+            if (!read_bound(s, len, &i, &b)) return malformed(err, s, len, "Array bound is not an integer.");
+        }
+        if (i >= len || s[i] != ']') return malformed(err, s, len, "Missing \"]\" after array dimensions.");
+        i++;
+        if (ndeco >= ATTU_ARRAY_MAXDIM)
+            return attu_error_set(err, "54000", 0, "number of array dimensions (%d) exceeds the maximum allowed (%d)",
+                                  ndeco + 1, ATTU_ARRAY_MAXDIM);
+        if (b < a) return attu_error_set(err, "2202E", 0, "upper bound cannot be less than lower bound");
+        if (a < INT32_MIN || b > INT32_MAX) return attu_error_set(err, "54000", 0, "array upper bound is too large: %lld", (long long)b);
+        if (b == INT32_MAX) return attu_error_set(err, "54000", 0, "array lower bound is too large: %lld", (long long)a);
+        dlb[ndeco] = a; dub[ndeco] = b; ndeco++;
+        while (i < len && is_array_space(s[i])) i++;
+    }
+    if (ndeco) {
+        if (i >= len || s[i] != '=') return malformed(err, s, len, "Missing \"=\" after array dimensions.");
+        i++;
+        while (i < len && is_array_space(s[i])) i++;
+    }
+    if (i >= len || s[i] != '{') return malformed(err, s, len, "Array value must start with \"{\" or dimension information.");
     attu_abuf tok = { 0 };
     char num16[16];
-    out->len = 0;
-    if (attu_abuf_put(out, "", 0)) return attu_error_oom(err);
-    while (i < len && is_array_space(s[i])) i++;
-    if (i < len && s[i] == '[')
-        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                              "array dimension decorations are not supported: \"%.*s\"", (int)(len > 200 ? 200 : len), s);
-    if (i >= len || s[i] != '{')
-        return malformed(err, s, len, "Array value must start with \"{\" or dimension information.");
+    int32_t cnt[ATTU_ARRAY_MAXDIM], dims[ATTU_ARRAY_MAXDIM];
+    bool dimset[ATTU_ARRAY_MAXDIM] = { false };
+    int depth = 1, ndim = 0, rc = 0;
+    size_t nelems = 0;
+    cnt[0] = 0;
     i++;
     while (i < len && is_array_space(s[i])) i++;
-    if (i < len && s[i] == '}') {
-        i++;
-        goto tail;
-    }
-    for (;;) {
+    if (i < len && s[i] == '}') { i++; depth = 0; }   /* '{}' */
+    bool want_item = depth > 0;
+    while (depth > 0 && !rc) {
         while (i < len && is_array_space(s[i])) i++;
-        if (i >= len) { attu_abuf_free(&tok); return malformed(err, s, len, "Unexpected end of input."); }
-        if (s[i] == '{') {
-            attu_abuf_free(&tok);
-            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                                  "multidimensional arrays are not supported");
-        }
-        tok.len = 0;
-        if (attu_abuf_put(&tok, "", 0)) return attu_error_oom(err);
-        bool quoted = false, any_escape = false;
-        if (s[i] == '"') {
-            quoted = true;
-            i++;
-            for (;;) {
-                if (i >= len) { attu_abuf_free(&tok); return malformed(err, s, len, "Unexpected end of input."); }
-                if (s[i] == '"') { i++; break; }
-                if (s[i] == '\\') {
-                    i++;
-                    if (i >= len) { attu_abuf_free(&tok); return malformed(err, s, len, "Unexpected end of input."); }
+        if (i >= len) { rc = malformed(err, s, len, "Unexpected end of input."); break; }
+        if (want_item) {
+            if (s[i] == '{') {
+                if (ndim && depth >= ndim) { rc = malformed(err, s, len, "Unexpected \"{\" character."); break; }
+                if (depth >= ATTU_ARRAY_MAXDIM) {
+                    rc = attu_error_set(err, "54000", 0, "number of array dimensions (%d) exceeds the maximum allowed (%d)",
+                                        depth + 1, ATTU_ARRAY_MAXDIM);
+                    break;
                 }
-                if (attu_abuf_put(&tok, s + i, 1)) return attu_error_oom(err);
+                cnt[depth - 1]++;
+                cnt[depth++] = 0;
                 i++;
+                continue;
             }
-            while (i < len && is_array_space(s[i])) i++;
-        } else {
-            size_t keep = 0;   /* length up to the last escaped or non-space byte */
-            for (;;) {
-                if (i >= len) { attu_abuf_free(&tok); return malformed(err, s, len, "Unexpected end of input."); }
-                char ch = s[i];
-                if (ch == ',' || ch == '}') break;
-                if (ch == '"' || ch == '{') {
-                    attu_abuf_free(&tok);
-                    return malformed(err, s, len, ch == '"' ? "Unexpected \"\"\" character." : "Unexpected \"{\" character.");
-                }
-                if (ch == '\\') {
-                    i++;
-                    if (i >= len) { attu_abuf_free(&tok); return malformed(err, s, len, "Unexpected end of input."); }
-                    any_escape = true;
-                    if (attu_abuf_put(&tok, s + i, 1)) return attu_error_oom(err);
-                    keep = tok.len;
-                    i++;
-                    continue;
-                }
-                if (attu_abuf_put(&tok, s + i, 1)) return attu_error_oom(err);
-                if (!is_array_space(ch)) keep = tok.len;
-                i++;
-            }
-            tok.len = keep;
-            if (tok.len == 0) {
-                attu_abuf_free(&tok);
-                return malformed(err, s, len, s[i] == ',' ? "Unexpected \",\" character." : "Unexpected \"}\" character.");
-            }
+            if (!ndim) ndim = depth;
+            else if (depth != ndim) { rc = malformed(err, s, len, "Unexpected array element."); break; }
+            bool is_null;
+            attu_slot v;
+            if ((rc = read_token(s, len, &i, &tok, &is_null, err))) break;
+            if (is_null) { memset(&v, 0, sizeof v); v.null = 1; }
+            else if ((rc = elem_parse(elem, tok.p ? tok.p : "", tok.len, &v, num16, err))) break;
+            if (attu_array_put(raw, elem, &v)) { rc = attu_error_oom(err); break; }
+            cnt[depth - 1]++;
+            nelems++;
+            want_item = false;
+            continue;
         }
-        attu_slot v;
-        if (!quoted && !any_escape && tok.len == 4 && !strncasecmp(tok.p, "NULL", 4)) {
-            memset(&v, 0, sizeof v);
-            v.null = 1;
-        } else if (elem_parse(elem, tok.p ? tok.p : "", tok.len, &v, num16, err)) {
-            attu_abuf_free(&tok);
-            return -1;
+        if (s[i] == ',') { i++; want_item = true; continue; }
+        if (s[i] != '}') { rc = malformed(err, s, len, "Unexpected array element."); break; }
+        int lv = depth - 1;
+        if (!dimset[lv]) { dims[lv] = cnt[lv]; dimset[lv] = true; }
+        else if (dims[lv] != cnt[lv]) {
+            rc = malformed(err, s, len, "Multidimensional arrays must have sub-arrays with matching dimensions.");
+            break;
         }
-        if (attu_array_put(out, elem, &v)) { attu_abuf_free(&tok); return attu_error_oom(err); }
-        if (i >= len) { attu_abuf_free(&tok); return malformed(err, s, len, "Unexpected end of input."); }
-        if (s[i] == ',') { i++; continue; }
-        if (s[i] == '}') { i++; break; }
-        attu_abuf_free(&tok);
-        return malformed(err, s, len, "Unexpected array element.");
+        i++;
+        depth--;
     }
     attu_abuf_free(&tok);
-tail:
+    if (rc) return rc;
     while (i < len && is_array_space(s[i])) i++;
     if (i < len) return malformed(err, s, len, "Junk after closing right brace.");
+    if (nelems == 0) {
+        if (ndeco) return malformed(err, s, len, "Specified array dimensions do not match array contents.");
+        return 0;
+    }
+    sh->ndims = ndim;
+    for (int d = 0; d < ndim; d++) { sh->dims[d] = dims[d]; sh->lbs[d] = 1; }
+    if (ndeco) {
+        if (ndeco != ndim) return malformed(err, s, len, "Specified array dimensions do not match array contents.");
+        for (int d = 0; d < ndim; d++) {
+            if (dub[d] - dlb[d] + 1 != dims[d])
+                return malformed(err, s, len, "Specified array dimensions do not match array contents.");
+            sh->lbs[d] = (int32_t)dlb[d];
+        }
+    }
     return 0;
+}
+
+int attu_array_from_text(attu_type elem, const char *s, size_t len, attu_abuf *out, attu_error *err) {
+    attu_abuf raw = { 0 };
+    attu_array_shape sh;
+    out->len = 0;
+    if (attu_abuf_put(out, "", 0) || attu_abuf_put(&raw, "", 0)) { attu_abuf_free(&raw); return attu_error_oom(err); }
+    int rc = parse_array_text(elem, s, len, &raw, &sh, err);
+    if (!rc && attu_array_finish(elem, raw.p, raw.len, &sh, out)) rc = attu_error_oom(err);
+    attu_abuf_free(&raw);
+    return rc;
+}
+
+/* An element's text, quoted where array_in would misread it. */
+static int put_elem_text(attu_abuf *out, attu_type elem, const attu_slot *v) {
+    if (v->null) return attu_abuf_put(out, "NULL", 4);
+    char buf[128];
+    const char *lp;
+    size_t n = elem_format(elem, v, buf, sizeof buf, &lp);
+    const char *t = lp ? lp : buf;
+    bool quote = n == 0 || (n == 4 && !strncasecmp(t, "NULL", 4));
+    for (size_t k = 0; k < n && !quote; k++)
+        quote = t[k] == '"' || t[k] == '\\' || t[k] == '{' || t[k] == '}' || t[k] == ',' || is_array_space(t[k]);
+    if (!quote) return attu_abuf_put(out, t, n);
+    if (attu_abuf_put(out, "\"", 1)) return -1;
+    for (size_t k = 0; k < n; k++) {
+        if ((t[k] == '"' || t[k] == '\\') && attu_abuf_put(out, "\\", 1)) return -1;
+        if (attu_abuf_put(out, t + k, 1)) return -1;
+    }
+    return attu_abuf_put(out, "\"", 1);
 }
 
 int attu_array_to_text(attu_type elem, const char *s, size_t len, attu_abuf *out) {
     attu_array_iter it;
+    attu_array_shape sh;
     attu_slot v;
     int rc;
-    bool first = true;
+    int32_t idx[ATTU_ARRAY_MAXDIM] = { 0 };
     out->len = 0;
-    if (attu_abuf_put(out, "{", 1)) return -1;
+    attu_array_get_shape(elem, s, len, &sh);
+    if (sh.ndims == 0) return attu_abuf_put(out, "{}", 2);
+    bool deco = false;
+    for (int d = 0; d < sh.ndims; d++) deco |= sh.lbs[d] != 1;
+    if (attu_abuf_put(out, "", 0)) return -1;
+    for (int d = 0; deco && d < sh.ndims; d++) {
+        char b[48];
+        int l = snprintf(b, sizeof b, "[%ld:%ld]", (long)sh.lbs[d], (long)sh.lbs[d] + sh.dims[d] - 1);
+        if (attu_abuf_put(out, b, (size_t)l)) return -1;
+    }
+    if (deco && attu_abuf_put(out, "=", 1)) return -1;
+    for (int d = 0; d < sh.ndims; d++) if (attu_abuf_put(out, "{", 1)) return -1;
     attu_array_iter_init(&it, elem, s, len);
     while ((rc = attu_array_next(&it, &v)) == 1) {
-        if (!first && attu_abuf_put(out, ",", 1)) goto oom;
-        first = false;
-        if (v.null) { if (attu_abuf_put(out, "NULL", 4)) goto oom; continue; }
-        char buf[128];
-        const char *lp;
-        size_t n = elem_format(elem, &v, buf, sizeof buf, &lp);
-        const char *t = lp ? lp : buf;
-        bool quote = n == 0 || (n == 4 && !strncasecmp(t, "NULL", 4));
-        for (size_t k = 0; k < n && !quote; k++)
-            quote = t[k] == '"' || t[k] == '\\' || t[k] == '{' || t[k] == '}' || t[k] == ',' || is_array_space(t[k]);
-        if (!quote) { if (attu_abuf_put(out, t, n)) goto oom; continue; }
-        if (attu_abuf_put(out, "\"", 1)) goto oom;
-        for (size_t k = 0; k < n; k++) {
-            if ((t[k] == '"' || t[k] == '\\') && attu_abuf_put(out, "\\", 1)) goto oom;
-            if (attu_abuf_put(out, t + k, 1)) goto oom;
-        }
-        if (attu_abuf_put(out, "\"", 1)) goto oom;
+        if (put_elem_text(out, elem, &v)) goto oom;
+        /* the next subscript: close the dimensions it rolls over */
+        int d = sh.ndims - 1, closed = 0;
+        while (d >= 0 && ++idx[d] == sh.dims[d]) { idx[d] = 0; d--; closed++; }
+        for (int k = 0; k < closed; k++) if (attu_abuf_put(out, "}", 1)) goto oom;
+        if (d < 0) break;
+        if (attu_abuf_put(out, ",", 1)) goto oom;
+        for (int k = 0; k < closed; k++) if (attu_abuf_put(out, "{", 1)) goto oom;
     }
     attu_array_iter_done(&it);
-    if (rc < 0) return -1;
-    return attu_abuf_put(out, "}", 1);
+    return rc < 0 ? -1 : 0;
 oom:
     attu_array_iter_done(&it);
     return -1;
@@ -445,8 +721,7 @@ static int elem_key(attu_type e, const attu_slot *v, attu_abuf *b, size_t *keyle
     b->len = 0;
     if (attu_array_put(b, e, v)) return -1;
     if (v->null) { *keylen = 0; return 0; }
-    if (e.id == ATTU_TYPE_NUMERIC) { size_t total; *keylen = numeric_key_len((unsigned char *)b->p + 1, (unsigned char *)b->p + b->len, &total); }
-    else *keylen = b->len - 1;
+    *keylen = key_len(e, (unsigned char *)b->p + 1, (unsigned char *)b->p + b->len);
     return 0;
 }
 
@@ -462,6 +737,302 @@ static int emit(attu_slot *o, const char *s, size_t n, char *(*alloc)(void *, si
     if (n) memcpy(m, s, n);
     m[n] = 0;
     o->null = 0; o->v.s = m; o->len = (uint32_t)n;
+    return 0;
+}
+
+/* An array result in its canonical form (array.h), other results as they are. */
+static int emit_out(attu_slot *o, attu_type dt, attu_abuf *out, attu_abuf *canon, char *(*alloc)(void *, size_t),
+                    void *ctx, attu_error *err) {
+    if (!attu_type_is_array(dt) || !elem_has_show(attu_type_array_elem(dt))) return emit(o, out->p, out->len, alloc, ctx, err);
+    if (attu_array_canon(attu_type_array_elem(dt), out->p, out->len, canon)) return attu_error_oom(err);
+    return emit(o, canon->p, canon->len, alloc, ctx, err);
+}
+
+/* An array result in the shape sh (NULL: one dimension from 1). */
+static int emit_shaped(attu_slot *o, attu_type dt, attu_abuf *out, const attu_array_shape *sh, attu_abuf *canon,
+                       char *(*alloc)(void *, size_t), void *ctx, attu_error *err) {
+    /* PostgreSQL's ArrayCheckBounds: a lower bound plus its length fits an int4 */
+    for (int d = 0; sh && d < sh->ndims; d++)
+        if ((int64_t)sh->lbs[d] + sh->dims[d] > INT32_MAX)
+            return attu_error_set(err, "54000", 0, "array lower bound is too large: %ld", (long)sh->lbs[d]);
+    if (attu_array_finish(attu_type_array_elem(dt), out->p, out->len, sh, canon)) return attu_error_oom(err);
+    return emit(o, canon->p, canon->len, alloc, ctx, err);
+}
+
+static int64_t shape_count(const attu_array_shape *sh) {
+    int64_t n = sh->ndims ? 1 : 0;
+    for (int d = 0; d < sh->ndims; d++) n *= sh->dims[d];
+    return n;
+}
+
+static bool shape_equal(const attu_array_shape *a, int da, const attu_array_shape *b, int db, int n) {
+    for (int d = 0; d < n; d++)
+        if (a->dims[da + d] != b->dims[db + d] || a->lbs[da + d] != b->lbs[db + d]) return false;
+    return true;
+}
+
+/* The integers of an int[] (subscripts); *any_null when one is NULL.
+ * Returns their count (at most max). */
+static int read_subscripts(const attu_slot *a, int64_t *v, int max, bool *any_null) {
+    attu_array_iter it;
+    attu_slot x;
+    int n = 0;
+    *any_null = false;
+    attu_array_iter_init(&it, attu_type_make(ATTU_TYPE_INT32), a->v.s, a->len);
+    while (attu_array_next(&it, &x) == 1) {
+        if (x.null) *any_null = true;
+        if (n < max) v[n] = x.v.i;
+        n++;
+    }
+    attu_array_iter_done(&it);
+    return n;
+}
+
+/* The element at flat offset off (0-based) of a, into *o (NULL past the end). */
+static int element_at(const attu_slot *a, attu_type e, attu_type dt, int64_t off, attu_slot *o,
+                      char *(*alloc)(void *, size_t), void *ctx, attu_error *err) {
+    attu_array_iter it;
+    attu_slot v;
+    int64_t k = 0;
+    int rc = 0;
+    attu_array_iter_init(&it, e, a->v.s, a->len);
+    while (attu_array_next(&it, &v) == 1) {
+        if (k++ < off) continue;
+        if (!v.null) {
+            *o = v;
+            if (dt.id == ATTU_TYPE_TEXT || dt.id == ATTU_TYPE_NUMERIC) rc = emit(o, v.v.s, v.len, alloc, ctx, err);
+        }
+        break;
+    }
+    attu_array_iter_done(&it);
+    return rc;
+}
+
+/* a[i][j]...: the flat offset of the subscripts, -1 outside the array or
+ * for a count other than its dimensions'. */
+static int64_t subscript_offset(const attu_array_shape *sh, const int64_t *idx, int n) {
+    if (n != sh->ndims || n == 0) return -1;
+    int64_t off = 0;
+    for (int d = 0; d < n; d++) {
+        int64_t k = idx[d] - sh->lbs[d];
+        if (k < 0 || k >= sh->dims[d]) return -1;
+        off = off * sh->dims[d] + k;
+    }
+    return off;
+}
+
+/* a[lo:hi][lo:hi]...: the elements inside the bounds (INT32_MIN / INT32_MAX:
+ * a bound left out; dimensions past n whole) into out, the slice's shape
+ * (lower bounds 1) into *rs; nothing for a slice with no element. */
+static int slice_into(const attu_slot *a, attu_type e, const attu_array_shape *sh, const int64_t *lo, const int64_t *hi,
+                      int n, attu_abuf *out, attu_array_shape *rs) {
+    int64_t l[ATTU_ARRAY_MAXDIM], h[ATTU_ARRAY_MAXDIM];
+    int32_t idx[ATTU_ARRAY_MAXDIM] = { 0 };
+    memset(rs, 0, sizeof *rs);
+    if (sh->ndims == 0 || n > sh->ndims) return 0;
+    for (int d = 0; d < sh->ndims; d++) {
+        int64_t ub = (int64_t)sh->lbs[d] + sh->dims[d] - 1;
+        l[d] = d < n && lo[d] != INT32_MIN && lo[d] > sh->lbs[d] ? lo[d] : sh->lbs[d];
+        h[d] = d < n && hi[d] != INT32_MAX && hi[d] < ub ? hi[d] : ub;
+        if (l[d] > h[d]) return 0;
+        rs->dims[d] = (int32_t)(h[d] - l[d] + 1);
+        rs->lbs[d] = 1;
+    }
+    rs->ndims = sh->ndims;
+    attu_array_iter it;
+    attu_slot v;
+    int rc = 0;
+    attu_array_iter_init(&it, e, a->v.s, a->len);
+    while (!rc && attu_array_next(&it, &v) == 1) {
+        bool in = true;
+        for (int d = 0; d < sh->ndims && in; d++) in = sh->lbs[d] + idx[d] >= l[d] && sh->lbs[d] + idx[d] <= h[d];
+        if (in) rc = attu_array_put_current(out, &it);
+        for (int d = sh->ndims - 1; d >= 0; d--) {
+            if (++idx[d] < sh->dims[d]) break;
+            idx[d] = 0;
+        }
+    }
+    attu_array_iter_done(&it);
+    return rc;
+}
+
+/* a || b of any dimensions, as PostgreSQL's array_cat: arrays of one
+ * dimensionality join along their first dimension, an array of one
+ * dimension fewer is one more item of the other. */
+static int cat_shape(const attu_array_shape *a, const attu_array_shape *b, attu_array_shape *r, attu_error *err) {
+    if (a->ndims == b->ndims) {
+        if (!shape_equal(a, 1, b, 1, a->ndims - 1)) goto differing_elements;
+        *r = *a;
+        r->dims[0] = a->dims[0] + b->dims[0];
+        return 0;
+    }
+    if (a->ndims == b->ndims - 1 || b->ndims == a->ndims - 1) {
+        const attu_array_shape *big = a->ndims > b->ndims ? a : b, *item = big == a ? b : a;
+        if (!shape_equal(big, 1, item, 0, item->ndims)) goto differing;
+        *r = *big;
+        r->dims[0] = big->dims[0] + 1;
+        return 0;
+    }
+differing:
+    attu_error_set(err, "2202E", 0, "cannot concatenate incompatible arrays");
+    attu_error_set_detail(err, "Arrays with differing dimensions are not compatible for concatenation.");
+    return -1;
+differing_elements:
+    attu_error_set(err, "2202E", 0, "cannot concatenate incompatible arrays");
+    attu_error_set_detail(err, "Arrays with differing element dimensions are not compatible for concatenation.");
+    return -1;
+}
+
+/* ARRAY[sub-arrays] and array_agg of arrays (ATTU_ARR_NEST_DONE): the
+ * segments written by ATTU_ARR_NEST (each a sub-array with its shape) as
+ * one array of one more dimension. */
+static int nest_shape(attu_type e, const attu_slot *a, bool agg, attu_array_shape *r, bool *empty, attu_error *err) {
+    const unsigned char *p = (const unsigned char *)a->v.s, *end = p + a->len;
+    segment sg;
+    attu_array_shape first;
+    int nseg = 0;
+    bool any_empty = false, any_full = false, mismatch = false;
+    memset(&first, 0, sizeof first);
+    while (p < end) {
+        parse_segment(e, p, end, &sg);
+        if (nseg == 0) first = sg.shape;
+        else if (sg.shape.ndims != first.ndims || !shape_equal(&sg.shape, 0, &first, 0, first.ndims)) mismatch = true;
+        if (sg.shape.ndims == 0) any_empty = true; else any_full = true;
+        nseg++;
+        if (sg.next <= p) break;
+        p = sg.next;
+    }
+    *empty = false;
+    if (agg && any_empty) return attu_error_set(err, "2202E", 0, "cannot accumulate empty arrays");
+    if (agg && mismatch) return attu_error_set(err, "2202E", 0, "cannot accumulate arrays of different dimensionality");
+    if (mismatch || (any_empty && any_full))
+        return attu_error_set(err, "2202E", 0, "multidimensional arrays must have array expressions with matching dimensions");
+    if (!any_full) { *empty = true; return 0; }
+    if (first.ndims + 1 > ATTU_ARRAY_MAXDIM)
+        return attu_error_set(err, "54000", 0, "number of array dimensions (%d) exceeds the maximum allowed (%d)",
+                              first.ndims + 1, ATTU_ARRAY_MAXDIM);
+    memset(r, 0, sizeof *r);
+    r->ndims = first.ndims + 1;
+    r->dims[0] = nseg; r->lbs[0] = 1;
+    for (int d = 0; d < first.ndims; d++) { r->dims[d + 1] = first.dims[d]; r->lbs[d + 1] = first.lbs[d]; }
+    return 0;
+}
+
+/* The elements of s, each as attu_array_put writes it, into bytes; their
+ * starts in *offs (n + 1 of them, malloc'd). */
+typedef struct elem_list { attu_abuf bytes; size_t *offs, n; } elem_list;
+
+static int elem_list_read(elem_list *l, attu_type e, const char *s, size_t len) {
+    attu_array_iter it;
+    attu_slot v;
+    size_t cap = 16;
+    int rc = 0;
+    l->bytes.len = 0;
+    l->n = 0;
+    free(l->offs);
+    if (!(l->offs = malloc(sizeof *l->offs * cap)) || attu_abuf_put(&l->bytes, "", 0)) return -1;
+    l->offs[0] = 0;
+    attu_array_iter_init(&it, e, s, len);
+    while (!rc && attu_array_next(&it, &v) == 1) {
+        if (l->n + 2 > cap) {
+            size_t *no = realloc(l->offs, sizeof *l->offs * (cap *= 2));
+            if (!no) { rc = -1; break; }
+            l->offs = no;
+        }
+        rc = attu_array_put_current(&l->bytes, &it);
+        l->offs[++l->n] = l->bytes.len;
+    }
+    attu_array_iter_done(&it);
+    return rc;
+}
+
+static int elem_list_put(attu_abuf *out, const elem_list *l, size_t i) {
+    return attu_abuf_put(out, l->bytes.p + l->offs[i], l->offs[i + 1] - l->offs[i]);
+}
+
+static void elem_list_free(elem_list *l) { attu_abuf_free(&l->bytes); free(l->offs); l->offs = NULL; }
+
+#define ARRAY_MAX_ELEMS 134217727   /* PostgreSQL's MaxArraySize */
+
+/* UPDATE SET a[..] = x / a[l:h] = src (ATTU_ARR_ASSIGN), as PostgreSQL's
+ * array_set_element / array_set_slice: an empty or NULL array takes the
+ * subscripts' shape; one dimension grows either way, NULLs filling a gap;
+ * several dimensions take subscripts inside their bounds only. The
+ * result's elements go to out, its shape to *rs. */
+static int assign_into(attu_type e, const attu_slot *a, const int64_t *bnd, int n, bool slice, const elem_list *src,
+                       elem_list *old, attu_abuf *out, attu_array_shape *rs, attu_error *err) {
+    attu_array_shape sh = { 0 };
+    int64_t l[ATTU_ARRAY_MAXDIM], h[ATTU_ARRAY_MAXDIM];
+    if (!a->null) attu_array_get_shape(e, a->v.s, a->len, &sh);
+    if (n > ATTU_ARRAY_MAXDIM)
+        return attu_error_set(err, "54000", 0, "number of array dimensions (%d) exceeds the maximum allowed (%d)", n,
+                              ATTU_ARRAY_MAXDIM);
+    if (sh.ndims == 0) {
+        int64_t total = 1;
+        for (int d = 0; d < n; d++) {
+            l[d] = bnd[2 * d]; h[d] = bnd[2 * d + 1];
+            if (slice && (l[d] == INT32_MIN || h[d] == INT32_MAX)) {
+                attu_error_set(err, "2202E", 0, "array slice subscript must provide both boundaries");
+                attu_error_set_detail(err, "When assigning to a slice of an empty array value, slice boundaries must be fully specified.");
+                return -1;
+            }
+            if (h[d] < l[d]) return attu_error_set(err, "2202E", 0, "upper bound cannot be less than lower bound");
+            total *= h[d] - l[d] + 1;
+            if (total > ARRAY_MAX_ELEMS)
+                return attu_error_set(err, "54000", 0, "array size exceeds the maximum allowed (%d)", ARRAY_MAX_ELEMS);
+            rs->dims[d] = (int32_t)(h[d] - l[d] + 1); rs->lbs[d] = (int32_t)l[d];
+        }
+        rs->ndims = n;
+        if ((int64_t)src->n < total) return attu_error_set(err, "2202E", 0, "source array too small");
+        for (int64_t i = 0; i < total; i++) if (elem_list_put(out, src, (size_t)i)) return attu_error_oom(err);
+        return 0;
+    }
+    if (elem_list_read(old, e, a->v.s, a->len)) return attu_error_oom(err);
+    if (n > sh.ndims || (!slice && n != sh.ndims)) return attu_error_set(err, "2202E", 0, "wrong number of array subscripts");
+    for (int d = 0; d < sh.ndims; d++) {
+        int64_t lb = sh.lbs[d], ub = lb + sh.dims[d] - 1;
+        l[d] = d < n && bnd[2 * d] != INT32_MIN ? bnd[2 * d] : lb;
+        h[d] = d < n && bnd[2 * d + 1] != INT32_MAX ? bnd[2 * d + 1] : ub;
+        if (h[d] < l[d]) {   /* nothing to assign: the array as it was */
+            *rs = sh;
+            for (size_t i = 0; i < old->n; i++) if (elem_list_put(out, old, i)) return attu_error_oom(err);
+            return 0;
+        }
+    }
+    if (sh.ndims == 1) {
+        int64_t lb = sh.lbs[0], ub = lb + sh.dims[0] - 1, nl = l[0] < lb ? l[0] : lb, nu = h[0] > ub ? h[0] : ub;
+        if (nu - nl + 1 > ARRAY_MAX_ELEMS)
+            return attu_error_set(err, "54000", 0, "array size exceeds the maximum allowed (%d)", ARRAY_MAX_ELEMS);
+        if ((int64_t)src->n < h[0] - l[0] + 1) return attu_error_set(err, "2202E", 0, "source array too small");
+        for (int64_t k = nl; k <= nu; k++) {
+            int rc2 = k >= l[0] && k <= h[0] ? elem_list_put(out, src, (size_t)(k - l[0]))
+                      : k >= lb && k <= ub   ? elem_list_put(out, old, (size_t)(k - lb))
+                                             : put_byte(out, TAG_NULL);
+            if (rc2) return attu_error_oom(err);
+        }
+        memset(rs, 0, sizeof *rs);
+        rs->ndims = 1; rs->lbs[0] = (int32_t)nl; rs->dims[0] = (int32_t)(nu - nl + 1);
+        return 0;
+    }
+    int64_t need = 1;
+    for (int d = 0; d < sh.ndims; d++) {
+        if (l[d] < sh.lbs[d] || h[d] > (int64_t)sh.lbs[d] + sh.dims[d] - 1)
+            return attu_error_set(err, "2202E", 0, "array subscript out of range");
+        need *= h[d] - l[d] + 1;
+    }
+    if ((int64_t)src->n < need) return attu_error_set(err, "2202E", 0, "source array too small");
+    int32_t idx[ATTU_ARRAY_MAXDIM] = { 0 };
+    size_t next = 0;
+    for (size_t i = 0; i < old->n; i++) {
+        bool in = true;
+        for (int d = 0; d < sh.ndims && in; d++) in = sh.lbs[d] + idx[d] >= l[d] && sh.lbs[d] + idx[d] <= h[d];
+        if (in ? elem_list_put(out, src, next++) : elem_list_put(out, old, i)) return attu_error_oom(err);
+        for (int d = sh.ndims - 1; d >= 0; d--) {
+            if (++idx[d] < sh.dims[d]) break;
+            idx[d] = 0;
+        }
+    }
+    *rs = sh;
     return 0;
 }
 
@@ -500,7 +1071,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
     attu_type dt = p->reg_types[in->dst];
     attu_type at = in->a >= 0 ? p->reg_types[in->a] : dt;
     attu_type bt = in->b >= 0 ? p->reg_types[in->b] : dt;
-    attu_abuf out = { 0 }, key = { 0 }, tmp = { 0 };
+    attu_abuf out = { 0 }, key = { 0 }, tmp = { 0 }, canon = { 0 };
     attu_array_iter it, it2;
     attu_slot v, w;
     int rc = 0;
@@ -518,81 +1089,188 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
         case ATTU_ARR_FROM_TEXT:
             if (an) break;
             if (attu_array_from_text(attu_type_array_elem(dt), A[r].v.s, A[r].len, &out, err)) { rc = -1; break; }
+            rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
+            break;
+        case ATTU_ARR_KEY:
+            if (an) break;
+            if (attu_array_key(attu_type_array_elem(at), A[r].v.s, A[r].len, &out)) { rc = attu_error_oom(err); break; }
             rc = emit(o, out.p, out.len, alloc, ctx, err);
+            break;
+        case ATTU_ARR_CANON:
+            if (an) break;
+            if (attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
+            rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         case ATTU_ARR_TO_TEXT:
             if (an) break;
             if (attu_array_to_text(attu_type_array_elem(at), A[r].v.s, A[r].len, &out)) { rc = attu_error_oom(err); break; }
-            rc = emit(o, out.p, out.len, alloc, ctx, err);
+            rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
-        case ATTU_ARR_APPEND:
-            if (!an && attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
-            if (attu_array_put(&out, attu_type_array_elem(dt), &B[r])) { rc = attu_error_oom(err); break; }
-            rc = emit(o, out.p, out.len, alloc, ctx, err);
-            break;
-        case ATTU_ARR_PREPEND:
-            if (attu_array_put(&out, attu_type_array_elem(dt), &A[r])) { rc = attu_error_oom(err); break; }
-            if (!bn && attu_abuf_put(&out, B[r].v.s, B[r].len)) { rc = attu_error_oom(err); break; }
-            rc = emit(o, out.p, out.len, alloc, ctx, err);
-            break;
-        case ATTU_ARR_CAT:
-            if (an && bn) break;
-            if (!an && attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
-            if (!bn && attu_abuf_put(&out, B[r].v.s, B[r].len)) { rc = attu_error_oom(err); break; }
-            rc = emit(o, out.p, out.len, alloc, ctx, err);
-            break;
-        case ATTU_ARR_SUBSCRIPT: {
-            if (an || bn) break;
-            int64_t want = B[r].v.i, k = 0;
-            attu_array_iter_init(&it, attu_type_array_elem(at), A[r].v.s, A[r].len);
-            while (attu_array_next(&it, &v) == 1) {
-                if (++k < want) continue;
-                if (k == want && !v.null) {
-                    *o = v;
-                    if (dt.id == ATTU_TYPE_TEXT || dt.id == ATTU_TYPE_NUMERIC) rc = emit(o, v.v.s, v.len, alloc, ctx, err);
-                }
-                break;
-            }
-            attu_array_iter_done(&it);
+        case ATTU_ARR_APPEND: case ATTU_ARR_PREPEND: {
+            attu_type e = attu_type_array_elem(dt);
+            bool app = in->aux == ATTU_ARR_APPEND, arr_null = app ? an : bn;
+            const attu_slot *arr = app ? &A[r] : &B[r], *x = app ? &B[r] : &A[r];
+            attu_array_shape sh = { 0 }, rs = { 0 };
+            if (!arr_null) attu_array_get_shape(e, arr->v.s, arr->len, &sh);
+            if (sh.ndims > 1) { rc = attu_error_set(err, "22000", 0, "argument must be empty or one-dimensional array"); break; }
+            if (!app && attu_array_put(&out, e, x)) { rc = attu_error_oom(err); break; }
+            if (!arr_null && attu_abuf_put(&out, arr->v.s, arr->len)) { rc = attu_error_oom(err); break; }
+            if (app && attu_array_put(&out, e, x)) { rc = attu_error_oom(err); break; }
+            rs.ndims = 1; rs.dims[0] = (sh.ndims ? sh.dims[0] : 0) + 1; rs.lbs[0] = sh.ndims ? sh.lbs[0] : 1;
+            if (sh.ndims && !app) rs.lbs[0] = sh.lbs[0];
+            rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
             break;
         }
-        case ATTU_ARR_SLICE: {
-            if (an || bn || cn) break;
-            int64_t lo = B ? B[r].v.i : 1, hi = C ? C[r].v.i : INT64_MAX, k = 0;
-            attu_array_iter_init(&it, attu_type_array_elem(at), A[r].v.s, A[r].len);
-            while (attu_array_next(&it, &v) == 1) {
-                k++;
-                if (k >= lo && k <= hi && attu_abuf_put(&out, (const char *)it.p - it.enclen, it.enclen)) {
-                    rc = attu_error_oom(err);
-                    break;
-                }
+        case ATTU_ARR_CAT: {
+            if (an && bn) break;
+            attu_type e = attu_type_array_elem(dt);
+            attu_array_shape sa = { 0 }, sb = { 0 }, rs;
+            if (!an) attu_array_get_shape(e, A[r].v.s, A[r].len, &sa);
+            if (!bn) attu_array_get_shape(e, B[r].v.s, B[r].len, &sb);
+            if (sa.ndims == 0 || sb.ndims == 0) rs = sa.ndims ? sa : sb;
+            else if (cat_shape(&sa, &sb, &rs, err)) { rc = -1; break; }
+            if (!an && attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
+            if (!bn && attu_abuf_put(&out, B[r].v.s, B[r].len)) { rc = attu_error_oom(err); break; }
+            rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
+            break;
+        }
+        case ATTU_ARR_SUBSCRIPT: case ATTU_ARR_SUBSCRIPT_N: case ATTU_ARR_NTH: {
+            if (an || bn) break;
+            attu_type e = attu_type_array_elem(at);
+            attu_array_shape sh;
+            int64_t idx[ATTU_ARRAY_MAXDIM + 1], off;
+            int n = 1;
+            bool sub_null = false;
+            if (in->aux == ATTU_ARR_NTH) off = B[r].v.i - 1;
+            else {
+                attu_array_get_shape(e, A[r].v.s, A[r].len, &sh);
+                if (in->aux == ATTU_ARR_SUBSCRIPT) idx[0] = B[r].v.i;
+                else n = read_subscripts(&B[r], idx, ATTU_ARRAY_MAXDIM + 1, &sub_null);
+                if (sub_null) break;
+                off = subscript_offset(&sh, idx, n);
             }
+            if (off >= 0) rc = element_at(&A[r], e, dt, off, o, alloc, ctx, err);
+            break;
+        }
+        case ATTU_ARR_SLICE: case ATTU_ARR_SLICE_N: {
+            if (an || bn || cn) break;
+            attu_type e = attu_type_array_elem(at);
+            attu_array_shape sh, rs;
+            int64_t lo[ATTU_ARRAY_MAXDIM + 1], hi[ATTU_ARRAY_MAXDIM + 1];
+            int n = 1;
+            bool lnull = false, hnull = false;
+            if (in->aux == ATTU_ARR_SLICE) { lo[0] = B[r].v.i; hi[0] = C[r].v.i; }
+            else {
+                n = read_subscripts(&B[r], lo, ATTU_ARRAY_MAXDIM + 1, &lnull);
+                read_subscripts(&C[r], hi, ATTU_ARRAY_MAXDIM + 1, &hnull);
+                if (lnull || hnull) break;
+            }
+            attu_array_get_shape(e, A[r].v.s, A[r].len, &sh);
+            if (slice_into(&A[r], e, &sh, lo, hi, n, &out, &rs)) { rc = attu_error_oom(err); break; }
+            rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
+            break;
+        }
+        case ATTU_ARR_NEST: {
+            /* acc a (NULL: none) with the sub-array b as one segment, its
+             * shape written even where the canonical form leaves it out */
+            attu_type e = attu_type_array_elem(dt);
+            if (bn) {
+                rc = in->imm_i ? attu_error_set(err, "22004", 0, "cannot accumulate null arrays")
+                               : attu_error_set(err, "2202E", 0, "multidimensional arrays must have array expressions with matching dimensions");
+                break;
+            }
+            attu_array_shape sh;
+            attu_array_get_shape(e, B[r].v.s, B[r].len, &sh);
+            if (!an && attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
+            attu_array_iter_init(&it, e, B[r].v.s, B[r].len);
+            while (!rc && attu_array_next(&it, &v) == 1)
+                if (attu_abuf_put(&out, it.p - it.enclen, it.enclen)) rc = attu_error_oom(err);
             attu_array_iter_done(&it);
+            if (!rc && put_shape(&out, &sh)) rc = attu_error_oom(err);
+            /* its show bytes as a show section of this segment */
+            bool any = false;
+            tmp.len = 0;
+            attu_array_iter_init(&it, e, B[r].v.s, B[r].len);
+            while (!rc && attu_array_next(&it, &v) == 1)
+                if (!v.null && elem_has_show(e)) { any |= it.showb != SHOW_PLAIN; if (put_byte(&tmp, it.showb)) rc = attu_error_oom(err); }
+            attu_array_iter_done(&it);
+            if (!rc && any && (put_byte(&out, TAG_SHOW) || attu_abuf_put(&out, tmp.p, tmp.len))) rc = attu_error_oom(err);
             if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            break;
+        }
+        case ATTU_ARR_ASSIGN: {
+            attu_type e = attu_type_array_elem(dt);
+            bool slice = in->imm_i != 0, sub_null;
+            int64_t bnd[2 * (ATTU_ARRAY_MAXDIM + 1)];
+            int nb = bn ? 0 : read_subscripts(&B[r], bnd, 2 * (ATTU_ARRAY_MAXDIM + 1), &sub_null);
+            if (bn || sub_null) { rc = attu_error_set(err, "22004", 0, "array subscript in assignment must not be null"); break; }
+            if (slice && cn) {   /* a NULL source leaves the array as it was */
+                if (!an) rc = emit(o, A[r].v.s, A[r].len, alloc, ctx, err);
+                break;
+            }
+            elem_list src = { 0 }, old = { 0 };
+            attu_array_shape rs = { 0 };
+            if (slice) rc = elem_list_read(&src, e, C[r].v.s, C[r].len) ? attu_error_oom(err) : 0;
+            else {
+                tmp.len = 0;
+                if (attu_array_put(&tmp, e, &C[r])) rc = attu_error_oom(err);
+                else rc = elem_list_read(&src, e, tmp.p, tmp.len) ? attu_error_oom(err) : 0;
+            }
+            attu_slot av = an ? (attu_slot){ .null = 1 } : A[r];
+            if (!rc) rc = assign_into(e, &av, bnd, nb / 2, slice, &src, &old, &out, &rs, err);
+            elem_list_free(&src);
+            elem_list_free(&old);
+            if (!rc) rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
+            break;
+        }
+        case ATTU_ARR_NEST_DONE: {
+            if (an) break;
+            attu_type e = attu_type_array_elem(dt);
+            attu_array_shape rs;
+            bool empty;
+            if (nest_shape(e, &A[r], in->imm_i != 0, &rs, &empty, err)) { rc = -1; break; }
+            if (empty) { rc = emit(o, "", 0, alloc, ctx, err); break; }
+            if (attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
+            rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_LENGTH: case ATTU_ARR_LOWER: case ATTU_ARR_UPPER: case ATTU_ARR_CARDINALITY:
         case ATTU_ARR_NDIMS: case ATTU_ARR_DIMS: {
             if (an || bn) break;
-            size_t cnt = attu_array_count(attu_type_array_elem(at), A[r].v.s, A[r].len);
+            attu_array_shape sh;
+            attu_array_get_shape(attu_type_array_elem(at), A[r].v.s, A[r].len, &sh);
             attu_array_fn f = (attu_array_fn)in->aux;
-            if (f == ATTU_ARR_CARDINALITY) { o->null = 0; o->v.i = (int64_t)cnt; break; }
-            if (cnt == 0 || (B && B[r].v.i != 1)) break;
+            if (f == ATTU_ARR_CARDINALITY) { o->null = 0; o->v.i = shape_count(&sh); break; }
+            if (sh.ndims == 0) break;
+            if (f == ATTU_ARR_NDIMS) { o->null = 0; o->v.i = sh.ndims; break; }
             if (f == ATTU_ARR_DIMS) {
-                char buf[48];
-                int l = snprintf(buf, sizeof buf, "[1:%zu]", cnt);
+                char buf[256];
+                int l = 0;
+                for (int d = 0; d < sh.ndims; d++)
+                    l += snprintf(buf + l, sizeof buf - (size_t)l, "[%ld:%ld]", (long)sh.lbs[d], (long)sh.lbs[d] + sh.dims[d] - 1);
                 rc = emit(o, buf, (size_t)l, alloc, ctx, err);
                 break;
             }
+            int64_t d = B[r].v.i;
+            if (d < 1 || d > sh.ndims) break;
             o->null = 0;
-            o->v.i = f == ATTU_ARR_LOWER || f == ATTU_ARR_NDIMS ? 1 : (int64_t)cnt;
+            o->v.i = f == ATTU_ARR_LENGTH ? sh.dims[d - 1] : f == ATTU_ARR_LOWER ? sh.lbs[d - 1]
+                                                                                : (int64_t)sh.lbs[d - 1] + sh.dims[d - 1] - 1;
             break;
         }
         case ATTU_ARR_POSITION: case ATTU_ARR_POSITIONS: case ATTU_ARR_REMOVE: case ATTU_ARR_REPLACE: {
             if (an) break;
             attu_type e = attu_type_array_elem(at);
             attu_array_fn f = (attu_array_fn)in->aux;
-            int64_t start = 1, k = 0;
+            attu_array_shape sh;
+            attu_array_get_shape(e, A[r].v.s, A[r].len, &sh);
+            if (sh.ndims > 1 && f != ATTU_ARR_REPLACE) {
+                rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                    f == ATTU_ARR_REMOVE ? "removing elements from multidimensional arrays is not supported"
+                                                         : "searching for elements in multidimensional arrays is not supported");
+                break;
+            }
+            int64_t start = sh.ndims ? sh.lbs[0] : 1, k = start - 1;
             if (f == ATTU_ARR_POSITION && C) {
                 if (cn) { rc = attu_error_set(err, "22004", 0, "initial position must not be null"); break; }
                 start = C[r].v.i;
@@ -604,7 +1282,6 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 k++;
                 bool match = v.null ? (bool)bn
                                     : !bn && !key_cmp(it.key, it.keylen, (const unsigned char *)key.p + 1, klen);
-                const char *enc = (const char *)it.p - it.enclen;
                 if (f == ATTU_ARR_POSITION) {
                     if (match && k >= start) { o->null = 0; o->v.i = k; break; }
                 } else if (f == ATTU_ARR_POSITIONS) {
@@ -613,14 +1290,20 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                         if (attu_array_put(&out, attu_type_make(ATTU_TYPE_INT32), &kv)) rc = attu_error_oom(err);
                     }
                 } else if (f == ATTU_ARR_REMOVE) {
-                    if (!match && attu_abuf_put(&out, enc, it.enclen)) rc = attu_error_oom(err);
+                    if (!match && attu_array_put_current(&out, &it)) rc = attu_error_oom(err);
                 } else {
                     if (match) { if (attu_array_put(&out, e, &C[r])) rc = attu_error_oom(err); }
-                    else if (attu_abuf_put(&out, enc, it.enclen)) rc = attu_error_oom(err);
+                    else if (attu_array_put_current(&out, &it)) rc = attu_error_oom(err);
                 }
             }
             attu_array_iter_done(&it);
-            if (!rc && f != ATTU_ARR_POSITION) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            if (!rc && f == ATTU_ARR_REPLACE) rc = emit_shaped(o, dt, &out, &sh, &canon, alloc, ctx, err);
+            else if (!rc && f == ATTU_ARR_REMOVE) {
+                attu_array_shape rs = sh;
+                rs.dims[0] = (int32_t)attu_array_count(e, out.p, out.len);
+                rs.ndims = rs.dims[0] ? 1 : 0;
+                rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
+            } else if (!rc && f != ATTU_ARR_POSITION) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_TO_STRING: {
@@ -639,7 +1322,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 if (attu_abuf_put(&out, lp ? lp : buf, l)) rc = attu_error_oom(err);
             }
             attu_array_iter_done(&it);
-            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            if (!rc) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_FROM_STRING: {
@@ -669,7 +1352,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                     break;
                 }
             }
-            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            if (!rc) rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_CONTAINS: case ATTU_ARR_OVERLAP: {
@@ -713,43 +1396,29 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             else { o->null = 0; o->v.i = all; }
             break;
         }
-        case ATTU_ARR_SET: {
-            if (bn) { rc = attu_error_set(err, "22004", 0, "array subscript in assignment must not be null"); break; }
-            attu_type e = attu_type_array_elem(at);
-            int64_t want = B[r].v.i, k = 0;
-            if (want < 1 || ((an || A[r].len == 0) && want != 1)) {
-                rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                                    "array lower bounds other than 1 are not supported (subscript %lld)", (long long)want);
-                break;
-            }
-            if (!an) {
-                attu_array_iter_init(&it, e, A[r].v.s, A[r].len);
-                while (!rc && attu_array_next(&it, &v) == 1) {
-                    if (++k == want) { if (attu_array_put(&out, e, &C[r])) rc = attu_error_oom(err); }
-                    else if (attu_abuf_put(&out, (const char *)it.p - it.enclen, it.enclen)) rc = attu_error_oom(err);
-                }
-                attu_array_iter_done(&it);
-            }
-            attu_slot nul = { .null = 1 };
-            for (; !rc && k + 1 < want; k++)
-                if (attu_array_put(&out, e, &nul)) rc = attu_error_oom(err);
-            if (!rc && k < want && attu_array_put(&out, e, &C[r])) rc = attu_error_oom(err);
-            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
-            break;
-        }
         case ATTU_ARR_TRIM: {
+            /* without the last b items of the first dimension (of one
+             * dimension, elements), lower bounds 1 as PostgreSQL's slice */
             if (an || bn) break;
             attu_type e = attu_type_array_elem(at);
-            int64_t cnt = (int64_t)attu_array_count(e, A[r].v.s, A[r].len), keep = cnt - B[r].v.i, k = 0;
-            if (B[r].v.i < 0 || B[r].v.i > cnt) {
-                rc = attu_error_set(err, "2202E", 0, "number of elements to trim must be between 0 and %lld", (long long)cnt);
+            attu_array_shape sh;
+            attu_array_get_shape(e, A[r].v.s, A[r].len, &sh);
+            int64_t items = sh.ndims ? sh.dims[0] : 0, per = 1;
+            if (B[r].v.i < 0 || B[r].v.i > items) {
+                rc = attu_error_set(err, "2202E", 0, "number of elements to trim must be between 0 and %lld", (long long)items);
                 break;
             }
+            for (int d = 1; d < sh.ndims; d++) per *= sh.dims[d];
+            int64_t keep = (items - B[r].v.i) * per, k = 0;
             attu_array_iter_init(&it, e, A[r].v.s, A[r].len);
             while (!rc && k++ < keep && attu_array_next(&it, &v) == 1)
-                if (attu_abuf_put(&out, (const char *)it.p - it.enclen, it.enclen)) rc = attu_error_oom(err);
+                if (attu_array_put_current(&out, &it)) rc = attu_error_oom(err);
             attu_array_iter_done(&it);
-            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            attu_array_shape rs = sh;
+            if (rs.ndims) rs.dims[0] = (int32_t)(items - B[r].v.i);
+            for (int d = 0; d < rs.ndims; d++) rs.lbs[d] = 1;
+            if (rs.ndims && rs.dims[0] == 0) rs.ndims = 0;
+            if (!rc) rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
             break;
         }
         case ATTU_ARR_CAST: {
@@ -762,7 +1431,9 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 if (attu_array_put(&out, to, &w)) { rc = attu_error_oom(err); break; }
             }
             attu_array_iter_done(&it);
-            if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
+            attu_array_shape sh;
+            attu_array_get_shape(from, A[r].v.s, A[r].len, &sh);
+            if (!rc) rc = emit_shaped(o, dt, &out, &sh, &canon, alloc, ctx, err);
             break;
         }
         }
@@ -770,5 +1441,6 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
     attu_abuf_free(&out);
     attu_abuf_free(&key);
     attu_abuf_free(&tmp);
+    attu_abuf_free(&canon);
     return rc;
 }

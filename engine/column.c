@@ -233,6 +233,17 @@ int attu_column_array_each(const attu_column *c, size_t row,
     return n;
 }
 
+int attu_column_array_dims(const attu_column *c, size_t row, int32_t *dims, int32_t *lbs) {
+    if (!attu_type_is_array(c->type) || attu_column_is_null(c, row)) return -1;
+    size_t len = 0;
+    const char *s = "";
+    if (c->dict) s = attu_dictionary_get(c->dict, *(const int32_t *)((const char *)c->data + row * 4), &len);
+    attu_array_shape sh;
+    attu_array_get_shape(attu_type_array_elem(c->type), s, len, &sh);
+    for (int d = 0; d < sh.ndims; d++) { dims[d] = sh.dims[d]; lbs[d] = sh.lbs[d]; }
+    return sh.ndims;
+}
+
 void attu_column_invalidate_device(attu_column *c) {
     if (c->device && c->device_free) c->device_free(c->device);
     c->device = NULL;

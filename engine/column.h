@@ -93,6 +93,10 @@ size_t attu_column_format(const attu_column *c, size_t row, char *buf,
  * Returns the number of elements, or -1 when row is no array. The wire's
  * binary array_send reads elements so, without knowing the encoding. */
 struct attu_slot;
+/* The dimensions of row `row` of an array column: their number (0 for
+ * '{}', -1 when row is no array), lengths and lower bounds into dims and
+ * lbs (6 each at most, engine/array.h), outermost first. */
+int attu_column_array_dims(const attu_column *c, size_t row, int32_t *dims, int32_t *lbs);
 int attu_column_array_each(const attu_column *c, size_t row,
                            void (*fn)(void *ctx, attu_type elem, const struct attu_slot *v,
                                       const char *num, size_t num_len),

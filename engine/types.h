@@ -203,6 +203,15 @@ static inline attu_type attu_type_array_of(attu_type e) {
     if (e.id == ATTU_TYPE_TEXT && e.precision != 0) t.precision = -1;
     return t;
 }
+/* An array of numeric or float elements: its values show more than their
+ * keys (a numeric's scale, a float's -0: engine/array.h), so what compares
+ * them for equality reads the keys (the planner's ATTU_ARR_KEY). */
+static inline int attu_type_array_shows(attu_type t) {
+    if (!attu_type_is_array(t)) return 0;
+    attu_type_id e = (attu_type_id)(t.scale - ATTU_ARRAY_SCALE_BASE);
+    return e == ATTU_TYPE_NUMERIC || e == ATTU_TYPE_FLOAT32 || e == ATTU_TYPE_FLOAT64;
+}
+
 /* Two array types of the same element type (attu_type_equal does not
  * look at a TEXT's modifiers). */
 static inline int attu_type_array_same(attu_type a, attu_type b) {

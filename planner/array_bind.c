@@ -110,11 +110,28 @@ static attu_bexpr *op_missing(bctx *c, const char *op, attu_bexpr *l, attu_bexpr
     return NULL;
 }
 
-/* = <> < <= > >= of whole arrays: their encoded bytes compare as
+/* The keys of a numeric or float array (engine/array.h), text that
+ * compares as PostgreSQL's array_eq and array_cmp: '{1.0}' and '{1.00}'
+ * one key. Other arrays are their own keys. */
+attu_bexpr *attu_array_key_expr(bctx *c, attu_bexpr *a) {
+    if (!a || !attu_type_array_shows(a->type)) return a;
+    return arr_call(c, ATTU_ARR_KEY, attu_type_make(ATTU_TYPE_TEXT), a->position, 1, a, NULL, NULL);
+}
+
+/* A concatenation of encodings (array_agg's) in its canonical form; of
+ * nested ones (array_agg of arrays, nested) one array of one more dimension. */
+attu_bexpr *attu_array_canon_expr(bctx *c, attu_bexpr *a, bool nested) {
+    attu_bexpr *r = arr_call(c, nested ? ATTU_ARR_NEST_DONE : ATTU_ARR_CANON, a->type, a->position, 1, a, NULL, NULL);
+    if (r && nested) r->imm = 1;
+    return r;
+}
+
+/* = <> < <= > >= of whole arrays: their encoded keys compare as
  * PostgreSQL's array_cmp orders (engine/array.h). */
 attu_bexpr *attu_array_compare(bctx *c, attu_opcode text_op, const char *opname, attu_bexpr *l, attu_bexpr *r,
                                int pos) {
     if (!array_pair(c, &l, &r, pos, false)) return c->err->set ? NULL : op_missing(c, opname, l, r, pos);
+    if (!(l = attu_array_key_expr(c, l)) || !(r = attu_array_key_expr(c, r))) return NULL;
     return mk_call(c, text_op, attu_type_make(ATTU_TYPE_BOOL), pos, 2, l, r, NULL, NULL);
 }
 
@@ -209,19 +226,44 @@ bool attu_array_function_name(const char *name) {
 
 /* ARRAY[...]: the elements' common type, as PostgreSQL's ARRAY[] resolves
  * it (select_common_type: ARRAY[1, 2.5] is numeric[]) */
+/* ARRAY[sub-arrays] (ARRAY[ARRAY[1,2], ARRAY[3,4]], ARRAY[a, b] of array
+ * columns): one array of one more dimension, its elements' type the
+ * sub-arrays' common element type; each sub-array a segment of its own
+ * (ATTU_ARR_NEST), checked and joined by ATTU_ARR_NEST_DONE (2202E for
+ * sub-arrays of different dimensions or a NULL one, as PostgreSQL's). */
+static attu_bexpr *bind_array_nest(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
+    attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
+    for (int i = 0; i < n; i++) {
+        if (args[i]->type.id == ATTU_TYPE_UNKNOWN) continue;
+        attu_type m, et = attu_type_array_elem(args[i]->type);
+        if (!attu_type_is_array(args[i]->type) || !mix_type(t, et, &m)) {
+            char b1[64], b2[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, args[i]->position ? args[i]->position : e->position,
+                           "ARRAY types %s and %s cannot be matched", tname(attu_type_array_of(t), b1), tname(args[i]->type, b2));
+            return NULL;
+        }
+        t = m;
+    }
+    if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
+    attu_type at = attu_type_array_of(t);
+    attu_bexpr *acc = empty_array(c, at, e->position);
+    for (int i = 0; i < n && acc; i++) {
+        attu_bexpr *x = coerce(c, args[i], at, false, e->position);
+        if (!x) return NULL;
+        acc = arr_call(c, ATTU_ARR_NEST, at, e->position, 2, acc, x, NULL);
+    }
+    return acc ? arr_call(c, ATTU_ARR_NEST_DONE, at, e->position, 1, acc, NULL, NULL) : NULL;
+}
+
 static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n) {
     if (n == 0) {
         attu_error_set(c->err, "42P18", e->position, "cannot determine type of empty array");
         attu_error_set_hint(c->err, "Explicitly cast to the desired type, for example ARRAY[]::integer[].");
         return NULL;
     }
+    for (int i = 0; i < n; i++) if (attu_type_is_array(args[i]->type)) return bind_array_nest(c, e, args, n);
     attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
     for (int i = 0; i < n; i++) {
-        if (attu_type_is_array(args[i]->type)) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, args[i]->position ? args[i]->position : e->position,
-                           "multidimensional arrays are not supported");
-            return NULL;
-        }
         attu_type m;
         if (!mix_type(t, args[i]->type, &m)) {
             char b1[64], b2[64];
@@ -250,13 +292,15 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
     return acc;
 }
 
-/* The one-element array of x (array_agg's input), NULL x a NULL element. */
+/* The one-element array of x (array_agg's input), NULL x a NULL element;
+ * of an array x, x as one segment (ATTU_ARR_NEST) for ATTU_ARR_NEST_DONE. */
 attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
     if (!(x = resolve_unknown(c, x))) return NULL;
     attu_type t = x->type;
-    if (attu_type_is_array(t)) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "multidimensional arrays are not supported");
-        return NULL;
+    if (attu_type_is_array(t)) {   /* array_agg of arrays: a segment of its own each */
+        attu_bexpr *k = empty_array(c, t, pos), *r = k ? arr_call(c, ATTU_ARR_NEST, t, pos, 2, k, x, NULL) : NULL;
+        if (r) r->imm = 1;
+        return r;
     }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
     if (attu_type_is_bpchar_any(t)) t = attu_type_make(ATTU_TYPE_TEXT);
@@ -276,18 +320,20 @@ attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
 attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_expr *ae, attu_type t, int pos) {
     attu_type et = attu_type_array_elem(t);
     attu_bexpr *acc = empty_array(c, t, ae->position);
-    for (int i = 0; i < ae->u.func.args.n && acc; i++) {
-        attu_bexpr *x = bind_expr(c, sc, ae->u.func.args.items[i]);
-        if (!x) return NULL;
-        if (attu_type_is_array(x->type)) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, x->position ? x->position : ae->position,
-                           "multidimensional arrays are not supported");
-            return NULL;
-        }
-        if (!(x = coerce(c, x, et, true, pos))) return NULL;
-        acc = arr_call(c, ATTU_ARR_APPEND, t, ae->position, 2, acc, x, NULL);
+    int n = ae->u.func.args.n, narr = 0;
+    attu_bexpr **xs = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+    if (!xs) { attu_error_oom(c->err); return NULL; }
+    for (int i = 0; i < n; i++) {
+        if (!(xs[i] = bind_expr(c, sc, ae->u.func.args.items[i]))) return NULL;
+        narr += attu_type_is_array(xs[i]->type);
     }
-    return acc;
+    /* ARRAY[ARRAY[...], ...]::t[]: each sub-array cast to t[] */
+    for (int i = 0; i < n && acc; i++) {
+        attu_bexpr *x = coerce(c, xs[i], narr ? t : et, true, pos);
+        if (!x) return NULL;
+        acc = arr_call(c, narr ? ATTU_ARR_NEST : ATTU_ARR_APPEND, t, ae->position, 2, acc, x, NULL);
+    }
+    return narr && acc ? arr_call(c, ATTU_ARR_NEST_DONE, t, ae->position, 1, acc, NULL, NULL) : acc;
 }
 
 /* x op ANY / ALL (array) */
@@ -339,6 +385,101 @@ static attu_bexpr *bind_any(bctx *c, const attu_ast_expr *e, attu_bexpr *x, attu
     return r;
 }
 
+static bool is_subscript_call(const attu_ast_expr *x) {
+    return x->kind == ATTU_EXPR_FUNC && (!strcmp(x->u.func.name, " subscript") || !strcmp(x->u.func.name, " slice"));
+}
+
+/* A bound subscript: integer, or untyped (42804 otherwise). */
+static attu_bexpr *subscript_arg(bctx *c, const scope *sc, const attu_ast_expr *x, int32_t omitted, int pos) {
+    attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
+    attu_bexpr *b = is_omitted(x) ? mk_const_int(c, i4, omitted) : bind_expr(c, sc, x);
+    if (!b) return NULL;
+    if (b->type.id != ATTU_TYPE_UNKNOWN && !is_numeric(b->type.id)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, b->position ? b->position : pos,
+                       "array subscript must have type integer");
+        return NULL;
+    }
+    return coerce(c, b, i4, true, pos);
+}
+
+/* a[i][j]... and a[i:j][k:l]... (several subscripts, as the grammar nests
+ * them): one element, NULL unless there is a subscript for each dimension;
+ * with any slice among them a slice, where a lone subscript i is 1:i as
+ * PostgreSQL's. The subscripts travel as int[]s (ATTU_ARR_SUBSCRIPT_N,
+ * ATTU_ARR_SLICE_N). */
+static bool bind_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool pairs, attu_bexpr **base,
+                            attu_bexpr **lo, attu_bexpr **hi, bool *slice) {
+    const attu_ast_expr *chain[ATTU_ARRAY_MAXDIM + 2];
+    int n = 0, pos = e->position;
+    *slice = false;
+    const attu_ast_expr *x = e;
+    while (is_subscript_call(x)) {
+        if (n == ATTU_ARRAY_MAXDIM) {
+            attu_error_set(c->err, "54000", pos, "number of array dimensions (%d) exceeds the maximum allowed (%d)",
+                           n + 1, ATTU_ARRAY_MAXDIM);
+            return false;
+        }
+        chain[n++] = x;
+        *slice |= !strcmp(x->u.func.name, " slice");
+        x = x->u.func.args.items[0];
+    }
+    attu_bexpr *a = *base = bind_expr(c, sc, x);
+    if (!a) return false;
+    if (!attu_type_is_array(a->type)) {
+        char b1[64];
+        attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, a->position ? a->position : pos,
+                       "cannot subscript type %s because it does not support subscripting", tname(a->type, b1));
+        return false;
+    }
+    attu_type i4 = attu_type_make(ATTU_TYPE_INT32), ia = attu_type_array_of(i4);
+    *lo = empty_array(c, ia, pos);
+    *hi = *slice && !pairs ? empty_array(c, ia, pos) : NULL;
+    for (int k = n - 1; k >= 0 && *lo; k--) {   /* innermost call first: a[i] is chain[n - 1] */
+        const attu_ast_expr *s = chain[k];
+        bool is_slice = !strcmp(s->u.func.name, " slice");
+        attu_bexpr *l, *h;
+        if (is_slice) {
+            l = subscript_arg(c, sc, s->u.func.args.items[1], INT32_MIN, pos);
+            h = l ? subscript_arg(c, sc, s->u.func.args.items[2], INT32_MAX, pos) : NULL;
+        } else {
+            h = subscript_arg(c, sc, s->u.func.args.items[1], INT32_MAX, pos);
+            l = h && *slice ? mk_const_int(c, i4, 1) : h;
+        }
+        if (!l || !h) return false;
+        *lo = arr_call(c, ATTU_ARR_APPEND, ia, pos, 2, *lo, l, NULL);
+        if (pairs) { if (*lo) *lo = arr_call(c, ATTU_ARR_APPEND, ia, pos, 2, *lo, h, NULL); }
+        else if (*slice && !(*hi = arr_call(c, ATTU_ARR_APPEND, ia, pos, 2, *hi, h, NULL))) return false;
+    }
+    return *lo != NULL;
+}
+
+/* a[i][j]... and a[i:j][k:l]... (several subscripts, as the grammar nests
+ * them): one element, NULL unless there is a subscript for each dimension;
+ * with any slice among them a slice, where a lone subscript i is 1:i as
+ * PostgreSQL's. The subscripts travel as int[]s (ATTU_ARR_SUBSCRIPT_N,
+ * ATTU_ARR_SLICE_N). */
+static attu_bexpr *bind_subscript_chain(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_bexpr *a, *lo, *hi;
+    bool slice;
+    if (!bind_subscripts(c, sc, e, false, &a, &lo, &hi, &slice)) return NULL;
+    if (slice) return arr_call(c, ATTU_ARR_SLICE_N, a->type, e->position, 3, a, lo, hi);
+    return arr_call(c, ATTU_ARR_SUBSCRIPT_N, elem_of(a->type), e->position, 2, a, lo, NULL);
+}
+
+/* UPDATE ... SET a[i] = v, a[i][j] = v, a[i:j] = array (" array_assign" of
+ * the subscripted column and the value): ATTU_ARR_ASSIGN with the bounds
+ * as one int[] (low, high of each subscript), imm 1 for a slice. */
+static attu_bexpr *bind_array_assign(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_bexpr *a, *bounds, *hi, *x;
+    bool slice;
+    if (!bind_subscripts(c, sc, e->u.func.args.items[0], true, &a, &bounds, &hi, &slice)) return NULL;
+    if (!(x = bind_expr(c, sc, e->u.func.args.items[1]))) return NULL;
+    if (!(x = coerce(c, x, slice ? a->type : attu_type_array_elem(a->type), true, e->position))) return NULL;
+    attu_bexpr *r = arr_call(c, ATTU_ARR_ASSIGN, a->type, e->position, 3, a, bounds, x);
+    if (r) r->imm = slice;
+    return r;
+}
+
 attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     int n = e->u.func.args.n, pos = e->position;
@@ -349,6 +490,9 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
         return NULL;
     }
     attu_type i4 = attu_type_make(ATTU_TYPE_INT32), txt = attu_type_make(ATTU_TYPE_TEXT);
+    if ((!strcmp(name, " slice") || !strcmp(name, " subscript")) && is_subscript_call(e->u.func.args.items[0]))
+        return bind_subscript_chain(c, sc, e);
+    if (!strcmp(name, " array_assign")) return bind_array_assign(c, sc, e);
     if (!strcmp(name, " slice")) {
         attu_bexpr *a = bind_expr(c, sc, e->u.func.args.items[0]);
         if (!a) return NULL;
@@ -380,24 +524,6 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
         return k ? mk_call(c, ATTU_OP_COALESCE, x->type, pos, 2, x, k, NULL, NULL) : NULL;
     }
     if (!strncmp(name, " any", 4) || !strncmp(name, " all", 4)) return bind_any(c, e, args[0], args[1]);
-    if (!strcmp(name, " array_set")) {
-        /* UPDATE ... SET a[i] = v */
-        attu_bexpr *a = args[0], *i = args[1], *x;
-        if (!attu_type_is_array(a->type)) {
-            char b1[64];
-            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, a->position ? a->position : pos,
-                           "cannot subscript type %s because it does not support subscripting", tname(a->type, b1));
-            return NULL;
-        }
-        if (i->type.id != ATTU_TYPE_UNKNOWN && !is_numeric(i->type.id)) {
-            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, i->position ? i->position : pos,
-                           "array subscript must have type integer");
-            return NULL;
-        }
-        if (!(i = coerce(c, i, i4, true, pos))) return NULL;
-        if (!(x = coerce(c, args[2], attu_type_array_elem(a->type), true, pos))) return NULL;
-        return arr_call(c, ATTU_ARR_SET, a->type, pos, 3, a, i, x);
-    }
     if (!strcmp(name, " subscript")) {
         attu_bexpr *a = args[0], *i = args[1];
         if (!attu_type_is_array(a->type)) {
@@ -535,12 +661,12 @@ attu_bexpr *attu_unnest_series(bctx *c, attu_bexpr *a, int pos) {
 }
 
 attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos) {
-    return arr_call(c, ATTU_ARR_SUBSCRIPT, elem_of(a->type), pos, 2, a, k, NULL);
+    return arr_call(c, ATTU_ARR_NTH, elem_of(a->type), pos, 2, a, k, NULL);   /* storage order, every dimension */
 }
 
-/* generate_subscripts(a, dim [, reverse]): the series 1 .. array_length(a,
- * dim) (reversed: down to 1), a set-returning function as generate_series;
- * '{}', NULL and a dimension other than 1 give no rows. */
+/* generate_subscripts(a, dim [, reverse]): the series array_lower(a, dim)
+ * .. array_upper(a, dim) (reversed: downwards), a set-returning function as
+ * generate_series; '{}', NULL and a dimension a lacks give no rows. */
 attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool in_from) {
     int pos = e->position;
     if (!in_from && c->in_agg) {
@@ -574,10 +700,12 @@ attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_a
     attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
     attu_bexpr *x = attu_bx_new(c->pa, BX_SRF, i4, pos);
     if (!x) { attu_error_oom(c->err); return NULL; }
-    attu_bexpr *len = arr_call(c, ATTU_ARR_LENGTH, i4, pos, 2, a, d, NULL);
+    /* array_lower .. array_upper of the dimension (NULL, no rows, outside) */
+    attu_bexpr *lo = arr_call(c, ATTU_ARR_LOWER, i4, pos, 2, a, d, NULL);
+    attu_bexpr *hi = lo ? arr_call(c, ATTU_ARR_UPPER, i4, pos, 2, a, d, NULL) : NULL;
     x->nargs = 3;
-    x->args[0] = reverse ? len : mk_const_int(c, i4, 1);
-    x->args[1] = reverse ? mk_const_int(c, i4, 1) : len;
+    x->args[0] = reverse ? hi : lo;
+    x->args[1] = reverse ? lo : hi;
     x->args[2] = mk_const_int(c, i4, reverse ? -1 : 1);
     if (!x->args[0] || !x->args[1] || !x->args[2]) return NULL;
     return x;

@@ -1058,14 +1058,14 @@ static attu_lplan *mk_project(bctx *c, attu_lplan *child, int n, attu_bexpr **ex
  * keyed_values (the node's value of column i) finds again. */
 static int bpchar_keyed_count(const attu_type *ts, int n) {
     int nb = 0;
-    for (int i = 0; i < n; i++) nb += attu_type_is_bpchar_any(ts[i]) && !attu_type_is_bpchar(ts[i]);
+    for (int i = 0; i < n; i++) nb += keyed_by_value(ts[i]);
     return nb;
 }
 
 static int keyed_value_col(const attu_type *ts, int n, int i) {
-    if (!(attu_type_is_bpchar_any(ts[i]) && !attu_type_is_bpchar(ts[i]))) return i;
+    if (!keyed_by_value(ts[i])) return i;
     int j = n;
-    for (int k = 0; k < i; k++) j += attu_type_is_bpchar_any(ts[k]) && !attu_type_is_bpchar(ts[k]);
+    for (int k = 0; k < i; k++) j += keyed_by_value(ts[k]);
     return j;
 }
 
@@ -1736,7 +1736,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     if (plain_distinct) {
         bool bp = false, other = false;
         for (int i = 0; i < n; i++) {
-            bp |= attu_type_is_bpchar_any(items[i]->type) && !attu_type_is_bpchar(items[i]->type);
+            bp |= keyed_by_value(items[i]->type);
             other |= attu_bx_has_srf(items[i]) || has_kind(items[i], BX_WINDOW);
         }
         bp_distinct = bp && !other;

@@ -212,14 +212,22 @@ bool mix_type(attu_type a, attu_type b, attu_type *out) {
     return true;
 }
 
+/* The types whose equality is not their bytes' (bpchar_key). */
+bool keyed_by_value(attu_type t) {
+    return (attu_type_is_bpchar_any(t) && !attu_type_is_bpchar(t)) || attu_type_array_shows(t);
+}
+
 /* A bpchar without a length keeps its values' trailing blanks (engine/types.h),
  * which PostgreSQL's bpchar equality and ordering ignore: 'a' and 'a ' are
  * one group, one partition, one count(DISTINCT) value, and sort before
  * 'a\t'. Those keys are the value with the blanks stripped (rtrim strips
  * blanks only, as PostgreSQL: a tab stays), a text, so the engine's text
  * keys (codes, hashes, the GPU's included) need no change; what is shown
- * is still a value as kept. A char(n) is kept stripped already. */
+ * is still a value as kept. A char(n) is kept stripped already. An array
+ * of numeric or float is keyed alike, by its elements' values without
+ * their scales or a zero's sign (attu_array_key_expr). */
 attu_bexpr *bpchar_key(bctx *c, attu_bexpr *a) {
+    if (a && attu_type_array_shows(a->type)) return attu_array_key_expr(c, a);
     if (!a || !attu_type_is_bpchar_any(a->type) || attu_type_is_bpchar(a->type)) return a;
     return mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), a->position, 1, a, NULL, NULL, NULL);
 }

@@ -187,6 +187,8 @@ attu_bexpr *attu_array_compare(bctx *c, attu_opcode text_op, const char *opname,
 attu_bexpr *attu_array_concat(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos);
 bool attu_array_function_name(const char *name);
 attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos);
+attu_bexpr *attu_array_key_expr(bctx *c, attu_bexpr *a);
+attu_bexpr *attu_array_canon_expr(bctx *c, attu_bexpr *a, bool nested);
 attu_bexpr *attu_bind_unnest(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *attu_unnest_series(bctx *c, attu_bexpr *a, int pos);
 attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool in_from);
@@ -233,6 +235,9 @@ attu_bexpr *bpchar_padded(bctx *c, attu_bexpr *a, int pos);
  * length by: the value without its trailing blanks, as text; any other
  * value itself (binder_expr.c says why). NULL on OOM. */
 attu_bexpr *bpchar_key(bctx *c, attu_bexpr *a);
+/* Whether bpchar_key keys values of type t by more than the value as kept:
+ * a bpchar without a length, an array of numeric or float. */
+bool keyed_by_value(attu_type t);
 attu_bexpr *bpchar_order_code(bctx *c, attu_bexpr *a);
 attu_type mix_numeric_literal(attu_type t, const attu_bexpr *v);
 attu_bexpr *bpchar_order_decode(bctx *c, attu_bexpr *d);

@@ -561,6 +561,9 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     }
     c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
     attu_bexpr *res = window ? x : attu_bind_agg_level(c, x, denied);
+    /* array_agg's string_agg joins one-element encodings (engine/array.h) */
+    if (array_agg && res && (attu_type_array_shows(res->type) || attu_type_is_array(array_agg_arg->type)))
+        return attu_array_canon_expr(c, res, attu_type_is_array(array_agg_arg->type));
     return bp_coded && res ? bpchar_order_decode(c, res) : res;
 bad:
     c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;

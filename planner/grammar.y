@@ -1016,6 +1016,15 @@ c_expr(A) ::= EXISTS(K) select_with_parens(Q).  { A = ab_subquery(ctx, ATTU_EXPR
  * not supported. */
 c_expr(A) ::= ARRAY(K) LBRACKET expr_list(L) RBRACKET.  { A = ab_func(ctx, NULL, " array", L, K.pos); }
 c_expr(A) ::= ARRAY(K) LBRACKET RBRACKET.               { A = ab_func(ctx, NULL, " array", NULL, K.pos); }
+/* ARRAY[[1, 2], [3, 4]]: the inner brackets are ARRAY[1, 2], ARRAY[3, 4] */
+c_expr(A) ::= ARRAY(K) LBRACKET array_expr_list(L) RBRACKET.  { A = ab_func(ctx, NULL, " array", L, K.pos); }
+%type array_expr {attu_ast_expr *}
+array_expr(A) ::= LBRACKET(K) expr_list(L) RBRACKET.        { A = ab_func(ctx, NULL, " array", L, K.pos); }
+array_expr(A) ::= LBRACKET(K) array_expr_list(L) RBRACKET.  { A = ab_func(ctx, NULL, " array", L, K.pos); }
+array_expr(A) ::= LBRACKET(K) RBRACKET.                     { A = ab_func(ctx, NULL, " array", NULL, K.pos); }
+%type array_expr_list {attu_vec *}
+array_expr_list(A) ::= array_expr(E).                          { A = vec_push_ptr(ctx, NULL, E); }
+array_expr_list(A) ::= array_expr_list(L) COMMA array_expr(E). { A = vec_push_ptr(ctx, L, E); }
 /* a[i] and a[i:j] (either bound may be left out): calls of " subscript"
  * and " slice", a left-out bound a call of " omitted". As PostgreSQL's
  * indirection, after a column, a parameter or a parenthesised expression
@@ -1996,11 +2005,21 @@ set_clause(A) ::= colid(N) EQ a_expr(E).
     A = vec_new(ctx);
     ab_vec_push(ctx, A, &it, sizeof it);
 }
-/* SET a[i] = v: the array a with element i set (planner/array_bind.c) */
-set_clause(A) ::= colid(N) LBRACKET(K) a_expr(I) RBRACKET EQ a_expr(E).
+/* SET a[i] = v, a[i][j] = v, a[i:j] = array: the subscripts on the column
+ * (as a[i] reads them), assigned by " array_assign" (planner/array_bind.c) */
+%type set_target {attu_ast_expr *}
+set_target(A) ::= colid(N) LBRACKET(K) a_expr(I) RBRACKET.
+    { A = ab_func2(ctx, " subscript", ab_column(ctx, NULL, ab_tokstr(&N), N.pos), I, K.pos); }
+set_target(A) ::= colid(N) LBRACKET(K) slice_bound(L) COLON slice_bound(H) RBRACKET.
+    { A = ab_func3(ctx, " slice", ab_column(ctx, NULL, ab_tokstr(&N), N.pos), L, H, K.pos); }
+set_target(A) ::= set_target(T) LBRACKET(K) a_expr(I) RBRACKET.  { A = ab_func2(ctx, " subscript", T, I, K.pos); }
+set_target(A) ::= set_target(T) LBRACKET(K) slice_bound(L) COLON slice_bound(H) RBRACKET.
+    { A = ab_func3(ctx, " slice", T, L, H, K.pos); }
+set_clause(A) ::= set_target(T) EQ a_expr(E).
 {
-    attu_ast_expr *col = ab_column(ctx, NULL, ab_tokstr(&N), N.pos);
-    attu_ast_set_item it = { (char *)ab_tokstr(&N), N.pos, ab_func3(ctx, " array_set", col, I, E, K.pos) };
+    const attu_ast_expr *col = T;
+    while (col->kind == ATTU_EXPR_FUNC) col = col->u.func.args.items[0];
+    attu_ast_set_item it = { (char *)col->u.column.name, col->position, ab_func2(ctx, " array_assign", T, E, T->position) };
     A = vec_new(ctx);
     ab_vec_push(ctx, A, &it, sizeof it);
 }

@@ -358,10 +358,13 @@ static void put_binary_array(pgbuf *b, const attu_column *c, size_t row) {
     if (attu_column_array_each(c, row, count_elem, &a) < 0) { pgbuf_put_i32(b, -1); return; }
     size_t at = b->len;
     pgbuf_put_i32(b, 0);                       /* the length, patched below */
-    pgbuf_put_i32(b, a.n ? 1 : 0);
+    int32_t dims[6], lbs[6];
+    int nd = attu_column_array_dims(c, row, dims, lbs);
+    if (nd < 0 || !a.n) nd = 0;
+    pgbuf_put_i32(b, nd);
     pgbuf_put_i32(b, a.nulls ? 1 : 0);
     pgbuf_put_i32(b, (int32_t)attu_type_pg_oid(et));
-    if (a.n) { pgbuf_put_i32(b, a.n); pgbuf_put_i32(b, 1); }
+    for (int d = 0; d < nd; d++) { pgbuf_put_i32(b, dims[d]); pgbuf_put_i32(b, lbs[d]); }
     attu_column_array_each(c, row, send_elem, &a);
     if (!b->oom && b->len >= at + 4) {
         uint32_t total = (uint32_t)(b->len - at - 4);

@@ -24,6 +24,16 @@ def arr(oid, elems):
     return out
 
 
+def arr_dims(oid, dims, elems):
+    """array_send of several dimensions: dims are (length, lower bound)."""
+    out = i32(len(dims), int(any(e is None for e in elems)), oid)
+    for n, lb in dims:
+        out += i32(n, lb)
+    for e in elems:
+        out += i32(-1) if e is None else i32(len(e)) + e
+    return out
+
+
 CASES = [
     ("SELECT ARRAY[1, NULL, 3]", arr(23, [i32(1), None, i32(3)])),
     ("SELECT '{}'::int[]", arr(23, [])),
@@ -39,6 +49,8 @@ CASES = [
     # numeric_send: ndigits, weight, sign, dscale, base-10000 digits
     ("SELECT ARRAY[1.50, -2]::numeric[]", arr(1700, [struct.pack("!hhhhhh", 2, 0, 0, 2, 1, 5000),
                                                      struct.pack("!hhhhh", 1, 0, 0x4000, 0, 2)])),
+    ("SELECT '{{1,2},{3,NULL}}'::int[]", arr_dims(23, [(2, 1), (2, 1)], [i32(1), i32(2), i32(3), None])),
+    ("SELECT '[0:1]={5,6}'::int[]", arr_dims(23, [(2, 0)], [i32(5), i32(6)])),
 ]
 
 c = connect_from_env()

@@ -1,8 +1,11 @@
 /*
  * test_array.c - engine/array.h: the encoding's byte order is PostgreSQL's
  * array order (checked against a comparator written from array_cmp's
- * rules on random arrays of every element class), no encoding holds a NUL
- * byte, and text goes in and out as PostgreSQL's array_in / array_out.
+ * rules on random arrays of every element class: the keys always, the
+ * whole bytes wherever the arrays differ in value), arrays equal in value
+ * ('{1.0}' and '{1.00}', '{-0}' and '{0}') have equal keys, no encoding
+ * holds a NUL byte, concatenated encodings read as one array, and text
+ * goes in and out as PostgreSQL's array_in / array_out.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -14,7 +17,7 @@
 
 /* one element of a reference array */
 typedef struct ref_elem { bool null; int64_t i; double f; char s[8]; char num[24]; } ref_elem;
-typedef struct ref_array { int n; ref_elem e[6]; } ref_array;
+typedef struct ref_array { int n; ref_elem e[12]; } ref_array;
 
 static int cmp_elem(attu_type t, const ref_elem *a, const ref_elem *b) {
     if (a->null || b->null) return a->null - b->null;       /* NULL after every value */
@@ -27,9 +30,7 @@ static int cmp_elem(attu_type t, const ref_elem *a, const ref_elem *b) {
         attu_numeric x, y;
         cr_assert_eq(attu_numeric_parse(a->num, strlen(a->num), &x, NULL), 0);
         cr_assert_eq(attu_numeric_parse(b->num, strlen(b->num), &y, NULL), 0);
-        int c = attu_numeric_cmp(x, y);
-        /* equal values of different scales: the encoding orders by scale */
-        return c ? c : (x.dscale > y.dscale) - (x.dscale < y.dscale);
+        return attu_numeric_cmp(x, y);   /* equal values of any scales are equal */
     }
     default: return (a->i > b->i) - (a->i < b->i);
     }
@@ -47,8 +48,8 @@ static int cmp_array(attu_type t, const ref_array *a, const ref_array *b) {
 
 static void random_array(attu_type t, ref_array *r) {
     static const char *const texts[] = { "", "a", "ab", "b", "a\x01", "\x01", "zz", "a b" };
-    static const char *const nums[] = { "0", "0.00", "1.5", "-1.5", "10", "9.99", "-100.25", "0.001", "-0.01", "123456789.5" };
-    static const double floats[] = { 0, 1.5, -1.5, 1e300, -1e300, INFINITY, -INFINITY, NAN, 0.1, -2 };
+    static const char *const nums[] = { "0", "0.00", "1.5", "-1.5", "10", "9.99", "-100.25", "0.001", "-0.01", "1.50" };
+    static const double floats[] = { 0, 1.5, -1.5, 1e300, -1e300, INFINITY, -INFINITY, NAN, -0.0, -2 };
     static const int64_t ints[] = { 0, 1, -1, INT64_MAX, INT64_MIN, 1000, -1000, 42 };
     memset(r, 0, sizeof *r);
     r->n = rand() % 5;
@@ -63,8 +64,8 @@ static void random_array(attu_type t, ref_array *r) {
 }
 
 static void encode(attu_type t, const ref_array *r, attu_abuf *out) {
-    out->len = 0;
-    cr_assert_eq(attu_abuf_put(out, "", 0), 0);
+    attu_abuf raw = { 0 };
+    cr_assert_eq(attu_abuf_put(&raw, "", 0), 0);
     for (int k = 0; k < r->n; k++) {
         const ref_elem *e = &r->e[k];
         attu_slot v;
@@ -84,9 +85,11 @@ static void encode(attu_type t, const ref_array *r, attu_abuf *out) {
         }
         default: v.v.i = e->i; break;
         }
-        cr_assert_eq(attu_array_put(out, t, &v), 0);
+        cr_assert_eq(attu_array_put(&raw, t, &v), 0);   /* one-element segments */
     }
+    cr_assert_eq(attu_array_canon(t, raw.p, raw.len, out), 0);
     cr_assert_eq(memchr(out->p, 0, out->len), NULL, "an encoding holds a NUL byte");
+    attu_abuf_free(&raw);
 }
 
 static int sign(int c) { return (c > 0) - (c < 0); }
@@ -99,18 +102,37 @@ static int bytes_cmp(const attu_abuf *a, const attu_abuf *b) {
 
 static void check_order(attu_type t) {
     srand(7 + t.id);
-    attu_abuf ea = { 0 }, eb = { 0 };
+    attu_abuf ea = { 0 }, eb = { 0 }, ka = { 0 }, kb = { 0 }, cat = { 0 }, canon = { 0 };
     for (int round = 0; round < 20000; round++) {
         ref_array a, b;
         random_array(t, &a);
         random_array(t, &b);
         encode(t, &a, &ea);
         encode(t, &b, &eb);
-        cr_assert_eq(sign(bytes_cmp(&ea, &eb)), cmp_array(t, &a, &b), "round %d", round);
+        int want = cmp_array(t, &a, &b);
+        cr_assert_eq(attu_array_key(t, ea.p, ea.len, &ka), 0);
+        cr_assert_eq(attu_array_key(t, eb.p, eb.len, &kb), 0);
+        cr_assert_eq(sign(bytes_cmp(&ka, &kb)), want, "keys, round %d", round);
+        if (want) cr_assert_eq(sign(bytes_cmp(&ea, &eb)), want, "round %d", round);
         cr_assert_eq(attu_array_count(t, ea.p, ea.len), (size_t)a.n);
+        /* a || b as bytes (array_agg's form) reads as the concatenation */
+        cat.len = 0;
+        cr_assert_eq(attu_abuf_put(&cat, ea.p, ea.len) || attu_abuf_put(&cat, eb.p, eb.len), 0);
+        cr_assert_eq(attu_array_canon(t, cat.p, cat.len, &canon), 0);
+        ref_array ab = a;
+        for (int k = 0; k < b.n; k++) ab.e[ab.n++] = b.e[k];
+        attu_abuf want_ab = { 0 };
+        encode(t, &ab, &want_ab);
+        cr_assert_eq(canon.len, want_ab.len, "concatenation, round %d", round);
+        cr_assert_eq(memcmp(canon.p, want_ab.p, canon.len), 0, "concatenation, round %d", round);
+        attu_abuf_free(&want_ab);
     }
     attu_abuf_free(&ea);
     attu_abuf_free(&eb);
+    attu_abuf_free(&ka);
+    attu_abuf_free(&kb);
+    attu_abuf_free(&cat);
+    attu_abuf_free(&canon);
 }
 
 Test(array, order_int) { check_order(attu_type_make(ATTU_TYPE_INT64)); }
@@ -138,6 +160,27 @@ Test(array, text_in_out) {
     roundtrip(nm, "{1.50,-0.001,100,0.00,123456789012345678901234567890.5}",
               "{1.50,-0.001,100,0.00,123456789012345678901234567890.5}");
     roundtrip(bo, "{t,false,yes}", "{t,f,t}");
+    roundtrip(nm, "{1.0,NULL,1.00,-0.0,NaN,-Infinity,2}", "{1.0,NULL,1.00,0.0,NaN,-Infinity,2}");
+    roundtrip(attu_type_make(ATTU_TYPE_FLOAT64), "{-0,0,NULL,-1.5}", "{-0,0,NULL,-1.5}");
+}
+
+/* '{1.0}' and '{1.00}' (and '{-0}' and '{0}') differ in their bytes, which
+ * keep what they show, and have one key. */
+Test(array, equal_values_one_key) {
+    static const char *const pairs[][3] = { { "{1.0,2}", "{1.00,2.000}", "n" }, { "{0.0,NULL}", "{0,NULL}", "n" },
+                                            { "{-0,1}", "{0,1}", "f" } };
+    for (size_t k = 0; k < sizeof pairs / sizeof *pairs; k++) {
+        attu_type t = attu_type_make(pairs[k][2][0] == 'n' ? ATTU_TYPE_NUMERIC : ATTU_TYPE_FLOAT64);
+        attu_abuf a = { 0 }, b = { 0 }, ka = { 0 }, kb = { 0 };
+        attu_error err = { 0 };
+        cr_assert_eq(attu_array_from_text(t, pairs[k][0], strlen(pairs[k][0]), &a, &err), 0);
+        cr_assert_eq(attu_array_from_text(t, pairs[k][1], strlen(pairs[k][1]), &b, &err), 0);
+        cr_assert(a.len != b.len || memcmp(a.p, b.p, a.len), "%s", pairs[k][0]);
+        cr_assert_eq(attu_array_key(t, a.p, a.len, &ka), 0);
+        cr_assert_eq(attu_array_key(t, b.p, b.len, &kb), 0);
+        cr_assert(ka.len == kb.len && !memcmp(ka.p, kb.p, ka.len), "%s", pairs[k][0]);
+        attu_abuf_free(&a); attu_abuf_free(&b); attu_abuf_free(&ka); attu_abuf_free(&kb);
+    }
 }
 
 Test(array, malformed) {
@@ -150,9 +193,70 @@ Test(array, malformed) {
         cr_assert_str_eq(err.sqlstate, "22P02", "%s: %s", bad[k], err.sqlstate);
         attu_abuf_free(&enc);
     }
-    attu_abuf enc = { 0 };
+    static const char *const bad_md[] = { "{{1},2}", "{1,{2}}", "{{1,2},{3}}", "{{1},{2,3}}", "[1:2]={1}", "[1:2]{1,2}", "[0:1]={{1},{2}}" };
+    for (size_t k = 0; k < sizeof bad_md / sizeof *bad_md; k++) {
+        attu_abuf enc = { 0 };
+        attu_error err = { 0 };
+        cr_assert_neq(attu_array_from_text(i4, bad_md[k], strlen(bad_md[k]), &enc, &err), 0, "%s", bad_md[k]);
+        cr_assert_str_eq(err.sqlstate, "22P02", "%s: %s", bad_md[k], err.sqlstate);
+        attu_abuf_free(&enc);
+    }
+}
+
+/* several dimensions and lower bounds, in and out as PostgreSQL's */
+Test(array, text_dims) {
+    attu_type i4 = attu_type_make(ATTU_TYPE_INT32), nm = attu_type_make(ATTU_TYPE_NUMERIC);
+    roundtrip(i4, "{{1,2},{3,4}}", "{{1,2},{3,4}}");
+    roundtrip(i4, " { { 1 } , { NULL } } ", "{{1},{NULL}}");
+    roundtrip(i4, "{{{1,2},{3,4}},{{5,6},{7,8}}}", "{{{1,2},{3,4}},{{5,6},{7,8}}}");
+    roundtrip(i4, "[0:2]={1,2,3}", "[0:2]={1,2,3}");
+    roundtrip(i4, "[1:3]={1,2,3}", "{1,2,3}");
+    roundtrip(i4, "[3]={1,2,3}", "{1,2,3}");
+    roundtrip(i4, "[-1:0][1:2]={{1,2},{3,4}}", "[-1:0][1:2]={{1,2},{3,4}}");
+    roundtrip(nm, "{{1.0,2.00},{-0.0,NULL}}", "{{1.0,2.00},{0.0,NULL}}");
+}
+
+/* PostgreSQL's array_cmp for several dimensions: the elements in storage
+ * order, then the element count, the number of dimensions, the lengths,
+ * the lower bounds (those of one dimension from 1 first here) */
+Test(array, order_dims) {
+    static const char *const sorted[] = { "{1,2}", "{{1,2}}", "{{1},{2}}", "{1,2,3}", "{{1,2,3}}", "{{1,2},{3,4}}",
+                                          "{{1,2},{3,5}}", "{2}" };
+    attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
+    size_t n = sizeof sorted / sizeof *sorted;
+    attu_abuf enc[8] = { { 0 } };
     attu_error err = { 0 };
-    cr_assert_neq(attu_array_from_text(i4, "{{1}}", 5, &enc, &err), 0);
-    cr_assert_str_eq(err.sqlstate, "0A000");
+    for (size_t k = 0; k < n; k++) cr_assert_eq(attu_array_from_text(i4, sorted[k], strlen(sorted[k]), &enc[k], &err), 0);
+    for (size_t k = 0; k + 1 < n; k++) cr_assert_lt(bytes_cmp(&enc[k], &enc[k + 1]), 0, "%s < %s", sorted[k], sorted[k + 1]);
+    for (size_t k = 0; k < n; k++) attu_abuf_free(&enc[k]);
+}
+
+/* Random text of array syntax: array_in either refuses it (22P02, 54000,
+ * 2202E) or reads an array whose output reads back to the same bytes. */
+Test(array, text_fuzz) {
+    static const char alphabet[] = "{{}},,[]:=-0123 \"\\NnULl.";
+    attu_type types[] = { attu_type_make(ATTU_TYPE_INT32), attu_type_make(ATTU_TYPE_TEXT),
+                          attu_type_make(ATTU_TYPE_NUMERIC), attu_type_make(ATTU_TYPE_FLOAT64) };
+    srand(11);
+    attu_abuf enc = { 0 }, txt = { 0 }, again = { 0 };
+    for (int round = 0; round < 40000; round++) {
+        char in[24];
+        int n = rand() % 23;
+        for (int k = 0; k < n; k++) in[k] = alphabet[rand() % (sizeof alphabet - 1)];
+        in[n] = 0;
+        attu_type t = types[rand() % 4];
+        attu_error err = { 0 };
+        if (attu_array_from_text(t, in, (size_t)n, &enc, &err)) {
+            cr_assert(!strcmp(err.sqlstate, "22P02") || !strcmp(err.sqlstate, "54000") || !strcmp(err.sqlstate, "2202E") ||
+                          !strcmp(err.sqlstate, "22003"),
+                      "%s: %s", in, err.sqlstate);
+            continue;
+        }
+        cr_assert_eq(attu_array_to_text(t, enc.p, enc.len, &txt), 0);
+        cr_assert_eq(attu_array_from_text(t, txt.p, txt.len, &again, &err), 0, "%s -> %s: %s", in, txt.p, err.message);
+        cr_assert(again.len == enc.len && !memcmp(again.p, enc.p, enc.len), "%s -> %s", in, txt.p);
+    }
     attu_abuf_free(&enc);
+    attu_abuf_free(&txt);
+    attu_abuf_free(&again);
 }

@@ -111,3 +111,8 @@ int attu_column_array_each(const attu_column *c, size_t row,
     (void)c; (void)row; (void)fn; (void)ctx;
     return -1;
 }
+
+int attu_column_array_dims(const attu_column *c, size_t row, int32_t *dims, int32_t *lbs) {
+    (void)c; (void)row; (void)dims; (void)lbs;
+    return -1;
+}
