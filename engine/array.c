@@ -604,7 +604,7 @@ static int parse_array_text(attu_type elem, const char *s, size_t len, attu_abuf
             }
             if (!ndim) ndim = depth;
             else if (depth != ndim) { rc = malformed(err, s, len, "Unexpected array element."); break; }
-            bool is_null;
+            bool is_null = false;
             attu_slot v;
             if ((rc = read_token(s, len, &i, &tok, &is_null, err))) break;
             if (is_null) { memset(&v, 0, sizeof v); v.null = 1; }
