@@ -1121,6 +1121,11 @@ static attu_bexpr *bind_in_list(bctx *c, const scope *sc, const attu_ast_expr *e
 /* a as plain text, as an explicit cast would make it */
 static attu_bexpr *bind_cast_plain_text(bctx *c, attu_bexpr *a, int pos) {
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    /* a bpchar without a length keeps its trailing blanks: its text, as
+     * PostgreSQL's cast, is without them (('ab  '::bpchar)::varchar(3) is
+     * 'ab') */
+    if (attu_type_is_bpchar_any(a->type) && !attu_type_is_bpchar(a->type))
+        return mk_call(c, ATTU_OP_RTRIM, txt, pos, 1, a, NULL, NULL, NULL);
     if (a->type.id == ATTU_TYPE_TEXT) return a;
     return coerce(c, a, txt, true, pos);
 }
@@ -1249,6 +1254,13 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *cut = mk_call(c, ATTU_OP_LEFT, attu_type_make(ATTU_TYPE_TEXT), pos, 2, x, n, NULL, NULL);
         return cut ? mk_call(c, ATTU_OP_RTRIM, t, pos, 1, cut, NULL, NULL, NULL) : NULL;
     }
+    if (attu_type_is_bpchar_any(a->type) && !attu_type_is_bpchar(a->type) && t.id == ATTU_TYPE_TEXT && t.scale == 0)
+        /* bpchar without a length to text or varchar: its values keep
+         * their trailing blanks (engine/types.h), which PostgreSQL's cast
+         * strips; attu_type_equal would take the two for one type and
+         * drop the cast, leaving a bpchar (pg_typeof character, ARRAY[]
+         * of it 0A000) */
+        return mk_call(c, ATTU_OP_RTRIM, t, pos, 1, a, NULL, NULL, NULL);
     if (a->type.id == ATTU_TYPE_TEXT && t.id == ATTU_TYPE_TEXT && a->type.scale != t.scale &&
         (attu_type_is_bpchar(a->type) || t.scale == 1))
         /* char(n) to text: the value as kept, without its padding, which
