@@ -223,12 +223,8 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
             return NULL;
         }
         attu_type m;
-        if (!mix_type(t, args[i]->type, &m)) {
-            char b1[64], b2[64];
-            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, args[i]->position ? args[i]->position : e->position,
-                           "ARRAY types %s and %s cannot be matched", tname(t, b1), tname(args[i]->type, b2));
-            return NULL;
-        }
+        if (!mix_type(t, args[i]->type, &m))
+            return mix_type_error(c, "ARRAY", t, args[i]->type, args[i]->position ? args[i]->position : e->position);
         t = m;
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);

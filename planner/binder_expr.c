@@ -160,6 +160,25 @@ bool common_type(attu_type a, attu_type b, attu_type *out) {
     return false;
 }
 
+static bool datetime_category(attu_type t) {
+    return t.id == ATTU_TYPE_DATE || t.id == ATTU_TYPE_TIME || t.id == ATTU_TYPE_TIMETZ ||
+           t.id == ATTU_TYPE_TIMESTAMP || t.id == ATTU_TYPE_TIMESTAMPTZ;
+}
+
+void *mix_type_error(bctx *c, const char *what, attu_type a, attu_type b, int pos) {
+    char b1[64], b2[64];
+    if (datetime_category(a) && datetime_category(b)) {
+        /* the first stays chosen: a later one replaces it only where the
+         * first casts to it implicitly, which mix_type would have taken */
+        attu_error_set(c->err, "42846", pos, "%s could not convert type %s to %s", strcmp(what, "CASE") ? what : "CASE/WHEN",
+                       tname(b, b1), tname(a, b2));
+    } else {
+        attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, pos, "%s types %s and %s cannot be matched", what,
+                       tname(a, b1), tname(b, b2));
+    }
+    return NULL;
+}
+
 /* The type of a column of values from several sources (CASE branches,
  * UNION arms, VALUES rows, coalesce / greatest / least arguments). As
  * common_type, except that exact numbers of different scales (1 and 2.5,
@@ -1063,12 +1082,7 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *v = k == 0 ? x->else_ : x->thens[k - 1];
         if (!v) continue;
         attu_type nt;
-        if (!mix_type(t, v->type, &nt) && v->type.id != ATTU_TYPE_UNKNOWN) {
-            char b1[64], b2[64];
-            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, v->position, "CASE types %s and %s cannot be matched",
-                           tname(t, b1), tname(v->type, b2));
-            return NULL;
-        }
+        if (!mix_type(t, v->type, &nt) && v->type.id != ATTU_TYPE_UNKNOWN) return mix_type_error(c, "CASE", t, v->type, v->position);
         if (v->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);

@@ -1467,10 +1467,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
                                tname(t, b1), tname(args[i]->type, b2));
                 return NULL;
             }
-            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, args[i]->position ? args[i]->position : pos,
-                           "%s types %s and %s cannot be matched", !strcmp(name, "coalesce") ? "COALESCE" : !strcmp(name, "nullif") ? "NULLIF" : !strcmp(name, "greatest") ? "GREATEST" : "LEAST",
-                           tname(t, b1), tname(args[i]->type, b2));
-            return NULL;
+            return mix_type_error(c, !strcmp(name, "coalesce") ? "COALESCE" : !strcmp(name, "greatest") ? "GREATEST" : "LEAST",
+                                  t, args[i]->type, args[i]->position ? args[i]->position : pos);
         }
         if (args[i]->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
     }
