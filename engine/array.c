@@ -504,6 +504,12 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
     attu_array_iter it, it2;
     attu_slot v, w;
     int rc = 0;
+    /* ATTU_ARR_SUBSCRIPT's place in the array of the row before: its bytes,
+     * the position after element sub_k */
+    const char *sub_s = NULL;
+    size_t sub_len = 0;
+    const unsigned char *sub_p = NULL;
+    int64_t sub_k = 0;
     memset(&it, 0, sizeof it);
     memset(&it2, 0, sizeof it2);
     for (size_t r = 0; r < n && !rc; r++) {
@@ -545,11 +551,23 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             if (an || bn) break;
             int64_t want = B[r].v.i, k = 0;
             attu_array_iter_init(&it, attu_type_array_elem(at), A[r].v.s, A[r].len);
+            /* unnest is a[k] for k = 1 .. n over rows that share a's bytes:
+             * walking from the start each time made it quadratic (2M
+             * elements ran for hours), so a row of the same array (the same
+             * bytes of this batch) at a later subscript goes on from where
+             * the row before stopped */
+            if (A[r].v.s == sub_s && A[r].len == sub_len && want > sub_k) {
+                it.p = sub_p;
+                k = sub_k;
+            }
             while (attu_array_next(&it, &v) == 1) {
                 if (++k < want) continue;
-                if (k == want && !v.null) {
-                    *o = v;
-                    if (dt.id == ATTU_TYPE_TEXT || dt.id == ATTU_TYPE_NUMERIC) rc = emit(o, v.v.s, v.len, alloc, ctx, err);
+                if (k == want) {
+                    sub_s = A[r].v.s; sub_len = A[r].len; sub_p = it.p; sub_k = k;
+                    if (!v.null) {
+                        *o = v;
+                        if (dt.id == ATTU_TYPE_TEXT || dt.id == ATTU_TYPE_NUMERIC) rc = emit(o, v.v.s, v.len, alloc, ctx, err);
+                    }
                 }
                 break;
             }
