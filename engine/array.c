@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+/* PostgreSQL's MaxArraySize (MaxAllocSize / sizeof(Datum)) */
+#define ATTU_ARRAY_MAX_SIZE 134217727
 #define TAG_VALUE 0x02
 #define TAG_NULL  0x03
 #define KEY64_LEN 10
@@ -738,6 +740,13 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             if (want < 1 || ((an || A[r].len == 0) && want != 1)) {
                 rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                                     "array lower bounds other than 1 are not supported (subscript %lld)", (long long)want);
+                break;
+            }
+            /* PostgreSQL's MaxArraySize: a[2147483647] = v would write two
+             * billion NULLs (gigabytes, most of a minute) where PostgreSQL
+             * refuses */
+            if (want > ATTU_ARRAY_MAX_SIZE) {
+                rc = attu_error_set(err, "54000", 0, "array size exceeds the maximum allowed (%d)", ATTU_ARRAY_MAX_SIZE);
                 break;
             }
             if (!an) {
