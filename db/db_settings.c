@@ -246,7 +246,10 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
                     return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
                                           "invalid interval value for time zone: %s not allowed",
                                           iv.months ? "month" : "day");
-                z = attu_tz_fixed((int32_t)(iv.usec / 1000000));
+                /* past a week no zone takes it (attu_tz_fixed's NULL below);
+                 * the int32 cast would wrap -2147483648 hours into range */
+                int64_t secs = iv.usec / 1000000;
+                z = secs > -168 * 3600 && secs < 168 * 3600 ? attu_tz_fixed((int32_t)secs) : NULL;
             } else {
                 z = attu_tz_for_setting(value);
             }

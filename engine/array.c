@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+/* PostgreSQL's MaxArraySize (MaxAllocSize / sizeof(Datum)) */
+#define ATTU_ARRAY_MAX_SIZE 134217727
 #define TAG_VALUE 0x02
 #define TAG_NULL  0x03
 #define TAG_SHOW  0x01    /* a numeric or float array's display bytes follow */
@@ -789,22 +791,39 @@ static int read_subscripts(const attu_slot *a, int64_t *v, int max, bool *any_nu
 }
 
 /* The element at flat offset off (0-based) of a, into *o (NULL past the end). */
-static int element_at(const attu_slot *a, attu_type e, attu_type dt, int64_t off, attu_slot *o,
-                      char *(*alloc)(void *, size_t), void *ctx, attu_error *err) {
+/* Where the last element_at left off: an iterator over the array of the
+ * row before, after its element k - 1. unnest is a[k] for k = 1 .. n
+ * over rows that share one array's bytes; walking each from the start
+ * made it quadratic (2M elements ran for hours, session 17's review), so
+ * a row of the same bytes at a later element goes on from there. */
+typedef struct elem_cursor {
+    const char *s;
+    size_t len;
+    int64_t k;
+    bool live;
     attu_array_iter it;
+} elem_cursor;
+
+static int element_at(const attu_slot *a, attu_type e, attu_type dt, int64_t off, attu_slot *o,
+                      char *(*alloc)(void *, size_t), void *ctx, attu_error *err, elem_cursor *cur) {
     attu_slot v;
-    int64_t k = 0;
     int rc = 0;
-    attu_array_iter_init(&it, e, a->v.s, a->len);
-    while (attu_array_next(&it, &v) == 1) {
-        if (k++ < off) continue;
+    if (!cur->live || cur->s != a->v.s || cur->len != a->len || off < cur->k) {
+        if (cur->live) attu_array_iter_done(&cur->it);
+        attu_array_iter_init(&cur->it, e, a->v.s, a->len);
+        cur->live = true;
+        cur->s = a->v.s;
+        cur->len = a->len;
+        cur->k = 0;
+    }
+    while (attu_array_next(&cur->it, &v) == 1) {
+        if (cur->k++ < off) continue;
         if (!v.null) {
             *o = v;
             if (dt.id == ATTU_TYPE_TEXT || dt.id == ATTU_TYPE_NUMERIC) rc = emit(o, v.v.s, v.len, alloc, ctx, err);
         }
         break;
     }
-    attu_array_iter_done(&it);
     return rc;
 }
 
@@ -991,8 +1010,10 @@ static int assign_into(attu_type e, const attu_slot *a, const int64_t *bnd, int 
     if (n > sh.ndims || (!slice && n != sh.ndims)) return attu_error_set(err, "2202E", 0, "wrong number of array subscripts");
     for (int d = 0; d < sh.ndims; d++) {
         int64_t lb = sh.lbs[d], ub = lb + sh.dims[d] - 1;
-        l[d] = d < n && bnd[2 * d] != INT32_MIN ? bnd[2 * d] : lb;
-        h[d] = d < n && bnd[2 * d + 1] != INT32_MAX ? bnd[2 * d + 1] : ub;
+        /* INT32_MIN / INT32_MAX: a slice's omitted bound (an element's
+         * subscript is never omitted: a[2147483647] is past every array) */
+        l[d] = d < n && (!slice || bnd[2 * d] != INT32_MIN) ? bnd[2 * d] : lb;
+        h[d] = d < n && (!slice || bnd[2 * d + 1] != INT32_MAX) ? bnd[2 * d + 1] : ub;
         if (h[d] < l[d]) {   /* nothing to assign: the array as it was */
             *rs = sh;
             for (size_t i = 0; i < old->n; i++) if (elem_list_put(out, old, i)) return attu_error_oom(err);
@@ -1075,6 +1096,8 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
     attu_array_iter it, it2;
     attu_slot v, w;
     int rc = 0;
+    elem_cursor cur;   /* element_at's place in the array of the row before */
+    memset(&cur, 0, sizeof cur);
     memset(&it, 0, sizeof it);
     memset(&it2, 0, sizeof it2);
     for (size_t r = 0; r < n && !rc; r++) {
@@ -1149,7 +1172,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
                 if (sub_null) break;
                 off = subscript_offset(&sh, idx, n);
             }
-            if (off >= 0) rc = element_at(&A[r], e, dt, off, o, alloc, ctx, err);
+            if (off >= 0) rc = element_at(&A[r], e, dt, off, o, alloc, ctx, err, &cur);
             break;
         }
         case ATTU_ARR_SLICE: case ATTU_ARR_SLICE_N: {
@@ -1438,6 +1461,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
         }
         }
     }
+    if (cur.live) attu_array_iter_done(&cur.it);
     attu_abuf_free(&out);
     attu_abuf_free(&key);
     attu_abuf_free(&tmp);

@@ -1971,15 +1971,20 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
      * per query level) */
     const attu_stage_agg *og = NULL;
     bool mixed = false;
-    for (int i = 0; i < ng && !mixed; i++) {
-        const attu_stage_agg *g = &s->aggs[i];
-        if (!g->norder) continue;
-        bool same = og && og->norder == g->norder;
-        for (int q = 0; same && q < g->norder; q++)
-            same = og->order[q] == g->order[q] && og->desc[q] == g->desc[q] && og->nulls_first[q] == g->nulls_first[q];
-        if (og && !same) mixed = true;
-        else og = g;
-    }
+    /* written orders first; an implied one (array_agg(DISTINCT x)'s sort)
+     * is taken only where no aggregate writes one, and one that differs
+     * from the order taken is no conflict: that aggregate's rows come in
+     * the other order, as they came before it was implied */
+    for (int pass = 0; pass < 2 && !og; pass++)
+        for (int i = 0; i < ng && !mixed; i++) {
+            const attu_stage_agg *g = &s->aggs[i];
+            if (!g->norder || g->order_implied != (pass == 1)) continue;
+            bool same = og && og->norder == g->norder;
+            for (int q = 0; same && q < g->norder; q++)
+                same = og->order[q] == g->order[q] && og->desc[q] == g->desc[q] && og->nulls_first[q] == g->nulls_first[q];
+            if (og && !same) mixed = pass == 0;
+            else if (!og) og = g;
+        }
     int nok = og ? og->norder : 0;
     attu_sort_key *sk = calloc((size_t)(nk + nok) + 1, sizeof *sk);
     attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);

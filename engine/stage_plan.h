@@ -111,6 +111,7 @@ typedef struct attu_stage_agg {
     int            norder;
     int           *order;
     bool          *desc, *nulls_first;
+    bool           order_implied;  /* AGG: the order is attu's, not written (attu_sort_item's implied) */
     /* AGG: an ordered-set aggregate (engine/executor_ordered_set.c), 1
      * percentile_cont, 2 percentile_disc, 3 mode, else 0. `in` is its value
      * and op COUNT of it (the group's non-NULL values); osa_desc its WITHIN

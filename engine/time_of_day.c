@@ -56,7 +56,11 @@ static int read_time(const char *text, size_t len, bool with_zone, attu_datetime
     while (n && isspace((unsigned char)*s)) { s++; n--; }
     while (n && isspace((unsigned char)s[n - 1])) n--;
     if (n == 8 && !strncasecmp(s, "allballs", 8)) {
+        /* PostgreSQL's 'allballs' is 00:00:00 UTC: as a timetz its offset
+         * is +00, never the session zone's */
         memset(f, 0, sizeof *f);
+        f->tz_kind = ATTU_DATETIME_ZONE_OFFSET;
+        f->tz_offset = 0;
         *dated = false;
         *out = 0;
         return 0;

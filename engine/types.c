@@ -127,6 +127,10 @@ uint32_t attu_type_pg_oid(attu_type t) {
         case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE_ARRAY;
         case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP_ARRAY;
         case ATTU_TYPE_TIMESTAMPTZ: return ATTU_PG_OID_TIMESTAMPTZ_ARRAY;
+        /* time[] and timetz[] (arrays of the time types, which came in
+         * beside the arrays, were told to clients as unknown, 705) */
+        case ATTU_TYPE_TIME: return ATTU_PG_OID_TIME_ARRAY;
+        case ATTU_TYPE_TIMETZ: return ATTU_PG_OID_TIMETZ_ARRAY;
         default: return ATTU_PG_OID_UNKNOWN;
         }
     }

@@ -265,13 +265,12 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
     attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
     for (int i = 0; i < n; i++) {
         attu_type m;
-        if (!mix_type(t, args[i]->type, &m)) {
-            char b1[64], b2[64];
-            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, args[i]->position ? args[i]->position : e->position,
-                           "ARRAY types %s and %s cannot be matched", tname(t, b1), tname(args[i]->type, b2));
-            return NULL;
-        }
-        t = m;
+        if (!mix_type(t, args[i]->type, &m))
+            return mix_type_error(c, "ARRAY", t, args[i]->type, args[i]->position ? args[i]->position : e->position);
+        /* untyped elements (a literal, NULL, a parameter) take the others'
+         * type, as in CASE: two of them meeting made text, and then
+         * ARRAY['1', 2] or a prepared ARRAY[$1, ts] was 42804 */
+        if (args[i]->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = m;
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);

@@ -2110,12 +2110,7 @@ static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
         for (int r = 0; r < nrows; r++) {
             attu_bexpr *v = p->values[r * ncols + k];
             attu_type nt;
-            if (!mix_type(t, v->type, &nt)) {
-                char b1[64], b2[64];
-                attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, v->position, "VALUES types %s and %s cannot be matched",
-                               tname(t, b1), tname(v->type, b2));
-                return NULL;
-            }
+            if (!mix_type(t, v->type, &nt)) return mix_type_error(c, "VALUES", t, v->type, v->position);
             if (v->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
         }
         if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
@@ -2270,9 +2265,7 @@ attu_lplan *bind_query(bctx *c, const attu_ast_query *q) {
             if (ru[i]) arm_param_typed(c, q->u.setop.right, i, ts[i]);
             if (lu[i] || ru[i]) continue;
             if (!mix_type(l->types[i], r->types[i], &ts[i])) {
-                char b1[64], b2[64];
-                attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, q->position, "%s types %s and %s cannot be matched",
-                               opname, tname(l->types[i], b1), tname(r->types[i], b2));
+                mix_type_error(c, opname, l->types[i], r->types[i], q->position);
                 bad = true;
             }
             ts[i] = mix_varchar_setop(ts[i], l->types[i], r->types[i]);

@@ -160,6 +160,25 @@ bool common_type(attu_type a, attu_type b, attu_type *out) {
     return false;
 }
 
+static bool datetime_category(attu_type t) {
+    return t.id == ATTU_TYPE_DATE || t.id == ATTU_TYPE_TIME || t.id == ATTU_TYPE_TIMETZ ||
+           t.id == ATTU_TYPE_TIMESTAMP || t.id == ATTU_TYPE_TIMESTAMPTZ;
+}
+
+void *mix_type_error(bctx *c, const char *what, attu_type a, attu_type b, int pos) {
+    char b1[64], b2[64];
+    if (datetime_category(a) && datetime_category(b)) {
+        /* the first stays chosen: a later one replaces it only where the
+         * first casts to it implicitly, which mix_type would have taken */
+        attu_error_set(c->err, "42846", pos, "%s could not convert type %s to %s", strcmp(what, "CASE") ? what : "CASE/WHEN",
+                       tname(b, b1), tname(a, b2));
+    } else {
+        attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, pos, "%s types %s and %s cannot be matched", what,
+                       tname(a, b1), tname(b, b2));
+    }
+    return NULL;
+}
+
 /* The type of a column of values from several sources (CASE branches,
  * UNION arms, VALUES rows, coalesce / greatest / least arguments). As
  * common_type, except that exact numbers of different scales (1 and 2.5,
@@ -1071,12 +1090,7 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *v = k == 0 ? x->else_ : x->thens[k - 1];
         if (!v) continue;
         attu_type nt;
-        if (!mix_type(t, v->type, &nt) && v->type.id != ATTU_TYPE_UNKNOWN) {
-            char b1[64], b2[64];
-            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, v->position, "CASE types %s and %s cannot be matched",
-                           tname(t, b1), tname(v->type, b2));
-            return NULL;
-        }
+        if (!mix_type(t, v->type, &nt) && v->type.id != ATTU_TYPE_UNKNOWN) return mix_type_error(c, "CASE", t, v->type, v->position);
         if (v->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
@@ -1129,6 +1143,11 @@ static attu_bexpr *bind_in_list(bctx *c, const scope *sc, const attu_ast_expr *e
 /* a as plain text, as an explicit cast would make it */
 static attu_bexpr *bind_cast_plain_text(bctx *c, attu_bexpr *a, int pos) {
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    /* a bpchar without a length keeps its trailing blanks: its text, as
+     * PostgreSQL's cast, is without them (('ab  '::bpchar)::varchar(3) is
+     * 'ab') */
+    if (attu_type_is_bpchar_any(a->type) && !attu_type_is_bpchar(a->type))
+        return mk_call(c, ATTU_OP_RTRIM, txt, pos, 1, a, NULL, NULL, NULL);
     if (a->type.id == ATTU_TYPE_TEXT) return a;
     return coerce(c, a, txt, true, pos);
 }
@@ -1257,6 +1276,13 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *cut = mk_call(c, ATTU_OP_LEFT, attu_type_make(ATTU_TYPE_TEXT), pos, 2, x, n, NULL, NULL);
         return cut ? mk_call(c, ATTU_OP_RTRIM, t, pos, 1, cut, NULL, NULL, NULL) : NULL;
     }
+    if (attu_type_is_bpchar_any(a->type) && !attu_type_is_bpchar(a->type) && t.id == ATTU_TYPE_TEXT && t.scale == 0)
+        /* bpchar without a length to text or varchar: its values keep
+         * their trailing blanks (engine/types.h), which PostgreSQL's cast
+         * strips; attu_type_equal would take the two for one type and
+         * drop the cast, leaving a bpchar (pg_typeof character, ARRAY[]
+         * of it 0A000) */
+        return mk_call(c, ATTU_OP_RTRIM, t, pos, 1, a, NULL, NULL, NULL);
     if (a->type.id == ATTU_TYPE_TEXT && t.id == ATTU_TYPE_TEXT && a->type.scale != t.scale &&
         (attu_type_is_bpchar(a->type) || t.scale == 1))
         /* char(n) to text: the value as kept, without its padding, which

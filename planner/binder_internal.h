@@ -215,6 +215,12 @@ bool common_type(attu_type a, attu_type b, attu_type *out);
 /* common_type for values that meet in one column (CASE, UNION, VALUES,
  * coalesce, greatest): exact numbers of different scales give NUMERIC */
 bool mix_type(attu_type a, attu_type b, attu_type *out);
+/* The error of a mix_type that failed in the construct `what` ("CASE",
+ * "UNION", "ARRAY" ...): 42804 "cannot be matched", but 42846 "could not
+ * convert" where both are dates or times (PostgreSQL's datetime category:
+ * the first is chosen, and the other then has no implicit cast to it).
+ * Returns NULL. */
+void *mix_type_error(bctx *c, const char *what, attu_type a, attu_type b, int pos);
 /* The mixed type t once value v joins it: a string literal beside char(n)
  * values makes the mix bpchar without a length (binder_expr.c says why). */
 attu_type mix_bpchar_literal(attu_type t, const attu_bexpr *v);

@@ -74,6 +74,7 @@ static attu_bexpr *bind_sort_items(bctx *c, const scope *sc, const attu_ast_orde
         if (!x || !(x = resolve_unknown(c, x))) return NULL;
         (*out)[i].expr = x;
         (*out)[i].desc = ol->items[i].desc;
+        (*out)[i].implied = false;
         (*out)[i].nulls_first = ol->items[i].nulls == ATTU_NULLS_DEFAULT ? ol->items[i].desc : ol->items[i].nulls == ATTU_NULLS_FIRST;
     }
     return (attu_bexpr *)1;
@@ -198,6 +199,24 @@ static bool bind_frame(bctx *c, const scope *sc, const attu_ast_window *w, attu_
         x->frame_off[i] = o->i;
     }
     x->aux = w->frame_mode == ATTU_FRAME_ROWS ? 3 : w->frame_mode == ATTU_FRAME_GROUPS ? 5 : 4;
+    return true;
+}
+
+/* array_agg(DISTINCT x) and string_agg(DISTINCT x, s) without an ORDER
+ * BY: PostgreSQL sorts a DISTINCT aggregate's input to find the
+ * duplicates, so its result comes in x's ascending order (NULLs last),
+ * which clients rely on; attu's duplicate removal keeps the first
+ * occurrence's place, so the order is made explicit. */
+static bool distinct_sorted(bctx *c, attu_bexpr *x, attu_bexpr *arg) {
+    if (x->norder) return true;
+    attu_sort_item *o = attu_palloc(c->pa, sizeof *o);
+    if (!o) { attu_error_oom(c->err); return false; }
+    o->expr = arg;
+    o->desc = false;
+    o->nulls_first = false;
+    o->implied = true;
+    x->order = o;
+    x->norder = 1;
     return true;
 }
 
@@ -425,6 +444,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
                     x->order[i].expr = args[0];
                 }
             }
+            if (x->aux == 1 && !distinct_sorted(c, x, args[0])) goto fail;
             x->type = args[0]->type;
             break;
         }
@@ -448,6 +468,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
                     goto fail;
                 }
         }
+        if (x->aux == 1 && !distinct_sorted(c, x, args[0])) goto fail;
         x->type = attu_type_make(ATTU_TYPE_TEXT);
         break;
     case AGG_NTH_SMALLEST: case AGG_NTH_LARGEST: case AGG_NTH_SMALLEST_ARG: case AGG_NTH_LARGEST_ARG: {
@@ -1449,10 +1470,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
                                tname(t, b1), tname(args[i]->type, b2));
                 return NULL;
             }
-            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, args[i]->position ? args[i]->position : pos,
-                           "%s types %s and %s cannot be matched", !strcmp(name, "coalesce") ? "COALESCE" : !strcmp(name, "nullif") ? "NULLIF" : !strcmp(name, "greatest") ? "GREATEST" : "LEAST",
-                           tname(t, b1), tname(args[i]->type, b2));
-            return NULL;
+            return mix_type_error(c, !strcmp(name, "coalesce") ? "COALESCE" : !strcmp(name, "greatest") ? "GREATEST" : "LEAST",
+                                  t, args[i]->type, args[i]->position ? args[i]->position : pos);
         }
         if (args[i]->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = nt;
     }

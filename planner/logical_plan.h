@@ -78,6 +78,11 @@ typedef struct attu_sort_item {
     attu_bexpr *expr;
     bool        desc;
     bool        nulls_first;
+    /* an aggregate's order attu adds where PostgreSQL's result has one
+     * without an ORDER BY written (array_agg(DISTINCT x) comes sorted:
+     * functions.c distinct_sorted); beside another aggregate's written
+     * order it yields (executor_ops.c) instead of being refused */
+    bool        implied;
 } attu_sort_item;
 
 struct attu_bexpr {

@@ -530,6 +530,7 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
             g->arg = k;
             if (a->norder) {
                 g->norder = a->norder;
+                g->order_implied = a->order[0].implied;
                 g->order = calloc((size_t)a->norder + 1, sizeof(int));
                 g->desc = calloc((size_t)a->norder + 1, 1);
                 g->nulls_first = calloc((size_t)a->norder + 1, 1);

@@ -315,7 +315,7 @@ attu_bexpr *attu_bind_hypothetical_agg(bctx *c, const scope *sc, const attu_ast_
         else if ((t.id == ATTU_TYPE_FLOAT32 || t.id == ATTU_TYPE_FLOAT64) && x->type.id != ATTU_TYPE_FLOAT32 && x->type.id != ATTU_TYPE_FLOAT64)
             xt = coerce(c, x, t, false, pos);
         if (!xt) goto fail;
-        tuple[i] = (attu_sort_item){ xt, desc, nf };
+        tuple[i] = (attu_sort_item){ xt, desc, nf, false };
     }
     if (e->u.func.over) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "OVER is not supported for ordered-set aggregate %s", name);

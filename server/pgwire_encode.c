@@ -321,7 +321,16 @@ static void send_elem(void *ctx, attu_type e, const attu_slot *v, const char *nu
     case ATTU_TYPE_INT16: pgbuf_put_i32(b, 2); pgbuf_put_i16(b, (int16_t)v->v.i); break;
     case ATTU_TYPE_INT32: pgbuf_put_i32(b, 4); pgbuf_put_i32(b, (int32_t)v->v.i); break;
     case ATTU_TYPE_DATE: pgbuf_put_i32(b, 4); pgbuf_put_i32(b, (int32_t)(v->v.i - PG_EPOCH_DAYS)); break;
-    case ATTU_TYPE_INT64: pgbuf_put_i32(b, 8); pgbuf_put_i64(b, v->v.i); break;
+    case ATTU_TYPE_INT64: case ATTU_TYPE_TIME: pgbuf_put_i32(b, 8); pgbuf_put_i64(b, v->v.i); break;
+    case ATTU_TYPE_TIMETZ: {   /* timetz_send: int64 microseconds, int32 seconds west */
+        int64_t us;
+        int32_t east;
+        attu_timetz_unpack(v->v.i, &us, &east);
+        pgbuf_put_i32(b, 12);
+        pgbuf_put_i64(b, us);
+        pgbuf_put_i32(b, -east);
+        break;
+    }
     case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ:
         pgbuf_put_i32(b, 8);
         pgbuf_put_i64(b, (int64_t)((uint64_t)v->v.i - (uint64_t)PG_EPOCH_USEC));

@@ -46,6 +46,11 @@ CASES = [
     ("SELECT ARRAY[true, false]", arr(16, [b"\x01", b"\x00"])),
     ("SELECT ARRAY['2000-01-03'::date]", arr(1082, [i32(2)])),
     ("SELECT ARRAY['2000-01-01 00:00:01.5'::timestamp]", arr(1114, [struct.pack("!q", 1500000)])),
+    # time_send (int64 microseconds), timetz_send (and int32 seconds west):
+    # time[] is 1183, timetz[] 1270 (they were unknown, 705)
+    ("SELECT '{12:00:01.5,NULL}'::time[]", arr(1083, [struct.pack("!q", 43201500000), None])),
+    ("SELECT ARRAY['12:00+05:30'::timetz, '00:00-03']", arr(1266, [struct.pack("!qi", 43200000000, -19800),
+                                                                   struct.pack("!qi", 0, 10800)])),
     # numeric_send: ndigits, weight, sign, dscale, base-10000 digits
     ("SELECT ARRAY[1.50, -2]::numeric[]", arr(1700, [struct.pack("!hhhhhh", 2, 0, 0, 2, 1, 5000),
                                                      struct.pack("!hhhhh", 1, 0, 0x4000, 0, 2)])),

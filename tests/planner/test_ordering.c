@@ -51,7 +51,7 @@ static attu_lplan *project(attu_lplan *child, const int *map, int n) {
 }
 
 static attu_sort_item key(attu_bexpr *e, bool desc, bool nulls_first) {
-    return (attu_sort_item){ e, desc, nulls_first };
+    return (attu_sort_item){ e, desc, nulls_first, false };
 }
 
 static bool sat(const attu_lplan *p, const attu_sort_item *k, int n) {
