@@ -1098,6 +1098,10 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
     int rc = 0;
     elem_cursor cur;   /* element_at's place in the array of the row before */
     memset(&cur, 0, sizeof cur);
+    const char *canon_in_s = NULL;   /* ATTU_ARR_CANON's input and result of the row before */
+    size_t canon_in_len = 0;
+    attu_slot canon_out;
+    memset(&canon_out, 0, sizeof canon_out);
     memset(&it, 0, sizeof it);
     memset(&it2, 0, sizeof it2);
     for (size_t r = 0; r < n && !rc; r++) {
@@ -1121,8 +1125,13 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             break;
         case ATTU_ARR_CANON:
             if (an) break;
+            /* the same bytes as the row before (an array_agg's result read by
+             * each row of its unnest): the same result, not a fresh copy, so
+             * the element reads after it keep their place (elem_cursor) */
+            if (canon_in_s == A[r].v.s && canon_in_len == A[r].len) { *o = canon_out; break; }
             if (attu_abuf_put(&out, A[r].v.s, A[r].len)) { rc = attu_error_oom(err); break; }
             rc = emit_out(o, dt, &out, &canon, alloc, ctx, err);
+            if (!rc) { canon_in_s = A[r].v.s; canon_in_len = A[r].len; canon_out = *o; }
             break;
         case ATTU_ARR_TO_TEXT:
             if (an) break;
