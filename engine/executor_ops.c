@@ -2576,6 +2576,123 @@ static void win_frame(const attu_stage_agg *g, const win_rkey *rk, const win_grp
     *fs = (size_t)s; *fe = (size_t)t;
 }
 
+/* string_agg(x, sep) and array_agg(x) (its one-element encodings joined with
+ * an empty separator, planner/array_bind.c) as window functions: each row's
+ * text is its frame's non-NULL inputs in window order, each but the first
+ * preceded by its own row's separator (a NULL separator adds nothing), as
+ * PostgreSQL's string_agg_transfn; NULL when the frame holds none. The
+ * frame of a row: the partition without ORDER BY or for frame 1, the rows
+ * up to its last peer for the default frame, up to itself for frame 2, and
+ * win_frame's range less the EXCLUDE rows for the general frames. A frame
+ * that only grows from the same head extends the text so far (running
+ * frames stay linear in the output); rows with the frame of the row before
+ * share its string; others are built afresh, O(frame) per row, as
+ * PostgreSQL restarts an aggregate without an inverse. The texts are joined
+ * on the host and get one new dictionary, on either backend. */
+static xcol *win_string_agg(xctx *x, const attu_stage_agg *g, const xcol *a, const int32_t *codes, const uint8_t *av,
+                            const xcol *sepc, const win_rkey *rk, const win_grp *gr, const int64_t *hp, size_t nph,
+                            const int64_t *pp, const uint8_t *ph8, size_t n) {
+    xcol *o = NULL;
+    int32_t *sc = NULL, *ucodes = NULL, *out = NULL;
+    uint8_t *sv = NULL, *vv = NULL;
+    int64_t *which = calloc(n + 1, sizeof *which);
+    char **strs = NULL, *buf = NULL;
+    size_t *lens = NULL, ns = 0, cap = 0, blen = 0, bcap = 0;
+    attu_dictionary *dict = NULL;
+    if (!which) { attu_error_oom(x->err); goto done; }
+    if (n && (!a->dict || (sepc && !sepc->dict))) {   /* (no rows: an empty dictionary) */
+        attu_error_set(x->err, ATTU_SQLSTATE_INTERNAL, 0, "string_agg over a window: a text input without its dictionary");
+        goto done;
+    }
+    if (sepc) {
+        sc = download_all(x, sepc->data, n * 4);
+        sv = sepc->valid ? download_all(x, sepc->valid, n) : NULL;
+        if (!sc || (sepc->valid && !sv)) goto done;
+    }
+    for (size_t s = 0; s < nph; s++) {
+        size_t b = (size_t)hp[s], e = s + 1 < nph ? (size_t)hp[s + 1] : n;
+        /* buf holds the text of [wfs, wfe) (whas: any input in it); the
+         * last string pushed is that of the frame [lfs, lfe) */
+        size_t wfs = b, wfe = b, lfs = b, lfe = b;
+        bool whas = false, lvalid = false, fresh = true;
+        blen = 0;
+        size_t pos = b;
+        while (pos < e) {
+            size_t pe = pos + 1;
+            if (g->norder && g->frame != 1) while (pe < e && !ph8[pe]) pe++;
+            else pe = e;
+            for (size_t q = pos; q < pe; q++) {
+                size_t row = (size_t)pp[q], fs = b, fe = e;
+                switch (g->frame) {
+                case 0: fe = g->norder ? pe : e; break;
+                case 1: break;
+                case 2: fe = q + 1; break;
+                default: win_frame(g, rk, gr, b, e, pos, pe, q, &fs, &fe); break;
+                }
+                if (!g->frame_excl && !fresh && fs == lfs && fe == lfe) {   /* the row before's frame */
+                    which[row] = lvalid ? (int64_t)ns - 1 : -1;
+                    continue;
+                }
+                if (g->frame_excl || fs != wfs || fe < wfe) { wfs = wfe = fs; whas = false; blen = 0; }
+                for (size_t f = wfe; f < fe; f++) {
+                    if (g->frame_excl && win_excluded(g, pos, pe, q, f)) continue;
+                    size_t r = (size_t)pp[f], vl, sl = 0;
+                    if (av && !av[r]) continue;
+                    const char *v = attu_dictionary_get(a->dict, codes[r], &vl), *sp = NULL;
+                    if (whas && sepc && !(sv && !sv[r])) sp = attu_dictionary_get(sepc->dict, sc[r], &sl);
+                    if (blen + sl + vl + 1 > bcap) {
+                        size_t nc = (blen + sl + vl + 1) * 2;
+                        char *nb = realloc(buf, nc);
+                        if (!nb) { attu_error_oom(x->err); goto done; }
+                        buf = nb; bcap = nc;
+                    }
+                    if (sl) memcpy(buf + blen, sp, sl);
+                    memcpy(buf + blen + sl, v, vl);
+                    blen += sl + vl;
+                    whas = true;
+                }
+                wfe = fe;
+                fresh = false;
+                lfs = fs; lfe = fe; lvalid = whas;
+                if (!whas) { which[row] = -1; continue; }
+                if (ns == cap) {
+                    size_t nc = cap ? cap * 2 : 64;
+                    char **ns2 = realloc(strs, nc * sizeof *strs);
+                    if (ns2) strs = ns2;
+                    size_t *nl2 = ns2 ? realloc(lens, nc * sizeof *lens) : NULL;
+                    if (!ns2 || !nl2) { attu_error_oom(x->err); goto done; }
+                    lens = nl2; cap = nc;
+                }
+                if (!(strs[ns] = malloc(blen + 1))) { attu_error_oom(x->err); goto done; }
+                memcpy(strs[ns], buf, blen);
+                lens[ns] = blen;
+                which[row] = (int64_t)ns++;
+            }
+            pos = pe;
+        }
+    }
+    ucodes = malloc((ns + 1) * sizeof *ucodes);
+    out = calloc(n + 1, sizeof *out);
+    vv = calloc(n + 1, 1);
+    if (!ucodes || !out || !vv) { attu_error_oom(x->err); goto done; }
+    if (!(dict = attu_dictionary_build((const char *const *)strs, lens, ns, ucodes, x->err))) goto done;
+    for (size_t i = 0; i < n; i++)
+        if (which[i] >= 0) { out[i] = ucodes[which[i]]; vv[i] = 1; }    /* NULL rows keep code 0 */
+    if (!(o = xcol_new(x, g->out_type, n, true))) goto done;
+    if (x->be->upload(x->be, o->data, 0, out, n * 4, x->err) || x->be->upload(x->be, o->valid, 0, vv, n, x->err)) {
+        xcol_unref(x, o);
+        o = NULL;
+        goto done;
+    }
+    o->dict = dict;
+    dict = NULL;
+done:
+    if (dict) attu_dictionary_unref(dict);
+    for (size_t i = 0; i < ns; i++) free(strs[i]);
+    free(strs); free(lens); free(buf); free(which); free(sc); free(sv); free(ucodes); free(out); free(vv);
+    return o;
+}
+
 /* One window call: partitions by sort + segment heads, order within each
  * partition by segmented_sort; ranking functions then come from
  * window_rank on the backend, the other functions from host loops over the
@@ -2715,6 +2832,11 @@ static xcol *window_call(xctx *x, const attu_stage_agg *g, xcol **keys, xcol **a
             gno[q] = k;
         }
         gr = (win_grp){ gno, ghead };
+    }
+    if (g->win == ATTU_WIN_AGG && g->op == ATTU_REDUCE_STRING_AGG) {
+        o = win_string_agg(x, g, a, ad, av, g->arg >= 0 ? args[g->arg] : NULL, rkp, &gr, hp, nph, pp, ph8, n);
+        free(ph8);
+        goto done;
     }
     for (size_t s = 0; s < nph; s++) {
         size_t b = (size_t)hp[s], e = s + 1 < nph ? (size_t)hp[s + 1] : n;

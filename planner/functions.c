@@ -307,10 +307,6 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     bool array_agg = !strcmp(an->name, "array_agg");
     attu_bexpr *array_agg_arg = args[0];
     if (array_agg) {
-        if (window) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s is not supported as a window function", an->name);
-            goto fail;
-        }
         if (!(args[0] = attu_array_singleton(c, args[0], e->position))) goto fail;
         if (!(args[1] = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_TEXT), e->position)) ||
             !(args[1]->s = attu_pstrdup(c->pa, "", 0))) { attu_error_oom(c->err); goto fail; }
@@ -330,6 +326,11 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     if (x->agg == AGG_COUNT_DISTINCT && !(args[0] = bpchar_key(c, args[0]))) goto fail;
     if (window && e->u.func.distinct) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not implemented for window functions");
+        goto fail;
+    }
+    if (window && e->u.func.order_by.n) {
+        /* PostgreSQL's window executor has no sorted aggregate input */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "aggregate ORDER BY is not implemented for window functions");
         goto fail;
     }
     if ((!strcmp(an->name, "bool_and") || !strcmp(an->name, "every") || !strcmp(an->name, "bool_or")) &&
@@ -453,10 +454,6 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
          * blanks (its cast, bpchar_key), and orders so */
         if (args[0]->type.id != ATTU_TYPE_TEXT || args[1]->type.id != ATTU_TYPE_TEXT) goto bad;
         if (!(args[0] = bpchar_key(c, args[0])) || !(args[1] = bpchar_key(c, args[1]))) goto fail;
-        if (window) {
-            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "%s is not supported as a window function", an->name);
-            goto fail;
-        }
         if (e->u.func.order_by.n) {
             if (!bind_sort_items(c, sc, &e->u.func.order_by, &x->order)) goto fail;
             x->norder = e->u.func.order_by.n;

@@ -528,7 +528,7 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
             for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->arg2)) k = j;
             if (k < 0) { args[na] = a->arg2; k = na++; }
             g->arg = k;
-            if (a->norder) {
+            if (a->norder && s->kind != ATTU_ST_WINDOW) {   /* a window's order is its keys' (LP_WINDOW) */
                 g->norder = a->norder;
                 g->order_implied = a->order[0].implied;
                 g->order = calloc((size_t)a->norder + 1, sizeof(int));
