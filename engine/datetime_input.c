@@ -23,7 +23,6 @@
 #include "engine/datetime_input.h"
 #include "engine/timezone.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -32,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "engine/types.h"
 
@@ -271,37 +269,7 @@ static bool posix_zone(const char *s) {
     return false;
 }
 
-/* Whether name (checked by zone_name_known) names a zone of the system's
- * tz database, whose names PostgreSQL matches regardless of case: looked
- * up a path part at a time. */
-static bool zone_name_lookup(const char *name) {
-    char path[512] = "/usr/share/zoneinfo";
-    const char *p = name;
-    while (*p) {
-        size_t n = strcspn(p, "/");
-        if (n == 0) return false;
-        DIR *d = opendir(path);
-        if (!d) return false;
-        bool found = false;
-        struct dirent *de;
-        while ((de = readdir(d)) != NULL) {
-            if (strlen(de->d_name) == n && strncasecmp(de->d_name, p, n) == 0) {
-                size_t l = strlen(path);
-                snprintf(path + l, sizeof path - l, "/%s", de->d_name);
-                found = true;
-                break;
-            }
-        }
-        closedir(d);
-        if (!found) return false;
-        p += n;
-        if (*p == '/') p++;
-    }
-    struct stat sb;
-    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-/* The last name zone_name_lookup answered, per thread: a column of
+/* The last name attu_tz_database_has answered, per thread: a column of
  * timestamps names the same zone row after row, and each lookup reads the
  * tz database's directories. */
 static _Thread_local char last_zone[201];
@@ -315,7 +283,7 @@ static bool zone_name_known(const char *name) {
     if (posix_zone(name)) return true;
     if (!*name || name[0] == '/' || strstr(name, "..") || strlen(name) > 200) return false;
     if (last_zone[0] && strcmp(last_zone, name) == 0) return last_zone_known;
-    bool known = zone_name_lookup(name);
+    bool known = attu_tz_database_has(name);
     strcpy(last_zone, name);
     last_zone_known = known;
     return known;

@@ -326,6 +326,11 @@ static bool zone_file(const char *name, char *path, size_t cap, char *spelled, s
     return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size < (1 << 20);
 }
 
+bool attu_tz_database_has(const char *name) {
+    char path[TZ_NAME_MAX + sizeof ZONEINFO_DIR + 2], spelled[TZ_NAME_MAX + 1];
+    return zone_file(name, path, sizeof path, spelled, sizeof spelled);
+}
+
 static attu_tz *load_file(const char *path, const char *spelled) {
     attu_tz *have = zone_by_name(spelled);
     if (have) return have;

@@ -34,6 +34,11 @@ const attu_tz *attu_tz_utc(void);
  * else a POSIX TZ string. NULL when neither. */
 const attu_tz *attu_tz_find(const char *name);
 
+/* Whether name is a file of the system's tz database, matched a path
+ * part at a time, an exact spelling first, then regardless of case (as
+ * PostgreSQL matches zone names). */
+bool attu_tz_database_has(const char *name);
+
 /* A zone as SET TIME ZONE reads its value: a number of hours (ISO sign:
  * '-3' is three hours west, shown "<-03>+03"; '5.5'), else attu_tz_find. */
 const attu_tz *attu_tz_for_setting(const char *value);
