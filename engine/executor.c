@@ -935,10 +935,11 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
     rel *(*child)(xctx *, attu_stage *) =
         s->kind == ATTU_ST_JOIN || s->kind == ATTU_ST_LIMIT || s->kind == ATTU_ST_AGG ? run_stage_lazy : run_stage;
     /* an aggregate that sums a join's sides apart asks it for split pairs */
-    const attu_stage *split_before = x->split_join, *split_agg_before = x->split_agg, *set_before = x->set_limit;
-    if (s->kind == ATTU_ST_AGG && s->child[0] && split_sum_shape(s, s->child[0])) {
+    const attu_stage *split_before = x->split_join, *set_before = x->set_limit;
+    unsigned counted_before = x->split_counted, counted = 0;
+    if (s->kind == ATTU_ST_AGG && s->child[0] && split_sum_shape(s, s->child[0], &counted)) {
         x->split_join = s->child[0];
-        x->split_agg = s;
+        x->split_counted = counted;
     }
     /* an aggregate of the set of its rows over LIMIT / OFFSET of an ORDER BY */
     if (s->kind == ATTU_ST_AGG && order_free_aggregate(s)) {
@@ -948,10 +949,10 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
         if (c && c->kind == ATTU_ST_LIMIT) x->set_limit = c;
     }
     if (!own && s->child[0] && !(in0 = child(x, s->child[0]))) {
-        x->split_join = split_before; x->split_agg = split_agg_before; x->set_limit = set_before;
+        x->split_join = split_before; x->split_counted = counted_before; x->set_limit = set_before;
         return NULL;
     }
-    x->split_join = split_before; x->split_agg = split_agg_before; x->set_limit = set_before;
+    x->split_join = split_before; x->split_counted = counted_before; x->set_limit = set_before;
     if (!own && s->child[1] && !(in1 = child(x, s->child[1]))) { rel_free(x, in0); return NULL; }
     double t0 = attu_now_ms();
     switch (s->kind) {

@@ -70,7 +70,9 @@ typedef struct xctx {
     /* the join stage whose aggregate above reads each side apart and
      * takes a split relation from it (executor_split_sum.c) */
     const struct attu_stage *split_join;
-    const struct attu_stage *split_agg;   /* that aggregate */
+    /* where that aggregate lets B's side be summed by its rows' partner
+     * counts (SPLIT_COUNTED_*, split_sum_shape) */
+    unsigned split_counted;
     /* the LIMIT (over a SORT) whose consumer, an aggregate that does not
      * depend on its input's order, needs its rows as a set only
      * (limit_over_sort: select_window_set) */
@@ -201,13 +203,12 @@ bool fused_inputs(const rel *in, const int *in_cols, const int *pick, int n, att
  * serves (before either runs). run_agg_split: 0 with *out_rel, 1 when
  * the split does not stand (the caller realigns and aggregates as usual),
  * -1 on error. rel_split_realign: r's pairs lined up again. */
-bool split_sum_shape(const attu_stage *agg, const attu_stage *join);
-/* Whether agg's split can sum B's side by its rows' partner counts
+enum { SPLIT_COUNTED_P_LEFT = 1, SPLIT_COUNTED_P_RIGHT = 2 };
+/* split_sum_shape also says (*counted, SPLIT_COUNTED_*) for which probing
+ * side B's side can be summed by its rows' partner counts
  * (rel_split.counts): every aggregate reads P's side only, constants, or
- * adds a value of B to one of P (B's values then serve sums, counts and
- * magnitudes only). nleft: the join's left input's columns; p_left: P is
- * the left input. */
-bool split_counts_fit(const attu_stage *agg, int nleft, bool p_left);
+ * adds a value of B to one of P. */
+bool split_sum_shape(const attu_stage *agg, const attu_stage *join, unsigned *counted);
 int  run_agg_split(xctx *x, attu_stage *s, rel *in, rel **out_rel);
 int  rel_split_realign(xctx *x, rel *r);
 void rel_split_free(xctx *x, rel_split *sp);

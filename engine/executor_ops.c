@@ -931,7 +931,7 @@ done:
 /* The split form of partitioned_join for the aggregate above that asked
  * for it (executor_split_sum.c): P's columns stay as they are; B's rows
  * are counted (each B row's number of partners, backend count_keys) when
- * the aggregate reads B only in a + b (split_counts_fit), else only the
+ * the aggregate reads B only in a + b (split_sum_shape's counted), else only the
  * partners are partitioned (a keys-only pass) and B's columns are lazy
  * through them in partition order. hits: the partner rows the probe
  * wrote, taken over on success (else partner is P's key column less
@@ -943,8 +943,8 @@ static int split_join(xctx *x, rel *L, rel *R, bool p_left, const attu_vec *part
     *out_rel = NULL;
     if (!partner->data || !partition_pays(x, L, R, p_left, np, need)) return 1;
     const char *ce = getenv("ATTU_SPLIT_COUNTS");
-    bool counted = x->be->count_keys && x->split_agg && !(ce && !strcmp(ce, "0")) &&
-                   split_counts_fit(x->split_agg, L->ncols, p_left);
+    bool counted = x->be->count_keys && !(ce && !strcmp(ce, "0")) &&
+                   (x->split_counted & (p_left ? SPLIT_COUNTED_P_LEFT : SPLIT_COUNTED_P_RIGHT));
     int bits = 64 - __builtin_clzll((unsigned long long)(B->nrows - 1));
     int shift = bits > 8 ? bits - 8 : 0;
     /* the partners as int32 rows (half the bytes to write and read back)

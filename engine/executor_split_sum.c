@@ -101,28 +101,40 @@ static int value_side(const attu_expr_program *p, const unsigned char *sides, in
 
 /* Whether every aggregate of p's outputs classifies (value_side), the
  * program's inputs sided by nleft. 1 yes, 0 no, -1 out of memory. */
+/* Whether every aggregate of p's outputs classifies (value_side), the
+ * program's inputs sided by nleft: 1 yes, 0 no, -1 out of memory. With 1,
+ * *counted says where B's side can be summed by its rows' partner counts
+ * (split_sum_shape). */
 static int split_classifies(const attu_stage *s, const attu_expr_program *p, int nin, const int *in_cols,
-                            const int *agg_out, int nleft) {
+                            const int *agg_out, int nleft, unsigned *counted) {
     bool *left = calloc((size_t)nin + 1, 1);
     unsigned char *sides = NULL;
     int rc = 1;
+    *counted = SPLIT_COUNTED_P_LEFT | SPLIT_COUNTED_P_RIGHT;
     if (!left) return -1;
     for (int i = 0; i < nin; i++) left[i] = in_cols[i] < nleft;
     if (!(sides = reg_sides(p, left))) { free(left); return -1; }
     for (int i = 0; i < s->naggs && rc == 1; i++) {
         const attu_stage_agg *g = &s->aggs[i];
         if (agg_out[i] < 0) continue;
-        int a, b, side = value_side(p, sides, p->outputs[agg_out[i]], &a, &b);
+        int a, b, r = p->outputs[agg_out[i]], side = value_side(p, sides, r, &a, &b);
         if (side < 0) rc = 0;
         /* a split value serves sums (and avg's count) only: MIN / MAX of
          * a + b need the pairs */
         else if (side == SIDE_SEP && g->op != ATTU_REDUCE_SUM && g->op != ATTU_REDUCE_AVG_SUM) rc = 0;
+        /* counted, B's values serve a + b only: a value of B alone needs
+         * the pairs (B is the right input when P is the left) */
+        else if (side != SIDE_SEP) {
+            if (sides[r] & 2) *counted &= ~(unsigned)SPLIT_COUNTED_P_LEFT;
+            if (sides[r] & 1) *counted &= ~(unsigned)SPLIT_COUNTED_P_RIGHT;
+        }
     }
     free(left); free(sides);
     return rc;
 }
 
-bool split_sum_shape(const attu_stage *agg, const attu_stage *join) {
+bool split_sum_shape(const attu_stage *agg, const attu_stage *join, unsigned *counted) {
+    *counted = 0;
     if (!agg || !join || agg->kind != ATTU_ST_AGG || agg->keys.n || agg->naggs < 1) return false;
     if (join->kind != ATTU_ST_JOIN || join->jk != ATTU_SJ_INNER || join->residual.n) return false;
     if (!join->child[0] || !join->child[1] || join->child[0]->ncols + join->child[1]->ncols != join->ncols) return false;
@@ -134,35 +146,10 @@ bool split_sum_shape(const attu_stage *agg, const attu_stage *join) {
     int *agg_out = calloc((size_t)agg->naggs + 1, sizeof *agg_out);
     bool ok = false;
     if (agg_out && fused_agg_program(agg, NULL, &own, &own_cols, &p, &nin, &in_cols, agg_out) == 0)
-        ok = split_classifies(agg, p, nin, in_cols, agg_out, join->child[0]->ncols) == 1;
+        ok = split_classifies(agg, p, nin, in_cols, agg_out, join->child[0]->ncols, counted) == 1;
+    if (!ok) *counted = 0;
     attu_program_free(own);
     free(own_cols); free(agg_out);
-    return ok;
-}
-
-bool split_counts_fit(const attu_stage *agg, int nleft, bool p_left) {
-    attu_expr_program *own = NULL;
-    int *own_cols = NULL, nin = 0;
-    const attu_expr_program *p = NULL;
-    const int *in_cols = NULL;
-    int *agg_out = calloc((size_t)agg->naggs + 1, sizeof *agg_out);
-    bool *left = NULL, ok = false;
-    unsigned char *sides = NULL;
-    if (!agg_out || fused_agg_program(agg, NULL, &own, &own_cols, &p, &nin, &in_cols, agg_out) != 0) goto done;
-    if (!(left = calloc((size_t)nin + 1, 1))) goto done;
-    for (int i = 0; i < nin; i++) left[i] = in_cols[i] < nleft;
-    if (!(sides = reg_sides(p, left))) goto done;
-    unsigned char bmask = p_left ? 2 : 1;
-    ok = true;
-    for (int i = 0; i < agg->naggs && ok; i++) {
-        if (agg_out[i] < 0) continue;
-        int a, b, r = p->outputs[agg_out[i]];
-        /* P's values, constants, or a + b: never a value of B alone */
-        if (sides[r] & bmask) ok = value_side(p, sides, r, &a, &b) == SIDE_SEP;
-    }
-done:
-    attu_program_free(own);
-    free(own_cols); free(agg_out); free(left); free(sides);
     return ok;
 }
 
