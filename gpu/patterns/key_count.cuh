@@ -12,17 +12,23 @@
 // Method. A histogram with one counter per key does not fit a
 // multiprocessor's shared memory (25M keys), and global atomics on a table
 // larger than the L2 are a trip to memory each. So the keys are first put
-// in order of their high digit (one keys-only radix partition,
-// partition.cuh: 256 runs, each of keys within a window of 2^shift), and
-// then one block per 65,536-key window counts the run holding it in
-// shared memory: 16-bit counters, two to a word (128 KB), then writes the
-// window's counts out, coalesced. A window is 2^16 keys, a digit's run
-// 2^shift: when shift > 16 each run is read by 2^(shift-16) blocks, each
-// counting its own window (twice the reads at 2^25 keys; one read below
-// 2^24). Tried and dropped: two blocks of a thread block cluster counting
-// two windows together, each reading half of the run and adding to its
-// partner's counters through distributed shared memory (the run read
-// once): the remote atomics made the count slower, bench_query's join
+// in order of their run (one keys-only radix partition, partition.cuh):
+// the key range cut into 256 runs of R = ceil(nkeys / 256) keys, the
+// partition ranking and writing each key j as (run << S) | (j - run * R)
+// (key_run_map; S the bits of R: the map keeps the keys' order, its digit
+// at shift S is the run, and a key's offset in its run is its low S bits).
+// Then blocks count each run in shared memory: 16-bit counters, two to a
+// word, then the run's counts written out, coalesced. A run of up to
+// max_window keys (112K: 224 KB of shared memory) is one block's, read
+// once; the run is sized to the key range for this (at 25M keys, runs of
+// 97,657 keys, 195 KB); a larger run (past 28.7M keys) is cut into windows
+// of at most max_window keys, each counted by its own block reading the
+// whole run. (Session 17's runs were 2^shift keys, the top 8 bits of the
+// range: at 25M keys runs of 131,072 keys, two windows of 2^16 each, every
+// run read twice.) Tried and dropped: two blocks of a thread block cluster
+// counting two windows together, each reading half of the run and adding
+// to its partner's counters through distributed shared memory (the run
+// read once): the remote atomics made the count slower, bench_query's join
 // 1.99-2.12 ms against 1.64-1.70 (H100, docs/performance.md session 17).
 //
 // Overflow of a 16-bit counter. A thread whose atomic add sees the counter
@@ -39,8 +45,7 @@
 // overlapping the first across a wrap (65,535 adds to one key between
 // one thread's two consecutive atomics) could borrow it back unseen.
 //
-// Limits: count < 2^31 and nkeys <= 2^31 - 2^16 (shift at most 23,
-// partition.cuh).
+// Limits: count < 2^31 and nkeys <= 2^31 - 2^16.
 #pragma once
 
 #include "gpu/patterns/partition.cuh"
@@ -50,38 +55,56 @@ namespace gpu {
 
 namespace key_count_detail {
 
-constexpr int window_bits = 16;
-constexpr int window = 1 << window_bits;
 constexpr int nt = 1024;
 constexpr unsigned int take_back = 1u << 15;   // 32768, half a counter's range
-constexpr size_t smem_bytes = size_t(window) * 2;
+constexpr int max_window = 112 * 1024;         // counters a block: 224 KB of 16-bit ones
 
-// One block per (digit, window of the digit's run). run_starts: the
-// partition's digit_starts (run d is [run_starts[d], run_starts[d + 1]),
-// the last ends at count). A window is 2^16 keys, or the whole run when
-// the run is smaller (shift < 16): windows never overlap.
+// The partition's image of a key (see Method): run d = j / R of the key j
+// = k - base, at offset j - d R, as (d << bits) | offset. inv = floor((2^32
+// - 1) / R) estimates d from below by at most one (j < 2^31), which one
+// comparison mends. Keys must lie in [base, base + nkeys).
+struct key_run_map {
+  long long base;
+  unsigned int run, inv;
+  int bits;
+  __device__ __forceinline__ long long operator()(long long k) const {
+    const unsigned int j = (unsigned int)(k - base);
+    unsigned int d = __umulhi(j, inv), off = j - d * run;
+    if (off >= run) { ++d; off -= run; }
+    return ((long long)d << bits) | off;
+  }
+};
+
+// One block per (run, window of the run). run_starts: the partition's
+// digit_starts (run d is [run_starts[d], run_starts[d + 1]), the last ends
+// at count); its keys are key_run_map images, their offsets in the low
+// `bits` bits. The run's keys [d R, d R + R) (less past nkeys) are cut into
+// windows_per_run windows of wsize keys (even), the last shorter.
 __global__ void __launch_bounds__(nt)
 key_count_kernel(const int* __restrict__ keys, size_t count, const unsigned long long* __restrict__ run_starts,
-                 int shift, int windows_per_run, int* __restrict__ counts, size_t nkeys,
+                 unsigned int run, int bits, int windows_per_run, int wsize, int* __restrict__ counts, size_t nkeys,
                  int* __restrict__ overflow, unsigned int* __restrict__ noverflow) {
-  extern __shared__ unsigned int sh[];   // wsize / 2 words (rounded up)
+  extern __shared__ unsigned int sh[];   // wsize / 2 words
   const int digit = blockIdx.x / windows_per_run, w = blockIdx.x % windows_per_run;
-  const int wsize = shift >= window_bits ? window : 1 << shift;
-  const long long first = ((long long)digit << shift) + (long long)w * wsize;
-  if (first >= (long long)nkeys) return;   // the whole block: no barrier reached
-  const long long end = first + wsize < (long long)nkeys ? first + wsize : (long long)nkeys;
-  const int nwords = (wsize + 1) / 2;
+  const long long run_first = (long long)digit * run;
+  const long long first = run_first + (long long)w * wsize;   // the window's first key
+  if (first >= (long long)nkeys || (long long)w * wsize >= (long long)run) return;   // the whole block: no barrier reached
+  long long end = first + wsize;
+  if (end > run_first + (long long)run) end = run_first + run;
+  if (end > (long long)nkeys) end = (long long)nkeys;
+  const int nwords = wsize / 2, lo_off = w * wsize;
+  const unsigned int mask = (1u << bits) - 1u;
   for (int i = threadIdx.x; i < nwords; i += nt) sh[i] = 0;
   __syncthreads();
   const size_t lo = run_starts[digit], hi = digit == 255 ? count : run_starts[digit + 1];
-  auto add = [&](int k) {
-    const long long local = (long long)k - first;
-    if (local < 0 || local >= wsize) return;   // another window of this run
-    const int word = int(local >> 1), half = int(local & 1) * 16;
+  auto add = [&](int image) {
+    const int local = int((unsigned int)image & mask) - lo_off;
+    if ((unsigned int)local >= (unsigned int)wsize) return;   // another window of this run
+    const int word = local >> 1, half = (local & 1) * 16;
     const unsigned int old = atomicAdd(&sh[word], 1u << half);
     if (((old >> half) & 0xffffu) == take_back - 1) {
       atomicSub(&sh[word], take_back << half);
-      overflow[atomicAdd(noverflow, 1u)] = k;
+      overflow[atomicAdd(noverflow, 1u)] = int(first + local);
     }
   };
   // the run's keys, four at a time where 16-byte aligned
@@ -136,18 +159,22 @@ void count_keys(const in_t* keys_in, long long key_base, size_t count, int* coun
                 context_t& ctx) {
   using namespace key_count_detail;
   if (count > 0x7fffffffull) throw std::runtime_error("count_keys: more than 2^31-1 keys");
-  if (nkeys > 0x7fffffffull - window) throw std::runtime_error("count_keys: key range past 2^31 - 2^16");
+  if (nkeys > 0x7fffffffull - 65536) throw std::runtime_error("count_keys: key range past 2^31 - 2^16");
   cudaStream_t st = ctx.stream();
   if (nkeys == 0) return;
   if (count == 0) {
     ATTU_CUDA_CHECK(cudaMemsetAsync(counts, 0, nkeys * sizeof(int), st));
     return;
   }
-  // the digit: the top 8 bits of the key range (a window of 2^shift keys a run)
-  int bits = 1;
-  while (bits < 31 && (1ull << bits) < nkeys) ++bits;
-  const int shift = bits > 8 ? bits - 8 : 0;
-  const int windows_per_run = shift > window_bits ? 1 << (shift - window_bits) : 1;
+  // runs of R keys (see Method), cut into windows of at most max_window
+  const unsigned int run = (unsigned int)((nkeys + 255) / 256);
+  int bits = 0;
+  while ((1u << bits) < run) ++bits;
+  const key_run_map map{key_base, run, (unsigned int)(0xffffffffu / run), bits};
+  const int windows_per_run = int((run + max_window - 1) / max_window);
+  int wsize = int((run + windows_per_run - 1) / windows_per_run);
+  wsize += wsize & 1;
+  const size_t smem = size_t(wsize / 2) * 4;
   const size_t starts_bytes = 256 * sizeof(unsigned long long);
   const size_t nover = count / take_back + 1;
   const size_t keys_bytes = (count * sizeof(int) + 255) & ~size_t(255);
@@ -157,14 +184,12 @@ void count_keys(const in_t* keys_in, long long key_base, size_t count, int* coun
   unsigned int* noverflow = (unsigned int*)(mem + keys_bytes + starts_bytes);
   int* overflow = (int*)(mem + keys_bytes + starts_bytes + 256);
   ATTU_CUDA_CHECK(cudaMemsetAsync(noverflow, 0, sizeof(unsigned int), st));
-  sort_detail::radix_partition_pass<int, in_t, int, int, false>(keys_in, key_base, part, nullptr, nullptr, count,
-                                                                shift, ctx, starts);
+  sort_detail::radix_partition_pass<int, in_t, int, int, false>(keys_in, map, part, nullptr, nullptr, count, bits,
+                                                                ctx, starts);
   // past 48 KB of shared memory a kernel must opt in
-  ATTU_CUDA_CHECK(cudaFuncSetAttribute(key_count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (int)smem_bytes));
-  const int wsize = shift >= window_bits ? window : 1 << shift;
-  key_count_kernel<<<256 * windows_per_run, nt, size_t((wsize + 1) / 2) * 4, st>>>(part, count, starts, shift, windows_per_run,
-                                                                  counts, nkeys, overflow, noverflow);
+  ATTU_CUDA_CHECK(cudaFuncSetAttribute(key_count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  key_count_kernel<<<256 * windows_per_run, nt, smem, st>>>(part, count, starts, run, bits, windows_per_run, wsize,
+                                                            counts, nkeys, overflow, noverflow);
   ATTU_CUDA_CHECK_LAUNCH();
   key_count_overflow_kernel<<<64, 256, 0, st>>>(overflow, noverflow, counts);
   ATTU_CUDA_CHECK_LAUNCH();

@@ -440,12 +440,14 @@ int main() {
     const size_t knv = attu::gpu::sort_launch<uint32_t, int, false>::nv;
     for (size_t n : {knv - 1, knv, knv + 1, 3 * knv + 5}) test_partition_narrow(ctx, n, 18);
 
-    // count_keys: key ranges below, at and past a window (2^16) and a
-    // digit's run, up to 2^25 (the join's 25M partner rows: two windows a
-    // run); int32 keys less a base and int64 rows
+    // count_keys: key ranges below and past 256 runs of one key, runs of
+    // odd and even sizes, the join's 25M partner rows (runs of 97,657
+    // keys, one block each), the largest run one block counts (256 x
+    // 112K keys) and one key past it (two windows a run), five windows a
+    // run (2^27 + 5); int32 keys less a base and int64 rows
     for (size_t nkeys : {size_t(1), size_t(2), size_t(255), size_t(256), size_t(257), size_t(65535),
                          size_t(65536), size_t(65537), size_t(1) << 24, (size_t(1) << 24) + 3, size_t(25000000),
-                         size_t(1) << 25})
+                         size_t(1) << 25, size_t(29360128), size_t(29360129), (size_t(1) << 27) + 5})
       for (size_t n : {size_t(0), size_t(1), size_t(1000), size_t(1) << 20}) {
         test_count_keys<int>(ctx, n, nkeys, 1000, 0, "i32");
         test_count_keys<long long>(ctx, n, nkeys, 0, 0, "i64");
