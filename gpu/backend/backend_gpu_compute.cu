@@ -2268,9 +2268,10 @@ int device_eval(attu_backend* be, const attu_expr_program* p, const attu_vec* in
     std::vector<dcol_t> jins(ins.begin(), ins.begin() + p->ninputs);
     std::vector<dres_t> jouts(outs.begin(), outs.begin() + p->noutputs);
     std::vector<dinstr_t> jcode(code.begin(), code.begin() + p->ninstr);
-    const void* jit = jit_kernel(jit_eval_source(jcode, npre, nregs, jins, jouts));
+    int per_sm = 0;
+    const void* jit = jit_kernel(jit_eval_source(jcode, npre, nregs, jins, jouts), kJitEvalThreads, &per_sm);
     if (jit) {
-      long long blocks = std::min<long long>((long long)ctx.sm_count() * (2048 / kJitEvalThreads),
+      long long blocks = std::min<long long>((long long)ctx.sm_count() * jit_wave_blocks(per_sm),
                                              ((long long)n + kJitEvalThreads - 1) / kJitEvalThreads);
       const dinstr_t* cp = dcode.data();
       const dcol_t* ip = dins.data();
@@ -3204,7 +3205,9 @@ int gpu_eval_reduce(attu_backend* be, const attu_expr_program* p, const attu_vec
     std::vector<int> through((size_t)p->ninputs);
     for (int i = 0; i < p->ninputs; ++i)
       through[i] = rp[i] == nullptr ? 0 : rows[i].type.id == ATTU_TYPE_INT32 ? 2 : 1;
-    const void* jit = jit_kernel(jit_eval_reduce_source(jcode, npre, nregs, jins, through, red));
+    int per_sm = 0;
+    const void* jit = jit_kernel(jit_eval_reduce_source(jcode, npre, nregs, jins, through, red), kJitEvalThreads,
+                                 &per_sm);
     if (!jit) return;  // declined: the caller runs eval and reduce
     std::vector<dspec_t> h = device_specs(specs, outs, nreduce);
     for (int k = 0; k < nreduce; ++k) h[k].fl = red[k].fl;
@@ -3213,7 +3216,7 @@ int gpu_eval_reduce(attu_backend* be, const attu_expr_program* p, const attu_vec
     mem_t<dcol_t> dins = to_mem(ins, ctx);
     mem_t<const int64_t*> drows = to_mem(rp, ctx);
     // one wave of resident blocks, each row a thread at least 8 rows
-    long long blocks = std::min<long long>((long long)ctx.sm_count() * (2048 / kJitEvalThreads),
+    long long blocks = std::min<long long>((long long)ctx.sm_count() * jit_wave_blocks(per_sm),
                                            std::max<long long>(1, ((long long)n + kJitEvalThreads * 8 - 1) /
                                                                       (kJitEvalThreads * 8)));
     mem_t<colacc_t> part((size_t)blocks, ctx);

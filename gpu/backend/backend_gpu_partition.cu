@@ -1,8 +1,9 @@
 // backend_gpu_partition.cu: the GPU backend's partition (backend.h), one
 // radix_partition pass (gpu/patterns/partition.cuh) per column moved, every
 // pass ranking the same int64 keys, so every column lands in the same
-// order; and its count_keys (gpu/patterns/key_count.cuh: a keys-only pass
-// of the same kernel, then the counts in shared memory). Its own translation unit: the onesweep kernel's instantiations
+// order; and its count_keys (gpu/patterns/key_count.cuh: tiles ordered by
+// run, then a block a run counting in shared memory). Its own translation
+// unit: the onesweep kernel's instantiations
 // for 1-, 4- and 8-byte values compile apart from the rest of the backend.
 #include "gpu/backend/backend_gpu_internal.cuh"
 #include "gpu/patterns/key_count.cuh"

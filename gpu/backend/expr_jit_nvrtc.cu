@@ -171,7 +171,25 @@ void dump(const std::string& source, const std::string& cubin, size_t n) {
 struct jit_entry {
   cudaLibrary_t lib = nullptr;
   cudaKernel_t kernel = nullptr;  // null: the compilation or load failed
+  int occ_threads = 0, occ_blocks = 0;   // the last occupancy asked for
 };
+
+// Resident blocks of `threads` threads per multiprocessor, asked once per
+// entry and block size (cache_mu held).
+int entry_blocks_per_sm(jit_entry& e, int threads) {
+  if (!e.kernel || threads <= 0) return 0;
+  if (e.occ_threads != threads) {
+    int nb = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, reinterpret_cast<const void*>(e.kernel), threads, 0) !=
+        cudaSuccess) {
+      cudaGetLastError();  // not sticky: the caller falls back to its own grid
+      nb = 0;
+    }
+    e.occ_threads = threads;
+    e.occ_blocks = nb;
+  }
+  return e.occ_blocks;
+}
 
 std::mutex cache_mu;
 // Bounded: past this many programs new ones run interpreted (an entry is
@@ -237,14 +255,18 @@ bool jit_compile_only(const std::string& source, int arch, std::string* log) {
   return compile(source, arch, &cubin, log);
 }
 
-const void* jit_kernel(const std::string& source) {
+const void* jit_kernel(const std::string& source, int threads, int* blocks_per_sm) {
+  if (blocks_per_sm) *blocks_per_sm = 0;
   if (source.empty() || !nvrtc().ok) return nullptr;
   int dev = 0;
   if (cudaGetDevice(&dev) != cudaSuccess) return nullptr;
   std::string key = std::to_string(dev) + "\n" + source;
   std::lock_guard<std::mutex> lock(cache_mu);
   auto it = cache().find(key);
-  if (it != cache().end()) return reinterpret_cast<const void*>(it->second.kernel);
+  if (it != cache().end()) {
+    if (blocks_per_sm) *blocks_per_sm = entry_blocks_per_sm(it->second, threads);
+    return reinterpret_cast<const void*>(it->second.kernel);
+  }
   if (cache().size() >= kJitCacheMax) return nullptr;
   jit_entry e;
   int major = 0, minor = 0;
@@ -263,8 +285,9 @@ const void* jit_kernel(const std::string& source) {
     fprintf(stderr, "attu jit: compilation failed, the interpreter runs instead:\n%s\n--- source ---\n%s\n",
             log.c_str(), source.c_str());
   dump(source, cubin, cache().size());
-  cache().emplace(std::move(key), e);
-  return reinterpret_cast<const void*>(e.kernel);
+  jit_entry& kept = cache().emplace(std::move(key), e).first->second;
+  if (blocks_per_sm) *blocks_per_sm = entry_blocks_per_sm(kept, threads);
+  return reinterpret_cast<const void*>(kept.kernel);
 }
 
 }  // namespace gpu_backend

@@ -11,25 +11,38 @@
 //
 // Method. A histogram with one counter per key does not fit a
 // multiprocessor's shared memory (25M keys), and global atomics on a table
-// larger than the L2 are a trip to memory each. So the keys are first put
-// in order of their run (one keys-only radix partition, partition.cuh):
-// the key range cut into 256 runs of R = ceil(nkeys / 256) keys, the
-// partition ranking and writing each key j as (run << S) | (j - run * R)
-// (key_run_map; S the bits of R: the map keeps the keys' order, its digit
-// at shift S is the run, and a key's offset in its run is its low S bits).
-// Then blocks count each run in shared memory: 16-bit counters, two to a
-// word, then the run's counts written out, coalesced. A run of up to
-// max_window keys (112K: 224 KB of shared memory) is one block's, read
-// once; the run is sized to the key range for this (at 25M keys, runs of
-// 97,657 keys, 195 KB); a larger run (past 28.7M keys) is cut into windows
-// of at most max_window keys, each counted by its own block reading the
-// whole run. (Session 17's runs were 2^shift keys, the top 8 bits of the
-// range: at 25M keys runs of 131,072 keys, two windows of 2^16 each, every
-// run read twice.) Tried and dropped: two blocks of a thread block cluster
-// counting two windows together, each reading half of the run and adding
-// to its partner's counters through distributed shared memory (the run
-// read once): the remote atomics made the count slower, bench_query's join
-// 1.99-2.12 ms against 1.64-1.70 (H100, docs/performance.md session 17).
+// larger than the L2 are a trip to memory each. So the key range is cut
+// into D runs of R = ceil(nkeys / D) keys, each small enough for one
+// block's shared memory (16-bit counters, two to a word: at most
+// max_window keys, 224 KB), and the keys are brought together by run in
+// two kernels:
+//
+//  1. key_run_tile_kernel: each tile of T keys is ordered by run in shared
+//     memory (a counting pass of shared atomics, a scan of the D counts, a
+//     second pass placing each key at its run's cursor; the order inside
+//     a run is whatever the atomics gave, which a count does not see) and
+//     written back over its own place, coalesced, as each key's offset in
+//     its run; the tile's count and first position of every run go to two
+//     D x tiles tables, run-major.
+//  2. key_run_count_kernel: one block per run reads the run's piece of
+//     every tile (the tables' row of the run, then the pieces, a warp 32
+//     tiles at a time, four pieces a step, the lanes along each piece),
+//     counts in shared memory, then writes the run's counts out,
+//     coalesced. (A first form had each lane find its item's piece by a
+//     binary search of the warp's 32 lengths through shuffles: 0.33 ms
+//     for 100M keys on the H100, against 0.29 ms for phase 1.)
+//
+// Every key is read twice and written once, with no global histogram and
+// no look-back: session 17's form (a radix partition pass by the run:
+// histogram, onesweep, then the count) read the keys three times, and its
+// onesweep, ranking stably, moved 800 MB at 1.6 TB/s on the H100. D is a
+// multiple of the multiprocessors (whole waves of the count's one block a
+// multiprocessor), at most max_runs (the tiles' pieces of a run shorten as
+// D grows); a run past max_window keys (nkeys past D x max_window) is cut
+// into windows, each counted by its own block reading the whole run.
+// Tried and dropped: two blocks of a thread block cluster counting two
+// windows of a run together through distributed shared memory (slower,
+// session 17).
 //
 // Overflow of a 16-bit counter. A thread whose atomic add sees the counter
 // at 32767 before it (so it made it 32768) takes 32768 back off with a
@@ -48,57 +61,112 @@
 // Limits: count < 2^31 and nkeys <= 2^31 - 2^16.
 #pragma once
 
-#include "gpu/patterns/partition.cuh"
+#include "gpu/patterns/context.cuh"
+
+#include <cub/block/block_scan.cuh>
+
+#include <stdexcept>
 
 namespace attu {
 namespace gpu {
 
 namespace key_count_detail {
 
-constexpr int nt = 1024;
+constexpr int tile_threads = 512, tile_per_thread = 32;
+constexpr int tile_keys = tile_threads * tile_per_thread;   // T: 16,384 keys, 64 KB of shared memory
+constexpr int max_runs = tile_threads;                      // D: one run a thread in the tile's scan
+constexpr int count_threads = 1024;
 constexpr unsigned int take_back = 1u << 15;   // 32768, half a counter's range
 constexpr int max_window = 112 * 1024;         // counters a block: 224 KB of 16-bit ones
+static_assert(max_runs == tile_threads, "the tile's scan gives each run a thread");
 
-// The partition's image of a key (see Method): run d = j / R of the key j
-// = k - base, at offset j - d R, as (d << bits) | offset. inv = floor((2^32
-// - 1) / R) estimates d from below by at most one (j < 2^31), which one
-// comparison mends. Keys must lie in [base, base + nkeys).
+// A key's run: j = k - base in [0, nkeys) lies in run d = j / R at offset
+// j - d R. inv = floor((2^32 - 1) / R) estimates d from below by at most
+// one (j < 2^31), which one comparison mends.
 struct key_run_map {
   long long base;
   unsigned int run, inv;
-  int bits;
-  __device__ __forceinline__ long long operator()(long long k) const {
+  __device__ __forceinline__ unsigned int run_of(long long k, unsigned int* off) const {
     const unsigned int j = (unsigned int)(k - base);
-    unsigned int d = __umulhi(j, inv), off = j - d * run;
-    if (off >= run) { ++d; off -= run; }
-    return ((long long)d << bits) | off;
+    unsigned int d = __umulhi(j, inv), o = j - d * run;
+    if (o >= run) { ++d; o -= run; }
+    *off = o;
+    return d;
   }
 };
 
-// One block per (run, window of the run). run_starts: the partition's
-// digit_starts (run d is [run_starts[d], run_starts[d + 1]), the last ends
-// at count); its keys are key_run_map images, their offsets in the low
-// `bits` bits. The run's keys [d R, d R + R) (less past nkeys) are cut into
-// windows_per_run windows of wsize keys (even), the last shorter.
-__global__ void __launch_bounds__(nt)
-key_count_kernel(const int* __restrict__ keys, size_t count, const unsigned long long* __restrict__ run_starts,
-                 unsigned int run, int bits, int windows_per_run, int wsize, int* __restrict__ counts, size_t nkeys,
-                 int* __restrict__ overflow, unsigned int* __restrict__ noverflow) {
+// Phase 1: tile `blockIdx.x` of the keys ordered by run, written over its
+// own place in out as offsets in the run. seg_len / seg_first: D x ntiles,
+// [run * ntiles + tile]: how many of the tile's keys fall in the run and
+// where (from the tile's start) they begin.
+template <typename in_t>
+__global__ void __launch_bounds__(tile_threads)
+key_run_tile_kernel(const in_t* __restrict__ keys, size_t count, key_run_map map, int nruns,
+                    int* __restrict__ out, int* __restrict__ seg_len, int* __restrict__ seg_first, int ntiles) {
+  using scan_t = cub::BlockScan<int, tile_threads>;
+  __shared__ typename scan_t::TempStorage scan_storage;
+  __shared__ int cursor[max_runs];
+  extern __shared__ int placed[];   // tile_keys offsets
+  const int tid = threadIdx.x, tile = blockIdx.x;
+  const size_t first = size_t(tile) * tile_keys;
+  const int valid = int(count - first < size_t(tile_keys) ? count - first : size_t(tile_keys));
+  cursor[tid] = 0;   // tile_threads == max_runs
+  __syncthreads();
+  in_t k[tile_per_thread];   // the thread's keys, warp-striped: coalesced loads
+#pragma unroll
+  for (int u = 0; u < tile_per_thread; ++u) {
+    const int i = u * tile_threads + tid;
+    k[u] = i < valid ? keys[first + i] : in_t(0);
+  }
+#pragma unroll
+  for (int u = 0; u < tile_per_thread; ++u) {
+    unsigned int off;
+    if (u * tile_threads + tid < valid) atomicAdd(&cursor[map.run_of(k[u], &off)], 1);
+  }
+  __syncthreads();
+  const int mine = tid < nruns ? cursor[tid] : 0;
+  int start;
+  scan_t(scan_storage).ExclusiveSum(mine, start);
+  if (tid < nruns) {
+    seg_len[size_t(tid) * ntiles + tile] = mine;
+    seg_first[size_t(tid) * ntiles + tile] = start;
+    cursor[tid] = start;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int u = 0; u < tile_per_thread; ++u) {
+    if (u * tile_threads + tid < valid) {
+      unsigned int off;
+      const unsigned int d = map.run_of(k[u], &off);
+      placed[atomicAdd(&cursor[d], 1)] = int(off);
+    }
+  }
+  __syncthreads();
+  for (int i = tid; i < valid; i += tile_threads) out[first + i] = placed[i];
+}
+
+// Phase 2: one block per (run, window of the run): the run's piece of
+// every tile, counted in shared memory for the window's keys [wfirst,
+// wfirst + wsize) of the run (wsize even), then written to counts.
+__global__ void __launch_bounds__(count_threads)
+key_run_count_kernel(const int* __restrict__ placed, const int* __restrict__ seg_len,
+                     const int* __restrict__ seg_first, int ntiles, unsigned int run, int windows_per_run, int wsize,
+                     int* __restrict__ counts, size_t nkeys, int* __restrict__ overflow,
+                     unsigned int* __restrict__ noverflow) {
   extern __shared__ unsigned int sh[];   // wsize / 2 words
-  const int digit = blockIdx.x / windows_per_run, w = blockIdx.x % windows_per_run;
-  const long long run_first = (long long)digit * run;
-  const long long first = run_first + (long long)w * wsize;   // the window's first key
-  if (first >= (long long)nkeys || (long long)w * wsize >= (long long)run) return;   // the whole block: no barrier reached
-  long long end = first + wsize;
+  const int d = blockIdx.x / windows_per_run, w = blockIdx.x % windows_per_run;
+  const long long run_first = (long long)d * run;
+  const int lo_off = w * wsize;
+  if (run_first + lo_off >= (long long)nkeys || (unsigned int)lo_off >= run) return;   // the whole block
+  long long end = run_first + lo_off + wsize;
   if (end > run_first + (long long)run) end = run_first + run;
   if (end > (long long)nkeys) end = (long long)nkeys;
-  const int nwords = wsize / 2, lo_off = w * wsize;
-  const unsigned int mask = (1u << bits) - 1u;
-  for (int i = threadIdx.x; i < nwords; i += nt) sh[i] = 0;
+  const long long first = run_first + lo_off;   // the window's first key
+  const int nwords = wsize / 2;
+  for (int i = threadIdx.x; i < nwords; i += count_threads) sh[i] = 0;
   __syncthreads();
-  const size_t lo = run_starts[digit], hi = digit == 255 ? count : run_starts[digit + 1];
-  auto add = [&](int image) {
-    const int local = int((unsigned int)image & mask) - lo_off;
+  auto add = [&](int off) {
+    const int local = off - lo_off;
     if ((unsigned int)local >= (unsigned int)wsize) return;   // another window of this run
     const int word = local >> 1, half = (local & 1) * 16;
     const unsigned int old = atomicAdd(&sh[word], 1u << half);
@@ -107,26 +175,48 @@ key_count_kernel(const int* __restrict__ keys, size_t count, const unsigned long
       overflow[atomicAdd(noverflow, 1u)] = int(first + local);
     }
   };
-  // the run's keys, four at a time where 16-byte aligned
-  size_t head = lo;
-  while (head < hi && (head & 3)) ++head;
-  const size_t nvec = (hi - head) / 4;
-  for (size_t i = lo + threadIdx.x; i < head; i += nt) add(keys[i]);
-  const int4* vec = reinterpret_cast<const int4*>(keys + head);
-  size_t v = threadIdx.x;
-  for (; v + nt < nvec; v += 2 * nt) {
-    const int4 a = __ldcs(vec + v), b = __ldcs(vec + v + nt);
-    add(a.x); add(a.y); add(a.z); add(a.w);
-    add(b.x); add(b.y); add(b.z); add(b.w);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int* lens = seg_len + size_t(d) * ntiles;
+  const int* firsts = seg_first + size_t(d) * ntiles;
+  // A warp takes 32 tiles' pieces at a time (a lane reads one tile's
+  // length and place), then four pieces a step: each lane loads items lane
+  // and lane + 32 of each (a piece averages T / D keys, 62 at 25M keys),
+  // eight loads in flight before the eight counts; longer pieces (skewed
+  // keys) go on four loads at a time.
+  for (int t0 = warp * 32; t0 < ntiles; t0 += (count_threads / 32) * 32) {
+    const int t = t0 + lane;
+    const int len = t < ntiles ? lens[t] : 0;
+    const long long at = t < ntiles ? (long long)t * tile_keys + firsts[t] : 0;
+    const int pieces = ntiles - t0 < 32 ? ntiles - t0 : 32;
+    for (int s = 0; s < pieces; s += 4) {
+      int ls[4], v[8];
+      long long as[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        ls[q] = __shfl_sync(0xffffffffu, len, s + q);
+        as[q] = __shfl_sync(0xffffffffu, at, s + q);
+        v[2 * q] = lane < ls[q] ? __ldcs(placed + as[q] + lane) : -1;
+        v[2 * q + 1] = lane + 32 < ls[q] ? __ldcs(placed + as[q] + lane + 32) : -1;
+      }
+#pragma unroll
+      for (int q = 0; q < 8; ++q)
+        if (v[q] >= 0) add(v[q]);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        for (int i = lane + 64; i < ls[q]; i += 4 * 32) {
+          int x[4];
+#pragma unroll
+          for (int r = 0; r < 4; ++r) x[r] = i + r * 32 < ls[q] ? __ldcs(placed + as[q] + i + r * 32) : -1;
+#pragma unroll
+          for (int r = 0; r < 4; ++r)
+            if (x[r] >= 0) add(x[r]);
+        }
+      }
+    }
   }
-  if (v < nvec) {
-    const int4 a = __ldcs(vec + v);
-    add(a.x); add(a.y); add(a.z); add(a.w);
-  }
-  for (size_t i = head + nvec * 4 + threadIdx.x; i < hi; i += nt) add(keys[i]);
   __syncthreads();
   // the window's counts, a word (two keys) a thread a step
-  for (int i = threadIdx.x; i < nwords; i += nt) {
+  for (int i = threadIdx.x; i < nwords; i += count_threads) {
     const long long k = first + 2 * i;
     if (k >= end) break;
     const unsigned int c = sh[i];
@@ -152,8 +242,8 @@ __global__ void key_count_overflow_kernel(const int* __restrict__ overflow, cons
 
 // keys_in: count items, each keys_in[i] - key_base in [0, nkeys); counts:
 // nkeys int32 slots, written whole. in_t: int32 or int64 keys. Scratch
-// (4 bytes a key for the partitioned keys, the overflow list) comes from
-// the context's pool.
+// (4 bytes a key for the keys ordered by run, the tiles' tables, the
+// overflow list) comes from the context's pool.
 template <typename in_t, typename context_t>
 void count_keys(const in_t* keys_in, long long key_base, size_t count, int* counts, size_t nkeys,
                 context_t& ctx) {
@@ -166,30 +256,43 @@ void count_keys(const in_t* keys_in, long long key_base, size_t count, int* coun
     ATTU_CUDA_CHECK(cudaMemsetAsync(counts, 0, nkeys * sizeof(int), st));
     return;
   }
-  // runs of R keys (see Method), cut into windows of at most max_window
-  const unsigned int run = (unsigned int)((nkeys + 255) / 256);
-  int bits = 0;
-  while ((1u << bits) < run) ++bits;
-  const key_run_map map{key_base, run, (unsigned int)(0xffffffffu / run), bits};
+  // D runs: whole waves of one block a multiprocessor, each run at most
+  // max_window keys where D <= max_runs allows, never more runs than keys
+  const size_t sms = size_t(ctx.sm_count() > 0 ? ctx.sm_count() : 1);
+  size_t nruns = (nkeys + max_window - 1) / max_window;
+  nruns = (nruns + sms - 1) / sms * sms;
+  if (nruns > size_t(max_runs)) nruns = max_runs;
+  if (nruns > nkeys) nruns = nkeys;
+  const unsigned int run = (unsigned int)((nkeys + nruns - 1) / nruns);
+  nruns = (nkeys + run - 1) / run;   // no empty run at the end
+  const key_run_map map{key_base, run, (unsigned int)(0xffffffffu / run)};
   const int windows_per_run = int((run + max_window - 1) / max_window);
   int wsize = int((run + windows_per_run - 1) / windows_per_run);
   wsize += wsize & 1;
-  const size_t smem = size_t(wsize / 2) * 4;
-  const size_t starts_bytes = 256 * sizeof(unsigned long long);
+  const int ntiles = int((count + tile_keys - 1) / tile_keys);
+  const size_t table = size_t(nruns) * ntiles * sizeof(int);
   const size_t nover = count / take_back + 1;
-  const size_t keys_bytes = (count * sizeof(int) + 255) & ~size_t(255);
-  char* mem = (char*)ctx.alloc(keys_bytes + starts_bytes + 256 + nover * sizeof(int));
-  int* part = (int*)mem;
-  unsigned long long* starts = (unsigned long long*)(mem + keys_bytes);
-  unsigned int* noverflow = (unsigned int*)(mem + keys_bytes + starts_bytes);
-  int* overflow = (int*)(mem + keys_bytes + starts_bytes + 256);
+  auto up = [](size_t b) { return (b + 255) & ~size_t(255); };
+  const size_t keys_bytes = up(count * sizeof(int)), table_bytes = up(table);
+  char* mem = (char*)ctx.alloc(keys_bytes + 2 * table_bytes + 256 + nover * sizeof(int));
+  int* placed = (int*)mem;
+  int* seg_len = (int*)(mem + keys_bytes);
+  int* seg_first = (int*)(mem + keys_bytes + table_bytes);
+  unsigned int* noverflow = (unsigned int*)(mem + keys_bytes + 2 * table_bytes);
+  int* overflow = (int*)(mem + keys_bytes + 2 * table_bytes + 256);
   ATTU_CUDA_CHECK(cudaMemsetAsync(noverflow, 0, sizeof(unsigned int), st));
-  sort_detail::radix_partition_pass<int, in_t, int, int, false>(keys_in, map, part, nullptr, nullptr, count, bits,
-                                                                ctx, starts);
   // past 48 KB of shared memory a kernel must opt in
-  ATTU_CUDA_CHECK(cudaFuncSetAttribute(key_count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  key_count_kernel<<<256 * windows_per_run, nt, smem, st>>>(part, count, starts, run, bits, windows_per_run, wsize,
-                                                            counts, nkeys, overflow, noverflow);
+  const size_t tile_smem = size_t(tile_keys) * sizeof(int);
+  ATTU_CUDA_CHECK(cudaFuncSetAttribute(key_run_tile_kernel<in_t>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)tile_smem));
+  key_run_tile_kernel<in_t><<<ntiles, tile_threads, tile_smem, st>>>(keys_in, count, map, int(nruns), placed, seg_len,
+                                                                    seg_first, ntiles);
+  ATTU_CUDA_CHECK_LAUNCH();
+  const size_t count_smem = size_t(wsize / 2) * 4;
+  ATTU_CUDA_CHECK(cudaFuncSetAttribute(key_run_count_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)count_smem));
+  key_run_count_kernel<<<int(nruns) * windows_per_run, count_threads, count_smem, st>>>(
+      placed, seg_len, seg_first, ntiles, run, windows_per_run, wsize, counts, nkeys, overflow, noverflow);
   ATTU_CUDA_CHECK_LAUNCH();
   key_count_overflow_kernel<<<64, 256, 0, st>>>(overflow, noverflow, counts);
   ATTU_CUDA_CHECK_LAUNCH();

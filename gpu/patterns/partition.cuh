@@ -33,16 +33,16 @@ namespace sort_detail {
 // The histogram of one digit in one read of the keys (sort_histogram_kernel
 // counts every pass's digit; a partition needs one), read as the sort's
 // histogram reads them (for_each_key_wide).
-template <typename key_t, typename in_t, int nt, typename key_map_t>
+template <typename key_t, typename in_t, int nt>
 __global__ void __launch_bounds__(nt)
-partition_histogram_kernel(const in_t* __restrict__ keys, key_map_t key_map, size_t count, int shift,
+partition_histogram_kernel(const in_t* __restrict__ keys, long long key_base, size_t count, int shift,
                            unsigned long long* __restrict__ hist) {
   using traits = sort_key_traits<key_t>;
   __shared__ unsigned int sh[256];
   for (int i = threadIdx.x; i < 256; i += nt) sh[i] = 0;
   __syncthreads();
   for_each_key_wide<in_t, nt>(keys, count, [&](in_t k) {
-    atomicAdd(&sh[(traits::to_bits(key_t(key_map((long long)k))) >> shift) & 0xff], 1u);
+    atomicAdd(&sh[(traits::to_bits(key_t((long long)k - key_base)) >> shift) & 0xff], 1u);
   });
   __syncthreads();
   for (int i = threadIdx.x; i < 256; i += nt)
@@ -64,15 +64,9 @@ partition_histogram_kernel(const in_t* __restrict__ keys, key_map_t key_map, siz
 namespace sort_detail {
 
 // The pass itself, with a value column (has_vals) or the keys alone.
-// digit_starts (device memory, 256 entries, may be null) receives where
-// each digit's run begins in the output (key_count.cuh reads the runs).
-// key_map: what the keys are ranked and written as (key_less_base, or
-// key_count.cuh's key_run_map).
-template <typename key_t, typename in_t, typename val_t, typename out_t, bool has_vals, typename key_map_t,
-          typename context_t>
-void radix_partition_pass(const in_t* keys_in, key_map_t key_map, out_t* keys_out, const val_t* vals_in,
-                          val_t* vals_out, size_t count, int shift, context_t& ctx,
-                          unsigned long long* digit_starts = nullptr) {
+template <typename key_t, typename in_t, typename val_t, typename out_t, bool has_vals, typename context_t>
+void radix_partition_pass(const in_t* keys_in, long long key_base, out_t* keys_out, const val_t* vals_in,
+                          val_t* vals_out, size_t count, int shift, context_t& ctx) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
   using L = sort_launch<bits_t, val_t, has_vals>;
@@ -92,19 +86,15 @@ void radix_partition_pass(const in_t* keys_in, key_map_t key_map, out_t* keys_ou
   uint64_t* lb = (uint64_t*)(mem + head);
   ATTU_CUDA_CHECK(cudaMemsetAsync(mem, 0, head + lb_bytes, st));
   int hist_blocks = int(tiles < 132 * 8 ? tiles : 132 * 8);
-  sort_detail::partition_histogram_kernel<key_t, in_t, 512, key_map_t>
-      <<<hist_blocks, 512, 0, st>>>(keys_in, key_map, count, shift, hist);
+  sort_detail::partition_histogram_kernel<key_t, in_t, 512>
+      <<<hist_blocks, 512, 0, st>>>(keys_in, key_base, count, shift, hist);
   ATTU_CUDA_CHECK_LAUNCH();
   sort_detail::sort_scan_kernel<<<1, 256, 0, st>>>(hist);
   ATTU_CUDA_CHECK_LAUNCH();
   // first and last at once: reads in_t, writes key_t; no next pass.
-  sort_detail::sort_onesweep_kernel<key_t, val_t, has_vals, false, true, true, in_t, out_t, key_map_t>
-      <<<int(tiles), L::nt, 0, st>>>(keys_in, keys_out, vals_in, vals_out, count, shift, hist, lb,
-                                     sort_detail::pass_mark(0), ctr, key_map);
+  sort_detail::sort_onesweep_kernel<key_t, val_t, has_vals, false, true, true, in_t, out_t><<<int(tiles), L::nt, 0, st>>>(
+      keys_in, keys_out, vals_in, vals_out, count, shift, hist, lb, sort_detail::pass_mark(0), ctr, key_base);
   ATTU_CUDA_CHECK_LAUNCH();
-  // the scanned histogram: each digit's first output position
-  if (digit_starts)
-    ATTU_CUDA_CHECK(cudaMemcpyAsync(digit_starts, hist, hist_bytes, cudaMemcpyDeviceToDevice, st));
   sort_detail::sort_free(mem, ctx);
 }
 
@@ -113,8 +103,8 @@ void radix_partition_pass(const in_t* keys_in, key_map_t key_map, out_t* keys_ou
 template <typename key_t, typename in_t, typename val_t, typename out_t = key_t, typename context_t>
 void radix_partition(const in_t* keys_in, long long key_base, out_t* keys_out, const val_t* vals_in,
                      val_t* vals_out, size_t count, int shift, context_t& ctx) {
-  sort_detail::radix_partition_pass<key_t, in_t, val_t, out_t, true>(keys_in, sort_detail::key_less_base{key_base},
-                                                                     keys_out, vals_in, vals_out, count, shift, ctx);
+  sort_detail::radix_partition_pass<key_t, in_t, val_t, out_t, true>(keys_in, key_base, keys_out, vals_in, vals_out,
+                                                                     count, shift, ctx);
 }
 
 // The keys alone (keys_out not null): one read of the keys for the
@@ -123,8 +113,8 @@ void radix_partition(const in_t* keys_in, long long key_base, out_t* keys_out, c
 template <typename key_t, typename in_t, typename out_t = key_t, typename context_t>
 void radix_partition_keys(const in_t* keys_in, long long key_base, out_t* keys_out, size_t count, int shift,
                           context_t& ctx) {
-  sort_detail::radix_partition_pass<key_t, in_t, key_t, out_t, false>(keys_in, sort_detail::key_less_base{key_base},
-                                                                      keys_out, nullptr, nullptr, count, shift, ctx);
+  sort_detail::radix_partition_pass<key_t, in_t, key_t, out_t, false>(keys_in, key_base, keys_out, nullptr, nullptr,
+                                                                      count, shift, ctx);
 }
 
 // The keys as they are (in_t = key_t, no base).

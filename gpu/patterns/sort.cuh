@@ -252,24 +252,16 @@ sort_scan_kernel(count_t* __restrict__ hist) {
   h[threadIdx.x] = out;
 }
 
-// What a first pass makes of an integer key before ranking it, in 64
-// bits: the key less a base (0 for a sort; radix_partition's join keys are
-// partner rows: INT32 keys less kmin). key_count.cuh maps keys to runs of
-// its own size instead (key_run_map).
-struct key_less_base {
-  long long base = 0;
-  __device__ __forceinline__ long long operator()(long long k) const { return k - base; }
-};
-
 // One radix pass. keys_in/keys_out hold order-preserving bits except on the
 // first pass (reads key_t and converts) and the last (writes key_t back).
 // Integer keys: the first pass reads in_t (key_t for a sort) and ranks
-// key_t(key_map(k)); out_t (key_t for a sort): the last pass writes
-// out_t(key) (a partition ranks 32-bit keys and writes 64-bit rows). Float
-// keys are read as they are.
+// key_t(k - key_base), the difference taken in 64 bits (key_base is 0 for
+// a sort; radix_partition's join keys are partner rows: INT32 keys less
+// kmin); out_t (key_t for a sort): the last pass writes out_t(key) (a
+// partition ranks 32-bit keys and writes 64-bit rows). Float keys are read
+// as they are.
 template <typename key_t, typename val_t, bool has_vals, bool descending,
-          bool first, bool last, typename in_t = key_t, typename out_t = key_t,
-          typename key_map_t = key_less_base>
+          bool first, bool last, typename in_t = key_t, typename out_t = key_t>
 __global__ void __launch_bounds__(sort_launch<typename sort_key_traits<key_t>::bits_t, val_t, has_vals>::nt,
                                   has_vals ? ATTU_SORT_MINB_PAIRS
                                                : sizeof(key_t) == 8 ? ATTU_SORT_MINB_K64 : ATTU_SORT_MINB_K32)
@@ -278,7 +270,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
                      size_t count, int shift,
                      const unsigned long long* __restrict__ digit_start,
                      uint64_t* __restrict__ lookback, uint64_t mark,
-                     unsigned int* __restrict__ tile_counter, key_map_t key_map = key_map_t{}) {
+                     unsigned int* __restrict__ tile_counter, long long key_base = 0) {
   using traits = sort_key_traits<key_t>;
   using bits_t = typename traits::bits_t;
   using L = sort_launch<bits_t, val_t, has_vals>;
@@ -320,7 +312,7 @@ sort_onesweep_kernel(const void* __restrict__ keys_in_v, void* __restrict__ keys
   auto load_bits = [&](int u) -> bits_t {
     if (first) {
       if constexpr (std::is_integral<key_t>::value)
-        return traits::to_bits(key_t(key_map((long long)in_first[u * 32])));
+        return traits::to_bits(key_t((long long)in_first[u * 32] - key_base));
       else
         return traits::to_bits(reinterpret_cast<const key_t*>(in_first)[u * 32]);
     }

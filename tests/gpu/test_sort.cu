@@ -440,11 +440,12 @@ int main() {
     const size_t knv = attu::gpu::sort_launch<uint32_t, int, false>::nv;
     for (size_t n : {knv - 1, knv, knv + 1, 3 * knv + 5}) test_partition_narrow(ctx, n, 18);
 
-    // count_keys: key ranges below and past 256 runs of one key, runs of
-    // odd and even sizes, the join's 25M partner rows (runs of 97,657
-    // keys, one block each), the largest run one block counts (256 x
-    // 112K keys) and one key past it (two windows a run), five windows a
-    // run (2^27 + 5); int32 keys less a base and int64 rows
+    // count_keys: key ranges of fewer keys than runs (one key a run), runs
+    // of odd and even sizes, past one tile of keys, the join's 25M partner
+    // rows (264 runs of 94,697 keys on 132 multiprocessors), the key
+    // ranges about where runs reach max_window keys and past it (windows
+    // of a run: 2^27 + 5 at 512 runs is three); int32 keys less a base and
+    // int64 rows
     for (size_t nkeys : {size_t(1), size_t(2), size_t(255), size_t(256), size_t(257), size_t(65535),
                          size_t(65536), size_t(65537), size_t(1) << 24, (size_t(1) << 24) + 3, size_t(25000000),
                          size_t(1) << 25, size_t(29360128), size_t(29360129), (size_t(1) << 27) + 5})
