@@ -93,10 +93,17 @@ int gpu_count_keys(attu_backend* be, const attu_vec* keys, int64_t key_base, siz
   return guarded(err, [&] {
     context_t& ctx = CTX(be);
     int* out = static_cast<int*>(counts->ptr);
+    // ATTU_KEY_COUNT_REGIONS=0: the pieces form alone (comparisons)
+    static const bool regions = [] {
+      const char* e = getenv("ATTU_KEY_COUNT_REGIONS");
+      return !(e && e[0] == '0');
+    }();
     if (k32)
-      count_keys<int32_t>(static_cast<const int32_t*>(keys->data->ptr), (long long)key_base, n, out, nkeys, ctx);
+      count_keys<int32_t>(static_cast<const int32_t*>(keys->data->ptr), (long long)key_base, n, out, nkeys, ctx,
+                          regions);
     else
-      count_keys<long long>(static_cast<const long long*>(keys->data->ptr), (long long)key_base, n, out, nkeys, ctx);
+      count_keys<long long>(static_cast<const long long*>(keys->data->ptr), (long long)key_base, n, out, nkeys, ctx,
+                            regions);
   });
 }
 

@@ -257,7 +257,8 @@ void test_partition_narrow(test_context& ctx, size_t n, int shift) {
 // Keys less a base in [0, nkeys): uniform, skewed (one key a large share,
 // so that its 16-bit counter passes 32768 many times over) and all equal.
 template <typename in_t>
-void test_count_keys(test_context& ctx, size_t n, size_t nkeys, long long base, int skew, const char* what) {
+void test_count_keys(test_context& ctx, size_t n, size_t nkeys, long long base, int skew, const char* what,
+                     bool regions_ok = true) {
   std::mt19937_64 rng(n * 7919 + nkeys + skew);
   std::vector<in_t> keys(n);
   for (size_t i = 0; i < n; ++i) {
@@ -269,11 +270,11 @@ void test_count_keys(test_context& ctx, size_t n, size_t nkeys, long long base, 
   in_t* dk = n ? to_device(keys) : nullptr;
   std::vector<int> poison(nkeys ? nkeys : 1, 0x5eadbeef);
   int* dc = to_device(poison);
-  attu::gpu::count_keys<in_t>(dk, base, n, dc, nkeys, ctx);
+  attu::gpu::count_keys<in_t>(dk, base, n, dc, nkeys, ctx, regions_ok);
   auto got = to_host(dc, nkeys);
   auto want = attu::ref::count_keys(keys, base, nkeys);
-  report(got == want, std::string("count_keys ") + what + " n=" + std::to_string(n) + " nkeys=" +
-                          std::to_string(nkeys) + " skew=" + std::to_string(skew));
+  report(got == want, std::string("count_keys ") + what + (regions_ok ? "" : " pieces") + " n=" + std::to_string(n) +
+                          " nkeys=" + std::to_string(nkeys) + " skew=" + std::to_string(skew));
   if (dk) cudaFree(dk);
   cudaFree(dc);
 }
@@ -452,6 +453,7 @@ int main() {
       for (size_t n : {size_t(0), size_t(1), size_t(1000), size_t(1) << 20}) {
         test_count_keys<int>(ctx, n, nkeys, 1000, 0, "i32");
         test_count_keys<long long>(ctx, n, nkeys, 0, 0, "i64");
+        test_count_keys<int>(ctx, n, nkeys, 1000, 0, "i32", false);
       }
     for (int skew : {1, 2})
       for (size_t nkeys : {size_t(100), size_t(65536), size_t(25000000)}) {
@@ -459,7 +461,14 @@ int main() {
         test_count_keys<long long>(ctx, 200000, nkeys, 7, skew, "i64");
       }
     test_count_keys<int>(ctx, 100000000, 25000000, 0, 0, "i32");
+    test_count_keys<int>(ctx, 100000000, 25000000, 0, 0, "i32", false);
     test_count_keys<int>(ctx, 100000000, 25000000, 0, 1, "i32");
+    // the region form about its limits: keys filling every region to
+    // about its mean (a tile's spare), a range of region_runs x 56K keys
+    // (the region form's widest) and one key past it (the pieces form)
+    test_count_keys<int>(ctx, size_t(1) << 22, size_t(1) << 14, 0, 0, "i32");
+    test_count_keys<int>(ctx, size_t(1) << 22, size_t(58720256), 3, 0, "i32");
+    test_count_keys<int>(ctx, size_t(1) << 22, size_t(58720257), 3, 0, "i32");
 
     // merge: sizes at its tile's edges (merge_launch::nv outputs a tile)
     const size_t mnv = attu::gpu::merge_launch::nv;
