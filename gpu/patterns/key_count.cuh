@@ -106,6 +106,53 @@ struct key_run_map {
   }
 };
 
+// A tile's keys into registers (warp-striped: coalesced loads), each
+// counted into its run's shared counter; both tile kernels start so.
+template <typename in_t>
+__device__ __forceinline__ void load_and_count_runs(const in_t* __restrict__ keys, size_t first, int valid,
+                                                    const key_run_map& map, int* cursor,
+                                                    in_t (&k)[tile_per_thread]) {
+#pragma unroll
+  for (int u = 0; u < tile_per_thread; ++u) {
+    const int i = u * tile_threads + threadIdx.x;
+    k[u] = i < valid ? keys[first + i] : in_t(0);
+  }
+#pragma unroll
+  for (int u = 0; u < tile_per_thread; ++u) {
+    unsigned int off;
+    if (u * tile_threads + int(threadIdx.x) < valid) atomicAdd(&cursor[map.run_of(k[u], &off)], 1);
+  }
+}
+
+// One more of key `first + local` in a window's 16-bit counters (two to a
+// word), with the take-back of Method's overflow paragraph.
+__device__ __forceinline__ void count_in_window(unsigned int* sh, unsigned int local, long long first,
+                                                int* __restrict__ overflow, unsigned int* __restrict__ noverflow) {
+  const int word = int(local >> 1), half = int(local & 1) * 16;
+  const unsigned int old = atomicAdd(&sh[word], 1u << half);
+  if (((old >> half) & 0xffffu) == take_back - 1) {
+    atomicSub(&sh[word], take_back << half);
+    overflow[atomicAdd(noverflow, 1u)] = int(first + local);
+  }
+}
+
+// A window's counts [first, end) out of its counters, a word (two keys) a
+// thread a step; nthreads: the block's.
+__device__ __forceinline__ void write_window_counts(const unsigned int* sh, int nwords, long long first,
+                                                    long long end, int* __restrict__ counts, int nthreads) {
+  for (int i = threadIdx.x; i < nwords; i += nthreads) {
+    const long long k = first + 2 * i;
+    if (k >= end) break;
+    const unsigned int c = sh[i];
+    if (k + 1 < end && (reinterpret_cast<uintptr_t>(counts + k) & 7) == 0) {
+      reinterpret_cast<int2*>(counts + k)[0] = make_int2(int(c & 0xffffu), int(c >> 16));
+    } else {
+      counts[k] = int(c & 0xffffu);
+      if (k + 1 < end) counts[k + 1] = int(c >> 16);
+    }
+  }
+}
+
 // Phase 1: tile `blockIdx.x` of the keys ordered by run, written over its
 // own place in out as offsets in the run. seg_len / seg_first: D x ntiles,
 // [run * ntiles + tile]: how many of the tile's keys fall in the run and
@@ -125,17 +172,8 @@ key_run_tile_kernel(const in_t* __restrict__ keys, size_t count, key_run_map map
   const int valid = int(count - first < size_t(tile_keys) ? count - first : size_t(tile_keys));
   cursor[tid] = 0;   // tile_threads == max_runs
   __syncthreads();
-  in_t k[tile_per_thread];   // the thread's keys, warp-striped: coalesced loads
-#pragma unroll
-  for (int u = 0; u < tile_per_thread; ++u) {
-    const int i = u * tile_threads + tid;
-    k[u] = i < valid ? keys[first + i] : in_t(0);
-  }
-#pragma unroll
-  for (int u = 0; u < tile_per_thread; ++u) {
-    unsigned int off;
-    if (u * tile_threads + tid < valid) atomicAdd(&cursor[map.run_of(k[u], &off)], 1);
-  }
+  in_t k[tile_per_thread];
+  load_and_count_runs(keys, first, valid, map, cursor, k);
   __syncthreads();
   const int mine = tid < nruns ? cursor[tid] : 0;
   int start;
@@ -182,12 +220,7 @@ key_run_count_kernel(const int* __restrict__ placed, const int* __restrict__ seg
   auto add = [&](int off) {
     const int local = off - lo_off;
     if ((unsigned int)local >= (unsigned int)wsize) return;   // another window of this run
-    const int word = local >> 1, half = (local & 1) * 16;
-    const unsigned int old = atomicAdd(&sh[word], 1u << half);
-    if (((old >> half) & 0xffffu) == take_back - 1) {
-      atomicSub(&sh[word], take_back << half);
-      overflow[atomicAdd(noverflow, 1u)] = int(first + local);
-    }
+    count_in_window(sh, (unsigned int)local, first, overflow, noverflow);
   };
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int* lens = seg_len + size_t(d) * ntiles;
@@ -229,18 +262,7 @@ key_run_count_kernel(const int* __restrict__ placed, const int* __restrict__ seg
     }
   }
   __syncthreads();
-  // the window's counts, a word (two keys) a thread a step
-  for (int i = threadIdx.x; i < nwords; i += count_threads) {
-    const long long k = first + 2 * i;
-    if (k >= end) break;
-    const unsigned int c = sh[i];
-    if (k + 1 < end && (reinterpret_cast<uintptr_t>(counts + k) & 7) == 0) {
-      reinterpret_cast<int2*>(counts + k)[0] = make_int2(int(c & 0xffffu), int(c >> 16));
-    } else {
-      counts[k] = int(c & 0xffffu);
-      if (k + 1 < end) counts[k + 1] = int(c >> 16);
-    }
-  }
+  write_window_counts(sh, nwords, first, end, counts, count_threads);
 }
 
 // ---- the region form (runs of at most region_max_run keys) -------------------
@@ -273,17 +295,8 @@ key_run_region_kernel(const in_t* __restrict__ keys, size_t count, key_run_map m
   for (int i = tid; i < region_runs; i += tile_threads) cursor[i] = 0;
   if (tid == 0) over = 0;
   __syncthreads();
-  in_t k[tile_per_thread];   // the thread's keys, warp-striped: coalesced loads
-#pragma unroll
-  for (int u = 0; u < tile_per_thread; ++u) {
-    const int i = u * tile_threads + tid;
-    k[u] = i < valid ? keys[first + i] : in_t(0);
-  }
-#pragma unroll
-  for (int u = 0; u < tile_per_thread; ++u) {
-    unsigned int off;
-    if (u * tile_threads + tid < valid) atomicAdd(&cursor[map.run_of(k[u], &off)], 1);
-  }
+  in_t k[tile_per_thread];
+  load_and_count_runs(keys, first, valid, map, cursor, k);
   __syncthreads();
   // two runs a thread: their counts, their first places in the tile, their
   // places in their regions
@@ -340,14 +353,7 @@ key_run_region_count_kernel(const unsigned short* __restrict__ region, unsigned 
   const int nwords = int((run + 1) / 2);
   for (int i = threadIdx.x; i < nwords; i += region_count_threads) sh[i] = 0;
   __syncthreads();
-  auto add = [&](unsigned int local) {
-    const int word = int(local >> 1), half = int(local & 1) * 16;
-    const unsigned int old = atomicAdd(&sh[word], 1u << half);
-    if (((old >> half) & 0xffffu) == take_back - 1) {
-      atomicSub(&sh[word], take_back << half);
-      overflow[atomicAdd(noverflow, 1u)] = int(first + local);
-    }
-  };
+  auto add = [&](unsigned int local) { count_in_window(sh, local, first, overflow, noverflow); };
   const unsigned short* offs = region + size_t(d) * cap;   // 16-byte aligned: cap is a multiple of 8
   const unsigned int n = fill[d];
   const uint4* vec = reinterpret_cast<const uint4*>(offs);
@@ -365,17 +371,7 @@ key_run_region_count_kernel(const unsigned short* __restrict__ region, unsigned 
   if (v < nvec) add8(__ldcs(vec + v));
   for (unsigned int i = nvec * 8 + threadIdx.x; i < n; i += region_count_threads) add(offs[i]);
   __syncthreads();
-  for (int i = threadIdx.x; i < nwords; i += region_count_threads) {
-    const long long k = first + 2 * i;
-    if (k >= end) break;
-    const unsigned int c = sh[i];
-    if (k + 1 < end && (reinterpret_cast<uintptr_t>(counts + k) & 7) == 0) {
-      reinterpret_cast<int2*>(counts + k)[0] = make_int2(int(c & 0xffffu), int(c >> 16));
-    } else {
-      counts[k] = int(c & 0xffffu);
-      if (k + 1 < end) counts[k + 1] = int(c >> 16);
-    }
-  }
+  write_window_counts(sh, nwords, first, end, counts, region_count_threads);
 }
 
 // The counts taken back: 32768 more for every key listed (a key may be
