@@ -3837,6 +3837,10 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
         break;
     }
     }
+    /* a binding whose run failed has a negative count: its error is raised
+     * where a row uses the value (ATTU_OP_SUBQUERY_ONE; the scalar form's
+     * already is), at most one row for the others */
+    if (v && kind != APPLY_SCALAR) v = mk_call(c, ATTU_OP_SUBQUERY_ONE, tb, e->position, 2, rows, v, NULL, NULL);
     if (!v || c->err->set) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
     v->position = e->position;
     return v;
