@@ -1410,20 +1410,25 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         attu_bexpr *parts[256];
         int np = 0;
         attu_lplan *first_semi = NULL;     /* the lowest semi / anti join */
+        /* PostgreSQL runs the cheaper conjuncts first, a subquery's last:
+         * with several, each may go unevaluated for a row */
+        int cond_saved = c->cond_depth;
+        c->cond_depth += nwc > 1;
         for (int i = 0; i < nwc; i++) {
             const attu_ast_expr *x = wc[i];
             bool neg = false;
             if (x->kind == ATTU_EXPR_UNARY && x->u.unary.op == ATTU_UNOP_NOT && x->u.unary.arg->kind == ATTU_EXPR_EXISTS) { neg = true; x = x->u.unary.arg; }
             if (x->kind == ATTU_EXPR_EXISTS) {
                 attu_lplan *j = bind_exists_join(c, p, &sc, x, neg);
-                if (!j) return NULL;
+                if (!j) { c->cond_depth = cond_saved; return NULL; }
                 if (j != (attu_lplan *)1) { if (!first_semi) first_semi = j; p = j; continue; }
                 x = wc[i];
             }
             attu_bexpr *b = bind_expr(c, &sc, x);
-            if (!b || !(b = coerce_bool(c, b, "WHERE"))) return NULL;
+            if (!b || !(b = coerce_bool(c, b, "WHERE"))) { c->cond_depth = cond_saved; return NULL; }
             parts[np++] = b;
         }
+        c->cond_depth = cond_saved;
         if (first_semi) {
             /* the conditions on the FROM rows alone (no subquery value, no
              * outer column) filter below the semi / anti joins, as
@@ -3534,6 +3539,24 @@ static void note_deep(attu_bexpr *e, void *ctx) {
 /* Whether the subquery plan p needs the parameterised form whatever its
  * shape: it reads a query two or more levels out, or holds a subquery of
  * its own that took that form (whose bindings read this query's row). */
+static void note_may_fail(attu_bexpr *e, void *ctx) {
+    if (e->kind == BX_CALL && !attu_op_never_fails(e->op)) *(bool *)ctx = true;
+}
+
+/* Whether running p may raise an error for some binding of its outer
+ * row: an expression that may fail (a division, a cast, a nested
+ * subquery's value) or a LIMIT / OFFSET count read from a row, which may
+ * be negative. Aggregates' overflows are not counted. */
+static bool plan_may_fail(attu_lplan *p) {
+    if (!p) return false;
+    if (p->kind == LP_APPLY) return true;
+    if ((p->limit_expr && p->limit_expr->kind != BX_CONST) || (p->offset_expr && p->offset_expr->kind != BX_CONST))
+        return true;
+    bool fails = false;
+    plan_visit(p, note_may_fail, &fails);
+    return fails || plan_may_fail(p->left) || plan_may_fail(p->right);
+}
+
 static bool needs_param_form(attu_lplan *p) {
     if (!p) return false;
     if (p->kind == LP_APPLY) return true;
@@ -3992,6 +4015,40 @@ static attu_lplan *apply_pending(bctx *c, attu_lplan *p) {
     return p;
 }
 
+/* Where an uncorrelated subquery's run (or its planning: plan_time)
+ * failed with c->err inside a part of an expression that only some rows
+ * evaluate (c->cond_depth): the error as an ATTU_OP_SUBQUERY_ERROR of
+ * type t, raised by the rows that evaluate it, as PostgreSQL runs such an
+ * initplan only when a row first needs its value. An error of planning
+ * (a constant 1 / 0 folded) is raised still unless PostgreSQL's folding
+ * drops the branch (rewrite.c's plan_time_reach: CASE WHEN false). NULL
+ * with c->err set elsewhere, and for errors that stop a query wherever
+ * they happen (resources, cancellation, internal). */
+static attu_bexpr *deferred_error(bctx *c, const scope *sc, const attu_ast_expr *e, attu_type t, bool plan_time) {
+    const char *st = c->err->sqlstate;
+    if (!c->err->set || c->cond_depth <= 0 || !strncmp(st, "53", 2) || !strncmp(st, "54", 2) ||
+        !strncmp(st, "57", 2) || !strncmp(st, "58", 2) || !strncmp(st, "XX", 2))
+        return NULL;
+    attu_error saved = *c->err;
+    attu_error_clear(c->err);
+    /* the compared value of IN / ANY is bound still (its own errors) */
+    if (e->kind == ATTU_EXPR_IN_SUBQUERY || e->kind == ATTU_EXPR_QUANTIFIED) {
+        attu_bexpr *arg = bind_expr(c, sc, e->kind == ATTU_EXPR_IN_SUBQUERY ? e->u.in_subquery.arg : e->u.quantified.arg);
+        if (!arg) return NULL;
+    }
+    size_t ml = strlen(saved.message);
+    char *text = attu_palloc(c->pa, ml + 6);
+    attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_TEXT), e->position);
+    if (!text || !k) OOM_NULL(c);
+    memcpy(text, saved.sqlstate, 5);
+    memcpy(text + 5, saved.message, ml + 1);
+    k->s = text; k->slen = ml + 5;
+    attu_bexpr *x = mk_call(c, ATTU_OP_SUBQUERY_ERROR, t, e->position, 1, k, NULL, NULL, NULL);
+    if (!x) OOM_NULL(c);
+    x->aux = plan_time;
+    return x;
+}
+
 attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const attu_ast_query *q = e->kind == ATTU_EXPR_IN_SUBQUERY ? e->u.in_subquery.query
                             : e->kind == ATTU_EXPR_QUANTIFIED ? e->u.quantified.query : e->u.subquery.query;
@@ -4010,8 +4067,12 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
             return NULL;
         }
         if (!check_outer_aggs(c, p, e)) return NULL;
-        if (needs_param_form(p)) {
-            /* no keyed or windowed form reads two levels out */
+        /* no keyed or windowed form reads two levels out; and where only
+         * some rows reach the subquery (a CASE branch, COALESCE's later
+         * arguments, an AND / OR operand), one that may fail runs per
+         * binding, keeping each binding's error for the rows that use its
+         * value (executor_apply.c), as PostgreSQL runs it only for them */
+        if (needs_param_form(p) || (c->cond_depth > 0 && plan_may_fail(p))) {
             if (e->kind == ATTU_EXPR_SUBQUERY) return decorrelate_param(c, sc, p, e, APPLY_SCALAR, NULL, 0);
             if (e->kind == ATTU_EXPR_EXISTS) return decorrelate_param(c, sc, p, e, APPLY_EXISTS, NULL, 0);
             bool in = e->kind == ATTU_EXPR_IN_SUBQUERY;
@@ -4053,18 +4114,22 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
         attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, p->ncols > 1 ? "subquery has too many columns" : "subquery must return only one column");
         return NULL;
     }
-    p = attu_rewrite(c->pa, p, c->err);
-    if (!p) return NULL;
+    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    attu_type vt = e->kind == ATTU_EXPR_SUBQUERY ? p->types[0] : b;
+    attu_lplan *rp = attu_rewrite(c->pa, p, c->err);
+    if (!rp) return deferred_error(c, sc, e, vt, true);
+    p = rp;
     attu_column **cols = NULL;
     size_t n = 0;
-    if (!run_scalar_list(c, p, e, &cols, &n)) return NULL;
-    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    if (!run_scalar_list(c, p, e, &cols, &n)) return deferred_error(c, sc, e, vt, false);
     attu_bexpr *r = NULL;
     if (e->kind == ATTU_EXPR_EXISTS) {
         r = mk_const_int(c, b, n > 0);
     } else if (e->kind == ATTU_EXPR_SUBQUERY) {
-        if (n > 1) attu_error_set(c->err, ATTU_SQLSTATE_CARDINALITY, e->position, "more than one row returned by a subquery used as an expression");
-        else if (n == 0) r = mk_const_null(c, p->types[0]);
+        if (n > 1) {
+            attu_error_set(c->err, ATTU_SQLSTATE_CARDINALITY, e->position, "more than one row returned by a subquery used as an expression");
+            r = deferred_error(c, sc, e, vt, false);
+        } else if (n == 0) r = mk_const_null(c, p->types[0]);
         else r = const_from_column(c, cols[0], 0, p->types[0], e->position);
         if (r) r->position = e->position;
     } else if (e->kind == ATTU_EXPR_QUANTIFIED) {

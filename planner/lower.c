@@ -157,7 +157,7 @@ static bool has_subquery_value(const attu_bexpr *e) {
 }
 
 /* Opcodes that never raise an error, whatever their operands. */
-static bool op_never_fails(int op) {
+bool attu_op_never_fails(int op) {
     switch (op) {
     case ATTU_OP_CONST: case ATTU_OP_MOVE:
     case ATTU_OP_EQ_I: case ATTU_OP_NE_I: case ATTU_OP_LT_I: case ATTU_OP_LE_I: case ATTU_OP_GT_I: case ATTU_OP_GE_I:
@@ -180,7 +180,7 @@ static bool op_never_fails(int op) {
  * overflow, a failed cast, a subquery's 21000...). */
 static bool may_fail(const attu_bexpr *e) {
     if (!e) return false;
-    if (e->kind == BX_CALL && !op_never_fails(e->op)) return true;
+    if (e->kind == BX_CALL && !attu_op_never_fails(e->op)) return true;
     for (int i = 0; i < e->nargs; i++) if (may_fail(e->args[i])) return true;
     for (int i = 0; i < e->nwhens; i++) if (may_fail(e->whens[i]) || may_fail(e->thens[i])) return true;
     return may_fail(e->else_);
