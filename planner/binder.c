@@ -287,6 +287,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
 }
 
 static bool needs_param_form(attu_lplan *p);
+static bool reads_any_col(const attu_bexpr *e);
+static bool raise_deferred(bctx *c, const attu_bexpr *e);
 static const attu_agg_spec *outer_level_agg(const attu_lplan *p);
 
 static attu_lplan *mk_window(bctx *c, attu_lplan *in, attu_agg_spec **specs, int n, const char *name);
@@ -1429,6 +1431,14 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             parts[np++] = b;
         }
         c->cond_depth = cond_saved;
+        /* a condition that reads no column is PostgreSQL's one-time filter,
+         * evaluated before any row: its subquery runs surely, unless a FALSE
+         * constant among the conditions folds them all away first */
+        bool folded_false = false;
+        for (int i = 0; i < np; i++)
+            folded_false |= parts[i]->kind == BX_CONST && !parts[i]->is_null && !parts[i]->i;
+        for (int i = 0; i < np && nwc > 1 && !folded_false; i++)
+            if (!reads_any_col(parts[i]) && raise_deferred(c, parts[i])) return NULL;
         if (first_semi) {
             /* the conditions on the FROM rows alone (no subquery value, no
              * outer column) filter below the semi / anti joins, as
@@ -4013,6 +4023,29 @@ static attu_lplan *apply_pending(bctx *c, attu_lplan *p) {
     c->npending = 0;
     c->pending = NULL;
     return p;
+}
+
+static bool reads_any_col(const attu_bexpr *e) {
+    if (!e) return false;
+    if (e->kind == BX_COL) return true;
+    for (int i = 0; i < e->nargs; i++) if (reads_any_col(e->args[i])) return true;
+    for (int i = 0; i < e->nwhens; i++) if (reads_any_col(e->whens[i]) || reads_any_col(e->thens[i])) return true;
+    return reads_any_col(e->else_);
+}
+
+/* Raises the first deferred subquery error in e (deferred_error), if any. */
+static bool raise_deferred(bctx *c, const attu_bexpr *e) {
+    if (!e) return false;
+    if (e->kind == BX_CALL && e->op == ATTU_OP_SUBQUERY_ERROR && e->nargs == 1 && e->args[0]->kind == BX_CONST) {
+        const attu_bexpr *k = e->args[0];
+        char state[6] = "XX000";
+        if (k->slen >= 5) memcpy(state, k->s, 5);
+        attu_error_set(c->err, state, 0, "%.*s", k->slen >= 5 ? (int)(k->slen - 5) : 0, k->slen >= 5 ? k->s + 5 : "");
+        return true;
+    }
+    for (int i = 0; i < e->nargs; i++) if (raise_deferred(c, e->args[i])) return true;
+    for (int i = 0; i < e->nwhens; i++) if (raise_deferred(c, e->whens[i]) || raise_deferred(c, e->thens[i])) return true;
+    return raise_deferred(c, e->else_);
 }
 
 /* Where an uncorrelated subquery's run (or its planning: plan_time)
