@@ -3554,9 +3554,17 @@ static void note_may_fail(attu_bexpr *e, void *ctx) {
 }
 
 /* Whether running p may raise an error for some binding of its outer
- * row: an expression that may fail (a division, a cast, a nested
- * subquery's value) or a LIMIT / OFFSET count read from a row, which may
- * be negative. Aggregates' overflows are not counted. */
+ * row: an expression that may fail (a division, a cast, an overflow, a
+ * nested subquery's value) or a LIMIT / OFFSET count read from a row,
+ * which may be negative. Aggregates' overflows are not counted. */
+/* Whether a conditional subquery that may fail runs per binding (see
+ * attu_bind_params' cond_per_binding); noted in *cond_batched when not. */
+static bool cond_per_binding(bctx *c) {
+    if (c->params && c->params->cond_per_binding) return true;
+    if (c->params && c->params->cond_batched) *c->params->cond_batched = true;
+    return false;
+}
+
 static bool plan_may_fail(attu_lplan *p) {
     if (!p) return false;
     if (p->kind == LP_APPLY) return true;
@@ -4103,9 +4111,11 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
         /* no keyed or windowed form reads two levels out; and where only
          * some rows reach the subquery (a CASE branch, COALESCE's later
          * arguments, an AND / OR operand), one that may fail runs per
-         * binding, keeping each binding's error for the rows that use its
-         * value (executor_apply.c), as PostgreSQL runs it only for them */
-        if (needs_param_form(p) || (c->cond_depth > 0 && plan_may_fail(p))) {
+         * binding when the batch form failed (attu_bind_params'
+         * cond_per_binding), keeping each binding's error for the rows
+         * that use its value (executor_apply.c), as PostgreSQL runs it
+         * only for them */
+        if (needs_param_form(p) || (c->cond_depth > 0 && plan_may_fail(p) && cond_per_binding(c))) {
             if (e->kind == ATTU_EXPR_SUBQUERY) return decorrelate_param(c, sc, p, e, APPLY_SCALAR, NULL, 0);
             if (e->kind == ATTU_EXPR_EXISTS) return decorrelate_param(c, sc, p, e, APPLY_EXISTS, NULL, 0);
             bool in = e->kind == ATTU_EXPR_IN_SUBQUERY;
