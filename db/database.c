@@ -226,9 +226,39 @@ int db_run_stage(attu_session *s, attu_stage *st, bool analyze, attu_column ***c
     return attu_execute(&ctx, st, cols, nrows, err);
 }
 
-/* Runs a query to a result (names and types from the plan). */
+/* Whether a failed run of a query whose conditional subqueries ran in
+ * their batch form (attu_bind_params' cond_batched) runs again with them
+ * per binding: for errors of the data, not of resources or cancellation. */
+bool db_retry_per_binding(bool batched, const attu_error *err) {
+    const char *st = err->sqlstate;
+    return batched && err->set && strncmp(st, "53", 2) && strncmp(st, "54", 2) && strncmp(st, "57", 2) &&
+           strncmp(st, "58", 2) && strncmp(st, "XX", 2);
+}
+
+static attu_result *run_query_once(attu_session *s, const char *sql, const attu_ast_query *q,
+                                   const attu_bind_params *params, attu_error *err);
+
+/* Runs a query to a result (names and types from the plan). A subquery
+ * that only some rows reach runs in its batch form, for every outer row;
+ * when that fails, the query runs again with it per binding, where only
+ * the rows that use its value raise its errors (PostgreSQL's result). */
 attu_result *db_run_query(attu_session *s, const char *sql, const attu_ast_query *q,
                           const attu_bind_params *params, attu_error *err) {
+    attu_bind_params bp;
+    memset(&bp, 0, sizeof bp);
+    if (params) bp = *params;
+    bool batched = false;
+    bp.cond_batched = &batched;
+    attu_result *res = run_query_once(s, sql, q, &bp, err);
+    if (res || !db_retry_per_binding(batched, err)) return res;
+    attu_error_clear(err);
+    bp.cond_per_binding = true;
+    bp.cond_batched = NULL;
+    return run_query_once(s, sql, q, &bp, err);
+}
+
+static attu_result *run_query_once(attu_session *s, const char *sql, const attu_ast_query *q,
+                                   const attu_bind_params *params, attu_error *err) {
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) { attu_error_oom(err); return NULL; }
     attu_lplan *lp = NULL;

@@ -75,6 +75,9 @@ struct attu_prepared {
 
 attu_result *db_result_new(int ncols);
 int db_run_stage(attu_session *s, attu_stage *st, bool analyze, attu_column ***cols, size_t *nrows, attu_error *err);
+/* Whether a failed run whose conditional subqueries ran in their batch
+ * form runs again with them per binding (database.c, db_run_query). */
+bool db_retry_per_binding(bool batched, const attu_error *err);
 /* params plus the subquery runner bound to this session */
 attu_bind_params db_params(attu_session *s, const attu_bind_params *params);
 attu_column *db_text_column(const char *const *strs, size_t n, attu_error *err);

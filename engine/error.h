@@ -46,6 +46,10 @@
 #define ATTU_SQLSTATE_IO_ERROR            "58030"
 #define ATTU_SQLSTATE_DATA_CORRUPTED      "XX001"
 #define ATTU_SQLSTATE_INTERNAL            "XX000"
+/* A stand-in that never reaches a client: a subquery's error recorded for
+ * one binding (executor_apply.c), raised where a row uses its value and
+ * replaced by the recorded error before attu_execute returns */
+#define ATTU_SQLSTATE_DEFERRED            "XXD01"
 #define ATTU_SQLSTATE_INSUFFICIENT_PRIVILEGE "42501"
 #define ATTU_SQLSTATE_INVALID_PASSWORD    "28P01"
 #define ATTU_SQLSTATE_UNDEFINED_FILE      "58P01"

@@ -993,6 +993,8 @@ int attu_execute(attu_exec_ctx *ctx, attu_stage *root, attu_column ***cols_out,
     rel *r = run_stage(&x, root);
     for (int i = 0; i < x.nparams; i++) xcol_unref(&x, x.params[i]);
     free(x.params);
+    resolve_deferred_error(&x);
+    free(x.deferred);
     attu_backend_set_interrupt(NULL, 0, NULL);
     if (!r) { if (!err->set) attu_error_oom(err); return -1; }
     attu_column **cols = calloc((size_t)r->ncols + 1, sizeof *cols);

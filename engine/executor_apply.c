@@ -27,6 +27,7 @@
  */
 #include "engine/executor_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,8 +114,45 @@ static int bindings(xctx *x, xcol **k, int nk, size_t n, int64_t *rep, int64_t *
     return rc;
 }
 
+int64_t defer_binding_error(xctx *x) {
+    const char *st = x->err->sqlstate;
+    if (!strcmp(st, ATTU_SQLSTATE_DEFERRED)) {
+        /* a nested subquery's recorded error: the same entry */
+        long long k = -1;
+        if (sscanf(x->err->message, "deferred subquery error %lld", &k) != 1 || k < 0 || k >= x->ndeferred) return -1;
+        attu_error_clear(x->err);
+        return k;
+    }
+    /* resources, cancellation, the system and attu's own faults stop the
+     * query wherever they happen */
+    if (!strncmp(st, "53", 2) || !strncmp(st, "54", 2) || !strncmp(st, "57", 2) || !strncmp(st, "58", 2) ||
+        !strncmp(st, "XX", 2))
+        return -1;
+    if (x->ndeferred == x->capdeferred) {
+        int nc = x->capdeferred ? x->capdeferred * 2 : 8;
+        attu_error *d = realloc(x->deferred, sizeof *d * (size_t)nc);
+        if (!d) return -1;
+        x->deferred = d; x->capdeferred = nc;
+    }
+    x->deferred[x->ndeferred] = *x->err;
+    attu_error_clear(x->err);
+    return x->ndeferred++;
+}
+
+void resolve_deferred_error(xctx *x) {
+    long long k = -1;
+    if (!x->err->set || strcmp(x->err->sqlstate, ATTU_SQLSTATE_DEFERRED)) return;
+    if (sscanf(x->err->message, "deferred subquery error %lld", &k) != 1 || k < 0 || k >= x->ndeferred) return;
+    *x->err = x->deferred[k];
+}
+
 /* Runs the subquery once per binding: rows[g] its row count, *first the
- * first rows (all-NULL for none), ng rows; with all (LATERAL), *first is
+ * first rows (all-NULL for none), ng rows; a binding whose run fails
+ * (the scalar, EXISTS and ANY forms, not LATERAL) keeps its error for the
+ * rows that use its value, as PostgreSQL runs a SubPlan only for the rows
+ * that evaluate it (CASE WHEN id > 100 THEN (SELECT ... LIMIT t.n - 3)
+ * END fails only where id > 100): rows[g] is -1 - the deferred error's
+ * index and its row all NULL (ATTU_OP_SUBQUERY_ONE raises it); with all (LATERAL), *first is
  * every row of every binding instead, binding g's rows[g] rows after
  * those of the bindings before it. */
 static int run_bindings(xctx *x, attu_stage *s, rel *kr, size_t ng, int64_t *rows, rel **first, bool all) {
@@ -138,8 +176,10 @@ static int run_bindings(xctx *x, attu_stage *s, rel *kr, size_t ng, int64_t *row
         }
         rel_free(x, pv);
         rel *r = run_stage(x, s->child[1]);
+        int64_t deferred = -1;
+        if (!r && !all && x->err->set && (deferred = defer_binding_error(x)) >= 0) r = rel_empty(x, s->child[1]);
         if (!r) { rc = -1; break; }
-        rows[g] = (int64_t)r->nrows;
+        rows[g] = deferred >= 0 ? -1 - deferred : (int64_t)r->nrows;
         rel *one = all ? r : rel_gather(x, r, r->nrows ? i0 : im, 1, true);
         if (!all) rel_free(x, r);
         if (!one) { rc = -1; break; }

@@ -88,7 +88,20 @@ typedef struct xctx {
      * group-by takes them however few (a sort of a thousand rows is
      * several device calls; executor_agg_pregroup.c) */
     bool           dense_any_rows;
+    /* errors of correlated subqueries recorded per binding instead of
+     * raised (executor_apply.c's defer_binding_error): a row that uses
+     * such a binding's value raises ATTU_SQLSTATE_DEFERRED with the index,
+     * which attu_execute turns back into the error */
+    attu_error    *deferred;
+    int            ndeferred, capdeferred;
 } xctx;
+
+/* Records x->err (a subquery's error for one binding) as a deferred
+ * error and clears it: its index, or -1 (x->err left set) when the error
+ * is not one to defer (out of memory, canceled, internal). */
+int64_t defer_binding_error(xctx *x);
+/* Where x->err is the ATTU_SQLSTATE_DEFERRED stand-in, the error recorded. */
+void resolve_deferred_error(xctx *x);
 
 xcol *xcol_new(xctx *x, attu_type t, size_t n, bool with_valid);
 xcol *xcol_ref(xcol *c);

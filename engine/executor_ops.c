@@ -1876,6 +1876,87 @@ bool fused_inputs(const rel *in, const int *in_cols, const int *pick, int n, att
     return through;
 }
 
+/* Whether aggregates a and b order their rows alike. */
+static bool same_agg_order(const attu_stage_agg *a, const attu_stage_agg *b) {
+    if (a->norder != b->norder) return false;
+    for (int q = 0; q < a->norder; q++)
+        if (a->order[q] != b->order[q] || a->desc[q] != b->desc[q] || a->nulls_first[q] != b->nulls_first[q]) return false;
+    return true;
+}
+
+/* reduce_sums_narrow_first over the specs whose take[] is set (each
+ * spec's output column is written in place; a string_agg's dictionary
+ * comes back into outs). */
+static int reduce_some(xctx *x, attu_buf *off, size_t nseg, attu_buf *perm, size_t n, int nspec,
+                       attu_reduce_spec *specs, attu_out *outs, const bool *take) {
+    int m = 0;
+    for (int k = 0; k < nspec; k++) m += take[k];
+    if (m == nspec) return reduce_sums_narrow_first(x, true, off, nseg, perm, n, nspec, specs, outs);
+    if (m == 0) return 0;
+    attu_reduce_spec *sp = calloc((size_t)m, sizeof *sp);
+    attu_out *op = calloc((size_t)m, sizeof *op);
+    int rc = sp && op ? 0 : attu_error_oom(x->err);
+    for (int k = 0, j = 0; k < nspec && !rc; k++)
+        if (take[k]) { sp[j] = specs[k]; op[j++] = outs[k]; }
+    if (!rc) rc = reduce_sums_narrow_first(x, true, off, nseg, perm, n, m, sp, op);
+    for (int k = 0, j = 0; k < nspec && op; k++)
+        if (take[k]) { outs[k].dict = op[j].dict; op[j++].dict = NULL; }
+    free(sp); free(op);
+    return rc;
+}
+
+/* The reductions of an aggregate stage whose rows perm sorts by the group
+ * keys and og's order (segments off): each aggregate with an order of
+ * its own (string_agg(x ORDER BY y) beside array_agg(x ORDER BY x DESC),
+ * array_agg(DISTINCT x)'s implied one) reduces over a sort of the rows by
+ * the keys and that order, as PostgreSQL sorts each ordered aggregate's
+ * input apart; the groups come in the same order (the keys sort first
+ * and alike), so the segments are off's. The others reduce over perm. */
+static int other_order_reduce(xctx *x, const attu_stage *s, const attu_stage_agg *og, xcol **keys, int nk, xcol **args,
+                              attu_buf *off, size_t nseg, attu_buf *perm, size_t n, int nspec,
+                              attu_reduce_spec *specs, attu_out *outs) {
+    int ng = s->naggs, maxo = 0;
+    int *spec_of = calloc((size_t)ng + 1, sizeof *spec_of);
+    bool *take = calloc((size_t)nspec + 1, sizeof *take), *done = calloc((size_t)ng + 1, sizeof *done);
+    for (int i = 0; i < ng; i++) if (s->aggs[i].norder > maxo) maxo = s->aggs[i].norder;
+    attu_sort_key *sk = calloc((size_t)(nk + maxo) + 1, sizeof *sk);
+    attu_buf *p2 = NULL;
+    int rc = spec_of && take && done && sk ? 0 : attu_error_oom(x->err);
+    for (int i = 0, k = 0; i < ng && !rc; i++) {
+        spec_of[i] = k;
+        k += s->aggs[i].avg || s->aggs[i].var ? 2 : 1;
+    }
+    /* og's order and the aggregates that have none */
+    for (int i = 0; i < ng && !rc; i++) {
+        const attu_stage_agg *g = &s->aggs[i];
+        done[i] = !g->norder || same_agg_order(g, og);
+        take[spec_of[i]] = done[i];
+        if (done[i] && (g->avg || g->var)) take[spec_of[i] + 1] = true;
+    }
+    if (!rc) rc = reduce_some(x, off, nseg, perm, n, nspec, specs, outs, take);
+    for (int i = 0; i < nk && !rc; i++) sk[i].col = vec_of(keys[i]);
+    for (int i = 0; i < ng && !rc; i++) {
+        if (done[i]) continue;
+        const attu_stage_agg *g = &s->aggs[i];
+        /* this order's sort, for every aggregate that shares it */
+        for (int q = 0; q < g->norder; q++) {
+            sk[nk + q].col = vec_of(args[g->order[q]]);
+            sk[nk + q].desc = g->desc[q];
+            sk[nk + q].nulls_first = g->nulls_first[q];
+        }
+        if (!(p2 = buf_i64(x, n)) || exec_sort(x, sk, nk + g->norder, n, p2)) { rc = -1; break; }
+        memset(take, 0, (size_t)nspec * sizeof *take);
+        for (int j = i; j < ng; j++)
+            if (!done[j] && s->aggs[j].norder && same_agg_order(&s->aggs[j], g)) { done[j] = true; take[spec_of[j]] = true; }
+        rc = reduce_some(x, off, nseg, p2, n, nspec, specs, outs, take);
+        free_buf(x, p2);
+        p2 = NULL;
+    }
+    free_buf(x, p2);
+    free(spec_of); free(take); free(done); free(sk);
+    return rc;
+}
+
 /* The fused aggregate: an aggregate without GROUP BY whose every input is
  * an output of its argument program (sum(t1.x + t2.y), count(*)) is one
  * backend call, eval_reduce, instead of eval writing each argument out and
@@ -1967,24 +2048,14 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
     attu_out *outs = calloc((size_t)ng * 2 + 1, sizeof *outs);
     xcol **res = calloc((size_t)ng * 2 + 1, sizeof *res);
     /* string_agg(... ORDER BY ...): rows sort by the group keys, then by
-     * its order keys, so each segment arrives in that order (one ordering
-     * per query level) */
+     * its order keys, so each segment arrives in that order. The first
+     * written order is the sort's (else an implied one: array_agg(DISTINCT
+     * x)'s); an aggregate with another order reduces over a sort of its
+     * own (other_order_reduce), whose groups come in the same order */
     const attu_stage_agg *og = NULL;
-    bool mixed = false;
-    /* written orders first; an implied one (array_agg(DISTINCT x)'s sort)
-     * is taken only where no aggregate writes one, and one that differs
-     * from the order taken is no conflict: that aggregate's rows come in
-     * the other order, as they came before it was implied */
     for (int pass = 0; pass < 2 && !og; pass++)
-        for (int i = 0; i < ng && !mixed; i++) {
-            const attu_stage_agg *g = &s->aggs[i];
-            if (!g->norder || g->order_implied != (pass == 1)) continue;
-            bool same = og && og->norder == g->norder;
-            for (int q = 0; same && q < g->norder; q++)
-                same = og->order[q] == g->order[q] && og->desc[q] == g->desc[q] && og->nulls_first[q] == g->nulls_first[q];
-            if (og && !same) mixed = pass == 0;
-            else if (!og) og = g;
-        }
+        for (int i = 0; i < ng && !og; i++)
+            if (s->aggs[i].norder && s->aggs[i].order_implied == (pass == 1)) og = &s->aggs[i];
     int nok = og ? og->norder : 0;
     attu_sort_key *sk = calloc((size_t)(nk + nok) + 1, sizeof *sk);
     attu_vec *kv = calloc((size_t)nk + 1, sizeof *kv);
@@ -1994,10 +2065,6 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
     int nspec = 0;
     bool dense = false;     /* grouped by agg_dense: specs, res and gidx are set */
     if (!keys || !args || !dargs || !specs || !outs || !res || !sk || !kv) { attu_error_oom(x->err); goto done; }
-    if (mixed) {
-        attu_error_set(x->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "aggregates with different ORDER BY lists in one query are not supported");
-        goto done;
-    }
     if (eval_exprs(x, &s->keys, in, keys) || eval_exprs(x, &s->args, in, args)) goto done;
     s->act_how = NULL;
     if (nk && !nok) {
@@ -2057,7 +2124,11 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
             }
         }
         if (agg_specs(x, s, args, dargs, nseg, specs, outs, res, &nspec, NULL, NULL)) goto done;
-        if (reduce_sums_narrow_first(x, nk || nok, off, nseg, perm, n, nspec, specs, outs)) goto done;
+        if (og) {
+            if (other_order_reduce(x, s, og, keys, nk, args, off, nseg, perm, n, nspec, specs, outs)) goto done;
+        } else if (reduce_sums_narrow_first(x, nk || nok, off, nseg, perm, n, nspec, specs, outs)) {
+            goto done;
+        }
     }
     out = rel_new(x, nk + ng, nseg);
     if (!out) goto done;

@@ -190,7 +190,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
     [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_QUALIFY_IV] = "qualify_iv",
     [ATTU_OP_MAKE_INTERVAL] = "make_interval",
-    [ATTU_OP_SUBQUERY_ONE] = "subquery_one",
+    [ATTU_OP_SUBQUERY_ONE] = "subquery_one", [ATTU_OP_SUBQUERY_ERROR] = "subquery_error",
     [ATTU_OP_TO_CHAR_TS] = "to_char_ts", [ATTU_OP_TO_CHAR_NUM] = "to_char_num",
     [ATTU_OP_TO_DATE] = "to_date", [ATTU_OP_TO_NUMBER] = "to_number",
     [ATTU_OP_TO_TIMESTAMP] = "to_timestamp", [ATTU_OP_TZ_FROM_EPOCH] = "tz_from_epoch",
@@ -1124,7 +1124,17 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             case ATTU_OP_COALESCE: *o = A[r].null ? B[r] : A[r]; continue;
             case ATTU_OP_SELECT: *o = (!C[r].null && C[r].v.i) ? A[r] : B[r]; continue;
             case ATTU_OP_PI: o->null = 0; o->v.f = M_PI; continue;
+            case ATTU_OP_SUBQUERY_ERROR: {
+                /* "SSSSS" then the message (planner/binder.c's deferred_error) */
+                const char *t = A && !A[r].null ? A[r].v.s : "";
+                size_t len = A && !A[r].null ? A[r].len : 0;
+                char state[6] = "XX000";
+                if (len >= 5) memcpy(state, t, 5);
+                return attu_error_set(err, state, 0, "%.*s", len >= 5 ? (int)(len - 5) : 0, len >= 5 ? t + 5 : "");
+            }
             case ATTU_OP_SUBQUERY_ONE:
+                if (!A[r].null && A[r].v.i < 0)
+                    return attu_error_set(err, ATTU_SQLSTATE_DEFERRED, 0, "deferred subquery error %lld", (long long)(-A[r].v.i - 1));
                 if (!A[r].null && A[r].v.i > 1)
                     return attu_error_set(err, ATTU_SQLSTATE_CARDINALITY, 0, "more than one row returned by a subquery used as an expression");
                 *o = B[r];

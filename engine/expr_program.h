@@ -158,7 +158,11 @@ typedef enum attu_opcode {
                             a NULL count is none). As an instruction it is
                             guarded like any other, so a row that does not
                             take the CASE branch holding it never fails, as
-                            PostgreSQL evaluates the subquery lazily */
+                            PostgreSQL evaluates the subquery lazily. A
+                            negative a is the binding's deferred error
+                            -a - 1 (executor_apply.c): raised as the
+                            ATTU_SQLSTATE_DEFERRED stand-in that
+                            attu_execute replaces by the error recorded */
     ATTU_OP_SIMILAR,     /* a SIMILAR TO b [ESCAPE c] (engine/similar.h);
                             c = -1: the default escape, backslash */
     /* more strings, as PostgreSQL 15 (code points are UTF-8 characters) */
@@ -273,6 +277,16 @@ typedef enum attu_opcode {
     /* arrays (engine/array.h), host only: aux is the attu_array_fn; an
      * array register is a TEXT register holding the encoded bytes */
     ATTU_OP_ARRAY,
+    ATTU_OP_SUBQUERY_ERROR, /* the error of a subquery that failed where its
+                               value was computed ahead of need (an
+                               uncorrelated one run at plan time): a, a TEXT
+                               constant, is the SQLSTATE's five characters and
+                               the message. Any row evaluating it raises that
+                               error; guarded like any other instruction, it
+                               never fails for a row that does not take the
+                               CASE branch (COALESCE, AND / OR operand)
+                               holding it, as PostgreSQL runs the subquery
+                               only when a row needs its value. Host only */
     ATTU_OP_COUNT_
 } attu_opcode;
 

@@ -287,6 +287,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
 }
 
 static bool needs_param_form(attu_lplan *p);
+static bool reads_any_col(const attu_bexpr *e);
+static bool raise_deferred(bctx *c, const attu_bexpr *e);
 static const attu_agg_spec *outer_level_agg(const attu_lplan *p);
 
 static attu_lplan *mk_window(bctx *c, attu_lplan *in, attu_agg_spec **specs, int n, const char *name);
@@ -1410,20 +1412,33 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         attu_bexpr *parts[256];
         int np = 0;
         attu_lplan *first_semi = NULL;     /* the lowest semi / anti join */
+        /* PostgreSQL runs the cheaper conjuncts first, a subquery's last:
+         * with several, each may go unevaluated for a row */
+        int cond_saved = c->cond_depth;
+        c->cond_depth += nwc > 1;
         for (int i = 0; i < nwc; i++) {
             const attu_ast_expr *x = wc[i];
             bool neg = false;
             if (x->kind == ATTU_EXPR_UNARY && x->u.unary.op == ATTU_UNOP_NOT && x->u.unary.arg->kind == ATTU_EXPR_EXISTS) { neg = true; x = x->u.unary.arg; }
             if (x->kind == ATTU_EXPR_EXISTS) {
                 attu_lplan *j = bind_exists_join(c, p, &sc, x, neg);
-                if (!j) return NULL;
+                if (!j) { c->cond_depth = cond_saved; return NULL; }
                 if (j != (attu_lplan *)1) { if (!first_semi) first_semi = j; p = j; continue; }
                 x = wc[i];
             }
             attu_bexpr *b = bind_expr(c, &sc, x);
-            if (!b || !(b = coerce_bool(c, b, "WHERE"))) return NULL;
+            if (!b || !(b = coerce_bool(c, b, "WHERE"))) { c->cond_depth = cond_saved; return NULL; }
             parts[np++] = b;
         }
+        c->cond_depth = cond_saved;
+        /* a condition that reads no column is PostgreSQL's one-time filter,
+         * evaluated before any row: its subquery runs surely, unless a FALSE
+         * constant among the conditions folds them all away first */
+        bool folded_false = false;
+        for (int i = 0; i < np; i++)
+            folded_false |= parts[i]->kind == BX_CONST && !parts[i]->is_null && !parts[i]->i;
+        for (int i = 0; i < np && nwc > 1 && !folded_false; i++)
+            if (!reads_any_col(parts[i]) && raise_deferred(c, parts[i])) return NULL;
         if (first_semi) {
             /* the conditions on the FROM rows alone (no subquery value, no
              * outer column) filter below the semi / anti joins, as
@@ -3534,6 +3549,32 @@ static void note_deep(attu_bexpr *e, void *ctx) {
 /* Whether the subquery plan p needs the parameterised form whatever its
  * shape: it reads a query two or more levels out, or holds a subquery of
  * its own that took that form (whose bindings read this query's row). */
+static void note_may_fail(attu_bexpr *e, void *ctx) {
+    if (e->kind == BX_CALL && !attu_op_never_fails(e->op)) *(bool *)ctx = true;
+}
+
+/* Whether running p may raise an error for some binding of its outer
+ * row: an expression that may fail (a division, a cast, an overflow, a
+ * nested subquery's value) or a LIMIT / OFFSET count read from a row,
+ * which may be negative. Aggregates' overflows are not counted. */
+/* Whether a conditional subquery that may fail runs per binding (see
+ * attu_bind_params' cond_per_binding); noted in *cond_batched when not. */
+static bool cond_per_binding(bctx *c) {
+    if (c->params && c->params->cond_per_binding) return true;
+    if (c->params && c->params->cond_batched) *c->params->cond_batched = true;
+    return false;
+}
+
+static bool plan_may_fail(attu_lplan *p) {
+    if (!p) return false;
+    if (p->kind == LP_APPLY) return true;
+    if ((p->limit_expr && p->limit_expr->kind != BX_CONST) || (p->offset_expr && p->offset_expr->kind != BX_CONST))
+        return true;
+    bool fails = false;
+    plan_visit(p, note_may_fail, &fails);
+    return fails || plan_may_fail(p->left) || plan_may_fail(p->right);
+}
+
 static bool needs_param_form(attu_lplan *p) {
     if (!p) return false;
     if (p->kind == LP_APPLY) return true;
@@ -3837,6 +3878,10 @@ static attu_bexpr *decorrelate_param(bctx *c, const scope *sc, attu_lplan *p, co
         break;
     }
     }
+    /* a binding whose run failed has a negative count: its error is raised
+     * where a row uses the value (ATTU_OP_SUBQUERY_ONE; the scalar form's
+     * already is), at most one row for the others */
+    if (v && kind != APPLY_SCALAR) v = mk_call(c, ATTU_OP_SUBQUERY_ONE, tb, e->position, 2, rows, v, NULL, NULL);
     if (!v || c->err->set) { if (!c->err->set) attu_error_oom(c->err); return NULL; }
     v->position = e->position;
     return v;
@@ -3988,6 +4033,63 @@ static attu_lplan *apply_pending(bctx *c, attu_lplan *p) {
     return p;
 }
 
+static bool reads_any_col(const attu_bexpr *e) {
+    if (!e) return false;
+    if (e->kind == BX_COL) return true;
+    for (int i = 0; i < e->nargs; i++) if (reads_any_col(e->args[i])) return true;
+    for (int i = 0; i < e->nwhens; i++) if (reads_any_col(e->whens[i]) || reads_any_col(e->thens[i])) return true;
+    return reads_any_col(e->else_);
+}
+
+/* Raises the first deferred subquery error in e (deferred_error), if any. */
+static bool raise_deferred(bctx *c, const attu_bexpr *e) {
+    if (!e) return false;
+    if (e->kind == BX_CALL && e->op == ATTU_OP_SUBQUERY_ERROR && e->nargs == 1 && e->args[0]->kind == BX_CONST) {
+        const attu_bexpr *k = e->args[0];
+        char state[6] = "XX000";
+        if (k->slen >= 5) memcpy(state, k->s, 5);
+        attu_error_set(c->err, state, 0, "%.*s", k->slen >= 5 ? (int)(k->slen - 5) : 0, k->slen >= 5 ? k->s + 5 : "");
+        return true;
+    }
+    for (int i = 0; i < e->nargs; i++) if (raise_deferred(c, e->args[i])) return true;
+    for (int i = 0; i < e->nwhens; i++) if (raise_deferred(c, e->whens[i]) || raise_deferred(c, e->thens[i])) return true;
+    return raise_deferred(c, e->else_);
+}
+
+/* Where an uncorrelated subquery's run (or its planning: plan_time)
+ * failed with c->err inside a part of an expression that only some rows
+ * evaluate (c->cond_depth): the error as an ATTU_OP_SUBQUERY_ERROR of
+ * type t, raised by the rows that evaluate it, as PostgreSQL runs such an
+ * initplan only when a row first needs its value. An error of planning
+ * (a constant 1 / 0 folded) is raised still unless PostgreSQL's folding
+ * drops the branch (rewrite.c's plan_time_reach: CASE WHEN false). NULL
+ * with c->err set elsewhere, and for errors that stop a query wherever
+ * they happen (resources, cancellation, internal). */
+static attu_bexpr *deferred_error(bctx *c, const scope *sc, const attu_ast_expr *e, attu_type t, bool plan_time) {
+    const char *st = c->err->sqlstate;
+    if (!c->err->set || c->cond_depth <= 0 || !strncmp(st, "53", 2) || !strncmp(st, "54", 2) ||
+        !strncmp(st, "57", 2) || !strncmp(st, "58", 2) || !strncmp(st, "XX", 2))
+        return NULL;
+    attu_error saved = *c->err;
+    attu_error_clear(c->err);
+    /* the compared value of IN / ANY is bound still (its own errors) */
+    if (e->kind == ATTU_EXPR_IN_SUBQUERY || e->kind == ATTU_EXPR_QUANTIFIED) {
+        attu_bexpr *arg = bind_expr(c, sc, e->kind == ATTU_EXPR_IN_SUBQUERY ? e->u.in_subquery.arg : e->u.quantified.arg);
+        if (!arg) return NULL;
+    }
+    size_t ml = strlen(saved.message);
+    char *text = attu_palloc(c->pa, ml + 6);
+    attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_TEXT), e->position);
+    if (!text || !k) OOM_NULL(c);
+    memcpy(text, saved.sqlstate, 5);
+    memcpy(text + 5, saved.message, ml + 1);
+    k->s = text; k->slen = ml + 5;
+    attu_bexpr *x = mk_call(c, ATTU_OP_SUBQUERY_ERROR, t, e->position, 1, k, NULL, NULL, NULL);
+    if (!x) OOM_NULL(c);
+    x->aux = plan_time;
+    return x;
+}
+
 attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const attu_ast_query *q = e->kind == ATTU_EXPR_IN_SUBQUERY ? e->u.in_subquery.query
                             : e->kind == ATTU_EXPR_QUANTIFIED ? e->u.quantified.query : e->u.subquery.query;
@@ -4006,8 +4108,14 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
             return NULL;
         }
         if (!check_outer_aggs(c, p, e)) return NULL;
-        if (needs_param_form(p)) {
-            /* no keyed or windowed form reads two levels out */
+        /* no keyed or windowed form reads two levels out; and where only
+         * some rows reach the subquery (a CASE branch, COALESCE's later
+         * arguments, an AND / OR operand), one that may fail runs per
+         * binding when the batch form failed (attu_bind_params'
+         * cond_per_binding), keeping each binding's error for the rows
+         * that use its value (executor_apply.c), as PostgreSQL runs it
+         * only for them */
+        if (needs_param_form(p) || (c->cond_depth > 0 && plan_may_fail(p) && cond_per_binding(c))) {
             if (e->kind == ATTU_EXPR_SUBQUERY) return decorrelate_param(c, sc, p, e, APPLY_SCALAR, NULL, 0);
             if (e->kind == ATTU_EXPR_EXISTS) return decorrelate_param(c, sc, p, e, APPLY_EXISTS, NULL, 0);
             bool in = e->kind == ATTU_EXPR_IN_SUBQUERY;
@@ -4049,18 +4157,22 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
         attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, p->ncols > 1 ? "subquery has too many columns" : "subquery must return only one column");
         return NULL;
     }
-    p = attu_rewrite(c->pa, p, c->err);
-    if (!p) return NULL;
+    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    attu_type vt = e->kind == ATTU_EXPR_SUBQUERY ? p->types[0] : b;
+    attu_lplan *rp = attu_rewrite(c->pa, p, c->err);
+    if (!rp) return deferred_error(c, sc, e, vt, true);
+    p = rp;
     attu_column **cols = NULL;
     size_t n = 0;
-    if (!run_scalar_list(c, p, e, &cols, &n)) return NULL;
-    attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+    if (!run_scalar_list(c, p, e, &cols, &n)) return deferred_error(c, sc, e, vt, false);
     attu_bexpr *r = NULL;
     if (e->kind == ATTU_EXPR_EXISTS) {
         r = mk_const_int(c, b, n > 0);
     } else if (e->kind == ATTU_EXPR_SUBQUERY) {
-        if (n > 1) attu_error_set(c->err, ATTU_SQLSTATE_CARDINALITY, e->position, "more than one row returned by a subquery used as an expression");
-        else if (n == 0) r = mk_const_null(c, p->types[0]);
+        if (n > 1) {
+            attu_error_set(c->err, ATTU_SQLSTATE_CARDINALITY, e->position, "more than one row returned by a subquery used as an expression");
+            r = deferred_error(c, sc, e, vt, false);
+        } else if (n == 0) r = mk_const_null(c, p->types[0]);
         else r = const_from_column(c, cols[0], 0, p->types[0], e->position);
         if (r) r->position = e->position;
     } else if (e->kind == ATTU_EXPR_QUANTIFIED) {

@@ -48,6 +48,16 @@ typedef struct attu_bind_params {
     int                 ninsert;
     attu_subquery_runner run_subquery;
     void               *run_ctx;
+    /* A correlated subquery that may fail where only some rows reach it
+     * (a CASE branch, COALESCE's later arguments, an AND / OR operand, a
+     * WHERE conjunct) is bound in its keyed (batch) form, computed for
+     * every outer row at once, and sets *cond_batched; with
+     * cond_per_binding it runs per binding instead, keeping each binding's
+     * error for the rows that use its value (executor_apply.c). The db
+     * layer binds again so when the batch form fails (db_run_query), as
+     * PostgreSQL raises only the errors of rows that need the value. */
+    bool                cond_per_binding;
+    bool               *cond_batched;
 } attu_bind_params;
 
 /* A column name that finds only the hidden rowid of the table its

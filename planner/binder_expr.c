@@ -1018,8 +1018,14 @@ static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, att
 }
 
 static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    /* AND / OR: either operand may go unevaluated for a row (the second
+     * where the first decides; in a filter PostgreSQL runs the cheaper
+     * conjuncts first, so a subquery's may be the one skipped) */
+    bool lazy = e->u.binary.op == ATTU_BINOP_AND || e->u.binary.op == ATTU_BINOP_OR;
+    c->cond_depth += lazy;
     attu_bexpr *l = bind_expr(c, sc, e->u.binary.left);
     attu_bexpr *r = l ? bind_expr(c, sc, e->u.binary.right) : NULL;
+    c->cond_depth -= lazy;
     if (!r) return NULL;
     int pos = e->position;
     attu_type b = attu_type_make(ATTU_TYPE_BOOL);
@@ -1075,14 +1081,23 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return NULL;
     attu_type t = attu_type_make(ATTU_TYPE_UNKNOWN);
     for (int i = 0; i < n; i++) {
+        /* only the first condition runs for every row */
+        c->cond_depth += i > 0;
         attu_bexpr *w = bind_expr(c, sc, e->u.case_.whens[i].when);
+        c->cond_depth -= i > 0;
         if (!w) return NULL;
         if (operand) { if (!(w = bind_compare_op(c, ATTU_BINOP_EQ, operand, w, e->u.case_.whens[i].when->position))) return NULL; }
         else if (!(w = coerce_bool(c, w, "CASE/WHEN"))) return NULL;
         x->whens[i] = w;
-        if (!(x->thens[i] = bind_expr(c, sc, e->u.case_.whens[i].then))) return NULL;
+        c->cond_depth++;
+        x->thens[i] = bind_expr(c, sc, e->u.case_.whens[i].then);
+        c->cond_depth--;
+        if (!x->thens[i]) return NULL;
     }
-    if (e->u.case_.else_ && !(x->else_ = bind_expr(c, sc, e->u.case_.else_))) return NULL;
+    c->cond_depth++;
+    if (e->u.case_.else_) x->else_ = bind_expr(c, sc, e->u.case_.else_);
+    c->cond_depth--;
+    if (e->u.case_.else_ && !x->else_) return NULL;
     /* the ELSE first, as PostgreSQL's transformCaseExpr lists the results:
      * the first of text and varchar decides (CASE WHEN .. THEN v ELSE t
      * END is text, THEN t ELSE v varchar: varchar_type.c) */

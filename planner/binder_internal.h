@@ -126,6 +126,11 @@ typedef struct bctx {
     int              next_source;
     int              next_worktable;   /* ids of WITH RECURSIVE work tables */
     int              sublink_depth;    /* expression subqueries being bound around this one */
+    /* > 0 while binding a part of an expression that PostgreSQL evaluates
+     * only for some rows (a CASE result or later condition, COALESCE's
+     * later arguments, an AND / OR operand): a subquery there runs only
+     * for the rows that reach it, so its errors are deferred to them */
+    int              cond_depth;
     /* expression context */
     const char      *clause;     /* "WHERE", "JOIN conditions", ... for messages */
     bool             allow_agg;

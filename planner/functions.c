@@ -973,7 +973,14 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     int n = e->u.func.args.n;
     attu_bexpr *args[100] = { 0 };
     if (n > 100) n = 100;
-    for (int i = 0; i < n; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+    /* COALESCE evaluates an argument only where the ones before it are NULL */
+    bool lazy = !strcmp(name, "coalesce");
+    for (int i = 0; i < n; i++) {
+        c->cond_depth += lazy && i > 0;
+        args[i] = bind_expr(c, sc, e->u.func.args.items[i]);
+        c->cond_depth -= lazy && i > 0;
+        if (!args[i]) return NULL;
+    }
     if (!strcmp(name, "pg_typeof") && n == 1 && !e->u.func.star && !e->u.func.distinct) {
         /* pg_typeof(any) never looks at the value, only at the type the
          * argument was bound to, which is fixed here: the result is a text

@@ -146,17 +146,18 @@ static int compile_case(comp *c, const attu_bexpr *e, int guard) {
 }
 
 /* Whether e holds a correlated scalar subquery's value (which may fail
- * with 21000 for the rows that evaluate it). */
+ * with 21000, or a binding's deferred error, for the rows that evaluate
+ * it) or an uncorrelated one's deferred error. */
 static bool has_subquery_value(const attu_bexpr *e) {
     if (!e) return false;
-    if (e->kind == BX_CALL && e->op == ATTU_OP_SUBQUERY_ONE) return true;
+    if (e->kind == BX_CALL && (e->op == ATTU_OP_SUBQUERY_ONE || e->op == ATTU_OP_SUBQUERY_ERROR)) return true;
     for (int i = 0; i < e->nargs; i++) if (has_subquery_value(e->args[i])) return true;
     for (int i = 0; i < e->nwhens; i++) if (has_subquery_value(e->whens[i]) || has_subquery_value(e->thens[i])) return true;
     return has_subquery_value(e->else_);
 }
 
 /* Opcodes that never raise an error, whatever their operands. */
-static bool op_never_fails(int op) {
+bool attu_op_never_fails(int op) {
     switch (op) {
     case ATTU_OP_CONST: case ATTU_OP_MOVE:
     case ATTU_OP_EQ_I: case ATTU_OP_NE_I: case ATTU_OP_LT_I: case ATTU_OP_LE_I: case ATTU_OP_GT_I: case ATTU_OP_GE_I:
@@ -179,7 +180,7 @@ static bool op_never_fails(int op) {
  * overflow, a failed cast, a subquery's 21000...). */
 static bool may_fail(const attu_bexpr *e) {
     if (!e) return false;
-    if (e->kind == BX_CALL && !op_never_fails(e->op)) return true;
+    if (e->kind == BX_CALL && !attu_op_never_fails(e->op)) return true;
     for (int i = 0; i < e->nargs; i++) if (may_fail(e->args[i])) return true;
     for (int i = 0; i < e->nwhens; i++) if (may_fail(e->whens[i]) || may_fail(e->thens[i])) return true;
     return may_fail(e->else_);
@@ -294,7 +295,7 @@ static double qual_cost(const attu_bexpr *e) {
         case ATTU_OP_COALESCE: case ATTU_OP_SELECT: case ATTU_OP_MOVE:
         case ATTU_OP_CAST_I_I: case ATTU_OP_CAST_I_F: case ATTU_OP_CAST_I_D: case ATTU_OP_CAST_I_N:
             break;
-        case ATTU_OP_SUBQUERY_ONE: c += 1e6; break;
+        case ATTU_OP_SUBQUERY_ONE: case ATTU_OP_SUBQUERY_ERROR: c += 1e6; break;
         default: c += 1; break;
         }
     }

@@ -40,6 +40,17 @@ static bool strict_op(attu_opcode op) {
            op == ATTU_OP_DATE_SUB || op == ATTU_OP_DATE_DIFF;
 }
 
+static bool is_const_bool(const attu_bexpr *e, bool v) {
+    return e && e->kind == BX_CONST && (v ? !e->is_null && e->i : e->is_null || !e->i);
+}
+
+/* Whether the flattened AND (OR) e has a FALSE (TRUE) constant operand. */
+static bool decided_by_const(const attu_bexpr *e, attu_opcode op) {
+    if (e->kind == BX_CALL && e->op == op && e->nargs == 2)
+        return decided_by_const(e->args[0], op) || decided_by_const(e->args[1], op);
+    return e->kind == BX_CONST && !e->is_null && (op == ATTU_OP_OR ? e->i != 0 : e->i == 0);   /* NULL decides nothing */
+}
+
 /* Folds calls whose arguments are constants. A fold that fails (1/0) is
  * left for run time, where it fails only if a row reaches it. CASE
  * branches are not folded for the same reason. The evaluation itself is
@@ -60,6 +71,16 @@ static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e, attu_error *err) {
                 e->op == ATTU_OP_NULLIF_N;
     for (int i = 0; i < e->nargs; i++) e->args[i] = fold(pa, e->args[i], cond && i > 0 ? NULL : err);
     if (err && err->set) return e;
+    /* x AND FALSE is FALSE, x OR TRUE TRUE, whatever x: PostgreSQL's
+     * planner simplifies them so, and never evaluates x (its subquery is
+     * never run) */
+    if ((e->op == ATTU_OP_AND || e->op == ATTU_OP_OR) && e->nargs == 2 && decided_by_const(e, e->op)) {
+        attu_bexpr *k = attu_bx_new(pa, BX_CONST, e->type, e->position);
+        if (!k) return e;
+        k->i = e->op == ATTU_OP_OR;
+        k->f = (double)k->i;
+        return k;
+    }
     if (e->type.id == ATTU_TYPE_UNKNOWN) return e;
     if (strict_op(e->op)) {
         /* a strict operator with a NULL constant operand is NULL, its other
@@ -116,20 +137,67 @@ static __attribute__((noinline)) attu_bexpr *fold_call(attu_plan_arena *pa, attu
     return c;
 }
 
+/* The planning error of an uncorrelated subquery that was deferred
+ * (ATTU_OP_SUBQUERY_ERROR with aux 1: its plan folded a constant 1 / 0)
+ * is PostgreSQL's error unless its planner, simplifying the enclosing
+ * expression first, drops the part holding the subquery before planning
+ * it: a CASE branch whose condition is a FALSE or NULL constant, the
+ * branches after a TRUE one; COALESCE's arguments after a non-NULL
+ * constant; AND's after a FALSE constant, OR's after a TRUE one. Sets err
+ * from the first such error reached. */
+static void plan_time_reach(const attu_bexpr *e, attu_error *err) {
+    if (!e || !err || err->set) return;
+    if (e->kind == BX_CASE) {
+        for (int i = 0; i < e->nwhens; i++) {
+            if (is_const_bool(e->whens[i], false)) continue;
+            plan_time_reach(e->whens[i], err);
+            plan_time_reach(e->thens[i], err);
+            if (is_const_bool(e->whens[i], true)) return;
+        }
+        plan_time_reach(e->else_, err);
+        return;
+    }
+    if (e->kind != BX_CALL) return;
+    if (e->op == ATTU_OP_SUBQUERY_ERROR && e->aux == 1 && e->nargs == 1 && e->args[0]->kind == BX_CONST) {
+        const attu_bexpr *k = e->args[0];
+        char state[6] = "XX000";
+        if (k->slen >= 5) memcpy(state, k->s, 5);
+        attu_error_set(err, state, 0, "%.*s", k->slen >= 5 ? (int)(k->slen - 5) : 0, k->slen >= 5 ? k->s + 5 : "");
+        return;
+    }
+    if (e->op == ATTU_OP_COALESCE && e->nargs == 2) {
+        plan_time_reach(e->args[0], err);
+        if (!(e->args[0]->kind == BX_CONST && !e->args[0]->is_null)) plan_time_reach(e->args[1], err);
+        return;
+    }
+    /* AND / OR: one FALSE (TRUE) constant anywhere among the operands is
+     * the whole condition, the others never planned */
+    if ((e->op == ATTU_OP_AND || e->op == ATTU_OP_OR) && decided_by_const(e, e->op)) return;
+
+    for (int i = 0; i < e->nargs; i++) plan_time_reach(e->args[i], err);
+}
+
+/* fold, then the deferred planning errors PostgreSQL would raise */
+static attu_bexpr *fold_root(attu_plan_arena *pa, attu_bexpr *e, attu_error *err) {
+    e = fold(pa, e, err);
+    plan_time_reach(e, err);
+    return e;
+}
+
 static void fold_plan(attu_plan_arena *pa, attu_lplan *p, attu_error *err) {
     if (!p) return;
     fold_plan(pa, p->left, err);
     fold_plan(pa, p->right, err);
-    if (p->pred) p->pred = fold(pa, p->pred, err);
-    if (p->residual) p->residual = fold(pa, p->residual, err);
-    if (p->kind == LP_PROJECT) for (int i = 0; i < p->ncols; i++) p->exprs[i] = fold(pa, p->exprs[i], err);
-    for (int i = 0; i < p->nkeys; i++) { p->lkeys[i] = fold(pa, p->lkeys[i], err); p->rkeys[i] = fold(pa, p->rkeys[i], err); }
-    for (int i = 0; i < p->ngroups; i++) p->groups[i] = fold(pa, p->groups[i], err);
-    for (int i = 0; i < p->naggs; i++) { p->aggs[i].arg = fold(pa, p->aggs[i].arg, err); p->aggs[i].arg2 = fold(pa, p->aggs[i].arg2, err); }
+    if (p->pred) p->pred = fold_root(pa, p->pred, err);
+    if (p->residual) p->residual = fold_root(pa, p->residual, err);
+    if (p->kind == LP_PROJECT) for (int i = 0; i < p->ncols; i++) p->exprs[i] = fold_root(pa, p->exprs[i], err);
+    for (int i = 0; i < p->nkeys; i++) { p->lkeys[i] = fold_root(pa, p->lkeys[i], err); p->rkeys[i] = fold_root(pa, p->rkeys[i], err); }
+    for (int i = 0; i < p->ngroups; i++) p->groups[i] = fold_root(pa, p->groups[i], err);
+    for (int i = 0; i < p->naggs; i++) { p->aggs[i].arg = fold_root(pa, p->aggs[i].arg, err); p->aggs[i].arg2 = fold_root(pa, p->aggs[i].arg2, err); }
     for (int i = 0; i < p->nsrfs; i++) {
-        p->srfs[i].start = fold(pa, p->srfs[i].start, err);
-        p->srfs[i].stop = fold(pa, p->srfs[i].stop, err);
-        p->srfs[i].step = fold(pa, p->srfs[i].step, err);
+        p->srfs[i].start = fold_root(pa, p->srfs[i].start, err);
+        p->srfs[i].stop = fold_root(pa, p->srfs[i].stop, err);
+        p->srfs[i].step = fold_root(pa, p->srfs[i].step, err);
     }
 }
 
