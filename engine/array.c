@@ -73,8 +73,15 @@ static double bits_float(uint64_t u) {
 static bool elem_is_float(attu_type e) { return e.id == ATTU_TYPE_FLOAT32 || e.id == ATTU_TYPE_FLOAT64; }
 
 /* element types whose values show more than their key: a numeric's scale,
- * a float's negative zero (array.h: display bytes) */
-static bool elem_has_show(attu_type e) { return e.id == ATTU_TYPE_NUMERIC || elem_is_float(e); }
+ * a float's negative zero, a bpchar's trailing blanks (array.h: display
+ * bytes) */
+static bool elem_has_show(attu_type e) {
+    return e.id == ATTU_TYPE_NUMERIC || elem_is_float(e) || attu_type_is_bpchar_any(e);
+}
+
+/* The most trailing blanks a bpchar element's show byte counts; blanks
+ * beyond them stay in the key (array.h). */
+#define BPCHAR_SHOW_MAX (SHOW_SHAPE - 1 - SHOW_PLAIN)
 
 /* numeric: class bytes */
 enum { NK_NEG_INF = 0x20, NK_NEG, NK_ZERO, NK_POS, NK_POS_INF, NK_NAN };
@@ -196,11 +203,21 @@ int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v) {
     switch (elem.id) {
     case ATTU_TYPE_TEXT: {
         const char *s = v->v.s;
-        for (uint32_t i = 0; i < v->len; i++) {
+        uint32_t len = v->len;
+        if (attu_type_is_bpchar_any(elem)) {
+            /* the key without the trailing blanks, which bpchar's
+             * comparisons ignore; their count is the show byte */
+            uint32_t blanks = 0;
+            while (blanks < len && s[len - 1 - blanks] == ' ') blanks++;
+            if (blanks > BPCHAR_SHOW_MAX) blanks = BPCHAR_SHOW_MAX;
+            len -= blanks;
+            show = (unsigned char)(SHOW_PLAIN + blanks);
+        }
+        for (uint32_t i = 0; i < len; i++) {
             if (s[i] == 1) { if (attu_abuf_put(out, "\x01\x02", 2)) return -1; }
             else if (put_byte(out, (unsigned char)s[i])) return -1;
         }
-        return attu_abuf_put(out, "\x01\x01", 2);
+        return attu_abuf_put(out, "\x01\x01", 2) || put_show(out, show) ? -1 : 0;
     }
     case ATTU_TYPE_NUMERIC: return put_numeric(out, v->v.s, &show) || put_show(out, show) ? -1 : 0;
     case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64:
@@ -301,13 +318,16 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
         }
         it->key = k; it->keylen = (size_t)(q + 2 - k);
         it->p = q + 2;
-        if (!escaped) { v->v.s = (const char *)k; v->len = (uint32_t)(q - k); }
+        size_t blanks = it->showb - SHOW_PLAIN;   /* a bpchar's (0 for text) */
+        if (!escaped && !blanks) { v->v.s = (const char *)k; v->len = (uint32_t)(q - k); }
         else {
             it->scratch.len = 0;
             for (const unsigned char *r = k; r < q; r++) {
                 if (attu_abuf_put(&it->scratch, r, 1)) return -1;
                 if (*r == 1) r++;
             }
+            for (size_t b = 0; b < blanks; b++)
+                if (attu_abuf_put(&it->scratch, " ", 1)) return -1;
             v->v.s = it->scratch.p; v->len = (uint32_t)it->scratch.len;
         }
         break;
@@ -1080,10 +1100,109 @@ static int elem_cast(attu_type from, attu_type to, const attu_slot *v, attu_slot
     } else {
         n = elem_format(from, v, buf, sizeof buf, &lp);
     }
+    /* bpchar to text or varchar loses the trailing blanks, as PostgreSQL's
+     * rtrim1 cast */
+    if (attu_type_is_bpchar_any(from) && to.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar_any(to))
+        while (n > 0 && (lp ? lp : buf)[n - 1] == ' ') n--;
     tmp->len = 0;
     if (attu_abuf_put(tmp, lp ? lp : buf, n)) return attu_error_oom(err);
     if (elem_parse(to, tmp->p, n, o, num16, err)) return -1;
     return 0;
+}
+
+/* The characters of UTF-8 text s (its lead bytes). */
+static size_t utf8_chars(const char *s, size_t n) {
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return c;
+}
+
+/* The bytes of s's first k characters. */
+static size_t utf8_prefix(const char *s, size_t n, size_t k) {
+    size_t i = 0, c = 0;
+    for (; i < n; i++) {
+        if (((unsigned char)s[i] & 0xc0) != 0x80 && c++ == k) break;
+    }
+    return i;
+}
+
+/* One element brought to the modifier of mt (attu_type_array_elem_mod):
+ * numeric(p,s) rounds (22003 past p digits or for an infinity; NaN
+ * stays), varchar(n) and char(n) cut at n characters where the rest is
+ * blanks or the cast is explicit (22001 otherwise), char(n) pads to n.
+ * Text results go to tmp. */
+static int elem_apply_mod(attu_type mt, bool explicit_cast, const attu_slot *v, attu_slot *o, char *num16,
+                          attu_abuf *tmp, attu_error *err) {
+    *o = *v;
+    if (v->null) return 0;
+    if (mt.id == ATTU_TYPE_DECIMAL) {
+        attu_numeric n = attu_numeric_unpack(v->v.s), r;
+        if (attu_numeric_is_nan(n)) return 0;
+        if (attu_numeric_is_special(n)) {
+            attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
+            attu_error_set_detail(err, "A field with precision %d, scale %d cannot hold an infinite value.",
+                                  mt.precision, mt.scale);
+            return -1;
+        }
+        if (attu_numeric_round(n, mt.scale, &r, err)) return -1;
+        __int128 lim = 1, m = r.m < 0 ? -r.m : r.m;
+        for (int i = 0; i < mt.precision; i++) lim *= 10;
+        if (m >= lim) {
+            attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
+            if (mt.precision - mt.scale > 0)
+                attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
+                                      mt.precision, mt.scale, mt.precision - mt.scale);
+            else
+                attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 1.",
+                                      mt.precision, mt.scale);
+            return -1;
+        }
+        attu_numeric_pack(r, num16);
+        o->v.s = num16; o->len = 16;
+        return 0;
+    }
+    if (mt.id != ATTU_TYPE_TEXT || mt.precision <= 0) return 0;
+    size_t n = (size_t)mt.precision, len = v->len, chars = utf8_chars(v->v.s, len);
+    bool bp = attu_type_is_bpchar_any(mt);
+    if (chars > n) {
+        size_t cut = utf8_prefix(v->v.s, len, n);
+        if (!explicit_cast)
+            for (size_t i = cut; i < len; i++)
+                if (v->v.s[i] != ' ')
+                    return attu_error_set(err, "22001", 0, "value too long for type %s(%d)",
+                                          bp ? "character" : "character varying", mt.precision);
+        len = cut;
+        chars = n;
+    }
+    tmp->len = 0;
+    if (attu_abuf_put(tmp, v->v.s, len)) return attu_error_oom(err);
+    for (; bp && chars < n; chars++)
+        if (attu_abuf_put(tmp, " ", 1)) return attu_error_oom(err);
+    o->v.s = tmp->p; o->len = (uint32_t)tmp->len;
+    return 0;
+}
+
+int attu_array_apply_mod(attu_type at, const char *s, size_t len, bool explicit_cast, attu_abuf *out,
+                         attu_error *err) {
+    attu_type e = attu_type_array_elem(at), mt = attu_type_array_elem_mod(at);
+    attu_abuf raw = { 0 }, tmp = { 0 };
+    attu_array_iter it;
+    attu_array_shape sh;
+    attu_slot v, w;
+    char num16[16];
+    int rc = attu_abuf_put(&raw, "", 0) ? attu_error_oom(err) : 0;
+    attu_array_iter_init(&it, e, s, len);
+    while (!rc && attu_array_next(&it, &v) == 1) {
+        if (elem_apply_mod(mt, explicit_cast, &v, &w, num16, &tmp, err)) rc = -1;
+        else if (attu_array_put(&raw, e, &w)) rc = attu_error_oom(err);
+    }
+    attu_array_iter_done(&it);
+    attu_array_get_shape(e, s, len, &sh);
+    out->len = 0;
+    if (!rc && attu_array_finish(e, raw.p, raw.len, &sh, out)) rc = attu_error_oom(err);
+    attu_abuf_free(&raw);
+    attu_abuf_free(&tmp);
+    return rc;
 }
 
 int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_slot *A, const attu_slot *B,
@@ -1453,6 +1572,11 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             if (!rc) rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
             break;
         }
+        case ATTU_ARR_TYPMOD:
+            if (an) break;
+            if (attu_array_apply_mod(dt, A[r].v.s, A[r].len, in->imm_i != 0, &out, err)) { rc = -1; break; }
+            rc = emit(o, out.p, out.len, alloc, ctx, err);
+            break;
         case ATTU_ARR_CAST: {
             if (an) break;
             attu_type from = attu_type_array_elem(at), to = attu_type_array_elem(dt);

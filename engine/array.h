@@ -108,6 +108,10 @@ typedef enum attu_array_fn {
                                arrays); a NULL b: 2202E (imm_i 0), 22004 (1) */
     ATTU_ARR_NEST_DONE,     /* ATTU_ARR_NEST's acc as one array of one more
                                dimension (imm_i 1: array_agg's errors) */
+    ATTU_ARR_TYPMOD,        /* array a brought to dst's element modifier (types.h:
+                               numeric(p,s) rounds, varchar(n) / char(n) cut,
+                               char(n) pads); imm_i 1: an explicit cast, which
+                               cuts what an assignment or input rejects (22001) */
     ATTU_ARR_ASSIGN         /* UPDATE SET a[..][..] = c: b the int[] of each
                                subscript's low and high (INT32_MIN / INT32_MAX:
                                left out); imm_i 1: a slice, c an array */
@@ -128,6 +132,12 @@ void attu_abuf_free(attu_abuf *b);
  * show byte after it when it has one: not canonical, attu_array_canon).
  * Returns 0 or -1 (OOM). */
 int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v);
+
+/* The array s, of type at, with at's element modifier applied
+ * (ATTU_ARR_TYPMOD; explicit_cast cuts long strings instead of 22001),
+ * canonical, into out. Returns 0, or -1 with err set. */
+int attu_array_apply_mod(attu_type at, const char *s, size_t len, bool explicit_cast, attu_abuf *out,
+                         attu_error *err);
 
 /* Walks an array's elements. */
 typedef struct attu_array_iter {

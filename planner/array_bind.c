@@ -36,10 +36,14 @@ static attu_type elem_of(attu_type t) {
 }
 
 /* Parses an array literal's text as type t (an untyped literal read as an
- * array: '{1,2}'::int[], a comparison with an array, an INSERT). */
+ * array: '{1,2}'::int[], a comparison with an array, an INSERT). An
+ * element modifier is the caller's (attu_array_with_mod): PostgreSQL reads
+ * the literal without it and then applies it as the context does, cutting
+ * a long string in a cast, rejecting it in an assignment. */
 attu_bexpr *attu_array_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len) {
     attu_abuf b = { 0 };
-    if (attu_array_from_text(attu_type_array_elem(r->type), s, len, &b, c->err)) {
+    int rc = attu_array_from_text(attu_type_array_elem(r->type), s, len, &b, c->err);
+    if (rc) {
         attu_abuf_free(&b);
         c->err->position = r->position;
         return NULL;
@@ -51,17 +55,41 @@ attu_bexpr *attu_array_parse_literal(bctx *c, attu_bexpr *r, const char *s, size
     return r;
 }
 
+/* e (of t without its element modifier) brought to t's element modifier:
+ * explicit_cast cuts long strings, an assignment rejects them (22001). */
+attu_bexpr *attu_array_with_mod(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos) {
+    if (!e || !attu_type_array_has_mod(t)) return e;
+    if (e->kind == BX_CONST && e->is_null) return mk_const_null(c, t);
+    attu_bexpr *r = arr_call(c, ATTU_ARR_TYPMOD, t, pos, 1, e, NULL, NULL);
+    if (r) r->imm = explicit_cast;
+    return r;
+}
+
+/* An array assigned to a column of type t (INSERT, UPDATE): as a cast,
+ * but the element modifier rejects strings too long (22001) as
+ * PostgreSQL's assignment does. */
+attu_bexpr *attu_array_assign(bctx *c, attu_bexpr *e, attu_type t, int pos) {
+    if (!attu_type_array_has_mod(t) || attu_type_array_same(e->type, t)) return coerce(c, e, t, true, pos);
+    return attu_array_with_mod(c, coerce(c, e, attu_type_array_of(attu_type_array_elem(t)), true, pos), t, false, pos);
+}
+
 /* coerce() of an array value or to an array type. */
 attu_bexpr *attu_array_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos) {
     char b1[64], b2[64];
     bool ea = attu_type_is_array(e->type), ta = attu_type_is_array(t);
     if (ea && ta) {
         if (attu_type_array_same(e->type, t)) return e;
+        attu_type u = attu_type_array_of(attu_type_array_elem(t));   /* t without its modifier */
+        if (attu_type_array_has_mod(t))
+            return attu_array_with_mod(c, attu_array_coerce(c, e, u, explicit_cast, pos), t, explicit_cast, pos);
         attu_type fe = attu_type_array_elem(e->type), te = attu_type_array_elem(t);
-        if (fe.id == te.id)   /* text and varchar elements: the same bytes */
+        /* text and varchar elements, and one modifier or none of the
+         * same type: the same bytes */
+        if (fe.id == te.id && attu_type_is_bpchar_any(fe) == attu_type_is_bpchar_any(te))
             return mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL);
         bool ok;
-        int op = attu_cast_opcode(fe, te, &ok);
+        int op = fe.id == ATTU_TYPE_TEXT && te.id == ATTU_TYPE_TEXT ? 0 : attu_cast_opcode(fe, te, &ok);
+        if (fe.id == ATTU_TYPE_TEXT && te.id == ATTU_TYPE_TEXT) ok = true;   /* bpchar to text or back */
         if (op >= 0 && (ok || explicit_cast)) {
             if (e->kind == BX_CONST && e->is_null) return mk_const_null(c, t);
             return arr_call(c, ATTU_ARR_CAST, t, pos, 1, e, NULL, NULL);
@@ -69,7 +97,10 @@ attu_bexpr *attu_array_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit
     } else if (ea && t.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar(t) && explicit_cast) {
         return arr_call(c, ATTU_ARR_TO_TEXT, t, pos, 1, e, NULL, NULL);
     } else if (ta && e->type.id == ATTU_TYPE_TEXT && explicit_cast) {
-        return arr_call(c, ATTU_ARR_FROM_TEXT, t, pos, 1, e, NULL, NULL);
+        /* text read as the array without its modifier, which the cast
+         * then applies (PostgreSQL's I/O conversion and length coercion) */
+        attu_type u = attu_type_array_of(attu_type_array_elem(t));
+        return attu_array_with_mod(c, arr_call(c, ATTU_ARR_FROM_TEXT, u, pos, 1, e, NULL, NULL), t, true, pos);
     } else if (ta && e->kind == BX_CONST && e->is_null) {
         return mk_const_null(c, t);
     }
@@ -91,7 +122,7 @@ static bool array_pair(bctx *c, attu_bexpr **l, attu_bexpr **r, int pos, bool co
     if (ba && a->type.id == ATTU_TYPE_UNKNOWN) return (*l = coerce(c, a, b->type, false, pos)) != NULL;
     if (!aa || !ba) return false;
     attu_type ae = attu_type_array_elem(a->type), be = attu_type_array_elem(b->type), ce;
-    if (ae.id == be.id) return true;
+    if (ae.id == be.id && attu_type_is_bpchar_any(ae) == attu_type_is_bpchar_any(be)) return true;
     /* anyarray operators (=, <, @>) take one array type; array_cat and ||
      * take anycompatiblearray, whose elements meet at a common type */
     if (!compatible || !common_type(ae, be, &ce)) return false;
@@ -135,11 +166,22 @@ attu_bexpr *attu_array_compare(bctx *c, attu_opcode text_op, const char *opname,
     return mk_call(c, text_op, attu_type_make(ATTU_TYPE_BOOL), pos, 2, l, r, NULL, NULL);
 }
 
+/* A char(n) value going into an array of bpchar: its padded bytes, as
+ * PostgreSQL keeps a char(n) value (attu keeps it without the padding:
+ * engine/types.h), typed bpchar without a length, whose trailing blanks
+ * the array keeps beside the element's key (engine/array.h). */
+static attu_bexpr *bpchar_elem(bctx *c, attu_bexpr *x, int pos) {
+    if (!x || !attu_type_is_bpchar(x->type)) return x;
+    attu_bexpr *p = bpchar_padded(c, x, pos);
+    return p ? mk_call(c, ATTU_OP_MOVE, attu_type_bpchar_unbounded(), pos, 1, p, NULL, NULL, NULL) : NULL;
+}
+
 /* An element operand coerced to an array's element type (NULL and no error
  * set when there is no implicit cast). */
 static attu_bexpr *as_elem(bctx *c, attu_bexpr *x, attu_type arr, int pos) {
     attu_type et = attu_type_array_elem(arr);
-    if (et.id == ATTU_TYPE_TEXT && x->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type)) return x;
+    if (et.id == ATTU_TYPE_TEXT && x->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type))
+        return attu_type_is_bpchar_any(et) ? bpchar_elem(c, x, pos) : x;
     if (attu_type_is_array(x->type)) return NULL;
     attu_bexpr *r = coerce(c, x, et, false, pos);
     if (!r && x->type.id != ATTU_TYPE_UNKNOWN) attu_error_clear(c->err);
@@ -158,8 +200,9 @@ static attu_bexpr *compat_elem(bctx *c, attu_bexpr **arr, attu_bexpr *x, int pos
         return as_elem(c, x, (*arr)->type, pos);
     if (!common_type(et, x->type, &ct)) return NULL;
     if (ct.id == ATTU_TYPE_DECIMAL) ct = attu_type_make(ATTU_TYPE_NUMERIC);
-    if (attu_type_is_bpchar_any(ct)) ct = attu_type_make(ATTU_TYPE_TEXT);
+    if (attu_type_is_bpchar_any(ct)) ct = attu_type_bpchar_unbounded();
     if (ct.id == ATTU_TYPE_INTERVAL) return NULL;
+    if (attu_type_is_bpchar_any(ct)) x = bpchar_elem(c, x, pos);
     if (ct.id != et.id && !(*arr = coerce(c, *arr, attu_type_array_of(ct), false, pos))) return NULL;
     return coerce(c, x, ct, false, pos);
 }
@@ -274,7 +317,7 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
-    if (t.id == ATTU_TYPE_INTERVAL || attu_type_is_bpchar_any(t)) {
+    if (t.id == ATTU_TYPE_INTERVAL) {
         char b1[64];
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "arrays of type %s are not supported",
                        tname(t, b1));
@@ -284,7 +327,8 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
     attu_type et = attu_type_array_elem(at);
     attu_bexpr *acc = empty_array(c, at, e->position);
     for (int i = 0; i < n && acc; i++) {
-        attu_bexpr *x = coerce(c, args[i], et, false, e->position);
+        attu_bexpr *x = coerce(c, attu_type_is_bpchar_any(et) ? bpchar_elem(c, args[i], e->position) : args[i], et,
+                               false, e->position);
         if (!x) return NULL;
         acc = arr_call(c, ATTU_ARR_APPEND, at, e->position, 2, acc, x, NULL);
     }
@@ -302,7 +346,7 @@ attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
         return r;
     }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
-    if (attu_type_is_bpchar_any(t)) t = attu_type_make(ATTU_TYPE_TEXT);
+    if (attu_type_is_bpchar_any(t)) { t = attu_type_bpchar_unbounded(); x = bpchar_elem(c, x, pos); }
     if (t.id == ATTU_TYPE_INTERVAL || t.id == ATTU_TYPE_UNKNOWN) {
         char b1[64];
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "arrays of type %s are not supported", tname(t, b1));
@@ -316,7 +360,8 @@ attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
 
 /* ARRAY[x, y]::t[]: PostgreSQL casts each element to t (ARRAY[2.5]::int[]
  * rounds the numeric 2.5, not a float8 array's element) */
-attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_expr *ae, attu_type t, int pos) {
+attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_expr *ae, attu_type mt, int pos) {
+    attu_type t = attu_type_array_of(attu_type_array_elem(mt));   /* built without the modifier, then given it */
     attu_type et = attu_type_array_elem(t);
     attu_bexpr *acc = empty_array(c, t, ae->position);
     int n = ae->u.func.args.n, narr = 0;
@@ -328,11 +373,13 @@ attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_e
     }
     /* ARRAY[ARRAY[...], ...]::t[]: each sub-array cast to t[] */
     for (int i = 0; i < n && acc; i++) {
-        attu_bexpr *x = coerce(c, xs[i], narr ? t : et, true, pos);
+        attu_bexpr *xi = !narr && attu_type_is_bpchar_any(et) ? bpchar_elem(c, xs[i], pos) : xs[i];
+        attu_bexpr *x = coerce(c, xi, narr ? t : et, true, pos);
         if (!x) return NULL;
         acc = arr_call(c, narr ? ATTU_ARR_NEST : ATTU_ARR_APPEND, t, ae->position, 2, acc, x, NULL);
     }
-    return narr && acc ? arr_call(c, ATTU_ARR_NEST_DONE, t, ae->position, 1, acc, NULL, NULL) : acc;
+    if (narr && acc) acc = arr_call(c, ATTU_ARR_NEST_DONE, t, ae->position, 1, acc, NULL, NULL);
+    return attu_array_with_mod(c, acc, mt, true, pos);
 }
 
 /* x op ANY / ALL (array) */
@@ -350,7 +397,7 @@ static attu_bexpr *bind_any(bctx *c, const attu_ast_expr *e, attu_bexpr *x, attu
         x = xr;
         attu_type xt = x->type;
         if (xt.id == ATTU_TYPE_DECIMAL) xt = attu_type_make(ATTU_TYPE_NUMERIC);
-        if (attu_type_is_bpchar_any(xt)) xt = attu_type_make(ATTU_TYPE_TEXT);
+        if (attu_type_is_bpchar_any(xt)) xt = attu_type_bpchar_unbounded();
         if (!(arr = coerce(c, arr, attu_type_array_of(xt), false, pos))) return NULL;
     }
     if (!attu_type_is_array(arr->type)) {

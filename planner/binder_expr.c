@@ -467,6 +467,9 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         if (e->kind == BX_CONST && e->aux > 0 && bp && bp->inferred && e->aux <= bp->n &&
             bp->inferred[e->aux - 1].id == ATTU_TYPE_UNKNOWN)
             bp->inferred[e->aux - 1] = attu_type_param_plain(t);
+        if (e->kind == BX_CONST && attu_type_array_has_mod(t))   /* read without the modifier, then given it */
+            return attu_array_with_mod(c, parse_literal(c, e, attu_type_array_of(attu_type_array_elem(t)), pos), t,
+                                       explicit_cast, pos);
         if (e->kind == BX_CONST) return parse_literal(c, e, t, pos);
         e->type = t;
         return e;
@@ -1261,7 +1264,7 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     int pos = e->position;
     if (t.id == ATTU_TYPE_INTERVAL && (tn->ivrange || tn->precision >= 0))
         return bind_interval_qualified(c, a, tn->ivrange, tn->precision, pos);
-    if (t.id == ATTU_TYPE_TEXT && t.precision > 0) {
+    if (t.id == ATTU_TYPE_TEXT && t.precision > 0 && !attu_type_is_array(t)) {
         /* an explicit cast to varchar(n) / char(n) silently keeps the first
          * n characters, as PostgreSQL; char(n) then drops its trailing
          * spaces, as every char(n) value is kept (engine/types.h) */
