@@ -14,6 +14,10 @@
 
 static attu_bexpr *arr_call(bctx *c, attu_array_fn f, attu_type t, int pos, int nargs, attu_bexpr *a0,
                             attu_bexpr *a1, attu_bexpr *a2) {
+    /* what an array function or operator gives has no element modifier
+     * (PostgreSQL's anyarray results: ca || x of a char(3)[] ca is
+     * character[]); only ATTU_ARR_TYPMOD gives one */
+    if (f != ATTU_ARR_TYPMOD && attu_type_array_has_mod(t)) t = attu_type_array_of(attu_type_array_elem(t));
     attu_bexpr *e = mk_call(c, ATTU_OP_ARRAY, t, pos, nargs, a0, a1, a2, NULL);
     if (e) e->aux = f;
     return e;
