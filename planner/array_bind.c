@@ -126,7 +126,11 @@ static bool array_pair(bctx *c, attu_bexpr **l, attu_bexpr **r, int pos, bool co
     if (ba && a->type.id == ATTU_TYPE_UNKNOWN) return (*l = coerce(c, a, b->type, false, pos)) != NULL;
     if (!aa || !ba) return false;
     attu_type ae = attu_type_array_elem(a->type), be = attu_type_array_elem(b->type), ce;
-    if (ae.id == be.id && attu_type_is_bpchar_any(ae) == attu_type_is_bpchar_any(be)) return true;
+    /* text[], varchar[] and character[] are three types to anyarray's
+     * operators (varchar[] = text[] is 42883), one family to || */
+    if (ae.id == be.id && attu_type_is_bpchar_any(ae) == attu_type_is_bpchar_any(be) &&
+        (compatible || attu_type_is_varchar_any(ae) == attu_type_is_varchar_any(be)))
+        return true;
     /* anyarray operators (=, <, @>) take one array type; array_cat and ||
      * take anycompatiblearray, whose elements meet at a common type */
     if (!compatible || !common_type(ae, be, &ce)) return false;
@@ -271,6 +275,22 @@ bool attu_array_function_name(const char *name) {
     return false;
 }
 
+/* The string type text-like elements meet at in ARRAY[...]: the first's
+ * family, as select_common_type keeps the first of two types that cast
+ * implicitly both ways (text, varchar and bpchar do): ARRAY[c, t] of a
+ * char(4) c and a text t is character[], ARRAY[t, c] text[]. (CASE lists
+ * its ELSE first, so there char(n) meets text as text: mix_type.) t is
+ * the common type mix_type gave, first the first non-untyped type. */
+static attu_type first_string_family(attu_type t, attu_type first) {
+    if (t.id != ATTU_TYPE_TEXT || attu_type_is_array(t) || first.id != ATTU_TYPE_TEXT || attu_type_is_array(first))
+        return t;
+    if (attu_type_is_bpchar_any(first))
+        return attu_type_is_bpchar_any(t) ? t : attu_type_bpchar_unbounded();
+    if (attu_type_is_bpchar_any(t))
+        return attu_type_is_varchar_any(first) ? attu_type_varchar_unbounded() : attu_type_make(ATTU_TYPE_TEXT);
+    return t;
+}
+
 /* ARRAY[...]: the elements' common type, as PostgreSQL's ARRAY[] resolves
  * it (select_common_type: ARRAY[1, 2.5] is numeric[]) */
 /* ARRAY[sub-arrays] (ARRAY[ARRAY[1,2], ARRAY[3,4]], ARRAY[a, b] of array
@@ -289,7 +309,7 @@ static attu_bexpr *bind_array_nest(bctx *c, const attu_ast_expr *e, attu_bexpr *
                            "ARRAY types %s and %s cannot be matched", tname(attu_type_array_of(t), b1), tname(args[i]->type, b2));
             return NULL;
         }
-        t = m;
+        t = first_string_family(m, t.id == ATTU_TYPE_UNKNOWN ? et : t);
     }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
     attu_type at = attu_type_array_of(t);
@@ -317,7 +337,8 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
         /* untyped elements (a literal, NULL, a parameter) take the others'
          * type, as in CASE: two of them meeting made text, and then
          * ARRAY['1', 2] or a prepared ARRAY[$1, ts] was 42804 */
-        if (args[i]->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = m;
+        if (args[i]->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN)
+            t = first_string_family(m, t.id == ATTU_TYPE_UNKNOWN ? args[i]->type : t);
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
@@ -409,6 +430,19 @@ static attu_bexpr *bind_any(bctx *c, const attu_ast_expr *e, attu_bexpr *x, attu
         return NULL;
     }
     attu_type et = attu_type_array_elem(arr->type);
+    /* text beside a bpchar array, or a bpchar beside a text array: PostgreSQL
+     * picks text's = (text is the preferred string type), the bpchar side
+     * read as text, without its trailing blanks */
+    if (x->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type) && et.id == ATTU_TYPE_TEXT &&
+        attu_type_is_bpchar_any(x->type) != attu_type_is_bpchar_any(et)) {
+        attu_type tx = attu_type_make(ATTU_TYPE_TEXT);
+        if (attu_type_is_bpchar_any(et)) {
+            if (!(arr = coerce(c, arr, attu_type_array_of(tx), false, pos))) return NULL;
+            et = tx;
+        } else if (!(x = coerce(c, x, tx, false, pos))) {
+            return NULL;
+        }
+    }
     if (k < 0) {
         char b1[64], b2[64];
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s %s",

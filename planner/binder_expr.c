@@ -186,6 +186,12 @@ void *mix_type_error(bctx *c, const char *what, attu_type a, attu_type b, int po
  * value's own display scale as PostgreSQL prints it. */
 bool mix_type(attu_type a, attu_type b, attu_type *out) {
     if (!common_type(a, b, out)) return false;
+    /* arrays keep an element modifier only where every source has it
+     * (select_common_typmod): COALESCE(x::char(2)[], '{x}') reads the
+     * literal as character[], unpadded */
+    if (attu_type_array_has_mod(*out) && a.id != ATTU_TYPE_UNKNOWN &&
+        !(attu_type_is_array(a) && attu_type_is_array(b) && attu_type_array_same(a, b)))
+        *out = attu_type_array_of(attu_type_array_elem(*out));
     if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT &&
         (attu_type_is_bpchar_any(a) || attu_type_is_bpchar_any(b)) &&
         !(attu_type_is_bpchar(a) && attu_type_is_bpchar(b) && a.precision == b.precision)) {
