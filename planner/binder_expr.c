@@ -1243,7 +1243,14 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         c->err->position = tn->position ? tn->position : e->position;
         return NULL;
     }
-    if (attu_type_is_array(t) || attu_type_is_array(a->type)) return coerce(c, a, t, true, e->position);
+    if (attu_type_is_array(a->type) && t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t) &&
+        (t.precision > 0 || attu_type_is_bpchar_any(t))) {
+        /* an array to varchar(n), char(n) or bpchar: its text (array_out),
+         * then that text cast so, cut at n as PostgreSQL's I/O conversion */
+        if (!(a = coerce(c, a, attu_type_make(ATTU_TYPE_TEXT), true, e->position))) return NULL;
+    } else if (attu_type_is_array(t) || attu_type_is_array(a->type)) {
+        return coerce(c, a, t, true, e->position);
+    }
     if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0 &&
         (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT || a->type.id == ATTU_TYPE_NUMERIC ||
          a->type.id == ATTU_TYPE_TEXT || a->type.id == ATTU_TYPE_INT64 ||
