@@ -18,6 +18,7 @@
 #define TAG_NULL  0x03
 #define TAG_SHOW  0x01    /* a numeric or float array's display bytes follow */
 #define SHOW_PLAIN 0x80   /* a display byte that shows nothing beyond the key */
+#define SHOW_MORE  0xc0   /* show bytes from here to 0xfe lead a longer entry */
 #define SHOW_SHAPE 0xff   /* after TAG_SHOW: the shape, not show bytes */
 #define KEY64_LEN 10
 
@@ -79,20 +80,38 @@ static bool elem_has_show(attu_type e) {
     return e.id == ATTU_TYPE_NUMERIC || elem_is_float(e) || attu_type_is_bpchar_any(e);
 }
 
-/* The most trailing blanks a bpchar element's show byte counts; blanks
- * beyond them stay in the key (array.h). */
-#define BPCHAR_SHOW_MAX (SHOW_SHAPE - 1 - SHOW_PLAIN)
+/* A show entry (array.h) of value v (0: shows nothing beyond the key):
+ * one byte 0x80 + v below 64, else v / 64 in digits of base 63 (bytes
+ * 0xc0 + digit, most significant first) before the byte 0x80 + v % 64.
+ * Every entry ends at its one byte below 0xc0. */
+static int put_show_entry(attu_abuf *b, size_t v) {
+    unsigned char d[24];
+    int n = 0;
+    d[n++] = (unsigned char)(SHOW_PLAIN + v % 64);
+    for (size_t q = v / 64; q > 0 && n < 24; q /= 63) d[n++] = (unsigned char)(SHOW_MORE + q % 63);
+    for (int i = n - 1; i >= 0; i--)
+        if (attu_abuf_put(b, &d[i], 1)) return -1;
+    return 0;
+}
+
+/* The value of the show entry at *p (advanced past it). */
+static size_t get_show_entry(const unsigned char **p, const unsigned char *end) {
+    size_t q = 0;
+    while (*p < end && **p >= SHOW_MORE && **p != SHOW_SHAPE) q = q * 63 + (size_t)(*(*p)++ - SHOW_MORE);
+    if (*p >= end || **p < SHOW_PLAIN) return 0;
+    return q * 64 + (size_t)(*(*p)++ - SHOW_PLAIN);
+}
 
 /* numeric: class bytes */
 enum { NK_NEG_INF = 0x20, NK_NEG, NK_ZERO, NK_POS, NK_POS_INF, NK_NAN };
 #define NK_TERM_POS 0x21   /* below every digit byte '0'..'9' */
 #define NK_TERM_NEG 0x7a   /* above every inverted digit 0x60..0x69 */
 
-static int put_numeric(attu_abuf *b, const void *slot16, unsigned char *show) {
+static int put_numeric(attu_abuf *b, const void *slot16, size_t *show) {
     attu_numeric n = attu_numeric_unpack(slot16);
     char txt[80];
     int l = attu_numeric_format(n, txt, sizeof txt);
-    *show = SHOW_PLAIN;
+    *show = 0;
     if (attu_numeric_is_special(n)) {
         return put_byte(b, attu_numeric_is_nan(n) ? NK_NAN : attu_numeric_inf_sign(n) > 0 ? NK_POS_INF : NK_NEG_INF);
     }
@@ -125,7 +144,7 @@ static int put_numeric(attu_abuf *b, const void *slot16, unsigned char *show) {
             if (put_byte(b, (unsigned char)(neg ? 0x69 - (digits[i] - '0') : digits[i]))) return -1;
         if (put_byte(b, neg ? NK_TERM_NEG : NK_TERM_POS)) return -1;
     }
-    *show = (unsigned char)(SHOW_PLAIN + dscale);
+    *show = (size_t)dscale;
     return 0;
 }
 
@@ -189,17 +208,16 @@ static int get_numeric(const unsigned char *k, size_t keylen, int dscale, char *
     return 0;
 }
 
-/* A display byte after its element, as a one-element segment (array.h). */
-static int put_show(attu_abuf *out, unsigned char show) {
-    if (show == SHOW_PLAIN) return 0;
-    unsigned char b[2] = { TAG_SHOW, show };
-    return attu_abuf_put(out, b, 2);
+/* A show entry after its element, as a one-element segment (array.h). */
+static int put_show(attu_abuf *out, size_t show) {
+    if (!show) return 0;
+    return put_byte(out, TAG_SHOW) || put_show_entry(out, show) ? -1 : 0;
 }
 
 int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v) {
     if (v->null) return put_byte(out, TAG_NULL);
     if (put_byte(out, TAG_VALUE)) return -1;
-    unsigned char show = SHOW_PLAIN;
+    size_t show = 0;
     switch (elem.id) {
     case ATTU_TYPE_TEXT: {
         const char *s = v->v.s;
@@ -209,9 +227,8 @@ int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v) {
              * comparisons ignore; their count is the show byte */
             uint32_t blanks = 0;
             while (blanks < len && s[len - 1 - blanks] == ' ') blanks++;
-            if (blanks > BPCHAR_SHOW_MAX) blanks = BPCHAR_SHOW_MAX;
             len -= blanks;
-            show = (unsigned char)(SHOW_PLAIN + blanks);
+            show = blanks;
         }
         for (uint32_t i = 0; i < len; i++) {
             if (s[i] == 1) { if (attu_abuf_put(out, "\x01\x02", 2)) return -1; }
@@ -221,7 +238,7 @@ int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v) {
     }
     case ATTU_TYPE_NUMERIC: return put_numeric(out, v->v.s, &show) || put_show(out, show) ? -1 : 0;
     case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64:
-        if (v->v.f == 0 && signbit(v->v.f)) show = SHOW_PLAIN + 1;
+        if (v->v.f == 0 && signbit(v->v.f)) show = 1;
         return put_u64(out, float_bits(v->v.f)) || put_show(out, show) ? -1 : 0;
     default: return put_u64(out, (uint64_t)v->v.i ^ (1ull << 63));
     }
@@ -262,8 +279,7 @@ static void parse_segment(attu_type e, const unsigned char *p, const unsigned ch
     }
     if (p + 1 < end && *p == TAG_SHOW && p[1] >= SHOW_PLAIN && p[1] != SHOW_SHAPE) {
         sg->show = ++p;
-        while (p < end && *p >= SHOW_PLAIN && *p != SHOW_SHAPE) p++;
-        sg->nshow = (size_t)(p - sg->show);
+        for (; p < end && *p >= SHOW_PLAIN && *p != SHOW_SHAPE; p++) sg->nshow += *p < SHOW_MORE;   /* entries */
         if (sg->nshow > sg->nvalues) sg->nshow = sg->nvalues;
     }
     sg->next = p;
@@ -278,6 +294,7 @@ static void start_segment(attu_array_iter *it) {
     it->seg_next = sg.next;
     it->show = sg.show;
     it->show_skip = sg.nvalues - sg.nshow;
+    it->show_end = sg.next;
     it->seg_value = 0;
 }
 
@@ -300,13 +317,13 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
     if (it->p >= it->end) return 0;
     const unsigned char *start = it->p;
     memset(v, 0, sizeof *v);
-    it->showb = SHOW_PLAIN;
+    it->showv = 0;
     if (*it->p++ == TAG_NULL) {
         v->null = 1;
         it->key = start; it->keylen = 1; it->enclen = 1;
         return 1;
     }
-    if (it->show && it->seg_value >= it->show_skip) it->showb = it->show[it->seg_value - it->show_skip];
+    if (it->show && it->seg_value >= it->show_skip) it->showv = get_show_entry(&it->show, it->show_end);
     it->seg_value++;
     const unsigned char *k = it->p;
     switch (it->elem.id) {
@@ -318,7 +335,7 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
         }
         it->key = k; it->keylen = (size_t)(q + 2 - k);
         it->p = q + 2;
-        size_t blanks = it->showb - SHOW_PLAIN;   /* a bpchar's (0 for text) */
+        size_t blanks = it->showv;   /* a bpchar's (0 for text) */
         if (!escaped && !blanks) { v->v.s = (const char *)k; v->len = (uint32_t)(q - k); }
         else {
             it->scratch.len = 0;
@@ -338,7 +355,7 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
         it->p = k + it->keylen;
         it->scratch.len = 0;
         if (attu_abuf_put(&it->scratch, "0123456789abcdef", 16)) return -1;
-        if (get_numeric(k, it->keylen, it->showb - SHOW_PLAIN, it->scratch.p)) return -1;
+        if (get_numeric(k, it->keylen, (int)it->showv, it->scratch.p)) return -1;
         v->v.s = it->scratch.p; v->len = 16;
         break;
     }
@@ -346,7 +363,7 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
         uint64_t u = get_u64(k);
         it->key = k; it->keylen = KEY64_LEN;
         it->p = k + KEY64_LEN;
-        if (elem_is_float(it->elem)) v->v.f = it->showb == SHOW_PLAIN + 1 ? -0.0 : bits_float(u);
+        if (elem_is_float(it->elem)) v->v.f = it->showv == 1 ? -0.0 : bits_float(u);
         else v->v.i = (int64_t)(u ^ (1ull << 63));
         break;
     }
@@ -357,7 +374,7 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
 
 int attu_array_put_current(attu_abuf *out, const attu_array_iter *it) {
     if (attu_abuf_put(out, it->p - it->enclen, it->enclen)) return -1;
-    return it->enclen > 1 ? put_show(out, it->showb) : 0;
+    return it->enclen > 1 ? put_show(out, it->showv) : 0;
 }
 
 static bool shape_plain(const attu_array_shape *sh) {
@@ -386,8 +403,8 @@ int attu_array_finish(attu_type elem, const char *s, size_t len, const attu_arra
         n++;
         rc = attu_abuf_put(out, it.p - it.enclen, it.enclen);
         if (!rc && !v.null && elem_has_show(elem)) {
-            any |= it.showb != SHOW_PLAIN;
-            rc = put_byte(&show, it.showb);
+            any |= it.showv != 0;
+            rc = put_show_entry(&show, it.showv);
         }
     }
     attu_array_iter_done(&it);
@@ -1343,7 +1360,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             tmp.len = 0;
             attu_array_iter_init(&it, e, B[r].v.s, B[r].len);
             while (!rc && attu_array_next(&it, &v) == 1)
-                if (!v.null && elem_has_show(e)) { any |= it.showb != SHOW_PLAIN; if (put_byte(&tmp, it.showb)) rc = attu_error_oom(err); }
+                if (!v.null && elem_has_show(e)) { any |= it.showv != 0; if (put_show_entry(&tmp, it.showv)) rc = attu_error_oom(err); }
             attu_array_iter_done(&it);
             if (!rc && any && (put_byte(&out, TAG_SHOW) || attu_abuf_put(&out, tmp.p, tmp.len))) rc = attu_error_oom(err);
             if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
