@@ -91,9 +91,8 @@ attu_bexpr *attu_array_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit
          * same type: the same bytes */
         if (fe.id == te.id && attu_type_is_bpchar_any(fe) == attu_type_is_bpchar_any(te))
             return mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL);
-        bool ok;
+        bool ok = true;   /* bpchar to text or varchar and back: implicit both ways */
         int op = fe.id == ATTU_TYPE_TEXT && te.id == ATTU_TYPE_TEXT ? 0 : attu_cast_opcode(fe, te, &ok);
-        if (fe.id == ATTU_TYPE_TEXT && te.id == ATTU_TYPE_TEXT) ok = true;   /* bpchar to text or back */
         if (op >= 0 && (ok || explicit_cast)) {
             if (e->kind == BX_CONST && e->is_null) return mk_const_null(c, t);
             return arr_call(c, ATTU_ARR_CAST, t, pos, 1, e, NULL, NULL);
