@@ -39,6 +39,19 @@ static attu_type elem_of(attu_type t) {
     return e;
 }
 
+/* a[i] of an array whose elements have a modifier: typed as the element
+ * with it, as PostgreSQL's subscript keeps the array's typmod (a char(3)[]
+ * column's a[1] is character(3), kept without its padding as char(n)
+ * values are: engine/types.h; varchar(n) only retyped). A numeric(p,s)
+ * element stays numeric: the DECIMAL(p,s) slot has no NaN. */
+static attu_bexpr *subscript_with_mod(bctx *c, attu_bexpr *r, attu_type at, int pos) {
+    if (!r || !attu_type_array_has_mod(at)) return r;
+    attu_type mt = attu_type_array_elem_mod(at);
+    if (attu_type_is_bpchar(mt)) return mk_call(c, ATTU_OP_RTRIM, mt, pos, 1, r, NULL, NULL, NULL);
+    if (attu_type_is_varchar_any(mt)) return mk_call(c, ATTU_OP_MOVE, mt, pos, 1, r, NULL, NULL, NULL);
+    return r;
+}
+
 /* Parses an array literal's text as type t (an untyped literal read as an
  * array: '{1,2}'::int[], a comparison with an array, an INSERT). An
  * element modifier is the caller's (attu_array_with_mod): PostgreSQL reads
@@ -546,7 +559,8 @@ static attu_bexpr *bind_subscript_chain(bctx *c, const scope *sc, const attu_ast
     bool slice;
     if (!bind_subscripts(c, sc, e, false, &a, &lo, &hi, &slice)) return NULL;
     if (slice) return arr_call(c, ATTU_ARR_SLICE_N, a->type, e->position, 3, a, lo, hi);
-    return arr_call(c, ATTU_ARR_SUBSCRIPT_N, elem_of(a->type), e->position, 2, a, lo, NULL);
+    return subscript_with_mod(c, arr_call(c, ATTU_ARR_SUBSCRIPT_N, elem_of(a->type), e->position, 2, a, lo, NULL),
+                              a->type, e->position);
 }
 
 /* UPDATE ... SET a[i] = v, a[i][j] = v, a[i:j] = array (" array_assign" of
@@ -621,7 +635,8 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
             return NULL;
         }
         if (!(i = coerce(c, i, i4, true, pos))) return NULL;
-        return arr_call(c, ATTU_ARR_SUBSCRIPT, elem_of(a->type), pos, 2, a, i, NULL);
+        return subscript_with_mod(c, arr_call(c, ATTU_ARR_SUBSCRIPT, elem_of(a->type), pos, 2, a, i, NULL), a->type,
+                                  pos);
     }
     if (!strcmp(name, " @>") || !strcmp(name, " <@") || !strcmp(name, " &&")) {
         attu_bexpr *l = args[0], *r = args[1];
