@@ -473,9 +473,14 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         if (e->kind == BX_CONST && e->aux > 0 && bp && bp->inferred && e->aux <= bp->n &&
             bp->inferred[e->aux - 1].id == ATTU_TYPE_UNKNOWN)
             bp->inferred[e->aux - 1] = attu_type_param_plain(t);
-        if (e->kind == BX_CONST && attu_type_array_has_mod(t))   /* read without the modifier, then given it */
-            return attu_array_with_mod(c, parse_literal(c, e, attu_type_array_of(attu_type_array_elem(t)), pos), t,
-                                       explicit_cast, pos);
+        if (e->kind == BX_CONST && attu_type_array_has_mod(t)) {
+            /* read without the element modifier; a cast then applies it
+             * (an assignment too: attu_array_assign), where an operator's
+             * operand keeps none, as PostgreSQL's ('{abcd}' beside a
+             * char(3)[] is character[]: compared, not cut) */
+            attu_bexpr *u = parse_literal(c, e, attu_type_array_of(attu_type_array_elem(t)), pos);
+            return explicit_cast ? attu_array_with_mod(c, u, t, true, pos) : u;
+        }
         if (e->kind == BX_CONST) return parse_literal(c, e, t, pos);
         e->type = t;
         return e;
