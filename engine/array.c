@@ -16,7 +16,7 @@
 #define ATTU_ARRAY_MAX_SIZE 134217727
 #define TAG_VALUE 0x02
 #define TAG_NULL  0x03
-#define TAG_SHOW  0x01    /* a numeric or float array's display bytes follow */
+#define TAG_SHOW  0x01    /* a numeric, float or bpchar array's show entries follow */
 #define SHOW_PLAIN 0x80   /* a display byte that shows nothing beyond the key */
 #define SHOW_MORE  0xc0   /* show bytes from here to 0xfe lead a longer entry */
 #define SHOW_SHAPE 0xff   /* after TAG_SHOW: the shape, not show bytes */
@@ -224,7 +224,7 @@ int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v) {
         uint32_t len = v->len;
         if (attu_type_is_bpchar_any(elem)) {
             /* the key without the trailing blanks, which bpchar's
-             * comparisons ignore; their count is the show byte */
+             * comparisons ignore; their count is the show entry */
             uint32_t blanks = 0;
             while (blanks < len && s[len - 1 - blanks] == ' ') blanks++;
             len -= blanks;
