@@ -109,7 +109,7 @@ static int check_char_limits(attu_table *t, size_t first, attu_error *err) {
     for (int c = 0; c < t->ncols; c++) {
         attu_column *col = t->cols[c];
         attu_type ty = t->defs[c].type;
-        if (ty.id != ATTU_TYPE_TEXT || ty.precision <= 0 || !col->dict) continue;
+        if (ty.id != ATTU_TYPE_TEXT || ty.precision <= 0 || attu_type_is_array(ty) || !col->dict) continue;
         size_t n = t->nrows, ntrim = 0;
         int32_t *codes = col->data;
         const char **strs = NULL;

@@ -229,6 +229,13 @@ static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err) {
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                   "DEFAULT %s() is not supported: a DEFAULT must be a constant expression", name);
         if (!strcmp(name, "row")) break;
+        if (!e->u.func.schema && !strcmp(name, " array")) {
+            /* ARRAY[...] (its sub-arrays ARRAY[...] too) */
+            dputs(b, "ARRAY[");
+            if (deparse_list(&e->u.func.args, b, err)) return -1;
+            dputs(b, "]");
+            return 0;
+        }
         if (!e->u.func.schema && !strcmp(name, "position") && e->u.func.args.n == 2) {
             /* POSITION(a IN b) arrives as position(b, a) */
             dputs(b, "POSITION(");

@@ -103,6 +103,10 @@ static attu_ast_expr *new_value_of(modify_ctx *m, const attu_ast_expr *v, int c,
         e->u.cast.type.scale = t.scale;
     } else if (t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t)) {
         e->u.cast.type.name = "text";    /* the value already fits a varchar(n) / char(n) */
+    } else if (attu_type_array_is_bpchar(t)) {
+        /* "character[]" would read as char(1)[]: bpchar[], without the
+         * column's modifier, which the assignment applies (22001, not cut) */
+        e->u.cast.type.name = "bpchar[]";
     } else if (attu_type_is_qualified_interval(t)) {
         e->u.cast.type.name = "interval";
         e->u.cast.type.ivrange = attu_type_interval_range(t);

@@ -356,6 +356,14 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
             attu_type ty = t->defs[i].type;
             types[i] = attu_type_is_qualified_interval(ty) ? attu_type_interval_name(ty, tb[i], 64)
                                                            : attu_type_name(ty, tb[i], 64);
+            if (attu_type_array_has_mod(ty) && attu_type_array_elem_mod(ty).id == ATTU_TYPE_DECIMAL) {
+                /* numeric(5,2)[] shows its modifier as numeric(5,2) does;
+                 * char(n)[] and varchar(n)[] are character[] and character
+                 * varying[], as their elements show without a length */
+                char eb[48];
+                snprintf(tb[i], 64, "%s[]", attu_type_name(attu_type_array_elem_mod(ty), eb, sizeof eb));
+                types[i] = tb[i];
+            }
             nulls[i] = t->defs[i].not_null ? "NO" : "YES";
         }
         attu_result *r = db_result_new(3);

@@ -16,8 +16,9 @@
 #define ATTU_ARRAY_MAX_SIZE 134217727
 #define TAG_VALUE 0x02
 #define TAG_NULL  0x03
-#define TAG_SHOW  0x01    /* a numeric or float array's display bytes follow */
+#define TAG_SHOW  0x01    /* a numeric, float or bpchar array's show entries follow */
 #define SHOW_PLAIN 0x80   /* a display byte that shows nothing beyond the key */
+#define SHOW_MORE  0xc0   /* show bytes from here to 0xfe lead a longer entry */
 #define SHOW_SHAPE 0xff   /* after TAG_SHOW: the shape, not show bytes */
 #define KEY64_LEN 10
 
@@ -73,19 +74,44 @@ static double bits_float(uint64_t u) {
 static bool elem_is_float(attu_type e) { return e.id == ATTU_TYPE_FLOAT32 || e.id == ATTU_TYPE_FLOAT64; }
 
 /* element types whose values show more than their key: a numeric's scale,
- * a float's negative zero (array.h: display bytes) */
-static bool elem_has_show(attu_type e) { return e.id == ATTU_TYPE_NUMERIC || elem_is_float(e); }
+ * a float's negative zero, a bpchar's trailing blanks (array.h: display
+ * bytes) */
+static bool elem_has_show(attu_type e) {
+    return e.id == ATTU_TYPE_NUMERIC || elem_is_float(e) || attu_type_is_bpchar_any(e);
+}
+
+/* A show entry (array.h) of value v (0: shows nothing beyond the key):
+ * one byte 0x80 + v below 64, else v / 64 in digits of base 63 (bytes
+ * 0xc0 + digit, most significant first) before the byte 0x80 + v % 64.
+ * Every entry ends at its one byte below 0xc0. */
+static int put_show_entry(attu_abuf *b, size_t v) {
+    unsigned char d[24];
+    int n = 0;
+    d[n++] = (unsigned char)(SHOW_PLAIN + v % 64);
+    for (size_t q = v / 64; q > 0 && n < 24; q /= 63) d[n++] = (unsigned char)(SHOW_MORE + q % 63);
+    for (int i = n - 1; i >= 0; i--)
+        if (attu_abuf_put(b, &d[i], 1)) return -1;
+    return 0;
+}
+
+/* The value of the show entry at *p (advanced past it). */
+static size_t get_show_entry(const unsigned char **p, const unsigned char *end) {
+    size_t q = 0;
+    while (*p < end && **p >= SHOW_MORE && **p != SHOW_SHAPE) q = q * 63 + (size_t)(*(*p)++ - SHOW_MORE);
+    if (*p >= end || **p < SHOW_PLAIN) return 0;
+    return q * 64 + (size_t)(*(*p)++ - SHOW_PLAIN);
+}
 
 /* numeric: class bytes */
 enum { NK_NEG_INF = 0x20, NK_NEG, NK_ZERO, NK_POS, NK_POS_INF, NK_NAN };
 #define NK_TERM_POS 0x21   /* below every digit byte '0'..'9' */
 #define NK_TERM_NEG 0x7a   /* above every inverted digit 0x60..0x69 */
 
-static int put_numeric(attu_abuf *b, const void *slot16, unsigned char *show) {
+static int put_numeric(attu_abuf *b, const void *slot16, size_t *show) {
     attu_numeric n = attu_numeric_unpack(slot16);
     char txt[80];
     int l = attu_numeric_format(n, txt, sizeof txt);
-    *show = SHOW_PLAIN;
+    *show = 0;
     if (attu_numeric_is_special(n)) {
         return put_byte(b, attu_numeric_is_nan(n) ? NK_NAN : attu_numeric_inf_sign(n) > 0 ? NK_POS_INF : NK_NEG_INF);
     }
@@ -118,7 +144,7 @@ static int put_numeric(attu_abuf *b, const void *slot16, unsigned char *show) {
             if (put_byte(b, (unsigned char)(neg ? 0x69 - (digits[i] - '0') : digits[i]))) return -1;
         if (put_byte(b, neg ? NK_TERM_NEG : NK_TERM_POS)) return -1;
     }
-    *show = (unsigned char)(SHOW_PLAIN + dscale);
+    *show = (size_t)dscale;
     return 0;
 }
 
@@ -182,29 +208,37 @@ static int get_numeric(const unsigned char *k, size_t keylen, int dscale, char *
     return 0;
 }
 
-/* A display byte after its element, as a one-element segment (array.h). */
-static int put_show(attu_abuf *out, unsigned char show) {
-    if (show == SHOW_PLAIN) return 0;
-    unsigned char b[2] = { TAG_SHOW, show };
-    return attu_abuf_put(out, b, 2);
+/* A show entry after its element, as a one-element segment (array.h). */
+static int put_show(attu_abuf *out, size_t show) {
+    if (!show) return 0;
+    return put_byte(out, TAG_SHOW) || put_show_entry(out, show) ? -1 : 0;
 }
 
 int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v) {
     if (v->null) return put_byte(out, TAG_NULL);
     if (put_byte(out, TAG_VALUE)) return -1;
-    unsigned char show = SHOW_PLAIN;
+    size_t show = 0;
     switch (elem.id) {
     case ATTU_TYPE_TEXT: {
         const char *s = v->v.s;
-        for (uint32_t i = 0; i < v->len; i++) {
+        uint32_t len = v->len;
+        if (attu_type_is_bpchar_any(elem)) {
+            /* the key without the trailing blanks, which bpchar's
+             * comparisons ignore; their count is the show entry */
+            uint32_t blanks = 0;
+            while (blanks < len && s[len - 1 - blanks] == ' ') blanks++;
+            len -= blanks;
+            show = blanks;
+        }
+        for (uint32_t i = 0; i < len; i++) {
             if (s[i] == 1) { if (attu_abuf_put(out, "\x01\x02", 2)) return -1; }
             else if (put_byte(out, (unsigned char)s[i])) return -1;
         }
-        return attu_abuf_put(out, "\x01\x01", 2);
+        return attu_abuf_put(out, "\x01\x01", 2) || put_show(out, show) ? -1 : 0;
     }
     case ATTU_TYPE_NUMERIC: return put_numeric(out, v->v.s, &show) || put_show(out, show) ? -1 : 0;
     case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64:
-        if (v->v.f == 0 && signbit(v->v.f)) show = SHOW_PLAIN + 1;
+        if (v->v.f == 0 && signbit(v->v.f)) show = 1;
         return put_u64(out, float_bits(v->v.f)) || put_show(out, show) ? -1 : 0;
     default: return put_u64(out, (uint64_t)v->v.i ^ (1ull << 63));
     }
@@ -245,8 +279,7 @@ static void parse_segment(attu_type e, const unsigned char *p, const unsigned ch
     }
     if (p + 1 < end && *p == TAG_SHOW && p[1] >= SHOW_PLAIN && p[1] != SHOW_SHAPE) {
         sg->show = ++p;
-        while (p < end && *p >= SHOW_PLAIN && *p != SHOW_SHAPE) p++;
-        sg->nshow = (size_t)(p - sg->show);
+        for (; p < end && *p >= SHOW_PLAIN && *p != SHOW_SHAPE; p++) sg->nshow += *p < SHOW_MORE;   /* entries */
         if (sg->nshow > sg->nvalues) sg->nshow = sg->nvalues;
     }
     sg->next = p;
@@ -261,6 +294,7 @@ static void start_segment(attu_array_iter *it) {
     it->seg_next = sg.next;
     it->show = sg.show;
     it->show_skip = sg.nvalues - sg.nshow;
+    it->show_end = sg.next;
     it->seg_value = 0;
 }
 
@@ -283,13 +317,13 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
     if (it->p >= it->end) return 0;
     const unsigned char *start = it->p;
     memset(v, 0, sizeof *v);
-    it->showb = SHOW_PLAIN;
+    it->showv = 0;
     if (*it->p++ == TAG_NULL) {
         v->null = 1;
         it->key = start; it->keylen = 1; it->enclen = 1;
         return 1;
     }
-    if (it->show && it->seg_value >= it->show_skip) it->showb = it->show[it->seg_value - it->show_skip];
+    if (it->show && it->seg_value >= it->show_skip) it->showv = get_show_entry(&it->show, it->show_end);
     it->seg_value++;
     const unsigned char *k = it->p;
     switch (it->elem.id) {
@@ -301,13 +335,16 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
         }
         it->key = k; it->keylen = (size_t)(q + 2 - k);
         it->p = q + 2;
-        if (!escaped) { v->v.s = (const char *)k; v->len = (uint32_t)(q - k); }
+        size_t blanks = it->showv;   /* a bpchar's (0 for text) */
+        if (!escaped && !blanks) { v->v.s = (const char *)k; v->len = (uint32_t)(q - k); }
         else {
             it->scratch.len = 0;
             for (const unsigned char *r = k; r < q; r++) {
                 if (attu_abuf_put(&it->scratch, r, 1)) return -1;
                 if (*r == 1) r++;
             }
+            for (size_t b = 0; b < blanks; b++)
+                if (attu_abuf_put(&it->scratch, " ", 1)) return -1;
             v->v.s = it->scratch.p; v->len = (uint32_t)it->scratch.len;
         }
         break;
@@ -318,7 +355,7 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
         it->p = k + it->keylen;
         it->scratch.len = 0;
         if (attu_abuf_put(&it->scratch, "0123456789abcdef", 16)) return -1;
-        if (get_numeric(k, it->keylen, it->showb - SHOW_PLAIN, it->scratch.p)) return -1;
+        if (get_numeric(k, it->keylen, (int)it->showv, it->scratch.p)) return -1;
         v->v.s = it->scratch.p; v->len = 16;
         break;
     }
@@ -326,7 +363,7 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
         uint64_t u = get_u64(k);
         it->key = k; it->keylen = KEY64_LEN;
         it->p = k + KEY64_LEN;
-        if (elem_is_float(it->elem)) v->v.f = it->showb == SHOW_PLAIN + 1 ? -0.0 : bits_float(u);
+        if (elem_is_float(it->elem)) v->v.f = it->showv == 1 ? -0.0 : bits_float(u);
         else v->v.i = (int64_t)(u ^ (1ull << 63));
         break;
     }
@@ -337,7 +374,7 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
 
 int attu_array_put_current(attu_abuf *out, const attu_array_iter *it) {
     if (attu_abuf_put(out, it->p - it->enclen, it->enclen)) return -1;
-    return it->enclen > 1 ? put_show(out, it->showb) : 0;
+    return it->enclen > 1 ? put_show(out, it->showv) : 0;
 }
 
 static bool shape_plain(const attu_array_shape *sh) {
@@ -366,8 +403,8 @@ int attu_array_finish(attu_type elem, const char *s, size_t len, const attu_arra
         n++;
         rc = attu_abuf_put(out, it.p - it.enclen, it.enclen);
         if (!rc && !v.null && elem_has_show(elem)) {
-            any |= it.showb != SHOW_PLAIN;
-            rc = put_byte(&show, it.showb);
+            any |= it.showv != 0;
+            rc = put_show_entry(&show, it.showv);
         }
     }
     attu_array_iter_done(&it);
@@ -1080,10 +1117,109 @@ static int elem_cast(attu_type from, attu_type to, const attu_slot *v, attu_slot
     } else {
         n = elem_format(from, v, buf, sizeof buf, &lp);
     }
+    /* bpchar to text or varchar loses the trailing blanks, as PostgreSQL's
+     * rtrim1 cast */
+    if (attu_type_is_bpchar_any(from) && to.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar_any(to))
+        while (n > 0 && (lp ? lp : buf)[n - 1] == ' ') n--;
     tmp->len = 0;
     if (attu_abuf_put(tmp, lp ? lp : buf, n)) return attu_error_oom(err);
     if (elem_parse(to, tmp->p, n, o, num16, err)) return -1;
     return 0;
+}
+
+/* The characters of UTF-8 text s (its lead bytes). */
+static size_t utf8_chars(const char *s, size_t n) {
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return c;
+}
+
+/* The bytes of s's first k characters. */
+static size_t utf8_prefix(const char *s, size_t n, size_t k) {
+    size_t i = 0, c = 0;
+    for (; i < n; i++) {
+        if (((unsigned char)s[i] & 0xc0) != 0x80 && c++ == k) break;
+    }
+    return i;
+}
+
+/* One element brought to the modifier of mt (attu_type_array_elem_mod):
+ * numeric(p,s) rounds (22003 past p digits or for an infinity; NaN
+ * stays), varchar(n) and char(n) cut at n characters where the rest is
+ * blanks or the cast is explicit (22001 otherwise), char(n) pads to n.
+ * Text results go to tmp. */
+static int elem_apply_mod(attu_type mt, bool explicit_cast, const attu_slot *v, attu_slot *o, char *num16,
+                          attu_abuf *tmp, attu_error *err) {
+    *o = *v;
+    if (v->null) return 0;
+    if (mt.id == ATTU_TYPE_DECIMAL) {
+        attu_numeric n = attu_numeric_unpack(v->v.s), r;
+        if (attu_numeric_is_nan(n)) return 0;
+        if (attu_numeric_is_special(n)) {
+            attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
+            attu_error_set_detail(err, "A field with precision %d, scale %d cannot hold an infinite value.",
+                                  mt.precision, mt.scale);
+            return -1;
+        }
+        if (attu_numeric_round(n, mt.scale, &r, err)) return -1;
+        __int128 lim = 1, m = r.m < 0 ? -r.m : r.m;
+        for (int i = 0; i < mt.precision; i++) lim *= 10;
+        if (m >= lim) {
+            attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
+            if (mt.precision - mt.scale > 0)
+                attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
+                                      mt.precision, mt.scale, mt.precision - mt.scale);
+            else
+                attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 1.",
+                                      mt.precision, mt.scale);
+            return -1;
+        }
+        attu_numeric_pack(r, num16);
+        o->v.s = num16; o->len = 16;
+        return 0;
+    }
+    if (mt.id != ATTU_TYPE_TEXT || mt.precision <= 0) return 0;
+    size_t n = (size_t)mt.precision, len = v->len, chars = utf8_chars(v->v.s, len);
+    bool bp = attu_type_is_bpchar_any(mt);
+    if (chars > n) {
+        size_t cut = utf8_prefix(v->v.s, len, n);
+        if (!explicit_cast)
+            for (size_t i = cut; i < len; i++)
+                if (v->v.s[i] != ' ')
+                    return attu_error_set(err, "22001", 0, "value too long for type %s(%d)",
+                                          bp ? "character" : "character varying", mt.precision);
+        len = cut;
+        chars = n;
+    }
+    tmp->len = 0;
+    if (attu_abuf_put(tmp, v->v.s, len)) return attu_error_oom(err);
+    for (; bp && chars < n; chars++)
+        if (attu_abuf_put(tmp, " ", 1)) return attu_error_oom(err);
+    o->v.s = tmp->p; o->len = (uint32_t)tmp->len;
+    return 0;
+}
+
+int attu_array_apply_mod(attu_type at, const char *s, size_t len, bool explicit_cast, attu_abuf *out,
+                         attu_error *err) {
+    attu_type e = attu_type_array_elem(at), mt = attu_type_array_elem_mod(at);
+    attu_abuf raw = { 0 }, tmp = { 0 };
+    attu_array_iter it;
+    attu_array_shape sh;
+    attu_slot v, w;
+    char num16[16];
+    int rc = attu_abuf_put(&raw, "", 0) ? attu_error_oom(err) : 0;
+    attu_array_iter_init(&it, e, s, len);
+    while (!rc && attu_array_next(&it, &v) == 1) {
+        if (elem_apply_mod(mt, explicit_cast, &v, &w, num16, &tmp, err)) rc = -1;
+        else if (attu_array_put(&raw, e, &w)) rc = attu_error_oom(err);
+    }
+    attu_array_iter_done(&it);
+    attu_array_get_shape(e, s, len, &sh);
+    out->len = 0;
+    if (!rc && attu_array_finish(e, raw.p, raw.len, &sh, out)) rc = attu_error_oom(err);
+    attu_abuf_free(&raw);
+    attu_abuf_free(&tmp);
+    return rc;
 }
 
 int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_slot *A, const attu_slot *B,
@@ -1224,7 +1360,7 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             tmp.len = 0;
             attu_array_iter_init(&it, e, B[r].v.s, B[r].len);
             while (!rc && attu_array_next(&it, &v) == 1)
-                if (!v.null && elem_has_show(e)) { any |= it.showb != SHOW_PLAIN; if (put_byte(&tmp, it.showb)) rc = attu_error_oom(err); }
+                if (!v.null && elem_has_show(e)) { any |= it.showv != 0; if (put_show_entry(&tmp, it.showv)) rc = attu_error_oom(err); }
             attu_array_iter_done(&it);
             if (!rc && any && (put_byte(&out, TAG_SHOW) || attu_abuf_put(&out, tmp.p, tmp.len))) rc = attu_error_oom(err);
             if (!rc) rc = emit(o, out.p, out.len, alloc, ctx, err);
@@ -1453,6 +1589,11 @@ int attu_array_run(const attu_expr_program *p, const attu_instr *in, const attu_
             if (!rc) rc = emit_shaped(o, dt, &out, &rs, &canon, alloc, ctx, err);
             break;
         }
+        case ATTU_ARR_TYPMOD:
+            if (an) break;
+            if (attu_array_apply_mod(dt, A[r].v.s, A[r].len, in->imm_i != 0, &out, err)) { rc = -1; break; }
+            rc = emit(o, out.p, out.len, alloc, ctx, err);
+            break;
         case ATTU_ARR_CAST: {
             if (an) break;
             attu_type from = attu_type_array_elem(at), to = attu_type_array_elem(dt);

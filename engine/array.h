@@ -25,13 +25,18 @@
  *            the number of dimensions, each length, each lower bound, as
  *            integer keys (10 bytes each, as above); the elements are in
  *            storage order (the last subscript varies fastest)
- *   show:    of a numeric or float array only, one byte (0x80 and above)
- *            for each value element, in order: 0x80 plus a numeric's
- *            display scale, 0x81 for a float's -0, else 0x80; present
- *            only when some byte is not 0x80
+ *   show:    of a numeric, float or bpchar array only, one entry for each
+ *            value element, in order: 0x80 plus a numeric's display
+ *            scale, 0x81 for a float's -0, 0x80 plus a bpchar's count
+ *            of trailing blanks (its key is the value without them, what
+ *            bpchar compares), else 0x80; a value of 64 or more is its
+ *            value / 64 in base-63 digits 0xc0..0xfe before the byte
+ *            0x80 + value % 64 (an entry ends at its byte below 0xc0);
+ *            present only when some entry is not 0x80
  *
  * Keys hold the value only, so that arrays PostgreSQL's array_eq sees
- * equal ('{1.0}' and '{1.00}', '{-0}' and '{0}') have equal keys
+ * equal ('{1.0}' and '{1.00}', '{-0}' and '{0}', '{"a "}' and '{a}' of
+ * bpchar) have equal keys
  * (attu_array_key); what the value shows beyond its key goes after every
  * element, where the 0x01, below every element's tag, ends the array as
  * its end would: byte order is array_cmp's order wherever the keys differ,
@@ -108,6 +113,10 @@ typedef enum attu_array_fn {
                                arrays); a NULL b: 2202E (imm_i 0), 22004 (1) */
     ATTU_ARR_NEST_DONE,     /* ATTU_ARR_NEST's acc as one array of one more
                                dimension (imm_i 1: array_agg's errors) */
+    ATTU_ARR_TYPMOD,        /* array a brought to dst's element modifier (types.h:
+                               numeric(p,s) rounds, varchar(n) / char(n) cut,
+                               char(n) pads); imm_i 1: an explicit cast, which
+                               cuts what an assignment or input rejects (22001) */
     ATTU_ARR_ASSIGN         /* UPDATE SET a[..][..] = c: b the int[] of each
                                subscript's low and high (INT32_MIN / INT32_MAX:
                                left out); imm_i 1: a slice, c an array */
@@ -129,6 +138,12 @@ void attu_abuf_free(attu_abuf *b);
  * Returns 0 or -1 (OOM). */
 int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v);
 
+/* The array s, of type at, with at's element modifier applied
+ * (ATTU_ARR_TYPMOD; explicit_cast cuts long strings instead of 22001),
+ * canonical, into out. Returns 0, or -1 with err set. */
+int attu_array_apply_mod(attu_type at, const char *s, size_t len, bool explicit_cast, attu_abuf *out,
+                         attu_error *err);
+
 /* Walks an array's elements. */
 typedef struct attu_array_iter {
     const unsigned char *p, *end;
@@ -137,10 +152,11 @@ typedef struct attu_array_iter {
     size_t keylen;             /* (without a numeric's scale byte) */
     size_t enclen;             /* its whole encoding, tag included */
     attu_abuf scratch;         /* unescaped text, a numeric's slot */
-    unsigned char showb;       /* the element's show byte (0x80: none) */
+    size_t showv;              /* the element's show entry (0: none) */
     const unsigned char *seg_end;  /* the segment's 0x01 (or the end) */
     const unsigned char *seg_next; /* the next segment */
-    const unsigned char *show;     /* its show bytes, NULL for none */
+    const unsigned char *show;     /* its next show entry, NULL for none */
+    const unsigned char *show_end; /* the end of its show entries */
     size_t show_skip, seg_value;   /* value elements before show[0]'s; read so far */
 } attu_array_iter;
 void attu_array_iter_init(attu_array_iter *it, attu_type elem, const char *s, size_t len);

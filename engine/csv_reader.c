@@ -876,7 +876,15 @@ static void parse_chunk(void *ctx, size_t ci) {
                  * kept encoded (engine/array.h) */
                 attu_abuf ab = { 0 };
                 verr.set = 0;
-                if (attu_array_from_text(attu_type_array_elem(def->type), f.text, f.len, &ab, &verr) != 0) {
+                int arc = attu_array_from_text(attu_type_array_elem(def->type), f.text, f.len, &ab, &verr);
+                if (arc == 0 && attu_type_array_has_mod(def->type)) {
+                    /* char(4)[], numeric(5,2)[]: the modifier as input applies it */
+                    attu_abuf m = { 0 };
+                    arc = attu_array_apply_mod(def->type, ab.p ? ab.p : "", ab.len, false, &m, &verr);
+                    attu_abuf_free(&ab);
+                    ab = m;
+                }
+                if (arc != 0) {
                     attu_abuf_free(&ab);
                     csv_error(&c->err, verr.sqlstate, in->name, f.line, (size_t)col + 1, "%s", verr.message);
                     attu_error_set_detail(&c->err, "column \"%s\"%s%s", def->name, verr.detail[0] ? ": " : "", verr.detail);

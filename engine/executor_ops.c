@@ -1386,11 +1386,12 @@ static xcol *finish_var(xctx *x, xcol *m2, xcol *cnt, size_t n, int kind, int sc
     return run_finish(x, p, m2, cnt, n, f8);
 }
 
-/* COUNT(DISTINCT a) within groups: a copy of a that is NULL except at the
+/* COUNT(DISTINCT a) within groups: a copy of val (a itself, or the value
+ * a is the key of: stage_plan.h distinct_by) that is NULL except at the
  * first row of each (group keys, a, tup...) value. The tuple's further
  * items are sort keys like a, so they are equal where the sort has them
  * peers (NULLs too); only a's NULLs stay uncounted. */
-static xcol *first_occurrence(xctx *x, xcol **keys, int nk, xcol *a, xcol **tup, int nt, size_t n) {
+static xcol *first_occurrence(xctx *x, xcol **keys, int nk, xcol *a, xcol **tup, int nt, size_t n, xcol *val) {
     attu_sort_key *sk = calloc((size_t)(nk + nt) + 2, sizeof *sk);
     attu_vec *kv = calloc((size_t)(nk + nt) + 2, sizeof *kv);
     attu_buf *perm = buf_i64(x, n), *heads = NULL;
@@ -1412,7 +1413,7 @@ static xcol *first_occurrence(xctx *x, xcol **keys, int nk, xcol *a, xcol **tup,
     for (size_t h = 0; h < nh; h++) { int64_t row = pp[hp[h]]; mark[row] = av ? av[row] : 1; }
     o = calloc(1, sizeof *o);
     if (!o) { attu_error_oom(x->err); goto done; }
-    o->refs = 1; o->type = a->type; o->data = a->data; o->dict = a->dict ? attu_dictionary_ref(a->dict) : NULL;
+    o->refs = 1; o->type = val->type; o->data = val->data; o->dict = val->dict ? attu_dictionary_ref(val->dict) : NULL;
     o->valid = upload_new(x, mark, n);
     o->owns_valid = true;
     if (!o->valid) { xcol_unref(x, o); o = NULL; }
@@ -2118,7 +2119,8 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
                 xcol **tup = calloc((size_t)g->ntuple + 1, sizeof *tup);
                 if (!tup) { attu_error_oom(x->err); goto done; }
                 for (int q = 0; q < g->ntuple; q++) tup[q] = args[g->tuple[q]];
-                dargs[i] = first_occurrence(x, keys, nk, args[g->in], tup, g->ntuple, n);
+                xcol *by = g->distinct_by >= 0 ? args[g->distinct_by] : args[g->in];
+                dargs[i] = first_occurrence(x, keys, nk, by, tup, g->ntuple, n, args[g->in]);
                 free(tup);
                 if (!dargs[i]) goto done;
             }

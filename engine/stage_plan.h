@@ -96,6 +96,12 @@ typedef struct attu_stage_agg {
      * counted once (dense_rank(...) WITHIN GROUP over several items) */
     int            ntuple;
     int           *tuple;
+    /* agg(DISTINCT x) of values equal but not alike (bpchar arrays with
+     * their blanks, numeric arrays with their scales): the `args` result
+     * whose equality makes them one (the value's key, the implied order's
+     * expression), -1: `in` itself; the first row of each key keeps its
+     * value */
+    int            distinct_by;
     int            frame;      /* WINDOW: 0 default, 1 whole partition, 2 running by rows,
                                   3 general ROWS frame, 4 general RANGE frame, 5 GROUPS frame: bounds below */
     int8_t         frame_kind[2];   /* WINDOW frame 3/4: start, end (attu_win_bound) */

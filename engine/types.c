@@ -105,7 +105,7 @@ attu_type attu_type_param_plain(attu_type t) {
     if (attu_type_is_bpchar_any(t)) return attu_type_bpchar_unbounded();
     /* varchar(n) without its length is varchar, described as OID 1043 */
     if (attu_type_is_varchar_any(t)) return attu_type_varchar_unbounded();
-    if (attu_type_is_array(t)) return t;
+    if (attu_type_is_array(t)) return attu_type_array_of(attu_type_array_elem(t));   /* without its element's modifier */
     if (t.id == ATTU_TYPE_TEXT) return attu_type_make(ATTU_TYPE_TEXT);
     /* NUMERIC keeps each value's own display scale */
     if (t.id == ATTU_TYPE_DECIMAL) return attu_type_make(ATTU_TYPE_NUMERIC);
@@ -123,7 +123,10 @@ uint32_t attu_type_pg_oid(attu_type t) {
         case ATTU_TYPE_FLOAT32: return ATTU_PG_OID_FLOAT4_ARRAY;
         case ATTU_TYPE_FLOAT64: return ATTU_PG_OID_FLOAT8_ARRAY;
         case ATTU_TYPE_NUMERIC: return ATTU_PG_OID_NUMERIC_ARRAY;
-        case ATTU_TYPE_TEXT: return e.precision ? ATTU_PG_OID_VARCHAR_ARRAY : ATTU_PG_OID_TEXT_ARRAY;
+        case ATTU_TYPE_TEXT:
+            return attu_type_is_bpchar_any(e) ? ATTU_PG_OID_BPCHAR_ARRAY
+                   : e.precision              ? ATTU_PG_OID_VARCHAR_ARRAY
+                                              : ATTU_PG_OID_TEXT_ARRAY;
         case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE_ARRAY;
         case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP_ARRAY;
         case ATTU_TYPE_TIMESTAMPTZ: return ATTU_PG_OID_TIMESTAMPTZ_ARRAY;
@@ -225,7 +228,7 @@ int attu_type_from_name(const char *name, int precision, int scale,
         static const struct { const char *name; const char *elem; } internal[] = {
             {"_int2", "int2"}, {"_int4", "int4"}, {"_int8", "int8"}, {"_float4", "float4"},
             {"_float8", "float8"}, {"_numeric", "numeric"}, {"_text", "text"}, {"_varchar", "varchar"},
-            {"_bool", "bool"}, {"_date", "date"}, {"_timestamp", "timestamp"}, {"_timestamptz", "timestamptz"},
+            {"_bool", "bool"}, {"_bpchar", "bpchar"}, {"_date", "date"}, {"_timestamp", "timestamp"}, {"_timestamptz", "timestamptz"},
         };
         size_t bl = strlen(buf);
         const char *elem = NULL;
@@ -242,10 +245,13 @@ int attu_type_from_name(const char *name, int precision, int scale,
             attu_type e;
             if (attu_type_from_name(elem, precision, scale, &e, err)) return -1;
             if (attu_type_is_array(e)) { *out = e; return 0; }   /* int[][] is int[], as PostgreSQL */
-            if (e.id == ATTU_TYPE_INTERVAL || attu_type_is_bpchar_any(e))
+            if (e.id == ATTU_TYPE_INTERVAL)
                 return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "arrays of type %s are not supported",
                                       attu_type_name(e, eb, sizeof eb));
-            *out = attu_type_array_of(e);
+            /* the element's modifier is kept (char(4)[], numeric(5,2)[]);
+             * a numeric written without one is attu's default DECIMAL,
+             * which an array does not take */
+            *out = attu_type_array_of_mod(e, precision >= 0);
             return 0;
         }
     }

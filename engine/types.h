@@ -97,6 +97,7 @@ typedef struct attu_type {
 #define ATTU_PG_OID_INT2_ARRAY      1005
 #define ATTU_PG_OID_INT4_ARRAY      1007
 #define ATTU_PG_OID_TEXT_ARRAY      1009
+#define ATTU_PG_OID_BPCHAR_ARRAY    1014
 #define ATTU_PG_OID_VARCHAR_ARRAY   1015
 #define ATTU_PG_OID_INT8_ARRAY      1016
 #define ATTU_PG_OID_FLOAT4_ARRAY    1021
@@ -177,47 +178,95 @@ static inline attu_type attu_type_varchar_unbounded(void) {
     return t;
 }
 
-/* One-dimensional arrays (engine/array.h), as PostgreSQL's int[] or
- * text[]: a TEXT whose scale is ATTU_ARRAY_SCALE_BASE plus the element's
- * type id, and whose precision is the element's (-1: varchar elements).
+/* Arrays (engine/array.h), as PostgreSQL's int[] or text[]: a TEXT whose
+ * scale is ATTU_ARRAY_SCALE_BASE plus the element's type id, plus
+ * ATTU_ARRAY_BPCHAR for bpchar elements, and whose precision is the
+ * element type's modifier: for text-like elements the length (0: text or
+ * bpchar without one, -1: varchar without one, n: varchar(n) or char(n)),
+ * for numeric elements ATTU_ARRAY_NUMERIC_MOD(p, s) (0: none), else 0.
  * The value is a byte string in an order-preserving encoding
  * (engine/array.h), so that byte order is PostgreSQL's array order: an
  * array column is a dictionary of such strings like any TEXT column, and
  * every compare, sort, group, join and DISTINCT on codes or bytes (the
  * GPU's included) is already right; only what reads the elements
  * (subscripts, the array functions, text in and out) knows the encoding,
- * and it runs on the host (ATTU_OP_ARRAY). */
+ * and it runs on the host (ATTU_OP_ARRAY). The modifier applies where a
+ * value takes the type (casts, assignment, input: ATTU_ARR_TYPMOD); the
+ * elements themselves are read as the unmodified type (a numeric(5,2)[]'s
+ * as NUMERIC, a char(4)[]'s as bpchar, their padding kept in the array). */
 #define ATTU_ARRAY_SCALE_BASE 16
+#define ATTU_ARRAY_BPCHAR 64
+#define ATTU_ARRAY_NUMERIC_MOD(p, s) ((p) * 64 + (s))
 static inline int attu_type_is_array(attu_type t) {
     return t.id == ATTU_TYPE_TEXT && t.scale >= ATTU_ARRAY_SCALE_BASE;
 }
+static inline int attu_type_array_is_bpchar(attu_type t) {
+    return attu_type_is_array(t) && ((t.scale - ATTU_ARRAY_SCALE_BASE) & ATTU_ARRAY_BPCHAR);
+}
+/* The type of the elements as they are kept and read: NUMERIC for
+ * numeric(p,s) elements, bpchar without a length for char(n) elements,
+ * varchar for varchar(n) elements (a length's n is not kept: that is
+ * attu_type_array_elem_mod's). */
 static inline attu_type attu_type_array_elem(attu_type t) {
-    attu_type e = { (attu_type_id)(t.scale - ATTU_ARRAY_SCALE_BASE), 0, 0 };
-    if (e.id == ATTU_TYPE_TEXT) e.precision = t.precision;
+    attu_type e = { (attu_type_id)((t.scale - ATTU_ARRAY_SCALE_BASE) & (ATTU_ARRAY_BPCHAR - 1)), 0, 0 };
+    if (e.id == ATTU_TYPE_TEXT && attu_type_array_is_bpchar(t)) e.scale = 1;
+    else if (e.id == ATTU_TYPE_TEXT) e.precision = t.precision > 0 ? -1 : t.precision;
     return e;
 }
+/* The element type with its modifier (char(4), varchar(3), numeric(5,2)
+ * as DECIMAL(5,2)), what the array's elements are brought to. */
+static inline attu_type attu_type_array_elem_mod(attu_type t) {
+    attu_type e = attu_type_array_elem(t);
+    if (e.id == ATTU_TYPE_TEXT && t.precision > 0) e.precision = t.precision;
+    if (e.id == ATTU_TYPE_NUMERIC && t.precision > 0) {
+        e.id = ATTU_TYPE_DECIMAL;
+        e.precision = (int16_t)(t.precision / 64);
+        e.scale = (int16_t)(t.precision % 64);
+    }
+    return e;
+}
+/* An array type whose elements have a modifier to apply. */
+static inline int attu_type_array_has_mod(attu_type t) {
+    return attu_type_is_array(t) && t.precision > 0;
+}
 /* The array type of elements of type e (DECIMAL elements are NUMERIC's;
- * char(n) and varchar(n) elements keep no length). */
+ * char(n) and varchar(n) elements keep no length: PostgreSQL's
+ * ARRAY[c] of a char(4) c is character[]). */
 static inline attu_type attu_type_array_of(attu_type e) {
     attu_type t = { ATTU_TYPE_TEXT, 0, 0 };
     if (e.id == ATTU_TYPE_DECIMAL) e.id = ATTU_TYPE_NUMERIC;
     t.scale = (int16_t)(ATTU_ARRAY_SCALE_BASE + e.id);
-    if (e.id == ATTU_TYPE_TEXT && e.precision != 0) t.precision = -1;
+    if (e.id == ATTU_TYPE_TEXT && e.scale == 1) t.scale = (int16_t)(t.scale + ATTU_ARRAY_BPCHAR);
+    else if (e.id == ATTU_TYPE_TEXT && e.precision != 0) t.precision = -1;
     return t;
 }
-/* An array of numeric or float elements: its values show more than their
- * keys (a numeric's scale, a float's -0: engine/array.h), so what compares
- * them for equality reads the keys (the planner's ATTU_ARR_KEY). */
+/* The array type of e keeping e's modifier (a declared char(4)[],
+ * numeric(5,2)[]; a DECIMAL's, given mod_numeric: a bare numeric[] is
+ * read by attu_type_from_name as DECIMAL with attu's default, no modifier). */
+static inline attu_type attu_type_array_of_mod(attu_type e, int mod_numeric) {
+    attu_type t = attu_type_array_of(e);
+    if (e.id == ATTU_TYPE_TEXT && e.precision > 0) t.precision = e.precision;
+    if (e.id == ATTU_TYPE_DECIMAL && mod_numeric) t.precision = (int16_t)ATTU_ARRAY_NUMERIC_MOD(e.precision, e.scale);
+    return t;
+}
+/* An array whose values show more than their keys (a numeric's scale, a
+ * float's -0, a bpchar's trailing blanks: engine/array.h), so what
+ * compares them for equality reads the keys (the planner's ATTU_ARR_KEY). */
 static inline int attu_type_array_shows(attu_type t) {
     if (!attu_type_is_array(t)) return 0;
-    attu_type_id e = (attu_type_id)(t.scale - ATTU_ARRAY_SCALE_BASE);
+    if (attu_type_array_is_bpchar(t)) return 1;
+    attu_type_id e = attu_type_array_elem(t).id;
     return e == ATTU_TYPE_NUMERIC || e == ATTU_TYPE_FLOAT32 || e == ATTU_TYPE_FLOAT64;
 }
 
-/* Two array types of the same element type (attu_type_equal does not
- * look at a TEXT's modifiers). */
+/* Two array types of the same element type and modifier (attu_type_equal
+ * does not look at a TEXT's modifiers). */
 static inline int attu_type_array_same(attu_type a, attu_type b) {
-    return a.id == b.id && a.scale == b.scale && (a.precision != 0) == (b.precision != 0);
+    if (a.id != b.id || a.scale != b.scale) return 0;
+    if (attu_type_array_elem(a).id == ATTU_TYPE_TEXT && !attu_type_array_is_bpchar(a) &&
+        a.precision <= 0 && b.precision <= 0)
+        return (a.precision != 0) == (b.precision != 0);
+    return a.precision == b.precision;
 }
 
 /* interval with a field qualifier or a precision (a column's

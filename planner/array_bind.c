@@ -14,6 +14,10 @@
 
 static attu_bexpr *arr_call(bctx *c, attu_array_fn f, attu_type t, int pos, int nargs, attu_bexpr *a0,
                             attu_bexpr *a1, attu_bexpr *a2) {
+    /* what an array function or operator gives has no element modifier
+     * (PostgreSQL's anyarray results: ca || x of a char(3)[] ca is
+     * character[]); only ATTU_ARR_TYPMOD gives one */
+    if (f != ATTU_ARR_TYPMOD && attu_type_array_has_mod(t)) t = attu_type_array_of(attu_type_array_elem(t));
     attu_bexpr *e = mk_call(c, ATTU_OP_ARRAY, t, pos, nargs, a0, a1, a2, NULL);
     if (e) e->aux = f;
     return e;
@@ -35,11 +39,28 @@ static attu_type elem_of(attu_type t) {
     return e;
 }
 
+/* a[i] of an array whose elements have a modifier: typed as the element
+ * with it, as PostgreSQL's subscript keeps the array's typmod (a char(3)[]
+ * column's a[1] is character(3), kept without its padding as char(n)
+ * values are: engine/types.h; varchar(n) only retyped). A numeric(p,s)
+ * element stays numeric: the DECIMAL(p,s) slot has no NaN. */
+static attu_bexpr *subscript_with_mod(bctx *c, attu_bexpr *r, attu_type at, int pos) {
+    if (!r || !attu_type_array_has_mod(at)) return r;
+    attu_type mt = attu_type_array_elem_mod(at);
+    if (attu_type_is_bpchar(mt)) return mk_call(c, ATTU_OP_RTRIM, mt, pos, 1, r, NULL, NULL, NULL);
+    if (attu_type_is_varchar_any(mt)) return mk_call(c, ATTU_OP_MOVE, mt, pos, 1, r, NULL, NULL, NULL);
+    return r;
+}
+
 /* Parses an array literal's text as type t (an untyped literal read as an
- * array: '{1,2}'::int[], a comparison with an array, an INSERT). */
+ * array: '{1,2}'::int[], a comparison with an array, an INSERT). An
+ * element modifier is the caller's (attu_array_with_mod): PostgreSQL reads
+ * the literal without it and then applies it as the context does, cutting
+ * a long string in a cast, rejecting it in an assignment. */
 attu_bexpr *attu_array_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len) {
     attu_abuf b = { 0 };
-    if (attu_array_from_text(attu_type_array_elem(r->type), s, len, &b, c->err)) {
+    int rc = attu_array_from_text(attu_type_array_elem(r->type), s, len, &b, c->err);
+    if (rc) {
         attu_abuf_free(&b);
         c->err->position = r->position;
         return NULL;
@@ -51,17 +72,40 @@ attu_bexpr *attu_array_parse_literal(bctx *c, attu_bexpr *r, const char *s, size
     return r;
 }
 
+/* e (of t without its element modifier) brought to t's element modifier:
+ * explicit_cast cuts long strings, an assignment rejects them (22001). */
+attu_bexpr *attu_array_with_mod(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos) {
+    if (!e || !attu_type_array_has_mod(t)) return e;
+    if (e->kind == BX_CONST && e->is_null) return mk_const_null(c, t);
+    attu_bexpr *r = arr_call(c, ATTU_ARR_TYPMOD, t, pos, 1, e, NULL, NULL);
+    if (r) r->imm = explicit_cast;
+    return r;
+}
+
+/* An array assigned to a column of type t (INSERT, UPDATE): as a cast,
+ * but the element modifier rejects strings too long (22001) as
+ * PostgreSQL's assignment does. */
+attu_bexpr *attu_array_assign(bctx *c, attu_bexpr *e, attu_type t, int pos) {
+    if (!attu_type_array_has_mod(t) || attu_type_array_same(e->type, t)) return coerce(c, e, t, true, pos);
+    return attu_array_with_mod(c, coerce(c, e, attu_type_array_of(attu_type_array_elem(t)), true, pos), t, false, pos);
+}
+
 /* coerce() of an array value or to an array type. */
 attu_bexpr *attu_array_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos) {
     char b1[64], b2[64];
     bool ea = attu_type_is_array(e->type), ta = attu_type_is_array(t);
     if (ea && ta) {
         if (attu_type_array_same(e->type, t)) return e;
+        attu_type u = attu_type_array_of(attu_type_array_elem(t));   /* t without its modifier */
+        if (attu_type_array_has_mod(t))
+            return attu_array_with_mod(c, attu_array_coerce(c, e, u, explicit_cast, pos), t, explicit_cast, pos);
         attu_type fe = attu_type_array_elem(e->type), te = attu_type_array_elem(t);
-        if (fe.id == te.id)   /* text and varchar elements: the same bytes */
+        /* text and varchar elements, and one modifier or none of the
+         * same type: the same bytes */
+        if (fe.id == te.id && attu_type_is_bpchar_any(fe) == attu_type_is_bpchar_any(te))
             return mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL);
-        bool ok;
-        int op = attu_cast_opcode(fe, te, &ok);
+        bool ok = true;   /* bpchar to text or varchar and back: implicit both ways */
+        int op = fe.id == ATTU_TYPE_TEXT && te.id == ATTU_TYPE_TEXT ? 0 : attu_cast_opcode(fe, te, &ok);
         if (op >= 0 && (ok || explicit_cast)) {
             if (e->kind == BX_CONST && e->is_null) return mk_const_null(c, t);
             return arr_call(c, ATTU_ARR_CAST, t, pos, 1, e, NULL, NULL);
@@ -69,7 +113,10 @@ attu_bexpr *attu_array_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit
     } else if (ea && t.id == ATTU_TYPE_TEXT && !attu_type_is_bpchar(t) && explicit_cast) {
         return arr_call(c, ATTU_ARR_TO_TEXT, t, pos, 1, e, NULL, NULL);
     } else if (ta && e->type.id == ATTU_TYPE_TEXT && explicit_cast) {
-        return arr_call(c, ATTU_ARR_FROM_TEXT, t, pos, 1, e, NULL, NULL);
+        /* text read as the array without its modifier, which the cast
+         * then applies (PostgreSQL's I/O conversion and length coercion) */
+        attu_type u = attu_type_array_of(attu_type_array_elem(t));
+        return attu_array_with_mod(c, arr_call(c, ATTU_ARR_FROM_TEXT, u, pos, 1, e, NULL, NULL), t, true, pos);
     } else if (ta && e->kind == BX_CONST && e->is_null) {
         return mk_const_null(c, t);
     }
@@ -91,7 +138,11 @@ static bool array_pair(bctx *c, attu_bexpr **l, attu_bexpr **r, int pos, bool co
     if (ba && a->type.id == ATTU_TYPE_UNKNOWN) return (*l = coerce(c, a, b->type, false, pos)) != NULL;
     if (!aa || !ba) return false;
     attu_type ae = attu_type_array_elem(a->type), be = attu_type_array_elem(b->type), ce;
-    if (ae.id == be.id) return true;
+    /* text[], varchar[] and character[] are three types to anyarray's
+     * operators (varchar[] = text[] is 42883), one family to || */
+    if (ae.id == be.id && attu_type_is_bpchar_any(ae) == attu_type_is_bpchar_any(be) &&
+        (compatible || attu_type_is_varchar_any(ae) == attu_type_is_varchar_any(be)))
+        return true;
     /* anyarray operators (=, <, @>) take one array type; array_cat and ||
      * take anycompatiblearray, whose elements meet at a common type */
     if (!compatible || !common_type(ae, be, &ce)) return false;
@@ -135,11 +186,22 @@ attu_bexpr *attu_array_compare(bctx *c, attu_opcode text_op, const char *opname,
     return mk_call(c, text_op, attu_type_make(ATTU_TYPE_BOOL), pos, 2, l, r, NULL, NULL);
 }
 
+/* A char(n) value going into an array of bpchar: its padded bytes, as
+ * PostgreSQL keeps a char(n) value (attu keeps it without the padding:
+ * engine/types.h), typed bpchar without a length, whose trailing blanks
+ * the array keeps beside the element's key (engine/array.h). */
+static attu_bexpr *bpchar_elem(bctx *c, attu_bexpr *x, int pos) {
+    if (!x || !attu_type_is_bpchar(x->type)) return x;
+    attu_bexpr *p = bpchar_padded(c, x, pos);
+    return p ? mk_call(c, ATTU_OP_MOVE, attu_type_bpchar_unbounded(), pos, 1, p, NULL, NULL, NULL) : NULL;
+}
+
 /* An element operand coerced to an array's element type (NULL and no error
  * set when there is no implicit cast). */
 static attu_bexpr *as_elem(bctx *c, attu_bexpr *x, attu_type arr, int pos) {
     attu_type et = attu_type_array_elem(arr);
-    if (et.id == ATTU_TYPE_TEXT && x->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type)) return x;
+    if (et.id == ATTU_TYPE_TEXT && x->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type))
+        return attu_type_is_bpchar_any(et) ? bpchar_elem(c, x, pos) : x;
     if (attu_type_is_array(x->type)) return NULL;
     attu_bexpr *r = coerce(c, x, et, false, pos);
     if (!r && x->type.id != ATTU_TYPE_UNKNOWN) attu_error_clear(c->err);
@@ -158,8 +220,9 @@ static attu_bexpr *compat_elem(bctx *c, attu_bexpr **arr, attu_bexpr *x, int pos
         return as_elem(c, x, (*arr)->type, pos);
     if (!common_type(et, x->type, &ct)) return NULL;
     if (ct.id == ATTU_TYPE_DECIMAL) ct = attu_type_make(ATTU_TYPE_NUMERIC);
-    if (attu_type_is_bpchar_any(ct)) ct = attu_type_make(ATTU_TYPE_TEXT);
+    if (attu_type_is_bpchar_any(ct)) ct = attu_type_bpchar_unbounded();
     if (ct.id == ATTU_TYPE_INTERVAL) return NULL;
+    if (attu_type_is_bpchar_any(ct)) x = bpchar_elem(c, x, pos);
     if (ct.id != et.id && !(*arr = coerce(c, *arr, attu_type_array_of(ct), false, pos))) return NULL;
     return coerce(c, x, ct, false, pos);
 }
@@ -224,6 +287,22 @@ bool attu_array_function_name(const char *name) {
     return false;
 }
 
+/* The string type text-like elements meet at in ARRAY[...]: the first's
+ * family, as select_common_type keeps the first of two types that cast
+ * implicitly both ways (text, varchar and bpchar do): ARRAY[c, t] of a
+ * char(4) c and a text t is character[], ARRAY[t, c] text[]. (CASE lists
+ * its ELSE first, so there char(n) meets text as text: mix_type.) t is
+ * the common type mix_type gave, first the first non-untyped type. */
+static attu_type first_string_family(attu_type t, attu_type first) {
+    if (t.id != ATTU_TYPE_TEXT || attu_type_is_array(t) || first.id != ATTU_TYPE_TEXT || attu_type_is_array(first))
+        return t;
+    if (attu_type_is_bpchar_any(first))
+        return attu_type_is_bpchar_any(t) ? t : attu_type_bpchar_unbounded();
+    if (attu_type_is_bpchar_any(t))
+        return attu_type_is_varchar_any(first) ? attu_type_varchar_unbounded() : attu_type_make(ATTU_TYPE_TEXT);
+    return t;
+}
+
 /* ARRAY[...]: the elements' common type, as PostgreSQL's ARRAY[] resolves
  * it (select_common_type: ARRAY[1, 2.5] is numeric[]) */
 /* ARRAY[sub-arrays] (ARRAY[ARRAY[1,2], ARRAY[3,4]], ARRAY[a, b] of array
@@ -242,7 +321,7 @@ static attu_bexpr *bind_array_nest(bctx *c, const attu_ast_expr *e, attu_bexpr *
                            "ARRAY types %s and %s cannot be matched", tname(attu_type_array_of(t), b1), tname(args[i]->type, b2));
             return NULL;
         }
-        t = m;
+        t = first_string_family(m, t.id == ATTU_TYPE_UNKNOWN ? et : t);
     }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
     attu_type at = attu_type_array_of(t);
@@ -270,11 +349,12 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
         /* untyped elements (a literal, NULL, a parameter) take the others'
          * type, as in CASE: two of them meeting made text, and then
          * ARRAY['1', 2] or a prepared ARRAY[$1, ts] was 42804 */
-        if (args[i]->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN) t = m;
+        if (args[i]->type.id != ATTU_TYPE_UNKNOWN || t.id != ATTU_TYPE_UNKNOWN)
+            t = first_string_family(m, t.id == ATTU_TYPE_UNKNOWN ? args[i]->type : t);
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
-    if (t.id == ATTU_TYPE_INTERVAL || attu_type_is_bpchar_any(t)) {
+    if (t.id == ATTU_TYPE_INTERVAL) {
         char b1[64];
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "arrays of type %s are not supported",
                        tname(t, b1));
@@ -284,7 +364,8 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
     attu_type et = attu_type_array_elem(at);
     attu_bexpr *acc = empty_array(c, at, e->position);
     for (int i = 0; i < n && acc; i++) {
-        attu_bexpr *x = coerce(c, args[i], et, false, e->position);
+        attu_bexpr *x = coerce(c, attu_type_is_bpchar_any(et) ? bpchar_elem(c, args[i], e->position) : args[i], et,
+                               false, e->position);
         if (!x) return NULL;
         acc = arr_call(c, ATTU_ARR_APPEND, at, e->position, 2, acc, x, NULL);
     }
@@ -302,7 +383,7 @@ attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
         return r;
     }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
-    if (attu_type_is_bpchar_any(t)) t = attu_type_make(ATTU_TYPE_TEXT);
+    if (attu_type_is_bpchar_any(t)) { t = attu_type_bpchar_unbounded(); x = bpchar_elem(c, x, pos); }
     if (t.id == ATTU_TYPE_INTERVAL || t.id == ATTU_TYPE_UNKNOWN) {
         char b1[64];
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "arrays of type %s are not supported", tname(t, b1));
@@ -316,7 +397,8 @@ attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
 
 /* ARRAY[x, y]::t[]: PostgreSQL casts each element to t (ARRAY[2.5]::int[]
  * rounds the numeric 2.5, not a float8 array's element) */
-attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_expr *ae, attu_type t, int pos) {
+attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_expr *ae, attu_type mt, int pos) {
+    attu_type t = attu_type_array_of(attu_type_array_elem(mt));   /* built without the modifier, then given it */
     attu_type et = attu_type_array_elem(t);
     attu_bexpr *acc = empty_array(c, t, ae->position);
     int n = ae->u.func.args.n, narr = 0;
@@ -328,11 +410,13 @@ attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_e
     }
     /* ARRAY[ARRAY[...], ...]::t[]: each sub-array cast to t[] */
     for (int i = 0; i < n && acc; i++) {
-        attu_bexpr *x = coerce(c, xs[i], narr ? t : et, true, pos);
+        attu_bexpr *xi = !narr && attu_type_is_bpchar_any(et) ? bpchar_elem(c, xs[i], pos) : xs[i];
+        attu_bexpr *x = coerce(c, xi, narr ? t : et, true, pos);
         if (!x) return NULL;
         acc = arr_call(c, narr ? ATTU_ARR_NEST : ATTU_ARR_APPEND, t, ae->position, 2, acc, x, NULL);
     }
-    return narr && acc ? arr_call(c, ATTU_ARR_NEST_DONE, t, ae->position, 1, acc, NULL, NULL) : acc;
+    if (narr && acc) acc = arr_call(c, ATTU_ARR_NEST_DONE, t, ae->position, 1, acc, NULL, NULL);
+    return attu_array_with_mod(c, acc, mt, true, pos);
 }
 
 /* x op ANY / ALL (array) */
@@ -350,7 +434,7 @@ static attu_bexpr *bind_any(bctx *c, const attu_ast_expr *e, attu_bexpr *x, attu
         x = xr;
         attu_type xt = x->type;
         if (xt.id == ATTU_TYPE_DECIMAL) xt = attu_type_make(ATTU_TYPE_NUMERIC);
-        if (attu_type_is_bpchar_any(xt)) xt = attu_type_make(ATTU_TYPE_TEXT);
+        if (attu_type_is_bpchar_any(xt)) xt = attu_type_bpchar_unbounded();
         if (!(arr = coerce(c, arr, attu_type_array_of(xt), false, pos))) return NULL;
     }
     if (!attu_type_is_array(arr->type)) {
@@ -358,6 +442,19 @@ static attu_bexpr *bind_any(bctx *c, const attu_ast_expr *e, attu_bexpr *x, attu
         return NULL;
     }
     attu_type et = attu_type_array_elem(arr->type);
+    /* text beside a bpchar array, or a bpchar beside a text array: PostgreSQL
+     * picks text's = (text is the preferred string type), the bpchar side
+     * read as text, without its trailing blanks */
+    if (x->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(x->type) && et.id == ATTU_TYPE_TEXT &&
+        attu_type_is_bpchar_any(x->type) != attu_type_is_bpchar_any(et)) {
+        attu_type tx = attu_type_make(ATTU_TYPE_TEXT);
+        if (attu_type_is_bpchar_any(et)) {
+            if (!(arr = coerce(c, arr, attu_type_array_of(tx), false, pos))) return NULL;
+            et = tx;
+        } else if (!(x = coerce(c, x, tx, false, pos))) {
+            return NULL;
+        }
+    }
     if (k < 0) {
         char b1[64], b2[64];
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s %s",
@@ -462,7 +559,8 @@ static attu_bexpr *bind_subscript_chain(bctx *c, const scope *sc, const attu_ast
     bool slice;
     if (!bind_subscripts(c, sc, e, false, &a, &lo, &hi, &slice)) return NULL;
     if (slice) return arr_call(c, ATTU_ARR_SLICE_N, a->type, e->position, 3, a, lo, hi);
-    return arr_call(c, ATTU_ARR_SUBSCRIPT_N, elem_of(a->type), e->position, 2, a, lo, NULL);
+    return subscript_with_mod(c, arr_call(c, ATTU_ARR_SUBSCRIPT_N, elem_of(a->type), e->position, 2, a, lo, NULL),
+                              a->type, e->position);
 }
 
 /* UPDATE ... SET a[i] = v, a[i][j] = v, a[i:j] = array (" array_assign" of
@@ -537,7 +635,8 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
             return NULL;
         }
         if (!(i = coerce(c, i, i4, true, pos))) return NULL;
-        return arr_call(c, ATTU_ARR_SUBSCRIPT, elem_of(a->type), pos, 2, a, i, NULL);
+        return subscript_with_mod(c, arr_call(c, ATTU_ARR_SUBSCRIPT, elem_of(a->type), pos, 2, a, i, NULL), a->type,
+                                  pos);
     }
     if (!strcmp(name, " @>") || !strcmp(name, " <@") || !strcmp(name, " &&")) {
         attu_bexpr *l = args[0], *r = args[1];

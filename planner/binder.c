@@ -2359,7 +2359,7 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
     bctx c;
     memset(&c, 0, sizeof c);
     c.pa = pa; c.err = err;
-    if (t.id == ATTU_TYPE_TEXT && t.precision > 0) {
+    if (t.id == ATTU_TYPE_TEXT && t.precision > 0 && !attu_type_is_array(t)) {
         /* varchar(n) / char(n) column: 22001 when too long (trailing
          * spaces past n are cut, as PostgreSQL) */
         attu_type plain = attu_type_make(ATTU_TYPE_TEXT);
@@ -2385,6 +2385,8 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
         /* char(n) into text: its value as kept, unpadded (engine/types.h),
          * typed text so that nothing shows it padded */
         return mk_call(&c, ATTU_OP_MOVE, t, e->position, 1, e, NULL, NULL, NULL);
+    if (attu_type_array_has_mod(t) && (attu_type_is_array(e->type) || e->type.id == ATTU_TYPE_UNKNOWN))
+        return attu_array_assign(&c, e, t, e->position);   /* an element modifier rejects, not cuts */
     if (e->type.id == ATTU_TYPE_UNKNOWN || attu_type_equal(e->type, t)) return coerce(&c, e, t, true, e->position);
     if (attu_type_is_array(t) && attu_type_is_array(e->type)) {
         /* an array assigns to another where its elements assign (numbers
@@ -2392,7 +2394,7 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
         attu_type fe = attu_type_array_elem(e->type), te = attu_type_array_elem(t);
         if (fe.id == te.id || (is_numeric(fe.id) && is_numeric(te.id)) || te.id == ATTU_TYPE_TEXT ||
             ((fe.id == ATTU_TYPE_DATE || attu_type_is_ts_any(fe.id)) && (te.id == ATTU_TYPE_DATE || attu_type_is_ts_any(te.id))))
-            return coerce(&c, e, t, true, e->position);
+            return attu_array_assign(&c, e, t, e->position);
     }
     bool num = is_numeric(e->type.id) && is_numeric(t.id);
     /* date, timestamp and timestamptz assign to one another (in the session's zone) */

@@ -186,6 +186,12 @@ void *mix_type_error(bctx *c, const char *what, attu_type a, attu_type b, int po
  * value's own display scale as PostgreSQL prints it. */
 bool mix_type(attu_type a, attu_type b, attu_type *out) {
     if (!common_type(a, b, out)) return false;
+    /* arrays keep an element modifier only where every source has it
+     * (select_common_typmod): COALESCE(x::char(2)[], '{x}') reads the
+     * literal as character[], unpadded */
+    if (attu_type_array_has_mod(*out) && a.id != ATTU_TYPE_UNKNOWN &&
+        !(attu_type_is_array(a) && attu_type_is_array(b) && attu_type_array_same(a, b)))
+        *out = attu_type_array_of(attu_type_array_elem(*out));
     if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT &&
         (attu_type_is_bpchar_any(a) || attu_type_is_bpchar_any(b)) &&
         !(attu_type_is_bpchar(a) && attu_type_is_bpchar(b) && a.precision == b.precision)) {
@@ -467,6 +473,14 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         if (e->kind == BX_CONST && e->aux > 0 && bp && bp->inferred && e->aux <= bp->n &&
             bp->inferred[e->aux - 1].id == ATTU_TYPE_UNKNOWN)
             bp->inferred[e->aux - 1] = attu_type_param_plain(t);
+        if (e->kind == BX_CONST && attu_type_array_has_mod(t)) {
+            /* read without the element modifier; a cast then applies it
+             * (an assignment too: attu_array_assign), where an operator's
+             * operand keeps none, as PostgreSQL's ('{abcd}' beside a
+             * char(3)[] is character[]: compared, not cut) */
+            attu_bexpr *u = parse_literal(c, e, attu_type_array_of(attu_type_array_elem(t)), pos);
+            return explicit_cast ? attu_array_with_mod(c, u, t, true, pos) : u;
+        }
         if (e->kind == BX_CONST) return parse_literal(c, e, t, pos);
         e->type = t;
         return e;
@@ -1249,7 +1263,14 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         c->err->position = tn->position ? tn->position : e->position;
         return NULL;
     }
-    if (attu_type_is_array(t) || attu_type_is_array(a->type)) return coerce(c, a, t, true, e->position);
+    if (attu_type_is_array(a->type) && t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t) &&
+        (t.precision > 0 || attu_type_is_bpchar_any(t))) {
+        /* an array to varchar(n), char(n) or bpchar: its text (array_out),
+         * then that text cast so, cut at n as PostgreSQL's I/O conversion */
+        if (!(a = coerce(c, a, attu_type_make(ATTU_TYPE_TEXT), true, e->position))) return NULL;
+    } else if (attu_type_is_array(t) || attu_type_is_array(a->type)) {
+        return coerce(c, a, t, true, e->position);
+    }
     if (t.id == ATTU_TYPE_DECIMAL && tn->precision < 0 &&
         (attu_type_mclass(a->type.id) == ATTU_MC_FLOAT || a->type.id == ATTU_TYPE_NUMERIC ||
          a->type.id == ATTU_TYPE_TEXT || a->type.id == ATTU_TYPE_INT64 ||
@@ -1276,7 +1297,7 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     int pos = e->position;
     if (t.id == ATTU_TYPE_INTERVAL && (tn->ivrange || tn->precision >= 0))
         return bind_interval_qualified(c, a, tn->ivrange, tn->precision, pos);
-    if (t.id == ATTU_TYPE_TEXT && t.precision > 0) {
+    if (t.id == ATTU_TYPE_TEXT && t.precision > 0 && !attu_type_is_array(t)) {
         /* an explicit cast to varchar(n) / char(n) silently keeps the first
          * n characters, as PostgreSQL; char(n) then drops its trailing
          * spaces, as every char(n) value is kept (engine/types.h) */

@@ -187,6 +187,8 @@ int attu_cast_opcode(attu_type from, attu_type to, bool *implicit_ok);
 /* arrays (planner/array_bind.c) */
 attu_bexpr *attu_array_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len);
 attu_bexpr *attu_array_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
+attu_bexpr *attu_array_assign(bctx *c, attu_bexpr *e, attu_type t, int pos);
+attu_bexpr *attu_array_with_mod(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
 attu_bexpr *attu_array_compare(bctx *c, attu_opcode text_op, const char *opname, attu_bexpr *l, attu_bexpr *r,
                                int pos);
 attu_bexpr *attu_array_concat(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos);

@@ -446,6 +446,9 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
                 }
             }
             if (x->aux == 1 && !distinct_sorted(c, x, args[0])) goto fail;
+            /* a bpchar orders without its trailing blanks (bpchar_key), an
+             * array of bpchar by its keys; the elements keep them */
+            for (int i = 0; i < x->norder; i++) if (!(x->order[i].expr = bpchar_key(c, x->order[i].expr))) goto fail;
             x->type = args[0]->type;
             break;
         }

@@ -483,7 +483,7 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
         attu_stage_agg *g = &s->aggs[i];
         g->op = reduce_of(a->agg);
         g->k = a->k;
-        g->in = g->arg = g->frac_arg = g->frac_out = g->osa_key = -1;
+        g->in = g->arg = g->frac_arg = g->frac_out = g->osa_key = g->distinct_by = -1;
         g->avg = a->agg == AGG_AVG;
         g->var = a->agg >= AGG_VAR_SAMP && a->agg <= AGG_STDDEV_POP ? (int8_t)(a->agg - AGG_VAR_SAMP + 1) : 0;
         g->count_distinct = a->agg == AGG_COUNT_DISTINCT || a->distinct;   /* any agg(DISTINCT x) */
@@ -544,6 +544,15 @@ static int lower_aggs(attu_stage *s, const attu_agg_spec *aggs, int naggs, attu_
                     g->desc[q] = a->order[q].desc; g->nulls_first[q] = a->order[q].nulls_first;
                 }
             }
+        }
+        if (a->agg == AGG_STRING_AGG && a->distinct && a->norder && s->kind != ATTU_ST_WINDOW &&
+            !attu_bx_equal(a->order[0].expr, a->arg)) {
+            /* array_agg(DISTINCT x) ordered by x's key (functions.c
+             * bpchar_key): the values one where their keys are */
+            int o = -1;
+            for (int j = 0; j < na; j++) if (attu_bx_equal(args[j], a->order[0].expr)) o = j;
+            if (o < 0) { args[na] = a->order[0].expr; o = na++; }
+            g->distinct_by = o;
         }
         if (a->agg == AGG_COUNT_DISTINCT && a->norder) {
             /* the order items are the rest of the tuple counted */

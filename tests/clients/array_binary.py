@@ -56,6 +56,11 @@ CASES = [
                                                      struct.pack("!hhhhh", 1, 0, 0x4000, 0, 2)])),
     ("SELECT '{{1,2},{3,NULL}}'::int[]", arr_dims(23, [(2, 1), (2, 1)], [i32(1), i32(2), i32(3), None])),
     ("SELECT '[0:1]={5,6}'::int[]", arr_dims(23, [(2, 0)], [i32(5), i32(6)])),
+    # bpchar elements as kept, padded to a char(n)'s length (bpcharsend)
+    ("SELECT '{ab,NULL,c}'::char(3)[]", arr(1042, [b"ab ", None, b"c  "])),
+    ("SELECT ARRAY['x '::bpchar, 'y']", arr(1042, [b"x ", b"y"])),
+    # numeric(p,s) elements rounded to s (numeric_send's dscale 2)
+    ("SELECT '{1.555}'::numeric(5,2)[]", arr(1700, [struct.pack("!hhhhhh", 2, 0, 0, 2, 1, 5600)])),
 ]
 
 c = connect_from_env()

@@ -293,6 +293,16 @@ if os.environ.get("ATTU_KIND") == "real":
     cur.execute("SELECT ARRAY['2024-01-02 03:04:05'::timestamp]")
     assert cur.description[0].type_code == 1115
     assert cur.fetchone()[0] == [datetime.datetime(2024, 1, 2, 3, 4, 5)]
+    # char(n)[] (1014) and element modifiers: the element's typmod, as
+    # PostgreSQL 15 describes them (internal_size: char(3) 3, numeric(5,2)
+    # (5 << 16) | 2), also for a[i]; what || gives has none
+    cur.execute("CREATE TABLE arrm (a char(3)[], n numeric(5,2)[], v varchar(4)[], b bpchar[])")
+    cur.execute("INSERT INTO arrm VALUES (%s, %s, %s, %s)", (['a', 'bc'], [Decimal('1.555')], ['x'], ['y ']))
+    cur.execute("SELECT a, n, v, b, a[1], a || 'x'::bpchar FROM arrm")
+    d = [(x.type_code, x.internal_size) for x in cur.description]
+    assert d == [(1014, 3), (1231, 327682), (1015, 4), (1014, -1), (1042, 3), (1014, -1)], d
+    row = cur.fetchone()
+    assert row == (['a  ', 'bc '], [Decimal('1.56')], ['x'], ['y '], 'a  ', ['a  ', 'bc ', 'x']), row
 
 # implicit transactions (autocommit off: psycopg2 sends BEGIN)
 conn.autocommit = False
