@@ -1155,24 +1155,12 @@ static int elem_apply_mod(attu_type mt, bool explicit_cast, const attu_slot *v, 
     if (mt.id == ATTU_TYPE_DECIMAL) {
         attu_numeric n = attu_numeric_unpack(v->v.s), r;
         if (attu_numeric_is_nan(n)) return 0;
-        if (attu_numeric_is_special(n)) {
-            attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
-            attu_error_set_detail(err, "A field with precision %d, scale %d cannot hold an infinite value.",
-                                  mt.precision, mt.scale);
-            return -1;
-        }
+        if (attu_numeric_is_special(n)) return attu_numeric_decimal_special_error(n, mt.precision, mt.scale, err);
         if (attu_numeric_round(n, mt.scale, &r, err)) return -1;
         __int128 lim = 1, m = r.m < 0 ? -r.m : r.m;
         for (int i = 0; i < mt.precision; i++) lim *= 10;
         if (m >= lim) {
-            attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
-            if (mt.precision - mt.scale > 0)
-                attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
-                                      mt.precision, mt.scale, mt.precision - mt.scale);
-            else
-                attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 1.",
-                                      mt.precision, mt.scale);
-            return -1;
+            return attu_numeric_field_overflow(mt.precision, mt.scale, err);
         }
         attu_numeric_pack(r, num16);
         o->v.s = num16; o->len = 16;

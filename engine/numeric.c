@@ -161,6 +161,17 @@ int attu_numeric_decimal_special_error(attu_numeric a, int precision, int scale,
     return -1;
 }
 
+int attu_numeric_field_overflow(int precision, int scale, attu_error *err) {
+    attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
+    if (precision - scale > 0)
+        attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
+                              precision, scale, precision - scale);
+    else
+        attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 1.",
+                              precision, scale);
+    return -1;
+}
+
 /* a + b where one is special: NaN in, NaN out; Infinity + -Infinity NaN */
 static attu_numeric add_special(attu_numeric a, attu_numeric b) {
     if (attu_numeric_is_nan(a) || attu_numeric_is_nan(b)) return attu_numeric_nan();

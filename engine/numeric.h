@@ -139,5 +139,8 @@ int attu_numeric_special_error(attu_numeric a, const char *what, attu_error *err
  * PostgreSQL's numeric(p,s) holds, is 0A000 here (the int64 slot has no
  * room for it: docs/sql-reference.md). */
 int attu_numeric_decimal_special_error(attu_numeric a, int precision, int scale, attu_error *err);
+/* A finite value too wide for NUMERIC(precision, scale): PostgreSQL's
+ * 22003 "numeric field overflow" with its detail. Returns -1. */
+int attu_numeric_field_overflow(int precision, int scale, attu_error *err);
 
 #endif

@@ -829,14 +829,7 @@ static int finish_number(const char *text, const layout *L, int scale, attu_nume
     while (b[intd] && b[intd] != '.') intd++;
     if (intd == 1 && b[0] == '0') intd = 0;
     if (intd > precision - scale) {
-        attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "numeric field overflow");
-        if (precision - scale > 0)
-            attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
-                                  precision, scale, precision - scale);
-        else
-            attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 1.",
-                                  precision, scale);
-        return -1;
+        return attu_numeric_field_overflow(precision, scale, err);
     }
     if (L->times) {
         /* PostgreSQL multiplies by power(10, -V), which it holds at 16

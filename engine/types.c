@@ -713,15 +713,7 @@ int attu_value_parse(attu_type t, const char *text, size_t len, void *out,
             return attu_numeric_decimal_special_error(sp, t.precision, t.scale, err);
         if (rc == -1) return bad_syntax(err, "numeric", text, len);
         if (rc == -2) {
-            attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0,
-                           "numeric field overflow");
-            if (t.precision - t.scale > 0)
-                attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
-                                      t.precision, t.scale, t.precision - t.scale);
-            else
-                attu_error_set_detail(err, "A field with precision %d, scale %d must round to an absolute value less than 1.",
-                                      t.precision, t.scale);
-            return -1;
+            return attu_numeric_field_overflow(t.precision, t.scale, err);
         }
         *(int64_t *)out = v;
         return 0;
