@@ -572,9 +572,75 @@ static attu_lplan *bind_coerced(attu_session *s, attu_plan_arena *pa, const char
     return lp;
 }
 
-/* Runs a query whose result columns are coerced to the given types. */
+static attu_result *run_coerced_once(attu_session *s, const char *sql, const attu_ast_query *q,
+                                     const attu_bind_params *params, int ncols, bool fewer_ok, const attu_type *types,
+                                     const char *const *names, attu_error *err);
+
+/* Runs a query whose result columns are coerced to the given types (the
+ * rows of INSERT ... SELECT / VALUES, CREATE TABLE AS). As db_run_query,
+ * a failed run whose conditional subqueries ran in their batch form runs
+ * again with them per binding, so that only the rows that use a
+ * subquery's value raise its errors; nothing is written before the whole
+ * result stands, so the failed run leaves nothing behind. */
 static attu_result *run_coerced(attu_session *s, const char *sql, const attu_ast_query *q, const attu_bind_params *params,
                                 int ncols, bool fewer_ok, const attu_type *types, const char *const *names, attu_error *err) {
+    attu_bind_params bp;
+    memset(&bp, 0, sizeof bp);
+    if (params) bp = *params;
+    bool batched = false;
+    bp.cond_batched = &batched;
+    attu_result *res = run_coerced_once(s, sql, q, &bp, ncols, fewer_ok, types, names, err);
+    if (res || !db_retry_per_binding(batched, err)) return res;
+    attu_error_clear(err);
+    bp.cond_per_binding = true;
+    bp.cond_batched = NULL;
+    return run_coerced_once(s, sql, q, &bp, ncols, fewer_ok, types, names, err);
+}
+
+/* The subquery runner of a query that is only described: every subquery
+ * gives no rows, and none runs. */
+static int no_data_runner(void *ctx, attu_lplan *plan, attu_column ***cols, size_t *nrows, attu_error *err) {
+    (void)ctx;
+    attu_column **c = calloc((size_t)plan->ncols + 1, sizeof *c);
+    if (!c) return attu_error_oom(err);
+    for (int i = 0; i < plan->ncols; i++)
+        if (!(c[i] = attu_column_new(plan->types[i], 1, err))) {
+            for (int j = 0; j < i; j++) attu_column_free(c[j]);
+            free(c);
+            return -1;
+        }
+    *cols = c;
+    *nrows = 0;
+    return 0;
+}
+
+/* The columns of a query's result without running it or any subquery in
+ * it (CREATE TABLE AS ... WITH NO DATA, which PostgreSQL only analyses:
+ * CREATE TABLE t AS SELECT 1 / 0 WITH NO DATA succeeds): no rows. */
+static attu_result *describe_only(attu_session *s, const char *sql, const attu_ast_query *q,
+                                  const attu_bind_params *params, attu_error *err) {
+    attu_plan_arena *pa = attu_plan_arena_new();
+    if (!pa) { attu_error_oom(err); return NULL; }
+    attu_bind_params bp = db_params(s, params);
+    bp.run_subquery = no_data_runner;
+    bp.run_ctx = NULL;
+    bp.describe_only = true;
+    attu_result *res = NULL;
+    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, &bp, err);
+    if (lp && (res = db_result_new(lp->ncols))) {
+        for (int i = 0; i < lp->ncols; i++) {
+            snprintf(res->desc[i].name, sizeof res->desc[i].name, "%s", lp->names[i] ? lp->names[i] : "?column?");
+            res->desc[i].type = lp->types[i];
+            if (!(res->cols[i] = attu_column_new(lp->types[i], 1, err))) { attu_result_free(res); res = NULL; break; }
+        }
+    } else if (lp) attu_error_oom(err);
+    attu_plan_arena_free(pa);
+    return res;
+}
+
+static attu_result *run_coerced_once(attu_session *s, const char *sql, const attu_ast_query *q,
+                                     const attu_bind_params *params, int ncols, bool fewer_ok, const attu_type *types,
+                                     const char *const *names, attu_error *err) {
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) { attu_error_oom(err); return NULL; }
     attu_result *res = NULL;
@@ -732,7 +798,8 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", name);
         goto out;
     }
-    res = run_coerced(s, sql, st->u.create_table_as.query, params, 0, false, NULL, NULL, err);
+    res = st->u.create_table_as.with_no_data ? describe_only(s, sql, st->u.create_table_as.query, params, err)
+                                             : run_coerced(s, sql, st->u.create_table_as.query, params, 0, false, NULL, NULL, err);
     if (!res) goto out;
     if (st->u.create_table_as.columns.n > res->ncols) {
         attu_error_set(err, ATTU_SQLSTATE_SYNTAX, st->position, "too many column names were specified");

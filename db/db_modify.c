@@ -427,8 +427,31 @@ static attu_lplan *bind_query(modify_ctx *m, const char *sql, const attu_bind_pa
     return lp;
 }
 
+static int run_query_once(modify_ctx *m, const char *sql, const attu_bind_params *params, attu_plan_arena *pa,
+                          attu_lplan **lp_out, attu_column ***cols, size_t *nrows, attu_error *err);
+
+/* Runs the statement's query. As db_run_query, a failed run whose
+ * conditional subqueries ran in their batch form runs again with them per
+ * binding (only the rows that reach a subquery raise its errors, as
+ * PostgreSQL); the table changes only after the query's whole result
+ * stands, so the failed run leaves nothing to undo. */
 static int run_query(modify_ctx *m, const char *sql, const attu_bind_params *params, attu_plan_arena *pa,
                      attu_lplan **lp_out, attu_column ***cols, size_t *nrows, attu_error *err) {
+    attu_bind_params bp;
+    memset(&bp, 0, sizeof bp);
+    if (params) bp = *params;
+    bool batched = false;
+    bp.cond_batched = &batched;
+    int rc = run_query_once(m, sql, &bp, pa, lp_out, cols, nrows, err);
+    if (!rc || !db_retry_per_binding(batched, err)) return rc;
+    attu_error_clear(err);
+    bp.cond_per_binding = true;
+    bp.cond_batched = NULL;
+    return run_query_once(m, sql, &bp, pa, lp_out, cols, nrows, err);
+}
+
+static int run_query_once(modify_ctx *m, const char *sql, const attu_bind_params *params, attu_plan_arena *pa,
+                          attu_lplan **lp_out, attu_column ***cols, size_t *nrows, attu_error *err) {
     attu_lplan *lp = bind_query(m, sql, params, pa, err);
     if (lp) lp = attu_rewrite(pa, lp, err);
     attu_stage *stg = lp ? attu_lower(lp, err) : NULL;

@@ -4161,7 +4161,9 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
     }
     attu_type b = attu_type_make(ATTU_TYPE_BOOL);
     attu_type vt = e->kind == ATTU_EXPR_SUBQUERY ? p->types[0] : b;
-    attu_lplan *rp = attu_rewrite(c->pa, p, c->err);
+    /* a query only described is not planned: the subquery's constants
+     * are not folded (CREATE TABLE t AS SELECT (SELECT 1 / 0) WITH NO DATA) */
+    attu_lplan *rp = c->params && c->params->describe_only ? p : attu_rewrite(c->pa, p, c->err);
     if (!rp) return deferred_error(c, sc, e, vt, true);
     p = rp;
     attu_column **cols = NULL;

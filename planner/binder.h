@@ -58,6 +58,11 @@ typedef struct attu_bind_params {
      * PostgreSQL raises only the errors of rows that need the value. */
     bool                cond_per_binding;
     bool               *cond_batched;
+    /* The query is only described, never run (CREATE TABLE AS ... WITH
+     * NO DATA, which PostgreSQL only analyses): uncorrelated subqueries
+     * are not planned (their constants not folded) before run_subquery,
+     * which then gives their columns without rows. */
+    bool                describe_only;
 } attu_bind_params;
 
 /* A column name that finds only the hidden rowid of the table its
