@@ -399,6 +399,7 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             /* interval day to second(2): the modifier stays with the type
              * (engine/types.h), applied to every value assigned */
             defs[i].type = attu_type_interval(cd->type.ivrange, cd->type.precision);
+        defs[i].type = attu_type_array_interval_qualified(defs[i].type, cd->type.ivrange, cd->type.precision);
         defs[i].not_null = cd->not_null;
         for (int k = 0; k < i; k++)
             if (!strcmp(defs[k].name, defs[i].name)) {
