@@ -399,6 +399,7 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             /* interval day to second(2): the modifier stays with the type
              * (engine/types.h), applied to every value assigned */
             defs[i].type = attu_type_interval(cd->type.ivrange, cd->type.precision);
+        defs[i].type = attu_type_array_interval_qualified(defs[i].type, cd->type.ivrange, cd->type.precision);
         defs[i].not_null = cd->not_null;
         for (int k = 0; k < i; k++)
             if (!strcmp(defs[k].name, defs[i].name)) {
@@ -681,9 +682,14 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     attu_column **src = NULL;
     db_values_copy vcopy;
     memset(&vcopy, 0, sizeof vcopy);
+    attu_ast_arena *arena = NULL;
     if (!base) {
         attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.insert.table_position, "relation \"%s\" does not exist", st->u.insert.table);
         goto out;
+    }
+    if (st->u.insert.targets) {   /* INSERT INTO t (a[1], a[2]): one assignment per column */
+        if (!(arena = attu_ast_arena_new())) { attu_error_oom(err); goto out; }
+        if (!(st = db_insert_subscripts(arena, base, st, err))) goto out;
     }
     int ntarget = st->u.insert.columns.n ? st->u.insert.columns.n : base->ncols;
     types = calloc((size_t)ntarget + 1, sizeof *types);
@@ -765,6 +771,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     attu_result_free(res); attu_result_free(dres);
     free(types); free(names); free(map); free(src);
     db_values_copy_free(&vcopy);
+    if (arena) attu_ast_arena_free(arena);
     if (ret) {
         snprintf(ret->tag, sizeof ret->tag, "%s", tag);
         return db_deliver(cb, ret) ? -2 : 0;
@@ -775,6 +782,7 @@ out:
     attu_result_free(res); attu_result_free(dres);
     free(types); free(names); free(map); free(src);
     db_values_copy_free(&vcopy);
+    if (arena) attu_ast_arena_free(arena);
     return rc;
 }
 

@@ -145,6 +145,14 @@ int db_explain_modify(attu_session *s, const char *sql, const attu_ast_stmt *ex,
  * bound, not run: *cols (malloc'd, replacing what it held) and *ncols. */
 int db_modify_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                        int *ncols, attu_result_column **cols, attu_error *err);
+/* INSERT INTO t (a[1], a[2]) (db_insert_subscripts.c): st itself when no
+ * column of its list is subscripted; else a copy (in arena) whose list
+ * names each column once and whose source gives a subscripted column its
+ * array, built from NULL by the assignments in order. NULL with err set
+ * (42701, 42703, 42804, 0A000 for DEFAULT as an element). */
+const attu_ast_stmt *db_insert_subscripts(attu_ast_arena *arena, const attu_table *base, const attu_ast_stmt *st,
+                                          attu_error *err);
+
 /* INSERT ... RETURNING (db_insert_returning.c): RETURNING's rows, read
  * from t, INSERT's new version of its table, whose rows from n0 on are
  * the inserted ones. Call with the write lock held, before t is saved; the

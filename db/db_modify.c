@@ -276,6 +276,53 @@ static attu_ast_expr *typed_as_column(modify_ctx *m, attu_ast_expr *v, int c, at
     return new_value_of(m, v, c, v->position, err);
 }
 
+/* SET a[i] = v (the grammar's " array_assign" of the subscripted column
+ * and the value) */
+static bool is_array_assign(const attu_ast_expr *e) {
+    return e && e->kind == ATTU_EXPR_FUNC && !strcmp(e->u.func.name, " array_assign") && e->u.func.args.n == 2;
+}
+
+static bool is_subscript(const attu_ast_expr *e) {
+    return e->kind == ATTU_EXPR_FUNC && e->u.func.args.n >= 2 &&
+           (!strcmp(e->u.func.name, " subscript") || !strcmp(e->u.func.name, " slice"));
+}
+
+/* A copy of the subscripts x (a[i][j], a[i:j]) on `base` in place of the
+ * column they start from; the statement's own tree is left as it is (a
+ * prepared UPDATE runs it again). */
+static attu_ast_expr *rebase_subscripts(modify_ctx *m, const attu_ast_expr *x, attu_ast_expr *base, attu_error *err) {
+    if (!is_subscript(x)) return base;
+    attu_ast_expr *inner = rebase_subscripts(m, x->u.func.args.items[0], base, err);
+    attu_ast_expr *c = inner ? alloc(m, sizeof *c, err) : NULL;
+    attu_ast_expr **items = c ? alloc(m, sizeof *items * (size_t)x->u.func.args.n, err) : NULL;
+    if (!items) return NULL;
+    *c = *x;
+    memcpy(items, x->u.func.args.items, sizeof *items * (size_t)x->u.func.args.n);
+    items[0] = inner;
+    c->u.func.args.items = items;
+    for (int i = 0; i < x->u.func.args.n; i++)
+        if (items[i] && items[i]->depth + 1 > c->depth) c->depth = items[i]->depth + 1;
+    return c;
+}
+
+/* SET a[1] = x, a[2] = y: PostgreSQL applies the subscripted assignments
+ * to one column in order, each to the array the one before made (all
+ * reading the row as it was): the later one's subscripts are put on the
+ * earlier assignment's result. */
+static attu_ast_expr *chain_array_assign(modify_ctx *m, attu_ast_expr *prev, const attu_ast_expr *next,
+                                         attu_error *err) {
+    attu_ast_expr *target = rebase_subscripts(m, next->u.func.args.items[0], prev, err);
+    attu_ast_expr *c = target ? alloc(m, sizeof *c, err) : NULL;
+    attu_ast_expr **items = c ? alloc(m, sizeof *items * 2, err) : NULL;
+    if (!items) return NULL;
+    *c = *next;
+    items[0] = target;
+    items[1] = next->u.func.args.items[1];
+    c->u.func.args.items = items;
+    c->depth = (target->depth > items[1]->depth ? target->depth : items[1]->depth) + 1;
+    return c;
+}
+
 /* Checks UPDATE's SET list against the table (42703, 42601) and replaces
  * its DEFAULT items (db_values_defaults, as INSERT's VALUES). */
 static int check_sets(modify_ctx *m, attu_error *err) {
@@ -284,19 +331,28 @@ static int check_sets(modify_ctx *m, attu_error *err) {
     m->set_cols = alloc(m, sizeof *m->set_cols * (size_t)m->nsets, err);
     attu_ast_expr **items = alloc(m, sizeof *items * (size_t)m->nsets, err);
     if (!m->set_cols || !items) return -1;
+    int nsets = 0;
     for (int k = 0; k < m->nsets; k++) {
         const attu_ast_set_item *it = &st->u.modify.sets[k];
         int c = attu_table_find_column(m->base, it->column);
         if (c < 0)
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, it->position,
                                   "column \"%s\" of relation \"%s\" does not exist", it->column, m->base->name);
-        for (int j = 0; j < k; j++)
-            if (m->set_cols[j] == c)
-                return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, it->position, "multiple assignments to same column \"%s\"",
+        int j = 0;
+        while (j < nsets && m->set_cols[j] != c) j++;
+        if (j < nsets) {
+            /* only subscripted assignments may share a column; PostgreSQL
+             * gives this error no position */
+            if (!is_array_assign(items[j]) || !is_array_assign(it->value))
+                return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "multiple assignments to same column \"%s\"",
                                       it->column);
-        m->set_cols[k] = c;
-        items[k] = it->value;
+            if (!(items[j] = chain_array_assign(m, items[j], it->value, err))) return -1;
+            continue;
+        }
+        m->set_cols[nsets] = c;
+        items[nsets++] = it->value;
     }
+    m->nsets = nsets;
     /* the SET values as one VALUES row: its DEFAULT items are replaced as
      * an INSERT's are (the column's DEFAULT, or NULL) */
     attu_ast_query *vq = alloc(m, sizeof *vq, err);

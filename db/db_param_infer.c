@@ -89,6 +89,20 @@ static int infer_insert(attu_session *s, const char *sql, const attu_ast_stmt *s
     /* held throughout: names point into the table's definition */
     pthread_rwlock_rdlock(&s->db->lock);
     const attu_table *base = attu_catalog_lookup(s->db->cat, st->u.insert.table);
+    attu_ast_arena *arena = NULL;
+    if (st->u.insert.targets && base) {
+        /* INSERT INTO t (a[1]) VALUES ($1): typed as the element, through
+         * the assignment the run makes; its errors are left to the run */
+        const attu_ast_stmt *w = (arena = attu_ast_arena_new()) ? db_insert_subscripts(arena, base, st, err) : NULL;
+        attu_error_clear(err);
+        if (!w) {
+            pthread_rwlock_unlock(&s->db->lock);
+            if (arena) attu_ast_arena_free(arena);
+            return 0;
+        }
+        st = w;
+        src = st->u.insert.source;
+    }
     int nt = base ? (st->u.insert.columns.n ? st->u.insert.columns.n : base->ncols) : 0;
     attu_type *targets = calloc((size_t)nt + 1, sizeof *targets);
     const char **names = calloc((size_t)nt + 1, sizeof *names);
@@ -101,6 +115,7 @@ static int infer_insert(attu_session *s, const char *sql, const attu_ast_stmt *s
         pthread_rwlock_unlock(&s->db->lock);
         free(targets);
         free(names);
+        if (arena) attu_ast_arena_free(arena);
         return attu_error_oom(err);
     }
     if (src->kind == ATTU_QUERY_VALUES) {
@@ -126,6 +141,7 @@ static int infer_insert(attu_session *s, const char *sql, const attu_ast_stmt *s
     pthread_rwlock_unlock(&s->db->lock);
     free(targets);
     free(names);
+    if (arena) attu_ast_arena_free(arena);
     return 0;
 }
 

@@ -4,6 +4,7 @@
  * functions and operators (ATTU_OP_ARRAY), all on the host.
  */
 #include "engine/array.h"
+#include "engine/interval.h"
 #include "engine/numeric.h"
 
 #include <math.h>
@@ -77,7 +78,7 @@ static bool elem_is_float(attu_type e) { return e.id == ATTU_TYPE_FLOAT32 || e.i
  * a float's negative zero, a bpchar's trailing blanks (array.h: display
  * bytes) */
 static bool elem_has_show(attu_type e) {
-    return e.id == ATTU_TYPE_NUMERIC || elem_is_float(e) || attu_type_is_bpchar_any(e);
+    return e.id == ATTU_TYPE_NUMERIC || e.id == ATTU_TYPE_INTERVAL || elem_is_float(e) || attu_type_is_bpchar_any(e);
 }
 
 /* A show entry (array.h) of value v (0: shows nothing beyond the key):
@@ -148,6 +149,36 @@ static int put_numeric(attu_abuf *b, const void *slot16, size_t *show) {
     return 0;
 }
 
+/* interval: the key is the span PostgreSQL compares intervals by (a month
+ * as 30 days, a day as 24 hours: '1 day' and '24 hours' are equal, as
+ * interval_eq has them), a 128-bit integer as two 64-bit keys (the high
+ * half signed); the show entry keeps the months and the days (zigzag,
+ * 32 bits each), from which and the span the microseconds follow. An
+ * interval of time only (no months, no days) shows nothing beyond its key. */
+#define DAY_USEC ((__int128)86400000000LL)
+
+static uint64_t zigzag32(int32_t v) { return (uint32_t)(((uint32_t)v << 1) ^ (uint32_t)(v >> 31)); }
+static int32_t unzigzag32(uint64_t u) { return (int32_t)((uint32_t)(u >> 1) ^ (uint32_t)-(int32_t)(u & 1)); }
+
+static int put_interval(attu_abuf *b, const void *slot16, size_t *show) {
+    attu_interval iv;
+    memcpy(&iv, slot16, sizeof iv);
+    __int128 span = attu_interval_span(iv);
+    uint64_t hi = (uint64_t)(span >> 64) ^ (1ull << 63), lo = (uint64_t)span;
+    *show = (size_t)(zigzag32(iv.months) << 32 | zigzag32(iv.days));
+    return put_u64(b, hi) || put_u64(b, lo) ? -1 : 0;
+}
+
+static void get_interval(const unsigned char *k, size_t show, char *slot16) {
+    uint64_t hi = get_u64(k) ^ (1ull << 63), lo = get_u64(k + KEY64_LEN);
+    __int128 span = (__int128)(((unsigned __int128)hi << 64) | lo);
+    attu_interval iv;
+    iv.months = unzigzag32((uint64_t)show >> 32);
+    iv.days = unzigzag32((uint64_t)show & 0xffffffffu);
+    iv.usec = (int64_t)(span - (__int128)iv.months * 30 * DAY_USEC - (__int128)iv.days * DAY_USEC);
+    memcpy(slot16, &iv, sizeof iv);
+}
+
 /* The length of a numeric key at k. */
 static size_t numeric_key_len(const unsigned char *k, const unsigned char *end) {
     size_t i = 1;
@@ -163,6 +194,7 @@ static size_t numeric_key_len(const unsigned char *k, const unsigned char *end) 
 /* The length of the key at k of a value element of type e. */
 static size_t key_len(attu_type e, const unsigned char *k, const unsigned char *end) {
     if (e.id == ATTU_TYPE_NUMERIC) return numeric_key_len(k, end);
+    if (e.id == ATTU_TYPE_INTERVAL) return 2 * KEY64_LEN;
     if (e.id != ATTU_TYPE_TEXT) return KEY64_LEN;
     const unsigned char *q = k;
     while (q + 1 < end && !(q[0] == 1 && q[1] == 1)) q += q[0] == 1 ? 2 : 1;
@@ -237,6 +269,7 @@ int attu_array_put(attu_abuf *out, attu_type elem, const attu_slot *v) {
         return attu_abuf_put(out, "\x01\x01", 2) || put_show(out, show) ? -1 : 0;
     }
     case ATTU_TYPE_NUMERIC: return put_numeric(out, v->v.s, &show) || put_show(out, show) ? -1 : 0;
+    case ATTU_TYPE_INTERVAL: return put_interval(out, v->v.s, &show) || put_show(out, show) ? -1 : 0;
     case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64:
         if (v->v.f == 0 && signbit(v->v.f)) show = 1;
         return put_u64(out, float_bits(v->v.f)) || put_show(out, show) ? -1 : 0;
@@ -359,6 +392,16 @@ int attu_array_next(attu_array_iter *it, attu_slot *v) {
         v->v.s = it->scratch.p; v->len = 16;
         break;
     }
+    case ATTU_TYPE_INTERVAL: {
+        it->keylen = 2 * KEY64_LEN;
+        it->key = k;
+        it->p = k + it->keylen;
+        it->scratch.len = 0;
+        if (attu_abuf_put(&it->scratch, "0123456789abcdef", 16)) return -1;
+        get_interval(k, it->showv, it->scratch.p);
+        v->v.s = it->scratch.p; v->len = 16;
+        break;
+    }
     default: {
         uint64_t u = get_u64(k);
         it->key = k; it->keylen = KEY64_LEN;
@@ -474,7 +517,7 @@ static size_t elem_format(attu_type e, const attu_slot *v, char *buf, size_t cap
     case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_DATE: slot.i4 = (int32_t)v->v.i; break;
     case ATTU_TYPE_FLOAT32: slot.f4 = (float)v->v.f; break;
     case ATTU_TYPE_FLOAT64: slot.f8 = v->v.f; break;
-    case ATTU_TYPE_NUMERIC: memcpy(slot.n16, v->v.s, 16); break;
+    case ATTU_TYPE_NUMERIC: case ATTU_TYPE_INTERVAL: memcpy(slot.n16, v->v.s, 16); break;
     default: slot.i8 = v->v.i; break;
     }
     return attu_value_format(e, &slot, buf, cap);
@@ -489,6 +532,13 @@ static int elem_parse(attu_type e, const char *s, size_t len, attu_slot *v, char
         attu_numeric n;
         if (attu_numeric_parse(s, len, &n, err)) return -1;
         attu_numeric_pack(n, num16);
+        v->v.s = num16; v->len = 16;
+        return 0;
+    }
+    if (e.id == ATTU_TYPE_INTERVAL) {
+        attu_interval iv;
+        if (attu_interval_parse(s, len, &iv, err)) return -1;
+        memcpy(num16, &iv, sizeof iv);
         v->v.s = num16; v->len = 16;
         return 0;
     }
@@ -857,7 +907,7 @@ static int element_at(const attu_slot *a, attu_type e, attu_type dt, int64_t off
         if (cur->k++ < off) continue;
         if (!v.null) {
             *o = v;
-            if (dt.id == ATTU_TYPE_TEXT || dt.id == ATTU_TYPE_NUMERIC) rc = emit(o, v.v.s, v.len, alloc, ctx, err);
+            if (dt.id == ATTU_TYPE_TEXT || attu_type_is_wide(dt.id)) rc = emit(o, v.v.s, v.len, alloc, ctx, err);
         }
         break;
     }
@@ -1163,6 +1213,14 @@ static int elem_apply_mod(attu_type mt, bool explicit_cast, const attu_slot *v, 
             return attu_numeric_field_overflow(mt.precision, mt.scale, err);
         }
         attu_numeric_pack(r, num16);
+        o->v.s = num16; o->len = 16;
+        return 0;
+    }
+    if (attu_type_is_qualified_interval(mt)) {   /* interval hour[], interval(0)[]: fields dropped, seconds rounded */
+        attu_interval iv;
+        memcpy(&iv, v->v.s, sizeof iv);
+        attu_interval_qualify(&iv, attu_type_interval_range(mt), attu_type_interval_prec(mt));
+        memcpy(num16, &iv, sizeof iv);
         o->v.s = num16; o->len = 16;
         return 0;
     }

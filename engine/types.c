@@ -134,6 +134,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
          * beside the arrays, were told to clients as unknown, 705) */
         case ATTU_TYPE_TIME: return ATTU_PG_OID_TIME_ARRAY;
         case ATTU_TYPE_TIMETZ: return ATTU_PG_OID_TIMETZ_ARRAY;
+        case ATTU_TYPE_INTERVAL: return ATTU_PG_OID_INTERVAL_ARRAY;
         default: return ATTU_PG_OID_UNKNOWN;
         }
     }
@@ -245,9 +246,6 @@ int attu_type_from_name(const char *name, int precision, int scale,
             attu_type e;
             if (attu_type_from_name(elem, precision, scale, &e, err)) return -1;
             if (attu_type_is_array(e)) { *out = e; return 0; }   /* int[][] is int[], as PostgreSQL */
-            if (e.id == ATTU_TYPE_INTERVAL)
-                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "arrays of type %s are not supported",
-                                      attu_type_name(e, eb, sizeof eb));
             /* the element's modifier is kept (char(4)[], numeric(5,2)[]);
              * a numeric written without one is attu's default DECIMAL,
              * which an array does not take */

@@ -106,6 +106,7 @@ typedef struct attu_type {
 #define ATTU_PG_OID_DATE_ARRAY      1182
 #define ATTU_PG_OID_TIME_ARRAY      1183
 #define ATTU_PG_OID_TIMETZ_ARRAY    1270
+#define ATTU_PG_OID_INTERVAL_ARRAY  1187
 #define ATTU_PG_OID_TIMESTAMPTZ_ARRAY 1185
 #define ATTU_PG_OID_NUMERIC_ARRAY   1231
 
@@ -183,7 +184,8 @@ static inline attu_type attu_type_varchar_unbounded(void) {
  * ATTU_ARRAY_BPCHAR for bpchar elements, and whose precision is the
  * element type's modifier: for text-like elements the length (0: text or
  * bpchar without one, -1: varchar without one, n: varchar(n) or char(n)),
- * for numeric elements ATTU_ARRAY_NUMERIC_MOD(p, s) (0: none), else 0.
+ * for numeric elements ATTU_ARRAY_NUMERIC_MOD(p, s) (0: none), for
+ * interval elements ATTU_ARRAY_INTERVAL_MOD(range, prec + 1) (0: none), else 0.
  * The value is a byte string in an order-preserving encoding
  * (engine/array.h), so that byte order is PostgreSQL's array order: an
  * array column is a dictionary of such strings like any TEXT column, and
@@ -197,6 +199,9 @@ static inline attu_type attu_type_varchar_unbounded(void) {
 #define ATTU_ARRAY_SCALE_BASE 16
 #define ATTU_ARRAY_BPCHAR 64
 #define ATTU_ARRAY_NUMERIC_MOD(p, s) ((p) * 64 + (s))
+/* an interval element's qualifier: its ATTU_IVF_* range bits (6) and its
+ * precision plus one (0..7), as attu_type_interval keeps them */
+#define ATTU_ARRAY_INTERVAL_MOD(range, prec1) ((range) * 8 + (prec1))
 static inline int attu_type_is_array(attu_type t) {
     return t.id == ATTU_TYPE_TEXT && t.scale >= ATTU_ARRAY_SCALE_BASE;
 }
@@ -218,6 +223,10 @@ static inline attu_type attu_type_array_elem(attu_type t) {
 static inline attu_type attu_type_array_elem_mod(attu_type t) {
     attu_type e = attu_type_array_elem(t);
     if (e.id == ATTU_TYPE_TEXT && t.precision > 0) e.precision = t.precision;
+    if (e.id == ATTU_TYPE_INTERVAL && t.precision > 0) {
+        e.precision = (int16_t)(t.precision / ATTU_ARRAY_INTERVAL_MOD(1, 0));
+        e.scale = (int16_t)(t.precision % ATTU_ARRAY_INTERVAL_MOD(1, 0));
+    }
     if (e.id == ATTU_TYPE_NUMERIC && t.precision > 0) {
         e.id = ATTU_TYPE_DECIMAL;
         e.precision = (int16_t)(t.precision / 64);
@@ -247,6 +256,15 @@ static inline attu_type attu_type_array_of_mod(attu_type e, int mod_numeric) {
     attu_type t = attu_type_array_of(e);
     if (e.id == ATTU_TYPE_TEXT && e.precision > 0) t.precision = e.precision;
     if (e.id == ATTU_TYPE_DECIMAL && mod_numeric) t.precision = (int16_t)ATTU_ARRAY_NUMERIC_MOD(e.precision, e.scale);
+    if (e.id == ATTU_TYPE_INTERVAL) t.precision = (int16_t)ATTU_ARRAY_INTERVAL_MOD(e.precision, e.scale);
+    return t;
+}
+/* t, an interval[] type name's, given the element qualifier written with
+ * it (interval hour to minute[], interval(0)[]: the grammar keeps the
+ * fields and the precision beside the name); any other t as it is. */
+static inline attu_type attu_type_array_interval_qualified(attu_type t, int ivrange, int prec) {
+    if (attu_type_is_array(t) && attu_type_array_elem(t).id == ATTU_TYPE_INTERVAL && (ivrange || prec >= 0))
+        t.precision = (int16_t)ATTU_ARRAY_INTERVAL_MOD(ivrange, prec < 0 ? 0 : prec + 1);
     return t;
 }
 /* An array whose values show more than their keys (a numeric's scale, a
@@ -256,7 +274,7 @@ static inline int attu_type_array_shows(attu_type t) {
     if (!attu_type_is_array(t)) return 0;
     if (attu_type_array_is_bpchar(t)) return 1;
     attu_type_id e = attu_type_array_elem(t).id;
-    return e == ATTU_TYPE_NUMERIC || e == ATTU_TYPE_FLOAT32 || e == ATTU_TYPE_FLOAT64;
+    return e == ATTU_TYPE_NUMERIC || e == ATTU_TYPE_FLOAT32 || e == ATTU_TYPE_FLOAT64 || e == ATTU_TYPE_INTERVAL;
 }
 
 /* Two array types of the same element type and modifier (attu_type_equal

@@ -592,6 +592,10 @@ struct attu_ast_stmt {
             char              *table;
             int                table_position;
             attu_ast_name_list columns;   /* n == 0: all, in table order */
+            attu_ast_expr    **targets;   /* NULL, or one per column: NULL for
+                                             a plain one, the subscripts on
+                                             the column for a[i] / a[i:j]
+                                             (as SET a[i] = v has them) */
             attu_ast_query    *source;    /* VALUES or SELECT; NULL for
                                              DEFAULT VALUES */
             attu_ast_select_item *returning;  /* RETURNING items; nreturning == 0: none */

@@ -586,6 +586,29 @@ attu_names *ab_names_push(attu_parse_ctx *c, attu_names *l, const char *name,
     return l;
 }
 
+attu_names *ab_names_push_target(attu_parse_ctx *c, attu_names *l, attu_ast_expr *target) {
+    const attu_ast_expr *col = target;
+    while (col->kind == ATTU_EXPR_FUNC) col = col->u.func.args.items[0];
+    if (!l) l = ab_names_new(c);
+    while (l->targets.n < l->names.n) {   /* the plain names before it */
+        attu_ast_expr *none = NULL;
+        ab_vec_push(c, &l->targets, &none, sizeof none);
+    }
+    ab_names_push(c, l, col->u.column.name, col->position);
+    ab_vec_push(c, &l->targets, &target, sizeof target);
+    return l;
+}
+
+void ab_insert_columns(attu_parse_ctx *c, attu_ast_stmt *s, attu_names *l) {
+    s->u.insert.columns = ab_names(l);
+    if (!l || !l->targets.n) return;
+    while (l->targets.n < l->names.n) {
+        attu_ast_expr *none = NULL;
+        ab_vec_push(c, &l->targets, &none, sizeof none);
+    }
+    s->u.insert.targets = l->targets.items;
+}
+
 attu_ast_name_list ab_names(attu_names *l) {
     attu_ast_name_list r = { NULL, NULL, 0 };
     if (l && l->names.n) {

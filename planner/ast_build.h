@@ -120,11 +120,19 @@ attu_ast_order_list ab_order_list(attu_vec *v);
 typedef struct attu_names {
     attu_vec names;       /* char * */
     attu_vec positions;   /* int */
+    attu_vec targets;     /* attu_ast_expr *, one per name once any is
+                             subscripted (INSERT INTO t (a[1]): ab_insert_columns) */
 } attu_names;
 attu_names *ab_names_new(attu_parse_ctx *c);
 attu_names *ab_names_push(attu_parse_ctx *c, attu_names *l, const char *name,
                           int pos);
 attu_ast_name_list ab_names(attu_names *l);
+/* INSERT's column a[i] / a[i:j] (the subscripts on the column, as SET
+ * a[i] = v has them): its column's name, and the subscripts beside it. */
+attu_names *ab_names_push_target(attu_parse_ctx *c, attu_names *l, attu_ast_expr *target);
+/* Sets an INSERT's column list from l: its names, and its subscripted
+ * targets where any is. */
+void ab_insert_columns(attu_parse_ctx *c, attu_ast_stmt *s, attu_names *l);
 
 /* Queries. */
 attu_ast_query *ab_query(attu_parse_ctx *c, attu_ast_query_kind k, int pos);

@@ -483,6 +483,12 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
             pr_names(o, s->u.insert.columns);
             puts_(o, ")");
         }
+        for (int k = 0; s->u.insert.targets && k < s->u.insert.columns.n; k++) {
+            if (!s->u.insert.targets[k]) continue;   /* a[i]: its subscripts on the column */
+            puts_(o, " (target ");
+            pr_expr(o, s->u.insert.targets[k]);
+            puts_(o, ")");
+        }
         puts_(o, " ");
         if (s->u.insert.source) pr_query(o, s->u.insert.source);
         else puts_(o, "default-values");

@@ -1255,7 +1255,8 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     attu_error_clear(c->err);
     if (ae->kind == ATTU_EXPR_FUNC && !strcmp(ae->u.func.name, " array") &&
         !attu_type_from_name(tn->name, tn->precision, tn->scale, &t, c->err) && attu_type_is_array(t))
-        return attu_bind_array_ctor_cast(c, sc, ae, t, e->position);
+        return attu_bind_array_ctor_cast(c, sc, ae, attu_type_array_interval_qualified(t, tn->ivrange, tn->precision),
+                                         e->position);
     attu_error_clear(c->err);
     attu_bexpr *a = bind_expr(c, sc, e->u.cast.arg);
     if (!a) return NULL;
@@ -1263,6 +1264,7 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         c->err->position = tn->position ? tn->position : e->position;
         return NULL;
     }
+    t = attu_type_array_interval_qualified(t, tn->ivrange, tn->precision);
     if (attu_type_is_array(a->type) && t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t) &&
         (t.precision > 0 || attu_type_is_bpchar_any(t))) {
         /* an array to varchar(n), char(n) or bpchar: its text (array_out),

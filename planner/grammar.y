@@ -1872,12 +1872,12 @@ insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) select_stmt(Q) RETURNING(R) 
     A->u.insert.returning_position = R.pos;
     insert_returning(A, L);
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP name_list(C) RP select_stmt(Q) RETURNING(R) target_list(L).
+insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP insert_cols(C) RP select_stmt(Q) RETURNING(R) target_list(L).
 {
     A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
     A->u.insert.table = (char *)N.name;
     A->u.insert.table_position = N.pos;
-    A->u.insert.columns = ab_names(C);
+    ab_insert_columns(ctx, A, C);
     A->u.insert.source = Q;
     A->u.insert.returning_position = R.pos;
     insert_returning(A, L);
@@ -1897,12 +1897,12 @@ insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) select_stmt(Q).
     A->u.insert.table_position = N.pos;
     A->u.insert.source = Q;
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP name_list(C) RP select_stmt(Q).
+insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP insert_cols(C) RP select_stmt(Q).
 {
     A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
     A->u.insert.table = (char *)N.name;
     A->u.insert.table_position = N.pos;
-    A->u.insert.columns = ab_names(C);
+    ab_insert_columns(ctx, A, C);
     A->u.insert.source = Q;
 }
 insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES.
@@ -2015,6 +2015,12 @@ set_target(A) ::= colid(N) LBRACKET(K) slice_bound(L) COLON slice_bound(H) RBRAC
 set_target(A) ::= set_target(T) LBRACKET(K) a_expr(I) RBRACKET.  { A = ab_func2(ctx, " subscript", T, I, K.pos); }
 set_target(A) ::= set_target(T) LBRACKET(K) slice_bound(L) COLON slice_bound(H) RBRACKET.
     { A = ab_func3(ctx, " slice", T, L, H, K.pos); }
+/* INSERT's column list: names, and a[i] / a[i:j] subscripted as SET's */
+%type insert_cols {attu_names *}
+insert_cols(A) ::= colid(N).                          { A = ab_names_push(ctx, NULL, ab_tokstr(&N), N.pos); }
+insert_cols(A) ::= set_target(T).                     { A = ab_names_push_target(ctx, NULL, T); }
+insert_cols(A) ::= insert_cols(L) COMMA colid(N).     { A = ab_names_push(ctx, L, ab_tokstr(&N), N.pos); }
+insert_cols(A) ::= insert_cols(L) COMMA set_target(T). { A = ab_names_push_target(ctx, L, T); }
 set_clause(A) ::= set_target(T) EQ a_expr(E).
 {
     const attu_ast_expr *col = T;

@@ -354,6 +354,18 @@ static void send_elem(void *ctx, attu_type e, const attu_slot *v, const char *nu
     case ATTU_TYPE_NUMERIC:
         if (!num || !pg_numeric_put_binary(b, num, nl)) pgbuf_put_i32(b, -1);
         break;
+    case ATTU_TYPE_INTERVAL: {   /* interval_send: int64 microseconds, int32 days, int32 months */
+        int32_t months, days;   /* the attu_interval in the register (engine/interval.h) */
+        int64_t usec;
+        memcpy(&months, v->v.s, 4);
+        memcpy(&days, v->v.s + 4, 4);
+        memcpy(&usec, v->v.s + 8, 8);
+        pgbuf_put_i32(b, 16);
+        pgbuf_put_i64(b, usec);
+        pgbuf_put_i32(b, days);
+        pgbuf_put_i32(b, months);
+        break;
+    }
     default:   /* text, varchar: the bytes */
         pgbuf_put_i32(b, (int32_t)v->len);
         pgbuf_put(b, v->v.s, v->len);

@@ -61,6 +61,11 @@ CASES = [
     ("SELECT ARRAY['x '::bpchar, 'y']", arr(1042, [b"x ", b"y"])),
     # numeric(p,s) elements rounded to s (numeric_send's dscale 2)
     ("SELECT '{1.555}'::numeric(5,2)[]", arr(1700, [struct.pack("!hhhhhh", 2, 0, 0, 2, 1, 5600)])),
+    # interval_send: int64 microseconds, int32 days, int32 months (interval[] is 1187)
+    ("SELECT ARRAY['1 year 2 mons -3 days 04:05:06.5'::interval, NULL]",
+     arr(1186, [struct.pack("!qii", 14706500000, -3, 14), None])),
+    ("SELECT '{\"24 hours\",\"1 day\"}'::interval[]", arr(1186, [struct.pack("!qii", 86400000000, 0, 0),
+                                                                struct.pack("!qii", 0, 1, 0)])),
 ]
 
 c = connect_from_env()
