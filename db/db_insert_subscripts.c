@@ -34,28 +34,6 @@ static void *alloc(rewrite *r, size_t n) {
     return p;
 }
 
-static bool is_subscript(const attu_ast_expr *e) {
-    return e->kind == ATTU_EXPR_FUNC && e->u.func.args.n >= 2 &&
-           (!strcmp(e->u.func.name, " subscript") || !strcmp(e->u.func.name, " slice"));
-}
-
-/* A copy of the subscripts x on `base` in place of the column they start
- * from (the statement's own tree is kept: a prepared INSERT runs again). */
-static attu_ast_expr *rebase(rewrite *r, const attu_ast_expr *x, attu_ast_expr *base) {
-    if (!is_subscript(x)) return base;
-    attu_ast_expr *inner = rebase(r, x->u.func.args.items[0], base);
-    attu_ast_expr *c = inner ? alloc(r, sizeof *c) : NULL;
-    attu_ast_expr **items = c ? alloc(r, sizeof *items * (size_t)x->u.func.args.n) : NULL;
-    if (!items) return NULL;
-    *c = *x;
-    memcpy(items, x->u.func.args.items, sizeof *items * (size_t)x->u.func.args.n);
-    items[0] = inner;
-    c->u.func.args.items = items;
-    for (int i = 0; i < x->u.func.args.n; i++)
-        if (items[i] && items[i]->depth + 1 > c->depth) c->depth = items[i]->depth + 1;
-    return c;
-}
-
 /* NULL as the column's array type without its element modifier (the
  * INSERT's assignment applies that to the finished array). */
 static attu_ast_expr *null_array(rewrite *r, attu_type t, int pos) {
@@ -84,7 +62,7 @@ static attu_ast_expr *null_array(rewrite *r, attu_type t, int pos) {
 
 /* " array_assign"(subscripts on cur, v) */
 static attu_ast_expr *assign(rewrite *r, const attu_ast_expr *target, attu_ast_expr *cur, attu_ast_expr *v) {
-    attu_ast_expr *t = rebase(r, target, cur);
+    attu_ast_expr *t = db_rebase_subscripts(r->arena, target, cur, r->err);
     attu_ast_expr *e = t ? alloc(r, sizeof *e) : NULL;
     attu_ast_expr **items = e ? alloc(r, sizeof *items * 2) : NULL;
     if (!items) return NULL;

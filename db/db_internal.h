@@ -145,6 +145,13 @@ int db_explain_modify(attu_session *s, const char *sql, const attu_ast_stmt *ex,
  * bound, not run: *cols (malloc'd, replacing what it held) and *ncols. */
 int db_modify_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                        int *ncols, attu_result_column **cols, attu_error *err);
+/* Subscripted targets (db_subscripts.c): whether e is a[i] or a[i:j], and
+ * a copy of x's subscripts on `base` in place of the column they start
+ * from (NULL with err set when out of memory). */
+bool db_is_subscript(const attu_ast_expr *e);
+attu_ast_expr *db_rebase_subscripts(attu_ast_arena *arena, const attu_ast_expr *x, attu_ast_expr *base,
+                                    attu_error *err);
+
 /* INSERT INTO t (a[1], a[2]) (db_insert_subscripts.c): st itself when no
  * column of its list is subscripted; else a copy (in arena) whose list
  * names each column once and whose source gives a subscripted column its

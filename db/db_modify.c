@@ -282,36 +282,13 @@ static bool is_array_assign(const attu_ast_expr *e) {
     return e && e->kind == ATTU_EXPR_FUNC && !strcmp(e->u.func.name, " array_assign") && e->u.func.args.n == 2;
 }
 
-static bool is_subscript(const attu_ast_expr *e) {
-    return e->kind == ATTU_EXPR_FUNC && e->u.func.args.n >= 2 &&
-           (!strcmp(e->u.func.name, " subscript") || !strcmp(e->u.func.name, " slice"));
-}
-
-/* A copy of the subscripts x (a[i][j], a[i:j]) on `base` in place of the
- * column they start from; the statement's own tree is left as it is (a
- * prepared UPDATE runs it again). */
-static attu_ast_expr *rebase_subscripts(modify_ctx *m, const attu_ast_expr *x, attu_ast_expr *base, attu_error *err) {
-    if (!is_subscript(x)) return base;
-    attu_ast_expr *inner = rebase_subscripts(m, x->u.func.args.items[0], base, err);
-    attu_ast_expr *c = inner ? alloc(m, sizeof *c, err) : NULL;
-    attu_ast_expr **items = c ? alloc(m, sizeof *items * (size_t)x->u.func.args.n, err) : NULL;
-    if (!items) return NULL;
-    *c = *x;
-    memcpy(items, x->u.func.args.items, sizeof *items * (size_t)x->u.func.args.n);
-    items[0] = inner;
-    c->u.func.args.items = items;
-    for (int i = 0; i < x->u.func.args.n; i++)
-        if (items[i] && items[i]->depth + 1 > c->depth) c->depth = items[i]->depth + 1;
-    return c;
-}
-
 /* SET a[1] = x, a[2] = y: PostgreSQL applies the subscripted assignments
  * to one column in order, each to the array the one before made (all
  * reading the row as it was): the later one's subscripts are put on the
  * earlier assignment's result. */
 static attu_ast_expr *chain_array_assign(modify_ctx *m, attu_ast_expr *prev, const attu_ast_expr *next,
                                          attu_error *err) {
-    attu_ast_expr *target = rebase_subscripts(m, next->u.func.args.items[0], prev, err);
+    attu_ast_expr *target = db_rebase_subscripts(m->arena, next->u.func.args.items[0], prev, err);
     attu_ast_expr *c = target ? alloc(m, sizeof *c, err) : NULL;
     attu_ast_expr **items = c ? alloc(m, sizeof *items * 2, err) : NULL;
     if (!items) return NULL;
