@@ -243,6 +243,8 @@ check("binary interval", bind_run("SELECT interval '-1 month -2 days 3.5 seconds
       (None, [], [INTERVAL, INTERVAL], [(q(3500000) + i32(-2, -1), q(0) + i32(1, 0))]))
 check("binary bpchar", bind_run("SELECT 'ab'::char(4) AS c, 'x '::bpchar, 'y'::varchar(3)", [], [], [], 1),
       (None, [], [BPCHAR, BPCHAR, VARCHAR], [(b"ab  ", b"x ", b"y")]))
+check("binary equal constants", bind_run("SELECT 'ab'::varchar(5), 'ab'::char(4), 'ab'", [], [], [], 1),
+      (None, [], [VARCHAR, BPCHAR, TEXT], [(b"ab", b"ab  ", b"ab")]))
 check("binary interval param", bind_run("SELECT $1", [INTERVAL], [q(-1) + i32(3, -4)], [1], 1),
       (None, [INTERVAL], [INTERVAL], [(q(-1) + i32(3, -4),)]))
 c.query("DROP TABLE abr")
