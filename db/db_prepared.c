@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/array.h"
 #include "engine/numeric.h"
+#include "engine/pg_array_oid.h"
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 
@@ -34,8 +36,19 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_TIMETZ: return attu_type_make(ATTU_TYPE_TIMETZ);
     case ATTU_PG_OID_INTERVAL: return attu_type_make(ATTU_TYPE_INTERVAL);
     case ATTU_PG_OID_NUMERIC: return attu_type_make(ATTU_TYPE_NUMERIC);   /* each value its own scale */
-    default: return attu_type_make(ATTU_TYPE_UNKNOWN);   /* 705 and types attu lacks: inferred */
+    default: break;
     }
+    /* an array of an element type attu has, as far as attu's arrays take
+     * it (the array type must describe itself with this OID again) */
+    uint32_t elem_oid = attu_pg_array_elem_oid(oid);
+    if (elem_oid) {
+        attu_type e = type_of_oid(elem_oid);
+        if (e.id != ATTU_TYPE_UNKNOWN) {
+            attu_type a = attu_type_array_of(e);
+            if (attu_type_pg_oid(a) == oid) return a;
+        }
+    }
+    return attu_type_make(ATTU_TYPE_UNKNOWN);   /* 705 and types attu lacks: inferred */
 }
 
 /* Row-returning statements other than SELECT: Describe must announce their
@@ -246,9 +259,18 @@ uint32_t attu_prepared_param_oid(const attu_prepared *p, int i) {
 int attu_prepared_check_param(const attu_prepared *p, int i, const char *text, size_t len, attu_error *err) {
     if (i < 0 || i >= p->nparams) return 0;
     attu_type t = p->param_types[i];
+    int r;
+    if (attu_type_is_array(t)) {
+        /* array_in, as PostgreSQL's Bind runs it: a malformed literal or
+         * element fails the Bind (22P02 ...) */
+        attu_abuf out = { 0 };
+        r = attu_array_from_text(attu_type_array_elem(t), text, len, &out, err);
+        attu_abuf_free(&out);
+        if (r) err->position = 0;
+        return r ? -1 : 0;
+    }
     /* typed by context at each run, or a string type: any text binds */
     if (t.id == ATTU_TYPE_UNKNOWN || t.id == ATTU_TYPE_TEXT) return 0;
-    int r;
     if (t.id == ATTU_TYPE_NUMERIC || t.id == ATTU_TYPE_DECIMAL) {
         attu_numeric n;
         r = attu_numeric_parse(text, len, &n, err);

@@ -65,6 +65,11 @@ attu_lplan *attu_lp_new(attu_plan_arena *a, attu_lp_kind k, int ncols) {
 bool attu_bx_equal(const attu_bexpr *x, const attu_bexpr *y) {
     if (x == y) return true;
     if (!x || !y || x->kind != y->kind || !attu_type_equal(x->type, y->type)) return false;
+    /* attu_type_equal sees one TEXT in text, varchar(n) and char(n), but
+     * their values differ ('ab'::char(4) is padded, 'ab' is not): two
+     * such expressions are not one (lower.c's memo would share them) */
+    if (x->type.id == ATTU_TYPE_TEXT && (x->type.precision != y->type.precision || x->type.scale != y->type.scale))
+        return false;
     switch (x->kind) {
     case BX_CONST:
         if (x->is_null || y->is_null) return x->is_null == y->is_null;

@@ -18,8 +18,7 @@
 #include <string.h>
 
 #include "server/log.h"
-#include "engine/time_of_day.h"
-#include "server/pg_numeric.h"
+#include "server/pgwire_binary_param.h"
 #include "server/pgwire_decode.h"
 #include "server/server.h"
 
@@ -148,134 +147,6 @@ void ext_parse(conn *c, inmsg *m) {
     pg_msg_simple(&c->out, '1');   /* ParseComplete */
 }
 
-static uint32_t be32(const char *p) {
-    const uint8_t *u = (const uint8_t *)p;
-    return ((uint32_t)u[0] << 24) | ((uint32_t)u[1] << 16) | ((uint32_t)u[2] << 8) | u[3];
-}
-
-/* Turns a binary-format parameter into the text the database takes. */
-static char *binary_param_to_text(uint32_t oid, const char *v, int32_t len, int idx,
-                                  attu_error *err) {
-    char buf[128];
-    int32_t want = -1;
-    switch (oid) {
-    case ATTU_PG_OID_BOOL: want = 1; break;
-    case ATTU_PG_OID_INT2: want = 2; break;
-    case ATTU_PG_OID_INT4: case ATTU_PG_OID_FLOAT4: case ATTU_PG_OID_DATE: want = 4; break;
-    case ATTU_PG_OID_INT8: case ATTU_PG_OID_FLOAT8: case ATTU_PG_OID_TIMESTAMP:
-    case ATTU_PG_OID_TIMESTAMPTZ: case ATTU_PG_OID_TIME: want = 8; break;
-    case ATTU_PG_OID_TIMETZ: want = 12; break;
-    case ATTU_PG_OID_INTERVAL: want = 16; break;
-    case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: case ATTU_PG_OID_BPCHAR: case ATTU_PG_OID_UNKNOWN: {
-        if (memchr(v, 0, (size_t)len)) {
-            attu_error_set(err, ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, 0,
-                           "invalid byte sequence for encoding \"UTF8\": 0x00");
-            return NULL;
-        }
-        char *s = strndup(v, (size_t)len);
-        if (!s) attu_error_oom(err);
-        return s;
-    }
-    case ATTU_PG_OID_NUMERIC:   /* pgjdbc's setBigDecimal sends these */
-        if (len < 8) {   /* not even its header */
-            attu_error_set(err, ATTU_SQLSTATE_PROTOCOL_VIOLATION, 0, "insufficient data left in message");
-            return NULL;
-        }
-        return pg_numeric_binary_to_text(v, len, idx + 1, err);
-    default:
-        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                       "binary format is not supported for parameter $%d (type OID %u)",
-                       idx + 1, oid);
-        return NULL;
-    }
-    /* PostgreSQL's receive functions read past a short value's end
-     * (08P01, an ERROR: the connection goes on) and leave bytes of a long
-     * one unread (22P03) */
-    if (len < want) {
-        attu_error_set(err, ATTU_SQLSTATE_PROTOCOL_VIOLATION, 0, "insufficient data left in message");
-        return NULL;
-    }
-    if (len > want) {
-        attu_error_set(err, "22P03", 0, "incorrect binary data format in bind parameter %d",
-                       idx + 1);
-        return NULL;
-    }
-    uint64_t u64 = len == 8 ? ((uint64_t)be32(v) << 32) | be32(v + 4) : 0;
-    switch (oid) {
-    case ATTU_PG_OID_BOOL: snprintf(buf, sizeof buf, "%s", v[0] ? "t" : "f"); break;
-    case ATTU_PG_OID_INT2: snprintf(buf, sizeof buf, "%d",
-                      (int16_t)(((uint16_t)(uint8_t)v[0] << 8) | (uint8_t)v[1])); break;
-    case ATTU_PG_OID_INT4: snprintf(buf, sizeof buf, "%d", (int32_t)be32(v)); break;
-    case ATTU_PG_OID_INT8: snprintf(buf, sizeof buf, "%lld", (long long)(int64_t)u64); break;
-    case ATTU_PG_OID_FLOAT4: {
-        uint32_t b = be32(v);
-        float f;
-        memcpy(&f, &b, 4);
-        snprintf(buf, sizeof buf, "%.9g", (double)f);
-        break;
-    }
-    case ATTU_PG_OID_FLOAT8: {
-        double d;
-        memcpy(&d, &u64, 8);
-        snprintf(buf, sizeof buf, "%.17g", d);
-        break;
-    }
-    case ATTU_PG_OID_DATE: {
-        int32_t days = (int32_t)be32(v) + 10957;   /* 2000-01-01 -> 1970-01-01 */
-        attu_value_format(attu_type_make(ATTU_TYPE_DATE), &days, buf, sizeof buf);
-        break;
-    }
-    case ATTU_PG_OID_TIMESTAMP: {
-        int64_t us = (int64_t)(u64 + UINT64_C(946684800000000));
-        attu_value_format(attu_type_make(ATTU_TYPE_TIMESTAMP), &us, buf, sizeof buf);
-        break;
-    }
-    case ATTU_PG_OID_TIMESTAMPTZ: {   /* an instant: shown in the session's zone, read back the same */
-        int64_t us = (int64_t)(u64 + UINT64_C(946684800000000));
-        attu_value_format(attu_type_make(ATTU_TYPE_TIMESTAMPTZ), &us, buf, sizeof buf);
-        break;
-    }
-    case ATTU_PG_OID_TIME: {   /* time_recv: microseconds since midnight, 0 .. 24:00:00 */
-        int64_t us = (int64_t)u64;
-        if (us < 0 || us > INT64_C(86400000000)) {
-            attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "time out of range");
-            return NULL;
-        }
-        attu_value_format(attu_type_make(ATTU_TYPE_TIME), &us, buf, sizeof buf);
-        break;
-    }
-    case ATTU_PG_OID_TIMETZ: {   /* timetz_recv: microseconds, then seconds west */
-        int64_t us = (int64_t)(((uint64_t)be32(v) << 32) | be32(v + 4));
-        int32_t west = (int32_t)be32(v + 8);
-        if (us < 0 || us > INT64_C(86400000000)) {
-            attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "time out of range");
-            return NULL;
-        }
-        if (west <= -57600 || west >= 57600) {
-            attu_error_set(err, "22009", 0, "time zone displacement out of range");
-            return NULL;
-        }
-        int64_t packed = attu_timetz_pack(us, -west);
-        attu_value_format(attu_type_make(ATTU_TYPE_TIMETZ), &packed, buf, sizeof buf);
-        break;
-    }
-    case ATTU_PG_OID_INTERVAL: {    /* interval_recv: microseconds, days, months */
-        /* Spelled field by field rather than in the output style: a time of
-           INT64_MIN microseconds prints as -2562047788:00:54.775808, which
-           interval input (PostgreSQL's too) rejects, while every slot reads
-           back from its units. */
-        int64_t us = (int64_t)(((uint64_t)be32(v) << 32) | be32(v + 4));
-        int32_t days = (int32_t)be32(v + 8), months = (int32_t)be32(v + 12);
-        snprintf(buf, sizeof buf, "%d mons %d days %lld microseconds", months, days,
-                 (long long)us);
-        break;
-    }
-    }
-    char *s = strdup(buf);
-    if (!s) attu_error_oom(err);
-    return s;
-}
-
 void ext_bind(conn *c, inmsg *m) {
     pg_bind_msg b;
     attu_error err;
@@ -318,15 +189,11 @@ void ext_bind(conn *c, inmsg *m) {
         int fmt = b.nparam_formats == 0 ? 0 :
                   b.param_formats[b.nparam_formats == 1 ? 0 : i];
         if (fmt == 1) {
-            p->values[i] = binary_param_to_text(attu_prepared_param_oid(s, i),
-                                                b.param_vals[i], b.param_lens[i], i, &err);
+            p->values[i] = pg_binary_param_to_text(attu_prepared_param_oid(s, i),
+                                                   b.param_vals[i], b.param_lens[i], i + 1, &err);
             if (!p->values[i]) goto fail;
         } else {
-            if (memchr(b.param_vals[i], 0, (size_t)b.param_lens[i])) {
-                attu_error_set(&err, ATTU_SQLSTATE_CHARACTER_NOT_IN_REPERTOIRE, 0,
-                               "invalid byte sequence for encoding \"UTF8\": 0x00");
-                goto fail;
-            }
+            if (pg_utf8_check(b.param_vals[i], b.param_lens[i], &err)) goto fail;
             /* the value must read as its parameter's type now, as
              * PostgreSQL's Bind runs the type's input function: a bad one
              * fails the Bind (22P02 ...), before anything runs */

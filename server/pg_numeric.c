@@ -82,31 +82,49 @@ static int16_t get_i16(const char *p) {
     return (int16_t)(((uint16_t)u[0] << 8) | u[1]);
 }
 
-static char *bad(attu_error *err, int param, const char *what) {
-    attu_error_set(err, "22P03", 0, "%s in bind parameter %d", what, param);
+static char *bad(attu_error *err, const char *what) {
+    attu_error_set(err, "22P03", 0, "%s", what);
     return NULL;
 }
 
-char *pg_numeric_binary_to_text(const char *v, int32_t len, int param, attu_error *err) {
-    if (len < 8) return bad(err, param, "incorrect binary data format");
-    int ndigits = get_i16(v), weight = get_i16(v + 2);
+static char *short_value(attu_error *err) {
+    attu_error_set(err, "08P01", 0, "insufficient data left in message");
+    return NULL;
+}
+
+char *pg_numeric_binary_to_text(const char *v, int32_t len, int param, int elem, attu_error *err) {
+    /* read field by field, as numeric_recv does, so that the first fault
+     * in its order is the one reported: the header's fields, then each
+     * digit; a value that runs out is 08P01 */
+    if (len < 2) return short_value(err);
+    int ndigits = (uint16_t)get_i16(v);
+    if (len < 4) return short_value(err);
+    int weight = get_i16(v + 2);
+    if (len < 6) return short_value(err);
     uint16_t sign = (uint16_t)get_i16(v + 4);
-    int dscale = get_i16(v + 6);
-    if (ndigits < 0 || len != 8 + 2 * ndigits) return bad(err, param, "incorrect binary data format");
+    if (sign != NUMERIC_POS && sign != NUMERIC_NEG && sign != NUMERIC_NAN && sign != NUMERIC_PINF &&
+        sign != NUMERIC_NINF)
+        return bad(err, "invalid sign in external \"numeric\" value");
+    if (len < 8) return short_value(err);
+    int dscale = (uint16_t)get_i16(v + 6);
+    if (dscale > NUMERIC_DSCALE_MAX) return bad(err, "invalid scale in external \"numeric\" value");
+    for (int i = 0; i < ndigits; i++) {
+        if (len < 8 + 2 * (i + 1)) return short_value(err);
+        int dg = get_i16(v + 8 + 2 * i);
+        if (dg < 0 || dg > 9999) return bad(err, "invalid digit in external \"numeric\" value");
+    }
+    /* bytes left over: the Bind's own check, or array_recv's for an element */
+    if (len > 8 + 2 * ndigits) {
+        if (elem) attu_error_set(err, "22P03", 0, "improper binary format in array element %d", elem);
+        else attu_error_set(err, "22P03", 0, "incorrect binary data format in bind parameter %d", param);
+        return NULL;
+    }
     const char *special = sign == NUMERIC_NAN ? "NaN" : sign == NUMERIC_PINF ? "Infinity"
                         : sign == NUMERIC_NINF ? "-Infinity" : NULL;
     if (special) {
         char *s = strdup(special);
         if (!s) attu_error_oom(err);
         return s;
-    }
-    if (sign != NUMERIC_POS && sign != NUMERIC_NEG)
-        return bad(err, param, "invalid sign in external \"numeric\" value");
-    if (dscale < 0 || dscale > NUMERIC_DSCALE_MAX)
-        return bad(err, param, "invalid scale in external \"numeric\" value");
-    for (int i = 0; i < ndigits; i++) {
-        int dg = get_i16(v + 8 + 2 * i);
-        if (dg < 0 || dg > 9999) return bad(err, param, "invalid digit in external \"numeric\" value");
     }
 
     /* sign + integer groups + point + fraction (rounded up to a group) + NUL */

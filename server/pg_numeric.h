@@ -33,8 +33,11 @@
 bool pg_numeric_put_binary(pgbuf *b, const char *txt, size_t n);
 
 /* Decodes a binary NUMERIC parameter (len bytes at v) into malloc'd decimal
- * text. A malformed value fails with 22P03 (as PostgreSQL's numeric_recv)
- * naming parameter $param; NULL is returned with err set. */
-char *pg_numeric_binary_to_text(const char *v, int32_t len, int param, attu_error *err);
+ * text, with numeric_recv's errors in its order: a value that runs out is
+ * 08P01 "insufficient data left in message", a bad sign, scale or digit
+ * 22P03; bytes left over are 22P03 naming parameter $param, or element
+ * elem (1-based) of an array parameter when elem > 0. NULL is returned
+ * with err set. */
+char *pg_numeric_binary_to_text(const char *v, int32_t len, int param, int elem, attu_error *err);
 
 #endif

@@ -354,9 +354,10 @@ static void send_elem(void *ctx, attu_type e, const attu_slot *v, const char *nu
     case ATTU_TYPE_NUMERIC:
         if (!num || !pg_numeric_put_binary(b, num, nl)) pgbuf_put_i32(b, -1);
         break;
-    case ATTU_TYPE_INTERVAL: {   /* interval_send: int64 microseconds, int32 days, int32 months */
-        int32_t months, days;   /* the attu_interval in the register (engine/interval.h) */
+    case ATTU_TYPE_INTERVAL: {   /* interval_send; the element points at its 16-byte slot */
+        int32_t months, days;
         int64_t usec;
+        if (!v->v.s || v->len != 16) { pgbuf_put_i32(b, -1); break; }
         memcpy(&months, v->v.s, 4);
         memcpy(&days, v->v.s + 4, 4);
         memcpy(&usec, v->v.s + 8, 8);

@@ -8,7 +8,8 @@
  *
  * Prints each failed check and exits 1; prints "ok" and exits 0 when all
  * pass. tests/clients/param_types.py covers much more over the raw
- * protocol; this is what a C program sees through libpq.
+ * protocol (array_bind_binary.py the binary arrays); this is what a C
+ * program sees through libpq.
  */
 #include <arpa/inet.h>
 #include <libpq-fe.h>
@@ -133,6 +134,36 @@ int main(int argc, char **argv) {
     CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "42") && PQftype(r, 0) == 23,
           "PQexecParams: %s", PQerrorMessage(c));
     PQclear(r);
+
+    /* an int4[] in binary (array_recv's layout: ndim, has-null flag,
+     * element OID, length and lower bound, then length + value or -1 per
+     * element), declared by PQexecParams and sent back in binary */
+    uint32_t arr[11] = { htonl(1), htonl(1), htonl(23), htonl(3), htonl(0),
+                         htonl(4), htonl(7), htonl((uint32_t)-1), htonl(4), htonl((uint32_t)-8), 0 };
+    const char *arr_vals[1] = { (const char *)arr };
+    int arr_len[1] = { 40 }, arr_fmt[1] = { 1 };
+    r = PQexecParams(c, "SELECT $1, array_length($1, 1)", 1, (const Oid[]){ 1007 }, arr_vals, arr_len, arr_fmt, 1);
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && PQftype(r, 0) == 1007 && PQgetlength(r, 0, 0) == 40 &&
+          !memcmp(PQgetvalue(r, 0, 0), arr, 40) && PQgetlength(r, 0, 1) == 4 &&
+          ntohl(*(const uint32_t *)PQgetvalue(r, 0, 1)) == 3,
+          "binary int4[]: %s", PQerrorMessage(c));
+    PQclear(r);
+    /* typed by its use (an int4[] column), in text format back */
+    run(c, "CREATE TABLE la (a int[])");
+    prepare(c, "qa", "INSERT INTO la VALUES ($1)", 1, (const Oid[]){ 1007 });
+    r = PQexecPrepared(c, "qa", 1, arr_vals, arr_len, arr_fmt, 0);
+    CHECK(PQresultStatus(r) == PGRES_COMMAND_OK, "qa: %s", PQerrorMessage(c));
+    PQclear(r);
+    r = PQexec(c, "SELECT a FROM la");
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && !strcmp(PQgetvalue(r, 0, 0), "[0:2]={7,NULL,-8}"),
+          "la: %s %s", PQerrorMessage(c), PQntuples(r) ? PQgetvalue(r, 0, 0) : "");
+    PQclear(r);
+    /* an element type other than the parameter's: 42804 */
+    arr[2] = htonl(20);
+    r = PQexecPrepared(c, "qa", 1, arr_vals, arr_len, arr_fmt, 0);
+    CHECK(PQresultStatus(r) == PGRES_FATAL_ERROR && !strcmp(state(r), "42804"), "qa int8 elements: %s", state(r));
+    PQclear(r);
+    run(c, "DROP TABLE la");
 
     run(c, "DROP TABLE lt");
     PQfinish(c);

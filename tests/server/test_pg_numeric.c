@@ -67,7 +67,7 @@ static char *round_trip(const char *txt) {
     pgbuf_init(&b);
     cr_assert(pg_numeric_put_binary(&b, txt, strlen(txt)), "%s rejected", txt);
     attu_error err = {0};
-    char *s = pg_numeric_binary_to_text(b.data + 4, (int32_t)(b.len - 4), 1, &err);
+    char *s = pg_numeric_binary_to_text(b.data + 4, (int32_t)(b.len - 4), 1, 0, &err);
     cr_assert_not_null(s, "%s: %s", txt, err.message);
     pgbuf_free(&b);
     return s;
@@ -106,7 +106,7 @@ static char *decode(const int16_t *words, int n, attu_error *err) {
         buf[2 * i] = (char)((uint16_t)words[i] >> 8);
         buf[2 * i + 1] = (char)(words[i] & 0xff);
     }
-    return pg_numeric_binary_to_text(buf, 2 * n, 3, err);
+    return pg_numeric_binary_to_text(buf, 2 * n, 3, 0, err);
 }
 
 Test(pg_numeric, decoding_truncates_to_dscale_and_rejects_garbage) {
@@ -119,19 +119,30 @@ Test(pg_numeric, decoding_truncates_to_dscale_and_rejects_garbage) {
     s = decode((int16_t[]){1, 2, 0x4000, 0, 5}, 5, &err);
     cr_assert_str_eq(s, "-500000000");
     free(s);
+    /* numeric_recv's errors, PostgreSQL's words: a bad field is 22P03, a
+     * value that runs out 08P01, bytes left over name the parameter */
     const int16_t bad_sign[] = {1, 0, 0x1234, 0, 1};
     const int16_t bad_digit[] = {1, 0, 0, 0, 10000};
     const int16_t bad_scale[] = {0, 0, 0, -1};
     const int16_t short_len[] = {2, 0, 0, 0, 1};
-    const int16_t *cases[] = { bad_sign, bad_digit, bad_scale, short_len };
-    int lens[] = { 5, 5, 4, 5 };
-    for (int i = 0; i < 4; i++) {
+    const int16_t long_len[] = {1, 0, 0, 0, 1, 7};
+    const int16_t *cases[] = { bad_sign, bad_digit, bad_scale, short_len, long_len };
+    int lens[] = { 5, 5, 4, 5, 6 };
+    const char *states[] = { "22P03", "22P03", "22P03", "08P01", "22P03" };
+    const char *msgs[] = { "invalid sign in external \"numeric\" value", "invalid digit in external \"numeric\" value",
+                           "invalid scale in external \"numeric\" value", "insufficient data left in message",
+                           "incorrect binary data format in bind parameter 3" };
+    for (int i = 0; i < 5; i++) {
         attu_error e = {0};
         cr_assert_null(decode(cases[i], lens[i], &e), "case %d decoded", i);
-        cr_assert_str_eq(e.sqlstate, "22P03", "case %d", i);
-        cr_assert(strstr(e.message, "parameter 3"), "case %d: %s", i, e.message);
+        cr_assert_str_eq(e.sqlstate, states[i], "case %d", i);
+        cr_assert_str_eq(e.message, msgs[i], "case %d", i);
     }
     attu_error e = {0};
-    cr_assert_null(pg_numeric_binary_to_text("\0\0\0", 3, 1, &e));
-    cr_assert_str_eq(e.sqlstate, "22P03");
+    cr_assert_null(pg_numeric_binary_to_text("\0\0\0", 3, 1, 0, &e));
+    cr_assert_str_eq(e.sqlstate, "08P01");
+    /* an array's element names its place instead */
+    attu_error e2 = {0};
+    cr_assert_null(pg_numeric_binary_to_text("\0\0\0\0\0\0\0\0\0", 9, 1, 2, &e2));
+    cr_assert_str_eq(e2.message, "improper binary format in array element 2");
 }

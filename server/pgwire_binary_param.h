@@ -1,0 +1,39 @@
+/*
+ * pgwire_binary_param.h - Bind parameters in binary format, turned into
+ * the text the database reads (attu_prepared_execute takes every
+ * parameter as text, read as the parameter's type).
+ *
+ * Each type's layout is PostgreSQL's *_recv's; the errors are theirs too:
+ * a value shorter than its type's layout is 08P01 "insufficient data left
+ * in message" (an ERROR: the connection goes on), a longer one 22P03.
+ */
+#ifndef ATTU_SERVER_PGWIRE_BINARY_PARAM_H
+#define ATTU_SERVER_PGWIRE_BINARY_PARAM_H
+
+#include <stdint.h>
+
+#include "engine/error.h"
+
+/* The binary value v[0..len) of Bind parameter number param (1-based),
+ * of type OID oid, as malloc'd text; NULL with err set when it is
+ * malformed, or 0A000 for a type attu takes no binary value of. */
+char *pg_binary_param_to_text(uint32_t oid, const char *v, int32_t len, int param, attu_error *err);
+
+/* One scalar value of type oid as malloc'd text: the parameter itself
+ * (elem 0) or element number elem (1-based) of an array parameter, which
+ * words a value longer than its layout as array_recv does ("improper
+ * binary format in array element N"). NULL with err set on failure. */
+char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int param, int elem,
+                               attu_error *err);
+
+/* 0 when v[0..len) is UTF-8 without a NUL byte, as PostgreSQL checks a
+ * client's text; else -1 with 22021 "invalid byte sequence for encoding
+ * "UTF8": 0x.." naming the first bad sequence's bytes. */
+int pg_utf8_check(const char *v, int32_t len, attu_error *err);
+
+/* array_recv: the binary array v[0..len) of the array type array_oid
+ * (engine/pg_array_oid.h) as array_in's text ('{1,NULL,3}',
+ * '[0:1]={"a","b"}'); NULL with err set on failure (pgwire_array_recv.c). */
+char *pg_array_recv_text(uint32_t array_oid, const char *v, int32_t len, int param, attu_error *err);
+
+#endif
