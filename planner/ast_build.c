@@ -494,6 +494,15 @@ attu_ast_expr *ab_in_list(attu_parse_ctx *c, attu_vec *list, int pos) {
     return e;
 }
 
+/* arg = items[0] OR ... OR arg = items[n - 1], as a balanced tree: a
+ * long list stays shallow (ATTU_AST_MAX_DEPTH) */
+static attu_ast_expr *rows_in(attu_parse_ctx *c, attu_ast_expr *arg, attu_ast_expr **items, int n,
+                              const attu_token *t) {
+    if (n == 1) return row_comparison(c, ATTU_BINOP_EQ, arg, items[0], t);
+    return ab_binary(c, ATTU_BINOP_OR, rows_in(c, arg, items, n / 2, t), rows_in(c, arg, items + n / 2, n - n / 2, t),
+                     t);
+}
+
 attu_ast_expr *ab_in(attu_parse_ctx *c, attu_ast_expr *arg, attu_ast_expr *in,
                      bool negated, int pos) {
     /* in is the shell built by in_expr; fill in the left side. */
@@ -506,11 +515,7 @@ attu_ast_expr *ab_in(attu_parse_ctx *c, attu_ast_expr *arg, attu_ast_expr *in,
             attu_token t;
             memset(&t, 0, sizeof t);
             t.pos = pos;
-            attu_ast_expr *any = NULL;
-            for (int k = 0; k < in->u.in_list.list.n; k++) {
-                attu_ast_expr *eq = row_comparison(c, ATTU_BINOP_EQ, arg, in->u.in_list.list.items[k], &t);
-                any = any ? ab_binary(c, ATTU_BINOP_OR, any, eq, &t) : eq;
-            }
+            attu_ast_expr *any = rows_in(c, arg, in->u.in_list.list.items, in->u.in_list.list.n, &t);
             return negated ? ab_unary(c, ATTU_UNOP_NOT, any, &t) : any;
         }
     }
