@@ -428,6 +428,9 @@ static attu_bexpr *bind_any(bctx *c, const attu_ast_expr *e, attu_bexpr *x, attu
         attu_type xt = x->type;
         if (xt.id == ATTU_TYPE_DECIMAL) xt = attu_type_make(ATTU_TYPE_NUMERIC);
         if (attu_type_is_bpchar_any(xt)) xt = attu_type_bpchar_unbounded();
+        /* varchar has no operators of its own: PostgreSQL's = is text's,
+         * and the array parameter a text[] */
+        if (attu_type_is_varchar_any(xt)) xt = attu_type_make(ATTU_TYPE_TEXT);
         if (!(arr = coerce(c, arr, attu_type_array_of(xt), false, pos))) return NULL;
     }
     if (!attu_type_is_array(arr->type)) {

@@ -339,9 +339,74 @@ attu_ast_expr *ab_negate(attu_parse_ctx *c, attu_ast_expr *arg, int pos) {
     return ab_unary(c, ATTU_UNOP_NEG, arg, &t);
 }
 
+/* A row constructor: ROW(a, b) or (a, b), which the grammar builds as a
+ * call of "row". */
+static bool is_row(const attu_ast_expr *e) {
+    return e && e->kind == ATTU_EXPR_FUNC && !e->u.func.schema && e->u.func.name &&
+           strcmp(e->u.func.name, "row") == 0;
+}
+
+static bool is_row_comparison(attu_ast_binary_op op) {
+    switch (op) {
+    case ATTU_BINOP_EQ: case ATTU_BINOP_NE: case ATTU_BINOP_LT: case ATTU_BINOP_LE:
+    case ATTU_BINOP_GT: case ATTU_BINOP_GE: case ATTU_BINOP_IS_DISTINCT: case ATTU_BINOP_IS_NOT_DISTINCT:
+        return true;
+    default: return false;
+    }
+}
+
+/* A comparison of two rows of n items each, as PostgreSQL's parse
+ * analysis makes it (make_row_comparison_op, make_row_distinct_op): the
+ * pairs compared item by item, each pair an ordinary comparison at the
+ * operator's position, so that a parameter takes its partner's type and a
+ * pair without an operator fails there (42883).
+ *   =  and IS NOT DISTINCT FROM: every pair equal (AND)
+ *   <> and IS DISTINCT FROM: some pair different (OR)
+ *   <, <=, >, >=: left to right, the first pair that is not equal
+ *   decides: a1 < b1 OR (a1 = b1 AND (a2 < b2 OR ...)), the last pair with
+ *   the operator itself. In three-valued logic this is null as soon as
+ *   the deciding pair holds a null, as PostgreSQL's row comparison is.
+ * The left items are shared by the pairs that read them (an expression
+ * tree becomes a DAG; nothing downstream writes into the tree). */
+static attu_ast_expr *row_pairs(attu_parse_ctx *c, attu_ast_binary_op op, attu_ast_expr **a, attu_ast_expr **b,
+                                int n, const attu_token *op_tok) {
+    attu_token t = *op_tok;
+    if (n == 1) return ab_binary(c, op, a[0], b[0], &t);
+    switch (op) {
+    case ATTU_BINOP_EQ: case ATTU_BINOP_IS_NOT_DISTINCT:
+        return ab_binary(c, ATTU_BINOP_AND, ab_binary(c, op, a[0], b[0], &t),
+                         row_pairs(c, op, a + 1, b + 1, n - 1, op_tok), &t);
+    case ATTU_BINOP_NE: case ATTU_BINOP_IS_DISTINCT:
+        return ab_binary(c, ATTU_BINOP_OR, ab_binary(c, op, a[0], b[0], &t),
+                         row_pairs(c, op, a + 1, b + 1, n - 1, op_tok), &t);
+    default: {
+        attu_ast_binary_op strict = op == ATTU_BINOP_LE ? ATTU_BINOP_LT : op == ATTU_BINOP_GE ? ATTU_BINOP_GT : op;
+        attu_ast_expr *first = ab_binary(c, strict, a[0], b[0], &t);
+        attu_ast_expr *tie = ab_binary(c, ATTU_BINOP_AND, ab_binary(c, ATTU_BINOP_EQ, a[0], b[0], &t),
+                                       row_pairs(c, op, a + 1, b + 1, n - 1, op_tok), &t);
+        return ab_binary(c, ATTU_BINOP_OR, first, tie, &t);
+    }
+    }
+}
+
+static attu_ast_expr *row_comparison(attu_parse_ctx *c, attu_ast_binary_op op, attu_ast_expr *l, attu_ast_expr *r,
+                                     const attu_token *op_tok) {
+    int n = l->u.func.args.n;
+    if (n != r->u.func.args.n || n == 0) {
+        /* PostgreSQL: ROW() = ROW() has no pair to compare either */
+        if (n != r->u.func.args.n)
+            ab_defer_error(c, ATTU_SQLSTATE_SYNTAX, op_tok->pos, "unequal number of entries in row expressions");
+        else
+            ab_defer_error(c, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, op_tok->pos, "cannot compare rows of zero length");
+        return ab_literal_text(c, ATTU_LIT_NULL, "null", op_tok->pos);
+    }
+    return row_pairs(c, op, l->u.func.args.items, r->u.func.args.items, n, op_tok);
+}
+
 attu_ast_expr *ab_binary(attu_parse_ctx *c, attu_ast_binary_op op,
                          attu_ast_expr *l, attu_ast_expr *r,
                          const attu_token *op_tok) {
+    if (is_row_comparison(op) && is_row(l) && is_row(r)) return row_comparison(c, op, l, r, op_tok);
     if (op == ATTU_BINOP_OTHER) {
         /* the array operators: calls the binder resolves (planner/array_bind.c) */
         static const char *const array_ops[] = { " @>", " <@", " &&" };
@@ -429,9 +494,31 @@ attu_ast_expr *ab_in_list(attu_parse_ctx *c, attu_vec *list, int pos) {
     return e;
 }
 
+/* arg = items[0] OR ... OR arg = items[n - 1], as a balanced tree: a
+ * long list stays shallow (ATTU_AST_MAX_DEPTH) */
+static attu_ast_expr *rows_in(attu_parse_ctx *c, attu_ast_expr *arg, attu_ast_expr **items, int n,
+                              const attu_token *t) {
+    if (n == 1) return row_comparison(c, ATTU_BINOP_EQ, arg, items[0], t);
+    return ab_binary(c, ATTU_BINOP_OR, rows_in(c, arg, items, n / 2, t), rows_in(c, arg, items + n / 2, n - n / 2, t),
+                     t);
+}
+
 attu_ast_expr *ab_in(attu_parse_ctx *c, attu_ast_expr *arg, attu_ast_expr *in,
                      bool negated, int pos) {
     /* in is the shell built by in_expr; fill in the left side. */
+    if (in->kind == ATTU_EXPR_IN_LIST && is_row(arg)) {
+        /* (a, b) IN ((x, y), (z, w)): as PostgreSQL, the row equalities
+         * ORed, the whole negated for NOT IN (each item must be a row) */
+        bool rows = true;
+        for (int k = 0; k < in->u.in_list.list.n; k++) rows = rows && is_row(in->u.in_list.list.items[k]);
+        if (rows) {
+            attu_token t;
+            memset(&t, 0, sizeof t);
+            t.pos = pos;
+            attu_ast_expr *any = rows_in(c, arg, in->u.in_list.list.items, in->u.in_list.list.n, &t);
+            return negated ? ab_unary(c, ATTU_UNOP_NOT, any, &t) : any;
+        }
+    }
     if (in->kind == ATTU_EXPR_IN_LIST) {
         in->u.in_list.arg = arg;
         in->u.in_list.negated = negated;

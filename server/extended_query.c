@@ -192,6 +192,10 @@ void ext_bind(conn *c, inmsg *m) {
             p->values[i] = pg_binary_param_to_text(attu_prepared_param_oid(s, i),
                                                    b.param_vals[i], b.param_lens[i], i + 1, &err);
             if (!p->values[i]) goto fail;
+            /* what the value reads as must be attu's too: a numeric wider
+             * than attu's, a timestamp past its end fail the Bind here, as
+             * the same text would, rather than the run */
+            if (attu_prepared_check_param(s, i, p->values[i], strlen(p->values[i]), &err)) goto fail;
         } else {
             if (pg_utf8_check(b.param_vals[i], b.param_lens[i], &err)) goto fail;
             /* the value must read as its parameter's type now, as

@@ -63,6 +63,14 @@ int pg_utf8_check(const char *v, int32_t len, attu_error *err) {
     return 0;
 }
 
+/* PostgreSQL's ranges in its own units, counted from 2000-01-01:
+ * IS_VALID_DATE's days (Julian day 0 up to, not including, its
+ * DATE_END_JULIAN) and IS_VALID_TIMESTAMP's microseconds. */
+#define PG_DATE_MIN (-2451545)
+#define PG_DATE_MAX 2145031948
+#define PG_TIMESTAMP_MIN INT64_C(-211813488000000000)
+#define PG_TIMESTAMP_END INT64_C(9223371331200000000)
+
 char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int param, int elem,
                                attu_error *err) {
     char buf[128];
@@ -124,18 +132,46 @@ char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int par
         break;
     }
     case ATTU_PG_OID_DATE: {
-        int32_t days = (int32_t)be32(v) + 10957;   /* 2000-01-01 -> 1970-01-01 */
+        /* date_recv: days from 2000-01-01; INT32_MIN and INT32_MAX are
+         * -infinity and infinity, anything else outside 4714-11-24 BC ..
+         * 5874897-12-31 fails the Bind (22008, without the value) */
+        int32_t pg = (int32_t)be32(v);
+        if (pg == INT32_MIN || pg == INT32_MAX) {
+            snprintf(buf, sizeof buf, "%s", pg == INT32_MIN ? "-infinity" : "infinity");
+            break;
+        }
+        if (pg < PG_DATE_MIN || pg > PG_DATE_MAX) {
+            attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "date out of range");
+            return NULL;
+        }
+        int32_t days = pg + 10957;   /* 2000-01-01 -> 1970-01-01 */
         attu_value_format(attu_type_make(ATTU_TYPE_DATE), &days, buf, sizeof buf);
         break;
     }
-    case ATTU_PG_OID_TIMESTAMP: {
-        int64_t us = (int64_t)(u64 + UINT64_C(946684800000000));
-        attu_value_format(attu_type_make(ATTU_TYPE_TIMESTAMP), &us, buf, sizeof buf);
-        break;
-    }
+    case ATTU_PG_OID_TIMESTAMP:
     case ATTU_PG_OID_TIMESTAMPTZ: {   /* an instant: shown in the session's zone, read back the same */
-        int64_t us = (int64_t)(u64 + UINT64_C(946684800000000));
-        attu_value_format(attu_type_make(ATTU_TYPE_TIMESTAMPTZ), &us, buf, sizeof buf);
+        /* timestamp_recv, timestamptz_recv: microseconds from 2000-01-01;
+         * INT64_MIN and INT64_MAX are -infinity and infinity, anything
+         * else outside 4714-11-24 BC .. 294276 AD fails the Bind (22008).
+         * Past attu's own end (its microseconds count from 1970, so its
+         * range ends some 30 years short of PostgreSQL's) the text below
+         * fails the Bind's input check, as the same text would. */
+        int64_t pg = (int64_t)u64;
+        if (pg == INT64_MIN || pg == INT64_MAX) {
+            snprintf(buf, sizeof buf, "%s", pg == INT64_MIN ? "-infinity" : "infinity");
+            break;
+        }
+        if (pg < PG_TIMESTAMP_MIN || pg >= PG_TIMESTAMP_END) {
+            attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range");
+            return NULL;
+        }
+        int64_t us;
+        if (__builtin_add_overflow(pg, INT64_C(946684800000000), &us) || us == INT64_MAX) {
+            attu_error_set(err, ATTU_SQLSTATE_DATETIME_OVERFLOW, 0, "timestamp out of range");
+            return NULL;
+        }
+        attu_value_format(attu_type_make(oid == ATTU_PG_OID_TIMESTAMP ? ATTU_TYPE_TIMESTAMP : ATTU_TYPE_TIMESTAMPTZ),
+                          &us, buf, sizeof buf);
         break;
     }
     case ATTU_PG_OID_TIME: {   /* time_recv: microseconds since midnight, 0 .. 24:00:00 */

@@ -20,6 +20,7 @@ from pgwire_client import connect_from_env
 
 BOOL, INT8, INT2, INT4, TEXT, FLOAT4, FLOAT8 = 16, 20, 21, 23, 25, 700, 701
 BPCHAR, VARCHAR, DATE, TIMESTAMP, INTERVAL, NUMERIC = 1042, 1043, 1082, 1114, 1186, 1700
+TIMESTAMPTZ, INT4ARR, TEXTARR, BPCHARARR, DATEARR = 1184, 1007, 1009, 1014, 1182
 
 failures = []
 
@@ -156,6 +157,42 @@ DESCRIBED = [
     ("SELECT ntile($1) OVER (ORDER BY i) FROM pt", [INT4]),
     ("SELECT i FROM pt WHERE x ILIKE $1 ESCAPE $2", [TEXT, TEXT]),
     ("SHOW TimeZone", []),
+    # now(), intervals, ANY over ARRAY[...] and over an array parameter
+    ("SELECT $1 < now()", [TIMESTAMPTZ]),
+    ("SELECT $1 > now() - interval '1 day'", [TIMESTAMPTZ]),
+    ("SELECT $1 < current_date, $2 < localtimestamp", [DATE, TIMESTAMP]),
+    ("SELECT i FROM pt WHERE ts > $1::timestamp - interval '1 day'", [TIMESTAMP]),
+    ("SELECT $1 - interval '1 day'", [INTERVAL]),
+    ("SELECT $1 = ANY (ARRAY[$1])", [TEXT]),
+    ("SELECT $1 = ANY (ARRAY[1, $2])", [INT4, INT4]),
+    ("SELECT i FROM pt WHERE x = ANY (ARRAY[$1, $2])", [TEXT, TEXT]),
+    ("SELECT i FROM pt WHERE i = ANY (ARRAY[$1, 2])", [INT4]),
+    ("SELECT i FROM pt WHERE c = ANY (ARRAY[$1])", [TEXT]),
+    ("SELECT i FROM pt WHERE i = ANY ($1)", [INT4ARR]),
+    ("SELECT i FROM pt WHERE i > ALL ($1)", [INT4ARR]),
+    ("SELECT i FROM pt WHERE x = ANY ($1)", [TEXTARR]),
+    ("SELECT i FROM pt WHERE v = ANY ($1)", [TEXTARR]),
+    ("SELECT i FROM pt WHERE c = ANY ($1)", [BPCHARARR]),
+    ("SELECT i FROM pt WHERE dt = ANY ($1)", [DATEARR]),
+    ("SELECT $1 = ANY ($2)", [TEXT, TEXTARR]),
+    # row comparisons: each item takes its partner's type
+    ("SELECT i FROM pt WHERE (i, x) = ($1, $2)", [INT4, TEXT]),
+    ("SELECT i FROM pt WHERE ($1, $2) = (i, x)", [INT4, TEXT]),
+    ("SELECT i FROM pt WHERE (i, x) < ($1, $2)", [INT4, TEXT]),
+    ("SELECT i FROM pt WHERE (i, dt, n) >= ($1, $2, $3)", [INT4, DATE, NUMERIC]),
+    ("SELECT i FROM pt WHERE ROW(i, x) <> ROW($1, $2)", [INT4, TEXT]),
+    ("SELECT i FROM pt WHERE (i, x) IS DISTINCT FROM ($1, $2)", [INT4, TEXT]),
+    ("SELECT i FROM pt WHERE (i, x) IN (($1, $2), ($3, $4))", [INT4, TEXT, INT4, TEXT]),
+    ("SELECT i FROM pt WHERE (i, x) NOT IN (($1, $2), ($3, 'a'))", [INT4, TEXT, INT4]),
+    ("SELECT i FROM pt WHERE (i, $1) = (1, 'a')", [TEXT]),
+    ("SELECT ($1, $2) = (1, 2)", [INT4, INT4]),
+    ("SELECT ($1, $2) = ($3, $4)", [TEXT, TEXT, TEXT, TEXT]),
+    ("UPDATE pt SET x = 'a' WHERE (i, x) = ($1, $2)", [INT4, TEXT]),
+    ("UPDATE pt SET x = $1 WHERE i = ANY ($2)", [TEXT, INT4ARR]),
+    ("DELETE FROM pt WHERE (i, x) IN (($1, $2))", [INT4, TEXT]),
+    ("DELETE FROM pt WHERE dt = ANY ($1)", [DATEARR]),
+    ("INSERT INTO pt (i, x) SELECT i, x FROM pt WHERE (i, x) = ($1, $2)", [INT4, TEXT]),
+    ("INSERT INTO pt (i) SELECT i FROM pt WHERE i = ANY ($1)", [INT4ARR]),
 ]
 for sql, want in DESCRIBED:
     r = describe(sql)
@@ -180,10 +217,21 @@ UNDECIDED = [
     ("SELECT count($1) FROM pt", ("42P18", "could not determine data type of parameter $1")),
     ("SELECT concat($1, $2)", ("42P18", "could not determine data type of parameter $1")),
     ("SELECT extract(year from $1)", ("42725", "function pg_catalog.extract(unknown, unknown) is not unique")),
+    ("SELECT i FROM pt WHERE i = ANY (ARRAY[$1, $2])", ("42883", "operator does not exist: integer = text")),
+    ("SELECT i FROM pt WHERE ts > $1 - interval '1 day'",
+     ("42883", "operator does not exist: timestamp without time zone > interval")),
+    ("SELECT i FROM pt WHERE (i, x) = ($1, $2, $3)", ("42601", "unequal number of entries in row expressions")),
+    ("SELECT i FROM pt WHERE (i, x) = (1, $1::int)", ("42883", "operator does not exist: text = integer")),
     ("SELECT date_trunc('day', $1)", ("42725", "function date_trunc(unknown, unknown) is not unique")),
 ]
 for sql, want in UNDECIDED:
     check("Parse %s" % sql, describe(sql).error(), want)
+# the errors point where PostgreSQL's do: at the operator
+for sql, pos in [("SELECT i FROM pt WHERE i = ANY (ARRAY[$1, $2])", "26"),
+                 ("SELECT i FROM pt WHERE ts > $1 - interval '1 day'", "27"),
+                 ("SELECT i FROM pt WHERE (i, x) = ($1, $2, $3)", "31"),
+                 ("SELECT i FROM pt WHERE (i, x) = (1, $1::int)", "31")]:
+    check("position %s" % sql, (describe(sql).error_fields() or {}).get("P"), pos)
 check("0 beyond the text", describe("SELECT 1", [0]).error(),
       ("42P18", "could not determine data type of parameter $1"))
 check("CASE $1 WHEN", err(describe("SELECT CASE $1 WHEN 1 THEN 'a' END")), "42883")
@@ -227,6 +275,17 @@ RUNS = [
     ("SELECT i, lag(i, $1) OVER (ORDER BY i) FROM pt ORDER BY i", ["2"], [("1", None), ("2", None), ("3", "1")]),
     ("SELECT i, ntile($1) OVER (ORDER BY i) FROM pt ORDER BY i", ["2"], [("1", "1"), ("2", "1"), ("3", "2")]),
     ("SELECT i FROM pt WHERE x LIKE $1 ESCAPE $2", ["tw!o", "!"], [("2",)]),
+    ("SELECT $1 < now()", ["2000-01-01 00:00:00+00"], [("t",)]),
+    ("SELECT i FROM pt WHERE ts > $1::timestamp - interval '1 day' ORDER BY i", ["2024-03-26"], [("3",)]),
+    ("SELECT $1 = ANY (ARRAY[$1])", ["a"], [("t",)]),
+    ("SELECT i FROM pt WHERE x = ANY (ARRAY[$1, $2]) ORDER BY i", ["one", "three"], [("1",), ("3",)]),
+    ("SELECT i FROM pt WHERE i = ANY ($1) ORDER BY i", ["{1,3,5}"], [("1",), ("3",)]),
+    ("SELECT i FROM pt WHERE c = ANY ($1) ORDER BY i", ['{"bb ",ccc}'], [("2",), ("3",)]),
+    ("SELECT i FROM pt WHERE (i, x) = ($1, $2)", ["2", "two"], [("2",)]),
+    ("SELECT i FROM pt WHERE (i, x) < ($1, $2) ORDER BY i", ["2", "zzz"], [("1",), ("2",)]),
+    ("SELECT i FROM pt WHERE (i, x) IN (($1, $2), ($3, $4)) ORDER BY i", ["1", "one", "3", "three"],
+     [("1",), ("3",)]),
+    ("SELECT ($1, $2) < (1, 2), ($1, $2) = (1, 2)", ["1", None], [(None, None)]),
 ]
 for sql, values, want in RUNS:
     r = run(sql, values)
@@ -247,6 +306,9 @@ BAD = [
     ("SELECT i FROM pt WHERE dt = $1", ["2024-13-01"], ("22008", 'date/time field value out of range: "2024-13-01"')),
     ("SELECT i FROM pt WHERE dt = $1", ["soon"], ("22007", 'invalid input syntax for type date: "soon"')),
     ("SELECT i FROM pt LIMIT $1", ["ten"], ("22P02", 'invalid input syntax for type bigint: "ten"')),
+    ("SELECT i FROM pt WHERE i = ANY ($1)", ["{1,x}"], ("22P02", 'invalid input syntax for type integer: "x"')),
+    ("SELECT i FROM pt WHERE (i, dt) = ($1, $2)", ["1", "2024-02-30"],
+     ("22008", 'date/time field value out of range: "2024-02-30"')),
 ]
 for sql, values, want in BAD:
     c.parse("", sql)
@@ -287,6 +349,33 @@ BINARY = [
 for sql, value, want in BINARY:
     r = run(sql, [value], formats=[1])
     check("binary %s" % sql, (err(r), r.rows()), (None, want))
+# date_recv, timestamp_recv and timestamptz_recv keep infinities and fail a
+# value outside their range at Bind (22008, without the value)
+RANGES = [
+    ("SELECT $1::date", struct.pack("!i", -2451545), ("4714-11-24 BC",)),
+    ("SELECT $1::date", struct.pack("!i", -2451546), ("22008", "date out of range")),
+    ("SELECT $1::date", struct.pack("!i", 2145031948), ("5874897-12-31",)),
+    ("SELECT $1::date", struct.pack("!i", 2145031949), ("22008", "date out of range")),
+    ("SELECT $1::date", struct.pack("!i", -2 ** 31), ("-infinity",)),
+    ("SELECT $1::date", struct.pack("!i", 2 ** 31 - 1), ("infinity",)),
+    ("SELECT $1::timestamp", struct.pack("!q", -211813488000000000), ("4714-11-24 00:00:00 BC",)),
+    ("SELECT $1::timestamp", struct.pack("!q", -211813488000000001), ("22008", "timestamp out of range")),
+    ("SELECT $1::timestamp", struct.pack("!q", 9223371331200000000), ("22008", "timestamp out of range")),
+    ("SELECT $1::timestamp", struct.pack("!q", 2 ** 63 - 1), ("infinity",)),
+    ("SELECT $1::timestamptz", struct.pack("!q", -211813488000000001), ("22008", "timestamp out of range")),
+    ("SELECT $1::timestamptz", struct.pack("!q", -2 ** 63), ("-infinity",)),
+    ("SELECT i FROM pt WHERE dt = $1", struct.pack("!i", 2 ** 31 - 2), ("22008", "date out of range")),
+    ("SELECT i FROM pt WHERE ts < $1", struct.pack("!q", 2 ** 63 - 2), ("22008", "timestamp out of range")),
+    # an element of a binary date[] is range-checked the same way
+    ("SELECT i FROM pt WHERE dt = ANY ($1)",
+     struct.pack("!iiiiiii", 1, 0, DATE, 1, 1, 4, 2145031949), ("22008", "date out of range")),
+]
+for sql, value, want in RANGES:
+    r = run(sql, [value], formats=[1])
+    got = (r.kinds(), r.error()) if r.error() else (r.kinds(), r.rows()[0])
+    check("range %s %s" % (sql, value.hex()), got, ("1E", want) if len(want) == 2 else ("12DC", want))
+r = run("SELECT i FROM pt WHERE i = ANY ($1) ORDER BY i", [struct.pack("!9i", 1, 0, INT4, 2, 1, 4, 3, 4, 1)], formats=[1])
+check("binary int4[] under ANY", (err(r), r.rows()), (None, [("1",), ("3",)]))
 # a binary value of the wrong length for the inferred type: PostgreSQL's
 # receive function runs out of bytes (08P01, the session goes on) or leaves
 # some (22P03)
