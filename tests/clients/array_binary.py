@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """array_binary.py - arrays in binary result format (array_send), against a
-server in PGHOST / PGPORT / PGUSER / PGDATABASE (array_binary.sh runs it on
+server in PGHOST / PGPORT / PGUSER / PGDATABASE (protocol_script.sh runs it on
 PostgreSQL 15 and on attud, which must give the same bytes): dimensions, the
 NULL flag, the element OID, the length and lower bound, then each element
 as its type's send function writes it."""

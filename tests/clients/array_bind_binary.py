@@ -6,7 +6,7 @@ its type's binary form, -1 for NULL), the errors array_recv and the
 element types' receive functions give, array parameters in text format
 checked at Bind, and binary results of the scalar types (interval,
 varchar, bpchar ...). Against a server in PGHOST / PGPORT / PGUSER /
-PGDATABASE: array_bind_binary.sh runs it on PostgreSQL 15 and on attud,
+PGDATABASE: protocol_script.sh runs it on PostgreSQL 15 and on attud,
 which must give the same answers, byte for byte."""
 import struct
 import sys
@@ -70,19 +70,8 @@ def bind_run(sql, oids, values, formats, result_format):
     c.send("B", b + struct.pack("!hh", 1, result_format))
     c.execute()
     r = c.sync()
-    rows = []
-    for t, p in r.msgs:
-        if t != "D":
-            continue
-        n, off, row = struct.unpack("!h", p[:2])[0], 2, []
-        for _ in range(n):
-            ln = struct.unpack("!i", p[off:off + 4])[0]
-            off += 4
-            row.append(None if ln < 0 else p[off:off + ln])
-            off += max(ln, 0)
-        rows.append(tuple(row))
     cols = r.columns()
-    return r.error(), r.param_oids(), cols and [o for _, o in cols], rows
+    return r.error(), r.param_oids(), cols and [o for _, o in cols], r.raw_rows()
 
 
 # ---- binary array parameters, sent back in binary: the same bytes --------

@@ -116,7 +116,8 @@ class Reply:
     def tags(self):
         return [p.rstrip(b"\0").decode() for t, p in self.msgs if t == "C"]
 
-    def rows(self):
+    def raw_rows(self):
+        """The DataRows' values as bytes (None for NULL): binary results."""
         rows = []
         for t, p in self.msgs:
             if t != "D":
@@ -125,10 +126,14 @@ class Reply:
             for _ in range(n):
                 ln = struct.unpack("!i", p[off:off + 4])[0]
                 off += 4
-                row.append(None if ln < 0 else p[off:off + ln].decode())
+                row.append(None if ln < 0 else p[off:off + ln])
                 off += max(ln, 0)
             rows.append(tuple(row))
         return rows
+
+    def rows(self):
+        """The DataRows' values as text (None for NULL)."""
+        return [tuple(None if v is None else v.decode() for v in r) for r in self.raw_rows()]
 
     def kinds(self):
         return "".join(t for t, _ in self.msgs)

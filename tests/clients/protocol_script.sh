@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# tests/clients/protocol_script.sh SCRIPT.py SERVER_KIND [ATTUD]
+#
+# Runs one of the raw-protocol client scripts here (prepared_names.py,
+# param_types.py, array_binary.py, array_bind_binary.py: what each checks
+# is in its own header) against a private server. The same script runs
+# against PostgreSQL 15 (kind pg) and attud, so both must give its
+# answers.
+set -euo pipefail
+SCRIPT=$1 KIND=$2 ATTUD=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/server_env.sh"
+start_server "$KIND" "$ATTUD"
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+"$py" "$here/$SCRIPT"
