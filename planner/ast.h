@@ -505,6 +505,11 @@ struct attu_ast_query {
     attu_ast_expr      *limit;     /* NULL if none (LIMIT ALL is NULL too);
                                       FETCH FIRST n ROWS ONLY lands here */
     attu_ast_expr      *offset;    /* NULL if none */
+    bool                lift_aggs;  /* set by the binder's rewrite of a row
+                                       subquery (planner/row_subquery.c):
+                                       the WHERE holds the outer row's
+                                       items, whose aggregates of no
+                                       column belong one level out */
     bool                limit_with_ties;  /* FETCH FIRST n ROWS WITH TIES: the
                                              rows after the n-th that are its
                                              ORDER BY peers are kept too */

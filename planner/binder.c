@@ -1397,6 +1397,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
      * semi / anti joins; everything else one predicate */
     if (s->where) {
         c->clause = "WHERE"; c->allow_agg = false; c->allow_window = false;
+        c->agg_lift = q->lift_aggs;
         const attu_ast_expr *wc[256];
         int nwc = 0;
         const attu_ast_expr *stack[256];
@@ -1408,6 +1409,22 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 stack[sp++] = x->u.binary.right;
                 stack[sp++] = x->u.binary.left;
             } else wc[nwc++] = x;
+        }
+        /* a row subquery, (a, b) [NOT] IN (SELECT ...), becomes the
+         * [NOT] EXISTS conjuncts that stand for it where only TRUE counts
+         * (planner/row_subquery.c), so that it may be a semi / anti join */
+        for (int i = 0; i < nwc; i++) {
+            if (!attu_is_row_subquery(wc[i]) || nwc >= 255) continue;
+            const attu_ast_expr *rs[2];
+            int k = attu_row_subquery_where(c, &sc, wc[i], rs);
+            if (k < 0) return NULL;
+            wc[i] = rs[0];
+            if (k == 2) {
+                memmove(wc + i + 2, wc + i + 1, sizeof wc[0] * (size_t)(nwc - i - 1));
+                wc[i + 1] = rs[1];
+                nwc++;
+                i++;
+            }
         }
         attu_bexpr *parts[256];
         int np = 0;
@@ -1489,6 +1506,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             p = f;
         }
     }
+    c->agg_lift = false;
     /* select list (with * expanded) */
     int cap = 16, n = 0;
     attu_bexpr **items = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
@@ -2443,10 +2461,16 @@ static attu_lplan *bind_sub(bctx *c, const scope *sc, const attu_ast_query *q, b
     sub.allow_agg = false; sub.allow_window = false; sub.in_agg = false;
     sub.allow_srf = false;
     sub.sublink_depth++;
+    sub.agg_lift = false;
     attu_lplan *p = bind_query(&sub, q);
     c->next_source = sub.next_source;
     *correlated = sub.saw_outer;
     return p;
+}
+
+attu_lplan *attu_bind_sub_plan(bctx *c, const scope *sc, const attu_ast_query *q) {
+    bool corr;
+    return bind_sub(c, sc, q, &corr);
 }
 
 static attu_bexpr *run_scalar_list(bctx *c, attu_lplan *p, const attu_ast_expr *e, attu_column ***cols, size_t *n) {
@@ -3640,6 +3664,9 @@ static bool reads_level_agg(const attu_bexpr *e, int lv) {
 
 attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here) {
     int lv = min_level(x);
+    /* an aggregate of no column in a row subquery's rewritten condition
+     * was written one level out (planner/row_subquery.c) */
+    if (c->agg_lift && (lv == INT_MAX || lv == 0)) lv = 1;
     if (lv == INT_MAX || lv == 0) {
         if (denied_here) {
             if (c->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate function calls cannot be nested");

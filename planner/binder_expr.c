@@ -1031,7 +1031,31 @@ static attu_bexpr *bind_arith(bctx *c, attu_ast_binary_op op, attu_bexpr *l, att
     return mk_call(c, o, t, pos, 2, l, r, NULL, NULL);
 }
 
+/* A row compared with a value that is not a row (rows with rows the
+ * parser already split into pairs): PostgreSQL has no such operator,
+ * record = integer, and says so at the operator after binding the other
+ * side (whose own errors come first). */
+static bool row_operand(const attu_ast_expr *e) {
+    return e->kind == ATTU_EXPR_FUNC && !e->u.func.schema && e->u.func.name && !strcmp(e->u.func.name, "row");
+}
+
+static attu_bexpr *record_operator_error(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    bool left_row = row_operand(e->u.binary.left);
+    attu_bexpr *other = bind_expr(c, sc, left_row ? e->u.binary.right : e->u.binary.left);
+    if (!other) return NULL;
+    char buf[64];
+    const char *tn = tname(other->type, buf);
+    attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "operator does not exist: %s %s %s",
+                   left_row ? "record" : tn, e->u.binary.op_text ? e->u.binary.op_text : attu_ast_binary_op_name(e->u.binary.op),
+                   left_row ? tn : "record");
+    return NULL;
+}
+
 static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    if (e->u.binary.op >= ATTU_BINOP_EQ && e->u.binary.op <= ATTU_BINOP_GE) {
+        if (attu_is_row_subquery(e)) return attu_bind_row_subquery(c, sc, e);
+        if (row_operand(e->u.binary.left) != row_operand(e->u.binary.right)) return record_operator_error(c, sc, e);
+    }
     /* AND / OR: either operand may go unevaluated for a row (the second
      * where the first decides; in a filter PostgreSQL runs the cheaper
      * conjuncts first, so a subquery's may be the one skipped) */
@@ -1528,6 +1552,7 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return bind_extract(c, e->u.extract.field, a, false, e->position);
     }
     case ATTU_EXPR_SUBQUERY: case ATTU_EXPR_EXISTS: case ATTU_EXPR_IN_SUBQUERY: case ATTU_EXPR_QUANTIFIED:
+        if (attu_is_row_subquery(e)) return attu_bind_row_subquery(c, sc, e);
         return attu_bind_subquery_expr(c, sc, e);
     case ATTU_EXPR_DEFAULT:
         /* an INSERT's VALUES replaces its DEFAULT items before binding

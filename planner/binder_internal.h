@@ -118,6 +118,10 @@ typedef struct pending_join {
 
 typedef struct bctx {
     attu_plan_arena *pa;
+    /* binding the WHERE of a row subquery's rewritten EXISTS
+     * (attu_ast_query.lift_aggs): its aggregates of no column belong to
+     * the query one level out, where they were written */
+    bool             agg_lift;
     attu_catalog    *cat;
     const char      *sql;
     attu_error      *err;
@@ -299,6 +303,15 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
 attu_lplan *attu_make_join(bctx *c, attu_lplan *l, attu_lplan *r, attu_join_kind jk, attu_bexpr *cond);
 /* Scalar / EXISTS / IN subqueries (uncorrelated): run once at plan time. */
 attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_expr *e);
+/* Row subqueries, (a, b) [NOT] IN | op ANY | op ALL | op (SELECT x, y ...)
+ * (planner/row_subquery.c): e is one of them; binding it as an
+ * expression; and as a WHERE conjunct, the 1 or 2 conjuncts (out) that
+ * stand for it there (-1 with c->err set). */
+bool attu_is_row_subquery(const attu_ast_expr *e);
+attu_bexpr *attu_bind_row_subquery(bctx *c, const scope *sc, const attu_ast_expr *e);
+int attu_row_subquery_where(bctx *c, const scope *sc, const attu_ast_expr *e, const attu_ast_expr **out);
+/* The plan of subquery q bound in scope sc (its columns' count and types) */
+attu_lplan *attu_bind_sub_plan(bctx *c, const scope *sc, const attu_ast_query *q);
 /* The level of aggregate x bound in a subquery: 0 for this query, or L
  * when its arguments read only queries L and more levels out; for L > 0
  * returns the outer reference that stands for it (see OAGG_BASE), else x.
