@@ -53,3 +53,10 @@ void attu_error_set_detail(attu_error *err, const char *fmt, ...) {
 int attu_error_oom(attu_error *err) {
     return attu_error_set(err, "53200", 0, "out of memory");
 }
+
+long long attu_error_deferred_index(const attu_error *err) {
+    long long k = -1;
+    if (!err || !err->set || strcmp(err->sqlstate, ATTU_SQLSTATE_DEFERRED)) return -1;
+    if (sscanf(err->message, ATTU_DEFERRED_MESSAGE, &k) != 1 || k < 0) return -1;
+    return k;
+}

@@ -50,6 +50,8 @@
  * one binding (executor_apply.c), raised where a row uses its value and
  * replaced by the recorded error before attu_execute returns */
 #define ATTU_SQLSTATE_DEFERRED            "XXD01"
+/* Its message: the recorded error's index (attu_error_deferred_index) */
+#define ATTU_DEFERRED_MESSAGE             "deferred subquery error %lld"
 #define ATTU_SQLSTATE_INSUFFICIENT_PRIVILEGE "42501"
 #define ATTU_SQLSTATE_INVALID_PASSWORD    "28P01"
 #define ATTU_SQLSTATE_UNDEFINED_FILE      "58P01"
@@ -64,6 +66,9 @@ typedef struct attu_error {
 } attu_error;
 
 void attu_error_clear(attu_error *err);
+/* The index a ATTU_SQLSTATE_DEFERRED stand-in carries, or -1 when err is
+ * not one. */
+long long attu_error_deferred_index(const attu_error *err);
 
 /* Records an error unless one is already recorded. Returns -1 so callers can
  * write `return attu_error_set(...)`. err may be NULL (error is dropped). */

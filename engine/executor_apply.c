@@ -27,7 +27,6 @@
  */
 #include "engine/executor_internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,8 +117,8 @@ int64_t defer_binding_error(xctx *x) {
     const char *st = x->err->sqlstate;
     if (!strcmp(st, ATTU_SQLSTATE_DEFERRED)) {
         /* a nested subquery's recorded error: the same entry */
-        long long k = -1;
-        if (sscanf(x->err->message, "deferred subquery error %lld", &k) != 1 || k < 0 || k >= x->ndeferred) return -1;
+        long long k = attu_error_deferred_index(x->err);
+        if (k < 0 || k >= x->ndeferred) return -1;
         attu_error_clear(x->err);
         return k;
     }
@@ -140,9 +139,8 @@ int64_t defer_binding_error(xctx *x) {
 }
 
 void resolve_deferred_error(xctx *x) {
-    long long k = -1;
-    if (!x->err->set || strcmp(x->err->sqlstate, ATTU_SQLSTATE_DEFERRED)) return;
-    if (sscanf(x->err->message, "deferred subquery error %lld", &k) != 1 || k < 0 || k >= x->ndeferred) return;
+    long long k = attu_error_deferred_index(x->err);
+    if (k < 0 || k >= x->ndeferred) return;
     *x->err = x->deferred[k];
 }
 

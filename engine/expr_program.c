@@ -1134,7 +1134,7 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
             }
             case ATTU_OP_SUBQUERY_ONE:
                 if (!A[r].null && A[r].v.i < 0)
-                    return attu_error_set(err, ATTU_SQLSTATE_DEFERRED, 0, "deferred subquery error %lld", (long long)(-A[r].v.i - 1));
+                    return attu_error_set(err, ATTU_SQLSTATE_DEFERRED, 0, ATTU_DEFERRED_MESSAGE, (long long)(-A[r].v.i - 1));
                 if (!A[r].null && A[r].v.i > 1)
                     return attu_error_set(err, ATTU_SQLSTATE_CARDINALITY, 0, "more than one row returned by a subquery used as an expression");
                 *o = B[r];
