@@ -4183,7 +4183,11 @@ attu_bexpr *attu_bind_subquery_expr(bctx *c, const scope *sc, const attu_ast_exp
         return v;
     }
     if (e->kind != ATTU_EXPR_EXISTS && p->ncols != 1) {
-        attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, p->ncols > 1 ? "subquery has too many columns" : "subquery must return only one column");
+        /* PostgreSQL's words: a scalar subquery "must return only one
+         * column", IN / ANY / ALL's "has too many columns" */
+        attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position,
+                       p->ncols > 1 && e->kind != ATTU_EXPR_SUBQUERY ? "subquery has too many columns"
+                                                                     : "subquery must return only one column");
         return NULL;
     }
     attu_type b = attu_type_make(ATTU_TYPE_BOOL);
