@@ -717,17 +717,7 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
  * '{}' and NULL give no rows, as PostgreSQL's unnest. */
 attu_bexpr *attu_bind_unnest(bctx *c, const scope *sc, const attu_ast_expr *e) {
     int pos = e->position;
-    if (c->in_agg) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
-                       "aggregate function calls cannot contain set-returning function calls");
-        attu_error_set_hint(c->err, "You might be able to move the set-returning function into a LATERAL FROM item.");
-        return NULL;
-    }
-    if (!c->allow_srf) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "set-returning functions are not allowed in %s",
-                       c->srf_clause ? c->srf_clause : c->clause ? c->clause : "this context");
-        return NULL;
-    }
+    if (!attu_srf_allowed_here(c, pos)) return NULL;
     int n = e->u.func.args.n;
     attu_bexpr *args[100] = { 0 };
     if (n > 100) n = 100;
@@ -763,17 +753,7 @@ attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos) 
  * generate_series; '{}', NULL and a dimension a lacks give no rows. */
 attu_bexpr *attu_bind_generate_subscripts(bctx *c, const scope *sc, const attu_ast_expr *e, bool in_from) {
     int pos = e->position;
-    if (!in_from && c->in_agg) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
-                       "aggregate function calls cannot contain set-returning function calls");
-        attu_error_set_hint(c->err, "You might be able to move the set-returning function into a LATERAL FROM item.");
-        return NULL;
-    }
-    if (!in_from && !c->allow_srf) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "set-returning functions are not allowed in %s",
-                       c->srf_clause ? c->srf_clause : c->clause ? c->clause : "this context");
-        return NULL;
-    }
+    if (!in_from && !attu_srf_allowed_here(c, pos)) return NULL;
     int n = e->u.func.args.n;
     attu_bexpr *args[100] = { 0 };
     if (n > 100) n = 100;

@@ -341,5 +341,9 @@ attu_lplan *attu_apply_pending(bctx *c, attu_lplan *p);
  * an aggregate or a window call of the select list items (bound, before
  * the aggregates and windows are taken out of them). */
 bool attu_check_srf_placement(bctx *c, attu_bexpr *const *items, int n);
+/* Whether a set-returning function may be called here (not inside an
+ * aggregate's arguments, only where c->allow_srf); else PostgreSQL's 0A000
+ * at pos. generate_series, unnest and generate_subscripts ask it. */
+bool attu_srf_allowed_here(bctx *c, int pos);
 
 #endif

@@ -249,20 +249,24 @@ static attu_bexpr *bind_series_call(bctx *c, const scope *sc, const attu_ast_exp
     return x;
 }
 
-attu_bexpr *attu_bind_generate_series(bctx *c, const scope *sc, const attu_ast_expr *e) {
+bool attu_srf_allowed_here(bctx *c, int pos) {
     if (c->in_agg) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
                        "aggregate function calls cannot contain set-returning function calls");
         attu_error_set_hint(c->err, "You might be able to move the set-returning function into a LATERAL FROM item.");
-        return NULL;
+        return false;
     }
     if (!c->allow_srf) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
                        "set-returning functions are not allowed in %s",
                        c->srf_clause ? c->srf_clause : c->clause ? c->clause : "this context");
-        return NULL;
+        return false;
     }
-    return bind_series_call(c, sc, e);
+    return true;
+}
+
+attu_bexpr *attu_bind_generate_series(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    return attu_srf_allowed_here(c, e->position) ? bind_series_call(c, sc, e) : NULL;
 }
 
 /* ---- the LP_SRF node ---------------------------------------------------------- */
