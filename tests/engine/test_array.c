@@ -184,21 +184,16 @@ Test(array, equal_values_one_key) {
 }
 
 Test(array, malformed) {
-    static const char *const bad[] = { "", "1", "{1", "{1,}", "{,1}", "{1}x", "{\"a}", "{a\"b\"}", "{1,,2}" };
+    /* one dimension, then several dimensions and lower bounds */
+    static const char *const bad[] = { "", "1", "{1", "{1,}", "{,1}", "{1}x", "{\"a}", "{a\"b\"}", "{1,,2}",
+                                       "{{1},2}", "{1,{2}}", "{{1,2},{3}}", "{{1},{2,3}}", "[1:2]={1}", "[1:2]{1,2}",
+                                       "[0:1]={{1},{2}}" };
     attu_type i4 = attu_type_make(ATTU_TYPE_INT32);
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         attu_abuf enc = { 0 };
         attu_error err = { 0 };
         cr_assert_neq(attu_array_from_text(i4, bad[k], strlen(bad[k]), &enc, &err), 0, "%s", bad[k]);
         cr_assert_str_eq(err.sqlstate, "22P02", "%s: %s", bad[k], err.sqlstate);
-        attu_abuf_free(&enc);
-    }
-    static const char *const bad_md[] = { "{{1},2}", "{1,{2}}", "{{1,2},{3}}", "{{1},{2,3}}", "[1:2]={1}", "[1:2]{1,2}", "[0:1]={{1},{2}}" };
-    for (size_t k = 0; k < sizeof bad_md / sizeof *bad_md; k++) {
-        attu_abuf enc = { 0 };
-        attu_error err = { 0 };
-        cr_assert_neq(attu_array_from_text(i4, bad_md[k], strlen(bad_md[k]), &enc, &err), 0, "%s", bad_md[k]);
-        cr_assert_str_eq(err.sqlstate, "22P02", "%s: %s", bad_md[k], err.sqlstate);
         attu_abuf_free(&enc);
     }
 }
