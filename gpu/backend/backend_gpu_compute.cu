@@ -3550,7 +3550,9 @@ __global__ void group_dense_fold_kernel(gdense_args_t a, int nblocks, uint8_t* o
 //   - MIN / MAX: 64-bit atomicMin / atomicMax of an order-preserving image
 //     of the value (integers with the sign bit flipped, floats by their
 //     sign-magnitude bits, every NaN the same, greatest);
-//   - first rows: atomicMin of the row.
+//   - first rows: not per row (that was a shared-memory read a row); after
+//     the counts, from the chunk's start until every
+//     occupied slot has its first row (below).
 // Float sums (SUM and AVG_SUM) are the exception: shared-memory atomics add
 // them in whatever order the warps arrive, so their last bits can differ
 // from run to run, as PostgreSQL's own parallel aggregates do. Blocks then
@@ -3597,6 +3599,26 @@ __device__ inline num_t from_order_image(int fl, unsigned long long u) {
   return v;
 }
 
+// The dense slots of a thread's U rows (base, base + step, ...; those of
+// `live`): the keys' offsets in their ranges, the last key fastest.
+template <int U>
+__device__ inline void block_slots(const gkey_t* keys, int nkeys, long long base, long long step, unsigned live,
+                                   int (&slot)[U]) {
+#pragma unroll
+  for (int u = 0; u < U; ++u) slot[u] = 0;
+  for (int k = 0; k < nkeys; ++k) {
+    const gkey_t& key = keys[k];
+    num_t kv[U];
+    load_rows<U>(key.type, key.data, base, step, live, kv);
+    unsigned valid = valid_rows<U>(key.valid, base, step, live);
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      long long d = (valid >> u & 1) ? kv[u].i - key.min : key.width - 1;  // NULL: the last value
+      slot[u] = (int)(slot[u] * key.width + d);
+    }
+  }
+}
+
 __global__ void __launch_bounds__(kGroupBlockThreads) group_block_kernel(gblock_args_t a) {
   extern __shared__ unsigned long long gbtab[];
   unsigned char* tab = reinterpret_cast<unsigned char*>(gbtab);
@@ -3612,6 +3634,8 @@ __global__ void __launch_bounds__(kGroupBlockThreads) group_block_kernel(gblock_
   __syncthreads();
   unsigned long long* first = gbtab;
   unsigned* rows = reinterpret_cast<unsigned*>(first + a.nslots);
+  __shared__ unsigned s_slots, s_found;  // slots the chunk occupies; of them, first rows found
+  if (t == 0) s_slots = s_found = 0;
   for (long long s = t; s < a.nslots; s += blockDim.x) {
     first[s] = ~0ull;
     rows[s] = 0;
@@ -3636,26 +3660,10 @@ __global__ void __launch_bounds__(kGroupBlockThreads) group_block_kernel(gblock_
     for (int u = 0; u < kGroupBlockRows; ++u)
       if (base + u * step < end) live |= 1u << u;
     int slot[kGroupBlockRows];
+    block_slots<kGroupBlockRows>(skeys, a.nkeys, base, step, live, slot);
 #pragma unroll
-    for (int u = 0; u < kGroupBlockRows; ++u) slot[u] = 0;
-    for (int k = 0; k < a.nkeys; ++k) {
-      const gkey_t& key = skeys[k];
-      num_t kv[kGroupBlockRows];
-      load_rows<kGroupBlockRows>(key.type, key.data, base, step, live, kv);
-      unsigned valid = valid_rows<kGroupBlockRows>(key.valid, base, step, live);
-#pragma unroll
-      for (int u = 0; u < kGroupBlockRows; ++u) {
-        long long d = (valid >> u & 1) ? kv[u].i - key.min : key.width - 1;  // NULL: the last value
-        slot[u] = (int)(slot[u] * key.width + d);
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < kGroupBlockRows; ++u) {
-      if (!(live >> u & 1)) continue;
-      unsigned long long row = (unsigned long long)(base + u * step);
-      if (row < first[slot[u]]) atomicMin(&first[slot[u]], row);
-      atomicAdd(&rows[slot[u]], 1u);
-    }
+    for (int u = 0; u < kGroupBlockRows; ++u)
+      if ((live >> u & 1) && atomicAdd(&rows[slot[u]], 1u) == 0) atomicAdd(&s_slots, 1u);
     for (int k = 0; k < a.nspec; ++k) {
       const dspec_t& sp = sspec[k];
       const gblock_spec_t& l = slay[k];
@@ -3711,6 +3719,28 @@ __global__ void __launch_bounds__(kGroupBlockThreads) group_block_kernel(gblock_
     }
   }
   __syncthreads();
+  // Each occupied slot's first row, from the chunk's start in rounds of a
+  // row a thread: the first round that meets a slot holds its first row
+  // (atomicMin among the round's threads), and the rounds stop once every
+  // slot the counts saw is found. Uniform keys end within a few thousand
+  // rows (1000 slots: about 7000); a slot first met at the chunk's end
+  // costs one more read of the chunk's keys, never of its values.
+  const unsigned want = s_slots;
+  for (long long base = begin; base < end; base += blockDim.x) {
+    long long r = base + t;
+    if (r < end) {
+      int sl[1];
+      block_slots<1>(skeys, a.nkeys, r, 0, 1u, sl);
+      // r < first, not first unset: a lower row of the same round may come
+      // after a higher one already stored
+      unsigned long long row = (unsigned long long)r;
+      if (row < first[sl[0]] && atomicMin(&first[sl[0]], row) == ~0ull) atomicAdd(&s_found, 1u);
+    }
+    __syncthreads();  // the round's finds counted before the test
+    bool done = s_found >= want;
+    __syncthreads();  // and the test read by all before the next round adds
+    if (done) break;
+  }
   unsigned long long* out = a.part + (long long)blockIdx.x * (a.table_bytes / 8);
   for (int i = t; i < a.table_bytes / 8; i += blockDim.x) out[i] = gbtab[i];
 }

@@ -98,6 +98,56 @@ std::string valid_arg(const void* valid, const char* base, size_t i) {
   return buf;
 }
 
+// Rows a thread loads ahead: a compiled kernel's loop first loads the
+// inputs of this many of its rows (row, row + stride, ...), then runs the
+// program on each in turn, so a thread keeps that many loads in flight
+// instead of one (t1's side of a 100M-row join read its 800 MB at 2.3 TB/s
+// on an H100 one row at a time). The rows stay in the thread's order, so
+// sums add as before. Fewer rows ahead for programs of many inputs, whose
+// loaded slots would crowd the registers, and none for inputs read through
+// a row map: t2's side of that join went from 48 to 62 registers with four
+// rows ahead, and from 0.145 to 0.165 ms.
+int rows_ahead(size_t nins, bool through) {
+  if (through) return 1;
+  return nins <= 2 ? 4 : nins <= 4 ? 2 : 1;
+}
+
+// The loop over a thread's rows, U at a time: every input of the U rows
+// loaded into L[u][i] (through a row map where `through` says so), then
+// the body opens for row u (its inputs copied into R): the caller emits the
+// program and closes it with close_rows_loop.
+void open_rows_loop(std::string& s, const std::vector<dcol_t>& ins, const std::vector<int>* through,
+                    const char* nrows) {
+  bool any_through = false;
+  for (size_t i = 0; through && i < through->size(); ++i) any_through |= (*through)[i] != 0;
+  int U = rows_ahead(ins.size(), any_through);
+  size_t ni = ins.empty() ? 1 : ins.size();
+  appendf(s,
+          "  long long stride = (long long)gridDim.x * blockDim.x;\n"
+          "  for (long long row0 = (long long)blockIdx.x * blockDim.x + threadIdx.x; row0 < %s; row0 += %d * stride) {\n"
+          "    dslot_t L[%d][%zu];\n"
+          "#pragma unroll\n"
+          "    for (int u = 0; u < %d; ++u) {\n"
+          "      long long row = row0 + u * stride;\n"
+          "      if (row >= %s) break;\n",
+          nrows, U, U, ni, U, nrows);
+  for (size_t i = 0; i < ins.size(); ++i) {
+    bool th = through && (*through)[i];
+    appendf(s, "      dev_load(%d, c%zu.data, %s, %s, &L[u][%zu]);\n", ins[i].type, i,
+            valid_arg(ins[i].valid, "c", i).c_str(), th ? ("r" + std::to_string(i) + "[row]").c_str() : "row", i);
+  }
+  appendf(s,
+          "    }\n"
+          "#pragma unroll\n"
+          "    for (int u = 0; u < %d; ++u) {\n"
+          "      long long row = row0 + u * stride;\n"
+          "      if (row >= %s) break;\n",
+          U, nrows);
+  for (size_t i = 0; i < ins.size(); ++i) appendf(s, "      R[%zu] = L[u][%zu];\n", i, i);
+}
+
+void close_rows_loop(std::string& s) { s += "    }\n  }\n"; }
+
 }  // namespace
 
 std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nregs, const std::vector<dcol_t>& ins,
@@ -117,16 +167,14 @@ std::string jit_eval_source(const std::vector<dinstr_t>& code, int npre, int nre
   for (size_t o = 0; o < outs.size(); ++o) appendf(s, "  const dres_t o%zu = outs[%zu];\n", o, o);
   for (int k = 0; k < npre; ++k)
     emit_instr(s, code[(size_t)k], "nullptr", "{ atomicExch(fail, 1); return; }", code_at((size_t)k));
-  s += "  long long stride = (long long)gridDim.x * blockDim.x;\n"
-       "  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < n; row += stride) {\n";
-  for (size_t i = 0; i < ins.size(); ++i)
-    appendf(s, "    dev_load(%d, c%zu.data, %s, row, &R[%zu]);\n", ins[i].type, i, valid_arg(ins[i].valid, "c", i).c_str(), i);
+  open_rows_loop(s, ins, nullptr, "n");
   for (size_t k = (size_t)npre; k < code.size(); ++k)
     emit_instr(s, code[k], "nullptr", "{ atomicExch(fail, 1); return; }", code_at(k));
   for (size_t o = 0; o < outs.size(); ++o)
-    appendf(s, "    dev_store(%d, o%zu.data, %s, row, R[%d]);\n", outs[o].type, o, valid_arg(outs[o].valid, "o", o).c_str(),
+    appendf(s, "      dev_store(%d, o%zu.data, %s, row, R[%d]);\n", outs[o].type, o, valid_arg(outs[o].valid, "o", o).c_str(),
             outs[o].reg);
-  s += "  }\n}\n";
+  close_rows_loop(s);
+  s += "}\n";
   return s;
 }
 
@@ -160,12 +208,9 @@ std::string jit_eval_reduce_source(const std::vector<dinstr_t>& code, int npre, 
             k, k, k, k, k);
   s += "  int bad = 0, risk = 0;\n  long long nrows = n;\n";
   for (int k = 0; k < npre; ++k) emit_instr(s, code[(size_t)k], "nullptr", "{ bad = 1; nrows = 0; }", code_at((size_t)k));
-  s += "  long long stride = (long long)gridDim.x * blockDim.x;\n"
-       "  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < nrows; row += stride) {\n";
-  for (size_t i = 0; i < ins.size(); ++i)
-    appendf(s, "    dev_load(%d, c%zu.data, %s, %s, &R[%zu]);\n", ins[i].type, i, valid_arg(ins[i].valid, "c", i).c_str(),
-            through[i] ? ("r" + std::to_string(i) + "[row]").c_str() : "row", i);
-  for (size_t k = (size_t)npre; k < code.size(); ++k) emit_instr(s, code[k], "nullptr", "{ bad = 1; break; }", code_at(k));
+  open_rows_loop(s, ins, &through, "nrows");
+  // a failing row ends the thread's loop (the call is declined anyway)
+  for (size_t k = (size_t)npre; k < code.size(); ++k) emit_instr(s, code[k], "nullptr", "{ bad = 1; goto done; }", code_at(k));
   for (size_t k = 0; k < red.size(); ++k) {
     const jit_reduce_t& r = red[k];
     if (r.op == ATTU_REDUCE_COUNT_STAR || r.reg < 0) {
@@ -191,7 +236,8 @@ std::string jit_eval_reduce_source(const std::vector<dinstr_t>& code, int npre, 
     }
     s += "    }\n";
   }
-  s += "  }\n"
+  close_rows_loop(s);
+  s += "done:\n"
        "  if (bad) atomicExch(&flags[0], 1);\n"
        "  if (risk) atomicExch(&flags[1], 1);\n";
   for (size_t k = 0; k < red.size(); ++k)

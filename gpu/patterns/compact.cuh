@@ -209,8 +209,17 @@ struct stream_compact_t {
   int num_tiles() const { return num_tiles_; }
   int finish_upsweep() {
     if (!num_tiles_) return 0;
-    mem_t<int> total(1, *ctx_);
     int* counts = offsets_.data();
+    if (num_tiles_ == 1) {
+      // One tile (up to nt * vt items: a group-by's occupied slots, a
+      // small filter): its count is the total and its offset is 0, so the
+      // scan's two launches and its tile state are not needed.
+      int h = 0;
+      dtoh(&h, counts, 1, *ctx_);
+      ATTU_CUDA_CHECK(cudaMemsetAsync(counts, 0, sizeof(int), ctx_->stream()));
+      return h;
+    }
+    mem_t<int> total(1, *ctx_);
     scan<scan_type_exc>(counts, num_tiles_, counts, plus_t<int>(), total.data(), *ctx_);
     int h = 0;
     dtoh(&h, total.data(), 1, *ctx_);
