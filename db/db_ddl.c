@@ -6,6 +6,7 @@
  * the catalog, so a failure leaves both exactly as they were.
  */
 #include "db/db_internal.h"
+#include "db/db_unique.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,9 @@ int db_save_table(attu_session *s, const attu_table *t, attu_error *err) {
     const char **defaults = calloc((size_t)t->ncols + 1, sizeof *defaults);
     if (!defaults) return attu_error_oom(err);
     for (int i = 0; i < t->ncols; i++) defaults[i] = attu_catalog_default(s->db->cat, t->name, i);
-    int rc = attu_storage_save_table_defaults(s->db->data_dir, t, defaults, err);
+    int nu = 0;
+    const attu_unique *u = attu_catalog_uniques(s->db->cat, t->name, &nu);
+    int rc = attu_storage_save_table_schema(s->db->data_dir, t, defaults, u, nu, err);
     free(defaults);
     return rc;
 }
@@ -420,10 +423,24 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         free(dflt); free(defs);
         return st->u.create_table.if_not_exists ? create_exists_notice(st, cb, err) : -1;
     }
+    /* an index is a relation in PostgreSQL: a constraint's name is taken */
+    if (attu_catalog_constraint_owner(s->db->cat, st->u.create_table.table, NULL)) {
+        attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", st->u.create_table.table);
+        pthread_rwlock_unlock(&s->db->lock);
+        goto fail;
+    }
+    attu_unique *uniques = NULL;
+    int nuniques = 0;
+    if (db_unique_define(s->db->cat, st, defs, n, &uniques, &nuniques, err)) {
+        pthread_rwlock_unlock(&s->db->lock);
+        goto fail;
+    }
     attu_table *t = attu_table_new(st->u.create_table.table, n, defs, err);
-    if (t && !(s->db->data_dir && attu_storage_save_table_defaults(s->db->data_dir, t, (const char *const *)dflt, err)) &&
+    if (t && !(s->db->data_dir && attu_storage_save_table_schema(s->db->data_dir, t, (const char *const *)dflt, uniques,
+                                                                 nuniques, err)) &&
         !attu_catalog_add(s->db->cat, t, err)) {
         rc = 0;
+        if (nuniques && attu_catalog_set_uniques(s->db->cat, t->name, uniques, nuniques, err)) rc = -1;
         for (int i = 0; i < n && !rc; i++)
             if (dflt[i] && attu_catalog_set_default(s->db->cat, t->name, i, dflt[i], err)) rc = -1;
         if (rc) {   /* out of memory: undo */
@@ -431,6 +448,7 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             if (s->db->data_dir) attu_storage_drop_table(s->db->data_dir, st->u.create_table.table, NULL);
         }
     } else attu_table_free(t);
+    free(uniques);
     pthread_rwlock_unlock(&s->db->lock);
 fail:
     for (int i = 0; i < n; i++) free(dflt[i]);
@@ -755,6 +773,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     attu_table *t = db_append_rows(base, src ? src : res ? res->cols : NULL, map, n, err);
     if (!t) goto out;
+    if (db_unique_check(s, t, base->nrows, NULL, err)) { attu_table_free(t); goto out; }
     /* RETURNING reads the appended rows of t (db_insert_returning.c) */
     attu_result *ret = NULL;
     if (st->u.insert.nreturning && !(ret = db_insert_returning(s, sql, st, params, t, base->nrows, err))) {
@@ -803,6 +822,10 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
             }
             return db_deliver_tag(cb, "CREATE TABLE AS", err) ? -2 : 0;
         }
+        attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", name);
+        goto out;
+    }
+    if (attu_catalog_constraint_owner(s->db->cat, name, NULL)) {   /* an index is a relation */
         attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", name);
         goto out;
     }
