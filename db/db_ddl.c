@@ -773,12 +773,28 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     attu_table *t = db_append_rows(base, src ? src : res ? res->cols : NULL, map, n, err);
     if (!t) goto out;
-    if (db_unique_check(s, t, base->nrows, NULL, err)) { attu_table_free(t); goto out; }
-    /* RETURNING reads the appended rows of t (db_insert_returning.c) */
     attu_result *ret = NULL;
-    if (st->u.insert.nreturning && !(ret = db_insert_returning(s, sql, st, params, t, base->nrows, err))) {
-        attu_table_free(t);
-        goto out;
+    if (st->u.insert.on_conflict) {
+        /* ON CONFLICT decides which rows go in and which update
+         * (db_on_conflict.c); RETURNING reads those rows, in that order */
+        size_t *rows = NULL;
+        if (db_on_conflict(s, sql, st, params, base->nrows, &t, &n, &rows, err)) { attu_table_free(t); goto out; }
+        if (st->u.insert.nreturning) {
+            attu_table *g = db_gather_rows(t, rows, n, err);
+            if (g) {
+                ret = db_insert_returning(s, sql, st, params, g, 0, err);
+                attu_table_free(g);
+            }
+            if (!ret) { free(rows); attu_table_free(t); goto out; }
+        }
+        free(rows);
+    } else {
+        if (db_unique_check(s, t, base->nrows, NULL, err)) { attu_table_free(t); goto out; }
+        /* RETURNING reads the appended rows of t (db_insert_returning.c) */
+        if (st->u.insert.nreturning && !(ret = db_insert_returning(s, sql, st, params, t, base->nrows, err))) {
+            attu_table_free(t);
+            goto out;
+        }
     }
     if (save(s, t, err)) { attu_table_free(t); attu_result_free(ret); goto out; }
     attu_table *old = attu_catalog_replace(s->db->cat, t);

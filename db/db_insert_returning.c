@@ -37,11 +37,12 @@ static attu_ast_query *returning_query(attu_ast_arena *a, const attu_ast_stmt *s
     f->position = pos;
     f->depth = 1;
     f->u.table.name = st->u.insert.table;
+    f->alias = st->u.insert.alias;
     from[0] = f;
     rowid->kind = ATTU_EXPR_COLUMN;
     rowid->position = pos;
     rowid->depth = 1;
-    rowid->u.column.qualifier = st->u.insert.table;
+    rowid->u.column.qualifier = st->u.insert.alias ? st->u.insert.alias : st->u.insert.table;
     rowid->u.column.name = ATTU_ROWID_INTERNAL;
     lit->kind = ATTU_EXPR_LITERAL;
     lit->position = pos;

@@ -13,6 +13,7 @@
 #include "engine/catalog.h"
 #include "engine/unique.h"
 #include "planner/ast.h"
+#include "planner/binder.h"
 
 struct attu_session;
 
@@ -38,5 +39,15 @@ int db_unique_groups(struct attu_session *s, attu_table *t, const attu_unique *u
 
 /* 23505 for row `row` of t colliding on u (message and DETAIL). */
 int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, attu_error *err);
+
+/* INSERT ... ON CONFLICT (db_on_conflict.c): *t holds the table's n0
+ * rows then the proposed ones; it becomes the version to save, *count
+ * the rows inserted or updated and *rows (malloc'd) their rows in it, in
+ * the order proposed (for RETURNING). */
+int db_on_conflict(struct attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                   size_t n0, attu_table **t, size_t *count, size_t **rows, attu_error *err);
+
+/* A table of t's schema holding t's rows rows[0..n), in that order. */
+attu_table *db_gather_rows(const attu_table *t, const size_t *rows, size_t n, attu_error *err);
 
 #endif
