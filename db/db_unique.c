@@ -20,12 +20,13 @@
  *                              min(rowid) OVER (PARTITION BY k1, k2) AS g,
  *                              count(*) OVER (PARTITION BY k1, k2) AS n
  *                       FROM t WHERE k1 IS NOT NULL AND k2 IS NOT NULL
- *                         [AND (k1, k2) IN (SELECT k1, k2 FROM t
- *                                           WHERE rowid >= first)]) s
+ *                         AND (k1, k2) IN (SELECT k1, k2 FROM t
+ *                                          WHERE rowid >= first)) s
  *     WHERE n > 1
  *
- * (a sort / partition over the key, and for appended rows a semi-join that
- * keeps only the keys the new rows hold). Partitioning is PostgreSQL's
+ * (a semi-join that keeps only the keys the new rows hold, then a sort /
+ * partition over those rows' keys; for UPDATE the semi-join's inner side
+ * is the changed rows, their numbers joined from a one-column table). Partitioning is PostgreSQL's
  * equality of the type: text compares its bytes (C collation), -0 = 0 and
  * NaN = NaN for floats and numerics, and NULL never collides. The old rows
  * are unique among themselves, so every row the query returns collides
@@ -248,9 +249,12 @@ static attu_result *run_on(attu_session *s, attu_table *t, const char *sql, attu
 
 /* The key groups of constraint u that hold more than one row: *rows and
  * *groups (n entries, malloc'd) the rows and their group's smallest row.
- * first > 0: only keys some row >= first holds (appended rows). */
-static int colliding_rows(attu_session *s, attu_table *t, const attu_unique *u, size_t first, int64_t **rows,
-                          int64_t **groups, size_t *n, attu_error *err) {
+ * first > 0: only keys some row >= first holds (appended rows);
+ * by_changed: only keys some row listed in the table CHANGED_NAME holds
+ * (updated rows). */
+#define CHANGED_NAME "\001changed"
+static int colliding_rows(attu_session *s, attu_table *t, const attu_unique *u, size_t first, bool by_changed,
+                          int64_t **rows, int64_t **groups, size_t *n, attu_error *err) {
     sqlbuf b = { 0 };
     char num[32];
     put(&b, "SELECT r, g FROM (SELECT " ROWID " AS r, min(" ROWID ") OVER (PARTITION BY ");
@@ -276,6 +280,18 @@ static int colliding_rows(attu_session *s, attu_table *t, const attu_unique *u, 
         put(&b, " WHERE " ROWID " >= ");
         put(&b, num);
         put(&b, ")");
+    } else if (by_changed) {
+        put(&b, " AND (");
+        put_keys(&b, t, u);
+        put(&b, ") IN (SELECT ");
+        for (int j = 0; j < u->ncols; j++) {
+            if (j) put(&b, ", ");
+            put(&b, "x.");
+            put_ident(&b, t->defs[u->cols[j]].name);
+        }
+        put(&b, " FROM ");
+        put_ident(&b, t->name);
+        put(&b, " AS x JOIN \"" CHANGED_NAME "\" AS c ON x." ROWID " = c.\"\001r\")");
     }
     put(&b, ") s WHERE n > 1");
     if (b.oom) { free(b.p); return attu_error_oom(err); }
@@ -368,19 +384,41 @@ int db_unique_check(attu_session *s, attu_table *t, size_t first, const uint8_t 
     int nu = 0;
     const attu_unique *us = attu_catalog_uniques(s->db->cat, t->name, &nu);
     if (!nu || (!changed && first >= t->nrows)) return 0;
+    /* changed rows: their numbers in a one-column table the check joins
+     * to, so that only their keys are partitioned (a few rows updated in a
+     * large table cost a semi-join, not a sort of the table) */
+    attu_table *ch = NULL;
+    if (changed) {
+        size_t nch = 0;
+        for (size_t r = 0; r < t->nrows; r++) nch += changed[r] != 0;
+        if (!nch) return 0;
+        attu_column_def def;
+        memset(&def, 0, sizeof def);
+        snprintf(def.name, sizeof def.name, "\001r");
+        def.type = attu_type_make(ATTU_TYPE_INT64);
+        if (!(ch = attu_table_new(CHANGED_NAME, 1, &def, err))) return -1;
+        if (attu_column_reserve(ch->cols[0], nch, err) || attu_catalog_add(s->db->cat, ch, err)) {
+            attu_table_free(ch);
+            return -1;
+        }
+        int64_t *v = ch->cols[0]->data;
+        for (size_t r = 0, i = 0; r < t->nrows; r++) if (changed[r]) v[i++] = (int64_t)r;
+        ch->cols[0]->length = ch->nrows = nch;
+    }
     int64_t best = -1;
-    int which = -1;
-    for (int k = 0; k < nu; k++) {
+    int which = -1, rc = 0;
+    for (int k = 0; k < nu && !rc; k++) {
         int64_t *rows = NULL, *groups = NULL;
         size_t n = 0;
-        if (colliding_rows(s, t, &us[k], changed ? 0 : first, &rows, &groups, &n, err)) return -1;
+        if (colliding_rows(s, t, &us[k], changed ? 0 : first, changed != NULL, &rows, &groups, &n, err)) { rc = -1; break; }
         bool oom = false;
         int64_t r = n ? first_failing(rows, groups, n, first, changed, err, &oom) : -1;
         free(rows); free(groups);
-        if (oom) return -1;
+        if (oom) rc = -1;
         if (r >= 0 && (best < 0 || r < best)) { best = r; which = k; }
     }
-    if (best < 0) return 0;
+    if (ch) attu_table_free(attu_catalog_remove(s->db->cat, CHANGED_NAME, true, NULL));
+    if (rc || best < 0) return rc;
     return db_unique_violation(t, &us[which], (size_t)best, err);
 }
 
