@@ -780,9 +780,9 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         size_t *rows = NULL;
         if (db_on_conflict(s, sql, st, params, base->nrows, &t, &n, &rows, err)) { attu_table_free(t); goto out; }
         if (st->u.insert.nreturning) {
-            attu_table *g = db_gather_rows(t, rows, n, err);
+            attu_table *g = db_gather_rows(t, rows, n, "\001returning", err);
             if (g) {
-                ret = db_insert_returning(s, sql, st, params, g, 0, err);
+                ret = db_insert_returning_rows(s, sql, st, params, g, err);
                 attu_table_free(g);
             }
             if (!ret) { free(rows); attu_table_free(t); goto out; }

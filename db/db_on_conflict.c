@@ -19,10 +19,12 @@
  *     time", as in PostgreSQL.
  *
  * The SET values and the WHERE of DO UPDATE are one query over the pairs
- * (old row, proposed row): a two-column table of row numbers joined to t
- * as the target (its alias or name) and to t as EXCLUDED, so the
- * expressions bind as PostgreSQL binds them (an unqualified column that
- * both hold is 42702 "ambiguous", as there). The new version is then the
+ * (old row, proposed row): a table of row numbers joined to the table as
+ * it was (by its alias or name) and to the proposed rows, gathered into a
+ * table of their own, as EXCLUDED, so the expressions bind as PostgreSQL
+ * binds them (an unqualified column that both hold is 42702 "ambiguous",
+ * as there) and a subquery over the table reads it as the statement found
+ * it. The new version is then the
  * old rows with the updates, plus the inserted rows, checked against every
  * constraint (a non-arbiter collision is 23505) like a plain INSERT.
  * RETURNING reads the inserted and updated rows in the order proposed.
@@ -92,6 +94,7 @@ static int choose_arbiters(const attu_table *base, const attu_ast_on_conflict *o
 /* ---- DO UPDATE's values ---------------------------------------------------------------------- */
 
 #define MAP_NAME "\001conflict"
+#define EXCLUDED_NAME "\001excluded"
 
 static int set_column_of(const attu_table *base, const attu_ast_on_conflict *oc, int *set_cols, attu_error *err) {
     for (int k = 0; k < oc->nsets; k++) {
@@ -131,8 +134,8 @@ static void put_ident(char *out, size_t cap, const char *name) {
  * columns' types) and *idx, the pairs (their i) for which the WHERE holds,
  * *nrows of them. */
 static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
-                        attu_table *t, const int *set_cols, const int64_t *olds, const int64_t *props, size_t npairs,
-                        attu_column ***vals, int64_t **idx, size_t *nrows, attu_error *err) {
+                        attu_table *t, size_t n0, const int *set_cols, const int64_t *olds, const int64_t *props,
+                        size_t npairs, attu_column ***vals, int64_t **idx, size_t *nrows, attu_error *err) {
     const attu_ast_on_conflict *oc = st->u.insert.on_conflict;
     attu_column_def defs[3];
     memset(defs, 0, sizeof defs);
@@ -146,24 +149,30 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
         if (attu_column_reserve(map->cols[i], npairs ? npairs : 1, err)) { attu_table_free(map); return -1; }
     for (size_t i = 0; i < npairs; i++) {
         ((int64_t *)map->cols[0]->data)[i] = olds[i];
-        ((int64_t *)map->cols[1]->data)[i] = props[i];
+        ((int64_t *)map->cols[1]->data)[i] = props[i] - (int64_t)n0;
         ((int64_t *)map->cols[2]->data)[i] = (int64_t)i;
     }
     for (int i = 0; i < 3; i++) map->cols[i]->length = npairs;
     map->nrows = npairs;
+    /* the proposed rows, as a table of their own */
+    size_t nprop = t->nrows - n0, *prows = malloc(sizeof *prows * (nprop + 1));
+    if (!prows) { attu_table_free(map); return attu_error_oom(err); }
+    for (size_t r = 0; r < nprop; r++) prows[r] = n0 + r;
+    attu_table *excl = db_gather_rows(t, prows, nprop, EXCLUDED_NAME, err);
+    free(prows);
+    if (!excl) { attu_table_free(map); return -1; }
 
     char tname[ATTU_NAME_MAX * 2 + 4], alias[ATTU_NAME_MAX * 2 + 4], text[1024];
     put_ident(tname, sizeof tname, t->name);
     put_ident(alias, sizeof alias, st->u.insert.alias ? st->u.insert.alias : t->name);
     snprintf(text, sizeof text,
              "SELECT m.\"\001i\" FROM \"" MAP_NAME "\" AS m JOIN %s AS %s ON %s.\"\001rowid\" = m.\"\001g\" "
-             "JOIN %s AS excluded ON excluded.\"\001rowid\" = m.\"\001p\"", tname, alias, alias, tname);
+             "JOIN \"" EXCLUDED_NAME "\" AS excluded ON excluded.\"\001rowid\" = m.\"\001p\"", tname, alias, alias);
     attu_parse_result *pr = attu_parse(text, err);
     attu_plan_arena *pa = attu_plan_arena_new();
     attu_ast_arena *arena = attu_ast_arena_new();
     int rc = -1;
-    attu_table *old = NULL;
-    bool added = false;
+    bool added = false, excl_added = false;
     attu_stage *stg = NULL;
     attu_column **cols = NULL;
     size_t n = 0;
@@ -185,7 +194,8 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
     q->depth = depth;
     if (attu_catalog_add(s->db->cat, map, err)) goto out;
     added = true;
-    old = attu_catalog_replace(s->db->cat, t);
+    if (attu_catalog_add(s->db->cat, excl, err)) goto out;
+    excl_added = true;
     attu_bind_params bp = db_params(s, params);
     lp = attu_bind_query(pa, s->db->cat, sql, q, &bp, err);
     if (lp) {
@@ -218,9 +228,10 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
     *nrows = n;
     rc = 0;
 out:
-    if (old) attu_catalog_replace(s->db->cat, old);
     if (added) attu_catalog_remove(s->db->cat, MAP_NAME, true, NULL);
+    if (excl_added) attu_catalog_remove(s->db->cat, EXCLUDED_NAME, true, NULL);
     attu_table_free(map);
+    attu_table_free(excl);
     if (cols) for (int i = 0; i < 1 + oc->nsets; i++) attu_column_free(cols[i]);
     free(cols);
     attu_stage_free(stg);
@@ -295,7 +306,7 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     for (size_t p = 0; p < n; p++) keep[n0 + p] = fate[p] == 1;
     size_t nupdated = 0;
     if (oc->update && npairs) {
-        if (eval_updates(s, sql, st, params, t, set_cols, olds, props, npairs, &vals, &idx, &nvals, err)) goto out;
+        if (eval_updates(s, sql, st, params, t, n0, set_cols, olds, props, npairs, &vals, &idx, &nvals, err)) goto out;
         where_ok = calloc(npairs + 1, 1);
         touched = calloc(n0 + 1, 1);
         pair_of = malloc(sizeof *pair_of * (npairs + 1));
@@ -354,8 +365,8 @@ out:
     return rc;
 }
 
-attu_table *db_gather_rows(const attu_table *t, const size_t *rows, size_t n, attu_error *err) {
-    attu_table *g = attu_table_new(t->name, t->ncols, t->defs, err);
+attu_table *db_gather_rows(const attu_table *t, const size_t *rows, size_t n, const char *name, attu_error *err) {
+    attu_table *g = attu_table_new(name, t->ncols, t->defs, err);
     if (!g) return NULL;
     for (int c = 0; c < t->ncols; c++) {
         attu_column *col = attu_column_gather(t->cols[c], rows, n, err);

@@ -47,7 +47,8 @@ int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, a
 int db_on_conflict(struct attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                    size_t n0, attu_table **t, size_t *count, size_t **rows, attu_error *err);
 
-/* A table of t's schema holding t's rows rows[0..n), in that order. */
-attu_table *db_gather_rows(const attu_table *t, const size_t *rows, size_t n, attu_error *err);
+/* A table named name of t's columns holding t's rows rows[0..n), in that
+ * order. */
+attu_table *db_gather_rows(const attu_table *t, const size_t *rows, size_t n, const char *name, attu_error *err);
 
 #endif
