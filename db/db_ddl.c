@@ -382,7 +382,8 @@ static int create_exists_notice(const attu_ast_stmt *st, const attu_exec_callbac
 int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     if (st->u.create_table.if_not_exists) {
         pthread_rwlock_rdlock(&s->db->lock);
-        bool exists = attu_catalog_lookup(s->db->cat, st->u.create_table.table) != NULL;
+        bool exists = attu_catalog_lookup(s->db->cat, st->u.create_table.table) != NULL ||
+                      attu_catalog_constraint_owner(s->db->cat, st->u.create_table.table, NULL) != NULL;
         pthread_rwlock_unlock(&s->db->lock);
         if (exists) return create_exists_notice(st, cb, err);
     }
@@ -414,7 +415,8 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         if (cd->default_ && !null_default && !(dflt[i] = check_default(s, sql, cd, &defs[i], err))) goto fail;
     }
     pthread_rwlock_wrlock(&s->db->lock);
-    if (attu_catalog_lookup(s->db->cat, st->u.create_table.table)) {
+    if (attu_catalog_lookup(s->db->cat, st->u.create_table.table) ||
+        (st->u.create_table.if_not_exists && attu_catalog_constraint_owner(s->db->cat, st->u.create_table.table, NULL))) {
         /* (IF NOT EXISTS: made by another session since the check above) */
         if (!st->u.create_table.if_not_exists)
             attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", st->u.create_table.table);
@@ -828,7 +830,8 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     const char *name = st->u.create_table_as.table;
     attu_result *res = NULL;
     attu_column_def *defs = NULL;
-    if (attu_catalog_lookup(s->db->cat, name)) {
+    if (attu_catalog_lookup(s->db->cat, name) ||
+        (st->u.create_table_as.if_not_exists && attu_catalog_constraint_owner(s->db->cat, name, NULL))) {
         if (st->u.create_table_as.if_not_exists) {
             pthread_rwlock_unlock(&s->db->lock);
             if (cb && cb->on_notice) {
