@@ -138,6 +138,13 @@ static int infer_insert(attu_session *s, const char *sql, const attu_ast_stmt *s
     attu_error scratch;
     attu_error_clear(&scratch);
     infer_query_locked(s, sql, src, &ib, &scratch);
+    /* ON CONFLICT DO UPDATE: a bare SET value takes its column's type, as
+     * UPDATE's (its other expressions are left typed by each run) */
+    const attu_ast_on_conflict *oc = st->u.insert.on_conflict;
+    for (int k = 0; oc && base && k < oc->nsets; k++) {
+        int c = attu_table_find_column(base, oc->sets[k].column);
+        if (c >= 0) assign_bare(oc->sets[k].value, base->defs[c].type, np, bp->inferred);
+    }
     pthread_rwlock_unlock(&s->db->lock);
     free(targets);
     free(names);
