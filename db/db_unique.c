@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "planner/binder.h"
+#include "planner/lexer.h"
 
 /* ---- names --------------------------------------------------------------------------------- */
 
@@ -339,14 +340,14 @@ static int64_t first_failing(const int64_t *rows, const int64_t *groups, size_t 
     return best;
 }
 
-/* PostgreSQL's quote_identifier, less its keyword list: a name that is
- * not all lower-case letters, digits and underscores (not starting with a
- * digit) is quoted. */
+/* PostgreSQL's quote_identifier: a name that is not all lower-case
+ * letters, digits and underscores (not starting with a digit), or that is
+ * a keyword other than an unreserved one, is quoted. */
 static void put_colname(sqlbuf *b, const char *name) {
     bool plain = (name[0] >= 'a' && name[0] <= 'z') || name[0] == '_';
     for (const char *p = name; *p && plain; p++)
         plain = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
-    if (plain) put(b, name);
+    if (plain && !attu_keyword_needs_quotes(name)) put(b, name);
     else put_ident(b, name);
 }
 

@@ -285,6 +285,13 @@ int attu_keyword_lookup(const char *word, size_t len) {
     return 0;
 }
 
+bool attu_keyword_needs_quotes(const char *word) {
+    int tk = attu_keyword_lookup(word, strlen(word));
+    /* the grammar declares the unreserved keywords in one run, ABORT to
+     * ORDINALITY (grammar.y); NOBARE_ID words are unreserved too */
+    return tk && tk != TK_NOBARE_ID && !(tk >= TK_ABORT && tk <= TK_ORDINALITY);
+}
+
 /* ---- character classes --------------------------------------------------- */
 
 static int is_space(unsigned char c) {

@@ -45,6 +45,13 @@ Test(unique, detail_names_the_colliding_key) {
     tdb_exec_ok(s, "CREATE TABLE d2 (s VARCHAR(10), ch CHAR(4), UNIQUE (s, ch))");
     expect_error(s, "INSERT INTO d2 VALUES ('a', 'b'), ('a', 'b ')", "23505",
                  "duplicate key value violates unique constraint \"d2_s_ch_key\"", "Key (s, ch)=(a, b   ) already exists.");
+    /* names quoted as quote_identifier quotes them: keywords but the unreserved ones */
+    tdb_exec_ok(s, "CREATE TABLE kw (\"time\" INTEGER, \"user\" INTEGER, key INTEGER, value INTEGER, \"position\" INTEGER,"
+                   " \"over\" INTEGER, \"inner\" INTEGER, year INTEGER,"
+                   " UNIQUE (\"time\", \"user\", key, value, \"position\", \"over\", \"inner\", year))");
+    expect_error(s, "INSERT INTO kw VALUES (1,1,1,1,1,1,1,1), (1,1,1,1,1,1,1,1)", "23505",
+                 "duplicate key value violates unique constraint \"kw_time_user_key_value_position_over_inner_year_key\"",
+                 "Key (\"time\", \"user\", key, value, \"position\", over, \"inner\", year)=(1, 1, 1, 1, 1, 1, 1, 1) already exists.");
     tdb_exec_ok(s, "CREATE TABLE d3 (a INTEGER UNIQUE, b INTEGER)");
     tdb_exec_ok(s, "INSERT INTO d3 VALUES (1, 0), (2, 0)");
     expect_error(s, "INSERT INTO d3 VALUES (1, 1) ON CONFLICT (a) DO UPDATE SET a = 2", "23505",
