@@ -464,6 +464,14 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
     /* check all first: DROP TABLE a, b drops neither if b is missing */
     for (int i = 0; i < st->u.drop_table.tables.n; i++) {
         const char *name = st->u.drop_table.tables.items[i];
+        if (!attu_catalog_lookup(s->db->cat, name) && attu_catalog_constraint_owner(s->db->cat, name, NULL)) {
+            /* PostgreSQL's index of a constraint: not a table, even with IF EXISTS */
+            attu_error_set(err, "42809", st->u.drop_table.tables.positions ? st->u.drop_table.tables.positions[i] : st->position,
+                           "\"%s\" is not a table", name);
+            attu_error_set_hint(err, "Use DROP INDEX to remove an index.");
+            pthread_rwlock_unlock(&s->db->lock);
+            return -1;
+        }
         if (!attu_catalog_lookup(s->db->cat, name) && !st->u.drop_table.if_exists) {
             pthread_rwlock_unlock(&s->db->lock);
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE,
@@ -704,7 +712,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     memset(&vcopy, 0, sizeof vcopy);
     attu_ast_arena *arena = NULL;
     if (!base) {
-        attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.insert.table_position, "relation \"%s\" does not exist", st->u.insert.table);
+        db_no_such_table(s, st->u.insert.table, st->u.insert.table_position, err);
         goto out;
     }
     if (st->u.insert.targets) {   /* INSERT INTO t (a[1], a[2]): one assignment per column */

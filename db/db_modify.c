@@ -530,8 +530,7 @@ static int modify_open(modify_ctx *m, attu_session *s, const attu_ast_stmt *st, 
     if (!*pa || !m->arena) return attu_error_oom(err);
     m->base = attu_catalog_lookup(s->db->cat, st->u.modify.table);
     if (!m->base)
-        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.modify.table_position,
-                              "relation \"%s\" does not exist", st->u.modify.table);
+        return db_no_such_table(s, st->u.modify.table, st->u.modify.table_position, err);
     return 0;
 }
 

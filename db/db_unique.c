@@ -458,3 +458,9 @@ int db_unique_groups(attu_session *s, attu_table *t, const attu_unique *u, size_
     attu_result_free(res);
     return 0;
 }
+
+int db_no_such_table(struct attu_session *s, const char *name, int position, attu_error *err) {
+    if (attu_catalog_constraint_owner(s->db->cat, name, NULL))
+        return attu_error_set(err, "42809", position, "\"%s\" is an index", name);
+    return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, position, "relation \"%s\" does not exist", name);
+}

@@ -37,6 +37,11 @@ int db_unique_check(struct attu_session *s, attu_table *t, size_t first, const u
 int db_unique_groups(struct attu_session *s, attu_table *t, const attu_unique *u, size_t first, int64_t *out,
                      attu_error *err);
 
+/* The error of a statement that names a table that is not there: 42809
+ * "is an index" for a constraint's name (PostgreSQL's index is a
+ * relation), else 42P01 "relation does not exist". */
+int db_no_such_table(struct attu_session *s, const char *name, int position, attu_error *err);
+
 /* 23505 for row `row` of t colliding on u (message and DETAIL). */
 int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, attu_error *err);
 
