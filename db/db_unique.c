@@ -16,17 +16,18 @@
  * the database uses, so on the GPU the key columns never leave the device
  * but for the few rows that collide:
  *
- *     SELECT r, g FROM (SELECT rowid AS r,
- *                              min(rowid) OVER (PARTITION BY k1, k2) AS g,
- *                              count(*) OVER (PARTITION BY k1, k2) AS n
- *                       FROM t WHERE k1 IS NOT NULL AND k2 IS NOT NULL
- *                         AND (k1, k2) IN (SELECT k1, k2 FROM t
- *                                          WHERE rowid >= first)) s
+ *     SELECT r, g FROM (SELECT x.rowid AS r,
+ *                              min(x.rowid) OVER (PARTITION BY x.k1, x.k2) AS g,
+ *                              count(*) OVER (PARTITION BY x.k1, x.k2) AS n
+ *                       FROM t AS x
+ *                       JOIN (SELECT DISTINCT k1, k2 FROM t WHERE rowid >= first) AS k
+ *                         ON x.k1 = k.k1 AND x.k2 = k.k2) s
  *     WHERE n > 1
  *
- * (a semi-join that keeps only the keys the new rows hold, then a sort /
- * partition over those rows' keys; for UPDATE the semi-join's inner side
- * is the changed rows, their numbers joined from a one-column table). Partitioning is PostgreSQL's
+ * (a join to the distinct keys the new rows hold, which keeps only the
+ * rows that may collide and drops NULL keys, then a sort / partition over
+ * those rows' keys; for UPDATE the keys are the changed rows', their
+ * numbers joined from a one-column table). Partitioning is PostgreSQL's
  * equality of the type: text compares its bytes (C collation), -0 = 0 and
  * NaN = NaN for floats and numerics, and NULL never collides. The old rows
  * are unique among themselves, so every row the query returns collides
@@ -222,13 +223,6 @@ static void put_ident(sqlbuf *b, const char *name) {
 
 #define ROWID "\"" ATTU_ROWID_INTERNAL "\""
 
-static void put_keys(sqlbuf *b, const attu_table *t, const attu_unique *u) {
-    for (int j = 0; j < u->ncols; j++) {
-        if (j) put(b, ", ");
-        put_ident(b, t->defs[u->cols[j]].name);
-    }
-}
-
 /* Runs the query text against the catalog in which t stands for the table
  * of its name (the candidate version: the caller holds the write lock). */
 static attu_result *run_on(attu_session *s, attu_table *t, const char *sql, attu_error *err) {
@@ -254,46 +248,69 @@ static attu_result *run_on(attu_session *s, attu_table *t, const char *sql, attu
  * by_changed: only keys some row listed in the table CHANGED_NAME holds
  * (updated rows). */
 #define CHANGED_NAME "\001changed"
+/* The rows of t (as x) whose key of u some of the rows in question hold:
+ * a join to the distinct keys of those rows (NULLs never join), which are
+ * the rows >= first (first > 0), those listed in the table CHANGED_NAME
+ * (by_changed), or else every row with no NULL in the key. */
+static void put_rows_in_question(sqlbuf *b, const attu_table *t, const attu_unique *u, size_t first, bool by_changed) {
+    put(b, " FROM ");
+    put_ident(b, t->name);
+    put(b, " AS x");
+    if (first == 0 && !by_changed) {
+        put(b, " WHERE ");
+        for (int j = 0; j < u->ncols; j++) {
+            if (j) put(b, " AND ");
+            put(b, "x.");
+            put_ident(b, t->defs[u->cols[j]].name);
+            put(b, " IS NOT NULL");
+        }
+        return;
+    }
+    put(b, " JOIN (SELECT DISTINCT ");
+    for (int j = 0; j < u->ncols; j++) {
+        if (j) put(b, ", ");
+        put(b, "y.");
+        put_ident(b, t->defs[u->cols[j]].name);
+    }
+    put(b, " FROM ");
+    put_ident(b, t->name);
+    put(b, " AS y");
+    if (by_changed) put(b, " JOIN \"" CHANGED_NAME "\" AS c ON y." ROWID " = c.\"\001r\")");
+    else {
+        char num[32];
+        snprintf(num, sizeof num, "%zu", first);
+        put(b, " WHERE y." ROWID " >= ");
+        put(b, num);
+        put(b, ")");
+    }
+    put(b, " AS k ON ");
+    for (int j = 0; j < u->ncols; j++) {
+        if (j) put(b, " AND ");
+        put(b, "x.");
+        put_ident(b, t->defs[u->cols[j]].name);
+        put(b, " = k.");
+        put_ident(b, t->defs[u->cols[j]].name);
+    }
+}
+
+/* x.k1, x.k2, ... */
+static void put_xkeys(sqlbuf *b, const attu_table *t, const attu_unique *u) {
+    for (int j = 0; j < u->ncols; j++) {
+        if (j) put(b, ", ");
+        put(b, "x.");
+        put_ident(b, t->defs[u->cols[j]].name);
+    }
+}
+
 static int colliding_rows(attu_session *s, attu_table *t, const attu_unique *u, size_t first, bool by_changed,
                           int64_t **rows, int64_t **groups, size_t *n, attu_error *err) {
     sqlbuf b = { 0 };
-    char num[32];
-    put(&b, "SELECT r, g FROM (SELECT " ROWID " AS r, min(" ROWID ") OVER (PARTITION BY ");
-    put_keys(&b, t, u);
+    put(&b, "SELECT r, g FROM (SELECT x." ROWID " AS r, min(x." ROWID ") OVER (PARTITION BY ");
+    put_xkeys(&b, t, u);
     put(&b, ") AS g, count(*) OVER (PARTITION BY ");
-    put_keys(&b, t, u);
-    put(&b, ") AS n FROM ");
-    put_ident(&b, t->name);
-    put(&b, " WHERE ");
-    for (int j = 0; j < u->ncols; j++) {
-        if (j) put(&b, " AND ");
-        put_ident(&b, t->defs[u->cols[j]].name);
-        put(&b, " IS NOT NULL");
-    }
-    if (first > 0) {
-        snprintf(num, sizeof num, "%zu", first);
-        put(&b, " AND (");
-        put_keys(&b, t, u);
-        put(&b, ") IN (SELECT ");
-        put_keys(&b, t, u);
-        put(&b, " FROM ");
-        put_ident(&b, t->name);
-        put(&b, " WHERE " ROWID " >= ");
-        put(&b, num);
-        put(&b, ")");
-    } else if (by_changed) {
-        put(&b, " AND (");
-        put_keys(&b, t, u);
-        put(&b, ") IN (SELECT ");
-        for (int j = 0; j < u->ncols; j++) {
-            if (j) put(&b, ", ");
-            put(&b, "x.");
-            put_ident(&b, t->defs[u->cols[j]].name);
-        }
-        put(&b, " FROM ");
-        put_ident(&b, t->name);
-        put(&b, " AS x JOIN \"" CHANGED_NAME "\" AS c ON x." ROWID " = c.\"\001r\")");
-    }
+    put_xkeys(&b, t, u);
+    put(&b, ") AS n");
+    put_rows_in_question(&b, t, u, first, by_changed);
     put(&b, ") s WHERE n > 1");
     if (b.oom) { free(b.p); return attu_error_oom(err); }
     attu_result *res = run_on(s, t, b.p, err);
@@ -387,7 +404,7 @@ int db_unique_check(attu_session *s, attu_table *t, size_t first, const uint8_t 
     if (!nu || (!changed && first >= t->nrows)) return 0;
     /* changed rows: their numbers in a one-column table the check joins
      * to, so that only their keys are partitioned (a few rows updated in a
-     * large table cost a semi-join, not a sort of the table) */
+     * large table cost a join, not a sort of the table) */
     attu_table *ch = NULL;
     if (changed) {
         size_t nch = 0;
@@ -430,24 +447,12 @@ int db_unique_groups(attu_session *s, attu_table *t, const attu_unique *u, size_
     sqlbuf b = { 0 };
     char num[32];
     snprintf(num, sizeof num, "%zu", first);
-    put(&b, "SELECT r, g FROM (SELECT " ROWID " AS r, min(" ROWID ") OVER (PARTITION BY ");
-    put_keys(&b, t, u);
-    put(&b, ") AS g FROM ");
-    put_ident(&b, t->name);
-    put(&b, " WHERE ");
-    for (int j = 0; j < u->ncols; j++) {
-        put_ident(&b, t->defs[u->cols[j]].name);
-        put(&b, " IS NOT NULL AND ");
-    }
-    put(&b, "(");
-    put_keys(&b, t, u);
-    put(&b, ") IN (SELECT ");
-    put_keys(&b, t, u);
-    put(&b, " FROM ");
-    put_ident(&b, t->name);
-    put(&b, " WHERE " ROWID " >= ");
-    put(&b, num);
-    put(&b, ")) s WHERE r >= ");
+    put(&b, "SELECT r, g FROM (SELECT x." ROWID " AS r, min(x." ROWID ") OVER (PARTITION BY ");
+    put_xkeys(&b, t, u);
+    put(&b, ") AS g");
+    /* (first 0: every row is in question, NULL keys left out) */
+    put_rows_in_question(&b, t, u, first ? first : 0, false);
+    put(&b, ") s WHERE r >= ");
     put(&b, num);
     if (b.oom) { free(b.p); return attu_error_oom(err); }
     attu_result *res = run_on(s, t, b.p, err);
