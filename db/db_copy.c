@@ -3,6 +3,7 @@
  * and COPY TO STDOUT (CSV text through the copy_out callbacks).
  */
 #include "db/db_internal.h"
+#include "db/db_unique.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -172,7 +173,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     attu_table *base = attu_catalog_lookup(s->db->cat, st->u.copy.table);
     if (!base) {
         pthread_rwlock_unlock(&s->db->lock);
-        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.copy.table_position, "relation \"%s\" does not exist", st->u.copy.table);
+        return db_no_such_table(s, st->u.copy.table, st->u.copy.table_position, err);
     }
     /* a column list: load those columns into a scratch table, then append
      * its rows with the other columns set to their DEFAULT, or NULL */
@@ -229,6 +230,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     free(map);
     int rc = -1;
     if (t && check_char_limits(t, base->nrows, err)) { attu_table_free(t); t = NULL; }
+    if (t && db_unique_check(s, t, base->nrows, NULL, err)) { attu_table_free(t); t = NULL; }
     if (t) {
         t->version = base->version + 1;
         if (db_save_table(s, t, err)) attu_table_free(t);
@@ -298,7 +300,7 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     else {
         /* SELECT the table's (or the listed) columns */
         attu_table *t = attu_catalog_lookup(s->db->cat, st->u.copy.table);
-        if (!t) attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.copy.table_position, "relation \"%s\" does not exist", st->u.copy.table);
+        if (!t) db_no_such_table(s, st->u.copy.table, st->u.copy.table_position, err);
         else {
             char q[4096];
             size_t used = (size_t)snprintf(q, sizeof q, "SELECT ");

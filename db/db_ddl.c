@@ -6,6 +6,7 @@
  * the catalog, so a failure leaves both exactly as they were.
  */
 #include "db/db_internal.h"
+#include "db/db_unique.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,9 @@ int db_save_table(attu_session *s, const attu_table *t, attu_error *err) {
     const char **defaults = calloc((size_t)t->ncols + 1, sizeof *defaults);
     if (!defaults) return attu_error_oom(err);
     for (int i = 0; i < t->ncols; i++) defaults[i] = attu_catalog_default(s->db->cat, t->name, i);
-    int rc = attu_storage_save_table_defaults(s->db->data_dir, t, defaults, err);
+    int nu = 0;
+    const attu_unique *u = attu_catalog_uniques(s->db->cat, t->name, &nu);
+    int rc = attu_storage_save_table_schema(s->db->data_dir, t, defaults, u, nu, err);
     free(defaults);
     return rc;
 }
@@ -379,7 +382,8 @@ static int create_exists_notice(const attu_ast_stmt *st, const attu_exec_callbac
 int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     if (st->u.create_table.if_not_exists) {
         pthread_rwlock_rdlock(&s->db->lock);
-        bool exists = attu_catalog_lookup(s->db->cat, st->u.create_table.table) != NULL;
+        bool exists = attu_catalog_lookup(s->db->cat, st->u.create_table.table) != NULL ||
+                      attu_catalog_constraint_owner(s->db->cat, st->u.create_table.table, NULL) != NULL;
         pthread_rwlock_unlock(&s->db->lock);
         if (exists) return create_exists_notice(st, cb, err);
     }
@@ -411,7 +415,8 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         if (cd->default_ && !null_default && !(dflt[i] = check_default(s, sql, cd, &defs[i], err))) goto fail;
     }
     pthread_rwlock_wrlock(&s->db->lock);
-    if (attu_catalog_lookup(s->db->cat, st->u.create_table.table)) {
+    if (attu_catalog_lookup(s->db->cat, st->u.create_table.table) ||
+        (st->u.create_table.if_not_exists && attu_catalog_constraint_owner(s->db->cat, st->u.create_table.table, NULL))) {
         /* (IF NOT EXISTS: made by another session since the check above) */
         if (!st->u.create_table.if_not_exists)
             attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", st->u.create_table.table);
@@ -420,10 +425,24 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         free(dflt); free(defs);
         return st->u.create_table.if_not_exists ? create_exists_notice(st, cb, err) : -1;
     }
+    /* an index is a relation in PostgreSQL: a constraint's name is taken */
+    if (attu_catalog_constraint_owner(s->db->cat, st->u.create_table.table, NULL)) {
+        attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", st->u.create_table.table);
+        pthread_rwlock_unlock(&s->db->lock);
+        goto fail;
+    }
+    attu_unique *uniques = NULL;
+    int nuniques = 0;
+    if (db_unique_define(s->db->cat, st, defs, n, &uniques, &nuniques, err)) {
+        pthread_rwlock_unlock(&s->db->lock);
+        goto fail;
+    }
     attu_table *t = attu_table_new(st->u.create_table.table, n, defs, err);
-    if (t && !(s->db->data_dir && attu_storage_save_table_defaults(s->db->data_dir, t, (const char *const *)dflt, err)) &&
+    if (t && !(s->db->data_dir && attu_storage_save_table_schema(s->db->data_dir, t, (const char *const *)dflt, uniques,
+                                                                 nuniques, err)) &&
         !attu_catalog_add(s->db->cat, t, err)) {
         rc = 0;
+        if (nuniques && attu_catalog_set_uniques(s->db->cat, t->name, uniques, nuniques, err)) rc = -1;
         for (int i = 0; i < n && !rc; i++)
             if (dflt[i] && attu_catalog_set_default(s->db->cat, t->name, i, dflt[i], err)) rc = -1;
         if (rc) {   /* out of memory: undo */
@@ -431,6 +450,7 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             if (s->db->data_dir) attu_storage_drop_table(s->db->data_dir, st->u.create_table.table, NULL);
         }
     } else attu_table_free(t);
+    free(uniques);
     pthread_rwlock_unlock(&s->db->lock);
 fail:
     for (int i = 0; i < n; i++) free(dflt[i]);
@@ -444,6 +464,14 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
     /* check all first: DROP TABLE a, b drops neither if b is missing */
     for (int i = 0; i < st->u.drop_table.tables.n; i++) {
         const char *name = st->u.drop_table.tables.items[i];
+        if (!attu_catalog_lookup(s->db->cat, name) && attu_catalog_constraint_owner(s->db->cat, name, NULL)) {
+            /* PostgreSQL's index of a constraint: not a table, even with IF EXISTS */
+            attu_error_set(err, "42809", st->u.drop_table.tables.positions ? st->u.drop_table.tables.positions[i] : st->position,
+                           "\"%s\" is not a table", name);
+            attu_error_set_hint(err, "Use DROP INDEX to remove an index.");
+            pthread_rwlock_unlock(&s->db->lock);
+            return -1;
+        }
         if (!attu_catalog_lookup(s->db->cat, name) && !st->u.drop_table.if_exists) {
             pthread_rwlock_unlock(&s->db->lock);
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE,
@@ -684,7 +712,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     memset(&vcopy, 0, sizeof vcopy);
     attu_ast_arena *arena = NULL;
     if (!base) {
-        attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.insert.table_position, "relation \"%s\" does not exist", st->u.insert.table);
+        db_no_such_table(s, st->u.insert.table, st->u.insert.table_position, err);
         goto out;
     }
     if (st->u.insert.targets) {   /* INSERT INTO t (a[1], a[2]): one assignment per column */
@@ -755,11 +783,28 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     attu_table *t = db_append_rows(base, src ? src : res ? res->cols : NULL, map, n, err);
     if (!t) goto out;
-    /* RETURNING reads the appended rows of t (db_insert_returning.c) */
     attu_result *ret = NULL;
-    if (st->u.insert.nreturning && !(ret = db_insert_returning(s, sql, st, params, t, base->nrows, err))) {
-        attu_table_free(t);
-        goto out;
+    if (st->u.insert.on_conflict) {
+        /* ON CONFLICT decides which rows go in and which update
+         * (db_on_conflict.c); RETURNING reads those rows, in that order */
+        size_t *rows = NULL;
+        if (db_on_conflict(s, sql, st, params, base->nrows, &t, &n, &rows, err)) { attu_table_free(t); goto out; }
+        if (st->u.insert.nreturning) {
+            attu_table *g = db_gather_rows(t, rows, n, "\001returning", err);
+            if (g) {
+                ret = db_insert_returning_rows(s, sql, st, params, g, err);
+                attu_table_free(g);
+            }
+            if (!ret) { free(rows); attu_table_free(t); goto out; }
+        }
+        free(rows);
+    } else {
+        if (db_unique_check(s, t, base->nrows, NULL, err)) { attu_table_free(t); goto out; }
+        /* RETURNING reads the appended rows of t (db_insert_returning.c) */
+        if (st->u.insert.nreturning && !(ret = db_insert_returning(s, sql, st, params, t, base->nrows, err))) {
+            attu_table_free(t);
+            goto out;
+        }
     }
     if (save(s, t, err)) { attu_table_free(t); attu_result_free(ret); goto out; }
     attu_table *old = attu_catalog_replace(s->db->cat, t);
@@ -793,7 +838,8 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     const char *name = st->u.create_table_as.table;
     attu_result *res = NULL;
     attu_column_def *defs = NULL;
-    if (attu_catalog_lookup(s->db->cat, name)) {
+    if (attu_catalog_lookup(s->db->cat, name) ||
+        (st->u.create_table_as.if_not_exists && attu_catalog_constraint_owner(s->db->cat, name, NULL))) {
         if (st->u.create_table_as.if_not_exists) {
             pthread_rwlock_unlock(&s->db->lock);
             if (cb && cb->on_notice) {
@@ -803,6 +849,10 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
             }
             return db_deliver_tag(cb, "CREATE TABLE AS", err) ? -2 : 0;
         }
+        attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", name);
+        goto out;
+    }
+    if (attu_catalog_constraint_owner(s->db->cat, name, NULL)) {   /* an index is a relation */
         attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", name);
         goto out;
     }

@@ -13,6 +13,13 @@
  * runs over it; then the old table is put back and INSERT goes on as
  * without RETURNING (save, swap). An error in RETURNING fails the INSERT
  * with nothing changed. The rows come in insertion order.
+ *
+ * INSERT ... ON CONFLICT returns rows that are not all appended ones (the
+ * updated rows too): those rows, gathered in order into a table of their
+ * own under a hidden name, are read as the INSERT's table (its alias or
+ * name) while the table itself stays as it was, so that a subquery of
+ * RETURNING reads the table as the statement found it, as PostgreSQL's
+ * snapshot does.
  */
 #include "db/db_internal.h"
 
@@ -21,7 +28,9 @@
 #include <string.h>
 
 /* The query above, its nodes from arena. */
-static attu_ast_query *returning_query(attu_ast_arena *a, const attu_ast_stmt *st, size_t n0, attu_error *err) {
+/* source: the table read (NULL: the INSERT's), named as the INSERT's. */
+static attu_ast_query *returning_query(attu_ast_arena *a, const attu_ast_stmt *st, const char *source, size_t n0,
+                                       attu_error *err) {
     if (db_check_dml_items(NULL, 0, st->u.insert.returning, st->u.insert.nreturning, err)) return NULL;
     attu_ast_query *q = attu_ast_alloc(a, sizeof *q);
     attu_ast_from *f = attu_ast_alloc(a, sizeof *f);
@@ -36,12 +45,13 @@ static attu_ast_query *returning_query(attu_ast_arena *a, const attu_ast_stmt *s
     f->kind = ATTU_FROM_TABLE;
     f->position = pos;
     f->depth = 1;
-    f->u.table.name = st->u.insert.table;
+    f->u.table.name = source ? (char *)source : st->u.insert.table;
+    f->alias = st->u.insert.alias ? st->u.insert.alias : source ? st->u.insert.table : NULL;
     from[0] = f;
     rowid->kind = ATTU_EXPR_COLUMN;
     rowid->position = pos;
     rowid->depth = 1;
-    rowid->u.column.qualifier = st->u.insert.table;
+    rowid->u.column.qualifier = st->u.insert.alias ? st->u.insert.alias : st->u.insert.table;
     rowid->u.column.name = ATTU_ROWID_INTERNAL;
     lit->kind = ATTU_EXPR_LITERAL;
     lit->position = pos;
@@ -74,12 +84,26 @@ attu_result *db_insert_returning(attu_session *s, const char *sql, const attu_as
                                  attu_table *t, size_t n0, attu_error *err) {
     attu_ast_arena *a = attu_ast_arena_new();
     if (!a) { attu_error_oom(err); return NULL; }
-    attu_ast_query *q = returning_query(a, st, n0, err);
+    attu_ast_query *q = returning_query(a, st, NULL, n0, err);
     attu_result *res = NULL;
     if (q) {
         attu_table *old = attu_catalog_replace(s->db->cat, t);
         res = db_run_query(s, sql, q, params, err);
         attu_catalog_replace(s->db->cat, old);
+    }
+    attu_ast_arena_free(a);
+    return res;
+}
+
+attu_result *db_insert_returning_rows(attu_session *s, const char *sql, const attu_ast_stmt *st,
+                                      const attu_bind_params *params, attu_table *rows, attu_error *err) {
+    attu_ast_arena *a = attu_ast_arena_new();
+    if (!a) { attu_error_oom(err); return NULL; }
+    attu_ast_query *q = returning_query(a, st, rows->name, 0, err);
+    attu_result *res = NULL;
+    if (q && !attu_catalog_add(s->db->cat, rows, err)) {
+        res = db_run_query(s, sql, q, params, err);
+        attu_catalog_remove(s->db->cat, rows->name, true, NULL);
     }
     attu_ast_arena_free(a);
     return res;
@@ -91,7 +115,7 @@ int db_insert_returning_describe(attu_session *s, const char *sql, const attu_as
     attu_plan_arena *pa = attu_plan_arena_new();
     int rc = -1;
     pthread_rwlock_rdlock(&s->db->lock);
-    attu_ast_query *q = a && pa ? returning_query(a, st, 0, err) : NULL;
+    attu_ast_query *q = a && pa ? returning_query(a, st, NULL, 0, err) : NULL;
     if (!a || !pa) attu_error_oom(err);
     attu_bind_params bp = db_params(s, params);
     attu_lplan *lp = q ? attu_bind_query(pa, s->db->cat, sql, q, &bp, err) : NULL;

@@ -167,6 +167,10 @@ const attu_ast_stmt *db_insert_subscripts(attu_ast_arena *arena, const attu_tabl
  * the current table, not run. */
 attu_result *db_insert_returning(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                                  attu_table *t, size_t n0, attu_error *err);
+/* The same over the rows of `rows` (a table of the INSERT's columns under a
+ * name of its own, put in the catalog for the query), in their order. */
+attu_result *db_insert_returning_rows(attu_session *s, const char *sql, const attu_ast_stmt *st,
+                                      const attu_bind_params *params, attu_table *rows, attu_error *err);
 int db_insert_returning_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                                  int *ncols, attu_result_column **cols, attu_error *err);
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);

@@ -36,6 +36,7 @@
  * PostgreSQL).
  */
 #include "db/db_internal.h"
+#include "db/db_unique.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -529,8 +530,7 @@ static int modify_open(modify_ctx *m, attu_session *s, const attu_ast_stmt *st, 
     if (!*pa || !m->arena) return attu_error_oom(err);
     m->base = attu_catalog_lookup(s->db->cat, st->u.modify.table);
     if (!m->base)
-        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.modify.table_position,
-                              "relation \"%s\" does not exist", st->u.modify.table);
+        return db_no_such_table(s, st->u.modify.table, st->u.modify.table_position, err);
     return 0;
 }
 
@@ -580,6 +580,16 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             free(keep);
         }
         if (!t) goto out;
+        if (update) {
+            /* the constraints hold on the final state of the rows
+             * (db_unique.c), not row by row as PostgreSQL checks them */
+            uint8_t *changed = malloc(base->nrows ? base->nrows : 1);
+            if (!changed) { attu_table_free(t); attu_error_oom(err); goto out; }
+            for (size_t r = 0; r < base->nrows; r++) changed[r] = src_row[r] >= 0;
+            int urc = db_unique_check(s, t, 0, changed, err);
+            free(changed);
+            if (urc) { attu_table_free(t); goto out; }
+        }
         if (db_save_table(s, t, err)) { attu_table_free(t); goto out; }
         attu_table_free(attu_catalog_replace(s->db->cat, t));
     }

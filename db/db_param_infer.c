@@ -25,6 +25,7 @@
  * each run (described as unknown, 705) rather than fail.
  */
 #include "db/db_internal.h"
+#include "db/db_unique.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +64,7 @@ static int check_insert(attu_session *s, const attu_ast_stmt *st, attu_error *er
     pthread_rwlock_rdlock(&s->db->lock);
     const attu_table *base = attu_catalog_lookup(s->db->cat, st->u.insert.table);
     if (!base)
-        r = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.insert.table_position,
-                           "relation \"%s\" does not exist", st->u.insert.table);
+        r = db_no_such_table(s, st->u.insert.table, st->u.insert.table_position, err);
     for (int k = 0; !r && k < st->u.insert.columns.n; k++)
         if (attu_table_find_column(base, st->u.insert.columns.items[k]) < 0)
             r = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN,
@@ -138,6 +138,13 @@ static int infer_insert(attu_session *s, const char *sql, const attu_ast_stmt *s
     attu_error scratch;
     attu_error_clear(&scratch);
     infer_query_locked(s, sql, src, &ib, &scratch);
+    /* ON CONFLICT DO UPDATE: a bare SET value takes its column's type, as
+     * UPDATE's (its other expressions are left typed by each run) */
+    const attu_ast_on_conflict *oc = st->u.insert.on_conflict;
+    for (int k = 0; oc && base && k < oc->nsets; k++) {
+        int c = attu_table_find_column(base, oc->sets[k].column);
+        if (c >= 0) assign_bare(oc->sets[k].value, base->defs[c].type, np, bp->inferred);
+    }
     pthread_rwlock_unlock(&s->db->lock);
     free(targets);
     free(names);

@@ -11,6 +11,7 @@
  * reported.
  */
 #include "db/db_internal.h"
+#include "db/db_unique.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,11 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
     for (int i = 0; i < names->n; i++) {
         const attu_table *t = attu_catalog_lookup(s->db->cat, names->items[i]);
         if (!t) {
-            attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, names->positions ? names->positions[i] : st->position,
-                           "relation \"%s\" does not exist", names->items[i]);
+            int pos = names->positions ? names->positions[i] : st->position;
+            if (attu_catalog_constraint_owner(s->db->cat, names->items[i], NULL))
+                attu_error_set(err, "42809", pos, "\"%s\" is not a table", names->items[i]);
+            else
+                attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, pos, "relation \"%s\" does not exist", names->items[i]);
             pthread_rwlock_unlock(&s->db->lock);
             return -1;
         }

@@ -19,6 +19,7 @@
  * position, as in PostgreSQL.
  */
 #include "db/db_internal.h"
+#include "db/db_unique.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,8 +178,7 @@ int db_insert_values_defaults(attu_session *s, const attu_ast_stmt *st, db_value
     out->q = src;
     const attu_table *base = attu_catalog_lookup(s->db->cat, st->u.insert.table);
     if (!base)
-        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.insert.table_position, "relation \"%s\" does not exist",
-                              st->u.insert.table);
+        return db_no_such_table(s, st->u.insert.table, st->u.insert.table_position, err);
     if (src && (src->kind != ATTU_QUERY_VALUES || !has_default_item(src))) return 0;
     if (!src) {
         /* DEFAULT VALUES: the one row (its DEFAULTs are constants, folded

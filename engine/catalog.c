@@ -16,6 +16,10 @@
 typedef struct col_defaults {
     int    n;
     char **sql;
+    /* (and the table's PRIMARY KEY / UNIQUE constraints, which travel the
+     * same way) */
+    int          nuniques;
+    attu_unique *uniques;
 } col_defaults;
 
 struct attu_catalog {
@@ -29,6 +33,9 @@ static void defaults_free(col_defaults *d) {
     free(d->sql);
     d->sql = NULL;
     d->n = 0;
+    free(d->uniques);
+    d->uniques = NULL;
+    d->nuniques = 0;
 }
 
 attu_catalog *attu_catalog_new(void) {
@@ -85,7 +92,7 @@ int attu_catalog_add(attu_catalog *cat, attu_table *t, attu_error *err) {
     memmove(cat->defaults + at + 1, cat->defaults + at,
             (cat->count - at) * sizeof *cat->defaults);
     cat->tables[at] = t;
-    cat->defaults[at] = (col_defaults){ 0, NULL };
+    cat->defaults[at] = (col_defaults){ 0, NULL, 0, NULL };
     cat->count++;
     return 0;
 }
@@ -158,4 +165,39 @@ const char *attu_catalog_default(const attu_catalog *cat, const char *table,
     long i = search(cat, table);
     if (i < 0 || col < 0 || col >= cat->defaults[i].n) return NULL;
     return cat->defaults[i].sql[col];
+}
+
+int attu_catalog_set_uniques(attu_catalog *cat, const char *table,
+                             const attu_unique *u, int n, attu_error *err) {
+    long i = search(cat, table);
+    if (i < 0)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
+                              "relation \"%s\" does not exist", table);
+    attu_unique *copy = NULL;
+    if (n > 0) {
+        if (!(copy = malloc((size_t)n * sizeof *copy))) return attu_error_oom(err);
+        memcpy(copy, u, (size_t)n * sizeof *copy);
+    }
+    free(cat->defaults[i].uniques);
+    cat->defaults[i].uniques = copy;
+    cat->defaults[i].nuniques = n > 0 ? n : 0;
+    return 0;
+}
+
+const attu_unique *attu_catalog_uniques(const attu_catalog *cat,
+                                        const char *table, int *n) {
+    long i = search(cat, table);
+    *n = i >= 0 ? cat->defaults[i].nuniques : 0;
+    return *n ? cat->defaults[i].uniques : NULL;
+}
+
+attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
+                                          const char *name, int *which) {
+    for (size_t i = 0; i < cat->count; i++)
+        for (int k = 0; k < cat->defaults[i].nuniques; k++)
+            if (!strcmp(cat->defaults[i].uniques[k].name, name)) {
+                if (which) *which = k;
+                return cat->tables[i];
+            }
+    return NULL;
 }

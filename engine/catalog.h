@@ -13,6 +13,7 @@
 
 #include "engine/error.h"
 #include "engine/table.h"
+#include "engine/unique.h"
 
 typedef struct attu_catalog attu_catalog;
 
@@ -42,6 +43,20 @@ int attu_catalog_set_default(attu_catalog *cat, const char *table, int col,
                              const char *sql, attu_error *err);
 const char *attu_catalog_default(const attu_catalog *cat, const char *table,
                                  int col);
+
+/* PRIMARY KEY and UNIQUE constraints (unique.h), kept beside the table
+ * as its DEFAULTs are (replace keeps them, remove drops them). set copies
+ * the n of them (replacing any); 42P01 when no such table.
+ * attu_catalog_uniques gives the table's (NULL, *n = 0 when none). */
+int attu_catalog_set_uniques(attu_catalog *cat, const char *table,
+                             const attu_unique *u, int n, attu_error *err);
+const attu_unique *attu_catalog_uniques(const attu_catalog *cat,
+                                        const char *table, int *n);
+/* The table one of whose constraints is named name, or NULL (constraint
+ * names share PostgreSQL's relation namespace with tables: an index is a
+ * relation). *which receives the constraint's index. */
+attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
+                                          const char *name, int *which);
 
 /* Tables in name order. */
 size_t attu_catalog_count(const attu_catalog *cat);

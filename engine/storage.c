@@ -354,8 +354,9 @@ static void escape_text(const char *s, char *out, size_t cap) {
  * <sql>" line per column that has a DEFAULT, its SQL text escaped like
  * names; "crc32c" over all of it last. Files written before DEFAULTs
  * existed simply have no default lines. */
-static char *schema_text(const attu_table *t, const char *const *defaults, size_t *len) {
-    size_t cap = 256 + (size_t)t->ncols * 300;
+static char *schema_text(const attu_table *t, const char *const *defaults, const attu_unique *uniques,
+                         int nuniques, size_t *len) {
+    size_t cap = 256 + (size_t)t->ncols * 300 + (size_t)nuniques * (ATTU_NAME_MAX * 3 + 32 + ATTU_INDEX_MAX_KEYS * 12);
     for (int i = 0; defaults && i < t->ncols; i++)
         if (defaults[i]) cap += 32 + 3 * strlen(defaults[i]);
     char *buf = malloc(cap);
@@ -381,6 +382,14 @@ static char *schema_text(const attu_table *t, const char *const *defaults, size_
         n += (size_t)snprintf(buf + n, cap - n, "default %d %s\n", i, e);
         free(e);
     }
+    /* "unique <name> <primary> <ncols> <col>...": one per PRIMARY KEY /
+     * UNIQUE constraint (unique.h); files written before them have none */
+    for (int k = 0; k < nuniques; k++) {
+        escape_text(uniques[k].name, name, sizeof name);
+        n += (size_t)snprintf(buf + n, cap - n, "unique %s %d %d", name, uniques[k].primary ? 1 : 0, uniques[k].ncols);
+        for (int j = 0; j < uniques[k].ncols; j++) n += (size_t)snprintf(buf + n, cap - n, " %d", uniques[k].cols[j]);
+        n += (size_t)snprintf(buf + n, cap - n, "\n");
+    }
     uint32_t crc = attu_crc32c(0, buf, n);
     n += (size_t)snprintf(buf + n, cap - n, "crc32c %08x\n", crc);
     *len = n;
@@ -396,12 +405,16 @@ typedef struct schema {
     int ncols;
     schema_col *cols;
     char **defaults;    /* ncols entries once a default line is read */
+    attu_unique *uniques;
+    int nuniques;
 } schema;
 
 static void schema_free(schema *s) {
     for (int i = 0; s->defaults && i < s->ncols; i++) free(s->defaults[i]);
     free(s->defaults);
     free(s->cols);
+    free(s->uniques);
+    s->uniques = NULL;
     s->defaults = NULL;
     s->cols = NULL;
 }
@@ -459,6 +472,26 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
             unescape_name(line + off, d, elen + 1);
             free(s->defaults[i]);
             s->defaults[i] = d;
+        } else if (strncmp(line, "unique ", 7) == 0) {
+            int pk, nk, off = 0;
+            if (!s->cols || sscanf(line, "unique %255s %d %d%n", buf, &pk, &nk, &off) != 3 ||
+                nk < 1 || nk > ATTU_INDEX_MAX_KEYS)
+                return -1;
+            attu_unique *u = realloc(s->uniques, sizeof *u * (size_t)(s->nuniques + 1));
+            if (!u) return -1;
+            s->uniques = u;
+            u = &s->uniques[s->nuniques++];
+            memset(u, 0, sizeof *u);
+            unescape_name(buf, u->name, sizeof u->name);
+            u->primary = pk != 0;
+            u->ncols = nk;
+            const char *p = line + off;
+            for (int j = 0; j < nk; j++) {
+                int used = 0;
+                if (sscanf(p, " %d%n", &u->cols[j], &used) != 1 || u->cols[j] < 0 || u->cols[j] >= s->ncols)
+                    return -1;
+                p += used;
+            }
         } else {
             return -1;
         }
@@ -482,11 +515,11 @@ static unsigned long read_current(const char *tdir) {
 }
 
 static int write_generation(const char *gdir, const attu_table *t, const char *const *defaults,
-                            attu_error *err) {
+                            const attu_unique *uniques, int nuniques, attu_error *err) {
     char path[PATH_MAX];
     if (mkdir(gdir, 0755) != 0) return io_error(err, "create directory", gdir);
     size_t slen;
-    char *stext = schema_text(t, defaults, &slen);
+    char *stext = schema_text(t, defaults, uniques, nuniques, &slen);
     if (!stext) return attu_error_oom(err);
     fmt(path, sizeof path, "%s/schema", gdir);
     int rc = write_file(path, stext, slen, NULL, 0, err);
@@ -558,6 +591,11 @@ int attu_storage_save_table(const char *data_dir, const attu_table *t,
 
 int attu_storage_save_table_defaults(const char *data_dir, const attu_table *t,
                                      const char *const *defaults, attu_error *err) {
+    return attu_storage_save_table_schema(data_dir, t, defaults, NULL, 0, err);
+}
+
+int attu_storage_save_table_schema(const char *data_dir, const attu_table *t, const char *const *defaults,
+                                   const attu_unique *uniques, int nuniques, attu_error *err) {
     if (t->unavailable)
         return attu_error_set(err, ATTU_SQLSTATE_DATA_CORRUPTED, 0, "%s",
                               t->unavailable_reason);
@@ -571,7 +609,7 @@ int attu_storage_save_table_defaults(const char *data_dir, const attu_table *t,
         fmt(gname, sizeof gname, "g%lu", gen);
         fmt(gdir, sizeof gdir, "%s/%s", tdir, gname);
         remove_tree(gdir);   /* leftover of an interrupted save */
-        if (write_generation(gdir, t, defaults, err) || fsync_path(tdir, err)) {
+        if (write_generation(gdir, t, defaults, uniques, nuniques, err) || fsync_path(tdir, err)) {
             remove_tree(gdir);
             return -1;
         }
@@ -593,7 +631,7 @@ int attu_storage_save_table_defaults(const char *data_dir, const attu_table *t,
     remove_tree(tmp);
     if (mkdir(tmp, 0755) != 0) return io_error(err, "create directory", tmp);
     fmt(gdir, sizeof gdir, "%s/g1", tmp);
-    if (write_generation(gdir, t, defaults, err) || commit_current(tmp, 1, err)) {
+    if (write_generation(gdir, t, defaults, uniques, nuniques, err) || commit_current(tmp, 1, err)) {
         remove_tree(tmp);
         return -1;
     }
@@ -646,7 +684,8 @@ static attu_table *unavailable_table(const char *name, const schema *s,
 
 /* Loads one committed generation; on damage returns an unavailable table. */
 static attu_table *load_table(const char *tdir, const char *dirname_, unsigned long gen,
-                              char ***defaults_out, attu_error *err) {
+                              char ***defaults_out, attu_unique **uniques_out, int *nuniques_out,
+                              attu_error *err) {
     char gdir[PATH_MAX], path[PATH_MAX + 32], name[ATTU_NAME_MAX + 1];
     unescape_name(dirname_, name, sizeof name);
     fmt(gdir, sizeof gdir, "%s/g%lu", tdir, gen);
@@ -763,6 +802,9 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
     t->nrows = s.rows;
     *defaults_out = s.defaults;   /* the caller's now */
     s.defaults = NULL;
+    *uniques_out = s.uniques;
+    *nuniques_out = s.nuniques;
+    s.uniques = NULL;
     schema_free(&s);
     return t;
 }
@@ -796,7 +838,9 @@ int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
         fmt(keep, sizeof keep, "g%lu", gen);
         remove_other_generations(path, keep);
         char **defaults = NULL;
-        attu_table *t = load_table(path, e->d_name, gen, &defaults, err);
+        attu_unique *uniques = NULL;
+        int nuniques = 0;
+        attu_table *t = load_table(path, e->d_name, gen, &defaults, &uniques, &nuniques, err);
         if (!t) { rc = -1; break; }
         int ncols = t->ncols;
         if (attu_catalog_add(cat, t, err) != 0) {
@@ -808,6 +852,8 @@ int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
             free(defaults[i]);
         }
         free(defaults);
+        if (!rc && nuniques && attu_catalog_set_uniques(cat, t->name, uniques, nuniques, err)) rc = -1;
+        free(uniques);
         if (rc) break;
         count++;
     }

@@ -13,6 +13,7 @@
 #include "engine/catalog.h"
 #include "engine/error.h"
 #include "engine/table.h"
+#include "engine/unique.h"
 
 /* Creates the directory if missing and takes an exclusive lock file so that
  * two daemons never share it. Returns 0 or -1 (58030). */
@@ -29,6 +30,12 @@ int attu_storage_save_table(const char *data_dir, const attu_table *t,
  * existed load unchanged, with no defaults. */
 int attu_storage_save_table_defaults(const char *data_dir, const attu_table *t,
                                      const char *const *defaults, attu_error *err);
+
+/* The same, also recording the table's PRIMARY KEY / UNIQUE constraints
+ * (unique.h), which attu_storage_load_all gives back to the catalog
+ * (attu_catalog_set_uniques). */
+int attu_storage_save_table_schema(const char *data_dir, const attu_table *t, const char *const *defaults,
+                                   const attu_unique *uniques, int nuniques, attu_error *err);
 
 /* Durably removes the table's folder. */
 int attu_storage_drop_table(const char *data_dir, const char *name,

@@ -557,9 +557,33 @@ typedef struct attu_ast_column_def {
     int               position;
     attu_ast_typename type;
     bool              not_null;     /* NOT NULL or PRIMARY KEY written */
-    bool              primary_key;  /* accepted, recorded, not enforced */
+    bool              primary_key;  /* PRIMARY KEY written on the column */
     attu_ast_expr    *default_;     /* DEFAULT expr, NULL if none */
+    struct attu_ast_unique_def *uniques;   /* its PRIMARY KEY / UNIQUE, in order */
+    int               nuniques;
 } attu_ast_column_def;
+
+/* A PRIMARY KEY or UNIQUE constraint of CREATE TABLE, a column's or the
+ * table's, in the order written (db_ddl.c names them as PostgreSQL does). */
+typedef struct attu_ast_unique_def {
+    char              *name;        /* CONSTRAINT name, or NULL */
+    bool               primary;
+    attu_ast_name_list columns;     /* the key columns, as written */
+    int                position;    /* PRIMARY / UNIQUE */
+} attu_ast_unique_def;
+
+/* INSERT ... ON CONFLICT [ (a, b) | ON CONSTRAINT name ] DO NOTHING |
+ * DO UPDATE SET ... [WHERE ...] (db/db_on_conflict.c) */
+typedef struct attu_ast_on_conflict {
+    bool               update;      /* DO UPDATE (else DO NOTHING) */
+    int                position;    /* ON */
+    attu_ast_name_list columns;     /* the inference columns; n == 0: none */
+    char              *constraint;  /* ON CONSTRAINT name, or NULL */
+    int                constraint_position;
+    struct attu_ast_set_item *sets; /* DO UPDATE's SET list */
+    int                nsets;
+    attu_ast_expr     *where;       /* DO UPDATE ... WHERE, or NULL */
+} attu_ast_on_conflict;
 
 typedef struct attu_ast_option {    /* COPY ... WITH (name value, ...) */
     char *name;                     /* lower case: format, header, delimiter,
@@ -606,12 +630,16 @@ struct attu_ast_stmt {
             attu_ast_select_item *returning;  /* RETURNING items; nreturning == 0: none */
             int                nreturning;
             int                returning_position;   /* the RETURNING keyword */
+            char              *alias;     /* INSERT INTO t AS x, or NULL */
+            attu_ast_on_conflict *on_conflict;   /* NULL: none */
         } insert;
         struct {
             char                *table;
             bool                 if_not_exists;
             attu_ast_column_def *columns;
             int                  ncolumns;   /* >= 0 (PG allows zero) */
+            attu_ast_unique_def *uniques;    /* PRIMARY KEY / UNIQUE, as written */
+            int                  nuniques;
         } create_table;
         struct {
             char              *table;

@@ -261,7 +261,10 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     }
     attu_table *t = attu_catalog_lookup(c->cat, name);
     if (!t) {
-        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, f->position, "relation \"%s\" does not exist", name);
+        if (attu_catalog_constraint_owner(c->cat, name, NULL))   /* PostgreSQL's index of the constraint */
+            attu_error_set(c->err, "42809", f->position, "\"%s\" is an index", name);
+        else
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, f->position, "relation \"%s\" does not exist", name);
         return NULL;
     }
     if (t->unavailable) {

@@ -290,6 +290,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        DESC DISTINCT ELSE END EXCEPT FALSE FETCH FOR FROM GROUP HAVING IN
        INTERSECT INTO LATERAL LEADING LIMIT LOCALTIME LOCALTIMESTAMP NOT NULL
        OFFSET ON ONLY OR ORDER PLACING PRIMARY RETURNING SELECT SOME SYMMETRIC TABLE
+       CONSTRAINT DO
        THEN TO TRAILING TRUE UNION UNIQUE USER USING WHEN WHERE WINDOW WITH.
 
 /* Type and function name keywords (function names, not column names). */
@@ -1541,6 +1542,8 @@ bare_label(A) ::= NULL(T).                  { A = T; }
 bare_label(A) ::= ONLY(T).                  { A = T; }
 bare_label(A) ::= OR(T).                    { A = T; }
 bare_label(A) ::= PRIMARY(T).               { A = T; }
+bare_label(A) ::= CONSTRAINT(T).            { A = T; }
+bare_label(A) ::= DO(T).                    { A = T; }
 bare_label(A) ::= SELECT(T).                { A = T; }
 bare_label(A) ::= SOME(T).                  { A = T; }
 bare_label(A) ::= SYMMETRIC(T).             { A = T; }
@@ -1718,6 +1721,8 @@ reserved_keyword(A) ::= ONLY(T).                  { A = T; }
 reserved_keyword(A) ::= OR(T).                    { A = T; }
 reserved_keyword(A) ::= PLACING(T).               { A = T; }
 reserved_keyword(A) ::= PRIMARY(T).               { A = T; }
+reserved_keyword(A) ::= CONSTRAINT(T).            { A = T; }
+reserved_keyword(A) ::= DO(T).                    { A = T; }
 reserved_keyword(A) ::= SELECT(T).                { A = T; }
 reserved_keyword(A) ::= SOME(T).                  { A = T; }
 reserved_keyword(A) ::= SYMMETRIC(T).             { A = T; }
@@ -1863,53 +1868,72 @@ static void insert_returning(attu_ast_stmt *s, attu_vec *ret) {
     s->u.insert.nreturning = ret->n;
 }
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) select_stmt(Q) RETURNING(R) target_list(L).
+/* INSERT INTO t [AS x] [(cols)] {query | DEFAULT VALUES}
+ *     [ON CONFLICT ...] [RETURNING ...] */
+insert_stmt(A) ::= INSERT(K) INTO insert_target(N) insert_rest(S) opt_on_conflict(O) insert_returning(R).
 {
-    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
-    A->u.insert.table = (char *)N.name;
-    A->u.insert.table_position = N.pos;
-    A->u.insert.source = Q;
-    A->u.insert.returning_position = R.pos;
-    insert_returning(A, L);
+    A = S;
+    A->position = K.pos;
+    A->u.insert.table = (char *)N.name.name;
+    A->u.insert.table_position = N.name.pos;
+    A->u.insert.alias = (char *)N.alias;
+    A->u.insert.on_conflict = O;
+    if (R.items) { A->u.insert.returning_position = R.pos; insert_returning(A, R.items); }
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP insert_cols(C) RP select_stmt(Q) RETURNING(R) target_list(L).
-{
-    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
-    A->u.insert.table = (char *)N.name;
-    A->u.insert.table_position = N.pos;
-    ab_insert_columns(ctx, A, C);
-    A->u.insert.source = Q;
-    A->u.insert.returning_position = R.pos;
-    insert_returning(A, L);
+%type insert_target {ab_dml_target}
+insert_target(A) ::= qualified_name(N).                { A.name = N; A.alias = NULL; }
+insert_target(A) ::= qualified_name(N) AS colid(L).    { A.name = N; A.alias = ab_tokstr(&L); }
+%type insert_rest {attu_ast_stmt *}
+insert_rest(A) ::= select_stmt(Q).
+    { A = ab_stmt(ctx, ATTU_STMT_INSERT, 0); A->u.insert.source = Q; }
+insert_rest(A) ::= LP insert_cols(C) RP select_stmt(Q).
+    { A = ab_stmt(ctx, ATTU_STMT_INSERT, 0); ab_insert_columns(ctx, A, C); A->u.insert.source = Q; }
+insert_rest(A) ::= DEFAULT VALUES.
+    { A = ab_stmt(ctx, ATTU_STMT_INSERT, 0); }
+%include {
+typedef struct ab_returning { attu_vec *items; int pos; } ab_returning;
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES RETURNING(R) target_list(L).
+%type insert_returning {ab_returning}
+insert_returning(A) ::= RETURNING(R) target_list(L).   { A.items = L; A.pos = R.pos; }
+insert_returning(A) ::= .                              { A.items = NULL; A.pos = 0; }
+
+/* ON CONFLICT: CONFLICT and NOTHING are unreserved words, read as names */
+%type opt_on_conflict {attu_ast_on_conflict *}
+opt_on_conflict(A) ::= .                                { A = NULL; }
+opt_on_conflict(A) ::= ON(K) conflict_word conflict_target(T) DO conflict_action(C).
 {
-    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
-    A->u.insert.table = (char *)N.name;
-    A->u.insert.table_position = N.pos;
-    A->u.insert.returning_position = R.pos;
-    insert_returning(A, L);
+    A = C;
+    A->position = K.pos;
+    A->columns = T.columns;
+    A->constraint = T.constraint;
+    A->constraint_position = T.constraint_position;
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) select_stmt(Q).
+conflict_word ::= ID(T).
 {
-    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
-    A->u.insert.table = (char *)N.name;
-    A->u.insert.table_position = N.pos;
-    A->u.insert.source = Q;
+    if (strcmp(ab_tokstr(&T), "conflict") != 0)
+        { ab_error(ctx, ATTU_SQLSTATE_SYNTAX, T.pos, "syntax error at or near \"%.*s\"", (int)T.len, ctx->sql + T.off);
+          ctx->failed = true; }
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP insert_cols(C) RP select_stmt(Q).
+%type conflict_target {attu_ast_on_conflict}
+conflict_target(A) ::= .                                { memset(&A, 0, sizeof A); }
+conflict_target(A) ::= LP name_list(L) RP.              { memset(&A, 0, sizeof A); A.columns = ab_names(L); }
+conflict_target(A) ::= ON CONSTRAINT colid(N).
+    { memset(&A, 0, sizeof A); A.constraint = (char *)ab_tokstr(&N); A.constraint_position = N.pos; }
+%type conflict_action {attu_ast_on_conflict *}
+conflict_action(A) ::= ID(T).
 {
-    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
-    A->u.insert.table = (char *)N.name;
-    A->u.insert.table_position = N.pos;
-    ab_insert_columns(ctx, A, C);
-    A->u.insert.source = Q;
+    if (strcmp(ab_tokstr(&T), "nothing") != 0)
+        { ab_error(ctx, ATTU_SQLSTATE_SYNTAX, T.pos, "syntax error at or near \"%.*s\"", (int)T.len, ctx->sql + T.off);
+          ctx->failed = true; }
+    A = ab_alloc(ctx, sizeof *A);
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES.
+conflict_action(A) ::= UPDATE SET set_clause_list(S) where_clause(W).
 {
-    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
-    A->u.insert.table = (char *)N.name;
-    A->u.insert.table_position = N.pos;
+    A = ab_alloc(ctx, sizeof *A);
+    A->update = true;
+    A->sets = S->items;
+    A->nsets = S->n;
+    A->where = W;
 }
 
 /* ======================================================================== */
@@ -2112,6 +2136,8 @@ create_stmt(A) ::= create_head(H) LP opt_table_elements(L) RP.
     if (L) {
         A->u.create_table.columns = L->cols.items;
         A->u.create_table.ncolumns = L->cols.n;
+        A->u.create_table.uniques = L->uniques.items;
+        A->u.create_table.nuniques = L->uniques.n;
         /* PRIMARY KEY (a, b): mark those columns; unknown names are 42703
          * as in PostgreSQL. */
         char **pk = L->pk.names.items;
@@ -2134,34 +2160,52 @@ create_stmt(A) ::= create_head(H) LP opt_table_elements(L) RP.
 }
 
 %include {
-typedef struct ab_elements { attu_vec cols; attu_names pk; int npk_clauses; } ab_elements;
+typedef struct ab_elements { attu_vec cols; attu_names pk; int npk_clauses; attu_vec uniques; } ab_elements;
+/* A column's PRIMARY KEY / UNIQUE constraints join the table's list where
+ * the column stands, so the list keeps the order written. */
+static void ab_column_uniques(attu_parse_ctx *c, ab_elements *e, const attu_ast_column_def *d) {
+    for (int i = 0; i < d->nuniques; i++) ab_vec_push(c, &e->uniques, &d->uniques[i], sizeof d->uniques[i]);
+}
 }
 %type opt_table_elements {ab_elements *}
 %type table_elements {ab_elements *}
 opt_table_elements(A) ::= table_elements(L).    { A = L; }
 opt_table_elements(A) ::= .                     { A = NULL; }
 table_elements(A) ::= column_def(D).
-    { A = ab_alloc(ctx, sizeof *A); ab_vec_push(ctx, &A->cols, &D, sizeof D); }
+    { A = ab_alloc(ctx, sizeof *A); ab_vec_push(ctx, &A->cols, &D, sizeof D); ab_column_uniques(ctx, A, &D); }
 table_elements(A) ::= table_constraint(P).
-    { A = ab_alloc(ctx, sizeof *A); if (P) { A->pk = *P; A->npk_clauses = 1; } }
+{
+    A = ab_alloc(ctx, sizeof *A);
+    ab_vec_push(ctx, &A->uniques, &P, sizeof P);
+    if (P.primary) { A->pk.names.items = P.columns.items; A->pk.positions.items = P.columns.positions;
+                     A->pk.names.n = A->pk.positions.n = P.columns.n; A->npk_clauses = 1; }
+}
 table_elements(A) ::= table_elements(L) COMMA column_def(D).
-    { A = L; ab_vec_push(ctx, &A->cols, &D, sizeof D); }
+    { A = L; ab_vec_push(ctx, &A->cols, &D, sizeof D); ab_column_uniques(ctx, A, &D); }
 table_elements(A) ::= table_elements(L) COMMA table_constraint(P).
 {
     A = L;
-    if (P) {
+    ab_vec_push(ctx, &A->uniques, &P, sizeof P);
+    if (P.primary) {
         if (A->npk_clauses++)
-            ab_defer_error(ctx, "42P16", P->positions.n ? ((int *)P->positions.items)[0] : 0,
+            ab_defer_error(ctx, "42P16", P.columns.n ? P.columns.positions[0] : 0,
                            "multiple primary keys for table \"%s\" are not allowed",
                            ctx->cur_table);
-        A->pk = *P;
+        A->pk.names.items = P.columns.items; A->pk.positions.items = P.columns.positions;
+        A->pk.names.n = A->pk.positions.n = P.columns.n;
     }
 }
 
-/* PRIMARY KEY (cols) gives the names; UNIQUE (cols) is accepted, ignored. */
-%type table_constraint {attu_names *}
-table_constraint(A) ::= PRIMARY key_word LP name_list(L) RP.   { A = L; }
-table_constraint(A) ::= UNIQUE LP name_list RP.             { A = NULL; }
+/* [CONSTRAINT name] PRIMARY KEY (cols) | UNIQUE (cols) */
+%type table_constraint {attu_ast_unique_def}
+table_constraint(A) ::= table_constraint_elem(E).                 { A = E; }
+table_constraint(A) ::= CONSTRAINT colid(N) table_constraint_elem(E).
+    { A = E; A.name = (char *)ab_tokstr(&N); }
+%type table_constraint_elem {attu_ast_unique_def}
+table_constraint_elem(A) ::= PRIMARY(K) key_word LP name_list(L) RP.
+    { memset(&A, 0, sizeof A); A.primary = true; A.columns = ab_names(L); A.position = K.pos; }
+table_constraint_elem(A) ::= UNIQUE(K) LP name_list(L) RP.
+    { memset(&A, 0, sizeof A); A.columns = ab_names(L); A.position = K.pos; }
 
 %type column_def {attu_ast_column_def}
 column_def(A) ::= column_name(N) typename(T) col_constraints(C).
@@ -2173,6 +2217,9 @@ column_def(A) ::= column_name(N) typename(T) col_constraints(C).
     A.not_null = C.not_null;
     A.primary_key = C.primary_key;
     A.default_ = C.default_;
+    if (C.uq) { A.uniques = C.uq->items; A.nuniques = C.uq->n; }
+    if (C.cname)
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, C.cname_pos, "syntax error at or near \"%s\"", ",");
 }
 /* Remembers the column being defined, for constraint messages. */
 column_name(A) ::= colid(N).    { A = N; ctx->cur_column = ab_tokstr(&N); }
@@ -2181,7 +2228,22 @@ column_name(A) ::= colid(N).    { A = N; ctx->cur_column = ab_tokstr(&N); }
 typedef struct ab_colcons {
     bool not_null, primary_key, null_seen, not_null_seen;
     attu_ast_expr *default_;
+    attu_vec *uq;             /* PRIMARY KEY / UNIQUE on the column, in order */
+    const char *cname;        /* a CONSTRAINT name waiting for its constraint */
+    int cname_pos;
 } ab_colcons;
+/* PRIMARY KEY or UNIQUE on the column being defined (ctx->cur_column). */
+static void ab_col_unique(attu_parse_ctx *c, ab_colcons *a, bool primary, int pos) {
+    attu_ast_unique_def u;
+    memset(&u, 0, sizeof u);
+    u.name = (char *)a->cname;
+    u.primary = primary;
+    u.position = pos;
+    u.columns = ab_names(ab_names_push(c, NULL, c->cur_column, pos));
+    if (!a->uq) a->uq = vec_new(c);
+    ab_vec_push(c, a->uq, &u, sizeof u);
+    a->cname = NULL;
+}
 }
 %type col_constraints {ab_colcons}
 col_constraints(A) ::= col_constraints(L) NOT(K) NULL.
@@ -2191,7 +2253,7 @@ col_constraints(A) ::= col_constraints(L) NOT(K) NULL.
         ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, K.pos,
                        "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"",
                        ctx->cur_column, ctx->cur_table);
-    A.not_null = true;
+    A.not_null = true; A.cname = NULL;
     A.not_null_seen = true;
 }
 col_constraints(A) ::= col_constraints(L) NULL(K).
@@ -2201,11 +2263,16 @@ col_constraints(A) ::= col_constraints(L) NULL(K).
         ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, K.pos,
                        "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"",
                        ctx->cur_column, ctx->cur_table);
-    A.null_seen = true;
+    A.null_seen = true; A.cname = NULL;
 }
-col_constraints(A) ::= col_constraints(L) PRIMARY key_word. { A = L; A.primary_key = true; A.not_null = true; }
-col_constraints(A) ::= col_constraints(L) UNIQUE.       { A = L; }
-col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).    { A = L; A.default_ = E; }
+col_constraints(A) ::= col_constraints(L) PRIMARY(K) key_word.
+    { A = L; A.primary_key = true; A.not_null = true; ab_col_unique(ctx, &A, true, K.pos); }
+col_constraints(A) ::= col_constraints(L) UNIQUE(K).    { A = L; ab_col_unique(ctx, &A, false, K.pos); }
+col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).    { A = L; A.default_ = E; A.cname = NULL; }
+/* CONSTRAINT name names the constraint that follows (NOT NULL and NULL
+ * take it too, as PostgreSQL's grammar does, and drop it) */
+col_constraints(A) ::= col_constraints(L) CONSTRAINT(K) colid(N).
+    { A = L; A.cname = ab_tokstr(&N); A.cname_pos = K.pos; }
 col_constraints(A) ::= .    { memset(&A, 0, sizeof A); }
 
 /* KEY is unreserved in PostgreSQL: a word "key" in the right place. */

@@ -68,7 +68,7 @@ static const kw keywords[] = {
     {"commit", TK_COMMIT},
     {"committed", TK_COMMITTED},
     {"concurrently", TK_TYPEFUNC_BARE},
-    {"constraint", TK_RESERVED_BARE},
+    {"constraint", TK_CONSTRAINT},
     {"copy", TK_COPY},
     {"create", TK_CREATE},
     {"cross", TK_CROSS},
@@ -94,7 +94,7 @@ static const kw keywords[] = {
     {"describe", TK_DESCRIBE},
     {"discard", TK_DISCARD},
     {"distinct", TK_DISTINCT},
-    {"do", TK_RESERVED_BARE},
+    {"do", TK_DO},
     {"double", TK_DOUBLE},
     {"drop", TK_DROP},
     {"else", TK_ELSE},
@@ -283,6 +283,13 @@ int attu_keyword_lookup(const char *word, size_t len) {
         if (c < 0) hi = mid; else lo = mid + 1;
     }
     return 0;
+}
+
+bool attu_keyword_needs_quotes(const char *word) {
+    int tk = attu_keyword_lookup(word, strlen(word));
+    /* the grammar declares the unreserved keywords in one run, ABORT to
+     * ORDINALITY (grammar.y); NOBARE_ID words are unreserved too */
+    return tk && tk != TK_NOBARE_ID && !(tk >= TK_ABORT && tk <= TK_ORDINALITY);
 }
 
 /* ---- character classes --------------------------------------------------- */

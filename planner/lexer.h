@@ -70,4 +70,9 @@ int attu_lexer_char_pos(attu_lexer *lx, size_t off);
 /* Keyword lookup for an already lower-cased word: its TK_* code or 0. */
 int attu_keyword_lookup(const char *word, size_t len);
 
+/* Whether word is a keyword PostgreSQL's quote_identifier quotes: any but
+ * an unreserved one (a reserved, column-name or type / function-name
+ * keyword). */
+bool attu_keyword_needs_quotes(const char *word);
+
 #endif

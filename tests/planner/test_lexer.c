@@ -119,7 +119,8 @@ Test(lexer, identifiers_and_keywords) {
     cr_expect_eq(attu_keyword_lookup("between", 7), TK_BETWEEN);
     cr_expect_eq(attu_keyword_lookup("betwee", 6), 0);
     cr_expect_eq(attu_keyword_lookup("betweenx", 8), 0);
-    cr_expect_eq(attu_keyword_lookup("do", 2), TK_RESERVED_BARE);
+    cr_expect_eq(attu_keyword_lookup("do", 2), TK_DO);              /* ON CONFLICT ... DO */
+    cr_expect_eq(attu_keyword_lookup("foreign", 7), TK_RESERVED_BARE);
     cr_expect_eq(attu_keyword_lookup("year", 4), TK_NOBARE_ID);
     cr_expect_eq(attu_keyword_lookup("text", 4), 0);   /* a plain name to attu */
 }

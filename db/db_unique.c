@@ -1,0 +1,471 @@
+/*
+ * db_unique.c - PRIMARY KEY and UNIQUE constraints: naming them at CREATE
+ * TABLE, and checking a new version of a table against them.
+ *
+ * Names follow PostgreSQL's ChooseRelationName: t_pkey for the primary
+ * key, t_a_key / t_a_b_key for a unique constraint (the table name and the
+ * columns joined by "_", the longer of the two cut until the whole fits 63
+ * bytes), and on a clash with any relation (a table, or another
+ * constraint: PostgreSQL's indexes are relations) the label gets a number,
+ * t_a_key1, t_a_key2. Constraints on the same columns in the same order
+ * are one (UNIQUE PRIMARY KEY is the primary key), as PostgreSQL merges
+ * them.
+ *
+ * There is no index. A check is a query over the candidate table (the old
+ * rows and the statement's new or changed ones), run on whichever backend
+ * the database uses, so on the GPU the key columns never leave the device
+ * but for the few rows that collide:
+ *
+ *     SELECT r, g FROM (SELECT x.rowid AS r,
+ *                              min(x.rowid) OVER (PARTITION BY x.k1, x.k2) AS g,
+ *                              count(*) OVER (PARTITION BY x.k1, x.k2) AS n
+ *                       FROM t AS x
+ *                       JOIN (SELECT DISTINCT k1, k2 FROM t WHERE rowid >= first) AS k
+ *                         ON x.k1 = k.k1 AND x.k2 = k.k2) s
+ *     WHERE n > 1
+ *
+ * (a join to the distinct keys the new rows hold, which keeps only the
+ * rows that may collide and drops NULL keys, then a sort / partition over
+ * those rows' keys; for UPDATE the keys are the changed rows', their
+ * numbers joined from a one-column table). Partitioning is PostgreSQL's
+ * equality of the type: text compares its bytes (C collation), -0 = 0 and
+ * NaN = NaN for floats and numerics, and NULL never collides. The old rows
+ * are unique among themselves, so every row the query returns collides
+ * with a new or changed one. Which row PostgreSQL reports is the first
+ * that fails its row-by-row check: here, for each key, the old rows come
+ * first and then the new / changed ones in row order, the second of them
+ * fails, and the earliest such row over all constraints is reported (its
+ * own key values in DETAIL), the first constraint in creation order on a
+ * tie.
+ */
+#include "db/db_internal.h"
+#include "db/db_unique.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/binder.h"
+#include "planner/lexer.h"
+
+/* ---- names --------------------------------------------------------------------------------- */
+
+/* PostgreSQL's makeObjectName: name1[_name2]_label in at most 63 bytes,
+ * the longer of name1 and name2 shortened first (at a character
+ * boundary). */
+static void object_name(const char *name1, const char *name2, const char *label, char *out) {
+    size_t n1 = strlen(name1), n2 = name2 ? strlen(name2) : 0, overhead = 0;
+    if (name2) overhead++;
+    if (label) overhead += strlen(label) + 1;
+    size_t avail = ATTU_NAME_MAX - overhead;
+    while (n1 + n2 > avail) {
+        if (n1 > n2) n1--;
+        else n2--;
+    }
+    /* back to the start of a UTF-8 character */
+    while (n1 > 0 && ((unsigned char)name1[n1] & 0xC0) == 0x80) n1--;
+    while (name2 && n2 > 0 && ((unsigned char)name2[n2] & 0xC0) == 0x80) n2--;
+    size_t k = 0;
+    memcpy(out, name1, n1);
+    k = n1;
+    if (name2) { out[k++] = '_'; memcpy(out + k, name2, n2); k += n2; }
+    if (label) { out[k++] = '_'; strcpy(out + k, label); k += strlen(label); }
+    out[k] = 0;
+}
+
+/* Whether name is taken by a relation: a table, a constraint of the
+ * catalog, or one of the n chosen so far for the table being made (whose
+ * own name is table). */
+static bool name_taken(const attu_catalog *cat, const char *table, const attu_unique *chosen, int n, const char *name) {
+    if (!strcmp(name, table) || attu_catalog_lookup(cat, name) || attu_catalog_constraint_owner(cat, name, NULL))
+        return true;
+    for (int i = 0; i < n; i++)
+        if (chosen[i].name[0] && !strcmp(chosen[i].name, name)) return true;
+    return false;
+}
+
+/* PostgreSQL's ChooseRelationName over ChooseIndexNameAddition. */
+static void choose_name(const attu_catalog *cat, const char *table, const attu_column_def *defs, attu_unique *u,
+                        const attu_unique *chosen, int n) {
+    char add[ATTU_NAME_MAX * 2 + 2] = "";
+    size_t len = 0;
+    if (!u->primary) {
+        for (int j = 0; j < u->ncols; j++) {
+            if (len > 0) add[len++] = '_';
+            snprintf(add + len, sizeof add - len, "%s", defs[u->cols[j]].name);
+            len += strlen(add + len);
+            if (len >= ATTU_NAME_MAX + 1) break;
+        }
+        add[len < ATTU_NAME_MAX + 1 ? len : ATTU_NAME_MAX] = 0;
+    }
+    const char *label = u->primary ? "pkey" : "key";
+    char modlabel[ATTU_NAME_MAX + 1];
+    snprintf(modlabel, sizeof modlabel, "%s", label);
+    for (int pass = 1;; pass++) {
+        object_name(table, u->primary ? NULL : add, modlabel, u->name);
+        if (!name_taken(cat, table, chosen, n, u->name)) return;
+        snprintf(modlabel, sizeof modlabel, "%s%d", label, pass);
+    }
+}
+
+int db_unique_define(const attu_catalog *cat, const attu_ast_stmt *st, const attu_column_def *defs, int ncols,
+                     attu_unique **out, int *nout, attu_error *err) {
+    const char *table = st->u.create_table.table;
+    int n = st->u.create_table.nuniques;
+    *out = NULL;
+    *nout = 0;
+    if (!n) return 0;
+    attu_unique *all = calloc((size_t)n, sizeof *all);
+    bool *named = calloc((size_t)n, sizeof *named);
+    attu_unique *fin = calloc((size_t)n, sizeof *fin);
+    if (!all || !named || !fin) { free(all); free(named); free(fin); return attu_error_oom(err); }
+    int pk = -1;
+    for (int i = 0; i < n; i++) {
+        const attu_ast_unique_def *d = &st->u.create_table.uniques[i];
+        attu_unique *u = &all[i];
+        u->primary = d->primary;
+        if (d->name) snprintf(u->name, sizeof u->name, "%s", d->name);
+        named[i] = d->name != NULL;
+        if (d->columns.n > ATTU_INDEX_MAX_KEYS) {
+            attu_error_set(err, "54011", d->position, "cannot use more than %d columns in an index", ATTU_INDEX_MAX_KEYS);
+            goto fail;
+        }
+        u->ncols = d->columns.n;
+        for (int j = 0; j < d->columns.n; j++) {
+            int c = -1;
+            for (int k = 0; k < ncols && c < 0; k++) if (!strcmp(defs[k].name, d->columns.items[j])) c = k;
+            int pos = d->columns.positions ? d->columns.positions[j] : d->position;
+            if (c < 0) {
+                attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, pos, "column \"%s\" named in key does not exist",
+                               d->columns.items[j]);
+                goto fail;
+            }
+            for (int k = 0; k < j; k++)
+                if (u->cols[k] == c) {
+                    attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, pos, "column \"%s\" appears twice in %s constraint",
+                                   defs[c].name, u->primary ? "primary key" : "unique");
+                    goto fail;
+                }
+            u->cols[j] = c;
+        }
+        if (u->primary) {
+            if (pk >= 0) {
+                attu_error_set(err, "42P16", d->position, "multiple primary keys for table \"%s\" are not allowed", table);
+                goto fail;
+            }
+            pk = i;
+        }
+    }
+    /* the primary key first, then the others as written, one per key */
+    int nf = 0;
+    if (pk >= 0) fin[nf++] = all[pk];
+    bool *fnamed = calloc((size_t)n, sizeof *fnamed);
+    if (!fnamed) { attu_error_oom(err); goto fail; }
+    if (pk >= 0) fnamed[0] = named[pk];
+    for (int i = 0; i < n; i++) {
+        if (i == pk) continue;
+        int same = -1;
+        for (int k = 0; k < nf && same < 0; k++)
+            if (fin[k].ncols == all[i].ncols && !memcmp(fin[k].cols, all[i].cols, sizeof(int) * (size_t)all[i].ncols))
+                same = k;
+        if (same >= 0) {
+            if (!fnamed[same] && named[i]) { memcpy(fin[same].name, all[i].name, sizeof fin[same].name); fnamed[same] = true; }
+            continue;
+        }
+        fnamed[nf] = named[i];
+        fin[nf++] = all[i];
+    }
+    /* names in creation order: a given one must be free, a chosen one
+     * avoids every name taken so far */
+    for (int k = 0; k < nf; k++) {
+        if (fnamed[k]) {
+            if (name_taken(cat, table, fin, k, fin[k].name)) {
+                attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", fin[k].name);
+                free(fnamed);
+                goto fail;
+            }
+        } else choose_name(cat, table, defs, &fin[k], fin, k);
+    }
+    free(fnamed);
+    free(all); free(named);
+    *out = fin;
+    *nout = nf;
+    return 0;
+fail:
+    free(all); free(named); free(fin);
+    return -1;
+}
+
+/* ---- checks -------------------------------------------------------------------------------- */
+
+typedef struct sqlbuf { char *p; size_t n, cap; bool oom; } sqlbuf;
+
+static void put(sqlbuf *b, const char *s) {
+    size_t l = strlen(s);
+    if (b->oom) return;
+    if (b->n + l + 1 > b->cap) {
+        size_t nc = (b->cap ? b->cap * 2 : 256) + l;
+        char *p = realloc(b->p, nc);
+        if (!p) { b->oom = true; return; }
+        b->p = p;
+        b->cap = nc;
+    }
+    memcpy(b->p + b->n, s, l + 1);
+    b->n += l;
+}
+
+/* A double-quoted identifier. */
+static void put_ident(sqlbuf *b, const char *name) {
+    put(b, "\"");
+    for (const char *p = name; *p; p++) put(b, *p == '"' ? "\"\"" : (char[2]){ *p, 0 });
+    put(b, "\"");
+}
+
+#define ROWID "\"" ATTU_ROWID_INTERNAL "\""
+
+/* Runs the query text against the catalog in which t stands for the table
+ * of its name (the candidate version: the caller holds the write lock). */
+static attu_result *run_on(attu_session *s, attu_table *t, const char *sql, attu_error *err) {
+    attu_parse_result *pr = attu_parse(sql, err);
+    if (!pr) return NULL;
+    attu_result *res = NULL;
+    const attu_ast_stmt *st = pr->n == 1 ? pr->stmts[0].stmt : NULL;
+    if (!st || st->kind != ATTU_STMT_SELECT)
+        attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unique check query does not parse");
+    else {
+        attu_table *old = attu_catalog_replace(s->db->cat, t);
+        res = db_run_query(s, sql, st->u.select.query, NULL, err);
+        if (old && old != t) attu_catalog_replace(s->db->cat, old);
+    }
+    attu_parse_free(pr);
+    if (err->set && err->position) err->position = 0;   /* (positions are in our text, not the user's) */
+    return res;
+}
+
+/* The key groups of constraint u that hold more than one row: *rows and
+ * *groups (n entries, malloc'd) the rows and their group's smallest row.
+ * first > 0: only keys some row >= first holds (appended rows);
+ * by_changed: only keys some row listed in the table CHANGED_NAME holds
+ * (updated rows). */
+#define CHANGED_NAME "\001changed"
+/* The rows of t (as x) whose key of u some of the rows in question hold:
+ * a join to the distinct keys of those rows (NULLs never join), which are
+ * the rows >= first (first > 0), those listed in the table CHANGED_NAME
+ * (by_changed), or else every row with no NULL in the key. */
+static void put_rows_in_question(sqlbuf *b, const attu_table *t, const attu_unique *u, size_t first, bool by_changed) {
+    put(b, " FROM ");
+    put_ident(b, t->name);
+    put(b, " AS x");
+    if (first == 0 && !by_changed) {
+        put(b, " WHERE ");
+        for (int j = 0; j < u->ncols; j++) {
+            if (j) put(b, " AND ");
+            put(b, "x.");
+            put_ident(b, t->defs[u->cols[j]].name);
+            put(b, " IS NOT NULL");
+        }
+        return;
+    }
+    put(b, " JOIN (SELECT DISTINCT ");
+    for (int j = 0; j < u->ncols; j++) {
+        if (j) put(b, ", ");
+        put(b, "y.");
+        put_ident(b, t->defs[u->cols[j]].name);
+    }
+    put(b, " FROM ");
+    put_ident(b, t->name);
+    put(b, " AS y");
+    if (by_changed) put(b, " JOIN \"" CHANGED_NAME "\" AS c ON y." ROWID " = c.\"\001r\")");
+    else {
+        char num[32];
+        snprintf(num, sizeof num, "%zu", first);
+        put(b, " WHERE y." ROWID " >= ");
+        put(b, num);
+        put(b, ")");
+    }
+    put(b, " AS k ON ");
+    for (int j = 0; j < u->ncols; j++) {
+        if (j) put(b, " AND ");
+        put(b, "x.");
+        put_ident(b, t->defs[u->cols[j]].name);
+        put(b, " = k.");
+        put_ident(b, t->defs[u->cols[j]].name);
+    }
+}
+
+/* x.k1, x.k2, ... */
+static void put_xkeys(sqlbuf *b, const attu_table *t, const attu_unique *u) {
+    for (int j = 0; j < u->ncols; j++) {
+        if (j) put(b, ", ");
+        put(b, "x.");
+        put_ident(b, t->defs[u->cols[j]].name);
+    }
+}
+
+static int colliding_rows(attu_session *s, attu_table *t, const attu_unique *u, size_t first, bool by_changed,
+                          int64_t **rows, int64_t **groups, size_t *n, attu_error *err) {
+    sqlbuf b = { 0 };
+    put(&b, "SELECT r, g FROM (SELECT x." ROWID " AS r, min(x." ROWID ") OVER (PARTITION BY ");
+    put_xkeys(&b, t, u);
+    put(&b, ") AS g, count(*) OVER (PARTITION BY ");
+    put_xkeys(&b, t, u);
+    put(&b, ") AS n");
+    put_rows_in_question(&b, t, u, first, by_changed);
+    put(&b, ") s WHERE n > 1");
+    if (b.oom) { free(b.p); return attu_error_oom(err); }
+    attu_result *res = run_on(s, t, b.p, err);
+    free(b.p);
+    if (!res) return -1;
+    *n = res->nrows;
+    *rows = malloc(sizeof **rows * (res->nrows + 1));
+    *groups = malloc(sizeof **groups * (res->nrows + 1));
+    if (!*rows || !*groups) { free(*rows); free(*groups); attu_result_free(res); return attu_error_oom(err); }
+    memcpy(*rows, res->cols[0]->data, sizeof **rows * res->nrows);
+    memcpy(*groups, res->cols[1]->data, sizeof **groups * res->nrows);
+    attu_result_free(res);
+    return 0;
+}
+
+typedef struct ranked { int64_t group, order, row; } ranked;
+
+static int by_group_order(const void *a, const void *b) {
+    const ranked *x = a, *y = b;
+    if (x->group != y->group) return x->group < y->group ? -1 : 1;
+    if (x->order != y->order) return x->order < y->order ? -1 : 1;
+    return 0;
+}
+
+/* The row that fails first among the colliding ones: per key, unchanged
+ * rows first, then changed ones in row order; the second of each key
+ * fails; the earliest of those. -1 when none. */
+static int64_t first_failing(const int64_t *rows, const int64_t *groups, size_t n, size_t first, const uint8_t *changed,
+                             attu_error *err, bool *oom) {
+    ranked *r = malloc(sizeof *r * (n + 1));
+    if (!r) { *oom = true; attu_error_oom(err); return -1; }
+    for (size_t i = 0; i < n; i++) {
+        bool ch = changed ? changed[rows[i]] != 0 : (size_t)rows[i] >= first;
+        r[i] = (ranked){ groups[i], ch ? rows[i] : -1, rows[i] };
+    }
+    qsort(r, n, sizeof *r, by_group_order);
+    int64_t best = -1;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (i > 0 && r[i - 1].group == r[i].group) continue;   /* not the first of its key */
+        if (r[i + 1].group != r[i].group || r[i + 1].order < 0) continue;
+        if (best < 0 || r[i + 1].row < best) best = r[i + 1].row;
+    }
+    free(r);
+    return best;
+}
+
+/* PostgreSQL's quote_identifier: a name that is not all lower-case
+ * letters, digits and underscores (not starting with a digit), or that is
+ * a keyword other than an unreserved one, is quoted. */
+static void put_colname(sqlbuf *b, const char *name) {
+    bool plain = (name[0] >= 'a' && name[0] <= 'z') || name[0] == '_';
+    for (const char *p = name; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (plain && !attu_keyword_needs_quotes(name)) put(b, name);
+    else put_ident(b, name);
+}
+
+int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, attu_error *err) {
+    sqlbuf b = { 0 };
+    put(&b, "Key (");
+    for (int j = 0; j < u->ncols; j++) {
+        if (j) put(&b, ", ");
+        put_colname(&b, t->defs[u->cols[j]].name);
+    }
+    put(&b, ")=(");
+    for (int j = 0; j < u->ncols; j++) {
+        if (j) put(&b, ", ");
+        char buf[256];
+        const char *lng = NULL;
+        size_t len = attu_column_format(t->cols[u->cols[j]], row, buf, sizeof buf - 1, &lng);
+        if (len == (size_t)-1) put(&b, "null");
+        else if (lng) {
+            char *c = malloc(len + 1);
+            if (c) { memcpy(c, lng, len); c[len] = 0; put(&b, c); free(c); }
+            else b.oom = true;
+        } else {
+            buf[len < sizeof buf ? len : sizeof buf - 1] = 0;
+            put(&b, buf);
+        }
+    }
+    put(&b, ") already exists.");
+    attu_error_set(err, "23505", 0, "duplicate key value violates unique constraint \"%s\"", u->name);
+    if (!b.oom) attu_error_set_detail(err, "%s", b.p);
+    free(b.p);
+    return -1;
+}
+
+int db_unique_check(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
+    int nu = 0;
+    const attu_unique *us = attu_catalog_uniques(s->db->cat, t->name, &nu);
+    if (!nu || (!changed && first >= t->nrows)) return 0;
+    /* changed rows: their numbers in a one-column table the check joins
+     * to, so that only their keys are partitioned (a few rows updated in a
+     * large table cost a join, not a sort of the table) */
+    attu_table *ch = NULL;
+    if (changed) {
+        size_t nch = 0;
+        for (size_t r = 0; r < t->nrows; r++) nch += changed[r] != 0;
+        if (!nch) return 0;
+        attu_column_def def;
+        memset(&def, 0, sizeof def);
+        snprintf(def.name, sizeof def.name, "\001r");
+        def.type = attu_type_make(ATTU_TYPE_INT64);
+        if (!(ch = attu_table_new(CHANGED_NAME, 1, &def, err))) return -1;
+        if (attu_column_reserve(ch->cols[0], nch, err) || attu_catalog_add(s->db->cat, ch, err)) {
+            attu_table_free(ch);
+            return -1;
+        }
+        int64_t *v = ch->cols[0]->data;
+        for (size_t r = 0, i = 0; r < t->nrows; r++) if (changed[r]) v[i++] = (int64_t)r;
+        ch->cols[0]->length = ch->nrows = nch;
+    }
+    int64_t best = -1;
+    int which = -1, rc = 0;
+    for (int k = 0; k < nu && !rc; k++) {
+        int64_t *rows = NULL, *groups = NULL;
+        size_t n = 0;
+        if (colliding_rows(s, t, &us[k], changed ? 0 : first, changed != NULL, &rows, &groups, &n, err)) { rc = -1; break; }
+        bool oom = false;
+        int64_t r = n ? first_failing(rows, groups, n, first, changed, err, &oom) : -1;
+        free(rows); free(groups);
+        if (oom) rc = -1;
+        if (r >= 0 && (best < 0 || r < best)) { best = r; which = k; }
+    }
+    if (ch) attu_table_free(attu_catalog_remove(s->db->cat, CHANGED_NAME, true, NULL));
+    if (rc || best < 0) return rc;
+    return db_unique_violation(t, &us[which], (size_t)best, err);
+}
+
+int db_unique_groups(attu_session *s, attu_table *t, const attu_unique *u, size_t first, int64_t *out,
+                     attu_error *err) {
+    for (size_t r = first; r < t->nrows; r++) out[r - first] = -1;
+    if (first >= t->nrows) return 0;
+    sqlbuf b = { 0 };
+    char num[32];
+    snprintf(num, sizeof num, "%zu", first);
+    put(&b, "SELECT r, g FROM (SELECT x." ROWID " AS r, min(x." ROWID ") OVER (PARTITION BY ");
+    put_xkeys(&b, t, u);
+    put(&b, ") AS g");
+    /* (first 0: every row is in question, NULL keys left out) */
+    put_rows_in_question(&b, t, u, first ? first : 0, false);
+    put(&b, ") s WHERE r >= ");
+    put(&b, num);
+    if (b.oom) { free(b.p); return attu_error_oom(err); }
+    attu_result *res = run_on(s, t, b.p, err);
+    free(b.p);
+    if (!res) return -1;
+    const int64_t *rows = res->cols[0]->data, *groups = res->cols[1]->data;
+    for (size_t i = 0; i < res->nrows; i++) out[rows[i] - (int64_t)first] = groups[i];
+    attu_result_free(res);
+    return 0;
+}
+
+int db_no_such_table(struct attu_session *s, const char *name, int position, attu_error *err) {
+    if (attu_catalog_constraint_owner(s->db->cat, name, NULL))
+        return attu_error_set(err, "42809", position, "\"%s\" is an index", name);
+    return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, position, "relation \"%s\" does not exist", name);
+}

@@ -1,0 +1,59 @@
+/*
+ * db_unique.h - PRIMARY KEY / UNIQUE constraints in the db layer
+ * (db_unique.c): their names at CREATE TABLE, and the checks that
+ * INSERT, COPY, UPDATE and INSERT ... ON CONFLICT run on a table's new
+ * version before it replaces the old one.
+ */
+#ifndef ATTU_DB_UNIQUE_H
+#define ATTU_DB_UNIQUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/catalog.h"
+#include "engine/unique.h"
+#include "planner/ast.h"
+#include "planner/binder.h"
+
+struct attu_session;
+
+/* The constraints CREATE TABLE st declares over its columns defs, merged
+ * and named as PostgreSQL does (the primary key first): *out (malloc'd,
+ * *nout of them; NULL and 0 for none). 42703 / 42701 / 42P16 / 42P07. */
+int db_unique_define(const attu_catalog *cat, const attu_ast_stmt *st, const attu_column_def *defs, int ncols,
+                     attu_unique **out, int *nout, attu_error *err);
+
+/* Checks t, the new version of the table of its name, against that
+ * table's constraints: the rows that changed are those >= first (changed
+ * NULL: appended rows) or those with changed[r] != 0. 0 when no key
+ * collides; else 23505 with PostgreSQL's message and DETAIL for the row
+ * PostgreSQL's row-by-row check would stop at. The caller holds the
+ * write lock. */
+int db_unique_check(struct attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err);
+
+/* For each row r >= first of t (the old rows below first), out[r - first]
+ * = the smallest row holding r's key of constraint u (an old row when one
+ * does), or -1 when a key column of r is NULL. */
+int db_unique_groups(struct attu_session *s, attu_table *t, const attu_unique *u, size_t first, int64_t *out,
+                     attu_error *err);
+
+/* The error of a statement that names a table that is not there: 42809
+ * "is an index" for a constraint's name (PostgreSQL's index is a
+ * relation), else 42P01 "relation does not exist". */
+int db_no_such_table(struct attu_session *s, const char *name, int position, attu_error *err);
+
+/* 23505 for row `row` of t colliding on u (message and DETAIL). */
+int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, attu_error *err);
+
+/* INSERT ... ON CONFLICT (db_on_conflict.c): *t holds the table's n0
+ * rows then the proposed ones; it becomes the version to save, *count
+ * the rows inserted or updated and *rows (malloc'd) their rows in it, in
+ * the order proposed (for RETURNING). */
+int db_on_conflict(struct attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                   size_t n0, attu_table **t, size_t *count, size_t **rows, attu_error *err);
+
+/* A table named name of t's columns holding t's rows rows[0..n), in that
+ * order. */
+attu_table *db_gather_rows(const attu_table *t, const size_t *rows, size_t n, const char *name, attu_error *err);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * unique.h - a table's PRIMARY KEY and UNIQUE constraints.
+ *
+ * A constraint is a name (PostgreSQL's: t_pkey, t_a_key, t_a_b_key, or the
+ * one CONSTRAINT gave) and the table columns of its key, in key order. The
+ * catalog keeps a table's constraints beside it (catalog.h, as it keeps
+ * DEFAULTs), storage writes them in the schema file, and the db layer
+ * enforces them on every statement that adds or changes rows
+ * (db/db_unique.c). There is no index: a check is a query over the key
+ * columns of the new version of the table, on whichever backend runs.
+ */
+#ifndef ATTU_UNIQUE_H
+#define ATTU_UNIQUE_H
+
+#include <stdbool.h>
+
+#include "engine/table.h"
+
+#define ATTU_INDEX_MAX_KEYS 32   /* PostgreSQL's INDEX_MAX_KEYS */
+
+typedef struct attu_unique {
+    char name[ATTU_NAME_MAX + 1];
+    bool primary;                   /* PRIMARY KEY (its columns are NOT NULL) */
+    int  ncols;
+    int  cols[ATTU_INDEX_MAX_KEYS]; /* table column of each key column */
+} attu_unique;
+
+#endif
