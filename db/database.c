@@ -62,6 +62,7 @@ attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
     if (db->data_dir) {
         if (attu_storage_open(db->data_dir, err)) goto fail;
         if (attu_storage_load_all(db->data_dir, db->cat, err) < 0) goto fail;
+        if (attu_storage_load_views(db->data_dir, db->cat, err) < 0) goto fail;
     }
     return db;
 fail:
@@ -488,6 +489,8 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         if (st->u.create_table_as.execute) return db_exec_execute(s, sql, st->u.create_table_as.execute, st, cb, err);
         return db_exec_ctas(s, sql, st, params, cb, err);
     case ATTU_STMT_DROP_TABLE: return db_exec_drop(s, st, cb, err);
+    case ATTU_STMT_CREATE_VIEW: return db_exec_create_view(s, sql, st, cb, err);
+    case ATTU_STMT_DROP_VIEW: return db_exec_drop_view(s, st, cb, err);
     case ATTU_STMT_INSERT: return db_exec_insert(s, sql, st, params, cb, err);
     case ATTU_STMT_DELETE: case ATTU_STMT_UPDATE: return db_exec_modify(s, sql, st, params, cb, err);
     case ATTU_STMT_TRUNCATE: return db_exec_truncate(s, st, cb, err);

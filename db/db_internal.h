@@ -169,6 +169,24 @@ attu_result *db_insert_returning(attu_session *s, const char *sql, const attu_as
                                  attu_table *t, size_t n0, attu_error *err);
 int db_insert_returning_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                                  int *ncols, attu_result_column **cols, attu_error *err);
+/* Views (db_view.c). CREATE [OR REPLACE] VIEW and DROP VIEW; */
+int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                        attu_error *err);
+int db_exec_drop_view(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+/* the views a DROP of the n relations `names` (kind "table" or "view"
+ * for the message) takes with it: 2BP01 without cascade, else the
+ * NOTICE and *out (n_out names; db_view_names_free) to remove after the
+ * dropped relations (db_view_remove). Call with the write lock held. */
+int db_view_drop_dependents(attu_session *s, const char *kind, const char *const *names, int n, bool cascade,
+                            const attu_exec_callbacks *cb, char ***out, int *nout, attu_error *err);
+int db_view_remove(attu_session *s, char **names, int n, attu_error *err);
+void db_view_names_free(char **names, int n);
+/* A statement that names view `name` where a table must stand: INSERT,
+ * UPDATE, DELETE (kind) get PostgreSQL's 55000 of a view that is not
+ * automatically updatable; 42809 "is not a table" for the others. Each
+ * returns 0 when name is no view, else -1 with err set. */
+int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, int position, attu_error *err);
+int db_view_not_table(attu_session *s, const char *name, attu_error *err);
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* Builds a prepared statement over a parsed text (taking sql and pr):

@@ -23,8 +23,9 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
     for (int i = 0; i < names->n; i++) {
         const attu_table *t = attu_catalog_lookup(s->db->cat, names->items[i]);
         if (!t) {
-            attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, names->positions ? names->positions[i] : st->position,
-                           "relation \"%s\" does not exist", names->items[i]);
+            if (!db_view_not_table(s, names->items[i], err))
+                attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, names->positions ? names->positions[i] : st->position,
+                               "relation \"%s\" does not exist", names->items[i]);
             pthread_rwlock_unlock(&s->db->lock);
             return -1;
         }

@@ -13,6 +13,7 @@
 
 #include "engine/error.h"
 #include "engine/table.h"
+#include "engine/view.h"
 
 typedef struct attu_catalog attu_catalog;
 
@@ -42,6 +43,12 @@ int attu_catalog_set_default(attu_catalog *cat, const char *table, int col,
                              const char *sql, attu_error *err);
 const char *attu_catalog_default(const attu_catalog *cat, const char *table,
                                  int col);
+
+/* The views (view.h), which share the tables' namespace: add refuses a
+ * table of a view's name (42P07), as attu_catalog_relation_exists tells
+ * before a view is put. */
+attu_views *attu_catalog_views(const attu_catalog *cat);
+bool attu_catalog_relation_exists(const attu_catalog *cat, const char *name);
 
 /* Tables in name order. */
 size_t attu_catalog_count(const attu_catalog *cat);
