@@ -153,6 +153,33 @@ void db_view_names_free(char **names, int n) {
 
 /* ---- CREATE VIEW -------------------------------------------------------- */
 
+/* The subquery runner of CREATE VIEW's analysis: no subquery runs (a
+ * view of SELECT (SELECT 1 / 0) is made; the error comes when it is
+ * read), each gives its columns without rows. */
+static int no_rows_runner(void *ctx, attu_lplan *plan, attu_column ***cols, size_t *nrows, attu_error *err) {
+    (void)ctx;
+    attu_column **c = calloc((size_t)plan->ncols + 1, sizeof *c);
+    if (!c) return attu_error_oom(err);
+    for (int i = 0; i < plan->ncols; i++)
+        if (!(c[i] = attu_column_new(plan->types[i], 1, err))) {
+            for (int j = 0; j < i; j++) attu_column_free(c[j]);
+            free(c);
+            return -1;
+        }
+    *cols = c;
+    *nrows = 0;
+    return 0;
+}
+
+/* Whether a replacement's column type is the old one. attu types a
+ * NUMERIC expression with the precision and scale of its values (1.5 is
+ * numeric(18,1)) where PostgreSQL's view column is plain numeric, so
+ * NUMERIC columns match whatever their modifiers. */
+static bool same_type(attu_type a, attu_type b) {
+    if (a.id == ATTU_TYPE_DECIMAL && b.id == ATTU_TYPE_DECIMAL) return true;
+    return !memcmp(&a, &b, sizeof a);
+}
+
 /* OR REPLACE of an existing view: PostgreSQL lets the new query add
  * columns at the end and nothing else. */
 static int check_replacement(const attu_view *old, int ncols, char *const *names, const attu_type *types,
@@ -165,7 +192,7 @@ static int check_replacement(const attu_view *old, int ncols, char *const *names
             attu_error_set_hint(err, "Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.");
             return -1;
         }
-        if (memcmp(&old->col_types[i], &types[i], sizeof types[i])) {
+        if (!same_type(old->col_types[i], types[i])) {
             char a[64], b[64];
             return attu_error_set(err, "42P16", 0, "cannot change data type of view column \"%s\" from %s to %s",
                                   names[i], attu_type_name(old->col_types[i], a, sizeof a),
@@ -200,6 +227,8 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
     /* analysed, not run: no subquery runs, none is folded */
     attu_bind_params bp = db_params(s, NULL);
     bp.describe_only = true;
+    bp.run_subquery = no_rows_runner;
+    bp.run_ctx = NULL;
     bp.on_relation = on_relation;
     bp.relation_ctx = &deps;
     attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, st->u.create_view.query, &bp, err);

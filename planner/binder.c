@@ -221,6 +221,11 @@ static bool arm_plain(const attu_ast_query *q, int col);
  * Its errors carry no position: they are not in this statement's text. */
 static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, const attu_view *v, const char *qual,
                                  int source) {
+    if (f->column_aliases.n > v->ncols) {
+        attu_error_set(c->err, "42P10", 0, "table \"%s\" has %d columns available but %d columns specified", qual,
+                       v->ncols, f->column_aliases.n);
+        return NULL;
+    }
     if (!attu_view_check_recursion(c, v)) return NULL;
     const attu_ast_query *q = attu_view_parse(c, v);
     if (!q) return NULL;
@@ -259,7 +264,10 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
         return NULL;
     }
     for (int i = 0; i < v->ncols; i++)
-        if (memcmp(&p->types[i], &v->col_types[i], sizeof p->types[i])) {
+        if (memcmp(&p->types[i], &v->col_types[i], sizeof p->types[i]) &&
+            !(p->types[i].id == ATTU_TYPE_DECIMAL && v->col_types[i].id == ATTU_TYPE_DECIMAL)) {
+            /* (NUMERIC: attu's precision and scale follow the values,
+             * which a view it reads may change; PostgreSQL's is numeric) */
             char a[64], b[64];
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
                            "view \"%s\" no longer matches its tables: column \"%s\" is %s, the view's is %s",
@@ -282,7 +290,7 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
         const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : v->col_names[i];
         p->names[i] = attu_pstrdup(c->pa, cn, strlen(cn));
         if (!p->names[i]) OOM_NULL(c);
-        if (!scope_push(c, sc, qual, p->names[i], v->col_types[i], false, false, source)) return NULL;
+        if (!scope_push(c, sc, qual, p->names[i], p->types[i], false, false, source)) return NULL;
     }
     return p;
 }
