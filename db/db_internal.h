@@ -187,6 +187,22 @@ void db_view_names_free(char **names, int n);
  * returns 0 when name is no view, else -1 with err set. */
 int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, int position, attu_error *err);
 int db_view_not_table(attu_session *s, const char *name, attu_error *err);
+/* 55000 with PostgreSQL's reason when view `name` is not automatically
+ * updatable, else 0 (read lock held). */
+int db_view_updatable_reason(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err);
+/* Whether name is a view (takes the read lock). */
+bool db_names_view(attu_session *s, const char *name);
+/* INSERT / UPDATE / DELETE whose target is a view (db_view_update.c):
+ * rewritten onto the view's relation and run; no lock held on entry. */
+int db_view_dml(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                const attu_exec_callbacks *cb, attu_error *err);
+/* The rewriting itself, one level (its target may be a view again): *out
+ * lives in rw until db_view_rewrite_free. For PREPARE's analysis and
+ * EXPLAIN, which see the statement on the view's relation. */
+typedef struct db_view_rewrite { attu_ast_arena *a; attu_parse_result *pr; } db_view_rewrite;
+int db_view_rewrite_dml(attu_session *s, const attu_ast_stmt *st, db_view_rewrite *rw, const attu_ast_stmt **out,
+                        attu_error *err);
+void db_view_rewrite_free(db_view_rewrite *rw);
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* Builds a prepared statement over a parsed text (taking sql and pr):

@@ -400,32 +400,48 @@ static const char *not_updatable_reason(const attu_ast_query *q) {
     return NULL;
 }
 
-int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, int position, attu_error *err) {
-    (void)position;
+int db_view_updatable_reason(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err) {
     const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
     if (!v) return 0;
     attu_error perr;
     attu_error_clear(&perr);
     attu_parse_result *pr = attu_parse(v->sql, &perr);
-    const char *why = pr && pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT
-                      ? not_updatable_reason(pr->stmts[0].stmt->u.select.query) : NULL;
+    if (!pr) {
+        attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "the query of view \"%s\" no longer parses: %s", name, perr.message);
+        return -1;
+    }
+    const char *why = pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT
+                      ? not_updatable_reason(pr->stmts[0].stmt->u.select.query)
+                      : "Views that do not select from a single table or view are not automatically updatable.";
+    attu_parse_free(pr);
+    if (!why) return 0;
     const char *verb = kind == ATTU_STMT_INSERT ? "insert into" : kind == ATTU_STMT_UPDATE ? "update" : "delete from";
     const char *noun = kind == ATTU_STMT_INSERT ? "INSERT" : kind == ATTU_STMT_UPDATE ? "UPDATE" : "DELETE";
     const char *gerund = kind == ATTU_STMT_INSERT ? "inserting into" : kind == ATTU_STMT_UPDATE ? "updating" : "deleting from";
-    if (why) {
-        attu_error_set(err, "55000", 0, "cannot %s view \"%s\"", verb, name);
-        attu_error_set_detail(err, "%s", why);
-        char hint[200];
-        snprintf(hint, sizeof hint, "To enable %s the view, provide an INSTEAD OF %s trigger or an unconditional ON %s DO INSTEAD rule.",
-                 gerund, noun, noun);
-        attu_error_set_hint(err, hint);
-    } else {
-        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                       "cannot %s view \"%s\": attu does not change rows through views", verb, name);
-        attu_error_set_hint(err, "Change the view's table instead.");
-    }
-    attu_parse_free(pr);
+    attu_error_set(err, "55000", 0, "cannot %s view \"%s\"", verb, name);
+    attu_error_set_detail(err, "%s", why);
+    char hint[200];
+    snprintf(hint, sizeof hint, "To enable %s the view, provide an INSTEAD OF %s trigger or an unconditional ON %s DO INSTEAD rule.",
+             gerund, noun, noun);
+    attu_error_set_hint(err, hint);
     return -1;
+}
+
+int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, int position, attu_error *err) {
+    (void)position;
+    if (!attu_views_find(attu_catalog_views(s->db->cat), name)) return 0;
+    if (db_view_updatable_reason(s, name, kind, err)) return -1;
+    /* an updatable view reached by a path that does not rewrite (EXPLAIN,
+     * PREPARE's analysis) */
+    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                          "changing rows through view \"%s\" is not supported here", name);
+}
+
+bool db_names_view(attu_session *s, const char *name) {
+    pthread_rwlock_rdlock(&s->db->lock);
+    bool is = attu_views_find(attu_catalog_views(s->db->cat), name) != NULL;
+    pthread_rwlock_unlock(&s->db->lock);
+    return is;
 }
 
 int db_view_not_table(attu_session *s, const char *name, attu_error *err) {
