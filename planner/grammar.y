@@ -2303,10 +2303,38 @@ opt_drop_behavior(A) ::= .          { A = false; }
  * statement, ctx->prev_end being the end of its last token): what the
  * binder parses again wherever the view is named. */
 %type create_view_stmt {attu_ast_stmt *}
-create_view_stmt(A) ::= CREATE(K) opt_temp VIEW qualified_name(N) opt_name_list(C) AS(S) select_stmt(Q).
-    { A = ab_view_stmt(ctx, K.pos, false, &N, C, &S, Q); }
-create_view_stmt(A) ::= CREATE(K) OR REPLACE opt_temp VIEW qualified_name(N) opt_name_list(C) AS(S) select_stmt(Q).
-    { A = ab_view_stmt(ctx, K.pos, true, &N, C, &S, Q); }
+create_view_stmt(A) ::= view_head(H) select_stmt(Q).
+    { A = ab_view_stmt(ctx, H.pos, H.or_replace, &H.name, H.cols, &H.as, Q); }
+create_view_stmt(A) ::= view_head(H) select_stmt(Q) WITH(W) check_option.
+{
+    A = ab_view_stmt(ctx, H.pos, H.or_replace, &H.name, H.cols, &H.as, Q);
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, W.pos, "WITH CHECK OPTION is not supported");
+}
+%include {
+typedef struct ab_view_head { int pos; bool or_replace; ab_qname name; attu_names *cols; attu_token as; } ab_view_head;
+}
+%type view_head {ab_view_head}
+view_head(A) ::= CREATE(K) opt_temp VIEW qualified_name(N) opt_name_list(C) AS(S).
+    { A.pos = K.pos; A.or_replace = false; A.name = N; A.cols = C; A.as = S; }
+view_head(A) ::= CREATE(K) OR REPLACE opt_temp VIEW qualified_name(N) opt_name_list(C) AS(S).
+    { A.pos = K.pos; A.or_replace = true; A.name = N; A.cols = C; A.as = S; }
+/* [CASCADED | LOCAL] CHECK OPTION (OPTION and CASCADED are plain words) */
+check_option ::= CHECK option_word.
+check_option ::= LOCAL CHECK option_word.
+check_option ::= ID(T) CHECK option_word.
+{
+    if (strcmp(ab_tokstr(&T), "cascaded") != 0) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, T.pos, "syntax error at or near \"%.*s\"", (int)T.len, ctx->sql + T.off);
+        ctx->failed = true;
+    }
+}
+option_word ::= ID(T).
+{
+    if (strcmp(ab_tokstr(&T), "option") != 0) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, T.pos, "syntax error at or near \"%.*s\"", (int)T.len, ctx->sql + T.off);
+        ctx->failed = true;
+    }
+}
 
 %include {
 static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, int pos, bool or_replace, const ab_qname *n, attu_names *cols,
