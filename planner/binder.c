@@ -230,15 +230,17 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
     const attu_ast_query *q = attu_view_parse(c, v);
     if (!q) return NULL;
     view_link link = { v, c->views };
-    attu_bind_params vp;
     bctx vc = *c;
     if (c->params) {
-        vp = *c->params;
-        vp.n = 0; vp.types = NULL; vp.values = NULL; vp.inferred = NULL;
-        vp.open_uses = NULL; vp.undetermined_uses = NULL;
-        vp.insert_types = NULL; vp.insert_names = NULL; vp.ninsert = 0;
-        vp.on_relation = NULL; vp.relation_ctx = NULL;
-        vc.params = &vp;
+        /* (in the arena: nothing bound may outlive what it points to) */
+        attu_bind_params *vp = attu_palloc(c->pa, sizeof *vp);
+        if (!vp) OOM_NULL(c);
+        *vp = *c->params;
+        vp->n = 0; vp->types = NULL; vp->values = NULL; vp->inferred = NULL;
+        vp->open_uses = NULL; vp->undetermined_uses = NULL;
+        vp->insert_types = NULL; vp->insert_names = NULL; vp->ninsert = 0;
+        vp->on_relation = NULL; vp->relation_ctx = NULL;
+        vc.params = vp;
     }
     vc.views = &link;
     vc.ctes = NULL;
@@ -277,8 +279,8 @@ static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, con
         }
     if (p->ncols > v->ncols) {
         /* a table grew under SELECT *: the view keeps the columns it had */
-        attu_bexpr **ex = attu_palloc(c->pa, sizeof *ex * (size_t)v->ncols + 1);
-        char **nm = attu_palloc(c->pa, sizeof *nm * (size_t)v->ncols + 1);
+        attu_bexpr **ex = attu_palloc(c->pa, sizeof *ex * (size_t)(v->ncols + 1));
+        char **nm = attu_palloc(c->pa, sizeof *nm * (size_t)(v->ncols + 1));
         if (!ex || !nm) OOM_NULL(c);
         for (int i = 0; i < v->ncols; i++) {
             if (!(ex[i] = attu_bx_col(c->pa, i, p->types[i]))) OOM_NULL(c);
