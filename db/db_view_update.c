@@ -20,9 +20,10 @@
  * and c' a reference to a view column (bare, or qualified by the view's
  * name or alias) is replaced by the view's expression for it, whose own
  * references are qualified by the view's name or alias, the name the base
- * relation takes in the rewritten statement. The replacement does not reach
- * into subqueries of e and c: there a renamed view column is not found
- * (42703) rather than misread. As in PostgreSQL without WITH CHECK OPTION,
+ * relation takes in the rewritten statement. Inside a subquery of e or c
+ * only qualified references are replaced (a bare name there may be the
+ * subquery's own column), so a bare renamed view column read there is not
+ * found (42703) rather than misread. As in PostgreSQL without WITH CHECK OPTION,
  * an INSERT or UPDATE may make a row the view does not show.
  *
  * RETURNING reads the view's columns the same way (* is the view's).
@@ -79,10 +80,97 @@ typedef struct subst {
     const view_shape *vs;
     const char       *qual;     /* the name the base relation takes now */
     const char       *view_qual;  /* the name the user gave the view */
+    int               depth;    /* subqueries around the expression: inside
+                                   one, a bare name may be the subquery's own
+                                   column, so only qualified ones are replaced */
     bool              oom;
 } subst;
 
 static attu_ast_expr *rewrite(subst *s, const attu_ast_expr *e);
+static void rewrite_list(subst *s, attu_ast_expr_list *l);
+static attu_ast_query *rewrite_query(subst *s, const attu_ast_query *q);
+
+static void rewrite_order(subst *s, attu_ast_order_list *l) {
+    attu_ast_order_item *items = attu_ast_alloc(s->a, sizeof *items * (size_t)(l->n + 1));
+    if (!items) { s->oom = true; return; }
+    for (int i = 0; i < l->n; i++) { items[i] = l->items[i]; items[i].expr = rewrite(s, l->items[i].expr); }
+    l->items = items;
+}
+
+static attu_ast_from *rewrite_from(subst *s, const attu_ast_from *f) {
+    if (f->kind == ATTU_FROM_TABLE) return (attu_ast_from *)f;
+    attu_ast_from *x = attu_ast_alloc(s->a, sizeof *x);
+    if (!x) { s->oom = true; return (attu_ast_from *)f; }
+    *x = *f;
+    switch (f->kind) {
+    case ATTU_FROM_SUBQUERY: x->u.subquery.query = rewrite_query(s, f->u.subquery.query); break;
+    case ATTU_FROM_FUNCTION: x->u.function.call = rewrite(s, f->u.function.call); break;
+    case ATTU_FROM_JOIN:
+        x->u.join.left = rewrite_from(s, f->u.join.left);
+        x->u.join.right = rewrite_from(s, f->u.join.right);
+        x->u.join.on = rewrite(s, f->u.join.on);
+        break;
+    default: break;
+    }
+    return x;
+}
+
+/* A copy of subquery q with its column references replaced (one level
+ * deeper: only qualified ones). */
+static attu_ast_query *rewrite_query(subst *s, const attu_ast_query *q) {
+    if (!q || s->oom) return (attu_ast_query *)q;
+    attu_ast_query *x = attu_ast_alloc(s->a, sizeof *x);
+    if (!x) { s->oom = true; return (attu_ast_query *)q; }
+    *x = *q;
+    s->depth++;
+    if (q->with.n) {
+        attu_ast_cte *ctes = attu_ast_alloc(s->a, sizeof *ctes * (size_t)(q->with.n + 1));
+        if (!ctes) s->oom = true;
+        for (int i = 0; ctes && i < q->with.n; i++) {
+            ctes[i] = q->with.items[i];
+            ctes[i].query = rewrite_query(s, q->with.items[i].query);
+        }
+        if (ctes) x->with.items = ctes;
+    }
+    switch (q->kind) {
+    case ATTU_QUERY_SELECT: {
+        attu_ast_select_item *items = attu_ast_alloc(s->a, sizeof *items * (size_t)(q->u.select.nitems + 1));
+        attu_ast_from **from = attu_ast_alloc(s->a, sizeof *from * (size_t)(q->u.select.from.n + 1));
+        if (!items || !from) { s->oom = true; break; }
+        for (int i = 0; i < q->u.select.nitems; i++) {
+            items[i] = q->u.select.items[i];
+            items[i].expr = rewrite(s, q->u.select.items[i].expr);
+        }
+        for (int i = 0; i < q->u.select.from.n; i++) from[i] = rewrite_from(s, q->u.select.from.items[i]);
+        x->u.select.items = items;
+        x->u.select.from.items = from;
+        rewrite_list(s, &x->u.select.distinct_on);
+        x->u.select.where = rewrite(s, q->u.select.where);
+        rewrite_list(s, &x->u.select.group_by);
+        x->u.select.having = rewrite(s, q->u.select.having);
+        break;
+    }
+    case ATTU_QUERY_VALUES: {
+        attu_ast_expr_list *rows = attu_ast_alloc(s->a, sizeof *rows * (size_t)(q->u.values.nrows + 1));
+        if (!rows) { s->oom = true; break; }
+        for (int i = 0; i < q->u.values.nrows; i++) {
+            rows[i] = q->u.values.rows[i];
+            rewrite_list(s, &rows[i]);
+        }
+        x->u.values.rows = rows;
+        break;
+    }
+    case ATTU_QUERY_SETOP:
+        x->u.setop.left = rewrite_query(s, q->u.setop.left);
+        x->u.setop.right = rewrite_query(s, q->u.setop.right);
+        break;
+    }
+    rewrite_order(s, &x->order_by);
+    x->limit = rewrite(s, q->limit);
+    x->offset = rewrite(s, q->offset);
+    s->depth--;
+    return x;
+}
 
 static void rewrite_list(subst *s, attu_ast_expr_list *l) {
     attu_ast_expr **items = attu_ast_alloc(s->a, sizeof *items * (size_t)(l->n + 1));
@@ -115,8 +203,17 @@ static attu_ast_expr *rewrite(subst *s, const attu_ast_expr *e) {
         x->u.in_list.arg = rewrite(s, e->u.in_list.arg);
         rewrite_list(s, &x->u.in_list.list);
         break;
-    case ATTU_EXPR_IN_SUBQUERY: x->u.in_subquery.arg = rewrite(s, e->u.in_subquery.arg); break;
-    case ATTU_EXPR_QUANTIFIED: x->u.quantified.arg = rewrite(s, e->u.quantified.arg); break;
+    case ATTU_EXPR_IN_SUBQUERY:
+        x->u.in_subquery.arg = rewrite(s, e->u.in_subquery.arg);
+        x->u.in_subquery.query = rewrite_query(s, e->u.in_subquery.query);
+        break;
+    case ATTU_EXPR_QUANTIFIED:
+        x->u.quantified.arg = rewrite(s, e->u.quantified.arg);
+        x->u.quantified.query = rewrite_query(s, e->u.quantified.query);
+        break;
+    case ATTU_EXPR_EXISTS: case ATTU_EXPR_SUBQUERY:
+        x->u.subquery.query = rewrite_query(s, e->u.subquery.query);
+        break;
     case ATTU_EXPR_LIKE:
         x->u.like.arg = rewrite(s, e->u.like.arg);
         x->u.like.pattern = rewrite(s, e->u.like.pattern);
@@ -138,9 +235,10 @@ static attu_ast_expr *rewrite(subst *s, const attu_ast_expr *e) {
     case ATTU_EXPR_EXTRACT: x->u.extract.arg = rewrite(s, e->u.extract.arg); break;
     case ATTU_EXPR_FUNC:
         rewrite_list(s, &x->u.func.args);
+        rewrite_order(s, &x->u.func.order_by);
         x->u.func.filter = rewrite(s, e->u.func.filter);
         break;
-    default: break;   /* literals, parameters, subqueries, DEFAULT */
+    default: break;   /* literals, parameters, DEFAULT */
     }
     return x;
 }
@@ -157,7 +255,7 @@ static attu_ast_expr *requalify(subst *s, const attu_ast_expr *col) {
 
 /* In the user's expressions: a view column becomes the view's expression. */
 static attu_ast_expr *view_column(subst *s, const attu_ast_expr *col) {
-    if (col->u.column.qualifier && strcmp(col->u.column.qualifier, s->view_qual)) return NULL;
+    if (col->u.column.qualifier ? strcmp(col->u.column.qualifier, s->view_qual) != 0 : s->depth > 0) return NULL;
     for (int i = 0; i < s->vs->ncols; i++)
         if (!strcmp(s->vs->names[i], col->u.column.name)) return s->vs->exprs[i];
     return NULL;
