@@ -708,7 +708,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     memset(&vcopy, 0, sizeof vcopy);
     attu_ast_arena *arena = NULL;
     if (!base) {
-        if (!db_view_dml_error(s, st->u.insert.table, ATTU_STMT_INSERT, st->u.insert.table_position, err))
+        if (!db_view_dml_error(s, st->u.insert.table, ATTU_STMT_INSERT, err))
             attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.insert.table_position, "relation \"%s\" does not exist", st->u.insert.table);
         goto out;
     }

@@ -182,10 +182,12 @@ int db_view_drop_dependents(attu_session *s, const char *kind, const char *const
 int db_view_remove(attu_session *s, char **names, int n, attu_error *err);
 void db_view_names_free(char **names, int n);
 /* A statement that names view `name` where a table must stand: INSERT,
- * UPDATE, DELETE (kind) get PostgreSQL's 55000 of a view that is not
- * automatically updatable; 42809 "is not a table" for the others. Each
- * returns 0 when name is no view, else -1 with err set. */
-int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, int position, attu_error *err);
+ * UPDATE, DELETE (kind) that reach the table's own code (EXPLAIN's, a
+ * view made since the statement looked) get PostgreSQL's 55000 of a view
+ * that is not automatically updatable, else 0A000; 42809 "is not a table"
+ * for the others. Each returns 0 when name is no view, else -1 with err
+ * set; call with the lock held. */
+int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err);
 int db_view_not_table(attu_session *s, const char *name, attu_error *err);
 /* 55000 with PostgreSQL's reason when view `name` is not automatically
  * updatable, else 0 (read lock held). */

@@ -427,8 +427,7 @@ int db_view_updatable_reason(attu_session *s, const char *name, attu_ast_stmt_ki
     return -1;
 }
 
-int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, int position, attu_error *err) {
-    (void)position;
+int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err) {
     if (!attu_views_find(attu_catalog_views(s->db->cat), name)) return 0;
     if (db_view_updatable_reason(s, name, kind, err)) return -1;
     /* an updatable view reached by a path that does not rewrite (EXPLAIN,
