@@ -28,9 +28,11 @@
  *
  * RETURNING reads the view's columns the same way (* is the view's).
  *
- * Not done: WITH CHECK OPTION (refused by the grammar); a reference to a
- * column of the base relation the view does not show is not refused
- * (PostgreSQL's 42703).
+ * A reference to a column of the base relation that the view does not show
+ * is PostgreSQL's 42703, where the statement has no other FROM item to
+ * find it in (with one, the binder finds it or not as the item decides).
+ *
+ * Not done: WITH CHECK OPTION (refused by the parser, 0A000).
  */
 #include "db/db_internal.h"
 
@@ -83,11 +85,16 @@ typedef struct subst {
     int               depth;    /* subqueries around the expression: inside
                                    one, a bare name may be the subquery's own
                                    column, so only qualified ones are replaced */
+    bool              closed;   /* no other FROM item: a bare name not the
+                                   view's is no column at all */
+    const attu_ast_expr *unknown; /* the first reference to no view column
+                                     (PostgreSQL's 42703, not the table's) */
     bool              oom;
 } subst;
 
 static attu_ast_expr *rewrite(subst *s, const attu_ast_expr *e);
 static void rewrite_list(subst *s, attu_ast_expr_list *l);
+static attu_ast_expr *view_column(subst *s, const attu_ast_expr *col);
 static attu_ast_query *rewrite_query(subst *s, const attu_ast_query *q);
 
 static void rewrite_order(subst *s, attu_ast_order_list *l) {
@@ -115,10 +122,22 @@ static attu_ast_from *rewrite_from(subst *s, const attu_ast_from *f) {
     return x;
 }
 
+/* Whether a FROM item (or one joined in it) goes by name. */
+static bool from_named(const attu_ast_from *f, const char *name) {
+    if (f->kind == ATTU_FROM_JOIN) return from_named(f->u.join.left, name) || from_named(f->u.join.right, name);
+    const char *n = f->alias ? f->alias : f->kind == ATTU_FROM_TABLE ? f->u.table.name : NULL;
+    return n && !strcmp(n, name);
+}
+
 /* A copy of subquery q with its column references replaced (one level
- * deeper: only qualified ones). */
+ * deeper: only qualified ones). A subquery with a FROM item of the
+ * qualifier's name means its own item by it: left as it is. */
 static attu_ast_query *rewrite_query(subst *s, const attu_ast_query *q) {
     if (!q || s->oom) return (attu_ast_query *)q;
+    const char *name = s->fn == view_column ? s->view_qual : s->vs->base_qual;
+    if (q->kind == ATTU_QUERY_SELECT)
+        for (int i = 0; i < q->u.select.from.n; i++)
+            if (from_named(q->u.select.from.items[i], name)) return (attu_ast_query *)q;
     attu_ast_query *x = attu_ast_alloc(s->a, sizeof *x);
     if (!x) { s->oom = true; return (attu_ast_query *)q; }
     *x = *q;
@@ -247,7 +266,9 @@ static attu_ast_expr *rewrite(subst *s, const attu_ast_expr *e) {
  * relation's name in the view takes the name it has in the rewritten
  * statement. */
 static attu_ast_expr *requalify(subst *s, const attu_ast_expr *col) {
-    if (!col->u.column.qualifier || strcmp(col->u.column.qualifier, s->vs->base_qual)) return NULL;
+    /* (a bare name outside the view's subqueries is the base relation's:
+     * qualified, it stays so beside the statement's other FROM items) */
+    if (col->u.column.qualifier ? strcmp(col->u.column.qualifier, s->vs->base_qual) != 0 : s->depth > 0) return NULL;
     attu_ast_expr *x = column_ref(s->a, s->qual, col->u.column.name, col->position);
     if (!x) s->oom = true;
     return x;
@@ -256,9 +277,27 @@ static attu_ast_expr *requalify(subst *s, const attu_ast_expr *col) {
 /* In the user's expressions: a view column becomes the view's expression. */
 static attu_ast_expr *view_column(subst *s, const attu_ast_expr *col) {
     if (col->u.column.qualifier ? strcmp(col->u.column.qualifier, s->view_qual) != 0 : s->depth > 0) return NULL;
-    for (int i = 0; i < s->vs->ncols; i++)
-        if (!strcmp(s->vs->names[i], col->u.column.name)) return s->vs->exprs[i];
+    for (int i = 0; i < s->vs->ncols; i++) {
+        if (strcmp(s->vs->names[i], col->u.column.name)) continue;
+        /* a bare name the view passes through unchanged stays bare: beside
+         * other FROM items it is ambiguous where PostgreSQL finds it so */
+        if (!col->u.column.qualifier && s->vs->base_col[i] && !strcmp(s->vs->base_col[i], col->u.column.name))
+            return NULL;
+        return s->vs->exprs[i];
+    }
+    /* a column of the table the view does not show is not the view's */
+    if (!s->unknown && (col->u.column.qualifier || s->closed)) s->unknown = col;
     return NULL;
+}
+
+/* PostgreSQL's 42703 for the first reference to no column of the view. */
+static int unknown_column(const subst *s, attu_error *err) {
+    const attu_ast_expr *c = s->unknown;
+    if (c->u.column.qualifier)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, c->position, "column %s.%s does not exist",
+                              c->u.column.qualifier, c->u.column.name);
+    return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, c->position, "column \"%s\" does not exist",
+                          c->u.column.name);
 }
 
 /* ---- the view's shape ------------------------------------------------------ */
@@ -405,8 +444,9 @@ static int rewrite_insert(const view_shape *vs, const char *view, const attu_ast
         local.exprs = attu_ast_alloc(a, sizeof *local.exprs * (size_t)(vs->ncols + 1));
         if (!local.exprs) return attu_error_oom(err);
         for (int i = 0; i < vs->ncols; i++) local.exprs[i] = rewrite(&req, vs->exprs[i]);
-        subst use = { .a = a, .fn = view_column, .vs = &local, .qual = vs->base, .view_qual = view };
+        subst use = { .a = a, .fn = view_column, .vs = &local, .qual = vs->base, .view_qual = view, .closed = true };
         if (req.oom || rewrite_returning(&use, &local, &n->u.insert.returning, &n->u.insert.nreturning, err)) return -1;
+        if (use.unknown) return unknown_column(&use, err);
     }
     n->u.insert.table = (char *)vs->base;
     n->u.insert.columns.items = names;
@@ -430,7 +470,8 @@ static int rewrite_modify(const view_shape *vs, const char *view, const attu_ast
     if (!local.exprs) return attu_error_oom(err);
     for (int i = 0; i < vs->ncols; i++) local.exprs[i] = rewrite(&req, vs->exprs[i]);
     attu_ast_expr *view_where = rewrite(&req, vs->q->u.select.where);
-    subst use = { .a = a, .fn = view_column, .vs = &local, .qual = qual, .view_qual = qual };
+    subst use = { .a = a, .fn = view_column, .vs = &local, .qual = qual, .view_qual = qual,
+                  .closed = st->u.modify.from.n == 0 };
     if (st->kind == ATTU_STMT_UPDATE) {
         attu_ast_set_item *sets = attu_ast_alloc(a, sizeof *sets * (size_t)(st->u.modify.nsets + 1));
         if (!sets) return attu_error_oom(err);
@@ -463,6 +504,7 @@ static int rewrite_modify(const view_shape *vs, const char *view, const attu_ast
     if (st->u.modify.nreturning &&
         rewrite_returning(&use, &local, &n->u.modify.returning, &n->u.modify.nreturning, err))
         return -1;
+    if (use.unknown) return unknown_column(&use, err);
     n->u.modify.table = (char *)vs->base;
     n->u.modify.alias = (char *)qual;
     n->u.modify.where = where;
