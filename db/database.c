@@ -62,6 +62,7 @@ attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
     if (db->data_dir) {
         if (attu_storage_open(db->data_dir, err)) goto fail;
         if (attu_storage_load_all(db->data_dir, db->cat, err) < 0) goto fail;
+        if (attu_storage_load_views(db->data_dir, db->cat, err) < 0) goto fail;
     }
     return db;
 fail:
@@ -462,6 +463,13 @@ static bool starts_with_keyword(const char *sql, int pos, const char *kw) {
     return !(isalnum(p[n]) || p[n] == '_' || p[n] >= 0x80);
 }
 
+/* Whether st is an INSERT, UPDATE or DELETE whose target is a view. */
+static bool explains_view_dml(attu_session *s, const attu_ast_stmt *st) {
+    if (st->kind == ATTU_STMT_INSERT) return db_names_view(s, st->u.insert.table);
+    if (st->kind == ATTU_STMT_UPDATE || st->kind == ATTU_STMT_DELETE) return db_names_view(s, st->u.modify.table);
+    return false;
+}
+
 int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
     switch (st->kind) {
@@ -478,6 +486,20 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         if (st->u.explain.stmt->kind == ATTU_STMT_CREATE_TABLE_AS && st->u.explain.stmt->u.create_table_as.execute)
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->u.explain.stmt->position,
                                   "EXPLAIN of CREATE TABLE AS EXECUTE is not supported");
+        if (explains_view_dml(s, st->u.explain.stmt)) {
+            /* EXPLAIN of a change through a view: of the statement on the
+             * view's relation (db_view_update.c) */
+            db_view_rewrite rw;
+            const attu_ast_stmt *inner;
+            int rc = db_view_rewrite_dml(s, st->u.explain.stmt, &rw, &inner, err);
+            if (!rc) {
+                attu_ast_stmt ex = *st;
+                ex.u.explain.stmt = (attu_ast_stmt *)inner;
+                rc = db_exec_stmt(s, sql, &ex, params, cb, err);
+            }
+            db_view_rewrite_free(&rw);
+            return rc;
+        }
         if (st->u.explain.stmt->kind == ATTU_STMT_DELETE || st->u.explain.stmt->kind == ATTU_STMT_UPDATE)
             return db_explain_modify(s, sql, st, params, cb, err);
         return exec_explain(s, sql, st, params, cb, err);
@@ -488,8 +510,14 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         if (st->u.create_table_as.execute) return db_exec_execute(s, sql, st->u.create_table_as.execute, st, cb, err);
         return db_exec_ctas(s, sql, st, params, cb, err);
     case ATTU_STMT_DROP_TABLE: return db_exec_drop(s, st, cb, err);
-    case ATTU_STMT_INSERT: return db_exec_insert(s, sql, st, params, cb, err);
-    case ATTU_STMT_DELETE: case ATTU_STMT_UPDATE: return db_exec_modify(s, sql, st, params, cb, err);
+    case ATTU_STMT_CREATE_VIEW: return db_exec_create_view(s, sql, st, cb, err);
+    case ATTU_STMT_DROP_VIEW: return db_exec_drop_view(s, st, cb, err);
+    case ATTU_STMT_INSERT:
+        if (db_names_view(s, st->u.insert.table)) return db_view_dml(s, sql, st, params, cb, err);
+        return db_exec_insert(s, sql, st, params, cb, err);
+    case ATTU_STMT_DELETE: case ATTU_STMT_UPDATE:
+        if (db_names_view(s, st->u.modify.table)) return db_view_dml(s, sql, st, params, cb, err);
+        return db_exec_modify(s, sql, st, params, cb, err);
     case ATTU_STMT_TRUNCATE: return db_exec_truncate(s, st, cb, err);
     case ATTU_STMT_COPY: return db_exec_copy(s, sql, st, cb, err);
     case ATTU_STMT_SET: case ATTU_STMT_RESET: case ATTU_STMT_SHOW:

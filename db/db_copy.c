@@ -171,6 +171,12 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     }
     pthread_rwlock_wrlock(&s->db->lock);
     attu_table *base = attu_catalog_lookup(s->db->cat, st->u.copy.table);
+    if (!base && attu_views_find(attu_catalog_views(s->db->cat), st->u.copy.table)) {
+        pthread_rwlock_unlock(&s->db->lock);
+        attu_error_set(err, "42809", 0, "cannot copy to view \"%s\"", st->u.copy.table);
+        attu_error_set_hint(err, "To enable copying to a view, provide an INSTEAD OF INSERT trigger.");
+        return -1;
+    }
     if (!base) {
         pthread_rwlock_unlock(&s->db->lock);
         return db_no_such_table(s, st->u.copy.table, st->u.copy.table_position, err);
@@ -300,7 +306,10 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     else {
         /* SELECT the table's (or the listed) columns */
         attu_table *t = attu_catalog_lookup(s->db->cat, st->u.copy.table);
-        if (!t) db_no_such_table(s, st->u.copy.table, st->u.copy.table_position, err);
+        if (!t && attu_views_find(attu_catalog_views(s->db->cat), st->u.copy.table)) {
+            attu_error_set(err, "42809", 0, "cannot copy from view \"%s\"", st->u.copy.table);
+            attu_error_set_hint(err, "Try the COPY (SELECT ...) TO variant.");
+        } else if (!t) db_no_such_table(s, st->u.copy.table, st->u.copy.table_position, err);
         else {
             char q[4096];
             size_t used = (size_t)snprintf(q, sizeof q, "SELECT ");

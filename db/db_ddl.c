@@ -382,8 +382,7 @@ static int create_exists_notice(const attu_ast_stmt *st, const attu_exec_callbac
 int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     if (st->u.create_table.if_not_exists) {
         pthread_rwlock_rdlock(&s->db->lock);
-        bool exists = attu_catalog_lookup(s->db->cat, st->u.create_table.table) != NULL ||
-                      attu_catalog_constraint_owner(s->db->cat, st->u.create_table.table, NULL) != NULL;
+        bool exists = attu_catalog_relation_exists(s->db->cat, st->u.create_table.table);
         pthread_rwlock_unlock(&s->db->lock);
         if (exists) return create_exists_notice(st, cb, err);
     }
@@ -415,8 +414,7 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         if (cd->default_ && !null_default && !(dflt[i] = check_default(s, sql, cd, &defs[i], err))) goto fail;
     }
     pthread_rwlock_wrlock(&s->db->lock);
-    if (attu_catalog_lookup(s->db->cat, st->u.create_table.table) ||
-        (st->u.create_table.if_not_exists && attu_catalog_constraint_owner(s->db->cat, st->u.create_table.table, NULL))) {
+    if (attu_catalog_relation_exists(s->db->cat, st->u.create_table.table)) {
         /* (IF NOT EXISTS: made by another session since the check above) */
         if (!st->u.create_table.if_not_exists)
             attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", st->u.create_table.table);
@@ -472,6 +470,11 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
             pthread_rwlock_unlock(&s->db->lock);
             return -1;
         }
+        if (db_view_not_table(s, name, err)) {
+            attu_error_set_hint(err, "Use DROP VIEW to remove a view.");
+            pthread_rwlock_unlock(&s->db->lock);
+            return -1;
+        }
         if (!attu_catalog_lookup(s->db->cat, name) && !st->u.drop_table.if_exists) {
             pthread_rwlock_unlock(&s->db->lock);
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE,
@@ -479,7 +482,18 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
                                   "table \"%s\" does not exist", name);
         }
     }
-    int rc = 0;
+    /* the views reading them: 2BP01, or (CASCADE) dropped first */
+    const char **found = calloc((size_t)st->u.drop_table.tables.n + 1, sizeof *found);
+    char **dependents = NULL;
+    int nfound = 0, ndependents = 0;
+    if (!found) { pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
+    for (int i = 0; i < st->u.drop_table.tables.n; i++)
+        if (attu_catalog_lookup(s->db->cat, st->u.drop_table.tables.items[i]))
+            found[nfound++] = st->u.drop_table.tables.items[i];
+    int rc = db_view_drop_dependents(s, "table", found, nfound, st->u.drop_table.cascade, NULL, &dependents,
+                                     &ndependents, err);
+    free(found);
+    if (!rc && ndependents) rc = db_view_remove(s, dependents, ndependents, err);
     for (int i = 0; i < st->u.drop_table.tables.n && !rc; i++) {
         const char *name = st->u.drop_table.tables.items[i];
         if (!attu_catalog_lookup(s->db->cat, name)) {
@@ -495,6 +509,14 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
         attu_table_free(t);
     }
     pthread_rwlock_unlock(&s->db->lock);
+    if (!rc && ndependents && cb && cb->on_notice) {
+        /* (after the missing tables' notices, as PostgreSQL orders them) */
+        char msg[200];
+        if (ndependents == 1) snprintf(msg, sizeof msg, "drop cascades to view %s", dependents[0]);
+        else snprintf(msg, sizeof msg, "drop cascades to %d other objects", ndependents);
+        cb->on_notice(cb->ctx, "00000", msg);
+    }
+    db_view_names_free(dependents, ndependents);
     if (rc) return rc;
     return db_deliver_tag(cb, "DROP TABLE", err) ? -2 : 0;
 }
@@ -712,7 +734,8 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     memset(&vcopy, 0, sizeof vcopy);
     attu_ast_arena *arena = NULL;
     if (!base) {
-        db_no_such_table(s, st->u.insert.table, st->u.insert.table_position, err);
+        if (!db_view_dml_error(s, st->u.insert.table, ATTU_STMT_INSERT, err))
+            db_no_such_table(s, st->u.insert.table, st->u.insert.table_position, err);
         goto out;
     }
     if (st->u.insert.targets) {   /* INSERT INTO t (a[1], a[2]): one assignment per column */
@@ -838,8 +861,7 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     const char *name = st->u.create_table_as.table;
     attu_result *res = NULL;
     attu_column_def *defs = NULL;
-    if (attu_catalog_lookup(s->db->cat, name) ||
-        (st->u.create_table_as.if_not_exists && attu_catalog_constraint_owner(s->db->cat, name, NULL))) {
+    if (attu_catalog_relation_exists(s->db->cat, name)) {
         if (st->u.create_table_as.if_not_exists) {
             pthread_rwlock_unlock(&s->db->lock);
             if (cb && cb->on_notice) {

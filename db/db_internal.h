@@ -173,6 +173,42 @@ attu_result *db_insert_returning_rows(attu_session *s, const char *sql, const at
                                       const attu_bind_params *params, attu_table *rows, attu_error *err);
 int db_insert_returning_describe(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                                  int *ncols, attu_result_column **cols, attu_error *err);
+/* Views (db_view.c). CREATE [OR REPLACE] VIEW and DROP VIEW; */
+int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                        attu_error *err);
+int db_exec_drop_view(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+/* the views a DROP of the n relations `names` (kind "table" or "view"
+ * for the message) takes with it: 2BP01 without cascade, else the
+ * NOTICE and *out (n_out names; db_view_names_free) to remove after the
+ * dropped relations (db_view_remove). Call with the write lock held. */
+int db_view_drop_dependents(attu_session *s, const char *kind, const char *const *names, int n, bool cascade,
+                            const attu_exec_callbacks *cb, char ***out, int *nout, attu_error *err);
+int db_view_remove(attu_session *s, char **names, int n, attu_error *err);
+void db_view_names_free(char **names, int n);
+/* A statement that names view `name` where a table must stand: INSERT,
+ * UPDATE, DELETE (kind) that reach the table's own code (EXPLAIN's, a
+ * view made since the statement looked) get PostgreSQL's 55000 of a view
+ * that is not automatically updatable, else 0A000; 42809 "is not a table"
+ * for the others. Each returns 0 when name is no view, else -1 with err
+ * set; call with the lock held. */
+int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err);
+int db_view_not_table(attu_session *s, const char *name, attu_error *err);
+/* 55000 with PostgreSQL's reason when view `name` is not automatically
+ * updatable, else 0 (read lock held). */
+int db_view_updatable_reason(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err);
+/* Whether name is a view (takes the read lock). */
+bool db_names_view(attu_session *s, const char *name);
+/* INSERT / UPDATE / DELETE whose target is a view (db_view_update.c):
+ * rewritten onto the view's relation and run; no lock held on entry. */
+int db_view_dml(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                const attu_exec_callbacks *cb, attu_error *err);
+/* The rewriting itself, one level (its target may be a view again): *out
+ * lives in rw until db_view_rewrite_free. For PREPARE's analysis and
+ * EXPLAIN, which see the statement on the view's relation. */
+typedef struct db_view_rewrite { attu_ast_arena *a; attu_parse_result *pr; } db_view_rewrite;
+int db_view_rewrite_dml(attu_session *s, const attu_ast_stmt *st, db_view_rewrite *rw, const attu_ast_stmt **out,
+                        attu_error *err);
+void db_view_rewrite_free(db_view_rewrite *rw);
 int db_exec_copy(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* Builds a prepared statement over a parsed text (taking sql and pr):

@@ -529,6 +529,7 @@ static int modify_open(modify_ctx *m, attu_session *s, const attu_ast_stmt *st, 
     else pthread_rwlock_rdlock(&s->db->lock);
     if (!*pa || !m->arena) return attu_error_oom(err);
     m->base = attu_catalog_lookup(s->db->cat, st->u.modify.table);
+    if (!m->base && db_view_dml_error(s, st->u.modify.table, st->kind, err)) return -1;
     if (!m->base)
         return db_no_such_table(s, st->u.modify.table, st->u.modify.table_position, err);
     return 0;

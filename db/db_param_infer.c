@@ -182,6 +182,16 @@ int db_infer_params(attu_session *s, const char *sql, const attu_ast_stmt *st, i
     bp.inferred = inferred;
     bp.open_uses = open_uses;
     bp.undetermined_uses = undetermined_uses;
+    if ((st->kind == ATTU_STMT_INSERT && db_names_view(s, st->u.insert.table)) ||
+        ((st->kind == ATTU_STMT_UPDATE || st->kind == ATTU_STMT_DELETE) && db_names_view(s, st->u.modify.table))) {
+        /* through a view: the statement its run makes (db_view_update.c) */
+        db_view_rewrite rw;
+        const attu_ast_stmt *n;
+        int r = db_view_rewrite_dml(s, st, &rw, &n, err);
+        if (!r) r = db_infer_params(s, sql, n, np, declared, inferred, open_uses, undetermined_uses, err);
+        db_view_rewrite_free(&rw);
+        return r;
+    }
     switch (st->kind) {
     case ATTU_STMT_SELECT: return infer_query(s, sql, st->u.select.query, &bp, err);
     case ATTU_STMT_INSERT: return infer_insert(s, sql, st, &bp, err);

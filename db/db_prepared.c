@@ -65,6 +65,25 @@ static int keep_shape(void *ctx, attu_result *res) {
     memcpy(p->cols, res->desc, (size_t)res->ncols * sizeof *p->cols);
     return 0;
 }
+/* RETURNING's rows: their shape from binding the statement (through a
+ * view: the statement on its relation, db_view_update.c). */
+static int describe_returning(attu_session *s, attu_prepared *p, const attu_ast_stmt *st, attu_error *err) {
+    bool view = st->kind == ATTU_STMT_INSERT ? db_names_view(s, st->u.insert.table) : db_names_view(s, st->u.modify.table);
+    if (view) {
+        db_view_rewrite rw;
+        const attu_ast_stmt *n;
+        int r = db_view_rewrite_dml(s, st, &rw, &n, err);
+        if (!r) r = describe_returning(s, p, n, err);
+        db_view_rewrite_free(&rw);
+        return r;
+    }
+    attu_bind_params bp;
+    memset(&bp, 0, sizeof bp);
+    bp.n = p->nparams; bp.types = p->param_types;
+    if (st->kind == ATTU_STMT_INSERT) return db_insert_returning_describe(s, p->sql, st, &bp, &p->ncols, &p->cols, err);
+    return db_modify_describe(s, p->sql, st, &bp, &p->ncols, &p->cols, err);
+}
+
 
 static int describe_utility(attu_session *s, attu_prepared *p, const attu_ast_stmt *st, attu_error *err) {
     if (st->kind == ATTU_STMT_EXPLAIN) {
@@ -87,19 +106,9 @@ static int describe_utility(attu_session *s, attu_prepared *p, const attu_ast_st
         memcpy(p->cols, q->cols, (size_t)q->ncols * sizeof *p->cols);
         return 0;
     }
-    if ((st->kind == ATTU_STMT_DELETE || st->kind == ATTU_STMT_UPDATE) && st->u.modify.nreturning) {
-        /* RETURNING's rows: their shape from binding the statement */
-        attu_bind_params bp;
-        memset(&bp, 0, sizeof bp);
-        bp.n = p->nparams; bp.types = p->param_types;
-        return db_modify_describe(s, p->sql, st, &bp, &p->ncols, &p->cols, err);
-    }
-    if (st->kind == ATTU_STMT_INSERT && st->u.insert.nreturning) {
-        attu_bind_params bp;
-        memset(&bp, 0, sizeof bp);
-        bp.n = p->nparams; bp.types = p->param_types;
-        return db_insert_returning_describe(s, p->sql, st, &bp, &p->ncols, &p->cols, err);
-    }
+    if (((st->kind == ATTU_STMT_DELETE || st->kind == ATTU_STMT_UPDATE) && st->u.modify.nreturning) ||
+        (st->kind == ATTU_STMT_INSERT && st->u.insert.nreturning))
+        return describe_returning(s, p, st, err);
     if (st->kind != ATTU_STMT_SHOW && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE)
         return 0;
     attu_exec_callbacks cb;

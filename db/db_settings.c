@@ -199,6 +199,8 @@ static int one_row(const attu_exec_callbacks *cb, const char *colname, const cha
     return db_deliver(cb, r) ? -2 : 0;
 }
 
+static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     switch (st->kind) {
     case ATTU_STMT_SET: {
@@ -324,10 +326,14 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
     }
     case ATTU_STMT_SHOW_TABLES: {
         pthread_rwlock_rdlock(&s->db->lock);
-        size_t n = attu_catalog_count(s->db->cat);
+        /* tables and views, by name */
+        size_t nt = attu_catalog_count(s->db->cat), nv = attu_views_count(attu_catalog_views(s->db->cat));
+        size_t n = nt + nv;
         const char **names = calloc(n + 1, sizeof *names);
         if (!names) { pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
-        for (size_t i = 0; i < n; i++) names[i] = attu_catalog_at(s->db->cat, i)->name;
+        for (size_t i = 0; i < nt; i++) names[i] = attu_catalog_at(s->db->cat, i)->name;
+        for (size_t i = 0; i < nv; i++) names[nt + i] = attu_views_at(attu_catalog_views(s->db->cat), i)->name;
+        qsort(names, n, sizeof *names, by_name);
         attu_result *r = db_result_new(1);
         attu_column *c = r ? db_text_column(names, n, err) : NULL;
         free(names);
@@ -342,18 +348,20 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
     case ATTU_STMT_DESCRIBE: {
         pthread_rwlock_rdlock(&s->db->lock);
         attu_table *t = attu_catalog_lookup(s->db->cat, st->u.describe.table);
-        if (!t) {
+        /* a view: the columns CREATE VIEW fixed, all nullable */
+        const attu_view *v = t ? NULL : attu_views_find(attu_catalog_views(s->db->cat), st->u.describe.table);
+        if (!t && !v) {
             pthread_rwlock_unlock(&s->db->lock);
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.describe.table_position, "relation \"%s\" does not exist", st->u.describe.table);
         }
-        int n = t->ncols;
+        int n = t ? t->ncols : v->ncols;
         const char **names = calloc((size_t)n + 1, sizeof *names), **types = calloc((size_t)n + 1, sizeof *types);
         const char **nulls = calloc((size_t)n + 1, sizeof *nulls);
         char (*tb)[64] = calloc((size_t)n + 1, 64);
         if (!names || !types || !nulls || !tb) { free(names); free(types); free(nulls); free(tb); pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
         for (int i = 0; i < n; i++) {
-            names[i] = t->defs[i].name;
-            attu_type ty = t->defs[i].type;
+            names[i] = t ? t->defs[i].name : v->col_names[i];
+            attu_type ty = t ? t->defs[i].type : v->col_types[i];
             types[i] = attu_type_is_qualified_interval(ty) ? attu_type_interval_name(ty, tb[i], 64)
                                                            : attu_type_name(ty, tb[i], 64);
             if (attu_type_array_has_mod(ty) && attu_type_array_elem_mod(ty).id == ATTU_TYPE_DECIMAL) {
@@ -364,7 +372,7 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
                 snprintf(tb[i], 64, "%s[]", attu_type_name(attu_type_array_elem_mod(ty), eb, sizeof eb));
                 types[i] = tb[i];
             }
-            nulls[i] = t->defs[i].not_null ? "NO" : "YES";
+            nulls[i] = t && t->defs[i].not_null ? "NO" : "YES";
         }
         attu_result *r = db_result_new(3);
         attu_column *c0 = r ? db_text_column(names, (size_t)n, err) : NULL;

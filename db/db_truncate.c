@@ -27,7 +27,7 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
             int pos = names->positions ? names->positions[i] : st->position;
             if (attu_catalog_constraint_owner(s->db->cat, names->items[i], NULL))
                 attu_error_set(err, "42809", pos, "\"%s\" is not a table", names->items[i]);
-            else
+            else if (!db_view_not_table(s, names->items[i], err))
                 attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, pos, "relation \"%s\" does not exist", names->items[i]);
             pthread_rwlock_unlock(&s->db->lock);
             return -1;

@@ -26,6 +26,7 @@ struct attu_catalog {
     attu_table  **tables;
     col_defaults *defaults;
     size_t count, cap;
+    attu_views   *views;    /* view.h: same namespace as the tables */
 };
 
 static void defaults_free(col_defaults *d) {
@@ -39,7 +40,9 @@ static void defaults_free(col_defaults *d) {
 }
 
 attu_catalog *attu_catalog_new(void) {
-    return calloc(1, sizeof(attu_catalog));
+    attu_catalog *cat = calloc(1, sizeof(attu_catalog));
+    if (cat && !(cat->views = attu_views_new())) { free(cat); return NULL; }
+    return cat;
 }
 
 void attu_catalog_free(attu_catalog *cat) {
@@ -50,6 +53,7 @@ void attu_catalog_free(attu_catalog *cat) {
     }
     free(cat->tables);
     free(cat->defaults);
+    attu_views_free(cat->views);
     free(cat);
 }
 
@@ -73,7 +77,7 @@ attu_table *attu_catalog_lookup(const attu_catalog *cat, const char *name) {
 
 int attu_catalog_add(attu_catalog *cat, attu_table *t, attu_error *err) {
     long i = search(cat, t->name);
-    if (i >= 0)
+    if (i >= 0 || attu_views_find(cat->views, t->name))
         return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0,
                               "relation \"%s\" already exists", t->name);
     size_t at = (size_t)(-i - 1);
@@ -200,4 +204,11 @@ attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
                 return cat->tables[i];
             }
     return NULL;
+}
+
+attu_views *attu_catalog_views(const attu_catalog *cat) { return cat->views; }
+
+bool attu_catalog_relation_exists(const attu_catalog *cat, const char *name) {
+    return search(cat, name) >= 0 || attu_views_find(cat->views, name) ||
+           attu_catalog_constraint_owner(cat, name, NULL) != NULL;
 }

@@ -14,6 +14,7 @@
 #include "engine/error.h"
 #include "engine/table.h"
 #include "engine/unique.h"
+#include "engine/view.h"
 
 typedef struct attu_catalog attu_catalog;
 
@@ -57,6 +58,11 @@ const attu_unique *attu_catalog_uniques(const attu_catalog *cat,
  * relation). *which receives the constraint's index. */
 attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
                                           const char *name, int *which);
+/* The views (view.h), which share the tables' namespace: add refuses a
+ * table of a view's name (42P07), as attu_catalog_relation_exists tells
+ * before a view is put. */
+attu_views *attu_catalog_views(const attu_catalog *cat);
+bool attu_catalog_relation_exists(const attu_catalog *cat, const char *name);
 
 /* Tables in name order. */
 size_t attu_catalog_count(const attu_catalog *cat);

@@ -48,6 +48,16 @@ int attu_storage_drop_table(const char *data_dir, const char *name,
 int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
                           attu_error *err);
 
+/* Views (view.h) live in one file, <data-dir>/attu.views, rewritten whole
+ * (temporary file, fsync, rename, fsync of the folder) by every CREATE /
+ * DROP VIEW: a crash leaves the old set or the new one. Its name holds a
+ * '.', which a table's folder name never does (storage.c escapes it), and
+ * it is not a folder, so attu_storage_load_all passes over it. */
+int attu_storage_save_views(const char *data_dir, const attu_views *views, attu_error *err);
+/* Puts the saved views into the catalog (none when the file is missing);
+ * -1 with XX001 naming the file when it fails its checksum. */
+int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error *err);
+
 /* Releases the lock attu_storage_open took (a no-op if this process holds
  * none on data_dir). Opening the same directory twice in one process is
  * allowed and takes the lock once. */

@@ -537,7 +537,9 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_EXECUTE,         /* u.execute: EXECUTE name [(args)] */
     ATTU_STMT_DELETE,          /* u.modify: DELETE FROM t [USING ...] [WHERE] [RETURNING] */
     ATTU_STMT_UPDATE,          /* u.modify: UPDATE t SET ... [FROM ...] [WHERE] [RETURNING] */
-    ATTU_STMT_TRUNCATE         /* u.truncate: TRUNCATE [TABLE] t, ... */
+    ATTU_STMT_TRUNCATE,        /* u.truncate: TRUNCATE [TABLE] t, ... */
+    ATTU_STMT_CREATE_VIEW,     /* u.create_view */
+    ATTU_STMT_DROP_VIEW        /* u.drop_table: DROP VIEW [IF EXISTS] v, ... */
 } attu_ast_stmt_kind;
 
 /* One assignment of UPDATE's SET list. SET (a, b) = (x, y) arrives as two
@@ -649,6 +651,14 @@ struct attu_ast_stmt {
             bool               with_no_data;
             attu_ast_stmt     *execute;   /* CREATE TABLE ... AS EXECUTE p (args) */
         } create_table_as;
+        struct {
+            char              *view;
+            int                view_position;
+            bool               or_replace;
+            attu_ast_name_list columns;   /* CREATE VIEW v (a, b) AS ... */
+            attu_ast_query    *query;
+            char              *query_sql; /* the query's own text, as written */
+        } create_view;
         struct {
             attu_ast_name_list tables;    /* DROP TABLE a, b */
             bool               if_exists;

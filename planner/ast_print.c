@@ -526,8 +526,21 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         if (s->u.create_table_as.with_no_data) puts_(o, " no-data");
         puts_(o, ")");
         break;
+    case ATTU_STMT_CREATE_VIEW:
+        puts_(o, s->u.create_view.or_replace ? "(create-or-replace-view " : "(create-view ");
+        put_name(o, s->u.create_view.view);
+        if (s->u.create_view.columns.n) {
+            puts_(o, " (cols ");
+            pr_names(o, s->u.create_view.columns);
+            puts_(o, ")");
+        }
+        puts_(o, " ");
+        pr_query(o, s->u.create_view.query);
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_DROP_VIEW:
     case ATTU_STMT_DROP_TABLE:
-        puts_(o, "(drop-table ");
+        puts_(o, s->kind == ATTU_STMT_DROP_VIEW ? "(drop-view " : "(drop-table ");
         if (s->u.drop_table.if_exists) puts_(o, "if-exists ");
         pr_names(o, s->u.drop_table.tables);
         if (s->u.drop_table.cascade) puts_(o, " cascade");

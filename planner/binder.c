@@ -21,6 +21,7 @@
 #include "planner/binder_internal.h"
 #include "planner/lower.h"
 #include "planner/rewrite.h"
+#include "engine/view.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -212,6 +213,90 @@ static attu_lplan *mk_project(bctx *c, attu_lplan *child, int n, attu_bexpr **ex
 static attu_lplan *bind_recursive_cte(bctx *c, cte_def *d);
 static bool arm_plain(const attu_ast_query *q, int col);
 
+/* A view named in FROM: its query, parsed again from the catalog's text,
+ * bound as a subquery in a context of its own (it sees no CTE, outer
+ * scope or parameter of the statement naming it), then held to the columns
+ * CREATE VIEW fixed: their number and types (a table changed under the
+ * view fails here rather than answer in another shape), the view's names.
+ * Its errors carry no position: they are not in this statement's text. */
+static attu_lplan *bind_view_ref(bctx *c, const attu_ast_from *f, scope *sc, const attu_view *v, const char *qual,
+                                 int source) {
+    if (f->column_aliases.n > v->ncols) {
+        attu_error_set(c->err, "42P10", 0, "table \"%s\" has %d columns available but %d columns specified", qual,
+                       v->ncols, f->column_aliases.n);
+        return NULL;
+    }
+    if (!attu_view_check_recursion(c, v)) return NULL;
+    const attu_ast_query *q = attu_view_parse(c, v);
+    if (!q) return NULL;
+    view_link link = { v, c->views };
+    bctx vc = *c;
+    if (c->params) {
+        /* (in the arena: nothing bound may outlive what it points to) */
+        attu_bind_params *vp = attu_palloc(c->pa, sizeof *vp);
+        if (!vp) OOM_NULL(c);
+        *vp = *c->params;
+        vp->n = 0; vp->types = NULL; vp->values = NULL; vp->inferred = NULL;
+        vp->open_uses = NULL; vp->undetermined_uses = NULL;
+        vp->insert_types = NULL; vp->insert_names = NULL; vp->ninsert = 0;
+        vp->on_relation = NULL; vp->relation_ctx = NULL;
+        vc.params = vp;
+    }
+    vc.views = &link;
+    vc.ctes = NULL;
+    vc.outer = NULL; vc.outer_up = NULL; vc.saw_outer = false;
+    vc.pending = NULL; vc.npending = 0;
+    vc.setop_arm = NULL;
+    vc.values_hint = NULL; vc.nvalues_hint = 0; vc.values_hint_names = NULL;
+    vc.subq_names = NULL;
+    vc.oaggs = NULL; vc.agg_level = NULL; vc.agg_lift = false;
+    vc.allow_agg = false; vc.allow_window = false; vc.in_agg = false; vc.allow_srf = false;
+    vc.clause = "SELECT";
+    attu_lplan *p = bind_query(&vc, q);
+    c->next_source = vc.next_source;
+    c->next_worktable = vc.next_worktable;
+    if (!p) {
+        if (c->err->set) c->err->position = 0;
+        return NULL;
+    }
+    if (p->ncols < v->ncols) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
+                       "view \"%s\" no longer matches its tables: its query gives %d columns, the view has %d",
+                       v->name, p->ncols, v->ncols);
+        return NULL;
+    }
+    for (int i = 0; i < v->ncols; i++)
+        if (memcmp(&p->types[i], &v->col_types[i], sizeof p->types[i]) &&
+            !(p->types[i].id == ATTU_TYPE_DECIMAL && v->col_types[i].id == ATTU_TYPE_DECIMAL)) {
+            /* (NUMERIC: attu's precision and scale follow the values,
+             * which a view it reads may change; PostgreSQL's is numeric) */
+            char a[64], b[64];
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
+                           "view \"%s\" no longer matches its tables: column \"%s\" is %s, the view's is %s",
+                           v->name, v->col_names[i], attu_type_name(p->types[i], a, sizeof a),
+                           attu_type_name(v->col_types[i], b, sizeof b));
+            return NULL;
+        }
+    if (p->ncols > v->ncols) {
+        /* a table grew under SELECT *: the view keeps the columns it had */
+        attu_bexpr **ex = attu_palloc(c->pa, sizeof *ex * (size_t)(v->ncols + 1));
+        char **nm = attu_palloc(c->pa, sizeof *nm * (size_t)(v->ncols + 1));
+        if (!ex || !nm) OOM_NULL(c);
+        for (int i = 0; i < v->ncols; i++) {
+            if (!(ex[i] = attu_bx_col(c->pa, i, p->types[i]))) OOM_NULL(c);
+            nm[i] = p->names[i];
+        }
+        if (!(p = mk_project(c, p, v->ncols, ex, nm))) return NULL;
+    }
+    for (int i = 0; i < v->ncols; i++) {
+        const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : v->col_names[i];
+        p->names[i] = attu_pstrdup(c->pa, cn, strlen(cn));
+        if (!p->names[i]) OOM_NULL(c);
+        if (!scope_push(c, sc, qual, p->names[i], p->types[i], false, false, source)) return NULL;
+    }
+    return p;
+}
+
 static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     const char *name = f->u.table.name;
     const char *qual = f->alias ? f->alias : name;
@@ -259,6 +344,11 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         }
         return p;
     }
+    /* a relation the statement itself names: CREATE VIEW's dependencies */
+    if (!c->views && c->params && c->params->on_relation && attu_catalog_relation_exists(c->cat, name))
+        c->params->on_relation(c->params->relation_ctx, name);
+    const attu_view *view = attu_views_find(attu_catalog_views(c->cat), name);
+    if (view) return bind_view_ref(c, f, sc, view, qual, source);
     attu_table *t = attu_catalog_lookup(c->cat, name);
     if (!t) {
         if (attu_catalog_constraint_owner(c->cat, name, NULL))   /* PostgreSQL's index of the constraint */

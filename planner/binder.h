@@ -63,6 +63,12 @@ typedef struct attu_bind_params {
      * are not planned (their constants not folded) before run_subquery,
      * which then gives their columns without rows. */
     bool                describe_only;
+    /* Optional: called with the name of every table and view the query
+     * names itself (not those a view it reads names), as CREATE VIEW
+     * records them for DROP's dependency checks; CTE names are not
+     * relations and are left out. */
+    void              (*on_relation)(void *ctx, const char *name);
+    void               *relation_ctx;
 } attu_bind_params;
 
 /* A column name that finds only the hidden rowid of the table its

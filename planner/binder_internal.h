@@ -171,7 +171,21 @@ typedef struct bctx {
      * subquery sits in the query one level out (NULL at the top) */
     outer_aggs      *oaggs;
     const agg_level *agg_level;
+    /* the views being expanded around this query, innermost first
+     * (binder_view.c): a view met again is infinite recursion */
+    const struct view_link *views;
 } bctx;
+
+typedef struct view_link {
+    const struct attu_view  *view;
+    const struct view_link  *next;
+} view_link;
+
+/* views (binder_view.c): v's query parsed again from its text, the parse
+ * kept until the plan arena is freed; NULL with c->err set */
+const struct attu_ast_query *attu_view_parse(bctx *c, const struct attu_view *v);
+/* 42P17 when v is being expanded around this query already */
+bool attu_view_check_recursion(bctx *c, const struct attu_view *v);
 
 typedef struct outer_link {
     const scope             *sc;

@@ -312,7 +312,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
        DELETE UPDATE TRUNCATE
-       WITHIN ORDINALITY.
+       WITHIN ORDINALITY
+       VIEW REPLACE.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -357,6 +358,7 @@ stmt(A) ::= truncate_stmt(S).          { A = S; }
 stmt(A) ::= create_stmt(S).            { A = S; }
 stmt(A) ::= create_as_stmt(S).         { A = S; }
 stmt(A) ::= drop_stmt(S).              { A = S; }
+stmt(A) ::= create_view_stmt(S).       { A = S; }
 stmt(A) ::= copy_stmt(S).              { A = S; }
 stmt(A) ::= explain_stmt(S).           { A = S; }
 stmt(A) ::= set_stmt(S).               { A = S; }
@@ -1465,6 +1467,8 @@ bare_label(A) ::= WORK(T).                  { A = T; }
 bare_label(A) ::= DELETE(T).                { A = T; }
 bare_label(A) ::= UPDATE(T).                { A = T; }
 bare_label(A) ::= TRUNCATE(T).              { A = T; }
+bare_label(A) ::= VIEW(T).                  { A = T; }
+bare_label(A) ::= REPLACE(T).               { A = T; }
 bare_label(A) ::= WRITE(T).                 { A = T; }
 bare_label(A) ::= ZONE(T).                  { A = T; }
 bare_label(A) ::= BETWEEN(T).               { A = T; }
@@ -1629,6 +1633,8 @@ unreserved_keyword(A) ::= WORK(T).                  { A = T; }
 unreserved_keyword(A) ::= DELETE(T).                { A = T; }
 unreserved_keyword(A) ::= UPDATE(T).                { A = T; }
 unreserved_keyword(A) ::= TRUNCATE(T).              { A = T; }
+unreserved_keyword(A) ::= VIEW(T).                  { A = T; }
+unreserved_keyword(A) ::= REPLACE(T).               { A = T; }
 unreserved_keyword(A) ::= WRITE(T).                 { A = T; }
 unreserved_keyword(A) ::= ZONE(T).                  { A = T; }
 unreserved_keyword(A) ::= FILTER(T).                { A = T; }
@@ -2339,10 +2345,83 @@ drop_stmt(A) ::= DROP(K) TABLE name_list(L) opt_drop_behavior(B).
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.cascade = B;
 }
+drop_stmt(A) ::= DROP(K) VIEW IF EXISTS name_list(L) opt_drop_behavior(B).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.if_exists = true;
+    A->u.drop_table.cascade = B;
+}
+drop_stmt(A) ::= DROP(K) VIEW name_list(L) opt_drop_behavior(B).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.cascade = B;
+}
 %type opt_drop_behavior {bool}
 opt_drop_behavior(A) ::= CASCADE.   { A = true; }
 opt_drop_behavior(A) ::= RESTRICT.  { A = false; }
 opt_drop_behavior(A) ::= .          { A = false; }
+
+/* ======================================================================== */
+/* CREATE [OR REPLACE] VIEW (db/db_view.c)                                  */
+
+/* The view keeps its query as the text after AS (up to the end of the
+ * statement, ctx->prev_end being the end of its last token): what the
+ * binder parses again wherever the view is named. */
+%type create_view_stmt {attu_ast_stmt *}
+create_view_stmt(A) ::= view_head(H) select_stmt(Q).
+    { A = ab_view_stmt(ctx, H.pos, H.or_replace, &H.name, H.cols, &H.as, Q); }
+create_view_stmt(A) ::= view_head(H) select_stmt(Q) WITH(W) check_option.
+{
+    A = ab_view_stmt(ctx, H.pos, H.or_replace, &H.name, H.cols, &H.as, Q);
+    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, W.pos, "WITH CHECK OPTION is not supported");
+}
+%include {
+typedef struct ab_view_head { int pos; bool or_replace; ab_qname name; attu_names *cols; attu_token as; } ab_view_head;
+}
+%type view_head {ab_view_head}
+view_head(A) ::= CREATE(K) opt_temp VIEW qualified_name(N) opt_name_list(C) AS(S).
+    { A.pos = K.pos; A.or_replace = false; A.name = N; A.cols = C; A.as = S; }
+view_head(A) ::= CREATE(K) OR REPLACE opt_temp VIEW qualified_name(N) opt_name_list(C) AS(S).
+    { A.pos = K.pos; A.or_replace = true; A.name = N; A.cols = C; A.as = S; }
+/* [CASCADED | LOCAL] CHECK OPTION (OPTION and CASCADED are plain words) */
+check_option ::= CHECK option_word.
+check_option ::= LOCAL CHECK option_word.
+check_option ::= ID(T) CHECK option_word.
+{
+    if (strcmp(ab_tokstr(&T), "cascaded") != 0) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, T.pos, "syntax error at or near \"%.*s\"", (int)T.len, ctx->sql + T.off);
+        ctx->failed = true;
+    }
+}
+option_word ::= ID(T).
+{
+    if (strcmp(ab_tokstr(&T), "option") != 0) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, T.pos, "syntax error at or near \"%.*s\"", (int)T.len, ctx->sql + T.off);
+        ctx->failed = true;
+    }
+}
+
+%include {
+static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, int pos, bool or_replace, const ab_qname *n, attu_names *cols,
+                                   const attu_token *as, attu_ast_query *q) {
+    attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_CREATE_VIEW, pos);
+    if (!st) return NULL;
+    st->u.create_view.view = (char *)n->name;
+    st->u.create_view.view_position = n->pos;
+    st->u.create_view.or_replace = or_replace;
+    st->u.create_view.columns = ab_names(cols);
+    st->u.create_view.query = q;
+    size_t from = as->off + as->len;
+    size_t to = ctx->prev_end > from ? ctx->prev_end : from;
+    while (from < to && (ctx->sql[from] == ' ' || ctx->sql[from] == '\t' || ctx->sql[from] == '\n' ||
+                         ctx->sql[from] == '\r'))
+        from++;
+    st->u.create_view.query_sql = ab_strndup(ctx, ctx->sql + from, to - from);
+    return st;
+}
+}
 
 /* ======================================================================== */
 /* COPY                                                                     */

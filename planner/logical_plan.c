@@ -5,12 +5,19 @@
 #include <string.h>
 
 typedef struct pa_block { struct pa_block *next; size_t used, cap; _Alignas(16) char data[]; } pa_block;
-struct attu_plan_arena { pa_block *head; };
+typedef struct pa_cleanup { struct pa_cleanup *next; void (*fn)(void *); void *arg; } pa_cleanup;
+struct attu_plan_arena { pa_block *head; pa_cleanup *cleanups; };
 
 attu_plan_arena *attu_plan_arena_new(void) { return calloc(1, sizeof(attu_plan_arena)); }
 
 void attu_plan_arena_free(attu_plan_arena *a) {
     if (!a) return;
+    while (a->cleanups) {
+        pa_cleanup *k = a->cleanups;
+        a->cleanups = k->next;
+        k->fn(k->arg);
+        free(k);
+    }
     while (a->head) { pa_block *n = a->head->next; free(a->head); a->head = n; }
     free(a);
 }
@@ -27,6 +34,14 @@ void *attu_palloc(attu_plan_arena *a, size_t n) {
     a->head->used += n;
     memset(p, 0, n);
     return p;
+}
+
+int attu_plan_arena_on_free(attu_plan_arena *a, void (*fn)(void *), void *arg) {
+    pa_cleanup *k = malloc(sizeof *k);
+    if (!k) { fn(arg); return -1; }
+    *k = (pa_cleanup){ a->cleanups, fn, arg };
+    a->cleanups = k;
+    return 0;
 }
 
 char *attu_pstrdup(attu_plan_arena *a, const char *s, size_t n) {

@@ -1,0 +1,449 @@
+/*
+ * db_view.c - CREATE [OR REPLACE] VIEW, DROP VIEW, what DROP TABLE asks of
+ * the views that read a table, and the errors of statements that name a
+ * view where only a table may stand.
+ *
+ * A view is kept as the text of its query with the columns CREATE VIEW
+ * fixed and the relations its query names (engine/view.h); the binder
+ * expands it wherever a query names it (planner/binder.c, bind_view_ref),
+ * so both backends run it as any subquery. CREATE VIEW binds the query
+ * without running anything (as PostgreSQL only analyses it): errors point
+ * into the CREATE statement, the bound columns become the view's, and the
+ * relations the binder met become its dependencies. The views of a data
+ * directory live in one file (engine/storage.h), rewritten by each change
+ * under the write lock; a failed save restores the catalog as it was.
+ */
+#include "db/db_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/storage.h"
+#include "engine/view.h"
+
+/* ---- dependencies ------------------------------------------------------- */
+
+typedef struct name_set { char **v; int n, cap; bool oom; } name_set;
+
+static bool set_has(const name_set *s, const char *name) {
+    for (int i = 0; i < s->n; i++) if (!strcmp(s->v[i], name)) return true;
+    return false;
+}
+
+static void set_add(name_set *s, const char *name) {
+    if (s->oom || set_has(s, name)) return;
+    if (s->n == s->cap) {
+        int nc = s->cap ? s->cap * 2 : 8;
+        char **n = realloc(s->v, sizeof *n * (size_t)nc);
+        if (!n) { s->oom = true; return; }
+        s->v = n; s->cap = nc;
+    }
+    if (!(s->v[s->n] = strdup(name))) { s->oom = true; return; }
+    s->n++;
+}
+
+static void set_free(name_set *s) {
+    for (int i = 0; i < s->n; i++) free(s->v[i]);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+static void on_relation(void *ctx, const char *name) { set_add(ctx, name); }
+
+static int by_seq(const void *a, const void *b) {
+    const attu_view *x = *(const attu_view *const *)a, *y = *(const attu_view *const *)b;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* What a DETAIL line calls a relation: "table t", "view v". */
+static void kind_name(const attu_catalog *cat, const char *name, char *out, size_t cap) {
+    snprintf(out, cap, "%s %s", attu_views_find(attu_catalog_views(cat), name) ? "view" : "table", name);
+}
+
+typedef struct dep_walk {
+    const attu_catalog *cat;
+    attu_view         **order;    /* every view, in creation order */
+    size_t              nviews;
+    const char *const  *dropped;  /* what the DROP names */
+    int                 ndropped;
+    name_set            found;    /* the dependents, in the order found */
+    char                detail[512];
+    size_t              dlen;
+} dep_walk;
+
+static bool named_by_drop(const dep_walk *w, const char *name) {
+    for (int i = 0; i < w->ndropped; i++) if (!strcmp(w->dropped[i], name)) return true;
+    return false;
+}
+
+/* Depth first from `of`, views in creation order: the order PostgreSQL
+ * reports dependent objects in. */
+static void walk_dependents(dep_walk *w, const char *of) {
+    for (size_t i = 0; i < w->nviews; i++) {
+        const attu_view *v = w->order[i];
+        if (!attu_view_reads(v, of) || named_by_drop(w, v->name) || set_has(&w->found, v->name)) continue;
+        set_add(&w->found, v->name);
+        char what[160];
+        kind_name(w->cat, of, what, sizeof what);
+        int n = snprintf(w->detail + w->dlen, sizeof w->detail - w->dlen, "%sview %s depends on %s",
+                         w->dlen ? "\n" : "", v->name, what);
+        if (n > 0) w->dlen = w->dlen + (size_t)n < sizeof w->detail ? w->dlen + (size_t)n : sizeof w->detail - 1;
+        walk_dependents(w, v->name);
+    }
+}
+
+int db_view_drop_dependents(attu_session *s, const char *kind, const char *const *names, int n, bool cascade,
+                            const attu_exec_callbacks *cb, char ***out, int *nout, attu_error *err) {
+    *out = NULL;
+    *nout = 0;
+    const attu_views *vs = attu_catalog_views(s->db->cat);
+    dep_walk w = { .cat = s->db->cat, .dropped = names, .ndropped = n };
+    w.nviews = attu_views_count(vs);
+    w.order = calloc(w.nviews + 1, sizeof *w.order);
+    if (!w.order) return attu_error_oom(err);
+    for (size_t i = 0; i < w.nviews; i++) w.order[i] = attu_views_at(vs, i);
+    qsort(w.order, w.nviews, sizeof *w.order, by_seq);
+    for (int i = 0; i < n; i++) walk_dependents(&w, names[i]);
+    free(w.order);
+    if (w.found.oom) { set_free(&w.found); return attu_error_oom(err); }
+    if (!w.found.n) return 0;
+    if (!cascade) {
+        if (n == 1)
+            attu_error_set(err, "2BP01", 0, "cannot drop %s %s because other objects depend on it", kind, names[0]);
+        else
+            attu_error_set(err, "2BP01", 0, "cannot drop desired object(s) because other objects depend on them");
+        attu_error_set_detail(err, "%s", w.detail);
+        attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+        set_free(&w.found);
+        return -1;
+    }
+    if (cb && cb->on_notice) {
+        char msg[200];
+        if (w.found.n == 1) snprintf(msg, sizeof msg, "drop cascades to view %s", w.found.v[0]);
+        else snprintf(msg, sizeof msg, "drop cascades to %d other objects", w.found.n);
+        cb->on_notice(cb->ctx, "00000", msg);
+    }
+    *out = w.found.v;
+    *nout = w.found.n;
+    return 0;
+}
+
+int db_view_remove(attu_session *s, char **names, int n, attu_error *err) {
+    attu_views *vs = attu_catalog_views(s->db->cat);
+    attu_view **gone = calloc((size_t)n + 1, sizeof *gone);
+    if (!gone) return attu_error_oom(err);
+    for (int i = 0; i < n; i++) gone[i] = attu_views_remove(vs, names[i]);
+    if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) {
+        attu_view *old;
+        for (int i = 0; i < n; i++)
+            if (gone[i] && attu_views_put(vs, gone[i], &old)) attu_view_free(gone[i]);   /* (out of memory) */
+        free(gone);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) attu_view_free(gone[i]);
+    free(gone);
+    return 0;
+}
+
+void db_view_names_free(char **names, int n) {
+    for (int i = 0; i < n; i++) free(names[i]);
+    free(names);
+}
+
+/* ---- CREATE VIEW -------------------------------------------------------- */
+
+/* The subquery runner of CREATE VIEW's analysis: no subquery runs (a
+ * view of SELECT (SELECT 1 / 0) is made; the error comes when it is
+ * read), each gives its columns without rows. */
+static int no_rows_runner(void *ctx, attu_lplan *plan, attu_column ***cols, size_t *nrows, attu_error *err) {
+    (void)ctx;
+    attu_column **c = calloc((size_t)plan->ncols + 1, sizeof *c);
+    if (!c) return attu_error_oom(err);
+    for (int i = 0; i < plan->ncols; i++)
+        if (!(c[i] = attu_column_new(plan->types[i], 1, err))) {
+            for (int j = 0; j < i; j++) attu_column_free(c[j]);
+            free(c);
+            return -1;
+        }
+    *cols = c;
+    *nrows = 0;
+    return 0;
+}
+
+/* Whether a replacement's column type is the old one. attu types a
+ * NUMERIC expression with the precision and scale of its values (1.5 is
+ * numeric(18,1)) where PostgreSQL's view column is plain numeric, so
+ * NUMERIC columns match whatever their modifiers. */
+static bool same_type(attu_type a, attu_type b) {
+    if (a.id == ATTU_TYPE_DECIMAL && b.id == ATTU_TYPE_DECIMAL) return true;
+    return !memcmp(&a, &b, sizeof a);
+}
+
+/* OR REPLACE of an existing view: PostgreSQL lets the new query add
+ * columns at the end and nothing else. */
+static int check_replacement(const attu_view *old, int ncols, char *const *names, const attu_type *types,
+                             attu_error *err) {
+    if (ncols < old->ncols) return attu_error_set(err, "42P16", 0, "cannot drop columns from view");
+    for (int i = 0; i < old->ncols; i++) {
+        if (strcmp(old->col_names[i], names[i])) {
+            attu_error_set(err, "42P16", 0, "cannot change name of view column \"%s\" to \"%s\"", old->col_names[i],
+                           names[i]);
+            attu_error_set_hint(err, "Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.");
+            return -1;
+        }
+        if (!same_type(old->col_types[i], types[i])) {
+            char a[64], b[64];
+            return attu_error_set(err, "42P16", 0, "cannot change data type of view column \"%s\" from %s to %s",
+                                  names[i], attu_type_name(old->col_types[i], a, sizeof a),
+                                  attu_type_name(types[i], b, sizeof b));
+        }
+    }
+    return 0;
+}
+
+int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                        attu_error *err) {
+    const char *name = st->u.create_view.view;
+    const attu_ast_name_list *alias = &st->u.create_view.columns;
+    pthread_rwlock_wrlock(&s->db->lock);
+    attu_views *vs = attu_catalog_views(s->db->cat);
+    attu_view *old = attu_views_find(vs, name);
+    int rc = -1;
+    attu_plan_arena *pa = NULL;
+    name_set deps = { 0 };
+    char **names = NULL;
+    attu_view *v = NULL;
+    if (attu_catalog_lookup(s->db->cat, name)) {
+        if (st->u.create_view.or_replace) attu_error_set(err, "42809", 0, "\"%s\" is not a view", name);
+        else attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
+        goto out;
+    }
+    if (old && !st->u.create_view.or_replace) {
+        attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
+        goto out;
+    }
+    if (!(pa = attu_plan_arena_new())) { attu_error_oom(err); goto out; }
+    /* analysed, not run: no subquery runs, none is folded */
+    attu_bind_params bp = db_params(s, NULL);
+    bp.describe_only = true;
+    bp.run_subquery = no_rows_runner;
+    bp.run_ctx = NULL;
+    bp.on_relation = on_relation;
+    bp.relation_ctx = &deps;
+    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, st->u.create_view.query, &bp, err);
+    if (!lp) goto out;
+    if (deps.oom) { attu_error_oom(err); goto out; }
+    if (alias->n > lp->ncols) {
+        attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "CREATE VIEW specifies more column names than columns");
+        goto out;
+    }
+    if (!(names = calloc((size_t)lp->ncols + 1, sizeof *names))) { attu_error_oom(err); goto out; }
+    for (int i = 0; i < lp->ncols; i++) {
+        names[i] = i < alias->n ? alias->items[i] : lp->names[i] ? lp->names[i] : "?column?";
+        for (int k = 0; k < i; k++)
+            if (!strcmp(names[k], names[i])) {
+                attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, 0, "column \"%s\" specified more than once", names[i]);
+                goto out;
+            }
+    }
+    if (old && check_replacement(old, lp->ncols, names, lp->types, err)) goto out;
+    v = attu_view_new(name, st->u.create_view.query_sql, lp->ncols, (const char *const *)names, lp->types, deps.n,
+                      (const char *const *)deps.v);
+    if (!v) { attu_error_oom(err); goto out; }
+    attu_view *prev = NULL;
+    if (attu_views_put(vs, v, &prev)) { attu_error_oom(err); goto out; }
+    if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) {
+        /* put the catalog back as it was */
+        attu_view *mine = NULL;
+        if (prev) attu_views_put(vs, prev, &mine);
+        else mine = attu_views_remove(vs, name);
+        v = mine;
+        goto out;
+    }
+    v = prev;   /* no reader holds it: the write lock is ours */
+    rc = 0;
+out:
+    pthread_rwlock_unlock(&s->db->lock);
+    attu_view_free(v);
+    free(names);
+    set_free(&deps);
+    attu_plan_arena_free(pa);
+    if (rc) return rc;
+    return db_deliver_tag(cb, "CREATE VIEW", err) ? -2 : 0;
+}
+
+/* ---- DROP VIEW ------------------------------------------------------------ */
+
+int db_exec_drop_view(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    const attu_ast_name_list *l = &st->u.drop_table.tables;
+    pthread_rwlock_wrlock(&s->db->lock);
+    attu_views *vs = attu_catalog_views(s->db->cat);
+    const char **found = calloc((size_t)l->n + 1, sizeof *found);
+    char **dependents = NULL;
+    int nfound = 0, ndependents = 0, rc = -1;
+    if (!found) { attu_error_oom(err); goto out; }
+    /* every name first, as PostgreSQL: the NOTICE of a missing one comes
+     * even when a later name fails */
+    for (int i = 0; i < l->n; i++) {
+        const char *name = l->items[i];
+        if (attu_views_find(vs, name)) {
+            bool twice = false;
+            for (int k = 0; k < nfound; k++) twice |= !strcmp(found[k], name);
+            if (!twice) found[nfound++] = name;
+            continue;
+        }
+        if (attu_catalog_lookup(s->db->cat, name)) {
+            attu_error_set(err, "42809", 0, "\"%s\" is not a view", name);
+            attu_error_set_hint(err, "Use DROP TABLE to remove a table.");
+            goto out;
+        }
+        if (!st->u.drop_table.if_exists) {
+            attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "view \"%s\" does not exist", name);
+            goto out;
+        }
+        if (cb && cb->on_notice) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "view \"%s\" does not exist, skipping", name);
+            cb->on_notice(cb->ctx, "00000", msg);
+        }
+    }
+    if (db_view_drop_dependents(s, "view", found, nfound, st->u.drop_table.cascade, cb, &dependents, &ndependents, err))
+        goto out;
+    char **all = calloc((size_t)(nfound + ndependents) + 1, sizeof *all);
+    if (!all) { attu_error_oom(err); goto out; }
+    for (int i = 0; i < nfound; i++) all[i] = (char *)found[i];
+    for (int i = 0; i < ndependents; i++) all[nfound + i] = dependents[i];
+    rc = db_view_remove(s, all, nfound + ndependents, err);
+    free(all);
+out:
+    pthread_rwlock_unlock(&s->db->lock);
+    free(found);
+    db_view_names_free(dependents, ndependents);
+    if (rc) return rc;
+    return db_deliver_tag(cb, "DROP VIEW", err) ? -2 : 0;
+}
+
+/* ---- a view where a table must stand ------------------------------------- */
+
+static bool is_aggregate_name(const char *name) {
+    static const char *const aggs[] = {
+        "count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "nth_smallest", "nth_smallest_arg",
+        "nth_largest", "nth_largest_arg", "variance", "var_samp", "var_pop", "stddev", "stddev_samp",
+        "stddev_pop", "string_agg", "array_agg", "percentile_cont", "percentile_disc", "mode", NULL
+    };
+    for (int i = 0; aggs[i]; i++) if (!strcmp(aggs[i], name)) return true;
+    return false;
+}
+
+static bool is_srf_name(const char *name) {
+    return !strcmp(name, "generate_series") || !strcmp(name, "unnest") || !strcmp(name, "generate_subscripts");
+}
+
+enum { HAS_AGG = 1, HAS_WINDOW = 2, HAS_SRF = 4 };
+
+/* Which of aggregates, window functions and set-returning functions e
+ * calls at its own query level (a subquery's are its own). */
+static int calls_in(const attu_ast_expr *e) {
+    if (!e) return 0;
+    int f = 0;
+    switch (e->kind) {
+    case ATTU_EXPR_FUNC:
+        if (e->u.func.over) f |= HAS_WINDOW;
+        else if (e->u.func.star || e->u.func.within_group || is_aggregate_name(e->u.func.name)) f |= HAS_AGG;
+        else if (is_srf_name(e->u.func.name)) f |= HAS_SRF;
+        for (int i = 0; i < e->u.func.args.n; i++) f |= calls_in(e->u.func.args.items[i]);
+        return f;
+    case ATTU_EXPR_UNARY: return calls_in(e->u.unary.arg);
+    case ATTU_EXPR_BINARY: return calls_in(e->u.binary.left) | calls_in(e->u.binary.right);
+    case ATTU_EXPR_IS: return calls_in(e->u.is.arg);
+    case ATTU_EXPR_BETWEEN: return calls_in(e->u.between.arg) | calls_in(e->u.between.low) | calls_in(e->u.between.high);
+    case ATTU_EXPR_IN_LIST:
+        f = calls_in(e->u.in_list.arg);
+        for (int i = 0; i < e->u.in_list.list.n; i++) f |= calls_in(e->u.in_list.list.items[i]);
+        return f;
+    case ATTU_EXPR_IN_SUBQUERY: return calls_in(e->u.in_subquery.arg);
+    case ATTU_EXPR_QUANTIFIED: return calls_in(e->u.quantified.arg);
+    case ATTU_EXPR_LIKE: return calls_in(e->u.like.arg) | calls_in(e->u.like.pattern) | calls_in(e->u.like.escape);
+    case ATTU_EXPR_CASE:
+        f = calls_in(e->u.case_.operand) | calls_in(e->u.case_.else_);
+        for (int i = 0; i < e->u.case_.nwhens; i++)
+            f |= calls_in(e->u.case_.whens[i].when) | calls_in(e->u.case_.whens[i].then);
+        return f;
+    case ATTU_EXPR_CAST: return calls_in(e->u.cast.arg);
+    case ATTU_EXPR_EXTRACT: return calls_in(e->u.extract.arg);
+    default: return 0;
+    }
+}
+
+/* PostgreSQL's reason a view is not automatically updatable (the DETAIL
+ * of 55000), in the order it checks them; NULL when it is. */
+static const char *not_updatable_reason(const attu_ast_query *q) {
+    if (q->kind == ATTU_QUERY_SELECT && (q->u.select.distinct || q->u.select.distinct_on.n))
+        return "Views containing DISTINCT are not automatically updatable.";
+    if (q->kind == ATTU_QUERY_SELECT && (q->u.select.group_by.n || q->u.select.group_empty))
+        return "Views containing GROUP BY are not automatically updatable.";
+    if (q->kind == ATTU_QUERY_SELECT && q->u.select.having)
+        return "Views containing HAVING are not automatically updatable.";
+    if (q->with.n) return "Views containing WITH are not automatically updatable.";
+    if (q->kind == ATTU_QUERY_SETOP) return "Views containing UNION, INTERSECT, or EXCEPT are not automatically updatable.";
+    if (q->limit || q->offset) return "Views containing LIMIT or OFFSET are not automatically updatable.";
+    if (q->kind != ATTU_QUERY_SELECT) return "Views that do not select from a single table or view are not automatically updatable.";
+    int f = 0;
+    for (int i = 0; i < q->u.select.nitems; i++) f |= calls_in(q->u.select.items[i].expr);
+    for (int i = 0; i < q->order_by.n; i++) f |= calls_in(q->order_by.items[i].expr);
+    if (f & HAS_AGG) return "Views that return aggregate functions are not automatically updatable.";
+    if (f & HAS_WINDOW) return "Views that return window functions are not automatically updatable.";
+    if (f & HAS_SRF) return "Views that return set-returning functions are not automatically updatable.";
+    if (q->u.select.from.n != 1 || q->u.select.from.items[0]->kind != ATTU_FROM_TABLE)
+        return "Views that do not select from a single table or view are not automatically updatable.";
+    return NULL;
+}
+
+int db_view_updatable_reason(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err) {
+    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+    if (!v) return 0;
+    attu_error perr;
+    attu_error_clear(&perr);
+    attu_parse_result *pr = attu_parse(v->sql, &perr);
+    if (!pr) {
+        attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "the query of view \"%s\" no longer parses: %s", name, perr.message);
+        return -1;
+    }
+    const char *why = pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT
+                      ? not_updatable_reason(pr->stmts[0].stmt->u.select.query)
+                      : "Views that do not select from a single table or view are not automatically updatable.";
+    attu_parse_free(pr);
+    if (!why) return 0;
+    const char *verb = kind == ATTU_STMT_INSERT ? "insert into" : kind == ATTU_STMT_UPDATE ? "update" : "delete from";
+    const char *noun = kind == ATTU_STMT_INSERT ? "INSERT" : kind == ATTU_STMT_UPDATE ? "UPDATE" : "DELETE";
+    const char *gerund = kind == ATTU_STMT_INSERT ? "inserting into" : kind == ATTU_STMT_UPDATE ? "updating" : "deleting from";
+    attu_error_set(err, "55000", 0, "cannot %s view \"%s\"", verb, name);
+    attu_error_set_detail(err, "%s", why);
+    char hint[200];
+    snprintf(hint, sizeof hint, "To enable %s the view, provide an INSTEAD OF %s trigger or an unconditional ON %s DO INSTEAD rule.",
+             gerund, noun, noun);
+    attu_error_set_hint(err, hint);
+    return -1;
+}
+
+int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err) {
+    if (!attu_views_find(attu_catalog_views(s->db->cat), name)) return 0;
+    if (db_view_updatable_reason(s, name, kind, err)) return -1;
+    /* an updatable view reached by a path that does not rewrite (EXPLAIN,
+     * PREPARE's analysis) */
+    return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                          "changing rows through view \"%s\" is not supported here", name);
+}
+
+bool db_names_view(attu_session *s, const char *name) {
+    pthread_rwlock_rdlock(&s->db->lock);
+    bool is = attu_views_find(attu_catalog_views(s->db->cat), name) != NULL;
+    pthread_rwlock_unlock(&s->db->lock);
+    return is;
+}
+
+int db_view_not_table(attu_session *s, const char *name, attu_error *err) {
+    if (!attu_views_find(attu_catalog_views(s->db->cat), name)) return 0;
+    return attu_error_set(err, "42809", 0, "\"%s\" is not a table", name);
+}

@@ -1,0 +1,567 @@
+/*
+ * db_view_update.c - INSERT, UPDATE and DELETE through a view, as
+ * PostgreSQL's automatically updatable views.
+ *
+ * A view is automatically updatable when its query is one SELECT from one
+ * table or view, without DISTINCT, GROUP BY, HAVING, WITH, set operations,
+ * LIMIT / OFFSET, aggregates, window functions or set-returning functions
+ * in its list (db_view.c tells PostgreSQL's reason when it is not). Such a
+ * statement is rewritten into the same statement on the view's relation
+ * and run again (a view over a view unfolds one level per run):
+ *
+ *   INSERT INTO v (x, y) src   ->  INSERT INTO base (col(x), col(y)) src
+ *   UPDATE v SET x = e WHERE c ->  UPDATE base AS v SET col(x) = e'
+ *                                  WHERE (view's WHERE) AND c'
+ *   DELETE FROM v WHERE c      ->  DELETE FROM base AS v WHERE (view's
+ *                                  WHERE) AND c'
+ *
+ * col(x) is the base column view column x selects; a view column that is
+ * an expression cannot be assigned (0A000, PostgreSQL's message). In e'
+ * and c' a reference to a view column (bare, or qualified by the view's
+ * name or alias) is replaced by the view's expression for it, whose own
+ * references are qualified by the view's name or alias, the name the base
+ * relation takes in the rewritten statement. Inside a subquery of e or c
+ * only qualified references are replaced (a bare name there may be the
+ * subquery's own column), so a bare renamed view column read there is not
+ * found (42703) rather than misread. As in PostgreSQL without WITH CHECK OPTION,
+ * an INSERT or UPDATE may make a row the view does not show.
+ *
+ * RETURNING reads the view's columns the same way (* is the view's).
+ *
+ * A reference to a column of the base relation that the view does not show
+ * is PostgreSQL's 42703, where the statement has no other FROM item to
+ * find it in (with one, the binder finds it or not as the item decides).
+ *
+ * Not done: WITH CHECK OPTION (refused by the parser, 0A000).
+ */
+#include "db/db_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/view.h"
+
+/* What a view's query says about its columns. */
+typedef struct view_shape {
+    const attu_ast_query *q;
+    const char           *base;       /* the relation it selects from */
+    const char           *base_qual;  /* its alias in the view's query, or its name */
+    int                   ncols;
+    char                **names;      /* the view's column names */
+    attu_ast_expr       **exprs;      /* each one's expression over base_qual */
+    const char          **base_col;   /* the base column it selects, or NULL */
+} view_shape;
+
+static attu_ast_expr *new_expr(attu_ast_arena *a, const attu_ast_expr *like) {
+    attu_ast_expr *x = attu_ast_alloc(a, sizeof *x);
+    if (x && like) *x = *like;
+    return x;
+}
+
+/* A column reference qualified by qual. */
+static attu_ast_expr *column_ref(attu_ast_arena *a, const char *qual, const char *name, int position) {
+    attu_ast_expr *x = new_expr(a, NULL);
+    if (!x) return NULL;
+    x->kind = ATTU_EXPR_COLUMN;
+    x->position = position;
+    x->depth = 1;
+    x->u.column.qualifier = qual ? attu_ast_strdup(a, qual) : NULL;
+    x->u.column.name = attu_ast_strdup(a, name);
+    return x;
+}
+
+/* ---- rewriting expressions ----------------------------------------------- */
+
+/* Replaces the column references an expression makes: fn returns the
+ * replacement of a COLUMN node (NULL: keep it). Subqueries are left as
+ * they are. */
+typedef struct subst {
+    attu_ast_arena *a;
+    attu_ast_expr *(*fn)(struct subst *s, const attu_ast_expr *col);
+    const view_shape *vs;
+    const char       *qual;     /* the name the base relation takes now */
+    const char       *view_qual;  /* the name the user gave the view */
+    int               depth;    /* subqueries around the expression: inside
+                                   one, a bare name may be the subquery's own
+                                   column, so only qualified ones are replaced */
+    bool              closed;   /* no other FROM item: a bare name not the
+                                   view's is no column at all */
+    const attu_ast_expr *unknown; /* the first reference to no view column
+                                     (PostgreSQL's 42703, not the table's) */
+    bool              oom;
+} subst;
+
+static attu_ast_expr *rewrite(subst *s, const attu_ast_expr *e);
+static void rewrite_list(subst *s, attu_ast_expr_list *l);
+static attu_ast_expr *view_column(subst *s, const attu_ast_expr *col);
+static attu_ast_query *rewrite_query(subst *s, const attu_ast_query *q);
+
+static void rewrite_order(subst *s, attu_ast_order_list *l) {
+    attu_ast_order_item *items = attu_ast_alloc(s->a, sizeof *items * (size_t)(l->n + 1));
+    if (!items) { s->oom = true; return; }
+    for (int i = 0; i < l->n; i++) { items[i] = l->items[i]; items[i].expr = rewrite(s, l->items[i].expr); }
+    l->items = items;
+}
+
+static attu_ast_from *rewrite_from(subst *s, const attu_ast_from *f) {
+    if (f->kind == ATTU_FROM_TABLE) return (attu_ast_from *)f;
+    attu_ast_from *x = attu_ast_alloc(s->a, sizeof *x);
+    if (!x) { s->oom = true; return (attu_ast_from *)f; }
+    *x = *f;
+    switch (f->kind) {
+    case ATTU_FROM_SUBQUERY: x->u.subquery.query = rewrite_query(s, f->u.subquery.query); break;
+    case ATTU_FROM_FUNCTION: x->u.function.call = rewrite(s, f->u.function.call); break;
+    case ATTU_FROM_JOIN:
+        x->u.join.left = rewrite_from(s, f->u.join.left);
+        x->u.join.right = rewrite_from(s, f->u.join.right);
+        x->u.join.on = rewrite(s, f->u.join.on);
+        break;
+    default: break;
+    }
+    return x;
+}
+
+/* Whether a FROM item (or one joined in it) goes by name. */
+static bool from_named(const attu_ast_from *f, const char *name) {
+    if (f->kind == ATTU_FROM_JOIN) return from_named(f->u.join.left, name) || from_named(f->u.join.right, name);
+    const char *n = f->alias ? f->alias : f->kind == ATTU_FROM_TABLE ? f->u.table.name : NULL;
+    return n && !strcmp(n, name);
+}
+
+/* A copy of subquery q with its column references replaced (one level
+ * deeper: only qualified ones). A subquery with a FROM item of the
+ * qualifier's name means its own item by it: left as it is. */
+static attu_ast_query *rewrite_query(subst *s, const attu_ast_query *q) {
+    if (!q || s->oom) return (attu_ast_query *)q;
+    const char *name = s->fn == view_column ? s->view_qual : s->vs->base_qual;
+    if (q->kind == ATTU_QUERY_SELECT)
+        for (int i = 0; i < q->u.select.from.n; i++)
+            if (from_named(q->u.select.from.items[i], name)) return (attu_ast_query *)q;
+    attu_ast_query *x = attu_ast_alloc(s->a, sizeof *x);
+    if (!x) { s->oom = true; return (attu_ast_query *)q; }
+    *x = *q;
+    s->depth++;
+    if (q->with.n) {
+        attu_ast_cte *ctes = attu_ast_alloc(s->a, sizeof *ctes * (size_t)(q->with.n + 1));
+        if (!ctes) s->oom = true;
+        for (int i = 0; ctes && i < q->with.n; i++) {
+            ctes[i] = q->with.items[i];
+            ctes[i].query = rewrite_query(s, q->with.items[i].query);
+        }
+        if (ctes) x->with.items = ctes;
+    }
+    switch (q->kind) {
+    case ATTU_QUERY_SELECT: {
+        attu_ast_select_item *items = attu_ast_alloc(s->a, sizeof *items * (size_t)(q->u.select.nitems + 1));
+        attu_ast_from **from = attu_ast_alloc(s->a, sizeof *from * (size_t)(q->u.select.from.n + 1));
+        if (!items || !from) { s->oom = true; break; }
+        for (int i = 0; i < q->u.select.nitems; i++) {
+            items[i] = q->u.select.items[i];
+            items[i].expr = rewrite(s, q->u.select.items[i].expr);
+        }
+        for (int i = 0; i < q->u.select.from.n; i++) from[i] = rewrite_from(s, q->u.select.from.items[i]);
+        x->u.select.items = items;
+        x->u.select.from.items = from;
+        rewrite_list(s, &x->u.select.distinct_on);
+        x->u.select.where = rewrite(s, q->u.select.where);
+        rewrite_list(s, &x->u.select.group_by);
+        x->u.select.having = rewrite(s, q->u.select.having);
+        break;
+    }
+    case ATTU_QUERY_VALUES: {
+        attu_ast_expr_list *rows = attu_ast_alloc(s->a, sizeof *rows * (size_t)(q->u.values.nrows + 1));
+        if (!rows) { s->oom = true; break; }
+        for (int i = 0; i < q->u.values.nrows; i++) {
+            rows[i] = q->u.values.rows[i];
+            rewrite_list(s, &rows[i]);
+        }
+        x->u.values.rows = rows;
+        break;
+    }
+    case ATTU_QUERY_SETOP:
+        x->u.setop.left = rewrite_query(s, q->u.setop.left);
+        x->u.setop.right = rewrite_query(s, q->u.setop.right);
+        break;
+    }
+    rewrite_order(s, &x->order_by);
+    x->limit = rewrite(s, q->limit);
+    x->offset = rewrite(s, q->offset);
+    s->depth--;
+    return x;
+}
+
+static void rewrite_list(subst *s, attu_ast_expr_list *l) {
+    attu_ast_expr **items = attu_ast_alloc(s->a, sizeof *items * (size_t)(l->n + 1));
+    if (!items) { s->oom = true; return; }
+    for (int i = 0; i < l->n; i++) items[i] = rewrite(s, l->items[i]);
+    l->items = items;
+}
+
+static attu_ast_expr *rewrite(subst *s, const attu_ast_expr *e) {
+    if (!e || s->oom) return (attu_ast_expr *)e;
+    if (e->kind == ATTU_EXPR_COLUMN) {
+        attu_ast_expr *r = s->fn(s, e);
+        return r ? r : (attu_ast_expr *)e;
+    }
+    attu_ast_expr *x = new_expr(s->a, e);
+    if (!x) { s->oom = true; return (attu_ast_expr *)e; }
+    switch (e->kind) {
+    case ATTU_EXPR_UNARY: x->u.unary.arg = rewrite(s, e->u.unary.arg); break;
+    case ATTU_EXPR_BINARY:
+        x->u.binary.left = rewrite(s, e->u.binary.left);
+        x->u.binary.right = rewrite(s, e->u.binary.right);
+        break;
+    case ATTU_EXPR_IS: x->u.is.arg = rewrite(s, e->u.is.arg); break;
+    case ATTU_EXPR_BETWEEN:
+        x->u.between.arg = rewrite(s, e->u.between.arg);
+        x->u.between.low = rewrite(s, e->u.between.low);
+        x->u.between.high = rewrite(s, e->u.between.high);
+        break;
+    case ATTU_EXPR_IN_LIST:
+        x->u.in_list.arg = rewrite(s, e->u.in_list.arg);
+        rewrite_list(s, &x->u.in_list.list);
+        break;
+    case ATTU_EXPR_IN_SUBQUERY:
+        x->u.in_subquery.arg = rewrite(s, e->u.in_subquery.arg);
+        x->u.in_subquery.query = rewrite_query(s, e->u.in_subquery.query);
+        break;
+    case ATTU_EXPR_QUANTIFIED:
+        x->u.quantified.arg = rewrite(s, e->u.quantified.arg);
+        x->u.quantified.query = rewrite_query(s, e->u.quantified.query);
+        break;
+    case ATTU_EXPR_EXISTS: case ATTU_EXPR_SUBQUERY:
+        x->u.subquery.query = rewrite_query(s, e->u.subquery.query);
+        break;
+    case ATTU_EXPR_LIKE:
+        x->u.like.arg = rewrite(s, e->u.like.arg);
+        x->u.like.pattern = rewrite(s, e->u.like.pattern);
+        x->u.like.escape = rewrite(s, e->u.like.escape);
+        break;
+    case ATTU_EXPR_CASE: {
+        x->u.case_.operand = rewrite(s, e->u.case_.operand);
+        x->u.case_.else_ = rewrite(s, e->u.case_.else_);
+        attu_ast_case_when *w = attu_ast_alloc(s->a, sizeof *w * (size_t)(e->u.case_.nwhens + 1));
+        if (!w) { s->oom = true; break; }
+        for (int i = 0; i < e->u.case_.nwhens; i++) {
+            w[i].when = rewrite(s, e->u.case_.whens[i].when);
+            w[i].then = rewrite(s, e->u.case_.whens[i].then);
+        }
+        x->u.case_.whens = w;
+        break;
+    }
+    case ATTU_EXPR_CAST: x->u.cast.arg = rewrite(s, e->u.cast.arg); break;
+    case ATTU_EXPR_EXTRACT: x->u.extract.arg = rewrite(s, e->u.extract.arg); break;
+    case ATTU_EXPR_FUNC:
+        rewrite_list(s, &x->u.func.args);
+        rewrite_order(s, &x->u.func.order_by);
+        x->u.func.filter = rewrite(s, e->u.func.filter);
+        break;
+    default: break;   /* literals, parameters, DEFAULT */
+    }
+    return x;
+}
+
+/* In the view's own expressions: a reference qualified by the base
+ * relation's name in the view takes the name it has in the rewritten
+ * statement. */
+static attu_ast_expr *requalify(subst *s, const attu_ast_expr *col) {
+    /* (a bare name outside the view's subqueries is the base relation's:
+     * qualified, it stays so beside the statement's other FROM items) */
+    if (col->u.column.qualifier ? strcmp(col->u.column.qualifier, s->vs->base_qual) != 0 : s->depth > 0) return NULL;
+    attu_ast_expr *x = column_ref(s->a, s->qual, col->u.column.name, col->position);
+    if (!x) s->oom = true;
+    return x;
+}
+
+/* In the user's expressions: a view column becomes the view's expression. */
+static attu_ast_expr *view_column(subst *s, const attu_ast_expr *col) {
+    if (col->u.column.qualifier ? strcmp(col->u.column.qualifier, s->view_qual) != 0 : s->depth > 0) return NULL;
+    for (int i = 0; i < s->vs->ncols; i++) {
+        if (strcmp(s->vs->names[i], col->u.column.name)) continue;
+        /* a bare name the view passes through unchanged stays bare: beside
+         * other FROM items it is ambiguous where PostgreSQL finds it so */
+        if (!col->u.column.qualifier && s->vs->base_col[i] && !strcmp(s->vs->base_col[i], col->u.column.name))
+            return NULL;
+        return s->vs->exprs[i];
+    }
+    /* a column of the table the view does not show is not the view's */
+    if (!s->unknown && (col->u.column.qualifier || s->closed)) s->unknown = col;
+    return NULL;
+}
+
+/* PostgreSQL's 42703 for the first reference to no column of the view. */
+static int unknown_column(const subst *s, attu_error *err) {
+    const attu_ast_expr *c = s->unknown;
+    if (c->u.column.qualifier)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, c->position, "column %s.%s does not exist",
+                              c->u.column.qualifier, c->u.column.name);
+    return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, c->position, "column \"%s\" does not exist",
+                          c->u.column.name);
+}
+
+/* ---- the view's shape ------------------------------------------------------ */
+
+/* Fills vs from view v's query (parsed in a); 1 with *why set when it is
+ * not automatically updatable, -1 with err on other failures. Call with
+ * the read lock held (a * reads the base relation's columns). */
+static int view_shape_of(attu_session *s, attu_ast_arena *a, const attu_view *v, const attu_ast_query *q,
+                         view_shape *vs, attu_error *err) {
+    memset(vs, 0, sizeof *vs);
+    vs->q = q;
+    const attu_ast_from *f = q->u.select.from.items[0];
+    vs->base = f->u.table.name;
+    vs->base_qual = f->alias ? f->alias : f->u.table.name;
+    vs->ncols = v->ncols;
+    vs->names = v->col_names;
+    vs->exprs = attu_ast_alloc(a, sizeof *vs->exprs * (size_t)(v->ncols + 1));
+    vs->base_col = attu_ast_alloc(a, sizeof *vs->base_col * (size_t)(v->ncols + 1));
+    if (!vs->exprs || !vs->base_col) return attu_error_oom(err);
+    /* the base relation's columns, for * */
+    const attu_table *bt = attu_catalog_lookup(s->db->cat, vs->base);
+    const attu_view *bv = bt ? NULL : attu_views_find(attu_catalog_views(s->db->cat), vs->base);
+    if (!bt && !bv)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", vs->base);
+    int k = 0;
+    for (int i = 0; i < q->u.select.nitems && k < v->ncols; i++) {
+        const attu_ast_expr *e = q->u.select.items[i].expr;
+        if (e->kind == ATTU_EXPR_STAR) {
+            int n = bt ? bt->ncols : bv->ncols;
+            for (int c = 0; c < n && k < v->ncols; c++, k++) {
+                const char *cn = bt ? bt->defs[c].name : bv->col_names[c];
+                /* FROM base AS b(x, y): the alias list renames the first ones */
+                if (c < f->column_aliases.n) cn = f->column_aliases.items[c];
+                vs->base_col[k] = cn;
+                if (!(vs->exprs[k] = column_ref(a, vs->base_qual, cn, 0))) return attu_error_oom(err);
+            }
+            continue;
+        }
+        vs->exprs[k] = (attu_ast_expr *)e;
+        if (e->kind == ATTU_EXPR_COLUMN &&
+            (!e->u.column.qualifier || !strcmp(e->u.column.qualifier, vs->base_qual)))
+            vs->base_col[k] = e->u.column.name;
+        k++;
+    }
+    return 0;
+}
+
+static int column_not_updatable(attu_error *err, const char *verb, const char *col, const char *view) {
+    attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cannot %s column \"%s\" of view \"%s\"", verb, col, view);
+    attu_error_set_detail(err, "View columns that are not columns of their base relation are not updatable.");
+    return -1;
+}
+
+static int no_updatable_columns(attu_error *err, const char *verb, const char *gerund, const char *noun,
+                                const char *view) {
+    attu_error_set(err, "55000", 0, "cannot %s view \"%s\"", verb, view);
+    attu_error_set_detail(err, "Views that have no updatable columns are not automatically updatable.");
+    char hint[200];
+    snprintf(hint, sizeof hint, "To enable %s the view, provide an INSTEAD OF %s trigger or an unconditional ON %s DO INSTEAD rule.",
+             gerund, noun, noun);
+    attu_error_set_hint(err, hint);
+    return -1;
+}
+
+static int find_view_column(const view_shape *vs, const char *name) {
+    for (int i = 0; i < vs->ncols; i++) if (!strcmp(vs->names[i], name)) return i;
+    return -1;
+}
+
+/* ---- the statements --------------------------------------------------------- */
+
+/* RETURNING over the view's columns, as RETURNING over the base relation:
+ * * (or view.*) becomes the view's expressions under its column names,
+ * other items have their view columns replaced. */
+static int rewrite_returning(subst *use, const view_shape *local, attu_ast_select_item **items, int *n,
+                             attu_error *err) {
+    int cap = 0;
+    for (int i = 0; i < *n; i++) cap += (*items)[i].expr->kind == ATTU_EXPR_STAR ? local->ncols : 1;
+    attu_ast_select_item *out = attu_ast_alloc(use->a, sizeof *out * (size_t)(cap + 1));
+    if (!out) return attu_error_oom(err);
+    int k = 0;
+    for (int i = 0; i < *n; i++) {
+        const attu_ast_select_item *it = &(*items)[i];
+        if (it->expr->kind == ATTU_EXPR_STAR) {
+            if (it->expr->u.star.qualifier && strcmp(it->expr->u.star.qualifier, use->view_qual))
+                return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, it->expr->position,
+                                      "missing FROM-clause entry for table \"%s\"", it->expr->u.star.qualifier);
+            for (int c = 0; c < local->ncols; c++) {
+                out[k].expr = local->exprs[c];
+                out[k].alias = local->names[c];
+                out[k++].alias_position = 0;
+            }
+            continue;
+        }
+        out[k] = *it;
+        /* a bare view column keeps its name, not its expression's */
+        if (!out[k].alias && it->expr->kind == ATTU_EXPR_COLUMN) out[k].alias = it->expr->u.column.name;
+        out[k++].expr = rewrite(use, it->expr);
+    }
+    if (use->oom) return attu_error_oom(err);
+    *items = out;
+    *n = k;
+    return 0;
+}
+
+/* The rewritten INSERT into *out (allocated in a). */
+static int rewrite_insert(const view_shape *vs, const char *view, const attu_ast_stmt *st, attu_ast_arena *a,
+                          attu_ast_stmt **out, attu_error *err) {
+    attu_ast_stmt *n = attu_ast_alloc(a, sizeof *n);
+    if (!n) return attu_error_oom(err);
+    *n = *st;
+    /* the view columns it fills: those listed, or the first ones, as many
+     * as the source gives */
+    int ntarget = st->u.insert.columns.n;
+    const attu_ast_query *src = st->u.insert.source;
+    if (!ntarget) {
+        ntarget = vs->ncols;
+        if (!src) ntarget = 0;
+        else if (src->kind == ATTU_QUERY_VALUES && src->u.values.nrows && src->u.values.rows[0].n < ntarget)
+            ntarget = src->u.values.rows[0].n;
+        else if (src->kind == ATTU_QUERY_SELECT && src->u.select.nitems < ntarget) {
+            bool star = false;
+            for (int i = 0; i < src->u.select.nitems; i++) star |= src->u.select.items[i].expr->kind == ATTU_EXPR_STAR;
+            if (!star) ntarget = src->u.select.nitems;
+        }
+    }
+    char **names = attu_ast_alloc(a, sizeof *names * (size_t)(ntarget + 1));
+    int *pos = attu_ast_alloc(a, sizeof *pos * (size_t)(ntarget + 1));
+    if (!names || !pos) return attu_error_oom(err);
+    for (int i = 0; i < ntarget; i++) {
+        const char *vc = st->u.insert.columns.n ? st->u.insert.columns.items[i] : vs->names[i];
+        int k = find_view_column(vs, vc);
+        pos[i] = st->u.insert.columns.n && st->u.insert.columns.positions ? st->u.insert.columns.positions[i] : 0;
+        if (k < 0)
+            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, pos[i],
+                                  "column \"%s\" of relation \"%s\" does not exist", vc, view);
+        if (!vs->base_col[k]) return column_not_updatable(err, "insert into", vc, view);
+        names[i] = (char *)vs->base_col[k];
+    }
+    if (st->u.insert.nreturning) {
+        /* INSERT takes no alias: the base relation goes by its name */
+        subst req = { .a = a, .fn = requalify, .vs = vs, .qual = vs->base, .view_qual = view };
+        view_shape local = *vs;
+        local.exprs = attu_ast_alloc(a, sizeof *local.exprs * (size_t)(vs->ncols + 1));
+        if (!local.exprs) return attu_error_oom(err);
+        for (int i = 0; i < vs->ncols; i++) local.exprs[i] = rewrite(&req, vs->exprs[i]);
+        subst use = { .a = a, .fn = view_column, .vs = &local, .qual = vs->base, .view_qual = view, .closed = true };
+        if (req.oom || rewrite_returning(&use, &local, &n->u.insert.returning, &n->u.insert.nreturning, err)) return -1;
+        if (use.unknown) return unknown_column(&use, err);
+    }
+    n->u.insert.table = (char *)vs->base;
+    n->u.insert.columns.items = names;
+    n->u.insert.columns.positions = pos;
+    n->u.insert.columns.n = ntarget;
+    *out = n;
+    return 0;
+}
+
+/* The rewritten UPDATE or DELETE into *out (allocated in a). */
+static int rewrite_modify(const view_shape *vs, const char *view, const attu_ast_stmt *st, attu_ast_arena *a,
+                          attu_ast_stmt **out, attu_error *err) {
+    attu_ast_stmt *n = attu_ast_alloc(a, sizeof *n);
+    if (!n) return attu_error_oom(err);
+    *n = *st;
+    const char *qual = st->u.modify.alias ? st->u.modify.alias : view;
+    subst req = { .a = a, .fn = requalify, .vs = vs, .qual = qual, .view_qual = qual };
+    /* the view's expressions, over the base relation as `qual` */
+    view_shape local = *vs;
+    local.exprs = attu_ast_alloc(a, sizeof *local.exprs * (size_t)(vs->ncols + 1));
+    if (!local.exprs) return attu_error_oom(err);
+    for (int i = 0; i < vs->ncols; i++) local.exprs[i] = rewrite(&req, vs->exprs[i]);
+    attu_ast_expr *view_where = rewrite(&req, vs->q->u.select.where);
+    subst use = { .a = a, .fn = view_column, .vs = &local, .qual = qual, .view_qual = qual,
+                  .closed = st->u.modify.from.n == 0 };
+    if (st->kind == ATTU_STMT_UPDATE) {
+        attu_ast_set_item *sets = attu_ast_alloc(a, sizeof *sets * (size_t)(st->u.modify.nsets + 1));
+        if (!sets) return attu_error_oom(err);
+        for (int i = 0; i < st->u.modify.nsets; i++) {
+            sets[i] = st->u.modify.sets[i];
+            int k = find_view_column(vs, sets[i].column);
+            if (k < 0)
+                return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, sets[i].position,
+                                      "column \"%s\" of relation \"%s\" does not exist", sets[i].column, view);
+            if (!vs->base_col[k]) return column_not_updatable(err, "update", sets[i].column, view);
+            sets[i].column = (char *)vs->base_col[k];
+            sets[i].value = rewrite(&use, sets[i].value);
+        }
+        n->u.modify.sets = sets;
+    }
+    attu_ast_expr *where = rewrite(&use, st->u.modify.where);
+    if (view_where && where) {
+        attu_ast_expr *and = new_expr(a, NULL);
+        if (!and) return attu_error_oom(err);
+        and->kind = ATTU_EXPR_BINARY;
+        and->position = where->position;
+        and->u.binary.op = ATTU_BINOP_AND;
+        and->u.binary.op_text = "AND";
+        and->u.binary.left = view_where;
+        and->u.binary.right = where;
+        and->depth = 1 + (view_where->depth > where->depth ? view_where->depth : where->depth);
+        where = and;
+    } else if (view_where) where = view_where;
+    if (req.oom || use.oom) return attu_error_oom(err);
+    if (st->u.modify.nreturning &&
+        rewrite_returning(&use, &local, &n->u.modify.returning, &n->u.modify.nreturning, err))
+        return -1;
+    if (use.unknown) return unknown_column(&use, err);
+    n->u.modify.table = (char *)vs->base;
+    n->u.modify.alias = (char *)qual;
+    n->u.modify.where = where;
+    *out = n;
+    return 0;
+}
+
+int db_view_rewrite_dml(attu_session *s, const attu_ast_stmt *st, db_view_rewrite *rw, const attu_ast_stmt **out,
+                        attu_error *err) {
+    const char *view = st->kind == ATTU_STMT_INSERT ? st->u.insert.table : st->u.modify.table;
+    bool insert = st->kind == ATTU_STMT_INSERT, update = st->kind == ATTU_STMT_UPDATE;
+    memset(rw, 0, sizeof *rw);
+    *out = NULL;
+    if (!(rw->a = attu_ast_arena_new())) return attu_error_oom(err);
+    attu_ast_stmt *n = NULL;
+    int rc = -1;
+    pthread_rwlock_rdlock(&s->db->lock);
+    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), view);
+    if (!v) {
+        /* dropped since the caller looked */
+        attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", view);
+        goto out;
+    }
+    if (db_view_updatable_reason(s, view, st->kind, err)) goto out;
+    if (!(rw->pr = attu_parse(v->sql, err))) goto out;
+    view_shape vs;
+    if (view_shape_of(s, rw->a, v, rw->pr->stmts[0].stmt->u.select.query, &vs, err)) goto out;
+    if (insert || update) {
+        bool any = false;
+        for (int i = 0; i < vs.ncols; i++) any |= vs.base_col[i] != NULL;
+        if (!any) {
+            no_updatable_columns(err, insert ? "insert into" : "update", insert ? "inserting into" : "updating",
+                                 insert ? "INSERT" : "UPDATE", view);
+            goto out;
+        }
+    }
+    rc = insert ? rewrite_insert(&vs, view, st, rw->a, &n, err) : rewrite_modify(&vs, view, st, rw->a, &n, err);
+out:
+    pthread_rwlock_unlock(&s->db->lock);
+    if (!rc) *out = n;
+    return rc;
+}
+
+void db_view_rewrite_free(db_view_rewrite *rw) {
+    attu_parse_free(rw->pr);
+    attu_ast_arena_free(rw->a);
+    memset(rw, 0, sizeof *rw);
+}
+
+int db_view_dml(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                const attu_exec_callbacks *cb, attu_error *err) {
+    db_view_rewrite rw;
+    const attu_ast_stmt *n;
+    int rc = db_view_rewrite_dml(s, st, &rw, &n, err);
+    /* run with no lock held: the rewritten statement takes its own (and
+     * is rewritten again when its relation is a view too) */
+    if (!rc) rc = db_exec_stmt(s, sql, n, params, cb, err);
+    db_view_rewrite_free(&rw);
+    return rc;
+}

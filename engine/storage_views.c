@@ -1,0 +1,226 @@
+/*
+ * storage_views.c - the views of a data directory (storage.h).
+ *
+ * <data-dir>/attu.views is text, one record per view in creation order:
+ *
+ *   attu-views 1
+ *   view <name> <seq> <ncols> <ndeps>
+ *   col <name> <type id> <precision> <scale>      (ncols lines)
+ *   dep <relation>                                (ndeps lines)
+ *   sql <query text>
+ *   crc32c <crc of everything above>
+ *
+ * Names and the query are written with every byte at or below ' ', '%'
+ * and DEL as %XX, so each field is one word of one line.
+ */
+#define _GNU_SOURCE
+#include "engine/storage.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/checksum.h"
+
+#define VIEWS_FILE "attu.views"
+
+typedef struct tbuf { char *p; size_t n, cap; bool oom; } tbuf;
+
+static void put(tbuf *b, const char *s, size_t n) {
+    if (b->oom) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap * 2 : 1024;
+        while (nc < b->n + n + 1) nc *= 2;
+        char *np = realloc(b->p, nc);
+        if (!np) { b->oom = true; return; }
+        b->p = np; b->cap = nc;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+}
+
+static void putf(tbuf *b, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static void putf(tbuf *b, const char *f, ...) {
+    char tmp[128];
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(tmp, sizeof tmp, f, ap);
+    va_end(ap);
+    if (n > 0) put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+static void put_escaped(tbuf *b, const char *s) {
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p <= ' ' || *p == '%' || *p == 0x7f) putf(b, "%%%02X", *p);
+        else put(b, (const char *)p, 1);
+    }
+}
+
+static int hexval(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+
+/* Decodes s in place. */
+static char *unescape(char *s) {
+    char *o = s;
+    for (char *p = s; *p;) {
+        if (p[0] == '%' && hexval(p[1]) >= 0 && hexval(p[2]) >= 0) {
+            *o++ = (char)(hexval(p[1]) * 16 + hexval(p[2]));
+            p += 3;
+        } else {
+            *o++ = *p++;
+        }
+    }
+    *o = '\0';
+    return s;
+}
+
+static int io_error(attu_error *err, const char *what, const char *path) {
+    return attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0, "could not %s \"%s\": %s", what, path, strerror(errno));
+}
+
+static int by_seq(const void *a, const void *b) {
+    const attu_view *x = *(const attu_view *const *)a, *y = *(const attu_view *const *)b;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int attu_storage_save_views(const char *data_dir, const attu_views *views, attu_error *err) {
+    size_t n = attu_views_count(views);
+    attu_view **order = calloc(n + 1, sizeof *order);
+    if (!order) return attu_error_oom(err);
+    for (size_t i = 0; i < n; i++) order[i] = attu_views_at(views, i);
+    qsort(order, n, sizeof *order, by_seq);
+    tbuf b = { 0 };
+    put(&b, "attu-views 1\n", 13);
+    for (size_t i = 0; i < n; i++) {
+        const attu_view *v = order[i];
+        put(&b, "view ", 5); put_escaped(&b, v->name);
+        putf(&b, " %llu %d %d\n", (unsigned long long)v->seq, v->ncols, v->ndeps);
+        for (int c = 0; c < v->ncols; c++) {
+            put(&b, "col ", 4); put_escaped(&b, v->col_names[c]);
+            putf(&b, " %d %d %d\n", (int)v->col_types[c].id, v->col_types[c].precision, v->col_types[c].scale);
+        }
+        for (int d = 0; d < v->ndeps; d++) { put(&b, "dep ", 4); put_escaped(&b, v->deps[d]); put(&b, "\n", 1); }
+        put(&b, "sql ", 4); put_escaped(&b, v->sql); put(&b, "\n", 1);
+    }
+    free(order);
+    if (b.oom) { free(b.p); return attu_error_oom(err); }
+    putf(&b, "crc32c %08x\n", attu_crc32c(0, b.p, b.n));
+    if (b.oom) { free(b.p); return attu_error_oom(err); }
+
+    char path[PATH_MAX], tmp[PATH_MAX];
+    snprintf(path, sizeof path, "%s/" VIEWS_FILE, data_dir);
+    snprintf(tmp, sizeof tmp, "%s/" VIEWS_FILE ".tmp", data_dir);
+    int rc = -1;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) { io_error(err, "create file", tmp); goto out; }
+    for (size_t off = 0; off < b.n;) {
+        ssize_t w = write(fd, b.p + off, b.n - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) { io_error(err, "write file", tmp); close(fd); goto out; }
+        off += (size_t)w;
+    }
+    if (fsync(fd) != 0) { io_error(err, "fsync", tmp); close(fd); goto out; }
+    if (close(fd) != 0) { io_error(err, "close file", tmp); goto out; }
+    if (rename(tmp, path) != 0) { io_error(err, "rename", tmp); goto out; }
+    int dfd = open(data_dir, O_RDONLY | O_CLOEXEC);
+    if (dfd < 0 || fsync(dfd) != 0) {
+        io_error(err, "fsync", data_dir);
+        if (dfd >= 0) close(dfd);
+        goto out;
+    }
+    close(dfd);
+    rc = 0;
+out:
+    free(b.p);
+    return rc;
+}
+
+static int corrupt(attu_error *err, const char *path, const char *why) {
+    return attu_error_set(err, ATTU_SQLSTATE_DATA_CORRUPTED, 0, "views file \"%s\" is damaged: %s", path, why);
+}
+
+int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error *err) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/" VIEWS_FILE, data_dir);
+    FILE *f = fopen(path, "rb");
+    if (!f) return errno == ENOENT ? 0 : io_error(err, "open", path);
+    tbuf b = { 0 };
+    char chunk[8192];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) put(&b, chunk, got);
+    bool rerr = ferror(f);
+    fclose(f);
+    if (rerr) { free(b.p); return io_error(err, "read", path); }
+    if (b.oom) { free(b.p); return attu_error_oom(err); }
+    /* the last line is the checksum of everything before it */
+    size_t crc_at = b.n;
+    if (crc_at && b.p[crc_at - 1] == '\n') crc_at--;
+    while (crc_at > 0 && b.p[crc_at - 1] != '\n') crc_at--;
+    unsigned crc;
+    if (!b.n || b.p[b.n - 1] != '\n' || sscanf(b.p + crc_at, "crc32c %8x", &crc) != 1 ||
+        crc != attu_crc32c(0, b.p, crc_at)) {
+        free(b.p);
+        return corrupt(err, path, "checksum mismatch");
+    }
+    b.p[crc_at] = '\0';
+    char *save = NULL, *line = strtok_r(b.p, "\n", &save);
+    int rc = 0;
+    if (!line || strcmp(line, "attu-views 1")) { free(b.p); return corrupt(err, path, "unknown format"); }
+    while (!rc && (line = strtok_r(NULL, "\n", &save))) {
+        char name[4 * 64 + 8];
+        unsigned long long seq;
+        int ncols, ndeps;
+        if (sscanf(line, "view %259s %llu %d %d", name, &seq, &ncols, &ndeps) != 4 || ncols < 0 || ncols > 100000 ||
+            ndeps < 0 || ndeps > 100000) { rc = corrupt(err, path, "malformed view line"); break; }
+        unescape(name);
+        char **cn = calloc((size_t)ncols + 1, sizeof *cn);
+        attu_type *ct = calloc((size_t)ncols + 1, sizeof *ct);
+        char **deps = calloc((size_t)ndeps + 1, sizeof *deps);
+        char *sql = NULL;
+        if (!cn || !ct || !deps) rc = attu_error_oom(err);
+        for (int c = 0; !rc && c < ncols; c++) {
+            char *l = strtok_r(NULL, "\n", &save);
+            char cname[4 * 64 + 8];
+            int id, p, s;
+            if (!l || sscanf(l, "col %259s %d %d %d", cname, &id, &p, &s) != 4 || id <= ATTU_TYPE_UNKNOWN ||
+                id >= ATTU_TYPE_COUNT_) { rc = corrupt(err, path, "malformed column line"); break; }
+            cn[c] = strdup(unescape(cname));
+            ct[c] = (attu_type){ .id = (attu_type_id)id, .precision = (int16_t)p, .scale = (int16_t)s };
+            if (!cn[c]) rc = attu_error_oom(err);
+        }
+        for (int d = 0; !rc && d < ndeps; d++) {
+            char *l = strtok_r(NULL, "\n", &save);
+            if (!l || strncmp(l, "dep ", 4)) { rc = corrupt(err, path, "malformed dependency line"); break; }
+            if (!(deps[d] = strdup(unescape(l + 4)))) rc = attu_error_oom(err);
+        }
+        if (!rc) {
+            char *l = strtok_r(NULL, "\n", &save);
+            if (!l || strncmp(l, "sql ", 4)) rc = corrupt(err, path, "malformed query line");
+            else sql = unescape(l + 4);
+        }
+        attu_view *v = NULL, *old = NULL;
+        if (!rc && !(v = attu_view_new(name, sql, ncols, (const char *const *)cn, ct, ndeps, (const char *const *)deps)))
+            rc = attu_error_oom(err);
+        if (!rc) {
+            v->seq = seq;
+            if (attu_catalog_relation_exists(cat, name)) { rc = corrupt(err, path, "a view has a table's name"); attu_view_free(v); }
+            else if (attu_views_put(attu_catalog_views(cat), v, &old)) { rc = attu_error_oom(err); attu_view_free(v); }
+        }
+        for (int c = 0; cn && c < ncols; c++) free(cn[c]);
+        for (int d = 0; deps && d < ndeps; d++) free(deps[d]);
+        free(cn); free(ct); free(deps);
+    }
+    free(b.p);
+    return rc ? -1 : 0;
+}

@@ -1,0 +1,133 @@
+/*
+ * view.c - views by name (view.h).
+ */
+#include "engine/view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct attu_views {
+    attu_view **v;
+    size_t      n, cap;
+    uint64_t    next_seq;
+};
+
+static char *dup_or_null(const char *s, bool *oom) {
+    if (!s) return NULL;
+    char *d = strdup(s);
+    if (!d) *oom = true;
+    return d;
+}
+
+attu_view *attu_view_new(const char *name, const char *sql, int ncols, const char *const *col_names,
+                         const attu_type *col_types, int ndeps, const char *const *deps) {
+    attu_view *v = calloc(1, sizeof *v);
+    if (!v) return NULL;
+    bool oom = false;
+    v->name = dup_or_null(name, &oom);
+    v->sql = dup_or_null(sql, &oom);
+    v->col_names = calloc((size_t)ncols + 1, sizeof *v->col_names);
+    v->col_types = calloc((size_t)ncols + 1, sizeof *v->col_types);
+    v->deps = calloc((size_t)ndeps + 1, sizeof *v->deps);
+    if (oom || !v->col_names || !v->col_types || !v->deps) { attu_view_free(v); return NULL; }
+    v->ncols = ncols;
+    for (int i = 0; i < ncols; i++) {
+        v->col_names[i] = dup_or_null(col_names[i], &oom);
+        v->col_types[i] = col_types[i];
+    }
+    /* each relation once, however often the query names it */
+    for (int i = 0; i < ndeps; i++) {
+        if (attu_view_reads(v, deps[i])) continue;
+        v->deps[v->ndeps++] = dup_or_null(deps[i], &oom);
+    }
+    if (oom) { attu_view_free(v); return NULL; }
+    return v;
+}
+
+void attu_view_free(attu_view *v) {
+    if (!v) return;
+    for (int i = 0; v->col_names && i < v->ncols; i++) free(v->col_names[i]);
+    for (int i = 0; i < v->ndeps; i++) free(v->deps[i]);
+    free(v->col_names);
+    free(v->col_types);
+    free(v->deps);
+    free(v->name);
+    free(v->sql);
+    free(v);
+}
+
+bool attu_view_reads(const attu_view *v, const char *relation) {
+    for (int i = 0; i < v->ndeps; i++)
+        if (v->deps[i] && !strcmp(v->deps[i], relation)) return true;
+    return false;
+}
+
+attu_views *attu_views_new(void) {
+    attu_views *vs = calloc(1, sizeof *vs);
+    if (vs) vs->next_seq = 1;
+    return vs;
+}
+
+void attu_views_free(attu_views *vs) {
+    if (!vs) return;
+    for (size_t i = 0; i < vs->n; i++) attu_view_free(vs->v[i]);
+    free(vs->v);
+    free(vs);
+}
+
+/* Index of name, or -(insertion point) - 1. */
+static long search(const attu_views *vs, const char *name) {
+    size_t lo = 0, hi = vs->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(vs->v[mid]->name, name);
+        if (c == 0) return (long)mid;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return -(long)lo - 1;
+}
+
+attu_view *attu_views_find(const attu_views *vs, const char *name) {
+    if (!vs) return NULL;
+    long i = search(vs, name);
+    return i >= 0 ? vs->v[i] : NULL;
+}
+
+int attu_views_put(attu_views *vs, attu_view *v, attu_view **old) {
+    long i = search(vs, v->name);
+    *old = NULL;
+    if (i >= 0) {
+        *old = vs->v[i];
+        v->seq = (*old)->seq;
+        vs->v[i] = v;
+        return 0;
+    }
+    if (vs->n == vs->cap) {
+        size_t nc = vs->cap ? vs->cap * 2 : 8;
+        attu_view **n = realloc(vs->v, nc * sizeof *n);
+        if (!n) return -1;
+        vs->v = n;
+        vs->cap = nc;
+    }
+    size_t at = (size_t)(-i - 1);
+    memmove(vs->v + at + 1, vs->v + at, (vs->n - at) * sizeof *vs->v);
+    vs->v[at] = v;
+    vs->n++;
+    if (!v->seq) v->seq = vs->next_seq;
+    if (v->seq >= vs->next_seq) vs->next_seq = v->seq + 1;
+    return 0;
+}
+
+attu_view *attu_views_remove(attu_views *vs, const char *name) {
+    long i = search(vs, name);
+    if (i < 0) return NULL;
+    attu_view *v = vs->v[i];
+    memmove(vs->v + i, vs->v + i + 1, (vs->n - (size_t)i - 1) * sizeof *vs->v);
+    vs->n--;
+    return v;
+}
+
+size_t attu_views_count(const attu_views *vs) { return vs ? vs->n : 0; }
+
+attu_view *attu_views_at(const attu_views *vs, size_t i) { return vs && i < vs->n ? vs->v[i] : NULL; }

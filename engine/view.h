@@ -1,0 +1,60 @@
+/*
+ * view.h - the views a catalog holds (CREATE VIEW), beside its tables.
+ *
+ * A view is its query as SQL text plus what CREATE VIEW fixed: the names
+ * and types of its output columns (PostgreSQL fixes them at creation: a
+ * later CREATE OR REPLACE may only add columns at the end) and the
+ * relations (tables, views) its query names, which DROP TABLE / DROP VIEW
+ * consult (2BP01 unless CASCADE). The binder re-parses the text wherever
+ * the view is named (planner/binder_view.c) and checks the result still
+ * has the fixed shape. Views share the relation namespace with tables:
+ * the catalog (catalog.h) refuses a table of a view's name and the db
+ * layer a view of a table's.
+ *
+ * The engine never runs a view itself; this file only keeps them.
+ */
+#ifndef ATTU_VIEW_H
+#define ATTU_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/error.h"
+#include "engine/types.h"
+
+typedef struct attu_view {
+    char      *name;
+    char      *sql;         /* the query after AS, as written */
+    int        ncols;
+    char     **col_names;   /* ncols */
+    attu_type *col_types;   /* ncols */
+    int        ndeps;
+    char     **deps;        /* relations the query names, each once */
+    uint64_t   seq;         /* creation order (kept by OR REPLACE): the order
+                               PostgreSQL lists dependent objects in */
+} attu_view;
+
+/* A new view of copies of the arguments (NULL when out of memory). */
+attu_view *attu_view_new(const char *name, const char *sql, int ncols, const char *const *col_names,
+                         const attu_type *col_types, int ndeps, const char *const *deps);
+void attu_view_free(attu_view *v);
+bool attu_view_reads(const attu_view *v, const char *relation);
+
+/* Views by name (a sorted array, as the catalog's tables). */
+typedef struct attu_views attu_views;
+
+attu_views *attu_views_new(void);
+void attu_views_free(attu_views *vs);       /* frees every view */
+attu_view *attu_views_find(const attu_views *vs, const char *name);
+/* Takes v; in place of a view of the same name, whose seq it keeps,
+ * returning the old one for the caller to free (*old NULL when new; a new
+ * view of seq 0 gets the next creation number). Out of memory: -1, v not
+ * taken. */
+int attu_views_put(attu_views *vs, attu_view *v, attu_view **old);
+/* Removes and returns the view (NULL if none). */
+attu_view *attu_views_remove(attu_views *vs, const char *name);
+size_t attu_views_count(const attu_views *vs);
+attu_view *attu_views_at(const attu_views *vs, size_t i);   /* name order */
+
+#endif
