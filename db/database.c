@@ -63,6 +63,7 @@ attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
         if (attu_storage_open(db->data_dir, err)) goto fail;
         if (attu_storage_load_all(db->data_dir, db->cat, err) < 0) goto fail;
     }
+    if (db_sequences_open(db, err)) goto fail;
     return db;
 fail:
     attu_db_close(db);
@@ -72,6 +73,7 @@ fail:
 void attu_db_close(attu_db *db) {
     if (!db) return;
     if (db->cat) attu_catalog_free(db->cat);
+    db_sequences_close(db);
     if (db->be) db->be->destroy(db->be);
     pthread_rwlock_destroy(&db->lock);
     free(db->data_dir);
@@ -154,6 +156,7 @@ void attu_session_free(attu_session *s) {
     if (!s) return;
     db_settings_free(s);
     db_prepared_names_free(s);
+    db_seq_session_free(s);
     free(s);
 }
 
@@ -199,6 +202,8 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     if (params) bp = *params;
     bp.run_subquery = db_subquery_runner;
     bp.run_ctx = s;
+    bp.sequence_call = db_sequence_call;
+    bp.sequence_ctx = s;
     return bp;
 }
 
@@ -383,7 +388,13 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
     }
     attu_plan_arena *pa = attu_plan_arena_new();
     int rc = -1;
-    attu_stage *plan = pa ? db_plan_query(s, sql, q, params, pa, NULL, err) : NULL;
+    /* a plan only shown (or of a statement that ran already) calls no
+     * nextval; EXPLAIN ANALYZE of a query runs it, so it does */
+    attu_bind_params ep;
+    memset(&ep, 0, sizeof ep);
+    if (params) ep = *params;
+    ep.no_side_effects = !st->u.explain.analyze || writes;
+    attu_stage *plan = pa ? db_plan_query(s, sql, q, &ep, pa, NULL, err) : NULL;
     if (!pa) attu_error_oom(err);
     if (plan) {
         rc = 0;
@@ -491,6 +502,8 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     case ATTU_STMT_INSERT: return db_exec_insert(s, sql, st, params, cb, err);
     case ATTU_STMT_DELETE: case ATTU_STMT_UPDATE: return db_exec_modify(s, sql, st, params, cb, err);
     case ATTU_STMT_TRUNCATE: return db_exec_truncate(s, st, cb, err);
+    case ATTU_STMT_CREATE_SEQUENCE: return db_exec_create_sequence(s, st, cb, err);
+    case ATTU_STMT_DROP_SEQUENCE: return db_exec_drop_sequence(s, st, cb, err);
     case ATTU_STMT_COPY: return db_exec_copy(s, sql, st, cb, err);
     case ATTU_STMT_SET: case ATTU_STMT_RESET: case ATTU_STMT_SHOW:
     case ATTU_STMT_SHOW_TABLES: case ATTU_STMT_DESCRIBE:

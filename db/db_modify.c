@@ -609,7 +609,11 @@ int db_modify_describe(attu_session *s, const char *sql, const attu_ast_stmt *st
     attu_plan_arena *pa = NULL;
     int rc = -1;
     if (modify_open(&m, s, st, false, &pa, err)) goto out;
-    attu_lplan *lp = build_query(&m, err) ? NULL : bind_query(&m, sql, params, pa, err);
+    attu_bind_params dp;   /* described, not run: no nextval */
+    memset(&dp, 0, sizeof dp);
+    if (params) dp = *params;
+    dp.no_side_effects = true;
+    attu_lplan *lp = build_query(&m, err) ? NULL : bind_query(&m, sql, &dp, pa, err);
     if (!lp) goto out;
     int first = 1 + m.nsets, n = lp->ncols - first;
     attu_result_column *c = calloc((size_t)n + 1, sizeof *c);

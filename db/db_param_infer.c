@@ -43,6 +43,7 @@ static int infer_query_locked(attu_session *s, const char *sql, const attu_ast_q
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) return attu_error_oom(err);
     attu_bind_params full = db_params(s, bp);
+    full.no_side_effects = true;   /* analysed, not run: no nextval */
     attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, &full, err);
     attu_plan_arena_free(pa);
     return lp ? 0 : -1;

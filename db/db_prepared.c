@@ -119,6 +119,7 @@ static int describe_select(attu_session *s, attu_prepared *p, attu_error *err) {
     memset(&bp, 0, sizeof bp);
     bp.n = p->nparams; bp.types = p->param_types;
     bp = db_params(s, &bp);
+    bp.no_side_effects = true;   /* described, not run: no nextval */
     pthread_rwlock_rdlock(&s->db->lock);
     attu_lplan *lp = attu_bind_query(pa, s->db->cat, p->sql, p->stmt->u.select.query, &bp, err);
     if (lp) {

@@ -34,6 +34,9 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
         bool seen = false;
         for (int j = 0; j < i; j++) seen |= !strcmp(names->items[j], names->items[i]);
         const attu_table *old = attu_catalog_lookup(s->db->cat, names->items[i]);
+        /* RESTART IDENTITY: the table's serial and identity sequences
+         * start over (CONTINUE IDENTITY, the default, leaves them) */
+        if (!seen && st->u.truncate.restart_identity && db_sequences_restart_owned(s, names->items[i], err)) { rc = -1; break; }
         if (seen || (old->nrows == 0 && !old->unavailable)) continue;
         attu_table *t = attu_table_truncated(old, err);
         if (!t) { rc = -1; break; }

@@ -123,6 +123,8 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_DELETE: return "DELETE";
     case ATTU_STMT_UPDATE: return "UPDATE";
     case ATTU_STMT_TRUNCATE: return "TRUNCATE TABLE";
+    case ATTU_STMT_CREATE_SEQUENCE: return "CREATE SEQUENCE";
+    case ATTU_STMT_DROP_SEQUENCE: return "DROP SEQUENCE";
     }
     return "?";
 }

@@ -40,6 +40,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "engine/sequence.h"
 
 /* No path from a statement down to a leaf passes through more than this
  * many expression, query and FROM nodes: the parser rejects deeper input
@@ -537,7 +538,9 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_EXECUTE,         /* u.execute: EXECUTE name [(args)] */
     ATTU_STMT_DELETE,          /* u.modify: DELETE FROM t [USING ...] [WHERE] [RETURNING] */
     ATTU_STMT_UPDATE,          /* u.modify: UPDATE t SET ... [FROM ...] [WHERE] [RETURNING] */
-    ATTU_STMT_TRUNCATE         /* u.truncate: TRUNCATE [TABLE] t, ... */
+    ATTU_STMT_TRUNCATE,        /* u.truncate: TRUNCATE [TABLE] t, ... */
+    ATTU_STMT_CREATE_SEQUENCE, /* u.create_sequence */
+    ATTU_STMT_DROP_SEQUENCE    /* u.drop_table: DROP SEQUENCE [IF EXISTS] s, ... */
 } attu_ast_stmt_kind;
 
 /* One assignment of UPDATE's SET list. SET (a, b) = (x, y) arrives as two
@@ -559,6 +562,12 @@ typedef struct attu_ast_column_def {
     bool              not_null;     /* NOT NULL or PRIMARY KEY written */
     bool              primary_key;  /* accepted, recorded, not enforced */
     attu_ast_expr    *default_;     /* DEFAULT expr, NULL if none */
+    /* GENERATED ALWAYS ('a') / BY DEFAULT ('d') AS IDENTITY [(options)];
+     * 0: not an identity column */
+    char              identity;
+    int               identity_position;
+    attu_sequence_options identity_options;
+    attu_ast_typename identity_as;  /* AS type among the options (name NULL: none) */
 } attu_ast_column_def;
 
 typedef struct attu_ast_option {    /* COPY ... WITH (name value, ...) */
@@ -606,6 +615,8 @@ struct attu_ast_stmt {
             attu_ast_select_item *returning;  /* RETURNING items; nreturning == 0: none */
             int                nreturning;
             int                returning_position;   /* the RETURNING keyword */
+            /* OVERRIDING SYSTEM VALUE ('s') / USER VALUE ('u'); 0: none */
+            char               overriding;
         } insert;
         struct {
             char                *table;
@@ -723,7 +734,15 @@ struct attu_ast_stmt {
         } modify;
         struct {
             attu_ast_name_list tables;    /* TRUNCATE a, b */
+            bool               restart_identity;   /* RESTART IDENTITY (else CONTINUE) */
         } truncate;
+        struct {
+            char                 *name;
+            int                   name_position;
+            bool                  if_not_exists;
+            attu_sequence_options options;
+            attu_ast_typename     as;         /* AS type (name NULL: not written) */
+        } create_sequence;
     } u;
 };
 

@@ -29,6 +29,37 @@
 
 #include "planner/ast_build.h"
 #include "engine/interval.h"
+#include <errno.h>
+
+/* Words PostgreSQL has as unreserved keywords and attu reads as
+ * identifiers in one place (SEQUENCE, IDENTITY, RESTART...): whether token
+ * t is that word, and a syntax error at t unless it is. */
+static bool ab_word_is(attu_parse_ctx *ctx, const attu_token *t, const char *word) {
+    (void)ctx;
+    return !strcmp(ab_tokstr(t), word);
+}
+static void ab_word_expect(attu_parse_ctx *ctx, const attu_token *t, const char *word) {
+    if (ctx->failed || ab_word_is(ctx, t, word)) return;
+    ab_error(ctx, ATTU_SQLSTATE_SYNTAX, t->pos, "syntax error at or near \"%.*s\"", (int)t->len, ctx->sql + t->off);
+    ctx->failed = true;
+}
+typedef struct ab_seqopts { attu_sequence_options o; attu_ast_typename as; } ab_seqopts;
+/* Each option once: PostgreSQL's 42601 "conflicting or redundant options". */
+static void ab_seq_once(attu_parse_ctx *ctx, bool *seen, int pos) {
+    if (*seen) ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "conflicting or redundant options");
+    *seen = true;
+}
+/* A signed integer option value (a syntax error past bigint). */
+static int64_t ab_seq_value(attu_parse_ctx *ctx, const attu_token *t, bool neg) {
+    errno = 0;
+    char *end;
+    unsigned long long u = strtoull(ab_tokstr(t), &end, 10);
+    if (errno || *end || u > (neg ? (unsigned long long)INT64_MAX + 1 : (unsigned long long)INT64_MAX)) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, t->pos, "syntax error at or near \"%s\"", ab_tokstr(t));
+        return 0;
+    }
+    return neg ? (int64_t)(0 - u) : (int64_t)u;
+}
 
 /* A possibly schema-qualified name. */
 typedef struct ab_qname {
@@ -356,6 +387,7 @@ stmt(A) ::= truncate_stmt(S).          { A = S; }
 stmt(A) ::= create_stmt(S).            { A = S; }
 stmt(A) ::= create_as_stmt(S).         { A = S; }
 stmt(A) ::= drop_stmt(S).              { A = S; }
+stmt(A) ::= create_seq_stmt(S).        { A = S; }
 stmt(A) ::= copy_stmt(S).              { A = S; }
 stmt(A) ::= explain_stmt(S).           { A = S; }
 stmt(A) ::= set_stmt(S).               { A = S; }
@@ -1905,6 +1937,59 @@ insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP insert_cols(C) RP select_
     ab_insert_columns(ctx, A, C);
     A->u.insert.source = Q;
 }
+/* OVERRIDING { SYSTEM | USER } VALUE before the rows */
+%type overriding {char}
+overriding(A) ::= ID(O) ID(S) ID(V).
+{
+    ab_word_expect(ctx, &O, "overriding");
+    A = 's';
+    ab_word_expect(ctx, &S, "system");
+    ab_word_expect(ctx, &V, "value");
+}
+overriding(A) ::= ID(O) USER ID(V).
+{
+    ab_word_expect(ctx, &O, "overriding");
+    A = 'u';
+    ab_word_expect(ctx, &V, "value");
+}
+insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) overriding(O) select_stmt(Q) RETURNING(R) target_list(L).
+{
+    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
+    A->u.insert.table = (char *)N.name;
+    A->u.insert.table_position = N.pos;
+    A->u.insert.source = Q;
+    A->u.insert.overriding = O;
+    A->u.insert.returning_position = R.pos;
+    insert_returning(A, L);
+}
+insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP insert_cols(C) RP overriding(O) select_stmt(Q) RETURNING(R) target_list(L).
+{
+    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
+    A->u.insert.table = (char *)N.name;
+    A->u.insert.table_position = N.pos;
+    ab_insert_columns(ctx, A, C);
+    A->u.insert.source = Q;
+    A->u.insert.overriding = O;
+    A->u.insert.returning_position = R.pos;
+    insert_returning(A, L);
+}
+insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) overriding(O) select_stmt(Q).
+{
+    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
+    A->u.insert.table = (char *)N.name;
+    A->u.insert.table_position = N.pos;
+    A->u.insert.source = Q;
+    A->u.insert.overriding = O;
+}
+insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP insert_cols(C) RP overriding(O) select_stmt(Q).
+{
+    A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
+    A->u.insert.table = (char *)N.name;
+    A->u.insert.table_position = N.pos;
+    ab_insert_columns(ctx, A, C);
+    A->u.insert.source = Q;
+    A->u.insert.overriding = O;
+}
 insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES.
 {
     A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
@@ -2087,11 +2172,22 @@ set_clause(A) ::= LP(P) name_list(C) RP EQ a_expr(E).
 
 %type truncate_stmt {attu_ast_stmt *}
 %type truncate_list {attu_names *}
-truncate_stmt(A) ::= TRUNCATE(K) opt_table truncate_list(L) opt_drop_behavior.
+truncate_stmt(A) ::= TRUNCATE(K) opt_table truncate_list(L) opt_restart_identity(R) opt_drop_behavior.
 {
     A = ab_stmt(ctx, ATTU_STMT_TRUNCATE, K.pos);
     A->u.truncate.tables = ab_names(L);
+    A->u.truncate.restart_identity = R;
 }
+/* RESTART IDENTITY / CONTINUE IDENTITY: unreserved words in PostgreSQL,
+ * identifiers here, checked by name */
+%type opt_restart_identity {bool}
+opt_restart_identity(A) ::= ID(W) ID(I).
+{
+    A = ab_word_is(ctx, &W, "restart");
+    if (!A && !ab_word_is(ctx, &W, "continue")) ab_word_expect(ctx, &W, "restart");
+    else ab_word_expect(ctx, &I, "identity");
+}
+opt_restart_identity(A) ::= .   { A = false; }
 truncate_list(A) ::= truncate_rel(N).       { A = ab_names_push(ctx, NULL, N.name, N.pos); }
 truncate_list(A) ::= truncate_list(L) COMMA truncate_rel(N).  { A = ab_names_push(ctx, L, N.name, N.pos); }
 %type truncate_rel {ab_qname}
@@ -2173,6 +2269,10 @@ column_def(A) ::= column_name(N) typename(T) col_constraints(C).
     A.not_null = C.not_null;
     A.primary_key = C.primary_key;
     A.default_ = C.default_;
+    A.identity = C.identity;
+    A.identity_position = C.identity_position;
+    A.identity_options = C.identity_options;
+    A.identity_as = C.identity_as;
 }
 /* Remembers the column being defined, for constraint messages. */
 column_name(A) ::= colid(N).    { A = N; ctx->cur_column = ab_tokstr(&N); }
@@ -2181,7 +2281,20 @@ column_name(A) ::= colid(N).    { A = N; ctx->cur_column = ab_tokstr(&N); }
 typedef struct ab_colcons {
     bool not_null, primary_key, null_seen, not_null_seen;
     attu_ast_expr *default_;
+    char identity;
+    int identity_position;
+    attu_sequence_options identity_options;
+    attu_ast_typename identity_as;
 } ab_colcons;
+static void ab_identity(attu_parse_ctx *ctx, ab_colcons *c, char kind, int pos, const ab_seqopts *o) {
+    if (c->identity)
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "multiple identity specifications for column \"%s\" of table \"%s\"",
+                       ctx->cur_column, ctx->cur_table);
+    c->identity = kind;
+    c->identity_position = pos;
+    c->identity_options = o->o;
+    c->identity_as = o->as;
+}
 }
 %type col_constraints {ab_colcons}
 col_constraints(A) ::= col_constraints(L) NOT(K) NULL.
@@ -2206,6 +2319,26 @@ col_constraints(A) ::= col_constraints(L) NULL(K).
 col_constraints(A) ::= col_constraints(L) PRIMARY key_word. { A = L; A.primary_key = true; A.not_null = true; }
 col_constraints(A) ::= col_constraints(L) UNIQUE.       { A = L; }
 col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).    { A = L; A.default_ = E; }
+/* GENERATED ALWAYS AS IDENTITY [(options)] / GENERATED BY DEFAULT AS
+ * IDENTITY [(options)]: the words are identifiers here, checked by name */
+col_constraints(A) ::= col_constraints(L) ID(G) ID(W) AS ID(I) opt_identity_options(O).
+{
+    A = L;
+    ab_word_expect(ctx, &G, "generated");
+    ab_word_expect(ctx, &W, "always");
+    ab_word_expect(ctx, &I, "identity");
+    ab_identity(ctx, &A, 'a', G.pos, &O);
+}
+col_constraints(A) ::= col_constraints(L) ID(G) BY DEFAULT AS ID(I) opt_identity_options(O).
+{
+    A = L;
+    ab_word_expect(ctx, &G, "generated");
+    ab_word_expect(ctx, &I, "identity");
+    ab_identity(ctx, &A, 'd', G.pos, &O);
+}
+%type opt_identity_options {ab_seqopts}
+opt_identity_options(A) ::= LP seq_opt_list(L) RP.  { A = L; }
+opt_identity_options(A) ::= .                       { memset(&A, 0, sizeof A); }
 col_constraints(A) ::= .    { memset(&A, 0, sizeof A); }
 
 /* KEY is unreserved in PostgreSQL: a word "key" in the right place. */
@@ -2272,10 +2405,84 @@ drop_stmt(A) ::= DROP(K) TABLE name_list(L) opt_drop_behavior(B).
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.cascade = B;
 }
+drop_stmt(A) ::= DROP(K) ID(W) IF EXISTS name_list(L) opt_drop_behavior(B).
+{
+    ab_word_expect(ctx, &W, "sequence");
+    A = ab_stmt(ctx, ATTU_STMT_DROP_SEQUENCE, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.if_exists = true;
+    A->u.drop_table.cascade = B;
+}
+drop_stmt(A) ::= DROP(K) ID(W) name_list(L) opt_drop_behavior(B).
+{
+    ab_word_expect(ctx, &W, "sequence");
+    A = ab_stmt(ctx, ATTU_STMT_DROP_SEQUENCE, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.cascade = B;
+}
 %type opt_drop_behavior {bool}
 opt_drop_behavior(A) ::= CASCADE.   { A = true; }
 opt_drop_behavior(A) ::= RESTRICT.  { A = false; }
 opt_drop_behavior(A) ::= .          { A = false; }
+
+/* ======================================================================== */
+/* CREATE SEQUENCE (db/db_sequence.c); its options also follow an identity  */
+/* column's AS IDENTITY. Their words are identifiers, checked by name.      */
+
+%type create_seq_stmt {attu_ast_stmt *}
+create_seq_stmt(A) ::= CREATE(K) opt_temp ID(W) IF NOT EXISTS qualified_name(N) seq_opt_list(O).
+{
+    ab_word_expect(ctx, &W, "sequence");
+    A = ab_stmt(ctx, ATTU_STMT_CREATE_SEQUENCE, K.pos);
+    A->u.create_sequence.name = (char *)N.name;
+    A->u.create_sequence.name_position = N.pos;
+    A->u.create_sequence.if_not_exists = true;
+    A->u.create_sequence.options = O.o;
+    A->u.create_sequence.as = O.as;
+}
+create_seq_stmt(A) ::= CREATE(K) opt_temp ID(W) qualified_name(N) seq_opt_list(O).
+{
+    ab_word_expect(ctx, &W, "sequence");
+    A = ab_stmt(ctx, ATTU_STMT_CREATE_SEQUENCE, K.pos);
+    A->u.create_sequence.name = (char *)N.name;
+    A->u.create_sequence.name_position = N.pos;
+    A->u.create_sequence.options = O.o;
+    A->u.create_sequence.as = O.as;
+}
+
+%type seq_opt_list {ab_seqopts}
+%type seq_num {int64_t}
+seq_opt_list(A) ::= .   { memset(&A, 0, sizeof A); }
+seq_opt_list(A) ::= seq_opt_list(L) AS(K) typename(T).
+    { A = L; bool seen = A.as.name != NULL; ab_seq_once(ctx, &seen, K.pos); A.as = T; }
+seq_opt_list(A) ::= seq_opt_list(L) START(K) opt_with seq_num(V).
+    { A = L; ab_seq_once(ctx, &A.o.has_start, K.pos); A.o.start = V; }
+seq_opt_list(A) ::= seq_opt_list(L) ID(W) opt_by(B) seq_num(V).
+{
+    A = L;
+    if (ab_word_is(ctx, &W, "increment")) { ab_seq_once(ctx, &A.o.has_increment, W.pos); A.o.increment = V; }
+    else if (B) ab_word_expect(ctx, &W, "increment");
+    else if (ab_word_is(ctx, &W, "minvalue")) { ab_seq_once(ctx, &A.o.has_min, W.pos); A.o.min = V; }
+    else if (ab_word_is(ctx, &W, "maxvalue")) { ab_seq_once(ctx, &A.o.has_max, W.pos); A.o.max = V; }
+    else if (ab_word_is(ctx, &W, "cache")) { ab_seq_once(ctx, &A.o.has_cache, W.pos); A.o.cache = V; }
+    else ab_word_expect(ctx, &W, "increment");
+}
+seq_opt_list(A) ::= seq_opt_list(L) NO ID(W).
+{
+    A = L;
+    if (ab_word_is(ctx, &W, "minvalue")) { ab_seq_once(ctx, &A.o.has_min, W.pos); A.o.no_min = true; }
+    else if (ab_word_is(ctx, &W, "maxvalue")) { ab_seq_once(ctx, &A.o.has_max, W.pos); A.o.no_max = true; }
+    else if (ab_word_is(ctx, &W, "cycle")) { ab_seq_once(ctx, &A.o.has_cycle, W.pos); A.o.cycle = false; }
+    else ab_word_expect(ctx, &W, "cycle");
+}
+seq_opt_list(A) ::= seq_opt_list(L) ID(W).
+    { A = L; ab_word_expect(ctx, &W, "cycle"); ab_seq_once(ctx, &A.o.has_cycle, W.pos); A.o.cycle = true; }
+%type opt_by {bool}
+opt_by(A) ::= BY.   { A = true; }
+opt_by(A) ::= .     { A = false; }
+seq_num(A) ::= ICONST(T).           { A = ab_seq_value(ctx, &T, false); }
+seq_num(A) ::= MINUS ICONST(T).     { A = ab_seq_value(ctx, &T, true); }
+seq_num(A) ::= PLUS ICONST(T).      { A = ab_seq_value(ctx, &T, false); }
 
 /* ======================================================================== */
 /* COPY                                                                     */

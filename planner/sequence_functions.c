@@ -1,0 +1,125 @@
+/*
+ * sequence_functions.c - binding nextval, currval, setval and lastval.
+ *
+ * A sequence is state the database keeps on the host and every session
+ * shares (db/db_sequence.c), which neither backend's expression programs
+ * can reach. So a call is made while the query is bound and becomes a
+ * constant: exactly PostgreSQL's result wherever the call runs once, that
+ * is where it sees no rows of a FROM (a SELECT without FROM, each row of a
+ * VALUES list, which is bound row by row in order, a column DEFAULT that
+ * the INSERT substitutes into its VALUES). nextval and setval in a query
+ * over rows would have to run once per row and are refused (0A000) rather
+ * than repeat one value; currval and lastval do not change within a
+ * statement that calls no nextval, so they are accepted anywhere.
+ *
+ * Column DEFAULTs of nextval (serial and identity columns) for the rows an
+ * INSERT or COPY builds do not come through here: the db layer draws those
+ * values row by row (db_eval_defaults).
+ */
+#include "planner/binder_internal.h"
+
+#include <ctype.h>
+#include <string.h>
+
+bool attu_sequence_function_name(const char *name) {
+    return !strcmp(name, "nextval") || !strcmp(name, "currval") || !strcmp(name, "setval") || !strcmp(name, "lastval");
+}
+
+/* The sequence a regclass text names, folded as PostgreSQL's regclass
+ * input folds it: "Quoted" keeps its case, a bare name is lower-cased, and
+ * the schema public is the only one there is. Allocated in the arena. */
+static const char *fold_regclass(bctx *c, const char *s, size_t n) {
+    char *out = attu_palloc(c->pa, n + 1);
+    if (!out) return NULL;
+    size_t k = 0;
+    size_t part = 0;   /* where the current dotted part starts in out */
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"') {
+            for (i++; i < n; i++) {
+                if (s[i] == '"' && i + 1 < n && s[i + 1] == '"') { out[k++] = '"'; i++; }
+                else if (s[i] == '"') break;
+                else out[k++] = s[i];
+            }
+        } else if (s[i] == '.') {
+            out[k] = '\0';
+            /* public.s is s; other schemas stay in the name (42P01) */
+            if (!strcmp(out + part, "public") && part == 0) { k = 0; continue; }
+            out[k++] = '.';
+            part = k;
+        } else out[k++] = (char)tolower((unsigned char)s[i]);
+    }
+    out[k] = '\0';
+    return out;
+}
+
+/* The constant value of a bound argument coerced to t, or NULL with the
+ * error (0A000 when it is not a constant). */
+static attu_bexpr *const_arg(bctx *c, const scope *sc, const attu_ast_expr *a, attu_type t, const char *fn) {
+    /* 'name'::regclass: attu has no regclass type; the text names it */
+    if (a->kind == ATTU_EXPR_CAST && a->u.cast.type.name && !strcmp(a->u.cast.type.name, "regclass")) a = a->u.cast.arg;
+    attu_bexpr *x = bind_expr(c, sc, a);
+    if (!x) return NULL;
+    if (!(x = coerce(c, x, t, false, a->position))) return NULL;
+    if (x->kind != BX_CONST) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, a->position,
+                       "the arguments of %s() must be constants in attu", fn);
+        return NULL;
+    }
+    return x;
+}
+
+attu_bexpr *attu_bind_sequence_call(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    const char *fn = e->u.func.name;
+    int n = e->u.func.args.n, pos = e->position;
+    attu_sequence_op op = !strcmp(fn, "nextval") ? ATTU_SEQ_NEXTVAL : !strcmp(fn, "currval") ? ATTU_SEQ_CURRVAL
+                        : !strcmp(fn, "setval") ? ATTU_SEQ_SETVAL : ATTU_SEQ_LASTVAL;
+    int want_lo = op == ATTU_SEQ_LASTVAL ? 0 : op == ATTU_SEQ_SETVAL ? 2 : 1;
+    int want_hi = op == ATTU_SEQ_LASTVAL ? 0 : op == ATTU_SEQ_SETVAL ? 3 : 1;
+    attu_type int8 = attu_type_make(ATTU_TYPE_INT64);
+    if (n < want_lo || n > want_hi || e->u.func.star || e->u.func.distinct || e->u.func.order_by.n || e->u.func.filter ||
+        e->u.func.over) {
+        if (e->u.func.over) {
+            attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, pos, "OVER specified, but %s is not a window function nor an aggregate function", fn);
+            return NULL;
+        }
+        attu_bexpr *args[3] = { 0 };
+        for (int i = 0; i < n && i < 3; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+        return attu_no_function(c, e, args, n < 3 ? n : 3);
+    }
+    bool volatile_call = op == ATTU_SEQ_NEXTVAL || op == ATTU_SEQ_SETVAL;
+    if (volatile_call && ((sc && sc->n > 0) || (c->outer && c->outer->n > 0))) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "%s() over the rows of a query is not supported: attu calls it once, in a SELECT without FROM, "
+                       "a VALUES row or a column DEFAULT", fn);
+        return NULL;
+    }
+    attu_bexpr *name = NULL, *val = NULL, *called = NULL;
+    if (op != ATTU_SEQ_LASTVAL && !(name = const_arg(c, sc, e->u.func.args.items[0], attu_type_make(ATTU_TYPE_TEXT), fn)))
+        return NULL;
+    if (op == ATTU_SEQ_SETVAL && !(val = const_arg(c, sc, e->u.func.args.items[1], int8, fn))) return NULL;
+    if (op == ATTU_SEQ_SETVAL && n == 3 &&
+        !(called = const_arg(c, sc, e->u.func.args.items[2], attu_type_make(ATTU_TYPE_BOOL), fn)))
+        return NULL;
+    attu_bexpr *r;
+    /* strict: a NULL argument is a NULL result, nothing called */
+    if ((name && name->is_null) || (val && val->is_null) || (called && called->is_null) || !c->params ||
+        !c->params->sequence_call || c->params->no_side_effects || c->params->describe_only)
+        r = mk_const_null(c, int8);
+    else {
+        const char *seq = name ? fold_regclass(c, name->s ? name->s : "", name->s ? name->slen : 0) : NULL;
+        if (name && !seq) { attu_error_oom(c->err); return NULL; }
+        int64_t v = 0;
+        if (c->params->sequence_call(c->params->sequence_ctx, op, seq, val ? val->i : 0, called ? called->i != 0 : true, &v,
+                                     c->err)) {
+            /* the relation that is not there (or not a sequence) is the
+             * argument's fault, as PostgreSQL points at it */
+            if (name && !c->err->position &&
+                (!strcmp(c->err->sqlstate, ATTU_SQLSTATE_UNDEFINED_TABLE) || !strcmp(c->err->sqlstate, "42809")))
+                c->err->position = e->u.func.args.items[0]->position;
+            return NULL;
+        }
+        r = mk_const_int(c, int8, v);
+    }
+    if (r) r->position = pos;
+    return r;
+}
