@@ -458,14 +458,13 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
                 goto fail;
             }
             owned[i] = serial ? 's' : cd->identity;
-            defs[i].not_null = true;
         }
         if (defs[i].type.id == ATTU_TYPE_INTERVAL && (cd->type.ivrange || cd->type.precision >= 0))
             /* interval day to second(2): the modifier stays with the type
              * (engine/types.h), applied to every value assigned */
             defs[i].type = attu_type_interval(cd->type.ivrange, cd->type.precision);
         defs[i].type = attu_type_array_interval_qualified(defs[i].type, cd->type.ivrange, cd->type.precision);
-        defs[i].not_null = cd->not_null;
+        defs[i].not_null = cd->not_null || owned[i];   /* serial and identity columns are NOT NULL */
         for (int k = 0; k < i; k++)
             if (!strcmp(defs[k].name, defs[i].name)) {
                 attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, cd->position, "column \"%s\" specified more than once", cd->name);
@@ -843,7 +842,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     for (int c = 0; c < base->ncols; c++) {
         if (map[c] < 0 || map[c] >= ntarget) continue;
         char id = db_sequence_identity(s, base->name, base->defs[c].name);
-        if (!id || st->u.insert.overriding == 's' || st->u.insert.overriding == 'u') continue;
+        if (!id || !src_q || st->u.insert.overriding == 's' || st->u.insert.overriding == 'u') continue;
         if (id == 'a' && !all_default(src_q, map[c])) {
             attu_error_set(err, "428C9", 0, "cannot insert a non-DEFAULT value into column \"%s\"", base->defs[c].name);
             snprintf(err->detail, sizeof err->detail, "Column \"%s\" is an identity column defined as GENERATED ALWAYS.", base->defs[c].name);
