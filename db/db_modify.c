@@ -326,6 +326,13 @@ static int check_sets(modify_ctx *m, attu_error *err) {
             if (!(items[j] = chain_array_assign(m, items[j], it->value, err))) return -1;
             continue;
         }
+        /* a GENERATED ALWAYS identity column takes only DEFAULT (428C9) */
+        if (it->value->kind != ATTU_EXPR_DEFAULT && db_sequence_identity(m->s, m->base->name, m->base->defs[c].name) == 'a') {
+            attu_error_set(err, "428C9", 0, "column \"%s\" can only be updated to DEFAULT", m->base->defs[c].name);
+            snprintf(err->detail, sizeof err->detail, "Column \"%s\" is an identity column defined as GENERATED ALWAYS.",
+                     m->base->defs[c].name);
+            return -1;
+        }
         m->set_cols[nsets] = c;
         items[nsets++] = it->value;
     }
