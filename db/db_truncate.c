@@ -22,6 +22,11 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
     pthread_rwlock_wrlock(&s->db->lock);
     for (int i = 0; i < names->n; i++) {
         const attu_table *t = attu_catalog_lookup(s->db->cat, names->items[i]);
+        if (!t && db_sequence_exists(s->db, names->items[i])) {
+            attu_error_set(err, "42809", 0, "\"%s\" is not a table", names->items[i]);
+            pthread_rwlock_unlock(&s->db->lock);
+            return -1;
+        }
         if (!t) {
             attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, names->positions ? names->positions[i] : st->position,
                            "relation \"%s\" does not exist", names->items[i]);

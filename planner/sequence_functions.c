@@ -93,6 +93,27 @@ attu_bexpr *attu_bind_sequence_call(bctx *c, const scope *sc, const attu_ast_exp
                        "a VALUES row or a column DEFAULT", fn);
         return NULL;
     }
+    /* the signatures: (regclass), (regclass, bigint [, boolean]); an
+     * argument of another type is 42883, as PostgreSQL finds no function */
+    attu_bexpr *bound[3] = { 0 };
+    bool fits = true;
+    for (int i = 0; i < n; i++) {
+        const attu_ast_expr *a = e->u.func.args.items[i];
+        if (i == 0 && a->kind == ATTU_EXPR_CAST && a->u.cast.type.name && !strcmp(a->u.cast.type.name, "regclass")) continue;
+        if (!(bound[i] = bind_expr(c, sc, a))) return NULL;
+        attu_type_id t = bound[i]->type.id;
+        if (attu_type_is_array(bound[i]->type)) { fits = false; continue; }
+        if (t == ATTU_TYPE_UNKNOWN) continue;
+        if (i == 0) fits &= t == ATTU_TYPE_TEXT;
+        if (i == 1) fits &= t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64;
+        if (i == 2) fits &= t == ATTU_TYPE_BOOL;
+    }
+    if (!fits) {
+        attu_bexpr *shown[3] = { 0 };
+        for (int i = 0; i < n; i++)
+            if (!(shown[i] = bound[i] ? bound[i] : bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+        return attu_no_function(c, e, shown, n);
+    }
     attu_bexpr *name = NULL, *val = NULL, *called = NULL;
     if (op != ATTU_SEQ_LASTVAL && !(name = const_arg(c, sc, e->u.func.args.items[0], attu_type_make(ATTU_TYPE_TEXT), fn)))
         return NULL;
