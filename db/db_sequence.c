@@ -421,16 +421,17 @@ char db_sequence_identity(attu_session *s, const char *table, const char *column
     return r;
 }
 
-/* PostgreSQL's ChooseRelationName: table_column_seq, cut to 63 bytes, with
- * a number added until no relation has the name. */
+/* PostgreSQL's ChooseRelationName: table_column_seq, the longer of the
+ * two names cut (the column's on a tie) until it fits 63 bytes, with a
+ * number after "seq" until no relation has the name. */
 static char *choose_name(attu_session *s, const char *table, const char *column, const char *also_taken) {
-    char base[64 + 8], name[96];
-    size_t tl = strlen(table), cl = strlen(column);
-    while (tl + cl + 5 > 63) { if (tl >= cl) tl--; else cl--; }
-    snprintf(base, sizeof base, "%.*s_%.*s", (int)tl, table, (int)cl, column);
+    char name[128], label[32];
     for (int k = 0;; k++) {
-        if (k) snprintf(name, sizeof name, "%s_seq%d", base, k);
-        else snprintf(name, sizeof name, "%s_seq", base);
+        if (k) snprintf(label, sizeof label, "seq%d", k);
+        else snprintf(label, sizeof label, "seq");
+        size_t tl = strlen(table), cl = strlen(column), avail = 63 - strlen(label) - 2;
+        while (tl + cl > avail) { if (tl > cl) tl--; else cl--; }
+        snprintf(name, sizeof name, "%.*s_%.*s_%s", (int)tl, table, (int)cl, column, label);
         if (find(s->db->seqs, name) < 0 && !attu_catalog_lookup(s->db->cat, name) && strcmp(name, also_taken)) break;
     }
     return strdup(name);
