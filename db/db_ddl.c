@@ -225,6 +225,9 @@ static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err) {
             return attu_error_set(err, "42P20", e->position, "window functions are not allowed in DEFAULT expressions");
         if (e->u.func.star || e->u.func.distinct || e->u.func.filter || e->u.func.order_by.n || name_in(name, default_aggregates))
             return attu_error_set(err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate functions are not allowed in DEFAULT expressions");
+        if (!strcmp(name, "nextval"))   /* (the whole DEFAULT nextval('s') never comes here: db_sequence.c) */
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                                  "DEFAULT nextval() is supported only as the whole DEFAULT, nextval('sequence')");
         if (name_in(name, default_not_constant))
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                   "DEFAULT %s() is not supported: a DEFAULT must be a constant expression", name);
