@@ -81,6 +81,14 @@ typedef struct cte_def {
     int                 work_ncols;
     attu_type          *work_types;
     char              **work_names;
+    /* The values of the sequence functions its query called when it was
+     * first bound (planner/sequence_functions.c): a WITH query read twice
+     * is bound twice, and the second binding takes the same values, as
+     * PostgreSQL evaluates such a query once. seq_pos counts the calls of
+     * the binding under way. */
+    int64_t            *seq_vals;
+    int                 seq_n, seq_cap, seq_pos;
+    bool                seq_replay;
 } cte_def;
 
 typedef struct pending_join {
@@ -171,6 +179,9 @@ typedef struct bctx {
      * subquery sits in the query one level out (NULL at the top) */
     outer_aggs      *oaggs;
     const agg_level *agg_level;
+    /* the innermost WITH query whose binding is under way (its sequence
+     * function values, see cte_def); NULL outside one */
+    cte_def         *seq_cte;
 } bctx;
 
 typedef struct outer_link {

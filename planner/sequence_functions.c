@@ -12,6 +12,9 @@
  * than repeat one value; currval and lastval do not change within a
  * statement that calls no nextval, so they are accepted anywhere.
  *
+ * A WITH query read twice is bound twice: its second binding takes the
+ * values of its first (cte_def.seq_vals), as PostgreSQL evaluates it once.
+ *
  * Column DEFAULTs of nextval (serial and identity columns) for the rows an
  * INSERT or COPY builds do not come through here: the db layer draws those
  * values row by row (db_eval_defaults).
@@ -122,10 +125,14 @@ attu_bexpr *attu_bind_sequence_call(bctx *c, const scope *sc, const attu_ast_exp
         !(called = const_arg(c, sc, e->u.func.args.items[2], attu_type_make(ATTU_TYPE_BOOL), fn)))
         return NULL;
     attu_bexpr *r;
+    cte_def *d = c->seq_cte;
     /* strict: a NULL argument is a NULL result, nothing called */
     if ((name && name->is_null) || (val && val->is_null) || (called && called->is_null) || !c->params ||
         !c->params->sequence_call || c->params->no_side_effects || c->params->describe_only)
         r = mk_const_null(c, int8);
+    else if (d && d->seq_replay && d->seq_pos < d->seq_n)
+        /* a WITH query bound again: the value its first binding drew */
+        r = mk_const_int(c, int8, d->seq_vals[d->seq_pos++]);
     else {
         const char *seq = name ? fold_regclass(c, name->s ? name->s : "", name->s ? name->slen : 0) : NULL;
         if (name && !seq) { attu_error_oom(c->err); return NULL; }
@@ -140,6 +147,18 @@ attu_bexpr *attu_bind_sequence_call(bctx *c, const scope *sc, const attu_ast_exp
             return NULL;
         }
         r = mk_const_int(c, int8, v);
+        if (d && !d->seq_replay) {   /* kept for the WITH query's next binding */
+            if (d->seq_n == d->seq_cap) {
+                int nc = d->seq_cap ? d->seq_cap * 2 : 4;
+                int64_t *nv = attu_palloc(c->pa, sizeof *nv * (size_t)nc);
+                if (!nv) { attu_error_oom(c->err); return NULL; }
+                if (d->seq_n) memcpy(nv, d->seq_vals, sizeof *nv * (size_t)d->seq_n);
+                d->seq_vals = nv;
+                d->seq_cap = nc;
+            }
+            d->seq_vals[d->seq_n++] = v;
+            d->seq_pos++;
+        }
     }
     if (r) r->position = pos;
     return r;
