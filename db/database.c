@@ -203,6 +203,7 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.run_subquery = db_subquery_runner;
     bp.run_ctx = s;
     bp.sequence_call = db_sequence_call;
+    bp.serial_sequence = db_serial_sequence;
     bp.sequence_ctx = s;
     return bp;
 }

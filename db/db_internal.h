@@ -232,6 +232,8 @@ void db_seq_session_free(attu_session *s);
 int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t value, bool is_called, int64_t *out,
                      attu_error *err);
 bool db_sequence_exists(attu_db *db, const char *name);
+/* attu_bind_params.serial_sequence: pg_get_serial_sequence */
+int db_serial_sequence(void *ctx, const char *table, const char *column, char *out, size_t cap, attu_error *err);
 int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* The sequence a stored column DEFAULT draws from (malloc'd), or NULL

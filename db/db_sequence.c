@@ -251,6 +251,44 @@ int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t v
     return rc;
 }
 
+/* An identifier as SQL writes it: double-quoted unless it is all lower
+ * case letters, digits and '_' (not starting with a digit). */
+static void quote_ident(const char *name, char *out, size_t cap) {
+    bool plain = name[0] && !(name[0] >= '0' && name[0] <= '9');
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) plain = false;
+    size_t k = 0;
+    if (!plain && k + 1 < cap) out[k++] = '"';
+    for (const char *p = name; *p && k + 3 < cap; p++) {
+        if (*p == '"' && !plain) out[k++] = '"';
+        out[k++] = *p;
+    }
+    if (!plain && k + 1 < cap) out[k++] = '"';
+    out[k] = '\0';
+}
+
+int db_serial_sequence(void *ctx, const char *table, const char *column, char *out, size_t cap, attu_error *err) {
+    attu_session *s = ctx;
+    const attu_table *t = attu_catalog_lookup(s->db->cat, table);
+    if (!t) return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", table);
+    if (attu_table_find_column(t, column) < 0)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" of relation \"%s\" does not exist", column, table);
+    db_sequences *q = s->db->seqs;
+    int r = 0;
+    pthread_mutex_lock(&q->mu);
+    for (int i = 0; i < q->n && !r; i++) {
+        const attu_sequence *x = q->e[i].seq;
+        if (x->owner_table && !strcmp(x->owner_table, table) && !strcmp(x->owner_column, column)) {
+            char quoted[200];
+            quote_ident(x->name, quoted, sizeof quoted);
+            snprintf(out, cap, "public.%s", quoted);
+            r = 1;
+        }
+    }
+    pthread_mutex_unlock(&q->mu);
+    return r;
+}
+
 /* ---- DEFAULT nextval('name') ----------------------------------------------------------------- */
 
 /* The stored DEFAULT text of a sequence default is exactly

@@ -81,6 +81,11 @@ typedef struct attu_bind_params {
      * they are typed and give NULL, no sequence changes. */
     attu_sequence_caller sequence_call;
     void               *sequence_ctx;
+    /* pg_get_serial_sequence(table, column) (ctx: sequence_ctx): 1 with
+     * the owned sequence's qualified name in out, 0 for a column that owns
+     * none, -1 with err (42P01, 42703). NULL: the call gives NULL. */
+    int               (*serial_sequence)(void *ctx, const char *table, const char *column, char *out, size_t cap,
+                                         attu_error *err);
     bool                no_side_effects;
 } attu_bind_params;
 

@@ -25,7 +25,8 @@
 #include <string.h>
 
 bool attu_sequence_function_name(const char *name) {
-    return !strcmp(name, "nextval") || !strcmp(name, "currval") || !strcmp(name, "setval") || !strcmp(name, "lastval");
+    return !strcmp(name, "nextval") || !strcmp(name, "currval") || !strcmp(name, "setval") || !strcmp(name, "lastval") ||
+           !strcmp(name, "pg_get_serial_sequence");
 }
 
 /* The sequence a regclass text names, folded as PostgreSQL's regclass
@@ -71,8 +72,48 @@ static attu_bexpr *const_arg(bctx *c, const scope *sc, const attu_ast_expr *a, a
     return x;
 }
 
+/* pg_get_serial_sequence(table, column): the sequence a serial or
+ * identity column owns, as text ('public.t_id_seq'), NULL for a column
+ * that owns none. The table's name is folded as an identifier, the
+ * column's is taken as written, as PostgreSQL does. */
+static attu_bexpr *bind_serial_sequence(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    attu_bexpr *args[2] = { 0 };
+    int n = e->u.func.args.n;
+    bool fits = n == 2 && !e->u.func.star && !e->u.func.distinct && !e->u.func.order_by.n && !e->u.func.filter;
+    for (int i = 0; i < n && i < 2; i++) {
+        if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+        fits &= !attu_type_is_array(args[i]->type) && (args[i]->type.id == ATTU_TYPE_TEXT || args[i]->type.id == ATTU_TYPE_UNKNOWN);
+    }
+    if (!fits) return attu_no_function(c, e, args, n < 2 ? n : 2);
+    for (int i = 0; i < 2; i++) {
+        if (!(args[i] = coerce(c, args[i], txt, false, e->u.func.args.items[i]->position))) return NULL;
+        if (args[i]->kind != BX_CONST) {
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->u.func.args.items[i]->position,
+                           "the arguments of pg_get_serial_sequence() must be constants in attu");
+            return NULL;
+        }
+    }
+    if (args[0]->is_null || args[1]->is_null || !c->params || !c->params->serial_sequence) return mk_const_null(c, txt);
+    const char *table = fold_regclass(c, args[0]->s ? args[0]->s : "", args[0]->s ? args[0]->slen : 0);
+    char *column = attu_pstrdup(c->pa, args[1]->s ? args[1]->s : "", args[1]->s ? args[1]->slen : 0);
+    if (!table || !column) { attu_error_oom(c->err); return NULL; }
+    char out[300];
+    int r = c->params->serial_sequence(c->params->sequence_ctx, table, column, out, sizeof out, c->err);
+    if (r < 0) {
+        if (!c->err->position) c->err->position = e->u.func.args.items[0]->position;
+        return NULL;
+    }
+    if (r == 0) return mk_const_null(c, txt);
+    attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, txt, e->position);
+    if (!k || !(k->s = attu_pstrdup(c->pa, out, strlen(out)))) { attu_error_oom(c->err); return NULL; }
+    k->slen = strlen(out);
+    return k;
+}
+
 attu_bexpr *attu_bind_sequence_call(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *fn = e->u.func.name;
+    if (!strcmp(fn, "pg_get_serial_sequence")) return bind_serial_sequence(c, sc, e);
     int n = e->u.func.args.n, pos = e->position;
     attu_sequence_op op = !strcmp(fn, "nextval") ? ATTU_SEQ_NEXTVAL : !strcmp(fn, "currval") ? ATTU_SEQ_CURRVAL
                         : !strcmp(fn, "setval") ? ATTU_SEQ_SETVAL : ATTU_SEQ_LASTVAL;
