@@ -8,6 +8,8 @@
  * insert_default_pg.test have the PostgreSQL-checked results.
  */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,4 +86,54 @@ Test(sequences, sessions_and_statements_that_do_not_run) {
     attu_session_free(b);
     attu_session_free(a);
     attu_db_close(d);
+}
+
+/* Sessions drawing from one sequence at once (and through a serial
+ * column) never get the same number, and together get every number. */
+#define DRAWERS 4
+#define DRAWS 300
+static attu_db *shared_db;
+static int64_t drawn[DRAWERS][DRAWS];
+static int failures[DRAWERS];
+
+/* (no Criterion assertion off the main thread: failures are counted) */
+static void *drawer(void *arg) {
+    int id = (int)(intptr_t)arg;
+    attu_session *s = attu_session_new(shared_db);
+    tres r;
+    for (int i = 0; i < DRAWS; i++) {
+        tdb_exec(s, i % 2 ? "SELECT nextval('c')" : "VALUES (nextval('c'))", &r);
+        if (r.err.set || !r.text) failures[id]++;
+        else drawn[id][i] = atoll(r.text);
+        tres_free(&r);
+    }
+    for (int i = 0; i < 20; i++) {
+        tdb_exec(s, "INSERT INTO serial_t (v) VALUES (1), (2)", &r);
+        failures[id] += r.err.set != 0;
+        tres_free(&r);
+    }
+    attu_session_free(s);
+    return NULL;
+}
+
+Test(sequences, concurrent_sessions) {
+    attu_session *s = tdb_open_session(&shared_db);
+    tdb_exec_ok(s, "CREATE SEQUENCE c");
+    tdb_exec_ok(s, "CREATE TABLE serial_t (id BIGSERIAL, v INTEGER)");
+    pthread_t th[DRAWERS];
+    for (int i = 0; i < DRAWERS; i++) pthread_create(&th[i], NULL, drawer, (void *)(intptr_t)i);
+    for (int i = 0; i < DRAWERS; i++) pthread_join(th[i], NULL);
+    for (int i = 0; i < DRAWERS; i++) cr_assert_eq(failures[i], 0, "session %d failed %d statements", i, failures[i]);
+    static bool seen[DRAWERS * DRAWS + 1];
+    for (int i = 0; i < DRAWERS; i++)
+        for (int k = 0; k < DRAWS; k++) {
+            int64_t v = drawn[i][k];
+            cr_assert(v >= 1 && v <= DRAWERS * DRAWS, "value %lld", (long long)v);
+            cr_assert(!seen[v], "value %lld drawn twice", (long long)v);
+            seen[v] = true;
+            if (k) cr_assert_gt(v, drawn[i][k - 1], "a session's numbers increase");
+        }
+    cr_assert_str_eq(tdb_rows(s, "SELECT count(*), count(DISTINCT id), min(id), max(id) FROM serial_t"), "160|160|1|160\n");
+    attu_session_free(s);
+    attu_db_close(shared_db);
 }
