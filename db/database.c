@@ -370,6 +370,8 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
         if (r) return r;
     }
     const attu_ast_query *q = NULL;
+    db_seq_fill fill;   /* the plan of what would be filled: stand-ins, nothing drawn */
+    memset(&fill, 0, sizeof fill);
     if (inner->kind == ATTU_STMT_SELECT) q = inner->u.select.query;
     else if (inner->kind == ATTU_STMT_CREATE_TABLE_AS) q = inner->u.create_table_as.query;
     else if (inner->kind == ATTU_STMT_INSERT) q = inner->u.insert.source;   /* NULL: DEFAULT VALUES, below */
@@ -387,6 +389,7 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
         }
         q = vcopy.q;
     }
+    if (inner->kind != ATTU_STMT_INSERT) q = db_seq_fill_prepare(s, q, NULL, 0, &fill);
     attu_plan_arena *pa = attu_plan_arena_new();
     int rc = -1;
     /* a plan only shown (or of a statement that ran already) calls no
@@ -444,6 +447,7 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
                 attu_stage_free(plan);
                 attu_plan_arena_free(pa);
                 db_values_copy_free(&vcopy);
+                db_seq_fill_free(&fill);
                 return deliver(cb, r) ? -2 : 0;
             }
         }
@@ -453,6 +457,7 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
     }
     attu_plan_arena_free(pa);
     db_values_copy_free(&vcopy);
+    db_seq_fill_free(&fill);
     pthread_rwlock_unlock(&s->db->lock);
     return rc;
 }
@@ -479,7 +484,12 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     switch (st->kind) {
     case ATTU_STMT_SELECT: {
         pthread_rwlock_rdlock(&s->db->lock);
-        attu_result *r = db_run_query(s, sql, st->u.select.query, params, err);
+        /* nextval('s') items over rows: numbers filled in per row */
+        db_seq_fill fill;
+        const attu_ast_query *q = db_seq_fill_prepare(s, st->u.select.query, NULL, 0, &fill);
+        attu_result *r = db_run_query(s, sql, q, params, err);
+        if (r && db_seq_fill_apply(s, &fill, r->cols, r->nrows, err)) { attu_result_free(r); r = NULL; }
+        db_seq_fill_free(&fill);
         pthread_rwlock_unlock(&s->db->lock);
         if (!r) return -1;
         return deliver(cb, r) ? -2 : 0;

@@ -796,6 +796,8 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     attu_column **src = NULL;
     db_values_copy vcopy;
     memset(&vcopy, 0, sizeof vcopy);
+    db_seq_fill fill;
+    memset(&fill, 0, sizeof fill);
     attu_ast_arena *arena = NULL;
     if (!base) {
         attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.insert.table_position, "relation \"%s\" does not exist", st->u.insert.table);
@@ -861,8 +863,11 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         int vrc = db_values_defaults(s, base, tcol, ntarget, src_q, &vcopy, err);
         free(tcol);
         if (vrc) goto out;
-        res = run_coerced(s, sql, vcopy.q, params, ntarget, !st->u.insert.columns.n, types, names, err);
+        /* INSERT ... SELECT nextval('s'), ... FROM: a number per row */
+        const attu_ast_query *runq = db_seq_fill_prepare(s, vcopy.q, types, ntarget, &fill);
+        res = run_coerced(s, sql, runq, params, ntarget, !st->u.insert.columns.n, types, names, err);
         if (!res) goto out;
+        if (db_seq_fill_apply(s, &fill, res->cols, res->nrows, err)) goto out;
         n = res->nrows;
         /* no column list and fewer values: the first columns are given */
         for (int c = res->ncols; c < ntarget; c++) map[c] = -1;
@@ -902,6 +907,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     attu_result_free(res); attu_result_free(dres);
     free(types); free(names); free(map); free(src);
     db_values_copy_free(&vcopy);
+    db_seq_fill_free(&fill);
     if (arena) attu_ast_arena_free(arena);
     if (ret) {
         snprintf(ret->tag, sizeof ret->tag, "%s", tag);
@@ -913,6 +919,7 @@ out:
     attu_result_free(res); attu_result_free(dres);
     free(types); free(names); free(map); free(src);
     db_values_copy_free(&vcopy);
+    db_seq_fill_free(&fill);
     if (arena) attu_ast_arena_free(arena);
     return rc;
 }
@@ -937,8 +944,15 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", name);
         goto out;
     }
-    res = st->u.create_table_as.with_no_data ? describe_only(s, sql, st->u.create_table_as.query, params, err)
-                                             : run_coerced(s, sql, st->u.create_table_as.query, params, 0, false, NULL, NULL, err);
+    db_seq_fill fill;   /* SELECT nextval('s'), ... FROM: a number per row */
+    const attu_ast_query *q = db_seq_fill_prepare(s, st->u.create_table_as.query, NULL, 0, &fill);
+    res = st->u.create_table_as.with_no_data ? describe_only(s, sql, q, params, err)
+                                             : run_coerced(s, sql, q, params, 0, false, NULL, NULL, err);
+    if (res && !st->u.create_table_as.with_no_data && db_seq_fill_apply(s, &fill, res->cols, res->nrows, err)) {
+        attu_result_free(res);
+        res = NULL;
+    }
+    db_seq_fill_free(&fill);
     if (!res) goto out;
     if (st->u.create_table_as.columns.n > res->ncols) {
         attu_error_set(err, ATTU_SQLSTATE_SYNTAX, st->position, "too many column names were specified");

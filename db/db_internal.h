@@ -258,6 +258,33 @@ int db_sequence_default_columns(attu_session *s, const attu_table *base, const i
 int db_sequence_create_owned(attu_session *s, const char *table, const char *column, attu_type_id type, char identity,
                              const attu_sequence_options *opt, char **default_sql, attu_error *err);
 int db_sequences_save(attu_session *s, attu_error *err);
+/* The sequence a regclass text names (folded as the binder folds it);
+ * malloc'd. */
+char *db_sequence_fold(const char *text, size_t n);
+/* nextval of names[0..m) for nrows rows, row by row: out[r * m + j]. The
+ * values drawn stay drawn when it fails. */
+int db_sequence_draw(attu_session *s, char *const *names, int m, size_t nrows, int64_t *out, attu_error *err);
+/* Writes a drawn number into row r of integer column c (22003 when it
+ * does not fit its type), clearing its NULL. */
+int db_sequence_store(attu_column *c, size_t r, int64_t v, attu_error *err);
+/* nextval('s') as a whole select-list item of a plain SELECT over rows
+ * (db_sequence_fill.c): prepare returns q, or a copy whose such items are
+ * NULL stand-ins (f->n > 0; targets: an INSERT's target types, NULL
+ * otherwise); apply fills their columns of the result, one number per
+ * row. Call both with the database's lock held. */
+#define DB_SEQ_FILL_MAX 8
+typedef struct db_seq_fill {
+    int                   n;
+    int                   col[DB_SEQ_FILL_MAX];
+    char                 *name[DB_SEQ_FILL_MAX];
+    attu_ast_query        q;
+    attu_ast_select_item *items;
+    attu_ast_expr        *exprs;
+} db_seq_fill;
+const attu_ast_query *db_seq_fill_prepare(attu_session *s, const attu_ast_query *q, const attu_type *targets, int ntargets,
+                                          db_seq_fill *f);
+int db_seq_fill_apply(attu_session *s, const db_seq_fill *f, attu_column **cols, size_t nrows, attu_error *err);
+void db_seq_fill_free(db_seq_fill *f);
 /* DROP TABLE / TRUNCATE ... RESTART IDENTITY: the table's own sequences
  * dropped / restarted, and saved. */
 int db_sequences_drop_owned(attu_session *s, const char *table, attu_error *err);

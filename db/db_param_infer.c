@@ -44,8 +44,10 @@ static int infer_query_locked(attu_session *s, const char *sql, const attu_ast_q
     if (!pa) return attu_error_oom(err);
     attu_bind_params full = db_params(s, bp);
     full.no_side_effects = true;   /* analysed, not run: no nextval */
-    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, &full, err);
+    db_seq_fill fill;   /* nextval('s') items over rows: their stand-ins */
+    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, db_seq_fill_prepare(s, q, NULL, 0, &fill), &full, err);
     attu_plan_arena_free(pa);
+    db_seq_fill_free(&fill);
     return lp ? 0 : -1;
 }
 

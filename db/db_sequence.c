@@ -225,7 +225,8 @@ int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t v
         return -1;
     }
     seq_entry *e = &q->e[i];
-    if (op == ATTU_SEQ_CURRVAL) {
+    if (op == ATTU_SEQ_CHECK) *out = 0;
+    else if (op == ATTU_SEQ_CURRVAL) {
         const seq_value *v = recall(s, e->id);
         if (!v) rc = attu_error_set(err, "55000", 0, "currval of sequence \"%s\" is not yet defined in this session", name);
         else *out = v->last;
@@ -311,10 +312,42 @@ static char *fold_name(const char *p, size_t m, bool doubled) {
             quoted = !quoted;
             continue;
         }
+        if (c == '.' && !quoted && k == 6 && !strncmp(out, "public", 6)) { k = 0; continue; }   /* public.s is s */
         out[k++] = quoted ? c : (char)((c >= 'A' && c <= 'Z') ? c + 32 : c);
     }
     out[k] = '\0';
     return out;
+}
+
+char *db_sequence_fold(const char *text, size_t n) { return fold_name(text, n, false); }
+
+int db_sequence_draw(attu_session *s, char *const *names, int m, size_t nrows, int64_t *out, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    int *which = calloc((size_t)m + 1, sizeof *which);
+    if (!which) return attu_error_oom(err);
+    int rc = 0;
+    pthread_mutex_lock(&q->mu);
+    for (int j = 0; j < m && !rc; j++)
+        if ((which[j] = find(q, names[j])) < 0) rc = not_a_sequence(s, names[j], err);
+    bool drew = false;
+    uint64_t last_id = 0;
+    for (size_t r = 0; r < nrows && !rc; r++)
+        for (int j = 0; j < m && !rc; j++) {
+            seq_entry *e = &q->e[which[j]];
+            if (attu_sequence_next(e->seq, &out[r * (size_t)m + (size_t)j], err)) { rc = -1; break; }
+            drew = true;
+            last_id = e->id;
+            if (remember(s, e->id, out[r * (size_t)m + (size_t)j], false, err)) rc = -1;
+        }
+    if (drew) {   /* the values drawn stay drawn, even when it fails */
+        attu_error e2;
+        attu_error_clear(&e2);
+        if (save(s->db, rc ? &e2 : err) && !rc) rc = -1;
+        if (s->seq) s->seq->last_used = last_id;
+    }
+    pthread_mutex_unlock(&q->mu);
+    free(which);
+    return rc ? -1 : 0;
 }
 
 char *db_default_sequence(const char *sql) {
@@ -390,59 +423,37 @@ int db_sequence_default_text(attu_session *s, const attu_ast_expr *e, const attu
     return rc ? -1 : 1;
 }
 
+int db_sequence_store(attu_column *c, size_t r, int64_t v, attu_error *err) {
+    attu_type_id t = c->type.id;
+    if ((t == ATTU_TYPE_INT16 && (v < INT16_MIN || v > INT16_MAX)) || (t == ATTU_TYPE_INT32 && (v < INT32_MIN || v > INT32_MAX)))
+        return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "%s out of range", t == ATTU_TYPE_INT16 ? "smallint" : "integer");
+    if (t == ATTU_TYPE_INT64) ((int64_t *)c->data)[r] = v;
+    else if (t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT16) ((int32_t *)c->data)[r] = (int32_t)v;   /* smallint in an int32 slot */
+    else return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "a sequence's number for a column that is no integer");
+    if (c->validity) attu_column_set_null(c, r, false);
+    return 0;
+}
+
 int db_sequence_default_columns(attu_session *s, const attu_table *base, const int *cols, int m, size_t nrows,
                                 attu_column **out, attu_error *err) {
     for (int j = 0; j < m; j++) out[j] = NULL;
-    db_sequences *q = s->db->seqs;
-    int *which = calloc((size_t)m + 1, sizeof *which);
-    if (!which) return attu_error_oom(err);
-    int rc = 0;
-    for (int j = 0; j < m && !rc; j++) {
-        attu_type t = base->defs[cols[j]].type;
-        if (!(out[j] = attu_column_new(t, nrows ? nrows : 1, err))) rc = -1;
+    char **names = calloc((size_t)m + 1, sizeof *names);
+    int64_t *v = malloc(sizeof *v * (nrows * (size_t)m + 1));
+    int rc = names && v ? 0 : attu_error_oom(err);
+    for (int j = 0; j < m && !rc; j++)
+        if (!(names[j] = db_default_sequence(attu_catalog_default(s->db->cat, base->name, cols[j])))) rc = attu_error_oom(err);
+    for (int j = 0; j < m && !rc; j++)
+        if (!(out[j] = attu_column_new(base->defs[cols[j]].type, nrows ? nrows : 1, err))) rc = -1;
         else out[j]->length = nrows;
-    }
-    pthread_mutex_lock(&q->mu);
-    for (int j = 0; j < m && !rc; j++) {
-        char *name = db_default_sequence(attu_catalog_default(s->db->cat, base->name, cols[j]));
-        which[j] = name ? find(q, name) : -1;
-        if (which[j] < 0) {
-            if (name) not_a_sequence(s, name, err);
-            else attu_error_oom(err);
-            rc = -1;
-        }
-        free(name);
-    }
     /* row by row, column by column: PostgreSQL's order of evaluation */
-    int64_t v = 0;
-    uint64_t last_id = 0;
-    bool drew = false;
+    if (!rc) rc = db_sequence_draw(s, names, m, nrows, v, err);
     for (size_t r = 0; r < nrows && !rc; r++)
-        for (int j = 0; j < m && !rc; j++) {
-            seq_entry *e = &q->e[which[j]];
-            if (attu_sequence_next(e->seq, &v, err)) { rc = -1; break; }
-            drew = true;
-            last_id = e->id;
-            attu_type_id t = out[j]->type.id;
-            if ((t == ATTU_TYPE_INT16 && (v < INT16_MIN || v > INT16_MAX)) || (t == ATTU_TYPE_INT32 && (v < INT32_MIN || v > INT32_MAX))) {
-                rc = attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "%s out of range", t == ATTU_TYPE_INT16 ? "smallint" : "integer");
-                break;
-            }
-            if (t == ATTU_TYPE_INT64) ((int64_t *)out[j]->data)[r] = v;
-            else ((int32_t *)out[j]->data)[r] = (int32_t)v;
-            if (remember(s, e->id, v, false, err)) rc = -1;
-        }
-    /* the values drawn stay drawn, even when the statement fails */
-    if (drew) {
-        attu_error e2;
-        attu_error_clear(&e2);
-        if (save(s->db, rc ? &e2 : err) && !rc) rc = -1;
-        if (s->seq) s->seq->last_used = last_id;
-    }
-    pthread_mutex_unlock(&q->mu);
-    free(which);
+        for (int j = 0; j < m && !rc; j++) rc = db_sequence_store(out[j], r, v[r * (size_t)m + (size_t)j], err);
+    for (int j = 0; names && j < m; j++) free(names[j]);
+    free(names);
+    free(v);
     if (rc) for (int j = 0; j < m; j++) { attu_column_free(out[j]); out[j] = NULL; }
-    return rc;
+    return rc ? -1 : 0;
 }
 
 /* ---- owned sequences: serial and identity columns ----------------------------------------------- */

@@ -30,7 +30,8 @@ typedef int (*attu_subquery_runner)(void *ctx, attu_lplan *plan, attu_column ***
  * sequence's name (folded as PostgreSQL's regclass input folds it), for
  * setval the value and is_called. 0 with *out, or -1 with err. */
 typedef enum attu_sequence_op {
-    ATTU_SEQ_NEXTVAL, ATTU_SEQ_CURRVAL, ATTU_SEQ_SETVAL, ATTU_SEQ_LASTVAL
+    ATTU_SEQ_NEXTVAL, ATTU_SEQ_CURRVAL, ATTU_SEQ_SETVAL, ATTU_SEQ_LASTVAL,
+    ATTU_SEQ_CHECK      /* only whether name is a sequence (42P01, 42809) */
 } attu_sequence_op;
 typedef int (*attu_sequence_caller)(void *ctx, attu_sequence_op op, const char *name, int64_t value,
                                     bool is_called, int64_t *out, attu_error *err);

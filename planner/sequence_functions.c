@@ -12,6 +12,10 @@
  * than repeat one value; currval and lastval do not change within a
  * statement that calls no nextval, so they are accepted anywhere.
  *
+ * One form over rows is taken before binding: a whole select-list item
+ * nextval('s') of a plain SELECT, which the db layer binds as a stand-in
+ * and fills per result row (db/db_sequence_fill.c).
+ *
  * A WITH query read twice is bound twice: its second binding takes the
  * values of its first (cte_def.seq_vals), as PostgreSQL evaluates it once.
  *
@@ -130,13 +134,7 @@ attu_bexpr *attu_bind_sequence_call(bctx *c, const scope *sc, const attu_ast_exp
         for (int i = 0; i < n && i < 3; i++) if (!(args[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
         return attu_no_function(c, e, args, n < 3 ? n : 3);
     }
-    bool volatile_call = op == ATTU_SEQ_NEXTVAL || op == ATTU_SEQ_SETVAL;
-    if (volatile_call && ((sc && sc->n > 0) || (c->outer && c->outer->n > 0))) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
-                       "%s() over the rows of a query is not supported: attu calls it once, in a SELECT without FROM, "
-                       "a VALUES row or a column DEFAULT", fn);
-        return NULL;
-    }
+
     /* the signatures: (regclass), (regclass, bigint [, boolean]); an
      * argument of another type is 42883, as PostgreSQL finds no function */
     attu_bexpr *bound[3] = { 0 };
@@ -165,6 +163,24 @@ attu_bexpr *attu_bind_sequence_call(bctx *c, const scope *sc, const attu_ast_exp
     if (op == ATTU_SEQ_SETVAL && n == 3 &&
         !(called = const_arg(c, sc, e->u.func.args.items[2], attu_type_make(ATTU_TYPE_BOOL), fn)))
         return NULL;
+    bool volatile_call = op == ATTU_SEQ_NEXTVAL || op == ATTU_SEQ_SETVAL;
+    if (volatile_call && ((sc && sc->n > 0) || (c->outer && c->outer->n > 0))) {
+        /* an unknown name is still the first error, as in PostgreSQL */
+        if (name && !name->is_null && c->params && c->params->sequence_call) {
+            const char *seq = fold_regclass(c, name->s ? name->s : "", name->s ? name->slen : 0);
+            int64_t v;
+            if (!seq) { attu_error_oom(c->err); return NULL; }
+            if (c->params->sequence_call(c->params->sequence_ctx, ATTU_SEQ_CHECK, seq, 0, false, &v, c->err)) {
+                if (!c->err->position) c->err->position = e->u.func.args.items[0]->position;
+                return NULL;
+            }
+        }
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "%s() over the rows of a query is not supported: attu calls it once (a SELECT without FROM, a "
+                       "VALUES row, a column DEFAULT), or per row as a whole select-list item nextval('sequence') of a "
+                       "SELECT without DISTINCT, GROUP BY or OFFSET", fn);
+        return NULL;
+    }
     attu_bexpr *r;
     cte_def *d = c->seq_cte;
     /* strict: a NULL argument is a NULL result, nothing called */
