@@ -592,6 +592,7 @@ static int draw_sequence_sets(modify_ctx *m, attu_column **cols, const size_t *r
             memcpy((char *)dst->data + rows[r] * w, (const char *)src->data + r * w, w);
             if (dst->validity) attu_column_set_null(dst, rows[r], false);
         }
+        attu_column_invalidate_device(dst);   /* (the host data changed) */
     }
     for (int q = 0; drawn && q < m->nseq_set; q++) attu_column_free(drawn[q]);
     free(which); free(tcols); free(drawn);

@@ -112,6 +112,8 @@ int db_seq_fill_apply(attu_session *s, const db_seq_fill *f, attu_column **cols,
     int rc = db_sequence_draw(s, f->name, f->n, nrows, v, err);
     for (size_t r = 0; r < nrows && !rc; r++)
         for (int j = 0; j < f->n && !rc; j++) rc = db_sequence_store(cols[f->col[j]], r, v[r * (size_t)f->n + (size_t)j], err);
+    /* the host data changed: a device copy a backend kept is stale */
+    for (int j = 0; j < f->n; j++) attu_column_invalidate_device(cols[f->col[j]]);
     free(v);
     return rc;
 }
