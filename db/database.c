@@ -389,7 +389,7 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
         }
         q = vcopy.q;
     }
-    if (inner->kind != ATTU_STMT_INSERT) q = db_seq_fill_prepare(s, q, NULL, 0, &fill);
+    q = db_seq_fill_prepare(s, q, NULL, 0, &fill);
     attu_plan_arena *pa = attu_plan_arena_new();
     int rc = -1;
     /* a plan only shown (or of a statement that ran already) calls no
