@@ -64,6 +64,7 @@ attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
         if (attu_storage_load_all(db->data_dir, db->cat, err) < 0) goto fail;
         if (attu_storage_load_views(db->data_dir, db->cat, err) < 0) goto fail;
     }
+    if (db_sequences_open(db, err)) goto fail;
     return db;
 fail:
     attu_db_close(db);
@@ -73,6 +74,7 @@ fail:
 void attu_db_close(attu_db *db) {
     if (!db) return;
     if (db->cat) attu_catalog_free(db->cat);
+    db_sequences_close(db);
     if (db->be) db->be->destroy(db->be);
     pthread_rwlock_destroy(&db->lock);
     free(db->data_dir);
@@ -155,6 +157,7 @@ void attu_session_free(attu_session *s) {
     if (!s) return;
     db_settings_free(s);
     db_prepared_names_free(s);
+    db_seq_session_free(s);
     free(s);
 }
 
@@ -200,6 +203,9 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     if (params) bp = *params;
     bp.run_subquery = db_subquery_runner;
     bp.run_ctx = s;
+    bp.sequence_call = db_sequence_call;
+    bp.serial_sequence = db_serial_sequence;
+    bp.sequence_ctx = s;
     return bp;
 }
 
@@ -365,6 +371,8 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
         if (r) return r;
     }
     const attu_ast_query *q = NULL;
+    db_seq_fill fill;   /* the plan of what would be filled: stand-ins, nothing drawn */
+    memset(&fill, 0, sizeof fill);
     if (inner->kind == ATTU_STMT_SELECT) q = inner->u.select.query;
     else if (inner->kind == ATTU_STMT_CREATE_TABLE_AS) q = inner->u.create_table_as.query;
     else if (inner->kind == ATTU_STMT_INSERT) q = inner->u.insert.source;   /* NULL: DEFAULT VALUES, below */
@@ -382,9 +390,16 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
         }
         q = vcopy.q;
     }
+    q = db_seq_fill_prepare(s, q, NULL, 0, &fill);
     attu_plan_arena *pa = attu_plan_arena_new();
     int rc = -1;
-    attu_stage *plan = pa ? db_plan_query(s, sql, q, params, pa, NULL, err) : NULL;
+    /* a plan only shown (or of a statement that ran already) calls no
+     * nextval; EXPLAIN ANALYZE of a query runs it, so it does */
+    attu_bind_params ep;
+    memset(&ep, 0, sizeof ep);
+    if (params) ep = *params;
+    ep.no_side_effects = !st->u.explain.analyze || writes;
+    attu_stage *plan = pa ? db_plan_query(s, sql, q, &ep, pa, NULL, err) : NULL;
     if (!pa) attu_error_oom(err);
     if (plan) {
         rc = 0;
@@ -433,6 +448,7 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
                 attu_stage_free(plan);
                 attu_plan_arena_free(pa);
                 db_values_copy_free(&vcopy);
+                db_seq_fill_free(&fill);
                 return deliver(cb, r) ? -2 : 0;
             }
         }
@@ -442,6 +458,7 @@ static int exec_explain(attu_session *s, const char *sql, const attu_ast_stmt *s
     }
     attu_plan_arena_free(pa);
     db_values_copy_free(&vcopy);
+    db_seq_fill_free(&fill);
     pthread_rwlock_unlock(&s->db->lock);
     return rc;
 }
@@ -475,7 +492,12 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     switch (st->kind) {
     case ATTU_STMT_SELECT: {
         pthread_rwlock_rdlock(&s->db->lock);
-        attu_result *r = db_run_query(s, sql, st->u.select.query, params, err);
+        /* nextval('s') items over rows: numbers filled in per row */
+        db_seq_fill fill;
+        const attu_ast_query *q = db_seq_fill_prepare(s, st->u.select.query, NULL, 0, &fill);
+        attu_result *r = db_run_query(s, sql, q, params, err);
+        if (r && db_seq_fill_apply(s, &fill, r->cols, r->nrows, err)) { attu_result_free(r); r = NULL; }
+        db_seq_fill_free(&fill);
         pthread_rwlock_unlock(&s->db->lock);
         if (!r) return -1;
         return deliver(cb, r) ? -2 : 0;
@@ -519,6 +541,8 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         if (db_names_view(s, st->u.modify.table)) return db_view_dml(s, sql, st, params, cb, err);
         return db_exec_modify(s, sql, st, params, cb, err);
     case ATTU_STMT_TRUNCATE: return db_exec_truncate(s, st, cb, err);
+    case ATTU_STMT_CREATE_SEQUENCE: return db_exec_create_sequence(s, st, cb, err);
+    case ATTU_STMT_DROP_SEQUENCE: return db_exec_drop_sequence(s, st, cb, err);
     case ATTU_STMT_COPY: return db_exec_copy(s, sql, st, cb, err);
     case ATTU_STMT_SET: case ATTU_STMT_RESET: case ATTU_STMT_SHOW:
     case ATTU_STMT_SHOW_TABLES: case ATTU_STMT_DESCRIBE:

@@ -219,7 +219,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
         attu_result *dres = NULL;
         attu_column **src = NULL;
         attu_table *full = NULL;
-        if (!db_eval_defaults(s, base, map, scratch->ncols, &dres, err)) {
+        if (!db_eval_defaults(s, base, map, scratch->ncols, t->nrows, &dres, err)) {
             if (dres && (src = calloc((size_t)(scratch->ncols + dres->ncols) + 1, sizeof *src))) {
                 for (int i = 0; i < scratch->ncols; i++) src[i] = t->cols[i];
                 for (int i = 0; i < dres->ncols; i++) src[scratch->ncols + i] = dres->cols[i];

@@ -228,6 +228,9 @@ static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err) {
             return attu_error_set(err, "42P20", e->position, "window functions are not allowed in DEFAULT expressions");
         if (e->u.func.star || e->u.func.distinct || e->u.func.filter || e->u.func.order_by.n || name_in(name, default_aggregates))
             return attu_error_set(err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate functions are not allowed in DEFAULT expressions");
+        if (!strcmp(name, "nextval"))   /* (the whole DEFAULT nextval('s') never comes here: db_sequence.c) */
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                                  "DEFAULT nextval() is supported only as the whole DEFAULT, nextval('sequence')");
         if (name_in(name, default_not_constant))
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                   "DEFAULT %s() is not supported: a DEFAULT must be a constant expression", name);
@@ -333,17 +336,25 @@ static char *check_default(attu_session *s, const char *sql, const attu_ast_colu
     return b.p;
 }
 
-int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int first, attu_result **out, attu_error *err) {
+int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int first, size_t nrows, attu_result **out,
+                     attu_error *err) {
     *out = NULL;
-    int k = 0;
+    int k = 0, m = 0;
     dbuf b = { 0 };
     attu_type *types = calloc((size_t)base->ncols + 1, sizeof *types);
     const char **names = calloc((size_t)base->ncols + 1, sizeof *names);
-    if (!types || !names) { free(types); free(names); return attu_error_oom(err); }
+    int *seqcols = calloc((size_t)base->ncols + 1, sizeof *seqcols);
+    if (!types || !names || !seqcols) { free(types); free(names); free(seqcols); return attu_error_oom(err); }
     dputs(&b, "VALUES (");
     for (int c = 0; c < base->ncols; c++) {
         const char *d = map[c] < 0 ? attu_catalog_default(s->db->cat, base->name, c) : NULL;
         if (!d) continue;
+        char *seq = db_default_sequence(d);
+        if (seq) {   /* nextval: drawn per row below, not a constant */
+            free(seq);
+            seqcols[m++] = c;
+            continue;
+        }
         if (k) dputs(&b, ", ");
         dputs(&b, d);
         types[k] = base->defs[c].type;
@@ -364,8 +375,40 @@ int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int firs
             rc = -1;
         }
     }
-    free(b.p); free(types); free(names);
+    if (!rc && m) {
+        /* serial and identity columns (DEFAULT nextval): one value per row,
+         * in row order, appended to the constants' columns */
+        attu_result *r = *out ? *out : db_result_new(0);
+        attu_column **nc = r ? realloc(r->cols, sizeof *nc * (size_t)(k + m + 1)) : NULL;
+        if (nc) r->cols = nc;
+        attu_result_column *nd = nc ? realloc(r->desc, sizeof *nd * (size_t)(k + m + 1)) : NULL;
+        if (nd) r->desc = nd;
+        if (!r || !nc || !nd) rc = attu_error_oom(err);
+        else if (db_sequence_default_columns(s, base, seqcols, m, nrows, r->cols + k, err)) rc = -1;
+        else {
+            for (int j = 0; j < m; j++) {
+                memset(&r->desc[k + j], 0, sizeof r->desc[k + j]);
+                r->desc[k + j].type = base->defs[seqcols[j]].type;
+                map[seqcols[j]] = first + k + j;
+            }
+            r->ncols = k + m;
+        }
+        if (r && !*out) { if (rc) attu_result_free(r); else *out = r; }
+        if (rc) { attu_result_free(*out); *out = NULL; }
+    }
+    free(b.p); free(types); free(names); free(seqcols);
     return rc;
+}
+
+/* serial, bigserial, smallserial (and serial4 / serial8 / serial2): the
+ * integer type of the column, which takes a sequence of its own; 0 for
+ * any other type name. */
+static attu_type_id serial_type(const char *name, int precision) {
+    if (!name || precision >= 0) return 0;
+    if (!strcmp(name, "serial") || !strcmp(name, "serial4")) return ATTU_TYPE_INT32;
+    if (!strcmp(name, "bigserial") || !strcmp(name, "serial8")) return ATTU_TYPE_INT64;
+    if (!strcmp(name, "smallserial") || !strcmp(name, "serial2")) return ATTU_TYPE_INT16;
+    return 0;
 }
 
 /* CREATE TABLE IF NOT EXISTS of a table that exists: the notice, as
@@ -379,31 +422,62 @@ static int create_exists_notice(const attu_ast_stmt *st, const attu_exec_callbac
     return db_deliver_tag(cb, "CREATE TABLE", err) ? -2 : 0;
 }
 
+/* A relation of that name: a table, a view, a constraint (PostgreSQL's
+ * index) or a sequence; all share one namespace. The caller holds the
+ * database's lock, not the sequences' mutex. */
+bool db_relation_exists(attu_db *db, const char *name) {
+    return attu_catalog_relation_exists(db->cat, name) || db_sequence_exists(db, name);
+}
+
 int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     if (st->u.create_table.if_not_exists) {
         pthread_rwlock_rdlock(&s->db->lock);
-        bool exists = attu_catalog_relation_exists(s->db->cat, st->u.create_table.table);
+        bool exists = db_relation_exists(s->db, st->u.create_table.table);
         pthread_rwlock_unlock(&s->db->lock);
         if (exists) return create_exists_notice(st, cb, err);
     }
     int n = st->u.create_table.ncolumns;
     attu_column_def *defs = calloc((size_t)n + 1, sizeof *defs);
     char **dflt = calloc((size_t)n + 1, sizeof *dflt);
-    if (!defs || !dflt) { free(defs); free(dflt); return attu_error_oom(err); }
+    /* per column: its own sequence to make, 's' serial, 'a' / 'd' identity */
+    char *owned = calloc((size_t)n + 1, 1);
+    if (!defs || !dflt || !owned) { free(defs); free(dflt); free(owned); return attu_error_oom(err); }
     int rc = -1;
+    bool made_sequences = false;
     for (int i = 0; i < n; i++) {
         const attu_ast_column_def *cd = &st->u.create_table.columns[i];
         snprintf(defs[i].name, sizeof defs[i].name, "%s", cd->name);
-        if (attu_type_from_name(cd->type.name, cd->type.precision, cd->type.scale, &defs[i].type, err)) {
+        attu_type_id serial = serial_type(cd->type.name, cd->type.precision);
+        if (serial) defs[i].type = attu_type_make(serial);
+        else if (attu_type_from_name(cd->type.name, cd->type.precision, cd->type.scale, &defs[i].type, err)) {
             err->position = cd->type.position;
             goto fail;
+        }
+        if (serial || cd->identity) {
+            /* PostgreSQL's checks of transformColumnDefinition */
+            if (serial && cd->default_) {
+                attu_error_set(err, ATTU_SQLSTATE_SYNTAX, cd->position, "multiple default values specified for column \"%s\" of table \"%s\"",
+                               cd->name, st->u.create_table.table);
+                goto fail;
+            }
+            if (cd->default_ || (serial && cd->identity)) {
+                attu_error_set(err, ATTU_SQLSTATE_SYNTAX, cd->position, "both default and identity specified for column \"%s\" of table \"%s\"",
+                               cd->name, st->u.create_table.table);
+                goto fail;
+            }
+            if (cd->identity && defs[i].type.id != ATTU_TYPE_INT16 && defs[i].type.id != ATTU_TYPE_INT32 &&
+                defs[i].type.id != ATTU_TYPE_INT64) {
+                attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "identity column type must be smallint, integer, or bigint");
+                goto fail;
+            }
+            owned[i] = serial ? 's' : cd->identity;
         }
         if (defs[i].type.id == ATTU_TYPE_INTERVAL && (cd->type.ivrange || cd->type.precision >= 0))
             /* interval day to second(2): the modifier stays with the type
              * (engine/types.h), applied to every value assigned */
             defs[i].type = attu_type_interval(cd->type.ivrange, cd->type.precision);
         defs[i].type = attu_type_array_interval_qualified(defs[i].type, cd->type.ivrange, cd->type.precision);
-        defs[i].not_null = cd->not_null;
+        defs[i].not_null = cd->not_null || owned[i];   /* serial and identity columns are NOT NULL */
         for (int k = 0; k < i; k++)
             if (!strcmp(defs[k].name, defs[i].name)) {
                 attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, cd->position, "column \"%s\" specified more than once", cd->name);
@@ -411,16 +485,18 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             }
         /* DEFAULT NULL is the same as no DEFAULT */
         bool null_default = cd->default_ && cd->default_->kind == ATTU_EXPR_LITERAL && cd->default_->u.literal.kind == ATTU_LIT_NULL;
-        if (cd->default_ && !null_default && !(dflt[i] = check_default(s, sql, cd, &defs[i], err))) goto fail;
+        int sq = cd->default_ && !null_default ? db_sequence_default_text(s, cd->default_, &defs[i], &dflt[i], err) : 0;
+        if (sq < 0) goto fail;
+        if (!sq && cd->default_ && !null_default && !(dflt[i] = check_default(s, sql, cd, &defs[i], err))) goto fail;
     }
     pthread_rwlock_wrlock(&s->db->lock);
-    if (attu_catalog_relation_exists(s->db->cat, st->u.create_table.table)) {
+    if (db_relation_exists(s->db, st->u.create_table.table)) {
         /* (IF NOT EXISTS: made by another session since the check above) */
         if (!st->u.create_table.if_not_exists)
             attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", st->u.create_table.table);
         pthread_rwlock_unlock(&s->db->lock);
         for (int i = 0; i < n; i++) free(dflt[i]);
-        free(dflt); free(defs);
+        free(dflt); free(defs); free(owned);
         return st->u.create_table.if_not_exists ? create_exists_notice(st, cb, err) : -1;
     }
     /* an index is a relation in PostgreSQL: a constraint's name is taken */
@@ -435,6 +511,25 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         pthread_rwlock_unlock(&s->db->lock);
         goto fail;
     }
+    /* serial and identity columns: their sequences first, each DEFAULT
+     * nextval of its own (undone below should the table fail) */
+    for (int i = 0; i < n; i++) {
+        if (!owned[i]) continue;
+        const attu_ast_column_def *cd = &st->u.create_table.columns[i];
+        attu_sequence_options o = cd->identity_options;
+        if (cd->identity_as.name) {
+            attu_type at;
+            if (attu_type_from_name(cd->identity_as.name, cd->identity_as.precision, cd->identity_as.scale, &at, err)) {
+                err->position = cd->identity_as.position;
+                goto unlock_fail;
+            }
+            o.type = at.id;
+        }
+        made_sequences = true;
+        if (db_sequence_create_owned(s, st->u.create_table.table, cd->name, defs[i].type.id, owned[i] == 's' ? 0 : owned[i],
+                                     &o, &dflt[i], err))
+            goto unlock_fail;
+    }
     attu_table *t = attu_table_new(st->u.create_table.table, n, defs, err);
     if (t && !(s->db->data_dir && attu_storage_save_table_schema(s->db->data_dir, t, (const char *const *)dflt, uniques,
                                                                  nuniques, err)) &&
@@ -443,16 +538,23 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         if (nuniques && attu_catalog_set_uniques(s->db->cat, t->name, uniques, nuniques, err)) rc = -1;
         for (int i = 0; i < n && !rc; i++)
             if (dflt[i] && attu_catalog_set_default(s->db->cat, t->name, i, dflt[i], err)) rc = -1;
+        if (!rc && made_sequences && db_sequences_save(s, err)) rc = -1;
         if (rc) {   /* out of memory: undo */
             attu_table_free(attu_catalog_remove(s->db->cat, t->name, true, NULL));
             if (s->db->data_dir) attu_storage_drop_table(s->db->data_dir, st->u.create_table.table, NULL);
         }
     } else attu_table_free(t);
+unlock_fail:
+    if (rc && made_sequences) {
+        attu_error e2;
+        attu_error_clear(&e2);
+        db_sequences_drop_owned(s, st->u.create_table.table, &e2);
+    }
     free(uniques);
     pthread_rwlock_unlock(&s->db->lock);
 fail:
     for (int i = 0; i < n; i++) free(dflt[i]);
-    free(dflt); free(defs);
+    free(dflt); free(defs); free(owned);
     if (rc) return rc;
     return db_deliver_tag(cb, "CREATE TABLE", err) ? -2 : 0;
 }
@@ -473,6 +575,13 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
         if (db_view_not_table(s, name, err)) {
             attu_error_set_hint(err, "Use DROP VIEW to remove a view.");
             pthread_rwlock_unlock(&s->db->lock);
+            return -1;
+        }
+        if (!attu_catalog_lookup(s->db->cat, name) && db_sequence_exists(s->db, name)) {
+            pthread_rwlock_unlock(&s->db->lock);
+            attu_error_set(err, "42809", st->u.drop_table.tables.positions ? st->u.drop_table.tables.positions[i] : st->position,
+                           "\"%s\" is not a table", name);
+            snprintf(err->hint, sizeof err->hint, "Use DROP SEQUENCE to remove a sequence.");
             return -1;
         }
         if (!attu_catalog_lookup(s->db->cat, name) && !st->u.drop_table.if_exists) {
@@ -507,6 +616,8 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
         if (s->db->data_dir && attu_storage_drop_table(s->db->data_dir, name, err)) { rc = -1; break; }
         attu_table *t = attu_catalog_remove(s->db->cat, name, true, err);
         attu_table_free(t);
+        /* its serial and identity columns' sequences go with it */
+        if (db_sequences_drop_owned(s, name, err)) rc = -1;
     }
     pthread_rwlock_unlock(&s->db->lock);
     if (!rc && ndependents && cb && cb->on_notice) {
@@ -720,6 +831,16 @@ static attu_result *run_coerced_once(attu_session *s, const char *sql, const att
     return res;
 }
 
+/* Whether every row of a VALUES source gives DEFAULT for its item k (a
+ * GENERATED ALWAYS column may take that; PostgreSQL checks the whole
+ * list). */
+static bool all_default(const attu_ast_query *q, int k) {
+    if (!q || q->kind != ATTU_QUERY_VALUES) return false;
+    for (int r = 0; r < q->u.values.nrows; r++)
+        if (k >= q->u.values.rows[r].n || q->u.values.rows[r].items[k]->kind != ATTU_EXPR_DEFAULT) return false;
+    return true;
+}
+
 int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                    const attu_exec_callbacks *cb, attu_error *err) {
     pthread_rwlock_wrlock(&s->db->lock);
@@ -732,6 +853,8 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     attu_column **src = NULL;
     db_values_copy vcopy;
     memset(&vcopy, 0, sizeof vcopy);
+    db_seq_fill fill;
+    memset(&fill, 0, sizeof fill);
     attu_ast_arena *arena = NULL;
     if (!base) {
         if (!db_view_dml_error(s, st->u.insert.table, ATTU_STMT_INSERT, err))
@@ -776,6 +899,20 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         for (int c = src_q->u.values.rows[0].n; c < ntarget; c++) map[c] = -1;
         ntarget = src_q->u.values.rows[0].n;
     }
+    /* identity columns among the targets: GENERATED ALWAYS takes only
+     * DEFAULT (428C9) unless OVERRIDING SYSTEM VALUE; OVERRIDING USER VALUE
+     * replaces what is given by the DEFAULT (dropped below) */
+    for (int c = 0; c < base->ncols; c++) {
+        if (map[c] < 0 || map[c] >= ntarget) continue;
+        char id = db_sequence_identity(s, base->name, base->defs[c].name);
+        if (!id || !src_q || st->u.insert.overriding == 's' || st->u.insert.overriding == 'u') continue;
+        if (id == 'a' && !all_default(src_q, map[c])) {
+            attu_error_set(err, "428C9", 0, "cannot insert a non-DEFAULT value into column \"%s\"", base->defs[c].name);
+            snprintf(err->detail, sizeof err->detail, "Column \"%s\" is an identity column defined as GENERATED ALWAYS.", base->defs[c].name);
+            snprintf(err->hint, sizeof err->hint, "Use OVERRIDING SYSTEM VALUE to override.");
+            goto out;
+        }
+    }
     if (st->u.insert.source) {
         /* DEFAULT items of a VALUES list: target i is table column tcol[i] */
         int *tcol = malloc(sizeof(int) * ((size_t)ntarget + 1));
@@ -784,8 +921,11 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         int vrc = db_values_defaults(s, base, tcol, ntarget, src_q, &vcopy, err);
         free(tcol);
         if (vrc) goto out;
-        res = run_coerced(s, sql, vcopy.q, params, ntarget, !st->u.insert.columns.n, types, names, err);
+        /* INSERT ... SELECT nextval('s'), ... FROM: a number per row */
+        const attu_ast_query *runq = db_seq_fill_prepare(s, vcopy.q, types, ntarget, &fill);
+        res = run_coerced(s, sql, runq, params, ntarget, !st->u.insert.columns.n, types, names, err);
         if (!res) goto out;
+        if (db_seq_fill_apply(s, &fill, res->cols, res->nrows, err)) goto out;
         n = res->nrows;
         /* no column list and fewer values: the first columns are given */
         for (int c = res->ncols; c < ntarget; c++) map[c] = -1;
@@ -795,9 +935,12 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         ntarget = 0;
         for (int c = 0; c < base->ncols; c++) map[c] = -1;
     }
+    if (st->u.insert.overriding == 'u')   /* the identity columns' values give way to their DEFAULT */
+        for (int c = 0; c < base->ncols; c++)
+            if (map[c] >= 0 && db_sequence_identity(s, base->name, base->defs[c].name)) map[c] = -1;
     /* the columns left out take their DEFAULT (when they have one); they
      * are evaluated even for no rows, as PostgreSQL's planner folds them */
-    if (db_eval_defaults(s, base, map, ntarget, &dres, err)) goto out;
+    if (db_eval_defaults(s, base, map, ntarget, n, &dres, err)) goto out;
     if (dres) {
         src = calloc((size_t)(ntarget + dres->ncols) + 1, sizeof *src);
         if (!src) { attu_error_oom(err); goto out; }
@@ -839,6 +982,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     attu_result_free(res); attu_result_free(dres);
     free(types); free(names); free(map); free(src);
     db_values_copy_free(&vcopy);
+    db_seq_fill_free(&fill);
     if (arena) attu_ast_arena_free(arena);
     if (ret) {
         snprintf(ret->tag, sizeof ret->tag, "%s", tag);
@@ -850,6 +994,7 @@ out:
     attu_result_free(res); attu_result_free(dres);
     free(types); free(names); free(map); free(src);
     db_values_copy_free(&vcopy);
+    db_seq_fill_free(&fill);
     if (arena) attu_ast_arena_free(arena);
     return rc;
 }
@@ -861,7 +1006,7 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     const char *name = st->u.create_table_as.table;
     attu_result *res = NULL;
     attu_column_def *defs = NULL;
-    if (attu_catalog_relation_exists(s->db->cat, name)) {
+    if (db_relation_exists(s->db, name)) {
         if (st->u.create_table_as.if_not_exists) {
             pthread_rwlock_unlock(&s->db->lock);
             if (cb && cb->on_notice) {
@@ -874,12 +1019,15 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", name);
         goto out;
     }
-    if (attu_catalog_constraint_owner(s->db->cat, name, NULL)) {   /* an index is a relation */
-        attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", name);
-        goto out;
+    db_seq_fill fill;   /* SELECT nextval('s'), ... FROM: a number per row */
+    const attu_ast_query *q = db_seq_fill_prepare(s, st->u.create_table_as.query, NULL, 0, &fill);
+    res = st->u.create_table_as.with_no_data ? describe_only(s, sql, q, params, err)
+                                             : run_coerced(s, sql, q, params, 0, false, NULL, NULL, err);
+    if (res && !st->u.create_table_as.with_no_data && db_seq_fill_apply(s, &fill, res->cols, res->nrows, err)) {
+        attu_result_free(res);
+        res = NULL;
     }
-    res = st->u.create_table_as.with_no_data ? describe_only(s, sql, st->u.create_table_as.query, params, err)
-                                             : run_coerced(s, sql, st->u.create_table_as.query, params, 0, false, NULL, NULL, err);
+    db_seq_fill_free(&fill);
     if (!res) goto out;
     if (st->u.create_table_as.columns.n > res->ncols) {
         attu_error_set(err, ATTU_SQLSTATE_SYNTAX, st->position, "too many column names were specified");

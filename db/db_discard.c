@@ -43,10 +43,14 @@ int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         memset(&quiet, 0, sizeof quiet);
         if (db_exec_setting(s, &reset, &quiet, err)) return -1;
         if (deallocate(s, NULL, err)) return -1;
+        db_seq_session_free(s);   /* DISCARD SEQUENCES too */
         return db_deliver_tag(cb, "DISCARD ALL", err) ? -2 : 0;
     }
     case ATTU_DISCARD_PLANS: return db_deliver_tag(cb, "DISCARD PLANS", err) ? -2 : 0;
-    case ATTU_DISCARD_SEQUENCES: return db_deliver_tag(cb, "DISCARD SEQUENCES", err) ? -2 : 0;
+    case ATTU_DISCARD_SEQUENCES:
+        /* the session forgets its currval / lastval values */
+        db_seq_session_free(s);
+        return db_deliver_tag(cb, "DISCARD SEQUENCES", err) ? -2 : 0;
     case ATTU_DISCARD_TEMP: return db_deliver_tag(cb, "DISCARD TEMP", err) ? -2 : 0;
     }
     return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, st->position, "unknown DISCARD");

@@ -118,6 +118,7 @@ int db_insert_returning_describe(attu_session *s, const char *sql, const attu_as
     attu_ast_query *q = a && pa ? returning_query(a, st, NULL, 0, err) : NULL;
     if (!a || !pa) attu_error_oom(err);
     attu_bind_params bp = db_params(s, params);
+    bp.no_side_effects = true;   /* described, not run: no nextval */
     attu_lplan *lp = q ? attu_bind_query(pa, s->db->cat, sql, q, &bp, err) : NULL;
     attu_result_column *c = lp ? calloc((size_t)lp->ncols + 1, sizeof *c) : NULL;
     if (lp && !c) attu_error_oom(err);

@@ -15,8 +15,12 @@
 #include "planner/parser.h"
 #include "engine/stage_plan.h"
 
+typedef struct db_sequences db_sequences;
+typedef struct db_seq_session db_seq_session;
+
 struct attu_db {
     attu_catalog    *cat;
+    db_sequences    *seqs;             /* CREATE SEQUENCE's (db_sequence.c) */
     pthread_rwlock_t lock;
     attu_backend    *be;
     char            *data_dir;
@@ -50,6 +54,7 @@ struct attu_session {
     struct db_named_prepared *prepared;
     int              nprepared, capprepared;
     int              execute_depth;    /* EXECUTEs running inside each other */
+    db_seq_session  *seq;              /* currval / lastval (db_sequence.c); NULL: none yet */
 };
 
 /* Called as each statement starts: its start time, the transaction's
@@ -95,8 +100,10 @@ attu_table *db_append_rows(const attu_table *base, attu_column **src, const int 
  * column of base that the statement leaves out (map[c] < 0) and has one;
  * each such column gets map[c] = first + j, j its column in *out (NULL when
  * no column needed one; the caller frees it). db_append_rows repeats a
- * one-row source for every row. */
-int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int first, attu_result **out, attu_error *err);
+ * one-row source for every row. A DEFAULT nextval (serial, identity)
+ * gives nrows values instead, drawn row by row (db_sequence.c). */
+int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int first, size_t nrows, attu_result **out,
+                     attu_error *err);
 /* INSERT ... VALUES with DEFAULT items (db_values_default.c): q is src,
  * or a copy whose DEFAULT items are replaced by the target columns'
  * DEFAULT expressions (tcol[k]: the table column of target k) or NULL.
@@ -253,5 +260,77 @@ int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
 void db_settings_end_block(attu_session *s, bool commit);
 /* Frees the session's settings (attu_session_free). */
 void db_settings_free(attu_session *s);
+
+/* Sequences (db_sequence.c). open loads them from the data directory (the
+ * database's lock not needed yet); close frees them. */
+int db_sequences_open(attu_db *db, attu_error *err);
+void db_sequences_close(attu_db *db);
+/* The session's currval / lastval: freed, or forgotten (DISCARD). */
+void db_seq_session_free(attu_session *s);
+/* attu_bind_params.sequence_call, ctx the session: nextval, currval,
+ * setval, lastval (the caller holds the database's lock) */
+int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t value, bool is_called, int64_t *out,
+                     attu_error *err);
+bool db_sequence_exists(attu_db *db, const char *name);
+bool db_relation_exists(attu_db *db, const char *name);
+/* attu_bind_params.serial_sequence: pg_get_serial_sequence */
+int db_serial_sequence(void *ctx, const char *table, const char *column, char *out, size_t cap, attu_error *err);
+int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+/* The sequence a stored column DEFAULT draws from (malloc'd), or NULL
+ * when the DEFAULT is no nextval('name') (or sql is NULL). */
+char *db_default_sequence(const char *sql);
+/* CREATE TABLE's DEFAULT e of column def: 0 when it is no nextval of a
+ * constant name (an ordinary DEFAULT), 1 with *out the text to store, -1
+ * with err (42P01 for no such sequence, 0A000 for a column not of an
+ * integer type). */
+int db_sequence_default_text(attu_session *s, const attu_ast_expr *e, const attu_column_def *def, char **out,
+                             attu_error *err);
+/* The DEFAULTs of base's columns cols[0..m) (each a nextval default) for
+ * nrows rows: out[j] gets nrows values of column cols[j]'s type, drawn row
+ * by row. The values drawn stay drawn when it fails (2200H, 22003). */
+int db_sequence_default_columns(attu_session *s, const attu_table *base, const int *cols, int m, size_t nrows,
+                                attu_column **out, attu_error *err);
+/* A serial or identity column's own sequence (identity 'a' / 'd' / 0 for
+ * serial), named as PostgreSQL names it (table_column_seq), owned by the
+ * column; *default_sql: its nextval DEFAULT text. Not saved: the caller
+ * saves with db_sequences_save once the table stands. Call with the
+ * write lock held. */
+int db_sequence_create_owned(attu_session *s, const char *table, const char *column, attu_type_id type, char identity,
+                             const attu_sequence_options *opt, char **default_sql, attu_error *err);
+int db_sequences_save(attu_session *s, attu_error *err);
+/* The sequence a regclass text names (folded as the binder folds it);
+ * malloc'd. */
+char *db_sequence_fold(const char *text, size_t n);
+/* nextval of names[0..m) for nrows rows, row by row: out[r * m + j]. The
+ * values drawn stay drawn when it fails. */
+int db_sequence_draw(attu_session *s, char *const *names, int m, size_t nrows, int64_t *out, attu_error *err);
+/* Writes a drawn number into row r of integer column c (22003 when it
+ * does not fit its type), clearing its NULL. */
+int db_sequence_store(attu_column *c, size_t r, int64_t v, attu_error *err);
+/* nextval('s') as a whole select-list item of a plain SELECT over rows
+ * (db_sequence_fill.c): prepare returns q, or a copy whose such items are
+ * NULL stand-ins (f->n > 0; targets: an INSERT's target types, NULL
+ * otherwise); apply fills their columns of the result, one number per
+ * row. Call both with the database's lock held. */
+#define DB_SEQ_FILL_MAX 8
+typedef struct db_seq_fill {
+    int                   n;
+    int                   col[DB_SEQ_FILL_MAX];
+    char                 *name[DB_SEQ_FILL_MAX];
+    attu_ast_query        q;
+    attu_ast_select_item *items;
+    attu_ast_expr        *exprs;
+} db_seq_fill;
+const attu_ast_query *db_seq_fill_prepare(attu_session *s, const attu_ast_query *q, const attu_type *targets, int ntargets,
+                                          db_seq_fill *f);
+int db_seq_fill_apply(attu_session *s, const db_seq_fill *f, attu_column **cols, size_t nrows, attu_error *err);
+void db_seq_fill_free(db_seq_fill *f);
+/* DROP TABLE / TRUNCATE ... RESTART IDENTITY: the table's own sequences
+ * dropped / restarted, and saved. */
+int db_sequences_drop_owned(attu_session *s, const char *table, attu_error *err);
+int db_sequences_restart_owned(attu_session *s, const char *table, attu_error *err);
+/* 'a' (GENERATED ALWAYS) or 'd' (BY DEFAULT) for an identity column, else 0 */
+char db_sequence_identity(attu_session *s, const char *table, const char *column);
 
 #endif

@@ -58,6 +58,11 @@ typedef struct modify_ctx {
     int                 *set_cols;   /* table column of each SET item */
     attu_ast_expr      **values;     /* SET values, DEFAULTs replaced */
     db_values_copy       vcopy;      /* owns the replaced DEFAULTs */
+    /* SET items that are DEFAULT of a DEFAULT nextval column (serial,
+     * identity): bound as NULL, their values drawn per changed row after
+     * the query ran (db_sequence.c), as PostgreSQL draws one per row */
+    bool                *seq_set;
+    int                  nseq_set;
     attu_ast_query       q;
 } modify_ctx;
 
@@ -327,10 +332,43 @@ static int check_sets(modify_ctx *m, attu_error *err) {
             if (!(items[j] = chain_array_assign(m, items[j], it->value, err))) return -1;
             continue;
         }
+        /* a GENERATED ALWAYS identity column takes only DEFAULT (428C9) */
+        if (it->value->kind != ATTU_EXPR_DEFAULT && db_sequence_identity(m->s, m->base->name, m->base->defs[c].name) == 'a') {
+            attu_error_set(err, "428C9", 0, "column \"%s\" can only be updated to DEFAULT", m->base->defs[c].name);
+            snprintf(err->detail, sizeof err->detail, "Column \"%s\" is an identity column defined as GENERATED ALWAYS.",
+                     m->base->defs[c].name);
+            return -1;
+        }
         m->set_cols[nsets] = c;
         items[nsets++] = it->value;
     }
     m->nsets = nsets;
+    /* DEFAULT of a serial or identity column: a NULL stand-in here, a
+     * number per row once the rows are known (db_exec_modify) */
+    m->seq_set = alloc(m, sizeof *m->seq_set * (size_t)(nsets + 1), err);
+    if (!m->seq_set) return -1;
+    for (int k = 0; k < nsets; k++) {
+        m->seq_set[k] = false;
+        if (items[k]->kind != ATTU_EXPR_DEFAULT) continue;
+        char *seq = db_default_sequence(attu_catalog_default(m->s->db->cat, m->base->name, m->set_cols[k]));
+        if (!seq) continue;
+        free(seq);
+        if (st->u.modify.nreturning)
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, items[k]->position,
+                                  "UPDATE ... SET %s = DEFAULT with RETURNING is not supported (its DEFAULT draws from a sequence)",
+                                  m->base->defs[m->set_cols[k]].name);
+        attu_ast_expr *z = alloc(m, sizeof *z, err);
+        if (!z) return -1;
+        z->kind = ATTU_EXPR_LITERAL;
+        z->position = items[k]->position;
+        z->depth = 1;
+        z->u.literal.kind = ATTU_LIT_NULL;
+        z->u.literal.text = (char *)"null";
+        z->u.literal.len = 4;
+        items[k] = z;
+        m->seq_set[k] = true;
+        m->nseq_set++;
+    }
     /* the SET values as one VALUES row: its DEFAULT items are replaced as
      * an INSERT's are (the column's DEFAULT, or NULL) */
     attu_ast_query *vq = alloc(m, sizeof *vq, err);
@@ -535,6 +573,33 @@ static int modify_open(modify_ctx *m, attu_session *s, const attu_ast_stmt *st, 
     return 0;
 }
 
+/* SET col = DEFAULT of serial / identity columns (m->seq_set): one number
+ * per changed row, in the order the rows were found, written into the
+ * query's value columns (cols[1 + k]) at those rows. */
+static int draw_sequence_sets(modify_ctx *m, attu_column **cols, const size_t *rows, size_t nrows, attu_error *err) {
+    int *which = malloc(sizeof *which * (size_t)(m->nseq_set + 1));
+    int *tcols = malloc(sizeof *tcols * (size_t)(m->nseq_set + 1));
+    attu_column **drawn = calloc((size_t)m->nseq_set + 1, sizeof *drawn);
+    int rc = 0, j = 0;
+    if (!which || !tcols || !drawn) rc = attu_error_oom(err);
+    for (int k = 0; !rc && k < m->nsets; k++)
+        if (m->seq_set[k]) { which[j] = k; tcols[j++] = m->set_cols[k]; }
+    if (!rc && db_sequence_default_columns(m->s, m->base, tcols, m->nseq_set, nrows, drawn, err)) rc = -1;
+    for (int q = 0; !rc && q < m->nseq_set; q++) {
+        attu_column *dst = cols[1 + which[q]], *src = drawn[q];
+        size_t w = attu_type_width(dst->type.id);
+        if (dst->type.id != src->type.id) { rc = attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "sequence DEFAULT of another type"); break; }
+        for (size_t r = 0; r < nrows; r++) {
+            memcpy((char *)dst->data + rows[r] * w, (const char *)src->data + r * w, w);
+            if (dst->validity) attu_column_set_null(dst, rows[r], false);
+        }
+        attu_column_invalidate_device(dst);   /* (the host data changed) */
+    }
+    for (int q = 0; drawn && q < m->nseq_set; q++) attu_column_free(drawn[q]);
+    free(which); free(tcols); free(drawn);
+    return rc;
+}
+
 int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                    const attu_exec_callbacks *cb, attu_error *err) {
     bool update = st->kind == ATTU_STMT_UPDATE;
@@ -567,6 +632,7 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         src_row[r] = (int64_t)i;
         ret_rows[nchanged++] = i;
     }
+    if (m.nseq_set && nchanged && draw_sequence_sets(&m, cols, ret_rows, nchanged, err)) goto out;
     int first_ret = 1 + m.nsets;
     if (st->u.modify.nreturning && !(ret = returning_result(lp, cols, first_ret, ret_rows, nchanged, err))) goto out;
     if (nchanged) {
@@ -620,7 +686,11 @@ int db_modify_describe(attu_session *s, const char *sql, const attu_ast_stmt *st
     attu_plan_arena *pa = NULL;
     int rc = -1;
     if (modify_open(&m, s, st, false, &pa, err)) goto out;
-    attu_lplan *lp = build_query(&m, err) ? NULL : bind_query(&m, sql, params, pa, err);
+    attu_bind_params dp;   /* described, not run: no nextval */
+    memset(&dp, 0, sizeof dp);
+    if (params) dp = *params;
+    dp.no_side_effects = true;
+    attu_lplan *lp = build_query(&m, err) ? NULL : bind_query(&m, sql, &dp, pa, err);
     if (!lp) goto out;
     int first = 1 + m.nsets, n = lp->ncols - first;
     attu_result_column *c = calloc((size_t)n + 1, sizeof *c);

@@ -44,8 +44,11 @@ static int infer_query_locked(attu_session *s, const char *sql, const attu_ast_q
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) return attu_error_oom(err);
     attu_bind_params full = db_params(s, bp);
-    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, &full, err);
+    full.no_side_effects = true;   /* analysed, not run: no nextval */
+    db_seq_fill fill;   /* nextval('s') items over rows: their stand-ins */
+    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, db_seq_fill_prepare(s, q, NULL, 0, &fill), &full, err);
     attu_plan_arena_free(pa);
+    db_seq_fill_free(&fill);
     return lp ? 0 : -1;
 }
 

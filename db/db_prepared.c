@@ -128,8 +128,11 @@ static int describe_select(attu_session *s, attu_prepared *p, attu_error *err) {
     memset(&bp, 0, sizeof bp);
     bp.n = p->nparams; bp.types = p->param_types;
     bp = db_params(s, &bp);
+    bp.no_side_effects = true;   /* described, not run: no nextval */
     pthread_rwlock_rdlock(&s->db->lock);
-    attu_lplan *lp = attu_bind_query(pa, s->db->cat, p->sql, p->stmt->u.select.query, &bp, err);
+    db_seq_fill fill;   /* nextval('s') items over rows: their stand-ins */
+    const attu_ast_query *q = db_seq_fill_prepare(s, p->stmt->u.select.query, NULL, 0, &fill);
+    attu_lplan *lp = attu_bind_query(pa, s->db->cat, p->sql, q, &bp, err);
     if (lp) {
         free(p->cols);
         p->ncols = lp->ncols;
@@ -142,6 +145,7 @@ static int describe_select(attu_session *s, attu_prepared *p, attu_error *err) {
     }
     pthread_rwlock_unlock(&s->db->lock);
     attu_plan_arena_free(pa);
+    db_seq_fill_free(&fill);
     return err->set ? -1 : 0;
 }
 

@@ -23,6 +23,11 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
     pthread_rwlock_wrlock(&s->db->lock);
     for (int i = 0; i < names->n; i++) {
         const attu_table *t = attu_catalog_lookup(s->db->cat, names->items[i]);
+        if (!t && db_sequence_exists(s->db, names->items[i])) {
+            attu_error_set(err, "42809", 0, "\"%s\" is not a table", names->items[i]);
+            pthread_rwlock_unlock(&s->db->lock);
+            return -1;
+        }
         if (!t) {
             int pos = names->positions ? names->positions[i] : st->position;
             if (attu_catalog_constraint_owner(s->db->cat, names->items[i], NULL))
@@ -38,6 +43,9 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
         bool seen = false;
         for (int j = 0; j < i; j++) seen |= !strcmp(names->items[j], names->items[i]);
         const attu_table *old = attu_catalog_lookup(s->db->cat, names->items[i]);
+        /* RESTART IDENTITY: the table's serial and identity sequences
+         * start over (CONTINUE IDENTITY, the default, leaves them) */
+        if (!seen && st->u.truncate.restart_identity && db_sequences_restart_owned(s, names->items[i], err)) { rc = -1; break; }
         if (seen || (old->nrows == 0 && !old->unavailable)) continue;
         attu_table *t = attu_table_truncated(old, err);
         if (!t) { rc = -1; break; }

@@ -40,6 +40,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "engine/sequence.h"
 
 /* No path from a statement down to a leaf passes through more than this
  * many expression, query and FROM nodes: the parser rejects deeper input
@@ -539,7 +540,9 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_UPDATE,          /* u.modify: UPDATE t SET ... [FROM ...] [WHERE] [RETURNING] */
     ATTU_STMT_TRUNCATE,        /* u.truncate: TRUNCATE [TABLE] t, ... */
     ATTU_STMT_CREATE_VIEW,     /* u.create_view */
-    ATTU_STMT_DROP_VIEW        /* u.drop_table: DROP VIEW [IF EXISTS] v, ... */
+    ATTU_STMT_DROP_VIEW,       /* u.drop_table: DROP VIEW [IF EXISTS] v, ... */
+    ATTU_STMT_CREATE_SEQUENCE, /* u.create_sequence */
+    ATTU_STMT_DROP_SEQUENCE    /* u.drop_table: DROP SEQUENCE [IF EXISTS] s, ... */
 } attu_ast_stmt_kind;
 
 /* One assignment of UPDATE's SET list. SET (a, b) = (x, y) arrives as two
@@ -563,6 +566,12 @@ typedef struct attu_ast_column_def {
     attu_ast_expr    *default_;     /* DEFAULT expr, NULL if none */
     struct attu_ast_unique_def *uniques;   /* its PRIMARY KEY / UNIQUE, in order */
     int               nuniques;
+    /* GENERATED ALWAYS ('a') / BY DEFAULT ('d') AS IDENTITY [(options)];
+     * 0: not an identity column */
+    char              identity;
+    int               identity_position;
+    attu_sequence_options identity_options;
+    attu_ast_typename identity_as;  /* AS type among the options (name NULL: none) */
 } attu_ast_column_def;
 
 /* A PRIMARY KEY or UNIQUE constraint of CREATE TABLE, a column's or the
@@ -634,6 +643,8 @@ struct attu_ast_stmt {
             int                returning_position;   /* the RETURNING keyword */
             char              *alias;     /* INSERT INTO t AS x, or NULL */
             attu_ast_on_conflict *on_conflict;   /* NULL: none */
+            /* OVERRIDING SYSTEM VALUE ('s') / USER VALUE ('u'); 0: none */
+            char               overriding;
         } insert;
         struct {
             char                *table;
@@ -761,7 +772,15 @@ struct attu_ast_stmt {
         } modify;
         struct {
             attu_ast_name_list tables;    /* TRUNCATE a, b */
+            bool               restart_identity;   /* RESTART IDENTITY (else CONTINUE) */
         } truncate;
+        struct {
+            char                 *name;
+            int                   name_position;
+            bool                  if_not_exists;
+            attu_sequence_options options;
+            attu_ast_typename     as;         /* AS type (name NULL: not written) */
+        } create_sequence;
     } u;
 };
 

@@ -671,6 +671,19 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
     case ATTU_STMT_TRUNCATE:
         puts_(o, "(truncate ");
         pr_names(o, s->u.truncate.tables);
+        if (s->u.truncate.restart_identity) puts_(o, " restart-identity");
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_CREATE_SEQUENCE:
+        puts_(o, "(create-sequence ");
+        if (s->u.create_sequence.if_not_exists) puts_(o, "if-not-exists ");
+        put_name(o, s->u.create_sequence.name);
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_DROP_SEQUENCE:
+        puts_(o, "(drop-sequence ");
+        if (s->u.drop_table.if_exists) puts_(o, "if-exists ");
+        pr_names(o, s->u.drop_table.tables);
         puts_(o, ")");
         break;
     }

@@ -327,10 +327,14 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
             }
             return w;
         }
-        cte_def *save = c->ctes;
+        cte_def *save = c->ctes, *save_seq = c->seq_cte;
         c->ctes = d->recursive ? d : d->next;   /* a CTE sees the ones before it (RECURSIVE: and itself) */
+        c->seq_cte = d;   /* a second binding replays its sequence values */
+        d->seq_pos = 0;
         attu_lplan *p = d->recursive ? bind_recursive_cte(c, d) : bind_query(c, d->cte->query);
         c->ctes = save;
+        c->seq_cte = save_seq;
+        if (p) d->seq_replay = true;
         if (!p) return NULL;
         if (d->cte->columns.n > p->ncols) {
             attu_error_set(c->err, "42P10", d->cte->position, "WITH query \"%s\" has %d columns available but %d columns specified",

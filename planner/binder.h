@@ -26,6 +26,16 @@
 typedef int (*attu_subquery_runner)(void *ctx, attu_lplan *plan, attu_column ***cols,
                                     size_t *nrows, attu_error *err);
 
+/* A sequence function's call (attu_bind_params.sequence_call): op, the
+ * sequence's name (folded as PostgreSQL's regclass input folds it), for
+ * setval the value and is_called. 0 with *out, or -1 with err. */
+typedef enum attu_sequence_op {
+    ATTU_SEQ_NEXTVAL, ATTU_SEQ_CURRVAL, ATTU_SEQ_SETVAL, ATTU_SEQ_LASTVAL,
+    ATTU_SEQ_CHECK      /* only whether name is a sequence (42P01, 42809) */
+} attu_sequence_op;
+typedef int (*attu_sequence_caller)(void *ctx, attu_sequence_op op, const char *name, int64_t value,
+                                    bool is_called, int64_t *out, attu_error *err);
+
 typedef struct attu_bind_params {
     int                 n;
     const attu_type    *types;     /* n entries; ATTU_TYPE_UNKNOWN = infer */
@@ -69,6 +79,21 @@ typedef struct attu_bind_params {
      * relations and are left out. */
     void              (*on_relation)(void *ctx, const char *name);
     void               *relation_ctx;
+    /* Sequence functions (nextval, currval, setval, lastval; the db layer's
+     * db_sequence_call). A sequence is host state shared by sessions, so
+     * attu calls them when the query is bound, where one call is one
+     * value: a SELECT without FROM, a VALUES row, a column DEFAULT (see
+     * planner/sequence_functions.c). NULL, or no_side_effects (the query
+     * is described, its parameters inferred or it is EXPLAINed, not run):
+     * they are typed and give NULL, no sequence changes. */
+    attu_sequence_caller sequence_call;
+    void               *sequence_ctx;
+    /* pg_get_serial_sequence(table, column) (ctx: sequence_ctx): 1 with
+     * the owned sequence's qualified name in out, 0 for a column that owns
+     * none, -1 with err (42P01, 42703). NULL: the call gives NULL. */
+    int               (*serial_sequence)(void *ctx, const char *table, const char *column, char *out, size_t cap,
+                                         attu_error *err);
+    bool                no_side_effects;
 } attu_bind_params;
 
 /* A column name that finds only the hidden rowid of the table its

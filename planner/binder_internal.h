@@ -81,6 +81,14 @@ typedef struct cte_def {
     int                 work_ncols;
     attu_type          *work_types;
     char              **work_names;
+    /* The values of the sequence functions its query called when it was
+     * first bound (planner/sequence_functions.c): a WITH query read twice
+     * is bound twice, and the second binding takes the same values, as
+     * PostgreSQL evaluates such a query once. seq_pos counts the calls of
+     * the binding under way. */
+    int64_t            *seq_vals;
+    int                 seq_n, seq_cap, seq_pos;
+    bool                seq_replay;
 } cte_def;
 
 typedef struct pending_join {
@@ -174,6 +182,9 @@ typedef struct bctx {
     /* the views being expanded around this query, innermost first
      * (binder_view.c): a view met again is infinite recursion */
     const struct view_link *views;
+    /* the innermost WITH query whose binding is under way (its sequence
+     * function values, see cte_def); NULL outside one */
+    cte_def         *seq_cte;
 } bctx;
 
 typedef struct view_link {
@@ -332,6 +343,10 @@ attu_lplan *attu_bind_sub_plan(bctx *c, const scope *sc, const attu_ast_query *q
  * NULL with 42803 where level L takes no aggregates. */
 attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here);
 
+/* nextval, currval, setval, lastval (planner/sequence_functions.c):
+ * called while binding, through attu_bind_params.sequence_call */
+bool attu_sequence_function_name(const char *name);
+attu_bexpr *attu_bind_sequence_call(bctx *c, const scope *sc, const attu_ast_expr *e);
 /* Set-returning functions (planner/srf.c). generate_series(...) in an
  * expression: a BX_SRF where c->allow_srf, else PostgreSQL's 0A000. */
 attu_bexpr *attu_bind_generate_series(bctx *c, const scope *sc, const attu_ast_expr *e);

@@ -29,6 +29,38 @@
 
 #include "planner/ast_build.h"
 #include "engine/interval.h"
+#include <errno.h>
+
+/* Words PostgreSQL has as unreserved keywords and attu reads as
+ * identifiers in one place (IDENTITY, ALWAYS, SYSTEM, VALUE, the sequence
+ * options: INCREMENT, MINVALUE, MAXVALUE, CACHE, CYCLE): whether token
+ * t is that word, and a syntax error at t unless it is. */
+static bool ab_word_is(attu_parse_ctx *ctx, const attu_token *t, const char *word) {
+    (void)ctx;
+    return !strcmp(ab_tokstr(t), word);
+}
+static void ab_word_expect(attu_parse_ctx *ctx, const attu_token *t, const char *word) {
+    if (ctx->failed || ab_word_is(ctx, t, word)) return;
+    ab_error(ctx, ATTU_SQLSTATE_SYNTAX, t->pos, "syntax error at or near \"%.*s\"", (int)t->len, ctx->sql + t->off);
+    ctx->failed = true;
+}
+typedef struct ab_seqopts { attu_sequence_options o; attu_ast_typename as; } ab_seqopts;
+/* Each option once: PostgreSQL's 42601 "conflicting or redundant options". */
+static void ab_seq_once(attu_parse_ctx *ctx, bool *seen, int pos) {
+    if (*seen) ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "conflicting or redundant options");
+    *seen = true;
+}
+/* A signed integer option value (a syntax error past bigint). */
+static int64_t ab_seq_value(attu_parse_ctx *ctx, const attu_token *t, bool neg) {
+    errno = 0;
+    char *end;
+    unsigned long long u = strtoull(ab_tokstr(t), &end, 10);
+    if (errno || *end || u > (neg ? (unsigned long long)INT64_MAX + 1 : (unsigned long long)INT64_MAX)) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, t->pos, "syntax error at or near \"%s\"", ab_tokstr(t));
+        return 0;
+    }
+    return neg ? (int64_t)(0 - u) : (int64_t)u;
+}
 
 /* A possibly schema-qualified name. */
 typedef struct ab_qname {
@@ -313,7 +345,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
        DELETE UPDATE TRUNCATE
        WITHIN ORDINALITY
-       VIEW REPLACE.
+       VIEW REPLACE
+       SEQUENCE GENERATED OVERRIDING RESTART CONTINUE.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -359,6 +392,7 @@ stmt(A) ::= create_stmt(S).            { A = S; }
 stmt(A) ::= create_as_stmt(S).         { A = S; }
 stmt(A) ::= drop_stmt(S).              { A = S; }
 stmt(A) ::= create_view_stmt(S).       { A = S; }
+stmt(A) ::= create_seq_stmt(S).        { A = S; }
 stmt(A) ::= copy_stmt(S).              { A = S; }
 stmt(A) ::= explain_stmt(S).           { A = S; }
 stmt(A) ::= set_stmt(S).               { A = S; }
@@ -1413,6 +1447,11 @@ bare_label(A) ::= DELIMITER(T).             { A = T; }
 bare_label(A) ::= DESCRIBE(T).              { A = T; }
 bare_label(A) ::= DEALLOCATE(T).            { A = T; }
 bare_label(A) ::= DISCARD(T).               { A = T; }
+bare_label(A) ::= SEQUENCE(T).              { A = T; }
+bare_label(A) ::= GENERATED(T).             { A = T; }
+bare_label(A) ::= OVERRIDING(T).            { A = T; }
+bare_label(A) ::= RESTART(T).               { A = T; }
+bare_label(A) ::= CONTINUE(T).              { A = T; }
 bare_label(A) ::= PREPARE(T).               { A = T; }
 bare_label(A) ::= EXECUTE(T).               { A = T; }
 bare_label(A) ::= PLANS(T).                 { A = T; }
@@ -1624,6 +1663,11 @@ unreserved_keyword(A) ::= TRANSACTION(T).           { A = T; }
 unreserved_keyword(A) ::= UNBOUNDED(T).             { A = T; }
 unreserved_keyword(A) ::= OTHERS(T).                   { A = T; }
 unreserved_keyword(A) ::= ORDINALITY(T).               { A = T; }
+unreserved_keyword(A) ::= SEQUENCE(T).                 { A = T; }
+unreserved_keyword(A) ::= GENERATED(T).                { A = T; }
+unreserved_keyword(A) ::= OVERRIDING(T).               { A = T; }
+unreserved_keyword(A) ::= RESTART(T).                  { A = T; }
+unreserved_keyword(A) ::= CONTINUE(T).                 { A = T; }
 unreserved_keyword(A) ::= TIES(T).                     { A = T; }
 unreserved_keyword(A) ::= EXCLUDE(T).                  { A = T; }
 unreserved_keyword(A) ::= GROUPS(T).                   { A = T; }
@@ -1894,8 +1938,30 @@ insert_rest(A) ::= select_stmt(Q).
     { A = ab_stmt(ctx, ATTU_STMT_INSERT, 0); A->u.insert.source = Q; }
 insert_rest(A) ::= LP insert_cols(C) RP select_stmt(Q).
     { A = ab_stmt(ctx, ATTU_STMT_INSERT, 0); ab_insert_columns(ctx, A, C); A->u.insert.source = Q; }
+insert_rest(A) ::= overriding(O) select_stmt(Q).
+    { A = ab_stmt(ctx, ATTU_STMT_INSERT, 0); A->u.insert.source = Q; A->u.insert.overriding = O; }
+insert_rest(A) ::= LP insert_cols(C) RP overriding(O) select_stmt(Q).
+{
+    A = ab_stmt(ctx, ATTU_STMT_INSERT, 0);
+    ab_insert_columns(ctx, A, C);
+    A->u.insert.source = Q;
+    A->u.insert.overriding = O;
+}
 insert_rest(A) ::= DEFAULT VALUES.
     { A = ab_stmt(ctx, ATTU_STMT_INSERT, 0); }
+/* OVERRIDING { SYSTEM | USER } VALUE before the rows */
+%type overriding {char}
+overriding(A) ::= OVERRIDING ID(S) ID(V).
+{
+    A = 's';
+    ab_word_expect(ctx, &S, "system");
+    ab_word_expect(ctx, &V, "value");
+}
+overriding(A) ::= OVERRIDING USER ID(V).
+{
+    A = 'u';
+    ab_word_expect(ctx, &V, "value");
+}
 %include {
 typedef struct ab_returning { attu_vec *items; int pos; } ab_returning;
 }
@@ -2117,11 +2183,18 @@ set_clause(A) ::= LP(P) name_list(C) RP EQ a_expr(E).
 
 %type truncate_stmt {attu_ast_stmt *}
 %type truncate_list {attu_names *}
-truncate_stmt(A) ::= TRUNCATE(K) opt_table truncate_list(L) opt_drop_behavior.
+truncate_stmt(A) ::= TRUNCATE(K) opt_table truncate_list(L) opt_restart_identity(R) opt_drop_behavior.
 {
     A = ab_stmt(ctx, ATTU_STMT_TRUNCATE, K.pos);
     A->u.truncate.tables = ab_names(L);
+    A->u.truncate.restart_identity = R;
 }
+/* RESTART IDENTITY / CONTINUE IDENTITY (IDENTITY an identifier here,
+ * checked by name) */
+%type opt_restart_identity {bool}
+opt_restart_identity(A) ::= RESTART ID(I).    { A = true; ab_word_expect(ctx, &I, "identity"); }
+opt_restart_identity(A) ::= CONTINUE ID(I).   { A = false; ab_word_expect(ctx, &I, "identity"); }
+opt_restart_identity(A) ::= .   { A = false; }
 truncate_list(A) ::= truncate_rel(N).       { A = ab_names_push(ctx, NULL, N.name, N.pos); }
 truncate_list(A) ::= truncate_list(L) COMMA truncate_rel(N).  { A = ab_names_push(ctx, L, N.name, N.pos); }
 %type truncate_rel {ab_qname}
@@ -2226,6 +2299,10 @@ column_def(A) ::= column_name(N) typename(T) col_constraints(C).
     if (C.uq) { A.uniques = C.uq->items; A.nuniques = C.uq->n; }
     if (C.cname)
         ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, C.cname_pos, "syntax error at or near \"%s\"", ",");
+    A.identity = C.identity;
+    A.identity_position = C.identity_position;
+    A.identity_options = C.identity_options;
+    A.identity_as = C.identity_as;
 }
 /* Remembers the column being defined, for constraint messages. */
 column_name(A) ::= colid(N).    { A = N; ctx->cur_column = ab_tokstr(&N); }
@@ -2237,6 +2314,10 @@ typedef struct ab_colcons {
     attu_vec *uq;             /* PRIMARY KEY / UNIQUE on the column, in order */
     const char *cname;        /* a CONSTRAINT name waiting for its constraint */
     int cname_pos;
+    char identity;
+    int identity_position;
+    attu_sequence_options identity_options;
+    attu_ast_typename identity_as;
 } ab_colcons;
 /* PRIMARY KEY or UNIQUE on the column being defined (ctx->cur_column). */
 static void ab_col_unique(attu_parse_ctx *c, ab_colcons *a, bool primary, int pos) {
@@ -2249,6 +2330,15 @@ static void ab_col_unique(attu_parse_ctx *c, ab_colcons *a, bool primary, int po
     if (!a->uq) a->uq = vec_new(c);
     ab_vec_push(c, a->uq, &u, sizeof u);
     a->cname = NULL;
+}
+static void ab_identity(attu_parse_ctx *ctx, ab_colcons *c, char kind, int pos, const ab_seqopts *o) {
+    if (c->identity)
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "multiple identity specifications for column \"%s\" of table \"%s\"",
+                       ctx->cur_column, ctx->cur_table);
+    c->identity = kind;
+    c->identity_position = pos;
+    c->identity_options = o->o;
+    c->identity_as = o->as;
 }
 }
 %type col_constraints {ab_colcons}
@@ -2279,6 +2369,27 @@ col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).    { A = L; A.defau
  * take it too, as PostgreSQL's grammar does, and drop it) */
 col_constraints(A) ::= col_constraints(L) CONSTRAINT(K) colid(N).
     { A = L; A.cname = ab_tokstr(&N); A.cname_pos = K.pos; }
+/* GENERATED ALWAYS AS IDENTITY [(options)] / GENERATED BY DEFAULT AS
+ * IDENTITY [(options)] (ALWAYS and IDENTITY identifiers here, checked by
+ * name) */
+col_constraints(A) ::= col_constraints(L) GENERATED(G) ID(W) AS ID(I) opt_identity_options(O).
+{
+    A = L;
+    ab_word_expect(ctx, &W, "always");
+    ab_word_expect(ctx, &I, "identity");
+    ab_identity(ctx, &A, 'a', G.pos, &O);
+    A.cname = NULL;
+}
+col_constraints(A) ::= col_constraints(L) GENERATED(G) BY DEFAULT AS ID(I) opt_identity_options(O).
+{
+    A = L;
+    ab_word_expect(ctx, &I, "identity");
+    ab_identity(ctx, &A, 'd', G.pos, &O);
+    A.cname = NULL;
+}
+%type opt_identity_options {ab_seqopts}
+opt_identity_options(A) ::= LP seq_opt_list(L) RP.  { A = L; }
+opt_identity_options(A) ::= .                       { memset(&A, 0, sizeof A); }
 col_constraints(A) ::= .    { memset(&A, 0, sizeof A); }
 
 /* KEY is unreserved in PostgreSQL: a word "key" in the right place. */
@@ -2352,9 +2463,22 @@ drop_stmt(A) ::= DROP(K) VIEW IF EXISTS name_list(L) opt_drop_behavior(B).
     A->u.drop_table.if_exists = true;
     A->u.drop_table.cascade = B;
 }
+drop_stmt(A) ::= DROP(K) SEQUENCE IF EXISTS name_list(L) opt_drop_behavior(B).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DROP_SEQUENCE, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.if_exists = true;
+    A->u.drop_table.cascade = B;
+}
 drop_stmt(A) ::= DROP(K) VIEW name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.cascade = B;
+}
+drop_stmt(A) ::= DROP(K) SEQUENCE name_list(L) opt_drop_behavior(B).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DROP_SEQUENCE, K.pos);
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.cascade = B;
 }
@@ -2422,6 +2546,63 @@ static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, int pos, bool or_replace
     return st;
 }
 }
+
+/* ======================================================================== */
+/* CREATE SEQUENCE (db/db_sequence.c); its options also follow an identity  */
+/* column's AS IDENTITY. The option words are identifiers, checked by name. */
+
+%type create_seq_stmt {attu_ast_stmt *}
+create_seq_stmt(A) ::= CREATE(K) opt_temp SEQUENCE IF NOT EXISTS qualified_name(N) seq_opt_list(O).
+{
+    A = ab_stmt(ctx, ATTU_STMT_CREATE_SEQUENCE, K.pos);
+    A->u.create_sequence.name = (char *)N.name;
+    A->u.create_sequence.name_position = N.pos;
+    A->u.create_sequence.if_not_exists = true;
+    A->u.create_sequence.options = O.o;
+    A->u.create_sequence.as = O.as;
+}
+create_seq_stmt(A) ::= CREATE(K) opt_temp SEQUENCE qualified_name(N) seq_opt_list(O).
+{
+    A = ab_stmt(ctx, ATTU_STMT_CREATE_SEQUENCE, K.pos);
+    A->u.create_sequence.name = (char *)N.name;
+    A->u.create_sequence.name_position = N.pos;
+    A->u.create_sequence.options = O.o;
+    A->u.create_sequence.as = O.as;
+}
+
+%type seq_opt_list {ab_seqopts}
+%type seq_num {int64_t}
+seq_opt_list(A) ::= .   { memset(&A, 0, sizeof A); }
+seq_opt_list(A) ::= seq_opt_list(L) AS(K) typename(T).
+    { A = L; bool seen = A.as.name != NULL; ab_seq_once(ctx, &seen, K.pos); A.as = T; }
+seq_opt_list(A) ::= seq_opt_list(L) START(K) opt_with seq_num(V).
+    { A = L; ab_seq_once(ctx, &A.o.has_start, K.pos); A.o.start = V; }
+seq_opt_list(A) ::= seq_opt_list(L) ID(W) opt_by(B) seq_num(V).
+{
+    A = L;
+    if (ab_word_is(ctx, &W, "increment")) { ab_seq_once(ctx, &A.o.has_increment, W.pos); A.o.increment = V; }
+    else if (B) ab_word_expect(ctx, &W, "increment");
+    else if (ab_word_is(ctx, &W, "minvalue")) { ab_seq_once(ctx, &A.o.has_min, W.pos); A.o.min = V; }
+    else if (ab_word_is(ctx, &W, "maxvalue")) { ab_seq_once(ctx, &A.o.has_max, W.pos); A.o.max = V; }
+    else if (ab_word_is(ctx, &W, "cache")) { ab_seq_once(ctx, &A.o.has_cache, W.pos); A.o.cache = V; }
+    else ab_word_expect(ctx, &W, "increment");
+}
+seq_opt_list(A) ::= seq_opt_list(L) NO ID(W).
+{
+    A = L;
+    if (ab_word_is(ctx, &W, "minvalue")) { ab_seq_once(ctx, &A.o.has_min, W.pos); A.o.no_min = true; }
+    else if (ab_word_is(ctx, &W, "maxvalue")) { ab_seq_once(ctx, &A.o.has_max, W.pos); A.o.no_max = true; }
+    else if (ab_word_is(ctx, &W, "cycle")) { ab_seq_once(ctx, &A.o.has_cycle, W.pos); A.o.cycle = false; }
+    else ab_word_expect(ctx, &W, "cycle");
+}
+seq_opt_list(A) ::= seq_opt_list(L) ID(W).
+    { A = L; ab_word_expect(ctx, &W, "cycle"); ab_seq_once(ctx, &A.o.has_cycle, W.pos); A.o.cycle = true; }
+%type opt_by {bool}
+opt_by(A) ::= BY.   { A = true; }
+opt_by(A) ::= .     { A = false; }
+seq_num(A) ::= ICONST(T).           { A = ab_seq_value(ctx, &T, false); }
+seq_num(A) ::= MINUS ICONST(T).     { A = ab_seq_value(ctx, &T, true); }
+seq_num(A) ::= PLUS ICONST(T).      { A = ab_seq_value(ctx, &T, false); }
 
 /* ======================================================================== */
 /* COPY                                                                     */

@@ -1,0 +1,662 @@
+/*
+ * db_sequence.c - the database's sequences: CREATE / DROP SEQUENCE, the
+ * sequence functions, serial and identity columns' owned sequences.
+ *
+ * Sequences live beside the catalog of tables (engine/catalog.h stays a
+ * catalog of tables): a list of engine/sequence.h generators guarded by
+ * their own mutex, taken after the database's lock wherever both are held
+ * (a query binding nextval holds the read lock; DDL the write lock). They
+ * share PostgreSQL's one namespace of relations with the tables, so each
+ * side's CREATE checks the other (42P07).
+ *
+ * As in PostgreSQL a sequence is not transactional: a value drawn is never
+ * drawn again, whatever becomes of the statement. With a data directory,
+ * every change is written (all sequences, one small text file,
+ * attu.sequences, replaced by a rename) before the value is used, so a
+ * restart never hands out a number twice. The name cannot clash with a
+ * table's folder: storage escapes the dot of a table name.
+ *
+ * A session's currval and lastval are its own (attu_session.seq): the
+ * last value nextval gave it per sequence, keyed by the sequence's id,
+ * which a re-created sequence of the same name does not share.
+ */
+#include "db/db_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/sequence.h"
+
+#define SEQ_FILE "attu.sequences"
+#define SEQ_FILE_TMP ".tmp-attu.sequences"
+#define SEQ_HEADER "attu sequences 1"
+
+typedef struct seq_entry { attu_sequence *seq; uint64_t id; } seq_entry;
+
+struct db_sequences {
+    pthread_mutex_t mu;
+    seq_entry      *e;
+    int             n, cap;
+    uint64_t        next_id;
+};
+
+typedef struct seq_value { uint64_t id; int64_t last; } seq_value;
+
+struct db_seq_session {
+    seq_value *v;
+    int        n, cap;
+    uint64_t   last_used;   /* lastval's sequence; 0: none yet */
+};
+
+/* ---- the list ------------------------------------------------------------------------- */
+
+static int find(const db_sequences *q, const char *name) {
+    for (int i = 0; i < q->n; i++) if (!strcmp(q->e[i].seq->name, name)) return i;
+    return -1;
+}
+
+static int add(db_sequences *q, attu_sequence *seq, attu_error *err) {
+    if (q->n == q->cap) {
+        int nc = q->cap ? q->cap * 2 : 8;
+        seq_entry *ne = realloc(q->e, sizeof *ne * (size_t)nc);
+        if (!ne) return attu_error_oom(err);
+        q->e = ne;
+        q->cap = nc;
+    }
+    q->e[q->n].seq = seq;
+    q->e[q->n].id = ++q->next_id;
+    q->n++;
+    return 0;
+}
+
+static void remove_at(db_sequences *q, int i) {
+    attu_sequence_free(q->e[i].seq);
+    memmove(q->e + i, q->e + i + 1, sizeof *q->e * (size_t)(q->n - i - 1));
+    q->n--;
+}
+
+/* ---- the file --------------------------------------------------------------------------- */
+
+/* Writes every sequence (the caller holds mu). */
+static int save(attu_db *db, attu_error *err) {
+    if (!db->data_dir) return 0;
+    db_sequences *q = db->seqs;
+    char tmp[4096], path[4096];
+    snprintf(tmp, sizeof tmp, "%s/%s", db->data_dir, SEQ_FILE_TMP);
+    snprintf(path, sizeof path, "%s/%s", db->data_dir, SEQ_FILE);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0, "could not write \"%s\": %s", tmp, strerror(errno));
+    bool ok = fprintf(f, "%s\n", SEQ_HEADER) > 0;
+    for (int i = 0; ok && i < q->n; i++) {
+        char *line = attu_sequence_format(q->e[i].seq);
+        ok = line && fprintf(f, "%s\n", line) > 0;
+        free(line);
+    }
+    ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0, "could not write \"%s\": %s", path, strerror(e));
+    }
+    int dfd = open(db->data_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) { fsync(dfd); close(dfd); }
+    return 0;
+}
+
+static int load(attu_db *db, attu_error *err) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", db->data_dir, SEQ_FILE);
+    FILE *f = fopen(path, "r");
+    if (!f) return errno == ENOENT ? 0 : attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0, "could not read \"%s\": %s", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int rc = 0, lineno = 0;
+    while (!rc && (len = getline(&line, &cap, f)) >= 0) {
+        if (len && line[len - 1] == '\n') line[--len] = '\0';
+        if (lineno++ == 0) {
+            if (strcmp(line, SEQ_HEADER)) rc = attu_error_set(err, ATTU_SQLSTATE_DATA_CORRUPTED, 0, "\"%s\" is not a sequence file of this attu", path);
+            continue;
+        }
+        if (!len) continue;
+        attu_sequence *seq = attu_sequence_parse(line, err);
+        if (!seq || add(db->seqs, seq, err)) { attu_sequence_free(seq); rc = -1; }
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+int db_sequences_open(attu_db *db, attu_error *err) {
+    db->seqs = calloc(1, sizeof *db->seqs);
+    if (!db->seqs) return attu_error_oom(err);
+    pthread_mutex_init(&db->seqs->mu, NULL);
+    return db->data_dir ? load(db, err) : 0;
+}
+
+void db_sequences_close(attu_db *db) {
+    db_sequences *q = db->seqs;
+    if (!q) return;
+    for (int i = 0; i < q->n; i++) attu_sequence_free(q->e[i].seq);
+    free(q->e);
+    pthread_mutex_destroy(&q->mu);
+    free(q);
+    db->seqs = NULL;
+}
+
+void db_seq_session_free(attu_session *s) {
+    if (!s->seq) return;
+    free(s->seq->v);
+    free(s->seq);
+    s->seq = NULL;
+}
+
+
+bool db_sequence_exists(attu_db *db, const char *name) {
+    pthread_mutex_lock(&db->seqs->mu);
+    bool r = find(db->seqs, name) >= 0;
+    pthread_mutex_unlock(&db->seqs->mu);
+    return r;
+}
+
+/* ---- the session's values -------------------------------------------------------------- */
+
+static int remember(attu_session *s, uint64_t id, int64_t v, bool as_last, attu_error *err) {
+    if (!s->seq && !(s->seq = calloc(1, sizeof *s->seq))) return attu_error_oom(err);
+    db_seq_session *ss = s->seq;
+    int i = 0;
+    while (i < ss->n && ss->v[i].id != id) i++;
+    if (i == ss->n) {
+        if (ss->n == ss->cap) {
+            int nc = ss->cap ? ss->cap * 2 : 4;
+            seq_value *nv = realloc(ss->v, sizeof *nv * (size_t)nc);
+            if (!nv) return attu_error_oom(err);
+            ss->v = nv;
+            ss->cap = nc;
+        }
+        ss->n++;
+    }
+    ss->v[i].id = id;
+    ss->v[i].last = v;
+    if (as_last) ss->last_used = id;
+    return 0;
+}
+
+static const seq_value *recall(const attu_session *s, uint64_t id) {
+    if (!s->seq) return NULL;
+    for (int i = 0; i < s->seq->n; i++) if (s->seq->v[i].id == id) return &s->seq->v[i];
+    return NULL;
+}
+
+/* 42P01, or 42809 for a table of that name (the caller holds mu and the
+ * database's lock). */
+static int not_a_sequence(attu_session *s, const char *name, attu_error *err) {
+    if (attu_catalog_lookup(s->db->cat, name))
+        return attu_error_set(err, "42809", 0, "\"%s\" is not a sequence", name);
+    return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);
+}
+
+int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t value, bool is_called, int64_t *out,
+                     attu_error *err) {
+    attu_session *s = ctx;
+    db_sequences *q = s->db->seqs;
+    int rc = 0;
+    pthread_mutex_lock(&q->mu);
+    if (op == ATTU_SEQ_LASTVAL) {
+        int i = -1;
+        if (s->seq && s->seq->last_used)
+            for (int k = 0; k < q->n; k++) if (q->e[k].id == s->seq->last_used) i = k;
+        const seq_value *v = i >= 0 ? recall(s, q->e[i].id) : NULL;
+        if (!v) rc = attu_error_set(err, "55000", 0, "lastval is not yet defined in this session");
+        else *out = v->last;
+        pthread_mutex_unlock(&q->mu);
+        return rc;
+    }
+    int i = find(q, name);
+    if (i < 0) {
+        not_a_sequence(s, name, err);
+        pthread_mutex_unlock(&q->mu);
+        return -1;
+    }
+    seq_entry *e = &q->e[i];
+    if (op == ATTU_SEQ_CHECK) *out = 0;
+    else if (op == ATTU_SEQ_CURRVAL) {
+        const seq_value *v = recall(s, e->id);
+        if (!v) rc = attu_error_set(err, "55000", 0, "currval of sequence \"%s\" is not yet defined in this session", name);
+        else *out = v->last;
+    } else if (op == ATTU_SEQ_NEXTVAL) {
+        attu_sequence before = *e->seq;
+        rc = attu_sequence_next(e->seq, out, err);
+        if (!rc && (rc = save(s->db, err))) {   /* not written: not drawn */
+            e->seq->last_value = before.last_value;
+            e->seq->is_called = before.is_called;
+        }
+        if (!rc) rc = remember(s, e->id, *out, true, err);
+    } else {
+        attu_sequence before = *e->seq;
+        rc = attu_sequence_set(e->seq, value, is_called, err);
+        if (!rc && (rc = save(s->db, err))) {
+            e->seq->last_value = before.last_value;
+            e->seq->is_called = before.is_called;
+        }
+        if (!rc && is_called) rc = remember(s, e->id, value, false, err);
+        *out = value;
+    }
+    pthread_mutex_unlock(&q->mu);
+    return rc;
+}
+
+/* An identifier as SQL writes it: double-quoted unless it is all lower
+ * case letters, digits and '_' (not starting with a digit). */
+static void quote_ident(const char *name, char *out, size_t cap) {
+    bool plain = name[0] && !(name[0] >= '0' && name[0] <= '9');
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) plain = false;
+    size_t k = 0;
+    if (!plain && k + 1 < cap) out[k++] = '"';
+    for (const char *p = name; *p && k + 3 < cap; p++) {
+        if (*p == '"' && !plain) out[k++] = '"';
+        out[k++] = *p;
+    }
+    if (!plain && k + 1 < cap) out[k++] = '"';
+    out[k] = '\0';
+}
+
+int db_serial_sequence(void *ctx, const char *table, const char *column, char *out, size_t cap, attu_error *err) {
+    attu_session *s = ctx;
+    const attu_table *t = attu_catalog_lookup(s->db->cat, table);
+    if (!t) return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", table);
+    if (attu_table_find_column(t, column) < 0)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" of relation \"%s\" does not exist", column, table);
+    db_sequences *q = s->db->seqs;
+    int r = 0;
+    pthread_mutex_lock(&q->mu);
+    for (int i = 0; i < q->n && !r; i++) {
+        const attu_sequence *x = q->e[i].seq;
+        if (x->owner_table && !strcmp(x->owner_table, table) && !strcmp(x->owner_column, column)) {
+            char quoted[200];
+            quote_ident(x->name, quoted, sizeof quoted);
+            snprintf(out, cap, "public.%s", quoted);
+            r = 1;
+        }
+    }
+    pthread_mutex_unlock(&q->mu);
+    return r;
+}
+
+/* ---- DEFAULT nextval('name') ----------------------------------------------------------------- */
+
+/* The stored DEFAULT text of a sequence default is exactly
+ * nextval('<regclass text>') (db_sequence_default_text writes it). */
+/* The sequence name a regclass text names (m bytes; doubled: quotes of
+ * a literal are doubled in it): folded as the binder folds it
+ * (planner/sequence_functions.c). NULL when out of memory or malformed. */
+static char *fold_name(const char *p, size_t m, bool doubled) {
+    char *out = malloc(m + 1);
+    if (!out) return NULL;
+    size_t k = 0;
+    bool quoted = false;
+    for (size_t i = 0; i < m; i++) {
+        char c = p[i];
+        if (c == '\'' && doubled) {
+            if (i + 1 < m && p[i + 1] == '\'') i++;
+            else { free(out); return NULL; }
+        } else if (c == '"') {
+            if (quoted && i + 1 < m && p[i + 1] == '"') { out[k++] = '"'; i++; continue; }
+            quoted = !quoted;
+            continue;
+        }
+        if (c == '.' && !quoted && k == 6 && !strncmp(out, "public", 6)) { k = 0; continue; }   /* public.s is s */
+        out[k++] = quoted ? c : (char)((c >= 'A' && c <= 'Z') ? c + 32 : c);
+    }
+    out[k] = '\0';
+    return out;
+}
+
+char *db_sequence_fold(const char *text, size_t n) { return fold_name(text, n, false); }
+
+int db_sequence_draw(attu_session *s, char *const *names, int m, size_t nrows, int64_t *out, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    int *which = calloc((size_t)m + 1, sizeof *which);
+    if (!which) return attu_error_oom(err);
+    int rc = 0;
+    pthread_mutex_lock(&q->mu);
+    for (int j = 0; j < m && !rc; j++)
+        if ((which[j] = find(q, names[j])) < 0) rc = not_a_sequence(s, names[j], err);
+    bool drew = false;
+    uint64_t last_id = 0;
+    for (size_t r = 0; r < nrows && !rc; r++)
+        for (int j = 0; j < m && !rc; j++) {
+            seq_entry *e = &q->e[which[j]];
+            if (attu_sequence_next(e->seq, &out[r * (size_t)m + (size_t)j], err)) { rc = -1; break; }
+            drew = true;
+            last_id = e->id;
+            if (remember(s, e->id, out[r * (size_t)m + (size_t)j], false, err)) rc = -1;
+        }
+    if (drew) {   /* the values drawn stay drawn, even when it fails */
+        attu_error e2;
+        attu_error_clear(&e2);
+        if (save(s->db, rc ? &e2 : err) && !rc) rc = -1;
+        if (s->seq) s->seq->last_used = last_id;
+    }
+    pthread_mutex_unlock(&q->mu);
+    free(which);
+    return rc ? -1 : 0;
+}
+
+char *db_default_sequence(const char *sql) {
+    static const char head[] = "nextval('";
+    if (!sql || strncmp(sql, head, sizeof head - 1)) return NULL;
+    const char *p = sql + sizeof head - 1;
+    size_t n = strlen(p);
+    if (n < 2 || strcmp(p + n - 2, "')")) return NULL;
+    return fold_name(p, n - 2, true);
+}
+
+/* nextval('name') as stored: the name quoted as an identifier when it is
+ * not all lower case letters, digits and '_' (so the regclass folding
+ * gives it back), quotes of the literal doubled. */
+static char *default_text(const char *name) {
+    size_t n = strlen(name);
+    char *out = malloc(4 * n + 16), *p = out;
+    if (!out) return NULL;
+    bool plain = n > 0 && !(name[0] >= '0' && name[0] <= '9');
+    for (size_t i = 0; i < n; i++)
+        if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9') || name[i] == '_')) plain = false;
+    p += sprintf(p, "nextval('");
+    if (!plain) *p++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        if (name[i] == '\'') *p++ = '\'';
+        if (name[i] == '"') *p++ = '"';
+        *p++ = name[i];
+    }
+    if (!plain) *p++ = '"';
+    p += sprintf(p, "')");
+    return out;
+}
+
+/* Whether a column DEFAULT written as e is nextval of a constant name:
+ * nextval('s') or nextval('s'::regclass); *lit gets the literal. */
+static bool is_nextval_default(const attu_ast_expr *e, const attu_ast_expr **lit) {
+    if (!e || e->kind != ATTU_EXPR_FUNC || e->u.func.schema || strcmp(e->u.func.name, "nextval") || e->u.func.args.n != 1 ||
+        e->u.func.star || e->u.func.distinct || e->u.func.over || e->u.func.filter || e->u.func.order_by.n)
+        return false;
+    const attu_ast_expr *a = e->u.func.args.items[0];
+    if (a->kind == ATTU_EXPR_CAST && a->u.cast.type.name && !strcmp(a->u.cast.type.name, "regclass")) a = a->u.cast.arg;
+    if (a->kind != ATTU_EXPR_LITERAL || a->u.literal.kind != ATTU_LIT_STRING) return false;
+    *lit = a;
+    return true;
+}
+
+static bool int_type(attu_type_id t) { return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64; }
+
+int db_sequence_default_text(attu_session *s, const attu_ast_expr *e, const attu_column_def *def, char **out,
+                             attu_error *err) {
+    *out = NULL;
+    const attu_ast_expr *lit;
+    if (!is_nextval_default(e, &lit)) return 0;
+    if (!int_type(def->type.id))
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                              "DEFAULT nextval() is supported for smallint, integer and bigint columns only");
+    /* the name as the regclass text reads it: stored through the same
+     * folding, so the sequence must exist now, as PostgreSQL checks */
+    char *name = fold_name(lit->u.literal.text, lit->u.literal.len, false);
+    if (!name) return attu_error_oom(err);
+    pthread_mutex_lock(&s->db->seqs->mu);
+    int i = find(s->db->seqs, name);
+    pthread_mutex_unlock(&s->db->seqs->mu);
+    int rc = 0;
+    if (i < 0) {
+        pthread_rwlock_rdlock(&s->db->lock);
+        not_a_sequence(s, name, err);
+        pthread_rwlock_unlock(&s->db->lock);
+        err->position = lit->position;
+        rc = -1;
+    } else if (!(*out = default_text(name))) rc = attu_error_oom(err);
+    free(name);
+    return rc ? -1 : 1;
+}
+
+int db_sequence_store(attu_column *c, size_t r, int64_t v, attu_error *err) {
+    attu_type_id t = c->type.id;
+    if ((t == ATTU_TYPE_INT16 && (v < INT16_MIN || v > INT16_MAX)) || (t == ATTU_TYPE_INT32 && (v < INT32_MIN || v > INT32_MAX)))
+        return attu_error_set(err, ATTU_SQLSTATE_NUMERIC_RANGE, 0, "%s out of range", t == ATTU_TYPE_INT16 ? "smallint" : "integer");
+    if (t == ATTU_TYPE_INT64) ((int64_t *)c->data)[r] = v;
+    else if (t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT16) ((int32_t *)c->data)[r] = (int32_t)v;   /* smallint in an int32 slot */
+    else return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "a sequence's number for a column that is no integer");
+    if (c->validity) attu_column_set_null(c, r, false);
+    return 0;
+}
+
+int db_sequence_default_columns(attu_session *s, const attu_table *base, const int *cols, int m, size_t nrows,
+                                attu_column **out, attu_error *err) {
+    for (int j = 0; j < m; j++) out[j] = NULL;
+    char **names = calloc((size_t)m + 1, sizeof *names);
+    int64_t *v = malloc(sizeof *v * (nrows * (size_t)m + 1));
+    int rc = names && v ? 0 : attu_error_oom(err);
+    for (int j = 0; j < m && !rc; j++)
+        if (!(names[j] = db_default_sequence(attu_catalog_default(s->db->cat, base->name, cols[j])))) rc = attu_error_oom(err);
+    for (int j = 0; j < m && !rc; j++)
+        if (!(out[j] = attu_column_new(base->defs[cols[j]].type, nrows ? nrows : 1, err))) rc = -1;
+        else out[j]->length = nrows;
+    /* row by row, column by column: PostgreSQL's order of evaluation */
+    if (!rc) rc = db_sequence_draw(s, names, m, nrows, v, err);
+    for (size_t r = 0; r < nrows && !rc; r++)
+        for (int j = 0; j < m && !rc; j++) rc = db_sequence_store(out[j], r, v[r * (size_t)m + (size_t)j], err);
+    for (int j = 0; names && j < m; j++) free(names[j]);
+    free(names);
+    free(v);
+    if (rc) for (int j = 0; j < m; j++) { attu_column_free(out[j]); out[j] = NULL; }
+    return rc ? -1 : 0;
+}
+
+/* ---- owned sequences: serial and identity columns ----------------------------------------------- */
+
+char db_sequence_identity(attu_session *s, const char *table, const char *column) {
+    db_sequences *q = s->db->seqs;
+    char r = 0;
+    pthread_mutex_lock(&q->mu);
+    for (int i = 0; i < q->n; i++) {
+        const attu_sequence *x = q->e[i].seq;
+        if (x->identity && x->owner_table && !strcmp(x->owner_table, table) && !strcmp(x->owner_column, column)) r = x->identity;
+    }
+    pthread_mutex_unlock(&q->mu);
+    return r;
+}
+
+/* PostgreSQL's ChooseRelationName: table_column_seq, the longer of the
+ * two names cut (the column's on a tie) until it fits 63 bytes, with a
+ * number after "seq" until no relation has the name. */
+static char *choose_name(attu_session *s, const char *table, const char *column, const char *also_taken) {
+    char name[128], label[32];
+    for (int k = 0;; k++) {
+        if (k) snprintf(label, sizeof label, "seq%d", k);
+        else snprintf(label, sizeof label, "seq");
+        size_t tl = strlen(table), cl = strlen(column), avail = 63 - strlen(label) - 2;
+        while (tl + cl > avail) { if (tl > cl) tl--; else cl--; }
+        snprintf(name, sizeof name, "%.*s_%.*s_%s", (int)tl, table, (int)cl, column, label);
+        if (find(s->db->seqs, name) < 0 && !attu_catalog_relation_exists(s->db->cat, name) && strcmp(name, also_taken)) break;
+    }
+    return strdup(name);
+}
+
+int db_sequence_create_owned(attu_session *s, const char *table, const char *column, attu_type_id type, char identity,
+                             const attu_sequence_options *opt, char **default_sql, attu_error *err) {
+    *default_sql = NULL;
+    attu_sequence_options o;
+    if (opt) o = *opt;
+    else memset(&o, 0, sizeof o);
+    if (o.type == ATTU_TYPE_UNKNOWN) o.type = type;
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    /* the sequences of the table's earlier columns are in the list
+     * already; the table itself is not in the catalog yet */
+    char *name = choose_name(s, table, column, table);
+    int rc = 0;
+    attu_sequence *seq = name ? attu_sequence_new(name, &o, err) : NULL;
+    if (!name) rc = attu_error_oom(err);
+    else if (!seq) rc = -1;
+    else if (!(seq->owner_table = strdup(table)) || !(seq->owner_column = strdup(column)) || add(q, seq, err)) {
+        attu_sequence_free(seq);
+        rc = attu_error_oom(err);
+    } else {
+        seq->identity = identity;
+        if (!(*default_sql = default_text(name))) { remove_at(q, q->n - 1); rc = attu_error_oom(err); }
+    }
+    pthread_mutex_unlock(&q->mu);
+    free(name);
+    return rc;
+}
+
+/* Drops (drop) or restarts the sequences table owns; saved. */
+static int each_owned(attu_session *s, const char *table, bool drop, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    bool changed = false;
+    for (int i = q->n - 1; i >= 0; i--) {
+        attu_sequence *x = q->e[i].seq;
+        if (!x->owner_table || strcmp(x->owner_table, table)) continue;
+        changed = true;
+        if (drop) remove_at(q, i);
+        else attu_sequence_restart(x);
+    }
+    int rc = changed ? save(s->db, err) : 0;
+    pthread_mutex_unlock(&q->mu);
+    return rc;
+}
+
+int db_sequences_drop_owned(attu_session *s, const char *table, attu_error *err) { return each_owned(s, table, true, err); }
+int db_sequences_restart_owned(attu_session *s, const char *table, attu_error *err) { return each_owned(s, table, false, err); }
+
+int db_sequences_save(attu_session *s, attu_error *err) {
+    pthread_mutex_lock(&s->db->seqs->mu);
+    int rc = save(s->db, err);
+    pthread_mutex_unlock(&s->db->seqs->mu);
+    return rc;
+}
+
+/* ---- CREATE SEQUENCE, DROP SEQUENCE ----------------------------------------------------------- */
+
+int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    const char *name = st->u.create_sequence.name;
+    attu_sequence_options o = st->u.create_sequence.options;
+    const attu_ast_typename *as = &st->u.create_sequence.as;
+    if (as->name) {
+        attu_type t;
+        if (attu_type_from_name(as->name, as->precision, as->scale, &t, err)) { err->position = as->position; return -1; }
+        if (!int_type(t.id)) return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "sequence type must be smallint, integer, or bigint");
+        o.type = t.id;
+    }
+    pthread_rwlock_wrlock(&s->db->lock);
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    int rc = 0;
+    bool skipped = false;
+    if (find(q, name) >= 0 || attu_catalog_relation_exists(s->db->cat, name)) {
+        if (st->u.create_sequence.if_not_exists) skipped = true;
+        else rc = attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
+    } else {
+        attu_sequence *seq = attu_sequence_new(name, &o, err);
+        if (!seq) rc = -1;
+        else if (add(q, seq, err)) { attu_sequence_free(seq); rc = -1; }
+        else if (save(s->db, err)) { remove_at(q, q->n - 1); rc = -1; }
+    }
+    pthread_mutex_unlock(&q->mu);
+    pthread_rwlock_unlock(&s->db->lock);
+    if (rc) return rc;
+    if (skipped && cb && cb->on_notice) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "relation \"%s\" already exists, skipping", name);
+        cb->on_notice(cb->ctx, "42P07", msg);
+    }
+    return db_deliver_tag(cb, "CREATE SEQUENCE", err) ? -2 : 0;
+}
+
+/* The first column DEFAULT of any table that draws from sequence name:
+ * *table and *col (the caller holds the database's lock and mu). */
+static bool used_by_default(attu_session *s, const char *name, const attu_table **table, int *col) {
+    size_t nt = attu_catalog_count(s->db->cat);
+    for (size_t i = 0; i < nt; i++) {
+        const attu_table *t = attu_catalog_at(s->db->cat, i);
+        for (int c = 0; c < t->ncols; c++) {
+            char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
+            bool hit = d && !strcmp(d, name);
+            free(d);
+            if (hit) { *table = t; *col = c; return true; }
+        }
+    }
+    return false;
+}
+
+int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    const attu_ast_name_list *names = &st->u.drop_table.tables;
+    pthread_rwlock_wrlock(&s->db->lock);
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    int rc = 0;
+    /* check all first: nothing is dropped when one fails */
+    for (int i = 0; i < names->n && !rc; i++) {
+        const char *name = names->items[i];
+        int pos = names->positions ? names->positions[i] : st->position;
+        int k = find(q, name);
+        if (k < 0) {
+            if (attu_catalog_lookup(s->db->cat, name)) {
+                rc = attu_error_set(err, "42809", pos, "\"%s\" is not a sequence", name);
+                snprintf(err->hint, sizeof err->hint, "Use DROP TABLE to remove a table.");
+            } else if (!st->u.drop_table.if_exists)
+                rc = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, pos, "sequence \"%s\" does not exist", name);
+            continue;
+        }
+        const attu_sequence *x = q->e[k].seq;
+        const attu_table *t;
+        int col;
+        if (x->identity) {
+            rc = attu_error_set(err, "2BP01", 0, "cannot drop sequence %s because column %s of table %s requires it", name,
+                                x->owner_column, x->owner_table);
+            snprintf(err->hint, sizeof err->hint, "You can drop column %s of table %s instead.", x->owner_column, x->owner_table);
+        } else if (used_by_default(s, name, &t, &col) && !st->u.drop_table.cascade) {
+            rc = attu_error_set(err, "2BP01", 0, "cannot drop sequence %s because other objects depend on it", name);
+            snprintf(err->detail, sizeof err->detail, "default value for column %s of table %s depends on sequence %s",
+                     t->defs[col].name, t->name, name);
+            snprintf(err->hint, sizeof err->hint, "Use DROP ... CASCADE to drop the dependent objects too.");
+        }
+    }
+    bool changed = false;
+    for (int i = 0; i < names->n && !rc; i++) {
+        const char *name = names->items[i];
+        int k = find(q, name);
+        if (k < 0) {
+            if (cb && cb->on_notice) {
+                char msg[200];
+                snprintf(msg, sizeof msg, "sequence \"%s\" does not exist, skipping", name);
+                cb->on_notice(cb->ctx, "00000", msg);
+            }
+            continue;
+        }
+        /* CASCADE: the DEFAULTs that draw from it go first */
+        const attu_table *t;
+        int col;
+        while (!rc && used_by_default(s, name, &t, &col)) {
+            if (cb && cb->on_notice) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "drop cascades to default value for column %s of table %s", t->defs[col].name, t->name);
+                cb->on_notice(cb->ctx, "00000", msg);
+            }
+            if (attu_catalog_set_default(s->db->cat, t->name, col, NULL, err) || db_save_table(s, t, err)) rc = -1;
+        }
+        if (!rc) { remove_at(q, k); changed = true; }
+    }
+    attu_error e2;
+    attu_error_clear(&e2);
+    if (changed && save(s->db, rc ? &e2 : err) && !rc) rc = -1;
+    pthread_mutex_unlock(&q->mu);
+    pthread_rwlock_unlock(&s->db->lock);
+    if (rc) return rc;
+    return db_deliver_tag(cb, "DROP SEQUENCE", err) ? -2 : 0;
+}
