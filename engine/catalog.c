@@ -159,3 +159,21 @@ const char *attu_catalog_default(const attu_catalog *cat, const char *table,
     if (i < 0 || col < 0 || col >= cat->defaults[i].n) return NULL;
     return cat->defaults[i].sql[col];
 }
+
+int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
+                              const char *const *sql, attu_error *err) {
+    long i = search(cat, table);
+    if (i < 0)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
+                              "relation \"%s\" does not exist", table);
+    col_defaults d = { n, n ? calloc((size_t)n, sizeof(char *)) : NULL };
+    if (n && !d.sql) return attu_error_oom(err);
+    for (int k = 0; k < n; k++)
+        if (sql[k] && !(d.sql[k] = strdup(sql[k]))) {
+            defaults_free(&d);
+            return attu_error_oom(err);
+        }
+    defaults_free(&cat->defaults[i]);
+    cat->defaults[i] = d;
+    return 0;
+}
