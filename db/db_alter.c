@@ -166,9 +166,16 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
         return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, 0, "column \"%s\" of relation \"%s\" already exists",
                               cd->name, d->base->name);
     }
-    if (cd->primary_key)
+    if (cd->primary_key) {
+        for (int i = 0; i < d->n; i++)
+            if (d->cols[i].def.primary_key)
+                return attu_error_set(err, "42P16", 0, "multiple primary keys for table \"%s\" are not allowed",
+                                      d->base->name);
+        /* (a new key would have to be checked for duplicates: UNIQUE and
+         * PRIMARY KEY enforcement is not ALTER's to add) */
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, cmd->position,
                               "ALTER TABLE ... ADD COLUMN ... PRIMARY KEY is not supported");
+    }
     draft_col c;
     memset(&c, 0, sizeof c);
     c.from = c.orig = -1;
