@@ -555,17 +555,28 @@ static int commit_draft(draft *d, attu_table *base, attu_error *err) {
     return 0;
 }
 
+/* RENAME TO: the same columns (moved, device copies and all) under the
+ * new name, with the table's DEFAULTs. */
 static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_cmd *cmd, attu_error *err) {
     const char *to = cmd->new_name;
     if (attu_catalog_lookup(s->db->cat, to))
         return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", to);
-    attu_table *t = attu_table_clone(base, err);
-    char **dflt = calloc((size_t)base->ncols + 1, sizeof *dflt);
+    int ncols = base->ncols;   /* (base goes before the end) */
+    attu_table *t = calloc(1, sizeof *t);
+    char **dflt = calloc((size_t)ncols + 1, sizeof *dflt);
     int rc = -1;
-    if (!t || !dflt) { if (t) attu_error_oom(err); goto out; }
+    if (!t || !dflt || !(t->defs = calloc((size_t)base->ncols + 1, sizeof *t->defs)) ||
+        !(t->cols = calloc((size_t)base->ncols + 1, sizeof *t->cols))) {
+        attu_error_oom(err);
+        goto out;
+    }
     snprintf(t->name, sizeof t->name, "%s", to);
+    t->ncols = base->ncols;
+    t->nrows = base->nrows;
     t->version = base->version + 1;
     for (int i = 0; i < base->ncols; i++) {
+        t->defs[i] = base->defs[i];
+        t->cols[i] = base->cols[i];
         const char *d = attu_catalog_default(s->db->cat, base->name, i);
         if (d && !(dflt[i] = strdup(d))) { attu_error_oom(err); goto out; }
     }
@@ -581,12 +592,14 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
         attu_catalog_remove(s->db->cat, to, true, NULL);
         goto out;
     }
-    attu_table_free(attu_catalog_remove(s->db->cat, base->name, true, NULL));
+    attu_table *old = attu_catalog_remove(s->db->cat, base->name, true, NULL);
+    for (int i = 0; i < old->ncols; i++) old->cols[i] = NULL;   /* t's now */
+    attu_table_free(old);
     t = NULL;
     rc = 0;
 out:
-    attu_table_free(t);
-    for (int i = 0; dflt && i < base->ncols; i++) free(dflt[i]);
+    detach_table(t);
+    for (int i = 0; dflt && i < ncols; i++) free(dflt[i]);
     free(dflt);
     return rc;
 }
