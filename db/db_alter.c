@@ -362,10 +362,20 @@ done:
  * made ('q' of a text column is text, which no assignment turns into an
  * integer), so it becomes CAST(('q') AS old type). 42804 in PostgreSQL's
  * words when no assignment cast exists. */
+/* The type t as SQL that reads back as t, modifiers included (the names
+ * PostgreSQL shows leave out char(n)'s and varchar(n)'s length). */
+static const char *type_sql(attu_type t, char *buf, size_t cap) {
+    if (attu_type_is_qualified_interval(t)) return attu_type_interval_name(t, buf, cap);
+    if (attu_type_is_bpchar(t)) snprintf(buf, cap, "character(%d)", t.precision);
+    else if (attu_type_is_varchar_any(t) && t.precision > 0) snprintf(buf, cap, "character varying(%d)", t.precision);
+    else attu_type_name(t, buf, cap);
+    return buf;
+}
+
 static char *convert_default(draft *d, int c, attu_type to, attu_error *err) {
     const draft_col *dc = &d->cols[c];
     char tn[96];
-    attu_type_name(dc->def.type, tn, sizeof tn);
+    type_sql(dc->def.type, tn, sizeof tn);
     size_t cap = strlen(dc->dflt) + strlen(tn) + 32;
     char *text = malloc(cap);
     if (!text) return attu_error_oom(err), NULL;

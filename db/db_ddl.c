@@ -45,7 +45,8 @@ static int save(attu_session *s, const attu_table *t, attu_error *err) { return 
  * limits, errors such as 22012 at INSERT time, as in PostgreSQL).
  *
  * The text is not the user's source but a deparse of the parsed expression
- * (the AST does not record where an expression ends). CREATE TABLE binds
+ * (the AST does not record where an expression ends). CREATE TABLE (and
+ * ALTER TABLE's ADD COLUMN and SET DEFAULT, db_alter.c) binds
  * the written expression (errors point into the CREATE statement, as
  * PostgreSQL's do) and then the deparsed text, so a DEFAULT that is
  * accepted is known to re-parse and bind. Only constant expressions are

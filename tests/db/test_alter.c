@@ -164,7 +164,7 @@ Test(alter_concurrency, readers_see_whole_versions) {
     pthread_t th[3];
     stop_readers = 0;
     for (int i = 0; i < 3; i++) cr_assert_eq(pthread_create(&th[i], NULL, reader, d), 0);
-    for (int k = 0; k < 30; k++) {
+    for (int k = 0; k < 10; k++) {
         tdb_exec_ok(w, "ALTER TABLE acc ADD x TEXT DEFAULT 'x', ALTER v TYPE TEXT");
         tdb_exec_ok(w, "ALTER TABLE acc DROP x, ALTER v TYPE BIGINT USING v::BIGINT");
     }
