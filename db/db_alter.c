@@ -16,8 +16,9 @@
  * actions changes all or nothing, and a failed one leaves the table, its
  * DEFAULTs and its files as they were. The actions apply in written order
  * to a draft (the columns so far, each still the old table's or a new
- * one), so ADD c, ALTER c SET NOT NULL or DROP a, ADD a work as in
- * PostgreSQL. Two things follow PostgreSQL's phases instead: a TYPE
+ * one), in PostgreSQL's passes (pass_of: the drops first, then the type
+ * changes, the new columns, SET NOT NULL, SET DEFAULT), so ADD c, ALTER c
+ * SET NOT NULL or DROP a, ADD a work as in PostgreSQL. As there, a TYPE
  * conversion reads the rows as they were before the statement (its USING
  * sees the old values, of a column dropped by an earlier action too), and
  * the NOT NULL of every column is checked last, on the final rows (ALTER b
@@ -415,9 +416,9 @@ static char *convert_default(draft *d, int c, attu_type to, attu_error *err) {
 
 /* As PostgreSQL, the conversion reads the rows as they were before the
  * statement (USING sees the old values of every column, even of one
- * dropped or converted by an earlier action), so it applies to a column
- * of the old table only (42703 for one added by this statement, as
- * PostgreSQL finds it missing) and only once (0A000). */
+ * dropped by an earlier action), so it applies to a column of the old
+ * table only (the passes run it before any ADD COLUMN; the check is
+ * there should that change) and only once (0A000). */
 static int alter_type(draft *d, int c, const attu_ast_alter_cmd *cmd, attu_error *err) {
     draft_col *dc = &d->cols[c];
     if (dc->orig < 0)
@@ -517,6 +518,22 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         break;
     }
     return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "ALTER TABLE: unexpected action");
+}
+
+/* PostgreSQL runs the actions of one statement in passes, each pass in
+ * written order (tablecmds.c's AT_PASS_*): what drops (columns, DEFAULTs,
+ * NOT NULLs), then the type changes, the new columns, SET NOT NULL and
+ * last SET DEFAULT. So SET DEFAULT 3, DROP DEFAULT leaves the DEFAULT 3,
+ * ADD c, ALTER c SET NOT NULL works, and ALTER c TYPE ..., DROP c finds no
+ * c to convert. */
+static int pass_of(const attu_ast_alter_cmd *cmd) {
+    switch (cmd->kind) {
+    case ATTU_ALTER_DROP_COLUMN: case ATTU_ALTER_DROP_DEFAULT: case ATTU_ALTER_DROP_NOT_NULL: return 0;
+    case ATTU_ALTER_TYPE: return 1;
+    case ATTU_ALTER_ADD_COLUMN: return 2;
+    case ATTU_ALTER_SET_NOT_NULL: return 3;
+    default: return 4;
+    }
 }
 
 /* 23502 for the first row (and in it the first column) that holds a NULL
@@ -655,8 +672,9 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         const char *dflt = attu_catalog_default(s->db->cat, base->name, i);
         if (dflt && !(c->dflt = strdup(dflt))) { attu_error_oom(err); goto out; }
     }
-    for (int i = 0; i < st->u.alter_table.ncmds; i++)
-        if (apply(&d, &st->u.alter_table.cmds[i], err)) goto out;
+    for (int pass = 0; pass < 5; pass++)
+        for (int i = 0; i < st->u.alter_table.ncmds; i++)
+            if (pass_of(&st->u.alter_table.cmds[i]) == pass && apply(&d, &st->u.alter_table.cmds[i], err)) goto out;
     if (check_not_null(&d, err) || commit_draft(&d, base, err)) goto out;
     rc = 0;
 out:
