@@ -44,6 +44,7 @@
  */
 #include "db/db_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,10 +91,14 @@ static int find(const draft *d, const char *name) {
     return -1;
 }
 
-static void notice(const draft *d, const char *sqlstate, const char *fmt, const char *a, const char *b) {
+static void notice(const draft *d, const char *sqlstate, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void notice(const draft *d, const char *sqlstate, const char *fmt, ...) {
     if (!d->cb || !d->cb->on_notice) return;
     char msg[256];
-    snprintf(msg, sizeof msg, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
     d->cb->on_notice(d->cb->ctx, sqlstate, msg);
 }
 
