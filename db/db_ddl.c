@@ -48,7 +48,8 @@ static int save(attu_session *s, const attu_table *t, attu_error *err) { return 
  * limits, errors such as 22012 at INSERT time, as in PostgreSQL).
  *
  * The text is not the user's source but a deparse of the parsed expression
- * (the AST does not record where an expression ends). CREATE TABLE binds
+ * (the AST does not record where an expression ends). CREATE TABLE (and
+ * ALTER TABLE's ADD COLUMN and SET DEFAULT, db_alter.c) binds
  * the written expression (errors point into the CREATE statement, as
  * PostgreSQL's do) and then the deparsed text, so a DEFAULT that is
  * accepted is known to re-parse and bind. Only constant expressions are
@@ -293,10 +294,8 @@ static void default_mismatch_message(attu_error *err) {
     }
 }
 
-/* Checks column def's DEFAULT as written in the CREATE TABLE statement sql
- * and returns the SQL text to keep (malloc'd), or NULL with err. */
-static char *check_default(attu_session *s, const char *sql, const attu_ast_column_def *cd, const attu_column_def *def,
-                           attu_error *err) {
+char *db_check_default(attu_session *s, const char *sql, const attu_ast_column_def *cd, const attu_column_def *def,
+                       attu_error *err) {
     dbuf b = { 0 };
     dputs(&b, "VALUES (");
     size_t start = b.n;
@@ -336,6 +335,34 @@ static char *check_default(attu_session *s, const char *sql, const attu_ast_colu
     return b.p;
 }
 
+/* Runs the stored DEFAULT text b ("VALUES (d, ...)", k items) as one row
+ * assigned to types: *out, or -1 with err (no position: the text is ours,
+ * not the user's). */
+static int run_default_text(attu_session *s, const char *b, int k, const attu_type *types, const char *const *names,
+                            const char *table, attu_result **out, attu_error *err) {
+    attu_parse_result *pr = attu_parse(b, err);
+    if (pr && pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT)
+        *out = run_coerced(s, b, pr->stmts[0].stmt->u.select.query, NULL, k, false, types, names, err);
+    else if (pr) attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "stored DEFAULT expressions of \"%s\" do not parse", table);
+    attu_parse_free(pr);
+    if (*out) return 0;
+    err->position = 0;
+    return -1;
+}
+
+int db_eval_default(attu_session *s, const char *dflt, const attu_column_def *def, const char *table,
+                    attu_result **out, attu_error *err) {
+    *out = NULL;
+    dbuf b = { 0 };
+    dputs(&b, "VALUES (");
+    dputs(&b, dflt);
+    dputs(&b, ")");
+    const char *names[1] = { def->name };
+    int rc = b.oom ? attu_error_oom(err) : run_default_text(s, b.p, 1, &def->type, names, table, out, err);
+    free(b.p);
+    return rc;
+}
+
 int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int first, size_t nrows, attu_result **out,
                      attu_error *err) {
     *out = NULL;
@@ -364,17 +391,7 @@ int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int firs
     dputs(&b, ")");
     int rc = 0;
     if (b.oom) rc = attu_error_oom(err);
-    else if (k) {
-        attu_parse_result *pr = attu_parse(b.p, err);
-        if (pr && pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT)
-            *out = run_coerced(s, b.p, pr->stmts[0].stmt->u.select.query, NULL, k, false, types, names, err);
-        else if (pr) attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "stored DEFAULT expressions of \"%s\" do not parse", base->name);
-        attu_parse_free(pr);
-        if (!*out) {
-            err->position = 0;   /* a position in our text, not the user's */
-            rc = -1;
-        }
-    }
+    else if (k) rc = run_default_text(s, b.p, k, types, names, base->name, out, err);
     if (!rc && m) {
         /* serial and identity columns (DEFAULT nextval): one value per row,
          * in row order, appended to the constants' columns */
@@ -429,6 +446,19 @@ bool db_relation_exists(attu_db *db, const char *name) {
     return attu_catalog_relation_exists(db->cat, name) || db_sequence_exists(db, name);
 }
 
+int db_column_type(const attu_ast_typename *tn, attu_type *out, attu_error *err) {
+    if (attu_type_from_name(tn->name, tn->precision, tn->scale, out, err)) {
+        err->position = tn->position;
+        return -1;
+    }
+    if (out->id == ATTU_TYPE_INTERVAL && (tn->ivrange || tn->precision >= 0))
+        /* interval day to second(2): the modifier stays with the type
+         * (engine/types.h), applied to every value assigned */
+        *out = attu_type_interval(tn->ivrange, tn->precision);
+    *out = attu_type_array_interval_qualified(*out, tn->ivrange, tn->precision);
+    return 0;
+}
+
 int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     if (st->u.create_table.if_not_exists) {
         pthread_rwlock_rdlock(&s->db->lock);
@@ -449,10 +479,7 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         snprintf(defs[i].name, sizeof defs[i].name, "%s", cd->name);
         attu_type_id serial = serial_type(cd->type.name, cd->type.precision);
         if (serial) defs[i].type = attu_type_make(serial);
-        else if (attu_type_from_name(cd->type.name, cd->type.precision, cd->type.scale, &defs[i].type, err)) {
-            err->position = cd->type.position;
-            goto fail;
-        }
+        else if (db_column_type(&cd->type, &defs[i].type, err)) goto fail;
         if (serial || cd->identity) {
             /* PostgreSQL's checks of transformColumnDefinition */
             if (serial && cd->default_) {
@@ -472,12 +499,8 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             }
             owned[i] = serial ? 's' : cd->identity;
         }
-        if (defs[i].type.id == ATTU_TYPE_INTERVAL && (cd->type.ivrange || cd->type.precision >= 0))
-            /* interval day to second(2): the modifier stays with the type
-             * (engine/types.h), applied to every value assigned */
-            defs[i].type = attu_type_interval(cd->type.ivrange, cd->type.precision);
-        defs[i].type = attu_type_array_interval_qualified(defs[i].type, cd->type.ivrange, cd->type.precision);
         defs[i].not_null = cd->not_null || owned[i];   /* serial and identity columns are NOT NULL */
+        defs[i].primary_key = cd->primary_key;
         for (int k = 0; k < i; k++)
             if (!strcmp(defs[k].name, defs[i].name)) {
                 attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, cd->position, "column \"%s\" specified more than once", cd->name);
@@ -487,7 +510,7 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         bool null_default = cd->default_ && cd->default_->kind == ATTU_EXPR_LITERAL && cd->default_->u.literal.kind == ATTU_LIT_NULL;
         int sq = cd->default_ && !null_default ? db_sequence_default_text(s, cd->default_, &defs[i], &dflt[i], err) : 0;
         if (sq < 0) goto fail;
-        if (!sq && cd->default_ && !null_default && !(dflt[i] = check_default(s, sql, cd, &defs[i], err))) goto fail;
+        if (!sq && cd->default_ && !null_default && !(dflt[i] = db_check_default(s, sql, cd, &defs[i], err))) goto fail;
     }
     pthread_rwlock_wrlock(&s->db->lock);
     if (db_relation_exists(s->db, st->u.create_table.table)) {

@@ -104,6 +104,18 @@ attu_table *db_append_rows(const attu_table *base, attu_column **src, const int 
  * gives nrows values instead, drawn row by row (db_sequence.c). */
 int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int first, size_t nrows, attu_result **out,
                      attu_error *err);
+/* The same for one DEFAULT text dflt of column def of table (ALTER TABLE
+ * ADD COLUMN: the value every existing row takes): *out has one row. */
+int db_eval_default(attu_session *s, const char *dflt, const attu_column_def *def, const char *table,
+                    attu_result **out, attu_error *err);
+/* Checks the DEFAULT of column definition cd (cd->default_ set, written
+ * in statement sql) against def's type, as CREATE TABLE does, and returns
+ * the SQL text to keep (malloc'd), or NULL with err. */
+char *db_check_default(attu_session *s, const char *sql, const attu_ast_column_def *cd, const attu_column_def *def,
+                       attu_error *err);
+/* The column type a type name written in CREATE / ALTER TABLE means
+ * (interval qualifiers kept): 42704 and the like at tn's position. */
+int db_column_type(const attu_ast_typename *tn, attu_type *out, attu_error *err);
 /* INSERT ... VALUES with DEFAULT items (db_values_default.c): q is src,
  * or a copy whose DEFAULT items are replaced by the target columns'
  * DEFAULT expressions (tcol[k]: the table column of target k) or NULL.
@@ -139,11 +151,16 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
 int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                    const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+/* ALTER TABLE (db_alter.c) */
+int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* 42P20, 42803, 0A000 for a window function, an aggregate or a
  * set-returning function in UPDATE's SET values or in RETURNING
  * (db_dml_check.c), as PostgreSQL refuses them there. */
 int db_check_dml_items(const attu_ast_set_item *sets, int nsets, const attu_ast_select_item *ret, int nret,
                        attu_error *err);
+/* The same for ALTER TABLE ... TYPE ... USING e, a transform expression:
+ * subqueries refused too (0A000), as PostgreSQL refuses them there. */
+int db_check_transform_expr(const attu_ast_expr *e, attu_error *err);
 /* EXPLAIN [ANALYZE] of a DELETE / UPDATE (ex): the plan of its rowid
  * query under "Delete on t" / "Update on t"; ANALYZE runs it first. */
 int db_explain_modify(attu_session *s, const char *sql, const attu_ast_stmt *ex, const attu_bind_params *params,
@@ -273,6 +290,9 @@ int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t v
                      attu_error *err);
 bool db_sequence_exists(attu_db *db, const char *name);
 bool db_relation_exists(attu_db *db, const char *name);
+/* Whether a sequence is owned by table's column (column NULL: any of its
+ * columns): a serial or identity column's. */
+bool db_sequence_owned_by(attu_session *s, const char *table, const char *column);
 /* attu_bind_params.serial_sequence: pg_get_serial_sequence */
 int db_serial_sequence(void *ctx, const char *table, const char *column, char *out, size_t cap, attu_error *err);
 int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);

@@ -314,14 +314,40 @@ typedef struct shape_check {
     bool                       changed;
 } shape_check;
 
+static bool same_shape(const attu_prepared *p, int ncols, const attu_result_column *cols) {
+    bool same = ncols == p->ncols;
+    for (int i = 0; same && i < ncols; i++)
+        same = !strcmp(cols[i].name, p->cols[i].name) && attu_type_pg_oid(cols[i].type) == attu_type_pg_oid(p->cols[i].type);
+    return same;
+}
+
 static int check_shape(void *ctx, attu_result *res) {
     shape_check *k = ctx;
-    bool same = res->ncols == k->p->ncols;
-    for (int i = 0; same && i < res->ncols; i++)
-        same = !strcmp(res->desc[i].name, k->p->cols[i].name) &&
-               attu_type_pg_oid(res->desc[i].type) == attu_type_pg_oid(k->p->cols[i].type);
-    if (!same) { k->changed = true; return 1; }
+    if (!same_shape(k->p, res->ncols, res->desc)) { k->changed = true; return 1; }
     return k->cb && k->cb->on_result ? k->cb->on_result(k->cb->ctx, res) : 0;
+}
+
+/* INSERT, UPDATE and DELETE with RETURNING change the table before their
+ * rows come, so theirs are described again before they run (an ALTER
+ * TABLE since PREPARE may have changed them): *changed when they are not
+ * those described at PREPARE, or -1 with the binding's error (42703 for a
+ * dropped column, as the run would give). */
+static int returning_changed(attu_session *s, const attu_prepared *p, const attu_bind_params *bp, bool *changed,
+                             attu_error *err) {
+    const attu_ast_stmt *st = p->stmt;
+    int n = 0;
+    attu_result_column *cols = NULL;
+    int r;
+    *changed = false;
+    if ((st->kind == ATTU_STMT_DELETE || st->kind == ATTU_STMT_UPDATE) && st->u.modify.nreturning)
+        r = db_modify_describe(s, p->sql, st, bp, &n, &cols, err);
+    else if (st->kind == ATTU_STMT_INSERT && st->u.insert.nreturning)
+        r = db_insert_returning_describe(s, p->sql, st, bp, &n, &cols, err);
+    else
+        return 0;
+    if (!r) *changed = !same_shape(p, n, cols);
+    free(cols);
+    return r ? -1 : 0;
 }
 
 /* An EXECUTE that runs a statement that is itself EXECUTE of the same name
@@ -356,6 +382,14 @@ int db_prepared_run(attu_session *s, attu_prepared *p, const attu_ast_stmt *wrap
         run = &outer;
     }
     shape_check k = { p, cb, false };
+    if (!wrap && p->cols) {
+        int rc = returning_changed(s, p, &bp, &k.changed, err);
+        if (rc || k.changed) {
+            if (k.changed)
+                attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cached plan must not change result type");
+            return -1;
+        }
+    }
     attu_exec_callbacks checked;
     if (!wrap && p->stmt->kind == ATTU_STMT_SELECT && p->cols) {
         checked = cb ? *cb : (attu_exec_callbacks){ 0 };

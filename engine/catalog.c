@@ -212,3 +212,26 @@ bool attu_catalog_relation_exists(const attu_catalog *cat, const char *name) {
     return search(cat, name) >= 0 || attu_views_find(cat->views, name) ||
            attu_catalog_constraint_owner(cat, name, NULL) != NULL;
 }
+
+int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
+                              const char *const *sql, attu_error *err) {
+    long i = search(cat, table);
+    if (i < 0)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
+                              "relation \"%s\" does not exist", table);
+    col_defaults d = { n, n ? calloc((size_t)n, sizeof(char *)) : NULL, 0, NULL };
+    if (n && !d.sql) return attu_error_oom(err);
+    for (int k = 0; k < n; k++)
+        if (sql[k] && !(d.sql[k] = strdup(sql[k]))) {
+            defaults_free(&d);
+            return attu_error_oom(err);
+        }
+    /* the constraints stay: only the DEFAULTs are replaced */
+    d.uniques = cat->defaults[i].uniques;
+    d.nuniques = cat->defaults[i].nuniques;
+    cat->defaults[i].uniques = NULL;
+    cat->defaults[i].nuniques = 0;
+    defaults_free(&cat->defaults[i]);
+    cat->defaults[i] = d;
+    return 0;
+}

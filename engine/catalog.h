@@ -44,6 +44,11 @@ int attu_catalog_set_default(attu_catalog *cat, const char *table, int col,
                              const char *sql, attu_error *err);
 const char *attu_catalog_default(const attu_catalog *cat, const char *table,
                                  int col);
+/* Replaces all of a table's DEFAULTs at once (ALTER TABLE, whose columns
+ * move): sql[i] for its column i (NULL: none), n its column count. Nothing
+ * changes on failure (out of memory, 42P01). */
+int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
+                              const char *const *sql, attu_error *err);
 
 /* PRIMARY KEY and UNIQUE constraints (unique.h), kept beside the table
  * as its DEFAULTs are (replace keeps them, remove drops them). set copies

@@ -25,6 +25,9 @@ typedef struct attu_column_def {
     char      name[ATTU_NAME_MAX + 1];  /* folded (lower case) unless quoted */
     attu_type type;
     bool      not_null;
+    /* declared PRIMARY KEY at CREATE TABLE (its NOT NULL cannot be
+     * dropped: ALTER TABLE, 42P16); not kept in the data directory */
+    bool      primary_key;
 } attu_column_def;
 
 typedef struct attu_table {

@@ -108,6 +108,7 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_CREATE_TABLE: return "CREATE TABLE";
     case ATTU_STMT_CREATE_TABLE_AS: return "CREATE TABLE AS";
     case ATTU_STMT_DROP_TABLE: return "DROP TABLE";
+    case ATTU_STMT_ALTER_TABLE: return "ALTER TABLE";
     case ATTU_STMT_COPY: return "COPY";
     case ATTU_STMT_EXPLAIN: return "EXPLAIN";
     case ATTU_STMT_SET: return "SET";

@@ -542,7 +542,8 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_CREATE_VIEW,     /* u.create_view */
     ATTU_STMT_DROP_VIEW,       /* u.drop_table: DROP VIEW [IF EXISTS] v, ... */
     ATTU_STMT_CREATE_SEQUENCE, /* u.create_sequence */
-    ATTU_STMT_DROP_SEQUENCE    /* u.drop_table: DROP SEQUENCE [IF EXISTS] s, ... */
+    ATTU_STMT_DROP_SEQUENCE,   /* u.drop_table: DROP SEQUENCE [IF EXISTS] s, ... */
+    ATTU_STMT_ALTER_TABLE      /* u.alter_table: ALTER TABLE t action, ... */
 } attu_ast_stmt_kind;
 
 /* One assignment of UPDATE's SET list. SET (a, b) = (x, y) arrives as two
@@ -595,6 +596,32 @@ typedef struct attu_ast_on_conflict {
     int                nsets;
     attu_ast_expr     *where;       /* DO UPDATE ... WHERE, or NULL */
 } attu_ast_on_conflict;
+
+/* One action of ALTER TABLE (db/db_alter.c). RENAME forms stand alone in
+ * their statement, as PostgreSQL's grammar has them. */
+typedef enum attu_ast_alter_kind {
+    ATTU_ALTER_ADD_COLUMN = 1,      /* def; if_exists: IF NOT EXISTS */
+    ATTU_ALTER_DROP_COLUMN,         /* column; if_exists */
+    ATTU_ALTER_RENAME_COLUMN,       /* column TO new_name */
+    ATTU_ALTER_RENAME_TABLE,        /* TO new_name */
+    ATTU_ALTER_SET_DEFAULT,         /* column, expr (DEFAULT NULL: expr NULL) */
+    ATTU_ALTER_DROP_DEFAULT,        /* column */
+    ATTU_ALTER_SET_NOT_NULL,        /* column */
+    ATTU_ALTER_DROP_NOT_NULL,       /* column */
+    ATTU_ALTER_TYPE                 /* column, type, expr: USING (or NULL) */
+} attu_ast_alter_kind;
+
+typedef struct attu_ast_alter_cmd {
+    attu_ast_alter_kind kind;
+    int                 position;   /* the action's first keyword */
+    char               *column;
+    char               *new_name;
+    bool                if_exists;
+    attu_ast_column_def def;        /* ADD COLUMN */
+    attu_ast_typename   type;       /* ALTER ... TYPE */
+    attu_ast_expr      *expr;
+    bool                constraint; /* ADD COLUMN ... PRIMARY KEY / UNIQUE written */
+} attu_ast_alter_cmd;
 
 typedef struct attu_ast_option {    /* COPY ... WITH (name value, ...) */
     char *name;                     /* lower case: format, header, delimiter,
@@ -781,6 +808,13 @@ struct attu_ast_stmt {
             attu_sequence_options options;
             attu_ast_typename     as;         /* AS type (name NULL: not written) */
         } create_sequence;
+        struct {
+            char               *table;
+            int                 table_position;
+            bool                if_exists;    /* ALTER TABLE IF EXISTS */
+            attu_ast_alter_cmd *cmds;         /* n >= 1, in written order */
+            int                 ncmds;
+        } alter_table;
     } u;
 };
 

@@ -470,6 +470,34 @@ static void pr_options(out *o, const attu_ast_option *opts, int n) {
     }
 }
 
+/* One ALTER TABLE action: " (add-column if-not-exists (c integer not-null
+ * (default 1)))", " (type c integer (using ...))", ... */
+static void pr_alter_cmd(out *o, const attu_ast_alter_cmd *c) {
+    static const char *const names[] = { "", "add-column", "drop-column", "rename-column", "rename-table",
+                                         "set-default", "drop-default", "set-not-null", "drop-not-null", "type" };
+    putf(o, " (%s", names[c->kind]);
+    if (c->if_exists) puts_(o, c->kind == ATTU_ALTER_ADD_COLUMN ? " if-not-exists" : " if-exists");
+    if (c->kind == ATTU_ALTER_ADD_COLUMN) {
+        puts_(o, " (");
+        put_name(o, c->def.name);
+        puts_(o, " ");
+        pr_type(o, &c->def.type);
+        if (c->def.not_null) puts_(o, " not-null");
+        if (c->constraint) puts_(o, " constraint");
+        if (c->def.default_) { puts_(o, " (default "); pr_expr(o, c->def.default_); puts_(o, ")"); }
+        puts_(o, ")");
+    }
+    if (c->column) { puts_(o, " "); put_name(o, c->column); }
+    if (c->new_name) { puts_(o, " "); put_name(o, c->new_name); }
+    if (c->kind == ATTU_ALTER_TYPE) { puts_(o, " "); pr_type(o, &c->type); }
+    if (c->expr) {
+        puts_(o, c->kind == ATTU_ALTER_TYPE ? " (using " : " (default ");
+        pr_expr(o, c->expr);
+        puts_(o, ")");
+    }
+    puts_(o, ")");
+}
+
 static void pr_stmt(out *o, const attu_ast_stmt *s) {
     switch (s->kind) {
     case ATTU_STMT_SELECT:
@@ -684,6 +712,13 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         puts_(o, "(drop-sequence ");
         if (s->u.drop_table.if_exists) puts_(o, "if-exists ");
         pr_names(o, s->u.drop_table.tables);
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_ALTER_TABLE:
+        puts_(o, "(alter-table ");
+        if (s->u.alter_table.if_exists) puts_(o, "if-exists ");
+        put_name(o, s->u.alter_table.table);
+        for (int i = 0; i < s->u.alter_table.ncmds; i++) pr_alter_cmd(o, &s->u.alter_table.cmds[i]);
         puts_(o, ")");
         break;
     }

@@ -323,7 +323,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        INTERSECT INTO LATERAL LEADING LIMIT LOCALTIME LOCALTIMESTAMP NOT NULL
        OFFSET ON ONLY OR ORDER PLACING PRIMARY RETURNING SELECT SOME SYMMETRIC TABLE
        CONSTRAINT DO
-       THEN TO TRAILING TRUE UNION UNIQUE USER USING WHEN WHERE WINDOW WITH.
+       THEN TO TRAILING TRUE UNION UNIQUE USER USING WHEN WHERE WINDOW WITH
+       COLUMN.
 
 /* Type and function name keywords (function names, not column names). */
 %token BINARY CROSS FREEZE FULL ILIKE INNER IS ISNULL JOIN LEFT LIKE NATURAL
@@ -346,7 +347,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        DELETE UPDATE TRUNCATE
        WITHIN ORDINALITY
        VIEW REPLACE
-       SEQUENCE GENERATED OVERRIDING RESTART CONTINUE.
+       SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
+       ALTER ADD RENAME TYPE.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -393,6 +395,7 @@ stmt(A) ::= create_as_stmt(S).         { A = S; }
 stmt(A) ::= drop_stmt(S).              { A = S; }
 stmt(A) ::= create_view_stmt(S).       { A = S; }
 stmt(A) ::= create_seq_stmt(S).        { A = S; }
+stmt(A) ::= alter_stmt(S).             { A = S; }
 stmt(A) ::= copy_stmt(S).              { A = S; }
 stmt(A) ::= explain_stmt(S).           { A = S; }
 stmt(A) ::= set_stmt(S).               { A = S; }
@@ -1458,6 +1461,11 @@ bare_label(A) ::= PLANS(T).                 { A = T; }
 bare_label(A) ::= SEQUENCES(T).             { A = T; }
 bare_label(A) ::= DOUBLE(T).                { A = T; }
 bare_label(A) ::= DROP(T).                  { A = T; }
+bare_label(A) ::= ALTER(T).                 { A = T; }
+bare_label(A) ::= ADD(T).                   { A = T; }
+bare_label(A) ::= RENAME(T).                { A = T; }
+bare_label(A) ::= TYPE(T).                  { A = T; }
+bare_label(A) ::= COLUMN(T).                { A = T; }
 bare_label(A) ::= ENCODING(T).              { A = T; }
 bare_label(A) ::= ESCAPE(T).                { A = T; }
 bare_label(A) ::= EXPLAIN(T).               { A = T; }
@@ -1623,6 +1631,10 @@ unreserved_keyword(A) ::= PLANS(T).                 { A = T; }
 unreserved_keyword(A) ::= SEQUENCES(T).             { A = T; }
 unreserved_keyword(A) ::= DOUBLE(T).                { A = T; }
 unreserved_keyword(A) ::= DROP(T).                  { A = T; }
+unreserved_keyword(A) ::= ALTER(T).                 { A = T; }
+unreserved_keyword(A) ::= ADD(T).                   { A = T; }
+unreserved_keyword(A) ::= RENAME(T).                { A = T; }
+unreserved_keyword(A) ::= TYPE(T).                  { A = T; }
 unreserved_keyword(A) ::= ENCODING(T).              { A = T; }
 unreserved_keyword(A) ::= ESCAPE(T).                { A = T; }
 unreserved_keyword(A) ::= EXPLAIN(T).               { A = T; }
@@ -1751,6 +1763,7 @@ reserved_keyword(A) ::= CASE(T).                  { A = T; }
 reserved_keyword(A) ::= CAST(T).                  { A = T; }
 reserved_keyword(A) ::= CHECK(T).                 { A = T; }
 reserved_keyword(A) ::= CURRENT_DATE(T).          { A = T; }
+reserved_keyword(A) ::= COLUMN(T).                { A = T; }
 reserved_keyword(A) ::= CURRENT_TIME(T).          { A = T; }
 reserved_keyword(A) ::= CURRENT_TIMESTAMP(T).     { A = T; }
 reserved_keyword(A) ::= DEFAULT(T).               { A = T; }
@@ -2603,6 +2616,113 @@ opt_by(A) ::= .     { A = false; }
 seq_num(A) ::= ICONST(T).           { A = ab_seq_value(ctx, &T, false); }
 seq_num(A) ::= MINUS ICONST(T).     { A = ab_seq_value(ctx, &T, true); }
 seq_num(A) ::= PLUS ICONST(T).      { A = ab_seq_value(ctx, &T, false); }
+
+/* ======================================================================== */
+/* ALTER TABLE (db/db_alter.c)                                              */
+
+%include {
+typedef struct ab_alter_head { ab_qname name; bool if_exists; int pos; } ab_alter_head;
+}
+%type alter_stmt {attu_ast_stmt *}
+%type alter_head {ab_alter_head}
+%type alter_rel {ab_qname}
+%type alter_cmds {attu_vec *}
+%type alter_cmd {attu_ast_alter_cmd}
+%type alter_column_action {attu_ast_alter_cmd}
+%type opt_using {attu_ast_expr *}
+
+alter_stmt(A) ::= alter_head(H) alter_cmds(L).
+{
+    A = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, H.pos);
+    A->u.alter_table.table = (char *)H.name.name;
+    A->u.alter_table.table_position = H.name.pos;
+    A->u.alter_table.if_exists = H.if_exists;
+    A->u.alter_table.cmds = L->items;
+    A->u.alter_table.ncmds = L->n;
+}
+/* RENAME stands alone, as in PostgreSQL's grammar */
+alter_stmt(A) ::= alter_head(H) RENAME(K) opt_column colid(F) TO colid(T).
+{
+    A = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, H.pos);
+    A->u.alter_table.table = (char *)H.name.name;
+    A->u.alter_table.table_position = H.name.pos;
+    A->u.alter_table.if_exists = H.if_exists;
+    A->u.alter_table.cmds = ab_alloc(ctx, sizeof *A->u.alter_table.cmds);
+    A->u.alter_table.ncmds = 1;
+    A->u.alter_table.cmds[0].kind = ATTU_ALTER_RENAME_COLUMN;
+    A->u.alter_table.cmds[0].position = K.pos;
+    A->u.alter_table.cmds[0].column = (char *)ab_tokstr(&F);
+    A->u.alter_table.cmds[0].new_name = (char *)ab_tokstr(&T);
+}
+alter_stmt(A) ::= alter_head(H) RENAME(K) TO colid(T).
+{
+    A = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, H.pos);
+    A->u.alter_table.table = (char *)H.name.name;
+    A->u.alter_table.table_position = H.name.pos;
+    A->u.alter_table.if_exists = H.if_exists;
+    A->u.alter_table.cmds = ab_alloc(ctx, sizeof *A->u.alter_table.cmds);
+    A->u.alter_table.ncmds = 1;
+    A->u.alter_table.cmds[0].kind = ATTU_ALTER_RENAME_TABLE;
+    A->u.alter_table.cmds[0].position = K.pos;
+    A->u.alter_table.cmds[0].new_name = (char *)ab_tokstr(&T);
+}
+
+/* "IF" may be a table name: the token after it decides (as create_head) */
+alter_head(A) ::= ALTER(K) TABLE IF EXISTS alter_rel(N).
+    { A.name = N; A.if_exists = true; A.pos = K.pos; ctx->cur_table = N.name; }
+alter_head(A) ::= ALTER(K) TABLE alter_rel(N).
+    { A.name = N; A.if_exists = false; A.pos = K.pos; ctx->cur_table = N.name; }
+alter_rel(A) ::= qualified_name(N).         { A = N; }
+alter_rel(A) ::= ONLY qualified_name(N).    { A = N; }
+
+alter_cmds(A) ::= alter_cmd(C).                     { A = vec_new(ctx); ab_vec_push(ctx, A, &C, sizeof C); }
+alter_cmds(A) ::= alter_cmds(L) COMMA alter_cmd(C). { A = L; ab_vec_push(ctx, A, &C, sizeof C); }
+
+alter_cmd(A) ::= ADD(K) opt_column column_def(D).
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_ADD_COLUMN; A.position = K.pos; A.def = D;
+}
+alter_cmd(A) ::= ADD(K) opt_column IF NOT EXISTS column_def(D).
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_ADD_COLUMN; A.position = K.pos; A.def = D; A.if_exists = true;
+}
+alter_cmd(A) ::= DROP(K) opt_column colid(C) opt_drop_behavior.
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_DROP_COLUMN; A.position = K.pos; A.column = (char *)ab_tokstr(&C);
+}
+alter_cmd(A) ::= DROP(K) opt_column IF EXISTS colid(C) opt_drop_behavior.
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_DROP_COLUMN; A.position = K.pos; A.column = (char *)ab_tokstr(&C); A.if_exists = true;
+}
+alter_cmd(A) ::= ALTER(K) opt_column colid(C) alter_column_action(X).
+{
+    A = X; A.position = K.pos; A.column = (char *)ab_tokstr(&C);
+}
+alter_column_action(A) ::= SET DEFAULT a_expr(E).
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_SET_DEFAULT;
+    /* DEFAULT NULL is no DEFAULT */
+    A.expr = E->kind == ATTU_EXPR_LITERAL && E->u.literal.kind == ATTU_LIT_NULL ? NULL : E;
+}
+alter_column_action(A) ::= DROP DEFAULT.    { memset(&A, 0, sizeof A); A.kind = ATTU_ALTER_DROP_DEFAULT; }
+alter_column_action(A) ::= SET NOT NULL.    { memset(&A, 0, sizeof A); A.kind = ATTU_ALTER_SET_NOT_NULL; }
+alter_column_action(A) ::= DROP NOT NULL.   { memset(&A, 0, sizeof A); A.kind = ATTU_ALTER_DROP_NOT_NULL; }
+alter_column_action(A) ::= opt_set_data TYPE typename(T) opt_using(U).
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_TYPE; A.type = T; A.expr = U;
+}
+opt_set_data ::= SET DATA.
+opt_set_data ::= .
+opt_using(A) ::= USING a_expr(E).   { A = E; }
+opt_using(A) ::= .                  { A = NULL; }
+opt_column ::= COLUMN.
+opt_column ::= .
 
 /* ======================================================================== */
 /* COPY                                                                     */

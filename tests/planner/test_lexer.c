@@ -123,6 +123,8 @@ Test(lexer, identifiers_and_keywords) {
     cr_expect_eq(attu_keyword_lookup("foreign", 7), TK_RESERVED_BARE);
     cr_expect_eq(attu_keyword_lookup("year", 4), TK_NOBARE_ID);
     cr_expect_eq(attu_keyword_lookup("text", 4), 0);   /* a plain name to attu */
+    cr_expect_eq(attu_keyword_lookup("column", 6), TK_COLUMN);   /* ALTER TABLE t ADD COLUMN */
+    cr_expect_eq(attu_keyword_lookup("type", 4), TK_TYPE);
 }
 
 Test(lexer, positions_are_characters) {

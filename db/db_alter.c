@@ -1,0 +1,782 @@
+/*
+ * db_alter.c - ALTER TABLE.
+ *
+ *     ALTER TABLE [IF EXISTS] [ONLY] t action [, action ...]
+ *     ALTER TABLE [IF EXISTS] t RENAME [COLUMN] a TO b
+ *     ALTER TABLE [IF EXISTS] t RENAME TO u
+ *
+ * with the actions ADD [COLUMN] [IF NOT EXISTS] c type [NOT NULL | NULL |
+ * DEFAULT e], DROP [COLUMN] [IF EXISTS] c [CASCADE | RESTRICT], ALTER
+ * [COLUMN] c SET DEFAULT e / DROP DEFAULT / SET NOT NULL / DROP NOT NULL /
+ * [SET DATA] TYPE type [USING e].
+ *
+ * As every writer of a table (table.h), ALTER builds a new version beside
+ * the old one under the write lock and swaps it in only once every action
+ * has succeeded and the new version is saved: a statement of several
+ * actions changes all or nothing, and a failed one leaves the table, its
+ * DEFAULTs and its files as they were. The actions apply in written order
+ * to a draft (the columns so far, each still the old table's or a new
+ * one), in PostgreSQL's passes (pass_of: the drops first, then the type
+ * changes, the new columns, SET NOT NULL, SET DEFAULT), so ADD c, ALTER c
+ * SET NOT NULL or DROP a, ADD a work as in PostgreSQL. As there, a TYPE
+ * conversion reads the rows as they were before the statement (its USING
+ * sees the old values, of a column dropped by an earlier action too), and
+ * the NOT NULL of every column is checked last, on the final rows (ALTER b
+ * SET NOT NULL, ALTER b TYPE ... USING coalesce(b, 0) succeeds).
+ *
+ * Columns are built by the paths the other writers use, so that they land
+ * the same on either backend: a new column's values (its DEFAULT, one
+ * value evaluated once as INSERT evaluates a DEFAULT, or NULL) and a
+ * converted column's values (the query SELECT rowid, USING-expression
+ * FROM t, its result assigned to the new type as INSERT assigns,
+ * attu_bind_coerce_assign, and run by the backend like any SELECT) are
+ * appended to an empty column by db_append_rows, as CREATE TABLE AS
+ * appends its rows. Columns that an ALTER leaves alone move to the new
+ * version as they are (their device copies and key statistics with them:
+ * their rows have not changed).
+ *
+ * Transactions: as for CREATE and DROP (docs/sql-reference.md), an ALTER
+ * takes effect at once and ROLLBACK does not undo it. Prepared statements
+ * are bound again at each EXECUTE (db_prepared.c), so one prepared before
+ * an ALTER reads the new columns, fails as PostgreSQL does with 42703 on a
+ * dropped one, and with "cached plan must not change result type" when
+ * its result's columns changed.
+ */
+#include "db/db_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/storage.h"
+#include "engine/table_rewrite.h"
+#include "planner/binder.h"
+#include "planner/lower.h"
+#include "planner/rewrite.h"
+
+/* A column of the draft: the old table's column `from` (col borrowed), or
+ * a new one (from < 0, col owned). orig: the old table's column it is
+ * (whatever its values now), -1 for one this statement added. */
+typedef struct draft_col {
+    attu_column_def def;
+    attu_column    *col;
+    int             from, orig;
+    char           *dflt;   /* DEFAULT text (malloc'd) or NULL */
+} draft_col;
+
+typedef struct draft {
+    attu_session      *s;
+    const char        *sql;
+    const attu_table  *base;
+    draft_col         *cols;
+    int                n, cap;
+    const attu_exec_callbacks *cb;
+} draft;
+
+static void col_release(draft_col *c) {
+    if (c->from < 0) attu_column_free(c->col);
+    free(c->dflt);
+    c->col = NULL;
+    c->dflt = NULL;
+}
+
+static void draft_free(draft *d) {
+    for (int i = 0; i < d->n; i++) col_release(&d->cols[i]);
+    free(d->cols);
+}
+
+static int find(const draft *d, const char *name) {
+    for (int i = 0; i < d->n; i++) if (!strcmp(d->cols[i].def.name, name)) return i;
+    return -1;
+}
+
+static void notice(const draft *d, const char *sqlstate, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void notice(const draft *d, const char *sqlstate, const char *fmt, ...) {
+    if (!d->cb || !d->cb->on_notice) return;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    d->cb->on_notice(d->cb->ctx, sqlstate, msg);
+}
+
+/* The column an action names, or 42703 as PostgreSQL words it for ALTER
+ * [COLUMN] (RENAME words it without the relation). */
+static int need_column(const draft *d, const char *name, attu_error *err) {
+    int c = find(d, name);
+    if (c < 0)
+        attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" of relation \"%s\" does not exist", name,
+                       d->base->name);
+    return c;
+}
+
+/* A table column of def's type holding src's rows (src NULL: n NULLs; a
+ * one-row src: n copies of it), built as CREATE TABLE AS builds its
+ * columns (db_append_rows: TEXT into a dictionary of its own). NOT NULL is
+ * checked by the caller, once, with ALTER's message. */
+static attu_column *build_column(const attu_column_def *def, const char *table, attu_column *src, size_t n,
+                                 attu_error *err) {
+    attu_column_def d = *def;
+    d.not_null = false;
+    attu_table *empty = attu_table_new(table, 1, &d, err);
+    if (!empty) return NULL;
+    int map[1] = { src ? 0 : -1 };
+    attu_table *t = db_append_rows(empty, &src, map, n, err);
+    attu_table_free(empty);
+    if (!t) return NULL;
+    attu_column *c = t->cols[0];
+    t->cols[0] = NULL;
+    attu_table_free(t);
+    return c;
+}
+
+/* The draft as a table (columns borrowed: detach_table gives them back). */
+static attu_table *draft_table(const draft *d, attu_error *err) {
+    attu_table *t = calloc(1, sizeof *t);
+    if (!t) return attu_error_oom(err), NULL;
+    memcpy(t->name, d->base->name, sizeof t->name);
+    t->ncols = d->n;
+    t->nrows = d->base->nrows;
+    t->version = d->base->version + 1;
+    t->defs = calloc((size_t)d->n + 1, sizeof *t->defs);
+    t->cols = calloc((size_t)d->n + 1, sizeof *t->cols);
+    if (!t->defs || !t->cols) {
+        free(t->defs); free(t->cols); free(t);
+        return attu_error_oom(err), NULL;
+    }
+    for (int i = 0; i < d->n; i++) {
+        t->defs[i] = d->cols[i].def;
+        t->cols[i] = d->cols[i].col;
+    }
+    return t;
+}
+
+static void detach_table(attu_table *t) {
+    if (!t) return;
+    for (int i = 0; i < t->ncols; i++) t->cols[i] = NULL;
+    attu_table_free(t);
+}
+
+/* ---- ADD COLUMN ------------------------------------------------------------------------ */
+
+static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
+    const attu_ast_column_def *cd = &cmd->def;
+    if (find(d, cd->name) >= 0) {
+        if (cmd->if_exists) {
+            notice(d, ATTU_SQLSTATE_DUPLICATE_COLUMN, "column \"%s\" of relation \"%s\" already exists, skipping",
+                   cd->name, d->base->name);
+            return 0;
+        }
+        return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, 0, "column \"%s\" of relation \"%s\" already exists",
+                              cd->name, d->base->name);
+    }
+    if (cd->primary_key) {
+        for (int i = 0; i < d->n; i++)
+            if (d->cols[i].def.primary_key)
+                return attu_error_set(err, "42P16", 0, "multiple primary keys for table \"%s\" are not allowed",
+                                      d->base->name);
+        /* (a new key would have to be checked for duplicates: UNIQUE and
+         * PRIMARY KEY enforcement is not ALTER's to add) */
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, cmd->position,
+                              "ALTER TABLE ... ADD COLUMN ... PRIMARY KEY is not supported");
+    }
+    draft_col c;
+    memset(&c, 0, sizeof c);
+    c.from = c.orig = -1;
+    snprintf(c.def.name, sizeof c.def.name, "%s", cd->name);
+    if (db_column_type(&cd->type, &c.def.type, err)) return -1;
+    c.def.not_null = cd->not_null;
+    bool null_default = cd->default_ && cd->default_->kind == ATTU_EXPR_LITERAL &&
+                        cd->default_->u.literal.kind == ATTU_LIT_NULL;
+    attu_result *v = NULL;
+    if (cd->default_ && !null_default) {
+        /* checked as CREATE TABLE checks it, then evaluated once: every
+         * existing row takes that value (PostgreSQL evaluates it even for
+         * an empty table: DEFAULT 1 / 0 is 22012 there too) */
+        if (!(c.dflt = db_check_default(d->s, d->sql, cd, &c.def, err)) ||
+            db_eval_default(d->s, c.dflt, &c.def, d->base->name, &v, err)) {
+            err->position = 0;   /* PostgreSQL gives ALTER's DEFAULT errors none */
+            free(c.dflt);
+            return -1;
+        }
+    }
+    c.col = build_column(&c.def, d->base->name, v ? v->cols[0] : NULL, d->base->nrows, err);
+    attu_result_free(v);
+    if (!c.col) { free(c.dflt); return -1; }
+    if (d->n == d->cap) {
+        int nc = d->cap ? d->cap * 2 : 8;
+        draft_col *p = realloc(d->cols, (size_t)nc * sizeof *p);
+        if (!p) { col_release(&c); return attu_error_oom(err); }
+        d->cols = p;
+        d->cap = nc;
+    }
+    d->cols[d->n++] = c;
+    return 0;
+}
+
+/* ---- ALTER COLUMN ... TYPE --------------------------------------------------------------- */
+
+/* 42804 from assigning the converted values to the new type, in
+ * PostgreSQL's words for ALTER (no position; its HINT). */
+static void cast_message(attu_error *err, const char *column, attu_type to, bool using) {
+    if (strcmp(err->sqlstate, ATTU_SQLSTATE_DATATYPE_MISMATCH) || !strstr(err->message, " but expression is of type "))
+        return;
+    char tn[96];
+    attu_type_name(to, tn, sizeof tn);
+    attu_error_clear(err);
+    if (using) {
+        attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, 0,
+                       "result of USING clause for column \"%s\" cannot be cast automatically to type %s", column, tn);
+        attu_error_set_hint(err, "You might need to add an explicit cast.");
+    } else {
+        attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, 0, "column \"%s\" cannot be cast automatically to type %s",
+                       column, tn);
+        char hint[256];
+        snprintf(hint, sizeof hint, "You might need to specify \"USING %s::%s\".", column, tn);
+        attu_error_set_hint(err, hint);
+    }
+}
+
+static char *convert_default(draft *d, int c, attu_type to, attu_error *err);
+
+/* Runs SELECT rowid, e FROM t (the table as it was before this statement)
+ * with e assigned to type `to` (e: the USING expression, or the column
+ * itself) and returns the values in the table's row order, as a host
+ * column of n rows. Between binding and running, as PostgreSQL orders its
+ * checks, the column's DEFAULT is cast to the new type: *dflt. */
+static attu_column *convert(draft *d, int c, const attu_ast_alter_cmd *cmd, attu_type to, char **dflt,
+                            attu_error *err) {
+    attu_plan_arena *pa = attu_plan_arena_new();
+    attu_column **cols = NULL, *out = NULL;
+    size_t n = 0, *rows = NULL;
+    attu_lplan *lp = NULL;
+    *dflt = NULL;
+    if (!pa) { attu_error_oom(err); goto done; }
+
+    attu_ast_expr rowid, self;
+    memset(&rowid, 0, sizeof rowid);
+    rowid.kind = ATTU_EXPR_COLUMN;
+    rowid.depth = 1;
+    rowid.position = cmd->position;
+    rowid.u.column.qualifier = (char *)d->base->name;
+    rowid.u.column.name = ATTU_ROWID_INTERNAL;
+    self = rowid;
+    self.u.column.qualifier = NULL;
+    self.u.column.name = d->base->defs[d->cols[c].orig].name;
+    attu_ast_expr *value = cmd->expr ? cmd->expr : &self;
+    /* a string literal or NULL has no type of its own (a SELECT list would
+     * make it text): it is read as the new type, as PostgreSQL reads it
+     * ('x' into an integer is 22P02); into a text type it stays text, so
+     * that varchar(n) still fails on a long one */
+    attu_ast_expr cast;
+    if (value->kind == ATTU_EXPR_LITERAL && (value->u.literal.kind == ATTU_LIT_STRING || value->u.literal.kind == ATTU_LIT_NULL) &&
+        to.id != ATTU_TYPE_TEXT) {
+        memset(&cast, 0, sizeof cast);
+        cast.kind = ATTU_EXPR_CAST;
+        cast.position = value->position;
+        cast.depth = value->depth + 1;
+        cast.u.cast.arg = value;
+        cast.u.cast.type = cmd->type;
+        value = &cast;
+    }
+    attu_ast_from from;
+    memset(&from, 0, sizeof from);
+    from.kind = ATTU_FROM_TABLE;
+    from.position = cmd->position;
+    from.depth = 1;
+    from.u.table.name = (char *)d->base->name;
+    attu_ast_from *fromv[1] = { &from };
+    attu_ast_select_item items[2] = { { &rowid, NULL, 0 }, { value, NULL, 0 } };
+    attu_ast_query q;
+    memset(&q, 0, sizeof q);
+    q.kind = ATTU_QUERY_SELECT;
+    q.position = cmd->position;
+    q.depth = (value->depth > 1 ? value->depth : 1) + 1;
+    q.u.select.items = items;
+    q.u.select.nitems = 2;
+    q.u.select.from.items = fromv;
+    q.u.select.from.n = 1;
+
+    attu_bind_params bp = db_params(d->s, NULL);
+    if (!(lp = attu_bind_query(pa, d->s->db->cat, d->sql, &q, &bp, err))) goto done;
+    attu_lplan *p = attu_lp_new(pa, LP_PROJECT, 2);
+    if (!p || !(p->exprs = attu_palloc(pa, sizeof(attu_bexpr *) * 3))) { attu_error_oom(err); goto done; }
+    p->left = lp;
+    for (int i = 0; i < 2; i++) {
+        attu_bexpr *e = attu_bx_col(pa, i, lp->types[i]);
+        if (!e) { attu_error_oom(err); goto done; }
+        e->position = value->position;
+        p->exprs[i] = i ? attu_bind_coerce_assign(pa, e, to, d->cols[c].def.name, err) : e;
+        if (!p->exprs[i]) {
+            cast_message(err, d->cols[c].def.name, to, cmd->expr != NULL);
+            goto done;
+        }
+        p->types[i] = i ? to : lp->types[i];
+        p->names[i] = lp->names[i];
+    }
+    p->est_rows = lp->est_rows;
+    if (d->cols[c].dflt && !(*dflt = convert_default(d, c, to, err))) goto done;
+    lp = attu_rewrite(pa, p, err);
+    attu_stage *st = lp ? attu_lower(lp, err) : NULL;
+    if (!st) goto done;
+    int rc = db_run_stage(d->s, st, false, &cols, &n, err);
+    attu_stage_free(st);
+    if (rc) {
+        cols = NULL;
+        goto done;
+    }
+    /* one value per row; put them in the table's order */
+    size_t nrows = d->base->nrows;
+    if (n != nrows) {
+        attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "ALTER TABLE: %zu values for %zu rows", n, nrows);
+        goto done;
+    }
+    if (!(rows = malloc(sizeof *rows * (nrows ? nrows : 1)))) { attu_error_oom(err); goto done; }
+    const int64_t *ids = cols[0]->data;
+    for (size_t i = 0; i < n; i++) {
+        if (ids[i] < 0 || (size_t)ids[i] >= nrows) {
+            attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "ALTER TABLE: row %lld out of range", (long long)ids[i]);
+            goto done;
+        }
+        rows[ids[i]] = i;
+    }
+    attu_column *ordered = attu_column_gather(cols[1], rows, n, err);
+    if (ordered) {
+        attu_column_def def = d->cols[c].def;
+        def.type = to;
+        out = build_column(&def, d->base->name, ordered, nrows, err);
+        attu_column_free(ordered);
+    }
+done:
+    /* PostgreSQL's conversion errors (22P02, 22003, 22001...) come from
+     * its rewrite of the rows, with no position (attu may meet them
+     * folding a constant while binding) */
+    if (!out && err->set && err->sqlstate[0] == '2' && err->sqlstate[1] == '2') err->position = 0;
+    if (cols) { attu_column_free(cols[0]); attu_column_free(cols[1]); free(cols); }
+    free(rows);
+    attu_plan_arena_free(pa);
+    if (!out) { free(*dflt); *dflt = NULL; }
+    return out;
+}
+
+/* The column's DEFAULT after its type changes. PostgreSQL keeps the
+ * expression without the implicit casts to the old type and assigns it to
+ * the new one: integer 7 of an integer column becomes text '7' and back.
+ * A string literal, though, was read as the old type when the DEFAULT was
+ * made ('q' of a text column is text, which no assignment turns into an
+ * integer), so it becomes CAST(('q') AS old type). 42804 in PostgreSQL's
+ * words when no assignment cast exists. */
+/* The type t as SQL that reads back as t, modifiers included (the names
+ * PostgreSQL shows leave out char(n)'s and varchar(n)'s length). */
+static const char *type_sql(attu_type t, char *buf, size_t cap) {
+    if (attu_type_is_qualified_interval(t)) return attu_type_interval_name(t, buf, cap);
+    if (attu_type_is_bpchar(t)) snprintf(buf, cap, "character(%d)", t.precision);
+    else if (attu_type_is_varchar_any(t) && t.precision > 0) snprintf(buf, cap, "character varying(%d)", t.precision);
+    else attu_type_name(t, buf, cap);
+    return buf;
+}
+
+static char *convert_default(draft *d, int c, attu_type to, attu_error *err) {
+    const draft_col *dc = &d->cols[c];
+    char tn[96];
+    type_sql(dc->def.type, tn, sizeof tn);
+    size_t cap = strlen(dc->dflt) + strlen(tn) + 32;
+    char *text = malloc(cap);
+    if (!text) return attu_error_oom(err), NULL;
+    if (dc->dflt[0] == '\'') snprintf(text, cap, "VALUES (CAST((%s) AS %s))", dc->dflt, tn);
+    else snprintf(text, cap, "VALUES (%s)", dc->dflt);
+    attu_error e2;
+    attu_error_clear(&e2);
+    attu_parse_result *pr = attu_parse(text, &e2);
+    char *out = NULL;
+    if (pr && pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT &&
+        pr->stmts[0].stmt->u.select.query->kind == ATTU_QUERY_VALUES) {
+        attu_ast_column_def cd;
+        memset(&cd, 0, sizeof cd);
+        cd.name = (char *)dc->def.name;
+        cd.default_ = pr->stmts[0].stmt->u.select.query->u.values.rows[0].items[0];
+        attu_column_def def = dc->def;
+        def.type = to;
+        out = db_check_default(d->s, text, &cd, &def, err);
+        if (!out) {
+            err->position = 0;
+            if (!strcmp(err->sqlstate, ATTU_SQLSTATE_DATATYPE_MISMATCH) && strstr(err->message, "default expression")) {
+                char tname[96];
+                attu_type_name(to, tname, sizeof tname);
+                attu_error_clear(err);
+                attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, 0,
+                               "default for column \"%s\" cannot be cast automatically to type %s", dc->def.name, tname);
+            }
+        }
+    } else {
+        attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "the DEFAULT of column \"%s\" cannot be kept: %s", dc->def.name,
+                       e2.set ? e2.message : "it does not parse");
+    }
+    attu_parse_free(pr);
+    free(text);
+    return out;
+}
+
+/* As PostgreSQL, the conversion reads the rows as they were before the
+ * statement (USING sees the old values of every column, even of one
+ * dropped by an earlier action), so it applies to a column of the old
+ * table only (the passes run it before any ADD COLUMN; the check is
+ * there should that change) and only once (0A000). */
+static int alter_type(draft *d, int c, const attu_ast_alter_cmd *cmd, attu_error *err) {
+    draft_col *dc = &d->cols[c];
+    if (dc->orig < 0)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" of relation \"%s\" does not exist",
+                              dc->def.name, d->base->name);
+    attu_type was = d->base->defs[dc->orig].type;
+    /* (exactly the type it had: varchar(9) is not text here) */
+    if (dc->def.type.id != was.id || dc->def.type.precision != was.precision || dc->def.type.scale != was.scale)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cannot alter type of column \"%s\" twice",
+                              dc->def.name);
+    attu_type to;
+    if (db_column_type(&cmd->type, &to, err)) { err->position = 0; return -1; }
+    if (cmd->expr && db_check_transform_expr(cmd->expr, err)) return -1;
+    char *dflt = NULL;
+    attu_column *col = convert(d, c, cmd, to, &dflt, err);
+    if (!col) return -1;
+    if (dflt) { free(dc->dflt); dc->dflt = dflt; }
+    if (dc->from < 0) attu_column_free(dc->col);
+    dc->col = col;
+    dc->from = -1;
+    dc->def.type = to;
+    return 0;
+}
+
+/* ---- the other actions ---------------------------------------------------------------------- */
+
+static int set_default(draft *d, int c, const attu_ast_alter_cmd *cmd, attu_error *err) {
+    char *text = NULL;
+    if (cmd->expr) {
+        attu_ast_column_def cd;
+        memset(&cd, 0, sizeof cd);
+        cd.name = d->cols[c].def.name;
+        cd.position = cmd->position;
+        cd.default_ = cmd->expr;
+        if (!(text = db_check_default(d->s, d->sql, &cd, &d->cols[c].def, err))) {
+            err->position = 0;   /* as PostgreSQL: no position in ALTER's DEFAULT errors */
+            return -1;
+        }
+    }
+    free(d->cols[c].dflt);
+    d->cols[c].dflt = text;
+    return 0;
+}
+
+/* Whether column c was declared PRIMARY KEY (its NOT NULL belongs to the
+ * key: PostgreSQL refuses to drop it). */
+static bool in_primary_key(const draft *d, int c) {
+    if (d->cols[c].def.primary_key) return true;
+    int nu = 0;
+    const attu_unique *u = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
+    for (int k = 0; k < nu; k++)
+        for (int j = 0; u[k].primary && j < u[k].ncols; j++)
+            if (u[k].cols[j] == d->cols[c].orig) return true;
+    return false;
+}
+
+static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
+    int c;
+    switch (cmd->kind) {
+    case ATTU_ALTER_ADD_COLUMN:
+        return add_column(d, cmd, err);
+    case ATTU_ALTER_DROP_COLUMN:
+        if ((c = find(d, cmd->column)) < 0) {
+            if (cmd->if_exists) {
+                notice(d, "00000", "column \"%s\" of relation \"%s\" does not exist, skipping", cmd->column, d->base->name);
+                return 0;
+            }
+            return need_column(d, cmd->column, err);
+        }
+        /* (PostgreSQL allows dropping the last column: a table of none) */
+        col_release(&d->cols[c]);
+        memmove(d->cols + c, d->cols + c + 1, (size_t)(d->n - c - 1) * sizeof *d->cols);
+        d->n--;
+        return 0;
+    case ATTU_ALTER_RENAME_COLUMN:
+        if ((c = find(d, cmd->column)) < 0)
+            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" does not exist", cmd->column);
+        if (find(d, cmd->new_name) >= 0)
+            return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, 0, "column \"%s\" of relation \"%s\" already exists",
+                                  cmd->new_name, d->base->name);
+        snprintf(d->cols[c].def.name, sizeof d->cols[c].def.name, "%s", cmd->new_name);
+        return 0;
+    case ATTU_ALTER_SET_DEFAULT:
+        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        return set_default(d, c, cmd, err);
+    case ATTU_ALTER_DROP_DEFAULT:
+        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        free(d->cols[c].dflt);
+        d->cols[c].dflt = NULL;
+        return 0;
+    case ATTU_ALTER_SET_NOT_NULL:
+        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        d->cols[c].def.not_null = true;   /* checked at the end */
+        return 0;
+    case ATTU_ALTER_DROP_NOT_NULL:
+        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        if (in_primary_key(d, c))
+            return attu_error_set(err, "42P16", 0, "column \"%s\" is in a primary key", d->cols[c].def.name);
+        d->cols[c].def.not_null = false;
+        return 0;
+    case ATTU_ALTER_TYPE:
+        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        return alter_type(d, c, cmd, err);
+    case ATTU_ALTER_RENAME_TABLE:
+        break;
+    }
+    return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "ALTER TABLE: unexpected action");
+}
+
+/* PostgreSQL runs the actions of one statement in passes, each pass in
+ * written order (tablecmds.c's AT_PASS_*): what drops (columns, DEFAULTs,
+ * NOT NULLs), then the type changes, the new columns, SET NOT NULL and
+ * last SET DEFAULT. So SET DEFAULT 3, DROP DEFAULT leaves the DEFAULT 3,
+ * ADD c, ALTER c SET NOT NULL works, and ALTER c TYPE ..., DROP c finds no
+ * c to convert. */
+static int pass_of(const attu_ast_alter_cmd *cmd) {
+    switch (cmd->kind) {
+    case ATTU_ALTER_DROP_COLUMN: case ATTU_ALTER_DROP_DEFAULT: case ATTU_ALTER_DROP_NOT_NULL: return 0;
+    case ATTU_ALTER_TYPE: return 1;
+    case ATTU_ALTER_ADD_COLUMN: return 2;
+    case ATTU_ALTER_SET_NOT_NULL: return 3;
+    default: return 4;
+    }
+}
+
+/* 23502 for the first row (and in it the first column) that holds a NULL
+ * where the final columns say NOT NULL, in PostgreSQL's words for ALTER. */
+static int check_not_null(const draft *d, attu_error *err) {
+    int bad = -1;
+    size_t bad_row = 0;
+    for (int i = 0; i < d->n; i++) {
+        const attu_column *col = d->cols[i].col;
+        if (!d->cols[i].def.not_null || !col->validity) continue;
+        size_t limit = bad >= 0 ? bad_row : col->length;
+        for (size_t r = 0; r < limit; r++)
+            if (attu_column_is_null(col, r)) { bad = i; bad_row = r; break; }
+    }
+    if (bad < 0) return 0;
+    return attu_error_set(err, ATTU_SQLSTATE_NOT_NULL_VIOLATION, 0, "column \"%s\" of relation \"%s\" contains null values",
+                          d->cols[bad].def.name, d->base->name);
+}
+
+/* ---- the statement ------------------------------------------------------------------------ */
+
+/* Saves the new version and puts it in the catalog with its DEFAULTs; the
+ * columns it took from base leave base, which is freed. */
+static int commit_draft(draft *d, attu_table *base, attu_error *err) {
+    attu_session *s = d->s;
+    attu_table *t = draft_table(d, err);
+    const char **dflt = calloc((size_t)d->n + 1, sizeof *dflt);
+    if (!t || !dflt) { detach_table(t); free(dflt); return attu_error_oom(err); }
+    for (int i = 0; i < d->n; i++) dflt[i] = d->cols[i].dflt;
+    /* the PRIMARY KEY / UNIQUE constraints follow their columns to their
+     * new places; one that loses a column goes, as PostgreSQL drops the
+     * index of a dropped column */
+    int nu = 0, nkeep = 0;
+    const attu_unique *u = attu_catalog_uniques(s->db->cat, base->name, &nu);
+    attu_unique *keep = nu ? calloc((size_t)nu, sizeof *keep) : NULL;
+    if (nu && !keep) { detach_table(t); free(dflt); return attu_error_oom(err); }
+    for (int k = 0; k < nu; k++) {
+        attu_unique x = u[k];
+        bool whole = true;
+        for (int j = 0; j < x.ncols && whole; j++) {
+            int to = -1;
+            for (int i = 0; i < d->n && to < 0; i++)
+                if (d->cols[i].orig == u[k].cols[j]) to = i;
+            whole = to >= 0;
+            x.cols[j] = to;
+        }
+        if (whole) keep[nkeep++] = x;
+    }
+    if ((s->db->data_dir && attu_storage_save_table_schema(s->db->data_dir, t, dflt, keep, nkeep, err)) ||
+        attu_catalog_set_defaults(s->db->cat, base->name, d->n, dflt, err) ||
+        attu_catalog_set_uniques(s->db->cat, base->name, keep, nkeep, err)) {
+        detach_table(t);
+        free(dflt);
+        free(keep);
+        return -1;
+    }
+    free(dflt);
+    free(keep);
+    attu_table *old = attu_catalog_replace(s->db->cat, t);
+    /* the new version owns every column now: the moved ones leave the old
+     * version, the new ones leave the draft */
+    for (int i = 0; i < d->n; i++) {
+        if (d->cols[i].from >= 0) old->cols[d->cols[i].from] = NULL;
+        d->cols[i].from = 0;   /* (no longer the draft's to free) */
+        d->cols[i].col = NULL;
+    }
+    attu_table_free(old);
+    return 0;
+}
+
+/* RENAME TO: the same columns (moved, device copies and all) under the
+ * new name, with the table's DEFAULTs. */
+static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_cmd *cmd, attu_error *err) {
+    const char *to = cmd->new_name;
+    if (db_relation_exists(s->db, to))
+        return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", to);
+    int nu = 0;
+    const attu_unique *u = attu_catalog_uniques(s->db->cat, base->name, &nu);
+    int ncols = base->ncols;   /* (base goes before the end) */
+    attu_table *t = calloc(1, sizeof *t);
+    char **dflt = calloc((size_t)ncols + 1, sizeof *dflt);
+    int rc = -1;
+    if (!t || !dflt || !(t->defs = calloc((size_t)base->ncols + 1, sizeof *t->defs)) ||
+        !(t->cols = calloc((size_t)base->ncols + 1, sizeof *t->cols))) {
+        attu_error_oom(err);
+        goto out;
+    }
+    snprintf(t->name, sizeof t->name, "%s", to);
+    t->ncols = base->ncols;
+    t->nrows = base->nrows;
+    t->version = base->version + 1;
+    for (int i = 0; i < base->ncols; i++) {
+        t->defs[i] = base->defs[i];
+        t->cols[i] = base->cols[i];
+        const char *d = attu_catalog_default(s->db->cat, base->name, i);
+        if (d && !(dflt[i] = strdup(d))) { attu_error_oom(err); goto out; }
+    }
+    /* the new name's files first, then the old name's go: a crash between
+     * leaves both, never neither */
+    if (s->db->data_dir && (attu_storage_save_table_schema(s->db->data_dir, t, (const char *const *)dflt, u, nu, err) ||
+                            attu_storage_drop_table(s->db->data_dir, base->name, err))) {
+        attu_storage_drop_table(s->db->data_dir, to, NULL);
+        goto out;
+    }
+    if (attu_catalog_add(s->db->cat, t, err)) goto out;
+    if (attu_catalog_set_defaults(s->db->cat, to, t->ncols, (const char *const *)dflt, err) ||
+        (nu && attu_catalog_set_uniques(s->db->cat, to, u, nu, err))) {
+        attu_catalog_remove(s->db->cat, to, true, NULL);
+        goto out;
+    }
+    attu_table *old = attu_catalog_remove(s->db->cat, base->name, true, NULL);
+    for (int i = 0; i < old->ncols; i++) old->cols[i] = NULL;   /* t's now */
+    attu_table_free(old);
+    t = NULL;
+    rc = 0;
+out:
+    detach_table(t);
+    for (int i = 0; dflt && i < ncols; i++) free(dflt[i]);
+    free(dflt);
+    return rc;
+}
+
+/* What other objects hold of the table and ALTER cannot yet carry along:
+ * a view keeps its query as text naming the table and its columns
+ * (PostgreSQL's views follow a rename and block a drop or a type change
+ * of a column they use); a serial or identity column's sequence names its
+ * table and column; a PRIMARY KEY / UNIQUE constraint would need its keys
+ * checked again after a type change or on a new column. Those actions are
+ * 0A000 here, before anything changes. */
+static int alter_dependencies(attu_session *s, const attu_table *base, const attu_ast_stmt *st, attu_error *err) {
+    const attu_views *vs = attu_catalog_views(s->db->cat);
+    const char *reader = NULL;
+    for (size_t i = 0; i < attu_views_count(vs) && !reader; i++)
+        if (attu_view_reads(attu_views_at(vs, i), base->name)) reader = attu_views_at(vs, i)->name;
+    int nu = 0;
+    const attu_unique *u = attu_catalog_uniques(s->db->cat, base->name, &nu);
+    for (int i = 0; i < st->u.alter_table.ncmds; i++) {
+        const attu_ast_alter_cmd *c = &st->u.alter_table.cmds[i];
+        const char *what = c->kind == ATTU_ALTER_RENAME_TABLE    ? "RENAME TO"
+                           : c->kind == ATTU_ALTER_RENAME_COLUMN ? "RENAME COLUMN"
+                           : c->kind == ATTU_ALTER_DROP_COLUMN   ? "DROP COLUMN"
+                           : c->kind == ATTU_ALTER_TYPE          ? "ALTER COLUMN ... TYPE"
+                                                                 : NULL;
+        if (what && reader) {
+            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                           "ALTER TABLE ... %s of table \"%s\", which view \"%s\" reads, is not supported", what,
+                           base->name, reader);
+            attu_error_set_hint(err, "Drop the view, alter the table, then create the view again.");
+            return -1;
+        }
+        const char *col = c->kind == ATTU_ALTER_RENAME_TABLE ? NULL : c->column;
+        if (what && (c->kind == ATTU_ALTER_RENAME_TABLE || col) && db_sequence_owned_by(s, base->name, col))
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                  "ALTER TABLE ... %s of %s \"%s\", which owns a sequence (a serial or identity column), "
+                                  "is not supported", what, col ? "column" : "table", col ? col : base->name);
+        if (c->kind == ATTU_ALTER_TYPE && col) {
+            for (int k = 0; k < nu; k++)
+                for (int j = 0; j < u[k].ncols; j++)
+                    if (u[k].cols[j] < base->ncols && !strcmp(base->defs[u[k].cols[j]].name, col))
+                        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                              "ALTER TABLE ... TYPE of column \"%s\", a key of constraint \"%s\", "
+                                              "is not supported", col, u[k].name);
+        }
+        if (c->kind != ATTU_ALTER_ADD_COLUMN) continue;
+        const char *tn = c->def.type.name ? c->def.type.name : "";
+        bool serial = !strcmp(tn, "serial") || !strcmp(tn, "serial2") || !strcmp(tn, "serial4") ||
+                      !strcmp(tn, "serial8") || !strcmp(tn, "smallserial") || !strcmp(tn, "bigserial");
+        /* (PRIMARY KEY: add_column's own 42P16 / 0A000) */
+        if (serial || c->def.identity || (c->def.nuniques > 0 && !c->def.primary_key))
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, c->position,
+                                  "ALTER TABLE ... ADD COLUMN with %s is not supported",
+                                  serial ? "a serial type" : c->def.identity ? "an identity" : "a UNIQUE constraint");
+    }
+    return 0;
+}
+
+int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                  attu_error *err) {
+    const char *name = st->u.alter_table.table;
+    pthread_rwlock_wrlock(&s->db->lock);
+    attu_table *base = attu_catalog_lookup(s->db->cat, name);
+    if (!base && (attu_views_find(attu_catalog_views(s->db->cat), name) || db_sequence_exists(s->db, name))) {
+        pthread_rwlock_unlock(&s->db->lock);
+        return attu_error_set(err, "42809", 0, "\"%s\" is not a table", name);
+    }
+    if (!base) {
+        pthread_rwlock_unlock(&s->db->lock);
+        if (!st->u.alter_table.if_exists)
+            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);
+        if (cb && cb->on_notice) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "relation \"%s\" does not exist, skipping", name);
+            cb->on_notice(cb->ctx, "00000", msg);
+        }
+        return db_deliver_tag(cb, "ALTER TABLE", err) ? -2 : 0;
+    }
+    int rc = -1;
+    draft d;
+    memset(&d, 0, sizeof d);
+    if (base->unavailable) {
+        attu_error_set(err, "XX001", 0, "%s", base->unavailable_reason);
+        goto out;
+    }
+    if (alter_dependencies(s, base, st, err)) goto out;
+    if (st->u.alter_table.cmds[0].kind == ATTU_ALTER_RENAME_TABLE) {
+        rc = rename_table(s, base, &st->u.alter_table.cmds[0], err);
+        goto out;
+    }
+    d.s = s;
+    d.sql = sql;
+    d.base = base;
+    d.cb = cb;
+    d.cap = base->ncols + 4;
+    if (!(d.cols = calloc((size_t)d.cap, sizeof *d.cols))) { attu_error_oom(err); goto out; }
+    for (int i = 0; i < base->ncols; i++) {
+        draft_col *c = &d.cols[d.n++];
+        c->def = base->defs[i];
+        c->col = base->cols[i];
+        c->from = c->orig = i;
+        const char *dflt = attu_catalog_default(s->db->cat, base->name, i);
+        if (dflt && !(c->dflt = strdup(dflt))) { attu_error_oom(err); goto out; }
+    }
+    for (int pass = 0; pass < 5; pass++)
+        for (int i = 0; i < st->u.alter_table.ncmds; i++)
+            if (pass_of(&st->u.alter_table.cmds[i]) == pass && apply(&d, &st->u.alter_table.cmds[i], err)) goto out;
+    if (check_not_null(&d, err) || commit_draft(&d, base, err)) goto out;
+    rc = 0;
+out:
+    draft_free(&d);
+    pthread_rwlock_unlock(&s->db->lock);
+    if (rc) return rc;
+    return db_deliver_tag(cb, "ALTER TABLE", err) ? -2 : 0;
+}
