@@ -216,7 +216,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     const char *name = f->u.table.name;
     const char *qual = f->alias ? f->alias : name;
     int source = c->next_source++;
-    for (cte_def *d = c->ctes; d; d = d->next) {
+    /* a qualified name never names a WITH query */
+    for (cte_def *d = attu_is_system_schema(f->u.table.schema) ? NULL : c->ctes; d; d = d->next) {
         if (strcmp(d->name, name)) continue;
         if (d->recursive && d->state) {
             if (d->state != 2) {
@@ -259,8 +260,28 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         }
         return p;
     }
-    attu_table *t = attu_catalog_lookup(c->cat, name);
+    attu_table *t = attu_is_system_schema(f->u.table.schema) ? NULL : attu_catalog_lookup(c->cat, name);
     if (!t) {
+        /* pg_catalog.pg_class, information_schema.tables, or an unqualified
+         * pg_class with no user table of that name: the system relation
+         * (planner/system_catalog.c), bound as a subquery in FROM */
+        bool is_system;
+        const attu_ast_query *sq = attu_system_relation(c, f->u.table.schema, name, f->position, &is_system);
+        if (is_system) {
+            if (!sq) return NULL;
+            const char *save_sql = c->sql;
+            cte_def *save = c->ctes;
+            c->ctes = NULL;
+            attu_lplan *p = bind_query(c, sq);
+            c->ctes = save;
+            c->sql = save_sql;
+            if (!p) return NULL;
+            for (int i = 0; i < p->ncols; i++) {
+                const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : p->names[i];
+                if (!scope_push(c, sc, qual, cn, p->types[i], false, false, source)) return NULL;
+            }
+            return p;
+        }
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, f->position, "relation \"%s\" does not exist", name);
         return NULL;
     }

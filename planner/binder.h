@@ -63,6 +63,10 @@ typedef struct attu_bind_params {
      * are not planned (their constants not folded) before run_subquery,
      * which then gives their columns without rows. */
     bool                describe_only;
+    /* the session's user and database, as the system catalogs show them
+     * (planner/system_catalog.c); NULL: "attu" */
+    const char         *user;
+    const char         *database;
 } attu_bind_params;
 
 /* A column name that finds only the hidden rowid of the table its

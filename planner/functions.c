@@ -957,6 +957,9 @@ static attu_bexpr *bind_named_call(bctx *c, const scope *sc, const attu_ast_expr
 
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
+    bool catalog_fn;
+    attu_bexpr *cf = attu_bind_catalog_function(c, sc, e, &catalog_fn);   /* planner/system_catalog.c */
+    if (catalog_fn) return cf;
     bool named;
     attu_bexpr *nb = bind_named_call(c, sc, e, &named);
     if (named) return nb;

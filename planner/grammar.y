@@ -62,6 +62,27 @@ static attu_ast_typename tn_make(const char *name, int pos) {
     return t;
 }
 
+/* schema.type: only pg_catalog holds types (and attu has no other
+ * schemas but public, which holds none) */
+static attu_ast_typename ab_qualified_typename(attu_parse_ctx *c, const char *schema, const char *name, int pos) {
+    if (strcmp(schema, "pg_catalog"))
+        ab_defer_error(c, strcmp(schema, "public") ? "3F000" : "42704", pos,
+                       strcmp(schema, "public") ? "schema \"%s\" does not exist" : "type \"%s.%s\" does not exist",
+                       schema, name);
+    return tn_make(name, pos);
+}
+
+/* x COLLATE [schema.]name (the rule's comment says why it is x itself) */
+static attu_ast_expr *ab_collate(attu_parse_ctx *c, attu_ast_expr *e, const char *schema, const char *name,
+                                 int pos, int name_pos) {
+    (void)pos;
+    if (schema && strcmp(schema, "pg_catalog"))
+        ab_defer_error(c, "3F000", name_pos, "schema \"%s\" does not exist", schema);
+    else if (strcmp(name, "default") && strcmp(name, "C") && strcmp(name, "POSIX"))
+        ab_defer_error(c, "42704", name_pos, "collation \"%s\" for encoding \"UTF8\" does not exist", name);
+    return e;
+}
+
 /* t[] / t[n] / t ARRAY: the element's name with "[]" appended, which
  * attu_type_from_name resolves to the array type (the bound is ignored,
  * as PostgreSQL ignores it) */
@@ -290,7 +311,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        DESC DISTINCT ELSE END EXCEPT FALSE FETCH FOR FROM GROUP HAVING IN
        INTERSECT INTO LATERAL LEADING LIMIT LOCALTIME LOCALTIMESTAMP NOT NULL
        OFFSET ON ONLY OR ORDER PLACING PRIMARY RETURNING SELECT SOME SYMMETRIC TABLE
-       THEN TO TRAILING TRUE UNION UNIQUE USER USING WHEN WHERE WINDOW WITH.
+       THEN TO TRAILING TRUE UNION UNIQUE USER USING WHEN WHERE WINDOW WITH
+       COLLATE.
 
 /* Type and function name keywords (function names, not column names). */
 %token BINARY CROSS FREEZE FULL ILIKE INNER IS ISNULL JOIN LEFT LIKE NATURAL
@@ -330,6 +352,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %left STAR SLASH PERCENT.
 %left CARET.
 %left AT.
+%left COLLATE.
 %right UMINUS.
 %left LBRACKET RBRACKET.
 %left LP RP.
@@ -719,6 +742,10 @@ alias_clause(A) ::= colid(N).                        { A.name = ab_tokstr(&N); A
 opt_alias_clause(A) ::= alias_clause(L).             { A = L; }
 opt_alias_clause(A) ::= .                            { A.name = NULL; A.cols = NULL; }
 
+%type collation_name {ab_qname}
+collation_name(A) ::= colid(N).                  { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
+collation_name(A) ::= colid(S) DOT attr_name(N). { A.schema = ab_tokstr(&S); A.name = ab_tokstr(&N); A.pos = N.pos; }
+
 %type qualified_name {ab_qname}
 qualified_name(A) ::= colid(N).
     { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
@@ -875,6 +902,11 @@ a_expr(A) ::= c_expr(E).                                { A = E; }
 a_expr(A) ::= DEFAULT(K).                               { A = ab_expr(ctx, ATTU_EXPR_DEFAULT, K.pos); }
 a_expr(A) ::= a_expr(E) TYPECAST(K) typename(T).        { A = ab_cast(ctx, E, &T, ATTU_CAST_COLONS, K.pos); }
 a_expr(A) ::= PLUS(K) a_expr(E). [UMINUS]               { A = ab_unary(ctx, ATTU_UNOP_PLUS, E, &K); }
+/* x COLLATE name: attu compares text byte by byte (the C collation), so the
+ * collations that do so ("default", "C", "POSIX", optionally qualified by
+ * pg_catalog, as psql's catalog queries write them) leave x as it is; any
+ * other is PostgreSQL's 42704 */
+a_expr(A) ::= a_expr(E) COLLATE(K) collation_name(N).   { A = ab_collate(ctx, E, N.schema, N.name, K.pos, N.pos); }
 a_expr(A) ::= MINUS(K) a_expr(E). [UMINUS]              { A = ab_negate(ctx, E, K.pos); }
 a_expr(A) ::= a_expr(L) PLUS(K) a_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_ADD, L, R, &K); }
 a_expr(A) ::= a_expr(L) MINUS(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_SUB, L, R, &K); }
@@ -1519,6 +1551,7 @@ bare_label(A) ::= ASC(T).                   { A = T; }
 bare_label(A) ::= ASYMMETRIC(T).            { A = T; }
 bare_label(A) ::= BOTH(T).                  { A = T; }
 bare_label(A) ::= CASE(T).                  { A = T; }
+bare_label(A) ::= COLLATE(T).               { A = T; }
 bare_label(A) ::= CAST(T).                  { A = T; }
 bare_label(A) ::= CHECK(T).                 { A = T; }
 bare_label(A) ::= CURRENT_DATE(T).          { A = T; }
@@ -1695,6 +1728,7 @@ reserved_keyword(A) ::= ASC(T).                   { A = T; }
 reserved_keyword(A) ::= ASYMMETRIC(T).            { A = T; }
 reserved_keyword(A) ::= BOTH(T).                  { A = T; }
 reserved_keyword(A) ::= CASE(T).                  { A = T; }
+reserved_keyword(A) ::= COLLATE(T).               { A = T; }
 reserved_keyword(A) ::= CAST(T).                  { A = T; }
 reserved_keyword(A) ::= CHECK(T).                 { A = T; }
 reserved_keyword(A) ::= CURRENT_DATE(T).          { A = T; }
@@ -1772,6 +1806,10 @@ typename(A) ::= typename(T) ARRAY.                        { A = array_tn(ctx, T)
 
 %type generic_typename {attu_ast_typename}
 generic_typename(A) ::= type_function_name(N).  { A = tn_make(ab_tokstr(&N), N.pos); }
+/* pg_catalog.int2, pg_catalog.regclass: the system schema's types by
+ * their qualified names (psql's catalog queries write them so) */
+generic_typename(A) ::= type_function_name(S) DOT attr_name(N).
+    { A = ab_qualified_typename(ctx, ab_tokstr(&S), ab_tokstr(&N), S.pos); }
 generic_typename(A) ::= type_function_name(N) LP expr_list(L) RP.
     { A = tn_make(ab_tokstr(&N), N.pos); ab_type_mods(ctx, &A, L, N.pos); }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "grammar.h"
 
@@ -62,7 +63,7 @@ static const kw keywords[] = {
     {"characteristics", TK_CHARACTERISTICS},
     {"check", TK_CHECK},
     {"coalesce", TK_COALESCE},
-    {"collate", TK_RESERVED_BARE},
+    {"collate", TK_COLLATE},
     {"collation", TK_TYPEFUNC_BARE},
     {"column", TK_RESERVED_BARE},
     {"commit", TK_COMMIT},
@@ -655,6 +656,47 @@ static int scan_operator(attu_lexer *lx, size_t start, attu_token *tok) {
     return 0;
 }
 
+/* OPERATOR(op) and OPERATOR(pg_catalog.op), PostgreSQL's explicit operator
+ * syntax (psql's catalog queries write OPERATOR(pg_catalog.~)): after the
+ * word "operator" at p, if the rest has that form, tok becomes the operator
+ * itself as scan_operator lexes it, its off / len still naming the
+ * operator's text (what the grammar's actions read), and the lexer moves
+ * past the ')'. attu's only operator schema is pg_catalog; any other text
+ * leaves "operator" an identifier (and the statement a syntax error, as
+ * PostgreSQL's for a schema that does not exist is an error too). Unlike
+ * PostgreSQL, the operator keeps its own precedence (OPERATOR(=) binds
+ * as = does, where PostgreSQL gives every OPERATOR() the precedence of a
+ * user-defined operator). */
+static bool scan_qualified_operator(attu_lexer *lx, size_t p, attu_token *tok) {
+    const char *s = lx->sql;
+    size_t n = lx->len;
+    while (p < n && is_space((unsigned char)s[p])) p++;
+    if (p >= n || s[p] != '(') return false;
+    p++;
+    while (p < n && is_space((unsigned char)s[p])) p++;
+    if (p + 10 < n && !strncasecmp(s + p, "pg_catalog", 10) && !is_ident_cont((unsigned char)s[p + 10])) {
+        size_t q = p + 10;
+        while (q < n && is_space((unsigned char)s[q])) q++;
+        if (q >= n || s[q] != '.') return false;
+        p = q + 1;
+        while (p < n && is_space((unsigned char)s[p])) p++;
+    }
+    if (p >= n || !is_op_char((unsigned char)s[p])) return false;
+    size_t op = p;
+    while (p < n && is_op_char((unsigned char)s[p])) p++;
+    size_t end = p;
+    while (p < n && is_space((unsigned char)s[p])) p++;
+    if (p >= n || s[p] != ')') return false;
+    attu_token t = *tok;
+    size_t save = lx->off;
+    scan_operator(lx, op, &t);
+    if (lx->off != end) { lx->off = save; return false; }   /* "OPERATOR(=-)": not one operator */
+    t.off = op;
+    *tok = t;
+    lx->off = p + 1;
+    return true;
+}
+
 int attu_lexer_next(attu_lexer *lx, attu_token *tok, attu_error *err) {
     const char *s = lx->sql;
     size_t n = lx->len;
@@ -715,6 +757,7 @@ int attu_lexer_next(attu_lexer *lx, attu_token *tok, attu_error *err) {
         tok->len = len;
         tok->str = w;
         tok->slen = clen;
+        if (clen == 8 && !memcmp(w, "operator", 8) && scan_qualified_operator(lx, p, tok)) return 0;
         int code = attu_keyword_lookup(w, len);
         tok->type = code ? code : TK_ID;
         tok->keyword = code != 0;

@@ -5,12 +5,14 @@
 #include <string.h>
 
 typedef struct pa_block { struct pa_block *next; size_t used, cap; _Alignas(16) char data[]; } pa_block;
-struct attu_plan_arena { pa_block *head; };
+typedef struct pa_cleanup { struct pa_cleanup *next; void (*fn)(void *); void *p; } pa_cleanup;
+struct attu_plan_arena { pa_block *head; pa_cleanup *cleanups; };
 
 attu_plan_arena *attu_plan_arena_new(void) { return calloc(1, sizeof(attu_plan_arena)); }
 
 void attu_plan_arena_free(attu_plan_arena *a) {
     if (!a) return;
+    for (pa_cleanup *c = a->cleanups; c; c = c->next) c->fn(c->p);
     while (a->head) { pa_block *n = a->head->next; free(a->head); a->head = n; }
     free(a);
 }
@@ -27,6 +29,13 @@ void *attu_palloc(attu_plan_arena *a, size_t n) {
     a->head->used += n;
     memset(p, 0, n);
     return p;
+}
+
+bool attu_plan_arena_on_free(attu_plan_arena *a, void (*fn)(void *), void *p) {
+    pa_cleanup *c = attu_palloc(a, sizeof *c);
+    if (!c) return false;
+    c->fn = fn; c->p = p; c->next = a->cleanups; a->cleanups = c;
+    return true;
 }
 
 char *attu_pstrdup(attu_plan_arena *a, const char *s, size_t n) {

@@ -29,6 +29,10 @@ attu_plan_arena *attu_plan_arena_new(void);
 void attu_plan_arena_free(attu_plan_arena *a);
 void *attu_palloc(attu_plan_arena *a, size_t n);      /* zeroed; NULL on OOM */
 char *attu_pstrdup(attu_plan_arena *a, const char *s, size_t n);
+/* Calls fn(p) when the arena is freed, before its memory goes: for what the
+ * plan points into that the arena does not own (the parsed text of a system
+ * relation, planner/system_catalog.c). false on OOM (fn not registered). */
+bool attu_plan_arena_on_free(attu_plan_arena *a, void (*fn)(void *), void *p);
 
 /* ---- bound expressions --------------------------------------------------- */
 

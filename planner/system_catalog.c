@@ -1,0 +1,1104 @@
+/*
+ * system_catalog.c - PostgreSQL's system catalogs (pg_catalog.pg_class,
+ * pg_attribute, ..., information_schema.tables, columns, schemata) and the
+ * catalog functions clients' queries call (format_type, pg_get_userbyid,
+ * pg_table_is_visible, ...), built from attu's table catalog when a query
+ * is bound.
+ *
+ * Why SQL text: a system relation is written out as the SQL of a VALUES
+ * list over the catalog as it is at bind time (one row per table, column,
+ * ...), with PostgreSQL's column names, and bound like a subquery in FROM.
+ * The rows are constants of the plan, so they run on the CPU and GPU
+ * backends as any VALUES does, and live exactly as long as the statement's
+ * plan (the parsed text is freed with the plan arena). A catalog function
+ * is a SQL expression over its arguments (a macro: format_type is a CASE
+ * over the type OIDs, pg_get_userbyid one over the role OIDs), so it needs
+ * no opcode of its own either.
+ *
+ * PostgreSQL's types become attu's: oid (and xid, regproc) bigint, name
+ * and "char" text, pg_node_tree text, aclitem[] text[], int2vector
+ * smallint[], oidvector bigint[]; information_schema's domains their base
+ * types (sql_identifier, character_data, yes_or_no text, cardinal_number
+ * integer). Values print as PostgreSQL's do.
+ *
+ * What the relations hold: the schemas pg_catalog, public (attu's tables)
+ * and information_schema; the user tables (relkind 'r', in public, owned by
+ * the connected user), their columns and DEFAULTs; the types attu has;
+ * one database, one role. Indexes, constraints, policies, statistics,
+ * publications, inheritance: none (their relations exist, empty, so the
+ * queries psql sends for \d TABLE run). The system relations themselves
+ * are not listed in pg_class.
+ *
+ * Name resolution (the binder's bind_table_ref): pg_catalog.NAME and
+ * information_schema.NAME are these relations (42P01 for another name); an
+ * unqualified NAME is a user table of that name when one exists, else the
+ * pg_catalog relation (so a user's table called pg_class still works, where
+ * PostgreSQL, which searches pg_catalog first, would read its own).
+ */
+#include "planner/binder_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/parser.h"
+
+/* ---- text buffer ------------------------------------------------------------ */
+
+typedef struct sbuf { char *p; size_t n, cap; bool oom; } sbuf;
+
+static void sb_add(sbuf *b, const char *s, size_t n) {
+    if (b->oom) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        while (cap < b->n + n + 1) cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p) { b->oom = true; return; }
+        b->p = p; b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+static void sb_puts(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof tmp) { sb_add(b, tmp, (size_t)n); return; }
+    char *big = malloc((size_t)n + 1);
+    if (!big) { b->oom = true; return; }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sb_add(b, big, (size_t)n);
+    free(big);
+}
+
+/* s as a SQL string constant ('it''s') */
+static void sb_quote(sbuf *b, const char *s) {
+    sb_puts(b, "'");
+    for (const char *q = s; *q; q++) {
+        sb_add(b, q, 1);
+        if (*q == '\'') sb_add(b, "'", 1);
+    }
+    sb_puts(b, "'");
+}
+
+/* ---- OIDs --------------------------------------------------------------------- */
+
+#define OID_PG_CATALOG   11
+#define OID_PG_TOAST     99
+#define OID_PUBLIC       2200
+#define OID_INFO_SCHEMA  13000
+#define OID_USER         10      /* the connected user (PostgreSQL's bootstrap superuser) */
+#define OID_DB_OWNER     6171    /* pg_database_owner, public's owner */
+#define OID_DATABASE     5
+#define OID_HEAP_AM      2
+#define FIRST_USER_OID   16384
+
+/* A table's OID: a hash of its name in [16384, 2^31), so the OID psql reads
+ * in one statement names the same table in the next whatever tables come
+ * and go between them; a collision moves the later name (in name order) on
+ * by one. */
+static uint32_t name_hash_oid(const char *name) {
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) { h ^= *p; h *= 16777619u; }
+    return FIRST_USER_OID + h % (0x7fffffffu - FIRST_USER_OID);
+}
+
+typedef struct rel_info { const attu_table *t; int64_t oid; } rel_info;
+
+/* The user tables with their OIDs, in name order (NULL with *n 0 when
+ * there are none or on OOM, which *oom tells). */
+static rel_info *user_relations(const attu_catalog *cat, size_t *n, bool *oom) {
+    size_t k = attu_catalog_count(cat);
+    *n = 0;
+    *oom = false;
+    if (!k) return NULL;
+    rel_info *r = calloc(k, sizeof *r);
+    if (!r) { *oom = true; return NULL; }
+    for (size_t i = 0; i < k; i++) {
+        r[i].t = attu_catalog_at(cat, i);
+        int64_t oid = name_hash_oid(r[i].t->name);
+        for (bool again = true; again;) {
+            again = false;
+            for (size_t j = 0; j < i; j++)
+                if (r[j].oid == oid) { oid = oid + 1 >= 0x7fffffff ? FIRST_USER_OID : oid + 1; again = true; break; }
+        }
+        r[i].oid = oid;
+    }
+    *n = k;
+    return r;
+}
+
+/* ---- types -------------------------------------------------------------------- */
+
+/* pg_type's rows for the types attu has (and the catalog's own oid, name,
+ * "char", regclass), as PostgreSQL 15 has them. */
+typedef struct pg_type_row {
+    int         oid;
+    const char *typname;
+    const char *format;     /* format_type's name, without a modifier */
+    int         len;
+    bool        byval;
+    char        category, align, storage;
+    int         elem, array, collation;
+    bool        preferred;
+} pg_type_row;
+
+static const pg_type_row pg_types[] = {
+    {   16, "bool",        "boolean",                      1, true,  'B', 'c', 'p', 0, 1000, 0,   true },
+    {   18, "char",        "\"char\"",                     1, true,  'Z', 'c', 'p', 0, 1002, 0,   false },
+    {   19, "name",        "name",                        64, false, 'S', 'c', 'p', 18, 1003, 950, false },
+    {   20, "int8",        "bigint",                       8, true,  'N', 'd', 'p', 0, 1016, 0,   false },
+    {   21, "int2",        "smallint",                     2, true,  'N', 's', 'p', 0, 1005, 0,   false },
+    {   23, "int4",        "integer",                      4, true,  'N', 'i', 'p', 0, 1007, 0,   false },
+    {   25, "text",        "text",                        -1, false, 'S', 'i', 'x', 0, 1009, 100, true },
+    {   26, "oid",         "oid",                          4, true,  'N', 'i', 'p', 0, 1028, 0,   true },
+    {  700, "float4",      "real",                         4, true,  'N', 'i', 'p', 0, 1021, 0,   false },
+    {  701, "float8",      "double precision",             8, true,  'N', 'd', 'p', 0, 1022, 0,   true },
+    { 1042, "bpchar",      "character",                   -1, false, 'S', 'i', 'x', 0, 1014, 100, false },
+    { 1043, "varchar",     "character varying",           -1, false, 'S', 'i', 'x', 0, 1015, 100, false },
+    { 1082, "date",        "date",                         4, true,  'D', 'i', 'p', 0, 1182, 0,   false },
+    { 1083, "time",        "time without time zone",       8, true,  'D', 'd', 'p', 0, 1183, 0,   false },
+    { 1114, "timestamp",   "timestamp without time zone",  8, true,  'D', 'd', 'p', 0, 1115, 0,   false },
+    { 1184, "timestamptz", "timestamp with time zone",     8, true,  'D', 'd', 'p', 0, 1185, 0,   true },
+    { 1186, "interval",    "interval",                    16, false, 'T', 'd', 'p', 0, 1187, 0,   true },
+    { 1266, "timetz",      "time with time zone",         12, false, 'D', 'd', 'p', 0, 1270, 0,   false },
+    { 1700, "numeric",     "numeric",                     -1, false, 'N', 'i', 'm', 0, 1231, 0,   false },
+    { 2205, "regclass",    "regclass",                     4, true,  'N', 'i', 'p', 0, 2210, 0,   false },
+};
+#define N_PG_TYPES (sizeof pg_types / sizeof pg_types[0])
+
+static const pg_type_row *pg_type_by_oid(int oid) {
+    for (size_t i = 0; i < N_PG_TYPES; i++) if (pg_types[i].oid == oid) return &pg_types[i];
+    return NULL;
+}
+
+/* The element type of array type oid (NULL: not one of these arrays). */
+static const pg_type_row *pg_type_array_elem(int oid) {
+    for (size_t i = 0; i < N_PG_TYPES; i++) if (pg_types[i].array == oid) return &pg_types[i];
+    return NULL;
+}
+
+/* atttypmod of a column of type t, as PostgreSQL keeps it: numeric(p,s)
+ * ((p << 16) | s) + 4, varchar(n) and char(n) n + 4, a qualified interval
+ * its fields and precision, else -1 (an array: its element's). */
+static int32_t type_modifier(attu_type t) {
+    if (attu_type_is_array(t)) return attu_type_array_has_mod(t) ? type_modifier(attu_type_array_elem_mod(t)) : -1;
+    if (t.id == ATTU_TYPE_INTERVAL) return attu_type_interval_typmod(t);
+    if (t.id == ATTU_TYPE_DECIMAL && t.precision > 0)
+        return (int32_t)(((uint32_t)t.precision << 16) | (uint16_t)t.scale) + 4;
+    if (attu_type_is_bpchar(t) || (attu_type_is_varchar_any(t) && t.precision > 0)) return (int32_t)t.precision + 4;
+    return -1;
+}
+
+/* format_type(t's OID, t's typmod): "character varying(20)", "numeric(10,2)",
+ * "interval day to second(2)", "integer[]". */
+static const char *format_type_of(attu_type t, char *buf, size_t cap) {
+    if (attu_type_is_array(t)) {
+        char eb[96];
+        attu_type e = attu_type_array_has_mod(t) ? attu_type_array_elem_mod(t) : attu_type_array_elem(t);
+        snprintf(buf, cap, "%s[]", format_type_of(e, eb, sizeof eb));
+        return buf;
+    }
+    if (t.id == ATTU_TYPE_INTERVAL && attu_type_is_qualified_interval(t)) return attu_type_interval_name(t, buf, cap);
+    if (attu_type_is_bpchar(t)) { snprintf(buf, cap, "character(%d)", t.precision); return buf; }
+    if (attu_type_is_bpchar_any(t)) { snprintf(buf, cap, "bpchar"); return buf; }
+    if (attu_type_is_varchar_any(t) && t.precision > 0) { snprintf(buf, cap, "character varying(%d)", t.precision); return buf; }
+    return attu_type_name(t, buf, cap);
+}
+
+/* ---- relation text -------------------------------------------------------------- */
+
+/* A relation under construction: its columns ("name type, ..." in attu's
+ * types) and rows, written as one VALUES list whose every value carries
+ * its column's cast (so the first row types the list and a NULL is typed
+ * too). */
+typedef struct rel_text {
+    sbuf        b;
+    const char *cols;       /* "oid bigint, relname text, ..." */
+    char       *types[64];
+    char       *names[64];
+    int         ncols;
+    int         col;        /* the next value's column in the current row */
+    size_t      nrows;
+} rel_text;
+
+static bool rel_begin(rel_text *r, const char *cols) {
+    memset(r, 0, sizeof *r);
+    r->cols = cols;
+    const char *p = cols;
+    while (*p && r->ncols < 64) {
+        while (*p == ' ' || *p == ',') p++;
+        const char *ns = p;
+        while (*p && *p != ' ') p++;
+        const char *ts = p + 1;
+        const char *te = strchr(ts, ',');
+        if (!te) te = ts + strlen(ts);
+        r->names[r->ncols] = strndup(ns, (size_t)(p - ns));
+        r->types[r->ncols] = strndup(ts, (size_t)(te - ts));
+        if (!r->names[r->ncols] || !r->types[r->ncols]) { r->b.oom = true; return false; }
+        r->ncols++;
+        p = te;
+    }
+    return true;
+}
+
+static void rel_free(rel_text *r) {
+    for (int i = 0; i < r->ncols; i++) { free(r->names[i]); free(r->types[i]); }
+    free(r->b.p);
+}
+
+/* starts the next value: "(" or ", " before it */
+static void rel_sep(rel_text *r) {
+    if (r->col == 0) sb_puts(&r->b, r->nrows ? ",\n(" : "(");
+    else sb_puts(&r->b, ", ");
+}
+/* ends a value: its cast, and ")" after the row's last */
+static void rel_end_value(rel_text *r) {
+    sb_printf(&r->b, "::%s", r->types[r->col]);
+    if (++r->col == r->ncols) { sb_puts(&r->b, ")"); r->col = 0; r->nrows++; }
+}
+static void v_int(rel_text *r, int64_t v) { rel_sep(r); sb_printf(&r->b, "%lld", (long long)v); rel_end_value(r); }
+static void v_real(rel_text *r, double v) { rel_sep(r); sb_printf(&r->b, "'%.17g'", v); rel_end_value(r); }
+static void v_bool(rel_text *r, bool v) { rel_sep(r); sb_puts(&r->b, v ? "true" : "false"); rel_end_value(r); }
+static void v_null(rel_text *r) { rel_sep(r); sb_puts(&r->b, "NULL"); rel_end_value(r); }
+static void v_text(rel_text *r, const char *s) {
+    rel_sep(r);
+    if (s) sb_quote(&r->b, s); else sb_puts(&r->b, "NULL");
+    rel_end_value(r);
+}
+static void v_char(rel_text *r, char ch) { char s[2] = { ch, 0 }; v_text(r, s); }
+static void v_nulls(rel_text *r, int n) { for (int i = 0; i < n; i++) v_null(r); }
+
+/* The relation's query text (malloc'd): SELECT over the VALUES list, or
+ * for no rows a SELECT of typed NULLs that keeps none. */
+static char *rel_finish(rel_text *r) {
+    sbuf q = {0};
+    if (r->nrows) {
+        sb_puts(&q, "SELECT * FROM (VALUES ");
+        if (r->b.p) sb_add(&q, r->b.p, r->b.n);
+        sb_puts(&q, ") AS v(");
+        for (int i = 0; i < r->ncols; i++) sb_printf(&q, "%s\"%s\"", i ? ", " : "", r->names[i]);
+        sb_puts(&q, ")");
+    } else {
+        sb_puts(&q, "SELECT ");
+        for (int i = 0; i < r->ncols; i++) sb_printf(&q, "%sNULL::%s AS \"%s\"", i ? ", " : "", r->types[i], r->names[i]);
+        sb_puts(&q, " WHERE false");
+    }
+    bool oom = q.oom || r->b.oom;
+    rel_free(r);
+    if (oom) { free(q.p); return NULL; }
+    return q.p;
+}
+
+/* ---- the relations ------------------------------------------------------------ */
+
+typedef struct syscat_env {
+    const attu_catalog *cat;
+    rel_info           *rels;
+    size_t              nrels;
+    const char         *user;
+    const char         *database;
+} syscat_env;
+
+static void rows_pg_namespace(rel_text *r, const syscat_env *env) {
+    (void)env;
+    static const struct { int oid; const char *name; int owner; } ns[] = {
+        { OID_PG_CATALOG, "pg_catalog", OID_USER }, { OID_PG_TOAST, "pg_toast", OID_USER },
+        { OID_PUBLIC, "public", OID_DB_OWNER }, { OID_INFO_SCHEMA, "information_schema", OID_USER },
+    };
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        v_int(r, ns[i].oid); v_text(r, ns[i].name); v_int(r, ns[i].owner); v_null(r);
+    }
+}
+
+static void rows_pg_class(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->nrels; i++) {
+        const attu_table *t = env->rels[i].t;
+        int64_t oid = env->rels[i].oid;
+        v_int(r, oid); v_text(r, t->name); v_int(r, OID_PUBLIC);
+        v_int(r, 0); v_int(r, 0); v_int(r, OID_USER); v_int(r, OID_HEAP_AM); v_int(r, oid); v_int(r, 0);
+        v_int(r, 0); v_real(r, (double)t->nrows); v_int(r, 0); v_int(r, 0);
+        v_bool(r, false); v_bool(r, false); v_char(r, 'p'); v_char(r, 'r');
+        v_int(r, t->ncols); v_int(r, 0);
+        v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, true);
+        v_char(r, 'd'); v_bool(r, false); v_int(r, 0); v_int(r, 0); v_int(r, 1);
+        v_nulls(r, 3);
+    }
+}
+
+static const pg_type_row *column_pg_type(attu_type t) {
+    return pg_type_by_oid((int)attu_type_pg_oid(t));
+}
+
+/* A column's storage and alignment: its type's, an array's 'x' and its
+ * element's alignment (as 8-byte elements align 'd'). */
+static void column_layout(attu_type t, const pg_type_row *pt, int *len, bool *byval, char *align, char *storage) {
+    if (pt) { *len = pt->len; *byval = pt->byval; *align = pt->align; *storage = pt->storage; return; }
+    *len = -1; *byval = false; *storage = 'x'; *align = 'i';
+    if (attu_type_is_array(t)) {
+        const pg_type_row *e = pg_type_by_oid((int)attu_type_pg_oid(attu_type_array_elem(t)));
+        if (e && e->align == 'd') *align = 'd';
+    }
+}
+
+static int column_collation(attu_type t) {
+    attu_type e = attu_type_is_array(t) ? attu_type_array_elem(t) : t;
+    return e.id == ATTU_TYPE_TEXT ? 100 : 0;
+}
+
+static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->nrels; i++) {
+        const attu_table *t = env->rels[i].t;
+        for (int k = 0; k < t->ncols; k++) {
+            attu_type ty = t->defs[k].type;
+            const pg_type_row *pt = column_pg_type(ty);
+            int len; bool byval; char align, storage;
+            column_layout(ty, pt, &len, &byval, &align, &storage);
+            v_int(r, env->rels[i].oid); v_text(r, t->defs[k].name); v_int(r, attu_type_pg_oid(ty));
+            v_int(r, -1); v_int(r, len); v_int(r, k + 1); v_int(r, attu_type_is_array(ty) ? 1 : 0); v_int(r, -1);
+            v_int(r, type_modifier(ty)); v_bool(r, byval); v_char(r, align); v_char(r, storage); v_text(r, "");
+            v_bool(r, t->defs[k].not_null); v_bool(r, attu_catalog_default(env->cat, t->name, k) != NULL);
+            v_bool(r, false); v_text(r, ""); v_text(r, ""); v_bool(r, false); v_bool(r, true); v_int(r, 0);
+            v_int(r, column_collation(ty));
+            v_nulls(r, 4);
+        }
+    }
+}
+
+static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->nrels; i++) {
+        const attu_table *t = env->rels[i].t;
+        for (int k = 0; k < t->ncols; k++) {
+            const char *d = attu_catalog_default(env->cat, t->name, k);
+            if (!d) continue;
+            /* an OID of its own, apart from the tables' hashes' usual range */
+            v_int(r, (int64_t)FIRST_USER_OID - 1 - (int64_t)((env->rels[i].oid * 1601 + k) % 8000));
+            v_int(r, env->rels[i].oid); v_int(r, k + 1); v_text(r, d);
+        }
+    }
+}
+
+static void rows_pg_type(rel_text *r, const syscat_env *env) {
+    (void)env;
+    for (size_t i = 0; i < N_PG_TYPES; i++) {
+        for (int arr = 0; arr < 2; arr++) {
+            const pg_type_row *p = &pg_types[i];
+            char name[80];
+            snprintf(name, sizeof name, "%s%s", arr ? "_" : "", p->typname);
+            v_int(r, arr ? p->array : p->oid); v_text(r, name); v_int(r, OID_PG_CATALOG); v_int(r, OID_USER);
+            v_int(r, arr ? -1 : p->len); v_bool(r, arr ? false : p->byval); v_char(r, 'b');
+            v_char(r, arr ? 'A' : p->category); v_bool(r, arr ? false : p->preferred); v_bool(r, true); v_char(r, ',');
+            v_int(r, 0); v_int(r, arr ? p->oid : p->elem); v_int(r, arr ? 0 : p->array);
+            v_char(r, arr ? (p->align == 'd' ? 'd' : 'i') : p->align); v_char(r, arr ? 'x' : p->storage);
+            v_bool(r, false); v_int(r, 0); v_int(r, -1); v_int(r, 0); v_int(r, p->collation);
+            v_nulls(r, 3);
+        }
+    }
+}
+
+static void rows_pg_database(rel_text *r, const syscat_env *env) {
+    v_int(r, OID_DATABASE); v_text(r, env->database); v_int(r, OID_USER); v_int(r, 6); v_char(r, 'c');
+    v_bool(r, false); v_bool(r, true); v_int(r, -1); v_int(r, 0); v_int(r, 1); v_int(r, 1663);
+    v_text(r, "C"); v_text(r, "C"); v_nulls(r, 3);
+}
+
+static void rows_pg_roles(rel_text *r, const syscat_env *env) {
+    v_text(r, env->user);
+    for (int i = 0; i < 5; i++) v_bool(r, true);
+    v_bool(r, false); v_int(r, -1); v_text(r, "********"); v_null(r); v_bool(r, false); v_null(r); v_int(r, OID_USER);
+}
+
+static void rows_pg_user(rel_text *r, const syscat_env *env) {
+    v_text(r, env->user); v_int(r, OID_USER); v_bool(r, true); v_bool(r, true); v_bool(r, false); v_bool(r, false);
+    v_text(r, "********"); v_null(r); v_null(r);
+}
+
+static void rows_pg_am(rel_text *r, const syscat_env *env) {
+    (void)env;
+    v_int(r, OID_HEAP_AM); v_text(r, "heap"); v_text(r, "heap_tableam_handler"); v_char(r, 't');
+    v_int(r, 403); v_text(r, "btree"); v_text(r, "bthandler"); v_char(r, 'i');
+}
+
+static void rows_pg_collation(rel_text *r, const syscat_env *env) {
+    (void)env;
+    static const struct { int oid; const char *name; char prov; int enc; const char *cc; } co[] = {
+        { 100, "default", 'd', -1, NULL }, { 950, "C", 'c', -1, "C" }, { 951, "POSIX", 'c', -1, "POSIX" },
+    };
+    for (size_t i = 0; i < sizeof co / sizeof co[0]; i++) {
+        v_int(r, co[i].oid); v_text(r, co[i].name); v_int(r, OID_PG_CATALOG); v_int(r, OID_USER); v_char(r, co[i].prov);
+        v_bool(r, true); v_int(r, co[i].enc); v_text(r, co[i].cc); v_text(r, co[i].cc); v_null(r); v_null(r);
+    }
+}
+
+static void rows_pg_tables(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->nrels; i++) {
+        v_text(r, "public"); v_text(r, env->rels[i].t->name); v_text(r, env->user); v_null(r);
+        v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false);
+    }
+}
+
+static void rows_is_tables(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->nrels; i++) {
+        v_text(r, env->database); v_text(r, "public"); v_text(r, env->rels[i].t->name); v_text(r, "BASE TABLE");
+        v_nulls(r, 5); v_text(r, "YES"); v_text(r, "NO"); v_null(r);
+    }
+}
+
+static void rows_is_schemata(rel_text *r, const syscat_env *env) {
+    static const char *const names[] = { "pg_toast", "pg_catalog", "public", "information_schema" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        v_text(r, env->database); v_text(r, names[i]);
+        v_text(r, !strcmp(names[i], "public") ? "pg_database_owner" : env->user);
+        v_nulls(r, 4);
+    }
+}
+
+/* information_schema.columns' data_type: format_type without modifiers,
+ * "ARRAY" for an array */
+static const char *is_data_type(attu_type t, char *buf, size_t cap) {
+    if (attu_type_is_array(t)) return "ARRAY";
+    const pg_type_row *pt = column_pg_type(t);
+    if (pt) return pt->format;
+    return attu_type_name(t, buf, cap);
+}
+
+static void rows_is_columns(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->nrels; i++) {
+        const attu_table *t = env->rels[i].t;
+        for (int k = 0; k < t->ncols; k++) {
+            attu_type ty = t->defs[k].type;
+            char buf[96];
+            v_text(r, env->database); v_text(r, "public"); v_text(r, t->name); v_text(r, t->defs[k].name);
+            v_int(r, k + 1); v_text(r, attu_catalog_default(env->cat, t->name, k));
+            v_text(r, t->defs[k].not_null ? "NO" : "YES"); v_text(r, is_data_type(ty, buf, sizeof buf));
+            bool arr = attu_type_is_array(ty);
+            /* character_maximum_length, character_octet_length */
+            if (!arr && ty.id == ATTU_TYPE_TEXT) {
+                int n = attu_type_is_bpchar(ty) || (attu_type_is_varchar_any(ty) && ty.precision > 0) ? ty.precision : -1;
+                if (n > 0) { v_int(r, n); v_int(r, (int64_t)n * 4); }
+                else { v_null(r); v_int(r, 1073741824); }
+            } else v_nulls(r, 2);
+            /* numeric_precision, numeric_precision_radix, numeric_scale */
+            int prec = -1, radix = 2, scale = -1;
+            if (!arr) switch (ty.id) {
+            case ATTU_TYPE_INT16: prec = 16; scale = 0; break;
+            case ATTU_TYPE_INT32: prec = 32; scale = 0; break;
+            case ATTU_TYPE_INT64: prec = 64; scale = 0; break;
+            case ATTU_TYPE_FLOAT32: prec = 24; break;
+            case ATTU_TYPE_FLOAT64: prec = 53; break;
+            case ATTU_TYPE_DECIMAL:
+                radix = 10;
+                if (ty.precision > 0) { prec = ty.precision; scale = ty.scale; } else prec = -2;
+                break;
+            case ATTU_TYPE_NUMERIC: radix = 10; prec = -2; break;
+            default: break;
+            }
+            if (prec >= 0) v_int(r, prec); else v_null(r);
+            if (prec != -1) v_int(r, radix); else v_null(r);
+            if (scale >= 0) v_int(r, scale); else v_null(r);
+            /* datetime_precision, interval_type, interval_precision */
+            int dtp = -1;
+            if (!arr) switch (ty.id) {
+            case ATTU_TYPE_DATE: dtp = 0; break;
+            case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME: case ATTU_TYPE_TIMETZ: dtp = 6; break;
+            case ATTU_TYPE_INTERVAL: dtp = attu_type_interval_prec(ty) >= 0 ? attu_type_interval_prec(ty) : 6; break;
+            default: break;
+            }
+            if (dtp >= 0) v_int(r, dtp); else v_null(r);
+            if (!arr && ty.id == ATTU_TYPE_INTERVAL && attu_type_interval_range(ty)) {
+                char ib[96];
+                attu_type f = attu_type_interval(attu_type_interval_range(ty), -1);
+                const char *s = attu_type_interval_name(f, ib, sizeof ib);
+                v_text(r, s + strlen("interval "));
+            } else v_null(r);
+            v_null(r);
+            v_nulls(r, 3);   /* character_set_* */
+            if (column_collation(ty) && !arr) v_nulls(r, 3); else v_nulls(r, 3);   /* collation_*: NULL for the default */
+            v_nulls(r, 3);   /* domain_* */
+            const pg_type_row *pt = column_pg_type(ty);
+            char udt[80];
+            snprintf(udt, sizeof udt, "%s%s", arr ? "_" : "",
+                     arr ? (pg_type_array_elem((int)attu_type_pg_oid(ty)) ? pg_type_array_elem((int)attu_type_pg_oid(ty))->typname : "")
+                         : (pt ? pt->typname : ""));
+            v_text(r, env->database); v_text(r, "pg_catalog"); v_text(r, udt);
+            v_nulls(r, 4);   /* scope_*, maximum_cardinality */
+            snprintf(buf, sizeof buf, "%d", k + 1);
+            v_text(r, buf); v_text(r, "NO"); v_text(r, "NO"); v_nulls(r, 6); v_text(r, "NO"); v_text(r, "NEVER");
+            v_null(r); v_text(r, "YES");
+        }
+    }
+}
+
+typedef struct sys_relation {
+    const char *schema;   /* "pg_catalog" or "information_schema" */
+    const char *name;
+    const char *cols;
+    void (*rows)(rel_text *r, const syscat_env *env);   /* NULL: empty */
+} sys_relation;
+
+static const sys_relation sys_relations[] = {
+    { "pg_catalog", "pg_namespace", "oid bigint, nspname text, nspowner bigint, nspacl text[]", rows_pg_namespace },
+    { "pg_catalog", "pg_class",
+      "oid bigint, relname text, relnamespace bigint, reltype bigint, reloftype bigint, relowner bigint, relam bigint, "
+      "relfilenode bigint, reltablespace bigint, relpages integer, reltuples real, relallvisible integer, "
+      "reltoastrelid bigint, relhasindex boolean, relisshared boolean, relpersistence text, relkind text, "
+      "relnatts smallint, relchecks smallint, relhasrules boolean, relhastriggers boolean, relhassubclass boolean, "
+      "relrowsecurity boolean, relforcerowsecurity boolean, relispopulated boolean, relreplident text, "
+      "relispartition boolean, relrewrite bigint, relfrozenxid bigint, relminmxid bigint, relacl text[], "
+      "reloptions text[], relpartbound text", rows_pg_class },
+    { "pg_catalog", "pg_attribute",
+      "attrelid bigint, attname text, atttypid bigint, attstattarget integer, attlen smallint, attnum smallint, "
+      "attndims integer, attcacheoff integer, atttypmod integer, attbyval boolean, attalign text, attstorage text, "
+      "attcompression text, attnotnull boolean, atthasdef boolean, atthasmissing boolean, attidentity text, "
+      "attgenerated text, attisdropped boolean, attislocal boolean, attinhcount integer, attcollation bigint, "
+      "attacl text[], attoptions text[], attfdwoptions text[], attmissingval text", rows_pg_attribute },
+    { "pg_catalog", "pg_attrdef", "oid bigint, adrelid bigint, adnum smallint, adbin text", rows_pg_attrdef },
+    { "pg_catalog", "pg_type",
+      "oid bigint, typname text, typnamespace bigint, typowner bigint, typlen smallint, typbyval boolean, "
+      "typtype text, typcategory text, typispreferred boolean, typisdefined boolean, typdelim text, typrelid bigint, "
+      "typelem bigint, typarray bigint, typalign text, typstorage text, typnotnull boolean, typbasetype bigint, "
+      "typtypmod integer, typndims integer, typcollation bigint, typdefaultbin text, typdefault text, typacl text[]",
+      rows_pg_type },
+    { "pg_catalog", "pg_index",
+      "indexrelid bigint, indrelid bigint, indnatts smallint, indnkeyatts smallint, indisunique boolean, "
+      "indnullsnotdistinct boolean, indisprimary boolean, indisexclusion boolean, indimmediate boolean, "
+      "indisclustered boolean, indisvalid boolean, indcheckxmin boolean, indisready boolean, indislive boolean, "
+      "indisreplident boolean, indkey smallint[], indcollation bigint[], indclass bigint[], indoption smallint[], "
+      "indexprs text, indpred text", NULL },
+    { "pg_catalog", "pg_database",
+      "oid bigint, datname text, datdba bigint, encoding integer, datlocprovider text, datistemplate boolean, "
+      "datallowconn boolean, datconnlimit integer, datfrozenxid bigint, datminmxid bigint, dattablespace bigint, "
+      "datcollate text, datctype text, daticulocale text, datcollversion text, datacl text[]", rows_pg_database },
+    { "pg_catalog", "pg_roles",
+      "rolname text, rolsuper boolean, rolinherit boolean, rolcreaterole boolean, rolcreatedb boolean, "
+      "rolcanlogin boolean, rolreplication boolean, rolconnlimit integer, rolpassword text, "
+      "rolvaliduntil timestamptz, rolbypassrls boolean, rolconfig text[], oid bigint", rows_pg_roles },
+    { "pg_catalog", "pg_user",
+      "usename text, usesysid bigint, usecreatedb boolean, usesuper boolean, userepl boolean, usebypassrls boolean, "
+      "passwd text, valuntil timestamptz, useconfig text[]", rows_pg_user },
+    { "pg_catalog", "pg_am", "oid bigint, amname text, amhandler text, amtype text", rows_pg_am },
+    { "pg_catalog", "pg_collation",
+      "oid bigint, collname text, collnamespace bigint, collowner bigint, collprovider text, "
+      "collisdeterministic boolean, collencoding integer, collcollate text, collctype text, colliculocale text, "
+      "collversion text", rows_pg_collation },
+    { "pg_catalog", "pg_tables",
+      "schemaname text, tablename text, tableowner text, tablespace text, hasindexes boolean, hasrules boolean, "
+      "hastriggers boolean, rowsecurity boolean", rows_pg_tables },
+    { "pg_catalog", "pg_constraint",
+      "oid bigint, conname text, connamespace bigint, contype text, condeferrable boolean, condeferred boolean, "
+      "convalidated boolean, conrelid bigint, contypid bigint, conindid bigint, conparentid bigint, "
+      "confrelid bigint, confupdtype text, confdeltype text, confmatchtype text, conislocal boolean, "
+      "coninhcount integer, connoinherit boolean, conkey smallint[], confkey smallint[], conbin text", NULL },
+    { "pg_catalog", "pg_description", "objoid bigint, classoid bigint, objsubid integer, description text", NULL },
+    { "pg_catalog", "pg_policy",
+      "oid bigint, polname text, polrelid bigint, polcmd text, polpermissive boolean, polroles bigint[], "
+      "polqual text, polwithcheck text", NULL },
+    { "pg_catalog", "pg_statistic_ext",
+      "oid bigint, stxrelid bigint, stxname text, stxnamespace bigint, stxowner bigint, stxstattarget integer, "
+      "stxkeys smallint[], stxkind text[], stxexprs text", NULL },
+    { "pg_catalog", "pg_publication",
+      "oid bigint, pubname text, pubowner bigint, puballtables boolean, pubinsert boolean, pubupdate boolean, "
+      "pubdelete boolean, pubtruncate boolean, pubviaroot boolean", NULL },
+    { "pg_catalog", "pg_publication_namespace", "oid bigint, pnpubid bigint, pnnspid bigint", NULL },
+    { "pg_catalog", "pg_publication_rel",
+      "oid bigint, prpubid bigint, prrelid bigint, prqual text, prattrs smallint[]", NULL },
+    { "pg_catalog", "pg_inherits",
+      "inhrelid bigint, inhparent bigint, inhseqno integer, inhdetachpending boolean", NULL },
+    { "pg_catalog", "pg_trigger",
+      "oid bigint, tgrelid bigint, tgparentid bigint, tgname text, tgfoid bigint, tgtype smallint, "
+      "tgenabled text, tgisinternal boolean", NULL },
+    { "information_schema", "tables",
+      "table_catalog text, table_schema text, table_name text, table_type text, self_referencing_column_name text, "
+      "reference_generation text, user_defined_type_catalog text, user_defined_type_schema text, "
+      "user_defined_type_name text, is_insertable_into text, is_typed text, commit_action text", rows_is_tables },
+    { "information_schema", "columns",
+      "table_catalog text, table_schema text, table_name text, column_name text, ordinal_position integer, "
+      "column_default text, is_nullable text, data_type text, character_maximum_length integer, "
+      "character_octet_length integer, numeric_precision integer, numeric_precision_radix integer, "
+      "numeric_scale integer, datetime_precision integer, interval_type text, interval_precision integer, "
+      "character_set_catalog text, character_set_schema text, character_set_name text, collation_catalog text, "
+      "collation_schema text, collation_name text, domain_catalog text, domain_schema text, domain_name text, "
+      "udt_catalog text, udt_schema text, udt_name text, scope_catalog text, scope_schema text, scope_name text, "
+      "maximum_cardinality integer, dtd_identifier text, is_self_referencing text, is_identity text, "
+      "identity_generation text, identity_start text, identity_increment text, identity_maximum text, "
+      "identity_minimum text, identity_cycle text, is_generated text, generation_expression text, "
+      "is_updatable text", rows_is_columns },
+    { "information_schema", "schemata",
+      "catalog_name text, schema_name text, schema_owner text, default_character_set_catalog text, "
+      "default_character_set_schema text, default_character_set_name text, sql_path text", rows_is_schemata },
+};
+
+static const sys_relation *find_relation(const char *schema, const char *name) {
+    for (size_t i = 0; i < sizeof sys_relations / sizeof sys_relations[0]; i++)
+        if (!strcmp(sys_relations[i].name, name) && (!schema || !strcmp(sys_relations[i].schema, schema)) &&
+            (schema || !strcmp(sys_relations[i].schema, "pg_catalog")))
+            return &sys_relations[i];
+    return NULL;
+}
+
+bool attu_is_system_schema(const char *schema) {
+    return schema && (!strcmp(schema, "pg_catalog") || !strcmp(schema, "information_schema"));
+}
+
+static const char *session_user_name(const bctx *c) {
+    return c->params && c->params->user && *c->params->user ? c->params->user : "attu";
+}
+static const char *session_database_name(const bctx *c) {
+    return c->params && c->params->database && *c->params->database ? c->params->database : "attu";
+}
+
+static void free_parse(void *p) { attu_parse_free(p); }
+
+/* Parses text (taking it; its copy in the plan arena is what the syntax
+ * tree's positions refer to) and keeps the result until the plan arena
+ * goes; NULL with c->err set on failure. */
+static const attu_parse_result *parse_kept(bctx *c, char *text, const char **kept) {
+    if (!text) { attu_error_oom(c->err); return NULL; }
+    char *copy = attu_pstrdup(c->pa, text, strlen(text));
+    free(text);
+    if (!copy) { attu_error_oom(c->err); return NULL; }
+    attu_error e;
+    memset(&e, 0, sizeof e);
+    attu_parse_result *pr = attu_parse(copy, &e);
+    if (!pr) {
+        /* a fault of this file's text, never of the user's query */
+        attu_error_set(c->err, "XX000", 0, "internal error in a system catalog query: %s", e.message);
+        return NULL;
+    }
+    if (!attu_plan_arena_on_free(c->pa, free_parse, pr)) { attu_parse_free(pr); attu_error_oom(c->err); return NULL; }
+    if (pr->n != 1 || pr->stmts[0].stmt->kind != ATTU_STMT_SELECT) {
+        attu_error_set(c->err, "XX000", 0, "internal error in a system catalog query");
+        return NULL;
+    }
+    if (kept) *kept = copy;
+    return pr;
+}
+
+const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const char *name, int pos,
+                                           bool *is_system) {
+    *is_system = false;
+    if (schema && !attu_is_system_schema(schema)) return NULL;
+    const sys_relation *sr = find_relation(schema, name);
+    if (!sr) {
+        if (!schema) return NULL;
+        *is_system = true;
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, pos, "relation \"%s.%s\" does not exist", schema, name);
+        return NULL;
+    }
+    *is_system = true;
+    syscat_env env = { c->cat, NULL, 0, session_user_name(c), session_database_name(c) };
+    bool oom;
+    env.rels = user_relations(c->cat, &env.nrels, &oom);
+    if (oom) { attu_error_oom(c->err); return NULL; }
+    rel_text r;
+    if (!rel_begin(&r, sr->cols)) { rel_free(&r); free(env.rels); attu_error_oom(c->err); return NULL; }
+    if (sr->rows) sr->rows(&r, &env);
+    free(env.rels);
+    const attu_parse_result *pr = parse_kept(c, rel_finish(&r), NULL);
+    return pr ? pr->stmts[0].stmt->u.select.query : NULL;
+}
+
+/* ---- catalog functions ------------------------------------------------------------ */
+
+/* An identifier as PostgreSQL's quote_ident writes it in regclass output:
+ * bare when lower case letters, digits and _ (not first a digit). */
+static void sb_ident(sbuf *b, const char *s) {
+    bool bare = *s && !(*s >= '0' && *s <= '9');
+    for (const char *p = s; *p && bare; p++) bare = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (bare) { sb_puts(b, s); return; }
+    sb_puts(b, "\"");
+    for (const char *p = s; *p; p++) { sb_add(b, p, 1); if (*p == '"') sb_add(b, "\"", 1); }
+    sb_puts(b, "\"");
+}
+
+/* The body of a catalog function: a SQL expression over $1, $2, ... (its
+ * arguments), written to b; false when the function takes no such count
+ * of arguments. */
+typedef bool (*macro_fn)(bctx *c, sbuf *b, int nargs);
+
+static bool m_userbyid(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    sb_printf(b, "CASE WHEN $1 = %d THEN ", OID_USER);
+    sb_quote(b, session_user_name(c));
+    sb_printf(b, " WHEN $1 = %d THEN 'pg_database_owner' ELSE 'unknown (OID=' || $1 || ')' END", OID_DB_OWNER);
+    return true;
+}
+static bool m_visible(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::boolean ELSE true END");
+    return true;
+}
+static bool m_get_expr(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 2 && n != 3) return false;
+    sb_puts(b, "CAST($1 AS text)");
+    return true;
+}
+static bool m_encoding(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    sb_puts(b, "CASE $1 WHEN 6 THEN 'UTF8' WHEN 0 THEN 'SQL_ASCII' ELSE '' END");
+    return true;
+}
+static bool m_null_text_1_2(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1 && n != 2) return false;
+    sb_puts(b, "NULL::text");
+    return true;
+}
+static bool m_null_text_2(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 2) return false;
+    sb_puts(b, "NULL::text");
+    return true;
+}
+static bool m_null_text_1(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    sb_puts(b, "NULL::text");
+    return true;
+}
+static bool m_true_1_2_3(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n < 1 || n > 3) return false;
+    sb_puts(b, "true");
+    return true;
+}
+static bool m_publishable(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::boolean ELSE true END");
+    return true;
+}
+static bool m_current_schema(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 0) return false;
+    sb_puts(b, "'public'::text");
+    return true;
+}
+static bool m_current_schemas(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    sb_puts(b, "CASE WHEN $1 THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END");
+    return true;
+}
+static bool m_current_database(bctx *c, sbuf *b, int n) {
+    if (n != 0) return false;
+    sb_quote(b, session_database_name(c));
+    sb_puts(b, "::text");
+    return true;
+}
+static bool m_version(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 0) return false;
+    sb_puts(b, "'PostgreSQL 15.0 (attu 0.1.0) on x86_64-pc-linux-gnu'::text");
+    return true;
+}
+
+/* format_type(oid, typmod): the user tables' columns' types exactly (their
+ * modifiers included), then each type by its OID, decoding the modifiers of
+ * numeric, varchar and bpchar; NULL for an unknown OID, as PostgreSQL's
+ * "???" is rare enough that NULL serves. */
+static bool m_format_type(bctx *c, sbuf *b, int n) {
+    if (n != 2) return false;
+    sb_puts(b, "CASE");
+    size_t nrels;
+    bool oom;
+    rel_info *rels = user_relations(c->cat, &nrels, &oom);
+    if (oom) { b->oom = true; return true; }
+    /* each (oid, typmod) with a modifier once */
+    for (size_t i = 0; i < nrels; i++)
+        for (int k = 0; k < rels[i].t->ncols; k++) {
+            attu_type t = rels[i].t->defs[k].type;
+            int32_t mod = type_modifier(t);
+            if (mod < 0) continue;
+            char buf[128];
+            sb_printf(b, " WHEN $1 = %u AND $2 = %d THEN ", attu_type_pg_oid(t), mod);
+            sb_quote(b, format_type_of(t, buf, sizeof buf));
+        }
+    free(rels);
+    sb_puts(b, " WHEN $1 = 1700 AND $2 >= 4 THEN 'numeric(' || (($2 - 4) / 65536) || ',' || (($2 - 4) % 65536) || ')'"
+               " WHEN $1 = 1043 AND $2 >= 4 THEN 'character varying(' || ($2 - 4) || ')'"
+               " WHEN $1 = 1042 AND $2 >= 4 THEN 'character(' || ($2 - 4) || ')'"
+               " WHEN $1 = 1042 AND $2 IS NOT NULL THEN 'bpchar'");
+    for (size_t i = 0; i < N_PG_TYPES; i++) {
+        sb_printf(b, " WHEN $1 = %d THEN ", pg_types[i].oid);
+        sb_quote(b, pg_types[i].format);
+        sb_printf(b, " WHEN $1 = %d THEN ", pg_types[i].array);
+        char arr[96];
+        snprintf(arr, sizeof arr, "%s[]", pg_types[i].format);
+        sb_quote(b, arr);
+    }
+    sb_puts(b, " ELSE NULL::text END");
+    return true;
+}
+
+/* pg_table_size and friends: what the columns hold, as width x rows (an
+ * estimate: attu's columns are not PostgreSQL's pages) */
+static bool m_table_size(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    size_t nrels;
+    bool oom;
+    rel_info *rels = user_relations(c->cat, &nrels, &oom);
+    if (oom) { b->oom = true; return true; }
+    sb_puts(b, "CASE");
+    for (size_t i = 0; i < nrels; i++) {
+        int64_t w = 0;
+        for (int k = 0; k < rels[i].t->ncols; k++) {
+            int16_t l = attu_type_pg_len(rels[i].t->defs[k].type);
+            w += l > 0 ? l : 16;
+        }
+        sb_printf(b, " WHEN $1 = %lld THEN %lld::bigint", (long long)rels[i].oid, (long long)(w * (int64_t)rels[i].t->nrows));
+    }
+    free(rels);
+    sb_puts(b, " ELSE NULL::bigint END");
+    return true;
+}
+
+/* pg_size_pretty(bigint), PostgreSQL's rounding: below 10240 bytes, then
+ * halving-rounded kB, MB, GB, TB */
+static bool m_size_pretty(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    sb_puts(b, "CASE WHEN abs($1) < 10240 THEN $1 || ' bytes'"
+               " WHEN abs($1) < 10485248 THEN (($1 / 512 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' kB'"
+               " WHEN abs($1) < 10736893952 THEN (($1 / 524288 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' MB'"
+               " WHEN abs($1) < 10994579406848 THEN (($1 / 536870912 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' GB'"
+               " ELSE (($1 / 549755813888 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' TB' END");
+    return true;
+}
+
+/* oid::regclass: the table's name (quoted as needed), else the number */
+static bool m_regclass(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    size_t nrels;
+    bool oom;
+    rel_info *rels = user_relations(c->cat, &nrels, &oom);
+    if (oom) { b->oom = true; return true; }
+    sb_puts(b, "CASE");
+    for (size_t i = 0; i < nrels; i++) {
+        sbuf id = {0};
+        sb_ident(&id, rels[i].t->name);
+        sb_printf(b, " WHEN $1 = %lld THEN ", (long long)rels[i].oid);
+        sb_quote(b, id.p ? id.p : "");
+        free(id.p);
+    }
+    free(rels);
+    sb_puts(b, " ELSE CAST($1 AS text) END");
+    return true;
+}
+
+static bool m_regtype(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    sb_puts(b, "CASE");
+    for (size_t i = 0; i < N_PG_TYPES; i++) {
+        char arr[96];
+        sb_printf(b, " WHEN $1 = %d THEN ", pg_types[i].oid);
+        sb_quote(b, pg_types[i].format);
+        snprintf(arr, sizeof arr, "%s[]", pg_types[i].format);
+        sb_printf(b, " WHEN $1 = %d THEN ", pg_types[i].array);
+        sb_quote(b, arr);
+    }
+    sb_puts(b, " ELSE CAST($1 AS text) END");
+    return true;
+}
+
+static bool m_regnamespace(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    sb_printf(b, "CASE $1 WHEN %d THEN 'pg_catalog' WHEN %d THEN 'pg_toast' WHEN %d THEN 'public'"
+                 " WHEN %d THEN 'information_schema' ELSE CAST($1 AS text) END",
+              OID_PG_CATALOG, OID_PG_TOAST, OID_PUBLIC, OID_INFO_SCHEMA);
+    return true;
+}
+
+typedef struct catalog_fn { const char *name; macro_fn body; } catalog_fn;
+
+static const catalog_fn catalog_fns[] = {
+    { "pg_get_userbyid", m_userbyid },
+    { "pg_table_is_visible", m_visible },
+    { "pg_type_is_visible", m_visible },
+    { "pg_get_expr", m_get_expr },
+    { "pg_encoding_to_char", m_encoding },
+    { "obj_description", m_null_text_1_2 },
+    { "col_description", m_null_text_2 },
+    { "shobj_description", m_null_text_2 },
+    { "pg_get_statisticsobjdef_columns", m_null_text_1 },
+    { "pg_relation_is_publishable", m_publishable },
+    { "has_table_privilege", m_true_1_2_3 },
+    { "has_schema_privilege", m_true_1_2_3 },
+    { "has_database_privilege", m_true_1_2_3 },
+    { "has_column_privilege", m_true_1_2_3 },
+    { "current_schema", m_current_schema },
+    { "current_schemas", m_current_schemas },
+    { "current_database", m_current_database },
+    { "version", m_version },
+    { "format_type", m_format_type },
+    { "pg_table_size", m_table_size },
+    { "pg_relation_size", m_table_size },
+    { "pg_total_relation_size", m_table_size },
+    { "pg_size_pretty", m_size_pretty },
+};
+
+/* The macro being bound: its arguments, bound in the scope and text of
+ * the call where $k stands. */
+struct syscat_macro {
+    const attu_ast_expr *const *args;
+    int                         nargs;
+    const scope                *sc;
+    const char                 *sql;
+    const struct syscat_macro  *up;
+};
+
+/* Binds body (with $1..$n standing for args) as an expression. The $k
+ * become quoted names holding \001 (no name a user writes does, and they
+ * are not parameters, whose binding the statement's own $n own). */
+static attu_bexpr *bind_macro(bctx *c, const scope *sc, const sbuf *body, const attu_ast_expr *const *args, int n) {
+    if (body->oom) { attu_error_oom(c->err); return NULL; }
+    sbuf q = {0};
+    sb_puts(&q, "SELECT ");
+    for (const char *p = body->p ? body->p : ""; *p; p++) {
+        if (*p == '$' && p[1] >= '1' && p[1] <= '9') {
+            sb_printf(&q, "\"\001%c\"", p[1]);
+            p++;
+        } else sb_add(&q, p, 1);
+    }
+    if (q.oom) { free(q.p); attu_error_oom(c->err); return NULL; }
+    const char *text;
+    const attu_parse_result *pr = parse_kept(c, q.p, &text);
+    if (!pr) return NULL;
+    const attu_ast_query *mq = pr->stmts[0].stmt->u.select.query;
+    struct syscat_macro m = { args, n, sc, c->sql, c->macro };
+    const char *save_sql = c->sql;
+    c->macro = &m;
+    c->sql = text;
+    attu_bexpr *r = bind_expr(c, sc, mq->u.select.items[0].expr);
+    c->macro = m.up;
+    c->sql = save_sql;
+    return r;
+}
+
+attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled) {
+    *handled = false;
+    if (!c->macro || e->kind != ATTU_EXPR_COLUMN || e->u.column.qualifier || e->u.column.name[0] != '\001') return NULL;
+    *handled = true;
+    const struct syscat_macro *m = c->macro;
+    int k = e->u.column.name[1] - '1';
+    if (k < 0 || k >= m->nargs) {
+        attu_error_set(c->err, "XX000", 0, "internal error in a system catalog function");
+        return NULL;
+    }
+    /* the argument in the call's own context (a macro within an argument
+     * binds with the one around it) */
+    const char *text = c->sql;
+    c->macro = m->up;
+    c->sql = m->sql;
+    attu_bexpr *r = bind_expr(c, m->sc, m->args[k]);
+    c->macro = m;
+    c->sql = text;
+    return r;
+}
+
+attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled) {
+    *handled = false;
+    if (e->u.func.schema && strcmp(e->u.func.schema, "pg_catalog")) return NULL;
+    if (e->u.func.star || e->u.func.distinct || e->u.func.order_by.n || e->u.func.filter || e->u.func.over ||
+        e->u.func.within_group)
+        return NULL;
+    const catalog_fn *fn = NULL;
+    for (size_t i = 0; i < sizeof catalog_fns / sizeof catalog_fns[0]; i++)
+        if (!strcmp(catalog_fns[i].name, e->u.func.name)) fn = &catalog_fns[i];
+    if (!fn) return NULL;
+    int n = e->u.func.args.n;
+    for (int i = 0; i < n; i++) if (e->u.func.args.items[i]->arg_name) return NULL;
+    sbuf body = {0};
+    if (!fn->body(c, &body, n)) { free(body.p); return NULL; }   /* the usual "function does not exist" */
+    *handled = true;
+    attu_bexpr *r = bind_macro(c, sc, &body, (const attu_ast_expr *const *)e->u.func.args.items, n);
+    free(body.p);
+    return r;
+}
+
+/* 'name'::regclass: the OID of the user table of that name (optionally
+ * public.), 42P01 when none; an OID written as a string is that OID. */
+static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos) {
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (*s && !*end) return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), v);
+    const char *name = s;
+    if (!strncmp(name, "public.", 7)) name += 7;
+    char folded[ATTU_NAME_MAX + 1];
+    size_t n = 0;
+    if (*name == '"') {   /* "Mixed Case" keeps its case */
+        for (const char *p = name + 1; *p && n < ATTU_NAME_MAX; p++) {
+            if (*p == '"') { if (p[1] == '"') p++; else break; }
+            folded[n++] = *p;
+        }
+    } else {
+        for (const char *p = name; *p && n < ATTU_NAME_MAX; p++)
+            folded[n++] = (*p >= 'A' && *p <= 'Z') ? (char)(*p - 'A' + 'a') : *p;
+    }
+    folded[n] = 0;
+    size_t nrels;
+    bool oom;
+    rel_info *rels = user_relations(c->cat, &nrels, &oom);
+    if (oom) { attu_error_oom(c->err); return NULL; }
+    for (size_t i = 0; i < nrels; i++)
+        if (!strcmp(rels[i].t->name, folded)) {
+            int64_t oid = rels[i].oid;
+            free(rels);
+            return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), oid);
+        }
+    free(rels);
+    attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, pos, "relation \"%s\" does not exist", s);
+    return NULL;
+}
+
+attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled) {
+    *handled = false;
+    const char *tn = e->u.cast.type.name;
+    const attu_ast_expr *arg = e->u.cast.arg;
+    if (!tn) return NULL;
+    macro_fn body = NULL;
+    if (!strcmp(tn, "regclass")) {
+        if (arg->kind == ATTU_EXPR_LITERAL && arg->u.literal.kind == ATTU_LIT_STRING) {
+            *handled = true;
+            return regclass_of_name(c, arg->u.literal.text, arg->position);
+        }
+        body = m_regclass;
+    } else if (!strcmp(tn, "regtype")) body = m_regtype;
+    else if (!strcmp(tn, "regnamespace")) body = m_regnamespace;
+    else {
+        /* the catalog's types as attu has them */
+        static const struct { const char *pg, *attu; } alias[] = {
+            { "oid", "bigint" }, { "xid", "bigint" }, { "regproc", "text" }, { "name", "text" },
+            { "oid[]", "bigint[]" }, { "name[]", "text[]" }, { "int2vector", "smallint[]" }, { "oidvector", "bigint[]" },
+            { "pg_node_tree", "text" },
+        };
+        for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
+            if (!strcmp(tn, alias[i].pg)) {
+                attu_ast_expr copy = *e;
+                copy.u.cast.type.name = (char *)alias[i].attu;
+                *handled = true;
+                return bind_expr(c, sc, &copy);
+            }
+        return NULL;
+    }
+    *handled = true;
+    sbuf b = {0};
+    body(c, &b, 1);
+    attu_bexpr *r = bind_macro(c, sc, &b, &arg, 1);
+    free(b.p);
+    return r;
+}
