@@ -72,6 +72,16 @@ static attu_ast_typename ab_qualified_typename(attu_parse_ctx *c, const char *sc
     return tn_make(name, pos);
 }
 
+/* schema.name in DROP TABLE: the name itself in public */
+static const char *drop_name(attu_parse_ctx *c, const attu_token *schema, const attu_token *name) {
+    const char *sc = ab_tokstr(schema), *nm = ab_tokstr(name);
+    if (!strcmp(sc, "pg_catalog") || !strcmp(sc, "information_schema"))
+        ab_defer_error(c, "42501", 0, "permission denied: \"%s\" is a system catalog", nm);
+    else if (strcmp(sc, "public"))
+        ab_defer_error(c, "3F000", schema->pos, "schema \"%s\" does not exist", sc);
+    return nm;
+}
+
 /* x COLLATE [schema.]name (the rule's comment says why it is x itself) */
 static attu_ast_expr *ab_collate(attu_parse_ctx *c, attu_ast_expr *e, const char *schema, const char *name,
                                  int pos, int name_pos) {
@@ -2297,19 +2307,27 @@ opt_with_data(A) ::= WITH NO DATA.      { A = true; }
 opt_with_data(A) ::= .                  { A = false; }
 
 %type drop_stmt {attu_ast_stmt *}
-drop_stmt(A) ::= DROP(K) TABLE IF EXISTS name_list(L) opt_drop_behavior(B).
+drop_stmt(A) ::= DROP(K) TABLE IF EXISTS drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_TABLE, K.pos);
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.if_exists = true;
     A->u.drop_table.cascade = B;
 }
-drop_stmt(A) ::= DROP(K) TABLE name_list(L) opt_drop_behavior(B).
+drop_stmt(A) ::= DROP(K) TABLE drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_TABLE, K.pos);
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.cascade = B;
 }
+/* DROP TABLE's names, public.NAME being NAME (attu's one schema); a
+ * system catalog cannot be dropped (42501, as PostgreSQL says) */
+%type drop_name_list {attu_names *}
+drop_name_list(A) ::= colid(N).                             { A = ab_names_push(ctx, NULL, ab_tokstr(&N), N.pos); }
+drop_name_list(A) ::= colid(S) DOT attr_name(N).            { A = ab_names_push(ctx, NULL, drop_name(ctx, &S, &N), S.pos); }
+drop_name_list(A) ::= drop_name_list(L) COMMA colid(N).     { A = ab_names_push(ctx, L, ab_tokstr(&N), N.pos); }
+drop_name_list(A) ::= drop_name_list(L) COMMA colid(S) DOT attr_name(N).
+    { A = ab_names_push(ctx, L, drop_name(ctx, &S, &N), S.pos); }
 %type opt_drop_behavior {bool}
 opt_drop_behavior(A) ::= CASCADE.   { A = true; }
 opt_drop_behavior(A) ::= RESTRICT.  { A = false; }

@@ -215,6 +215,10 @@ static const char *format_type_of(attu_type t, char *buf, size_t cap) {
     return attu_type_name(t, buf, cap);
 }
 
+static const pg_type_row *column_pg_type(attu_type t) {
+    return pg_type_by_oid((int)attu_type_pg_oid(t));
+}
+
 /* ---- relation text -------------------------------------------------------------- */
 
 /* A relation under construction: its columns ("name type, ..." in attu's
@@ -293,7 +297,8 @@ static char *rel_finish(rel_text *r) {
         for (int i = 0; i < r->ncols; i++) sb_printf(&q, "%sNULL::%s AS \"%s\"", i ? ", " : "", r->types[i], r->names[i]);
         sb_puts(&q, " WHERE false");
     }
-    bool oom = q.oom || r->b.oom;
+    /* a row of a wrong width: this file's fault (the parse would fail) */
+    bool oom = q.oom || r->b.oom || r->col != 0;
     rel_free(r);
     if (oom) { free(q.p); return NULL; }
     return q.p;
@@ -335,9 +340,6 @@ static void rows_pg_class(rel_text *r, const syscat_env *env) {
     }
 }
 
-static const pg_type_row *column_pg_type(attu_type t) {
-    return pg_type_by_oid((int)attu_type_pg_oid(t));
-}
 
 /* A column's storage and alignment: its type's, an array's 'x' and its
  * element's alignment (as 8-byte elements align 'd'). */
@@ -374,6 +376,34 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
     }
 }
 
+/* A column's DEFAULT as pg_get_expr shows it: the text attu keeps, and a
+ * string constant's type as PostgreSQL's deparser adds it ('x'::text,
+ * '2024-01-01'::date) where the column's type is not a number's. The
+ * result is buf or d. */
+static const char *default_text(attu_type t, const char *d, char *buf, size_t cap) {
+    size_t n = strlen(d);
+    bool literal = n >= 2 && d[0] == '\'' && d[n - 1] == '\'';
+    for (size_t i = 1; literal && i + 1 < n; i++) {
+        if (d[i] != '\'') continue;
+        if (d[i + 1] == '\'' && i + 2 < n) i++;
+        else literal = false;
+    }
+    if (!literal || attu_type_is_array(t)) return d;
+    const char *cast;
+    switch (t.id) {
+    case ATTU_TYPE_TEXT: cast = attu_type_is_bpchar_any(t) ? "bpchar" : attu_type_is_varchar_any(t) ? "character varying" : "text"; break;
+    case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME:
+    case ATTU_TYPE_TIMETZ: case ATTU_TYPE_INTERVAL: {
+        const pg_type_row *pt = column_pg_type(t);
+        cast = pt ? pt->format : NULL;
+        break;
+    }
+    default: cast = NULL; break;
+    }
+    if (!cast || (size_t)snprintf(buf, cap, "%s::%s", d, cast) >= cap) return d;
+    return buf;
+}
+
 static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->nrels; i++) {
         const attu_table *t = env->rels[i].t;
@@ -382,7 +412,8 @@ static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
             if (!d) continue;
             /* an OID of its own, apart from the tables' hashes' usual range */
             v_int(r, (int64_t)FIRST_USER_OID - 1 - (int64_t)((env->rels[i].oid * 1601 + k) % 8000));
-            v_int(r, env->rels[i].oid); v_int(r, k + 1); v_text(r, d);
+            char buf[1024];
+            v_int(r, env->rels[i].oid); v_int(r, k + 1); v_text(r, default_text(t->defs[k].type, d, buf, sizeof buf));
         }
     }
 }
@@ -439,6 +470,12 @@ static void rows_pg_collation(rel_text *r, const syscat_env *env) {
     }
 }
 
+static void rows_pg_tablespace(rel_text *r, const syscat_env *env) {
+    (void)env;
+    v_int(r, 1663); v_text(r, "pg_default"); v_int(r, OID_USER); v_null(r); v_null(r);
+    v_int(r, 1664); v_text(r, "pg_global"); v_int(r, OID_USER); v_null(r); v_null(r);
+}
+
 static void rows_pg_tables(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->nrels; i++) {
         v_text(r, "public"); v_text(r, env->rels[i].t->name); v_text(r, env->user); v_null(r);
@@ -478,7 +515,9 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
             attu_type ty = t->defs[k].type;
             char buf[96];
             v_text(r, env->database); v_text(r, "public"); v_text(r, t->name); v_text(r, t->defs[k].name);
-            v_int(r, k + 1); v_text(r, attu_catalog_default(env->cat, t->name, k));
+            const char *d = attu_catalog_default(env->cat, t->name, k);
+            char dbuf[1024];
+            v_int(r, k + 1); v_text(r, d ? default_text(ty, d, dbuf, sizeof dbuf) : NULL);
             v_text(r, t->defs[k].not_null ? "NO" : "YES"); v_text(r, is_data_type(ty, buf, sizeof buf));
             bool arr = attu_type_is_array(ty);
             /* character_maximum_length, character_octet_length */
@@ -514,11 +553,12 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
             default: break;
             }
             if (dtp >= 0) v_int(r, dtp); else v_null(r);
-            if (!arr && ty.id == ATTU_TYPE_INTERVAL && attu_type_interval_range(ty)) {
+            if (!arr && ty.id == ATTU_TYPE_INTERVAL && attu_type_is_qualified_interval(ty) && attu_type_interval_range(ty)) {
+                /* "DAY TO SECOND(2)": format_type's fields, upper case */
                 char ib[96];
-                attu_type f = attu_type_interval(attu_type_interval_range(ty), -1);
-                const char *s = attu_type_interval_name(f, ib, sizeof ib);
-                v_text(r, s + strlen("interval "));
+                attu_type_interval_name(ty, ib, sizeof ib);
+                for (char *p = ib; *p; p++) if (*p >= 'a' && *p <= 'z') *p = (char)(*p - 'a' + 'A');
+                v_text(r, ib + strlen("interval "));
             } else v_null(r);
             v_null(r);
             v_nulls(r, 3);   /* character_set_* */
@@ -532,7 +572,7 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
             v_text(r, env->database); v_text(r, "pg_catalog"); v_text(r, udt);
             v_nulls(r, 4);   /* scope_*, maximum_cardinality */
             snprintf(buf, sizeof buf, "%d", k + 1);
-            v_text(r, buf); v_text(r, "NO"); v_text(r, "NO"); v_nulls(r, 6); v_text(r, "NO"); v_text(r, "NEVER");
+            v_text(r, buf); v_text(r, "NO"); v_text(r, "NO"); v_nulls(r, 5); v_text(r, "NO"); v_text(r, "NEVER");
             v_null(r); v_text(r, "YES");
         }
     }
@@ -590,6 +630,19 @@ static const sys_relation sys_relations[] = {
       "oid bigint, collname text, collnamespace bigint, collowner bigint, collprovider text, "
       "collisdeterministic boolean, collencoding integer, collcollate text, collctype text, colliculocale text, "
       "collversion text", rows_pg_collation },
+    { "pg_catalog", "pg_tablespace", "oid bigint, spcname text, spcowner bigint, spcacl text[], spcoptions text[]",
+      rows_pg_tablespace },
+    { "pg_catalog", "pg_auth_members", "roleid bigint, member bigint, grantor bigint, admin_option boolean", NULL },
+    { "pg_catalog", "pg_proc",
+      "oid bigint, proname text, pronamespace bigint, proowner bigint, prolang bigint, procost real, prorows real, "
+      "provariadic bigint, prosupport text, prokind text, prosecdef boolean, proleakproof boolean, "
+      "proisstrict boolean, proretset boolean, provolatile text, proparallel text, pronargs smallint, "
+      "pronargdefaults smallint, prorettype bigint, proargtypes bigint[], proallargtypes bigint[], "
+      "proargmodes text[], proargnames text[], proargdefaults text, protrftypes bigint[], prosrc text, "
+      "probin text, prosqlbody text, proconfig text[], proacl text[]", NULL },
+    { "pg_catalog", "pg_extension",
+      "oid bigint, extname text, extowner bigint, extnamespace bigint, extrelocatable boolean, extversion text, "
+      "extconfig bigint[], extcondition text[]", NULL },
     { "pg_catalog", "pg_tables",
       "schemaname text, tablename text, tableowner text, tablespace text, hasindexes boolean, hasrules boolean, "
       "hastriggers boolean, rowsecurity boolean", rows_pg_tables },
@@ -670,6 +723,7 @@ static const attu_parse_result *parse_kept(bctx *c, char *text, const char **kep
     memset(&e, 0, sizeof e);
     attu_parse_result *pr = attu_parse(copy, &e);
     if (!pr) {
+        if (getenv("ATTU_DEBUG_SYSCAT")) fprintf(stderr, "%s\n", copy);
         /* a fault of this file's text, never of the user's query */
         attu_error_set(c->err, "XX000", 0, "internal error in a system catalog query: %s", e.message);
         return NULL;
@@ -865,6 +919,34 @@ static bool m_table_size(bctx *c, sbuf *b, int n) {
     return true;
 }
 
+/* pg_database_size(name or oid): every table's pg_table_size */
+static bool m_database_size(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    size_t nrels;
+    bool oom;
+    rel_info *rels = user_relations(c->cat, &nrels, &oom);
+    if (oom) { b->oom = true; return true; }
+    int64_t sum = 0;
+    for (size_t i = 0; i < nrels; i++) {
+        int64_t w = 0;
+        for (int k = 0; k < rels[i].t->ncols; k++) {
+            int16_t l = attu_type_pg_len(rels[i].t->defs[k].type);
+            w += l > 0 ? l : 16;
+        }
+        sum += w * (int64_t)rels[i].t->nrows;
+    }
+    free(rels);
+    sb_printf(b, "CASE WHEN $1 IS NULL THEN NULL::bigint ELSE %lld::bigint END", (long long)sum);
+    return true;
+}
+
+static bool m_empty_text_1(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::text ELSE ''::text END");
+    return true;
+}
+
 /* pg_size_pretty(bigint), PostgreSQL's rounding: below 10240 bytes, then
  * halving-rounded kB, MB, GB, TB */
 static bool m_size_pretty(bctx *c, sbuf *b, int n) {
@@ -949,6 +1031,12 @@ static const catalog_fn catalog_fns[] = {
     { "pg_relation_size", m_table_size },
     { "pg_total_relation_size", m_table_size },
     { "pg_size_pretty", m_size_pretty },
+    { "pg_database_size", m_database_size },
+    { "pg_tablespace_location", m_empty_text_1 },
+    { "pg_function_is_visible", m_visible },
+    { "pg_get_function_result", m_null_text_1 },
+    { "pg_get_function_arguments", m_null_text_1 },
+    { "pg_get_function_identity_arguments", m_null_text_1 },
 };
 
 /* The macro being bound: its arguments, bound in the scope and text of
@@ -1037,6 +1125,21 @@ static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos) {
     long long v = strtoll(s, &end, 10);
     if (*s && !*end) return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), v);
     const char *name = s;
+    if (!strncmp(name, "pg_catalog.", 11) || find_relation(NULL, name)) {
+        /* a system relation: PostgreSQL's OID for the common ones */
+        static const struct { const char *name; int oid; } sys[] = {
+            { "pg_class", 1259 }, { "pg_proc", 1255 }, { "pg_type", 1247 }, { "pg_attribute", 1249 },
+            { "pg_namespace", 2615 }, { "pg_database", 1262 }, { "pg_extension", 3079 }, { "pg_constraint", 2606 },
+            { "pg_description", 2609 }, { "pg_index", 2610 }, { "pg_attrdef", 2604 }, { "pg_am", 2601 },
+            { "pg_collation", 3456 }, { "pg_trigger", 2620 }, { "pg_tablespace", 1213 }, { "pg_authid", 1260 },
+        };
+        const char *rn = !strncmp(name, "pg_catalog.", 11) ? name + 11 : name;
+        if (find_relation("pg_catalog", rn) && !attu_catalog_lookup(c->cat, rn)) {
+            for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++)
+                if (!strcmp(sys[i].name, rn)) return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), sys[i].oid);
+            return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), name_hash_oid(rn) % FIRST_USER_OID);
+        }
+    }
     if (!strncmp(name, "public.", 7)) name += 7;
     char folded[ATTU_NAME_MAX + 1];
     size_t n = 0;
