@@ -266,16 +266,18 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
          * pg_class with no user table of that name: the system relation
          * (planner/system_catalog.c), bound as a subquery in FROM */
         bool is_system;
-        const attu_ast_query *sq = attu_system_relation(c, f->u.table.schema, name, f->position, &is_system);
+        const char *text = NULL;
+        const attu_ast_query *sq = attu_system_relation(c, f->u.table.schema, name, f->position, &is_system, &text);
         if (is_system) {
             if (!sq) return NULL;
             const char *save_sql = c->sql;
             cte_def *save = c->ctes;
             c->ctes = NULL;
+            c->sql = text;   /* the positions of the relation's own text */
             attu_lplan *p = bind_query(c, sq);
             c->ctes = save;
             c->sql = save_sql;
-            if (!p) return NULL;
+            if (!p) { c->err->position = f->position; return NULL; }
             for (int i = 0; i < p->ncols; i++) {
                 const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : p->names[i];
                 if (!scope_push(c, sc, qual, cn, p->types[i], false, false, source)) return NULL;

@@ -173,7 +173,7 @@ typedef struct bctx {
     const agg_level *agg_level;
     /* the system catalog function being bound (planner/system_catalog.c):
      * where its body's argument names stand, and what they stand for */
-    const struct syscat_macro *macro;
+    struct syscat_macro *macro;
 } bctx;
 
 typedef struct outer_link {
@@ -357,7 +357,7 @@ bool attu_is_system_schema(const char *schema);
  * table's, or an unknown one); NULL, *is_system true and c->err set when a
  * system schema has no such relation or on failure. */
 const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const char *name, int pos,
-                                           bool *is_system);
+                                           bool *is_system, const char **text);
 /* A call of a catalog function (format_type, pg_get_userbyid, ...); NULL
  * and *handled false when e is no such call. */
 attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);

@@ -738,7 +738,7 @@ static const attu_parse_result *parse_kept(bctx *c, char *text, const char **kep
 }
 
 const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const char *name, int pos,
-                                           bool *is_system) {
+                                           bool *is_system, const char **text) {
     *is_system = false;
     if (schema && !attu_is_system_schema(schema)) return NULL;
     const sys_relation *sr = find_relation(schema, name);
@@ -757,7 +757,7 @@ const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const ch
     if (!rel_begin(&r, sr->cols)) { rel_free(&r); free(env.rels); attu_error_oom(c->err); return NULL; }
     if (sr->rows) sr->rows(&r, &env);
     free(env.rels);
-    const attu_parse_result *pr = parse_kept(c, rel_finish(&r), NULL);
+    const attu_parse_result *pr = parse_kept(c, rel_finish(&r), text);
     return pr ? pr->stmts[0].stmt->u.select.query : NULL;
 }
 
@@ -859,10 +859,11 @@ static bool m_version(bctx *c, sbuf *b, int n) {
     return true;
 }
 
-/* format_type(oid, typmod): the user tables' columns' types exactly (their
- * modifiers included), then each type by its OID, decoding the modifiers of
- * numeric, varchar and bpchar; NULL for an unknown OID, as PostgreSQL's
- * "???" is rare enough that NULL serves. */
+/* format_type(oid, typmod): each type by its OID, decoding the modifiers
+ * of numeric, varchar and bpchar; the other modifiers (a qualified
+ * interval's, an array's element's) as the user tables' columns have them,
+ * each once; NULL for an unknown OID, as PostgreSQL's "???" is rare enough
+ * that NULL serves. */
 static bool m_format_type(bctx *c, sbuf *b, int n) {
     if (n != 2) return false;
     sb_puts(b, "CASE");
@@ -875,9 +876,11 @@ static bool m_format_type(bctx *c, sbuf *b, int n) {
         for (int k = 0; k < rels[i].t->ncols; k++) {
             attu_type t = rels[i].t->defs[k].type;
             int32_t mod = type_modifier(t);
-            if (mod < 0) continue;
-            char buf[128];
-            sb_printf(b, " WHEN $1 = %u AND $2 = %d THEN ", attu_type_pg_oid(t), mod);
+            if (mod < 0 || (!attu_type_is_array(t) && t.id != ATTU_TYPE_INTERVAL)) continue;
+            char buf[128], arm[64];
+            snprintf(arm, sizeof arm, " WHEN $1 = %u AND $2 = %d THEN ", attu_type_pg_oid(t), mod);
+            if (b->p && strstr(b->p, arm)) continue;   /* this one's arm is there */
+            sb_puts(b, arm);
             sb_quote(b, format_type_of(t, buf, sizeof buf));
         }
     free(rels);
@@ -1046,13 +1049,15 @@ struct syscat_macro {
     int                         nargs;
     const scope                *sc;
     const char                 *sql;
-    const struct syscat_macro  *up;
+    struct syscat_macro        *up;
+    bool                        arg_failed;   /* an argument's error (its own position) */
 };
 
 /* Binds body (with $1..$n standing for args) as an expression. The $k
  * become quoted names holding \001 (no name a user writes does, and they
  * are not parameters, whose binding the statement's own $n own). */
-static attu_bexpr *bind_macro(bctx *c, const scope *sc, const sbuf *body, const attu_ast_expr *const *args, int n) {
+static attu_bexpr *bind_macro(bctx *c, const scope *sc, const sbuf *body, const attu_ast_expr *const *args, int n,
+                              int pos) {
     if (body->oom) { attu_error_oom(c->err); return NULL; }
     sbuf q = {0};
     sb_puts(&q, "SELECT ");
@@ -1067,13 +1072,16 @@ static attu_bexpr *bind_macro(bctx *c, const scope *sc, const sbuf *body, const 
     const attu_parse_result *pr = parse_kept(c, q.p, &text);
     if (!pr) return NULL;
     const attu_ast_query *mq = pr->stmts[0].stmt->u.select.query;
-    struct syscat_macro m = { args, n, sc, c->sql, c->macro };
+    struct syscat_macro m = { args, n, sc, c->sql, c->macro, false };
     const char *save_sql = c->sql;
     c->macro = &m;
     c->sql = text;
     attu_bexpr *r = bind_expr(c, sc, mq->u.select.items[0].expr);
     c->macro = m.up;
     c->sql = save_sql;
+    /* the body's own error (an argument of a type it cannot take) stands
+     * at the call, not somewhere in the body's text */
+    if (!r && !m.arg_failed && c->err->set) c->err->position = pos;
     return r;
 }
 
@@ -1081,7 +1089,7 @@ attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled
     *handled = false;
     if (!c->macro || e->kind != ATTU_EXPR_COLUMN || e->u.column.qualifier || e->u.column.name[0] != '\001') return NULL;
     *handled = true;
-    const struct syscat_macro *m = c->macro;
+    struct syscat_macro *m = c->macro;
     int k = e->u.column.name[1] - '1';
     if (k < 0 || k >= m->nargs) {
         attu_error_set(c->err, "XX000", 0, "internal error in a system catalog function");
@@ -1095,6 +1103,7 @@ attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled
     attu_bexpr *r = bind_expr(c, m->sc, m->args[k]);
     c->macro = m;
     c->sql = text;
+    if (!r) m->arg_failed = true;
     return r;
 }
 
@@ -1113,7 +1122,7 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
     sbuf body = {0};
     if (!fn->body(c, &body, n)) { free(body.p); return NULL; }   /* the usual "function does not exist" */
     *handled = true;
-    attu_bexpr *r = bind_macro(c, sc, &body, (const attu_ast_expr *const *)e->u.func.args.items, n);
+    attu_bexpr *r = bind_macro(c, sc, &body, (const attu_ast_expr *const *)e->u.func.args.items, n, e->position);
     free(body.p);
     return r;
 }
@@ -1201,7 +1210,7 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
     *handled = true;
     sbuf b = {0};
     body(c, &b, 1);
-    attu_bexpr *r = bind_macro(c, sc, &b, &arg, 1);
+    attu_bexpr *r = bind_macro(c, sc, &b, &arg, 1, e->position);
     free(b.p);
     return r;
 }
