@@ -428,7 +428,29 @@ static void rows_pg_type(rel_text *r, const syscat_env *env) {
             v_int(r, arr ? p->array : p->oid); v_text(r, name); v_int(r, OID_PG_CATALOG); v_int(r, OID_USER);
             v_int(r, arr ? -1 : p->len); v_bool(r, arr ? false : p->byval); v_char(r, 'b');
             v_char(r, arr ? 'A' : p->category); v_bool(r, arr ? false : p->preferred); v_bool(r, true); v_char(r, ',');
-            v_int(r, 0); v_int(r, arr ? p->oid : p->elem); v_int(r, arr ? 0 : p->array);
+            v_int(r, 0);
+            /* typsubscript, then the I/O functions' names (regproc) */
+            v_text(r, arr ? "array_subscript_handler" : p->elem ? "raw_array_subscript_handler" : "-");
+            v_int(r, arr ? p->oid : p->elem); v_int(r, arr ? 0 : p->array);
+            static const char *const io[] = { "in", "out", "recv", "send" };
+            for (int k = 0; k < 4; k++) {
+                char fn[96];
+                snprintf(fn, sizeof fn, "%s%s", arr ? "array_" : p->oid == 1043 ? "varchar" : p->oid == 1042 ? "bpchar" : p->typname,
+                         io[k]);
+                /* the date and time types' and numeric's have an underscore */
+                bool under = !arr && (p->oid == 1082 || p->oid == 1083 || p->oid == 1114 || p->oid == 1184 ||
+                                      p->oid == 1266 || p->oid == 1186 || p->oid == 1700);
+                if (under) snprintf(fn, sizeof fn, "%s_%s", p->typname, io[k]);
+                v_text(r, fn);
+            }
+            /* typmodin, typmodout: the types with a modifier */
+            bool mods = p->oid == 1042 || p->oid == 1043 || p->oid == 1700 || p->oid == 1083 || p->oid == 1114 ||
+                        p->oid == 1184 || p->oid == 1186 || p->oid == 1266;
+            char mi[64], mo[64];
+            snprintf(mi, sizeof mi, "%stypmodin", p->typname);
+            snprintf(mo, sizeof mo, "%stypmodout", p->typname);
+            v_text(r, mods ? mi : "-"); v_text(r, mods ? mo : "-");   /* an array's: its element's */
+            v_text(r, arr ? "array_typanalyze" : "-");
             v_char(r, arr ? (p->align == 'd' ? 'd' : 'i') : p->align); v_char(r, arr ? 'x' : p->storage);
             v_bool(r, false); v_int(r, 0); v_int(r, -1); v_int(r, 0); v_int(r, p->collation);
             v_nulls(r, 3);
@@ -605,7 +627,8 @@ static const sys_relation sys_relations[] = {
     { "pg_catalog", "pg_type",
       "oid bigint, typname text, typnamespace bigint, typowner bigint, typlen smallint, typbyval boolean, "
       "typtype text, typcategory text, typispreferred boolean, typisdefined boolean, typdelim text, typrelid bigint, "
-      "typelem bigint, typarray bigint, typalign text, typstorage text, typnotnull boolean, typbasetype bigint, "
+      "typsubscript text, typelem bigint, typarray bigint, typinput text, typoutput text, typreceive text, "
+      "typsend text, typmodin text, typmodout text, typanalyze text, typalign text, typstorage text, typnotnull boolean, typbasetype bigint, "
       "typtypmod integer, typndims integer, typcollation bigint, typdefaultbin text, typdefault text, typacl text[]",
       rows_pg_type },
     { "pg_catalog", "pg_index",
