@@ -1,19 +1,15 @@
 /*
  * system_catalog.c - PostgreSQL's system catalogs (pg_catalog.pg_class,
- * pg_attribute, ..., information_schema.tables, columns, schemata) and the
- * catalog functions clients' queries call (format_type, pg_get_userbyid,
- * pg_table_is_visible, ...), built from attu's table catalog when a query
- * is bound.
+ * pg_attribute, ..., information_schema.tables, columns, schemata), built
+ * from attu's table catalog when a query names one. The catalog functions
+ * their queries call are planner/catalog_functions.c's.
  *
  * Why SQL text: a system relation is written out as the SQL of a VALUES
  * list over the catalog as it is at bind time (one row per table, column,
  * ...), with PostgreSQL's column names, and bound like a subquery in FROM.
  * The rows are constants of the plan, so they run on the CPU and GPU
  * backends as any VALUES does, and live exactly as long as the statement's
- * plan (the parsed text is freed with the plan arena). A catalog function
- * is a SQL expression over its arguments (a macro: format_type is a CASE
- * over the type OIDs, pg_get_userbyid one over the role OIDs), so it needs
- * no opcode of its own either.
+ * plan (the parsed text is freed with the plan arena).
  *
  * PostgreSQL's types become attu's: oid (and xid, regproc) bigint, name
  * and "char" text, pg_node_tree text, aclitem[] text[], int2vector
@@ -35,20 +31,16 @@
  * pg_catalog relation (so a user's table called pg_class still works, where
  * PostgreSQL, which searches pg_catalog first, would read its own).
  */
-#include "planner/binder_internal.h"
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner/parser.h"
+#include "planner/system_catalog_internal.h"
 
-/* ---- text buffer ------------------------------------------------------------ */
+/* ---- SQL text ------------------------------------------------------------------ */
 
-typedef struct sbuf { char *p; size_t n, cap; bool oom; } sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n) {
+void syscat_sb_add(sbuf *b, const char *s, size_t n) {
     if (b->oom) return;
     if (b->n + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 4096;
@@ -61,62 +53,49 @@ static void sb_add(sbuf *b, const char *s, size_t n) {
     b->n += n;
     b->p[b->n] = 0;
 }
-static void sb_puts(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
+void syscat_sb_puts(sbuf *b, const char *s) { syscat_sb_add(b, s, strlen(s)); }
+void syscat_sb_printf(sbuf *b, const char *fmt, ...) {
     char tmp[512];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     if (n < 0) return;
-    if ((size_t)n < sizeof tmp) { sb_add(b, tmp, (size_t)n); return; }
+    if ((size_t)n < sizeof tmp) { syscat_sb_add(b, tmp, (size_t)n); return; }
     char *big = malloc((size_t)n + 1);
     if (!big) { b->oom = true; return; }
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    sb_add(b, big, (size_t)n);
+    syscat_sb_add(b, big, (size_t)n);
     free(big);
 }
 
-/* s as a SQL string constant ('it''s') */
-static void sb_quote(sbuf *b, const char *s) {
-    sb_puts(b, "'");
+/* 'it''s' */
+void syscat_sb_quote(sbuf *b, const char *s) {
+    syscat_sb_puts(b, "'");
     for (const char *q = s; *q; q++) {
-        sb_add(b, q, 1);
-        if (*q == '\'') sb_add(b, "'", 1);
+        syscat_sb_add(b, q, 1);
+        if (*q == '\'') syscat_sb_add(b, "'", 1);
     }
-    sb_puts(b, "'");
+    syscat_sb_puts(b, "'");
 }
 
 /* ---- OIDs --------------------------------------------------------------------- */
-
-#define OID_PG_CATALOG   11
-#define OID_PG_TOAST     99
-#define OID_PUBLIC       2200
-#define OID_INFO_SCHEMA  13000
-#define OID_USER         10      /* the connected user (PostgreSQL's bootstrap superuser) */
-#define OID_DB_OWNER     6171    /* pg_database_owner, public's owner */
-#define OID_DATABASE     5
-#define OID_HEAP_AM      2
-#define FIRST_USER_OID   16384
 
 /* A table's OID: a hash of its name in [16384, 2^31), so the OID psql reads
  * in one statement names the same table in the next whatever tables come
  * and go between them; a collision moves the later name (in name order) on
  * by one. */
-static uint32_t name_hash_oid(const char *name) {
+uint32_t syscat_name_hash_oid(const char *name) {
     uint32_t h = 2166136261u;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++) { h ^= *p; h *= 16777619u; }
     return FIRST_USER_OID + h % (0x7fffffffu - FIRST_USER_OID);
 }
 
-typedef struct rel_info { const attu_table *t; int64_t oid; } rel_info;
-
 /* The user tables with their OIDs, in name order (NULL with *n 0 when
  * there are none or on OOM, which *oom tells). */
-static rel_info *user_relations(const attu_catalog *cat, size_t *n, bool *oom) {
+rel_info *syscat_user_relations(const attu_catalog *cat, size_t *n, bool *oom) {
     size_t k = attu_catalog_count(cat);
     *n = 0;
     *oom = false;
@@ -125,7 +104,7 @@ static rel_info *user_relations(const attu_catalog *cat, size_t *n, bool *oom) {
     if (!r) { *oom = true; return NULL; }
     for (size_t i = 0; i < k; i++) {
         r[i].t = attu_catalog_at(cat, i);
-        int64_t oid = name_hash_oid(r[i].t->name);
+        int64_t oid = syscat_name_hash_oid(r[i].t->name);
         for (bool again = true; again;) {
             again = false;
             for (size_t j = 0; j < i; j++)
@@ -139,20 +118,8 @@ static rel_info *user_relations(const attu_catalog *cat, size_t *n, bool *oom) {
 
 /* ---- types -------------------------------------------------------------------- */
 
-/* pg_type's rows for the types attu has (and the catalog's own oid, name,
- * "char", regclass), as PostgreSQL 15 has them. */
-typedef struct pg_type_row {
-    int         oid;
-    const char *typname;
-    const char *format;     /* format_type's name, without a modifier */
-    int         len;
-    bool        byval;
-    char        category, align, storage;
-    int         elem, array, collation;
-    bool        preferred;
-} pg_type_row;
-
-static const pg_type_row pg_types[] = {
+/* pg_type's rows, as PostgreSQL 15 has them */
+const pg_type_row syscat_pg_types[] = {
     {   16, "bool",        "boolean",                      1, true,  'B', 'c', 'p', 0, 1000, 0,   true },
     {   18, "char",        "\"char\"",                     1, true,  'Z', 'c', 'p', 0, 1002, 0,   false },
     {   19, "name",        "name",                        64, false, 'S', 'c', 'p', 18, 1003, 950, false },
@@ -174,24 +141,24 @@ static const pg_type_row pg_types[] = {
     { 1700, "numeric",     "numeric",                     -1, false, 'N', 'i', 'm', 0, 1231, 0,   false },
     { 2205, "regclass",    "regclass",                     4, true,  'N', 'i', 'p', 0, 2210, 0,   false },
 };
-#define N_PG_TYPES (sizeof pg_types / sizeof pg_types[0])
+const size_t syscat_n_pg_types = sizeof syscat_pg_types / sizeof syscat_pg_types[0];
 
 static const pg_type_row *pg_type_by_oid(int oid) {
-    for (size_t i = 0; i < N_PG_TYPES; i++) if (pg_types[i].oid == oid) return &pg_types[i];
+    for (size_t i = 0; i < syscat_n_pg_types; i++) if (syscat_pg_types[i].oid == oid) return &syscat_pg_types[i];
     return NULL;
 }
 
 /* The element type of array type oid (NULL: not one of these arrays). */
 static const pg_type_row *pg_type_array_elem(int oid) {
-    for (size_t i = 0; i < N_PG_TYPES; i++) if (pg_types[i].array == oid) return &pg_types[i];
+    for (size_t i = 0; i < syscat_n_pg_types; i++) if (syscat_pg_types[i].array == oid) return &syscat_pg_types[i];
     return NULL;
 }
 
 /* atttypmod of a column of type t, as PostgreSQL keeps it: numeric(p,s)
  * ((p << 16) | s) + 4, varchar(n) and char(n) n + 4, a qualified interval
  * its fields and precision, else -1 (an array: its element's). */
-static int32_t type_modifier(attu_type t) {
-    if (attu_type_is_array(t)) return attu_type_array_has_mod(t) ? type_modifier(attu_type_array_elem_mod(t)) : -1;
+int32_t syscat_type_modifier(attu_type t) {
+    if (attu_type_is_array(t)) return attu_type_array_has_mod(t) ? syscat_type_modifier(attu_type_array_elem_mod(t)) : -1;
     if (t.id == ATTU_TYPE_INTERVAL) return attu_type_interval_typmod(t);
     if (t.id == ATTU_TYPE_DECIMAL && t.precision > 0)
         return (int32_t)(((uint32_t)t.precision << 16) | (uint16_t)t.scale) + 4;
@@ -201,11 +168,11 @@ static int32_t type_modifier(attu_type t) {
 
 /* format_type(t's OID, t's typmod): "character varying(20)", "numeric(10,2)",
  * "interval day to second(2)", "integer[]". */
-static const char *format_type_of(attu_type t, char *buf, size_t cap) {
+const char *syscat_format_type(attu_type t, char *buf, size_t cap) {
     if (attu_type_is_array(t)) {
         char eb[96];
         attu_type e = attu_type_array_has_mod(t) ? attu_type_array_elem_mod(t) : attu_type_array_elem(t);
-        snprintf(buf, cap, "%s[]", format_type_of(e, eb, sizeof eb));
+        snprintf(buf, cap, "%s[]", syscat_format_type(e, eb, sizeof eb));
         return buf;
     }
     if (t.id == ATTU_TYPE_INTERVAL && attu_type_is_qualified_interval(t)) return attu_type_interval_name(t, buf, cap);
@@ -262,21 +229,21 @@ static void rel_free(rel_text *r) {
 
 /* starts the next value: "(" or ", " before it */
 static void rel_sep(rel_text *r) {
-    if (r->col == 0) sb_puts(&r->b, r->nrows ? ",\n(" : "(");
-    else sb_puts(&r->b, ", ");
+    if (r->col == 0) syscat_sb_puts(&r->b, r->nrows ? ",\n(" : "(");
+    else syscat_sb_puts(&r->b, ", ");
 }
 /* ends a value: its cast, and ")" after the row's last */
 static void rel_end_value(rel_text *r) {
-    sb_printf(&r->b, "::%s", r->types[r->col]);
-    if (++r->col == r->ncols) { sb_puts(&r->b, ")"); r->col = 0; r->nrows++; }
+    syscat_sb_printf(&r->b, "::%s", r->types[r->col]);
+    if (++r->col == r->ncols) { syscat_sb_puts(&r->b, ")"); r->col = 0; r->nrows++; }
 }
-static void v_int(rel_text *r, int64_t v) { rel_sep(r); sb_printf(&r->b, "%lld", (long long)v); rel_end_value(r); }
-static void v_real(rel_text *r, double v) { rel_sep(r); sb_printf(&r->b, "'%.17g'", v); rel_end_value(r); }
-static void v_bool(rel_text *r, bool v) { rel_sep(r); sb_puts(&r->b, v ? "true" : "false"); rel_end_value(r); }
-static void v_null(rel_text *r) { rel_sep(r); sb_puts(&r->b, "NULL"); rel_end_value(r); }
+static void v_int(rel_text *r, int64_t v) { rel_sep(r); syscat_sb_printf(&r->b, "%lld", (long long)v); rel_end_value(r); }
+static void v_real(rel_text *r, double v) { rel_sep(r); syscat_sb_printf(&r->b, "'%.17g'", v); rel_end_value(r); }
+static void v_bool(rel_text *r, bool v) { rel_sep(r); syscat_sb_puts(&r->b, v ? "true" : "false"); rel_end_value(r); }
+static void v_null(rel_text *r) { rel_sep(r); syscat_sb_puts(&r->b, "NULL"); rel_end_value(r); }
 static void v_text(rel_text *r, const char *s) {
     rel_sep(r);
-    if (s) sb_quote(&r->b, s); else sb_puts(&r->b, "NULL");
+    if (s) syscat_sb_quote(&r->b, s); else syscat_sb_puts(&r->b, "NULL");
     rel_end_value(r);
 }
 static void v_char(rel_text *r, char ch) { char s[2] = { ch, 0 }; v_text(r, s); }
@@ -287,15 +254,15 @@ static void v_nulls(rel_text *r, int n) { for (int i = 0; i < n; i++) v_null(r);
 static char *rel_finish(rel_text *r) {
     sbuf q = {0};
     if (r->nrows) {
-        sb_puts(&q, "SELECT * FROM (VALUES ");
-        if (r->b.p) sb_add(&q, r->b.p, r->b.n);
-        sb_puts(&q, ") AS v(");
-        for (int i = 0; i < r->ncols; i++) sb_printf(&q, "%s\"%s\"", i ? ", " : "", r->names[i]);
-        sb_puts(&q, ")");
+        syscat_sb_puts(&q, "SELECT * FROM (VALUES ");
+        if (r->b.p) syscat_sb_add(&q, r->b.p, r->b.n);
+        syscat_sb_puts(&q, ") AS v(");
+        for (int i = 0; i < r->ncols; i++) syscat_sb_printf(&q, "%s\"%s\"", i ? ", " : "", r->names[i]);
+        syscat_sb_puts(&q, ")");
     } else {
-        sb_puts(&q, "SELECT ");
-        for (int i = 0; i < r->ncols; i++) sb_printf(&q, "%sNULL::%s AS \"%s\"", i ? ", " : "", r->types[i], r->names[i]);
-        sb_puts(&q, " WHERE false");
+        syscat_sb_puts(&q, "SELECT ");
+        for (int i = 0; i < r->ncols; i++) syscat_sb_printf(&q, "%sNULL::%s AS \"%s\"", i ? ", " : "", r->types[i], r->names[i]);
+        syscat_sb_puts(&q, " WHERE false");
     }
     /* a row of a wrong width: this file's fault (the parse would fail) */
     bool oom = q.oom || r->b.oom || r->col != 0;
@@ -367,7 +334,7 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
             column_layout(ty, pt, &len, &byval, &align, &storage);
             v_int(r, env->rels[i].oid); v_text(r, t->defs[k].name); v_int(r, attu_type_pg_oid(ty));
             v_int(r, -1); v_int(r, len); v_int(r, k + 1); v_int(r, attu_type_is_array(ty) ? 1 : 0); v_int(r, -1);
-            v_int(r, type_modifier(ty)); v_bool(r, byval); v_char(r, align); v_char(r, storage); v_text(r, "");
+            v_int(r, syscat_type_modifier(ty)); v_bool(r, byval); v_char(r, align); v_char(r, storage); v_text(r, "");
             v_bool(r, t->defs[k].not_null); v_bool(r, attu_catalog_default(env->cat, t->name, k) != NULL);
             v_bool(r, false); v_text(r, ""); v_text(r, ""); v_bool(r, false); v_bool(r, true); v_int(r, 0);
             v_int(r, column_collation(ty));
@@ -420,9 +387,9 @@ static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
 
 static void rows_pg_type(rel_text *r, const syscat_env *env) {
     (void)env;
-    for (size_t i = 0; i < N_PG_TYPES; i++) {
+    for (size_t i = 0; i < syscat_n_pg_types; i++) {
         for (int arr = 0; arr < 2; arr++) {
-            const pg_type_row *p = &pg_types[i];
+            const pg_type_row *p = &syscat_pg_types[i];
             char name[80];
             snprintf(name, sizeof name, "%s%s", arr ? "_" : "", p->typname);
             v_int(r, arr ? p->array : p->oid); v_text(r, name); v_int(r, OID_PG_CATALOG); v_int(r, OID_USER);
@@ -584,7 +551,7 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
             } else v_null(r);
             v_null(r);
             v_nulls(r, 3);   /* character_set_* */
-            if (column_collation(ty) && !arr) v_nulls(r, 3); else v_nulls(r, 3);   /* collation_*: NULL for the default */
+            v_nulls(r, 3);   /* collation_*: NULL, as for PostgreSQL's default collation */
             v_nulls(r, 3);   /* domain_* */
             const pg_type_row *pt = column_pg_type(ty);
             char udt[80];
@@ -721,14 +688,16 @@ static const sys_relation *find_relation(const char *schema, const char *name) {
     return NULL;
 }
 
+bool syscat_is_relation(const char *schema, const char *name) { return find_relation(schema, name) != NULL; }
+
 bool attu_is_system_schema(const char *schema) {
     return schema && (!strcmp(schema, "pg_catalog") || !strcmp(schema, "information_schema"));
 }
 
-static const char *session_user_name(const bctx *c) {
+const char *syscat_user(const bctx *c) {
     return c->params && c->params->user && *c->params->user ? c->params->user : "attu";
 }
-static const char *session_database_name(const bctx *c) {
+const char *syscat_database(const bctx *c) {
     return c->params && c->params->database && *c->params->database ? c->params->database : "attu";
 }
 
@@ -737,7 +706,7 @@ static void free_parse(void *p) { attu_parse_free(p); }
 /* Parses text (taking it; its copy in the plan arena is what the syntax
  * tree's positions refer to) and keeps the result until the plan arena
  * goes; NULL with c->err set on failure. */
-static const attu_parse_result *parse_kept(bctx *c, char *text, const char **kept) {
+const attu_parse_result *syscat_parse_kept(bctx *c, char *text, const char **kept) {
     if (!text) { attu_error_oom(c->err); return NULL; }
     char *copy = attu_pstrdup(c->pa, text, strlen(text));
     free(text);
@@ -746,7 +715,6 @@ static const attu_parse_result *parse_kept(bctx *c, char *text, const char **kep
     memset(&e, 0, sizeof e);
     attu_parse_result *pr = attu_parse(copy, &e);
     if (!pr) {
-        if (getenv("ATTU_DEBUG_SYSCAT")) fprintf(stderr, "%s\n", copy);
         /* a fault of this file's text, never of the user's query */
         attu_error_set(c->err, "XX000", 0, "internal error in a system catalog query: %s", e.message);
         return NULL;
@@ -772,468 +740,15 @@ const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const ch
         return NULL;
     }
     *is_system = true;
-    syscat_env env = { c->cat, NULL, 0, session_user_name(c), session_database_name(c) };
+    syscat_env env = { c->cat, NULL, 0, syscat_user(c), syscat_database(c) };
     bool oom;
-    env.rels = user_relations(c->cat, &env.nrels, &oom);
+    env.rels = syscat_user_relations(c->cat, &env.nrels, &oom);
     if (oom) { attu_error_oom(c->err); return NULL; }
     rel_text r;
     if (!rel_begin(&r, sr->cols)) { rel_free(&r); free(env.rels); attu_error_oom(c->err); return NULL; }
     if (sr->rows) sr->rows(&r, &env);
     free(env.rels);
-    const attu_parse_result *pr = parse_kept(c, rel_finish(&r), text);
+    const attu_parse_result *pr = syscat_parse_kept(c, rel_finish(&r), text);
     return pr ? pr->stmts[0].stmt->u.select.query : NULL;
 }
 
-/* ---- catalog functions ------------------------------------------------------------ */
-
-/* An identifier as PostgreSQL's quote_ident writes it in regclass output:
- * bare when lower case letters, digits and _ (not first a digit). */
-static void sb_ident(sbuf *b, const char *s) {
-    bool bare = *s && !(*s >= '0' && *s <= '9');
-    for (const char *p = s; *p && bare; p++) bare = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
-    if (bare) { sb_puts(b, s); return; }
-    sb_puts(b, "\"");
-    for (const char *p = s; *p; p++) { sb_add(b, p, 1); if (*p == '"') sb_add(b, "\"", 1); }
-    sb_puts(b, "\"");
-}
-
-/* The body of a catalog function: a SQL expression over $1, $2, ... (its
- * arguments), written to b; false when the function takes no such count
- * of arguments. */
-typedef bool (*macro_fn)(bctx *c, sbuf *b, int nargs);
-
-static bool m_userbyid(bctx *c, sbuf *b, int n) {
-    if (n != 1) return false;
-    sb_printf(b, "CASE WHEN $1 = %d THEN ", OID_USER);
-    sb_quote(b, session_user_name(c));
-    sb_printf(b, " WHEN $1 = %d THEN 'pg_database_owner' ELSE 'unknown (OID=' || $1 || ')' END", OID_DB_OWNER);
-    return true;
-}
-static bool m_visible(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::boolean ELSE true END");
-    return true;
-}
-static bool m_get_expr(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 2 && n != 3) return false;
-    sb_puts(b, "CAST($1 AS text)");
-    return true;
-}
-static bool m_encoding(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    sb_puts(b, "CASE $1 WHEN 6 THEN 'UTF8' WHEN 0 THEN 'SQL_ASCII' ELSE '' END");
-    return true;
-}
-static bool m_null_text_1_2(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1 && n != 2) return false;
-    sb_puts(b, "NULL::text");
-    return true;
-}
-static bool m_null_text_2(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 2) return false;
-    sb_puts(b, "NULL::text");
-    return true;
-}
-static bool m_null_text_1(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    sb_puts(b, "NULL::text");
-    return true;
-}
-static bool m_true_1_2_3(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n < 1 || n > 3) return false;
-    sb_puts(b, "true");
-    return true;
-}
-static bool m_publishable(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::boolean ELSE true END");
-    return true;
-}
-static bool m_current_schema(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 0) return false;
-    sb_puts(b, "'public'::text");
-    return true;
-}
-static bool m_current_schemas(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    sb_puts(b, "CASE WHEN $1 THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END");
-    return true;
-}
-static bool m_current_database(bctx *c, sbuf *b, int n) {
-    if (n != 0) return false;
-    sb_quote(b, session_database_name(c));
-    sb_puts(b, "::text");
-    return true;
-}
-static bool m_version(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 0) return false;
-    sb_puts(b, "'PostgreSQL 15.0 (attu 0.1.0) on x86_64-pc-linux-gnu'::text");
-    return true;
-}
-
-/* format_type(oid, typmod): each type by its OID, decoding the modifiers
- * of numeric, varchar and bpchar; the other modifiers (a qualified
- * interval's, an array's element's) as the user tables' columns have them,
- * each once; NULL for an unknown OID, as PostgreSQL's "???" is rare enough
- * that NULL serves. */
-static bool m_format_type(bctx *c, sbuf *b, int n) {
-    if (n != 2) return false;
-    sb_puts(b, "CASE");
-    size_t nrels;
-    bool oom;
-    rel_info *rels = user_relations(c->cat, &nrels, &oom);
-    if (oom) { b->oom = true; return true; }
-    /* each (oid, typmod) with a modifier once */
-    for (size_t i = 0; i < nrels; i++)
-        for (int k = 0; k < rels[i].t->ncols; k++) {
-            attu_type t = rels[i].t->defs[k].type;
-            int32_t mod = type_modifier(t);
-            if (mod < 0 || (!attu_type_is_array(t) && t.id != ATTU_TYPE_INTERVAL)) continue;
-            char buf[128], arm[64];
-            snprintf(arm, sizeof arm, " WHEN $1 = %u AND $2 = %d THEN ", attu_type_pg_oid(t), mod);
-            if (b->p && strstr(b->p, arm)) continue;   /* this one's arm is there */
-            sb_puts(b, arm);
-            sb_quote(b, format_type_of(t, buf, sizeof buf));
-        }
-    free(rels);
-    sb_puts(b, " WHEN $1 = 1700 AND $2 >= 4 THEN 'numeric(' || (($2 - 4) / 65536) || ',' || (($2 - 4) % 65536) || ')'"
-               " WHEN $1 = 1043 AND $2 >= 4 THEN 'character varying(' || ($2 - 4) || ')'"
-               " WHEN $1 = 1042 AND $2 >= 4 THEN 'character(' || ($2 - 4) || ')'"
-               " WHEN $1 = 1042 AND $2 IS NOT NULL THEN 'bpchar'");
-    for (size_t i = 0; i < N_PG_TYPES; i++) {
-        sb_printf(b, " WHEN $1 = %d THEN ", pg_types[i].oid);
-        sb_quote(b, pg_types[i].format);
-        sb_printf(b, " WHEN $1 = %d THEN ", pg_types[i].array);
-        char arr[96];
-        snprintf(arr, sizeof arr, "%s[]", pg_types[i].format);
-        sb_quote(b, arr);
-    }
-    sb_puts(b, " ELSE NULL::text END");
-    return true;
-}
-
-/* pg_table_size and friends: what the columns hold, as width x rows (an
- * estimate: attu's columns are not PostgreSQL's pages) */
-static bool m_table_size(bctx *c, sbuf *b, int n) {
-    if (n != 1) return false;
-    size_t nrels;
-    bool oom;
-    rel_info *rels = user_relations(c->cat, &nrels, &oom);
-    if (oom) { b->oom = true; return true; }
-    sb_puts(b, "CASE");
-    for (size_t i = 0; i < nrels; i++) {
-        int64_t w = 0;
-        for (int k = 0; k < rels[i].t->ncols; k++) {
-            int16_t l = attu_type_pg_len(rels[i].t->defs[k].type);
-            w += l > 0 ? l : 16;
-        }
-        sb_printf(b, " WHEN $1 = %lld THEN %lld::bigint", (long long)rels[i].oid, (long long)(w * (int64_t)rels[i].t->nrows));
-    }
-    free(rels);
-    sb_puts(b, " ELSE NULL::bigint END");
-    return true;
-}
-
-/* pg_database_size(name or oid): every table's pg_table_size */
-static bool m_database_size(bctx *c, sbuf *b, int n) {
-    if (n != 1) return false;
-    size_t nrels;
-    bool oom;
-    rel_info *rels = user_relations(c->cat, &nrels, &oom);
-    if (oom) { b->oom = true; return true; }
-    int64_t sum = 0;
-    for (size_t i = 0; i < nrels; i++) {
-        int64_t w = 0;
-        for (int k = 0; k < rels[i].t->ncols; k++) {
-            int16_t l = attu_type_pg_len(rels[i].t->defs[k].type);
-            w += l > 0 ? l : 16;
-        }
-        sum += w * (int64_t)rels[i].t->nrows;
-    }
-    free(rels);
-    sb_printf(b, "CASE WHEN $1 IS NULL THEN NULL::bigint ELSE %lld::bigint END", (long long)sum);
-    return true;
-}
-
-static bool m_empty_text_1(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::text ELSE ''::text END");
-    return true;
-}
-
-/* pg_size_pretty(bigint), PostgreSQL's rounding: below 10240 bytes, then
- * halving-rounded kB, MB, GB, TB */
-static bool m_size_pretty(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    sb_puts(b, "CASE WHEN abs($1) < 10240 THEN $1 || ' bytes'"
-               " WHEN abs($1) < 10485248 THEN (($1 / 512 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' kB'"
-               " WHEN abs($1) < 10736893952 THEN (($1 / 524288 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' MB'"
-               " WHEN abs($1) < 10994579406848 THEN (($1 / 536870912 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' GB'"
-               " ELSE (($1 / 549755813888 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' TB' END");
-    return true;
-}
-
-/* oid::regclass: the table's name (quoted as needed), else the number */
-static bool m_regclass(bctx *c, sbuf *b, int n) {
-    if (n != 1) return false;
-    size_t nrels;
-    bool oom;
-    rel_info *rels = user_relations(c->cat, &nrels, &oom);
-    if (oom) { b->oom = true; return true; }
-    sb_puts(b, "CASE");
-    for (size_t i = 0; i < nrels; i++) {
-        sbuf id = {0};
-        sb_ident(&id, rels[i].t->name);
-        sb_printf(b, " WHEN $1 = %lld THEN ", (long long)rels[i].oid);
-        sb_quote(b, id.p ? id.p : "");
-        free(id.p);
-    }
-    free(rels);
-    sb_puts(b, " ELSE CAST($1 AS text) END");
-    return true;
-}
-
-static bool m_regtype(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    sb_puts(b, "CASE");
-    for (size_t i = 0; i < N_PG_TYPES; i++) {
-        char arr[96];
-        sb_printf(b, " WHEN $1 = %d THEN ", pg_types[i].oid);
-        sb_quote(b, pg_types[i].format);
-        snprintf(arr, sizeof arr, "%s[]", pg_types[i].format);
-        sb_printf(b, " WHEN $1 = %d THEN ", pg_types[i].array);
-        sb_quote(b, arr);
-    }
-    sb_puts(b, " ELSE CAST($1 AS text) END");
-    return true;
-}
-
-static bool m_regnamespace(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    sb_printf(b, "CASE $1 WHEN %d THEN 'pg_catalog' WHEN %d THEN 'pg_toast' WHEN %d THEN 'public'"
-                 " WHEN %d THEN 'information_schema' ELSE CAST($1 AS text) END",
-              OID_PG_CATALOG, OID_PG_TOAST, OID_PUBLIC, OID_INFO_SCHEMA);
-    return true;
-}
-
-typedef struct catalog_fn { const char *name; macro_fn body; } catalog_fn;
-
-static const catalog_fn catalog_fns[] = {
-    { "pg_get_userbyid", m_userbyid },
-    { "pg_table_is_visible", m_visible },
-    { "pg_type_is_visible", m_visible },
-    { "pg_get_expr", m_get_expr },
-    { "pg_encoding_to_char", m_encoding },
-    { "obj_description", m_null_text_1_2 },
-    { "col_description", m_null_text_2 },
-    { "shobj_description", m_null_text_2 },
-    { "pg_get_statisticsobjdef_columns", m_null_text_1 },
-    { "pg_relation_is_publishable", m_publishable },
-    { "has_table_privilege", m_true_1_2_3 },
-    { "has_schema_privilege", m_true_1_2_3 },
-    { "has_database_privilege", m_true_1_2_3 },
-    { "has_column_privilege", m_true_1_2_3 },
-    { "current_schema", m_current_schema },
-    { "current_schemas", m_current_schemas },
-    { "current_database", m_current_database },
-    { "version", m_version },
-    { "format_type", m_format_type },
-    { "pg_table_size", m_table_size },
-    { "pg_relation_size", m_table_size },
-    { "pg_total_relation_size", m_table_size },
-    { "pg_size_pretty", m_size_pretty },
-    { "pg_database_size", m_database_size },
-    { "pg_tablespace_location", m_empty_text_1 },
-    { "pg_function_is_visible", m_visible },
-    { "pg_get_function_result", m_null_text_1 },
-    { "pg_get_function_arguments", m_null_text_1 },
-    { "pg_get_function_identity_arguments", m_null_text_1 },
-};
-
-/* The macro being bound: its arguments, bound in the scope and text of
- * the call where $k stands. */
-struct syscat_macro {
-    const attu_ast_expr *const *args;
-    int                         nargs;
-    const scope                *sc;
-    const char                 *sql;
-    struct syscat_macro        *up;
-    bool                        arg_failed;   /* an argument's error (its own position) */
-};
-
-/* Binds body (with $1..$n standing for args) as an expression. The $k
- * become quoted names holding \001 (no name a user writes does, and they
- * are not parameters, whose binding the statement's own $n own). */
-static attu_bexpr *bind_macro(bctx *c, const scope *sc, const sbuf *body, const attu_ast_expr *const *args, int n,
-                              int pos) {
-    if (body->oom) { attu_error_oom(c->err); return NULL; }
-    sbuf q = {0};
-    sb_puts(&q, "SELECT ");
-    for (const char *p = body->p ? body->p : ""; *p; p++) {
-        if (*p == '$' && p[1] >= '1' && p[1] <= '9') {
-            sb_printf(&q, "\"\001%c\"", p[1]);
-            p++;
-        } else sb_add(&q, p, 1);
-    }
-    if (q.oom) { free(q.p); attu_error_oom(c->err); return NULL; }
-    const char *text;
-    const attu_parse_result *pr = parse_kept(c, q.p, &text);
-    if (!pr) return NULL;
-    const attu_ast_query *mq = pr->stmts[0].stmt->u.select.query;
-    struct syscat_macro m = { args, n, sc, c->sql, c->macro, false };
-    const char *save_sql = c->sql;
-    c->macro = &m;
-    c->sql = text;
-    attu_bexpr *r = bind_expr(c, sc, mq->u.select.items[0].expr);
-    c->macro = m.up;
-    c->sql = save_sql;
-    /* the body's own error (an argument of a type it cannot take) stands
-     * at the call, not somewhere in the body's text */
-    if (!r && !m.arg_failed && c->err->set) c->err->position = pos;
-    return r;
-}
-
-attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled) {
-    *handled = false;
-    if (!c->macro || e->kind != ATTU_EXPR_COLUMN || e->u.column.qualifier || e->u.column.name[0] != '\001') return NULL;
-    *handled = true;
-    struct syscat_macro *m = c->macro;
-    int k = e->u.column.name[1] - '1';
-    if (k < 0 || k >= m->nargs) {
-        attu_error_set(c->err, "XX000", 0, "internal error in a system catalog function");
-        return NULL;
-    }
-    /* the argument in the call's own context (a macro within an argument
-     * binds with the one around it) */
-    const char *text = c->sql;
-    c->macro = m->up;
-    c->sql = m->sql;
-    attu_bexpr *r = bind_expr(c, m->sc, m->args[k]);
-    c->macro = m;
-    c->sql = text;
-    if (!r) m->arg_failed = true;
-    return r;
-}
-
-attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled) {
-    *handled = false;
-    if (e->u.func.schema && strcmp(e->u.func.schema, "pg_catalog")) return NULL;
-    if (e->u.func.star || e->u.func.distinct || e->u.func.order_by.n || e->u.func.filter || e->u.func.over ||
-        e->u.func.within_group)
-        return NULL;
-    const catalog_fn *fn = NULL;
-    for (size_t i = 0; i < sizeof catalog_fns / sizeof catalog_fns[0]; i++)
-        if (!strcmp(catalog_fns[i].name, e->u.func.name)) fn = &catalog_fns[i];
-    if (!fn) return NULL;
-    int n = e->u.func.args.n;
-    for (int i = 0; i < n; i++) if (e->u.func.args.items[i]->arg_name) return NULL;
-    sbuf body = {0};
-    if (!fn->body(c, &body, n)) { free(body.p); return NULL; }   /* the usual "function does not exist" */
-    *handled = true;
-    attu_bexpr *r = bind_macro(c, sc, &body, (const attu_ast_expr *const *)e->u.func.args.items, n, e->position);
-    free(body.p);
-    return r;
-}
-
-/* 'name'::regclass: the OID of the user table of that name (optionally
- * public.), 42P01 when none; an OID written as a string is that OID. */
-static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos) {
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (*s && !*end) return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), v);
-    const char *name = s;
-    if (!strncmp(name, "pg_catalog.", 11) || find_relation(NULL, name)) {
-        /* a system relation: PostgreSQL's OID for the common ones */
-        static const struct { const char *name; int oid; } sys[] = {
-            { "pg_class", 1259 }, { "pg_proc", 1255 }, { "pg_type", 1247 }, { "pg_attribute", 1249 },
-            { "pg_namespace", 2615 }, { "pg_database", 1262 }, { "pg_extension", 3079 }, { "pg_constraint", 2606 },
-            { "pg_description", 2609 }, { "pg_index", 2610 }, { "pg_attrdef", 2604 }, { "pg_am", 2601 },
-            { "pg_collation", 3456 }, { "pg_trigger", 2620 }, { "pg_tablespace", 1213 }, { "pg_authid", 1260 },
-        };
-        const char *rn = !strncmp(name, "pg_catalog.", 11) ? name + 11 : name;
-        if (find_relation("pg_catalog", rn) && !attu_catalog_lookup(c->cat, rn)) {
-            for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++)
-                if (!strcmp(sys[i].name, rn)) return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), sys[i].oid);
-            return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), name_hash_oid(rn) % FIRST_USER_OID);
-        }
-    }
-    if (!strncmp(name, "public.", 7)) name += 7;
-    char folded[ATTU_NAME_MAX + 1];
-    size_t n = 0;
-    if (*name == '"') {   /* "Mixed Case" keeps its case */
-        for (const char *p = name + 1; *p && n < ATTU_NAME_MAX; p++) {
-            if (*p == '"') { if (p[1] == '"') p++; else break; }
-            folded[n++] = *p;
-        }
-    } else {
-        for (const char *p = name; *p && n < ATTU_NAME_MAX; p++)
-            folded[n++] = (*p >= 'A' && *p <= 'Z') ? (char)(*p - 'A' + 'a') : *p;
-    }
-    folded[n] = 0;
-    size_t nrels;
-    bool oom;
-    rel_info *rels = user_relations(c->cat, &nrels, &oom);
-    if (oom) { attu_error_oom(c->err); return NULL; }
-    for (size_t i = 0; i < nrels; i++)
-        if (!strcmp(rels[i].t->name, folded)) {
-            int64_t oid = rels[i].oid;
-            free(rels);
-            return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), oid);
-        }
-    free(rels);
-    attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, pos, "relation \"%s\" does not exist", s);
-    return NULL;
-}
-
-attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled) {
-    *handled = false;
-    const char *tn = e->u.cast.type.name;
-    const attu_ast_expr *arg = e->u.cast.arg;
-    if (!tn) return NULL;
-    macro_fn body = NULL;
-    if (!strcmp(tn, "regclass")) {
-        if (arg->kind == ATTU_EXPR_LITERAL && arg->u.literal.kind == ATTU_LIT_STRING) {
-            *handled = true;
-            return regclass_of_name(c, arg->u.literal.text, arg->position);
-        }
-        body = m_regclass;
-    } else if (!strcmp(tn, "regtype")) body = m_regtype;
-    else if (!strcmp(tn, "regnamespace")) body = m_regnamespace;
-    else {
-        /* the catalog's types as attu has them */
-        static const struct { const char *pg, *attu; } alias[] = {
-            { "oid", "bigint" }, { "xid", "bigint" }, { "regproc", "text" }, { "name", "text" },
-            { "oid[]", "bigint[]" }, { "name[]", "text[]" }, { "int2vector", "smallint[]" }, { "oidvector", "bigint[]" },
-            { "pg_node_tree", "text" },
-        };
-        for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
-            if (!strcmp(tn, alias[i].pg)) {
-                attu_ast_expr copy = *e;
-                copy.u.cast.type.name = (char *)alias[i].attu;
-                *handled = true;
-                return bind_expr(c, sc, &copy);
-            }
-        return NULL;
-    }
-    *handled = true;
-    sbuf b = {0};
-    body(c, &b, 1);
-    attu_bexpr *r = bind_macro(c, sc, &b, &arg, 1, e->position);
-    free(b.p);
-    return r;
-}
