@@ -108,6 +108,12 @@ static bool m_current_database(bctx *c, sbuf *b, int n) {
     syscat_sb_puts(b, "::text");
     return true;
 }
+static bool m_current_user(bctx *c, sbuf *b, int n) {
+    if (n != 0) return false;
+    syscat_sb_quote(b, syscat_user(c));
+    syscat_sb_puts(b, "::text");
+    return true;
+}
 static bool m_version(bctx *c, sbuf *b, int n) {
     (void)c;
     if (n != 0) return false;
@@ -284,6 +290,11 @@ static const catalog_fn catalog_fns[] = {
     { "current_schema", m_current_schema },
     { "current_schemas", m_current_schemas },
     { "current_database", m_current_database },
+    { "current_user", m_current_user },
+    { "session_user", m_current_user },
+    { "current_role", m_current_user },   /* these three only as keywords (the grammar's func_expr_common) */
+    { "user", m_current_user },
+    { "current_catalog", m_current_database },
     { "version", m_version },
     { "format_type", m_format_type },
     { "pg_table_size", m_table_size },

@@ -1380,6 +1380,19 @@ func_expr_common(A) ::= TRIM(K) LP LEADING trim_list(L) RP.   { A = ab_func(ctx,
 func_expr_common(A) ::= TRIM(K) LP TRAILING trim_list(L) RP.  { A = ab_func(ctx, NULL, "rtrim", L, K.pos); }
 func_expr_common(A) ::= TRIM(K) LP trim_list(L) RP.           { A = ab_func(ctx, NULL, "btrim", L, K.pos); }
 func_expr_common(A) ::= CURRENT_DATE(K).        { A = ab_func0(ctx, "current_date", K.pos); }
+/* current_user, session_user, current_role, current_catalog and USER,
+ * PostgreSQL's SQL-standard value functions without parentheses: calls of
+ * the catalog functions of those names (planner/catalog_functions.c); any
+ * other reserved word here is the syntax error PostgreSQL gives */
+func_expr_common(A) ::= USER(K).                { A = ab_func0(ctx, "user", K.pos); }
+func_expr_common(A) ::= RESERVED_BARE(K).
+{
+    const char *w = ab_tokstr(&K);
+    if (strcmp(w, "current_user") && strcmp(w, "session_user") && strcmp(w, "current_role") &&
+        strcmp(w, "current_catalog"))
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, K.pos, "syntax error at or near \"%s\"", w);
+    A = ab_func0(ctx, w, K.pos);   /* named as written, as PostgreSQL names the column */
+}
 func_expr_common(A) ::= CURRENT_TIMESTAMP(K).   { A = ab_func0(ctx, "current_timestamp", K.pos); }
 func_expr_common(A) ::= CURRENT_TIMESTAMP(K) LP ICONST(P) RP.
     { A = ab_func1(ctx, "current_timestamp", ab_literal(ctx, ATTU_LIT_INTEGER, &P), K.pos); }
