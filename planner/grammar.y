@@ -72,6 +72,12 @@ static attu_ast_typename ab_qualified_typename(attu_parse_ctx *c, const char *sc
     return tn_make(name, pos);
 }
 
+/* CREATE TABLE pg_catalog.x: PostgreSQL's refusal (attu's tables are public's) */
+static void create_in_schema(attu_parse_ctx *c, const ab_qname *n) {
+    if (n->schema && (!strcmp(n->schema, "pg_catalog") || !strcmp(n->schema, "information_schema")))
+        ab_defer_error(c, "42501", n->pos, "permission denied to create \"%s.%s\"", n->schema, n->name);
+}
+
 /* schema.name in DROP TABLE: the name itself in public */
 static const char *drop_name(attu_parse_ctx *c, const attu_token *schema, const attu_token *name) {
     const char *sc = ab_tokstr(schema), *nm = ab_tokstr(name);
@@ -755,6 +761,17 @@ opt_alias_clause(A) ::= .                            { A.name = NULL; A.cols = N
 %type collation_name {ab_qname}
 collation_name(A) ::= colid(N).                  { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
 collation_name(A) ::= colid(S) DOT attr_name(N). { A.schema = ab_tokstr(&S); A.name = ab_tokstr(&N); A.pos = N.pos; }
+
+/* the table a statement writes (INSERT, UPDATE, DELETE, TRUNCATE, COPY):
+ * never a system relation, which attu builds for reading only (so a user
+ * table of the same name is not reached through pg_catalog.NAME either) */
+%type target_name {ab_qname}
+target_name(A) ::= qualified_name(N).
+{
+    A = N;
+    if (N.schema && (!strcmp(N.schema, "pg_catalog") || !strcmp(N.schema, "information_schema")))
+        ab_defer_error(ctx, "42501", N.pos, "permission denied: \"%s\" is a system catalog", N.name);
+}
 
 %type qualified_name {ab_qname}
 qualified_name(A) ::= colid(N).
@@ -1924,7 +1941,7 @@ static void insert_returning(attu_ast_stmt *s, attu_vec *ret) {
     s->u.insert.nreturning = ret->n;
 }
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) select_stmt(Q) RETURNING(R) target_list(L).
+insert_stmt(A) ::= INSERT(K) INTO target_name(N) select_stmt(Q) RETURNING(R) target_list(L).
 {
     A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
     A->u.insert.table = (char *)N.name;
@@ -1933,7 +1950,7 @@ insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) select_stmt(Q) RETURNING(R) 
     A->u.insert.returning_position = R.pos;
     insert_returning(A, L);
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP insert_cols(C) RP select_stmt(Q) RETURNING(R) target_list(L).
+insert_stmt(A) ::= INSERT(K) INTO target_name(N) LP insert_cols(C) RP select_stmt(Q) RETURNING(R) target_list(L).
 {
     A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
     A->u.insert.table = (char *)N.name;
@@ -1943,7 +1960,7 @@ insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP insert_cols(C) RP select_
     A->u.insert.returning_position = R.pos;
     insert_returning(A, L);
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES RETURNING(R) target_list(L).
+insert_stmt(A) ::= INSERT(K) INTO target_name(N) DEFAULT VALUES RETURNING(R) target_list(L).
 {
     A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
     A->u.insert.table = (char *)N.name;
@@ -1951,14 +1968,14 @@ insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES RETURNING(R) 
     A->u.insert.returning_position = R.pos;
     insert_returning(A, L);
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) select_stmt(Q).
+insert_stmt(A) ::= INSERT(K) INTO target_name(N) select_stmt(Q).
 {
     A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
     A->u.insert.table = (char *)N.name;
     A->u.insert.table_position = N.pos;
     A->u.insert.source = Q;
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP insert_cols(C) RP select_stmt(Q).
+insert_stmt(A) ::= INSERT(K) INTO target_name(N) LP insert_cols(C) RP select_stmt(Q).
 {
     A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
     A->u.insert.table = (char *)N.name;
@@ -1966,7 +1983,7 @@ insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) LP insert_cols(C) RP select_
     ab_insert_columns(ctx, A, C);
     A->u.insert.source = Q;
 }
-insert_stmt(A) ::= INSERT(K) INTO qualified_name(N) DEFAULT VALUES.
+insert_stmt(A) ::= INSERT(K) INTO target_name(N) DEFAULT VALUES.
 {
     A = ab_stmt(ctx, ATTU_STMT_INSERT, K.pos);
     A->u.insert.table = (char *)N.name;
@@ -1995,12 +2012,12 @@ static attu_ast_stmt *modify_make(attu_parse_ctx *c, attu_ast_stmt_kind kind, co
 }
 }
 %type dml_target {ab_dml_target}
-dml_target(A) ::= qualified_name(N).                { A.name = N; A.alias = NULL; }
-dml_target(A) ::= qualified_name(N) AS colid(L).    { A.name = N; A.alias = ab_tokstr(&L); }
-dml_target(A) ::= qualified_name(N) ID(L).          { A.name = N; A.alias = ab_tokstr(&L); }
-dml_target(A) ::= ONLY qualified_name(N).           { A.name = N; A.alias = NULL; }
-dml_target(A) ::= ONLY qualified_name(N) AS colid(L).  { A.name = N; A.alias = ab_tokstr(&L); }
-dml_target(A) ::= ONLY qualified_name(N) ID(L).     { A.name = N; A.alias = ab_tokstr(&L); }
+dml_target(A) ::= target_name(N).                { A.name = N; A.alias = NULL; }
+dml_target(A) ::= target_name(N) AS colid(L).    { A.name = N; A.alias = ab_tokstr(&L); }
+dml_target(A) ::= target_name(N) ID(L).          { A.name = N; A.alias = ab_tokstr(&L); }
+dml_target(A) ::= ONLY target_name(N).           { A.name = N; A.alias = NULL; }
+dml_target(A) ::= ONLY target_name(N) AS colid(L).  { A.name = N; A.alias = ab_tokstr(&L); }
+dml_target(A) ::= ONLY target_name(N) ID(L).     { A.name = N; A.alias = ab_tokstr(&L); }
 
 %type returning_clause {attu_vec *}
 returning_clause(A) ::= RETURNING target_list(L).   { A = L; }
@@ -2156,8 +2173,8 @@ truncate_stmt(A) ::= TRUNCATE(K) opt_table truncate_list(L) opt_drop_behavior.
 truncate_list(A) ::= truncate_rel(N).       { A = ab_names_push(ctx, NULL, N.name, N.pos); }
 truncate_list(A) ::= truncate_list(L) COMMA truncate_rel(N).  { A = ab_names_push(ctx, L, N.name, N.pos); }
 %type truncate_rel {ab_qname}
-truncate_rel(A) ::= qualified_name(N).          { A = N; }
-truncate_rel(A) ::= ONLY qualified_name(N).     { A = N; }
+truncate_rel(A) ::= target_name(N).          { A = N; }
+truncate_rel(A) ::= ONLY target_name(N).     { A = N; }
 opt_table ::= TABLE.
 opt_table ::= .
 
@@ -2291,9 +2308,9 @@ typedef struct ab_create_head { ab_qname name; bool if_not_exists; int pos; } ab
 }
 %type create_head {ab_create_head}
 create_head(A) ::= CREATE(K) opt_temp TABLE IF NOT EXISTS qualified_name(N).
-    { A.name = N; A.if_not_exists = true; A.pos = K.pos; ctx->cur_table = N.name; }
+    { A.name = N; A.if_not_exists = true; A.pos = K.pos; ctx->cur_table = N.name; create_in_schema(ctx, &N); }
 create_head(A) ::= CREATE(K) opt_temp TABLE qualified_name(N).
-    { A.name = N; A.if_not_exists = false; A.pos = K.pos; ctx->cur_table = N.name; }
+    { A.name = N; A.if_not_exists = false; A.pos = K.pos; ctx->cur_table = N.name; create_in_schema(ctx, &N); }
 
 %type create_as_stmt {attu_ast_stmt *}
 create_as_stmt(A) ::= create_head(H) opt_name_list(C) AS select_stmt(Q) opt_with_data(D).
@@ -2353,7 +2370,7 @@ opt_drop_behavior(A) ::= .          { A = false; }
 typedef struct ab_copyfile { attu_ast_copy_target target; const char *name; int pos; } ab_copyfile;
 }
 %type copy_stmt {attu_ast_stmt *}
-copy_stmt(A) ::= COPY(K) qualified_name(N) opt_name_list(C) copy_from(F) copy_file(P)
+copy_stmt(A) ::= COPY(K) target_name(N) opt_name_list(C) copy_from(F) copy_file(P)
                  opt_with copy_options(O).
 {
     A = ab_stmt(ctx, ATTU_STMT_COPY, K.pos);
