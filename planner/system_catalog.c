@@ -659,6 +659,89 @@ static const sys_relation sys_relations[] = {
     { "pg_catalog", "pg_trigger",
       "oid bigint, tgrelid bigint, tgparentid bigint, tgname text, tgfoid bigint, tgtype smallint, "
       "tgenabled text, tgisinternal boolean", NULL },
+    /* more of PostgreSQL's catalogs, empty: attu has no such objects (their
+     * columns PostgreSQL 15's, so clients' queries of them run) */
+    { "pg_catalog", "pg_opclass",
+      "oid bigint, opcmethod bigint, opcname text, opcnamespace bigint, opcowner bigint, opcfamily bigint, "
+      "opcintype bigint, opcdefault boolean, opckeytype bigint", NULL },
+    { "pg_catalog", "pg_opfamily",
+      "oid bigint, opfmethod bigint, opfname text, opfnamespace bigint, opfowner bigint", NULL },
+    { "pg_catalog", "pg_amop",
+      "oid bigint, amopfamily bigint, amoplefttype bigint, amoprighttype bigint, amopstrategy smallint, "
+      "amoppurpose text, amopopr bigint, amopmethod bigint, amopsortfamily bigint", NULL },
+    { "pg_catalog", "pg_amproc",
+      "oid bigint, amprocfamily bigint, amproclefttype bigint, amprocrighttype bigint, amprocnum smallint, "
+      "amproc text", NULL },
+    { "pg_catalog", "pg_conversion",
+      "oid bigint, conname text, connamespace bigint, conowner bigint, conforencoding integer, "
+      "contoencoding integer, conproc text, condefault boolean", NULL },
+    { "pg_catalog", "pg_cast",
+      "oid bigint, castsource bigint, casttarget bigint, castfunc bigint, castcontext text, castmethod text", NULL },
+    { "pg_catalog", "pg_default_acl",
+      "oid bigint, defaclrole bigint, defaclnamespace bigint, defaclobjtype text, defaclacl text[]", NULL },
+    { "pg_catalog", "pg_foreign_server",
+      "oid bigint, srvname text, srvowner bigint, srvfdw bigint, srvtype text, srvversion text, srvacl text[], "
+      "srvoptions text[]", NULL },
+    { "pg_catalog", "pg_foreign_table",
+      "ftrelid bigint, ftserver bigint, ftoptions text[]", NULL },
+    { "pg_catalog", "pg_user_mappings",
+      "umid bigint, srvid bigint, srvname text, umuser bigint, usename text, umoptions text[]", NULL },
+    { "pg_catalog", "pg_foreign_data_wrapper",
+      "oid bigint, fdwname text, fdwowner bigint, fdwhandler bigint, fdwvalidator bigint, fdwacl text[], "
+      "fdwoptions text[]", NULL },
+    { "pg_catalog", "pg_ts_config",
+      "oid bigint, cfgname text, cfgnamespace bigint, cfgowner bigint, cfgparser bigint", NULL },
+    { "pg_catalog", "pg_ts_dict",
+      "oid bigint, dictname text, dictnamespace bigint, dictowner bigint, dicttemplate bigint, "
+      "dictinitoption text", NULL },
+    { "pg_catalog", "pg_ts_parser",
+      "oid bigint, prsname text, prsnamespace bigint, prsstart text, prstoken text, prsend text, "
+      "prsheadline text, prslextype text", NULL },
+    { "pg_catalog", "pg_ts_template",
+      "oid bigint, tmplname text, tmplnamespace bigint, tmplinit text, tmpllexize text", NULL },
+    { "pg_catalog", "pg_largeobject_metadata",
+      "oid bigint, lomowner bigint, lomacl text[]", NULL },
+    { "pg_catalog", "pg_language",
+      "oid bigint, lanname text, lanowner bigint, lanispl boolean, lanpltrusted boolean, lanplcallfoid bigint, "
+      "laninline bigint, lanvalidator bigint, lanacl text[]", NULL },
+    { "pg_catalog", "pg_operator",
+      "oid bigint, oprname text, oprnamespace bigint, oprowner bigint, oprkind text, oprcanmerge boolean, "
+      "oprcanhash boolean, oprleft bigint, oprright bigint, oprresult bigint, oprcom bigint, oprnegate bigint, "
+      "oprcode text, oprrest text, oprjoin text", NULL },
+    { "pg_catalog", "pg_db_role_setting",
+      "setdatabase bigint, setrole bigint, setconfig text[]", NULL },
+    { "pg_catalog", "pg_subscription",
+      "oid bigint, subdbid bigint, subskiplsn text, subname text, subowner bigint, subenabled boolean, "
+      "subbinary boolean, substream boolean, subtwophasestate text, subdisableonerr boolean, subconninfo text, "
+      "subslotname text, subsynccommit text, subpublications text[]", NULL },
+    { "pg_catalog", "pg_event_trigger",
+      "oid bigint, evtname text, evtevent text, evtowner bigint, evtfoid bigint, evtenabled text, "
+      "evttags text[]", NULL },
+    { "pg_catalog", "pg_views",
+      "schemaname text, viewname text, viewowner text, definition text", NULL },
+    { "pg_catalog", "pg_matviews",
+      "schemaname text, matviewname text, matviewowner text, tablespace text, hasindexes boolean, "
+      "ispopulated boolean, definition text", NULL },
+    { "pg_catalog", "pg_sequence",
+      "seqrelid bigint, seqtypid bigint, seqstart bigint, seqincrement bigint, seqmax bigint, seqmin bigint, "
+      "seqcache bigint, seqcycle boolean", NULL },
+    { "pg_catalog", "pg_sequences",
+      "schemaname text, sequencename text, sequenceowner text, data_type bigint, start_value bigint, "
+      "min_value bigint, max_value bigint, increment_by bigint, cycle boolean, cache_size bigint, "
+      "last_value bigint", NULL },
+    { "pg_catalog", "pg_rewrite",
+      "oid bigint, rulename text, ev_class bigint, ev_type text, ev_enabled text, is_instead boolean, "
+      "ev_qual text, ev_action text", NULL },
+    { "pg_catalog", "pg_enum",
+      "oid bigint, enumtypid bigint, enumsortorder real, enumlabel text", NULL },
+    { "pg_catalog", "pg_range",
+      "rngtypid bigint, rngsubtype bigint, rngmultitypid bigint, rngcollation bigint, rngsubopc bigint, "
+      "rngcanonical text, rngsubdiff text", NULL },
+    { "pg_catalog", "pg_shdescription",
+      "objoid bigint, classoid bigint, description text", NULL },
+    { "pg_catalog", "pg_depend",
+      "classid bigint, objid bigint, objsubid integer, refclassid bigint, refobjid bigint, refobjsubid integer, "
+      "deptype text", NULL },
     { "information_schema", "tables",
       "table_catalog text, table_schema text, table_name text, table_type text, self_referencing_column_name text, "
       "reference_generation text, user_defined_type_catalog text, user_defined_type_schema text, "
