@@ -1018,7 +1018,8 @@ static int figure_colname(const bctx *c, const attu_ast_expr *e, const char **na
          * "array", a[i] and a[i:j] take a's name, an operator none */
         if (e->u.func.name[0] == ' ') {
             if (!strcmp(e->u.func.name, " array") || !strcmp(e->u.func.name, " array_query")) { *name = "array"; return 2; }
-            if (!strcmp(e->u.func.name, " subscript") || !strcmp(e->u.func.name, " slice"))
+            if (!strcmp(e->u.func.name, " subscript") || !strcmp(e->u.func.name, " slice") ||
+                !strcmp(e->u.func.name, " collate"))
                 return figure_colname(c, e->u.func.args.items[0], name);
             return 0;
         }

@@ -88,15 +88,17 @@ static const char *drop_name(attu_parse_ctx *c, const attu_token *schema, const 
     return nm;
 }
 
-/* x COLLATE [schema.]name (the rule's comment says why it is x itself) */
+/* x COLLATE [schema.]name: a call of " collate" on x, which the binder
+ * checks takes a collation (planner/functions.c); the rule's comment says
+ * which names there are */
 static attu_ast_expr *ab_collate(attu_parse_ctx *c, attu_ast_expr *e, const char *schema, const char *name,
                                  int pos, int name_pos) {
-    (void)pos;
+    (void)name_pos;   /* PostgreSQL's errors stand at COLLATE */
     if (schema && strcmp(schema, "pg_catalog"))
-        ab_defer_error(c, "3F000", name_pos, "schema \"%s\" does not exist", schema);
+        ab_defer_error(c, "3F000", pos, "schema \"%s\" does not exist", schema);
     else if (strcmp(name, "default") && strcmp(name, "C") && strcmp(name, "POSIX"))
-        ab_defer_error(c, "42704", name_pos, "collation \"%s\" for encoding \"UTF8\" does not exist", name);
-    return e;
+        ab_defer_error(c, "42704", pos, "collation \"%s\" for encoding \"UTF8\" does not exist", name);
+    return ab_func1(c, " collate", e, pos);
 }
 
 /* t[] / t[n] / t ARRAY: the element's name with "[]" appended, which
@@ -931,8 +933,8 @@ a_expr(A) ::= a_expr(E) TYPECAST(K) typename(T).        { A = ab_cast(ctx, E, &T
 a_expr(A) ::= PLUS(K) a_expr(E). [UMINUS]               { A = ab_unary(ctx, ATTU_UNOP_PLUS, E, &K); }
 /* x COLLATE name: attu compares text byte by byte (the C collation), so the
  * collations that do so ("default", "C", "POSIX", optionally qualified by
- * pg_catalog, as psql's catalog queries write them) leave x as it is; any
- * other is PostgreSQL's 42704 */
+ * pg_catalog, as psql's catalog queries write them) leave x's value as it
+ * is; any other is PostgreSQL's 42704 */
 a_expr(A) ::= a_expr(E) COLLATE(K) collation_name(N).   { A = ab_collate(ctx, E, N.schema, N.name, K.pos, N.pos); }
 a_expr(A) ::= MINUS(K) a_expr(E). [UMINUS]              { A = ab_negate(ctx, E, K.pos); }
 a_expr(A) ::= a_expr(L) PLUS(K) a_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_ADD, L, R, &K); }
