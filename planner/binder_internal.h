@@ -171,7 +171,7 @@ typedef struct bctx {
      * subquery sits in the query one level out (NULL at the top) */
     outer_aggs      *oaggs;
     const agg_level *agg_level;
-    /* the system catalog function being bound (planner/system_catalog.c):
+    /* the catalog function being bound (planner/catalog_functions.c):
      * where its body's argument names stand, and what they stand for */
     struct syscat_macro *macro;
 } bctx;
@@ -349,15 +349,17 @@ bool attu_check_srf_placement(bctx *c, attu_bexpr *const *items, int n);
  * at pos. generate_series, unnest and generate_subscripts ask it. */
 bool attu_srf_allowed_here(bctx *c, int pos);
 
-/* planner/system_catalog.c: PostgreSQL's system relations and catalog
- * functions, built from the catalog at bind time. */
-bool attu_is_system_schema(const char *schema);
+/* planner/system_catalog.c: PostgreSQL's system relations, built from the
+ * catalog at bind time. */
+bool attu_is_system_schema(const char *schema);   /* pg_catalog, information_schema */
 /* The query of the system relation [schema.]name, parsed (kept as long as
- * the plan arena); NULL and *is_system false when the name is none (a user
- * table's, or an unknown one); NULL, *is_system true and c->err set when a
- * system schema has no such relation or on failure. */
+ * the plan arena; *text the text its positions refer to); NULL and
+ * *is_system false when the name is none (a user table's, or an unknown
+ * one); NULL, *is_system true and c->err set when a system schema has no
+ * such relation or on failure. */
 const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const char *name, int pos,
                                            bool *is_system, const char **text);
+/* planner/catalog_functions.c: the catalog functions and reg* casts. */
 /* A call of a catalog function (format_type, pg_get_userbyid, ...); NULL
  * and *handled false when e is no such call. */
 attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);

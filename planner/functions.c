@@ -977,7 +977,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     if (!strcmp(name, " collate")) return bind_collate(c, sc, e);
     bool catalog_fn;
-    attu_bexpr *cf = attu_bind_catalog_function(c, sc, e, &catalog_fn);   /* planner/system_catalog.c */
+    attu_bexpr *cf = attu_bind_catalog_function(c, sc, e, &catalog_fn);   /* planner/catalog_functions.c */
     if (catalog_fn) return cf;
     bool named;
     attu_bexpr *nb = bind_named_call(c, sc, e, &named);
