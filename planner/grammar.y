@@ -1409,7 +1409,7 @@ func_expr_common(A) ::= RESERVED_BARE(K).
     const char *w = ab_tokstr(&K);
     if (strcmp(w, "current_user") && strcmp(w, "session_user") && strcmp(w, "current_role") &&
         strcmp(w, "current_catalog"))
-        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, K.pos, "syntax error at or near \"%s\"", w);
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, K.pos, "syntax error at or near \"%.*s\"", (int)K.len, ctx->sql + K.off);
     A = ab_func0(ctx, w, K.pos);   /* named as written, as PostgreSQL names the column */
 }
 func_expr_common(A) ::= CURRENT_TIMESTAMP(K).   { A = ab_func0(ctx, "current_timestamp", K.pos); }
