@@ -101,17 +101,24 @@ rel_info *syscat_user_relations(const attu_catalog *cat, size_t *n, bool *oom) {
     *oom = false;
     if (!k) return NULL;
     rel_info *r = calloc(k, sizeof *r);
-    if (!r) { *oom = true; return NULL; }
+    /* the OIDs taken so far, an open-addressing set (0: free) twice as big
+     * as needed, so a catalog of many tables costs one probe per table */
+    size_t cap = 16;
+    while (cap < 2 * k) cap *= 2;
+    int64_t *taken = calloc(cap, sizeof *taken);
+    if (!r || !taken) { free(r); free(taken); *oom = true; return NULL; }
     for (size_t i = 0; i < k; i++) {
         r[i].t = attu_catalog_at(cat, i);
         int64_t oid = syscat_name_hash_oid(r[i].t->name);
-        for (bool again = true; again;) {
-            again = false;
-            for (size_t j = 0; j < i; j++)
-                if (r[j].oid == oid) { oid = oid + 1 >= 0x7fffffff ? FIRST_USER_OID : oid + 1; again = true; break; }
+        for (;;) {
+            size_t h = (size_t)oid * 2654435761u & (cap - 1);
+            while (taken[h] && taken[h] != oid) h = (h + 1) & (cap - 1);
+            if (!taken[h]) { taken[h] = oid; break; }
+            oid = oid + 1 >= 0x7fffffff ? FIRST_USER_OID : oid + 1;   /* a collision: the next one */
         }
         r[i].oid = oid;
     }
+    free(taken);
     *n = k;
     return r;
 }
