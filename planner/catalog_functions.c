@@ -328,6 +328,7 @@ struct syscat_macro {
     const char                 *sql;
     struct syscat_macro        *up;
     bool                        arg_failed;   /* an argument's error (its own position) */
+    unsigned                    used;         /* bit k: $k+1 was bound */
 };
 
 /* Binds body (with $1..$n standing for args) as an expression. The $k
@@ -349,7 +350,7 @@ static attu_bexpr *bind_macro(bctx *c, const scope *sc, const sbuf *body, const 
     const attu_parse_result *pr = syscat_parse_kept(c, q.p, &text);
     if (!pr) return NULL;
     const attu_ast_query *mq = pr->stmts[0].stmt->u.select.query;
-    struct syscat_macro m = { args, n, sc, c->sql, c->macro, false };
+    struct syscat_macro m = { args, n, sc, c->sql, c->macro, false, 0 };
     const char *save_sql = c->sql;
     c->macro = &m;
     c->sql = text;
@@ -359,6 +360,10 @@ static attu_bexpr *bind_macro(bctx *c, const scope *sc, const sbuf *body, const 
     /* the body's own error (an argument of a type it cannot take) stands
      * at the call, not somewhere in the body's text */
     if (!r && !m.arg_failed && c->err->set) c->err->position = pos;
+    /* an argument the body does not read (obj_description's) is still
+     * checked, as PostgreSQL binds every argument (42703, ...) */
+    for (int k = 0; r && k < n; k++)
+        if (!(m.used & (1u << k)) && !bind_expr(c, sc, args[k])) return NULL;
     return r;
 }
 
@@ -381,6 +386,7 @@ attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled
     c->macro = m;
     c->sql = text;
     if (!r) m->arg_failed = true;
+    m->used |= 1u << k;
     return r;
 }
 
