@@ -161,6 +161,11 @@ void attu_session_free(attu_session *s) {
     free(s);
 }
 
+void attu_session_set_identity(attu_session *s, const char *user, const char *database) {
+    snprintf(s->user, sizeof s->user, "%s", user ? user : "");
+    snprintf(s->database, sizeof s->database, "%s", database ? database : "");
+}
+
 char attu_session_txn_status(const attu_session *s) { return s->txn; }
 
 void attu_session_txn_failed(attu_session *s) { if (s->txn == 'T') s->txn = 'E'; }
@@ -206,6 +211,8 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.sequence_call = db_sequence_call;
     bp.serial_sequence = db_serial_sequence;
     bp.sequence_ctx = s;
+    bp.user = s->user;
+    bp.database = s->database;
     return bp;
 }
 

@@ -100,6 +100,10 @@ typedef struct attu_exec_callbacks {
 
 attu_session *attu_session_new(attu_db *db);
 void attu_session_free(attu_session *s);
+/* The user and database the client connected as (the startup message):
+ * what pg_get_userbyid, current_database() and the system catalogs show.
+ * Without it (the shell, tests), both are "attu". */
+void attu_session_set_identity(attu_session *s, const char *user, const char *database);
 
 /* Runs every statement of sql in order (the simple Query protocol). Returns
  * 0 if all succeeded, -1 after the first error (reported via on_error).

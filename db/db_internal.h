@@ -36,6 +36,8 @@ typedef struct db_setting_undo { char *name; char *before; char *keep; } db_sett
 
 struct attu_session {
     attu_db         *db;
+    char             user[64];         /* who connected, as the system catalogs show it ("" : attu) */
+    char             database[64];
     volatile int     cancel;
     char             txn;
     bool             implicit_block;   /* running a multi-statement query string outside BEGIN */

@@ -301,7 +301,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     const char *name = f->u.table.name;
     const char *qual = f->alias ? f->alias : name;
     int source = c->next_source++;
-    for (cte_def *d = c->ctes; d; d = d->next) {
+    /* a qualified name never names a WITH query */
+    for (cte_def *d = attu_is_system_schema(f->u.table.schema) ? NULL : c->ctes; d; d = d->next) {
         if (strcmp(d->name, name)) continue;
         if (d->recursive && d->state) {
             if (d->state != 2) {
@@ -348,13 +349,36 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         }
         return p;
     }
+    bool sys_schema = attu_is_system_schema(f->u.table.schema);
     /* a relation the statement itself names: CREATE VIEW's dependencies */
-    if (!c->views && c->params && c->params->on_relation && attu_catalog_relation_exists(c->cat, name))
+    if (!sys_schema && !c->views && c->params && c->params->on_relation && attu_catalog_relation_exists(c->cat, name))
         c->params->on_relation(c->params->relation_ctx, name);
-    const attu_view *view = attu_views_find(attu_catalog_views(c->cat), name);
+    const attu_view *view = sys_schema ? NULL : attu_views_find(attu_catalog_views(c->cat), name);
     if (view) return bind_view_ref(c, f, sc, view, qual, source);
-    attu_table *t = attu_catalog_lookup(c->cat, name);
+    attu_table *t = sys_schema ? NULL : attu_catalog_lookup(c->cat, name);
     if (!t) {
+        /* pg_catalog.pg_class, information_schema.tables, or an unqualified
+         * pg_class with no user table of that name: the system relation
+         * (planner/system_catalog.c), bound as a subquery in FROM */
+        bool is_system;
+        const char *text = NULL;
+        const attu_ast_query *sq = attu_system_relation(c, f->u.table.schema, name, f->position, &is_system, &text);
+        if (is_system) {
+            if (!sq) return NULL;
+            const char *save_sql = c->sql;
+            cte_def *save = c->ctes;
+            c->ctes = NULL;
+            c->sql = text;   /* the positions of the relation's own text */
+            attu_lplan *p = bind_query(c, sq);
+            c->ctes = save;
+            c->sql = save_sql;
+            if (!p) { c->err->position = f->position; return NULL; }
+            for (int i = 0; i < p->ncols; i++) {
+                const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : p->names[i];
+                if (!scope_push(c, sc, qual, cn, p->types[i], false, false, source)) return NULL;
+            }
+            return p;
+        }
         if (attu_catalog_constraint_owner(c->cat, name, NULL))   /* PostgreSQL's index of the constraint */
             attu_error_set(c->err, "42809", f->position, "\"%s\" is an index", name);
         else
@@ -1092,7 +1116,8 @@ static int figure_colname(const bctx *c, const attu_ast_expr *e, const char **na
          * "array", a[i] and a[i:j] take a's name, an operator none */
         if (e->u.func.name[0] == ' ') {
             if (!strcmp(e->u.func.name, " array") || !strcmp(e->u.func.name, " array_query")) { *name = "array"; return 2; }
-            if (!strcmp(e->u.func.name, " subscript") || !strcmp(e->u.func.name, " slice"))
+            if (!strcmp(e->u.func.name, " subscript") || !strcmp(e->u.func.name, " slice") ||
+                !strcmp(e->u.func.name, " collate"))
                 return figure_colname(c, e->u.func.args.items[0], name);
             return 0;
         }

@@ -94,6 +94,10 @@ typedef struct attu_bind_params {
     int               (*serial_sequence)(void *ctx, const char *table, const char *column, char *out, size_t cap,
                                          attu_error *err);
     bool                no_side_effects;
+    /* the session's user and database, as the system catalogs show them
+     * (planner/system_catalog.c); NULL: "attu" */
+    const char         *user;
+    const char         *database;
 } attu_bind_params;
 
 /* A column name that finds only the hidden rowid of the table its

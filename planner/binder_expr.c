@@ -1282,6 +1282,9 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
         return attu_bind_array_ctor_cast(c, sc, ae, attu_type_array_interval_qualified(t, tn->ivrange, tn->precision),
                                          e->position);
     attu_error_clear(c->err);
+    bool catalog_type;
+    attu_bexpr *k = attu_bind_catalog_cast(c, sc, e, &catalog_type);
+    if (catalog_type) return k;
     attu_bexpr *a = bind_expr(c, sc, e->u.cast.arg);
     if (!a) return NULL;
     if (attu_type_from_name(tn->name, tn->precision, tn->scale, &t, c->err)) {
@@ -1392,6 +1395,11 @@ static attu_bexpr *bind_param(bctx *c, const attu_ast_expr *e) {
 }
 
 attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    if (c->macro && e->kind == ATTU_EXPR_COLUMN) {
+        bool handled;
+        attu_bexpr *a = attu_syscat_macro_arg(c, e, &handled);
+        if (handled) return a;
+    }
     if (c->err->set) return NULL;
     attu_type b = attu_type_make(ATTU_TYPE_BOOL);
     switch (e->kind) {

@@ -185,6 +185,9 @@ typedef struct bctx {
     /* the innermost WITH query whose binding is under way (its sequence
      * function values, see cte_def); NULL outside one */
     cte_def         *seq_cte;
+    /* the catalog function being bound (planner/catalog_functions.c):
+     * where its body's argument names stand, and what they stand for */
+    struct syscat_macro *macro;
 } bctx;
 
 typedef struct view_link {
@@ -374,5 +377,25 @@ bool attu_check_srf_placement(bctx *c, attu_bexpr *const *items, int n);
  * aggregate's arguments, only where c->allow_srf); else PostgreSQL's 0A000
  * at pos. generate_series, unnest and generate_subscripts ask it. */
 bool attu_srf_allowed_here(bctx *c, int pos);
+
+/* planner/system_catalog.c: PostgreSQL's system relations, built from the
+ * catalog at bind time. */
+bool attu_is_system_schema(const char *schema);   /* pg_catalog, information_schema */
+/* The query of the system relation [schema.]name, parsed (kept as long as
+ * the plan arena; *text the text its positions refer to); NULL and
+ * *is_system false when the name is none (a user table's, or an unknown
+ * one); NULL, *is_system true and c->err set when a system schema has no
+ * such relation or on failure. */
+const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const char *name, int pos,
+                                           bool *is_system, const char **text);
+/* planner/catalog_functions.c: the catalog functions and reg* casts. */
+/* A call of a catalog function (format_type, pg_get_userbyid, ...); NULL
+ * and *handled false when e is no such call. */
+attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);
+/* A cast to regclass / regtype / regnamespace, or to oid, name and the
+ * catalog's other types (as attu's); *handled false for other types. */
+attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled);
+/* An argument name of a catalog function's body, bound as its argument. */
+attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled);
 
 #endif

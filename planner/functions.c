@@ -955,8 +955,30 @@ static attu_bexpr *bind_named_call(bctx *c, const scope *sc, const attu_ast_expr
     return bind_function(c, sc, &call);
 }
 
+/* x COLLATE name (the grammar's " collate" call, the name already checked):
+ * x itself, since attu's one collation is the one every collation name it
+ * takes stands for; 42804 where x's type has no collation (not text,
+ * varchar, char(n) or an array of them), as PostgreSQL says. */
+static attu_bexpr *bind_collate(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_bexpr *a = bind_expr(c, sc, e->u.func.args.items[0]);
+    if (!a) return NULL;
+    if (a->type.id == ATTU_TYPE_UNKNOWN) return resolve_unknown(c, a);
+    attu_type t = attu_type_is_array(a->type) ? attu_type_array_elem(a->type) : a->type;
+    if (t.id != ATTU_TYPE_TEXT) {
+        char buf[96];
+        attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position, "collations are not supported by type %s",
+                       attu_type_name(a->type, buf, sizeof buf));
+        return NULL;
+    }
+    return a;
+}
+
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
+    if (!strcmp(name, " collate")) return bind_collate(c, sc, e);
+    bool catalog_fn;
+    attu_bexpr *cf = attu_bind_catalog_function(c, sc, e, &catalog_fn);   /* planner/catalog_functions.c */
+    if (catalog_fn) return cf;
     bool named;
     attu_bexpr *nb = bind_named_call(c, sc, e, &named);
     if (named) return nb;

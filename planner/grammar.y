@@ -94,6 +94,45 @@ static attu_ast_typename tn_make(const char *name, int pos) {
     return t;
 }
 
+/* schema.type: only pg_catalog holds types (and attu has no other
+ * schemas but public, which holds none) */
+static attu_ast_typename ab_qualified_typename(attu_parse_ctx *c, const char *schema, const char *name, int pos) {
+    if (strcmp(schema, "pg_catalog"))
+        ab_defer_error(c, strcmp(schema, "public") ? "3F000" : "42704", pos,
+                       strcmp(schema, "public") ? "schema \"%s\" does not exist" : "type \"%s.%s\" does not exist",
+                       schema, name);
+    return tn_make(name, pos);
+}
+
+/* CREATE TABLE pg_catalog.x: PostgreSQL's refusal (attu's tables are public's) */
+static void create_in_schema(attu_parse_ctx *c, const ab_qname *n) {
+    if (n->schema && (!strcmp(n->schema, "pg_catalog") || !strcmp(n->schema, "information_schema")))
+        ab_defer_error(c, "42501", n->pos, "permission denied to create \"%s.%s\"", n->schema, n->name);
+}
+
+/* schema.name in DROP TABLE: the name itself in public */
+static const char *drop_name(attu_parse_ctx *c, const attu_token *schema, const attu_token *name) {
+    const char *sc = ab_tokstr(schema), *nm = ab_tokstr(name);
+    if (!strcmp(sc, "pg_catalog") || !strcmp(sc, "information_schema"))
+        ab_defer_error(c, "42501", 0, "permission denied: \"%s\" is a system catalog", nm);
+    else if (strcmp(sc, "public"))
+        ab_defer_error(c, "3F000", schema->pos, "schema \"%s\" does not exist", sc);
+    return nm;
+}
+
+/* x COLLATE [schema.]name: a call of " collate" on x, which the binder
+ * checks takes a collation (planner/functions.c); the rule's comment says
+ * which names there are */
+static attu_ast_expr *ab_collate(attu_parse_ctx *c, attu_ast_expr *e, const char *schema, const char *name,
+                                 int pos, int name_pos) {
+    (void)name_pos;   /* PostgreSQL's errors stand at COLLATE */
+    if (schema && strcmp(schema, "pg_catalog"))
+        ab_defer_error(c, "3F000", pos, "schema \"%s\" does not exist", schema);
+    else if (strcmp(name, "default") && strcmp(name, "C") && strcmp(name, "POSIX"))
+        ab_defer_error(c, "42704", pos, "collation \"%s\" for encoding \"UTF8\" does not exist", name);
+    return ab_func1(c, " collate", e, pos);
+}
+
 /* t[] / t[n] / t ARRAY: the element's name with "[]" appended, which
  * attu_type_from_name resolves to the array type (the bound is ignored,
  * as PostgreSQL ignores it) */
@@ -324,7 +363,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        OFFSET ON ONLY OR ORDER PLACING PRIMARY RETURNING SELECT SOME SYMMETRIC TABLE
        CONSTRAINT DO
        THEN TO TRAILING TRUE UNION UNIQUE USER USING WHEN WHERE WINDOW WITH
-       COLUMN.
+       COLUMN COLLATE.
 
 /* Type and function name keywords (function names, not column names). */
 %token BINARY CROSS FREEZE FULL ILIKE INNER IS ISNULL JOIN LEFT LIKE NATURAL
@@ -367,6 +406,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
 %left STAR SLASH PERCENT.
 %left CARET.
 %left AT.
+%left COLLATE.
 %right UMINUS.
 %left LBRACKET RBRACKET.
 %left LP RP.
@@ -759,6 +799,21 @@ alias_clause(A) ::= colid(N).                        { A.name = ab_tokstr(&N); A
 opt_alias_clause(A) ::= alias_clause(L).             { A = L; }
 opt_alias_clause(A) ::= .                            { A.name = NULL; A.cols = NULL; }
 
+%type collation_name {ab_qname}
+collation_name(A) ::= colid(N).                  { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
+collation_name(A) ::= colid(S) DOT attr_name(N). { A.schema = ab_tokstr(&S); A.name = ab_tokstr(&N); A.pos = N.pos; }
+
+/* the table a statement writes (INSERT, UPDATE, DELETE, TRUNCATE, COPY):
+ * never a system relation, which attu builds for reading only (so a user
+ * table of the same name is not reached through pg_catalog.NAME either) */
+%type target_name {ab_qname}
+target_name(A) ::= qualified_name(N).
+{
+    A = N;
+    if (N.schema && (!strcmp(N.schema, "pg_catalog") || !strcmp(N.schema, "information_schema")))
+        ab_defer_error(ctx, "42501", N.pos, "permission denied: \"%s\" is a system catalog", N.name);
+}
+
 %type qualified_name {ab_qname}
 qualified_name(A) ::= colid(N).
     { A.schema = NULL; A.name = ab_tokstr(&N); A.pos = N.pos; }
@@ -915,6 +970,11 @@ a_expr(A) ::= c_expr(E).                                { A = E; }
 a_expr(A) ::= DEFAULT(K).                               { A = ab_expr(ctx, ATTU_EXPR_DEFAULT, K.pos); }
 a_expr(A) ::= a_expr(E) TYPECAST(K) typename(T).        { A = ab_cast(ctx, E, &T, ATTU_CAST_COLONS, K.pos); }
 a_expr(A) ::= PLUS(K) a_expr(E). [UMINUS]               { A = ab_unary(ctx, ATTU_UNOP_PLUS, E, &K); }
+/* x COLLATE name: attu compares text byte by byte (the C collation), so the
+ * collations that do so ("default", "C", "POSIX", optionally qualified by
+ * pg_catalog, as psql's catalog queries write them) leave x's value as it
+ * is; any other is PostgreSQL's 42704 */
+a_expr(A) ::= a_expr(E) COLLATE(K) collation_name(N).   { A = ab_collate(ctx, E, N.schema, N.name, K.pos, N.pos); }
 a_expr(A) ::= MINUS(K) a_expr(E). [UMINUS]              { A = ab_negate(ctx, E, K.pos); }
 a_expr(A) ::= a_expr(L) PLUS(K) a_expr(R).              { A = ab_binary(ctx, ATTU_BINOP_ADD, L, R, &K); }
 a_expr(A) ::= a_expr(L) MINUS(K) a_expr(R).             { A = ab_binary(ctx, ATTU_BINOP_SUB, L, R, &K); }
@@ -1378,6 +1438,19 @@ func_expr_common(A) ::= TRIM(K) LP LEADING trim_list(L) RP.   { A = ab_func(ctx,
 func_expr_common(A) ::= TRIM(K) LP TRAILING trim_list(L) RP.  { A = ab_func(ctx, NULL, "rtrim", L, K.pos); }
 func_expr_common(A) ::= TRIM(K) LP trim_list(L) RP.           { A = ab_func(ctx, NULL, "btrim", L, K.pos); }
 func_expr_common(A) ::= CURRENT_DATE(K).        { A = ab_func0(ctx, "current_date", K.pos); }
+/* current_user, session_user, current_role, current_catalog and USER,
+ * PostgreSQL's SQL-standard value functions without parentheses: calls of
+ * the catalog functions of those names (planner/catalog_functions.c); any
+ * other reserved word here is the syntax error PostgreSQL gives */
+func_expr_common(A) ::= USER(K).                { A = ab_func0(ctx, "user", K.pos); }
+func_expr_common(A) ::= RESERVED_BARE(K).
+{
+    const char *w = ab_tokstr(&K);
+    if (strcmp(w, "current_user") && strcmp(w, "session_user") && strcmp(w, "current_role") &&
+        strcmp(w, "current_catalog"))
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, K.pos, "syntax error at or near \"%.*s\"", (int)K.len, ctx->sql + K.off);
+    A = ab_func0(ctx, w, K.pos);   /* named as written, as PostgreSQL names the column */
+}
 func_expr_common(A) ::= CURRENT_TIMESTAMP(K).   { A = ab_func0(ctx, "current_timestamp", K.pos); }
 func_expr_common(A) ::= CURRENT_TIMESTAMP(K) LP ICONST(P) RP.
     { A = ab_func1(ctx, "current_timestamp", ab_literal(ctx, ATTU_LIT_INTEGER, &P), K.pos); }
@@ -1571,6 +1644,7 @@ bare_label(A) ::= ASC(T).                   { A = T; }
 bare_label(A) ::= ASYMMETRIC(T).            { A = T; }
 bare_label(A) ::= BOTH(T).                  { A = T; }
 bare_label(A) ::= CASE(T).                  { A = T; }
+bare_label(A) ::= COLLATE(T).               { A = T; }
 bare_label(A) ::= CAST(T).                  { A = T; }
 bare_label(A) ::= CHECK(T).                 { A = T; }
 bare_label(A) ::= CURRENT_DATE(T).          { A = T; }
@@ -1760,6 +1834,7 @@ reserved_keyword(A) ::= ASC(T).                   { A = T; }
 reserved_keyword(A) ::= ASYMMETRIC(T).            { A = T; }
 reserved_keyword(A) ::= BOTH(T).                  { A = T; }
 reserved_keyword(A) ::= CASE(T).                  { A = T; }
+reserved_keyword(A) ::= COLLATE(T).               { A = T; }
 reserved_keyword(A) ::= CAST(T).                  { A = T; }
 reserved_keyword(A) ::= CHECK(T).                 { A = T; }
 reserved_keyword(A) ::= CURRENT_DATE(T).          { A = T; }
@@ -1840,6 +1915,10 @@ typename(A) ::= typename(T) ARRAY.                        { A = array_tn(ctx, T)
 
 %type generic_typename {attu_ast_typename}
 generic_typename(A) ::= type_function_name(N).  { A = tn_make(ab_tokstr(&N), N.pos); }
+/* pg_catalog.int2, pg_catalog.regclass: the system schema's types by
+ * their qualified names (psql's catalog queries write them so) */
+generic_typename(A) ::= type_function_name(S) DOT attr_name(N).
+    { A = ab_qualified_typename(ctx, ab_tokstr(&S), ab_tokstr(&N), S.pos); }
 generic_typename(A) ::= type_function_name(N) LP expr_list(L) RP.
     { A = tn_make(ab_tokstr(&N), N.pos); ab_type_mods(ctx, &A, L, N.pos); }
 
@@ -1944,8 +2023,8 @@ insert_stmt(A) ::= INSERT(K) INTO insert_target(N) insert_rest(S) opt_on_conflic
     if (R.items) { A->u.insert.returning_position = R.pos; insert_returning(A, R.items); }
 }
 %type insert_target {ab_dml_target}
-insert_target(A) ::= qualified_name(N).                { A.name = N; A.alias = NULL; }
-insert_target(A) ::= qualified_name(N) AS colid(L).    { A.name = N; A.alias = ab_tokstr(&L); }
+insert_target(A) ::= target_name(N).                { A.name = N; A.alias = NULL; }
+insert_target(A) ::= target_name(N) AS colid(L).    { A.name = N; A.alias = ab_tokstr(&L); }
 %type insert_rest {attu_ast_stmt *}
 insert_rest(A) ::= select_stmt(Q).
     { A = ab_stmt(ctx, ATTU_STMT_INSERT, 0); A->u.insert.source = Q; }
@@ -2043,12 +2122,12 @@ static attu_ast_stmt *modify_make(attu_parse_ctx *c, attu_ast_stmt_kind kind, co
 }
 }
 %type dml_target {ab_dml_target}
-dml_target(A) ::= qualified_name(N).                { A.name = N; A.alias = NULL; }
-dml_target(A) ::= qualified_name(N) AS colid(L).    { A.name = N; A.alias = ab_tokstr(&L); }
-dml_target(A) ::= qualified_name(N) ID(L).          { A.name = N; A.alias = ab_tokstr(&L); }
-dml_target(A) ::= ONLY qualified_name(N).           { A.name = N; A.alias = NULL; }
-dml_target(A) ::= ONLY qualified_name(N) AS colid(L).  { A.name = N; A.alias = ab_tokstr(&L); }
-dml_target(A) ::= ONLY qualified_name(N) ID(L).     { A.name = N; A.alias = ab_tokstr(&L); }
+dml_target(A) ::= target_name(N).                { A.name = N; A.alias = NULL; }
+dml_target(A) ::= target_name(N) AS colid(L).    { A.name = N; A.alias = ab_tokstr(&L); }
+dml_target(A) ::= target_name(N) ID(L).          { A.name = N; A.alias = ab_tokstr(&L); }
+dml_target(A) ::= ONLY target_name(N).           { A.name = N; A.alias = NULL; }
+dml_target(A) ::= ONLY target_name(N) AS colid(L).  { A.name = N; A.alias = ab_tokstr(&L); }
+dml_target(A) ::= ONLY target_name(N) ID(L).     { A.name = N; A.alias = ab_tokstr(&L); }
 
 %type returning_clause {attu_vec *}
 returning_clause(A) ::= RETURNING target_list(L).   { A = L; }
@@ -2211,8 +2290,8 @@ opt_restart_identity(A) ::= .   { A = false; }
 truncate_list(A) ::= truncate_rel(N).       { A = ab_names_push(ctx, NULL, N.name, N.pos); }
 truncate_list(A) ::= truncate_list(L) COMMA truncate_rel(N).  { A = ab_names_push(ctx, L, N.name, N.pos); }
 %type truncate_rel {ab_qname}
-truncate_rel(A) ::= qualified_name(N).          { A = N; }
-truncate_rel(A) ::= ONLY qualified_name(N).     { A = N; }
+truncate_rel(A) ::= target_name(N).          { A = N; }
+truncate_rel(A) ::= ONLY target_name(N).     { A = N; }
 opt_table ::= TABLE.
 opt_table ::= .
 
@@ -2427,9 +2506,9 @@ typedef struct ab_create_head { ab_qname name; bool if_not_exists; int pos; } ab
 }
 %type create_head {ab_create_head}
 create_head(A) ::= CREATE(K) opt_temp TABLE IF NOT EXISTS qualified_name(N).
-    { A.name = N; A.if_not_exists = true; A.pos = K.pos; ctx->cur_table = N.name; }
+    { A.name = N; A.if_not_exists = true; A.pos = K.pos; ctx->cur_table = N.name; create_in_schema(ctx, &N); }
 create_head(A) ::= CREATE(K) opt_temp TABLE qualified_name(N).
-    { A.name = N; A.if_not_exists = false; A.pos = K.pos; ctx->cur_table = N.name; }
+    { A.name = N; A.if_not_exists = false; A.pos = K.pos; ctx->cur_table = N.name; create_in_schema(ctx, &N); }
 
 %type create_as_stmt {attu_ast_stmt *}
 create_as_stmt(A) ::= create_head(H) opt_name_list(C) AS select_stmt(Q) opt_with_data(D).
@@ -2456,19 +2535,27 @@ opt_with_data(A) ::= WITH NO DATA.      { A = true; }
 opt_with_data(A) ::= .                  { A = false; }
 
 %type drop_stmt {attu_ast_stmt *}
-drop_stmt(A) ::= DROP(K) TABLE IF EXISTS name_list(L) opt_drop_behavior(B).
+drop_stmt(A) ::= DROP(K) TABLE IF EXISTS drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_TABLE, K.pos);
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.if_exists = true;
     A->u.drop_table.cascade = B;
 }
-drop_stmt(A) ::= DROP(K) TABLE name_list(L) opt_drop_behavior(B).
+drop_stmt(A) ::= DROP(K) TABLE drop_name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_TABLE, K.pos);
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.cascade = B;
 }
+/* DROP TABLE's names, public.NAME being NAME (attu's one schema); a
+ * system catalog cannot be dropped (42501, as PostgreSQL says) */
+%type drop_name_list {attu_names *}
+drop_name_list(A) ::= colid(N).                             { A = ab_names_push(ctx, NULL, ab_tokstr(&N), N.pos); }
+drop_name_list(A) ::= colid(S) DOT attr_name(N).            { A = ab_names_push(ctx, NULL, drop_name(ctx, &S, &N), S.pos); }
+drop_name_list(A) ::= drop_name_list(L) COMMA colid(N).     { A = ab_names_push(ctx, L, ab_tokstr(&N), N.pos); }
+drop_name_list(A) ::= drop_name_list(L) COMMA colid(S) DOT attr_name(N).
+    { A = ab_names_push(ctx, L, drop_name(ctx, &S, &N), S.pos); }
 drop_stmt(A) ::= DROP(K) VIEW IF EXISTS name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
@@ -2731,7 +2818,7 @@ opt_column ::= .
 typedef struct ab_copyfile { attu_ast_copy_target target; const char *name; int pos; } ab_copyfile;
 }
 %type copy_stmt {attu_ast_stmt *}
-copy_stmt(A) ::= COPY(K) qualified_name(N) opt_name_list(C) copy_from(F) copy_file(P)
+copy_stmt(A) ::= COPY(K) target_name(N) opt_name_list(C) copy_from(F) copy_file(P)
                  opt_with copy_options(O).
 {
     A = ab_stmt(ctx, ATTU_STMT_COPY, K.pos);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "grammar.h"
 
@@ -64,7 +65,7 @@ static const kw keywords[] = {
     {"characteristics", TK_CHARACTERISTICS},
     {"check", TK_CHECK},
     {"coalesce", TK_COALESCE},
-    {"collate", TK_RESERVED_BARE},
+    {"collate", TK_COLLATE},
     {"collation", TK_TYPEFUNC_BARE},
     {"column", TK_COLUMN},
     {"commit", TK_COMMIT},
@@ -673,6 +674,58 @@ static int scan_operator(attu_lexer *lx, size_t start, attu_token *tok) {
     return 0;
 }
 
+/* OPERATOR(op) and OPERATOR(pg_catalog.op), PostgreSQL's explicit operator
+ * syntax (psql's catalog queries write OPERATOR(pg_catalog.~)): after the
+ * word "operator" at p, if the rest has that form, tok becomes the operator
+ * itself as scan_operator lexes it, its off / len still naming the
+ * operator's text (what the grammar's actions read), and the lexer moves
+ * past the ')'. attu's only operator schema is pg_catalog: another name is
+ * PostgreSQL's 3F000 (returns -1 with err set); text of another shape
+ * leaves "operator" an identifier (returns 0, and the statement is the
+ * syntax error it is in PostgreSQL). Unlike
+ * PostgreSQL, the operator keeps its own precedence (OPERATOR(=) binds
+ * as = does, where PostgreSQL gives every OPERATOR() the precedence of a
+ * user-defined operator). */
+static int scan_qualified_operator(attu_lexer *lx, size_t p, attu_token *tok, attu_error *err) {
+    const char *s = lx->sql;
+    size_t n = lx->len;
+    while (p < n && is_space((unsigned char)s[p])) p++;
+    if (p >= n || s[p] != '(') return 0;
+    p++;
+    while (p < n && is_space((unsigned char)s[p])) p++;
+    if (p < n && is_ident_start((unsigned char)s[p])) {   /* schema. */
+        size_t q = p;
+        while (q < n && is_ident_cont((unsigned char)s[q])) q++;
+        size_t name_end = q;
+        while (q < n && is_space((unsigned char)s[q])) q++;
+        if (q >= n || s[q] != '.') return 0;
+        if (name_end - p != 10 || strncasecmp(s + p, "pg_catalog", 10)) {
+            char name[64];
+            size_t len = name_end - p < sizeof name - 1 ? name_end - p : sizeof name - 1;
+            for (size_t i = 0; i < len; i++) name[i] = (s[p + i] >= 'A' && s[p + i] <= 'Z') ? (char)(s[p + i] + 32) : s[p + i];
+            name[len] = 0;
+            attu_error_set(err, "3F000", tok->pos, "schema \"%s\" does not exist", name);
+            return -1;
+        }
+        p = q + 1;
+        while (p < n && is_space((unsigned char)s[p])) p++;
+    }
+    if (p >= n || !is_op_char((unsigned char)s[p])) return 0;
+    size_t op = p;
+    while (p < n && is_op_char((unsigned char)s[p])) p++;
+    size_t end = p;
+    while (p < n && is_space((unsigned char)s[p])) p++;
+    if (p >= n || s[p] != ')') return 0;
+    attu_token t = *tok;
+    size_t save = lx->off;
+    scan_operator(lx, op, &t);
+    if (lx->off != end) { lx->off = save; return 0; }   /* "OPERATOR(=-)": not one operator */
+    t.off = op;
+    *tok = t;
+    lx->off = p + 1;
+    return 1;
+}
+
 int attu_lexer_next(attu_lexer *lx, attu_token *tok, attu_error *err) {
     const char *s = lx->sql;
     size_t n = lx->len;
@@ -733,6 +786,10 @@ int attu_lexer_next(attu_lexer *lx, attu_token *tok, attu_error *err) {
         tok->len = len;
         tok->str = w;
         tok->slen = clen;
+        if (clen == 8 && !memcmp(w, "operator", 8)) {
+            int r = scan_qualified_operator(lx, p, tok, err);
+            if (r) return r > 0 ? 0 : -1;
+        }
         int code = attu_keyword_lookup(w, len);
         tok->type = code ? code : TK_ID;
         tok->keyword = code != 0;

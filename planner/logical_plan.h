@@ -30,7 +30,7 @@ void attu_plan_arena_free(attu_plan_arena *a);
 void *attu_palloc(attu_plan_arena *a, size_t n);      /* zeroed; NULL on OOM */
 char *attu_pstrdup(attu_plan_arena *a, const char *s, size_t n);
 /* Calls fn(arg) when the arena is freed (what a plan points into and the
- * arena does not own: a view's parsed query). -1 when out of memory, and
+ * arena does not own: a view's parsed query, a system relation's text). -1 when out of memory, and
  * fn(arg) is called at once. */
 int attu_plan_arena_on_free(attu_plan_arena *a, void (*fn)(void *), void *arg);
 

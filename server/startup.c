@@ -41,6 +41,7 @@ static void startup_complete(conn *c, const char *application_name) {
         startup_fatal(c, ATTU_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return;
     }
+    attu_session_set_identity(c->session, c->user, c->database);
     pgbuf *b = &c->out;
     pg_msg_auth(b, 0, NULL, 0);   /* AuthenticationOk */
     pg_msg_parameter_status(b, "application_name", application_name ? application_name : "");

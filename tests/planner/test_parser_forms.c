@@ -61,6 +61,9 @@ static const form_case forms[] = {
       "(select (items (sum a (over (partition c))) (rank (over (partition c) (order (b asc)))) (count * (over (partition c) (rows (preceding 2) current-row)))) (from (table t)) (order ((max a (over (partition c))) asc)))" },
     { "SELECT a ~~ 'x%', b !~~ 'y', c ~~* 'z', d !~~* 'w' FROM t",
       "(select (items (like a 'x%') (not-like b 'y') (ilike c 'z') (not-ilike d 'w')) (from (table t)))" },
+    /* psql's catalog queries: OPERATOR(pg_catalog.op), COLLATE, qualified types */
+    { "SELECT a OPERATOR(pg_catalog.~~) 'x%', b OPERATOR ( = ) 1, c COLLATE pg_catalog.default, 1::pg_catalog.int2 FROM t",
+      "(select (items (like a 'x%') (= b 1) (\" collate\" c) (:: 1 int2)) (from (table t)))" },
     { "SELECT a FROM t WHERE a = ANY (SELECT b FROM u) AND a > ALL (SELECT c FROM v) AND a <> SOME ((SELECT 1))",
       "(select (items a) (from (table t)) (where (and (and (any = a (select (items b) (from (table u)))) (all > a (select (items c) (from (table v))))) (any <> a (select (items 1))))))" },
     { "SELECT (a, b), ROW(1)",

@@ -100,6 +100,9 @@ attu_session *attu_session_new(attu_db *db) {
     if (s) { s->db = db; s->txn = 'I'; }
     return s;
 }
+void attu_session_set_identity(attu_session *s, const char *user, const char *database) {
+    (void)s; (void)user; (void)database;
+}
 void attu_session_free(attu_session *s) {
     attu_session_prepared_drop(s, NULL);
     free(s);

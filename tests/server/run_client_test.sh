@@ -16,7 +16,7 @@ cleanup() {
 trap cleanup EXIT
 
 case "$client" in
-  psql)   command -v psql >/dev/null || { echo "SKIP: psql not installed"; exit 77; } ;;
+  psql|psql_catalog) command -v psql >/dev/null || { echo "SKIP: psql not installed"; exit 77; } ;;
   python) /usr/bin/python3 -c 'import psycopg2' 2>/dev/null \
             || { echo "SKIP: /usr/bin/python3 has no psycopg2 (apt install python3-psycopg2)"; exit 77; } ;;
   node)
@@ -60,6 +60,7 @@ export ATTU_PORT=$port ATTU_TMP=$tmp ATTU_KIND=$kind
 status=0
 case "$client" in
   psql)   bash "$here/clients/psql_test.sh" || status=$? ;;
+  psql_catalog) bash "$here/clients/psql_catalog_test.sh" || status=$? ;;
   python) /usr/bin/python3 "$here/clients/psycopg2_test.py" || status=$? ;;
   node)   node "$here/clients/node_pg_test.js" || status=$? ;;
   # the -XX flags keep the JVM's start-up small on a 2-core CI machine;

@@ -135,14 +135,47 @@ public class JdbcTest {
                 check(rs.next() && rs.getString(1).length() > 0, "EXPLAIN rows");
             }
         }
-        // getTables() queries pg_catalog, which attu does not have: a clean
-        // error, and the connection stays usable.
+        // getTables / getColumns / getSchemas read pg_catalog (attu's system
+        // catalogs, planner/system_catalog.c); getPrimaryKeys' query
+        // (information_schema._pg_expandarray, (x).n) is a clean error, and
+        // the connection stays usable.
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE jdbc_meta (id INTEGER NOT NULL, label VARCHAR(10), amount NUMERIC(8,2))");
+        }
+        eq("public", c.getSchema(), "getSchema");
+        try (ResultSet rs = md.getTables(null, "public", "jdbc_%", new String[] { "TABLE" })) {
+            check(rs.next(), "getTables row");
+            eq("jdbc_meta", rs.getString("TABLE_NAME"), "getTables name");
+            eq("TABLE", rs.getString("TABLE_TYPE"), "getTables type");
+            check(!rs.next(), "getTables one row");
+        }
+        try (ResultSet rs = md.getColumns(null, "public", "jdbc_meta", "%")) {
+            String[] names = { "id", "label", "amount" }, types = { "int4", "varchar", "numeric" };
+            int[] sizes = { 10, 10, 8 }, nullable = { DatabaseMetaData.columnNoNulls, DatabaseMetaData.columnNullable,
+                                                      DatabaseMetaData.columnNullable };
+            for (int i = 0; i < 3; i++) {
+                check(rs.next(), "getColumns row " + i);
+                eq(names[i], rs.getString("COLUMN_NAME"), "getColumns name");
+                eq(types[i], rs.getString("TYPE_NAME"), "getColumns type");
+                eq(sizes[i], rs.getInt("COLUMN_SIZE"), "getColumns size of " + names[i]);
+                eq(nullable[i], rs.getInt("NULLABLE"), "getColumns nullable of " + names[i]);
+            }
+            check(!rs.next(), "getColumns three rows");
+        }
+        try (ResultSet rs = md.getSchemas()) {
+            int n = 0;
+            while (rs.next()) n += rs.getString("TABLE_SCHEM").equals("public") ? 1 : 0;
+            eq(1, n, "getSchemas lists public");
+        }
         try {
-            md.getTables(null, null, "%", null).close();
-            throw new AssertionError("getTables unexpectedly worked: update docs/protocol.md");
+            md.getPrimaryKeys(null, "public", "jdbc_meta").close();
+            throw new AssertionError("getPrimaryKeys unexpectedly worked: update docs/protocol.md");
         } catch (PSQLException e) {
             check(e.getSQLState() != null && e.getSQLState().startsWith("42"),
-                  "getTables error " + e.getSQLState() + " " + e.getMessage());
+                  "getPrimaryKeys error " + e.getSQLState() + " " + e.getMessage());
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("DROP TABLE jdbc_meta");
         }
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT 1")) {
             check(rs.next() && rs.getInt(1) == 1, "usable after the catalog error");

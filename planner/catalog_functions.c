@@ -1,0 +1,499 @@
+/*
+ * catalog_functions.c - the catalog functions PostgreSQL clients' queries
+ * call (format_type, pg_get_userbyid, pg_table_is_visible, pg_get_expr,
+ * obj_description, current_schema(), version(), pg_size_pretty, ...) and
+ * the casts to regclass, regtype and regnamespace (and to oid, name and
+ * the catalog's other types, as attu has them).
+ *
+ * Each function is a macro: a SQL expression over its arguments, written
+ * here as text with $1, $2, ... (format_type is a CASE over the type OIDs,
+ * pg_get_userbyid one over the role OIDs, oid::regclass one over the user
+ * tables' OIDs as they are at bind time), parsed and bound in place of the
+ * call, each $k binding the call's k-th argument where it stands. So the
+ * functions need no opcode of their own: they run on the CPU and GPU
+ * backends as the CASE, comparisons and casts they are made of do.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/system_catalog_internal.h"
+
+/* An identifier as PostgreSQL's quote_ident writes it in regclass output:
+ * bare when lower case letters, digits and _ (not first a digit). */
+static void sb_ident(sbuf *b, const char *s) {
+    bool bare = *s && !(*s >= '0' && *s <= '9');
+    for (const char *p = s; *p && bare; p++) bare = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (bare) { syscat_sb_puts(b, s); return; }
+    syscat_sb_puts(b, "\"");
+    for (const char *p = s; *p; p++) { syscat_sb_add(b, p, 1); if (*p == '"') syscat_sb_add(b, "\"", 1); }
+    syscat_sb_puts(b, "\"");
+}
+
+/* The body of a catalog function: a SQL expression over $1, $2, ... (its
+ * arguments), written to b; false when the function takes no such count
+ * of arguments. */
+typedef bool (*macro_fn)(bctx *c, sbuf *b, int nargs);
+
+static bool m_userbyid(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    syscat_sb_printf(b, "CASE WHEN $1 = %d THEN ", OID_USER);
+    syscat_sb_quote(b, syscat_user(c));
+    syscat_sb_printf(b, " WHEN $1 = %d THEN 'pg_database_owner' ELSE 'unknown (OID=' || $1 || ')' END", OID_DB_OWNER);
+    return true;
+}
+static bool m_visible(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    syscat_sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::boolean ELSE true END");
+    return true;
+}
+static bool m_get_expr(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 2 && n != 3) return false;
+    syscat_sb_puts(b, "CAST($1 AS text)");
+    return true;
+}
+static bool m_encoding(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    syscat_sb_puts(b, "CASE $1 WHEN 6 THEN 'UTF8' WHEN 0 THEN 'SQL_ASCII' ELSE '' END");
+    return true;
+}
+static bool m_null_text_1_2(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1 && n != 2) return false;
+    syscat_sb_puts(b, "NULL::text");
+    return true;
+}
+static bool m_null_text_2(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 2) return false;
+    syscat_sb_puts(b, "NULL::text");
+    return true;
+}
+static bool m_null_text_1(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    syscat_sb_puts(b, "NULL::text");
+    return true;
+}
+static bool m_true_1_2_3(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n < 1 || n > 3) return false;
+    syscat_sb_puts(b, "true");
+    return true;
+}
+static bool m_publishable(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    syscat_sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::boolean ELSE true END");
+    return true;
+}
+static bool m_current_schema(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 0) return false;
+    syscat_sb_puts(b, "'public'::text");
+    return true;
+}
+static bool m_current_schemas(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    syscat_sb_puts(b, "CASE WHEN $1 THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END");
+    return true;
+}
+static bool m_current_database(bctx *c, sbuf *b, int n) {
+    if (n != 0) return false;
+    syscat_sb_quote(b, syscat_database(c));
+    syscat_sb_puts(b, "::text");
+    return true;
+}
+static bool m_current_user(bctx *c, sbuf *b, int n) {
+    if (n != 0) return false;
+    syscat_sb_quote(b, syscat_user(c));
+    syscat_sb_puts(b, "::text");
+    return true;
+}
+static bool m_version(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 0) return false;
+    syscat_sb_puts(b, "'PostgreSQL 15.0 (attu 0.1.0) on x86_64-pc-linux-gnu'::text");
+    return true;
+}
+
+/* format_type(oid, typmod): each type by its OID, decoding the modifiers
+ * of numeric, varchar and bpchar; the other modifiers (a qualified
+ * interval's, an array's element's) as the user tables' columns have them,
+ * each once; NULL for an unknown OID, as PostgreSQL's "???" is rare enough
+ * that NULL serves. */
+static bool m_format_type(bctx *c, sbuf *b, int n) {
+    if (n != 2) return false;
+    syscat_sb_puts(b, "CASE");
+    size_t nrels;
+    bool oom;
+    rel_info *rels = syscat_user_relations(c->cat, &nrels, &oom);
+    if (oom) { b->oom = true; return true; }
+    /* each (oid, typmod) with a modifier once */
+    for (size_t i = 0; i < nrels; i++)
+        for (int k = 0; k < rels[i].t->ncols; k++) {
+            attu_type t = rels[i].t->defs[k].type;
+            int32_t mod = syscat_type_modifier(t);
+            if (mod < 0 || (!attu_type_is_array(t) && t.id != ATTU_TYPE_INTERVAL)) continue;
+            char buf[128], arm[64];
+            snprintf(arm, sizeof arm, " WHEN $1 = %u AND $2 = %d THEN ", attu_type_pg_oid(t), mod);
+            if (b->p && strstr(b->p, arm)) continue;   /* this one's arm is there */
+            syscat_sb_puts(b, arm);
+            syscat_sb_quote(b, syscat_format_type(t, buf, sizeof buf));
+        }
+    free(rels);
+    syscat_sb_puts(b, " WHEN $1 = 1700 AND $2 >= 4 THEN 'numeric(' || (($2 - 4) / 65536) || ',' || (($2 - 4) % 65536) || ')'"
+               " WHEN $1 = 1043 AND $2 >= 4 THEN 'character varying(' || ($2 - 4) || ')'"
+               " WHEN $1 = 1042 AND $2 >= 4 THEN 'character(' || ($2 - 4) || ')'"
+               " WHEN $1 = 1042 AND $2 IS NOT NULL THEN 'bpchar'");
+    for (size_t i = 0; i < syscat_n_pg_types; i++) {
+        syscat_sb_printf(b, " WHEN $1 = %d THEN ", syscat_pg_types[i].oid);
+        syscat_sb_quote(b, syscat_pg_types[i].format);
+        syscat_sb_printf(b, " WHEN $1 = %d THEN ", syscat_pg_types[i].array);
+        char arr[96];
+        snprintf(arr, sizeof arr, "%s[]", syscat_pg_types[i].format);
+        syscat_sb_quote(b, arr);
+    }
+    syscat_sb_puts(b, " ELSE NULL::text END");
+    return true;
+}
+
+/* pg_table_size and friends: what the columns hold, as width x rows (an
+ * estimate: attu's columns are not PostgreSQL's pages) */
+static bool m_table_size(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    size_t nrels;
+    bool oom;
+    rel_info *rels = syscat_user_relations(c->cat, &nrels, &oom);
+    if (oom) { b->oom = true; return true; }
+    syscat_sb_puts(b, "CASE");
+    for (size_t i = 0; i < nrels; i++) {
+        int64_t w = 0;
+        for (int k = 0; k < rels[i].t->ncols; k++) {
+            int16_t l = attu_type_pg_len(rels[i].t->defs[k].type);
+            w += l > 0 ? l : 16;
+        }
+        syscat_sb_printf(b, " WHEN $1 = %lld THEN %lld::bigint", (long long)rels[i].oid, (long long)(w * (int64_t)rels[i].t->nrows));
+    }
+    free(rels);
+    syscat_sb_puts(b, " ELSE NULL::bigint END");
+    return true;
+}
+
+/* pg_database_size(name or oid): every table's pg_table_size */
+static bool m_database_size(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    size_t nrels;
+    bool oom;
+    rel_info *rels = syscat_user_relations(c->cat, &nrels, &oom);
+    if (oom) { b->oom = true; return true; }
+    int64_t sum = 0;
+    for (size_t i = 0; i < nrels; i++) {
+        int64_t w = 0;
+        for (int k = 0; k < rels[i].t->ncols; k++) {
+            int16_t l = attu_type_pg_len(rels[i].t->defs[k].type);
+            w += l > 0 ? l : 16;
+        }
+        sum += w * (int64_t)rels[i].t->nrows;
+    }
+    free(rels);
+    syscat_sb_printf(b, "CASE WHEN $1 IS NULL THEN NULL::bigint ELSE %lld::bigint END", (long long)sum);
+    return true;
+}
+
+static bool m_empty_text_1(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    syscat_sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::text ELSE ''::text END");
+    return true;
+}
+
+/* pg_size_pretty(bigint), PostgreSQL's rounding: below 10240 bytes, then
+ * halving-rounded kB, MB, GB, TB */
+static bool m_size_pretty(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    syscat_sb_puts(b, "CASE WHEN abs($1) < 10240 THEN $1 || ' bytes'"
+               " WHEN abs($1) < 10485248 THEN (($1 / 512 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' kB'"
+               " WHEN abs($1) < 10736893952 THEN (($1 / 524288 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' MB'"
+               " WHEN abs($1) < 10994579406848 THEN (($1 / 536870912 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' GB'"
+               " ELSE (($1 / 549755813888 + (CASE WHEN $1 < 0 THEN -1 ELSE 1 END)) / 2) || ' TB' END");
+    return true;
+}
+
+/* oid::regclass: the table's name (quoted as needed), else the number */
+static bool m_regclass(bctx *c, sbuf *b, int n) {
+    if (n != 1) return false;
+    size_t nrels;
+    bool oom;
+    rel_info *rels = syscat_user_relations(c->cat, &nrels, &oom);
+    if (oom) { b->oom = true; return true; }
+    syscat_sb_puts(b, "CASE");
+    for (size_t i = 0; i < nrels; i++) {
+        sbuf id = {0};
+        sb_ident(&id, rels[i].t->name);
+        syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)rels[i].oid);
+        syscat_sb_quote(b, id.p ? id.p : "");
+        free(id.p);
+    }
+    free(rels);
+    syscat_sb_puts(b, " ELSE CAST($1 AS text) END");
+    return true;
+}
+
+static bool m_regtype(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    syscat_sb_puts(b, "CASE");
+    for (size_t i = 0; i < syscat_n_pg_types; i++) {
+        char arr[96];
+        syscat_sb_printf(b, " WHEN $1 = %d THEN ", syscat_pg_types[i].oid);
+        syscat_sb_quote(b, syscat_pg_types[i].format);
+        snprintf(arr, sizeof arr, "%s[]", syscat_pg_types[i].format);
+        syscat_sb_printf(b, " WHEN $1 = %d THEN ", syscat_pg_types[i].array);
+        syscat_sb_quote(b, arr);
+    }
+    syscat_sb_puts(b, " ELSE CAST($1 AS text) END");
+    return true;
+}
+
+static bool m_regnamespace(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    syscat_sb_printf(b, "CASE $1 WHEN %d THEN 'pg_catalog' WHEN %d THEN 'pg_toast' WHEN %d THEN 'public'"
+                 " WHEN %d THEN 'information_schema' ELSE CAST($1 AS text) END",
+              OID_PG_CATALOG, OID_PG_TOAST, OID_PUBLIC, OID_INFO_SCHEMA);
+    return true;
+}
+
+typedef struct catalog_fn { const char *name; macro_fn body; } catalog_fn;
+
+static const catalog_fn catalog_fns[] = {
+    { "pg_get_userbyid", m_userbyid },
+    { "pg_table_is_visible", m_visible },
+    { "pg_type_is_visible", m_visible },
+    { "pg_get_expr", m_get_expr },
+    { "pg_encoding_to_char", m_encoding },
+    { "obj_description", m_null_text_1_2 },
+    { "col_description", m_null_text_2 },
+    { "shobj_description", m_null_text_2 },
+    { "pg_get_statisticsobjdef_columns", m_null_text_1 },
+    { "pg_relation_is_publishable", m_publishable },
+    { "has_table_privilege", m_true_1_2_3 },
+    { "has_schema_privilege", m_true_1_2_3 },
+    { "has_database_privilege", m_true_1_2_3 },
+    { "has_column_privilege", m_true_1_2_3 },
+    { "current_schema", m_current_schema },
+    { "current_schemas", m_current_schemas },
+    { "current_database", m_current_database },
+    { "current_user", m_current_user },
+    { "session_user", m_current_user },
+    { "current_role", m_current_user },   /* these three only as keywords (the grammar's func_expr_common) */
+    { "user", m_current_user },
+    { "current_catalog", m_current_database },
+    { "version", m_version },
+    { "format_type", m_format_type },
+    { "pg_table_size", m_table_size },
+    { "pg_relation_size", m_table_size },
+    { "pg_total_relation_size", m_table_size },
+    { "pg_size_pretty", m_size_pretty },
+    { "pg_database_size", m_database_size },
+    { "pg_tablespace_location", m_empty_text_1 },
+    { "pg_function_is_visible", m_visible },
+    { "pg_statistics_obj_is_visible", m_visible },
+    { "pg_collation_is_visible", m_visible },
+    { "pg_operator_is_visible", m_visible },
+    { "pg_opclass_is_visible", m_visible },
+    { "pg_opfamily_is_visible", m_visible },
+    { "pg_conversion_is_visible", m_visible },
+    { "pg_ts_config_is_visible", m_visible },
+    { "pg_ts_dict_is_visible", m_visible },
+    { "pg_ts_parser_is_visible", m_visible },
+    { "pg_ts_template_is_visible", m_visible },
+    { "pg_get_function_result", m_null_text_1 },
+    { "pg_get_function_arguments", m_null_text_1 },
+    { "pg_get_function_identity_arguments", m_null_text_1 },
+};
+
+/* The macro being bound: its arguments, bound in the scope and text of
+ * the call where $k stands. */
+struct syscat_macro {
+    const attu_ast_expr *const *args;
+    int                         nargs;
+    const scope                *sc;
+    const char                 *sql;
+    struct syscat_macro        *up;
+    bool                        arg_failed;   /* an argument's error (its own position) */
+    unsigned                    used;         /* bit k: $k+1 was bound */
+};
+
+/* Binds body (with $1..$n standing for args) as an expression. The $k
+ * become quoted names holding \001 (no name a user writes does, and they
+ * are not parameters, whose binding the statement's own $n own). */
+static attu_bexpr *bind_macro(bctx *c, const scope *sc, const sbuf *body, const attu_ast_expr *const *args, int n,
+                              int pos) {
+    if (body->oom) { attu_error_oom(c->err); return NULL; }
+    sbuf q = {0};
+    syscat_sb_puts(&q, "SELECT ");
+    for (const char *p = body->p ? body->p : ""; *p; p++) {
+        if (*p == '$' && p[1] >= '1' && p[1] <= '9') {
+            syscat_sb_printf(&q, "\"\001%c\"", p[1]);
+            p++;
+        } else syscat_sb_add(&q, p, 1);
+    }
+    if (q.oom) { free(q.p); attu_error_oom(c->err); return NULL; }
+    const char *text;
+    const attu_parse_result *pr = syscat_parse_kept(c, q.p, &text);
+    if (!pr) return NULL;
+    const attu_ast_query *mq = pr->stmts[0].stmt->u.select.query;
+    struct syscat_macro m = { args, n, sc, c->sql, c->macro, false, 0 };
+    const char *save_sql = c->sql;
+    c->macro = &m;
+    c->sql = text;
+    attu_bexpr *r = bind_expr(c, sc, mq->u.select.items[0].expr);
+    c->macro = m.up;
+    c->sql = save_sql;
+    /* the body's own error (an argument of a type it cannot take) stands
+     * at the call, not somewhere in the body's text */
+    if (!r && !m.arg_failed && c->err->set) c->err->position = pos;
+    /* an argument the body does not read (obj_description's) is still
+     * checked, as PostgreSQL binds every argument (42703, ...) */
+    for (int k = 0; r && k < n; k++)
+        if (!(m.used & (1u << k)) && !bind_expr(c, sc, args[k])) return NULL;
+    return r;
+}
+
+attu_bexpr *attu_syscat_macro_arg(bctx *c, const attu_ast_expr *e, bool *handled) {
+    *handled = false;
+    if (!c->macro || e->kind != ATTU_EXPR_COLUMN || e->u.column.qualifier || e->u.column.name[0] != '\001') return NULL;
+    *handled = true;
+    struct syscat_macro *m = c->macro;
+    int k = e->u.column.name[1] - '1';
+    if (k < 0 || k >= m->nargs) {
+        attu_error_set(c->err, "XX000", 0, "internal error in a system catalog function");
+        return NULL;
+    }
+    /* the argument in the call's own context (a macro within an argument
+     * binds with the one around it) */
+    const char *text = c->sql;
+    c->macro = m->up;
+    c->sql = m->sql;
+    attu_bexpr *r = bind_expr(c, m->sc, m->args[k]);
+    c->macro = m;
+    c->sql = text;
+    if (!r) m->arg_failed = true;
+    m->used |= 1u << k;
+    return r;
+}
+
+attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled) {
+    *handled = false;
+    if (e->u.func.schema && strcmp(e->u.func.schema, "pg_catalog")) return NULL;
+    if (e->u.func.star || e->u.func.distinct || e->u.func.order_by.n || e->u.func.filter || e->u.func.over ||
+        e->u.func.within_group)
+        return NULL;
+    const catalog_fn *fn = NULL;
+    for (size_t i = 0; i < sizeof catalog_fns / sizeof catalog_fns[0]; i++)
+        if (!strcmp(catalog_fns[i].name, e->u.func.name)) fn = &catalog_fns[i];
+    if (!fn) return NULL;
+    int n = e->u.func.args.n;
+    for (int i = 0; i < n; i++) if (e->u.func.args.items[i]->arg_name) return NULL;
+    sbuf body = {0};
+    if (!fn->body(c, &body, n)) { free(body.p); return NULL; }   /* the usual "function does not exist" */
+    *handled = true;
+    attu_bexpr *r = bind_macro(c, sc, &body, (const attu_ast_expr *const *)e->u.func.args.items, n, e->position);
+    free(body.p);
+    return r;
+}
+
+/* 'name'::regclass: the OID of the user table of that name (optionally
+ * public.), 42P01 when none; an OID written as a string is that OID. */
+static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos) {
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (*s && !*end) return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), v);
+    const char *name = s;
+    if (!strncmp(name, "pg_catalog.", 11) || syscat_is_relation(NULL, name)) {
+        /* a system relation: PostgreSQL's OID for the common ones */
+        static const struct { const char *name; int oid; } sys[] = {
+            { "pg_class", 1259 }, { "pg_proc", 1255 }, { "pg_type", 1247 }, { "pg_attribute", 1249 },
+            { "pg_namespace", 2615 }, { "pg_database", 1262 }, { "pg_extension", 3079 }, { "pg_constraint", 2606 },
+            { "pg_description", 2609 }, { "pg_index", 2610 }, { "pg_attrdef", 2604 }, { "pg_am", 2601 },
+            { "pg_collation", 3456 }, { "pg_trigger", 2620 }, { "pg_tablespace", 1213 }, { "pg_authid", 1260 },
+        };
+        const char *rn = !strncmp(name, "pg_catalog.", 11) ? name + 11 : name;
+        if (syscat_is_relation("pg_catalog", rn) && !attu_catalog_lookup(c->cat, rn)) {
+            for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++)
+                if (!strcmp(sys[i].name, rn)) return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), sys[i].oid);
+            return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), syscat_name_hash_oid(rn) % FIRST_USER_OID);
+        }
+    }
+    if (!strncmp(name, "public.", 7)) name += 7;
+    char folded[ATTU_NAME_MAX + 1];
+    size_t n = 0;
+    if (*name == '"') {   /* "Mixed Case" keeps its case */
+        for (const char *p = name + 1; *p && n < ATTU_NAME_MAX; p++) {
+            if (*p == '"') { if (p[1] == '"') p++; else break; }
+            folded[n++] = *p;
+        }
+    } else {
+        for (const char *p = name; *p && n < ATTU_NAME_MAX; p++)
+            folded[n++] = (*p >= 'A' && *p <= 'Z') ? (char)(*p - 'A' + 'a') : *p;
+    }
+    folded[n] = 0;
+    size_t nrels;
+    bool oom;
+    rel_info *rels = syscat_user_relations(c->cat, &nrels, &oom);
+    if (oom) { attu_error_oom(c->err); return NULL; }
+    for (size_t i = 0; i < nrels; i++)
+        if (!strcmp(rels[i].t->name, folded)) {
+            int64_t oid = rels[i].oid;
+            free(rels);
+            return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), oid);
+        }
+    free(rels);
+    attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, pos, "relation \"%s\" does not exist", s);
+    return NULL;
+}
+
+attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr *e, bool *handled) {
+    *handled = false;
+    const char *tn = e->u.cast.type.name;
+    const attu_ast_expr *arg = e->u.cast.arg;
+    if (!tn) return NULL;
+    macro_fn body = NULL;
+    if (!strcmp(tn, "regclass")) {
+        if (arg->kind == ATTU_EXPR_LITERAL && arg->u.literal.kind == ATTU_LIT_STRING) {
+            *handled = true;
+            return regclass_of_name(c, arg->u.literal.text, arg->position);
+        }
+        body = m_regclass;
+    } else if (!strcmp(tn, "regtype")) body = m_regtype;
+    else if (!strcmp(tn, "regnamespace")) body = m_regnamespace;
+    else {
+        /* the catalog's types as attu has them */
+        static const struct { const char *pg, *attu; } alias[] = {
+            { "oid", "bigint" }, { "xid", "bigint" }, { "regproc", "text" }, { "name", "text" },
+            { "oid[]", "bigint[]" }, { "name[]", "text[]" }, { "int2vector", "smallint[]" }, { "oidvector", "bigint[]" },
+            { "pg_node_tree", "text" },
+        };
+        for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
+            if (!strcmp(tn, alias[i].pg)) {
+                attu_ast_expr copy = *e;
+                copy.u.cast.type.name = (char *)alias[i].attu;
+                *handled = true;
+                return bind_expr(c, sc, &copy);
+            }
+        return NULL;
+    }
+    *handled = true;
+    sbuf b = {0};
+    body(c, &b, 1);
+    attu_bexpr *r = bind_macro(c, sc, &b, &arg, 1, e->position);
+    free(b.p);
+    return r;
+}

@@ -1,0 +1,844 @@
+/*
+ * system_catalog.c - PostgreSQL's system catalogs (pg_catalog.pg_class,
+ * pg_attribute, ..., information_schema.tables, columns, schemata), built
+ * from attu's table catalog when a query names one. The catalog functions
+ * their queries call are planner/catalog_functions.c's.
+ *
+ * Why SQL text: a system relation is written out as the SQL of a VALUES
+ * list over the catalog as it is at bind time (one row per table, column,
+ * ...), with PostgreSQL's column names, and bound like a subquery in FROM.
+ * The rows are constants of the plan, so they run on the CPU and GPU
+ * backends as any VALUES does, and live exactly as long as the statement's
+ * plan (the parsed text is freed with the plan arena).
+ *
+ * PostgreSQL's types become attu's: oid (and xid, regproc) bigint, name
+ * and "char" text, pg_node_tree text, aclitem[] text[], int2vector
+ * smallint[], oidvector bigint[]; information_schema's domains their base
+ * types (sql_identifier, character_data, yes_or_no text, cardinal_number
+ * integer). Values print as PostgreSQL's do.
+ *
+ * What the relations hold: the schemas pg_catalog, public (attu's tables)
+ * and information_schema; the user tables (relkind 'r', in public, owned by
+ * the connected user), their columns and DEFAULTs; the types attu has;
+ * one database, one role. Indexes, constraints, policies, statistics,
+ * publications, inheritance: none (their relations exist, empty, so the
+ * queries psql sends for \d TABLE run). The system relations themselves
+ * are not listed in pg_class.
+ *
+ * Name resolution (the binder's bind_table_ref): pg_catalog.NAME and
+ * information_schema.NAME are these relations (42P01 for another name); an
+ * unqualified NAME is a user table of that name when one exists, else the
+ * pg_catalog relation (so a user's table called pg_class still works, where
+ * PostgreSQL, which searches pg_catalog first, would read its own).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planner/system_catalog_internal.h"
+
+/* ---- SQL text ------------------------------------------------------------------ */
+
+void syscat_sb_add(sbuf *b, const char *s, size_t n) {
+    if (b->oom) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        while (cap < b->n + n + 1) cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p) { b->oom = true; return; }
+        b->p = p; b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+void syscat_sb_puts(sbuf *b, const char *s) { syscat_sb_add(b, s, strlen(s)); }
+void syscat_sb_printf(sbuf *b, const char *fmt, ...) {
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof tmp) { syscat_sb_add(b, tmp, (size_t)n); return; }
+    char *big = malloc((size_t)n + 1);
+    if (!big) { b->oom = true; return; }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    syscat_sb_add(b, big, (size_t)n);
+    free(big);
+}
+
+/* 'it''s' */
+void syscat_sb_quote(sbuf *b, const char *s) {
+    syscat_sb_puts(b, "'");
+    for (const char *q = s; *q; q++) {
+        syscat_sb_add(b, q, 1);
+        if (*q == '\'') syscat_sb_add(b, "'", 1);
+    }
+    syscat_sb_puts(b, "'");
+}
+
+/* ---- OIDs --------------------------------------------------------------------- */
+
+/* A table's OID: a hash of its name in [16384, 2^31), so the OID psql reads
+ * in one statement names the same table in the next whatever tables come
+ * and go between them; a collision moves the later name (in name order) on
+ * by one. */
+uint32_t syscat_name_hash_oid(const char *name) {
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) { h ^= *p; h *= 16777619u; }
+    return FIRST_USER_OID + h % (0x7fffffffu - FIRST_USER_OID);
+}
+
+/* The user tables with their OIDs, in name order (NULL with *n 0 when
+ * there are none or on OOM, which *oom tells). */
+rel_info *syscat_user_relations(const attu_catalog *cat, size_t *n, bool *oom) {
+    size_t k = attu_catalog_count(cat);
+    *n = 0;
+    *oom = false;
+    if (!k) return NULL;
+    rel_info *r = calloc(k, sizeof *r);
+    /* the OIDs taken so far, an open-addressing set (0: free) twice as big
+     * as needed, so a catalog of many tables costs one probe per table */
+    size_t cap = 16;
+    while (cap < 2 * k) cap *= 2;
+    int64_t *taken = calloc(cap, sizeof *taken);
+    if (!r || !taken) { free(r); free(taken); *oom = true; return NULL; }
+    for (size_t i = 0; i < k; i++) {
+        r[i].t = attu_catalog_at(cat, i);
+        int64_t oid = syscat_name_hash_oid(r[i].t->name);
+        for (;;) {
+            size_t h = (size_t)oid * 2654435761u & (cap - 1);
+            while (taken[h] && taken[h] != oid) h = (h + 1) & (cap - 1);
+            if (!taken[h]) { taken[h] = oid; break; }
+            oid = oid + 1 >= 0x7fffffff ? FIRST_USER_OID : oid + 1;   /* a collision: the next one */
+        }
+        r[i].oid = oid;
+    }
+    free(taken);
+    *n = k;
+    return r;
+}
+
+/* ---- types -------------------------------------------------------------------- */
+
+/* pg_type's rows, as PostgreSQL 15 has them */
+const pg_type_row syscat_pg_types[] = {
+    {   16, "bool",        "boolean",                      1, true,  'B', 'c', 'p', 0, 1000, 0,   true },
+    {   18, "char",        "\"char\"",                     1, true,  'Z', 'c', 'p', 0, 1002, 0,   false },
+    {   19, "name",        "name",                        64, false, 'S', 'c', 'p', 18, 1003, 950, false },
+    {   20, "int8",        "bigint",                       8, true,  'N', 'd', 'p', 0, 1016, 0,   false },
+    {   21, "int2",        "smallint",                     2, true,  'N', 's', 'p', 0, 1005, 0,   false },
+    {   23, "int4",        "integer",                      4, true,  'N', 'i', 'p', 0, 1007, 0,   false },
+    {   25, "text",        "text",                        -1, false, 'S', 'i', 'x', 0, 1009, 100, true },
+    {   26, "oid",         "oid",                          4, true,  'N', 'i', 'p', 0, 1028, 0,   true },
+    {  700, "float4",      "real",                         4, true,  'N', 'i', 'p', 0, 1021, 0,   false },
+    {  701, "float8",      "double precision",             8, true,  'N', 'd', 'p', 0, 1022, 0,   true },
+    { 1042, "bpchar",      "character",                   -1, false, 'S', 'i', 'x', 0, 1014, 100, false },
+    { 1043, "varchar",     "character varying",           -1, false, 'S', 'i', 'x', 0, 1015, 100, false },
+    { 1082, "date",        "date",                         4, true,  'D', 'i', 'p', 0, 1182, 0,   false },
+    { 1083, "time",        "time without time zone",       8, true,  'D', 'd', 'p', 0, 1183, 0,   false },
+    { 1114, "timestamp",   "timestamp without time zone",  8, true,  'D', 'd', 'p', 0, 1115, 0,   false },
+    { 1184, "timestamptz", "timestamp with time zone",     8, true,  'D', 'd', 'p', 0, 1185, 0,   true },
+    { 1186, "interval",    "interval",                    16, false, 'T', 'd', 'p', 0, 1187, 0,   true },
+    { 1266, "timetz",      "time with time zone",         12, false, 'D', 'd', 'p', 0, 1270, 0,   false },
+    { 1700, "numeric",     "numeric",                     -1, false, 'N', 'i', 'm', 0, 1231, 0,   false },
+    { 2205, "regclass",    "regclass",                     4, true,  'N', 'i', 'p', 0, 2210, 0,   false },
+};
+const size_t syscat_n_pg_types = sizeof syscat_pg_types / sizeof syscat_pg_types[0];
+
+static const pg_type_row *pg_type_by_oid(int oid) {
+    for (size_t i = 0; i < syscat_n_pg_types; i++) if (syscat_pg_types[i].oid == oid) return &syscat_pg_types[i];
+    return NULL;
+}
+
+/* The element type of array type oid (NULL: not one of these arrays). */
+static const pg_type_row *pg_type_array_elem(int oid) {
+    for (size_t i = 0; i < syscat_n_pg_types; i++) if (syscat_pg_types[i].array == oid) return &syscat_pg_types[i];
+    return NULL;
+}
+
+/* atttypmod of a column of type t, as PostgreSQL keeps it: numeric(p,s)
+ * ((p << 16) | s) + 4, varchar(n) and char(n) n + 4, a qualified interval
+ * its fields and precision, else -1 (an array: its element's). */
+int32_t syscat_type_modifier(attu_type t) {
+    if (attu_type_is_array(t)) return attu_type_array_has_mod(t) ? syscat_type_modifier(attu_type_array_elem_mod(t)) : -1;
+    if (t.id == ATTU_TYPE_INTERVAL) return attu_type_interval_typmod(t);
+    if (t.id == ATTU_TYPE_DECIMAL && t.precision > 0)
+        return (int32_t)(((uint32_t)t.precision << 16) | (uint16_t)t.scale) + 4;
+    if (attu_type_is_bpchar(t) || (attu_type_is_varchar_any(t) && t.precision > 0)) return (int32_t)t.precision + 4;
+    return -1;
+}
+
+/* format_type(t's OID, t's typmod): "character varying(20)", "numeric(10,2)",
+ * "interval day to second(2)", "integer[]". */
+const char *syscat_format_type(attu_type t, char *buf, size_t cap) {
+    if (attu_type_is_array(t)) {
+        char eb[96];
+        attu_type e = attu_type_array_has_mod(t) ? attu_type_array_elem_mod(t) : attu_type_array_elem(t);
+        snprintf(buf, cap, "%s[]", syscat_format_type(e, eb, sizeof eb));
+        return buf;
+    }
+    if (t.id == ATTU_TYPE_INTERVAL && attu_type_is_qualified_interval(t)) return attu_type_interval_name(t, buf, cap);
+    if (attu_type_is_bpchar(t)) { snprintf(buf, cap, "character(%d)", t.precision); return buf; }
+    if (attu_type_is_bpchar_any(t)) { snprintf(buf, cap, "bpchar"); return buf; }
+    if (attu_type_is_varchar_any(t) && t.precision > 0) { snprintf(buf, cap, "character varying(%d)", t.precision); return buf; }
+    return attu_type_name(t, buf, cap);
+}
+
+static const pg_type_row *column_pg_type(attu_type t) {
+    return pg_type_by_oid((int)attu_type_pg_oid(t));
+}
+
+/* ---- relation text -------------------------------------------------------------- */
+
+/* A relation under construction: its columns ("name type, ..." in attu's
+ * types) and rows, written as one VALUES list whose every value carries
+ * its column's cast (so the first row types the list and a NULL is typed
+ * too). */
+typedef struct rel_text {
+    sbuf        b;
+    const char *cols;       /* "oid bigint, relname text, ..." */
+    char       *types[64];
+    char       *names[64];
+    int         ncols;
+    int         col;        /* the next value's column in the current row */
+    size_t      nrows;
+} rel_text;
+
+static bool rel_begin(rel_text *r, const char *cols) {
+    memset(r, 0, sizeof *r);
+    r->cols = cols;
+    const char *p = cols;
+    while (*p && r->ncols < 64) {
+        while (*p == ' ' || *p == ',') p++;
+        const char *ns = p;
+        while (*p && *p != ' ') p++;
+        const char *ts = p + 1;
+        const char *te = strchr(ts, ',');
+        if (!te) te = ts + strlen(ts);
+        r->names[r->ncols] = strndup(ns, (size_t)(p - ns));
+        r->types[r->ncols] = strndup(ts, (size_t)(te - ts));
+        if (!r->names[r->ncols] || !r->types[r->ncols]) { r->b.oom = true; return false; }
+        r->ncols++;
+        p = te;
+    }
+    return true;
+}
+
+static void rel_free(rel_text *r) {
+    for (int i = 0; i < r->ncols; i++) { free(r->names[i]); free(r->types[i]); }
+    free(r->b.p);
+}
+
+/* starts the next value: "(" or ", " before it */
+static void rel_sep(rel_text *r) {
+    if (r->col == 0) syscat_sb_puts(&r->b, r->nrows ? ",\n(" : "(");
+    else syscat_sb_puts(&r->b, ", ");
+}
+/* ends a value: its cast, and ")" after the row's last */
+static void rel_end_value(rel_text *r) {
+    syscat_sb_printf(&r->b, "::%s", r->types[r->col]);
+    if (++r->col == r->ncols) { syscat_sb_puts(&r->b, ")"); r->col = 0; r->nrows++; }
+}
+static void v_int(rel_text *r, int64_t v) { rel_sep(r); syscat_sb_printf(&r->b, "%lld", (long long)v); rel_end_value(r); }
+static void v_real(rel_text *r, double v) { rel_sep(r); syscat_sb_printf(&r->b, "'%.17g'", v); rel_end_value(r); }
+static void v_bool(rel_text *r, bool v) { rel_sep(r); syscat_sb_puts(&r->b, v ? "true" : "false"); rel_end_value(r); }
+static void v_null(rel_text *r) { rel_sep(r); syscat_sb_puts(&r->b, "NULL"); rel_end_value(r); }
+static void v_text(rel_text *r, const char *s) {
+    rel_sep(r);
+    if (s) syscat_sb_quote(&r->b, s); else syscat_sb_puts(&r->b, "NULL");
+    rel_end_value(r);
+}
+static void v_char(rel_text *r, char ch) { char s[2] = { ch, 0 }; v_text(r, s); }
+static void v_nulls(rel_text *r, int n) { for (int i = 0; i < n; i++) v_null(r); }
+
+/* The relation's query text (malloc'd): SELECT over the VALUES list, or
+ * for no rows a SELECT of typed NULLs that keeps none. */
+static char *rel_finish(rel_text *r) {
+    sbuf q = {0};
+    if (r->nrows) {
+        syscat_sb_puts(&q, "SELECT * FROM (VALUES ");
+        if (r->b.p) syscat_sb_add(&q, r->b.p, r->b.n);
+        syscat_sb_puts(&q, ") AS v(");
+        for (int i = 0; i < r->ncols; i++) syscat_sb_printf(&q, "%s\"%s\"", i ? ", " : "", r->names[i]);
+        syscat_sb_puts(&q, ")");
+    } else {
+        syscat_sb_puts(&q, "SELECT ");
+        for (int i = 0; i < r->ncols; i++) syscat_sb_printf(&q, "%sNULL::%s AS \"%s\"", i ? ", " : "", r->types[i], r->names[i]);
+        syscat_sb_puts(&q, " WHERE false");
+    }
+    /* a row of a wrong width: this file's fault (the parse would fail) */
+    bool oom = q.oom || r->b.oom || r->col != 0;
+    rel_free(r);
+    if (oom) { free(q.p); return NULL; }
+    return q.p;
+}
+
+/* ---- the relations ------------------------------------------------------------ */
+
+typedef struct syscat_env {
+    const attu_catalog *cat;
+    rel_info           *rels;
+    size_t              nrels;
+    const char         *user;
+    const char         *database;
+} syscat_env;
+
+static void rows_pg_namespace(rel_text *r, const syscat_env *env) {
+    (void)env;
+    static const struct { int oid; const char *name; int owner; } ns[] = {
+        { OID_PG_CATALOG, "pg_catalog", OID_USER }, { OID_PG_TOAST, "pg_toast", OID_USER },
+        { OID_PUBLIC, "public", OID_DB_OWNER }, { OID_INFO_SCHEMA, "information_schema", OID_USER },
+    };
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        v_int(r, ns[i].oid); v_text(r, ns[i].name); v_int(r, ns[i].owner); v_null(r);
+    }
+}
+
+static void rows_pg_class(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->nrels; i++) {
+        const attu_table *t = env->rels[i].t;
+        int64_t oid = env->rels[i].oid;
+        v_int(r, oid); v_text(r, t->name); v_int(r, OID_PUBLIC);
+        v_int(r, 0); v_int(r, 0); v_int(r, OID_USER); v_int(r, OID_HEAP_AM); v_int(r, oid); v_int(r, 0);
+        v_int(r, 0); v_real(r, (double)t->nrows); v_int(r, 0); v_int(r, 0);
+        v_bool(r, false); v_bool(r, false); v_char(r, 'p'); v_char(r, 'r');
+        v_int(r, t->ncols); v_int(r, 0);
+        v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, true);
+        v_char(r, 'd'); v_bool(r, false); v_int(r, 0); v_int(r, 0); v_int(r, 1);
+        v_nulls(r, 3);
+    }
+}
+
+
+/* A column's storage and alignment: its type's, an array's 'x' and its
+ * element's alignment (as 8-byte elements align 'd'). */
+static void column_layout(attu_type t, const pg_type_row *pt, int *len, bool *byval, char *align, char *storage) {
+    if (pt) { *len = pt->len; *byval = pt->byval; *align = pt->align; *storage = pt->storage; return; }
+    *len = -1; *byval = false; *storage = 'x'; *align = 'i';
+    if (attu_type_is_array(t)) {
+        const pg_type_row *e = pg_type_by_oid((int)attu_type_pg_oid(attu_type_array_elem(t)));
+        if (e && e->align == 'd') *align = 'd';
+    }
+}
+
+static int column_collation(attu_type t) {
+    attu_type e = attu_type_is_array(t) ? attu_type_array_elem(t) : t;
+    return e.id == ATTU_TYPE_TEXT ? 100 : 0;
+}
+
+static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->nrels; i++) {
+        const attu_table *t = env->rels[i].t;
+        for (int k = 0; k < t->ncols; k++) {
+            attu_type ty = t->defs[k].type;
+            const pg_type_row *pt = column_pg_type(ty);
+            int len; bool byval; char align, storage;
+            column_layout(ty, pt, &len, &byval, &align, &storage);
+            v_int(r, env->rels[i].oid); v_text(r, t->defs[k].name); v_int(r, attu_type_pg_oid(ty));
+            v_int(r, -1); v_int(r, len); v_int(r, k + 1); v_int(r, attu_type_is_array(ty) ? 1 : 0); v_int(r, -1);
+            v_int(r, syscat_type_modifier(ty)); v_bool(r, byval); v_char(r, align); v_char(r, storage); v_text(r, "");
+            v_bool(r, t->defs[k].not_null); v_bool(r, attu_catalog_default(env->cat, t->name, k) != NULL);
+            v_bool(r, false); v_text(r, ""); v_text(r, ""); v_bool(r, false); v_bool(r, true); v_int(r, 0);
+            v_int(r, column_collation(ty));
+            v_nulls(r, 4);
+        }
+    }
+}
+
+/* A column's DEFAULT as pg_get_expr shows it: the text attu keeps, and a
+ * string constant's type as PostgreSQL's deparser adds it ('x'::text,
+ * '2024-01-01'::date) where the column's type is not a number's. The
+ * result is buf or d. */
+static const char *default_text(attu_type t, const char *d, char *buf, size_t cap) {
+    size_t n = strlen(d);
+    bool literal = n >= 2 && d[0] == '\'' && d[n - 1] == '\'';
+    for (size_t i = 1; literal && i + 1 < n; i++) {
+        if (d[i] != '\'') continue;
+        if (d[i + 1] == '\'' && i + 2 < n) i++;
+        else literal = false;
+    }
+    if (!literal || attu_type_is_array(t)) return d;
+    const char *cast;
+    switch (t.id) {
+    case ATTU_TYPE_TEXT: cast = attu_type_is_bpchar_any(t) ? "bpchar" : attu_type_is_varchar_any(t) ? "character varying" : "text"; break;
+    case ATTU_TYPE_DATE: case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME:
+    case ATTU_TYPE_TIMETZ: case ATTU_TYPE_INTERVAL: {
+        const pg_type_row *pt = column_pg_type(t);
+        cast = pt ? pt->format : NULL;
+        break;
+    }
+    default: cast = NULL; break;
+    }
+    if (!cast || (size_t)snprintf(buf, cap, "%s::%s", d, cast) >= cap) return d;
+    return buf;
+}
+
+static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->nrels; i++) {
+        const attu_table *t = env->rels[i].t;
+        for (int k = 0; k < t->ncols; k++) {
+            const char *d = attu_catalog_default(env->cat, t->name, k);
+            if (!d) continue;
+            /* an OID of its own, apart from the tables' hashes' usual range */
+            v_int(r, (int64_t)FIRST_USER_OID - 1 - (int64_t)((env->rels[i].oid * 1601 + k) % 8000));
+            char buf[1024];
+            v_int(r, env->rels[i].oid); v_int(r, k + 1); v_text(r, default_text(t->defs[k].type, d, buf, sizeof buf));
+        }
+    }
+}
+
+static void rows_pg_type(rel_text *r, const syscat_env *env) {
+    (void)env;
+    for (size_t i = 0; i < syscat_n_pg_types; i++) {
+        for (int arr = 0; arr < 2; arr++) {
+            const pg_type_row *p = &syscat_pg_types[i];
+            char name[80];
+            snprintf(name, sizeof name, "%s%s", arr ? "_" : "", p->typname);
+            v_int(r, arr ? p->array : p->oid); v_text(r, name); v_int(r, OID_PG_CATALOG); v_int(r, OID_USER);
+            v_int(r, arr ? -1 : p->len); v_bool(r, arr ? false : p->byval); v_char(r, 'b');
+            v_char(r, arr ? 'A' : p->category); v_bool(r, arr ? false : p->preferred); v_bool(r, true); v_char(r, ',');
+            v_int(r, 0);
+            /* typsubscript, then the I/O functions' names (regproc) */
+            v_text(r, arr ? "array_subscript_handler" : p->elem ? "raw_array_subscript_handler" : "-");
+            v_int(r, arr ? p->oid : p->elem); v_int(r, arr ? 0 : p->array);
+            static const char *const io[] = { "in", "out", "recv", "send" };
+            for (int k = 0; k < 4; k++) {
+                char fn[96];
+                snprintf(fn, sizeof fn, "%s%s", arr ? "array_" : p->oid == 1043 ? "varchar" : p->oid == 1042 ? "bpchar" : p->typname,
+                         io[k]);
+                /* the date and time types' and numeric's have an underscore */
+                bool under = !arr && (p->oid == 1082 || p->oid == 1083 || p->oid == 1114 || p->oid == 1184 ||
+                                      p->oid == 1266 || p->oid == 1186 || p->oid == 1700);
+                if (under) snprintf(fn, sizeof fn, "%s_%s", p->typname, io[k]);
+                v_text(r, fn);
+            }
+            /* typmodin, typmodout: the types with a modifier */
+            bool mods = p->oid == 1042 || p->oid == 1043 || p->oid == 1700 || p->oid == 1083 || p->oid == 1114 ||
+                        p->oid == 1184 || p->oid == 1186 || p->oid == 1266;
+            char mi[64], mo[64];
+            snprintf(mi, sizeof mi, "%stypmodin", p->typname);
+            snprintf(mo, sizeof mo, "%stypmodout", p->typname);
+            v_text(r, mods ? mi : "-"); v_text(r, mods ? mo : "-");   /* an array's: its element's */
+            v_text(r, arr ? "array_typanalyze" : "-");
+            v_char(r, arr ? (p->align == 'd' ? 'd' : 'i') : p->align); v_char(r, arr ? 'x' : p->storage);
+            v_bool(r, false); v_int(r, 0); v_int(r, -1); v_int(r, 0); v_int(r, p->collation);
+            v_nulls(r, 3);
+        }
+    }
+}
+
+static void rows_pg_database(rel_text *r, const syscat_env *env) {
+    v_int(r, OID_DATABASE); v_text(r, env->database); v_int(r, OID_USER); v_int(r, 6); v_char(r, 'c');
+    v_bool(r, false); v_bool(r, true); v_int(r, -1); v_int(r, 0); v_int(r, 1); v_int(r, 1663);
+    v_text(r, "C"); v_text(r, "C"); v_nulls(r, 3);
+}
+
+static void rows_pg_roles(rel_text *r, const syscat_env *env) {
+    v_text(r, env->user);
+    for (int i = 0; i < 5; i++) v_bool(r, true);
+    v_bool(r, false); v_int(r, -1); v_text(r, "********"); v_null(r); v_bool(r, false); v_null(r); v_int(r, OID_USER);
+}
+
+static void rows_pg_user(rel_text *r, const syscat_env *env) {
+    v_text(r, env->user); v_int(r, OID_USER); v_bool(r, true); v_bool(r, true); v_bool(r, false); v_bool(r, false);
+    v_text(r, "********"); v_null(r); v_null(r);
+}
+
+static void rows_pg_am(rel_text *r, const syscat_env *env) {
+    (void)env;
+    v_int(r, OID_HEAP_AM); v_text(r, "heap"); v_text(r, "heap_tableam_handler"); v_char(r, 't');
+    v_int(r, 403); v_text(r, "btree"); v_text(r, "bthandler"); v_char(r, 'i');
+}
+
+static void rows_pg_collation(rel_text *r, const syscat_env *env) {
+    (void)env;
+    static const struct { int oid; const char *name; char prov; int enc; const char *cc; } co[] = {
+        { 100, "default", 'd', -1, NULL }, { 950, "C", 'c', -1, "C" }, { 951, "POSIX", 'c', -1, "POSIX" },
+    };
+    for (size_t i = 0; i < sizeof co / sizeof co[0]; i++) {
+        v_int(r, co[i].oid); v_text(r, co[i].name); v_int(r, OID_PG_CATALOG); v_int(r, OID_USER); v_char(r, co[i].prov);
+        v_bool(r, true); v_int(r, co[i].enc); v_text(r, co[i].cc); v_text(r, co[i].cc); v_null(r); v_null(r);
+    }
+}
+
+static void rows_pg_tablespace(rel_text *r, const syscat_env *env) {
+    (void)env;
+    v_int(r, 1663); v_text(r, "pg_default"); v_int(r, OID_USER); v_null(r); v_null(r);
+    v_int(r, 1664); v_text(r, "pg_global"); v_int(r, OID_USER); v_null(r); v_null(r);
+}
+
+static void rows_pg_tables(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->nrels; i++) {
+        v_text(r, "public"); v_text(r, env->rels[i].t->name); v_text(r, env->user); v_null(r);
+        v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false);
+    }
+}
+
+static void rows_is_tables(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->nrels; i++) {
+        v_text(r, env->database); v_text(r, "public"); v_text(r, env->rels[i].t->name); v_text(r, "BASE TABLE");
+        v_nulls(r, 5); v_text(r, "YES"); v_text(r, "NO"); v_null(r);
+    }
+}
+
+static void rows_is_schemata(rel_text *r, const syscat_env *env) {
+    static const char *const names[] = { "pg_toast", "pg_catalog", "public", "information_schema" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        v_text(r, env->database); v_text(r, names[i]);
+        v_text(r, !strcmp(names[i], "public") ? "pg_database_owner" : env->user);
+        v_nulls(r, 4);
+    }
+}
+
+/* information_schema.columns' data_type: format_type without modifiers,
+ * "ARRAY" for an array */
+static const char *is_data_type(attu_type t, char *buf, size_t cap) {
+    if (attu_type_is_array(t)) return "ARRAY";
+    const pg_type_row *pt = column_pg_type(t);
+    if (pt) return pt->format;
+    return attu_type_name(t, buf, cap);
+}
+
+static void rows_is_columns(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->nrels; i++) {
+        const attu_table *t = env->rels[i].t;
+        for (int k = 0; k < t->ncols; k++) {
+            attu_type ty = t->defs[k].type;
+            char buf[96];
+            v_text(r, env->database); v_text(r, "public"); v_text(r, t->name); v_text(r, t->defs[k].name);
+            const char *d = attu_catalog_default(env->cat, t->name, k);
+            char dbuf[1024];
+            v_int(r, k + 1); v_text(r, d ? default_text(ty, d, dbuf, sizeof dbuf) : NULL);
+            v_text(r, t->defs[k].not_null ? "NO" : "YES"); v_text(r, is_data_type(ty, buf, sizeof buf));
+            bool arr = attu_type_is_array(ty);
+            /* character_maximum_length, character_octet_length */
+            if (!arr && ty.id == ATTU_TYPE_TEXT) {
+                int n = attu_type_is_bpchar(ty) || (attu_type_is_varchar_any(ty) && ty.precision > 0) ? ty.precision : -1;
+                if (n > 0) { v_int(r, n); v_int(r, (int64_t)n * 4); }
+                else { v_null(r); v_int(r, 1073741824); }
+            } else v_nulls(r, 2);
+            /* numeric_precision, numeric_precision_radix, numeric_scale */
+            int prec = -1, radix = 2, scale = -1;
+            if (!arr) switch (ty.id) {
+            case ATTU_TYPE_INT16: prec = 16; scale = 0; break;
+            case ATTU_TYPE_INT32: prec = 32; scale = 0; break;
+            case ATTU_TYPE_INT64: prec = 64; scale = 0; break;
+            case ATTU_TYPE_FLOAT32: prec = 24; break;
+            case ATTU_TYPE_FLOAT64: prec = 53; break;
+            case ATTU_TYPE_DECIMAL:
+                radix = 10;
+                if (ty.precision > 0) { prec = ty.precision; scale = ty.scale; } else prec = -2;
+                break;
+            case ATTU_TYPE_NUMERIC: radix = 10; prec = -2; break;
+            default: break;
+            }
+            if (prec >= 0) v_int(r, prec); else v_null(r);
+            if (prec != -1) v_int(r, radix); else v_null(r);
+            if (scale >= 0) v_int(r, scale); else v_null(r);
+            /* datetime_precision, interval_type, interval_precision */
+            int dtp = -1;
+            if (!arr) switch (ty.id) {
+            case ATTU_TYPE_DATE: dtp = 0; break;
+            case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME: case ATTU_TYPE_TIMETZ: dtp = 6; break;
+            case ATTU_TYPE_INTERVAL: dtp = attu_type_interval_prec(ty) >= 0 ? attu_type_interval_prec(ty) : 6; break;
+            default: break;
+            }
+            if (dtp >= 0) v_int(r, dtp); else v_null(r);
+            if (!arr && ty.id == ATTU_TYPE_INTERVAL && attu_type_is_qualified_interval(ty) && attu_type_interval_range(ty)) {
+                /* "DAY TO SECOND(2)": format_type's fields, upper case */
+                char ib[96];
+                attu_type_interval_name(ty, ib, sizeof ib);
+                for (char *p = ib; *p; p++) if (*p >= 'a' && *p <= 'z') *p = (char)(*p - 'a' + 'A');
+                v_text(r, ib + strlen("interval "));
+            } else v_null(r);
+            v_null(r);
+            v_nulls(r, 3);   /* character_set_* */
+            v_nulls(r, 3);   /* collation_*: NULL, as for PostgreSQL's default collation */
+            v_nulls(r, 3);   /* domain_* */
+            const pg_type_row *pt = column_pg_type(ty);
+            char udt[80];
+            snprintf(udt, sizeof udt, "%s%s", arr ? "_" : "",
+                     arr ? (pg_type_array_elem((int)attu_type_pg_oid(ty)) ? pg_type_array_elem((int)attu_type_pg_oid(ty))->typname : "")
+                         : (pt ? pt->typname : ""));
+            v_text(r, env->database); v_text(r, "pg_catalog"); v_text(r, udt);
+            v_nulls(r, 4);   /* scope_*, maximum_cardinality */
+            snprintf(buf, sizeof buf, "%d", k + 1);
+            v_text(r, buf); v_text(r, "NO"); v_text(r, "NO"); v_nulls(r, 5); v_text(r, "NO"); v_text(r, "NEVER");
+            v_null(r); v_text(r, "YES");
+        }
+    }
+}
+
+typedef struct sys_relation {
+    const char *schema;   /* "pg_catalog" or "information_schema" */
+    const char *name;
+    const char *cols;
+    void (*rows)(rel_text *r, const syscat_env *env);   /* NULL: empty */
+} sys_relation;
+
+static const sys_relation sys_relations[] = {
+    { "pg_catalog", "pg_namespace", "oid bigint, nspname text, nspowner bigint, nspacl text[]", rows_pg_namespace },
+    { "pg_catalog", "pg_class",
+      "oid bigint, relname text, relnamespace bigint, reltype bigint, reloftype bigint, relowner bigint, relam bigint, "
+      "relfilenode bigint, reltablespace bigint, relpages integer, reltuples real, relallvisible integer, "
+      "reltoastrelid bigint, relhasindex boolean, relisshared boolean, relpersistence text, relkind text, "
+      "relnatts smallint, relchecks smallint, relhasrules boolean, relhastriggers boolean, relhassubclass boolean, "
+      "relrowsecurity boolean, relforcerowsecurity boolean, relispopulated boolean, relreplident text, "
+      "relispartition boolean, relrewrite bigint, relfrozenxid bigint, relminmxid bigint, relacl text[], "
+      "reloptions text[], relpartbound text", rows_pg_class },
+    { "pg_catalog", "pg_attribute",
+      "attrelid bigint, attname text, atttypid bigint, attstattarget integer, attlen smallint, attnum smallint, "
+      "attndims integer, attcacheoff integer, atttypmod integer, attbyval boolean, attalign text, attstorage text, "
+      "attcompression text, attnotnull boolean, atthasdef boolean, atthasmissing boolean, attidentity text, "
+      "attgenerated text, attisdropped boolean, attislocal boolean, attinhcount integer, attcollation bigint, "
+      "attacl text[], attoptions text[], attfdwoptions text[], attmissingval text", rows_pg_attribute },
+    { "pg_catalog", "pg_attrdef", "oid bigint, adrelid bigint, adnum smallint, adbin text", rows_pg_attrdef },
+    { "pg_catalog", "pg_type",
+      "oid bigint, typname text, typnamespace bigint, typowner bigint, typlen smallint, typbyval boolean, "
+      "typtype text, typcategory text, typispreferred boolean, typisdefined boolean, typdelim text, typrelid bigint, "
+      "typsubscript text, typelem bigint, typarray bigint, typinput text, typoutput text, typreceive text, "
+      "typsend text, typmodin text, typmodout text, typanalyze text, typalign text, typstorage text, typnotnull boolean, typbasetype bigint, "
+      "typtypmod integer, typndims integer, typcollation bigint, typdefaultbin text, typdefault text, typacl text[]",
+      rows_pg_type },
+    { "pg_catalog", "pg_index",
+      "indexrelid bigint, indrelid bigint, indnatts smallint, indnkeyatts smallint, indisunique boolean, "
+      "indnullsnotdistinct boolean, indisprimary boolean, indisexclusion boolean, indimmediate boolean, "
+      "indisclustered boolean, indisvalid boolean, indcheckxmin boolean, indisready boolean, indislive boolean, "
+      "indisreplident boolean, indkey smallint[], indcollation bigint[], indclass bigint[], indoption smallint[], "
+      "indexprs text, indpred text", NULL },
+    { "pg_catalog", "pg_database",
+      "oid bigint, datname text, datdba bigint, encoding integer, datlocprovider text, datistemplate boolean, "
+      "datallowconn boolean, datconnlimit integer, datfrozenxid bigint, datminmxid bigint, dattablespace bigint, "
+      "datcollate text, datctype text, daticulocale text, datcollversion text, datacl text[]", rows_pg_database },
+    { "pg_catalog", "pg_roles",
+      "rolname text, rolsuper boolean, rolinherit boolean, rolcreaterole boolean, rolcreatedb boolean, "
+      "rolcanlogin boolean, rolreplication boolean, rolconnlimit integer, rolpassword text, "
+      "rolvaliduntil timestamptz, rolbypassrls boolean, rolconfig text[], oid bigint", rows_pg_roles },
+    { "pg_catalog", "pg_user",
+      "usename text, usesysid bigint, usecreatedb boolean, usesuper boolean, userepl boolean, usebypassrls boolean, "
+      "passwd text, valuntil timestamptz, useconfig text[]", rows_pg_user },
+    { "pg_catalog", "pg_am", "oid bigint, amname text, amhandler text, amtype text", rows_pg_am },
+    { "pg_catalog", "pg_collation",
+      "oid bigint, collname text, collnamespace bigint, collowner bigint, collprovider text, "
+      "collisdeterministic boolean, collencoding integer, collcollate text, collctype text, colliculocale text, "
+      "collversion text", rows_pg_collation },
+    { "pg_catalog", "pg_tablespace", "oid bigint, spcname text, spcowner bigint, spcacl text[], spcoptions text[]",
+      rows_pg_tablespace },
+    { "pg_catalog", "pg_auth_members", "roleid bigint, member bigint, grantor bigint, admin_option boolean", NULL },
+    { "pg_catalog", "pg_proc",
+      "oid bigint, proname text, pronamespace bigint, proowner bigint, prolang bigint, procost real, prorows real, "
+      "provariadic bigint, prosupport text, prokind text, prosecdef boolean, proleakproof boolean, "
+      "proisstrict boolean, proretset boolean, provolatile text, proparallel text, pronargs smallint, "
+      "pronargdefaults smallint, prorettype bigint, proargtypes bigint[], proallargtypes bigint[], "
+      "proargmodes text[], proargnames text[], proargdefaults text, protrftypes bigint[], prosrc text, "
+      "probin text, prosqlbody text, proconfig text[], proacl text[]", NULL },
+    { "pg_catalog", "pg_extension",
+      "oid bigint, extname text, extowner bigint, extnamespace bigint, extrelocatable boolean, extversion text, "
+      "extconfig bigint[], extcondition text[]", NULL },
+    { "pg_catalog", "pg_tables",
+      "schemaname text, tablename text, tableowner text, tablespace text, hasindexes boolean, hasrules boolean, "
+      "hastriggers boolean, rowsecurity boolean", rows_pg_tables },
+    { "pg_catalog", "pg_constraint",
+      "oid bigint, conname text, connamespace bigint, contype text, condeferrable boolean, condeferred boolean, "
+      "convalidated boolean, conrelid bigint, contypid bigint, conindid bigint, conparentid bigint, "
+      "confrelid bigint, confupdtype text, confdeltype text, confmatchtype text, conislocal boolean, "
+      "coninhcount integer, connoinherit boolean, conkey smallint[], confkey smallint[], conbin text", NULL },
+    { "pg_catalog", "pg_description", "objoid bigint, classoid bigint, objsubid integer, description text", NULL },
+    { "pg_catalog", "pg_policy",
+      "oid bigint, polname text, polrelid bigint, polcmd text, polpermissive boolean, polroles bigint[], "
+      "polqual text, polwithcheck text", NULL },
+    { "pg_catalog", "pg_statistic_ext",
+      "oid bigint, stxrelid bigint, stxname text, stxnamespace bigint, stxowner bigint, stxstattarget integer, "
+      "stxkeys smallint[], stxkind text[], stxexprs text", NULL },
+    { "pg_catalog", "pg_publication",
+      "oid bigint, pubname text, pubowner bigint, puballtables boolean, pubinsert boolean, pubupdate boolean, "
+      "pubdelete boolean, pubtruncate boolean, pubviaroot boolean", NULL },
+    { "pg_catalog", "pg_publication_namespace", "oid bigint, pnpubid bigint, pnnspid bigint", NULL },
+    { "pg_catalog", "pg_publication_rel",
+      "oid bigint, prpubid bigint, prrelid bigint, prqual text, prattrs smallint[]", NULL },
+    { "pg_catalog", "pg_inherits",
+      "inhrelid bigint, inhparent bigint, inhseqno integer, inhdetachpending boolean", NULL },
+    { "pg_catalog", "pg_trigger",
+      "oid bigint, tgrelid bigint, tgparentid bigint, tgname text, tgfoid bigint, tgtype smallint, "
+      "tgenabled text, tgisinternal boolean", NULL },
+    /* more of PostgreSQL's catalogs, empty: attu has no such objects (their
+     * columns PostgreSQL 15's, so clients' queries of them run) */
+    { "pg_catalog", "pg_opclass",
+      "oid bigint, opcmethod bigint, opcname text, opcnamespace bigint, opcowner bigint, opcfamily bigint, "
+      "opcintype bigint, opcdefault boolean, opckeytype bigint", NULL },
+    { "pg_catalog", "pg_opfamily",
+      "oid bigint, opfmethod bigint, opfname text, opfnamespace bigint, opfowner bigint", NULL },
+    { "pg_catalog", "pg_amop",
+      "oid bigint, amopfamily bigint, amoplefttype bigint, amoprighttype bigint, amopstrategy smallint, "
+      "amoppurpose text, amopopr bigint, amopmethod bigint, amopsortfamily bigint", NULL },
+    { "pg_catalog", "pg_amproc",
+      "oid bigint, amprocfamily bigint, amproclefttype bigint, amprocrighttype bigint, amprocnum smallint, "
+      "amproc text", NULL },
+    { "pg_catalog", "pg_conversion",
+      "oid bigint, conname text, connamespace bigint, conowner bigint, conforencoding integer, "
+      "contoencoding integer, conproc text, condefault boolean", NULL },
+    { "pg_catalog", "pg_cast",
+      "oid bigint, castsource bigint, casttarget bigint, castfunc bigint, castcontext text, castmethod text", NULL },
+    { "pg_catalog", "pg_default_acl",
+      "oid bigint, defaclrole bigint, defaclnamespace bigint, defaclobjtype text, defaclacl text[]", NULL },
+    { "pg_catalog", "pg_foreign_server",
+      "oid bigint, srvname text, srvowner bigint, srvfdw bigint, srvtype text, srvversion text, srvacl text[], "
+      "srvoptions text[]", NULL },
+    { "pg_catalog", "pg_foreign_table",
+      "ftrelid bigint, ftserver bigint, ftoptions text[]", NULL },
+    { "pg_catalog", "pg_user_mappings",
+      "umid bigint, srvid bigint, srvname text, umuser bigint, usename text, umoptions text[]", NULL },
+    { "pg_catalog", "pg_foreign_data_wrapper",
+      "oid bigint, fdwname text, fdwowner bigint, fdwhandler bigint, fdwvalidator bigint, fdwacl text[], "
+      "fdwoptions text[]", NULL },
+    { "pg_catalog", "pg_ts_config",
+      "oid bigint, cfgname text, cfgnamespace bigint, cfgowner bigint, cfgparser bigint", NULL },
+    { "pg_catalog", "pg_ts_dict",
+      "oid bigint, dictname text, dictnamespace bigint, dictowner bigint, dicttemplate bigint, "
+      "dictinitoption text", NULL },
+    { "pg_catalog", "pg_ts_parser",
+      "oid bigint, prsname text, prsnamespace bigint, prsstart text, prstoken text, prsend text, "
+      "prsheadline text, prslextype text", NULL },
+    { "pg_catalog", "pg_ts_template",
+      "oid bigint, tmplname text, tmplnamespace bigint, tmplinit text, tmpllexize text", NULL },
+    { "pg_catalog", "pg_largeobject_metadata",
+      "oid bigint, lomowner bigint, lomacl text[]", NULL },
+    { "pg_catalog", "pg_language",
+      "oid bigint, lanname text, lanowner bigint, lanispl boolean, lanpltrusted boolean, lanplcallfoid bigint, "
+      "laninline bigint, lanvalidator bigint, lanacl text[]", NULL },
+    { "pg_catalog", "pg_operator",
+      "oid bigint, oprname text, oprnamespace bigint, oprowner bigint, oprkind text, oprcanmerge boolean, "
+      "oprcanhash boolean, oprleft bigint, oprright bigint, oprresult bigint, oprcom bigint, oprnegate bigint, "
+      "oprcode text, oprrest text, oprjoin text", NULL },
+    { "pg_catalog", "pg_db_role_setting",
+      "setdatabase bigint, setrole bigint, setconfig text[]", NULL },
+    { "pg_catalog", "pg_subscription",
+      "oid bigint, subdbid bigint, subskiplsn text, subname text, subowner bigint, subenabled boolean, "
+      "subbinary boolean, substream boolean, subtwophasestate text, subdisableonerr boolean, subconninfo text, "
+      "subslotname text, subsynccommit text, subpublications text[]", NULL },
+    { "pg_catalog", "pg_event_trigger",
+      "oid bigint, evtname text, evtevent text, evtowner bigint, evtfoid bigint, evtenabled text, "
+      "evttags text[]", NULL },
+    { "pg_catalog", "pg_views",
+      "schemaname text, viewname text, viewowner text, definition text", NULL },
+    { "pg_catalog", "pg_matviews",
+      "schemaname text, matviewname text, matviewowner text, tablespace text, hasindexes boolean, "
+      "ispopulated boolean, definition text", NULL },
+    { "pg_catalog", "pg_sequence",
+      "seqrelid bigint, seqtypid bigint, seqstart bigint, seqincrement bigint, seqmax bigint, seqmin bigint, "
+      "seqcache bigint, seqcycle boolean", NULL },
+    { "pg_catalog", "pg_sequences",
+      "schemaname text, sequencename text, sequenceowner text, data_type bigint, start_value bigint, "
+      "min_value bigint, max_value bigint, increment_by bigint, cycle boolean, cache_size bigint, "
+      "last_value bigint", NULL },
+    { "pg_catalog", "pg_rewrite",
+      "oid bigint, rulename text, ev_class bigint, ev_type text, ev_enabled text, is_instead boolean, "
+      "ev_qual text, ev_action text", NULL },
+    { "pg_catalog", "pg_enum",
+      "oid bigint, enumtypid bigint, enumsortorder real, enumlabel text", NULL },
+    { "pg_catalog", "pg_range",
+      "rngtypid bigint, rngsubtype bigint, rngmultitypid bigint, rngcollation bigint, rngsubopc bigint, "
+      "rngcanonical text, rngsubdiff text", NULL },
+    { "pg_catalog", "pg_shdescription",
+      "objoid bigint, classoid bigint, description text", NULL },
+    { "pg_catalog", "pg_depend",
+      "classid bigint, objid bigint, objsubid integer, refclassid bigint, refobjid bigint, refobjsubid integer, "
+      "deptype text", NULL },
+    { "information_schema", "tables",
+      "table_catalog text, table_schema text, table_name text, table_type text, self_referencing_column_name text, "
+      "reference_generation text, user_defined_type_catalog text, user_defined_type_schema text, "
+      "user_defined_type_name text, is_insertable_into text, is_typed text, commit_action text", rows_is_tables },
+    { "information_schema", "columns",
+      "table_catalog text, table_schema text, table_name text, column_name text, ordinal_position integer, "
+      "column_default text, is_nullable text, data_type text, character_maximum_length integer, "
+      "character_octet_length integer, numeric_precision integer, numeric_precision_radix integer, "
+      "numeric_scale integer, datetime_precision integer, interval_type text, interval_precision integer, "
+      "character_set_catalog text, character_set_schema text, character_set_name text, collation_catalog text, "
+      "collation_schema text, collation_name text, domain_catalog text, domain_schema text, domain_name text, "
+      "udt_catalog text, udt_schema text, udt_name text, scope_catalog text, scope_schema text, scope_name text, "
+      "maximum_cardinality integer, dtd_identifier text, is_self_referencing text, is_identity text, "
+      "identity_generation text, identity_start text, identity_increment text, identity_maximum text, "
+      "identity_minimum text, identity_cycle text, is_generated text, generation_expression text, "
+      "is_updatable text", rows_is_columns },
+    { "information_schema", "schemata",
+      "catalog_name text, schema_name text, schema_owner text, default_character_set_catalog text, "
+      "default_character_set_schema text, default_character_set_name text, sql_path text", rows_is_schemata },
+};
+
+static const sys_relation *find_relation(const char *schema, const char *name) {
+    for (size_t i = 0; i < sizeof sys_relations / sizeof sys_relations[0]; i++)
+        if (!strcmp(sys_relations[i].name, name) && (!schema || !strcmp(sys_relations[i].schema, schema)) &&
+            (schema || !strcmp(sys_relations[i].schema, "pg_catalog")))
+            return &sys_relations[i];
+    return NULL;
+}
+
+bool syscat_is_relation(const char *schema, const char *name) { return find_relation(schema, name) != NULL; }
+
+bool attu_is_system_schema(const char *schema) {
+    return schema && (!strcmp(schema, "pg_catalog") || !strcmp(schema, "information_schema"));
+}
+
+const char *syscat_user(const bctx *c) {
+    return c->params && c->params->user && *c->params->user ? c->params->user : "attu";
+}
+const char *syscat_database(const bctx *c) {
+    return c->params && c->params->database && *c->params->database ? c->params->database : "attu";
+}
+
+static void free_parse(void *p) { attu_parse_free(p); }
+
+/* Parses text (taking it; its copy in the plan arena is what the syntax
+ * tree's positions refer to) and keeps the result until the plan arena
+ * goes; NULL with c->err set on failure. */
+const attu_parse_result *syscat_parse_kept(bctx *c, char *text, const char **kept) {
+    if (!text) { attu_error_oom(c->err); return NULL; }
+    char *copy = attu_pstrdup(c->pa, text, strlen(text));
+    free(text);
+    if (!copy) { attu_error_oom(c->err); return NULL; }
+    attu_error e;
+    memset(&e, 0, sizeof e);
+    attu_parse_result *pr = attu_parse(copy, &e);
+    if (!pr) {
+        /* a fault of this file's text, never of the user's query */
+        attu_error_set(c->err, "XX000", 0, "internal error in a system catalog query: %s", e.message);
+        return NULL;
+    }
+    if (attu_plan_arena_on_free(c->pa, free_parse, pr)) { attu_error_oom(c->err); return NULL; }   /* (pr freed) */
+    if (pr->n != 1 || pr->stmts[0].stmt->kind != ATTU_STMT_SELECT) {
+        attu_error_set(c->err, "XX000", 0, "internal error in a system catalog query");
+        return NULL;
+    }
+    if (kept) *kept = copy;
+    return pr;
+}
+
+const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const char *name, int pos,
+                                           bool *is_system, const char **text) {
+    *is_system = false;
+    if (schema && !attu_is_system_schema(schema)) return NULL;
+    const sys_relation *sr = find_relation(schema, name);
+    if (!sr) {
+        if (!schema) return NULL;
+        *is_system = true;
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, pos, "relation \"%s.%s\" does not exist", schema, name);
+        return NULL;
+    }
+    *is_system = true;
+    syscat_env env = { c->cat, NULL, 0, syscat_user(c), syscat_database(c) };
+    bool oom;
+    env.rels = syscat_user_relations(c->cat, &env.nrels, &oom);
+    if (oom) { attu_error_oom(c->err); return NULL; }
+    rel_text r;
+    if (!rel_begin(&r, sr->cols)) { rel_free(&r); free(env.rels); attu_error_oom(c->err); return NULL; }
+    if (sr->rows) sr->rows(&r, &env);
+    free(env.rels);
+    const attu_parse_result *pr = syscat_parse_kept(c, rel_finish(&r), text);
+    return pr ? pr->stmts[0].stmt->u.select.query : NULL;
+}
+
