@@ -101,16 +101,12 @@ std::string valid_arg(const void* valid, const char* base, size_t i) {
 // Rows a thread loads ahead: a compiled kernel's loop first loads the
 // inputs of this many of its rows (row, row + stride, ...), then runs the
 // program on each in turn, so a thread keeps that many loads in flight
-// instead of one (t1's side of a 100M-row join read its 800 MB at 2.3 TB/s
-// on an H100 one row at a time). The rows stay in the thread's order, so
-// sums add as before. Fewer rows ahead for programs of many inputs, whose
-// loaded slots would crowd the registers, and none for inputs read through
-// a row map: t2's side of that join went from 48 to 62 registers with four
-// rows ahead, and from 0.145 to 0.165 ms.
-int rows_ahead(size_t nins, bool through) {
-  if (through) return 1;
-  return nins <= 2 ? 4 : nins <= 4 ? 2 : 1;
-}
+// instead of one. The rows stay in the thread's order, so sums add as
+// before. Only for programs of one input read directly: t1's side of the
+// 100M-row join (x alone) went from 284 to 268 us with four rows ahead
+// (H100, Nsight Compute), while t2's (y and its partner counts) went from
+// 145 to 164 us (48 -> 62 registers: 5 -> 4 blocks a multiprocessor).
+int rows_ahead(size_t nins, bool through) { return nins == 1 && !through ? 4 : 1; }
 
 // The loop over a thread's rows, U at a time: every input of the U rows
 // loaded into L[u][i] (through a row map where `through` says so), then
