@@ -432,6 +432,14 @@ int db_view_updatable_reason(attu_session *s, const char *name, attu_ast_stmt_ki
     return -1;
 }
 
+bool db_view_updatable(void *ctx, const char *view) {
+    attu_session *s = ctx;
+    attu_error e;
+    attu_error_clear(&e);
+    return attu_views_find(attu_catalog_views(s->db->cat), view) &&
+           db_view_updatable_reason(s, view, ATTU_STMT_INSERT, &e) == 0;
+}
+
 int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err) {
     if (!attu_views_find(attu_catalog_views(s->db->cat), name)) return 0;
     if (db_view_updatable_reason(s, name, kind, err)) return -1;
