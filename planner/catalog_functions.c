@@ -134,9 +134,11 @@ static bool m_format_type(bctx *c, sbuf *b, int n) {
     syscat_rels rs;
     if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
     /* each (oid, typmod) with a modifier once (a table's or view's column) */
-    for (size_t i = 0; i < rs.n; i++)
-        for (int k = 0; rs.r[i].kind == 'r' || rs.r[i].kind == 'v' ? k < (rs.r[i].t ? rs.r[i].t->ncols : rs.r[i].v->ncols) : 0; k++) {
-            attu_type t = rs.r[i].t ? rs.r[i].t->defs[k].type : rs.r[i].v->col_types[k];
+    for (size_t i = 0; i < rs.n; i++) {
+        const rel_info *ri = &rs.r[i];
+        int ncols = ri->kind == 'r' ? ri->t->ncols : ri->kind == 'v' ? ri->v->ncols : 0;
+        for (int k = 0; k < ncols; k++) {
+            attu_type t = ri->kind == 'r' ? ri->t->defs[k].type : ri->v->col_types[k];
             int32_t mod = syscat_type_modifier(t);
             if (mod < 0 || (!attu_type_is_array(t) && t.id != ATTU_TYPE_INTERVAL)) continue;
             char buf[128], arm[64];
@@ -145,6 +147,7 @@ static bool m_format_type(bctx *c, sbuf *b, int n) {
             syscat_sb_puts(b, arm);
             syscat_sb_quote(b, syscat_format_type(t, buf, sizeof buf));
         }
+    }
     syscat_rels_free(&rs);
     syscat_sb_puts(b, " WHEN $1 = 1700 AND $2 >= 4 THEN 'numeric(' || (($2 - 4) / 65536) || ',' || (($2 - 4) % 65536) || ')'"
                " WHEN $1 = 1043 AND $2 >= 4 THEN 'character varying(' || ($2 - 4) || ')'"
@@ -578,8 +581,27 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
         }
         body = m_regclass;
     } else if (!strcmp(tn, "regtype")) body = m_regtype;
-    else if (!strcmp(tn, "regnamespace")) body = m_regnamespace;
-    else {
+    else if (!strcmp(tn, "regnamespace")) {
+        if (arg->kind == ATTU_EXPR_LITERAL && arg->u.literal.kind == ATTU_LIT_STRING) {
+            /* 'public'::regnamespace: the schema's OID */
+            static const struct { const char *name; int oid; } ns[] = {
+                { "pg_catalog", OID_PG_CATALOG }, { "pg_toast", OID_PG_TOAST }, { "public", OID_PUBLIC },
+                { "information_schema", OID_INFO_SCHEMA },
+            };
+            *handled = true;
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+                if (!strcmp(ns[i].name, arg->u.literal.text))
+                    return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), ns[i].oid);
+            attu_error_set(c->err, "3F000", arg->position, "schema \"%s\" does not exist", arg->u.literal.text);
+            return NULL;
+        }
+        body = m_regnamespace;
+    } else if (!strcmp(tn, "text") && arg->kind == ATTU_EXPR_CAST && arg->u.cast.type.name &&
+               !strcmp(arg->u.cast.type.name, "regclass") && arg->u.cast.arg->kind == ATTU_EXPR_LITERAL) {
+        /* 'name'::regclass::text: the relation's name, as regclass output
+         * writes it (the literal alone binds to its OID) */
+        body = m_regclass;
+    } else {
         /* the catalog's types as attu has them */
         static const struct { const char *pg, *attu; } alias[] = {
             { "oid", "bigint" }, { "xid", "bigint" }, { "regproc", "text" }, { "name", "text" },
