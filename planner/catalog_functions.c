@@ -366,12 +366,12 @@ static bool m_get_viewdef(bctx *c, sbuf *b, int n) {
 
 /* quote_ident(text): bare when lower case letters, digits and _ (not
  * first a digit), else double-quoted with its quotes doubled (PostgreSQL
- * also quotes a keyword: not done) */
+ * also quotes a keyword: not done). A number is 42883, as there: ~ takes
+ * no number. */
 static bool m_quote_ident(bctx *c, sbuf *b, int n) {
     (void)c;
     if (n != 1) return false;
-    syscat_sb_puts(b, "CASE WHEN CAST($1 AS text) ~ '^[a-z_][a-z0-9_]*$' THEN CAST($1 AS text)"
-                      " ELSE '\"' || replace(CAST($1 AS text), '\"', '\"\"') || '\"' END");
+    syscat_sb_puts(b, "CASE WHEN $1 ~ '^[a-z_][a-z0-9_]*$' THEN $1 ELSE '\"' || replace($1, '\"', '\"\"') || '\"' END");
     return true;
 }
 
@@ -597,10 +597,12 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
         }
         body = m_regnamespace;
     } else if (!strcmp(tn, "text") && arg->kind == ATTU_EXPR_CAST && arg->u.cast.type.name &&
-               !strcmp(arg->u.cast.type.name, "regclass") && arg->u.cast.arg->kind == ATTU_EXPR_LITERAL) {
+               arg->u.cast.arg->kind == ATTU_EXPR_LITERAL &&
+               (!strcmp(arg->u.cast.type.name, "regclass") || !strcmp(arg->u.cast.type.name, "regnamespace"))) {
         /* 'name'::regclass::text: the relation's name, as regclass output
-         * writes it (the literal alone binds to its OID) */
-        body = m_regclass;
+         * writes it (the literal alone binds to its OID); regnamespace's
+         * likewise */
+        body = !strcmp(arg->u.cast.type.name, "regclass") ? m_regclass : m_regnamespace;
     } else {
         /* the catalog's types as attu has them */
         static const struct { const char *pg, *attu; } alias[] = {
