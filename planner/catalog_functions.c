@@ -21,17 +21,6 @@
 
 #include "engine/sequence.h"
 
-/* An identifier as PostgreSQL's quote_ident writes it in regclass output:
- * bare when lower case letters, digits and _ (not first a digit). */
-static void sb_ident(sbuf *b, const char *s) {
-    bool bare = *s && !(*s >= '0' && *s <= '9');
-    for (const char *p = s; *p && bare; p++) bare = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
-    if (bare) { syscat_sb_puts(b, s); return; }
-    syscat_sb_puts(b, "\"");
-    for (const char *p = s; *p; p++) { syscat_sb_add(b, p, 1); if (*p == '"') syscat_sb_add(b, "\"", 1); }
-    syscat_sb_puts(b, "\"");
-}
-
 /* The body of a catalog function: a SQL expression over $1, $2, ... (its
  * arguments), written to b; false when the function takes no such count
  * of arguments. */
@@ -228,7 +217,7 @@ static bool m_regclass(bctx *c, sbuf *b, int n) {
     syscat_sb_puts(b, "CASE");
     for (size_t i = 0; i < rs.n; i++) {
         sbuf id = {0};
-        sb_ident(&id, rs.r[i].name);
+        syscat_sb_ident(&id, rs.r[i].name);
         syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)rs.r[i].oid);
         syscat_sb_quote(b, id.p ? id.p : "");
         free(id.p);
@@ -263,23 +252,12 @@ static bool m_regnamespace(bctx *c, sbuf *b, int n) {
     return true;
 }
 
-/* "CREATE UNIQUE INDEX t_pkey ON public.t USING btree (id)" (qualified:
- * the table's schema written, as pg_get_indexdef does unless pretty) */
+/* the index's CREATE INDEX as a SQL string constant */
 static void index_definition(sbuf *b, const rel_info *ri, bool qualified) {
-    sbuf d = {0};
-    syscat_sb_puts(&d, "CREATE UNIQUE INDEX ");
-    sb_ident(&d, ri->name);
-    syscat_sb_puts(&d, qualified ? " ON public." : " ON ");
-    sb_ident(&d, ri->t->name);
-    syscat_sb_puts(&d, " USING btree (");
-    for (int k = 0; k < ri->u->ncols; k++) {
-        if (k) syscat_sb_puts(&d, ", ");
-        sb_ident(&d, ri->t->defs[ri->u->cols[k]].name);
-    }
-    syscat_sb_puts(&d, ")");
-    if (d.oom) b->oom = true;
-    syscat_sb_quote(b, d.p ? d.p : "");
-    free(d.p);
+    char *d = syscat_index_definition(ri, qualified);
+    if (!d) b->oom = true;
+    syscat_sb_quote(b, d ? d : "");
+    free(d);
 }
 
 /* pg_get_indexdef(index oid): the CREATE INDEX of a constraint's index;
@@ -305,7 +283,7 @@ static bool m_get_indexdef(bctx *c, sbuf *b, int n) {
         syscat_sb_puts(b, " END");
         for (int k = 0; k < ri->u->ncols; k++) {
             sbuf id = {0};
-            sb_ident(&id, ri->t->defs[ri->u->cols[k]].name);
+            syscat_sb_ident(&id, ri->t->defs[ri->u->cols[k]].name);
             syscat_sb_printf(b, " WHEN $1 = %lld AND $2 = %d THEN ", (long long)ri->oid, k + 1);
             syscat_sb_quote(b, id.p ? id.p : "");
             if (id.oom) b->oom = true;
@@ -331,7 +309,7 @@ static bool m_get_constraintdef(bctx *c, sbuf *b, int n) {
         syscat_sb_puts(&d, ri->u->primary ? "PRIMARY KEY (" : "UNIQUE (");
         for (int k = 0; k < ri->u->ncols; k++) {
             if (k) syscat_sb_puts(&d, ", ");
-            sb_ident(&d, ri->t->defs[ri->u->cols[k]].name);
+            syscat_sb_ident(&d, ri->t->defs[ri->u->cols[k]].name);
         }
         syscat_sb_puts(&d, ")");
         if (d.oom) b->oom = true;

@@ -83,6 +83,18 @@ void syscat_sb_quote(sbuf *b, const char *s) {
     syscat_sb_puts(b, "'");
 }
 
+/* An identifier as PostgreSQL's quote_ident writes it (regclass output,
+ * index definitions): bare when lower case letters, digits and _ (not
+ * first a digit). */
+void syscat_sb_ident(sbuf *b, const char *s) {
+    bool bare = *s && !(*s >= '0' && *s <= '9');
+    for (const char *p = s; *p && bare; p++) bare = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (bare) { syscat_sb_puts(b, s); return; }
+    syscat_sb_puts(b, "\"");
+    for (const char *p = s; *p; p++) { syscat_sb_add(b, p, 1); if (*p == '"') syscat_sb_add(b, "\"", 1); }
+    syscat_sb_puts(b, "\"");
+}
+
 /* ---- OIDs --------------------------------------------------------------------- */
 
 /* A table's OID: a hash of its name in [16384, 2^31), so the OID psql reads
@@ -660,6 +672,44 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
     }
 }
 
+char *syscat_index_definition(const rel_info *ri, bool qualified) {
+    sbuf d = {0};
+    syscat_sb_puts(&d, "CREATE UNIQUE INDEX ");
+    syscat_sb_ident(&d, ri->name);
+    syscat_sb_puts(&d, qualified ? " ON public." : " ON ");
+    syscat_sb_ident(&d, ri->t->name);
+    syscat_sb_puts(&d, " USING btree (");
+    for (int k = 0; k < ri->u->ncols; k++) {
+        if (k) syscat_sb_puts(&d, ", ");
+        syscat_sb_ident(&d, ri->t->defs[ri->u->cols[k]].name);
+    }
+    syscat_sb_puts(&d, ")");
+    if (d.oom) { free(d.p); return NULL; }
+    return d.p;
+}
+
+static void rows_pg_indexes(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'i') continue;
+        char *d = syscat_index_definition(ri, true);
+        if (!d) r->b.oom = true;
+        v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->name); v_null(r); v_text(r, d ? d : "");
+        free(d);
+    }
+}
+
+static void rows_is_constraint_column_usage(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'i') continue;
+        for (int k = 0; k < ri->u->ncols; k++) {
+            v_text(r, env->database); v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->t->defs[ri->u->cols[k]].name);
+            v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name);
+        }
+    }
+}
+
 /* A view's definition as pg_get_viewdef gives it: PostgreSQL deparses the
  * query; attu keeps it as written, shown with the deparser's leading
  * space and closing semicolon. malloc'd (NULL: out of memory). */
@@ -1055,6 +1105,8 @@ static const sys_relation sys_relations[] = {
       "evttags text[]", NULL },
     { "pg_catalog", "pg_views",
       "schemaname text, viewname text, viewowner text, definition text", rows_pg_views },
+    { "pg_catalog", "pg_indexes",
+      "schemaname text, tablename text, indexname text, tablespace text, indexdef text", rows_pg_indexes },
     { "pg_catalog", "pg_matviews",
       "schemaname text, matviewname text, matviewowner text, tablespace text, hasindexes boolean, "
       "ispopulated boolean, definition text", NULL },
@@ -1110,6 +1162,9 @@ static const sys_relation sys_relations[] = {
       "constraint_catalog text, constraint_schema text, constraint_name text, table_catalog text, "
       "table_schema text, table_name text, column_name text, ordinal_position integer, "
       "position_in_unique_constraint integer", rows_is_key_column_usage },
+    { "information_schema", "constraint_column_usage",
+      "table_catalog text, table_schema text, table_name text, column_name text, constraint_catalog text, "
+      "constraint_schema text, constraint_name text", rows_is_constraint_column_usage },
     { "information_schema", "schemata",
       "catalog_name text, schema_name text, schema_owner text, default_character_set_catalog text, "
       "default_character_set_schema text, default_character_set_name text, sql_path text", rows_is_schemata },

@@ -18,6 +18,7 @@ void syscat_sb_add(sbuf *b, const char *s, size_t n);
 void syscat_sb_puts(sbuf *b, const char *s);
 void syscat_sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void syscat_sb_quote(sbuf *b, const char *s);   /* s as a SQL string constant */
+void syscat_sb_ident(sbuf *b, const char *s);   /* s as quote_ident writes it */
 
 /* ---- OIDs ---- */
 
@@ -66,6 +67,10 @@ const rel_info *syscat_rel_find(const syscat_rels *rs, const char *name);
 /* The sequence owned by table.column (a serial or identity column's), or
  * NULL. */
 const struct attu_sequence *syscat_owned_sequence(const syscat_rels *rs, const char *table, const char *column);
+/* A constraint's index as pg_get_indexdef shows it: "CREATE UNIQUE INDEX
+ * t_pkey ON public.t USING btree (id)" (without "public." unless
+ * qualified). malloc'd; NULL: out of memory. */
+char *syscat_index_definition(const rel_info *ri, bool qualified);
 /* A view's definition as pg_get_viewdef shows it (malloc'd; NULL: out
  * of memory). */
 char *syscat_view_definition(const attu_view *v);
