@@ -360,9 +360,19 @@ typedef struct syscat_env {
     const char             *database;
 } syscat_env;
 
-/* Whether view v is automatically updatable (the db layer's answer). */
-static bool view_updatable(const syscat_env *env, const attu_view *v) {
-    return env->params && env->params->view_updatable && env->params->view_updatable(env->params->sequence_ctx, v->name);
+/* Whether view v can take INSERT and UPDATE, as information_schema's
+ * is_insertable_into and is_updatable tell it: automatically updatable
+ * (the db layer's answer) with a column that can be assigned (cols, when
+ * not NULL, v->ncols entries: which ones). */
+static bool view_updatable(const syscat_env *env, const attu_view *v, bool *cols) {
+    bool own[64], *c = cols ? cols : v->ncols <= 64 ? own : NULL;
+    if (c) for (int k = 0; k < v->ncols; k++) c[k] = false;
+    if (!env->params || !env->params->view_updatable ||
+        !env->params->view_updatable(env->params->sequence_ctx, v->name, c, c ? v->ncols : 0))
+        return false;
+    if (!c) return true;   /* over 64 columns: the view's answer alone */
+    for (int k = 0; k < v->ncols; k++) if (c[k]) return true;
+    return false;
 }
 
 /* The identity ('a' / 'd') of table t's column k, 0 for none. */
@@ -615,7 +625,7 @@ static void rows_is_tables(rel_text *r, const syscat_env *env) {
         const rel_info *ri = &env->rs.r[i];
         if (ri->kind != 'r' && ri->kind != 'v') continue;
         v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, ri->kind == 'r' ? "BASE TABLE" : "VIEW");
-        v_nulls(r, 5); v_text(r, ri->kind == 'r' || view_updatable(env, ri->v) ? "YES" : "NO"); v_text(r, "NO"); v_null(r);
+        v_nulls(r, 5); v_text(r, ri->kind == 'r' || view_updatable(env, ri->v, NULL) ? "YES" : "NO"); v_text(r, "NO"); v_null(r);
     }
 }
 
@@ -737,7 +747,7 @@ static void rows_is_views(rel_text *r, const syscat_env *env) {
         if (ri->kind != 'v') continue;
         char *d = syscat_view_definition(ri->v);
         if (!d) r->b.oom = true;
-        const char *upd = view_updatable(env, ri->v) ? "YES" : "NO";
+        const char *upd = view_updatable(env, ri->v, NULL) ? "YES" : "NO";
         v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, d ? d : ""); v_text(r, "NONE");
         v_text(r, upd); v_text(r, upd); v_text(r, "NO"); v_text(r, "NO"); v_text(r, "NO");
         free(d);
@@ -946,9 +956,12 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
                               s ? NULL : attu_catalog_default(env->cat, t->name, k), s, true);
             }
         } else if (ri->kind == 'v') {
-            bool upd = view_updatable(env, ri->v);
+            bool *upd = calloc((size_t)ri->v->ncols + 1, sizeof *upd);
+            if (!upd) { r->b.oom = true; return; }
+            view_updatable(env, ri->v, upd);
             for (int k = 0; k < ri->v->ncols; k++)
-                is_column_row(r, env, ri->name, ri->v->col_names[k], ri->v->col_types[k], k, false, NULL, NULL, upd);
+                is_column_row(r, env, ri->name, ri->v->col_names[k], ri->v->col_types[k], k, false, NULL, NULL, upd[k]);
+            free(upd);
         }
     }
 }
