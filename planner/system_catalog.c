@@ -18,12 +18,17 @@
  * integer). Values print as PostgreSQL's do.
  *
  * What the relations hold: the schemas pg_catalog, public (attu's tables)
- * and information_schema; the user tables (relkind 'r', in public, owned by
- * the connected user), their columns and DEFAULTs; the types attu has;
- * one database, one role. Indexes, constraints, policies, statistics,
- * publications, inheritance: none (their relations exist, empty, so the
- * queries psql sends for \d TABLE run). The system relations themselves
- * are not listed in pg_class.
+ * and information_schema; the user relations (in public, owned by the
+ * connected user): tables (relkind 'r') with their columns and DEFAULTs,
+ * views ('v'), sequences ('S', the db layer's, through
+ * attu_bind_params.list_sequences; a serial or identity column's own
+ * one depends on its column in pg_depend) and the PRIMARY KEY / UNIQUE
+ * constraints (pg_constraint), each with the index PostgreSQL would give
+ * it ('i', named as the constraint; attu checks keys without one); the
+ * types attu has; one database, one role. Other constraints, policies,
+ * statistics, publications, inheritance, rules: none (their relations
+ * exist, empty, so the queries psql sends for \d TABLE run). The system
+ * relations themselves are not listed in pg_class.
  *
  * Name resolution (the binder's bind_table_ref): pg_catalog.NAME and
  * information_schema.NAME are these relations (42P01 for another name); an
@@ -97,10 +102,10 @@ void syscat_sb_ident(sbuf *b, const char *s) {
 
 /* ---- OIDs --------------------------------------------------------------------- */
 
-/* A table's OID: a hash of its name in [16384, 2^31), so the OID psql reads
- * in one statement names the same table in the next whatever tables come
- * and go between them; a collision moves the later name (in name order) on
- * by one. */
+/* A relation's OID: a hash of its name in [16384, 2^31), so the OID psql
+ * reads in one statement names the same relation in the next whatever
+ * relations come and go between them; a collision moves the later name
+ * (in name order) on by one. */
 uint32_t syscat_name_hash_oid(const char *name) {
     uint32_t h = 2166136261u;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++) { h ^= *p; h *= 16777619u; }
