@@ -210,6 +210,8 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.run_ctx = s;
     bp.sequence_call = db_sequence_call;
     bp.serial_sequence = db_serial_sequence;
+    bp.list_sequences = db_sequences_list;
+    bp.view_updatable = db_view_updatable;
     bp.sequence_ctx = s;
     bp.user = s->user;
     bp.database = s->database;

@@ -297,6 +297,11 @@ bool db_relation_exists(attu_db *db, const char *name);
 bool db_sequence_owned_by(attu_session *s, const char *table, const char *column);
 /* attu_bind_params.serial_sequence: pg_get_serial_sequence */
 int db_serial_sequence(void *ctx, const char *table, const char *column, char *out, size_t cap, attu_error *err);
+/* attu_bind_params.list_sequences: copies of every sequence (the system
+ * catalogs' pg_sequence, pg_class, ...) */
+int db_sequences_list(void *ctx, struct attu_sequence ***out, int *n);
+/* attu_bind_params.view_updatable (db_view.c) */
+bool db_view_updatable(void *ctx, const char *view, bool *cols, int ncols);
 int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* The sequence a stored column DEFAULT draws from (malloc'd), or NULL

@@ -290,6 +290,36 @@ int db_serial_sequence(void *ctx, const char *table, const char *column, char *o
     return r;
 }
 
+int db_sequences_list(void *ctx, attu_sequence ***out, int *n) {
+    attu_session *s = ctx;
+    db_sequences *q = s->db->seqs;
+    *out = NULL;
+    *n = 0;
+    pthread_mutex_lock(&q->mu);
+    attu_sequence **v = q->n ? calloc((size_t)q->n, sizeof *v) : NULL;
+    int rc = q->n && !v ? -1 : 0;
+    /* each a copy through the line the file keeps (every field, owner
+     * and identity included), so the caller reads it without the mutex */
+    for (int i = 0; i < q->n && !rc; i++) {
+        char *line = attu_sequence_format(q->e[i].seq);
+        attu_error e;
+        attu_error_clear(&e);
+        v[i] = line ? attu_sequence_parse(line, &e) : NULL;
+        free(line);
+        if (!v[i]) rc = -1;
+    }
+    int m = q->n;
+    pthread_mutex_unlock(&q->mu);
+    if (rc) {
+        for (int i = 0; i < m && v; i++) if (v[i]) attu_sequence_free(v[i]);
+        free(v);
+        return -1;
+    }
+    *out = v;
+    *n = m;
+    return 0;
+}
+
 /* ---- DEFAULT nextval('name') ----------------------------------------------------------------- */
 
 /* The stored DEFAULT text of a sequence default is exactly

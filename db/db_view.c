@@ -432,6 +432,43 @@ int db_view_updatable_reason(attu_session *s, const char *name, attu_ast_stmt_ki
     return -1;
 }
 
+/* The columns of a relation (a table or a view), -1 when none is named so. */
+static int relation_width(attu_session *s, const char *name) {
+    const attu_table *t = attu_catalog_lookup(s->db->cat, name);
+    if (t) return t->ncols;
+    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+    return v ? v->ncols : -1;
+}
+
+bool db_view_updatable(void *ctx, const char *view, bool *cols, int ncols) {
+    attu_session *s = ctx;
+    for (int k = 0; cols && k < ncols; k++) cols[k] = false;
+    attu_error e;
+    attu_error_clear(&e);
+    if (!attu_views_find(attu_catalog_views(s->db->cat), view) || db_view_updatable_reason(s, view, ATTU_STMT_INSERT, &e))
+        return false;
+    if (!cols) return true;
+    /* updatable, so one SELECT from one relation: a column is updatable
+     * when its item is a plain column reference (PostgreSQL's simple Var);
+     * a * stands for every column of the relation */
+    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), view);
+    attu_error perr;
+    attu_error_clear(&perr);
+    attu_parse_result *pr = attu_parse(v->sql, &perr);
+    if (!pr) return false;
+    const attu_ast_query *q = pr->stmts[0].stmt->u.select.query;
+    int k = 0;
+    for (int i = 0; i < q->u.select.nitems && k < ncols; i++) {
+        const attu_ast_expr *x = q->u.select.items[i].expr;
+        if (x->kind == ATTU_EXPR_STAR) {
+            int w = relation_width(s, q->u.select.from.items[0]->u.table.name);
+            for (int j = 0; j < w && k < ncols; j++) cols[k++] = true;
+        } else cols[k++] = x->kind == ATTU_EXPR_COLUMN;
+    }
+    attu_parse_free(pr);
+    return true;
+}
+
 int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err) {
     if (!attu_views_find(attu_catalog_views(s->db->cat), name)) return 0;
     if (db_view_updatable_reason(s, name, kind, err)) return -1;

@@ -93,6 +93,17 @@ typedef struct attu_bind_params {
      * none, -1 with err (42P01, 42703). NULL: the call gives NULL. */
     int               (*serial_sequence)(void *ctx, const char *table, const char *column, char *out, size_t cap,
                                          attu_error *err);
+    /* The system catalogs' view of the db layer's objects
+     * (planner/system_catalog.c; ctx: sequence_ctx). list_sequences: a
+     * snapshot of every sequence, each a copy the caller frees with
+     * attu_sequence_free, then the array with free (0; -1 out of memory).
+     * view_updatable: whether the view is automatically updatable, and
+     * (cols, when not NULL: ncols entries) which of its columns can be
+     * assigned (plain column references): what information_schema's
+     * is_updatable / is_insertable_into tell. NULL: no sequences, no view
+     * updatable. */
+    int               (*list_sequences)(void *ctx, struct attu_sequence ***out, int *n);
+    bool              (*view_updatable)(void *ctx, const char *view, bool *cols, int ncols);
     bool                no_side_effects;
     /* the session's user and database, as the system catalogs show them
      * (planner/system_catalog.c); NULL: "attu" */

@@ -19,16 +19,7 @@
 
 #include "planner/system_catalog_internal.h"
 
-/* An identifier as PostgreSQL's quote_ident writes it in regclass output:
- * bare when lower case letters, digits and _ (not first a digit). */
-static void sb_ident(sbuf *b, const char *s) {
-    bool bare = *s && !(*s >= '0' && *s <= '9');
-    for (const char *p = s; *p && bare; p++) bare = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
-    if (bare) { syscat_sb_puts(b, s); return; }
-    syscat_sb_puts(b, "\"");
-    for (const char *p = s; *p; p++) { syscat_sb_add(b, p, 1); if (*p == '"') syscat_sb_add(b, "\"", 1); }
-    syscat_sb_puts(b, "\"");
-}
+#include "engine/sequence.h"
 
 /* The body of a catalog function: a SQL expression over $1, $2, ... (its
  * arguments), written to b; false when the function takes no such count
@@ -129,14 +120,14 @@ static bool m_version(bctx *c, sbuf *b, int n) {
 static bool m_format_type(bctx *c, sbuf *b, int n) {
     if (n != 2) return false;
     syscat_sb_puts(b, "CASE");
-    size_t nrels;
-    bool oom;
-    rel_info *rels = syscat_user_relations(c->cat, &nrels, &oom);
-    if (oom) { b->oom = true; return true; }
-    /* each (oid, typmod) with a modifier once */
-    for (size_t i = 0; i < nrels; i++)
-        for (int k = 0; k < rels[i].t->ncols; k++) {
-            attu_type t = rels[i].t->defs[k].type;
+    syscat_rels rs;
+    if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
+    /* each (oid, typmod) with a modifier once (a table's or view's column) */
+    for (size_t i = 0; i < rs.n; i++) {
+        const rel_info *ri = &rs.r[i];
+        int ncols = ri->kind == 'r' ? ri->t->ncols : ri->kind == 'v' ? ri->v->ncols : 0;
+        for (int k = 0; k < ncols; k++) {
+            attu_type t = ri->kind == 'r' ? ri->t->defs[k].type : ri->v->col_types[k];
             int32_t mod = syscat_type_modifier(t);
             if (mod < 0 || (!attu_type_is_array(t) && t.id != ATTU_TYPE_INTERVAL)) continue;
             char buf[128], arm[64];
@@ -145,7 +136,8 @@ static bool m_format_type(bctx *c, sbuf *b, int n) {
             syscat_sb_puts(b, arm);
             syscat_sb_quote(b, syscat_format_type(t, buf, sizeof buf));
         }
-    free(rels);
+    }
+    syscat_rels_free(&rs);
     syscat_sb_puts(b, " WHEN $1 = 1700 AND $2 >= 4 THEN 'numeric(' || (($2 - 4) / 65536) || ',' || (($2 - 4) % 65536) || ')'"
                " WHEN $1 = 1043 AND $2 >= 4 THEN 'character varying(' || ($2 - 4) || ')'"
                " WHEN $1 = 1042 AND $2 >= 4 THEN 'character(' || ($2 - 4) || ')'"
@@ -162,24 +154,28 @@ static bool m_format_type(bctx *c, sbuf *b, int n) {
     return true;
 }
 
-/* pg_table_size and friends: what the columns hold, as width x rows (an
- * estimate: attu's columns are not PostgreSQL's pages) */
+/* What a table's columns hold, as width x rows (an estimate: attu's
+ * columns are not PostgreSQL's pages). */
+static int64_t table_bytes(const attu_table *t) {
+    int64_t w = 0;
+    for (int k = 0; k < t->ncols; k++) {
+        int16_t l = attu_type_pg_len(t->defs[k].type);
+        w += l > 0 ? l : 16;
+    }
+    return w * (int64_t)t->nrows;
+}
+
+/* pg_table_size and friends: a table's table_bytes, a sequence's and an
+ * index's one page (PostgreSQL's 8192), a view's nothing */
 static bool m_table_size(bctx *c, sbuf *b, int n) {
     if (n != 1) return false;
-    size_t nrels;
-    bool oom;
-    rel_info *rels = syscat_user_relations(c->cat, &nrels, &oom);
-    if (oom) { b->oom = true; return true; }
+    syscat_rels rs;
+    if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
     syscat_sb_puts(b, "CASE");
-    for (size_t i = 0; i < nrels; i++) {
-        int64_t w = 0;
-        for (int k = 0; k < rels[i].t->ncols; k++) {
-            int16_t l = attu_type_pg_len(rels[i].t->defs[k].type);
-            w += l > 0 ? l : 16;
-        }
-        syscat_sb_printf(b, " WHEN $1 = %lld THEN %lld::bigint", (long long)rels[i].oid, (long long)(w * (int64_t)rels[i].t->nrows));
-    }
-    free(rels);
+    for (size_t i = 0; i < rs.n; i++)
+        syscat_sb_printf(b, " WHEN $1 = %lld THEN %lld::bigint", (long long)rs.r[i].oid,
+                         (long long)(rs.r[i].kind == 'r' ? table_bytes(rs.r[i].t) : rs.r[i].kind == 'v' ? 0 : 8192));
+    syscat_rels_free(&rs);
     syscat_sb_puts(b, " ELSE NULL::bigint END");
     return true;
 }
@@ -187,20 +183,8 @@ static bool m_table_size(bctx *c, sbuf *b, int n) {
 /* pg_database_size(name or oid): every table's pg_table_size */
 static bool m_database_size(bctx *c, sbuf *b, int n) {
     if (n != 1) return false;
-    size_t nrels;
-    bool oom;
-    rel_info *rels = syscat_user_relations(c->cat, &nrels, &oom);
-    if (oom) { b->oom = true; return true; }
     int64_t sum = 0;
-    for (size_t i = 0; i < nrels; i++) {
-        int64_t w = 0;
-        for (int k = 0; k < rels[i].t->ncols; k++) {
-            int16_t l = attu_type_pg_len(rels[i].t->defs[k].type);
-            w += l > 0 ? l : 16;
-        }
-        sum += w * (int64_t)rels[i].t->nrows;
-    }
-    free(rels);
+    for (size_t i = 0; i < attu_catalog_count(c->cat); i++) sum += table_bytes(attu_catalog_at(c->cat, i));
     syscat_sb_printf(b, "CASE WHEN $1 IS NULL THEN NULL::bigint ELSE %lld::bigint END", (long long)sum);
     return true;
 }
@@ -228,19 +212,17 @@ static bool m_size_pretty(bctx *c, sbuf *b, int n) {
 /* oid::regclass: the table's name (quoted as needed), else the number */
 static bool m_regclass(bctx *c, sbuf *b, int n) {
     if (n != 1) return false;
-    size_t nrels;
-    bool oom;
-    rel_info *rels = syscat_user_relations(c->cat, &nrels, &oom);
-    if (oom) { b->oom = true; return true; }
+    syscat_rels rs;
+    if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
     syscat_sb_puts(b, "CASE");
-    for (size_t i = 0; i < nrels; i++) {
+    for (size_t i = 0; i < rs.n; i++) {
         sbuf id = {0};
-        sb_ident(&id, rels[i].t->name);
-        syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)rels[i].oid);
+        syscat_sb_ident(&id, rs.r[i].name);
+        syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)rs.r[i].oid);
         syscat_sb_quote(b, id.p ? id.p : "");
         free(id.p);
     }
-    free(rels);
+    syscat_rels_free(&rs);
     syscat_sb_puts(b, " ELSE CAST($1 AS text) END");
     return true;
 }
@@ -267,6 +249,107 @@ static bool m_regnamespace(bctx *c, sbuf *b, int n) {
     syscat_sb_printf(b, "CASE $1 WHEN %d THEN 'pg_catalog' WHEN %d THEN 'pg_toast' WHEN %d THEN 'public'"
                  " WHEN %d THEN 'information_schema' ELSE CAST($1 AS text) END",
               OID_PG_CATALOG, OID_PG_TOAST, OID_PUBLIC, OID_INFO_SCHEMA);
+    return true;
+}
+
+/* the index's CREATE INDEX as a SQL string constant */
+static void index_definition(sbuf *b, const rel_info *ri, bool qualified) {
+    char *d = syscat_index_definition(ri, qualified);
+    if (!d) b->oom = true;
+    syscat_sb_quote(b, d ? d : "");
+    free(d);
+}
+
+/* pg_get_indexdef(index oid): the CREATE INDEX of a constraint's index;
+ * (index oid, column, pretty): column 0 the same (without the schema when
+ * pretty), column k the k-th key column's name. NULL for another OID. */
+static bool m_get_indexdef(bctx *c, sbuf *b, int n) {
+    if (n != 1 && n != 3) return false;
+    syscat_rels rs;
+    if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
+    syscat_sb_puts(b, "CASE");
+    for (size_t i = 0; i < rs.n; i++) {
+        const rel_info *ri = &rs.r[i];
+        if (ri->kind != 'i') continue;
+        if (n == 1) {
+            syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)ri->oid);
+            index_definition(b, ri, true);
+            continue;
+        }
+        syscat_sb_printf(b, " WHEN $1 = %lld AND $2 = 0 THEN CASE WHEN $3 THEN ", (long long)ri->oid);
+        index_definition(b, ri, false);
+        syscat_sb_puts(b, " ELSE ");
+        index_definition(b, ri, true);
+        syscat_sb_puts(b, " END");
+        for (int k = 0; k < ri->u->ncols; k++) {
+            sbuf id = {0};
+            syscat_sb_ident(&id, ri->t->defs[ri->u->cols[k]].name);
+            syscat_sb_printf(b, " WHEN $1 = %lld AND $2 = %d THEN ", (long long)ri->oid, k + 1);
+            syscat_sb_quote(b, id.p ? id.p : "");
+            if (id.oom) b->oom = true;
+            free(id.p);
+        }
+    }
+    syscat_rels_free(&rs);
+    syscat_sb_puts(b, " ELSE NULL::text END");
+    return true;
+}
+
+/* pg_get_constraintdef(constraint oid [, pretty]): "PRIMARY KEY (id)",
+ * "UNIQUE (a, b)" */
+static bool m_get_constraintdef(bctx *c, sbuf *b, int n) {
+    if (n != 1 && n != 2) return false;
+    syscat_rels rs;
+    if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
+    syscat_sb_puts(b, "CASE");
+    for (size_t i = 0; i < rs.n; i++) {
+        const rel_info *ri = &rs.r[i];
+        if (ri->kind != 'i') continue;
+        sbuf d = {0};
+        syscat_sb_puts(&d, ri->u->primary ? "PRIMARY KEY (" : "UNIQUE (");
+        for (int k = 0; k < ri->u->ncols; k++) {
+            if (k) syscat_sb_puts(&d, ", ");
+            syscat_sb_ident(&d, ri->t->defs[ri->u->cols[k]].name);
+        }
+        syscat_sb_puts(&d, ")");
+        if (d.oom) b->oom = true;
+        syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)syscat_constraint_oid(ri));
+        syscat_sb_quote(b, d.p ? d.p : "");
+        free(d.p);
+    }
+    syscat_rels_free(&rs);
+    syscat_sb_puts(b, " ELSE NULL::text END");
+    return true;
+}
+
+/* pg_get_viewdef(view oid [, pretty]): the view's query
+ * (syscat_view_definition) */
+static bool m_get_viewdef(bctx *c, sbuf *b, int n) {
+    if (n != 1 && n != 2) return false;
+    syscat_rels rs;
+    if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
+    syscat_sb_puts(b, "CASE");
+    for (size_t i = 0; i < rs.n; i++) {
+        if (rs.r[i].kind != 'v') continue;
+        char *d = syscat_view_definition(rs.r[i].v);
+        if (!d) b->oom = true;
+        syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)rs.r[i].oid);
+        syscat_sb_quote(b, d ? d : "");
+        free(d);
+    }
+    syscat_rels_free(&rs);
+    syscat_sb_puts(b, " ELSE NULL::text END");
+    return true;
+}
+
+/* quote_ident(text): bare when lower case letters, digits and _ (not
+ * first a digit), else double-quoted with its quotes doubled (PostgreSQL
+ * also quotes a keyword: not done). A number is 42883, as there: ~ takes
+ * no number. */
+static bool m_quote_ident(bctx *c, sbuf *b, int n) {
+    (void)c;
+    if (n != 1) return false;
+    syscat_sb_puts(b, "CASE WHEN $1 ~ '^[a-z_][a-z0-9_]*$' THEN $1 ELSE '\"' || replace($1, '\"', '\"\"') || '\"' END");
     return true;
 }
 
@@ -317,6 +400,11 @@ static const catalog_fn catalog_fns[] = {
     { "pg_get_function_result", m_null_text_1 },
     { "pg_get_function_arguments", m_null_text_1 },
     { "pg_get_function_identity_arguments", m_null_text_1 },
+    { "pg_get_indexdef", m_get_indexdef },
+    { "pg_get_constraintdef", m_get_constraintdef },
+    { "pg_get_viewdef", m_get_viewdef },
+    { "quote_ident", m_quote_ident },
+    { "pg_get_ruledef", m_null_text_1_2 },   /* attu has no rules (pg_rewrite is empty) */
 };
 
 /* The macro being bound: its arguments, bound in the scope and text of
@@ -426,7 +514,7 @@ static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos) {
             { "pg_collation", 3456 }, { "pg_trigger", 2620 }, { "pg_tablespace", 1213 }, { "pg_authid", 1260 },
         };
         const char *rn = !strncmp(name, "pg_catalog.", 11) ? name + 11 : name;
-        if (syscat_is_relation("pg_catalog", rn) && !attu_catalog_lookup(c->cat, rn)) {
+        if (syscat_is_relation("pg_catalog", rn) && !attu_catalog_relation_exists(c->cat, rn)) {
             for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++)
                 if (!strcmp(sys[i].name, rn)) return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), sys[i].oid);
             return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), syscat_name_hash_oid(rn) % FIRST_USER_OID);
@@ -445,17 +533,15 @@ static attu_bexpr *regclass_of_name(bctx *c, const char *s, int pos) {
             folded[n++] = (*p >= 'A' && *p <= 'Z') ? (char)(*p - 'A' + 'a') : *p;
     }
     folded[n] = 0;
-    size_t nrels;
-    bool oom;
-    rel_info *rels = syscat_user_relations(c->cat, &nrels, &oom);
-    if (oom) { attu_error_oom(c->err); return NULL; }
-    for (size_t i = 0; i < nrels; i++)
-        if (!strcmp(rels[i].t->name, folded)) {
-            int64_t oid = rels[i].oid;
-            free(rels);
-            return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), oid);
-        }
-    free(rels);
+    syscat_rels rs;
+    if (!syscat_rels_load(c, &rs)) { attu_error_oom(c->err); return NULL; }
+    const rel_info *ri = syscat_rel_find(&rs, folded);
+    if (ri) {
+        int64_t oid = ri->oid;
+        syscat_rels_free(&rs);
+        return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), oid);
+    }
+    syscat_rels_free(&rs);
     attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, pos, "relation \"%s\" does not exist", s);
     return NULL;
 }
@@ -473,8 +559,29 @@ attu_bexpr *attu_bind_catalog_cast(bctx *c, const scope *sc, const attu_ast_expr
         }
         body = m_regclass;
     } else if (!strcmp(tn, "regtype")) body = m_regtype;
-    else if (!strcmp(tn, "regnamespace")) body = m_regnamespace;
-    else {
+    else if (!strcmp(tn, "regnamespace")) {
+        if (arg->kind == ATTU_EXPR_LITERAL && arg->u.literal.kind == ATTU_LIT_STRING) {
+            /* 'public'::regnamespace: the schema's OID */
+            static const struct { const char *name; int oid; } ns[] = {
+                { "pg_catalog", OID_PG_CATALOG }, { "pg_toast", OID_PG_TOAST }, { "public", OID_PUBLIC },
+                { "information_schema", OID_INFO_SCHEMA },
+            };
+            *handled = true;
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+                if (!strcmp(ns[i].name, arg->u.literal.text))
+                    return mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), ns[i].oid);
+            attu_error_set(c->err, "3F000", arg->position, "schema \"%s\" does not exist", arg->u.literal.text);
+            return NULL;
+        }
+        body = m_regnamespace;
+    } else if (!strcmp(tn, "text") && arg->kind == ATTU_EXPR_CAST && arg->u.cast.type.name &&
+               arg->u.cast.arg->kind == ATTU_EXPR_LITERAL &&
+               (!strcmp(arg->u.cast.type.name, "regclass") || !strcmp(arg->u.cast.type.name, "regnamespace"))) {
+        /* 'name'::regclass::text: the relation's name, as regclass output
+         * writes it (the literal alone binds to its OID); regnamespace's
+         * likewise */
+        body = !strcmp(arg->u.cast.type.name, "regclass") ? m_regclass : m_regnamespace;
+    } else {
         /* the catalog's types as attu has them */
         static const struct { const char *pg, *attu; } alias[] = {
             { "oid", "bigint" }, { "xid", "bigint" }, { "regproc", "text" }, { "name", "text" },

@@ -18,12 +18,17 @@
  * integer). Values print as PostgreSQL's do.
  *
  * What the relations hold: the schemas pg_catalog, public (attu's tables)
- * and information_schema; the user tables (relkind 'r', in public, owned by
- * the connected user), their columns and DEFAULTs; the types attu has;
- * one database, one role. Indexes, constraints, policies, statistics,
- * publications, inheritance: none (their relations exist, empty, so the
- * queries psql sends for \d TABLE run). The system relations themselves
- * are not listed in pg_class.
+ * and information_schema; the user relations (in public, owned by the
+ * connected user): tables (relkind 'r') with their columns and DEFAULTs,
+ * views ('v'), sequences ('S', the db layer's, through
+ * attu_bind_params.list_sequences; a serial or identity column's own
+ * one depends on its column in pg_depend) and the PRIMARY KEY / UNIQUE
+ * constraints (pg_constraint), each with the index PostgreSQL would give
+ * it ('i', named as the constraint; attu checks keys without one); the
+ * types attu has; one database, one role. Other constraints, policies,
+ * statistics, publications, inheritance, rules: none (their relations
+ * exist, empty, so the queries psql sends for \d TABLE run). The system
+ * relations themselves are not listed in pg_class.
  *
  * Name resolution (the binder's bind_table_ref): pg_catalog.NAME and
  * information_schema.NAME are these relations (42P01 for another name); an
@@ -37,6 +42,8 @@
 #include <string.h>
 
 #include "planner/system_catalog_internal.h"
+
+#include "engine/sequence.h"
 
 /* ---- SQL text ------------------------------------------------------------------ */
 
@@ -81,35 +88,77 @@ void syscat_sb_quote(sbuf *b, const char *s) {
     syscat_sb_puts(b, "'");
 }
 
+/* An identifier as PostgreSQL's quote_ident writes it (regclass output,
+ * index definitions): bare when lower case letters, digits and _ (not
+ * first a digit). */
+void syscat_sb_ident(sbuf *b, const char *s) {
+    bool bare = *s && !(*s >= '0' && *s <= '9');
+    for (const char *p = s; *p && bare; p++) bare = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (bare) { syscat_sb_puts(b, s); return; }
+    syscat_sb_puts(b, "\"");
+    for (const char *p = s; *p; p++) { syscat_sb_add(b, p, 1); if (*p == '"') syscat_sb_add(b, "\"", 1); }
+    syscat_sb_puts(b, "\"");
+}
+
 /* ---- OIDs --------------------------------------------------------------------- */
 
-/* A table's OID: a hash of its name in [16384, 2^31), so the OID psql reads
- * in one statement names the same table in the next whatever tables come
- * and go between them; a collision moves the later name (in name order) on
- * by one. */
+/* A relation's OID: a hash of its name in [16384, 2^31), so the OID psql
+ * reads in one statement names the same relation in the next whatever
+ * relations come and go between them; a collision moves the later name
+ * (in name order) on by one. */
 uint32_t syscat_name_hash_oid(const char *name) {
     uint32_t h = 2166136261u;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++) { h ^= *p; h *= 16777619u; }
     return FIRST_USER_OID + h % (0x7fffffffu - FIRST_USER_OID);
 }
 
-/* The user tables with their OIDs, in name order (NULL with *n 0 when
- * there are none or on OOM, which *oom tells). */
-rel_info *syscat_user_relations(const attu_catalog *cat, size_t *n, bool *oom) {
-    size_t k = attu_catalog_count(cat);
-    *n = 0;
-    *oom = false;
-    if (!k) return NULL;
+static int rel_by_name(const void *a, const void *b) {
+    return strcmp(((const rel_info *)a)->name, ((const rel_info *)b)->name);
+}
+
+void syscat_rels_free(syscat_rels *rs) {
+    for (int i = 0; i < rs->nseqs; i++) attu_sequence_free(rs->seqs[i]);
+    free(rs->seqs);
+    free(rs->r);
+    memset(rs, 0, sizeof *rs);
+}
+
+/* The relations with their OIDs: the hash of each name, a collision
+ * moving the later name (in name order) on by one. */
+bool syscat_rels_load(const bctx *c, syscat_rels *rs) {
+    memset(rs, 0, sizeof *rs);
+    const attu_catalog *cat = c->cat;
+    const attu_bind_params *bp = c->params;
+    if (bp && bp->list_sequences && bp->list_sequences(bp->sequence_ctx, &rs->seqs, &rs->nseqs)) return false;
+    const attu_views *vs = attu_catalog_views(cat);
+    size_t nt = attu_catalog_count(cat), nv = vs ? attu_views_count(vs) : 0, k = nt + nv + (size_t)rs->nseqs;
+    for (size_t i = 0; i < nt; i++) {
+        int nu;
+        attu_catalog_uniques(cat, attu_catalog_at(cat, i)->name, &nu);
+        k += (size_t)nu;
+    }
+    if (!k) return true;
     rel_info *r = calloc(k, sizeof *r);
-    /* the OIDs taken so far, an open-addressing set (0: free) twice as big
-     * as needed, so a catalog of many tables costs one probe per table */
     size_t cap = 16;
     while (cap < 2 * k) cap *= 2;
-    int64_t *taken = calloc(cap, sizeof *taken);
-    if (!r || !taken) { free(r); free(taken); *oom = true; return NULL; }
-    for (size_t i = 0; i < k; i++) {
-        r[i].t = attu_catalog_at(cat, i);
-        int64_t oid = syscat_name_hash_oid(r[i].t->name);
+    int64_t *taken = calloc(cap, sizeof *taken);   /* open addressing (0: free), one probe per relation */
+    if (!r || !taken) { free(r); free(taken); syscat_rels_free(rs); return false; }
+    size_t n = 0;
+    for (size_t i = 0; i < nt; i++) {
+        const attu_table *t = attu_catalog_at(cat, i);
+        r[n++] = (rel_info){ .name = t->name, .kind = 'r', .t = t };
+        int nu;
+        const attu_unique *u = attu_catalog_uniques(cat, t->name, &nu);
+        for (int j = 0; j < nu; j++) r[n++] = (rel_info){ .name = u[j].name, .kind = 'i', .t = t, .u = &u[j] };
+    }
+    for (size_t i = 0; i < nv; i++) {
+        const attu_view *v = attu_views_at(vs, i);
+        r[n++] = (rel_info){ .name = v->name, .kind = 'v', .v = v };
+    }
+    for (int i = 0; i < rs->nseqs; i++) r[n++] = (rel_info){ .name = rs->seqs[i]->name, .kind = 'S', .s = rs->seqs[i] };
+    qsort(r, n, sizeof *r, rel_by_name);
+    for (size_t i = 0; i < n; i++) {
+        int64_t oid = syscat_name_hash_oid(r[i].name);
         for (;;) {
             size_t h = (size_t)oid * 2654435761u & (cap - 1);
             while (taken[h] && taken[h] != oid) h = (h + 1) & (cap - 1);
@@ -119,8 +168,36 @@ rel_info *syscat_user_relations(const attu_catalog *cat, size_t *n, bool *oom) {
         r[i].oid = oid;
     }
     free(taken);
-    *n = k;
-    return r;
+    rs->r = r;
+    rs->n = n;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].kind == 'i') {
+            const rel_info *t = syscat_rel_find(rs, r[i].t->name);
+            r[i].table_oid = t ? t->oid : 0;
+        }
+    return true;
+}
+
+const rel_info *syscat_rel_find(const syscat_rels *rs, const char *name) {
+    if (!rs->n) return NULL;
+    rel_info key = { .name = name };
+    return bsearch(&key, rs->r, rs->n, sizeof *rs->r, rel_by_name);
+}
+
+const attu_sequence *syscat_owned_sequence(const syscat_rels *rs, const char *table, const char *column) {
+    for (int i = 0; i < rs->nseqs; i++) {
+        const attu_sequence *s = rs->seqs[i];
+        if (s->owner_table && s->owner_column && !strcmp(s->owner_table, table) && !strcmp(s->owner_column, column))
+            return s;
+    }
+    return NULL;
+}
+
+/* its index's OID + 1: distinct among the constraints as their indexes'
+ * OIDs are, which is all it needs, as pg_constraint's OIDs are only ever
+ * compared with each other (pg_get_constraintdef, a join on con.oid) */
+int64_t syscat_constraint_oid(const rel_info *index) {
+    return index->oid + 1 >= 0x7fffffff ? FIRST_USER_OID : index->oid + 1;
 }
 
 /* ---- types -------------------------------------------------------------------- */
@@ -281,12 +358,33 @@ static char *rel_finish(rel_text *r) {
 /* ---- the relations ------------------------------------------------------------ */
 
 typedef struct syscat_env {
-    const attu_catalog *cat;
-    rel_info           *rels;
-    size_t              nrels;
-    const char         *user;
-    const char         *database;
+    const attu_catalog     *cat;
+    const attu_bind_params *params;
+    syscat_rels             rs;
+    const char             *user;
+    const char             *database;
 } syscat_env;
+
+/* Whether view v can take INSERT and UPDATE, as information_schema's
+ * is_insertable_into and is_updatable tell it: automatically updatable
+ * (the db layer's answer) with a column that can be assigned (cols, when
+ * not NULL, v->ncols entries: which ones). */
+static bool view_updatable(const syscat_env *env, const attu_view *v, bool *cols) {
+    bool own[64], *c = cols ? cols : v->ncols <= 64 ? own : NULL;
+    if (c) for (int k = 0; k < v->ncols; k++) c[k] = false;
+    if (!env->params || !env->params->view_updatable ||
+        !env->params->view_updatable(env->params->sequence_ctx, v->name, c, c ? v->ncols : 0))
+        return false;
+    if (!c) return true;   /* over 64 columns: the view's answer alone */
+    for (int k = 0; k < v->ncols; k++) if (c[k]) return true;
+    return false;
+}
+
+/* The identity ('a' / 'd') of table t's column k, 0 for none. */
+static char column_identity(const syscat_env *env, const attu_table *t, int k) {
+    const attu_sequence *s = syscat_owned_sequence(&env->rs, t->name, t->defs[k].name);
+    return s ? s->identity : 0;
+}
 
 static void rows_pg_namespace(rel_text *r, const syscat_env *env) {
     (void)env;
@@ -300,20 +398,28 @@ static void rows_pg_namespace(rel_text *r, const syscat_env *env) {
 }
 
 static void rows_pg_class(rel_text *r, const syscat_env *env) {
-    for (size_t i = 0; i < env->nrels; i++) {
-        const attu_table *t = env->rels[i].t;
-        int64_t oid = env->rels[i].oid;
-        v_int(r, oid); v_text(r, t->name); v_int(r, OID_PUBLIC);
-        v_int(r, 0); v_int(r, 0); v_int(r, OID_USER); v_int(r, OID_HEAP_AM); v_int(r, oid); v_int(r, 0);
-        v_int(r, 0); v_real(r, (double)t->nrows); v_int(r, 0); v_int(r, 0);
-        v_bool(r, false); v_bool(r, false); v_char(r, 'p'); v_char(r, 'r');
-        v_int(r, t->ncols); v_int(r, 0);
-        v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, true);
-        v_char(r, 'd'); v_bool(r, false); v_int(r, 0); v_int(r, 0); v_int(r, 1);
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        char kind = ri->kind;
+        int natts = kind == 'r' ? ri->t->ncols : kind == 'v' ? ri->v->ncols : kind == 'i' ? ri->u->ncols : 3;
+        int nu = 0;
+        if (kind == 'r') attu_catalog_uniques(env->cat, ri->t->name, &nu);
+        /* PostgreSQL's: a table's heap, an index's btree; a view has no
+         * storage; a sequence is one page of one row */
+        v_int(r, ri->oid); v_text(r, ri->name); v_int(r, OID_PUBLIC);
+        v_int(r, 0); v_int(r, 0); v_int(r, OID_USER);
+        v_int(r, kind == 'r' ? OID_HEAP_AM : kind == 'i' ? OID_BTREE_AM : 0);
+        v_int(r, kind == 'v' ? 0 : ri->oid); v_int(r, 0);
+        v_int(r, kind == 'S' || kind == 'i' ? 1 : 0);
+        v_real(r, kind == 'r' ? (double)ri->t->nrows : kind == 'v' ? -1.0 : kind == 'S' ? 1.0 : 0.0);
+        v_int(r, 0); v_int(r, 0);
+        v_bool(r, nu > 0); v_bool(r, false); v_char(r, 'p'); v_char(r, kind);
+        v_int(r, natts); v_int(r, 0);
+        v_bool(r, kind == 'v'); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, true);
+        v_char(r, kind == 'r' ? 'd' : 'n'); v_bool(r, false); v_int(r, 0); v_int(r, 0); v_int(r, kind == 'r' ? 1 : 0);
         v_nulls(r, 3);
     }
 }
-
 
 /* A column's storage and alignment: its type's, an array's 'x' and its
  * element's alignment (as 8-byte elements align 'd'). */
@@ -331,21 +437,52 @@ static int column_collation(attu_type t) {
     return e.id == ATTU_TYPE_TEXT ? 100 : 0;
 }
 
+/* One pg_attribute row. */
+static void attribute_row(rel_text *r, int64_t relid, const char *name, attu_type ty, int attnum, bool notnull,
+                          bool hasdef, char identity) {
+    const pg_type_row *pt = column_pg_type(ty);
+    int len; bool byval; char align, storage;
+    column_layout(ty, pt, &len, &byval, &align, &storage);
+    v_int(r, relid); v_text(r, name); v_int(r, attu_type_pg_oid(ty));
+    v_int(r, -1); v_int(r, len); v_int(r, attnum); v_int(r, attu_type_is_array(ty) ? 1 : 0); v_int(r, -1);
+    v_int(r, syscat_type_modifier(ty)); v_bool(r, byval); v_char(r, align); v_char(r, storage); v_text(r, "");
+    v_bool(r, notnull); v_bool(r, hasdef);
+    v_bool(r, false); v_text(r, identity ? (char[]){ identity, 0 } : ""); v_text(r, ""); v_bool(r, false); v_bool(r, true);
+    v_int(r, 0); v_int(r, column_collation(ty));
+    v_nulls(r, 4);
+}
+
+/* Columns of every relation: a table's (an identity column has no
+ * DEFAULT, as in PostgreSQL: its sequence is its attidentity), a view's,
+ * an index's key columns (named and typed as the table's), a sequence's
+ * last_value, log_cnt, is_called. */
 static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
-    for (size_t i = 0; i < env->nrels; i++) {
-        const attu_table *t = env->rels[i].t;
-        for (int k = 0; k < t->ncols; k++) {
-            attu_type ty = t->defs[k].type;
-            const pg_type_row *pt = column_pg_type(ty);
-            int len; bool byval; char align, storage;
-            column_layout(ty, pt, &len, &byval, &align, &storage);
-            v_int(r, env->rels[i].oid); v_text(r, t->defs[k].name); v_int(r, attu_type_pg_oid(ty));
-            v_int(r, -1); v_int(r, len); v_int(r, k + 1); v_int(r, attu_type_is_array(ty) ? 1 : 0); v_int(r, -1);
-            v_int(r, syscat_type_modifier(ty)); v_bool(r, byval); v_char(r, align); v_char(r, storage); v_text(r, "");
-            v_bool(r, t->defs[k].not_null); v_bool(r, attu_catalog_default(env->cat, t->name, k) != NULL);
-            v_bool(r, false); v_text(r, ""); v_text(r, ""); v_bool(r, false); v_bool(r, true); v_int(r, 0);
-            v_int(r, column_collation(ty));
-            v_nulls(r, 4);
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        const attu_table *t = ri->t;
+        switch (ri->kind) {
+        case 'r':
+            for (int k = 0; k < t->ncols; k++) {
+                char id = column_identity(env, t, k);
+                attribute_row(r, ri->oid, t->defs[k].name, t->defs[k].type, k + 1, t->defs[k].not_null,
+                              !id && attu_catalog_default(env->cat, t->name, k) != NULL, id);
+            }
+            break;
+        case 'v':
+            for (int k = 0; k < ri->v->ncols; k++)
+                attribute_row(r, ri->oid, ri->v->col_names[k], ri->v->col_types[k], k + 1, false, false, 0);
+            break;
+        case 'i':
+            for (int k = 0; k < ri->u->ncols; k++) {
+                const attu_column_def *d = &t->defs[ri->u->cols[k]];
+                attribute_row(r, ri->oid, d->name, d->type, k + 1, false, false, 0);
+            }
+            break;
+        default:
+            attribute_row(r, ri->oid, "last_value", attu_type_make(ATTU_TYPE_INT64), 1, true, false, 0);
+            attribute_row(r, ri->oid, "log_cnt", attu_type_make(ATTU_TYPE_INT64), 2, true, false, 0);
+            attribute_row(r, ri->oid, "is_called", attu_type_make(ATTU_TYPE_BOOL), 3, true, false, 0);
+            break;
         }
     }
 }
@@ -361,6 +498,11 @@ static const char *default_text(attu_type t, const char *d, char *buf, size_t ca
         if (d[i] != '\'') continue;
         if (d[i + 1] == '\'' && i + 2 < n) i++;
         else literal = false;
+    }
+    /* a serial column's nextval('seq'): the argument is a regclass */
+    if (!strncmp(d, "nextval('", 9) && n > 11 && !strcmp(d + n - 2, "')")) {
+        if ((size_t)snprintf(buf, cap, "%.*s::regclass)", (int)(n - 1), d) >= cap) return d;
+        return buf;
     }
     if (!literal || attu_type_is_array(t)) return d;
     const char *cast;
@@ -379,15 +521,16 @@ static const char *default_text(attu_type t, const char *d, char *buf, size_t ca
 }
 
 static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
-    for (size_t i = 0; i < env->nrels; i++) {
-        const attu_table *t = env->rels[i].t;
+    for (size_t i = 0; i < env->rs.n; i++) {
+        if (env->rs.r[i].kind != 'r') continue;
+        const attu_table *t = env->rs.r[i].t;
         for (int k = 0; k < t->ncols; k++) {
             const char *d = attu_catalog_default(env->cat, t->name, k);
-            if (!d) continue;
+            if (!d || column_identity(env, t, k)) continue;
             /* an OID of its own, apart from the tables' hashes' usual range */
-            v_int(r, (int64_t)FIRST_USER_OID - 1 - (int64_t)((env->rels[i].oid * 1601 + k) % 8000));
+            v_int(r, (int64_t)FIRST_USER_OID - 1 - (int64_t)((env->rs.r[i].oid * 1601 + k) % 8000));
             char buf[1024];
-            v_int(r, env->rels[i].oid); v_int(r, k + 1); v_text(r, default_text(t->defs[k].type, d, buf, sizeof buf));
+            v_int(r, env->rs.r[i].oid); v_int(r, k + 1); v_text(r, default_text(t->defs[k].type, d, buf, sizeof buf));
         }
     }
 }
@@ -473,16 +616,240 @@ static void rows_pg_tablespace(rel_text *r, const syscat_env *env) {
 }
 
 static void rows_pg_tables(rel_text *r, const syscat_env *env) {
-    for (size_t i = 0; i < env->nrels; i++) {
-        v_text(r, "public"); v_text(r, env->rels[i].t->name); v_text(r, env->user); v_null(r);
-        v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false);
+    for (size_t i = 0; i < env->rs.n; i++) {
+        if (env->rs.r[i].kind != 'r') continue;
+        int nu;
+        attu_catalog_uniques(env->cat, env->rs.r[i].name, &nu);
+        v_text(r, "public"); v_text(r, env->rs.r[i].name); v_text(r, env->user); v_null(r);
+        v_bool(r, nu > 0); v_bool(r, false); v_bool(r, false); v_bool(r, false);
     }
 }
 
 static void rows_is_tables(rel_text *r, const syscat_env *env) {
-    for (size_t i = 0; i < env->nrels; i++) {
-        v_text(r, env->database); v_text(r, "public"); v_text(r, env->rels[i].t->name); v_text(r, "BASE TABLE");
-        v_nulls(r, 5); v_text(r, "YES"); v_text(r, "NO"); v_null(r);
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'r' && ri->kind != 'v') continue;
+        v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, ri->kind == 'r' ? "BASE TABLE" : "VIEW");
+        v_nulls(r, 5); v_text(r, ri->kind == 'r' || view_updatable(env, ri->v, NULL) ? "YES" : "NO"); v_text(r, "NO"); v_null(r);
+    }
+}
+
+/* "{1,3}": an array constant's text */
+static const char *int_array(const int *v, int n, int add, char *buf, size_t cap) {
+    size_t k = (size_t)snprintf(buf, cap, "{");
+    for (int i = 0; i < n && k < cap; i++) k += (size_t)snprintf(buf + k, cap - k, "%s%d", i ? "," : "", v[i] + add);
+    if (k < cap) snprintf(buf + k, cap - k, "}");
+    return buf;
+}
+
+/* the btree operator class PostgreSQL gives a key column of type t (0
+ * where attu's type has none of its own) */
+static int index_opclass(attu_type t) {
+    switch (attu_type_pg_oid(t)) {
+    case 16: return 424; case 20: return 3124; case 21: return 1979; case 23: return 1978; case 25: case 1043: return 3126;
+    case 700: return 1970; case 701: return 3123; case 1042: return 426; case 1082: return 3122; case 1083: return 1996;
+    case 1114: return 3128; case 1184: return 3127; case 1186: return 1982; case 1266: return 2222; case 1700: return 3125;
+    default: return 0;
+    }
+}
+
+static void rows_pg_index(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'i') continue;
+        const attu_unique *u = ri->u;
+        int coll[ATTU_INDEX_MAX_KEYS], cls[ATTU_INDEX_MAX_KEYS], zero[ATTU_INDEX_MAX_KEYS] = { 0 };
+        for (int k = 0; k < u->ncols; k++) {
+            coll[k] = column_collation(ri->t->defs[u->cols[k]].type);
+            cls[k] = index_opclass(ri->t->defs[u->cols[k]].type);
+        }
+        char buf[512];
+        v_int(r, ri->oid); v_int(r, ri->table_oid); v_int(r, u->ncols); v_int(r, u->ncols);
+        v_bool(r, true); v_bool(r, false); v_bool(r, u->primary); v_bool(r, false); v_bool(r, true);
+        v_bool(r, false); v_bool(r, true); v_bool(r, false); v_bool(r, true); v_bool(r, true); v_bool(r, false);
+        v_text(r, int_array(u->cols, u->ncols, 1, buf, sizeof buf));
+        v_text(r, int_array(coll, u->ncols, 0, buf, sizeof buf));
+        v_text(r, int_array(cls, u->ncols, 0, buf, sizeof buf));
+        v_text(r, int_array(zero, u->ncols, 0, buf, sizeof buf));
+        v_nulls(r, 2);
+    }
+}
+
+static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'i') continue;
+        char buf[512];
+        v_int(r, syscat_constraint_oid(ri)); v_text(r, ri->name); v_int(r, OID_PUBLIC); v_char(r, ri->u->primary ? 'p' : 'u');
+        v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->table_oid); v_int(r, 0); v_int(r, ri->oid);
+        v_int(r, 0); v_int(r, 0); v_char(r, ' '); v_char(r, ' '); v_char(r, ' '); v_bool(r, true); v_int(r, 0);
+        v_bool(r, true); v_text(r, int_array(ri->u->cols, ri->u->ncols, 1, buf, sizeof buf)); v_nulls(r, 2);
+    }
+}
+
+char *syscat_index_definition(const rel_info *ri, bool qualified) {
+    sbuf d = {0};
+    syscat_sb_puts(&d, "CREATE UNIQUE INDEX ");
+    syscat_sb_ident(&d, ri->name);
+    syscat_sb_puts(&d, qualified ? " ON public." : " ON ");
+    syscat_sb_ident(&d, ri->t->name);
+    syscat_sb_puts(&d, " USING btree (");
+    for (int k = 0; k < ri->u->ncols; k++) {
+        if (k) syscat_sb_puts(&d, ", ");
+        syscat_sb_ident(&d, ri->t->defs[ri->u->cols[k]].name);
+    }
+    syscat_sb_puts(&d, ")");
+    if (d.oom) { free(d.p); return NULL; }
+    return d.p;
+}
+
+static void rows_pg_indexes(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'i') continue;
+        char *d = syscat_index_definition(ri, true);
+        if (!d) r->b.oom = true;
+        v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->name); v_null(r); v_text(r, d ? d : "");
+        free(d);
+    }
+}
+
+static void rows_is_constraint_column_usage(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'i') continue;
+        for (int k = 0; k < ri->u->ncols; k++) {
+            v_text(r, env->database); v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->t->defs[ri->u->cols[k]].name);
+            v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name);
+        }
+    }
+}
+
+/* A view's definition as pg_get_viewdef gives it: PostgreSQL deparses the
+ * query; attu keeps it as written, shown with the deparser's leading
+ * space and closing semicolon. malloc'd (NULL: out of memory). */
+char *syscat_view_definition(const attu_view *v) {
+    size_t n = strlen(v->sql);
+    char *d = malloc(n + 3);
+    if (d) { d[0] = ' '; memcpy(d + 1, v->sql, n); d[n + 1] = ';'; d[n + 2] = 0; }
+    return d;
+}
+
+static void rows_pg_views(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'v') continue;
+        char *d = syscat_view_definition(ri->v);
+        if (!d) r->b.oom = true;
+        v_text(r, "public"); v_text(r, ri->name); v_text(r, env->user); v_text(r, d ? d : "");
+        free(d);
+    }
+}
+
+static void rows_is_views(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'v') continue;
+        char *d = syscat_view_definition(ri->v);
+        if (!d) r->b.oom = true;
+        const char *upd = view_updatable(env, ri->v, NULL) ? "YES" : "NO";
+        v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, d ? d : ""); v_text(r, "NONE");
+        v_text(r, upd); v_text(r, upd); v_text(r, "NO"); v_text(r, "NO"); v_text(r, "NO");
+        free(d);
+    }
+}
+
+static int sequence_type_oid(const attu_sequence *s) {
+    return s->type == ATTU_TYPE_INT16 ? 21 : s->type == ATTU_TYPE_INT32 ? 23 : 20;
+}
+
+static void rows_pg_sequence(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'S') continue;
+        const attu_sequence *s = ri->s;
+        v_int(r, ri->oid); v_int(r, sequence_type_oid(s)); v_int(r, s->start); v_int(r, s->increment); v_int(r, s->max);
+        v_int(r, s->min); v_int(r, s->cache); v_bool(r, s->cycle);
+    }
+}
+
+static void rows_pg_sequences(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'S') continue;
+        const attu_sequence *s = ri->s;
+        v_text(r, "public"); v_text(r, ri->name); v_text(r, env->user); v_text(r, attu_sequence_type_name(s->type));
+        v_int(r, s->start); v_int(r, s->min); v_int(r, s->max); v_int(r, s->increment); v_bool(r, s->cycle);
+        v_int(r, s->cache);
+        if (s->is_called) v_int(r, s->last_value); else v_null(r);   /* NULL until a value is drawn */
+    }
+}
+
+/* information_schema.sequences: every sequence but an identity column's */
+static void rows_is_sequences(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'S' || ri->s->identity) continue;
+        const attu_sequence *s = ri->s;
+        char b[4][24];
+        snprintf(b[0], sizeof b[0], "%lld", (long long)s->start);
+        snprintf(b[1], sizeof b[1], "%lld", (long long)s->min);
+        snprintf(b[2], sizeof b[2], "%lld", (long long)s->max);
+        snprintf(b[3], sizeof b[3], "%lld", (long long)s->increment);
+        v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, attu_sequence_type_name(s->type));
+        v_int(r, s->type == ATTU_TYPE_INT16 ? 16 : s->type == ATTU_TYPE_INT32 ? 32 : 64); v_int(r, 2); v_int(r, 0);
+        for (int k = 0; k < 4; k++) v_text(r, b[k]);
+        v_text(r, s->cycle ? "YES" : "NO");
+    }
+}
+
+/* A serial or identity column's sequence depends on its column ('a',
+ * 'i'): what psql's \d SEQUENCE reads for "Owned by". */
+static void rows_pg_depend(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'S' || !ri->s->owner_table || !ri->s->owner_column) continue;
+        const rel_info *t = syscat_rel_find(&env->rs, ri->s->owner_table);
+        int col = t && t->kind == 'r' ? attu_table_find_column(t->t, ri->s->owner_column) : -1;
+        if (col < 0) continue;
+        v_int(r, 1259); v_int(r, ri->oid); v_int(r, 0); v_int(r, 1259); v_int(r, t->oid); v_int(r, col + 1);
+        v_char(r, ri->s->identity ? 'i' : 'a');
+    }
+}
+
+/* PRIMARY KEY and UNIQUE, then PostgreSQL's NOT NULL checks of the
+ * tables' columns (named schema-OID_table-OID_attnum_not_null) */
+static void rows_is_table_constraints(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'i') continue;
+        v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, env->database);
+        v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->u->primary ? "PRIMARY KEY" : "UNIQUE");
+        v_text(r, "NO"); v_text(r, "NO"); v_text(r, "YES"); v_text(r, ri->u->primary ? NULL : "YES");
+    }
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'r') continue;
+        for (int k = 0; k < ri->t->ncols; k++) {
+            if (!ri->t->defs[k].not_null) continue;
+            char name[64];
+            snprintf(name, sizeof name, "%d_%lld_%d_not_null", OID_PUBLIC, (long long)ri->oid, k + 1);
+            v_text(r, env->database); v_text(r, "public"); v_text(r, name); v_text(r, env->database);
+            v_text(r, "public"); v_text(r, ri->name); v_text(r, "CHECK");
+            v_text(r, "NO"); v_text(r, "NO"); v_text(r, "YES"); v_null(r);
+        }
+    }
+}
+
+static void rows_is_key_column_usage(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'i') continue;
+        for (int k = 0; k < ri->u->ncols; k++) {
+            v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, env->database);
+            v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->t->defs[ri->u->cols[k]].name); v_int(r, k + 1);
+            v_null(r);
+        }
     }
 }
 
@@ -504,72 +871,102 @@ static const char *is_data_type(attu_type t, char *buf, size_t cap) {
     return attu_type_name(t, buf, cap);
 }
 
+/* One column of a table or view: k its index, d its DEFAULT, idseq the
+ * sequence of an identity column (NULL: none), updatable a view's. */
+static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, const char *name, attu_type ty, int k,
+                          bool not_null, const char *d, const attu_sequence *idseq, bool updatable) {
+    char buf[96];
+    v_text(r, env->database); v_text(r, "public"); v_text(r, rel); v_text(r, name);
+    char dbuf[1024];
+    v_int(r, k + 1); v_text(r, d ? default_text(ty, d, dbuf, sizeof dbuf) : NULL);
+    v_text(r, not_null ? "NO" : "YES"); v_text(r, is_data_type(ty, buf, sizeof buf));
+    bool arr = attu_type_is_array(ty);
+    /* character_maximum_length, character_octet_length */
+    if (!arr && ty.id == ATTU_TYPE_TEXT) {
+        int n = attu_type_is_bpchar(ty) || (attu_type_is_varchar_any(ty) && ty.precision > 0) ? ty.precision : -1;
+        if (n > 0) { v_int(r, n); v_int(r, (int64_t)n * 4); }
+        else { v_null(r); v_int(r, 1073741824); }
+    } else v_nulls(r, 2);
+    /* numeric_precision, numeric_precision_radix, numeric_scale */
+    int prec = -1, radix = 2, scale = -1;
+    if (!arr) switch (ty.id) {
+    case ATTU_TYPE_INT16: prec = 16; scale = 0; break;
+    case ATTU_TYPE_INT32: prec = 32; scale = 0; break;
+    case ATTU_TYPE_INT64: prec = 64; scale = 0; break;
+    case ATTU_TYPE_FLOAT32: prec = 24; break;
+    case ATTU_TYPE_FLOAT64: prec = 53; break;
+    case ATTU_TYPE_DECIMAL:
+        radix = 10;
+        if (ty.precision > 0) { prec = ty.precision; scale = ty.scale; } else prec = -2;
+        break;
+    case ATTU_TYPE_NUMERIC: radix = 10; prec = -2; break;
+    default: break;
+    }
+    if (prec >= 0) v_int(r, prec); else v_null(r);
+    if (prec != -1) v_int(r, radix); else v_null(r);
+    if (scale >= 0) v_int(r, scale); else v_null(r);
+    /* datetime_precision, interval_type, interval_precision */
+    int dtp = -1;
+    if (!arr) switch (ty.id) {
+    case ATTU_TYPE_DATE: dtp = 0; break;
+    case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME: case ATTU_TYPE_TIMETZ: dtp = 6; break;
+    case ATTU_TYPE_INTERVAL: dtp = attu_type_interval_prec(ty) >= 0 ? attu_type_interval_prec(ty) : 6; break;
+    default: break;
+    }
+    if (dtp >= 0) v_int(r, dtp); else v_null(r);
+    if (!arr && ty.id == ATTU_TYPE_INTERVAL && attu_type_is_qualified_interval(ty) && attu_type_interval_range(ty)) {
+        /* "DAY TO SECOND(2)": format_type's fields, upper case */
+        char ib[96];
+        attu_type_interval_name(ty, ib, sizeof ib);
+        for (char *p = ib; *p; p++) if (*p >= 'a' && *p <= 'z') *p = (char)(*p - 'a' + 'A');
+        v_text(r, ib + strlen("interval "));
+    } else v_null(r);
+    v_null(r);
+    v_nulls(r, 3);   /* character_set_* */
+    v_nulls(r, 3);   /* collation_*: NULL, as for PostgreSQL's default collation */
+    v_nulls(r, 3);   /* domain_* */
+    const pg_type_row *pt = column_pg_type(ty);
+    char udt[80];
+    snprintf(udt, sizeof udt, "%s%s", arr ? "_" : "",
+             arr ? (pg_type_array_elem((int)attu_type_pg_oid(ty)) ? pg_type_array_elem((int)attu_type_pg_oid(ty))->typname : "")
+                 : (pt ? pt->typname : ""));
+    v_text(r, env->database); v_text(r, "pg_catalog"); v_text(r, udt);
+    v_nulls(r, 4);   /* scope_*, maximum_cardinality */
+    snprintf(buf, sizeof buf, "%d", k + 1);
+    v_text(r, buf); v_text(r, "NO");
+    if (idseq) {
+        char b[4][24];
+        snprintf(b[0], sizeof b[0], "%lld", (long long)idseq->start);
+        snprintf(b[1], sizeof b[1], "%lld", (long long)idseq->increment);
+        snprintf(b[2], sizeof b[2], "%lld", (long long)idseq->max);
+        snprintf(b[3], sizeof b[3], "%lld", (long long)idseq->min);
+        v_text(r, "YES"); v_text(r, idseq->identity == 'a' ? "ALWAYS" : "BY DEFAULT");
+        for (int j = 0; j < 4; j++) v_text(r, b[j]);
+        v_text(r, idseq->cycle ? "YES" : "NO");
+    } else {
+        v_text(r, "NO"); v_nulls(r, 5); v_text(r, "NO");
+    }
+    v_text(r, "NEVER"); v_null(r); v_text(r, updatable ? "YES" : "NO");
+}
+
 static void rows_is_columns(rel_text *r, const syscat_env *env) {
-    for (size_t i = 0; i < env->nrels; i++) {
-        const attu_table *t = env->rels[i].t;
-        for (int k = 0; k < t->ncols; k++) {
-            attu_type ty = t->defs[k].type;
-            char buf[96];
-            v_text(r, env->database); v_text(r, "public"); v_text(r, t->name); v_text(r, t->defs[k].name);
-            const char *d = attu_catalog_default(env->cat, t->name, k);
-            char dbuf[1024];
-            v_int(r, k + 1); v_text(r, d ? default_text(ty, d, dbuf, sizeof dbuf) : NULL);
-            v_text(r, t->defs[k].not_null ? "NO" : "YES"); v_text(r, is_data_type(ty, buf, sizeof buf));
-            bool arr = attu_type_is_array(ty);
-            /* character_maximum_length, character_octet_length */
-            if (!arr && ty.id == ATTU_TYPE_TEXT) {
-                int n = attu_type_is_bpchar(ty) || (attu_type_is_varchar_any(ty) && ty.precision > 0) ? ty.precision : -1;
-                if (n > 0) { v_int(r, n); v_int(r, (int64_t)n * 4); }
-                else { v_null(r); v_int(r, 1073741824); }
-            } else v_nulls(r, 2);
-            /* numeric_precision, numeric_precision_radix, numeric_scale */
-            int prec = -1, radix = 2, scale = -1;
-            if (!arr) switch (ty.id) {
-            case ATTU_TYPE_INT16: prec = 16; scale = 0; break;
-            case ATTU_TYPE_INT32: prec = 32; scale = 0; break;
-            case ATTU_TYPE_INT64: prec = 64; scale = 0; break;
-            case ATTU_TYPE_FLOAT32: prec = 24; break;
-            case ATTU_TYPE_FLOAT64: prec = 53; break;
-            case ATTU_TYPE_DECIMAL:
-                radix = 10;
-                if (ty.precision > 0) { prec = ty.precision; scale = ty.scale; } else prec = -2;
-                break;
-            case ATTU_TYPE_NUMERIC: radix = 10; prec = -2; break;
-            default: break;
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind == 'r') {
+            const attu_table *t = ri->t;
+            for (int k = 0; k < t->ncols; k++) {
+                const attu_sequence *s = syscat_owned_sequence(&env->rs, t->name, t->defs[k].name);
+                if (s && !s->identity) s = NULL;
+                is_column_row(r, env, t->name, t->defs[k].name, t->defs[k].type, k, t->defs[k].not_null,
+                              s ? NULL : attu_catalog_default(env->cat, t->name, k), s, true);
             }
-            if (prec >= 0) v_int(r, prec); else v_null(r);
-            if (prec != -1) v_int(r, radix); else v_null(r);
-            if (scale >= 0) v_int(r, scale); else v_null(r);
-            /* datetime_precision, interval_type, interval_precision */
-            int dtp = -1;
-            if (!arr) switch (ty.id) {
-            case ATTU_TYPE_DATE: dtp = 0; break;
-            case ATTU_TYPE_TIMESTAMP: case ATTU_TYPE_TIMESTAMPTZ: case ATTU_TYPE_TIME: case ATTU_TYPE_TIMETZ: dtp = 6; break;
-            case ATTU_TYPE_INTERVAL: dtp = attu_type_interval_prec(ty) >= 0 ? attu_type_interval_prec(ty) : 6; break;
-            default: break;
-            }
-            if (dtp >= 0) v_int(r, dtp); else v_null(r);
-            if (!arr && ty.id == ATTU_TYPE_INTERVAL && attu_type_is_qualified_interval(ty) && attu_type_interval_range(ty)) {
-                /* "DAY TO SECOND(2)": format_type's fields, upper case */
-                char ib[96];
-                attu_type_interval_name(ty, ib, sizeof ib);
-                for (char *p = ib; *p; p++) if (*p >= 'a' && *p <= 'z') *p = (char)(*p - 'a' + 'A');
-                v_text(r, ib + strlen("interval "));
-            } else v_null(r);
-            v_null(r);
-            v_nulls(r, 3);   /* character_set_* */
-            v_nulls(r, 3);   /* collation_*: NULL, as for PostgreSQL's default collation */
-            v_nulls(r, 3);   /* domain_* */
-            const pg_type_row *pt = column_pg_type(ty);
-            char udt[80];
-            snprintf(udt, sizeof udt, "%s%s", arr ? "_" : "",
-                     arr ? (pg_type_array_elem((int)attu_type_pg_oid(ty)) ? pg_type_array_elem((int)attu_type_pg_oid(ty))->typname : "")
-                         : (pt ? pt->typname : ""));
-            v_text(r, env->database); v_text(r, "pg_catalog"); v_text(r, udt);
-            v_nulls(r, 4);   /* scope_*, maximum_cardinality */
-            snprintf(buf, sizeof buf, "%d", k + 1);
-            v_text(r, buf); v_text(r, "NO"); v_text(r, "NO"); v_nulls(r, 5); v_text(r, "NO"); v_text(r, "NEVER");
-            v_null(r); v_text(r, "YES");
+        } else if (ri->kind == 'v') {
+            bool *upd = calloc((size_t)ri->v->ncols + 1, sizeof *upd);
+            if (!upd) { r->b.oom = true; return; }
+            view_updatable(env, ri->v, upd);
+            for (int k = 0; k < ri->v->ncols; k++)
+                is_column_row(r, env, ri->name, ri->v->col_names[k], ri->v->col_types[k], k, false, NULL, NULL, upd[k]);
+            free(upd);
         }
     }
 }
@@ -610,7 +1007,7 @@ static const sys_relation sys_relations[] = {
       "indnullsnotdistinct boolean, indisprimary boolean, indisexclusion boolean, indimmediate boolean, "
       "indisclustered boolean, indisvalid boolean, indcheckxmin boolean, indisready boolean, indislive boolean, "
       "indisreplident boolean, indkey smallint[], indcollation bigint[], indclass bigint[], indoption smallint[], "
-      "indexprs text, indpred text", NULL },
+      "indexprs text, indpred text", rows_pg_index },
     { "pg_catalog", "pg_database",
       "oid bigint, datname text, datdba bigint, encoding integer, datlocprovider text, datistemplate boolean, "
       "datallowconn boolean, datconnlimit integer, datfrozenxid bigint, datminmxid bigint, dattablespace bigint, "
@@ -647,7 +1044,7 @@ static const sys_relation sys_relations[] = {
       "oid bigint, conname text, connamespace bigint, contype text, condeferrable boolean, condeferred boolean, "
       "convalidated boolean, conrelid bigint, contypid bigint, conindid bigint, conparentid bigint, "
       "confrelid bigint, confupdtype text, confdeltype text, confmatchtype text, conislocal boolean, "
-      "coninhcount integer, connoinherit boolean, conkey smallint[], confkey smallint[], conbin text", NULL },
+      "coninhcount integer, connoinherit boolean, conkey smallint[], confkey smallint[], conbin text", rows_pg_constraint },
     { "pg_catalog", "pg_description", "objoid bigint, classoid bigint, objsubid integer, description text", NULL },
     { "pg_catalog", "pg_policy",
       "oid bigint, polname text, polrelid bigint, polcmd text, polpermissive boolean, polroles bigint[], "
@@ -725,17 +1122,19 @@ static const sys_relation sys_relations[] = {
       "oid bigint, evtname text, evtevent text, evtowner bigint, evtfoid bigint, evtenabled text, "
       "evttags text[]", NULL },
     { "pg_catalog", "pg_views",
-      "schemaname text, viewname text, viewowner text, definition text", NULL },
+      "schemaname text, viewname text, viewowner text, definition text", rows_pg_views },
+    { "pg_catalog", "pg_indexes",
+      "schemaname text, tablename text, indexname text, tablespace text, indexdef text", rows_pg_indexes },
     { "pg_catalog", "pg_matviews",
       "schemaname text, matviewname text, matviewowner text, tablespace text, hasindexes boolean, "
       "ispopulated boolean, definition text", NULL },
     { "pg_catalog", "pg_sequence",
       "seqrelid bigint, seqtypid bigint, seqstart bigint, seqincrement bigint, seqmax bigint, seqmin bigint, "
-      "seqcache bigint, seqcycle boolean", NULL },
+      "seqcache bigint, seqcycle boolean", rows_pg_sequence },
     { "pg_catalog", "pg_sequences",
-      "schemaname text, sequencename text, sequenceowner text, data_type bigint, start_value bigint, "
+      "schemaname text, sequencename text, sequenceowner text, data_type text, start_value bigint, "
       "min_value bigint, max_value bigint, increment_by bigint, cycle boolean, cache_size bigint, "
-      "last_value bigint", NULL },
+      "last_value bigint", rows_pg_sequences },
     { "pg_catalog", "pg_rewrite",
       "oid bigint, rulename text, ev_class bigint, ev_type text, ev_enabled text, is_instead boolean, "
       "ev_qual text, ev_action text", NULL },
@@ -748,7 +1147,7 @@ static const sys_relation sys_relations[] = {
       "objoid bigint, classoid bigint, description text", NULL },
     { "pg_catalog", "pg_depend",
       "classid bigint, objid bigint, objsubid integer, refclassid bigint, refobjid bigint, refobjsubid integer, "
-      "deptype text", NULL },
+      "deptype text", rows_pg_depend },
     { "information_schema", "tables",
       "table_catalog text, table_schema text, table_name text, table_type text, self_referencing_column_name text, "
       "reference_generation text, user_defined_type_catalog text, user_defined_type_schema text, "
@@ -765,6 +1164,25 @@ static const sys_relation sys_relations[] = {
       "identity_generation text, identity_start text, identity_increment text, identity_maximum text, "
       "identity_minimum text, identity_cycle text, is_generated text, generation_expression text, "
       "is_updatable text", rows_is_columns },
+    { "information_schema", "views",
+      "table_catalog text, table_schema text, table_name text, view_definition text, check_option text, "
+      "is_updatable text, is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, "
+      "is_trigger_insertable_into text", rows_is_views },
+    { "information_schema", "sequences",
+      "sequence_catalog text, sequence_schema text, sequence_name text, data_type text, numeric_precision integer, "
+      "numeric_precision_radix integer, numeric_scale integer, start_value text, minimum_value text, "
+      "maximum_value text, increment text, cycle_option text", rows_is_sequences },
+    { "information_schema", "table_constraints",
+      "constraint_catalog text, constraint_schema text, constraint_name text, table_catalog text, "
+      "table_schema text, table_name text, constraint_type text, is_deferrable text, initially_deferred text, "
+      "enforced text, nulls_distinct text", rows_is_table_constraints },
+    { "information_schema", "key_column_usage",
+      "constraint_catalog text, constraint_schema text, constraint_name text, table_catalog text, "
+      "table_schema text, table_name text, column_name text, ordinal_position integer, "
+      "position_in_unique_constraint integer", rows_is_key_column_usage },
+    { "information_schema", "constraint_column_usage",
+      "table_catalog text, table_schema text, table_name text, column_name text, constraint_catalog text, "
+      "constraint_schema text, constraint_name text", rows_is_constraint_column_usage },
     { "information_schema", "schemata",
       "catalog_name text, schema_name text, schema_owner text, default_character_set_catalog text, "
       "default_character_set_schema text, default_character_set_name text, sql_path text", rows_is_schemata },
@@ -830,14 +1248,12 @@ const attu_ast_query *attu_system_relation(bctx *c, const char *schema, const ch
         return NULL;
     }
     *is_system = true;
-    syscat_env env = { c->cat, NULL, 0, syscat_user(c), syscat_database(c) };
-    bool oom;
-    env.rels = syscat_user_relations(c->cat, &env.nrels, &oom);
-    if (oom) { attu_error_oom(c->err); return NULL; }
+    syscat_env env = { c->cat, c->params, { 0 }, syscat_user(c), syscat_database(c) };
+    if (!syscat_rels_load(c, &env.rs)) { attu_error_oom(c->err); return NULL; }
     rel_text r;
-    if (!rel_begin(&r, sr->cols)) { rel_free(&r); free(env.rels); attu_error_oom(c->err); return NULL; }
+    if (!rel_begin(&r, sr->cols)) { rel_free(&r); syscat_rels_free(&env.rs); attu_error_oom(c->err); return NULL; }
     if (sr->rows) sr->rows(&r, &env);
-    free(env.rels);
+    syscat_rels_free(&env.rs);
     const attu_parse_result *pr = syscat_parse_kept(c, rel_finish(&r), text);
     return pr ? pr->stmts[0].stmt->u.select.query : NULL;
 }

@@ -18,6 +18,7 @@ void syscat_sb_add(sbuf *b, const char *s, size_t n);
 void syscat_sb_puts(sbuf *b, const char *s);
 void syscat_sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void syscat_sb_quote(sbuf *b, const char *s);   /* s as a SQL string constant */
+void syscat_sb_ident(sbuf *b, const char *s);   /* s as quote_ident writes it */
 
 /* ---- OIDs ---- */
 
@@ -29,15 +30,52 @@ void syscat_sb_quote(sbuf *b, const char *s);   /* s as a SQL string constant */
 #define OID_DB_OWNER     6171    /* pg_database_owner, public's owner */
 #define OID_DATABASE     5
 #define OID_HEAP_AM      2
+#define OID_BTREE_AM     403
 #define FIRST_USER_OID   16384
 
-/* A table's OID (a hash of its name, see system_catalog.c). */
+/* A relation's OID (a hash of its name, see system_catalog.c). */
 uint32_t syscat_name_hash_oid(const char *name);
 
-typedef struct rel_info { const attu_table *t; int64_t oid; } rel_info;
-/* The user tables with their OIDs, in name order (malloc'd; NULL with *n 0
- * when there are none, or on OOM, which *oom tells). */
-rel_info *syscat_user_relations(const attu_catalog *cat, size_t *n, bool *oom);
+/* One user relation as pg_class lists it: a table ('r'), a view ('v'), a
+ * sequence ('S') or the index of a PRIMARY KEY / UNIQUE constraint ('i',
+ * named as the constraint, on table t). */
+typedef struct rel_info {
+    int64_t                     oid;
+    const char                 *name;
+    char                        kind;
+    const attu_table           *t;          /* 'r'; 'i': the constrained table */
+    const attu_view            *v;          /* 'v' */
+    const struct attu_sequence *s;          /* 'S' */
+    const attu_unique          *u;          /* 'i': the constraint */
+    int64_t                     table_oid;  /* 'i': t's OID */
+} rel_info;
+
+/* The user relations, in name order (one namespace: names are unique),
+ * with the snapshot of the sequences they point into. */
+typedef struct syscat_rels {
+    rel_info                *r;
+    size_t                   n;
+    struct attu_sequence   **seqs;
+    int                      nseqs;
+} syscat_rels;
+/* Loads them (the catalog's tables, views and constraints, the db layer's
+ * sequences through c->params); false when out of memory (nothing held). */
+bool syscat_rels_load(const bctx *c, syscat_rels *out);
+void syscat_rels_free(syscat_rels *rs);
+/* The relation of that name, or NULL. */
+const rel_info *syscat_rel_find(const syscat_rels *rs, const char *name);
+/* The sequence owned by table.column (a serial or identity column's), or
+ * NULL. */
+const struct attu_sequence *syscat_owned_sequence(const syscat_rels *rs, const char *table, const char *column);
+/* A constraint's index as pg_get_indexdef shows it: "CREATE UNIQUE INDEX
+ * t_pkey ON public.t USING btree (id)" (without "public." unless
+ * qualified). malloc'd; NULL: out of memory. */
+char *syscat_index_definition(const rel_info *ri, bool qualified);
+/* A view's definition as pg_get_viewdef shows it (malloc'd; NULL: out
+ * of memory). */
+char *syscat_view_definition(const attu_view *v);
+/* A constraint's pg_constraint OID (its index's is the relation's). */
+int64_t syscat_constraint_oid(const rel_info *index);
 
 /* ---- types ---- */
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # psql's describe commands against attud: \dt, \d, \d TABLE, \d+ TABLE,
-# \dn, \l, \du, \df and a name that matches nothing, each compared with
+# \dn, \l, \du, \df, a name that matches nothing, and views, sequences and
+# keys (\dv, \ds, \di, \d VIEW, \d SEQUENCE, \d INDEX, \d TABLE's "Indexes:"), each compared with
 # the table psql prints (psql 15 reads pg_catalog: planner/system_catalog.c),
 # and information_schema as tools read it. Real daemon only.
 set -euo pipefail
@@ -113,4 +114,130 @@ out=$("${P[@]}" -At -c "PREPARE cols (TEXT) AS SELECT a.attname FROM pg_catalog.
 "${P[@]}" -q -c 'DROP TABLE "Mixed Case"'
 out=$("${P[@]}" -c '\d "Mixed Case"' 2>&1 || true)
 [ "$out" = 'Did not find any relation named ""Mixed Case"".' ] || fail "dropped table still described: '$out'"
+
+# views, sequences, keys (PRIMARY KEY, UNIQUE), serial and identity columns:
+# pg_class lists them (relkinds v, S, i), \d TABLE shows "Indexes:" and the
+# serial DEFAULT / identity as PostgreSQL 15 does (the same text psql prints there)
+"${P[@]}" -q -c "CREATE TABLE orders (id serial PRIMARY KEY, code text UNIQUE, qty int GENERATED ALWAYS AS IDENTITY, note varchar(20))" \
+  -c "CREATE VIEW big_orders AS SELECT id, code FROM orders WHERE id > 10" -c "CREATE SEQUENCE ticket START 100"
+
+check '\d' <<'OUT'
+             List of relations
+ Schema |      Name      |   Type   | Owner 
+--------+----------------+----------+-------
+ public | big_orders     | view     | attu
+ public | items          | table    | attu
+ public | orders         | table    | attu
+ public | orders_id_seq  | sequence | attu
+ public | orders_qty_seq | sequence | attu
+ public | ticket         | sequence | attu
+(6 rows)
+OUT
+
+check '\d orders' <<'OUT'
+                                   Table "public.orders"
+ Column |         Type          | Collation | Nullable |              Default               
+--------+-----------------------+-----------+----------+------------------------------------
+ id     | integer               |           | not null | nextval('orders_id_seq'::regclass)
+ code   | text                  |           |          | 
+ qty    | integer               |           | not null | generated always as identity
+ note   | character varying(20) |           |          | 
+Indexes:
+    "orders_pkey" PRIMARY KEY, btree (id)
+    "orders_code_key" UNIQUE CONSTRAINT, btree (code)
+OUT
+
+check '\dv' <<'OUT'
+         List of relations
+ Schema |    Name    | Type | Owner 
+--------+------------+------+-------
+ public | big_orders | view | attu
+(1 row)
+OUT
+
+check '\ds' <<'OUT'
+             List of relations
+ Schema |      Name      |   Type   | Owner 
+--------+----------------+----------+-------
+ public | orders_id_seq  | sequence | attu
+ public | orders_qty_seq | sequence | attu
+ public | ticket         | sequence | attu
+(3 rows)
+OUT
+
+check '\di' <<'OUT'
+                 List of relations
+ Schema |      Name       | Type  | Owner | Table  
+--------+-----------------+-------+-------+--------
+ public | orders_code_key | index | attu  | orders
+ public | orders_pkey     | index | attu  | orders
+(2 rows)
+OUT
+
+check '\d big_orders' <<'OUT'
+             View "public.big_orders"
+ Column |  Type   | Collation | Nullable | Default 
+--------+---------+-----------+----------+---------
+ id     | integer |           |          | 
+ code   | text    |           |          | 
+OUT
+
+check '\d ticket' <<'OUT'
+                           Sequence "public.ticket"
+  Type  | Start | Minimum |       Maximum       | Increment | Cycles? | Cache 
+--------+-------+---------+---------------------+-----------+---------+-------
+ bigint |   100 |       1 | 9223372036854775807 |         1 | no      |     1
+OUT
+
+check '\d orders_id_seq' <<'OUT'
+                   Sequence "public.orders_id_seq"
+  Type   | Start | Minimum |  Maximum   | Increment | Cycles? | Cache 
+---------+-------+---------+------------+-----------+---------+-------
+ integer |     1 |       1 | 2147483647 |         1 | no      |     1
+Owned by: public.orders.id
+OUT
+
+check '\d orders_qty_seq' <<'OUT'
+                   Sequence "public.orders_qty_seq"
+  Type   | Start | Minimum |  Maximum   | Increment | Cycles? | Cache 
+---------+-------+---------+------------+-----------+---------+-------
+ integer |     1 |       1 | 2147483647 |         1 | no      |     1
+Sequence for identity column: public.orders.qty
+OUT
+
+check '\d orders_pkey' <<'OUT'
+      Index "public.orders_pkey"
+ Column |  Type   | Key? | Definition 
+--------+---------+------+------------
+ id     | integer | yes  | id
+primary key, btree, for table "public.orders"
+OUT
+
+# \d+ VIEW: the definition is the view's query as written (PostgreSQL's is
+# deparsed: " SELECT orders.id, ..."), so only its presence is checked
+out=$("${P[@]}" -c '\d+ big_orders')
+echo "$out" | grep -q '^View definition:$' || fail "\\d+ big_orders has no definition: $out"
+echo "$out" | grep -q '^ SELECT id, code FROM orders WHERE id > 10;$' || fail "\\d+ big_orders: $out"
+
+# information_schema: views, sequences, keys, identity columns
+out=$("${P[@]}" -At -c "SELECT table_name || ' ' || table_type FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")
+[ "$out" = $'big_orders VIEW\nitems BASE TABLE\norders BASE TABLE' ] || fail "information_schema.tables with a view: '$out'"
+out=$("${P[@]}" -At -c "SELECT table_name, is_updatable FROM information_schema.views")
+[ "$out" = 'big_orders|YES' ] || fail "information_schema.views: '$out'"
+out=$("${P[@]}" -At -c "SELECT sequence_name, data_type, start_value FROM information_schema.sequences ORDER BY 1")
+[ "$out" = $'orders_id_seq|integer|1\nticket|bigint|100' ] || fail "information_schema.sequences: '$out'"
+out=$("${P[@]}" -At -c "SELECT tc.constraint_name, tc.constraint_type, k.column_name FROM information_schema.table_constraints tc JOIN information_schema.key_column_usage k ON k.constraint_name = tc.constraint_name WHERE tc.table_name = 'orders' ORDER BY 1")
+[ "$out" = $'orders_code_key|UNIQUE|code\norders_pkey|PRIMARY KEY|id' ] || fail "table_constraints / key_column_usage: '$out'"
+out=$("${P[@]}" -At -c "SELECT column_name, coalesce(column_default, '-'), is_identity, coalesce(identity_generation, '-') FROM information_schema.columns WHERE table_name = 'orders' ORDER BY ordinal_position")
+[ "$out" = $'id|nextval(\'orders_id_seq\'::regclass)|NO|-\ncode|-|NO|-\nqty|-|YES|ALWAYS\nnote|-|NO|-' ] || fail "information_schema.columns identity: '$out'"
+
+# dropped, they are gone: the view, then the table with its keys and sequences
+"${P[@]}" -q -c 'DROP VIEW big_orders' -c 'DROP TABLE orders' -c 'DROP SEQUENCE ticket'
+check '\d' <<'OUT'
+       List of relations
+ Schema | Name  | Type  | Owner 
+--------+-------+-------+-------
+ public | items | table | attu
+(1 row)
+OUT
 echo "psql catalog: ok"
