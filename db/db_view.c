@@ -452,3 +452,72 @@ int db_view_not_table(attu_session *s, const char *name, attu_error *err) {
     if (!attu_views_find(attu_catalog_views(s->db->cat), name)) return 0;
     return attu_error_set(err, "42809", 0, "\"%s\" is not a table", name);
 }
+
+/* ---- which views use a column (ALTER TABLE) -------------------------------- */
+
+/* The view's query bound against the catalog as it stands, described
+ * only: its output columns' names and types as one string (NULL when it
+ * does not bind). */
+static char *view_shape(attu_session *s, const attu_view *v) {
+    attu_error e;
+    attu_error_clear(&e);
+    attu_parse_result *pr = attu_parse(v->sql, &e);
+    char *out = NULL;
+    attu_plan_arena *pa = attu_plan_arena_new();
+    if (pr && pa && pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT) {
+        attu_bind_params bp = db_params(s, NULL);
+        bp.describe_only = true;
+        bp.no_side_effects = true;
+        bp.run_subquery = no_rows_runner;
+        bp.run_ctx = NULL;
+        attu_lplan *lp = attu_bind_query(pa, s->db->cat, v->sql, pr->stmts[0].stmt->u.select.query, &bp, &e);
+        if (lp) {
+            size_t cap = 64, len = 0;
+            for (int i = 0; i < lp->ncols; i++) cap += (lp->names[i] ? strlen(lp->names[i]) : 0) + 32;
+            if ((out = malloc(cap)))
+                for (int i = 0; i < lp->ncols; i++) {
+                    char tn[96];
+                    len += (size_t)snprintf(out + len, cap - len, "%s:%s;", lp->names[i] ? lp->names[i] : "",
+                                            attu_type_name(lp->types[i], tn, sizeof tn));
+                }
+            if (out && !lp->ncols) out[0] = 0;
+        }
+    }
+    attu_plan_arena_free(pa);
+    attu_parse_free(pr);
+    return out;
+}
+
+int db_view_column_users(attu_session *s, attu_table *t, int col, char ***out, int *nout, attu_error *err) {
+    *out = NULL;
+    *nout = 0;
+    const attu_views *vs = attu_catalog_views(s->db->cat);
+    size_t nv = attu_views_count(vs);
+    attu_view **order = calloc(nv + 1, sizeof *order);
+    if (!order) return attu_error_oom(err);
+    for (size_t i = 0; i < nv; i++) order[i] = attu_views_at(vs, i);
+    qsort(order, nv, sizeof *order, by_seq);
+    name_set users = { 0 };
+    /* A view uses the column when its query no longer binds to the same
+     * columns once the column has another name: a name no query can
+     * write (the write lock is held: no reader sees it). */
+    char saved[sizeof t->defs[col].name];
+    memcpy(saved, t->defs[col].name, sizeof saved);
+    for (size_t i = 0; i < nv; i++) {
+        const attu_view *v = order[i];
+        if (!attu_view_reads(v, t->name)) continue;
+        char *before = view_shape(s, v);
+        if (!before) continue;   /* (stale already: nothing to protect) */
+        snprintf(t->defs[col].name, sizeof t->defs[col].name, "\001probe");
+        char *after = view_shape(s, v);
+        memcpy(t->defs[col].name, saved, sizeof saved);
+        if (!after || strcmp(before, after)) set_add(&users, v->name);
+        free(before);
+        free(after);
+    }
+    free(order);
+    if (users.oom) { set_free(&users); return attu_error_oom(err); }
+    *out = users.v;
+    *nout = users.n;
+    return 0;
+}

@@ -601,7 +601,7 @@ typedef struct attu_ast_on_conflict {
  * their statement, as PostgreSQL's grammar has them. */
 typedef enum attu_ast_alter_kind {
     ATTU_ALTER_ADD_COLUMN = 1,      /* def; if_exists: IF NOT EXISTS */
-    ATTU_ALTER_DROP_COLUMN,         /* column; if_exists */
+    ATTU_ALTER_DROP_COLUMN,         /* column; if_exists; cascade */
     ATTU_ALTER_RENAME_COLUMN,       /* column TO new_name */
     ATTU_ALTER_RENAME_TABLE,        /* TO new_name */
     ATTU_ALTER_SET_DEFAULT,         /* column, expr (DEFAULT NULL: expr NULL) */
@@ -621,6 +621,7 @@ typedef struct attu_ast_alter_cmd {
     attu_ast_typename   type;       /* ALTER ... TYPE */
     attu_ast_expr      *expr;
     bool                constraint; /* ADD COLUMN ... PRIMARY KEY / UNIQUE written */
+    bool                cascade;    /* DROP COLUMN ... CASCADE */
 } attu_ast_alter_cmd;
 
 typedef struct attu_ast_option {    /* COPY ... WITH (name value, ...) */
