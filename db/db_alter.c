@@ -78,6 +78,9 @@ typedef struct draft {
      * indexes: the columns they name come after every drop) */
     attu_unique       *added;
     int                nadded, added_cap;
+    /* the table's constraints DROP CONSTRAINT drops (catalog order) */
+    bool              *dropped;
+    int                ndropped;
 } draft;
 
 static void col_release(draft_col *c) {
@@ -91,6 +94,7 @@ static void draft_free(draft *d) {
     for (int i = 0; i < d->n; i++) col_release(&d->cols[i]);
     free(d->cols);
     free(d->added);
+    free(d->dropped);
 }
 
 static int find(const draft *d, const char *name) {
@@ -173,7 +177,7 @@ static void detach_table(attu_table *t) {
 static bool has_primary_key(const draft *d) {
     int nu = 0;
     const attu_unique *u = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
-    for (int k = 0; k < nu; k++) if (u[k].primary) return true;
+    for (int k = 0; k < nu; k++) if (u[k].primary && !(k < d->ndropped && d->dropped[k])) return true;
     for (int k = 0; k < d->nadded; k++) if (d->added[k].primary) return true;
     for (int i = 0; i < d->n; i++) if (d->cols[i].def.primary_key) return true;
     return false;
@@ -203,15 +207,49 @@ done:
     return out;
 }
 
-/* The PRIMARY KEY / UNIQUE constraints written on new column c (draft
- * index ci), named as PostgreSQL names them; checked with the others once
- * every action has run. */
+/* A new constraint over draft columns cols[0..n): name given (42P07 when
+ * a relation has it) or chosen as PostgreSQL chooses it. */
+static int push_key(draft *d, bool primary, const char *name, const int *cols, int n, attu_error *err) {
+    if (d->nadded == d->added_cap) {
+        int nc = d->added_cap ? d->added_cap * 2 : 4;
+        attu_unique *p = realloc(d->added, sizeof *p * (size_t)nc);
+        if (!p) return attu_error_oom(err);
+        d->added = p;
+        d->added_cap = nc;
+    }
+    attu_unique *u = &d->added[d->nadded];
+    memset(u, 0, sizeof *u);
+    u->primary = primary;
+    u->ncols = n;
+    memcpy(u->cols, cols, sizeof *cols * (size_t)n);
+    if (name) {
+        /* the name of a constraint this statement drops is free again
+         * (the one relation namespace holds it only once) */
+        int nu = 0;
+        bool freed = false;
+        const attu_unique *old = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
+        for (int k = 0; k < nu && k < d->ndropped; k++) freed |= d->dropped[k] && !strcmp(old[k].name, name);
+        bool taken = false;
+        for (int k = 0; k < d->nadded; k++) taken |= !strcmp(d->added[k].name, name);
+        if (taken || (!freed && (db_unique_name_taken(d->s->db->cat, d->base->name, d->added, d->nadded, name) ||
+                                 db_relation_exists(d->s->db, name))))
+            return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
+        snprintf(u->name, sizeof u->name, "%s", name);
+    } else {
+        attu_column_def *defs = calloc((size_t)d->n + 1, sizeof *defs);
+        if (!defs) return attu_error_oom(err);
+        for (int i = 0; i < d->n; i++) defs[i] = d->cols[i].def;
+        db_unique_choose_name(d->s->db->cat, d->base->name, defs, u, d->added, d->nadded);
+        free(defs);
+    }
+    d->nadded++;
+    return 0;
+}
+
+/* The PRIMARY KEY / UNIQUE constraints written on new column ci, checked
+ * with the others once every action has run. */
 static int add_constraints(draft *d, const attu_ast_column_def *cd, int ci, attu_error *err) {
-    attu_column_def *defs = calloc((size_t)d->n + 1, sizeof *defs);
-    if (!defs) return attu_error_oom(err);
-    for (int i = 0; i < d->n; i++) defs[i] = d->cols[i].def;
-    int rc = 0;
-    for (int k = 0; k < cd->nuniques && !rc; k++) {
+    for (int k = 0; k < cd->nuniques; k++) {
         const attu_ast_unique_def *ud = &cd->uniques[k];
         int same = -1;
         for (int j = 0; j < d->nadded && same < 0; j++)
@@ -220,31 +258,9 @@ static int add_constraints(draft *d, const attu_ast_column_def *cd, int ci, attu
             d->added[same].primary |= ud->primary;
             continue;
         }
-        if (d->nadded == d->added_cap) {
-            int nc = d->added_cap ? d->added_cap * 2 : 4;
-            attu_unique *p = realloc(d->added, sizeof *p * (size_t)nc);
-            if (!p) { rc = attu_error_oom(err); break; }
-            d->added = p;
-            d->added_cap = nc;
-        }
-        attu_unique *u = &d->added[d->nadded];
-        memset(u, 0, sizeof *u);
-        u->primary = ud->primary;
-        u->ncols = 1;
-        u->cols[0] = ci;
-        if (ud->name) {
-            if (db_unique_name_taken(d->s->db->cat, d->base->name, d->added, d->nadded, ud->name) ||
-                db_relation_exists(d->s->db, ud->name)) {
-                rc = attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", ud->name);
-                break;
-            }
-            snprintf(u->name, sizeof u->name, "%s", ud->name);
-        } else
-            db_unique_choose_name(d->s->db->cat, d->base->name, defs, u, d->added, d->nadded);
-        d->nadded++;
+        if (push_key(d, ud->primary, ud->name, &ci, 1, err)) return -1;
     }
-    free(defs);
-    return rc;
+    return 0;
 }
 
 static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
@@ -612,9 +628,65 @@ static bool in_primary_key(const draft *d, int c) {
     int nu = 0;
     const attu_unique *u = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
     for (int k = 0; k < nu; k++)
-        for (int j = 0; u[k].primary && j < u[k].ncols; j++)
+        for (int j = 0; u[k].primary && !(k < d->ndropped && d->dropped[k]) && j < u[k].ncols; j++)
             if (u[k].cols[j] == d->cols[c].orig) return true;
+    for (int k = 0; k < d->nadded; k++)
+        for (int j = 0; d->added[k].primary && j < d->added[k].ncols; j++)
+            if (d->added[k].cols[j] == c) return true;
     return false;
+}
+
+/* ALTER TABLE ... ADD [CONSTRAINT name] PRIMARY KEY (cols) / UNIQUE
+ * (cols): the key's columns (of the table as the earlier passes left
+ * it), NOT NULL for a primary key's (checked on the final rows), the
+ * constraint named as CREATE TABLE names it and checked over the rows
+ * once every action has run. */
+static int add_constraint(draft *d, const attu_ast_unique_def *k, attu_error *err) {
+    if (k->columns.n > ATTU_INDEX_MAX_KEYS)
+        return attu_error_set(err, "54011", 0, "cannot use more than %d columns in an index", ATTU_INDEX_MAX_KEYS);
+    if (k->primary && has_primary_key(d))
+        return attu_error_set(err, "42P16", 0, "multiple primary keys for table \"%s\" are not allowed", d->base->name);
+    int cols[ATTU_INDEX_MAX_KEYS];
+    for (int j = 0; j < k->columns.n; j++) {
+        int c = find(d, k->columns.items[j]);
+        if (c < 0) return need_column(d, k->columns.items[j], err);
+        for (int i = 0; i < j; i++)
+            if (cols[i] == c)
+                return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, k->position, "column \"%s\" appears twice in %s constraint",
+                                      d->cols[c].def.name, k->primary ? "primary key" : "unique");
+        cols[j] = c;
+    }
+    if (k->primary)
+        for (int j = 0; j < k->columns.n; j++) d->cols[cols[j]].def.not_null = true;
+    return push_key(d, k->primary, k->name, cols, k->columns.n, err);
+}
+
+/* ALTER TABLE ... DROP CONSTRAINT [IF EXISTS] name: one of the table's
+ * PRIMARY KEY / UNIQUE constraints. As in PostgreSQL 15 a primary key's
+ * columns stay NOT NULL. */
+static int drop_constraint(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
+    int nu = 0;
+    const attu_unique *u = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
+    int k = 0;
+    while (k < nu && (strcmp(u[k].name, cmd->column) || (k < d->ndropped && d->dropped[k]))) k++;
+    if (k == nu) {
+        if (cmd->if_exists) {
+            notice(d, "00000", "constraint \"%s\" of relation \"%s\" does not exist, skipping", cmd->column, d->base->name);
+            return 0;
+        }
+        return attu_error_set(err, "42704", 0, "constraint \"%s\" of relation \"%s\" does not exist", cmd->column,
+                              d->base->name);
+    }
+    if (!d->dropped) {
+        if (!(d->dropped = calloc((size_t)nu, sizeof *d->dropped))) return attu_error_oom(err);
+        d->ndropped = nu;
+    }
+    d->dropped[k] = true;
+    /* (a column declared PRIMARY KEY is the key no longer) */
+    for (int j = 0; u[k].primary && j < u[k].ncols; j++)
+        for (int i = 0; i < d->n; i++)
+            if (d->cols[i].orig == u[k].cols[j]) d->cols[i].def.primary_key = false;
+    return 0;
 }
 
 static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
@@ -664,6 +736,10 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
     case ATTU_ALTER_TYPE:
         if ((c = need_column(d, cmd->column, err)) < 0) return -1;
         return alter_type(d, c, cmd, err);
+    case ATTU_ALTER_ADD_CONSTRAINT:
+        return add_constraint(d, cmd->key, err);
+    case ATTU_ALTER_DROP_CONSTRAINT:
+        return drop_constraint(d, cmd, err);
     case ATTU_ALTER_RENAME_TABLE:
         break;
     }
@@ -672,17 +748,20 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
 
 /* PostgreSQL runs the actions of one statement in passes, each pass in
  * written order (tablecmds.c's AT_PASS_*): what drops (columns, DEFAULTs,
- * NOT NULLs), then the type changes, the new columns, SET NOT NULL and
- * last SET DEFAULT. So SET DEFAULT 3, DROP DEFAULT leaves the DEFAULT 3,
+ * NOT NULLs, constraints), then the type changes, the new columns, SET
+ * NOT NULL, the new PRIMARY KEY / UNIQUE constraints and last SET
+ * DEFAULT. So SET DEFAULT 3, DROP DEFAULT leaves the DEFAULT 3,
  * ADD c, ALTER c SET NOT NULL works, and ALTER c TYPE ..., DROP c finds no
  * c to convert. */
 static int pass_of(const attu_ast_alter_cmd *cmd) {
     switch (cmd->kind) {
-    case ATTU_ALTER_DROP_COLUMN: case ATTU_ALTER_DROP_DEFAULT: case ATTU_ALTER_DROP_NOT_NULL: return 0;
+    case ATTU_ALTER_DROP_COLUMN: case ATTU_ALTER_DROP_DEFAULT: case ATTU_ALTER_DROP_NOT_NULL:
+    case ATTU_ALTER_DROP_CONSTRAINT: return 0;
     case ATTU_ALTER_TYPE: return 1;
     case ATTU_ALTER_ADD_COLUMN: return 2;
     case ATTU_ALTER_SET_NOT_NULL: return 3;
-    default: return 4;
+    case ATTU_ALTER_ADD_CONSTRAINT: return 4;
+    default: return 5;
     }
 }
 
@@ -718,6 +797,7 @@ static int final_constraints(const draft *d, attu_unique **out, int *nout, bool 
     bool *chk = calloc((size_t)(nu + d->nadded) + 1, sizeof *chk);
     if (!keep || !chk) { free(keep); free(chk); return attu_error_oom(err); }
     for (int k = 0; k < nu; k++) {
+        if (k < d->ndropped && d->dropped[k]) continue;
         attu_unique x = u[k];
         bool whole = true, converted = false;
         for (int j = 0; j < x.ncols && whole; j++) {
@@ -1009,6 +1089,14 @@ static int follow_sequences(draft *d, attu_error *err) {
     return rc;
 }
 
+/* Whether a DEFAULT is nextval of a sequence (drawn per row). */
+static bool draws_sequence(const char *dflt) {
+    char *seq = dflt ? db_default_sequence(dflt) : NULL;
+    bool r = seq != NULL;
+    free(seq);
+    return r;
+}
+
 int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                   attu_error *err) {
     const char *name = st->u.alter_table.table;
@@ -1062,12 +1150,17 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         const char *dflt = attu_catalog_default(s->db->cat, base->name, i);
         if (dflt && !(c->dflt = strdup(dflt))) { attu_error_oom(err); goto out; }
     }
-    for (int pass = 0; pass < 5; pass++)
+    for (int pass = 0; pass < 6; pass++)
         for (int i = 0; i < st->u.alter_table.ncmds; i++)
             if (pass_of(&st->u.alter_table.cmds[i]) == pass && apply(&d, &st->u.alter_table.cmds[i], err)) goto out;
-    /* the final rows: NOT NULL, then the keys (as PostgreSQL rewrites the
-     * table, then builds its indexes) */
-    if (check_not_null(&d, err) || check_keys(&d, err)) goto out;
+    /* the final rows' NOT NULLs and keys. PostgreSQL builds a new index
+     * before it scans the table for NOT NULL, unless it rewrites the table
+     * (a type change, a serial or identity column), whose NOT NULLs it
+     * checks as it writes the rows, rebuilding the indexes after */
+    bool rewrite = false;
+    for (int i = 0; i < d.n; i++)
+        rewrite |= (d.cols[i].from < 0 && d.cols[i].orig >= 0) || (d.cols[i].orig < 0 && draws_sequence(d.cols[i].dflt));
+    if (rewrite ? check_not_null(&d, err) || check_keys(&d, err) : check_keys(&d, err) || check_not_null(&d, err)) goto out;
     if (follow_sequences(&d, err)) goto out;
     if (ndrop_views && remove_views(s, drop_views, ndrop_views, &gone, err)) goto out;
     if (commit_draft(&d, base, err)) goto out;

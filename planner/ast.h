@@ -608,7 +608,9 @@ typedef enum attu_ast_alter_kind {
     ATTU_ALTER_DROP_DEFAULT,        /* column */
     ATTU_ALTER_SET_NOT_NULL,        /* column */
     ATTU_ALTER_DROP_NOT_NULL,       /* column */
-    ATTU_ALTER_TYPE                 /* column, type, expr: USING (or NULL) */
+    ATTU_ALTER_TYPE,                /* column, type, expr: USING (or NULL) */
+    ATTU_ALTER_ADD_CONSTRAINT,      /* key: [CONSTRAINT name] PRIMARY KEY / UNIQUE (cols) */
+    ATTU_ALTER_DROP_CONSTRAINT      /* column: the constraint's name; if_exists; cascade */
 } attu_ast_alter_kind;
 
 typedef struct attu_ast_alter_cmd {
@@ -621,7 +623,8 @@ typedef struct attu_ast_alter_cmd {
     attu_ast_typename   type;       /* ALTER ... TYPE */
     attu_ast_expr      *expr;
     bool                constraint; /* ADD COLUMN ... PRIMARY KEY / UNIQUE written */
-    bool                cascade;    /* DROP COLUMN ... CASCADE */
+    bool                cascade;    /* DROP COLUMN / CONSTRAINT ... CASCADE */
+    struct attu_ast_unique_def *key; /* ADD CONSTRAINT */
 } attu_ast_alter_cmd;
 
 typedef struct attu_ast_option {    /* COPY ... WITH (name value, ...) */
