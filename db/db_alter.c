@@ -885,6 +885,9 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     int nu = 0;
     const attu_unique *u = attu_catalog_uniques(s->db->cat, base->name, &nu);
     int ncols = base->ncols;   /* (base goes before the end) */
+    attu_view **views = NULL;
+    int nviews = 0;
+    bool installed = false;
     attu_table *t = calloc(1, sizeof *t);
     char **dflt = calloc((size_t)ncols + 1, sizeof *dflt);
     int rc = -1;
@@ -903,6 +906,15 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
         const char *d = attu_catalog_default(s->db->cat, base->name, i);
         if (d && !(dflt[i] = strdup(d))) { attu_error_oom(err); goto out; }
     }
+    /* the views that read it follow it (their text rewritten, or 0A000),
+     * put in place first and put back should the rename fail */
+    if (db_view_follow_rename(s, base, -1, to, &views, &nviews, err)) goto out;
+    if (nviews && db_view_install(s, views, nviews, err)) {
+        for (int i = 0; i < nviews; i++) attu_view_free(views[i]);
+        nviews = 0;
+        goto out;
+    }
+    installed = nviews > 0;
     /* its owned sequences follow it (keeping their names, as
      * PostgreSQL's); undone by the caller should the rename fail */
     {
@@ -932,6 +944,13 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     t = NULL;
     rc = 0;
 out:
+    if (installed && rc) {
+        attu_error e2;
+        attu_error_clear(&e2);
+        db_view_install(s, views, nviews, &e2);   /* the old views back */
+    }
+    for (int i = 0; i < nviews; i++) attu_view_free(views[i]);
+    free(views);
     detach_table(t);
     for (int i = 0; dflt && i < ncols; i++) free(dflt[i]);
     free(dflt);
@@ -942,31 +961,29 @@ out:
  * table and its columns, engine/view.h), before anything changes. As in
  * PostgreSQL, DROP COLUMN of a column a view uses is 2BP01 unless CASCADE
  * drops the view (and the views that read it: *drop, *ndrop), and a type
- * change of such a column is 0A000. PostgreSQL's views follow a rename;
- * attu's text would go stale, so a rename of the table or of a column a
- * view uses is 0A000. A column no view uses is free. */
+ * change of such a column is 0A000. RENAME COLUMN rewrites the text of
+ * the views that use the column (*renamed: the views to put in place,
+ * db_view_follow_rename, which refuses with 0A000 what it cannot rewrite
+ * safely); RENAME TO is rename_table's. A column no view uses is free. */
 static int view_dependencies(attu_session *s, attu_table *base, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
-                             char ***drop, int *ndrop, attu_error *err) {
+                             char ***drop, int *ndrop, attu_view ***renamed, int *nrenamed, attu_error *err) {
     const attu_views *vs = attu_catalog_views(s->db->cat);
     *drop = NULL;
     *ndrop = 0;
+    *renamed = NULL;
+    *nrenamed = 0;
     if (!attu_views_count(vs)) return 0;
     int rc = 0;
     for (int i = 0; i < st->u.alter_table.ncmds && !rc; i++) {
         const attu_ast_alter_cmd *c = &st->u.alter_table.cmds[i];
-        if (c->kind == ATTU_ALTER_RENAME_TABLE) {
-            for (size_t k = 0; k < attu_views_count(vs); k++)
-                if (attu_view_reads(attu_views_at(vs, k), base->name)) {
-                    attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                                   "cannot rename table \"%s\": view \"%s\" reads it, and attu keeps a view's query "
-                                   "as written", base->name, attu_views_at(vs, k)->name);
-                    attu_error_set_hint(err, "Drop the view, rename the table, then create the view again.");
-                    return -1;
-                }
+        if (c->kind == ATTU_ALTER_RENAME_COLUMN) {
+            int col = attu_table_find_column(base, c->column);
+            /* (an unknown column, or a name in use: the rename's own errors) */
+            if (col < 0 || attu_table_find_column(base, c->new_name) >= 0) continue;
+            if (db_view_follow_rename(s, base, col, c->new_name, renamed, nrenamed, err)) return -1;
             continue;
         }
-        if (c->kind != ATTU_ALTER_RENAME_COLUMN && c->kind != ATTU_ALTER_DROP_COLUMN && c->kind != ATTU_ALTER_TYPE)
-            continue;
+        if (c->kind != ATTU_ALTER_DROP_COLUMN && c->kind != ATTU_ALTER_TYPE) continue;
         int col = c->column ? attu_table_find_column(base, c->column) : -1;
         if (col < 0) continue;   /* (the action's own error, or a column this statement adds) */
         char **users = NULL;
@@ -974,13 +991,7 @@ static int view_dependencies(attu_session *s, attu_table *base, const attu_ast_s
         if (db_view_column_users(s, base, col, &users, &nusers, err)) return -1;
         if (!nusers) continue;
         const char *cn = base->defs[col].name;
-        if (c->kind == ATTU_ALTER_RENAME_COLUMN) {
-            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                           "cannot rename column \"%s\" of table \"%s\": view \"%s\" uses it, and attu keeps a view's "
-                           "query as written", cn, base->name, users[0]);
-            attu_error_set_hint(err, "Drop the view, rename the column, then create the view again.");
-            rc = -1;
-        } else if (c->kind == ATTU_ALTER_TYPE) {
+        if (c->kind == ATTU_ALTER_TYPE) {
             attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cannot alter type of a column used by a view or rule");
             attu_error_set_detail(err, "rule _RETURN on view %s depends on column \"%s\"", users[0], cn);
             rc = -1;
@@ -1122,13 +1133,15 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
     memset(&d, 0, sizeof d);
     char **drop_views = NULL;
     int ndrop_views = 0;
-    attu_view **gone = NULL;
+    attu_view **gone = NULL, **renamed = NULL;
+    int nrenamed = 0;
+    bool views_renamed = false;
     db_seq_snapshot *snap = NULL;
     if (base->unavailable) {
         attu_error_set(err, "XX001", 0, "%s", base->unavailable_reason);
         goto out;
     }
-    if (view_dependencies(s, base, st, cb, &drop_views, &ndrop_views, err)) goto out;
+    if (view_dependencies(s, base, st, cb, &drop_views, &ndrop_views, &renamed, &nrenamed, err)) goto out;
     /* the sequences as they are: a failed statement puts them back (ADD
      * COLUMN ... SERIAL makes one, the others follow their columns) */
     if (!(snap = db_sequences_snapshot(s, err))) goto out;
@@ -1163,11 +1176,24 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
     if (rewrite ? check_not_null(&d, err) || check_keys(&d, err) : check_keys(&d, err) || check_not_null(&d, err)) goto out;
     if (follow_sequences(&d, err)) goto out;
     if (ndrop_views && remove_views(s, drop_views, ndrop_views, &gone, err)) goto out;
+    if (nrenamed) {
+        if (db_view_install(s, renamed, nrenamed, err)) {
+            for (int i = 0; i < nrenamed; i++) attu_view_free(renamed[i]);
+            nrenamed = 0;
+            goto out;
+        }
+        views_renamed = true;   /* renamed[] holds the old views now */
+    }
     if (commit_draft(&d, base, err)) goto out;
     rc = 0;
 out:
     if (rc) {
         /* nothing changes: the views and sequences as they were */
+        if (views_renamed) {
+            attu_error e2;
+            attu_error_clear(&e2);
+            db_view_install(s, renamed, nrenamed, &e2);
+        }
         if (gone) put_back_views(s, gone, ndrop_views);
         attu_error e2;
         attu_error_clear(&e2);
@@ -1176,6 +1202,8 @@ out:
         for (int i = 0; gone && i < ndrop_views; i++) attu_view_free(gone[i]);
     }
     free(gone);
+    for (int i = 0; i < nrenamed; i++) attu_view_free(renamed[i]);
+    free(renamed);
     db_view_names_free(drop_views, ndrop_views);
     db_seq_snapshot_free(snap);
     draft_free(&d);

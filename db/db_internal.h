@@ -214,6 +214,18 @@ int db_view_remove(attu_session *s, char **names, int n, attu_error *err);
  * another view), in creation order: *out (n_out names;
  * db_view_names_free). Call with the write lock held. */
 int db_view_column_users(attu_session *s, attu_table *t, int col, char ***out, int *nout, attu_error *err);
+/* ALTER TABLE ... RENAME COLUMN (col >= 0: t's column col to `to`) or
+ * RENAME TO (col < 0: t to `to`): the views that read t, their query
+ * text rewritten to the new name (*out: new views, n_out of them), or
+ * 0A000 for a view attu cannot tell follows the rename. Nothing changes
+ * yet: db_view_install puts them in place. Write lock held. */
+struct attu_view;
+int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *to, struct attu_view ***out, int *nout,
+                          attu_error *err);
+/* Puts views[0..n) in place of the catalog's views of their names and
+ * saves; views[i] becomes the view it replaced (the caller frees them, or
+ * installs them again to undo). On failure nothing changed. */
+int db_view_install(attu_session *s, struct attu_view **views, int n, attu_error *err);
 void db_view_names_free(char **names, int n);
 /* A statement that names view `name` where a table must stand: INSERT,
  * UPDATE, DELETE (kind) that reach the table's own code (EXPLAIN's, a

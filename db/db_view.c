@@ -21,6 +21,7 @@
 
 #include "engine/storage.h"
 #include "engine/view.h"
+#include "planner/lexer.h"
 
 /* ---- dependencies ------------------------------------------------------- */
 
@@ -519,5 +520,201 @@ int db_view_column_users(attu_session *s, attu_table *t, int col, char ***out, i
     if (users.oom) { set_free(&users); return attu_error_oom(err); }
     *out = users.v;
     *nout = users.n;
+    return 0;
+}
+
+/* ---- views follow a rename (ALTER TABLE ... RENAME) ------------------------ */
+
+/* The types of the columns the query text gives, bound against the
+ * catalog as it stands (NULL when it does not bind). */
+static char *text_types(attu_session *s, const char *sql) {
+    attu_view tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.sql = (char *)sql;
+    char *shape = view_shape(s, &tmp);
+    if (!shape) return NULL;
+    /* keep "type;" of each "name:type;" */
+    char *out = malloc(strlen(shape) + 1), *o = out;
+    const char *p = shape;
+    while (out && *p) {
+        const char *colon = strchr(p, ':'), *semi = colon ? strchr(colon, ';') : NULL;
+        if (!semi) break;
+        memcpy(o, colon + 1, (size_t)(semi - colon));
+        o += semi - colon;
+        p = semi + 1;
+    }
+    if (out) *o = 0;
+    free(shape);
+    return out;
+}
+
+/* Whether relation `rel` (a table or a view of the catalog) has a column
+ * named name. */
+static bool relation_has_column(attu_session *s, const char *rel, const char *name) {
+    const attu_table *t = attu_catalog_lookup(s->db->cat, rel);
+    if (t) return attu_table_find_column(t, name) >= 0;
+    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), rel);
+    for (int i = 0; v && i < v->ncols; i++) if (!strcmp(v->col_names[i], name)) return true;
+    return false;
+}
+
+static bool is_type_name(const char *name) {
+    attu_type t;
+    attu_error e;
+    attu_error_clear(&e);
+    return attu_type_from_name(name, -1, -1, &t, &e) == 0;
+}
+
+/* v's query with `from` renamed to `to` token by token (NULL and *why
+ * when attu cannot tell that means the same): no other relation the
+ * query names has a column or a name that is either name, nor (RENAME
+ * TO) has the table a column of either name, neither name is a type's,
+ * and the name never stands as a function's. With those, every token of
+ * the name is the renamed column or table, or an alias or a WITH name
+ * renamed throughout; the caller binds the new text as the last check. */
+static char *renamed_text(attu_session *s, const attu_view *v, const char *table, const char *from, const char *to,
+                          bool column, const char **why, attu_error *err) {
+    *why = NULL;
+    for (int i = 0; i < v->ndeps; i++) {
+        const char *d = v->deps[i];
+        if (!strcmp(d, table)) continue;
+        if (!strcmp(d, from) || !strcmp(d, to) || relation_has_column(s, d, from) || relation_has_column(s, d, to)) {
+            *why = "another relation it reads has the name";
+            return NULL;
+        }
+    }
+    if (!column && (relation_has_column(s, table, from) || relation_has_column(s, table, to))) {
+        *why = "a column of the table has the name";
+        return NULL;
+    }
+    if (is_type_name(from) || is_type_name(to)) {
+        *why = "the name is a type's";
+        return NULL;
+    }
+    int count = 0;
+    bool doubtful = false;
+    char *text = attu_sql_rename_ident(v->sql, from, to, &count, &doubtful, err);
+    if (!text) return NULL;
+    if (doubtful) {
+        *why = "its query holds the name otherwise";
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *to, attu_view ***out, int *nout,
+                          attu_error *err) {
+    *out = NULL;
+    *nout = 0;
+    const attu_views *vs = attu_catalog_views(s->db->cat);
+    size_t nv = attu_views_count(vs);
+    attu_view **made = calloc(nv + 1, sizeof *made);
+    if (!made) return attu_error_oom(err);
+    int n = 0, rc = 0;
+    bool column = col >= 0;
+    const char *from = column ? t->defs[col].name : t->name;
+    char saved[sizeof t->defs[0].name];
+    /* (for RENAME TO the table stands under its new name as well, a
+     * shallow copy sharing its columns, while the views are bound) */
+    attu_table *alias = NULL;
+    if (!column) {
+        if (!(alias = calloc(1, sizeof *alias))) { free(made); return attu_error_oom(err); }
+        *alias = *t;
+        snprintf(alias->name, sizeof alias->name, "%s", to);
+        if (attu_catalog_add(s->db->cat, alias, err)) { free(alias); free(made); return -1; }
+    }
+    /* RENAME COLUMN: the views that use the column are rewritten; the
+     * others keep their text, which must still bind the same (a name
+     * the rename makes ambiguous) */
+    char **users = NULL;
+    int nusers = 0;
+    if (column && db_view_column_users(s, t, col, &users, &nusers, err)) { free(made); return -1; }
+    for (size_t i = 0; i < nv && !rc; i++) {
+        const attu_view *v = attu_views_at(vs, i);
+        if (!attu_view_reads(v, t->name)) continue;
+        bool uses = !column;
+        for (int k = 0; k < nusers && !uses; k++) uses = !strcmp(users[k], v->name);
+        char *before = NULL, *text = NULL, *after = NULL;
+        const char *why = NULL;
+        if (!(before = text_types(s, v->sql))) continue;   /* (stale already: left as it is) */
+        text = uses ? renamed_text(s, v, t->name, from, to, column, &why, err) : strdup(v->sql);
+        if (!text && !why) { free(before); if (!err->set) attu_error_oom(err); rc = -1; break; }
+        if (text) {
+            if (column) {
+                memcpy(saved, t->defs[col].name, sizeof saved);
+                snprintf(t->defs[col].name, sizeof t->defs[col].name, "%s", to);
+            }
+            after = text_types(s, text);
+            if (column) memcpy(t->defs[col].name, saved, sizeof saved);
+            if (!after || strcmp(before, after)) why = "its query would not read the same columns";
+        }
+        if (why) {
+            if (column)
+                attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                               "cannot rename column \"%s\" of table \"%s\": view \"%s\" uses it and cannot follow "
+                               "the rename (%s)", from, t->name, v->name, why);
+            else
+                attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                               "cannot rename table \"%s\": view \"%s\" reads it and cannot follow the rename (%s)",
+                               from, v->name, why);
+            attu_error_set_hint(err, "Drop the view, rename, then create the view again.");
+            rc = -1;
+        } else if (uses) {
+            /* the same view, its text (and, for RENAME TO, its
+             * dependency) renamed */
+            const char **deps = calloc((size_t)v->ndeps + 1, sizeof *deps);
+            if (!deps) rc = attu_error_oom(err);
+            else {
+                for (int k = 0; k < v->ndeps; k++) deps[k] = !column && !strcmp(v->deps[k], from) ? to : v->deps[k];
+                attu_view *nvw = attu_view_new(v->name, text, v->ncols, (const char *const *)v->col_names, v->col_types,
+                                               v->ndeps, deps);
+                free(deps);
+                if (!nvw) rc = attu_error_oom(err);
+                else { nvw->seq = v->seq; made[n++] = nvw; }
+            }
+        }
+        free(before);
+        free(text);
+        free(after);
+    }
+    if (alias) {
+        attu_catalog_remove(s->db->cat, to, true, NULL);
+        free(alias);   /* (its columns are t's) */
+    }
+    db_view_names_free(users, nusers);
+    if (rc) {
+        for (int i = 0; i < n; i++) attu_view_free(made[i]);
+        free(made);
+        return -1;
+    }
+    *out = made;
+    *nout = n;
+    return 0;
+}
+
+int db_view_install(attu_session *s, attu_view **views, int n, attu_error *err) {
+    attu_views *vs = attu_catalog_views(s->db->cat);
+    for (int i = 0; i < n; i++) {
+        attu_view *old = NULL;
+        if (attu_views_put(vs, views[i], &old)) {
+            /* (out of memory: put back the ones swapped so far) */
+            for (int k = i - 1; k >= 0; k--) {
+                attu_view *mine = NULL;
+                attu_views_put(vs, views[k], &mine);
+                views[k] = mine;
+            }
+            return attu_error_oom(err);
+        }
+        views[i] = old;   /* the caller's now: to free, or to put back */
+    }
+    if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) {
+        for (int i = 0; i < n; i++) {
+            attu_view *mine = NULL;
+            attu_views_put(vs, views[i], &mine);
+            views[i] = mine;
+        }
+        return -1;
+    }
     return 0;
 }
