@@ -992,17 +992,22 @@ static int view_dependencies(attu_session *s, attu_table *base, const attu_ast_s
         if (!nusers) continue;
         const char *cn = base->defs[col].name;
         if (c->kind == ATTU_ALTER_TYPE) {
+            char qv[2 * ATTU_NAME_MAX + 4];
             attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cannot alter type of a column used by a view or rule");
-            attu_error_set_detail(err, "rule _RETURN on view %s depends on column \"%s\"", users[0], cn);
+            attu_error_set_detail(err, "rule _RETURN on view %s depends on column \"%s\"",
+                                  db_quote_ident(users[0], qv, sizeof qv), cn);
             rc = -1;
         } else if (!c->cascade) {
-            /* each view that uses the column, then the views that read it */
+            /* each view that uses the column, then the views that read it
+             * (relations named as PostgreSQL quotes them, the column not) */
+            char qt[2 * ATTU_NAME_MAX + 4], qv[2 * ATTU_NAME_MAX + 4];
+            db_quote_ident(base->name, qt, sizeof qt);
             char detail[1024];
             size_t len = 0;
             detail[0] = 0;
             for (int k = 0; k < nusers && len < sizeof detail; k++) {
                 len += (size_t)snprintf(detail + len, sizeof detail - len, "%sview %s depends on column %s of table %s",
-                                        len ? "\n" : "", users[k], cn, base->name);
+                                        len ? "\n" : "", db_quote_ident(users[k], qv, sizeof qv), cn, qt);
                 char **deps = NULL;
                 int ndeps = 0;
                 attu_error e2;
@@ -1013,8 +1018,7 @@ static int view_dependencies(attu_session *s, attu_table *base, const attu_ast_s
                     len += (size_t)snprintf(detail + len, sizeof detail - len, "\n%s", e2.detail);
                 db_view_names_free(deps, ndeps);
             }
-            attu_error_set(err, "2BP01", 0, "cannot drop column %s of table %s because other objects depend on it", cn,
-                           base->name);
+            attu_error_set(err, "2BP01", 0, "cannot drop column %s of table %s because other objects depend on it", cn, qt);
             attu_error_set_detail(err, "%s", detail);
             attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
             rc = -1;
@@ -1038,7 +1042,9 @@ static int view_dependencies(attu_session *s, attu_table *base, const attu_ast_s
                     }
                     if (cb && cb->on_notice) {
                         char msg[200];
-                        if (total == 1) snprintf(msg, sizeof msg, "drop cascades to view %s", users[0]);
+                        char qv[2 * ATTU_NAME_MAX + 4];
+                        if (total == 1)
+                            snprintf(msg, sizeof msg, "drop cascades to view %s", db_quote_ident(users[0], qv, sizeof qv));
                         else snprintf(msg, sizeof msg, "drop cascades to %d other objects", total);
                         cb->on_notice(cb->ctx, "00000", msg);
                     }

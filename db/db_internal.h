@@ -214,6 +214,9 @@ int db_view_remove(attu_session *s, char **names, int n, attu_error *err);
  * another view), in creation order: *out (n_out names;
  * db_view_names_free). Call with the write lock held. */
 int db_view_column_users(attu_session *s, attu_table *t, int col, char ***out, int *nout, attu_error *err);
+/* name as PostgreSQL's quote_identifier writes it in messages: quoted
+ * unless all lower case letters, digits and '_' and no keyword. */
+const char *db_quote_ident(const char *name, char *out, size_t cap);
 /* ALTER TABLE ... RENAME COLUMN (col >= 0: t's column col to `to`) or
  * RENAME TO (col < 0: t to `to`): the views that read t, their query
  * text rewritten to the new name (*out: new views, n_out of them), or

@@ -25,6 +25,25 @@
 
 /* ---- dependencies ------------------------------------------------------- */
 
+const char *db_quote_ident(const char *name, char *out, size_t cap) {
+    bool plain = (name[0] >= 'a' && name[0] <= 'z') || name[0] == '_';
+    for (const char *p = name; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (plain && !attu_keyword_needs_quotes(name)) {
+        snprintf(out, cap, "%s", name);
+        return out;
+    }
+    size_t k = 0;
+    if (k + 1 < cap) out[k++] = '"';
+    for (const char *p = name; *p && k + 3 < cap; p++) {
+        if (*p == '"') out[k++] = '"';
+        out[k++] = *p;
+    }
+    if (k + 1 < cap) out[k++] = '"';
+    out[k] = '\0';
+    return out;
+}
+
 typedef struct name_set { char **v; int n, cap; bool oom; } name_set;
 
 static bool set_has(const name_set *s, const char *name) {
@@ -59,7 +78,9 @@ static int by_seq(const void *a, const void *b) {
 
 /* What a DETAIL line calls a relation: "table t", "view v". */
 static void kind_name(const attu_catalog *cat, const char *name, char *out, size_t cap) {
-    snprintf(out, cap, "%s %s", attu_views_find(attu_catalog_views(cat), name) ? "view" : "table", name);
+    char q[2 * ATTU_NAME_MAX + 4];
+    snprintf(out, cap, "%s %s", attu_views_find(attu_catalog_views(cat), name) ? "view" : "table",
+             db_quote_ident(name, q, sizeof q));
 }
 
 typedef struct dep_walk {
@@ -85,10 +106,10 @@ static void walk_dependents(dep_walk *w, const char *of) {
         const attu_view *v = w->order[i];
         if (!attu_view_reads(v, of) || named_by_drop(w, v->name) || set_has(&w->found, v->name)) continue;
         set_add(&w->found, v->name);
-        char what[160];
+        char what[160], qv[2 * ATTU_NAME_MAX + 4];
         kind_name(w->cat, of, what, sizeof what);
         int n = snprintf(w->detail + w->dlen, sizeof w->detail - w->dlen, "%sview %s depends on %s",
-                         w->dlen ? "\n" : "", v->name, what);
+                         w->dlen ? "\n" : "", db_quote_ident(v->name, qv, sizeof qv), what);
         if (n > 0) w->dlen = w->dlen + (size_t)n < sizeof w->detail ? w->dlen + (size_t)n : sizeof w->detail - 1;
         walk_dependents(w, v->name);
     }
@@ -110,8 +131,10 @@ int db_view_drop_dependents(attu_session *s, const char *kind, const char *const
     if (w.found.oom) { set_free(&w.found); return attu_error_oom(err); }
     if (!w.found.n) return 0;
     if (!cascade) {
+        char q[2 * ATTU_NAME_MAX + 4];
         if (n == 1)
-            attu_error_set(err, "2BP01", 0, "cannot drop %s %s because other objects depend on it", kind, names[0]);
+            attu_error_set(err, "2BP01", 0, "cannot drop %s %s because other objects depend on it", kind,
+                           db_quote_ident(names[0], q, sizeof q));
         else
             attu_error_set(err, "2BP01", 0, "cannot drop desired object(s) because other objects depend on them");
         attu_error_set_detail(err, "%s", w.detail);
@@ -121,7 +144,9 @@ int db_view_drop_dependents(attu_session *s, const char *kind, const char *const
     }
     if (cb && cb->on_notice) {
         char msg[200];
-        if (w.found.n == 1) snprintf(msg, sizeof msg, "drop cascades to view %s", w.found.v[0]);
+        char qv[2 * ATTU_NAME_MAX + 4];
+        if (w.found.n == 1)
+            snprintf(msg, sizeof msg, "drop cascades to view %s", db_quote_ident(w.found.v[0], qv, sizeof qv));
         else snprintf(msg, sizeof msg, "drop cascades to %d other objects", w.found.n);
         cb->on_notice(cb->ctx, "00000", msg);
     }

@@ -219,6 +219,19 @@ Test(alter, view_and_key_messages_as_postgresql) {
     expect_detail(s, "ALTER TABLE u ADD COLUMN d INTEGER DEFAULT 5 UNIQUE", "23505",
                   "could not create unique index \"u_d_key\"", "Key (d)=(5) is duplicated.", NULL);
     cr_assert_str_eq(tdb_rows(s, "SELECT * FROM u ORDER BY a"), "1|1.2\n2|1.4\n3|2.0\n");
+
+    /* relations quoted as PostgreSQL's quote_identifier quotes them */
+    tdb_exec_ok(s, "CREATE TABLE \"T2\" (\"Y\" INTEGER)");
+    tdb_exec_ok(s, "CREATE VIEW \"V\" AS SELECT \"Y\" FROM \"T2\"");
+    expect_detail(s, "ALTER TABLE \"T2\" DROP COLUMN \"Y\"", "2BP01",
+                  "cannot drop column Y of table \"T2\" because other objects depend on it",
+                  "view \"V\" depends on column Y of table \"T2\"", NULL);
+    expect_detail(s, "ALTER TABLE \"T2\" ALTER \"Y\" TYPE TEXT", "0A000", "cannot alter type of a column used by a view or rule",
+                  "rule _RETURN on view \"V\" depends on column \"Y\"", NULL);
+    tdb_exec(s, "ALTER TABLE \"T2\" DROP COLUMN \"Y\" CASCADE", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    cr_expect(strstr(r.notices, "drop cascades to view \"V\""), "%s", r.notices);
+    tres_free(&r);
 }
 
 /* Sequences, constraints and views an ALTER changed are saved with it; a
