@@ -65,6 +65,7 @@ typedef struct draft_col {
     attu_column    *col;
     int             from, orig;
     char           *dflt;   /* DEFAULT text (malloc'd) or NULL */
+    char            identity;   /* 'a' / 'd': an identity column's (0: none) */
 } draft_col;
 
 typedef struct draft {
@@ -300,6 +301,7 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
     }
     c.def.not_null = cd->not_null || owned;
     c.def.primary_key = cd->primary_key;
+    c.identity = serial ? 0 : cd->identity;
     bool null_default = cd->default_ && cd->default_->kind == ATTU_EXPR_LITERAL &&
                         cd->default_->u.literal.kind == ATTU_LIT_NULL;
     attu_result *v = NULL;
@@ -317,7 +319,19 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
             return -1;
         c.col = number_rows(d, &c, err);
     } else {
-        if (cd->default_ && !null_default) {
+        char *seq = cd->default_ ? db_nextval_default_name(cd->default_) : NULL;
+        if (seq) {
+            /* DEFAULT nextval('s'): as PostgreSQL evaluates a volatile
+             * DEFAULT, once per row, in row order */
+            bool exists = db_sequence_exists(d->s->db, seq);
+            if (!exists) attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", seq);
+            free(seq);
+            if (!exists || db_sequence_default_text(d->s, cd->default_, &c.def, &c.dflt, err) < 0) {
+                err->position = 0;
+                return -1;
+            }
+            c.col = number_rows(d, &c, err);
+        } else if (cd->default_ && !null_default) {
             /* checked as CREATE TABLE checks it, then evaluated once:
              * every existing row takes that value (PostgreSQL evaluates it
              * even for an empty table: DEFAULT 1 / 0 is 22012 there too) */
@@ -328,7 +342,7 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
                 return -1;
             }
         }
-        c.col = build_column(&c.def, table, v ? v->cols[0] : NULL, d->base->nrows, err);
+        if (!c.col) c.col = build_column(&c.def, table, v ? v->cols[0] : NULL, d->base->nrows, err);
     }
     attu_result_free(v);
     if (!c.col) { free(c.dflt); return -1; }
@@ -689,6 +703,16 @@ static int drop_constraint(draft *d, const attu_ast_alter_cmd *cmd, attu_error *
     return 0;
 }
 
+/* 42601 for SET / DROP DEFAULT and DROP NOT NULL of an identity column:
+ * its DEFAULT and NOT NULL are the identity's, as PostgreSQL says. */
+static int identity_column(const draft *d, int c, bool hint, attu_error *err) {
+    if (!d->cols[c].identity) return 0;
+    attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "column \"%s\" of relation \"%s\" is an identity column",
+                   d->cols[c].def.name, d->base->name);
+    if (hint) attu_error_set_hint(err, "Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.");
+    return -1;
+}
+
 static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
     int c;
     switch (cmd->kind) {
@@ -716,10 +740,10 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         snprintf(d->cols[c].def.name, sizeof d->cols[c].def.name, "%s", cmd->new_name);
         return 0;
     case ATTU_ALTER_SET_DEFAULT:
-        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        if ((c = need_column(d, cmd->column, err)) < 0 || identity_column(d, c, false, err)) return -1;
         return set_default(d, c, cmd, err);
     case ATTU_ALTER_DROP_DEFAULT:
-        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        if ((c = need_column(d, cmd->column, err)) < 0 || identity_column(d, c, true, err)) return -1;
         free(d->cols[c].dflt);
         d->cols[c].dflt = NULL;
         return 0;
@@ -728,7 +752,7 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         d->cols[c].def.not_null = true;   /* checked at the end */
         return 0;
     case ATTU_ALTER_DROP_NOT_NULL:
-        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        if ((c = need_column(d, cmd->column, err)) < 0 || identity_column(d, c, false, err)) return -1;
         if (in_primary_key(d, c))
             return attu_error_set(err, "42P16", 0, "column \"%s\" is in a primary key", d->cols[c].def.name);
         d->cols[c].def.not_null = false;
@@ -1168,6 +1192,7 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         c->from = c->orig = i;
         const char *dflt = attu_catalog_default(s->db->cat, base->name, i);
         if (dflt && !(c->dflt = strdup(dflt))) { attu_error_oom(err); goto out; }
+        c->identity = db_sequence_identity(s, base->name, base->defs[i].name);
     }
     for (int pass = 0; pass < 6; pass++)
         for (int i = 0; i < st->u.alter_table.ncmds; i++)

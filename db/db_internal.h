@@ -327,6 +327,9 @@ char *db_default_sequence(const char *sql);
  * integer type). */
 int db_sequence_default_text(attu_session *s, const attu_ast_expr *e, const attu_column_def *def, char **out,
                              attu_error *err);
+/* The sequence a DEFAULT written as e draws from when e is nextval of a
+ * constant name (malloc'd, folded as the binder folds it), else NULL. */
+char *db_nextval_default_name(const attu_ast_expr *e);
 /* The DEFAULTs of base's columns cols[0..m) (each a nextval default) for
  * nrows rows: out[j] gets nrows values of column cols[j]'s type, drawn row
  * by row. The values drawn stay drawn when it fails (2200H, 22003). */

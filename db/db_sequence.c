@@ -396,6 +396,12 @@ static bool is_nextval_default(const attu_ast_expr *e, const attu_ast_expr **lit
 
 static bool int_type(attu_type_id t) { return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64; }
 
+char *db_nextval_default_name(const attu_ast_expr *e) {
+    const attu_ast_expr *lit;
+    if (!is_nextval_default(e, &lit)) return NULL;
+    return fold_name(lit->u.literal.text, lit->u.literal.len, false);
+}
+
 int db_sequence_default_text(attu_session *s, const attu_ast_expr *e, const attu_column_def *def, char **out,
                              attu_error *err) {
     *out = NULL;
