@@ -6,9 +6,21 @@
  *     ALTER TABLE [IF EXISTS] t RENAME TO u
  *
  * with the actions ADD [COLUMN] [IF NOT EXISTS] c type [NOT NULL | NULL |
- * DEFAULT e], DROP [COLUMN] [IF EXISTS] c [CASCADE | RESTRICT], ALTER
- * [COLUMN] c SET DEFAULT e / DROP DEFAULT / SET NOT NULL / DROP NOT NULL /
- * [SET DATA] TYPE type [USING e].
+ * DEFAULT e | PRIMARY KEY | UNIQUE | GENERATED ... AS IDENTITY], DROP
+ * [COLUMN] [IF EXISTS] c [CASCADE | RESTRICT], ALTER [COLUMN] c SET
+ * DEFAULT e / DROP DEFAULT / SET NOT NULL / DROP NOT NULL / [SET DATA]
+ * TYPE type [USING e], ADD [CONSTRAINT n] PRIMARY KEY / UNIQUE (cols),
+ * DROP CONSTRAINT [IF EXISTS] n.
+ *
+ * What else holds the table comes along, as in PostgreSQL: the owned
+ * sequences of serial and identity columns follow renames, go with their
+ * column and are made by ADD COLUMN (numbering the rows); PRIMARY KEY /
+ * UNIQUE constraints follow their columns and are checked over the final
+ * rows when new or when a key column was converted; views block a drop or
+ * a type change of a column they use (found by binding the view with the
+ * column hidden) and follow a rename by having their text rewritten
+ * (db_view.c). A failed statement puts the sequences (a snapshot) and the
+ * views back as they were.
  *
  * As every writer of a table (table.h), ALTER builds a new version beside
  * the old one under the write lock and swaps it in only once every action
