@@ -6,9 +6,21 @@
  *     ALTER TABLE [IF EXISTS] t RENAME TO u
  *
  * with the actions ADD [COLUMN] [IF NOT EXISTS] c type [NOT NULL | NULL |
- * DEFAULT e], DROP [COLUMN] [IF EXISTS] c [CASCADE | RESTRICT], ALTER
- * [COLUMN] c SET DEFAULT e / DROP DEFAULT / SET NOT NULL / DROP NOT NULL /
- * [SET DATA] TYPE type [USING e].
+ * DEFAULT e | PRIMARY KEY | UNIQUE | GENERATED ... AS IDENTITY], DROP
+ * [COLUMN] [IF EXISTS] c [CASCADE | RESTRICT], ALTER [COLUMN] c SET
+ * DEFAULT e / DROP DEFAULT / SET NOT NULL / DROP NOT NULL / [SET DATA]
+ * TYPE type [USING e], ADD [CONSTRAINT n] PRIMARY KEY / UNIQUE (cols),
+ * DROP CONSTRAINT [IF EXISTS] n.
+ *
+ * What else holds the table comes along, as in PostgreSQL: the owned
+ * sequences of serial and identity columns follow renames, go with their
+ * column and are made by ADD COLUMN (numbering the rows); PRIMARY KEY /
+ * UNIQUE constraints follow their columns and are checked over the final
+ * rows when new or when a key column was converted; views block a drop or
+ * a type change of a column they use (found by binding the view with the
+ * column hidden) and follow a rename by having their text rewritten
+ * (db_view.c). A failed statement puts the sequences (a snapshot) and the
+ * views back as they were.
  *
  * As every writer of a table (table.h), ALTER builds a new version beside
  * the old one under the write lock and swaps it in only once every action
@@ -43,6 +55,7 @@
  * its result's columns changed.
  */
 #include "db/db_internal.h"
+#include "db/db_unique.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,6 +63,7 @@
 #include <string.h>
 
 #include "engine/storage.h"
+#include "engine/view.h"
 #include "engine/table_rewrite.h"
 #include "planner/binder.h"
 #include "planner/lower.h"
@@ -63,6 +77,7 @@ typedef struct draft_col {
     attu_column    *col;
     int             from, orig;
     char           *dflt;   /* DEFAULT text (malloc'd) or NULL */
+    char            identity;   /* 'a' / 'd': an identity column's (0: none) */
 } draft_col;
 
 typedef struct draft {
@@ -72,6 +87,13 @@ typedef struct draft {
     draft_col         *cols;
     int                n, cap;
     const attu_exec_callbacks *cb;
+    /* the PRIMARY KEY / UNIQUE constraints ADD COLUMN made (draft column
+     * indexes: the columns they name come after every drop) */
+    attu_unique       *added;
+    int                nadded, added_cap;
+    /* the table's constraints DROP CONSTRAINT drops (catalog order) */
+    bool              *dropped;
+    int                ndropped;
 } draft;
 
 static void col_release(draft_col *c) {
@@ -84,6 +106,8 @@ static void col_release(draft_col *c) {
 static void draft_free(draft *d) {
     for (int i = 0; i < d->n; i++) col_release(&d->cols[i]);
     free(d->cols);
+    free(d->added);
+    free(d->dropped);
 }
 
 static int find(const draft *d, const char *name) {
@@ -161,48 +185,177 @@ static void detach_table(attu_table *t) {
 
 /* ---- ADD COLUMN ------------------------------------------------------------------------ */
 
+/* Whether the table has a primary key: one of its constraints, one this
+ * statement added, or a column declared PRIMARY KEY. */
+static bool has_primary_key(const draft *d) {
+    int nu = 0;
+    const attu_unique *u = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
+    for (int k = 0; k < nu; k++) if (u[k].primary && !(k < d->ndropped && d->dropped[k])) return true;
+    for (int k = 0; k < d->nadded; k++) if (d->added[k].primary) return true;
+    for (int i = 0; i < d->n; i++) if (d->cols[i].def.primary_key) return true;
+    return false;
+}
+
+/* A serial or identity column's values for the table's rows: its new
+ * sequence's numbers, drawn in row order as PostgreSQL's rewrite of the
+ * table draws them. The sequence is undone with the statement should it
+ * fail (db_exec_alter's snapshot). */
+static attu_column *number_rows(draft *d, const draft_col *c, attu_error *err) {
+    size_t n = d->base->nrows;
+    if (!n) return build_column(&c->def, d->base->name, NULL, 0, err);
+    char *name = db_default_sequence(c->dflt);
+    int64_t *v = malloc(sizeof *v * n);
+    attu_column *src = NULL, *out = NULL;
+    if (!name || !v) { attu_error_oom(err); goto done; }
+    if (db_sequence_draw(d->s, &name, 1, n, v, err)) goto done;
+    if (!(src = attu_column_new(c->def.type, n, err))) goto done;
+    src->length = n;
+    for (size_t r = 0; r < n; r++)
+        if (db_sequence_store(src, r, v[r], err)) goto done;
+    out = build_column(&c->def, d->base->name, src, n, err);
+done:
+    attu_column_free(src);
+    free(v);
+    free(name);
+    return out;
+}
+
+/* A new constraint over draft columns cols[0..n): name given (42P07 when
+ * a relation has it) or chosen as PostgreSQL chooses it. */
+static int push_key(draft *d, bool primary, const char *name, const int *cols, int n, attu_error *err) {
+    if (d->nadded == d->added_cap) {
+        int nc = d->added_cap ? d->added_cap * 2 : 4;
+        attu_unique *p = realloc(d->added, sizeof *p * (size_t)nc);
+        if (!p) return attu_error_oom(err);
+        d->added = p;
+        d->added_cap = nc;
+    }
+    attu_unique *u = &d->added[d->nadded];
+    memset(u, 0, sizeof *u);
+    u->primary = primary;
+    u->ncols = n;
+    memcpy(u->cols, cols, sizeof *cols * (size_t)n);
+    if (name) {
+        /* the name of a constraint this statement drops is free again
+         * (the one relation namespace holds it only once) */
+        int nu = 0;
+        bool freed = false;
+        const attu_unique *old = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
+        for (int k = 0; k < nu && k < d->ndropped; k++) freed |= d->dropped[k] && !strcmp(old[k].name, name);
+        bool taken = false;
+        for (int k = 0; k < d->nadded; k++) taken |= !strcmp(d->added[k].name, name);
+        if (taken || (!freed && (db_unique_name_taken(d->s->db->cat, d->base->name, d->added, d->nadded, name) ||
+                                 db_relation_exists(d->s->db, name))))
+            return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
+        snprintf(u->name, sizeof u->name, "%s", name);
+    } else {
+        attu_column_def *defs = calloc((size_t)d->n + 1, sizeof *defs);
+        if (!defs) return attu_error_oom(err);
+        for (int i = 0; i < d->n; i++) defs[i] = d->cols[i].def;
+        db_unique_choose_name(d->s->db->cat, d->base->name, defs, u, d->added, d->nadded);
+        free(defs);
+    }
+    d->nadded++;
+    return 0;
+}
+
+/* The PRIMARY KEY / UNIQUE constraints written on new column ci, checked
+ * with the others once every action has run. */
+static int add_constraints(draft *d, const attu_ast_column_def *cd, int ci, attu_error *err) {
+    for (int k = 0; k < cd->nuniques; k++) {
+        const attu_ast_unique_def *ud = &cd->uniques[k];
+        int same = -1;
+        for (int j = 0; j < d->nadded && same < 0; j++)
+            if (d->added[j].ncols == 1 && d->added[j].cols[0] == ci) same = j;
+        if (same >= 0) {   /* UNIQUE PRIMARY KEY: one constraint, as PostgreSQL merges them */
+            d->added[same].primary |= ud->primary;
+            continue;
+        }
+        if (push_key(d, ud->primary, ud->name, &ci, 1, err)) return -1;
+    }
+    return 0;
+}
+
 static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
     const attu_ast_column_def *cd = &cmd->def;
+    const char *table = d->base->name;
     if (find(d, cd->name) >= 0) {
         if (cmd->if_exists) {
             notice(d, ATTU_SQLSTATE_DUPLICATE_COLUMN, "column \"%s\" of relation \"%s\" already exists, skipping",
-                   cd->name, d->base->name);
+                   cd->name, table);
             return 0;
         }
         return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, 0, "column \"%s\" of relation \"%s\" already exists",
-                              cd->name, d->base->name);
+                              cd->name, table);
     }
-    if (cd->primary_key) {
-        for (int i = 0; i < d->n; i++)
-            if (d->cols[i].def.primary_key)
-                return attu_error_set(err, "42P16", 0, "multiple primary keys for table \"%s\" are not allowed",
-                                      d->base->name);
-        /* (a new key would have to be checked for duplicates: UNIQUE and
-         * PRIMARY KEY enforcement is not ALTER's to add) */
-        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, cmd->position,
-                              "ALTER TABLE ... ADD COLUMN ... PRIMARY KEY is not supported");
-    }
+    if (cd->primary_key && has_primary_key(d))
+        return attu_error_set(err, "42P16", 0, "multiple primary keys for table \"%s\" are not allowed", table);
     draft_col c;
     memset(&c, 0, sizeof c);
     c.from = c.orig = -1;
     snprintf(c.def.name, sizeof c.def.name, "%s", cd->name);
-    if (db_column_type(&cd->type, &c.def.type, err)) return -1;
-    c.def.not_null = cd->not_null;
+    /* serial and identity columns, checked as CREATE TABLE checks them */
+    attu_type_id serial = db_serial_type(cd->type.name, cd->type.precision);
+    if (serial) c.def.type = attu_type_make(serial);
+    else if (db_column_type(&cd->type, &c.def.type, err)) return -1;
+    char owned = serial ? 's' : cd->identity;
+    if (owned) {
+        if (serial && cd->default_)
+            return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0,
+                                  "multiple default values specified for column \"%s\" of table \"%s\"", cd->name, table);
+        if (cd->default_ || (serial && cd->identity))
+            return attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0,
+                                  "both default and identity specified for column \"%s\" of table \"%s\"", cd->name, table);
+        attu_type_id t = c.def.type.id;
+        if (attu_type_is_array(c.def.type) || (t != ATTU_TYPE_INT16 && t != ATTU_TYPE_INT32 && t != ATTU_TYPE_INT64))
+            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                                  "identity column type must be smallint, integer, or bigint");
+    }
+    c.def.not_null = cd->not_null || owned;
+    c.def.primary_key = cd->primary_key;
+    c.identity = serial ? 0 : cd->identity;
     bool null_default = cd->default_ && cd->default_->kind == ATTU_EXPR_LITERAL &&
                         cd->default_->u.literal.kind == ATTU_LIT_NULL;
     attu_result *v = NULL;
-    if (cd->default_ && !null_default) {
-        /* checked as CREATE TABLE checks it, then evaluated once: every
-         * existing row takes that value (PostgreSQL evaluates it even for
-         * an empty table: DEFAULT 1 / 0 is 22012 there too) */
-        if (!(c.dflt = db_check_default(d->s, d->sql, cd, &c.def, err)) ||
-            db_eval_default(d->s, c.dflt, &c.def, d->base->name, &v, err)) {
-            err->position = 0;   /* PostgreSQL gives ALTER's DEFAULT errors none */
-            free(c.dflt);
-            return -1;
+    if (owned) {
+        attu_sequence_options o = cd->identity_options;
+        if (cd->identity_as.name) {
+            attu_type at;
+            if (attu_type_from_name(cd->identity_as.name, cd->identity_as.precision, cd->identity_as.scale, &at, err)) {
+                err->position = cd->identity_as.position;
+                return -1;
+            }
+            o.type = at.id;
         }
+        if (db_sequence_create_owned(d->s, table, cd->name, c.def.type.id, serial ? 0 : cd->identity, &o, &c.dflt, err))
+            return -1;
+        c.col = number_rows(d, &c, err);
+    } else {
+        char *seq = cd->default_ ? db_nextval_default_name(cd->default_) : NULL;
+        if (seq) {
+            /* DEFAULT nextval('s'): as PostgreSQL evaluates a volatile
+             * DEFAULT, once per row, in row order */
+            bool exists = db_sequence_exists(d->s->db, seq);
+            if (!exists) attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", seq);
+            free(seq);
+            if (!exists || db_sequence_default_text(d->s, cd->default_, &c.def, &c.dflt, err) < 0) {
+                err->position = 0;
+                return -1;
+            }
+            c.col = number_rows(d, &c, err);
+        } else if (cd->default_ && !null_default) {
+            /* checked as CREATE TABLE checks it, then evaluated once:
+             * every existing row takes that value (PostgreSQL evaluates it
+             * even for an empty table: DEFAULT 1 / 0 is 22012 there too) */
+            if (!(c.dflt = db_check_default(d->s, d->sql, cd, &c.def, err)) ||
+                     db_eval_default(d->s, c.dflt, &c.def, table, &v, err)) {
+                err->position = 0;   /* PostgreSQL gives ALTER's DEFAULT errors none */
+                free(c.dflt);
+                return -1;
+            }
+        }
+        if (!c.col) c.col = build_column(&c.def, table, v ? v->cols[0] : NULL, d->base->nrows, err);
     }
-    c.col = build_column(&c.def, d->base->name, v ? v->cols[0] : NULL, d->base->nrows, err);
     attu_result_free(v);
     if (!c.col) { free(c.dflt); return -1; }
     if (d->n == d->cap) {
@@ -213,7 +366,7 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
         d->cap = nc;
     }
     d->cols[d->n++] = c;
-    return 0;
+    return cd->nuniques ? add_constraints(d, cd, d->n - 1, err) : 0;
 }
 
 /* ---- ALTER COLUMN ... TYPE --------------------------------------------------------------- */
@@ -317,7 +470,15 @@ static attu_column *convert(draft *d, int c, const attu_ast_alter_cmd *cmd, attu
         p->names[i] = lp->names[i];
     }
     p->est_rows = lp->est_rows;
-    if (d->cols[c].dflt && !(*dflt = convert_default(d, c, to, err))) goto done;
+    if (d->cols[c].dflt) {
+        /* a serial column's nextval DEFAULT stays as it is (its sequence
+         * keeps its type, as PostgreSQL's does): binding it would draw */
+        char *seq = db_default_sequence(d->cols[c].dflt);
+        if (seq) *dflt = strdup(d->cols[c].dflt);
+        else *dflt = convert_default(d, c, to, err);
+        free(seq);
+        if (!*dflt) { if (!err->set) attu_error_oom(err); goto done; }
+    }
     lp = attu_rewrite(pa, p, err);
     attu_stage *st = lp ? attu_lower(lp, err) : NULL;
     if (!st) goto done;
@@ -437,6 +598,24 @@ static int alter_type(draft *d, int c, const attu_ast_alter_cmd *cmd, attu_error
     attu_type to;
     if (db_column_type(&cmd->type, &to, err)) { err->position = 0; return -1; }
     if (cmd->expr && db_check_transform_expr(cmd->expr, err)) return -1;
+    bool int_to = !attu_type_is_array(to) &&
+                  (to.id == ATTU_TYPE_INT16 || to.id == ATTU_TYPE_INT32 || to.id == ATTU_TYPE_INT64);
+    const char *orig_name = d->base->defs[dc->orig].name;
+    char identity = db_sequence_identity(d->s, d->base->name, orig_name);
+    if (identity && !int_to)
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                              "identity column type must be smallint, integer, or bigint");
+    char *seq = dc->dflt ? db_default_sequence(dc->dflt) : NULL;
+    bool draws = seq != NULL;
+    free(seq);
+    if (draws && !int_to)
+        /* (attu draws nextval DEFAULTs into integer columns only) */
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                              "ALTER TABLE ... TYPE of column \"%s\", whose DEFAULT is nextval(), to a type other than "
+                              "smallint, integer or bigint is not supported", dc->def.name);
+    /* an identity column's sequence takes the new type, as PostgreSQL's
+     * does, before the rows are converted (undone with the statement) */
+    if (identity && db_sequence_retype_identity(d->s, d->base->name, orig_name, to.id, err)) return -1;
     char *dflt = NULL;
     attu_column *col = convert(d, c, cmd, to, &dflt, err);
     if (!col) return -1;
@@ -475,9 +654,75 @@ static bool in_primary_key(const draft *d, int c) {
     int nu = 0;
     const attu_unique *u = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
     for (int k = 0; k < nu; k++)
-        for (int j = 0; u[k].primary && j < u[k].ncols; j++)
+        for (int j = 0; u[k].primary && !(k < d->ndropped && d->dropped[k]) && j < u[k].ncols; j++)
             if (u[k].cols[j] == d->cols[c].orig) return true;
+    for (int k = 0; k < d->nadded; k++)
+        for (int j = 0; d->added[k].primary && j < d->added[k].ncols; j++)
+            if (d->added[k].cols[j] == c) return true;
     return false;
+}
+
+/* ALTER TABLE ... ADD [CONSTRAINT name] PRIMARY KEY (cols) / UNIQUE
+ * (cols): the key's columns (of the table as the earlier passes left
+ * it), NOT NULL for a primary key's (checked on the final rows), the
+ * constraint named as CREATE TABLE names it and checked over the rows
+ * once every action has run. */
+static int add_constraint(draft *d, const attu_ast_unique_def *k, attu_error *err) {
+    if (k->columns.n > ATTU_INDEX_MAX_KEYS)
+        return attu_error_set(err, "54011", 0, "cannot use more than %d columns in an index", ATTU_INDEX_MAX_KEYS);
+    if (k->primary && has_primary_key(d))
+        return attu_error_set(err, "42P16", 0, "multiple primary keys for table \"%s\" are not allowed", d->base->name);
+    int cols[ATTU_INDEX_MAX_KEYS];
+    for (int j = 0; j < k->columns.n; j++) {
+        int c = find(d, k->columns.items[j]);
+        if (c < 0) return need_column(d, k->columns.items[j], err);
+        for (int i = 0; i < j; i++)
+            if (cols[i] == c)
+                return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_COLUMN, k->position, "column \"%s\" appears twice in %s constraint",
+                                      d->cols[c].def.name, k->primary ? "primary key" : "unique");
+        cols[j] = c;
+    }
+    if (k->primary)
+        for (int j = 0; j < k->columns.n; j++) d->cols[cols[j]].def.not_null = true;
+    return push_key(d, k->primary, k->name, cols, k->columns.n, err);
+}
+
+/* ALTER TABLE ... DROP CONSTRAINT [IF EXISTS] name: one of the table's
+ * PRIMARY KEY / UNIQUE constraints. As in PostgreSQL 15 a primary key's
+ * columns stay NOT NULL. */
+static int drop_constraint(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
+    int nu = 0;
+    const attu_unique *u = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
+    int k = 0;
+    while (k < nu && (strcmp(u[k].name, cmd->column) || (k < d->ndropped && d->dropped[k]))) k++;
+    if (k == nu) {
+        if (cmd->if_exists) {
+            notice(d, "00000", "constraint \"%s\" of relation \"%s\" does not exist, skipping", cmd->column, d->base->name);
+            return 0;
+        }
+        return attu_error_set(err, "42704", 0, "constraint \"%s\" of relation \"%s\" does not exist", cmd->column,
+                              d->base->name);
+    }
+    if (!d->dropped) {
+        if (!(d->dropped = calloc((size_t)nu, sizeof *d->dropped))) return attu_error_oom(err);
+        d->ndropped = nu;
+    }
+    d->dropped[k] = true;
+    /* (a column declared PRIMARY KEY is the key no longer) */
+    for (int j = 0; u[k].primary && j < u[k].ncols; j++)
+        for (int i = 0; i < d->n; i++)
+            if (d->cols[i].orig == u[k].cols[j]) d->cols[i].def.primary_key = false;
+    return 0;
+}
+
+/* 42601 for SET / DROP DEFAULT and DROP NOT NULL of an identity column:
+ * its DEFAULT and NOT NULL are the identity's, as PostgreSQL says. */
+static int identity_column(const draft *d, int c, bool hint, attu_error *err) {
+    if (!d->cols[c].identity) return 0;
+    attu_error_set(err, ATTU_SQLSTATE_SYNTAX, 0, "column \"%s\" of relation \"%s\" is an identity column",
+                   d->cols[c].def.name, d->base->name);
+    if (hint) attu_error_set_hint(err, "Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.");
+    return -1;
 }
 
 static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
@@ -507,10 +752,10 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         snprintf(d->cols[c].def.name, sizeof d->cols[c].def.name, "%s", cmd->new_name);
         return 0;
     case ATTU_ALTER_SET_DEFAULT:
-        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        if ((c = need_column(d, cmd->column, err)) < 0 || identity_column(d, c, false, err)) return -1;
         return set_default(d, c, cmd, err);
     case ATTU_ALTER_DROP_DEFAULT:
-        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        if ((c = need_column(d, cmd->column, err)) < 0 || identity_column(d, c, true, err)) return -1;
         free(d->cols[c].dflt);
         d->cols[c].dflt = NULL;
         return 0;
@@ -519,7 +764,7 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         d->cols[c].def.not_null = true;   /* checked at the end */
         return 0;
     case ATTU_ALTER_DROP_NOT_NULL:
-        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        if ((c = need_column(d, cmd->column, err)) < 0 || identity_column(d, c, false, err)) return -1;
         if (in_primary_key(d, c))
             return attu_error_set(err, "42P16", 0, "column \"%s\" is in a primary key", d->cols[c].def.name);
         d->cols[c].def.not_null = false;
@@ -527,6 +772,10 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
     case ATTU_ALTER_TYPE:
         if ((c = need_column(d, cmd->column, err)) < 0) return -1;
         return alter_type(d, c, cmd, err);
+    case ATTU_ALTER_ADD_CONSTRAINT:
+        return add_constraint(d, cmd->key, err);
+    case ATTU_ALTER_DROP_CONSTRAINT:
+        return drop_constraint(d, cmd, err);
     case ATTU_ALTER_RENAME_TABLE:
         break;
     }
@@ -535,17 +784,20 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
 
 /* PostgreSQL runs the actions of one statement in passes, each pass in
  * written order (tablecmds.c's AT_PASS_*): what drops (columns, DEFAULTs,
- * NOT NULLs), then the type changes, the new columns, SET NOT NULL and
- * last SET DEFAULT. So SET DEFAULT 3, DROP DEFAULT leaves the DEFAULT 3,
+ * NOT NULLs, constraints), then the type changes, the new columns, SET
+ * NOT NULL, the new PRIMARY KEY / UNIQUE constraints and last SET
+ * DEFAULT. So SET DEFAULT 3, DROP DEFAULT leaves the DEFAULT 3,
  * ADD c, ALTER c SET NOT NULL works, and ALTER c TYPE ..., DROP c finds no
  * c to convert. */
 static int pass_of(const attu_ast_alter_cmd *cmd) {
     switch (cmd->kind) {
-    case ATTU_ALTER_DROP_COLUMN: case ATTU_ALTER_DROP_DEFAULT: case ATTU_ALTER_DROP_NOT_NULL: return 0;
+    case ATTU_ALTER_DROP_COLUMN: case ATTU_ALTER_DROP_DEFAULT: case ATTU_ALTER_DROP_NOT_NULL:
+    case ATTU_ALTER_DROP_CONSTRAINT: return 0;
     case ATTU_ALTER_TYPE: return 1;
     case ATTU_ALTER_ADD_COLUMN: return 2;
     case ATTU_ALTER_SET_NOT_NULL: return 3;
-    default: return 4;
+    case ATTU_ALTER_ADD_CONSTRAINT: return 4;
+    default: return 5;
     }
 }
 
@@ -568,33 +820,76 @@ static int check_not_null(const draft *d, attu_error *err) {
 
 /* ---- the statement ------------------------------------------------------------------------ */
 
-/* Saves the new version and puts it in the catalog with its DEFAULTs; the
- * columns it took from base leave base, which is freed. */
-static int commit_draft(draft *d, attu_table *base, attu_error *err) {
-    attu_session *s = d->s;
-    attu_table *t = draft_table(d, err);
-    const char **dflt = calloc((size_t)d->n + 1, sizeof *dflt);
-    if (!t || !dflt) { detach_table(t); free(dflt); return attu_error_oom(err); }
-    for (int i = 0; i < d->n; i++) dflt[i] = d->cols[i].dflt;
-    /* the PRIMARY KEY / UNIQUE constraints follow their columns to their
-     * new places; one that loses a column goes, as PostgreSQL drops the
-     * index of a dropped column */
-    int nu = 0, nkeep = 0;
-    const attu_unique *u = attu_catalog_uniques(s->db->cat, base->name, &nu);
-    attu_unique *keep = nu ? calloc((size_t)nu, sizeof *keep) : NULL;
-    if (nu && !keep) { detach_table(t); free(dflt); return attu_error_oom(err); }
+/* The PRIMARY KEY / UNIQUE constraints of the new version, over its
+ * columns: the table's that keep every column (they follow their columns
+ * to their new places; one that loses a column goes, as PostgreSQL drops
+ * the index of a dropped column), then those ADD COLUMN made. *check[k]:
+ * whether constraint k must be checked over the rows (a new one, or one
+ * a key column of which was converted: PostgreSQL rebuilds its index). */
+static int final_constraints(const draft *d, attu_unique **out, int *nout, bool **check, attu_error *err) {
+    int nu = 0, n = 0;
+    const attu_unique *u = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
+    attu_unique *keep = calloc((size_t)(nu + d->nadded) + 1, sizeof *keep);
+    bool *chk = calloc((size_t)(nu + d->nadded) + 1, sizeof *chk);
+    if (!keep || !chk) { free(keep); free(chk); return attu_error_oom(err); }
     for (int k = 0; k < nu; k++) {
+        if (k < d->ndropped && d->dropped[k]) continue;
         attu_unique x = u[k];
-        bool whole = true;
+        bool whole = true, converted = false;
         for (int j = 0; j < x.ncols && whole; j++) {
             int to = -1;
             for (int i = 0; i < d->n && to < 0; i++)
                 if (d->cols[i].orig == u[k].cols[j]) to = i;
             whole = to >= 0;
             x.cols[j] = to;
+            if (whole && d->cols[to].from < 0) converted = true;
         }
-        if (whole) keep[nkeep++] = x;
+        if (!whole) continue;
+        chk[n] = converted;
+        keep[n++] = x;
     }
+    for (int k = 0; k < d->nadded; k++) {
+        chk[n] = true;
+        keep[n++] = d->added[k];
+    }
+    *out = keep;
+    *nout = n;
+    if (check) *check = chk;
+    else free(chk);
+    return 0;
+}
+
+/* 23505 when a constraint to check holds a key twice (the statement
+ * changes nothing then), in PostgreSQL's words for building an index. */
+static int check_keys(const draft *d, attu_error *err) {
+    attu_unique *keep = NULL;
+    bool *chk = NULL;
+    int n = 0;
+    if (final_constraints(d, &keep, &n, &chk, err)) return -1;
+    int m = 0;
+    for (int k = 0; k < n; k++) if (chk[k]) keep[m++] = keep[k];
+    int rc = 0;
+    if (m && d->base->nrows) {
+        attu_table *t = draft_table(d, err);
+        rc = t ? db_unique_check_index(d->s, t, keep, m, err) : -1;
+        detach_table(t);
+    }
+    free(keep);
+    free(chk);
+    return rc;
+}
+
+/* Saves the new version and puts it in the catalog with its DEFAULTs and
+ * constraints; the columns it took from base leave base, which is freed. */
+static int commit_draft(draft *d, attu_table *base, attu_error *err) {
+    attu_session *s = d->s;
+    attu_table *t = draft_table(d, err);
+    const char **dflt = calloc((size_t)d->n + 1, sizeof *dflt);
+    if (!t || !dflt) { detach_table(t); free(dflt); return attu_error_oom(err); }
+    for (int i = 0; i < d->n; i++) dflt[i] = d->cols[i].dflt;
+    int nkeep = 0;
+    attu_unique *keep = NULL;
+    if (final_constraints(d, &keep, &nkeep, NULL, err)) { detach_table(t); free(dflt); return -1; }
     if ((s->db->data_dir && attu_storage_save_table_schema(s->db->data_dir, t, dflt, keep, nkeep, err)) ||
         attu_catalog_set_defaults(s->db->cat, base->name, d->n, dflt, err) ||
         attu_catalog_set_uniques(s->db->cat, base->name, keep, nkeep, err)) {
@@ -626,6 +921,9 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     int nu = 0;
     const attu_unique *u = attu_catalog_uniques(s->db->cat, base->name, &nu);
     int ncols = base->ncols;   /* (base goes before the end) */
+    attu_view **views = NULL;
+    int nviews = 0;
+    bool installed = false;
     attu_table *t = calloc(1, sizeof *t);
     char **dflt = calloc((size_t)ncols + 1, sizeof *dflt);
     int rc = -1;
@@ -643,6 +941,25 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
         t->cols[i] = base->cols[i];
         const char *d = attu_catalog_default(s->db->cat, base->name, i);
         if (d && !(dflt[i] = strdup(d))) { attu_error_oom(err); goto out; }
+    }
+    /* the views that read it follow it (their text rewritten, or 0A000),
+     * put in place first and put back should the rename fail */
+    if (db_view_follow_rename(s, base, -1, to, &views, &nviews, err)) goto out;
+    if (nviews && db_view_install(s, views, nviews, err)) {
+        for (int i = 0; i < nviews; i++) attu_view_free(views[i]);
+        nviews = 0;
+        goto out;
+    }
+    installed = nviews > 0;
+    /* its owned sequences follow it (keeping their names, as
+     * PostgreSQL's); undone by the caller should the rename fail */
+    {
+        const char **names = calloc((size_t)ncols + 1, sizeof *names);
+        if (!names) { attu_error_oom(err); goto out; }
+        for (int i = 0; i < ncols; i++) names[i] = base->defs[i].name;
+        int frc = db_sequences_follow_table(s, base->name, to, ncols, names, names, err);
+        free(names);
+        if (frc) goto out;
     }
     /* the new name's files first, then the old name's go: a crash between
      * leaves both, never neither */
@@ -663,64 +980,174 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     t = NULL;
     rc = 0;
 out:
+    if (installed && rc) {
+        attu_error e2;
+        attu_error_clear(&e2);
+        db_view_install(s, views, nviews, &e2);   /* the old views back */
+    }
+    for (int i = 0; i < nviews; i++) attu_view_free(views[i]);
+    free(views);
     detach_table(t);
     for (int i = 0; dflt && i < ncols; i++) free(dflt[i]);
     free(dflt);
     return rc;
 }
 
-/* What other objects hold of the table and ALTER cannot yet carry along:
- * a view keeps its query as text naming the table and its columns
- * (PostgreSQL's views follow a rename and block a drop or a type change
- * of a column they use); a serial or identity column's sequence names its
- * table and column; a PRIMARY KEY / UNIQUE constraint would need its keys
- * checked again after a type change or on a new column. Those actions are
- * 0A000 here, before anything changes. */
-static int alter_dependencies(attu_session *s, const attu_table *base, const attu_ast_stmt *st, attu_error *err) {
+/* What views hold of the table (a view keeps its query as text naming the
+ * table and its columns, engine/view.h), before anything changes. As in
+ * PostgreSQL, DROP COLUMN of a column a view uses is 2BP01 unless CASCADE
+ * drops the view (and the views that read it: *drop, *ndrop), and a type
+ * change of such a column is 0A000. RENAME COLUMN rewrites the text of
+ * the views that use the column (*renamed: the views to put in place,
+ * db_view_follow_rename, which refuses with 0A000 what it cannot rewrite
+ * safely); RENAME TO is rename_table's. A column no view uses is free. */
+static int view_dependencies(attu_session *s, attu_table *base, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                             char ***drop, int *ndrop, attu_view ***renamed, int *nrenamed, attu_error *err) {
     const attu_views *vs = attu_catalog_views(s->db->cat);
-    const char *reader = NULL;
-    for (size_t i = 0; i < attu_views_count(vs) && !reader; i++)
-        if (attu_view_reads(attu_views_at(vs, i), base->name)) reader = attu_views_at(vs, i)->name;
-    int nu = 0;
-    const attu_unique *u = attu_catalog_uniques(s->db->cat, base->name, &nu);
-    for (int i = 0; i < st->u.alter_table.ncmds; i++) {
+    *drop = NULL;
+    *ndrop = 0;
+    *renamed = NULL;
+    *nrenamed = 0;
+    if (!attu_views_count(vs)) return 0;
+    int rc = 0;
+    for (int i = 0; i < st->u.alter_table.ncmds && !rc; i++) {
         const attu_ast_alter_cmd *c = &st->u.alter_table.cmds[i];
-        const char *what = c->kind == ATTU_ALTER_RENAME_TABLE    ? "RENAME TO"
-                           : c->kind == ATTU_ALTER_RENAME_COLUMN ? "RENAME COLUMN"
-                           : c->kind == ATTU_ALTER_DROP_COLUMN   ? "DROP COLUMN"
-                           : c->kind == ATTU_ALTER_TYPE          ? "ALTER COLUMN ... TYPE"
-                                                                 : NULL;
-        if (what && reader) {
-            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                           "ALTER TABLE ... %s of table \"%s\", which view \"%s\" reads, is not supported", what,
-                           base->name, reader);
-            attu_error_set_hint(err, "Drop the view, alter the table, then create the view again.");
-            return -1;
+        if (c->kind == ATTU_ALTER_RENAME_COLUMN) {
+            int col = attu_table_find_column(base, c->column);
+            /* (an unknown column, or a name in use: the rename's own errors) */
+            if (col < 0 || attu_table_find_column(base, c->new_name) >= 0) continue;
+            if (db_view_follow_rename(s, base, col, c->new_name, renamed, nrenamed, err)) return -1;
+            continue;
         }
-        const char *col = c->kind == ATTU_ALTER_RENAME_TABLE ? NULL : c->column;
-        if (what && (c->kind == ATTU_ALTER_RENAME_TABLE || col) && db_sequence_owned_by(s, base->name, col))
-            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                                  "ALTER TABLE ... %s of %s \"%s\", which owns a sequence (a serial or identity column), "
-                                  "is not supported", what, col ? "column" : "table", col ? col : base->name);
-        if (c->kind == ATTU_ALTER_TYPE && col) {
-            for (int k = 0; k < nu; k++)
-                for (int j = 0; j < u[k].ncols; j++)
-                    if (u[k].cols[j] < base->ncols && !strcmp(base->defs[u[k].cols[j]].name, col))
-                        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                                              "ALTER TABLE ... TYPE of column \"%s\", a key of constraint \"%s\", "
-                                              "is not supported", col, u[k].name);
+        if (c->kind != ATTU_ALTER_DROP_COLUMN && c->kind != ATTU_ALTER_TYPE) continue;
+        int col = c->column ? attu_table_find_column(base, c->column) : -1;
+        if (col < 0) continue;   /* (the action's own error, or a column this statement adds) */
+        char **users = NULL;
+        int nusers = 0;
+        if (db_view_column_users(s, base, col, &users, &nusers, err)) return -1;
+        if (!nusers) continue;
+        const char *cn = base->defs[col].name;
+        if (c->kind == ATTU_ALTER_TYPE) {
+            char qv[2 * ATTU_NAME_MAX + 4];
+            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cannot alter type of a column used by a view or rule");
+            attu_error_set_detail(err, "rule _RETURN on view %s depends on column \"%s\"",
+                                  db_quote_ident(users[0], qv, sizeof qv), cn);
+            rc = -1;
+        } else if (!c->cascade) {
+            /* each view that uses the column, then the views that read it
+             * (relations named as PostgreSQL quotes them, the column not) */
+            char qt[2 * ATTU_NAME_MAX + 4], qv[2 * ATTU_NAME_MAX + 4];
+            db_quote_ident(base->name, qt, sizeof qt);
+            char detail[1024];
+            size_t len = 0;
+            detail[0] = 0;
+            for (int k = 0; k < nusers && len < sizeof detail; k++) {
+                len += (size_t)snprintf(detail + len, sizeof detail - len, "%sview %s depends on column %s of table %s",
+                                        len ? "\n" : "", db_quote_ident(users[k], qv, sizeof qv), cn, qt);
+                char **deps = NULL;
+                int ndeps = 0;
+                attu_error e2;
+                attu_error_clear(&e2);
+                if (db_view_drop_dependents(s, "view", (const char *const *)&users[k], 1, false, NULL, &deps, &ndeps,
+                                            &e2) &&
+                    e2.detail[0] && len < sizeof detail)
+                    len += (size_t)snprintf(detail + len, sizeof detail - len, "\n%s", e2.detail);
+                db_view_names_free(deps, ndeps);
+            }
+            attu_error_set(err, "2BP01", 0, "cannot drop column %s of table %s because other objects depend on it", cn, qt);
+            attu_error_set_detail(err, "%s", detail);
+            attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+            rc = -1;
+        } else {
+            /* CASCADE: the views go with the column */
+            char **deps = NULL;
+            int ndeps = 0;
+            if (db_view_drop_dependents(s, "view", (const char *const *)users, nusers, true, NULL, &deps, &ndeps, err)) {
+                rc = -1;
+            } else {
+                int total = nusers + ndeps;
+                char **all = realloc(*drop, sizeof *all * (size_t)(*ndrop + total + 1));
+                if (!all) rc = attu_error_oom(err);
+                else {
+                    *drop = all;
+                    for (int k = 0; k < total; k++) {
+                        char *name = k < nusers ? users[k] : deps[k - nusers];
+                        bool dup = false;
+                        for (int j = 0; j < *ndrop && !dup; j++) dup = !strcmp(all[j], name);
+                        if (!dup && (all[*ndrop] = strdup(name))) (*ndrop)++;
+                    }
+                    if (cb && cb->on_notice) {
+                        char msg[200];
+                        char qv[2 * ATTU_NAME_MAX + 4];
+                        if (total == 1)
+                            snprintf(msg, sizeof msg, "drop cascades to view %s", db_quote_ident(users[0], qv, sizeof qv));
+                        else snprintf(msg, sizeof msg, "drop cascades to %d other objects", total);
+                        cb->on_notice(cb->ctx, "00000", msg);
+                    }
+                }
+            }
+            db_view_names_free(deps, ndeps);
         }
-        if (c->kind != ATTU_ALTER_ADD_COLUMN) continue;
-        const char *tn = c->def.type.name ? c->def.type.name : "";
-        bool serial = !strcmp(tn, "serial") || !strcmp(tn, "serial2") || !strcmp(tn, "serial4") ||
-                      !strcmp(tn, "serial8") || !strcmp(tn, "smallserial") || !strcmp(tn, "bigserial");
-        /* (PRIMARY KEY: add_column's own 42P16 / 0A000) */
-        if (serial || c->def.identity || (c->def.nuniques > 0 && !c->def.primary_key))
-            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, c->position,
-                                  "ALTER TABLE ... ADD COLUMN with %s is not supported",
-                                  serial ? "a serial type" : c->def.identity ? "an identity" : "a UNIQUE constraint");
+        db_view_names_free(users, nusers);
     }
+    if (rc) {
+        db_view_names_free(*drop, *ndrop);
+        *drop = NULL;
+        *ndrop = 0;
+    }
+    return rc;
+}
+
+/* Takes the views a DROP COLUMN ... CASCADE drops out of the catalog (and
+ * its file): *gone, to free once the ALTER stands or to put back
+ * (put_back_views) when it fails. */
+static int remove_views(attu_session *s, char **names, int n, attu_view ***gone, attu_error *err) {
+    attu_views *vs = attu_catalog_views(s->db->cat);
+    attu_view **g = calloc((size_t)n + 1, sizeof *g);
+    if (!g) return attu_error_oom(err);
+    for (int i = 0; i < n; i++) g[i] = attu_views_remove(vs, names[i]);
+    *gone = g;
+    if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) return -1;
     return 0;
+}
+
+static void put_back_views(attu_session *s, attu_view **gone, int n) {
+    attu_views *vs = attu_catalog_views(s->db->cat);
+    for (int i = 0; i < n; i++) {
+        attu_view *old = NULL;
+        if (gone[i] && attu_views_put(vs, gone[i], &old)) attu_view_free(gone[i]);   /* (out of memory) */
+        attu_view_free(old);
+        gone[i] = NULL;
+    }
+    attu_error e2;
+    attu_error_clear(&e2);
+    if (s->db->data_dir) attu_storage_save_views(s->db->data_dir, vs, &e2);
+}
+
+/* The owned sequences follow the columns of the new version: renamed with
+ * them, dropped with them (PostgreSQL drops a serial or identity column's
+ * sequence with the column). */
+static int follow_sequences(draft *d, attu_error *err) {
+    const attu_table *b = d->base;
+    const char **olds = calloc((size_t)b->ncols + 1, sizeof *olds), **news = calloc((size_t)b->ncols + 1, sizeof *news);
+    int rc = olds && news ? 0 : attu_error_oom(err);
+    for (int i = 0; !rc && i < b->ncols; i++) {
+        olds[i] = b->defs[i].name;
+        for (int k = 0; k < d->n && !news[i]; k++)
+            if (d->cols[k].orig == i) news[i] = d->cols[k].def.name;
+    }
+    if (!rc) rc = db_sequences_follow_table(d->s, b->name, b->name, b->ncols, olds, news, err);
+    free(olds);
+    free(news);
+    return rc;
+}
+
+/* Whether a DEFAULT is nextval of a sequence (drawn per row). */
+static bool draws_sequence(const char *dflt) {
+    char *seq = dflt ? db_default_sequence(dflt) : NULL;
+    bool r = seq != NULL;
+    free(seq);
+    return r;
 }
 
 int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
@@ -746,11 +1173,20 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
     int rc = -1;
     draft d;
     memset(&d, 0, sizeof d);
+    char **drop_views = NULL;
+    int ndrop_views = 0;
+    attu_view **gone = NULL, **renamed = NULL;
+    int nrenamed = 0;
+    bool views_renamed = false;
+    db_seq_snapshot *snap = NULL;
     if (base->unavailable) {
         attu_error_set(err, "XX001", 0, "%s", base->unavailable_reason);
         goto out;
     }
-    if (alter_dependencies(s, base, st, err)) goto out;
+    if (view_dependencies(s, base, st, cb, &drop_views, &ndrop_views, &renamed, &nrenamed, err)) goto out;
+    /* the sequences as they are: a failed statement puts them back (ADD
+     * COLUMN ... SERIAL makes one, the others follow their columns) */
+    if (!(snap = db_sequences_snapshot(s, err))) goto out;
     if (st->u.alter_table.cmds[0].kind == ATTU_ALTER_RENAME_TABLE) {
         rc = rename_table(s, base, &st->u.alter_table.cmds[0], err);
         goto out;
@@ -768,13 +1204,51 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         c->from = c->orig = i;
         const char *dflt = attu_catalog_default(s->db->cat, base->name, i);
         if (dflt && !(c->dflt = strdup(dflt))) { attu_error_oom(err); goto out; }
+        c->identity = db_sequence_identity(s, base->name, base->defs[i].name);
     }
-    for (int pass = 0; pass < 5; pass++)
+    for (int pass = 0; pass < 6; pass++)
         for (int i = 0; i < st->u.alter_table.ncmds; i++)
             if (pass_of(&st->u.alter_table.cmds[i]) == pass && apply(&d, &st->u.alter_table.cmds[i], err)) goto out;
-    if (check_not_null(&d, err) || commit_draft(&d, base, err)) goto out;
+    /* the final rows' NOT NULLs and keys. PostgreSQL builds a new index
+     * before it scans the table for NOT NULL, unless it rewrites the table
+     * (a type change, a serial or identity column), whose NOT NULLs it
+     * checks as it writes the rows, rebuilding the indexes after */
+    bool rewrite = false;
+    for (int i = 0; i < d.n; i++)
+        rewrite |= (d.cols[i].from < 0 && d.cols[i].orig >= 0) || (d.cols[i].orig < 0 && draws_sequence(d.cols[i].dflt));
+    if (rewrite ? check_not_null(&d, err) || check_keys(&d, err) : check_keys(&d, err) || check_not_null(&d, err)) goto out;
+    if (follow_sequences(&d, err)) goto out;
+    if (ndrop_views && remove_views(s, drop_views, ndrop_views, &gone, err)) goto out;
+    if (nrenamed) {
+        if (db_view_install(s, renamed, nrenamed, err)) {
+            for (int i = 0; i < nrenamed; i++) attu_view_free(renamed[i]);
+            nrenamed = 0;
+            goto out;
+        }
+        views_renamed = true;   /* renamed[] holds the old views now */
+    }
+    if (commit_draft(&d, base, err)) goto out;
     rc = 0;
 out:
+    if (rc) {
+        /* nothing changes: the views and sequences as they were */
+        if (views_renamed) {
+            attu_error e2;
+            attu_error_clear(&e2);
+            db_view_install(s, renamed, nrenamed, &e2);
+        }
+        if (gone) put_back_views(s, gone, ndrop_views);
+        attu_error e2;
+        attu_error_clear(&e2);
+        if (snap) db_sequences_restore(s, snap, &e2);
+    } else {
+        for (int i = 0; gone && i < ndrop_views; i++) attu_view_free(gone[i]);
+    }
+    free(gone);
+    for (int i = 0; i < nrenamed; i++) attu_view_free(renamed[i]);
+    free(renamed);
+    db_view_names_free(drop_views, ndrop_views);
+    db_seq_snapshot_free(snap);
     draft_free(&d);
     pthread_rwlock_unlock(&s->db->lock);
     if (rc) return rc;

@@ -420,7 +420,7 @@ int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int firs
 /* serial, bigserial, smallserial (and serial4 / serial8 / serial2): the
  * integer type of the column, which takes a sequence of its own; 0 for
  * any other type name. */
-static attu_type_id serial_type(const char *name, int precision) {
+attu_type_id db_serial_type(const char *name, int precision) {
     if (!name || precision >= 0) return 0;
     if (!strcmp(name, "serial") || !strcmp(name, "serial4")) return ATTU_TYPE_INT32;
     if (!strcmp(name, "bigserial") || !strcmp(name, "serial8")) return ATTU_TYPE_INT64;
@@ -477,7 +477,7 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     for (int i = 0; i < n; i++) {
         const attu_ast_column_def *cd = &st->u.create_table.columns[i];
         snprintf(defs[i].name, sizeof defs[i].name, "%s", cd->name);
-        attu_type_id serial = serial_type(cd->type.name, cd->type.precision);
+        attu_type_id serial = db_serial_type(cd->type.name, cd->type.precision);
         if (serial) defs[i].type = attu_type_make(serial);
         else if (db_column_type(&cd->type, &defs[i].type, err)) goto fail;
         if (serial || cd->identity) {

@@ -210,6 +210,25 @@ int db_exec_drop_view(attu_session *s, const attu_ast_stmt *st, const attu_exec_
 int db_view_drop_dependents(attu_session *s, const char *kind, const char *const *names, int n, bool cascade,
                             const attu_exec_callbacks *cb, char ***out, int *nout, attu_error *err);
 int db_view_remove(attu_session *s, char **names, int n, attu_error *err);
+/* The views whose query uses column col of table t itself (not through
+ * another view), in creation order: *out (n_out names;
+ * db_view_names_free). Call with the write lock held. */
+int db_view_column_users(attu_session *s, attu_table *t, int col, char ***out, int *nout, attu_error *err);
+/* name as PostgreSQL's quote_identifier writes it in messages: quoted
+ * unless all lower case letters, digits and '_' and no keyword. */
+const char *db_quote_ident(const char *name, char *out, size_t cap);
+/* ALTER TABLE ... RENAME COLUMN (col >= 0: t's column col to `to`) or
+ * RENAME TO (col < 0: t to `to`): the views that read t, their query
+ * text rewritten to the new name (*out: new views, n_out of them), or
+ * 0A000 for a view attu cannot tell follows the rename. Nothing changes
+ * yet: db_view_install puts them in place. Write lock held. */
+struct attu_view;
+int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *to, struct attu_view ***out, int *nout,
+                          attu_error *err);
+/* Puts views[0..n) in place of the catalog's views of their names and
+ * saves; views[i] becomes the view it replaced (the caller frees them, or
+ * installs them again to undo). On failure nothing changed. */
+int db_view_install(attu_session *s, struct attu_view **views, int n, attu_error *err);
 void db_view_names_free(char **names, int n);
 /* A statement that names view `name` where a table must stand: INSERT,
  * UPDATE, DELETE (kind) that reach the table's own code (EXPLAIN's, a
@@ -313,6 +332,9 @@ char *db_default_sequence(const char *sql);
  * integer type). */
 int db_sequence_default_text(attu_session *s, const attu_ast_expr *e, const attu_column_def *def, char **out,
                              attu_error *err);
+/* The sequence a DEFAULT written as e draws from when e is nextval of a
+ * constant name (malloc'd, folded as the binder folds it), else NULL. */
+char *db_nextval_default_name(const attu_ast_expr *e);
 /* The DEFAULTs of base's columns cols[0..m) (each a nextval default) for
  * nrows rows: out[j] gets nrows values of column cols[j]'s type, drawn row
  * by row. The values drawn stay drawn when it fails (2200H, 22003). */
@@ -359,5 +381,24 @@ int db_sequences_drop_owned(attu_session *s, const char *table, attu_error *err)
 int db_sequences_restart_owned(attu_session *s, const char *table, attu_error *err);
 /* 'a' (GENERATED ALWAYS) or 'd' (BY DEFAULT) for an identity column, else 0 */
 char db_sequence_identity(attu_session *s, const char *table, const char *column);
+/* serial, bigserial, smallserial (serial4 / serial8 / serial2): the
+ * column's integer type; 0 for any other type name (db_ddl.c). */
+attu_type_id db_serial_type(const char *name, int precision);
+/* ALTER TABLE (db_alter.c), with the write lock held. A snapshot of every
+ * sequence, put back (and saved) when the statement fails. */
+typedef struct db_seq_snapshot db_seq_snapshot;
+db_seq_snapshot *db_sequences_snapshot(attu_session *s, attu_error *err);
+int db_sequences_restore(attu_session *s, const db_seq_snapshot *snap, attu_error *err);
+void db_seq_snapshot_free(db_seq_snapshot *snap);
+/* The sequences owned by table's columns old_cols[0..n) follow them: owned
+ * by new_table's column new_cols[i] now, or dropped where new_cols[i] is
+ * NULL (a dropped column); saved when one changed. */
+int db_sequences_follow_table(attu_session *s, const char *table, const char *new_table, int n,
+                              const char *const *old_cols, const char *const *new_cols, attu_error *err);
+/* ALTER COLUMN ... TYPE of an identity column: its sequence takes the new
+ * type (a bound that was the old type's own becomes the new type's);
+ * saved. A serial column's sequence keeps its type, as PostgreSQL. */
+int db_sequence_retype_identity(attu_session *s, const char *table, const char *column, attu_type_id type,
+                                attu_error *err);
 
 #endif

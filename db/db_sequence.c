@@ -426,6 +426,12 @@ static bool is_nextval_default(const attu_ast_expr *e, const attu_ast_expr **lit
 
 static bool int_type(attu_type_id t) { return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64; }
 
+char *db_nextval_default_name(const attu_ast_expr *e) {
+    const attu_ast_expr *lit;
+    if (!is_nextval_default(e, &lit)) return NULL;
+    return fold_name(lit->u.literal.text, lit->u.literal.len, false);
+}
+
 int db_sequence_default_text(attu_session *s, const attu_ast_expr *e, const attu_column_def *def, char **out,
                              attu_error *err) {
     *out = NULL;
@@ -701,4 +707,148 @@ int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_e
     pthread_rwlock_unlock(&s->db->lock);
     if (rc) return rc;
     return db_deliver_tag(cb, "DROP SEQUENCE", err) ? -2 : 0;
+}
+
+/* ---- ALTER TABLE: owned sequences follow their columns ---------------------------------------- */
+
+/* A copy of every sequence (their counters included), as text lines:
+ * ALTER TABLE takes one before it changes sequences and puts it back when
+ * the statement fails, so that a failed ALTER leaves them as they were. */
+struct db_seq_snapshot {
+    char   **lines;
+    uint64_t *ids;
+    int      n;
+    uint64_t next_id;
+};
+
+void db_seq_snapshot_free(db_seq_snapshot *snap) {
+    if (!snap) return;
+    for (int i = 0; i < snap->n; i++) free(snap->lines[i]);
+    free(snap->lines);
+    free(snap->ids);
+    free(snap);
+}
+
+db_seq_snapshot *db_sequences_snapshot(attu_session *s, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    db_seq_snapshot *snap = calloc(1, sizeof *snap);
+    bool ok = snap && (snap->lines = calloc((size_t)q->n + 1, sizeof *snap->lines)) &&
+              (snap->ids = calloc((size_t)q->n + 1, sizeof *snap->ids));
+    for (int i = 0; ok && i < q->n; i++) {
+        ok = (snap->lines[i] = attu_sequence_format(q->e[i].seq)) != NULL;
+        snap->ids[i] = q->e[i].id;
+        snap->n = i + 1;
+    }
+    if (ok) snap->next_id = q->next_id;
+    pthread_mutex_unlock(&q->mu);
+    if (!ok) { db_seq_snapshot_free(snap); attu_error_oom(err); return NULL; }
+    return snap;
+}
+
+int db_sequences_restore(attu_session *s, const db_seq_snapshot *snap, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    attu_sequence **seqs = calloc((size_t)snap->n + 1, sizeof *seqs);
+    if (!seqs) return attu_error_oom(err);
+    for (int i = 0; i < snap->n; i++)
+        if (!(seqs[i] = attu_sequence_parse(snap->lines[i], err))) {
+            for (int k = 0; k < i; k++) attu_sequence_free(seqs[k]);
+            free(seqs);
+            return -1;
+        }
+    pthread_mutex_lock(&q->mu);
+    int rc = 0;
+    if (q->cap < snap->n) {
+        seq_entry *ne = realloc(q->e, sizeof *ne * (size_t)snap->n);
+        if (!ne) rc = attu_error_oom(err);
+        else { q->e = ne; q->cap = snap->n; }
+    }
+    if (!rc) {
+        for (int i = 0; i < q->n; i++) attu_sequence_free(q->e[i].seq);
+        for (int i = 0; i < snap->n; i++) { q->e[i].seq = seqs[i]; q->e[i].id = snap->ids[i]; }
+        q->n = snap->n;
+        /* (ids are never handed out twice: a session's currval of a
+         * sequence made and undone stays with no sequence) */
+        if (snap->next_id > q->next_id) q->next_id = snap->next_id;
+        rc = save(s->db, err);
+    } else {
+        for (int i = 0; i < snap->n; i++) attu_sequence_free(seqs[i]);
+    }
+    pthread_mutex_unlock(&q->mu);
+    free(seqs);
+    return rc;
+}
+
+int db_sequences_follow_table(attu_session *s, const char *table, const char *new_table, int n,
+                              const char *const *old_cols, const char *const *new_cols, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    bool changed = false;
+    int rc = 0;
+    for (int i = q->n - 1; i >= 0 && !rc; i--) {
+        attu_sequence *x = q->e[i].seq;
+        if (!x->owner_table || strcmp(x->owner_table, table)) continue;
+        int c = -1;
+        for (int k = 0; k < n && c < 0; k++) if (!strcmp(old_cols[k], x->owner_column)) c = k;
+        if (c < 0) continue;   /* (a column this ALTER made: already right) */
+        changed = true;
+        if (!new_cols[c]) { remove_at(q, i); continue; }   /* its column was dropped */
+        char *nt = strdup(new_table), *nc = strdup(new_cols[c]);
+        if (!nt || !nc) { free(nt); free(nc); rc = attu_error_oom(err); break; }
+        free(x->owner_table);
+        free(x->owner_column);
+        x->owner_table = nt;
+        x->owner_column = nc;
+    }
+    if (!rc && changed) rc = save(s->db, err);
+    pthread_mutex_unlock(&q->mu);
+    return rc;
+}
+
+/* The bounds of a sequence type. */
+static void type_bounds(attu_type_id t, int64_t *lo, int64_t *hi) {
+    if (t == ATTU_TYPE_INT16) { *lo = INT16_MIN; *hi = INT16_MAX; }
+    else if (t == ATTU_TYPE_INT32) { *lo = INT32_MIN; *hi = INT32_MAX; }
+    else { *lo = INT64_MIN; *hi = INT64_MAX; }
+}
+
+int db_sequence_retype_identity(attu_session *s, const char *table, const char *column, attu_type_id type,
+                                attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    int rc = 0;
+    for (int i = 0; i < q->n && !rc; i++) {
+        attu_sequence *x = q->e[i].seq;
+        if (!x->identity || !x->owner_table || strcmp(x->owner_table, table) || strcmp(x->owner_column, column)) continue;
+        /* as ALTER SEQUENCE ... AS type: a bound that was the old type's
+         * own becomes the new type's */
+        int64_t olo, ohi, nlo, nhi;
+        type_bounds(x->type, &olo, &ohi);
+        type_bounds(type, &nlo, &nhi);
+        attu_sequence y = *x;
+        y.type = type;
+        if (x->max == ohi) y.max = nhi;
+        if (x->min == olo) y.min = nlo;
+        const char *tn = attu_sequence_type_name(type);
+        if (y.max < nlo || y.max > nhi)
+            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                                "MAXVALUE (%" PRId64 ") is out of range for sequence data type %s", y.max, tn);
+        else if (y.min < nlo || y.min > nhi)
+            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                                "MINVALUE (%" PRId64 ") is out of range for sequence data type %s", y.min, tn);
+        else if (x->last_value > y.max)
+            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                                "RESTART value (%" PRId64 ") cannot be greater than MAXVALUE (%" PRId64 ")", x->last_value, y.max);
+        else if (x->last_value < y.min)
+            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
+                                "RESTART value (%" PRId64 ") cannot be less than MINVALUE (%" PRId64 ")", x->last_value, y.min);
+        else {
+            x->type = y.type;
+            x->max = y.max;
+            x->min = y.min;
+            rc = save(s->db, err);
+        }
+    }
+    pthread_mutex_unlock(&q->mu);
+    return rc;
 }

@@ -469,3 +469,56 @@ int db_no_such_table(struct attu_session *s, const char *name, int position, att
         return attu_error_set(err, "42809", position, "\"%s\" is an index", name);
     return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, position, "relation \"%s\" does not exist", name);
 }
+
+void db_unique_choose_name(const attu_catalog *cat, const char *table, const attu_column_def *defs, attu_unique *u,
+                           const attu_unique *chosen, int n) {
+    choose_name(cat, table, defs, u, chosen, n);
+}
+
+bool db_unique_name_taken(const attu_catalog *cat, const char *table, const attu_unique *chosen, int n, const char *name) {
+    return name_taken(cat, table, chosen, n, name);
+}
+
+int db_unique_check_index(struct attu_session *s, attu_table *t, const attu_unique *us, int nu, attu_error *err) {
+    for (int k = 0; k < nu; k++) {
+        int64_t *rows = NULL, *groups = NULL;
+        size_t n = 0;
+        if (colliding_rows(s, t, &us[k], 0, false, &rows, &groups, &n, err)) return -1;
+        /* the key that appears first in the table (PostgreSQL names the
+         * first duplicate its sort meets) */
+        int64_t row = -1;
+        for (size_t i = 0; i < n; i++)
+            if (row < 0 || groups[i] < row) row = groups[i];
+        free(rows);
+        free(groups);
+        if (row < 0) continue;
+        sqlbuf b = { 0 };
+        put(&b, "Key (");
+        for (int j = 0; j < us[k].ncols; j++) {
+            if (j) put(&b, ", ");
+            put_colname(&b, t->defs[us[k].cols[j]].name);
+        }
+        put(&b, ")=(");
+        for (int j = 0; j < us[k].ncols; j++) {
+            if (j) put(&b, ", ");
+            char buf[256];
+            const char *lng = NULL;
+            size_t len = attu_column_format(t->cols[us[k].cols[j]], (size_t)row, buf, sizeof buf - 1, &lng);
+            if (len == (size_t)-1) put(&b, "null");
+            else if (lng) {
+                char *c = malloc(len + 1);
+                if (c) { memcpy(c, lng, len); c[len] = 0; put(&b, c); free(c); }
+                else b.oom = true;
+            } else {
+                buf[len < sizeof buf ? len : sizeof buf - 1] = 0;
+                put(&b, buf);
+            }
+        }
+        put(&b, ") is duplicated.");
+        attu_error_set(err, "23505", 0, "could not create unique index \"%s\"", us[k].name);
+        if (!b.oom) attu_error_set_detail(err, "%s", b.p);
+        free(b.p);
+        return -1;
+    }
+    return 0;
+}

@@ -42,6 +42,19 @@ int db_unique_groups(struct attu_session *s, attu_table *t, const attu_unique *u
  * relation), else 42P01 "relation does not exist". */
 int db_no_such_table(struct attu_session *s, const char *name, int position, attu_error *err);
 
+/* ALTER TABLE (db_alter.c): a name for a new constraint u of table, as
+ * CREATE TABLE chooses one (chosen[0..n): the ones this statement made);
+ * whether a given name is taken. */
+void db_unique_choose_name(const attu_catalog *cat, const char *table, const attu_column_def *defs, attu_unique *u,
+                           const attu_unique *chosen, int n);
+bool db_unique_name_taken(const attu_catalog *cat, const char *table, const attu_unique *chosen, int n, const char *name);
+
+/* Checks every row of t (the candidate version of the table of its name)
+ * against us[0..nu), as PostgreSQL builds a unique index: 23505 "could
+ * not create unique index" with DETAIL "Key (a)=(1) is duplicated." for
+ * the first constraint whose keys repeat. */
+int db_unique_check_index(struct attu_session *s, attu_table *t, const attu_unique *us, int nu, attu_error *err);
+
 /* 23505 for row `row` of t colliding on u (message and DETAIL). */
 int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, attu_error *err);
 

@@ -21,8 +21,28 @@
 
 #include "engine/storage.h"
 #include "engine/view.h"
+#include "planner/lexer.h"
 
 /* ---- dependencies ------------------------------------------------------- */
+
+const char *db_quote_ident(const char *name, char *out, size_t cap) {
+    bool plain = (name[0] >= 'a' && name[0] <= 'z') || name[0] == '_';
+    for (const char *p = name; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (plain && !attu_keyword_needs_quotes(name)) {
+        snprintf(out, cap, "%s", name);
+        return out;
+    }
+    size_t k = 0;
+    if (k + 1 < cap) out[k++] = '"';
+    for (const char *p = name; *p && k + 3 < cap; p++) {
+        if (*p == '"') out[k++] = '"';
+        out[k++] = *p;
+    }
+    if (k + 1 < cap) out[k++] = '"';
+    out[k] = '\0';
+    return out;
+}
 
 typedef struct name_set { char **v; int n, cap; bool oom; } name_set;
 
@@ -58,7 +78,9 @@ static int by_seq(const void *a, const void *b) {
 
 /* What a DETAIL line calls a relation: "table t", "view v". */
 static void kind_name(const attu_catalog *cat, const char *name, char *out, size_t cap) {
-    snprintf(out, cap, "%s %s", attu_views_find(attu_catalog_views(cat), name) ? "view" : "table", name);
+    char q[2 * ATTU_NAME_MAX + 4];
+    snprintf(out, cap, "%s %s", attu_views_find(attu_catalog_views(cat), name) ? "view" : "table",
+             db_quote_ident(name, q, sizeof q));
 }
 
 typedef struct dep_walk {
@@ -84,10 +106,10 @@ static void walk_dependents(dep_walk *w, const char *of) {
         const attu_view *v = w->order[i];
         if (!attu_view_reads(v, of) || named_by_drop(w, v->name) || set_has(&w->found, v->name)) continue;
         set_add(&w->found, v->name);
-        char what[160];
+        char what[160], qv[2 * ATTU_NAME_MAX + 4];
         kind_name(w->cat, of, what, sizeof what);
         int n = snprintf(w->detail + w->dlen, sizeof w->detail - w->dlen, "%sview %s depends on %s",
-                         w->dlen ? "\n" : "", v->name, what);
+                         w->dlen ? "\n" : "", db_quote_ident(v->name, qv, sizeof qv), what);
         if (n > 0) w->dlen = w->dlen + (size_t)n < sizeof w->detail ? w->dlen + (size_t)n : sizeof w->detail - 1;
         walk_dependents(w, v->name);
     }
@@ -109,8 +131,10 @@ int db_view_drop_dependents(attu_session *s, const char *kind, const char *const
     if (w.found.oom) { set_free(&w.found); return attu_error_oom(err); }
     if (!w.found.n) return 0;
     if (!cascade) {
+        char q[2 * ATTU_NAME_MAX + 4];
         if (n == 1)
-            attu_error_set(err, "2BP01", 0, "cannot drop %s %s because other objects depend on it", kind, names[0]);
+            attu_error_set(err, "2BP01", 0, "cannot drop %s %s because other objects depend on it", kind,
+                           db_quote_ident(names[0], q, sizeof q));
         else
             attu_error_set(err, "2BP01", 0, "cannot drop desired object(s) because other objects depend on them");
         attu_error_set_detail(err, "%s", w.detail);
@@ -120,7 +144,9 @@ int db_view_drop_dependents(attu_session *s, const char *kind, const char *const
     }
     if (cb && cb->on_notice) {
         char msg[200];
-        if (w.found.n == 1) snprintf(msg, sizeof msg, "drop cascades to view %s", w.found.v[0]);
+        char qv[2 * ATTU_NAME_MAX + 4];
+        if (w.found.n == 1)
+            snprintf(msg, sizeof msg, "drop cascades to view %s", db_quote_ident(w.found.v[0], qv, sizeof qv));
         else snprintf(msg, sizeof msg, "drop cascades to %d other objects", w.found.n);
         cb->on_notice(cb->ctx, "00000", msg);
     }
@@ -488,4 +514,269 @@ bool db_names_view(attu_session *s, const char *name) {
 int db_view_not_table(attu_session *s, const char *name, attu_error *err) {
     if (!attu_views_find(attu_catalog_views(s->db->cat), name)) return 0;
     return attu_error_set(err, "42809", 0, "\"%s\" is not a table", name);
+}
+
+/* ---- which views use a column (ALTER TABLE) -------------------------------- */
+
+/* The view's query bound against the catalog as it stands, described
+ * only: its output columns' names and types as one string (NULL when it
+ * does not bind). */
+static char *view_shape(attu_session *s, const attu_view *v) {
+    attu_error e;
+    attu_error_clear(&e);
+    attu_parse_result *pr = attu_parse(v->sql, &e);
+    char *out = NULL;
+    attu_plan_arena *pa = attu_plan_arena_new();
+    if (pr && pa && pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT) {
+        attu_bind_params bp = db_params(s, NULL);
+        bp.describe_only = true;
+        bp.no_side_effects = true;
+        bp.run_subquery = no_rows_runner;
+        bp.run_ctx = NULL;
+        attu_lplan *lp = attu_bind_query(pa, s->db->cat, v->sql, pr->stmts[0].stmt->u.select.query, &bp, &e);
+        if (lp) {
+            size_t cap = 64, len = 0;
+            for (int i = 0; i < lp->ncols; i++) cap += (lp->names[i] ? strlen(lp->names[i]) : 0) + 32;
+            if ((out = malloc(cap)))
+                for (int i = 0; i < lp->ncols; i++) {
+                    char tn[96];
+                    len += (size_t)snprintf(out + len, cap - len, "%s:%s;", lp->names[i] ? lp->names[i] : "",
+                                            attu_type_name(lp->types[i], tn, sizeof tn));
+                }
+            if (out && !lp->ncols) out[0] = 0;
+        }
+    }
+    attu_plan_arena_free(pa);
+    attu_parse_free(pr);
+    return out;
+}
+
+int db_view_column_users(attu_session *s, attu_table *t, int col, char ***out, int *nout, attu_error *err) {
+    *out = NULL;
+    *nout = 0;
+    const attu_views *vs = attu_catalog_views(s->db->cat);
+    size_t nv = attu_views_count(vs);
+    attu_view **order = calloc(nv + 1, sizeof *order);
+    if (!order) return attu_error_oom(err);
+    for (size_t i = 0; i < nv; i++) order[i] = attu_views_at(vs, i);
+    qsort(order, nv, sizeof *order, by_seq);
+    name_set users = { 0 };
+    /* A view uses the column when its query no longer binds to the same
+     * columns once the column has another name: a name no query can
+     * write (the write lock is held: no reader sees it). */
+    char saved[sizeof t->defs[col].name];
+    memcpy(saved, t->defs[col].name, sizeof saved);
+    for (size_t i = 0; i < nv; i++) {
+        const attu_view *v = order[i];
+        if (!attu_view_reads(v, t->name)) continue;
+        char *before = view_shape(s, v);
+        if (!before) continue;   /* (stale already: nothing to protect) */
+        snprintf(t->defs[col].name, sizeof t->defs[col].name, "\001probe");
+        char *after = view_shape(s, v);
+        memcpy(t->defs[col].name, saved, sizeof saved);
+        if (!after || strcmp(before, after)) set_add(&users, v->name);
+        free(before);
+        free(after);
+    }
+    free(order);
+    if (users.oom) { set_free(&users); return attu_error_oom(err); }
+    *out = users.v;
+    *nout = users.n;
+    return 0;
+}
+
+/* ---- views follow a rename (ALTER TABLE ... RENAME) ------------------------ */
+
+/* The types of the columns the query text gives, bound against the
+ * catalog as it stands (NULL when it does not bind). */
+static char *text_types(attu_session *s, const char *sql) {
+    attu_view tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.sql = (char *)sql;
+    char *shape = view_shape(s, &tmp);
+    if (!shape) return NULL;
+    /* keep "type;" of each "name:type;" */
+    char *out = malloc(strlen(shape) + 1), *o = out;
+    const char *p = shape;
+    while (out && *p) {
+        const char *colon = strchr(p, ':'), *semi = colon ? strchr(colon, ';') : NULL;
+        if (!semi) break;
+        memcpy(o, colon + 1, (size_t)(semi - colon));
+        o += semi - colon;
+        p = semi + 1;
+    }
+    if (out) *o = 0;
+    free(shape);
+    return out;
+}
+
+/* Whether relation `rel` (a table or a view of the catalog) has a column
+ * named name. */
+static bool relation_has_column(attu_session *s, const char *rel, const char *name) {
+    const attu_table *t = attu_catalog_lookup(s->db->cat, rel);
+    if (t) return attu_table_find_column(t, name) >= 0;
+    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), rel);
+    for (int i = 0; v && i < v->ncols; i++) if (!strcmp(v->col_names[i], name)) return true;
+    return false;
+}
+
+static bool is_type_name(const char *name) {
+    attu_type t;
+    attu_error e;
+    attu_error_clear(&e);
+    return attu_type_from_name(name, -1, -1, &t, &e) == 0;
+}
+
+/* v's query with `from` renamed to `to` token by token (NULL and *why
+ * when attu cannot tell that means the same): no other relation the
+ * query names has a column or a name that is either name, nor (RENAME
+ * TO) has the table a column of either name, neither name is a type's,
+ * and the name never stands as a function's. With those, every token of
+ * the name is the renamed column or table, or an alias or a WITH name
+ * renamed throughout; the caller binds the new text as the last check. */
+static char *renamed_text(attu_session *s, const attu_view *v, const char *table, const char *from, const char *to,
+                          bool column, const char **why, attu_error *err) {
+    *why = NULL;
+    for (int i = 0; i < v->ndeps; i++) {
+        const char *d = v->deps[i];
+        if (!strcmp(d, table)) continue;
+        if (!strcmp(d, from) || !strcmp(d, to) || relation_has_column(s, d, from) || relation_has_column(s, d, to)) {
+            *why = "another relation it reads has the name";
+            return NULL;
+        }
+    }
+    if (!column && (relation_has_column(s, table, from) || relation_has_column(s, table, to))) {
+        *why = "a column of the table has the name";
+        return NULL;
+    }
+    if (is_type_name(from) || is_type_name(to)) {
+        *why = "the name is a type's";
+        return NULL;
+    }
+    int count = 0;
+    bool doubtful = false;
+    char *text = attu_sql_rename_ident(v->sql, from, to, &count, &doubtful, err);
+    if (!text) return NULL;
+    if (doubtful) {
+        *why = "its query holds the name otherwise";
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *to, attu_view ***out, int *nout,
+                          attu_error *err) {
+    *out = NULL;
+    *nout = 0;
+    const attu_views *vs = attu_catalog_views(s->db->cat);
+    size_t nv = attu_views_count(vs);
+    attu_view **made = calloc(nv + 1, sizeof *made);
+    if (!made) return attu_error_oom(err);
+    int n = 0, rc = 0;
+    bool column = col >= 0;
+    const char *from = column ? t->defs[col].name : t->name;
+    char saved[sizeof t->defs[0].name];
+    /* (for RENAME TO the table stands under its new name as well, a
+     * shallow copy sharing its columns, while the views are bound) */
+    attu_table *alias = NULL;
+    if (!column) {
+        if (!(alias = calloc(1, sizeof *alias))) { free(made); return attu_error_oom(err); }
+        *alias = *t;
+        snprintf(alias->name, sizeof alias->name, "%s", to);
+        if (attu_catalog_add(s->db->cat, alias, err)) { free(alias); free(made); return -1; }
+    }
+    /* RENAME COLUMN: the views that use the column are rewritten; the
+     * others keep their text, which must still bind the same (a name
+     * the rename makes ambiguous) */
+    char **users = NULL;
+    int nusers = 0;
+    if (column && db_view_column_users(s, t, col, &users, &nusers, err)) { free(made); return -1; }
+    for (size_t i = 0; i < nv && !rc; i++) {
+        const attu_view *v = attu_views_at(vs, i);
+        if (!attu_view_reads(v, t->name)) continue;
+        bool uses = !column;
+        for (int k = 0; k < nusers && !uses; k++) uses = !strcmp(users[k], v->name);
+        char *before = NULL, *text = NULL, *after = NULL;
+        const char *why = NULL;
+        if (!(before = text_types(s, v->sql))) continue;   /* (stale already: left as it is) */
+        text = uses ? renamed_text(s, v, t->name, from, to, column, &why, err) : strdup(v->sql);
+        if (!text && !why) { free(before); if (!err->set) attu_error_oom(err); rc = -1; break; }
+        if (text) {
+            if (column) {
+                memcpy(saved, t->defs[col].name, sizeof saved);
+                snprintf(t->defs[col].name, sizeof t->defs[col].name, "%s", to);
+            }
+            after = text_types(s, text);
+            if (column) memcpy(t->defs[col].name, saved, sizeof saved);
+            if (!after || strcmp(before, after)) why = "its query would not read the same columns";
+        }
+        if (why) {
+            if (column)
+                attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                               "cannot rename column \"%s\" of table \"%s\": view \"%s\" uses it and cannot follow "
+                               "the rename (%s)", from, t->name, v->name, why);
+            else
+                attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                               "cannot rename table \"%s\": view \"%s\" reads it and cannot follow the rename (%s)",
+                               from, v->name, why);
+            attu_error_set_hint(err, "Drop the view, rename, then create the view again.");
+            rc = -1;
+        } else if (uses) {
+            /* the same view, its text (and, for RENAME TO, its
+             * dependency) renamed */
+            const char **deps = calloc((size_t)v->ndeps + 1, sizeof *deps);
+            if (!deps) rc = attu_error_oom(err);
+            else {
+                for (int k = 0; k < v->ndeps; k++) deps[k] = !column && !strcmp(v->deps[k], from) ? to : v->deps[k];
+                attu_view *nvw = attu_view_new(v->name, text, v->ncols, (const char *const *)v->col_names, v->col_types,
+                                               v->ndeps, deps);
+                free(deps);
+                if (!nvw) rc = attu_error_oom(err);
+                else { nvw->seq = v->seq; made[n++] = nvw; }
+            }
+        }
+        free(before);
+        free(text);
+        free(after);
+    }
+    if (alias) {
+        attu_catalog_remove(s->db->cat, to, true, NULL);
+        free(alias);   /* (its columns are t's) */
+    }
+    db_view_names_free(users, nusers);
+    if (rc) {
+        for (int i = 0; i < n; i++) attu_view_free(made[i]);
+        free(made);
+        return -1;
+    }
+    *out = made;
+    *nout = n;
+    return 0;
+}
+
+int db_view_install(attu_session *s, attu_view **views, int n, attu_error *err) {
+    attu_views *vs = attu_catalog_views(s->db->cat);
+    for (int i = 0; i < n; i++) {
+        attu_view *old = NULL;
+        if (attu_views_put(vs, views[i], &old)) {
+            /* (out of memory: put back the ones swapped so far) */
+            for (int k = i - 1; k >= 0; k--) {
+                attu_view *mine = NULL;
+                attu_views_put(vs, views[k], &mine);
+                views[k] = mine;
+            }
+            return attu_error_oom(err);
+        }
+        views[i] = old;   /* the caller's now: to free, or to put back */
+    }
+    if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) {
+        for (int i = 0; i < n; i++) {
+            attu_view *mine = NULL;
+            attu_views_put(vs, views[i], &mine);
+            views[i] = mine;
+        }
+        return -1;
+    }
+    return 0;
 }

@@ -702,6 +702,7 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
         fseek(f, 0, SEEK_SET);
         text = malloc(sz > 0 ? (size_t)sz + 1 : 1);
         if (text && sz > 0 && fread(text, 1, (size_t)sz, f) == (size_t)sz) len = (size_t)sz;
+        if (text) text[len] = '\0';   /* (parse_schema's sscanf reads up to a NUL) */
         fclose(f);
     }
     if (!f) why = "file is missing";

@@ -601,14 +601,16 @@ typedef struct attu_ast_on_conflict {
  * their statement, as PostgreSQL's grammar has them. */
 typedef enum attu_ast_alter_kind {
     ATTU_ALTER_ADD_COLUMN = 1,      /* def; if_exists: IF NOT EXISTS */
-    ATTU_ALTER_DROP_COLUMN,         /* column; if_exists */
+    ATTU_ALTER_DROP_COLUMN,         /* column; if_exists; cascade */
     ATTU_ALTER_RENAME_COLUMN,       /* column TO new_name */
     ATTU_ALTER_RENAME_TABLE,        /* TO new_name */
     ATTU_ALTER_SET_DEFAULT,         /* column, expr (DEFAULT NULL: expr NULL) */
     ATTU_ALTER_DROP_DEFAULT,        /* column */
     ATTU_ALTER_SET_NOT_NULL,        /* column */
     ATTU_ALTER_DROP_NOT_NULL,       /* column */
-    ATTU_ALTER_TYPE                 /* column, type, expr: USING (or NULL) */
+    ATTU_ALTER_TYPE,                /* column, type, expr: USING (or NULL) */
+    ATTU_ALTER_ADD_CONSTRAINT,      /* key: [CONSTRAINT name] PRIMARY KEY / UNIQUE (cols) */
+    ATTU_ALTER_DROP_CONSTRAINT      /* column: the constraint's name; if_exists; cascade */
 } attu_ast_alter_kind;
 
 typedef struct attu_ast_alter_cmd {
@@ -621,6 +623,8 @@ typedef struct attu_ast_alter_cmd {
     attu_ast_typename   type;       /* ALTER ... TYPE */
     attu_ast_expr      *expr;
     bool                constraint; /* ADD COLUMN ... PRIMARY KEY / UNIQUE written */
+    bool                cascade;    /* DROP COLUMN / CONSTRAINT ... CASCADE */
+    struct attu_ast_unique_def *key; /* ADD CONSTRAINT */
 } attu_ast_alter_cmd;
 
 typedef struct attu_ast_option {    /* COPY ... WITH (name value, ...) */

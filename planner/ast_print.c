@@ -474,7 +474,8 @@ static void pr_options(out *o, const attu_ast_option *opts, int n) {
  * (default 1)))", " (type c integer (using ...))", ... */
 static void pr_alter_cmd(out *o, const attu_ast_alter_cmd *c) {
     static const char *const names[] = { "", "add-column", "drop-column", "rename-column", "rename-table",
-                                         "set-default", "drop-default", "set-not-null", "drop-not-null", "type" };
+                                         "set-default", "drop-default", "set-not-null", "drop-not-null", "type",
+                                         "add-constraint", "drop-constraint" };
     putf(o, " (%s", names[c->kind]);
     if (c->if_exists) puts_(o, c->kind == ATTU_ALTER_ADD_COLUMN ? " if-not-exists" : " if-exists");
     if (c->kind == ATTU_ALTER_ADD_COLUMN) {
@@ -485,6 +486,13 @@ static void pr_alter_cmd(out *o, const attu_ast_alter_cmd *c) {
         if (c->def.not_null) puts_(o, " not-null");
         if (c->constraint) puts_(o, " constraint");
         if (c->def.default_) { puts_(o, " (default "); pr_expr(o, c->def.default_); puts_(o, ")"); }
+        puts_(o, ")");
+    }
+    if (c->key) {
+        puts_(o, c->key->primary ? " (primary-key" : " (unique");
+        if (c->key->name) { puts_(o, " "); put_name(o, c->key->name); }
+        puts_(o, " ");
+        pr_names(o, c->key->columns);
         puts_(o, ")");
     }
     if (c->column) { puts_(o, " "); put_name(o, c->column); }

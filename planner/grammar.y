@@ -2775,15 +2775,33 @@ alter_cmd(A) ::= ADD(K) opt_column IF NOT EXISTS column_def(D).
     memset(&A, 0, sizeof A);
     A.kind = ATTU_ALTER_ADD_COLUMN; A.position = K.pos; A.def = D; A.if_exists = true;
 }
-alter_cmd(A) ::= DROP(K) opt_column colid(C) opt_drop_behavior.
+alter_cmd(A) ::= DROP(K) opt_column colid(C) opt_drop_behavior(B).
 {
     memset(&A, 0, sizeof A);
-    A.kind = ATTU_ALTER_DROP_COLUMN; A.position = K.pos; A.column = (char *)ab_tokstr(&C);
+    A.kind = ATTU_ALTER_DROP_COLUMN; A.position = K.pos; A.column = (char *)ab_tokstr(&C); A.cascade = B;
 }
-alter_cmd(A) ::= DROP(K) opt_column IF EXISTS colid(C) opt_drop_behavior.
+alter_cmd(A) ::= DROP(K) opt_column IF EXISTS colid(C) opt_drop_behavior(B).
 {
     memset(&A, 0, sizeof A);
-    A.kind = ATTU_ALTER_DROP_COLUMN; A.position = K.pos; A.column = (char *)ab_tokstr(&C); A.if_exists = true;
+    A.kind = ATTU_ALTER_DROP_COLUMN; A.position = K.pos; A.column = (char *)ab_tokstr(&C); A.if_exists = true; A.cascade = B;
+}
+alter_cmd(A) ::= ADD(K) table_constraint(C).
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_ADD_CONSTRAINT; A.position = K.pos;
+    A.key = ab_alloc(ctx, sizeof *A.key);
+    *A.key = C;
+}
+alter_cmd(A) ::= DROP(K) CONSTRAINT colid(C) opt_drop_behavior(B).
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_DROP_CONSTRAINT; A.position = K.pos; A.column = (char *)ab_tokstr(&C); A.cascade = B;
+}
+alter_cmd(A) ::= DROP(K) CONSTRAINT IF EXISTS colid(C) opt_drop_behavior(B).
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_DROP_CONSTRAINT; A.position = K.pos; A.column = (char *)ab_tokstr(&C); A.if_exists = true;
+    A.cascade = B;
 }
 alter_cmd(A) ::= ALTER(K) opt_column colid(C) alter_column_action(X).
 {

@@ -75,4 +75,12 @@ int attu_keyword_lookup(const char *word, size_t len);
  * keyword). */
 bool attu_keyword_needs_quotes(const char *word);
 
+/* sql with every token that is the identifier `from` (an unquoted word
+ * folded to it, or a quoted one) written as the quoted identifier `to`
+ * (planner/ident_rename.c); *count: how many. *doubtful: such a token
+ * stands before "(", or `to` is in the text already. malloc'd; NULL with
+ * err (the text does not scan, out of memory). */
+char *attu_sql_rename_ident(const char *sql, const char *from, const char *to, int *count, bool *doubtful,
+                            attu_error *err);
+
 #endif

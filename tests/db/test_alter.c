@@ -177,3 +177,114 @@ Test(alter_concurrency, readers_see_whole_versions) {
     attu_session_free(w);
     attu_db_close(d);
 }
+
+/* The DETAILs, HINTs and NOTICEs of ALTER beside views and constraints,
+ * in PostgreSQL's words (alter_table_objects_pg.test has the rest). */
+static void expect_detail(attu_session *ss, const char *sql, const char *sqlstate, const char *message,
+                          const char *detail, const char *hint) {
+    tres r;
+    tdb_exec(ss, sql, &r);
+    cr_assert(r.err.set, "%s succeeded", sql);
+    cr_expect_str_eq(r.err.sqlstate, sqlstate, "%s: %s", sql, r.err.message);
+    cr_expect_str_eq(r.err.message, message, "%s", sql);
+    cr_expect_str_eq(r.err.detail, detail, "%s", sql);
+    if (hint) cr_expect_str_eq(r.err.hint, hint, "%s", sql);
+    tres_free(&r);
+}
+
+Test(alter, view_and_key_messages_as_postgresql) {
+    tdb_exec_ok(s, "CREATE TABLE w (x INTEGER, y INTEGER, z TEXT)");
+    tdb_exec_ok(s, "CREATE VIEW wv AS SELECT x, z FROM w");
+    tdb_exec_ok(s, "CREATE VIEW wv2 AS SELECT * FROM wv");
+    expect_detail(s, "ALTER TABLE w DROP COLUMN x", "2BP01",
+                  "cannot drop column x of table w because other objects depend on it",
+                  "view wv depends on column x of table w\nview wv2 depends on view wv",
+                  "Use DROP ... CASCADE to drop the dependent objects too.");
+    expect_detail(s, "ALTER TABLE w ALTER COLUMN z TYPE BIGINT USING 1", "0A000",
+                  "cannot alter type of a column used by a view or rule", "rule _RETURN on view wv depends on column \"z\"",
+                  NULL);
+    tres r;
+    tdb_exec(s, "ALTER TABLE w DROP COLUMN x CASCADE", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    cr_expect(strstr(r.notices, "drop cascades to 2 other objects"), "%s", r.notices);
+    tres_free(&r);
+    tdb_exec(s, "SELECT * FROM wv2", &r);
+    cr_expect_str_eq(r.err.sqlstate, "42P01");
+    tres_free(&r);
+
+    tdb_exec_ok(s, "CREATE TABLE u (a INTEGER PRIMARY KEY, b NUMERIC(4,1) UNIQUE)");
+    tdb_exec_ok(s, "INSERT INTO u VALUES (1, 1.2), (2, 1.4), (3, 2.0)");
+    expect_detail(s, "ALTER TABLE u ALTER COLUMN b TYPE INTEGER", "23505", "could not create unique index \"u_b_key\"",
+                  "Key (b)=(1) is duplicated.", NULL);
+    expect_detail(s, "ALTER TABLE u ADD COLUMN d INTEGER DEFAULT 5 UNIQUE", "23505",
+                  "could not create unique index \"u_d_key\"", "Key (d)=(5) is duplicated.", NULL);
+    cr_assert_str_eq(tdb_rows(s, "SELECT * FROM u ORDER BY a"), "1|1.2\n2|1.4\n3|2.0\n");
+
+    /* relations quoted as PostgreSQL's quote_identifier quotes them */
+    tdb_exec_ok(s, "CREATE TABLE \"T2\" (\"Y\" INTEGER)");
+    tdb_exec_ok(s, "CREATE VIEW \"V\" AS SELECT \"Y\" FROM \"T2\"");
+    expect_detail(s, "ALTER TABLE \"T2\" DROP COLUMN \"Y\"", "2BP01",
+                  "cannot drop column Y of table \"T2\" because other objects depend on it",
+                  "view \"V\" depends on column Y of table \"T2\"", NULL);
+    expect_detail(s, "ALTER TABLE \"T2\" ALTER \"Y\" TYPE TEXT", "0A000", "cannot alter type of a column used by a view or rule",
+                  "rule _RETURN on view \"V\" depends on column \"Y\"", NULL);
+    tdb_exec(s, "ALTER TABLE \"T2\" DROP COLUMN \"Y\" CASCADE", &r);
+    cr_assert(!r.err.set, "%s", r.err.message);
+    cr_expect(strstr(r.notices, "drop cascades to view \"V\""), "%s", r.notices);
+    tres_free(&r);
+}
+
+/* Sequences, constraints and views an ALTER changed are saved with it; a
+ * failed ALTER saves none of its changes. */
+Test(alter_storage, objects_survive_close_and_reopen) {
+    char dir[] = "/tmp/attu-alter-obj-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    attu_db *d = tdb_open_dir(dir);
+    attu_session *ss = attu_session_new(d);
+    tdb_exec_ok(ss, "CREATE TABLE p (id SERIAL, v TEXT, gone SERIAL, k INTEGER UNIQUE)");
+    tdb_exec_ok(ss, "INSERT INTO p (v, k) VALUES ('a', 1), ('b', 2)");
+    tdb_exec_ok(ss, "CREATE VIEW pv AS SELECT v FROM p");
+    tdb_exec_ok(ss, "CREATE VIEW kv AS SELECT k FROM p");
+    tdb_exec_ok(ss, "ALTER TABLE p RENAME COLUMN id TO ident");
+    tdb_exec_ok(ss, "ALTER TABLE p DROP COLUMN gone, ADD COLUMN n BIGSERIAL, ADD COLUMN u INTEGER DEFAULT 0, "
+                    "ADD COLUMN w INTEGER UNIQUE, ALTER COLUMN ident TYPE BIGINT");
+    tdb_exec_ok(ss, "ALTER TABLE p DROP COLUMN k CASCADE");
+    /* the view's text follows the renames */
+    tdb_exec_ok(ss, "ALTER TABLE p RENAME COLUMN v TO label");
+    tdb_exec_ok(ss, "ALTER TABLE p RENAME TO q");
+    tdb_exec_ok(ss, "ALTER TABLE q RENAME TO p");
+    /* failed: none of it stays (a new sequence, a dropped view, a sequence dropped with its column) */
+    tres r;
+    tdb_exec(ss, "ALTER TABLE p ADD COLUMN m SERIAL, DROP COLUMN label CASCADE, DROP COLUMN n, ADD COLUMN x INTEGER NOT NULL", &r);
+    cr_assert_str_eq(r.err.sqlstate, "23502");
+    tres_free(&r);
+    attu_session_free(ss);
+    attu_db_close(d);
+
+    d = tdb_open_dir(dir);
+    ss = attu_session_new(d);
+    cr_assert_str_eq(tdb_rows(ss, "SELECT ident, label, n, u, w FROM p ORDER BY ident"), "1|a|1|0|NULL\n2|b|2|0|NULL\n");
+    cr_assert_str_eq(tdb_rows(ss, "SELECT pg_get_serial_sequence('p', 'ident'), pg_get_serial_sequence('p', 'n')"),
+                     "public.p_id_seq|public.p_n_seq\n");
+    tdb_exec_ok(ss, "INSERT INTO p (label, w) VALUES ('c', 9)");
+    cr_assert_str_eq(tdb_rows(ss, "SELECT ident, n FROM p WHERE label = 'c'"), "3|3\n");
+    tdb_exec(ss, "INSERT INTO p (label, w) VALUES ('d', 9)", &r);
+    cr_assert_str_eq(r.err.sqlstate, "23505");
+    cr_expect(strstr(r.err.message, "\"p_w_key\""), "%s", r.err.message);
+    tres_free(&r);
+    cr_assert_str_eq(tdb_rows(ss, "SELECT count(*), min(v) FROM pv"), "3|a\n");
+    tdb_exec(ss, "SELECT * FROM kv", &r);
+    cr_assert_str_eq(r.err.sqlstate, "42P01");
+    tres_free(&r);
+    const char *gone[] = { "SELECT nextval('p_gone_seq')", "SELECT nextval('p_m_seq')" };
+    for (int i = 0; i < 2; i++) {
+        tdb_exec(ss, gone[i], &r);
+        cr_expect_str_eq(r.err.sqlstate, "42P01", "%s", gone[i]);
+        tres_free(&r);
+    }
+    attu_session_free(ss);
+    attu_db_close(d);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}

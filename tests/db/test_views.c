@@ -57,7 +57,7 @@ Test(views, survive_close_and_reopen) {
                      "k|integer|YES\nlabel|text|YES\nn|numeric(6,2)|YES\n");
     /* the dependencies came back: t and "My View" are still held */
     expect_error(s, "DROP TABLE t", "2BP01", "cannot drop table t because other objects depend on it",
-                 "view My View depends on table t\nview second depends on view My View",
+                 "view \"My View\" depends on table t\nview second depends on view \"My View\"",
                  "Use DROP ... CASCADE to drop the dependent objects too.");
     tres r;
     tdb_exec(s, "DROP TABLE t CASCADE", &r);

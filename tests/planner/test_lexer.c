@@ -143,3 +143,32 @@ Test(lexer, nested_comments) {
     cr_expect_str_eq(l.err.message, "unterminated /* comment at or near \"/* x /* y */ z\"");
     cr_expect_eq(l.err.position, 3);
 }
+
+/* attu_sql_rename_ident (planner/ident_rename.c): ALTER TABLE ... RENAME
+ * rewriting a view's text. Only identifier tokens of the name change;
+ * strings, comments, other names and the spacing stay. */
+static void expect_rename(const char *sql, const char *from, const char *to, const char *want, int count,
+                          bool doubtful) {
+    attu_error err;
+    attu_error_clear(&err);
+    int n = -1;
+    bool d = false;
+    char *out = attu_sql_rename_ident(sql, from, to, &n, &d, &err);
+    cr_assert_not_null(out, "%s: %s", sql, err.message);
+    cr_expect_str_eq(out, want);
+    cr_expect_eq(n, count, "%s: %d renamed", sql, n);
+    cr_expect_eq(d, doubtful, "%s", sql);
+    free(out);
+}
+
+Test(lexer, rename_ident) {
+    expect_rename("SELECT x, t.x, \"x\", X FROM t WHERE x > 'x' -- x\n", "x", "y",
+                  "SELECT \"y\", t.\"y\", \"y\", \"y\" FROM t WHERE \"y\" > 'x' -- x\n", 5, false);
+    expect_rename("SELECT \"X\", x FROM t", "X", "a\"b", "SELECT \"a\"\"b\", x FROM t", 1, false);
+    /* a function's name, or the new name already there: the caller refuses */
+    expect_rename("SELECT abs(abs) FROM t", "abs", "b", "SELECT \"b\"(\"b\") FROM t", 2, true);
+    expect_rename("SELECT x, y FROM t", "x", "y", "SELECT \"y\", y FROM t", 1, true);
+    /* a reserved keyword is no name where it stands unquoted */
+    expect_rename("SELECT \"select\" FROM t", "select", "s", "SELECT \"s\" FROM t", 1, false);
+    expect_rename("SELECT name FROM t", "name", "n", "SELECT \"n\" FROM t", 1, false);
+}

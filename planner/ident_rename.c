@@ -1,0 +1,92 @@
+/*
+ * ident_rename.c - SQL text with one identifier renamed, token by token
+ * (ALTER TABLE ... RENAME of what a view reads: db/db_view.c).
+ *
+ * A view keeps its query as text. When a column or a table it names is
+ * renamed, the text is rewritten: every token that is that name as an
+ * identifier (an unquoted word, folded as the lexer folds it, or a quoted
+ * one) becomes the new name, always double-quoted, so that it reads back
+ * as exactly that name and never as a keyword. Everything else (spacing,
+ * comments, literals, the other names) stays byte for byte. The caller
+ * decides whether the result means the same: it binds it, and refuses a
+ * rename this blind substitution could get wrong (see db_view.c); this
+ * file only reports what it cannot judge: a token of the name that
+ * stands before "(" (a function's name) and a text that already holds the
+ * new name.
+ */
+#include "planner/lexer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "grammar.h"
+
+/* Whether tok is an identifier (or a keyword written as a word, which may
+ * be one) of name `name`. */
+static bool names(const attu_token *tok, const char *name) {
+    /* (a keyword other than an unreserved one is no name where it
+     * stands unquoted) */
+    if (tok->type != TK_ID && !(tok->keyword && tok->str && !attu_keyword_needs_quotes(tok->str))) return false;
+    return tok->str && !strcmp(tok->str, name);
+}
+
+char *attu_sql_rename_ident(const char *sql, const char *from, const char *to, int *count, bool *doubtful,
+                            attu_error *err) {
+    *count = 0;
+    *doubtful = false;
+    size_t len = strlen(sql), tlen = strlen(to);
+    attu_ast_arena *arena = attu_ast_arena_new();
+    /* the quoted new name: "" for each " */
+    char *quoted = malloc(2 * tlen + 3);
+    size_t qlen = 0;
+    if (!arena || !quoted) {
+        attu_ast_arena_free(arena);
+        free(quoted);
+        attu_error_oom(err);
+        return NULL;
+    }
+    quoted[qlen++] = '"';
+    for (size_t i = 0; i < tlen; i++) {
+        if (to[i] == '"') quoted[qlen++] = '"';
+        quoted[qlen++] = to[i];
+    }
+    quoted[qlen++] = '"';
+    size_t cap = len + 1, n = 0, copied = 0;
+    char *out = malloc(cap);
+    attu_lexer lx;
+    attu_lexer_init(&lx, sql, len, arena);
+    attu_token tok, prev;
+    memset(&prev, 0, sizeof prev);
+    bool pending = false;   /* prev is a renamed token: is "(" next? */
+    while (out) {
+        if (attu_lexer_next(&lx, &tok, err)) { free(out); out = NULL; break; }
+        if (pending && tok.type == TK_LP) *doubtful = true;
+        pending = false;
+        if (!tok.type) break;
+        if (names(&tok, to) && strcmp(from, to)) *doubtful = true;
+        if (!names(&tok, from)) continue;
+        /* the text up to the token, then the new name */
+        size_t need = n + (tok.off - copied) + qlen + (len - tok.off) + 1;
+        if (need > cap) {
+            cap = need * 2;
+            char *p = realloc(out, cap);
+            if (!p) { free(out); out = NULL; attu_error_oom(err); break; }
+            out = p;
+        }
+        memcpy(out + n, sql + copied, tok.off - copied);
+        n += tok.off - copied;
+        memcpy(out + n, quoted, qlen);
+        n += qlen;
+        copied = tok.off + tok.len;
+        (*count)++;
+        pending = true;
+    }
+    if (out) {
+        memcpy(out + n, sql + copied, len - copied);
+        n += len - copied;
+        out[n] = '\0';
+    } else if (!err->set) attu_error_oom(err);
+    attu_ast_arena_free(arena);
+    free(quoted);
+    return out;
+}
