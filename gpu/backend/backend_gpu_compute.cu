@@ -3619,7 +3619,10 @@ __device__ inline void block_slots(const gkey_t* keys, int nkeys, long long base
   }
 }
 
-__global__ void __launch_bounds__(kGroupBlockThreads) group_block_kernel(gblock_args_t a) {
+// MinBlocks: the blocks a multiprocessor must hold (registers capped to
+// fit them); 1 lets the compiler choose (40 registers: 3 blocks).
+template <int MinBlocks>
+__global__ void __launch_bounds__(kGroupBlockThreads, MinBlocks) group_block_kernel(gblock_args_t a) {
   extern __shared__ unsigned long long gbtab[];
   unsigned char* tab = reinterpret_cast<unsigned char*>(gbtab);
   __shared__ gkey_t skeys[kDenseMaxKeys];
@@ -3947,11 +3950,16 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
     if (block) {
       mem_t<gblock_spec_t> dl = to_mem(lay, ctx);
       int per_sm = 0;
+      // ATTU_GPU_GROUP_BLOCK_MIN_BLOCKS=4: the variant capped to four
+      // blocks a multiprocessor (an experiment's switch)
+      static const bool four = [] {
+        const char* v = getenv("ATTU_GPU_GROUP_BLOCK_MIN_BLOCKS");
+        return v && atoi(v) == 4;
+      }();
+      auto kernel = four ? group_block_kernel<4> : group_block_kernel<1>;
       if (table_bytes > 48 * 1024)
-        ATTU_CUDA_CHECK(cudaFuncSetAttribute(group_block_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)table_bytes));
-      ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, group_block_kernel, kGroupBlockThreads,
-                                                                    table_bytes));
+        ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)table_bytes));
+      ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kGroupBlockThreads, table_bytes));
       long long want = (long long)ctx.sm_count() * std::max(per_sm, 1);
       const long long round = (long long)kGroupBlockThreads * kGroupBlockRows;
       long long chunk = ((long long)n + want - 1) / want;
@@ -3962,7 +3970,7 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
       flag.memset(0);
       gblock_args_t a{dk.data(), nkeys,      ds.data(),          dl.data(),   nreduce,    (long long)n,
                       (long long)nslots, chunk, (int)table_bytes, part.data(), flag.data()};
-      group_block_kernel<<<nblocks, kGroupBlockThreads, table_bytes, ctx.stream()>>>(a);
+      kernel<<<nblocks, kGroupBlockThreads, table_bytes, ctx.stream()>>>(a);
       ATTU_CUDA_CHECK_LAUNCH();
       group_block_fold_kernel<<<(unsigned)((nslots * 32 + 127) / 128), 128, 0, ctx.stream()>>>(
           a, nblocks, static_cast<uint8_t*>(occupied->ptr), I64(first_row));
