@@ -647,18 +647,23 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             free(keep);
         }
         if (!t) goto out;
+        uint8_t *changed = NULL;
         if (update) {
             /* the constraints hold on the final state of the rows
              * (db_unique.c), not row by row as PostgreSQL checks them */
-            uint8_t *changed = malloc(base->nrows ? base->nrows : 1);
+            changed = malloc(base->nrows ? base->nrows : 1);
             if (!changed) { attu_table_free(t); attu_error_oom(err); goto out; }
             for (size_t r = 0; r < base->nrows; r++) changed[r] = src_row[r] >= 0;
-            int urc = db_unique_check(s, t, 0, changed, err);
-            free(changed);
-            if (urc) { attu_table_free(t); goto out; }
+            if (db_unique_check(s, t, 0, changed, err)) { free(changed); attu_table_free(t); goto out; }
         }
-        if (db_save_table(s, t, err)) { attu_table_free(t); goto out; }
-        attu_table_free(attu_catalog_replace(s->db->cat, t));
+        if (db_save_table(s, t, err)) { free(changed); attu_table_free(t); goto out; }
+        attu_table *old = attu_catalog_replace(s->db->cat, t);
+        /* UPDATE keeps every row where it was: the key index follows the
+         * changed rows; DELETE moves rows, so its new version has none
+         * (the next check builds one) */
+        if (update) db_unique_follow(old, t, changed);
+        free(changed);
+        attu_table_free(old);
     }
     rc = 0;
 out:

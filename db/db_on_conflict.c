@@ -331,7 +331,7 @@ static int by_old(const void *a, const void *b) {
  * proposal with the old key goes in, one with the new key is 21000, and
  * a new key already held is 23505, as PostgreSQL decides them. */
 int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
-                   size_t n0, attu_table **tp, size_t *count, size_t **rows_out, attu_error *err) {
+                   size_t n0, attu_table **tp, size_t *count, size_t **rows_out, uint8_t **changed_out, attu_error *err) {
     const attu_ast_on_conflict *oc = st->u.insert.on_conflict;
     attu_table *t = *tp;
     int nu = 0;
@@ -350,7 +350,7 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     uint8_t *keep = NULL, *changed = NULL;
     attu_column **vals = NULL;
     size_t npairs = 0, nvals = 0, ncand = 0, nupdated = 0;
-    attu_table *upd_all = NULL, *newkeys = NULL, *k = NULL, *upd = NULL, *fin = NULL;
+    attu_table *cand_rows = NULL, *newkeys = NULL, *upd = NULL, *fin = NULL;
     int rc = -1;
     if (!arbiter || !grp || !kgrp || !hold || !fate || !upd_of || !set_cols) { attu_error_oom(err); goto out; }
     if (choose_arbiters(t, oc, us, nu, arbiter, err)) goto out;
@@ -358,7 +358,7 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     for (int a = 0; a < nu; a++) {
         if (!arbiter[a]) continue;
         if (!(grp[a] = malloc(sizeof **grp * (n + 1)))) { attu_error_oom(err); goto out; }
-        if (db_unique_groups(s, t, &us[a], n0, grp[a], err)) goto out;
+        if (db_unique_groups(s, t, NULL, &us[a], n0, grp[a], err)) goto out;
     }
     if (!(keep = malloc(t->nrows + 1))) { attu_error_oom(err); goto out; }
     memset(keep, 1, n0);
@@ -414,24 +414,23 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         }
         for (size_t r = 0; r < t->nrows; r++) src_row[r] = -1;
         for (size_t i = 0; i < ncand; i++) { src_row[cands[i].old] = val_row[cands[i].pair]; cand_olds[i] = cands[i].old; }
-        /* k: t, then the row each of them would become (its new key) */
-        k = t;
+        /* newkeys: the row each of them would become (its new key), the
+         * candidates gathered and updated on their own (not the table) */
         if (ncand) {
             size_t *rows = malloc(sizeof *rows * (ncand + 1));
-            int *map = malloc(sizeof *map * ((size_t)t->ncols + 1));
-            if (!rows || !map) { free(rows); free(map); attu_error_oom(err); goto out; }
-            for (size_t i = 0; i < ncand; i++) rows[i] = (size_t)cands[i].old;
-            for (int c = 0; c < t->ncols; c++) map[c] = c;
-            if ((upd_all = attu_table_update_rows(t, src_row, oc->nsets, set_cols, vals, err)) &&
-                (newkeys = db_gather_rows(upd_all, rows, ncand, t->name, err)))
-                k = db_append_rows(t, newkeys->cols, map, ncand, err);
-            free(rows); free(map);
-            if (!upd_all || !newkeys || !k) { k = NULL; goto out; }
+            int64_t *src = malloc(sizeof *src * (ncand + 1));
+            if (!rows || !src) { free(rows); free(src); attu_error_oom(err); goto out; }
+            for (size_t i = 0; i < ncand; i++) { rows[i] = (size_t)cands[i].old; src[i] = val_row[cands[i].pair]; }
+            if ((cand_rows = db_gather_rows(t, rows, ncand, t->name, err)))
+                newkeys = attu_table_update_rows(cand_rows, src, oc->nsets, set_cols, vals, err);
+            free(rows); free(src);
+            if (!newkeys) goto out;
         }
+        /* the groups over t's rows, then the new keys as if appended */
         for (int a = 0; a < nu; a++) {
             if (!arbiter[a]) continue;
             if (!(kgrp[a] = malloc(sizeof **kgrp * (n + ncand + 1)))) { attu_error_oom(err); goto out; }
-            if (db_unique_groups(s, k, &us[a], n0, kgrp[a], err) ||
+            if (db_unique_groups(s, t, newkeys, &us[a], n0, kgrp[a], err) ||
                 holders_init(&hold[a], kgrp[a], n + ncand, cand_olds, ncand, err))
                 goto out;
         }
@@ -469,7 +468,7 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
                 if (nk < 0) continue;
                 bool m2;
                 if (holder_of(&hold[a], nk, n0, &m2) >= 0) {
-                    db_unique_violation(upd_all, &us[a], (size_t)who, err);
+                    db_unique_violation(newkeys, &us[a], ci, err);
                     goto out;
                 }
                 holder_set(&hold[a], nk, 2, who);
@@ -494,6 +493,8 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     *count = nr;
     *rows_out = rows;
+    *changed_out = changed;
+    changed = NULL;
     attu_table_free(t);
     *tp = fin;
     fin = NULL;
@@ -509,8 +510,7 @@ out:
     free(keep); free(changed);
     if (vals) for (int c = 0; c < oc->nsets; c++) attu_column_free(vals[c]);
     free(vals);
-    if (k && k != t) attu_table_free(k);
-    attu_table_free(upd_all);
+    attu_table_free(cand_rows);
     attu_table_free(newkeys);
     attu_table_free(upd);
     attu_table_free(fin);
