@@ -93,6 +93,7 @@ static int choose_arbiters(const attu_table *base, const attu_ast_on_conflict *o
 
 #define MAP_NAME "\001conflict"
 #define EXCLUDED_NAME "\001excluded"
+#define OLD_NAME "\001old"
 
 static int set_column_of(const attu_table *base, const attu_ast_on_conflict *oc, int *set_cols, attu_error *err) {
     for (int k = 0; k < oc->nsets; k++) {
@@ -146,7 +147,7 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
     for (int i = 0; i < 3; i++)
         if (attu_column_reserve(map->cols[i], npairs ? npairs : 1, err)) { attu_table_free(map); return -1; }
     for (size_t i = 0; i < npairs; i++) {
-        ((int64_t *)map->cols[0]->data)[i] = olds[i];
+        ((int64_t *)map->cols[0]->data)[i] = (int64_t)i;   /* (row i of the old rows gathered) */
         ((int64_t *)map->cols[1]->data)[i] = props[i] - (int64_t)n0;
         ((int64_t *)map->cols[2]->data)[i] = (int64_t)i;
     }
@@ -159,18 +160,28 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
     attu_table *excl = db_gather_rows(t, prows, nprop, EXCLUDED_NAME, err);
     free(prows);
     if (!excl) { attu_table_free(map); return -1; }
+    /* the old row of each pair, as a table of their own: the pairs join
+     * to these few rows, not to the whole table (which a subquery in SET
+     * or WHERE still reads, by its name, as the statement found it) */
+    size_t *orows = malloc(sizeof *orows * (npairs + 1));
+    attu_table *oldt = NULL;
+    if (orows) {
+        for (size_t i = 0; i < npairs; i++) orows[i] = (size_t)olds[i];
+        oldt = db_gather_rows(t, orows, npairs, OLD_NAME, err);
+        free(orows);
+    } else attu_error_oom(err);
+    if (!oldt) { attu_table_free(map); attu_table_free(excl); return -1; }
 
-    char tname[ATTU_NAME_MAX * 2 + 4], alias[ATTU_NAME_MAX * 2 + 4], text[1024];
-    put_ident(tname, sizeof tname, t->name);
+    char alias[ATTU_NAME_MAX * 2 + 4], text[1024];
     put_ident(alias, sizeof alias, st->u.insert.alias ? st->u.insert.alias : t->name);
     snprintf(text, sizeof text,
-             "SELECT m.\"\001i\" FROM \"" MAP_NAME "\" AS m JOIN %s AS %s ON %s.\"\001rowid\" = m.\"\001g\" "
-             "JOIN \"" EXCLUDED_NAME "\" AS excluded ON excluded.\"\001rowid\" = m.\"\001p\"", tname, alias, alias);
+             "SELECT m.\"\001i\" FROM \"" MAP_NAME "\" AS m JOIN \"" OLD_NAME "\" AS %s ON %s.\"\001rowid\" = m.\"\001g\" "
+             "JOIN \"" EXCLUDED_NAME "\" AS excluded ON excluded.\"\001rowid\" = m.\"\001p\"", alias, alias);
     attu_parse_result *pr = attu_parse(text, err);
     attu_plan_arena *pa = attu_plan_arena_new();
     attu_ast_arena *arena = attu_ast_arena_new();
     int rc = -1;
-    bool added = false, excl_added = false;
+    bool added = false, excl_added = false, old_added = false;
     attu_stage *stg = NULL;
     attu_column **cols = NULL;
     size_t n = 0;
@@ -194,6 +205,8 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
     added = true;
     if (attu_catalog_add(s->db->cat, excl, err)) goto out;
     excl_added = true;
+    if (attu_catalog_add(s->db->cat, oldt, err)) goto out;
+    old_added = true;
     attu_bind_params bp = db_params(s, params);
     lp = attu_bind_query(pa, s->db->cat, sql, q, &bp, err);
     if (lp) {
@@ -228,8 +241,10 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
 out:
     if (added) attu_catalog_remove(s->db->cat, MAP_NAME, true, NULL);
     if (excl_added) attu_catalog_remove(s->db->cat, EXCLUDED_NAME, true, NULL);
+    if (old_added) attu_catalog_remove(s->db->cat, OLD_NAME, true, NULL);
     attu_table_free(map);
     attu_table_free(excl);
+    attu_table_free(oldt);
     if (cols) for (int i = 0; i < 1 + oc->nsets; i++) attu_column_free(cols[i]);
     free(cols);
     attu_stage_free(stg);

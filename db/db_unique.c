@@ -655,3 +655,35 @@ int db_no_such_table(struct attu_session *s, const char *name, int position, att
         return attu_error_set(err, "42809", position, "\"%s\" is an index", name);
     return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, position, "relation \"%s\" does not exist", name);
 }
+
+void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep) {
+    attu_key_index *ix = old->key_index;
+    if (!ix || old == t) return;
+    old->key_index = NULL;
+    /* newrow[r]: row r's number in t (kept rows only) */
+    int64_t *newrow = malloc(sizeof *newrow * (old->nrows + 1));
+    size_t kept_rows = 0;
+    if (newrow)
+        for (size_t r = 0; r < old->nrows; r++) newrow[r] = keep[r] ? (int64_t)kept_rows++ : -1;
+    if (!newrow || kept_rows != t->nrows || t->ncols != old->ncols) { free(newrow); attu_key_index_free(ix); return; }
+    int kept = 0;
+    for (int i = 0; i < ix->n; i++) {
+        attu_key_set *ks = ix->sets[i];
+        bool ok = ks->nrows == old->nrows;
+        for (int j = 0; j < ks->ncols && ok; j++)
+            ok = ks->cols[j] < t->ncols && attu_type_equal(ks->types[j], t->defs[ks->cols[j]].type);
+        if (!ok) { attu_key_set_free(ks); continue; }
+        uint64_t h;
+        for (size_t r = 0; r < old->nrows; r++)
+            if (!keep[r] && attu_key_hash(old, ks->cols, ks->ncols, r, &h)) attu_key_set_remove(ks, h, (int64_t)r);
+        /* (renumbering keeps each entry in its slot: its hash is its key's) */
+        for (size_t j = 0; j <= ks->mask; j++)
+            if (ks->rows[j] >= 0) ks->rows[j] = newrow[ks->rows[j]];
+        ks->nrows = t->nrows;
+        ix->sets[kept++] = ks;
+    }
+    free(newrow);
+    ix->n = kept;
+    attu_key_index_free(t->key_index);
+    t->key_index = ix;
+}

@@ -43,11 +43,16 @@ int db_unique_groups(struct attu_session *s, attu_table *t, const attu_table *ex
  * (changed NULL: none) updated, then rows appended, and it passed
  * db_unique_check. Each key set takes the changed and appended rows'
  * keys (O(those rows)); one it cannot follow is dropped and rebuilt when
- * next needed. A writer that makes any other change (DELETE, TRUNCATE,
- * ALTER TABLE) does not call it, so its new version has no index and the
+ * next needed. A writer that makes any other change (TRUNCATE, ALTER
+ * TABLE) does not call it, so its new version has no index and the
  * next check builds one; a statement that fails never calls it, so the
  * index is never ahead of the table. The caller holds the write lock. */
 void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed);
+
+/* The same for a DELETE: t holds old's rows r with keep[r], in order.
+ * The removed rows' keys leave each set and the others are renumbered
+ * (one pass over the set's slots, no hashing). */
+void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep);
 
 /* The error of a statement that names a table that is not there: 42809
  * "is an index" for a constraint's name (PostgreSQL's index is a
