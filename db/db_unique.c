@@ -525,6 +525,18 @@ static attu_key_set *key_set_of(attu_table *base, const attu_unique *u) {
     return ks;
 }
 
+/* Hands ks, a set of all of t's keys, to t; 0 when it took it. */
+static int keep_set(attu_table *t, attu_key_set *ks) {
+    attu_key_index *ix = t->key_index;
+    if (!ix && !(ix = t->key_index = calloc(1, sizeof *ix))) return -1;
+    attu_key_set **sets = realloc(ix->sets, sizeof *sets * (size_t)(ix->n + 1));
+    if (!sets) return -1;
+    ix->sets = sets;
+    ks->nrows = t->nrows;
+    ix->sets[ix->n++] = ks;
+    return 0;
+}
+
 /* The check through the key sets of base (t's rows below base->nrows are
  * base's; changed NULL: the rows >= first are appended, first ==
  * base->nrows). Each changed or appended row, in row order, is looked up
@@ -561,6 +573,10 @@ static int index_check(attu_table *base, attu_table *t, const attu_unique *us, i
             if (fails) { best = (int64_t)r; which = k; break; }
             if (attu_key_set_add(mine, h, (int64_t)r)) { attu_key_set_free(mine); return 1; }
         }
+        /* rows appended to an empty table (a load): the statement's own
+         * set is the new version's whole index, which it carries (freed
+         * with it should the statement fail; db_unique_follow keeps it) */
+        if (!changed && best < 0 && base->nrows == 0 && !keep_set(t, mine)) continue;
         attu_key_set_free(mine);
     }
     if (best < 0) return 0;
@@ -632,6 +648,11 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
         bool ok = ks->nrows == old->nrows;
         for (int j = 0; j < ks->ncols && ok; j++)
             ok = ks->cols[j] < t->ncols && attu_type_equal(ks->types[j], t->defs[ks->cols[j]].type);
+        /* (t carries its own set of these columns already: index_check's) */
+        for (int k = 0; ok && t->key_index && k < t->key_index->n; k++) {
+            const attu_key_set *own = t->key_index->sets[k];
+            ok = !(own->ncols == ks->ncols && !memcmp(own->cols, ks->cols, sizeof(int) * (size_t)ks->ncols));
+        }
         uint64_t h;
         /* updated rows leave their old keys, then take their new ones */
         if (changed)
@@ -647,9 +668,20 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
         ix->sets[kept++] = ks;
     }
     ix->n = kept;
-    attu_key_index_free(t->key_index);
+    /* t's own sets join the followed ones */
+    attu_key_index *own = t->key_index;
     t->key_index = ix;
+    if (own && own->n) {
+        attu_key_set **sets = realloc(ix->sets, sizeof *sets * (size_t)(ix->n + own->n));
+        if (sets) {
+            ix->sets = sets;
+            for (int k = 0; k < own->n; k++) ix->sets[ix->n++] = own->sets[k];
+            own->n = 0;
+        }
+    }
+    attu_key_index_free(own);
 }
+
 int db_no_such_table(struct attu_session *s, const char *name, int position, attu_error *err) {
     if (attu_catalog_constraint_owner(s->db->cat, name, NULL))
         return attu_error_set(err, "42809", position, "\"%s\" is an index", name);

@@ -17,6 +17,13 @@
  *                   INSERT: the first check after a change the key index
  *                   does not follow (it is rebuilt)
  *   insert-dup      a one-row INSERT that fails with 23505
+ *   upsert-2001     2001 rows ON CONFLICT (id) DO UPDATE, 1001 existing
+ *   update-500k     UPDATE of half the rows (a non-key column)
+ *   text insert-1   a one-row INSERT into kt(code TEXT PRIMARY KEY, n
+ *                   INTEGER) of N distinct codes
+ *   insert-1 (no key)  the one-row INSERT into a table of no key: the
+ *                   statement's cost without a check (the new version of
+ *                   the table is a copy, table.h)
  * Times are wall-clock around attu_session_exec.
  */
 #define _GNU_SOURCE
@@ -144,6 +151,30 @@ int main(int argc, char **argv) {
         ms[i] = run_sql(s, sql, NULL);
     }
     report("insert-1-after-delete", ms, reps);
+    for (int i = 0; i < reps; i++) {
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO k SELECT CASE WHEN g <= 1000 THEN 1 + (g * 997 + %d) %% %lld ELSE %lld + g END, 6, 6.5 "
+                 "FROM generate_series(0, 2000) AS g ON CONFLICT (id) DO UPDATE SET a = k.a + 1",
+                 i, rows, next);
+        next += 2001;
+        ms[i] = run_sql(s, sql, NULL);
+    }
+    report("upsert-2001", ms, reps);
+    for (int i = 0; i < reps; i++) {
+        snprintf(sql, sizeof sql, "UPDATE k SET a = a + 1 WHERE id %% 2 = %d", i % 2);
+        ms[i] = run_sql(s, sql, NULL);
+    }
+    report("update-500k", ms, reps);
+    run_sql(s, "CREATE TABLE kt (code TEXT PRIMARY KEY, n INTEGER)", NULL);
+    snprintf(sql, sizeof sql, "INSERT INTO kt SELECT 'code-' || g, g FROM generate_series(1, %lld) AS g", rows);
+    printf("  %-24s %9.3f ms\n", "text load", run_sql(s, sql, NULL));
+    snprintf(sql, sizeof sql, "INSERT INTO kt VALUES ('new-first', 0)");
+    printf("  %-24s %9.3f ms\n", "text insert-1 (first)", run_sql(s, sql, NULL));
+    for (int i = 0; i < reps; i++) {
+        snprintf(sql, sizeof sql, "INSERT INTO kt VALUES ('new-%d', %d)", i, i);
+        ms[i] = run_sql(s, sql, NULL);
+    }
+    report("text insert-1", ms, reps);
     /* the same one-row INSERT into a table with no key: what the
      * statement costs without any check (copying the table's new version) */
     run_sql(s, "CREATE TABLE nk (id BIGINT, a INTEGER, b DOUBLE PRECISION)", NULL);
