@@ -525,6 +525,21 @@ static attu_key_set *key_set_of(attu_table *base, const attu_unique *u) {
     return ks;
 }
 
+/* Whether every row r with changed[r] (below a->nrows) holds in b the key
+ * of u it holds in a: the same NULLs and equal values. Then the statement
+ * changed no key of u (an UPDATE that sets other columns, or sets a key
+ * to itself): u's rows stay as unique as they were and its set as it is. */
+static bool keys_kept(const attu_table *a, const attu_table *b, const int *cols, int ncols, const uint8_t *changed) {
+    for (size_t r = 0; r < a->nrows; r++) {
+        if (!changed[r]) continue;
+        for (int j = 0; j < ncols; j++) {
+            bool na = attu_column_is_null(a->cols[cols[j]], r), nb = attu_column_is_null(b->cols[cols[j]], r);
+            if (na != nb || (!na && !attu_key_equal(a, r, b, r, &cols[j], 1))) return false;
+        }
+    }
+    return true;
+}
+
 /* Hands ks, a set of all of t's keys, to t; 0 when it took it. */
 static int keep_set(attu_table *t, attu_key_set *ks) {
     attu_key_index *ix = t->key_index;
@@ -558,6 +573,9 @@ static int index_check(attu_table *base, attu_table *t, const attu_unique *us, i
     int which = -1;
     for (int k = 0; k < nu; k++) {
         const attu_unique *u = &us[k];
+        /* (no key of u changed: nothing of u to check; the query path
+         * finds no group of two either, the old rows being unique) */
+        if (changed && t->nrows == base->nrows && keys_kept(base, t, u->cols, u->ncols, changed)) continue;
         attu_key_set *ks = key_set_of(base, u);
         attu_key_set *mine = ks ? attu_key_set_new(t, u->cols, u->ncols, nprobe) : NULL;
         if (!mine) return 1;
@@ -654,13 +672,16 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
             ok = !(own->ncols == ks->ncols && !memcmp(own->cols, ks->cols, sizeof(int) * (size_t)ks->ncols));
         }
         uint64_t h;
-        /* updated rows leave their old keys, then take their new ones */
-        if (changed)
+        /* updated rows leave their old keys, then take their new ones
+         * (none when the statement kept every key of the set) */
+        const uint8_t *moved = changed;
+        if (ok && moved && keys_kept(old, t, ks->cols, ks->ncols, moved)) moved = NULL;
+        if (moved)
             for (size_t r = 0; r < old->nrows && ok; r++)
-                if (changed[r] && attu_key_hash(old, ks->cols, ks->ncols, r, &h)) attu_key_set_remove(ks, h, (int64_t)r);
-        if (changed)
+                if (moved[r] && attu_key_hash(old, ks->cols, ks->ncols, r, &h)) attu_key_set_remove(ks, h, (int64_t)r);
+        if (moved)
             for (size_t r = 0; r < old->nrows && ok; r++)
-                if (changed[r] && attu_key_hash(t, ks->cols, ks->ncols, r, &h)) ok = !attu_key_set_add(ks, h, (int64_t)r);
+                if (moved[r] && attu_key_hash(t, ks->cols, ks->ncols, r, &h)) ok = !attu_key_set_add(ks, h, (int64_t)r);
         for (size_t r = old->nrows; r < t->nrows && ok; r++)
             if (attu_key_hash(t, ks->cols, ks->ncols, r, &h)) ok = !attu_key_set_add(ks, h, (int64_t)r);
         if (!ok) { attu_key_set_free(ks); continue; }   /* (rebuilt when next needed) */

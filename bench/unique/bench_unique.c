@@ -20,7 +20,8 @@
  *   upsert-2001     2001 rows ON CONFLICT (id) DO UPDATE, 1001 existing
  *   update-500k     UPDATE of half the rows (a non-key column)
  *   text insert-1   a one-row INSERT into kt(code TEXT PRIMARY KEY, n
- *                   INTEGER) of N distinct codes
+ *                   INTEGER) of N distinct codes, and the same into a
+ *                   table of no key (text insert-1 (no key))
  *   insert-1 (no key)  the one-row INSERT into a table of no key: the
  *                   statement's cost without a check (the new version of
  *                   the table is a copy, table.h)
@@ -175,6 +176,16 @@ int main(int argc, char **argv) {
         ms[i] = run_sql(s, sql, NULL);
     }
     report("text insert-1", ms, reps);
+    /* the same into a text table of no key: the dictionary merge of the
+     * appended value, without any check */
+    run_sql(s, "CREATE TABLE ktn (code TEXT, n INTEGER)", NULL);
+    snprintf(sql, sizeof sql, "INSERT INTO ktn SELECT 'code-' || g, g FROM generate_series(1, %lld) AS g", rows);
+    run_sql(s, sql, NULL);
+    for (int i = 0; i < reps; i++) {
+        snprintf(sql, sizeof sql, "INSERT INTO ktn VALUES ('new-%d', %d)", i, i);
+        ms[i] = run_sql(s, sql, NULL);
+    }
+    report("text insert-1 (no key)", ms, reps);
     /* the same one-row INSERT into a table with no key: what the
      * statement costs without any check (copying the table's new version) */
     run_sql(s, "CREATE TABLE nk (id BIGINT, a INTEGER, b DOUBLE PRECISION)", NULL);
