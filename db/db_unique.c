@@ -11,10 +11,37 @@
  * are one (UNIQUE PRIMARY KEY is the primary key), as PostgreSQL merges
  * them.
  *
- * There is no index. A check is a query over the candidate table (the old
- * rows and the statement's new or changed ones), run on whichever backend
- * the database uses, so on the GPU the key columns never leave the device
- * but for the few rows that collide:
+ * The checks go through a key index (engine/key_set.h): per constraint,
+ * a hash set of the keys of the table's rows, on the host, kept on the
+ * table version it describes (attu_table.key_index). The first check of
+ * a constraint builds it (one pass over the key columns' host copy, which
+ * every table keeps: a table on the GPU is not downloaded); a statement
+ * then costs O(its new or changed rows):
+ *
+ *   - INSERT / COPY (rows appended at first = the old row count): each
+ *     new row, in order, is looked up in the index (an old row holds its
+ *     key) and in a set of the statement's own rows before it; the first
+ *     row found is the one PostgreSQL's row-by-row check stops at.
+ *   - UPDATE and ON CONFLICT's final version (rows marked changed): the
+ *     same over the changed rows, a hit in the index counting only when
+ *     the row it names did not change (its key is still there).
+ *   - ON CONFLICT's groups (db_unique_groups): an index hit names the old
+ *     row, else the first proposed row with the key.
+ *
+ * The index moves to the new version only once it has replaced the old
+ * one in the catalog (db_unique_follow, db_unique_follow_delete, called
+ * by INSERT, COPY, UPDATE, DELETE and ON CONFLICT after the swap): the
+ * rows appended or changed take their keys, a DELETE renumbers the rest.
+ * A statement that fails frees its candidate version and never reaches
+ * that point, so the index is never ahead of the table; a writer that
+ * does not follow (TRUNCATE, ALTER TABLE, a view's DML) leaves the new
+ * version without an index and the next check builds one. A load into an
+ * empty table keeps the statement's own set as the index. Only writers,
+ * under the database's write lock, touch an index; readers never do.
+ *
+ * The earlier way, a query over the candidate table on whichever backend
+ * the database uses, stays for ATTU_UNIQUE_INDEX=off and for when memory
+ * for a set runs out:
  *
  *     SELECT r, g FROM (SELECT x.rowid AS r,
  *                              min(x.rowid) OVER (PARTITION BY x.k1, x.k2) AS g,
@@ -27,16 +54,15 @@
  * (a join to the distinct keys the new rows hold, which keeps only the
  * rows that may collide and drops NULL keys, then a sort / partition over
  * those rows' keys; for UPDATE the keys are the changed rows', their
- * numbers joined from a one-column table). Partitioning is PostgreSQL's
- * equality of the type: text compares its bytes (C collation), -0 = 0 and
- * NaN = NaN for floats and numerics, and NULL never collides. The old rows
- * are unique among themselves, so every row the query returns collides
- * with a new or changed one. Which row PostgreSQL reports is the first
- * that fails its row-by-row check: here, for each key, the old rows come
- * first and then the new / changed ones in row order, the second of them
- * fails, and the earliest such row over all constraints is reported (its
- * own key values in DETAIL), the first constraint in creation order on a
- * tie.
+ * numbers joined from a one-column table). Both compare as PostgreSQL's
+ * equality of the type: text its bytes (C collation), -0 = 0 and NaN =
+ * NaN for floats and numerics, and NULL never collides. The old rows are
+ * unique among themselves, so every collision involves a new or changed
+ * row. Which row PostgreSQL reports is the first that fails its
+ * row-by-row check: for each key, the old rows come first and then the
+ * new / changed ones in row order, the second of them fails, and the
+ * earliest such row over all constraints is reported (its own key values
+ * in DETAIL), the first constraint in creation order on a tie.
  */
 #include "db/db_internal.h"
 #include "db/db_unique.h"
