@@ -34,10 +34,11 @@
  * rows appended or changed take their keys, a DELETE renumbers the rest.
  * A statement that fails frees its candidate version and never reaches
  * that point, so the index is never ahead of the table; a writer that
- * does not follow (TRUNCATE, ALTER TABLE, a view's DML) leaves the new
- * version without an index and the next check builds one. A load into an
- * empty table keeps the statement's own set as the index. Only writers,
- * under the database's write lock, touch an index; readers never do.
+ * does not follow (TRUNCATE, ALTER TABLE) leaves the new version without
+ * an index, as a table loaded at start has none, and the next check
+ * builds one. A load into an empty table keeps the statement's own set
+ * as the index. Only writers, under the database's write lock, touch an
+ * index; readers never do.
  *
  * The earlier way, a query over the candidate table on whichever backend
  * the database uses, stays for ATTU_UNIQUE_INDEX=off and for when memory
