@@ -7,8 +7,9 @@
  * (every constraint for DO NOTHING without one). For each arbiter
  * db_unique_groups (through the constraint's key index) names each
  * proposed row's key by the smallest row that holds it: an old row (a
- * conflict with the table) or the first proposed row with that key. A pass over the proposed rows in order, on the host and over them
- * only, then replays PostgreSQL's row-by-row logic with one holder per key
+ * conflict with the table) or the first proposed row with that key. A
+ * pass over the proposed rows in order, on the host and over them only,
+ * then replays PostgreSQL's row-by-row logic with one holder per key
  * (struct holders):
  *
  *   - DO NOTHING: a row whose key is held by an old row, or by a proposed
@@ -23,8 +24,8 @@
  * (old row, proposed row): a table of row numbers joined to the pairs'
  * old rows (gathered into a table of their own, named by INSERT's alias
  * or the table's name: the join reads those few rows, not the table) and
- * to the proposed rows, gathered likewise, as EXCLUDED, so the expressions bind as PostgreSQL
- * binds them (an unqualified column that both hold is 42702 "ambiguous",
+ * to the proposed rows, gathered likewise, as EXCLUDED, so the
+ * expressions bind as PostgreSQL binds them (an unqualified column that both hold is 42702 "ambiguous",
  * as there) and a subquery over the table reads it as the statement found
  * it. The new version is then the old rows with the updates, plus the
  * inserted rows, checked against every constraint (a non-arbiter
@@ -341,8 +342,8 @@ static int by_old(const void *a, const void *b) {
  * are one query; the first pair of an old row whose WHERE holds is the
  * update that row may get, and the keys it would leave are grouped with
  * the proposed rows' (per arbiter, over the table, the proposed rows and
- * those new keys: the candidates updated on their own, not the table). The pass over the proposed rows
- * then moves an updated row from its old key to its new one: a later
+ * those new keys: the candidates updated on their own, not the table).
+ * The pass over the proposed rows then moves an updated row from its old key to its new one: a later
  * proposal with the old key goes in, one with the new key is 21000, and
  * a new key already held is 23505, as PostgreSQL decides them. */
 int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
