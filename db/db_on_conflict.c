@@ -25,9 +25,9 @@
  * old rows (gathered into a table of their own, named by INSERT's alias
  * or the table's name: the join reads those few rows, not the table) and
  * to the proposed rows, gathered likewise, as EXCLUDED, so the
- * expressions bind as PostgreSQL binds them (an unqualified column that both hold is 42702 "ambiguous",
- * as there) and a subquery over the table reads it as the statement found
- * it. The new version is then the old rows with the updates, plus the
+ * expressions bind as PostgreSQL binds them (an unqualified column that
+ * both hold is 42702 "ambiguous", as there) and a subquery over the
+ * table reads it as the statement found it. The new version is then the old rows with the updates, plus the
  * inserted rows, checked against every constraint (a non-arbiter
  * collision is 23505) like a plain INSERT. RETURNING reads the inserted
  * and updated rows in the order proposed. SET DEFAULT is not supported.
