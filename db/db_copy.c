@@ -240,7 +240,12 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     if (t) {
         t->version = base->version + 1;
         if (db_save_table(s, t, err)) attu_table_free(t);
-        else { attu_table_free(attu_catalog_replace(s->db->cat, t)); rc = 0; }
+        else {
+            attu_table *old = attu_catalog_replace(s->db->cat, t);
+            db_unique_follow(old, t, NULL);   /* the key index takes the loaded rows */
+            attu_table_free(old);
+            rc = 0;
+        }
     }
     pthread_rwlock_unlock(&s->db->lock);
     if (rc) return rc;

@@ -874,6 +874,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     int *map = NULL;
     attu_result *res = NULL, *dres = NULL;
     attu_column **src = NULL;
+    uint8_t *oc_changed = NULL;   /* ON CONFLICT: the rows it updated or inserted */
     db_values_copy vcopy;
     memset(&vcopy, 0, sizeof vcopy);
     db_seq_fill fill;
@@ -977,7 +978,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         /* ON CONFLICT decides which rows go in and which update
          * (db_on_conflict.c); RETURNING reads those rows, in that order */
         size_t *rows = NULL;
-        if (db_on_conflict(s, sql, st, params, base->nrows, &t, &n, &rows, err)) { attu_table_free(t); goto out; }
+        if (db_on_conflict(s, sql, st, params, base->nrows, &t, &n, &rows, &oc_changed, err)) { attu_table_free(t); goto out; }
         if (st->u.insert.nreturning) {
             attu_table *g = db_gather_rows(t, rows, n, "\001returning", err);
             if (g) {
@@ -997,7 +998,10 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     if (save(s, t, err)) { attu_table_free(t); attu_result_free(ret); goto out; }
     attu_table *old = attu_catalog_replace(s->db->cat, t);
+    /* the key index follows the appended (and updated) rows */
+    db_unique_follow(old, t, oc_changed);
     attu_table_free(old);
+    free(oc_changed);
     rc = 0;
     char tag[64];
     snprintf(tag, sizeof tag, "INSERT 0 %zu", n);
@@ -1013,6 +1017,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     return db_deliver_tag(cb, tag, err) ? -2 : 0;
 out:
+    free(oc_changed);
     pthread_rwlock_unlock(&s->db->lock);
     attu_result_free(res); attu_result_free(dres);
     free(types); free(names); free(map); free(src);

@@ -609,6 +609,7 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     size_t n = 0, nchanged = 0;
     attu_lplan *lp = NULL;
     int64_t *src_row = NULL;
+    uint8_t *keep = NULL;   /* DELETE: the rows that stay */
     size_t *ret_rows = NULL;
     attu_result *ret = NULL;
     int rc = -1;
@@ -640,25 +641,29 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         if (update) {
             t = attu_table_update_rows(base, src_row, m.nsets, m.set_cols, cols + 1, err);
         } else {
-            uint8_t *keep = malloc(base->nrows ? base->nrows : 1);
+            keep = malloc(base->nrows ? base->nrows : 1);
             if (!keep) { attu_error_oom(err); goto out; }
             for (size_t r = 0; r < base->nrows; r++) keep[r] = src_row[r] < 0;
             t = attu_table_keep_rows(base, keep, err);
-            free(keep);
         }
         if (!t) goto out;
+        uint8_t *changed = NULL;
         if (update) {
             /* the constraints hold on the final state of the rows
              * (db_unique.c), not row by row as PostgreSQL checks them */
-            uint8_t *changed = malloc(base->nrows ? base->nrows : 1);
+            changed = malloc(base->nrows ? base->nrows : 1);
             if (!changed) { attu_table_free(t); attu_error_oom(err); goto out; }
             for (size_t r = 0; r < base->nrows; r++) changed[r] = src_row[r] >= 0;
-            int urc = db_unique_check(s, t, 0, changed, err);
-            free(changed);
-            if (urc) { attu_table_free(t); goto out; }
+            if (db_unique_check(s, t, 0, changed, err)) { free(changed); attu_table_free(t); goto out; }
         }
-        if (db_save_table(s, t, err)) { attu_table_free(t); goto out; }
-        attu_table_free(attu_catalog_replace(s->db->cat, t));
+        if (db_save_table(s, t, err)) { free(changed); attu_table_free(t); goto out; }
+        attu_table *old = attu_catalog_replace(s->db->cat, t);
+        /* the key index follows: UPDATE keeps every row where it was and
+         * changes some; DELETE drops some and renumbers the rest */
+        if (update) db_unique_follow(old, t, changed);
+        else db_unique_follow_delete(old, t, keep);
+        free(changed);
+        attu_table_free(old);
     }
     rc = 0;
 out:
@@ -666,6 +671,7 @@ out:
     if (cols && lp) for (int i = 0; i < lp->ncols; i++) attu_column_free(cols[i]);
     free(cols);
     free(src_row);
+    free(keep);
     free(ret_rows);
     db_values_copy_free(&m.vcopy);
     attu_ast_arena_free(m.arena);

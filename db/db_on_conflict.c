@@ -4,12 +4,12 @@
  *
  * INSERT has already built t: the table's rows, then every proposed row
  * (DEFAULTs filled in). The arbiters are the constraints the target names
- * (every constraint for DO NOTHING without one). For each arbiter one
- * partition query over t (db_unique_groups, on the database's backend)
- * names each proposed row's key by the smallest row that holds it: an old
- * row (a conflict with the table) or the first proposed row with that
- * key. A pass over the proposed rows in order, on the host and over them
- * only, then replays PostgreSQL's row-by-row logic with one holder per key
+ * (every constraint for DO NOTHING without one). For each arbiter
+ * db_unique_groups (through the constraint's key index) names each
+ * proposed row's key by the smallest row that holds it: an old row (a
+ * conflict with the table) or the first proposed row with that key. A
+ * pass over the proposed rows in order, on the host and over them only,
+ * then replays PostgreSQL's row-by-row logic with one holder per key
  * (struct holders):
  *
  *   - DO NOTHING: a row whose key is held by an old row, or by a proposed
@@ -21,12 +21,13 @@
  *     held 23505, as in PostgreSQL.
  *
  * The SET values and the WHERE of DO UPDATE are one query over the pairs
- * (old row, proposed row): a table of row numbers joined to the table as
- * it was (by its alias or name) and to the proposed rows, gathered into a
- * table of their own, as EXCLUDED, so the expressions bind as PostgreSQL
- * binds them (an unqualified column that both hold is 42702 "ambiguous",
- * as there) and a subquery over the table reads it as the statement found
- * it. The new version is then the old rows with the updates, plus the
+ * (old row, proposed row): a table of row numbers joined to the pairs'
+ * old rows (gathered into a table of their own, named by INSERT's alias
+ * or the table's name: the join reads those few rows, not the table) and
+ * to the proposed rows, gathered likewise, as EXCLUDED, so the
+ * expressions bind as PostgreSQL binds them (an unqualified column that
+ * both hold is 42702 "ambiguous", as there) and a subquery over the
+ * table reads it as the statement found it. The new version is then the old rows with the updates, plus the
  * inserted rows, checked against every constraint (a non-arbiter
  * collision is 23505) like a plain INSERT. RETURNING reads the inserted
  * and updated rows in the order proposed. SET DEFAULT is not supported.
@@ -93,6 +94,7 @@ static int choose_arbiters(const attu_table *base, const attu_ast_on_conflict *o
 
 #define MAP_NAME "\001conflict"
 #define EXCLUDED_NAME "\001excluded"
+#define OLD_NAME "\001old"
 
 static int set_column_of(const attu_table *base, const attu_ast_on_conflict *oc, int *set_cols, attu_error *err) {
     for (int k = 0; k < oc->nsets; k++) {
@@ -146,7 +148,7 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
     for (int i = 0; i < 3; i++)
         if (attu_column_reserve(map->cols[i], npairs ? npairs : 1, err)) { attu_table_free(map); return -1; }
     for (size_t i = 0; i < npairs; i++) {
-        ((int64_t *)map->cols[0]->data)[i] = olds[i];
+        ((int64_t *)map->cols[0]->data)[i] = (int64_t)i;   /* (row i of the old rows gathered) */
         ((int64_t *)map->cols[1]->data)[i] = props[i] - (int64_t)n0;
         ((int64_t *)map->cols[2]->data)[i] = (int64_t)i;
     }
@@ -159,18 +161,28 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
     attu_table *excl = db_gather_rows(t, prows, nprop, EXCLUDED_NAME, err);
     free(prows);
     if (!excl) { attu_table_free(map); return -1; }
+    /* the old row of each pair, as a table of their own: the pairs join
+     * to these few rows, not to the whole table (which a subquery in SET
+     * or WHERE still reads, by its name, as the statement found it) */
+    size_t *orows = malloc(sizeof *orows * (npairs + 1));
+    attu_table *oldt = NULL;
+    if (orows) {
+        for (size_t i = 0; i < npairs; i++) orows[i] = (size_t)olds[i];
+        oldt = db_gather_rows(t, orows, npairs, OLD_NAME, err);
+        free(orows);
+    } else attu_error_oom(err);
+    if (!oldt) { attu_table_free(map); attu_table_free(excl); return -1; }
 
-    char tname[ATTU_NAME_MAX * 2 + 4], alias[ATTU_NAME_MAX * 2 + 4], text[1024];
-    put_ident(tname, sizeof tname, t->name);
+    char alias[ATTU_NAME_MAX * 2 + 4], text[1024];
     put_ident(alias, sizeof alias, st->u.insert.alias ? st->u.insert.alias : t->name);
     snprintf(text, sizeof text,
-             "SELECT m.\"\001i\" FROM \"" MAP_NAME "\" AS m JOIN %s AS %s ON %s.\"\001rowid\" = m.\"\001g\" "
-             "JOIN \"" EXCLUDED_NAME "\" AS excluded ON excluded.\"\001rowid\" = m.\"\001p\"", tname, alias, alias);
+             "SELECT m.\"\001i\" FROM \"" MAP_NAME "\" AS m JOIN \"" OLD_NAME "\" AS %s ON %s.\"\001rowid\" = m.\"\001g\" "
+             "JOIN \"" EXCLUDED_NAME "\" AS excluded ON excluded.\"\001rowid\" = m.\"\001p\"", alias, alias);
     attu_parse_result *pr = attu_parse(text, err);
     attu_plan_arena *pa = attu_plan_arena_new();
     attu_ast_arena *arena = attu_ast_arena_new();
     int rc = -1;
-    bool added = false, excl_added = false;
+    bool added = false, excl_added = false, old_added = false;
     attu_stage *stg = NULL;
     attu_column **cols = NULL;
     size_t n = 0;
@@ -194,6 +206,8 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
     added = true;
     if (attu_catalog_add(s->db->cat, excl, err)) goto out;
     excl_added = true;
+    if (attu_catalog_add(s->db->cat, oldt, err)) goto out;
+    old_added = true;
     attu_bind_params bp = db_params(s, params);
     lp = attu_bind_query(pa, s->db->cat, sql, q, &bp, err);
     if (lp) {
@@ -228,8 +242,10 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
 out:
     if (added) attu_catalog_remove(s->db->cat, MAP_NAME, true, NULL);
     if (excl_added) attu_catalog_remove(s->db->cat, EXCLUDED_NAME, true, NULL);
+    if (old_added) attu_catalog_remove(s->db->cat, OLD_NAME, true, NULL);
     attu_table_free(map);
     attu_table_free(excl);
+    attu_table_free(oldt);
     if (cols) for (int i = 0; i < 1 + oc->nsets; i++) attu_column_free(cols[i]);
     free(cols);
     attu_stage_free(stg);
@@ -325,13 +341,13 @@ static int by_old(const void *a, const void *b) {
  * proposed row holds is a pair; the SET values and WHERE of every pair
  * are one query; the first pair of an old row whose WHERE holds is the
  * update that row may get, and the keys it would leave are grouped with
- * the proposed rows' (one partition query per arbiter over the table,
- * the proposed rows and those new keys). The pass over the proposed rows
- * then moves an updated row from its old key to its new one: a later
+ * the proposed rows' (per arbiter, over the table, the proposed rows and
+ * those new keys: the candidates updated on their own, not the table).
+ * The pass over the proposed rows then moves an updated row from its old key to its new one: a later
  * proposal with the old key goes in, one with the new key is 21000, and
  * a new key already held is 23505, as PostgreSQL decides them. */
 int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
-                   size_t n0, attu_table **tp, size_t *count, size_t **rows_out, attu_error *err) {
+                   size_t n0, attu_table **tp, size_t *count, size_t **rows_out, uint8_t **changed_out, attu_error *err) {
     const attu_ast_on_conflict *oc = st->u.insert.on_conflict;
     attu_table *t = *tp;
     int nu = 0;
@@ -350,7 +366,7 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     uint8_t *keep = NULL, *changed = NULL;
     attu_column **vals = NULL;
     size_t npairs = 0, nvals = 0, ncand = 0, nupdated = 0;
-    attu_table *upd_all = NULL, *newkeys = NULL, *k = NULL, *upd = NULL, *fin = NULL;
+    attu_table *cand_rows = NULL, *newkeys = NULL, *upd = NULL, *fin = NULL;
     int rc = -1;
     if (!arbiter || !grp || !kgrp || !hold || !fate || !upd_of || !set_cols) { attu_error_oom(err); goto out; }
     if (choose_arbiters(t, oc, us, nu, arbiter, err)) goto out;
@@ -358,7 +374,7 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     for (int a = 0; a < nu; a++) {
         if (!arbiter[a]) continue;
         if (!(grp[a] = malloc(sizeof **grp * (n + 1)))) { attu_error_oom(err); goto out; }
-        if (db_unique_groups(s, t, &us[a], n0, grp[a], err)) goto out;
+        if (db_unique_groups(s, t, NULL, &us[a], n0, grp[a], err)) goto out;
     }
     if (!(keep = malloc(t->nrows + 1))) { attu_error_oom(err); goto out; }
     memset(keep, 1, n0);
@@ -414,24 +430,23 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         }
         for (size_t r = 0; r < t->nrows; r++) src_row[r] = -1;
         for (size_t i = 0; i < ncand; i++) { src_row[cands[i].old] = val_row[cands[i].pair]; cand_olds[i] = cands[i].old; }
-        /* k: t, then the row each of them would become (its new key) */
-        k = t;
+        /* newkeys: the row each of them would become (its new key), the
+         * candidates gathered and updated on their own (not the table) */
         if (ncand) {
             size_t *rows = malloc(sizeof *rows * (ncand + 1));
-            int *map = malloc(sizeof *map * ((size_t)t->ncols + 1));
-            if (!rows || !map) { free(rows); free(map); attu_error_oom(err); goto out; }
-            for (size_t i = 0; i < ncand; i++) rows[i] = (size_t)cands[i].old;
-            for (int c = 0; c < t->ncols; c++) map[c] = c;
-            if ((upd_all = attu_table_update_rows(t, src_row, oc->nsets, set_cols, vals, err)) &&
-                (newkeys = db_gather_rows(upd_all, rows, ncand, t->name, err)))
-                k = db_append_rows(t, newkeys->cols, map, ncand, err);
-            free(rows); free(map);
-            if (!upd_all || !newkeys || !k) { k = NULL; goto out; }
+            int64_t *src = malloc(sizeof *src * (ncand + 1));
+            if (!rows || !src) { free(rows); free(src); attu_error_oom(err); goto out; }
+            for (size_t i = 0; i < ncand; i++) { rows[i] = (size_t)cands[i].old; src[i] = val_row[cands[i].pair]; }
+            if ((cand_rows = db_gather_rows(t, rows, ncand, t->name, err)))
+                newkeys = attu_table_update_rows(cand_rows, src, oc->nsets, set_cols, vals, err);
+            free(rows); free(src);
+            if (!newkeys) goto out;
         }
+        /* the groups over t's rows, then the new keys as if appended */
         for (int a = 0; a < nu; a++) {
             if (!arbiter[a]) continue;
             if (!(kgrp[a] = malloc(sizeof **kgrp * (n + ncand + 1)))) { attu_error_oom(err); goto out; }
-            if (db_unique_groups(s, k, &us[a], n0, kgrp[a], err) ||
+            if (db_unique_groups(s, t, newkeys, &us[a], n0, kgrp[a], err) ||
                 holders_init(&hold[a], kgrp[a], n + ncand, cand_olds, ncand, err))
                 goto out;
         }
@@ -469,7 +484,7 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
                 if (nk < 0) continue;
                 bool m2;
                 if (holder_of(&hold[a], nk, n0, &m2) >= 0) {
-                    db_unique_violation(upd_all, &us[a], (size_t)who, err);
+                    db_unique_violation(newkeys, &us[a], ci, err);
                     goto out;
                 }
                 holder_set(&hold[a], nk, 2, who);
@@ -494,6 +509,8 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     *count = nr;
     *rows_out = rows;
+    *changed_out = changed;
+    changed = NULL;
     attu_table_free(t);
     *tp = fin;
     fin = NULL;
@@ -509,8 +526,7 @@ out:
     free(keep); free(changed);
     if (vals) for (int c = 0; c < oc->nsets; c++) attu_column_free(vals[c]);
     free(vals);
-    if (k && k != t) attu_table_free(k);
-    attu_table_free(upd_all);
+    attu_table_free(cand_rows);
     attu_table_free(newkeys);
     attu_table_free(upd);
     attu_table_free(fin);

@@ -11,10 +11,38 @@
  * are one (UNIQUE PRIMARY KEY is the primary key), as PostgreSQL merges
  * them.
  *
- * There is no index. A check is a query over the candidate table (the old
- * rows and the statement's new or changed ones), run on whichever backend
- * the database uses, so on the GPU the key columns never leave the device
- * but for the few rows that collide:
+ * The checks go through a key index (engine/key_set.h): per constraint,
+ * a hash set of the keys of the table's rows, on the host, kept on the
+ * table version it describes (attu_table.key_index). The first check of
+ * a constraint builds it (one pass over the key columns' host copy, which
+ * every table keeps: a table on the GPU is not downloaded); a statement
+ * then costs O(its new or changed rows):
+ *
+ *   - INSERT / COPY (rows appended at first = the old row count): each
+ *     new row, in order, is looked up in the index (an old row holds its
+ *     key) and in a set of the statement's own rows before it; the first
+ *     row found is the one PostgreSQL's row-by-row check stops at.
+ *   - UPDATE and ON CONFLICT's final version (rows marked changed): the
+ *     same over the changed rows, a hit in the index counting only when
+ *     the row it names did not change (its key is still there).
+ *   - ON CONFLICT's groups (db_unique_groups): an index hit names the old
+ *     row, else the first proposed row with the key.
+ *
+ * The index moves to the new version only once it has replaced the old
+ * one in the catalog (db_unique_follow, db_unique_follow_delete, called
+ * by INSERT, COPY, UPDATE, DELETE and ON CONFLICT after the swap): the
+ * rows appended or changed take their keys, a DELETE renumbers the rest.
+ * A statement that fails frees its candidate version and never reaches
+ * that point, so the index is never ahead of the table; a writer that
+ * does not follow (TRUNCATE, ALTER TABLE) leaves the new version without
+ * an index, as a table loaded at start has none, and the next check
+ * builds one. A load into an empty table keeps the statement's own set
+ * as the index. Only writers, under the database's write lock, touch an
+ * index; readers never do.
+ *
+ * The earlier way, a query over the candidate table on whichever backend
+ * the database uses, stays for ATTU_UNIQUE_INDEX=off and for when memory
+ * for a set runs out:
  *
  *     SELECT r, g FROM (SELECT x.rowid AS r,
  *                              min(x.rowid) OVER (PARTITION BY x.k1, x.k2) AS g,
@@ -27,16 +55,15 @@
  * (a join to the distinct keys the new rows hold, which keeps only the
  * rows that may collide and drops NULL keys, then a sort / partition over
  * those rows' keys; for UPDATE the keys are the changed rows', their
- * numbers joined from a one-column table). Partitioning is PostgreSQL's
- * equality of the type: text compares its bytes (C collation), -0 = 0 and
- * NaN = NaN for floats and numerics, and NULL never collides. The old rows
- * are unique among themselves, so every row the query returns collides
- * with a new or changed one. Which row PostgreSQL reports is the first
- * that fails its row-by-row check: here, for each key, the old rows come
- * first and then the new / changed ones in row order, the second of them
- * fails, and the earliest such row over all constraints is reported (its
- * own key values in DETAIL), the first constraint in creation order on a
- * tie.
+ * numbers joined from a one-column table). Both compare as PostgreSQL's
+ * equality of the type: text its bytes (C collation), -0 = 0 and NaN =
+ * NaN for floats and numerics, and NULL never collides. The old rows are
+ * unique among themselves, so every collision involves a new or changed
+ * row. Which row PostgreSQL reports is the first that fails its
+ * row-by-row check: for each key, the old rows come first and then the
+ * new / changed ones in row order, the second of them fails, and the
+ * earliest such row over all constraints is reported (its own key values
+ * in DETAIL), the first constraint in creation order on a tie.
  */
 #include "db/db_internal.h"
 #include "db/db_unique.h"
@@ -45,6 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/key_set.h"
 #include "planner/binder.h"
 #include "planner/lexer.h"
 
@@ -398,10 +426,10 @@ int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, a
     return -1;
 }
 
-int db_unique_check(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
-    int nu = 0;
-    const attu_unique *us = attu_catalog_uniques(s->db->cat, t->name, &nu);
-    if (!nu || (!changed && first >= t->nrows)) return 0;
+/* The check as a query (the file's comment), for when no key index
+ * serves: ATTU_UNIQUE_INDEX=off, or out of memory for one. */
+static int query_check(attu_session *s, attu_table *t, const attu_unique *us, int nu, size_t first, const uint8_t *changed,
+                       attu_error *err) {
     /* changed rows: their numbers in a one-column table the check joins
      * to, so that only their keys are partitioned (a few rows updated in a
      * large table cost a join, not a sort of the table) */
@@ -440,8 +468,8 @@ int db_unique_check(attu_session *s, attu_table *t, size_t first, const uint8_t 
     return db_unique_violation(t, &us[which], (size_t)best, err);
 }
 
-int db_unique_groups(attu_session *s, attu_table *t, const attu_unique *u, size_t first, int64_t *out,
-                     attu_error *err) {
+static int query_groups(attu_session *s, attu_table *t, const attu_unique *u, size_t first, int64_t *out,
+                        attu_error *err) {
     for (size_t r = first; r < t->nrows; r++) out[r - first] = -1;
     if (first >= t->nrows) return 0;
     sqlbuf b = { 0 };
@@ -462,6 +490,244 @@ int db_unique_groups(attu_session *s, attu_table *t, const attu_unique *u, size_
     for (size_t i = 0; i < res->nrows; i++) out[rows[i] - (int64_t)first] = groups[i];
     attu_result_free(res);
     return 0;
+}
+
+/* ---- the key index ------------------------------------------------------------------------- */
+
+/* Whether checks use the key index (the default) or the queries above
+ * (ATTU_UNIQUE_INDEX=off: a way to compare the two, and the GPU run's
+ * check that the query path still holds). */
+static bool index_wanted(void) {
+    const char *e = getenv("ATTU_UNIQUE_INDEX");
+    return !e || (strcmp(e, "off") && strcmp(e, "0"));
+}
+
+/* The catalog's version of t's table when t is a new version of it whose
+ * first base->nrows rows are base's (a statement's candidate, not yet in
+ * the catalog), else NULL. */
+static attu_table *indexed_base(attu_session *s, const attu_table *t) {
+    if (!index_wanted()) return NULL;
+    attu_table *base = attu_catalog_lookup(s->db->cat, t->name);
+    if (!base || base == t || base->unavailable || base->ncols != t->ncols || t->nrows < base->nrows) return NULL;
+    for (int c = 0; c < t->ncols; c++)
+        if (!attu_type_equal(base->defs[c].type, t->defs[c].type)) return NULL;
+    return base;
+}
+
+static bool set_serves(const attu_key_set *ks, const attu_table *t, const attu_unique *u) {
+    if (ks->ncols != u->ncols || ks->nrows != t->nrows) return false;
+    for (int j = 0; j < u->ncols; j++)
+        if (ks->cols[j] != u->cols[j] || u->cols[j] >= t->ncols || !attu_type_equal(ks->types[j], t->defs[u->cols[j]].type))
+            return false;
+    return true;
+}
+
+/* u's key set over base, in step with it: the one base carries, or one
+ * built now (one pass over the key columns' host data: no download, as a
+ * table's columns always have their host copy) and kept on base. NULL
+ * when out of memory. The caller holds the write lock. */
+static attu_key_set *key_set_of(attu_table *base, const attu_unique *u) {
+    attu_key_index *ix = base->key_index;
+    for (int i = 0; ix && i < ix->n; i++)
+        if (set_serves(ix->sets[i], base, u)) return ix->sets[i];
+    if (!ix) {
+        if (!(ix = calloc(1, sizeof *ix))) return NULL;
+        base->key_index = ix;
+    }
+    attu_key_set **sets = realloc(ix->sets, sizeof *sets * (size_t)(ix->n + 1));
+    if (!sets) return NULL;
+    ix->sets = sets;
+    attu_key_set *ks = attu_key_set_new(base, u->cols, u->ncols, base->nrows);
+    if (!ks) return NULL;
+    attu_key_rows self = { base, 0, NULL };
+    for (size_t r = 0; r < base->nrows; r++) {
+        uint64_t h;
+        if (!attu_key_hash(base, u->cols, u->ncols, r, &h)) continue;
+        /* (the rows are unique; were they not, the smallest row holds) */
+        if (attu_key_set_find(ks, h, &self, base, r) >= 0) continue;
+        if (attu_key_set_add(ks, h, (int64_t)r)) { attu_key_set_free(ks); return NULL; }
+    }
+    ks->nrows = base->nrows;
+    ix->sets[ix->n++] = ks;
+    return ks;
+}
+
+/* Whether every row r with changed[r] (below a->nrows) holds in b the key
+ * of u it holds in a: the same NULLs and equal values. Then the statement
+ * changed no key of u (an UPDATE that sets other columns, or sets a key
+ * to itself): u's rows stay as unique as they were and its set as it is. */
+static bool keys_kept(const attu_table *a, const attu_table *b, const int *cols, int ncols, const uint8_t *changed) {
+    for (size_t r = 0; r < a->nrows; r++) {
+        if (!changed[r]) continue;
+        for (int j = 0; j < ncols; j++) {
+            bool na = attu_column_is_null(a->cols[cols[j]], r), nb = attu_column_is_null(b->cols[cols[j]], r);
+            if (na != nb || (!na && !attu_key_equal(a, r, b, r, &cols[j], 1))) return false;
+        }
+    }
+    return true;
+}
+
+/* Hands ks, a set of all of t's keys, to t; 0 when it took it. */
+static int keep_set(attu_table *t, attu_key_set *ks) {
+    attu_key_index *ix = t->key_index;
+    if (!ix && !(ix = t->key_index = calloc(1, sizeof *ix))) return -1;
+    attu_key_set **sets = realloc(ix->sets, sizeof *sets * (size_t)(ix->n + 1));
+    if (!sets) return -1;
+    ix->sets = sets;
+    ks->nrows = t->nrows;
+    ix->sets[ix->n++] = ks;
+    return 0;
+}
+
+/* The check through the key sets of base (t's rows below base->nrows are
+ * base's; changed NULL: the rows >= first are appended, first ==
+ * base->nrows). Each changed or appended row, in row order, is looked up
+ * among the unchanged rows (base's set: a hit on a row that did not
+ * change) and among the changed rows before it (a set of their own, of
+ * this statement's rows only), which is the row-by-row order the query
+ * path replays. 0 no collision, -1 23505 (or an error), 1 no memory for a
+ * set (the caller falls back to the query). */
+static int index_check(attu_table *base, attu_table *t, const attu_unique *us, int nu, size_t first,
+                       const uint8_t *changed, attu_error *err) {
+    size_t lo = changed ? 0 : first, nprobe = 0;
+    if (changed) {
+        for (size_t r = 0; r < t->nrows; r++) nprobe += changed[r] != 0;
+        for (size_t r = base->nrows; r < t->nrows; r++)
+            if (!changed[r]) return 1;   /* (a row not in base that did not change: not this shape) */
+    } else nprobe = t->nrows - first;
+    attu_key_rows in_base = { base, 0, NULL }, in_t = { t, 0, NULL };
+    int64_t best = -1;
+    int which = -1;
+    for (int k = 0; k < nu; k++) {
+        const attu_unique *u = &us[k];
+        /* (no key of u changed: nothing of u to check; the query path
+         * finds no group of two either, the old rows being unique) */
+        if (changed && t->nrows == base->nrows && keys_kept(base, t, u->cols, u->ncols, changed)) continue;
+        attu_key_set *ks = key_set_of(base, u);
+        attu_key_set *mine = ks ? attu_key_set_new(t, u->cols, u->ncols, nprobe) : NULL;
+        if (!mine) return 1;
+        /* a later constraint wins only with an earlier row */
+        size_t end = best >= 0 ? (size_t)best : t->nrows;
+        for (size_t r = lo; r < end; r++) {
+            if (changed && !changed[r]) continue;
+            uint64_t h;
+            if (!attu_key_hash(t, u->cols, u->ncols, r, &h)) continue;   /* a NULL: no key */
+            int64_t g = attu_key_set_find(ks, h, &in_base, t, r);
+            bool fails = g >= 0 && (!changed || !changed[g]);
+            if (!fails) fails = attu_key_set_find(mine, h, &in_t, t, r) >= 0;
+            if (fails) { best = (int64_t)r; which = k; break; }
+            if (attu_key_set_add(mine, h, (int64_t)r)) { attu_key_set_free(mine); return 1; }
+        }
+        /* rows appended to an empty table (a load): the statement's own
+         * set is the new version's whole index, which it carries (freed
+         * with it should the statement fail; db_unique_follow keeps it) */
+        if (!changed && best < 0 && base->nrows == 0 && !keep_set(t, mine)) continue;
+        attu_key_set_free(mine);
+    }
+    if (best < 0) return 0;
+    return db_unique_violation(t, &us[which], (size_t)best, err);
+}
+
+int db_unique_check(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
+    int nu = 0;
+    const attu_unique *us = attu_catalog_uniques(s->db->cat, t->name, &nu);
+    if (!nu || (!changed && first >= t->nrows)) return 0;
+    attu_table *base = indexed_base(s, t);
+    if (base && (changed || first == base->nrows)) {
+        int rc = index_check(base, t, us, nu, first, changed, err);
+        if (rc <= 0) return rc;
+    }
+    return query_check(s, t, us, nu, first, changed, err);
+}
+
+int db_unique_groups(attu_session *s, attu_table *t, const attu_table *extra, const attu_unique *u, size_t first,
+                     int64_t *out, attu_error *err) {
+    size_t next = extra ? extra->nrows : 0, nprobe = t->nrows - first + next;
+    attu_table *base = indexed_base(s, t);
+    attu_key_set *ks = base && base->nrows == first ? key_set_of(base, u) : NULL;
+    attu_key_set *mine = ks ? attu_key_set_new(t, u->cols, u->ncols, nprobe) : NULL;
+    if (mine) {
+        /* an old row's key: base's set names its row; else the first
+         * probe row that holds it (numbered as if extra followed t) */
+        attu_key_rows in_base = { base, 0, NULL }, in_probes = { t, t->nrows, extra };
+        for (size_t v = first; v < t->nrows + next; v++) {
+            const attu_table *p = v < t->nrows ? t : extra;
+            size_t pr = v < t->nrows ? v : v - t->nrows;
+            uint64_t h;
+            int64_t g = -1;
+            if (attu_key_hash(p, u->cols, u->ncols, pr, &h)) {
+                g = attu_key_set_find(ks, h, &in_base, p, pr);
+                if (g < 0) g = attu_key_set_find(mine, h, &in_probes, p, pr);
+                if (g < 0) {
+                    if (attu_key_set_add(mine, h, (int64_t)v)) { attu_key_set_free(mine); goto query; }
+                    g = (int64_t)v;
+                }
+            }
+            out[v - first] = g;
+        }
+        attu_key_set_free(mine);
+        return 0;
+    }
+query:
+    if (!next) return query_groups(s, t, u, first, out, err);
+    /* the query path groups one table: t with extra appended */
+    int *map = malloc(sizeof *map * ((size_t)t->ncols + 1));
+    if (!map) return attu_error_oom(err);
+    for (int c = 0; c < t->ncols; c++) map[c] = c;
+    attu_table *k = db_append_rows(t, extra->cols, map, next, err);
+    free(map);
+    if (!k) return -1;
+    int rc = query_groups(s, k, u, first, out, err);
+    attu_table_free(k);
+    return rc;
+}
+
+void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
+    attu_key_index *ix = old->key_index;
+    if (!ix || old == t) return;
+    old->key_index = NULL;
+    if (t->nrows < old->nrows || t->ncols != old->ncols) { attu_key_index_free(ix); return; }
+    int kept = 0;
+    for (int i = 0; i < ix->n; i++) {
+        attu_key_set *ks = ix->sets[i];
+        bool ok = ks->nrows == old->nrows;
+        for (int j = 0; j < ks->ncols && ok; j++)
+            ok = ks->cols[j] < t->ncols && attu_type_equal(ks->types[j], t->defs[ks->cols[j]].type);
+        /* (t carries its own set of these columns already: index_check's) */
+        for (int k = 0; ok && t->key_index && k < t->key_index->n; k++) {
+            const attu_key_set *own = t->key_index->sets[k];
+            ok = !(own->ncols == ks->ncols && !memcmp(own->cols, ks->cols, sizeof(int) * (size_t)ks->ncols));
+        }
+        uint64_t h;
+        /* updated rows leave their old keys, then take their new ones
+         * (none when the statement kept every key of the set) */
+        const uint8_t *moved = changed;
+        if (ok && moved && keys_kept(old, t, ks->cols, ks->ncols, moved)) moved = NULL;
+        if (moved)
+            for (size_t r = 0; r < old->nrows && ok; r++)
+                if (moved[r] && attu_key_hash(old, ks->cols, ks->ncols, r, &h)) attu_key_set_remove(ks, h, (int64_t)r);
+        if (moved)
+            for (size_t r = 0; r < old->nrows && ok; r++)
+                if (moved[r] && attu_key_hash(t, ks->cols, ks->ncols, r, &h)) ok = !attu_key_set_add(ks, h, (int64_t)r);
+        for (size_t r = old->nrows; r < t->nrows && ok; r++)
+            if (attu_key_hash(t, ks->cols, ks->ncols, r, &h)) ok = !attu_key_set_add(ks, h, (int64_t)r);
+        if (!ok) { attu_key_set_free(ks); continue; }   /* (rebuilt when next needed) */
+        ks->nrows = t->nrows;
+        ix->sets[kept++] = ks;
+    }
+    ix->n = kept;
+    /* t's own sets join the followed ones */
+    attu_key_index *own = t->key_index;
+    t->key_index = ix;
+    if (own && own->n) {
+        attu_key_set **sets = realloc(ix->sets, sizeof *sets * (size_t)(ix->n + own->n));
+        if (sets) {
+            ix->sets = sets;
+            for (int k = 0; k < own->n; k++) ix->sets[ix->n++] = own->sets[k];
+            own->n = 0;
+        }
+    }
+    attu_key_index_free(own);
 }
 
 int db_no_such_table(struct attu_session *s, const char *name, int position, attu_error *err) {
@@ -521,4 +787,36 @@ int db_unique_check_index(struct attu_session *s, attu_table *t, const attu_uniq
         return -1;
     }
     return 0;
+}
+
+void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep) {
+    attu_key_index *ix = old->key_index;
+    if (!ix || old == t) return;
+    old->key_index = NULL;
+    /* newrow[r]: row r's number in t (kept rows only) */
+    int64_t *newrow = malloc(sizeof *newrow * (old->nrows + 1));
+    size_t kept_rows = 0;
+    if (newrow)
+        for (size_t r = 0; r < old->nrows; r++) newrow[r] = keep[r] ? (int64_t)kept_rows++ : -1;
+    if (!newrow || kept_rows != t->nrows || t->ncols != old->ncols) { free(newrow); attu_key_index_free(ix); return; }
+    int kept = 0;
+    for (int i = 0; i < ix->n; i++) {
+        attu_key_set *ks = ix->sets[i];
+        bool ok = ks->nrows == old->nrows;
+        for (int j = 0; j < ks->ncols && ok; j++)
+            ok = ks->cols[j] < t->ncols && attu_type_equal(ks->types[j], t->defs[ks->cols[j]].type);
+        if (!ok) { attu_key_set_free(ks); continue; }
+        uint64_t h;
+        for (size_t r = 0; r < old->nrows; r++)
+            if (!keep[r] && attu_key_hash(old, ks->cols, ks->ncols, r, &h)) attu_key_set_remove(ks, h, (int64_t)r);
+        /* (renumbering keeps each entry in its slot: its hash is its key's) */
+        for (size_t j = 0; j <= ks->mask; j++)
+            if (ks->rows[j] >= 0) ks->rows[j] = newrow[ks->rows[j]];
+        ks->nrows = t->nrows;
+        ix->sets[kept++] = ks;
+    }
+    free(newrow);
+    ix->n = kept;
+    attu_key_index_free(t->key_index);
+    t->key_index = ix;
 }

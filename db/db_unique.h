@@ -31,11 +31,28 @@ int db_unique_define(const attu_catalog *cat, const attu_ast_stmt *st, const att
  * write lock. */
 int db_unique_check(struct attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err);
 
-/* For each row r >= first of t (the old rows below first), out[r - first]
- * = the smallest row holding r's key of constraint u (an old row when one
+/* For each row r >= first of t, then each row of extra (NULL: none) as
+ * if it followed t's (the old rows below first), out[r - first] = the
+ * smallest row holding r's key of constraint u (an old row when one
  * does), or -1 when a key column of r is NULL. */
-int db_unique_groups(struct attu_session *s, attu_table *t, const attu_unique *u, size_t first, int64_t *out,
-                     attu_error *err);
+int db_unique_groups(struct attu_session *s, attu_table *t, const attu_table *extra, const attu_unique *u, size_t first,
+                     int64_t *out, attu_error *err);
+
+/* Hands old's key index (engine/key_set.h) to t, its next version, now in
+ * the catalog in its place: t holds old's rows, those with changed[r]
+ * (changed NULL: none) updated, then rows appended, and it passed
+ * db_unique_check. Each key set takes the changed and appended rows'
+ * keys (O(those rows)); one it cannot follow is dropped and rebuilt when
+ * next needed. A writer that makes any other change (TRUNCATE, ALTER
+ * TABLE) does not call it, so its new version has no index and the
+ * next check builds one; a statement that fails never calls it, so the
+ * index is never ahead of the table. The caller holds the write lock. */
+void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed);
+
+/* The same for a DELETE: t holds old's rows r with keep[r], in order.
+ * The removed rows' keys leave each set and the others are renumbered
+ * (one pass over the set's slots, no hashing). */
+void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep);
 
 /* The error of a statement that names a table that is not there: 42809
  * "is an index" for a constraint's name (PostgreSQL's index is a
@@ -61,9 +78,11 @@ int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, a
 /* INSERT ... ON CONFLICT (db_on_conflict.c): *t holds the table's n0
  * rows then the proposed ones; it becomes the version to save, *count
  * the rows inserted or updated and *rows (malloc'd) their rows in it, in
- * the order proposed (for RETURNING). */
+ * the order proposed (for RETURNING), and *changed (malloc'd, one byte a
+ * row of it) marks the old rows updated and the rows inserted, for
+ * db_unique_follow. */
 int db_on_conflict(struct attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
-                   size_t n0, attu_table **t, size_t *count, size_t **rows, attu_error *err);
+                   size_t n0, attu_table **t, size_t *count, size_t **rows, uint8_t **changed, attu_error *err);
 
 /* A table named name of t's columns holding t's rows rows[0..n), in that
  * order. */

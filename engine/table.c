@@ -3,6 +3,8 @@
  */
 #include "engine/table.h"
 
+#include "engine/key_set.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,7 @@ void attu_table_free(attu_table *t) {
         for (int i = 0; i < t->ncols; i++) attu_column_free(t->cols[i]);
     free(t->cols);
     free(t->defs);
+    attu_key_index_free(t->key_index);
     free(t);
 }
 

@@ -41,6 +41,12 @@ typedef struct attu_table {
      * but every query on it fails with XX001 and this reason. */
     bool             unavailable;
     char             unavailable_reason[256];
+    /* The hash sets of its PRIMARY KEY / UNIQUE keys (engine/key_set.h),
+     * built by the first check that needs them and handed on to the next
+     * version by the writer that can follow its change (db/db_unique.c);
+     * NULL for none. Never copied by attu_table_clone; freed with the
+     * table. Only writers, under the database's write lock, touch it. */
+    struct attu_key_index *key_index;
 } attu_table;
 
 /* An empty table with the given columns (names must be unique: 42701). */

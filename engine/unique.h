@@ -6,8 +6,10 @@
  * catalog keeps a table's constraints beside it (catalog.h, as it keeps
  * DEFAULTs), storage writes them in the schema file, and the db layer
  * enforces them on every statement that adds or changes rows
- * (db/db_unique.c). There is no index: a check is a query over the key
- * columns of the new version of the table, on whichever backend runs.
+ * (db/db_unique.c) through a key index per constraint: a hash set of the
+ * table's keys on the host (engine/key_set.h), built on first use and
+ * kept in step with the table by the writers, so that a statement looks
+ * up only its own new or changed rows.
  */
 #ifndef ATTU_UNIQUE_H
 #define ATTU_UNIQUE_H
