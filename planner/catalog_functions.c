@@ -33,66 +33,6 @@ static bool m_userbyid(bctx *c, sbuf *b, int n) {
     syscat_sb_printf(b, " WHEN $1 = %d THEN 'pg_database_owner' ELSE 'unknown (OID=' || $1 || ')' END", OID_DB_OWNER);
     return true;
 }
-static bool m_visible(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    syscat_sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::boolean ELSE true END");
-    return true;
-}
-static bool m_get_expr(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 2 && n != 3) return false;
-    syscat_sb_puts(b, "CAST($1 AS text)");
-    return true;
-}
-static bool m_encoding(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    syscat_sb_puts(b, "CASE $1 WHEN 6 THEN 'UTF8' WHEN 0 THEN 'SQL_ASCII' ELSE '' END");
-    return true;
-}
-static bool m_null_text_1_2(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1 && n != 2) return false;
-    syscat_sb_puts(b, "NULL::text");
-    return true;
-}
-static bool m_null_text_2(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 2) return false;
-    syscat_sb_puts(b, "NULL::text");
-    return true;
-}
-static bool m_null_text_1(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    syscat_sb_puts(b, "NULL::text");
-    return true;
-}
-static bool m_true_1_2_3(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n < 1 || n > 3) return false;
-    syscat_sb_puts(b, "true");
-    return true;
-}
-static bool m_publishable(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    syscat_sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::boolean ELSE true END");
-    return true;
-}
-static bool m_current_schema(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 0) return false;
-    syscat_sb_puts(b, "'public'::text");
-    return true;
-}
-static bool m_current_schemas(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    syscat_sb_puts(b, "CASE WHEN $1 THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END");
-    return true;
-}
 static bool m_current_database(bctx *c, sbuf *b, int n) {
     if (n != 0) return false;
     syscat_sb_quote(b, syscat_database(c));
@@ -103,12 +43,6 @@ static bool m_current_user(bctx *c, sbuf *b, int n) {
     if (n != 0) return false;
     syscat_sb_quote(b, syscat_user(c));
     syscat_sb_puts(b, "::text");
-    return true;
-}
-static bool m_version(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 0) return false;
-    syscat_sb_puts(b, "'PostgreSQL 15.0 (attu 0.1.0) on x86_64-pc-linux-gnu'::text");
     return true;
 }
 
@@ -189,12 +123,6 @@ static bool m_database_size(bctx *c, sbuf *b, int n) {
     return true;
 }
 
-static bool m_empty_text_1(bctx *c, sbuf *b, int n) {
-    (void)c;
-    if (n != 1) return false;
-    syscat_sb_puts(b, "CASE WHEN $1 IS NULL THEN NULL::text ELSE ''::text END");
-    return true;
-}
 
 /* pg_size_pretty(bigint), PostgreSQL's rounding: below 10240 bytes, then
  * halving-rounded kB, MB, GB, TB */
@@ -353,58 +281,71 @@ static bool m_quote_ident(bctx *c, sbuf *b, int n) {
     return true;
 }
 
-typedef struct catalog_fn { const char *name; macro_fn body; } catalog_fn;
+/* A catalog function: its body built by `body`, or (body NULL) the fixed
+ * SQL text `text` for nmin..nmax arguments. */
+typedef struct catalog_fn {
+    const char *name;
+    macro_fn    body;
+    int         nmin, nmax;
+    const char *text;
+} catalog_fn;
+
+#define VISIBLE     NULL, 1, 1, "CASE WHEN $1 IS NULL THEN NULL::boolean ELSE true END"
+#define NULL_TEXT_1 NULL, 1, 1, "NULL::text"
+#define NULL_TEXT_2 NULL, 2, 2, "NULL::text"
+#define TRUE_1_3    NULL, 1, 3, "true"
+#define BODY(f)     f, 0, 0, NULL
 
 static const catalog_fn catalog_fns[] = {
-    { "pg_get_userbyid", m_userbyid },
-    { "pg_table_is_visible", m_visible },
-    { "pg_type_is_visible", m_visible },
-    { "pg_get_expr", m_get_expr },
-    { "pg_encoding_to_char", m_encoding },
-    { "obj_description", m_null_text_1_2 },
-    { "col_description", m_null_text_2 },
-    { "shobj_description", m_null_text_2 },
-    { "pg_get_statisticsobjdef_columns", m_null_text_1 },
-    { "pg_relation_is_publishable", m_publishable },
-    { "has_table_privilege", m_true_1_2_3 },
-    { "has_schema_privilege", m_true_1_2_3 },
-    { "has_database_privilege", m_true_1_2_3 },
-    { "has_column_privilege", m_true_1_2_3 },
-    { "current_schema", m_current_schema },
-    { "current_schemas", m_current_schemas },
-    { "current_database", m_current_database },
-    { "current_user", m_current_user },
-    { "session_user", m_current_user },
-    { "current_role", m_current_user },   /* these three only as keywords (the grammar's func_expr_common) */
-    { "user", m_current_user },
-    { "current_catalog", m_current_database },
-    { "version", m_version },
-    { "format_type", m_format_type },
-    { "pg_table_size", m_table_size },
-    { "pg_relation_size", m_table_size },
-    { "pg_total_relation_size", m_table_size },
-    { "pg_size_pretty", m_size_pretty },
-    { "pg_database_size", m_database_size },
-    { "pg_tablespace_location", m_empty_text_1 },
-    { "pg_function_is_visible", m_visible },
-    { "pg_statistics_obj_is_visible", m_visible },
-    { "pg_collation_is_visible", m_visible },
-    { "pg_operator_is_visible", m_visible },
-    { "pg_opclass_is_visible", m_visible },
-    { "pg_opfamily_is_visible", m_visible },
-    { "pg_conversion_is_visible", m_visible },
-    { "pg_ts_config_is_visible", m_visible },
-    { "pg_ts_dict_is_visible", m_visible },
-    { "pg_ts_parser_is_visible", m_visible },
-    { "pg_ts_template_is_visible", m_visible },
-    { "pg_get_function_result", m_null_text_1 },
-    { "pg_get_function_arguments", m_null_text_1 },
-    { "pg_get_function_identity_arguments", m_null_text_1 },
-    { "pg_get_indexdef", m_get_indexdef },
-    { "pg_get_constraintdef", m_get_constraintdef },
-    { "pg_get_viewdef", m_get_viewdef },
-    { "quote_ident", m_quote_ident },
-    { "pg_get_ruledef", m_null_text_1_2 },   /* attu has no rules (pg_rewrite is empty) */
+    { "pg_get_userbyid", BODY(m_userbyid) },
+    { "pg_table_is_visible", VISIBLE },
+    { "pg_type_is_visible", VISIBLE },
+    { "pg_get_expr", NULL, 2, 3, "CAST($1 AS text)" },
+    { "pg_encoding_to_char", NULL, 1, 1, "CASE $1 WHEN 6 THEN 'UTF8' WHEN 0 THEN 'SQL_ASCII' ELSE '' END" },
+    { "obj_description", NULL, 1, 2, "NULL::text" },
+    { "col_description", NULL_TEXT_2 },
+    { "shobj_description", NULL_TEXT_2 },
+    { "pg_get_statisticsobjdef_columns", NULL_TEXT_1 },
+    { "pg_relation_is_publishable", NULL, 1, 1, "CASE WHEN $1 IS NULL THEN NULL::boolean ELSE true END" },
+    { "has_table_privilege", TRUE_1_3 },
+    { "has_schema_privilege", TRUE_1_3 },
+    { "has_database_privilege", TRUE_1_3 },
+    { "has_column_privilege", TRUE_1_3 },
+    { "current_schema", NULL, 0, 0, "'public'::text" },
+    { "current_schemas", NULL, 1, 1, "CASE WHEN $1 THEN ARRAY['pg_catalog', 'public'] ELSE ARRAY['public'] END" },
+    { "current_database", BODY(m_current_database) },
+    { "current_user", BODY(m_current_user) },
+    { "session_user", BODY(m_current_user) },
+    { "current_role", BODY(m_current_user) },   /* these three only as keywords (the grammar's func_expr_common) */
+    { "user", BODY(m_current_user) },
+    { "current_catalog", BODY(m_current_database) },
+    { "version", NULL, 0, 0, "'PostgreSQL 15.0 (attu 0.1.0) on x86_64-pc-linux-gnu'::text" },
+    { "format_type", BODY(m_format_type) },
+    { "pg_table_size", BODY(m_table_size) },
+    { "pg_relation_size", BODY(m_table_size) },
+    { "pg_total_relation_size", BODY(m_table_size) },
+    { "pg_size_pretty", BODY(m_size_pretty) },
+    { "pg_database_size", BODY(m_database_size) },
+    { "pg_tablespace_location", NULL, 1, 1, "CASE WHEN $1 IS NULL THEN NULL::text ELSE ''::text END" },
+    { "pg_function_is_visible", VISIBLE },
+    { "pg_statistics_obj_is_visible", VISIBLE },
+    { "pg_collation_is_visible", VISIBLE },
+    { "pg_operator_is_visible", VISIBLE },
+    { "pg_opclass_is_visible", VISIBLE },
+    { "pg_opfamily_is_visible", VISIBLE },
+    { "pg_conversion_is_visible", VISIBLE },
+    { "pg_ts_config_is_visible", VISIBLE },
+    { "pg_ts_dict_is_visible", VISIBLE },
+    { "pg_ts_parser_is_visible", VISIBLE },
+    { "pg_ts_template_is_visible", VISIBLE },
+    { "pg_get_function_result", NULL_TEXT_1 },
+    { "pg_get_function_arguments", NULL_TEXT_1 },
+    { "pg_get_function_identity_arguments", NULL_TEXT_1 },
+    { "pg_get_indexdef", BODY(m_get_indexdef) },
+    { "pg_get_constraintdef", BODY(m_get_constraintdef) },
+    { "pg_get_viewdef", BODY(m_get_viewdef) },
+    { "quote_ident", BODY(m_quote_ident) },
+    { "pg_get_ruledef", NULL, 1, 2, "NULL::text" },   /* attu has no rules (pg_rewrite is empty) */
 };
 
 /* The macro being bound: its arguments, bound in the scope and text of
@@ -491,7 +432,9 @@ attu_bexpr *attu_bind_catalog_function(bctx *c, const scope *sc, const attu_ast_
     int n = e->u.func.args.n;
     for (int i = 0; i < n; i++) if (e->u.func.args.items[i]->arg_name) return NULL;
     sbuf body = {0};
-    if (!fn->body(c, &body, n)) { free(body.p); return NULL; }   /* the usual "function does not exist" */
+    bool fits = fn->body ? fn->body(c, &body, n) : n >= fn->nmin && n <= fn->nmax;
+    if (fits && !fn->body) syscat_sb_puts(&body, fn->text);
+    if (!fits) { free(body.p); return NULL; }   /* the usual "function does not exist" */
     *handled = true;
     attu_bexpr *r = bind_macro(c, sc, &body, (const attu_ast_expr *const *)e->u.func.args.items, n, e->position);
     free(body.p);
