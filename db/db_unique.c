@@ -396,30 +396,37 @@ static void put_colname(sqlbuf *b, const char *name) {
     else put_ident(b, name);
 }
 
-int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, attu_error *err) {
-    sqlbuf b = { 0 };
-    put(&b, "Key (");
+/* "Key (a, b)=(1, x)": the DETAIL's key, row's values of u's columns as
+ * PostgreSQL prints them (NULL as null). */
+static void put_key(sqlbuf *b, const attu_table *t, const attu_unique *u, size_t row) {
+    put(b, "Key (");
     for (int j = 0; j < u->ncols; j++) {
-        if (j) put(&b, ", ");
-        put_colname(&b, t->defs[u->cols[j]].name);
+        if (j) put(b, ", ");
+        put_colname(b, t->defs[u->cols[j]].name);
     }
-    put(&b, ")=(");
+    put(b, ")=(");
     for (int j = 0; j < u->ncols; j++) {
-        if (j) put(&b, ", ");
+        if (j) put(b, ", ");
         char buf[256];
         const char *lng = NULL;
         size_t len = attu_column_format(t->cols[u->cols[j]], row, buf, sizeof buf - 1, &lng);
-        if (len == (size_t)-1) put(&b, "null");
+        if (len == (size_t)-1) put(b, "null");
         else if (lng) {
             char *c = malloc(len + 1);
-            if (c) { memcpy(c, lng, len); c[len] = 0; put(&b, c); free(c); }
-            else b.oom = true;
+            if (c) { memcpy(c, lng, len); c[len] = 0; put(b, c); free(c); }
+            else b->oom = true;
         } else {
             buf[len < sizeof buf ? len : sizeof buf - 1] = 0;
-            put(&b, buf);
+            put(b, buf);
         }
     }
-    put(&b, ") already exists.");
+    put(b, ")");
+}
+
+int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, attu_error *err) {
+    sqlbuf b = { 0 };
+    put_key(&b, t, u, row);
+    put(&b, " already exists.");
     attu_error_set(err, "23505", 0, "duplicate key value violates unique constraint \"%s\"", u->name);
     if (!b.oom) attu_error_set_detail(err, "%s", b.p);
     free(b.p);
@@ -759,28 +766,8 @@ int db_unique_check_index(struct attu_session *s, attu_table *t, const attu_uniq
         free(groups);
         if (row < 0) continue;
         sqlbuf b = { 0 };
-        put(&b, "Key (");
-        for (int j = 0; j < us[k].ncols; j++) {
-            if (j) put(&b, ", ");
-            put_colname(&b, t->defs[us[k].cols[j]].name);
-        }
-        put(&b, ")=(");
-        for (int j = 0; j < us[k].ncols; j++) {
-            if (j) put(&b, ", ");
-            char buf[256];
-            const char *lng = NULL;
-            size_t len = attu_column_format(t->cols[us[k].cols[j]], (size_t)row, buf, sizeof buf - 1, &lng);
-            if (len == (size_t)-1) put(&b, "null");
-            else if (lng) {
-                char *c = malloc(len + 1);
-                if (c) { memcpy(c, lng, len); c[len] = 0; put(&b, c); free(c); }
-                else b.oom = true;
-            } else {
-                buf[len < sizeof buf ? len : sizeof buf - 1] = 0;
-                put(&b, buf);
-            }
-        }
-        put(&b, ") is duplicated.");
+        put_key(&b, t, &us[k], (size_t)row);
+        put(&b, " is duplicated.");
         attu_error_set(err, "23505", 0, "could not create unique index \"%s\"", us[k].name);
         if (!b.oom) attu_error_set_detail(err, "%s", b.p);
         free(b.p);
