@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "planner/system_catalog_internal.h"
 
@@ -498,6 +499,17 @@ static const char *default_text(attu_type t, const char *d, char *buf, size_t ca
         if (d[i] != '\'') continue;
         if (d[i + 1] == '\'' && i + 2 < n) i++;
         else literal = false;
+    }
+    /* the SQL clock keywords, which PostgreSQL's deparser writes in
+     * capitals (CURRENT_DATE, CURRENT_TIMESTAMP(3)) */
+    static const char *const clocks[] = { "current_date", "current_timestamp", "current_time", "localtimestamp",
+                                          "localtime" };
+    for (size_t k = 0; k < sizeof clocks / sizeof clocks[0]; k++) {
+        size_t m = strlen(clocks[k]);
+        if (strncasecmp(d, clocks[k], m) || (d[m] && d[m] != '(') || m >= cap) continue;
+        for (size_t i = 0; i < m; i++) buf[i] = clocks[k][i] == '_' ? '_' : (char)(clocks[k][i] - 'a' + 'A');
+        snprintf(buf + m, cap - m, "%s", d + m);
+        return buf;
     }
     /* a serial column's nextval('seq'): the argument is a regclass */
     if (!strncmp(d, "nextval('", 9) && n > 11 && !strcmp(d + n - 2, "')")) {
