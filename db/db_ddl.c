@@ -655,6 +655,77 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
     return db_deliver_tag(cb, "DROP TABLE", err) ? -2 : 0;
 }
 
+static int cmp_int32(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The TEXT part of db_append_rows: rows [old, old + n) of col (a copy
+ * whose first old rows are the base's) take the strings of src (NULL: all
+ * NULL; one row: that row n times), coded in col's dictionary. Only the
+ * strings the new rows use are looked up, and only those col's dictionary
+ * lacks are added (attu_dictionary_add_sorted): a string it holds costs a
+ * search and no dictionary work; a new one a copy of the dictionary, and
+ * a re-code of the old rows only when it sorts before some old string.
+ * So a small append costs O(rows), not a re-sort of every string. */
+static int append_text(attu_column *col, size_t old, const attu_column *src, size_t n, attu_error *err) {
+    int32_t *codes = col->data;
+    const attu_dictionary *sd = src ? src->dict : NULL;
+    size_t m = src ? (src->length == 1 ? 1 : n) : 0;   /* source rows read */
+    if (!col->dict && !(col->dict = attu_dictionary_build(NULL, NULL, 0, NULL, err))) return -1;
+    if (!sd || sd == col->dict) {   /* the same dictionary (or no strings): the codes stand */
+        for (size_t r = 0; r < n; r++) {
+            size_t sr = m == 1 ? 0 : r;
+            codes[old + r] = (sd && !attu_column_is_null(src, sr)) ? ((const int32_t *)src->data)[sr] : 0;
+        }
+        return 0;
+    }
+    /* The source codes the rows use, ascending and distinct: all of sd's
+     * when the rows are many against it, else the rows' own, sorted (few
+     * rows selected from a big table use few of its strings). */
+    const int32_t *scodes = src->data;
+    bool all = m >= (size_t)sd->count / 8;
+    size_t nu = 0;
+    int32_t *used = NULL;
+    if (!all) {
+        if (!(used = malloc((m ? m : 1) * sizeof *used))) return attu_error_oom(err);
+        for (size_t r = 0; r < m; r++) if (!attu_column_is_null(src, r)) used[nu++] = scodes[r];
+        qsort(used, nu, sizeof *used, cmp_int32);
+        size_t u = 0;
+        for (size_t k = 0; k < nu; k++) if (!u || used[u - 1] != used[k]) used[u++] = used[k];
+        nu = u;
+    } else nu = (size_t)sd->count;
+    const char **strs = malloc((nu ? nu : 1) * sizeof *strs);
+    size_t *lens = malloc((nu ? nu : 1) * sizeof *lens);
+    int32_t *newc = malloc((nu ? nu : 1) * sizeof *newc);
+    int32_t moved = 0, *remap = NULL;
+    attu_dictionary *d = NULL;
+    if (strs && lens && newc) {
+        for (size_t k = 0; k < nu; k++) strs[k] = attu_dictionary_get(sd, all ? (int32_t)k : used[k], &lens[k]);
+        d = attu_dictionary_add_sorted(col->dict, strs, lens, nu, newc, &moved, &remap, err);
+    } else attu_error_oom(err);
+    free(strs); free(lens);
+    if (!d) { free(used); free(newc); return -1; }
+    if (remap) {   /* a new string sorts before some old ones: those codes move up */
+        if (!col->validity) {
+            for (size_t r = 0; r < old; r++) if (codes[r] >= moved) codes[r] = remap[codes[r] - moved];
+        } else
+            for (size_t r = 0; r < old; r++)
+                if (!attu_column_is_null(col, r) && codes[r] >= moved) codes[r] = remap[codes[r] - moved];
+    }
+    for (size_t r = 0; r < n; r++) {
+        size_t sr = m == 1 ? 0 : r;
+        if (attu_column_is_null(src, sr)) { codes[old + r] = 0; continue; }
+        int32_t sc = scodes[sr];
+        if (!all) sc = (int32_t)((const int32_t *)bsearch(&sc, used, nu, sizeof *used, cmp_int32) - used);
+        codes[old + r] = newc[sc];
+    }
+    free(remap); free(used); free(newc);
+    attu_dictionary_unref(col->dict);
+    col->dict = d;
+    return 0;
+}
+
 /* Appends n rows (host columns src, already of the table's types) to a copy
  * of base. TEXT values are re-coded into a merged dictionary. A source
  * column of one row stands for n copies of that row (an evaluated DEFAULT). */
@@ -669,27 +740,7 @@ attu_table *db_append_rows(const attu_table *base, attu_column **src, const int 
         const attu_column *sc = map[c] >= 0 ? src[map[c]] : NULL;
         size_t w = attu_type_width(col->type.id);
         if (col->type.id == ATTU_TYPE_TEXT) {
-            const attu_dictionary *sd = sc ? sc->dict : NULL;
-            int32_t nd = sd ? sd->count : 0;
-            const char **strs = malloc(sizeof *strs * ((size_t)nd + 1));
-            size_t *lens = malloc(sizeof *lens * ((size_t)nd + 1));
-            int32_t *newc = malloc(sizeof *newc * ((size_t)nd + 1));
-            int32_t *oldmap = malloc(sizeof *oldmap * ((size_t)(col->dict ? col->dict->count : 0) + 1));
-            if (!strs || !lens || !newc || !oldmap) { free(strs); free(lens); free(newc); free(oldmap); attu_error_oom(err); goto fail; }
-            for (int32_t k = 0; k < nd; k++) strs[k] = attu_dictionary_get(sd, k, &lens[k]);
-            attu_dictionary *d = col->dict ? attu_dictionary_merge(col->dict, strs, lens, (size_t)nd, oldmap, newc, err)
-                                           : attu_dictionary_build(strs, lens, (size_t)nd, newc, err);
-            free(strs); free(lens);
-            if (!d) { free(newc); free(oldmap); goto fail; }
-            int32_t *codes = col->data;
-            if (col->dict) for (size_t r = 0; r < old; r++) if (!attu_column_is_null(col, r)) codes[r] = oldmap[codes[r]];
-            for (size_t r = 0; r < n; r++) {
-                size_t sr = sc && sc->length == 1 ? 0 : r;
-                codes[old + r] = (sc && !attu_column_is_null(sc, sr)) ? newc[((int32_t *)sc->data)[sr]] : 0;
-            }
-            attu_dictionary_unref(col->dict);
-            col->dict = d;
-            free(newc); free(oldmap);
+            if (append_text(col, old, sc, n, err)) goto fail;
         } else if (sc && sc->length == 1 && n > 1) {
             for (size_t r = 0; r < n; r++) memcpy((char *)col->data + (old + r) * w, sc->data, w);
         } else if (sc) memcpy((char *)col->data + old * w, sc->data, n * w);

@@ -1035,12 +1035,9 @@ static int assemble(load_job *job, attu_error *err) {
         const char **strs = malloc((nstr ? nstr : 1) * sizeof *strs);
         size_t *lens = malloc((nstr ? nstr : 1) * sizeof *lens);
         job->text_codes[i] = malloc((nstr ? nstr : 1) * sizeof(int32_t));
-        size_t nold = bc->dict ? (size_t)bc->dict->count : 0;
-        int32_t *remap = malloc((nold ? nold : 1) * sizeof(int32_t));
-        if (!strs || !lens || !job->text_codes[i] || !remap) {
+        if (!strs || !lens || !job->text_codes[i]) {
             free(strs);
             free(lens);
-            free(remap);
             return attu_error_oom(err);
         }
         for (size_t ci = 0; ci < job->nchunks; ci++) {
@@ -1049,15 +1046,19 @@ static int assemble(load_job *job, attu_error *err) {
             memcpy(strs + job->text_offset[i][ci], ts->strs, ts->count * sizeof *strs);
             memcpy(lens + job->text_offset[i][ci], ts->lens, ts->count * sizeof *lens);
         }
-        attu_dictionary *d = attu_dictionary_merge(bc->dict, strs, lens, nstr, remap,
-                                                   job->text_codes[i], err);
+        /* Only the loaded strings are sorted; base's dictionary is merged
+         * with them in one walk (or kept, when it holds them all), and
+         * base's rows are re-coded only from the first code that moved. */
+        int32_t moved = 0, *remap = NULL;
+        attu_dictionary *d = attu_dictionary_add(bc->dict, strs, lens, nstr, job->text_codes[i], &moved, &remap, err);
         free(strs);
         free(lens);
-        if (!d) { free(remap); return -1; }
+        if (!d) return -1;
         col->dict = d;
         int32_t *codes = col->data;
-        for (size_t r = 0; r < base->nrows; r++)
-            if (!attu_column_is_null(bc, r)) codes[r] = remap[codes[r]];
+        if (remap)
+            for (size_t r = 0; r < base->nrows; r++)
+                if (!attu_column_is_null(bc, r) && codes[r] >= moved) codes[r] = remap[codes[r] - moved];
         free(remap);
     }
     attu_parallel_for(job->opts->threads, job->nchunks, finish_chunk, job);

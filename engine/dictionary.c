@@ -5,8 +5,10 @@
  * hash table, sort the distinct ones bytewise, then give every input the
  * rank of its string. Sorting compares an 8-byte big-endian prefix first
  * (one integer compare settles most pairs), and only ties fall back to
- * memcmp. A merge is a build over old's strings followed by the new ones, so
- * the old codes' new positions come out of the same pass.
+ * memcmp. Adding strings to a dictionary (attu_dictionary_add_sorted,
+ * attu_dictionary_merge) never re-sorts it: the new strings, sorted, are
+ * merged into its order in one walk that copies old's runs between them,
+ * and a string it holds already costs one search.
  */
 #include "engine/dictionary.h"
 
@@ -152,34 +154,167 @@ attu_dictionary *attu_dictionary_build(const char *const *strs,
     return build_core(strs, lens, n, codes_out, err);
 }
 
+/* ---- adding strings to a dictionary ----------------------------------------------- */
+
+/* The first code c in [lo, d->count) whose string is >= s (d->count when
+ * none): a gallop from lo (1, 2, 4, ... ahead) and then a binary search
+ * in the last step, so that a walk over sorted probes costs O(log of the
+ * distance) each: few probes into a big dictionary cost a binary search
+ * each, and as many probes as strings cost a linear merge. */
+static int32_t lower_bound_from(const attu_dictionary *d, int32_t lo, const char *s, size_t len) {
+    int32_t n = d->count, step = 1, hi = lo;
+    while (hi < n) {
+        size_t ml;
+        const char *m = attu_dictionary_get(d, hi, &ml);
+        if (bytes_cmp(m, ml, s, len) >= 0) break;
+        lo = hi + 1;
+        hi = (n - hi > step) ? hi + step : n;
+        step *= 2;
+    }
+    /* the answer is in [lo, hi]: strings below lo are < s, hi is n or >= s */
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        size_t ml;
+        const char *m = attu_dictionary_get(d, mid, &ml);
+        if (bytes_cmp(m, ml, s, len) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static attu_dictionary *dictionary_alloc(size_t count, uint64_t bytes, attu_error *err) {
+    attu_dictionary *d = calloc(1, sizeof *d);
+    if (d) {
+        d->offsets = malloc((count + 1) * sizeof *d->offsets);
+        d->bytes = malloc(bytes ? bytes : 1);
+    }
+    if (!d || !d->offsets || !d->bytes) {
+        if (d) { free(d->offsets); free(d->bytes); free(d); }
+        attu_error_oom(err);
+        return NULL;
+    }
+    d->count = (int32_t)count;
+    d->refcount = 1;
+    return d;
+}
+
+attu_dictionary *attu_dictionary_add_sorted(attu_dictionary *old, const char *const *strs, const size_t *lens,
+                                            size_t n, int32_t *codes_out, int32_t *moved_out, int32_t **remap_out,
+                                            attu_error *err) {
+    size_t nold = old ? (size_t)old->count : 0;
+    *remap_out = NULL;
+    *moved_out = (int32_t)nold;
+    /* pos[j]: where string j goes among old's codes; newly[j]: it is not there */
+    int32_t *pos = malloc((n ? n : 1) * sizeof *pos);
+    uint8_t *newly = malloc(n ? n : 1);
+    if (!pos || !newly) { free(pos); free(newly); attu_error_oom(err); return NULL; }
+    size_t added = 0;
+    uint64_t added_bytes = 0;
+    int32_t at = 0;
+    for (size_t j = 0; j < n; j++) {
+        at = old ? lower_bound_from(old, at, strs[j], lens[j]) : 0;
+        pos[j] = at;
+        size_t ml = 0;
+        const char *m = (size_t)at < nold ? attu_dictionary_get(old, at, &ml) : NULL;
+        newly[j] = !m || bytes_cmp(m, ml, strs[j], lens[j]) != 0;
+        if (newly[j]) { added++; added_bytes += lens[j]; }
+    }
+    if (nold + added > (size_t)INT32_MAX) {
+        free(pos); free(newly);
+        return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "too many strings for one dictionary"), NULL;
+    }
+    if (old && !added) {   /* nothing new: the same dictionary, every old code kept */
+        for (size_t j = 0; j < n; j++) codes_out[j] = pos[j];
+        free(pos); free(newly);
+        return attu_dictionary_ref(old);
+    }
+    uint64_t old_bytes = old ? old->offsets[nold] : 0;
+    attu_dictionary *d = dictionary_alloc(nold + added, old_bytes + added_bytes, err);
+    int32_t moved = (int32_t)nold;
+    for (size_t j = 0; j < n; j++) if (newly[j]) { moved = pos[j]; break; }
+    int32_t *remap = NULL;
+    if (d && (size_t)moved < nold && !(remap = malloc((nold - (size_t)moved) * sizeof *remap))) {
+        attu_dictionary_unref(d);
+        d = NULL;
+        attu_error_oom(err);
+    }
+    if (!d) { free(pos); free(newly); return NULL; }
+    /* The codes below the first new string keep their place: one copy. */
+    if (moved > 0) {
+        memcpy(d->offsets, old->offsets, (size_t)moved * sizeof *d->offsets);
+        memcpy(d->bytes, old->bytes, old->offsets[moved]);
+    }
+    /* Then old's runs between new strings, each shifted by what went in
+     * before it (shift strings, sbytes bytes). */
+    int32_t c = moved;          /* next old code to place */
+    int32_t shift = 0;
+    uint64_t sbytes = 0;
+    for (size_t j = 0; j <= n; j++) {
+        int32_t end = j < n ? pos[j] : (int32_t)nold;
+        if (j < n && !newly[j]) { codes_out[j] = pos[j] + shift; continue; }
+        if (end > c) {
+            memcpy(d->bytes + old->offsets[c] + sbytes, old->bytes + old->offsets[c], old->offsets[end] - old->offsets[c]);
+            for (int32_t k = c; k < end; k++) {
+                d->offsets[k + shift] = old->offsets[k] + sbytes;
+                remap[k - moved] = k + shift;
+            }
+            c = end;
+        }
+        if (j == n) break;
+        uint64_t off = (old && c < (int32_t)nold ? old->offsets[c] : old_bytes) + sbytes;
+        d->offsets[c + shift] = off;
+        memcpy(d->bytes + off, strs[j], lens[j]);
+        codes_out[j] = c + shift;
+        shift++;
+        sbytes += lens[j];
+    }
+    d->offsets[nold + added] = old_bytes + added_bytes;
+    free(pos);
+    free(newly);
+    *moved_out = moved;
+    *remap_out = remap;
+    return d;
+}
+
+attu_dictionary *attu_dictionary_add(attu_dictionary *old, const char *const *strs, const size_t *lens, size_t n,
+                                     int32_t *codes_out, int32_t *moved_out, int32_t **remap_out, attu_error *err) {
+    /* The new strings sorted and distinct (a dictionary of their own),
+     * then merged into old in one ordered walk: old's strings are never
+     * hashed or sorted again. */
+    *remap_out = NULL;
+    int32_t *local = malloc((n ? n : 1) * sizeof *local);
+    if (!local) { attu_error_oom(err); return NULL; }
+    attu_dictionary *b = build_core(strs, lens, n, local, err);
+    if (!b) { free(local); return NULL; }
+    const char **bs = malloc(((size_t)b->count + 1) * sizeof *bs);
+    size_t *bl = malloc(((size_t)b->count + 1) * sizeof *bl);
+    int32_t *bcodes = malloc(((size_t)b->count + 1) * sizeof *bcodes);
+    attu_dictionary *d = NULL;
+    if (!bs || !bl || !bcodes) attu_error_oom(err);
+    else {
+        for (int32_t k = 0; k < b->count; k++) bs[k] = attu_dictionary_get(b, k, &bl[k]);
+        d = attu_dictionary_add_sorted(old, bs, bl, (size_t)b->count, bcodes, moved_out, remap_out, err);
+    }
+    if (d && codes_out) for (size_t i = 0; i < n; i++) codes_out[i] = bcodes[local[i]];
+    free(bs); free(bl); free(bcodes); free(local);
+    attu_dictionary_unref(b);
+    return d;
+}
+
 attu_dictionary *attu_dictionary_merge(const attu_dictionary *old,
                                        const char *const *strs,
                                        const size_t *lens, size_t n,
                                        int32_t *old_remap, int32_t *codes_out,
                                        attu_error *err) {
     size_t nold = old ? (size_t)old->count : 0;
-    size_t total = nold + n;
-    const char **all = malloc((total ? total : 1) * sizeof *all);
-    size_t *all_lens = malloc((total ? total : 1) * sizeof *all_lens);
-    int32_t *codes = malloc((total ? total : 1) * sizeof *codes);
-    if (!all || !all_lens || !codes) {
-        free(all); free(all_lens); free(codes);
-        attu_error_oom(err);
-        return NULL;
+    int32_t moved = 0, *remap = NULL;
+    /* (old is only read: a new reference to it is the one change) */
+    attu_dictionary *d = attu_dictionary_add((attu_dictionary *)old, strs, lens, n, codes_out, &moved, &remap, err);
+    if (d && old_remap) {
+        for (int32_t c = 0; c < moved; c++) old_remap[c] = c;
+        for (size_t c = (size_t)moved; c < nold; c++) old_remap[c] = remap[c - (size_t)moved];
     }
-    for (size_t i = 0; i < nold; i++) all[i] = attu_dictionary_get(old, (int32_t)i, &all_lens[i]);
-    if (n) {
-        memcpy(all + nold, strs, n * sizeof *all);
-        memcpy(all_lens + nold, lens, n * sizeof *all_lens);
-    }
-    attu_dictionary *d = build_core(all, all_lens, total, codes, err);
-    if (d) {
-        if (old_remap && nold) memcpy(old_remap, codes, nold * sizeof *codes);
-        if (codes_out && n) memcpy(codes_out, codes + nold, n * sizeof *codes);
-    }
-    free(all);
-    free(all_lens);
-    free(codes);
+    free(remap);
     return d;
 }
 

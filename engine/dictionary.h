@@ -39,13 +39,35 @@ attu_dictionary *attu_dictionary_build(const char *const *strs,
                                        const size_t *lens, size_t n,
                                        int32_t *codes_out, attu_error *err);
 
-/* Merges: the union of old and n new strings. old_remap[c] gets the new code
- * of old code c; codes_out[i] the code of new string i. */
+/* Merges: the union of old and n new strings (any order, duplicates
+ * allowed). old_remap[c] gets the new code of old code c; codes_out[i]
+ * the code of new string i: attu_dictionary_add with every old code's
+ * new code spelled out. */
 attu_dictionary *attu_dictionary_merge(const attu_dictionary *old,
                                        const char *const *strs,
                                        const size_t *lens, size_t n,
                                        int32_t *old_remap, int32_t *codes_out,
                                        attu_error *err);
+
+/* Adds n strings, sorted bytewise and distinct (another dictionary's
+ * strings in code order, say), to old (NULL: none) in one ordered walk,
+ * without re-sorting old: O(n log(old's count / n)) searches, plus a copy
+ * of old when some string is new. codes_out[j] gets string j's code in
+ * the result. When old holds every string already, the result is old
+ * itself (one more reference): its codes stand. Otherwise old's strings
+ * keep their order, so old code c < *moved_out keeps its code and a code
+ * c >= *moved_out becomes (*remap_out)[c - *moved_out] (malloc'd, the
+ * caller frees it; NULL when no old code moves, as when every new string
+ * sorts after old's last). NULL on error. */
+attu_dictionary *attu_dictionary_add_sorted(attu_dictionary *old, const char *const *strs, const size_t *lens,
+                                            size_t n, int32_t *codes_out, int32_t *moved_out, int32_t **remap_out,
+                                            attu_error *err);
+
+/* attu_dictionary_add_sorted for n strings in any order, duplicates
+ * allowed (they are deduplicated and sorted on their own first):
+ * codes_out[i] the code of string i, *moved_out and *remap_out as there. */
+attu_dictionary *attu_dictionary_add(attu_dictionary *old, const char *const *strs, const size_t *lens, size_t n,
+                                     int32_t *codes_out, int32_t *moved_out, int32_t **remap_out, attu_error *err);
 
 /* Binary search. Returns the code, or -(insertion point) - 1 if absent (the
  * insertion point is the code the string would get, which lets range

@@ -21,7 +21,14 @@
  *   update-500k     UPDATE of half the rows (a non-key column)
  *   text insert-1   a one-row INSERT into kt(code TEXT PRIMARY KEY, n
  *                   INTEGER) of N distinct codes, and the same into a
- *                   table of no key (text insert-1 (no key))
+ *                   table of no key (text insert-1 (no key)); the
+ *                   new codes sort after every old one
+ *   text insert-1 (sorts first)  the same into the table of no key of a
+ *                   code that sorts before every old one (every old
+ *                   row's code moves up one)
+ *   text insert-1 (known)  a one-row INSERT of a code the table holds
+ *   text insert-select-10  INSERT ... SELECT of 10 rows of the keyless
+ *                   text table into a third table of N other codes
  *   insert-1 (no key)  the one-row INSERT into a table of no key: the
  *                   statement's cost without a check (the new version of
  *                   the table is a copy, table.h)
@@ -79,7 +86,7 @@ static int cmp_double(const void *a, const void *b) {
 
 static void report(const char *label, double *ms, int reps) {
     qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
-    printf("  %-24s median %9.3f ms   min %9.3f ms   max %9.3f ms\n", label, ms[reps / 2], ms[0], ms[reps - 1]);
+    printf("  %-28s median %9.3f ms   min %9.3f ms   max %9.3f ms\n", label, ms[reps / 2], ms[0], ms[reps - 1]);
 }
 
 int main(int argc, char **argv) {
@@ -107,12 +114,12 @@ int main(int argc, char **argv) {
     char sql[4096];
     run_sql(s, "CREATE TABLE k (id BIGINT PRIMARY KEY, a INTEGER, b DOUBLE PRECISION)", NULL);
     snprintf(sql, sizeof sql, "INSERT INTO k SELECT g, (g %% 1000)::int, g * 0.5 FROM generate_series(1, %lld) AS g", rows);
-    printf("  %-24s %9.3f ms\n", "load", run_sql(s, sql, NULL));
+    printf("  %-28s %9.3f ms\n", "load", run_sql(s, sql, NULL));
     double *ms = malloc(sizeof *ms * (size_t)reps);
     long long next = rows + 1;   /* the next new key */
     /* one warm-up statement (it builds the key index where there is one) */
     snprintf(sql, sizeof sql, "INSERT INTO k VALUES (%lld, 1, 1.5)", next++);
-    printf("  %-24s %9.3f ms\n", "insert-1 (first)", run_sql(s, sql, NULL));
+    printf("  %-28s %9.3f ms\n", "insert-1 (first)", run_sql(s, sql, NULL));
 
     for (int i = 0; i < reps; i++) {
         snprintf(sql, sizeof sql, "INSERT INTO k VALUES (%lld, 1, 1.5)", next++);
@@ -168,9 +175,9 @@ int main(int argc, char **argv) {
     report("update-500k", ms, reps);
     run_sql(s, "CREATE TABLE kt (code TEXT PRIMARY KEY, n INTEGER)", NULL);
     snprintf(sql, sizeof sql, "INSERT INTO kt SELECT 'code-' || g, g FROM generate_series(1, %lld) AS g", rows);
-    printf("  %-24s %9.3f ms\n", "text load", run_sql(s, sql, NULL));
+    printf("  %-28s %9.3f ms\n", "text load", run_sql(s, sql, NULL));
     snprintf(sql, sizeof sql, "INSERT INTO kt VALUES ('new-first', 0)");
-    printf("  %-24s %9.3f ms\n", "text insert-1 (first)", run_sql(s, sql, NULL));
+    printf("  %-28s %9.3f ms\n", "text insert-1 (first)", run_sql(s, sql, NULL));
     for (int i = 0; i < reps; i++) {
         snprintf(sql, sizeof sql, "INSERT INTO kt VALUES ('new-%d', %d)", i, i);
         ms[i] = run_sql(s, sql, NULL);
@@ -186,6 +193,25 @@ int main(int argc, char **argv) {
         ms[i] = run_sql(s, sql, NULL);
     }
     report("text insert-1 (no key)", ms, reps);
+    for (int i = 0; i < reps; i++) {
+        snprintf(sql, sizeof sql, "INSERT INTO ktn VALUES ('a-new-%d', %d)", i, i);
+        ms[i] = run_sql(s, sql, NULL);
+    }
+    report("text insert-1 (sorts first)", ms, reps);
+    for (int i = 0; i < reps; i++) {
+        snprintf(sql, sizeof sql, "INSERT INTO ktn VALUES ('code-%d', %d)", i + 7, i);
+        ms[i] = run_sql(s, sql, NULL);
+    }
+    report("text insert-1 (known)", ms, reps);
+    run_sql(s, "CREATE TABLE kts (code TEXT, n INTEGER)", NULL);
+    snprintf(sql, sizeof sql, "INSERT INTO kts SELECT 'other-' || g, g FROM generate_series(1, %lld) AS g", rows);
+    run_sql(s, sql, NULL);
+    for (int i = 0; i < reps; i++) {
+        snprintf(sql, sizeof sql, "INSERT INTO kts SELECT code, n FROM ktn WHERE n BETWEEN %d AND %d", 1000 + i * 10,
+                 1009 + i * 10);
+        ms[i] = run_sql(s, sql, NULL);
+    }
+    report("text insert-select-10", ms, reps);
     /* the same one-row INSERT into a table with no key: what the
      * statement costs without any check (copying the table's new version) */
     run_sql(s, "CREATE TABLE nk (id BIGINT, a INTEGER, b DOUBLE PRECISION)", NULL);

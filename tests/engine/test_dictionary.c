@@ -137,3 +137,123 @@ Test(dictionary, many_strings_sorted_and_distinct) {
     attu_dictionary_unref(d);
     free(buf); free(s); free(l); free(codes);
 }
+
+/* attu_dictionary_add_sorted: a string held already keeps the very same
+ * dictionary; new ones before, between and after old ones (and the empty
+ * string) go in order, old codes below the first new string stay, the
+ * others move through the remap. */
+Test(dictionary, add_sorted_keeps_or_merges) {
+    const char *a[] = {"c", "m", "x"};
+    int32_t ca[3];
+    attu_dictionary *old = build(a, 3, ca);
+    attu_error err;
+    attu_error_clear(&err);
+    int32_t codes[4], moved = -1, *remap = (int32_t *)1;
+    const char *known[] = {"c", "x"};
+    size_t lk[] = {1, 1};
+    attu_dictionary *same = attu_dictionary_add_sorted(old, known, lk, 2, codes, &moved, &remap, &err);
+    cr_assert_eq(same, old);
+    cr_assert_eq(old->refcount, 2);
+    cr_assert_eq(moved, 3);
+    cr_assert_null(remap);
+    cr_assert_eq(codes[0], 0);
+    cr_assert_eq(codes[1], 2);
+    attu_dictionary_unref(same);
+
+    const char *after[] = {"x", "y"};
+    attu_dictionary *d = attu_dictionary_add_sorted(old, after, lk, 2, codes, &moved, &remap, &err);
+    cr_assert_neq(d, old);
+    cr_assert_eq(d->count, 4);
+    cr_assert_eq(moved, 3);   /* nothing moves */
+    cr_assert_null(remap);
+    cr_assert_eq(codes[0], 2);
+    cr_assert_eq(codes[1], 3);
+    cr_assert(str_eq(d, 3, "y"));
+    attu_dictionary_unref(d);
+
+    const char *mixed[] = {"", "d", "m", "zz"};
+    size_t lm[] = {0, 1, 1, 2};
+    d = attu_dictionary_add_sorted(old, mixed, lm, 4, codes, &moved, &remap, &err);
+    cr_assert_not_null(d, "%s", err.message);
+    cr_assert_eq(d->count, 6);   /* "" c d m x zz */
+    const char *order[] = {"", "c", "d", "m", "x", "zz"};
+    for (int i = 0; i < 6; i++) cr_assert(str_eq(d, i, order[i]), "code %d", i);
+    cr_assert_eq(moved, 0);
+    cr_assert_not_null(remap);
+    cr_assert_eq(remap[0], 1);   /* c */
+    cr_assert_eq(remap[1], 3);   /* m */
+    cr_assert_eq(remap[2], 4);   /* x */
+    cr_assert_eq(codes[0], 0);
+    cr_assert_eq(codes[1], 2);
+    cr_assert_eq(codes[2], 3);
+    cr_assert_eq(codes[3], 5);
+    free(remap);
+    attu_dictionary_unref(d);
+
+    /* into no dictionary: a copy of the strings */
+    d = attu_dictionary_add_sorted(NULL, mixed, lm, 4, codes, &moved, &remap, &err);
+    cr_assert_eq(d->count, 4);
+    cr_assert_null(remap);
+    for (int i = 0; i < 4; i++) cr_assert(str_eq(d, codes[i], mixed[i]));
+    attu_dictionary_unref(d);
+    attu_dictionary_unref(old);
+}
+
+/* attu_dictionary_add / merge against a build of everything: random old
+ * and new sets of short strings (so that many collide), each result equal
+ * to the dictionary built from scratch, every old code remapped to its
+ * string and every new string coded right. */
+Test(dictionary, add_matches_a_full_build) {
+    enum { NOLD = 3000, NNEW = 400 };
+    static char ob[NOLD][8], nb[NNEW][8];
+    const char *os[NOLD], *ns[NNEW], *all[NOLD + NNEW];
+    size_t ol[NOLD], nl[NNEW], al[NOLD + NNEW];
+    int32_t oc[NOLD], nc[NNEW], ac[NOLD + NNEW];
+    unsigned seed = 12345;
+    for (int round = 0; round < 20; round++) {
+        int nnew = round == 0 ? 1 : round == 1 ? NNEW : 1 + (int)(seed % NNEW);
+        for (int i = 0; i < NOLD; i++) {
+            seed = seed * 1103515245u + 12345u;
+            snprintf(ob[i], sizeof ob[i], "%x", (seed >> 8) % 9000);
+            os[i] = ob[i];
+            ol[i] = (seed >> 4) % 11 == 0 ? 0 : strlen(ob[i]);   /* some empty strings */
+        }
+        for (int i = 0; i < nnew; i++) {
+            seed = seed * 1103515245u + 12345u;
+            snprintf(nb[i], sizeof nb[i], "%x", (seed >> 8) % (round & 1 ? 12000 : 9000));
+            ns[i] = nb[i];
+            nl[i] = (seed >> 4) % 13 == 0 ? 0 : strlen(nb[i]);
+        }
+        attu_error err;
+        attu_error_clear(&err);
+        attu_dictionary *old = attu_dictionary_build(os, ol, NOLD, oc, &err);
+        for (int i = 0; i < NOLD; i++) { all[i] = os[i]; al[i] = ol[i]; }
+        for (int i = 0; i < nnew; i++) { all[NOLD + i] = ns[i]; al[NOLD + i] = nl[i]; }
+        attu_dictionary *full = attu_dictionary_build(all, al, (size_t)(NOLD + nnew), ac, &err);
+        int32_t moved, *remap;
+        attu_dictionary *d = attu_dictionary_add(old, ns, nl, (size_t)nnew, nc, &moved, &remap, &err);
+        cr_assert_not_null(d);
+        cr_assert_eq(d->count, full->count, "round %d", round);
+        cr_assert_eq(d->offsets[d->count], full->offsets[full->count]);
+        for (int32_t c = 0; c < d->count; c++)
+            cr_assert_eq(d->offsets[c], full->offsets[c], "round %d code %d", round, c);
+        cr_assert_eq(memcmp(d->bytes, full->bytes, full->offsets[full->count]), 0);
+        for (int i = 0; i < nnew; i++) cr_assert_eq(nc[i], ac[NOLD + i]);
+        for (int i = 0; i < NOLD; i++) {
+            int32_t c = oc[i], now = c < moved ? c : remap[c - moved];
+            cr_assert_eq(now, ac[i], "round %d old row %d", round, i);
+        }
+        cr_assert_eq(d == old, full->count == old->count);
+        free(remap);
+        /* merge spells the same remap out */
+        int32_t *om = malloc((size_t)old->count * sizeof *om);
+        attu_dictionary *m = attu_dictionary_merge(old, ns, nl, (size_t)nnew, om, nc, &err);
+        for (int i = 0; i < NOLD; i++) cr_assert_eq(om[oc[i]], ac[i]);
+        for (int i = 0; i < nnew; i++) cr_assert_eq(nc[i], ac[NOLD + i]);
+        free(om);
+        attu_dictionary_unref(m);
+        attu_dictionary_unref(d);
+        attu_dictionary_unref(full);
+        attu_dictionary_unref(old);
+    }
+}
