@@ -55,6 +55,7 @@
  * its result's columns changed.
  */
 #include "db/db_internal.h"
+#include "db/db_check.h"
 #include "db/db_unique.h"
 
 #include <stdarg.h>
@@ -264,6 +265,7 @@ static int push_key(draft *d, bool primary, const char *name, const int *cols, i
 static int add_constraints(draft *d, const attu_ast_column_def *cd, int ci, attu_error *err) {
     for (int k = 0; k < cd->nuniques; k++) {
         const attu_ast_unique_def *ud = &cd->uniques[k];
+        if (ud->check) continue;   /* (a CHECK: add_column's) */
         int same = -1;
         for (int j = 0; j < d->nadded && same < 0; j++)
             if (d->added[j].ncols == 1 && d->added[j].cols[0] == ci) same = j;
