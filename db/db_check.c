@@ -239,8 +239,8 @@ fail:
 }
 
 /* "Failing row contains (1, x, null)." for row r of t: each value as
- * PostgreSQL's output function writes it, cut to 64 bytes (at a
- * character boundary), NULL as null. */
+ * PostgreSQL's output function writes it, one longer than 64 bytes cut
+ * there (at a character boundary) and followed by "...", NULL as null. */
 static void put_row(cbuf *b, const attu_table *t, size_t r) {
     put(b, "Failing row contains (");
     for (int c = 0; c < t->ncols; c++) {
@@ -260,6 +260,7 @@ static void put_row(cbuf *b, const attu_table *t, size_t r) {
         memcpy(part, v, cut);
         part[cut] = 0;
         put(b, part);
+        if (cut < len) put(b, "...");
     }
     put(b, ").");
 }
