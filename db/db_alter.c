@@ -946,6 +946,16 @@ static int final_checks(const draft *d, attu_check **out, int *nout, attu_error 
         if (!whole) { free(x.expr); continue; }
         keep[nkeep++] = x;
     }
+    /* a type change re-checks the checks over the converted rows, as
+     * PostgreSQL's table rewrite does */
+    bool converted = false;
+    for (int j = 0; j < d->n; j++) converted |= d->cols[j].from < 0 && d->cols[j].orig >= 0;
+    if (converted && nkeep && d->base->nrows) {
+        attu_table *t = draft_table(d, err);
+        int rc = t ? db_check_table(d->s, t, keep, nkeep, err) : -1;
+        detach_table(t);
+        if (rc) { db_check_free(keep, nkeep); return -1; }
+    }
     if (!d->nnew_checks) {
         *out = keep;
         *nout = nkeep;

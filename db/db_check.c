@@ -271,9 +271,10 @@ static int cmp_name(const void *a, const void *b) {
     return strcmp(((const by_name *)a)->c->name, ((const by_name *)b)->c->name);
 }
 
-int db_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
-    int nc = 0;
-    const attu_check *cs = attu_catalog_checks(s->db->cat, t->name, &nc);
+/* The check of db_check_rows over cs[0..nc); existing: ALTER's message
+ * for rows that were there (no DETAIL). */
+static int check_rows(attu_session *s, attu_table *t, const attu_check *cs, int nc, size_t first,
+                      const uint8_t *changed, bool existing, attu_error *err) {
     if (!nc) return 0;
     /* the rows in question, gathered unless they are the whole table */
     size_t n = 0, *rows = NULL;
@@ -316,7 +317,11 @@ int db_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *c
     }
     attu_result_free(res);
     rc = 0;
-    if (best >= 0) {
+    if (best >= 0 && existing) {
+        attu_error_set(err, "23514", 0, "check constraint \"%s\" of relation \"%s\" is violated by some row",
+                       order[which].c->name, t->name);
+        rc = -1;
+    } else if (best >= 0) {
         cbuf d = { 0 };
         put_row(&d, g, (size_t)best);
         attu_error_set(err, "23514", 0, "new row for relation \"%s\" violates check constraint \"%s\"", t->name,
@@ -331,4 +336,14 @@ out:
     if (g != t) attu_table_free(g);
     free(rows);
     return rc;
+}
+
+int db_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
+    int nc = 0;
+    const attu_check *cs = attu_catalog_checks(s->db->cat, t->name, &nc);
+    return check_rows(s, t, cs, nc, first, changed, false, err);
+}
+
+int db_check_table(struct attu_session *s, attu_table *t, const attu_check *cs, int nc, attu_error *err) {
+    return check_rows(s, t, cs, nc, 0, NULL, true, err);
 }

@@ -38,6 +38,11 @@ int db_check_define(struct attu_session *s, attu_table *t, const attu_ast_unique
  * caller holds the write lock. */
 int db_check_rows(struct attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err);
 
+/* Checks every row of t (a candidate version of the table of its name)
+ * against cs[0..nc), as ALTER TABLE does after a type change: 23514
+ * "check constraint "c" of relation "t" is violated by some row". */
+int db_check_table(struct attu_session *s, attu_table *t, const attu_check *cs, int nc, attu_error *err);
+
 /* Whether check c's expression names column col (a token of that name). */
 bool db_check_uses(const attu_check *c, const char *col);
 
