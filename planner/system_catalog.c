@@ -44,6 +44,7 @@
 #include "planner/system_catalog_internal.h"
 
 #include "engine/sequence.h"
+#include "planner/lexer.h"
 
 /* ---- SQL text ------------------------------------------------------------------ */
 
@@ -110,6 +111,23 @@ uint32_t syscat_name_hash_oid(const char *name) {
     uint32_t h = 2166136261u;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++) { h ^= *p; h *= 16777619u; }
     return FIRST_USER_OID + h % (0x7fffffffu - FIRST_USER_OID);
+}
+
+int64_t syscat_check_oid(const char *table, const char *name) {
+    char key[2 * ATTU_NAME_MAX + 8];
+    snprintf(key, sizeof key, "%s\001check\001%s", table, name);
+    return syscat_name_hash_oid(key);
+}
+
+char *syscat_check_definition(const attu_check *c, bool pretty) {
+    const char *e = c->expr;
+    size_t n = strlen(e);
+    while (n && (*e == ' ' || *e == '\t' || *e == '\n' || *e == '\r')) { e++; n--; }
+    while (n && (e[n - 1] == ' ' || e[n - 1] == '\t' || e[n - 1] == '\n' || e[n - 1] == '\r')) n--;
+    sbuf d = {0};
+    syscat_sb_printf(&d, pretty ? "CHECK (%.*s)" : "CHECK ((%.*s))", (int)n, e);
+    if (d.oom) { free(d.p); return NULL; }
+    return d.p;
 }
 
 static int rel_by_name(const void *a, const void *b) {
@@ -402,8 +420,9 @@ static void rows_pg_class(rel_text *r, const syscat_env *env) {
         const rel_info *ri = &env->rs.r[i];
         char kind = ri->kind;
         int natts = kind == 'r' ? ri->t->ncols : kind == 'v' ? ri->v->ncols : kind == 'i' ? ri->u->ncols : 3;
-        int nu = 0;
+        int nu = 0, nchecks = 0;
         if (kind == 'r') attu_catalog_uniques(env->cat, ri->t->name, &nu);
+        if (kind == 'r') attu_catalog_checks(env->cat, ri->t->name, &nchecks);
         /* PostgreSQL's: a table's heap, an index's btree; a view has no
          * storage; a sequence is one page of one row */
         v_int(r, ri->oid); v_text(r, ri->name); v_int(r, OID_PUBLIC);
@@ -414,7 +433,7 @@ static void rows_pg_class(rel_text *r, const syscat_env *env) {
         v_real(r, kind == 'r' ? (double)ri->t->nrows : kind == 'v' ? -1.0 : kind == 'S' ? 1.0 : 0.0);
         v_int(r, 0); v_int(r, 0);
         v_bool(r, nu > 0); v_bool(r, false); v_char(r, 'p'); v_char(r, kind);
-        v_int(r, natts); v_int(r, 0);
+        v_int(r, natts); v_int(r, nchecks);
         v_bool(r, kind == 'v'); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, true);
         v_char(r, kind == 'r' ? 'd' : 'n'); v_bool(r, false); v_int(r, 0); v_int(r, 0); v_int(r, kind == 'r' ? 1 : 0);
         v_nulls(r, 3);
@@ -684,6 +703,43 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
         v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->table_oid); v_int(r, 0); v_int(r, ri->oid);
         v_int(r, 0); v_int(r, 0); v_char(r, ' '); v_char(r, ' '); v_char(r, ' '); v_bool(r, true); v_int(r, 0);
         v_bool(r, true); v_text(r, int_array(ri->u->cols, ri->u->ncols, 1, buf, sizeof buf)); v_nulls(r, 2);
+    }
+    /* the CHECK constraints (contype 'c'), conkey the columns they use */
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'r') continue;
+        int nc = 0;
+        const attu_check *cs = attu_catalog_checks(env->cat, ri->t->name, &nc);
+        for (int k = 0; k < nc; k++) {
+            /* in the order the expression first names them, as
+             * PostgreSQL's (the offset of a column's first token: where
+             * renaming it to a marker puts the marker) */
+            int cols[ATTU_INDEX_MAX_KEYS], ncols = 0;
+            size_t at[ATTU_INDEX_MAX_KEYS];
+            for (int j = 0; j < ri->t->ncols && ncols < ATTU_INDEX_MAX_KEYS; j++) {
+                int count = 0;
+                bool doubtful = false;
+                attu_error e;
+                attu_error_clear(&e);
+                char *m = attu_sql_rename_ident(cs[k].expr, ri->t->defs[j].name, "\001", &count, &doubtful, &e);
+                const char *p = m && count ? strstr(m, "\"\001\"") : NULL;
+                if (p) {
+                    int x = ncols++;
+                    while (x > 0 && at[x - 1] > (size_t)(p - m)) { at[x] = at[x - 1]; cols[x] = cols[x - 1]; x--; }
+                    at[x] = (size_t)(p - m);
+                    cols[x] = j;
+                }
+                free(m);
+            }
+            char buf[512];
+            v_int(r, syscat_check_oid(ri->t->name, cs[k].name)); v_text(r, cs[k].name); v_int(r, OID_PUBLIC); v_char(r, 'c');
+            v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->oid); v_int(r, 0); v_int(r, 0);
+            v_int(r, 0); v_int(r, 0); v_char(r, ' '); v_char(r, ' '); v_char(r, ' '); v_bool(r, true); v_int(r, 0);
+            v_bool(r, false);
+            if (ncols) v_text(r, int_array(cols, ncols, 1, buf, sizeof buf));
+            else v_null(r);
+            v_nulls(r, 2);
+        }
     }
 }
 
