@@ -147,6 +147,14 @@ static void as_check_error(attu_error *err, const attu_ast_unique_def *d, int pr
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         char *at = strstr(err->message, words[i].from);
         if (!at) continue;
+        if (i > 0) {
+            /* not boolean: PostgreSQL points at the expression's leftmost
+             * token (past its opening parentheses and blanks) */
+            int k = 0;
+            const char *p = d->check_text;
+            while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '(') { p++; k++; }
+            err->position = prefix + 1 + k;
+        }
         char msg[sizeof err->message];
         snprintf(msg, sizeof msg, "%.*s%s%s", (int)(at - err->message), err->message, words[i].to,
                  at + strlen(words[i].from));
@@ -199,15 +207,18 @@ int db_check_define(attu_session *s, attu_table *t, const attu_ast_unique_def *c
         if (!(c->expr = strdup(d->check_text))) { attu_error_oom(err); goto fail; }
         m++;
         if (d->name) {
-            for (int k = 0; k < m - 1; k++)
-                if (!strcmp(all[k].name, d->name)) {
-                    if (alter)
-                        attu_error_set(err, "42710", 0, "constraint \"%s\" for relation \"%s\" already exists", d->name,
-                                       t->name);
-                    else
-                        attu_error_set(err, "42710", 0, "check constraint \"%s\" already exists", d->name);
-                    goto fail;
-                }
+            /* (a PRIMARY KEY / UNIQUE of the table has it: ALTER's 42710) */
+            const attu_table *owner = alter ? attu_catalog_constraint_owner(s->db->cat, d->name, NULL) : NULL;
+            bool taken = owner && !strcmp(owner->name, t->name);
+            for (int k = 0; k < m - 1 && !taken; k++) taken = !strcmp(all[k].name, d->name);
+            if (taken) {
+                if (alter)
+                    attu_error_set(err, "42710", 0, "constraint \"%s\" for relation \"%s\" already exists", d->name,
+                                   t->name);
+                else
+                    attu_error_set(err, "42710", 0, "check constraint \"%s\" already exists", d->name);
+                goto fail;
+            }
             snprintf(c->name, sizeof c->name, "%s", d->name);
         } else choose_name(s->db->cat, t, c, all, m - 1, c->name);
         /* validated (and, over t's rows, checked) by a query */
