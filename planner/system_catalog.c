@@ -694,6 +694,31 @@ static void rows_pg_index(rel_text *r, const syscat_env *env) {
     }
 }
 
+/* The columns of t that check c uses (0-based, at most
+ * ATTU_INDEX_MAX_KEYS), in the order the expression first names them, as
+ * PostgreSQL's conkey: the offset of a column's first token is where
+ * renaming it to a marker puts the marker. */
+static int check_columns(const attu_table *t, const attu_check *c, int *cols) {
+    int ncols = 0;
+    size_t at[ATTU_INDEX_MAX_KEYS];
+    for (int j = 0; j < t->ncols && ncols < ATTU_INDEX_MAX_KEYS; j++) {
+        int count = 0;
+        bool doubtful = false;
+        attu_error e;
+        attu_error_clear(&e);
+        char *m = attu_sql_rename_ident(c->expr, t->defs[j].name, "\001", &count, &doubtful, &e);
+        const char *p = m && count ? strstr(m, "\"\001\"") : NULL;
+        if (p) {
+            int x = ncols++;
+            while (x > 0 && at[x - 1] > (size_t)(p - m)) { at[x] = at[x - 1]; cols[x] = cols[x - 1]; x--; }
+            at[x] = (size_t)(p - m);
+            cols[x] = j;
+        }
+        free(m);
+    }
+    return ncols;
+}
+
 static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];
@@ -711,26 +736,8 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
         int nc = 0;
         const attu_check *cs = attu_catalog_checks(env->cat, ri->t->name, &nc);
         for (int k = 0; k < nc; k++) {
-            /* in the order the expression first names them, as
-             * PostgreSQL's (the offset of a column's first token: where
-             * renaming it to a marker puts the marker) */
-            int cols[ATTU_INDEX_MAX_KEYS], ncols = 0;
-            size_t at[ATTU_INDEX_MAX_KEYS];
-            for (int j = 0; j < ri->t->ncols && ncols < ATTU_INDEX_MAX_KEYS; j++) {
-                int count = 0;
-                bool doubtful = false;
-                attu_error e;
-                attu_error_clear(&e);
-                char *m = attu_sql_rename_ident(cs[k].expr, ri->t->defs[j].name, "\001", &count, &doubtful, &e);
-                const char *p = m && count ? strstr(m, "\"\001\"") : NULL;
-                if (p) {
-                    int x = ncols++;
-                    while (x > 0 && at[x - 1] > (size_t)(p - m)) { at[x] = at[x - 1]; cols[x] = cols[x - 1]; x--; }
-                    at[x] = (size_t)(p - m);
-                    cols[x] = j;
-                }
-                free(m);
-            }
+            int cols[ATTU_INDEX_MAX_KEYS];
+            int ncols = check_columns(ri->t, &cs[k], cols);
             char buf[512];
             v_int(r, syscat_check_oid(ri->t->name, cs[k].name)); v_text(r, cs[k].name); v_int(r, OID_PUBLIC); v_char(r, 'c');
             v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->oid); v_int(r, 0); v_int(r, 0);
@@ -777,6 +784,21 @@ static void rows_is_constraint_column_usage(rel_text *r, const syscat_env *env) 
         for (int k = 0; k < ri->u->ncols; k++) {
             v_text(r, env->database); v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->t->defs[ri->u->cols[k]].name);
             v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name);
+        }
+    }
+    /* the columns a CHECK uses */
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'r') continue;
+        int nc = 0;
+        const attu_check *cs = attu_catalog_checks(env->cat, ri->t->name, &nc);
+        for (int k = 0; k < nc; k++) {
+            int cols[ATTU_INDEX_MAX_KEYS];
+            int ncols = check_columns(ri->t, &cs[k], cols);
+            for (int j = 0; j < ncols; j++) {
+                v_text(r, env->database); v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->t->defs[cols[j]].name);
+                v_text(r, env->database); v_text(r, "public"); v_text(r, cs[k].name);
+            }
         }
     }
 }
@@ -891,6 +913,17 @@ static void rows_is_table_constraints(rel_text *r, const syscat_env *env) {
             char name[64];
             snprintf(name, sizeof name, "%d_%lld_%d_not_null", OID_PUBLIC, (long long)ri->oid, k + 1);
             v_text(r, env->database); v_text(r, "public"); v_text(r, name); v_text(r, env->database);
+            v_text(r, "public"); v_text(r, ri->name); v_text(r, "CHECK");
+            v_text(r, "NO"); v_text(r, "NO"); v_text(r, "YES"); v_null(r);
+        }
+    }
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'r') continue;
+        int nc = 0;
+        const attu_check *cs = attu_catalog_checks(env->cat, ri->t->name, &nc);
+        for (int k = 0; k < nc; k++) {
+            v_text(r, env->database); v_text(r, "public"); v_text(r, cs[k].name); v_text(r, env->database);
             v_text(r, "public"); v_text(r, ri->name); v_text(r, "CHECK");
             v_text(r, "NO"); v_text(r, "NO"); v_text(r, "YES"); v_null(r);
         }
