@@ -41,6 +41,7 @@
 
 #include "planner/binder.h"
 #include "planner/lexer.h"
+#include "engine/table_rewrite.h"
 
 #define ROWID "\"" ATTU_ROWID_INTERNAL "\""
 
@@ -285,7 +286,7 @@ static int cmp_name(const void *a, const void *b) {
 /* The check of db_check_rows over cs[0..nc); existing: ALTER's message
  * for rows that were there (no DETAIL). */
 static int check_rows(attu_session *s, attu_table *t, const attu_check *cs, int nc, size_t first,
-                      const uint8_t *changed, bool existing, attu_error *err) {
+                      const uint8_t *changed, bool existing, size_t *bad_row, attu_error *err) {
     if (!nc) return 0;
     /* the rows in question, gathered unless they are the whole table */
     size_t n = 0, *rows = NULL;
@@ -333,6 +334,7 @@ static int check_rows(attu_session *s, attu_table *t, const attu_check *cs, int 
                        order[which].c->name, t->name);
         rc = -1;
     } else if (best >= 0) {
+        if (bad_row) *bad_row = rows ? rows[best] : (size_t)best;
         cbuf d = { 0 };
         put_row(&d, g, (size_t)best);
         attu_error_set(err, "23514", 0, "new row for relation \"%s\" violates check constraint \"%s\"", t->name,
@@ -352,9 +354,30 @@ out:
 int db_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
     int nc = 0;
     const attu_check *cs = attu_catalog_checks(s->db->cat, t->name, &nc);
-    return check_rows(s, t, cs, nc, first, changed, false, err);
+    return check_rows(s, t, cs, nc, first, changed, false, NULL, err);
 }
 
 int db_check_table(struct attu_session *s, attu_table *t, const attu_check *cs, int nc, attu_error *err) {
-    return check_rows(s, t, cs, nc, 0, NULL, true, err);
+    return check_rows(s, t, cs, nc, 0, NULL, true, NULL, err);
+}
+
+int db_check_appended(struct attu_session *s, attu_table *t, size_t first, attu_error *err) {
+    int nc = 0, nu = 0;
+    const attu_check *cs = attu_catalog_checks(s->db->cat, t->name, &nc);
+    size_t bad = 0;
+    if (!check_rows(s, t, cs, nc, first, NULL, false, &bad, err)) return db_unique_check(s, t, first, NULL, err);
+    attu_catalog_uniques(s->db->cat, t->name, &nu);
+    if (strcmp(err->sqlstate, "23514") || bad <= first || !nu) return -1;
+    /* a key that the rows before the failing one repeat fails first:
+     * PostgreSQL checks each row's CHECKs, then its keys, row by row */
+    uint8_t *keep = malloc(t->nrows);
+    if (!keep) return -1;
+    for (size_t r = 0; r < t->nrows; r++) keep[r] = r < bad;
+    attu_error e2;
+    attu_error_clear(&e2);
+    attu_table *head = attu_table_keep_rows(t, keep, &e2);
+    free(keep);
+    if (head && db_unique_check(s, head, first, NULL, &e2) && !strcmp(e2.sqlstate, "23505")) *err = e2;
+    attu_table_free(head);
+    return -1;
 }

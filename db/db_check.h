@@ -38,6 +38,12 @@ int db_check_define(struct attu_session *s, attu_table *t, const attu_ast_unique
  * caller holds the write lock. */
 int db_check_rows(struct attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err);
 
+/* INSERT and COPY (rows appended at first = the old row count): the
+ * CHECKs, then the PRIMARY KEY / UNIQUE constraints (db_unique_check),
+ * as PostgreSQL's row-by-row check orders them: when a row fails a
+ * CHECK and an earlier row repeats a key, the key's 23505 is the error. */
+int db_check_appended(struct attu_session *s, attu_table *t, size_t first, attu_error *err);
+
 /* Checks every row of t (a candidate version of the table of its name)
  * against cs[0..nc), as ALTER TABLE does after a type change: 23514
  * "check constraint "c" of relation "t" is violated by some row". */

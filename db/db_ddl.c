@@ -1011,7 +1011,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         }
         free(rows);
     } else {
-        if (db_check_rows(s, t, base->nrows, NULL, err) || db_unique_check(s, t, base->nrows, NULL, err)) {
+        if (db_check_appended(s, t, base->nrows, err)) {
             attu_table_free(t);
             goto out;
         }
