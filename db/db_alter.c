@@ -10,13 +10,16 @@
  * [COLUMN] [IF EXISTS] c [CASCADE | RESTRICT], ALTER [COLUMN] c SET
  * DEFAULT e / DROP DEFAULT / SET NOT NULL / DROP NOT NULL / [SET DATA]
  * TYPE type [USING e], ADD [CONSTRAINT n] PRIMARY KEY / UNIQUE (cols),
- * DROP CONSTRAINT [IF EXISTS] n.
+ * ADD [CONSTRAINT n] CHECK (e), DROP CONSTRAINT [IF EXISTS] n.
  *
  * What else holds the table comes along, as in PostgreSQL: the owned
  * sequences of serial and identity columns follow renames, go with their
  * column and are made by ADD COLUMN (numbering the rows); PRIMARY KEY /
  * UNIQUE constraints follow their columns and are checked over the final
- * rows when new or when a key column was converted; views block a drop or
+ * rows when new or when a key column was converted; CHECK constraints
+ * (db_check.c) go with a column they use, follow a rename (their text
+ * rewritten) and are checked over the final rows when new or when a
+ * column was converted; views block a drop or
  * a type change of a column they use (found by binding the view with the
  * column hidden) and follow a rename by having their text rewritten
  * (db_view.c). A failed statement puts the sequences (a snapshot) and the

@@ -2367,7 +2367,7 @@ table_elements(A) ::= table_elements(L) COMMA table_constraint(P).
     }
 }
 
-/* [CONSTRAINT name] PRIMARY KEY (cols) | UNIQUE (cols) */
+/* [CONSTRAINT name] PRIMARY KEY (cols) | UNIQUE (cols) | CHECK (expr) */
 %type table_constraint {attu_ast_unique_def}
 table_constraint(A) ::= table_constraint_elem(E).                 { A = E; }
 table_constraint(A) ::= CONSTRAINT colid(N) table_constraint_elem(E).
