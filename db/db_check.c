@@ -84,18 +84,16 @@ void db_check_free(attu_check *c, int n) {
 
 bool db_check_uses(const attu_check *c, const char *col) {
     int count = 0;
-    bool doubtful = false;
     attu_error e;
     attu_error_clear(&e);
-    char *r = attu_sql_rename_ident(c->expr, col, col, &count, &doubtful, &e);
+    char *r = attu_sql_rename_column(c->expr, col, col, &count, &e);
     free(r);
     return count > 0;
 }
 
 int db_check_rename(attu_check *c, const char *from, const char *to, attu_error *err) {
     int count = 0;
-    bool doubtful = false;
-    char *r = attu_sql_rename_ident(c->expr, from, to, &count, &doubtful, err);
+    char *r = attu_sql_rename_column(c->expr, from, to, &count, err);
     if (!r) return -1;
     free(c->expr);
     c->expr = r;

@@ -703,10 +703,9 @@ static int check_columns(const attu_table *t, const attu_check *c, int *cols) {
     size_t at[ATTU_INDEX_MAX_KEYS];
     for (int j = 0; j < t->ncols && ncols < ATTU_INDEX_MAX_KEYS; j++) {
         int count = 0;
-        bool doubtful = false;
         attu_error e;
         attu_error_clear(&e);
-        char *m = attu_sql_rename_ident(c->expr, t->defs[j].name, "\001", &count, &doubtful, &e);
+        char *m = attu_sql_rename_column(c->expr, t->defs[j].name, "\001", &count, &e);
         const char *p = m && count ? strstr(m, "\"\001\"") : NULL;
         if (p) {
             int x = ncols++;
