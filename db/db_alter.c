@@ -10,13 +10,16 @@
  * [COLUMN] [IF EXISTS] c [CASCADE | RESTRICT], ALTER [COLUMN] c SET
  * DEFAULT e / DROP DEFAULT / SET NOT NULL / DROP NOT NULL / [SET DATA]
  * TYPE type [USING e], ADD [CONSTRAINT n] PRIMARY KEY / UNIQUE (cols),
- * DROP CONSTRAINT [IF EXISTS] n.
+ * ADD [CONSTRAINT n] CHECK (e), DROP CONSTRAINT [IF EXISTS] n.
  *
  * What else holds the table comes along, as in PostgreSQL: the owned
  * sequences of serial and identity columns follow renames, go with their
  * column and are made by ADD COLUMN (numbering the rows); PRIMARY KEY /
  * UNIQUE constraints follow their columns and are checked over the final
- * rows when new or when a key column was converted; views block a drop or
+ * rows when new or when a key column was converted; CHECK constraints
+ * (db_check.c) go with a column they use, follow a rename (their text
+ * rewritten) and are checked over the final rows when new or when a
+ * column was converted; views block a drop or
  * a type change of a column they use (found by binding the view with the
  * column hidden) and follow a rename by having their text rewritten
  * (db_view.c). A failed statement puts the sequences (a snapshot) and the
@@ -55,6 +58,7 @@
  * its result's columns changed.
  */
 #include "db/db_internal.h"
+#include "db/db_check.h"
 #include "db/db_unique.h"
 
 #include <stdarg.h>
@@ -94,6 +98,13 @@ typedef struct draft {
     /* the table's constraints DROP CONSTRAINT drops (catalog order) */
     bool              *dropped;
     int                ndropped;
+    /* the CHECK constraints ADD CONSTRAINT and ADD COLUMN wrote (defined
+     * over the final columns, db_check.c) and the table's that DROP
+     * CONSTRAINT drops (catalog order) */
+    const attu_ast_unique_def **new_checks;
+    int                nnew_checks;
+    bool              *checks_dropped;
+    int                nchecks_dropped;
 } draft;
 
 static void col_release(draft_col *c) {
@@ -108,6 +119,16 @@ static void draft_free(draft *d) {
     free(d->cols);
     free(d->added);
     free(d->dropped);
+    free(d->new_checks);
+    free(d->checks_dropped);
+}
+
+static int push_check(draft *d, const attu_ast_unique_def *k, attu_error *err) {
+    const attu_ast_unique_def **p = realloc(d->new_checks, sizeof *p * (size_t)(d->nnew_checks + 1));
+    if (!p) return attu_error_oom(err);
+    d->new_checks = p;
+    d->new_checks[d->nnew_checks++] = k;
+    return 0;
 }
 
 static int find(const draft *d, const char *name) {
@@ -264,6 +285,10 @@ static int push_key(draft *d, bool primary, const char *name, const int *cols, i
 static int add_constraints(draft *d, const attu_ast_column_def *cd, int ci, attu_error *err) {
     for (int k = 0; k < cd->nuniques; k++) {
         const attu_ast_unique_def *ud = &cd->uniques[k];
+        if (ud->check) {
+            if (push_check(d, ud, err)) return -1;
+            continue;
+        }
         int same = -1;
         for (int j = 0; j < d->nadded && same < 0; j++)
             if (d->added[j].ncols == 1 && d->added[j].cols[0] == ci) same = j;
@@ -668,6 +693,7 @@ static bool in_primary_key(const draft *d, int c) {
  * constraint named as CREATE TABLE names it and checked over the rows
  * once every action has run. */
 static int add_constraint(draft *d, const attu_ast_unique_def *k, attu_error *err) {
+    if (k->check) return push_check(d, k, err);   /* (defined at the end: final_checks) */
     if (k->columns.n > ATTU_INDEX_MAX_KEYS)
         return attu_error_set(err, "54011", 0, "cannot use more than %d columns in an index", ATTU_INDEX_MAX_KEYS);
     if (k->primary && has_primary_key(d))
@@ -696,6 +722,19 @@ static int drop_constraint(draft *d, const attu_ast_alter_cmd *cmd, attu_error *
     int k = 0;
     while (k < nu && (strcmp(u[k].name, cmd->column) || (k < d->ndropped && d->dropped[k]))) k++;
     if (k == nu) {
+        /* a CHECK constraint of that name */
+        int nc = 0;
+        const attu_check *c = attu_catalog_checks(d->s->db->cat, d->base->name, &nc);
+        int j = 0;
+        while (j < nc && (strcmp(c[j].name, cmd->column) || (j < d->nchecks_dropped && d->checks_dropped[j]))) j++;
+        if (j < nc) {
+            if (!d->checks_dropped) {
+                if (!(d->checks_dropped = calloc((size_t)nc, sizeof *d->checks_dropped))) return attu_error_oom(err);
+                d->nchecks_dropped = nc;
+            }
+            d->checks_dropped[j] = true;
+            return 0;
+        }
         if (cmd->if_exists) {
             notice(d, "00000", "constraint \"%s\" of relation \"%s\" does not exist, skipping", cmd->column, d->base->name);
             return 0;
@@ -879,9 +918,62 @@ static int check_keys(const draft *d, attu_error *err) {
     return rc;
 }
 
+/* The CHECK constraints of the new version: the table's that DROP
+ * CONSTRAINT left and whose columns all stay (PostgreSQL drops a check
+ * with a column it uses), their text following a renamed column, then
+ * the new ones, defined over the final columns and checked over the
+ * rows (db_check.c: 23514 "is violated by some row"). */
+static int final_checks(const draft *d, attu_check **out, int *nout, attu_error *err) {
+    int nc = 0, nkeep = 0;
+    const attu_check *c = attu_catalog_checks(d->s->db->cat, d->base->name, &nc);
+    attu_check *keep = calloc((size_t)nc + 1, sizeof *keep);
+    if (!keep) return attu_error_oom(err);
+    for (int k = 0; k < nc; k++) {
+        if (k < d->nchecks_dropped && d->checks_dropped[k]) continue;
+        attu_check x = c[k];
+        if (!(x.expr = strdup(c[k].expr))) { db_check_free(keep, nkeep); return attu_error_oom(err); }
+        bool whole = true;
+        for (int i = 0; i < d->base->ncols && whole; i++) {
+            if (!db_check_uses(&c[k], d->base->defs[i].name)) continue;
+            int to = -1;
+            for (int j = 0; j < d->n && to < 0; j++)
+                if (d->cols[j].orig == i) to = j;
+            whole = to >= 0;
+            if (whole && strcmp(d->cols[to].def.name, d->base->defs[i].name) &&
+                db_check_rename(&x, d->base->defs[i].name, d->cols[to].def.name, err)) {
+                free(x.expr);
+                db_check_free(keep, nkeep);
+                return -1;
+            }
+        }
+        if (!whole) { free(x.expr); continue; }
+        keep[nkeep++] = x;
+    }
+    /* a type change re-checks the checks over the converted rows, as
+     * PostgreSQL's table rewrite does */
+    bool converted = false;
+    for (int j = 0; j < d->n; j++) converted |= d->cols[j].from < 0 && d->cols[j].orig >= 0;
+    if (converted && nkeep && d->base->nrows) {
+        attu_table *t = draft_table(d, err);
+        int rc = t ? db_check_table(d->s, t, keep, nkeep, err) : -1;
+        detach_table(t);
+        if (rc) { db_check_free(keep, nkeep); return -1; }
+    }
+    if (!d->nnew_checks) {
+        *out = keep;
+        *nout = nkeep;
+        return 0;
+    }
+    attu_table *t = draft_table(d, err);
+    int rc = t ? db_check_define(d->s, t, d->new_checks, d->nnew_checks, keep, nkeep, true, true, out, nout, err) : -1;
+    detach_table(t);
+    db_check_free(keep, nkeep);
+    return rc;
+}
+
 /* Saves the new version and puts it in the catalog with its DEFAULTs and
  * constraints; the columns it took from base leave base, which is freed. */
-static int commit_draft(draft *d, attu_table *base, attu_error *err) {
+static int commit_draft(draft *d, attu_table *base, const attu_check *checks, int nchecks, attu_error *err) {
     attu_session *s = d->s;
     attu_table *t = draft_table(d, err);
     const char **dflt = calloc((size_t)d->n + 1, sizeof *dflt);
@@ -890,9 +982,11 @@ static int commit_draft(draft *d, attu_table *base, attu_error *err) {
     int nkeep = 0;
     attu_unique *keep = NULL;
     if (final_constraints(d, &keep, &nkeep, NULL, err)) { detach_table(t); free(dflt); return -1; }
-    if ((s->db->data_dir && attu_storage_save_table_schema(s->db->data_dir, t, dflt, keep, nkeep, err)) ||
+    if ((s->db->data_dir &&
+         attu_storage_save_table_constraints(s->db->data_dir, t, dflt, keep, nkeep, checks, nchecks, err)) ||
         attu_catalog_set_defaults(s->db->cat, base->name, d->n, dflt, err) ||
-        attu_catalog_set_uniques(s->db->cat, base->name, keep, nkeep, err)) {
+        attu_catalog_set_uniques(s->db->cat, base->name, keep, nkeep, err) ||
+        attu_catalog_set_checks(s->db->cat, base->name, checks, nchecks, err)) {
         detach_table(t);
         free(dflt);
         free(keep);
@@ -918,9 +1012,19 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     const char *to = cmd->new_name;
     if (db_relation_exists(s->db, to))
         return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", to);
-    int nu = 0;
+    int nu = 0, nc = 0;
     const attu_unique *u = attu_catalog_uniques(s->db->cat, base->name, &nu);
+    const attu_check *cc = attu_catalog_checks(s->db->cat, base->name, &nc);
     int ncols = base->ncols;   /* (base goes before the end) */
+    /* the CHECKs go along, the table's name in their text following it */
+    attu_check *checks = calloc((size_t)nc + 1, sizeof *checks);
+    int nchecks = 0;
+    if (!checks) return attu_error_oom(err);
+    for (; nchecks < nc; nchecks++) {
+        checks[nchecks] = cc[nchecks];
+        if (!(checks[nchecks].expr = strdup(cc[nchecks].expr))) { db_check_free(checks, nchecks); return attu_error_oom(err); }
+        if (db_check_rename(&checks[nchecks], base->name, to, err)) { db_check_free(checks, nchecks + 1); return -1; }
+    }
     attu_view **views = NULL;
     int nviews = 0;
     bool installed = false;
@@ -963,14 +1067,16 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     }
     /* the new name's files first, then the old name's go: a crash between
      * leaves both, never neither */
-    if (s->db->data_dir && (attu_storage_save_table_schema(s->db->data_dir, t, (const char *const *)dflt, u, nu, err) ||
+    if (s->db->data_dir && (attu_storage_save_table_constraints(s->db->data_dir, t, (const char *const *)dflt, u, nu,
+                                                                checks, nchecks, err) ||
                             attu_storage_drop_table(s->db->data_dir, base->name, err))) {
         attu_storage_drop_table(s->db->data_dir, to, NULL);
         goto out;
     }
     if (attu_catalog_add(s->db->cat, t, err)) goto out;
     if (attu_catalog_set_defaults(s->db->cat, to, t->ncols, (const char *const *)dflt, err) ||
-        (nu && attu_catalog_set_uniques(s->db->cat, to, u, nu, err))) {
+        (nu && attu_catalog_set_uniques(s->db->cat, to, u, nu, err)) ||
+        (nchecks && attu_catalog_set_checks(s->db->cat, to, checks, nchecks, err))) {
         attu_catalog_remove(s->db->cat, to, true, NULL);
         goto out;
     }
@@ -990,6 +1096,7 @@ out:
     detach_table(t);
     for (int i = 0; dflt && i < ncols; i++) free(dflt[i]);
     free(dflt);
+    db_check_free(checks, nchecks);
     return rc;
 }
 
@@ -1179,6 +1286,8 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
     int nrenamed = 0;
     bool views_renamed = false;
     db_seq_snapshot *snap = NULL;
+    attu_check *checks = NULL;
+    int nchecks = 0;
     if (base->unavailable) {
         attu_error_set(err, "XX001", 0, "%s", base->unavailable_reason);
         goto out;
@@ -1227,7 +1336,7 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         }
         views_renamed = true;   /* renamed[] holds the old views now */
     }
-    if (commit_draft(&d, base, err)) goto out;
+    if (final_checks(&d, &checks, &nchecks, err) || commit_draft(&d, base, checks, nchecks, err)) goto out;
     rc = 0;
 out:
     if (rc) {
@@ -1249,6 +1358,7 @@ out:
     free(renamed);
     db_view_names_free(drop_views, ndrop_views);
     db_seq_snapshot_free(snap);
+    db_check_free(checks, nchecks);
     draft_free(&d);
     pthread_rwlock_unlock(&s->db->lock);
     if (rc) return rc;

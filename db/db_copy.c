@@ -3,6 +3,7 @@
  * and COPY TO STDOUT (CSV text through the copy_out callbacks).
  */
 #include "db/db_internal.h"
+#include "db/db_check.h"
 #include "db/db_unique.h"
 
 #include <limits.h>
@@ -236,7 +237,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     free(map);
     int rc = -1;
     if (t && check_char_limits(t, base->nrows, err)) { attu_table_free(t); t = NULL; }
-    if (t && db_unique_check(s, t, base->nrows, NULL, err)) { attu_table_free(t); t = NULL; }
+    if (t && db_check_appended(s, t, base->nrows, err)) { attu_table_free(t); t = NULL; }
     if (t) {
         t->version = base->version + 1;
         if (db_save_table(s, t, err)) attu_table_free(t);

@@ -6,6 +6,7 @@
  * the catalog, so a failure leaves both exactly as they were.
  */
 #include "db/db_internal.h"
+#include "db/db_check.h"
 #include "db/db_unique.h"
 
 #include <stdio.h>
@@ -28,9 +29,10 @@ int db_save_table(attu_session *s, const attu_table *t, attu_error *err) {
     const char **defaults = calloc((size_t)t->ncols + 1, sizeof *defaults);
     if (!defaults) return attu_error_oom(err);
     for (int i = 0; i < t->ncols; i++) defaults[i] = attu_catalog_default(s->db->cat, t->name, i);
-    int nu = 0;
+    int nu = 0, nc = 0;
     const attu_unique *u = attu_catalog_uniques(s->db->cat, t->name, &nu);
-    int rc = attu_storage_save_table_schema(s->db->data_dir, t, defaults, u, nu, err);
+    const attu_check *c = attu_catalog_checks(s->db->cat, t->name, &nc);
+    int rc = attu_storage_save_table_constraints(s->db->data_dir, t, defaults, u, nu, c, nc, err);
     free(defaults);
     return rc;
 }
@@ -530,6 +532,8 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     attu_unique *uniques = NULL;
     int nuniques = 0;
+    attu_check *checks = NULL;
+    int nchecks = 0;
     if (db_unique_define(s->db->cat, st, defs, n, &uniques, &nuniques, err)) {
         pthread_rwlock_unlock(&s->db->lock);
         goto fail;
@@ -554,11 +558,25 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             goto unlock_fail;
     }
     attu_table *t = attu_table_new(st->u.create_table.table, n, defs, err);
-    if (t && !(s->db->data_dir && attu_storage_save_table_schema(s->db->data_dir, t, (const char *const *)dflt, uniques,
-                                                                 nuniques, err)) &&
+    /* the CHECK constraints, validated over the new (empty) table */
+    if (t) {
+        const attu_ast_unique_def **cds = calloc((size_t)st->u.create_table.nuniques + 1, sizeof *cds);
+        int ncd = 0;
+        if (!cds) { attu_error_oom(err); attu_table_free(t); t = NULL; }
+        for (int i = 0; cds && i < st->u.create_table.nuniques; i++)
+            if (st->u.create_table.uniques[i].check) cds[ncd++] = &st->u.create_table.uniques[i];
+        if (cds && ncd && db_check_define(s, t, cds, ncd, NULL, 0, false, false, &checks, &nchecks, err)) {
+            attu_table_free(t);
+            t = NULL;
+        }
+        free(cds);
+    }
+    if (t && !(s->db->data_dir && attu_storage_save_table_constraints(s->db->data_dir, t, (const char *const *)dflt, uniques,
+                                                                      nuniques, checks, nchecks, err)) &&
         !attu_catalog_add(s->db->cat, t, err)) {
         rc = 0;
         if (nuniques && attu_catalog_set_uniques(s->db->cat, t->name, uniques, nuniques, err)) rc = -1;
+        if (!rc && nchecks && attu_catalog_set_checks(s->db->cat, t->name, checks, nchecks, err)) rc = -1;
         for (int i = 0; i < n && !rc; i++)
             if (dflt[i] && attu_catalog_set_default(s->db->cat, t->name, i, dflt[i], err)) rc = -1;
         if (!rc && made_sequences && db_sequences_save(s, err)) rc = -1;
@@ -574,6 +592,7 @@ unlock_fail:
         db_sequences_drop_owned(s, st->u.create_table.table, &e2);
     }
     free(uniques);
+    db_check_free(checks, nchecks);
     pthread_rwlock_unlock(&s->db->lock);
 fail:
     for (int i = 0; i < n; i++) free(dflt[i]);
@@ -1029,6 +1048,9 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         /* ON CONFLICT decides which rows go in and which update
          * (db_on_conflict.c); RETURNING reads those rows, in that order */
         size_t *rows = NULL;
+        /* (the proposed rows pass the CHECKs first, as PostgreSQL checks
+         * a row before it looks for its conflict) */
+        if (db_check_rows(s, t, base->nrows, NULL, err)) { attu_table_free(t); goto out; }
         if (db_on_conflict(s, sql, st, params, base->nrows, &t, &n, &rows, &oc_changed, err)) { attu_table_free(t); goto out; }
         if (st->u.insert.nreturning) {
             attu_table *g = db_gather_rows(t, rows, n, "\001returning", err);
@@ -1040,7 +1062,10 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         }
         free(rows);
     } else {
-        if (db_unique_check(s, t, base->nrows, NULL, err)) { attu_table_free(t); goto out; }
+        if (db_check_appended(s, t, base->nrows, err)) {
+            attu_table_free(t);
+            goto out;
+        }
         /* RETURNING reads the appended rows of t (db_insert_returning.c) */
         if (st->u.insert.nreturning && !(ret = db_insert_returning(s, sql, st, params, t, base->nrows, err))) {
             attu_table_free(t);

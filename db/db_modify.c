@@ -36,6 +36,7 @@
  * PostgreSQL).
  */
 #include "db/db_internal.h"
+#include "db/db_check.h"
 #include "db/db_unique.h"
 
 #include <stdio.h>
@@ -654,7 +655,11 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             changed = malloc(base->nrows ? base->nrows : 1);
             if (!changed) { attu_table_free(t); attu_error_oom(err); goto out; }
             for (size_t r = 0; r < base->nrows; r++) changed[r] = src_row[r] >= 0;
-            if (db_unique_check(s, t, 0, changed, err)) { free(changed); attu_table_free(t); goto out; }
+            if (db_check_rows(s, t, 0, changed, err) || db_unique_check(s, t, 0, changed, err)) {
+                free(changed);
+                attu_table_free(t);
+                goto out;
+            }
         }
         if (db_save_table(s, t, err)) { free(changed); attu_table_free(t); goto out; }
         attu_table *old = attu_catalog_replace(s->db->cat, t);

@@ -104,6 +104,10 @@ static void object_name(const char *name1, const char *name2, const char *label,
 /* Whether name is taken by a relation: a table, a constraint of the
  * catalog, or one of the n chosen so far for the table being made (whose
  * own name is table). */
+void db_object_name(const char *name1, const char *name2, const char *label, char *out) {
+    object_name(name1, name2, label, out);
+}
+
 static bool name_taken(const attu_catalog *cat, const char *table, const attu_unique *chosen, int n, const char *name) {
     if (!strcmp(name, table) || attu_catalog_lookup(cat, name) || attu_catalog_constraint_owner(cat, name, NULL))
         return true;
@@ -151,6 +155,7 @@ int db_unique_define(const attu_catalog *cat, const attu_ast_stmt *st, const att
     for (int i = 0; i < n; i++) {
         const attu_ast_unique_def *d = &st->u.create_table.uniques[i];
         attu_unique *u = &all[i];
+        if (d->check) { u->ncols = -1; continue; }   /* a CHECK: db_check.c's */
         u->primary = d->primary;
         if (d->name) snprintf(u->name, sizeof u->name, "%s", d->name);
         named[i] = d->name != NULL;
@@ -191,7 +196,7 @@ int db_unique_define(const attu_catalog *cat, const attu_ast_stmt *st, const att
     if (!fnamed) { attu_error_oom(err); goto fail; }
     if (pk >= 0) fnamed[0] = named[pk];
     for (int i = 0; i < n; i++) {
-        if (i == pk) continue;
+        if (i == pk || all[i].ncols < 0) continue;
         int same = -1;
         for (int k = 0; k < nf && same < 0; k++)
             if (fin[k].ncols == all[i].ncols && !memcmp(fin[k].cols, all[i].cols, sizeof(int) * (size_t)all[i].ncols))

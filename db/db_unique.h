@@ -59,6 +59,10 @@ void db_unique_follow_delete(attu_table *old, attu_table *t, const uint8_t *keep
  * relation), else 42P01 "relation does not exist". */
 int db_no_such_table(struct attu_session *s, const char *name, int position, attu_error *err);
 
+/* PostgreSQL's makeObjectName: name1[_name2]_label cut to 63 bytes
+ * (out: ATTU_NAME_MAX + 1 bytes). */
+void db_object_name(const char *name1, const char *name2, const char *label, char *out);
+
 /* ALTER TABLE (db_alter.c): a name for a new constraint u of table, as
  * CREATE TABLE chooses one (chosen[0..n): the ones this statement made);
  * whether a given name is taken. */

@@ -20,6 +20,8 @@ typedef struct col_defaults {
      * same way) */
     int          nuniques;
     attu_unique *uniques;
+    int          nchecks;   /* (and its CHECK constraints) */
+    attu_check  *checks;
 } col_defaults;
 
 struct attu_catalog {
@@ -37,6 +39,10 @@ static void defaults_free(col_defaults *d) {
     free(d->uniques);
     d->uniques = NULL;
     d->nuniques = 0;
+    for (int k = 0; k < d->nchecks; k++) free(d->checks[k].expr);
+    free(d->checks);
+    d->checks = NULL;
+    d->nchecks = 0;
 }
 
 attu_catalog *attu_catalog_new(void) {
@@ -96,7 +102,7 @@ int attu_catalog_add(attu_catalog *cat, attu_table *t, attu_error *err) {
     memmove(cat->defaults + at + 1, cat->defaults + at,
             (cat->count - at) * sizeof *cat->defaults);
     cat->tables[at] = t;
-    cat->defaults[at] = (col_defaults){ 0, NULL, 0, NULL };
+    cat->defaults[at] = (col_defaults){ 0, NULL, 0, NULL, 0, NULL };
     cat->count++;
     return 0;
 }
@@ -195,6 +201,39 @@ const attu_unique *attu_catalog_uniques(const attu_catalog *cat,
     return *n ? cat->defaults[i].uniques : NULL;
 }
 
+int attu_catalog_set_checks(attu_catalog *cat, const char *table,
+                            const attu_check *c, int n, attu_error *err) {
+    long i = search(cat, table);
+    if (i < 0)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
+                              "relation \"%s\" does not exist", table);
+    attu_check *copy = NULL;
+    if (n > 0) {
+        if (!(copy = calloc((size_t)n, sizeof *copy))) return attu_error_oom(err);
+        for (int k = 0; k < n; k++) {
+            copy[k] = c[k];
+            if (!(copy[k].expr = strdup(c[k].expr ? c[k].expr : "true"))) {
+                for (int j = 0; j < k; j++) free(copy[j].expr);
+                free(copy);
+                return attu_error_oom(err);
+            }
+        }
+    }
+    col_defaults *d = &cat->defaults[i];
+    for (int k = 0; k < d->nchecks; k++) free(d->checks[k].expr);
+    free(d->checks);
+    d->checks = copy;
+    d->nchecks = n > 0 ? n : 0;
+    return 0;
+}
+
+const attu_check *attu_catalog_checks(const attu_catalog *cat,
+                                      const char *table, int *n) {
+    long i = search(cat, table);
+    *n = i >= 0 ? cat->defaults[i].nchecks : 0;
+    return *n ? cat->defaults[i].checks : NULL;
+}
+
 attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
                                           const char *name, int *which) {
     for (size_t i = 0; i < cat->count; i++)
@@ -219,7 +258,7 @@ int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
     if (i < 0)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
                               "relation \"%s\" does not exist", table);
-    col_defaults d = { n, n ? calloc((size_t)n, sizeof(char *)) : NULL, 0, NULL };
+    col_defaults d = { n, n ? calloc((size_t)n, sizeof(char *)) : NULL, 0, NULL, 0, NULL };
     if (n && !d.sql) return attu_error_oom(err);
     for (int k = 0; k < n; k++)
         if (sql[k] && !(d.sql[k] = strdup(sql[k]))) {
@@ -231,6 +270,10 @@ int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
     d.nuniques = cat->defaults[i].nuniques;
     cat->defaults[i].uniques = NULL;
     cat->defaults[i].nuniques = 0;
+    d.checks = cat->defaults[i].checks;
+    d.nchecks = cat->defaults[i].nchecks;
+    cat->defaults[i].checks = NULL;
+    cat->defaults[i].nchecks = 0;
     defaults_free(&cat->defaults[i]);
     cat->defaults[i] = d;
     return 0;

@@ -14,6 +14,7 @@
 #include "engine/error.h"
 #include "engine/table.h"
 #include "engine/unique.h"
+#include "engine/check.h"
 #include "engine/view.h"
 
 typedef struct attu_catalog attu_catalog;
@@ -49,6 +50,14 @@ const char *attu_catalog_default(const attu_catalog *cat, const char *table,
  * changes on failure (out of memory, 42P01). */
 int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
                               const char *const *sql, attu_error *err);
+
+/* CHECK constraints (check.h), kept beside the table as its UNIQUEs are:
+ * attu_catalog_set_checks copies c[0..n) (names and texts);
+ * attu_catalog_checks gives the table's (NULL, *n = 0 when none). */
+int attu_catalog_set_checks(attu_catalog *cat, const char *table,
+                            const attu_check *c, int n, attu_error *err);
+const attu_check *attu_catalog_checks(const attu_catalog *cat,
+                                      const char *table, int *n);
 
 /* PRIMARY KEY and UNIQUE constraints (unique.h), kept beside the table
  * as its DEFAULTs are (replace keeps them, remove drops them). set copies

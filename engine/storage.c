@@ -355,10 +355,11 @@ static void escape_text(const char *s, char *out, size_t cap) {
  * names; "crc32c" over all of it last. Files written before DEFAULTs
  * existed simply have no default lines. */
 static char *schema_text(const attu_table *t, const char *const *defaults, const attu_unique *uniques,
-                         int nuniques, size_t *len) {
+                         int nuniques, const attu_check *checks, int nchecks, size_t *len) {
     size_t cap = 256 + (size_t)t->ncols * 300 + (size_t)nuniques * (ATTU_NAME_MAX * 3 + 32 + ATTU_INDEX_MAX_KEYS * 12);
     for (int i = 0; defaults && i < t->ncols; i++)
         if (defaults[i]) cap += 32 + 3 * strlen(defaults[i]);
+    for (int k = 0; k < nchecks; k++) cap += ATTU_NAME_MAX * 3 + 16 + 3 * strlen(checks[k].expr);
     char *buf = malloc(cap);
     if (!buf) return NULL;
     char name[ATTU_NAME_MAX * 3 + 4];
@@ -390,6 +391,17 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
         for (int j = 0; j < uniques[k].ncols; j++) n += (size_t)snprintf(buf + n, cap - n, " %d", uniques[k].cols[j]);
         n += (size_t)snprintf(buf + n, cap - n, "\n");
     }
+    /* "check <name> <sql>": one per CHECK constraint (check.h), its text
+     * escaped as a DEFAULT's; files written before them have none */
+    for (int k = 0; k < nchecks; k++) {
+        size_t ecap = 3 * strlen(checks[k].expr) + 8;
+        char *e = malloc(ecap);
+        if (!e) { free(buf); return NULL; }
+        escape_text(checks[k].name, name, sizeof name);
+        escape_text(checks[k].expr, e, ecap);
+        n += (size_t)snprintf(buf + n, cap - n, "check %s %s\n", name, e);
+        free(e);
+    }
     uint32_t crc = attu_crc32c(0, buf, n);
     n += (size_t)snprintf(buf + n, cap - n, "crc32c %08x\n", crc);
     *len = n;
@@ -407,6 +419,8 @@ typedef struct schema {
     char **defaults;    /* ncols entries once a default line is read */
     attu_unique *uniques;
     int nuniques;
+    attu_check *checks;
+    int nchecks;
 } schema;
 
 static void schema_free(schema *s) {
@@ -415,6 +429,10 @@ static void schema_free(schema *s) {
     free(s->cols);
     free(s->uniques);
     s->uniques = NULL;
+    for (int k = 0; k < s->nchecks; k++) free(s->checks[k].expr);
+    free(s->checks);
+    s->checks = NULL;
+    s->nchecks = 0;
     s->defaults = NULL;
     s->cols = NULL;
 }
@@ -492,6 +510,20 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
                     return -1;
                 p += used;
             }
+        } else if (strncmp(line, "check ", 6) == 0) {
+            int off = 0;
+            if (!s->cols || sscanf(line, "check %255s %n", buf, &off) != 1 || off == 0) return -1;
+            attu_check *c = realloc(s->checks, sizeof *c * (size_t)(s->nchecks + 1));
+            if (!c) return -1;
+            s->checks = c;
+            size_t elen = strlen(line + off);
+            char *e = malloc(elen + 1);
+            if (!e) return -1;
+            unescape_name(line + off, e, elen + 1);
+            c = &s->checks[s->nchecks++];
+            memset(c, 0, sizeof *c);
+            unescape_name(buf, c->name, sizeof c->name);
+            c->expr = e;
         } else {
             return -1;
         }
@@ -515,11 +547,12 @@ static unsigned long read_current(const char *tdir) {
 }
 
 static int write_generation(const char *gdir, const attu_table *t, const char *const *defaults,
-                            const attu_unique *uniques, int nuniques, attu_error *err) {
+                            const attu_unique *uniques, int nuniques, const attu_check *checks, int nchecks,
+                            attu_error *err) {
     char path[PATH_MAX];
     if (mkdir(gdir, 0755) != 0) return io_error(err, "create directory", gdir);
     size_t slen;
-    char *stext = schema_text(t, defaults, uniques, nuniques, &slen);
+    char *stext = schema_text(t, defaults, uniques, nuniques, checks, nchecks, &slen);
     if (!stext) return attu_error_oom(err);
     fmt(path, sizeof path, "%s/schema", gdir);
     int rc = write_file(path, stext, slen, NULL, 0, err);
@@ -596,6 +629,12 @@ int attu_storage_save_table_defaults(const char *data_dir, const attu_table *t,
 
 int attu_storage_save_table_schema(const char *data_dir, const attu_table *t, const char *const *defaults,
                                    const attu_unique *uniques, int nuniques, attu_error *err) {
+    return attu_storage_save_table_constraints(data_dir, t, defaults, uniques, nuniques, NULL, 0, err);
+}
+
+int attu_storage_save_table_constraints(const char *data_dir, const attu_table *t, const char *const *defaults,
+                                        const attu_unique *uniques, int nuniques, const attu_check *checks,
+                                        int nchecks, attu_error *err) {
     if (t->unavailable)
         return attu_error_set(err, ATTU_SQLSTATE_DATA_CORRUPTED, 0, "%s",
                               t->unavailable_reason);
@@ -609,7 +648,7 @@ int attu_storage_save_table_schema(const char *data_dir, const attu_table *t, co
         fmt(gname, sizeof gname, "g%lu", gen);
         fmt(gdir, sizeof gdir, "%s/%s", tdir, gname);
         remove_tree(gdir);   /* leftover of an interrupted save */
-        if (write_generation(gdir, t, defaults, uniques, nuniques, err) || fsync_path(tdir, err)) {
+        if (write_generation(gdir, t, defaults, uniques, nuniques, checks, nchecks, err) || fsync_path(tdir, err)) {
             remove_tree(gdir);
             return -1;
         }
@@ -631,7 +670,7 @@ int attu_storage_save_table_schema(const char *data_dir, const attu_table *t, co
     remove_tree(tmp);
     if (mkdir(tmp, 0755) != 0) return io_error(err, "create directory", tmp);
     fmt(gdir, sizeof gdir, "%s/g1", tmp);
-    if (write_generation(gdir, t, defaults, uniques, nuniques, err) || commit_current(tmp, 1, err)) {
+    if (write_generation(gdir, t, defaults, uniques, nuniques, checks, nchecks, err) || commit_current(tmp, 1, err)) {
         remove_tree(tmp);
         return -1;
     }
@@ -685,7 +724,7 @@ static attu_table *unavailable_table(const char *name, const schema *s,
 /* Loads one committed generation; on damage returns an unavailable table. */
 static attu_table *load_table(const char *tdir, const char *dirname_, unsigned long gen,
                               char ***defaults_out, attu_unique **uniques_out, int *nuniques_out,
-                              attu_error *err) {
+                              attu_check **checks_out, int *nchecks_out, attu_error *err) {
     char gdir[PATH_MAX], path[PATH_MAX + 32], name[ATTU_NAME_MAX + 1];
     unescape_name(dirname_, name, sizeof name);
     fmt(gdir, sizeof gdir, "%s/g%lu", tdir, gen);
@@ -806,6 +845,10 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
     *uniques_out = s.uniques;
     *nuniques_out = s.nuniques;
     s.uniques = NULL;
+    *checks_out = s.checks;
+    *nchecks_out = s.nchecks;
+    s.checks = NULL;
+    s.nchecks = 0;
     schema_free(&s);
     return t;
 }
@@ -840,8 +883,9 @@ int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
         remove_other_generations(path, keep);
         char **defaults = NULL;
         attu_unique *uniques = NULL;
-        int nuniques = 0;
-        attu_table *t = load_table(path, e->d_name, gen, &defaults, &uniques, &nuniques, err);
+        int nuniques = 0, nchecks = 0;
+        attu_check *checks = NULL;
+        attu_table *t = load_table(path, e->d_name, gen, &defaults, &uniques, &nuniques, &checks, &nchecks, err);
         if (!t) { rc = -1; break; }
         int ncols = t->ncols;
         if (attu_catalog_add(cat, t, err) != 0) {
@@ -855,6 +899,9 @@ int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
         free(defaults);
         if (!rc && nuniques && attu_catalog_set_uniques(cat, t->name, uniques, nuniques, err)) rc = -1;
         free(uniques);
+        if (!rc && nchecks && attu_catalog_set_checks(cat, t->name, checks, nchecks, err)) rc = -1;
+        for (int k = 0; k < nchecks; k++) free(checks[k].expr);
+        free(checks);
         if (rc) break;
         count++;
     }

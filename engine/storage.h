@@ -11,6 +11,7 @@
 #define ATTU_STORAGE_H
 
 #include "engine/catalog.h"
+#include "engine/check.h"
 #include "engine/error.h"
 #include "engine/table.h"
 #include "engine/unique.h"
@@ -36,6 +37,12 @@ int attu_storage_save_table_defaults(const char *data_dir, const attu_table *t,
  * (attu_catalog_set_uniques). */
 int attu_storage_save_table_schema(const char *data_dir, const attu_table *t, const char *const *defaults,
                                    const attu_unique *uniques, int nuniques, attu_error *err);
+
+/* The same, also recording the table's CHECK constraints (check.h),
+ * which attu_storage_load_all gives back (attu_catalog_set_checks). */
+int attu_storage_save_table_constraints(const char *data_dir, const attu_table *t, const char *const *defaults,
+                                        const attu_unique *uniques, int nuniques, const attu_check *checks,
+                                        int nchecks, attu_error *err);
 
 /* Durably removes the table's folder. */
 int attu_storage_drop_table(const char *data_dir, const char *name,

@@ -581,7 +581,13 @@ typedef struct attu_ast_unique_def {
     char              *name;        /* CONSTRAINT name, or NULL */
     bool               primary;
     attu_ast_name_list columns;     /* the key columns, as written */
-    int                position;    /* PRIMARY / UNIQUE */
+    int                position;    /* PRIMARY / UNIQUE / CHECK */
+    /* CHECK (expr) (db/db_check.c) when check is set: the expression,
+     * its text as written (between the parentheses) and the character
+     * position of that text's first character */
+    struct attu_ast_expr *check;
+    char              *check_text;
+    int                check_position;
 } attu_ast_unique_def;
 
 /* INSERT ... ON CONFLICT [ (a, b) | ON CONSTRAINT name ] DO NOTHING |

@@ -245,6 +245,27 @@ static bool m_get_constraintdef(bctx *c, sbuf *b, int n) {
         syscat_sb_quote(b, d.p ? d.p : "");
         free(d.p);
     }
+    /* CHECK constraints: "CHECK ((a > 0))", pretty "CHECK (a > 0)" */
+    for (size_t i = 0; i < rs.n; i++) {
+        const rel_info *ri = &rs.r[i];
+        if (ri->kind != 'r') continue;
+        int nc = 0;
+        const attu_check *cs = attu_catalog_checks(c->cat, ri->t->name, &nc);
+        for (int k = 0; k < nc; k++) {
+            char *plain = syscat_check_definition(&cs[k], false), *pretty = syscat_check_definition(&cs[k], true);
+            if (!plain || !pretty) b->oom = true;
+            syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)syscat_check_oid(ri->t->name, cs[k].name));
+            if (n == 2) {
+                syscat_sb_puts(b, "CASE WHEN $2 THEN ");
+                syscat_sb_quote(b, pretty ? pretty : "");
+                syscat_sb_puts(b, " ELSE ");
+                syscat_sb_quote(b, plain ? plain : "");
+                syscat_sb_puts(b, " END");
+            } else syscat_sb_quote(b, plain ? plain : "");
+            free(plain);
+            free(pretty);
+        }
+    }
     syscat_rels_free(&rs);
     syscat_sb_puts(b, " ELSE NULL::text END");
     return true;

@@ -2367,7 +2367,7 @@ table_elements(A) ::= table_elements(L) COMMA table_constraint(P).
     }
 }
 
-/* [CONSTRAINT name] PRIMARY KEY (cols) | UNIQUE (cols) */
+/* [CONSTRAINT name] PRIMARY KEY (cols) | UNIQUE (cols) | CHECK (expr) */
 %type table_constraint {attu_ast_unique_def}
 table_constraint(A) ::= table_constraint_elem(E).                 { A = E; }
 table_constraint(A) ::= CONSTRAINT colid(N) table_constraint_elem(E).
@@ -2377,6 +2377,8 @@ table_constraint_elem(A) ::= PRIMARY(K) key_word LP name_list(L) RP.
     { memset(&A, 0, sizeof A); A.primary = true; A.columns = ab_names(L); A.position = K.pos; }
 table_constraint_elem(A) ::= UNIQUE(K) LP name_list(L) RP.
     { memset(&A, 0, sizeof A); A.columns = ab_names(L); A.position = K.pos; }
+table_constraint_elem(A) ::= CHECK(K) LP(P) a_expr(E) RP(R).
+    { memset(&A, 0, sizeof A); ab_check(ctx, &A, &K, &P, E, &R); }
 
 %type column_def {attu_ast_column_def}
 column_def(A) ::= column_name(N) typename(T) col_constraints(C).
@@ -2423,6 +2425,31 @@ static void ab_col_unique(attu_parse_ctx *c, ab_colcons *a, bool primary, int po
     ab_vec_push(c, a->uq, &u, sizeof u);
     a->cname = NULL;
 }
+/* CHECK (expr): the expression and its text as written, which the db
+ * layer keeps (db/db_check.c). */
+static void ab_check(attu_parse_ctx *c, attu_ast_unique_def *u, const attu_token *k, const attu_token *lp,
+                     attu_ast_expr *e, const attu_token *rp) {
+    size_t from = lp->off + lp->len, n = rp->off - from;
+    char *text = ab_alloc(c, n + 1);
+    memcpy(text, c->sql + from, n);
+    text[n] = 0;
+    u->check = e;
+    u->check_text = text;
+    u->check_position = lp->pos + 1;
+    u->position = k->pos;
+}
+/* CHECK (expr) on the column being defined: a constraint of the table
+ * (its name comes from the columns the expression uses, as PostgreSQL's) */
+static void ab_col_check(attu_parse_ctx *c, ab_colcons *a, const attu_token *k, const attu_token *lp,
+                         attu_ast_expr *e, const attu_token *rp) {
+    attu_ast_unique_def u;
+    memset(&u, 0, sizeof u);
+    u.name = (char *)a->cname;
+    ab_check(c, &u, k, lp, e, rp);
+    if (!a->uq) a->uq = vec_new(c);
+    ab_vec_push(c, a->uq, &u, sizeof u);
+    a->cname = NULL;
+}
 static void ab_identity(attu_parse_ctx *ctx, ab_colcons *c, char kind, int pos, const ab_seqopts *o) {
     if (c->identity)
         ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "multiple identity specifications for column \"%s\" of table \"%s\"",
@@ -2456,6 +2483,8 @@ col_constraints(A) ::= col_constraints(L) NULL(K).
 col_constraints(A) ::= col_constraints(L) PRIMARY(K) key_word.
     { A = L; A.primary_key = true; A.not_null = true; ab_col_unique(ctx, &A, true, K.pos); }
 col_constraints(A) ::= col_constraints(L) UNIQUE(K).    { A = L; ab_col_unique(ctx, &A, false, K.pos); }
+col_constraints(A) ::= col_constraints(L) CHECK(K) LP(P) a_expr(E) RP(R).
+    { A = L; ab_col_check(ctx, &A, &K, &P, E, &R); }
 col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).    { A = L; A.default_ = E; A.cname = NULL; }
 /* CONSTRAINT name names the constraint that follows (NOT NULL and NULL
  * take it too, as PostgreSQL's grammar does, and drop it) */

@@ -30,8 +30,10 @@ static bool names(const attu_token *tok, const char *name) {
     return tok->str && !strcmp(tok->str, name);
 }
 
-char *attu_sql_rename_ident(const char *sql, const char *from, const char *to, int *count, bool *doubtful,
-                            attu_error *err) {
+/* columns_only: a token of the name that stands before "(" (a function's
+ * name) or after "::" (a type's) is left alone and not counted. */
+static char *rename_ident(const char *sql, const char *from, const char *to, bool columns_only, int *count,
+                          bool *doubtful, attu_error *err) {
     *count = 0;
     *doubtful = false;
     size_t len = strlen(sql), tlen = strlen(to);
@@ -55,16 +57,35 @@ char *attu_sql_rename_ident(const char *sql, const char *from, const char *to, i
     char *out = malloc(cap);
     attu_lexer lx;
     attu_lexer_init(&lx, sql, len, arena);
-    attu_token tok, prev;
+    attu_token tok, prev, before, held;
     memset(&prev, 0, sizeof prev);
+    memset(&before, 0, sizeof before);
     bool pending = false;   /* prev is a renamed token: is "(" next? */
+    bool holding = false;   /* columns_only: held names from, if "(" does not follow */
     while (out) {
         if (attu_lexer_next(&lx, &tok, err)) { free(out); out = NULL; break; }
         if (pending && tok.type == TK_LP) *doubtful = true;
         pending = false;
-        if (!tok.type) break;
-        if (names(&tok, to) && strcmp(from, to)) *doubtful = true;
-        if (!names(&tok, from)) continue;
+        attu_token cur = tok;
+        bool renaming = false;
+        if (holding) {
+            holding = false;
+            renaming = tok.type != TK_LP;
+            tok = held;   /* (renamed below; cur is looked at after) */
+        }
+        if (!renaming) {
+            tok = cur;
+            if (!tok.type) break;
+            if (names(&tok, to) && strcmp(from, to)) *doubtful = true;
+            bool is = names(&tok, from);
+            before = prev;
+            prev = tok;
+            if (!is) continue;
+            if (columns_only) {
+                if (before.type != TK_TYPECAST) { held = tok; holding = true; }
+                continue;
+            }
+        }
         /* the text up to the token, then the new name */
         size_t need = n + (tok.off - copied) + qlen + (len - tok.off) + 1;
         if (need > cap) {
@@ -79,7 +100,15 @@ char *attu_sql_rename_ident(const char *sql, const char *from, const char *to, i
         n += qlen;
         copied = tok.off + tok.len;
         (*count)++;
-        pending = true;
+        pending = !columns_only;
+        if (renaming) {
+            /* the token after the held one, looked at in turn */
+            if (!cur.type) break;
+            if (names(&cur, to) && strcmp(from, to)) *doubtful = true;
+            before = prev;
+            prev = cur;
+            if (names(&cur, from) && before.type != TK_TYPECAST) { held = cur; holding = true; }
+        }
     }
     if (out) {
         memcpy(out + n, sql + copied, len - copied);
@@ -89,4 +118,14 @@ char *attu_sql_rename_ident(const char *sql, const char *from, const char *to, i
     attu_ast_arena_free(arena);
     free(quoted);
     return out;
+}
+
+char *attu_sql_rename_ident(const char *sql, const char *from, const char *to, int *count, bool *doubtful,
+                            attu_error *err) {
+    return rename_ident(sql, from, to, false, count, doubtful, err);
+}
+
+char *attu_sql_rename_column(const char *sql, const char *from, const char *to, int *count, attu_error *err) {
+    bool doubtful = false;
+    return rename_ident(sql, from, to, true, count, &doubtful, err);
 }

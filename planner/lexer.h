@@ -83,4 +83,14 @@ bool attu_keyword_needs_quotes(const char *word);
 char *attu_sql_rename_ident(const char *sql, const char *from, const char *to, int *count, bool *doubtful,
                             attu_error *err);
 
+/* The same for a column of an expression (a CHECK constraint's,
+ * db/db_check.c): a token of the name before "(" (a function) or after
+ * "::" (a type) is no column and stays, uncounted. */
+char *attu_sql_rename_column(const char *sql, const char *from, const char *to, int *count, attu_error *err);
+
+/* The 1-based character position of the first subquery in sql (by its
+ * tokens: SELECT, VALUES, TABLE or WITH), PostgreSQL's position for it;
+ * 0 when there is none (or the text does not lex). subquery_scan.c */
+int attu_sql_find_subquery(const char *sql);
+
 #endif

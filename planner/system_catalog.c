@@ -45,6 +45,7 @@
 #include "planner/system_catalog_internal.h"
 
 #include "engine/sequence.h"
+#include "planner/lexer.h"
 
 /* ---- SQL text ------------------------------------------------------------------ */
 
@@ -111,6 +112,23 @@ uint32_t syscat_name_hash_oid(const char *name) {
     uint32_t h = 2166136261u;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++) { h ^= *p; h *= 16777619u; }
     return FIRST_USER_OID + h % (0x7fffffffu - FIRST_USER_OID);
+}
+
+int64_t syscat_check_oid(const char *table, const char *name) {
+    char key[2 * ATTU_NAME_MAX + 8];
+    snprintf(key, sizeof key, "%s\001check\001%s", table, name);
+    return syscat_name_hash_oid(key);
+}
+
+char *syscat_check_definition(const attu_check *c, bool pretty) {
+    const char *e = c->expr;
+    size_t n = strlen(e);
+    while (n && (*e == ' ' || *e == '\t' || *e == '\n' || *e == '\r')) { e++; n--; }
+    while (n && (e[n - 1] == ' ' || e[n - 1] == '\t' || e[n - 1] == '\n' || e[n - 1] == '\r')) n--;
+    sbuf d = {0};
+    syscat_sb_printf(&d, pretty ? "CHECK (%.*s)" : "CHECK ((%.*s))", (int)n, e);
+    if (d.oom) { free(d.p); return NULL; }
+    return d.p;
 }
 
 static int rel_by_name(const void *a, const void *b) {
@@ -403,8 +421,9 @@ static void rows_pg_class(rel_text *r, const syscat_env *env) {
         const rel_info *ri = &env->rs.r[i];
         char kind = ri->kind;
         int natts = kind == 'r' ? ri->t->ncols : kind == 'v' ? ri->v->ncols : kind == 'i' ? ri->u->ncols : 3;
-        int nu = 0;
+        int nu = 0, nchecks = 0;
         if (kind == 'r') attu_catalog_uniques(env->cat, ri->t->name, &nu);
+        if (kind == 'r') attu_catalog_checks(env->cat, ri->t->name, &nchecks);
         /* PostgreSQL's: a table's heap, an index's btree; a view has no
          * storage; a sequence is one page of one row */
         v_int(r, ri->oid); v_text(r, ri->name); v_int(r, OID_PUBLIC);
@@ -415,7 +434,7 @@ static void rows_pg_class(rel_text *r, const syscat_env *env) {
         v_real(r, kind == 'r' ? (double)ri->t->nrows : kind == 'v' ? -1.0 : kind == 'S' ? 1.0 : 0.0);
         v_int(r, 0); v_int(r, 0);
         v_bool(r, nu > 0); v_bool(r, false); v_char(r, 'p'); v_char(r, kind);
-        v_int(r, natts); v_int(r, 0);
+        v_int(r, natts); v_int(r, nchecks);
         v_bool(r, kind == 'v'); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, true);
         v_char(r, kind == 'r' ? 'd' : 'n'); v_bool(r, false); v_int(r, 0); v_int(r, 0); v_int(r, kind == 'r' ? 1 : 0);
         v_nulls(r, 3);
@@ -687,6 +706,30 @@ static void rows_pg_index(rel_text *r, const syscat_env *env) {
     }
 }
 
+/* The columns of t that check c uses (0-based, at most
+ * ATTU_INDEX_MAX_KEYS), in the order the expression first names them, as
+ * PostgreSQL's conkey: the offset of a column's first token is where
+ * renaming it to a marker puts the marker. */
+static int check_columns(const attu_table *t, const attu_check *c, int *cols) {
+    int ncols = 0;
+    size_t at[ATTU_INDEX_MAX_KEYS];
+    for (int j = 0; j < t->ncols && ncols < ATTU_INDEX_MAX_KEYS; j++) {
+        int count = 0;
+        attu_error e;
+        attu_error_clear(&e);
+        char *m = attu_sql_rename_column(c->expr, t->defs[j].name, "\001", &count, &e);
+        const char *p = m && count ? strstr(m, "\"\001\"") : NULL;
+        if (p) {
+            int x = ncols++;
+            while (x > 0 && at[x - 1] > (size_t)(p - m)) { at[x] = at[x - 1]; cols[x] = cols[x - 1]; x--; }
+            at[x] = (size_t)(p - m);
+            cols[x] = j;
+        }
+        free(m);
+    }
+    return ncols;
+}
+
 static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];
@@ -696,6 +739,25 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
         v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->table_oid); v_int(r, 0); v_int(r, ri->oid);
         v_int(r, 0); v_int(r, 0); v_char(r, ' '); v_char(r, ' '); v_char(r, ' '); v_bool(r, true); v_int(r, 0);
         v_bool(r, true); v_text(r, int_array(ri->u->cols, ri->u->ncols, 1, buf, sizeof buf)); v_nulls(r, 2);
+    }
+    /* the CHECK constraints (contype 'c'), conkey the columns they use */
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'r') continue;
+        int nc = 0;
+        const attu_check *cs = attu_catalog_checks(env->cat, ri->t->name, &nc);
+        for (int k = 0; k < nc; k++) {
+            int cols[ATTU_INDEX_MAX_KEYS];
+            int ncols = check_columns(ri->t, &cs[k], cols);
+            char buf[512];
+            v_int(r, syscat_check_oid(ri->t->name, cs[k].name)); v_text(r, cs[k].name); v_int(r, OID_PUBLIC); v_char(r, 'c');
+            v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->oid); v_int(r, 0); v_int(r, 0);
+            v_int(r, 0); v_int(r, 0); v_char(r, ' '); v_char(r, ' '); v_char(r, ' '); v_bool(r, true); v_int(r, 0);
+            v_bool(r, false);
+            if (ncols) v_text(r, int_array(cols, ncols, 1, buf, sizeof buf));
+            else v_null(r);
+            v_nulls(r, 2);
+        }
     }
 }
 
@@ -733,6 +795,21 @@ static void rows_is_constraint_column_usage(rel_text *r, const syscat_env *env) 
         for (int k = 0; k < ri->u->ncols; k++) {
             v_text(r, env->database); v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->t->defs[ri->u->cols[k]].name);
             v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name);
+        }
+    }
+    /* the columns a CHECK uses */
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'r') continue;
+        int nc = 0;
+        const attu_check *cs = attu_catalog_checks(env->cat, ri->t->name, &nc);
+        for (int k = 0; k < nc; k++) {
+            int cols[ATTU_INDEX_MAX_KEYS];
+            int ncols = check_columns(ri->t, &cs[k], cols);
+            for (int j = 0; j < ncols; j++) {
+                v_text(r, env->database); v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->t->defs[cols[j]].name);
+                v_text(r, env->database); v_text(r, "public"); v_text(r, cs[k].name);
+            }
         }
     }
 }
@@ -847,6 +924,17 @@ static void rows_is_table_constraints(rel_text *r, const syscat_env *env) {
             char name[64];
             snprintf(name, sizeof name, "%d_%lld_%d_not_null", OID_PUBLIC, (long long)ri->oid, k + 1);
             v_text(r, env->database); v_text(r, "public"); v_text(r, name); v_text(r, env->database);
+            v_text(r, "public"); v_text(r, ri->name); v_text(r, "CHECK");
+            v_text(r, "NO"); v_text(r, "NO"); v_text(r, "YES"); v_null(r);
+        }
+    }
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'r') continue;
+        int nc = 0;
+        const attu_check *cs = attu_catalog_checks(env->cat, ri->t->name, &nc);
+        for (int k = 0; k < nc; k++) {
+            v_text(r, env->database); v_text(r, "public"); v_text(r, cs[k].name); v_text(r, env->database);
             v_text(r, "public"); v_text(r, ri->name); v_text(r, "CHECK");
             v_text(r, "NO"); v_text(r, "NO"); v_text(r, "YES"); v_null(r);
         }

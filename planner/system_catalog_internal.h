@@ -77,6 +77,13 @@ char *syscat_view_definition(const attu_view *v);
 /* A constraint's pg_constraint OID (its index's is the relation's). */
 int64_t syscat_constraint_oid(const rel_info *index);
 
+/* A CHECK constraint's OID (from its table's and its own name) and its
+ * pg_get_constraintdef text: "CHECK ((expr))", pretty "CHECK (expr)",
+ * the expression as written (PostgreSQL deparses it: the two agree for
+ * one comparison of columns and plain constants). malloc'd. */
+int64_t syscat_check_oid(const char *table, const char *name);
+char *syscat_check_definition(const attu_check *c, bool pretty);
+
 /* ---- types ---- */
 
 /* pg_type's rows for the types attu has (and the catalog's own oid, name,
