@@ -491,6 +491,12 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
          * read as text they go, as PostgreSQL's cast does (a char(n) value
          * is kept without them already) */
         return mk_call(c, ATTU_OP_RTRIM, t, pos, 1, e, NULL, NULL, NULL);
+    if (attu_type_is_record(e->type) != attu_type_is_record(t) && t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t)) {
+        /* a record read as text (its cast, a text operator's operand)
+         * is the same bytes; text is never made a record */
+        if (attu_type_is_record(t)) goto no_cast;
+        return mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL);
+    }
     if (attu_type_equal(e->type, t)) return e;
     if (e->kind == BX_CONST && e->is_null) { attu_bexpr *n = mk_const_null(c, t); if (n) n->position = e->position; return n; }
     if (e->kind == BX_CONST && attu_type_is_int(e->type.id) && attu_type_is_int(t.id) &&
@@ -507,6 +513,7 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
     bool ok;
     int op = cast_opcode(e->type, t, &ok);
     if (op < 0 || (!ok && !explicit_cast)) {
+    no_cast:;
         char b1[64], b2[64];
         if (op < 0 && explicit_cast)
             attu_error_set(c->err, "42846", pos, "cannot cast type %s to %s", tname(e->type, b1), tname(t, b2));
@@ -602,6 +609,13 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
             return NULL;
         }
         found = i;
+    }
+    if (found < 0 && !q && !internal) {
+        /* no column of that name: a FROM item's, as a whole-row value
+         * (PostgreSQL tries the column first, then the relation) */
+        bool rel;
+        attu_bexpr *w = attu_bind_whole_row(c, sc, name, e->position, &rel);
+        if (rel) return w;
     }
     if (found < 0 && c->outer && c->outer != sc) {
         /* a correlated reference to the enclosing query */
@@ -1196,6 +1210,7 @@ static attu_bexpr *bind_in_list(bctx *c, const scope *sc, const attu_ast_expr *e
 /* a as plain text, as an explicit cast would make it */
 static attu_bexpr *bind_cast_plain_text(bctx *c, attu_bexpr *a, int pos) {
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    if (attu_type_is_record(a->type)) return mk_call(c, ATTU_OP_MOVE, txt, pos, 1, a, NULL, NULL, NULL);
     /* a bpchar without a length keeps its trailing blanks: its text, as
      * PostgreSQL's cast, is without them (('ab  '::bpchar)::varchar(3) is
      * 'ab') */

@@ -293,6 +293,10 @@ attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, at
 attu_bexpr *mk_const_int(bctx *c, attu_type t, int64_t v);
 attu_bexpr *mk_const_null(bctx *c, attu_type t);
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
+/* row values (planner/row_value.c) */
+bool attu_is_row_constructor(const attu_ast_expr *e);
+attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e);
+attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, bool *found);
 /* 42883 "function f(types) does not exist" for the bound arguments (a NULL
  * one prints as "?"); returns NULL. */
 attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n);

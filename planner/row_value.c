@@ -1,0 +1,159 @@
+/*
+ * Row values: a row constructor, ROW(a, b, ...) or (a, b, ...), and a
+ * whole-row reference to a FROM item (SELECT t FROM t), used as a value
+ * (in the select list, GROUP BY, DISTINCT, CASE, a cast to text).
+ *
+ * Row comparisons never get here: the parser and row_subquery.c split
+ * them into comparisons of the items. What is left is a value whose only
+ * use is to be shown, grouped or told apart, so a row is bound as the
+ * text PostgreSQL's record_out makes of it, built from opcodes both
+ * backends already run (no new opcode):
+ *
+ *   '(' || f1 || ',' || f2 || ... || ')'
+ *
+ * where each fk is the item's text output, '' for NULL, and in double
+ * quotes, its '"' and '\' doubled, when it is empty or holds a ',', '(',
+ * ')', '"', '\' or white space (record_out's rule). An item's text output
+ * is its cast to text, except for a boolean ('t' / 'f', boolout's, where
+ * the cast says 'true') and a char(n) (padded, as bpcharout shows it). A
+ * nested row is text already and gets quoted as PostgreSQL quotes it.
+ *
+ * Two records are equal when their items are (NULLs alike, as record_eq
+ * in GROUP BY and DISTINCT), which for this text is byte equality: the
+ * quoting makes the text of distinct item lists distinct. (Items that
+ * are equal with different text, 1.0 and 1.00, stay apart.)
+ *
+ * The value's type is text marked as a record (types.h
+ * attu_type_record): clients are told record (OID 2249), pg_typeof and
+ * error messages say record, a cast to text gives plain text.
+ */
+#include "binder_internal.h"
+
+#include <string.h>
+
+/* a text constant of n bytes (kept in the plan arena by the caller's
+ * literal: the strings here are static) */
+static attu_bexpr *text_const(bctx *c, const char *s, int pos) {
+    attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_TEXT), pos);
+    if (!k) { attu_error_oom(c->err); return NULL; }
+    k->s = (char *)s;
+    k->slen = strlen(s);
+    return k;
+}
+
+static attu_bexpr *cat(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos) {
+    if (!l || !r) return NULL;
+    return mk_call(c, ATTU_OP_CONCAT, attu_type_make(ATTU_TYPE_TEXT), pos, 2, l, r, NULL, NULL);
+}
+
+/* The item's text output, as record_out reads it (NULL stays NULL). */
+static attu_bexpr *item_text(bctx *c, attu_bexpr *v, int pos) {
+    attu_type tx = attu_type_make(ATTU_TYPE_TEXT);
+    if (v->type.id == ATTU_TYPE_UNKNOWN && !(v = resolve_unknown(c, v))) return NULL;
+    if (v->type.id == ATTU_TYPE_BOOL) {
+        /* CASE WHEN v THEN 't' WHEN NOT v THEN 'f' END: NULL for NULL */
+        attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, tx, pos);
+        attu_bexpr **w = attu_palloc(c->pa, sizeof *w * 2), **t = attu_palloc(c->pa, sizeof *t * 2);
+        if (!x || !w || !t) { attu_error_oom(c->err); return NULL; }
+        w[0] = v;
+        w[1] = mk_call(c, ATTU_OP_NOT, v->type, pos, 1, v, NULL, NULL, NULL);
+        t[0] = text_const(c, "t", pos);
+        t[1] = text_const(c, "f", pos);
+        if (!w[1] || !t[0] || !t[1]) return NULL;
+        x->nwhens = 2; x->whens = w; x->thens = t;
+        x->else_ = mk_const_null(c, tx);
+        return x->else_ ? x : NULL;
+    }
+    if (attu_type_is_record(v->type))
+        return mk_call(c, ATTU_OP_MOVE, tx, pos, 1, v, NULL, NULL, NULL);
+    if (attu_type_is_bpchar_any(v->type)) return bpchar_padded(c, v, pos);
+    if (v->type.id == ATTU_TYPE_TEXT && !attu_type_is_array(v->type)) return v;
+    return coerce(c, v, tx, true, pos);
+}
+
+/* s as record_out writes an item: '' for NULL, quoted where it must be */
+static attu_bexpr *item_quoted(bctx *c, attu_bexpr *s, int pos) {
+    attu_type tx = attu_type_make(ATTU_TYPE_TEXT), i8 = attu_type_make(ATTU_TYPE_INT64);
+    /* the characters that make record_out quote (isspace's six among them) */
+    attu_bexpr *special = text_const(c, ",()\"\\ \t\n\r\v\f", pos);
+    attu_bexpr *none = text_const(c, "", pos);
+    attu_bexpr *len = mk_call(c, ATTU_OP_OCTET_LENGTH, i8, pos, 1, s, NULL, NULL, NULL);
+    attu_bexpr *stripped = special && none ? mk_call(c, ATTU_OP_TRANSLATE, tx, pos, 3, s, special, none, NULL) : NULL;
+    attu_bexpr *slen = stripped ? mk_call(c, ATTU_OP_OCTET_LENGTH, i8, pos, 1, stripped, NULL, NULL, NULL) : NULL;
+    attu_bexpr *zero = mk_const_int(c, i8, 0);
+    if (!len || !slen || !zero) return NULL;
+    attu_bexpr *empty = bind_compare_op(c, ATTU_BINOP_EQ, len, zero, pos);
+    attu_bexpr *has_special = empty ? bind_compare_op(c, ATTU_BINOP_LT, slen, len, pos) : NULL;
+    attu_bexpr *must = has_special ? mk_call(c, ATTU_OP_OR, attu_type_make(ATTU_TYPE_BOOL), pos, 2, empty, has_special, NULL, NULL) : NULL;
+    /* '"' || replace(replace(s, '\', '\\'), '"', '""') || '"' */
+    attu_bexpr *bs = text_const(c, "\\", pos), *bs2 = text_const(c, "\\\\", pos);
+    attu_bexpr *dq = text_const(c, "\"", pos), *dq2 = text_const(c, "\"\"", pos);
+    if (!must || !bs || !bs2 || !dq || !dq2) return NULL;
+    attu_bexpr *r1 = mk_call(c, ATTU_OP_REPLACE, tx, pos, 3, s, bs, bs2, NULL);
+    attu_bexpr *r2 = r1 ? mk_call(c, ATTU_OP_REPLACE, tx, pos, 3, r1, dq, dq2, NULL) : NULL;
+    attu_bexpr *quoted = cat(c, cat(c, dq, r2, pos), dq, pos);
+    if (!quoted) return NULL;
+    attu_bexpr *isnull = mk_call(c, ATTU_OP_IS_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, s, NULL, NULL, NULL);
+    attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, tx, pos);
+    attu_bexpr **w = attu_palloc(c->pa, sizeof *w * 2), **t = attu_palloc(c->pa, sizeof *t * 2);
+    if (!isnull || !x || !w || !t) { attu_error_oom(c->err); return NULL; }
+    w[0] = isnull; t[0] = none;
+    w[1] = must;   t[1] = quoted;
+    x->nwhens = 2; x->whens = w; x->thens = t;
+    x->else_ = s;
+    return x;
+}
+
+/* The record text of the n bound items v. */
+static attu_bexpr *record_of(bctx *c, attu_bexpr **v, int n, int pos) {
+    attu_bexpr *acc = text_const(c, "(", pos);
+    for (int i = 0; i < n && acc; i++) {
+        if (i > 0) acc = cat(c, acc, text_const(c, ",", pos), pos);
+        attu_bexpr *s = acc ? item_text(c, v[i], pos) : NULL;
+        acc = s ? cat(c, acc, item_quoted(c, s, pos), pos) : NULL;
+    }
+    acc = acc ? cat(c, acc, text_const(c, ")", pos), pos) : NULL;
+    if (acc) acc->type = attu_type_record();
+    return acc;
+}
+
+bool attu_is_row_constructor(const attu_ast_expr *e) {
+    return e && e->kind == ATTU_EXPR_FUNC && !e->u.func.schema && e->u.func.name &&
+           !strcmp(e->u.func.name, "row") && !e->u.func.over && !e->u.func.star;
+}
+
+attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    int n = e->u.func.args.n;
+    attu_bexpr **v = attu_palloc(c->pa, sizeof *v * (size_t)(n > 0 ? n : 1));
+    if (!v) { attu_error_oom(c->err); return NULL; }
+    for (int i = 0; i < n; i++)
+        if (!(v[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
+    return record_of(c, v, n, e->position);
+}
+
+attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, bool *found) {
+    *found = false;
+    int n = 0;
+    for (int k = 0; k < sc->n; k++)
+        if (sc->cols[k].qual && !strcmp(sc->cols[k].qual, qual)) n++;
+    if (n == 0) return NULL;
+    *found = true;
+    /* qual's columns in qual.*'s order (USING's copies included) */
+    int *order = attu_palloc(c->pa, sizeof *order * (size_t)n);
+    attu_bexpr **v = attu_palloc(c->pa, sizeof *v * (size_t)n);
+    if (!order || !v) { attu_error_oom(c->err); return NULL; }
+    int m = 0;
+    for (int k = 0; k < sc->n; k++) {
+        const scope_col *col = &sc->cols[k];
+        if (!col->qual || strcmp(col->qual, qual)) continue;
+        if (col->hidden && !col->using_copy) continue;
+        int p = m++;
+        while (p > 0 && sc->cols[order[p - 1]].qual_pos > col->qual_pos) { order[p] = order[p - 1]; p--; }
+        order[p] = k;
+    }
+    for (int i = 0; i < m; i++) {
+        if (!(v[i] = attu_bx_col(c->pa, order[i], sc->cols[order[i]].type))) { attu_error_oom(c->err); return NULL; }
+        v[i]->position = pos;
+    }
+    return record_of(c, v, m, pos);
+}
