@@ -54,6 +54,44 @@ static attu_bexpr *copy_shift(bctx *c, const attu_bexpr *e, int delta) {
     return x;
 }
 
+/* ORDER BY a row value (ROW(a, b), a whole-row reference, or an output
+ * column that is one) orders by its items, as PostgreSQL's record
+ * comparison: each item a key in the row's direction, a NULL item above
+ * every value (last ascending, first descending, whatever NULLS FIRST /
+ * LAST says of the row, which is never NULL itself). Its text would order
+ * (10) before (2). The keys are copies of the items, as later passes
+ * renumber each key's columns in place. Not under SELECT DISTINCT, whose
+ * ORDER BY must name list items (the text order is kept there). */
+static bool expand_row_keys(bctx *c, attu_bexpr **items, attu_sort_item **ordp, int **outp, int *nordp) {
+    int nord = *nordp, total = 0;
+    attu_sort_item *ord = *ordp;
+    int *out = *outp;
+    attu_bexpr **f;
+    for (int i = 0; i < nord; i++) {
+        const attu_bexpr *k = out[i] >= 0 ? items[out[i]] : ord[i].expr;
+        int nf = k ? attu_row_value_items(c, k, &f) : -1;
+        total += nf > 0 ? nf : 1;
+    }
+    if (total == nord) return true;
+    attu_sort_item *no = attu_palloc(c->pa, sizeof *no * (size_t)(total + 1));
+    int *nout = attu_palloc(c->pa, sizeof *nout * (size_t)(total + 1));
+    if (!no || !nout) OOM_NULL(c);
+    int m = 0;
+    for (int i = 0; i < nord; i++) {
+        const attu_bexpr *k = out[i] >= 0 ? items[out[i]] : ord[i].expr;
+        int nf = k ? attu_row_value_items(c, k, &f) : -1;
+        if (nf <= 0) { no[m] = ord[i]; nout[m++] = out[i]; continue; }
+        for (int j = 0; j < nf; j++) {
+            no[m] = ord[i];
+            no[m].nulls_first = ord[i].desc;
+            if (!(no[m].expr = copy_shift(c, f[j], 0))) return false;
+            nout[m++] = -1;
+        }
+    }
+    *ordp = no; *outp = nout; *nordp = total;
+    return true;
+}
+
 /* Bit 1: uses a column < nleft; bit 2: uses a column >= nleft. */
 static int sides(const attu_bexpr *e, int nleft) {
     if (!e) return 0;
@@ -1733,6 +1771,25 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, ge->position, "set-returning functions are not allowed in GROUP BY");
             return NULL;
         }
+        attu_bexpr **rf;
+        int nrf = attu_row_value_items(c, g, &rf);
+        if (nrf > 0) {
+            /* a row value groups by its items (record equality is theirs,
+             * NULLs alike), which also lets the list show the row and
+             * ORDER BY order by its items; copies, as the keys are
+             * renumbered in place */
+            attu_bexpr **nb = attu_palloc(c->pa, sizeof *nb * (size_t)(st.nbp + nrf + s->group_by.n + 1));
+            if (!nb) OOM_NULL(c);
+            memcpy(nb, st.bp_orig, sizeof *nb * (size_t)st.nbp);
+            st.bp_orig = nb;
+            for (int j = 0; j < nrf; j++) {
+                attu_bexpr *item = copy_shift(c, rf[j], 0);
+                attu_bexpr *key = item ? bpchar_key(c, item) : NULL;
+                if (!key || add_group(c, &st, key) < 0) OOM_NULL(c);
+                if (key != item) st.bp_orig[st.nbp++] = item;
+            }
+            continue;
+        }
         attu_bexpr *key = bpchar_key(c, g);
         if (!key || add_group(c, &st, key) < 0) OOM_NULL(c);
         if (key != g) st.bp_orig[st.nbp++] = g;
@@ -1780,6 +1837,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         ord[i].expr = b;
     }
     c->allow_srf = false;
+    if (!s->distinct && !expand_row_keys(c, items, &ord, &ord_out, &nord)) return NULL;
     /* DISTINCT ON (keys): keep the first row of each key group in ORDER BY
      * order, as row_number() OVER (PARTITION BY keys ORDER BY ...) = 1 */
     int rn_item = -1;

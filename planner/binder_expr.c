@@ -1457,6 +1457,22 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
             /* IS NULL types no parameter: PostgreSQL leaves `$1 IS NULL`'s
              * $1 undetermined (42P18 when nothing else types it) */
             a = resolve_unknown_untracked(c, a);
+            if (e->u.is.what == ATTU_IS_NULL && attu_type_is_record(a->type)) {
+                /* a row IS NULL when every item is, IS NOT NULL when no
+                 * item is (so both can be false), as PostgreSQL's */
+                attu_bexpr **items;
+                int n = attu_row_value_items(c, a, &items);
+                if (n >= 0) {
+                    r = n == 0 ? mk_const_int(c, b, 1) : NULL;   /* ROW(): both true */
+                    for (int i = 0; i < n; i++) {
+                        attu_bexpr *t = mk_call(c, e->u.is.negated ? ATTU_OP_IS_NOT_NULL : ATTU_OP_IS_NULL, b, e->position, 1,
+                                                items[i], NULL, NULL, NULL);
+                        r = !t ? NULL : i == 0 ? t : mk_call(c, ATTU_OP_AND, b, e->position, 2, r, t, NULL, NULL);
+                        if (!r) return NULL;
+                    }
+                    return r;
+                }
+            }
             r = mk_call(c, e->u.is.negated ? ATTU_OP_IS_NOT_NULL : ATTU_OP_IS_NULL, b, e->position, 1, a, NULL, NULL, NULL);
             return r;
         case ATTU_IS_TRUE: case ATTU_IS_FALSE:

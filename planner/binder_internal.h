@@ -188,6 +188,9 @@ typedef struct bctx {
     /* the catalog function being bound (planner/catalog_functions.c):
      * where its body's argument names stand, and what they stand for */
     struct syscat_macro *macro;
+    /* the row values bound so far and their items (planner/row_value.c),
+     * for an ORDER BY that orders by a row item by item */
+    struct row_fields *row_fields;
 } bctx;
 
 typedef struct view_link {
@@ -297,6 +300,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
 bool attu_is_row_constructor(const attu_ast_expr *e);
 attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, bool *found);
+int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***items);
 /* 42883 "function f(types) does not exist" for the bound arguments (a NULL
  * one prints as "?"); returns NULL. */
 attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n);

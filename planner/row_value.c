@@ -104,6 +104,20 @@ static attu_bexpr *item_quoted(bctx *c, attu_bexpr *s, int pos) {
     return x;
 }
 
+/* Each row value's items, kept for ORDER BY (attu_row_value_items). */
+typedef struct row_fields {
+    const attu_bexpr  *rec;
+    attu_bexpr       **items;
+    int                n;
+    struct row_fields *next;
+} row_fields;
+
+int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***items) {
+    for (const row_fields *f = c->row_fields; f; f = f->next)
+        if (f->rec == rec) { *items = f->items; return f->n; }
+    return -1;
+}
+
 /* The record text of the n bound items v. */
 static attu_bexpr *record_of(bctx *c, attu_bexpr **v, int n, int pos) {
     attu_bexpr *acc = text_const(c, "(", pos);
@@ -113,7 +127,12 @@ static attu_bexpr *record_of(bctx *c, attu_bexpr **v, int n, int pos) {
         acc = s ? cat(c, acc, item_quoted(c, s, pos), pos) : NULL;
     }
     acc = acc ? cat(c, acc, text_const(c, ")", pos), pos) : NULL;
-    if (acc) acc->type = attu_type_record();
+    if (!acc) return NULL;
+    acc->type = attu_type_record();
+    row_fields *f = attu_palloc(c->pa, sizeof *f);
+    if (!f) { attu_error_oom(c->err); return NULL; }
+    f->rec = acc; f->items = v; f->n = n; f->next = c->row_fields;
+    c->row_fields = f;
     return acc;
 }
 
