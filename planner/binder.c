@@ -70,7 +70,7 @@ static bool expand_row_keys(bctx *c, attu_bexpr **items, attu_sort_item **ordp, 
     for (int i = 0; i < nord; i++) {
         const attu_bexpr *k = out[i] >= 0 ? items[out[i]] : ord[i].expr;
         int nf = k ? attu_row_value_items(c, k, &f) : -1;
-        total += nf > 0 ? nf : 1;
+        total += nf > 0 ? nf + (attu_row_value_null_test(c, k) != NULL) : 1;
     }
     if (total == nord) return true;
     attu_sort_item *no = attu_palloc(c->pa, sizeof *no * (size_t)(total + 1));
@@ -81,6 +81,15 @@ static bool expand_row_keys(bctx *c, attu_bexpr **items, attu_sort_item **ordp, 
         const attu_bexpr *k = out[i] >= 0 ? items[out[i]] : ord[i].expr;
         int nf = k ? attu_row_value_items(c, k, &f) : -1;
         if (nf <= 0) { no[m] = ord[i]; nout[m++] = out[i]; continue; }
+        attu_bexpr *nt = attu_row_value_null_test(c, k);
+        if (nt) {
+            /* a NULL row (no outer-join partner) after the others
+             * ascending, first descending, as NULLs by default */
+            no[m] = ord[i];
+            no[m].nulls_first = false;
+            if (!(no[m].expr = copy_shift(c, nt, 0))) return false;
+            nout[m++] = -1;
+        }
         for (int j = 0; j < nf; j++) {
             no[m] = ord[i];
             no[m].nulls_first = ord[i].desc;
@@ -1782,6 +1791,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             if (!nb) OOM_NULL(c);
             memcpy(nb, st.bp_orig, sizeof *nb * (size_t)st.nbp);
             st.bp_orig = nb;
+            /* a whole-row reference's NULL (no outer-join partner) is a key
+             * too, as the list's row reads it */
+            attu_bexpr *nt = attu_row_value_null_test(c, g);
+            if (nt && (!(nt = copy_shift(c, nt, 0)) || add_group(c, &st, nt) < 0)) OOM_NULL(c);
             for (int j = 0; j < nrf; j++) {
                 attu_bexpr *item = copy_shift(c, rf[j], 0);
                 attu_bexpr *key = item ? bpchar_key(c, item) : NULL;

@@ -301,6 +301,7 @@ bool attu_is_row_constructor(const attu_ast_expr *e);
 attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, bool *found);
 int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***items);
+attu_bexpr *attu_row_value_null_test(const bctx *c, const attu_bexpr *rec);
 /* 42883 "function f(types) does not exist" for the bound arguments (a NULL
  * one prints as "?"); returns NULL. */
 attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n);

@@ -109,6 +109,7 @@ typedef struct row_fields {
     const attu_bexpr  *rec;
     attu_bexpr       **items;
     int                n;
+    attu_bexpr        *null_test;   /* a whole-row reference's "is NULL" test, or NULL */
     struct row_fields *next;
 } row_fields;
 
@@ -118,8 +119,15 @@ int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***ite
     return -1;
 }
 
-/* The record text of the n bound items v. */
-static attu_bexpr *record_of(bctx *c, attu_bexpr **v, int n, int pos) {
+attu_bexpr *attu_row_value_null_test(const bctx *c, const attu_bexpr *rec) {
+    for (const row_fields *f = c->row_fields; f; f = f->next)
+        if (f->rec == rec) return f->null_test;
+    return NULL;
+}
+
+/* The record text of the n bound items v; NULL where guard (when given)
+ * is NULL. */
+static attu_bexpr *record_of(bctx *c, attu_bexpr **v, int n, attu_bexpr *guard, int pos) {
     attu_bexpr *acc = text_const(c, "(", pos);
     for (int i = 0; i < n && acc; i++) {
         if (i > 0) acc = cat(c, acc, text_const(c, ",", pos), pos);
@@ -129,9 +137,20 @@ static attu_bexpr *record_of(bctx *c, attu_bexpr **v, int n, int pos) {
     acc = acc ? cat(c, acc, text_const(c, ")", pos), pos) : NULL;
     if (!acc) return NULL;
     acc->type = attu_type_record();
+    if (guard) {
+        attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, acc->type, pos);
+        attu_bexpr **w = attu_palloc(c->pa, sizeof *w), **t = attu_palloc(c->pa, sizeof *t);
+        if (!x || !w || !t) { attu_error_oom(c->err); return NULL; }
+        w[0] = mk_call(c, ATTU_OP_IS_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, guard, NULL, NULL, NULL);
+        t[0] = mk_const_null(c, acc->type);
+        if (!w[0] || !t[0]) return NULL;
+        x->nwhens = 1; x->whens = w; x->thens = t; x->else_ = acc;
+        acc = x;
+    }
     row_fields *f = attu_palloc(c->pa, sizeof *f);
     if (!f) { attu_error_oom(c->err); return NULL; }
     f->rec = acc; f->items = v; f->n = n; f->next = c->row_fields;
+    f->null_test = guard ? acc->whens[0] : NULL;
     c->row_fields = f;
     return acc;
 }
@@ -147,7 +166,7 @@ attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e
     if (!v) { attu_error_oom(c->err); return NULL; }
     for (int i = 0; i < n; i++)
         if (!(v[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
-    return record_of(c, v, n, e->position);
+    return record_of(c, v, n, NULL, e->position);
 }
 
 attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, bool *found) {
@@ -170,9 +189,17 @@ attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int 
         while (p > 0 && sc->cols[order[p - 1]].qual_pos > col->qual_pos) { order[p] = order[p - 1]; p--; }
         order[p] = k;
     }
+    /* a table's row is NULL, not a row of NULLs, where an outer join
+     * found no partner for it (PostgreSQL's whole-row Var): its hidden
+     * rowid, never NULL in a stored row, tells them apart. A subquery's
+     * has none, and shows (,) there. */
+    attu_bexpr *guard = NULL;
+    for (int k = 0; k < sc->n && !guard; k++)
+        if (sc->cols[k].is_rowid && sc->cols[k].qual && !strcmp(sc->cols[k].qual, qual) &&
+            !(guard = attu_bx_col(c->pa, k, sc->cols[k].type))) { attu_error_oom(c->err); return NULL; }
     for (int i = 0; i < m; i++) {
         if (!(v[i] = attu_bx_col(c->pa, order[i], sc->cols[order[i]].type))) { attu_error_oom(c->err); return NULL; }
         v[i]->position = pos;
     }
-    return record_of(c, v, m, pos);
+    return record_of(c, v, m, guard, pos);
 }
