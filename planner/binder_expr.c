@@ -780,6 +780,15 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
     static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
                                    [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=" };
     attu_type t;
+    if (attu_type_is_record(l->type) || attu_type_is_record(r->type)) {
+        /* a row value is kept as its text (row_value.c), whose order is
+         * not the record order: refused rather than compared wrongly.
+         * Row constructors compared with each other never get here (the
+         * parser compares their items). */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "comparing a whole-row value or a row held in a column is not supported; compare the columns, or write both sides as ROW(...)");
+        return NULL;
+    }
     /* a time beside an interval compares as one (time's implicit cast) */
     if ((l->type.id == ATTU_TYPE_TIME && r->type.id == ATTU_TYPE_INTERVAL) ||
         (l->type.id == ATTU_TYPE_INTERVAL && r->type.id == ATTU_TYPE_TIME)) {
