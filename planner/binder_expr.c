@@ -1372,6 +1372,9 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
          * drop the cast, leaving a bpchar (pg_typeof character, ARRAY[]
          * of it 0A000) */
         return mk_call(c, ATTU_OP_RTRIM, t, pos, 1, a, NULL, NULL, NULL);
+    if (attu_type_is_record(a->type) && t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t))
+        /* a row value to text: its record_out text as it is (row_value.c) */
+        return mk_call(c, ATTU_OP_MOVE, t, pos, 1, a, NULL, NULL, NULL);
     if (a->type.id == ATTU_TYPE_TEXT && t.id == ATTU_TYPE_TEXT && a->type.scale != t.scale &&
         (attu_type_is_bpchar(a->type) || t.scale == 1))
         /* char(n) to text: the value as kept, without its padding, which
