@@ -614,7 +614,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         /* no column of that name: a FROM item's, as a whole-row value
          * (PostgreSQL tries the column first, then the relation) */
         bool rel;
-        attu_bexpr *w = attu_bind_whole_row(c, sc, name, e->position, &rel);
+        attu_bexpr *w = attu_bind_whole_row(c, sc, name, e->position, 0, &rel);
         if (rel) return w;
     }
     if (found < 0 && c->outer && c->outer != sc) {
@@ -624,7 +624,12 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         c->outer = NULL;
         attu_bexpr *o = bind_column(c, save, e);
         c->outer = save;
-        if (o) { o->col += OUTER_BASE; c->saw_outer = true; return o; }
+        /* a whole-row reference out there: bound again with its items'
+         * columns moved (the row's text is no column to move) */
+        bool rel = false;
+        if (o && attu_type_is_record(o->type) && o->kind != BX_COL)
+            o = attu_bind_whole_row(c, save, name, e->position, OUTER_BASE, &rel);
+        if (o) { if (!rel) o->col += OUTER_BASE; c->saw_outer = true; return o; }
         *c->err = saved;
         /* a query two or more levels out: column k of the query `level`
          * levels out is OUTER_BASE * level + k (the parameterised apply
@@ -636,13 +641,16 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
             o = bind_column(c, up->sc, e);
             c->outer = save; c->outer_up = save_up;
             *c->err = saved;
+            bool rel = false;
+            if (o && attu_type_is_record(o->type) && o->kind != BX_COL)
+                o = attu_bind_whole_row(c, up->sc, name, e->position, OUTER_BASE * level, &rel);
             if (o) {
                 if (level >= OUTER_LEVELS_MAX) {
                     attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                    "a subquery may refer to queries at most %d levels out", OUTER_LEVELS_MAX - 1);
                     return NULL;
                 }
-                o->col += OUTER_BASE * level;
+                if (!rel) o->col += OUTER_BASE * level;
                 c->saw_outer = true;
                 return o;
             }

@@ -299,7 +299,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
 /* row values (planner/row_value.c) */
 bool attu_is_row_constructor(const attu_ast_expr *e);
 attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e);
-attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, bool *found);
+/* col_base: OUTER_BASE * level for a reference to a query level levels out */
+attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, int col_base, bool *found);
 int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***items);
 attu_bexpr *attu_row_value_null_test(const bctx *c, const attu_bexpr *rec);
 /* 42883 "function f(types) does not exist" for the bound arguments (a NULL

@@ -169,7 +169,7 @@ attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e
     return record_of(c, v, n, NULL, e->position);
 }
 
-attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, bool *found) {
+attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, int col_base, bool *found) {
     *found = false;
     int n = 0;
     for (int k = 0; k < sc->n; k++)
@@ -196,9 +196,9 @@ attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int 
     attu_bexpr *guard = NULL;
     for (int k = 0; k < sc->n && !guard; k++)
         if (sc->cols[k].is_rowid && sc->cols[k].qual && !strcmp(sc->cols[k].qual, qual) &&
-            !(guard = attu_bx_col(c->pa, k, sc->cols[k].type))) { attu_error_oom(c->err); return NULL; }
+            !(guard = attu_bx_col(c->pa, k + col_base, sc->cols[k].type))) { attu_error_oom(c->err); return NULL; }
     for (int i = 0; i < m; i++) {
-        if (!(v[i] = attu_bx_col(c->pa, order[i], sc->cols[order[i]].type))) { attu_error_oom(c->err); return NULL; }
+        if (!(v[i] = attu_bx_col(c->pa, order[i] + col_base, sc->cols[order[i]].type))) { attu_error_oom(c->err); return NULL; }
         v[i]->position = pos;
     }
     return record_of(c, v, m, guard, pos);
