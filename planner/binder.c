@@ -62,40 +62,63 @@ static attu_bexpr *copy_shift(bctx *c, const attu_bexpr *e, int delta) {
  * (10) before (2). The keys are copies of the items, as later passes
  * renumber each key's columns in place. Not under SELECT DISTINCT, whose
  * ORDER BY must name list items (the text order is kept there). */
+/* The sort keys of a row value rec (a nested row's items in its place,
+ * as record comparison recurses): written to out when given; the count. */
+static int row_keys(bctx *c, const attu_bexpr *rec, attu_sort_item dir, attu_sort_item *out, int *nout) {
+    attu_bexpr **f;
+    int nf = attu_row_value_items(c, rec, &f), m = 0;
+    if (nf <= 0) {
+        if (out) {
+            out[0] = dir;
+            out[0].nulls_first = dir.desc;
+            if (!(out[0].expr = copy_shift(c, rec, 0))) return -1;
+            nout[0] = -1;
+        }
+        return 1;
+    }
+    attu_bexpr *nt = attu_row_value_null_test(c, rec);
+    if (nt) {
+        /* a NULL row (no outer-join partner) after the others ascending,
+         * first descending, as NULLs by default */
+        if (out) {
+            out[m] = dir;
+            out[m].nulls_first = false;
+            if (!(out[m].expr = copy_shift(c, nt, 0))) return -1;
+            nout[m] = -1;
+        }
+        m++;
+    }
+    for (int j = 0; j < nf; j++) {
+        int k = row_keys(c, f[j], dir, out ? out + m : NULL, out ? nout + m : NULL);
+        if (k < 0) return -1;
+        m += k;
+    }
+    return m;
+}
+
 static bool expand_row_keys(bctx *c, attu_bexpr **items, attu_sort_item **ordp, int **outp, int *nordp) {
     int nord = *nordp, total = 0;
     attu_sort_item *ord = *ordp;
     int *out = *outp;
     attu_bexpr **f;
+    bool any = false;
     for (int i = 0; i < nord; i++) {
         const attu_bexpr *k = out[i] >= 0 ? items[out[i]] : ord[i].expr;
-        int nf = k ? attu_row_value_items(c, k, &f) : -1;
-        total += nf > 0 ? nf + (attu_row_value_null_test(c, k) != NULL) : 1;
+        bool row = k && attu_row_value_items(c, k, &f) > 0;
+        any |= row;
+        total += row ? row_keys(c, k, ord[i], NULL, NULL) : 1;
     }
-    if (total == nord) return true;
+    if (!any) return true;
     attu_sort_item *no = attu_palloc(c->pa, sizeof *no * (size_t)(total + 1));
     int *nout = attu_palloc(c->pa, sizeof *nout * (size_t)(total + 1));
     if (!no || !nout) OOM_NULL(c);
     int m = 0;
     for (int i = 0; i < nord; i++) {
         const attu_bexpr *k = out[i] >= 0 ? items[out[i]] : ord[i].expr;
-        int nf = k ? attu_row_value_items(c, k, &f) : -1;
-        if (nf <= 0) { no[m] = ord[i]; nout[m++] = out[i]; continue; }
-        attu_bexpr *nt = attu_row_value_null_test(c, k);
-        if (nt) {
-            /* a NULL row (no outer-join partner) after the others
-             * ascending, first descending, as NULLs by default */
-            no[m] = ord[i];
-            no[m].nulls_first = false;
-            if (!(no[m].expr = copy_shift(c, nt, 0))) return false;
-            nout[m++] = -1;
-        }
-        for (int j = 0; j < nf; j++) {
-            no[m] = ord[i];
-            no[m].nulls_first = ord[i].desc;
-            if (!(no[m].expr = copy_shift(c, f[j], 0))) return false;
-            nout[m++] = -1;
-        }
+        if (!k || attu_row_value_items(c, k, &f) <= 0) { no[m] = ord[i]; nout[m++] = out[i]; continue; }
+        int w = row_keys(c, k, ord[i], no + m, nout + m);
+        if (w < 0) return false;
+        m += w;
     }
     *ordp = no; *outp = nout; *nordp = total;
     return true;

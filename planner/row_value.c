@@ -160,26 +160,18 @@ bool attu_is_row_constructor(const attu_ast_expr *e) {
            !strcmp(e->u.func.name, "row") && !e->u.func.over && !e->u.func.star;
 }
 
-attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e) {
-    int n = e->u.func.args.n;
-    attu_bexpr **v = attu_palloc(c->pa, sizeof *v * (size_t)(n > 0 ? n : 1));
-    if (!v) { attu_error_oom(c->err); return NULL; }
-    for (int i = 0; i < n; i++)
-        if (!(v[i] = bind_expr(c, sc, e->u.func.args.items[i]))) return NULL;
-    return record_of(c, v, n, NULL, e->position);
-}
-
-attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, int col_base, bool *found) {
-    *found = false;
+/* qual's columns in qual.*'s order (USING's copies included), in *out,
+ * their column numbers moved by col_base; *guard (when asked) the hidden
+ * rowid of a table's. -1 where no FROM item is called qual, -2 on error. */
+static int qual_items(bctx *c, const scope *sc, const char *qual, int pos, int col_base, attu_bexpr ***out,
+                      attu_bexpr **guard) {
     int n = 0;
     for (int k = 0; k < sc->n; k++)
         if (sc->cols[k].qual && !strcmp(sc->cols[k].qual, qual)) n++;
-    if (n == 0) return NULL;
-    *found = true;
-    /* qual's columns in qual.*'s order (USING's copies included) */
+    if (n == 0) return -1;
     int *order = attu_palloc(c->pa, sizeof *order * (size_t)n);
     attu_bexpr **v = attu_palloc(c->pa, sizeof *v * (size_t)n);
-    if (!order || !v) { attu_error_oom(c->err); return NULL; }
+    if (!order || !v) { attu_error_oom(c->err); return -2; }
     int m = 0;
     for (int k = 0; k < sc->n; k++) {
         const scope_col *col = &sc->cols[k];
@@ -189,17 +181,64 @@ attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int 
         while (p > 0 && sc->cols[order[p - 1]].qual_pos > col->qual_pos) { order[p] = order[p - 1]; p--; }
         order[p] = k;
     }
-    /* a table's row is NULL, not a row of NULLs, where an outer join
-     * found no partner for it (PostgreSQL's whole-row Var): its hidden
-     * rowid, never NULL in a stored row, tells them apart. A subquery's
-     * has none, and shows (,) there. */
-    attu_bexpr *guard = NULL;
-    for (int k = 0; k < sc->n && !guard; k++)
-        if (sc->cols[k].is_rowid && sc->cols[k].qual && !strcmp(sc->cols[k].qual, qual) &&
-            !(guard = attu_bx_col(c->pa, k + col_base, sc->cols[k].type))) { attu_error_oom(c->err); return NULL; }
+    if (guard) {
+        /* a table's row is NULL, not a row of NULLs, where an outer join
+         * found no partner for it (PostgreSQL's whole-row Var): its
+         * hidden rowid, never NULL in a stored row, tells them apart. A
+         * subquery's has none, and shows (,) there. */
+        *guard = NULL;
+        for (int k = 0; k < sc->n && !*guard; k++)
+            if (sc->cols[k].is_rowid && sc->cols[k].qual && !strcmp(sc->cols[k].qual, qual) &&
+                !(*guard = attu_bx_col(c->pa, k + col_base, sc->cols[k].type))) { attu_error_oom(c->err); return -2; }
+    }
     for (int i = 0; i < m; i++) {
-        if (!(v[i] = attu_bx_col(c->pa, order[i] + col_base, sc->cols[order[i]].type))) { attu_error_oom(c->err); return NULL; }
+        if (!(v[i] = attu_bx_col(c->pa, order[i] + col_base, sc->cols[order[i]].type))) { attu_error_oom(c->err); return -2; }
         v[i]->position = pos;
     }
-    return record_of(c, v, m, guard, pos);
+    *out = v;
+    return m;
+}
+
+attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    int n = e->u.func.args.n, cap = n > 0 ? n : 1, m = 0;
+    attu_bexpr **v = attu_palloc(c->pa, sizeof *v * (size_t)cap);
+    if (!v) { attu_error_oom(c->err); return NULL; }
+    for (int i = 0; i < n; i++) {
+        const attu_ast_expr *a = e->u.func.args.items[i];
+        attu_bexpr **add, *one;
+        int k = 1;
+        if (a->kind == ATTU_EXPR_STAR) {
+            /* ROW(t.*, x): t's columns as items, as PostgreSQL expands them */
+            if (!a->u.star.qualifier) {
+                attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, a->position, "syntax error at or near \"*\"");
+                return NULL;
+            }
+            k = qual_items(c, sc, a->u.star.qualifier, a->position, 0, &add, NULL);
+            if (k == -2) return NULL;
+            if (k < 0) {
+                attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, a->position,
+                               "missing FROM-clause entry for table \"%s\"", a->u.star.qualifier);
+                return NULL;
+            }
+        } else {
+            if (!(one = bind_expr(c, sc, a))) return NULL;
+            add = &one;
+        }
+        if (m + k > cap) {
+            int ncap = (m + k) * 2;
+            attu_bexpr **nv = attu_palloc(c->pa, sizeof *nv * (size_t)ncap);
+            if (!nv) { attu_error_oom(c->err); return NULL; }
+            memcpy(nv, v, sizeof *v * (size_t)m);
+            v = nv; cap = ncap;
+        }
+        for (int j = 0; j < k; j++) v[m++] = add[j];
+    }
+    return record_of(c, v, m, NULL, e->position);
+}
+
+attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, int col_base, bool *found) {
+    attu_bexpr **v, *guard;
+    int m = qual_items(c, sc, qual, pos, col_base, &v, &guard);
+    *found = m != -1;
+    return m >= 0 ? record_of(c, v, m, guard, pos) : NULL;
 }
