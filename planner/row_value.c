@@ -71,9 +71,82 @@ static attu_bexpr *item_text(bctx *c, attu_bexpr *v, int pos) {
     return coerce(c, v, tx, true, pos);
 }
 
-/* s as record_out writes an item: '' for NULL, quoted where it must be */
-static attu_bexpr *item_quoted(bctx *c, attu_bexpr *s, int pos) {
+/* The nodes of e counted as a tree (shared subtrees once per use), up to
+ * limit. */
+static int tree_size(const attu_bexpr *e, int limit) {
+    if (!e) return 0;
+    int n = 1;
+    for (int i = 0; i < e->nargs && n <= limit; i++) n += tree_size(e->args[i], limit - n);
+    for (int i = 0; i < e->nwhens && n <= limit; i++)
+        n += tree_size(e->whens[i], limit - n) + tree_size(e->thens[i], limit - n);
+    if (n <= limit) n += tree_size(e->else_, limit - n);
+    return n;
+}
+
+/* An item's expression appears up to four times in what shows it (the
+ * test, the quoted and the plain text): bounded here, as an item holding
+ * a row holding such an item would grow fourfold a level. A nested row
+ * appears once (item_quoted). */
+#define ROW_ITEM_TREE_MAX 1000
+
+/* Whether v is a row's text: a row, or a row cast to text (which always
+ * starts with '(', so is always quoted). */
+static bool is_row_text(const attu_bexpr *v) {
+    while (v->kind == BX_CALL && v->op == ATTU_OP_MOVE && v->nargs == 1 && v->type.id == ATTU_TYPE_TEXT) {
+        if (attu_type_is_record(v->type)) return true;
+        v = v->args[0];
+    }
+    return attu_type_is_record(v->type);
+}
+
+/* Whether v's type's output never needs quoting: never empty, never a
+ * space, comma, parenthesis, quote or backslash in it (a date can be
+ * '0044-03-15 BC', a timestamp has a space, an interval spaces). */
+static bool plain_output(const attu_bexpr *v) {
+    switch (v->type.id) {
+    case ATTU_TYPE_BOOL: case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
+    case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC:
+    case ATTU_TYPE_TIME: case ATTU_TYPE_TIMETZ:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool item_too_complex(bctx *c, const attu_bexpr *v, int pos) {
+    if (is_row_text(v) || plain_output(v)) return false;
+    if (tree_size(v, ROW_ITEM_TREE_MAX) <= ROW_ITEM_TREE_MAX) return false;
+    attu_error_set(c->err, "54001", pos, "row item too complex: write it as a column of a subquery");
+    return true;
+}
+
+/* '"' || replace(replace(s, '\', '\\'), '"', '""') || '"' */
+static attu_bexpr *quoted_text(bctx *c, attu_bexpr *s, int pos) {
+    attu_type tx = attu_type_make(ATTU_TYPE_TEXT);
+    attu_bexpr *bs = text_const(c, "\\", pos), *bs2 = text_const(c, "\\\\", pos);
+    attu_bexpr *dq = text_const(c, "\"", pos), *dq2 = text_const(c, "\"\"", pos);
+    if (!bs || !bs2 || !dq || !dq2) return NULL;
+    attu_bexpr *r1 = mk_call(c, ATTU_OP_REPLACE, tx, pos, 3, s, bs, bs2, NULL);
+    attu_bexpr *r2 = r1 ? mk_call(c, ATTU_OP_REPLACE, tx, pos, 3, r1, dq, dq2, NULL) : NULL;
+    return cat(c, cat(c, dq, r2, pos), dq, pos);
+}
+
+/* x, or '' where x is NULL */
+static attu_bexpr *or_empty(bctx *c, attu_bexpr *x, int pos) {
+    attu_bexpr *none = x ? text_const(c, "", pos) : NULL;
+    return none ? mk_call(c, ATTU_OP_COALESCE, x->type, pos, 2, x, none, NULL, NULL) : NULL;
+}
+
+/* s, the text of item v, as record_out writes an item: '' for NULL,
+ * quoted where it must be */
+static attu_bexpr *item_quoted(bctx *c, const attu_bexpr *v, attu_bexpr *s, int pos) {
     attu_type tx = attu_type_make(ATTU_TYPE_TEXT), i8 = attu_type_make(ATTU_TYPE_INT64);
+    if (is_row_text(v)) {
+        /* a nested row's text always starts with '(': quoted, s once (a
+         * NULL row is '': the quoting keeps NULL) */
+        return or_empty(c, quoted_text(c, s, pos), pos);
+    }
+    if (plain_output(v)) return or_empty(c, s, pos);   /* s once */
     /* the characters that make record_out quote (isspace's six among them) */
     attu_bexpr *special = text_const(c, ",()\"\\ \t\n\r\v\f", pos);
     attu_bexpr *none = text_const(c, "", pos);
@@ -85,23 +158,16 @@ static attu_bexpr *item_quoted(bctx *c, attu_bexpr *s, int pos) {
     attu_bexpr *empty = bind_compare_op(c, ATTU_BINOP_EQ, len, zero, pos);
     attu_bexpr *has_special = empty ? bind_compare_op(c, ATTU_BINOP_LT, slen, len, pos) : NULL;
     attu_bexpr *must = has_special ? mk_call(c, ATTU_OP_OR, attu_type_make(ATTU_TYPE_BOOL), pos, 2, empty, has_special, NULL, NULL) : NULL;
-    /* '"' || replace(replace(s, '\', '\\'), '"', '""') || '"' */
-    attu_bexpr *bs = text_const(c, "\\", pos), *bs2 = text_const(c, "\\\\", pos);
-    attu_bexpr *dq = text_const(c, "\"", pos), *dq2 = text_const(c, "\"\"", pos);
-    if (!must || !bs || !bs2 || !dq || !dq2) return NULL;
-    attu_bexpr *r1 = mk_call(c, ATTU_OP_REPLACE, tx, pos, 3, s, bs, bs2, NULL);
-    attu_bexpr *r2 = r1 ? mk_call(c, ATTU_OP_REPLACE, tx, pos, 3, r1, dq, dq2, NULL) : NULL;
-    attu_bexpr *quoted = cat(c, cat(c, dq, r2, pos), dq, pos);
+    attu_bexpr *quoted = must ? quoted_text(c, s, pos) : NULL;
     if (!quoted) return NULL;
-    attu_bexpr *isnull = mk_call(c, ATTU_OP_IS_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, s, NULL, NULL, NULL);
+    /* CASE WHEN must THEN quoted ELSE s END, NULL for NULL (must is) */
     attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, tx, pos);
-    attu_bexpr **w = attu_palloc(c->pa, sizeof *w * 2), **t = attu_palloc(c->pa, sizeof *t * 2);
-    if (!isnull || !x || !w || !t) { attu_error_oom(c->err); return NULL; }
-    w[0] = isnull; t[0] = none;
-    w[1] = must;   t[1] = quoted;
-    x->nwhens = 2; x->whens = w; x->thens = t;
+    attu_bexpr **w = attu_palloc(c->pa, sizeof *w), **t = attu_palloc(c->pa, sizeof *t);
+    if (!x || !w || !t) { attu_error_oom(c->err); return NULL; }
+    w[0] = must; t[0] = quoted;
+    x->nwhens = 1; x->whens = w; x->thens = t;
     x->else_ = s;
-    return x;
+    return or_empty(c, x, pos);
 }
 
 /* Each row value's items, kept for ORDER BY (attu_row_value_items). */
@@ -131,8 +197,9 @@ static attu_bexpr *record_of(bctx *c, attu_bexpr **v, int n, attu_bexpr *guard, 
     attu_bexpr *acc = text_const(c, "(", pos);
     for (int i = 0; i < n && acc; i++) {
         if (i > 0) acc = cat(c, acc, text_const(c, ",", pos), pos);
+        if (item_too_complex(c, v[i], pos)) return NULL;
         attu_bexpr *s = acc ? item_text(c, v[i], pos) : NULL;
-        acc = s ? cat(c, acc, item_quoted(c, s, pos), pos) : NULL;
+        acc = s ? cat(c, acc, item_quoted(c, v[i], s, pos), pos) : NULL;
     }
     acc = acc ? cat(c, acc, text_const(c, ")", pos), pos) : NULL;
     if (!acc) return NULL;
