@@ -18,10 +18,12 @@
  * the cast says 'true') and a char(n) (padded, as bpcharout shows it). A
  * nested row is text already and gets quoted as PostgreSQL quotes it.
  *
- * Two records are equal when their items are (NULLs alike, as record_eq
- * in GROUP BY and DISTINCT), which for this text is byte equality: the
- * quoting makes the text of distinct item lists distinct. (Items that
- * are equal with different text, 1.0 and 1.00, stay apart.)
+ * The binder keeps each row's items beside it (attu_row_value_items):
+ * GROUP BY a row groups by its items, ORDER BY a row orders by them (as
+ * record comparison: binder.c row_keys), IS NULL tests them. DISTINCT
+ * compares the text, which is item equality (the quoting makes the text
+ * of distinct item lists distinct) but for items equal with different
+ * text (1.0 and 1.00 stay apart).
  *
  * The value's type is text marked as a record (types.h
  * attu_type_record): clients are told record (OID 2249), pg_typeof and
@@ -51,18 +53,11 @@ static attu_bexpr *item_text(bctx *c, attu_bexpr *v, int pos) {
     attu_type tx = attu_type_make(ATTU_TYPE_TEXT);
     if (v->type.id == ATTU_TYPE_UNKNOWN && !(v = resolve_unknown(c, v))) return NULL;
     if (v->type.id == ATTU_TYPE_BOOL) {
-        /* CASE WHEN v THEN 't' WHEN NOT v THEN 'f' END: NULL for NULL */
-        attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, tx, pos);
-        attu_bexpr **w = attu_palloc(c->pa, sizeof *w * 2), **t = attu_palloc(c->pa, sizeof *t * 2);
-        if (!x || !w || !t) { attu_error_oom(c->err); return NULL; }
-        w[0] = v;
-        w[1] = mk_call(c, ATTU_OP_NOT, v->type, pos, 1, v, NULL, NULL, NULL);
-        t[0] = text_const(c, "t", pos);
-        t[1] = text_const(c, "f", pos);
-        if (!w[1] || !t[0] || !t[1]) return NULL;
-        x->nwhens = 2; x->whens = w; x->thens = t;
-        x->else_ = mk_const_null(c, tx);
-        return x->else_ ? x : NULL;
+        /* boolout's 't' / 'f': the first letter of the cast's 'true' /
+         * 'false' (v once; NULL stays NULL) */
+        attu_bexpr *one = mk_const_int(c, attu_type_make(ATTU_TYPE_INT64), 1);
+        attu_bexpr *word = one ? coerce(c, v, tx, true, pos) : NULL;
+        return word ? mk_call(c, ATTU_OP_LEFT, tx, pos, 2, word, one, NULL, NULL) : NULL;
     }
     if (attu_type_is_record(v->type))
         return mk_call(c, ATTU_OP_MOVE, tx, pos, 1, v, NULL, NULL, NULL);
