@@ -96,31 +96,44 @@ static int row_keys(bctx *c, const attu_bexpr *rec, attu_sort_item dir, attu_sor
     return m;
 }
 
-static bool expand_row_keys(bctx *c, attu_bexpr **items, attu_sort_item **ordp, int **outp, int *nordp) {
+static bool expand_row_keys(bctx *c, attu_bexpr **items, int nitems, bool plain_distinct, attu_sort_item **ordp,
+                            int **outp, int *nordp, bool **depp) {
     int nord = *nordp, total = 0;
     attu_sort_item *ord = *ordp;
     int *out = *outp;
     attu_bexpr **f;
     bool any = false;
+    bool *row = attu_palloc(c->pa, sizeof *row * (size_t)(nord + 1));
+    if (!row) OOM_NULL(c);
     for (int i = 0; i < nord; i++) {
         const attu_bexpr *k = out[i] >= 0 ? items[out[i]] : ord[i].expr;
-        bool row = k && attu_row_value_items(c, k, &f) > 0;
-        any |= row;
-        total += row ? row_keys(c, k, ord[i], NULL, NULL) : 1;
+        row[i] = k && attu_row_value_items(c, k, &f) > 0;
+        /* under SELECT DISTINCT only a row of the list: its items are
+         * then hidden sort columns that depend on it (its text tells
+         * them), so they split no DISTINCT group */
+        if (row[i] && plain_distinct && out[i] < 0) {
+            bool listed = false;
+            for (int j = 0; j < nitems && !listed; j++) listed = attu_bx_equal(items[j], k);
+            row[i] = listed;
+        }
+        any |= row[i];
+        total += row[i] ? row_keys(c, k, ord[i], NULL, NULL) : 1;
     }
     if (!any) return true;
     attu_sort_item *no = attu_palloc(c->pa, sizeof *no * (size_t)(total + 1));
     int *nout = attu_palloc(c->pa, sizeof *nout * (size_t)(total + 1));
-    if (!no || !nout) OOM_NULL(c);
+    bool *dep = attu_palloc(c->pa, sizeof *dep * (size_t)(total + 1));
+    if (!no || !nout || !dep) OOM_NULL(c);
     int m = 0;
     for (int i = 0; i < nord; i++) {
         const attu_bexpr *k = out[i] >= 0 ? items[out[i]] : ord[i].expr;
-        if (!k || attu_row_value_items(c, k, &f) <= 0) { no[m] = ord[i]; nout[m++] = out[i]; continue; }
+        if (!row[i]) { dep[m] = false; no[m] = ord[i]; nout[m++] = out[i]; continue; }
         int w = row_keys(c, k, ord[i], no + m, nout + m);
         if (w < 0) return false;
+        for (int j = 0; j < w; j++) dep[m + j] = true;
         m += w;
     }
-    *ordp = no; *outp = nout; *nordp = total;
+    *ordp = no; *outp = nout; *nordp = total; *depp = dep;
     return true;
 }
 
@@ -1873,7 +1886,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         ord[i].expr = b;
     }
     c->allow_srf = false;
-    if (!s->distinct && !expand_row_keys(c, items, &ord, &ord_out, &nord)) return NULL;
+    bool *ord_dep = NULL;   /* a row's item keys (expand_row_keys) */
+    if (!s->distinct_on.n &&
+        !expand_row_keys(c, items, n, s->distinct, &ord, &ord_out, &nord, &ord_dep))
+        return NULL;
     /* DISTINCT ON (keys): keep the first row of each key group in ORDER BY
      * order, as row_number() OVER (PARTITION BY keys ORDER BY ...) = 1 */
     int rn_item = -1;
@@ -2098,8 +2114,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         if (ord_out[i] >= 0) continue;
         for (int k = 0; k < n; k++) if (attu_bx_equal(items[k], ord[i].expr)) { ord_out[i] = k; break; }
         if (ord_out[i] >= 0) continue;
-        if (plain_distinct) {
-            attu_error_set(c->err, "42P10", q->order_by.items[i].position, "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
+        if (plain_distinct && !(ord_dep && ord_dep[i])) {
+            /* (the keys are the written ones unless a row's were spread) */
+            int at = ord_dep ? ord[i].expr->position : q->order_by.items[i].position;
+            attu_error_set(c->err, "42P10", at, "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
             return NULL;
         }
         if (n + 1 >= cap) {
