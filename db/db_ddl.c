@@ -1143,6 +1143,11 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         snprintf(defs[i].name, sizeof defs[i].name, "%s",
                  i < st->u.create_table_as.columns.n ? st->u.create_table_as.columns.items[i] : res->desc[i].name);
         defs[i].type = res->desc[i].type;
+        if (attu_type_is_record(defs[i].type)) {
+            /* a row value (planner/row_value.c) is no column type */
+            attu_error_set(err, "42P16", 0, "column \"%s\" has pseudo-type record", defs[i].name);
+            goto out;
+        }
     }
     attu_table *empty = attu_table_new(name, res->ncols, defs, err);
     if (!empty) goto out;

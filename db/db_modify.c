@@ -153,8 +153,36 @@ static int new_row_list(modify_ctx *m, attu_ast_expr_list *l, attu_error *err) {
 /* A copy of RETURNING expression e of an UPDATE that reads the new row:
  * each reference to an assigned target column becomes its new value.
  * Subqueries are not entered (they still read the old row). */
+/* The target's whole row as RETURNING reads it after the UPDATE: ROW(each
+ * column's new value, or its old one where it is not assigned). */
+static attu_ast_expr *new_whole_row(modify_ctx *m, int pos, attu_error *err) {
+    int n = m->base->ncols;
+    attu_ast_expr **items = alloc(m, sizeof *items * (size_t)(n + 1), err);
+    attu_ast_expr *e = items ? alloc(m, sizeof *e, err) : NULL;
+    if (!e) return NULL;
+    int depth = 1;
+    for (int c = 0; c < n; c++) {
+        items[c] = set_of(m, c) >= 0 ? new_value(m, c, pos, err) : column_ref(m, m->qual, m->base->defs[c].name, pos, err);
+        if (!items[c]) return NULL;
+        if (items[c]->depth > depth) depth = items[c]->depth;
+    }
+    memset(e, 0, sizeof *e);
+    e->kind = ATTU_EXPR_FUNC;
+    e->position = pos;
+    e->depth = depth + 1;
+    e->u.func.name = "row";
+    e->u.func.args.items = items;
+    e->u.func.args.n = n;
+    return e;
+}
+
 static attu_ast_expr *new_row_expr(modify_ctx *m, const attu_ast_expr *e, attu_error *err) {
     if (e->kind == ATTU_EXPR_COLUMN) {
+        /* the target's name alone, no column of its own: its whole row
+         * (planner/row_value.c), with the new values */
+        if (!e->u.column.qualifier && !strcmp(e->u.column.name, m->qual) &&
+            attu_table_find_column(m->base, e->u.column.name) < 0)
+            return new_whole_row(m, e->position, err);
         int c = target_column(m, e);
         return c >= 0 && set_of(m, c) >= 0 ? new_value(m, c, e->position, err) : (attu_ast_expr *)e;
     }

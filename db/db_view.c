@@ -278,6 +278,12 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
                 goto out;
             }
     }
+    for (int i = 0; i < lp->ncols; i++)
+        if (attu_type_is_record(lp->types[i])) {
+            /* a row value (planner/row_value.c) is no column type */
+            attu_error_set(err, "42P16", 0, "column \"%s\" has pseudo-type record", names[i]);
+            goto out;
+        }
     if (old && check_replacement(old, lp->ncols, names, lp->types, err)) goto out;
     v = attu_view_new(name, st->u.create_view.query_sql, lp->ncols, (const char *const *)names, lp->types, deps.n,
                       (const char *const *)deps.v);

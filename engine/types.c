@@ -73,7 +73,7 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
         return buf;
     case ATTU_TYPE_NUMERIC: s = "numeric"; break;
     case ATTU_TYPE_TEXT:   /* as PostgreSQL's format_type_be, without the length */
-        s = t.scale == 1 ? "character" : attu_type_is_varchar_any(t) ? "character varying" : "text";
+        s = t.scale == 1 ? "character" : attu_type_is_record(t) ? "record" : attu_type_is_varchar_any(t) ? "character varying" : "text";
         break;
     case ATTU_TYPE_DATE: s = "date"; break;
     case ATTU_TYPE_TIMESTAMP: s = "timestamp without time zone"; break;
@@ -148,7 +148,7 @@ uint32_t attu_type_pg_oid(attu_type t) {
     case ATTU_TYPE_DECIMAL: case ATTU_TYPE_NUMERIC: return ATTU_PG_OID_NUMERIC;
     case ATTU_TYPE_TEXT:
         return attu_type_is_bpchar_any(t) ? ATTU_PG_OID_BPCHAR : attu_type_is_varchar_any(t) ? ATTU_PG_OID_VARCHAR
-                                                                                             : ATTU_PG_OID_TEXT;
+               : attu_type_is_record(t) ? ATTU_PG_OID_RECORD : ATTU_PG_OID_TEXT;
     case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE;
     case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP;
     case ATTU_TYPE_TIMESTAMPTZ: return ATTU_PG_OID_TIMESTAMPTZ;

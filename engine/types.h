@@ -92,6 +92,7 @@ typedef struct attu_type {
 #define ATTU_PG_OID_TIMETZ    1266
 #define ATTU_PG_OID_INTERVAL  1186
 #define ATTU_PG_OID_NUMERIC   1700
+#define ATTU_PG_OID_RECORD    2249
 /* the array types' OIDs (typarray of each element type) */
 #define ATTU_PG_OID_BOOL_ARRAY      1000
 #define ATTU_PG_OID_INT2_ARRAY      1005
@@ -176,6 +177,20 @@ static inline int attu_type_is_varchar_any(attu_type t) {
 }
 static inline attu_type attu_type_varchar_unbounded(void) {
     attu_type t = { ATTU_TYPE_TEXT, -1, 0 };
+    return t;
+}
+
+/* record, PostgreSQL's anonymous row type: the value of a row constructor
+ * or a whole-row reference (planner/row_value.c), kept as the text
+ * record_out makes of it, in a TEXT whose scale is 2. It behaves as text
+ * everywhere but in what clients and messages are told (OID 2249,
+ * "record") and in a cast to text, which makes it plain text. */
+#define ATTU_RECORD_SCALE 2
+static inline int attu_type_is_record(attu_type t) {
+    return t.id == ATTU_TYPE_TEXT && t.scale == ATTU_RECORD_SCALE;
+}
+static inline attu_type attu_type_record(void) {
+    attu_type t = { ATTU_TYPE_TEXT, 0, ATTU_RECORD_SCALE };
     return t;
 }
 

@@ -54,6 +54,89 @@ static attu_bexpr *copy_shift(bctx *c, const attu_bexpr *e, int delta) {
     return x;
 }
 
+/* ORDER BY a row value (ROW(a, b), a whole-row reference, or an output
+ * column that is one) orders by its items, as PostgreSQL's record
+ * comparison: each item a key in the row's direction, a NULL item above
+ * every value (last ascending, first descending, whatever NULLS FIRST /
+ * LAST says of the row, which is never NULL itself). Its text would order
+ * (10) before (2). The keys are copies of the items, as later passes
+ * renumber each key's columns in place. Not under SELECT DISTINCT, whose
+ * ORDER BY must name list items (the text order is kept there). */
+/* The sort keys of a row value rec (a nested row's items in its place,
+ * as record comparison recurses): written to out when given; the count. */
+static int row_keys(bctx *c, const attu_bexpr *rec, attu_sort_item dir, attu_sort_item *out, int *nout) {
+    attu_bexpr **f;
+    int nf = attu_row_value_items(c, rec, &f), m = 0;
+    if (nf <= 0) {
+        if (out) {
+            out[0] = dir;
+            out[0].nulls_first = dir.desc;
+            if (!(out[0].expr = copy_shift(c, rec, 0))) return -1;
+            nout[0] = -1;
+        }
+        return 1;
+    }
+    attu_bexpr *nt = attu_row_value_null_test(c, rec);
+    if (nt) {
+        /* a NULL row (no outer-join partner) after the others ascending,
+         * first descending, as NULLs by default */
+        if (out) {
+            out[m] = dir;
+            out[m].nulls_first = false;
+            if (!(out[m].expr = copy_shift(c, nt, 0))) return -1;
+            nout[m] = -1;
+        }
+        m++;
+    }
+    for (int j = 0; j < nf; j++) {
+        int k = row_keys(c, f[j], dir, out ? out + m : NULL, out ? nout + m : NULL);
+        if (k < 0) return -1;
+        m += k;
+    }
+    return m;
+}
+
+static bool expand_row_keys(bctx *c, attu_bexpr **items, int nitems, bool plain_distinct, attu_sort_item **ordp,
+                            int **outp, int *nordp, bool **depp) {
+    int nord = *nordp, total = 0;
+    attu_sort_item *ord = *ordp;
+    int *out = *outp;
+    attu_bexpr **f;
+    bool any = false;
+    bool *row = attu_palloc(c->pa, sizeof *row * (size_t)(nord + 1));
+    if (!row) OOM_NULL(c);
+    for (int i = 0; i < nord; i++) {
+        const attu_bexpr *k = out[i] >= 0 ? items[out[i]] : ord[i].expr;
+        row[i] = k && attu_row_value_items(c, k, &f) > 0;
+        /* under SELECT DISTINCT only a row of the list: its items are
+         * then hidden sort columns that depend on it (its text tells
+         * them), so they split no DISTINCT group */
+        if (row[i] && plain_distinct && out[i] < 0) {
+            bool listed = false;
+            for (int j = 0; j < nitems && !listed; j++) listed = attu_bx_equal(items[j], k);
+            row[i] = listed;
+        }
+        any |= row[i];
+        total += row[i] ? row_keys(c, k, ord[i], NULL, NULL) : 1;
+    }
+    if (!any) return true;
+    attu_sort_item *no = attu_palloc(c->pa, sizeof *no * (size_t)(total + 1));
+    int *nout = attu_palloc(c->pa, sizeof *nout * (size_t)(total + 1));
+    bool *dep = attu_palloc(c->pa, sizeof *dep * (size_t)(total + 1));
+    if (!no || !nout || !dep) OOM_NULL(c);
+    int m = 0;
+    for (int i = 0; i < nord; i++) {
+        const attu_bexpr *k = out[i] >= 0 ? items[out[i]] : ord[i].expr;
+        if (!row[i]) { dep[m] = false; no[m] = ord[i]; nout[m++] = out[i]; continue; }
+        int w = row_keys(c, k, ord[i], no + m, nout + m);
+        if (w < 0) return false;
+        for (int j = 0; j < w; j++) dep[m + j] = true;
+        m += w;
+    }
+    *ordp = no; *outp = nout; *nordp = total; *depp = dep;
+    return true;
+}
+
 /* Bit 1: uses a column < nleft; bit 2: uses a column >= nleft. */
 static int sides(const attu_bexpr *e, int nleft) {
     if (!e) return 0;
@@ -1733,6 +1816,29 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, ge->position, "set-returning functions are not allowed in GROUP BY");
             return NULL;
         }
+        attu_bexpr **rf;
+        int nrf = attu_row_value_items(c, g, &rf);
+        if (nrf > 0) {
+            /* a row value groups by its items (record equality is theirs,
+             * NULLs alike), which also lets the list show the row and
+             * ORDER BY order by its items; copies, as the keys are
+             * renumbered in place */
+            attu_bexpr **nb = attu_palloc(c->pa, sizeof *nb * (size_t)(st.nbp + nrf + s->group_by.n + 1));
+            if (!nb) OOM_NULL(c);
+            memcpy(nb, st.bp_orig, sizeof *nb * (size_t)st.nbp);
+            st.bp_orig = nb;
+            /* a whole-row reference's NULL (no outer-join partner) is a key
+             * too, as the list's row reads it */
+            attu_bexpr *nt = attu_row_value_null_test(c, g);
+            if (nt && (!(nt = copy_shift(c, nt, 0)) || add_group(c, &st, nt) < 0)) OOM_NULL(c);
+            for (int j = 0; j < nrf; j++) {
+                attu_bexpr *item = copy_shift(c, rf[j], 0);
+                attu_bexpr *key = item ? bpchar_key(c, item) : NULL;
+                if (!key || add_group(c, &st, key) < 0) OOM_NULL(c);
+                if (key != item) st.bp_orig[st.nbp++] = item;
+            }
+            continue;
+        }
         attu_bexpr *key = bpchar_key(c, g);
         if (!key || add_group(c, &st, key) < 0) OOM_NULL(c);
         if (key != g) st.bp_orig[st.nbp++] = g;
@@ -1780,6 +1886,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         ord[i].expr = b;
     }
     c->allow_srf = false;
+    bool *ord_dep = NULL;   /* a row's item keys (expand_row_keys) */
+    if (!s->distinct_on.n &&
+        !expand_row_keys(c, items, n, s->distinct, &ord, &ord_out, &nord, &ord_dep))
+        return NULL;
     /* DISTINCT ON (keys): keep the first row of each key group in ORDER BY
      * order, as row_number() OVER (PARTITION BY keys ORDER BY ...) = 1 */
     int rn_item = -1;
@@ -2004,8 +2114,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         if (ord_out[i] >= 0) continue;
         for (int k = 0; k < n; k++) if (attu_bx_equal(items[k], ord[i].expr)) { ord_out[i] = k; break; }
         if (ord_out[i] >= 0) continue;
-        if (plain_distinct) {
-            attu_error_set(c->err, "42P10", q->order_by.items[i].position, "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
+        if (plain_distinct && !(ord_dep && ord_dep[i])) {
+            /* (the keys are the written ones unless a row's were spread) */
+            int at = ord_dep ? ord[i].expr->position : q->order_by.items[i].position;
+            attu_error_set(c->err, "42P10", at, "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
             return NULL;
         }
         if (n + 1 >= cap) {

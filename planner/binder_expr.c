@@ -491,6 +491,12 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
          * read as text they go, as PostgreSQL's cast does (a char(n) value
          * is kept without them already) */
         return mk_call(c, ATTU_OP_RTRIM, t, pos, 1, e, NULL, NULL, NULL);
+    if (attu_type_is_record(e->type) != attu_type_is_record(t) && t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t)) {
+        /* a record read as text (its cast, a text operator's operand)
+         * is the same bytes; text is never made a record */
+        if (attu_type_is_record(t)) goto no_cast;
+        return mk_call(c, ATTU_OP_MOVE, t, pos, 1, e, NULL, NULL, NULL);
+    }
     if (attu_type_equal(e->type, t)) return e;
     if (e->kind == BX_CONST && e->is_null) { attu_bexpr *n = mk_const_null(c, t); if (n) n->position = e->position; return n; }
     if (e->kind == BX_CONST && attu_type_is_int(e->type.id) && attu_type_is_int(t.id) &&
@@ -507,6 +513,7 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
     bool ok;
     int op = cast_opcode(e->type, t, &ok);
     if (op < 0 || (!ok && !explicit_cast)) {
+    no_cast:;
         char b1[64], b2[64];
         if (op < 0 && explicit_cast)
             attu_error_set(c->err, "42846", pos, "cannot cast type %s to %s", tname(e->type, b1), tname(t, b2));
@@ -603,6 +610,13 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         }
         found = i;
     }
+    if (found < 0 && !q && !internal) {
+        /* no column of that name: a FROM item's, as a whole-row value
+         * (PostgreSQL tries the column first, then the relation) */
+        bool rel;
+        attu_bexpr *w = attu_bind_whole_row(c, sc, name, e->position, 0, &rel);
+        if (rel) return w;
+    }
     if (found < 0 && c->outer && c->outer != sc) {
         /* a correlated reference to the enclosing query */
         const scope *save = c->outer;
@@ -610,7 +624,12 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         c->outer = NULL;
         attu_bexpr *o = bind_column(c, save, e);
         c->outer = save;
-        if (o) { o->col += OUTER_BASE; c->saw_outer = true; return o; }
+        /* a whole-row reference out there: bound again with its items'
+         * columns moved (the row's text is no column to move) */
+        bool rel = false;
+        if (o && attu_type_is_record(o->type) && o->kind != BX_COL)
+            o = attu_bind_whole_row(c, save, name, e->position, OUTER_BASE, &rel);
+        if (o) { if (!rel) o->col += OUTER_BASE; c->saw_outer = true; return o; }
         *c->err = saved;
         /* a query two or more levels out: column k of the query `level`
          * levels out is OUTER_BASE * level + k (the parameterised apply
@@ -622,13 +641,16 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
             o = bind_column(c, up->sc, e);
             c->outer = save; c->outer_up = save_up;
             *c->err = saved;
+            bool rel = false;
+            if (o && attu_type_is_record(o->type) && o->kind != BX_COL)
+                o = attu_bind_whole_row(c, up->sc, name, e->position, OUTER_BASE * level, &rel);
             if (o) {
                 if (level >= OUTER_LEVELS_MAX) {
                     attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                    "a subquery may refer to queries at most %d levels out", OUTER_LEVELS_MAX - 1);
                     return NULL;
                 }
-                o->col += OUTER_BASE * level;
+                if (!rel) o->col += OUTER_BASE * level;
                 c->saw_outer = true;
                 return o;
             }
@@ -766,6 +788,15 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
     static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
                                    [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=" };
     attu_type t;
+    if (attu_type_is_record(l->type) || attu_type_is_record(r->type)) {
+        /* a row value is kept as its text (row_value.c), whose order is
+         * not the record order: refused rather than compared wrongly.
+         * Row constructors compared with each other never get here (the
+         * parser compares their items). */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "comparing a whole-row value or a row held in a column is not supported; compare the columns, or write both sides as ROW(...)");
+        return NULL;
+    }
     /* a time beside an interval compares as one (time's implicit cast) */
     if ((l->type.id == ATTU_TYPE_TIME && r->type.id == ATTU_TYPE_INTERVAL) ||
         (l->type.id == ATTU_TYPE_INTERVAL && r->type.id == ATTU_TYPE_TIME)) {
@@ -1196,6 +1227,7 @@ static attu_bexpr *bind_in_list(bctx *c, const scope *sc, const attu_ast_expr *e
 /* a as plain text, as an explicit cast would make it */
 static attu_bexpr *bind_cast_plain_text(bctx *c, attu_bexpr *a, int pos) {
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
+    if (attu_type_is_record(a->type)) return mk_call(c, ATTU_OP_MOVE, txt, pos, 1, a, NULL, NULL, NULL);
     /* a bpchar without a length keeps its trailing blanks: its text, as
      * PostgreSQL's cast, is without them (('ab  '::bpchar)::varchar(3) is
      * 'ab') */
@@ -1348,6 +1380,9 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
          * drop the cast, leaving a bpchar (pg_typeof character, ARRAY[]
          * of it 0A000) */
         return mk_call(c, ATTU_OP_RTRIM, t, pos, 1, a, NULL, NULL, NULL);
+    if (attu_type_is_record(a->type) && t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t))
+        /* a row value to text: its record_out text as it is (row_value.c) */
+        return mk_call(c, ATTU_OP_MOVE, t, pos, 1, a, NULL, NULL, NULL);
     if (a->type.id == ATTU_TYPE_TEXT && t.id == ATTU_TYPE_TEXT && a->type.scale != t.scale &&
         (attu_type_is_bpchar(a->type) || t.scale == 1))
         /* char(n) to text: the value as kept, without its padding, which
@@ -1442,6 +1477,22 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
             /* IS NULL types no parameter: PostgreSQL leaves `$1 IS NULL`'s
              * $1 undetermined (42P18 when nothing else types it) */
             a = resolve_unknown_untracked(c, a);
+            if (e->u.is.what == ATTU_IS_NULL && attu_type_is_record(a->type)) {
+                /* a row IS NULL when every item is, IS NOT NULL when no
+                 * item is (so both can be false), as PostgreSQL's */
+                attu_bexpr **items;
+                int n = attu_row_value_items(c, a, &items);
+                if (n >= 0) {
+                    r = n == 0 ? mk_const_int(c, b, 1) : NULL;   /* ROW(): both true */
+                    for (int i = 0; i < n; i++) {
+                        attu_bexpr *t = mk_call(c, e->u.is.negated ? ATTU_OP_IS_NOT_NULL : ATTU_OP_IS_NULL, b, e->position, 1,
+                                                items[i], NULL, NULL, NULL);
+                        r = !t ? NULL : i == 0 ? t : mk_call(c, ATTU_OP_AND, b, e->position, 2, r, t, NULL, NULL);
+                        if (!r) return NULL;
+                    }
+                    return r;
+                }
+            }
             r = mk_call(c, e->u.is.negated ? ATTU_OP_IS_NOT_NULL : ATTU_OP_IS_NULL, b, e->position, 1, a, NULL, NULL, NULL);
             return r;
         case ATTU_IS_TRUE: case ATTU_IS_FALSE:

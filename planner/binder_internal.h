@@ -188,6 +188,9 @@ typedef struct bctx {
     /* the catalog function being bound (planner/catalog_functions.c):
      * where its body's argument names stand, and what they stand for */
     struct syscat_macro *macro;
+    /* the row values bound so far and their items (planner/row_value.c),
+     * for an ORDER BY that orders by a row item by item */
+    struct row_fields *row_fields;
 } bctx;
 
 typedef struct view_link {
@@ -293,6 +296,13 @@ attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, at
 attu_bexpr *mk_const_int(bctx *c, attu_type t, int64_t v);
 attu_bexpr *mk_const_null(bctx *c, attu_type t);
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e);
+/* row values (planner/row_value.c) */
+bool attu_is_row_constructor(const attu_ast_expr *e);
+attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e);
+/* col_base: OUTER_BASE * level for a reference to a query level levels out */
+attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, int col_base, bool *found);
+int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***items);
+attu_bexpr *attu_row_value_null_test(const bctx *c, const attu_bexpr *rec);
 /* 42883 "function f(types) does not exist" for the bound arguments (a NULL
  * one prints as "?"); returns NULL. */
 attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n);

@@ -794,6 +794,7 @@ static int numeric_int_digits(const attu_bexpr *a) {
  * regtype names are character varying and character; so is a varchar
  * without a length (engine/types.h). */
 static const char *pg_type_display_name(attu_type t) {
+    if (attu_type_is_record(t)) return "record";
     if (attu_type_is_array(t)) {
         static _Thread_local char buf[64];
         return attu_type_name(t, buf, sizeof buf);
@@ -976,6 +977,7 @@ static attu_bexpr *bind_collate(bctx *c, const scope *sc, const attu_ast_expr *e
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     if (!strcmp(name, " collate")) return bind_collate(c, sc, e);
+    if (attu_is_row_constructor(e)) return attu_bind_row_value(c, sc, e);   /* planner/row_value.c */
     bool catalog_fn;
     attu_bexpr *cf = attu_bind_catalog_function(c, sc, e, &catalog_fn);   /* planner/catalog_functions.c */
     if (catalog_fn) return cf;
