@@ -491,6 +491,8 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
          * read as text they go, as PostgreSQL's cast does (a char(n) value
          * is kept without them already) */
         return mk_call(c, ATTU_OP_RTRIM, t, pos, 1, e, NULL, NULL, NULL);
+    int op = -1;   /* (-1 at no_cast from the record case: no cast exists) */
+    bool ok = false;
     if (attu_type_is_record(e->type) != attu_type_is_record(t) && t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t)) {
         /* a record read as text (its cast, a text operator's operand)
          * is the same bytes; text is never made a record */
@@ -510,8 +512,7 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         if (k) k->position = e->position;
         return k;
     }
-    bool ok;
-    int op = cast_opcode(e->type, t, &ok);
+    op = cast_opcode(e->type, t, &ok);
     if (op < 0 || (!ok && !explicit_cast)) {
     no_cast:;
         char b1[64], b2[64];
