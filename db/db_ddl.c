@@ -291,7 +291,9 @@ static void default_mismatch_message(attu_error *err) {
     err->position = 0;
     /* PostgreSQL's advice here is a HINT */
     if (err->detail[0] && !err->hint[0]) {
-        snprintf(err->hint, sizeof err->hint, "%s", err->detail);
+        size_t m = strnlen(err->detail, sizeof err->hint - 1);
+        memcpy(err->hint, err->detail, m);
+        err->hint[m] = '\0';
         err->detail[0] = '\0';
     }
 }

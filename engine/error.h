@@ -60,7 +60,7 @@ typedef struct attu_error {
     int  set;             /* nonzero once an error was recorded */
     char sqlstate[6];     /* five characters and a NUL */
     char message[512];
-    char detail[256];     /* optional second line (PostgreSQL's DETAIL) */
+    char detail[1024];    /* optional second line (PostgreSQL's DETAIL: a failing row, a key) */
     int  position;        /* 1-based character offset in the SQL text, 0 = none */
     char hint[256];       /* optional suggestion (PostgreSQL's HINT) */
 } attu_error;
