@@ -129,3 +129,21 @@ char *tdb_rows_ok(attu_session *s, const char *sql) {
     tres_free(&r);
     return t;
 }
+
+void tdb_expect_error(attu_session *s, const char *sql, const char *sqlstate, const char *message, const char *detail,
+                      const char *hint) {
+    tres r;
+    tdb_exec(s, sql, &r);
+    cr_assert(r.err.set, "%s succeeded", sql);
+    cr_assert_str_eq(r.err.sqlstate, sqlstate, "%s: %s", sql, r.err.message);
+    cr_assert_str_eq(r.err.message, message, "%s", sql);
+    if (detail) cr_assert_str_eq(r.err.detail, detail, "%s", sql);
+    if (hint) cr_assert_str_eq(r.err.hint, hint, "%s", sql);
+    tres_free(&r);
+}
+
+void tdb_remove_dir(const char *dir) {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}

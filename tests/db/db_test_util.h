@@ -34,5 +34,11 @@ void tdb_exec_ok(attu_session *s, const char *sql);
 /* Runs sql, fails the test on an error, and returns the rows text (caller frees). */
 char *tdb_rows_ok(attu_session *s, const char *sql);
 char *tdb_read_file(const char *path);
+/* Runs sql and fails the current Criterion test unless it raises sqlstate
+ * with message, and (when not NULL) detail and hint. */
+void tdb_expect_error(attu_session *s, const char *sql, const char *sqlstate, const char *message, const char *detail,
+                      const char *hint);
+/* Removes a test's data directory (rm -rf), failing the test if it cannot. */
+void tdb_remove_dir(const char *dir);
 
 #endif

@@ -209,12 +209,6 @@ Test(tags, every_statement_kind_as_postgresql) {
 
 /* ---- DEFAULTs in the data directory ------------------------------------------------------ */
 
-static void remove_dir(const char *dir) {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_assert_eq(system(cmd), 0);
-}
-
 Test(defaults, survive_close_and_reopen) {
     char dir[] = "/tmp/attu-defaults-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
@@ -253,7 +247,7 @@ Test(defaults, survive_close_and_reopen) {
     cr_assert_str_eq(tdb_rows(s, "SELECT * FROM d"), "1|NULL\n");
     attu_session_free(s);
     attu_db_close(db);
-    remove_dir(dir);
+    tdb_remove_dir(dir);
 }
 
 /* A data directory written before DEFAULTs existed (attu_storage_save_table
@@ -282,7 +276,7 @@ Test(defaults, schema_without_default_lines_still_loads) {
     cr_assert_str_eq(tdb_rows(s, "SELECT * FROM old"), "1|NULL\n");
     attu_session_free(s);
     attu_db_close(db);
-    remove_dir(dir);
+    tdb_remove_dir(dir);
 }
 
 /* PostgreSQL: 42804 naming the default expression, no position, a HINT. */

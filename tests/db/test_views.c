@@ -13,23 +13,6 @@
 
 #include "db_test_util.h"
 
-static void expect_error(attu_session *s, const char *sql, const char *sqlstate, const char *message,
-                         const char *detail, const char *hint) {
-    tres r;
-    tdb_exec(s, sql, &r);
-    cr_assert(r.err.set, "%s succeeded", sql);
-    cr_assert_str_eq(r.err.sqlstate, sqlstate, "%s: %s", sql, r.err.message);
-    cr_assert_str_eq(r.err.message, message, "%s", sql);
-    if (detail) cr_assert_str_eq(r.err.detail, detail, "%s", sql);
-    if (hint) cr_assert_str_eq(r.err.hint, hint, "%s", sql);
-    tres_free(&r);
-}
-
-static void rm_dir(const char *dir) {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_assert_eq(system(cmd), 0);
-}
 
 Test(views, survive_close_and_reopen) {
     char dir[] = "/tmp/attu-views-XXXXXX";
@@ -56,7 +39,7 @@ Test(views, survive_close_and_reopen) {
     cr_assert_str_eq(tdb_rows(s, "DESCRIBE \"My View\""),
                      "k|integer|YES\nlabel|text|YES\nn|numeric(6,2)|YES\n");
     /* the dependencies came back: t and "My View" are still held */
-    expect_error(s, "DROP TABLE t", "2BP01", "cannot drop table t because other objects depend on it",
+    tdb_expect_error(s, "DROP TABLE t", "2BP01", "cannot drop table t because other objects depend on it",
                  "view \"My View\" depends on table t\nview second depends on view \"My View\"",
                  "Use DROP ... CASCADE to drop the dependent objects too.");
     tres r;
@@ -77,7 +60,7 @@ Test(views, survive_close_and_reopen) {
     attu_db_close(d);
     free(before);
     free(after);
-    rm_dir(dir);
+    tdb_remove_dir(dir);
 }
 
 Test(views, damaged_views_file_stops_the_open) {
@@ -102,7 +85,7 @@ Test(views, damaged_views_file_stops_the_open) {
     cr_assert_null(d);
     cr_assert_str_eq(err.sqlstate, "XX001", "%s", err.message);
     cr_assert(strstr(err.message, "attu.views"), "%s", err.message);
-    rm_dir(dir);
+    tdb_remove_dir(dir);
 }
 
 Test(views, messages) {
@@ -111,22 +94,22 @@ Test(views, messages) {
     tdb_exec_ok(s, "CREATE TABLE t (a INTEGER, b TEXT)");
     tdb_exec_ok(s, "CREATE VIEW g AS SELECT a, count(*) AS n FROM t GROUP BY a");
     tdb_exec_ok(s, "CREATE VIEW e AS SELECT a + 1 AS a1, b FROM t");
-    expect_error(s, "INSERT INTO g VALUES (1, 1)", "55000", "cannot insert into view \"g\"",
+    tdb_expect_error(s, "INSERT INTO g VALUES (1, 1)", "55000", "cannot insert into view \"g\"",
                  "Views containing GROUP BY are not automatically updatable.",
                  "To enable inserting into the view, provide an INSTEAD OF INSERT trigger or an unconditional ON INSERT DO INSTEAD rule.");
-    expect_error(s, "UPDATE g SET n = 0", "55000", "cannot update view \"g\"",
+    tdb_expect_error(s, "UPDATE g SET n = 0", "55000", "cannot update view \"g\"",
                  "Views containing GROUP BY are not automatically updatable.",
                  "To enable updating the view, provide an INSTEAD OF UPDATE trigger or an unconditional ON UPDATE DO INSTEAD rule.");
-    expect_error(s, "DELETE FROM g", "55000", "cannot delete from view \"g\"",
+    tdb_expect_error(s, "DELETE FROM g", "55000", "cannot delete from view \"g\"",
                  "Views containing GROUP BY are not automatically updatable.",
                  "To enable deleting from the view, provide an INSTEAD OF DELETE trigger or an unconditional ON DELETE DO INSTEAD rule.");
-    expect_error(s, "UPDATE e SET a1 = 0", "0A000", "cannot update column \"a1\" of view \"e\"",
+    tdb_expect_error(s, "UPDATE e SET a1 = 0", "0A000", "cannot update column \"a1\" of view \"e\"",
                  "View columns that are not columns of their base relation are not updatable.", NULL);
-    expect_error(s, "DROP TABLE g", "42809", "\"g\" is not a table", NULL, "Use DROP VIEW to remove a view.");
-    expect_error(s, "DROP VIEW t", "42809", "\"t\" is not a view", NULL, "Use DROP TABLE to remove a table.");
-    expect_error(s, "CREATE OR REPLACE VIEW e AS SELECT b AS a1, a FROM t", "42P16",
+    tdb_expect_error(s, "DROP TABLE g", "42809", "\"g\" is not a table", NULL, "Use DROP VIEW to remove a view.");
+    tdb_expect_error(s, "DROP VIEW t", "42809", "\"t\" is not a view", NULL, "Use DROP TABLE to remove a table.");
+    tdb_expect_error(s, "CREATE OR REPLACE VIEW e AS SELECT b AS a1, a FROM t", "42P16",
                  "cannot change data type of view column \"a1\" from integer to text", NULL, NULL);
-    expect_error(s, "CREATE OR REPLACE VIEW e AS SELECT a AS x, b FROM t", "42P16",
+    tdb_expect_error(s, "CREATE OR REPLACE VIEW e AS SELECT a AS x, b FROM t", "42P16",
                  "cannot change name of view column \"a1\" to \"x\"", NULL,
                  "Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.");
     tres r;
