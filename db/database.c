@@ -213,6 +213,8 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.list_sequences = db_sequences_list;
     bp.view_updatable = db_view_updatable;
     bp.sequence_ctx = s;
+    bp.setting = db_setting_value;
+    bp.setting_ctx = s;
     bp.user = s->user;
     bp.database = s->database;
     return bp;

@@ -311,6 +311,9 @@ int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t v
                      attu_error *err);
 bool db_sequence_exists(attu_db *db, const char *name);
 bool db_relation_exists(attu_db *db, const char *name);
+/* A session setting's value as SHOW gives it (ctx: the session; name in
+ * lower case), or NULL for an unknown one: current_setting(). */
+const char *db_setting_value(void *ctx, const char *name);
 /* Whether a sequence is owned by table's column (column NULL: any of its
  * columns): a serial or identity column's. */
 bool db_sequence_owned_by(attu_session *s, const char *table, const char *column);

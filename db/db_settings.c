@@ -47,6 +47,8 @@ static const char *get_setting(attu_session *s, const char *name) {
     return NULL;
 }
 
+const char *db_setting_value(void *ctx, const char *name) { return get_setting(ctx, canon(name)); }
+
 static int put_setting(attu_session *s, const char *name, const char *value, attu_error *err) {
     for (int i = 0; i < s->nsettings; i++)
         if (!strcmp(s->settings[i].name, name)) {

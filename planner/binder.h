@@ -105,6 +105,10 @@ typedef struct attu_bind_params {
     int               (*list_sequences)(void *ctx, struct attu_sequence ***out, int *n);
     bool              (*view_updatable)(void *ctx, const char *view, bool *cols, int ncols);
     bool                no_side_effects;
+    /* A session setting's value, as SHOW gives it (name in lower case),
+     * or NULL for an unknown one (ctx: setting_ctx): current_setting(). */
+    const char        *(*setting)(void *ctx, const char *name);
+    void               *setting_ctx;
     /* the session's user and database, as the system catalogs show them
      * (planner/system_catalog.c); NULL: "attu" */
     const char         *user;
