@@ -854,9 +854,10 @@ static attu_result *run_coerced(attu_session *s, const char *sql, const attu_ast
     return run_coerced_once(s, sql, q, &bp, ncols, fewer_ok, types, names, err);
 }
 
-/* The subquery runner of a query that is only described: every subquery
- * gives no rows, and none runs. */
-static int no_data_runner(void *ctx, attu_lplan *plan, attu_column ***cols, size_t *nrows, attu_error *err) {
+/* The subquery runner of a query that is only described (CREATE TABLE AS
+ * ... WITH NO DATA, CREATE VIEW's analysis): every subquery gives its
+ * columns without rows, and none runs. */
+int db_no_rows_runner(void *ctx, attu_lplan *plan, attu_column ***cols, size_t *nrows, attu_error *err) {
     (void)ctx;
     attu_column **c = calloc((size_t)plan->ncols + 1, sizeof *c);
     if (!c) return attu_error_oom(err);
@@ -879,7 +880,7 @@ static attu_result *describe_only(attu_session *s, const char *sql, const attu_a
     attu_plan_arena *pa = attu_plan_arena_new();
     if (!pa) { attu_error_oom(err); return NULL; }
     attu_bind_params bp = db_params(s, params);
-    bp.run_subquery = no_data_runner;
+    bp.run_subquery = db_no_rows_runner;
     bp.run_ctx = NULL;
     bp.describe_only = true;
     attu_result *res = NULL;

@@ -311,12 +311,12 @@ int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t v
                      attu_error *err);
 bool db_sequence_exists(attu_db *db, const char *name);
 bool db_relation_exists(attu_db *db, const char *name);
+/* A subquery runner that runs nothing: each subquery gives its columns
+ * without rows (a query only analysed: CREATE VIEW, WITH NO DATA). */
+int db_no_rows_runner(void *ctx, attu_lplan *plan, attu_column ***cols, size_t *nrows, attu_error *err);
 /* A session setting's value as SHOW gives it (ctx: the session; name in
  * lower case), or NULL for an unknown one: current_setting(). */
 const char *db_setting_value(void *ctx, const char *name);
-/* Whether a sequence is owned by table's column (column NULL: any of its
- * columns): a serial or identity column's. */
-bool db_sequence_owned_by(attu_session *s, const char *table, const char *column);
 /* attu_bind_params.serial_sequence: pg_get_serial_sequence */
 int db_serial_sequence(void *ctx, const char *table, const char *column, char *out, size_t cap, attu_error *err);
 /* attu_bind_params.list_sequences: copies of every sequence (the system

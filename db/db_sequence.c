@@ -567,18 +567,6 @@ static int each_owned(attu_session *s, const char *table, bool drop, attu_error 
     return rc;
 }
 
-bool db_sequence_owned_by(attu_session *s, const char *table, const char *column) {
-    db_sequences *q = s->db->seqs;
-    bool r = false;
-    pthread_mutex_lock(&q->mu);
-    for (int i = 0; i < q->n && !r; i++) {
-        const attu_sequence *x = q->e[i].seq;
-        r = x->owner_table && !strcmp(x->owner_table, table) && (!column || !strcmp(x->owner_column, column));
-    }
-    pthread_mutex_unlock(&q->mu);
-    return r;
-}
-
 int db_sequences_drop_owned(attu_session *s, const char *table, attu_error *err) { return each_owned(s, table, true, err); }
 int db_sequences_restart_owned(attu_session *s, const char *table, attu_error *err) { return each_owned(s, table, false, err); }
 

@@ -179,24 +179,6 @@ void db_view_names_free(char **names, int n) {
 
 /* ---- CREATE VIEW -------------------------------------------------------- */
 
-/* The subquery runner of CREATE VIEW's analysis: no subquery runs (a
- * view of SELECT (SELECT 1 / 0) is made; the error comes when it is
- * read), each gives its columns without rows. */
-static int no_rows_runner(void *ctx, attu_lplan *plan, attu_column ***cols, size_t *nrows, attu_error *err) {
-    (void)ctx;
-    attu_column **c = calloc((size_t)plan->ncols + 1, sizeof *c);
-    if (!c) return attu_error_oom(err);
-    for (int i = 0; i < plan->ncols; i++)
-        if (!(c[i] = attu_column_new(plan->types[i], 1, err))) {
-            for (int j = 0; j < i; j++) attu_column_free(c[j]);
-            free(c);
-            return -1;
-        }
-    *cols = c;
-    *nrows = 0;
-    return 0;
-}
-
 /* Whether a replacement's column type is the old one. attu types a
  * NUMERIC expression with the precision and scale of its values (1.5 is
  * numeric(18,1)) where PostgreSQL's view column is plain numeric, so
@@ -258,7 +240,7 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
     /* analysed, not run: no subquery runs, none is folded */
     attu_bind_params bp = db_params(s, NULL);
     bp.describe_only = true;
-    bp.run_subquery = no_rows_runner;
+    bp.run_subquery = db_no_rows_runner;
     bp.run_ctx = NULL;
     bp.on_relation = on_relation;
     bp.relation_ctx = &deps;
@@ -537,7 +519,7 @@ static char *view_shape(attu_session *s, const attu_view *v) {
         attu_bind_params bp = db_params(s, NULL);
         bp.describe_only = true;
         bp.no_side_effects = true;
-        bp.run_subquery = no_rows_runner;
+        bp.run_subquery = db_no_rows_runner;
         bp.run_ctx = NULL;
         attu_lplan *lp = attu_bind_query(pa, s->db->cat, v->sql, pr->stmts[0].stmt->u.select.query, &bp, &e);
         if (lp) {
