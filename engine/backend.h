@@ -192,6 +192,10 @@ struct attu_backend {
     attu_device_kind kind;
     const char      *name;         /* "CPU (16 threads)", "GPU (NVIDIA H100 ..., sm_90)" */
     void            *impl;
+    /* A CPU backend of this process for work too small to pay a device's
+     * launches and transfers (a GPU backend's host twin; NULL on the CPU
+     * backend, which is its own, and on a GPU backend without one). */
+    attu_backend    *host;
 
     /* ---- memory ---- */
     attu_buf *(*alloc)(attu_backend *be, size_t bytes, attu_error *err);
@@ -387,10 +391,13 @@ struct attu_backend {
      * may associate in another order, as in the GPU's other reductions).
      * Only COUNT, COUNT(*), SUM, MIN, MAX and AVG_SUM. Returns 1 (err not
      * set) when this backend cannot run the shape (then the caller sorts
-     * instead). */
+     * instead). slot_map, when not NULL, is an INT32 buffer with an entry
+     * for each of the keys' slots (the product of the widths): row i then
+     * goes to slot slot_map[slot] < nslots instead (groups of a function of
+     * the keys, the pregrouped GROUP BY f(x): several x, one f(x)). */
     int  (*group_dense)(attu_backend *be, const attu_vec *keys, const int64_t *mins,
                         const int64_t *widths, int nkeys, size_t n, size_t nslots,
-                        int nreduce, const attu_reduce_spec *specs, attu_out *outs,
+                        const attu_buf *slot_map, int nreduce, const attu_reduce_spec *specs, attu_out *outs,
                         attu_buf *occupied, attu_buf *first_row, attu_error *err);
 
     /* The first row of every partition in an order, without sorting (a

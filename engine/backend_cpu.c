@@ -1011,6 +1011,7 @@ typedef struct gdense_ctx {
     const int64_t *mins, *widths;
     int nkeys;
     size_t nslots;
+    const int32_t *map;  /* group_dense's slot_map, or NULL */
     uint32_t *slot;
     int64_t *counts;   /* [worker][slot]: pass 0 counts, then each worker's next position */
     int64_t *perm;
@@ -1035,6 +1036,7 @@ static void gdense_range(void *vc, size_t b, size_t e, int w) {
     if (c->pass == 0) {
         for (size_t i = b; i < e; i++) {
             uint64_t sl = dense_slot(c->keys, c->mins, c->widths, c->nkeys, i);
+            if (c->map) sl = (uint64_t)c->map[sl];
             c->slot[i] = (uint32_t)sl;
             mine[sl]++;
         }
@@ -1048,7 +1050,7 @@ static void gdense_range(void *vc, size_t b, size_t e, int w) {
  * in row order, exactly as after the comparison sort, in O(n + nslots). */
 static int cpu_group_dense(attu_backend *be, const attu_vec *keys, const int64_t *mins,
                            const int64_t *widths, int nkeys, size_t n, size_t nslots,
-                           int nreduce, const attu_reduce_spec *specs, attu_out *outs,
+                           const attu_buf *slot_map, int nreduce, const attu_reduce_spec *specs, attu_out *outs,
                            attu_buf *occupied, attu_buf *first_row, attu_error *err) {
     int threads = THREADS(be) > 64 ? 64 : THREADS(be);
     uint32_t *slot = malloc(sizeof *slot * (n ? n : 1));
@@ -1057,7 +1059,7 @@ static int cpu_group_dense(attu_backend *be, const attu_vec *keys, const int64_t
     int64_t *counts = calloc((size_t)(threads > 0 ? threads : 1) * nslots + 1, sizeof *counts);
     int rc = 0;
     if (!slot || !off || !perm || !counts) { rc = attu_error_oom(err); goto out; }
-    gdense_ctx c = { keys, mins, widths, nkeys, nslots, slot, counts, perm, 0 };
+    gdense_ctx c = { keys, mins, widths, nkeys, nslots, slot_map ? slot_map->ptr : NULL, slot, counts, perm, 0 };
     /* both passes split the rows the same way (same n, grain and threads) */
     int used = attu_parallel_range(threads, n, 1 << 16, gdense_range, &c);
     /* off: each slot's start; counts[w][s]: worker w's first position in s */

@@ -229,10 +229,13 @@ void rel_split_free(xctx *x, rel_split *sp);
 /* The dense layout of group keys for group_dense / partition_first: each
  * key's min and width, and the slot count (one reduce, one download).
  * 0; 1 when a key's type or the ranges do not qualify; -1 on error. */
-int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t *widths, size_t *nslots_out);
+int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t *widths, size_t *nslots_out,
+                 bool *nulls_out);
 /* The rows from which GROUP BY takes the dense path (ATTU_DENSE_GROUP_MIN_ROWS). */
 size_t dense_min_rows(void);
-typedef struct dense_lay { int64_t mins[8], widths[8]; size_t nslots; } dense_lay;
+/* A dense layout: the keys' ranges, and the slot count; with map (an INT32
+ * buffer, group_dense's slot_map), nslots counts the slots it maps to. */
+typedef struct dense_lay { int64_t mins[8], widths[8]; size_t nslots; const attu_buf *map; } dense_lay;
 /* GROUP BY over small dense keys without sorting (executor_ops.c): 0 with
  * *nseg_out groups in slot order (the keys' sorted order), the reductions
  * in res (*nspec_out of them, specs / outs as agg_specs builds them) and
@@ -241,7 +244,7 @@ typedef struct dense_lay { int64_t mins[8], widths[8]; size_t nslots; } dense_la
  * keys' layout when the caller has it (NULL: measured here). */
 int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, const dense_lay *lay,
               size_t *nseg_out, attu_reduce_spec *specs, attu_out *outs, xcol **res, int *nspec_out,
-              attu_buf **gidx_out);
+              attu_buf **gidx_out, attu_buf **slots_out);
 /* AVG from its sum and count columns (n rows): in double precision (the
  * sum of a DECIMAL input at `scale`), or exactly as NUMERIC. */
 xcol *finish_avg(xctx *x, xcol *sum, xcol *cnt, size_t n, int scale);

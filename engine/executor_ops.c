@@ -548,7 +548,7 @@ static bool needles_within(xctx *x, const xcol *raw, size_t nn, const attu_key_s
         xcol *k = (xcol *)raw;
         int64_t mins[1], widths[1];
         size_t ns = 0;
-        if (dense_layout(x, &k, 1, nn, mins, widths, &ns) < 0) return false;
+        if (dense_layout(x, &k, 1, nn, mins, widths, &ns, NULL) < 0) return false;
         if (__atomic_load_n(&tc->range.state, __ATOMIC_ACQUIRE) != 2) return false;
     }
     const attu_value_range *r = &tc->range;
@@ -1544,7 +1544,10 @@ static int range_slots(bool any, int64_t min, int64_t max, bool nulls, int64_t *
  * all-NULL key leaves MIN undefined), in one reduce and one download.
  * Returns 0, 1 when a key's type or the ranges do not qualify (more than
  * DENSE_GROUP_MAX_SLOTS slots), -1 on error. */
-int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t *widths, size_t *nslots_out) {
+int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t *widths, size_t *nslots_out,
+                 bool *nulls_out) {
+    bool nulls_own[8];
+    bool *nulls = nulls_out ? nulls_out : nulls_own;
     if (nk > 8) return 1;
     for (int i = 0; i < nk; i++) {
         switch (keys[i]->type.id) {
@@ -1566,6 +1569,7 @@ int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t 
         if (!known) break;
         int64_t w = keys[k]->type.id == ATTU_TYPE_BOOL ? 2 : keys[k]->dict->count;
         w += keys[k]->valid ? 1 : 0;
+        nulls[k] = keys[k]->valid != NULL;
         if (w < 1) w = 1;
         mins[k] = 0;
         widths[k] = w;
@@ -1587,6 +1591,7 @@ int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t 
         size_t nslots = 1;
         for (int k = 0; k < nk; k++) {
             const attu_value_range *r = &whole_table_column(keys[k], n)->range;
+            nulls[k] = r->nulls;
             if (range_slots(r->any, r->min, r->max, r->nulls, &mins[k], &widths[k], &nslots)) return 1;
         }
         *nslots_out = nslots;
@@ -1628,19 +1633,19 @@ int dense_layout(xctx *x, xcol **keys, int nk, size_t n, int64_t *mins, int64_t 
             else if (w == 4) v[j] = (int32_t)raw;
             else v[j] = raw;
         }
-        bool nulls = (size_t)v[2] < n;
+        nulls[k] = (size_t)v[2] < n;
         attu_column *tc = whole_table_column(keys[k], n);
         if (tc) {
             int idle = 0;
             if (__atomic_compare_exchange_n(&tc->range.state, &idle, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
                 tc->range.any = has;
-                tc->range.nulls = nulls;
+                tc->range.nulls = nulls[k];
                 tc->range.min = v[0];
                 tc->range.max = v[1];
                 __atomic_store_n(&tc->range.state, 2, __ATOMIC_RELEASE);
             }
         }
-        if (range_slots(has, v[0], v[1], nulls, &mins[k], &widths[k], &nslots)) goto out;
+        if (range_slots(has, v[0], v[1], nulls[k], &mins[k], &widths[k], &nslots)) goto out;
     }
     *nslots_out = nslots;
     rc = 0;
@@ -1659,7 +1664,7 @@ out:
  * error. */
 int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, const dense_lay *lay,
               size_t *nseg_out, attu_reduce_spec *specs, attu_out *outs, xcol **res, int *nspec_out,
-              attu_buf **gidx_out) {
+              attu_buf **gidx_out, attu_buf **slots_out) {
     int nk = s->keys.n;
     if (!x->be->group_dense || (n < dense_min_rows() && !x->dense_any_rows) || nk > 8) return 1;
     for (int i = 0; i < s->naggs; i++) {
@@ -1675,8 +1680,9 @@ int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, 
     }
     dense_lay own;
     if (!lay) {
-        int lrc = dense_layout(x, keys, nk, n, own.mins, own.widths, &own.nslots);
+        int lrc = dense_layout(x, keys, nk, n, own.mins, own.widths, &own.nslots, NULL);
         if (lrc) return lrc;
+        own.map = NULL;
         lay = &own;
     }
     const int64_t *mins = lay->mins, *widths = lay->widths;
@@ -1696,7 +1702,7 @@ int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, 
     {
         attu_vec kv[8];
         for (int k = 0; k < nk; k++) kv[k] = vec_of(keys[k]);
-        int grc = x->be->group_dense(x->be, kv, mins, widths, nk, n, nslots, *nspec_out, specs, outs,
+        int grc = x->be->group_dense(x->be, kv, mins, widths, nk, n, nslots, lay->map, *nspec_out, specs, outs,
                                      occ->data, first->data, x->err);
         if (grc < 0) goto out;
         if (grc == 1) {
@@ -1723,6 +1729,7 @@ int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, 
         attu_buf *gi = buf_i64(x, ng);
         if (!gi || x->be->gather(x->be, gi, NULL, first->data, NULL, 8, idx, ng, x->err)) { free_buf(x, gi); goto out; }
         *gidx_out = gi;
+        if (slots_out) { *slots_out = idx; idx = NULL; }
     }
     *nseg_out = ng;
     rc = 0;
@@ -2069,7 +2076,7 @@ rel *run_agg(xctx *x, attu_stage *s, rel *in) {
     if (eval_exprs(x, &s->keys, in, keys) || eval_exprs(x, &s->args, in, args)) goto done;
     s->act_how = NULL;
     if (nk && !nok) {
-        int drc = agg_dense(x, s, keys, args, n, NULL, &nseg, specs, outs, res, &nspec, &gidx);
+        int drc = agg_dense(x, s, keys, args, n, NULL, &nseg, specs, outs, res, &nspec, &gidx, NULL);
         if (drc < 0) goto done;
         dense = drc == 0;
         if (dense) s->act_how = "reduce + group_dense + compact + gather";

@@ -126,7 +126,7 @@ static int first_rows(xctx *x, const attu_stage_agg *g, xcol **keys, size_t n, a
     if (x->be->partition_first) {
         int64_t mins[8], widths[8];
         size_t nslots = 0;
-        int lrc = dense_layout(x, pk, np, n, mins, widths, &nslots);
+        int lrc = dense_layout(x, pk, np, n, mins, widths, &nslots, NULL);
         if (lrc < 0) goto done;
         if (lrc == 0) {
             int prc = x->be->partition_first(x->be, kv, mins, widths, np, n, nslots, sk + np, no, rows_out,

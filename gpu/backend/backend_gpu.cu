@@ -1142,6 +1142,7 @@ attu_backend* make_backend(size_t memory_budget, bool full, attu_error* err) {
       free(be);
       return nullptr;
     }
+    be->host = impl->host;
   }
   snprintf(impl->name, sizeof impl->name, "GPU (%s, sm_%d%d)%s", impl->ctx.props().name,
            impl->ctx.props().major, impl->ctx.props().minor, full ? "" : " [partial]");

@@ -1072,50 +1072,71 @@ struct window_by_rows_t {
 };
 
 // counts[0] += rows before the bracket; counts[1] += rows inside it, whose
-// row numbers go to rows[] while they fit cap. A block appends a tile's
-// candidates with one global atomic (a warp's with one shared atomic). The
-// classifications of a thread's items come first, so their loads are all
-// in flight together.
+// row numbers go to rows[] while they fit cap. Each block reads a run of
+// whole tiles and gathers its candidates in shared memory (a warp's with
+// one shared atomic), appending them to rows[] with one global atomic only
+// when the buffer may not hold another tile: a narrow bracket has a few
+// candidates in every tile, and a global atomic a tile on one counter
+// serialized the pass at half the copy's rate (380 us for 100M doubles on
+// an H200). The buffer holds row numbers less the run's first (n <
+// 2^31). The classifications of a thread's items come first, so their
+// loads are all in flight together.
+constexpr int kPassItems = 8;
+constexpr int kPassTile = kWindowThreads * kPassItems;
+constexpr int kPassBuffer = 2 * kPassTile;  // appended when more than one tile's room is used
+
 template <typename where_t>
-__global__ void __launch_bounds__(kWindowThreads) window_pass_kernel(where_t where, long long n, long long cap,
-                                                                     int64_t* rows, unsigned long long* counts) {
-  constexpr int tile = kWindowThreads * kWindowItems;
-  __shared__ unsigned tile_count;
-  __shared__ unsigned long long tile_base;
+__global__ void __launch_bounds__(kWindowThreads) window_pass_kernel(where_t where, long long n, long long run,
+                                                                     long long cap, int64_t* rows,
+                                                                     unsigned long long* counts) {
+  __shared__ unsigned buf[kPassBuffer];
+  __shared__ unsigned held;
+  __shared__ unsigned long long flush_base;
   __shared__ unsigned long long warp_below[kWindowThreads / 32];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const long long first = (long long)blockIdx.x * run, last = min(first + run, n);
+  if (threadIdx.x == 0) held = 0;
+  __syncthreads();
+  // the buffer's h candidates to rows[]; every thread calls it
+  auto flush = [&](unsigned h) {
+    if (threadIdx.x == 0) {
+      flush_base = atomicAdd(&counts[1], (unsigned long long)h);
+      held = 0;
+    }
+    __syncthreads();
+    for (unsigned j = threadIdx.x; j < h; j += kWindowThreads) {
+      unsigned long long slot = flush_base + j;
+      if ((long long)slot < cap) rows[slot] = first + buf[j];
+    }
+    __syncthreads();  // the buffer is the next tile's
+  };
   unsigned long long below = 0;
-  for (long long base = (long long)blockIdx.x * tile; base < n; base += (long long)gridDim.x * tile) {
-    int w[kWindowItems];
+  for (long long base = first; base < last; base += kPassTile) {
+    int w[kPassItems];
 #pragma unroll
-    for (int t = 0; t < kWindowItems; ++t) {
+    for (int t = 0; t < kPassItems; ++t) {
       long long i = base + t * kWindowThreads + threadIdx.x;
-      w[t] = i < n ? where(i) : 2;
+      w[t] = i < last ? where(i) : 2;
     }
-    if (threadIdx.x == 0) tile_count = 0;
-    __syncthreads();
-    bool in[kWindowItems];
-    unsigned mask[kWindowItems], offset[kWindowItems];
 #pragma unroll
-    for (int t = 0; t < kWindowItems; ++t) {
+    for (int t = 0; t < kPassItems; ++t) {
       below += w[t] == 0;
-      in[t] = w[t] == 1;
-      mask[t] = __ballot_sync(~0u, in[t]);
+      const bool in = w[t] == 1;
+      const unsigned mask = __ballot_sync(~0u, in);
+      if (!mask) continue;
       unsigned o = 0;
-      if (lane == 0 && mask[t]) o = atomicAdd(&tile_count, (unsigned)__popc(mask[t]));
-      offset[t] = __shfl_sync(~0u, o, 0);
+      if (lane == 0) o = atomicAdd(&held, (unsigned)__popc(mask));
+      o = __shfl_sync(~0u, o, 0) + __popc(mask & ((1u << lane) - 1));
+      if (in) buf[o] = (unsigned)(base + t * kWindowThreads + threadIdx.x - first);
     }
     __syncthreads();
-    if (threadIdx.x == 0) tile_base = tile_count ? atomicAdd(&counts[1], (unsigned long long)tile_count) : 0;
-    __syncthreads();
-#pragma unroll
-    for (int t = 0; t < kWindowItems; ++t) {
-      if (!in[t]) continue;
-      unsigned long long slot = tile_base + offset[t] + __popc(mask[t] & ((1u << lane) - 1));
-      if ((long long)slot < cap) rows[slot] = base + t * kWindowThreads + threadIdx.x;
-    }
-    __syncthreads();  // tile_count and tile_base are the next tile's
+    const unsigned h = held;
+    __syncthreads();  // every thread has read held before the next tile adds to it
+    if (h > kPassBuffer - kPassTile) flush(h);
   }
+  const unsigned h = held;
+  __syncthreads();
+  if (h) flush(h);
   for (int d = 16; d; d >>= 1) below += __shfl_down_sync(~0u, below, d);
   if (lane == 0) warp_below[warp] = below;
   __syncthreads();
@@ -1124,6 +1145,116 @@ __global__ void __launch_bounds__(kWindowThreads) window_pass_kernel(where_t whe
     for (int v = 0; v < kWindowThreads / 32; ++v) b += warp_below[v];
     if (b) atomicAdd(&counts[0], b);
   }
+}
+
+// ---- narrowing a window's candidates ---------------------------------------------
+//
+// The pass's candidates are those whose first-key image lies in the
+// sample's bracket [lo, hi]: some n / 150 rows of a window in the middle
+// (a five-sigma margin of a 2^19 sample), where a window of a few rows
+// needs few of them. Sorting them all by every key cost 20 radix passes
+// (300 us for 690k candidates of (double, int, row number)). Instead their
+// images are gathered once and radix-selected: below the bits lo and hi
+// share, an 8-bit digit's histogram (of the candidates agreeing with the
+// digits chosen so far) tells which digits the window's first and last
+// positions fall in; one digit for both narrows again, digits apart end
+// the search. The candidates in the final range of images are kept, the
+// window shifted by those under it, and only they are sorted.
+__global__ void __launch_bounds__(kSelectThreads) narrow_hist_kernel(const unsigned long long* u, long long m,
+                                                                     unsigned long long prefix, int fixed,
+                                                                     int shift, unsigned long long* hist) {
+  __shared__ unsigned h[256];
+  h[threadIdx.x] = 0;
+  __syncthreads();
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += stride) {
+    unsigned long long v = u[i];
+    if (fixed < 64 && (v >> fixed) != (prefix >> fixed)) continue;
+    atomicAdd(&h[(v >> shift) & 255], 1u);
+  }
+  __syncthreads();
+  if (h[threadIdx.x]) atomicAdd(&hist[threadIdx.x], (unsigned long long)h[threadIdx.x]);
+}
+
+// out[] += rows[i] whose image u[i] lies in [lo, hi] (in any order: the
+// candidates' sort takes the row number as its last key)
+__global__ void narrow_keep_kernel(const unsigned long long* u, const int64_t* rows, long long m,
+                                   unsigned long long lo, unsigned long long hi, int64_t* out, unsigned* count) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const bool in = i < m && u[i] >= lo && u[i] <= hi;
+  const unsigned mask = __ballot_sync(~0u, in);
+  if (!mask) return;
+  const int lane = threadIdx.x & 31;
+  unsigned o = 0;
+  if (lane == 0) o = atomicAdd(count, (unsigned)__popc(mask));
+  o = __shfl_sync(~0u, o, 0) + __popc(mask & ((1u << lane) - 1));
+  if (in) out[o] = rows[i];
+}
+
+// Candidates at most this many, or at most four times the window, are
+// sorted as they are (ATTU_GPU_WINDOW_NARROW_MIN overrides: the tests
+// narrow tiny candidate sets to exercise the search).
+size_t narrow_min() {
+  const char* v = getenv("ATTU_GPU_WINDOW_NARROW_MIN");
+  return v && *v ? (size_t)strtoull(v, nullptr, 10) : 4096;
+}
+
+// Returns the kept count (their rows in kept, first lowered by the
+// candidates under them), or m when narrowing does not pay.
+size_t narrow_window(context_t& ctx, const select_image_t& img, unsigned long long lo, unsigned long long hi,
+                     const int64_t* rows, size_t m, size_t& first, size_t cnt, mem_t<int64_t>& kept) {
+  const size_t enough = std::max<size_t>(4 * cnt, narrow_min());
+  if (m <= 2 * enough || lo >= hi || m > kMaxCount) return m;
+  mem_t<unsigned long long> u(m, ctx);
+  unsigned long long* ud = u.data();
+  transform([=] __device__(int i) { ud[i] = img(rows[i]); }, (int)m, ctx);
+  const int top = 63 - __builtin_clzll(lo ^ hi);  // the highest bit the bracket's images differ in
+  int shift = std::max(0, top - 7), fixed = shift + 8;
+  unsigned long long prefix = lo;  // bits at and above fixed: shared by every candidate
+  auto upper = [](unsigned long long v, int b) { return b >= 64 ? 0ull : v >> b << b; };
+  const size_t r0 = first, r1 = first + cnt - 1;  // the window's first and last positions
+  size_t below = 0;
+  unsigned long long rlo = 0, rhi = 0, h[256];
+  size_t keep = m;
+  mem_t<unsigned long long> hist(256, ctx);
+  int blocks = (int)std::min<long long>(ctx.sm_count() * 4, ((long long)m + kSelectThreads - 1) / kSelectThreads);
+  for (;;) {
+    hist.memset(0);
+    narrow_hist_kernel<<<blocks, kSelectThreads, 0, ctx.stream()>>>(ud, (long long)m, prefix, fixed, shift,
+                                                                    hist.data());
+    ATTU_CUDA_CHECK_LAUNCH();
+    dtoh(h, hist.data(), 256, ctx);
+    size_t acc = below, at0 = 0;
+    int b0 = -1, b1 = -1;
+    for (int b = 0; b < 256 && b1 < 0; ++b) {
+      if (b0 < 0 && acc + h[b] > r0) {
+        b0 = b;
+        at0 = acc;
+      }
+      if (b0 >= 0 && acc + h[b] > r1) b1 = b;
+      acc += h[b];
+    }
+    if (b0 < 0 || b1 < 0) return m;  // the window is not among them: cannot happen, decline
+    const unsigned long long base = upper(prefix, fixed);
+    rlo = base | (unsigned long long)b0 << shift;
+    rhi = base | (unsigned long long)b1 << shift | ((1ull << shift) - 1);
+    keep = 0;
+    for (int b = b0; b <= b1; ++b) keep += h[b];
+    below = at0;
+    if (b0 != b1 || keep <= enough || shift == 0) break;
+    prefix = rlo;  // the digit chosen: bits from shift up are fixed
+    fixed = shift;
+    shift = std::max(0, shift - 8);
+  }
+  if (keep >= m) return m;
+  kept = mem_t<int64_t>(keep, ctx);
+  mem_t<unsigned> count(1, ctx);
+  count.memset(0);
+  narrow_keep_kernel<<<(unsigned)((m + 255) / 256), 256, 0, ctx.stream()>>>(ud, rows, (long long)m, rlo, rhi,
+                                                                           kept.data(), count.data());
+  ATTU_CUDA_CHECK_LAUNCH();
+  first -= below;
+  return keep;
 }
 
 __global__ void window_sample_rows_kernel(long long n, int s, int64_t* out) {
@@ -1166,23 +1297,39 @@ bool plan_window(size_t n, size_t start, size_t cnt, window_plan_t& w) {
   return (size_t)w.cap <= n;
 }
 
-// One pass of where over the rows, then the window from the candidates.
+// One pass of where over the rows, then the window from the candidates
+// (narrowed first when the bracket is by the first key's image, nw).
 // Returns false when the bracket missed the window or overflowed cap.
 template <typename where_t>
 bool window_pass(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t start, size_t cnt,
-                 const window_plan_t& w, where_t where, unsigned long long* counts, attu_buf* perm) {
+                 const window_plan_t& w, where_t where, unsigned long long* counts, attu_buf* perm,
+                 const window_by_image_t* nw) {
   context_t& ctx = CTX(be);
   mem_t<int64_t> rows((size_t)w.cap, ctx);
-  int blocks = ctx.sm_count() * (2048 / kWindowThreads);
-  long long tiles = ((long long)n + kWindowThreads * kWindowItems - 1) / (kWindowThreads * kWindowItems);
-  if (blocks > tiles) blocks = (int)tiles;
-  window_pass_kernel<<<blocks, kWindowThreads, 0, ctx.stream()>>>(where, (long long)n, w.cap, rows.data(), counts);
+  long long blocks = ctx.sm_count() * (2048 / kWindowThreads);
+  const long long tiles = ((long long)n + kPassTile - 1) / kPassTile;
+  if (blocks > tiles) blocks = tiles;
+  const long long run = (tiles + blocks - 1) / blocks * kPassTile;  // each block's rows, whole tiles
+  blocks = ((long long)n + run - 1) / run;
+  window_pass_kernel<<<(unsigned)blocks, kWindowThreads, 0, ctx.stream()>>>(where, (long long)n, run, w.cap,
+                                                                           rows.data(), counts);
   ATTU_CUDA_CHECK_LAUNCH();
   unsigned long long c[2];
   dtoh(c, counts, 2, ctx);
-  const size_t below = c[0], m = c[1];
+  const size_t below = c[0];
+  size_t m = c[1];
   if ((long long)m > w.cap || below > start || below + m < start + cnt) return false;
-  sort_candidates(be, keys, nkeys, rows.data(), m, false, start - below, cnt, I64(perm));
+  size_t first = start - below;
+  mem_t<int64_t> kept;
+  const int64_t* r = rows.data();
+  if (nw) {
+    size_t k = narrow_window(CTX(be), nw->img, nw->lo, nw->hi, r, m, first, cnt, kept);
+    if (k < m) {
+      m = k;
+      r = kept.data();
+    }
+  }
+  sort_candidates(be, keys, nkeys, r, m, false, first, cnt, I64(perm));
   return true;
 }
 
@@ -1214,8 +1361,8 @@ bool window_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_
   }, 4, ctx);
   unsigned long long lohi[2];
   dtoh(lohi, bd, 2, ctx);
-  if (window_pass(be, keys, nkeys, n, start, cnt, w, window_by_image_t{img, lohi[0], lohi[1]}, bd + 2, perm))
-    return true;
+  const window_by_image_t by_image{img, lohi[0], lohi[1]};
+  if (window_pass(be, keys, nkeys, n, start, cnt, w, by_image, bd + 2, perm, &by_image)) return true;
   // The image's bracket missed or overflowed. Overflow comes of ties of the
   // first key (many NULLs or few values about the window): the bracket of
   // the total order has none. The sample's rows are sorted by their
@@ -1238,7 +1385,8 @@ bool window_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_
   }, 4, ctx);
   long long lr[2];
   dtoh(lr, rbd, 2, ctx);
-  return window_pass(be, keys, nkeys, n, start, cnt, w, window_by_rows_t{dk.data(), nkeys, lr[0], lr[1]}, bd + 2, perm);
+  return window_pass(be, keys, nkeys, n, start, cnt, w, window_by_rows_t{dk.data(), nkeys, lr[0], lr[1]}, bd + 2, perm,
+                     nullptr);
 }
 
 // ---- the window as a set (select_window_set) ----------------------------------
@@ -3338,6 +3486,7 @@ struct gdense_args_t {
   gacc_t* part;          // [block][slot][spec]
   long long* pfirst;     // [block][slot]
   int* fail;             // 1: integer overflow, 2: float risk
+  const int* map;        // group_dense's slot_map, or nullptr
 };
 
 __device__ inline long long gkey_value(const gkey_t& k, long long row) {
@@ -3436,6 +3585,7 @@ __global__ void __launch_bounds__(32) group_dense_kernel(gdense_args_t a) {
       if (row < end) {
         sl = 0;
         for (int k = 0; k < a.nkeys; ++k) sl = sl * skeys[k].width + gkey_value(skeys[k], row);
+        if (a.map) sl = __ldg(&a.map[sl]);
       }
       slot[u] = sl;
     }
@@ -3583,6 +3733,7 @@ struct gblock_args_t {
   int table_bytes;
   unsigned long long* part;  // [block][table_bytes / 8]
   int* fail;                 // 1: integer overflow, 2: float risk
+  const int* map;            // group_dense's slot_map, or nullptr
 };
 
 __device__ inline unsigned long long order_image(int fl, num_t v) {
@@ -3600,10 +3751,11 @@ __device__ inline num_t from_order_image(int fl, unsigned long long u) {
 }
 
 // The dense slots of a thread's U rows (base, base + step, ...; those of
-// `live`): the keys' offsets in their ranges, the last key fastest.
+// `live`): the keys' offsets in their ranges, the last key fastest, then
+// through the slot map when there is one.
 template <int U>
-__device__ inline void block_slots(const gkey_t* keys, int nkeys, long long base, long long step, unsigned live,
-                                   int (&slot)[U]) {
+__device__ inline void block_slots(const gkey_t* keys, int nkeys, const int* map, long long base, long long step,
+                                   unsigned live, int (&slot)[U]) {
 #pragma unroll
   for (int u = 0; u < U; ++u) slot[u] = 0;
   for (int k = 0; k < nkeys; ++k) {
@@ -3617,13 +3769,19 @@ __device__ inline void block_slots(const gkey_t* keys, int nkeys, long long base
       slot[u] = (int)(slot[u] * key.width + d);
     }
   }
+  if (map) {
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (live >> u & 1) slot[u] = __ldg(&map[slot[u]]);
+  }
 }
 
-// (Measured, not yet taken: __launch_bounds__(512, 4), 32 registers and
-// four blocks a multiprocessor, ran 100M rows of 1000 slots in 568-572 us
-// on an H200 where a 45-register build ran 619 us; it needs a GPU test run
-// before it becomes the default. This form compiles to 40 registers.)
-__global__ void __launch_bounds__(kGroupBlockThreads) group_block_kernel(gblock_args_t a) {
+// Three blocks a multiprocessor (at most 42 registers). Four (32
+// registers) ran 100M rows into 1000 slots in 568-572 us on an H200 where
+// an unbounded 45-register build (two blocks) ran 619 us, but spilled once
+// the slot map came in, and the query measured no faster than with three
+// (0.72 against 0.69 ms in session 19's runs).
+__global__ void __launch_bounds__(kGroupBlockThreads, 3) group_block_kernel(gblock_args_t a) {
   extern __shared__ unsigned long long gbtab[];
   unsigned char* tab = reinterpret_cast<unsigned char*>(gbtab);
   __shared__ gkey_t skeys[kDenseMaxKeys];
@@ -3664,7 +3822,7 @@ __global__ void __launch_bounds__(kGroupBlockThreads) group_block_kernel(gblock_
     for (int u = 0; u < kGroupBlockRows; ++u)
       if (base + u * step < end) live |= 1u << u;
     int slot[kGroupBlockRows];
-    block_slots<kGroupBlockRows>(skeys, a.nkeys, base, step, live, slot);
+    block_slots<kGroupBlockRows>(skeys, a.nkeys, a.map, base, step, live, slot);
 #pragma unroll
     for (int u = 0; u < kGroupBlockRows; ++u)
       if ((live >> u & 1) && atomicAdd(&rows[slot[u]], 1u) == 0) atomicAdd(&s_slots, 1u);
@@ -3734,7 +3892,7 @@ __global__ void __launch_bounds__(kGroupBlockThreads) group_block_kernel(gblock_
     long long r = base + t;
     if (r < end) {
       int sl[1];
-      block_slots<1>(skeys, a.nkeys, r, 0, 1u, sl);
+      block_slots<1>(skeys, a.nkeys, a.map, r, 0, 1u, sl);
       // r < first, not first unset: a lower row of the same round may come
       // after a higher one already stored
       unsigned long long row = (unsigned long long)r;
@@ -3899,7 +4057,7 @@ int gblock_layout(const attu_reduce_spec* specs, int nreduce, size_t nslots, std
 }
 
 int host_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins, const int64_t* widths,
-                     int nkeys, size_t n, size_t nslots, int nreduce, const attu_reduce_spec* specs,
+                     int nkeys, size_t n, size_t nslots, const attu_buf* slot_map, int nreduce, const attu_reduce_spec* specs,
                      attu_out* outs, attu_buf* occupied, attu_buf* first_row, attu_error* err) {
   attu_backend* host = IMPL(be)->host;
   return guarded(err, [&] {
@@ -3912,7 +4070,8 @@ int host_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins
       hs[k] = stage_spec(st, specs[k]);
       ho[k] = st.outv(outs[k]);
     }
-    int rc = host->group_dense(host, hk.data(), mins, widths, nkeys, n, nslots, nreduce, hs.data(), ho.data(),
+    int rc = host->group_dense(host, hk.data(), mins, widths, nkeys, n, nslots, st.in(slot_map), nreduce, hs.data(),
+                               ho.data(),
                                st.out(occupied), st.out(first_row), err);
     if (rc < 0) throw already_set_t();
     if (rc == 0) st.commit();
@@ -3920,7 +4079,7 @@ int host_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins
 }
 
 int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins, const int64_t* widths,
-                    int nkeys, size_t n, size_t nslots, int nreduce, const attu_reduce_spec* specs,
+                    int nkeys, size_t n, size_t nslots, const attu_buf* slot_map, int nreduce, const attu_reduce_spec* specs,
                     attu_out* outs, attu_buf* occupied, attu_buf* first_row, attu_error* err) {
   if (nkeys < 1 || nkeys > kDenseMaxKeys || nreduce < 1 || n > kMaxCount || nslots > (size_t)INT_MAX) return 1;
   for (int k = 0; k < nreduce; ++k)
@@ -3931,7 +4090,7 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
                gblock_layout(specs, nreduce, nslots, lay, &table_bytes) == 0;
   size_t shmem = nslots * (8 + sizeof(gacc_t) * (size_t)nreduce) + 32 * (sizeof(num_t) + sizeof(int));
   if (!block && shmem > kDenseMaxShared) return 1;
-  if (n == 0) return host_group_dense(be, keys, mins, widths, nkeys, n, nslots, nreduce, specs, outs,
+  if (n == 0) return host_group_dense(be, keys, mins, widths, nkeys, n, nslots, slot_map, nreduce, specs, outs,
                                       occupied, first_row, err);
   if (attu_backend_interrupted(err)) return -1;
   int failed = 0;
@@ -3948,6 +4107,7 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
     std::vector<dspec_t> hs = device_specs(specs, outs, nreduce);
     mem_t<gkey_t> dk = to_mem(hk, ctx);
     mem_t<dspec_t> ds = to_mem(hs, ctx);
+    const int* map = slot_map ? static_cast<const int*>(slot_map->ptr) : nullptr;
     if (block) {
       mem_t<gblock_spec_t> dl = to_mem(lay, ctx);
       int per_sm = 0;
@@ -3963,8 +4123,8 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
       mem_t<unsigned long long> part((size_t)nblocks * (table_bytes / 8), ctx);
       mem_t<int> flag(1, ctx);
       flag.memset(0);
-      gblock_args_t a{dk.data(), nkeys,      ds.data(),          dl.data(),   nreduce,    (long long)n,
-                      (long long)nslots, chunk, (int)table_bytes, part.data(), flag.data()};
+      gblock_args_t a{dk.data(),         nkeys, ds.data(),        dl.data(),   nreduce,     (long long)n,
+                      (long long)nslots, chunk, (int)table_bytes, part.data(), flag.data(), map};
       kernel<<<nblocks, kGroupBlockThreads, table_bytes, ctx.stream()>>>(a);
       ATTU_CUDA_CHECK_LAUNCH();
       group_block_fold_kernel<<<(unsigned)((nslots * 32 + 127) / 128), 128, 0, ctx.stream()>>>(
@@ -4009,6 +4169,7 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
     a.part = part.data();
     a.pfirst = pfirst.data();
     a.fail = flag.data();
+    a.map = map;
     group_dense_kernel<<<nblocks, 32, shmem, ctx.stream()>>>(a);
     ATTU_CUDA_CHECK_LAUNCH();
     group_dense_fold_kernel<<<(unsigned)((nslots * 32 + 127) / 128), 128, 0, ctx.stream()>>>(
@@ -4018,7 +4179,7 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
   });
   if (rc) return rc;
   if (failed)  // overflow or float risk: the reference decides, row by row
-    return host_group_dense(be, keys, mins, widths, nkeys, n, nslots, nreduce, specs, outs, occupied,
+    return host_group_dense(be, keys, mins, widths, nkeys, n, nslots, slot_map, nreduce, specs, outs, occupied,
                             first_row, err);
   return 0;
 }

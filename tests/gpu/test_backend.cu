@@ -1344,11 +1344,15 @@ int main() {
     setenv("ATTU_GPU_SELECT_MIN_ROWS", "0", 1);
     struct unset_sel_t { ~unset_sel_t() { unsetenv("ATTU_GPU_SELECT_MIN_ROWS"); } } unset_sel;
     struct unset_z_t { ~unset_z_t() { unsetenv("ATTU_GPU_WINDOW_Z"); } } unset_z;
+    struct unset_nm_t { ~unset_nm_t() { unsetenv("ATTU_GPU_WINDOW_NARROW_MIN"); } } unset_nm;
     // z = 0: a bracket of two samples' margin, missed about half the time
-    // (the backend must then decline, writing nothing)
+    // (the backend must then decline, writing nothing). The candidates of
+    // 70000 rows are narrowed down to 16 (the radix search's digits to the
+    // last), those of 300001 as by default.
     for (bool tight : {false, true})
     for (size_t n : {(size_t)70000, (size_t)300001}) {
       if (tight) setenv("ATTU_GPU_WINDOW_Z", "0", 1); else unsetenv("ATTU_GPU_WINDOW_Z");
+      if (n == 70000) setenv("ATTU_GPU_WINDOW_NARROW_MIN", "16", 1); else unsetenv("ATTU_GPU_WINDOW_NARROW_MIN");
       auto wide = attu::test::random_values<int64_t>(n, -(1LL << 50), 1LL << 50, n + 501);
       for (size_t i = 0; i < n; i += 5) wide[i] = wide[i / 3];           // ties of the first key
       auto fi = attu::test::random_values<int64_t>(n, -100000, 100000, n + 502);
@@ -1490,7 +1494,10 @@ int main() {
       return z ^ (z >> 31);
     };
     int selected = 0, windows = 0;
+    struct unset_nm_t { ~unset_nm_t() { unsetenv("ATTU_GPU_WINDOW_NARROW_MIN"); } } unset_nm;
     for (int it = 0; it < 16; ++it) {
+      // odd rounds narrow the candidates down to 8
+      if (it % 2) setenv("ATTU_GPU_WINDOW_NARROW_MIN", "8", 1); else unsetenv("ATTU_GPU_WINDOW_NARROW_MIN");
       size_t n = 65536 + (size_t)(mix() % 120000);
       long long vals = it % 3 == 0 ? 5 : it % 3 == 1 ? 1000 : (long long)n * 8;  // ties: many, some, few
       std::vector<int64_t> a(n);
@@ -1732,7 +1739,7 @@ int main() {
         auto& bufs = sp.bufs;
         attu_buf *occ = put(be, nullptr, nslots), *first = put(be, nullptr, nslots * 8);
         attu_error_clear(&err);
-        rcs[b] = be->group_dense(be, keys, mins, widths, 2, (size_t)n, nslots, (int)reds.size(), sp.sp.data(),
+        rcs[b] = be->group_dense(be, keys, mins, widths, 2, (size_t)n, nslots, nullptr, (int)reds.size(), sp.sp.data(),
                                  outs.data(), occ, first, &err);
         if (rcs[b] < 0) r.fail(err.message);
         auto oc = get<uint8_t>(be, occ, nslots);
@@ -1771,7 +1778,7 @@ int main() {
       attu_out out{TY(ATTU_TYPE_INT64), o, v, nullptr};
       attu_error e2;
       attu_error_clear(&e2);
-      int rc = be->group_dense(be, &kv, &mn, &wd, 1, n, 1, 1, &sp, &out, occ, first, &e2);
+      int rc = be->group_dense(be, &kv, &mn, &wd, 1, n, 1, nullptr, 1, &sp, &out, occ, first, &e2);
       if (rc >= 0 || std::string(e2.sqlstate) != "22003")
         r.fail(std::string(b ? "gpu" : "cpu") + ": group_dense overflow gave rc " + std::to_string(rc) + " " + e2.sqlstate);
       for (auto* x : {kb, ib, o, v, occ, first}) be->free(be, x);
@@ -1779,14 +1786,19 @@ int main() {
   });
   r.run(std::string("group_dense (") + kernel + " tables): 1000 slots, wide integer sums, against the CPU", [&] {
     // int64 values across the 32-bit halves (the block kernel's split
-    // sums), int32 sums, MIN / MAX of both, 1000 slots (a 40 KB table)
+    // sums), int32 sums, MIN / MAX of both, 1000 slots (a 40 KB table);
+    // then the same keys through a slot map onto 100 slots (key / 10, the
+    // pregrouped GROUP BY b / 10), in an order unlike the keys'
+    for (int mapped = 0; mapped < 2; ++mapped)
     for (int64_t n : {70000LL, (1LL << 21) + 5}) {
       if (!attu::test::keep_size(n)) continue;
       auto key = attu::test::random_values<int32_t>((size_t)n, 7, 1006, (uint64_t)n + 80);
       auto big = attu::test::random_values<int64_t>((size_t)n, -(1LL << 45), 1LL << 45, (uint64_t)n + 81);
       auto small = attu::test::random_values<int32_t>((size_t)n, INT32_MIN, INT32_MAX, (uint64_t)n + 82);
       int64_t mn = 7, wd = 1000;
-      size_t nslots = 1000;
+      size_t nslots = mapped ? 100 : 1000;
+      std::vector<int32_t> map(1000);
+      for (int s = 0; s < 1000; ++s) map[(size_t)s] = 99 - s / 10;
       const attu_type_id I8 = ATTU_TYPE_INT64;
       std::vector<red_t> reds = {{ATTU_REDUCE_COUNT_STAR, -1, I8}, {ATTU_REDUCE_SUM, 0, I8}, {ATTU_REDUCE_SUM, 1, I8},
                                  {ATTU_REDUCE_MIN, 0, I8},         {ATTU_REDUCE_MAX, 0, I8},  {ATTU_REDUCE_MIN, 1, I8},
@@ -1795,7 +1807,7 @@ int main() {
       int rcs[2];
       for (int b = 0; b < 2; ++b) {
         auto* be = both[b];
-        attu_buf *kb = put(be, key), *bb = put(be, big), *sb = put(be, small);
+        attu_buf *kb = put(be, key), *bb = put(be, big), *sb = put(be, small), *mb = put(be, map);
         attu_vec kv{TY(ATTU_TYPE_INT32), kb, nullptr, nullptr};
         specs_t sp = make_specs(be, reds,
                                 {attu_vec{TY(ATTU_TYPE_INT64), bb, nullptr, nullptr},
@@ -1803,8 +1815,8 @@ int main() {
                                 nslots);
         attu_buf *occ = put(be, nullptr, nslots), *first = put(be, nullptr, nslots * 8);
         attu_error_clear(&err);
-        rcs[b] = be->group_dense(be, &kv, &mn, &wd, 1, (size_t)n, nslots, (int)reds.size(), sp.sp.data(),
-                                 sp.outs.data(), occ, first, &err);
+        rcs[b] = be->group_dense(be, &kv, &mn, &wd, 1, (size_t)n, nslots, mapped ? mb : nullptr, (int)reds.size(),
+                                 sp.sp.data(), sp.outs.data(), occ, first, &err);
         if (rcs[b] < 0) r.fail(err.message);
         auto oc = get<uint8_t>(be, occ, nslots);
         res[b].push_back(oc);
@@ -1817,11 +1829,13 @@ int main() {
           res[b].push_back(all);
         }
         for (auto* x : sp.bufs) be->free(be, x);
-        for (auto* x : {kb, bb, sb, occ, first}) be->free(be, x);
+        for (auto* x : {kb, bb, sb, mb, occ, first}) be->free(be, x);
       }
-      std::string what = std::string("group_dense 1000 slots n=") + std::to_string(n);
-      // the warp kernel's table is too big here: it declines (1), the block kernel runs
-      int want = strcmp(kernel, "block") == 0 ? 0 : 1;
+      std::string what = std::string("group_dense ") + (mapped ? "1000 slots mapped to 100" : "1000 slots") +
+                         " n=" + std::to_string(n);
+      // the warp kernel's table of 1000 slots is too big: it declines (1),
+      // the block kernel runs; 100 mapped slots fit either
+      int want = strcmp(kernel, "block") == 0 || mapped ? 0 : 1;
       if (rcs[0] != 0 || rcs[1] != want)
         r.fail(what + ": rc " + std::to_string(rcs[0]) + " / " + std::to_string(rcs[1]));
       else if (want == 0)
