@@ -299,7 +299,8 @@ static void rel_end_value(rel_text *r) {
     syscat_sb_printf(&r->b, "::%s", r->types[r->col]);
     if (++r->col == r->ncols) { syscat_sb_puts(&r->b, ")"); r->col = 0; r->nrows++; }
 }
-static void v_int(rel_text *r, int64_t v) { rel_sep(r); syscat_sb_printf(&r->b, "%lld", (long long)v); rel_end_value(r); }
+/* (a negative one quoted: -9223372036854775808::bigint would cast before the minus) */
+static void v_int(rel_text *r, int64_t v) { rel_sep(r); syscat_sb_printf(&r->b, v < 0 ? "'%lld'" : "%lld", (long long)v); rel_end_value(r); }
 static void v_real(rel_text *r, double v) { rel_sep(r); syscat_sb_printf(&r->b, "'%.17g'", v); rel_end_value(r); }
 static void v_bool(rel_text *r, bool v) { rel_sep(r); syscat_sb_puts(&r->b, v ? "true" : "false"); rel_end_value(r); }
 static void v_null(rel_text *r) { rel_sep(r); syscat_sb_puts(&r->b, "NULL"); rel_end_value(r); }
