@@ -10,7 +10,11 @@
  * [COLUMN] [IF EXISTS] c [CASCADE | RESTRICT], ALTER [COLUMN] c SET
  * DEFAULT e / DROP DEFAULT / SET NOT NULL / DROP NOT NULL / [SET DATA]
  * TYPE type [USING e], ADD [CONSTRAINT n] PRIMARY KEY / UNIQUE (cols),
- * ADD [CONSTRAINT n] CHECK (e), DROP CONSTRAINT [IF EXISTS] n.
+ * ADD [CONSTRAINT n] CHECK (e), DROP CONSTRAINT [IF EXISTS] n, and an
+ * identity column's ALTER [COLUMN] c ADD GENERATED ... AS IDENTITY / SET
+ * GENERATED ... / SET option / RESTART [[WITH] n] / DROP IDENTITY [IF
+ * EXISTS] (the sequence changed at once, put back with the snapshot below
+ * when the statement fails).
  *
  * What else holds the table comes along, as in PostgreSQL: the owned
  * sequences of serial and identity columns follow renames, go with their

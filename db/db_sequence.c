@@ -1,6 +1,7 @@
 /*
- * db_sequence.c - the database's sequences: CREATE / DROP SEQUENCE, the
- * sequence functions, serial and identity columns' owned sequences.
+ * db_sequence.c - the database's sequences: CREATE / ALTER / DROP
+ * SEQUENCE, the sequence functions, serial and identity columns' owned
+ * sequences (and those OWNED BY names), ALTER TABLE's identity actions.
  *
  * Sequences live beside the catalog of tables (engine/catalog.h stays a
  * catalog of tables): a list of engine/sequence.h generators guarded by
