@@ -768,6 +768,24 @@ static int identity_column(const draft *d, int c, bool hint, attu_error *err) {
     return -1;
 }
 
+/* DROP COLUMN c takes its owned sequences along: a DEFAULT elsewhere that
+ * draws from one is 2BP01, or with CASCADE removed (this table's here, in
+ * the draft; another table's is 0A000, db_sequences_owner_dependents). */
+static int drop_sequence_dependents(draft *d, int c, bool cascade, attu_error *err) {
+    const char *table = d->base->name, *column = d->base->defs[d->cols[c].orig].name;
+    if (db_sequences_owner_dependents(d->s, &table, 1, column, cascade, false, d->cb, err)) return -1;
+    for (int k = 0; cascade && k < d->n; k++) {
+        char *seq = k != c && d->cols[k].dflt ? db_default_sequence(d->cols[k].dflt) : NULL;
+        bool hit = seq && db_sequence_owned_by(d->s, seq, table, column);
+        free(seq);
+        if (!hit) continue;
+        notice(d, "00000", "drop cascades to default value for column %s of table %s", d->cols[k].def.name, table);
+        free(d->cols[k].dflt);
+        d->cols[k].dflt = NULL;
+    }
+    return 0;
+}
+
 /* 55000 for an identity action on a column that is none. */
 static int not_identity(const draft *d, int c, attu_error *err) {
     return attu_error_set(err, "55000", 0, "column \"%s\" of relation \"%s\" is not an identity column",
@@ -822,6 +840,7 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
             }
             return need_column(d, cmd->column, err);
         }
+        if (d->cols[c].orig >= 0 && drop_sequence_dependents(d, c, cmd->cascade, err)) return -1;
         /* (PostgreSQL allows dropping the last column: a table of none) */
         col_release(&d->cols[c]);
         memmove(d->cols + c, d->cols + c + 1, (size_t)(d->n - c - 1) * sizeof *d->cols);

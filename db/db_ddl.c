@@ -633,6 +633,8 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
             found[nfound++] = st->u.drop_table.tables.items[i];
     int rc = db_view_drop_dependents(s, "table", found, nfound, st->u.drop_table.cascade, NULL, &dependents,
                                      &ndependents, err);
+    /* the DEFAULTs of other tables that draw from their sequences: the same */
+    if (!rc) rc = db_sequences_owner_dependents(s, found, nfound, NULL, st->u.drop_table.cascade, true, cb, err);
     free(found);
     if (!rc && ndependents) rc = db_view_remove(s, dependents, ndependents, err);
     for (int i = 0; i < st->u.drop_table.tables.n && !rc; i++) {

@@ -412,6 +412,17 @@ int db_sequence_set_identity(attu_session *s, const char *table, const char *col
 /* ALTER COLUMN ... DROP IDENTITY: the column's identity sequence dropped
  * (none: nothing to do); saved. */
 int db_sequence_drop_identity(attu_session *s, const char *table, const char *column, attu_error *err);
+/* Before DROP TABLE tables[0..n) (column NULL) or ALTER TABLE tables[0]
+ * DROP COLUMN column drops the sequences they own: the DEFAULTs elsewhere
+ * that draw from one (another table's, or another column's of the same
+ * table) are 2BP01 in PostgreSQL's words unless cascade; with cascade
+ * they are removed with a NOTICE each (cascade_other_tables false: a
+ * DROP COLUMN's own table's are left to the caller, another table's are
+ * 0A000). The caller holds the write lock. */
+int db_sequences_owner_dependents(attu_session *s, const char *const *tables, int ntables, const char *column,
+                                  bool cascade, bool cascade_other_tables, const attu_exec_callbacks *cb, attu_error *err);
+/* Whether sequence name is owned by table.column. */
+bool db_sequence_owned_by(attu_session *s, const char *name, const char *table, const char *column);
 /* ALTER SEQUENCE (db_sequence.c). */
 int db_exec_alter_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 

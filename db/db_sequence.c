@@ -739,6 +739,77 @@ int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_e
     return db_deliver_tag(cb, "DROP SEQUENCE", err) ? -2 : 0;
 }
 
+/* ---- what a drop of a sequence's owner takes along ---------------------------------------------- */
+
+/* Whether table.col is among the DEFAULTs that go anyway: a column of a
+ * table being dropped, or the column itself being dropped. */
+static bool going(const char *table, const char *col, const char *const *tables, int ntables, const char *column) {
+    if (column) return !strcmp(table, tables[0]) && !strcmp(col, column);
+    for (int i = 0; i < ntables; i++) if (!strcmp(table, tables[i])) return true;
+    return false;
+}
+
+bool db_sequence_owned_by(attu_session *s, const char *name, const char *table, const char *column) {
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    int k = find(q, name);
+    const attu_sequence *x = k >= 0 ? q->e[k].seq : NULL;
+    bool r = x && x->owner_table && x->owner_column && !strcmp(x->owner_table, table) && !strcmp(x->owner_column, column);
+    pthread_mutex_unlock(&q->mu);
+    return r;
+}
+
+int db_sequences_owner_dependents(attu_session *s, const char *const *tables, int ntables, const char *column,
+                                  bool cascade, bool cascade_other_tables, const attu_exec_callbacks *cb, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    int rc = 0;
+    size_t nt = attu_catalog_count(s->db->cat);
+    for (int i = 0; i < q->n && !rc; i++) {
+        const attu_sequence *x = q->e[i].seq;
+        if (!x->owner_table || !x->owner_column) continue;
+        bool owned = false;
+        for (int k = 0; k < ntables && !owned; k++)
+            owned = !strcmp(x->owner_table, tables[k]) && (!column || !strcmp(x->owner_column, column));
+        if (!owned) continue;
+        for (size_t ti = 0; ti < nt && !rc; ti++) {
+            const attu_table *t = attu_catalog_at(s->db->cat, ti);
+            for (int c = 0; c < t->ncols && !rc; c++) {
+                char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
+                bool hit = d && !strcmp(d, x->name) && !going(t->name, t->defs[c].name, tables, ntables, column);
+                free(d);
+                if (!hit) continue;
+                if (!cascade) {
+                    if (column)
+                        attu_error_set(err, "2BP01", 0, "cannot drop column %s of table %s because other objects depend on it",
+                                       column, tables[0]);
+                    else
+                        attu_error_set(err, "2BP01", 0, "cannot drop table %s because other objects depend on it", x->owner_table);
+                    attu_error_set_detail(err, "default value for column %s of table %s depends on sequence %s", t->defs[c].name,
+                                          t->name, x->name);
+                    attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+                    rc = -1;
+                } else if (!cascade_other_tables && column && !strcmp(t->name, tables[0])) {
+                    continue;   /* (the caller drops its own table's DEFAULTs) */
+                } else if (!cascade_other_tables) {
+                    rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                        "DROP COLUMN ... CASCADE of a column whose sequence another table's DEFAULT draws from "
+                                        "is not supported; drop that DEFAULT first");
+                } else {
+                    if (cb && cb->on_notice) {
+                        char msg[300];
+                        snprintf(msg, sizeof msg, "drop cascades to default value for column %s of table %s", t->defs[c].name, t->name);
+                        cb->on_notice(cb->ctx, "00000", msg);
+                    }
+                    if (attu_catalog_set_default(s->db->cat, t->name, c, NULL, err) || db_save_table(s, t, err)) rc = -1;
+                }
+            }
+        }
+    }
+    pthread_mutex_unlock(&q->mu);
+    return rc;
+}
+
 /* ---- ALTER SEQUENCE ---------------------------------------------------------------------------- */
 
 /* RENAME TO: the sequence and every DEFAULT nextval that names it (the
