@@ -1041,49 +1041,19 @@ int db_sequences_follow_table(attu_session *s, const char *table, const char *ne
     return rc;
 }
 
-/* The bounds of a sequence type. */
-static void type_bounds(attu_type_id t, int64_t *lo, int64_t *hi) {
-    if (t == ATTU_TYPE_INT16) { *lo = INT16_MIN; *hi = INT16_MAX; }
-    else if (t == ATTU_TYPE_INT32) { *lo = INT32_MIN; *hi = INT32_MAX; }
-    else { *lo = INT64_MIN; *hi = INT64_MAX; }
-}
-
 int db_sequence_retype_identity(attu_session *s, const char *table, const char *column, attu_type_id type,
                                 attu_error *err) {
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
-    int rc = 0;
-    for (int i = 0; i < q->n && !rc; i++) {
-        attu_sequence *x = q->e[i].seq;
-        if (!x->identity || !x->owner_table || strcmp(x->owner_table, table) || strcmp(x->owner_column, column)) continue;
+    int rc = 0, k = find_identity(q, table, column);
+    if (k >= 0) {
         /* as ALTER SEQUENCE ... AS type: a bound that was the old type's
          * own becomes the new type's */
-        int64_t olo, ohi, nlo, nhi;
-        type_bounds(x->type, &olo, &ohi);
-        type_bounds(type, &nlo, &nhi);
-        attu_sequence y = *x;
-        y.type = type;
-        if (x->max == ohi) y.max = nhi;
-        if (x->min == olo) y.min = nlo;
-        const char *tn = attu_sequence_type_name(type);
-        if (y.max < nlo || y.max > nhi)
-            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
-                                "MAXVALUE (%" PRId64 ") is out of range for sequence data type %s", y.max, tn);
-        else if (y.min < nlo || y.min > nhi)
-            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
-                                "MINVALUE (%" PRId64 ") is out of range for sequence data type %s", y.min, tn);
-        else if (x->last_value > y.max)
-            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
-                                "RESTART value (%" PRId64 ") cannot be greater than MAXVALUE (%" PRId64 ")", x->last_value, y.max);
-        else if (x->last_value < y.min)
-            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
-                                "RESTART value (%" PRId64 ") cannot be less than MINVALUE (%" PRId64 ")", x->last_value, y.min);
-        else {
-            x->type = y.type;
-            x->max = y.max;
-            x->min = y.min;
-            rc = save(s->db, err);
-        }
+        attu_sequence_options o;
+        memset(&o, 0, sizeof o);
+        o.type = type;
+        attu_sequence *x = q->e[k].seq, before = *x;
+        if (!(rc = attu_sequence_alter(x, &o, err)) && (rc = save(s->db, err))) *x = before;
     }
     pthread_mutex_unlock(&q->mu);
     return rc;
