@@ -2518,7 +2518,13 @@ col_constraints(A) ::= col_constraints(L) GENERATED(G) BY DEFAULT AS ID(I) opt_i
     A.cname = NULL;
 }
 %type opt_identity_options {ab_seqopts}
-opt_identity_options(A) ::= LP seq_opt_list(L) RP.  { A = L; }
+opt_identity_options(A) ::= LP seq_opt_list(L) RP.
+{
+    A = L;
+    /* (the identity's sequence is its column's: PostgreSQL fails on it too) */
+    if (L.has_owned)
+        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, L.owned_pos, "OWNED BY is not supported in the options of an identity column");
+}
 opt_identity_options(A) ::= .                       { memset(&A, 0, sizeof A); }
 col_constraints(A) ::= .    { memset(&A, 0, sizeof A); }
 
