@@ -835,8 +835,7 @@ static int rename_sequence(attu_session *s, int k, const char *to, attu_error *e
             free(d);
         }
         if (!rc && hit) rc = db_save_table(s, t, err);
-        if (rc) done++;
-    }
+    }   /* (done: one past the last table touched, the failing one included) */
     if (rc) {
         char *back = default_text(old);
         attu_error e2;
