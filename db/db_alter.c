@@ -10,7 +10,11 @@
  * [COLUMN] [IF EXISTS] c [CASCADE | RESTRICT], ALTER [COLUMN] c SET
  * DEFAULT e / DROP DEFAULT / SET NOT NULL / DROP NOT NULL / [SET DATA]
  * TYPE type [USING e], ADD [CONSTRAINT n] PRIMARY KEY / UNIQUE (cols),
- * ADD [CONSTRAINT n] CHECK (e), DROP CONSTRAINT [IF EXISTS] n.
+ * ADD [CONSTRAINT n] CHECK (e), DROP CONSTRAINT [IF EXISTS] n, and an
+ * identity column's ALTER [COLUMN] c ADD GENERATED ... AS IDENTITY / SET
+ * GENERATED ... / SET option / RESTART [[WITH] n] / DROP IDENTITY [IF
+ * EXISTS] (the sequence changed at once, put back with the snapshot below
+ * when the statement fails).
  *
  * What else holds the table comes along, as in PostgreSQL: the owned
  * sequences of serial and identity columns follow renames, go with their
@@ -764,6 +768,65 @@ static int identity_column(const draft *d, int c, bool hint, attu_error *err) {
     return -1;
 }
 
+/* DROP COLUMN c takes its owned sequences along: a DEFAULT elsewhere that
+ * draws from one is 2BP01, or with CASCADE removed (this table's here, in
+ * the draft; another table's is 0A000, db_sequences_owner_dependents). */
+static int drop_sequence_dependents(draft *d, int c, bool cascade, attu_error *err) {
+    const char *table = d->base->name, *column = d->base->defs[d->cols[c].orig].name;
+    if (db_sequences_owner_dependents(d->s, &table, 1, column, cascade, false, d->cb, err)) return -1;
+    for (int k = 0; cascade && k < d->n; k++) {
+        char *seq = k != c && d->cols[k].dflt ? db_default_sequence(d->cols[k].dflt) : NULL;
+        bool hit = seq && db_sequence_owned_by(d->s, seq, table, column);
+        free(seq);
+        if (!hit) continue;
+        notice(d, "00000", "drop cascades to default value for column %s of table %s", d->cols[k].def.name, table);
+        free(d->cols[k].dflt);
+        d->cols[k].dflt = NULL;
+    }
+    return 0;
+}
+
+/* 55000 for an identity action on a column that is none. */
+static int not_identity(const draft *d, int c, attu_error *err) {
+    return attu_error_set(err, "55000", 0, "column \"%s\" of relation \"%s\" is not an identity column",
+                          d->cols[c].def.name, d->base->name);
+}
+
+/* ALTER c ADD GENERATED ... AS IDENTITY: a NOT NULL integer column with no
+ * DEFAULT gets its own sequence (starting afresh: the rows keep their
+ * values, as in PostgreSQL). */
+static int add_identity(draft *d, int c, const attu_ast_alter_cmd *cmd, attu_error *err) {
+    draft_col *dc = &d->cols[c];
+    attu_type_id t = dc->def.type.id;
+    if (attu_type_is_array(dc->def.type) || (t != ATTU_TYPE_INT16 && t != ATTU_TYPE_INT32 && t != ATTU_TYPE_INT64))
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "identity column type must be smallint, integer, or bigint");
+    if (!dc->def.not_null)
+        return attu_error_set(err, "55000", 0, "column \"%s\" of relation \"%s\" must be declared NOT NULL before identity can be added",
+                              dc->def.name, d->base->name);
+    if (dc->identity)
+        return attu_error_set(err, "55000", 0, "column \"%s\" of relation \"%s\" is already an identity column",
+                              dc->def.name, d->base->name);
+    if (dc->dflt)
+        return attu_error_set(err, "55000", 0, "column \"%s\" of relation \"%s\" already has a default value",
+                              dc->def.name, d->base->name);
+    attu_sequence_options o = cmd->def.identity_options;
+    const attu_ast_typename *as = &cmd->def.identity_as;
+    if (as->name) {
+        attu_type at;
+        if (attu_type_from_name(as->name, as->precision, as->scale, &at, err)) { err->position = as->position; return -1; }
+        o.type = at.id;
+    }
+    char *dflt = NULL;
+    if (db_sequence_create_owned(d->s, d->base->name, dc->def.name, t, cmd->def.identity, &o, &dflt, err) ||
+        db_sequences_save(d->s, err)) {
+        free(dflt);
+        return -1;   /* (a sequence made is undone with the statement) */
+    }
+    dc->dflt = dflt;
+    dc->identity = cmd->def.identity;
+    return 0;
+}
+
 static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
     int c;
     switch (cmd->kind) {
@@ -777,6 +840,7 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
             }
             return need_column(d, cmd->column, err);
         }
+        if (d->cols[c].orig >= 0 && drop_sequence_dependents(d, c, cmd->cascade, err)) return -1;
         /* (PostgreSQL allows dropping the last column: a table of none) */
         col_release(&d->cols[c]);
         memmove(d->cols + c, d->cols + c + 1, (size_t)(d->n - c - 1) * sizeof *d->cols);
@@ -815,6 +879,31 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         return add_constraint(d, cmd->key, err);
     case ATTU_ALTER_DROP_CONSTRAINT:
         return drop_constraint(d, cmd, err);
+    case ATTU_ALTER_ADD_IDENTITY:
+        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        return add_identity(d, c, cmd, err);
+    case ATTU_ALTER_SET_IDENTITY:
+        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        if (!d->cols[c].identity) return not_identity(d, c, err);
+        if (db_sequence_set_identity(d->s, d->base->name, d->cols[c].def.name, cmd->def.identity,
+                                     &cmd->def.identity_options, err))
+            return -1;
+        if (cmd->def.identity) d->cols[c].identity = cmd->def.identity;
+        return 0;
+    case ATTU_ALTER_DROP_IDENTITY:
+        if ((c = need_column(d, cmd->column, err)) < 0) return -1;
+        if (!d->cols[c].identity) {
+            if (!cmd->if_exists) return not_identity(d, c, err);
+            notice(d, "00000", "column \"%s\" of relation \"%s\" is not an identity column, skipping", d->cols[c].def.name,
+                   d->base->name);
+            return 0;
+        }
+        /* its sequence and DEFAULT go; NOT NULL stays */
+        if (db_sequence_drop_identity(d->s, d->base->name, d->cols[c].def.name, err)) return -1;
+        free(d->cols[c].dflt);
+        d->cols[c].dflt = NULL;
+        d->cols[c].identity = 0;
+        return 0;
     case ATTU_ALTER_RENAME_TABLE:
         break;
     }
@@ -831,10 +920,10 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
 static int pass_of(const attu_ast_alter_cmd *cmd) {
     switch (cmd->kind) {
     case ATTU_ALTER_DROP_COLUMN: case ATTU_ALTER_DROP_DEFAULT: case ATTU_ALTER_DROP_NOT_NULL:
-    case ATTU_ALTER_DROP_CONSTRAINT: return 0;
+    case ATTU_ALTER_DROP_CONSTRAINT: case ATTU_ALTER_DROP_IDENTITY: return 0;
     case ATTU_ALTER_TYPE: return 1;
     case ATTU_ALTER_ADD_COLUMN: return 2;
-    case ATTU_ALTER_SET_NOT_NULL: return 3;
+    case ATTU_ALTER_SET_NOT_NULL: case ATTU_ALTER_SET_IDENTITY: return 3;
     case ATTU_ALTER_ADD_CONSTRAINT: return 4;
     default: return 5;
     }

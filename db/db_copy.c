@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine/csv_reader.h"
+#include "engine/strbuf.h"
 #include "engine/storage.h"
 
 typedef struct copy_opts {
@@ -255,20 +256,6 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     return db_deliver_tag(cb, tag, err) ? -2 : 0;
 }
 
-typedef struct outbuf { char *p; size_t n, cap; } outbuf;
-static int ob_put(outbuf *b, const char *s, size_t n) {
-    if (b->n + n > b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 65536;
-        while (nc < b->n + n) nc *= 2;
-        char *np = realloc(b->p, nc);
-        if (!np) return -1;
-        b->p = np; b->cap = nc;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    return 0;
-}
-
 /* One value (or a header name) in the output format, as PostgreSQL's
  * CopyAttributeOutText / CopyAttributeOutCSV write it. Text: backslash,
  * control characters that have an escape (\b \f \n \r \t \v) and the
@@ -278,15 +265,15 @@ static int ob_put(outbuf *b, const char *s, size_t n) {
  * NULL of CSV); inside quotes, quote and escape characters are preceded by
  * the escape character. In a one-column CSV a value \. is quoted too, or
  * it would read back as the end-of-data marker. */
-static int put_field(outbuf *b, const copy_opts *o, const char *s, size_t n, bool single) {
+static int put_field(attu_strbuf *b, const copy_opts *o, const char *s, size_t n, bool single) {
     if (!o->csv_format) {
         for (size_t i = 0; i < n; i++) {
             char c = s[i];
             const char *esc = c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t"
                             : c == '\b' ? "\\b" : c == '\f' ? "\\f" : c == '\v' ? "\\v" : NULL;
-            if (esc) { if (ob_put(b, esc, 2)) return -1; }
-            else if (c == o->csv.delimiter) { char e[2] = { '\\', c }; if (ob_put(b, e, 2)) return -1; }
-            else if (ob_put(b, &c, 1)) return -1;
+            if (esc) { if (attu_strbuf_add(b, esc, 2)) return -1; }
+            else if (c == o->csv.delimiter) { char e[2] = { '\\', c }; if (attu_strbuf_add(b, e, 2)) return -1; }
+            else if (attu_strbuf_add(b, &c, 1)) return -1;
         }
         return 0;
     }
@@ -294,13 +281,13 @@ static int put_field(outbuf *b, const copy_opts *o, const char *s, size_t n, boo
                  (single && n == 2 && s[0] == '\\' && s[1] == '.');
     for (size_t i = 0; i < n && !quote; i++)
         if (s[i] == o->csv.delimiter || s[i] == o->csv.quote || s[i] == '\n' || s[i] == '\r') quote = true;
-    if (!quote) return ob_put(b, s, n);
-    if (ob_put(b, &o->csv.quote, 1)) return -1;
+    if (!quote) return attu_strbuf_add(b, s, n);
+    if (attu_strbuf_add(b, &o->csv.quote, 1)) return -1;
     for (size_t i = 0; i < n; i++) {
-        if ((s[i] == o->csv.quote || s[i] == o->csv.escape) && ob_put(b, &o->csv.escape, 1)) return -1;
-        if (ob_put(b, &s[i], 1)) return -1;
+        if ((s[i] == o->csv.quote || s[i] == o->csv.escape) && attu_strbuf_add(b, &o->csv.escape, 1)) return -1;
+        if (attu_strbuf_add(b, &s[i], 1)) return -1;
     }
-    return ob_put(b, &o->csv.quote, 1);
+    return attu_strbuf_add(b, &o->csv.quote, 1);
 }
 
 static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, const copy_opts *o, const attu_exec_callbacks *cb, attu_error *err) {
@@ -332,30 +319,30 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     pthread_rwlock_unlock(&s->db->lock);
     if (!res) return -1;
     if (cb && cb->copy_out_begin && cb->copy_out_begin(cb->ctx, res->ncols)) { attu_result_free(res); return -2; }
-    outbuf b = { 0 };
+    attu_strbuf b = { 0 };
     int rc = 0;
     char tmp[128];
     /* HEADER: the column names, one line, in either format (PostgreSQL 15
      * writes it for text as well as CSV) */
     if (o->csv.header) {
         for (int c = 0; c < res->ncols && !rc; c++) {
-            if (c && ob_put(&b, &o->csv.delimiter, 1)) rc = -1;
+            if (c && attu_strbuf_add(&b, &o->csv.delimiter, 1)) rc = -1;
             if (!rc && put_field(&b, o, res->desc[c].name, strlen(res->desc[c].name), res->ncols == 1)) rc = -1;
         }
-        if (!rc && ob_put(&b, "\n", 1)) rc = -1;
+        if (!rc && attu_strbuf_add(&b, "\n", 1)) rc = -1;
     }
     for (size_t r = 0; r < res->nrows && !rc; r++) {
         for (int c = 0; c < res->ncols && !rc; c++) {
-            if (c && ob_put(&b, &o->csv.delimiter, 1)) { rc = -1; break; }
+            if (c && attu_strbuf_add(&b, &o->csv.delimiter, 1)) { rc = -1; break; }
             const char *lng = NULL;
             size_t n = attu_column_format(res->cols[c], r, tmp, sizeof tmp, &lng);
-            if (n == (size_t)-1) { if (ob_put(&b, o->csv.null_string, strlen(o->csv.null_string))) rc = -1; continue; }
+            if (n == (size_t)-1) { if (attu_strbuf_add(&b, o->csv.null_string, strlen(o->csv.null_string))) rc = -1; continue; }
             if (put_field(&b, o, lng ? lng : tmp, n, res->ncols == 1)) rc = -1;
         }
-        if (!rc && ob_put(&b, "\n", 1)) rc = -1;
+        if (!rc && attu_strbuf_add(&b, "\n", 1)) rc = -1;
         if (!rc && b.n >= 1 << 20) {
             if (cb && cb->copy_out_data && cb->copy_out_data(cb->ctx, b.p, b.n)) rc = -2;
-            b.n = 0;
+            attu_strbuf_reset(&b);
         }
     }
     if (rc == -1) attu_error_oom(err);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine/storage.h"
+#include "engine/strbuf.h"
 #include "planner/lower.h"
 #include "planner/rewrite.h"
 
@@ -63,22 +64,9 @@ static int save(attu_session *s, const attu_table *t, attu_error *err) { return 
  * PostgreSQL's messages), aggregates (42803) and window functions
  * (42P20). */
 
-typedef struct dbuf { char *p; size_t n, cap; bool oom; } dbuf;
-
-static void dput(dbuf *b, const char *s, size_t n) {
-    if (b->oom) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 128;
-        while (nc < b->n + n + 1) nc *= 2;
-        char *np = realloc(b->p, nc);
-        if (!np) { b->oom = true; return; }
-        b->p = np; b->cap = nc;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = '\0';
-}
-static void dputs(dbuf *b, const char *s) { dput(b, s, strlen(s)); }
+typedef attu_strbuf dbuf;   /* (engine/strbuf.h: an allocation failure sets oom) */
+#define dput  attu_strbuf_add
+#define dputs attu_strbuf_puts
 
 static bool name_in(const char *name, const char *const *list) {
     for (int i = 0; list[i]; i++) if (!strcmp(list[i], name)) return true;
@@ -645,6 +633,8 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
             found[nfound++] = st->u.drop_table.tables.items[i];
     int rc = db_view_drop_dependents(s, "table", found, nfound, st->u.drop_table.cascade, NULL, &dependents,
                                      &ndependents, err);
+    /* the DEFAULTs of other tables that draw from their sequences: the same */
+    if (!rc) rc = db_sequences_owner_dependents(s, found, nfound, NULL, st->u.drop_table.cascade, true, cb, err);
     free(found);
     if (!rc && ndependents) rc = db_view_remove(s, dependents, ndependents, err);
     for (int i = 0; i < st->u.drop_table.tables.n && !rc; i++) {

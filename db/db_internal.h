@@ -403,5 +403,27 @@ int db_sequences_follow_table(attu_session *s, const char *table, const char *ne
  * saved. A serial column's sequence keeps its type, as PostgreSQL. */
 int db_sequence_retype_identity(attu_session *s, const char *table, const char *column, attu_type_id type,
                                 attu_error *err);
+/* ALTER COLUMN ... SET GENERATED / SET option / RESTART of an identity
+ * column: its sequence's options (ALTER SEQUENCE's checks) and kind
+ * (generated 'a' / 'd'; 0 keeps it); 55000 when the column is no identity
+ * column; saved. */
+int db_sequence_set_identity(attu_session *s, const char *table, const char *column, char generated,
+                             const attu_sequence_options *o, attu_error *err);
+/* ALTER COLUMN ... DROP IDENTITY: the column's identity sequence dropped
+ * (none: nothing to do); saved. */
+int db_sequence_drop_identity(attu_session *s, const char *table, const char *column, attu_error *err);
+/* Before DROP TABLE tables[0..n) (column NULL) or ALTER TABLE tables[0]
+ * DROP COLUMN column drops the sequences they own: the DEFAULTs elsewhere
+ * that draw from one (another table's, or another column's of the same
+ * table) are 2BP01 in PostgreSQL's words unless cascade; with cascade
+ * they are removed with a NOTICE each (cascade_other_tables false: a
+ * DROP COLUMN's own table's are left to the caller, another table's are
+ * 0A000). The caller holds the write lock. */
+int db_sequences_owner_dependents(attu_session *s, const char *const *tables, int ntables, const char *column,
+                                  bool cascade, bool cascade_other_tables, const attu_exec_callbacks *cb, attu_error *err);
+/* Whether sequence name is owned by table.column. */
+bool db_sequence_owned_by(attu_session *s, const char *name, const char *table, const char *column);
+/* ALTER SEQUENCE (db_sequence.c). */
+int db_exec_alter_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 
 #endif

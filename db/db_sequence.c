@@ -1,6 +1,7 @@
 /*
- * db_sequence.c - the database's sequences: CREATE / DROP SEQUENCE, the
- * sequence functions, serial and identity columns' owned sequences.
+ * db_sequence.c - the database's sequences: CREATE / ALTER / DROP
+ * SEQUENCE, the sequence functions, serial and identity columns' owned
+ * sequences (and those OWNED BY names), ALTER TABLE's identity actions.
  *
  * Sequences live beside the catalog of tables (engine/catalog.h stays a
  * catalog of tables): a list of engine/sequence.h generators guarded by
@@ -579,16 +580,56 @@ int db_sequences_save(attu_session *s, attu_error *err) {
 
 /* ---- CREATE SEQUENCE, DROP SEQUENCE ----------------------------------------------------------- */
 
+/* AS type of CREATE / ALTER SEQUENCE into o->type. */
+static int sequence_as(const attu_ast_stmt *st, attu_sequence_options *o, attu_error *err) {
+    const attu_ast_typename *as = &st->u.create_sequence.as;
+    if (!as->name) return 0;
+    attu_type t;
+    if (attu_type_from_name(as->name, as->precision, as->scale, &t, err)) { err->position = as->position; return -1; }
+    if (!int_type(t.id)) return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "sequence type must be smallint, integer, or bigint");
+    o->type = t.id;
+    return 0;
+}
+
+/* OWNED BY table.column / NONE of CREATE or ALTER SEQUENCE onto seq (its
+ * owner replaced only on success). The caller holds the database's write
+ * lock and mu. */
+static int owned_by(attu_session *s, const attu_ast_stmt *st, attu_sequence *seq, attu_error *err) {
+    if (!st->u.create_sequence.has_owned) return 0;
+    if (seq->identity) {
+        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cannot change ownership of identity sequence");
+        attu_error_set_detail(err, "Sequence \"%s\" is linked to table \"%s\".", seq->name, seq->owner_table);
+        return -1;
+    }
+    char *table = NULL, *column = NULL;
+    if (!st->u.create_sequence.owned_none) {
+        const char *tn = st->u.create_sequence.owned_table, *cn = st->u.create_sequence.owned_column;
+        const attu_table *t = attu_catalog_lookup(s->db->cat, tn);
+        if (!t) {
+            if (find(s->db->seqs, tn) >= 0) {
+                attu_error_set(err, "42809", 0, "sequence cannot be owned by relation \"%s\"", tn);
+                attu_error_set_detail(err, "This operation is not supported for sequences.");
+                return -1;
+            }
+            if (attu_views_find(attu_catalog_views(s->db->cat), tn))
+                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "a sequence owned by a view is not supported");
+            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", tn);
+        }
+        if (attu_table_find_column(t, cn) < 0)
+            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" of relation \"%s\" does not exist", cn, tn);
+        if (!(table = strdup(t->name)) || !(column = strdup(cn))) { free(table); free(column); return attu_error_oom(err); }
+    }
+    free(seq->owner_table);
+    free(seq->owner_column);
+    seq->owner_table = table;
+    seq->owner_column = column;
+    return 0;
+}
+
 int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     const char *name = st->u.create_sequence.name;
     attu_sequence_options o = st->u.create_sequence.options;
-    const attu_ast_typename *as = &st->u.create_sequence.as;
-    if (as->name) {
-        attu_type t;
-        if (attu_type_from_name(as->name, as->precision, as->scale, &t, err)) { err->position = as->position; return -1; }
-        if (!int_type(t.id)) return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "sequence type must be smallint, integer, or bigint");
-        o.type = t.id;
-    }
+    if (sequence_as(st, &o, err)) return -1;
     pthread_rwlock_wrlock(&s->db->lock);
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
@@ -600,6 +641,7 @@ int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu
     } else {
         attu_sequence *seq = attu_sequence_new(name, &o, err);
         if (!seq) rc = -1;
+        else if (owned_by(s, st, seq, err)) { attu_sequence_free(seq); rc = -1; }
         else if (add(q, seq, err)) { attu_sequence_free(seq); rc = -1; }
         else if (save(s->db, err)) { remove_at(q, q->n - 1); rc = -1; }
     }
@@ -695,6 +737,211 @@ int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_e
     pthread_rwlock_unlock(&s->db->lock);
     if (rc) return rc;
     return db_deliver_tag(cb, "DROP SEQUENCE", err) ? -2 : 0;
+}
+
+/* ---- what a drop of a sequence's owner takes along ---------------------------------------------- */
+
+/* Whether table.col is among the DEFAULTs that go anyway: a column of a
+ * table being dropped, or the column itself being dropped. */
+static bool going(const char *table, const char *col, const char *const *tables, int ntables, const char *column) {
+    if (column) return !strcmp(table, tables[0]) && !strcmp(col, column);
+    for (int i = 0; i < ntables; i++) if (!strcmp(table, tables[i])) return true;
+    return false;
+}
+
+bool db_sequence_owned_by(attu_session *s, const char *name, const char *table, const char *column) {
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    int k = find(q, name);
+    const attu_sequence *x = k >= 0 ? q->e[k].seq : NULL;
+    bool r = x && x->owner_table && x->owner_column && !strcmp(x->owner_table, table) && !strcmp(x->owner_column, column);
+    pthread_mutex_unlock(&q->mu);
+    return r;
+}
+
+int db_sequences_owner_dependents(attu_session *s, const char *const *tables, int ntables, const char *column,
+                                  bool cascade, bool cascade_other_tables, const attu_exec_callbacks *cb, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    int rc = 0;
+    size_t nt = attu_catalog_count(s->db->cat);
+    for (int i = 0; i < q->n && !rc; i++) {
+        const attu_sequence *x = q->e[i].seq;
+        if (!x->owner_table || !x->owner_column) continue;
+        bool owned = false;
+        for (int k = 0; k < ntables && !owned; k++)
+            owned = !strcmp(x->owner_table, tables[k]) && (!column || !strcmp(x->owner_column, column));
+        if (!owned) continue;
+        for (size_t ti = 0; ti < nt && !rc; ti++) {
+            const attu_table *t = attu_catalog_at(s->db->cat, ti);
+            for (int c = 0; c < t->ncols && !rc; c++) {
+                char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
+                bool hit = d && !strcmp(d, x->name) && !going(t->name, t->defs[c].name, tables, ntables, column);
+                free(d);
+                if (!hit) continue;
+                if (!cascade) {
+                    if (column)
+                        attu_error_set(err, "2BP01", 0, "cannot drop column %s of table %s because other objects depend on it",
+                                       column, tables[0]);
+                    else
+                        attu_error_set(err, "2BP01", 0, "cannot drop table %s because other objects depend on it", x->owner_table);
+                    attu_error_set_detail(err, "default value for column %s of table %s depends on sequence %s", t->defs[c].name,
+                                          t->name, x->name);
+                    attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+                    rc = -1;
+                } else if (!cascade_other_tables && column && !strcmp(t->name, tables[0])) {
+                    continue;   /* (the caller drops its own table's DEFAULTs) */
+                } else if (!cascade_other_tables) {
+                    rc = attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                        "DROP COLUMN ... CASCADE of a column whose sequence another table's DEFAULT draws from "
+                                        "is not supported; drop that DEFAULT first");
+                } else {
+                    if (cb && cb->on_notice) {
+                        char msg[300];
+                        snprintf(msg, sizeof msg, "drop cascades to default value for column %s of table %s", t->defs[c].name, t->name);
+                        cb->on_notice(cb->ctx, "00000", msg);
+                    }
+                    if (attu_catalog_set_default(s->db->cat, t->name, c, NULL, err) || db_save_table(s, t, err)) rc = -1;
+                }
+            }
+        }
+    }
+    pthread_mutex_unlock(&q->mu);
+    return rc;
+}
+
+/* ---- ALTER SEQUENCE ---------------------------------------------------------------------------- */
+
+/* RENAME TO: the sequence and every DEFAULT nextval that names it (the
+ * DEFAULT keeps the name as text, where PostgreSQL keeps the OID). The
+ * caller holds the write lock and mu. */
+static int rename_sequence(attu_session *s, int k, const char *to, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    attu_sequence *x = q->e[k].seq;
+    if (find(q, to) >= 0 || attu_catalog_relation_exists(s->db->cat, to))
+        return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", to);
+    char *old = x->name, *nn = strdup(to), *text = default_text(to);
+    if (!nn || !text) { free(nn); free(text); return attu_error_oom(err); }
+    x->name = nn;
+    int rc = save(s->db, err);
+    /* the DEFAULTs: set and saved table by table, put back on a failure */
+    size_t nt = attu_catalog_count(s->db->cat), done = 0;
+    for (; !rc && done < nt; done++) {
+        const attu_table *t = attu_catalog_at(s->db->cat, done);
+        bool hit = false;
+        for (int c = 0; c < t->ncols && !rc; c++) {
+            char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
+            if (d && !strcmp(d, old)) { hit = true; rc = attu_catalog_set_default(s->db->cat, t->name, c, text, err); }
+            free(d);
+        }
+        if (!rc && hit) rc = db_save_table(s, t, err);
+    }   /* (done: one past the last table touched, the failing one included) */
+    if (rc) {
+        char *back = default_text(old);
+        attu_error e2;
+        attu_error_clear(&e2);
+        for (size_t i = 0; back && i < done; i++) {
+            const attu_table *t = attu_catalog_at(s->db->cat, i);
+            bool hit = false;
+            for (int c = 0; c < t->ncols; c++) {
+                char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
+                if (d && !strcmp(d, to)) { hit = true; attu_catalog_set_default(s->db->cat, t->name, c, back, &e2); }
+                free(d);
+            }
+            if (hit) db_save_table(s, t, &e2);
+        }
+        free(back);
+        x->name = old;
+        free(nn);
+        save(s->db, &e2);
+    } else free(old);
+    free(text);
+    return rc;
+}
+
+int db_exec_alter_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    const char *name = st->u.create_sequence.name;
+    attu_sequence_options o = st->u.create_sequence.options;
+    if (sequence_as(st, &o, err)) return -1;
+    pthread_rwlock_wrlock(&s->db->lock);
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    int rc = 0, k = find(q, name);
+    bool skipped = false;
+    if (k < 0) {
+        if (attu_catalog_relation_exists(s->db->cat, name)) rc = attu_error_set(err, "42809", 0, "\"%s\" is not a sequence", name);
+        else if (st->u.create_sequence.if_exists) skipped = true;
+        else rc = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);
+    } else if (st->u.create_sequence.new_name) {
+        rc = rename_sequence(s, k, st->u.create_sequence.new_name, err);
+    } else {
+        /* the options and the owner on a copy: the sequence changes only
+         * once all of them are checked and the file is written */
+        attu_sequence *x = q->e[k].seq, y = *x;
+        y.owner_table = y.owner_column = NULL;
+        if ((x->owner_table && !(y.owner_table = strdup(x->owner_table))) ||
+            (x->owner_column && !(y.owner_column = strdup(x->owner_column))))
+            rc = attu_error_oom(err);
+        if (!rc) rc = attu_sequence_alter(&y, &o, err);
+        if (!rc) rc = owned_by(s, st, &y, err);
+        if (!rc) {
+            attu_sequence before = *x;
+            *x = y;
+            if ((rc = save(s->db, err))) { y = *x; *x = before; }
+            else { y.owner_table = before.owner_table; y.owner_column = before.owner_column; }
+        }
+        free(y.owner_table);
+        free(y.owner_column);
+    }
+    pthread_mutex_unlock(&q->mu);
+    pthread_rwlock_unlock(&s->db->lock);
+    if (rc) return rc;
+    if (skipped && cb && cb->on_notice) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "relation \"%s\" does not exist, skipping", name);
+        cb->on_notice(cb->ctx, "00000", msg);
+    }
+    return db_deliver_tag(cb, "ALTER SEQUENCE", err) ? -2 : 0;
+}
+
+/* ---- ALTER TABLE: identity columns ---------------------------------------------------------- */
+
+/* The identity sequence of table.column, -1 when none (mu held). */
+static int find_identity(const db_sequences *q, const char *table, const char *column) {
+    for (int i = 0; i < q->n; i++) {
+        const attu_sequence *x = q->e[i].seq;
+        if (x->identity && x->owner_table && !strcmp(x->owner_table, table) && !strcmp(x->owner_column, column)) return i;
+    }
+    return -1;
+}
+
+int db_sequence_set_identity(attu_session *s, const char *table, const char *column, char generated,
+                             const attu_sequence_options *o, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    int rc = 0, k = find_identity(q, table, column);
+    if (k < 0) rc = attu_error_set(err, "55000", 0, "column \"%s\" of relation \"%s\" is not an identity column", column, table);
+    else {
+        attu_sequence *x = q->e[k].seq, before = *x;
+        if (!(rc = attu_sequence_alter(x, o, err))) {
+            if (generated) x->identity = generated;
+            if ((rc = save(s->db, err))) *x = before;
+        }
+    }
+    pthread_mutex_unlock(&q->mu);
+    return rc;
+}
+
+int db_sequence_drop_identity(attu_session *s, const char *table, const char *column, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    pthread_mutex_lock(&q->mu);
+    int rc = 0, k = find_identity(q, table, column);
+    if (k >= 0) {
+        remove_at(q, k);
+        rc = save(s->db, err);
+    }
+    pthread_mutex_unlock(&q->mu);
+    return rc;
 }
 
 /* ---- ALTER TABLE: owned sequences follow their columns ---------------------------------------- */
@@ -793,49 +1040,19 @@ int db_sequences_follow_table(attu_session *s, const char *table, const char *ne
     return rc;
 }
 
-/* The bounds of a sequence type. */
-static void type_bounds(attu_type_id t, int64_t *lo, int64_t *hi) {
-    if (t == ATTU_TYPE_INT16) { *lo = INT16_MIN; *hi = INT16_MAX; }
-    else if (t == ATTU_TYPE_INT32) { *lo = INT32_MIN; *hi = INT32_MAX; }
-    else { *lo = INT64_MIN; *hi = INT64_MAX; }
-}
-
 int db_sequence_retype_identity(attu_session *s, const char *table, const char *column, attu_type_id type,
                                 attu_error *err) {
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
-    int rc = 0;
-    for (int i = 0; i < q->n && !rc; i++) {
-        attu_sequence *x = q->e[i].seq;
-        if (!x->identity || !x->owner_table || strcmp(x->owner_table, table) || strcmp(x->owner_column, column)) continue;
+    int rc = 0, k = find_identity(q, table, column);
+    if (k >= 0) {
         /* as ALTER SEQUENCE ... AS type: a bound that was the old type's
          * own becomes the new type's */
-        int64_t olo, ohi, nlo, nhi;
-        type_bounds(x->type, &olo, &ohi);
-        type_bounds(type, &nlo, &nhi);
-        attu_sequence y = *x;
-        y.type = type;
-        if (x->max == ohi) y.max = nhi;
-        if (x->min == olo) y.min = nlo;
-        const char *tn = attu_sequence_type_name(type);
-        if (y.max < nlo || y.max > nhi)
-            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
-                                "MAXVALUE (%" PRId64 ") is out of range for sequence data type %s", y.max, tn);
-        else if (y.min < nlo || y.min > nhi)
-            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
-                                "MINVALUE (%" PRId64 ") is out of range for sequence data type %s", y.min, tn);
-        else if (x->last_value > y.max)
-            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
-                                "RESTART value (%" PRId64 ") cannot be greater than MAXVALUE (%" PRId64 ")", x->last_value, y.max);
-        else if (x->last_value < y.min)
-            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
-                                "RESTART value (%" PRId64 ") cannot be less than MINVALUE (%" PRId64 ")", x->last_value, y.min);
-        else {
-            x->type = y.type;
-            x->max = y.max;
-            x->min = y.min;
-            rc = save(s->db, err);
-        }
+        attu_sequence_options o;
+        memset(&o, 0, sizeof o);
+        o.type = type;
+        attu_sequence *x = q->e[k].seq, before = *x;
+        if (!(rc = attu_sequence_alter(x, &o, err)) && (rc = save(s->db, err))) *x = before;
     }
     pthread_mutex_unlock(&q->mu);
     return rc;

@@ -73,6 +73,7 @@
 #include <string.h>
 
 #include "engine/key_set.h"
+#include "engine/strbuf.h"
 #include "planner/binder.h"
 #include "planner/lexer.h"
 
@@ -231,29 +232,6 @@ fail:
 
 /* ---- checks -------------------------------------------------------------------------------- */
 
-typedef struct sqlbuf { char *p; size_t n, cap; bool oom; } sqlbuf;
-
-static void put(sqlbuf *b, const char *s) {
-    size_t l = strlen(s);
-    if (b->oom) return;
-    if (b->n + l + 1 > b->cap) {
-        size_t nc = (b->cap ? b->cap * 2 : 256) + l;
-        char *p = realloc(b->p, nc);
-        if (!p) { b->oom = true; return; }
-        b->p = p;
-        b->cap = nc;
-    }
-    memcpy(b->p + b->n, s, l + 1);
-    b->n += l;
-}
-
-/* A double-quoted identifier. */
-static void put_ident(sqlbuf *b, const char *name) {
-    put(b, "\"");
-    for (const char *p = name; *p; p++) put(b, *p == '"' ? "\"\"" : (char[2]){ *p, 0 });
-    put(b, "\"");
-}
-
 #define ROWID "\"" ATTU_ROWID_INTERNAL "\""
 
 /* Runs the query text against the catalog in which t stands for the table
@@ -285,66 +263,66 @@ static attu_result *run_on(attu_session *s, attu_table *t, const char *sql, attu
  * a join to the distinct keys of those rows (NULLs never join), which are
  * the rows >= first (first > 0), those listed in the table CHANGED_NAME
  * (by_changed), or else every row with no NULL in the key. */
-static void put_rows_in_question(sqlbuf *b, const attu_table *t, const attu_unique *u, size_t first, bool by_changed) {
-    put(b, " FROM ");
-    put_ident(b, t->name);
-    put(b, " AS x");
+static void put_rows_in_question(attu_strbuf *b, const attu_table *t, const attu_unique *u, size_t first, bool by_changed) {
+    attu_strbuf_puts(b, " FROM ");
+    attu_strbuf_quote_ident(b, t->name);
+    attu_strbuf_puts(b, " AS x");
     if (first == 0 && !by_changed) {
-        put(b, " WHERE ");
+        attu_strbuf_puts(b, " WHERE ");
         for (int j = 0; j < u->ncols; j++) {
-            if (j) put(b, " AND ");
-            put(b, "x.");
-            put_ident(b, t->defs[u->cols[j]].name);
-            put(b, " IS NOT NULL");
+            if (j) attu_strbuf_puts(b, " AND ");
+            attu_strbuf_puts(b, "x.");
+            attu_strbuf_quote_ident(b, t->defs[u->cols[j]].name);
+            attu_strbuf_puts(b, " IS NOT NULL");
         }
         return;
     }
-    put(b, " JOIN (SELECT DISTINCT ");
+    attu_strbuf_puts(b, " JOIN (SELECT DISTINCT ");
     for (int j = 0; j < u->ncols; j++) {
-        if (j) put(b, ", ");
-        put(b, "y.");
-        put_ident(b, t->defs[u->cols[j]].name);
+        if (j) attu_strbuf_puts(b, ", ");
+        attu_strbuf_puts(b, "y.");
+        attu_strbuf_quote_ident(b, t->defs[u->cols[j]].name);
     }
-    put(b, " FROM ");
-    put_ident(b, t->name);
-    put(b, " AS y");
-    if (by_changed) put(b, " JOIN \"" CHANGED_NAME "\" AS c ON y." ROWID " = c.\"\001r\")");
+    attu_strbuf_puts(b, " FROM ");
+    attu_strbuf_quote_ident(b, t->name);
+    attu_strbuf_puts(b, " AS y");
+    if (by_changed) attu_strbuf_puts(b, " JOIN \"" CHANGED_NAME "\" AS c ON y." ROWID " = c.\"\001r\")");
     else {
         char num[32];
         snprintf(num, sizeof num, "%zu", first);
-        put(b, " WHERE y." ROWID " >= ");
-        put(b, num);
-        put(b, ")");
+        attu_strbuf_puts(b, " WHERE y." ROWID " >= ");
+        attu_strbuf_puts(b, num);
+        attu_strbuf_puts(b, ")");
     }
-    put(b, " AS k ON ");
+    attu_strbuf_puts(b, " AS k ON ");
     for (int j = 0; j < u->ncols; j++) {
-        if (j) put(b, " AND ");
-        put(b, "x.");
-        put_ident(b, t->defs[u->cols[j]].name);
-        put(b, " = k.");
-        put_ident(b, t->defs[u->cols[j]].name);
+        if (j) attu_strbuf_puts(b, " AND ");
+        attu_strbuf_puts(b, "x.");
+        attu_strbuf_quote_ident(b, t->defs[u->cols[j]].name);
+        attu_strbuf_puts(b, " = k.");
+        attu_strbuf_quote_ident(b, t->defs[u->cols[j]].name);
     }
 }
 
 /* x.k1, x.k2, ... */
-static void put_xkeys(sqlbuf *b, const attu_table *t, const attu_unique *u) {
+static void put_xkeys(attu_strbuf *b, const attu_table *t, const attu_unique *u) {
     for (int j = 0; j < u->ncols; j++) {
-        if (j) put(b, ", ");
-        put(b, "x.");
-        put_ident(b, t->defs[u->cols[j]].name);
+        if (j) attu_strbuf_puts(b, ", ");
+        attu_strbuf_puts(b, "x.");
+        attu_strbuf_quote_ident(b, t->defs[u->cols[j]].name);
     }
 }
 
 static int colliding_rows(attu_session *s, attu_table *t, const attu_unique *u, size_t first, bool by_changed,
                           int64_t **rows, int64_t **groups, size_t *n, attu_error *err) {
-    sqlbuf b = { 0 };
-    put(&b, "SELECT r, g FROM (SELECT x." ROWID " AS r, min(x." ROWID ") OVER (PARTITION BY ");
+    attu_strbuf b = { 0 };
+    attu_strbuf_puts(&b, "SELECT r, g FROM (SELECT x." ROWID " AS r, min(x." ROWID ") OVER (PARTITION BY ");
     put_xkeys(&b, t, u);
-    put(&b, ") AS g, count(*) OVER (PARTITION BY ");
+    attu_strbuf_puts(&b, ") AS g, count(*) OVER (PARTITION BY ");
     put_xkeys(&b, t, u);
-    put(&b, ") AS n");
+    attu_strbuf_puts(&b, ") AS n");
     put_rows_in_question(&b, t, u, first, by_changed);
-    put(&b, ") s WHERE n > 1");
+    attu_strbuf_puts(&b, ") s WHERE n > 1");
     if (b.oom) { free(b.p); return attu_error_oom(err); }
     attu_result *res = run_on(s, t, b.p, err);
     free(b.p);
@@ -393,45 +371,42 @@ static int64_t first_failing(const int64_t *rows, const int64_t *groups, size_t 
 /* PostgreSQL's quote_identifier: a name that is not all lower-case
  * letters, digits and underscores (not starting with a digit), or that is
  * a keyword other than an unreserved one, is quoted. */
-static void put_colname(sqlbuf *b, const char *name) {
+static void put_colname(attu_strbuf *b, const char *name) {
     bool plain = (name[0] >= 'a' && name[0] <= 'z') || name[0] == '_';
     for (const char *p = name; *p && plain; p++)
         plain = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
-    if (plain && !attu_keyword_needs_quotes(name)) put(b, name);
-    else put_ident(b, name);
+    if (plain && !attu_keyword_needs_quotes(name)) attu_strbuf_puts(b, name);
+    else attu_strbuf_quote_ident(b, name);
 }
 
 /* "Key (a, b)=(1, x)": the DETAIL's key, row's values of u's columns as
  * PostgreSQL prints them (NULL as null). */
-static void put_key(sqlbuf *b, const attu_table *t, const attu_unique *u, size_t row) {
-    put(b, "Key (");
+static void put_key(attu_strbuf *b, const attu_table *t, const attu_unique *u, size_t row) {
+    attu_strbuf_puts(b, "Key (");
     for (int j = 0; j < u->ncols; j++) {
-        if (j) put(b, ", ");
+        if (j) attu_strbuf_puts(b, ", ");
         put_colname(b, t->defs[u->cols[j]].name);
     }
-    put(b, ")=(");
+    attu_strbuf_puts(b, ")=(");
     for (int j = 0; j < u->ncols; j++) {
-        if (j) put(b, ", ");
+        if (j) attu_strbuf_puts(b, ", ");
         char buf[256];
         const char *lng = NULL;
         size_t len = attu_column_format(t->cols[u->cols[j]], row, buf, sizeof buf - 1, &lng);
-        if (len == (size_t)-1) put(b, "null");
-        else if (lng) {
-            char *c = malloc(len + 1);
-            if (c) { memcpy(c, lng, len); c[len] = 0; put(b, c); free(c); }
-            else b->oom = true;
-        } else {
+        if (len == (size_t)-1) attu_strbuf_puts(b, "null");
+        else if (lng) attu_strbuf_add(b, lng, strnlen(lng, len));
+        else {
             buf[len < sizeof buf ? len : sizeof buf - 1] = 0;
-            put(b, buf);
+            attu_strbuf_puts(b, buf);
         }
     }
-    put(b, ")");
+    attu_strbuf_puts(b, ")");
 }
 
 int db_unique_violation(const attu_table *t, const attu_unique *u, size_t row, attu_error *err) {
-    sqlbuf b = { 0 };
+    attu_strbuf b = { 0 };
     put_key(&b, t, u, row);
-    put(&b, " already exists.");
+    attu_strbuf_puts(&b, " already exists.");
     attu_error_set(err, "23505", 0, "duplicate key value violates unique constraint \"%s\"", u->name);
     if (!b.oom) attu_error_set_detail(err, "%s", b.p);
     free(b.p);
@@ -484,16 +459,16 @@ static int query_groups(attu_session *s, attu_table *t, const attu_unique *u, si
                         attu_error *err) {
     for (size_t r = first; r < t->nrows; r++) out[r - first] = -1;
     if (first >= t->nrows) return 0;
-    sqlbuf b = { 0 };
+    attu_strbuf b = { 0 };
     char num[32];
     snprintf(num, sizeof num, "%zu", first);
-    put(&b, "SELECT r, g FROM (SELECT x." ROWID " AS r, min(x." ROWID ") OVER (PARTITION BY ");
+    attu_strbuf_puts(&b, "SELECT r, g FROM (SELECT x." ROWID " AS r, min(x." ROWID ") OVER (PARTITION BY ");
     put_xkeys(&b, t, u);
-    put(&b, ") AS g");
+    attu_strbuf_puts(&b, ") AS g");
     /* (first 0: every row is in question, NULL keys left out) */
     put_rows_in_question(&b, t, u, first ? first : 0, false);
-    put(&b, ") s WHERE r >= ");
-    put(&b, num);
+    attu_strbuf_puts(&b, ") s WHERE r >= ");
+    attu_strbuf_puts(&b, num);
     if (b.oom) { free(b.p); return attu_error_oom(err); }
     attu_result *res = run_on(s, t, b.p, err);
     free(b.p);
@@ -770,9 +745,9 @@ int db_unique_check_index(struct attu_session *s, attu_table *t, const attu_uniq
         free(rows);
         free(groups);
         if (row < 0) continue;
-        sqlbuf b = { 0 };
+        attu_strbuf b = { 0 };
         put_key(&b, t, &us[k], (size_t)row);
-        put(&b, " is duplicated.");
+        attu_strbuf_puts(&b, " is duplicated.");
         attu_error_set(err, "23505", 0, "could not create unique index \"%s\"", us[k].name);
         if (!b.oom) attu_error_set_detail(err, "%s", b.p);
         free(b.p);

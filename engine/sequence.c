@@ -33,38 +33,79 @@ static int bad(attu_error *err, const char *fmt, int64_t a, int64_t b, const cha
     return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "%s", m);
 }
 
-attu_sequence *attu_sequence_new(const char *name, const attu_sequence_options *opt, attu_error *err) {
-    attu_type_id type = opt->type == ATTU_TYPE_UNKNOWN ? ATTU_TYPE_INT64 : opt->type;
-    if (type != ATTU_TYPE_INT16 && type != ATTU_TYPE_INT32 && type != ATTU_TYPE_INT64) {
-        attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "sequence type must be smallint, integer, or bigint");
-        return NULL;
-    }
+/* PostgreSQL's init_params: opt over the values of s (init: a new
+ * sequence, whose unwritten options take their defaults). Fills *out, or
+ * fails with 22023 leaving *out as it was. */
+static int apply(const attu_sequence *s, const attu_sequence_options *opt, bool init, attu_sequence *out, attu_error *err) {
+    attu_sequence n = *s;
+    bool reset_max = false, reset_min = false;
+    if (opt->type != ATTU_TYPE_UNKNOWN) {
+        if (opt->type != ATTU_TYPE_INT16 && opt->type != ATTU_TYPE_INT32 && opt->type != ATTU_TYPE_INT64)
+            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "sequence type must be smallint, integer, or bigint");
+        if (!init) {
+            /* a bound that was the old type's own follows the type; one
+             * the user chose stays */
+            int64_t olo, ohi;
+            type_bounds(s->type, &olo, &ohi);
+            reset_max = s->max == ohi;
+            reset_min = s->min == olo;
+        }
+        n.type = opt->type;
+    } else if (init) n.type = ATTU_TYPE_INT64;
     int64_t tlo, thi;
-    type_bounds(type, &tlo, &thi);
-    int64_t inc = opt->has_increment ? opt->increment : 1;
-    if (inc == 0) {
-        attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "INCREMENT must not be zero");
-        return NULL;
+    type_bounds(n.type, &tlo, &thi);
+    if (opt->has_increment) {
+        if (opt->increment == 0) return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "INCREMENT must not be zero");
+        n.increment = opt->increment;
+    } else if (init) n.increment = 1;
+    if (opt->has_cycle) n.cycle = opt->cycle;
+    else if (init) n.cycle = false;
+    if (opt->has_max && !opt->no_max) n.max = opt->max;
+    else if (init || opt->has_max || reset_max) n.max = n.increment > 0 || reset_max ? thi : -1;
+    const char *tn = attu_sequence_type_name(n.type);
+    if (n.max < tlo || n.max > thi) return bad(err, "MAXVALUE (%" PRId64 ") is out of range for sequence data type %s", n.max, 0, tn);
+    if (opt->has_min && !opt->no_min) n.min = opt->min;
+    else if (init || opt->has_min || reset_min) n.min = n.increment < 0 || reset_min ? tlo : 1;
+    if (n.min < tlo || n.min > thi) return bad(err, "MINVALUE (%" PRId64 ") is out of range for sequence data type %s", n.min, 0, tn);
+    if (n.min >= n.max) return bad(err, "MINVALUE (%" PRId64 ") must be less than MAXVALUE (%" PRId64 ")", n.min, n.max, NULL);
+    if (opt->has_start) n.start = opt->start;
+    else if (init) n.start = n.increment > 0 ? n.min : n.max;
+    if (n.start < n.min) return bad(err, "START value (%" PRId64 ") cannot be less than MINVALUE (%" PRId64 ")", n.start, n.min, NULL);
+    if (n.start > n.max) return bad(err, "START value (%" PRId64 ") cannot be greater than MAXVALUE (%" PRId64 ")", n.start, n.max, NULL);
+    if (opt->has_restart) {
+        n.last_value = opt->has_restart_value ? opt->restart : n.start;
+        n.is_called = false;
+    } else if (init) {
+        n.last_value = n.start;
+        n.is_called = false;
     }
-    int64_t max = opt->has_max && !opt->no_max ? opt->max : inc > 0 ? thi : -1;
-    int64_t min = opt->has_min && !opt->no_min ? opt->min : inc > 0 ? 1 : tlo;
-    const char *tn = attu_sequence_type_name(type);
-    if (max < tlo || max > thi) { bad(err, "MAXVALUE (%" PRId64 ") is out of range for sequence data type %s", max, 0, tn); return NULL; }
-    if (min < tlo || min > thi) { bad(err, "MINVALUE (%" PRId64 ") is out of range for sequence data type %s", min, 0, tn); return NULL; }
-    if (min >= max) { bad(err, "MINVALUE (%" PRId64 ") must be less than MAXVALUE (%" PRId64 ")", min, max, NULL); return NULL; }
-    int64_t start = opt->has_start ? opt->start : inc > 0 ? min : max;
-    if (start < min) { bad(err, "START value (%" PRId64 ") cannot be less than MINVALUE (%" PRId64 ")", start, min, NULL); return NULL; }
-    if (start > max) { bad(err, "START value (%" PRId64 ") cannot be greater than MAXVALUE (%" PRId64 ")", start, max, NULL); return NULL; }
-    int64_t cache = opt->has_cache ? opt->cache : 1;
-    if (cache <= 0) { bad(err, "CACHE (%" PRId64 ") must be greater than zero", cache, 0, NULL); return NULL; }
-    attu_sequence *s = calloc(1, sizeof *s);
-    if (!s || !(s->name = strdup(name))) { free(s); attu_error_oom(err); return NULL; }
-    s->type = type;
-    s->increment = inc; s->min = min; s->max = max; s->start = start; s->cache = cache;
-    s->cycle = opt->has_cycle && opt->cycle;
-    s->last_value = start;
-    s->is_called = false;
+    /* (a changed bound checks the current value too) */
+    if (n.last_value < n.min) return bad(err, "RESTART value (%" PRId64 ") cannot be less than MINVALUE (%" PRId64 ")", n.last_value, n.min, NULL);
+    if (n.last_value > n.max) return bad(err, "RESTART value (%" PRId64 ") cannot be greater than MAXVALUE (%" PRId64 ")", n.last_value, n.max, NULL);
+    if (opt->has_cache) {
+        if (opt->cache <= 0) return bad(err, "CACHE (%" PRId64 ") must be greater than zero", opt->cache, 0, NULL);
+        n.cache = opt->cache;
+    } else if (init) n.cache = 1;
+    *out = n;
+    return 0;
+}
+
+attu_sequence *attu_sequence_new(const char *name, const attu_sequence_options *opt, attu_error *err) {
+    attu_sequence n;
+    memset(&n, 0, sizeof n);
+    if (apply(&n, opt, true, &n, err)) return NULL;
+    attu_sequence *s = malloc(sizeof *s);
+    if (!s) { attu_error_oom(err); return NULL; }
+    *s = n;
+    if (!(s->name = strdup(name))) { free(s); attu_error_oom(err); return NULL; }
     return s;
+}
+
+int attu_sequence_alter(attu_sequence *s, const attu_sequence_options *opt, attu_error *err) {
+    attu_sequence n;
+    if (apply(s, opt, false, &n, err)) return -1;
+    *s = n;   /* (the name and the owner are the same pointers) */
+    return 0;
 }
 
 void attu_sequence_free(attu_sequence *s) {

@@ -29,6 +29,9 @@ typedef struct attu_sequence_options {
     bool    no_min, no_max;
     int64_t increment, min, max, start, cache;
     bool    cycle;
+    /* RESTART [[WITH] restart]: has_restart_value false restarts at START */
+    bool    has_restart, has_restart_value;
+    int64_t restart;
 } attu_sequence_options;
 
 typedef struct attu_sequence {
@@ -53,6 +56,14 @@ typedef struct attu_sequence {
  * messages). NULL with err set. */
 attu_sequence *attu_sequence_new(const char *name, const attu_sequence_options *opt, attu_error *err);
 void attu_sequence_free(attu_sequence *s);
+
+/* ALTER SEQUENCE's options on s, as PostgreSQL 15 applies them to a
+ * sequence that exists: what is not written stays, except that AS moves a
+ * bound that was the old type's own to the new type's, and NO MINVALUE /
+ * NO MAXVALUE take the default of the (new) increment's direction. The
+ * checks are CREATE SEQUENCE's, the current value (or RESTART's) among
+ * them (22023); on an error s is unchanged. */
+int attu_sequence_alter(attu_sequence *s, const attu_sequence_options *opt, attu_error *err);
 
 /* nextval: the next value (2200H at a bound of a sequence that does not
  * cycle; the sequence is unchanged then). */

@@ -17,7 +17,6 @@
 #include "engine/storage.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -27,39 +26,14 @@
 #include <unistd.h>
 
 #include "engine/checksum.h"
+#include "engine/strbuf.h"
 
 #define VIEWS_FILE "attu.views"
 
-typedef struct tbuf { char *p; size_t n, cap; bool oom; } tbuf;
-
-static void put(tbuf *b, const char *s, size_t n) {
-    if (b->oom) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 1024;
-        while (nc < b->n + n + 1) nc *= 2;
-        char *np = realloc(b->p, nc);
-        if (!np) { b->oom = true; return; }
-        b->p = np; b->cap = nc;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = '\0';
-}
-
-static void putf(tbuf *b, const char *f, ...) __attribute__((format(printf, 2, 3)));
-static void putf(tbuf *b, const char *f, ...) {
-    char tmp[128];
-    va_list ap;
-    va_start(ap, f);
-    int n = vsnprintf(tmp, sizeof tmp, f, ap);
-    va_end(ap);
-    if (n > 0) put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-static void put_escaped(tbuf *b, const char *s) {
+static void put_escaped(attu_strbuf *b, const char *s) {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p <= ' ' || *p == '%' || *p == 0x7f) putf(b, "%%%02X", *p);
-        else put(b, (const char *)p, 1);
+        if (*p <= ' ' || *p == '%' || *p == 0x7f) attu_strbuf_printf(b, "%%%02X", *p);
+        else attu_strbuf_add(b, (const char *)p, 1);
     }
 }
 
@@ -100,22 +74,22 @@ int attu_storage_save_views(const char *data_dir, const attu_views *views, attu_
     if (!order) return attu_error_oom(err);
     for (size_t i = 0; i < n; i++) order[i] = attu_views_at(views, i);
     qsort(order, n, sizeof *order, by_seq);
-    tbuf b = { 0 };
-    put(&b, "attu-views 1\n", 13);
+    attu_strbuf b = { 0 };
+    attu_strbuf_add(&b, "attu-views 1\n", 13);
     for (size_t i = 0; i < n; i++) {
         const attu_view *v = order[i];
-        put(&b, "view ", 5); put_escaped(&b, v->name);
-        putf(&b, " %llu %d %d\n", (unsigned long long)v->seq, v->ncols, v->ndeps);
+        attu_strbuf_add(&b, "view ", 5); put_escaped(&b, v->name);
+        attu_strbuf_printf(&b, " %llu %d %d\n", (unsigned long long)v->seq, v->ncols, v->ndeps);
         for (int c = 0; c < v->ncols; c++) {
-            put(&b, "col ", 4); put_escaped(&b, v->col_names[c]);
-            putf(&b, " %d %d %d\n", (int)v->col_types[c].id, v->col_types[c].precision, v->col_types[c].scale);
+            attu_strbuf_add(&b, "col ", 4); put_escaped(&b, v->col_names[c]);
+            attu_strbuf_printf(&b, " %d %d %d\n", (int)v->col_types[c].id, v->col_types[c].precision, v->col_types[c].scale);
         }
-        for (int d = 0; d < v->ndeps; d++) { put(&b, "dep ", 4); put_escaped(&b, v->deps[d]); put(&b, "\n", 1); }
-        put(&b, "sql ", 4); put_escaped(&b, v->sql); put(&b, "\n", 1);
+        for (int d = 0; d < v->ndeps; d++) { attu_strbuf_add(&b, "dep ", 4); put_escaped(&b, v->deps[d]); attu_strbuf_add(&b, "\n", 1); }
+        attu_strbuf_add(&b, "sql ", 4); put_escaped(&b, v->sql); attu_strbuf_add(&b, "\n", 1);
     }
     free(order);
     if (b.oom) { free(b.p); return attu_error_oom(err); }
-    putf(&b, "crc32c %08x\n", attu_crc32c(0, b.p, b.n));
+    attu_strbuf_printf(&b, "crc32c %08x\n", attu_crc32c(0, b.p, b.n));
     if (b.oom) { free(b.p); return attu_error_oom(err); }
 
     char path[PATH_MAX], tmp[PATH_MAX];
@@ -155,10 +129,10 @@ int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error 
     snprintf(path, sizeof path, "%s/" VIEWS_FILE, data_dir);
     FILE *f = fopen(path, "rb");
     if (!f) return errno == ENOENT ? 0 : io_error(err, "open", path);
-    tbuf b = { 0 };
+    attu_strbuf b = { 0 };
     char chunk[8192];
     size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) put(&b, chunk, got);
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) attu_strbuf_add(&b, chunk, got);
     bool rerr = ferror(f);
     fclose(f);
     if (rerr) { free(b.p); return io_error(err, "read", path); }

@@ -543,7 +543,8 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_DROP_VIEW,       /* u.drop_table: DROP VIEW [IF EXISTS] v, ... */
     ATTU_STMT_CREATE_SEQUENCE, /* u.create_sequence */
     ATTU_STMT_DROP_SEQUENCE,   /* u.drop_table: DROP SEQUENCE [IF EXISTS] s, ... */
-    ATTU_STMT_ALTER_TABLE      /* u.alter_table: ALTER TABLE t action, ... */
+    ATTU_STMT_ALTER_TABLE,     /* u.alter_table: ALTER TABLE t action, ... */
+    ATTU_STMT_ALTER_SEQUENCE   /* u.create_sequence: ALTER SEQUENCE [IF EXISTS] s options / RENAME TO */
 } attu_ast_stmt_kind;
 
 /* One assignment of UPDATE's SET list. SET (a, b) = (x, y) arrives as two
@@ -616,7 +617,14 @@ typedef enum attu_ast_alter_kind {
     ATTU_ALTER_DROP_NOT_NULL,       /* column */
     ATTU_ALTER_TYPE,                /* column, type, expr: USING (or NULL) */
     ATTU_ALTER_ADD_CONSTRAINT,      /* key: [CONSTRAINT name] PRIMARY KEY / UNIQUE (cols) */
-    ATTU_ALTER_DROP_CONSTRAINT      /* column: the constraint's name; if_exists; cascade */
+    ATTU_ALTER_DROP_CONSTRAINT,     /* column: the constraint's name; if_exists; cascade */
+    /* identity columns: def.identity ('a' / 'd'), def.identity_options,
+     * def.identity_as of ADD GENERATED ... AS IDENTITY; SET GENERATED
+     * (def.identity, 0 when not written) / SET option / RESTART
+     * (def.identity_options); DROP IDENTITY (if_exists) */
+    ATTU_ALTER_ADD_IDENTITY,
+    ATTU_ALTER_SET_IDENTITY,
+    ATTU_ALTER_DROP_IDENTITY
 } attu_ast_alter_kind;
 
 typedef struct attu_ast_alter_cmd {
@@ -817,6 +825,12 @@ struct attu_ast_stmt {
             bool                  if_not_exists;
             attu_sequence_options options;
             attu_ast_typename     as;         /* AS type (name NULL: not written) */
+            /* OWNED BY owned_table.owned_column / OWNED BY NONE */
+            bool                  has_owned, owned_none;
+            char                 *owned_table, *owned_column;
+            int                   owned_position;
+            bool                  if_exists;  /* ALTER SEQUENCE IF EXISTS */
+            char                 *new_name;   /* ALTER SEQUENCE ... RENAME TO (NULL otherwise) */
         } create_sequence;
         struct {
             char               *table;

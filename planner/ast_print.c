@@ -475,7 +475,8 @@ static void pr_options(out *o, const attu_ast_option *opts, int n) {
 static void pr_alter_cmd(out *o, const attu_ast_alter_cmd *c) {
     static const char *const names[] = { "", "add-column", "drop-column", "rename-column", "rename-table",
                                          "set-default", "drop-default", "set-not-null", "drop-not-null", "type",
-                                         "add-constraint", "drop-constraint" };
+                                         "add-constraint", "drop-constraint", "add-identity", "set-identity",
+                                         "drop-identity" };
     putf(o, " (%s", names[c->kind]);
     if (c->if_exists) puts_(o, c->kind == ATTU_ALTER_ADD_COLUMN ? " if-not-exists" : " if-exists");
     if (c->kind == ATTU_ALTER_ADD_COLUMN) {
@@ -720,6 +721,13 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         puts_(o, "(drop-sequence ");
         if (s->u.drop_table.if_exists) puts_(o, "if-exists ");
         pr_names(o, s->u.drop_table.tables);
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_ALTER_SEQUENCE:
+        puts_(o, "(alter-sequence ");
+        if (s->u.create_sequence.if_exists) puts_(o, "if-exists ");
+        put_name(o, s->u.create_sequence.name);
+        if (s->u.create_sequence.new_name) { puts_(o, " rename "); put_name(o, s->u.create_sequence.new_name); }
         puts_(o, ")");
         break;
     case ATTU_STMT_ALTER_TABLE:

@@ -44,7 +44,15 @@ static void ab_word_expect(attu_parse_ctx *ctx, const attu_token *t, const char 
     ab_error(ctx, ATTU_SQLSTATE_SYNTAX, t->pos, "syntax error at or near \"%.*s\"", (int)t->len, ctx->sql + t->off);
     ctx->failed = true;
 }
-typedef struct ab_seqopts { attu_sequence_options o; attu_ast_typename as; } ab_seqopts;
+/* A sequence's options as written; OWNED BY (CREATE / ALTER SEQUENCE
+ * only): owned_table.owned_column, or owned_none for OWNED BY NONE. */
+typedef struct ab_seqopts {
+    attu_sequence_options o;
+    attu_ast_typename as;
+    bool has_owned, owned_none;
+    const char *owned_table, *owned_column;
+    int owned_pos;
+} ab_seqopts;
 /* Each option once: PostgreSQL's 42601 "conflicting or redundant options". */
 static void ab_seq_once(attu_parse_ctx *ctx, bool *seen, int pos) {
     if (*seen) ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "conflicting or redundant options");
@@ -436,6 +444,7 @@ stmt(A) ::= drop_stmt(S).              { A = S; }
 stmt(A) ::= create_view_stmt(S).       { A = S; }
 stmt(A) ::= create_seq_stmt(S).        { A = S; }
 stmt(A) ::= alter_stmt(S).             { A = S; }
+stmt(A) ::= alter_seq_stmt(S).         { A = S; }
 stmt(A) ::= copy_stmt(S).              { A = S; }
 stmt(A) ::= explain_stmt(S).           { A = S; }
 stmt(A) ::= set_stmt(S).               { A = S; }
@@ -2509,7 +2518,13 @@ col_constraints(A) ::= col_constraints(L) GENERATED(G) BY DEFAULT AS ID(I) opt_i
     A.cname = NULL;
 }
 %type opt_identity_options {ab_seqopts}
-opt_identity_options(A) ::= LP seq_opt_list(L) RP.  { A = L; }
+opt_identity_options(A) ::= LP seq_opt_list(L) RP.
+{
+    A = L;
+    /* (the identity's sequence is its column's: PostgreSQL fails on it too) */
+    if (L.has_owned)
+        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, L.owned_pos, "OWNED BY is not supported in the options of an identity column");
+}
 opt_identity_options(A) ::= .                       { memset(&A, 0, sizeof A); }
 col_constraints(A) ::= .    { memset(&A, 0, sizeof A); }
 
@@ -2680,7 +2695,33 @@ static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, int pos, bool or_replace
 /* CREATE SEQUENCE (db/db_sequence.c); its options also follow an identity  */
 /* column's AS IDENTITY. The option words are identifiers, checked by name. */
 
+%include {
+typedef struct ab_seqname { ab_qname name; bool if_exists; } ab_seqname;
+static attu_ast_stmt *ab_alter_seq(attu_parse_ctx *ctx, int pos, const ab_seqname *n) {
+    attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_ALTER_SEQUENCE, pos);
+    st->u.create_sequence.name = (char *)n->name.name;
+    st->u.create_sequence.name_position = n->name.pos;
+    st->u.create_sequence.if_exists = n->if_exists;
+    return st;
+}
+/* The character position just past the last token read (an error "at end
+ * of input"). */
+static int ab_end_position(const attu_parse_ctx *ctx) {
+    int pos = 1;
+    for (size_t i = 0; i < ctx->prev_end && i < ctx->sql_len; i++)
+        if (((unsigned char)ctx->sql[i] & 0xC0) != 0x80) pos++;
+    return pos;
+}
+static void ab_seq_owned(attu_ast_stmt *st, const ab_seqopts *o) {
+    st->u.create_sequence.has_owned = o->has_owned;
+    st->u.create_sequence.owned_none = o->owned_none;
+    st->u.create_sequence.owned_table = (char *)o->owned_table;
+    st->u.create_sequence.owned_column = (char *)o->owned_column;
+    st->u.create_sequence.owned_position = o->owned_pos;
+}
+}
 %type create_seq_stmt {attu_ast_stmt *}
+%type alter_seq_stmt {attu_ast_stmt *}
 create_seq_stmt(A) ::= CREATE(K) opt_temp SEQUENCE IF NOT EXISTS qualified_name(N) seq_opt_list(O).
 {
     A = ab_stmt(ctx, ATTU_STMT_CREATE_SEQUENCE, K.pos);
@@ -2689,6 +2730,7 @@ create_seq_stmt(A) ::= CREATE(K) opt_temp SEQUENCE IF NOT EXISTS qualified_name(
     A->u.create_sequence.if_not_exists = true;
     A->u.create_sequence.options = O.o;
     A->u.create_sequence.as = O.as;
+    ab_seq_owned(A, &O);
 }
 create_seq_stmt(A) ::= CREATE(K) opt_temp SEQUENCE qualified_name(N) seq_opt_list(O).
 {
@@ -2697,7 +2739,32 @@ create_seq_stmt(A) ::= CREATE(K) opt_temp SEQUENCE qualified_name(N) seq_opt_lis
     A->u.create_sequence.name_position = N.pos;
     A->u.create_sequence.options = O.o;
     A->u.create_sequence.as = O.as;
+    ab_seq_owned(A, &O);
 }
+
+/* ALTER SEQUENCE [IF EXISTS] name option ... / RENAME TO new_name
+ * (db/db_sequence.c); the options are CREATE SEQUENCE's and RESTART. */
+alter_seq_stmt(A) ::= ALTER(K) SEQUENCE alter_seq_name(N) seq_opt_list(O).
+{
+    A = ab_alter_seq(ctx, K.pos, &N);
+    A->u.create_sequence.options = O.o;
+    A->u.create_sequence.as = O.as;
+    ab_seq_owned(A, &O);
+    if (!O.o.has_increment && !O.o.has_min && !O.o.has_max && !O.o.has_start && !O.o.has_cache && !O.o.has_cycle &&
+        !O.o.has_restart && !O.as.name && !O.has_owned && !ctx->failed) {
+        /* (PostgreSQL's grammar wants one option at least) */
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, ab_end_position(ctx), "syntax error at end of input");
+        ctx->failed = true;
+    }
+}
+alter_seq_stmt(A) ::= ALTER(K) SEQUENCE alter_seq_name(N) RENAME TO colid(T).
+{
+    A = ab_alter_seq(ctx, K.pos, &N);
+    A->u.create_sequence.new_name = (char *)ab_tokstr(&T);
+}
+%type alter_seq_name {ab_seqname}
+alter_seq_name(A) ::= IF EXISTS qualified_name(N).  { A.name = N; A.if_exists = true; }
+alter_seq_name(A) ::= qualified_name(N).            { A.name = N; A.if_exists = false; }
 
 %type seq_opt_list {ab_seqopts}
 %type seq_num {int64_t}
@@ -2726,6 +2793,48 @@ seq_opt_list(A) ::= seq_opt_list(L) NO ID(W).
 }
 seq_opt_list(A) ::= seq_opt_list(L) ID(W).
     { A = L; ab_word_expect(ctx, &W, "cycle"); ab_seq_once(ctx, &A.o.has_cycle, W.pos); A.o.cycle = true; }
+/* RESTART [[WITH] n] (ALTER SEQUENCE; CREATE SEQUENCE takes it too) */
+seq_opt_list(A) ::= seq_opt_list(L) RESTART(K).
+    { A = L; ab_seq_once(ctx, &A.o.has_restart, K.pos); }
+seq_opt_list(A) ::= seq_opt_list(L) RESTART(K) WITH seq_num(V).
+    { A = L; ab_seq_once(ctx, &A.o.has_restart, K.pos); A.o.has_restart_value = true; A.o.restart = V; }
+seq_opt_list(A) ::= seq_opt_list(L) RESTART(K) seq_num(V).
+    { A = L; ab_seq_once(ctx, &A.o.has_restart, K.pos); A.o.has_restart_value = true; A.o.restart = V; }
+/* OWNED BY table.column / OWNED BY NONE (OWNED an identifier here) */
+seq_opt_list(A) ::= seq_opt_list(L) ID(W) BY colid(N).
+{
+    A = L;
+    ab_word_expect(ctx, &W, "owned");
+    ab_seq_once(ctx, &A.has_owned, W.pos);
+    A.owned_pos = W.pos;
+    /* (PostgreSQL compares the name: OWNED BY "none" is NONE too) */
+    if (!strcmp(ab_tokstr(&N), "none")) A.owned_none = true;
+    else {
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, 0, "invalid OWNED BY option");
+        if (!strcmp(ctx->deferred.message, "invalid OWNED BY option"))
+            attu_error_set_hint(&ctx->deferred, "Specify OWNED BY table.column or OWNED BY NONE.");
+    }
+}
+seq_opt_list(A) ::= seq_opt_list(L) ID(W) BY colid(T) DOT colid(C).
+{
+    A = L;
+    ab_word_expect(ctx, &W, "owned");
+    ab_seq_once(ctx, &A.has_owned, W.pos);
+    A.owned_pos = W.pos;
+    A.owned_table = ab_tokstr(&T);
+    A.owned_column = ab_tokstr(&C);
+}
+seq_opt_list(A) ::= seq_opt_list(L) ID(W) BY colid(S) DOT colid(T) DOT colid(C).
+{
+    A = L;
+    ab_word_expect(ctx, &W, "owned");
+    ab_seq_once(ctx, &A.has_owned, W.pos);
+    A.owned_pos = W.pos;
+    if (strcmp(ab_tokstr(&S), "public"))
+        ab_defer_error(ctx, "3F000", S.pos, "schema \"%s\" does not exist", ab_tokstr(&S));
+    A.owned_table = ab_tokstr(&T);
+    A.owned_column = ab_tokstr(&C);
+}
 %type opt_by {bool}
 opt_by(A) ::= BY.   { A = true; }
 opt_by(A) ::= .     { A = false; }
@@ -2851,6 +2960,93 @@ alter_column_action(A) ::= opt_set_data TYPE typename(T) opt_using(U).
     memset(&A, 0, sizeof A);
     A.kind = ATTU_ALTER_TYPE; A.type = T; A.expr = U;
 }
+/* Identity columns: ADD GENERATED { ALWAYS | BY DEFAULT } AS IDENTITY
+ * [(options)], SET GENERATED ... / SET option / RESTART [[WITH] n] (one or
+ * more), DROP IDENTITY [IF EXISTS]. */
+alter_column_action(A) ::= ADD GENERATED ID(W) AS ID(I) opt_identity_options(O).
+{
+    memset(&A, 0, sizeof A);
+    ab_word_expect(ctx, &W, "always");
+    ab_word_expect(ctx, &I, "identity");
+    A.kind = ATTU_ALTER_ADD_IDENTITY;
+    A.def.identity = 'a'; A.def.identity_options = O.o; A.def.identity_as = O.as;
+}
+alter_column_action(A) ::= ADD GENERATED BY DEFAULT AS ID(I) opt_identity_options(O).
+{
+    memset(&A, 0, sizeof A);
+    ab_word_expect(ctx, &I, "identity");
+    A.kind = ATTU_ALTER_ADD_IDENTITY;
+    A.def.identity = 'd'; A.def.identity_options = O.o; A.def.identity_as = O.as;
+}
+alter_column_action(A) ::= DROP ID(I).
+    { memset(&A, 0, sizeof A); ab_word_expect(ctx, &I, "identity"); A.kind = ATTU_ALTER_DROP_IDENTITY; }
+alter_column_action(A) ::= DROP ID(I) IF EXISTS.
+    { memset(&A, 0, sizeof A); ab_word_expect(ctx, &I, "identity"); A.kind = ATTU_ALTER_DROP_IDENTITY; A.if_exists = true; }
+alter_column_action(A) ::= identity_alters(L).
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_SET_IDENTITY;
+    A.def.identity = L.generated;
+    A.def.identity_options = L.o;
+}
+%include {
+/* ALTER COLUMN's identity changes: SET GENERATED (generated 'a' / 'd', 0
+ * when not written) and the sequence options. */
+typedef struct ab_idalter { attu_sequence_options o; char generated; } ab_idalter;
+}
+%type identity_alters {ab_idalter}
+identity_alters(A) ::= identity_alter(E).   { A = E; }
+identity_alters(A) ::= identity_alters(L) identity_alter(E).
+{
+    A = L;
+    /* each once ("conflicting or redundant options"), as one list */
+    bool seen;
+#define AB_ID_MERGE(flag, ...) \
+    if (E.o.flag) { seen = A.o.flag; ab_seq_once(ctx, &seen, 0); A.o.flag = true; __VA_ARGS__; }
+    AB_ID_MERGE(has_increment, A.o.increment = E.o.increment)
+    AB_ID_MERGE(has_min, A.o.min = E.o.min; A.o.no_min = E.o.no_min)
+    AB_ID_MERGE(has_max, A.o.max = E.o.max; A.o.no_max = E.o.no_max)
+    AB_ID_MERGE(has_start, A.o.start = E.o.start)
+    AB_ID_MERGE(has_cache, A.o.cache = E.o.cache)
+    AB_ID_MERGE(has_cycle, A.o.cycle = E.o.cycle)
+    AB_ID_MERGE(has_restart, A.o.has_restart_value = E.o.has_restart_value; A.o.restart = E.o.restart)
+#undef AB_ID_MERGE
+    if (E.generated) { seen = A.generated != 0; ab_seq_once(ctx, &seen, 0); A.generated = E.generated; }
+}
+%type identity_alter {ab_idalter}
+identity_alter(A) ::= SET GENERATED ID(W).
+    { memset(&A, 0, sizeof A); ab_word_expect(ctx, &W, "always"); A.generated = 'a'; }
+identity_alter(A) ::= SET GENERATED BY DEFAULT.
+    { memset(&A, 0, sizeof A); A.generated = 'd'; }
+identity_alter(A) ::= RESTART.
+    { memset(&A, 0, sizeof A); A.o.has_restart = true; }
+identity_alter(A) ::= RESTART WITH seq_num(V).
+    { memset(&A, 0, sizeof A); A.o.has_restart = A.o.has_restart_value = true; A.o.restart = V; }
+identity_alter(A) ::= RESTART seq_num(V).
+    { memset(&A, 0, sizeof A); A.o.has_restart = A.o.has_restart_value = true; A.o.restart = V; }
+identity_alter(A) ::= SET START opt_with seq_num(V).
+    { memset(&A, 0, sizeof A); A.o.has_start = true; A.o.start = V; }
+identity_alter(A) ::= SET ID(W) opt_by(B) seq_num(V).
+{
+    memset(&A, 0, sizeof A);
+    if (ab_word_is(ctx, &W, "increment")) { A.o.has_increment = true; A.o.increment = V; }
+    else if (B) ab_word_expect(ctx, &W, "increment");
+    else if (ab_word_is(ctx, &W, "minvalue")) { A.o.has_min = true; A.o.min = V; }
+    else if (ab_word_is(ctx, &W, "maxvalue")) { A.o.has_max = true; A.o.max = V; }
+    else if (ab_word_is(ctx, &W, "cache")) { A.o.has_cache = true; A.o.cache = V; }
+    else ab_word_expect(ctx, &W, "increment");
+}
+identity_alter(A) ::= SET NO ID(W).
+{
+    memset(&A, 0, sizeof A);
+    if (ab_word_is(ctx, &W, "minvalue")) { A.o.has_min = true; A.o.no_min = true; }
+    else if (ab_word_is(ctx, &W, "maxvalue")) { A.o.has_max = true; A.o.no_max = true; }
+    else if (ab_word_is(ctx, &W, "cycle")) { A.o.has_cycle = true; A.o.cycle = false; }
+    else ab_word_expect(ctx, &W, "cycle");
+}
+identity_alter(A) ::= SET ID(W).
+    { memset(&A, 0, sizeof A); ab_word_expect(ctx, &W, "cycle"); A.o.has_cycle = true; A.o.cycle = true; }
+
 opt_set_data ::= SET DATA.
 opt_set_data ::= .
 opt_using(A) ::= USING a_expr(E).   { A = E; }

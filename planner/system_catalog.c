@@ -49,47 +49,6 @@
 
 /* ---- SQL text ------------------------------------------------------------------ */
 
-void syscat_sb_add(sbuf *b, const char *s, size_t n) {
-    if (b->oom) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        while (cap < b->n + n + 1) cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) { b->oom = true; return; }
-        b->p = p; b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-void syscat_sb_puts(sbuf *b, const char *s) { syscat_sb_add(b, s, strlen(s)); }
-void syscat_sb_printf(sbuf *b, const char *fmt, ...) {
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    if ((size_t)n < sizeof tmp) { syscat_sb_add(b, tmp, (size_t)n); return; }
-    char *big = malloc((size_t)n + 1);
-    if (!big) { b->oom = true; return; }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    syscat_sb_add(b, big, (size_t)n);
-    free(big);
-}
-
-/* 'it''s' */
-void syscat_sb_quote(sbuf *b, const char *s) {
-    syscat_sb_puts(b, "'");
-    for (const char *q = s; *q; q++) {
-        syscat_sb_add(b, q, 1);
-        if (*q == '\'') syscat_sb_add(b, "'", 1);
-    }
-    syscat_sb_puts(b, "'");
-}
-
 /* An identifier as PostgreSQL's quote_ident writes it (regclass output,
  * index definitions): bare when lower case letters, digits and _ (not
  * first a digit). */
@@ -340,7 +299,8 @@ static void rel_end_value(rel_text *r) {
     syscat_sb_printf(&r->b, "::%s", r->types[r->col]);
     if (++r->col == r->ncols) { syscat_sb_puts(&r->b, ")"); r->col = 0; r->nrows++; }
 }
-static void v_int(rel_text *r, int64_t v) { rel_sep(r); syscat_sb_printf(&r->b, "%lld", (long long)v); rel_end_value(r); }
+/* (a negative one quoted: -9223372036854775808::bigint would cast before the minus) */
+static void v_int(rel_text *r, int64_t v) { rel_sep(r); syscat_sb_printf(&r->b, v < 0 ? "'%lld'" : "%lld", (long long)v); rel_end_value(r); }
 static void v_real(rel_text *r, double v) { rel_sep(r); syscat_sb_printf(&r->b, "'%.17g'", v); rel_end_value(r); }
 static void v_bool(rel_text *r, bool v) { rel_sep(r); syscat_sb_puts(&r->b, v ? "true" : "false"); rel_end_value(r); }
 static void v_null(rel_text *r) { rel_sep(r); syscat_sb_puts(&r->b, "NULL"); rel_end_value(r); }

@@ -7,17 +7,19 @@
 #ifndef ATTU_PLANNER_SYSTEM_CATALOG_INTERNAL_H
 #define ATTU_PLANNER_SYSTEM_CATALOG_INTERNAL_H
 
+#include "engine/strbuf.h"
 #include "planner/binder_internal.h"
 #include "planner/parser.h"
 
 /* ---- SQL text ---- */
 
-/* A growing string; oom once an allocation failed (the rest is dropped). */
-typedef struct sbuf { char *p; size_t n, cap; bool oom; } sbuf;
-void syscat_sb_add(sbuf *b, const char *s, size_t n);
-void syscat_sb_puts(sbuf *b, const char *s);
-void syscat_sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void syscat_sb_quote(sbuf *b, const char *s);   /* s as a SQL string constant */
+/* A growing string (engine/strbuf.h); oom once an allocation failed (the
+ * rest is dropped). The short names are this layer's. */
+typedef attu_strbuf sbuf;
+#define syscat_sb_add    attu_strbuf_add
+#define syscat_sb_puts   attu_strbuf_puts
+#define syscat_sb_printf attu_strbuf_printf
+#define syscat_sb_quote  attu_strbuf_quote_literal   /* s as a SQL string constant */
 void syscat_sb_ident(sbuf *b, const char *s);   /* s as quote_ident writes it */
 
 /* ---- OIDs ---- */

@@ -1,7 +1,9 @@
 /*
  * test_sequence.c - engine/sequence.h: defaults of the options, steps up
  * and down, the bounds (2200H) and CYCLE near the ends of bigint, setval,
- * restart, and the text line that persists a sequence read back.
+ * restart, ALTER SEQUENCE's options (kept when not written, AS moving the
+ * type's own bounds, nothing changed on an error), and the text line that
+ * persists a sequence read back.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -116,5 +118,112 @@ Test(sequence, line_round_trip) {
     cr_assert_str_eq(err.sqlstate, "XX001");
     free(line);
     attu_sequence_free(r);
+    attu_sequence_free(s);
+}
+
+/* ALTER SEQUENCE's options on a sequence that exists: what is not written
+ * stays; AS moves only the old type's own bounds; a failed alter leaves
+ * the sequence as it was. */
+Test(sequence, alter_keeps_what_is_not_written) {
+    attu_sequence_options o;
+    memset(&o, 0, sizeof o);
+    o.type = ATTU_TYPE_INT32;
+    o.has_max = true;
+    o.max = 1000;
+    attu_sequence *s = make("s", o);
+    cr_assert_eq(next(s), 1);
+    cr_assert_eq(next(s), 2);
+    attu_error err;
+    attu_error_clear(&err);
+    /* AS bigint: the user's MAXVALUE stays, the type's MINVALUE 1 too */
+    memset(&o, 0, sizeof o);
+    o.type = ATTU_TYPE_INT64;
+    o.has_increment = true;
+    o.increment = 5;
+    cr_assert_eq(attu_sequence_alter(s, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(s->type, ATTU_TYPE_INT64);
+    cr_assert_eq(s->max, 1000);
+    cr_assert_eq(s->min, 1);
+    cr_assert_eq(next(s), 7);
+    /* NO MAXVALUE: the new type's maximum; RESTART WITH */
+    memset(&o, 0, sizeof o);
+    o.has_max = o.no_max = true;
+    o.has_restart = o.has_restart_value = true;
+    o.restart = 50;
+    cr_assert_eq(attu_sequence_alter(s, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(s->max, INT64_MAX);
+    cr_assert_eq(next(s), 50);
+    cr_assert_eq(next(s), 55);
+    /* RESTART with no value goes to START, which START alone does not move */
+    memset(&o, 0, sizeof o);
+    o.has_start = true;
+    o.start = 20;
+    cr_assert_eq(attu_sequence_alter(s, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(next(s), 60);
+    memset(&o, 0, sizeof o);
+    o.has_restart = true;
+    cr_assert_eq(attu_sequence_alter(s, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(next(s), 20);
+    attu_sequence_free(s);
+}
+
+Test(sequence, alter_type_moves_the_types_own_bounds) {
+    attu_sequence_options o;
+    memset(&o, 0, sizeof o);
+    o.type = ATTU_TYPE_INT16;
+    o.has_increment = true;
+    o.increment = -1;
+    attu_sequence *s = make("down", o);
+    cr_assert_eq(s->min, INT16_MIN);
+    cr_assert_eq(s->max, -1);
+    attu_error err;
+    attu_error_clear(&err);
+    memset(&o, 0, sizeof o);
+    o.type = ATTU_TYPE_INT32;
+    cr_assert_eq(attu_sequence_alter(s, &o, &err), 0, "%s", err.message);
+    cr_assert_eq(s->min, INT32_MIN);
+    cr_assert_eq(s->max, -1);
+    cr_assert_eq(s->start, -1);
+    attu_sequence_free(s);
+}
+
+Test(sequence, failed_alter_changes_nothing) {
+    attu_sequence_options o;
+    memset(&o, 0, sizeof o);
+    attu_sequence *s = make("s", o);
+    cr_assert_eq(next(s), 1);
+    cr_assert_eq(next(s), 2);
+    attu_sequence before = *s;
+    attu_error err;
+    attu_error_clear(&err);
+    /* the increment and CYCLE would be fine; the current value is not */
+    o.has_increment = true;
+    o.increment = 3;
+    o.has_cycle = o.cycle = true;
+    o.has_max = true;
+    o.max = 1;
+    o.has_min = true;
+    o.min = 0;
+    cr_assert_eq(attu_sequence_alter(s, &o, &err), -1);
+    cr_assert_str_eq(err.sqlstate, "22023");
+    cr_assert_str_eq(err.message, "RESTART value (2) cannot be greater than MAXVALUE (1)");
+    cr_assert_eq(memcmp(&before, s, sizeof before), 0);
+    attu_error_clear(&err);
+    memset(&o, 0, sizeof o);
+    o.has_max = true;
+    o.max = 1;
+    o.has_min = true;
+    o.min = 0;
+    o.has_start = true;
+    o.start = 0;
+    cr_assert_eq(attu_sequence_alter(s, &o, &err), -1);
+    cr_assert_str_eq(err.message, "RESTART value (2) cannot be greater than MAXVALUE (1)");
+    cr_assert_eq(memcmp(&before, s, sizeof before), 0);
+    attu_error_clear(&err);
+    memset(&o, 0, sizeof o);
+    o.type = ATTU_TYPE_BOOL;
+    cr_assert_eq(attu_sequence_alter(s, &o, &err), -1);
+    cr_assert_str_eq(err.message, "sequence type must be smallint, integer, or bigint");
+    cr_assert_eq(next(s), 3);
     attu_sequence_free(s);
 }
