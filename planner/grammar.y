@@ -434,6 +434,7 @@ stmt(A) ::= create_stmt(S).            { A = S; }
 stmt(A) ::= create_as_stmt(S).         { A = S; }
 stmt(A) ::= drop_stmt(S).              { A = S; }
 stmt(A) ::= create_view_stmt(S).       { A = S; }
+stmt(A) ::= refresh_stmt(S).           { A = S; }
 stmt(A) ::= create_seq_stmt(S).        { A = S; }
 stmt(A) ::= alter_stmt(S).             { A = S; }
 stmt(A) ::= copy_stmt(S).              { A = S; }
@@ -2599,6 +2600,23 @@ drop_stmt(A) ::= DROP(K) SEQUENCE IF EXISTS name_list(L) opt_drop_behavior(B).
     A->u.drop_table.if_exists = true;
     A->u.drop_table.cascade = B;
 }
+drop_stmt(A) ::= DROP(K) ID(M) VIEW IF EXISTS name_list(L) opt_drop_behavior(B).
+{
+    want_word(ctx, &M, "materialized");
+    A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.if_exists = true;
+    A->u.drop_table.cascade = B;
+    A->u.drop_table.materialized = true;
+}
+drop_stmt(A) ::= DROP(K) ID(M) VIEW name_list(L) opt_drop_behavior(B).
+{
+    want_word(ctx, &M, "materialized");
+    A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.cascade = B;
+    A->u.drop_table.materialized = true;
+}
 drop_stmt(A) ::= DROP(K) VIEW name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
@@ -2624,53 +2642,123 @@ opt_drop_behavior(A) ::= .          { A = false; }
  * binder parses again wherever the view is named. */
 %type create_view_stmt {attu_ast_stmt *}
 create_view_stmt(A) ::= view_head(H) select_stmt(Q).
-    { A = ab_view_stmt(ctx, H.pos, H.or_replace, &H.name, H.cols, &H.as, Q); }
-create_view_stmt(A) ::= view_head(H) select_stmt(Q) WITH(W) check_option.
+    { A = ab_view_stmt(ctx, &H, Q, ctx->prev_end); }
+create_view_stmt(A) ::= view_head(H) select_stmt(Q) WITH(W) check_option(C).
 {
-    A = ab_view_stmt(ctx, H.pos, H.or_replace, &H.name, H.cols, &H.as, Q);
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, W.pos, "WITH CHECK OPTION is not supported");
+    A = ab_view_stmt(ctx, &H, Q, W.off);
+    if (A) A->u.create_view.check_option = C;
+}
+/* CREATE MATERIALIZED VIEW (MATERIALIZED is a plain word) */
+create_view_stmt(A) ::= matview_head(H) select_stmt(Q).
+    { A = ab_view_stmt(ctx, &H, Q, ctx->prev_end); }
+create_view_stmt(A) ::= matview_head(H) select_stmt(Q) WITH(W) DATA.
+    { A = ab_view_stmt(ctx, &H, Q, W.off); }
+create_view_stmt(A) ::= matview_head(H) select_stmt(Q) WITH(W) NO DATA.
+{
+    A = ab_view_stmt(ctx, &H, Q, W.off);
+    if (A) A->u.create_view.with_no_data = true;
 }
 %include {
-typedef struct ab_view_head { int pos; bool or_replace; ab_qname name; attu_names *cols; attu_token as; } ab_view_head;
-}
-%type view_head {ab_view_head}
-view_head(A) ::= CREATE(K) opt_temp VIEW qualified_name(N) opt_name_list(C) AS(S).
-    { A.pos = K.pos; A.or_replace = false; A.name = N; A.cols = C; A.as = S; }
-view_head(A) ::= CREATE(K) OR REPLACE opt_temp VIEW qualified_name(N) opt_name_list(C) AS(S).
-    { A.pos = K.pos; A.or_replace = true; A.name = N; A.cols = C; A.as = S; }
-/* [CASCADED | LOCAL] CHECK OPTION (OPTION and CASCADED are plain words) */
-check_option ::= CHECK option_word.
-check_option ::= LOCAL CHECK option_word.
-check_option ::= ID(T) CHECK option_word.
-{
-    if (strcmp(ab_tokstr(&T), "cascaded") != 0) {
-        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, T.pos, "syntax error at or near \"%.*s\"", (int)T.len, ctx->sql + T.off);
+typedef struct ab_view_opts { char check; char *bad, *bad_name; } ab_view_opts;
+typedef struct ab_view_head {
+    int pos; bool or_replace, materialized, if_not_exists; ab_qname name; attu_names *cols; attu_token as;
+    ab_view_opts opts;
+} ab_view_head;
+/* MATERIALIZED, REFRESH, CASCADED, OPTION: plain words, checked by name */
+static void want_word(attu_parse_ctx *ctx, const attu_token *t, const char *word) {
+    if (strcmp(ab_tokstr(t), word) != 0 && !ctx->failed) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, t->pos, "syntax error at or near \"%.*s\"", (int)t->len, ctx->sql + t->off);
         ctx->failed = true;
     }
 }
-option_word ::= ID(T).
+}
+%type view_head {ab_view_head}
+view_head(A) ::= CREATE(K) opt_temp VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
+    { memset(&A, 0, sizeof A); A.pos = K.pos; A.name = N; A.cols = C; A.as = S; A.opts = O; }
+view_head(A) ::= CREATE(K) OR REPLACE opt_temp VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
+    { memset(&A, 0, sizeof A); A.pos = K.pos; A.or_replace = true; A.name = N; A.cols = C; A.as = S; A.opts = O; }
+%type matview_head {ab_view_head}
+matview_head(A) ::= CREATE(K) ID(M) VIEW qualified_name(N) opt_name_list(C) AS(S).
 {
-    if (strcmp(ab_tokstr(&T), "option") != 0) {
-        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, T.pos, "syntax error at or near \"%.*s\"", (int)T.len, ctx->sql + T.off);
-        ctx->failed = true;
+    want_word(ctx, &M, "materialized");
+    memset(&A, 0, sizeof A); A.pos = K.pos; A.materialized = true; A.name = N; A.cols = C; A.as = S;
+}
+matview_head(A) ::= CREATE(K) ID(M) VIEW IF NOT EXISTS qualified_name(N) opt_name_list(C) AS(S).
+{
+    want_word(ctx, &M, "materialized");
+    memset(&A, 0, sizeof A); A.pos = K.pos; A.materialized = true; A.if_not_exists = true;
+    A.name = N; A.cols = C; A.as = S;
+}
+/* WITH (check_option = local | cascaded, security_barrier = ..., ...) */
+%type view_with {ab_view_opts}
+view_with(A) ::= .                                  { memset(&A, 0, sizeof A); }
+view_with(A) ::= WITH LP view_opt_list(L) RP.       { A = L; }
+%type view_opt_list {ab_view_opts}
+view_opt_list(A) ::= view_opt(O).                   { A = O; }
+view_opt_list(A) ::= view_opt_list(L) COMMA view_opt(O).
+    { A = L; if (O.check) A.check = O.check; if (!A.bad && O.bad) { A.bad = O.bad; A.bad_name = O.bad_name; } }
+%type view_opt {ab_view_opts}
+view_opt(A) ::= colid(N) EQ view_opt_value(V).
+{
+    memset(&A, 0, sizeof A);
+    const char *n = ab_tokstr(&N), *v = ab_tokstr(&V);
+    if (!strcmp(n, "check_option")) {
+        if (!strcmp(v, "local")) A.check = 'l';
+        else if (!strcmp(v, "cascaded")) A.check = 'c';
+        else { A.bad = (char *)v; A.bad_name = (char *)n; }
+    } else if (strcmp(n, "security_barrier") && strcmp(n, "security_invoker")) {
+        A.bad_name = (char *)n;
+        A.bad = "";
+    }
+}
+%type view_opt_value {attu_token}
+view_opt_value(A) ::= colid(T).     { A = T; }
+view_opt_value(A) ::= SCONST(T).    { A = T; }
+view_opt_value(A) ::= TRUE(T).      { A = T; }
+view_opt_value(A) ::= FALSE(T).     { A = T; }
+view_opt_value(A) ::= ICONST(T).    { A = T; }
+/* [CASCADED | LOCAL] CHECK OPTION (OPTION and CASCADED are plain words) */
+%type check_option {char}
+check_option(A) ::= CHECK ID(O).            { want_word(ctx, &O, "option"); A = 'c'; }
+check_option(A) ::= LOCAL CHECK ID(O).      { want_word(ctx, &O, "option"); A = 'l'; }
+check_option(A) ::= ID(T) CHECK ID(O).      { want_word(ctx, &T, "cascaded"); want_word(ctx, &O, "option"); A = 'c'; }
+
+/* REFRESH MATERIALIZED VIEW v [WITH [NO] DATA] (db/db_matview.c) */
+%type refresh_stmt {attu_ast_stmt *}
+refresh_stmt(A) ::= ID(R) ID(M) VIEW qualified_name(N) opt_with_data(D).
+{
+    want_word(ctx, &R, "refresh");
+    want_word(ctx, &M, "materialized");
+    A = ab_stmt(ctx, ATTU_STMT_REFRESH_MATVIEW, R.pos);
+    if (A) {
+        A->u.drop_table.tables = ab_names(ab_names_push(ctx, NULL, N.name, N.pos));
+        A->u.drop_table.materialized = D;
     }
 }
 
 %include {
-static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, int pos, bool or_replace, const ab_qname *n, attu_names *cols,
-                                   const attu_token *as, attu_ast_query *q) {
-    attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_CREATE_VIEW, pos);
+static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, const ab_view_head *h, attu_ast_query *q, size_t end) {
+    attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_CREATE_VIEW, h->pos);
     if (!st) return NULL;
-    st->u.create_view.view = (char *)n->name;
-    st->u.create_view.view_position = n->pos;
-    st->u.create_view.or_replace = or_replace;
-    st->u.create_view.columns = ab_names(cols);
+    st->u.create_view.view = (char *)h->name.name;
+    st->u.create_view.view_position = h->name.pos;
+    st->u.create_view.or_replace = h->or_replace;
+    st->u.create_view.materialized = h->materialized;
+    st->u.create_view.if_not_exists = h->if_not_exists;
+    st->u.create_view.columns = ab_names(h->cols);
     st->u.create_view.query = q;
-    size_t from = as->off + as->len;
-    size_t to = ctx->prev_end > from ? ctx->prev_end : from;
+    st->u.create_view.check_option = h->opts.check;
+    st->u.create_view.bad_option = h->opts.bad;
+    st->u.create_view.bad_option_name = h->opts.bad_name;
+    /* the text from after AS to the end of the query's last token */
+    size_t from = h->as.off + h->as.len;
+    size_t to = end > from ? end : from;
     while (from < to && (ctx->sql[from] == ' ' || ctx->sql[from] == '\t' || ctx->sql[from] == '\n' ||
                          ctx->sql[from] == '\r'))
         from++;
+    while (to > from && (ctx->sql[to - 1] == ' ' || ctx->sql[to - 1] == '\t' || ctx->sql[to - 1] == '\n' ||
+                         ctx->sql[to - 1] == '\r'))
+        to--;
     st->u.create_view.query_sql = ab_strndup(ctx, ctx->sql + from, to - from);
     return st;
 }
