@@ -1135,22 +1135,23 @@ static int view_dependencies(attu_session *s, attu_table *base, const attu_ast_s
         if (!nusers) continue;
         const char *cn = base->defs[col].name;
         if (c->kind == ATTU_ALTER_TYPE) {
-            char qv[2 * ATTU_NAME_MAX + 4];
+            char qv[160];
+            db_relation_kind_name(s, users[0], qv, sizeof qv);   /* "view v", "materialized view m" */
             attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cannot alter type of a column used by a view or rule");
-            attu_error_set_detail(err, "rule _RETURN on view %s depends on column \"%s\"",
-                                  db_quote_ident(users[0], qv, sizeof qv), cn);
+            attu_error_set_detail(err, "rule _RETURN on %s depends on column \"%s\"", qv, cn);
             rc = -1;
         } else if (!c->cascade) {
             /* each view that uses the column, then the views that read it
              * (relations named as PostgreSQL quotes them, the column not) */
-            char qt[2 * ATTU_NAME_MAX + 4], qv[2 * ATTU_NAME_MAX + 4];
+            char qt[2 * ATTU_NAME_MAX + 4], qv[160];
             db_quote_ident(base->name, qt, sizeof qt);
             char detail[1024];
             size_t len = 0;
             detail[0] = 0;
             for (int k = 0; k < nusers && len < sizeof detail; k++) {
-                len += (size_t)snprintf(detail + len, sizeof detail - len, "%sview %s depends on column %s of table %s",
-                                        len ? "\n" : "", db_quote_ident(users[k], qv, sizeof qv), cn, qt);
+                db_relation_kind_name(s, users[k], qv, sizeof qv);
+                len += (size_t)snprintf(detail + len, sizeof detail - len, "%s%s depends on column %s of table %s",
+                                        len ? "\n" : "", qv, cn, qt);
                 char **deps = NULL;
                 int ndeps = 0;
                 attu_error e2;
@@ -1185,9 +1186,9 @@ static int view_dependencies(attu_session *s, attu_table *base, const attu_ast_s
                     }
                     if (cb && cb->on_notice) {
                         char msg[200];
-                        char qv[2 * ATTU_NAME_MAX + 4];
-                        if (total == 1)
-                            snprintf(msg, sizeof msg, "drop cascades to view %s", db_quote_ident(users[0], qv, sizeof qv));
+                        char qv[160];
+                        db_relation_kind_name(s, users[0], qv, sizeof qv);
+                        if (total == 1) snprintf(msg, sizeof msg, "drop cascades to %s", qv);
                         else snprintf(msg, sizeof msg, "drop cascades to %d other objects", total);
                         cb->on_notice(cb->ctx, "00000", msg);
                     }
@@ -1351,7 +1352,16 @@ out:
         attu_error_clear(&e2);
         if (snap) db_sequences_restore(s, snap, &e2);
     } else {
-        for (int i = 0; gone && i < ndrop_views; i++) attu_view_free(gone[i]);
+        for (int i = 0; gone && i < ndrop_views; i++) {
+            /* a materialized view's rows go with it */
+            if (gone[i] && gone[i]->kind == 'm') {
+                attu_error e2;
+                attu_error_clear(&e2);
+                if (s->db->data_dir) attu_storage_drop_table(s->db->data_dir, gone[i]->name, &e2);
+                attu_table_free(attu_catalog_remove(s->db->cat, gone[i]->name, true, NULL));
+            }
+            attu_view_free(gone[i]);
+        }
     }
     free(gone);
     for (int i = 0; i < nrenamed; i++) attu_view_free(renamed[i]);

@@ -1112,7 +1112,7 @@ out:
 }
 
 attu_table *db_ctas_build(attu_session *s, const char *sql, const char *name, const attu_ast_query *query,
-                          const attu_ast_name_list *columns, bool with_no_data, int position,
+                          const attu_ast_name_list *columns, bool with_no_data, int keep_cols, int position,
                           const attu_bind_params *params, size_t *nrows, attu_error *err) {
     attu_result *res = NULL;
     attu_column_def *defs = NULL;
@@ -1130,9 +1130,10 @@ attu_table *db_ctas_build(attu_session *s, const char *sql, const char *name, co
         attu_error_set(err, ATTU_SQLSTATE_SYNTAX, position, "too many column names were specified");
         goto out;
     }
-    defs = calloc((size_t)res->ncols + 1, sizeof *defs);
+    int ncols = keep_cols > 0 && keep_cols < res->ncols ? keep_cols : res->ncols;
+    defs = calloc((size_t)ncols + 1, sizeof *defs);
     if (!defs) { attu_error_oom(err); goto out; }
-    for (int i = 0; i < res->ncols; i++) {
+    for (int i = 0; i < ncols; i++) {
         snprintf(defs[i].name, sizeof defs[i].name, "%s", i < columns->n ? columns->items[i] : res->desc[i].name);
         defs[i].type = res->desc[i].type;
         if (attu_type_is_record(defs[i].type)) {
@@ -1141,11 +1142,11 @@ attu_table *db_ctas_build(attu_session *s, const char *sql, const char *name, co
             goto out;
         }
     }
-    attu_table *empty = attu_table_new(name, res->ncols, defs, err);
+    attu_table *empty = attu_table_new(name, ncols, defs, err);
     if (!empty) goto out;
-    int *map = malloc(sizeof(int) * ((size_t)res->ncols + 1));
+    int *map = malloc(sizeof(int) * ((size_t)ncols + 1));
     if (!map) { attu_table_free(empty); attu_error_oom(err); goto out; }
-    for (int i = 0; i < res->ncols; i++) map[i] = i;
+    for (int i = 0; i < ncols; i++) map[i] = i;
     *nrows = with_no_data ? 0 : res->nrows;
     t = db_append_rows(empty, res->cols, map, *nrows, err);
     free(map);
@@ -1176,7 +1177,7 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     }
     size_t n = 0;
     attu_table *t = db_ctas_build(s, sql, name, st->u.create_table_as.query, &st->u.create_table_as.columns,
-                                  st->u.create_table_as.with_no_data, st->position, params, &n, err);
+                                  st->u.create_table_as.with_no_data, 0, st->position, params, &n, err);
     if (!t || save(s, t, err) || attu_catalog_add(s->db->cat, t, err)) {
         attu_table_free(t);
         pthread_rwlock_unlock(&s->db->lock);

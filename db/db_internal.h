@@ -145,11 +145,11 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
 /* Each returns 0, -1 with err set, or -2 when the client went away. */
 int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 /* CREATE TABLE AS's table (also a materialized view's rows): named name,
- * of query's columns (renamed by columns) and, unless with_no_data, its
- * rows (*nrows of them); not yet saved nor in the catalog. Write lock
- * held. */
+ * of query's columns (renamed by columns; only the first keep_cols when
+ * > 0) and, unless with_no_data, its rows (*nrows of them); not yet saved
+ * nor in the catalog. Write lock held. */
 attu_table *db_ctas_build(attu_session *s, const char *sql, const char *name, const attu_ast_query *query,
-                          const attu_ast_name_list *columns, bool with_no_data, int position,
+                          const attu_ast_name_list *columns, bool with_no_data, int keep_cols, int position,
                           const attu_bind_params *params, size_t *nrows, attu_error *err);
 int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err);

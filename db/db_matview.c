@@ -95,7 +95,7 @@ int db_exec_create_matview(attu_session *s, const char *sql, const attu_ast_stmt
     attu_type *types = NULL;
     size_t n = 0;
     if (collect_deps(s, sql, st->u.create_view.query, &d, err)) goto out;
-    t = db_ctas_build(s, sql, name, st->u.create_view.query, &st->u.create_view.columns, no_data, 0, NULL, &n, err);
+    t = db_ctas_build(s, sql, name, st->u.create_view.query, &st->u.create_view.columns, no_data, 0, 0, NULL, &n, err);
     if (!t) goto out;
     names = calloc((size_t)t->ncols + 1, sizeof *names);
     types = calloc((size_t)t->ncols + 1, sizeof *types);
@@ -151,8 +151,12 @@ int db_exec_refresh_matview(attu_session *s, const char *sql, const attu_ast_stm
     attu_table *t = NULL;
     attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
     if (!v || v->kind != 'm') {
-        if (v || db_relation_exists(s->db, name))
+        /* PostgreSQL's two: a table is no materialized view (0A000), any
+         * other relation not even a table (42809) */
+        if (attu_catalog_lookup(s->db->cat, name))
             attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "\"%s\" is not a materialized view", name);
+        else if (v || db_relation_exists(s->db, name) || attu_catalog_constraint_owner(s->db->cat, name, NULL))
+            attu_error_set(err, "42809", 0, "\"%s\" is not a table or materialized view", name);
         else
             attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE,
                            st->u.drop_table.tables.positions ? st->u.drop_table.tables.positions[0] : 0,
@@ -164,12 +168,15 @@ int db_exec_refresh_matview(attu_session *s, const char *sql, const attu_ast_stm
         attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "the query of materialized view \"%s\" is not one query", name);
         goto out;
     }
-    /* the columns keep the names the view has (ALTER ... RENAME COLUMN) */
+    /* the columns keep the names the view has (ALTER ... RENAME COLUMN),
+     * and only those: a * meets the columns a table gained since, which
+     * PostgreSQL's stored query, * expanded, does not have */
     attu_ast_name_list cols = { .items = v->col_names, .n = v->ncols };
     size_t n = 0;
     /* (the view stands unpopulated while its query runs: a query that
      * reads the view itself cannot be, its dependencies forbid it) */
-    t = db_ctas_build(s, v->sql, name, pr->stmts[0].stmt->u.select.query, &cols, no_data, 0, NULL, &n, err);
+    t = db_ctas_build(s, v->sql, name, pr->stmts[0].stmt->u.select.query, &cols, no_data, v->ncols, 0, NULL, &n,
+                      err);
     if (!t) goto out;
     if (t->ncols != v->ncols) {
         attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "the query of materialized view \"%s\" changed its columns", name);

@@ -782,7 +782,13 @@ int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *t
                                                v->ndeps, deps);
                 free(deps);
                 if (!nvw) rc = attu_error_oom(err);
-                else { nvw->seq = v->seq; made[n++] = nvw; }
+                else {
+                    nvw->seq = v->seq;
+                    nvw->kind = v->kind;
+                    nvw->check_option = v->check_option;
+                    nvw->populated = v->populated;
+                    made[n++] = nvw;
+                }
             }
         }
         free(before);

@@ -445,7 +445,12 @@ static void rows_pg_class(rel_text *r, const syscat_env *env) {
         v_bool(r, kind == 'v' || kind == 'm'); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false);
         v_bool(r, kind != 'm' || ri->v->populated);
         v_char(r, heap ? 'd' : 'n'); v_bool(r, false); v_int(r, 0); v_int(r, 0); v_int(r, heap ? 1 : 0);
-        v_nulls(r, 3);
+        v_null(r);
+        /* reloptions: a view's check option, as WITH (check_option = ...) sets it */
+        if (kind == 'v' && ri->v->check_option)
+            v_text(r, ri->v->check_option == 'l' ? "{check_option=local}" : "{check_option=cascaded}");
+        else v_null(r);
+        v_null(r);
     }
 }
 
