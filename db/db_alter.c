@@ -1076,7 +1076,8 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     if (attu_catalog_add(s->db->cat, t, err)) goto out;
     if (attu_catalog_set_defaults(s->db->cat, to, t->ncols, (const char *const *)dflt, err) ||
         (nu && attu_catalog_set_uniques(s->db->cat, to, u, nu, err)) ||
-        (nchecks && attu_catalog_set_checks(s->db->cat, to, checks, nchecks, err))) {
+        (nchecks && attu_catalog_set_checks(s->db->cat, to, checks, nchecks, err)) ||
+        db_matview_renamed(s, base->name, to, err)) {   /* (a materialized view's entry follows its rows) */
         attu_catalog_remove(s->db->cat, to, true, NULL);
         goto out;
     }
@@ -1276,7 +1277,7 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
             snprintf(msg, sizeof msg, "relation \"%s\" does not exist, skipping", name);
             cb->on_notice(cb->ctx, "00000", msg);
         }
-        return db_deliver_tag(cb, "ALTER TABLE", err) ? -2 : 0;
+        return db_deliver_tag(cb, st->u.alter_table.materialized ? "ALTER MATERIALIZED VIEW" : "ALTER TABLE", err) ? -2 : 0;
     }
     int rc = -1;
     draft d;
@@ -1338,6 +1339,12 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         views_renamed = true;   /* renamed[] holds the old views now */
     }
     if (final_checks(&d, &checks, &nchecks, err) || commit_draft(&d, base, checks, nchecks, err)) goto out;
+    /* a materialized view's own columns follow its rows' */
+    for (int i = 0; i < st->u.alter_table.ncmds; i++) {
+        const attu_ast_alter_cmd *c = &st->u.alter_table.cmds[i];
+        if (c->kind == ATTU_ALTER_RENAME_COLUMN && db_matview_renamed_column(s, name, c->column, c->new_name, err))
+            goto out;
+    }
     rc = 0;
 out:
     if (rc) {
@@ -1372,5 +1379,5 @@ out:
     draft_free(&d);
     pthread_rwlock_unlock(&s->db->lock);
     if (rc) return rc;
-    return db_deliver_tag(cb, "ALTER TABLE", err) ? -2 : 0;
+    return db_deliver_tag(cb, st->u.alter_table.materialized ? "ALTER MATERIALIZED VIEW" : "ALTER TABLE", err) ? -2 : 0;
 }

@@ -1059,6 +1059,11 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
          * a row before it looks for its conflict) */
         if (db_check_rows(s, t, base->nrows, NULL, err)) { attu_table_free(t); goto out; }
         if (db_on_conflict(s, sql, st, params, base->nrows, &t, &n, &rows, &oc_changed, err)) { attu_table_free(t); goto out; }
+        if (db_view_check_listed(s, st->u.insert.view_checks, st->u.insert.table, t, rows, n, err)) {
+            free(rows);
+            attu_table_free(t);
+            goto out;
+        }
         if (st->u.insert.nreturning) {
             attu_table *g = db_gather_rows(t, rows, n, "\001returning", err);
             if (g) {

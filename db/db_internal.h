@@ -340,6 +340,11 @@ int db_exec_refresh_matview(attu_session *s, const char *sql, const attu_ast_stm
                             attu_error *err);
 int db_matview_refuse(attu_session *s, const attu_ast_stmt *st, attu_error *err);
 bool db_is_matview(attu_session *s, const char *name);
+/* ALTER ... RENAME TO / RENAME COLUMN of a materialized view, once its
+ * table has the new name (write lock held): the view entry follows (0
+ * when name is no materialized view). */
+int db_matview_renamed(attu_session *s, const char *from, const char *to, attu_error *err);
+int db_matview_renamed_column(attu_session *s, const char *name, const char *from, const char *to, attu_error *err);
 /* "view v" / "materialized view m" / "table t" as a DETAIL or NOTICE
  * names a relation (lock held) */
 void db_relation_kind_name(attu_session *s, const char *name, char *out, size_t cap);
@@ -349,6 +354,9 @@ void db_relation_kind_name(attu_session *s, const char *name, char *out, size_t 
  * lock held. */
 int db_view_check_rows(attu_session *s, const attu_ast_view_check *checks, const char *qual, attu_table *t,
                        size_t first, const uint8_t *changed, attu_error *err);
+/* The same over rows[0..n) of t (ON CONFLICT's inserted and updated rows). */
+int db_view_check_listed(attu_session *s, const attu_ast_view_check *checks, const char *qual, attu_table *t,
+                         const size_t *rows, size_t n, attu_error *err);
 
 /* attu_bind_params.view_updatable (db_view.c) */
 bool db_view_updatable(void *ctx, const char *view, bool *cols, int ncols);

@@ -708,3 +708,14 @@ out:
     free(rows);
     return rc;
 }
+
+int db_view_check_listed(attu_session *s, const attu_ast_view_check *checks, const char *qual, attu_table *t,
+                         const size_t *rows, size_t n, attu_error *err) {
+    if (!checks || !n) return 0;
+    uint8_t *mask = calloc(t->nrows + 1, 1);
+    if (!mask) return attu_error_oom(err);
+    for (size_t k = 0; k < n; k++) if (rows[k] < t->nrows) mask[rows[k]] = 1;
+    int rc = db_view_check_rows(s, checks, qual, t, 0, mask, err);
+    free(mask);
+    return rc;
+}

@@ -848,6 +848,7 @@ struct attu_ast_stmt {
             bool                if_exists;    /* ALTER TABLE IF EXISTS */
             attu_ast_alter_cmd *cmds;         /* n >= 1, in written order */
             int                 ncmds;
+            bool                materialized; /* ALTER MATERIALIZED VIEW */
         } alter_table;
     } u;
 };

@@ -2825,7 +2825,7 @@ seq_num(A) ::= PLUS ICONST(T).      { A = ab_seq_value(ctx, &T, false); }
 /* ALTER TABLE (db/db_alter.c)                                              */
 
 %include {
-typedef struct ab_alter_head { ab_qname name; bool if_exists; int pos; } ab_alter_head;
+typedef struct ab_alter_head { ab_qname name; bool if_exists, materialized; int pos; } ab_alter_head;
 }
 %type alter_stmt {attu_ast_stmt *}
 %type alter_head {ab_alter_head}
@@ -2841,6 +2841,7 @@ alter_stmt(A) ::= alter_head(H) alter_cmds(L).
     A->u.alter_table.table = (char *)H.name.name;
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
+    A->u.alter_table.materialized = H.materialized;
     A->u.alter_table.cmds = L->items;
     A->u.alter_table.ncmds = L->n;
 }
@@ -2851,6 +2852,7 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) opt_column colid(F) TO colid(T).
     A->u.alter_table.table = (char *)H.name.name;
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
+    A->u.alter_table.materialized = H.materialized;
     A->u.alter_table.cmds = ab_alloc(ctx, sizeof *A->u.alter_table.cmds);
     A->u.alter_table.ncmds = 1;
     A->u.alter_table.cmds[0].kind = ATTU_ALTER_RENAME_COLUMN;
@@ -2864,6 +2866,7 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) TO colid(T).
     A->u.alter_table.table = (char *)H.name.name;
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
+    A->u.alter_table.materialized = H.materialized;
     A->u.alter_table.cmds = ab_alloc(ctx, sizeof *A->u.alter_table.cmds);
     A->u.alter_table.ncmds = 1;
     A->u.alter_table.cmds[0].kind = ATTU_ALTER_RENAME_TABLE;
@@ -2873,9 +2876,20 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) TO colid(T).
 
 /* "IF" may be a table name: the token after it decides (as create_head) */
 alter_head(A) ::= ALTER(K) TABLE IF EXISTS alter_rel(N).
-    { A.name = N; A.if_exists = true; A.pos = K.pos; ctx->cur_table = N.name; }
+    { A.name = N; A.if_exists = true; A.materialized = false; A.pos = K.pos; ctx->cur_table = N.name; }
 alter_head(A) ::= ALTER(K) TABLE alter_rel(N).
-    { A.name = N; A.if_exists = false; A.pos = K.pos; ctx->cur_table = N.name; }
+    { A.name = N; A.if_exists = false; A.materialized = false; A.pos = K.pos; ctx->cur_table = N.name; }
+/* ALTER MATERIALIZED VIEW: its RENAMEs (db/db_matview.c refuses the rest) */
+alter_head(A) ::= ALTER(K) ID(M) VIEW IF EXISTS alter_rel(N).
+{
+    want_word(ctx, &M, "materialized");
+    A.name = N; A.if_exists = true; A.materialized = true; A.pos = K.pos; ctx->cur_table = N.name;
+}
+alter_head(A) ::= ALTER(K) ID(M) VIEW alter_rel(N).
+{
+    want_word(ctx, &M, "materialized");
+    A.name = N; A.if_exists = false; A.materialized = true; A.pos = K.pos; ctx->cur_table = N.name;
+}
 alter_rel(A) ::= qualified_name(N).         { A = N; }
 alter_rel(A) ::= ONLY qualified_name(N).    { A = N; }
 

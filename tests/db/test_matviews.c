@@ -47,13 +47,21 @@ Test(matviews, survive_close_and_reopen) {
     tdb_exec_ok(s, "REFRESH MATERIALIZED VIEW mv");
     tdb_exec_ok(s, "REFRESH MATERIALIZED VIEW lazy");
     tdb_exec_ok(s, "DROP VIEW pos");
+    /* renamed, and a column too: both kept */
+    tdb_exec_ok(s, "ALTER MATERIALIZED VIEW lazy RENAME TO lazy2");
+    tdb_exec_ok(s, "ALTER MATERIALIZED VIEW lazy2 RENAME COLUMN a TO aa");
+    tdb_exec_ok(s, "ALTER TABLE lazy2 RENAME TO lazy");
     attu_session_free(s);
     attu_db_close(d);
 
     d = tdb_open_dir(dir);
     s = attu_session_new(d);
-    rows = tdb_rows_ok(s, "SELECT (SELECT count(*) FROM mv), (SELECT count(*) FROM lazy)");
+    rows = tdb_rows_ok(s, "SELECT (SELECT count(*) FROM mv), (SELECT count(aa) FROM lazy)");
     cr_assert_str_eq(rows, "3|4\n");
+    free(rows);
+    tdb_exec_ok(s, "REFRESH MATERIALIZED VIEW lazy");
+    rows = tdb_rows_ok(s, "SELECT sum(aa) FROM lazy");
+    cr_assert_str_eq(rows, "4\n");
     free(rows);
     tres r;
     tdb_exec(s, "DROP MATERIALIZED VIEW mv", &r);
