@@ -226,8 +226,33 @@ int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error 
             /* a materialized view's rows are the table of its name (loaded
              * before the views); a view's name is its own */
             bool want_table = kind == 'm';
-            if (want_table ? !attu_catalog_lookup(cat, name) || attu_views_find(attu_catalog_views(cat), name)
-                           : attu_catalog_relation_exists(cat, name)) {
+            if (want_table && !attu_catalog_lookup(cat, name) && !attu_views_find(attu_catalog_views(cat), name)) {
+                /* its rows are gone (a crash between the two files of a
+                 * rename or a drop): it comes back empty and unpopulated,
+                 * for REFRESH to fill */
+                attu_column_def *defs = calloc((size_t)ncols + 1, sizeof *defs);
+                attu_table *t = NULL;
+                if (defs) {
+                    for (int c = 0; c < ncols; c++) {
+                        snprintf(defs[c].name, sizeof defs[c].name, "%s", v->col_names[c]);
+                        defs[c].type = v->col_types[c];
+                    }
+                    t = attu_table_new(name, ncols, defs, err);
+                }
+                free(defs);
+                if (!t || attu_catalog_add(cat, t, err)) {
+                    if (!err->set) attu_error_oom(err);
+                    attu_table_free(t);
+                    rc = -1;
+                    attu_view_free(v);
+                    v = NULL;
+                }
+                if (v) v->populated = false;
+            }
+            if (!v) {
+                /* (rc and err set above) */
+            } else if (want_table ? !attu_catalog_lookup(cat, name) || attu_views_find(attu_catalog_views(cat), name)
+                                  : attu_catalog_relation_exists(cat, name)) {
                 rc = corrupt(err, path, want_table ? "a materialized view has no table" : "a view has a table's name");
                 attu_view_free(v);
             }

@@ -439,8 +439,9 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     const attu_view *view = sys_schema ? NULL : attu_views_find(attu_catalog_views(c->cat), name);
     if (view && view->kind == 'm') {
         /* a materialized view's rows are the table of its name; none to
-         * read before REFRESH (a query only analysed reads nothing) */
-        if (!view->populated && !(c->params && c->params->describe_only)) {
+         * read before REFRESH (a query only analysed, described or
+         * EXPLAINed reads nothing, as in PostgreSQL) */
+        if (!view->populated && !(c->params && (c->params->describe_only || c->params->no_side_effects))) {
             attu_error_set(c->err, "55000", 0, "materialized view \"%s\" has not been populated", name);
             attu_error_set_hint(c->err, "Use the REFRESH MATERIALIZED VIEW command.");
             return NULL;
