@@ -20,7 +20,9 @@
  * What the relations hold: the schemas pg_catalog, public (attu's tables)
  * and information_schema; the user relations (in public, owned by the
  * connected user): tables (relkind 'r') with their columns and DEFAULTs,
- * views ('v'), sequences ('S', the db layer's, through
+ * views ('v', with a check option's reloptions), materialized views ('m':
+ * the view's entry over the table of its rows, which is not listed as a
+ * table, pg_matviews), sequences ('S', the db layer's, through
  * attu_bind_params.list_sequences; a serial or identity column's own
  * one depends on its column in pg_depend) and the PRIMARY KEY / UNIQUE
  * constraints (pg_constraint), each with the index PostgreSQL would give
