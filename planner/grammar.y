@@ -383,7 +383,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        GROUPS EXCLUDE TIES OTHERS
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
-       DELETE UPDATE TRUNCATE
+       DELETE UPDATE TRUNCATE MATERIALIZED REFRESH
        WITHIN ORDINALITY
        VIEW REPLACE
        SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
@@ -1562,6 +1562,8 @@ bare_label(A) ::= QUOTE(T).                 { A = T; }
 bare_label(A) ::= RANGE(T).                 { A = T; }
 bare_label(A) ::= READ(T).                  { A = T; }
 bare_label(A) ::= RECURSIVE(T).             { A = T; }
+bare_label(A) ::= MATERIALIZED(T).          { A = T; }
+bare_label(A) ::= REFRESH(T).               { A = T; }
 bare_label(A) ::= REPEATABLE(T).            { A = T; }
 bare_label(A) ::= RESET(T).                 { A = T; }
 bare_label(A) ::= RESTRICT(T).              { A = T; }
@@ -1732,6 +1734,8 @@ unreserved_keyword(A) ::= QUOTE(T).                 { A = T; }
 unreserved_keyword(A) ::= RANGE(T).                 { A = T; }
 unreserved_keyword(A) ::= READ(T).                  { A = T; }
 unreserved_keyword(A) ::= RECURSIVE(T).             { A = T; }
+unreserved_keyword(A) ::= MATERIALIZED(T).          { A = T; }
+unreserved_keyword(A) ::= REFRESH(T).               { A = T; }
 unreserved_keyword(A) ::= REPEATABLE(T).            { A = T; }
 unreserved_keyword(A) ::= RESET(T).                 { A = T; }
 unreserved_keyword(A) ::= RESTRICT(T).              { A = T; }
@@ -2600,18 +2604,16 @@ drop_stmt(A) ::= DROP(K) SEQUENCE IF EXISTS name_list(L) opt_drop_behavior(B).
     A->u.drop_table.if_exists = true;
     A->u.drop_table.cascade = B;
 }
-drop_stmt(A) ::= DROP(K) ID(M) VIEW IF EXISTS name_list(L) opt_drop_behavior(B).
+drop_stmt(A) ::= DROP(K) MATERIALIZED VIEW IF EXISTS name_list(L) opt_drop_behavior(B).
 {
-    want_word(ctx, &M, "materialized");
     A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.if_exists = true;
     A->u.drop_table.cascade = B;
     A->u.drop_table.materialized = true;
 }
-drop_stmt(A) ::= DROP(K) ID(M) VIEW name_list(L) opt_drop_behavior(B).
+drop_stmt(A) ::= DROP(K) MATERIALIZED VIEW name_list(L) opt_drop_behavior(B).
 {
-    want_word(ctx, &M, "materialized");
     A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.cascade = B;
@@ -2648,7 +2650,7 @@ create_view_stmt(A) ::= view_head(H) select_stmt(Q) WITH(W) check_option(C).
     A = ab_view_stmt(ctx, &H, Q, W.off);
     if (A) A->u.create_view.check_option = C;
 }
-/* CREATE MATERIALIZED VIEW (MATERIALIZED is a plain word) */
+/* CREATE MATERIALIZED VIEW */
 create_view_stmt(A) ::= matview_head(H) select_stmt(Q).
     { A = ab_view_stmt(ctx, &H, Q, ctx->prev_end); }
 create_view_stmt(A) ::= matview_head(H) select_stmt(Q) WITH(W) DATA.
@@ -2664,13 +2666,6 @@ typedef struct ab_view_head {
     int pos; bool or_replace, materialized, if_not_exists; ab_qname name; attu_names *cols; attu_token as;
     ab_view_opts opts;
 } ab_view_head;
-/* MATERIALIZED, REFRESH, CASCADED, OPTION: plain words, checked by name */
-static void want_word(attu_parse_ctx *ctx, const attu_token *t, const char *word) {
-    if (strcmp(ab_tokstr(t), word) != 0 && !ctx->failed) {
-        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, t->pos, "syntax error at or near \"%.*s\"", (int)t->len, ctx->sql + t->off);
-        ctx->failed = true;
-    }
-}
 }
 %type view_head {ab_view_head}
 view_head(A) ::= CREATE(K) opt_temp VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
@@ -2678,14 +2673,12 @@ view_head(A) ::= CREATE(K) opt_temp VIEW qualified_name(N) opt_name_list(C) view
 view_head(A) ::= CREATE(K) OR REPLACE opt_temp VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
     { memset(&A, 0, sizeof A); A.pos = K.pos; A.or_replace = true; A.name = N; A.cols = C; A.as = S; A.opts = O; }
 %type matview_head {ab_view_head}
-matview_head(A) ::= CREATE(K) ID(M) VIEW qualified_name(N) opt_name_list(C) AS(S).
+matview_head(A) ::= CREATE(K) MATERIALIZED VIEW qualified_name(N) opt_name_list(C) AS(S).
 {
-    want_word(ctx, &M, "materialized");
     memset(&A, 0, sizeof A); A.pos = K.pos; A.materialized = true; A.name = N; A.cols = C; A.as = S;
 }
-matview_head(A) ::= CREATE(K) ID(M) VIEW IF NOT EXISTS qualified_name(N) opt_name_list(C) AS(S).
+matview_head(A) ::= CREATE(K) MATERIALIZED VIEW IF NOT EXISTS qualified_name(N) opt_name_list(C) AS(S).
 {
-    want_word(ctx, &M, "materialized");
     memset(&A, 0, sizeof A); A.pos = K.pos; A.materialized = true; A.if_not_exists = true;
     A.name = N; A.cols = C; A.as = S;
 }
@@ -2717,18 +2710,16 @@ view_opt_value(A) ::= SCONST(T).    { A = T; }
 view_opt_value(A) ::= TRUE(T).      { A = T; }
 view_opt_value(A) ::= FALSE(T).     { A = T; }
 view_opt_value(A) ::= ICONST(T).    { A = T; }
-/* [CASCADED | LOCAL] CHECK OPTION (OPTION and CASCADED are plain words) */
+/* [CASCADED | LOCAL] CHECK OPTION (OPTION and CASCADED are plain words, checked by name) */
 %type check_option {char}
-check_option(A) ::= CHECK ID(O).            { want_word(ctx, &O, "option"); A = 'c'; }
-check_option(A) ::= LOCAL CHECK ID(O).      { want_word(ctx, &O, "option"); A = 'l'; }
-check_option(A) ::= ID(T) CHECK ID(O).      { want_word(ctx, &T, "cascaded"); want_word(ctx, &O, "option"); A = 'c'; }
+check_option(A) ::= CHECK ID(O).            { ab_word_expect(ctx, &O, "option"); A = 'c'; }
+check_option(A) ::= LOCAL CHECK ID(O).      { ab_word_expect(ctx, &O, "option"); A = 'l'; }
+check_option(A) ::= ID(T) CHECK ID(O).      { ab_word_expect(ctx, &T, "cascaded"); ab_word_expect(ctx, &O, "option"); A = 'c'; }
 
 /* REFRESH MATERIALIZED VIEW v [WITH [NO] DATA] (db/db_matview.c) */
 %type refresh_stmt {attu_ast_stmt *}
-refresh_stmt(A) ::= ID(R) ID(M) VIEW qualified_name(N) opt_with_data(D).
+refresh_stmt(A) ::= REFRESH(R) MATERIALIZED VIEW qualified_name(N) opt_with_data(D).
 {
-    want_word(ctx, &R, "refresh");
-    want_word(ctx, &M, "materialized");
     A = ab_stmt(ctx, ATTU_STMT_REFRESH_MATVIEW, R.pos);
     if (A) {
         A->u.drop_table.tables = ab_names(ab_names_push(ctx, NULL, N.name, N.pos));
@@ -2880,14 +2871,12 @@ alter_head(A) ::= ALTER(K) TABLE IF EXISTS alter_rel(N).
 alter_head(A) ::= ALTER(K) TABLE alter_rel(N).
     { A.name = N; A.if_exists = false; A.materialized = false; A.pos = K.pos; ctx->cur_table = N.name; }
 /* ALTER MATERIALIZED VIEW: its RENAMEs (db/db_matview.c refuses the rest) */
-alter_head(A) ::= ALTER(K) ID(M) VIEW IF EXISTS alter_rel(N).
+alter_head(A) ::= ALTER(K) MATERIALIZED VIEW IF EXISTS alter_rel(N).
 {
-    want_word(ctx, &M, "materialized");
     A.name = N; A.if_exists = true; A.materialized = true; A.pos = K.pos; ctx->cur_table = N.name;
 }
-alter_head(A) ::= ALTER(K) ID(M) VIEW alter_rel(N).
+alter_head(A) ::= ALTER(K) MATERIALIZED VIEW alter_rel(N).
 {
-    want_word(ctx, &M, "materialized");
     A.name = N; A.if_exists = false; A.materialized = true; A.pos = K.pos; ctx->cur_table = N.name;
 }
 alter_rel(A) ::= qualified_name(N).         { A = N; }

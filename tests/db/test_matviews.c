@@ -179,3 +179,28 @@ Test(matviews, messages) {
     attu_session_free(s);
     attu_db_close(d);
 }
+
+/* Syntax errors at PostgreSQL's positions (checked with psql). */
+Test(matviews, syntax_error_positions) {
+    attu_db *d;
+    attu_session *s = tdb_open_session(&d);
+    static const struct { const char *sql; int pos; const char *msg; } cases[] = {
+        { "REFRESH MATERIALIZED kw", 22, "syntax error at or near \"kw\"" },
+        { "CREATE MATERIALIZED TABLE x (a INTEGER)", 21, "syntax error at or near \"TABLE\"" },
+        { "DROP MATERIALIZED TABLE t", 19, "syntax error at or near \"TABLE\"" },
+        { "CREATE VIEW v AS SELECT 1 WITH CASCADE CHECK OPTION", 32, "syntax error at or near \"CASCADE\"" },
+        { "CREATE VIEW v AS SELECT 1 WITH LOCAL CHECK", 43, "syntax error at end of input" },
+        { "SELEC 1", 1, "syntax error at or near \"SELEC\"" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tres r;
+        tdb_exec(s, cases[i].sql, &r);
+        cr_assert(r.err.set, "%s", cases[i].sql);
+        cr_expect_str_eq(r.err.sqlstate, "42601", "%s", cases[i].sql);
+        cr_expect_eq(r.err.position, cases[i].pos, "%s: %d", cases[i].sql, r.err.position);
+        cr_expect_str_eq(r.err.message, cases[i].msg, "%s", cases[i].sql);
+        tres_free(&r);
+    }
+    attu_session_free(s);
+    attu_db_close(d);
+}
