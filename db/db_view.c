@@ -233,14 +233,6 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
     if (st->u.create_view.materialized) return db_exec_create_matview(s, sql, st, cb, err);
     const char *name = st->u.create_view.view;
     const attu_ast_name_list *alias = &st->u.create_view.columns;
-    if (st->u.create_view.bad_option) {
-        if (!*st->u.create_view.bad_option)
-            return attu_error_set(err, "22023", 0, "unrecognized parameter \"%s\"", st->u.create_view.bad_option_name);
-        attu_error_set(err, "22023", 0, "invalid value for enum option \"%s\": %s", st->u.create_view.bad_option_name,
-                       st->u.create_view.bad_option);
-        attu_error_set_detail(err, "Valid values are \"local\" and \"cascaded\".");
-        return -1;
-    }
     pthread_rwlock_wrlock(&s->db->lock);
     attu_views *vs = attu_catalog_views(s->db->cat);
     attu_view *old = attu_views_find(vs, name);
@@ -310,10 +302,25 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
             goto out;
         }
     }
+    if (st->u.create_view.bad_option_kind) {
+        /* the WITH (...) options are checked last, as PostgreSQL checks
+         * them when it makes the relation */
+        const char *on = st->u.create_view.bad_option_name, *ov = st->u.create_view.bad_option;
+        switch (st->u.create_view.bad_option_kind) {
+        case 'u': attu_error_set(err, "22023", 0, "unrecognized parameter \"%s\"", on); break;
+        case 'd': attu_error_set(err, "22023", 0, "parameter \"%s\" specified more than once", on); break;
+        case 'b': attu_error_set(err, "22023", 0, "invalid value for boolean option \"%s\": %s", on, ov); break;
+        default:
+            attu_error_set(err, "22023", 0, "invalid value for enum option \"%s\": %s", on, ov);
+            attu_error_set_detail(err, "Valid values are \"local\" and \"cascaded\".");
+            break;
+        }
+        goto out;
+    }
     v = attu_view_new(name, st->u.create_view.query_sql, lp->ncols, (const char *const *)names, lp->types, deps.n,
                       (const char *const *)deps.v);
     if (!v) { attu_error_oom(err); goto out; }
-    v->check_option = st->u.create_view.check_option;
+    v->check_option = st->u.create_view.check_option == '?' ? 0 : st->u.create_view.check_option;
     attu_view *prev = NULL;
     if (attu_views_put(vs, v, &prev)) { attu_error_oom(err); goto out; }
     if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) {

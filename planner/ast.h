@@ -720,10 +720,13 @@ struct attu_ast_stmt {
             attu_ast_query    *query;
             char              *query_sql; /* the query's own text, as written */
             /* WITH [CASCADED | LOCAL] CHECK OPTION or WITH (check_option =
-             * ...): 'c' / 'l', 0 none; bad_option: an unknown WITH (name)
-             * or check_option's value that is neither (the db layer's
-             * 22023, named by bad_option_name) */
+             * ...): 'c' / 'l', '?' named with a bad value, 0 none. The
+             * first bad WITH (...) option (the db layer's 22023, after the
+             * query's own errors): bad_option_kind 'u' an unknown name,
+             * 'e' check_option's value, 'b' a boolean option's value, 'd'
+             * a name given twice; bad_option_name, bad_option its value */
             char               check_option;
+            char               bad_option_kind;
             char              *bad_option, *bad_option_name;
             /* CREATE MATERIALIZED VIEW [IF NOT EXISTS] ... [WITH NO DATA] */
             bool               materialized, if_not_exists, with_no_data;

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "planner/ast_build.h"
 #include "engine/interval.h"
@@ -2647,8 +2648,10 @@ create_view_stmt(A) ::= view_head(H) select_stmt(Q).
     { A = ab_view_stmt(ctx, &H, Q, ctx->prev_end); }
 create_view_stmt(A) ::= view_head(H) select_stmt(Q) WITH(W) check_option(C).
 {
+    /* (PostgreSQL adds the clause to the WITH (...) options, last) */
+    ab_view_opts o = { .check = C };
+    ab_view_opts_add(&H.opts, &o);
     A = ab_view_stmt(ctx, &H, Q, W.off);
-    if (A) A->u.create_view.check_option = C;
 }
 /* CREATE MATERIALIZED VIEW */
 create_view_stmt(A) ::= matview_head(H) select_stmt(Q).
@@ -2661,7 +2664,41 @@ create_view_stmt(A) ::= matview_head(H) select_stmt(Q) WITH(W) NO DATA.
     if (A) A->u.create_view.with_no_data = true;
 }
 %include {
-typedef struct ab_view_opts { char check; char *bad, *bad_name; } ab_view_opts;
+typedef struct ab_view_opts { char check, bad_kind; char *bad, *bad_name; } ab_view_opts;
+/* One more option o after those of a: a check_option given twice is the
+ * first error after the ones before it (as PostgreSQL parses them). */
+static void ab_view_opts_add(ab_view_opts *a, const ab_view_opts *o) {
+    if (o->check && a->check && !a->bad_kind) { a->bad_kind = 'd'; a->bad_name = "check_option"; a->bad = ""; }
+    if (o->check) a->check = o->check;
+    if (!a->bad_kind && o->bad_kind) { a->bad_kind = o->bad_kind; a->bad = o->bad; a->bad_name = o->bad_name; }
+}
+/* PostgreSQL's parse_bool: a prefix of true, false, yes, no (off and on
+ * from two letters), 1, 0, any case. */
+static bool ab_is_bool_word(const char *v) {
+    static const char *const words[] = { "true", "false", "yes", "no", "on", "off" };
+    size_t n = strlen(v);
+    if (!strcmp(v, "1") || !strcmp(v, "0")) return true;
+    for (size_t i = 0; n && i < sizeof words / sizeof words[0]; i++)
+        if (n <= strlen(words[i]) && !strncasecmp(v, words[i], n) && (words[i][0] != 'o' || n >= 2)) return true;
+    return false;
+}
+/* WITH (name [= value]) of CREATE VIEW (value NULL: true) */
+static ab_view_opts ab_view_opt(const attu_token *name, const attu_token *value) {
+    ab_view_opts o = { 0 };
+    const char *n = ab_tokstr(name), *v = value ? ab_tokstr(value) : "true";
+    if (!strcmp(n, "check_option")) {
+        if (!strcasecmp(v, "local")) o.check = 'l';
+        else if (!strcasecmp(v, "cascaded")) o.check = 'c';
+        else { o.check = '?'; o.bad_kind = 'e'; o.bad = (char *)v; o.bad_name = (char *)n; }
+    } else if (!strcmp(n, "security_barrier") || !strcmp(n, "security_invoker")) {
+        if (!ab_is_bool_word(v)) { o.bad_kind = 'b'; o.bad = (char *)v; o.bad_name = (char *)n; }
+    } else {
+        o.bad_kind = 'u';
+        o.bad = "";
+        o.bad_name = (char *)n;
+    }
+    return o;
+}
 typedef struct ab_view_head {
     int pos; bool or_replace, materialized, if_not_exists; ab_qname name; attu_names *cols; attu_token as;
     ab_view_opts opts;
@@ -2688,22 +2725,10 @@ view_with(A) ::= .                                  { memset(&A, 0, sizeof A); }
 view_with(A) ::= WITH LP view_opt_list(L) RP.       { A = L; }
 %type view_opt_list {ab_view_opts}
 view_opt_list(A) ::= view_opt(O).                   { A = O; }
-view_opt_list(A) ::= view_opt_list(L) COMMA view_opt(O).
-    { A = L; if (O.check) A.check = O.check; if (!A.bad && O.bad) { A.bad = O.bad; A.bad_name = O.bad_name; } }
+view_opt_list(A) ::= view_opt_list(L) COMMA view_opt(O).      { A = L; ab_view_opts_add(&A, &O); }
 %type view_opt {ab_view_opts}
-view_opt(A) ::= colid(N) EQ view_opt_value(V).
-{
-    memset(&A, 0, sizeof A);
-    const char *n = ab_tokstr(&N), *v = ab_tokstr(&V);
-    if (!strcmp(n, "check_option")) {
-        if (!strcmp(v, "local")) A.check = 'l';
-        else if (!strcmp(v, "cascaded")) A.check = 'c';
-        else { A.bad = (char *)v; A.bad_name = (char *)n; }
-    } else if (strcmp(n, "security_barrier") && strcmp(n, "security_invoker")) {
-        A.bad_name = (char *)n;
-        A.bad = "";
-    }
-}
+view_opt(A) ::= colid(N) EQ view_opt_value(V).      { A = ab_view_opt(&N, &V); }
+view_opt(A) ::= colid(N).                           { A = ab_view_opt(&N, NULL); }
 %type view_opt_value {attu_token}
 view_opt_value(A) ::= colid(T).     { A = T; }
 view_opt_value(A) ::= SCONST(T).    { A = T; }
@@ -2739,6 +2764,7 @@ static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, const ab_view_head *h, a
     st->u.create_view.columns = ab_names(h->cols);
     st->u.create_view.query = q;
     st->u.create_view.check_option = h->opts.check;
+    st->u.create_view.bad_option_kind = h->opts.bad_kind;
     st->u.create_view.bad_option = h->opts.bad;
     st->u.create_view.bad_option_name = h->opts.bad_name;
     /* the text from after AS to the end of the query's last token */
