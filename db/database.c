@@ -500,6 +500,8 @@ static bool explains_view_dml(attu_session *s, const attu_ast_stmt *st) {
 
 int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
+    /* a materialized view changes only by REFRESH (db_matview.c) */
+    if (db_matview_refuse(s, st, err)) return -1;
     switch (st->kind) {
     case ATTU_STMT_SELECT: {
         pthread_rwlock_rdlock(&s->db->lock);
@@ -545,6 +547,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     case ATTU_STMT_DROP_TABLE: return db_exec_drop(s, st, cb, err);
     case ATTU_STMT_CREATE_VIEW: return db_exec_create_view(s, sql, st, cb, err);
     case ATTU_STMT_DROP_VIEW: return db_exec_drop_view(s, st, cb, err);
+    case ATTU_STMT_REFRESH_MATVIEW: return db_exec_refresh_matview(s, sql, st, cb, err);
     case ATTU_STMT_INSERT:
         if (db_names_view(s, st->u.insert.table)) return db_view_dml(s, sql, st, params, cb, err);
         return db_exec_insert(s, sql, st, params, cb, err);

@@ -1165,7 +1165,8 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     if (attu_catalog_add(s->db->cat, t, err)) goto out;
     if (attu_catalog_set_defaults(s->db->cat, to, t->ncols, (const char *const *)dflt, err) ||
         (nu && attu_catalog_set_uniques(s->db->cat, to, u, nu, err)) ||
-        (nchecks && attu_catalog_set_checks(s->db->cat, to, checks, nchecks, err))) {
+        (nchecks && attu_catalog_set_checks(s->db->cat, to, checks, nchecks, err)) ||
+        db_matview_renamed(s, base->name, to, err)) {   /* (a materialized view's entry follows its rows) */
         attu_catalog_remove(s->db->cat, to, true, NULL);
         goto out;
     }
@@ -1224,22 +1225,23 @@ static int view_dependencies(attu_session *s, attu_table *base, const attu_ast_s
         if (!nusers) continue;
         const char *cn = base->defs[col].name;
         if (c->kind == ATTU_ALTER_TYPE) {
-            char qv[2 * ATTU_NAME_MAX + 4];
+            char qv[160];
+            db_relation_kind_name(s, users[0], qv, sizeof qv);   /* "view v", "materialized view m" */
             attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "cannot alter type of a column used by a view or rule");
-            attu_error_set_detail(err, "rule _RETURN on view %s depends on column \"%s\"",
-                                  db_quote_ident(users[0], qv, sizeof qv), cn);
+            attu_error_set_detail(err, "rule _RETURN on %s depends on column \"%s\"", qv, cn);
             rc = -1;
         } else if (!c->cascade) {
             /* each view that uses the column, then the views that read it
              * (relations named as PostgreSQL quotes them, the column not) */
-            char qt[2 * ATTU_NAME_MAX + 4], qv[2 * ATTU_NAME_MAX + 4];
+            char qt[2 * ATTU_NAME_MAX + 4], qv[160];
             db_quote_ident(base->name, qt, sizeof qt);
             char detail[1024];
             size_t len = 0;
             detail[0] = 0;
             for (int k = 0; k < nusers && len < sizeof detail; k++) {
-                len += (size_t)snprintf(detail + len, sizeof detail - len, "%sview %s depends on column %s of table %s",
-                                        len ? "\n" : "", db_quote_ident(users[k], qv, sizeof qv), cn, qt);
+                db_relation_kind_name(s, users[k], qv, sizeof qv);
+                len += (size_t)snprintf(detail + len, sizeof detail - len, "%s%s depends on column %s of table %s",
+                                        len ? "\n" : "", qv, cn, qt);
                 char **deps = NULL;
                 int ndeps = 0;
                 attu_error e2;
@@ -1274,9 +1276,9 @@ static int view_dependencies(attu_session *s, attu_table *base, const attu_ast_s
                     }
                     if (cb && cb->on_notice) {
                         char msg[200];
-                        char qv[2 * ATTU_NAME_MAX + 4];
-                        if (total == 1)
-                            snprintf(msg, sizeof msg, "drop cascades to view %s", db_quote_ident(users[0], qv, sizeof qv));
+                        char qv[160];
+                        db_relation_kind_name(s, users[0], qv, sizeof qv);
+                        if (total == 1) snprintf(msg, sizeof msg, "drop cascades to %s", qv);
                         else snprintf(msg, sizeof msg, "drop cascades to %d other objects", total);
                         cb->on_notice(cb->ctx, "00000", msg);
                     }
@@ -1364,7 +1366,7 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
             snprintf(msg, sizeof msg, "relation \"%s\" does not exist, skipping", name);
             cb->on_notice(cb->ctx, "00000", msg);
         }
-        return db_deliver_tag(cb, "ALTER TABLE", err) ? -2 : 0;
+        return db_deliver_tag(cb, st->u.alter_table.materialized ? "ALTER MATERIALIZED VIEW" : "ALTER TABLE", err) ? -2 : 0;
     }
     int rc = -1;
     draft d;
@@ -1426,6 +1428,12 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         views_renamed = true;   /* renamed[] holds the old views now */
     }
     if (final_checks(&d, &checks, &nchecks, err) || commit_draft(&d, base, checks, nchecks, err)) goto out;
+    /* a materialized view's own columns follow its rows' */
+    for (int i = 0; i < st->u.alter_table.ncmds; i++) {
+        const attu_ast_alter_cmd *c = &st->u.alter_table.cmds[i];
+        if (c->kind == ATTU_ALTER_RENAME_COLUMN && db_matview_renamed_column(s, name, c->column, c->new_name, err))
+            goto out;
+    }
     rc = 0;
 out:
     if (rc) {
@@ -1440,7 +1448,16 @@ out:
         attu_error_clear(&e2);
         if (snap) db_sequences_restore(s, snap, &e2);
     } else {
-        for (int i = 0; gone && i < ndrop_views; i++) attu_view_free(gone[i]);
+        for (int i = 0; gone && i < ndrop_views; i++) {
+            /* a materialized view's rows go with it */
+            if (gone[i] && gone[i]->kind == 'm') {
+                attu_error e2;
+                attu_error_clear(&e2);
+                if (s->db->data_dir) attu_storage_drop_table(s->db->data_dir, gone[i]->name, &e2);
+                attu_table_free(attu_catalog_remove(s->db->cat, gone[i]->name, true, NULL));
+            }
+            attu_view_free(gone[i]);
+        }
     }
     free(gone);
     for (int i = 0; i < nrenamed; i++) attu_view_free(renamed[i]);
@@ -1451,5 +1468,5 @@ out:
     draft_free(&d);
     pthread_rwlock_unlock(&s->db->lock);
     if (rc) return rc;
-    return db_deliver_tag(cb, "ALTER TABLE", err) ? -2 : 0;
+    return db_deliver_tag(cb, st->u.alter_table.materialized ? "ALTER MATERIALIZED VIEW" : "ALTER TABLE", err) ? -2 : 0;
 }

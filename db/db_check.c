@@ -275,6 +275,13 @@ static void put_row(cbuf *b, const attu_table *t, size_t r) {
     put(b, ").");
 }
 
+char *db_check_failing_row(const attu_table *t, size_t r) {
+    cbuf d = { 0 };
+    put_row(&d, t, r);
+    if (d.oom) { free(d.p); return NULL; }
+    return d.p;
+}
+
 typedef struct by_name { const attu_check *c; } by_name;
 
 static int cmp_name(const void *a, const void *b) {

@@ -57,4 +57,8 @@ int db_check_rename(attu_check *c, const char *from, const char *to, attu_error 
 
 void db_check_free(attu_check *c, int n);
 
+/* "Failing row contains (1, x, null)." for row r of t, PostgreSQL's
+ * DETAIL of a row that fails a check (malloc'd; NULL: out of memory). */
+char *db_check_failing_row(const attu_table *t, size_t r);
+
 #endif

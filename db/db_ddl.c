@@ -605,7 +605,9 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
             return -1;
         }
         if (db_view_not_table(s, name, err)) {
-            attu_error_set_hint(err, "Use DROP VIEW to remove a view.");
+            attu_error_set_hint(err, attu_views_find(attu_catalog_views(s->db->cat), name)->kind == 'm'
+                                     ? "Use DROP MATERIALIZED VIEW to remove a materialized view."
+                                     : "Use DROP VIEW to remove a view.");
             pthread_rwlock_unlock(&s->db->lock);
             return -1;
         }
@@ -636,6 +638,8 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
     /* the DEFAULTs of other tables that draw from their sequences: the same */
     if (!rc) rc = db_sequences_owner_dependents(s, found, nfound, NULL, st->u.drop_table.cascade, true, cb, err);
     free(found);
+    char cascaded[160] = "";   /* the NOTICE's name of the one dependent */
+    if (!rc && ndependents == 1) db_relation_kind_name(s, dependents[0], cascaded, sizeof cascaded);
     if (!rc && ndependents) rc = db_view_remove(s, dependents, ndependents, err);
     for (int i = 0; i < st->u.drop_table.tables.n && !rc; i++) {
         const char *name = st->u.drop_table.tables.items[i];
@@ -657,7 +661,7 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
     if (!rc && ndependents && cb && cb->on_notice) {
         /* (after the missing tables' notices, as PostgreSQL orders them) */
         char msg[200];
-        if (ndependents == 1) snprintf(msg, sizeof msg, "drop cascades to view %s", dependents[0]);
+        if (ndependents == 1) snprintf(msg, sizeof msg, "drop cascades to %s", cascaded);
         else snprintf(msg, sizeof msg, "drop cascades to %d other objects", ndependents);
         cb->on_notice(cb->ctx, "00000", msg);
     }
@@ -1045,6 +1049,11 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
          * a row before it looks for its conflict) */
         if (db_check_rows(s, t, base->nrows, NULL, err)) { attu_table_free(t); goto out; }
         if (db_on_conflict(s, sql, st, params, base->nrows, &t, &n, &rows, &oc_changed, err)) { attu_table_free(t); goto out; }
+        if (db_view_check_listed(s, st->u.insert.view_checks, st->u.insert.table, t, rows, n, err)) {
+            free(rows);
+            attu_table_free(t);
+            goto out;
+        }
         if (st->u.insert.nreturning) {
             attu_table *g = db_gather_rows(t, rows, n, "\001returning", err);
             if (g) {
@@ -1055,7 +1064,8 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         }
         free(rows);
     } else {
-        if (db_check_appended(s, t, base->nrows, err)) {
+        if (db_check_appended(s, t, base->nrows, err) ||
+            db_view_check_rows(s, st->u.insert.view_checks, st->u.insert.table, t, base->nrows, NULL, err)) {
             attu_table_free(t);
             goto out;
         }
@@ -1096,13 +1106,56 @@ out:
     return rc;
 }
 
+attu_table *db_ctas_build(attu_session *s, const char *sql, const char *name, const attu_ast_query *query,
+                          const attu_ast_name_list *columns, bool with_no_data, int keep_cols, int position,
+                          const attu_bind_params *params, size_t *nrows, attu_error *err) {
+    attu_result *res = NULL;
+    attu_column_def *defs = NULL;
+    attu_table *t = NULL;
+    db_seq_fill fill;   /* SELECT nextval('s'), ... FROM: a number per row */
+    const attu_ast_query *q = db_seq_fill_prepare(s, query, NULL, 0, &fill);
+    res = with_no_data ? describe_only(s, sql, q, params, err) : run_coerced(s, sql, q, params, 0, false, NULL, NULL, err);
+    if (res && !with_no_data && db_seq_fill_apply(s, &fill, res->cols, res->nrows, err)) {
+        attu_result_free(res);
+        res = NULL;
+    }
+    db_seq_fill_free(&fill);
+    if (!res) goto out;
+    if (columns->n > res->ncols) {
+        attu_error_set(err, ATTU_SQLSTATE_SYNTAX, position, "too many column names were specified");
+        goto out;
+    }
+    int ncols = keep_cols > 0 && keep_cols < res->ncols ? keep_cols : res->ncols;
+    defs = calloc((size_t)ncols + 1, sizeof *defs);
+    if (!defs) { attu_error_oom(err); goto out; }
+    for (int i = 0; i < ncols; i++) {
+        snprintf(defs[i].name, sizeof defs[i].name, "%s", i < columns->n ? columns->items[i] : res->desc[i].name);
+        defs[i].type = res->desc[i].type;
+        if (attu_type_is_record(defs[i].type)) {
+            /* a row value (planner/row_value.c) is no column type */
+            attu_error_set(err, "42P16", 0, "column \"%s\" has pseudo-type record", defs[i].name);
+            goto out;
+        }
+    }
+    attu_table *empty = attu_table_new(name, ncols, defs, err);
+    if (!empty) goto out;
+    int *map = malloc(sizeof(int) * ((size_t)ncols + 1));
+    if (!map) { attu_table_free(empty); attu_error_oom(err); goto out; }
+    for (int i = 0; i < ncols; i++) map[i] = i;
+    *nrows = with_no_data ? 0 : res->nrows;
+    t = db_append_rows(empty, res->cols, map, *nrows, err);
+    free(map);
+    attu_table_free(empty);
+out:
+    attu_result_free(res);
+    free(defs);
+    return t;
+}
+
 int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
     pthread_rwlock_wrlock(&s->db->lock);
-    int rc = -1;
     const char *name = st->u.create_table_as.table;
-    attu_result *res = NULL;
-    attu_column_def *defs = NULL;
     if (db_relation_exists(s->db, name)) {
         if (st->u.create_table_as.if_not_exists) {
             pthread_rwlock_unlock(&s->db->lock);
@@ -1114,58 +1167,22 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
             return db_deliver_tag(cb, "CREATE TABLE AS", err) ? -2 : 0;
         }
         attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", name);
-        goto out;
+        pthread_rwlock_unlock(&s->db->lock);
+        return -1;
     }
-    db_seq_fill fill;   /* SELECT nextval('s'), ... FROM: a number per row */
-    const attu_ast_query *q = db_seq_fill_prepare(s, st->u.create_table_as.query, NULL, 0, &fill);
-    res = st->u.create_table_as.with_no_data ? describe_only(s, sql, q, params, err)
-                                             : run_coerced(s, sql, q, params, 0, false, NULL, NULL, err);
-    if (res && !st->u.create_table_as.with_no_data && db_seq_fill_apply(s, &fill, res->cols, res->nrows, err)) {
-        attu_result_free(res);
-        res = NULL;
+    size_t n = 0;
+    attu_table *t = db_ctas_build(s, sql, name, st->u.create_table_as.query, &st->u.create_table_as.columns,
+                                  st->u.create_table_as.with_no_data, 0, st->position, params, &n, err);
+    if (!t || save(s, t, err) || attu_catalog_add(s->db->cat, t, err)) {
+        attu_table_free(t);
+        pthread_rwlock_unlock(&s->db->lock);
+        return -1;
     }
-    db_seq_fill_free(&fill);
-    if (!res) goto out;
-    if (st->u.create_table_as.columns.n > res->ncols) {
-        attu_error_set(err, ATTU_SQLSTATE_SYNTAX, st->position, "too many column names were specified");
-        goto out;
-    }
-    defs = calloc((size_t)res->ncols + 1, sizeof *defs);
-    if (!defs) { attu_error_oom(err); goto out; }
-    for (int i = 0; i < res->ncols; i++) {
-        snprintf(defs[i].name, sizeof defs[i].name, "%s",
-                 i < st->u.create_table_as.columns.n ? st->u.create_table_as.columns.items[i] : res->desc[i].name);
-        defs[i].type = res->desc[i].type;
-        if (attu_type_is_record(defs[i].type)) {
-            /* a row value (planner/row_value.c) is no column type */
-            attu_error_set(err, "42P16", 0, "column \"%s\" has pseudo-type record", defs[i].name);
-            goto out;
-        }
-    }
-    attu_table *empty = attu_table_new(name, res->ncols, defs, err);
-    if (!empty) goto out;
-    int *map = malloc(sizeof(int) * ((size_t)res->ncols + 1));
-    if (!map) { attu_table_free(empty); attu_error_oom(err); goto out; }
-    for (int i = 0; i < res->ncols; i++) map[i] = i;
-    size_t n = st->u.create_table_as.with_no_data ? 0 : res->nrows;
-    attu_table *t = db_append_rows(empty, res->cols, map, n, err);
-    free(map);
-    attu_table_free(empty);
-    if (!t) goto out;
-    if (save(s, t, err) || attu_catalog_add(s->db->cat, t, err)) { attu_table_free(t); goto out; }
-    rc = 0;
     /* PostgreSQL's tags: SELECT n when rows were copied in, CREATE TABLE AS
      * for WITH NO DATA */
     char tag[64];
     if (st->u.create_table_as.with_no_data) snprintf(tag, sizeof tag, "CREATE TABLE AS");
     else snprintf(tag, sizeof tag, "SELECT %zu", n);
     pthread_rwlock_unlock(&s->db->lock);
-    attu_result_free(res);
-    free(defs);
     return db_deliver_tag(cb, tag, err) ? -2 : 0;
-out:
-    pthread_rwlock_unlock(&s->db->lock);
-    attu_result_free(res);
-    free(defs);
-    return rc;
 }

@@ -144,6 +144,13 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
 
 /* Each returns 0, -1 with err set, or -2 when the client went away. */
 int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+/* CREATE TABLE AS's table (also a materialized view's rows): named name,
+ * of query's columns (renamed by columns; only the first keep_cols when
+ * > 0) and, unless with_no_data, its rows (*nrows of them); not yet saved
+ * nor in the catalog. Write lock held. */
+attu_table *db_ctas_build(attu_session *s, const char *sql, const char *name, const attu_ast_query *query,
+                          const attu_ast_name_list *columns, bool with_no_data, int keep_cols, int position,
+                          const attu_bind_params *params, size_t *nrows, attu_error *err);
 int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err);
 int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
@@ -322,6 +329,35 @@ int db_serial_sequence(void *ctx, const char *table, const char *column, char *o
 /* attu_bind_params.list_sequences: copies of every sequence (the system
  * catalogs' pg_sequence, pg_class, ...) */
 int db_sequences_list(void *ctx, struct attu_sequence ***out, int *n);
+/* Materialized views (db_matview.c): CREATE MATERIALIZED VIEW (from
+ * db_exec_create_view), REFRESH; db_matview_refuse gives PostgreSQL's
+ * error for a statement that would change or misuse one (INSERT, UPDATE,
+ * DELETE, TRUNCATE, COPY, ALTER TABLE), 0 for any other; db_is_matview
+ * with a lock held. */
+int db_exec_create_matview(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                           attu_error *err);
+int db_exec_refresh_matview(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                            attu_error *err);
+int db_matview_refuse(attu_session *s, const attu_ast_stmt *st, attu_error *err);
+bool db_is_matview(attu_session *s, const char *name);
+/* ALTER ... RENAME TO / RENAME COLUMN of a materialized view, once its
+ * table has the new name (write lock held): the view entry follows (0
+ * when name is no materialized view). */
+int db_matview_renamed(attu_session *s, const char *from, const char *to, attu_error *err);
+int db_matview_renamed_column(attu_session *s, const char *name, const char *from, const char *to, attu_error *err);
+/* "view v" / "materialized view m" / "table t" as a DETAIL or NOTICE
+ * names a relation (lock held) */
+void db_relation_kind_name(attu_session *s, const char *name, char *out, size_t cap);
+/* INSERT / UPDATE's view check options (db_view_update.c): 44000 when a
+ * row of t (the table's new version) that the statement wrote fails one of
+ * checks: rows >= first (changed NULL) or those with changed[r]. Write
+ * lock held. */
+int db_view_check_rows(attu_session *s, const attu_ast_view_check *checks, const char *qual, attu_table *t,
+                       size_t first, const uint8_t *changed, attu_error *err);
+/* The same over rows[0..n) of t (ON CONFLICT's inserted and updated rows). */
+int db_view_check_listed(attu_session *s, const attu_ast_view_check *checks, const char *qual, attu_table *t,
+                         const size_t *rows, size_t n, attu_error *err);
+
 /* attu_bind_params.view_updatable (db_view.c) */
 bool db_view_updatable(void *ctx, const char *view, bool *cols, int ncols);
 int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);

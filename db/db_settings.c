@@ -334,7 +334,12 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         const char **names = calloc(n + 1, sizeof *names);
         if (!names) { pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
         for (size_t i = 0; i < nt; i++) names[i] = attu_catalog_at(s->db->cat, i)->name;
-        for (size_t i = 0; i < nv; i++) names[nt + i] = attu_views_at(attu_catalog_views(s->db->cat), i)->name;
+        /* (a materialized view is both: its table's name stands for it) */
+        n = nt;
+        for (size_t i = 0; i < nv; i++) {
+            const attu_view *v = attu_views_at(attu_catalog_views(s->db->cat), i);
+            if (v->kind != 'm') names[n++] = v->name;
+        }
         qsort(names, n, sizeof *names, by_name);
         attu_result *r = db_result_new(1);
         attu_column *c = r ? db_text_column(names, n, err) : NULL;

@@ -76,11 +76,17 @@ static int by_seq(const void *a, const void *b) {
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* What a DETAIL line calls a relation: "table t", "view v". */
+/* What a DETAIL line calls a relation: "table t", "view v",
+ * "materialized view m". */
 static void kind_name(const attu_catalog *cat, const char *name, char *out, size_t cap) {
     char q[2 * ATTU_NAME_MAX + 4];
-    snprintf(out, cap, "%s %s", attu_views_find(attu_catalog_views(cat), name) ? "view" : "table",
+    const attu_view *v = attu_views_find(attu_catalog_views(cat), name);
+    snprintf(out, cap, "%s %s", !v ? "table" : v->kind == 'm' ? "materialized view" : "view",
              db_quote_ident(name, q, sizeof q));
+}
+
+void db_relation_kind_name(attu_session *s, const char *name, char *out, size_t cap) {
+    kind_name(s->db->cat, name, out, cap);
 }
 
 typedef struct dep_walk {
@@ -106,10 +112,11 @@ static void walk_dependents(dep_walk *w, const char *of) {
         const attu_view *v = w->order[i];
         if (!attu_view_reads(v, of) || named_by_drop(w, v->name) || set_has(&w->found, v->name)) continue;
         set_add(&w->found, v->name);
-        char what[160], qv[2 * ATTU_NAME_MAX + 4];
+        char what[160], self[160];
         kind_name(w->cat, of, what, sizeof what);
-        int n = snprintf(w->detail + w->dlen, sizeof w->detail - w->dlen, "%sview %s depends on %s",
-                         w->dlen ? "\n" : "", db_quote_ident(v->name, qv, sizeof qv), what);
+        kind_name(w->cat, v->name, self, sizeof self);
+        int n = snprintf(w->detail + w->dlen, sizeof w->detail - w->dlen, "%s%s depends on %s",
+                         w->dlen ? "\n" : "", self, what);
         if (n > 0) w->dlen = w->dlen + (size_t)n < sizeof w->detail ? w->dlen + (size_t)n : sizeof w->detail - 1;
         walk_dependents(w, v->name);
     }
@@ -144,9 +151,10 @@ int db_view_drop_dependents(attu_session *s, const char *kind, const char *const
     }
     if (cb && cb->on_notice) {
         char msg[200];
-        char qv[2 * ATTU_NAME_MAX + 4];
+        char self[160];
+        kind_name(s->db->cat, w.found.v[0], self, sizeof self);
         if (w.found.n == 1)
-            snprintf(msg, sizeof msg, "drop cascades to view %s", db_quote_ident(w.found.v[0], qv, sizeof qv));
+            snprintf(msg, sizeof msg, "drop cascades to %s", self);
         else snprintf(msg, sizeof msg, "drop cascades to %d other objects", w.found.n);
         cb->on_notice(cb->ctx, "00000", msg);
     }
@@ -167,9 +175,17 @@ int db_view_remove(attu_session *s, char **names, int n, attu_error *err) {
         free(gone);
         return -1;
     }
-    for (int i = 0; i < n; i++) attu_view_free(gone[i]);
+    /* a materialized view's rows go with it */
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        if (gone[i] && gone[i]->kind == 'm') {
+            if (s->db->data_dir && attu_storage_drop_table(s->db->data_dir, gone[i]->name, err)) rc = -1;
+            attu_table_free(attu_catalog_remove(s->db->cat, gone[i]->name, true, NULL));
+        }
+        attu_view_free(gone[i]);
+    }
     free(gone);
-    return 0;
+    return rc;
 }
 
 void db_view_names_free(char **names, int n) {
@@ -178,6 +194,8 @@ void db_view_names_free(char **names, int n) {
 }
 
 /* ---- CREATE VIEW -------------------------------------------------------- */
+
+static const char *query_not_updatable(attu_session *s, const attu_ast_query *q);
 
 /* Whether a replacement's column type is the old one. attu types a
  * NUMERIC expression with the precision and scale of its values (1.5 is
@@ -212,6 +230,7 @@ static int check_replacement(const attu_view *old, int ncols, char *const *names
 
 int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                         attu_error *err) {
+    if (st->u.create_view.materialized) return db_exec_create_matview(s, sql, st, cb, err);
     const char *name = st->u.create_view.view;
     const attu_ast_name_list *alias = &st->u.create_view.columns;
     pthread_rwlock_wrlock(&s->db->lock);
@@ -228,6 +247,11 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
         goto out;
     }
     if (!old && (db_sequence_exists(s->db, name) || attu_catalog_constraint_owner(s->db->cat, name, NULL))) {
+        if (st->u.create_view.or_replace) attu_error_set(err, "42809", 0, "\"%s\" is not a view", name);
+        else attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
+        goto out;
+    }
+    if (old && old->kind == 'm') {
         if (st->u.create_view.or_replace) attu_error_set(err, "42809", 0, "\"%s\" is not a view", name);
         else attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
         goto out;
@@ -267,9 +291,36 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
             goto out;
         }
     if (old && check_replacement(old, lp->ncols, names, lp->types, err)) goto out;
+    if (st->u.create_view.check_option) {
+        /* only an automatically updatable view takes a check option */
+        attu_error_clear(err);
+        const char *why = query_not_updatable(s, st->u.create_view.query);
+        if (why) {
+            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                           "WITH CHECK OPTION is supported only on automatically updatable views");
+            attu_error_set_hint(err, why);
+            goto out;
+        }
+    }
+    if (st->u.create_view.bad_option_kind) {
+        /* the WITH (...) options are checked last, as PostgreSQL checks
+         * them when it makes the relation */
+        const char *on = st->u.create_view.bad_option_name, *ov = st->u.create_view.bad_option;
+        switch (st->u.create_view.bad_option_kind) {
+        case 'u': attu_error_set(err, "22023", 0, "unrecognized parameter \"%s\"", on); break;
+        case 'd': attu_error_set(err, "22023", 0, "parameter \"%s\" specified more than once", on); break;
+        case 'b': attu_error_set(err, "22023", 0, "invalid value for boolean option \"%s\": %s", on, ov); break;
+        default:
+            attu_error_set(err, "22023", 0, "invalid value for enum option \"%s\": %s", on, ov);
+            attu_error_set_detail(err, "Valid values are \"local\" and \"cascaded\".");
+            break;
+        }
+        goto out;
+    }
     v = attu_view_new(name, st->u.create_view.query_sql, lp->ncols, (const char *const *)names, lp->types, deps.n,
                       (const char *const *)deps.v);
     if (!v) { attu_error_oom(err); goto out; }
+    v->check_option = st->u.create_view.check_option == '?' ? 0 : st->u.create_view.check_option;
     attu_view *prev = NULL;
     if (attu_views_put(vs, v, &prev)) { attu_error_oom(err); goto out; }
     if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) {
@@ -296,6 +347,8 @@ out:
 
 int db_exec_drop_view(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     const attu_ast_name_list *l = &st->u.drop_table.tables;
+    bool mat = st->u.drop_table.materialized;
+    const char *what = mat ? "materialized view" : "view";
     pthread_rwlock_wrlock(&s->db->lock);
     attu_views *vs = attu_catalog_views(s->db->cat);
     const char **found = calloc((size_t)l->n + 1, sizeof *found);
@@ -306,28 +359,31 @@ int db_exec_drop_view(attu_session *s, const attu_ast_stmt *st, const attu_exec_
      * even when a later name fails */
     for (int i = 0; i < l->n; i++) {
         const char *name = l->items[i];
-        if (attu_views_find(vs, name)) {
+        const attu_view *v = attu_views_find(vs, name);
+        if (v && (v->kind == 'm') == mat) {
             bool twice = false;
             for (int k = 0; k < nfound; k++) twice |= !strcmp(found[k], name);
             if (!twice) found[nfound++] = name;
             continue;
         }
-        if (attu_catalog_lookup(s->db->cat, name)) {
-            attu_error_set(err, "42809", 0, "\"%s\" is not a view", name);
-            attu_error_set_hint(err, "Use DROP TABLE to remove a table.");
+        if (v || attu_catalog_lookup(s->db->cat, name)) {
+            attu_error_set(err, "42809", 0, "\"%s\" is not a %s", name, what);
+            attu_error_set_hint(err, !v ? "Use DROP TABLE to remove a table."
+                                     : v->kind == 'm' ? "Use DROP MATERIALIZED VIEW to remove a materialized view."
+                                                      : "Use DROP VIEW to remove a view.");
             goto out;
         }
         if (!st->u.drop_table.if_exists) {
-            attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "view \"%s\" does not exist", name);
+            attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "%s \"%s\" does not exist", what, name);
             goto out;
         }
         if (cb && cb->on_notice) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "view \"%s\" does not exist, skipping", name);
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s \"%s\" does not exist, skipping", what, name);
             cb->on_notice(cb->ctx, "00000", msg);
         }
     }
-    if (db_view_drop_dependents(s, "view", found, nfound, st->u.drop_table.cascade, cb, &dependents, &ndependents, err))
+    if (db_view_drop_dependents(s, what, found, nfound, st->u.drop_table.cascade, cb, &dependents, &ndependents, err))
         goto out;
     char **all = calloc((size_t)(nfound + ndependents) + 1, sizeof *all);
     if (!all) { attu_error_oom(err); goto out; }
@@ -340,7 +396,7 @@ out:
     free(found);
     db_view_names_free(dependents, ndependents);
     if (rc) return rc;
-    return db_deliver_tag(cb, "DROP VIEW", err) ? -2 : 0;
+    return db_deliver_tag(cb, mat ? "DROP MATERIALIZED VIEW" : "DROP VIEW", err) ? -2 : 0;
 }
 
 /* ---- a view where a table must stand ------------------------------------- */
@@ -419,9 +475,20 @@ static const char *not_updatable_reason(const attu_ast_query *q) {
     return NULL;
 }
 
+/* not_updatable_reason, and a materialized view is no base relation of
+ * an updatable view (PostgreSQL's: neither a table nor a view). Lock held. */
+static const char *query_not_updatable(attu_session *s, const attu_ast_query *q) {
+    const char *why = not_updatable_reason(q);
+    if (why) return why;
+    const attu_view *base = attu_views_find(attu_catalog_views(s->db->cat), q->u.select.from.items[0]->u.table.name);
+    if (base && base->kind == 'm')
+        return "Views that do not select from a single table or view are not automatically updatable.";
+    return NULL;
+}
+
 int db_view_updatable_reason(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err) {
     const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
-    if (!v) return 0;
+    if (!v || v->kind == 'm') return 0;
     attu_error perr;
     attu_error_clear(&perr);
     attu_parse_result *pr = attu_parse(v->sql, &perr);
@@ -430,7 +497,7 @@ int db_view_updatable_reason(attu_session *s, const char *name, attu_ast_stmt_ki
         return -1;
     }
     const char *why = pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT
-                      ? not_updatable_reason(pr->stmts[0].stmt->u.select.query)
+                      ? query_not_updatable(s, pr->stmts[0].stmt->u.select.query)
                       : "Views that do not select from a single table or view are not automatically updatable.";
     attu_parse_free(pr);
     if (!why) return 0;
@@ -494,7 +561,8 @@ int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind
 
 bool db_names_view(attu_session *s, const char *name) {
     pthread_rwlock_rdlock(&s->db->lock);
-    bool is = attu_views_find(attu_catalog_views(s->db->cat), name) != NULL;
+    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+    bool is = v && v->kind == 'v';
     pthread_rwlock_unlock(&s->db->lock);
     return is;
 }
@@ -721,7 +789,13 @@ int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *t
                                                v->ndeps, deps);
                 free(deps);
                 if (!nvw) rc = attu_error_oom(err);
-                else { nvw->seq = v->seq; made[n++] = nvw; }
+                else {
+                    nvw->seq = v->seq;
+                    nvw->kind = v->kind;
+                    nvw->check_option = v->check_option;
+                    nvw->populated = v->populated;
+                    made[n++] = nvw;
+                }
             }
         }
         free(before);

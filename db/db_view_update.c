@@ -32,7 +32,15 @@
  * is PostgreSQL's 42703, where the statement has no other FROM item to
  * find it in (with one, the binder finds it or not as the item decides).
  *
- * Not done: WITH CHECK OPTION (refused by the parser, 0A000).
+ * WITH CHECK OPTION: the rewritten INSERT or UPDATE carries the
+ * conditions its new rows must meet (attu_ast_view_check), each over the
+ * statement's target as the statement names it. Each level translates
+ * the ones it received as it translates the user's expressions (a view
+ * column becomes the view's expression), and adds its own WHERE when
+ * the view has a check option or a CASCADED one above it asks for it;
+ * the statement on the table runs them over its new rows
+ * (db_view_check_rows) after its constraints, 44000 for the first row
+ * that fails one (innermost view first, as PostgreSQL lists them).
  */
 #include "db/db_internal.h"
 
@@ -40,7 +48,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/db_check.h"
+#include "db/db_unique.h"
 #include "engine/view.h"
+#include "planner/binder.h"
+#include "planner/parser.h"
 
 /* What a view's query says about its columns. */
 typedef struct view_shape {
@@ -512,6 +524,48 @@ static int rewrite_modify(const view_shape *vs, const char *view, const attu_ast
     return 0;
 }
 
+/* The check options the statement on the view's relation carries: in,
+ * over the view as `qual` names it, become expressions over the relation
+ * as next_qual names it; the view's own WHERE joins them (first) when it
+ * has a check option or a CASCADED one above it reaches it. */
+static int carry_checks(const view_shape *vs, const attu_view *v, const attu_ast_view_check *in, const char *qual,
+                        const char *next_qual, attu_ast_arena *a, attu_ast_view_check **out, attu_error *err) {
+    *out = NULL;
+    bool cascade = false;
+    for (const attu_ast_view_check *c = in; c; c = c->next) cascade |= c->cascaded;
+    if (!in && !v->check_option) return 0;
+    subst req = { .a = a, .fn = requalify, .vs = vs, .qual = next_qual, .view_qual = qual };
+    view_shape local = *vs;
+    local.exprs = attu_ast_alloc(a, sizeof *local.exprs * (size_t)(vs->ncols + 1));
+    if (!local.exprs) return attu_error_oom(err);
+    for (int i = 0; i < vs->ncols; i++) local.exprs[i] = rewrite(&req, vs->exprs[i]);
+    subst use = { .a = a, .fn = view_column, .vs = &local, .qual = next_qual, .view_qual = qual, .closed = true };
+    attu_ast_view_check *head = NULL, **tail = &head;
+    if (v->check_option || cascade) {
+        attu_ast_view_check *own = attu_ast_alloc(a, sizeof *own);
+        if (!own) return attu_error_oom(err);
+        memset(own, 0, sizeof *own);
+        own->view = attu_ast_strdup(a, v->name);
+        own->cond = rewrite(&req, vs->q->u.select.where);
+        own->cascaded = cascade || v->check_option == 'c';
+        *tail = own;
+        tail = &own->next;
+    }
+    for (const attu_ast_view_check *c = in; c; c = c->next) {
+        attu_ast_view_check *n = attu_ast_alloc(a, sizeof *n);
+        if (!n) return attu_error_oom(err);
+        *n = *c;
+        n->next = NULL;
+        n->cond = rewrite(&use, c->cond);
+        *tail = n;
+        tail = &n->next;
+    }
+    if (req.oom || use.oom) return attu_error_oom(err);
+    if (use.unknown) return unknown_column(&use, err);
+    *out = head;
+    return 0;
+}
+
 int db_view_rewrite_dml(attu_session *s, const attu_ast_stmt *st, db_view_rewrite *rw, const attu_ast_stmt **out,
                         attu_error *err) {
     const char *view = st->kind == ATTU_STMT_INSERT ? st->u.insert.table : st->u.modify.table;
@@ -542,6 +596,12 @@ int db_view_rewrite_dml(attu_session *s, const attu_ast_stmt *st, db_view_rewrit
         }
     }
     rc = insert ? rewrite_insert(&vs, view, st, rw->a, &n, err) : rewrite_modify(&vs, view, st, rw->a, &n, err);
+    if (!rc && insert)
+        rc = carry_checks(&vs, v, st->u.insert.view_checks, view, vs.base, rw->a, &n->u.insert.view_checks, err);
+    else if (!rc && update) {
+        const char *qual = st->u.modify.alias ? st->u.modify.alias : view;
+        rc = carry_checks(&vs, v, st->u.modify.view_checks, qual, qual, rw->a, &n->u.modify.view_checks, err);
+    }
 out:
     pthread_rwlock_unlock(&s->db->lock);
     if (!rc) *out = n;
@@ -563,5 +623,99 @@ int db_view_dml(attu_session *s, const char *sql, const attu_ast_stmt *st, const
      * is rewritten again when its relation is a view too) */
     if (!rc) rc = db_exec_stmt(s, sql, n, params, cb, err);
     db_view_rewrite_free(&rw);
+    return rc;
+}
+
+/* ---- checking the new rows ------------------------------------------------- */
+
+/* SELECT min(CASE WHEN (c1) IS NOT TRUE THEN rowid END), ... FROM t AS qual
+ * over the rows in question: the text with a placeholder for each
+ * condition, which the parsed tree then takes in its place. */
+int db_view_check_rows(attu_session *s, const attu_ast_view_check *checks, const char *qual, attu_table *t,
+                       size_t first, const uint8_t *changed, attu_error *err) {
+    int nc = 0;
+    for (const attu_ast_view_check *c = checks; c; c = c->next) nc += c->cond != NULL;
+    if (!nc) return 0;
+    size_t n = 0, *rows = NULL;
+    if (changed) {
+        for (size_t r = 0; r < t->nrows; r++) n += changed[r] != 0;
+    } else n = first < t->nrows ? t->nrows - first : 0;
+    if (!n) return 0;
+    if (!(rows = malloc(sizeof *rows * n))) return attu_error_oom(err);
+    size_t k = 0;
+    for (size_t r = changed ? 0 : first; r < t->nrows; r++)
+        if (!changed || changed[r]) rows[k++] = r;
+    attu_table *g = db_gather_rows(t, rows, n, t->name, err);
+    if (!g) { free(rows); return -1; }
+    const attu_ast_view_check **order = calloc((size_t)nc + 1, sizeof *order);
+    char qt[2 * ATTU_NAME_MAX + 4], qq[2 * ATTU_NAME_MAX + 4];
+    size_t cap = 256 + (size_t)nc * 80 + 2 * sizeof qt;
+    char *sql = malloc(cap);
+    attu_parse_result *pr = NULL;
+    attu_result *res = NULL;
+    int rc = -1;
+    if (!order || !sql) { attu_error_oom(err); goto out; }
+    size_t len = (size_t)snprintf(sql, cap, "SELECT ");
+    k = 0;
+    for (const attu_ast_view_check *c = checks; c; c = c->next) {
+        if (!c->cond) continue;
+        order[k] = c;
+        len += (size_t)snprintf(sql + len, cap - len, "%smin(CASE WHEN (true) IS NOT TRUE THEN \"%s\" END)",
+                                k ? ", " : "", ATTU_ROWID_INTERNAL);
+        k++;
+    }
+    snprintf(sql + len, cap - len, " FROM %s AS %s", db_quote_ident(t->name, qt, sizeof qt),
+             db_quote_ident(qual, qq, sizeof qq));
+    if (!(pr = attu_parse(sql, err))) goto out;
+    attu_ast_query *q = pr->n == 1 && pr->stmts[0].stmt->kind == ATTU_STMT_SELECT ? pr->stmts[0].stmt->u.select.query
+                                                                                  : NULL;
+    for (int i = 0; q && i < nc; i++) {
+        attu_ast_expr *m = q->kind == ATTU_QUERY_SELECT && i < q->u.select.nitems ? q->u.select.items[i].expr : NULL;
+        attu_ast_expr *cs = m && m->kind == ATTU_EXPR_FUNC && m->u.func.args.n == 1 ? m->u.func.args.items[0] : NULL;
+        attu_ast_expr *is = cs && cs->kind == ATTU_EXPR_CASE && cs->u.case_.nwhens == 1 ? cs->u.case_.whens[0].when : NULL;
+        if (!is || is->kind != ATTU_EXPR_IS) { q = NULL; break; }
+        is->u.is.arg = order[i]->cond;
+    }
+    if (!q) { attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "view check option query does not parse"); goto out; }
+    /* the new rows stand for the table while the query runs */
+    attu_table *old = attu_catalog_lookup(s->db->cat, t->name);
+    if (!old) { attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", t->name); goto out; }
+    attu_catalog_replace(s->db->cat, g);
+    res = db_run_query(s, sql, q, NULL, err);
+    attu_catalog_replace(s->db->cat, old);
+    if (!res) { err->position = 0; goto out; }
+    int64_t best = -1;
+    int which = -1;
+    for (int i = 0; i < nc && res->nrows; i++) {
+        if (attu_column_is_null(res->cols[i], 0)) continue;
+        int64_t v = ((const int64_t *)res->cols[i]->data)[0];
+        if (best < 0 || v < best) { best = v; which = i; }
+    }
+    rc = 0;
+    if (best >= 0) {
+        attu_error_set(err, "44000", 0, "new row violates check option for view \"%s\"", order[which]->view);
+        char *d = db_check_failing_row(g, (size_t)best);
+        if (d) attu_error_set_detail(err, "%s", d);
+        free(d);
+        rc = -1;
+    }
+out:
+    attu_result_free(res);
+    attu_parse_free(pr);
+    free(sql);
+    free(order);
+    attu_table_free(g);
+    free(rows);
+    return rc;
+}
+
+int db_view_check_listed(attu_session *s, const attu_ast_view_check *checks, const char *qual, attu_table *t,
+                         const size_t *rows, size_t n, attu_error *err) {
+    if (!checks || !n) return 0;
+    uint8_t *mask = calloc(t->nrows + 1, 1);
+    if (!mask) return attu_error_oom(err);
+    for (size_t k = 0; k < n; k++) if (rows[k] < t->nrows) mask[rows[k]] = 1;
+    int rc = db_view_check_rows(s, checks, qual, t, 0, mask, err);
+    free(mask);
     return rc;
 }

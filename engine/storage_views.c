@@ -4,13 +4,15 @@
  * <data-dir>/attu.views is text, one record per view in creation order:
  *
  *   attu-views 1
- *   view <name> <seq> <ncols> <ndeps>
+ *   view <name> <seq> <ncols> <ndeps> <kind> <check option> <populated>
  *   col <name> <type id> <precision> <scale>      (ncols lines)
  *   dep <relation>                                (ndeps lines)
  *   sql <query text>
  *   crc32c <crc of everything above>
  *
- * Names and the query are written with every byte at or below ' ', '%'
+ * (kind 'v' or 'm', check option 'l', 'c' or '-', populated 0 or 1; a
+ * file written before these three lacks them: a view without a check
+ * option.) Names and the query are written with every byte at or below ' ', '%'
  * and DEL as %XX, so each field is one word of one line.
  */
 #define _GNU_SOURCE
@@ -79,7 +81,8 @@ int attu_storage_save_views(const char *data_dir, const attu_views *views, attu_
     for (size_t i = 0; i < n; i++) {
         const attu_view *v = order[i];
         attu_strbuf_add(&b, "view ", 5); put_escaped(&b, v->name);
-        attu_strbuf_printf(&b, " %llu %d %d\n", (unsigned long long)v->seq, v->ncols, v->ndeps);
+        attu_strbuf_printf(&b, " %llu %d %d %c %c %d\n", (unsigned long long)v->seq, v->ncols, v->ndeps, v->kind,
+                           v->check_option ? v->check_option : '-', v->populated ? 1 : 0);
         for (int c = 0; c < v->ncols; c++) {
             attu_strbuf_add(&b, "col ", 4); put_escaped(&b, v->col_names[c]);
             attu_strbuf_printf(&b, " %d %d %d\n", (int)v->col_types[c].id, v->col_types[c].precision, v->col_types[c].scale);
@@ -154,9 +157,12 @@ int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error 
     while (!rc && (line = strtok_r(NULL, "\n", &save))) {
         char name[4 * 64 + 8];
         unsigned long long seq;
-        int ncols, ndeps;
-        if (sscanf(line, "view %259s %llu %d %d", name, &seq, &ncols, &ndeps) != 4 || ncols < 0 || ncols > 100000 ||
-            ndeps < 0 || ndeps > 100000) { rc = corrupt(err, path, "malformed view line"); break; }
+        int ncols, ndeps, populated = 0;
+        char kind = 'v', check = '-';
+        int nf = sscanf(line, "view %259s %llu %d %d %c %c %d", name, &seq, &ncols, &ndeps, &kind, &check, &populated);
+        if ((nf != 4 && nf != 7) || ncols < 0 || ncols > 100000 || ndeps < 0 || ndeps > 100000 ||
+            (kind != 'v' && kind != 'm') || (check != '-' && check != 'l' && check != 'c'))
+            { rc = corrupt(err, path, "malformed view line"); break; }
         unescape(name);
         char **cn = calloc((size_t)ncols + 1, sizeof *cn);
         attu_type *ct = calloc((size_t)ncols + 1, sizeof *ct);
@@ -188,7 +194,42 @@ int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error 
             rc = attu_error_oom(err);
         if (!rc) {
             v->seq = seq;
-            if (attu_catalog_relation_exists(cat, name)) { rc = corrupt(err, path, "a view has a table's name"); attu_view_free(v); }
+            v->kind = kind;
+            v->check_option = check == '-' ? 0 : check;
+            v->populated = populated != 0;
+            /* a materialized view's rows are the table of its name (loaded
+             * before the views); a view's name is its own */
+            bool want_table = kind == 'm';
+            if (want_table && !attu_catalog_lookup(cat, name) && !attu_views_find(attu_catalog_views(cat), name)) {
+                /* its rows are gone (a crash between the two files of a
+                 * rename or a drop): it comes back empty and unpopulated,
+                 * for REFRESH to fill */
+                attu_column_def *defs = calloc((size_t)ncols + 1, sizeof *defs);
+                attu_table *t = NULL;
+                if (defs) {
+                    for (int c = 0; c < ncols; c++) {
+                        snprintf(defs[c].name, sizeof defs[c].name, "%s", v->col_names[c]);
+                        defs[c].type = v->col_types[c];
+                    }
+                    t = attu_table_new(name, ncols, defs, err);
+                }
+                free(defs);
+                if (!t || attu_catalog_add(cat, t, err)) {
+                    if (!err->set) attu_error_oom(err);
+                    attu_table_free(t);
+                    rc = -1;
+                    attu_view_free(v);
+                    v = NULL;
+                }
+                if (v) v->populated = false;
+            }
+            if (!v) {
+                /* (rc and err set above) */
+            } else if (want_table ? !attu_catalog_lookup(cat, name) || attu_views_find(attu_catalog_views(cat), name)
+                                  : attu_catalog_relation_exists(cat, name)) {
+                rc = corrupt(err, path, want_table ? "a materialized view has no table" : "a view has a table's name");
+                attu_view_free(v);
+            }
             else if (attu_views_put(attu_catalog_views(cat), v, &old)) { rc = attu_error_oom(err); attu_view_free(v); }
         }
         for (int c = 0; cn && c < ncols; c++) free(cn[c]);

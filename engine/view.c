@@ -31,6 +31,7 @@ attu_view *attu_view_new(const char *name, const char *sql, int ncols, const cha
     v->deps = calloc((size_t)ndeps + 1, sizeof *v->deps);
     if (oom || !v->col_names || !v->col_types || !v->deps) { attu_view_free(v); return NULL; }
     v->ncols = ncols;
+    v->kind = 'v';
     for (int i = 0; i < ncols; i++) {
         v->col_names[i] = dup_or_null(col_names[i], &oom);
         v->col_types[i] = col_types[i];

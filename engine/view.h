@@ -11,6 +11,10 @@
  * the catalog (catalog.h) refuses a table of a view's name and the db
  * layer a view of a table's.
  *
+ * A materialized view is kept here too (kind 'm'), for its query text,
+ * its dependencies and its place in the creation order, while its rows
+ * are an ordinary table of its name in the catalog (db/db_matview.c).
+ *
  * The engine never runs a view itself; this file only keeps them.
  */
 #ifndef ATTU_VIEW_H
@@ -33,6 +37,11 @@ typedef struct attu_view {
     char     **deps;        /* relations the query names, each once */
     uint64_t   seq;         /* creation order (kept by OR REPLACE): the order
                                PostgreSQL lists dependent objects in */
+    char       kind;        /* 'v' a view; 'm' a materialized view, whose rows
+                               are the catalog's table of the same name */
+    char       check_option;   /* 'l' LOCAL, 'c' CASCADED, 0 none (a view's) */
+    bool       populated;   /* a materialized view's rows are its query's
+                               (false after WITH NO DATA: 55000 on a read) */
 } attu_view;
 
 /* A new view of copies of the arguments (NULL when out of memory). */

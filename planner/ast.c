@@ -127,6 +127,7 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_TRUNCATE: return "TRUNCATE TABLE";
     case ATTU_STMT_CREATE_VIEW: return "CREATE VIEW";
     case ATTU_STMT_DROP_VIEW: return "DROP VIEW";
+    case ATTU_STMT_REFRESH_MATVIEW: return "REFRESH MATERIALIZED VIEW";
     case ATTU_STMT_CREATE_SEQUENCE: return "CREATE SEQUENCE";
     case ATTU_STMT_DROP_SEQUENCE: return "DROP SEQUENCE";
     }

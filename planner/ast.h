@@ -540,7 +540,8 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_UPDATE,          /* u.modify: UPDATE t SET ... [FROM ...] [WHERE] [RETURNING] */
     ATTU_STMT_TRUNCATE,        /* u.truncate: TRUNCATE [TABLE] t, ... */
     ATTU_STMT_CREATE_VIEW,     /* u.create_view */
-    ATTU_STMT_DROP_VIEW,       /* u.drop_table: DROP VIEW [IF EXISTS] v, ... */
+    ATTU_STMT_DROP_VIEW,       /* u.drop_table: DROP [MATERIALIZED] VIEW [IF EXISTS] v, ... */
+    ATTU_STMT_REFRESH_MATVIEW, /* u.drop_table: REFRESH MATERIALIZED VIEW v [WITH [NO] DATA] */
     ATTU_STMT_CREATE_SEQUENCE, /* u.create_sequence */
     ATTU_STMT_DROP_SEQUENCE,   /* u.drop_table: DROP SEQUENCE [IF EXISTS] s, ... */
     ATTU_STMT_ALTER_TABLE,     /* u.alter_table: ALTER TABLE t action, ... */
@@ -666,6 +667,17 @@ typedef enum attu_ast_txn_kind {
     ATTU_TXN_ROLLBACK               /* ROLLBACK / ABORT [WORK|TRANSACTION] */
 } attu_ast_txn_kind;
 
+/* A condition a row that INSERT or UPDATE writes must meet (TRUE, not
+ * NULL): a view's WITH CHECK OPTION, its WHERE over the statement's
+ * target as the statement names it (db/db_view_update.c carries it down
+ * as a view's statement is rewritten onto its relation). */
+typedef struct attu_ast_view_check {
+    const char                 *view;   /* whose check it is, for the error */
+    attu_ast_expr              *cond;   /* NULL: the view has no WHERE */
+    bool                        cascaded;   /* the views below are checked too */
+    struct attu_ast_view_check *next;   /* innermost view first */
+} attu_ast_view_check;
+
 struct attu_ast_stmt {
     attu_ast_stmt_kind kind;
     int                position;    /* first keyword */
@@ -690,6 +702,7 @@ struct attu_ast_stmt {
             attu_ast_on_conflict *on_conflict;   /* NULL: none */
             /* OVERRIDING SYSTEM VALUE ('s') / USER VALUE ('u'); 0: none */
             char               overriding;
+            struct attu_ast_view_check *view_checks;  /* db/db_view_update.c */
         } insert;
         struct {
             char                *table;
@@ -714,11 +727,24 @@ struct attu_ast_stmt {
             attu_ast_name_list columns;   /* CREATE VIEW v (a, b) AS ... */
             attu_ast_query    *query;
             char              *query_sql; /* the query's own text, as written */
+            /* WITH [CASCADED | LOCAL] CHECK OPTION or WITH (check_option =
+             * ...): 'c' / 'l', '?' named with a bad value, 0 none. The
+             * first bad WITH (...) option (the db layer's 22023, after the
+             * query's own errors): bad_option_kind 'u' an unknown name,
+             * 'e' check_option's value, 'b' a boolean option's value, 'd'
+             * a name given twice; bad_option_name, bad_option its value */
+            char               check_option;
+            char               bad_option_kind;
+            char              *bad_option, *bad_option_name;
+            /* CREATE MATERIALIZED VIEW [IF NOT EXISTS] ... [WITH NO DATA] */
+            bool               materialized, if_not_exists, with_no_data;
         } create_view;
         struct {
             attu_ast_name_list tables;    /* DROP TABLE a, b */
             bool               if_exists;
             bool               cascade;   /* CASCADE written (no effect) */
+            bool               materialized;   /* DROP MATERIALIZED VIEW;
+                                                  REFRESH: WITH NO DATA */
         } drop_table;
         struct {
             char                *table;   /* NULL when query is set */
@@ -814,6 +840,7 @@ struct attu_ast_stmt {
             int                   nwith;
             bool                  with_recursive;
             int                   with_position;
+            struct attu_ast_view_check *view_checks;  /* db/db_view_update.c */
         } modify;
         struct {
             attu_ast_name_list tables;    /* TRUNCATE a, b */
@@ -838,6 +865,7 @@ struct attu_ast_stmt {
             bool                if_exists;    /* ALTER TABLE IF EXISTS */
             attu_ast_alter_cmd *cmds;         /* n >= 1, in written order */
             int                 ncmds;
+            bool                materialized; /* ALTER MATERIALIZED VIEW */
         } alter_table;
     } u;
 };

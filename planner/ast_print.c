@@ -564,7 +564,8 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         puts_(o, ")");
         break;
     case ATTU_STMT_CREATE_VIEW:
-        puts_(o, s->u.create_view.or_replace ? "(create-or-replace-view " : "(create-view ");
+        puts_(o, s->u.create_view.materialized ? "(create-materialized-view "
+                 : s->u.create_view.or_replace ? "(create-or-replace-view " : "(create-view ");
         put_name(o, s->u.create_view.view);
         if (s->u.create_view.columns.n) {
             puts_(o, " (cols ");
@@ -573,6 +574,13 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         }
         puts_(o, " ");
         pr_query(o, s->u.create_view.query);
+        if (s->u.create_view.check_option) puts_(o, s->u.create_view.check_option == 'l' ? " local-check" : " cascaded-check");
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_REFRESH_MATVIEW:
+        puts_(o, "(refresh-materialized-view ");
+        pr_names(o, s->u.drop_table.tables);
+        if (s->u.drop_table.materialized) puts_(o, " no-data");
         puts_(o, ")");
         break;
     case ATTU_STMT_DROP_VIEW:

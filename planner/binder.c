@@ -437,6 +437,17 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     if (!sys_schema && !c->views && c->params && c->params->on_relation && attu_catalog_relation_exists(c->cat, name))
         c->params->on_relation(c->params->relation_ctx, name);
     const attu_view *view = sys_schema ? NULL : attu_views_find(attu_catalog_views(c->cat), name);
+    if (view && view->kind == 'm') {
+        /* a materialized view's rows are the table of its name; none to
+         * read before REFRESH (a query only analysed, described or
+         * EXPLAINed reads nothing, as in PostgreSQL) */
+        if (!view->populated && !(c->params && (c->params->describe_only || c->params->no_side_effects))) {
+            attu_error_set(c->err, "55000", 0, "materialized view \"%s\" has not been populated", name);
+            attu_error_set_hint(c->err, "Use the REFRESH MATERIALIZED VIEW command.");
+            return NULL;
+        }
+        view = NULL;
+    }
     if (view) return bind_view_ref(c, f, sc, view, qual, source);
     attu_table *t = sys_schema ? NULL : attu_catalog_lookup(c->cat, name);
     if (!t) {

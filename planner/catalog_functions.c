@@ -59,9 +59,9 @@ static bool m_format_type(bctx *c, sbuf *b, int n) {
     /* each (oid, typmod) with a modifier once (a table's or view's column) */
     for (size_t i = 0; i < rs.n; i++) {
         const rel_info *ri = &rs.r[i];
-        int ncols = ri->kind == 'r' ? ri->t->ncols : ri->kind == 'v' ? ri->v->ncols : 0;
+        int ncols = ri->kind == 'r' || ri->kind == 'm' ? ri->t->ncols : ri->kind == 'v' ? ri->v->ncols : 0;
         for (int k = 0; k < ncols; k++) {
-            attu_type t = ri->kind == 'r' ? ri->t->defs[k].type : ri->v->col_types[k];
+            attu_type t = ri->kind == 'r' || ri->kind == 'm' ? ri->t->defs[k].type : ri->v->col_types[k];
             int32_t mod = syscat_type_modifier(t);
             if (mod < 0 || (!attu_type_is_array(t) && t.id != ATTU_TYPE_INTERVAL)) continue;
             char buf[128], arm[64];
@@ -108,7 +108,7 @@ static bool m_table_size(bctx *c, sbuf *b, int n) {
     syscat_sb_puts(b, "CASE");
     for (size_t i = 0; i < rs.n; i++)
         syscat_sb_printf(b, " WHEN $1 = %lld THEN %lld::bigint", (long long)rs.r[i].oid,
-                         (long long)(rs.r[i].kind == 'r' ? table_bytes(rs.r[i].t) : rs.r[i].kind == 'v' ? 0 : 8192));
+                         (long long)(rs.r[i].kind == 'r' || rs.r[i].kind == 'm' ? table_bytes(rs.r[i].t) : rs.r[i].kind == 'v' ? 0 : 8192));
     syscat_rels_free(&rs);
     syscat_sb_puts(b, " ELSE NULL::bigint END");
     return true;
@@ -279,7 +279,7 @@ static bool m_get_viewdef(bctx *c, sbuf *b, int n) {
     if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
     syscat_sb_puts(b, "CASE");
     for (size_t i = 0; i < rs.n; i++) {
-        if (rs.r[i].kind != 'v') continue;
+        if (rs.r[i].kind != 'v' && rs.r[i].kind != 'm') continue;
         char *d = syscat_view_definition(rs.r[i].v);
         if (!d) b->oom = true;
         syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)rs.r[i].oid);

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "planner/ast_build.h"
 #include "engine/interval.h"
@@ -391,7 +392,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        GROUPS EXCLUDE TIES OTHERS
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
-       DELETE UPDATE TRUNCATE
+       DELETE UPDATE TRUNCATE MATERIALIZED REFRESH
        WITHIN ORDINALITY
        VIEW REPLACE
        SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
@@ -442,6 +443,7 @@ stmt(A) ::= create_stmt(S).            { A = S; }
 stmt(A) ::= create_as_stmt(S).         { A = S; }
 stmt(A) ::= drop_stmt(S).              { A = S; }
 stmt(A) ::= create_view_stmt(S).       { A = S; }
+stmt(A) ::= refresh_stmt(S).           { A = S; }
 stmt(A) ::= create_seq_stmt(S).        { A = S; }
 stmt(A) ::= alter_stmt(S).             { A = S; }
 stmt(A) ::= alter_seq_stmt(S).         { A = S; }
@@ -1570,6 +1572,8 @@ bare_label(A) ::= QUOTE(T).                 { A = T; }
 bare_label(A) ::= RANGE(T).                 { A = T; }
 bare_label(A) ::= READ(T).                  { A = T; }
 bare_label(A) ::= RECURSIVE(T).             { A = T; }
+bare_label(A) ::= MATERIALIZED(T).          { A = T; }
+bare_label(A) ::= REFRESH(T).               { A = T; }
 bare_label(A) ::= REPEATABLE(T).            { A = T; }
 bare_label(A) ::= RESET(T).                 { A = T; }
 bare_label(A) ::= RESTRICT(T).              { A = T; }
@@ -1740,6 +1744,8 @@ unreserved_keyword(A) ::= QUOTE(T).                 { A = T; }
 unreserved_keyword(A) ::= RANGE(T).                 { A = T; }
 unreserved_keyword(A) ::= READ(T).                  { A = T; }
 unreserved_keyword(A) ::= RECURSIVE(T).             { A = T; }
+unreserved_keyword(A) ::= MATERIALIZED(T).          { A = T; }
+unreserved_keyword(A) ::= REFRESH(T).               { A = T; }
 unreserved_keyword(A) ::= REPEATABLE(T).            { A = T; }
 unreserved_keyword(A) ::= RESET(T).                 { A = T; }
 unreserved_keyword(A) ::= RESTRICT(T).              { A = T; }
@@ -2614,6 +2620,21 @@ drop_stmt(A) ::= DROP(K) SEQUENCE IF EXISTS name_list(L) opt_drop_behavior(B).
     A->u.drop_table.if_exists = true;
     A->u.drop_table.cascade = B;
 }
+drop_stmt(A) ::= DROP(K) MATERIALIZED VIEW IF EXISTS name_list(L) opt_drop_behavior(B).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.if_exists = true;
+    A->u.drop_table.cascade = B;
+    A->u.drop_table.materialized = true;
+}
+drop_stmt(A) ::= DROP(K) MATERIALIZED VIEW name_list(L) opt_drop_behavior(B).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.cascade = B;
+    A->u.drop_table.materialized = true;
+}
 drop_stmt(A) ::= DROP(K) VIEW name_list(L) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_DROP_VIEW, K.pos);
@@ -2639,53 +2660,137 @@ opt_drop_behavior(A) ::= .          { A = false; }
  * binder parses again wherever the view is named. */
 %type create_view_stmt {attu_ast_stmt *}
 create_view_stmt(A) ::= view_head(H) select_stmt(Q).
-    { A = ab_view_stmt(ctx, H.pos, H.or_replace, &H.name, H.cols, &H.as, Q); }
-create_view_stmt(A) ::= view_head(H) select_stmt(Q) WITH(W) check_option.
+    { A = ab_view_stmt(ctx, &H, Q, ctx->prev_end); }
+create_view_stmt(A) ::= view_head(H) select_stmt(Q) WITH(W) check_option(C).
 {
-    A = ab_view_stmt(ctx, H.pos, H.or_replace, &H.name, H.cols, &H.as, Q);
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, W.pos, "WITH CHECK OPTION is not supported");
+    /* (PostgreSQL adds the clause to the WITH (...) options, last) */
+    ab_view_opts o = { .check = C };
+    ab_view_opts_add(&H.opts, &o);
+    A = ab_view_stmt(ctx, &H, Q, W.off);
+}
+/* CREATE MATERIALIZED VIEW */
+create_view_stmt(A) ::= matview_head(H) select_stmt(Q).
+    { A = ab_view_stmt(ctx, &H, Q, ctx->prev_end); }
+create_view_stmt(A) ::= matview_head(H) select_stmt(Q) WITH(W) DATA.
+    { A = ab_view_stmt(ctx, &H, Q, W.off); }
+create_view_stmt(A) ::= matview_head(H) select_stmt(Q) WITH(W) NO DATA.
+{
+    A = ab_view_stmt(ctx, &H, Q, W.off);
+    if (A) A->u.create_view.with_no_data = true;
 }
 %include {
-typedef struct ab_view_head { int pos; bool or_replace; ab_qname name; attu_names *cols; attu_token as; } ab_view_head;
+typedef struct ab_view_opts { char check, bad_kind; char *bad, *bad_name; } ab_view_opts;
+/* One more option o after those of a: a check_option given twice is the
+ * first error after the ones before it (as PostgreSQL parses them). */
+static void ab_view_opts_add(ab_view_opts *a, const ab_view_opts *o) {
+    if (o->check && a->check && !a->bad_kind) { a->bad_kind = 'd'; a->bad_name = "check_option"; a->bad = ""; }
+    if (o->check) a->check = o->check;
+    if (!a->bad_kind && o->bad_kind) { a->bad_kind = o->bad_kind; a->bad = o->bad; a->bad_name = o->bad_name; }
+}
+/* PostgreSQL's parse_bool: a prefix of true, false, yes, no (off and on
+ * from two letters), 1, 0, any case. */
+static bool ab_is_bool_word(const char *v) {
+    static const char *const words[] = { "true", "false", "yes", "no", "on", "off" };
+    size_t n = strlen(v);
+    if (!strcmp(v, "1") || !strcmp(v, "0")) return true;
+    for (size_t i = 0; n && i < sizeof words / sizeof words[0]; i++)
+        if (n <= strlen(words[i]) && !strncasecmp(v, words[i], n) && (words[i][0] != 'o' || n >= 2)) return true;
+    return false;
+}
+/* WITH (name [= value]) of CREATE VIEW (value NULL: true) */
+static ab_view_opts ab_view_opt(const attu_token *name, const attu_token *value) {
+    ab_view_opts o = { 0 };
+    const char *n = ab_tokstr(name), *v = value ? ab_tokstr(value) : "true";
+    if (!strcmp(n, "check_option")) {
+        if (!strcasecmp(v, "local")) o.check = 'l';
+        else if (!strcasecmp(v, "cascaded")) o.check = 'c';
+        else { o.check = '?'; o.bad_kind = 'e'; o.bad = (char *)v; o.bad_name = (char *)n; }
+    } else if (!strcmp(n, "security_barrier") || !strcmp(n, "security_invoker")) {
+        if (!ab_is_bool_word(v)) { o.bad_kind = 'b'; o.bad = (char *)v; o.bad_name = (char *)n; }
+    } else {
+        o.bad_kind = 'u';
+        o.bad = "";
+        o.bad_name = (char *)n;
+    }
+    return o;
+}
+typedef struct ab_view_head {
+    int pos; bool or_replace, materialized, if_not_exists; ab_qname name; attu_names *cols; attu_token as;
+    ab_view_opts opts;
+} ab_view_head;
 }
 %type view_head {ab_view_head}
-view_head(A) ::= CREATE(K) opt_temp VIEW qualified_name(N) opt_name_list(C) AS(S).
-    { A.pos = K.pos; A.or_replace = false; A.name = N; A.cols = C; A.as = S; }
-view_head(A) ::= CREATE(K) OR REPLACE opt_temp VIEW qualified_name(N) opt_name_list(C) AS(S).
-    { A.pos = K.pos; A.or_replace = true; A.name = N; A.cols = C; A.as = S; }
-/* [CASCADED | LOCAL] CHECK OPTION (OPTION and CASCADED are plain words) */
-check_option ::= CHECK option_word.
-check_option ::= LOCAL CHECK option_word.
-check_option ::= ID(T) CHECK option_word.
+view_head(A) ::= CREATE(K) opt_temp VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
+    { memset(&A, 0, sizeof A); A.pos = K.pos; A.name = N; A.cols = C; A.as = S; A.opts = O; }
+view_head(A) ::= CREATE(K) OR REPLACE opt_temp VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
+    { memset(&A, 0, sizeof A); A.pos = K.pos; A.or_replace = true; A.name = N; A.cols = C; A.as = S; A.opts = O; }
+%type matview_head {ab_view_head}
+matview_head(A) ::= CREATE(K) MATERIALIZED VIEW qualified_name(N) opt_name_list(C) AS(S).
 {
-    if (strcmp(ab_tokstr(&T), "cascaded") != 0) {
-        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, T.pos, "syntax error at or near \"%.*s\"", (int)T.len, ctx->sql + T.off);
-        ctx->failed = true;
-    }
+    memset(&A, 0, sizeof A); A.pos = K.pos; A.materialized = true; A.name = N; A.cols = C; A.as = S;
 }
-option_word ::= ID(T).
+matview_head(A) ::= CREATE(K) MATERIALIZED VIEW IF NOT EXISTS qualified_name(N) opt_name_list(C) AS(S).
 {
-    if (strcmp(ab_tokstr(&T), "option") != 0) {
-        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, T.pos, "syntax error at or near \"%.*s\"", (int)T.len, ctx->sql + T.off);
-        ctx->failed = true;
+    memset(&A, 0, sizeof A); A.pos = K.pos; A.materialized = true; A.if_not_exists = true;
+    A.name = N; A.cols = C; A.as = S;
+}
+/* WITH (check_option = local | cascaded, security_barrier = ..., ...) */
+%type view_with {ab_view_opts}
+view_with(A) ::= .                                  { memset(&A, 0, sizeof A); }
+view_with(A) ::= WITH LP view_opt_list(L) RP.       { A = L; }
+%type view_opt_list {ab_view_opts}
+view_opt_list(A) ::= view_opt(O).                   { A = O; }
+view_opt_list(A) ::= view_opt_list(L) COMMA view_opt(O).      { A = L; ab_view_opts_add(&A, &O); }
+%type view_opt {ab_view_opts}
+view_opt(A) ::= colid(N) EQ view_opt_value(V).      { A = ab_view_opt(&N, &V); }
+view_opt(A) ::= colid(N).                           { A = ab_view_opt(&N, NULL); }
+%type view_opt_value {attu_token}
+view_opt_value(A) ::= colid(T).     { A = T; }
+view_opt_value(A) ::= SCONST(T).    { A = T; }
+view_opt_value(A) ::= TRUE(T).      { A = T; }
+view_opt_value(A) ::= FALSE(T).     { A = T; }
+view_opt_value(A) ::= ICONST(T).    { A = T; }
+/* [CASCADED | LOCAL] CHECK OPTION (OPTION and CASCADED are plain words, checked by name) */
+%type check_option {char}
+check_option(A) ::= CHECK ID(O).            { ab_word_expect(ctx, &O, "option"); A = 'c'; }
+check_option(A) ::= LOCAL CHECK ID(O).      { ab_word_expect(ctx, &O, "option"); A = 'l'; }
+check_option(A) ::= ID(T) CHECK ID(O).      { ab_word_expect(ctx, &T, "cascaded"); ab_word_expect(ctx, &O, "option"); A = 'c'; }
+
+/* REFRESH MATERIALIZED VIEW v [WITH [NO] DATA] (db/db_matview.c) */
+%type refresh_stmt {attu_ast_stmt *}
+refresh_stmt(A) ::= REFRESH(R) MATERIALIZED VIEW qualified_name(N) opt_with_data(D).
+{
+    A = ab_stmt(ctx, ATTU_STMT_REFRESH_MATVIEW, R.pos);
+    if (A) {
+        A->u.drop_table.tables = ab_names(ab_names_push(ctx, NULL, N.name, N.pos));
+        A->u.drop_table.materialized = D;
     }
 }
 
 %include {
-static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, int pos, bool or_replace, const ab_qname *n, attu_names *cols,
-                                   const attu_token *as, attu_ast_query *q) {
-    attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_CREATE_VIEW, pos);
+static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, const ab_view_head *h, attu_ast_query *q, size_t end) {
+    attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_CREATE_VIEW, h->pos);
     if (!st) return NULL;
-    st->u.create_view.view = (char *)n->name;
-    st->u.create_view.view_position = n->pos;
-    st->u.create_view.or_replace = or_replace;
-    st->u.create_view.columns = ab_names(cols);
+    st->u.create_view.view = (char *)h->name.name;
+    st->u.create_view.view_position = h->name.pos;
+    st->u.create_view.or_replace = h->or_replace;
+    st->u.create_view.materialized = h->materialized;
+    st->u.create_view.if_not_exists = h->if_not_exists;
+    st->u.create_view.columns = ab_names(h->cols);
     st->u.create_view.query = q;
-    size_t from = as->off + as->len;
-    size_t to = ctx->prev_end > from ? ctx->prev_end : from;
+    st->u.create_view.check_option = h->opts.check;
+    st->u.create_view.bad_option_kind = h->opts.bad_kind;
+    st->u.create_view.bad_option = h->opts.bad;
+    st->u.create_view.bad_option_name = h->opts.bad_name;
+    /* the text from after AS to the end of the query's last token */
+    size_t from = h->as.off + h->as.len;
+    size_t to = end > from ? end : from;
     while (from < to && (ctx->sql[from] == ' ' || ctx->sql[from] == '\t' || ctx->sql[from] == '\n' ||
                          ctx->sql[from] == '\r'))
         from++;
+    while (to > from && (ctx->sql[to - 1] == ' ' || ctx->sql[to - 1] == '\t' || ctx->sql[to - 1] == '\n' ||
+                         ctx->sql[to - 1] == '\r'))
+        to--;
     st->u.create_view.query_sql = ab_strndup(ctx, ctx->sql + from, to - from);
     return st;
 }
@@ -2846,7 +2951,7 @@ seq_num(A) ::= PLUS ICONST(T).      { A = ab_seq_value(ctx, &T, false); }
 /* ALTER TABLE (db/db_alter.c)                                              */
 
 %include {
-typedef struct ab_alter_head { ab_qname name; bool if_exists; int pos; } ab_alter_head;
+typedef struct ab_alter_head { ab_qname name; bool if_exists, materialized; int pos; } ab_alter_head;
 }
 %type alter_stmt {attu_ast_stmt *}
 %type alter_head {ab_alter_head}
@@ -2862,6 +2967,7 @@ alter_stmt(A) ::= alter_head(H) alter_cmds(L).
     A->u.alter_table.table = (char *)H.name.name;
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
+    A->u.alter_table.materialized = H.materialized;
     A->u.alter_table.cmds = L->items;
     A->u.alter_table.ncmds = L->n;
 }
@@ -2872,6 +2978,7 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) opt_column colid(F) TO colid(T).
     A->u.alter_table.table = (char *)H.name.name;
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
+    A->u.alter_table.materialized = H.materialized;
     A->u.alter_table.cmds = ab_alloc(ctx, sizeof *A->u.alter_table.cmds);
     A->u.alter_table.ncmds = 1;
     A->u.alter_table.cmds[0].kind = ATTU_ALTER_RENAME_COLUMN;
@@ -2885,6 +2992,7 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) TO colid(T).
     A->u.alter_table.table = (char *)H.name.name;
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
+    A->u.alter_table.materialized = H.materialized;
     A->u.alter_table.cmds = ab_alloc(ctx, sizeof *A->u.alter_table.cmds);
     A->u.alter_table.ncmds = 1;
     A->u.alter_table.cmds[0].kind = ATTU_ALTER_RENAME_TABLE;
@@ -2894,9 +3002,18 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) TO colid(T).
 
 /* "IF" may be a table name: the token after it decides (as create_head) */
 alter_head(A) ::= ALTER(K) TABLE IF EXISTS alter_rel(N).
-    { A.name = N; A.if_exists = true; A.pos = K.pos; ctx->cur_table = N.name; }
+    { A.name = N; A.if_exists = true; A.materialized = false; A.pos = K.pos; ctx->cur_table = N.name; }
 alter_head(A) ::= ALTER(K) TABLE alter_rel(N).
-    { A.name = N; A.if_exists = false; A.pos = K.pos; ctx->cur_table = N.name; }
+    { A.name = N; A.if_exists = false; A.materialized = false; A.pos = K.pos; ctx->cur_table = N.name; }
+/* ALTER MATERIALIZED VIEW: its RENAMEs (db/db_matview.c refuses the rest) */
+alter_head(A) ::= ALTER(K) MATERIALIZED VIEW IF EXISTS alter_rel(N).
+{
+    A.name = N; A.if_exists = true; A.materialized = true; A.pos = K.pos; ctx->cur_table = N.name;
+}
+alter_head(A) ::= ALTER(K) MATERIALIZED VIEW alter_rel(N).
+{
+    A.name = N; A.if_exists = false; A.materialized = true; A.pos = K.pos; ctx->cur_table = N.name;
+}
 alter_rel(A) ::= qualified_name(N).         { A = N; }
 alter_rel(A) ::= ONLY qualified_name(N).    { A = N; }
 

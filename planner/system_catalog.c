@@ -20,7 +20,9 @@
  * What the relations hold: the schemas pg_catalog, public (attu's tables)
  * and information_schema; the user relations (in public, owned by the
  * connected user): tables (relkind 'r') with their columns and DEFAULTs,
- * views ('v'), sequences ('S', the db layer's, through
+ * views ('v', with a check option's reloptions), materialized views ('m':
+ * the view's entry over the table of its rows, which is not listed as a
+ * table, pg_matviews), sequences ('S', the db layer's, through
  * attu_bind_params.list_sequences; a serial or identity column's own
  * one depends on its column in pg_depend) and the PRIMARY KEY / UNIQUE
  * constraints (pg_constraint), each with the index PostgreSQL would give
@@ -124,6 +126,8 @@ bool syscat_rels_load(const bctx *c, syscat_rels *rs) {
     size_t n = 0;
     for (size_t i = 0; i < nt; i++) {
         const attu_table *t = attu_catalog_at(cat, i);
+        const attu_view *mv = attu_views_find(vs, t->name);
+        if (mv && mv->kind == 'm') continue;   /* (its rows: listed with the view, 'm') */
         r[n++] = (rel_info){ .name = t->name, .kind = 'r', .t = t };
         int nu;
         const attu_unique *u = attu_catalog_uniques(cat, t->name, &nu);
@@ -131,7 +135,9 @@ bool syscat_rels_load(const bctx *c, syscat_rels *rs) {
     }
     for (size_t i = 0; i < nv; i++) {
         const attu_view *v = attu_views_at(vs, i);
-        r[n++] = (rel_info){ .name = v->name, .kind = 'v', .v = v };
+        r[n++] = (rel_info){ .name = v->name, .kind = v->kind, .v = v,
+                             .t = v->kind == 'm' ? attu_catalog_lookup(cat, v->name) : NULL };
+        if (v->kind == 'm' && !r[n - 1].t) n--;   /* (cannot be: the two go together) */
     }
     for (int i = 0; i < rs->nseqs; i++) r[n++] = (rel_info){ .name = rs->seqs[i]->name, .kind = 'S', .s = rs->seqs[i] };
     qsort(r, n, sizeof *r, rel_by_name);
@@ -380,7 +386,10 @@ static void rows_pg_class(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];
         char kind = ri->kind;
-        int natts = kind == 'r' ? ri->t->ncols : kind == 'v' ? ri->v->ncols : kind == 'i' ? ri->u->ncols : 3;
+        /* a materialized view ('m') is stored as a table is and has a
+         * view's rule */
+        bool heap = kind == 'r' || kind == 'm';
+        int natts = heap ? ri->t->ncols : kind == 'v' ? ri->v->ncols : kind == 'i' ? ri->u->ncols : 3;
         int nu = 0, nchecks = 0;
         if (kind == 'r') attu_catalog_uniques(env->cat, ri->t->name, &nu);
         if (kind == 'r') attu_catalog_checks(env->cat, ri->t->name, &nchecks);
@@ -388,16 +397,22 @@ static void rows_pg_class(rel_text *r, const syscat_env *env) {
          * storage; a sequence is one page of one row */
         v_int(r, ri->oid); v_text(r, ri->name); v_int(r, OID_PUBLIC);
         v_int(r, 0); v_int(r, 0); v_int(r, OID_USER);
-        v_int(r, kind == 'r' ? OID_HEAP_AM : kind == 'i' ? OID_BTREE_AM : 0);
+        v_int(r, heap ? OID_HEAP_AM : kind == 'i' ? OID_BTREE_AM : 0);
         v_int(r, kind == 'v' ? 0 : ri->oid); v_int(r, 0);
         v_int(r, kind == 'S' || kind == 'i' ? 1 : 0);
-        v_real(r, kind == 'r' ? (double)ri->t->nrows : kind == 'v' ? -1.0 : kind == 'S' ? 1.0 : 0.0);
+        v_real(r, kind == 'r' ? (double)ri->t->nrows : kind == 'v' || kind == 'm' ? -1.0 : kind == 'S' ? 1.0 : 0.0);
         v_int(r, 0); v_int(r, 0);
         v_bool(r, nu > 0); v_bool(r, false); v_char(r, 'p'); v_char(r, kind);
         v_int(r, natts); v_int(r, nchecks);
-        v_bool(r, kind == 'v'); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, true);
-        v_char(r, kind == 'r' ? 'd' : 'n'); v_bool(r, false); v_int(r, 0); v_int(r, 0); v_int(r, kind == 'r' ? 1 : 0);
-        v_nulls(r, 3);
+        v_bool(r, kind == 'v' || kind == 'm'); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false);
+        v_bool(r, kind != 'm' || ri->v->populated);
+        v_char(r, heap ? 'd' : 'n'); v_bool(r, false); v_int(r, 0); v_int(r, 0); v_int(r, heap ? 1 : 0);
+        v_null(r);
+        /* reloptions: a view's check option, as WITH (check_option = ...) sets it */
+        if (kind == 'v' && ri->v->check_option)
+            v_text(r, ri->v->check_option == 'l' ? "{check_option=local}" : "{check_option=cascaded}");
+        else v_null(r);
+        v_null(r);
     }
 }
 
@@ -447,6 +462,10 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
                 attribute_row(r, ri->oid, t->defs[k].name, t->defs[k].type, k + 1, t->defs[k].not_null,
                               !id && attu_catalog_default(env->cat, t->name, k) != NULL, id);
             }
+            break;
+        case 'm':
+            for (int k = 0; k < t->ncols; k++)
+                attribute_row(r, ri->oid, t->defs[k].name, t->defs[k].type, k + 1, false, false, 0);
             break;
         case 'v':
             for (int k = 0; k < ri->v->ncols; k++)
@@ -802,8 +821,21 @@ static void rows_is_views(rel_text *r, const syscat_env *env) {
         char *d = syscat_view_definition(ri->v);
         if (!d) r->b.oom = true;
         const char *upd = view_updatable(env, ri->v, NULL) ? "YES" : "NO";
-        v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, d ? d : ""); v_text(r, "NONE");
+        const char *check = ri->v->check_option == 'l' ? "LOCAL" : ri->v->check_option == 'c' ? "CASCADED" : "NONE";
+        v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, d ? d : ""); v_text(r, check);
         v_text(r, upd); v_text(r, upd); v_text(r, "NO"); v_text(r, "NO"); v_text(r, "NO");
+        free(d);
+    }
+}
+
+static void rows_pg_matviews(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'm') continue;
+        char *d = syscat_view_definition(ri->v);
+        if (!d) r->b.oom = true;
+        v_text(r, "public"); v_text(r, ri->name); v_text(r, env->user); v_null(r); v_bool(r, false);
+        v_bool(r, ri->v->populated); v_text(r, d ? d : "");
         free(d);
     }
 }
@@ -1187,7 +1219,7 @@ static const sys_relation sys_relations[] = {
       "schemaname text, tablename text, indexname text, tablespace text, indexdef text", rows_pg_indexes },
     { "pg_catalog", "pg_matviews",
       "schemaname text, matviewname text, matviewowner text, tablespace text, hasindexes boolean, "
-      "ispopulated boolean, definition text", NULL },
+      "ispopulated boolean, definition text", rows_pg_matviews },
     { "pg_catalog", "pg_sequence",
       "seqrelid bigint, seqtypid bigint, seqstart bigint, seqincrement bigint, seqmax bigint, seqmin bigint, "
       "seqcache bigint, seqcycle boolean", rows_pg_sequence },

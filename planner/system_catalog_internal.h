@@ -45,8 +45,8 @@ typedef struct rel_info {
     int64_t                     oid;
     const char                 *name;
     char                        kind;
-    const attu_table           *t;          /* 'r'; 'i': the constrained table */
-    const attu_view            *v;          /* 'v' */
+    const attu_table           *t;          /* 'r'; 'm': its rows; 'i': the constrained table */
+    const attu_view            *v;          /* 'v', 'm' */
     const struct attu_sequence *s;          /* 'S' */
     const attu_unique          *u;          /* 'i': the constraint */
     int64_t                     table_oid;  /* 'i': t's OID */
