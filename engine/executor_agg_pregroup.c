@@ -39,15 +39,6 @@ static bool mapped_enabled(void) {
     return !(v && v[0] == '0');
 }
 
-/* On a GPU, f may fold x's slots at most this many into one (run_agg_mapped);
- * ATTU_PREGROUP_MAPPED=1 lifts the limit (the tests, the measurements). */
-#define MAPPED_GPU_MAX_FOLD 2
-
-static bool mapped_forced(void) {
-    const char *v = getenv("ATTU_PREGROUP_MAPPED");
-    return v && v[0] == '1';
-}
-
 static bool exact_sum_input(attu_type_id t) {
     return t == ATTU_TYPE_INT16 || t == ATTU_TYPE_INT32 || t == ATTU_TYPE_INT64 || t == ATTU_TYPE_DECIMAL;
 }
@@ -201,13 +192,8 @@ static int run_agg_mapped(xctx *x, attu_stage *s, rel *in, xcol *xk, dense_lay *
     if (!map) return attu_error_oom(x->err);
     size_t nf = map_over_range(hb, p, xk->type, ft, lay->mins[0], w, nulls, map, &fvals, &fnull);
     if (nf == (size_t)-1) { free(map); return attu_error_oom(x->err); }
-    /* A GPU's dense group-by adds into shared memory with atomics: folding
-     * x's slots into fewer makes more rows meet on one slot. 100M rows
-     * into f's 100 slots (b / 10) took 727 us on an H200 where x's 1000
-     * took 570, more than the second level saved (0.89 -> 0.97-1.02 ms).
-     * There the one level is kept for functions that fold little. */
-    if (nf == 0 || (x->be->kind == ATTU_DEVICE_KIND_GPU && nf * MAPPED_GPU_MAX_FOLD < w && !mapped_forced())) {
-        free(map); free(fvals); free(fnull);
+    if (nf == 0) {
+        free(map);
         return 1;
     }
 

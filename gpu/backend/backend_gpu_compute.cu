@@ -1025,7 +1025,6 @@ bool top_k_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t
 // which has no ties. An unlucky sample writes nothing; the caller then
 // takes the histogram selection or the full sort.
 constexpr int kWindowThreads = 256;
-constexpr int kWindowItems = 4;  // images a thread loads before it compares
 
 // splitmix64 of the sample's number: positions independent and uniform
 // enough for the binomial margin, and the same every run
@@ -1071,72 +1070,94 @@ struct window_by_rows_t {
   }
 };
 
-// counts[0] += rows before the bracket; counts[1] += rows inside it, whose
-// row numbers go to rows[] while they fit cap. Each block reads a run of
-// whole tiles and gathers its candidates in shared memory (a warp's with
-// one shared atomic), appending them to rows[] with one global atomic only
-// when the buffer may not hold another tile: a narrow bracket has a few
-// candidates in every tile, and a global atomic a tile on one counter
-// serialized the pass at half the copy's rate (380 us for 100M doubles on
-// an H200). The buffer holds row numbers less the run's first (n <
-// 2^31). The classifications of a thread's items come first, so their
-// loads are all in flight together.
-constexpr int kPassItems = 8;
-constexpr int kPassTile = kWindowThreads * kPassItems;
-constexpr int kPassBuffer = 2 * kPassTile;  // appended when more than one tile's room is used
+// One pass over the rows, each classified by where(i) into 0 (before the
+// window's brackets: counted into counts[0]), 1..K (stream c - 1: its row
+// numbers go to outs[c - 1] while they fit caps[c - 1], counted into
+// counts[c]) or K + 1 (after: nothing). Each block reads a run of whole
+// tiles and gathers each stream's rows in shared memory (a warp's with one
+// shared atomic), appending them to the stream's output with one global
+// atomic only when its buffer may not hold another tile: a narrow bracket
+// has a few candidates in every tile, and a global atomic a tile on one
+// counter serialized the pass at half the copy's rate (380 us for 100M
+// doubles on an H200; the set pass's three streams, 950 us). Buffers hold
+// row numbers less the run's first (n < 2^31). The classifications of a
+// thread's items come first, so their loads are all in flight together.
+template <int K>
+struct pass_shape_t {
+  static constexpr int items = K == 1 ? 8 : 4;  // rows a thread classifies per tile
+  static constexpr int tile = kWindowThreads * items;
+  static constexpr int buffer = 2 * tile;       // a stream's buffer: flushed past one tile's room
+};
 
-template <typename where_t>
+template <int K>
+struct pass_out_t {
+  int64_t* out[K];
+  long long cap[K];
+};
+
+template <int K, typename where_t>
 __global__ void __launch_bounds__(kWindowThreads) window_pass_kernel(where_t where, long long n, long long run,
-                                                                     long long cap, int64_t* rows,
-                                                                     unsigned long long* counts) {
-  __shared__ unsigned buf[kPassBuffer];
-  __shared__ unsigned held;
-  __shared__ unsigned long long flush_base;
+                                                                     pass_out_t<K> po, unsigned long long* counts) {
+  using shape = pass_shape_t<K>;
+  __shared__ unsigned buf[K][shape::buffer];
+  __shared__ unsigned held[K];
+  __shared__ unsigned long long flush_base[K];
   __shared__ unsigned long long warp_below[kWindowThreads / 32];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const long long first = (long long)blockIdx.x * run, last = min(first + run, n);
-  if (threadIdx.x == 0) held = 0;
+  if (threadIdx.x < K) held[threadIdx.x] = 0;
   __syncthreads();
-  // the buffer's h candidates to rows[]; every thread calls it
-  auto flush = [&](unsigned h) {
+  // stream q's h buffered rows to its output; every thread calls it
+  auto flush = [&](int q, unsigned h) {
     if (threadIdx.x == 0) {
-      flush_base = atomicAdd(&counts[1], (unsigned long long)h);
-      held = 0;
+      flush_base[q] = atomicAdd(&counts[1 + q], (unsigned long long)h);
+      held[q] = 0;
     }
     __syncthreads();
     for (unsigned j = threadIdx.x; j < h; j += kWindowThreads) {
-      unsigned long long slot = flush_base + j;
-      if ((long long)slot < cap) rows[slot] = first + buf[j];
+      unsigned long long slot = flush_base[q] + j;
+      if ((long long)slot < po.cap[q]) po.out[q][slot] = first + buf[q][j];
     }
     __syncthreads();  // the buffer is the next tile's
   };
   unsigned long long below = 0;
-  for (long long base = first; base < last; base += kPassTile) {
-    int w[kPassItems];
+  for (long long base = first; base < last; base += shape::tile) {
+    int w[shape::items];
 #pragma unroll
-    for (int t = 0; t < kPassItems; ++t) {
+    for (int t = 0; t < shape::items; ++t) {
       long long i = base + t * kWindowThreads + threadIdx.x;
-      w[t] = i < last ? where(i) : 2;
+      w[t] = i < last ? where(i) : K + 1;
     }
 #pragma unroll
-    for (int t = 0; t < kPassItems; ++t) {
+    for (int t = 0; t < shape::items; ++t) {
       below += w[t] == 0;
-      const bool in = w[t] == 1;
-      const unsigned mask = __ballot_sync(~0u, in);
-      if (!mask) continue;
-      unsigned o = 0;
-      if (lane == 0) o = atomicAdd(&held, (unsigned)__popc(mask));
-      o = __shfl_sync(~0u, o, 0) + __popc(mask & ((1u << lane) - 1));
-      if (in) buf[o] = (unsigned)(base + t * kWindowThreads + threadIdx.x - first);
+#pragma unroll
+      for (int q = 0; q < K; ++q) {
+        const bool in = w[t] == q + 1;
+        const unsigned mask = __ballot_sync(~0u, in);
+        if (!mask) continue;
+        unsigned o = 0;
+        if (lane == 0) o = atomicAdd(&held[q], (unsigned)__popc(mask));
+        o = __shfl_sync(~0u, o, 0) + __popc(mask & ((1u << lane) - 1));
+        if (in) buf[q][o] = (unsigned)(base + t * kWindowThreads + threadIdx.x - first);
+      }
     }
     __syncthreads();
-    const unsigned h = held;
+    unsigned h[K];
+#pragma unroll
+    for (int q = 0; q < K; ++q) h[q] = held[q];
     __syncthreads();  // every thread has read held before the next tile adds to it
-    if (h > kPassBuffer - kPassTile) flush(h);
+#pragma unroll
+    for (int q = 0; q < K; ++q)
+      if (h[q] > shape::buffer - shape::tile) flush(q, h[q]);
   }
-  const unsigned h = held;
+  unsigned h[K];
+#pragma unroll
+  for (int q = 0; q < K; ++q) h[q] = held[q];
   __syncthreads();
-  if (h) flush(h);
+#pragma unroll
+  for (int q = 0; q < K; ++q)
+    if (h[q]) flush(q, h[q]);
   for (int d = 16; d; d >>= 1) below += __shfl_down_sync(~0u, below, d);
   if (lane == 0) warp_below[warp] = below;
   __syncthreads();
@@ -1145,6 +1166,22 @@ __global__ void __launch_bounds__(kWindowThreads) window_pass_kernel(where_t whe
     for (int v = 0; v < kWindowThreads / 32; ++v) b += warp_below[v];
     if (b) atomicAdd(&counts[0], b);
   }
+}
+
+// Launches the pass over n rows: blocks of whole tiles, two blocks' worth
+// of threads a multiprocessor at most.
+template <int K, typename where_t>
+void launch_window_pass(context_t& ctx, where_t where, size_t n, const pass_out_t<K>& po,
+                        unsigned long long* counts) {
+  using shape = pass_shape_t<K>;
+  long long blocks = ctx.sm_count() * (2048 / kWindowThreads);
+  const long long tiles = ((long long)n + shape::tile - 1) / shape::tile;
+  if (blocks > tiles) blocks = tiles;
+  if (blocks < 1) blocks = 1;
+  const long long run = (tiles + blocks - 1) / blocks * shape::tile;  // each block's rows, whole tiles
+  blocks = std::max<long long>(1, ((long long)n + run - 1) / run);
+  window_pass_kernel<K><<<(unsigned)blocks, kWindowThreads, 0, ctx.stream()>>>(where, (long long)n, run, po, counts);
+  ATTU_CUDA_CHECK_LAUNCH();
 }
 
 // ---- narrowing a window's candidates ---------------------------------------------
@@ -1201,21 +1238,20 @@ size_t narrow_min() {
 
 // Returns the kept count (their rows in kept, first lowered by the
 // candidates under them), or m when narrowing does not pay.
-size_t narrow_window(context_t& ctx, const select_image_t& img, unsigned long long lo, unsigned long long hi,
-                     const int64_t* rows, size_t m, size_t& first, size_t cnt, mem_t<int64_t>& kept) {
-  const size_t enough = std::max<size_t>(4 * cnt, narrow_min());
-  if (m <= 2 * enough || lo >= hi || m > kMaxCount) return m;
-  mem_t<unsigned long long> u(m, ctx);
-  unsigned long long* ud = u.data();
-  transform([=] __device__(int i) { ud[i] = img(rows[i]); }, (int)m, ctx);
-  const int top = 63 - __builtin_clzll(lo ^ hi);  // the highest bit the bracket's images differ in
+// The radix search: u[0, m) are the candidates' images, all in [lo, hi];
+// finds a range [rlo, rhi] of images holding the candidates at positions
+// r0 and r1 of their order, with *below candidates under it and *keep in
+// it, at most `enough` unless r0 and r1 lie in different digits or the
+// images tie. Returns false when it found nothing (cannot happen: declined).
+bool narrow_range(context_t& ctx, const unsigned long long* ud, size_t m, unsigned long long lo,
+                  unsigned long long hi, size_t r0, size_t r1, size_t enough, unsigned long long* rlo_out,
+                  unsigned long long* rhi_out, size_t* below_out, size_t* keep_out) {
+  const int top = lo == hi ? 0 : 63 - __builtin_clzll(lo ^ hi);  // the highest bit the bracket's images differ in
   int shift = std::max(0, top - 7), fixed = shift + 8;
   unsigned long long prefix = lo;  // bits at and above fixed: shared by every candidate
   auto upper = [](unsigned long long v, int b) { return b >= 64 ? 0ull : v >> b << b; };
-  const size_t r0 = first, r1 = first + cnt - 1;  // the window's first and last positions
-  size_t below = 0;
+  size_t below = 0, keep = m;
   unsigned long long rlo = 0, rhi = 0, h[256];
-  size_t keep = m;
   mem_t<unsigned long long> hist(256, ctx);
   int blocks = (int)std::min<long long>(ctx.sm_count() * 4, ((long long)m + kSelectThreads - 1) / kSelectThreads);
   for (;;) {
@@ -1234,7 +1270,7 @@ size_t narrow_window(context_t& ctx, const select_image_t& img, unsigned long lo
       if (b0 >= 0 && acc + h[b] > r1) b1 = b;
       acc += h[b];
     }
-    if (b0 < 0 || b1 < 0) return m;  // the window is not among them: cannot happen, decline
+    if (b0 < 0 || b1 < 0) return false;
     const unsigned long long base = upper(prefix, fixed);
     rlo = base | (unsigned long long)b0 << shift;
     rhi = base | (unsigned long long)b1 << shift | ((1ull << shift) - 1);
@@ -1246,11 +1282,37 @@ size_t narrow_window(context_t& ctx, const select_image_t& img, unsigned long lo
     fixed = shift;
     shift = std::max(0, shift - 8);
   }
-  if (keep >= m) return m;
+  *rlo_out = rlo;
+  *rhi_out = rhi;
+  *below_out = below;
+  *keep_out = keep;
+  return true;
+}
+
+// The candidates' images, gathered once for the search.
+mem_t<unsigned long long> candidate_images(context_t& ctx, const select_image_t& img, const int64_t* rows, size_t m) {
+  mem_t<unsigned long long> u(m, ctx);
+  unsigned long long* ud = u.data();
+  transform([=] __device__(int i) { ud[i] = img(rows[i]); }, (int)m, ctx);
+  return u;
+}
+
+// Returns the kept count (their rows in kept, first lowered by the
+// candidates under them), or m when narrowing does not pay.
+size_t narrow_window(context_t& ctx, const select_image_t& img, unsigned long long lo, unsigned long long hi,
+                     const int64_t* rows, size_t m, size_t& first, size_t cnt, mem_t<int64_t>& kept) {
+  const size_t enough = std::max<size_t>(4 * cnt, narrow_min());
+  if (m <= 2 * enough || lo >= hi || m > kMaxCount) return m;
+  mem_t<unsigned long long> u = candidate_images(ctx, img, rows, m);
+  unsigned long long rlo, rhi;
+  size_t below, keep;
+  if (!narrow_range(ctx, u.data(), m, lo, hi, first, first + cnt - 1, enough, &rlo, &rhi, &below, &keep) ||
+      keep >= m)
+    return m;
   kept = mem_t<int64_t>(keep, ctx);
   mem_t<unsigned> count(1, ctx);
   count.memset(0);
-  narrow_keep_kernel<<<(unsigned)((m + 255) / 256), 256, 0, ctx.stream()>>>(ud, rows, (long long)m, rlo, rhi,
+  narrow_keep_kernel<<<(unsigned)((m + 255) / 256), 256, 0, ctx.stream()>>>(u.data(), rows, (long long)m, rlo, rhi,
                                                                            kept.data(), count.data());
   ATTU_CUDA_CHECK_LAUNCH();
   first -= below;
@@ -1270,14 +1332,18 @@ struct window_plan_t {
   long long jl, ju, cap;
 };
 
-bool plan_window(size_t n, size_t start, size_t cnt, window_plan_t& w) {
+bool plan_window(size_t n, size_t start, size_t cnt, int sample_log2, window_plan_t& w) {
   // the sample: a larger one narrows the bracket of a window in the middle
   // (its margin grows as the root of the sample, the rows per sampled one
-  // as the sample's inverse); 2^19 images sort in well under the pass
-  // (ATTU_GPU_WINDOW_SAMPLE_LOG2: its size's log2, 10 to 24, for measurements)
+  // as the sample's inverse), a smaller one sorts sooner. Since the
+  // candidates are narrowed by a radix search rather than sorted, more of
+  // them cost little: a narrow window takes 2^18 (ORDER BY's middle row of
+  // 100M: 0.80 -> 0.65 ms on an H200), the set's brackets, whose
+  // candidates are taken whole, 2^19 (ATTU_GPU_WINDOW_SAMPLE_LOG2: its
+  // size's log2, 10 to 24, for measurements)
   const char* sv = getenv("ATTU_GPU_WINDOW_SAMPLE_LOG2");
-  int lg = sv && *sv ? atoi(sv) : 19;
-  if (lg < 10 || lg > 24) lg = 19;
+  int lg = sv && *sv ? atoi(sv) : sample_log2;
+  if (lg < 10 || lg > 24) lg = sample_log2;
   w.s = (int)std::min<size_t>(n / 16, (size_t)1 << lg);
   if (w.s < 256) return false;  // too few rows to sample: the histogram or the sort
   // standard deviations: a miss about once in 3.5 million brackets a side
@@ -1306,14 +1372,8 @@ bool window_pass(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t 
                  const window_by_image_t* nw) {
   context_t& ctx = CTX(be);
   mem_t<int64_t> rows((size_t)w.cap, ctx);
-  long long blocks = ctx.sm_count() * (2048 / kWindowThreads);
-  const long long tiles = ((long long)n + kPassTile - 1) / kPassTile;
-  if (blocks > tiles) blocks = tiles;
-  const long long run = (tiles + blocks - 1) / blocks * kPassTile;  // each block's rows, whole tiles
-  blocks = ((long long)n + run - 1) / run;
-  window_pass_kernel<<<(unsigned)blocks, kWindowThreads, 0, ctx.stream()>>>(where, (long long)n, run, w.cap,
-                                                                           rows.data(), counts);
-  ATTU_CUDA_CHECK_LAUNCH();
+  pass_out_t<1> po{{rows.data()}, {w.cap}};
+  launch_window_pass<1>(ctx, where, n, po, counts);
   unsigned long long c[2];
   dtoh(c, counts, 2, ctx);
   const size_t below = c[0];
@@ -1339,7 +1399,7 @@ bool window_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_
                    attu_buf* perm) {
   context_t& ctx = CTX(be);
   window_plan_t w;
-  if (!plan_window(n, start, cnt, w)) return false;
+  if (!plan_window(n, start, cnt, 18, w)) return false;
   const attu_sort_key& k0 = keys[0];
   select_image_t img{k0.col.type.id, k0.col.data->ptr,
                      k0.col.valid ? static_cast<const uint8_t*>(k0.col.valid->ptr) : nullptr,
@@ -1403,69 +1463,56 @@ bool window_select(attu_backend* be, const attu_sort_key* keys, int nkeys, size_
 // sorts all its rows. Declined (nothing written) when the brackets
 // overlap (a narrow window: select_window), missed the window's ends, or
 // their candidates overflowed their room (ties of the first key).
-__global__ void __launch_bounds__(kWindowThreads)
-window_set_pass_kernel(select_image_t img, unsigned long long lo_a, unsigned long long hi_a, unsigned long long lo_b,
-                       unsigned long long hi_b, long long n, long long cap_a, long long cap_mid, long long cap_b,
-                       int64_t* rows_a, int64_t* mid, int64_t* rows_b, unsigned long long* counts) {
-  constexpr int tile = kWindowThreads * kWindowItems;
-  __shared__ unsigned tile_count[3];
-  __shared__ unsigned long long tile_base[3];
-  __shared__ unsigned long long warp_below[kWindowThreads / 32];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  int64_t* const out[3] = {rows_a, mid, rows_b};
-  const long long cap[3] = {cap_a, cap_mid, cap_b};
-  unsigned long long below = 0;
-  for (long long base = (long long)blockIdx.x * tile; base < n; base += (long long)gridDim.x * tile) {
-    int w[kWindowItems];
-#pragma unroll
-    for (int t = 0; t < kWindowItems; ++t) {
-      long long i = base + t * kWindowThreads + threadIdx.x;
-      unsigned long long u = i < n ? img(i) : ~0ull;
-      // 0 under A, 1 in A, 2 between, 3 in B, 4 over B (and past n)
-      w[t] = i >= n ? 4 : u < lo_a ? 0 : u <= hi_a ? 1 : u < lo_b ? 2 : u <= hi_b ? 3 : 4;
-    }
-    if (threadIdx.x < 3) tile_count[threadIdx.x] = 0;
-    __syncthreads();
-    unsigned mask[kWindowItems], offset[kWindowItems];
-#pragma unroll
-    for (int t = 0; t < kWindowItems; ++t) {
-      below += w[t] == 0;
-      const int c = w[t] - 1;   // the stream a row goes to, -1 / 3 none
-      unsigned o = 0;
-      mask[t] = 0;
-#pragma unroll
-      for (int q = 0; q < 3; ++q) {
-        const unsigned m = __ballot_sync(~0u, c == q);
-        if (c == q) mask[t] = m;
-        unsigned oq = 0;
-        if (lane == 0 && m) oq = atomicAdd(&tile_count[q], (unsigned)__popc(m));
-        oq = __shfl_sync(~0u, oq, 0);
-        if (c == q) o = oq;
-      }
-      offset[t] = o;
-    }
-    __syncthreads();
-    if (threadIdx.x < 3)
-      tile_base[threadIdx.x] =
-          tile_count[threadIdx.x] ? atomicAdd(&counts[1 + threadIdx.x], (unsigned long long)tile_count[threadIdx.x]) : 0;
-    __syncthreads();
-#pragma unroll
-    for (int t = 0; t < kWindowItems; ++t) {
-      const int c = w[t] - 1;
-      if (c < 0 || c > 2) continue;
-      unsigned long long slot = tile_base[c] + offset[t] + __popc(mask[t] & ((1u << lane) - 1));
-      if ((long long)slot < cap[c]) out[c][slot] = base + t * kWindowThreads + threadIdx.x;
-    }
-    __syncthreads();  // the tile's counts and bases are the next tile's
+// The set pass's classes: 0 under A, 1 in A, 2 between, 3 in B, 4 over B.
+struct window_by_brackets_t {
+  select_image_t img;
+  unsigned long long lo_a, hi_a, lo_b, hi_b;
+  __device__ int operator()(long long i) const {
+    unsigned long long u = img(i);
+    return u < lo_a ? 0 : u <= hi_a ? 1 : u < lo_b ? 2 : u <= hi_b ? 3 : 4;
   }
-  for (int d = 16; d; d >>= 1) below += __shfl_down_sync(~0u, below, d);
-  if (lane == 0) warp_below[warp] = below;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned long long b = 0;
-    for (int v = 0; v < kWindowThreads / 32; ++v) b += warp_below[v];
-    if (b) atomicAdd(&counts[0], b);
+};
+
+// out[0, cnt) = the candidates at positions [first, first + cnt) of their
+// order, in any order, the window reaching one end of them (a wide
+// window's A tail or B head): all of a bracket's candidates were sorted
+// for it (300 us for 690k of them on an H200, twice a query). Here the
+// radix search finds a range of images holding the boundary position, the
+// candidates beyond it on the window's side are taken whole, and only the
+// range's few are sorted for their share.
+void candidates_as_set(attu_backend* be, const attu_sort_key* keys, int nkeys, const select_image_t& img,
+                       unsigned long long lo, unsigned long long hi, const int64_t* rows, size_t m, size_t first,
+                       size_t cnt, int64_t* out) {
+  context_t& ctx = CTX(be);
+  const bool tail = first + cnt == m;
+  const size_t r = tail ? first : cnt;  // the window: positions from r on (a tail) or before r (a head)
+  const size_t enough = narrow_min();
+  unsigned long long rlo = 0, rhi = 0;
+  size_t below = 0, keep = m;
+  mem_t<unsigned long long> u;
+  bool split = m > 2 * enough && lo < hi && m <= kMaxCount && (tail || first == 0) && r > 0 && r < m;
+  if (split) {
+    u = candidate_images(ctx, img, rows, m);
+    split = narrow_range(ctx, u.data(), m, lo, hi, r, r, enough, &rlo, &rhi, &below, &keep) && keep < m;
   }
+  if (!split) {
+    sort_candidates(be, keys, nkeys, rows, m, false, first, cnt, out);
+    return;
+  }
+  const size_t whole = tail ? m - below - keep : below;  // beyond the range, on the window's side
+  mem_t<unsigned> count(2, ctx);
+  count.memset(0);
+  const unsigned blocks = (unsigned)((m + 255) / 256);
+  if (whole)  // rows over the range exist (rhi < ~0) for a tail, under it (rlo > 0) for a head
+    narrow_keep_kernel<<<blocks, 256, 0, ctx.stream()>>>(u.data(), rows, (long long)m, tail ? rhi + 1 : 0ull,
+                                                         tail ? ~0ull : rlo - 1, out, count.data());
+  ATTU_CUDA_CHECK_LAUNCH();
+  mem_t<int64_t> ties(keep, ctx);
+  narrow_keep_kernel<<<blocks, 256, 0, ctx.stream()>>>(u.data(), rows, (long long)m, rlo, rhi, ties.data(),
+                                                       count.data() + 1);
+  ATTU_CUDA_CHECK_LAUNCH();
+  if (tail) sort_candidates(be, keys, nkeys, ties.data(), keep, false, r - below, below + keep - r, out + whole);
+  else sort_candidates(be, keys, nkeys, ties.data(), keep, false, 0, r - below, out + whole);
 }
 
 bool window_select_set(attu_backend* be, const attu_sort_key* keys, int nkeys, size_t n, size_t start, size_t cnt,
@@ -1473,7 +1520,7 @@ bool window_select_set(attu_backend* be, const attu_sort_key* keys, int nkeys, s
   context_t& ctx = CTX(be);
   window_plan_t wa, wb;
   // each end's bracket: window_select's plan of a one-row window there
-  if (!plan_window(n, start, 1, wa) || !plan_window(n, start + cnt - 1, 1, wb)) return false;
+  if (!plan_window(n, start, 1, 19, wa) || !plan_window(n, start + cnt - 1, 1, 19, wb)) return false;
   const int s = wa.s;
   if (wa.ju >= wb.jl || wa.ju >= s || wb.jl < 0) return false;   // overlapping brackets: a narrow window
   const long long cap_a = wa.cap, cap_b = wb.cap;
@@ -1500,13 +1547,8 @@ bool window_select_set(attu_backend* be, const attu_sort_key* keys, int nkeys, s
   dtoh(b4, bd, 4, ctx);
   mem_t<int64_t> ra((size_t)cap_a, ctx), rb((size_t)cap_b, ctx);
   int64_t* out = I64(perm);
-  int blocks = ctx.sm_count() * (2048 / kWindowThreads);
-  long long tiles = ((long long)n + kWindowThreads * kWindowItems - 1) / (kWindowThreads * kWindowItems);
-  if (blocks > tiles) blocks = (int)tiles;
-  window_set_pass_kernel<<<blocks, kWindowThreads, 0, ctx.stream()>>>(img, b4[0], b4[1], b4[2], b4[3], (long long)n,
-                                                                     cap_a, (long long)cnt, cap_b, ra.data(), out,
-                                                                     rb.data(), bd + 4);
-  ATTU_CUDA_CHECK_LAUNCH();
+  pass_out_t<3> po{{ra.data(), out, rb.data()}, {cap_a, (long long)cnt, cap_b}};
+  launch_window_pass<3>(ctx, window_by_brackets_t{img, b4[0], b4[1], b4[2], b4[3]}, n, po, bd + 4);
   unsigned long long c[4];
   dtoh(c, bd + 4, 4, ctx);
   const unsigned long long below = c[0], ma = c[1], mmid = c[2], mb = c[3];
@@ -1515,8 +1557,10 @@ bool window_select_set(attu_backend* be, const attu_sort_key* keys, int nkeys, s
       below + ma + mmid > start + cnt || below + ma + mmid + mb < start + cnt)
     return false;
   const size_t tail_a = (size_t)(below + ma - start), head_b = (size_t)(start + cnt - (below + ma + mmid));
-  if (tail_a) sort_candidates(be, keys, nkeys, ra.data(), (size_t)ma, false, (size_t)(start - below), tail_a, out + mmid);
-  if (head_b) sort_candidates(be, keys, nkeys, rb.data(), (size_t)mb, false, 0, head_b, out + mmid + tail_a);
+  if (tail_a)
+    candidates_as_set(be, keys, nkeys, img, b4[0], b4[1], ra.data(), (size_t)ma, (size_t)(start - below), tail_a,
+                      out + mmid);
+  if (head_b) candidates_as_set(be, keys, nkeys, img, b4[2], b4[3], rb.data(), (size_t)mb, 0, head_b, out + mmid + tail_a);
   return true;
 }
 
@@ -3734,6 +3778,7 @@ struct gblock_args_t {
   unsigned long long* part;  // [block][table_bytes / 8]
   int* fail;                 // 1: integer overflow, 2: float risk
   const int* map;            // group_dense's slot_map, or nullptr
+  int replicas;              // tables a block keeps, lane % replicas picks a thread's
 };
 
 __device__ inline unsigned long long order_image(int fl, num_t v) {
@@ -3794,22 +3839,38 @@ __global__ void __launch_bounds__(kGroupBlockThreads, 3) group_block_kernel(gblo
     slay[t] = a.lay[t];
   }
   __syncthreads();
+  // Few slots take several tables (replicas): a lane adds into table
+  // lane % replicas, so that the lanes of a warp meeting one slot meet on
+  // fewer addresses (100 slots: some five collisions an instruction in one
+  // table, the float sums' compare-and-swap loops retrying on each: 727 us
+  // for 100M rows on an H200 against 572 with eight tables). The block
+  // merges its tables into table 0 at the end (written out as before; the
+  // fold of every block's table as one took 130 us for 3152 of them); the
+  // first rows go to table 0 only.
+  const int R = a.replicas;
+  const long long words = a.table_bytes / 8;
+  unsigned char* mytab = tab + (size_t)((t & 31) % R) * a.table_bytes;
   unsigned long long* first = gbtab;
-  unsigned* rows = reinterpret_cast<unsigned*>(first + a.nslots);
+  unsigned* rows = reinterpret_cast<unsigned*>(mytab + a.nslots * 8);
   __shared__ unsigned s_slots, s_found;  // slots the chunk occupies; of them, first rows found
   if (t == 0) s_slots = s_found = 0;
-  for (long long s = t; s < a.nslots; s += blockDim.x) {
-    first[s] = ~0ull;
-    rows[s] = 0;
-  }
-  for (int k = 0; k < a.nspec; ++k) {
-    const gblock_spec_t& l = slay[k];
-    unsigned* cnt = reinterpret_cast<unsigned*>(tab + l.cnt_off);
-    unsigned long long init = l.mode == GB_MIN ? ~0ull : 0ull;
+  for (int r = 0; r < R; ++r) {
+    unsigned char* rt = tab + (size_t)r * a.table_bytes;
+    unsigned long long* rf = reinterpret_cast<unsigned long long*>(rt);
+    unsigned* rr = reinterpret_cast<unsigned*>(rf + a.nslots);
     for (long long s = t; s < a.nslots; s += blockDim.x) {
-      cnt[s] = 0;
-      if (l.a_off >= 0) reinterpret_cast<unsigned long long*>(tab + l.a_off)[s] = init;
-      if (l.b_off >= 0) reinterpret_cast<unsigned long long*>(tab + l.b_off)[s] = 0;
+      rf[s] = ~0ull;
+      rr[s] = 0;
+    }
+    for (int k = 0; k < a.nspec; ++k) {
+      const gblock_spec_t& l = slay[k];
+      unsigned* cnt = reinterpret_cast<unsigned*>(rt + l.cnt_off);
+      unsigned long long init = l.mode == GB_MIN ? ~0ull : 0ull;
+      for (long long s = t; s < a.nslots; s += blockDim.x) {
+        cnt[s] = 0;
+        if (l.a_off >= 0) reinterpret_cast<unsigned long long*>(rt + l.a_off)[s] = init;
+        if (l.b_off >= 0) reinterpret_cast<unsigned long long*>(rt + l.b_off)[s] = 0;
+      }
     }
   }
   __syncthreads();
@@ -3825,7 +3886,7 @@ __global__ void __launch_bounds__(kGroupBlockThreads, 3) group_block_kernel(gblo
     block_slots<kGroupBlockRows>(skeys, a.nkeys, a.map, base, step, live, slot);
 #pragma unroll
     for (int u = 0; u < kGroupBlockRows; ++u)
-      if ((live >> u & 1) && atomicAdd(&rows[slot[u]], 1u) == 0) atomicAdd(&s_slots, 1u);
+      if ((live >> u & 1) && atomicAdd(&rows[slot[u]], 1u) == 0 && R == 1) atomicAdd(&s_slots, 1u);
     for (int k = 0; k < a.nspec; ++k) {
       const dspec_t& sp = sspec[k];
       const gblock_spec_t& l = slay[k];
@@ -3834,12 +3895,12 @@ __global__ void __launch_bounds__(kGroupBlockThreads, 3) group_block_kernel(gblo
       load_rows<kGroupBlockRows>(sp.in_type, sp.in, base, step, live, v);
       unsigned have = sp.in ? valid_rows<kGroupBlockRows>(sp.in_valid, base, step, live) : live;
       if (l.own_cnt) {
-        unsigned* cnt = reinterpret_cast<unsigned*>(tab + l.cnt_off);
+        unsigned* cnt = reinterpret_cast<unsigned*>(mytab + l.cnt_off);
 #pragma unroll
         for (int u = 0; u < kGroupBlockRows; ++u)
           if (have >> u & 1) atomicAdd(&cnt[slot[u]], 1u);
       }
-      unsigned long long* acc = l.a_off >= 0 ? reinterpret_cast<unsigned long long*>(tab + l.a_off) : nullptr;
+      unsigned long long* acc = l.a_off >= 0 ? reinterpret_cast<unsigned long long*>(mytab + l.a_off) : nullptr;
       switch (l.mode) {
         case GB_ISUM:
 #pragma unroll
@@ -3847,7 +3908,7 @@ __global__ void __launch_bounds__(kGroupBlockThreads, 3) group_block_kernel(gblo
             if (have >> u & 1) atomicAdd(&acc[slot[u]], (unsigned long long)v[u].i);
           break;
         case GB_ISUM_WIDE: {
-          unsigned long long* hi = reinterpret_cast<unsigned long long*>(tab + l.b_off);
+          unsigned long long* hi = reinterpret_cast<unsigned long long*>(mytab + l.b_off);
 #pragma unroll
           for (int u = 0; u < kGroupBlockRows; ++u) {
             if (!(have >> u & 1)) continue;
@@ -3881,6 +3942,15 @@ __global__ void __launch_bounds__(kGroupBlockThreads, 3) group_block_kernel(gblo
     }
   }
   __syncthreads();
+  if (R > 1) {  // the occupied slots, over the tables
+    for (long long s = t; s < a.nslots; s += blockDim.x) {
+      bool any = false;
+      for (int r = 0; r < R && !any; ++r)
+        any = reinterpret_cast<const unsigned*>(tab + (size_t)r * a.table_bytes + a.nslots * 8)[s] != 0;
+      if (any) atomicAdd(&s_slots, 1u);
+    }
+    __syncthreads();
+  }
   // Each occupied slot's first row, from the chunk's start in rounds of a
   // row a thread: the first round that meets a slot holds its first row
   // (atomicMin among the round's threads), and the rounds stop once every
@@ -3903,8 +3973,42 @@ __global__ void __launch_bounds__(kGroupBlockThreads, 3) group_block_kernel(gblo
     __syncthreads();  // and the test read by all before the next round adds
     if (done) break;
   }
-  unsigned long long* out = a.part + (long long)blockIdx.x * (a.table_bytes / 8);
-  for (int i = t; i < a.table_bytes / 8; i += blockDim.x) out[i] = gbtab[i];
+  if (R > 1) {  // the tables merged into table 0 (the first rows are there already)
+    __syncthreads();
+    unsigned* r0 = reinterpret_cast<unsigned*>(tab + a.nslots * 8);
+    for (long long s = t; s < a.nslots; s += blockDim.x) {
+      for (int r = 1; r < R; ++r) {
+        const unsigned char* rt = tab + (size_t)r * a.table_bytes;
+        r0[s] += reinterpret_cast<const unsigned*>(rt + a.nslots * 8)[s];
+        for (int k = 0; k < a.nspec; ++k) {
+          const gblock_spec_t& l = slay[k];
+          if (l.own_cnt)
+            reinterpret_cast<unsigned*>(tab + l.cnt_off)[s] += reinterpret_cast<const unsigned*>(rt + l.cnt_off)[s];
+          if (l.a_off < 0) continue;
+          unsigned long long* acc = reinterpret_cast<unsigned long long*>(tab + l.a_off);
+          const unsigned long long x = reinterpret_cast<const unsigned long long*>(rt + l.a_off)[s];
+          switch (l.mode) {
+            case GB_ISUM: acc[s] += x; break;
+            case GB_ISUM_WIDE:
+              acc[s] += x;
+              reinterpret_cast<unsigned long long*>(tab + l.b_off)[s] +=
+                  reinterpret_cast<const unsigned long long*>(rt + l.b_off)[s];
+              break;
+            case GB_FSUM:
+              acc[s] = (unsigned long long)__double_as_longlong(__longlong_as_double((long long)acc[s]) +
+                                                                __longlong_as_double((long long)x));
+              break;
+            case GB_MIN: acc[s] = min(acc[s], x); break;  // MIN's tables start at ~0, MAX's at 0
+            case GB_MAX: acc[s] = max(acc[s], x); break;
+            default: break;
+          }
+        }
+      }
+    }
+    __syncthreads();
+  }
+  unsigned long long* out = a.part + (long long)blockIdx.x * words;
+  for (long long i = t; i < words; i += blockDim.x) out[i] = gbtab[i];
 }
 
 // The per-slot state a fold carries (one lane's run of blocks, then lanes).
@@ -4012,6 +4116,22 @@ long long group_block_min_rows() {
   return v && *v ? atoll(v) : kGroupBlockMinRows;
 }
 
+// Tables a block of group_block_kernel keeps: 1, or for few slots up to 8
+// (lane % replicas picks a lane's), within 1024 slots and 48 KB in all
+// (ATTU_GPU_GROUP_BLOCK_REPLICAS overrides: a power of two up to 8).
+int group_block_replicas(size_t nslots, size_t table_bytes) {
+  const char* v = getenv("ATTU_GPU_GROUP_BLOCK_REPLICAS");
+  if (v && *v) {
+    int r = atoi(v);
+    r = r == 2 || r == 4 || r == 8 ? r : 1;
+    while (r > 1 && table_bytes * (size_t)r > kGroupBlockMaxShared) r /= 2;
+    return r;
+  }
+  int r = 1;
+  while (r < 8 && nslots * (size_t)r * 2 <= 1024 && table_bytes * (size_t)r * 2 <= 48 * 1024) r *= 2;
+  return r;
+}
+
 // The block table's layout for these specs: 0 when the kernel can run them.
 int gblock_layout(const attu_reduce_spec* specs, int nreduce, size_t nslots, std::vector<gblock_spec_t>& lay,
                   size_t* bytes) {
@@ -4110,11 +4230,13 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
     const int* map = slot_map ? static_cast<const int*>(slot_map->ptr) : nullptr;
     if (block) {
       mem_t<gblock_spec_t> dl = to_mem(lay, ctx);
+      const int R = group_block_replicas(nslots, table_bytes);
+      const size_t shared = table_bytes * (size_t)R;
       int per_sm = 0;
       auto kernel = group_block_kernel;
-      if (table_bytes > 48 * 1024)
-        ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)table_bytes));
-      ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kGroupBlockThreads, table_bytes));
+      if (shared > 48 * 1024)
+        ATTU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+      ATTU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kGroupBlockThreads, shared));
       long long want = (long long)ctx.sm_count() * std::max(per_sm, 1);
       const long long round = (long long)kGroupBlockThreads * kGroupBlockRows;
       long long chunk = ((long long)n + want - 1) / want;
@@ -4124,8 +4246,8 @@ int gpu_group_dense(attu_backend* be, const attu_vec* keys, const int64_t* mins,
       mem_t<int> flag(1, ctx);
       flag.memset(0);
       gblock_args_t a{dk.data(),         nkeys, ds.data(),        dl.data(),   nreduce,     (long long)n,
-                      (long long)nslots, chunk, (int)table_bytes, part.data(), flag.data(), map};
-      kernel<<<nblocks, kGroupBlockThreads, table_bytes, ctx.stream()>>>(a);
+                      (long long)nslots, chunk, (int)table_bytes, part.data(), flag.data(), map, R};
+      kernel<<<nblocks, kGroupBlockThreads, shared, ctx.stream()>>>(a);
       ATTU_CUDA_CHECK_LAUNCH();
       group_block_fold_kernel<<<(unsigned)((nslots * 32 + 127) / 128), 128, 0, ctx.stream()>>>(
           a, nblocks, static_cast<uint8_t*>(occupied->ptr), I64(first_row));

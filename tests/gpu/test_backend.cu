@@ -1418,9 +1418,13 @@ int main() {
     setenv("ATTU_GPU_SELECT_MIN_ROWS", "0", 1);
     struct unset_sel_t { ~unset_sel_t() { unsetenv("ATTU_GPU_SELECT_MIN_ROWS"); } } unset_sel;
     struct unset_z_t { ~unset_z_t() { unsetenv("ATTU_GPU_WINDOW_Z"); } } unset_z;
+    struct unset_nm_t { ~unset_nm_t() { unsetenv("ATTU_GPU_WINDOW_NARROW_MIN"); } } unset_nm;
+    // the brackets' candidates of 70000 rows split at the window's ends
+    // down to 16 (candidates_as_set), those of 300001 as by default
     for (bool tight : {false, true})
     for (size_t n : {(size_t)70000, (size_t)300001}) {
       if (tight) setenv("ATTU_GPU_WINDOW_Z", "0", 1); else unsetenv("ATTU_GPU_WINDOW_Z");
+      if (n == 70000) setenv("ATTU_GPU_WINDOW_NARROW_MIN", "16", 1); else unsetenv("ATTU_GPU_WINDOW_NARROW_MIN");
       auto wide = attu::test::random_values<int64_t>(n, -(1LL << 50), 1LL << 50, n + 601);
       for (size_t i = 0; i < n; i += 5) wide[i] = wide[i / 3];           // ties of the first key
       auto fi = attu::test::random_values<int64_t>(n, -100000, 100000, n + 602);
