@@ -155,7 +155,7 @@ int db_unique_define(const attu_catalog *cat, const attu_ast_stmt *st, const att
     for (int i = 0; i < n; i++) {
         const attu_ast_unique_def *d = &st->u.create_table.uniques[i];
         attu_unique *u = &all[i];
-        if (d->check) { u->ncols = -1; continue; }   /* a CHECK: db_check.c's */
+        if (d->check || d->fkey) { u->ncols = -1; continue; }   /* a CHECK: db_check.c's */
         u->primary = d->primary;
         if (d->name) snprintf(u->name, sizeof u->name, "%s", d->name);
         named[i] = d->name != NULL;
