@@ -28,10 +28,13 @@
  *     to the parent row's new one), SET NULL / SET DEFAULT set it, and
  *     each such change is a statement's change in turn: checked (NOT
  *     NULL, CHECK, UNIQUE, its own foreign keys) and followed by its own
- *     actions. NO ACTION and RESTRICT are checked once every action has
- *     run, over the final state, as PostgreSQL's triggers run at the end
- *     of the statement: the first old key that a child row still holds
- *     (and, for NO ACTION, that no parent row holds any more) is 23503.
+ *     actions. NO ACTION and RESTRICT check, in their turn among the
+ *     actions (PostgreSQL's triggers run in the order the constraints
+ *     were made, after the statement's own rows changed), that no child
+ *     row still holds an old key (NO ACTION: one no parent row holds
+ *     again), else 23503. A changed child row is checked only against
+ *     the foreign keys whose columns it changed, as PostgreSQL skips the
+ *     others.
  *
  * All or nothing: the child tables an action changes get new versions
  * in the catalog, the old ones kept until the statement's own table is
@@ -173,21 +176,9 @@ static void temp_drop(attu_session *s, const char *name) {
 
 typedef struct swap { attu_table *old, *cur; } swap;
 
-/* A NO ACTION / RESTRICT check waiting for the end of the statement:
- * the parent's old keys (rows of keys, a copy of the parent's rows) that
- * the child may still reference. */
-typedef struct pending {
-    attu_fkey   f;
-    char        child[ATTU_NAME_MAX + 1];
-    attu_table *keys;
-    bool        deleting;
-} pending;
-
 struct db_fkey_txn {
     swap    *swaps;      /* tables changed, each once: its first old and current version */
     int      nswaps;
-    pending *pend;
-    int      npend;
     int      serial;     /* names of gathered tables */
     attu_table **garbage;   /* versions between a table's first and last: freed at the end */
     int      ngarbage;
@@ -198,8 +189,6 @@ static void txn_free(db_fkey_txn *x, const attu_table *skip) {
     if (!x) return;
     for (int i = 0; i < x->ngarbage; i++) if (x->garbage[i] != skip) attu_table_free(x->garbage[i]);
     free(x->garbage);
-    for (int i = 0; i < x->npend; i++) attu_table_free(x->pend[i].keys);
-    free(x->pend);
     free(x->swaps);
     free(x);
 }
@@ -368,14 +357,10 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
                 }
                 f->ref_cols[j] = c;
             }
-            if (a->ref_columns.n != f->ncols) {
-                attu_error_set(err, "42830", 0, "number of referencing and referenced columns for foreign key disagree");
-                goto fail;
-            }
             for (int k = 0; k < npu && !match; k++) {
-                if (pu[k].ncols != f->ncols) continue;
+                if (pu[k].ncols != a->ref_columns.n) continue;
                 bool same = true;
-                for (int j = 0; j < f->ncols && same; j++) {
+                for (int j = 0; j < a->ref_columns.n && same; j++) {
                     bool in = false;
                     for (int q = 0; q < pu[k].ncols; q++) in |= pu[k].cols[q] == f->ref_cols[j];
                     for (int q = 0; q < j; q++) if (f->ref_cols[q] == f->ref_cols[j]) in = false;
@@ -386,6 +371,10 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
             if (!match) {
                 attu_error_set(err, "42830", 0, "there is no unique constraint matching given keys for referenced table \"%s\"",
                                p->name);
+                goto fail;
+            }
+            if (a->ref_columns.n != f->ncols) {
+                attu_error_set(err, "42830", 0, "number of referencing and referenced columns for foreign key disagree");
                 goto fail;
             }
         } else {
@@ -530,30 +519,55 @@ static int orphan_error(const attu_table *g, const attu_fkey *f, const char *tab
     return -1;
 }
 
-/* t's rows rows[0..n) (t in the catalog for its name) against t's
- * foreign keys: 23503 for the first row that fails one, the constraint
- * defined first on a tie. */
-static int check_child_rows(attu_session *s, db_fkey_txn *x, const attu_table *t, const size_t *rows, size_t n,
-                            attu_error *err) {
+/* Whether row r's values over cols differ between a and b (NULL counts). */
+static bool values_changed(const attu_table *a, const attu_table *b, const int *cols, int n, size_t r) {
+    for (int j = 0; j < n; j++) {
+        bool na = attu_column_is_null(a->cols[cols[j]], r), nb = attu_column_is_null(b->cols[cols[j]], r);
+        if (na != nb || (!na && !attu_key_equal(a, r, b, r, &cols[j], 1))) return true;
+    }
+    return false;
+}
+
+/* t's new rows (>= before->nrows) and changed ones (changed NULL: none;
+ * t in the catalog for its name) against t's foreign keys, each over the
+ * rows that are new or changed its key: 23503 for the first row that
+ * fails one, the constraint defined first on a tie. */
+static int check_child_rows(attu_session *s, db_fkey_txn *x, const attu_table *before, const attu_table *t,
+                            const uint8_t *changed, attu_error *err) {
     int nf = 0;
     const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, t->name, &nf);
-    if (!nf || !n) return 0;
-    char pname[64];
-    snprintf(pname, sizeof pname, "\001fk_probe%d", x ? x->serial++ : 0);
-    attu_table *g = temp_rows(s, t, rows, n, pname, err);
-    if (!g) return -1;
+    if (!nf) return 0;
+    size_t *rows = malloc(sizeof *rows * (t->nrows + 1));
+    if (!rows) return attu_error_oom(err);
     int64_t best = -1;
     int which = -1;
     bool best_mixed = false;
     int rc = 0;
     for (int k = 0; k < nf && !rc; k++) {
+        size_t n = 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (best >= 0 && r >= (size_t)best) break;   /* (a later constraint wins only with an earlier row) */
+            bool in = r >= before->nrows ? !changed || changed[r]
+                                         : changed && changed[r] && values_changed(before, t, fs[k].cols, fs[k].ncols, r);
+            if (in) rows[n++] = r;
+        }
+        if (!n) continue;
+        char pname[64];
+        snprintf(pname, sizeof pname, "\001fk_probe%d", x->serial++);
+        attu_table *g = temp_rows(s, t, rows, n, pname, err);
+        if (!g) { rc = -1; break; }
         int64_t r;
         bool mixed;
         if (first_orphan(s, t, &fs[k], pname, &r, &mixed, err)) rc = -1;
-        else if (r >= 0 && (best < 0 || r < best)) { best = r; which = k; best_mixed = mixed; }
+        else if (r >= 0 && (best < 0 || (int64_t)rows[r] < best)) {
+            best = (int64_t)rows[r];   /* (the probe's row r is t's rows[r]) */
+            which = k;
+            best_mixed = mixed;
+        }
+        temp_drop(s, pname);
     }
-    if (!rc && best >= 0) rc = orphan_error(g, &fs[which], t->name, (size_t)best, best_mixed, err);
-    temp_drop(s, pname);
+    if (!rc && best >= 0) rc = orphan_error(t, &fs[which], t->name, (size_t)best, best_mixed, err);
+    free(rows);
     return rc;
 }
 
@@ -637,25 +651,75 @@ static attu_result *matching_children(attu_session *s, const attu_table *c, cons
     return res;
 }
 
+/* NO ACTION / RESTRICT of foreign key f of table cname over the
+ * parent's rows that lost their keys (before's rows rows[0..n)): 23503
+ * for the first old key that a row of the child (as the catalog has it
+ * now) still holds and, for NO ACTION, that no parent row holds again.
+ * It runs in its turn among the foreign keys' actions, as PostgreSQL's
+ * triggers do, in the order the constraints were made. */
+static int held(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char *cname, const attu_table *before,
+                const size_t *rows, size_t n, char action, attu_error *err) {
+    const attu_table *c = attu_catalog_lookup(s->db->cat, cname);
+    const attu_table *par = attu_catalog_lookup(s->db->cat, f->ref_table);
+    if (!c || !par) return 0;
+    char kname[64];
+    snprintf(kname, sizeof kname, "\001fk_held%d", x->serial++);
+    attu_table *k = temp_rows(s, before, rows, n, kname, err);
+    if (!k) return -1;
+    fbuf b = { 0 };
+    put(&b, "SELECT min(k." ROWID ") FROM ");
+    put_ident(&b, kname);
+    put(&b, " AS k JOIN ");
+    put_ident(&b, c->name);
+    put(&b, " AS c ON ");
+    for (int j = 0; j < f->ncols; j++) {
+        if (j) put(&b, " AND ");
+        put_col(&b, "c", c->defs[f->cols[j]].name);
+        put(&b, " = ");
+        put_col(&b, "k", k->defs[f->ref_cols[j]].name);
+    }
+    if (action == ATTU_FK_NO_ACTION) {
+        put(&b, " LEFT JOIN ");
+        put_ident(&b, par->name);
+        put(&b, " AS p ON ");
+        for (int j = 0; j < f->ncols; j++) {
+            if (j) put(&b, " AND ");
+            put_col(&b, "p", par->defs[f->ref_cols[j]].name);
+            put(&b, " = ");
+            put_col(&b, "k", k->defs[f->ref_cols[j]].name);
+        }
+        put(&b, " WHERE ");
+        put_col(&b, "p", par->defs[f->ref_cols[0]].name);
+        put(&b, " IS NULL");
+    }
+    attu_result *res = run_sql(s, &b, err);
+    free(b.p);
+    int64_t r = res && res->nrows && !attu_column_is_null(res->cols[0], 0) ? ((const int64_t *)res->cols[0]->data)[0] : -1;
+    attu_result_free(res);
+    int rc = res ? 0 : -1;
+    if (r >= 0) {
+        attu_error_set(err, "23503", 0, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"",
+                       f->ref_table, f->name, cname);
+        fbuf d = { 0 };
+        put_key(&d, k, f->ref_cols, f->ncols, (size_t)r);
+        put(&d, " is still referenced from table \"");
+        put(&d, cname);
+        put(&d, "\".");
+        if (!d.oom) attu_error_set_detail(err, "%s", d.p);
+        free(d.p);
+        rc = -1;
+    }
+    temp_drop(s, kname);
+    return rc;
+}
+
 /* One foreign key f of table cname over the parent's rows that lost
  * their key: old (before's rows rows[0..n)), new (after's same rows: a
  * changed key; NULL for removed rows). */
 static int act(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char *cname, attu_table *before,
                attu_table *after, const size_t *rows, size_t n, bool deleting, int depth, attu_error *err) {
     char action = deleting ? f->on_delete : f->on_update;
-    if (action == ATTU_FK_NO_ACTION || action == ATTU_FK_RESTRICT) {
-        attu_table *keys = db_gather_rows(before, rows, n, "\001fk_keys", err);
-        if (!keys) return -1;
-        pending *p = realloc(x->pend, sizeof *p * (size_t)(x->npend + 1));
-        if (!p) { attu_table_free(keys); return attu_error_oom(err); }
-        x->pend = p;
-        p = &x->pend[x->npend++];
-        p->f = *f;
-        snprintf(p->child, sizeof p->child, "%s", cname);
-        p->keys = keys;
-        p->deleting = deleting;
-        return 0;
-    }
+    if (action == ATTU_FK_NO_ACTION || action == ATTU_FK_RESTRICT) return held(s, x, f, cname, before, rows, n, action, err);
     if (depth > MAX_DEPTH)
         return attu_error_set(err, "54001", 0, "stack depth limit exceeded");
     char kname[64], nname[64];
@@ -702,6 +766,9 @@ static int act(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char *
     /* c is no longer the catalog's, but the statement's (install keeps the
      * first version of each table; a later one is freed at the end) */
     rc = apply_change(s, x, c, next, removing ? NULL : mask, removing ? mask : NULL, depth + 1, err);
+    /* a row set to a default equal to the key it lost was not checked
+     * (its key did not change): PostgreSQL runs the NO ACTION check then */
+    if (!rc && action == ATTU_FK_SET_DEFAULT) rc = held(s, x, f, cname, before, rows, n, ATTU_FK_NO_ACTION, err);
 out:
     free(mask);
     free(src);
@@ -725,17 +792,8 @@ static bool key_changed(const attu_table *a, const attu_table *b, const int *col
  * foreign keys that reference it over the rows that lost their keys. */
 static int apply_change(attu_session *s, db_fkey_txn *x, attu_table *before, attu_table *after, const uint8_t *changed,
                         const uint8_t *keep, int depth, attu_error *err) {
-    /* the child side: the rows that changed */
-    if (!keep) {
-        size_t n = 0;
-        size_t *rows = malloc(sizeof *rows * (after->nrows + 1));
-        if (!rows) return attu_error_oom(err);
-        for (size_t r = 0; r < after->nrows; r++)
-            if (changed ? changed[r] != 0 : r >= before->nrows) rows[n++] = r;
-        int rc = check_child_rows(s, x, after, rows, n, err);
-        free(rows);
-        if (rc) return -1;
-    }
+    /* the child side: the rows that are new or changed their keys */
+    if (!keep && check_child_rows(s, x, before, after, changed, err)) return -1;
     /* the parent side: every foreign key that references the table */
     for (size_t i = 0; i < attu_catalog_count(s->db->cat); i++) {
         const attu_table *c = attu_catalog_at(s->db->cat, i);
@@ -774,68 +832,6 @@ static int apply_change(attu_session *s, db_fkey_txn *x, attu_table *before, att
     return 0;
 }
 
-/* The NO ACTION / RESTRICT checks over the final state: 23503 for the
- * first old key a child row still holds (NO ACTION: one no parent row
- * holds again). */
-static int check_pending(attu_session *s, db_fkey_txn *x, attu_error *err) {
-    for (int i = 0; i < x->npend; i++) {
-        pending *p = &x->pend[i];
-        const attu_table *c = attu_catalog_lookup(s->db->cat, p->child);
-        const attu_table *par = attu_catalog_lookup(s->db->cat, p->f.ref_table);
-        if (!c || !par) continue;
-        char kname[64];
-        snprintf(kname, sizeof kname, "\001fk_held%d", x->serial++);
-        attu_table *k = p->keys;
-        snprintf(k->name, sizeof k->name, "%s", kname);
-        if (attu_catalog_add(s->db->cat, k, err)) return -1;
-        fbuf b = { 0 };
-        put(&b, "SELECT min(k." ROWID ") FROM ");
-        put_ident(&b, kname);
-        put(&b, " AS k JOIN ");
-        put_ident(&b, c->name);
-        put(&b, " AS c ON ");
-        for (int j = 0; j < p->f.ncols; j++) {
-            if (j) put(&b, " AND ");
-            put_col(&b, "c", c->defs[p->f.cols[j]].name);
-            put(&b, " = ");
-            put_col(&b, "k", k->defs[p->f.ref_cols[j]].name);
-        }
-        char action = p->deleting ? p->f.on_delete : p->f.on_update;
-        if (action == ATTU_FK_NO_ACTION) {
-            put(&b, " LEFT JOIN ");
-            put_ident(&b, par->name);
-            put(&b, " AS p ON ");
-            for (int j = 0; j < p->f.ncols; j++) {
-                if (j) put(&b, " AND ");
-                put_col(&b, "p", par->defs[p->f.ref_cols[j]].name);
-                put(&b, " = ");
-                put_col(&b, "k", k->defs[p->f.ref_cols[j]].name);
-            }
-            put(&b, " WHERE ");
-            put_col(&b, "p", par->defs[p->f.ref_cols[0]].name);
-            put(&b, " IS NULL");
-        }
-        attu_result *res = run_sql(s, &b, err);
-        free(b.p);
-        attu_catalog_remove(s->db->cat, kname, true, NULL);   /* (p->keys stays the pending's) */
-        if (!res) return -1;
-        int64_t r = res->nrows && !attu_column_is_null(res->cols[0], 0) ? ((const int64_t *)res->cols[0]->data)[0] : -1;
-        attu_result_free(res);
-        if (r < 0) continue;
-        attu_error_set(err, "23503", 0, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"",
-                       p->f.ref_table, p->f.name, p->child);
-        fbuf d = { 0 };
-        put_key(&d, k, p->f.ref_cols, p->f.ncols, (size_t)r);
-        put(&d, " is still referenced from table \"");
-        put(&d, p->child);
-        put(&d, "\".");
-        if (!d.oom) attu_error_set_detail(err, "%s", d.p);
-        free(d.p);
-        return -1;
-    }
-    return 0;
-}
-
 /* Whether any foreign key has the table on either side. */
 static bool involved(const attu_catalog *cat, const char *name) {
     int nf = 0;
@@ -863,7 +859,6 @@ int db_fkey_statement(attu_session *s, attu_table **tp, size_t first, const uint
             rc = attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "foreign key check of an unexpected change");
         else rc = apply_change(s, x, old, t, changed, keep, 0, err);
     }
-    if (!rc) rc = check_pending(s, x, err);
     if (rc) {
         restore(x, s, t);
         txn_free(x, t);
