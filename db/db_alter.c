@@ -1032,7 +1032,18 @@ static int final_fkeys(draft *d, attu_table *t, const attu_unique *uniques, int 
     attu_fkey *left = calloc((size_t)nf + 1, sizeof *left), *kept = NULL;
     int nleft = 0, nkept = 0, rc = -1;
     if (!left) { free(map); return attu_error_oom(err); }
-    for (int k = 0; k < nf; k++) if (!(k < d->nfkeys_dropped && d->fkeys_dropped[k])) left[nleft++] = have[k];
+    int nku = 0;
+    const attu_unique *ku = attu_catalog_uniques(d->s->db->cat, d->base->name, &nku);
+    for (int k = 0; k < nf; k++) {
+        bool gone = k < d->nfkeys_dropped && d->fkeys_dropped[k];
+        /* (a key DROP CONSTRAINT ... CASCADE dropped takes the table's own
+         * foreign keys on it along) */
+        for (int q = 0; q < nku && q < d->ndropped && !gone; q++)
+            gone = d->dropped[q] && db_fkey_on_key(&have[k], d->base->name, &ku[q]);
+        if (!gone) left[nleft++] = have[k];
+    }
+    for (int q = 0; q < nku && q < d->ndropped; q++)
+        if (d->dropped[q] && db_fkey_drop_on_key(d->s, d->base->name, &ku[q], err)) goto out;
     if (db_fkey_remap_own(left, nleft, map, nold, d->base->name, &kept, &nkept, err)) goto out;
     bool cascade = d->cascade;
     if (db_fkey_follow_columns(d->s, d->base->name, map, nold, cascade, err)) goto out;

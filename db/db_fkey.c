@@ -1076,6 +1076,37 @@ int db_fkey_follow_columns(attu_session *s, const char *table, const int *map, i
     return 0;
 }
 
+/* Whether f references exactly u's columns of table. */
+static bool fkey_on_key(const attu_fkey *f, const char *table, const attu_unique *u) {
+    if (strcmp(f->ref_table, table) || f->ncols != u->ncols) return false;
+    for (int q = 0; q < u->ncols; q++) {
+        bool in = false;
+        for (int r = 0; r < u->ncols; r++) in |= f->ref_cols[q] == u->cols[r];
+        if (!in) return false;
+    }
+    return true;
+}
+
+int db_fkey_drop_on_key(attu_session *s, const char *table, const attu_unique *u, attu_error *err) {
+    for (size_t j = 0; j < attu_catalog_count(s->db->cat); j++) {
+        const attu_table *c = attu_catalog_at(s->db->cat, j);
+        if (!strcmp(c->name, table)) continue;   /* (its own: the ALTER's) */
+        int nf = 0;
+        const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
+        for (int k = 0; k < nf; k++) {
+            if (!fkey_on_key(&fs[k], table, u)) continue;
+            char cname[ATTU_NAME_MAX + 1];
+            snprintf(cname, sizeof cname, "%s", c->name);
+            if (remove_fkey(s, cname, k, err)) return -1;
+            fs = attu_catalog_fkeys(s->db->cat, cname, &nf);
+            k--;
+        }
+    }
+    return 0;
+}
+
+bool db_fkey_on_key(const attu_fkey *f, const char *table, const attu_unique *u) { return fkey_on_key(f, table, u); }
+
 const attu_fkey *db_fkey_depends_on(const attu_catalog *cat, const char *table, const attu_unique *u,
                                     const char **owner) {
     for (size_t j = 0; j < attu_catalog_count(cat); j++) {

@@ -81,6 +81,12 @@ int db_fkey_follow_columns(struct attu_session *s, const char *table, const int 
 const attu_fkey *db_fkey_depends_on(const attu_catalog *cat, const char *table, const attu_unique *u,
                                     const char **owner);
 
+/* ALTER TABLE ... DROP CONSTRAINT ... CASCADE of unique constraint u of
+ * table: the other tables' foreign keys on it go (saved); whether f is
+ * one (for the table's own). */
+int db_fkey_drop_on_key(struct attu_session *s, const char *table, const attu_unique *u, attu_error *err);
+bool db_fkey_on_key(const attu_fkey *f, const char *table, const attu_unique *u);
+
 /* The table's foreign keys that keep every column, over map (as above). */
 int db_fkey_remap_own(const attu_fkey *in, int n, const int *map, int nold, const char *table, attu_fkey **out,
                       int *nout, attu_error *err);
