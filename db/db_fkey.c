@@ -60,7 +60,10 @@
 #include "planner/lexer.h"
 
 #define ROWID "\"" ATTU_ROWID_INTERNAL "\""
-#define MAX_DEPTH 10000   /* actions that trigger actions (a self-referencing CASCADE chain) */
+/* actions that trigger actions (a self-referencing CASCADE chain: one
+ * level a link), each level a few frames of this file on the session's
+ * stack: 54001 past it, as PostgreSQL's max_stack_depth stops its own */
+#define MAX_DEPTH 1000
 
 typedef struct fbuf { char *p; size_t n, cap; bool oom; } fbuf;
 
@@ -604,9 +607,11 @@ out:
 static int apply_change(attu_session *s, db_fkey_txn *x, attu_table *before, attu_table *after, const uint8_t *changed,
                         const uint8_t *keep, int depth, attu_error *err);
 
-/* The rows of c (the catalog's version) that hold a key of keys (named
- * kname) over f: with the query's extra value columns (after the
- * rowid) given by vals. */
+/* The rows of c (the catalog's version) that hold a key of keys (a
+ * gathered table named kname) over f: their rowids, then (action set)
+ * the values their key columns take, each cast to its column's type:
+ * CASCADE the new key (nname: the parent's rows after, in keys' order),
+ * SET NULL a NULL, SET DEFAULT the column's DEFAULT (NULL without one). */
 static attu_result *matching_children(attu_session *s, const attu_table *c, const attu_fkey *f,
                                       const attu_table *keys, const char *kname, const char *nname, char action,
                                       attu_error *err) {
@@ -694,9 +699,9 @@ static int held(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char 
     }
     attu_result *res = run_sql(s, &b, err);
     free(b.p);
+    int rc = res ? 0 : -1;
     int64_t r = res && res->nrows && !attu_column_is_null(res->cols[0], 0) ? ((const int64_t *)res->cols[0]->data)[0] : -1;
     attu_result_free(res);
-    int rc = res ? 0 : -1;
     if (r >= 0) {
         attu_error_set(err, "23503", 0, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"",
                        f->ref_table, f->name, cname);

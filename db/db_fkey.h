@@ -56,14 +56,16 @@ int db_fkey_commit(struct attu_session *s, db_fkey_txn *txn, attu_error *err);
 void db_fkey_abort(struct attu_session *s, db_fkey_txn *txn);
 
 /* TRUNCATE of names[0..n): 0A000 when a table outside the list
- * references one of them, unless cascade, which adds those tables
- * (*more: malloc'd names to add, with NOTICEs through notice). */
+ * references one of them, unless cascade, which adds those tables (and
+ * the tables referencing them, to the end): *more, malloc'd names (each
+ * malloc'd), for the caller's NOTICEs and truncation. */
 int db_fkey_truncate(struct attu_session *s, const char *const *names, int n, bool cascade, char ***more, int *nmore,
                      attu_error *err);
 
 /* DROP TABLE of names[0..n): 2BP01 when a table outside the list
  * references one of them, unless cascade, which drops those constraints
- * (*dropped: how many, for the caller's NOTICE; *first_* the first). */
+ * (saving their tables): *ndropped how many, notice the NOTICE for the
+ * first ("drop cascades to constraint c on table t"). */
 int db_fkey_drop_tables(struct attu_session *s, const char *const *names, int n, bool cascade, char *notice,
                         size_t notice_cap, int *ndropped, attu_error *err);
 
@@ -76,8 +78,9 @@ int db_fkey_follow_rename(struct attu_session *s, const char *table, const char 
 int db_fkey_follow_columns(struct attu_session *s, const char *table, const int *map, int nold, bool cascade,
                            attu_error *err);
 
-/* Whether a foreign key of another table depends on unique constraint u
- * of table (ALTER TABLE ... DROP CONSTRAINT: 2BP01 unless cascade). */
+/* The foreign key (of any table, *owner its table) that depends on
+ * unique constraint u of table, or NULL (ALTER TABLE ... DROP
+ * CONSTRAINT: 2BP01 unless cascade). */
 const attu_fkey *db_fkey_depends_on(const attu_catalog *cat, const char *table, const attu_unique *u,
                                     const char **owner);
 
@@ -87,7 +90,9 @@ const attu_fkey *db_fkey_depends_on(const attu_catalog *cat, const char *table, 
 int db_fkey_drop_on_key(struct attu_session *s, const char *table, const attu_unique *u, attu_error *err);
 bool db_fkey_on_key(const attu_fkey *f, const char *table, const attu_unique *u);
 
-/* The table's foreign keys that keep every column, over map (as above). */
+/* The table's own foreign keys in[0..n) that keep every column, over
+ * their new numbers (map as above; a foreign key to the table itself
+ * maps its referenced columns too): *out malloc'd. */
 int db_fkey_remap_own(const attu_fkey *in, int n, const int *map, int nold, const char *table, attu_fkey **out,
                       int *nout, attu_error *err);
 
