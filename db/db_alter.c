@@ -1042,20 +1042,36 @@ static int final_fkeys(draft *d, attu_table *t, const attu_unique *uniques, int 
             gone = d->dropped[q] && db_fkey_on_key(&have[k], d->base->name, &ku[q]);
         if (!gone) left[nleft++] = have[k];
     }
-    for (int q = 0; q < nku && q < d->ndropped; q++)
-        if (d->dropped[q] && db_fkey_drop_on_key(d->s, d->base->name, &ku[q], err)) goto out;
     if (db_fkey_remap_own(left, nleft, map, nold, d->base->name, &kept, &nkept, err)) goto out;
-    bool cascade = d->cascade;
-    if (db_fkey_follow_columns(d->s, d->base->name, map, nold, cascade, err)) goto out;
-    if (!d->nnew_fkeys) {
+    /* a key column's type changed: the constraints over it are checked
+     * again (the other tables' over the columns' new numbers) */
+    bool *converted = calloc((size_t)d->n + 1, sizeof *converted);
+    if (!converted) { attu_error_oom(err); goto out; }
+    for (int i = 0; i < d->n; i++) converted[i] = d->cols[i].from < 0 && d->cols[i].orig >= 0;
+    int trc = db_fkey_after_type_change(d->s, t, converted, map, nold, kept, nkept, err);
+    free(converted);
+    if (trc) goto out;
+    if (d->nnew_fkeys) {
+        if (db_fkey_define(d->s, t, uniques, nu, d->new_fkeys, d->nnew_fkeys, kept, nkept, checks, nchecks, true, out,
+                           nout, err))
+            goto out;
+    } else {
         *out = kept;
         *nout = nkept;
         kept = NULL;
-        rc = 0;
-        goto out;
     }
-    rc = db_fkey_define(d->s, t, uniques, nu, d->new_fkeys, d->nnew_fkeys, kept, nkept, checks, nchecks, true, out, nout,
-                        err);
+    /* last, as they change other tables: their foreign keys follow the
+     * columns (2BP01 before any change), those on a key dropped with
+     * CASCADE go */
+    if (db_fkey_follow_columns(d->s, d->base->name, map, nold, d->cascade, err)) goto undo;
+    for (int q = 0; q < nku && q < d->ndropped; q++)
+        if (d->dropped[q] && db_fkey_drop_on_key(d->s, d->base->name, &ku[q], err)) goto undo;
+    rc = 0;
+    goto out;
+undo:
+    free(*out);
+    *out = NULL;
+    *nout = 0;
 out:
     free(map);
     free(left);

@@ -602,6 +602,65 @@ out:
     return rc;
 }
 
+/* 42804 unless f's key column j of child can reference parent's. */
+static int types_fit(const attu_table *child, const attu_table *parent, const attu_fkey *f, attu_error *err) {
+    for (int j = 0; j < f->ncols; j++) {
+        attu_type ft = child->defs[f->cols[j]].type, pt = parent->defs[f->ref_cols[j]].type;
+        if (comparable(ft, pt)) continue;
+        char a1[96], a2[96];
+        attu_type_name(ft, a1, sizeof a1);
+        attu_type_name(pt, a2, sizeof a2);
+        attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, 0, "foreign key constraint \"%s\" cannot be implemented", f->name);
+        attu_error_set_detail(err, "Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.",
+                              child->defs[f->cols[j]].name, parent->defs[f->ref_cols[j]].name, a1, a2);
+        return -1;
+    }
+    return 0;
+}
+
+static bool any_converted(const int *cols, int n, const bool *converted) {
+    for (int j = 0; j < n; j++) if (converted[cols[j]]) return true;
+    return false;
+}
+
+int db_fkey_after_type_change(attu_session *s, attu_table *t, const bool *converted, const int *map, int nold,
+                              const attu_fkey *own, int nown, attu_error *err) {
+    bool any = false;
+    for (int i = 0; i < t->ncols; i++) any |= converted[i];
+    if (!any) return 0;
+    attu_table *old = attu_catalog_lookup(s->db->cat, t->name);
+    if (!old) return 0;
+    attu_catalog_replace(s->db->cat, t);   /* (t stands for the table meanwhile) */
+    int rc = 0;
+    for (int k = 0; k < nown && !rc; k++) {
+        bool self = !strcmp(own[k].ref_table, t->name);
+        if (!any_converted(own[k].cols, own[k].ncols, converted) &&
+            !(self && any_converted(own[k].ref_cols, own[k].ncols, converted)))
+            continue;
+        const attu_table *p = attu_catalog_lookup(s->db->cat, own[k].ref_table);
+        if (p && (types_fit(t, p, &own[k], err) || check_existing(s, t, &own[k], err))) rc = -1;
+    }
+    for (size_t i = 0; i < attu_catalog_count(s->db->cat) && !rc; i++) {
+        attu_table *c = attu_catalog_at(s->db->cat, i);
+        if (c == t || c->name[0] == '\001') continue;
+        int nf = 0;
+        const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
+        for (int k = 0; k < nf && !rc; k++) {
+            if (strcmp(fs[k].ref_table, t->name)) continue;
+            attu_fkey f = fs[k];
+            bool whole = true;
+            for (int q = 0; q < f.ncols && whole; q++) {
+                f.ref_cols[q] = f.ref_cols[q] < nold ? map[f.ref_cols[q]] : -1;
+                whole = f.ref_cols[q] >= 0;
+            }
+            if (!whole || !any_converted(f.ref_cols, f.ncols, converted)) continue;   /* (a dropped one: follow_columns') */
+            if (types_fit(c, t, &f, err) || check_existing(s, c, &f, err)) rc = -1;
+        }
+    }
+    attu_catalog_replace(s->db->cat, old);
+    return rc;
+}
+
 /* ---- the parent's rows -------------------------------------------------------------------- */
 
 static int apply_change(attu_session *s, db_fkey_txn *x, attu_table *before, attu_table *after, const uint8_t *changed,
@@ -1030,8 +1089,13 @@ int db_fkey_follow_rename(attu_session *s, const char *table, const char *to, at
     return 0;
 }
 
+static int db_fkey_follow_columns_check(attu_session *s, const char *table, const int *map, int nold,
+                                        attu_error *err);
+
 int db_fkey_follow_columns(attu_session *s, const char *table, const int *map, int nold, bool cascade,
                            attu_error *err) {
+    /* (the first pass only looks for the 2BP01, so that nothing changes then) */
+    if (!cascade && db_fkey_follow_columns_check(s, table, map, nold, err)) return -1;
     for (size_t j = 0; j < attu_catalog_count(s->db->cat); j++) {
         const attu_table *c = attu_catalog_at(s->db->cat, j);
         if (!strcmp(c->name, table)) continue;   /* (its own: the ALTER's) */
@@ -1111,6 +1175,33 @@ int db_fkey_drop_on_key(attu_session *s, const char *table, const attu_unique *u
 }
 
 bool db_fkey_on_key(const attu_fkey *f, const char *table, const attu_unique *u) { return fkey_on_key(f, table, u); }
+
+/* follow_columns' 2BP01: a foreign key of another table over a column
+ * map drops. */
+static int db_fkey_follow_columns_check(attu_session *s, const char *table, const int *map, int nold,
+                                        attu_error *err) {
+    for (size_t j = 0; j < attu_catalog_count(s->db->cat); j++) {
+        const attu_table *c = attu_catalog_at(s->db->cat, j);
+        if (!strcmp(c->name, table)) continue;
+        int nf = 0;
+        const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
+        for (int k = 0; k < nf; k++) {
+            if (strcmp(fs[k].ref_table, table)) continue;
+            for (int q = 0; q < fs[k].ncols; q++) {
+                if (fs[k].ref_cols[q] < nold && map[fs[k].ref_cols[q]] >= 0) continue;
+                const attu_table *p = attu_catalog_lookup(s->db->cat, table);
+                const char *col = p && fs[k].ref_cols[q] < p->ncols ? p->defs[fs[k].ref_cols[q]].name : "?";
+                attu_error_set(err, "2BP01", 0, "cannot drop column %s of table %s because other objects depend on it",
+                               col, table);
+                attu_error_set_detail(err, "constraint %s on table %s depends on column %s of table %s", fs[k].name,
+                                      c->name, col, table);
+                attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
 
 const attu_fkey *db_fkey_depends_on(const attu_catalog *cat, const char *table, const attu_unique *u,
                                     const char **owner) {

@@ -90,6 +90,16 @@ const attu_fkey *db_fkey_depends_on(const attu_catalog *cat, const char *table, 
 int db_fkey_drop_on_key(struct attu_session *s, const char *table, const attu_unique *u, attu_error *err);
 bool db_fkey_on_key(const attu_fkey *f, const char *table, const attu_unique *u);
 
+/* ALTER TABLE ... TYPE: t is the new version of the table, converted[i]
+ * whether its column i changed type, own[0..nown) its foreign keys (over
+ * t's columns). Each foreign key on either side over a converted column
+ * must still have comparable types (42804) and hold for the rows
+ * (23503), as PostgreSQL rebuilds such a constraint (map as for
+ * db_fkey_follow_columns: the other tables' are over the old numbers
+ * still). Changes nothing. */
+int db_fkey_after_type_change(struct attu_session *s, attu_table *t, const bool *converted, const int *map, int nold,
+                              const attu_fkey *own, int nown, attu_error *err);
+
 /* The table's own foreign keys in[0..n) that keep every column, over
  * their new numbers (map as above; a foreign key to the table itself
  * maps its referenced columns too): *out malloc'd. */
