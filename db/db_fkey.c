@@ -522,6 +522,73 @@ static int orphan_error(const attu_table *g, const attu_fkey *f, const char *tab
     return -1;
 }
 
+/* Whether f references exactly u's columns of table. */
+static bool fkey_on_key(const attu_fkey *f, const char *table, const attu_unique *u) {
+    if (strcmp(f->ref_table, table) || f->ncols != u->ncols) return false;
+    for (int q = 0; q < u->ncols; q++) {
+        bool in = false;
+        for (int r = 0; r < u->ncols; r++) in |= f->ref_cols[q] == u->cols[r];
+        if (!in) return false;
+    }
+    return true;
+}
+
+/* Whether a value of type a can probe a key set of type b's values: the
+ * same type (text and varchar alike: both compare and hash their bytes). */
+static bool same_key_type(attu_type a, attu_type b) {
+    if (attu_type_equal(a, b)) return true;
+    return a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && !attu_type_is_array(a) && !attu_type_is_array(b) &&
+           !attu_type_is_bpchar(a) && !attu_type_is_bpchar(b);
+}
+
+/* first_orphan through the referenced key's index (db_unique_key_set):
+ * each of t's rows rows[0..n) is looked up in the hash set of the
+ * parent's keys, O(the rows) however large the parent. *row: the index
+ * in rows of the first that fails, -1 when none. 1 when the index does
+ * not serve (a parent this statement changed, key types that differ, the
+ * index off): the query does it then. */
+static int index_orphan(attu_session *s, const db_fkey_txn *x, const attu_table *t, const attu_fkey *f,
+                        const size_t *rows, size_t n, int64_t *row, bool *mixed) {
+    attu_table *p = attu_catalog_lookup(s->db->cat, f->ref_table);
+    if (!p || p->unavailable) return 1;
+    for (int i = 0; x && i < x->nswaps; i++)
+        if (x->swaps[i].cur == p) return 1;
+    int nu = 0;
+    const attu_unique *us = attu_catalog_uniques(s->db->cat, p->name, &nu), *u = NULL;
+    for (int k = 0; k < nu && !u; k++) if (fkey_on_key(f, p->name, &us[k])) u = &us[k];
+    if (!u) return 1;
+    for (int j = 0; j < f->ncols; j++)
+        if (!same_key_type(t->defs[f->cols[j]].type, p->defs[f->ref_cols[j]].type)) return 1;
+    attu_key_set *ks = db_unique_key_set(p, u);
+    if (!ks) return 1;
+    /* the probe: p's layout, the child's key columns where p's are */
+    attu_column **cols = malloc(sizeof *cols * ((size_t)p->ncols + 1));
+    if (!cols) return 1;
+    for (int i = 0; i < p->ncols; i++) cols[i] = p->cols[i];
+    for (int j = 0; j < f->ncols; j++) cols[f->ref_cols[j]] = t->cols[f->cols[j]];
+    attu_table probe = *p;
+    probe.cols = cols;
+    probe.nrows = t->nrows;
+    probe.key_index = NULL;
+    attu_key_rows in_p = { p, 0, NULL };
+    *row = -1;
+    *mixed = false;
+    for (size_t i = 0; i < n && *row < 0; i++) {
+        size_t r = rows[i];
+        int nulls = 0;
+        for (int j = 0; j < f->ncols; j++) nulls += attu_column_is_null(t->cols[f->cols[j]], r);
+        if (nulls) {
+            if (f->match == ATTU_FK_MATCH_FULL && nulls < f->ncols) { *row = (int64_t)i; *mixed = true; }
+            continue;
+        }
+        uint64_t h;
+        attu_key_hash(&probe, u->cols, u->ncols, r, &h);
+        if (attu_key_set_find(ks, h, &in_p, &probe, r) < 0) *row = (int64_t)i;
+    }
+    free(cols);
+    return 0;
+}
+
 /* Whether row r's values over cols differ between a and b (NULL counts). */
 static bool values_changed(const attu_table *a, const attu_table *b, const int *cols, int n, size_t r) {
     for (int j = 0; j < n; j++) {
@@ -555,12 +622,21 @@ static int check_child_rows(attu_session *s, db_fkey_txn *x, const attu_table *b
             if (in) rows[n++] = r;
         }
         if (!n) continue;
+        int64_t r;
+        bool mixed;
+        int ix = index_orphan(s, x, t, &fs[k], rows, n, &r, &mixed);
+        if (ix == 0) {
+            if (r >= 0 && (best < 0 || (int64_t)rows[r] < best)) {
+                best = (int64_t)rows[r];
+                which = k;
+                best_mixed = mixed;
+            }
+            continue;
+        }
         char pname[64];
         snprintf(pname, sizeof pname, "\001fk_probe%d", x->serial++);
         attu_table *g = temp_rows(s, t, rows, n, pname, err);
         if (!g) { rc = -1; break; }
-        int64_t r;
-        bool mixed;
         if (first_orphan(s, t, &fs[k], pname, &r, &mixed, err)) rc = -1;
         else if (r >= 0 && (best < 0 || (int64_t)rows[r] < best)) {
             best = (int64_t)rows[r];   /* (the probe's row r is t's rows[r]) */
@@ -1143,17 +1219,6 @@ int db_fkey_follow_columns(attu_session *s, const char *table, const int *map, i
         if (rc || (moved && resave(s, cname, err))) return -1;
     }
     return 0;
-}
-
-/* Whether f references exactly u's columns of table. */
-static bool fkey_on_key(const attu_fkey *f, const char *table, const attu_unique *u) {
-    if (strcmp(f->ref_table, table) || f->ncols != u->ncols) return false;
-    for (int q = 0; q < u->ncols; q++) {
-        bool in = false;
-        for (int r = 0; r < u->ncols; r++) in |= f->ref_cols[q] == u->cols[r];
-        if (!in) return false;
-    }
-    return true;
 }
 
 int db_fkey_drop_on_key(attu_session *s, const char *table, const attu_unique *u, attu_error *err) {

@@ -564,6 +564,11 @@ static attu_key_set *key_set_of(attu_table *base, const attu_unique *u) {
     return ks;
 }
 
+attu_key_set *db_unique_key_set(attu_table *t, const attu_unique *u) {
+    if (!index_wanted() || t->unavailable) return NULL;
+    return key_set_of(t, u);
+}
+
 /* Whether every row r with changed[r] (below a->nrows) holds in b the key
  * of u it holds in a: the same NULLs and equal values. Then the statement
  * changed no key of u (an UPDATE that sets other columns, or sets a key
