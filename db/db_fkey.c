@@ -36,6 +36,16 @@
  *     the foreign keys whose columns it changed, as PostgreSQL skips the
  *     others.
  *
+ * The child side goes through the referenced key's index instead when
+ * it can (the hash set db_unique.c keeps of a PRIMARY KEY / UNIQUE
+ * constraint's keys, engine/key_set.h): each new key is looked up, so a
+ * statement costs O(its rows) however large the referenced table. That
+ * needs the same key types on both sides (text and varchar alike) and a
+ * referenced table this statement did not change (a candidate version
+ * carries no index); ATTU_UNIQUE_INDEX=off takes the queries always.
+ * The referenced side's checks join the old keys with the referencing
+ * table (which has no index on its key: PostgreSQL too scans it then).
+ *
  * All or nothing: the child tables an action changes get new versions
  * in the catalog, the old ones kept until the statement's own table is
  * saved (db_fkey_commit) or put back should anything fail
