@@ -305,14 +305,11 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
         const attu_ast_fkey *a = d->fkey;
         attu_fkey *f = &all[m];
         memset(f, 0, sizeof *f);
+        /* (every check runs at the end of its statement; INITIALLY
+         * DEFERRED implies DEFERRABLE, as in PostgreSQL) */
         if (a->deferrable || a->initially_deferred) {
             attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, a->deferrable_position,
                            "deferrable foreign key constraints are not supported");
-            goto fail;
-        }
-        if (a->initially_deferred && !a->deferrable) {
-            attu_error_set(err, ATTU_SQLSTATE_SYNTAX, a->deferrable_position,
-                           "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
             goto fail;
         }
         /* the referenced table: t itself, or another of the catalog */
