@@ -10,7 +10,8 @@
  * [COLUMN] [IF EXISTS] c [CASCADE | RESTRICT], ALTER [COLUMN] c SET
  * DEFAULT e / DROP DEFAULT / SET NOT NULL / DROP NOT NULL / [SET DATA]
  * TYPE type [USING e], ADD [CONSTRAINT n] PRIMARY KEY / UNIQUE (cols),
- * ADD [CONSTRAINT n] CHECK (e), DROP CONSTRAINT [IF EXISTS] n.
+ * ADD [CONSTRAINT n] CHECK (e), ADD [CONSTRAINT n] FOREIGN KEY (cols)
+ * REFERENCES t [(cols)] ..., DROP CONSTRAINT [IF EXISTS] n.
  *
  * What else holds the table comes along, as in PostgreSQL: the owned
  * sequences of serial and identity columns follow renames, go with their
@@ -19,7 +20,10 @@
  * rows when new or when a key column was converted; CHECK constraints
  * (db_check.c) go with a column they use, follow a rename (their text
  * rewritten) and are checked over the final rows when new or when a
- * column was converted; views block a drop or
+ * column was converted; FOREIGN KEYs (db_fkey.c) follow their columns
+ * on either side (a referenced column or key dropped is 2BP01 unless
+ * CASCADE drops them), are checked again after a type change and over
+ * the rows when new; views block a drop or
  * a type change of a column they use (found by binding the view with the
  * column hidden) and follow a rename by having their text rewritten
  * (db_view.c). A failed statement puts the sequences (a snapshot) and the
