@@ -64,6 +64,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/key_set.h"
 #include "engine/table_rewrite.h"
@@ -293,6 +294,20 @@ static bool name_taken(const attu_catalog *cat, const attu_table *t, const attu_
 
 static int check_existing(attu_session *s, attu_table *t, const attu_fkey *f, attu_error *err);
 
+/* A number for a new foreign key's `made`, larger than any before (in
+ * this process, and across restarts: microseconds since the epoch unless
+ * the clock stands still or goes back). */
+static uint64_t next_made(void) {
+    static uint64_t last;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t now = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+    uint64_t prev = __atomic_load_n(&last, __ATOMIC_RELAXED), v;
+    do v = now > prev ? now : prev + 1;
+    while (!__atomic_compare_exchange_n(&last, &prev, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return v;
+}
+
 int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int ntu, const attu_ast_unique_def *const *ds,
                    int n, const attu_fkey *have, int nhave, const attu_check *checks, int nchecks, bool check_rows,
                    attu_fkey **out, int *nout, attu_error *err) {
@@ -440,6 +455,7 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
                                   t->defs[f->cols[j]].name, p->defs[f->ref_cols[j]].name, a1, a2);
             goto fail;
         }
+        f->made = next_made();
         m++;
         if (check_rows && t->nrows && check_existing(s, t, f, err)) goto fail;
     }
@@ -934,6 +950,47 @@ static bool key_changed(const attu_table *a, const attu_table *b, const int *col
     return false;
 }
 
+/* A foreign key that references a table, and its table. */
+typedef struct referrer {
+    attu_fkey f;
+    char      child[ATTU_NAME_MAX + 1];
+} referrer;
+
+static int by_made(const void *a, const void *b) {
+    const referrer *x = a, *y = b;
+    if (x->f.made != y->f.made) return x->f.made < y->f.made ? -1 : 1;
+    int c = strcmp(x->child, y->child);
+    return c ? c : strcmp(x->f.name, y->f.name);
+}
+
+/* The foreign keys that reference table name, in the order they were
+ * made: *out (malloc'd), their count, -1 when out of memory. */
+static int referrers(const attu_catalog *cat, const char *name, referrer **out) {
+    int n = 0, cap = 0;
+    referrer *v = NULL;
+    for (size_t i = 0; i < attu_catalog_count(cat); i++) {
+        const attu_table *c = attu_catalog_at(cat, i);
+        if (c->name[0] == '\001') continue;
+        int nf = 0;
+        const attu_fkey *fs = attu_catalog_fkeys(cat, c->name, &nf);
+        for (int k = 0; k < nf; k++) {
+            if (strcmp(fs[k].ref_table, name)) continue;
+            if (n == cap) {
+                cap = cap ? cap * 2 : 8;
+                referrer *g = realloc(v, sizeof *g * (size_t)cap);
+                if (!g) { free(v); return -1; }
+                v = g;
+            }
+            v[n].f = fs[k];
+            snprintf(v[n].child, sizeof v[n].child, "%s", c->name);
+            n++;
+        }
+    }
+    if (n > 1) qsort(v, (size_t)n, sizeof *v, by_made);
+    *out = v;
+    return n;
+}
+
 /* before -> after, the catalog holding after: after's new or changed
  * rows checked against its own foreign keys, then the actions of the
  * foreign keys that reference it over the rows that lost their keys. */
@@ -941,42 +998,33 @@ static int apply_change(attu_session *s, db_fkey_txn *x, attu_table *before, att
                         const uint8_t *keep, int depth, attu_error *err) {
     /* the child side: the rows that are new or changed their keys */
     if (!keep && check_child_rows(s, x, before, after, changed, err)) return -1;
-    /* the parent side: every foreign key that references the table */
-    for (size_t i = 0; i < attu_catalog_count(s->db->cat); i++) {
-        const attu_table *c = attu_catalog_at(s->db->cat, i);
-        if (c->name[0] == '\001') continue;
-        int nf = 0;
-        const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
-        for (int k = 0; k < nf; k++) {
-            if (strcmp(fs[k].ref_table, after->name)) continue;
-            attu_fkey f = fs[k];   /* (the catalog's array may move under the actions) */
-            char cname[ATTU_NAME_MAX + 1];
-            snprintf(cname, sizeof cname, "%s", c->name);
-            size_t n = 0;
-            size_t *rows = malloc(sizeof *rows * (before->nrows + 1));
-            if (!rows) return attu_error_oom(err);
-            for (size_t r = 0; r < before->nrows; r++) {
-                bool lost;
-                if (keep) {
-                    lost = !keep[r];
-                    for (int j = 0; j < f.ncols && lost; j++)
-                        if (attu_column_is_null(before->cols[f.ref_cols[j]], r)) lost = false;
-                } else {
-                    lost = changed && changed[r] && key_changed(before, after, f.ref_cols, f.ncols, r);
-                }
-                if (lost) rows[n++] = r;
+    /* the parent side: every foreign key that references the table, in
+     * the order they were made (copied: the actions change the catalog) */
+    referrer *refs = NULL;
+    int nrefs = referrers(s->db->cat, after->name, &refs);
+    if (nrefs < 0) return attu_error_oom(err);
+    size_t *rows = malloc(sizeof *rows * (before->nrows + 1));
+    if (!rows) { free(refs); return attu_error_oom(err); }
+    int rc = 0;
+    for (int k = 0; k < nrefs && !rc; k++) {
+        const attu_fkey *f = &refs[k].f;
+        size_t n = 0;
+        for (size_t r = 0; r < before->nrows; r++) {
+            bool lost;
+            if (keep) {
+                lost = !keep[r];
+                for (int j = 0; j < f->ncols && lost; j++)
+                    if (attu_column_is_null(before->cols[f->ref_cols[j]], r)) lost = false;
+            } else {
+                lost = changed && changed[r] && key_changed(before, after, f->ref_cols, f->ncols, r);
             }
-            int rc = n ? act(s, x, &f, cname, before, after, rows, n, keep != NULL, depth, err) : 0;
-            free(rows);
-            if (rc) return -1;
-            /* (the catalog changed: find the table's place again) */
-            for (i = 0; i < attu_catalog_count(s->db->cat) && strcmp(attu_catalog_at(s->db->cat, i)->name, cname); i++) {}
-            if (i == attu_catalog_count(s->db->cat)) return 0;
-            c = attu_catalog_at(s->db->cat, i);
-            fs = attu_catalog_fkeys(s->db->cat, cname, &nf);
+            if (lost) rows[n++] = r;
         }
+        if (n && act(s, x, f, refs[k].child, before, after, rows, n, keep != NULL, depth, err)) rc = -1;
     }
-    return 0;
+    free(rows);
+    free(refs);
+    return rc;
 }
 
 /* Whether any foreign key has the table on either side. */

@@ -16,6 +16,7 @@
 #define ATTU_FKEY_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "engine/table.h"
 #include "engine/unique.h"
@@ -37,6 +38,10 @@ typedef struct attu_fkey {
     char ref_table[ATTU_NAME_MAX + 1];
     int  ref_cols[ATTU_INDEX_MAX_KEYS];  /* the referenced table's */
     char on_update, on_delete, match;
+    /* when it was made (a number that grows, db/db_fkey.c): the actions
+     * of the foreign keys that reference one table run in this order, as
+     * PostgreSQL fires their triggers in the order they were made */
+    uint64_t made;
 } attu_fkey;
 
 #endif

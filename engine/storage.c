@@ -404,15 +404,15 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
         n += (size_t)snprintf(buf + n, cap - n, "check %s %s\n", name, e);
         free(e);
     }
-    /* "fkey <name> <ref table> <upd> <del> <match> <ncols> <col>... <ref
-     * col>...": one per FOREIGN KEY (fkey.h); files written before them
-     * have none */
+    /* "fkey <name> <ref table> <upd> <del> <match> <made> <ncols> <col>...
+     * <ref col>...": one per FOREIGN KEY (fkey.h); files written before
+     * them have none */
     for (int k = 0; k < nfkeys; k++) {
         char ref[ATTU_NAME_MAX * 3 + 4];
         escape_text(fkeys[k].name, name, sizeof name);
         escape_text(fkeys[k].ref_table, ref, sizeof ref);
-        n += (size_t)snprintf(buf + n, cap - n, "fkey %s %s %c %c %c %d", name, ref, fkeys[k].on_update,
-                              fkeys[k].on_delete, fkeys[k].match, fkeys[k].ncols);
+        n += (size_t)snprintf(buf + n, cap - n, "fkey %s %s %c %c %c %" PRIu64 " %d", name, ref, fkeys[k].on_update,
+                              fkeys[k].on_delete, fkeys[k].match, fkeys[k].made, fkeys[k].ncols);
         for (int j = 0; j < fkeys[k].ncols; j++) n += (size_t)snprintf(buf + n, cap - n, " %d", fkeys[k].cols[j]);
         for (int j = 0; j < fkeys[k].ncols; j++) n += (size_t)snprintf(buf + n, cap - n, " %d", fkeys[k].ref_cols[j]);
         n += (size_t)snprintf(buf + n, cap - n, "\n");
@@ -546,8 +546,10 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
             c->expr = e;
         } else if (strncmp(line, "fkey ", 5) == 0) {
             char ref[256], upd, del, match;
+            uint64_t made;
             int nk, off = 0;
-            if (!s->cols || sscanf(line, "fkey %255s %255s %c %c %c %d%n", buf, ref, &upd, &del, &match, &nk, &off) != 6 ||
+            if (!s->cols ||
+                sscanf(line, "fkey %255s %255s %c %c %c %" SCNu64 " %d%n", buf, ref, &upd, &del, &match, &made, &nk, &off) != 7 ||
                 nk < 1 || nk > ATTU_INDEX_MAX_KEYS)
                 return -1;
             attu_fkey *f = realloc(s->fkeys, sizeof *f * (size_t)(s->nfkeys + 1));
@@ -560,6 +562,7 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
             f->on_update = upd;
             f->on_delete = del;
             f->match = match;
+            f->made = made;
             f->ncols = nk;
             const char *p = line + off;
             for (int j = 0; j < 2 * nk; j++) {
