@@ -10,7 +10,8 @@
  * [COLUMN] [IF EXISTS] c [CASCADE | RESTRICT], ALTER [COLUMN] c SET
  * DEFAULT e / DROP DEFAULT / SET NOT NULL / DROP NOT NULL / [SET DATA]
  * TYPE type [USING e], ADD [CONSTRAINT n] PRIMARY KEY / UNIQUE (cols),
- * ADD [CONSTRAINT n] CHECK (e), DROP CONSTRAINT [IF EXISTS] n, and an
+ * ADD [CONSTRAINT n] CHECK (e), ADD [CONSTRAINT n] FOREIGN KEY (cols)
+ * REFERENCES t [(cols)] ..., DROP CONSTRAINT [IF EXISTS] n, and an
  * identity column's ALTER [COLUMN] c ADD GENERATED ... AS IDENTITY / SET
  * GENERATED ... / SET option / RESTART [[WITH] n] / DROP IDENTITY [IF
  * EXISTS] (the sequence changed at once, put back with the snapshot below
@@ -23,7 +24,10 @@
  * rows when new or when a key column was converted; CHECK constraints
  * (db_check.c) go with a column they use, follow a rename (their text
  * rewritten) and are checked over the final rows when new or when a
- * column was converted; views block a drop or
+ * column was converted; FOREIGN KEYs (db_fkey.c) follow their columns
+ * on either side (a referenced column or key dropped is 2BP01 unless
+ * CASCADE drops them), are checked again after a type change and over
+ * the rows when new; views block a drop or
  * a type change of a column they use (found by binding the view with the
  * column hidden) and follow a rename by having their text rewritten
  * (db_view.c). A failed statement puts the sequences (a snapshot) and the
@@ -63,6 +67,7 @@
  */
 #include "db/db_internal.h"
 #include "db/db_check.h"
+#include "db/db_fkey.h"
 #include "db/db_unique.h"
 
 #include <stdarg.h>
@@ -109,6 +114,13 @@ typedef struct draft {
     int                nnew_checks;
     bool              *checks_dropped;
     int                nchecks_dropped;
+    /* the FOREIGN KEYs ADD wrote (defined over the final columns,
+     * db_fkey.c) and the table's that DROP CONSTRAINT drops */
+    const attu_ast_unique_def **new_fkeys;
+    int                nnew_fkeys;
+    bool              *fkeys_dropped;
+    int                nfkeys_dropped;
+    bool               cascade;   /* a DROP ... CASCADE among the actions */
 } draft;
 
 static void col_release(draft_col *c) {
@@ -125,6 +137,16 @@ static void draft_free(draft *d) {
     free(d->dropped);
     free(d->new_checks);
     free(d->checks_dropped);
+    free(d->new_fkeys);
+    free(d->fkeys_dropped);
+}
+
+static int push_fkey(draft *d, const attu_ast_unique_def *k, attu_error *err) {
+    const attu_ast_unique_def **p = realloc(d->new_fkeys, sizeof *p * (size_t)(d->nnew_fkeys + 1));
+    if (!p) return attu_error_oom(err);
+    d->new_fkeys = p;
+    d->new_fkeys[d->nnew_fkeys++] = k;
+    return 0;
 }
 
 static int push_check(draft *d, const attu_ast_unique_def *k, attu_error *err) {
@@ -289,8 +311,8 @@ static int push_key(draft *d, bool primary, const char *name, const int *cols, i
 static int add_constraints(draft *d, const attu_ast_column_def *cd, int ci, attu_error *err) {
     for (int k = 0; k < cd->nuniques; k++) {
         const attu_ast_unique_def *ud = &cd->uniques[k];
-        if (ud->check) {
-            if (push_check(d, ud, err)) return -1;
+        if (ud->check || ud->fkey) {
+            if ((ud->check ? push_check : push_fkey)(d, ud, err)) return -1;
             continue;
         }
         int same = -1;
@@ -698,6 +720,7 @@ static bool in_primary_key(const draft *d, int c) {
  * once every action has run. */
 static int add_constraint(draft *d, const attu_ast_unique_def *k, attu_error *err) {
     if (k->check) return push_check(d, k, err);   /* (defined at the end: final_checks) */
+    if (k->fkey) return push_fkey(d, k, err);     /* (and commit_draft) */
     if (k->columns.n > ATTU_INDEX_MAX_KEYS)
         return attu_error_set(err, "54011", 0, "cannot use more than %d columns in an index", ATTU_INDEX_MAX_KEYS);
     if (k->primary && has_primary_key(d))
@@ -739,6 +762,17 @@ static int drop_constraint(draft *d, const attu_ast_alter_cmd *cmd, attu_error *
             d->checks_dropped[j] = true;
             return 0;
         }
+        /* a FOREIGN KEY of that name */
+        const attu_fkey *f = attu_catalog_fkeys(d->s->db->cat, d->base->name, &nc);
+        for (j = 0; j < nc && (strcmp(f[j].name, cmd->column) || (j < d->nfkeys_dropped && d->fkeys_dropped[j])); j++) {}
+        if (j < nc) {
+            if (!d->fkeys_dropped) {
+                if (!(d->fkeys_dropped = calloc((size_t)nc, sizeof *d->fkeys_dropped))) return attu_error_oom(err);
+                d->nfkeys_dropped = nc;
+            }
+            d->fkeys_dropped[j] = true;
+            return 0;
+        }
         if (cmd->if_exists) {
             notice(d, "00000", "constraint \"%s\" of relation \"%s\" does not exist, skipping", cmd->column, d->base->name);
             return 0;
@@ -746,6 +780,18 @@ static int drop_constraint(draft *d, const attu_ast_alter_cmd *cmd, attu_error *
         return attu_error_set(err, "42704", 0, "constraint \"%s\" of relation \"%s\" does not exist", cmd->column,
                               d->base->name);
     }
+    /* a foreign key referencing its columns depends on it (PostgreSQL's
+     * on its index): 2BP01 unless CASCADE (db_fkey.c) */
+    const char *owner = NULL;
+    const attu_fkey *dep = db_fkey_depends_on(d->s->db->cat, d->base->name, &u[k], &owner);
+    if (dep && !cmd->cascade) {
+        attu_error_set(err, "2BP01", 0, "cannot drop constraint %s on table %s because other objects depend on it",
+                       u[k].name, d->base->name);
+        attu_error_set_detail(err, "constraint %s on table %s depends on index %s", dep->name, owner, u[k].name);
+        attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+        return -1;
+    }
+    if (dep) d->cascade = true;
     if (!d->dropped) {
         if (!(d->dropped = calloc((size_t)nu, sizeof *d->dropped))) return attu_error_oom(err);
         d->ndropped = nu;
@@ -841,6 +887,7 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
             return need_column(d, cmd->column, err);
         }
         if (d->cols[c].orig >= 0 && drop_sequence_dependents(d, c, cmd->cascade, err)) return -1;
+        if (cmd->cascade) d->cascade = true;   /* (foreign keys over it go too) */
         /* (PostgreSQL allows dropping the last column: a table of none) */
         col_release(&d->cols[c]);
         memmove(d->cols + c, d->cols + c + 1, (size_t)(d->n - c - 1) * sizeof *d->cols);
@@ -1060,6 +1107,71 @@ static int final_checks(const draft *d, attu_check **out, int *nout, attu_error 
     return rc;
 }
 
+/* The FOREIGN KEYs of the new version t (uniques: its keys): the
+ * table's that DROP CONSTRAINT left and whose columns all stay, over
+ * their new numbers (a foreign key of the table to itself on both
+ * sides), then the new ones, defined over the final columns and checked
+ * over the rows (db_fkey.c). The other tables' foreign keys that
+ * reference this one follow its columns (2BP01 for one over a dropped
+ * column, unless CASCADE drops it). */
+static int final_fkeys(draft *d, attu_table *t, const attu_unique *uniques, int nu, const attu_check *checks,
+                       int nchecks, attu_fkey **out, int *nout, attu_error *err) {
+    int nold = d->base->ncols, nf = 0;
+    int *map = malloc(sizeof *map * ((size_t)nold + 1));
+    if (!map) return attu_error_oom(err);
+    for (int i = 0; i < nold; i++) map[i] = -1;
+    for (int i = 0; i < d->n; i++) if (d->cols[i].orig >= 0) map[d->cols[i].orig] = i;
+    const attu_fkey *have = attu_catalog_fkeys(d->s->db->cat, d->base->name, &nf);
+    attu_fkey *left = calloc((size_t)nf + 1, sizeof *left), *kept = NULL;
+    int nleft = 0, nkept = 0, rc = -1;
+    if (!left) { free(map); return attu_error_oom(err); }
+    int nku = 0;
+    const attu_unique *ku = attu_catalog_uniques(d->s->db->cat, d->base->name, &nku);
+    for (int k = 0; k < nf; k++) {
+        bool gone = k < d->nfkeys_dropped && d->fkeys_dropped[k];
+        /* (a key DROP CONSTRAINT ... CASCADE dropped takes the table's own
+         * foreign keys on it along) */
+        for (int q = 0; q < nku && q < d->ndropped && !gone; q++)
+            gone = d->dropped[q] && db_fkey_on_key(&have[k], d->base->name, &ku[q]);
+        if (!gone) left[nleft++] = have[k];
+    }
+    if (db_fkey_remap_own(left, nleft, map, nold, d->base->name, &kept, &nkept, err)) goto out;
+    /* a key column's type changed: the constraints over it are checked
+     * again (the other tables' over the columns' new numbers) */
+    bool *converted = calloc((size_t)d->n + 1, sizeof *converted);
+    if (!converted) { attu_error_oom(err); goto out; }
+    for (int i = 0; i < d->n; i++) converted[i] = d->cols[i].from < 0 && d->cols[i].orig >= 0;
+    int trc = db_fkey_after_type_change(d->s, t, converted, map, nold, kept, nkept, err);
+    free(converted);
+    if (trc) goto out;
+    if (d->nnew_fkeys) {
+        if (db_fkey_define(d->s, t, uniques, nu, d->new_fkeys, d->nnew_fkeys, kept, nkept, checks, nchecks, true, out,
+                           nout, err))
+            goto out;
+    } else {
+        *out = kept;
+        *nout = nkept;
+        kept = NULL;
+    }
+    /* last, as they change other tables: their foreign keys follow the
+     * columns (2BP01 before any change), those on a key dropped with
+     * CASCADE go */
+    if (db_fkey_follow_columns(d->s, d->base->name, map, nold, d->cascade, err)) goto undo;
+    for (int q = 0; q < nku && q < d->ndropped; q++)
+        if (d->dropped[q] && db_fkey_drop_on_key(d->s, d->base->name, &ku[q], err)) goto undo;
+    rc = 0;
+    goto out;
+undo:
+    free(*out);
+    *out = NULL;
+    *nout = 0;
+out:
+    free(map);
+    free(left);
+    free(kept);
+    return rc;
+}
+
 /* Saves the new version and puts it in the catalog with its DEFAULTs and
  * constraints; the columns it took from base leave base, which is freed. */
 static int commit_draft(draft *d, attu_table *base, const attu_check *checks, int nchecks, attu_error *err) {
@@ -1071,18 +1183,24 @@ static int commit_draft(draft *d, attu_table *base, const attu_check *checks, in
     int nkeep = 0;
     attu_unique *keep = NULL;
     if (final_constraints(d, &keep, &nkeep, NULL, err)) { detach_table(t); free(dflt); return -1; }
-    if ((s->db->data_dir &&
-         attu_storage_save_table_constraints(s->db->data_dir, t, dflt, keep, nkeep, checks, nchecks, err)) ||
+    attu_fkey *fk = NULL;
+    int nfk = 0;
+    if (final_fkeys(d, t, keep, nkeep, checks, nchecks, &fk, &nfk, err) ||
+        (s->db->data_dir &&
+         attu_storage_save_table_constraints(s->db->data_dir, t, dflt, keep, nkeep, checks, nchecks, fk, nfk, err)) ||
         attu_catalog_set_defaults(s->db->cat, base->name, d->n, dflt, err) ||
         attu_catalog_set_uniques(s->db->cat, base->name, keep, nkeep, err) ||
-        attu_catalog_set_checks(s->db->cat, base->name, checks, nchecks, err)) {
+        attu_catalog_set_checks(s->db->cat, base->name, checks, nchecks, err) ||
+        attu_catalog_set_fkeys(s->db->cat, base->name, fk, nfk, err)) {
         detach_table(t);
         free(dflt);
         free(keep);
+        free(fk);
         return -1;
     }
     free(dflt);
     free(keep);
+    free(fk);
     attu_table *old = attu_catalog_replace(s->db->cat, t);
     /* the new version owns every column now: the moved ones leave the old
      * version, the new ones leave the draft */
@@ -1105,6 +1223,9 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     const attu_unique *u = attu_catalog_uniques(s->db->cat, base->name, &nu);
     const attu_check *cc = attu_catalog_checks(s->db->cat, base->name, &nc);
     int ncols = base->ncols;   /* (base goes before the end) */
+    char from[ATTU_NAME_MAX + 1];
+    snprintf(from, sizeof from, "%s", base->name);
+    attu_fkey *fk = NULL;
     /* the CHECKs go along, the table's name in their text following it */
     attu_check *checks = calloc((size_t)nc + 1, sizeof *checks);
     int nchecks = 0;
@@ -1156,8 +1277,18 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     }
     /* the new name's files first, then the old name's go: a crash between
      * leaves both, never neither */
+    /* its FOREIGN KEYs go along (one to itself naming the new name), and
+     * the other tables' that reference it follow (db_fkey.c) */
+    int nf = 0;
+    const attu_fkey *fc = attu_catalog_fkeys(s->db->cat, base->name, &nf);
+    fk = calloc((size_t)nf + 1, sizeof *fk);
+    if (!fk) { attu_error_oom(err); goto out; }
+    for (int k = 0; k < nf; k++) {
+        fk[k] = fc[k];
+        if (!strcmp(fk[k].ref_table, base->name)) snprintf(fk[k].ref_table, sizeof fk[k].ref_table, "%s", to);
+    }
     if (s->db->data_dir && (attu_storage_save_table_constraints(s->db->data_dir, t, (const char *const *)dflt, u, nu,
-                                                                checks, nchecks, err) ||
+                                                                checks, nchecks, fk, nf, err) ||
                             attu_storage_drop_table(s->db->data_dir, base->name, err))) {
         attu_storage_drop_table(s->db->data_dir, to, NULL);
         goto out;
@@ -1166,6 +1297,7 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     if (attu_catalog_set_defaults(s->db->cat, to, t->ncols, (const char *const *)dflt, err) ||
         (nu && attu_catalog_set_uniques(s->db->cat, to, u, nu, err)) ||
         (nchecks && attu_catalog_set_checks(s->db->cat, to, checks, nchecks, err)) ||
+        (nf && attu_catalog_set_fkeys(s->db->cat, to, fk, nf, err)) ||
         db_matview_renamed(s, base->name, to, err)) {   /* (a materialized view's entry follows its rows) */
         attu_catalog_remove(s->db->cat, to, true, NULL);
         goto out;
@@ -1174,7 +1306,7 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     for (int i = 0; i < old->ncols; i++) old->cols[i] = NULL;   /* t's now */
     attu_table_free(old);
     t = NULL;
-    rc = 0;
+    rc = db_fkey_follow_rename(s, from, to, err) ? -1 : 0;
 out:
     if (installed && rc) {
         attu_error e2;
@@ -1187,6 +1319,7 @@ out:
     for (int i = 0; dflt && i < ncols; i++) free(dflt[i]);
     free(dflt);
     db_check_free(checks, nchecks);
+    free(fk);
     return rc;
 }
 

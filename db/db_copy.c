@@ -4,6 +4,7 @@
  */
 #include "db/db_internal.h"
 #include "db/db_check.h"
+#include "db/db_fkey.h"
 #include "db/db_unique.h"
 
 #include <limits.h>
@@ -239,14 +240,18 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
     int rc = -1;
     if (t && check_char_limits(t, base->nrows, err)) { attu_table_free(t); t = NULL; }
     if (t && db_check_appended(s, t, base->nrows, err)) { attu_table_free(t); t = NULL; }
+    /* the loaded rows against the table's FOREIGN KEYs (db_fkey.c) */
+    db_fkey_txn *fx = NULL;
+    bool fk_replaced = false;
+    if (t && db_fkey_statement(s, &t, base->nrows, NULL, NULL, &fk_replaced, &fx, err)) { attu_table_free(t); t = NULL; }
     if (t) {
         t->version = base->version + 1;
-        if (db_save_table(s, t, err)) attu_table_free(t);
+        if (db_save_table(s, t, err)) { db_fkey_abort(s, fx); attu_table_free(t); }
         else {
             attu_table *old = attu_catalog_replace(s->db->cat, t);
-            db_unique_follow(old, t, NULL);   /* the key index takes the loaded rows */
+            if (!fk_replaced) db_unique_follow(old, t, NULL);   /* the key index takes the loaded rows */
             attu_table_free(old);
-            rc = 0;
+            rc = db_fkey_commit(s, fx, err);
         }
     }
     pthread_rwlock_unlock(&s->db->lock);

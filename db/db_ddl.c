@@ -7,6 +7,7 @@
  */
 #include "db/db_internal.h"
 #include "db/db_check.h"
+#include "db/db_fkey.h"
 #include "db/db_unique.h"
 
 #include <stdio.h>
@@ -33,7 +34,9 @@ int db_save_table(attu_session *s, const attu_table *t, attu_error *err) {
     int nu = 0, nc = 0;
     const attu_unique *u = attu_catalog_uniques(s->db->cat, t->name, &nu);
     const attu_check *c = attu_catalog_checks(s->db->cat, t->name, &nc);
-    int rc = attu_storage_save_table_constraints(s->db->data_dir, t, defaults, u, nu, c, nc, err);
+    int nf = 0;
+    const attu_fkey *f = attu_catalog_fkeys(s->db->cat, t->name, &nf);
+    int rc = attu_storage_save_table_constraints(s->db->data_dir, t, defaults, u, nu, c, nc, f, nf, err);
     free(defaults);
     return rc;
 }
@@ -524,6 +527,8 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     int nuniques = 0;
     attu_check *checks = NULL;
     int nchecks = 0;
+    attu_fkey *fkeys = NULL;
+    int nfkeys = 0;
     if (db_unique_define(s->db->cat, st, defs, n, &uniques, &nuniques, err)) {
         pthread_rwlock_unlock(&s->db->lock);
         goto fail;
@@ -559,14 +564,24 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             attu_table_free(t);
             t = NULL;
         }
+        /* the FOREIGN KEYs (db_fkey.c), named past the other constraints */
+        ncd = 0;
+        for (int i = 0; cds && t && i < st->u.create_table.nuniques; i++)
+            if (st->u.create_table.uniques[i].fkey) cds[ncd++] = &st->u.create_table.uniques[i];
+        if (cds && t && ncd && db_fkey_define(s, t, uniques, nuniques, cds, ncd, NULL, 0, checks, nchecks, false, &fkeys,
+                                              &nfkeys, err)) {
+            attu_table_free(t);
+            t = NULL;
+        }
         free(cds);
     }
     if (t && !(s->db->data_dir && attu_storage_save_table_constraints(s->db->data_dir, t, (const char *const *)dflt, uniques,
-                                                                      nuniques, checks, nchecks, err)) &&
+                                                                      nuniques, checks, nchecks, fkeys, nfkeys, err)) &&
         !attu_catalog_add(s->db->cat, t, err)) {
         rc = 0;
         if (nuniques && attu_catalog_set_uniques(s->db->cat, t->name, uniques, nuniques, err)) rc = -1;
         if (!rc && nchecks && attu_catalog_set_checks(s->db->cat, t->name, checks, nchecks, err)) rc = -1;
+        if (!rc && nfkeys && attu_catalog_set_fkeys(s->db->cat, t->name, fkeys, nfkeys, err)) rc = -1;
         for (int i = 0; i < n && !rc; i++)
             if (dflt[i] && attu_catalog_set_default(s->db->cat, t->name, i, dflt[i], err)) rc = -1;
         if (!rc && made_sequences && db_sequences_save(s, err)) rc = -1;
@@ -583,6 +598,7 @@ unlock_fail:
     }
     free(uniques);
     db_check_free(checks, nchecks);
+    free(fkeys);
     pthread_rwlock_unlock(&s->db->lock);
 fail:
     for (int i = 0; i < n; i++) free(dflt[i]);
@@ -637,6 +653,11 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
                                      &ndependents, err);
     /* the DEFAULTs of other tables that draw from their sequences: the same */
     if (!rc) rc = db_sequences_owner_dependents(s, found, nfound, NULL, st->u.drop_table.cascade, true, cb, err);
+    /* the FOREIGN KEYs of other tables that reference them: 2BP01, or
+     * (CASCADE) dropped (db_fkey.c) */
+    char fk_notice[200];
+    int nfk = 0;
+    if (!rc) rc = db_fkey_drop_tables(s, found, nfound, st->u.drop_table.cascade, fk_notice, sizeof fk_notice, &nfk, err);
     free(found);
     char cascaded[160] = "";   /* the NOTICE's name of the one dependent */
     if (!rc && ndependents == 1) db_relation_kind_name(s, dependents[0], cascaded, sizeof cascaded);
@@ -658,11 +679,12 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
         if (db_sequences_drop_owned(s, name, err)) rc = -1;
     }
     pthread_rwlock_unlock(&s->db->lock);
-    if (!rc && ndependents && cb && cb->on_notice) {
+    if (!rc && ndependents + nfk && cb && cb->on_notice) {
         /* (after the missing tables' notices, as PostgreSQL orders them) */
         char msg[200];
-        if (ndependents == 1) snprintf(msg, sizeof msg, "drop cascades to %s", cascaded);
-        else snprintf(msg, sizeof msg, "drop cascades to %d other objects", ndependents);
+        if (ndependents + nfk > 1) snprintf(msg, sizeof msg, "drop cascades to %d other objects", ndependents + nfk);
+        else if (nfk) snprintf(msg, sizeof msg, "%s", fk_notice);
+        else snprintf(msg, sizeof msg, "drop cascades to %s", cascaded);
         cb->on_notice(cb->ctx, "00000", msg);
     }
     db_view_names_free(dependents, ndependents);
@@ -1075,12 +1097,22 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             goto out;
         }
     }
-    if (save(s, t, err)) { attu_table_free(t); attu_result_free(ret); goto out; }
+    /* the FOREIGN KEYs, over the final rows (db_fkey.c) */
+    db_fkey_txn *fx = NULL;
+    bool fk_replaced = false;
+    if (db_fkey_statement(s, &t, base->nrows, oc_changed, NULL, &fk_replaced, &fx, err)) {
+        attu_table_free(t);
+        attu_result_free(ret);
+        goto out;
+    }
+    if (save(s, t, err)) { db_fkey_abort(s, fx); attu_table_free(t); attu_result_free(ret); goto out; }
     attu_table *old = attu_catalog_replace(s->db->cat, t);
     /* the key index follows the appended (and updated) rows */
-    db_unique_follow(old, t, oc_changed);
+    if (!fk_replaced) db_unique_follow(old, t, oc_changed);
     attu_table_free(old);
     free(oc_changed);
+    oc_changed = NULL;
+    if (db_fkey_commit(s, fx, err)) { attu_result_free(ret); goto out; }
     rc = 0;
     char tag[64];
     snprintf(tag, sizeof tag, "INSERT 0 %zu", n);

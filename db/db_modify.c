@@ -37,6 +37,7 @@
  */
 #include "db/db_internal.h"
 #include "db/db_check.h"
+#include "db/db_fkey.h"
 #include "db/db_unique.h"
 
 #include <stdio.h>
@@ -691,14 +692,25 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
                 goto out;
             }
         }
-        if (db_save_table(s, t, err)) { free(changed); attu_table_free(t); goto out; }
+        /* the FOREIGN KEYs: the changed rows' own, and the actions of
+         * those that reference the rows removed or changed (db_fkey.c) */
+        db_fkey_txn *fx = NULL;
+        bool fk_replaced = false;
+        if (db_fkey_statement(s, &t, base->nrows, changed, update ? NULL : keep, &fk_replaced, &fx, err)) {
+            free(changed);
+            attu_table_free(t);
+            goto out;
+        }
+        if (db_save_table(s, t, err)) { db_fkey_abort(s, fx); free(changed); attu_table_free(t); goto out; }
         attu_table *old = attu_catalog_replace(s->db->cat, t);
         /* the key index follows: UPDATE keeps every row where it was and
          * changes some; DELETE drops some and renumbers the rest */
-        if (update) db_unique_follow(old, t, changed);
+        if (fk_replaced) { /* (a later version: its index is built when next needed) */ }
+        else if (update) db_unique_follow(old, t, changed);
         else db_unique_follow_delete(old, t, keep);
         free(changed);
         attu_table_free(old);
+        if (db_fkey_commit(s, fx, err)) goto out;
     }
     rc = 0;
 out:

@@ -11,8 +11,10 @@
  * reported.
  */
 #include "db/db_internal.h"
+#include "db/db_fkey.h"
 #include "db/db_unique.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,14 +40,28 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
             return -1;
         }
     }
+    /* a table a FOREIGN KEY of a table not listed references: 0A000, or
+     * (CASCADE) that table is emptied too (db_fkey.c) */
+    char **more = NULL;
+    int nmore = 0;
+    if (db_fkey_truncate(s, (const char *const *)names->items, names->n, st->u.truncate.cascade, &more, &nmore, err)) {
+        pthread_rwlock_unlock(&s->db->lock);
+        return -1;
+    }
+    for (int i = 0; i < nmore && cb->on_notice; i++) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "truncate cascades to table \"%s\"", more[i]);
+        cb->on_notice(cb->ctx, "00000", msg);
+    }
     int rc = 0;
-    for (int i = 0; i < names->n && !rc; i++) {
+    for (int i = 0; i < names->n + nmore && !rc; i++) {
+        const char *name = i < names->n ? names->items[i] : more[i - names->n];
         bool seen = false;
-        for (int j = 0; j < i; j++) seen |= !strcmp(names->items[j], names->items[i]);
-        const attu_table *old = attu_catalog_lookup(s->db->cat, names->items[i]);
+        for (int j = 0; j < i && j < names->n; j++) seen |= !strcmp(names->items[j], name);
+        const attu_table *old = attu_catalog_lookup(s->db->cat, name);
         /* RESTART IDENTITY: the table's serial and identity sequences
          * start over (CONTINUE IDENTITY, the default, leaves them) */
-        if (!seen && st->u.truncate.restart_identity && db_sequences_restart_owned(s, names->items[i], err)) { rc = -1; break; }
+        if (!seen && st->u.truncate.restart_identity && db_sequences_restart_owned(s, name, err)) { rc = -1; break; }
         if (seen || (old->nrows == 0 && !old->unavailable)) continue;
         attu_table *t = attu_table_truncated(old, err);
         if (!t) { rc = -1; break; }
@@ -53,6 +69,8 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
         attu_table_free(attu_catalog_replace(s->db->cat, t));
     }
     pthread_rwlock_unlock(&s->db->lock);
+    for (int i = 0; i < nmore; i++) free(more[i]);
+    free(more);
     if (rc) return rc;
     return db_deliver_tag(cb, "TRUNCATE TABLE", err) ? -2 : 0;
 }

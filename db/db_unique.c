@@ -156,7 +156,7 @@ int db_unique_define(const attu_catalog *cat, const attu_ast_stmt *st, const att
     for (int i = 0; i < n; i++) {
         const attu_ast_unique_def *d = &st->u.create_table.uniques[i];
         attu_unique *u = &all[i];
-        if (d->check) { u->ncols = -1; continue; }   /* a CHECK: db_check.c's */
+        if (d->check || d->fkey) { u->ncols = -1; continue; }   /* a CHECK: db_check.c's */
         u->primary = d->primary;
         if (d->name) snprintf(u->name, sizeof u->name, "%s", d->name);
         named[i] = d->name != NULL;
@@ -537,6 +537,11 @@ static attu_key_set *key_set_of(attu_table *base, const attu_unique *u) {
     ks->nrows = base->nrows;
     ix->sets[ix->n++] = ks;
     return ks;
+}
+
+attu_key_set *db_unique_key_set(attu_table *t, const attu_unique *u) {
+    if (!index_wanted() || t->unavailable) return NULL;
+    return key_set_of(t, u);
 }
 
 /* Whether every row r with changed[r] (below a->nrows) holds in b the key

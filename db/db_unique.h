@@ -38,6 +38,14 @@ int db_unique_check(struct attu_session *s, attu_table *t, size_t first, const u
 int db_unique_groups(struct attu_session *s, attu_table *t, const attu_table *extra, const attu_unique *u, size_t first,
                      int64_t *out, attu_error *err);
 
+/* The key set (engine/key_set.h) of constraint u over t, the catalog's
+ * version of its table (not a statement's candidate: the set stays with
+ * t and moves on with db_unique_follow), built when t has none: NULL
+ * when the index is off (ATTU_UNIQUE_INDEX=off) or out of memory. The
+ * foreign keys' checks probe it (db_fkey.c). The caller holds the write
+ * lock. */
+struct attu_key_set *db_unique_key_set(attu_table *t, const attu_unique *u);
+
 /* Hands old's key index (engine/key_set.h) to t, its next version, now in
  * the catalog in its place: t holds old's rows, those with changed[r]
  * (changed NULL: none) updated, then rows appended, and it passed

@@ -22,6 +22,8 @@ typedef struct col_defaults {
     attu_unique *uniques;
     int          nchecks;   /* (and its CHECK constraints) */
     attu_check  *checks;
+    int          nfkeys;    /* (and its FOREIGN KEY constraints) */
+    attu_fkey   *fkeys;
 } col_defaults;
 
 struct attu_catalog {
@@ -43,6 +45,9 @@ static void defaults_free(col_defaults *d) {
     free(d->checks);
     d->checks = NULL;
     d->nchecks = 0;
+    free(d->fkeys);
+    d->fkeys = NULL;
+    d->nfkeys = 0;
 }
 
 attu_catalog *attu_catalog_new(void) {
@@ -102,7 +107,7 @@ int attu_catalog_add(attu_catalog *cat, attu_table *t, attu_error *err) {
     memmove(cat->defaults + at + 1, cat->defaults + at,
             (cat->count - at) * sizeof *cat->defaults);
     cat->tables[at] = t;
-    cat->defaults[at] = (col_defaults){ 0, NULL, 0, NULL, 0, NULL };
+    cat->defaults[at] = (col_defaults){ 0, NULL, 0, NULL, 0, NULL, 0, NULL };
     cat->count++;
     return 0;
 }
@@ -234,6 +239,30 @@ const attu_check *attu_catalog_checks(const attu_catalog *cat,
     return *n ? cat->defaults[i].checks : NULL;
 }
 
+int attu_catalog_set_fkeys(attu_catalog *cat, const char *table,
+                           const attu_fkey *f, int n, attu_error *err) {
+    long i = search(cat, table);
+    if (i < 0)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
+                              "relation \"%s\" does not exist", table);
+    attu_fkey *copy = NULL;
+    if (n > 0) {
+        if (!(copy = malloc((size_t)n * sizeof *copy))) return attu_error_oom(err);
+        memcpy(copy, f, (size_t)n * sizeof *copy);
+    }
+    free(cat->defaults[i].fkeys);
+    cat->defaults[i].fkeys = copy;
+    cat->defaults[i].nfkeys = n > 0 ? n : 0;
+    return 0;
+}
+
+const attu_fkey *attu_catalog_fkeys(const attu_catalog *cat,
+                                    const char *table, int *n) {
+    long i = search(cat, table);
+    *n = i >= 0 ? cat->defaults[i].nfkeys : 0;
+    return *n ? cat->defaults[i].fkeys : NULL;
+}
+
 attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
                                           const char *name, int *which) {
     for (size_t i = 0; i < cat->count; i++)
@@ -258,7 +287,7 @@ int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
     if (i < 0)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
                               "relation \"%s\" does not exist", table);
-    col_defaults d = { n, n ? calloc((size_t)n, sizeof(char *)) : NULL, 0, NULL, 0, NULL };
+    col_defaults d = { n, n ? calloc((size_t)n, sizeof(char *)) : NULL, 0, NULL, 0, NULL, 0, NULL };
     if (n && !d.sql) return attu_error_oom(err);
     for (int k = 0; k < n; k++)
         if (sql[k] && !(d.sql[k] = strdup(sql[k]))) {
@@ -274,6 +303,10 @@ int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
     d.nchecks = cat->defaults[i].nchecks;
     cat->defaults[i].checks = NULL;
     cat->defaults[i].nchecks = 0;
+    d.fkeys = cat->defaults[i].fkeys;
+    d.nfkeys = cat->defaults[i].nfkeys;
+    cat->defaults[i].fkeys = NULL;
+    cat->defaults[i].nfkeys = 0;
     defaults_free(&cat->defaults[i]);
     cat->defaults[i] = d;
     return 0;

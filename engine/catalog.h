@@ -15,6 +15,7 @@
 #include "engine/table.h"
 #include "engine/unique.h"
 #include "engine/check.h"
+#include "engine/fkey.h"
 #include "engine/view.h"
 
 typedef struct attu_catalog attu_catalog;
@@ -58,6 +59,14 @@ int attu_catalog_set_checks(attu_catalog *cat, const char *table,
                             const attu_check *c, int n, attu_error *err);
 const attu_check *attu_catalog_checks(const attu_catalog *cat,
                                       const char *table, int *n);
+
+/* FOREIGN KEY constraints (fkey.h) of the referencing table, kept beside
+ * it as its CHECKs are: set copies f[0..n); attu_catalog_fkeys gives the
+ * table's (NULL, *n = 0 when none). */
+int attu_catalog_set_fkeys(attu_catalog *cat, const char *table,
+                           const attu_fkey *f, int n, attu_error *err);
+const attu_fkey *attu_catalog_fkeys(const attu_catalog *cat,
+                                    const char *table, int *n);
 
 /* PRIMARY KEY and UNIQUE constraints (unique.h), kept beside the table
  * as its DEFAULTs are (replace keeps them, remove drops them). set copies

@@ -355,11 +355,13 @@ static void escape_text(const char *s, char *out, size_t cap) {
  * names; "crc32c" over all of it last. Files written before DEFAULTs
  * existed simply have no default lines. */
 static char *schema_text(const attu_table *t, const char *const *defaults, const attu_unique *uniques,
-                         int nuniques, const attu_check *checks, int nchecks, size_t *len) {
+                         int nuniques, const attu_check *checks, int nchecks, const attu_fkey *fkeys, int nfkeys,
+                         size_t *len) {
     size_t cap = 256 + (size_t)t->ncols * 300 + (size_t)nuniques * (ATTU_NAME_MAX * 3 + 32 + ATTU_INDEX_MAX_KEYS * 12);
     for (int i = 0; defaults && i < t->ncols; i++)
         if (defaults[i]) cap += 32 + 3 * strlen(defaults[i]);
     for (int k = 0; k < nchecks; k++) cap += ATTU_NAME_MAX * 3 + 16 + 3 * strlen(checks[k].expr);
+    cap += (size_t)nfkeys * (ATTU_NAME_MAX * 6 + 64 + ATTU_INDEX_MAX_KEYS * 24);
     char *buf = malloc(cap);
     if (!buf) return NULL;
     char name[ATTU_NAME_MAX * 3 + 4];
@@ -402,6 +404,19 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
         n += (size_t)snprintf(buf + n, cap - n, "check %s %s\n", name, e);
         free(e);
     }
+    /* "fkey <name> <ref table> <upd> <del> <match> <made> <ncols> <col>...
+     * <ref col>...": one per FOREIGN KEY (fkey.h); files written before
+     * them have none */
+    for (int k = 0; k < nfkeys; k++) {
+        char ref[ATTU_NAME_MAX * 3 + 4];
+        escape_text(fkeys[k].name, name, sizeof name);
+        escape_text(fkeys[k].ref_table, ref, sizeof ref);
+        n += (size_t)snprintf(buf + n, cap - n, "fkey %s %s %c %c %c %" PRIu64 " %d", name, ref, fkeys[k].on_update,
+                              fkeys[k].on_delete, fkeys[k].match, fkeys[k].made, fkeys[k].ncols);
+        for (int j = 0; j < fkeys[k].ncols; j++) n += (size_t)snprintf(buf + n, cap - n, " %d", fkeys[k].cols[j]);
+        for (int j = 0; j < fkeys[k].ncols; j++) n += (size_t)snprintf(buf + n, cap - n, " %d", fkeys[k].ref_cols[j]);
+        n += (size_t)snprintf(buf + n, cap - n, "\n");
+    }
     uint32_t crc = attu_crc32c(0, buf, n);
     n += (size_t)snprintf(buf + n, cap - n, "crc32c %08x\n", crc);
     *len = n;
@@ -421,6 +436,8 @@ typedef struct schema {
     int nuniques;
     attu_check *checks;
     int nchecks;
+    attu_fkey *fkeys;
+    int nfkeys;
 } schema;
 
 static void schema_free(schema *s) {
@@ -433,6 +450,9 @@ static void schema_free(schema *s) {
     free(s->checks);
     s->checks = NULL;
     s->nchecks = 0;
+    free(s->fkeys);
+    s->fkeys = NULL;
+    s->nfkeys = 0;
     s->defaults = NULL;
     s->cols = NULL;
 }
@@ -524,6 +544,34 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
             memset(c, 0, sizeof *c);
             unescape_name(buf, c->name, sizeof c->name);
             c->expr = e;
+        } else if (strncmp(line, "fkey ", 5) == 0) {
+            char ref[256], upd, del, match;
+            uint64_t made;
+            int nk, off = 0;
+            if (!s->cols ||
+                sscanf(line, "fkey %255s %255s %c %c %c %" SCNu64 " %d%n", buf, ref, &upd, &del, &match, &made, &nk, &off) != 7 ||
+                nk < 1 || nk > ATTU_INDEX_MAX_KEYS)
+                return -1;
+            attu_fkey *f = realloc(s->fkeys, sizeof *f * (size_t)(s->nfkeys + 1));
+            if (!f) return -1;
+            s->fkeys = f;
+            f = &s->fkeys[s->nfkeys++];
+            memset(f, 0, sizeof *f);
+            unescape_name(buf, f->name, sizeof f->name);
+            unescape_name(ref, f->ref_table, sizeof f->ref_table);
+            f->on_update = upd;
+            f->on_delete = del;
+            f->match = match;
+            f->made = made;
+            f->ncols = nk;
+            const char *p = line + off;
+            for (int j = 0; j < 2 * nk; j++) {
+                int used = 0, v;
+                if (sscanf(p, " %d%n", &v, &used) != 1 || v < 0 || (j < nk && v >= s->ncols)) return -1;
+                if (j < nk) f->cols[j] = v;
+                else f->ref_cols[j - nk] = v;
+                p += used;
+            }
         } else {
             return -1;
         }
@@ -548,11 +596,11 @@ static unsigned long read_current(const char *tdir) {
 
 static int write_generation(const char *gdir, const attu_table *t, const char *const *defaults,
                             const attu_unique *uniques, int nuniques, const attu_check *checks, int nchecks,
-                            attu_error *err) {
+                            const attu_fkey *fkeys, int nfkeys, attu_error *err) {
     char path[PATH_MAX];
     if (mkdir(gdir, 0755) != 0) return io_error(err, "create directory", gdir);
     size_t slen;
-    char *stext = schema_text(t, defaults, uniques, nuniques, checks, nchecks, &slen);
+    char *stext = schema_text(t, defaults, uniques, nuniques, checks, nchecks, fkeys, nfkeys, &slen);
     if (!stext) return attu_error_oom(err);
     fmt(path, sizeof path, "%s/schema", gdir);
     int rc = write_file(path, stext, slen, NULL, 0, err);
@@ -629,12 +677,12 @@ int attu_storage_save_table_defaults(const char *data_dir, const attu_table *t,
 
 int attu_storage_save_table_schema(const char *data_dir, const attu_table *t, const char *const *defaults,
                                    const attu_unique *uniques, int nuniques, attu_error *err) {
-    return attu_storage_save_table_constraints(data_dir, t, defaults, uniques, nuniques, NULL, 0, err);
+    return attu_storage_save_table_constraints(data_dir, t, defaults, uniques, nuniques, NULL, 0, NULL, 0, err);
 }
 
 int attu_storage_save_table_constraints(const char *data_dir, const attu_table *t, const char *const *defaults,
                                         const attu_unique *uniques, int nuniques, const attu_check *checks,
-                                        int nchecks, attu_error *err) {
+                                        int nchecks, const attu_fkey *fkeys, int nfkeys, attu_error *err) {
     if (t->unavailable)
         return attu_error_set(err, ATTU_SQLSTATE_DATA_CORRUPTED, 0, "%s",
                               t->unavailable_reason);
@@ -648,7 +696,7 @@ int attu_storage_save_table_constraints(const char *data_dir, const attu_table *
         fmt(gname, sizeof gname, "g%lu", gen);
         fmt(gdir, sizeof gdir, "%s/%s", tdir, gname);
         remove_tree(gdir);   /* leftover of an interrupted save */
-        if (write_generation(gdir, t, defaults, uniques, nuniques, checks, nchecks, err) || fsync_path(tdir, err)) {
+        if (write_generation(gdir, t, defaults, uniques, nuniques, checks, nchecks, fkeys, nfkeys, err) || fsync_path(tdir, err)) {
             remove_tree(gdir);
             return -1;
         }
@@ -670,7 +718,7 @@ int attu_storage_save_table_constraints(const char *data_dir, const attu_table *
     remove_tree(tmp);
     if (mkdir(tmp, 0755) != 0) return io_error(err, "create directory", tmp);
     fmt(gdir, sizeof gdir, "%s/g1", tmp);
-    if (write_generation(gdir, t, defaults, uniques, nuniques, checks, nchecks, err) || commit_current(tmp, 1, err)) {
+    if (write_generation(gdir, t, defaults, uniques, nuniques, checks, nchecks, fkeys, nfkeys, err) || commit_current(tmp, 1, err)) {
         remove_tree(tmp);
         return -1;
     }
@@ -724,7 +772,8 @@ static attu_table *unavailable_table(const char *name, const schema *s,
 /* Loads one committed generation; on damage returns an unavailable table. */
 static attu_table *load_table(const char *tdir, const char *dirname_, unsigned long gen,
                               char ***defaults_out, attu_unique **uniques_out, int *nuniques_out,
-                              attu_check **checks_out, int *nchecks_out, attu_error *err) {
+                              attu_check **checks_out, int *nchecks_out, attu_fkey **fkeys_out, int *nfkeys_out,
+                              attu_error *err) {
     char gdir[PATH_MAX], path[PATH_MAX + 32], name[ATTU_NAME_MAX + 1];
     unescape_name(dirname_, name, sizeof name);
     fmt(gdir, sizeof gdir, "%s/g%lu", tdir, gen);
@@ -849,6 +898,10 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
     *nchecks_out = s.nchecks;
     s.checks = NULL;
     s.nchecks = 0;
+    *fkeys_out = s.fkeys;
+    *nfkeys_out = s.nfkeys;
+    s.fkeys = NULL;
+    s.nfkeys = 0;
     schema_free(&s);
     return t;
 }
@@ -885,7 +938,10 @@ int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
         attu_unique *uniques = NULL;
         int nuniques = 0, nchecks = 0;
         attu_check *checks = NULL;
-        attu_table *t = load_table(path, e->d_name, gen, &defaults, &uniques, &nuniques, &checks, &nchecks, err);
+        attu_fkey *fkeys = NULL;
+        int nfkeys = 0;
+        attu_table *t = load_table(path, e->d_name, gen, &defaults, &uniques, &nuniques, &checks, &nchecks, &fkeys,
+                                   &nfkeys, err);
         if (!t) { rc = -1; break; }
         int ncols = t->ncols;
         if (attu_catalog_add(cat, t, err) != 0) {
@@ -902,6 +958,8 @@ int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
         if (!rc && nchecks && attu_catalog_set_checks(cat, t->name, checks, nchecks, err)) rc = -1;
         for (int k = 0; k < nchecks; k++) free(checks[k].expr);
         free(checks);
+        if (!rc && nfkeys && attu_catalog_set_fkeys(cat, t->name, fkeys, nfkeys, err)) rc = -1;
+        free(fkeys);
         if (rc) break;
         count++;
     }

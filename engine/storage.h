@@ -12,6 +12,7 @@
 
 #include "engine/catalog.h"
 #include "engine/check.h"
+#include "engine/fkey.h"
 #include "engine/error.h"
 #include "engine/table.h"
 #include "engine/unique.h"
@@ -38,11 +39,12 @@ int attu_storage_save_table_defaults(const char *data_dir, const attu_table *t,
 int attu_storage_save_table_schema(const char *data_dir, const attu_table *t, const char *const *defaults,
                                    const attu_unique *uniques, int nuniques, attu_error *err);
 
-/* The same, also recording the table's CHECK constraints (check.h),
- * which attu_storage_load_all gives back (attu_catalog_set_checks). */
+/* The same, also recording the table's CHECK constraints (check.h) and
+ * FOREIGN KEY constraints (fkey.h), which attu_storage_load_all gives
+ * back (attu_catalog_set_checks, attu_catalog_set_fkeys). */
 int attu_storage_save_table_constraints(const char *data_dir, const attu_table *t, const char *const *defaults,
                                         const attu_unique *uniques, int nuniques, const attu_check *checks,
-                                        int nchecks, attu_error *err);
+                                        int nchecks, const attu_fkey *fkeys, int nfkeys, attu_error *err);
 
 /* Durably removes the table's folder. */
 int attu_storage_drop_table(const char *data_dir, const char *name,

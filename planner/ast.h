@@ -577,6 +577,18 @@ typedef struct attu_ast_column_def {
     attu_ast_typename identity_as;  /* AS type among the options (name NULL: none) */
 } attu_ast_column_def;
 
+/* FOREIGN KEY (cols) REFERENCES t [(cols)] [MATCH ...] [ON DELETE / ON
+ * UPDATE action] [[NOT] DEFERRABLE] [INITIALLY ...] (db/db_fkey.c); the
+ * match and actions by PostgreSQL's letters (engine/fkey.h). */
+typedef struct attu_ast_fkey {
+    char              *ref_table;
+    int                ref_position;
+    attu_ast_name_list ref_columns;  /* n == 0: the primary key */
+    char               match, on_update, on_delete;
+    bool               deferrable, initially_deferred;
+    int                deferrable_position;   /* 0: neither written */
+} attu_ast_fkey;
+
 /* A PRIMARY KEY or UNIQUE constraint of CREATE TABLE, a column's or the
  * table's, in the order written (db_ddl.c names them as PostgreSQL does). */
 typedef struct attu_ast_unique_def {
@@ -590,6 +602,7 @@ typedef struct attu_ast_unique_def {
     struct attu_ast_expr *check;
     char              *check_text;
     int                check_position;
+    attu_ast_fkey     *fkey;        /* a FOREIGN KEY when set (columns: its own) */
 } attu_ast_unique_def;
 
 /* INSERT ... ON CONFLICT [ (a, b) | ON CONSTRAINT name ] DO NOTHING |
@@ -845,6 +858,7 @@ struct attu_ast_stmt {
         struct {
             attu_ast_name_list tables;    /* TRUNCATE a, b */
             bool               restart_identity;   /* RESTART IDENTITY (else CONTINUE) */
+            bool               cascade;            /* CASCADE (foreign keys, db/db_fkey.c) */
         } truncate;
         struct {
             char                 *name;

@@ -245,6 +245,20 @@ static bool m_get_constraintdef(bctx *c, sbuf *b, int n) {
         syscat_sb_quote(b, d.p ? d.p : "");
         free(d.p);
     }
+    /* FOREIGN KEYs: "FOREIGN KEY (a) REFERENCES p(id) ON DELETE CASCADE" */
+    for (size_t i = 0; i < rs.n; i++) {
+        const rel_info *ri = &rs.r[i];
+        if (ri->kind != 'r') continue;
+        int nf = 0;
+        const attu_fkey *fs = attu_catalog_fkeys(c->cat, ri->t->name, &nf);
+        for (int k = 0; k < nf; k++) {
+            char *def = syscat_fkey_definition(c->cat, ri->t, &fs[k]);
+            if (!def) b->oom = true;
+            syscat_sb_printf(b, " WHEN $1 = %lld THEN ", (long long)syscat_fkey_oid(ri->t->name, fs[k].name));
+            syscat_sb_quote(b, def ? def : "");
+            free(def);
+        }
+    }
     /* CHECK constraints: "CHECK ((a > 0))", pretty "CHECK (a > 0)" */
     for (size_t i = 0; i < rs.n; i++) {
         const rel_info *ri = &rs.r[i];
@@ -367,6 +381,9 @@ static const catalog_fn catalog_fns[] = {
     { "pg_get_viewdef", BODY(m_get_viewdef) },
     { "quote_ident", BODY(m_quote_ident) },
     { "pg_get_ruledef", NULL, 1, 2, "NULL::text" },   /* attu has no rules (pg_rewrite is empty) */
+    { "pg_get_triggerdef", NULL, 1, 2, "NULL::text" },   /* (pg_trigger is empty) */
+    /* no table is a partition: no ancestors (psql's \d asks, for "Referenced by:") */
+    { "pg_partition_ancestors", NULL, 1, 1, "unnest(CASE WHEN $1 IS NULL THEN '{}'::bigint[] ELSE '{}'::bigint[] END)" },
 };
 
 /* The macro being bound: its arguments, bound in the scope and text of

@@ -370,7 +370,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        DESC DISTINCT ELSE END EXCEPT FALSE FETCH FOR FROM GROUP HAVING IN
        INTERSECT INTO LATERAL LEADING LIMIT LOCALTIME LOCALTIMESTAMP NOT NULL
        OFFSET ON ONLY OR ORDER PLACING PRIMARY RETURNING SELECT SOME SYMMETRIC TABLE
-       CONSTRAINT DO
+       CONSTRAINT DO INITIALLY
        THEN TO TRAILING TRUE UNION UNIQUE USER USING WHEN WHERE WINDOW WITH
        COLUMN COLLATE.
 
@@ -1681,6 +1681,7 @@ bare_label(A) ::= ONLY(T).                  { A = T; }
 bare_label(A) ::= OR(T).                    { A = T; }
 bare_label(A) ::= PRIMARY(T).               { A = T; }
 bare_label(A) ::= CONSTRAINT(T).            { A = T; }
+bare_label(A) ::= INITIALLY(T).             { A = T; }
 bare_label(A) ::= DO(T).                    { A = T; }
 bare_label(A) ::= SELECT(T).                { A = T; }
 bare_label(A) ::= SOME(T).                  { A = T; }
@@ -1875,6 +1876,7 @@ reserved_keyword(A) ::= OR(T).                    { A = T; }
 reserved_keyword(A) ::= PLACING(T).               { A = T; }
 reserved_keyword(A) ::= PRIMARY(T).               { A = T; }
 reserved_keyword(A) ::= CONSTRAINT(T).            { A = T; }
+reserved_keyword(A) ::= INITIALLY(T).             { A = T; }
 reserved_keyword(A) ::= DO(T).                    { A = T; }
 reserved_keyword(A) ::= SELECT(T).                { A = T; }
 reserved_keyword(A) ::= SOME(T).                  { A = T; }
@@ -2290,11 +2292,12 @@ set_clause(A) ::= LP(P) name_list(C) RP EQ a_expr(E).
 
 %type truncate_stmt {attu_ast_stmt *}
 %type truncate_list {attu_names *}
-truncate_stmt(A) ::= TRUNCATE(K) opt_table truncate_list(L) opt_restart_identity(R) opt_drop_behavior.
+truncate_stmt(A) ::= TRUNCATE(K) opt_table truncate_list(L) opt_restart_identity(R) opt_drop_behavior(B).
 {
     A = ab_stmt(ctx, ATTU_STMT_TRUNCATE, K.pos);
     A->u.truncate.tables = ab_names(L);
     A->u.truncate.restart_identity = R;
+    A->u.truncate.cascade = B;
 }
 /* RESTART IDENTITY / CONTINUE IDENTITY (IDENTITY an identifier here,
  * checked by name) */
@@ -2394,6 +2397,72 @@ table_constraint_elem(A) ::= UNIQUE(K) LP name_list(L) RP.
     { memset(&A, 0, sizeof A); A.columns = ab_names(L); A.position = K.pos; }
 table_constraint_elem(A) ::= CHECK(K) LP(P) a_expr(E) RP(R).
     { memset(&A, 0, sizeof A); ab_check(ctx, &A, &K, &P, E, &R); }
+/* FOREIGN KEY (cols) REFERENCES ... (FOREIGN and REFERENCES are reserved
+ * words without a use elsewhere: checked by name) */
+table_constraint_elem(A) ::= RESERVED_BARE(F) key_word LP name_list(L) RP fk_references(R) fk_attrs(D).
+{
+    memset(&A, 0, sizeof A);
+    ab_word_expect(ctx, &F, "foreign");
+    A.columns = ab_names(L);
+    A.position = F.pos;
+    A.fkey = R;
+    R->deferrable = D.deferrable; R->initially_deferred = D.initially_deferred;
+    R->deferrable_position = D.deferrable_position;
+}
+%include {
+/* The words of a foreign key's clauses (MATCH, the actions, DEFERRABLE)
+ * that PostgreSQL has as unreserved keywords: identifiers here. */
+static char ab_fk_match(attu_parse_ctx *ctx, const attu_token *m, const attu_token *w) {
+    ab_word_expect(ctx, m, "match");
+    if (ab_word_is(ctx, w, "full")) return 'f';
+    if (ab_word_is(ctx, w, "simple")) return 's';
+    if (ab_word_is(ctx, w, "partial")) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, m->pos, "MATCH PARTIAL not yet implemented");
+        return 's';
+    }
+    ab_word_expect(ctx, w, "simple");
+    return 's';
+}
+static void ab_fk_deferral(attu_parse_ctx *ctx, attu_ast_fkey *f, const attu_token *w) {
+    if (ab_word_is(ctx, w, "deferred")) f->initially_deferred = true;
+    else ab_word_expect(ctx, w, "immediate");
+}
+}
+%type fk_references {attu_ast_fkey *}
+fk_references(A) ::= RESERVED_BARE(K) qualified_name(N) fk_ref_columns(C) fk_actions(F).
+{
+    ab_word_expect(ctx, &K, "references");
+    A = ab_alloc(ctx, sizeof *A);
+    *A = F;
+    A->ref_table = (char *)N.name;
+    A->ref_position = N.pos;
+    if (C) A->ref_columns = ab_names(C);
+}
+%type fk_ref_columns {attu_names *}
+fk_ref_columns(A) ::= LP name_list(L) RP.   { A = L; }
+fk_ref_columns(A) ::= .                     { A = NULL; }
+%type fk_actions {attu_ast_fkey}
+fk_actions(A) ::= .   { memset(&A, 0, sizeof A); A.match = 's'; A.on_update = A.on_delete = 'a'; }
+fk_actions(A) ::= fk_actions(L) ID(M) FULL(W).  { A = L; ab_word_expect(ctx, &M, "match"); A.match = 'f'; (void)W; }
+fk_actions(A) ::= fk_actions(L) ID(M) ID(W).    { A = L; A.match = ab_fk_match(ctx, &M, &W); }
+fk_actions(A) ::= fk_actions(L) ON DELETE fk_action(X).   { A = L; A.on_delete = X; }
+fk_actions(A) ::= fk_actions(L) ON UPDATE fk_action(X).   { A = L; A.on_update = X; }
+%type fk_action {char}
+fk_action(A) ::= NO ID(W).      { A = 'a'; ab_word_expect(ctx, &W, "action"); }
+fk_action(A) ::= RESTRICT.      { A = 'r'; }
+fk_action(A) ::= CASCADE.       { A = 'c'; }
+fk_action(A) ::= SET NULL.      { A = 'n'; }
+fk_action(A) ::= SET DEFAULT.   { A = 'd'; }
+%type fk_attrs {attu_ast_fkey}
+fk_attrs(A) ::= .   { memset(&A, 0, sizeof A); }
+fk_attrs(A) ::= fk_attrs(L) DEFERRABLE(K).      { A = L; A.deferrable = true; A.deferrable_position = K.pos; }
+fk_attrs(A) ::= fk_attrs(L) NOT(K) DEFERRABLE.  { A = L; A.deferrable = false; if (!A.deferrable_position) A.deferrable_position = K.pos; }
+fk_attrs(A) ::= fk_attrs(L) INITIALLY(I) ID(W).
+{
+    A = L;
+    ab_fk_deferral(ctx, &A, &W);
+    if (!A.deferrable_position) A.deferrable_position = I.pos;
+}
 
 %type column_def {attu_ast_column_def}
 column_def(A) ::= column_name(N) typename(T) col_constraints(C).
@@ -2465,6 +2534,18 @@ static void ab_col_check(attu_parse_ctx *c, ab_colcons *a, const attu_token *k, 
     ab_vec_push(c, a->uq, &u, sizeof u);
     a->cname = NULL;
 }
+static void ab_col_deferral(attu_parse_ctx *ctx, ab_colcons *a, const attu_token *k, int deferrable,
+                            const attu_token *w) {
+    attu_ast_unique_def *u = a->uq && a->uq->n ? (attu_ast_unique_def *)a->uq->items + (a->uq->n - 1) : NULL;
+    if (!u || !u->fkey) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "misplaced %s clause",
+                       deferrable > 0 ? "DEFERRABLE" : deferrable == 0 ? "NOT DEFERRABLE" : "INITIALLY");
+        return;
+    }
+    if (deferrable >= 0) u->fkey->deferrable = deferrable > 0;
+    else ab_fk_deferral(ctx, u->fkey, w);
+    if (!u->fkey->deferrable_position) u->fkey->deferrable_position = k->pos;
+}
 static void ab_identity(attu_parse_ctx *ctx, ab_colcons *c, char kind, int pos, const ab_seqopts *o) {
     if (c->identity)
         ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, pos, "multiple identity specifications for column \"%s\" of table \"%s\"",
@@ -2501,6 +2582,28 @@ col_constraints(A) ::= col_constraints(L) UNIQUE(K).    { A = L; ab_col_unique(c
 col_constraints(A) ::= col_constraints(L) CHECK(K) LP(P) a_expr(E) RP(R).
     { A = L; ab_col_check(ctx, &A, &K, &P, E, &R); }
 col_constraints(A) ::= col_constraints(L) DEFAULT b_expr(E).    { A = L; A.default_ = E; A.cname = NULL; }
+/* REFERENCES t [(col)] ...: a FOREIGN KEY of the table over the column */
+col_constraints(A) ::= col_constraints(L) fk_references(R).
+{
+    attu_ast_unique_def u;
+    A = L;
+    memset(&u, 0, sizeof u);
+    u.name = (char *)A.cname;
+    u.position = R->ref_position;
+    u.columns = ab_names(ab_names_push(ctx, NULL, ctx->cur_column, R->ref_position));
+    u.fkey = R;
+    if (!A.uq) A.uq = vec_new(ctx);
+    ab_vec_push(ctx, A.uq, &u, sizeof u);
+    A.cname = NULL;
+}
+/* [NOT] DEFERRABLE, INITIALLY DEFERRED / IMMEDIATE: of the REFERENCES
+ * just before (PostgreSQL's "misplaced" 42601 otherwise) */
+col_constraints(A) ::= col_constraints(L) DEFERRABLE(K).
+    { A = L; ab_col_deferral(ctx, &A, &K, 1, NULL); }
+col_constraints(A) ::= col_constraints(L) NOT(K) DEFERRABLE.
+    { A = L; ab_col_deferral(ctx, &A, &K, 0, NULL); }
+col_constraints(A) ::= col_constraints(L) INITIALLY(K) ID(W).
+    { A = L; ab_col_deferral(ctx, &A, &K, -1, &W); }
 /* CONSTRAINT name names the constraint that follows (NOT NULL and NULL
  * take it too, as PostgreSQL's grammar does, and drop it) */
 col_constraints(A) ::= col_constraints(L) CONSTRAINT(K) colid(N).

@@ -134,7 +134,7 @@ static const kw keywords[] = {
     {"if", TK_IF},
     {"ilike", TK_ILIKE},
     {"in", TK_IN},
-    {"initially", TK_RESERVED_BARE},
+    {"initially", TK_INITIALLY},
     {"inner", TK_INNER},
     {"inout", TK_COLNAME_OTHER},
     {"insert", TK_INSERT},

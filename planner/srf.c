@@ -23,6 +23,7 @@
 #include "engine/interval.h"
 #include "engine/numeric.h"
 #include "planner/lower.h"
+#include "planner/system_catalog_internal.h"
 
 #define OOM_NULL(c) do { attu_error_oom((c)->err); return NULL; } while (0)
 
@@ -327,6 +328,10 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
                                     bool *lateral, const char **qual, const char **colnames, int *nnew) {
     const attu_ast_expr *call = f->u.function.call;
     *lateral = false;
+    if (!strcmp(call->u.func.name, "pg_partition_ancestors") &&
+        (!call->u.func.schema || !strcmp(call->u.func.schema, "pg_catalog")) && call->u.func.args.n == 1 &&
+        !(call = syscat_no_ancestors(c)))
+        return NULL;
     bool unnest = !strcmp(call->u.func.name, "unnest"), subs = !strcmp(call->u.func.name, "generate_subscripts");
     if ((strcmp(call->u.func.name, "generate_series") && !unnest && !subs) ||
         (call->u.func.schema && strcmp(call->u.func.schema, "pg_catalog"))) {

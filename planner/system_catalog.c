@@ -404,7 +404,8 @@ static void rows_pg_class(rel_text *r, const syscat_env *env) {
         v_int(r, 0); v_int(r, 0);
         v_bool(r, nu > 0); v_bool(r, false); v_char(r, 'p'); v_char(r, kind);
         v_int(r, natts); v_int(r, nchecks);
-        v_bool(r, kind == 'v' || kind == 'm'); v_bool(r, false); v_bool(r, false); v_bool(r, false); v_bool(r, false);
+        v_bool(r, kind == 'v' || kind == 'm'); v_bool(r, kind == 'r' && syscat_fkey_triggers(env->cat, ri->name));
+        v_bool(r, false); v_bool(r, false); v_bool(r, false);
         v_bool(r, kind != 'm' || ri->v->populated);
         v_char(r, heap ? 'd' : 'n'); v_bool(r, false); v_int(r, 0); v_int(r, 0); v_int(r, heap ? 1 : 0);
         v_null(r);
@@ -631,7 +632,7 @@ static void rows_pg_tables(rel_text *r, const syscat_env *env) {
         int nu;
         attu_catalog_uniques(env->cat, env->rs.r[i].name, &nu);
         v_text(r, "public"); v_text(r, env->rs.r[i].name); v_text(r, env->user); v_null(r);
-        v_bool(r, nu > 0); v_bool(r, false); v_bool(r, false); v_bool(r, false);
+        v_bool(r, nu > 0); v_bool(r, false); v_bool(r, syscat_fkey_triggers(env->cat, env->rs.r[i].name)); v_bool(r, false);
     }
 }
 
@@ -738,6 +739,24 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
             v_nulls(r, 2);
         }
     }
+    /* the FOREIGN KEYs (contype 'f'), conindid the referenced key's index */
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'r') continue;
+        int nf = 0;
+        const attu_fkey *fs = attu_catalog_fkeys(env->cat, ri->t->name, &nf);
+        for (int k = 0; k < nf; k++) {
+            const rel_info *p = syscat_rel_find(&env->rs, fs[k].ref_table), *ix = syscat_fkey_index(&env->rs, &fs[k]);
+            char buf[512];
+            v_int(r, syscat_fkey_oid(ri->t->name, fs[k].name)); v_text(r, fs[k].name); v_int(r, OID_PUBLIC); v_char(r, 'f');
+            v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->oid); v_int(r, 0); v_int(r, ix ? ix->oid : 0);
+            v_int(r, 0); v_int(r, p ? p->oid : 0); v_char(r, fs[k].on_update); v_char(r, fs[k].on_delete);
+            v_char(r, fs[k].match); v_bool(r, true); v_int(r, 0); v_bool(r, true);
+            v_text(r, int_array(fs[k].cols, fs[k].ncols, 1, buf, sizeof buf));
+            v_text(r, int_array(fs[k].ref_cols, fs[k].ncols, 1, buf, sizeof buf));
+            v_null(r);
+        }
+    }
 }
 
 char *syscat_index_definition(const rel_info *ri, bool qualified) {
@@ -788,6 +807,21 @@ static void rows_is_constraint_column_usage(rel_text *r, const syscat_env *env) 
             for (int j = 0; j < ncols; j++) {
                 v_text(r, env->database); v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->t->defs[cols[j]].name);
                 v_text(r, env->database); v_text(r, "public"); v_text(r, cs[k].name);
+            }
+        }
+    }
+    /* a FOREIGN KEY: the referenced columns */
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'r') continue;
+        int nf = 0;
+        const attu_fkey *fs = attu_catalog_fkeys(env->cat, ri->t->name, &nf);
+        for (int k = 0; k < nf; k++) {
+            const rel_info *p = syscat_rel_find(&env->rs, fs[k].ref_table);
+            for (int j = 0; p && p->kind == 'r' && j < fs[k].ncols; j++) {
+                v_text(r, env->database); v_text(r, "public"); v_text(r, p->t->name);
+                v_text(r, p->t->defs[fs[k].ref_cols[j]].name);
+                v_text(r, env->database); v_text(r, "public"); v_text(r, fs[k].name);
             }
         }
     }
@@ -930,6 +964,29 @@ static void rows_is_table_constraints(rel_text *r, const syscat_env *env) {
             v_text(r, "public"); v_text(r, ri->name); v_text(r, "CHECK");
             v_text(r, "NO"); v_text(r, "NO"); v_text(r, "YES"); v_null(r);
         }
+        const attu_fkey *fs = attu_catalog_fkeys(env->cat, ri->t->name, &nc);
+        for (int k = 0; k < nc; k++) {
+            v_text(r, env->database); v_text(r, "public"); v_text(r, fs[k].name); v_text(r, env->database);
+            v_text(r, "public"); v_text(r, ri->name); v_text(r, "FOREIGN KEY");
+            v_text(r, "NO"); v_text(r, "NO"); v_text(r, "YES"); v_null(r);
+        }
+    }
+}
+
+/* a FOREIGN KEY: the referenced key's constraint, the match and rules */
+static void rows_is_referential_constraints(rel_text *r, const syscat_env *env) {
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'r') continue;
+        int nf = 0;
+        const attu_fkey *fs = attu_catalog_fkeys(env->cat, ri->t->name, &nf);
+        for (int k = 0; k < nf; k++) {
+            const rel_info *ix = syscat_fkey_index(&env->rs, &fs[k]);
+            v_text(r, env->database); v_text(r, "public"); v_text(r, fs[k].name);
+            v_text(r, ix ? env->database : NULL); v_text(r, ix ? "public" : NULL); v_text(r, ix ? ix->name : NULL);
+            v_text(r, fs[k].match == 'f' ? "FULL" : "NONE");
+            v_text(r, syscat_fkey_action(fs[k].on_update)); v_text(r, syscat_fkey_action(fs[k].on_delete));
+        }
     }
 }
 
@@ -941,6 +998,24 @@ static void rows_is_key_column_usage(rel_text *r, const syscat_env *env) {
             v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, env->database);
             v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->t->defs[ri->u->cols[k]].name); v_int(r, k + 1);
             v_null(r);
+        }
+    }
+    /* a FOREIGN KEY's columns, each with its place in the referenced key */
+    for (size_t i = 0; i < env->rs.n; i++) {
+        const rel_info *ri = &env->rs.r[i];
+        if (ri->kind != 'r') continue;
+        int nf = 0;
+        const attu_fkey *fs = attu_catalog_fkeys(env->cat, ri->t->name, &nf);
+        for (int k = 0; k < nf; k++) {
+            const rel_info *ix = syscat_fkey_index(&env->rs, &fs[k]);
+            for (int j = 0; j < fs[k].ncols; j++) {
+                int at = 0;
+                for (int q = 0; ix && q < ix->u->ncols; q++) if (ix->u->cols[q] == fs[k].ref_cols[j]) at = q + 1;
+                v_text(r, env->database); v_text(r, "public"); v_text(r, fs[k].name); v_text(r, env->database);
+                v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->t->defs[fs[k].cols[j]].name); v_int(r, j + 1);
+                if (at) v_int(r, at);
+                else v_null(r);
+            }
         }
     }
 }
@@ -1272,6 +1347,10 @@ static const sys_relation sys_relations[] = {
       "constraint_catalog text, constraint_schema text, constraint_name text, table_catalog text, "
       "table_schema text, table_name text, column_name text, ordinal_position integer, "
       "position_in_unique_constraint integer", rows_is_key_column_usage },
+    { "information_schema", "referential_constraints",
+      "constraint_catalog text, constraint_schema text, constraint_name text, unique_constraint_catalog text, "
+      "unique_constraint_schema text, unique_constraint_name text, match_option text, update_rule text, "
+      "delete_rule text", rows_is_referential_constraints },
     { "information_schema", "constraint_column_usage",
       "table_catalog text, table_schema text, table_name text, column_name text, constraint_catalog text, "
       "constraint_schema text, constraint_name text", rows_is_constraint_column_usage },

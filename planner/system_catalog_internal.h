@@ -86,6 +86,20 @@ int64_t syscat_constraint_oid(const rel_info *index);
 int64_t syscat_check_oid(const char *table, const char *name);
 char *syscat_check_definition(const attu_check *c, bool pretty);
 
+/* FOREIGN KEY constraints (system_catalog_fkey.c): a constraint's OID
+ * (from its table's and its own name), whether a table is on either side
+ * of one (relhastriggers), the index of the referenced key (NULL: none),
+ * an action's words (RESTRICT, SET NULL, ...) and the
+ * pg_get_constraintdef text (malloc'd). */
+int64_t syscat_fkey_oid(const char *table, const char *name);
+bool syscat_fkey_triggers(const attu_catalog *cat, const char *table);
+const rel_info *syscat_fkey_index(const syscat_rels *rs, const attu_fkey *f);
+const char *syscat_fkey_action(char a);
+char *syscat_fkey_definition(const attu_catalog *cat, const attu_table *t, const attu_fkey *f);
+/* The call pg_partition_ancestors(rel) in FROM stands for: unnest of
+ * an empty bigint[] (no table is a partition); NULL with c->err set. */
+const attu_ast_expr *syscat_no_ancestors(bctx *c);
+
 /* ---- types ---- */
 
 /* pg_type's rows for the types attu has (and the catalog's own oid, name,
