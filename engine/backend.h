@@ -394,11 +394,16 @@ struct attu_backend {
      * instead). slot_map, when not NULL, is an INT32 buffer with an entry
      * for each of the keys' slots (the product of the widths): row i then
      * goes to slot slot_map[slot] < nslots instead (groups of a function of
-     * the keys, the pregrouped GROUP BY f(x): several x, one f(x)). */
+     * the keys, the pregrouped GROUP BY f(x): several x, one f(x)). With
+     * used_out not NULL, *used_out (callee allocates) also gets the
+     * occupied slots' numbers (int64, ascending: what compact over
+     * occupied gives) and *nused_out their count, in the same call (on a
+     * GPU, the same synchronization). */
     int  (*group_dense)(attu_backend *be, const attu_vec *keys, const int64_t *mins,
                         const int64_t *widths, int nkeys, size_t n, size_t nslots,
                         const attu_buf *slot_map, int nreduce, const attu_reduce_spec *specs, attu_out *outs,
-                        attu_buf *occupied, attu_buf *first_row, attu_error *err);
+                        attu_buf *occupied, attu_buf *first_row, attu_buf **used_out, size_t *nused_out,
+                        attu_error *err);
 
     /* The first row of every partition in an order, without sorting (a
      * window's row_number() = 1): partitions are the slots of group_dense's

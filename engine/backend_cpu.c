@@ -1051,7 +1051,8 @@ static void gdense_range(void *vc, size_t b, size_t e, int w) {
 static int cpu_group_dense(attu_backend *be, const attu_vec *keys, const int64_t *mins,
                            const int64_t *widths, int nkeys, size_t n, size_t nslots,
                            const attu_buf *slot_map, int nreduce, const attu_reduce_spec *specs, attu_out *outs,
-                           attu_buf *occupied, attu_buf *first_row, attu_error *err) {
+                           attu_buf *occupied, attu_buf *first_row, attu_buf **used_out, size_t *nused_out,
+                           attu_error *err) {
     int threads = THREADS(be) > 64 ? 64 : THREADS(be);
     uint32_t *slot = malloc(sizeof *slot * (n ? n : 1));
     int64_t *off = calloc(nslots + 1, sizeof *off);
@@ -1083,6 +1084,16 @@ static int cpu_group_dense(attu_backend *be, const attu_vec *keys, const int64_t
     }
     attu_buf ob = { off, sizeof *off * (nslots + 1) }, pb = { perm, sizeof *perm * (n ? n : 1) };
     rc = cpu_segreduce(be, &ob, nslots, &pb, nreduce, specs, outs, err);
+    if (!rc && used_out) {
+        size_t used = 0;
+        for (size_t s = 0; s < nslots; s++) used += occ[s];
+        attu_buf *u = be->alloc(be, (used ? used : 1) * sizeof(int64_t), err);
+        if (!u) { rc = -1; goto out; }
+        int64_t *up = u->ptr;
+        for (size_t s = 0, j = 0; s < nslots; s++) if (occ[s]) up[j++] = (int64_t)s;
+        *used_out = u;
+        *nused_out = used;
+    }
 out:
     free(slot); free(off); free(perm); free(counts);
     return rc;

@@ -202,16 +202,22 @@ static int run_agg_mapped(xctx *x, attu_stage *s, rel *in, xcol *xk, dense_lay *
     attu_reduce_spec *specs = calloc((size_t)nmax, sizeof *specs);
     attu_out *outs = calloc((size_t)nmax, sizeof *outs);
     xcol **res = calloc((size_t)nmax, sizeof *res);
-    attu_buf *mbuf = NULL, *kbuf = NULL, *kvalid = NULL, *gidx = NULL, *slots = NULL;
+    attu_buf *mbuf = NULL, *kvalid = NULL, *gidx = NULL, *slots = NULL;
     xcol *kcol = NULL;
     rel *o = NULL;
     int nspec = 0, rc = -1;
     size_t np = 0, fw = attu_type_width(ft.id);
     bool fhas_null = !fnull[nf - 1];   /* NULL ranks last */
     if (!args || !specs || !outs || !res) { attu_error_oom(x->err); goto done; }
-    if (!(mbuf = x->be->alloc(x->be, w * sizeof *map, x->err)) ||
-        x->be->upload(x->be, mbuf, 0, map, w * sizeof *map, x->err))
-        goto done;
+    /* one upload: the map, then f's ranked values (8-byte aligned) */
+    size_t moff = (w * sizeof *map + 7) & ~(size_t)7, mbytes = moff + nf * fw;
+    unsigned char *staged = malloc(mbytes);
+    if (!staged) { attu_error_oom(x->err); goto done; }
+    memcpy(staged, map, w * sizeof *map);
+    memcpy(staged + moff, fvals, nf * fw);
+    int up = !(mbuf = x->be->alloc(x->be, mbytes, x->err)) || x->be->upload(x->be, mbuf, 0, staged, mbytes, x->err);
+    free(staged);
+    if (up) goto done;
     if (eval_exprs(x, &s->args, in, args)) goto done;
     dense_lay ml = *lay;
     ml.nslots = nf;
@@ -220,12 +226,11 @@ static int run_agg_mapped(xctx *x, attu_stage *s, rel *in, xcol *xk, dense_lay *
     if (drc) { rc = drc; goto done; }
     /* the keys: f's ranked values at the occupied ranks */
     if (!(kcol = xcol_new(x, ft, np, fhas_null))) goto done;
-    if (!(kbuf = x->be->alloc(x->be, nf * fw, x->err)) || x->be->upload(x->be, kbuf, 0, fvals, nf * fw, x->err))
-        goto done;
+    attu_buf kview = view(mbuf, moff, nf * fw);
     if (fhas_null &&
         (!(kvalid = x->be->alloc(x->be, nf, x->err)) || x->be->upload(x->be, kvalid, 0, fnull, nf, x->err)))
         goto done;
-    if (np && x->be->gather(x->be, kcol->data, kcol->valid, kbuf, kvalid, fw, slots, np, x->err)) goto done;
+    if (np && x->be->gather(x->be, kcol->data, kcol->valid, &kview, kvalid, fw, slots, np, x->err)) goto done;
     if (!(o = rel_new(x, 1 + ng, np))) goto done;
     o->cols[0] = xcol_ref(kcol);
     if (agg_result_cols(x, s, res, outs, args, np, o, 1)) goto done;
@@ -239,7 +244,7 @@ done:
     for (int i = 0; i < nspec && outs; i++) if (outs[i].dict) attu_dictionary_unref(outs[i].dict);
     free(args); free(specs); free(outs); free(res);
     free(map); free(fvals); free(fnull);
-    free_buf(x, mbuf); free_buf(x, kbuf); free_buf(x, kvalid); free_buf(x, gidx); free_buf(x, slots);
+    free_buf(x, mbuf); free_buf(x, kvalid); free_buf(x, gidx); free_buf(x, slots);
     xcol_unref(x, kcol);
     rel_free(x, o);
     return rc;

@@ -103,6 +103,12 @@ int64_t defer_binding_error(xctx *x);
 /* Where x->err is the ATTU_SQLSTATE_DEFERRED stand-in, the error recorded. */
 void resolve_deferred_error(xctx *x);
 
+/* bytes [off, off + bytes) of b, as a buffer of their own (not owned) */
+static inline attu_buf view(const attu_buf *b, size_t off, size_t bytes) {
+    attu_buf v = { (char *)b->ptr + off, bytes };
+    return v;
+}
+
 xcol *xcol_new(xctx *x, attu_type t, size_t n, bool with_valid);
 xcol *xcol_ref(xcol *c);
 /* A placeholder of type t for a column no stage reads (no data). */

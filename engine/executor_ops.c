@@ -13,11 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static attu_buf view(const attu_buf *b, size_t off, size_t bytes) {
-    attu_buf v = { (char *)b->ptr + off, bytes };
-    return v;
-}
-
 void free_buf(xctx *x, attu_buf *b) { if (b) x->be->free(x->be, b); }
 
 /* ---- host round trips (small bookkeeping the primitives do not cover) ------ */
@@ -1703,7 +1698,7 @@ int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, 
         attu_vec kv[8];
         for (int k = 0; k < nk; k++) kv[k] = vec_of(keys[k]);
         int grc = x->be->group_dense(x->be, kv, mins, widths, nk, n, nslots, lay->map, *nspec_out, specs, outs,
-                                     occ->data, first->data, x->err);
+                                     occ->data, first->data, &idx, &ng, x->err);
         if (grc < 0) goto out;
         if (grc == 1) {
             for (int i = 0; i < *nspec_out; i++) { xcol_unref(x, res[i]); res[i] = NULL; }
@@ -1712,10 +1707,8 @@ int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, 
             goto out;
         }
     }
-    /* the occupied slots, in slot order */
+    /* the occupied slots, in slot order (idx, from group_dense) */
     {
-        attu_vec m = vec_of(occ);
-        if (x->be->compact(x->be, &m, nslots, &idx, &ng, x->err)) goto out;
         rel rr = { *nspec_out, res, nslots, NULL };
         rel *g = rel_gather(x, &rr, idx, ng, false);
         if (!g) goto out;

@@ -1744,7 +1744,7 @@ int main() {
         attu_buf *occ = put(be, nullptr, nslots), *first = put(be, nullptr, nslots * 8);
         attu_error_clear(&err);
         rcs[b] = be->group_dense(be, keys, mins, widths, 2, (size_t)n, nslots, nullptr, (int)reds.size(), sp.sp.data(),
-                                 outs.data(), occ, first, &err);
+                                 outs.data(), occ, first, nullptr, nullptr, &err);
         if (rcs[b] < 0) r.fail(err.message);
         auto oc = get<uint8_t>(be, occ, nslots);
         res[b].push_back(oc);
@@ -1782,7 +1782,7 @@ int main() {
       attu_out out{TY(ATTU_TYPE_INT64), o, v, nullptr};
       attu_error e2;
       attu_error_clear(&e2);
-      int rc = be->group_dense(be, &kv, &mn, &wd, 1, n, 1, nullptr, 1, &sp, &out, occ, first, &e2);
+      int rc = be->group_dense(be, &kv, &mn, &wd, 1, n, 1, nullptr, 1, &sp, &out, occ, first, nullptr, nullptr, &e2);
       if (rc >= 0 || std::string(e2.sqlstate) != "22003")
         r.fail(std::string(b ? "gpu" : "cpu") + ": group_dense overflow gave rc " + std::to_string(rc) + " " + e2.sqlstate);
       for (auto* x : {kb, ib, o, v, occ, first}) be->free(be, x);
@@ -1819,11 +1819,22 @@ int main() {
                                 nslots);
         attu_buf *occ = put(be, nullptr, nslots), *first = put(be, nullptr, nslots * 8);
         attu_error_clear(&err);
+        attu_buf* used = nullptr;
+        size_t nused = 0;
         rcs[b] = be->group_dense(be, &kv, &mn, &wd, 1, (size_t)n, nslots, mapped ? mb : nullptr, (int)reds.size(),
-                                 sp.sp.data(), sp.outs.data(), occ, first, &err);
+                                 sp.sp.data(), sp.outs.data(), occ, first, &used, &nused, &err);
         if (rcs[b] < 0) r.fail(err.message);
         auto oc = get<uint8_t>(be, occ, nslots);
         res[b].push_back(oc);
+        // the used slots: the occupied ones in order, counted
+        if (rcs[b] == 0) {
+          std::vector<int64_t> want;
+          for (size_t sl = 0; sl < nslots; ++sl)
+            if (oc[sl]) want.push_back((int64_t)sl);
+          std::vector<int64_t> got = nused ? get<int64_t>(be, used, nused) : std::vector<int64_t>();
+          attu::test::expect_equal(r, got, want, (std::string(b ? "gpu" : "cpu") + " used slots").c_str());
+        }
+        if (used) be->free(be, used);
         res[b].push_back(get<uint8_t>(be, first, nslots * 8));
         for (auto* x : sp.bufs) {
           auto all = get<uint8_t>(be, x, x->bytes);
