@@ -41,34 +41,14 @@
 
 #include "planner/binder.h"
 #include "planner/lexer.h"
+#include "engine/strbuf.h"
 #include "engine/table_rewrite.h"
 
 #define ROWID "\"" ATTU_ROWID_INTERNAL "\""
 
-typedef struct cbuf { char *p; size_t n, cap; bool oom; } cbuf;
-
-static void put(cbuf *b, const char *s) {
-    size_t l = strlen(s);
-    if (b->oom) return;
-    if (b->n + l + 1 > b->cap) {
-        size_t cap = (b->n + l + 1) * 2 + 64;
-        char *p = realloc(b->p, cap);
-        if (!p) { b->oom = true; return; }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, l + 1);
-    b->n += l;
-}
-
-static void put_ident(cbuf *b, const char *name) {
-    put(b, "\"");
-    for (const char *p = name; *p; p++) {
-        char one[2] = { *p, 0 };
-        put(b, *p == '"' ? "\"\"" : one);
-    }
-    put(b, "\"");
-}
+typedef attu_strbuf cbuf;   /* (engine/strbuf.h: an allocation failure sets oom) */
+#define put(b, s) ((void)attu_strbuf_puts((b), (s)))
+#define put_ident(b, name) ((void)attu_strbuf_quote_ident((b), (name)))
 
 /* characters (not bytes) of the UTF-8 text s */
 static int chars(const char *s) {

@@ -66,6 +66,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/strbuf.h"
 #include "engine/key_set.h"
 #include "engine/table_rewrite.h"
 #include "planner/lexer.h"
@@ -76,30 +77,9 @@
  * stack: 54001 past it, as PostgreSQL's max_stack_depth stops its own */
 #define MAX_DEPTH 1000
 
-typedef struct fbuf { char *p; size_t n, cap; bool oom; } fbuf;
-
-static void put(fbuf *b, const char *s) {
-    size_t l = strlen(s);
-    if (b->oom) return;
-    if (b->n + l + 1 > b->cap) {
-        size_t cap = (b->n + l + 1) * 2 + 64;
-        char *p = realloc(b->p, cap);
-        if (!p) { b->oom = true; return; }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, l + 1);
-    b->n += l;
-}
-
-static void put_ident(fbuf *b, const char *name) {
-    put(b, "\"");
-    for (const char *p = name; *p; p++) {
-        char one[2] = { *p, 0 };
-        put(b, *p == '"' ? "\"\"" : one);
-    }
-    put(b, "\"");
-}
+typedef attu_strbuf fbuf;   /* (engine/strbuf.h: an allocation failure sets oom) */
+#define put(b, s) ((void)attu_strbuf_puts((b), (s)))
+#define put_ident(b, name) ((void)attu_strbuf_quote_ident((b), (name)))
 
 /* alias.column */
 static void put_col(fbuf *b, const char *alias, const char *name) {
