@@ -451,6 +451,11 @@ int db_column_type(const attu_ast_typename *tn, attu_type *out, attu_error *err)
          * (engine/types.h), applied to every value assigned */
         *out = attu_type_interval(tn->ivrange, tn->precision);
     *out = attu_type_array_interval_qualified(*out, tn->ivrange, tn->precision);
+    if (out->id == ATTU_TYPE_DECIMAL && tn->precision < 0)
+        /* NUMERIC / DECIMAL without (p,s) is PostgreSQL's unconstrained
+         * numeric: the wide type with a display scale per value, NaN and
+         * the infinities (engine/numeric.h), not a scaled int64 */
+        *out = attu_type_make(ATTU_TYPE_NUMERIC);
     return 0;
 }
 

@@ -196,7 +196,10 @@ static void normalize_name(const char *name, char *buf, size_t cap) {
     buf[n] = '\0';
 }
 
-/* Unconstrained NUMERIC has no scaled-int64 form; attu gives it this one. */
+/* numeric without (p,s) read as a DECIMAL: the callers that know what it
+ * names replace it (a table column is the wide NUMERIC: db/db_ddl.c
+ * db_column_type; a cast follows its operand: binder_expr.c bind_cast;
+ * a PREPARE parameter drops the modifier), so this scale is a placeholder. */
 #define ATTU_NUMERIC_DEFAULT_PRECISION 18
 #define ATTU_NUMERIC_DEFAULT_SCALE     6
 

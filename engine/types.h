@@ -29,7 +29,9 @@
  * NUMERIC is PostgreSQL's numeric without a typmod as attu computes it:
  * quotients, avg, variance, sum(bigint), float8::numeric, numeric ^ and
  * log, and mixes of numerics of different scales (CASE, UNION, greatest)
- * carry a scale per value. Columns of tables keep DECIMAL(p,s).
+ * carry a scale per value. A table column declared numeric without
+ * (p,s) is NUMERIC too (db/db_ddl.c db_column_type); one declared
+ * numeric(p,s) is DECIMAL(p,s).
  *
  * NULL is kept apart, in a validity bitmap (column.h), never in the slot.
  */
@@ -52,7 +54,8 @@ typedef enum attu_type_id {
     ATTU_TYPE_TEXT,
     ATTU_TYPE_DATE,
     ATTU_TYPE_TIMESTAMP,
-    ATTU_TYPE_NUMERIC,      /* per-value display scale; computed values only */
+    ATTU_TYPE_NUMERIC,      /* per-value display scale: computed values and
+                               columns declared numeric without (p,s) */
     ATTU_TYPE_INT16,        /* smallint, in an int32 slot (the ids are
                                stored in table schemas: new ones go last) */
     ATTU_TYPE_INTERVAL,     /* PostgreSQL's interval, 16 bytes (types.h's table) */

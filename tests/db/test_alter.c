@@ -133,6 +133,51 @@ Test(alter_storage, changes_survive_close_and_reopen) {
     cr_assert_eq(system(cmd), 0);
 }
 
+/* A column declared numeric without (p,s) is the wide NUMERIC (16-byte
+ * slots: engine/numeric.h), made by CREATE TABLE, ADD COLUMN and ALTER
+ * TYPE: its values (their scales, NaN, the infinities, more than 18
+ * digits), its type and its UNIQUE key come back from the data directory. */
+Test(alter_storage, numeric_columns_survive_close_and_reopen) {
+    char dir[] = "/tmp/attu-alter-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    attu_db *d = tdb_open_dir(dir);
+    attu_session *ss = attu_session_new(d);
+    tdb_exec_ok(ss, "CREATE TABLE nm (id INTEGER, n NUMERIC UNIQUE, a NUMERIC[])");
+    tdb_exec_ok(ss, "INSERT INTO nm VALUES (1, '1.50', '{1.5,NaN}'), (2, 'NaN', NULL), (3, '-Infinity', '{}'), "
+                    "(4, '123456789012345678901234.000001', NULL), (5, NULL, NULL)");
+    tdb_exec_ok(ss, "ALTER TABLE nm ADD e DECIMAL DEFAULT 1.250, ALTER id TYPE NUMERIC");
+    tdb_exec_ok(ss, "UPDATE nm SET id = id / 4 WHERE id = 1");
+    const char *want = "0.25000000000000000000|1.50|{1.5,NaN}|1.250\n"
+                       "2|NaN|NULL|1.250\n"
+                       "3|-Infinity|{}|1.250\n"
+                       "4|123456789012345678901234.000001|NULL|1.250\n"
+                       "5|NULL|NULL|1.250\n";
+    cr_assert_str_eq(tdb_rows(ss, "SELECT * FROM nm ORDER BY id"), want);
+    attu_session_free(ss);
+    attu_db_close(d);
+
+    d = tdb_open_dir(dir);
+    ss = attu_session_new(d);
+    cr_assert_str_eq(tdb_rows(ss, "SELECT * FROM nm ORDER BY id"), want);
+    cr_assert_str_eq(tdb_rows(ss, "SELECT string_agg(format_type(atttypid, atttypmod), ',' ORDER BY attnum) "
+                                  "FROM pg_attribute WHERE attrelid = 'nm'::regclass AND attnum > 0"),
+                     "numeric,numeric,numeric[],numeric\n");
+    tres r;
+    tdb_exec(ss, "INSERT INTO nm (id, n) VALUES (6, 'nan')", &r);
+    cr_assert_str_eq(r.err.sqlstate, "23505");
+    tres_free(&r);
+    tdb_exec(ss, "INSERT INTO nm (id, n) VALUES (6, 1.5000)", &r);
+    cr_assert_str_eq(r.err.sqlstate, "23505");
+    tres_free(&r);
+    cr_assert_str_eq(tdb_rows(ss, "SELECT sum(n) FILTER (WHERE id > 3), max(n), min(n) FROM nm"),
+                     "123456789012345678901234.000001|NaN|-Infinity\n");
+    attu_session_free(ss);
+    attu_db_close(d);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
 /* Readers in other sessions run beside a writer that adds, converts and
  * drops columns: each must see one whole version (the sum of v never
  * changes, whatever v's type is now). */
