@@ -45,6 +45,17 @@ attu_view *attu_view_new(const char *name, const char *sql, int ncols, const cha
     return v;
 }
 
+attu_view *attu_view_copy(const attu_view *v, const char *name) {
+    attu_view *c = attu_view_new(name ? name : v->name, v->sql, v->ncols, (const char *const *)v->col_names,
+                                 v->col_types, v->ndeps, (const char *const *)v->deps);
+    if (!c) return NULL;
+    c->seq = v->seq;
+    c->kind = v->kind;
+    c->check_option = v->check_option;
+    c->populated = v->populated;
+    return c;
+}
+
 void attu_view_free(attu_view *v) {
     if (!v) return;
     for (int i = 0; v->col_names && i < v->ncols; i++) free(v->col_names[i]);

@@ -47,6 +47,8 @@ typedef struct attu_view {
 /* A new view of copies of the arguments (NULL when out of memory). */
 attu_view *attu_view_new(const char *name, const char *sql, int ncols, const char *const *col_names,
                          const attu_type *col_types, int ndeps, const char *const *deps);
+/* A copy of v (seq, kind and options too) under name (NULL: v's). */
+attu_view *attu_view_copy(const attu_view *v, const char *name);
 void attu_view_free(attu_view *v);
 bool attu_view_reads(const attu_view *v, const char *relation);
 

@@ -88,6 +88,7 @@ char *syscat_check_definition(const attu_check *c, bool pretty) {
     while (n && (e[n - 1] == ' ' || e[n - 1] == '\t' || e[n - 1] == '\n' || e[n - 1] == '\r')) n--;
     sbuf d = {0};
     syscat_sb_printf(&d, pretty ? "CHECK (%.*s)" : "CHECK ((%.*s))", (int)n, e);
+    if (c->not_valid) syscat_sb_puts(&d, " NOT VALID");
     if (d.oom) { free(d.p); return NULL; }
     return d.p;
 }
@@ -731,7 +732,7 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
             int ncols = check_columns(ri->t, &cs[k], cols);
             char buf[512];
             v_int(r, syscat_check_oid(ri->t->name, cs[k].name)); v_text(r, cs[k].name); v_int(r, OID_PUBLIC); v_char(r, 'c');
-            v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->oid); v_int(r, 0); v_int(r, 0);
+            v_bool(r, false); v_bool(r, false); v_bool(r, !cs[k].not_valid); v_int(r, ri->oid); v_int(r, 0); v_int(r, 0);
             v_int(r, 0); v_int(r, 0); v_char(r, ' '); v_char(r, ' '); v_char(r, ' '); v_bool(r, true); v_int(r, 0);
             v_bool(r, false);
             if (ncols) v_text(r, int_array(cols, ncols, 1, buf, sizeof buf));
@@ -749,7 +750,7 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
             const rel_info *p = syscat_rel_find(&env->rs, fs[k].ref_table), *ix = syscat_fkey_index(&env->rs, &fs[k]);
             char buf[512];
             v_int(r, syscat_fkey_oid(ri->t->name, fs[k].name)); v_text(r, fs[k].name); v_int(r, OID_PUBLIC); v_char(r, 'f');
-            v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->oid); v_int(r, 0); v_int(r, ix ? ix->oid : 0);
+            v_bool(r, false); v_bool(r, false); v_bool(r, !fs[k].not_valid); v_int(r, ri->oid); v_int(r, 0); v_int(r, ix ? ix->oid : 0);
             v_int(r, 0); v_int(r, p ? p->oid : 0); v_char(r, fs[k].on_update); v_char(r, fs[k].on_delete);
             v_char(r, fs[k].match); v_bool(r, true); v_int(r, 0); v_bool(r, true);
             v_text(r, int_array(fs[k].cols, fs[k].ncols, 1, buf, sizeof buf));
