@@ -138,7 +138,7 @@ static int set_options(attu_session *s, attu_view *nv, const attu_ast_alter_cmd 
 
 /* The actions of a list, applied to a copy of v put in place once all
  * have run. */
-static int alter_actions(attu_session *s, attu_view *v, const attu_ast_stmt *st, attu_error *err) {
+static int alter_actions(attu_session *s, const char *sql, attu_view *v, const attu_ast_stmt *st, attu_error *err) {
     /* the actions a view refuses first, as PostgreSQL checks each before
      * running any */
     for (int i = 0; i < st->u.alter_table.ncmds; i++) {
@@ -163,22 +163,39 @@ static int alter_actions(attu_session *s, attu_view *v, const attu_ast_stmt *st,
             if (set_options(s, nv, c, err)) { attu_view_free(nv); return -1; }
             continue;
         }
-        /* SET / DROP DEFAULT */
-        if (view_column(nv, c->column) < 0) {
+        /* SET / DROP DEFAULT: checked as a table column's DEFAULT is
+         * (against the view column's type), kept as text */
+        int col = view_column(nv, c->column);
+        if (col < 0) {
             attu_view_free(nv);
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" of relation \"%s\" does not exist",
                                   c->column, v->name);
         }
-        attu_view_free(nv);
-        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, c->position,
-                              "ALTER VIEW ... ALTER COLUMN ... SET / DROP DEFAULT is not supported");
+        char *text = NULL;
+        if (c->kind == ATTU_ALTER_SET_DEFAULT && c->expr) {
+            attu_ast_column_def cd;
+            memset(&cd, 0, sizeof cd);
+            cd.name = nv->col_names[col];
+            cd.position = c->position;
+            cd.default_ = c->expr;
+            attu_column_def def;
+            memset(&def, 0, sizeof def);
+            snprintf(def.name, sizeof def.name, "%s", nv->col_names[col]);
+            def.type = nv->col_types[col];
+            if (!(text = db_check_default(s, sql, &cd, &def, err))) {
+                err->position = 0;   /* (as ALTER TABLE's) */
+                attu_view_free(nv);
+                return -1;
+            }
+        }
+        free(nv->col_defaults[col]);
+        nv->col_defaults[col] = text;
     }
     return install(s, v->name, nv, NULL, 0, err);
 }
 
 int db_exec_alter_view(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                        attu_error *err) {
-    (void)sql;
     const char *name = st->u.alter_table.table;
     const char *tag = st->u.alter_table.view ? "ALTER VIEW" : "ALTER TABLE";
     pthread_rwlock_wrlock(&s->db->lock);
@@ -208,7 +225,7 @@ int db_exec_alter_view(attu_session *s, const char *sql, const attu_ast_stmt *st
         attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "constraint \"%s\" for table \"%s\" does not exist",
                        c->column, name);
         break;
-    default: rc = alter_actions(s, v, st, err); break;
+    default: rc = alter_actions(s, sql, v, st, err); break;
     }
 out:
     pthread_rwlock_unlock(&s->db->lock);

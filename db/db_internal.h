@@ -270,7 +270,8 @@ int db_view_dml(attu_session *s, const char *sql, const attu_ast_stmt *st, const
 /* The rewriting itself, one level (its target may be a view again): *out
  * lives in rw until db_view_rewrite_free. For PREPARE's analysis and
  * EXPLAIN, which see the statement on the view's relation. */
-typedef struct db_view_rewrite { attu_ast_arena *a; attu_parse_result *pr; } db_view_rewrite;
+/* (pr: the view's query parsed; defaults: its column DEFAULTs', or NULL) */
+typedef struct db_view_rewrite { attu_ast_arena *a; attu_parse_result *pr, *defaults; } db_view_rewrite;
 int db_view_rewrite_dml(attu_session *s, const attu_ast_stmt *st, db_view_rewrite *rw, const attu_ast_stmt **out,
                         attu_error *err);
 void db_view_rewrite_free(db_view_rewrite *rw);

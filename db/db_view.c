@@ -794,6 +794,9 @@ int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *t
                     nvw->kind = v->kind;
                     nvw->check_option = v->check_option;
                     nvw->populated = v->populated;
+                    for (int k = 0; k < v->ncols && !rc; k++)   /* (its DEFAULTs, ALTER VIEW's) */
+                        if (v->col_defaults[k] && !(nvw->col_defaults[k] = strdup(v->col_defaults[k])))
+                            rc = attu_error_oom(err);
                     made[n++] = nvw;
                 }
             }

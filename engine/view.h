@@ -33,6 +33,9 @@ typedef struct attu_view {
     int        ncols;
     char     **col_names;   /* ncols */
     attu_type *col_types;   /* ncols */
+    char     **col_defaults;   /* ncols, each NULL or a DEFAULT's SQL text for
+                                  INSERTs through the view (ALTER VIEW ...
+                                  SET DEFAULT, db/db_alter_view.c) */
     int        ndeps;
     char     **deps;        /* relations the query names, each once */
     uint64_t   seq;         /* creation order (kept by OR REPLACE): the order
