@@ -3236,16 +3236,10 @@ alter_cmd(A) ::= RESET(K) LP reset_opt_list(L) RP.
 reset_opt_list(A) ::= colid(N).     { memset(&A, 0, sizeof A); ab_reset_opt(&A, &N); }
 reset_opt_list(A) ::= reset_opt_list(L) COMMA colid(N).    { A = L; ab_reset_opt(&A, &N); }
 %include {
-/* RESET (name): a view option PostgreSQL knows, else "unrecognized
- * parameter" (the first such) */
+/* RESET (name): check_option resets the view's; PostgreSQL resets any
+ * other name (one it does not know too) without a word */
 static void ab_reset_opt(attu_ast_alter_cmd *a, const attu_token *name) {
-    const char *n = ab_tokstr(name);
-    if (!strcmp(n, "check_option")) a->check_option = 'r';
-    else if (strcmp(n, "security_barrier") && strcmp(n, "security_invoker") && !a->bad_option_kind) {
-        a->bad_option_kind = 'u';
-        a->bad_option = "";
-        a->bad_option_name = (char *)n;
-    }
+    if (!strcmp(ab_tokstr(name), "check_option")) a->check_option = 'r';
 }
 }
 alter_cmd(A) ::= ALTER(K) opt_column colid(C) alter_column_action(X).
