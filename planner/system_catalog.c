@@ -471,7 +471,8 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
             break;
         case 'v':
             for (int k = 0; k < ri->v->ncols; k++)
-                attribute_row(r, ri->oid, ri->v->col_names[k], ri->v->col_types[k], k + 1, false, false, 0);
+                attribute_row(r, ri->oid, ri->v->col_names[k], ri->v->col_types[k], k + 1, false,
+                              ri->v->col_defaults[k] != NULL, 0);
             break;
         case 'i':
             for (int k = 0; k < ri->u->ncols; k++) {
@@ -534,6 +535,18 @@ static const char *default_text(attu_type t, const char *d, char *buf, size_t ca
 
 static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
+        if (env->rs.r[i].kind == 'v') {
+            /* a view's (ALTER VIEW ... SET DEFAULT) */
+            const attu_view *v = env->rs.r[i].v;
+            for (int k = 0; k < v->ncols; k++) {
+                if (!v->col_defaults[k]) continue;
+                v_int(r, (int64_t)FIRST_USER_OID - 1 - (int64_t)((env->rs.r[i].oid * 1601 + k) % 8000));
+                char buf[1024];
+                v_int(r, env->rs.r[i].oid); v_int(r, k + 1);
+                v_text(r, default_text(v->col_types[k], v->col_defaults[k], buf, sizeof buf));
+            }
+            continue;
+        }
         if (env->rs.r[i].kind != 'r') continue;
         const attu_table *t = env->rs.r[i].t;
         for (int k = 0; k < t->ncols; k++) {
@@ -1133,7 +1146,8 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
             if (!upd) { r->b.oom = true; return; }
             view_updatable(env, ri->v, upd);
             for (int k = 0; k < ri->v->ncols; k++)
-                is_column_row(r, env, ri->name, ri->v->col_names[k], ri->v->col_types[k], k, false, NULL, NULL, upd[k]);
+                is_column_row(r, env, ri->name, ri->v->col_names[k], ri->v->col_types[k], k, false,
+                              ri->v->col_defaults[k], NULL, upd[k]);
             free(upd);
         }
     }
