@@ -321,6 +321,13 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
                       (const char *const *)deps.v);
     if (!v) { attu_error_oom(err); goto out; }
     v->check_option = st->u.create_view.check_option == '?' ? 0 : st->u.create_view.check_option;
+    /* OR REPLACE keeps the columns' DEFAULTs (ALTER VIEW's), as
+     * PostgreSQL keeps the columns */
+    for (int k = 0; old && k < old->ncols && k < v->ncols; k++)
+        if (old->col_defaults[k] && !(v->col_defaults[k] = strdup(old->col_defaults[k]))) {
+            attu_error_oom(err);
+            goto out;
+        }
     attu_view *prev = NULL;
     if (attu_views_put(vs, v, &prev)) { attu_error_oom(err); goto out; }
     if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) {
