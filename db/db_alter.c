@@ -1314,6 +1314,7 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     attu_table_free(old);
     t = NULL;
     rc = db_fkey_follow_rename(s, from, to, err) ? -1 : 0;
+    if (!rc) db_comments_renamed(s, 'r', NULL, from, to);
 out:
     if (installed && rc) {
         attu_error e2;
@@ -1417,6 +1418,7 @@ static int rename_constraint(attu_session *s, attu_table *base, const attu_ast_a
     else {
         snprintf(found, ATTU_NAME_MAX + 1, "%s", cmd->new_name);
         rc = store_constraints(s, base, k.u, k.nu, k.c, k.nc, k.f, k.nf, err);
+        if (!rc) db_comments_renamed(s, 'k', base->name, cmd->column, cmd->new_name);
     }
     constraints_free(&k);
     return rc;
@@ -1744,6 +1746,13 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
             goto out;
     }
     rc = 0;
+    /* the comments follow: a renamed column's, a dropped column's or
+     * constraint's go */
+    for (int i = 0; i < st->u.alter_table.ncmds; i++) {
+        const attu_ast_alter_cmd *c = &st->u.alter_table.cmds[i];
+        if (c->kind == ATTU_ALTER_RENAME_COLUMN) db_comments_renamed(s, 'c', name, c->column, c->new_name);
+    }
+    db_comments_prune(s, name);
 out:
     if (rc) {
         /* nothing changes: the views and sequences as they were */
@@ -1765,6 +1774,7 @@ out:
                 if (s->db->data_dir) attu_storage_drop_table(s->db->data_dir, gone[i]->name, &e2);
                 attu_table_free(attu_catalog_remove(s->db->cat, gone[i]->name, true, NULL));
             }
+            if (gone[i]) db_comments_dropped(s, gone[i]->name);
             attu_view_free(gone[i]);
         }
     }

@@ -77,6 +77,7 @@ static int rename_view(attu_session *s, attu_view *v, const char *to, attu_error
     snprintf(from, sizeof from, "%s", v->name);
     int rc = install(s, from, nv, made, n, err);
     free(made);
+    if (!rc) db_comments_renamed(s, 'r', NULL, from, to);
     return rc;
 }
 
@@ -100,8 +101,11 @@ static int rename_view_column(attu_session *s, attu_view *v, const attu_ast_alte
     }
     free(nv->col_names[col]);
     nv->col_names[col] = name;
-    int rc = install(s, v->name, nv, made, n, err);
+    char view[ATTU_NAME_MAX + 1];
+    snprintf(view, sizeof view, "%s", v->name);
+    int rc = install(s, view, nv, made, n, err);   /* (v is freed) */
     free(made);
+    if (!rc) db_comments_renamed(s, 'c', view, cmd->column, cmd->new_name);
     return rc;
 }
 

@@ -241,6 +241,15 @@ int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *t
  * place yet. Write lock held. */
 int db_view_follow_view_rename(attu_session *s, struct attu_view *v, int col, const char *to, struct attu_view ***out,
                                int *nout, attu_error *err);
+/* COMMENT ON (db_comment.c), and the comments following their objects
+ * (write lock held, after the statement succeeded): renamed (kind 'r' a
+ * relation from -> to; 'c' / 'k' a column / constraint of rel), dropped
+ * with a relation, pruned of rel's columns and constraints that are gone
+ * (after ALTER TABLE). */
+int db_exec_comment(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+void db_comments_renamed(attu_session *s, char kind, const char *rel, const char *from, const char *to);
+void db_comments_dropped(attu_session *s, const char *rel);
+void db_comments_prune(attu_session *s, const char *rel);
 /* ALTER VIEW (db_alter_view.c); ALTER TABLE of a view comes here too. */
 int db_exec_alter_view(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                        attu_error *err);

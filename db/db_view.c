@@ -182,6 +182,7 @@ int db_view_remove(attu_session *s, char **names, int n, attu_error *err) {
             if (s->db->data_dir && attu_storage_drop_table(s->db->data_dir, gone[i]->name, err)) rc = -1;
             attu_table_free(attu_catalog_remove(s->db->cat, gone[i]->name, true, NULL));
         }
+        if (gone[i]) db_comments_dropped(s, gone[i]->name);   /* (its comments go with it) */
         attu_view_free(gone[i]);
     }
     free(gone);

@@ -545,7 +545,8 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_CREATE_SEQUENCE, /* u.create_sequence */
     ATTU_STMT_DROP_SEQUENCE,   /* u.drop_table: DROP SEQUENCE [IF EXISTS] s, ... */
     ATTU_STMT_ALTER_TABLE,     /* u.alter_table: ALTER TABLE t action, ... */
-    ATTU_STMT_ALTER_SEQUENCE   /* u.create_sequence: ALTER SEQUENCE [IF EXISTS] s options / RENAME TO */
+    ATTU_STMT_ALTER_SEQUENCE,  /* u.create_sequence: ALTER SEQUENCE [IF EXISTS] s options / RENAME TO */
+    ATTU_STMT_COMMENT          /* u.comment: COMMENT ON object IS 'text' | NULL (db/db_comment.c) */
 } attu_ast_stmt_kind;
 
 /* One assignment of UPDATE's SET list. SET (a, b) = (x, y) arrives as two
@@ -896,6 +897,14 @@ struct attu_ast_stmt {
             bool                materialized; /* ALTER MATERIALIZED VIEW */
             bool                view;         /* ALTER VIEW (db/db_alter_view.c) */
         } alter_table;
+        struct {
+            /* 't' TABLE, 'v' VIEW, 'm' MATERIALIZED VIEW, 'c' COLUMN
+             * rel.sub, 'k' CONSTRAINT sub ON rel */
+            char  object;
+            char *rel, *sub;
+            int   rel_position;
+            char *text;       /* NULL: IS NULL */
+        } comment;
     } u;
 };
 

@@ -458,6 +458,7 @@ stmt(A) ::= discard_stmt(S).           { A = S; }
 stmt(A) ::= prepare_stmt(S).           { A = S; }
 stmt(A) ::= execute_stmt(S).           { A = S; }
 stmt(A) ::= txn_stmt(S).               { A = S; }
+stmt(A) ::= comment_stmt(S).           { A = S; }
 /* ANALYZE [VERBOSE] [tables]: PostgreSQL's statistics command; parsed so
  * errors around it match, then refused. */
 stmt(A) ::= ANALYZE(K) opt_verbose opt_analyze_names.
@@ -3789,4 +3790,57 @@ static void *grammar_realloc(void *p, size_t n) {
     return n > ATTU_GRAMMAR_STACK_BYTES ? NULL : realloc(p, n);
 }
 #define realloc grammar_realloc
+}
+
+/* ======================================================================== */
+/* COMMENT ON object IS 'text' | NULL (db/db_comment.c; COMMENT a plain     */
+/* word here)                                                               */
+
+%include {
+typedef struct ab_comment_obj { char object; ab_qname rel; const char *sub; } ab_comment_obj;
+/* A relation named schema.name: public's only. */
+static void ab_comment_schema(attu_parse_ctx *ctx, const char *schema, int pos) {
+    if (schema && strcmp(schema, "public")) ab_defer_error(ctx, "3F000", pos, "schema \"%s\" does not exist", schema);
+}
+}
+%type comment_stmt {attu_ast_stmt *}
+%type comment_obj {ab_comment_obj}
+%type comment_text {char *}
+comment_stmt(A) ::= ID(C) ON comment_obj(O) IS comment_text(T).
+{
+    ab_word_expect(ctx, &C, "comment");
+    A = ab_stmt(ctx, ATTU_STMT_COMMENT, C.pos);
+    A->u.comment.object = O.object;
+    A->u.comment.rel = (char *)O.rel.name;
+    A->u.comment.rel_position = O.rel.pos;
+    A->u.comment.sub = (char *)O.sub;
+    A->u.comment.text = T;
+}
+comment_text(A) ::= SCONST(S).  { A = (char *)ab_tokstr(&S); }
+comment_text(A) ::= NULL.       { A = NULL; }
+comment_obj(A) ::= TABLE qualified_name(N).
+    { A.object = 't'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
+comment_obj(A) ::= VIEW qualified_name(N).
+    { A.object = 'v'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
+comment_obj(A) ::= MATERIALIZED VIEW qualified_name(N).
+    { A.object = 'm'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
+comment_obj(A) ::= CONSTRAINT colid(C) ON qualified_name(N).
+    { A.object = 'k'; A.rel = N; A.sub = ab_tokstr(&C); ab_comment_schema(ctx, N.schema, N.pos); }
+/* COLUMN table.column or schema.table.column */
+comment_obj(A) ::= COLUMN colid(C).
+{
+    memset(&A, 0, sizeof A);
+    A.object = 'c'; A.rel.name = ab_tokstr(&C); A.rel.pos = C.pos;
+    ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, 0, "column name must be qualified");
+}
+comment_obj(A) ::= COLUMN colid(T) DOT attr_name(C).
+{
+    memset(&A, 0, sizeof A);
+    A.object = 'c'; A.rel.name = ab_tokstr(&T); A.rel.pos = T.pos; A.sub = ab_tokstr(&C);
+}
+comment_obj(A) ::= COLUMN colid(S) DOT attr_name(T) DOT attr_name(C).
+{
+    memset(&A, 0, sizeof A);
+    A.object = 'c'; A.rel.name = ab_tokstr(&T); A.rel.pos = S.pos; A.sub = ab_tokstr(&C);
+    ab_comment_schema(ctx, ab_tokstr(&S), S.pos);
 }

@@ -560,6 +560,18 @@ static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
     }
 }
 
+/* COMMENT ON's comments whose objects exist (system_catalog_comment.c) */
+static void rows_pg_description(rel_text *r, const syscat_env *env) {
+    const attu_comments *cs = attu_catalog_comments(env->cat);
+    for (size_t i = 0; i < attu_comments_count(cs); i++) {
+        const attu_comment *c = attu_comments_at(cs, i);
+        int64_t objoid, classoid;
+        int sub;
+        if (!syscat_comment_target(&env->rs, env->cat, c, &objoid, &classoid, &sub)) continue;
+        v_int(r, objoid); v_int(r, classoid); v_int(r, sub); v_text(r, c->text);
+    }
+}
+
 static void rows_pg_type(rel_text *r, const syscat_env *env) {
     (void)env;
     for (size_t i = 0; i < syscat_n_pg_types; i++) {
@@ -1227,7 +1239,7 @@ static const sys_relation sys_relations[] = {
       "convalidated boolean, conrelid bigint, contypid bigint, conindid bigint, conparentid bigint, "
       "confrelid bigint, confupdtype text, confdeltype text, confmatchtype text, conislocal boolean, "
       "coninhcount integer, connoinherit boolean, conkey smallint[], confkey smallint[], conbin text", rows_pg_constraint },
-    { "pg_catalog", "pg_description", "objoid bigint, classoid bigint, objsubid integer, description text", NULL },
+    { "pg_catalog", "pg_description", "objoid bigint, classoid bigint, objsubid integer, description text", rows_pg_description },
     { "pg_catalog", "pg_policy",
       "oid bigint, polname text, polrelid bigint, polcmd text, polpermissive boolean, polroles bigint[], "
       "polqual text, polwithcheck text", NULL },
