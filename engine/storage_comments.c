@@ -4,7 +4,7 @@
  * <data-dir>/attu.comments is text, one line per comment (comments.h):
  *
  *   attu-comments 1
- *   comment <kind> <relation> <sub or -> <text>
+ *   comment <kind> <relation> <+sub, or - for none> <text>
  *   crc32c <crc of everything above>
  *
  * with every byte at or below ' ', '%' and DEL written as %XX (as the
@@ -69,8 +69,8 @@ int attu_storage_save_comments(const char *data_dir, const attu_comments *cs, at
         attu_strbuf_printf(&b, "comment %c ", c->kind);
         put_escaped(&b, c->rel);
         attu_strbuf_add(&b, " ", 1);
-        if (*c->sub) put_escaped(&b, c->sub);
-        else attu_strbuf_add(&b, "-", 1);
+        attu_strbuf_add(&b, *c->sub ? "+" : "-", 1);   /* (a column may be named "-") */
+        put_escaped(&b, c->sub);
         attu_strbuf_add(&b, " ", 1);
         put_escaped(&b, c->text);
         attu_strbuf_add(&b, "\n", 1);
@@ -141,7 +141,8 @@ int attu_storage_load_comments(const char *data_dir, attu_comments *cs, attu_err
             rc = -1;
             break;
         }
-        const char *sub = strcmp(fields[3], "-") ? unescape(fields[3]) : "";
+        if (fields[3][0] != '+' && strcmp(fields[3], "-")) { rc = -1; break; }
+        const char *sub = unescape(fields[3] + 1);
         if (attu_comments_set(cs, fields[1][0], unescape(fields[2]), sub, unescape(fields[4]))) {
             free(b.p);
             return attu_error_oom(err);
