@@ -392,7 +392,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        GROUPS EXCLUDE TIES OTHERS
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
-       DELETE UPDATE TRUNCATE MATERIALIZED REFRESH
+       DELETE UPDATE TRUNCATE MATERIALIZED REFRESH COMMENT
        WITHIN ORDINALITY
        VIEW REPLACE
        SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
@@ -1577,6 +1577,7 @@ bare_label(A) ::= MATERIALIZED(T).          { A = T; }
 bare_label(A) ::= REFRESH(T).               { A = T; }
 bare_label(A) ::= REPEATABLE(T).            { A = T; }
 bare_label(A) ::= RESET(T).                 { A = T; }
+bare_label(A) ::= COMMENT(T).               { A = T; }
 bare_label(A) ::= RESTRICT(T).              { A = T; }
 bare_label(A) ::= ROLLBACK(T).              { A = T; }
 bare_label(A) ::= ROWS(T).                  { A = T; }
@@ -1750,6 +1751,7 @@ unreserved_keyword(A) ::= MATERIALIZED(T).          { A = T; }
 unreserved_keyword(A) ::= REFRESH(T).               { A = T; }
 unreserved_keyword(A) ::= REPEATABLE(T).            { A = T; }
 unreserved_keyword(A) ::= RESET(T).                 { A = T; }
+unreserved_keyword(A) ::= COMMENT(T).               { A = T; }
 unreserved_keyword(A) ::= RESTRICT(T).              { A = T; }
 unreserved_keyword(A) ::= ROLLBACK(T).              { A = T; }
 unreserved_keyword(A) ::= ROWS(T).                  { A = T; }
@@ -3793,8 +3795,7 @@ static void *grammar_realloc(void *p, size_t n) {
 }
 
 /* ======================================================================== */
-/* COMMENT ON object IS 'text' | NULL (db/db_comment.c; COMMENT a plain     */
-/* word here)                                                               */
+/* COMMENT ON object IS 'text' | NULL (db/db_comment.c)                    */
 
 %include {
 typedef struct ab_comment_obj { char object; ab_qname rel; const char *sub; } ab_comment_obj;
@@ -3806,9 +3807,8 @@ static void ab_comment_schema(attu_parse_ctx *ctx, const char *schema, int pos) 
 %type comment_stmt {attu_ast_stmt *}
 %type comment_obj {ab_comment_obj}
 %type comment_text {char *}
-comment_stmt(A) ::= ID(C) ON comment_obj(O) IS comment_text(T).
+comment_stmt(A) ::= COMMENT(C) ON comment_obj(O) IS comment_text(T).
 {
-    ab_word_expect(ctx, &C, "comment");
     A = ab_stmt(ctx, ATTU_STMT_COMMENT, C.pos);
     A->u.comment.object = O.object;
     A->u.comment.rel = (char *)O.rel.name;
