@@ -951,8 +951,9 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         d->cols[c].dflt = NULL;
         d->cols[c].identity = 0;
         return 0;
-    case ATTU_ALTER_RENAME_TABLE:
-        break;
+    case ATTU_ALTER_RENAME_TABLE: case ATTU_ALTER_RENAME_CONSTRAINT: case ATTU_ALTER_VALIDATE_CONSTRAINT:
+    case ATTU_ALTER_SET_OPTIONS: case ATTU_ALTER_RESET_OPTIONS:
+        break;   /* (db_exec_alter's, before any draft) */
     }
     return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "ALTER TABLE: unexpected action");
 }
@@ -1090,8 +1091,14 @@ static int final_checks(const draft *d, attu_check **out, int *nout, attu_error 
     bool converted = false;
     for (int j = 0; j < d->n; j++) converted |= d->cols[j].from < 0 && d->cols[j].orig >= 0;
     if (converted && nkeep && d->base->nrows) {
+        /* (not those added NOT VALID: PostgreSQL re-adds them unchecked) */
+        attu_check *valid = calloc((size_t)nkeep, sizeof *valid);
+        int nvalid = 0;
+        if (!valid) { db_check_free(keep, nkeep); return attu_error_oom(err); }
+        for (int k = 0; k < nkeep; k++) if (!keep[k].not_valid) valid[nvalid++] = keep[k];
         attu_table *t = draft_table(d, err);
-        int rc = t ? db_check_table(d->s, t, keep, nkeep, err) : -1;
+        int rc = t ? db_check_table(d->s, t, valid, nvalid, err) : -1;
+        free(valid);
         detach_table(t);
         if (rc) { db_check_free(keep, nkeep); return -1; }
     }
@@ -1307,6 +1314,7 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     attu_table_free(old);
     t = NULL;
     rc = db_fkey_follow_rename(s, from, to, err) ? -1 : 0;
+    if (!rc) db_comments_renamed(s, 'r', NULL, from, to);
 out:
     if (installed && rc) {
         attu_error e2;
@@ -1320,6 +1328,140 @@ out:
     free(dflt);
     db_check_free(checks, nchecks);
     free(fk);
+    return rc;
+}
+
+/* Saves the table's constraints as given (its rows, columns and DEFAULTs
+ * as they are) and puts them in the catalog: what RENAME CONSTRAINT and
+ * VALIDATE CONSTRAINT change. */
+static int store_constraints(attu_session *s, attu_table *base, const attu_unique *u, int nu, const attu_check *c,
+                             int nc, const attu_fkey *f, int nf, attu_error *err) {
+    const char **dflt = calloc((size_t)base->ncols + 1, sizeof *dflt);
+    if (!dflt) return attu_error_oom(err);
+    for (int i = 0; i < base->ncols; i++) dflt[i] = attu_catalog_default(s->db->cat, base->name, i);
+    int rc = (s->db->data_dir &&
+              attu_storage_save_table_constraints(s->db->data_dir, base, dflt, u, nu, c, nc, f, nf, err)) ||
+             attu_catalog_set_uniques(s->db->cat, base->name, u, nu, err) ||
+             attu_catalog_set_checks(s->db->cat, base->name, c, nc, err) ||
+             attu_catalog_set_fkeys(s->db->cat, base->name, f, nf, err)
+                 ? -1 : 0;
+    free(dflt);
+    return rc;
+}
+
+/* A copy of the table's constraints of each kind (checks' texts too),
+ * for store_constraints; constraints_free frees it. */
+typedef struct constraints {
+    attu_unique *u;
+    attu_check  *c;
+    attu_fkey   *f;
+    int          nu, nc, nf;
+} constraints;
+
+static void constraints_free(constraints *k) {
+    free(k->u);
+    db_check_free(k->c, k->nc);
+    free(k->f);
+}
+
+static int constraints_copy(attu_session *s, const char *table, constraints *k, attu_error *err) {
+    memset(k, 0, sizeof *k);
+    int nu = 0, nc = 0, nf = 0;
+    const attu_unique *u = attu_catalog_uniques(s->db->cat, table, &nu);
+    const attu_check *c = attu_catalog_checks(s->db->cat, table, &nc);
+    const attu_fkey *f = attu_catalog_fkeys(s->db->cat, table, &nf);
+    k->u = calloc((size_t)nu + 1, sizeof *k->u);
+    k->c = calloc((size_t)nc + 1, sizeof *k->c);
+    k->f = calloc((size_t)nf + 1, sizeof *k->f);
+    if (!k->u || !k->c || !k->f) { constraints_free(k); return attu_error_oom(err); }
+    if (nu) memcpy(k->u, u, sizeof *u * (size_t)nu);
+    if (nf) memcpy(k->f, f, sizeof *f * (size_t)nf);
+    k->nu = nu;
+    k->nf = nf;
+    for (; k->nc < nc; k->nc++) {
+        k->c[k->nc] = c[k->nc];
+        if (!(k->c[k->nc].expr = strdup(c[k->nc].expr))) { constraints_free(k); return attu_error_oom(err); }
+    }
+    return 0;
+}
+
+/* RENAME CONSTRAINT a TO b: any of the table's constraints, the new name
+ * free among them (42710); a PRIMARY KEY / UNIQUE constraint's index
+ * (which has its name) is renamed with it, as in PostgreSQL, so the name
+ * must be free among the relations too (42P07). */
+static int rename_constraint(attu_session *s, attu_table *base, const attu_ast_alter_cmd *cmd, attu_error *err) {
+    constraints k;
+    if (constraints_copy(s, base->name, &k, err)) return -1;
+    char *found = NULL, *taken = NULL;
+    bool index = false;
+    for (int i = 0; i < k.nu; i++) {
+        if (!strcmp(k.u[i].name, cmd->column)) { found = k.u[i].name; index = true; }
+        if (!strcmp(k.u[i].name, cmd->new_name)) taken = k.u[i].name;
+    }
+    for (int i = 0; i < k.nc; i++) {
+        if (!strcmp(k.c[i].name, cmd->column)) found = k.c[i].name;
+        if (!strcmp(k.c[i].name, cmd->new_name)) taken = k.c[i].name;
+    }
+    for (int i = 0; i < k.nf; i++) {
+        if (!strcmp(k.f[i].name, cmd->column)) found = k.f[i].name;
+        if (!strcmp(k.f[i].name, cmd->new_name)) taken = k.f[i].name;
+    }
+    int rc = -1;
+    if (!found)
+        attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "constraint \"%s\" for table \"%s\" does not exist",
+                       cmd->column, base->name);
+    else if (taken)
+        attu_error_set(err, "42710", 0, "constraint \"%s\" for relation \"%s\" already exists", cmd->new_name,
+                       base->name);
+    else if (index && db_relation_exists(s->db, cmd->new_name))
+        attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", cmd->new_name);
+    else {
+        snprintf(found, ATTU_NAME_MAX + 1, "%s", cmd->new_name);
+        rc = store_constraints(s, base, k.u, k.nu, k.c, k.nc, k.f, k.nf, err);
+        if (!rc) db_comments_renamed(s, 'k', base->name, cmd->column, cmd->new_name);
+    }
+    constraints_free(&k);
+    return rc;
+}
+
+/* VALIDATE CONSTRAINT name, ...: each CHECK / FOREIGN KEY added NOT VALID
+ * checked over every row (23514 / 23503 for the first that fails, in
+ * PostgreSQL's words), then valid; one valid already is left as it is.
+ * 42704 for a name the table has not, 42809 for a PRIMARY KEY / UNIQUE. */
+static int validate_constraints(attu_session *s, attu_table *base, const attu_ast_stmt *st, attu_error *err) {
+    constraints k;
+    if (constraints_copy(s, base->name, &k, err)) return -1;
+    int rc = 0;
+    bool changed = false;
+    for (int i = 0; i < st->u.alter_table.ncmds && !rc; i++) {
+        const char *name = st->u.alter_table.cmds[i].column;
+        int j;
+        for (j = 0; j < k.nc && strcmp(k.c[j].name, name); j++) {}
+        if (j < k.nc) {
+            if (!k.c[j].not_valid) continue;
+            if (base->nrows && db_check_table(s, base, &k.c[j], 1, err)) { rc = -1; break; }
+            k.c[j].not_valid = false;
+            changed = true;
+            continue;
+        }
+        for (j = 0; j < k.nf && strcmp(k.f[j].name, name); j++) {}
+        if (j < k.nf) {
+            if (!k.f[j].not_valid) continue;
+            if (db_fkey_validate(s, base, &k.f[j], err)) { rc = -1; break; }
+            k.f[j].not_valid = false;
+            changed = true;
+            continue;
+        }
+        for (j = 0; j < k.nu && strcmp(k.u[j].name, name); j++) {}
+        if (j < k.nu)
+            rc = attu_error_set(err, "42809", 0, "constraint \"%s\" of relation \"%s\" is not a foreign key or check constraint",
+                                name, base->name);
+        else
+            rc = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "constraint \"%s\" of relation \"%s\" does not exist",
+                                name, base->name);
+    }
+    if (!rc && changed) rc = store_constraints(s, base, k.u, k.nu, k.c, k.nc, k.f, k.nf, err);
+    constraints_free(&k);
     return rc;
 }
 
@@ -1484,9 +1626,15 @@ static bool draws_sequence(const char *dflt) {
 int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                   attu_error *err) {
     const char *name = st->u.alter_table.table;
+    if (st->u.alter_table.view) return db_exec_alter_view(s, sql, st, cb, err);
     pthread_rwlock_wrlock(&s->db->lock);
     attu_table *base = attu_catalog_lookup(s->db->cat, name);
-    if (!base && (attu_views_find(attu_catalog_views(s->db->cat), name) || db_sequence_exists(s->db, name))) {
+    if (!base && attu_views_find(attu_catalog_views(s->db->cat), name)) {
+        /* ALTER TABLE of a view: ALTER VIEW's (PostgreSQL's too) */
+        pthread_rwlock_unlock(&s->db->lock);
+        return db_exec_alter_view(s, sql, st, cb, err);
+    }
+    if (!base && db_sequence_exists(s->db, name)) {
         pthread_rwlock_unlock(&s->db->lock);
         return attu_error_set(err, "42809", 0, "\"%s\" is not a table", name);
     }
@@ -1523,6 +1671,36 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
     if (st->u.alter_table.cmds[0].kind == ATTU_ALTER_RENAME_TABLE) {
         rc = rename_table(s, base, &st->u.alter_table.cmds[0], err);
         goto out;
+    }
+    if (st->u.alter_table.cmds[0].kind == ATTU_ALTER_RENAME_CONSTRAINT) {
+        rc = rename_constraint(s, base, &st->u.alter_table.cmds[0], err);
+        goto out;
+    }
+    /* VALIDATE CONSTRAINT changes no rows: a statement of them alone
+     * (with other actions it would check the rows those leave, which
+     * attu does not do: 0A000) */
+    {
+        int nvalidate = 0;
+        for (int i = 0; i < st->u.alter_table.ncmds; i++) {
+            attu_ast_alter_kind k = st->u.alter_table.cmds[i].kind;
+            nvalidate += k == ATTU_ALTER_VALIDATE_CONSTRAINT;
+            if (k == ATTU_ALTER_SET_OPTIONS || k == ATTU_ALTER_RESET_OPTIONS) {
+                attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->u.alter_table.cmds[i].position,
+                               "ALTER TABLE ... %s (...) of a table's storage parameters is not supported",
+                               k == ATTU_ALTER_SET_OPTIONS ? "SET" : "RESET");
+                goto out;
+            }
+        }
+        if (nvalidate == st->u.alter_table.ncmds) {
+            rc = validate_constraints(s, base, st, err);
+            goto out;
+        }
+        if (nvalidate) {
+            attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                           "VALIDATE CONSTRAINT together with other ALTER TABLE actions is not supported");
+            attu_error_set_hint(err, "Run VALIDATE CONSTRAINT in an ALTER TABLE of its own.");
+            goto out;
+        }
     }
     d.s = s;
     d.sql = sql;
@@ -1568,6 +1746,13 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
             goto out;
     }
     rc = 0;
+    /* the comments follow: a renamed column's, a dropped column's or
+     * constraint's go */
+    for (int i = 0; i < st->u.alter_table.ncmds; i++) {
+        const attu_ast_alter_cmd *c = &st->u.alter_table.cmds[i];
+        if (c->kind == ATTU_ALTER_RENAME_COLUMN) db_comments_renamed(s, 'c', name, c->column, c->new_name);
+    }
+    db_comments_prune(s, name);
 out:
     if (rc) {
         /* nothing changes: the views and sequences as they were */
@@ -1589,6 +1774,7 @@ out:
                 if (s->db->data_dir) attu_storage_drop_table(s->db->data_dir, gone[i]->name, &e2);
                 attu_table_free(attu_catalog_remove(s->db->cat, gone[i]->name, true, NULL));
             }
+            if (gone[i]) db_comments_dropped(s, gone[i]->name);
             attu_view_free(gone[i]);
         }
     }

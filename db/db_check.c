@@ -214,7 +214,10 @@ int db_check_define(attu_session *s, attu_table *t, const attu_ast_unique_def *c
         if (!res) { as_check_error(err, d, prefix); goto fail; }
         bool violated = res->nrows && !attu_column_is_null(res->cols[0], 0);
         attu_result_free(res);
-        if (violated && check_rows) {
+        /* ALTER TABLE ... ADD ... NOT VALID: the rows there are stay
+         * unchecked until VALIDATE CONSTRAINT (CREATE TABLE ignores it) */
+        c->not_valid = alter && d->not_valid;
+        if (violated && check_rows && !c->not_valid) {
             attu_error_set(err, "23514", 0, "check constraint \"%s\" of relation \"%s\" is violated by some row", c->name,
                            t->name);
             goto fail;

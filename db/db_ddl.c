@@ -680,6 +680,7 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
         if (s->db->data_dir && attu_storage_drop_table(s->db->data_dir, name, err)) { rc = -1; break; }
         attu_table *t = attu_catalog_remove(s->db->cat, name, true, err);
         attu_table_free(t);
+        db_comments_dropped(s, name);   /* (its comments go with it) */
         /* its serial and identity columns' sequences go with it */
         if (db_sequences_drop_owned(s, name, err)) rc = -1;
     }

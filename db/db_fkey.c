@@ -437,7 +437,11 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
         }
         f->made = next_made();
         m++;
-        if (check_rows && t->nrows && check_existing(s, t, f, err)) goto fail;
+        /* ALTER TABLE ... ADD ... NOT VALID: the rows there are stay
+         * unchecked until VALIDATE CONSTRAINT (CREATE TABLE, which has no
+         * rows to check, ignores it) */
+        f->not_valid = check_rows && d->not_valid;
+        if (check_rows && !f->not_valid && t->nrows && check_existing(s, t, f, err)) goto fail;
     }
     *out = all;
     *nout = m;
@@ -651,6 +655,10 @@ static int check_child_rows(attu_session *s, db_fkey_txn *x, const attu_table *b
     if (!rc && best >= 0) rc = orphan_error(t, &fs[which], t->name, (size_t)best, best_mixed, err);
     free(rows);
     return rc;
+}
+
+int db_fkey_validate(attu_session *s, attu_table *t, const attu_fkey *f, attu_error *err) {
+    return t->nrows ? check_existing(s, t, f, err) : 0;
 }
 
 /* ALTER TABLE ... ADD FOREIGN KEY over the rows t holds (t, or the table

@@ -30,6 +30,10 @@ int db_fkey_define(struct attu_session *s, attu_table *t, const attu_unique *tu,
                    const attu_check *checks, int nchecks, bool check_rows, attu_fkey **out, int *nout,
                    attu_error *err);
 
+/* ALTER TABLE ... VALIDATE CONSTRAINT: f (one of t's, t the catalog's
+ * table) over every row of t (23503 for the first that fails). */
+int db_fkey_validate(struct attu_session *s, attu_table *t, const attu_fkey *f, attu_error *err);
+
 /* What a statement's foreign key actions changed besides its own table:
  * the versions of other tables they made, in the catalog already, and
  * the ones they replaced (db_fkey_commit saves the first and frees the

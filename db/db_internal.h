@@ -235,6 +235,28 @@ int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *t
 /* Puts views[0..n) in place of the catalog's views of their names and
  * saves; views[i] becomes the view it replaced (the caller frees them, or
  * installs them again to undo). On failure nothing changed. */
+/* ALTER VIEW v RENAME TO to (col < 0) / RENAME COLUMN col TO to: the
+ * views that read v, their text rewritten as db_view_follow_rename
+ * rewrites them (0A000 for one that cannot follow), in *out, not in
+ * place yet. Write lock held. */
+int db_view_follow_view_rename(attu_session *s, struct attu_view *v, int col, const char *to, struct attu_view ***out,
+                               int *nout, attu_error *err);
+/* COMMENT ON (db_comment.c), and the comments following their objects
+ * (write lock held, after the statement succeeded): renamed (kind 'r' a
+ * relation from -> to; 'c' / 'k' a column / constraint of rel), dropped
+ * with a relation, pruned of rel's columns and constraints that are gone
+ * (after ALTER TABLE). */
+int db_exec_comment(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+void db_comments_renamed(attu_session *s, char kind, const char *rel, const char *from, const char *to);
+void db_comments_dropped(attu_session *s, const char *rel);
+void db_comments_prune(attu_session *s, const char *rel);
+/* ALTER VIEW (db_alter_view.c); ALTER TABLE of a view comes here too. */
+int db_exec_alter_view(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                       attu_error *err);
+/* "ADD COLUMN", "ALTER COLUMN ... SET DEFAULT", ...: an ALTER TABLE
+ * action as PostgreSQL names it in "ALTER action ... cannot be performed
+ * on relation" (NULL for the RENAMEs). */
+const char *db_alter_action_name(attu_ast_alter_kind k);
 int db_view_install(attu_session *s, struct attu_view **views, int n, attu_error *err);
 void db_view_names_free(char **names, int n);
 /* A statement that names view `name` where a table must stand: INSERT,
@@ -257,7 +279,8 @@ int db_view_dml(attu_session *s, const char *sql, const attu_ast_stmt *st, const
 /* The rewriting itself, one level (its target may be a view again): *out
  * lives in rw until db_view_rewrite_free. For PREPARE's analysis and
  * EXPLAIN, which see the statement on the view's relation. */
-typedef struct db_view_rewrite { attu_ast_arena *a; attu_parse_result *pr; } db_view_rewrite;
+/* (pr: the view's query parsed; defaults: its column DEFAULTs', or NULL) */
+typedef struct db_view_rewrite { attu_ast_arena *a; attu_parse_result *pr, *defaults; } db_view_rewrite;
 int db_view_rewrite_dml(attu_session *s, const attu_ast_stmt *st, db_view_rewrite *rw, const attu_ast_stmt **out,
                         attu_error *err);
 void db_view_rewrite_free(db_view_rewrite *rw);

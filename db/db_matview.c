@@ -206,7 +206,7 @@ out:
 
 /* ---- statements a materialized view refuses ------------------------------- */
 
-static const char *alter_action(attu_ast_alter_kind k) {
+const char *db_alter_action_name(attu_ast_alter_kind k) {
     switch (k) {
     case ATTU_ALTER_ADD_COLUMN: return "ADD COLUMN";
     case ATTU_ALTER_DROP_COLUMN: return "DROP COLUMN";
@@ -216,6 +216,12 @@ static const char *alter_action(attu_ast_alter_kind k) {
     case ATTU_ALTER_TYPE: return "ALTER COLUMN ... SET DATA TYPE";
     case ATTU_ALTER_ADD_CONSTRAINT: return "ADD CONSTRAINT";
     case ATTU_ALTER_DROP_CONSTRAINT: return "DROP CONSTRAINT";
+    case ATTU_ALTER_VALIDATE_CONSTRAINT: return "VALIDATE CONSTRAINT";
+    case ATTU_ALTER_ADD_IDENTITY: return "ALTER COLUMN ... ADD IDENTITY";
+    case ATTU_ALTER_SET_IDENTITY: return "ALTER COLUMN ... SET";
+    case ATTU_ALTER_DROP_IDENTITY: return "ALTER COLUMN ... DROP IDENTITY";
+    case ATTU_ALTER_SET_OPTIONS: return "SET (...)";
+    case ATTU_ALTER_RESET_OPTIONS: return "RESET (...)";
     default: return NULL;
     }
 }
@@ -253,7 +259,7 @@ static int refuse_locked(attu_session *s, const attu_ast_stmt *st, attu_error *e
             return 0;
         }
         for (int i = 0; i < st->u.alter_table.ncmds; i++) {
-            const char *what = alter_action(st->u.alter_table.cmds[i].kind);
+            const char *what = db_alter_action_name(st->u.alter_table.cmds[i].kind);
             if (!what) continue;   /* RENAME TO, RENAME COLUMN: as a table's */
             attu_error_set(err, "42809", 0, "ALTER action %s cannot be performed on relation \"%s\"", what, name);
             attu_error_set_detail(err, "This operation is not supported for materialized views.");

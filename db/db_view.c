@@ -182,6 +182,7 @@ int db_view_remove(attu_session *s, char **names, int n, attu_error *err) {
             if (s->db->data_dir && attu_storage_drop_table(s->db->data_dir, gone[i]->name, err)) rc = -1;
             attu_table_free(attu_catalog_remove(s->db->cat, gone[i]->name, true, NULL));
         }
+        if (gone[i]) db_comments_dropped(s, gone[i]->name);   /* (its comments go with it) */
         attu_view_free(gone[i]);
     }
     free(gone);
@@ -321,6 +322,13 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
                       (const char *const *)deps.v);
     if (!v) { attu_error_oom(err); goto out; }
     v->check_option = st->u.create_view.check_option == '?' ? 0 : st->u.create_view.check_option;
+    /* OR REPLACE keeps the columns' DEFAULTs (ALTER VIEW's), as
+     * PostgreSQL keeps the columns */
+    for (int k = 0; old && k < old->ncols && k < v->ncols; k++)
+        if (old->col_defaults[k] && !(v->col_defaults[k] = strdup(old->col_defaults[k]))) {
+            attu_error_oom(err);
+            goto out;
+        }
     attu_view *prev = NULL;
     if (attu_views_put(vs, v, &prev)) { attu_error_oom(err); goto out; }
     if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) {
@@ -794,6 +802,9 @@ int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *t
                     nvw->kind = v->kind;
                     nvw->check_option = v->check_option;
                     nvw->populated = v->populated;
+                    for (int k = 0; k < v->ncols && !rc; k++)   /* (its DEFAULTs, ALTER VIEW's) */
+                        if (v->col_defaults[k] && !(nvw->col_defaults[k] = strdup(v->col_defaults[k])))
+                            rc = attu_error_oom(err);
                     made[n++] = nvw;
                 }
             }
@@ -807,6 +818,89 @@ int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *t
         free(alias);   /* (its columns are t's) */
     }
     db_view_names_free(users, nusers);
+    if (rc) {
+        for (int i = 0; i < n; i++) attu_view_free(made[i]);
+        free(made);
+        return -1;
+    }
+    *out = made;
+    *nout = n;
+    return 0;
+}
+
+int db_view_follow_view_rename(attu_session *s, attu_view *v, int col, const char *to, attu_view ***out, int *nout,
+                               attu_error *err) {
+    *out = NULL;
+    *nout = 0;
+    attu_views *vs = attu_catalog_views(s->db->cat);
+    size_t nv = attu_views_count(vs);
+    attu_view **made = calloc(nv + 1, sizeof *made);
+    if (!made) return attu_error_oom(err);
+    bool column = col >= 0;
+    const char *from = column ? v->col_names[col] : v->name;
+    /* (RENAME TO: the view stands under its new name as well while the
+     * readers' new texts are bound) */
+    attu_view *alias = NULL;
+    if (!column) {
+        attu_view *old = NULL;
+        if (!(alias = attu_view_copy(v, to)) || attu_views_put(vs, alias, &old)) {
+            attu_view_free(alias);
+            free(made);
+            return attu_error_oom(err);
+        }
+    }
+    char *renamed = column ? strdup(to) : NULL;
+    int n = 0, rc = column && !renamed ? attu_error_oom(err) : 0;
+    nv = attu_views_count(vs);
+    for (size_t i = 0; i < nv && !rc; i++) {
+        const attu_view *w = attu_views_at(vs, i);
+        if (w == alias || w == v || !attu_view_reads(w, v->name)) continue;
+        char *before = NULL, *text = NULL, *after = NULL;
+        const char *why = NULL;
+        if (!(before = text_types(s, w->sql))) continue;   /* (stale already: left as it is) */
+        text = renamed_text(s, w, v->name, from, to, column, &why, err);
+        if (!text && !why) { free(before); if (!err->set) attu_error_oom(err); rc = -1; break; }
+        if (text) {
+            char *saved = NULL;
+            if (column) { saved = v->col_names[col]; v->col_names[col] = renamed; }
+            after = text_types(s, text);
+            if (column) v->col_names[col] = saved;
+            if (!after || strcmp(before, after)) why = "its query would not read the same columns";
+        }
+        if (why) {
+            if (column)
+                attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                               "cannot rename column \"%s\" of view \"%s\": view \"%s\" reads it and cannot follow "
+                               "the rename (%s)", from, v->name, w->name, why);
+            else
+                attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                               "cannot rename view \"%s\": view \"%s\" reads it and cannot follow the rename (%s)",
+                               from, w->name, why);
+            attu_error_set_hint(err, "Drop the view, rename, then create the view again.");
+            rc = -1;
+        } else {
+            attu_view *nw = attu_view_copy(w, NULL);
+            if (!nw) rc = attu_error_oom(err);
+            else {
+                free(nw->sql);
+                nw->sql = text;
+                text = NULL;
+                for (int k = 0; !column && k < nw->ndeps; k++)
+                    if (!strcmp(nw->deps[k], from)) {
+                        char *d = strdup(to);
+                        if (!d) { rc = attu_error_oom(err); break; }
+                        free(nw->deps[k]);
+                        nw->deps[k] = d;
+                    }
+                made[n++] = nw;
+            }
+        }
+        free(before);
+        free(text);
+        free(after);
+    }
+    if (alias) attu_view_free(attu_views_remove(vs, to));
+    free(renamed);
     if (rc) {
         for (int i = 0; i < n; i++) attu_view_free(made[i]);
         free(made);

@@ -415,9 +415,92 @@ static int rewrite_returning(subst *use, const view_shape *local, attu_ast_selec
     return 0;
 }
 
+/* The view's column DEFAULTs (ALTER VIEW ... SET DEFAULT; dflt[k] the
+ * parsed expression of view column k's, or NULL) in n, the rewritten
+ * INSERT whose targets are the base columns of st's: as in PostgreSQL,
+ * a DEFAULT in a VALUES row for a column that has one, and each
+ * updatable column with one that the INSERT leaves out, take the view's
+ * expression (the base table's DEFAULT applies to the rest). A VALUES
+ * list (or DEFAULT VALUES) gets the expressions in its rows; another
+ * query leaving such a column out is 0A000. */
+static int view_defaults(const view_shape *vs, const attu_ast_stmt *st, attu_ast_expr *const *dflt, attu_ast_arena *a,
+                         attu_ast_stmt *n, attu_error *err) {
+    int ntarget = n->u.insert.columns.n;
+    int *tk = attu_ast_alloc(a, sizeof *tk * (size_t)(ntarget + 1));
+    if (!tk) return attu_error_oom(err);
+    for (int i = 0; i < ntarget; i++)
+        tk[i] = find_view_column(vs, st->u.insert.columns.n ? st->u.insert.columns.items[i] : vs->names[i]);
+    /* the columns left out that have one */
+    int nextra = 0;
+    int *extra = attu_ast_alloc(a, sizeof *extra * (size_t)(vs->ncols + 1));
+    if (!extra) return attu_error_oom(err);
+    for (int k = 0; k < vs->ncols; k++) {
+        if (!dflt[k] || !vs->base_col[k]) continue;
+        bool listed = false;
+        for (int i = 0; i < ntarget && !listed; i++) listed = tk[i] == k;
+        if (!listed) extra[nextra++] = k;
+    }
+    const attu_ast_query *src = st->u.insert.source;
+    if (src && src->kind != ATTU_QUERY_VALUES) {
+        if (!nextra) return 0;
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                              "INSERT ... SELECT through a view whose column \"%s\" has a DEFAULT is not supported "
+                              "unless the INSERT names that column", vs->names[extra[0]]);
+    }
+    if (!src && !nextra) return 0;   /* (DEFAULT VALUES: the base table's) */
+    attu_ast_query *q = attu_ast_alloc(a, sizeof *q);
+    if (!q) return attu_error_oom(err);
+    if (src) *q = *src;
+    else {
+        memset(q, 0, sizeof *q);
+        q->kind = ATTU_QUERY_VALUES;
+        q->u.values.nrows = 1;
+        ntarget = 0;   /* (DEFAULT VALUES: a row of the view's DEFAULTs alone) */
+    }
+    int nrows = q->u.values.nrows;
+    attu_ast_expr_list *rows = attu_ast_alloc(a, sizeof *rows * (size_t)(nrows + 1));
+    if (!rows) return attu_error_oom(err);
+    for (int r = 0; r < nrows; r++) {
+        int have = src ? src->u.values.rows[r].n : 0;
+        attu_ast_expr **items = attu_ast_alloc(a, sizeof *items * (size_t)(have + nextra + 1));
+        if (!items) return attu_error_oom(err);
+        for (int i = 0; i < have; i++) {
+            attu_ast_expr *e = src->u.values.rows[r].items[i];
+            if (e->kind == ATTU_EXPR_DEFAULT && i < ntarget && tk[i] >= 0 && dflt[tk[i]]) e = dflt[tk[i]];
+            items[i] = e;
+        }
+        /* (a row longer than the targets fails on the base table as it
+         * would have: the extra values go after its own) */
+        for (int j = 0; j < nextra; j++) items[have + j] = dflt[extra[j]];
+        rows[r].items = items;
+        rows[r].n = have + nextra;
+    }
+    q->u.values.rows = rows;
+    if (nextra) {
+        int all = n->u.insert.columns.n + nextra;
+        char **names = attu_ast_alloc(a, sizeof *names * (size_t)(all + 1));
+        int *pos = attu_ast_alloc(a, sizeof *pos * (size_t)(all + 1));
+        if (!names || !pos) return attu_error_oom(err);
+        int m = src ? n->u.insert.columns.n : 0;
+        for (int i = 0; i < m; i++) {
+            names[i] = n->u.insert.columns.items[i];
+            pos[i] = n->u.insert.columns.positions[i];
+        }
+        for (int j = 0; j < nextra; j++) {
+            names[m + j] = (char *)vs->base_col[extra[j]];
+            pos[m + j] = 0;
+        }
+        n->u.insert.columns.items = names;
+        n->u.insert.columns.positions = pos;
+        n->u.insert.columns.n = m + nextra;
+    }
+    n->u.insert.source = q;
+    return 0;
+}
+
 /* The rewritten INSERT into *out (allocated in a). */
-static int rewrite_insert(const view_shape *vs, const char *view, const attu_ast_stmt *st, attu_ast_arena *a,
-                          attu_ast_stmt **out, attu_error *err) {
+static int rewrite_insert(const view_shape *vs, const char *view, const attu_ast_stmt *st, attu_ast_expr *const *dflt,
+                          attu_ast_arena *a, attu_ast_stmt **out, attu_error *err) {
     attu_ast_stmt *n = attu_ast_alloc(a, sizeof *n);
     if (!n) return attu_error_oom(err);
     *n = *st;
@@ -464,6 +547,7 @@ static int rewrite_insert(const view_shape *vs, const char *view, const attu_ast
     n->u.insert.columns.items = names;
     n->u.insert.columns.positions = pos;
     n->u.insert.columns.n = ntarget;
+    if (dflt && view_defaults(vs, st, dflt, a, n, err)) return -1;
     *out = n;
     return 0;
 }
@@ -566,6 +650,31 @@ static int carry_checks(const view_shape *vs, const attu_view *v, const attu_ast
     return 0;
 }
 
+/* The view's column DEFAULTs parsed (one query "SELECT (d1), (d2)" kept
+ * in rw, as the view's own): *out[k] for view column k (NULL: none;
+ * *out NULL when the view has none). */
+static int view_default_exprs(const attu_view *v, db_view_rewrite *rw, attu_ast_expr ***out, attu_error *err) {
+    *out = NULL;
+    size_t len = 16;
+    int nd = 0;
+    for (int k = 0; k < v->ncols; k++)
+        if (v->col_defaults[k]) { len += strlen(v->col_defaults[k]) + 8; nd++; }
+    if (!nd) return 0;
+    char *text = malloc(len);
+    attu_ast_expr **d = attu_ast_alloc(rw->a, sizeof *d * (size_t)(v->ncols + 1));
+    if (!text || !d) { free(text); return attu_error_oom(err); }
+    size_t at = (size_t)snprintf(text, len, "SELECT ");
+    for (int k = 0, j = 0; k < v->ncols; k++)
+        if (v->col_defaults[k]) at += (size_t)snprintf(text + at, len - at, "%s(%s)", j++ ? ", " : "", v->col_defaults[k]);
+    rw->defaults = attu_parse(text, err);
+    free(text);
+    if (!rw->defaults) return -1;
+    const attu_ast_query *q = rw->defaults->stmts[0].stmt->u.select.query;
+    for (int k = 0, j = 0; k < v->ncols; k++) d[k] = v->col_defaults[k] ? q->u.select.items[j++].expr : NULL;
+    *out = d;
+    return 0;
+}
+
 int db_view_rewrite_dml(attu_session *s, const attu_ast_stmt *st, db_view_rewrite *rw, const attu_ast_stmt **out,
                         attu_error *err) {
     const char *view = st->kind == ATTU_STMT_INSERT ? st->u.insert.table : st->u.modify.table;
@@ -595,7 +704,9 @@ int db_view_rewrite_dml(attu_session *s, const attu_ast_stmt *st, db_view_rewrit
             goto out;
         }
     }
-    rc = insert ? rewrite_insert(&vs, view, st, rw->a, &n, err) : rewrite_modify(&vs, view, st, rw->a, &n, err);
+    attu_ast_expr **dflt = NULL;
+    if (insert && view_default_exprs(v, rw, &dflt, err)) goto out;
+    rc = insert ? rewrite_insert(&vs, view, st, dflt, rw->a, &n, err) : rewrite_modify(&vs, view, st, rw->a, &n, err);
     if (!rc && insert)
         rc = carry_checks(&vs, v, st->u.insert.view_checks, view, vs.base, rw->a, &n->u.insert.view_checks, err);
     else if (!rc && update) {
@@ -610,6 +721,7 @@ out:
 
 void db_view_rewrite_free(db_view_rewrite *rw) {
     attu_parse_free(rw->pr);
+    attu_parse_free(rw->defaults);
     attu_ast_arena_free(rw->a);
     memset(rw, 0, sizeof *rw);
 }

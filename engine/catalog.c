@@ -31,6 +31,7 @@ struct attu_catalog {
     col_defaults *defaults;
     size_t count, cap;
     attu_views   *views;    /* view.h: same namespace as the tables */
+    attu_comments *comments;   /* comments.h: COMMENT ON's */
 };
 
 static void defaults_free(col_defaults *d) {
@@ -53,6 +54,7 @@ static void defaults_free(col_defaults *d) {
 attu_catalog *attu_catalog_new(void) {
     attu_catalog *cat = calloc(1, sizeof(attu_catalog));
     if (cat && !(cat->views = attu_views_new())) { free(cat); return NULL; }
+    if (cat && !(cat->comments = attu_comments_new())) { attu_views_free(cat->views); free(cat); return NULL; }
     return cat;
 }
 
@@ -65,6 +67,7 @@ void attu_catalog_free(attu_catalog *cat) {
     free(cat->tables);
     free(cat->defaults);
     attu_views_free(cat->views);
+    attu_comments_free(cat->comments);
     free(cat);
 }
 
@@ -275,6 +278,7 @@ attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
 }
 
 attu_views *attu_catalog_views(const attu_catalog *cat) { return cat->views; }
+attu_comments *attu_catalog_comments(const attu_catalog *cat) { return cat->comments; }
 
 bool attu_catalog_relation_exists(const attu_catalog *cat, const char *name) {
     return search(cat, name) >= 0 || attu_views_find(cat->views, name) ||

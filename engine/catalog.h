@@ -17,6 +17,7 @@
 #include "engine/check.h"
 #include "engine/fkey.h"
 #include "engine/view.h"
+#include "engine/comments.h"
 
 typedef struct attu_catalog attu_catalog;
 
@@ -85,6 +86,8 @@ attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
  * table of a view's name (42P07), as attu_catalog_relation_exists tells
  * before a view is put. */
 attu_views *attu_catalog_views(const attu_catalog *cat);
+/* COMMENT ON's comments (comments.h). */
+attu_comments *attu_catalog_comments(const attu_catalog *cat);
 bool attu_catalog_relation_exists(const attu_catalog *cat, const char *name);
 
 /* Tables in name order. */

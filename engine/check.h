@@ -12,11 +12,17 @@
 #ifndef ATTU_CHECK_H
 #define ATTU_CHECK_H
 
+#include <stdbool.h>
+
 #include "engine/table.h"
 
 typedef struct attu_check {
     char  name[ATTU_NAME_MAX + 1];
     char *expr;   /* malloc'd SQL text of the boolean expression */
+    /* ADD ... NOT VALID: the rows it was added over were not checked
+     * (pg_constraint.convalidated false) until VALIDATE CONSTRAINT; new
+     * and changed rows are checked all the same */
+    bool  not_valid;
 } attu_check;
 
 #endif

@@ -42,6 +42,9 @@ typedef struct attu_fkey {
      * of the foreign keys that reference one table run in this order, as
      * PostgreSQL fires their triggers in the order they were made */
     uint64_t made;
+    /* ADD ... NOT VALID: the rows it was added over were not checked
+     * (convalidated false) until VALIDATE CONSTRAINT */
+    bool not_valid;
 } attu_fkey;
 
 #endif

@@ -362,6 +362,7 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
         if (defaults[i]) cap += 32 + 3 * strlen(defaults[i]);
     for (int k = 0; k < nchecks; k++) cap += ATTU_NAME_MAX * 3 + 16 + 3 * strlen(checks[k].expr);
     cap += (size_t)nfkeys * (ATTU_NAME_MAX * 6 + 64 + ATTU_INDEX_MAX_KEYS * 24);
+    cap += (size_t)(nchecks + nfkeys) * (ATTU_NAME_MAX * 3 + 16);   /* (the notvalid lines) */
     char *buf = malloc(cap);
     if (!buf) return NULL;
     char name[ATTU_NAME_MAX * 3 + 4];
@@ -417,6 +418,19 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
         for (int j = 0; j < fkeys[k].ncols; j++) n += (size_t)snprintf(buf + n, cap - n, " %d", fkeys[k].ref_cols[j]);
         n += (size_t)snprintf(buf + n, cap - n, "\n");
     }
+    /* "notvalid <name>": a CHECK or FOREIGN KEY above added NOT VALID
+     * and not validated since (names are unique among a table's
+     * constraints); files written before them have none */
+    for (int k = 0; k < nchecks; k++)
+        if (checks[k].not_valid) {
+            escape_text(checks[k].name, name, sizeof name);
+            n += (size_t)snprintf(buf + n, cap - n, "notvalid %s\n", name);
+        }
+    for (int k = 0; k < nfkeys; k++)
+        if (fkeys[k].not_valid) {
+            escape_text(fkeys[k].name, name, sizeof name);
+            n += (size_t)snprintf(buf + n, cap - n, "notvalid %s\n", name);
+        }
     uint32_t crc = attu_crc32c(0, buf, n);
     n += (size_t)snprintf(buf + n, cap - n, "crc32c %08x\n", crc);
     *len = n;
@@ -572,6 +586,16 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
                 else f->ref_cols[j - nk] = v;
                 p += used;
             }
+        } else if (strncmp(line, "notvalid ", 9) == 0) {
+            char nm[ATTU_NAME_MAX + 1];
+            if (sscanf(line, "notvalid %255s", buf) != 1) return -1;
+            unescape_name(buf, nm, sizeof nm);
+            bool found = false;
+            for (int k = 0; k < s->nchecks && !found; k++)
+                if (!strcmp(s->checks[k].name, nm)) found = s->checks[k].not_valid = true;
+            for (int k = 0; k < s->nfkeys && !found; k++)
+                if (!strcmp(s->fkeys[k].name, nm)) found = s->fkeys[k].not_valid = true;
+            if (!found) return -1;
         } else {
             return -1;
         }

@@ -67,6 +67,12 @@ int attu_storage_save_views(const char *data_dir, const attu_views *views, attu_
  * -1 with XX001 naming the file when it fails its checksum. */
 int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error *err);
 
+/* COMMENT ON's comments (comments.h) in <data-dir>/attu.comments
+ * (storage_comments.c): save writes them all; load adds the file's to cs
+ * (none when there is no file). */
+int attu_storage_save_comments(const char *data_dir, const attu_comments *cs, attu_error *err);
+int attu_storage_load_comments(const char *data_dir, attu_comments *cs, attu_error *err);
+
 /* Releases the lock attu_storage_open took (a no-op if this process holds
  * none on data_dir). Opening the same directory twice in one process is
  * allowed and takes the lock once. */

@@ -8,6 +8,8 @@
  *   col <name> <type id> <precision> <scale>      (ncols lines)
  *   dep <relation>                                (ndeps lines)
  *   sql <query text>
+ *   default <column> <DEFAULT's SQL text>         (a column's of ALTER VIEW ...
+ *                                                 SET DEFAULT; 0 or more lines)
  *   crc32c <crc of everything above>
  *
  * (kind 'v' or 'm', check option 'l', 'c' or '-', populated 0 or 1; a
@@ -89,6 +91,12 @@ int attu_storage_save_views(const char *data_dir, const attu_views *views, attu_
         }
         for (int d = 0; d < v->ndeps; d++) { attu_strbuf_add(&b, "dep ", 4); put_escaped(&b, v->deps[d]); attu_strbuf_add(&b, "\n", 1); }
         attu_strbuf_add(&b, "sql ", 4); put_escaped(&b, v->sql); attu_strbuf_add(&b, "\n", 1);
+        for (int c = 0; c < v->ncols; c++)
+            if (v->col_defaults[c]) {
+                attu_strbuf_printf(&b, "default %d ", c);
+                put_escaped(&b, v->col_defaults[c]);
+                attu_strbuf_add(&b, "\n", 1);
+            }
     }
     free(order);
     if (b.oom) { free(b.p); return attu_error_oom(err); }
@@ -154,7 +162,16 @@ int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error 
     char *save = NULL, *line = strtok_r(b.p, "\n", &save);
     int rc = 0;
     if (!line || strcmp(line, "attu-views 1")) { free(b.p); return corrupt(err, path, "unknown format"); }
+    attu_view *last = NULL;   /* (the view the default lines after it belong to) */
     while (!rc && (line = strtok_r(NULL, "\n", &save))) {
+        if (!strncmp(line, "default ", 8)) {
+            int c = -1, off = 0;
+            if (!last || sscanf(line, "default %d %n", &c, &off) != 1 || !off || c < 0 || c >= last->ncols ||
+                last->col_defaults[c]) { rc = corrupt(err, path, "malformed default line"); break; }
+            if (!(last->col_defaults[c] = strdup(unescape(line + off)))) rc = attu_error_oom(err);
+            continue;
+        }
+        last = NULL;
         char name[4 * 64 + 8];
         unsigned long long seq;
         int ncols, ndeps, populated = 0;
@@ -231,6 +248,7 @@ int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error 
                 attu_view_free(v);
             }
             else if (attu_views_put(attu_catalog_views(cat), v, &old)) { rc = attu_error_oom(err); attu_view_free(v); }
+            else last = v;
         }
         for (int c = 0; cn && c < ncols; c++) free(cn[c]);
         for (int d = 0; deps && d < ndeps; d++) free(deps[d]);

@@ -28,8 +28,9 @@ attu_view *attu_view_new(const char *name, const char *sql, int ncols, const cha
     v->sql = dup_or_null(sql, &oom);
     v->col_names = calloc((size_t)ncols + 1, sizeof *v->col_names);
     v->col_types = calloc((size_t)ncols + 1, sizeof *v->col_types);
+    v->col_defaults = calloc((size_t)ncols + 1, sizeof *v->col_defaults);
     v->deps = calloc((size_t)ndeps + 1, sizeof *v->deps);
-    if (oom || !v->col_names || !v->col_types || !v->deps) { attu_view_free(v); return NULL; }
+    if (oom || !v->col_names || !v->col_types || !v->col_defaults || !v->deps) { attu_view_free(v); return NULL; }
     v->ncols = ncols;
     v->kind = 'v';
     for (int i = 0; i < ncols; i++) {
@@ -45,9 +46,24 @@ attu_view *attu_view_new(const char *name, const char *sql, int ncols, const cha
     return v;
 }
 
+attu_view *attu_view_copy(const attu_view *v, const char *name) {
+    attu_view *c = attu_view_new(name ? name : v->name, v->sql, v->ncols, (const char *const *)v->col_names,
+                                 v->col_types, v->ndeps, (const char *const *)v->deps);
+    if (!c) return NULL;
+    c->seq = v->seq;
+    c->kind = v->kind;
+    c->check_option = v->check_option;
+    c->populated = v->populated;
+    for (int i = 0; i < v->ncols; i++)
+        if (v->col_defaults[i] && !(c->col_defaults[i] = strdup(v->col_defaults[i]))) { attu_view_free(c); return NULL; }
+    return c;
+}
+
 void attu_view_free(attu_view *v) {
     if (!v) return;
     for (int i = 0; v->col_names && i < v->ncols; i++) free(v->col_names[i]);
+    for (int i = 0; v->col_defaults && i < v->ncols; i++) free(v->col_defaults[i]);
+    free(v->col_defaults);
     for (int i = 0; i < v->ndeps; i++) free(v->deps[i]);
     free(v->col_names);
     free(v->col_types);

@@ -33,6 +33,9 @@ typedef struct attu_view {
     int        ncols;
     char     **col_names;   /* ncols */
     attu_type *col_types;   /* ncols */
+    char     **col_defaults;   /* ncols, each NULL or a DEFAULT's SQL text for
+                                  INSERTs through the view (ALTER VIEW ...
+                                  SET DEFAULT, db/db_alter_view.c) */
     int        ndeps;
     char     **deps;        /* relations the query names, each once */
     uint64_t   seq;         /* creation order (kept by OR REPLACE): the order
@@ -47,6 +50,8 @@ typedef struct attu_view {
 /* A new view of copies of the arguments (NULL when out of memory). */
 attu_view *attu_view_new(const char *name, const char *sql, int ncols, const char *const *col_names,
                          const attu_type *col_types, int ndeps, const char *const *deps);
+/* A copy of v (seq, kind and options too) under name (NULL: v's). */
+attu_view *attu_view_copy(const attu_view *v, const char *name);
 void attu_view_free(attu_view *v);
 bool attu_view_reads(const attu_view *v, const char *relation);
 

@@ -110,6 +110,7 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_DROP_TABLE: return "DROP TABLE";
     case ATTU_STMT_ALTER_TABLE: return "ALTER TABLE";
     case ATTU_STMT_ALTER_SEQUENCE: return "ALTER SEQUENCE";
+    case ATTU_STMT_COMMENT: return "COMMENT";
     case ATTU_STMT_COPY: return "COPY";
     case ATTU_STMT_EXPLAIN: return "EXPLAIN";
     case ATTU_STMT_SET: return "SET";

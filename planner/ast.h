@@ -545,7 +545,8 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_CREATE_SEQUENCE, /* u.create_sequence */
     ATTU_STMT_DROP_SEQUENCE,   /* u.drop_table: DROP SEQUENCE [IF EXISTS] s, ... */
     ATTU_STMT_ALTER_TABLE,     /* u.alter_table: ALTER TABLE t action, ... */
-    ATTU_STMT_ALTER_SEQUENCE   /* u.create_sequence: ALTER SEQUENCE [IF EXISTS] s options / RENAME TO */
+    ATTU_STMT_ALTER_SEQUENCE,  /* u.create_sequence: ALTER SEQUENCE [IF EXISTS] s options / RENAME TO */
+    ATTU_STMT_COMMENT          /* u.comment: COMMENT ON object IS 'text' | NULL (db/db_comment.c) */
 } attu_ast_stmt_kind;
 
 /* One assignment of UPDATE's SET list. SET (a, b) = (x, y) arrives as two
@@ -603,6 +604,10 @@ typedef struct attu_ast_unique_def {
     char              *check_text;
     int                check_position;
     attu_ast_fkey     *fkey;        /* a FOREIGN KEY when set (columns: its own) */
+    /* NOT VALID written (a CHECK's or a FOREIGN KEY's): ALTER TABLE ...
+     * ADD leaves the existing rows unchecked; CREATE TABLE ignores it */
+    bool               not_valid;
+    int                not_valid_position;
 } attu_ast_unique_def;
 
 /* INSERT ... ON CONFLICT [ (a, b) | ON CONSTRAINT name ] DO NOTHING |
@@ -638,7 +643,14 @@ typedef enum attu_ast_alter_kind {
      * (def.identity_options); DROP IDENTITY (if_exists) */
     ATTU_ALTER_ADD_IDENTITY,
     ATTU_ALTER_SET_IDENTITY,
-    ATTU_ALTER_DROP_IDENTITY
+    ATTU_ALTER_DROP_IDENTITY,
+    ATTU_ALTER_RENAME_CONSTRAINT,   /* column: the constraint's name TO new_name */
+    ATTU_ALTER_VALIDATE_CONSTRAINT, /* column: the constraint's name */
+    /* a view's SET (options) / RESET (options) (db/db_alter_view.c):
+     * check_option 'l' / 'c' set, 'r' reset, 0 not named; bad_option_*
+     * the first bad option as create_view's */
+    ATTU_ALTER_SET_OPTIONS,
+    ATTU_ALTER_RESET_OPTIONS
 } attu_ast_alter_kind;
 
 typedef struct attu_ast_alter_cmd {
@@ -653,6 +665,9 @@ typedef struct attu_ast_alter_cmd {
     bool                constraint; /* ADD COLUMN ... PRIMARY KEY / UNIQUE written */
     bool                cascade;    /* DROP COLUMN / CONSTRAINT ... CASCADE */
     struct attu_ast_unique_def *key; /* ADD CONSTRAINT */
+    char                check_option;       /* SET / RESET (options) */
+    char                bad_option_kind;
+    char               *bad_option, *bad_option_name;
 } attu_ast_alter_cmd;
 
 typedef struct attu_ast_option {    /* COPY ... WITH (name value, ...) */
@@ -880,7 +895,16 @@ struct attu_ast_stmt {
             attu_ast_alter_cmd *cmds;         /* n >= 1, in written order */
             int                 ncmds;
             bool                materialized; /* ALTER MATERIALIZED VIEW */
+            bool                view;         /* ALTER VIEW (db/db_alter_view.c) */
         } alter_table;
+        struct {
+            /* 't' TABLE, 'v' VIEW, 'm' MATERIALIZED VIEW, 'c' COLUMN
+             * rel.sub, 'k' CONSTRAINT sub ON rel */
+            char  object;
+            char *rel, *sub;
+            int   rel_position;
+            char *text;       /* NULL: IS NULL */
+        } comment;
     } u;
 };
 

@@ -731,6 +731,12 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         pr_names(o, s->u.drop_table.tables);
         puts_(o, ")");
         break;
+    case ATTU_STMT_COMMENT:
+        puts_(o, "(comment ");
+        put_name(o, s->u.comment.rel);
+        if (s->u.comment.sub) { puts_(o, " "); put_name(o, s->u.comment.sub); }
+        puts_(o, ")");
+        break;
     case ATTU_STMT_ALTER_SEQUENCE:
         puts_(o, "(alter-sequence ");
         if (s->u.create_sequence.if_exists) puts_(o, "if-exists ");

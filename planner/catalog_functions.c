@@ -316,6 +316,18 @@ static bool m_quote_ident(bctx *c, sbuf *b, int n) {
     return true;
 }
 
+/* obj_description(oid [, catalog]) / col_description(oid, column): the
+ * comments COMMENT ON gave (system_catalog_comment.c) */
+static bool m_obj_description(bctx *c, sbuf *b, int n) {
+    if (n != 1 && n != 2) return false;
+    return syscat_description_body(c, b, n, false);
+}
+
+static bool m_col_description(bctx *c, sbuf *b, int n) {
+    if (n != 2) return false;
+    return syscat_description_body(c, b, n, true);
+}
+
 /* A catalog function: its body built by `body`, or (body NULL) the fixed
  * SQL text `text` for nmin..nmax arguments. */
 typedef struct catalog_fn {
@@ -337,8 +349,8 @@ static const catalog_fn catalog_fns[] = {
     { "pg_type_is_visible", VISIBLE },
     { "pg_get_expr", NULL, 2, 3, "CAST($1 AS text)" },
     { "pg_encoding_to_char", NULL, 1, 1, "CASE $1 WHEN 6 THEN 'UTF8' WHEN 0 THEN 'SQL_ASCII' ELSE '' END" },
-    { "obj_description", NULL, 1, 2, "NULL::text" },
-    { "col_description", NULL_TEXT_2 },
+    { "obj_description", BODY(m_obj_description) },
+    { "col_description", BODY(m_col_description) },
     { "shobj_description", NULL_TEXT_2 },
     { "pg_get_statisticsobjdef_columns", NULL_TEXT_1 },
     { "pg_relation_is_publishable", NULL, 1, 1, "CASE WHEN $1 IS NULL THEN NULL::boolean ELSE true END" },

@@ -392,7 +392,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        GROUPS EXCLUDE TIES OTHERS
        DEALLOCATE DISCARD PREPARE PLANS SEQUENCES EXECUTE
        UNCOMMITTED UNKNOWN VARYING WITHOUT WORK WRITE ZONE AT
-       DELETE UPDATE TRUNCATE MATERIALIZED REFRESH
+       DELETE UPDATE TRUNCATE MATERIALIZED REFRESH COMMENT
        WITHIN ORDINALITY
        VIEW REPLACE
        SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
@@ -458,6 +458,7 @@ stmt(A) ::= discard_stmt(S).           { A = S; }
 stmt(A) ::= prepare_stmt(S).           { A = S; }
 stmt(A) ::= execute_stmt(S).           { A = S; }
 stmt(A) ::= txn_stmt(S).               { A = S; }
+stmt(A) ::= comment_stmt(S).           { A = S; }
 /* ANALYZE [VERBOSE] [tables]: PostgreSQL's statistics command; parsed so
  * errors around it match, then refused. */
 stmt(A) ::= ANALYZE(K) opt_verbose opt_analyze_names.
@@ -1576,6 +1577,7 @@ bare_label(A) ::= MATERIALIZED(T).          { A = T; }
 bare_label(A) ::= REFRESH(T).               { A = T; }
 bare_label(A) ::= REPEATABLE(T).            { A = T; }
 bare_label(A) ::= RESET(T).                 { A = T; }
+bare_label(A) ::= COMMENT(T).               { A = T; }
 bare_label(A) ::= RESTRICT(T).              { A = T; }
 bare_label(A) ::= ROLLBACK(T).              { A = T; }
 bare_label(A) ::= ROWS(T).                  { A = T; }
@@ -1749,6 +1751,7 @@ unreserved_keyword(A) ::= MATERIALIZED(T).          { A = T; }
 unreserved_keyword(A) ::= REFRESH(T).               { A = T; }
 unreserved_keyword(A) ::= REPEATABLE(T).            { A = T; }
 unreserved_keyword(A) ::= RESET(T).                 { A = T; }
+unreserved_keyword(A) ::= COMMENT(T).               { A = T; }
 unreserved_keyword(A) ::= RESTRICT(T).              { A = T; }
 unreserved_keyword(A) ::= ROLLBACK(T).              { A = T; }
 unreserved_keyword(A) ::= ROWS(T).                  { A = T; }
@@ -2387,9 +2390,35 @@ table_elements(A) ::= table_elements(L) COMMA table_constraint(P).
 
 /* [CONSTRAINT name] PRIMARY KEY (cols) | UNIQUE (cols) | CHECK (expr) */
 %type table_constraint {attu_ast_unique_def}
-table_constraint(A) ::= table_constraint_elem(E).                 { A = E; }
-table_constraint(A) ::= CONSTRAINT colid(N) table_constraint_elem(E).
-    { A = E; A.name = (char *)ab_tokstr(&N); }
+/* The attributes after a table constraint ([NOT] DEFERRABLE, INITIALLY
+ * ..., NOT VALID), as PostgreSQL's ConstraintAttributeSpec: DEFERRABLE is
+ * a foreign key's only here, NOT VALID a foreign key's or a CHECK's
+ * (CREATE TABLE ignores it: the table has no rows to skip). */
+%include {
+typedef struct ab_conattrs { attu_ast_fkey d; bool not_valid; int not_valid_position; } ab_conattrs;
+static void ab_con_attrs(attu_parse_ctx *ctx, attu_ast_unique_def *u, const ab_conattrs *a) {
+    const char *what = u->fkey ? NULL : u->check ? "CHECK" : u->primary ? "PRIMARY KEY" : "UNIQUE";
+    if (u->fkey) {
+        u->fkey->deferrable = a->d.deferrable;
+        u->fkey->initially_deferred = a->d.initially_deferred;
+        u->fkey->deferrable_position = a->d.deferrable_position;
+    } else if (a->d.deferrable_position && u->check) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, a->d.deferrable_position,
+                       "CHECK constraints cannot be marked DEFERRABLE");
+    } else if (a->d.deferrable_position && (a->d.deferrable || a->d.initially_deferred)) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, a->d.deferrable_position,
+                       "deferrable %s constraints are not supported", what);
+    }
+    if (a->not_valid && what && !u->check)
+        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                       "%s constraints cannot be marked NOT VALID", what);   /* (no position, as PostgreSQL) */
+    u->not_valid = a->not_valid;
+    u->not_valid_position = a->not_valid_position;
+}
+}
+table_constraint(A) ::= table_constraint_elem(E) con_attrs(D).     { A = E; ab_con_attrs(ctx, &A, &D); }
+table_constraint(A) ::= CONSTRAINT colid(N) table_constraint_elem(E) con_attrs(D).
+    { A = E; A.name = (char *)ab_tokstr(&N); ab_con_attrs(ctx, &A, &D); }
 %type table_constraint_elem {attu_ast_unique_def}
 table_constraint_elem(A) ::= PRIMARY(K) key_word LP name_list(L) RP.
     { memset(&A, 0, sizeof A); A.primary = true; A.columns = ab_names(L); A.position = K.pos; }
@@ -2399,15 +2428,13 @@ table_constraint_elem(A) ::= CHECK(K) LP(P) a_expr(E) RP(R).
     { memset(&A, 0, sizeof A); ab_check(ctx, &A, &K, &P, E, &R); }
 /* FOREIGN KEY (cols) REFERENCES ... (FOREIGN and REFERENCES are reserved
  * words without a use elsewhere: checked by name) */
-table_constraint_elem(A) ::= RESERVED_BARE(F) key_word LP name_list(L) RP fk_references(R) fk_attrs(D).
+table_constraint_elem(A) ::= RESERVED_BARE(F) key_word LP name_list(L) RP fk_references(R).
 {
     memset(&A, 0, sizeof A);
     ab_word_expect(ctx, &F, "foreign");
     A.columns = ab_names(L);
     A.position = F.pos;
     A.fkey = R;
-    R->deferrable = D.deferrable; R->initially_deferred = D.initially_deferred;
-    R->deferrable_position = D.deferrable_position;
 }
 %include {
 /* The words of a foreign key's clauses (MATCH, the actions, DEFERRABLE)
@@ -2453,16 +2480,18 @@ fk_action(A) ::= RESTRICT.      { A = 'r'; }
 fk_action(A) ::= CASCADE.       { A = 'c'; }
 fk_action(A) ::= SET NULL.      { A = 'n'; }
 fk_action(A) ::= SET DEFAULT.   { A = 'd'; }
-%type fk_attrs {attu_ast_fkey}
-fk_attrs(A) ::= .   { memset(&A, 0, sizeof A); }
-fk_attrs(A) ::= fk_attrs(L) DEFERRABLE(K).      { A = L; A.deferrable = true; A.deferrable_position = K.pos; }
-fk_attrs(A) ::= fk_attrs(L) NOT(K) DEFERRABLE.  { A = L; A.deferrable = false; if (!A.deferrable_position) A.deferrable_position = K.pos; }
-fk_attrs(A) ::= fk_attrs(L) INITIALLY(I) ID(W).
+%type con_attrs {ab_conattrs}
+con_attrs(A) ::= .   { memset(&A, 0, sizeof A); }
+con_attrs(A) ::= con_attrs(L) DEFERRABLE(K).      { A = L; A.d.deferrable = true; A.d.deferrable_position = K.pos; }
+con_attrs(A) ::= con_attrs(L) NOT(K) DEFERRABLE.  { A = L; A.d.deferrable = false; if (!A.d.deferrable_position) A.d.deferrable_position = K.pos; }
+con_attrs(A) ::= con_attrs(L) INITIALLY(I) ID(W).
 {
     A = L;
-    ab_fk_deferral(ctx, &A, &W);
-    if (!A.deferrable_position) A.deferrable_position = I.pos;
+    ab_fk_deferral(ctx, &A.d, &W);
+    if (!A.d.deferrable_position) A.d.deferrable_position = I.pos;
 }
+con_attrs(A) ::= con_attrs(L) NOT(K) ID(W).
+    { A = L; ab_word_expect(ctx, &W, "valid"); A.not_valid = true; A.not_valid_position = K.pos; }
 
 %type column_def {attu_ast_column_def}
 column_def(A) ::= column_name(N) typename(T) col_constraints(C).
@@ -3054,7 +3083,7 @@ seq_num(A) ::= PLUS ICONST(T).      { A = ab_seq_value(ctx, &T, false); }
 /* ALTER TABLE (db/db_alter.c)                                              */
 
 %include {
-typedef struct ab_alter_head { ab_qname name; bool if_exists, materialized; int pos; } ab_alter_head;
+typedef struct ab_alter_head { ab_qname name; bool if_exists, materialized, view; int pos; } ab_alter_head;
 }
 %type alter_stmt {attu_ast_stmt *}
 %type alter_head {ab_alter_head}
@@ -3071,6 +3100,7 @@ alter_stmt(A) ::= alter_head(H) alter_cmds(L).
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
     A->u.alter_table.materialized = H.materialized;
+    A->u.alter_table.view = H.view;
     A->u.alter_table.cmds = L->items;
     A->u.alter_table.ncmds = L->n;
 }
@@ -3082,6 +3112,7 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) opt_column colid(F) TO colid(T).
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
     A->u.alter_table.materialized = H.materialized;
+    A->u.alter_table.view = H.view;
     A->u.alter_table.cmds = ab_alloc(ctx, sizeof *A->u.alter_table.cmds);
     A->u.alter_table.ncmds = 1;
     A->u.alter_table.cmds[0].kind = ATTU_ALTER_RENAME_COLUMN;
@@ -3096,6 +3127,7 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) TO colid(T).
     A->u.alter_table.table_position = H.name.pos;
     A->u.alter_table.if_exists = H.if_exists;
     A->u.alter_table.materialized = H.materialized;
+    A->u.alter_table.view = H.view;
     A->u.alter_table.cmds = ab_alloc(ctx, sizeof *A->u.alter_table.cmds);
     A->u.alter_table.ncmds = 1;
     A->u.alter_table.cmds[0].kind = ATTU_ALTER_RENAME_TABLE;
@@ -3103,19 +3135,42 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) TO colid(T).
     A->u.alter_table.cmds[0].new_name = (char *)ab_tokstr(&T);
 }
 
+/* RENAME CONSTRAINT a TO b, alone as the other RENAMEs */
+alter_stmt(A) ::= alter_head(H) RENAME(K) CONSTRAINT colid(F) TO colid(T).
+{
+    A = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, H.pos);
+    A->u.alter_table.table = (char *)H.name.name;
+    A->u.alter_table.table_position = H.name.pos;
+    A->u.alter_table.if_exists = H.if_exists;
+    A->u.alter_table.materialized = H.materialized;
+    A->u.alter_table.view = H.view;
+    A->u.alter_table.cmds = ab_alloc(ctx, sizeof *A->u.alter_table.cmds);
+    A->u.alter_table.ncmds = 1;
+    A->u.alter_table.cmds[0].kind = ATTU_ALTER_RENAME_CONSTRAINT;
+    A->u.alter_table.cmds[0].position = K.pos;
+    A->u.alter_table.cmds[0].column = (char *)ab_tokstr(&F);
+    A->u.alter_table.cmds[0].new_name = (char *)ab_tokstr(&T);
+}
+
 /* "IF" may be a table name: the token after it decides (as create_head) */
 alter_head(A) ::= ALTER(K) TABLE IF EXISTS alter_rel(N).
-    { A.name = N; A.if_exists = true; A.materialized = false; A.pos = K.pos; ctx->cur_table = N.name; }
+    { A.name = N; A.if_exists = true; A.materialized = A.view = false; A.pos = K.pos; ctx->cur_table = N.name; }
 alter_head(A) ::= ALTER(K) TABLE alter_rel(N).
-    { A.name = N; A.if_exists = false; A.materialized = false; A.pos = K.pos; ctx->cur_table = N.name; }
+    { A.name = N; A.if_exists = false; A.materialized = A.view = false; A.pos = K.pos; ctx->cur_table = N.name; }
+/* ALTER VIEW: PostgreSQL's grammar takes ALTER TABLE's actions, its
+ * checks refuse those that are not a view's (db/db_alter_view.c) */
+alter_head(A) ::= ALTER(K) VIEW IF EXISTS alter_rel(N).
+    { A.name = N; A.if_exists = true; A.materialized = false; A.view = true; A.pos = K.pos; ctx->cur_table = N.name; }
+alter_head(A) ::= ALTER(K) VIEW alter_rel(N).
+    { A.name = N; A.if_exists = false; A.materialized = false; A.view = true; A.pos = K.pos; ctx->cur_table = N.name; }
 /* ALTER MATERIALIZED VIEW: its RENAMEs (db/db_matview.c refuses the rest) */
 alter_head(A) ::= ALTER(K) MATERIALIZED VIEW IF EXISTS alter_rel(N).
 {
-    A.name = N; A.if_exists = true; A.materialized = true; A.pos = K.pos; ctx->cur_table = N.name;
+    A.name = N; A.if_exists = true; A.materialized = true; A.view = false; A.pos = K.pos; ctx->cur_table = N.name;
 }
 alter_head(A) ::= ALTER(K) MATERIALIZED VIEW alter_rel(N).
 {
-    A.name = N; A.if_exists = false; A.materialized = true; A.pos = K.pos; ctx->cur_table = N.name;
+    A.name = N; A.if_exists = false; A.materialized = true; A.view = false; A.pos = K.pos; ctx->cur_table = N.name;
 }
 alter_rel(A) ::= qualified_name(N).         { A = N; }
 alter_rel(A) ::= ONLY qualified_name(N).    { A = N; }
@@ -3160,6 +3215,35 @@ alter_cmd(A) ::= DROP(K) CONSTRAINT IF EXISTS colid(C) opt_drop_behavior(B).
     memset(&A, 0, sizeof A);
     A.kind = ATTU_ALTER_DROP_CONSTRAINT; A.position = K.pos; A.column = (char *)ab_tokstr(&C); A.if_exists = true;
     A.cascade = B;
+}
+/* VALIDATE CONSTRAINT name (VALIDATE a plain word here) */
+alter_cmd(A) ::= ID(K) CONSTRAINT colid(C).
+{
+    memset(&A, 0, sizeof A);
+    ab_word_expect(ctx, &K, "validate");
+    A.kind = ATTU_ALTER_VALIDATE_CONSTRAINT; A.position = K.pos; A.column = (char *)ab_tokstr(&C);
+}
+/* SET (options) / RESET (options): a view's (its WITH options) */
+alter_cmd(A) ::= SET(K) LP view_opt_list(L) RP.
+{
+    memset(&A, 0, sizeof A);
+    A.kind = ATTU_ALTER_SET_OPTIONS; A.position = K.pos;
+    A.check_option = L.check; A.bad_option_kind = L.bad_kind; A.bad_option = L.bad; A.bad_option_name = L.bad_name;
+}
+alter_cmd(A) ::= RESET(K) LP reset_opt_list(L) RP.
+{
+    A = L;
+    A.kind = ATTU_ALTER_RESET_OPTIONS; A.position = K.pos;
+}
+%type reset_opt_list {attu_ast_alter_cmd}
+reset_opt_list(A) ::= colid(N).     { memset(&A, 0, sizeof A); ab_reset_opt(&A, &N); }
+reset_opt_list(A) ::= reset_opt_list(L) COMMA colid(N).    { A = L; ab_reset_opt(&A, &N); }
+%include {
+/* RESET (name): check_option resets the view's; PostgreSQL resets any
+ * other name (one it does not know too) without a word */
+static void ab_reset_opt(attu_ast_alter_cmd *a, const attu_token *name) {
+    if (!strcmp(ab_tokstr(name), "check_option")) a->check_option = 'r';
+}
 }
 alter_cmd(A) ::= ALTER(K) opt_column colid(C) alter_column_action(X).
 {
@@ -3708,4 +3792,55 @@ static void *grammar_realloc(void *p, size_t n) {
     return n > ATTU_GRAMMAR_STACK_BYTES ? NULL : realloc(p, n);
 }
 #define realloc grammar_realloc
+}
+
+/* ======================================================================== */
+/* COMMENT ON object IS 'text' | NULL (db/db_comment.c)                    */
+
+%include {
+typedef struct ab_comment_obj { char object; ab_qname rel; const char *sub; } ab_comment_obj;
+/* A relation named schema.name: public's only. */
+static void ab_comment_schema(attu_parse_ctx *ctx, const char *schema, int pos) {
+    if (schema && strcmp(schema, "public")) ab_defer_error(ctx, "3F000", pos, "schema \"%s\" does not exist", schema);
+}
+}
+%type comment_stmt {attu_ast_stmt *}
+%type comment_obj {ab_comment_obj}
+%type comment_text {char *}
+comment_stmt(A) ::= COMMENT(C) ON comment_obj(O) IS comment_text(T).
+{
+    A = ab_stmt(ctx, ATTU_STMT_COMMENT, C.pos);
+    A->u.comment.object = O.object;
+    A->u.comment.rel = (char *)O.rel.name;
+    A->u.comment.rel_position = O.rel.pos;
+    A->u.comment.sub = (char *)O.sub;
+    A->u.comment.text = T;
+}
+comment_text(A) ::= SCONST(S).  { A = (char *)ab_tokstr(&S); }
+comment_text(A) ::= NULL.       { A = NULL; }
+comment_obj(A) ::= TABLE qualified_name(N).
+    { A.object = 't'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
+comment_obj(A) ::= VIEW qualified_name(N).
+    { A.object = 'v'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
+comment_obj(A) ::= MATERIALIZED VIEW qualified_name(N).
+    { A.object = 'm'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
+comment_obj(A) ::= CONSTRAINT colid(C) ON qualified_name(N).
+    { A.object = 'k'; A.rel = N; A.sub = ab_tokstr(&C); ab_comment_schema(ctx, N.schema, N.pos); }
+/* COLUMN table.column or schema.table.column */
+comment_obj(A) ::= COLUMN colid(C).
+{
+    memset(&A, 0, sizeof A);
+    A.object = 'c'; A.rel.name = ab_tokstr(&C); A.rel.pos = C.pos;
+    ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, 0, "column name must be qualified");
+}
+comment_obj(A) ::= COLUMN colid(T) DOT attr_name(C).
+{
+    memset(&A, 0, sizeof A);
+    A.object = 'c'; A.rel.name = ab_tokstr(&T); A.rel.pos = T.pos; A.sub = ab_tokstr(&C);
+}
+comment_obj(A) ::= COLUMN colid(S) DOT attr_name(T) DOT attr_name(C).
+{
+    memset(&A, 0, sizeof A);
+    A.object = 'c'; A.rel.name = ab_tokstr(&T); A.rel.pos = S.pos; A.sub = ab_tokstr(&C);
+    ab_comment_schema(ctx, ab_tokstr(&S), S.pos);
 }

@@ -5,8 +5,9 @@
  * A view keeps its query as text. When a column or a table it names is
  * renamed, the text is rewritten: every token that is that name as an
  * identifier (an unquoted word, folded as the lexer folds it, or a quoted
- * one) becomes the new name, always double-quoted, so that it reads back
- * as exactly that name and never as a keyword. Everything else (spacing,
+ * one) becomes the new name, double-quoted unless it is a plain lower-case
+ * word that is no keyword, so that it reads back as exactly that name and
+ * never as a keyword. Everything else (spacing,
  * comments, literals, the other names) stays byte for byte. The caller
  * decides whether the result means the same: it binds it, and refuses a
  * rename this blind substitution could get wrong (see db_view.c); this
@@ -47,12 +48,18 @@ static char *rename_ident(const char *sql, const char *from, const char *to, boo
         attu_error_oom(err);
         return NULL;
     }
-    quoted[qlen++] = '"';
+    /* (a plain lower-case word that is no keyword reads back as itself
+     * unquoted, as PostgreSQL writes it) */
+    bool plain = tlen > 0 && ((to[0] >= 'a' && to[0] <= 'z') || to[0] == '_') &&
+                 attu_keyword_lookup(to, tlen) == 0;
+    for (size_t i = 0; plain && i < tlen; i++)
+        plain = (to[i] >= 'a' && to[i] <= 'z') || (to[i] >= '0' && to[i] <= '9') || to[i] == '_' || to[i] == '$';
+    if (!plain) quoted[qlen++] = '"';
     for (size_t i = 0; i < tlen; i++) {
         if (to[i] == '"') quoted[qlen++] = '"';
         quoted[qlen++] = to[i];
     }
-    quoted[qlen++] = '"';
+    if (!plain) quoted[qlen++] = '"';
     size_t cap = len + 1, n = 0, copied = 0;
     char *out = malloc(cap);
     attu_lexer lx;

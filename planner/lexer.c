@@ -68,6 +68,7 @@ static const kw keywords[] = {
     {"collate", TK_COLLATE},
     {"collation", TK_TYPEFUNC_BARE},
     {"column", TK_COLUMN},
+    {"comment", TK_COMMENT},
     {"commit", TK_COMMIT},
     {"committed", TK_COMMITTED},
     {"concurrently", TK_TYPEFUNC_BARE},

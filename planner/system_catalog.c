@@ -88,6 +88,7 @@ char *syscat_check_definition(const attu_check *c, bool pretty) {
     while (n && (e[n - 1] == ' ' || e[n - 1] == '\t' || e[n - 1] == '\n' || e[n - 1] == '\r')) n--;
     sbuf d = {0};
     syscat_sb_printf(&d, pretty ? "CHECK (%.*s)" : "CHECK ((%.*s))", (int)n, e);
+    if (c->not_valid) syscat_sb_puts(&d, " NOT VALID");
     if (d.oom) { free(d.p); return NULL; }
     return d.p;
 }
@@ -470,7 +471,8 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
             break;
         case 'v':
             for (int k = 0; k < ri->v->ncols; k++)
-                attribute_row(r, ri->oid, ri->v->col_names[k], ri->v->col_types[k], k + 1, false, false, 0);
+                attribute_row(r, ri->oid, ri->v->col_names[k], ri->v->col_types[k], k + 1, false,
+                              ri->v->col_defaults[k] != NULL, 0);
             break;
         case 'i':
             for (int k = 0; k < ri->u->ncols; k++) {
@@ -533,6 +535,18 @@ static const char *default_text(attu_type t, const char *d, char *buf, size_t ca
 
 static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
+        if (env->rs.r[i].kind == 'v') {
+            /* a view's (ALTER VIEW ... SET DEFAULT) */
+            const attu_view *v = env->rs.r[i].v;
+            for (int k = 0; k < v->ncols; k++) {
+                if (!v->col_defaults[k]) continue;
+                v_int(r, (int64_t)FIRST_USER_OID - 1 - (int64_t)((env->rs.r[i].oid * 1601 + k) % 8000));
+                char buf[1024];
+                v_int(r, env->rs.r[i].oid); v_int(r, k + 1);
+                v_text(r, default_text(v->col_types[k], v->col_defaults[k], buf, sizeof buf));
+            }
+            continue;
+        }
         if (env->rs.r[i].kind != 'r') continue;
         const attu_table *t = env->rs.r[i].t;
         for (int k = 0; k < t->ncols; k++) {
@@ -543,6 +557,18 @@ static void rows_pg_attrdef(rel_text *r, const syscat_env *env) {
             char buf[1024];
             v_int(r, env->rs.r[i].oid); v_int(r, k + 1); v_text(r, default_text(t->defs[k].type, d, buf, sizeof buf));
         }
+    }
+}
+
+/* COMMENT ON's comments whose objects exist (system_catalog_comment.c) */
+static void rows_pg_description(rel_text *r, const syscat_env *env) {
+    const attu_comments *cs = attu_catalog_comments(env->cat);
+    for (size_t i = 0; i < attu_comments_count(cs); i++) {
+        const attu_comment *c = attu_comments_at(cs, i);
+        int64_t objoid, classoid;
+        int sub;
+        if (!syscat_comment_target(&env->rs, env->cat, c, &objoid, &classoid, &sub)) continue;
+        v_int(r, objoid); v_int(r, classoid); v_int(r, sub); v_text(r, c->text);
     }
 }
 
@@ -731,7 +757,7 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
             int ncols = check_columns(ri->t, &cs[k], cols);
             char buf[512];
             v_int(r, syscat_check_oid(ri->t->name, cs[k].name)); v_text(r, cs[k].name); v_int(r, OID_PUBLIC); v_char(r, 'c');
-            v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->oid); v_int(r, 0); v_int(r, 0);
+            v_bool(r, false); v_bool(r, false); v_bool(r, !cs[k].not_valid); v_int(r, ri->oid); v_int(r, 0); v_int(r, 0);
             v_int(r, 0); v_int(r, 0); v_char(r, ' '); v_char(r, ' '); v_char(r, ' '); v_bool(r, true); v_int(r, 0);
             v_bool(r, false);
             if (ncols) v_text(r, int_array(cols, ncols, 1, buf, sizeof buf));
@@ -749,7 +775,7 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
             const rel_info *p = syscat_rel_find(&env->rs, fs[k].ref_table), *ix = syscat_fkey_index(&env->rs, &fs[k]);
             char buf[512];
             v_int(r, syscat_fkey_oid(ri->t->name, fs[k].name)); v_text(r, fs[k].name); v_int(r, OID_PUBLIC); v_char(r, 'f');
-            v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->oid); v_int(r, 0); v_int(r, ix ? ix->oid : 0);
+            v_bool(r, false); v_bool(r, false); v_bool(r, !fs[k].not_valid); v_int(r, ri->oid); v_int(r, 0); v_int(r, ix ? ix->oid : 0);
             v_int(r, 0); v_int(r, p ? p->oid : 0); v_char(r, fs[k].on_update); v_char(r, fs[k].on_delete);
             v_char(r, fs[k].match); v_bool(r, true); v_int(r, 0); v_bool(r, true);
             v_text(r, int_array(fs[k].cols, fs[k].ncols, 1, buf, sizeof buf));
@@ -1132,7 +1158,8 @@ static void rows_is_columns(rel_text *r, const syscat_env *env) {
             if (!upd) { r->b.oom = true; return; }
             view_updatable(env, ri->v, upd);
             for (int k = 0; k < ri->v->ncols; k++)
-                is_column_row(r, env, ri->name, ri->v->col_names[k], ri->v->col_types[k], k, false, NULL, NULL, upd[k]);
+                is_column_row(r, env, ri->name, ri->v->col_names[k], ri->v->col_types[k], k, false,
+                              ri->v->col_defaults[k], NULL, upd[k]);
             free(upd);
         }
     }
@@ -1212,7 +1239,7 @@ static const sys_relation sys_relations[] = {
       "convalidated boolean, conrelid bigint, contypid bigint, conindid bigint, conparentid bigint, "
       "confrelid bigint, confupdtype text, confdeltype text, confmatchtype text, conislocal boolean, "
       "coninhcount integer, connoinherit boolean, conkey smallint[], confkey smallint[], conbin text", rows_pg_constraint },
-    { "pg_catalog", "pg_description", "objoid bigint, classoid bigint, objsubid integer, description text", NULL },
+    { "pg_catalog", "pg_description", "objoid bigint, classoid bigint, objsubid integer, description text", rows_pg_description },
     { "pg_catalog", "pg_policy",
       "oid bigint, polname text, polrelid bigint, polcmd text, polpermissive boolean, polroles bigint[], "
       "polqual text, polwithcheck text", NULL },

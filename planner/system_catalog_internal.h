@@ -96,6 +96,13 @@ bool syscat_fkey_triggers(const attu_catalog *cat, const char *table);
 const rel_info *syscat_fkey_index(const syscat_rels *rs, const attu_fkey *f);
 const char *syscat_fkey_action(char a);
 char *syscat_fkey_definition(const attu_catalog *cat, const attu_table *t, const attu_fkey *f);
+
+/* A comment's object (system_catalog_comment.c): its pg_description
+ * objoid, classoid and objsubid; false when the object is gone. */
+bool syscat_comment_target(const syscat_rels *rs, const attu_catalog *cat, const attu_comment *c, int64_t *objoid,
+                           int64_t *classoid, int *objsubid);
+/* obj_description (column false, n arguments) / col_description's body. */
+bool syscat_description_body(bctx *c, sbuf *b, int n, bool column);
 /* The call pg_partition_ancestors(rel) in FROM stands for: unnest of
  * an empty bigint[] (no table is a partition); NULL with c->err set. */
 const attu_ast_expr *syscat_no_ancestors(bctx *c);

@@ -162,13 +162,18 @@ static void expect_rename(const char *sql, const char *from, const char *to, con
 }
 
 Test(lexer, rename_ident) {
+    /* a plain lower-case new name stands bare, as PostgreSQL writes it */
     expect_rename("SELECT x, t.x, \"x\", X FROM t WHERE x > 'x' -- x\n", "x", "y",
-                  "SELECT \"y\", t.\"y\", \"y\", \"y\" FROM t WHERE \"y\" > 'x' -- x\n", 5, false);
+                  "SELECT y, t.y, y, y FROM t WHERE y > 'x' -- x\n", 5, false);
+    /* any other is quoted: upper case, a quote, a keyword */
     expect_rename("SELECT \"X\", x FROM t", "X", "a\"b", "SELECT \"a\"\"b\", x FROM t", 1, false);
+    expect_rename("SELECT x FROM t", "x", "Y", "SELECT \"Y\" FROM t", 1, false);
+    expect_rename("SELECT x FROM t", "x", "order", "SELECT \"order\" FROM t", 1, false);
+    expect_rename("SELECT x FROM t", "x", "1a", "SELECT \"1a\" FROM t", 1, false);
     /* a function's name, or the new name already there: the caller refuses */
-    expect_rename("SELECT abs(abs) FROM t", "abs", "b", "SELECT \"b\"(\"b\") FROM t", 2, true);
-    expect_rename("SELECT x, y FROM t", "x", "y", "SELECT \"y\", y FROM t", 1, true);
+    expect_rename("SELECT abs(abs) FROM t", "abs", "b", "SELECT b(b) FROM t", 2, true);
+    expect_rename("SELECT x, y FROM t", "x", "y", "SELECT y, y FROM t", 1, true);
     /* a reserved keyword is no name where it stands unquoted */
-    expect_rename("SELECT \"select\" FROM t", "select", "s", "SELECT \"s\" FROM t", 1, false);
-    expect_rename("SELECT name FROM t", "name", "n", "SELECT \"n\" FROM t", 1, false);
+    expect_rename("SELECT \"select\" FROM t", "select", "s", "SELECT s FROM t", 1, false);
+    expect_rename("SELECT name FROM t", "name", "n", "SELECT n FROM t", 1, false);
 }
