@@ -214,6 +214,8 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.view_updatable = db_view_updatable;
     bp.sequence_ctx = s;
     bp.setting = db_setting_value;
+    bp.setting_state = db_setting_state;
+    bp.set_config = db_set_config;
     bp.setting_ctx = s;
     bp.user = s->user;
     bp.database = s->database;
@@ -553,6 +555,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         return db_exec_insert(s, sql, st, params, cb, err);
     case ATTU_STMT_DELETE: case ATTU_STMT_UPDATE:
         if (db_names_view(s, st->u.modify.table)) return db_view_dml(s, sql, st, params, cb, err);
+        if (db_updates_pg_settings(s, st)) return db_exec_update_pg_settings(s, sql, st, params, cb, err);
         return db_exec_modify(s, sql, st, params, cb, err);
     case ATTU_STMT_TRUNCATE: return db_exec_truncate(s, st, cb, err);
     case ATTU_STMT_CREATE_SEQUENCE: return db_exec_create_sequence(s, st, cb, err);
@@ -617,6 +620,7 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
             break;
         }
         int r = db_exec_stmt(s, sql, st, NULL, cb, &err);
+        db_settings_end_statement(s, r == 0);
         if (r == -2) { rc = -1; break; }      /* the client went away */
         if (r) {
             if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "statement failed");

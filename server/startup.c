@@ -42,6 +42,8 @@ static void startup_complete(conn *c, const char *application_name) {
         return;
     }
     attu_session_set_identity(c->session, c->user, c->database);
+    /* the session's value (source client) that RESET goes back to */
+    if (application_name) attu_session_set_client_setting(c->session, "application_name", application_name);
     pgbuf *b = &c->out;
     pg_msg_auth(b, 0, NULL, 0);   /* AuthenticationOk */
     pg_msg_parameter_status(b, "application_name", application_name ? application_name : "");
