@@ -572,6 +572,8 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         if (st->u.transaction.kind == ATTU_TXN_BEGIN) {
             if (s->txn != 'I') db_warning(cb, "25001", "there is already a transaction in progress");
             s->txn = 'T';   /* (settings changed earlier in an implicit block belong to this one now) */
+            if (db_settings_txn_modes(s, (const char *const *)st->u.transaction.modes, st->u.transaction.nmodes, false, err))
+                return -1;
             return db_deliver_tag(cb, starts_with_keyword(sql, st->position, "start") ? "START TRANSACTION" : "BEGIN", err) ? -2 : 0;
         }
         {

@@ -316,6 +316,11 @@ void db_settings_end_statement(attu_session *s, bool ok);
  * the statement is the block). The value kept is written to shown. */
 int db_setting_apply(attu_session *s, const char *name, const char *value, bool local, bool statement_block,
                      char *shown, size_t cap, attu_error *err);
+/* A transaction's modes ("serializable", "read only", "deferrable", ...)
+ * as settings: SET TRANSACTION and BEGIN set transaction_isolation,
+ * transaction_read_only and transaction_deferrable for the block,
+ * SET SESSION CHARACTERISTICS (session_defaults) their default_ ones. */
+int db_settings_txn_modes(attu_session *s, const char *const *modes, int n, bool session_defaults, attu_error *err);
 /* set_config for the binder (attu_bind_params.set_config; ctx: the
  * session): apply false only checks the name. */
 int db_set_config(void *ctx, const char *name, const char *value, bool is_local, bool apply, char *out, size_t cap,

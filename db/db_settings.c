@@ -40,8 +40,19 @@ static const char *canon(const char *name) {
     return name;
 }
 
+/* transaction_isolation, _read_only, _deferrable: "default_" and the
+ * name, whose value a transaction starts from */
+static const char *txn_default(const char *name) {
+    if (!strcmp(name, "transaction_isolation")) return "default_transaction_isolation";
+    if (!strcmp(name, "transaction_read_only")) return "default_transaction_read_only";
+    if (!strcmp(name, "transaction_deferrable")) return "default_transaction_deferrable";
+    return NULL;
+}
+
 static const char *get_setting(const attu_session *s, const char *name) {
     for (int i = 0; i < s->nsettings; i++) if (!strcmp(s->settings[i].name, name)) return s->settings[i].value;
+    /* a transaction's mode not set in it: the session's default for it */
+    if (txn_default(name)) return get_setting(s, txn_default(name));
     return reset_value(s, name, NULL);
 }
 
@@ -54,9 +65,10 @@ const char *db_setting_state(void *ctx, const char *name, const char **source, c
     for (int i = 0; i < s->nsettings; i++)
         if (!strcmp(s->settings[i].name, name)) { if (source) *source = "session"; return s->settings[i].value; }
     /* the transaction's own modes are set by BEGIN, as PostgreSQL's are */
-    if (source && (!strcmp(name, "transaction_isolation") || !strcmp(name, "transaction_read_only") ||
-                   !strcmp(name, "transaction_deferrable")))
-        *source = "override";
+    if (txn_default(name)) {
+        if (source) *source = "override";
+        return get_setting(s, name);
+    }
     return r;
 }
 
@@ -240,6 +252,54 @@ static int check_client_encoding(char *value, size_t cap, attu_error *err) {
     return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "invalid value for parameter \"client_encoding\": \"%s\"", value);
 }
 
+/* DateStyle: a style (ISO, SQL, Postgres, German) and an order (YMD,
+ * DMY / Euro, MDY / US / NonEuro) in any case, either of which may be
+ * left out and keeps the current one (German alone brings DMY), or
+ * DEFAULT; written back as "Style, ORDER" as PostgreSQL's check_datestyle
+ * does. (attu still prints dates as ISO: see docs/sql-reference.md.) */
+static int check_datestyle(const attu_session *s, char *value, size_t cap, attu_error *err) {
+    const char *cur = get_setting(s, "datestyle");
+    char style[16] = "ISO", order[8] = "MDY";
+    if (cur && strlen(cur) < 32) sscanf(cur, "%15[^,], %7s", style, order);
+    bool have_style = false, have_order = false;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", value);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+        const char *st = NULL, *od = NULL;
+        if (!strcasecmp(tok, "iso")) st = "ISO";
+        else if (!strcasecmp(tok, "sql")) st = "SQL";
+        else if (!strncasecmp(tok, "postgres", 8)) st = "Postgres";
+        else if (!strcasecmp(tok, "german")) st = "German";
+        else if (!strcasecmp(tok, "ymd")) od = "YMD";
+        else if (!strcasecmp(tok, "dmy") || !strncasecmp(tok, "euro", 4)) od = "DMY";
+        else if (!strcasecmp(tok, "mdy") || !strcasecmp(tok, "us") || !strncasecmp(tok, "noneuro", 7)) od = "MDY";
+        else if (!strcasecmp(tok, "default")) {
+            if (!have_style) snprintf(style, sizeof style, "ISO");
+            if (!have_order) snprintf(order, sizeof order, "MDY");
+            have_style = have_order = true;
+            continue;
+        } else {
+            attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "invalid value for parameter \"DateStyle\": \"%s\"", value);
+            attu_error_set_detail(err, "Unrecognized key word: \"%s\".", tok);
+            return -1;
+        }
+        if ((st && have_style && strcmp(st, style)) || (od && have_order && strcmp(od, order))) {
+            attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "invalid value for parameter \"DateStyle\": \"%s\"", value);
+            attu_error_set_detail(err, "Conflicting \"datestyle\" specifications.");
+            return -1;
+        }
+        if (st) {
+            snprintf(style, sizeof style, "%s", st);
+            have_style = true;
+            if (!strcmp(st, "German") && !have_order) snprintf(order, sizeof order, "DMY");
+        }
+        if (od) { snprintf(order, sizeof order, "%s", od); have_order = true; }
+    }
+    snprintf(value, cap, "%s, %s", style, order);
+    return 0;
+}
+
 int db_setting_apply(attu_session *s, const char *name, const char *value, bool local, bool statement_block,
                      char *shown, size_t cap, attu_error *err) {
     const attu_setting_def *d = attu_setting_find(name);
@@ -253,16 +313,19 @@ int db_setting_apply(attu_session *s, const char *name, const char *value, bool 
         if (d && attu_setting_check(d, value, v, sizeof v, err)) return -1;
         if (!strcmp(name, "timezone") && check_timezone(v, sizeof v, err)) return -1;
         if (!strcmp(name, "client_encoding") && check_client_encoding(v, sizeof v, err)) return -1;
+        if (!strcmp(name, "datestyle") && check_datestyle(s, v, sizeof v, err)) return -1;
         if (!strcmp(name, "session_authorization") && strcmp(v, reset_value(s, name, NULL)) != 0)
             /* one role exists: the connected user */
             return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "role \"%s\" does not exist", v);
     }
+    /* an application's name stays known once set: RESET leaves it ""
+     * (PostgreSQL's placeholder keeps an empty reset value) */
+    if (!d && !value) { v[0] = 0; value = v; }
     const char *now = value ? v : reset_value(s, name, NULL);
     if (shown) snprintf(shown, cap, "%s", now ? now : "");
     /* the transaction's own modes last until its end; outside a block
      * they change nothing (the next transaction starts afresh) */
-    if (d && (!strcmp(name, "transaction_isolation") || !strcmp(name, "transaction_read_only") ||
-              !strcmp(name, "transaction_deferrable"))) {
+    if (d && txn_default(name)) {
         if (s->txn == 'I') return 0;
         local = true;
     }
@@ -273,6 +336,26 @@ int db_setting_apply(attu_session *s, const char *name, const char *value, bool 
     }
     if (restore_setting(s, name, value ? v : NULL, err)) return -1;
     sync_timeout(s);
+    return 0;
+}
+
+int db_settings_txn_modes(attu_session *s, const char *const *modes, int n, bool session_defaults, attu_error *err) {
+    for (int i = 0; i < n; i++) {
+        const char *m = modes[i], *what, *value = "on";
+        if (!strcmp(m, "read only") || !strcmp(m, "read write")) {
+            what = "read_only";
+            if (!strcmp(m, "read write")) value = "off";
+        } else if (!strcmp(m, "deferrable") || !strcmp(m, "not deferrable")) {
+            what = "deferrable";
+            if (!strcmp(m, "not deferrable")) value = "off";
+        } else {
+            what = "isolation";
+            value = m;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%stransaction_%s", session_defaults ? "default_" : "", what);
+        if (db_setting_apply(s, name, value, !session_defaults, false, NULL, 0, err)) return -1;
+    }
     return 0;
 }
 
@@ -387,8 +470,10 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         size_t used = 0;
         for (int i = 0; i < st->u.set.nvalues && used < sizeof value; i++)
             used += (size_t)snprintf(value + used, sizeof value - used, "%s%s", i ? ", " : "", st->u.set.values[i]);
-        if (txn_modes) {
-            /* (the modes are accepted and not kept: see Transactions) */
+        if (txn_modes || !strcmp(name, "session characteristics")) {
+            if ((!txn_modes || in_block(s)) &&
+                db_settings_txn_modes(s, (const char *const *)st->u.set.values, st->u.set.nvalues, !txn_modes, err))
+                return -1;
             return db_deliver_tag(cb, "SET", err) ? -2 : 0;
         }
         /* SET ... TO DEFAULT is RESET; (its errors have no position, as
@@ -402,12 +487,17 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
             if (db_setting_apply(s, name, NULL, false, false, NULL, 0, err)) return -1;
             return db_deliver_tag(cb, "RESET", err) ? -2 : 0;
         }
-        if (in_block(s))   /* RESET is a SET to the default: a COMMIT keeps it */
-            for (int i = 0; i < s->nsettings; i++) {
+        /* RESET is a SET to the default (an application's name: ""): a
+         * COMMIT keeps it */
+        for (int i = 0; i < s->nsettings; i++) {
+            bool custom = !attu_setting_find(s->settings[i].name);
+            if (in_block(s)) {
                 db_setting_undo *u = remember(s, s->settings[i].name, err);
-                if (!u || keep_value(u, NULL, err)) return -1;
+                if (!u || keep_value(u, custom ? "" : NULL, err)) return -1;
             }
-        for (int i = 0; i < s->nsettings; i++) drop_setting(s, i--);
+            if (!custom) drop_setting(s, i--);
+            else if (put_setting(s, s->settings[i].name, "", err)) return -1;
+        }
         sync_timeout(s);
         return db_deliver_tag(cb, "RESET", err) ? -2 : 0;
     }
