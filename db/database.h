@@ -134,6 +134,9 @@ void attu_session_cancel(attu_session *s);
 /* SET/SHOW values (statement_timeout in ms, 0 = none). */
 int attu_session_statement_timeout_ms(const attu_session *s);
 
+/* A setting's value as SHOW prints it (name in any case), NULL for an
+ * unknown one (for ParameterStatus). */
+const char *attu_session_setting(attu_session *s, const char *name);
 /* The TimeZone setting as SHOW prints it (for ParameterStatus). */
 const char *attu_session_timezone(const attu_session *s);
 

@@ -58,6 +58,14 @@ static const char *get_setting(const attu_session *s, const char *name) {
 
 const char *db_setting_value(void *ctx, const char *name) { return get_setting(ctx, canon(name)); }
 
+const char *attu_session_setting(attu_session *s, const char *name) {
+    char lower[128];
+    size_t n = 0;
+    for (; name[n] && n + 1 < sizeof lower; n++) lower[n] = (char)tolower((unsigned char)name[n]);
+    lower[n] = 0;
+    return get_setting(s, lower);
+}
+
 const char *db_setting_state(void *ctx, const char *name, const char **source, const char **reset_val) {
     const attu_session *s = ctx;
     const char *r = reset_value(s, name, source);

@@ -58,6 +58,12 @@ static void startup_complete(conn *c, const char *application_name) {
     pg_msg_parameter_status(b, "server_version", SERVER_VERSION);
     pg_msg_parameter_status(b, "session_authorization", c->user);
     pg_msg_parameter_status(b, "standard_conforming_strings", "on");
+    /* what the client was told of the settings conn_ready reports again
+     * when they change */
+    for (int i = 0; i < CONN_NREPORTED; i++) {
+        const char *v = attu_session_setting(c->session, conn_reported_names[i]);
+        snprintf(c->reported[i], sizeof c->reported[i], "%s", v ? v : "");
+    }
     if (c->startup_tz[0]) {
         /* the startup packet's TimeZone, as a SET; a zone attu does not
          * know leaves UTC (PostgreSQL refuses the connection) */
