@@ -27,7 +27,9 @@
  * one depends on its column in pg_depend) and the PRIMARY KEY / UNIQUE
  * constraints (pg_constraint), each with the index PostgreSQL would give
  * it ('i', named as the constraint; attu checks keys without one); the
- * types attu has; one database, one role. Other constraints, policies,
+ * types attu has; one database, one role; the settings attu has
+ * (pg_settings, engine/setting_catalog.h, with the session's values
+ * through attu_bind_params.setting_state). Other constraints, policies,
  * statistics, publications, inheritance, rules: none (their relations
  * exist, empty, so the queries psql sends for \d TABLE run). The system
  * relations themselves are not listed in pg_class.
