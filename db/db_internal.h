@@ -313,9 +313,10 @@ void db_settings_end_statement(attu_session *s, bool ok);
  * is NULL, as SET [LOCAL] and set_config do: 42704 for an unknown name,
  * 55P02 for a read-only one, 22023 for a bad value (no positions). local
  * outside a block changes nothing unless statement_block (set_config:
- * the statement is the block). The value kept is written to shown. */
+ * the statement is the block). shown, when not NULL, gets the value
+ * kept (malloc'd; the caller frees it). */
 int db_setting_apply(attu_session *s, const char *name, const char *value, bool local, bool statement_block,
-                     char *shown, size_t cap, attu_error *err);
+                     char **shown, attu_error *err);
 /* A transaction's modes ("serializable", "read only", "deferrable", ...)
  * as settings: SET TRANSACTION and BEGIN set transaction_isolation,
  * transaction_read_only and transaction_deferrable for the block,
@@ -323,8 +324,7 @@ int db_setting_apply(attu_session *s, const char *name, const char *value, bool 
 int db_settings_txn_modes(attu_session *s, const char *const *modes, int n, bool session_defaults, attu_error *err);
 /* set_config for the binder (attu_bind_params.set_config; ctx: the
  * session): apply false only checks the name. */
-int db_set_config(void *ctx, const char *name, const char *value, bool is_local, bool apply, char *out, size_t cap,
-                  attu_error *err);
+int db_set_config(void *ctx, const char *name, const char *value, bool is_local, bool apply, char **out, attu_error *err);
 /* A setting's value with its pg_settings source ("default", "client",
  * "session", "override") and reset_val (attu_bind_params.setting_state). */
 const char *db_setting_state(void *ctx, const char *name, const char **source, const char **reset_val);

@@ -15,6 +15,7 @@
 #include "db/db_internal.h"
 #include "engine/interval.h"
 #include "engine/setting_catalog.h"
+#include "engine/strbuf.h"
 #include "engine/timezone.h"
 
 #include <ctype.h>
@@ -308,43 +309,61 @@ static int check_datestyle(const attu_session *s, char *value, size_t cap, attu_
     return 0;
 }
 
+/* The checks and the canonical form of value for name (d: its entry, or
+ * NULL for an application's dotted name) into v (cap bytes). */
+static int check_value(attu_session *s, const attu_setting_def *d, const char *name, const char *value, char *v, size_t cap,
+                       attu_error *err) {
+    snprintf(v, cap, "%s", value);
+    if (d && attu_setting_check(d, value, v, cap, err)) return -1;
+    if (!strcmp(name, "timezone") && check_timezone(v, cap, err)) return -1;
+    if (!strcmp(name, "client_encoding") && check_client_encoding(v, cap, err)) return -1;
+    if (!strcmp(name, "datestyle") && check_datestyle(s, v, cap, err)) return -1;
+    if (!strcmp(name, "session_authorization") && strcmp(v, reset_value(s, name, NULL)) != 0)
+        /* one role exists: the connected user */
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "role \"%s\" does not exist", v);
+    return 0;
+}
+
 int db_setting_apply(attu_session *s, const char *name, const char *value, bool local, bool statement_block,
-                     char *shown, size_t cap, attu_error *err) {
+                     char **shown, attu_error *err) {
     const attu_setting_def *d = attu_setting_find(name);
     if (!d && !attu_setting_is_custom(name))
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "unrecognized configuration parameter \"%s\"", name);
     if (d && !strcmp(d->context, "internal"))
         return attu_error_set(err, "55P02", 0, "parameter \"%s\" cannot be changed", d->name);
-    char v[512];
-    if (value) {
-        snprintf(v, sizeof v, "%s", value);
-        if (d && attu_setting_check(d, value, v, sizeof v, err)) return -1;
-        if (!strcmp(name, "timezone") && check_timezone(v, sizeof v, err)) return -1;
-        if (!strcmp(name, "client_encoding") && check_client_encoding(v, sizeof v, err)) return -1;
-        if (!strcmp(name, "datestyle") && check_datestyle(s, v, sizeof v, err)) return -1;
-        if (!strcmp(name, "session_authorization") && strcmp(v, reset_value(s, name, NULL)) != 0)
-            /* one role exists: the connected user */
-            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "role \"%s\" does not exist", v);
-    }
+    /* (room for a canonical form longer than what was written: '-3' is
+     * the zone "<-03>+03", '1' is "on") */
+    size_t cap = (value ? strlen(value) : 0) + 128;
+    char *v = malloc(cap);
+    if (!v) return attu_error_oom(err);
+    v[0] = 0;
+    int rc = -1;
+    if (value && check_value(s, d, name, value, v, cap, err)) goto out;
     /* an application's name stays known once set: RESET leaves it ""
      * (PostgreSQL's placeholder keeps an empty reset value) */
-    if (!d && !value) { v[0] = 0; value = v; }
-    const char *now = value ? v : reset_value(s, name, NULL);
-    if (shown) snprintf(shown, cap, "%s", now ? now : "");
+    if (!d && !value) value = v;
+    if (shown) {
+        const char *now = value ? v : reset_value(s, name, NULL);
+        if (!(*shown = strdup(now ? now : ""))) { attu_error_oom(err); goto out; }
+    }
     /* the transaction's own modes last until its end; outside a block
      * they change nothing (the next transaction starts afresh) */
     if (d && txn_default(name)) {
-        if (s->txn == 'I') return 0;
+        if (s->txn == 'I') { rc = 0; goto out; }
         local = true;
     }
-    if (local && !in_block(s) && !statement_block) return 0;
+    if (local && !in_block(s) && !statement_block) { rc = 0; goto out; }
     if (in_block(s) || statement_block) {
         db_setting_undo *u = remember(s, name, err);
-        if (!u || (!local && keep_value(u, value ? v : NULL, err))) return -1;
+        if (!u || (!local && keep_value(u, value ? v : NULL, err))) goto out;
     }
-    if (restore_setting(s, name, value ? v : NULL, err)) return -1;
+    if (restore_setting(s, name, value ? v : NULL, err)) goto out;
     sync_timeout(s);
-    return 0;
+    rc = 0;
+out:
+    free(v);
+    if (rc && shown) { free(*shown); *shown = NULL; }
+    return rc;
 }
 
 int db_settings_txn_modes(attu_session *s, const char *const *modes, int n, bool session_defaults, attu_error *err) {
@@ -362,25 +381,25 @@ int db_settings_txn_modes(attu_session *s, const char *const *modes, int n, bool
         }
         char name[64];
         snprintf(name, sizeof name, "%stransaction_%s", session_defaults ? "default_" : "", what);
-        if (db_setting_apply(s, name, value, !session_defaults, false, NULL, 0, err)) return -1;
+        if (db_setting_apply(s, name, value, !session_defaults, false, NULL, err)) return -1;
     }
     return 0;
 }
 
-int db_set_config(void *ctx, const char *name, const char *value, bool is_local, bool apply, char *out, size_t cap,
-                  attu_error *err) {
+int db_set_config(void *ctx, const char *name, const char *value, bool is_local, bool apply, char **out, attu_error *err) {
     attu_session *s = ctx;
+    *out = NULL;
     if (!apply) {
         /* only described: the value is checked as it would be kept */
         const attu_setting_def *d = attu_setting_find(name);
         if (!d && !attu_setting_is_custom(name))
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "unrecognized configuration parameter \"%s\"", name);
-        snprintf(out, cap, "%s", value ? value : "");
+        if (!(*out = strdup(value ? value : ""))) return attu_error_oom(err);
         return 0;
     }
     /* outside a block, the statement is the transaction a local value
      * lasts for (db_settings_end_statement) */
-    return db_setting_apply(s, name, value, is_local, true, out, cap, err);
+    return db_setting_apply(s, name, value, is_local, true, out, err);
 }
 
 int attu_session_set_client_setting(attu_session *s, const char *name, const char *value) {
@@ -393,7 +412,7 @@ int attu_session_set_client_setting(attu_session *s, const char *name, const cha
     attu_error_clear(&err);
     char v[512];
     if (!d || strcmp(d->context, "user") != 0 || !strcmp(lower, "timezone") || !strcmp(lower, "client_encoding") ||
-        attu_setting_check(d, value, v, sizeof v, &err))
+        strlen(value) + 1 > sizeof v || attu_setting_check(d, value, v, sizeof v, &err))
         return -1;
     for (int i = 0; i < s->nclient; i++)
         if (!strcmp(s->client[i].name, lower)) {
@@ -474,10 +493,11 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         if (local && !in_block(s))
             db_warning(cb, "25P01", txn_modes ? "SET TRANSACTION can only be used in transaction blocks"
                                               : "SET LOCAL can only be used in transaction blocks");
-        char value[512] = "";
-        size_t used = 0;
-        for (int i = 0; i < st->u.set.nvalues && used < sizeof value; i++)
-            used += (size_t)snprintf(value + used, sizeof value - used, "%s%s", i ? ", " : "", st->u.set.values[i]);
+        /* a list (SET search_path = a, b) is kept as "a, b" */
+        attu_strbuf value = {0};
+        for (int i = 0; i < st->u.set.nvalues; i++)
+            attu_strbuf_printf(&value, "%s%s", i ? ", " : "", st->u.set.values[i]);
+        if (value.oom) { free(value.p); return attu_error_oom(err); }
         if (txn_modes || !strcmp(name, "session characteristics")) {
             if ((!txn_modes || in_block(s)) &&
                 db_settings_txn_modes(s, (const char *const *)st->u.set.values, st->u.set.nvalues, !txn_modes, err))
@@ -486,13 +506,15 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         }
         /* SET ... TO DEFAULT is RESET; (its errors have no position, as
          * PostgreSQL's have none) */
-        if (db_setting_apply(s, name, st->u.set.to_default ? NULL : value, local, false, NULL, 0, err)) return -1;
+        int rc = db_setting_apply(s, name, st->u.set.to_default ? NULL : value.p ? value.p : "", local, false, NULL, err);
+        free(value.p);
+        if (rc) return -1;
         return db_deliver_tag(cb, "SET", err) ? -2 : 0;
     }
     case ATTU_STMT_RESET: {
         if (st->u.reset.name) {
             const char *name = canon(st->u.reset.name);
-            if (db_setting_apply(s, name, NULL, false, false, NULL, 0, err)) return -1;
+            if (db_setting_apply(s, name, NULL, false, false, NULL, err)) return -1;
             return db_deliver_tag(cb, "RESET", err) ? -2 : 0;
         }
         /* RESET is a SET to the default (an application's name: ""): a

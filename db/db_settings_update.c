@@ -85,32 +85,37 @@ int db_exec_update_pg_settings(attu_session *s, const char *sql, const attu_ast_
     if (!r) return -1;
     /* each row: SET name = value (a NULL value: back to the reset value);
      * the new values are the rows the client gets */
-    const char **shown = calloc(r->nrows + 1, sizeof *shown);
-    char (*buf)[512] = calloc(r->nrows + 1, sizeof *buf);
-    if (!shown || !buf) { free(shown); free(buf); attu_result_free(r); return attu_error_oom(err); }
+    char **shown = calloc(r->nrows + 1, sizeof *shown);
+    if (!shown) { attu_result_free(r); return attu_error_oom(err); }
     int rc = 0;
-    for (size_t i = 0; i < r->nrows && !rc; i++) {
+    size_t nrows = r->nrows;
+    for (size_t i = 0; i < nrows && !rc; i++) {
         char n[128], v[512];
         const char *lv = NULL;
         size_t len = attu_column_format(r->cols[0], i, n, sizeof n, &lv);
-        if (len == (size_t)-1 || lv || len >= sizeof n) continue;   /* (names are short and never NULL) */
-        n[len] = 0;
-        for (char *p = n; *p; p++) *p = (char)tolower((unsigned char)*p);
-        len = attu_column_format(r->cols[1], i, v, sizeof v, &lv);
-        if (len != (size_t)-1 && !lv && len < sizeof v) v[len] = 0;
-        else if (len != (size_t)-1) {
-            rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "value too long for parameter \"%s\"", n);
+        if (len == (size_t)-1 || lv || len >= sizeof n) {   /* (names are short and never NULL) */
+            rc = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "unrecognized configuration parameter");
             break;
         }
-        rc = db_setting_apply(s, n, len == (size_t)-1 ? NULL : v, false, true, buf[i], sizeof buf[i], err);
-        shown[i] = buf[i];
+        n[len] = 0;
+        for (char *p = n; *p; p++) *p = (char)tolower((unsigned char)*p);
+        lv = NULL;
+        len = attu_column_format(r->cols[1], i, v, sizeof v, &lv);
+        char *value = len == (size_t)-1 ? NULL : lv ? strndup(lv, len) : strndup(v, len);
+        if (len != (size_t)-1 && !value) { rc = attu_error_oom(err); break; }
+        rc = db_setting_apply(s, n, value, false, true, &shown[i], err);
+        free(value);
     }
-    size_t nrows = r->nrows;
     attu_result_free(r);
-    if (rc) { free(shown); free(buf); return -1; }
+    if (rc) {
+        for (size_t i = 0; i < nrows; i++) free(shown[i]);
+        free(shown);
+        return -1;
+    }
     attu_result *out = db_result_new(1);
-    attu_column *c = out ? db_text_column(shown, nrows, err) : NULL;
-    free(shown); free(buf);
+    attu_column *c = out ? db_text_column((const char *const *)shown, nrows, err) : NULL;
+    for (size_t i = 0; i < nrows; i++) free(shown[i]);
+    free(shown);
     if (!c) { attu_result_free(out); return err->set ? -1 : attu_error_oom(err); }
     out->cols[0] = c; out->nrows = nrows; out->returns_rows = true;
     snprintf(out->desc[0].name, sizeof out->desc[0].name, "set_config");

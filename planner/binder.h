@@ -112,11 +112,12 @@ typedef struct attu_bind_params {
      * case; the system catalogs). */
     const char        *(*setting_state)(void *ctx, const char *name, const char **source, const char **reset_val);
     /* set_config(name, value, is_local) (planner/setting_functions.c):
-     * sets it (value NULL: back to its reset value) and writes the value
-     * kept to out; apply false (the query is only described) checks the
-     * name only. -1 with err (42704, 55P02, 22023). */
+     * sets it (value NULL: back to its reset value) and gives the value
+     * kept in *out (malloc'd, the caller frees it); apply false (the
+     * query is only described) checks the name only. -1 with err (42704,
+     * 55P02, 22023). */
     int               (*set_config)(void *ctx, const char *name, const char *value, bool is_local, bool apply,
-                                    char *out, size_t cap, attu_error *err);
+                                    char **out, attu_error *err);
     void               *setting_ctx;
     /* the session's user and database, as the system catalogs show them
      * (planner/system_catalog.c); NULL: "attu" */

@@ -28,6 +28,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static attu_ast_expr *ast_new(bctx *c, attu_ast_expr_kind k, int pos, int depth) {
@@ -164,14 +165,16 @@ attu_bexpr *attu_bind_set_config(bctx *c, const scope *sc, const attu_ast_expr *
     if (!name) { attu_error_oom(c->err); return NULL; }
     for (char *p = name; *p; p++) *p = (char)tolower((unsigned char)*p);
     bool is_local = !args[2]->is_null && args[2]->i != 0;
-    char out[512];
-    snprintf(out, sizeof out, "%s", value ? value : "");
+    char *out = NULL;
     if (c->params && c->params->set_config) {
         bool apply = !c->params->no_side_effects && !c->params->describe_only;
-        if (c->params->set_config(c->params->setting_ctx, name, value, is_local, apply, out, sizeof out, c->err)) return NULL;
+        if (c->params->set_config(c->params->setting_ctx, name, value, is_local, apply, &out, c->err)) return NULL;
     }
+    const char *shown = out ? out : value ? value : "";
     attu_bexpr *k = attu_bx_new(c->pa, BX_CONST, txt, e->position);
-    if (!k || !(k->s = attu_pstrdup(c->pa, out, strlen(out)))) { attu_error_oom(c->err); return NULL; }
-    k->slen = strlen(out);
+    if (k) k->s = attu_pstrdup(c->pa, shown, strlen(shown));
+    if (k && k->s) k->slen = strlen(shown);
+    free(out);
+    if (!k || !k->s) { attu_error_oom(c->err); return NULL; }
     return k;
 }
