@@ -674,7 +674,9 @@ static void rows_pg_settings(rel_text *r, const syscat_env *env) {
             v_text(r, a.p ? a.p : "{}");
             free(a.p);
         } else v_null(r);
-        v_text(r, attu_setting_boot(d));
+        char braw[32];
+        const char *boot = attu_setting_boot(d);
+        v_text(r, boot ? attu_setting_raw(d, boot, braw, sizeof braw) : NULL);
         v_text(r, attu_setting_raw(d, reset, rraw, sizeof rraw));
         v_nulls(r, 2);   /* sourcefile, sourceline: no configuration file */
         v_bool(r, false);

@@ -3,7 +3,8 @@
  * pg_settings' order (names without case) with consistent entries,
  * lookup in any case, and the checks of values with PostgreSQL's
  * messages: Booleans and their prefixes, integers in range with time
- * units (rounded, the largest unit that divides written back), enums in
+ * and memory units (rounded, the largest unit that divides written
+ * back), enums in
  * any case with the HINT of their values.
  */
 #include <criterion/criterion.h>
@@ -100,10 +101,20 @@ Test(setting_catalog, integers_and_time_units) {
     cr_assert_str_eq(e.hint, "Value exceeds integer range.");
     refused("extra_float_digits", "1s");   /* no unit for a unitless one */
     refused("extra_float_digits", "x");
+    /* sizes in kB: B, kB, MB, GB, TB */
+    cr_assert_str_eq(checked("work_mem", "4096"), "4MB");
+    cr_assert_str_eq(checked("work_mem", "1000"), "1000kB");
+    cr_assert_str_eq(checked("work_mem", "1GB"), "1GB");
+    cr_assert_str_eq(checked("work_mem", "1048576B"), "1MB");
+    e = refused("work_mem", "1mb");
+    cr_assert_str_eq(e.hint, "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".");
+    e = refused("work_mem", "10");
+    cr_assert_str_eq(e.message, "10 kB is outside the valid range for parameter \"work_mem\" (64 .. 2147483647)");
     char raw[32];
     const attu_setting_def *st = attu_setting_find("statement_timeout");
     cr_assert_str_eq(attu_setting_raw(st, "5s", raw, sizeof raw), "5000");
     cr_assert_str_eq(attu_setting_raw(st, "1d", raw, sizeof raw), "86400000");
+    cr_assert_str_eq(attu_setting_raw(attu_setting_find("work_mem"), "4MB", raw, sizeof raw), "4096");
     cr_assert_str_eq(attu_setting_raw(attu_setting_find("search_path"), "a, b", raw, sizeof raw), "a, b");
 }
 
