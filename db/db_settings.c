@@ -167,9 +167,11 @@ static void sync_timeout(attu_session *s) {
     int64_t ms = setting_number(s, "statement_timeout");
     s->statement_timeout_ms = ms > 0 && ms <= INT32_MAX ? (int)ms : 0;
     int64_t rows = setting_number(s, "attu.max_recursive_rows");
-    s->max_recursive_rows = own_value(s, "attu.max_recursive_rows") ? (rows ? rows : -1) : 0;   /* 0: the default */
-    /* TimeZone: kept by its canonical name, which finds the zone again */
-    const char *v = own_value(s, "timezone");
+    const attu_setting_def *d = attu_setting_find("attu.max_recursive_rows");
+    s->max_recursive_rows = rows == strtoll(d->value, NULL, 10) ? 0 : rows ? rows : -1;   /* 0: the default */
+    /* TimeZone (the session's, the startup packet's or UTC): kept by its
+     * canonical name, which finds the zone again */
+    const char *v = get_setting(s, "timezone");
     s->timezone = v ? attu_tz_for_setting(v) : NULL;
     if (!s->timezone) s->timezone = attu_tz_utc();
     attu_tz_set_session(s->timezone);
@@ -411,8 +413,8 @@ int attu_session_set_client_setting(attu_session *s, const char *name, const cha
     attu_error err;
     attu_error_clear(&err);
     char v[512];
-    if (!d || strcmp(d->context, "user") != 0 || !strcmp(lower, "timezone") || !strcmp(lower, "client_encoding") ||
-        strlen(value) + 1 > sizeof v || attu_setting_check(d, value, v, sizeof v, &err))
+    if (!d || strcmp(d->context, "user") != 0 || strlen(value) + 128 > sizeof v ||
+        check_value(s, d, lower, value, v, sizeof v, &err))
         return -1;
     for (int i = 0; i < s->nclient; i++)
         if (!strcmp(s->client[i].name, lower)) {
@@ -420,6 +422,7 @@ int attu_session_set_client_setting(attu_session *s, const char *name, const cha
             if (!nv) return -1;
             free(s->client[i].value);
             s->client[i].value = nv;
+            sync_timeout(s);
             return 0;
         }
     db_setting *c = realloc(s->client, sizeof *c * (size_t)(s->nclient + 1));
@@ -432,6 +435,7 @@ int attu_session_set_client_setting(attu_session *s, const char *name, const cha
         return -1;
     }
     s->nclient++;
+    sync_timeout(s);
     return 0;
 }
 

@@ -145,6 +145,11 @@ typedef struct conn {
     /* the other reported settings (conn_reported_names) as last told */
     char        reported[CONN_NREPORTED][128];
     char        startup_tz[256];    /* a TimeZone from the startup packet (pgJDBC sends one) */
+    /* the startup packet's other settings (application_name, DateStyle,
+     * extra_float_digits, ...) as "name\0value\0" pairs, applied to the
+     * session once it exists (source client) */
+    char        startup_params[2048];
+    size_t      startup_params_len;
     pgbuf       out;
     attu_prepared *unnamed;     /* the unnamed statement (named ones are the session's) */
     portal     *portals;

@@ -281,4 +281,11 @@ UPDATE 0
  5s
 (1 row)
 OUT
+# the startup packet's settings (libpq sends PGTZ, PGDATESTYLE as
+# TimeZone, DateStyle): the session's own defaults, source client, what
+# RESET goes back to, reported in ParameterStatus
+out=$(PGTZ=Asia/Tokyo PGDATESTYLE=iso "${P[@]}" -At -c "SELECT name, setting, source FROM pg_settings WHERE source = 'client' ORDER BY name" \
+      -c "SET TimeZone = 'UTC'" -c 'RESET TimeZone' -c 'SHOW TimeZone')
+[ "$out" = $'DateStyle|ISO, MDY|client\nTimeZone|Asia/Tokyo|client\napplication_name|psql|client\nSET\nRESET\nAsia/Tokyo' ] \
+  || fail "startup settings: '$out'"
 echo "psql catalog: ok"
