@@ -320,8 +320,9 @@ static int check_value(attu_session *s, const attu_setting_def *d, const char *n
     if (!strcmp(name, "timezone") && check_timezone(v, cap, err)) return -1;
     if (!strcmp(name, "client_encoding") && check_client_encoding(v, cap, err)) return -1;
     if (!strcmp(name, "datestyle") && check_datestyle(s, v, cap, err)) return -1;
-    if (!strcmp(name, "session_authorization") && strcmp(v, reset_value(s, name, NULL)) != 0)
-        /* one role exists: the connected user */
+    /* one role exists: the connected user (SET role also takes none) */
+    if ((!strcmp(name, "session_authorization") || (!strcmp(name, "role") && strcmp(v, "none") != 0)) &&
+        strcmp(v, reset_value(s, "session_authorization", NULL)) != 0)
         return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "role \"%s\" does not exist", v);
     return 0;
 }

@@ -61,6 +61,8 @@ const attu_setting_def attu_settings[] = {
     { "max_index_keys", "32", ATTU_SETTING_INTEGER, "internal", NULL, 32, 32, NULL, "Preset Options", "Shows the maximum number of index keys.", NULL, NULL, false },
     { "max_parallel_workers_per_gather", "2", ATTU_SETTING_INTEGER, "user", NULL, 0, 1024, NULL, "Resource Usage / Asynchronous Behavior", "Sets the maximum number of parallel processes per executor node.", NULL, NULL, false },
     { "quote_all_identifiers", "off", ATTU_SETTING_BOOL, "user", NULL, 0, 0, NULL, "Version and Platform Compatibility / Previous PostgreSQL Versions", "When generating SQL fragments, quote all identifiers.", NULL, NULL, false },
+    /* SET ROLE's setting: "none" or the connected user (db_settings.c) */
+    { "role", "none", ATTU_SETTING_STRING, "user", NULL, 0, 0, NULL, "Ungrouped", "Sets the current role.", NULL, NULL, true },
     { "row_security", "on", ATTU_SETTING_BOOL, "user", NULL, 0, 0, NULL, "Client Connection Defaults / Statement Behavior", "Enable row security.", "When enabled, row security will be applied to all users.", NULL, false },
     { "search_path", "\"$user\", public", ATTU_SETTING_STRING, "user", NULL, 0, 0, NULL, "Client Connection Defaults / Statement Behavior", "Sets the schema search order for names that are not schema-qualified.", NULL, NULL, false },
     { "server_encoding", "UTF8", ATTU_SETTING_STRING, "internal", NULL, 0, 0, NULL, "Preset Options", "Shows the server (database) character set encoding.", NULL, "SQL_ASCII", false },
