@@ -215,6 +215,7 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.sequence_ctx = s;
     bp.setting = db_setting_value;
     bp.setting_state = db_setting_state;
+    bp.setting_custom = db_setting_custom;
     bp.set_config = db_set_config;
     bp.setting_ctx = s;
     bp.user = s->user;

@@ -328,6 +328,9 @@ int db_set_config(void *ctx, const char *name, const char *value, bool is_local,
 /* A setting's value with its pg_settings source ("default", "client",
  * "session", "override") and reset_val (attu_bind_params.setting_state). */
 const char *db_setting_state(void *ctx, const char *name, const char **source, const char **reset_val);
+/* The i-th dotted name the session set, NULL past the last
+ * (attu_bind_params.setting_custom). */
+const char *db_setting_custom(void *ctx, int i);
 /* UPDATE pg_settings SET setting = ... (db_settings_update.c): whether
  * st is one, and running it as SETs. */
 bool db_updates_pg_settings(const attu_session *s, const attu_ast_stmt *st);

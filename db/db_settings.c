@@ -59,6 +59,14 @@ static const char *get_setting(const attu_session *s, const char *name) {
 
 const char *db_setting_value(void *ctx, const char *name) { return get_setting(ctx, canon(name)); }
 
+const char *db_setting_custom(void *ctx, int i) {
+    const attu_session *s = ctx;
+    for (int k = 0; k < s->nsettings; k++)
+        if (attu_setting_is_custom(s->settings[k].name) && !attu_setting_find(s->settings[k].name) && i-- == 0)
+            return s->settings[k].name;
+    return NULL;
+}
+
 const char *attu_session_setting(attu_session *s, const char *name) {
     char lower[128];
     size_t n = 0;

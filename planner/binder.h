@@ -111,6 +111,9 @@ typedef struct attu_bind_params {
     /* The same with pg_settings' source and reset_val (name in lower
      * case; the system catalogs). */
     const char        *(*setting_state)(void *ctx, const char *name, const char **source, const char **reset_val);
+    /* The i-th of the session's dotted names (myapp.mode), NULL past the
+     * last: current_setting over rows. */
+    const char        *(*setting_custom)(void *ctx, int i);
     /* set_config(name, value, is_local) (planner/setting_functions.c):
      * sets it (value NULL: back to its reset value) and gives the value
      * kept in *out (malloc'd, the caller frees it); apply false (the

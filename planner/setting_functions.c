@@ -10,8 +10,9 @@
  * is folded to lower case as PostgreSQL folds a setting's name; an unknown
  * one is 42704, or NULL with missing_ok. A name that is not a constant
  * (psql's \dconfig asks current_setting(s.name) over pg_settings) becomes
- * a CASE over the names of the settings attu has, with their values at
- * bind time: there an unknown name is NULL, not 42704.
+ * a CASE over the names of the settings attu has and the session's
+ * dotted ones, with their values at bind time: there an unknown name is
+ * NULL, not 42704.
  *
  * set_config(name, value, is_local) changes a setting when the query is
  * bound (the db layer's SET, through attu_bind_params.set_config) and
@@ -56,7 +57,10 @@ static attu_bexpr *current_setting_of_column(bctx *c, const scope *sc, const att
     const attu_ast_expr *arg = e->u.func.args.items[0];
     attu_ast_expr *low = ast_new(c, ATTU_EXPR_FUNC, arg->position, arg->depth + 1);
     attu_ast_expr **items = attu_palloc(c->pa, sizeof *items);
-    attu_ast_case_when *whens = attu_palloc(c->pa, sizeof *whens * attu_nsettings);
+    const attu_bind_params *bp = c->params;
+    int ncustom = 0;
+    while (bp && bp->setting_custom && bp->setting_custom(bp->setting_ctx, ncustom)) ncustom++;
+    attu_ast_case_when *whens = attu_palloc(c->pa, sizeof *whens * (attu_nsettings + (size_t)ncustom));
     attu_ast_expr *cs = ast_new(c, ATTU_EXPR_CASE, e->position, arg->depth + 2);
     if (!low || !items || !whens || !cs) { attu_error_oom(c->err); return NULL; }
     low->u.func.name = attu_pstrdup(c->pa, "lower", 5);
@@ -74,6 +78,15 @@ static attu_bexpr *current_setting_of_column(bctx *c, const scope *sc, const att
         const char *v = c->params && c->params->setting ? c->params->setting(c->params->setting_ctx, lower) : NULL;
         if (!v) continue;
         if (!(whens[n].when = ast_string(c, lower, e->position)) || !(whens[n].then = ast_string(c, v, e->position)))
+            return NULL;
+        n++;
+    }
+    /* the session's dotted names, which are stored in lower case */
+    for (int i = 0; i < ncustom; i++) {
+        const char *name = bp->setting_custom(bp->setting_ctx, i);
+        const char *v = bp->setting ? bp->setting(bp->setting_ctx, name) : NULL;
+        if (!v) continue;
+        if (!(whens[n].when = ast_string(c, name, e->position)) || !(whens[n].then = ast_string(c, v, e->position)))
             return NULL;
         n++;
     }
