@@ -157,12 +157,23 @@ static void on_error_cb(void *ctx, const attu_error *err) {
     conn_send_error(c, err);
 }
 
+/* Whether the client takes a message of this level (1 NOTICE, 2
+ * WARNING): client_min_messages warning leaves NOTICEs out, error both,
+ * as PostgreSQL sends them (pg_dump's scripts set it to warning). */
+static bool client_takes(conn *c, int level) {
+    const char *min = attu_session_setting(c->session, "client_min_messages");
+    int at = !min ? 0 : !strcmp(min, "error") ? 3 : !strcmp(min, "warning") ? 2 : 1;
+    return level >= at;
+}
+
 static void on_notice_cb(void *ctx, const char *sqlstate, const char *message) {
-    pg_msg_notice(&((conn *)ctx)->out, sqlstate, message);
+    conn *c = ctx;
+    if (client_takes(c, 1)) pg_msg_notice(&c->out, sqlstate, message);
 }
 
 static void on_warning_cb(void *ctx, const char *sqlstate, const char *message) {
-    pg_msg_notice_severity(&((conn *)ctx)->out, "WARNING", sqlstate, message);
+    conn *c = ctx;
+    if (client_takes(c, 2)) pg_msg_notice_severity(&c->out, "WARNING", sqlstate, message);
 }
 
 const attu_exec_callbacks conn_callbacks_template = {

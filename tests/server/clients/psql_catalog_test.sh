@@ -288,4 +288,9 @@ out=$(PGTZ=Asia/Tokyo PGDATESTYLE=iso "${P[@]}" -At -c "SELECT name, setting, so
       -c "SET TimeZone = 'UTC'" -c 'RESET TimeZone' -c 'SHOW TimeZone')
 [ "$out" = $'DateStyle|ISO, MDY|client\nTimeZone|Asia/Tokyo|client\napplication_name|psql|client\nSET\nRESET\nAsia/Tokyo' ] \
   || fail "startup settings: '$out'"
+# client_min_messages: warning leaves NOTICEs out, error WARNINGs too
+out=$("${P[@]}" -c 'DROP TABLE IF EXISTS nope' -c "SET client_min_messages = warning" -c 'DROP TABLE IF EXISTS nope' \
+      -c 'COMMIT' -c "SET client_min_messages = error" -c 'COMMIT' 2>&1 >/dev/null)
+[ "$out" = $'NOTICE:  table "nope" does not exist, skipping\nWARNING:  there is no transaction in progress' ] \
+  || fail "client_min_messages: '$out'"
 echo "psql catalog: ok"
