@@ -1,6 +1,14 @@
 /*
- * db_settings.c - SET / RESET / SHOW (session settings, accepted as clients
- * send them), SHOW TABLES and DESCRIBE.
+ * db_settings.c - SET / RESET / SHOW / set_config (session settings),
+ * SHOW TABLES and DESCRIBE.
+ *
+ * The settings are the ones engine/setting_catalog.h lists (PostgreSQL's
+ * names, types and checks) and an application's dotted names. A session
+ * value is looked up in three layers: what SET changed (source session),
+ * what the startup packet gave (source client, what RESET goes back to),
+ * the catalog's default. Values are kept as SHOW prints them, names in
+ * lower case. An unknown name is 42704, a read-only one 55P02, a bad
+ * value 22023, all without a position as PostgreSQL reports them.
  *
  * Settings are transactional as in PostgreSQL, although attu's data
  * changes are not (docs/sql-reference.md, "Transactions"): inside a
@@ -10,7 +18,9 @@
  * one implicit block, as PostgreSQL runs it: a SET LOCAL in it lasts until
  * the string's end, and an error in it undoes its SETs. SET LOCAL (and SET
  * TRANSACTION) outside any block is PostgreSQL's WARNING 25P01 "... can
- * only be used in transaction blocks" and changes nothing.
+ * only be used in transaction blocks" and changes nothing. set_config's
+ * is_local outside a block lasts for its statement, which is PostgreSQL's
+ * transaction there (db_settings_end_statement).
  */
 #include "db/db_internal.h"
 #include "engine/interval.h"
