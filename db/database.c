@@ -503,6 +503,8 @@ static bool explains_view_dml(attu_session *s, const attu_ast_stmt *st) {
 
 int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
+    /* a read-only transaction writes nothing (db_settings.c) */
+    if (db_refuse_if_read_only(s, st, err)) return -1;
     /* a materialized view changes only by REFRESH (db_matview.c) */
     if (db_matview_refuse(s, st, err)) return -1;
     switch (st->kind) {

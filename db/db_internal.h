@@ -336,6 +336,12 @@ const char *db_setting_custom(void *ctx, int i);
 bool db_updates_pg_settings(const attu_session *s, const attu_ast_stmt *st);
 int db_exec_update_pg_settings(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                                const attu_exec_callbacks *cb, attu_error *err);
+/* transaction_read_only (SET TRANSACTION READ ONLY, BEGIN READ ONLY,
+ * default_transaction_read_only): whether the transaction may not write,
+ * and PostgreSQL's 25006 "cannot execute INSERT in a read-only
+ * transaction" for a statement that writes (-1; 0 for one that may run). */
+bool db_read_only(const attu_session *s);
+int db_refuse_if_read_only(attu_session *s, const attu_ast_stmt *st, attu_error *err);
 /* Frees the session's settings (attu_session_free). */
 void db_settings_free(attu_session *s);
 

@@ -77,6 +77,41 @@ const char *db_setting_custom(void *ctx, int i) {
     return NULL;
 }
 
+bool db_read_only(const attu_session *s) {
+    const char *v = get_setting(s, "transaction_read_only");
+    return v && !strcmp(v, "on");
+}
+
+/* The command PostgreSQL names when it refuses st in a read-only
+ * transaction, or NULL for one it runs. */
+static const char *writing_command(attu_session *s, const attu_ast_stmt *st) {
+    switch (st->kind) {
+    case ATTU_STMT_INSERT: return "INSERT";
+    case ATTU_STMT_UPDATE: return db_updates_pg_settings(s, st) ? "SELECT" : "UPDATE";
+    case ATTU_STMT_DELETE: return "DELETE";
+    case ATTU_STMT_CREATE_TABLE: return "CREATE TABLE";
+    case ATTU_STMT_CREATE_TABLE_AS: return "CREATE TABLE AS";
+    case ATTU_STMT_DROP_TABLE: return "DROP TABLE";
+    case ATTU_STMT_TRUNCATE: return "TRUNCATE TABLE";
+    case ATTU_STMT_COPY: return st->u.copy.is_from ? "COPY FROM" : NULL;
+    case ATTU_STMT_CREATE_VIEW: return st->u.create_view.materialized ? "CREATE MATERIALIZED VIEW" : "CREATE VIEW";
+    case ATTU_STMT_DROP_VIEW: return st->u.drop_table.materialized ? "DROP MATERIALIZED VIEW" : "DROP VIEW";
+    case ATTU_STMT_REFRESH_MATVIEW: return "REFRESH MATERIALIZED VIEW";
+    case ATTU_STMT_CREATE_SEQUENCE: return "CREATE SEQUENCE";
+    case ATTU_STMT_DROP_SEQUENCE: return "DROP SEQUENCE";
+    case ATTU_STMT_ALTER_TABLE: return "ALTER TABLE";
+    case ATTU_STMT_ALTER_SEQUENCE: return "ALTER SEQUENCE";
+    case ATTU_STMT_EXPLAIN: return st->u.explain.analyze ? writing_command(s, st->u.explain.stmt) : NULL;
+    default: return NULL;
+    }
+}
+
+int db_refuse_if_read_only(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
+    const char *what = db_read_only(s) ? writing_command(s, st) : NULL;
+    if (!what) return 0;
+    return attu_error_set(err, "25006", 0, "cannot execute %s in a read-only transaction", what);
+}
+
 const char *attu_session_setting(attu_session *s, const char *name) {
     char lower[128];
     size_t n = 0;
