@@ -185,6 +185,7 @@ void db_statement_begins(attu_session *s, bool new_txn) {
     clock_gettime(CLOCK_REALTIME, &ts);
     int64_t now = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
     if (new_txn || !s->txn_start_us) s->txn_start_us = now;
+    if (new_txn) s->snapshot_taken = false;
     attu_session_use_zone(s);
     attu_tz_set_txn_start(s->txn_start_us);
     attu_tz_set_stmt_start(now);
@@ -505,6 +506,13 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
                  const attu_exec_callbacks *cb, attu_error *err) {
     /* a read-only transaction writes nothing (db_settings.c) */
     if (db_refuse_if_read_only(s, st, err)) return -1;
+    /* a query: the transaction's modes are fixed from here on, as
+     * PostgreSQL's first snapshot fixes them (db_settings.c) */
+    if (st->kind != ATTU_STMT_SET && st->kind != ATTU_STMT_RESET && st->kind != ATTU_STMT_SHOW &&
+        st->kind != ATTU_STMT_TRANSACTION && st->kind != ATTU_STMT_DEALLOCATE &&
+        st->kind != ATTU_STMT_DISCARD && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE &&
+        st->kind != ATTU_STMT_EXECUTE)
+        s->snapshot_taken = true;
     /* a materialized view changes only by REFRESH (db_matview.c) */
     if (db_matview_refuse(s, st, err)) return -1;
     switch (st->kind) {

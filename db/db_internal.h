@@ -46,6 +46,7 @@ struct attu_session {
     double           stmt_start_ms;
     const struct attu_tz *timezone;    /* the TimeZone setting's zone (engine/timezone.h) */
     int64_t          txn_start_us;     /* when the transaction began: now() */
+    bool             snapshot_taken;   /* a query ran in this transaction: its isolation level is fixed */
     db_setting      *settings;         /* what SET changed (names in lower case) */
     int              nsettings;
     db_setting      *client;           /* what the startup packet set: RESET's values */

@@ -403,7 +403,20 @@ int db_setting_apply(attu_session *s, const char *name, const char *value, bool 
         if (!(*shown = strdup(now ? now : ""))) { attu_error_oom(err); goto out; }
     }
     /* the transaction's own modes last until its end; outside a block
-     * they change nothing (the next transaction starts afresh) */
+     * they change nothing (the next transaction starts afresh). Once a
+     * query ran in it, its isolation level and read-only mode stay
+     * (PostgreSQL's 25001). */
+    if (d && txn_default(name) && s->snapshot_taken && value) {
+        const char *cur = get_setting(s, name);
+        if (!strcmp(name, "transaction_isolation") && strcmp(v, cur) != 0) {
+            attu_error_set(err, "25001", 0, "SET TRANSACTION ISOLATION LEVEL must be called before any query");
+            goto out;
+        }
+        if (!strcmp(name, "transaction_read_only") && !strcmp(v, "off") && !strcmp(cur, "on")) {
+            attu_error_set(err, "25001", 0, "transaction read-write mode must be set before any query");
+            goto out;
+        }
+    }
     if (d && txn_default(name)) {
         if (s->txn == 'I') { rc = 0; goto out; }
         local = true;
