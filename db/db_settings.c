@@ -46,9 +46,16 @@ static const char *reset_value(const attu_session *s, const char *name, const ch
     return d ? d->value : NULL;
 }
 
-static const char *canon(const char *name) {
+/* A setting's name as the session keeps it: lower case whatever the
+ * quoting ("TimeZone" is timezone, as PostgreSQL finds it), SET TIME
+ * ZONE's timezone. A name longer than buf is cut (the same way each
+ * time; identifiers are at most 63 bytes anyway). */
+static const char *canon(const char *name, char *buf, size_t cap) {
     if (!strcmp(name, "time zone")) return "timezone";
-    return name;
+    size_t n = 0;
+    for (; name[n] && n + 1 < cap; n++) buf[n] = (char)tolower((unsigned char)name[n]);
+    buf[n] = 0;
+    return buf;
 }
 
 /* transaction_isolation, _read_only, _deferrable: "default_" and the
@@ -67,7 +74,10 @@ static const char *get_setting(const attu_session *s, const char *name) {
     return reset_value(s, name, NULL);
 }
 
-const char *db_setting_value(void *ctx, const char *name) { return get_setting(ctx, canon(name)); }
+const char *db_setting_value(void *ctx, const char *name) {
+    char buf[256];
+    return get_setting(ctx, canon(name, buf, sizeof buf));
+}
 
 const char *db_setting_custom(void *ctx, int i) {
     const attu_session *s = ctx;
@@ -555,7 +565,8 @@ static int by_name(const void *a, const void *b) { return strcmp(*(const char *c
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     switch (st->kind) {
     case ATTU_STMT_SET: {
-        const char *name = canon(st->u.set.name);
+        char nbuf[256];
+        const char *name = canon(st->u.set.name, nbuf, sizeof nbuf);
         /* SET TRANSACTION ... is SET LOCAL of the transaction's modes */
         bool txn_modes = !strcmp(name, "transaction");
         bool local = st->u.set.local || txn_modes;
@@ -584,7 +595,8 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
     }
     case ATTU_STMT_RESET: {
         if (st->u.reset.name) {
-            const char *name = canon(st->u.reset.name);
+            char nbuf[256];
+            const char *name = canon(st->u.reset.name, nbuf, sizeof nbuf);
             if (db_setting_apply(s, name, NULL, false, false, NULL, err)) return -1;
             return db_deliver_tag(cb, "RESET", err) ? -2 : 0;
         }
@@ -603,7 +615,8 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         return db_deliver_tag(cb, "RESET", err) ? -2 : 0;
     }
     case ATTU_STMT_SHOW: {
-        const char *name = canon(st->u.show.name);
+        char nbuf[256];
+        const char *name = canon(st->u.show.name, nbuf, sizeof nbuf);
         if (!strcmp(name, "all")) return show_all(s, cb, err);
         const char *v = get_setting(s, name);
         if (!v) return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "unrecognized configuration parameter \"%s\"", name);
