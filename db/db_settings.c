@@ -575,17 +575,17 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         if (local && !in_block(s))
             db_warning(cb, "25P01", txn_modes ? "SET TRANSACTION can only be used in transaction blocks"
                                               : "SET LOCAL can only be used in transaction blocks");
-        /* a list (SET search_path = a, b) is kept as "a, b" */
-        attu_strbuf value = {0};
-        for (int i = 0; i < st->u.set.nvalues; i++)
-            attu_strbuf_printf(&value, "%s%s", i ? ", " : "", st->u.set.values[i]);
-        if (value.oom) { free(value.p); return attu_error_oom(err); }
         if (txn_modes || !strcmp(name, "session characteristics")) {
             if ((!txn_modes || in_block(s)) &&
                 db_settings_txn_modes(s, (const char *const *)st->u.set.values, st->u.set.nvalues, !txn_modes, err))
                 return -1;
             return db_deliver_tag(cb, "SET", err) ? -2 : 0;
         }
+        /* a list (SET search_path = a, b) is kept as "a, b" */
+        attu_strbuf value = {0};
+        for (int i = 0; i < st->u.set.nvalues; i++)
+            attu_strbuf_printf(&value, "%s%s", i ? ", " : "", st->u.set.values[i]);
+        if (value.oom) { free(value.p); return attu_error_oom(err); }
         /* SET ... TO DEFAULT is RESET; (its errors have no position, as
          * PostgreSQL's have none) */
         int rc = db_setting_apply(s, name, st->u.set.to_default ? NULL : value.p ? value.p : "", local, false, NULL, err);
