@@ -186,6 +186,7 @@ void db_statement_begins(attu_session *s, bool new_txn) {
     clock_gettime(CLOCK_REALTIME, &ts);
     int64_t now = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
     if (new_txn || !s->txn_start_us) s->txn_start_us = now;
+    if (new_txn) s->snapshot_taken = false;
     attu_session_use_zone(s);
     attu_tz_set_txn_start(s->txn_start_us);
     attu_tz_set_stmt_start(now);
@@ -215,6 +216,9 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.view_updatable = db_view_updatable;
     bp.sequence_ctx = s;
     bp.setting = db_setting_value;
+    bp.setting_state = db_setting_state;
+    bp.setting_custom = db_setting_custom;
+    bp.set_config = db_set_config;
     bp.setting_ctx = s;
     bp.user = s->user;
     bp.database = s->database;
@@ -501,6 +505,15 @@ static bool explains_view_dml(attu_session *s, const attu_ast_stmt *st) {
 
 int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
+    /* a read-only transaction writes nothing (db_settings.c) */
+    if (db_refuse_if_read_only(s, st, err)) return -1;
+    /* a query: the transaction's modes are fixed from here on, as
+     * PostgreSQL's first snapshot fixes them (db_settings.c) */
+    if (st->kind != ATTU_STMT_SET && st->kind != ATTU_STMT_RESET && st->kind != ATTU_STMT_SHOW &&
+        st->kind != ATTU_STMT_TRANSACTION && st->kind != ATTU_STMT_DEALLOCATE &&
+        st->kind != ATTU_STMT_DISCARD && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE &&
+        st->kind != ATTU_STMT_EXECUTE)
+        s->snapshot_taken = true;
     /* a materialized view changes only by REFRESH (db_matview.c) */
     if (db_matview_refuse(s, st, err)) return -1;
     switch (st->kind) {
@@ -554,6 +567,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         return db_exec_insert(s, sql, st, params, cb, err);
     case ATTU_STMT_DELETE: case ATTU_STMT_UPDATE:
         if (db_names_view(s, st->u.modify.table)) return db_view_dml(s, sql, st, params, cb, err);
+        if (db_updates_pg_settings(s, st)) return db_exec_update_pg_settings(s, sql, st, params, cb, err);
         return db_exec_modify(s, sql, st, params, cb, err);
     case ATTU_STMT_TRUNCATE: return db_exec_truncate(s, st, cb, err);
     case ATTU_STMT_CREATE_SEQUENCE: return db_exec_create_sequence(s, st, cb, err);
@@ -571,6 +585,8 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         if (st->u.transaction.kind == ATTU_TXN_BEGIN) {
             if (s->txn != 'I') db_warning(cb, "25001", "there is already a transaction in progress");
             s->txn = 'T';   /* (settings changed earlier in an implicit block belong to this one now) */
+            if (db_settings_txn_modes(s, (const char *const *)st->u.transaction.modes, st->u.transaction.nmodes, false, err))
+                return -1;
             return db_deliver_tag(cb, starts_with_keyword(sql, st->position, "start") ? "START TRANSACTION" : "BEGIN", err) ? -2 : 0;
         }
         {
@@ -619,6 +635,7 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
             break;
         }
         int r = db_exec_stmt(s, sql, st, NULL, cb, &err);
+        db_settings_end_statement(s, r == 0);
         if (r == -2) { rc = -1; break; }      /* the client went away */
         if (r) {
             if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "statement failed");

@@ -104,6 +104,11 @@ void attu_session_free(attu_session *s);
  * what pg_get_userbyid, current_database() and the system catalogs show.
  * Without it (the shell, tests), both are "attu". */
 void attu_session_set_identity(attu_session *s, const char *user, const char *database);
+/* A setting the client's startup packet gave (application_name, ...):
+ * the session's value that RESET goes back to, pg_settings' source
+ * "client". -1 (nothing changes) for a name attu does not take this way
+ * or a bad value. */
+int attu_session_set_client_setting(attu_session *s, const char *name, const char *value);
 
 /* Runs every statement of sql in order (the simple Query protocol). Returns
  * 0 if all succeeded, -1 after the first error (reported via on_error).
@@ -129,6 +134,9 @@ void attu_session_cancel(attu_session *s);
 /* SET/SHOW values (statement_timeout in ms, 0 = none). */
 int attu_session_statement_timeout_ms(const attu_session *s);
 
+/* A setting's value as SHOW prints it (name in any case), NULL for an
+ * unknown one (for ParameterStatus). */
+const char *attu_session_setting(attu_session *s, const char *name);
 /* The TimeZone setting as SHOW prints it (for ParameterStatus). */
 const char *attu_session_timezone(const attu_session *s);
 

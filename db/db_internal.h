@@ -46,8 +46,11 @@ struct attu_session {
     double           stmt_start_ms;
     const struct attu_tz *timezone;    /* the TimeZone setting's zone (engine/timezone.h) */
     int64_t          txn_start_us;     /* when the transaction began: now() */
-    db_setting      *settings;
+    bool             snapshot_taken;   /* a query ran in this transaction: its isolation level is fixed */
+    db_setting      *settings;         /* what SET changed (names in lower case) */
     int              nsettings;
+    db_setting      *client;           /* what the startup packet set: RESET's values */
+    int              nclient;
     db_setting_undo *undo;             /* settings changed in the current block */
     int              nundo;
     /* Named prepared statements: the one namespace of SQL PREPARE and the
@@ -326,6 +329,43 @@ int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
  * multi-statement query string): commit keeps what SET changed and undoes
  * SET LOCAL; a rollback restores every setting as it was at the start. */
 void db_settings_end_block(attu_session *s, bool commit);
+/* The end of a statement outside any block (ok: it succeeded): ends the
+ * block a set_config(..., is_local) opened for it, as PostgreSQL's
+ * statement is its own transaction. */
+void db_settings_end_statement(attu_session *s, bool ok);
+/* Sets name (lower case) to value, or back to its reset value when value
+ * is NULL, as SET [LOCAL] and set_config do: 42704 for an unknown name,
+ * 55P02 for a read-only one, 22023 for a bad value (no positions). local
+ * outside a block changes nothing unless statement_block (set_config:
+ * the statement is the block). shown, when not NULL, gets the value
+ * kept (malloc'd; the caller frees it). */
+int db_setting_apply(attu_session *s, const char *name, const char *value, bool local, bool statement_block,
+                     char **shown, attu_error *err);
+/* A transaction's modes ("serializable", "read only", "deferrable", ...)
+ * as settings: SET TRANSACTION and BEGIN set transaction_isolation,
+ * transaction_read_only and transaction_deferrable for the block,
+ * SET SESSION CHARACTERISTICS (session_defaults) their default_ ones. */
+int db_settings_txn_modes(attu_session *s, const char *const *modes, int n, bool session_defaults, attu_error *err);
+/* set_config for the binder (attu_bind_params.set_config; ctx: the
+ * session): apply false only checks the name. */
+int db_set_config(void *ctx, const char *name, const char *value, bool is_local, bool apply, char **out, attu_error *err);
+/* A setting's value with its pg_settings source ("default", "client",
+ * "session", "override") and reset_val (attu_bind_params.setting_state). */
+const char *db_setting_state(void *ctx, const char *name, const char **source, const char **reset_val);
+/* The i-th dotted name the session set, NULL past the last
+ * (attu_bind_params.setting_custom). */
+const char *db_setting_custom(void *ctx, int i);
+/* UPDATE pg_settings SET setting = ... (db_settings_update.c): whether
+ * st is one, and running it as SETs. */
+bool db_updates_pg_settings(const attu_session *s, const attu_ast_stmt *st);
+int db_exec_update_pg_settings(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                               const attu_exec_callbacks *cb, attu_error *err);
+/* transaction_read_only (SET TRANSACTION READ ONLY, BEGIN READ ONLY,
+ * default_transaction_read_only): whether the transaction may not write,
+ * and PostgreSQL's 25006 "cannot execute INSERT in a read-only
+ * transaction" for a statement that writes (-1; 0 for one that may run). */
+bool db_read_only(const attu_session *s);
+int db_refuse_if_read_only(attu_session *s, const attu_ast_stmt *st, attu_error *err);
 /* Frees the session's settings (attu_session_free). */
 void db_settings_free(attu_session *s);
 

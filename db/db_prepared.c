@@ -433,6 +433,7 @@ int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
     __atomic_store_n(&s->cancel, 0, __ATOMIC_SEQ_CST);
     db_statement_begins(s, s->txn == 'I');
     int r = db_prepared_run(s, p, NULL, values, cb, &err);
+    db_settings_end_statement(s, r == 0);
     if (r == -2) return -1;
     if (r) {
         if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "statement failed");

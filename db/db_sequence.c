@@ -226,6 +226,12 @@ int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t v
         return -1;
     }
     seq_entry *e = &q->e[i];
+    /* (after the lookup: a missing sequence is 42P01 first, as in PostgreSQL) */
+    if ((op == ATTU_SEQ_NEXTVAL || op == ATTU_SEQ_SETVAL) && db_read_only(s)) {
+        pthread_mutex_unlock(&q->mu);
+        return attu_error_set(err, "25006", 0, "cannot execute %s() in a read-only transaction",
+                              op == ATTU_SEQ_NEXTVAL ? "nextval" : "setval");
+    }
     if (op == ATTU_SEQ_CHECK) *out = 0;
     else if (op == ATTU_SEQ_CURRVAL) {
         const seq_value *v = recall(s, e->id);
@@ -360,6 +366,8 @@ int db_sequence_draw(attu_session *s, char *const *names, int m, size_t nrows, i
     pthread_mutex_lock(&q->mu);
     for (int j = 0; j < m && !rc; j++)
         if ((which[j] = find(q, names[j])) < 0) rc = not_a_sequence(s, names[j], err);
+    if (!rc && m && nrows && db_read_only(s))
+        rc = attu_error_set(err, "25006", 0, "cannot execute nextval() in a read-only transaction");
     bool drew = false;
     uint64_t last_id = 0;
     for (size_t r = 0; r < nrows && !rc; r++)

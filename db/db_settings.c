@@ -1,6 +1,14 @@
 /*
- * db_settings.c - SET / RESET / SHOW (session settings, accepted as clients
- * send them), SHOW TABLES and DESCRIBE.
+ * db_settings.c - SET / RESET / SHOW / set_config (session settings),
+ * SHOW TABLES and DESCRIBE.
+ *
+ * The settings are the ones engine/setting_catalog.h lists (PostgreSQL's
+ * names, types and checks) and an application's dotted names. A session
+ * value is looked up in three layers: what SET changed (source session),
+ * what the startup packet gave (source client, what RESET goes back to),
+ * the catalog's default. Values are kept as SHOW prints them, names in
+ * lower case. An unknown name is 42704, a read-only one 55P02, a bad
+ * value 22023, all without a position as PostgreSQL reports them.
  *
  * Settings are transactional as in PostgreSQL, although attu's data
  * changes are not (docs/sql-reference.md, "Transactions"): inside a
@@ -10,10 +18,14 @@
  * one implicit block, as PostgreSQL runs it: a SET LOCAL in it lasts until
  * the string's end, and an error in it undoes its SETs. SET LOCAL (and SET
  * TRANSACTION) outside any block is PostgreSQL's WARNING 25P01 "... can
- * only be used in transaction blocks" and changes nothing.
+ * only be used in transaction blocks" and changes nothing. set_config's
+ * is_local outside a block lasts for its statement, which is PostgreSQL's
+ * transaction there (db_settings_end_statement).
  */
 #include "db/db_internal.h"
 #include "engine/interval.h"
+#include "engine/setting_catalog.h"
+#include "engine/strbuf.h"
 #include "engine/timezone.h"
 
 #include <ctype.h>
@@ -22,32 +34,115 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct default_setting { const char *name, *value; } default_setting;
-static const default_setting defaults[] = {
-    { "application_name", "" }, { "client_encoding", "UTF8" }, { "datestyle", "ISO, MDY" },
-    { "extra_float_digits", "1" }, { "integer_datetimes", "on" }, { "intervalstyle", "postgres" },
-    { "is_superuser", "on" }, { "search_path", "\"$user\", public" }, { "server_encoding", "UTF8" },
-    { "server_version", "15.0" }, { "server_version_num", "150000" }, { "standard_conforming_strings", "on" },
-    { "statement_timeout", "0" }, { "timezone", "UTC" }, { "transaction_isolation", "read committed" },
-    { "default_transaction_isolation", "read committed" }, { "client_min_messages", "notice" },
-    { "lc_collate", "C" }, { "lc_ctype", "C" }, { "max_identifier_length", "63" },
-    /* attu's own: the rows a WITH RECURSIVE may produce (0: no limit) */
-    { "attu.max_recursive_rows", "10000000" },
-};
-#define NDEFAULTS (sizeof defaults / sizeof *defaults)
-
-static const char *canon(const char *name) {
-    if (!strcmp(name, "time zone")) return "timezone";
-    return name;
+/* The value name has when the session set none: the startup packet's
+ * (source client), else attu's default; NULL for an unknown name.
+ * session_authorization is the connected user. */
+static const char *reset_value(const attu_session *s, const char *name, const char **source) {
+    for (int i = 0; i < s->nclient; i++)
+        if (!strcmp(s->client[i].name, name)) { if (source) *source = "client"; return s->client[i].value; }
+    const attu_setting_def *d = attu_setting_find(name);
+    if (source) *source = "default";
+    if (d && !strcmp(d->name, "session_authorization")) return s->user[0] ? s->user : "attu";
+    return d ? d->value : NULL;
 }
 
-static const char *get_setting(attu_session *s, const char *name) {
-    for (int i = 0; i < s->nsettings; i++) if (!strcmp(s->settings[i].name, name)) return s->settings[i].value;
-    for (size_t i = 0; i < NDEFAULTS; i++) if (!strcmp(defaults[i].name, name)) return defaults[i].value;
+/* A setting's name as the session keeps it: lower case whatever the
+ * quoting ("TimeZone" is timezone, as PostgreSQL finds it), SET TIME
+ * ZONE's timezone. A name longer than buf is cut (the same way each
+ * time; identifiers are at most 63 bytes anyway). */
+static const char *canon(const char *name, char *buf, size_t cap) {
+    if (!strcmp(name, "time zone")) return "timezone";
+    size_t n = 0;
+    for (; name[n] && n + 1 < cap; n++) buf[n] = (char)tolower((unsigned char)name[n]);
+    buf[n] = 0;
+    return buf;
+}
+
+/* transaction_isolation, _read_only, _deferrable: "default_" and the
+ * name, whose value a transaction starts from */
+static const char *txn_default(const char *name) {
+    if (!strcmp(name, "transaction_isolation")) return "default_transaction_isolation";
+    if (!strcmp(name, "transaction_read_only")) return "default_transaction_read_only";
+    if (!strcmp(name, "transaction_deferrable")) return "default_transaction_deferrable";
     return NULL;
 }
 
-const char *db_setting_value(void *ctx, const char *name) { return get_setting(ctx, canon(name)); }
+static const char *get_setting(const attu_session *s, const char *name) {
+    for (int i = 0; i < s->nsettings; i++) if (!strcmp(s->settings[i].name, name)) return s->settings[i].value;
+    /* a transaction's mode not set in it: the session's default for it */
+    if (txn_default(name)) return get_setting(s, txn_default(name));
+    return reset_value(s, name, NULL);
+}
+
+const char *db_setting_value(void *ctx, const char *name) {
+    char buf[256];
+    return get_setting(ctx, canon(name, buf, sizeof buf));
+}
+
+const char *db_setting_custom(void *ctx, int i) {
+    const attu_session *s = ctx;
+    for (int k = 0; k < s->nsettings; k++)
+        if (attu_setting_is_custom(s->settings[k].name) && !attu_setting_find(s->settings[k].name) && i-- == 0)
+            return s->settings[k].name;
+    return NULL;
+}
+
+bool db_read_only(const attu_session *s) {
+    const char *v = get_setting(s, "transaction_read_only");
+    return v && !strcmp(v, "on");
+}
+
+/* The command PostgreSQL names when it refuses st in a read-only
+ * transaction, or NULL for one it runs. */
+static const char *writing_command(attu_session *s, const attu_ast_stmt *st) {
+    switch (st->kind) {
+    case ATTU_STMT_INSERT: return "INSERT";
+    case ATTU_STMT_UPDATE: return db_updates_pg_settings(s, st) ? "SELECT" : "UPDATE";
+    case ATTU_STMT_DELETE: return "DELETE";
+    case ATTU_STMT_CREATE_TABLE: return "CREATE TABLE";
+    case ATTU_STMT_CREATE_TABLE_AS: return "CREATE TABLE AS";
+    case ATTU_STMT_DROP_TABLE: return "DROP TABLE";
+    case ATTU_STMT_TRUNCATE: return "TRUNCATE TABLE";
+    case ATTU_STMT_COPY: return st->u.copy.is_from ? "COPY FROM" : NULL;
+    case ATTU_STMT_CREATE_VIEW: return st->u.create_view.materialized ? "CREATE MATERIALIZED VIEW" : "CREATE VIEW";
+    case ATTU_STMT_DROP_VIEW: return st->u.drop_table.materialized ? "DROP MATERIALIZED VIEW" : "DROP VIEW";
+    case ATTU_STMT_REFRESH_MATVIEW: return "REFRESH MATERIALIZED VIEW";
+    case ATTU_STMT_CREATE_SEQUENCE: return "CREATE SEQUENCE";
+    case ATTU_STMT_DROP_SEQUENCE: return "DROP SEQUENCE";
+    case ATTU_STMT_ALTER_TABLE: return "ALTER TABLE";
+    case ATTU_STMT_ALTER_SEQUENCE: return "ALTER SEQUENCE";
+    case ATTU_STMT_EXPLAIN: return st->u.explain.analyze ? writing_command(s, st->u.explain.stmt) : NULL;
+    default: return NULL;
+    }
+}
+
+int db_refuse_if_read_only(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
+    const char *what = db_read_only(s) ? writing_command(s, st) : NULL;
+    if (!what) return 0;
+    return attu_error_set(err, "25006", 0, "cannot execute %s in a read-only transaction", what);
+}
+
+const char *attu_session_setting(attu_session *s, const char *name) {
+    char lower[128];
+    size_t n = 0;
+    for (; name[n] && n + 1 < sizeof lower; n++) lower[n] = (char)tolower((unsigned char)name[n]);
+    lower[n] = 0;
+    return get_setting(s, lower);
+}
+
+const char *db_setting_state(void *ctx, const char *name, const char **source, const char **reset_val) {
+    const attu_session *s = ctx;
+    const char *r = reset_value(s, name, source);
+    if (reset_val) *reset_val = r;
+    for (int i = 0; i < s->nsettings; i++)
+        if (!strcmp(s->settings[i].name, name)) { if (source) *source = "session"; return s->settings[i].value; }
+    /* the transaction's own modes are set by BEGIN, as PostgreSQL's are */
+    if (txn_default(name)) {
+        if (source) *source = "override";
+        return get_setting(s, name);
+    }
+    return r;
+}
 
 static int put_setting(attu_session *s, const char *name, const char *value, attu_error *err) {
     for (int i = 0; i < s->nsettings; i++)
@@ -119,32 +214,27 @@ static int keep_value(db_setting_undo *u, const char *value, attu_error *err) {
     return 0;
 }
 
-static int parse_timeout(const char *v, int *ms);
-
-/* attu.max_recursive_rows: a count of rows, 0 for none */
-static int parse_row_limit(const char *v, int64_t *n) {
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    while (*end == ' ') end++;
-    if (end == v || *end || errno || x < 0) return -1;
-    *n = x;
-    return 0;
+/* A whole number from the value SHOW prints ("5000", "5s" for a setting
+ * in ms: attu_setting_raw gives the number), 0 when there is none. */
+static int64_t setting_number(const attu_session *s, const char *name) {
+    const attu_setting_def *d = attu_setting_find(name);
+    const char *v = get_setting(s, name);
+    char buf[32];
+    if (!d || !v) return 0;
+    return strtoll(attu_setting_raw(d, v, buf, sizeof buf), NULL, 10);
 }
 
-/* statement_timeout and attu.max_recursive_rows are also kept as numbers
- * for the executor. */
+/* statement_timeout, attu.max_recursive_rows and TimeZone are also kept
+ * in the forms the executor reads. */
 static void sync_timeout(attu_session *s) {
-    const char *v = own_value(s, "statement_timeout");
-    int ms = 0;
-    if (!v || parse_timeout(v, &ms)) ms = 0;
-    s->statement_timeout_ms = ms;
-    v = own_value(s, "attu.max_recursive_rows");
-    int64_t rows = 0;
-    if (!v || parse_row_limit(v, &rows)) s->max_recursive_rows = 0;   /* the default */
-    else s->max_recursive_rows = rows ? rows : -1;
-    /* TimeZone: kept by its canonical name, which finds the zone again */
-    v = own_value(s, "timezone");
+    int64_t ms = setting_number(s, "statement_timeout");
+    s->statement_timeout_ms = ms > 0 && ms <= INT32_MAX ? (int)ms : 0;
+    int64_t rows = setting_number(s, "attu.max_recursive_rows");
+    const attu_setting_def *d = attu_setting_find("attu.max_recursive_rows");
+    s->max_recursive_rows = rows == strtoll(d->value, NULL, 10) ? 0 : rows ? rows : -1;   /* 0: the default */
+    /* TimeZone (the session's, the startup packet's or UTC): kept by its
+     * canonical name, which finds the zone again */
+    const char *v = get_setting(s, "timezone");
     s->timezone = v ? attu_tz_for_setting(v) : NULL;
     if (!s->timezone) s->timezone = attu_tz_utc();
     attu_tz_set_session(s->timezone);
@@ -165,27 +255,264 @@ void db_settings_end_block(attu_session *s, bool commit) {
     sync_timeout(s);
 }
 
+void db_settings_end_statement(attu_session *s, bool ok) {
+    if (s->txn == 'I' && !s->implicit_block && s->nundo) db_settings_end_block(s, ok);
+}
+
 void db_settings_free(attu_session *s) {
     db_settings_end_block(s, false);
     for (int i = 0; i < s->nsettings; i++) { free(s->settings[i].name); free(s->settings[i].value); }
     free(s->settings);
     s->settings = NULL;
     s->nsettings = 0;
+    for (int i = 0; i < s->nclient; i++) { free(s->client[i].name); free(s->client[i].value); }
+    free(s->client);
+    s->client = NULL;
+    s->nclient = 0;
 }
 
-/* statement_timeout: "0", "1500", "5s", "200ms", "1min" -> ms */
-static int parse_timeout(const char *v, int *ms) {
-    char *end;
-    double x = strtod(v, &end);
-    while (*end == ' ') end++;
-    double mul = 1;
-    if (!*end || !strcmp(end, "ms")) mul = 1;
-    else if (!strcmp(end, "s")) mul = 1000;
-    else if (!strcmp(end, "min")) mul = 60000;
-    else if (!strcmp(end, "h")) mul = 3600000;
-    else return -1;
-    if (end == v || x < 0 || x * mul > 2147483647.0) return -1;
-    *ms = (int)(x * mul);
+/* SET TIME ZONE's value: a number of hours, a zone of the tz database or
+ * a POSIX zone, as PostgreSQL's check_timezone; kept by the name SHOW
+ * prints ('-3' is "<-03>+03", any case finds a file). */
+static int check_timezone(char *value, size_t cap, attu_error *err) {
+    const attu_tz *z;
+    if (value[0] == ATTU_SET_TZ_INTERVAL) {
+        /* INTERVAL '-08:00' [HOUR [TO MINUTE]]: a fixed offset east */
+        char *colon = strchr(value, ':');
+        int range = atoi(value + 1);
+        attu_interval iv;
+        if (!colon || (range ? attu_interval_parse_qualified(colon + 1, strlen(colon + 1), range, -1, &iv, err)
+                             : attu_interval_parse(colon + 1, strlen(colon + 1), &iv, err)))
+            return -1;
+        if (iv.months || iv.days)
+            return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "invalid interval value for time zone: %s not allowed",
+                                  iv.months ? "month" : "day");
+        /* past a week no zone takes it (attu_tz_fixed's NULL below);
+         * the int32 cast would wrap -2147483648 hours into range */
+        int64_t secs = iv.usec / 1000000;
+        z = secs > -168 * 3600 && secs < 168 * 3600 ? attu_tz_fixed((int32_t)secs) : NULL;
+    } else {
+        z = attu_tz_for_setting(value);
+    }
+    /* (no position: PostgreSQL's check of the value has none) */
+    if (!z) return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "invalid value for parameter \"TimeZone\": \"%s\"", value);
+    snprintf(value, cap, "%s", attu_tz_name(z));
+    return 0;
+}
+
+/* client_encoding: attu reads and writes UTF-8 only; PostgreSQL's
+ * spellings of it are taken (shown as UTF8), another encoding PostgreSQL
+ * knows is refused (0A000) rather than shown but not honoured, a name it
+ * does not know is its 22023. */
+static int check_client_encoding(char *value, size_t cap, attu_error *err) {
+    static const char *const others[] = {
+        "sqlascii", "eucjp", "euccn", "euckr", "euctw", "eucjis2004", "muleinternal", "latin1", "latin2", "latin3",
+        "latin4", "latin5", "latin6", "latin7", "latin8", "latin9", "latin10", "win1256", "win1258", "win866",
+        "win874", "koi8r", "win1251", "win1252", "iso88595", "iso88596", "iso88597", "iso88598", "win1250",
+        "win1253", "win1254", "win1255", "win1257", "koi8u", "sjis", "big5", "gbk", "uhc", "gb18030", "johab",
+        "shiftjis2004", "iso88591", "iso88592", "iso88593", "iso88594", "iso88599", "iso885910", "iso885913",
+        "iso885914", "iso885915", "iso885916", "windows1252", "windows1251", "cp1252", "cp1251", "ascii",
+    };
+    char norm[64];
+    size_t n = 0;
+    for (const char *p = value; *p && n + 1 < sizeof norm; p++)
+        if (isalnum((unsigned char)*p)) norm[n++] = (char)tolower((unsigned char)*p);
+    norm[n] = 0;
+    if (!strcmp(norm, "utf8") || !strcmp(norm, "unicode")) { snprintf(value, cap, "UTF8"); return 0; }
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        if (!strcmp(norm, others[i]))
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                  "client_encoding \"%s\" is not supported: attu sends and reads UTF8 only", value);
+    return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "invalid value for parameter \"client_encoding\": \"%s\"", value);
+}
+
+/* DateStyle: a style (ISO, SQL, Postgres, German) and an order (YMD,
+ * DMY / Euro, MDY / US / NonEuro) in any case, either of which may be
+ * left out and keeps the current one (German alone brings DMY), or
+ * DEFAULT; written back as "Style, ORDER" as PostgreSQL's check_datestyle
+ * does. (attu still prints dates as ISO: see docs/sql-reference.md.) */
+static int check_datestyle(const attu_session *s, char *value, size_t cap, attu_error *err) {
+    const char *cur = get_setting(s, "datestyle");
+    char style[16] = "ISO", order[8] = "MDY";
+    if (cur && strlen(cur) < 32) sscanf(cur, "%15[^,], %7s", style, order);
+    bool have_style = false, have_order = false;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", value);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+        const char *st = NULL, *od = NULL;
+        if (!strcasecmp(tok, "iso")) st = "ISO";
+        else if (!strcasecmp(tok, "sql")) st = "SQL";
+        else if (!strncasecmp(tok, "postgres", 8)) st = "Postgres";
+        else if (!strcasecmp(tok, "german")) st = "German";
+        else if (!strcasecmp(tok, "ymd")) od = "YMD";
+        else if (!strcasecmp(tok, "dmy") || !strncasecmp(tok, "euro", 4)) od = "DMY";
+        else if (!strcasecmp(tok, "mdy") || !strcasecmp(tok, "us") || !strncasecmp(tok, "noneuro", 7)) od = "MDY";
+        else if (!strcasecmp(tok, "default")) {
+            if (!have_style) snprintf(style, sizeof style, "ISO");
+            if (!have_order) snprintf(order, sizeof order, "MDY");
+            have_style = have_order = true;
+            continue;
+        } else {
+            attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "invalid value for parameter \"DateStyle\": \"%s\"", value);
+            attu_error_set_detail(err, "Unrecognized key word: \"%s\".", tok);
+            return -1;
+        }
+        if ((st && have_style && strcmp(st, style)) || (od && have_order && strcmp(od, order))) {
+            attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "invalid value for parameter \"DateStyle\": \"%s\"", value);
+            attu_error_set_detail(err, "Conflicting \"datestyle\" specifications.");
+            return -1;
+        }
+        if (st) {
+            snprintf(style, sizeof style, "%s", st);
+            have_style = true;
+            if (!strcmp(st, "German") && !have_order) snprintf(order, sizeof order, "DMY");
+        }
+        if (od) { snprintf(order, sizeof order, "%s", od); have_order = true; }
+    }
+    snprintf(value, cap, "%s, %s", style, order);
+    return 0;
+}
+
+/* The checks and the canonical form of value for name (d: its entry, or
+ * NULL for an application's dotted name) into v (cap bytes). */
+static int check_value(attu_session *s, const attu_setting_def *d, const char *name, const char *value, char *v, size_t cap,
+                       attu_error *err) {
+    snprintf(v, cap, "%s", value);
+    if (d && attu_setting_check(d, value, v, cap, err)) return -1;
+    if (!strcmp(name, "timezone") && check_timezone(v, cap, err)) return -1;
+    if (!strcmp(name, "client_encoding") && check_client_encoding(v, cap, err)) return -1;
+    if (!strcmp(name, "datestyle") && check_datestyle(s, v, cap, err)) return -1;
+    /* one role exists: the connected user (SET role also takes none) */
+    if ((!strcmp(name, "session_authorization") || (!strcmp(name, "role") && strcmp(v, "none") != 0)) &&
+        strcmp(v, reset_value(s, "session_authorization", NULL)) != 0)
+        return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "role \"%s\" does not exist", v);
+    return 0;
+}
+
+int db_setting_apply(attu_session *s, const char *name, const char *value, bool local, bool statement_block,
+                     char **shown, attu_error *err) {
+    const attu_setting_def *d = attu_setting_find(name);
+    if (!d && !attu_setting_is_custom(name))
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "unrecognized configuration parameter \"%s\"", name);
+    if (d && !strcmp(d->context, "internal"))
+        return attu_error_set(err, "55P02", 0, "parameter \"%s\" cannot be changed", d->name);
+    /* (room for a canonical form longer than what was written: '-3' is
+     * the zone "<-03>+03", '1' is "on") */
+    size_t cap = (value ? strlen(value) : 0) + 128;
+    char *v = malloc(cap);
+    if (!v) return attu_error_oom(err);
+    v[0] = 0;
+    int rc = -1;
+    if (value && check_value(s, d, name, value, v, cap, err)) goto out;
+    /* an application's name stays known once set: RESET leaves it ""
+     * (PostgreSQL's placeholder keeps an empty reset value) */
+    if (!d && !value) value = v;
+    if (shown) {
+        const char *now = value ? v : reset_value(s, name, NULL);
+        if (!(*shown = strdup(now ? now : ""))) { attu_error_oom(err); goto out; }
+    }
+    /* the transaction's own modes last until its end; outside a block
+     * they change nothing (the next transaction starts afresh). Once a
+     * query ran in it, its isolation level and read-only mode stay
+     * (PostgreSQL's 25001). */
+    if (d && txn_default(name) && s->snapshot_taken && value) {
+        const char *cur = get_setting(s, name);
+        if (!strcmp(name, "transaction_isolation") && strcmp(v, cur) != 0) {
+            attu_error_set(err, "25001", 0, "SET TRANSACTION ISOLATION LEVEL must be called before any query");
+            goto out;
+        }
+        if (!strcmp(name, "transaction_read_only") && !strcmp(v, "off") && !strcmp(cur, "on")) {
+            attu_error_set(err, "25001", 0, "transaction read-write mode must be set before any query");
+            goto out;
+        }
+    }
+    if (d && txn_default(name)) {
+        if (s->txn == 'I') { rc = 0; goto out; }
+        local = true;
+    }
+    if (local && !in_block(s) && !statement_block) { rc = 0; goto out; }
+    if (in_block(s) || statement_block) {
+        db_setting_undo *u = remember(s, name, err);
+        if (!u || (!local && keep_value(u, value ? v : NULL, err))) goto out;
+    }
+    if (restore_setting(s, name, value ? v : NULL, err)) goto out;
+    sync_timeout(s);
+    rc = 0;
+out:
+    free(v);
+    if (rc && shown) { free(*shown); *shown = NULL; }
+    return rc;
+}
+
+int db_settings_txn_modes(attu_session *s, const char *const *modes, int n, bool session_defaults, attu_error *err) {
+    for (int i = 0; i < n; i++) {
+        const char *m = modes[i], *what, *value = "on";
+        if (!strcmp(m, "read only") || !strcmp(m, "read write")) {
+            what = "read_only";
+            if (!strcmp(m, "read write")) value = "off";
+        } else if (!strcmp(m, "deferrable") || !strcmp(m, "not deferrable")) {
+            what = "deferrable";
+            if (!strcmp(m, "not deferrable")) value = "off";
+        } else {
+            what = "isolation";
+            value = m;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%stransaction_%s", session_defaults ? "default_" : "", what);
+        if (db_setting_apply(s, name, value, !session_defaults, false, NULL, err)) return -1;
+    }
+    return 0;
+}
+
+int db_set_config(void *ctx, const char *name, const char *value, bool is_local, bool apply, char **out, attu_error *err) {
+    attu_session *s = ctx;
+    *out = NULL;
+    if (!apply) {
+        /* only described: the value is checked as it would be kept */
+        const attu_setting_def *d = attu_setting_find(name);
+        if (!d && !attu_setting_is_custom(name))
+            return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "unrecognized configuration parameter \"%s\"", name);
+        if (!(*out = strdup(value ? value : ""))) return attu_error_oom(err);
+        return 0;
+    }
+    /* outside a block, the statement is the transaction a local value
+     * lasts for (db_settings_end_statement) */
+    return db_setting_apply(s, name, value, is_local, true, out, err);
+}
+
+int attu_session_set_client_setting(attu_session *s, const char *name, const char *value) {
+    char lower[128];
+    size_t n = 0;
+    for (; name[n] && n + 1 < sizeof lower; n++) lower[n] = (char)tolower((unsigned char)name[n]);
+    lower[n] = 0;
+    const attu_setting_def *d = attu_setting_find(lower);
+    attu_error err;
+    attu_error_clear(&err);
+    char v[512];
+    if (!d || strcmp(d->context, "user") != 0 || strlen(value) + 128 > sizeof v ||
+        check_value(s, d, lower, value, v, sizeof v, &err))
+        return -1;
+    for (int i = 0; i < s->nclient; i++)
+        if (!strcmp(s->client[i].name, lower)) {
+            char *nv = strdup(v);
+            if (!nv) return -1;
+            free(s->client[i].value);
+            s->client[i].value = nv;
+            sync_timeout(s);
+            return 0;
+        }
+    db_setting *c = realloc(s->client, sizeof *c * (size_t)(s->nclient + 1));
+    if (!c) return -1;
+    s->client = c;
+    c[s->nclient].name = strdup(lower);
+    c[s->nclient].value = strdup(v);
+    if (!c[s->nclient].name || !c[s->nclient].value) {
+        free(c[s->nclient].name); free(c[s->nclient].value);
+        return -1;
+    }
+    s->nclient++;
+    sync_timeout(s);
     return 0;
 }
 
@@ -201,12 +528,45 @@ static int one_row(const attu_exec_callbacks *cb, const char *colname, const cha
     return db_deliver(cb, r) ? -2 : 0;
 }
 
+/* SHOW ALL: name, setting and description of every setting PostgreSQL
+ * lists there (not the hidden ones, not an application's dotted names,
+ * as PostgreSQL leaves its placeholders out), in pg_settings' order. */
+static int show_all(attu_session *s, const attu_exec_callbacks *cb, attu_error *err) {
+    const char **names = calloc(attu_nsettings + 1, sizeof *names);
+    const char **vals = calloc(attu_nsettings + 1, sizeof *vals);
+    const char **descs = calloc(attu_nsettings + 1, sizeof *descs);
+    if (!names || !vals || !descs) { free(names); free(vals); free(descs); return attu_error_oom(err); }
+    size_t n = 0;
+    for (size_t i = 0; i < attu_nsettings; i++) {
+        const attu_setting_def *d = &attu_settings[i];
+        if (d->hidden) continue;
+        char lower[64];
+        size_t k = 0;
+        for (; d->name[k] && k + 1 < sizeof lower; k++) lower[k] = (char)tolower((unsigned char)d->name[k]);
+        lower[k] = 0;
+        names[n] = d->name; vals[n] = get_setting(s, lower); descs[n++] = d->short_desc;
+    }
+    attu_result *r = db_result_new(3);
+    attu_column *c0 = r ? db_text_column(names, n, err) : NULL, *c1 = c0 ? db_text_column(vals, n, err) : NULL;
+    attu_column *c2 = c1 ? db_text_column(descs, n, err) : NULL;
+    free(names); free(vals); free(descs);
+    if (!c2) { attu_column_free(c0); attu_column_free(c1); attu_result_free(r); return err->set ? -1 : attu_error_oom(err); }
+    r->cols[0] = c0; r->cols[1] = c1; r->cols[2] = c2; r->nrows = n; r->returns_rows = true;
+    snprintf(r->desc[0].name, sizeof r->desc[0].name, "name");
+    snprintf(r->desc[1].name, sizeof r->desc[1].name, "setting");
+    snprintf(r->desc[2].name, sizeof r->desc[2].name, "description");
+    r->desc[0].type = r->desc[1].type = r->desc[2].type = attu_type_make(ATTU_TYPE_TEXT);
+    snprintf(r->tag, sizeof r->tag, "SHOW");
+    return db_deliver(cb, r) ? -2 : 0;
+}
+
 static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     switch (st->kind) {
     case ATTU_STMT_SET: {
-        const char *name = canon(st->u.set.name);
+        char nbuf[256];
+        const char *name = canon(st->u.set.name, nbuf, sizeof nbuf);
         /* SET TRANSACTION ... is SET LOCAL of the transaction's modes */
         bool txn_modes = !strcmp(name, "transaction");
         bool local = st->u.set.local || txn_modes;
@@ -215,116 +575,53 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         if (local && !in_block(s))
             db_warning(cb, "25P01", txn_modes ? "SET TRANSACTION can only be used in transaction blocks"
                                               : "SET LOCAL can only be used in transaction blocks");
-        char value[512] = "";
-        size_t used = 0;
-        if (st->u.set.to_default) {
-            const char *d = NULL;
-            for (size_t i = 0; i < NDEFAULTS; i++) if (!strcmp(defaults[i].name, name)) d = defaults[i].value;
-            snprintf(value, sizeof value, "%s", d ? d : "");
-        } else
-            for (int i = 0; i < st->u.set.nvalues && used < sizeof value; i++)
-                used += (size_t)snprintf(value + used, sizeof value - used, "%s%s", i ? ", " : "", st->u.set.values[i]);
-        if (!strcmp(name, "statement_timeout")) {
-            int ms;
-            if (parse_timeout(value, &ms))
-                return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, st->position,
-                                      "invalid value for parameter \"statement_timeout\": \"%s\"", value);
-            if (ms == 0) snprintf(value, sizeof value, "0");
-            else if (ms % 1000 == 0) snprintf(value, sizeof value, "%ds", ms / 1000);
-            else snprintf(value, sizeof value, "%dms", ms);
-        }
-        if (!strcmp(name, "timezone")) {
-            /* a number of hours, a zone of the tz database or a POSIX
-             * zone, as PostgreSQL's check_timezone; kept by the name SHOW
-             * prints ('-3' is "<-03>+03", any case finds a file) */
-            const attu_tz *z;
-            if (value[0] == ATTU_SET_TZ_INTERVAL) {
-                /* INTERVAL '-08:00' [HOUR [TO MINUTE]]: a fixed offset east */
-                char *colon = strchr(value, ':');
-                int range = atoi(value + 1);
-                attu_interval iv;
-                if (!colon || (range ? attu_interval_parse_qualified(colon + 1, strlen(colon + 1), range, -1, &iv, err)
-                                     : attu_interval_parse(colon + 1, strlen(colon + 1), &iv, err)))
-                    return -1;
-                if (iv.months || iv.days)
-                    return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
-                                          "invalid interval value for time zone: %s not allowed",
-                                          iv.months ? "month" : "day");
-                /* past a week no zone takes it (attu_tz_fixed's NULL below);
-                 * the int32 cast would wrap -2147483648 hours into range */
-                int64_t secs = iv.usec / 1000000;
-                z = secs > -168 * 3600 && secs < 168 * 3600 ? attu_tz_fixed((int32_t)secs) : NULL;
-            } else {
-                z = attu_tz_for_setting(value);
-            }
-            if (!z) {
-                /* (no position: PostgreSQL's check of the value has none) */
-                attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0,
-                               "invalid value for parameter \"TimeZone\": \"%s\"", value);
+        if (txn_modes || !strcmp(name, "session characteristics")) {
+            if ((!txn_modes || in_block(s)) &&
+                db_settings_txn_modes(s, (const char *const *)st->u.set.values, st->u.set.nvalues, !txn_modes, err))
                 return -1;
-            }
-            snprintf(value, sizeof value, "%s", attu_tz_name(z));
+            return db_deliver_tag(cb, "SET", err) ? -2 : 0;
         }
-        if (!strcmp(name, "attu.max_recursive_rows")) {
-            int64_t rows;
-            if (parse_row_limit(value, &rows))
-                return attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, st->position,
-                                      "invalid value for parameter \"attu.max_recursive_rows\": \"%s\"", value);
-            snprintf(value, sizeof value, "%lld", (long long)rows);
-        }
-        if (local && !in_block(s)) return db_deliver_tag(cb, "SET", err) ? -2 : 0;
-        if (in_block(s)) {
-            db_setting_undo *u = remember(s, name, err);
-            if (!u || (!local && keep_value(u, value, err))) return -1;
-        }
-        if (put_setting(s, name, value, err)) return -1;
-        sync_timeout(s);
+        /* a list (SET search_path = a, b) is kept as "a, b" */
+        attu_strbuf value = {0};
+        for (int i = 0; i < st->u.set.nvalues; i++)
+            attu_strbuf_printf(&value, "%s%s", i ? ", " : "", st->u.set.values[i]);
+        if (value.oom) { free(value.p); return attu_error_oom(err); }
+        /* SET ... TO DEFAULT is RESET; (its errors have no position, as
+         * PostgreSQL's have none) */
+        int rc = db_setting_apply(s, name, st->u.set.to_default ? NULL : value.p ? value.p : "", local, false, NULL, err);
+        free(value.p);
+        if (rc) return -1;
         return db_deliver_tag(cb, "SET", err) ? -2 : 0;
     }
     case ATTU_STMT_RESET: {
-        const char *name = st->u.reset.name ? canon(st->u.reset.name) : NULL;
-        if (in_block(s)) {   /* RESET is a SET to the default: a COMMIT keeps it */
-            if (name) {
-                db_setting_undo *u = remember(s, name, err);
-                if (!u || keep_value(u, NULL, err)) return -1;
-            }
-            for (int i = 0; !name && i < s->nsettings; i++) {
-                db_setting_undo *u = remember(s, s->settings[i].name, err);
-                if (!u || keep_value(u, NULL, err)) return -1;
-            }
+        if (st->u.reset.name) {
+            char nbuf[256];
+            const char *name = canon(st->u.reset.name, nbuf, sizeof nbuf);
+            if (db_setting_apply(s, name, NULL, false, false, NULL, err)) return -1;
+            return db_deliver_tag(cb, "RESET", err) ? -2 : 0;
         }
-        for (int i = 0; i < s->nsettings; i++)
-            if (!name || !strcmp(s->settings[i].name, name)) drop_setting(s, i--);
+        /* RESET is a SET to the default (an application's name: ""): a
+         * COMMIT keeps it */
+        for (int i = 0; i < s->nsettings; i++) {
+            bool custom = !attu_setting_find(s->settings[i].name);
+            if (in_block(s)) {
+                db_setting_undo *u = remember(s, s->settings[i].name, err);
+                if (!u || keep_value(u, custom ? "" : NULL, err)) return -1;
+            }
+            if (!custom) drop_setting(s, i--);
+            else if (put_setting(s, s->settings[i].name, "", err)) return -1;
+        }
         sync_timeout(s);
         return db_deliver_tag(cb, "RESET", err) ? -2 : 0;
     }
     case ATTU_STMT_SHOW: {
-        const char *name = canon(st->u.show.name);
-        if (!strcmp(name, "all")) {
-            const char **names = calloc(NDEFAULTS + (size_t)s->nsettings + 1, sizeof *names);
-            const char **vals = calloc(NDEFAULTS + (size_t)s->nsettings + 1, sizeof *vals);
-            if (!names || !vals) { free(names); free(vals); return attu_error_oom(err); }
-            size_t n = 0;
-            for (size_t i = 0; i < NDEFAULTS; i++) { names[n] = defaults[i].name; vals[n++] = get_setting(s, defaults[i].name); }
-            for (int i = 0; i < s->nsettings; i++) {
-                bool known = false;
-                for (size_t k = 0; k < NDEFAULTS; k++) if (!strcmp(defaults[k].name, s->settings[i].name)) known = true;
-                if (!known) { names[n] = s->settings[i].name; vals[n++] = s->settings[i].value; }
-            }
-            attu_result *r = db_result_new(2);
-            attu_column *c0 = r ? db_text_column(names, n, err) : NULL, *c1 = c0 ? db_text_column(vals, n, err) : NULL;
-            free(names); free(vals);
-            if (!c1) { attu_column_free(c0); attu_result_free(r); return err->set ? -1 : attu_error_oom(err); }
-            r->cols[0] = c0; r->cols[1] = c1; r->nrows = n; r->returns_rows = true;
-            snprintf(r->desc[0].name, sizeof r->desc[0].name, "name");
-            snprintf(r->desc[1].name, sizeof r->desc[1].name, "setting");
-            r->desc[0].type = r->desc[1].type = attu_type_make(ATTU_TYPE_TEXT);
-            snprintf(r->tag, sizeof r->tag, "SHOW");
-            return db_deliver(cb, r) ? -2 : 0;
-        }
+        char nbuf[256];
+        const char *name = canon(st->u.show.name, nbuf, sizeof nbuf);
+        if (!strcmp(name, "all")) return show_all(s, cb, err);
         const char *v = get_setting(s, name);
-        if (!v) return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, st->position, "unrecognized configuration parameter \"%s\"", name);
-        return one_row(cb, !strcmp(name, "timezone") ? "TimeZone" : !strcmp(name, "datestyle") ? "DateStyle" : name, v, err);
+        if (!v) return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, 0, "unrecognized configuration parameter \"%s\"", name);
+        const attu_setting_def *d = attu_setting_find(name);
+        return one_row(cb, d ? d->name : name, v, err);
     }
     case ATTU_STMT_SHOW_TABLES: {
         pthread_rwlock_rdlock(&s->db->lock);

@@ -828,6 +828,8 @@ struct attu_ast_stmt {
         struct {
             attu_ast_txn_kind kind;
             bool              chain;      /* COMMIT AND CHAIN (rare) */
+            char            **modes;      /* BEGIN's: "serializable", "read only", ... */
+            int               nmodes;
         } transaction;
         struct {
             char *name;                   /* NULL for DEALLOCATE ALL */

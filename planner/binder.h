@@ -108,6 +108,19 @@ typedef struct attu_bind_params {
     /* A session setting's value, as SHOW gives it (name in lower case),
      * or NULL for an unknown one (ctx: setting_ctx): current_setting(). */
     const char        *(*setting)(void *ctx, const char *name);
+    /* The same with pg_settings' source and reset_val (name in lower
+     * case; the system catalogs). */
+    const char        *(*setting_state)(void *ctx, const char *name, const char **source, const char **reset_val);
+    /* The i-th of the session's dotted names (myapp.mode), NULL past the
+     * last: current_setting over rows. */
+    const char        *(*setting_custom)(void *ctx, int i);
+    /* set_config(name, value, is_local) (planner/setting_functions.c):
+     * sets it (value NULL: back to its reset value) and gives the value
+     * kept in *out (malloc'd, the caller frees it); apply false (the
+     * query is only described) checks the name only. -1 with err (42704,
+     * 55P02, 22023). */
+    int               (*set_config)(void *ctx, const char *name, const char *value, bool is_local, bool apply,
+                                    char **out, attu_error *err);
     void               *setting_ctx;
     /* the session's user and database, as the system catalogs show them
      * (planner/system_catalog.c); NULL: "attu" */

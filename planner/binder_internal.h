@@ -363,6 +363,9 @@ attu_bexpr *attu_bind_sequence_call(bctx *c, const scope *sc, const attu_ast_exp
 /* current_setting(name [, missing_ok]) (planner/setting_functions.c):
  * answered while binding, through attu_bind_params.setting */
 attu_bexpr *attu_bind_current_setting(bctx *c, const scope *sc, const attu_ast_expr *e);
+/* set_config(name, value, is_local): the setting changed while binding,
+ * through attu_bind_params.set_config (planner/setting_functions.c) */
+attu_bexpr *attu_bind_set_config(bctx *c, const scope *sc, const attu_ast_expr *e);
 /* Set-returning functions (planner/srf.c). generate_series(...) in an
  * expression: a BX_SRF where c->allow_srf, else PostgreSQL's 0A000. */
 attu_bexpr *attu_bind_generate_series(bctx *c, const scope *sc, const attu_ast_expr *e);

@@ -998,6 +998,8 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (!e->u.func.schema && attu_sequence_function_name(name)) return attu_bind_sequence_call(c, sc, e);
     if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && !strcmp(name, "current_setting"))
         return attu_bind_current_setting(c, sc, e);
+    if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && !strcmp(name, "set_config"))
+        return attu_bind_set_config(c, sc, e);
     const scalar_fn *fn = NULL;
     for (size_t i = 0; i < sizeof scalars / sizeof *scalars; i++) if (!strcmp(scalars[i].name, name)) fn = &scalars[i];
     int n = e->u.func.args.n;

@@ -3737,10 +3737,18 @@ execute_stmt(A) ::= EXECUTE(K) colid(N) LP expr_list(L) RP.
 }
 
 %type txn_stmt {attu_ast_stmt *}
-txn_stmt(A) ::= BEGIN(K) opt_transaction opt_txn_mode_list.
-    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_BEGIN; }
-txn_stmt(A) ::= START(K) TRANSACTION opt_txn_mode_list.
-    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_BEGIN; }
+txn_stmt(A) ::= BEGIN(K) opt_transaction opt_txn_mode_list(M).
+{
+    A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos);
+    A->u.transaction.kind = ATTU_TXN_BEGIN;
+    if (M) { A->u.transaction.modes = M->v.items; A->u.transaction.nmodes = M->v.n; }
+}
+txn_stmt(A) ::= START(K) TRANSACTION opt_txn_mode_list(M).
+{
+    A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos);
+    A->u.transaction.kind = ATTU_TXN_BEGIN;
+    if (M) { A->u.transaction.modes = M->v.items; A->u.transaction.nmodes = M->v.n; }
+}
 txn_stmt(A) ::= COMMIT(K) opt_transaction opt_chain(C).
     { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_COMMIT; A->u.transaction.chain = C; }
 txn_stmt(A) ::= END(K) opt_transaction opt_chain(C).
@@ -3759,11 +3767,14 @@ opt_chain(A) ::= AND CHAIN.     { A = true; }
 opt_chain(A) ::= AND NO CHAIN.  { A = false; }
 opt_chain(A) ::= .              { A = false; }
 
-opt_txn_mode_list ::= txn_mode_list.
-opt_txn_mode_list ::= .
+%type opt_txn_mode_list {ab_strlist *}
+opt_txn_mode_list(A) ::= txn_mode_list(L).  { A = L; }
+opt_txn_mode_list(A) ::= .                  { A = NULL; }
 
-/* Modes are recorded as text ("isolation level read committed", "read
- * only", "deferrable", ...) for SET TRANSACTION; BEGIN ignores them. */
+/* Modes are recorded as text ("read committed", "read only",
+ * "deferrable", ...) for SET TRANSACTION, SET SESSION CHARACTERISTICS and
+ * BEGIN: the settings transaction_isolation, transaction_read_only, ...
+ * (db/db_settings.c). */
 %type txn_mode_list {ab_strlist *}
 txn_mode_list(A) ::= txn_mode(M).                          { A = strlist_push(ctx, NULL, M); }
 txn_mode_list(A) ::= txn_mode_list(L) COMMA txn_mode(M).   { A = strlist_push(ctx, L, M); }

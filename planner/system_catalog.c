@@ -27,7 +27,9 @@
  * one depends on its column in pg_depend) and the PRIMARY KEY / UNIQUE
  * constraints (pg_constraint), each with the index PostgreSQL would give
  * it ('i', named as the constraint; attu checks keys without one); the
- * types attu has; one database, one role. Other constraints, policies,
+ * types attu has; one database, one role; the settings attu has
+ * (pg_settings, engine/setting_catalog.h, with the session's values
+ * through attu_bind_params.setting_state). Other constraints, policies,
  * statistics, publications, inheritance, rules: none (their relations
  * exist, empty, so the queries psql sends for \d TABLE run). The system
  * relations themselves are not listed in pg_class.
@@ -47,6 +49,7 @@
 #include "planner/system_catalog_internal.h"
 
 #include "engine/sequence.h"
+#include "engine/setting_catalog.h"
 #include "planner/lexer.h"
 
 /* ---- SQL text ------------------------------------------------------------------ */
@@ -650,6 +653,60 @@ static void rows_pg_tablespace(rel_text *r, const syscat_env *env) {
     (void)env;
     v_int(r, 1663); v_text(r, "pg_default"); v_int(r, OID_USER); v_null(r); v_null(r);
     v_int(r, 1664); v_text(r, "pg_global"); v_int(r, OID_USER); v_null(r); v_null(r);
+}
+
+/* pg_settings: the settings attu has (setting_catalog.h), with the
+ * session's values; hidden ones and an application's dotted names are
+ * left out, as PostgreSQL leaves out its placeholders. */
+static void rows_pg_settings(rel_text *r, const syscat_env *env) {
+    const attu_bind_params *bp = env->params;
+    for (size_t i = 0; i < attu_nsettings; i++) {
+        const attu_setting_def *d = &attu_settings[i];
+        if (d->hidden) continue;
+        char lower[64], raw[32], rraw[32], num[32];
+        size_t k = 0;
+        for (; d->name[k] && k + 1 < sizeof lower; k++) lower[k] = (char)((d->name[k] >= 'A' && d->name[k] <= 'Z') ? d->name[k] - 'A' + 'a' : d->name[k]);
+        lower[k] = 0;
+        const char *source = "default", *reset = d->value;
+        const char *v = bp && bp->setting_state ? bp->setting_state(bp->setting_ctx, lower, &source, &reset) : d->value;
+        if (!v) v = d->value;
+        if (!reset) reset = d->value;
+        v_text(r, d->name);
+        v_text(r, attu_setting_raw(d, v, raw, sizeof raw));
+        v_text(r, d->unit);
+        v_text(r, d->category);
+        v_text(r, d->short_desc);
+        v_text(r, d->extra_desc);
+        v_text(r, d->context);
+        v_text(r, attu_setting_type_name(d->type));
+        v_text(r, source);
+        if (d->type == ATTU_SETTING_INTEGER) {
+            snprintf(num, sizeof num, "%lld", (long long)d->min); v_text(r, num);
+            snprintf(num, sizeof num, "%lld", (long long)d->max); v_text(r, num);
+        } else v_nulls(r, 2);
+        if (d->type == ATTU_SETTING_ENUM) {
+            /* the array's text: a value with a space quoted */
+            sbuf a = {0};
+            syscat_sb_puts(&a, "{");
+            for (const char *p = d->enumvals; *p;) {
+                const char *e = strchr(p, ',');
+                size_t len = e ? (size_t)(e - p) : strlen(p);
+                bool quote = memchr(p, ' ', len) != NULL;
+                syscat_sb_printf(&a, "%s%s%.*s%s", p == d->enumvals ? "" : ",", quote ? "\"" : "", (int)len, p, quote ? "\"" : "");
+                p += len + (e ? 1 : 0);
+            }
+            syscat_sb_puts(&a, "}");
+            if (a.oom) r->b.oom = true;
+            v_text(r, a.p ? a.p : "{}");
+            free(a.p);
+        } else v_null(r);
+        char braw[32];
+        const char *boot = attu_setting_boot(d);
+        v_text(r, boot ? attu_setting_raw(d, boot, braw, sizeof braw) : NULL);
+        v_text(r, attu_setting_raw(d, reset, rraw, sizeof rraw));
+        v_nulls(r, 2);   /* sourcefile, sourceline: no configuration file */
+        v_bool(r, false);
+    }
 }
 
 static void rows_pg_tables(rel_text *r, const syscat_env *env) {
@@ -1315,6 +1372,11 @@ static const sys_relation sys_relations[] = {
     { "pg_catalog", "pg_event_trigger",
       "oid bigint, evtname text, evtevent text, evtowner bigint, evtfoid bigint, evtenabled text, "
       "evttags text[]", NULL },
+    { "pg_catalog", "pg_settings",
+      "name text, setting text, unit text, category text, short_desc text, extra_desc text, context text, "
+      "vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, reset_val text, "
+      "sourcefile text, sourceline integer, pending_restart boolean", rows_pg_settings },
+    { "pg_catalog", "pg_parameter_acl", "oid bigint, parname text, paracl text[]", NULL },
     { "pg_catalog", "pg_views",
       "schemaname text, viewname text, viewowner text, definition text", rows_pg_views },
     { "pg_catalog", "pg_indexes",

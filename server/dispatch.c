@@ -109,10 +109,23 @@ int conn_on_result_rows(conn *c, const attu_result *res, size_t from, size_t to,
     return 0;
 }
 
-/* ReadyForQuery, after a ParameterStatus for a TimeZone that changed
- * since the client was last told (SET TIME ZONE, RESET, a ROLLBACK that
- * undid one), as PostgreSQL reports its GUC_REPORT settings. */
+/* ReadyForQuery, after a ParameterStatus for each reported setting
+ * (TimeZone, DateStyle, application_name, ...) that changed since the
+ * client was last told (SET, RESET, set_config, a ROLLBACK that undid
+ * one), as PostgreSQL reports its GUC_REPORT settings. */
+const char *const conn_reported_names[CONN_NREPORTED] = {
+    "application_name", "client_encoding", "DateStyle", "default_transaction_read_only", "IntervalStyle",
+    "standard_conforming_strings",
+};
+
 static void conn_ready(conn *c) {
+    for (int i = 0; i < CONN_NREPORTED; i++) {
+        const char *v = attu_session_setting(c->session, conn_reported_names[i]);
+        if (v && strlen(v) < sizeof c->reported[i] && strcmp(v, c->reported[i]) != 0) {
+            pg_msg_parameter_status(&c->out, conn_reported_names[i], v);
+            snprintf(c->reported[i], sizeof c->reported[i], "%s", v);
+        }
+    }
     const char *tz = attu_session_timezone(c->session);
     if (strcmp(tz, c->reported_tz[0] ? c->reported_tz : "UTC") != 0) {
         pg_msg_parameter_status(&c->out, "TimeZone", tz);
@@ -144,12 +157,23 @@ static void on_error_cb(void *ctx, const attu_error *err) {
     conn_send_error(c, err);
 }
 
+/* Whether the client takes a message of this level (1 NOTICE, 2
+ * WARNING): client_min_messages warning leaves NOTICEs out, error both,
+ * as PostgreSQL sends them (pg_dump's scripts set it to warning). */
+static bool client_takes(conn *c, int level) {
+    const char *min = attu_session_setting(c->session, "client_min_messages");
+    int at = !min ? 0 : !strcmp(min, "error") ? 3 : !strcmp(min, "warning") ? 2 : 1;
+    return level >= at;
+}
+
 static void on_notice_cb(void *ctx, const char *sqlstate, const char *message) {
-    pg_msg_notice(&((conn *)ctx)->out, sqlstate, message);
+    conn *c = ctx;
+    if (client_takes(c, 1)) pg_msg_notice(&c->out, sqlstate, message);
 }
 
 static void on_warning_cb(void *ctx, const char *sqlstate, const char *message) {
-    pg_msg_notice_severity(&((conn *)ctx)->out, "WARNING", sqlstate, message);
+    conn *c = ctx;
+    if (client_takes(c, 2)) pg_msg_notice_severity(&c->out, "WARNING", sqlstate, message);
 }
 
 const attu_exec_callbacks conn_callbacks_template = {

@@ -89,6 +89,11 @@ typedef enum conn_phase {
 typedef struct portal portal;
 typedef struct server server;
 
+/* The settings PostgreSQL reports in a ParameterStatus when they change
+ * (its GUC_REPORT ones a session can change), besides TimeZone. */
+#define CONN_NREPORTED 6
+extern const char *const conn_reported_names[CONN_NREPORTED];
+
 typedef struct conn {
     uv_tcp_t    tcp;            /* first: the handle's data is the conn */
     server     *srv;
@@ -137,7 +142,14 @@ typedef struct conn {
     /* worker only (or the loop before PHASE_READY) */
     attu_session *session;
     char        reported_tz[256];   /* the TimeZone the client was last told (ParameterStatus) */
+    /* the other reported settings (conn_reported_names) as last told */
+    char        reported[CONN_NREPORTED][128];
     char        startup_tz[256];    /* a TimeZone from the startup packet (pgJDBC sends one) */
+    /* the startup packet's other settings (application_name, DateStyle,
+     * extra_float_digits, ...) as "name\0value\0" pairs, applied to the
+     * session once it exists (source client) */
+    char        startup_params[2048];
+    size_t      startup_params_len;
     pgbuf       out;
     attu_prepared *unnamed;     /* the unnamed statement (named ones are the session's) */
     portal     *portals;

@@ -35,39 +35,50 @@ void startup_fatal(conn *c, const char *sqlstate, const char *fmt, ...) {
     /* the write callback sees want_close and closes once this is sent */
 }
 
-static void startup_complete(conn *c, const char *application_name) {
+static void startup_complete(conn *c) {
     c->session = attu_session_new(c->srv->db);
     if (!c->session) {
         startup_fatal(c, ATTU_SQLSTATE_OUT_OF_MEMORY, "out of memory");
         return;
     }
     attu_session_set_identity(c->session, c->user, c->database);
+    /* the startup packet's settings: the session's values (source
+     * client) that RESET goes back to; one attu does not take this way
+     * (unknown, read-only, a bad value) is left out, where PostgreSQL
+     * refuses the connection */
+    for (size_t at = 0; at < c->startup_params_len;) {
+        const char *name = c->startup_params + at, *value = name + strlen(name) + 1;
+        attu_session_set_client_setting(c->session, name, value);
+        at = (size_t)(value + strlen(value) + 1 - c->startup_params);
+    }
     pgbuf *b = &c->out;
     pg_msg_auth(b, 0, NULL, 0);   /* AuthenticationOk */
-    pg_msg_parameter_status(b, "application_name", application_name ? application_name : "");
-    pg_msg_parameter_status(b, "client_encoding", "UTF8");
-    pg_msg_parameter_status(b, "DateStyle", "ISO, MDY");
-    pg_msg_parameter_status(b, "default_transaction_read_only", "off");
+    /* (the settings a session can change, as the session has them after
+     * the startup packet's; the fallback where it has none) */
+#define SESSION_VALUE(name, fallback) \
+    (attu_session_setting(c->session, name) ? attu_session_setting(c->session, name) : (fallback))
+    pg_msg_parameter_status(b, "application_name", SESSION_VALUE("application_name", ""));
+    pg_msg_parameter_status(b, "client_encoding", SESSION_VALUE("client_encoding", "UTF8"));
+    pg_msg_parameter_status(b, "DateStyle", SESSION_VALUE("DateStyle", "ISO, MDY"));
+    pg_msg_parameter_status(b, "default_transaction_read_only", SESSION_VALUE("default_transaction_read_only", "off"));
     pg_msg_parameter_status(b, "in_hot_standby", "off");
     pg_msg_parameter_status(b, "integer_datetimes", "on");
-    pg_msg_parameter_status(b, "IntervalStyle", "postgres");
+    pg_msg_parameter_status(b, "IntervalStyle", SESSION_VALUE("IntervalStyle", "postgres"));
     pg_msg_parameter_status(b, "is_superuser", "on");
     pg_msg_parameter_status(b, "server_encoding", "UTF8");
     pg_msg_parameter_status(b, "server_version", SERVER_VERSION);
     pg_msg_parameter_status(b, "session_authorization", c->user);
-    pg_msg_parameter_status(b, "standard_conforming_strings", "on");
-    if (c->startup_tz[0]) {
-        /* the startup packet's TimeZone, as a SET; a zone attu does not
-         * know leaves UTC (PostgreSQL refuses the connection) */
-        char sql[600];
-        size_t n = (size_t)snprintf(sql, sizeof sql, "SET TIME ZONE '");
-        for (const char *p = c->startup_tz; *p && n + 4 < sizeof sql; p++) {
-            if (*p == '\'') sql[n++] = '\'';
-            sql[n++] = *p;
-        }
-        snprintf(sql + n, sizeof sql - n, "'");
-        attu_session_exec(c->session, sql, NULL);
+    pg_msg_parameter_status(b, "standard_conforming_strings", SESSION_VALUE("standard_conforming_strings", "on"));
+#undef SESSION_VALUE
+    /* what the client was told of the settings conn_ready reports again
+     * when they change */
+    for (int i = 0; i < CONN_NREPORTED; i++) {
+        const char *v = attu_session_setting(c->session, conn_reported_names[i]);
+        snprintf(c->reported[i], sizeof c->reported[i], "%s", v ? v : "");
     }
+    /* the startup packet's TimeZone, source client as the others; a zone
+     * attu does not know leaves UTC (PostgreSQL refuses the connection) */
+    if (c->startup_tz[0]) attu_session_set_client_setting(c->session, "TimeZone", c->startup_tz);
     snprintf(c->reported_tz, sizeof c->reported_tz, "%s", attu_session_timezone(c->session));
     pg_msg_parameter_status(b, "TimeZone", c->reported_tz);
     pg_msg_backend_key(b, c->pid, c->key);
@@ -116,12 +127,20 @@ void startup_packet(conn *c, const char *pkt, size_t len) {
         startup_fatal(c, ATTU_SQLSTATE_TOO_MANY_CONNECTIONS, "sorry, too many clients already");
         return;
     }
-    for (int i = 0; i < st.nparams; i++)
-        if (!strcasecmp(st.names[i], "TimeZone")) snprintf(c->startup_tz, sizeof c->startup_tz, "%s", st.values[i]);
+    c->startup_params_len = 0;
+    for (int i = 0; i < st.nparams; i++) {
+        if (!strcasecmp(st.names[i], "TimeZone")) { snprintf(c->startup_tz, sizeof c->startup_tz, "%s", st.values[i]); continue; }
+        if (!strcmp(st.names[i], "user") || !strcmp(st.names[i], "database") || !strcmp(st.names[i], "options")) continue;
+        size_t nn = strlen(st.names[i]) + 1, nv = strlen(st.values[i]) + 1;
+        if (c->startup_params_len + nn + nv > sizeof c->startup_params) continue;   /* (past 2 kB: left out) */
+        memcpy(c->startup_params + c->startup_params_len, st.names[i], nn);
+        memcpy(c->startup_params + c->startup_params_len + nn, st.values[i], nv);
+        c->startup_params_len += nn + nv;
+    }
     c->counted = true;
     srv->nsessions++;
     if (c->loopback) {
-        startup_complete(c, st.application_name);
+        startup_complete(c);
         return;
     }
     if (!srv->users) {
@@ -177,5 +196,5 @@ void startup_sasl(conn *c, const char *payload, size_t len) {
     }
     pg_msg_auth(&c->out, 12, reply, strlen(reply));       /* SASLFinal */
     free(reply);
-    startup_complete(c, NULL);
+    startup_complete(c);
 }

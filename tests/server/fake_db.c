@@ -103,6 +103,14 @@ attu_session *attu_session_new(attu_db *db) {
 void attu_session_set_identity(attu_session *s, const char *user, const char *database) {
     (void)s; (void)user; (void)database;
 }
+const char *attu_session_setting(attu_session *s, const char *name) {
+    (void)s; (void)name;
+    return NULL;
+}
+int attu_session_set_client_setting(attu_session *s, const char *name, const char *value) {
+    (void)s; (void)name; (void)value;
+    return 0;
+}
 void attu_session_free(attu_session *s) {
     attu_session_prepared_drop(s, NULL);
     free(s);

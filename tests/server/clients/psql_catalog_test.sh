@@ -3,7 +3,8 @@
 # \dn, \l, \du, \df, a name that matches nothing, and views, sequences and
 # keys (\dv, \ds, \di, \d VIEW, \d SEQUENCE, \d INDEX, \d TABLE's "Indexes:"), each compared with
 # the table psql prints (psql 15 reads pg_catalog: planner/system_catalog.c),
-# and information_schema as tools read it. Real daemon only.
+# and information_schema as tools read it; \dconfig over pg_settings. Real
+# daemon only.
 set -euo pipefail
 P=(psql -X -h 127.0.0.1 -p "$ATTU_PORT" -U attu -d attu -v ON_ERROR_STOP=1)
 fail() { echo "FAIL: $*"; exit 1; }
@@ -240,4 +241,56 @@ check '\d' <<'OUT'
  public | items | table | attu
 (1 row)
 OUT
+# \dconfig: psql 15 reads pg_settings and current_setting(s.name); without
+# a pattern the settings changed from their defaults (psql's own
+# application_name comes from its startup packet, source client)
+check '\dconfig' <<'OUT'
+List of non-default configuration parameters
+    Parameter     | Value 
+------------------+-------
+ application_name | psql
+(1 row)
+OUT
+check "SET statement_timeout = '90s'" '\dconfig *timeout' <<'OUT'
+SET
+      List of configuration parameters
+              Parameter              | Value 
+-------------------------------------+-------
+ idle_in_transaction_session_timeout | 0
+ idle_session_timeout                | 0
+ lock_timeout                        | 0
+ statement_timeout                   | 90s
+(4 rows)
+OUT
+check '\dconfig+ date*' <<'OUT'
+              List of configuration parameters
+ Parameter |  Value   |  Type  | Context | Access privileges 
+-----------+----------+--------+---------+-------------------
+ DateStyle | ISO, MDY | string | user    | 
+(1 row)
+OUT
+check "UPDATE pg_settings SET setting = '5s' WHERE name = 'lock_timeout'" 'SHOW lock_timeout' <<'OUT'
+ set_config 
+------------
+ 5s
+(1 row)
+
+UPDATE 0
+ lock_timeout 
+--------------
+ 5s
+(1 row)
+OUT
+# the startup packet's settings (libpq sends PGTZ, PGDATESTYLE as
+# TimeZone, DateStyle): the session's own defaults, source client, what
+# RESET goes back to, reported in ParameterStatus
+out=$(PGTZ=Asia/Tokyo PGDATESTYLE=iso "${P[@]}" -At -c "SELECT name, setting, source FROM pg_settings WHERE source = 'client' ORDER BY name" \
+      -c "SET TimeZone = 'UTC'" -c 'RESET TimeZone' -c 'SHOW TimeZone')
+[ "$out" = $'DateStyle|ISO, MDY|client\nTimeZone|Asia/Tokyo|client\napplication_name|psql|client\nSET\nRESET\nAsia/Tokyo' ] \
+  || fail "startup settings: '$out'"
+# client_min_messages: warning leaves NOTICEs out, error WARNINGs too
+out=$("${P[@]}" -c 'DROP TABLE IF EXISTS nope' -c "SET client_min_messages = warning" -c 'DROP TABLE IF EXISTS nope' \
+      -c 'COMMIT' -c "SET client_min_messages = error" -c 'COMMIT' 2>&1 >/dev/null)
+[ "$out" = $'NOTICE:  table "nope" does not exist, skipping\nWARNING:  there is no transaction in progress' ] \
+  || fail "client_min_messages: '$out'"
 echo "psql catalog: ok"
