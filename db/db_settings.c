@@ -522,7 +522,8 @@ static int one_row(const attu_exec_callbacks *cb, const char *colname, const cha
     attu_column *c = r ? db_text_column(v, 1, err) : NULL;
     if (!c) { attu_result_free(r); return err->set ? -1 : attu_error_oom(err); }
     r->cols[0] = c; r->nrows = 1; r->returns_rows = true;
-    snprintf(r->desc[0].name, sizeof r->desc[0].name, "%s", colname);
+    /* (a column name is an identifier: at most 63 bytes, as PostgreSQL's) */
+    snprintf(r->desc[0].name, sizeof r->desc[0].name, "%.*s", (int)sizeof r->desc[0].name - 1, colname);
     r->desc[0].type = attu_type_make(ATTU_TYPE_TEXT);
     snprintf(r->tag, sizeof r->tag, "SHOW");
     return db_deliver(cb, r) ? -2 : 0;
