@@ -20,52 +20,15 @@
 #define _GNU_SOURCE
 #include "engine/storage.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "engine/checksum.h"
+#include "engine/storage_file.h"
 #include "engine/strbuf.h"
 
 #define VIEWS_FILE "attu.views"
-
-static void put_escaped(attu_strbuf *b, const char *s) {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p <= ' ' || *p == '%' || *p == 0x7f) attu_strbuf_printf(b, "%%%02X", *p);
-        else attu_strbuf_add(b, (const char *)p, 1);
-    }
-}
-
-static int hexval(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-}
-
-/* Decodes s in place. */
-static char *unescape(char *s) {
-    char *o = s;
-    for (char *p = s; *p;) {
-        if (p[0] == '%' && hexval(p[1]) >= 0 && hexval(p[2]) >= 0) {
-            *o++ = (char)(hexval(p[1]) * 16 + hexval(p[2]));
-            p += 3;
-        } else {
-            *o++ = *p++;
-        }
-    }
-    *o = '\0';
-    return s;
-}
-
-static int io_error(attu_error *err, const char *what, const char *path) {
-    return attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0, "could not %s \"%s\": %s", what, path, strerror(errno));
-}
 
 static int by_seq(const void *a, const void *b) {
     const attu_view *x = *(const attu_view *const *)a, *y = *(const attu_view *const *)b;
@@ -82,51 +45,24 @@ int attu_storage_save_views(const char *data_dir, const attu_views *views, attu_
     attu_strbuf_add(&b, "attu-views 1\n", 13);
     for (size_t i = 0; i < n; i++) {
         const attu_view *v = order[i];
-        attu_strbuf_add(&b, "view ", 5); put_escaped(&b, v->name);
+        attu_strbuf_add(&b, "view ", 5); attu_storage_put_word(&b, v->name);
         attu_strbuf_printf(&b, " %llu %d %d %c %c %d\n", (unsigned long long)v->seq, v->ncols, v->ndeps, v->kind,
                            v->check_option ? v->check_option : '-', v->populated ? 1 : 0);
         for (int c = 0; c < v->ncols; c++) {
-            attu_strbuf_add(&b, "col ", 4); put_escaped(&b, v->col_names[c]);
+            attu_strbuf_add(&b, "col ", 4); attu_storage_put_word(&b, v->col_names[c]);
             attu_strbuf_printf(&b, " %d %d %d\n", (int)v->col_types[c].id, v->col_types[c].precision, v->col_types[c].scale);
         }
-        for (int d = 0; d < v->ndeps; d++) { attu_strbuf_add(&b, "dep ", 4); put_escaped(&b, v->deps[d]); attu_strbuf_add(&b, "\n", 1); }
-        attu_strbuf_add(&b, "sql ", 4); put_escaped(&b, v->sql); attu_strbuf_add(&b, "\n", 1);
+        for (int d = 0; d < v->ndeps; d++) { attu_strbuf_add(&b, "dep ", 4); attu_storage_put_word(&b, v->deps[d]); attu_strbuf_add(&b, "\n", 1); }
+        attu_strbuf_add(&b, "sql ", 4); attu_storage_put_word(&b, v->sql); attu_strbuf_add(&b, "\n", 1);
         for (int c = 0; c < v->ncols; c++)
             if (v->col_defaults[c]) {
                 attu_strbuf_printf(&b, "default %d ", c);
-                put_escaped(&b, v->col_defaults[c]);
+                attu_storage_put_word(&b, v->col_defaults[c]);
                 attu_strbuf_add(&b, "\n", 1);
             }
     }
     free(order);
-    if (b.oom) { free(b.p); return attu_error_oom(err); }
-    attu_strbuf_printf(&b, "crc32c %08x\n", attu_crc32c(0, b.p, b.n));
-    if (b.oom) { free(b.p); return attu_error_oom(err); }
-
-    char path[PATH_MAX], tmp[PATH_MAX];
-    snprintf(path, sizeof path, "%s/" VIEWS_FILE, data_dir);
-    snprintf(tmp, sizeof tmp, "%s/" VIEWS_FILE ".tmp", data_dir);
-    int rc = -1;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) { io_error(err, "create file", tmp); goto out; }
-    for (size_t off = 0; off < b.n;) {
-        ssize_t w = write(fd, b.p + off, b.n - off);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) { io_error(err, "write file", tmp); close(fd); goto out; }
-        off += (size_t)w;
-    }
-    if (fsync(fd) != 0) { io_error(err, "fsync", tmp); close(fd); goto out; }
-    if (close(fd) != 0) { io_error(err, "close file", tmp); goto out; }
-    if (rename(tmp, path) != 0) { io_error(err, "rename", tmp); goto out; }
-    int dfd = open(data_dir, O_RDONLY | O_CLOEXEC);
-    if (dfd < 0 || fsync(dfd) != 0) {
-        io_error(err, "fsync", data_dir);
-        if (dfd >= 0) close(dfd);
-        goto out;
-    }
-    close(dfd);
-    rc = 0;
-out:
+    int rc = attu_storage_write_catalog_file(data_dir, VIEWS_FILE, &b, err);
     free(b.p);
     return rc;
 }
@@ -138,27 +74,9 @@ static int corrupt(attu_error *err, const char *path, const char *why) {
 int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error *err) {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/" VIEWS_FILE, data_dir);
-    FILE *f = fopen(path, "rb");
-    if (!f) return errno == ENOENT ? 0 : io_error(err, "open", path);
     attu_strbuf b = { 0 };
-    char chunk[8192];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) attu_strbuf_add(&b, chunk, got);
-    bool rerr = ferror(f);
-    fclose(f);
-    if (rerr) { free(b.p); return io_error(err, "read", path); }
-    if (b.oom) { free(b.p); return attu_error_oom(err); }
-    /* the last line is the checksum of everything before it */
-    size_t crc_at = b.n;
-    if (crc_at && b.p[crc_at - 1] == '\n') crc_at--;
-    while (crc_at > 0 && b.p[crc_at - 1] != '\n') crc_at--;
-    unsigned crc;
-    if (!b.n || b.p[b.n - 1] != '\n' || sscanf(b.p + crc_at, "crc32c %8x", &crc) != 1 ||
-        crc != attu_crc32c(0, b.p, crc_at)) {
-        free(b.p);
-        return corrupt(err, path, "checksum mismatch");
-    }
-    b.p[crc_at] = '\0';
+    int got = attu_storage_read_catalog_file(data_dir, VIEWS_FILE, "views", &b, err);
+    if (got) { free(b.p); return got > 0 ? 0 : -1; }
     char *save = NULL, *line = strtok_r(b.p, "\n", &save);
     int rc = 0;
     if (!line || strcmp(line, "attu-views 1")) { free(b.p); return corrupt(err, path, "unknown format"); }
@@ -168,7 +86,7 @@ int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error 
             int c = -1, off = 0;
             if (!last || sscanf(line, "default %d %n", &c, &off) != 1 || !off || c < 0 || c >= last->ncols ||
                 last->col_defaults[c]) { rc = corrupt(err, path, "malformed default line"); break; }
-            if (!(last->col_defaults[c] = strdup(unescape(line + off)))) rc = attu_error_oom(err);
+            if (!(last->col_defaults[c] = strdup(attu_storage_unescape_word(line + off)))) rc = attu_error_oom(err);
             continue;
         }
         last = NULL;
@@ -180,7 +98,7 @@ int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error 
         if ((nf != 4 && nf != 7) || ncols < 0 || ncols > 100000 || ndeps < 0 || ndeps > 100000 ||
             (kind != 'v' && kind != 'm') || (check != '-' && check != 'l' && check != 'c'))
             { rc = corrupt(err, path, "malformed view line"); break; }
-        unescape(name);
+        attu_storage_unescape_word(name);
         char **cn = calloc((size_t)ncols + 1, sizeof *cn);
         attu_type *ct = calloc((size_t)ncols + 1, sizeof *ct);
         char **deps = calloc((size_t)ndeps + 1, sizeof *deps);
@@ -192,19 +110,19 @@ int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error 
             int id, p, s;
             if (!l || sscanf(l, "col %259s %d %d %d", cname, &id, &p, &s) != 4 || id <= ATTU_TYPE_UNKNOWN ||
                 id >= ATTU_TYPE_COUNT_) { rc = corrupt(err, path, "malformed column line"); break; }
-            cn[c] = strdup(unescape(cname));
+            cn[c] = strdup(attu_storage_unescape_word(cname));
             ct[c] = (attu_type){ .id = (attu_type_id)id, .precision = (int16_t)p, .scale = (int16_t)s };
             if (!cn[c]) rc = attu_error_oom(err);
         }
         for (int d = 0; !rc && d < ndeps; d++) {
             char *l = strtok_r(NULL, "\n", &save);
             if (!l || strncmp(l, "dep ", 4)) { rc = corrupt(err, path, "malformed dependency line"); break; }
-            if (!(deps[d] = strdup(unescape(l + 4)))) rc = attu_error_oom(err);
+            if (!(deps[d] = strdup(attu_storage_unescape_word(l + 4)))) rc = attu_error_oom(err);
         }
         if (!rc) {
             char *l = strtok_r(NULL, "\n", &save);
             if (!l || strncmp(l, "sql ", 4)) rc = corrupt(err, path, "malformed query line");
-            else sql = unescape(l + 4);
+            else sql = attu_storage_unescape_word(l + 4);
         }
         attu_view *v = NULL, *old = NULL;
         if (!rc && !(v = attu_view_new(name, sql, ncols, (const char *const *)cn, ct, ndeps, (const char *const *)deps)))
