@@ -88,6 +88,18 @@ static void put_col(fbuf *b, const char *alias, const char *name) {
     put_ident(b, name);
 }
 
+/* la.lcol1 = ra.rcol1 AND ... over a key's n columns (column numbers into
+ * each table's defs) */
+static void put_key_eq(fbuf *b, int n, const char *la, const attu_table *lt, const int *lcols, const char *ra,
+                       const attu_table *rt, const int *rcols) {
+    for (int j = 0; j < n; j++) {
+        if (j) put(b, " AND ");
+        put_col(b, la, lt->defs[lcols[j]].name);
+        put(b, " = ");
+        put_col(b, ra, rt->defs[rcols[j]].name);
+    }
+}
+
 /* A column name as PostgreSQL's messages print it (quote_identifier). */
 static void put_name(fbuf *b, const char *name) {
     bool plain = (name[0] >= 'a' && name[0] <= 'z') || name[0] == '_';
@@ -468,12 +480,7 @@ static int first_orphan(attu_session *s, const attu_table *t, const attu_fkey *f
     put(&b, " AS g LEFT JOIN ");
     put_ident(&b, p->name);
     put(&b, " AS p ON ");
-    for (int j = 0; j < f->ncols; j++) {
-        if (j) put(&b, " AND ");
-        put_col(&b, "p", p->defs[f->ref_cols[j]].name);
-        put(&b, " = ");
-        put_col(&b, "g", t->defs[f->cols[j]].name);
-    }
+    put_key_eq(&b, f->ncols, "p", p, f->ref_cols, "g", t, f->cols);
     put(&b, " WHERE ");
     for (int j = 0; j < f->ncols; j++) {
         put_col(&b, "g", t->defs[f->cols[j]].name);
@@ -786,12 +793,7 @@ static attu_result *matching_children(attu_session *s, const attu_table *c, cons
     put(&b, " AS c JOIN ");
     put_ident(&b, kname);
     put(&b, " AS k ON ");
-    for (int j = 0; j < f->ncols; j++) {
-        if (j) put(&b, " AND ");
-        put_col(&b, "k", keys->defs[f->ref_cols[j]].name);
-        put(&b, " = ");
-        put_col(&b, "c", c->defs[f->cols[j]].name);
-    }
+    put_key_eq(&b, f->ncols, "k", keys, f->ref_cols, "c", c, f->cols);
     if (action == ATTU_FK_CASCADE && nname) {
         put(&b, " JOIN ");
         put_ident(&b, nname);
@@ -823,22 +825,12 @@ static int held(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char 
     put(&b, " AS k JOIN ");
     put_ident(&b, c->name);
     put(&b, " AS c ON ");
-    for (int j = 0; j < f->ncols; j++) {
-        if (j) put(&b, " AND ");
-        put_col(&b, "c", c->defs[f->cols[j]].name);
-        put(&b, " = ");
-        put_col(&b, "k", k->defs[f->ref_cols[j]].name);
-    }
+    put_key_eq(&b, f->ncols, "c", c, f->cols, "k", k, f->ref_cols);
     if (action == ATTU_FK_NO_ACTION) {
         put(&b, " LEFT JOIN ");
         put_ident(&b, par->name);
         put(&b, " AS p ON ");
-        for (int j = 0; j < f->ncols; j++) {
-            if (j) put(&b, " AND ");
-            put_col(&b, "p", par->defs[f->ref_cols[j]].name);
-            put(&b, " = ");
-            put_col(&b, "k", k->defs[f->ref_cols[j]].name);
-        }
+        put_key_eq(&b, f->ncols, "p", par, f->ref_cols, "k", k, f->ref_cols);
         put(&b, " WHERE ");
         put_col(&b, "p", par->defs[f->ref_cols[0]].name);
         put(&b, " IS NULL");
