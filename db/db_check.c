@@ -258,6 +258,17 @@ static void put_row(cbuf *b, const attu_table *t, size_t r) {
     put(b, ").");
 }
 
+int64_t db_check_first_failing(const attu_result *res, int n, int *which) {
+    int64_t best = -1;
+    *which = -1;
+    for (int k = 0; k < n && res->nrows; k++) {
+        if (attu_column_is_null(res->cols[k], 0)) continue;
+        int64_t v = ((const int64_t *)res->cols[k]->data)[0];
+        if (best < 0 || v < best) { best = v; *which = k; }
+    }
+    return best;
+}
+
 char *db_check_failing_row(const attu_table *t, size_t r) {
     cbuf d = { 0 };
     put_row(&d, t, r);
@@ -308,13 +319,8 @@ static int check_rows(attu_session *s, attu_table *t, const attu_check *cs, int 
     if (b.oom) { attu_error_oom(err); goto out; }
     attu_result *res = run_over(s, g, b.p, err);
     if (!res) { err->position = 0; goto out; }
-    int64_t best = -1;
     int which = -1;
-    for (int k = 0; k < nc && res->nrows; k++) {
-        if (attu_column_is_null(res->cols[k], 0)) continue;
-        int64_t v = ((const int64_t *)res->cols[k]->data)[0];
-        if (best < 0 || v < best) { best = v; which = k; }
-    }
+    int64_t best = db_check_first_failing(res, nc, &which);
     attu_result_free(res);
     rc = 0;
     if (best >= 0 && existing) {

@@ -61,4 +61,9 @@ void db_check_free(attu_check *c, int n);
  * DETAIL of a row that fails a check (malloc'd; NULL: out of memory). */
 char *db_check_failing_row(const attu_table *t, size_t r);
 
+/* Of a check query's one row of n columns (each the lowest failing rowid
+ * of one condition, NULL when none fails), the lowest rowid, -1 when none;
+ * *which its column. */
+int64_t db_check_first_failing(const attu_result *res, int n, int *which);
+
 #endif

@@ -796,13 +796,8 @@ int db_view_check_rows(attu_session *s, const attu_ast_view_check *checks, const
     res = db_run_query(s, sql, q, NULL, err);
     attu_catalog_replace(s->db->cat, old);
     if (!res) { err->position = 0; goto out; }
-    int64_t best = -1;
     int which = -1;
-    for (int i = 0; i < nc && res->nrows; i++) {
-        if (attu_column_is_null(res->cols[i], 0)) continue;
-        int64_t v = ((const int64_t *)res->cols[i]->data)[0];
-        if (best < 0 || v < best) { best = v; which = i; }
-    }
+    int64_t best = db_check_first_failing(res, nc, &which);
     rc = 0;
     if (best >= 0) {
         attu_error_set(err, "44000", 0, "new row violates check option for view \"%s\"", order[which]->view);
