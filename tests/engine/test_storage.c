@@ -139,7 +139,7 @@ Test(storage, char_column_with_trailing_spaces_loads_stripped) {
     o.null_string = "NULL";
     attu_table *t = load_str(base, &o, "1,a\n2,a \n3,b  \n4,NULL\n5,  \n6,a\n", &err);
     cr_assert_not_null(t, "%s", err.message);
-    attu_type ch3 = { ATTU_TYPE_TEXT, 3, 1 };   /* char(3), as types.c makes it */
+    attu_type ch3 = { ATTU_TYPE_TEXT, 3, 1, 0 };   /* char(3), as types.c makes it */
     t->defs[1].type = ch3;
     t->cols[1]->type = ch3;
     cr_assert_eq(t->cols[1]->dict->count, 4);
