@@ -335,10 +335,13 @@ attu_type mix_bpchar_literal(attu_type t, const attu_bexpr *v) {
 attu_type mix_numeric_literal(attu_type t, const attu_bexpr *v) {
     /* a string literal 'NaN' or 'Infinity' beside a DECIMAL (1::numeric,
      * a numeric(p,s) column) makes the NUMERIC that holds it, where
-     * PostgreSQL's numeric holds both: the DECIMAL could not */
+     * PostgreSQL's numeric holds both: the DECIMAL could not; so does one
+     * of another scale ('1.5' beside a numeric(10,2) column), which
+     * PostgreSQL's numeric of no typmod shows with its own (1.5, not 1.50) */
     attu_numeric n;
     if (t.id == ATTU_TYPE_DECIMAL && v && v->kind == BX_CONST && v->type.id == ATTU_TYPE_UNKNOWN && !v->is_null &&
-        v->aux <= 0 && v->s && !attu_numeric_parse(v->s, v->slen, &n, NULL) && attu_numeric_is_special(n))
+        v->aux <= 0 && v->s && !attu_numeric_parse(v->s, v->slen, &n, NULL) &&
+        (attu_numeric_is_special(n) || n.dscale != t.scale))
         return attu_type_make(ATTU_TYPE_NUMERIC);
     return t;
 }
