@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/numeric.h"
 #include "engine/storage.h"
 #include "engine/strbuf.h"
 #include "planner/lower.h"
@@ -1144,6 +1145,29 @@ out:
     return rc;
 }
 
+/* A result column of DECIMALs that stand for numeric values of no typmod
+ * (engine/types.h no_typmod: 1.5, 2 * d, sum(d)) as the NUMERIC column
+ * PostgreSQL's table gets: numeric without a typmod, whose later values
+ * keep their own scale and may be NaN or Infinity, where a DECIMAL(18,s)
+ * column would round them to s places and refuse the special values. */
+static attu_column *free_decimal_as_numeric(const attu_column *src, attu_error *err) {
+    attu_column *c = attu_column_new(attu_type_make(ATTU_TYPE_NUMERIC), src->length ? src->length : 1, err);
+    if (!c) return NULL;
+    c->length = src->length;
+    size_t w = attu_type_width(ATTU_TYPE_NUMERIC);
+    for (size_t r = 0; r < src->length; r++) {
+        if (attu_column_is_null(src, r)) {
+            if (attu_column_ensure_validity(c, err)) { attu_column_free(c); return NULL; }
+            attu_column_set_null(c, r, true);
+            memset((char *)c->data + r * w, 0, w);
+        } else {
+            attu_numeric_pack(attu_numeric_from_decimal(((const int64_t *)src->data)[r], src->type.scale),
+                              (char *)c->data + r * w);
+        }
+    }
+    return c;
+}
+
 attu_table *db_ctas_build(attu_session *s, const char *sql, const char *name, const attu_ast_query *query,
                           const attu_ast_name_list *columns, bool with_no_data, int keep_cols, int position,
                           const attu_bind_params *params, size_t *nrows, attu_error *err) {
@@ -1169,6 +1193,14 @@ attu_table *db_ctas_build(attu_session *s, const char *sql, const char *name, co
     for (int i = 0; i < ncols; i++) {
         snprintf(defs[i].name, sizeof defs[i].name, "%s", i < columns->n ? columns->items[i] : res->desc[i].name);
         defs[i].type = res->desc[i].type;
+        if (attu_type_is_free_decimal(defs[i].type)) {
+            /* PostgreSQL's column is numeric without a typmod */
+            attu_column *nc = free_decimal_as_numeric(res->cols[i], err);
+            if (!nc) goto out;
+            attu_column_free(res->cols[i]);
+            res->cols[i] = nc;
+            defs[i].type = attu_type_make(ATTU_TYPE_NUMERIC);
+        }
         if (attu_type_is_record(defs[i].type)) {
             /* a row value (planner/row_value.c) is no column type */
             attu_error_set(err, "42P16", 0, "column \"%s\" has pseudo-type record", defs[i].name);

@@ -198,12 +198,16 @@ void db_view_names_free(char **names, int n) {
 
 static const char *query_not_updatable(attu_session *s, const attu_ast_query *q);
 
-/* Whether a replacement's column type is the old one. attu types a
- * NUMERIC expression with the precision and scale of its values (1.5 is
- * numeric(18,1)) where PostgreSQL's view column is plain numeric, so
- * NUMERIC columns match whatever their modifiers. */
+/* Whether a replacement's column type is the old one. A numeric of no
+ * typmod is one type however attu holds it (a wide NUMERIC, or a DECIMAL
+ * marked no_typmod: 1.5, 'NaN'::numeric). DECIMALs match whatever their
+ * modifiers: a view saved before the no_typmod mark has its 1.5 column as
+ * numeric(18,1), which the same query now gives as numeric. */
 static bool same_type(attu_type a, attu_type b) {
     if (a.id == ATTU_TYPE_DECIMAL && b.id == ATTU_TYPE_DECIMAL) return true;
+    bool plain_a = a.id == ATTU_TYPE_NUMERIC || attu_type_is_free_decimal(a);
+    bool plain_b = b.id == ATTU_TYPE_NUMERIC || attu_type_is_free_decimal(b);
+    if (plain_a && plain_b) return true;
     return !memcmp(&a, &b, sizeof a);
 }
 

@@ -50,7 +50,11 @@ int attu_storage_save_views(const char *data_dir, const attu_views *views, attu_
                            v->check_option ? v->check_option : '-', v->populated ? 1 : 0);
         for (int c = 0; c < v->ncols; c++) {
             attu_strbuf_add(&b, "col ", 4); attu_storage_put_word(&b, v->col_names[c]);
-            attu_strbuf_printf(&b, " %d %d %d\n", (int)v->col_types[c].id, v->col_types[c].precision, v->col_types[c].scale);
+            attu_strbuf_printf(&b, " %d %d %d", (int)v->col_types[c].id, v->col_types[c].precision, v->col_types[c].scale);
+            /* a DECIMAL of no typmod (a literal's column) adds a 1; files
+             * without it read as before */
+            if (v->col_types[c].no_typmod) attu_strbuf_add(&b, " 1", 2);
+            attu_strbuf_add(&b, "\n", 1);
         }
         for (int d = 0; d < v->ndeps; d++) { attu_strbuf_add(&b, "dep ", 4); attu_storage_put_word(&b, v->deps[d]); attu_strbuf_add(&b, "\n", 1); }
         attu_strbuf_add(&b, "sql ", 4); attu_storage_put_word(&b, v->sql); attu_strbuf_add(&b, "\n", 1);
@@ -107,11 +111,12 @@ int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error 
         for (int c = 0; !rc && c < ncols; c++) {
             char *l = strtok_r(NULL, "\n", &save);
             char cname[4 * 64 + 8];
-            int id, p, s;
-            if (!l || sscanf(l, "col %259s %d %d %d", cname, &id, &p, &s) != 4 || id <= ATTU_TYPE_UNKNOWN ||
+            int id, p, s, no_typmod = 0, got = l ? sscanf(l, "col %259s %d %d %d %d", cname, &id, &p, &s, &no_typmod) : 0;
+            if (got < 4 || id <= ATTU_TYPE_UNKNOWN ||
                 id >= ATTU_TYPE_COUNT_) { rc = corrupt(err, path, "malformed column line"); break; }
             cn[c] = strdup(attu_storage_unescape_word(cname));
-            ct[c] = (attu_type){ .id = (attu_type_id)id, .precision = (int16_t)p, .scale = (int16_t)s };
+            ct[c] = (attu_type){ .id = (attu_type_id)id, .precision = (int16_t)p, .scale = (int16_t)s,
+                                 .no_typmod = id == ATTU_TYPE_DECIMAL && no_typmod == 1 };
             if (!cn[c]) rc = attu_error_oom(err);
         }
         for (int d = 0; !rc && d < ndeps; d++) {

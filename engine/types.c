@@ -69,6 +69,8 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
     case ATTU_TYPE_FLOAT32: s = "real"; break;
     case ATTU_TYPE_FLOAT64: s = "double precision"; break;
     case ATTU_TYPE_DECIMAL:
+        /* (a DECIMAL holding a numeric of no typmod is PostgreSQL's numeric) */
+        if (t.no_typmod) { s = "numeric"; break; }
         snprintf(buf, cap, "numeric(%d,%d)", t.precision, t.scale);
         return buf;
     case ATTU_TYPE_NUMERIC: s = "numeric"; break;

@@ -75,6 +75,19 @@ typedef struct attu_type {
     attu_type_id id;
     int16_t precision;   /* DECIMAL only */
     int16_t scale;       /* DECIMAL only */
+    /* DECIMAL only: 1 where PostgreSQL's type is numeric WITHOUT a typmod
+     * (a literal, arithmetic, a function or aggregate result, a cast to
+     * plain numeric) and the (precision, scale) is only how attu holds
+     * those values, in a scaled int64 because their digits fit; 0 where
+     * PostgreSQL has the typmod numeric(p,s) too (a declared column, a
+     * cast to numeric(p,s)). Operations ignore it (attu_type_equal);
+     * what PostgreSQL shows of the type does not: a typmod of -1, and a
+     * table made from the result (CREATE TABLE AS, a materialized view)
+     * gets an unconstrained NUMERIC column (db_ctas_build). Set by the
+     * binder (planner/binder_expr.c mk_call, literals, casts, aggregates;
+     * docs/sql-reference.md). An int32 so that the struct has no padding
+     * (types are compared with memcmp in places). */
+    int32_t no_typmod;
 } attu_type;
 
 /* PostgreSQL type OIDs, as sent in RowDescription. */
@@ -115,12 +128,23 @@ typedef struct attu_type {
 #define ATTU_PG_OID_NUMERIC_ARRAY   1231
 
 static inline attu_type attu_type_make(attu_type_id id) {
-    attu_type t = { id, 0, 0 };
+    attu_type t = { id, 0, 0, 0 };
     return t;
 }
 static inline attu_type attu_type_decimal(int precision, int scale) {
-    attu_type t = { ATTU_TYPE_DECIMAL, (int16_t)precision, (int16_t)scale };
+    attu_type t = { ATTU_TYPE_DECIMAL, (int16_t)precision, (int16_t)scale, 0 };
     return t;
+}
+/* A DECIMAL that stands for PostgreSQL's numeric without a typmod (the
+ * no_typmod above). */
+static inline attu_type attu_type_decimal_free(int precision, int scale) {
+    attu_type t = { ATTU_TYPE_DECIMAL, (int16_t)precision, (int16_t)scale, 1 };
+    return t;
+}
+/* Whether t is a DECIMAL that PostgreSQL shows as numeric without a
+ * typmod. */
+static inline int attu_type_is_free_decimal(attu_type t) {
+    return t.id == ATTU_TYPE_DECIMAL && t.no_typmod;
 }
 static inline int attu_type_equal(attu_type a, attu_type b) {
     /* (a TEXT's scale 16 and above makes it an array: attu_type_is_array) */
@@ -161,7 +185,7 @@ static inline int attu_type_is_bpchar_any(attu_type t) {
     return t.id == ATTU_TYPE_TEXT && t.scale == 1;
 }
 static inline attu_type attu_type_bpchar_unbounded(void) {
-    attu_type t = { ATTU_TYPE_TEXT, 0, 1 };
+    attu_type t = { ATTU_TYPE_TEXT, 0, 1, 0 };
     return t;
 }
 
@@ -179,7 +203,7 @@ static inline int attu_type_is_varchar_any(attu_type t) {
     return t.id == ATTU_TYPE_TEXT && t.scale == 0 && t.precision != 0;
 }
 static inline attu_type attu_type_varchar_unbounded(void) {
-    attu_type t = { ATTU_TYPE_TEXT, -1, 0 };
+    attu_type t = { ATTU_TYPE_TEXT, -1, 0, 0 };
     return t;
 }
 
@@ -193,7 +217,7 @@ static inline int attu_type_is_record(attu_type t) {
     return t.id == ATTU_TYPE_TEXT && t.scale == ATTU_RECORD_SCALE;
 }
 static inline attu_type attu_type_record(void) {
-    attu_type t = { ATTU_TYPE_TEXT, 0, ATTU_RECORD_SCALE };
+    attu_type t = { ATTU_TYPE_TEXT, 0, ATTU_RECORD_SCALE, 0 };
     return t;
 }
 
@@ -231,7 +255,7 @@ static inline int attu_type_array_is_bpchar(attu_type t) {
  * varchar for varchar(n) elements (a length's n is not kept: that is
  * attu_type_array_elem_mod's). */
 static inline attu_type attu_type_array_elem(attu_type t) {
-    attu_type e = { (attu_type_id)((t.scale - ATTU_ARRAY_SCALE_BASE) & (ATTU_ARRAY_BPCHAR - 1)), 0, 0 };
+    attu_type e = { (attu_type_id)((t.scale - ATTU_ARRAY_SCALE_BASE) & (ATTU_ARRAY_BPCHAR - 1)), 0, 0, 0 };
     if (e.id == ATTU_TYPE_TEXT && attu_type_array_is_bpchar(t)) e.scale = 1;
     else if (e.id == ATTU_TYPE_TEXT) e.precision = t.precision > 0 ? -1 : t.precision;
     return e;
@@ -260,7 +284,7 @@ static inline int attu_type_array_has_mod(attu_type t) {
  * char(n) and varchar(n) elements keep no length: PostgreSQL's
  * ARRAY[c] of a char(4) c is character[]). */
 static inline attu_type attu_type_array_of(attu_type e) {
-    attu_type t = { ATTU_TYPE_TEXT, 0, 0 };
+    attu_type t = { ATTU_TYPE_TEXT, 0, 0, 0 };
     if (e.id == ATTU_TYPE_DECIMAL) e.id = ATTU_TYPE_NUMERIC;
     t.scale = (int16_t)(ATTU_ARRAY_SCALE_BASE + e.id);
     if (e.id == ATTU_TYPE_TEXT && e.scale == 1) t.scale = (int16_t)(t.scale + ATTU_ARRAY_BPCHAR);
@@ -315,7 +339,7 @@ static inline int attu_type_array_same(attu_type a, attu_type b) {
  * by the fields, attu_value_parse), and shows in DESCRIBE and in
  * RowDescription's typmod. */
 static inline attu_type attu_type_interval(int range, int prec) {
-    attu_type t = { ATTU_TYPE_INTERVAL, (int16_t)range, (int16_t)(prec < 0 ? 0 : prec + 1) };
+    attu_type t = { ATTU_TYPE_INTERVAL, (int16_t)range, (int16_t)(prec < 0 ? 0 : prec + 1), 0 };
     return t;
 }
 static inline int attu_type_is_qualified_interval(attu_type t) {

@@ -2393,7 +2393,7 @@ static attu_lplan *bind_values(bctx *c, const attu_ast_query *q) {
         }
         if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
         for (int r = 0; r < nrows; r++) t = mix_numeric_literal(mix_bpchar_literal(t, p->values[r * ncols + k]), p->values[r * ncols + k]);
-        for (int r = 0; r < nrows; r++) t = mix_varchar_length(t, p->values[r * ncols + k]);
+        for (int r = 0; r < nrows; r++) t = mix_decimal_typmod(mix_varchar_length(t, p->values[r * ncols + k]), p->values[r * ncols + k]);
         for (int r = 0; r < nrows; r++)
             if (!(p->values[r * ncols + k] = coerce(c, p->values[r * ncols + k], t, false, p->values[r * ncols + k]->position))) return NULL;
         char nm[32];

@@ -223,6 +223,13 @@ bool mix_type(attu_type a, attu_type b, attu_type *out) {
     if (out->id == ATTU_TYPE_DECIMAL && is_numeric(a.id) && is_numeric(b.id)) {
         int sa = a.id == ATTU_TYPE_DECIMAL ? a.scale : 0, sb = b.id == ATTU_TYPE_DECIMAL ? b.scale : 0;
         if (sa != sb) *out = attu_type_make(ATTU_TYPE_NUMERIC);
+        /* numeric(p,s) stays so only where every source is one of that
+         * typmod (select_common_typmod); else the values meet as numeric
+         * without a typmod, held as a DECIMAL (engine/types.h no_typmod) */
+        else if (a.id == ATTU_TYPE_DECIMAL && b.id == ATTU_TYPE_DECIMAL && !a.no_typmod && !b.no_typmod &&
+                 a.precision == b.precision && a.scale == b.scale)
+            *out = a;
+        else out->no_typmod = 1;
     }
     /* intervals of different qualifiers meet as a plain interval, as
      * PostgreSQL's select_common_typmod keeps a typmod only all sources
@@ -235,6 +242,11 @@ bool mix_type(attu_type a, attu_type b, attu_type *out) {
         !(a.id == b.id && a.precision == b.precision && a.scale == b.scale))
         *out = attu_type_make(ATTU_TYPE_INTERVAL);
     return true;
+}
+
+attu_type mix_decimal_typmod(attu_type t, const attu_bexpr *v) {
+    if (t.id == ATTU_TYPE_DECIMAL && (!v || v->type.id == ATTU_TYPE_UNKNOWN)) t.no_typmod = 1;
+    return t;
 }
 
 /* The types whose equality is not their bytes' (bpchar_key). */
@@ -323,16 +335,23 @@ attu_type mix_bpchar_literal(attu_type t, const attu_bexpr *v) {
 attu_type mix_numeric_literal(attu_type t, const attu_bexpr *v) {
     /* a string literal 'NaN' or 'Infinity' beside a DECIMAL (1::numeric,
      * a numeric(p,s) column) makes the NUMERIC that holds it, where
-     * PostgreSQL's numeric holds both: the DECIMAL could not */
+     * PostgreSQL's numeric holds both: the DECIMAL could not; so does one
+     * of another scale ('1.5' beside a numeric(10,2) column), which
+     * PostgreSQL's numeric of no typmod shows with its own (1.5, not 1.50) */
     attu_numeric n;
     if (t.id == ATTU_TYPE_DECIMAL && v && v->kind == BX_CONST && v->type.id == ATTU_TYPE_UNKNOWN && !v->is_null &&
-        v->aux <= 0 && v->s && !attu_numeric_parse(v->s, v->slen, &n, NULL) && attu_numeric_is_special(n))
+        v->aux <= 0 && v->s && !attu_numeric_parse(v->s, v->slen, &n, NULL) &&
+        (attu_numeric_is_special(n) || n.dscale != t.scale))
         return attu_type_make(ATTU_TYPE_NUMERIC);
     return t;
 }
 
 attu_bexpr *mk_call(bctx *c, attu_opcode op, attu_type t, int pos, int nargs, attu_bexpr *a0,
                     attu_bexpr *a1, attu_bexpr *a2, attu_bexpr *a3) {
+    /* PostgreSQL's operators and functions give a numeric without a
+     * typmod (exprTypmod is -1 but for a length coercion, which bind_cast
+     * marks back): a DECIMAL result is attu's holding of such a numeric */
+    if (t.id == ATTU_TYPE_DECIMAL) t.no_typmod = 1;
     attu_bexpr *e = attu_bx_new(c->pa, BX_CALL, t, pos);
     if (!e) { attu_error_oom(c->err); return NULL; }
     e->op = op; e->nargs = nargs;
@@ -708,6 +727,7 @@ static attu_bexpr *bind_literal(bctx *c, const attu_ast_expr *e) {
             int64_t v;
             if (attu_value_parse(t, txt, strlen(txt), &v, c->err)) { c->err->position = e->position; return NULL; }
             b->type = t; b->i = v;
+            b->type.no_typmod = 1;   /* PostgreSQL's literal is numeric, typmod -1 */
             return b;
         }
         {
@@ -723,7 +743,7 @@ static attu_bexpr *bind_literal(bctx *c, const attu_ast_expr *e) {
             if (places > ATTU_NUMERIC_MAX_DIGITS) goto as_double;
             if (!attu_numeric_parse(txt, strlen(txt), &n, &scratch) && has_exp && n.dscale <= 18 &&
                 n.m < (__int128)1000000000000000000 && n.m > -(__int128)1000000000000000000) {
-                b->type = attu_type_decimal(18, n.dscale);
+                b->type = attu_type_decimal_free(18, n.dscale);
                 b->i = (int64_t)n.m;
                 return b;
             }
@@ -1180,7 +1200,7 @@ static attu_bexpr *bind_case(bctx *c, const scope *sc, const attu_ast_expr *e) {
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     for (int i = 0; i <= n; i++) t = mix_numeric_literal(mix_bpchar_literal(t, i < n ? x->thens[i] : x->else_), i < n ? x->thens[i] : x->else_);
-    for (int i = 0; i <= n; i++) t = mix_varchar_length(t, i < n ? x->thens[i] : x->else_);
+    for (int i = 0; i <= n; i++) t = mix_decimal_typmod(mix_varchar_length(t, i < n ? x->thens[i] : x->else_), i < n ? x->thens[i] : x->else_);
     for (int i = 0; i < n; i++) if (!(x->thens[i] = coerce(c, x->thens[i], t, false, x->thens[i]->position))) return NULL;
     if (x->else_ && !(x->else_ = coerce(c, x->else_, t, false, x->else_->position))) return NULL;
     x->type = t;
@@ -1298,7 +1318,7 @@ attu_bexpr *bind_interval_qualified(bctx *c, attu_bexpr *a, int range, int prec,
     return r;
 }
 
-static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
+static attu_bexpr *bind_cast_value(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const attu_ast_expr *ae = e->u.cast.arg;
     attu_type t;
     const attu_ast_typename *tn = &e->u.cast.type;
@@ -1403,6 +1423,18 @@ static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (a->type.id == ATTU_TYPE_DECIMAL && t.id == ATTU_TYPE_DECIMAL && attu_type_equal(a->type, t)) return a;
     if (attu_type_equal(a->type, t)) return a;
     return coerce(c, a, t, true, pos);
+}
+
+/* A cast, its DECIMAL result marked as PostgreSQL types it: x::numeric(p,s)
+ * keeps the typmod (a length coercion), x::numeric has none, whatever
+ * attu's DECIMAL holding of the value (engine/types.h no_typmod). The
+ * result may be the argument itself where no conversion was needed
+ * (1.5::numeric(18,1)): it is this expression's own node, so marking it
+ * in place is safe. */
+static attu_bexpr *bind_cast(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_bexpr *r = bind_cast_value(c, sc, e);
+    if (r && r->type.id == ATTU_TYPE_DECIMAL) r->type.no_typmod = e->u.cast.type.precision < 0;
+    return r;
 }
 
 static attu_bexpr *bind_param(bctx *c, const attu_ast_expr *e) {

@@ -273,6 +273,10 @@ attu_type mix_bpchar_literal(attu_type t, const attu_bexpr *v);
  * varchar without its length (polymorphic function results); a varchar
  * as text (the operators and aggregates PostgreSQL takes it to). */
 attu_type mix_varchar_length(attu_type t, const attu_bexpr *v);
+/* A numeric(p,s) beside a NULL or an untyped literal (an absent ELSE: v
+ * NULL) is numeric without a typmod (engine/types.h no_typmod), as
+ * PostgreSQL's select_common_typmod finds the coerced literal's -1. */
+attu_type mix_decimal_typmod(attu_type t, const attu_bexpr *v);
 attu_type mix_varchar_setop(attu_type t, attu_type l, attu_type r);
 attu_type varchar_without_length(attu_type t);
 attu_type varchar_as_text(attu_type t);

@@ -974,7 +974,30 @@ static attu_bexpr *bind_collate(bctx *c, const scope *sc, const attu_ast_expr *e
     return a;
 }
 
+/* A function's or aggregate's result has no typmod in PostgreSQL
+ * (exprTypmod -1): a DECIMAL result is numeric without one (engine/types.h
+ * no_typmod). coalesce, greatest, least and nullif keep their arguments'
+ * common typmod (mix_type, mix_typmod) and COLLATE its
+ * argument's, so they mark their own. The node is this call's own. */
+static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_expr *e);
+
+/* coalesce / greatest / least's result as its common type t has it: a
+ * numeric(p,s) only where every argument is one (mix_type). */
+static attu_bexpr *mix_typmod(attu_bexpr *r, attu_type t) {
+    if (r && r->type.id == ATTU_TYPE_DECIMAL && t.id == ATTU_TYPE_DECIMAL) r->type = t;
+    return r;
+}
+
 attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
+    attu_bexpr *r = bind_function_value(c, sc, e);
+    const char *name = e->u.func.name;
+    if (r && r->type.id == ATTU_TYPE_DECIMAL && strcmp(name, "coalesce") && strcmp(name, "greatest") &&
+        strcmp(name, "least") && strcmp(name, "nullif") && strcmp(name, " collate"))
+        r->type.no_typmod = 1;
+    return r;
+}
+
+static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_expr *e) {
     const char *name = e->u.func.name;
     if (!strcmp(name, " collate")) return bind_collate(c, sc, e);
     if (attu_is_row_constructor(e)) return attu_bind_row_value(c, sc, e);   /* planner/row_value.c */
@@ -1517,7 +1540,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
     if (strcmp(name, "nullif") != 0) {
         for (int i = 0; i < n; i++)
             if (strcmp(name, "coalesce") != 0 || !(args[i]->kind == BX_CONST && args[i]->is_null && args[i]->aux == 0))
-                t = mix_varchar_length(t, args[i]);
+                t = mix_decimal_typmod(mix_varchar_length(t, args[i]), args[i]);
     } else if (!attu_type_is_bpchar_any(args[0]->type) && !attu_type_is_bpchar_any(args[1]->type))
         t = varchar_as_text(t);   /* nullif(v, x) is text: its = is texteq (varchar_type.c) */
     attu_bexpr *first_arg = args[0], *second_arg = n > 1 ? args[1] : NULL;
@@ -1541,6 +1564,9 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
                                    : t.id == ATTU_TYPE_NUMERIC ? ATTU_OP_NULLIF_N : ATTU_OP_NULLIF_I, t, pos, 2,
                                 args[0], args[1], NULL, NULL);
         if (r && first.id == ATTU_TYPE_FLOAT32 && t.id == ATTU_TYPE_FLOAT64) r = coerce(c, r, first, true, pos);
+        /* its values are the first argument's: numeric(p,s) stays so */
+        if (r && r->type.id == ATTU_TYPE_DECIMAL && first.id == ATTU_TYPE_DECIMAL && r->type.scale == first.scale)
+            r->type = first;
         return r;
     }
     if (!strcmp(name, "coalesce")) {
@@ -1556,7 +1582,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (!risky || n == 1) {
             attu_bexpr *acc = args[n - 1];
             for (int i = n - 2; i >= 0; i--) acc = mk_call(c, ATTU_OP_COALESCE, t, pos, 2, args[i], acc, NULL, NULL);
-            return acc;
+            return mix_typmod(acc, t);
         }
         attu_bexpr *cs = attu_bx_new(c->pa, BX_CASE, t, pos);
         if (!cs) { attu_error_oom(c->err); return NULL; }
@@ -1570,7 +1596,7 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
             if (!cs->whens[i]) return NULL;
         }
         cs->else_ = args[n - 1];
-        return cs;
+        return cs;   /* (a BX_CASE keeps t as mix_type marked it) */
     }
     /* greatest / least ignore NULLs */
     bool greatest = !strcmp(name, "greatest");
@@ -1585,5 +1611,5 @@ attu_bexpr *bind_function(bctx *c, const scope *sc, const attu_ast_expr *e) {
         attu_bexpr *sel = mk_call(c, ATTU_OP_SELECT, t, pos, 3, args[i], acc, cond, NULL);
         acc = mk_call(c, ATTU_OP_COALESCE, t, pos, 2, sel, acc, NULL, NULL);
     }
-    return acc;
+    return mix_typmod(acc, t);
 }

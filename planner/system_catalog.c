@@ -232,7 +232,7 @@ static const pg_type_row *pg_type_array_elem(int oid) {
 int32_t syscat_type_modifier(attu_type t) {
     if (attu_type_is_array(t)) return attu_type_array_has_mod(t) ? syscat_type_modifier(attu_type_array_elem_mod(t)) : -1;
     if (t.id == ATTU_TYPE_INTERVAL) return attu_type_interval_typmod(t);
-    if (t.id == ATTU_TYPE_DECIMAL && t.precision > 0)
+    if (t.id == ATTU_TYPE_DECIMAL && t.precision > 0 && !t.no_typmod)
         return (int32_t)(((uint32_t)t.precision << 16) | (uint16_t)t.scale) + 4;
     if (attu_type_is_bpchar(t) || (attu_type_is_varchar_any(t) && t.precision > 0)) return (int32_t)t.precision + 4;
     return -1;
@@ -251,6 +251,8 @@ const char *syscat_format_type(attu_type t, char *buf, size_t cap) {
     if (attu_type_is_bpchar(t)) { snprintf(buf, cap, "character(%d)", t.precision); return buf; }
     if (attu_type_is_bpchar_any(t)) { snprintf(buf, cap, "bpchar"); return buf; }
     if (attu_type_is_varchar_any(t) && t.precision > 0) { snprintf(buf, cap, "character varying(%d)", t.precision); return buf; }
+    /* a DECIMAL holding a numeric of no typmod (a view's 1.5 column) */
+    if (attu_type_is_free_decimal(t)) { snprintf(buf, cap, "numeric"); return buf; }
     return attu_type_name(t, buf, cap);
 }
 
@@ -1147,7 +1149,7 @@ static void is_column_row(rel_text *r, const syscat_env *env, const char *rel, c
     case ATTU_TYPE_FLOAT64: prec = 53; break;
     case ATTU_TYPE_DECIMAL:
         radix = 10;
-        if (ty.precision > 0) { prec = ty.precision; scale = ty.scale; } else prec = -2;
+        if (ty.precision > 0 && !ty.no_typmod) { prec = ty.precision; scale = ty.scale; } else prec = -2;
         break;
     case ATTU_TYPE_NUMERIC: radix = 10; prec = -2; break;
     default: break;

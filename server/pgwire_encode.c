@@ -183,7 +183,7 @@ void pg_msg_notice_severity(pgbuf *b, const char *severity, const char *sqlstate
 static int32_t type_modifier(attu_type t) {
     if (attu_type_is_array(t)) return attu_type_array_has_mod(t) ? type_modifier(attu_type_array_elem_mod(t)) : -1;
     if (t.id == ATTU_TYPE_INTERVAL) return attu_type_interval_typmod(t);
-    if (t.id == ATTU_TYPE_DECIMAL && t.precision > 0)
+    if (t.id == ATTU_TYPE_DECIMAL && t.precision > 0 && !t.no_typmod)   /* (engine/types.h) */
         return (int32_t)(((uint32_t)t.precision << 16) | (uint16_t)t.scale) + 4;
     if (attu_type_is_bpchar(t) || (attu_type_is_varchar_any(t) && t.precision > 0)) return (int32_t)t.precision + 4;
     return -1;

@@ -85,7 +85,7 @@ Test(key_set, char_n_ignores_trailing_blanks_text_does_not) {
     const char *strs[] = { "b", "b ", "b  " };
     size_t lens[] = { 1, 2, 3 };
     for (int bp = 0; bp < 2; bp++) {
-        attu_type ty = bp ? (attu_type){ ATTU_TYPE_TEXT, 0, 1 } : attu_type_make(ATTU_TYPE_TEXT);
+        attu_type ty = bp ? (attu_type){ ATTU_TYPE_TEXT, 0, 1, 0 } : attu_type_make(ATTU_TYPE_TEXT);
         attu_table *t = one_column(ty, 3);
         int32_t codes[3];
         t->cols[0]->dict = attu_dictionary_build(strs, lens, 3, codes, &err);

@@ -10,6 +10,7 @@
 
 #include "engine/checksum.h"
 #include "engine/storage.h"
+#include "engine/view.h"
 
 static char *tmp_dir(void) {
     char *d = strdup("/tmp/attu_store_XXXXXX");
@@ -139,7 +140,7 @@ Test(storage, char_column_with_trailing_spaces_loads_stripped) {
     o.null_string = "NULL";
     attu_table *t = load_str(base, &o, "1,a\n2,a \n3,b  \n4,NULL\n5,  \n6,a\n", &err);
     cr_assert_not_null(t, "%s", err.message);
-    attu_type ch3 = { ATTU_TYPE_TEXT, 3, 1 };   /* char(3), as types.c makes it */
+    attu_type ch3 = { ATTU_TYPE_TEXT, 3, 1, 0 };   /* char(3), as types.c makes it */
     t->defs[1].type = ch3;
     t->cols[1]->type = ch3;
     cr_assert_eq(t->cols[1]->dict->count, 4);
@@ -158,6 +159,41 @@ Test(storage, char_column_with_trailing_spaces_loads_stripped) {
     attu_catalog_free(cat);
     attu_table_free(t);
     attu_table_free(base);
+    attu_storage_close(dir);
+    rm_rf(dir);
+    free(dir);
+}
+
+/* A view's DECIMAL column of no typmod (CREATE VIEW v AS SELECT 1.5)
+ * keeps that mark through a save and a load, so that format_type shows
+ * it as numeric after a restart; a numeric(p,s) column stays one. */
+Test(storage, view_decimal_no_typmod_survives_reload) {
+    char *dir = tmp_dir();
+    attu_error err;
+    attu_error_clear(&err);
+    cr_assert_eq(attu_storage_open(dir, &err), 0, "%s", err.message);
+    const char *names[] = { "a", "d" };
+    attu_type types[] = { attu_type_decimal_free(18, 1), attu_type_decimal(10, 2) };
+    attu_views *vs = attu_views_new();
+    attu_view *v = attu_view_new("v", "SELECT 1.5 AS a, d FROM s", 2, names, types, 0, NULL);
+    cr_assert_not_null(vs);
+    cr_assert_not_null(v);
+    attu_view *old = NULL;
+    cr_assert_eq(attu_views_put(vs, v, &old), 0);
+    cr_assert_null(old);
+    cr_assert_eq(attu_storage_save_views(dir, vs, &err), 0, "%s", err.message);
+    attu_catalog *cat = reload(dir, 0);
+    cr_assert_geq(attu_storage_load_views(dir, cat, &err), 0, "%s", err.message);
+    cr_assert_not_null(attu_catalog_views(cat));
+    const attu_view *u = attu_views_find(attu_catalog_views(cat), "v");
+    cr_assert_not_null(u);
+    cr_assert(attu_type_is_free_decimal(u->col_types[0]));
+    cr_assert_eq(u->col_types[0].precision, 18);
+    cr_assert_eq(u->col_types[0].scale, 1);
+    cr_assert(!attu_type_is_free_decimal(u->col_types[1]));
+    cr_assert_eq(u->col_types[1].precision, 10);
+    attu_catalog_free(cat);
+    attu_views_free(vs);
     attu_storage_close(dir);
     rm_rf(dir);
     free(dir);
