@@ -81,7 +81,7 @@ void lbs_reduction(attu_backend* be, size_t nl, attu_reduce_op op, int k, int in
   sp->k = k;
   sp->in_reg = in_reg;
   sp->arg_reg = arg_reg;
-  sp->in = attu_vec{attu_type{ATTU_TYPE_FLOAT64, 0, 0}, nullptr, nullptr, nullptr};
+  sp->in = attu_vec{attu_type{ATTU_TYPE_FLOAT64, 0, 0, 0}, nullptr, nullptr, nullptr};
   sp->out_type = ot;
   size_t w = ot.id == ATTU_TYPE_TEXT ? 4 : 8;
   attu_buf* o = put(be, nullptr, nl * w);
@@ -130,7 +130,7 @@ specs_t make_specs(attu_backend* be, const std::vector<red_t>& reds, const std::
     sp.op = rd.op;
     sp.in_reg = sp.arg_reg = -1;
     if (rd.col >= 0) sp.in = cols[(size_t)rd.col];
-    attu_type ot{rd.out, 0, 0};
+    attu_type ot{rd.out, 0, 0, 0};
     sp.out_type = ot;
     attu_buf *o = put(be, nullptr, nout * 8), *v = put(be, nullptr, nout);
     s.bufs.push_back(o);
@@ -157,7 +157,7 @@ long long check_device_interpreter_on_host() {
   const int64_t iv[] = {0, 1, -1, 2, 7, -7, 100, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, 12345678901LL, -3, 99999};
   const double fv[] = {0.0, -0.0, 1.5, -2.25, 1e308, -1e308, 3.0, NAN, INFINITY, -INFINITY, 1e-300, 7.0};
   for (int it = 0; it < 3000; ++it) {
-    attu_type in_t[4] = {{ATTU_TYPE_INT64, 0, 0}, {ATTU_TYPE_INT32, 0, 0}, {ATTU_TYPE_FLOAT64, 0, 0}, {ATTU_TYPE_BOOL, 0, 0}};
+    attu_type in_t[4] = {{ATTU_TYPE_INT64, 0, 0, 0}, {ATTU_TYPE_INT32, 0, 0, 0}, {ATTU_TYPE_FLOAT64, 0, 0, 0}, {ATTU_TYPE_BOOL, 0, 0, 0}};
     attu_expr_program* p = attu_program_new(4, in_t);
     std::vector<int> ints = {0, 1}, flts = {2}, bools = {3};
     int ninstr = 1 + R(10);
@@ -168,7 +168,7 @@ long long check_device_interpreter_on_host() {
       auto pick = [&](std::vector<int>& v) { return v[R((int)v.size())]; };
       if (kind == 0) {  // const
         int cls = R(3);
-        attu_type t = cls == 0 ? attu_type{ATTU_TYPE_INT64, 0, 0} : cls == 1 ? attu_type{ATTU_TYPE_FLOAT64, 0, 0} : attu_type{ATTU_TYPE_BOOL, 0, 0};
+        attu_type t = cls == 0 ? attu_type{ATTU_TYPE_INT64, 0, 0, 0} : cls == 1 ? attu_type{ATTU_TYPE_FLOAT64, 0, 0, 0} : attu_type{ATTU_TYPE_BOOL, 0, 0, 0};
         dst = attu_program_reg(p, t);
         in = attu_instr_make(ATTU_OP_CONST, dst, -1, -1);
         in.imm_null = R(5) == 0;
@@ -179,14 +179,14 @@ long long check_device_interpreter_on_host() {
         static const attu_opcode ops[] = {ATTU_OP_ADD_I, ATTU_OP_SUB_I, ATTU_OP_MUL_I, ATTU_OP_DIV_I, ATTU_OP_MOD_I, ATTU_OP_ADD_D, ATTU_OP_SUB_D, ATTU_OP_MUL_D, ATTU_OP_NEG_I, ATTU_OP_NEG_D, ATTU_OP_CAST_I_I};
         attu_opcode op = ops[R(11)];
         int tt = R(6);
-        attu_type t = tt == 0 ? attu_type{ATTU_TYPE_INT32, 0, 0} : tt == 1 ? attu_type{ATTU_TYPE_DECIMAL, (int16_t)(3 + R(16)), 2} : tt == 2 && op == ATTU_OP_CAST_I_I ? attu_type{ATTU_TYPE_DATE, 0, 0} : tt == 3 && op == ATTU_OP_CAST_I_I ? attu_type{ATTU_TYPE_BOOL, 0, 0} : tt == 5 && op != ATTU_OP_ADD_D && op != ATTU_OP_SUB_D && op != ATTU_OP_MUL_D && op != ATTU_OP_NEG_D ? attu_type{ATTU_TYPE_INT16, 0, 0} : attu_type{ATTU_TYPE_INT64, 0, 0};
+        attu_type t = tt == 0 ? attu_type{ATTU_TYPE_INT32, 0, 0, 0} : tt == 1 ? attu_type{ATTU_TYPE_DECIMAL, (int16_t)(3 + R(16)), 2, 0} : tt == 2 && op == ATTU_OP_CAST_I_I ? attu_type{ATTU_TYPE_DATE, 0, 0, 0} : tt == 3 && op == ATTU_OP_CAST_I_I ? attu_type{ATTU_TYPE_BOOL, 0, 0, 0} : tt == 5 && op != ATTU_OP_ADD_D && op != ATTU_OP_SUB_D && op != ATTU_OP_MUL_D && op != ATTU_OP_NEG_D ? attu_type{ATTU_TYPE_INT16, 0, 0, 0} : attu_type{ATTU_TYPE_INT64, 0, 0, 0};
         dst = attu_program_reg(p, t);
         in = attu_instr_make(op, dst, pick(ints), (op == ATTU_OP_NEG_I || op == ATTU_OP_NEG_D || op == ATTU_OP_CAST_I_I) ? -1 : pick(ints));
         (t.id == ATTU_TYPE_BOOL ? bools : ints).push_back(dst);
       } else if (kind <= 5) {  // float arith
         static const attu_opcode ops[] = {ATTU_OP_ADD_F, ATTU_OP_SUB_F, ATTU_OP_MUL_F, ATTU_OP_DIV_F, ATTU_OP_MOD_F, ATTU_OP_NEG_F, ATTU_OP_CAST_I_F};
         attu_opcode op = ops[R(7)];
-        attu_type t = R(3) == 0 ? attu_type{ATTU_TYPE_FLOAT32, 0, 0} : attu_type{ATTU_TYPE_FLOAT64, 0, 0};
+        attu_type t = R(3) == 0 ? attu_type{ATTU_TYPE_FLOAT32, 0, 0, 0} : attu_type{ATTU_TYPE_FLOAT64, 0, 0, 0};
         dst = attu_program_reg(p, t);
         if (op == ATTU_OP_CAST_I_F) in = attu_instr_make(op, dst, pick(ints), -1);
         else in = attu_instr_make(op, dst, pick(flts), op == ATTU_OP_NEG_F ? -1 : pick(flts));
@@ -194,13 +194,13 @@ long long check_device_interpreter_on_host() {
       } else if (kind <= 7) {  // comparisons
         bool f = R(2);
         attu_opcode op = (attu_opcode)((f ? ATTU_OP_EQ_F : ATTU_OP_EQ_I) + R(6));
-        dst = attu_program_reg(p, attu_type{ATTU_TYPE_BOOL, 0, 0});
+        dst = attu_program_reg(p, attu_type{ATTU_TYPE_BOOL, 0, 0, 0});
         in = f ? attu_instr_make(op, dst, pick(flts), pick(flts)) : attu_instr_make(op, dst, pick(ints), pick(ints));
         bools.push_back(dst);
       } else if (kind == 8) {  // logic
         static const attu_opcode ops[] = {ATTU_OP_AND, ATTU_OP_OR, ATTU_OP_NOT, ATTU_OP_IS_TRUE, ATTU_OP_IS_FALSE, ATTU_OP_IS_NULL, ATTU_OP_IS_NOT_NULL};
         attu_opcode op = ops[R(7)];
-        dst = attu_program_reg(p, attu_type{ATTU_TYPE_BOOL, 0, 0});
+        dst = attu_program_reg(p, attu_type{ATTU_TYPE_BOOL, 0, 0, 0});
         int a = (op == ATTU_OP_IS_NULL || op == ATTU_OP_IS_NOT_NULL) && R(2) ? pick(flts) : pick(bools);
         in = attu_instr_make(op, dst, a, (op == ATTU_OP_AND || op == ATTU_OP_OR) ? pick(bools) : -1);
         bools.push_back(dst);
@@ -210,7 +210,7 @@ long long check_device_interpreter_on_host() {
         static const attu_opcode iops[] = {ATTU_OP_COALESCE, ATTU_OP_SELECT, ATTU_OP_NULLIF_I, ATTU_OP_MOVE};
         attu_opcode op = iops[R(4)];
         if (op == ATTU_OP_NULLIF_I && f) op = ATTU_OP_NULLIF_F;
-        dst = attu_program_reg(p, f ? attu_type{ATTU_TYPE_FLOAT64, 0, 0} : attu_type{ATTU_TYPE_INT64, 0, 0});
+        dst = attu_program_reg(p, f ? attu_type{ATTU_TYPE_FLOAT64, 0, 0, 0} : attu_type{ATTU_TYPE_INT64, 0, 0, 0});
         in = attu_instr_make(op, dst, pick(v), op == ATTU_OP_MOVE ? -1 : pick(v));
         if (op == ATTU_OP_SELECT) in.c = (int16_t)pick(bools);
         v.push_back(dst);
@@ -374,7 +374,7 @@ int main() {
       std::vector<std::vector<int64_t>> out;
       for (auto* be : both) {
         attu_buf *mb = put(be, m), *vb = put(be, v);
-        attu_vec mask{attu_type{ATTU_TYPE_BOOL, 0, 0}, mb, vb, nullptr};
+        attu_vec mask{attu_type{ATTU_TYPE_BOOL, 0, 0, 0}, mb, vb, nullptr};
         attu_buf* idx = nullptr;
         size_t count = 0;
         if (be->compact(be, &mask, n, &idx, &count, &err)) r.fail(err.message);
@@ -455,7 +455,7 @@ int main() {
 
   // ---- ordering, aggregation, expressions (the complete table) -------------
 
-  auto TY = [](attu_type_id id) { return attu_type{id, 0, 0}; };
+  auto TY = [](attu_type_id id) { return attu_type{id, 0, 0, 0}; };
   // Key columns shared by the ordering tests: small-range int32 with NULLs,
   // float64 with NaN, -0, +/-inf and NULLs, int64 with few NULLs.
   struct cols_t {
