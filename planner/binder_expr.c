@@ -789,15 +789,11 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
     static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
                                    [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=" };
     attu_type t;
-    if (attu_type_is_record(l->type) || attu_type_is_record(r->type)) {
-        /* a row value is kept as its text (row_value.c), whose order is
-         * not the record order: refused rather than compared wrongly.
-         * Row constructors compared with each other never get here (the
-         * parser compares their items). */
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
-                       "comparing a whole-row value or a row held in a column is not supported; compare the columns, or write both sides as ROW(...)");
-        return NULL;
-    }
+    /* a row value is kept as its text (row_value.c), whose order is not
+     * the record order: compared item by item there. Row constructors
+     * compared with each other never get here (the parser compares their
+     * items). */
+    if (attu_type_is_record(l->type) || attu_type_is_record(r->type)) return attu_row_compare(c, op, l, r, pos);
     /* a time beside an interval compares as one (time's implicit cast) */
     if ((l->type.id == ATTU_TYPE_TIME && r->type.id == ATTU_TYPE_INTERVAL) ||
         (l->type.id == ATTU_TYPE_INTERVAL && r->type.id == ATTU_TYPE_TIME)) {
@@ -1075,6 +1071,13 @@ static attu_bexpr *record_operator_error(bctx *c, const scope *sc, const attu_as
     bool left_row = row_operand(e->u.binary.left);
     attu_bexpr *other = bind_expr(c, sc, left_row ? e->u.binary.right : e->u.binary.left);
     if (!other) return NULL;
+    if (attu_type_is_record(other->type)) {
+        /* a whole-row reference or a row column beside a constructor:
+         * record comparison (row_value.c) */
+        attu_bexpr *row = bind_expr(c, sc, left_row ? e->u.binary.left : e->u.binary.right);
+        if (!row) return NULL;
+        return attu_row_compare(c, e->u.binary.op, left_row ? row : other, left_row ? other : row, e->position);
+    }
     char buf[64];
     const char *tn = tname(other->type, buf);
     attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "operator does not exist: %s %s %s",
@@ -1107,6 +1110,8 @@ static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e)
     case ATTU_BINOP_EQ: case ATTU_BINOP_NE: case ATTU_BINOP_LT: case ATTU_BINOP_LE: case ATTU_BINOP_GT: case ATTU_BINOP_GE:
         return bind_compare_op(c, e->u.binary.op, l, r, pos);
     case ATTU_BINOP_IS_DISTINCT: case ATTU_BINOP_IS_NOT_DISTINCT: {
+        if (attu_type_is_record(l->type) || attu_type_is_record(r->type))
+            return attu_row_compare(c, e->u.binary.op, l, r, pos);
         attu_bexpr *eq = bind_compare_op(c, ATTU_BINOP_EQ, l, r, pos);
         if (!eq) return NULL;
         l = eq->args[0]; r = eq->args[1];

@@ -303,6 +303,9 @@ attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e
 attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, int col_base, bool *found);
 int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***items);
 attu_bexpr *attu_row_value_null_test(const bctx *c, const attu_bexpr *rec);
+/* l op r for row values (op: = .. >=, IS [NOT] DISTINCT FROM), as
+ * PostgreSQL's record comparison, item by item */
+attu_bexpr *attu_row_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos);
 /* 42883 "function f(types) does not exist" for the bound arguments (a NULL
  * one prints as "?"); returns NULL. */
 attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n);

@@ -31,6 +31,7 @@
  */
 #include "binder_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* a text constant of n bytes (kept in the plan arena by the caller's
@@ -303,4 +304,143 @@ attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int 
     int m = qual_items(c, sc, qual, pos, col_base, &v, &guard);
     *found = m != -1;
     return m >= 0 ? record_of(c, v, m, guard, pos) : NULL;
+}
+
+/* ---- comparing rows held as values --------------------------------------
+ *
+ * A row value compared with another (t = u, t < ROW(1, 'x'::text), t IS
+ * DISTINCT FROM u) is PostgreSQL's record comparison (record_eq,
+ * record_cmp), which differs from the row constructors' comparison the
+ * parser makes: two NULL items are equal, a NULL item sorts after any
+ * value, and only a NULL row (a table's on an outer join's missing side)
+ * makes the result NULL. It is rewritten here into comparisons of the
+ * items the binder keeps for both sides (no new opcode):
+ *   E_k  x_k IS NOT DISTINCT FROM y_k
+ *   L_k  coalesce(x_k < y_k, x_k IS NOT NULL AND y_k IS NULL)
+ *   =    E_1 AND ... AND E_n          <> its negation
+ *   <    L_1 OR (E_1 AND (L_2 OR ... (E_n-1 AND L_n)))
+ *   <=   the same ending in (L_n OR E_n); > and >= swap the sides
+ * each under CASE WHEN either row is NULL THEN NULL. PostgreSQL checks
+ * the items' types as it reaches them at run time; they are checked here
+ * when binding, all of them, with its messages. */
+
+static attu_bexpr *case1(bctx *c, attu_bexpr *when, attu_bexpr *then, attu_bexpr *else_, int pos) {
+    if (!when || !then || !else_) return NULL;
+    attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, else_->type, pos);
+    attu_bexpr **w = attu_palloc(c->pa, sizeof *w), **t = attu_palloc(c->pa, sizeof *t);
+    if (!x || !w || !t) { attu_error_oom(c->err); return NULL; }
+    w[0] = when; t[0] = then;
+    x->nwhens = 1; x->whens = w; x->thens = t; x->else_ = else_;
+    return x;
+}
+
+static attu_bexpr *bool_call(bctx *c, attu_opcode op, attu_bexpr *a, attu_bexpr *b, int pos) {
+    bool unary = op == ATTU_OP_NOT || op == ATTU_OP_IS_NULL || op == ATTU_OP_IS_NOT_NULL || op == ATTU_OP_IS_TRUE;
+    if (!a || (!unary && !b)) return NULL;
+    return mk_call(c, op, attu_type_make(ATTU_TYPE_BOOL), pos, unary ? 1 : 2, a, b, NULL, NULL);
+}
+
+/* The type's name as record_cmp's message gives it: without its modifier
+ * (character varying, not character varying(5)). */
+static const char *base_type_name(attu_type t, char *buf) {
+    const char *n = tname(t, buf);
+    if (n != buf) { snprintf(buf, 64, "%s", n); n = buf; }
+    char *p = strchr(buf, '(');
+    if (p && p > buf && p[-1] != ' ' && strcmp(p, "()")) *p = '\0';
+    return buf;
+}
+
+/* x IS NOT DISTINCT FROM y for items of one type */
+static attu_bexpr *item_same(bctx *c, attu_bexpr *x, attu_bexpr *y, int pos) {
+    attu_bexpr *eq = bind_compare_op(c, ATTU_BINOP_EQ, x, y, pos);
+    attu_bexpr *t1 = eq ? bool_call(c, ATTU_OP_IS_TRUE, eq, NULL, pos) : NULL;
+    attu_bexpr *bn = t1 ? bool_call(c, ATTU_OP_AND, bool_call(c, ATTU_OP_IS_NULL, x, NULL, pos),
+                                    bool_call(c, ATTU_OP_IS_NULL, y, NULL, pos), pos) : NULL;
+    return bn ? bool_call(c, ATTU_OP_OR, t1, bn, pos) : NULL;
+}
+
+/* x before y in record order (NULL last): never NULL */
+static attu_bexpr *item_before(bctx *c, attu_bexpr *x, attu_bexpr *y, int pos) {
+    attu_bexpr *lt = bind_compare_op(c, ATTU_BINOP_LT, x, y, pos);
+    attu_bexpr *nn = lt ? bool_call(c, ATTU_OP_AND, bool_call(c, ATTU_OP_IS_NOT_NULL, x, NULL, pos),
+                                    bool_call(c, ATTU_OP_IS_NULL, y, NULL, pos), pos) : NULL;
+    return nn ? mk_call(c, ATTU_OP_COALESCE, attu_type_make(ATTU_TYPE_BOOL), pos, 2, lt, nn, NULL, NULL) : NULL;
+}
+
+/* x < y (or <= where or_equal) over n items, record order */
+static attu_bexpr *rows_before(bctx *c, attu_bexpr **x, attu_bexpr **y, int n, bool or_equal, int pos) {
+    attu_bexpr *acc = item_before(c, x[n - 1], y[n - 1], pos);
+    if (or_equal) acc = bool_call(c, ATTU_OP_OR, acc, item_same(c, x[n - 1], y[n - 1], pos), pos);
+    for (int k = n - 2; k >= 0 && acc; k--)
+        acc = bool_call(c, ATTU_OP_OR, item_before(c, x[k], y[k], pos),
+                        bool_call(c, ATTU_OP_AND, item_same(c, x[k], y[k], pos), acc, pos), pos);
+    return acc;
+}
+
+attu_bexpr *attu_row_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos) {
+    static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
+                                   [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=",
+                                   [ATTU_BINOP_IS_DISTINCT] = "=", [ATTU_BINOP_IS_NOT_DISTINCT] = "=" };
+    char b1[64], b2[64];
+    if (attu_type_is_record(l->type) != attu_type_is_record(r->type)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s %s",
+                       tname(l->type, b1), names[op], tname(r->type, b2));
+        return NULL;
+    }
+    attu_bexpr **x, **y;
+    int n = attu_row_value_items(c, l, &x), m = attu_row_value_items(c, r, &y);
+    if (n < 0 || m < 0) {
+        /* a row whose items the binder does not know (a CASE of rows, a
+         * row read from a derived table's column): its text is no record
+         * order, so it is refused rather than compared wrongly */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "comparing a row held in a column or made by CASE / COALESCE is not supported; compare its items");
+        return NULL;
+    }
+    for (int k = 0; k < n && k < m; k++) {
+        const char *a = base_type_name(x[k]->type, b1), *b = base_type_name(y[k]->type, b2);
+        if (strcmp(a, b)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, 0,
+                           "cannot compare dissimilar column types %s and %s at record column %d", a, b, k + 1);
+            return NULL;
+        }
+    }
+    if (n != m) {
+        attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, 0,
+                       "cannot compare record types with different numbers of columns");
+        return NULL;
+    }
+    if (n == 0) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "cannot compare rows of zero length");
+        return NULL;
+    }
+    attu_bexpr *res = NULL;
+    switch (op) {
+    case ATTU_BINOP_EQ: case ATTU_BINOP_NE: case ATTU_BINOP_IS_DISTINCT: case ATTU_BINOP_IS_NOT_DISTINCT:
+        res = item_same(c, x[0], y[0], pos);
+        for (int k = 1; k < n && res; k++) res = bool_call(c, ATTU_OP_AND, res, item_same(c, x[k], y[k], pos), pos);
+        if (op == ATTU_BINOP_NE || op == ATTU_BINOP_IS_DISTINCT) res = bool_call(c, ATTU_OP_NOT, res, NULL, pos);
+        break;
+    case ATTU_BINOP_LT: case ATTU_BINOP_LE:
+        res = rows_before(c, x, y, n, op == ATTU_BINOP_LE, pos);
+        break;
+    default:
+        res = rows_before(c, y, x, n, op == ATTU_BINOP_GE, pos);
+        break;
+    }
+    if (!res) return NULL;
+    /* a NULL row (only a table's whole-row reference can be one) */
+    attu_bexpr *nl = attu_row_value_null_test(c, l), *nr = attu_row_value_null_test(c, r);
+    if (!nl && !nr) return res;
+    attu_bexpr *either = nl && nr ? bool_call(c, ATTU_OP_OR, nl, nr, pos) : nl ? nl : nr;
+    if (op == ATTU_BINOP_IS_DISTINCT || op == ATTU_BINOP_IS_NOT_DISTINCT) {
+        /* both NULL: not distinct; one NULL: distinct */
+        bool distinct = op == ATTU_BINOP_IS_DISTINCT;
+        attu_bexpr *yes = mk_const_int(c, attu_type_make(ATTU_TYPE_BOOL), 1);
+        attu_bexpr *no = mk_const_int(c, attu_type_make(ATTU_TYPE_BOOL), 0);
+        attu_bexpr *both = nl && nr ? bool_call(c, ATTU_OP_AND, nl, nr, pos) : NULL;
+        attu_bexpr *one = case1(c, either, distinct ? yes : no, res, pos);
+        return both ? case1(c, both, distinct ? no : yes, one, pos) : one;
+    }
+    return case1(c, either, mk_const_null(c, attu_type_make(ATTU_TYPE_BOOL)), res, pos);
 }
