@@ -913,13 +913,26 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
     }
     case ATTU_FROM_SUBQUERY: {
         cte_def *save = c->ctes;
+        /* its row columns carry their items (row_value.c) */
+        const attu_ast_query *save_carry = c->carry_query;
+        c->carry_query = f->u.subquery.query;
+        c->carry_at = c->carry_cnt = NULL;
+        c->carry_n0 = 0;
         attu_lplan *p = bind_query(c, f->u.subquery.query);
+        int *at = c->carry_at, *cnt = c->carry_cnt, ncarried = at ? c->carry_total : 0;
+        int n0 = at ? c->carry_n0 : p ? p->ncols : 0;
+        c->carry_query = save_carry;
+        c->carry_at = c->carry_cnt = NULL;
         c->ctes = save;
         if (!p) return NULL;
         int source = c->next_source++;
         for (int i = 0; i < p->ncols; i++) {
             const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : p->names[i];
-            if (!scope_push(c, sc, f->alias, cn, p->types[i], false, false, source)) return NULL;
+            if (!scope_push(c, sc, f->alias, cn, p->types[i], i >= n0, false, source)) return NULL;
+            if (i < ncarried) {
+                sc->cols[sc->n - 1].row_items = cnt[i];
+                sc->cols[sc->n - 1].row_items_at = at[i] - i;
+            }
         }
         return p;
     }
@@ -1764,6 +1777,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 }
                 items[n] = attu_bx_col(c->pa, k, sc.cols[k].type);
                 items[n]->position = it->expr->position;
+                attu_row_column_items(c, &sc, k, items[n]);   /* a derived table's row column */
                 names[n++] = (char *)sc.cols[k].name;
                 any = true;
             }
@@ -1848,6 +1862,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 if (!key || add_group(c, &st, key) < 0) OOM_NULL(c);
                 if (key != item) st.bp_orig[st.nbp++] = item;
             }
+            /* a derived table's row column is no expression of its items:
+             * the list reads a value of the group (its text is theirs) */
+            if (g->kind == BX_COL) st.bp_orig[st.nbp++] = g;
             continue;
         }
         attu_bexpr *key = bpchar_key(c, g);
@@ -1901,6 +1918,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     if (!s->distinct_on.n &&
         !expand_row_keys(c, items, n, s->distinct, &ord, &ord_out, &nord, &ord_dep))
         return NULL;
+    /* a derived table's row values: their items too, after the list, for
+     * the enclosing query (row_value.c); not under DISTINCT, whose
+     * duplicates are told by the list */
+    if (c->carry_query == q && !s->distinct && !attu_row_value_carry(c, &items, &names, &n, &cap, n)) return NULL;
     /* DISTINCT ON (keys): keep the first row of each key group in ORDER BY
      * order, as row_number() OVER (PARTITION BY keys ORDER BY ...) = 1 */
     int rn_item = -1;

@@ -630,7 +630,11 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         bool rel = false;
         if (o && attu_type_is_record(o->type) && o->kind != BX_COL)
             o = attu_bind_whole_row(c, save, name, e->position, OUTER_BASE, &rel);
-        if (o) { if (!rel) o->col += OUTER_BASE; c->saw_outer = true; return o; }
+        if (o) {
+            if (!rel) { o->col += OUTER_BASE; attu_row_value_shift(c, o, OUTER_BASE); }
+            c->saw_outer = true;
+            return o;
+        }
         *c->err = saved;
         /* a query two or more levels out: column k of the query `level`
          * levels out is OUTER_BASE * level + k (the parameterised apply
@@ -651,7 +655,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
                                    "a subquery may refer to queries at most %d levels out", OUTER_LEVELS_MAX - 1);
                     return NULL;
                 }
-                if (!rel) o->col += OUTER_BASE * level;
+                if (!rel) { o->col += OUTER_BASE * level; attu_row_value_shift(c, o, OUTER_BASE * level); }
                 c->saw_outer = true;
                 return o;
             }
@@ -672,6 +676,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
     attu_bexpr *b = attu_bx_col(c->pa, found, sc->cols[found].type);
     if (!b) { attu_error_oom(c->err); return NULL; }
     b->position = e->position;
+    attu_row_column_items(c, sc, found, b);   /* a derived table's row column */
     return b;
 }
 

@@ -57,6 +57,9 @@ typedef struct scope_col {
      * appended to the AGG node's output, in pending order */
     bool        post_agg;
     int         post_off;
+    /* a derived table's row column: its row_items items are the hidden
+     * columns row_items_at entries further on (row_value.c) */
+    int         row_items, row_items_at;
 } scope_col;
 
 typedef struct scope {
@@ -191,6 +194,12 @@ typedef struct bctx {
     /* the row values bound so far and their items (planner/row_value.c),
      * for an ORDER BY that orders by a row item by item */
     struct row_fields *row_fields;
+    /* the derived table whose row columns carry their items (row_value.c
+     * attu_row_value_carry): its query, and after binding it where each
+     * of its carry_total columns' items went (the first carry_n0 are its
+     * list's, the others items, of a nested row perhaps) */
+    const struct attu_ast_query *carry_query;
+    int             *carry_at, *carry_cnt, carry_n0, carry_total;
 } bctx;
 
 typedef struct view_link {
@@ -305,6 +314,15 @@ int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***ite
 attu_bexpr *attu_row_value_null_test(const bctx *c, const attu_bexpr *rec);
 /* l op r for row values (op: = .. >=, IS [NOT] DISTINCT FROM), as
  * PostgreSQL's record comparison, item by item */
+/* A derived table's select list: the items of its row values among the
+ * first n0 appended to it (*items, *names, *n grown as needed); where they
+ * went in c->carry_at / carry_cnt */
+bool attu_row_value_carry(bctx *c, attu_bexpr ***items, char ***names, int *n, int *cap, int n0);
+/* b, the bound reference to scope column found, gets that column's carried
+ * items as its row items */
+void attu_row_column_items(bctx *c, const scope *sc, int found, attu_bexpr *b);
+/* rec's column items moved by `by` columns (an outer reference) */
+void attu_row_value_shift(bctx *c, const attu_bexpr *rec, int by);
 attu_bexpr *attu_row_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos);
 /* 42883 "function f(types) does not exist" for the bound arguments (a NULL
  * one prints as "?"); returns NULL. */

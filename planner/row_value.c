@@ -444,3 +444,76 @@ attu_bexpr *attu_row_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu
     }
     return case1(c, either, mk_const_null(c, attu_type_make(ATTU_TYPE_BOOL)), res, pos);
 }
+
+/* ---- a row read from a derived table's column --------------------------
+ *
+ * SELECT s.r FROM (SELECT ROW(a, b) AS r FROM t) s: the outer query sees r
+ * as a column, its text. For ORDER BY, GROUP BY, IS NULL and comparisons
+ * of s.r to go item by item, the derived table also outputs r's items, as
+ * hidden columns after its own (bind_select appends them to its list
+ * before the aggregation and window rewrites, which they go through as
+ * the list does); the binder then keeps them as s.r's items
+ * (attu_row_column_items). A row whose items are not known (a CASE of
+ * rows, a nested derived table's under DISTINCT or UNION) carries none
+ * and stays its text. */
+
+bool attu_row_value_carry(bctx *c, attu_bexpr ***items, char ***names, int *n, int *cap, int n0) {
+    /* the list's columns, then the items appended, each a row's perhaps
+     * (a nested row's items follow too) */
+    int room = *cap;
+    int *at = attu_palloc(c->pa, sizeof *at * (size_t)room), *cnt = attu_palloc(c->pa, sizeof *cnt * (size_t)room);
+    if (!at || !cnt) { attu_error_oom(c->err); return false; }
+    for (int i = 0; i < *n; i++) {
+        attu_bexpr **f;
+        int k = i < n0 || attu_type_is_record((*items)[i]->type) ? attu_row_value_items(c, (*items)[i], &f) : 0;
+        if (k < 0) k = 0;
+        if (*n + k + 1 >= *cap) {
+            int ncap = (*n + k + 1) * 2;
+            attu_bexpr **ni = attu_palloc(c->pa, sizeof *ni * (size_t)ncap);
+            char **nn = attu_palloc(c->pa, sizeof *nn * (size_t)ncap);
+            if (!ni || !nn) { attu_error_oom(c->err); return false; }
+            memcpy(ni, *items, sizeof *ni * (size_t)*n); memcpy(nn, *names, sizeof *nn * (size_t)*n);
+            *items = ni; *names = nn; *cap = ncap;
+        }
+        if (*cap > room) {
+            int *na = attu_palloc(c->pa, sizeof *na * (size_t)*cap), *nc = attu_palloc(c->pa, sizeof *nc * (size_t)*cap);
+            if (!na || !nc) { attu_error_oom(c->err); return false; }
+            memcpy(na, at, sizeof *na * (size_t)i); memcpy(nc, cnt, sizeof *nc * (size_t)i);
+            at = na; cnt = nc; room = *cap;
+        }
+        cnt[i] = k;
+        at[i] = *n;
+        for (int j = 0; j < k; j++) {
+            attu_bexpr *v = resolve_unknown(c, f[j]);
+            if (!v) return false;
+            (*items)[*n] = v;
+            (*names)[(*n)++] = (char *)"?row item?";
+        }
+    }
+    c->carry_at = at; c->carry_cnt = cnt; c->carry_n0 = n0; c->carry_total = *n;
+    return true;
+}
+
+void attu_row_column_items(bctx *c, const scope *sc, int found, attu_bexpr *b) {
+    const scope_col *col = &sc->cols[found];
+    if (col->row_items <= 0) return;
+    attu_bexpr **v = attu_palloc(c->pa, sizeof *v * (size_t)col->row_items);
+    row_fields *f = attu_palloc(c->pa, sizeof *f);
+    attu_bexpr *nt = mk_call(c, ATTU_OP_IS_NULL, attu_type_make(ATTU_TYPE_BOOL), b->position, 1, b, NULL, NULL, NULL);
+    if (!v || !f || !nt) { attu_error_oom(c->err); return; }
+    for (int j = 0; j < col->row_items; j++) {
+        int k = found + col->row_items_at + j;
+        if (!(v[j] = attu_bx_col(c->pa, k, sc->cols[k].type))) { attu_error_oom(c->err); return; }
+        v[j]->position = b->position;
+        attu_row_column_items(c, sc, k, v[j]);   /* a nested row's */
+    }
+    f->rec = b; f->items = v; f->n = col->row_items; f->null_test = nt; f->next = c->row_fields;
+    c->row_fields = f;
+}
+
+void attu_row_value_shift(bctx *c, const attu_bexpr *rec, int by) {
+    attu_bexpr **items;
+    int n = attu_row_value_items(c, rec, &items);
+    for (int j = 0; j < n; j++)
+        if (items[j]->kind == BX_COL) { items[j]->col += by; attu_row_value_shift(c, items[j], by); }
+}
