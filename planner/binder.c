@@ -927,7 +927,7 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
         if (!p) return NULL;
         int source = c->next_source++;
         for (int i = 0; i < p->ncols; i++) {
-            const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : p->names[i];
+            const char *cn = i < f->column_aliases.n && i < n0 ? f->column_aliases.items[i] : p->names[i];
             if (!scope_push(c, sc, f->alias, cn, p->types[i], i >= n0, false, source)) return NULL;
             if (i < ncarried) {
                 sc->cols[sc->n - 1].row_items = cnt[i];

@@ -257,6 +257,9 @@ static int qual_items(bctx *c, const scope *sc, const char *qual, int pos, int c
     for (int i = 0; i < m; i++) {
         if (!(v[i] = attu_bx_col(c->pa, order[i] + col_base, sc->cols[order[i]].type))) { attu_error_oom(c->err); return -2; }
         v[i]->position = pos;
+        /* a derived table's row column: its items (moved as the column) */
+        attu_row_column_items(c, sc, order[i], v[i]);
+        attu_row_value_shift(c, v[i], col_base);
     }
     *out = v;
     return m;
