@@ -1453,6 +1453,26 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
     case ATTU_EXPR_COLUMN: return bind_column(c, sc, e);
     case ATTU_EXPR_PARAM: return bind_param(c, e);
     case ATTU_EXPR_STAR:
+        if (e->u.star.qualifier) {
+            /* t.* in an expression is t's whole row, as PostgreSQL reads
+             * it (WHERE t.* = ROW(...), ORDER BY t.*): the FROM item
+             * first, then as the name t (an enclosing query's item) */
+            bool rel;
+            attu_bexpr *w = attu_bind_whole_row(c, sc, e->u.star.qualifier, e->position, 0, &rel);
+            if (rel) return w;
+            attu_ast_expr col = *e;
+            col.kind = ATTU_EXPR_COLUMN;
+            memset(&col.u, 0, sizeof col.u);
+            col.u.column.name = e->u.star.qualifier;
+            attu_error saved = *c->err;
+            attu_bexpr *o = bind_column(c, sc, &col);
+            if (!o && !strcmp(c->err->sqlstate, ATTU_SQLSTATE_UNDEFINED_COLUMN)) {
+                *c->err = saved;
+                attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, e->position,
+                               "missing FROM-clause entry for table \"%s\"", e->u.star.qualifier);
+            }
+            return o;
+        }
         attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, "* is not allowed here");
         return NULL;
     case ATTU_EXPR_UNARY: {
