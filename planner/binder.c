@@ -2000,6 +2000,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                            "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
             return NULL;
         }
+        /* the rows among the ORDER BY items order by their items (after
+         * the check above, which matches them to the keys as written) */
+        if (!expand_row_keys(c, items, n, false, &ord, &ord_out, &nord, &ord_dep)) return NULL;
         w->norder = nord;
         w->order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(nord + 1));
         for (int i = 0; i < nord; i++) {
