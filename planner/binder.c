@@ -1862,9 +1862,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 if (!key || add_group(c, &st, key) < 0) OOM_NULL(c);
                 if (key != item) st.bp_orig[st.nbp++] = item;
             }
-            /* a derived table's row column is no expression of its items:
-             * the list reads a value of the group (its text is theirs) */
-            if (g->kind == BX_COL) st.bp_orig[st.nbp++] = g;
+            /* a derived table's row column or a CASE of rows is no
+             * expression of its items: the list reads a value of the
+             * group (its text is theirs) */
+            if (attu_row_value_opaque(c, g)) st.bp_orig[st.nbp++] = g;
             continue;
         }
         attu_bexpr *key = bpchar_key(c, g);

@@ -1628,9 +1628,9 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (e->u.like.negated) r = mk_call(c, ATTU_OP_NOT, b, e->position, 1, r, NULL, NULL, NULL);
         return r;
     }
-    case ATTU_EXPR_CASE: return bind_case(c, sc, e);
+    case ATTU_EXPR_CASE: return attu_row_value_derive(c, bind_case(c, sc, e));
     case ATTU_EXPR_CAST: return bind_cast(c, sc, e);
-    case ATTU_EXPR_FUNC: return bind_function(c, sc, e);
+    case ATTU_EXPR_FUNC: return attu_row_value_derive(c, bind_function(c, sc, e));
     case ATTU_EXPR_EXTRACT: {
         attu_bexpr *a = bind_expr(c, sc, e->u.extract.arg);
         if (!a) return NULL;

@@ -312,6 +312,9 @@ attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e
 attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, int col_base, bool *found);
 int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***items);
 attu_bexpr *attu_row_value_null_test(const bctx *c, const attu_bexpr *rec);
+/* whether rec is no expression of its items (a derived table's column, a
+ * CASE of rows): GROUP BY must carry it as a value of the group */
+bool attu_row_value_opaque(const bctx *c, const attu_bexpr *rec);
 /* l op r for row values (op: = .. >=, IS [NOT] DISTINCT FROM), as
  * PostgreSQL's record comparison, item by item */
 /* A derived table's select list: the items of its row values among the
@@ -323,6 +326,9 @@ bool attu_row_value_carry(bctx *c, attu_bexpr ***items, char ***names, int *n, i
 void attu_row_column_items(bctx *c, const scope *sc, int found, attu_bexpr *b);
 /* rec's column items moved by `by` columns (an outer reference) */
 void attu_row_value_shift(bctx *c, const attu_bexpr *rec, int by);
+/* x, a CASE / COALESCE of rows whose items are known: its items kept as
+ * x's (CASE arms of the items); x as it is otherwise */
+attu_bexpr *attu_row_value_derive(bctx *c, attu_bexpr *x);
 attu_bexpr *attu_row_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos);
 /* 42883 "function f(types) does not exist" for the bound arguments (a NULL
  * one prints as "?"); returns NULL. */

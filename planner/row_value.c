@@ -172,6 +172,7 @@ typedef struct row_fields {
     attu_bexpr       **items;
     int                n;
     attu_bexpr        *null_test;   /* a whole-row reference's "is NULL" test, or NULL */
+    bool               opaque;      /* rec is no expression of its items (a column, a CASE) */
     struct row_fields *next;
 } row_fields;
 
@@ -179,6 +180,12 @@ int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***ite
     for (const row_fields *f = c->row_fields; f; f = f->next)
         if (f->rec == rec) { *items = f->items; return f->n; }
     return -1;
+}
+
+bool attu_row_value_opaque(const bctx *c, const attu_bexpr *rec) {
+    for (const row_fields *f = c->row_fields; f; f = f->next)
+        if (f->rec == rec) return f->opaque;
+    return false;
 }
 
 attu_bexpr *attu_row_value_null_test(const bctx *c, const attu_bexpr *rec) {
@@ -212,7 +219,7 @@ static attu_bexpr *record_of(bctx *c, attu_bexpr **v, int n, attu_bexpr *guard, 
     }
     row_fields *f = attu_palloc(c->pa, sizeof *f);
     if (!f) { attu_error_oom(c->err); return NULL; }
-    f->rec = acc; f->items = v; f->n = n; f->next = c->row_fields;
+    f->rec = acc; f->items = v; f->n = n; f->opaque = false; f->next = c->row_fields;
     f->null_test = guard ? acc->whens[0] : NULL;
     c->row_fields = f;
     return acc;
@@ -510,7 +517,7 @@ void attu_row_column_items(bctx *c, const scope *sc, int found, attu_bexpr *b) {
         v[j]->position = b->position;
         attu_row_column_items(c, sc, k, v[j]);   /* a nested row's */
     }
-    f->rec = b; f->items = v; f->n = col->row_items; f->null_test = nt; f->next = c->row_fields;
+    f->rec = b; f->items = v; f->n = col->row_items; f->null_test = nt; f->opaque = true; f->next = c->row_fields;
     c->row_fields = f;
 }
 
@@ -519,4 +526,87 @@ void attu_row_value_shift(bctx *c, const attu_bexpr *rec, int by) {
     int n = attu_row_value_items(c, rec, &items);
     for (int j = 0; j < n; j++)
         if (items[j]->kind == BX_COL) { items[j]->col += by; attu_row_value_shift(c, items[j], by); }
+}
+
+/* ---- a CASE / COALESCE of rows -------------------------------------------
+ *
+ * CASE WHEN c THEN ROW(a, b) ELSE t END is a row whose items are CASE WHEN
+ * c THEN a ELSE t.a END and so on, where every arm's items are known, as
+ * many and of the same types; a NULL arm (no ELSE) gives NULL items.
+ * coalesce(r1, r2) is CASE WHEN r1 IS NOT NULL THEN r1 ELSE r2 END. The
+ * row is NULL where its text is (a NULL arm, a NULL whole row). */
+
+static int derived_items(bctx *c, attu_bexpr *x, attu_bexpr ***items);
+
+/* one arm's items: n of them (-1 for a NULL arm: any count), -2 unknown */
+static int arm_items(bctx *c, attu_bexpr *a, attu_bexpr ***items) {
+    if (!a || (a->kind == BX_CONST && a->is_null)) return -1;
+    int n = attu_row_value_items(c, a, items);
+    if (n < 0) n = derived_items(c, a, items);
+    return n < 0 ? -2 : n;
+}
+
+/* CASE WHEN whens[i] THEN arms[i] ... ELSE arms[nw] END, item k of each */
+static attu_bexpr *item_case(bctx *c, attu_bexpr **whens, int nw, attu_bexpr ***arm_it, attu_type t, int k, int pos) {
+    attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, t, pos);
+    attu_bexpr **w = attu_palloc(c->pa, sizeof *w * (size_t)nw), **th = attu_palloc(c->pa, sizeof *th * (size_t)nw);
+    if (!x || !w || !th) { attu_error_oom(c->err); return NULL; }
+    for (int i = 0; i <= nw; i++) {
+        attu_bexpr *v = arm_it[i] ? arm_it[i][k] : mk_const_null(c, t);
+        if (!v) return NULL;
+        if (i < nw) { w[i] = whens[i]; th[i] = v; } else x->else_ = v;
+    }
+    x->nwhens = nw; x->whens = w; x->thens = th;
+    return x;
+}
+
+static int derived_items(bctx *c, attu_bexpr *x, attu_bexpr ***items) {
+    attu_bexpr *arms[2], **whens, *cond;
+    int nw;
+    if (x->kind == BX_CASE) {
+        nw = x->nwhens;
+        whens = x->whens;
+    } else if (x->kind == BX_CALL && x->op == ATTU_OP_COALESCE && x->nargs == 2) {
+        cond = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), x->position, 1, x->args[0], NULL, NULL, NULL);
+        if (!cond) return -2;
+        nw = 1;
+        whens = &cond;
+        arms[0] = x->args[0]; arms[1] = x->args[1];
+    } else {
+        return -2;
+    }
+    attu_bexpr ***arm_it = attu_palloc(c->pa, sizeof *arm_it * (size_t)(nw + 1));
+    if (!arm_it) { attu_error_oom(c->err); return -2; }
+    int n = -1, ref = -1;
+    for (int i = 0; i <= nw; i++) {
+        attu_bexpr *a = x->kind == BX_CASE ? (i < nw ? x->thens[i] : x->else_) : arms[i];
+        int m = arm_items(c, a, &arm_it[i]);
+        if (m == -2) return -2;
+        if (m == -1) { arm_it[i] = NULL; continue; }
+        if (n >= 0 && m != n) return -2;
+        n = m;
+        if (ref < 0) { ref = i; continue; }
+        for (int k = 0; k < n; k++)
+            if (!attu_type_equal(arm_it[i][k]->type, arm_it[ref][k]->type)) return -2;
+    }
+    if (n < 0) return -2;
+    attu_bexpr **v = attu_palloc(c->pa, sizeof *v * (size_t)(n ? n : 1));
+    row_fields *f = attu_palloc(c->pa, sizeof *f);
+    attu_bexpr *nt = mk_call(c, ATTU_OP_IS_NULL, attu_type_make(ATTU_TYPE_BOOL), x->position, 1, x, NULL, NULL, NULL);
+    if (!v || !f || !nt) { attu_error_oom(c->err); return -2; }
+    for (int k = 0; k < n; k++) {
+        if (!(v[k] = item_case(c, whens, nw, arm_it, arm_it[ref][k]->type, k, x->position))) return -2;
+        if (!attu_row_value_derive(c, v[k])) return -2;   /* a nested row's items */
+    }
+    f->rec = x; f->items = v; f->n = n; f->null_test = nt; f->opaque = true; f->next = c->row_fields;
+    c->row_fields = f;
+    *items = v;
+    return n;
+}
+
+attu_bexpr *attu_row_value_derive(bctx *c, attu_bexpr *x) {
+    if (!x || !attu_type_is_record(x->type)) return x;
+    attu_bexpr **items;
+    if (attu_row_value_items(c, x, &items) < 0) (void)derived_items(c, x, &items);
+    return c->err->set ? NULL : x;
 }
