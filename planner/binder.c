@@ -283,6 +283,38 @@ static bool scope_push_col(bctx *c, scope *sc, const scope_col *col, int star_ba
     return true;
 }
 
+/* A derived table's query bound with its row columns carrying their
+ * items (row_value.c attu_row_value_carry): its first n0 columns are its
+ * own, the rest hidden items; at / cnt say where each column's items
+ * are (for the first ncarried). */
+typedef struct carried { int n0, ncarried, *at, *cnt; } carried;
+
+static attu_lplan *bind_carrying(bctx *c, const attu_ast_query *q, carried *cr) {
+    const attu_ast_query *save = c->carry_query;
+    c->carry_query = q;
+    c->carry_at = c->carry_cnt = NULL;
+    c->carry_n0 = c->carry_total = 0;
+    attu_lplan *p = bind_query(c, q);
+    cr->at = c->carry_at; cr->cnt = c->carry_cnt;
+    cr->ncarried = cr->at ? c->carry_total : 0;
+    cr->n0 = cr->at ? c->carry_n0 : p ? p->ncols : 0;
+    c->carry_query = save;
+    c->carry_at = c->carry_cnt = NULL;
+    return p;
+}
+
+/* Column i of a derived table bound by bind_carrying, into sc: its own
+ * visible, an item hidden, and the items it has */
+static bool push_carried(bctx *c, scope *sc, const char *qual, const char *name, const attu_lplan *p,
+                         const carried *cr, int i, int source) {
+    if (!scope_push(c, sc, qual, name, p->types[i], i >= cr->n0, false, source)) return false;
+    if (i < cr->ncarried) {
+        sc->cols[sc->n - 1].row_items = cr->cnt[i];
+        sc->cols[sc->n - 1].row_items_at = cr->at[i] - i;
+    }
+    return true;
+}
+
 /* One past the largest * position in sc. */
 static int scope_star_end(const scope *sc) {
     int m = 0;
@@ -415,20 +447,23 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         c->ctes = d->recursive ? d : d->next;   /* a CTE sees the ones before it (RECURSIVE: and itself) */
         c->seq_cte = d;   /* a second binding replays its sequence values */
         d->seq_pos = 0;
-        attu_lplan *p = d->recursive ? bind_recursive_cte(c, d) : bind_query(c, d->cte->query);
+        /* its row columns carry their items, as a derived table's */
+        carried cr;
+        attu_lplan *p = d->recursive ? bind_recursive_cte(c, d) : bind_carrying(c, d->cte->query, &cr);
         c->ctes = save;
         c->seq_cte = save_seq;
         if (p) d->seq_replay = true;
         if (!p) return NULL;
-        if (d->cte->columns.n > p->ncols) {
+        if (d->recursive) cr = (carried){ p->ncols, 0, NULL, NULL };
+        if (d->cte->columns.n > cr.n0) {
             attu_error_set(c->err, "42P10", d->cte->position, "WITH query \"%s\" has %d columns available but %d columns specified",
-                           name, p->ncols, d->cte->columns.n);
+                           name, cr.n0, d->cte->columns.n);
             return NULL;
         }
         for (int i = 0; i < p->ncols; i++) {
             const char *cn = i < d->cte->columns.n ? d->cte->columns.items[i] : p->names[i];
-            if (i < f->column_aliases.n) cn = f->column_aliases.items[i];
-            if (!scope_push(c, sc, qual, cn, p->types[i], false, false, source)) return NULL;
+            if (i < f->column_aliases.n && i < cr.n0) cn = f->column_aliases.items[i];
+            if (!push_carried(c, sc, qual, cn, p, &cr, i, source)) return NULL;
         }
         return p;
     }
@@ -913,26 +948,14 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
     }
     case ATTU_FROM_SUBQUERY: {
         cte_def *save = c->ctes;
-        /* its row columns carry their items (row_value.c) */
-        const attu_ast_query *save_carry = c->carry_query;
-        c->carry_query = f->u.subquery.query;
-        c->carry_at = c->carry_cnt = NULL;
-        c->carry_n0 = 0;
-        attu_lplan *p = bind_query(c, f->u.subquery.query);
-        int *at = c->carry_at, *cnt = c->carry_cnt, ncarried = at ? c->carry_total : 0;
-        int n0 = at ? c->carry_n0 : p ? p->ncols : 0;
-        c->carry_query = save_carry;
-        c->carry_at = c->carry_cnt = NULL;
+        carried cr;
+        attu_lplan *p = bind_carrying(c, f->u.subquery.query, &cr);
         c->ctes = save;
         if (!p) return NULL;
         int source = c->next_source++;
         for (int i = 0; i < p->ncols; i++) {
-            const char *cn = i < f->column_aliases.n && i < n0 ? f->column_aliases.items[i] : p->names[i];
-            if (!scope_push(c, sc, f->alias, cn, p->types[i], i >= n0, false, source)) return NULL;
-            if (i < ncarried) {
-                sc->cols[sc->n - 1].row_items = cnt[i];
-                sc->cols[sc->n - 1].row_items_at = at[i] - i;
-            }
+            const char *cn = i < f->column_aliases.n && i < cr.n0 ? f->column_aliases.items[i] : p->names[i];
+            if (!push_carried(c, sc, f->alias, cn, p, &cr, i, source)) return NULL;
         }
         return p;
     }
