@@ -2056,11 +2056,13 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
      * value of each key as PostgreSQL. Not with a set-returning function
      * or a window function in the list (they run above that window): those
      * keep the DISTINCT node, keyed (below). */
+    /* So does a list with a row whose text tells equal items apart
+     * ((1.0) and (1.00)): keyed by its items (row_value.c). */
     bool bp_distinct = false;
     if (plain_distinct) {
         bool bp = false, other = false;
         for (int i = 0; i < n; i++) {
-            bp |= keyed_by_value(items[i]->type);
+            bp |= keyed_by_value(items[i]->type) || attu_row_value_distinct_by_items(c, items[i]);
             other |= attu_bx_has_srf(items[i]) || has_kind(items[i], BX_WINDOW);
         }
         bp_distinct = bp && !other;
@@ -2069,11 +2071,22 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         attu_bexpr *w = attu_bx_new(c->pa, BX_WINDOW, attu_type_make(ATTU_TYPE_INT64), q->position);
         if (!w) OOM_NULL(c);
         w->agg = WIN_ROW_NUMBER;
-        w->npart = n;
-        w->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+        int nkeys = 0;
+        for (int i = 0; i < n; i++)
+            nkeys += attu_row_value_distinct_by_items(c, items[i]) ? attu_row_value_keys(c, items[i], NULL) : 1;
+        w->npart = nkeys;
+        w->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nkeys + 1));
         w->order = attu_palloc(c->pa, sizeof(attu_sort_item));
         if (!w->part || !w->order) OOM_NULL(c);
-        for (int i = 0; i < n; i++) if (!(w->part[i] = bpchar_key(c, items[i]))) OOM_NULL(c);
+        for (int i = 0, m = 0; i < n; i++) {
+            if (!attu_row_value_distinct_by_items(c, items[i])) { w->part[m++] = items[i]; continue; }
+            int k = attu_row_value_keys(c, items[i], w->part + m);
+            /* copies: the items are the row's too, and passes below
+             * renumber a tree's columns in place */
+            for (int j = m; j < m + k; j++) if (!(w->part[j] = copy_shift(c, w->part[j], 0))) OOM_NULL(c);
+            m += k;
+        }
+        for (int i = 0; i < nkeys; i++) if (!(w->part[i] = bpchar_key(c, w->part[i]))) OOM_NULL(c);
         if (n + 1 >= cap) {
             cap = n + nord + 2;
             attu_bexpr **ni = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);

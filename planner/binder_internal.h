@@ -329,6 +329,13 @@ void attu_row_value_shift(bctx *c, const attu_bexpr *rec, int by);
 /* x, a CASE / COALESCE of rows whose items are known: its items kept as
  * x's (CASE arms of the items); x as it is otherwise */
 attu_bexpr *attu_row_value_derive(bctx *c, attu_bexpr *x);
+/* whether SELECT DISTINCT must tell row x apart by its items, not its
+ * text (numerics of different scales, -0) */
+bool attu_row_value_distinct_by_items(bctx *c, const attu_bexpr *x);
+/* the keys that tell row x's values apart (its NULL test, its items,
+ * nested rows' in their place; x itself when not a row with items),
+ * written to out when given: their count */
+int attu_row_value_keys(bctx *c, attu_bexpr *x, attu_bexpr **out);
 attu_bexpr *attu_row_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos);
 /* 42883 "function f(types) does not exist" for the bound arguments (a NULL
  * one prints as "?"); returns NULL. */

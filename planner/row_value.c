@@ -610,3 +610,38 @@ attu_bexpr *attu_row_value_derive(bctx *c, attu_bexpr *x) {
     if (attu_row_value_items(c, x, &items) < 0) (void)derived_items(c, x, &items);
     return c->err->set ? NULL : x;
 }
+
+/* ---- SELECT DISTINCT of rows ------------------------------------------------
+ *
+ * DISTINCT compares a row's text, which tells equal items apart where
+ * their text differs: numerics of different scales ((1.0), (1.00)), a
+ * float's -0 and 0. PostgreSQL's record equality makes those rows one, so
+ * a list with such a row keeps one row per key of its items, as the
+ * bpchar case does (binder.c bp_distinct). */
+
+static bool text_tells_apart(bctx *c, const attu_bexpr *x, int depth) {
+    attu_bexpr **f;
+    int n = attu_row_value_items(c, x, &f);
+    for (int k = 0; k < n && depth < 64; k++) {
+        attu_type_id t = f[k]->type.id;
+        if (t == ATTU_TYPE_NUMERIC || t == ATTU_TYPE_DECIMAL || t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64)
+            return true;
+        if (attu_type_is_record(f[k]->type) && text_tells_apart(c, f[k], depth + 1)) return true;
+    }
+    return false;
+}
+
+bool attu_row_value_distinct_by_items(bctx *c, const attu_bexpr *x) {
+    return attu_type_is_record(x->type) && text_tells_apart(c, x, 0);
+}
+
+int attu_row_value_keys(bctx *c, attu_bexpr *x, attu_bexpr **out) {
+    attu_bexpr **f;
+    int n = attu_row_value_items(c, x, &f);
+    if (n < 0) { if (out) out[0] = x; return 1; }
+    int m = 0;
+    attu_bexpr *nt = attu_row_value_null_test(c, x);
+    if (nt) { if (out) out[m] = nt; m++; }
+    for (int k = 0; k < n; k++) m += attu_row_value_keys(c, f[k], out ? out + m : NULL);
+    return m;
+}
