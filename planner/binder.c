@@ -2771,6 +2771,10 @@ static attu_lplan *bind_sub(bctx *c, const scope *sc, const attu_ast_query *q, b
     attu_lplan *p = bind_query(&sub, q);
     c->next_source = sub.next_source;
     *correlated = sub.saw_outer;
+    if (q == c->carry_query) {   /* a LATERAL subquery's carried row items (bind_lateral) */
+        c->carry_at = sub.carry_at; c->carry_cnt = sub.carry_cnt;
+        c->carry_n0 = sub.carry_n0; c->carry_total = sub.carry_total;
+    }
     return p;
 }
 
@@ -4263,14 +4267,22 @@ static attu_lplan *bind_lateral(bctx *c, const attu_ast_from *f, const scope *ls
     c->allow_agg = false; c->allow_window = false; c->clause = "FROM clause of their own query level";
     cte_def *save = c->ctes;
     bool corr = false;
+    /* its row columns carry their items, as a derived table's */
+    const attu_ast_query *save_carry = c->carry_query;
+    c->carry_query = f->u.subquery.query;
+    c->carry_at = c->carry_cnt = NULL;
     attu_lplan *q = bind_sub(c, ls, f->u.subquery.query, &corr);
+    carried cr = { q ? q->ncols : 0, 0, c->carry_at, c->carry_cnt };
+    if (cr.at) { cr.n0 = c->carry_n0; cr.ncarried = c->carry_total; }
+    c->carry_query = save_carry;
+    c->carry_at = c->carry_cnt = NULL;
     c->ctes = save;
     c->allow_agg = sa; c->allow_window = sw; c->clause = sclause;
     if (!q) return NULL;
     int source = c->next_source++;
     for (int i = 0; i < q->ncols; i++) {
-        const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : q->names[i];
-        if (!scope_push(c, rs, f->alias, cn, q->types[i], false, false, source)) return NULL;
+        const char *cn = i < f->column_aliases.n && i < cr.n0 ? f->column_aliases.items[i] : q->names[i];
+        if (!push_carried(c, rs, f->alias, cn, q, &cr, i, source)) return NULL;
     }
     if (!corr) return q;
     /* l's columns (no aggregate of this level: 42803) */
