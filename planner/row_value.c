@@ -387,6 +387,22 @@ static attu_bexpr *rows_before(bctx *c, attu_bexpr **x, attu_bexpr **y, int n, b
     return acc;
 }
 
+/* How deep rows nest in rec (0: no row item). A nested pair is compared
+ * twice a level (its order and its equality), so the comparison grows as
+ * 2^depth: bounded. */
+#define ROW_COMPARE_DEPTH_MAX 10
+
+static int nest_depth(const bctx *c, const attu_bexpr *rec, int limit) {
+    attu_bexpr **f;
+    int n = attu_row_value_items(c, rec, &f), d = 0;
+    for (int k = 0; k < n && d <= limit; k++)
+        if (attu_type_is_record(f[k]->type)) {
+            int e = 1 + nest_depth(c, f[k], limit - 1);
+            if (e > d) d = e;
+        }
+    return d;
+}
+
 attu_bexpr *attu_row_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos) {
     static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
                                    [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=",
@@ -422,6 +438,10 @@ attu_bexpr *attu_row_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu
     }
     if (n == 0) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "cannot compare rows of zero length");
+        return NULL;
+    }
+    if (nest_depth(c, l, ROW_COMPARE_DEPTH_MAX) > ROW_COMPARE_DEPTH_MAX) {
+        attu_error_set(c->err, "54001", pos, "row comparison too complex: rows nested more than %d deep", ROW_COMPARE_DEPTH_MAX);
         return NULL;
     }
     attu_bexpr *res = NULL;
