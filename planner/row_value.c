@@ -1,13 +1,15 @@
 /*
  * Row values: a row constructor, ROW(a, b, ...) or (a, b, ...), and a
  * whole-row reference to a FROM item (SELECT t FROM t), used as a value
- * (in the select list, GROUP BY, DISTINCT, CASE, a cast to text).
+ * (in the select list, GROUP BY, DISTINCT, CASE, a cast to text,
+ * comparisons).
  *
- * Row comparisons never get here: the parser and row_subquery.c split
- * them into comparisons of the items. What is left is a value whose only
- * use is to be shown, grouped or told apart, so a row is bound as the
- * text PostgreSQL's record_out makes of it, built from opcodes both
- * backends already run (no new opcode):
+ * Row constructors compared with each other never get here: the parser
+ * and row_subquery.c split them into comparisons of the items. A row
+ * held as a value is shown, grouped, ordered, told apart and compared
+ * (attu_row_compare, below) through its items, so it is bound as the text
+ * PostgreSQL's record_out makes of it, built from opcodes both backends
+ * already run (no new opcode):
  *
  *   '(' || f1 || ',' || f2 || ... || ')'
  *
@@ -20,10 +22,13 @@
  *
  * The binder keeps each row's items beside it (attu_row_value_items):
  * GROUP BY a row groups by its items, ORDER BY a row orders by them (as
- * record comparison: binder.c row_keys), IS NULL tests them. DISTINCT
- * compares the text, which is item equality (the quoting makes the text
- * of distinct item lists distinct) but for items equal with different
- * text (1.0 and 1.00 stay apart).
+ * record comparison: binder.c row_keys), IS NULL tests them, comparisons
+ * compare them. A derived table's row column carries them as hidden
+ * columns, a CASE / COALESCE of rows derives them from its arms'.
+ * DISTINCT compares the text, which is item equality (the quoting makes
+ * the text of distinct item lists distinct) but for items equal with
+ * different text (1.0 and 1.00), for which SELECT DISTINCT keys by the
+ * items instead.
  *
  * The value's type is text marked as a record (types.h
  * attu_type_record): clients are told record (OID 2249), pg_typeof and
