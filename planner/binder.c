@@ -283,6 +283,38 @@ static bool scope_push_col(bctx *c, scope *sc, const scope_col *col, int star_ba
     return true;
 }
 
+/* A derived table's query bound with its row columns carrying their
+ * items (row_value.c attu_row_value_carry): its first n0 columns are its
+ * own, the rest hidden items; at / cnt say where each column's items
+ * are (for the first ncarried). */
+typedef struct carried { int n0, ncarried, *at, *cnt; } carried;
+
+static attu_lplan *bind_carrying(bctx *c, const attu_ast_query *q, carried *cr) {
+    const attu_ast_query *save = c->carry_query;
+    c->carry_query = q;
+    c->carry_at = c->carry_cnt = NULL;
+    c->carry_n0 = c->carry_total = 0;
+    attu_lplan *p = bind_query(c, q);
+    cr->at = c->carry_at; cr->cnt = c->carry_cnt;
+    cr->ncarried = cr->at ? c->carry_total : 0;
+    cr->n0 = cr->at ? c->carry_n0 : p ? p->ncols : 0;
+    c->carry_query = save;
+    c->carry_at = c->carry_cnt = NULL;
+    return p;
+}
+
+/* Column i of a derived table bound by bind_carrying, into sc: its own
+ * visible, an item hidden, and the items it has */
+static bool push_carried(bctx *c, scope *sc, const char *qual, const char *name, const attu_lplan *p,
+                         const carried *cr, int i, int source) {
+    if (!scope_push(c, sc, qual, name, p->types[i], i >= cr->n0, false, source)) return false;
+    if (i < cr->ncarried) {
+        sc->cols[sc->n - 1].row_items = cr->cnt[i];
+        sc->cols[sc->n - 1].row_items_at = cr->at[i] - i;
+    }
+    return true;
+}
+
 /* One past the largest * position in sc. */
 static int scope_star_end(const scope *sc) {
     int m = 0;
@@ -415,20 +447,23 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         c->ctes = d->recursive ? d : d->next;   /* a CTE sees the ones before it (RECURSIVE: and itself) */
         c->seq_cte = d;   /* a second binding replays its sequence values */
         d->seq_pos = 0;
-        attu_lplan *p = d->recursive ? bind_recursive_cte(c, d) : bind_query(c, d->cte->query);
+        /* its row columns carry their items, as a derived table's */
+        carried cr;
+        attu_lplan *p = d->recursive ? bind_recursive_cte(c, d) : bind_carrying(c, d->cte->query, &cr);
         c->ctes = save;
         c->seq_cte = save_seq;
         if (p) d->seq_replay = true;
         if (!p) return NULL;
-        if (d->cte->columns.n > p->ncols) {
+        if (d->recursive) cr = (carried){ p->ncols, 0, NULL, NULL };
+        if (d->cte->columns.n > cr.n0) {
             attu_error_set(c->err, "42P10", d->cte->position, "WITH query \"%s\" has %d columns available but %d columns specified",
-                           name, p->ncols, d->cte->columns.n);
+                           name, cr.n0, d->cte->columns.n);
             return NULL;
         }
         for (int i = 0; i < p->ncols; i++) {
             const char *cn = i < d->cte->columns.n ? d->cte->columns.items[i] : p->names[i];
-            if (i < f->column_aliases.n) cn = f->column_aliases.items[i];
-            if (!scope_push(c, sc, qual, cn, p->types[i], false, false, source)) return NULL;
+            if (i < f->column_aliases.n && i < cr.n0) cn = f->column_aliases.items[i];
+            if (!push_carried(c, sc, qual, cn, p, &cr, i, source)) return NULL;
         }
         return p;
     }
@@ -913,13 +948,14 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
     }
     case ATTU_FROM_SUBQUERY: {
         cte_def *save = c->ctes;
-        attu_lplan *p = bind_query(c, f->u.subquery.query);
+        carried cr;
+        attu_lplan *p = bind_carrying(c, f->u.subquery.query, &cr);
         c->ctes = save;
         if (!p) return NULL;
         int source = c->next_source++;
         for (int i = 0; i < p->ncols; i++) {
-            const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : p->names[i];
-            if (!scope_push(c, sc, f->alias, cn, p->types[i], false, false, source)) return NULL;
+            const char *cn = i < f->column_aliases.n && i < cr.n0 ? f->column_aliases.items[i] : p->names[i];
+            if (!push_carried(c, sc, f->alias, cn, p, &cr, i, source)) return NULL;
         }
         return p;
     }
@@ -1764,6 +1800,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 }
                 items[n] = attu_bx_col(c->pa, k, sc.cols[k].type);
                 items[n]->position = it->expr->position;
+                attu_row_column_items(c, &sc, k, items[n]);   /* a derived table's row column */
                 names[n++] = (char *)sc.cols[k].name;
                 any = true;
             }
@@ -1848,6 +1885,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                 if (!key || add_group(c, &st, key) < 0) OOM_NULL(c);
                 if (key != item) st.bp_orig[st.nbp++] = item;
             }
+            /* a derived table's row column or a CASE of rows is no
+             * expression of its items: the list reads a value of the
+             * group (its text is theirs) */
+            if (attu_row_value_opaque(c, g)) st.bp_orig[st.nbp++] = g;
             continue;
         }
         attu_bexpr *key = bpchar_key(c, g);
@@ -1901,6 +1942,10 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     if (!s->distinct_on.n &&
         !expand_row_keys(c, items, n, s->distinct, &ord, &ord_out, &nord, &ord_dep))
         return NULL;
+    /* a derived table's row values: their items too, after the list, for
+     * the enclosing query (row_value.c); not under DISTINCT, whose
+     * duplicates are told by the list */
+    if (c->carry_query == q && !s->distinct && !attu_row_value_carry(c, &items, &names, &n, &cap, n)) return NULL;
     /* DISTINCT ON (keys): keep the first row of each key group in ORDER BY
      * order, as row_number() OVER (PARTITION BY keys ORDER BY ...) = 1 */
     int rn_item = -1;
@@ -1979,6 +2024,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
                            "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
             return NULL;
         }
+        /* the rows among the ORDER BY items order by their items (after
+         * the check above, which matches them to the keys as written) */
+        if (!expand_row_keys(c, items, n, false, &ord, &ord_out, &nord, &ord_dep)) return NULL;
         w->norder = nord;
         w->order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)(nord + 1));
         for (int i = 0; i < nord; i++) {
@@ -2008,11 +2056,13 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
      * value of each key as PostgreSQL. Not with a set-returning function
      * or a window function in the list (they run above that window): those
      * keep the DISTINCT node, keyed (below). */
+    /* So does a list with a row whose text tells equal items apart
+     * ((1.0) and (1.00)): keyed by its items (row_value.c). */
     bool bp_distinct = false;
     if (plain_distinct) {
         bool bp = false, other = false;
         for (int i = 0; i < n; i++) {
-            bp |= keyed_by_value(items[i]->type);
+            bp |= keyed_by_value(items[i]->type) || attu_row_value_distinct_by_items(c, items[i]);
             other |= attu_bx_has_srf(items[i]) || has_kind(items[i], BX_WINDOW);
         }
         bp_distinct = bp && !other;
@@ -2021,11 +2071,22 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         attu_bexpr *w = attu_bx_new(c->pa, BX_WINDOW, attu_type_make(ATTU_TYPE_INT64), q->position);
         if (!w) OOM_NULL(c);
         w->agg = WIN_ROW_NUMBER;
-        w->npart = n;
-        w->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(n + 1));
+        int nkeys = 0;
+        for (int i = 0; i < n; i++)
+            nkeys += attu_row_value_distinct_by_items(c, items[i]) ? attu_row_value_keys(c, items[i], NULL) : 1;
+        w->npart = nkeys;
+        w->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nkeys + 1));
         w->order = attu_palloc(c->pa, sizeof(attu_sort_item));
         if (!w->part || !w->order) OOM_NULL(c);
-        for (int i = 0; i < n; i++) if (!(w->part[i] = bpchar_key(c, items[i]))) OOM_NULL(c);
+        for (int i = 0, m = 0; i < n; i++) {
+            if (!attu_row_value_distinct_by_items(c, items[i])) { w->part[m++] = items[i]; continue; }
+            int k = attu_row_value_keys(c, items[i], w->part + m);
+            /* copies: the items are the row's too, and passes below
+             * renumber a tree's columns in place */
+            for (int j = m; j < m + k; j++) if (!(w->part[j] = copy_shift(c, w->part[j], 0))) OOM_NULL(c);
+            m += k;
+        }
+        for (int i = 0; i < nkeys; i++) if (!(w->part[i] = bpchar_key(c, w->part[i]))) OOM_NULL(c);
         if (n + 1 >= cap) {
             cap = n + nord + 2;
             attu_bexpr **ni = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)cap);
@@ -2710,6 +2771,10 @@ static attu_lplan *bind_sub(bctx *c, const scope *sc, const attu_ast_query *q, b
     attu_lplan *p = bind_query(&sub, q);
     c->next_source = sub.next_source;
     *correlated = sub.saw_outer;
+    if (q == c->carry_query) {   /* a LATERAL subquery's carried row items (bind_lateral) */
+        c->carry_at = sub.carry_at; c->carry_cnt = sub.carry_cnt;
+        c->carry_n0 = sub.carry_n0; c->carry_total = sub.carry_total;
+    }
     return p;
 }
 
@@ -4202,14 +4267,22 @@ static attu_lplan *bind_lateral(bctx *c, const attu_ast_from *f, const scope *ls
     c->allow_agg = false; c->allow_window = false; c->clause = "FROM clause of their own query level";
     cte_def *save = c->ctes;
     bool corr = false;
+    /* its row columns carry their items, as a derived table's */
+    const attu_ast_query *save_carry = c->carry_query;
+    c->carry_query = f->u.subquery.query;
+    c->carry_at = c->carry_cnt = NULL;
     attu_lplan *q = bind_sub(c, ls, f->u.subquery.query, &corr);
+    carried cr = { q ? q->ncols : 0, 0, c->carry_at, c->carry_cnt };
+    if (cr.at) { cr.n0 = c->carry_n0; cr.ncarried = c->carry_total; }
+    c->carry_query = save_carry;
+    c->carry_at = c->carry_cnt = NULL;
     c->ctes = save;
     c->allow_agg = sa; c->allow_window = sw; c->clause = sclause;
     if (!q) return NULL;
     int source = c->next_source++;
     for (int i = 0; i < q->ncols; i++) {
-        const char *cn = i < f->column_aliases.n ? f->column_aliases.items[i] : q->names[i];
-        if (!scope_push(c, rs, f->alias, cn, q->types[i], false, false, source)) return NULL;
+        const char *cn = i < f->column_aliases.n && i < cr.n0 ? f->column_aliases.items[i] : q->names[i];
+        if (!push_carried(c, rs, f->alias, cn, q, &cr, i, source)) return NULL;
     }
     if (!corr) return q;
     /* l's columns (no aggregate of this level: 42803) */

@@ -649,7 +649,11 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
         bool rel = false;
         if (o && attu_type_is_record(o->type) && o->kind != BX_COL)
             o = attu_bind_whole_row(c, save, name, e->position, OUTER_BASE, &rel);
-        if (o) { if (!rel) o->col += OUTER_BASE; c->saw_outer = true; return o; }
+        if (o) {
+            if (!rel) { o->col += OUTER_BASE; attu_row_value_shift(c, o, OUTER_BASE); }
+            c->saw_outer = true;
+            return o;
+        }
         *c->err = saved;
         /* a query two or more levels out: column k of the query `level`
          * levels out is OUTER_BASE * level + k (the parameterised apply
@@ -670,7 +674,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
                                    "a subquery may refer to queries at most %d levels out", OUTER_LEVELS_MAX - 1);
                     return NULL;
                 }
-                if (!rel) o->col += OUTER_BASE * level;
+                if (!rel) { o->col += OUTER_BASE * level; attu_row_value_shift(c, o, OUTER_BASE * level); }
                 c->saw_outer = true;
                 return o;
             }
@@ -691,6 +695,7 @@ static attu_bexpr *bind_column(bctx *c, const scope *sc, const attu_ast_expr *e)
     attu_bexpr *b = attu_bx_col(c->pa, found, sc->cols[found].type);
     if (!b) { attu_error_oom(c->err); return NULL; }
     b->position = e->position;
+    attu_row_column_items(c, sc, found, b);   /* a derived table's row column */
     return b;
 }
 
@@ -809,15 +814,11 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
     static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
                                    [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=" };
     attu_type t;
-    if (attu_type_is_record(l->type) || attu_type_is_record(r->type)) {
-        /* a row value is kept as its text (row_value.c), whose order is
-         * not the record order: refused rather than compared wrongly.
-         * Row constructors compared with each other never get here (the
-         * parser compares their items). */
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
-                       "comparing a whole-row value or a row held in a column is not supported; compare the columns, or write both sides as ROW(...)");
-        return NULL;
-    }
+    /* a row value is kept as its text (row_value.c), whose order is not
+     * the record order: compared item by item there. Row constructors
+     * compared with each other never get here (the parser compares their
+     * items). */
+    if (attu_type_is_record(l->type) || attu_type_is_record(r->type)) return attu_row_compare(c, op, l, r, pos);
     /* a time beside an interval compares as one (time's implicit cast) */
     if ((l->type.id == ATTU_TYPE_TIME && r->type.id == ATTU_TYPE_INTERVAL) ||
         (l->type.id == ATTU_TYPE_INTERVAL && r->type.id == ATTU_TYPE_TIME)) {
@@ -1095,6 +1096,13 @@ static attu_bexpr *record_operator_error(bctx *c, const scope *sc, const attu_as
     bool left_row = row_operand(e->u.binary.left);
     attu_bexpr *other = bind_expr(c, sc, left_row ? e->u.binary.right : e->u.binary.left);
     if (!other) return NULL;
+    if (attu_type_is_record(other->type)) {
+        /* a whole-row reference or a row column beside a constructor:
+         * record comparison (row_value.c) */
+        attu_bexpr *row = bind_expr(c, sc, left_row ? e->u.binary.left : e->u.binary.right);
+        if (!row) return NULL;
+        return attu_row_compare(c, e->u.binary.op, left_row ? row : other, left_row ? other : row, e->position);
+    }
     char buf[64];
     const char *tn = tname(other->type, buf);
     attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "operator does not exist: %s %s %s",
@@ -1127,6 +1135,8 @@ static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e)
     case ATTU_BINOP_EQ: case ATTU_BINOP_NE: case ATTU_BINOP_LT: case ATTU_BINOP_LE: case ATTU_BINOP_GT: case ATTU_BINOP_GE:
         return bind_compare_op(c, e->u.binary.op, l, r, pos);
     case ATTU_BINOP_IS_DISTINCT: case ATTU_BINOP_IS_NOT_DISTINCT: {
+        if (attu_type_is_record(l->type) || attu_type_is_record(r->type))
+            return attu_row_compare(c, e->u.binary.op, l, r, pos);
         attu_bexpr *eq = bind_compare_op(c, ATTU_BINOP_EQ, l, r, pos);
         if (!eq) return NULL;
         l = eq->args[0]; r = eq->args[1];
@@ -1475,6 +1485,26 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
     case ATTU_EXPR_COLUMN: return bind_column(c, sc, e);
     case ATTU_EXPR_PARAM: return bind_param(c, e);
     case ATTU_EXPR_STAR:
+        if (e->u.star.qualifier) {
+            /* t.* in an expression is t's whole row, as PostgreSQL reads
+             * it (WHERE t.* = ROW(...), ORDER BY t.*): the FROM item
+             * first, then as the name t (an enclosing query's item) */
+            bool rel;
+            attu_bexpr *w = attu_bind_whole_row(c, sc, e->u.star.qualifier, e->position, 0, &rel);
+            if (rel) return w;
+            attu_ast_expr col = *e;
+            col.kind = ATTU_EXPR_COLUMN;
+            memset(&col.u, 0, sizeof col.u);
+            col.u.column.name = e->u.star.qualifier;
+            attu_error saved = *c->err;
+            attu_bexpr *o = bind_column(c, sc, &col);
+            if (!o && !strcmp(c->err->sqlstate, ATTU_SQLSTATE_UNDEFINED_COLUMN)) {
+                *c->err = saved;
+                attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_TABLE, e->position,
+                               "missing FROM-clause entry for table \"%s\"", e->u.star.qualifier);
+            }
+            return o;
+        }
         attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, "* is not allowed here");
         return NULL;
     case ATTU_EXPR_UNARY: {
@@ -1630,9 +1660,9 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
         if (e->u.like.negated) r = mk_call(c, ATTU_OP_NOT, b, e->position, 1, r, NULL, NULL, NULL);
         return r;
     }
-    case ATTU_EXPR_CASE: return bind_case(c, sc, e);
+    case ATTU_EXPR_CASE: return attu_row_value_derive(c, bind_case(c, sc, e));
     case ATTU_EXPR_CAST: return bind_cast(c, sc, e);
-    case ATTU_EXPR_FUNC: return bind_function(c, sc, e);
+    case ATTU_EXPR_FUNC: return attu_row_value_derive(c, bind_function(c, sc, e));
     case ATTU_EXPR_EXTRACT: {
         attu_bexpr *a = bind_expr(c, sc, e->u.extract.arg);
         if (!a) return NULL;

@@ -57,6 +57,9 @@ typedef struct scope_col {
      * appended to the AGG node's output, in pending order */
     bool        post_agg;
     int         post_off;
+    /* a derived table's row column: its row_items items are the hidden
+     * columns row_items_at entries further on (row_value.c) */
+    int         row_items, row_items_at;
 } scope_col;
 
 typedef struct scope {
@@ -191,6 +194,12 @@ typedef struct bctx {
     /* the row values bound so far and their items (planner/row_value.c),
      * for an ORDER BY that orders by a row item by item */
     struct row_fields *row_fields;
+    /* the derived table whose row columns carry their items (row_value.c
+     * attu_row_value_carry): its query, and after binding it where each
+     * of its carry_total columns' items went (the first carry_n0 are its
+     * list's, the others items, of a nested row perhaps) */
+    const struct attu_ast_query *carry_query;
+    int             *carry_at, *carry_cnt, carry_n0, carry_total;
 } bctx;
 
 typedef struct view_link {
@@ -307,6 +316,31 @@ attu_bexpr *attu_bind_row_value(bctx *c, const scope *sc, const attu_ast_expr *e
 attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int pos, int col_base, bool *found);
 int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***items);
 attu_bexpr *attu_row_value_null_test(const bctx *c, const attu_bexpr *rec);
+/* whether rec is no expression of its items (a derived table's column, a
+ * CASE of rows): GROUP BY must carry it as a value of the group */
+bool attu_row_value_opaque(const bctx *c, const attu_bexpr *rec);
+/* l op r for row values (op: = .. >=, IS [NOT] DISTINCT FROM), as
+ * PostgreSQL's record comparison, item by item */
+/* A derived table's select list: the items of its row values among the
+ * first n0 appended to it (*items, *names, *n grown as needed); where they
+ * went in c->carry_at / carry_cnt */
+bool attu_row_value_carry(bctx *c, attu_bexpr ***items, char ***names, int *n, int *cap, int n0);
+/* b, the bound reference to scope column found, gets that column's carried
+ * items as its row items */
+void attu_row_column_items(bctx *c, const scope *sc, int found, attu_bexpr *b);
+/* rec's column items moved by `by` columns (an outer reference) */
+void attu_row_value_shift(bctx *c, const attu_bexpr *rec, int by);
+/* x, a CASE / COALESCE of rows whose items are known: its items kept as
+ * x's (CASE arms of the items); x as it is otherwise */
+attu_bexpr *attu_row_value_derive(bctx *c, attu_bexpr *x);
+/* whether SELECT DISTINCT must tell row x apart by its items, not its
+ * text (numerics of different scales, -0) */
+bool attu_row_value_distinct_by_items(bctx *c, const attu_bexpr *x);
+/* the keys that tell row x's values apart (its NULL test, its items,
+ * nested rows' in their place; x itself when not a row with items),
+ * written to out when given: their count */
+int attu_row_value_keys(bctx *c, attu_bexpr *x, attu_bexpr **out);
+attu_bexpr *attu_row_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos);
 /* 42883 "function f(types) does not exist" for the bound arguments (a NULL
  * one prints as "?"); returns NULL. */
 attu_bexpr *attu_no_function(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n);

@@ -1,13 +1,15 @@
 /*
  * Row values: a row constructor, ROW(a, b, ...) or (a, b, ...), and a
  * whole-row reference to a FROM item (SELECT t FROM t), used as a value
- * (in the select list, GROUP BY, DISTINCT, CASE, a cast to text).
+ * (in the select list, GROUP BY, DISTINCT, CASE, a cast to text,
+ * comparisons).
  *
- * Row comparisons never get here: the parser and row_subquery.c split
- * them into comparisons of the items. What is left is a value whose only
- * use is to be shown, grouped or told apart, so a row is bound as the
- * text PostgreSQL's record_out makes of it, built from opcodes both
- * backends already run (no new opcode):
+ * Row constructors compared with each other never get here: the parser
+ * and row_subquery.c split them into comparisons of the items. A row
+ * held as a value is shown, grouped, ordered, told apart and compared
+ * (attu_row_compare, below) through its items, so it is bound as the text
+ * PostgreSQL's record_out makes of it, built from opcodes both backends
+ * already run (no new opcode):
  *
  *   '(' || f1 || ',' || f2 || ... || ')'
  *
@@ -20,10 +22,13 @@
  *
  * The binder keeps each row's items beside it (attu_row_value_items):
  * GROUP BY a row groups by its items, ORDER BY a row orders by them (as
- * record comparison: binder.c row_keys), IS NULL tests them. DISTINCT
- * compares the text, which is item equality (the quoting makes the text
- * of distinct item lists distinct) but for items equal with different
- * text (1.0 and 1.00 stay apart).
+ * record comparison: binder.c row_keys), IS NULL tests them, comparisons
+ * compare them. A derived table's row column carries them as hidden
+ * columns, a CASE / COALESCE of rows derives them from its arms'.
+ * DISTINCT compares the text, which is item equality (the quoting makes
+ * the text of distinct item lists distinct) but for items equal with
+ * different text (1.0 and 1.00), for which SELECT DISTINCT keys by the
+ * items instead.
  *
  * The value's type is text marked as a record (types.h
  * attu_type_record): clients are told record (OID 2249), pg_typeof and
@@ -31,6 +36,7 @@
  */
 #include "binder_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* a text constant of n bytes (kept in the plan arena by the caller's
@@ -171,6 +177,7 @@ typedef struct row_fields {
     attu_bexpr       **items;
     int                n;
     attu_bexpr        *null_test;   /* a whole-row reference's "is NULL" test, or NULL */
+    bool               opaque;      /* rec is no expression of its items (a column, a CASE) */
     struct row_fields *next;
 } row_fields;
 
@@ -178,6 +185,12 @@ int attu_row_value_items(const bctx *c, const attu_bexpr *rec, attu_bexpr ***ite
     for (const row_fields *f = c->row_fields; f; f = f->next)
         if (f->rec == rec) { *items = f->items; return f->n; }
     return -1;
+}
+
+bool attu_row_value_opaque(const bctx *c, const attu_bexpr *rec) {
+    for (const row_fields *f = c->row_fields; f; f = f->next)
+        if (f->rec == rec) return f->opaque;
+    return false;
 }
 
 attu_bexpr *attu_row_value_null_test(const bctx *c, const attu_bexpr *rec) {
@@ -211,7 +224,7 @@ static attu_bexpr *record_of(bctx *c, attu_bexpr **v, int n, attu_bexpr *guard, 
     }
     row_fields *f = attu_palloc(c->pa, sizeof *f);
     if (!f) { attu_error_oom(c->err); return NULL; }
-    f->rec = acc; f->items = v; f->n = n; f->next = c->row_fields;
+    f->rec = acc; f->items = v; f->n = n; f->opaque = false; f->next = c->row_fields;
     f->null_test = guard ? acc->whens[0] : NULL;
     c->row_fields = f;
     return acc;
@@ -256,6 +269,9 @@ static int qual_items(bctx *c, const scope *sc, const char *qual, int pos, int c
     for (int i = 0; i < m; i++) {
         if (!(v[i] = attu_bx_col(c->pa, order[i] + col_base, sc->cols[order[i]].type))) { attu_error_oom(c->err); return -2; }
         v[i]->position = pos;
+        /* a derived table's row column: its items (moved as the column) */
+        attu_row_column_items(c, sc, order[i], v[i]);
+        attu_row_value_shift(c, v[i], col_base);
     }
     *out = v;
     return m;
@@ -303,4 +319,354 @@ attu_bexpr *attu_bind_whole_row(bctx *c, const scope *sc, const char *qual, int 
     int m = qual_items(c, sc, qual, pos, col_base, &v, &guard);
     *found = m != -1;
     return m >= 0 ? record_of(c, v, m, guard, pos) : NULL;
+}
+
+/* ---- comparing rows held as values --------------------------------------
+ *
+ * A row value compared with another (t = u, t < ROW(1, 'x'::text), t IS
+ * DISTINCT FROM u) is PostgreSQL's record comparison (record_eq,
+ * record_cmp), which differs from the row constructors' comparison the
+ * parser makes: two NULL items are equal, a NULL item sorts after any
+ * value, and only a NULL row (a table's on an outer join's missing side)
+ * makes the result NULL. It is rewritten here into comparisons of the
+ * items the binder keeps for both sides (no new opcode):
+ *   E_k  x_k IS NOT DISTINCT FROM y_k
+ *   L_k  coalesce(x_k < y_k, x_k IS NOT NULL AND y_k IS NULL)
+ *   =    E_1 AND ... AND E_n          <> its negation
+ *   <    L_1 OR (E_1 AND (L_2 OR ... (E_n-1 AND L_n)))
+ *   <=   the same ending in (L_n OR E_n); > and >= swap the sides
+ * each under CASE WHEN either row is NULL THEN NULL. PostgreSQL checks
+ * the items' types as it reaches them at run time; they are checked here
+ * when binding, all of them, with its messages. */
+
+static attu_bexpr *case1(bctx *c, attu_bexpr *when, attu_bexpr *then, attu_bexpr *else_, int pos) {
+    if (!when || !then || !else_) return NULL;
+    attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, else_->type, pos);
+    attu_bexpr **w = attu_palloc(c->pa, sizeof *w), **t = attu_palloc(c->pa, sizeof *t);
+    if (!x || !w || !t) { attu_error_oom(c->err); return NULL; }
+    w[0] = when; t[0] = then;
+    x->nwhens = 1; x->whens = w; x->thens = t; x->else_ = else_;
+    return x;
+}
+
+static attu_bexpr *bool_call(bctx *c, attu_opcode op, attu_bexpr *a, attu_bexpr *b, int pos) {
+    bool unary = op == ATTU_OP_NOT || op == ATTU_OP_IS_NULL || op == ATTU_OP_IS_NOT_NULL || op == ATTU_OP_IS_TRUE;
+    if (!a || (!unary && !b)) return NULL;
+    return mk_call(c, op, attu_type_make(ATTU_TYPE_BOOL), pos, unary ? 1 : 2, a, b, NULL, NULL);
+}
+
+/* The type's name as record_cmp's message gives it: without its modifier
+ * (character varying, not character varying(5)). */
+static const char *base_type_name(attu_type t, char *buf) {
+    const char *n = tname(t, buf);
+    if (n != buf) { snprintf(buf, 64, "%s", n); n = buf; }
+    char *p = strchr(buf, '(');
+    if (p && p > buf && p[-1] != ' ' && strcmp(p, "()")) *p = '\0';
+    return buf;
+}
+
+/* x IS NOT DISTINCT FROM y for items of one type */
+static attu_bexpr *item_same(bctx *c, attu_bexpr *x, attu_bexpr *y, int pos) {
+    attu_bexpr *eq = bind_compare_op(c, ATTU_BINOP_EQ, x, y, pos);
+    attu_bexpr *t1 = eq ? bool_call(c, ATTU_OP_IS_TRUE, eq, NULL, pos) : NULL;
+    attu_bexpr *bn = t1 ? bool_call(c, ATTU_OP_AND, bool_call(c, ATTU_OP_IS_NULL, x, NULL, pos),
+                                    bool_call(c, ATTU_OP_IS_NULL, y, NULL, pos), pos) : NULL;
+    return bn ? bool_call(c, ATTU_OP_OR, t1, bn, pos) : NULL;
+}
+
+/* x before y in record order (NULL last): never NULL */
+static attu_bexpr *item_before(bctx *c, attu_bexpr *x, attu_bexpr *y, int pos) {
+    attu_bexpr *lt = bind_compare_op(c, ATTU_BINOP_LT, x, y, pos);
+    attu_bexpr *nn = lt ? bool_call(c, ATTU_OP_AND, bool_call(c, ATTU_OP_IS_NOT_NULL, x, NULL, pos),
+                                    bool_call(c, ATTU_OP_IS_NULL, y, NULL, pos), pos) : NULL;
+    return nn ? mk_call(c, ATTU_OP_COALESCE, attu_type_make(ATTU_TYPE_BOOL), pos, 2, lt, nn, NULL, NULL) : NULL;
+}
+
+/* x < y (or <= where or_equal) over n items, record order */
+static attu_bexpr *rows_before(bctx *c, attu_bexpr **x, attu_bexpr **y, int n, bool or_equal, int pos) {
+    attu_bexpr *acc = item_before(c, x[n - 1], y[n - 1], pos);
+    if (or_equal) acc = bool_call(c, ATTU_OP_OR, acc, item_same(c, x[n - 1], y[n - 1], pos), pos);
+    for (int k = n - 2; k >= 0 && acc; k--)
+        acc = bool_call(c, ATTU_OP_OR, item_before(c, x[k], y[k], pos),
+                        bool_call(c, ATTU_OP_AND, item_same(c, x[k], y[k], pos), acc, pos), pos);
+    return acc;
+}
+
+/* How deep rows nest in rec (0: no row item). A nested pair is compared
+ * twice a level (its order and its equality), so the comparison grows as
+ * 2^depth: bounded. */
+#define ROW_COMPARE_DEPTH_MAX 10
+
+static int nest_depth(const bctx *c, const attu_bexpr *rec, int limit) {
+    attu_bexpr **f;
+    int n = attu_row_value_items(c, rec, &f), d = 0;
+    for (int k = 0; k < n && d <= limit; k++)
+        if (attu_type_is_record(f[k]->type)) {
+            int e = 1 + nest_depth(c, f[k], limit - 1);
+            if (e > d) d = e;
+        }
+    return d;
+}
+
+attu_bexpr *attu_row_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_bexpr *r, int pos) {
+    static const char *names[] = { [ATTU_BINOP_EQ] = "=", [ATTU_BINOP_NE] = "<>", [ATTU_BINOP_LT] = "<",
+                                   [ATTU_BINOP_LE] = "<=", [ATTU_BINOP_GT] = ">", [ATTU_BINOP_GE] = ">=",
+                                   [ATTU_BINOP_IS_DISTINCT] = "=", [ATTU_BINOP_IS_NOT_DISTINCT] = "=" };
+    char b1[64], b2[64];
+    if (attu_type_is_record(l->type) != attu_type_is_record(r->type)) {
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s %s",
+                       tname(l->type, b1), names[op], tname(r->type, b2));
+        return NULL;
+    }
+    attu_bexpr **x, **y;
+    int n = attu_row_value_items(c, l, &x), m = attu_row_value_items(c, r, &y);
+    if (n < 0 || m < 0) {
+        /* a row whose items the binder does not know (a CASE of rows, a
+         * row read from a derived table's column): its text is no record
+         * order, so it is refused rather than compared wrongly */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                       "comparing a row held in a column or made by CASE / COALESCE is not supported; compare its items");
+        return NULL;
+    }
+    for (int k = 0; k < n && k < m; k++) {
+        const char *a = base_type_name(x[k]->type, b1), *b = base_type_name(y[k]->type, b2);
+        if (strcmp(a, b)) {
+            attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, 0,
+                           "cannot compare dissimilar column types %s and %s at record column %d", a, b, k + 1);
+            return NULL;
+        }
+    }
+    if (n != m) {
+        attu_error_set(c->err, ATTU_SQLSTATE_DATATYPE_MISMATCH, 0,
+                       "cannot compare record types with different numbers of columns");
+        return NULL;
+    }
+    if (n == 0) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "cannot compare rows of zero length");
+        return NULL;
+    }
+    if (nest_depth(c, l, ROW_COMPARE_DEPTH_MAX) > ROW_COMPARE_DEPTH_MAX) {
+        attu_error_set(c->err, "54001", pos, "row comparison too complex: rows nested more than %d deep", ROW_COMPARE_DEPTH_MAX);
+        return NULL;
+    }
+    attu_bexpr *res = NULL;
+    switch (op) {
+    case ATTU_BINOP_EQ: case ATTU_BINOP_NE: case ATTU_BINOP_IS_DISTINCT: case ATTU_BINOP_IS_NOT_DISTINCT:
+        res = item_same(c, x[0], y[0], pos);
+        for (int k = 1; k < n && res; k++) res = bool_call(c, ATTU_OP_AND, res, item_same(c, x[k], y[k], pos), pos);
+        if (op == ATTU_BINOP_NE || op == ATTU_BINOP_IS_DISTINCT) res = bool_call(c, ATTU_OP_NOT, res, NULL, pos);
+        break;
+    case ATTU_BINOP_LT: case ATTU_BINOP_LE:
+        res = rows_before(c, x, y, n, op == ATTU_BINOP_LE, pos);
+        break;
+    default:
+        res = rows_before(c, y, x, n, op == ATTU_BINOP_GE, pos);
+        break;
+    }
+    if (!res) return NULL;
+    /* a NULL row (only a table's whole-row reference can be one) */
+    attu_bexpr *nl = attu_row_value_null_test(c, l), *nr = attu_row_value_null_test(c, r);
+    if (!nl && !nr) return res;
+    attu_bexpr *either = nl && nr ? bool_call(c, ATTU_OP_OR, nl, nr, pos) : nl ? nl : nr;
+    if (op == ATTU_BINOP_IS_DISTINCT || op == ATTU_BINOP_IS_NOT_DISTINCT) {
+        /* both NULL: not distinct; one NULL: distinct */
+        bool distinct = op == ATTU_BINOP_IS_DISTINCT;
+        attu_bexpr *yes = mk_const_int(c, attu_type_make(ATTU_TYPE_BOOL), 1);
+        attu_bexpr *no = mk_const_int(c, attu_type_make(ATTU_TYPE_BOOL), 0);
+        attu_bexpr *both = nl && nr ? bool_call(c, ATTU_OP_AND, nl, nr, pos) : NULL;
+        attu_bexpr *one = case1(c, either, distinct ? yes : no, res, pos);
+        return both ? case1(c, both, distinct ? no : yes, one, pos) : one;
+    }
+    return case1(c, either, mk_const_null(c, attu_type_make(ATTU_TYPE_BOOL)), res, pos);
+}
+
+/* ---- a row read from a derived table's column --------------------------
+ *
+ * SELECT s.r FROM (SELECT ROW(a, b) AS r FROM t) s: the outer query sees r
+ * as a column, its text. For ORDER BY, GROUP BY, IS NULL and comparisons
+ * of s.r to go item by item, the derived table also outputs r's items, as
+ * hidden columns after its own (bind_select appends them to its list
+ * before the aggregation and window rewrites, which they go through as
+ * the list does); the binder then keeps them as s.r's items
+ * (attu_row_column_items). A row whose items are not known (a CASE of
+ * rows, a nested derived table's under DISTINCT or UNION) carries none
+ * and stays its text. */
+
+bool attu_row_value_carry(bctx *c, attu_bexpr ***items, char ***names, int *n, int *cap, int n0) {
+    /* the list's columns, then the items appended, each a row's perhaps
+     * (a nested row's items follow too) */
+    int room = *cap;
+    int *at = attu_palloc(c->pa, sizeof *at * (size_t)room), *cnt = attu_palloc(c->pa, sizeof *cnt * (size_t)room);
+    if (!at || !cnt) { attu_error_oom(c->err); return false; }
+    for (int i = 0; i < *n; i++) {
+        attu_bexpr **f;
+        int k = i < n0 || attu_type_is_record((*items)[i]->type) ? attu_row_value_items(c, (*items)[i], &f) : 0;
+        if (k < 0) k = 0;
+        if (*n + k + 1 >= *cap) {
+            int ncap = (*n + k + 1) * 2;
+            attu_bexpr **ni = attu_palloc(c->pa, sizeof *ni * (size_t)ncap);
+            char **nn = attu_palloc(c->pa, sizeof *nn * (size_t)ncap);
+            if (!ni || !nn) { attu_error_oom(c->err); return false; }
+            memcpy(ni, *items, sizeof *ni * (size_t)*n); memcpy(nn, *names, sizeof *nn * (size_t)*n);
+            *items = ni; *names = nn; *cap = ncap;
+        }
+        if (*cap > room) {
+            int *na = attu_palloc(c->pa, sizeof *na * (size_t)*cap), *nc = attu_palloc(c->pa, sizeof *nc * (size_t)*cap);
+            if (!na || !nc) { attu_error_oom(c->err); return false; }
+            memcpy(na, at, sizeof *na * (size_t)i); memcpy(nc, cnt, sizeof *nc * (size_t)i);
+            at = na; cnt = nc; room = *cap;
+        }
+        cnt[i] = k;
+        at[i] = *n;
+        for (int j = 0; j < k; j++) {
+            attu_bexpr *v = resolve_unknown(c, f[j]);
+            if (!v) return false;
+            (*items)[*n] = v;
+            (*names)[(*n)++] = (char *)"?row item?";
+        }
+    }
+    c->carry_at = at; c->carry_cnt = cnt; c->carry_n0 = n0; c->carry_total = *n;
+    return true;
+}
+
+void attu_row_column_items(bctx *c, const scope *sc, int found, attu_bexpr *b) {
+    const scope_col *col = &sc->cols[found];
+    if (col->row_items <= 0) return;
+    attu_bexpr **v = attu_palloc(c->pa, sizeof *v * (size_t)col->row_items);
+    row_fields *f = attu_palloc(c->pa, sizeof *f);
+    attu_bexpr *nt = mk_call(c, ATTU_OP_IS_NULL, attu_type_make(ATTU_TYPE_BOOL), b->position, 1, b, NULL, NULL, NULL);
+    if (!v || !f || !nt) { attu_error_oom(c->err); return; }
+    for (int j = 0; j < col->row_items; j++) {
+        int k = found + col->row_items_at + j;
+        if (!(v[j] = attu_bx_col(c->pa, k, sc->cols[k].type))) { attu_error_oom(c->err); return; }
+        v[j]->position = b->position;
+        attu_row_column_items(c, sc, k, v[j]);   /* a nested row's */
+    }
+    f->rec = b; f->items = v; f->n = col->row_items; f->null_test = nt; f->opaque = true; f->next = c->row_fields;
+    c->row_fields = f;
+}
+
+void attu_row_value_shift(bctx *c, const attu_bexpr *rec, int by) {
+    attu_bexpr **items;
+    int n = attu_row_value_items(c, rec, &items);
+    for (int j = 0; j < n; j++)
+        if (items[j]->kind == BX_COL) { items[j]->col += by; attu_row_value_shift(c, items[j], by); }
+}
+
+/* ---- a CASE / COALESCE of rows -------------------------------------------
+ *
+ * CASE WHEN c THEN ROW(a, b) ELSE t END is a row whose items are CASE WHEN
+ * c THEN a ELSE t.a END and so on, where every arm's items are known, as
+ * many and of the same types; a NULL arm (no ELSE) gives NULL items.
+ * coalesce(r1, r2) is CASE WHEN r1 IS NOT NULL THEN r1 ELSE r2 END. The
+ * row is NULL where its text is (a NULL arm, a NULL whole row). */
+
+static int derived_items(bctx *c, attu_bexpr *x, attu_bexpr ***items);
+
+/* one arm's items: n of them (-1 for a NULL arm: any count), -2 unknown */
+static int arm_items(bctx *c, attu_bexpr *a, attu_bexpr ***items) {
+    if (!a || (a->kind == BX_CONST && a->is_null)) return -1;
+    int n = attu_row_value_items(c, a, items);
+    if (n < 0) n = derived_items(c, a, items);
+    return n < 0 ? -2 : n;
+}
+
+/* CASE WHEN whens[i] THEN arms[i] ... ELSE arms[nw] END, item k of each */
+static attu_bexpr *item_case(bctx *c, attu_bexpr **whens, int nw, attu_bexpr ***arm_it, attu_type t, int k, int pos) {
+    attu_bexpr *x = attu_bx_new(c->pa, BX_CASE, t, pos);
+    attu_bexpr **w = attu_palloc(c->pa, sizeof *w * (size_t)nw), **th = attu_palloc(c->pa, sizeof *th * (size_t)nw);
+    if (!x || !w || !th) { attu_error_oom(c->err); return NULL; }
+    for (int i = 0; i <= nw; i++) {
+        attu_bexpr *v = arm_it[i] ? arm_it[i][k] : mk_const_null(c, t);
+        if (!v) return NULL;
+        if (i < nw) { w[i] = whens[i]; th[i] = v; } else x->else_ = v;
+    }
+    x->nwhens = nw; x->whens = w; x->thens = th;
+    return x;
+}
+
+static int derived_items(bctx *c, attu_bexpr *x, attu_bexpr ***items) {
+    attu_bexpr *arms[2], **whens, *cond;
+    int nw;
+    if (x->kind == BX_CASE) {
+        nw = x->nwhens;
+        whens = x->whens;
+    } else if (x->kind == BX_CALL && x->op == ATTU_OP_COALESCE && x->nargs == 2) {
+        cond = mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), x->position, 1, x->args[0], NULL, NULL, NULL);
+        if (!cond) return -2;
+        nw = 1;
+        whens = &cond;
+        arms[0] = x->args[0]; arms[1] = x->args[1];
+    } else {
+        return -2;
+    }
+    attu_bexpr ***arm_it = attu_palloc(c->pa, sizeof *arm_it * (size_t)(nw + 1));
+    if (!arm_it) { attu_error_oom(c->err); return -2; }
+    int n = -1, ref = -1;
+    for (int i = 0; i <= nw; i++) {
+        attu_bexpr *a = x->kind == BX_CASE ? (i < nw ? x->thens[i] : x->else_) : arms[i];
+        int m = arm_items(c, a, &arm_it[i]);
+        if (m == -2) return -2;
+        if (m == -1) { arm_it[i] = NULL; continue; }
+        if (n >= 0 && m != n) return -2;
+        n = m;
+        if (ref < 0) { ref = i; continue; }
+        for (int k = 0; k < n; k++)
+            if (!attu_type_equal(arm_it[i][k]->type, arm_it[ref][k]->type)) return -2;
+    }
+    if (n < 0) return -2;
+    attu_bexpr **v = attu_palloc(c->pa, sizeof *v * (size_t)(n ? n : 1));
+    row_fields *f = attu_palloc(c->pa, sizeof *f);
+    attu_bexpr *nt = mk_call(c, ATTU_OP_IS_NULL, attu_type_make(ATTU_TYPE_BOOL), x->position, 1, x, NULL, NULL, NULL);
+    if (!v || !f || !nt) { attu_error_oom(c->err); return -2; }
+    for (int k = 0; k < n; k++) {
+        if (!(v[k] = item_case(c, whens, nw, arm_it, arm_it[ref][k]->type, k, x->position))) return -2;
+        if (!attu_row_value_derive(c, v[k])) return -2;   /* a nested row's items */
+    }
+    f->rec = x; f->items = v; f->n = n; f->null_test = nt; f->opaque = true; f->next = c->row_fields;
+    c->row_fields = f;
+    *items = v;
+    return n;
+}
+
+attu_bexpr *attu_row_value_derive(bctx *c, attu_bexpr *x) {
+    if (!x || !attu_type_is_record(x->type)) return x;
+    attu_bexpr **items;
+    if (attu_row_value_items(c, x, &items) < 0) (void)derived_items(c, x, &items);
+    return c->err->set ? NULL : x;
+}
+
+/* ---- SELECT DISTINCT of rows ------------------------------------------------
+ *
+ * DISTINCT compares a row's text, which tells equal items apart where
+ * their text differs: numerics of different scales ((1.0), (1.00)), a
+ * float's -0 and 0. PostgreSQL's record equality makes those rows one, so
+ * a list with such a row keeps one row per key of its items, as the
+ * bpchar case does (binder.c bp_distinct). */
+
+static bool text_tells_apart(bctx *c, const attu_bexpr *x, int depth) {
+    attu_bexpr **f;
+    int n = attu_row_value_items(c, x, &f);
+    for (int k = 0; k < n && depth < 64; k++) {
+        attu_type_id t = f[k]->type.id;
+        if (t == ATTU_TYPE_NUMERIC || t == ATTU_TYPE_DECIMAL || t == ATTU_TYPE_FLOAT32 || t == ATTU_TYPE_FLOAT64)
+            return true;
+        if (attu_type_is_record(f[k]->type) && text_tells_apart(c, f[k], depth + 1)) return true;
+    }
+    return false;
+}
+
+bool attu_row_value_distinct_by_items(bctx *c, const attu_bexpr *x) {
+    return attu_type_is_record(x->type) && text_tells_apart(c, x, 0);
+}
+
+int attu_row_value_keys(bctx *c, attu_bexpr *x, attu_bexpr **out) {
+    attu_bexpr **f;
+    int n = attu_row_value_items(c, x, &f);
+    if (n < 0) { if (out) out[0] = x; return 1; }
+    int m = 0;
+    attu_bexpr *nt = attu_row_value_null_test(c, x);
+    if (nt) { if (out) out[m] = nt; m++; }
+    for (int k = 0; k < n; k++) m += attu_row_value_keys(c, f[k], out ? out + m : NULL);
+    return m;
 }
