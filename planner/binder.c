@@ -448,7 +448,7 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         c->seq_cte = d;   /* a second binding replays its sequence values */
         d->seq_pos = 0;
         /* its row columns carry their items, as a derived table's */
-        carried cr;
+        carried cr = { 0 };
         attu_lplan *p = d->recursive ? bind_recursive_cte(c, d) : bind_carrying(c, d->cte->query, &cr);
         c->ctes = save;
         c->seq_cte = save_seq;
@@ -948,7 +948,7 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
     }
     case ATTU_FROM_SUBQUERY: {
         cte_def *save = c->ctes;
-        carried cr;
+        carried cr = { 0 };
         attu_lplan *p = bind_carrying(c, f->u.subquery.query, &cr);
         c->ctes = save;
         if (!p) return NULL;

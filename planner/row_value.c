@@ -418,7 +418,7 @@ attu_bexpr *attu_row_compare(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu
                        tname(l->type, b1), names[op], tname(r->type, b2));
         return NULL;
     }
-    attu_bexpr **x, **y;
+    attu_bexpr **x = NULL, **y = NULL;
     int n = attu_row_value_items(c, l, &x), m = attu_row_value_items(c, r, &y);
     if (n < 0 || m < 0) {
         /* a row whose items the binder does not know (a CASE of rows, a
