@@ -650,7 +650,12 @@ typedef enum attu_ast_alter_kind {
      * check_option 'l' / 'c' set, 'r' reset, 0 not named; bad_option_*
      * the first bad option as create_view's */
     ATTU_ALTER_SET_OPTIONS,
-    ATTU_ALTER_RESET_OPTIONS
+    ATTU_ALTER_RESET_OPTIONS,
+    /* OWNER TO role (new_name; NULL for CURRENT_USER / CURRENT_ROLE /
+     * SESSION_USER) and SET SCHEMA new_name, each alone in its statement
+     * (db/db_alter_owner.c) */
+    ATTU_ALTER_OWNER,
+    ATTU_ALTER_SET_SCHEMA
 } attu_ast_alter_kind;
 
 typedef struct attu_ast_alter_cmd {
@@ -898,6 +903,7 @@ struct attu_ast_stmt {
             int                 ncmds;
             bool                materialized; /* ALTER MATERIALIZED VIEW */
             bool                view;         /* ALTER VIEW (db/db_alter_view.c) */
+            bool                sequence;     /* ALTER SEQUENCE ... OWNER TO / SET SCHEMA */
         } alter_table;
         struct {
             /* 't' TABLE, 'v' VIEW, 'm' MATERIALIZED VIEW, 'c' COLUMN
