@@ -586,6 +586,9 @@ typedef struct attu_ast_fkey {
     int                ref_position;
     attu_ast_name_list ref_columns;  /* n == 0: the primary key */
     char               match, on_update, on_delete;
+    /* ON DELETE SET NULL (cols) / SET DEFAULT (cols): the columns set (n
+     * == 0: all the key's) */
+    attu_ast_name_list delete_set_columns;
     bool               deferrable, initially_deferred;
     int                deferrable_position;   /* 0: neither written */
 } attu_ast_fkey;

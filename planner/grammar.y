@@ -2493,14 +2493,34 @@ fk_ref_columns(A) ::= .                     { A = NULL; }
 fk_actions(A) ::= .   { memset(&A, 0, sizeof A); A.match = 's'; A.on_update = A.on_delete = 'a'; }
 fk_actions(A) ::= fk_actions(L) ID(M) FULL(W).  { A = L; ab_word_expect(ctx, &M, "match"); A.match = 'f'; (void)W; }
 fk_actions(A) ::= fk_actions(L) ID(M) ID(W).    { A = L; A.match = ab_fk_match(ctx, &M, &W); }
-fk_actions(A) ::= fk_actions(L) ON DELETE fk_action(X).   { A = L; A.on_delete = X; }
-fk_actions(A) ::= fk_actions(L) ON UPDATE fk_action(X).   { A = L; A.on_update = X; }
-%type fk_action {char}
-fk_action(A) ::= NO ID(W).      { A = 'a'; ab_word_expect(ctx, &W, "action"); }
-fk_action(A) ::= RESTRICT.      { A = 'r'; }
-fk_action(A) ::= CASCADE.       { A = 'c'; }
-fk_action(A) ::= SET NULL.      { A = 'n'; }
-fk_action(A) ::= SET DEFAULT.   { A = 'd'; }
+fk_actions(A) ::= fk_actions(L) ON DELETE fk_action(X).
+{
+    A = L;
+    A.on_delete = X.action;
+    A.delete_set_columns = ab_names(X.cols);
+}
+fk_actions(A) ::= fk_actions(L) ON(K) UPDATE fk_action(X).
+{
+    A = L;
+    A.on_update = X.action;
+    if (X.cols)   /* (PostgreSQL's grammar takes the list, then refuses it) */
+        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos,
+                       "a column list with %s is only supported for ON DELETE actions",
+                       X.action == 'n' ? "SET NULL" : "SET DEFAULT");
+}
+/* an action; SET NULL / SET DEFAULT may list the columns they set
+ * (PostgreSQL 15) */
+%include {
+typedef struct ab_fk_action { char action; attu_names *cols; } ab_fk_action;
+}
+%type fk_action {ab_fk_action}
+fk_action(A) ::= NO ID(W).      { A.action = 'a'; A.cols = NULL; ab_word_expect(ctx, &W, "action"); }
+fk_action(A) ::= RESTRICT.      { A.action = 'r'; A.cols = NULL; }
+fk_action(A) ::= CASCADE.       { A.action = 'c'; A.cols = NULL; }
+fk_action(A) ::= SET NULL.      { A.action = 'n'; A.cols = NULL; }
+fk_action(A) ::= SET DEFAULT.   { A.action = 'd'; A.cols = NULL; }
+fk_action(A) ::= SET NULL LP name_list(L) RP.       { A.action = 'n'; A.cols = L; }
+fk_action(A) ::= SET DEFAULT LP name_list(L) RP.    { A.action = 'd'; A.cols = L; }
 %type con_attrs {ab_conattrs}
 con_attrs(A) ::= .   { memset(&A, 0, sizeof A); }
 con_attrs(A) ::= con_attrs(L) DEFERRABLE(K).      { A = L; A.d.deferrable = true; A.d.deferrable_position = K.pos; }
