@@ -590,11 +590,16 @@ into_clause(A) ::= .                        { memset(&A, 0, sizeof A); }
 %type into_target {ab_qname}
 into_target(A) ::= qualified_name(N).                 { A = N; into_schema(ctx, &N); }
 into_target(A) ::= TABLE qualified_name(N).           { A = N; into_schema(ctx, &N); }
-into_target(A) ::= into_kind qualified_name(N).       { A = N; into_schema(ctx, &N); }
-into_target(A) ::= into_kind TABLE qualified_name(N). { A = N; into_schema(ctx, &N); }
-into_kind ::= TEMP.
-into_kind ::= TEMPORARY.
-into_kind ::= ID(U).    { ab_word_expect(ctx, &U, "unlogged"); }
+into_target(A) ::= into_kind(K) qualified_name(N).
+    { A = N; if (K.str) ab_word_expect(ctx, &K, "unlogged"); into_schema(ctx, &N); }
+into_target(A) ::= into_kind(K) TABLE qualified_name(N).
+    { A = N; if (K.str) ab_word_expect(ctx, &K, "unlogged"); into_schema(ctx, &N); }
+/* TEMP, TEMPORARY or the word UNLOGGED (A.str set), the word checked once
+ * a name follows (INTO t AS ... is a syntax error at AS, not at t) */
+%type into_kind {attu_token}
+into_kind(A) ::= TEMP(T).       { A = T; A.str = NULL; }
+into_kind(A) ::= TEMPORARY(T).  { A = T; A.str = NULL; }
+into_kind(A) ::= ID(U).         { A = U; }
 
 %type set_quantifier {bool}
 set_quantifier(A) ::= ALL.          { A = true; }
