@@ -953,6 +953,7 @@ static int apply(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
         return 0;
     case ATTU_ALTER_RENAME_TABLE: case ATTU_ALTER_RENAME_CONSTRAINT: case ATTU_ALTER_VALIDATE_CONSTRAINT:
     case ATTU_ALTER_SET_OPTIONS: case ATTU_ALTER_RESET_OPTIONS:
+    case ATTU_ALTER_OWNER: case ATTU_ALTER_SET_SCHEMA:
         break;   /* (db_exec_alter's, before any draft) */
     }
     return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "ALTER TABLE: unexpected action");
@@ -1626,6 +1627,8 @@ static bool draws_sequence(const char *dflt) {
 int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                   attu_error *err) {
     const char *name = st->u.alter_table.table;
+    attu_ast_alter_kind k0 = st->u.alter_table.cmds[0].kind;
+    if (k0 == ATTU_ALTER_OWNER || k0 == ATTU_ALTER_SET_SCHEMA) return db_exec_alter_owner(s, st, cb, err);
     if (st->u.alter_table.view) return db_exec_alter_view(s, sql, st, cb, err);
     pthread_rwlock_wrlock(&s->db->lock);
     attu_table *base = attu_catalog_lookup(s->db->cat, name);

@@ -356,6 +356,28 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
             }
             f->cols[j] = c;
         }
+        /* ON DELETE SET NULL / SET DEFAULT (cols): each a column of the
+         * key (PostgreSQL's 42P10), kept once in the order first written */
+        f->ndelete_set = 0;
+        for (int j = 0; j < a->delete_set_columns.n; j++) {
+            const char *nm = a->delete_set_columns.items[j];
+            int c = attu_table_find_column(t, nm);
+            if (c < 0) {
+                attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0,
+                               "column \"%s\" referenced in foreign key constraint does not exist", nm);
+                goto fail;
+            }
+            int key = -1;
+            for (int q = 0; q < f->ncols && key < 0; q++) if (f->cols[q] == c) key = q;
+            if (key < 0) {
+                attu_error_set(err, "42P10", 0, "column \"%s\" referenced in ON DELETE SET action must be part of foreign key",
+                               nm);
+                goto fail;
+            }
+            bool seen = false;
+            for (int q = 0; q < f->ndelete_set; q++) seen |= f->delete_set[q] == key;
+            if (!seen) f->delete_set[f->ndelete_set++] = key;
+        }
         /* the referenced columns: as written (a PRIMARY KEY or UNIQUE
          * constraint must have exactly them), or the primary key */
         const attu_unique *match = NULL;
@@ -767,12 +789,13 @@ static int apply_change(attu_session *s, db_fkey_txn *x, attu_table *before, att
  * SET NULL a NULL, SET DEFAULT the column's DEFAULT (NULL without one). */
 static attu_result *matching_children(attu_session *s, const attu_table *c, const attu_fkey *f,
                                       const attu_table *keys, const char *kname, const char *nname, char action,
-                                      attu_error *err) {
+                                      const int *setk, int nset, attu_error *err) {
     fbuf b = { 0 };
     char tn[128];
     put(&b, "SELECT c." ROWID);
     if (action != 0) {
-        for (int j = 0; j < f->ncols; j++) {
+        for (int i = 0; i < nset; i++) {
+            int j = setk[i];
             const attu_column_def *def = &c->defs[f->cols[j]];
             put(&b, ", CAST(");
             if (action == ATTU_FK_CASCADE) put_col(&b, "n", keys->defs[f->ref_cols[j]].name);
@@ -877,7 +900,16 @@ static int act(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char *
     }
     attu_table *c = attu_catalog_lookup(s->db->cat, cname);
     bool removing = deleting && action == ATTU_FK_CASCADE;
-    attu_result *res = c ? matching_children(s, c, f, k, kname, nk ? nname : NULL, removing ? 0 : action, err) : NULL;
+    /* the key positions the action sets: all, or ON DELETE SET NULL /
+     * SET DEFAULT's list */
+    int setk[ATTU_INDEX_MAX_KEYS], nset = 0, setcols[ATTU_INDEX_MAX_KEYS];
+    if (deleting && f->ndelete_set)
+        for (int j = 0; j < f->ndelete_set; j++) setk[nset++] = f->delete_set[j];
+    else
+        for (int j = 0; j < f->ncols; j++) setk[nset++] = j;
+    for (int j = 0; j < nset; j++) setcols[j] = f->cols[setk[j]];
+    attu_result *res = c ? matching_children(s, c, f, k, kname, nk ? nname : NULL, removing ? 0 : action, setk, nset,
+                                             err) : NULL;
     temp_drop(s, kname);
     if (nk) temp_drop(s, nname);
     if (!res) return c ? -1 : attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "table \"%s\" is missing", cname);
@@ -896,7 +928,7 @@ static int act(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char *
         if (!(src = malloc(sizeof *src * (c->nrows + 1)))) { rc = attu_error_oom(err); goto out; }
         for (size_t r = 0; r < c->nrows; r++) src[r] = -1;
         for (size_t i = 0; i < res->nrows; i++) { src[rid[i]] = (int64_t)i; mask[rid[i]] = 1; }
-        next = attu_table_update_rows(c, src, f->ncols, f->cols, res->cols + 1, err);
+        next = attu_table_update_rows(c, src, nset, setcols, res->cols + 1, err);
         /* the change is a statement's change of c: its CHECK and UNIQUE
          * constraints (c is still the catalog's) */
         if (next && (db_check_rows(s, next, 0, mask, err) || db_unique_check(s, next, 0, mask, err))) {

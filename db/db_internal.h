@@ -260,6 +260,9 @@ int db_exec_alter_view(attu_session *s, const char *sql, const attu_ast_stmt *st
  * action as PostgreSQL names it in "ALTER action ... cannot be performed
  * on relation" (NULL for the RENAMEs). */
 const char *db_alter_action_name(attu_ast_alter_kind k);
+/* ALTER TABLE / VIEW / MATERIALIZED VIEW / SEQUENCE ... OWNER TO role and
+ * ... SET SCHEMA s (db/db_alter_owner.c) */
+int db_exec_alter_owner(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 int db_view_install(attu_session *s, struct attu_view **views, int n, attu_error *err);
 void db_view_names_free(char **names, int n);
 /* A statement that names view `name` where a table must stand: INSERT,

@@ -38,6 +38,11 @@ typedef struct attu_fkey {
     char ref_table[ATTU_NAME_MAX + 1];
     int  ref_cols[ATTU_INDEX_MAX_KEYS];  /* the referenced table's */
     char on_update, on_delete, match;
+    /* ON DELETE SET NULL (cols) / SET DEFAULT (cols): the key positions
+     * (indexes into cols) set, in the order written, each once; 0: all of
+     * the key (key positions, so a column renumbering leaves them) */
+    int  ndelete_set;
+    int  delete_set[ATTU_INDEX_MAX_KEYS];
     /* when it was made (a number that grows, db/db_fkey.c): the actions
      * of the foreign keys that reference one table run in this order, as
      * PostgreSQL fires their triggers in the order they were made */

@@ -363,6 +363,7 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
     for (int k = 0; k < nchecks; k++) cap += ATTU_NAME_MAX * 3 + 16 + 3 * strlen(checks[k].expr);
     cap += (size_t)nfkeys * (ATTU_NAME_MAX * 6 + 64 + ATTU_INDEX_MAX_KEYS * 24);
     cap += (size_t)(nchecks + nfkeys) * (ATTU_NAME_MAX * 3 + 16);   /* (the notvalid lines) */
+    cap += (size_t)nfkeys * (ATTU_NAME_MAX * 3 + 32 + ATTU_INDEX_MAX_KEYS * 12);   /* (the fkeyset lines) */
     char *buf = malloc(cap);
     if (!buf) return NULL;
     char name[ATTU_NAME_MAX * 3 + 4];
@@ -418,6 +419,17 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
         for (int j = 0; j < fkeys[k].ncols; j++) n += (size_t)snprintf(buf + n, cap - n, " %d", fkeys[k].ref_cols[j]);
         n += (size_t)snprintf(buf + n, cap - n, "\n");
     }
+    /* "fkeyset <name> <n> <key position>...": a FOREIGN KEY above whose
+     * ON DELETE SET NULL / SET DEFAULT lists its columns; files written
+     * before them have none */
+    for (int k = 0; k < nfkeys; k++)
+        if (fkeys[k].ndelete_set) {
+            escape_text(fkeys[k].name, name, sizeof name);
+            n += (size_t)snprintf(buf + n, cap - n, "fkeyset %s %d", name, fkeys[k].ndelete_set);
+            for (int j = 0; j < fkeys[k].ndelete_set; j++)
+                n += (size_t)snprintf(buf + n, cap - n, " %d", fkeys[k].delete_set[j]);
+            n += (size_t)snprintf(buf + n, cap - n, "\n");
+        }
     /* "notvalid <name>": a CHECK or FOREIGN KEY above added NOT VALID
      * and not validated since (names are unique among a table's
      * constraints); files written before them have none */
@@ -586,6 +598,22 @@ static int parse_schema(char *text, size_t len, schema *s, const char **why) {
                 else f->ref_cols[j - nk] = v;
                 p += used;
             }
+        } else if (strncmp(line, "fkeyset ", 8) == 0) {
+            char nm[ATTU_NAME_MAX + 1];
+            int nk, off = 0;
+            if (sscanf(line, "fkeyset %255s %d%n", buf, &nk, &off) != 2) return -1;
+            unescape_name(buf, nm, sizeof nm);
+            attu_fkey *f = NULL;
+            for (int k = 0; k < s->nfkeys && !f; k++) if (!strcmp(s->fkeys[k].name, nm)) f = &s->fkeys[k];
+            if (!f || nk < 1 || nk > f->ncols) return -1;
+            const char *p = line + off;
+            for (int j = 0; j < nk; j++) {
+                int used = 0, v;
+                if (sscanf(p, " %d%n", &v, &used) != 1 || v < 0 || v >= f->ncols) return -1;
+                f->delete_set[j] = v;
+                p += used;
+            }
+            f->ndelete_set = nk;
         } else if (strncmp(line, "notvalid ", 9) == 0) {
             char nm[ATTU_NAME_MAX + 1];
             if (sscanf(line, "notvalid %255s", buf) != 1) return -1;

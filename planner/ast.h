@@ -586,6 +586,9 @@ typedef struct attu_ast_fkey {
     int                ref_position;
     attu_ast_name_list ref_columns;  /* n == 0: the primary key */
     char               match, on_update, on_delete;
+    /* ON DELETE SET NULL (cols) / SET DEFAULT (cols): the columns set (n
+     * == 0: all the key's) */
+    attu_ast_name_list delete_set_columns;
     bool               deferrable, initially_deferred;
     int                deferrable_position;   /* 0: neither written */
 } attu_ast_fkey;
@@ -650,7 +653,12 @@ typedef enum attu_ast_alter_kind {
      * check_option 'l' / 'c' set, 'r' reset, 0 not named; bad_option_*
      * the first bad option as create_view's */
     ATTU_ALTER_SET_OPTIONS,
-    ATTU_ALTER_RESET_OPTIONS
+    ATTU_ALTER_RESET_OPTIONS,
+    /* OWNER TO role (new_name; NULL for CURRENT_USER / CURRENT_ROLE /
+     * SESSION_USER) and SET SCHEMA new_name, each alone in its statement
+     * (db/db_alter_owner.c) */
+    ATTU_ALTER_OWNER,
+    ATTU_ALTER_SET_SCHEMA
 } attu_ast_alter_kind;
 
 typedef struct attu_ast_alter_cmd {
@@ -898,6 +906,7 @@ struct attu_ast_stmt {
             int                 ncmds;
             bool                materialized; /* ALTER MATERIALIZED VIEW */
             bool                view;         /* ALTER VIEW (db/db_alter_view.c) */
+            bool                sequence;     /* ALTER SEQUENCE ... OWNER TO / SET SCHEMA */
         } alter_table;
         struct {
             /* 't' TABLE, 'v' VIEW, 'm' MATERIALIZED VIEW, 'c' COLUMN

@@ -807,6 +807,7 @@ attu_ast_stmt *ab_stmt(attu_parse_ctx *c, attu_ast_stmt_kind k, int pos) {
 
 void ab_add_stmt(attu_parse_ctx *c, attu_ast_stmt *s) {
     ab_windows_end_statement(c);
+    ab_into_refuse(c, NULL, NULL);
     if (c->failed) return;
     attu_parsed_stmt ps;
     ps.stmt = s;
@@ -822,6 +823,46 @@ void ab_add_stmt(attu_parse_ctx *c, attu_ast_stmt *s) {
         }
     }
     ab_vec_push(c, &c->stmts, &ps, sizeof ps);
+}
+
+/* ---- SELECT ... INTO ------------------------------------------------------ */
+
+void ab_into_note(attu_parse_ctx *c, attu_ast_query *q, const char *name, int pos) {
+    ab_into in = { q, name, pos };
+    ab_vec_push(c, &c->intos, &in, sizeof in);
+}
+
+/* q is a leaf of the set operation tree under top (not top itself) */
+static bool setop_leaf(const attu_ast_query *top, const attu_ast_query *q) {
+    if (!top || top->kind != ATTU_QUERY_SETOP) return false;
+    const attu_ast_query *l = top->u.setop.left, *r = top->u.setop.right;
+    return l == q || r == q || setop_leaf(l, q) || setop_leaf(r, q);
+}
+
+const ab_into *ab_into_take(attu_parse_ctx *c, attu_ast_query *top) {
+    const attu_ast_query *first = top;
+    while (first && first->kind == ATTU_QUERY_SETOP) first = first->u.setop.left;
+    const ab_into *taken = NULL;
+    ab_into *in = c->intos.items;
+    for (int i = 0; i < c->intos.n; i++) {
+        if (in[i].query == first && !taken) taken = &in[i];
+        else if (setop_leaf(top, in[i].query))
+            ab_defer_error(c, ATTU_SQLSTATE_SYNTAX, in[i].pos,
+                           "INTO is only allowed on first SELECT of UNION/INTERSECT/EXCEPT");
+        else
+            ab_defer_error(c, ATTU_SQLSTATE_SYNTAX, in[i].pos, "SELECT ... INTO is not allowed here");
+    }
+    c->intos.n = 0;   /* (the arena keeps the items the caller reads) */
+    return taken;
+}
+
+void ab_into_refuse(attu_parse_ctx *c, const char *sqlstate, const char *msg) {
+    if (c->intos.n) {
+        const ab_into *in = c->intos.items;
+        if (msg) ab_defer_error(c, sqlstate, 0, "%s", msg);
+        else ab_defer_error(c, ATTU_SQLSTATE_SYNTAX, in[0].pos, "SELECT ... INTO is not allowed here");
+    }
+    c->intos.n = 0;
 }
 
 /* ---- named windows -------------------------------------------------------- */

@@ -45,7 +45,28 @@ typedef struct attu_parse_ctx {
     attu_vec        window_refs;  /* ab_window_ref: OVER w not yet resolved */
     const char     *cur_table;    /* CREATE TABLE being parsed (messages) */
     const char     *cur_column;   /* column definition being parsed */
+    /* SELECT ... INTO targets met in the current statement (ab_into): the
+     * statement, once whole, decides whether each stands where PostgreSQL
+     * allows one (the outermost SELECT, or the first of its set operation). */
+    attu_vec        intos;
 } attu_parse_ctx;
+
+typedef struct ab_into {
+    attu_ast_query *query;   /* the SELECT that wrote INTO */
+    const char     *name;    /* the new table */
+    int             pos;     /* of the name: PostgreSQL's errors stand there */
+} ab_into;
+
+/* Notes that query q wrote INTO name. */
+void ab_into_note(attu_parse_ctx *c, attu_ast_query *q, const char *name, int pos);
+/* For a statement that is the query top: the INTO it may carry (NULL if
+ * none); any other INTO of the statement raises PostgreSQL's error. Clears
+ * the notes. */
+const ab_into *ab_into_take(attu_parse_ctx *c, attu_ast_query *top);
+/* Raises the error for INTOs a statement other than a SELECT holds:
+ * PostgreSQL's "not allowed here", or msg/sqlstate where given (views).
+ * Clears the notes. */
+void ab_into_refuse(attu_parse_ctx *c, const char *sqlstate, const char *msg);
 
 void *ab_alloc(attu_parse_ctx *c, size_t size);
 char *ab_strndup(attu_parse_ctx *c, const char *s, size_t n);

@@ -119,6 +119,14 @@ static void create_in_schema(attu_parse_ctx *c, const ab_qname *n) {
         ab_defer_error(c, "42501", n->pos, "permission denied to create \"%s.%s\"", n->schema, n->name);
 }
 
+/* SELECT ... INTO schema.t: tables live in public only */
+static void into_schema(attu_parse_ctx *c, const ab_qname *n) {
+    create_in_schema(c, n);
+    if (n->schema && strcmp(n->schema, "public") && strcmp(n->schema, "pg_catalog") &&
+        strcmp(n->schema, "information_schema"))
+        ab_defer_error(c, "3F000", 0, "schema \"%s\" does not exist", n->schema);
+}
+
 /* schema.name in DROP TABLE: the name itself in public */
 static const char *drop_name(attu_parse_ctx *c, const attu_token *schema, const attu_token *name) {
     const char *sc = ab_tokstr(schema), *nm = ab_tokstr(name);
@@ -433,8 +441,18 @@ toplevel ::= stmt(S).                  { ab_add_stmt(ctx, S); }
 toplevel ::= .
 
 %type stmt {attu_ast_stmt *}
-stmt(A) ::= select_stmt(Q).            { A = ab_stmt(ctx, ATTU_STMT_SELECT, Q->position);
-                                         A->u.select.query = Q; }
+stmt(A) ::= select_stmt(Q).
+{
+    const ab_into *in = ab_into_take(ctx, Q);
+    if (in) {   /* SELECT ... INTO t is CREATE TABLE t AS SELECT ... */
+        A = ab_stmt(ctx, ATTU_STMT_CREATE_TABLE_AS, Q->position);
+        A->u.create_table_as.table = (char *)in->name;
+        A->u.create_table_as.query = Q;
+    } else {
+        A = ab_stmt(ctx, ATTU_STMT_SELECT, Q->position);
+        A->u.select.query = Q;
+    }
+}
 stmt(A) ::= insert_stmt(S).            { A = S; }
 stmt(A) ::= delete_stmt(S).            { A = S; }
 stmt(A) ::= update_stmt(S).            { A = S; }
@@ -501,10 +519,11 @@ select_no_parens(A) ::= with_clause(W) select_clause(Q) opt_sort_clause(O) selec
 select_clause(A) ::= simple_select(Q).                  { A = Q; }
 select_clause(A) ::= select_with_parens(Q).             { A = Q; }
 
-simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) into_clause from_clause(F)
+simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) into_clause(I) from_clause(F)
                      where_clause(W) group_clause(G) having_clause(H) window_clause(WC).
 {
     A = ab_query(ctx, ATTU_QUERY_SELECT, K.pos);
+    if (I.name) ab_into_note(ctx, A, I.name, I.pos);
     if (T) { A->u.select.items = T->items; A->u.select.nitems = T->n; }
     if (F) { A->u.select.from.items = F->items; A->u.select.from.n = F->n; }
     A->u.select.where = W;
@@ -515,10 +534,11 @@ simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) into_clause fro
     ab_windows_resolve(ctx, A, K.pos);
     ab_query_finish(ctx, A);
 }
-simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) into_clause from_clause(F)
+simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) into_clause(I) from_clause(F)
                      where_clause(W) group_clause(G) having_clause(H) window_clause(WC).
 {
     A = ab_query(ctx, ATTU_QUERY_SELECT, K.pos);
+    if (I.name) ab_into_note(ctx, A, I.name, I.pos);
     A->u.select.distinct = true;
     A->u.select.distinct_on = ab_expr_list(D);
     A->u.select.items = T->items; A->u.select.nitems = T->n;
@@ -560,20 +580,26 @@ simple_select(A) ::= select_clause(L) INTERSECT(K) set_quantifier(Q) select_clau
 simple_select(A) ::= select_clause(L) EXCEPT(K) set_quantifier(Q) select_clause(R).
     { A = ab_setop(ctx, ATTU_SETOP_EXCEPT, Q, L, R, K.pos); }
 
-/* SELECT ... INTO t: PostgreSQL's older CREATE TABLE AS. Parsed so syntax
- * errors around it match, then refused. */
-into_clause ::= INTO(K) into_target.
-{
-    ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos,
-                   "SELECT ... INTO is not supported; use CREATE TABLE ... AS");
-}
-into_clause ::= .
-into_target ::= qualified_name.
-into_target ::= TABLE qualified_name.
-into_target ::= TEMP qualified_name.
-into_target ::= TEMP TABLE qualified_name.
-into_target ::= TEMPORARY qualified_name.
-into_target ::= TEMPORARY TABLE qualified_name.
+/* SELECT ... INTO [TEMP | TEMPORARY | UNLOGGED] [TABLE] t: PostgreSQL's
+ * older CREATE TABLE AS. The SELECT notes the target (ab_into_note); the
+ * statement decides whether the INTO stands where one may (ab_into_take).
+ * TEMP and UNLOGGED change nothing here, as in CREATE TABLE. */
+%type into_clause {ab_qname}
+into_clause(A) ::= INTO into_target(N).     { A = N; }
+into_clause(A) ::= .                        { memset(&A, 0, sizeof A); }
+%type into_target {ab_qname}
+into_target(A) ::= qualified_name(N).                 { A = N; into_schema(ctx, &N); }
+into_target(A) ::= TABLE qualified_name(N).           { A = N; into_schema(ctx, &N); }
+into_target(A) ::= into_kind(K) qualified_name(N).
+    { A = N; if (K.str) ab_word_expect(ctx, &K, "unlogged"); into_schema(ctx, &N); }
+into_target(A) ::= into_kind(K) TABLE qualified_name(N).
+    { A = N; if (K.str) ab_word_expect(ctx, &K, "unlogged"); into_schema(ctx, &N); }
+/* TEMP, TEMPORARY or the word UNLOGGED (A.str set), the word checked once
+ * a name follows (INTO t AS ... is a syntax error at AS, not at t) */
+%type into_kind {attu_token}
+into_kind(A) ::= TEMP(T).       { A = T; A.str = NULL; }
+into_kind(A) ::= TEMPORARY(T).  { A = T; A.str = NULL; }
+into_kind(A) ::= ID(U).         { A = U; }
 
 %type set_quantifier {bool}
 set_quantifier(A) ::= ALL.          { A = true; }
@@ -2472,14 +2498,34 @@ fk_ref_columns(A) ::= .                     { A = NULL; }
 fk_actions(A) ::= .   { memset(&A, 0, sizeof A); A.match = 's'; A.on_update = A.on_delete = 'a'; }
 fk_actions(A) ::= fk_actions(L) ID(M) FULL(W).  { A = L; ab_word_expect(ctx, &M, "match"); A.match = 'f'; (void)W; }
 fk_actions(A) ::= fk_actions(L) ID(M) ID(W).    { A = L; A.match = ab_fk_match(ctx, &M, &W); }
-fk_actions(A) ::= fk_actions(L) ON DELETE fk_action(X).   { A = L; A.on_delete = X; }
-fk_actions(A) ::= fk_actions(L) ON UPDATE fk_action(X).   { A = L; A.on_update = X; }
-%type fk_action {char}
-fk_action(A) ::= NO ID(W).      { A = 'a'; ab_word_expect(ctx, &W, "action"); }
-fk_action(A) ::= RESTRICT.      { A = 'r'; }
-fk_action(A) ::= CASCADE.       { A = 'c'; }
-fk_action(A) ::= SET NULL.      { A = 'n'; }
-fk_action(A) ::= SET DEFAULT.   { A = 'd'; }
+fk_actions(A) ::= fk_actions(L) ON DELETE fk_action(X).
+{
+    A = L;
+    A.on_delete = X.action;
+    A.delete_set_columns = ab_names(X.cols);
+}
+fk_actions(A) ::= fk_actions(L) ON(K) UPDATE fk_action(X).
+{
+    A = L;
+    A.on_update = X.action;
+    if (X.cols)   /* (PostgreSQL's grammar takes the list, then refuses it) */
+        ab_defer_error(ctx, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, K.pos,
+                       "a column list with %s is only supported for ON DELETE actions",
+                       X.action == 'n' ? "SET NULL" : "SET DEFAULT");
+}
+/* an action; SET NULL / SET DEFAULT may list the columns they set
+ * (PostgreSQL 15) */
+%include {
+typedef struct ab_fk_action { char action; attu_names *cols; } ab_fk_action;
+}
+%type fk_action {ab_fk_action}
+fk_action(A) ::= NO ID(W).      { A.action = 'a'; A.cols = NULL; ab_word_expect(ctx, &W, "action"); }
+fk_action(A) ::= RESTRICT.      { A.action = 'r'; A.cols = NULL; }
+fk_action(A) ::= CASCADE.       { A.action = 'c'; A.cols = NULL; }
+fk_action(A) ::= SET NULL.      { A.action = 'n'; A.cols = NULL; }
+fk_action(A) ::= SET DEFAULT.   { A.action = 'd'; A.cols = NULL; }
+fk_action(A) ::= SET NULL LP name_list(L) RP.       { A.action = 'n'; A.cols = L; }
+fk_action(A) ::= SET DEFAULT LP name_list(L) RP.    { A.action = 'd'; A.cols = L; }
 %type con_attrs {ab_conattrs}
 con_attrs(A) ::= .   { memset(&A, 0, sizeof A); }
 con_attrs(A) ::= con_attrs(L) DEFERRABLE(K).      { A = L; A.d.deferrable = true; A.d.deferrable_position = K.pos; }
@@ -2924,6 +2970,11 @@ static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, const ab_view_head *h, a
                          ctx->sql[to - 1] == '\r'))
         to--;
     st->u.create_view.query_sql = ab_strndup(ctx, ctx->sql + from, to - from);
+    /* A plain view's own SELECT ... INTO has PostgreSQL's view message;
+     * any other INTO (a materialized view's, a subquery's) is misplaced. */
+    const ab_into *in = ctx->intos.items;
+    if (!h->materialized && ctx->intos.n && in[0].query == q)
+        ab_into_refuse(ctx, "0A000", "views must not contain SELECT INTO");
     return st;
 }
 }
@@ -3135,6 +3186,86 @@ alter_stmt(A) ::= alter_head(H) RENAME(K) TO colid(T).
     A->u.alter_table.cmds[0].new_name = (char *)ab_tokstr(&T);
 }
 
+/* OWNER TO role / SET SCHEMA s, alone (attu has one role and one schema:
+ * db/db_alter_owner.c checks the names and changes nothing) */
+alter_stmt(A) ::= alter_head(H) ID(O) TO role_spec(R).
+{
+    ab_word_expect(ctx, &O, "owner");
+    A = ab_alter_alone(ctx, &H, ATTU_ALTER_OWNER, R.pos, R.name);
+}
+alter_stmt(A) ::= alter_head(H) SET ID(S) colid(N).
+{
+    ab_word_expect(ctx, &S, "schema");
+    A = ab_alter_alone(ctx, &H, ATTU_ALTER_SET_SCHEMA, N.pos, ab_tokstr(&N));
+}
+%include {
+typedef struct ab_role { const char *name; int pos; } ab_role;
+/* ALTER ... OWNER TO / SET SCHEMA: one action of kind k naming name */
+static attu_ast_stmt *ab_alter_alone(attu_parse_ctx *ctx, const ab_alter_head *h, attu_ast_alter_kind k, int pos,
+                                     const char *name) {
+    attu_ast_stmt *st = ab_stmt(ctx, ATTU_STMT_ALTER_TABLE, h->pos);
+    if (!st) return NULL;
+    st->u.alter_table.table = (char *)h->name.name;
+    st->u.alter_table.table_position = h->name.pos;
+    st->u.alter_table.if_exists = h->if_exists;
+    st->u.alter_table.materialized = h->materialized;
+    st->u.alter_table.view = h->view;
+    st->u.alter_table.cmds = ab_alloc(ctx, sizeof *st->u.alter_table.cmds);
+    if (!st->u.alter_table.cmds) return st;
+    st->u.alter_table.ncmds = 1;
+    st->u.alter_table.cmds[0].kind = k;
+    st->u.alter_table.cmds[0].position = pos;
+    st->u.alter_table.cmds[0].new_name = (char *)name;
+    return st;
+}
+}
+/* A role: a name, or CURRENT_USER / CURRENT_ROLE / SESSION_USER (name
+ * NULL: the connected user); USER and CURRENT_CATALOG are PostgreSQL's
+ * syntax errors here. */
+%type role_spec {ab_role}
+role_spec(A) ::= colid(N).      { A.name = ab_tokstr(&N); A.pos = N.pos; }
+role_spec(A) ::= RESERVED_BARE(K).
+{
+    const char *w = ab_tokstr(&K);
+    A.name = NULL;
+    A.pos = K.pos;
+    if (strcmp(w, "current_user") && strcmp(w, "session_user") && strcmp(w, "current_role") && !ctx->failed) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, K.pos, "syntax error at or near \"%.*s\"", (int)K.len, ctx->sql + K.off);
+        ctx->failed = true;
+    }
+}
+
+/* ALTER SEQUENCE s OWNER TO role / SET SCHEMA x: alone (an option
+ * before them is PostgreSQL's syntax error at OWNER / SET) */
+alter_seq_stmt(A) ::= ALTER(K) SEQUENCE alter_seq_name(N) seq_opt_list(O) ID(W) TO role_spec(R).
+{
+    ab_word_expect(ctx, &W, "owner");
+    A = ab_alter_seq_alone(ctx, K.pos, &N, &O, &W, ATTU_ALTER_OWNER, R.pos, R.name);
+}
+alter_seq_stmt(A) ::= ALTER(K) SEQUENCE alter_seq_name(N) seq_opt_list(O) SET(W) ID(S) colid(T).
+{
+    ab_word_expect(ctx, &S, "schema");
+    A = ab_alter_seq_alone(ctx, K.pos, &N, &O, &W, ATTU_ALTER_SET_SCHEMA, T.pos, ab_tokstr(&T));
+}
+%include {
+static attu_ast_stmt *ab_alter_seq_alone(attu_parse_ctx *ctx, int pos, const ab_seqname *n, const ab_seqopts *o,
+                                         const attu_token *w, attu_ast_alter_kind k, int name_pos,
+                                         const char *name) {
+    if ((o->o.has_increment || o->o.has_min || o->o.has_max || o->o.has_start || o->o.has_cache ||
+         o->o.has_cycle || o->o.has_restart || o->as.name || o->has_owned) && !ctx->failed) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, w->pos, "syntax error at or near \"%.*s\"", (int)w->len, ctx->sql + w->off);
+        ctx->failed = true;
+    }
+    ab_alter_head h;
+    memset(&h, 0, sizeof h);
+    h.name = n->name;
+    h.if_exists = n->if_exists;
+    h.pos = pos;
+    attu_ast_stmt *st = ab_alter_alone(ctx, &h, k, name_pos, name);
+    if (st) st->u.alter_table.sequence = true;
+    return st;
+}
+}
 /* RENAME CONSTRAINT a TO b, alone as the other RENAMEs */
 alter_stmt(A) ::= alter_head(H) RENAME(K) CONSTRAINT colid(F) TO colid(T).
 {

@@ -75,6 +75,11 @@ char *syscat_fkey_definition(const attu_catalog *cat, const attu_table *t, const
     if (f->match == 'f') syscat_sb_puts(&d, " MATCH FULL");
     if (f->on_update != 'a') syscat_sb_printf(&d, " ON UPDATE %s", syscat_fkey_action(f->on_update));
     if (f->on_delete != 'a') syscat_sb_printf(&d, " ON DELETE %s", syscat_fkey_action(f->on_delete));
+    for (int j = 0; j < f->ndelete_set; j++) {   /* SET NULL (b) */
+        syscat_sb_puts(&d, j ? ", " : " (");
+        syscat_sb_ident(&d, t->defs[f->cols[f->delete_set[j]]].name);
+        if (j == f->ndelete_set - 1) syscat_sb_puts(&d, ")");
+    }
     if (f->not_valid) syscat_sb_puts(&d, " NOT VALID");
     if (d.oom) { free(d.p); return NULL; }
     return d.p;
