@@ -1173,6 +1173,20 @@ static int remove_fkey(attu_session *s, const char *c, int k, attu_error *err) {
     return rc ? -1 : resave(s, c, err);
 }
 
+/* remove_fkey of key *k of table inside a loop over its keys: then the
+ * keys are read again into *fs / *nf and *k steps back, so that the loop
+ * goes on with the next one (the name is copied first: saving the table
+ * replaces it, and its name with it). */
+static int remove_fkey_in_loop(attu_session *s, const char *table, int *k, const attu_fkey **fs, int *nf,
+                               attu_error *err) {
+    char name[ATTU_NAME_MAX + 1];
+    snprintf(name, sizeof name, "%s", table);
+    if (remove_fkey(s, name, *k, err)) return -1;
+    *fs = attu_catalog_fkeys(s->db->cat, name, nf);
+    (*k)--;
+    return 0;
+}
+
 int db_fkey_drop_tables(attu_session *s, const char *const *names, int n, bool cascade, char *notice,
                         size_t notice_cap, int *ndropped, attu_error *err) {
     *ndropped = 0;
@@ -1199,11 +1213,7 @@ int db_fkey_drop_tables(attu_session *s, const char *const *names, int n, bool c
                     (*ndropped)++;
                     continue;
                 }
-                char cname[ATTU_NAME_MAX + 1];
-                snprintf(cname, sizeof cname, "%s", c->name);
-                if (remove_fkey(s, cname, k, err)) return -1;
-                fs = attu_catalog_fkeys(s->db->cat, cname, &nf);
-                k--;
+                if (remove_fkey_in_loop(s, c->name, &k, &fs, &nf, err)) return -1;
             }
         }
     }
@@ -1296,11 +1306,7 @@ int db_fkey_drop_on_key(attu_session *s, const char *table, const attu_unique *u
         const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
         for (int k = 0; k < nf; k++) {
             if (!fkey_on_key(&fs[k], table, u)) continue;
-            char cname[ATTU_NAME_MAX + 1];
-            snprintf(cname, sizeof cname, "%s", c->name);
-            if (remove_fkey(s, cname, k, err)) return -1;
-            fs = attu_catalog_fkeys(s->db->cat, cname, &nf);
-            k--;
+            if (remove_fkey_in_loop(s, c->name, &k, &fs, &nf, err)) return -1;
         }
     }
     return 0;
