@@ -202,7 +202,7 @@ static int run_agg_mapped(xctx *x, attu_stage *s, rel *in, xcol *xk, dense_lay *
     attu_reduce_spec *specs = calloc((size_t)nmax, sizeof *specs);
     attu_out *outs = calloc((size_t)nmax, sizeof *outs);
     xcol **res = calloc((size_t)nmax, sizeof *res);
-    attu_buf *mbuf = NULL, *kvalid = NULL, *gidx = NULL, *slots = NULL;
+    attu_buf *mbuf = NULL, *kvalid = NULL, *slots = NULL;
     xcol *kcol = NULL;
     rel *o = NULL;
     int nspec = 0, rc = -1;
@@ -222,7 +222,7 @@ static int run_agg_mapped(xctx *x, attu_stage *s, rel *in, xcol *xk, dense_lay *
     dense_lay ml = *lay;
     ml.nslots = nf;
     ml.map = mbuf;
-    int drc = agg_dense(x, s, &xk, args, n, &ml, &np, specs, outs, res, &nspec, &gidx, &slots);
+    int drc = agg_dense(x, s, &xk, args, n, &ml, &np, specs, outs, res, &nspec, NULL, &slots);
     if (drc) { rc = drc; goto done; }
     /* the keys: f's ranked values at the occupied ranks */
     if (!(kcol = xcol_new(x, ft, np, fhas_null))) goto done;
@@ -244,7 +244,7 @@ done:
     for (int i = 0; i < nspec && outs; i++) if (outs[i].dict) attu_dictionary_unref(outs[i].dict);
     free(args); free(specs); free(outs); free(res);
     free(map); free(fvals); free(fnull);
-    free_buf(x, mbuf); free_buf(x, kvalid); free_buf(x, gidx); free_buf(x, slots);
+    free_buf(x, mbuf); free_buf(x, kvalid); free_buf(x, slots);
     xcol_unref(x, kcol);
     rel_free(x, o);
     return rc;

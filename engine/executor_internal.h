@@ -245,7 +245,8 @@ typedef struct dense_lay { int64_t mins[8], widths[8]; size_t nslots; const attu
 /* GROUP BY over small dense keys without sorting (executor_ops.c): 0 with
  * *nseg_out groups in slot order (the keys' sorted order), the reductions
  * in res (*nspec_out of them, specs / outs as agg_specs builds them) and
- * each group's first row in *gidx_out; 1 when the keys, the aggregates or
+ * each group's first row in *gidx_out (not NULL: wanted) and its slot in
+ * *slots_out (the same); 1 when the keys, the aggregates or
  * the ranges do not qualify (nothing allocated); -1 on error. lay: the
  * keys' layout when the caller has it (NULL: measured here). */
 int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, const dense_lay *lay,

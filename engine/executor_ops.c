@@ -1654,7 +1654,8 @@ out:
  * group_dense reduces every slot, and compact keeps the occupied ones, in
  * slot order = the sorted order of the keys (NULLs last), so the result
  * equals the sort path's. Returns 0 with *nseg_out groups, the reductions in
- * res (nspec of them) and each group's first row in *gidx_out; 1 when the
+ * res (nspec of them), each group's first row in *gidx_out (when not NULL)
+ * and its slot in *slots_out (when not NULL); 1 when the
  * keys, aggregates or ranges do not qualify (nothing allocated); -1 on
  * error. */
 int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, const dense_lay *lay,
@@ -1719,9 +1720,11 @@ int agg_dense(xctx *x, const attu_stage *s, xcol **keys, xcol **args, size_t n, 
             outs[i].valid = res[i]->valid;
         }
         rel_free(x, g);
-        attu_buf *gi = buf_i64(x, ng);
-        if (!gi || x->be->gather(x->be, gi, NULL, first->data, NULL, 8, idx, ng, x->err)) { free_buf(x, gi); goto out; }
-        *gidx_out = gi;
+        if (gidx_out) {   /* (the one-level GROUP BY f(x) has its keys without them) */
+            attu_buf *gi = buf_i64(x, ng);
+            if (!gi || x->be->gather(x->be, gi, NULL, first->data, NULL, 8, idx, ng, x->err)) { free_buf(x, gi); goto out; }
+            *gidx_out = gi;
+        }
         if (slots_out) { *slots_out = idx; idx = NULL; }
     }
     *nseg_out = ng;
