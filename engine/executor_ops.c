@@ -1651,7 +1651,7 @@ out:
 
 /* GROUP BY over keys with small value ranges without sorting: each row's
  * slot comes from its keys' offsets in their ranges (found by one reduce),
- * group_dense reduces every slot, and compact keeps the occupied ones, in
+ * group_dense reduces every slot and lists the occupied ones, in
  * slot order = the sorted order of the keys (NULLs last), so the result
  * equals the sort path's. Returns 0 with *nseg_out groups, the reductions in
  * res (nspec of them), each group's first row in *gidx_out (when not NULL)
