@@ -966,3 +966,31 @@ void ab_windows_resolve(attu_parse_ctx *c, attu_ast_query *q, int from_pos) {
 void ab_windows_end_statement(attu_parse_ctx *c) {
     ab_windows_resolve(c, NULL, 0);
 }
+
+bool attu_ast_group_construct(const attu_ast_expr *e, char *kind) {
+    if (!e || e->kind != ATTU_EXPR_FUNC) return false;
+    const char *sch = e->u.func.schema, *nm = e->u.func.name;
+    char k = 0;
+    if (sch && !*sch) k = !strcmp(nm, "()") ? 'e' : 's';
+    else if (!sch && !e->u.func.star && !e->u.func.distinct && !e->u.func.order_by.n && !e->u.func.filter &&
+             !e->u.func.over && !e->u.func.within_group && e->u.func.args.n > 0)
+        k = !strcmp(nm, "rollup") ? 'r' : !strcmp(nm, "cube") ? 'c' : 0;
+    if (kind) *kind = k;
+    return k != 0;
+}
+
+void ab_group_clause(attu_parse_ctx *c, attu_ast_query *q, attu_vec *items, bool distinct) {
+    (void)c;
+    if (!items) return;
+    attu_ast_expr_list l = ab_expr_list(items);
+    char k;
+    if (l.n == 1 && attu_ast_group_construct(l.items[0], &k) && k == 'e') {
+        q->u.select.group_empty = true;     /* GROUP BY (): the plain form */
+        return;
+    }
+    bool sets = false;
+    for (int i = 0; i < l.n; i++) sets |= attu_ast_group_construct(l.items[i], NULL);
+    q->u.select.group_by = l;
+    q->u.select.group_sets = sets;
+    q->u.select.group_distinct = distinct && sets;
+}

@@ -1007,6 +1007,7 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     bool named;
     attu_bexpr *nb = bind_named_call(c, sc, e, &named);
     if (named) return nb;
+    if (!e->u.func.schema && !strcmp(name, "grouping")) return attu_bind_grouping(c, sc, e);   /* planner/grouping_sets.c */
     const agg_name *an = find_agg(name);
     if (an) return bind_aggregate(c, sc, e, an);
     if (e->u.func.within_group) return attu_within_group_misuse(c, sc, e, false, false);
