@@ -1057,12 +1057,16 @@ static int add_item_key(bctx *c, aggstate *st, attu_bexpr *g) {
     return k;
 }
 
-static bool has_grouping_call(const attu_bexpr *e) {
-    if (!e) return false;
-    if (e->kind == BX_AGG && e->agg == AGG_GROUPING) return true;
-    for (int i = 0; i < e->nargs; i++) if (has_grouping_call(e->args[i])) return true;
-    for (int i = 0; i < e->nwhens; i++) if (has_grouping_call(e->whens[i]) || has_grouping_call(e->thens[i])) return true;
-    return has_grouping_call(e->else_);
+/* the position of the first aggregate call in e (or dflt) */
+static int first_agg_position(const attu_bexpr *e, int dflt) {
+    if (!e) return -1;
+    if (e->kind == BX_AGG) return e->position ? e->position : dflt;
+    int p;
+    for (int i = 0; i < e->nargs; i++) if ((p = first_agg_position(e->args[i], -1)) >= 0) return p;
+    for (int i = 0; i < e->nwhens; i++)
+        if ((p = first_agg_position(e->whens[i], -1)) >= 0 || (p = first_agg_position(e->thens[i], -1)) >= 0) return p;
+    if ((p = first_agg_position(e->else_, -1)) >= 0) return p;
+    return dflt;
 }
 
 #define AGG_REF_BASE 1000000
@@ -2121,8 +2125,9 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             if (k < 1 || k > n) { attu_error_set(c->err, "42P10", ge->position, "GROUP BY position %ld is not in select list", k); return NULL; }
             g = items[k - 1];
             if (has_kind(g, BX_AGG)) {
-                attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, ge->position, "%s are not allowed in GROUP BY",
-                               has_grouping_call(g) ? "grouping operations" : "aggregate functions");
+                /* at the aggregate in the list, as PostgreSQL */
+                attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, first_agg_position(g, ge->position),
+                               "aggregate functions are not allowed in GROUP BY");
                 return NULL;
             }
         } else {

@@ -123,7 +123,10 @@ static bool expand_rollup_cube(expander *x, const attu_ast_expr *e, bool cube, s
         for (int k = n; k >= 0; k--) if (!push_concat(x, out, us, ul, k)) return false;
         return true;
     }
-    if (n > 12) { x->too_many = true; return true; }     /* 2^13 sets: past the limit anyway */
+    if (n > 12) {
+        attu_error_set(x->c->err, "54011", e->position, "CUBE is limited to 12 elements");
+        return false;
+    }
     int *ss = attu_palloc(x->c->pa, sizeof(int) * (size_t)(n + 1)), *sl = attu_palloc(x->c->pa, sizeof(int) * (size_t)(n + 1));
     if (!ss || !sl) { attu_error_oom(x->c->err); return false; }
     /* the fullest set first, the empty one last, as PostgreSQL lists them */
@@ -173,7 +176,8 @@ bool attu_gsets_expand(bctx *c, const attu_ast_expr_list *items, attu_gsets *out
         acc = prod;
     }
     if (x.too_many) {
-        attu_error_set(c->err, "54001", items->n ? items->items[0]->position : 0, "too many grouping sets present (maximum %d)", GSETS_MAX);
+        /* (PostgreSQL reports it without a position) */
+        attu_error_set(c->err, "54001", 0, "too many grouping sets present (maximum %d)", GSETS_MAX);
         return false;
     }
     out->nsets = acc.n;
