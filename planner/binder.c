@@ -994,6 +994,7 @@ typedef struct aggstate {
     int nsets;
     bool *member;
     bool partial;           /* some set lacks some item */
+    bool *key_common;       /* under partial sets: key i is in every set */
     /* GROUPING() calls: the items of each (aggs[k].k indexes them) */
     int **gcall_items, *gcall_n, ngcalls, capgcalls;
 } aggstate;
@@ -1183,14 +1184,17 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
              * column it reads is grouped (else that column's 42803) */
             bool sk = st->subquery_keys;
             st->subquery_keys = true;     /* an ungrouped one is the subquery's 42803 */
+            bool common = true;     /* every column it reads grouped in every set */
             for (int i = 0; i < col->ndeps; i++) {
                 attu_bexpr *d = attu_bx_col(c->pa, col->deps[i], st->sc->cols[col->deps[i]].type);
                 if (!d) OOM_NULL(c);
                 d->position = col->dep_pos ? col->dep_pos[i] : 0;
-                if (!agg_rewrite(c, st, d)) return NULL;
+                attu_bexpr *r = agg_rewrite(c, st, d);
+                if (!r) return NULL;
+                if (st->partial) common &= r->kind == BX_COL && r->col < st->ngroups && st->key_common[r->col];
             }
             st->subquery_keys = sk;
-            if (st->partial) {
+            if (!common) {
                 attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                "a correlated subquery over grouped columns is not supported with grouping sets");
                 return NULL;
@@ -2220,8 +2224,14 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     }
     if (st.partial) {
         st.bp_aggk = attu_palloc(c->pa, sizeof(int) * (size_t)(st.nbp + 1));
-        if (!st.bp_aggk) OOM_NULL(c);
+        st.key_common = attu_palloc(c->pa, (size_t)st.ngroups + 1);
+        if (!st.bp_aggk || !st.key_common) OOM_NULL(c);
         for (int i = 0; i < st.nbp; i++) st.bp_aggk[i] = -1;
+        for (int j = 0; j < st.nitems; j++) {
+            bool all = true;
+            for (int k = 0; k < st.nsets; k++) all &= st.member[(size_t)k * (size_t)st.nitems + j];
+            for (int q = 0; all && q < st.ikn[j]; q++) st.key_common[st.ikeys[st.ikstart[j] + q]] = true;
+        }
     }
     /* HAVING */
     attu_bexpr *having = NULL;
