@@ -4310,6 +4310,55 @@ static bool reads_level_agg(const attu_bexpr *e, int lv) {
     return reads_level_agg(e->else_, lv);
 }
 
+/* GROUPING(args) (AGG_GROUPING, its arguments in part) of a subquery whose
+ * arguments read only queries further out belongs to the nearest level
+ * they read, as an aggregate does (attu_bind_agg_level); denied_here:
+ * this level takes none. */
+attu_bexpr *attu_bind_grouping_level(bctx *c, attu_bexpr *x, bool denied_here) {
+    int lv = INT_MAX;
+    for (int i = 0; i < x->npart; i++) { int l = min_level(x->part[i]); if (l < lv) lv = l; }
+    if (lv == INT_MAX || lv == 0) {
+        if (!denied_here) return x;
+        if (c->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate function calls cannot be nested");
+        else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "grouping operations are not allowed in %s", c->clause);
+        return NULL;
+    }
+    const agg_level *al = c->agg_level;
+    for (int i = 1; i < lv && al; i++) al = al->up;
+    if (!al || !c->oaggs) {
+        attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->part[0]->position,
+                       "arguments to GROUPING must be grouping expressions of the associated query level");
+        return NULL;
+    }
+    if (!al->allow) {
+        if (al->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate function calls cannot be nested");
+        else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "grouping operations are not allowed in %s", al->clause);
+        return NULL;
+    }
+    attu_bexpr *own = attu_palloc(c->pa, sizeof *own);
+    if (!own || !(own->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)x->npart))) OOM_NULL(c);
+    own->kind = BX_AGG; own->agg = AGG_GROUPING; own->type = x->type; own->position = x->position; own->npart = x->npart;
+    for (int i = 0; i < x->npart; i++) if (!(own->part[i] = copy_shift(c, x->part[i], -OUTER_BASE * lv))) OOM_NULL(c);
+    outer_aggs *oa = c->oaggs;
+    if (oa->n >= OUTER_BASE - OAGG_BASE) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, x->position, "too many aggregates of outer queries");
+        return NULL;
+    }
+    if (oa->n == oa->cap) {
+        int nc = oa->cap ? oa->cap * 2 : 8;
+        attu_bexpr **na = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nc);
+        if (!na) OOM_NULL(c);
+        if (oa->n) memcpy(na, oa->agg, sizeof(attu_bexpr *) * (size_t)oa->n);
+        oa->agg = na; oa->cap = nc;
+    }
+    oa->agg[oa->n] = own;
+    attu_bexpr *r = attu_bx_col(c->pa, OUTER_BASE * lv + OAGG_BASE + oa->n++, x->type);
+    if (!r) OOM_NULL(c);
+    r->position = x->position;
+    c->saw_outer = true;
+    return r;
+}
+
 attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here) {
     int lv = min_level(x);
     /* an aggregate of no column in a row subquery's rewritten condition

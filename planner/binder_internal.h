@@ -393,6 +393,7 @@ attu_lplan *attu_bind_sub_plan(bctx *c, const scope *sc, const attu_ast_query *q
  * returns the outer reference that stands for it (see OAGG_BASE), else x.
  * NULL with 42803 where level L takes no aggregates. */
 attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here);
+attu_bexpr *attu_bind_grouping_level(bctx *c, attu_bexpr *x, bool denied_here);
 
 /* nextval, currval, setval, lastval (planner/sequence_functions.c):
  * called while binding, through attu_bind_params.sequence_call */

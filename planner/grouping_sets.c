@@ -199,7 +199,10 @@ attu_bexpr *attu_bind_grouping(bctx *c, const scope *sc, const attu_ast_expr *e)
         attu_error_set(c->err, ATTU_SQLSTATE_SYNTAX, e->position, "syntax error at or near \"grouping\"");
         return NULL;
     }
-    if (!c->allow_agg) {
+    /* in a subquery, GROUPING of an outer query's columns may stand where
+     * this level takes none: decided once its arguments are bound */
+    bool denied = !c->allow_agg;
+    if (denied && !c->agg_level) {
         if (c->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position, "aggregate function calls cannot be nested");
         else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->position, "grouping operations are not allowed in %s", c->clause);
         return NULL;
@@ -224,5 +227,5 @@ attu_bexpr *attu_bind_grouping(bctx *c, const scope *sc, const attu_ast_expr *e)
     }
     c->allow_agg = sa; c->allow_window = sw; c->in_agg = si;
     x->npart = n;
-    return x;
+    return attu_bind_grouping_level(c, x, denied);
 }
