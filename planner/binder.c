@@ -1254,12 +1254,13 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
  * the sets' rows go UNION ALL. HAVING, windows, DISTINCT, ORDER BY and
  * LIMIT then run over the concatenation as over an AGG node's rows. */
 
-/* a copy of e whose column k reads column map[k] */
+/* a copy of e whose column k (of this query) reads column map[k] */
 static attu_bexpr *copy_remap(bctx *c, const attu_bexpr *e, const int *map) {
     if (!e) return NULL;
     attu_bexpr *x = copy_shift(c, e, 0);
     if (!x) return NULL;
-    if (x->kind == BX_COL) { x->col = map[e->col]; return x; }
+    /* (a column of an enclosing query, OUTER_BASE and up, stays) */
+    if (x->kind == BX_COL) { if (e->col >= 0 && e->col < OUTER_BASE) x->col = map[e->col]; return x; }
     for (int i = 0; i < e->nargs; i++) if (e->args[i] && !(x->args[i] = copy_remap(c, e->args[i], map))) return NULL;
     if (e->kind == BX_CASE) {
         for (int i = 0; i < e->nwhens; i++)
