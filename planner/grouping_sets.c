@@ -7,9 +7,10 @@
  * once and merges equal ones into one grouping item) and sets of leaves, as
  * PostgreSQL expands them (parse_agg.c expand_grouping_sets):
  *   ()                      one empty set
- *   a                       {a}; at the top level a row (a, b) stays one
- *                           leaf, grouped by its items as a plain GROUP BY
- *                           (a, b) is
+ *   a                       {a}; a row (a, b) is the set {a, b} (PostgreSQL
+ *                           flattens a parenthesised list at the top level
+ *                           too; a plain GROUP BY (a, b), without grouping
+ *                           sets, groups by the row, which is the same)
  *   ROLLUP (u1, ..., un)    {u1..un}, {u1..un-1}, ..., {}
  *   CUBE (u1, ..., un)      every subset of the units
  *   GROUPING SETS (x, ...)  the sets of each x, one after the other (x is
@@ -110,7 +111,7 @@ static bool push_concat(expander *x, setlist *out, const int *starts, const int 
     return sl_push(x, out, at, tot);
 }
 
-static bool expand_item(expander *x, const attu_ast_expr *e, bool top, setlist *out);
+static bool expand_item(expander *x, const attu_ast_expr *e, setlist *out);
 
 /* ROLLUP / CUBE over the units of call e */
 static bool expand_rollup_cube(expander *x, const attu_ast_expr *e, bool cube, setlist *out) {
@@ -138,11 +139,11 @@ static bool expand_rollup_cube(expander *x, const attu_ast_expr *e, bool cube, s
     return true;
 }
 
-static bool expand_item(expander *x, const attu_ast_expr *e, bool top, setlist *out) {
+static bool expand_item(expander *x, const attu_ast_expr *e, setlist *out) {
     char kind;
     if (!attu_ast_group_construct(e, &kind)) {
         int first, count;
-        if (!unit_leaves(x, e, !top, &first, &count)) return false;
+        if (!unit_leaves(x, e, true, &first, &count)) return false;
         return sl_push(x, out, first, count);
     }
     switch (kind) {
@@ -151,7 +152,7 @@ static bool expand_item(expander *x, const attu_ast_expr *e, bool top, setlist *
     case 'c': return expand_rollup_cube(x, e, true, out);
     default:
         for (int i = 0; i < e->u.func.args.n && !x->too_many; i++) {
-            if (!expand_item(x, e->u.func.args.items[i], false, out)) return false;
+            if (!expand_item(x, e->u.func.args.items[i], out)) return false;
             if (out->n > GSETS_MAX) x->too_many = true;
         }
         return true;
@@ -165,7 +166,7 @@ bool attu_gsets_expand(bctx *c, const attu_ast_expr_list *items, attu_gsets *out
     if (!sl_push(&x, &acc, 0, 0)) return false;    /* the product's unit: one empty set */
     for (int i = 0; i < items->n && !x.too_many; i++) {
         setlist one = { 0 };
-        if (!expand_item(&x, items->items[i], true, &one)) return false;
+        if (!expand_item(&x, items->items[i], &one)) return false;
         if (x.too_many || (long)acc.n * one.n > GSETS_MAX) { x.too_many = true; break; }
         setlist prod = { 0 };
         for (int a = 0; a < acc.n; a++)
