@@ -486,6 +486,14 @@ struct attu_ast_query {
             attu_ast_expr_list    group_by;
             bool                  group_empty;  /* GROUP BY (): the one
                                                    group of all rows */
+            /* GROUP BY with grouping sets (ROLLUP, CUBE, GROUPING SETS,
+             * () beside other items, or DISTINCT): group_by then holds the
+             * items as written, ROLLUP (...) / CUBE (...) as calls of
+             * rollup / cube, () and GROUPING SETS (...) as calls of "()"
+             * and "grouping sets" in the schema "" (grammar.y
+             * group_clause); the binder expands them (binder_gsets.c) */
+            bool                  group_sets;
+            bool                  group_distinct;   /* GROUP BY DISTINCT */
             attu_ast_expr        *having;
             /* WINDOW w AS (...), ...: definitions (name set), already
              * merged into every OVER that names them. */
@@ -932,5 +940,10 @@ size_t attu_ast_print_expr(const attu_ast_expr *e, char *buf, size_t cap);
 const char *attu_ast_binary_op_name(attu_ast_binary_op op);
 /* "SELECT", "INSERT", "CREATE TABLE", ... (the CommandComplete verb). */
 const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind);
+
+/* Whether e is a GROUP BY item of grouping sets: ROLLUP (...), CUBE (...),
+ * () or GROUPING SETS (...); *kind gets 'r', 'c', 'e' or 's'
+ * (planner/ast_build.c). */
+bool attu_ast_group_construct(const attu_ast_expr *e, char *kind);
 
 #endif
