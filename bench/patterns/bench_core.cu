@@ -141,13 +141,12 @@ void bench_scan_tuning(context_t& ctx, size_t n, const char* type, const char* t
 
 template <typename T, int nt, int vt>
 void bench_scan_tunings(context_t& ctx, size_t n, const char* type) {
-  using cub_delay = ag::detail::scan_tuning_cub_t<T>;
-  using block_cub = ag::detail::scan_tuning_t<false, typename cub_delay::delay_t>;
-  using warp_default = ag::detail::scan_tuning_t<true, ag::detail::scan_tuning_default_t::delay_t>;
-  bench_scan_tuning<T, nt, vt, ag::detail::scan_tuning_default_t>(ctx, n, type, "block, delay 350/450");
-  bench_scan_tuning<T, nt, vt, block_cub>(ctx, n, type, "block, CUB's delay");
-  bench_scan_tuning<T, nt, vt, warp_default>(ctx, n, type, "warp, delay 350/450");
-  bench_scan_tuning<T, nt, vt, cub_delay>(ctx, n, type, "warp, CUB's delay");
+  using cub_default = cub::detail::fixed_delay_constructor_t<350, 450>;  // CUB's default delay
+  using tuned = ag::detail::scan_delay_t<T>;                              // CUB's sm_90 scan delay
+  bench_scan_tuning<T, nt, vt, ag::detail::scan_tuning_t<false, cub_default>>(ctx, n, type, "block, delay 350/450");
+  bench_scan_tuning<T, nt, vt, ag::detail::scan_tuning_t<false, tuned>>(ctx, n, type, "block, CUB's delay");
+  bench_scan_tuning<T, nt, vt, ag::detail::scan_tuning_t<true, cub_default>>(ctx, n, type, "warp, delay 350/450");
+  bench_scan_tuning<T, nt, vt, ag::detail::scan_tuning_t<true, tuned>>(ctx, n, type, "warp, CUB's delay");
 }
 
 struct is_odd {
@@ -216,12 +215,12 @@ void bench_select_tuning(context_t& ctx, size_t n, const char* tuning) {
 
 template <int nt, int vt>
 void bench_select_tunings(context_t& ctx, size_t n) {
-  using cub_t = ag::detail::select_tuning_cub_t;
-  bench_select_tuning<nt, vt, ag::detail::select_tuning_default_t>(ctx, n, "block, delay 350/450");
-  bench_select_tuning<nt, vt, ag::detail::scan_tuning_t<false, typename cub_t::delay_t>>(ctx, n, "block, CUB's delay");
-  bench_select_tuning<nt, vt, ag::detail::scan_tuning_t<true, ag::detail::scan_tuning_default_t::delay_t>>(ctx, n,
-                                                                                         "warp, delay 350/450");
-  bench_select_tuning<nt, vt, cub_t>(ctx, n, "warp, CUB's delay");
+  using cub_default = cub::detail::fixed_delay_constructor_t<350, 450>;  // CUB's default delay
+  using tuned = ag::detail::select_delay_t;                               // CUB's sm_90 select_if delay
+  bench_select_tuning<nt, vt, ag::detail::scan_tuning_t<false, cub_default>>(ctx, n, "block, delay 350/450");
+  bench_select_tuning<nt, vt, ag::detail::scan_tuning_t<false, tuned>>(ctx, n, "block, CUB's delay");
+  bench_select_tuning<nt, vt, ag::detail::scan_tuning_t<true, cub_default>>(ctx, n, "warp, delay 350/450");
+  bench_select_tuning<nt, vt, ag::detail::scan_tuning_t<true, tuned>>(ctx, n, "warp, CUB's delay");
 }
 
 // Segment starts, lengths uniform in [1, 2*mean-1]; plus the end offset.

@@ -19,6 +19,8 @@
 // the textbook definitions; it is never combined with the data.
 #pragma once
 
+#include <type_traits>
+
 #include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/warp/warp_exchange.cuh>
@@ -148,12 +150,16 @@ struct scan_tuning_t {
   static constexpr bool warp_io = warp_io_;
   using delay_t = delay_t_;
 };
-using scan_tuning_default_t = scan_tuning_t<false, cub::detail::fixed_delay_constructor_t<350, 450>>;
-// CUB's own tuning of its sm_90 scans of 4- and 8-byte items
+// CUB's delays for its own sm_90 scans of 4- and 8-byte items, with the
+// block-wide exchange: on an H100 (docs/performance.md, session 21) the
+// fastest of the four at 64M and 256M items (int32 scan 0.219 ms at 64M
+// against 0.232 with CUB's default delay of 350 ns and 0.231 with the warp
+// I/O; DeviceScan 0.233). The warp I/O is kept for the bench.
 template <typename T>
-using scan_tuning_cub_t =
-    scan_tuning_t<true, cub::detail::fixed_delay_constructor_t<(sizeof(T) <= 4 ? 648 : 632),
-                                                               (sizeof(T) <= 4 ? 1245 : 1290)>>;
+using scan_delay_t = cub::detail::fixed_delay_constructor_t<(sizeof(T) <= 4 ? 648 : 632),
+                                                            (sizeof(T) <= 4 ? 1245 : 1290)>;
+template <typename T>
+using scan_tuning_default_t = scan_tuning_t<false, scan_delay_t<T>>;
 
 // x[i] = f(warp_begin + i * 32 + lane) for the warp's items in the tile,
 // then the warp's items blocked over its lanes.
@@ -257,19 +263,20 @@ __global__ __launch_bounds__(launch_t::nt) void scan_single_pass_kernel(
   }
 }
 
-template <scan_type_t scan_type, typename launch_arg_t, typename tuning_t = scan_tuning_default_t,
+template <scan_type_t scan_type, typename launch_arg_t, typename tuning_t = void,
           typename func_t, typename out_it, typename op_t, typename T, typename red_it>
 void scan_impl(func_t f, int count, out_it output, op_t op, T init,
                red_it reduction, bool want_reduction, context_t& ctx,
                cudaEvent_t event) {
   using launch_t = launch_of_t<launch_arg_t, stream_box_t<T>>;
+  using tuning = std::conditional_t<std::is_void<tuning_t>::value, scan_tuning_default_t<T>, tuning_t>;
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
   int num_tiles = count > 0 ? div_up(count, nv) : 0;
   if (!event && num_tiles) {
     // Single pass: nobody waits for the reduction before the end.
     using tile_state_t = cub::ScanTileState<T>;
     auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
-    scan_single_pass_kernel<scan_type, launch_t, tuning_t, T>
+    scan_single_pass_kernel<scan_type, launch_t, tuning, T>
         <<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(f, count, output, op, init, lb.state, lb.next,
                                                        lb.next_tiles, reduction, want_reduction);
     ATTU_CUDA_CHECK_LAUNCH();

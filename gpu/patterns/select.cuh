@@ -27,10 +27,12 @@ namespace gpu {
 namespace detail {
 
 // The tuning (scan.cuh's scan_tuning_t): warp-blocked or block-exchanged
-// loads, and the look-back's wait. CUB's for its sm_90 select_if over
-// 4-byte items:
-using select_tuning_cub_t = scan_tuning_t<true, cub::detail::fixed_delay_constructor_t<76, 1150>>;
-using select_tuning_default_t = scan_tuning_default_t;
+// loads, and the look-back's wait. The default: the block exchange with
+// CUB's delay for its sm_90 select_if over 4-byte items (on an H100, 0.176
+// ms for 64M ints against 0.194 with CUB's default delay; DeviceSelect::If
+// 0.185; docs/performance.md, session 21).
+using select_delay_t = cub::detail::fixed_delay_constructor_t<76, 1150>;
+using select_tuning_default_t = scan_tuning_t<false, select_delay_t>;
 
 template <typename launch_t, typename tuning_t, typename T, typename pred_t, typename tile_state_t>
 __global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __restrict__ input, int count,
