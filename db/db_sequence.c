@@ -198,7 +198,7 @@ static const seq_value *recall(const attu_session *s, uint64_t id) {
 /* 42P01, or 42809 for a table of that name (the caller holds mu and the
  * database's lock). */
 static int not_a_sequence(attu_session *s, const char *name, attu_error *err) {
-    if (attu_catalog_lookup(s->db->cat, name))
+    if (attu_catalog_lookup(db_cat(s), name))
         return attu_error_set(err, "42809", 0, "\"%s\" is not a sequence", name);
     return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);
 }
@@ -277,7 +277,7 @@ static void quote_ident(const char *name, char *out, size_t cap) {
 
 int db_serial_sequence(void *ctx, const char *table, const char *column, char *out, size_t cap, attu_error *err) {
     attu_session *s = ctx;
-    const attu_table *t = attu_catalog_lookup(s->db->cat, table);
+    const attu_table *t = attu_catalog_lookup(db_cat(s), table);
     if (!t) return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", table);
     if (attu_table_find_column(t, column) < 0)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" of relation \"%s\" does not exist", column, table);
@@ -486,7 +486,7 @@ int db_sequence_default_columns(attu_session *s, const attu_table *base, const i
     int64_t *v = malloc(sizeof *v * (nrows * (size_t)m + 1));
     int rc = names && v ? 0 : attu_error_oom(err);
     for (int j = 0; j < m && !rc; j++)
-        if (!(names[j] = db_default_sequence(attu_catalog_default(s->db->cat, base->name, cols[j])))) rc = attu_error_oom(err);
+        if (!(names[j] = db_default_sequence(attu_catalog_default(db_cat(s), base->name, cols[j])))) rc = attu_error_oom(err);
     for (int j = 0; j < m && !rc; j++)
         if (!(out[j] = attu_column_new(base->defs[cols[j]].type, nrows ? nrows : 1, err))) rc = -1;
         else out[j]->length = nrows;
@@ -526,7 +526,7 @@ static char *choose_name(attu_session *s, const char *table, const char *column,
         size_t tl = strlen(table), cl = strlen(column), avail = 63 - strlen(label) - 2;
         while (tl + cl > avail) { if (tl > cl) tl--; else cl--; }
         snprintf(name, sizeof name, "%.*s_%.*s_%s", (int)tl, table, (int)cl, column, label);
-        if (find(s->db->seqs, name) < 0 && !attu_catalog_relation_exists(s->db->cat, name) && strcmp(name, also_taken)) break;
+        if (find(s->db->seqs, name) < 0 && !attu_catalog_relation_exists(db_cat(s), name) && strcmp(name, also_taken)) break;
     }
     return strdup(name);
 }
@@ -612,14 +612,14 @@ static int owned_by(attu_session *s, const attu_ast_stmt *st, attu_sequence *seq
     char *table = NULL, *column = NULL;
     if (!st->u.create_sequence.owned_none) {
         const char *tn = st->u.create_sequence.owned_table, *cn = st->u.create_sequence.owned_column;
-        const attu_table *t = attu_catalog_lookup(s->db->cat, tn);
+        const attu_table *t = attu_catalog_lookup(db_cat(s), tn);
         if (!t) {
             if (find(s->db->seqs, tn) >= 0) {
                 attu_error_set(err, "42809", 0, "sequence cannot be owned by relation \"%s\"", tn);
                 attu_error_set_detail(err, "This operation is not supported for sequences.");
                 return -1;
             }
-            if (attu_views_find(attu_catalog_views(s->db->cat), tn))
+            if (attu_views_find(attu_catalog_views(db_cat(s)), tn))
                 return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "a sequence owned by a view is not supported");
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", tn);
         }
@@ -638,12 +638,12 @@ int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu
     const char *name = st->u.create_sequence.name;
     attu_sequence_options o = st->u.create_sequence.options;
     if (sequence_as(st, &o, err)) return -1;
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
     int rc = 0;
     bool skipped = false;
-    if (find(q, name) >= 0 || attu_catalog_relation_exists(s->db->cat, name)) {
+    if (find(q, name) >= 0 || attu_catalog_relation_exists(db_cat(s), name)) {
         if (st->u.create_sequence.if_not_exists) skipped = true;
         else rc = attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
     } else {
@@ -667,11 +667,11 @@ int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu
 /* The first column DEFAULT of any table that draws from sequence name:
  * *table and *col (the caller holds the database's lock and mu). */
 static bool used_by_default(attu_session *s, const char *name, const attu_table **table, int *col) {
-    size_t nt = attu_catalog_count(s->db->cat);
+    size_t nt = attu_catalog_count(db_cat(s));
     for (size_t i = 0; i < nt; i++) {
-        const attu_table *t = attu_catalog_at(s->db->cat, i);
+        const attu_table *t = attu_catalog_at(db_cat(s), i);
         for (int c = 0; c < t->ncols; c++) {
-            char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
+            char *d = db_default_sequence(attu_catalog_default(db_cat(s), t->name, c));
             bool hit = d && !strcmp(d, name);
             free(d);
             if (hit) { *table = t; *col = c; return true; }
@@ -682,7 +682,7 @@ static bool used_by_default(attu_session *s, const char *name, const attu_table 
 
 int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     const attu_ast_name_list *names = &st->u.drop_table.tables;
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
     int rc = 0;
@@ -692,7 +692,7 @@ int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_e
         int pos = names->positions ? names->positions[i] : st->position;
         int k = find(q, name);
         if (k < 0) {
-            if (attu_catalog_lookup(s->db->cat, name)) {
+            if (attu_catalog_lookup(db_cat(s), name)) {
                 rc = attu_error_set(err, "42809", pos, "\"%s\" is not a sequence", name);
                 snprintf(err->hint, sizeof err->hint, "Use DROP TABLE to remove a table.");
             } else if (!st->u.drop_table.if_exists)
@@ -734,7 +734,7 @@ int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_e
                 snprintf(msg, sizeof msg, "drop cascades to default value for column %s of table %s", t->defs[col].name, t->name);
                 cb->on_notice(cb->ctx, "00000", msg);
             }
-            if (attu_catalog_set_default(s->db->cat, t->name, col, NULL, err) || db_save_table(s, t, err)) rc = -1;
+            if (attu_catalog_set_default(db_cat(s), t->name, col, NULL, err) || db_save_table(s, t, err)) rc = -1;
         }
         if (!rc) { remove_at(q, k); changed = true; }
     }
@@ -772,7 +772,7 @@ int db_sequences_owner_dependents(attu_session *s, const char *const *tables, in
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
     int rc = 0;
-    size_t nt = attu_catalog_count(s->db->cat);
+    size_t nt = attu_catalog_count(db_cat(s));
     for (int i = 0; i < q->n && !rc; i++) {
         const attu_sequence *x = q->e[i].seq;
         if (!x->owner_table || !x->owner_column) continue;
@@ -781,9 +781,9 @@ int db_sequences_owner_dependents(attu_session *s, const char *const *tables, in
             owned = !strcmp(x->owner_table, tables[k]) && (!column || !strcmp(x->owner_column, column));
         if (!owned) continue;
         for (size_t ti = 0; ti < nt && !rc; ti++) {
-            const attu_table *t = attu_catalog_at(s->db->cat, ti);
+            const attu_table *t = attu_catalog_at(db_cat(s), ti);
             for (int c = 0; c < t->ncols && !rc; c++) {
-                char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
+                char *d = db_default_sequence(attu_catalog_default(db_cat(s), t->name, c));
                 bool hit = d && !strcmp(d, x->name) && !going(t->name, t->defs[c].name, tables, ntables, column);
                 free(d);
                 if (!hit) continue;
@@ -809,7 +809,7 @@ int db_sequences_owner_dependents(attu_session *s, const char *const *tables, in
                         snprintf(msg, sizeof msg, "drop cascades to default value for column %s of table %s", t->defs[c].name, t->name);
                         cb->on_notice(cb->ctx, "00000", msg);
                     }
-                    if (attu_catalog_set_default(s->db->cat, t->name, c, NULL, err) || db_save_table(s, t, err)) rc = -1;
+                    if (attu_catalog_set_default(db_cat(s), t->name, c, NULL, err) || db_save_table(s, t, err)) rc = -1;
                 }
             }
         }
@@ -826,20 +826,20 @@ int db_sequences_owner_dependents(attu_session *s, const char *const *tables, in
 static int rename_sequence(attu_session *s, int k, const char *to, attu_error *err) {
     db_sequences *q = s->db->seqs;
     attu_sequence *x = q->e[k].seq;
-    if (find(q, to) >= 0 || attu_catalog_relation_exists(s->db->cat, to))
+    if (find(q, to) >= 0 || attu_catalog_relation_exists(db_cat(s), to))
         return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", to);
     char *old = x->name, *nn = strdup(to), *text = default_text(to);
     if (!nn || !text) { free(nn); free(text); return attu_error_oom(err); }
     x->name = nn;
     int rc = save(s->db, err);
     /* the DEFAULTs: set and saved table by table, put back on a failure */
-    size_t nt = attu_catalog_count(s->db->cat), done = 0;
+    size_t nt = attu_catalog_count(db_cat(s)), done = 0;
     for (; !rc && done < nt; done++) {
-        const attu_table *t = attu_catalog_at(s->db->cat, done);
+        const attu_table *t = attu_catalog_at(db_cat(s), done);
         bool hit = false;
         for (int c = 0; c < t->ncols && !rc; c++) {
-            char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
-            if (d && !strcmp(d, old)) { hit = true; rc = attu_catalog_set_default(s->db->cat, t->name, c, text, err); }
+            char *d = db_default_sequence(attu_catalog_default(db_cat(s), t->name, c));
+            if (d && !strcmp(d, old)) { hit = true; rc = attu_catalog_set_default(db_cat(s), t->name, c, text, err); }
             free(d);
         }
         if (!rc && hit) rc = db_save_table(s, t, err);
@@ -849,11 +849,11 @@ static int rename_sequence(attu_session *s, int k, const char *to, attu_error *e
         attu_error e2;
         attu_error_clear(&e2);
         for (size_t i = 0; back && i < done; i++) {
-            const attu_table *t = attu_catalog_at(s->db->cat, i);
+            const attu_table *t = attu_catalog_at(db_cat(s), i);
             bool hit = false;
             for (int c = 0; c < t->ncols; c++) {
-                char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
-                if (d && !strcmp(d, to)) { hit = true; attu_catalog_set_default(s->db->cat, t->name, c, back, &e2); }
+                char *d = db_default_sequence(attu_catalog_default(db_cat(s), t->name, c));
+                if (d && !strcmp(d, to)) { hit = true; attu_catalog_set_default(db_cat(s), t->name, c, back, &e2); }
                 free(d);
             }
             if (hit) db_save_table(s, t, &e2);
@@ -871,13 +871,13 @@ int db_exec_alter_sequence(attu_session *s, const attu_ast_stmt *st, const attu_
     const char *name = st->u.create_sequence.name;
     attu_sequence_options o = st->u.create_sequence.options;
     if (sequence_as(st, &o, err)) return -1;
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
     int rc = 0, k = find(q, name);
     bool skipped = false;
     if (k < 0) {
-        if (attu_catalog_relation_exists(s->db->cat, name)) rc = attu_error_set(err, "42809", 0, "\"%s\" is not a sequence", name);
+        if (attu_catalog_relation_exists(db_cat(s), name)) rc = attu_error_set(err, "42809", 0, "\"%s\" is not a sequence", name);
         else if (st->u.create_sequence.if_exists) skipped = true;
         else rc = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);
     } else if (st->u.create_sequence.new_name) {
@@ -1012,6 +1012,46 @@ int db_sequences_restore(attu_session *s, const db_seq_snapshot *snap, attu_erro
         q->n = snap->n;
         /* (ids are never handed out twice: a session's currval of a
          * sequence made and undone stays with no sequence) */
+        if (snap->next_id > q->next_id) q->next_id = snap->next_id;
+        rc = save(s->db, err);
+    } else {
+        for (int i = 0; i < snap->n; i++) attu_sequence_free(seqs[i]);
+    }
+    pthread_mutex_unlock(&q->mu);
+    free(seqs);
+    return rc;
+}
+
+int db_sequences_txn_undo(attu_session *s, const db_seq_snapshot *snap, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    attu_sequence **seqs = calloc((size_t)snap->n + 1, sizeof *seqs);
+    if (!seqs) return attu_error_oom(err);
+    for (int i = 0; i < snap->n; i++)
+        if (!(seqs[i] = attu_sequence_parse(snap->lines[i], err))) {
+            for (int k = 0; k < i; k++) attu_sequence_free(seqs[k]);
+            free(seqs);
+            return -1;
+        }
+    pthread_mutex_lock(&q->mu);
+    int rc = 0;
+    if (q->cap < snap->n) {
+        seq_entry *ne = realloc(q->e, sizeof *ne * (size_t)snap->n);
+        if (!ne) rc = attu_error_oom(err);
+        else { q->e = ne; q->cap = snap->n; }
+    }
+    if (!rc) {
+        /* a sequence that lives on keeps the numbers drawn since (nextval
+         * is never given back); one made since goes, one dropped since
+         * comes back as it was */
+        for (int i = 0; i < snap->n; i++)
+            for (int k = 0; k < q->n; k++)
+                if (q->e[k].id == snap->ids[i]) {
+                    seqs[i]->last_value = q->e[k].seq->last_value;
+                    seqs[i]->is_called = q->e[k].seq->is_called;
+                }
+        for (int k = 0; k < q->n; k++) attu_sequence_free(q->e[k].seq);
+        for (int i = 0; i < snap->n; i++) { q->e[i].seq = seqs[i]; q->e[i].id = snap->ids[i]; }
+        q->n = snap->n;
         if (snap->next_id > q->next_id) q->next_id = snap->next_id;
         rc = save(s->db, err);
     } else {

@@ -24,6 +24,13 @@ typedef struct attu_catalog attu_catalog;
 attu_catalog *attu_catalog_new(void);
 void attu_catalog_free(attu_catalog *cat);     /* frees every table */
 
+/* A copy of cat whose tables are cat's own versions, shared
+ * (attu_table_share: each is freed when the last catalog holding it lets
+ * go), with copies of everything else (DEFAULTs, constraints, views,
+ * comments): a transaction's working catalog (db/db_txn.c). NULL when
+ * out of memory. */
+attu_catalog *attu_catalog_clone(const attu_catalog *cat);
+
 attu_table *attu_catalog_lookup(const attu_catalog *cat, const char *name);
 
 /* Takes ownership of t. 42P07 if the name exists. */
