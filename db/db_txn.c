@@ -15,11 +15,11 @@
  *
  * Nothing reaches the data directory before COMMIT: a statement only
  * records the relations it changed or dropped (db_txn_touch, and the
- * views and comments files); COMMIT saves each from the working catalog
- * (every file written atomically: a table's folder by rename, the catalog
- * files by rename), then swaps the working catalog in under the write
- * lock. ROLLBACK frees the working catalog, which frees the versions only
- * it held.
+ * views and comments files); COMMIT saves them from the working catalog
+ * as one commit with a commit record (engine/storage_commit.c: all of it
+ * or, after a crash before the record, none of it), then swaps the
+ * working catalog in under the write lock. ROLLBACK frees the working
+ * catalog, which frees the versions only it held.
  *
  * A statement outside a block is a transaction of its own (committed when
  * it succeeds, rolled back when it fails, by database.c); a query string
@@ -207,37 +207,43 @@ int db_txn_touch_comments(attu_session *s, attu_error *err) {
 
 int db_save_table(attu_session *s, const attu_table *t, attu_error *err) { return db_txn_touch(s, t->name, err); }
 
-/* Writes table t of cat with the DEFAULTs and constraints cat holds for it. */
-static int write_table(attu_session *s, const attu_catalog *cat, const attu_table *t, attu_error *err) {
+/* Stages table t of cat with the DEFAULTs and constraints cat holds for it. */
+static int stage_table(attu_storage_commit *c, const attu_catalog *cat, const attu_table *t, attu_error *err) {
     const char **defaults = calloc((size_t)t->ncols + 1, sizeof *defaults);
     if (!defaults) return attu_error_oom(err);
     for (int i = 0; i < t->ncols; i++) defaults[i] = attu_catalog_default(cat, t->name, i);
     int nu = 0, nc = 0, nf = 0;
     const attu_unique *u = attu_catalog_uniques(cat, t->name, &nu);
-    const attu_check *c = attu_catalog_checks(cat, t->name, &nc);
+    const attu_check *ck = attu_catalog_checks(cat, t->name, &nc);
     const attu_fkey *f = attu_catalog_fkeys(cat, t->name, &nf);
-    int rc = attu_storage_save_table_constraints(s->db->data_dir, t, defaults, u, nu, c, nc, f, nf, err);
+    int rc = attu_storage_commit_table(c, t, defaults, u, nu, ck, nc, f, nf, err);
     free(defaults);
     return rc;
 }
 
-/* Saves what the transaction changed: every changed relation that cat
- * holds first, then the folders of those it no longer holds (a renamed
- * table's new folder stands before its old one goes: a crash between
- * leaves both, never neither), then the views and comments files. */
+/* Saves what the transaction changed, as one commit (engine/storage.h,
+ * attu_storage_commit): every changed relation that cat holds is staged,
+ * those it no longer holds are to be dropped, then the views and comments
+ * files; the commit record then makes all of it current at once (a crash
+ * before it leaves every relation as it was, after it the next start
+ * finishes it). */
 static int save_changes(attu_session *s, const attu_catalog *cat, attu_error *err) {
     db_txn *t = s->tx;
     if (!t || !s->db->data_dir) return 0;
-    for (int i = 0; i < t->ndirty; i++) {
+    attu_storage_commit *c = attu_storage_commit_new(s->db->data_dir);
+    if (!c) return attu_error_oom(err);
+    int rc = 0;
+    for (int i = 0; !rc && i < t->ndirty; i++) {
         const attu_table *tb = attu_catalog_lookup(cat, t->dirty[i]);
-        if (tb && !tb->unavailable && write_table(s, cat, tb, err)) return -1;
+        if (tb && !tb->unavailable) rc = stage_table(c, cat, tb, err);
     }
-    for (int i = 0; i < t->ndirty; i++)
-        if (!attu_catalog_lookup(cat, t->dirty[i]) && attu_storage_drop_table(s->db->data_dir, t->dirty[i], err))
-            return -1;
-    if (t->views_dirty && attu_storage_save_views(s->db->data_dir, attu_catalog_views(cat), err)) return -1;
-    if (t->comments_dirty && attu_storage_save_comments(s->db->data_dir, attu_catalog_comments(cat), err)) return -1;
-    return 0;
+    for (int i = 0; !rc && i < t->ndirty; i++)
+        if (!attu_catalog_lookup(cat, t->dirty[i])) rc = attu_storage_commit_drop(c, t->dirty[i], err);
+    if (!rc && t->views_dirty) rc = attu_storage_commit_views(c, attu_catalog_views(cat), err);
+    if (!rc && t->comments_dirty) rc = attu_storage_commit_comments(c, attu_catalog_comments(cat), err);
+    if (!rc) rc = attu_storage_commit_apply(c, err);
+    attu_storage_commit_free(c);
+    return rc;
 }
 
 /* ---- the end of a transaction ----------------------------------------------------------- */
