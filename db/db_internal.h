@@ -31,6 +31,10 @@ struct attu_db {
     pthread_mutex_t  txn_mu;
     pthread_cond_t   txn_cv;
     attu_session    *writer;
+    /* The writing transaction's snapshot of the sequences: what the
+     * sequences file keeps of their definitions until it commits
+     * (db_sequence.c; under the sequences' lock). NULL: none. */
+    const struct db_seq_snapshot *seq_base;
 };
 
 typedef struct db_setting { char *name; char *value; } db_setting;
@@ -549,6 +553,17 @@ void db_seq_snapshot_free(db_seq_snapshot *snap);
  * back (made since: dropped; dropped since: back), each surviving one
  * keeping its counter (nextval is not transactional); saved. */
 int db_sequences_txn_undo(attu_session *s, const db_seq_snapshot *snap, attu_error *err);
+/* While a transaction writes, the sequences file keeps base's definitions
+ * (with the numbers drawn since); NULL when it ends (the file then takes
+ * the sequences as they are: saved). */
+int db_sequences_set_base(attu_db *db, const db_seq_snapshot *base, attu_error *err);
+/* COMMIT (db_txn.c): when the transaction changed sequences' definitions,
+ * the sequences as they are staged in c (a step of its record). Takes the
+ * sequences' lock, which db_sequences_commit_end (committed: the file now
+ * keeps them as they are) gives back, whatever stage returned. */
+struct attu_storage_commit;
+int db_sequences_commit_stage(attu_db *db, struct attu_storage_commit *c, attu_error *err);
+void db_sequences_commit_end(attu_db *db, bool committed);
 /* The sequences owned by table's columns old_cols[0..n) follow them: owned
  * by new_table's column new_cols[i] now, or dropped where new_cols[i] is
  * NULL (a dropped column); saved when one changed. */

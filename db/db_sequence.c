@@ -22,6 +22,7 @@
  * which a re-created sequence of the same name does not share.
  */
 #include "db/db_internal.h"
+#include "engine/storage.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +36,9 @@
 
 #define SEQ_FILE "attu.sequences"
 #define SEQ_FILE_TMP ".tmp-attu.sequences"
+/* a COMMIT's staged file (db_sequences_commit_stage): dot-prefixed, so a
+ * start that finds no commit record removes it */
+#define SEQ_FILE_NEXT ".next-attu.sequences"
 #define SEQ_HEADER "attu sequences 1"
 
 typedef struct seq_entry { attu_sequence *seq; uint64_t id; } seq_entry;
@@ -83,18 +87,48 @@ static void remove_at(db_sequences *q, int i) {
 
 /* ---- the file --------------------------------------------------------------------------- */
 
-/* Writes every sequence (the caller holds mu). */
-static int save(attu_db *db, attu_error *err) {
-    if (!db->data_dir) return 0;
+struct db_seq_snapshot {
+    char   **lines;
+    uint64_t *ids;
+    int      n;
+    uint64_t next_id;
+};
+
+/* The line of entry i as the file keeps it: while a transaction writes
+ * (db->seq_base, its snapshot of the sequences), the file keeps the
+ * committed definitions, each with the numbers drawn since (numbers are
+ * not transactional): a sequence made in the transaction is left out, one
+ * it dropped or altered is kept as it was (NULL: leave it out). */
+static char *file_line(attu_db *db, const db_seq_snapshot *base, int i) {
+    (void)db;
+    if (!base) return NULL;
+    attu_error e;
+    attu_error_clear(&e);
+    attu_sequence *seq = attu_sequence_parse(base->lines[i], &e);
+    if (!seq) return NULL;
+    db_sequences *q = db->seqs;
+    for (int k = 0; k < q->n; k++)
+        if (q->e[k].id == base->ids[i]) {
+            seq->last_value = q->e[k].seq->last_value;
+            seq->is_called = q->e[k].seq->is_called;
+        }
+    char *line = attu_sequence_format(seq);
+    attu_sequence_free(seq);
+    return line;
+}
+
+/* Writes every sequence into file `name` of the data directory, as base
+ * keeps them (file_line) when not NULL (the caller holds mu). */
+static int save_as(attu_db *db, const db_seq_snapshot *base, const char *name, attu_error *err) {
     db_sequences *q = db->seqs;
     char tmp[4096], path[4096];
     snprintf(tmp, sizeof tmp, "%s/%s", db->data_dir, SEQ_FILE_TMP);
-    snprintf(path, sizeof path, "%s/%s", db->data_dir, SEQ_FILE);
+    snprintf(path, sizeof path, "%s/%s", db->data_dir, name);
     FILE *f = fopen(tmp, "w");
     if (!f) return attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0, "could not write \"%s\": %s", tmp, strerror(errno));
     bool ok = fprintf(f, "%s\n", SEQ_HEADER) > 0;
-    for (int i = 0; ok && i < q->n; i++) {
-        char *line = attu_sequence_format(q->e[i].seq);
+    for (int i = 0; ok && i < (base ? base->n : q->n); i++) {
+        char *line = base ? file_line(db, base, i) : attu_sequence_format(q->e[i].seq);
         ok = line && fprintf(f, "%s\n", line) > 0;
         free(line);
     }
@@ -108,6 +142,40 @@ static int save(attu_db *db, attu_error *err) {
     int dfd = open(db->data_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) { fsync(dfd); close(dfd); }
     return 0;
+}
+
+/* Writes every sequence (the caller holds mu): the committed definitions
+ * while a transaction writes (db->seq_base). */
+static int save(attu_db *db, attu_error *err) {
+    if (!db->data_dir) return 0;
+    return save_as(db, db->seq_base, SEQ_FILE, err);
+}
+
+/* Whether the sequences' definitions differ from base's (counters aside). */
+static bool defs_changed(attu_db *db, const db_seq_snapshot *base) {
+    db_sequences *q = db->seqs;
+    if (q->n != base->n) return true;
+    for (int i = 0; i < base->n; i++) {
+        if (q->e[i].id != base->ids[i]) return true;
+        char *was = file_line(db, base, i), *now = attu_sequence_format(q->e[i].seq);
+        bool same = was && now && !strcmp(was, now);
+        free(was);
+        free(now);
+        if (!same) return true;
+    }
+    return false;
+}
+
+int db_sequences_commit_stage(attu_db *db, attu_storage_commit *c, attu_error *err) {
+    pthread_mutex_lock(&db->seqs->mu);
+    if (!db->data_dir || !db->seq_base || !defs_changed(db, db->seq_base)) return 0;
+    if (save_as(db, NULL, SEQ_FILE_NEXT, err)) return -1;
+    return attu_storage_commit_file(c, SEQ_FILE_NEXT, SEQ_FILE, err);
+}
+
+void db_sequences_commit_end(attu_db *db, bool committed) {
+    if (committed) db->seq_base = NULL;
+    pthread_mutex_unlock(&db->seqs->mu);
 }
 
 static int load(attu_db *db, attu_error *err) {
@@ -957,12 +1025,6 @@ int db_sequence_drop_identity(attu_session *s, const char *table, const char *co
 /* A copy of every sequence (their counters included), as text lines:
  * ALTER TABLE takes one before it changes sequences and puts it back when
  * the statement fails, so that a failed ALTER leaves them as they were. */
-struct db_seq_snapshot {
-    char   **lines;
-    uint64_t *ids;
-    int      n;
-    uint64_t next_id;
-};
 
 void db_seq_snapshot_free(db_seq_snapshot *snap) {
     if (!snap) return;
@@ -1019,6 +1081,15 @@ int db_sequences_restore(attu_session *s, const db_seq_snapshot *snap, attu_erro
     }
     pthread_mutex_unlock(&q->mu);
     free(seqs);
+    return rc;
+}
+
+int db_sequences_set_base(attu_db *db, const db_seq_snapshot *base, attu_error *err) {
+    pthread_mutex_lock(&db->seqs->mu);
+    bool had = db->seq_base != NULL;
+    db->seq_base = base;
+    int rc = had && !base ? save(db, err) : 0;
+    pthread_mutex_unlock(&db->seqs->mu);
     return rc;
 }
 

@@ -149,7 +149,9 @@ static int begin_work(attu_session *s, bool interruptible, attu_error *err) {
     /* the committed catalog changes only under the token, which is ours:
      * it stands still while it is copied */
     if (!t->seqs && !(t->seqs = db_sequences_snapshot(s, err))) { release_token(s); return -1; }
+    db_sequences_set_base(s->db, t->seqs, NULL);   /* (the file keeps the committed definitions) */
     if (!(s->work = attu_catalog_clone(s->db->cat))) {
+        db_sequences_set_base(s->db, NULL, NULL);
         db_seq_snapshot_free(t->seqs);
         t->seqs = NULL;
         release_token(s);
@@ -241,7 +243,13 @@ static int save_changes(attu_session *s, const attu_catalog *cat, attu_error *er
         if (!attu_catalog_lookup(cat, t->dirty[i])) rc = attu_storage_commit_drop(c, t->dirty[i], err);
     if (!rc && t->views_dirty) rc = attu_storage_commit_views(c, attu_catalog_views(cat), err);
     if (!rc && t->comments_dirty) rc = attu_storage_commit_comments(c, attu_catalog_comments(cat), err);
-    if (!rc) rc = attu_storage_commit_apply(c, err);
+    /* the sequences last: their lock is held from their staging until the
+     * record is applied, so no number drawn meanwhile is lost */
+    if (!rc) {
+        rc = db_sequences_commit_stage(s->db, c, err);
+        if (!rc) rc = attu_storage_commit_apply(c, err);
+        db_sequences_commit_end(s->db, !rc);
+    }
     attu_storage_commit_free(c);
     return rc;
 }
@@ -258,6 +266,7 @@ void db_txn_rollback(attu_session *s) {
     if (s->tx && s->tx->seqs) {
         attu_error e;
         attu_error_clear(&e);
+        db_sequences_set_base(s->db, NULL, NULL);
         db_sequences_txn_undo(s, s->tx->seqs, &e);
     }
     txn_state_free(s);
@@ -271,6 +280,8 @@ int db_txn_commit(attu_session *s, attu_error *err) {
         db_txn_rollback(s);
         return -1;
     }
+    /* the sequences file keeps the sequences as they are from now on */
+    db_sequences_set_base(s->db, NULL, NULL);
     if (s->work) {
         pthread_rwlock_wrlock(&s->db->lock);
         attu_catalog *old = s->db->cat;
@@ -344,6 +355,7 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
         attu_catalog_free(s->work);
         s->work = NULL;
         if (t->seqs) {
+            db_sequences_set_base(s->db, NULL, NULL);
             db_sequences_txn_undo(s, t->seqs, err);
             attu_error_clear(err);
             db_seq_snapshot_free(t->seqs);

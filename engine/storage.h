@@ -97,6 +97,10 @@ int attu_storage_commit_table(attu_storage_commit *c, const attu_table *t, const
 int attu_storage_commit_drop(attu_storage_commit *c, const char *name, attu_error *err);
 int attu_storage_commit_views(attu_storage_commit *c, const attu_views *views, attu_error *err);
 int attu_storage_commit_comments(attu_storage_commit *c, const attu_comments *cs, attu_error *err);
+/* A file of the data directory the caller wrote whole as `from` (a name
+ * starting with '.' is removed by a start that finds no record) to be
+ * renamed over `to`. */
+int attu_storage_commit_file(attu_storage_commit *c, const char *from, const char *to, attu_error *err);
 /* 0 once the record is durable (the commit then stands: a failure to
  * finish it is left to the next start); -1 with err when it could not be
  * written (nothing changed). */

@@ -138,6 +138,15 @@ int attu_storage_commit_comments(attu_storage_commit *c, const attu_comments *cs
     return 0;
 }
 
+int attu_storage_commit_file(attu_storage_commit *c, const char *from, const char *to, attu_error *err) {
+    (void)err;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", c->data_dir, from);
+    staged(c, path);
+    step(c, "file", from, to);
+    return 0;
+}
+
 /* Runs one step of a record (words already split), again if need be. */
 static int run_step(const char *data_dir, char **w, int n, attu_error *err) {
     char a[PATH_MAX], b[PATH_MAX + 64];

@@ -11,7 +11,8 @@ of one attud (started here on a data directory of its own, CPU device):
   - the extended protocol's statements up to Sync are one implicit
     transaction: unseen before the Sync, undone when one of them fails;
   - a daemon killed (SIGKILL) with a block open comes back (same data
-    directory) with the committed data only.
+    directory) with the committed data only: tables, views, comments and
+    sequences (those of serial columns too).
 
 The single-session answers are PostgreSQL's (tests/sql/transaction_blocks_pg.test);
 these are PostgreSQL's behaviour too, but for the waiting, which is table
@@ -192,7 +193,12 @@ try:
     # ---- SIGKILL with a block open: only committed work survives
     ok(a, "CREATE TABLE doomed (x INTEGER)")
     ok(a, "INSERT INTO doomed VALUES (1)")
+    ok(a, "CREATE TABLE ser (id SERIAL, x INTEGER)")
+    ok(a, "INSERT INTO ser (x) VALUES (1)")
     ok(a, "BEGIN")
+    ok(a, "DROP TABLE ser")
+    ok(a, "CREATE TABLE ser2 (id SERIAL, x INTEGER)")
+    ok(a, "CREATE SEQUENCE never_seq")
     ok(a, "INSERT INTO acc VALUES (14, 1400)")
     ok(a, "DELETE FROM acc WHERE id = 1")
     ok(a, "CREATE TABLE never (x INTEGER)")
@@ -210,6 +216,11 @@ try:
     check("no uncommitted view", c.query("SELECT * FROM never_v").error()[0], "42P01")
     check("the dropped table is still there", count(c, "doomed"), 1)
     check("no uncommitted comment", c.query("SELECT obj_description('acc'::regclass, 'pg_class')").rows(), [(None,)])
+    check("the dropped serial table draws from its sequence", ok(c, "INSERT INTO ser (x) VALUES (2) RETURNING id").rows(),
+          [("2",)])
+    check("no uncommitted sequence", c.query("SELECT nextval('never_seq')").error()[0], "42P01")
+    check("no uncommitted serial table's sequence", ok(c, "CREATE TABLE ser2 (id SERIAL, x INTEGER)").tags(),
+          ["CREATE TABLE"])
     # and committed work of a block survives a crash
     ok(c, "BEGIN")
     ok(c, "INSERT INTO acc VALUES (15, 1500)")
