@@ -5,9 +5,10 @@
  * A statement goes parse -> bind -> rewrite -> lower -> execute. Queries
  * hold the read lock from binding to the end of execution, so the tables
  * they read cannot be replaced under them; CREATE, DROP, INSERT, COPY and
- * CTAS take the write lock, build the new table beside the old one, save it
- * durably (data directory) and only then swap it into the catalog: a
- * failure at any step leaves the catalog and the disk as they were.
+ * CTAS build the new table beside the old one and swap it into their
+ * transaction's working catalog (db_txn.c), which COMMIT saves and then
+ * publishes under the write lock: a failure at any step leaves the
+ * committed catalog and the disk as they were.
  */
 #include "db/database.h"
 #include "db/db_internal.h"

@@ -8,8 +8,10 @@
  *
  * Threading: one attu_db serves many sessions concurrently. A session is
  * used by one thread at a time (the server's worker running its query).
- * Inside, a reader-writer lock lets queries run side by side while DDL, COPY
- * and INSERT take the catalog exclusively for their final swap.
+ * Inside, a reader-writer lock lets queries run side by side; a statement
+ * that writes works in its transaction's own copy of the catalog (one
+ * writing transaction at a time: db/db_txn.c), and COMMIT takes the lock
+ * exclusively only to publish it.
  */
 #ifndef ATTU_DB_DATABASE_H
 #define ATTU_DB_DATABASE_H

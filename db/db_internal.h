@@ -90,8 +90,10 @@ void db_txn_destroy(attu_db *db);
  * end: 57014 when cancelled or past statement_timeout) and its working
  * catalog. 0, or -1 with err. */
 int db_txn_begin_write(attu_session *s, attu_error *err);
-/* The write lock of a statement that writes (its transaction's working
- * catalog made first if db_txn_begin_write has not). */
+/* The lock of a statement that writes (its transaction's working catalog
+ * made first if db_txn_begin_write has not): the read lock over its own
+ * working catalog (the token keeps other writers out), so that other
+ * sessions' readers never wait for it. */
 void db_write_lock(attu_session *s);
 /* What COMMIT saves: relation name (changed, created or dropped), the
  * views file, the comments file. No I/O: 0, or -1 for memory. */

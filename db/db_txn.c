@@ -169,7 +169,13 @@ void db_write_lock(attu_session *s) {
      * writes; should a clone fail for memory, the statement writes the
      * committed catalog itself, holding the token, as before transactions) */
     if (!s->work && begin_work(s, false, &e) && !holds_token(s)) take_token(s, false, &e);
-    pthread_rwlock_wrlock(&s->db->lock);
+    /* The working catalog is the session's alone, and the token keeps
+     * every other writer out: the read lock is enough, so other sessions'
+     * queries of the committed catalog run on while the statement does.
+     * (What it frees is a version only the working catalog held, which no
+     * other session can be reading; COMMIT's swap takes the write lock.) */
+    if (s->work) pthread_rwlock_rdlock(&s->db->lock);
+    else pthread_rwlock_wrlock(&s->db->lock);
 }
 
 /* ---- durability: what COMMIT saves -------------------------------------------------------- */
