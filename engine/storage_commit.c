@@ -19,7 +19,8 @@
  * Each step is idempotent (done again after a crash, it finds its work
  * done and does nothing), so the start that finds a record runs every step
  * and removes the record: the commit happened whole. Without a record,
- * nothing of it happened.
+ * nothing of it happened. A commit of one step (most statements outside a
+ * block change one table) needs no record: its rename is atomic by itself.
  */
 #define _GNU_SOURCE
 #include "engine/storage.h"
@@ -41,6 +42,7 @@ struct attu_storage_commit {
     char       *data_dir;
     attu_strbuf steps;     /* the record's lines */
     attu_strbuf undo;      /* what staging wrote, one path a line (removed when not applied) */
+    int         nsteps;
     bool        applied;
 };
 
@@ -60,6 +62,7 @@ attu_storage_commit *attu_storage_commit_new(const char *data_dir) {
 }
 
 static void step(attu_storage_commit *c, const char *kind, const char *a, const char *b) {
+    c->nsteps++;
     attu_strbuf_puts(&c->steps, kind);
     attu_strbuf_putc(&c->steps, ' ');
     attu_storage_put_word(&c->steps, a);
@@ -257,6 +260,18 @@ int attu_storage_commit_apply(attu_storage_commit *c, attu_error *err) {
     if (c->steps.oom || c->undo.oom) return attu_error_oom(err);
     if (!c->steps.n) return 0;
     storage_hook("files-written");
+    if (c->nsteps == 1) {
+        /* one step is atomic by itself (a rename): no record needed */
+        attu_strbuf text = { 0 };
+        attu_strbuf_puts(&text, COMMIT_HEADER "\n");
+        attu_strbuf_add(&text, c->steps.p, c->steps.n);
+        int rc = text.oom ? attu_error_oom(err) : run_record(c->data_dir, text.p, err);
+        free(text.p);
+        if (rc) return -1;
+        c->applied = true;
+        storage_hook("committed");
+        return 0;
+    }
     attu_strbuf rec = { 0 };
     attu_strbuf_puts(&rec, COMMIT_HEADER "\n");
     attu_strbuf_add(&rec, c->steps.p, c->steps.n);
