@@ -41,7 +41,10 @@
 #define SEQ_FILE_NEXT ".next-attu.sequences"
 #define SEQ_HEADER "attu sequences 1"
 
-typedef struct seq_entry { attu_sequence *seq; uint64_t id; } seq_entry;
+/* rewritten: ALTERed or restarted in the open writing transaction, whose
+ * ROLLBACK then puts its counter back too (PostgreSQL's ALTER SEQUENCE and
+ * RESTART IDENTITY are transactional, its nextval is not) */
+typedef struct seq_entry { attu_sequence *seq; uint64_t id; bool rewritten; } seq_entry;
 
 struct db_sequences {
     pthread_mutex_t mu;
@@ -75,6 +78,7 @@ static int add(db_sequences *q, attu_sequence *seq, attu_error *err) {
     }
     q->e[q->n].seq = seq;
     q->e[q->n].id = ++q->next_id;
+    q->e[q->n].rewritten = false;
     q->n++;
     return 0;
 }
@@ -108,7 +112,7 @@ static char *file_line(attu_db *db, const db_seq_snapshot *base, int i) {
     if (!seq) return NULL;
     db_sequences *q = db->seqs;
     for (int k = 0; k < q->n; k++)
-        if (q->e[k].id == base->ids[i]) {
+        if (q->e[k].id == base->ids[i] && !q->e[k].rewritten) {
             seq->last_value = q->e[k].seq->last_value;
             seq->is_called = q->e[k].seq->is_called;
         }
@@ -174,7 +178,10 @@ int db_sequences_commit_stage(attu_db *db, attu_storage_commit *c, attu_error *e
 }
 
 void db_sequences_commit_end(attu_db *db, bool committed) {
-    if (committed) db->seq_base = NULL;
+    if (committed) {
+        db->seq_base = NULL;
+        for (int i = 0; i < db->seqs->n; i++) db->seqs->e[i].rewritten = false;
+    }
     pthread_mutex_unlock(&db->seqs->mu);
 }
 
@@ -637,7 +644,7 @@ static int each_owned(attu_session *s, const char *table, bool drop, attu_error 
         if (!x->owner_table || strcmp(x->owner_table, table)) continue;
         changed = true;
         if (drop) remove_at(q, i);
-        else attu_sequence_restart(x);
+        else { attu_sequence_restart(x); q->e[i].rewritten = true; }
     }
     int rc = changed ? save(s->db, err) : 0;
     pthread_mutex_unlock(&q->mu);
@@ -963,6 +970,7 @@ int db_exec_alter_sequence(attu_session *s, const attu_ast_stmt *st, const attu_
         if (!rc) {
             attu_sequence before = *x;
             *x = y;
+            q->e[k].rewritten = true;
             if ((rc = save(s->db, err))) { y = *x; *x = before; }
             else { y.owner_table = before.owner_table; y.owner_column = before.owner_column; }
         }
@@ -1000,6 +1008,7 @@ int db_sequence_set_identity(attu_session *s, const char *table, const char *col
     else {
         attu_sequence *x = q->e[k].seq, before = *x;
         if (!(rc = attu_sequence_alter(x, o, err))) {
+            q->e[k].rewritten = true;
             if (generated) x->identity = generated;
             if ((rc = save(s->db, err))) *x = before;
         }
@@ -1069,8 +1078,16 @@ int db_sequences_restore(attu_session *s, const db_seq_snapshot *snap, attu_erro
         else { q->e = ne; q->cap = snap->n; }
     }
     if (!rc) {
-        for (int i = 0; i < q->n; i++) attu_sequence_free(q->e[i].seq);
-        for (int i = 0; i < snap->n; i++) { q->e[i].seq = seqs[i]; q->e[i].id = snap->ids[i]; }
+        bool *was = calloc((size_t)snap->n + 1, sizeof *was);   /* (flags kept by id; NULL: none kept) */
+        for (int i = 0; was && i < snap->n; i++)
+            for (int k = 0; k < q->n; k++) if (q->e[k].id == snap->ids[i]) was[i] = q->e[k].rewritten;
+        for (int k = 0; k < q->n; k++) attu_sequence_free(q->e[k].seq);
+        for (int i = 0; i < snap->n; i++) {
+            q->e[i].seq = seqs[i];
+            q->e[i].id = snap->ids[i];
+            q->e[i].rewritten = was && was[i];
+        }
+        free(was);
         q->n = snap->n;
         /* (ids are never handed out twice: a session's currval of a
          * sequence made and undone stays with no sequence) */
@@ -1088,6 +1105,8 @@ int db_sequences_set_base(attu_db *db, const db_seq_snapshot *base, attu_error *
     pthread_mutex_lock(&db->seqs->mu);
     bool had = db->seq_base != NULL;
     db->seq_base = base;
+    if (!base)   /* the transaction is over: nothing is rewritten in the next one yet */
+        for (int i = 0; i < db->seqs->n; i++) db->seqs->e[i].rewritten = false;
     int rc = had && !base ? save(db, err) : 0;
     pthread_mutex_unlock(&db->seqs->mu);
     return rc;
@@ -1116,12 +1135,20 @@ int db_sequences_txn_undo(attu_session *s, const db_seq_snapshot *snap, attu_err
          * comes back as it was */
         for (int i = 0; i < snap->n; i++)
             for (int k = 0; k < q->n; k++)
-                if (q->e[k].id == snap->ids[i]) {
+                if (q->e[k].id == snap->ids[i] && !q->e[k].rewritten) {
                     seqs[i]->last_value = q->e[k].seq->last_value;
                     seqs[i]->is_called = q->e[k].seq->is_called;
                 }
+        bool *was = calloc((size_t)snap->n + 1, sizeof *was);   /* (flags kept by id; NULL: none kept) */
+        for (int i = 0; was && i < snap->n; i++)
+            for (int k = 0; k < q->n; k++) if (q->e[k].id == snap->ids[i]) was[i] = q->e[k].rewritten;
         for (int k = 0; k < q->n; k++) attu_sequence_free(q->e[k].seq);
-        for (int i = 0; i < snap->n; i++) { q->e[i].seq = seqs[i]; q->e[i].id = snap->ids[i]; }
+        for (int i = 0; i < snap->n; i++) {
+            q->e[i].seq = seqs[i];
+            q->e[i].id = snap->ids[i];
+            q->e[i].rewritten = was && was[i];
+        }
+        free(was);
         q->n = snap->n;
         if (snap->next_id > q->next_id) q->next_id = snap->next_id;
         rc = save(s->db, err);
@@ -1171,6 +1198,7 @@ int db_sequence_retype_identity(attu_session *s, const char *table, const char *
         memset(&o, 0, sizeof o);
         o.type = type;
         attu_sequence *x = q->e[k].seq, before = *x;
+        q->e[k].rewritten = true;
         if (!(rc = attu_sequence_alter(x, &o, err)) && (rc = save(s->db, err))) *x = before;
     }
     pthread_mutex_unlock(&q->mu);

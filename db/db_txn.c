@@ -272,8 +272,8 @@ void db_txn_rollback(attu_session *s) {
     if (s->tx && s->tx->seqs) {
         attu_error e;
         attu_error_clear(&e);
-        db_sequences_set_base(s->db, NULL, NULL);
         db_sequences_txn_undo(s, s->tx->seqs, &e);
+        db_sequences_set_base(s->db, NULL, NULL);
     }
     txn_state_free(s);
     release_token(s);
@@ -361,8 +361,8 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
         attu_catalog_free(s->work);
         s->work = NULL;
         if (t->seqs) {
-            db_sequences_set_base(s->db, NULL, NULL);
             db_sequences_txn_undo(s, t->seqs, err);
+            db_sequences_set_base(s->db, NULL, NULL);
             attu_error_clear(err);
             db_seq_snapshot_free(t->seqs);
             t->seqs = NULL;
