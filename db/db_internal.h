@@ -384,6 +384,12 @@ int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
  * multi-statement query string): commit keeps what SET changed and undoes
  * SET LOCAL; a rollback restores every setting as it was at the start. */
 void db_settings_end_block(attu_session *s, bool commit);
+/* SAVEPOINT keeps a mark of the settings (NULL with err: out of memory);
+ * ROLLBACK TO puts every setting changed since back as it was then. */
+typedef struct db_settings_mark db_settings_mark;
+db_settings_mark *db_settings_mark_take(attu_session *s, attu_error *err);
+void db_settings_mark_rollback(attu_session *s, const db_settings_mark *m);
+void db_settings_mark_free(db_settings_mark *m);
 /* The end of a statement outside any block (ok: it succeeded): ends the
  * block a set_config(..., is_local) opened for it, as PostgreSQL's
  * statement is its own transaction. */

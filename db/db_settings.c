@@ -255,6 +255,57 @@ void db_settings_end_block(attu_session *s, bool commit) {
     sync_timeout(s);
 }
 
+/* A savepoint's settings: each changed in the block so far, with its
+ * value then and what a COMMIT would have kept then. */
+struct db_settings_mark {
+    int    n;
+    char **name, **value, **keep;
+};
+
+void db_settings_mark_free(db_settings_mark *m) {
+    if (!m) return;
+    for (int i = 0; i < m->n; i++) { free(m->name[i]); free(m->value[i]); free(m->keep[i]); }
+    free(m->name);
+    free(m->value);
+    free(m->keep);
+    free(m);
+}
+
+db_settings_mark *db_settings_mark_take(attu_session *s, attu_error *err) {
+    db_settings_mark *m = calloc(1, sizeof *m);
+    bool oom = !m;
+    if (m && s->nundo) {
+        m->name = calloc((size_t)s->nundo, sizeof *m->name);
+        m->value = calloc((size_t)s->nundo, sizeof *m->value);
+        m->keep = calloc((size_t)s->nundo, sizeof *m->keep);
+        oom = !m->name || !m->value || !m->keep;
+        for (int i = 0; !oom && i < s->nundo; i++) {
+            m->name[i] = dup_or_null(s->undo[i].name, &oom);
+            m->value[i] = dup_or_null(own_value(s, s->undo[i].name), &oom);
+            m->keep[i] = dup_or_null(s->undo[i].keep, &oom);
+            m->n = i + 1;
+        }
+    }
+    if (oom) { db_settings_mark_free(m); attu_error_oom(err); return NULL; }
+    return m;
+}
+
+void db_settings_mark_rollback(attu_session *s, const db_settings_mark *m) {
+    attu_error ignored;
+    attu_error_clear(&ignored);
+    for (int i = 0; i < s->nundo; i++) {
+        db_setting_undo *u = &s->undo[i];
+        int k = 0;
+        while (k < m->n && strcmp(m->name[k], u->name)) k++;
+        /* changed since the savepoint: back to its value then (a setting
+         * first changed after it: as before the block, and so kept) */
+        const char *value = k < m->n ? m->value[k] : u->before, *keep = k < m->n ? m->keep[k] : u->before;
+        restore_setting(s, u->name, value, &ignored);
+        keep_value(u, keep, &ignored);
+    }
+    sync_timeout(s);
+}
+
 void db_settings_end_statement(attu_session *s, bool ok) {
     if (s->txn == 'I' && !s->implicit_block && s->nundo) db_settings_end_block(s, ok);
 }

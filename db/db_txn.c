@@ -32,8 +32,9 @@
  * definitions of the snapshot taken at the transaction's start back,
  * keeping each surviving sequence's counter (db_sequences_txn_undo).
  *
- * SAVEPOINT keeps a copy of the working catalog (tables shared again) and
- * of the sequences; ROLLBACK TO puts them back.
+ * SAVEPOINT keeps a copy of the working catalog (tables shared again), of
+ * the sequences and of the settings (db_settings.c); ROLLBACK TO puts them
+ * back.
  */
 #include "db/db_internal.h"
 
@@ -49,6 +50,7 @@ typedef struct db_savepoint {
     char             name[ATTU_NAME_MAX + 1];
     attu_catalog    *cat;    /* the working catalog then; NULL: none yet */
     db_seq_snapshot *seqs;   /* the sequences then (with cat) */
+    db_settings_mark *settings;   /* the settings then */
 } db_savepoint;
 
 struct db_txn {
@@ -68,8 +70,10 @@ static db_txn *txn_state(attu_session *s) {
 static void savepoint_free(db_savepoint *p) {
     attu_catalog_free(p->cat);
     db_seq_snapshot_free(p->seqs);
+    db_settings_mark_free(p->settings);
     p->cat = NULL;
     p->seqs = NULL;
+    p->settings = NULL;
 }
 
 static void txn_state_free(attu_session *s) {
@@ -324,8 +328,9 @@ int db_txn_savepoint(attu_session *s, const char *name, attu_error *err) {
     db_savepoint *p = &t->sp[t->nsp];
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", name);
+    if (!(p->settings = db_settings_mark_take(s, err))) return -1;
     if (s->work) {
-        if (!(p->cat = attu_catalog_clone(s->work))) return attu_error_oom(err);
+        if (!(p->cat = attu_catalog_clone(s->work))) { savepoint_free(p); return attu_error_oom(err); }
         if (!(p->seqs = db_sequences_snapshot(s, err))) { savepoint_free(p); return -1; }
     }
     t->nsp++;
@@ -347,6 +352,7 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
     for (int k = i + 1; k < t->nsp; k++) savepoint_free(&t->sp[k]);
     t->nsp = i + 1;
     db_savepoint *p = &t->sp[i];
+    if (p->settings) db_settings_mark_rollback(s, p->settings);
     if (p->cat) {
         /* (the savepoint keeps its copy: ROLLBACK TO it may come again) */
         attu_catalog *c = attu_catalog_clone(p->cat);
