@@ -43,8 +43,6 @@ attu_table *attu_table_share(attu_table *t) {
     return t;
 }
 
-bool attu_table_shared(const attu_table *t) { return __atomic_load_n(&t->shares, __ATOMIC_ACQUIRE) > 0; }
-
 void attu_table_free(attu_table *t) {
     if (!t) return;
     if (__atomic_load_n(&t->shares, __ATOMIC_ACQUIRE) > 0 && __atomic_fetch_sub(&t->shares, 1, __ATOMIC_ACQ_REL) > 0)

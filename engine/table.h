@@ -61,8 +61,6 @@ attu_table *attu_table_new(const char *name, int ncols,
 void attu_table_free(attu_table *t);   /* drops one owner (shares) */
 /* One more owner (a cloned catalog); returns t. */
 attu_table *attu_table_share(attu_table *t);
-/* Whether another owner holds t too. */
-bool attu_table_shared(const attu_table *t);
 
 /* Deep copy of rows and schema (dictionaries shared). */
 attu_table *attu_table_clone(const attu_table *t, attu_error *err);
