@@ -1,9 +1,11 @@
 /*
  * catalog.h - the set of tables a database holds, by name.
  *
- * Not thread-safe by itself: the database (db/database.h) guards it with a
- * reader-writer lock (queries read, DDL/DML write). Names are compared
- * exactly; the parser has already folded unquoted identifiers to lower case.
+ * Not thread-safe by itself: the database (db/database.h) guards the
+ * committed catalog with a reader-writer lock, and a writing transaction
+ * changes only its own clone (attu_catalog_clone, db/db_txn.c). Names are
+ * compared exactly; the parser has already folded unquoted identifiers to
+ * lower case.
  */
 #ifndef ATTU_CATALOG_H
 #define ATTU_CATALOG_H

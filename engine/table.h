@@ -3,10 +3,11 @@
  *
  * Tables are replaced, not mutated, by anything that changes their rows
  * (COPY, INSERT, UPDATE, DELETE, TRUNCATE: engine/table_rewrite.h): the
- * writer builds a new attu_table next to the old one and
- * the catalog swaps the pointer under its write lock. That is what makes a
- * failed load leave the table exactly as it was, and lets storage write the
- * new version before anyone sees it.
+ * writer builds a new attu_table next to the old one and swaps the pointer
+ * in its transaction's catalog (db/db_txn.c), which COMMIT saves and
+ * publishes. That is what makes a failed load leave the table exactly as
+ * it was, and lets the committed catalog and a transaction's share every
+ * version neither changed (shares).
  */
 #ifndef ATTU_TABLE_H
 #define ATTU_TABLE_H
