@@ -1,9 +1,11 @@
 /*
  * catalog.h - the set of tables a database holds, by name.
  *
- * Not thread-safe by itself: the database (db/database.h) guards it with a
- * reader-writer lock (queries read, DDL/DML write). Names are compared
- * exactly; the parser has already folded unquoted identifiers to lower case.
+ * Not thread-safe by itself: the database (db/database.h) guards the
+ * committed catalog with a reader-writer lock, and a writing transaction
+ * changes only its own clone (attu_catalog_clone, db/db_txn.c). Names are
+ * compared exactly; the parser has already folded unquoted identifiers to
+ * lower case.
  */
 #ifndef ATTU_CATALOG_H
 #define ATTU_CATALOG_H
@@ -23,6 +25,13 @@ typedef struct attu_catalog attu_catalog;
 
 attu_catalog *attu_catalog_new(void);
 void attu_catalog_free(attu_catalog *cat);     /* frees every table */
+
+/* A copy of cat whose tables are cat's own versions, shared
+ * (attu_table_share: each is freed when the last catalog holding it lets
+ * go), with copies of everything else (DEFAULTs, constraints, views,
+ * comments): a transaction's working catalog (db/db_txn.c). NULL when
+ * out of memory. */
+attu_catalog *attu_catalog_clone(const attu_catalog *cat);
 
 attu_table *attu_catalog_lookup(const attu_catalog *cat, const char *name);
 

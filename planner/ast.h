@@ -708,7 +708,10 @@ typedef enum attu_ast_txn_kind {
     ATTU_TXN_BEGIN = 1,             /* BEGIN [WORK|TRANSACTION] [modes],
                                        START TRANSACTION [modes] */
     ATTU_TXN_COMMIT,                /* COMMIT / END [WORK|TRANSACTION] */
-    ATTU_TXN_ROLLBACK               /* ROLLBACK / ABORT [WORK|TRANSACTION] */
+    ATTU_TXN_ROLLBACK,              /* ROLLBACK / ABORT [WORK|TRANSACTION] */
+    ATTU_TXN_SAVEPOINT,             /* SAVEPOINT name */
+    ATTU_TXN_RELEASE,               /* RELEASE [SAVEPOINT] name */
+    ATTU_TXN_ROLLBACK_TO            /* ROLLBACK [WORK] TO [SAVEPOINT] name */
 } attu_ast_txn_kind;
 
 /* A condition a row that INSERT or UPDATE writes must meet (TRUE, not
@@ -846,6 +849,7 @@ struct attu_ast_stmt {
             bool              chain;      /* COMMIT AND CHAIN (rare) */
             char            **modes;      /* BEGIN's: "serializable", "read only", ... */
             int               nmodes;
+            char             *savepoint;  /* SAVEPOINT, RELEASE, ROLLBACK TO's name */
         } transaction;
         struct {
             char *name;                   /* NULL for DEALLOCATE ALL */

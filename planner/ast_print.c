@@ -655,8 +655,12 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         break;
     case ATTU_STMT_TRANSACTION:
         puts_(o, s->u.transaction.kind == ATTU_TXN_BEGIN ? "(begin" :
-                 s->u.transaction.kind == ATTU_TXN_COMMIT ? "(commit" : "(rollback");
+                 s->u.transaction.kind == ATTU_TXN_COMMIT ? "(commit" :
+                 s->u.transaction.kind == ATTU_TXN_SAVEPOINT ? "(savepoint" :
+                 s->u.transaction.kind == ATTU_TXN_RELEASE ? "(release" :
+                 s->u.transaction.kind == ATTU_TXN_ROLLBACK_TO ? "(rollback-to" : "(rollback");
         if (s->u.transaction.chain) puts_(o, " and-chain");
+        if (s->u.transaction.savepoint) { puts_(o, " "); put_name(o, s->u.transaction.savepoint); }
         puts_(o, ")");
         break;
     case ATTU_STMT_DEALLOCATE:

@@ -404,7 +404,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        WITHIN ORDINALITY
        VIEW REPLACE
        SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
-       ALTER ADD RENAME TYPE.
+       ALTER ADD RENAME TYPE
+       SAVEPOINT RELEASE.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -1620,6 +1621,8 @@ bare_label(A) ::= READ(T).                  { A = T; }
 bare_label(A) ::= RECURSIVE(T).             { A = T; }
 bare_label(A) ::= MATERIALIZED(T).          { A = T; }
 bare_label(A) ::= REFRESH(T).               { A = T; }
+bare_label(A) ::= SAVEPOINT(T).             { A = T; }
+bare_label(A) ::= RELEASE(T).               { A = T; }
 bare_label(A) ::= REPEATABLE(T).            { A = T; }
 bare_label(A) ::= RESET(T).                 { A = T; }
 bare_label(A) ::= COMMENT(T).               { A = T; }
@@ -1794,6 +1797,8 @@ unreserved_keyword(A) ::= READ(T).                  { A = T; }
 unreserved_keyword(A) ::= RECURSIVE(T).             { A = T; }
 unreserved_keyword(A) ::= MATERIALIZED(T).          { A = T; }
 unreserved_keyword(A) ::= REFRESH(T).               { A = T; }
+unreserved_keyword(A) ::= SAVEPOINT(T).             { A = T; }
+unreserved_keyword(A) ::= RELEASE(T).               { A = T; }
 unreserved_keyword(A) ::= REPEATABLE(T).            { A = T; }
 unreserved_keyword(A) ::= RESET(T).                 { A = T; }
 unreserved_keyword(A) ::= COMMENT(T).               { A = T; }
@@ -3907,6 +3912,24 @@ txn_stmt(A) ::= ROLLBACK(K) opt_transaction opt_chain(C).
     { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_ROLLBACK; A->u.transaction.chain = C; }
 txn_stmt(A) ::= ABORT(K) opt_transaction opt_chain(C).
     { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_ROLLBACK; A->u.transaction.chain = C; }
+
+/* SAVEPOINT name, RELEASE [SAVEPOINT] name, ROLLBACK [WORK] TO [SAVEPOINT]
+ * name (db/db_txn.c) */
+txn_stmt(A) ::= SAVEPOINT(K) colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_SAVEPOINT;
+      A->u.transaction.savepoint = (char *)ab_tokstr(&N); }
+txn_stmt(A) ::= RELEASE(K) colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_RELEASE;
+      A->u.transaction.savepoint = (char *)ab_tokstr(&N); }
+txn_stmt(A) ::= RELEASE(K) SAVEPOINT colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_RELEASE;
+      A->u.transaction.savepoint = (char *)ab_tokstr(&N); }
+txn_stmt(A) ::= ROLLBACK(K) opt_transaction TO colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_ROLLBACK_TO;
+      A->u.transaction.savepoint = (char *)ab_tokstr(&N); }
+txn_stmt(A) ::= ROLLBACK(K) opt_transaction TO SAVEPOINT colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_ROLLBACK_TO;
+      A->u.transaction.savepoint = (char *)ab_tokstr(&N); }
 
 opt_transaction ::= WORK.
 opt_transaction ::= TRANSACTION.
