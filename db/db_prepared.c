@@ -36,6 +36,8 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_TIMETZ: return attu_type_make(ATTU_TYPE_TIMETZ);
     case ATTU_PG_OID_INTERVAL: return attu_type_make(ATTU_TYPE_INTERVAL);
     case ATTU_PG_OID_NUMERIC: return attu_type_make(ATTU_TYPE_NUMERIC);   /* each value its own scale */
+    case ATTU_PG_OID_JSON: return attu_type_json(0);
+    case ATTU_PG_OID_JSONB: return attu_type_json(1);
     default: break;
     }
     /* an array of an element type attu has, as far as attu's arrays take

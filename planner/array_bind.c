@@ -636,6 +636,11 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
     }
     if (!strcmp(name, " @>") || !strcmp(name, " <@") || !strcmp(name, " &&")) {
         attu_bexpr *l = args[0], *r = args[1];
+        if (name[1] != '&' && (attu_type_is_jsonb(l->type) || attu_type_is_jsonb(r->type))) {
+            /* jsonb containment (planner/json_bind.c) */
+            if (!strcmp(name, " <@")) { attu_bexpr *t = l; l = r; r = t; }
+            return attu_json_contains(c, l, r, pos);
+        }
         if (!array_pair(c, &l, &r, pos, false)) return c->err->set ? NULL : op_missing(c, name + 1, args[0], args[1], pos);
         if (!strcmp(name, " <@")) { attu_bexpr *t = l; l = r; r = t; }
         return arr_call(c, name[1] == '&' ? ATTU_ARR_OVERLAP : ATTU_ARR_CONTAINS, attu_type_make(ATTU_TYPE_BOOL), pos, 2,

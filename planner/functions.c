@@ -57,6 +57,10 @@ static const agg_name aggs[] = {
     /* array_agg(x): string_agg of the one-element arrays of x with no
      * separator, whose concatenation is the array (engine/array.h) */
     { "array_agg", AGG_STRING_AGG, 1 },
+    /* the json aggregates: string_agg of each row's json text, wrapped
+     * (planner/json_bind.c attu_json_agg_args) */
+    { "json_agg", AGG_STRING_AGG, 1 }, { "jsonb_agg", AGG_STRING_AGG, 1 },
+    { "json_object_agg", AGG_STRING_AGG, 2 }, { "jsonb_object_agg", AGG_STRING_AGG, 2 },
     /* ordered-set aggregates: nargs counts the direct arguments */
     { "percentile_cont", AGG_PERCENTILE_CONT, 1 }, { "percentile_disc", AGG_PERCENTILE_DISC, 1 },
     { "mode", AGG_MODE, 0 },
@@ -306,6 +310,8 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     }
     bool array_agg = !strcmp(an->name, "array_agg");
     attu_bexpr *array_agg_arg = args[0];
+    int json_agg = attu_json_agg_kind(an->name);
+    if (json_agg && !attu_json_agg_args(c, json_agg, args, &n, e->position)) goto fail;
     if (array_agg) {
         if (!(args[0] = attu_array_singleton(c, args[0], e->position))) goto fail;
         if (!(args[1] = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_TEXT), e->position)) ||
@@ -410,6 +416,8 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         break;
     }
     case AGG_MIN: case AGG_MAX:
+        /* json and jsonb have no min / max (nor bool_and ...), as PostgreSQL */
+        if (attu_type_is_json_any(args[0]->type)) goto bad;
         /* min(varchar) is min(text): text (varchar_type.c); a bpchar
          * without a length compares without its trailing blanks: its
          * value coded (bpchar_order_code), decoded below */
@@ -585,6 +593,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     /* array_agg's string_agg joins one-element encodings (engine/array.h) */
     if (array_agg && res && (attu_type_array_shows(res->type) || attu_type_is_array(array_agg_arg->type)))
         return attu_array_canon_expr(c, res, attu_type_is_array(array_agg_arg->type));
+    if (json_agg && res) return attu_json_agg_finish(c, json_agg, res, e->position);
     return bp_coded && res ? bpchar_order_decode(c, res) : res;
 bad:
     c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
@@ -795,6 +804,8 @@ static int numeric_int_digits(const attu_bexpr *a) {
  * without a length (engine/types.h). */
 static const char *pg_type_display_name(attu_type t) {
     if (attu_type_is_record(t)) return "record";
+    if (attu_type_is_json(t)) return "json";
+    if (attu_type_is_jsonb(t)) return "jsonb";
     if (attu_type_is_array(t)) {
         static _Thread_local char buf[64];
         return attu_type_name(t, buf, sizeof buf);
@@ -1017,6 +1028,7 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function %s is not a window function", name);
         return NULL;
     }
+    if (attu_json_function_name(name)) return attu_bind_json_call(c, sc, e);     /* planner/json_bind.c */
     if (attu_array_function_name(name)) return attu_bind_array_call(c, sc, e);   /* planner/array_bind.c */
     if (!e->u.func.schema && attu_sequence_function_name(name)) return attu_bind_sequence_call(c, sc, e);
     if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && !strcmp(name, "current_setting"))

@@ -219,6 +219,9 @@ bool pg_binary_supported(attu_type t) {
     /* a record's binary form is its items' (record_send), which a value
      * kept as record_out's text cannot give */
     if (attu_type_is_record(t)) return false;
+    /* json and jsonb go as text only (jsonb's binary form, a version byte
+     * before the text, is not written yet) */
+    if (attu_type_is_json_any(t)) return false;
     switch (t.id) {
     case ATTU_TYPE_BOOL: case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
     case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_TEXT:
