@@ -536,7 +536,7 @@ static int print_jsonb(jbuf *b, const jnode *j, int indent, attu_error *err) {
             if (print_jsonb(b, j->kids[2 * i + 1], indent >= 0 ? indent + 1 : -1, err)) return -1;
         } else if (print_jsonb(b, j->kids[i], indent >= 0 ? indent + 1 : -1, err)) return -1;
     }
-    if (indent >= 0 && j->n) { jb_ch(b, '\n'); for (int k = 0; k < 4 * indent; k++) jb_ch(b, ' '); }
+    if (indent >= 0) { jb_ch(b, '\n'); for (int k = 0; k < 4 * indent; k++) jb_ch(b, ' '); }
     jb_ch(b, obj ? '}' : ']');
     return 0;
 }
@@ -1352,7 +1352,14 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
         }
         case ATTU_JS_OBJ_ADD:
             if (bn) {
-                rc = attu_error_set(err, "22004", 0, "null value not allowed for object key");
+                /* imm_i: the key's argument number (json_build_object),
+                 * plus 1000 for jsonb_build_object; 0 an aggregate's */
+                if (!in->imm_i) rc = attu_error_set(err, "22023", 0, "field name must not be null");
+                else if (in->imm_i > 1000) rc = attu_error_set(err, "22023", 0, "argument %d: key must not be null", (int)(in->imm_i - 1000));
+                else {
+                    rc = attu_error_set(err, "22023", 0, "argument %d cannot be null", (int)in->imm_i);
+                    attu_error_set_hint(err, "Object keys should be text.");
+                }
                 break;
             }
             if (!an) { jb_put(&out, A[r].v.s, A[r].len); jb_str(&out, ", "); }

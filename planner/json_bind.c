@@ -252,8 +252,11 @@ bool attu_json_agg_args(bctx *c, int kind, attu_bexpr **args, int *n, int pos) {
         piece = js_call(c, ATTU_JS_OBJ_ADD, txt, pos, 3, mk_const_null(c, txt), k, v, NULL);
     }
     if (!piece) return false;
+    bool arrays = kind == 1 && attu_type_is_array(args[0]->type);
     args[0] = piece;
-    args[1] = text_const(c, ", ", pos);
+    /* json_agg puts a line feed before each array after the first, as
+     * PostgreSQL's json_agg_transfn does for arrays and rows */
+    args[1] = text_const(c, arrays ? ", \n " : ", ", pos);
     *n = 2;
     return args[1] != NULL;
 }
@@ -337,11 +340,7 @@ static attu_bexpr *build(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int
         if (!v || !(v = mk_call(c, ATTU_OP_MOVE, txt, pos, 1, v, NULL, NULL, NULL))) return NULL;
         if (obj) {
             attu_bexpr *k = args[i];
-            if (k->kind == BX_CONST && k->is_null) {
-                attu_error_set(c->err, "22004", pos, "argument %d cannot be null", i + 1);
-                attu_error_set_hint(c->err, "Object keys should be text.");
-                return NULL;
-            }
+
             if (attu_type_is_json_any(k->type) || attu_type_is_array(k->type) || attu_type_is_record(k->type)) {
                 attu_error_set(c->err, ATTU_SQLSTATE_INVALID_PARAMETER, pos,
                                "key value must be scalar, not array, composite, or json");
@@ -349,6 +348,7 @@ static attu_bexpr *build(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int
             }
             if (!(k = coerce(c, k, txt, true, pos))) return NULL;
             acc = js_call(c, ATTU_JS_OBJ_ADD, txt, pos, 3, acc, k, v, NULL);
+            if (acc) acc->imm = i + 1 + (binary ? 1000 : 0);   /* the key's argument number, for its error */
         } else acc = js_call(c, ATTU_JS_ARR_ADD, txt, pos, 3, acc, mk_const_null(c, txt), v, NULL);
     }
     if (!acc) return NULL;
@@ -511,7 +511,7 @@ attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const attu_ast_expr *e
     }
     if (strstr(name, "_extract_path")) {
         /* variadic text path: the elements as one text[] (ARRAY[...]) */
-        if (n < 1) return attu_no_function(c, e, args, n);
+        if (n < 2) return attu_no_function(c, e, args, n);
         attu_bexpr *j = json_arg(c, e, args, n, 0, binary);
         if (!j) return NULL;
         attu_bexpr *arr = mk_const_null(c, text_array_type());
