@@ -109,6 +109,7 @@ attu_type attu_type_param_plain(attu_type t) {
     /* varchar(n) without its length is varchar, described as OID 1043 */
     if (attu_type_is_varchar_any(t)) return attu_type_varchar_unbounded();
     if (attu_type_is_array(t)) return attu_type_array_of(attu_type_array_elem(t));   /* without its element's modifier */
+    if (attu_type_is_json_any(t)) return t;   /* json and jsonb stay themselves */
     if (t.id == ATTU_TYPE_TEXT) return attu_type_make(ATTU_TYPE_TEXT);
     /* NUMERIC keeps each value's own display scale */
     if (t.id == ATTU_TYPE_DECIMAL) return attu_type_make(ATTU_TYPE_NUMERIC);
@@ -237,7 +238,7 @@ int attu_type_from_name(const char *name, int precision, int scale,
         static const struct { const char *name; const char *elem; } internal[] = {
             {"_int2", "int2"}, {"_int4", "int4"}, {"_int8", "int8"}, {"_float4", "float4"},
             {"_float8", "float8"}, {"_numeric", "numeric"}, {"_text", "text"}, {"_varchar", "varchar"},
-            {"_bool", "bool"}, {"_bpchar", "bpchar"}, {"_date", "date"}, {"_timestamp", "timestamp"}, {"_timestamptz", "timestamptz"},
+            {"_bool", "bool"}, {"_bpchar", "bpchar"}, {"_json", "json"}, {"_jsonb", "jsonb"}, {"_date", "date"}, {"_timestamp", "timestamp"}, {"_timestamptz", "timestamptz"},
         };
         size_t bl = strlen(buf);
         const char *elem = NULL;
@@ -254,6 +255,9 @@ int attu_type_from_name(const char *name, int precision, int scale,
             attu_type e;
             if (attu_type_from_name(elem, precision, scale, &e, err)) return -1;
             if (attu_type_is_array(e)) { *out = e; return 0; }   /* int[][] is int[], as PostgreSQL */
+            if (attu_type_is_json_any(e))
+                return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "arrays of type %s are not supported",
+                                      attu_type_is_jsonb(e) ? "jsonb" : "json");
             /* the element's modifier is kept (char(4)[], numeric(5,2)[]);
              * a numeric written without one is attu's default DECIMAL,
              * which an array does not take */

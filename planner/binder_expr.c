@@ -101,6 +101,12 @@ static bool bounds_fit(exact_bounds a, exact_bounds b, int scale) {
 bool common_type(attu_type a, attu_type b, attu_type *out) {
     if (a.id == ATTU_TYPE_UNKNOWN) { *out = b.id == ATTU_TYPE_UNKNOWN ? attu_type_make(ATTU_TYPE_TEXT) : b; return true; }
     if (b.id == ATTU_TYPE_UNKNOWN) { *out = a; return true; }
+    if (attu_type_is_json_any(a) || attu_type_is_json_any(b)) {
+        /* json and jsonb meet only themselves (no implicit casts) */
+        if (!attu_type_equal(a, b)) return false;
+        *out = a;
+        return true;
+    }
     if (attu_type_is_array(a) || attu_type_is_array(b)) {
         /* arrays meet at their elements' common type (CASE, UNION of int[]
          * and bigint[]: bigint[]); an array and a non-array do not */

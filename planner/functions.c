@@ -1079,6 +1079,11 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
         if (handled) return tzr;
     }
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return attu_no_function(c, e, args, n);
+    /* json and jsonb have no implicit cast to text: the text functions do
+     * not take them (length(jsonb) is 42883, as PostgreSQL) */
+    if (fn->kind == 't')
+        for (int i = 0; i < n; i++)
+            if (attu_type_is_json_any(args[i]->type)) return attu_no_function(c, e, args, n);
     int pos = e->position;
     if (fn->op >= ATTU_OP_REGEXP_REPLACE && fn->op <= ATTU_OP_REGEXP_SUBSTR) return bind_regexp(c, e, fn->op, args, n, pos);
     if (fn->op >= ATTU_OP_TO_CHAR_TS && fn->op <= ATTU_OP_TO_TIMESTAMP) return bind_formatting(c, e, fn->op, args, n, pos);
@@ -1560,6 +1565,20 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     attu_mclass mc = attu_type_mclass(t.id);
     if (!strcmp(name, "nullif") && t.id == ATTU_TYPE_INTERVAL)
         return mk_call(c, ATTU_OP_NULLIF_IV, t, pos, 2, args[0], args[1], NULL, NULL);
+    if (attu_type_is_json(t)) {
+        /* json has no equality nor order (42883, as PostgreSQL) */
+        if (strcmp(name, "coalesce")) {
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "could not identify an equality operator for type json");
+            return NULL;
+        }
+    }
+    if (!strcmp(name, "nullif") && attu_type_is_jsonb(t)) {
+        /* jsonb is equal by value (engine/json.h): NULL where the keys are */
+        attu_bexpr *ka = attu_json_key_expr(c, args[0]), *kb = ka ? attu_json_key_expr(c, args[1]) : NULL;
+        attu_bexpr *eq = kb ? mk_call(c, ATTU_OP_EQ_S, attu_type_make(ATTU_TYPE_BOOL), pos, 2, ka, kb, NULL, NULL) : NULL;
+        attu_bexpr *nl = eq ? mk_const_null(c, t) : NULL;
+        return nl ? mk_call(c, ATTU_OP_SELECT, t, pos, 3, nl, args[0], eq, NULL) : NULL;
+    }
     if (!strcmp(name, "nullif")) {
         /* PostgreSQL's NULLIF has the type of its first argument as the
          * comparison's operator takes it: an integer beside a DECIMAL is
@@ -1617,7 +1636,10 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     for (int i = 1; i < n; i++) {
         attu_opcode cmp = (attu_opcode)(cmp_opcode_eq(t.id) + (ATTU_OP_GT_I - ATTU_OP_EQ_I) + (greatest ? 0 : -2));
         /* pick b when acc is NULL or b beats acc */
-        attu_bexpr *better = mk_call(c, cmp, b, pos, 2, args[i], acc, NULL, NULL);
+        /* (jsonb compares by its key: engine/json.h) */
+        attu_bexpr *better = attu_type_is_jsonb(t)
+            ? mk_call(c, cmp, b, pos, 2, attu_json_key_expr(c, args[i]), attu_json_key_expr(c, acc), NULL, NULL)
+            : mk_call(c, cmp, b, pos, 2, args[i], acc, NULL, NULL);
         attu_bexpr *accnull = mk_call(c, ATTU_OP_IS_NULL, b, pos, 1, acc, NULL, NULL, NULL);
         attu_bexpr *cond = mk_call(c, ATTU_OP_OR, b, pos, 2, accnull, better, NULL, NULL);
         attu_bexpr *sel = mk_call(c, ATTU_OP_SELECT, t, pos, 3, args[i], acc, cond, NULL);
