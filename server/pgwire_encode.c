@@ -219,9 +219,6 @@ bool pg_binary_supported(attu_type t) {
     /* a record's binary form is its items' (record_send), which a value
      * kept as record_out's text cannot give */
     if (attu_type_is_record(t)) return false;
-    /* json and jsonb go as text only (jsonb's binary form, a version byte
-     * before the text, is not written yet) */
-    if (attu_type_is_json_any(t)) return false;
     switch (t.id) {
     case ATTU_TYPE_BOOL: case ATTU_TYPE_INT16: case ATTU_TYPE_INT32: case ATTU_TYPE_INT64:
     case ATTU_TYPE_FLOAT32: case ATTU_TYPE_FLOAT64: case ATTU_TYPE_TEXT:
@@ -430,6 +427,13 @@ void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
          * defensive fallback, like put_binary_value's. */
         if (binary && num) {
             if (!pg_numeric_put_binary(b, longp ? longp : buf, n)) pgbuf_put_i32(b, -1);
+            continue;
+        }
+        if (binary && attu_type_is_jsonb(c->type)) {
+            /* jsonb_send: the version byte 1, then the text */
+            pgbuf_put_i32(b, (int32_t)n + 1);
+            pgbuf_put_u8(b, 1);
+            pgbuf_put(b, longp ? longp : buf, n);
             continue;
         }
         pgbuf_put_i32(b, (int32_t)n);
