@@ -1140,6 +1140,7 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
     bool a_jsonb = attu_type_is_jsonb(at), d_jsonb = attu_type_is_jsonb(dt);
     jbuf out = { 0 };
     int rc = 0;
+    size_t total = 0;
     for (size_t r = 0; r < n && !rc; r++) {
         attu_slot *o = &D[r];
         memset(o, 0, sizeof *o);
@@ -1463,6 +1464,14 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
         ja_free(&ar);
         if (rc) break;
         if (out.oom) { rc = attu_error_oom(err); break; }
+        /* a batch's results live until the batch is done: bound them, as
+         * PostgreSQL bounds a value at 1 GB (jsonb_pretty of a deep value
+         * grows quadratically) */
+        total += out.len;
+        if (total > ((size_t)1 << 30)) {
+            rc = attu_error_set(err, "54000", 0, "json results of one batch of rows exceed 1 GB");
+            break;
+        }
         if (!res_null) rc = emit(o, out.p ? out.p : "", out.len, alloc, ctx, err);
     }
     free(out.p);

@@ -311,6 +311,11 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     bool array_agg = !strcmp(an->name, "array_agg");
     attu_bexpr *array_agg_arg = args[0];
     int json_agg = attu_json_agg_kind(an->name);
+    if (json_agg && e->u.func.distinct) {
+        /* its string_agg would dedupe and order the json texts, not the values */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not supported in %s", an->name);
+        goto fail;
+    }
     if (json_agg && !attu_json_agg_args(c, json_agg, args, &n, e->position)) goto fail;
     if (array_agg) {
         if (!(args[0] = attu_array_singleton(c, args[0], e->position))) goto fail;
