@@ -1363,9 +1363,10 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
                 }
                 break;
             }
-            if (!an) { jb_put(&out, A[r].v.s, A[r].len); jb_str(&out, ", "); }
+            /* imm_i -1: row_to_json's "k":v joined by "," */
+            if (!an) { jb_put(&out, A[r].v.s, A[r].len); jb_str(&out, in->imm_i == -1 ? "," : ", "); }
             put_escaped(&out, B[r].v.s, B[r].len);
-            jb_str(&out, " : ");
+            jb_str(&out, in->imm_i == -1 ? ":" : " : ");
             if (cn) jb_str(&out, "null");
             else jb_put(&out, C[r].v.s, C[r].len);
             res_null = false;

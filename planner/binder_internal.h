@@ -253,10 +253,11 @@ attu_bexpr *attu_json_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_
 attu_bexpr *attu_json_key_expr(bctx *c, attu_bexpr *a);
 attu_bexpr *attu_json_compare(bctx *c, attu_opcode text_op, const char *opname, attu_bexpr *l, attu_bexpr *r, int pos);
 attu_bexpr *attu_json_binary(bctx *c, bool concat, attu_bexpr *l, attu_bexpr *r, int pos, bool *handled);
-attu_bexpr *attu_json_value(bctx *c, attu_bexpr *x, bool binary, int pos);
+attu_bexpr *attu_json_value(bctx *c, attu_bexpr *x, bool binary, int pos, const char **row_names);
+const char **attu_json_row_names(bctx *c, const scope *sc, const struct attu_ast_expr *a, const attu_bexpr *x);
 attu_bexpr *attu_json_contains(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos);
 int attu_json_agg_kind(const char *name);
-bool attu_json_agg_args(bctx *c, int kind, attu_bexpr **args, int *n, int pos);
+bool attu_json_agg_args(bctx *c, int kind, attu_bexpr **args, int *n, int pos, const char **row_names);
 attu_bexpr *attu_json_agg_finish(bctx *c, int kind, attu_bexpr *res, int pos);
 bool attu_json_function_name(const char *name);
 bool attu_json_srf_name(const char *name);

@@ -316,7 +316,9 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not supported in %s", an->name);
         goto fail;
     }
-    if (json_agg && !attu_json_agg_args(c, json_agg, args, &n, e->position)) goto fail;
+    if (json_agg && !attu_json_agg_args(c, json_agg, args, &n, e->position,
+                                        attu_json_row_names(c, sc, e->u.func.args.items[json_agg >= 3], args[json_agg >= 3])))
+        goto fail;
     if (array_agg) {
         if (!(args[0] = attu_array_singleton(c, args[0], e->position))) goto fail;
         if (!(args[1] = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_TEXT), e->position)) ||

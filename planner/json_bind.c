@@ -179,16 +179,75 @@ static int elem_class(attu_type e) {
 
 /* x as json text (to_json), typed json, or jsonb (to_jsonb) when binary;
  * NULL stays NULL. pretty_arrays: array_to_json's line feeds. */
-attu_bexpr *attu_json_value(bctx *c, attu_bexpr *x, bool binary, int pos) {
+/* The names of a row value's items, as PostgreSQL's row_to_json keys
+ * them: a whole-row reference t (or t.*) names its columns; any other row
+ * (ROW(...)) has f1, f2 ... NULL without an error when a is no row. */
+const char **attu_json_row_names(bctx *c, const scope *sc, const struct attu_ast_expr *a, const attu_bexpr *x) {
+    attu_bexpr **items;
+    int n = x && attu_type_is_record(x->type) ? attu_row_value_items(c, x, &items) : -1;
+    if (n < 0) return NULL;
+    const char **names = attu_palloc(c->pa, sizeof(char *) * (size_t)(n + 1));
+    if (!names) { attu_error_oom(c->err); return NULL; }
+    const char *qual = NULL;
+    if (a && a->kind == ATTU_EXPR_COLUMN && !a->u.column.qualifier) qual = a->u.column.name;
+    else if (a && a->kind == ATTU_EXPR_STAR && a->u.star.qualifier) qual = a->u.star.qualifier;
+    int m = 0;
+    if (qual && sc) {
+        /* the FROM item's columns in their order (qual_pos), as t.* lists them */
+        for (int pos = 0; m < n; pos++) {
+            const char *found = NULL;
+            bool any = false;
+            for (int k = 0; k < sc->n; k++) {
+                const scope_col *col = &sc->cols[k];
+                if (!col->qual || strcmp(col->qual, qual) || (col->hidden && !col->using_copy)) continue;
+                if (col->qual_pos >= pos) any = true;
+                if (col->qual_pos == pos) found = col->name;
+            }
+            if (!any) break;
+            if (found) names[m++] = found;
+        }
+    }
+    if (m != n)
+        for (int i = 0; i < n; i++) {
+            char b[16];
+            snprintf(b, sizeof b, "f%d", i + 1);
+            if (!(names[i] = attu_pstrdup(c->pa, b, strlen(b)))) { attu_error_oom(c->err); return NULL; }
+        }
+    return names;
+}
+
+/* A row value as a json object ({"a":1,"b":"x"}, row_to_json's spacing),
+ * NULL for a NULL row. */
+static attu_bexpr *row_object(bctx *c, attu_bexpr *x, const char **names, bool binary, int pos) {
+    attu_type txt = attu_type_make(ATTU_TYPE_TEXT), jt = attu_type_json(binary);
+    attu_bexpr **items;
+    int n = attu_row_value_items(c, x, &items);
+    if (n < 0 || !names) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "to_json of this row value is not supported in attu");
+        return NULL;
+    }
+    attu_bexpr *acc = mk_const_null(c, txt);
+    for (int i = 0; i < n && acc; i++) {
+        attu_bexpr *v = attu_json_value(c, items[i], binary, pos, NULL);
+        attu_bexpr *k = v ? text_const(c, names[i], pos) : NULL;
+        if (!k || !(v = mk_call(c, ATTU_OP_MOVE, txt, pos, 1, v, NULL, NULL, NULL))) return NULL;
+        acc = js_call(c, ATTU_JS_OBJ_ADD, txt, pos, 3, acc, k, v, NULL);
+        if (acc) acc->imm = -1;   /* "k":v joined by "," */
+    }
+    attu_bexpr *r = acc ? js_call(c, ATTU_JS_WRAP_OBJ, jt, pos, 1, acc, NULL, NULL, NULL) : NULL;
+    attu_bexpr *nn = r ? mk_call(c, ATTU_OP_IS_NOT_NULL, attu_type_make(ATTU_TYPE_BOOL), pos, 1, x, NULL, NULL, NULL) : NULL;
+    attu_bexpr *nl = nn ? mk_const_null(c, jt) : NULL;
+    return nl ? mk_call(c, ATTU_OP_SELECT, jt, pos, 3, r, nl, nn, NULL) : NULL;
+}
+
+attu_bexpr *attu_json_value(bctx *c, attu_bexpr *x, bool binary, int pos, const char **row_names) {
     attu_type jt = attu_type_json(binary), txt = attu_type_make(ATTU_TYPE_TEXT);
     if (!x) return NULL;
     if (x->type.id == ATTU_TYPE_UNKNOWN && !(x = coerce(c, x, txt, false, pos))) return NULL;
     attu_bexpr *r;
     if (attu_type_is_json_any(x->type)) return coerce(c, x, jt, true, pos);
-    if (attu_type_is_record(x->type)) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "to_json of a row value is not supported in attu (use json_build_object)");
-        return NULL;
-    }
+    if (attu_type_is_record(x->type))
+        return row_object(c, x, row_names ? row_names : attu_json_row_names(c, NULL, NULL, x), binary, pos);
     if (attu_type_is_array(x->type)) {
         attu_type e = attu_type_array_elem(x->type);
         attu_bexpr *t = coerce(c, x, txt, true, pos);
@@ -235,16 +294,16 @@ int attu_json_agg_kind(const char *name) {
 
 /* string_agg's arguments for a json aggregate: each row's piece of the
  * text, and the separator */
-bool attu_json_agg_args(bctx *c, int kind, attu_bexpr **args, int *n, int pos) {
+bool attu_json_agg_args(bctx *c, int kind, attu_bexpr **args, int *n, int pos, const char **row_names) {
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
     bool binary = kind == 2 || kind == 4;
     attu_bexpr *piece;
     if (kind <= 2) {
-        attu_bexpr *v = attu_json_value(c, args[0], binary, pos);
+        attu_bexpr *v = attu_json_value(c, args[0], binary, pos, row_names);
         if (!v || !(v = mk_call(c, ATTU_OP_MOVE, txt, pos, 1, v, NULL, NULL, NULL))) return false;
         piece = js_call(c, ATTU_JS_ARR_ADD, txt, pos, 3, mk_const_null(c, txt), mk_const_null(c, txt), v, NULL);
     } else {
-        attu_bexpr *k = args[0], *v = attu_json_value(c, args[1], binary, pos);
+        attu_bexpr *k = args[0], *v = attu_json_value(c, args[1], binary, pos, row_names);
         if (!v || !(v = mk_call(c, ATTU_OP_MOVE, txt, pos, 1, v, NULL, NULL, NULL))) return false;
         if (k->type.id == ATTU_TYPE_UNKNOWN || k->type.id != ATTU_TYPE_TEXT || k->type.scale || attu_type_is_array(k->type))
             k = coerce(c, k, txt, true, pos);
@@ -252,7 +311,7 @@ bool attu_json_agg_args(bctx *c, int kind, attu_bexpr **args, int *n, int pos) {
         piece = js_call(c, ATTU_JS_OBJ_ADD, txt, pos, 3, mk_const_null(c, txt), k, v, NULL);
     }
     if (!piece) return false;
-    bool arrays = kind == 1 && attu_type_is_array(args[0]->type);
+    bool arrays = kind == 1 && (attu_type_is_array(args[0]->type) || attu_type_is_record(args[0]->type));
     args[0] = piece;
     /* json_agg puts a line feed before each array after the first, as
      * PostgreSQL's json_agg_transfn does for arrays and rows */
@@ -325,7 +384,7 @@ static attu_bexpr *bool_arg(bctx *c, const attu_ast_expr *e, attu_bexpr **args, 
 }
 
 /* json_build_object / json_build_array of n values */
-static attu_bexpr *build(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int n, bool obj, bool binary) {
+static attu_bexpr *build(bctx *c, const scope *sc, const attu_ast_expr *e, attu_bexpr **args, int n, bool obj, bool binary) {
     int pos = e->position;
     attu_type txt = attu_type_make(ATTU_TYPE_TEXT);
     if (obj && n % 2) {
@@ -336,7 +395,8 @@ static attu_bexpr *build(bctx *c, const attu_ast_expr *e, attu_bexpr **args, int
     }
     attu_bexpr *acc = mk_const_null(c, txt);
     for (int i = 0; acc && i < n; i += obj ? 2 : 1) {
-        attu_bexpr *v = attu_json_value(c, args[i + obj], false, pos);
+        attu_bexpr *v = attu_json_value(c, args[i + obj], false, pos,
+                                        attu_json_row_names(c, sc, e->u.func.args.items[i + obj], args[i + obj]));
         if (!v || !(v = mk_call(c, ATTU_OP_MOVE, txt, pos, 1, v, NULL, NULL, NULL))) return NULL;
         if (obj) {
             attu_bexpr *k = args[i];
@@ -461,7 +521,7 @@ attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const attu_ast_expr *e
     }
     if (!strcmp(name, "to_json") || !strcmp(name, "to_jsonb")) {
         if (n != 1) return attu_no_function(c, e, args, n);
-        return attu_json_value(c, args[0], binary, pos);
+        return attu_json_value(c, args[0], binary, pos, attu_json_row_names(c, sc, e->u.func.args.items[0], args[0]));
     }
     if (!strcmp(name, "array_to_json")) {
         if (n < 1 || n > 2 || !attu_type_is_array(args[0]->type)) {
@@ -489,9 +549,9 @@ attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const attu_ast_expr *e
         return nl ? mk_call(c, ATTU_OP_SELECT, attu_type_json(0), pos, 3, r, nl, nn, NULL) : NULL;
     }
     if (!strcmp(name, "json_build_object") || !strcmp(name, "jsonb_build_object"))
-        return build(c, e, args, n, true, binary);
+        return build(c, sc, e, args, n, true, binary);
     if (!strcmp(name, "json_build_array") || !strcmp(name, "jsonb_build_array"))
-        return build(c, e, args, n, false, binary);
+        return build(c, sc, e, args, n, false, binary);
     if (!strcmp(name, "json_object") || !strcmp(name, "jsonb_object")) {
         if (n < 1 || n > 2) return attu_no_function(c, e, args, n);
         attu_bexpr *a = text_array_arg(c, e, args, n, 0), *b = a && n == 2 ? text_array_arg(c, e, args, n, 1) : NULL;
@@ -552,8 +612,16 @@ attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const attu_ast_expr *e
         return x ? attu_json_srf_column(c, name, j, x, 0, pos) : NULL;
     }
     if (!strcmp(name, "row_to_json")) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "row_to_json is not supported in attu (use json_build_object)");
-        return NULL;
+        if (n < 1 || n > 2 || !attu_type_is_record(args[0]->type)) return attu_no_function(c, e, args, n);
+        if (n == 2) {
+            attu_bexpr *p = bool_arg(c, e, args, n, 1);
+            if (!p) return NULL;
+            if (p->kind != BX_CONST || (!p->is_null && p->i)) {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "row_to_json takes only a constant false pretty flag in attu");
+                return NULL;
+            }
+        }
+        return attu_json_value(c, args[0], false, pos, attu_json_row_names(c, sc, e->u.func.args.items[0], args[0]));
     }
     return attu_no_function(c, e, args, n);
 }
