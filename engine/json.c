@@ -785,6 +785,30 @@ static int text_array(jarena *ar, const char *s, size_t len, tarr *o) {
     return 0;
 }
 
+/* The value at path[k..] of j, or NULL. A json object may repeat a key:
+ * every occurrence is followed, and the last one that reaches the end of
+ * the path wins, as PostgreSQL's json path walk finds it. */
+static const jnode *get_path(const jnode *j, const tarr *path, size_t k) {
+    if (k == path->n) return j;
+    if (!path->s[k]) return NULL;
+    if (j->kind == J_OBJ) {
+        const jnode *r = NULL;
+        for (size_t i = 0; i < j->n; i++) {
+            const jnode *key = j->kids[2 * i];
+            if (key->slen != path->len[k] || memcmp(key->s, path->s[k], key->slen)) continue;
+            const jnode *x = get_path(j->kids[2 * i + 1], path, k + 1);
+            if (x) r = x;
+        }
+        return r;
+    }
+    if (j->kind == J_ARR) {
+        long i;
+        if (!path_index(path->s[k], path->len[k], &i) || (i = norm_index(i, j->n)) < 0) return NULL;
+        return get_path(j->kids[i], path, k + 1);
+    }
+    return NULL;
+}
+
 /* jsonb_set / jsonb_insert at path[k..] of j (a copy of the nodes on the path) */
 static jnode *set_path(jarena *ar, const jnode *j, const tarr *path, size_t k, jnode *nv, bool create, int mode,
                        attu_error *err) {
@@ -947,14 +971,17 @@ static void print_json_compact(jbuf *b, const jnode *j, bool strip) {
             if (strip && j->kids[2 * i + 1]->kind == J_NULL) continue;
             if (!first) jb_ch(b, ',');
             first = false;
-            jb_put(b, j->kids[2 * i]->src, j->kids[2 * i]->srclen);
+            put_escaped(b, j->kids[2 * i]->s, j->kids[2 * i]->slen);
             jb_ch(b, ':');
             print_json_compact(b, j->kids[2 * i + 1], strip);
         }
         jb_ch(b, '}');
         return;
     }
-    jb_put(b, j->src, j->srclen);
+    /* strings re-escaped from their value, as PostgreSQL's escape_json
+     * ("\u00e9" becomes "é"); other scalars as written */
+    if (j->kind == J_STR) put_escaped(b, j->s, j->slen);
+    else jb_put(b, j->src, j->srclen);
 }
 
 /* ---- PostgreSQL's array text into json ----------------------------------------------------- */
@@ -1184,7 +1211,8 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
             else if (ja->kind == J_ARR) {
                 long i = norm_index((long)B[r].v.i, ja->n);
                 if (i >= 0) x = ja->kids[i];
-            }
+            } else if (a_jsonb && ja->kind != J_OBJ && norm_index((long)B[r].v.i, 1) == 0)
+                x = ja;   /* a jsonb scalar is a one-element array here (PostgreSQL's raw scalar) */
             if (!x) break;
             bool nul;
             if (put_node(&out, x, a_jsonb, in->imm_i == 1, &nul, err)) { rc = -1; break; }
@@ -1194,15 +1222,7 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
         case ATTU_JS_GET_PATH: case ATTU_JS_EXTRACT_PATH: {
             tarr path;
             if (text_array(&ar, B[r].v.s, B[r].len, &path)) { rc = attu_error_oom(err); break; }
-            const jnode *x = ja;
-            for (size_t k = 0; k < path.n && x; k++) {
-                if (!path.s[k]) { x = NULL; break; }
-                if (x->kind == J_OBJ) x = obj_get(x, path.s[k], path.len[k]);
-                else if (x->kind == J_ARR) {
-                    long i;
-                    x = path_index(path.s[k], path.len[k], &i) && (i = norm_index(i, x->n)) >= 0 ? x->kids[i] : NULL;
-                } else x = NULL;
-            }
+            const jnode *x = get_path(ja, &path, 0);
             if (!x) break;
             bool nul;
             if (put_node(&out, x, a_jsonb, in->imm_i == 1, &nul, err)) { rc = -1; break; }
