@@ -665,6 +665,25 @@ static int key_of(jbuf *b, const jnode *j, attu_error *err) {
     }
 }
 
+/* a value's key: a top-level empty array below every other value, as
+ * PostgreSQL compares element counts before its raw-scalar flag */
+static int top_key(jbuf *b, const jnode *j, attu_error *err) {
+    if (j->kind == J_ARR && !j->n) { jb_ch(b, 0x08); return 0; }
+    return key_of(b, j, err);
+}
+
+int attu_jsonb_key(const char *s, size_t len, char **out, size_t *outlen, attu_error *err) {
+    jarena ar = { 0 };
+    jbuf b = { 0 };
+    jnode *j = parse(&ar, s, len, true, err);
+    int rc = !j ? -1 : canon(&ar, j) ? attu_error_oom(err) : top_key(&b, j, err);
+    ja_free(&ar);
+    if (!rc && b.oom) rc = attu_error_oom(err);
+    if (rc) { free(b.p); return -1; }
+    *out = b.p; *outlen = b.len;
+    return 0;
+}
+
 /* ---- comparing values (containment, deletes) ------------------------------------------- */
 
 static bool scalar_eq(const jnode *a, const jnode *b) {
@@ -1199,10 +1218,7 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
             res_null = false;
             break;
         case ATTU_JS_KEY:
-            /* PostgreSQL compares a top-level array's element count before
-             * its raw-scalar flag: '[]' sorts below every scalar */
-            if (ja->kind == J_ARR && !ja->n) jb_ch(&out, 0x08);
-            else if (key_of(&out, ja, err)) { rc = -1; break; }
+            if (top_key(&out, ja, err)) { rc = -1; break; }
             res_null = false;
             break;
         case ATTU_JS_GET: {

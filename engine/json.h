@@ -102,6 +102,9 @@ int attu_json_validate(const char *s, size_t len, attu_error *err);
 /* jsonb's canonical text of s into a malloc'd *out (22P02, 22P05). */
 int attu_jsonb_canonical(const char *s, size_t len, char **out, size_t *outlen, attu_error *err);
 
+/* The key (above) of the jsonb text s into a malloc'd *out (22P02 ...). */
+int attu_jsonb_key(const char *s, size_t len, char **out, size_t *outlen, attu_error *err);
+
 /* Runs ATTU_OP_JSON over n rows (G: the guard, or NULL); results are
  * allocated with alloc(ctx, size). */
 int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_slot *A, const attu_slot *B,
