@@ -1283,13 +1283,12 @@ int attu_json_run(const attu_expr_program *p, const attu_instr *in, const attu_s
             if (attu_type_is_array(bt) || bt.id == ATTU_TYPE_TEXT) {
                 if (!is_container(ja)) { rc = attu_error_set(err, "22023", 0, "cannot delete from scalar"); break; }
                 tarr keys;
+                const char *one[1] = { B[r].v.s };
+                size_t onelen[1] = { B[r].len };
                 if (attu_type_is_array(bt)) {
                     if (text_array(&ar, B[r].v.s, B[r].len, &keys)) { rc = attu_error_oom(err); break; }
                 } else {
-                    static const char *one[1];
-                    static size_t onelen[1];
                     keys.n = 1; keys.s = one; keys.len = onelen;
-                    one[0] = B[r].v.s; onelen[0] = B[r].len;
                 }
                 x = delete_keys(&ar, ja, &keys);
             } else {
