@@ -344,9 +344,9 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     }
     const char *fname = unnest ? "unnest" : subs ? "generate_subscripts" : json ? call->u.func.name : "generate_series";
     bool ord = f->u.function.ordinality;
-    if (ord && !unnest) {
+    if (ord && !unnest && !json) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                       "WITH ORDINALITY is supported for unnest only");
+                       "WITH ORDINALITY is supported for unnest and the json functions only");
         return NULL;
     }
     int avail = 1 + ord + (json && strstr(fname, "_each"));
@@ -423,10 +423,10 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     if (json) {
         /* the element (key, value) of each position: a projection over the
          * series, the input's columns passed through */
-        attu_lplan *pr = attu_lp_new(c->pa, LP_PROJECT, p->ncols + json_cols - 1);
+        attu_lplan *pr = attu_lp_new(c->pa, LP_PROJECT, p->ncols + json_cols - 1 + ord);
         if (!pr) OOM_NULL(c);
         pr->left = p;
-        pr->exprs = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(p->ncols + 2));
+        pr->exprs = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(p->ncols + 3));
         if (!pr->exprs) OOM_NULL(c);
         for (int i = 0; i < p->ncols; i++) {
             attu_bexpr *col = attu_bx_col(c->pa, i, p->types[i]);
@@ -436,6 +436,15 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
             pr->names[i] = p->names[i];
         }
         attu_bexpr *k = pr->exprs[p->ncols - 1];
+        if (ord) {
+            /* the ordinal is the position, as a bigint */
+            attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+            attu_bexpr *o = mk_call(c, ATTU_OP_CAST_I_I, i8, call->position, 1, k, NULL, NULL, NULL);
+            if (!o) return NULL;
+            pr->exprs[p->ncols - 1 + json_cols] = o;
+            pr->types[p->ncols - 1 + json_cols] = i8;
+            pr->names[p->ncols - 1 + json_cols] = "ordinality";
+        }
         for (int j = 0; j < json_cols; j++) {
             attu_bexpr *el = attu_json_srf_column(c, fname, arr, k, j, call->position);
             if (!el) return NULL;
@@ -447,9 +456,13 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
         *lateral = lat;
         *qual = f->alias ? f->alias : fname;
         colnames[0] = name;
-        colnames[1] = pr->names[p->ncols];
-        if (json_cols == 1) colnames[1] = NULL;
-        *nnew = json_cols;
+        colnames[1] = json_cols == 2 ? pr->names[p->ncols] : NULL;
+        if (ord) {
+            char *oname = f->column_aliases.n > json_cols ? f->column_aliases.items[json_cols] : (char *)"ordinality";
+            pr->names[p->ncols - 1 + json_cols] = oname;
+            colnames[json_cols] = oname;
+        }
+        *nnew = json_cols + ord;
         return pr;
     }
     if (unnest) {
