@@ -73,6 +73,13 @@ int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error 
 int attu_storage_save_comments(const char *data_dir, const attu_comments *cs, attu_error *err);
 int attu_storage_load_comments(const char *data_dir, attu_comments *cs, attu_error *err);
 
+/* The indexes of CREATE INDEX (index.h) in <data-dir>/attu.indexes
+ * (storage_indexes.c): save writes every table's; load, after the
+ * tables, gives each table its indexes back (attu_catalog_set_indexes)
+ * and a unique one's key to its uniques (unique.h's `index`). */
+int attu_storage_save_indexes(const char *data_dir, const attu_catalog *cat, attu_error *err);
+int attu_storage_load_indexes(const char *data_dir, attu_catalog *cat, attu_error *err);
+
 /* Releases the lock attu_storage_open took (a no-op if this process holds
  * none on data_dir). Opening the same directory twice in one process is
  * allowed and takes the lock once. */
