@@ -77,7 +77,8 @@ static int find_object(attu_session *s, const attu_ast_stmt *st, attu_error *err
     }
     case 'i':   /* an index: CREATE INDEX's or a constraint's */
         if (attu_catalog_constraint_owner(s->db->cat, name, NULL)) return 0;
-        return exists ? not_a(err, name, "index") : db_no_such_table(s, name, 0, err);
+        if (exists) return attu_error_set(err, "42809", 0, "\"%s\" is not an index", name);
+        return db_no_such_table(s, name, 0, err);
     default:   /* 'k' */
         if (!exists) return db_no_such_table(s, name, 0, err);
         if (t && !v && has_constraint(s, name, st->u.comment.sub)) return 0;

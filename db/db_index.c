@@ -40,6 +40,7 @@
  * nothing, its expressions are rewritten) and RENAME TO of its table.
  */
 #include "db/db_internal.h"
+#include "db/db_fkey.h"
 #include "db/db_index.h"
 #include "db/db_unique.h"
 
@@ -108,16 +109,13 @@ static bool name_taken(attu_session *s, const char *name) {
            db_sequence_exists(s->db, name);
 }
 
-/* PostgreSQL's ChooseIndexColumnNames + ChooseIndexName: the table's name,
- * the columns' (a repeated one numbered: a, a1), "_idx", cut to 63 bytes
- * as makeObjectName cuts, then idx1, idx2, ... while the name is taken. */
-static void choose_name(attu_session *s, const attu_table *t, const attu_ast_stmt *st, char *out) {
+/* PostgreSQL's ChooseIndexColumnNames: each column's name in the index
+ * (a column's own, an expression's figure_name or "expr"), a repeated
+ * one numbered (a, a1, expr, expr1). names: ATTU_INDEX_MAX_KEYS of them. */
+static void column_names(const attu_ast_stmt *st, char (*names)[ATTU_NAME_MAX + 1]) {
     const attu_ast_index_elem *el = st->u.create_index.elems;
     int ne = st->u.create_index.nelems, ni = st->u.create_index.include.n;
-    char names[ATTU_INDEX_MAX_KEYS * 2][ATTU_NAME_MAX + 1];
-    char add[ATTU_NAME_MAX * 2 + 2] = "";
-    size_t len = 0;
-    for (int i = 0; i < ne + ni && i < ATTU_INDEX_MAX_KEYS * 2; i++) {
+    for (int i = 0; i < ne + ni && i < ATTU_INDEX_MAX_KEYS; i++) {
         const char *orig = i < ne ? (el[i].column ? el[i].column : figure_name(el[i].expr))
                                   : st->u.create_index.include.items[i - ne];
         if (!orig) orig = "expr";
@@ -133,6 +131,19 @@ static void choose_name(attu_session *s, const attu_table *t, const attu_ast_stm
             while (keep > 0 && ((unsigned char)orig[keep] & 0xC0) == 0x80) keep--;
             snprintf(names[i], sizeof names[i], "%.*s%s", (int)keep, orig, num);
         }
+    }
+}
+
+/* PostgreSQL's ChooseIndexName: the table's name, the columns' names,
+ * "_idx", cut to 63 bytes as makeObjectName cuts, then idx1, idx2, ...
+ * while the name is taken. */
+static void choose_name(attu_session *s, const attu_table *t, const attu_ast_stmt *st, char *out) {
+    int n = st->u.create_index.nelems + st->u.create_index.include.n;
+    char names[ATTU_INDEX_MAX_KEYS][ATTU_NAME_MAX + 1];
+    column_names(st, names);
+    char add[ATTU_NAME_MAX * 2 + 2] = "";
+    size_t len = 0;
+    for (int i = 0; i < n && i < ATTU_INDEX_MAX_KEYS; i++) {
         if (len >= ATTU_NAME_MAX) continue;
         if (len > 0) add[len++] = '_';
         snprintf(add + len, sizeof add - len, "%s", names[i]);
@@ -419,6 +430,8 @@ static int define(const attu_table *t, const attu_ast_stmt *st, const char *meth
         return attu_error_set(err, "54011", 0, "cannot use more than %d columns in an index", ATTU_INDEX_MAX_KEYS);
     ix->nkeys = ne;
     ix->ncols = ne + ni;
+    char names[ATTU_INDEX_MAX_KEYS][ATTU_NAME_MAX + 1];
+    column_names(st, names);
     for (int i = 0; i < ne + ni; i++) {
         const attu_ast_index_elem *e = i < ne ? &st->u.create_index.elems[i] : NULL;
         const char *col = e ? e->column : st->u.create_index.include.items[i - ne];
@@ -431,7 +444,7 @@ static int define(const attu_table *t, const attu_ast_stmt *st, const char *meth
             ix->cols[i] = c;
         } else {
             ix->cols[i] = -1;
-            if (!(ix->expr[i] = strdup(e->expr_text))) return attu_error_oom(err);
+            if (!(ix->expr[i] = strdup(e->expr_text)) || !(ix->names[i] = strdup(names[i]))) return attu_error_oom(err);
             /* (a function call prints as written; anything else in the
              * parentheses PostgreSQL's deparser puts around it) */
             if (!e->expr_call) {
@@ -448,7 +461,7 @@ static int define(const attu_table *t, const attu_ast_stmt *st, const char *meth
         attu_strbuf sfx = { 0 };
         if (e->collation) {
             if (strcmp(e->collation, "default") && strcmp(e->collation, "C") && strcmp(e->collation, "POSIX"))
-                return attu_error_set(err, "42704", e->collation_position, "collation \"%s\" for encoding \"UTF8\" does not exist",
+                return attu_error_set(err, "42704", 0, "collation \"%s\" for encoding \"UTF8\" does not exist",
                                       e->collation);
             if (ix->cols[i] >= 0 && !collatable(type)) {
                 char tn[64];
@@ -516,6 +529,9 @@ static int create_index(attu_session *s, const attu_ast_stmt *st, const attu_exe
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", tname);
         return not_indexable(s, st, err);
     }
+    if (mv && st->u.create_index.unique)   /* (REFRESH would have to check it) */
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                              "unique indexes on materialized views are not supported");
     if (t->unavailable) return attu_error_set(err, "XX001", 0, "table \"%s\" is unavailable", tname);
     if (st->u.create_index.tablespace && strcmp(st->u.create_index.tablespace, "pg_default"))
         return attu_error_set(err, "42704", 0, "tablespace \"%s\" does not exist", st->u.create_index.tablespace);
@@ -542,7 +558,7 @@ static int create_index(attu_session *s, const attu_ast_stmt *st, const attu_exe
             if (!e->column && !(e->expr && e->expr->kind == ATTU_EXPR_COLUMN && !e->expr->u.column.qualifier))
                 why = "unique indexes on expressions";
         }
-        if (why) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "%s are not supported", why);
+        if (why) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "%s are not supported", why);
     }
     if (check_exprs(s, t, st, err)) return -1;
     attu_index_def ix;
@@ -634,6 +650,36 @@ static int remove_index(attu_session *s, const char *table, int which, attu_erro
     return rc;
 }
 
+/* The foreign keys that depend on the unique index named name of table
+ * (as PostgreSQL's depend on the index they were made over: here, a
+ * unique index whose columns no other key of the table has): the first
+ * one's owner and name in *owner / *fk, and how many (0: none). */
+static int fkey_users(attu_session *s, const char *table, const char *name, const char **owner, const char **fk) {
+    int nu = 0, which = -1;
+    const attu_unique *us = attu_catalog_uniques(s->db->cat, table, &nu);
+    for (int k = 0; k < nu; k++) if (!strcmp(us[k].name, name)) which = k;
+    if (which < 0) return 0;
+    for (int k = 0; k < nu; k++) {
+        if (k == which || us[k].ncols != us[which].ncols) continue;
+        bool same = true;
+        for (int q = 0; q < us[k].ncols && same; q++) {
+            bool in = false;
+            for (int r = 0; r < us[k].ncols; r++) in |= us[k].cols[q] == us[which].cols[r];
+            same = in;
+        }
+        if (same) return 0;   /* (another key serves them) */
+    }
+    int n = 0;
+    for (size_t j = 0; j < attu_catalog_count(s->db->cat); j++) {
+        const attu_table *c = attu_catalog_at(s->db->cat, j);
+        int nf = 0;
+        const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
+        for (int k = 0; k < nf; k++)
+            if (db_fkey_on_key(&fs[k], table, &us[which]) && !n++) { *owner = c->name; *fk = fs[k].name; }
+    }
+    return n;
+}
+
 /* 2BP01 / 42809 / 42704 for a name DROP INDEX cannot drop; 1 when it is
  * missing and IF EXISTS was written (a NOTICE), 0 when it is an index. */
 static int drop_check(attu_session *s, const attu_ast_stmt *st, int i, attu_error *err) {
@@ -651,6 +697,13 @@ static int drop_check(attu_session *s, const attu_ast_stmt *st, int i, attu_erro
             attu_error_set_hint(err, hint);
             return -1;
         }
+    }
+    const char *fk_owner = NULL, *fk = NULL;
+    if (owner && !st->u.drop_table.cascade && fkey_users(s, owner->name, name, &fk_owner, &fk)) {
+        attu_error_set(err, "2BP01", 0, "cannot drop index %s because other objects depend on it", name);
+        attu_error_set_detail(err, "constraint %s on table %s depends on index %s", fk, fk_owner, name);
+        attu_error_set_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+        return -1;
     }
     if (owner) return 0;
     if (db_relation_exists(s->db, name) || db_sequence_exists(s->db, name)) {
@@ -684,6 +737,23 @@ int db_exec_drop_index(attu_session *s, const attu_ast_stmt *st, const attu_exec
                 cb->on_notice(cb->ctx, "00000", msg);
             }
             continue;
+        }
+        /* CASCADE: the foreign keys over it go first */
+        const char *fk_owner = NULL, *fk = NULL;
+        int nfk = fkey_users(s, t->name, name, &fk_owner, &fk);
+        if (nfk && cb && cb->on_notice) {
+            char msg[200];
+            if (nfk > 1) snprintf(msg, sizeof msg, "drop cascades to %d other objects", nfk);
+            else snprintf(msg, sizeof msg, "drop cascades to constraint %s on table %s", fk, fk_owner);
+            cb->on_notice(cb->ctx, "00000", msg);
+        }
+        if (nfk) {
+            int nu = 0;
+            const attu_unique *us = attu_catalog_uniques(s->db->cat, t->name, &nu);
+            attu_unique key;
+            memset(&key, 0, sizeof key);
+            for (int k = 0; k < nu; k++) if (!strcmp(us[k].name, name)) key = us[k];
+            if (db_fkey_drop_on_key(s, t->name, &key, err)) { rc = -1; break; }
         }
         rc = remove_index(s, t->name, which, err);
         changed = true;

@@ -10,7 +10,8 @@ void attu_index_clear(attu_index_def *ix) {
     for (int k = 0; k < ATTU_INDEX_MAX_KEYS; k++) {
         free(ix->expr[k]);
         free(ix->suffix[k]);
-        ix->expr[k] = ix->suffix[k] = NULL;
+        free(ix->names[k]);
+        ix->expr[k] = ix->suffix[k] = ix->names[k] = NULL;
     }
     free(ix->where);
     free(ix->options);
@@ -28,6 +29,7 @@ int attu_index_copy(attu_index_def *dst, const attu_index_def *src) {
     for (int k = 0; k < ATTU_INDEX_MAX_KEYS; k++) {
         ok &= dup(&dst->expr[k], src->expr[k]);
         ok &= dup(&dst->suffix[k], src->suffix[k]);
+        ok &= dup(&dst->names[k], src->names[k]);
     }
     ok &= dup(&dst->where, src->where);
     ok &= dup(&dst->options, src->options);

@@ -46,6 +46,9 @@ typedef struct attu_index_def {
      * ordering excluded */
     char *expr[ATTU_INDEX_MAX_KEYS];
     char *suffix[ATTU_INDEX_MAX_KEYS];
+    /* an expression column's name in the index (pg_attribute's: the
+     * function's name, "expr", "expr1", ...) */
+    char *names[ATTU_INDEX_MAX_KEYS];
     char *where;                          /* a partial index's predicate */
     char *options;                        /* WITH's storage parameters: "fillfactor='70'" */
 } attu_index_def;

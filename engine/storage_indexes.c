@@ -6,7 +6,7 @@
  *
  *   attu-indexes 1
  *   index <table> <name> <method> <unique> <nulls not distinct> <nkeys> <ncols>
- *         <where> <options> then per column: <col> <order> <expr> <suffix>
+ *         <where> <options> then per column: <col> <order> <expr> <suffix> <name>
  *   crc32c <crc of everything above>
  *
  * (one line), each string field + and the text, or - for none, with
@@ -60,6 +60,7 @@ int attu_storage_save_indexes(const char *data_dir, const attu_catalog *cat, att
                 attu_strbuf_printf(&b, " %d %d", ix[k].cols[j], ix[k].order[j]);
                 put_opt(&b, ix[k].expr[j]);
                 put_opt(&b, ix[k].suffix[j]);
+                put_opt(&b, ix[k].names[j]);
             }
             attu_strbuf_add(&b, "\n", 1);
         }
@@ -85,7 +86,7 @@ static bool dup_opt(char **dst, const char *src) {
 /* Adds one index line's index to its table (and, unique, its key to the
  * table's uniques). 1: malformed, -1: out of memory. */
 static int load_line(attu_catalog *cat, char *line) {
-    char *fields[10 + 4 * ATTU_INDEX_MAX_KEYS], *w = NULL;
+    char *fields[10 + 5 * ATTU_INDEX_MAX_KEYS], *w = NULL;
     int nf = 0;
     for (char *p = strtok_r(line, " ", &w); p && nf < (int)(sizeof fields / sizeof *fields); p = strtok_r(NULL, " ", &w))
         fields[nf++] = p;
@@ -103,16 +104,17 @@ static int load_line(attu_catalog *cat, char *line) {
     /* (a table gone without the file rewritten after it, as a crash
      * between the two leaves it: its indexes went with it) */
     if (!t) return 0;
-    if (ix.nkeys < 0 || ix.ncols < ix.nkeys || ix.ncols > ATTU_INDEX_MAX_KEYS || nf != 10 + 4 * ix.ncols) return 1;
+    if (ix.nkeys < 0 || ix.ncols < ix.nkeys || ix.ncols > ATTU_INDEX_MAX_KEYS || nf != 10 + 5 * ix.ncols) return 1;
     bool bad = false, ok = true;
     ok &= dup_opt(&ix.where, opt_field(fields[8], &bad));
     ok &= dup_opt(&ix.options, opt_field(fields[9], &bad));
     for (int j = 0; j < ix.ncols; j++) {
-        char **f = &fields[10 + 4 * j];
+        char **f = &fields[10 + 5 * j];
         ix.cols[j] = atoi(f[0]);
         ix.order[j] = (unsigned char)atoi(f[1]);
         ok &= dup_opt(&ix.expr[j], opt_field(f[2], &bad));
         ok &= dup_opt(&ix.suffix[j], opt_field(f[3], &bad));
+        ok &= dup_opt(&ix.names[j], opt_field(f[4], &bad));
         if (ix.cols[j] < -1 || ix.cols[j] >= t->ncols || (ix.cols[j] < 0 && !ix.expr[j])) bad = true;
     }
     int rc = bad ? 1 : !ok ? -1 : 0;

@@ -3970,7 +3970,7 @@ static char *ab_idx_text(attu_parse_ctx *ctx, size_t from, size_t to, int *pos) 
 /* schema.name of an index or its table: public's only */
 static void ab_idx_schema(attu_parse_ctx *ctx, const ab_qname *n) {
     if (n->schema && strcmp(n->schema, "public"))
-        ab_defer_error(ctx, "3F000", n->pos, "schema \"%s\" does not exist", n->schema);
+        ab_defer_error(ctx, "3F000", 0, "schema \"%s\" does not exist", n->schema);
 }
 typedef struct ab_idx_opts { const char *collation; int collation_pos; const char *opclass; int opclass_pos; bool desc; int nulls; } ab_idx_opts;
 static void ab_idx_elem_opts(attu_ast_index_elem *e, const ab_idx_opts *o) {

@@ -132,7 +132,12 @@ bool syscat_rels_load(const bctx *c, syscat_rels *rs) {
     for (size_t i = 0; i < nt; i++) {
         const attu_table *t = attu_catalog_at(cat, i);
         const attu_view *mv = attu_views_find(vs, t->name);
-        if (mv && mv->kind == 'm') continue;   /* (its rows: listed with the view, 'm') */
+        if (mv && mv->kind == 'm') {   /* (its rows: listed with the view, 'm'; its indexes here) */
+            int ni;
+            const attu_index_def *ix = attu_catalog_indexes(cat, t->name, &ni);
+            for (int j = 0; j < ni; j++) r[n++] = (rel_info){ .name = ix[j].name, .kind = 'i', .t = t, .ix = &ix[j] };
+            continue;
+        }
         r[n++] = (rel_info){ .name = t->name, .kind = 'r', .t = t };
         int nu;
         const attu_unique *u = attu_catalog_uniques(cat, t->name, &nu);
@@ -514,17 +519,14 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
                               ri->v->col_defaults[k] != NULL, 0);
             break;
         case 'i':
-            for (int k = 0, nexpr = 0; k < syscat_index_ncols(ri); k++) {
+            for (int k = 0; k < syscat_index_ncols(ri); k++) {
                 int c = ri->ix ? ri->ix->cols[k] : ri->u->cols[k];
                 if (c >= 0) {
                     attribute_row(r, ri->oid, t->defs[c].name, t->defs[c].type, k + 1, false, false, 0);
                     continue;
                 }
-                /* an expression's column: PostgreSQL's "expr", "expr1", ... */
-                char nm[16];
-                if (nexpr) snprintf(nm, sizeof nm, "expr%d", nexpr);
-                else snprintf(nm, sizeof nm, "expr");
-                nexpr++;
+                /* an expression's column: the name PostgreSQL gives it */
+                const char *nm = ri->ix->names[k] ? ri->ix->names[k] : "expr";
                 attribute_row(r, ri->oid, nm, attu_type_make(ATTU_TYPE_TEXT), k + 1, false, false, 0);
             }
             break;
