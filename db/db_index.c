@@ -387,7 +387,11 @@ static int check_options(const char *method, const attu_ast_option *o, int n, co
         int at = -1;
         for (int k = 0; k < m && at < 0; k++) if (!strcmp(names[k], o[i].name)) at = k;
         if (reset) {
-            if (at >= 0) { names[at] = names[m - 1]; values[at] = values[m - 1]; m--; }
+            if (at >= 0) {
+                memmove(&names[at], &names[at + 1], sizeof *names * (size_t)(m - at - 1));
+                memmove(&values[at], &values[at + 1], sizeof *values * (size_t)(m - at - 1));
+                m--;
+            }
             continue;
         }
         const char *v = o[i].value ? o[i].value : "true";
@@ -408,8 +412,13 @@ static int check_options(const char *method, const attu_ast_option *o, int n, co
             }
         }
         if (rc) break;
-        if (at < 0 && m < 64) at = m++;
-        if (at >= 0) { names[at] = o[i].name; values[at] = v; }
+        /* (a name set again moves to the end, as PostgreSQL appends it) */
+        if (at >= 0) {
+            memmove(&names[at], &names[at + 1], sizeof *names * (size_t)(m - at - 1));
+            memmove(&values[at], &values[at + 1], sizeof *values * (size_t)(m - at - 1));
+            m--;
+        }
+        if (m < 64) { names[m] = o[i].name; values[m++] = v; }
     }
     if (!rc && m) {
         attu_strbuf b = { 0 };

@@ -682,7 +682,14 @@ static void rows_pg_user(rel_text *r, const syscat_env *env) {
 static void rows_pg_am(rel_text *r, const syscat_env *env) {
     (void)env;
     v_int(r, OID_HEAP_AM); v_text(r, "heap"); v_text(r, "heap_tableam_handler"); v_char(r, 't');
-    v_int(r, 403); v_text(r, "btree"); v_text(r, "bthandler"); v_char(r, 'i');
+    /* the index methods CREATE INDEX ... USING takes (db/db_index.c) */
+    static const struct { int oid; const char *name, *handler; } am[] = {
+        { 403, "btree", "bthandler" }, { 405, "hash", "hashhandler" }, { 783, "gist", "gisthandler" },
+        { 2742, "gin", "ginhandler" }, { 4000, "spgist", "spghandler" }, { 3580, "brin", "brinhandler" },
+    };
+    for (size_t i = 0; i < sizeof am / sizeof *am; i++) {
+        v_int(r, am[i].oid); v_text(r, am[i].name); v_text(r, am[i].handler); v_char(r, 'i');
+    }
 }
 
 static void rows_pg_collation(rel_text *r, const syscat_env *env) {
