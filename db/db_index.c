@@ -34,10 +34,12 @@
  * the name (42P07, or the NOTICE of IF NOT EXISTS), then the rows of a
  * unique one (23505).
  *
- * The other statements keep indexes in step (db_index_* below, called by
- * DROP TABLE, ALTER TABLE and RENAME): an index goes with its table and
- * with a column it uses, follows RENAME COLUMN (its column numbers need
- * nothing, its expressions are rewritten) and RENAME TO of its table.
+ * The other statements keep indexes in step: an index goes with its table
+ * (the catalog drops it; DROP TABLE rewrites the file, db_ddl.c) and with
+ * a column it uses, follows RENAME COLUMN (its column numbers need
+ * nothing, its expressions are rewritten: db_index_columns_changed,
+ * called by ALTER TABLE) and RENAME TO of its table (db_alter.c moves
+ * the list to the new name).
  */
 #include "db/db_internal.h"
 #include "db/db_fkey.h"
