@@ -404,7 +404,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        WITHIN ORDINALITY
        VIEW REPLACE
        SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
-       ALTER ADD RENAME TYPE.
+       ALTER ADD RENAME TYPE
+       INDEX REINDEX.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -3932,9 +3933,12 @@ iso_level(A) ::= SERIALIZABLE.      { A = "serializable"; }
 /* CREATE INDEX, DROP INDEX, ALTER INDEX, REINDEX (db/db_index.c)           */
 
 /* INDEX, INCLUDE, TABLESPACE and REINDEX are PostgreSQL's unreserved
- * keywords; attu reads them as identifiers checked by word where they
- * stand (ab_word_expect), as OWNER, so that no column called index or
- * include needs quoting. CONCURRENTLY is a type/function-name keyword. */
+ * keywords. The lexer gives identifiers; planner/parser.c turns index and
+ * reindex into INDEX / REINDEX where an index statement starts (so no
+ * other statement's syntax error moves), and INCLUDE and TABLESPACE,
+ * which only an index statement reaches, are identifiers checked by word
+ * (ab_word_expect), as OWNER. CONCURRENTLY is a type/function-name
+ * keyword. */
 %include {
 typedef struct ab_idx_name { const char *name; int pos; bool if_not_exists; } ab_idx_name;
 /* the clauses after the key columns, each at most once and in
@@ -3998,10 +4002,9 @@ static void ab_idx_elem_opts(attu_ast_index_elem *e, const ab_idx_opts *o) {
 %type index_opt {attu_ast_option}
 %type opt_index_where {attu_ast_stmt *}
 
-create_index_stmt(A) ::= CREATE(K) opt_unique(U) ID(I) opt_concurrently(C) opt_index_name(N) ON opt_index_only(O)
+create_index_stmt(A) ::= CREATE(K) opt_unique(U) INDEX opt_concurrently(C) opt_index_name(N) ON opt_index_only(O)
                          qualified_name(T) opt_index_method(M) LP index_params(P) RP index_tail(X) opt_index_where(W).
 {
-    ab_word_expect(ctx, &I, "index");
     ab_idx_schema(ctx, &T);
     A = W;   /* (the WHERE's statement, made there to hold its text) */
     A->position = K.pos;
@@ -4122,17 +4125,15 @@ opt_index_where(A) ::= WHERE(K) a_expr(E).
 opt_index_where(A) ::= .    { A = ab_stmt(ctx, ATTU_STMT_CREATE_INDEX, 0); }
 
 %type drop_index_stmt {attu_ast_stmt *}
-drop_index_stmt(A) ::= DROP(K) ID(I) opt_concurrently IF EXISTS drop_name_list(L) opt_drop_behavior(B).
+drop_index_stmt(A) ::= DROP(K) INDEX opt_concurrently IF EXISTS drop_name_list(L) opt_drop_behavior(B).
 {
-    ab_word_expect(ctx, &I, "index");
     A = ab_stmt(ctx, ATTU_STMT_DROP_INDEX, K.pos);
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.if_exists = true;
     A->u.drop_table.cascade = B;
 }
-drop_index_stmt(A) ::= DROP(K) ID(I) opt_concurrently drop_name_list(L) opt_drop_behavior(B).
+drop_index_stmt(A) ::= DROP(K) INDEX opt_concurrently drop_name_list(L) opt_drop_behavior(B).
 {
-    ab_word_expect(ctx, &I, "index");
     A = ab_stmt(ctx, ATTU_STMT_DROP_INDEX, K.pos);
     A->u.drop_table.tables = ab_names(L);
     A->u.drop_table.cascade = B;
@@ -4140,18 +4141,16 @@ drop_index_stmt(A) ::= DROP(K) ID(I) opt_concurrently drop_name_list(L) opt_drop
 
 %type alter_index_stmt {attu_ast_stmt *}
 %type alter_index_head {attu_ast_stmt *}
-alter_index_head(A) ::= ALTER(K) ID(I) IF EXISTS qualified_name(N).
+alter_index_head(A) ::= ALTER(K) INDEX IF EXISTS qualified_name(N).
 {
-    ab_word_expect(ctx, &I, "index");
     ab_idx_schema(ctx, &N);
     A = ab_stmt(ctx, ATTU_STMT_ALTER_INDEX, K.pos);
     A->u.alter_index.name = (char *)N.name;
     A->u.alter_index.name_position = N.pos;
     A->u.alter_index.if_exists = true;
 }
-alter_index_head(A) ::= ALTER(K) ID(I) qualified_name(N).
+alter_index_head(A) ::= ALTER(K) INDEX qualified_name(N).
 {
-    ab_word_expect(ctx, &I, "index");
     ab_idx_schema(ctx, &N);
     A = ab_stmt(ctx, ATTU_STMT_ALTER_INDEX, K.pos);
     A->u.alter_index.name = (char *)N.name;
@@ -4171,11 +4170,10 @@ alter_index_stmt(A) ::= alter_index_head(H) RESET LP index_opt_list(L) RP.
 
 %type reindex_stmt {attu_ast_stmt *}
 %type reindex_head {attu_ast_stmt *}
-reindex_head(A) ::= ID(R).                              { ab_word_expect(ctx, &R, "reindex"); A = ab_stmt(ctx, ATTU_STMT_ALTER_INDEX, R.pos); }
-reindex_head(A) ::= ID(R) LP index_opt_list RP.         { ab_word_expect(ctx, &R, "reindex"); A = ab_stmt(ctx, ATTU_STMT_ALTER_INDEX, R.pos); }
-reindex_stmt(A) ::= reindex_head(H) ID(I) opt_concurrently qualified_name(N).
+reindex_head(A) ::= REINDEX(R).                         { A = ab_stmt(ctx, ATTU_STMT_ALTER_INDEX, R.pos); }
+reindex_head(A) ::= REINDEX(R) LP index_opt_list RP.    { A = ab_stmt(ctx, ATTU_STMT_ALTER_INDEX, R.pos); }
+reindex_stmt(A) ::= reindex_head(H) INDEX opt_concurrently qualified_name(N).
 {
-    ab_word_expect(ctx, &I, "index");
     ab_idx_schema(ctx, &N);
     A = H; A->u.alter_index.action = 'i'; A->u.alter_index.name = (char *)N.name; A->u.alter_index.name_position = N.pos;
 }
@@ -4227,8 +4225,8 @@ comment_obj(A) ::= VIEW qualified_name(N).
     { A.object = 'v'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
 comment_obj(A) ::= MATERIALIZED VIEW qualified_name(N).
     { A.object = 'm'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
-comment_obj(A) ::= ID(I) qualified_name(N).
-    { ab_word_expect(ctx, &I, "index"); A.object = 'i'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
+comment_obj(A) ::= INDEX qualified_name(N).
+    { A.object = 'i'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
 comment_obj(A) ::= CONSTRAINT colid(C) ON qualified_name(N).
     { A.object = 'k'; A.rel = N; A.sub = ab_tokstr(&C); ab_comment_schema(ctx, N.schema, N.pos); }
 /* COLUMN table.column or schema.table.column */
