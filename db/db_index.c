@@ -16,14 +16,14 @@
  * an index; it is a catalogued definition (engine/index.h, beside its
  * table in the catalog, in <data-dir>/attu.indexes), which pg_class,
  * pg_index, pg_indexes, pg_get_indexdef and psql's \d show as PostgreSQL
- * does. A UNIQUE index enforces its key through the PRIMARY KEY / UNIQUE
- * machinery (db_unique.c): its key joins the table's uniques with
- * attu_unique.index set, so INSERT, COPY, UPDATE and ON CONFLICT check
- * it (and ON CONFLICT (cols) infers it as an arbiter) with the key index
- * the constraints use. A unique index over expressions, a partial one
- * (WHERE) or one of NULLS NOT DISTINCT would need keys that are not
- * plain columns or that skip rows: refused (0A000). REINDEX has nothing
- * to rebuild.
+ * does. A UNIQUE index enforces its key: one over plain columns through
+ * the PRIMARY KEY / UNIQUE machinery (db_unique.c), its key joining the
+ * table's uniques with attu_unique.index set, so INSERT, COPY, UPDATE and
+ * ON CONFLICT check it (and ON CONFLICT (cols) infers it as an arbiter)
+ * with the key index the constraints use; one over expressions, partial
+ * (WHERE) or NULLS NOT DISTINCT through a query over the table
+ * (query_check below, which db_unique_check calls after the key sets).
+ * REINDEX has nothing to rebuild.
  *
  * Errors follow PostgreSQL 15's order: the table (42P01, 42809 for a
  * view, sequence or index), the tablespace, the access method (42704,
@@ -47,6 +47,7 @@
 #include "db/db_unique.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,6 +520,186 @@ static int define(const attu_table *t, const attu_ast_stmt *st, const char *meth
     return 0;
 }
 
+/* ---- unique indexes the key sets cannot check ------------------------------------------------ */
+
+/* A unique index over expressions, partial (WHERE) or NULLS NOT DISTINCT
+ * is checked by a query over the statement's candidate table (the
+ * catalog's version of the table replaced by it while the query runs):
+ *
+ *     SELECT r, g, k0, ... FROM (SELECT x.rowid AS r,
+ *                                       min(x.rowid) OVER (PARTITION BY e0, ...) AS g,
+ *                                       count(*) OVER (PARTITION BY e0, ...) AS n,
+ *                                       CAST((e0) AS text) AS k0, ...
+ *                                FROM t AS x WHERE (predicate) AND (e0) IS NOT NULL ...) s
+ *     WHERE n > 1
+ *
+ * (no IS NOT NULL for NULLS NOT DISTINCT, whose NULLs are one key, as
+ * PARTITION BY groups them). A whole-table pass per statement, where the
+ * key sets of plain keys cost only the statement's rows: the price of
+ * these forms. As the key sets' check, the row reported is the first
+ * PostgreSQL's row-by-row check would stop at: per key, the rows that did
+ * not change first, then the changed or new ones in row order; the
+ * second of them fails; the earliest such row. */
+
+#define ROWID "\"" ATTU_ROWID_INTERNAL "\""
+
+/* e_k of the query: a key column (quoted) or an expression's text */
+static void put_key_expr(attu_strbuf *b, const attu_table *t, const attu_index_def *ix, int k) {
+    if (ix->cols[k] >= 0) {
+        attu_strbuf_puts(b, "x.");
+        attu_strbuf_quote_ident(b, t->defs[ix->cols[k]].name);
+    } else {
+        attu_strbuf_puts(b, "(");
+        attu_strbuf_puts(b, ix->expr[k]);
+        attu_strbuf_puts(b, "\n)");
+    }
+}
+
+static void put_partition(attu_strbuf *b, const attu_table *t, const attu_index_def *ix) {
+    attu_strbuf_puts(b, " OVER (PARTITION BY ");
+    for (int k = 0; k < ix->nkeys; k++) {
+        if (k) attu_strbuf_puts(b, ", ");
+        put_key_expr(b, t, ix, k);
+    }
+    attu_strbuf_puts(b, ")");
+}
+
+/* Runs sql with t standing for the table of its name. */
+static attu_result *run_over(attu_session *s, attu_table *t, const char *sql, attu_error *err) {
+    attu_parse_result *pr = attu_parse(sql, err);
+    if (!pr) return NULL;
+    attu_result *res = NULL;
+    const attu_ast_stmt *st = pr->n == 1 ? pr->stmts[0].stmt : NULL;
+    if (!st || st->kind != ATTU_STMT_SELECT)
+        attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unique index check query does not parse");
+    else {
+        attu_table *old = attu_catalog_lookup(s->db->cat, t->name);
+        if (old && old != t) attu_catalog_replace(s->db->cat, t);
+        res = db_run_query(s, sql, st->u.select.query, NULL, err);
+        if (old && old != t) attu_catalog_replace(s->db->cat, old);
+    }
+    attu_parse_free(pr);
+    if (err->set) err->position = 0;   /* (positions are in our text, not the user's) */
+    return res;
+}
+
+typedef struct dup_row { int64_t group, order, row; size_t at; } dup_row;
+
+static int by_group_order(const void *a, const void *b) {
+    const dup_row *x = a, *y = b;
+    if (x->group != y->group) return x->group < y->group ? -1 : 1;
+    if (x->order != y->order) return x->order < y->order ? -1 : 1;
+    return 0;
+}
+
+/* "Key (lower(b))=(x)": the DETAIL's key of result row i (its key texts
+ * in columns 2...), the columns as pg_get_indexdef's pretty form names
+ * them, NULL as null. */
+static void put_key(attu_strbuf *b, const attu_table *t, const attu_index_def *ix, const attu_result *res, size_t i) {
+    attu_strbuf_puts(b, "Key (");
+    for (int k = 0; k < ix->nkeys; k++) {
+        if (k) attu_strbuf_puts(b, ", ");
+        if (ix->cols[k] >= 0) {
+            char q[2 * ATTU_NAME_MAX + 4];
+            attu_strbuf_puts(b, db_quote_ident(t->defs[ix->cols[k]].name, q, sizeof q));
+        } else attu_strbuf_puts(b, ix->expr[k]);
+    }
+    attu_strbuf_puts(b, ")=(");
+    for (int k = 0; k < ix->nkeys; k++) {
+        if (k) attu_strbuf_puts(b, ", ");
+        char buf[256];
+        const char *lng = NULL;
+        size_t len = attu_column_format(res->cols[2 + k], i, buf, sizeof buf - 1, &lng);
+        if (len == (size_t)-1) attu_strbuf_puts(b, "null");
+        else if (lng) attu_strbuf_add(b, lng, strnlen(lng, len));
+        else attu_strbuf_add(b, buf, len < sizeof buf ? len : sizeof buf - 1);
+    }
+    attu_strbuf_puts(b, ")");
+}
+
+/* Checks ix over t: building (CREATE: the first duplicated key, 23505
+ * "could not create unique index"), else the rows >= first or those with
+ * changed[r] against the others (23505 "duplicate key value"). */
+static int query_check(attu_session *s, attu_table *t, const attu_index_def *ix, size_t first, const uint8_t *changed,
+                       bool building, attu_error *err) {
+    attu_strbuf b = { 0 };
+    attu_strbuf_puts(&b, "SELECT r, g");
+    for (int k = 0; k < ix->nkeys; k++) attu_strbuf_printf(&b, ", k%d", k);
+    attu_strbuf_puts(&b, " FROM (SELECT x." ROWID " AS r, min(x." ROWID ")");
+    put_partition(&b, t, ix);
+    attu_strbuf_puts(&b, " AS g, count(*)");
+    put_partition(&b, t, ix);
+    attu_strbuf_puts(&b, " AS n");
+    for (int k = 0; k < ix->nkeys; k++) {
+        attu_strbuf_puts(&b, ", CAST(");
+        put_key_expr(&b, t, ix, k);
+        attu_strbuf_printf(&b, " AS text) AS k%d", k);
+    }
+    attu_strbuf_puts(&b, " FROM ");
+    attu_strbuf_quote_ident(&b, t->name);
+    attu_strbuf_puts(&b, " AS x WHERE true");
+    if (ix->where) {
+        attu_strbuf_puts(&b, " AND (");
+        attu_strbuf_puts(&b, ix->where);
+        attu_strbuf_puts(&b, "\n)");
+    }
+    for (int k = 0; k < ix->nkeys && !ix->nulls_not_distinct; k++) {
+        attu_strbuf_puts(&b, " AND ");
+        put_key_expr(&b, t, ix, k);
+        attu_strbuf_puts(&b, " IS NOT NULL");
+    }
+    attu_strbuf_puts(&b, ") s WHERE n > 1");
+    if (b.oom) { free(b.p); return attu_error_oom(err); }
+    attu_result *res = run_over(s, t, b.p, err);
+    free(b.p);
+    if (!res) return -1;
+    size_t n = res->nrows;
+    if (!n) { attu_result_free(res); return 0; }
+    const int64_t *rows = res->cols[0]->data, *groups = res->cols[1]->data;
+    dup_row *d = malloc(sizeof *d * n);
+    if (!d) { attu_result_free(res); return attu_error_oom(err); }
+    for (size_t i = 0; i < n; i++) {
+        bool ch = building || (changed ? changed[rows[i]] != 0 : (size_t)rows[i] >= first);
+        d[i] = (dup_row){ groups[i], ch ? rows[i] : -1, rows[i], i };
+    }
+    qsort(d, n, sizeof *d, by_group_order);
+    int64_t best = -1;
+    size_t at = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (i > 0 && d[i - 1].group == d[i].group) continue;   /* (not the first of its key) */
+        if (d[i + 1].group != d[i].group || d[i + 1].order < 0) continue;
+        /* building: the key met first (its group's smallest row) */
+        int64_t key = building ? d[i].group : d[i + 1].row;
+        if (best < 0 || key < best) { best = key; at = d[i + 1].at; }
+    }
+    free(d);
+    int rc = 0;
+    if (best >= 0) {
+        attu_strbuf m = { 0 };
+        put_key(&m, t, ix, res, at);
+        attu_strbuf_puts(&m, building ? " is duplicated." : " already exists.");
+        if (building) attu_error_set(err, "23505", 0, "could not create unique index \"%s\"", ix->name);
+        else attu_error_set(err, "23505", 0, "duplicate key value violates unique constraint \"%s\"", ix->name);
+        if (!m.oom) attu_error_set_detail(err, "%s", m.p);
+        free(m.p);
+        rc = -1;
+    }
+    attu_result_free(res);
+    return rc;
+}
+
+int db_index_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
+    int n = 0;
+    const attu_index_def *ix = attu_catalog_indexes(s->db->cat, t->name, &n);
+    if (!n || (!changed && first >= t->nrows)) return 0;
+    for (int k = 0; k < n; k++) {
+        attu_unique u;
+        if (!ix[k].unique || attu_index_unique_key(&ix[k], &u)) continue;   /* (the key sets' own) */
+        if (query_check(s, t, &ix[k], first, changed, false, err)) return -1;
+    }
+    return 0;
+}
+
 /* 42809 for a relation CREATE INDEX cannot index; 42P01 for none. */
 static int not_indexable(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
     const char *name = st->u.create_index.table;
@@ -560,17 +741,6 @@ static int create_index(attu_session *s, const attu_ast_stmt *st, const attu_exe
     if (st->u.create_index.nelems > 1 && (!strcmp(method, "hash") || !strcmp(method, "spgist")))
         return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
                               "access method \"%s\" does not support multicolumn indexes", method);
-    /* what attu's unique machinery cannot enforce */
-    if (st->u.create_index.unique) {
-        const char *why = st->u.create_index.where ? "partial unique indexes"
-                        : st->u.create_index.nulls_not_distinct ? "unique indexes with NULLS NOT DISTINCT" : NULL;
-        for (int i = 0; i < st->u.create_index.nelems && !why; i++) {
-            const attu_ast_index_elem *e = &st->u.create_index.elems[i];
-            if (!e->column && !(e->expr && e->expr->kind == ATTU_EXPR_COLUMN && !e->expr->u.column.qualifier))
-                why = "unique indexes on expressions";
-        }
-        if (why) return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "%s are not supported", why);
-    }
     if (check_exprs(s, t, st, err)) return -1;
     attu_index_def ix;
     memset(&ix, 0, sizeof ix);
@@ -608,7 +778,11 @@ static int create_index(attu_session *s, const attu_ast_stmt *st, const attu_exe
     } else choose_name(s, t, st, ix.name);
     /* a unique one: the rows there must be unique already */
     attu_unique u;
-    if (attu_index_unique_key(&ix, &u) && db_unique_check_index(s, t, &u, 1, err)) { attu_index_clear(&ix); return -1; }
+    if (ix.unique &&
+        (attu_index_unique_key(&ix, &u) ? db_unique_check_index(s, t, &u, 1, err) : query_check(s, t, &ix, 0, NULL, true, err))) {
+        attu_index_clear(&ix);
+        return -1;
+    }
     int n = 0;
     const attu_index_def *have = attu_catalog_indexes(s->db->cat, tname, &n);
     attu_index_def *all = calloc((size_t)n + 1, sizeof *all);

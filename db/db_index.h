@@ -9,6 +9,8 @@
 #include "engine/index.h"
 #include "planner/ast.h"
 
+#include <stdint.h>
+
 struct attu_session;
 struct attu_exec_callbacks;
 
@@ -18,6 +20,12 @@ int db_exec_drop_index(struct attu_session *s, const attu_ast_stmt *st, const st
                        attu_error *err);
 int db_exec_alter_index(struct attu_session *s, const attu_ast_stmt *st, const struct attu_exec_callbacks *cb,
                         attu_error *err);
+
+/* The unique indexes over expressions, partial (WHERE) or NULLS NOT
+ * DISTINCT of t's table, checked over t, its candidate version (rows >=
+ * first, or those with changed[r], new or changed): 23505 as
+ * db_unique_check's. db_unique_check calls it after the other keys. */
+int db_index_check_rows(struct attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err);
 
 /* Writes every table's indexes to the data directory (none: 0). */
 int db_index_save(struct attu_session *s, attu_error *err);

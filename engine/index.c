@@ -38,7 +38,8 @@ int attu_index_copy(attu_index_def *dst, const attu_index_def *src) {
 }
 
 bool attu_index_unique_key(const attu_index_def *ix, attu_unique *u) {
-    if (!ix->unique) return false;
+    if (!ix->unique || ix->where || ix->nulls_not_distinct) return false;
+    for (int k = 0; k < ix->nkeys; k++) if (ix->cols[k] < 0) return false;
     memset(u, 0, sizeof *u);
     memcpy(u->name, ix->name, sizeof u->name);
     u->index = true;

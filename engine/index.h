@@ -5,9 +5,10 @@
  * An index is kept because schemas written for PostgreSQL make them and
  * read them back (pg_indexes, pg_get_indexdef, psql's \d), and because a
  * UNIQUE one enforces its key: that part goes through the PRIMARY KEY /
- * UNIQUE machinery (unique.h), where a unique index is an attu_unique
- * with `index` set, kept in step with its entry here by the db layer
- * (db/db_index.c). The entry here is the definition: what the statement
+ * UNIQUE machinery (unique.h), where a unique index over plain columns is
+ * an attu_unique with `index` set, kept in step with its entry here by
+ * the db layer (db/db_index.c), which checks the other unique ones
+ * (expressions, WHERE, NULLS NOT DISTINCT) with a query. The entry here is the definition: what the statement
  * said, as pg_get_indexdef prints it back.
  *
  * Key columns are table column numbers, so RENAME COLUMN and ALTER COLUMN
@@ -60,8 +61,9 @@ void attu_index_clear(attu_index_def *ix);
 
 /* A unique index's key as the PRIMARY KEY / UNIQUE machinery enforces it
  * (an attu_unique with `index` set): false, *u untouched, when ix is not
- * unique. (A unique index over expressions, partial or NULLS NOT
- * DISTINCT is refused at CREATE: db/db_index.c.) */
+ * unique, or is unique over expressions, partial (WHERE) or NULLS NOT
+ * DISTINCT: those keys are not plain columns over every row, and the db
+ * layer checks them with a query instead (db/db_index.c). */
 bool attu_index_unique_key(const attu_index_def *ix, attu_unique *u);
 
 #endif

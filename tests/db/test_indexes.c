@@ -89,6 +89,21 @@ Test(indexes, messages) {
     tdb_exec_ok(s, "CREATE UNIQUE INDEX ON t (b, a DESC)");
     tdb_expect_error(s, "INSERT INTO t VALUES (2, 'y')", "23505", "duplicate key value violates unique constraint \"t_b_a_idx\"",
                      "Key (b, a)=(y, 2) already exists.", NULL);
+    /* the unique indexes a query checks: PostgreSQL's DETAIL for their keys */
+    tdb_expect_error(s, "CREATE UNIQUE INDEX l ON t (lower(b))", "23505", "could not create unique index \"l\"",
+                     "Key (lower(b))=(y) is duplicated.", NULL);
+    tdb_exec_ok(s, "DROP INDEX t_b_a_idx");
+    tdb_exec_ok(s, "CREATE UNIQUE INDEX e ON t ((a + 1), b) WHERE a > 0");
+    tdb_expect_error(s, "INSERT INTO t VALUES (1, 'x')", "23505", "duplicate key value violates unique constraint \"e\"",
+                     "Key ((a + 1), b)=(2, x) already exists.", NULL);
+    tdb_exec_ok(s, "INSERT INTO t VALUES (NULL, NULL), (-1, 'x')");
+    tdb_expect_error(s, "CREATE UNIQUE INDEX n ON t (b) NULLS NOT DISTINCT", "23505", "could not create unique index \"n\"",
+                     "Key (b)=(x) is duplicated.", NULL);
+    tdb_exec_ok(s, "DELETE FROM t WHERE a IS NULL OR a < 0");
+    tdb_exec_ok(s, "INSERT INTO t VALUES (NULL, NULL)");
+    tdb_exec_ok(s, "CREATE UNIQUE INDEX n ON t (a) NULLS NOT DISTINCT WHERE b IS NULL");
+    tdb_expect_error(s, "INSERT INTO t VALUES (NULL, NULL)", "23505", "duplicate key value violates unique constraint \"n\"",
+                     "Key (a)=(null) already exists.", NULL);
     tdb_exec_ok(s, "CREATE VIEW v AS SELECT * FROM t");
     tdb_expect_error(s, "CREATE INDEX ON v (a)", "42809", "cannot create index on relation \"v\"",
                      "This operation is not supported for views.", NULL);
