@@ -5,9 +5,10 @@
  * A statement goes parse -> bind -> rewrite -> lower -> execute. Queries
  * hold the read lock from binding to the end of execution, so the tables
  * they read cannot be replaced under them; CREATE, DROP, INSERT, COPY and
- * CTAS take the write lock, build the new table beside the old one, save it
- * durably (data directory) and only then swap it into the catalog: a
- * failure at any step leaves the catalog and the disk as they were.
+ * CTAS build the new table beside the old one and swap it into their
+ * transaction's working catalog (db_txn.c), which COMMIT saves and then
+ * publishes under the write lock: a failure at any step leaves the
+ * committed catalog and the disk as they were.
  */
 #include "db/database.h"
 #include "db/db_internal.h"
@@ -40,6 +41,7 @@ attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
     if (!db) { attu_error_oom(err); return NULL; }
     db->cat = attu_catalog_new();
     pthread_rwlock_init(&db->lock, NULL);
+    db_txn_init(db);
     if (!db->cat) { attu_error_oom(err); goto fail; }
     if (cfg && cfg->data_dir) db->data_dir = strdup(cfg->data_dir);
     if (cfg && cfg->load_dir) db->load_dir = strdup(cfg->load_dir);
@@ -80,6 +82,7 @@ void attu_db_close(attu_db *db) {
     db_sequences_close(db);
     if (db->be) db->be->destroy(db->be);
     pthread_rwlock_destroy(&db->lock);
+    db_txn_destroy(db);
     free(db->data_dir);
     free(db->load_dir);
     free(db);
@@ -158,6 +161,7 @@ attu_session *attu_session_new(attu_db *db) {
 
 void attu_session_free(attu_session *s) {
     if (!s) return;
+    db_txn_rollback(s);   /* a transaction left open ends with its session */
     db_settings_free(s);
     db_prepared_names_free(s);
     db_seq_session_free(s);
@@ -171,7 +175,19 @@ void attu_session_set_identity(attu_session *s, const char *user, const char *da
 
 char attu_session_txn_status(const attu_session *s) { return s->txn; }
 
-void attu_session_txn_failed(attu_session *s) { if (s->txn == 'T') s->txn = 'E'; }
+void attu_session_txn_failed(attu_session *s) {
+    if (s->txn == 'T') s->txn = 'E';
+    else if (s->txn == 'I' && s->ext_implicit) {   /* the implicit transaction up to Sync fails */
+        db_txn_rollback(s);
+        s->ext_implicit = false;
+    }
+}
+
+int attu_session_sync(attu_session *s, attu_error *err) {
+    if (s->txn != 'I') return 0;
+    s->ext_implicit = false;
+    return db_txn_active(s) ? db_txn_commit(s, err) : 0;
+}
 
 void attu_session_cancel(attu_session *s) { __atomic_store_n(&s->cancel, 1, __ATOMIC_SEQ_CST); }
 
@@ -232,7 +248,7 @@ attu_stage *db_plan_query(attu_session *s, const char *sql, const attu_ast_query
                           const attu_bind_params *params, attu_plan_arena *pa,
                           attu_lplan **lp_out, attu_error *err) {
     attu_bind_params bp = db_params(s, params);
-    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, &bp, err);
+    attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, q, &bp, err);
     if (!lp) return NULL;
     lp = attu_rewrite(pa, lp, err);
     if (!lp) return NULL;
@@ -505,10 +521,73 @@ static bool explains_view_dml(attu_session *s, const attu_ast_stmt *st) {
     return false;
 }
 
+/* BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, ROLLBACK TO (db_txn.c
+ * keeps the transaction's work). */
+static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
+                            attu_error *err) {
+    const char *sp = st->u.transaction.savepoint;
+    switch (st->u.transaction.kind) {
+    case ATTU_TXN_BEGIN:
+        if (s->txn != 'I') db_warning(cb, "25001", "there is already a transaction in progress");
+        /* (what an implicit block did so far belongs to this one now, its
+         * settings and its changes) */
+        s->txn = 'T';
+        if (db_settings_txn_modes(s, (const char *const *)st->u.transaction.modes, st->u.transaction.nmodes, false, err))
+            return -1;
+        return db_deliver_tag(cb, starts_with_keyword(sql, st->position, "start") ? "START TRANSACTION" : "BEGIN", err) ? -2 : 0;
+    case ATTU_TXN_SAVEPOINT:
+        if (s->txn == 'I') return attu_error_set(err, "25P01", 0, "SAVEPOINT can only be used in transaction blocks");
+        if (db_txn_savepoint(s, sp, err)) return -1;
+        return db_deliver_tag(cb, "SAVEPOINT", err) ? -2 : 0;
+    case ATTU_TXN_RELEASE:
+        if (s->txn == 'I') return attu_error_set(err, "25P01", 0, "RELEASE SAVEPOINT can only be used in transaction blocks");
+        if (db_txn_release(s, sp, err)) return -1;
+        return db_deliver_tag(cb, "RELEASE", err) ? -2 : 0;
+    case ATTU_TXN_ROLLBACK_TO:
+        if (s->txn == 'I')
+            return attu_error_set(err, "25P01", 0, "ROLLBACK TO SAVEPOINT can only be used in transaction blocks");
+        if (db_txn_rollback_to(s, sp, err)) return -1;
+        s->txn = 'T';   /* an aborted block is usable again */
+        return db_deliver_tag(cb, "ROLLBACK", err) ? -2 : 0;
+    case ATTU_TXN_COMMIT: case ATTU_TXN_ROLLBACK:
+        break;
+    }
+    bool was_failed = s->txn == 'E', in_block = s->txn != 'I';
+    bool commit = st->u.transaction.kind == ATTU_TXN_COMMIT && !was_failed;
+    if (!in_block && st->u.transaction.chain)
+        return attu_error_set(err, "25P01", 0, "%s AND CHAIN can only be used in transaction blocks",
+                              st->u.transaction.kind == ATTU_TXN_COMMIT ? "COMMIT" : "ROLLBACK");
+    if (!in_block) db_warning(cb, "25P01", "there is no transaction in progress");
+    s->txn = 'I';
+    /* (outside a block it ends the implicit block's transaction so far) */
+    int rc = 0;
+    if (commit) rc = db_txn_commit(s, err);
+    else db_txn_rollback(s);
+    db_settings_end_block(s, commit && !rc);
+    if (rc) return -1;
+    if (in_block && st->u.transaction.chain) s->txn = 'T';
+    return db_deliver_tag(cb, commit ? "COMMIT" : "ROLLBACK", err) ? -2 : 0;
+}
+
+/* Whether st changes the catalog (its transaction takes the writing
+ * token before it runs). */
+static bool stmt_writes(attu_session *s, const attu_ast_stmt *st) {
+    switch (st->kind) {
+    case ATTU_STMT_COMMENT: return true;
+    case ATTU_STMT_UPDATE: return !db_updates_pg_settings(s, st);   /* (pg_settings: SET) */
+    case ATTU_STMT_EXPLAIN: return st->u.explain.analyze && stmt_writes(s, st->u.explain.stmt);
+    case ATTU_STMT_CREATE_TABLE_AS: return !st->u.create_table_as.execute;   /* (EXECUTE's run comes back here) */
+    default: return db_writing_command(s, st) != NULL;
+    }
+}
+
 int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
     /* a read-only transaction writes nothing (db_settings.c) */
     if (db_refuse_if_read_only(s, st, err)) return -1;
+    /* a statement that writes works in its transaction's own catalog,
+     * waiting for another session's writing transaction to end */
+    if (stmt_writes(s, st) && db_txn_begin_write(s, err)) return -1;
     /* a query: the transaction's modes are fixed from here on, as
      * PostgreSQL's first snapshot fixes them (db_settings.c) */
     if (st->kind != ATTU_STMT_SET && st->kind != ATTU_STMT_RESET && st->kind != ATTU_STMT_SHOW &&
@@ -587,22 +666,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     case ATTU_STMT_DEALLOCATE: case ATTU_STMT_DISCARD:
         return db_exec_discard(s, st, cb, err);
     case ATTU_STMT_TRANSACTION:
-        if (st->u.transaction.kind == ATTU_TXN_BEGIN) {
-            if (s->txn != 'I') db_warning(cb, "25001", "there is already a transaction in progress");
-            s->txn = 'T';   /* (settings changed earlier in an implicit block belong to this one now) */
-            if (db_settings_txn_modes(s, (const char *const *)st->u.transaction.modes, st->u.transaction.nmodes, false, err))
-                return -1;
-            return db_deliver_tag(cb, starts_with_keyword(sql, st->position, "start") ? "START TRANSACTION" : "BEGIN", err) ? -2 : 0;
-        }
-        {
-            bool was_failed = s->txn == 'E';
-            if (s->txn == 'I') db_warning(cb, "25P01", "there is no transaction in progress");
-            s->txn = 'I';
-            bool commit = st->u.transaction.kind == ATTU_TXN_COMMIT && !was_failed;
-            db_settings_end_block(s, commit);
-            const char *tag = commit ? "COMMIT" : "ROLLBACK";
-            return db_deliver_tag(cb, tag, err) ? -2 : 0;
-        }
+        return exec_transaction(s, sql, st, cb, err);
     }
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "statement not supported");
 }
@@ -612,6 +676,12 @@ static void report_error(attu_session *s, const attu_exec_callbacks *cb, const a
     if (cb && cb->on_error) cb->on_error(cb->ctx, err);
 }
 
+bool db_allowed_when_aborted(const attu_ast_stmt *st) {
+    return st->kind == ATTU_STMT_TRANSACTION &&
+           (st->u.transaction.kind == ATTU_TXN_COMMIT || st->u.transaction.kind == ATTU_TXN_ROLLBACK ||
+            st->u.transaction.kind == ATTU_TXN_ROLLBACK_TO);
+}
+
 int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callbacks *cb) {
     attu_error err;
     attu_error_clear(&err);
@@ -619,14 +689,16 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
     if (!pr) { report_error(s, cb, &err); return -1; }
     if (pr->n == 0) { attu_parse_free(pr); return 1; }
     int rc = 0;
-    /* several statements outside BEGIN run as one implicit block, as in
-     * PostgreSQL (what matters here: SET LOCAL lasts until its end) */
+    /* several statements outside BEGIN run as one implicit transaction,
+     * as in PostgreSQL: SET LOCAL lasts until its end, and an error undoes
+     * what the statements before it changed (a COMMIT or ROLLBACK among
+     * them ends it there) */
     s->implicit_block = pr->n > 1;
     for (int i = 0; i < pr->n; i++) {
         const attu_ast_stmt *st = pr->stmts[i].stmt;
         __atomic_store_n(&s->cancel, 0, __ATOMIC_SEQ_CST);
         db_statement_begins(s, s->txn == 'I' && (i == 0 || !s->implicit_block));
-        if (s->txn == 'E' && !(st->kind == ATTU_STMT_TRANSACTION && st->u.transaction.kind != ATTU_TXN_BEGIN)) {
+        if (s->txn == 'E' && !db_allowed_when_aborted(st)) {
             attu_error_set(&err, "25P02", 0, "current transaction is aborted, commands ignored until end of transaction block");
             report_error(s, cb, &err);
             rc = -1;
@@ -641,15 +713,26 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
         }
         int r = db_exec_stmt(s, sql, st, NULL, cb, &err);
         db_settings_end_statement(s, r == 0);
+        /* a statement outside any block is its own transaction */
+        if (r == 0 && s->txn == 'I' && !s->implicit_block && db_txn_commit(s, &err)) r = -1;
         if (r == -2) { rc = -1; break; }      /* the client went away */
         if (r) {
             if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "statement failed");
+            if (s->txn == 'I') db_txn_rollback(s);
             report_error(s, cb, &err);
             rc = -1;
             break;
         }
     }
-    /* the end of an implicit block (not of an explicit one left open) */
+    /* the end of an implicit transaction (not of an explicit one left
+     * open): committed when every statement succeeded */
+    if (s->txn == 'I') {
+        if (rc == 0 && db_txn_active(s) && db_txn_commit(s, &err)) {
+            report_error(s, cb, &err);
+            rc = -1;
+        }
+        if (rc) db_txn_rollback(s);
+    }
     if (s->implicit_block && s->txn == 'I') db_settings_end_block(s, rc == 0);
     s->implicit_block = false;
     attu_parse_free(pr);

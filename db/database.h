@@ -8,8 +8,10 @@
  *
  * Threading: one attu_db serves many sessions concurrently. A session is
  * used by one thread at a time (the server's worker running its query).
- * Inside, a reader-writer lock lets queries run side by side while DDL, COPY
- * and INSERT take the catalog exclusively for their final swap.
+ * Inside, a reader-writer lock lets queries run side by side; a statement
+ * that writes works in its transaction's own copy of the catalog (one
+ * writing transaction at a time: db/db_txn.c), and COMMIT takes the lock
+ * exclusively only to publish it.
  */
 #ifndef ATTU_DB_DATABASE_H
 #define ATTU_DB_DATABASE_H
@@ -118,13 +120,21 @@ int attu_session_exec(attu_session *s, const char *sql,
                       const attu_exec_callbacks *cb);
 
 /* Transaction status for ReadyForQuery: 'I' idle, 'T' in a block, 'E'
- * failed block. BEGIN/COMMIT/ROLLBACK are accepted; each statement is
- * applied atomically on its own. */
+ * failed block. What a transaction block changes is the session's own
+ * until COMMIT (db/db_txn.c); a statement outside one is a transaction of
+ * its own, a multi-statement query string one implicit transaction. */
 char attu_session_txn_status(const attu_session *s);
+
+/* The extended protocol's Sync: outside a block, the implicit
+ * transaction of what ran since the last Sync commits (0, or -1 with err
+ * when saving it failed: it is rolled back then). Call before
+ * ReadyForQuery. */
+int attu_session_sync(attu_session *s, attu_error *err);
 
 /* An error the server raises itself (a failed Parse or Bind of the extended
  * protocol) aborts an open transaction block, as in PostgreSQL: 'T' becomes
- * 'E', so later statements get 25P02 until ROLLBACK. No effect otherwise. */
+ * 'E', so later statements get 25P02 until ROLLBACK. Outside a block it
+ * undoes the implicit transaction since the last Sync. */
 void attu_session_txn_failed(attu_session *s);
 
 /* Asks the running statement to stop; it fails with 57014 soon after.

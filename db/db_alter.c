@@ -237,7 +237,7 @@ static void detach_table(attu_table *t) {
  * statement added, or a column declared PRIMARY KEY. */
 static bool has_primary_key(const draft *d) {
     int nu = 0;
-    const attu_unique *u = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
+    const attu_unique *u = attu_catalog_uniques(db_cat(d->s), d->base->name, &nu);
     for (int k = 0; k < nu; k++) if (u[k].primary && !(k < d->ndropped && d->dropped[k])) return true;
     for (int k = 0; k < d->nadded; k++) if (d->added[k].primary) return true;
     for (int i = 0; i < d->n; i++) if (d->cols[i].def.primary_key) return true;
@@ -288,19 +288,19 @@ static int push_key(draft *d, bool primary, const char *name, const int *cols, i
          * (the one relation namespace holds it only once) */
         int nu = 0;
         bool freed = false;
-        const attu_unique *old = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
+        const attu_unique *old = attu_catalog_uniques(db_cat(d->s), d->base->name, &nu);
         for (int k = 0; k < nu && k < d->ndropped; k++) freed |= d->dropped[k] && !strcmp(old[k].name, name);
         bool taken = false;
         for (int k = 0; k < d->nadded; k++) taken |= !strcmp(d->added[k].name, name);
-        if (taken || (!freed && (db_unique_name_taken(d->s->db->cat, d->base->name, d->added, d->nadded, name) ||
-                                 db_relation_exists(d->s->db, name))))
+        if (taken || (!freed && (db_unique_name_taken(db_cat(d->s), d->base->name, d->added, d->nadded, name) ||
+                                 db_relation_exists(d->s, name))))
             return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
         snprintf(u->name, sizeof u->name, "%s", name);
     } else {
         attu_column_def *defs = calloc((size_t)d->n + 1, sizeof *defs);
         if (!defs) return attu_error_oom(err);
         for (int i = 0; i < d->n; i++) defs[i] = d->cols[i].def;
-        db_unique_choose_name(d->s->db->cat, d->base->name, defs, u, d->added, d->nadded);
+        db_unique_choose_name(db_cat(d->s), d->base->name, defs, u, d->added, d->nadded);
         free(defs);
     }
     d->nadded++;
@@ -505,7 +505,7 @@ static attu_column *convert(draft *d, int c, const attu_ast_alter_cmd *cmd, attu
     q.u.select.from.n = 1;
 
     attu_bind_params bp = db_params(d->s, NULL);
-    if (!(lp = attu_bind_query(pa, d->s->db->cat, d->sql, &q, &bp, err))) goto done;
+    if (!(lp = attu_bind_query(pa, db_cat(d->s), d->sql, &q, &bp, err))) goto done;
     attu_lplan *p = attu_lp_new(pa, LP_PROJECT, 2);
     if (!p || !(p->exprs = attu_palloc(pa, sizeof(attu_bexpr *) * 3))) { attu_error_oom(err); goto done; }
     p->left = lp;
@@ -704,7 +704,7 @@ static int set_default(draft *d, int c, const attu_ast_alter_cmd *cmd, attu_erro
 static bool in_primary_key(const draft *d, int c) {
     if (d->cols[c].def.primary_key) return true;
     int nu = 0;
-    const attu_unique *u = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
+    const attu_unique *u = attu_catalog_uniques(db_cat(d->s), d->base->name, &nu);
     for (int k = 0; k < nu; k++)
         for (int j = 0; u[k].primary && !(k < d->ndropped && d->dropped[k]) && j < u[k].ncols; j++)
             if (u[k].cols[j] == d->cols[c].orig) return true;
@@ -746,14 +746,14 @@ static int add_constraint(draft *d, const attu_ast_unique_def *k, attu_error *er
  * columns stay NOT NULL. */
 static int drop_constraint(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) {
     int nu = 0;
-    const attu_unique *u = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
+    const attu_unique *u = attu_catalog_uniques(db_cat(d->s), d->base->name, &nu);
     int k = 0;
     /* (a unique index's key is no constraint: DROP INDEX drops it) */
     while (k < nu && (u[k].index || strcmp(u[k].name, cmd->column) || (k < d->ndropped && d->dropped[k]))) k++;
     if (k == nu) {
         /* a CHECK constraint of that name */
         int nc = 0;
-        const attu_check *c = attu_catalog_checks(d->s->db->cat, d->base->name, &nc);
+        const attu_check *c = attu_catalog_checks(db_cat(d->s), d->base->name, &nc);
         int j = 0;
         while (j < nc && (strcmp(c[j].name, cmd->column) || (j < d->nchecks_dropped && d->checks_dropped[j]))) j++;
         if (j < nc) {
@@ -765,7 +765,7 @@ static int drop_constraint(draft *d, const attu_ast_alter_cmd *cmd, attu_error *
             return 0;
         }
         /* a FOREIGN KEY of that name */
-        const attu_fkey *f = attu_catalog_fkeys(d->s->db->cat, d->base->name, &nc);
+        const attu_fkey *f = attu_catalog_fkeys(db_cat(d->s), d->base->name, &nc);
         for (j = 0; j < nc && (strcmp(f[j].name, cmd->column) || (j < d->nfkeys_dropped && d->fkeys_dropped[j])); j++) {}
         if (j < nc) {
             if (!d->fkeys_dropped) {
@@ -785,7 +785,7 @@ static int drop_constraint(draft *d, const attu_ast_alter_cmd *cmd, attu_error *
     /* a foreign key referencing its columns depends on it (PostgreSQL's
      * on its index): 2BP01 unless CASCADE (db_fkey.c) */
     const char *owner = NULL;
-    const attu_fkey *dep = db_fkey_depends_on(d->s->db->cat, d->base->name, &u[k], &owner);
+    const attu_fkey *dep = db_fkey_depends_on(db_cat(d->s), d->base->name, &u[k], &owner);
     if (dep && !cmd->cascade) {
         attu_error_set(err, "2BP01", 0, "cannot drop constraint %s on table %s because other objects depend on it",
                        u[k].name, d->base->name);
@@ -1007,7 +1007,7 @@ static int check_not_null(const draft *d, attu_error *err) {
  * a key column of which was converted: PostgreSQL rebuilds its index). */
 static int final_constraints(const draft *d, attu_unique **out, int *nout, bool **check, attu_error *err) {
     int nu = 0, n = 0;
-    const attu_unique *u = attu_catalog_uniques(d->s->db->cat, d->base->name, &nu);
+    const attu_unique *u = attu_catalog_uniques(db_cat(d->s), d->base->name, &nu);
     attu_unique *keep = calloc((size_t)(nu + d->nadded) + 1, sizeof *keep);
     bool *chk = calloc((size_t)(nu + d->nadded) + 1, sizeof *chk);
     if (!keep || !chk) { free(keep); free(chk); return attu_error_oom(err); }
@@ -1065,7 +1065,7 @@ static int check_keys(const draft *d, attu_error *err) {
  * rows (db_check.c: 23514 "is violated by some row"). */
 static int final_checks(const draft *d, attu_check **out, int *nout, attu_error *err) {
     int nc = 0, nkeep = 0;
-    const attu_check *c = attu_catalog_checks(d->s->db->cat, d->base->name, &nc);
+    const attu_check *c = attu_catalog_checks(db_cat(d->s), d->base->name, &nc);
     attu_check *keep = calloc((size_t)nc + 1, sizeof *keep);
     if (!keep) return attu_error_oom(err);
     for (int k = 0; k < nc; k++) {
@@ -1131,12 +1131,12 @@ static int final_fkeys(draft *d, attu_table *t, const attu_unique *uniques, int 
     if (!map) return attu_error_oom(err);
     for (int i = 0; i < nold; i++) map[i] = -1;
     for (int i = 0; i < d->n; i++) if (d->cols[i].orig >= 0) map[d->cols[i].orig] = i;
-    const attu_fkey *have = attu_catalog_fkeys(d->s->db->cat, d->base->name, &nf);
+    const attu_fkey *have = attu_catalog_fkeys(db_cat(d->s), d->base->name, &nf);
     attu_fkey *left = calloc((size_t)nf + 1, sizeof *left), *kept = NULL;
     int nleft = 0, nkept = 0, rc = -1;
     if (!left) { free(map); return attu_error_oom(err); }
     int nku = 0;
-    const attu_unique *ku = attu_catalog_uniques(d->s->db->cat, d->base->name, &nku);
+    const attu_unique *ku = attu_catalog_uniques(db_cat(d->s), d->base->name, &nku);
     for (int k = 0; k < nf; k++) {
         bool gone = k < d->nfkeys_dropped && d->fkeys_dropped[k];
         /* (a key DROP CONSTRAINT ... CASCADE dropped takes the table's own
@@ -1197,11 +1197,11 @@ static int commit_draft(draft *d, attu_table *base, const attu_check *checks, in
     int nfk = 0;
     if (final_fkeys(d, t, keep, nkeep, checks, nchecks, &fk, &nfk, err) ||
         (s->db->data_dir &&
-         attu_storage_save_table_constraints(s->db->data_dir, t, dflt, keep, nkeep, checks, nchecks, fk, nfk, err)) ||
-        attu_catalog_set_defaults(s->db->cat, base->name, d->n, dflt, err) ||
-        attu_catalog_set_uniques(s->db->cat, base->name, keep, nkeep, err) ||
-        attu_catalog_set_checks(s->db->cat, base->name, checks, nchecks, err) ||
-        attu_catalog_set_fkeys(s->db->cat, base->name, fk, nfk, err)) {
+         db_txn_touch(s, t->name, err)) ||
+        attu_catalog_set_defaults(db_cat(s), base->name, d->n, dflt, err) ||
+        attu_catalog_set_uniques(db_cat(s), base->name, keep, nkeep, err) ||
+        attu_catalog_set_checks(db_cat(s), base->name, checks, nchecks, err) ||
+        attu_catalog_set_fkeys(db_cat(s), base->name, fk, nfk, err)) {
         detach_table(t);
         free(dflt);
         free(keep);
@@ -1211,11 +1211,11 @@ static int commit_draft(draft *d, attu_table *base, const attu_check *checks, in
     free(dflt);
     free(keep);
     free(fk);
-    attu_table *old = attu_catalog_replace(s->db->cat, t);
+    attu_table *old = attu_catalog_replace(db_cat(s), t);
     /* its indexes follow the columns: one on a dropped column goes, a
      * renamed column's expressions follow its name (db_index.c) */
     int nix = 0;
-    attu_catalog_indexes(s->db->cat, t->name, &nix);
+    attu_catalog_indexes(db_cat(s), t->name, &nix);
     int *map = nix ? malloc(sizeof *map * ((size_t)old->ncols + 1)) : NULL;
     if (map) {
         const char *from = NULL, *to = NULL;
@@ -1233,10 +1233,11 @@ static int commit_draft(draft *d, attu_table *base, const attu_check *checks, in
         db_index_columns_changed(s, t->name, old, map, from, to, &e2);   /* (only out of memory can fail) */
         free(map);
     }
-    /* the new version owns every column now: the moved ones leave the old
-     * version, the new ones leave the draft */
+    /* the new version owns every column now: the moved ones are shared
+     * with the old version (which a transaction's other catalog may still
+     * hold: attu_column_share), the new ones leave the draft */
     for (int i = 0; i < d->n; i++) {
-        if (d->cols[i].from >= 0) old->cols[d->cols[i].from] = NULL;
+        if (d->cols[i].from >= 0) attu_column_share(old->cols[d->cols[i].from]);
         d->cols[i].from = 0;   /* (no longer the draft's to free) */
         d->cols[i].col = NULL;
     }
@@ -1248,11 +1249,11 @@ static int commit_draft(draft *d, attu_table *base, const attu_check *checks, in
  * new name, with the table's DEFAULTs. */
 static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_cmd *cmd, attu_error *err) {
     const char *to = cmd->new_name;
-    if (db_relation_exists(s->db, to))
+    if (db_relation_exists(s, to))
         return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", to);
     int nu = 0, nc = 0;
-    const attu_unique *u = attu_catalog_uniques(s->db->cat, base->name, &nu);
-    const attu_check *cc = attu_catalog_checks(s->db->cat, base->name, &nc);
+    const attu_unique *u = attu_catalog_uniques(db_cat(s), base->name, &nu);
+    const attu_check *cc = attu_catalog_checks(db_cat(s), base->name, &nc);
     int ncols = base->ncols;   /* (base goes before the end) */
     char from[ATTU_NAME_MAX + 1];
     snprintf(from, sizeof from, "%s", base->name);
@@ -1284,7 +1285,7 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     for (int i = 0; i < base->ncols; i++) {
         t->defs[i] = base->defs[i];
         t->cols[i] = base->cols[i];
-        const char *d = attu_catalog_default(s->db->cat, base->name, i);
+        const char *d = attu_catalog_default(db_cat(s), base->name, i);
         if (d && !(dflt[i] = strdup(d))) { attu_error_oom(err); goto out; }
     }
     /* the views that read it follow it (their text rewritten, or 0A000),
@@ -1311,33 +1312,32 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     /* its FOREIGN KEYs go along (one to itself naming the new name), and
      * the other tables' that reference it follow (db_fkey.c) */
     int nf = 0;
-    const attu_fkey *fc = attu_catalog_fkeys(s->db->cat, base->name, &nf);
+    const attu_fkey *fc = attu_catalog_fkeys(db_cat(s), base->name, &nf);
     fk = calloc((size_t)nf + 1, sizeof *fk);
     if (!fk) { attu_error_oom(err); goto out; }
     for (int k = 0; k < nf; k++) {
         fk[k] = fc[k];
         if (!strcmp(fk[k].ref_table, base->name)) snprintf(fk[k].ref_table, sizeof fk[k].ref_table, "%s", to);
     }
-    if (s->db->data_dir && (attu_storage_save_table_constraints(s->db->data_dir, t, (const char *const *)dflt, u, nu,
-                                                                checks, nchecks, fk, nf, err) ||
-                            attu_storage_drop_table(s->db->data_dir, base->name, err))) {
-        attu_storage_drop_table(s->db->data_dir, to, NULL);
+    if (s->db->data_dir && (db_txn_touch(s, t->name, err) ||
+                            db_txn_touch(s, base->name, err))) {
+        db_txn_touch(s, to, NULL);
         goto out;
     }
-    if (attu_catalog_add(s->db->cat, t, err)) goto out;
+    if (attu_catalog_add(db_cat(s), t, err)) goto out;
     int nix = 0;
-    const attu_index_def *ix = attu_catalog_indexes(s->db->cat, base->name, &nix);
-    if (attu_catalog_set_defaults(s->db->cat, to, t->ncols, (const char *const *)dflt, err) ||
-        (nu && attu_catalog_set_uniques(s->db->cat, to, u, nu, err)) ||
-        (nchecks && attu_catalog_set_checks(s->db->cat, to, checks, nchecks, err)) ||
-        (nf && attu_catalog_set_fkeys(s->db->cat, to, fk, nf, err)) ||
-        (nix && attu_catalog_set_indexes(s->db->cat, to, ix, nix, err)) ||   /* (its indexes go along) */
+    const attu_index_def *ix = attu_catalog_indexes(db_cat(s), base->name, &nix);
+    if (attu_catalog_set_defaults(db_cat(s), to, t->ncols, (const char *const *)dflt, err) ||
+        (nu && attu_catalog_set_uniques(db_cat(s), to, u, nu, err)) ||
+        (nchecks && attu_catalog_set_checks(db_cat(s), to, checks, nchecks, err)) ||
+        (nf && attu_catalog_set_fkeys(db_cat(s), to, fk, nf, err)) ||
+        (nix && attu_catalog_set_indexes(db_cat(s), to, ix, nix, err)) ||   /* (its indexes go along) */
         db_matview_renamed(s, base->name, to, err)) {   /* (a materialized view's entry follows its rows) */
-        attu_catalog_remove(s->db->cat, to, true, NULL);
+        attu_catalog_remove(db_cat(s), to, true, NULL);
         goto out;
     }
-    attu_table *old = attu_catalog_remove(s->db->cat, base->name, true, NULL);
-    for (int i = 0; i < old->ncols; i++) old->cols[i] = NULL;   /* t's now */
+    attu_table *old = attu_catalog_remove(db_cat(s), base->name, true, NULL);
+    for (int i = 0; i < old->ncols; i++) attu_column_share(old->cols[i]);   /* t's too */
     attu_table_free(old);
     t = NULL;
     rc = db_fkey_follow_rename(s, from, to, err) ? -1 : 0;
@@ -1345,7 +1345,7 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     if (!rc && nix) {
         attu_error e2;
         attu_error_clear(&e2);
-        db_index_save(s, &e2);   /* (the indexes file names the table: metadata, caught up at the next save) */
+        db_index_save(s, &e2);   /* (the indexes file names the table: rewritten at COMMIT) */
     }
 out:
     if (installed && rc) {
@@ -1368,8 +1368,8 @@ static int store_constraints(attu_session *s, attu_table *base, const attu_uniqu
 
 int db_constraints_save(attu_session *s, attu_table *base, const attu_unique *u, int nu, attu_error *err) {
     int nc = 0, nf = 0;
-    const attu_check *c = attu_catalog_checks(s->db->cat, base->name, &nc);
-    const attu_fkey *f = attu_catalog_fkeys(s->db->cat, base->name, &nf);
+    const attu_check *c = attu_catalog_checks(db_cat(s), base->name, &nc);
+    const attu_fkey *f = attu_catalog_fkeys(db_cat(s), base->name, &nf);
     return store_constraints(s, base, u, nu, c, nc, f, nf, err);
 }
 
@@ -1380,12 +1380,12 @@ static int store_constraints(attu_session *s, attu_table *base, const attu_uniqu
                              int nc, const attu_fkey *f, int nf, attu_error *err) {
     const char **dflt = calloc((size_t)base->ncols + 1, sizeof *dflt);
     if (!dflt) return attu_error_oom(err);
-    for (int i = 0; i < base->ncols; i++) dflt[i] = attu_catalog_default(s->db->cat, base->name, i);
+    for (int i = 0; i < base->ncols; i++) dflt[i] = attu_catalog_default(db_cat(s), base->name, i);
     int rc = (s->db->data_dir &&
-              attu_storage_save_table_constraints(s->db->data_dir, base, dflt, u, nu, c, nc, f, nf, err)) ||
-             attu_catalog_set_uniques(s->db->cat, base->name, u, nu, err) ||
-             attu_catalog_set_checks(s->db->cat, base->name, c, nc, err) ||
-             attu_catalog_set_fkeys(s->db->cat, base->name, f, nf, err)
+              db_txn_touch(s, base->name, err)) ||
+             attu_catalog_set_uniques(db_cat(s), base->name, u, nu, err) ||
+             attu_catalog_set_checks(db_cat(s), base->name, c, nc, err) ||
+             attu_catalog_set_fkeys(db_cat(s), base->name, f, nf, err)
                  ? -1 : 0;
     free(dflt);
     return rc;
@@ -1409,9 +1409,9 @@ static void constraints_free(constraints *k) {
 static int constraints_copy(attu_session *s, const char *table, constraints *k, attu_error *err) {
     memset(k, 0, sizeof *k);
     int nu = 0, nc = 0, nf = 0;
-    const attu_unique *u = attu_catalog_uniques(s->db->cat, table, &nu);
-    const attu_check *c = attu_catalog_checks(s->db->cat, table, &nc);
-    const attu_fkey *f = attu_catalog_fkeys(s->db->cat, table, &nf);
+    const attu_unique *u = attu_catalog_uniques(db_cat(s), table, &nu);
+    const attu_check *c = attu_catalog_checks(db_cat(s), table, &nc);
+    const attu_fkey *f = attu_catalog_fkeys(db_cat(s), table, &nf);
     k->u = calloc((size_t)nu + 1, sizeof *k->u);
     k->c = calloc((size_t)nc + 1, sizeof *k->c);
     k->f = calloc((size_t)nf + 1, sizeof *k->f);
@@ -1456,7 +1456,7 @@ static int rename_constraint(attu_session *s, attu_table *base, const attu_ast_a
     else if (taken)
         attu_error_set(err, "42710", 0, "constraint \"%s\" for relation \"%s\" already exists", cmd->new_name,
                        base->name);
-    else if (index && (db_relation_exists(s->db, cmd->new_name) || attu_catalog_index_owner(s->db->cat, cmd->new_name, NULL)))
+    else if (index && db_relation_exists(s, cmd->new_name))
         attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", cmd->new_name);
     else {
         snprintf(found, ATTU_NAME_MAX + 1, "%s", cmd->new_name);
@@ -1518,7 +1518,7 @@ static int validate_constraints(attu_session *s, attu_table *base, const attu_as
  * safely); RENAME TO is rename_table's. A column no view uses is free. */
 static int view_dependencies(attu_session *s, attu_table *base, const attu_ast_stmt *st, const attu_exec_callbacks *cb,
                              char ***drop, int *ndrop, attu_view ***renamed, int *nrenamed, attu_error *err) {
-    const attu_views *vs = attu_catalog_views(s->db->cat);
+    const attu_views *vs = attu_catalog_views(db_cat(s));
     *drop = NULL;
     *ndrop = 0;
     *renamed = NULL;
@@ -1618,17 +1618,17 @@ static int view_dependencies(attu_session *s, attu_table *base, const attu_ast_s
  * its file): *gone, to free once the ALTER stands or to put back
  * (put_back_views) when it fails. */
 static int remove_views(attu_session *s, char **names, int n, attu_view ***gone, attu_error *err) {
-    attu_views *vs = attu_catalog_views(s->db->cat);
+    attu_views *vs = attu_catalog_views(db_cat(s));
     attu_view **g = calloc((size_t)n + 1, sizeof *g);
     if (!g) return attu_error_oom(err);
     for (int i = 0; i < n; i++) g[i] = attu_views_remove(vs, names[i]);
     *gone = g;
-    if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) return -1;
+    if (s->db->data_dir && db_txn_touch_views(s, err)) return -1;
     return 0;
 }
 
 static void put_back_views(attu_session *s, attu_view **gone, int n) {
-    attu_views *vs = attu_catalog_views(s->db->cat);
+    attu_views *vs = attu_catalog_views(db_cat(s));
     for (int i = 0; i < n; i++) {
         attu_view *old = NULL;
         if (gone[i] && attu_views_put(vs, gone[i], &old)) attu_view_free(gone[i]);   /* (out of memory) */
@@ -1637,7 +1637,7 @@ static void put_back_views(attu_session *s, attu_view **gone, int n) {
     }
     attu_error e2;
     attu_error_clear(&e2);
-    if (s->db->data_dir) attu_storage_save_views(s->db->data_dir, vs, &e2);
+    if (s->db->data_dir) db_txn_touch_views(s, &e2);
 }
 
 /* The owned sequences follow the columns of the new version: renamed with
@@ -1672,9 +1672,9 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
     attu_ast_alter_kind k0 = st->u.alter_table.cmds[0].kind;
     if (k0 == ATTU_ALTER_OWNER || k0 == ATTU_ALTER_SET_SCHEMA) return db_exec_alter_owner(s, st, cb, err);
     if (st->u.alter_table.view) return db_exec_alter_view(s, sql, st, cb, err);
-    pthread_rwlock_wrlock(&s->db->lock);
-    attu_table *base = attu_catalog_lookup(s->db->cat, name);
-    if (!base && attu_views_find(attu_catalog_views(s->db->cat), name)) {
+    db_write_lock(s);
+    attu_table *base = attu_catalog_lookup(db_cat(s), name);
+    if (!base && attu_views_find(attu_catalog_views(db_cat(s)), name)) {
         /* ALTER TABLE of a view: ALTER VIEW's (PostgreSQL's too) */
         pthread_rwlock_unlock(&s->db->lock);
         return db_exec_alter_view(s, sql, st, cb, err);
@@ -1758,7 +1758,7 @@ int db_exec_alter(attu_session *s, const char *sql, const attu_ast_stmt *st, con
         c->def = base->defs[i];
         c->col = base->cols[i];
         c->from = c->orig = i;
-        const char *dflt = attu_catalog_default(s->db->cat, base->name, i);
+        const char *dflt = attu_catalog_default(db_cat(s), base->name, i);
         if (dflt && !(c->dflt = strdup(dflt))) { attu_error_oom(err); goto out; }
         c->identity = db_sequence_identity(s, base->name, base->defs[i].name);
     }
@@ -1816,8 +1816,8 @@ out:
             if (gone[i] && gone[i]->kind == 'm') {
                 attu_error e2;
                 attu_error_clear(&e2);
-                if (s->db->data_dir) attu_storage_drop_table(s->db->data_dir, gone[i]->name, &e2);
-                attu_table_free(attu_catalog_remove(s->db->cat, gone[i]->name, true, NULL));
+                if (s->db->data_dir) db_txn_touch(s, gone[i]->name, &e2);
+                attu_table_free(attu_catalog_remove(db_cat(s), gone[i]->name, true, NULL));
             }
             if (gone[i]) db_comments_dropped(s, gone[i]->name);
             attu_view_free(gone[i]);

@@ -23,9 +23,9 @@
 static char relation_kind(attu_session *s, const char *name) {
     char kind = 0;
     pthread_rwlock_rdlock(&s->db->lock);
-    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
     if (v) kind = v->kind == 'm' ? 'm' : 'v';
-    else if (attu_catalog_lookup(s->db->cat, name)) kind = 't';
+    else if (attu_catalog_lookup(db_cat(s), name)) kind = 't';
     else if (db_sequence_exists(s->db, name)) kind = 's';
     pthread_rwlock_unlock(&s->db->lock);
     return kind;

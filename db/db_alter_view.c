@@ -41,7 +41,7 @@ static int view_column(const attu_view *v, const char *name) {
  * rewritten readers made[0..n) in place and saves the views; on failure
  * nothing changes. Takes v and made either way. */
 static int install(attu_session *s, const char *replaces, attu_view *v, attu_view **made, int n, attu_error *err) {
-    attu_views *vs = attu_catalog_views(s->db->cat);
+    attu_views *vs = attu_catalog_views(db_cat(s));
     attu_view *old = attu_views_remove(vs, replaces), *same = NULL;
     if (attu_views_put(vs, v, &same)) {
         attu_view_free(v);
@@ -62,7 +62,7 @@ static int install(attu_session *s, const char *replaces, attu_view *v, attu_vie
 }
 
 static int rename_view(attu_session *s, attu_view *v, const char *to, attu_error *err) {
-    if (db_relation_exists(s->db, to))
+    if (db_relation_exists(s, to))
         return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", to);
     attu_view **made = NULL;
     int n = 0;
@@ -202,11 +202,11 @@ int db_exec_alter_view(attu_session *s, const char *sql, const attu_ast_stmt *st
                        attu_error *err) {
     const char *name = st->u.alter_table.table;
     const char *tag = st->u.alter_table.view ? "ALTER VIEW" : "ALTER TABLE";
-    pthread_rwlock_wrlock(&s->db->lock);
-    attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+    db_write_lock(s);
+    attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
     int rc = -1;
     if (!v || v->kind != 'v') {
-        if (v || db_relation_exists(s->db, name)) {
+        if (v || db_relation_exists(s, name)) {
             attu_error_set(err, "42809", 0, "\"%s\" is not a view", name);
         } else if (!st->u.alter_table.if_exists) {
             attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);

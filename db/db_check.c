@@ -90,17 +90,17 @@ static attu_result *run_over(attu_session *s, attu_table *t, const char *sql, at
     if (!st || st->kind != ATTU_STMT_SELECT) {
         attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "check constraint query does not parse");
     } else {
-        attu_table *old = attu_catalog_lookup(s->db->cat, t->name);
+        attu_table *old = attu_catalog_lookup(db_cat(s), t->name);
         bool added = false;
         if (old) {
-            if (old != t) attu_catalog_replace(s->db->cat, t);
-        } else if (attu_catalog_add(s->db->cat, t, err)) {
+            if (old != t) attu_catalog_replace(db_cat(s), t);
+        } else if (attu_catalog_add(db_cat(s), t, err)) {
             attu_parse_free(pr);
             return NULL;
         } else added = true;
         res = db_run_query(s, sql, st->u.select.query, NULL, err);
-        if (added) attu_catalog_remove(s->db->cat, t->name, true, NULL);
-        else if (old != t) attu_catalog_replace(s->db->cat, old);
+        if (added) attu_catalog_remove(db_cat(s), t->name, true, NULL);
+        else if (old != t) attu_catalog_replace(db_cat(s), old);
     }
     attu_parse_free(pr);
     return res;
@@ -187,7 +187,7 @@ int db_check_define(attu_session *s, attu_table *t, const attu_ast_unique_def *c
         m++;
         if (d->name) {
             /* (a PRIMARY KEY / UNIQUE of the table has it: ALTER's 42710) */
-            const attu_table *owner = alter ? attu_catalog_constraint_owner(s->db->cat, d->name, NULL) : NULL;
+            const attu_table *owner = alter ? attu_catalog_constraint_owner(db_cat(s), d->name, NULL) : NULL;
             bool taken = owner && !strcmp(owner->name, t->name);
             for (int k = 0; k < m - 1 && !taken; k++) taken = !strcmp(all[k].name, d->name);
             if (taken) {
@@ -199,7 +199,7 @@ int db_check_define(attu_session *s, attu_table *t, const attu_ast_unique_def *c
                 goto fail;
             }
             snprintf(c->name, sizeof c->name, "%s", d->name);
-        } else choose_name(s->db->cat, t, c, all, m - 1, c->name);
+        } else choose_name(db_cat(s), t, c, all, m - 1, c->name);
         /* validated (and, over t's rows, checked) by a query */
         cbuf b = { 0 };
         put(&b, "SELECT min(" ROWID ") FROM ");
@@ -347,7 +347,7 @@ out:
 
 int db_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
     int nc = 0;
-    const attu_check *cs = attu_catalog_checks(s->db->cat, t->name, &nc);
+    const attu_check *cs = attu_catalog_checks(db_cat(s), t->name, &nc);
     return check_rows(s, t, cs, nc, first, changed, false, NULL, err);
 }
 
@@ -357,10 +357,10 @@ int db_check_table(struct attu_session *s, attu_table *t, const attu_check *cs, 
 
 int db_check_appended(struct attu_session *s, attu_table *t, size_t first, attu_error *err) {
     int nc = 0, nu = 0;
-    const attu_check *cs = attu_catalog_checks(s->db->cat, t->name, &nc);
+    const attu_check *cs = attu_catalog_checks(db_cat(s), t->name, &nc);
     size_t bad = 0;
     if (!check_rows(s, t, cs, nc, first, NULL, false, &bad, err)) return db_unique_check(s, t, first, NULL, err);
-    attu_catalog_uniques(s->db->cat, t->name, &nu);
+    attu_catalog_uniques(db_cat(s), t->name, &nu);
     if (strcmp(err->sqlstate, "23514") || bad <= first || !nu) return -1;
     /* a key that the rows before the failing one repeat fails first:
      * PostgreSQL checks each row's CHECKs, then its keys, row by row */

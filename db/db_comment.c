@@ -27,7 +27,7 @@ static void save(attu_session *s) {
     if (!s->db->data_dir) return;
     attu_error e;
     attu_error_clear(&e);
-    attu_storage_save_comments(s->db->data_dir, attu_catalog_comments(s->db->cat), &e);
+    db_txn_touch_comments(s, &e);
 }
 
 /* The relation kind PostgreSQL names in "is not a ...". */
@@ -37,11 +37,11 @@ static int not_a(attu_error *err, const char *name, const char *what) {
 
 static bool has_constraint(attu_session *s, const char *table, const char *name) {
     int n = 0;
-    const attu_unique *u = attu_catalog_uniques(s->db->cat, table, &n);
+    const attu_unique *u = attu_catalog_uniques(db_cat(s), table, &n);
     for (int k = 0; k < n; k++) if (!u[k].index && !strcmp(u[k].name, name)) return true;
-    const attu_check *c = attu_catalog_checks(s->db->cat, table, &n);
+    const attu_check *c = attu_catalog_checks(db_cat(s), table, &n);
     for (int k = 0; k < n; k++) if (!strcmp(c[k].name, name)) return true;
-    const attu_fkey *f = attu_catalog_fkeys(s->db->cat, table, &n);
+    const attu_fkey *f = attu_catalog_fkeys(db_cat(s), table, &n);
     for (int k = 0; k < n; k++) if (!strcmp(f[k].name, name)) return true;
     return false;
 }
@@ -49,9 +49,9 @@ static bool has_constraint(attu_session *s, const char *table, const char *name)
 /* 0 when the statement's object exists; else PostgreSQL's error. */
 static int find_object(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
     const char *name = st->u.comment.rel;
-    const attu_table *t = attu_catalog_lookup(s->db->cat, name);
-    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
-    bool exists = db_relation_exists(s->db, name);
+    const attu_table *t = attu_catalog_lookup(db_cat(s), name);
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
+    bool exists = db_relation_exists(s, name);
     switch (st->u.comment.object) {
     case 't':
         if (t && !v) return 0;
@@ -76,7 +76,7 @@ static int find_object(attu_session *s, const attu_ast_stmt *st, attu_error *err
                               col, name);
     }
     case 'i':   /* an index: CREATE INDEX's or a constraint's */
-        if (attu_catalog_constraint_owner(s->db->cat, name, NULL)) return 0;
+        if (attu_catalog_constraint_owner(db_cat(s), name, NULL)) return 0;
         if (exists) return attu_error_set(err, "42809", 0, "\"%s\" is not an index", name);
         return db_no_such_table(s, name, 0, err);
     default:   /* 'k' */
@@ -88,18 +88,18 @@ static int find_object(attu_session *s, const attu_ast_stmt *st, attu_error *err
 }
 
 int db_exec_comment(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     int rc = find_object(s, st, err);
     if (!rc) {
         char kind = st->u.comment.object == 'c' ? 'c' : st->u.comment.object == 'k' ? 'k' : 'r';
         const char *sub = kind == 'r' ? "" : st->u.comment.sub;
-        attu_comments *cs = attu_catalog_comments(s->db->cat);
+        attu_comments *cs = attu_catalog_comments(db_cat(s));
         /* (the old one kept to put back should the file not be written) */
         const char *had = attu_comments_get(cs, kind, st->u.comment.rel, sub);
         char *old = had ? strdup(had) : NULL;
         if (had && !old) rc = attu_error_oom(err);
         else if (attu_comments_set(cs, kind, st->u.comment.rel, sub, st->u.comment.text)) rc = attu_error_oom(err);
-        else if (s->db->data_dir && attu_storage_save_comments(s->db->data_dir, cs, err)) {
+        else if (s->db->data_dir && db_txn_touch_comments(s, err)) {
             attu_comments_set(cs, kind, st->u.comment.rel, sub, old);
             rc = -1;
         }
@@ -111,21 +111,21 @@ int db_exec_comment(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
 }
 
 void db_comments_renamed(attu_session *s, char kind, const char *rel, const char *from, const char *to) {
-    attu_comments *cs = attu_catalog_comments(s->db->cat);
+    attu_comments *cs = attu_catalog_comments(db_cat(s));
     int rc = kind == 'r' ? attu_comments_rename_rel(cs, from, to) : attu_comments_rename_sub(cs, kind, rel, from, to);
     if (!rc) save(s);
 }
 
 void db_comments_dropped(attu_session *s, const char *rel) {
-    if (attu_comments_drop_rel(attu_catalog_comments(s->db->cat), rel)) save(s);
+    if (attu_comments_drop_rel(attu_catalog_comments(db_cat(s)), rel)) save(s);
 }
 
 static bool still_there(void *ctx, char kind, const char *sub) {
     attu_session *s = ((void **)ctx)[0];
     const char *rel = ((void **)ctx)[1];
     if (kind == 'k') return has_constraint(s, rel, sub);
-    const attu_table *t = attu_catalog_lookup(s->db->cat, rel);
-    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), rel);
+    const attu_table *t = attu_catalog_lookup(db_cat(s), rel);
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), rel);
     if (v && v->kind == 'v') {
         for (int k = 0; k < v->ncols; k++) if (!strcmp(v->col_names[k], sub)) return true;
         return false;
@@ -135,5 +135,5 @@ static bool still_there(void *ctx, char kind, const char *sub) {
 
 void db_comments_prune(attu_session *s, const char *rel) {
     void *ctx[2] = { s, (void *)rel };
-    if (attu_comments_prune(attu_catalog_comments(s->db->cat), rel, still_there, ctx)) save(s);
+    if (attu_comments_prune(attu_catalog_comments(db_cat(s)), rel, still_there, ctx)) save(s);
 }

@@ -172,9 +172,9 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
         src.ctx = &sc;
         src.display_name = "STDIN";
     }
-    pthread_rwlock_wrlock(&s->db->lock);
-    attu_table *base = attu_catalog_lookup(s->db->cat, st->u.copy.table);
-    if (!base && attu_views_find(attu_catalog_views(s->db->cat), st->u.copy.table)) {
+    db_write_lock(s);
+    attu_table *base = attu_catalog_lookup(db_cat(s), st->u.copy.table);
+    if (!base && attu_views_find(attu_catalog_views(db_cat(s)), st->u.copy.table)) {
         pthread_rwlock_unlock(&s->db->lock);
         attu_error_set(err, "42809", 0, "cannot copy to view \"%s\"", st->u.copy.table);
         attu_error_set_hint(err, "To enable copying to a view, provide an INSTEAD OF INSERT trigger.");
@@ -248,7 +248,7 @@ static int copy_from(attu_session *s, const attu_ast_stmt *st, const copy_opts *
         t->version = base->version + 1;
         if (db_save_table(s, t, err)) { db_fkey_abort(s, fx); attu_table_free(t); }
         else {
-            attu_table *old = attu_catalog_replace(s->db->cat, t);
+            attu_table *old = attu_catalog_replace(db_cat(s), t);
             if (!fk_replaced) db_unique_follow(old, t, NULL);   /* the key index takes the loaded rows */
             attu_table_free(old);
             rc = db_fkey_commit(s, fx, err);
@@ -303,8 +303,8 @@ static int copy_to(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     if (st->u.copy.query) res = db_run_query(s, sql, st->u.copy.query, NULL, err);
     else {
         /* SELECT the table's (or the listed) columns */
-        attu_table *t = attu_catalog_lookup(s->db->cat, st->u.copy.table);
-        if (!t && attu_views_find(attu_catalog_views(s->db->cat), st->u.copy.table)) {
+        attu_table *t = attu_catalog_lookup(db_cat(s), st->u.copy.table);
+        if (!t && attu_views_find(attu_catalog_views(db_cat(s)), st->u.copy.table)) {
             attu_error_set(err, "42809", 0, "cannot copy from view \"%s\"", st->u.copy.table);
             attu_error_set_hint(err, "Try the COPY (SELECT ...) TO variant.");
         } else if (!t) db_no_such_table(s, st->u.copy.table, st->u.copy.table_position, err);

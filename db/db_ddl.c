@@ -27,22 +27,6 @@ static attu_lplan *bind_coerced(attu_session *s, attu_plan_arena *pa, const char
 static attu_result *run_coerced(attu_session *s, const char *sql, const attu_ast_query *q, const attu_bind_params *params,
                                 int ncols, bool fewer_ok, const attu_type *types, const char *const *names, attu_error *err);
 
-/* Saves t with the column DEFAULTs the catalog holds for its name. */
-int db_save_table(attu_session *s, const attu_table *t, attu_error *err) {
-    if (!s->db->data_dir) return 0;
-    const char **defaults = calloc((size_t)t->ncols + 1, sizeof *defaults);
-    if (!defaults) return attu_error_oom(err);
-    for (int i = 0; i < t->ncols; i++) defaults[i] = attu_catalog_default(s->db->cat, t->name, i);
-    int nu = 0, nc = 0;
-    const attu_unique *u = attu_catalog_uniques(s->db->cat, t->name, &nu);
-    const attu_check *c = attu_catalog_checks(s->db->cat, t->name, &nc);
-    int nf = 0;
-    const attu_fkey *f = attu_catalog_fkeys(s->db->cat, t->name, &nf);
-    int rc = attu_storage_save_table_constraints(s->db->data_dir, t, defaults, u, nu, c, nc, f, nf, err);
-    free(defaults);
-    return rc;
-}
-
 static int save(attu_session *s, const attu_table *t, attu_error *err) { return db_save_table(s, t, err); }
 
 /* ---- column DEFAULTs -----------------------------------------------------------------------
@@ -371,7 +355,7 @@ int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int firs
     if (!types || !names || !seqcols) { free(types); free(names); free(seqcols); return attu_error_oom(err); }
     dputs(&b, "VALUES (");
     for (int c = 0; c < base->ncols; c++) {
-        const char *d = map[c] < 0 ? attu_catalog_default(s->db->cat, base->name, c) : NULL;
+        const char *d = map[c] < 0 ? attu_catalog_default(db_cat(s), base->name, c) : NULL;
         if (!d) continue;
         char *seq = db_default_sequence(d);
         if (seq) {   /* nextval: drawn per row below, not a constant */
@@ -439,8 +423,8 @@ static int create_exists_notice(const attu_ast_stmt *st, const attu_exec_callbac
 /* A relation of that name: a table, a view, a constraint (PostgreSQL's
  * index) or a sequence; all share one namespace. The caller holds the
  * database's lock, not the sequences' mutex. */
-bool db_relation_exists(attu_db *db, const char *name) {
-    return attu_catalog_relation_exists(db->cat, name) || db_sequence_exists(db, name);
+bool db_relation_exists(attu_session *s, const char *name) {
+    return attu_catalog_relation_exists(db_cat(s), name) || db_sequence_exists(s->db, name);
 }
 
 int db_column_type(const attu_ast_typename *tn, attu_type *out, attu_error *err) {
@@ -464,7 +448,7 @@ int db_column_type(const attu_ast_typename *tn, attu_type *out, attu_error *err)
 int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     if (st->u.create_table.if_not_exists) {
         pthread_rwlock_rdlock(&s->db->lock);
-        bool exists = db_relation_exists(s->db, st->u.create_table.table);
+        bool exists = db_relation_exists(s, st->u.create_table.table);
         pthread_rwlock_unlock(&s->db->lock);
         if (exists) return create_exists_notice(st, cb, err);
     }
@@ -514,8 +498,8 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         if (sq < 0) goto fail;
         if (!sq && cd->default_ && !null_default && !(dflt[i] = db_check_default(s, sql, cd, &defs[i], err))) goto fail;
     }
-    pthread_rwlock_wrlock(&s->db->lock);
-    if (db_relation_exists(s->db, st->u.create_table.table)) {
+    db_write_lock(s);
+    if (db_relation_exists(s, st->u.create_table.table)) {
         /* (IF NOT EXISTS: made by another session since the check above) */
         if (!st->u.create_table.if_not_exists)
             attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", st->u.create_table.table);
@@ -525,7 +509,7 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         return st->u.create_table.if_not_exists ? create_exists_notice(st, cb, err) : -1;
     }
     /* an index is a relation in PostgreSQL: a constraint's name is taken */
-    if (attu_catalog_constraint_owner(s->db->cat, st->u.create_table.table, NULL)) {
+    if (attu_catalog_constraint_owner(db_cat(s), st->u.create_table.table, NULL)) {
         attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", st->u.create_table.table);
         pthread_rwlock_unlock(&s->db->lock);
         goto fail;
@@ -536,7 +520,7 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     int nchecks = 0;
     attu_fkey *fkeys = NULL;
     int nfkeys = 0;
-    if (db_unique_define(s->db->cat, st, defs, n, &uniques, &nuniques, err)) {
+    if (db_unique_define(db_cat(s), st, defs, n, &uniques, &nuniques, err)) {
         pthread_rwlock_unlock(&s->db->lock);
         goto fail;
     }
@@ -582,19 +566,18 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         }
         free(cds);
     }
-    if (t && !(s->db->data_dir && attu_storage_save_table_constraints(s->db->data_dir, t, (const char *const *)dflt, uniques,
-                                                                      nuniques, checks, nchecks, fkeys, nfkeys, err)) &&
-        !attu_catalog_add(s->db->cat, t, err)) {
+    if (t && !(s->db->data_dir && db_txn_touch(s, t->name, err)) &&
+        !attu_catalog_add(db_cat(s), t, err)) {
         rc = 0;
-        if (nuniques && attu_catalog_set_uniques(s->db->cat, t->name, uniques, nuniques, err)) rc = -1;
-        if (!rc && nchecks && attu_catalog_set_checks(s->db->cat, t->name, checks, nchecks, err)) rc = -1;
-        if (!rc && nfkeys && attu_catalog_set_fkeys(s->db->cat, t->name, fkeys, nfkeys, err)) rc = -1;
+        if (nuniques && attu_catalog_set_uniques(db_cat(s), t->name, uniques, nuniques, err)) rc = -1;
+        if (!rc && nchecks && attu_catalog_set_checks(db_cat(s), t->name, checks, nchecks, err)) rc = -1;
+        if (!rc && nfkeys && attu_catalog_set_fkeys(db_cat(s), t->name, fkeys, nfkeys, err)) rc = -1;
         for (int i = 0; i < n && !rc; i++)
-            if (dflt[i] && attu_catalog_set_default(s->db->cat, t->name, i, dflt[i], err)) rc = -1;
+            if (dflt[i] && attu_catalog_set_default(db_cat(s), t->name, i, dflt[i], err)) rc = -1;
         if (!rc && made_sequences && db_sequences_save(s, err)) rc = -1;
         if (rc) {   /* out of memory: undo */
-            attu_table_free(attu_catalog_remove(s->db->cat, t->name, true, NULL));
-            if (s->db->data_dir) attu_storage_drop_table(s->db->data_dir, st->u.create_table.table, NULL);
+            attu_table_free(attu_catalog_remove(db_cat(s), t->name, true, NULL));
+            if (s->db->data_dir) db_txn_touch(s, st->u.create_table.table, NULL);
         }
     } else attu_table_free(t);
 unlock_fail:
@@ -615,11 +598,11 @@ fail:
 }
 
 int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     /* check all first: DROP TABLE a, b drops neither if b is missing */
     for (int i = 0; i < st->u.drop_table.tables.n; i++) {
         const char *name = st->u.drop_table.tables.items[i];
-        if (!attu_catalog_lookup(s->db->cat, name) && attu_catalog_constraint_owner(s->db->cat, name, NULL)) {
+        if (!attu_catalog_lookup(db_cat(s), name) && attu_catalog_constraint_owner(db_cat(s), name, NULL)) {
             /* PostgreSQL's index of a constraint: not a table, even with IF EXISTS */
             attu_error_set(err, "42809", st->u.drop_table.tables.positions ? st->u.drop_table.tables.positions[i] : st->position,
                            "\"%s\" is not a table", name);
@@ -628,20 +611,20 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
             return -1;
         }
         if (db_view_not_table(s, name, err)) {
-            attu_error_set_hint(err, attu_views_find(attu_catalog_views(s->db->cat), name)->kind == 'm'
+            attu_error_set_hint(err, attu_views_find(attu_catalog_views(db_cat(s)), name)->kind == 'm'
                                      ? "Use DROP MATERIALIZED VIEW to remove a materialized view."
                                      : "Use DROP VIEW to remove a view.");
             pthread_rwlock_unlock(&s->db->lock);
             return -1;
         }
-        if (!attu_catalog_lookup(s->db->cat, name) && db_sequence_exists(s->db, name)) {
+        if (!attu_catalog_lookup(db_cat(s), name) && db_sequence_exists(s->db, name)) {
             pthread_rwlock_unlock(&s->db->lock);
             attu_error_set(err, "42809", st->u.drop_table.tables.positions ? st->u.drop_table.tables.positions[i] : st->position,
                            "\"%s\" is not a table", name);
             snprintf(err->hint, sizeof err->hint, "Use DROP SEQUENCE to remove a sequence.");
             return -1;
         }
-        if (!attu_catalog_lookup(s->db->cat, name) && !st->u.drop_table.if_exists) {
+        if (!attu_catalog_lookup(db_cat(s), name) && !st->u.drop_table.if_exists) {
             pthread_rwlock_unlock(&s->db->lock);
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE,
                                   st->u.drop_table.tables.positions ? st->u.drop_table.tables.positions[i] : st->position,
@@ -654,7 +637,7 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
     int nfound = 0, ndependents = 0;
     if (!found) { pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
     for (int i = 0; i < st->u.drop_table.tables.n; i++)
-        if (attu_catalog_lookup(s->db->cat, st->u.drop_table.tables.items[i]))
+        if (attu_catalog_lookup(db_cat(s), st->u.drop_table.tables.items[i]))
             found[nfound++] = st->u.drop_table.tables.items[i];
     int rc = db_view_drop_dependents(s, "table", found, nfound, st->u.drop_table.cascade, NULL, &dependents,
                                      &ndependents, err);
@@ -672,7 +655,7 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
     if (!rc && ndependents) rc = db_view_remove(s, dependents, ndependents, err);
     for (int i = 0; i < st->u.drop_table.tables.n && !rc; i++) {
         const char *name = st->u.drop_table.tables.items[i];
-        if (!attu_catalog_lookup(s->db->cat, name)) {
+        if (!attu_catalog_lookup(db_cat(s), name)) {
             if (cb && cb->on_notice) {
                 char msg[160];
                 snprintf(msg, sizeof msg, "table \"%s\" does not exist, skipping", name);
@@ -680,11 +663,11 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
             }
             continue;
         }
-        if (s->db->data_dir && attu_storage_drop_table(s->db->data_dir, name, err)) { rc = -1; break; }
+        if (s->db->data_dir && db_txn_touch(s, name, err)) { rc = -1; break; }
         int nix = 0;
-        const attu_index_def *ix = attu_catalog_indexes(s->db->cat, name, &nix);
+        const attu_index_def *ix = attu_catalog_indexes(db_cat(s), name, &nix);
         for (int k = 0; k < nix; k++) db_comments_dropped(s, ix[k].name);   /* (its indexes go with it) */
-        attu_table *t = attu_catalog_remove(s->db->cat, name, true, err);
+        attu_table *t = attu_catalog_remove(db_cat(s), name, true, err);
         if (nix) dropped_indexes = true;
         attu_table_free(t);
         db_comments_dropped(s, name);   /* (its comments go with it) */
@@ -694,7 +677,7 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
     if (dropped_indexes) {
         attu_error e2;
         attu_error_clear(&e2);
-        db_index_save(s, &e2);   /* (metadata: a table's lines left behind are passed over at load) */
+        db_index_save(s, &e2);   /* (rewritten at COMMIT; a table's lines left behind are passed over at load) */
     }
     pthread_rwlock_unlock(&s->db->lock);
     if (!rc && ndependents + nfk && cb && cb->on_notice) {
@@ -833,7 +816,7 @@ static attu_lplan *bind_coerced(attu_session *s, attu_plan_arena *pa, const char
     bp.insert_types = types;
     bp.insert_names = names;
     bp.ninsert = ncols;
-    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, &bp, err);
+    attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, q, &bp, err);
     if (lp && types && fewer_ok && lp->ncols < ncols) ncols = lp->ncols;
     if (lp && types) {
         if (lp->ncols > ncols) {
@@ -918,7 +901,7 @@ static attu_result *describe_only(attu_session *s, const char *sql, const attu_a
     bp.run_ctx = NULL;
     bp.describe_only = true;
     attu_result *res = NULL;
-    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, &bp, err);
+    attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, q, &bp, err);
     if (lp && (res = db_result_new(lp->ncols))) {
         for (int i = 0; i < lp->ncols; i++) {
             snprintf(res->desc[i].name, sizeof res->desc[i].name, "%s", lp->names[i] ? lp->names[i] : "?column?");
@@ -973,9 +956,9 @@ static bool all_default(const attu_ast_query *q, int k) {
 
 int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                    const attu_exec_callbacks *cb, attu_error *err) {
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     int rc = -1;
-    attu_table *base = attu_catalog_lookup(s->db->cat, st->u.insert.table);
+    attu_table *base = attu_catalog_lookup(db_cat(s), st->u.insert.table);
     attu_type *types = NULL;
     const char **names = NULL;
     int *map = NULL;
@@ -1124,7 +1107,7 @@ int db_exec_insert(attu_session *s, const char *sql, const attu_ast_stmt *st, co
         goto out;
     }
     if (save(s, t, err)) { db_fkey_abort(s, fx); attu_table_free(t); attu_result_free(ret); goto out; }
-    attu_table *old = attu_catalog_replace(s->db->cat, t);
+    attu_table *old = attu_catalog_replace(db_cat(s), t);
     /* the key index follows the appended (and updated) rows */
     if (!fk_replaced) db_unique_follow(old, t, oc_changed);
     attu_table_free(old);
@@ -1235,9 +1218,9 @@ out:
 
 int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     const char *name = st->u.create_table_as.table;
-    if (db_relation_exists(s->db, name)) {
+    if (db_relation_exists(s, name)) {
         if (st->u.create_table_as.if_not_exists) {
             pthread_rwlock_unlock(&s->db->lock);
             if (cb && cb->on_notice) {
@@ -1254,7 +1237,7 @@ int db_exec_ctas(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     size_t n = 0;
     attu_table *t = db_ctas_build(s, sql, name, st->u.create_table_as.query, &st->u.create_table_as.columns,
                                   st->u.create_table_as.with_no_data, 0, st->position, params, &n, err);
-    if (!t || save(s, t, err) || attu_catalog_add(s->db->cat, t, err)) {
+    if (!t || save(s, t, err) || attu_catalog_add(db_cat(s), t, err)) {
         attu_table_free(t);
         pthread_rwlock_unlock(&s->db->lock);
         return -1;

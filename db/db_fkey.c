@@ -170,12 +170,12 @@ static attu_table *temp_rows(attu_session *s, const attu_table *t, const size_t 
                              attu_error *err) {
     attu_table *g = db_gather_rows(t, rows, n, name, err);
     if (!g) return NULL;
-    if (attu_catalog_add(s->db->cat, g, err)) { attu_table_free(g); return NULL; }
+    if (attu_catalog_add(db_cat(s), g, err)) { attu_table_free(g); return NULL; }
     return g;
 }
 
 static void temp_drop(attu_session *s, const char *name) {
-    attu_table_free(attu_catalog_remove(s->db->cat, name, true, NULL));
+    attu_table_free(attu_catalog_remove(db_cat(s), name, true, NULL));
 }
 
 /* ---- the statement's versions --------------------------------------------------------------- */
@@ -210,14 +210,14 @@ static int install(db_fkey_txn *x, attu_session *s, attu_table *t, attu_error *e
             x->garbage = g;
             /* (the version before stays until the end: the actions that
              * follow read it as the change's "before") */
-            g[x->ngarbage++] = attu_catalog_replace(s->db->cat, t);
+            g[x->ngarbage++] = attu_catalog_replace(db_cat(s), t);
             x->swaps[i].cur = t;
             return 0;
         }
     swap *sw = realloc(x->swaps, sizeof *sw * (size_t)(x->nswaps + 1));
     if (!sw) return attu_error_oom(err);
     x->swaps = sw;
-    sw[x->nswaps].old = attu_catalog_replace(s->db->cat, t);
+    sw[x->nswaps].old = attu_catalog_replace(db_cat(s), t);
     sw[x->nswaps++].cur = t;
     return 0;
 }
@@ -226,7 +226,7 @@ static int install(db_fkey_txn *x, attu_session *s, attu_table *t, attu_error *e
  * except keep (the caller's). */
 static void restore(db_fkey_txn *x, attu_session *s, const attu_table *keep) {
     for (int i = x->nswaps - 1; i >= 0; i--) {
-        attu_table *cur = attu_catalog_replace(s->db->cat, x->swaps[i].old);
+        attu_table *cur = attu_catalog_replace(db_cat(s), x->swaps[i].old);
         if (cur != keep && cur != x->swaps[i].old) attu_table_free(cur);
     }
     x->nswaps = 0;
@@ -328,15 +328,15 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
             pu = tu;
             npu = ntu;
         } else {
-            p = attu_catalog_lookup(s->db->cat, a->ref_table);
+            p = attu_catalog_lookup(db_cat(s), a->ref_table);
             if (!p) {
-                if (attu_views_find(attu_catalog_views(s->db->cat), a->ref_table))
+                if (attu_views_find(attu_catalog_views(db_cat(s)), a->ref_table))
                     attu_error_set(err, "42809", 0, "referenced relation \"%s\" is not a table", a->ref_table);
                 else
                     db_no_such_table(s, a->ref_table, a->ref_position, err);
                 goto fail;
             }
-            pu = attu_catalog_uniques(s->db->cat, p->name, &npu);
+            pu = attu_catalog_uniques(db_cat(s), p->name, &npu);
         }
         snprintf(f->ref_table, sizeof f->ref_table, "%s", p->name);
         f->match = a->match ? a->match : ATTU_FK_MATCH_SIMPLE;
@@ -453,7 +453,7 @@ int db_fkey_define(attu_session *s, attu_table *t, const attu_unique *tu, int nt
                 if (pass) snprintf(label, sizeof label, "fkey%d", pass);
                 else snprintf(label, sizeof label, "fkey");
                 db_object_name(t->name, cols, label, f->name);
-                if (!name_taken(s->db->cat, t, tu, ntu, checks, nchecks, all, m, f->name)) break;
+                if (!name_taken(db_cat(s), t, tu, ntu, checks, nchecks, all, m, f->name)) break;
             }
         }
         /* comparable key types: 42804 in PostgreSQL's words */
@@ -492,7 +492,7 @@ fail:
  * none; *mixed: it fails MATCH FULL's rule (NULLs and values mixed). */
 static int first_orphan(attu_session *s, const attu_table *t, const attu_fkey *f, const char *pname, int64_t *row,
                         bool *mixed, attu_error *err) {
-    const attu_table *p = attu_catalog_lookup(s->db->cat, f->ref_table);
+    const attu_table *p = attu_catalog_lookup(db_cat(s), f->ref_table);
     *row = -1;
     *mixed = false;
     if (!p) return attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "referenced table \"%s\" is missing", f->ref_table);
@@ -585,12 +585,12 @@ static bool same_key_type(attu_type a, attu_type b) {
  * index off): the query does it then. */
 static int index_orphan(attu_session *s, const db_fkey_txn *x, const attu_table *t, const attu_fkey *f,
                         const size_t *rows, size_t n, int64_t *row, bool *mixed) {
-    attu_table *p = attu_catalog_lookup(s->db->cat, f->ref_table);
+    attu_table *p = attu_catalog_lookup(db_cat(s), f->ref_table);
     if (!p || p->unavailable) return 1;
     for (int i = 0; x && i < x->nswaps; i++)
         if (x->swaps[i].cur == p) return 1;
     int nu = 0;
-    const attu_unique *us = attu_catalog_uniques(s->db->cat, p->name, &nu), *u = NULL;
+    const attu_unique *us = attu_catalog_uniques(db_cat(s), p->name, &nu), *u = NULL;
     for (int k = 0; k < nu && !u; k++) if (fkey_on_key(f, p->name, &us[k])) u = &us[k];
     if (!u) return 1;
     for (int j = 0; j < f->ncols; j++)
@@ -641,7 +641,7 @@ static bool values_changed(const attu_table *a, const attu_table *b, const int *
 static int check_child_rows(attu_session *s, db_fkey_txn *x, const attu_table *before, const attu_table *t,
                             const uint8_t *changed, attu_error *err) {
     int nf = 0;
-    const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, t->name, &nf);
+    const attu_fkey *fs = attu_catalog_fkeys(db_cat(s), t->name, &nf);
     if (!nf) return 0;
     size_t *rows = malloc(sizeof *rows * (t->nrows + 1));
     if (!rows) return attu_error_oom(err);
@@ -693,10 +693,10 @@ int db_fkey_validate(attu_session *s, attu_table *t, const attu_fkey *f, attu_er
 /* ALTER TABLE ... ADD FOREIGN KEY over the rows t holds (t, or the table
  * being defined, in the catalog for its name meanwhile). */
 static int check_existing(attu_session *s, attu_table *t, const attu_fkey *f, attu_error *err) {
-    attu_table *old = attu_catalog_lookup(s->db->cat, t->name);
+    attu_table *old = attu_catalog_lookup(db_cat(s), t->name);
     if (old != t) {
-        if (old) attu_catalog_replace(s->db->cat, t);
-        else if (attu_catalog_add(s->db->cat, t, err)) return -1;
+        if (old) attu_catalog_replace(db_cat(s), t);
+        else if (attu_catalog_add(db_cat(s), t, err)) return -1;
     }
     size_t *rows = malloc(sizeof *rows * (t->nrows + 1));
     int rc = -1;
@@ -712,8 +712,8 @@ static int check_existing(attu_session *s, attu_table *t, const attu_fkey *f, at
 out:
     free(rows);
     if (old != t) {
-        if (old) attu_catalog_replace(s->db->cat, old);
-        else attu_catalog_remove(s->db->cat, t->name, true, NULL);
+        if (old) attu_catalog_replace(db_cat(s), old);
+        else attu_catalog_remove(db_cat(s), t->name, true, NULL);
     }
     return rc;
 }
@@ -744,23 +744,23 @@ int db_fkey_after_type_change(attu_session *s, attu_table *t, const bool *conver
     bool any = false;
     for (int i = 0; i < t->ncols; i++) any |= converted[i];
     if (!any) return 0;
-    attu_table *old = attu_catalog_lookup(s->db->cat, t->name);
+    attu_table *old = attu_catalog_lookup(db_cat(s), t->name);
     if (!old) return 0;
-    attu_catalog_replace(s->db->cat, t);   /* (t stands for the table meanwhile) */
+    attu_catalog_replace(db_cat(s), t);   /* (t stands for the table meanwhile) */
     int rc = 0;
     for (int k = 0; k < nown && !rc; k++) {
         bool self = !strcmp(own[k].ref_table, t->name);
         if (!any_converted(own[k].cols, own[k].ncols, converted) &&
             !(self && any_converted(own[k].ref_cols, own[k].ncols, converted)))
             continue;
-        const attu_table *p = attu_catalog_lookup(s->db->cat, own[k].ref_table);
+        const attu_table *p = attu_catalog_lookup(db_cat(s), own[k].ref_table);
         if (p && (types_fit(t, p, &own[k], err) || check_existing(s, t, &own[k], err))) rc = -1;
     }
-    for (size_t i = 0; i < attu_catalog_count(s->db->cat) && !rc; i++) {
-        attu_table *c = attu_catalog_at(s->db->cat, i);
+    for (size_t i = 0; i < attu_catalog_count(db_cat(s)) && !rc; i++) {
+        attu_table *c = attu_catalog_at(db_cat(s), i);
         if (c == t || c->name[0] == '\001') continue;
         int nf = 0;
-        const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
+        const attu_fkey *fs = attu_catalog_fkeys(db_cat(s), c->name, &nf);
         for (int k = 0; k < nf && !rc; k++) {
             if (strcmp(fs[k].ref_table, t->name)) continue;
             attu_fkey f = fs[k];
@@ -773,7 +773,7 @@ int db_fkey_after_type_change(attu_session *s, attu_table *t, const bool *conver
             if (types_fit(c, t, &f, err) || check_existing(s, c, &f, err)) rc = -1;
         }
     }
-    attu_catalog_replace(s->db->cat, old);
+    attu_catalog_replace(db_cat(s), old);
     return rc;
 }
 
@@ -801,7 +801,7 @@ static attu_result *matching_children(attu_session *s, const attu_table *c, cons
             if (action == ATTU_FK_CASCADE) put_col(&b, "n", keys->defs[f->ref_cols[j]].name);
             else if (action == ATTU_FK_SET_NULL) put(&b, "NULL");
             else {
-                const char *dflt = attu_catalog_default(s->db->cat, c->name, f->cols[j]);
+                const char *dflt = attu_catalog_default(db_cat(s), c->name, f->cols[j]);
                 put(&b, "(");
                 put(&b, dflt ? dflt : "NULL");
                 put(&b, ")");
@@ -835,8 +835,8 @@ static attu_result *matching_children(attu_session *s, const attu_table *c, cons
  * triggers do, in the order the constraints were made. */
 static int held(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char *cname, const attu_table *before,
                 const size_t *rows, size_t n, char action, attu_error *err) {
-    const attu_table *c = attu_catalog_lookup(s->db->cat, cname);
-    const attu_table *par = attu_catalog_lookup(s->db->cat, f->ref_table);
+    const attu_table *c = attu_catalog_lookup(db_cat(s), cname);
+    const attu_table *par = attu_catalog_lookup(db_cat(s), f->ref_table);
     if (!c || !par) return 0;
     char kname[64];
     snprintf(kname, sizeof kname, "\001fk_held%d", x->serial++);
@@ -898,7 +898,7 @@ static int act(attu_session *s, db_fkey_txn *x, const attu_fkey *f, const char *
         temp_drop(s, kname);
         return -1;
     }
-    attu_table *c = attu_catalog_lookup(s->db->cat, cname);
+    attu_table *c = attu_catalog_lookup(db_cat(s), cname);
     bool removing = deleting && action == ATTU_FK_CASCADE;
     /* the key positions the action sets: all, or ON DELETE SET NULL /
      * SET DEFAULT's list */
@@ -1013,7 +1013,7 @@ static int apply_change(attu_session *s, db_fkey_txn *x, attu_table *before, att
     /* the parent side: every foreign key that references the table, in
      * the order they were made (copied: the actions change the catalog) */
     referrer *refs = NULL;
-    int nrefs = referrers(s->db->cat, after->name, &refs);
+    int nrefs = referrers(db_cat(s), after->name, &refs);
     if (nrefs < 0) return attu_error_oom(err);
     size_t *rows = malloc(sizeof *rows * (before->nrows + 1));
     if (!rows) { free(refs); return attu_error_oom(err); }
@@ -1055,8 +1055,8 @@ int db_fkey_statement(attu_session *s, attu_table **tp, size_t first, const uint
     attu_table *t = *tp;
     *replaced = false;
     *txn = NULL;
-    if (!involved(s->db->cat, t->name)) return 0;
-    attu_table *old = attu_catalog_lookup(s->db->cat, t->name);
+    if (!involved(db_cat(s), t->name)) return 0;
+    attu_table *old = attu_catalog_lookup(db_cat(s), t->name);
     if (!old) return 0;
     db_fkey_txn *x = calloc(1, sizeof *x);
     if (!x) return attu_error_oom(err);
@@ -1074,7 +1074,7 @@ int db_fkey_statement(attu_session *s, attu_table **tp, size_t first, const uint
     /* the statement's table: its final version goes back to the caller,
      * the catalog keeps the old one (swaps[0]) */
     attu_table *fin = x->swaps[0].cur;
-    attu_catalog_replace(s->db->cat, old);
+    attu_catalog_replace(db_cat(s), old);
     if (fin != t) {   /* (t is among the garbage then) */
         *tp = fin;
         *replaced = true;
@@ -1113,7 +1113,7 @@ int db_fkey_truncate(attu_session *s, const char *const *names, int n, bool casc
                      attu_error *err) {
     *more = NULL;
     *nmore = 0;
-    const attu_catalog *cat = s->db->cat;
+    const attu_catalog *cat = db_cat(s);
     /* the tables named, then (CASCADE) every table referencing one, to a fixed point */
     int cap = n + (int)attu_catalog_count(cat) + 1, all_n = 0;
     const char **all = calloc((size_t)cap, sizeof *all);
@@ -1156,19 +1156,19 @@ int db_fkey_truncate(attu_session *s, const char *const *names, int n, bool casc
 
 /* Saves table name with its constraints as the catalog has them. */
 static int resave(attu_session *s, const char *name, attu_error *err) {
-    const attu_table *t = attu_catalog_lookup(s->db->cat, name);
+    const attu_table *t = attu_catalog_lookup(db_cat(s), name);
     return t ? db_save_table(s, t, err) : 0;
 }
 
 /* Removes foreign key k of table c (catalog and files). */
 static int remove_fkey(attu_session *s, const char *c, int k, attu_error *err) {
     int nf = 0;
-    const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c, &nf);
+    const attu_fkey *fs = attu_catalog_fkeys(db_cat(s), c, &nf);
     attu_fkey *keep = calloc((size_t)nf + 1, sizeof *keep);
     if (!keep) return attu_error_oom(err);
     int m = 0;
     for (int i = 0; i < nf; i++) if (i != k) keep[m++] = fs[i];
-    int rc = attu_catalog_set_fkeys(s->db->cat, c, keep, m, err);
+    int rc = attu_catalog_set_fkeys(db_cat(s), c, keep, m, err);
     free(keep);
     return rc ? -1 : resave(s, c, err);
 }
@@ -1182,7 +1182,7 @@ static int remove_fkey_in_loop(attu_session *s, const char *table, int *k, const
     char name[ATTU_NAME_MAX + 1];
     snprintf(name, sizeof name, "%s", table);
     if (remove_fkey(s, name, *k, err)) return -1;
-    *fs = attu_catalog_fkeys(s->db->cat, name, nf);
+    *fs = attu_catalog_fkeys(db_cat(s), name, nf);
     (*k)--;
     return 0;
 }
@@ -1192,11 +1192,11 @@ int db_fkey_drop_tables(attu_session *s, const char *const *names, int n, bool c
     *ndropped = 0;
     if (notice_cap) notice[0] = 0;
     for (int pass = 0; pass < 2; pass++) {
-        for (size_t j = 0; j < attu_catalog_count(s->db->cat); j++) {
-            const attu_table *c = attu_catalog_at(s->db->cat, j);
+        for (size_t j = 0; j < attu_catalog_count(db_cat(s)); j++) {
+            const attu_table *c = attu_catalog_at(db_cat(s), j);
             if (listed(names, n, c->name)) continue;
             int nf = 0;
-            const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
+            const attu_fkey *fs = attu_catalog_fkeys(db_cat(s), c->name, &nf);
             for (int k = 0; k < nf; k++) {
                 if (!listed(names, n, fs[k].ref_table)) continue;
                 if (pass == 0) {
@@ -1221,10 +1221,10 @@ int db_fkey_drop_tables(attu_session *s, const char *const *names, int n, bool c
 }
 
 int db_fkey_follow_rename(attu_session *s, const char *table, const char *to, attu_error *err) {
-    for (size_t j = 0; j < attu_catalog_count(s->db->cat); j++) {
-        const attu_table *c = attu_catalog_at(s->db->cat, j);
+    for (size_t j = 0; j < attu_catalog_count(db_cat(s)); j++) {
+        const attu_table *c = attu_catalog_at(db_cat(s), j);
         int nf = 0;
-        const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
+        const attu_fkey *fs = attu_catalog_fkeys(db_cat(s), c->name, &nf);
         bool any = false;
         for (int k = 0; k < nf; k++) any |= !strcmp(fs[k].ref_table, table);
         if (!any) continue;
@@ -1235,7 +1235,7 @@ int db_fkey_follow_rename(attu_session *s, const char *table, const char *to, at
             if (!strcmp(copy[k].ref_table, table)) snprintf(copy[k].ref_table, sizeof copy[k].ref_table, "%s", to);
         char cname[ATTU_NAME_MAX + 1];
         snprintf(cname, sizeof cname, "%s", c->name);
-        int rc = attu_catalog_set_fkeys(s->db->cat, cname, copy, nf, err);
+        int rc = attu_catalog_set_fkeys(db_cat(s), cname, copy, nf, err);
         free(copy);
         if (rc || resave(s, cname, err)) return -1;
     }
@@ -1249,11 +1249,11 @@ int db_fkey_follow_columns(attu_session *s, const char *table, const int *map, i
                            attu_error *err) {
     /* (the first pass only looks for the 2BP01, so that nothing changes then) */
     if (!cascade && db_fkey_follow_columns_check(s, table, map, nold, err)) return -1;
-    for (size_t j = 0; j < attu_catalog_count(s->db->cat); j++) {
-        const attu_table *c = attu_catalog_at(s->db->cat, j);
+    for (size_t j = 0; j < attu_catalog_count(db_cat(s)); j++) {
+        const attu_table *c = attu_catalog_at(db_cat(s), j);
         if (!strcmp(c->name, table)) continue;   /* (its own: the ALTER's) */
         int nf = 0;
-        const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
+        const attu_fkey *fs = attu_catalog_fkeys(db_cat(s), c->name, &nf);
         bool any = false;
         for (int k = 0; k < nf; k++) any |= !strcmp(fs[k].ref_table, table);
         if (!any) continue;
@@ -1271,7 +1271,7 @@ int db_fkey_follow_columns(attu_session *s, const char *table, const int *map, i
             }
             if (!whole) {
                 if (!cascade) {
-                    const attu_table *p = attu_catalog_lookup(s->db->cat, table);
+                    const attu_table *p = attu_catalog_lookup(db_cat(s), table);
                     const char *col = "?";
                     for (int q = 0; p && q < f.ncols; q++)
                         if (f.ref_cols[q] < nold && map[f.ref_cols[q]] < 0 && f.ref_cols[q] < p->ncols)
@@ -1291,7 +1291,7 @@ int db_fkey_follow_columns(attu_session *s, const char *table, const int *map, i
         }
         char cname[ATTU_NAME_MAX + 1];
         snprintf(cname, sizeof cname, "%s", c->name);
-        int rc = moved ? attu_catalog_set_fkeys(s->db->cat, cname, copy, m, err) : 0;
+        int rc = moved ? attu_catalog_set_fkeys(db_cat(s), cname, copy, m, err) : 0;
         free(copy);
         if (rc || (moved && resave(s, cname, err))) return -1;
     }
@@ -1299,11 +1299,11 @@ int db_fkey_follow_columns(attu_session *s, const char *table, const int *map, i
 }
 
 int db_fkey_drop_on_key(attu_session *s, const char *table, const attu_unique *u, attu_error *err) {
-    for (size_t j = 0; j < attu_catalog_count(s->db->cat); j++) {
-        const attu_table *c = attu_catalog_at(s->db->cat, j);
+    for (size_t j = 0; j < attu_catalog_count(db_cat(s)); j++) {
+        const attu_table *c = attu_catalog_at(db_cat(s), j);
         if (!strcmp(c->name, table)) continue;   /* (its own: the ALTER's) */
         int nf = 0;
-        const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
+        const attu_fkey *fs = attu_catalog_fkeys(db_cat(s), c->name, &nf);
         for (int k = 0; k < nf; k++) {
             if (!fkey_on_key(&fs[k], table, u)) continue;
             if (remove_fkey_in_loop(s, c->name, &k, &fs, &nf, err)) return -1;
@@ -1318,16 +1318,16 @@ bool db_fkey_on_key(const attu_fkey *f, const char *table, const attu_unique *u)
  * map drops. */
 static int db_fkey_follow_columns_check(attu_session *s, const char *table, const int *map, int nold,
                                         attu_error *err) {
-    for (size_t j = 0; j < attu_catalog_count(s->db->cat); j++) {
-        const attu_table *c = attu_catalog_at(s->db->cat, j);
+    for (size_t j = 0; j < attu_catalog_count(db_cat(s)); j++) {
+        const attu_table *c = attu_catalog_at(db_cat(s), j);
         if (!strcmp(c->name, table)) continue;
         int nf = 0;
-        const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
+        const attu_fkey *fs = attu_catalog_fkeys(db_cat(s), c->name, &nf);
         for (int k = 0; k < nf; k++) {
             if (strcmp(fs[k].ref_table, table)) continue;
             for (int q = 0; q < fs[k].ncols; q++) {
                 if (fs[k].ref_cols[q] < nold && map[fs[k].ref_cols[q]] >= 0) continue;
-                const attu_table *p = attu_catalog_lookup(s->db->cat, table);
+                const attu_table *p = attu_catalog_lookup(db_cat(s), table);
                 const char *col = p && fs[k].ref_cols[q] < p->ncols ? p->defs[fs[k].ref_cols[q]].name : "?";
                 attu_error_set(err, "2BP01", 0, "cannot drop column %s of table %s because other objects depend on it",
                                col, table);

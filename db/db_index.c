@@ -59,17 +59,15 @@
 
 /* ---- saving -------------------------------------------------------------------------------- */
 
-int db_index_save(attu_session *s, attu_error *err) {
-    if (!s->db->data_dir) return 0;
-    return attu_storage_save_indexes(s->db->data_dir, s->db->cat, err);
-}
+/* (the transaction's COMMIT writes the file: db_txn.c) */
+int db_index_save(attu_session *s, attu_error *err) { return db_txn_touch_indexes(s, err); }
 
 /* Puts the table's indexes ix[0..n) in the catalog, and its uniques with
  * the unique indexes' keys brought in line: those of indexes no longer
  * there leave, those of new ones join. */
 static int put_indexes(attu_session *s, const char *table, const attu_index_def *ix, int n, attu_error *err) {
     int nu = 0;
-    const attu_unique *us = attu_catalog_uniques(s->db->cat, table, &nu);
+    const attu_unique *us = attu_catalog_uniques(db_cat(s), table, &nu);
     attu_unique *keep = calloc((size_t)(nu + n) + 1, sizeof *keep);
     if (!keep) return attu_error_oom(err);
     int nk = 0;
@@ -81,8 +79,8 @@ static int put_indexes(attu_session *s, const char *table, const attu_index_def 
         /* (kept in its place among the others when it was there) */
         keep[nk++] = u;
     }
-    int rc = attu_catalog_set_indexes(s->db->cat, table, ix, n, err);
-    if (!rc) rc = attu_catalog_set_uniques(s->db->cat, table, keep, nk, err);
+    int rc = attu_catalog_set_indexes(db_cat(s), table, ix, n, err);
+    if (!rc) rc = attu_catalog_set_uniques(db_cat(s), table, keep, nk, err);
     free(keep);
     return rc;
 }
@@ -108,7 +106,7 @@ static const char *figure_name(const attu_ast_expr *e) {
 }
 
 static bool name_taken(attu_session *s, const char *name) {
-    return db_relation_exists(s->db, name) || attu_catalog_constraint_owner(s->db->cat, name, NULL) ||
+    return db_relation_exists(s, name) || attu_catalog_constraint_owner(db_cat(s), name, NULL) ||
            db_sequence_exists(s->db, name);
 }
 
@@ -573,10 +571,10 @@ static attu_result *run_over(attu_session *s, attu_table *t, const char *sql, at
     if (!st || st->kind != ATTU_STMT_SELECT)
         attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unique index check query does not parse");
     else {
-        attu_table *old = attu_catalog_lookup(s->db->cat, t->name);
-        if (old && old != t) attu_catalog_replace(s->db->cat, t);
+        attu_table *old = attu_catalog_lookup(db_cat(s), t->name);
+        if (old && old != t) attu_catalog_replace(db_cat(s), t);
         res = db_run_query(s, sql, st->u.select.query, NULL, err);
-        if (old && old != t) attu_catalog_replace(s->db->cat, old);
+        if (old && old != t) attu_catalog_replace(db_cat(s), old);
     }
     attu_parse_free(pr);
     if (err->set) err->position = 0;   /* (positions are in our text, not the user's) */
@@ -690,7 +688,7 @@ static int query_check(attu_session *s, attu_table *t, const attu_index_def *ix,
 
 int db_index_check_rows(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
     int n = 0;
-    const attu_index_def *ix = attu_catalog_indexes(s->db->cat, t->name, &n);
+    const attu_index_def *ix = attu_catalog_indexes(db_cat(s), t->name, &n);
     if (!n || (!changed && first >= t->nrows)) return 0;
     for (int k = 0; k < n; k++) {
         attu_unique u;
@@ -703,7 +701,7 @@ int db_index_check_rows(attu_session *s, attu_table *t, size_t first, const uint
 /* 42809 for a relation CREATE INDEX cannot index; 42P01 for none. */
 static int not_indexable(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
     const char *name = st->u.create_index.table;
-    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
     const char *what = v ? "views" : db_sequence_exists(s->db, name) ? "sequences" : NULL;
     if (!what) return db_no_such_table(s, name, 0, err);   /* (an index: 42809 "is an index") */
     attu_error_set(err, "42809", 0, "cannot create index on relation \"%s\"", name);
@@ -714,10 +712,10 @@ static int not_indexable(attu_session *s, const attu_ast_stmt *st, attu_error *e
 static int create_index(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, bool *skipped,
                         attu_error *err) {
     const char *tname = st->u.create_index.table;
-    attu_table *t = attu_catalog_lookup(s->db->cat, tname);
-    const attu_view *mv = attu_views_find(attu_catalog_views(s->db->cat), tname);
+    attu_table *t = attu_catalog_lookup(db_cat(s), tname);
+    const attu_view *mv = attu_views_find(attu_catalog_views(db_cat(s)), tname);
     if (!t || (mv && mv->kind != 'm')) {
-        if (!t && !mv && !db_sequence_exists(s->db, tname) && !attu_catalog_constraint_owner(s->db->cat, tname, NULL))
+        if (!t && !mv && !db_sequence_exists(s->db, tname) && !attu_catalog_constraint_owner(db_cat(s), tname, NULL))
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", tname);
         return not_indexable(s, st, err);
     }
@@ -784,7 +782,7 @@ static int create_index(attu_session *s, const attu_ast_stmt *st, const attu_exe
         return -1;
     }
     int n = 0;
-    const attu_index_def *have = attu_catalog_indexes(s->db->cat, tname, &n);
+    const attu_index_def *have = attu_catalog_indexes(db_cat(s), tname, &n);
     attu_index_def *all = calloc((size_t)n + 1, sizeof *all);
     if (!all) { attu_index_clear(&ix); return attu_error_oom(err); }
     memcpy(all, have, sizeof *all * (size_t)n);   /* (put_indexes copies them) */
@@ -808,7 +806,7 @@ static int create_index(attu_session *s, const attu_ast_stmt *st, const attu_exe
 }
 
 int db_exec_create_index(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     bool skipped = false;
     int rc = create_index(s, st, cb, &skipped, err);
     pthread_rwlock_unlock(&s->db->lock);
@@ -822,7 +820,7 @@ int db_exec_create_index(attu_session *s, const attu_ast_stmt *st, const attu_ex
  * caller's to write. */
 static int remove_index(attu_session *s, const char *table, int which, attu_error *err) {
     int n = 0;
-    const attu_index_def *have = attu_catalog_indexes(s->db->cat, table, &n);
+    const attu_index_def *have = attu_catalog_indexes(db_cat(s), table, &n);
     attu_index_def *keep = calloc((size_t)n + 1, sizeof *keep);
     if (!keep) return attu_error_oom(err);
     int m = 0;
@@ -841,7 +839,7 @@ static int remove_index(attu_session *s, const char *table, int which, attu_erro
  * one's owner and name in *owner / *fk, and how many (0: none). */
 static int fkey_users(attu_session *s, const char *table, const char *name, const char **owner, const char **fk) {
     int nu = 0, which = -1;
-    const attu_unique *us = attu_catalog_uniques(s->db->cat, table, &nu);
+    const attu_unique *us = attu_catalog_uniques(db_cat(s), table, &nu);
     for (int k = 0; k < nu; k++) if (!strcmp(us[k].name, name)) which = k;
     if (which < 0) return 0;
     for (int k = 0; k < nu; k++) {
@@ -855,10 +853,10 @@ static int fkey_users(attu_session *s, const char *table, const char *name, cons
         if (same) return 0;   /* (another key serves them) */
     }
     int n = 0;
-    for (size_t j = 0; j < attu_catalog_count(s->db->cat); j++) {
-        const attu_table *c = attu_catalog_at(s->db->cat, j);
+    for (size_t j = 0; j < attu_catalog_count(db_cat(s)); j++) {
+        const attu_table *c = attu_catalog_at(db_cat(s), j);
         int nf = 0;
-        const attu_fkey *fs = attu_catalog_fkeys(s->db->cat, c->name, &nf);
+        const attu_fkey *fs = attu_catalog_fkeys(db_cat(s), c->name, &nf);
         for (int k = 0; k < nf; k++)
             if (db_fkey_on_key(&fs[k], table, &us[which]) && !n++) { *owner = c->name; *fk = fs[k].name; }
     }
@@ -870,10 +868,10 @@ static int fkey_users(attu_session *s, const char *table, const char *name, cons
 static int drop_check(attu_session *s, const attu_ast_stmt *st, int i, attu_error *err) {
     const char *name = st->u.drop_table.tables.items[i];
     int which = 0;
-    const attu_table *owner = attu_catalog_constraint_owner(s->db->cat, name, &which);
+    const attu_table *owner = attu_catalog_constraint_owner(db_cat(s), name, &which);
     if (owner && which >= 0) {
         int nu = 0;
-        const attu_unique *u = attu_catalog_uniques(s->db->cat, owner->name, &nu);
+        const attu_unique *u = attu_catalog_uniques(db_cat(s), owner->name, &nu);
         if (!u[which].index) {
             attu_error_set(err, "2BP01", 0, "cannot drop index %s because constraint %s on table %s requires it", name,
                            name, owner->name);
@@ -891,12 +889,12 @@ static int drop_check(attu_session *s, const attu_ast_stmt *st, int i, attu_erro
         return -1;
     }
     if (owner) return 0;
-    if (db_relation_exists(s->db, name) || db_sequence_exists(s->db, name)) {
+    if (db_relation_exists(s, name) || db_sequence_exists(s->db, name)) {
         attu_error_set(err, "42809", 0, "\"%s\" is not an index", name);
-        const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+        const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
         attu_error_set_hint(err, v ? (v->kind == 'm' ? "Use DROP MATERIALIZED VIEW to remove a materialized view."
                                                            : "Use DROP VIEW to remove a view.")
-                                     : attu_catalog_lookup(s->db->cat, name) ? "Use DROP TABLE to remove a table."
+                                     : attu_catalog_lookup(db_cat(s), name) ? "Use DROP TABLE to remove a table."
                                      : "Use DROP SEQUENCE to remove a sequence.");
         return -1;
     }
@@ -905,7 +903,7 @@ static int drop_check(attu_session *s, const attu_ast_stmt *st, int i, attu_erro
 }
 
 int db_exec_drop_index(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     int rc = 0;
     /* check all first: DROP INDEX a, b drops neither if b is missing */
     for (int i = 0; i < st->u.drop_table.tables.n && !rc; i++)
@@ -914,7 +912,7 @@ int db_exec_drop_index(attu_session *s, const attu_ast_stmt *st, const attu_exec
     for (int i = 0; i < st->u.drop_table.tables.n && !rc; i++) {
         const char *name = st->u.drop_table.tables.items[i];
         int which = -1;
-        attu_table *t = attu_catalog_index_owner(s->db->cat, name, &which);
+        attu_table *t = attu_catalog_index_owner(db_cat(s), name, &which);
         if (!t) {
             if (cb && cb->on_notice) {
                 char msg[160];
@@ -934,7 +932,7 @@ int db_exec_drop_index(attu_session *s, const attu_ast_stmt *st, const attu_exec
         }
         if (nfk) {
             int nu = 0;
-            const attu_unique *us = attu_catalog_uniques(s->db->cat, t->name, &nu);
+            const attu_unique *us = attu_catalog_uniques(db_cat(s), t->name, &nu);
             attu_unique key;
             memset(&key, 0, sizeof key);
             for (int k = 0; k < nu; k++) if (!strcmp(us[k].name, name)) key = us[k];
@@ -960,10 +958,10 @@ int db_exec_drop_index(attu_session *s, const attu_ast_stmt *st, const attu_exec
  * for ALTER INDEX, which attu has nothing to change in: *constraint). */
 static int find_index(attu_session *s, const char *name, attu_table **t, int *which, bool *constraint, attu_error *err) {
     *constraint = false;
-    if ((*t = attu_catalog_index_owner(s->db->cat, name, which))) return 0;
+    if ((*t = attu_catalog_index_owner(db_cat(s), name, which))) return 0;
     int w = 0;
-    if ((*t = attu_catalog_constraint_owner(s->db->cat, name, &w))) { *constraint = true; return 0; }
-    if (db_relation_exists(s->db, name) || db_sequence_exists(s->db, name))
+    if ((*t = attu_catalog_constraint_owner(db_cat(s), name, &w))) { *constraint = true; return 0; }
+    if (db_relation_exists(s, name) || db_sequence_exists(s->db, name))
         return attu_error_set(err, "42809", 0, "\"%s\" is not an index", name);
     return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);
 }
@@ -972,10 +970,10 @@ static int alter_index(attu_session *s, const attu_ast_stmt *st, const attu_exec
     const char *name = st->u.alter_index.name;
     char act = st->u.alter_index.action;
     if (act == 'T') {
-        const attu_table *t = attu_catalog_lookup(s->db->cat, name);
-        const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+        const attu_table *t = attu_catalog_lookup(db_cat(s), name);
+        const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
         if (t && (!v || v->kind == 'm')) return 0;
-        if (v || db_sequence_exists(s->db, name) || attu_catalog_constraint_owner(s->db->cat, name, NULL))
+        if (v || db_sequence_exists(s->db, name) || attu_catalog_constraint_owner(db_cat(s), name, NULL))
             return attu_error_set(err, "42809", 0, "\"%s\" is not a table or materialized view", name);
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);
     }
@@ -1010,7 +1008,7 @@ static int alter_index(attu_session *s, const attu_ast_stmt *st, const attu_exec
             /* a constraint's index: the constraint follows (PostgreSQL
              * renames both), which ALTER TABLE's RENAME CONSTRAINT does */
             int nu = 0;
-            const attu_unique *us = attu_catalog_uniques(s->db->cat, t->name, &nu);
+            const attu_unique *us = attu_catalog_uniques(db_cat(s), t->name, &nu);
             attu_unique *u = calloc((size_t)nu + 1, sizeof *u);
             if (!u) return attu_error_oom(err);
             memcpy(u, us, sizeof *u * (size_t)nu);
@@ -1027,7 +1025,7 @@ static int alter_index(attu_session *s, const attu_ast_stmt *st, const attu_exec
         return rc;
     }
     int n = 0;
-    const attu_index_def *have = attu_catalog_indexes(s->db->cat, t->name, &n);
+    const attu_index_def *have = attu_catalog_indexes(db_cat(s), t->name, &n);
     attu_index_def *all = calloc((size_t)n + 1, sizeof *all);
     if (!all) return attu_error_oom(err);
     int rc = 0;
@@ -1049,7 +1047,7 @@ static int alter_index(attu_session *s, const attu_ast_stmt *st, const attu_exec
 }
 
 int db_exec_alter_index(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     int rc = alter_index(s, st, cb, err);
     pthread_rwlock_unlock(&s->db->lock);
     if (rc) return rc;
@@ -1085,7 +1083,7 @@ static bool uses_column(const attu_index_def *ix, int c, const char *name) {
 int db_index_columns_changed(attu_session *s, const char *table, const attu_table *old, const int *map,
                              const char *renamed_from, const char *renamed_to, attu_error *err) {
     int n = 0;
-    const attu_index_def *have = attu_catalog_indexes(s->db->cat, table, &n);
+    const attu_index_def *have = attu_catalog_indexes(db_cat(s), table, &n);
     if (!n) return 0;
     attu_index_def *all = calloc((size_t)n + 1, sizeof *all);
     if (!all) return attu_error_oom(err);

@@ -87,9 +87,9 @@ attu_result *db_insert_returning(attu_session *s, const char *sql, const attu_as
     attu_ast_query *q = returning_query(a, st, NULL, n0, err);
     attu_result *res = NULL;
     if (q) {
-        attu_table *old = attu_catalog_replace(s->db->cat, t);
+        attu_table *old = attu_catalog_replace(db_cat(s), t);
         res = db_run_query(s, sql, q, params, err);
-        attu_catalog_replace(s->db->cat, old);
+        attu_catalog_replace(db_cat(s), old);
     }
     attu_ast_arena_free(a);
     return res;
@@ -101,9 +101,9 @@ attu_result *db_insert_returning_rows(attu_session *s, const char *sql, const at
     if (!a) { attu_error_oom(err); return NULL; }
     attu_ast_query *q = returning_query(a, st, rows->name, 0, err);
     attu_result *res = NULL;
-    if (q && !attu_catalog_add(s->db->cat, rows, err)) {
+    if (q && !attu_catalog_add(db_cat(s), rows, err)) {
         res = db_run_query(s, sql, q, params, err);
-        attu_catalog_remove(s->db->cat, rows->name, true, NULL);
+        attu_catalog_remove(db_cat(s), rows->name, true, NULL);
     }
     attu_ast_arena_free(a);
     return res;
@@ -119,7 +119,7 @@ int db_insert_returning_describe(attu_session *s, const char *sql, const attu_as
     if (!a || !pa) attu_error_oom(err);
     attu_bind_params bp = db_params(s, params);
     bp.no_side_effects = true;   /* described, not run: no nextval */
-    attu_lplan *lp = q ? attu_bind_query(pa, s->db->cat, sql, q, &bp, err) : NULL;
+    attu_lplan *lp = q ? attu_bind_query(pa, db_cat(s), sql, q, &bp, err) : NULL;
     attu_result_column *c = lp ? calloc((size_t)lp->ncols + 1, sizeof *c) : NULL;
     if (lp && !c) attu_error_oom(err);
     if (c) {

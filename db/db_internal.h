@@ -17,14 +17,24 @@
 
 typedef struct db_sequences db_sequences;
 typedef struct db_seq_session db_seq_session;
+typedef struct db_txn db_txn;
 
 struct attu_db {
-    attu_catalog    *cat;
+    attu_catalog    *cat;              /* the committed catalog (db_txn.c) */
     db_sequences    *seqs;             /* CREATE SEQUENCE's (db_sequence.c) */
     pthread_rwlock_t lock;
     attu_backend    *be;
     char            *data_dir;
     char            *load_dir;
+    /* The writing-transaction token (db_txn.c): the session whose
+     * transaction writes, NULL when none; others wait on txn_cv. */
+    pthread_mutex_t  txn_mu;
+    pthread_cond_t   txn_cv;
+    attu_session    *writer;
+    /* The writing transaction's snapshot of the sequences: what the
+     * sequences file keeps of their definitions until it commits
+     * (db_sequence.c; under the sequences' lock). NULL: none. */
+    const struct db_seq_snapshot *seq_base;
 };
 
 typedef struct db_setting { char *name; char *value; } db_setting;
@@ -60,7 +70,50 @@ struct attu_session {
     int              nprepared, capprepared;
     int              execute_depth;    /* EXECUTEs running inside each other */
     db_seq_session  *seq;              /* currval / lastval (db_sequence.c); NULL: none yet */
+    /* The transaction (db_txn.c): its working catalog once it writes
+     * (NULL: it reads the committed one), and what COMMIT saves, its
+     * savepoints, the sequences as they were (NULL: none of those). */
+    attu_catalog    *work;
+    db_txn          *tx;
+    bool             ext_implicit;     /* an extended-protocol implicit transaction runs until Sync */
 };
+
+/* The catalog the session sees: its transaction's working catalog, or
+ * the committed one. */
+static inline attu_catalog *db_cat(const attu_session *s) { return s->work ? s->work : s->db->cat; }
+
+/* Transactions (db_txn.c). init / destroy: the token's lock. */
+void db_txn_init(attu_db *db);
+void db_txn_destroy(attu_db *db);
+/* A statement that writes is about to run: the session's transaction
+ * takes the writing token (waiting for another session's transaction to
+ * end: 57014 when cancelled or past statement_timeout) and its working
+ * catalog. 0, or -1 with err. */
+int db_txn_begin_write(attu_session *s, attu_error *err);
+/* The lock of a statement that writes (its transaction's working catalog
+ * made first if db_txn_begin_write has not): the read lock over its own
+ * working catalog (the token keeps other writers out), so that other
+ * sessions' readers never wait for it. */
+void db_write_lock(attu_session *s);
+/* What COMMIT saves: relation name (changed, created or dropped), the
+ * views file, the comments file. No I/O: 0, or -1 for memory. */
+int db_txn_touch(attu_session *s, const char *name, attu_error *err);
+int db_txn_touch_views(attu_session *s, attu_error *err);
+int db_txn_touch_comments(attu_session *s, attu_error *err);
+int db_txn_touch_indexes(attu_session *s, attu_error *err);   /* (attu.indexes: db_index.c) */
+/* Whether the session has a transaction with changes or savepoints. */
+bool db_txn_active(const attu_session *s);
+/* COMMIT: saves what changed, then publishes the working catalog (on a
+ * failure to save, everything is rolled back: -1 with err). ROLLBACK:
+ * everything undone. Both release the token. */
+int db_txn_commit(attu_session *s, attu_error *err);
+void db_txn_rollback(attu_session *s);
+/* SAVEPOINT, RELEASE, ROLLBACK TO (3B001 for an unknown name). */
+int db_txn_savepoint(attu_session *s, const char *name, attu_error *err);
+int db_txn_release(attu_session *s, const char *name, attu_error *err);
+int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err);
+/* Whether st runs in an aborted block (COMMIT, ROLLBACK, ROLLBACK TO). */
+bool db_allowed_when_aborted(const attu_ast_stmt *st);
 
 /* Called as each statement starts: its start time, the transaction's
  * (new_txn: it begins a transaction), the thread's zone (database.c). */
@@ -336,6 +389,12 @@ int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
  * multi-statement query string): commit keeps what SET changed and undoes
  * SET LOCAL; a rollback restores every setting as it was at the start. */
 void db_settings_end_block(attu_session *s, bool commit);
+/* SAVEPOINT keeps a mark of the settings (NULL with err: out of memory);
+ * ROLLBACK TO puts every setting changed since back as it was then. */
+typedef struct db_settings_mark db_settings_mark;
+db_settings_mark *db_settings_mark_take(attu_session *s, attu_error *err);
+void db_settings_mark_rollback(attu_session *s, const db_settings_mark *m);
+void db_settings_mark_free(db_settings_mark *m);
 /* The end of a statement outside any block (ok: it succeeded): ends the
  * block a set_config(..., is_local) opened for it, as PostgreSQL's
  * statement is its own transaction. */
@@ -372,6 +431,10 @@ int db_exec_update_pg_settings(attu_session *s, const char *sql, const attu_ast_
  * and PostgreSQL's 25006 "cannot execute INSERT in a read-only
  * transaction" for a statement that writes (-1; 0 for one that may run). */
 bool db_read_only(const attu_session *s);
+/* The command PostgreSQL names when it refuses st in a read-only
+ * transaction ("INSERT", "CREATE TABLE", ...), NULL for one that writes
+ * nothing. */
+const char *db_writing_command(attu_session *s, const attu_ast_stmt *st);
 int db_refuse_if_read_only(attu_session *s, const attu_ast_stmt *st, attu_error *err);
 /* Frees the session's settings (attu_session_free). */
 void db_settings_free(attu_session *s);
@@ -387,7 +450,7 @@ void db_seq_session_free(attu_session *s);
 int db_sequence_call(void *ctx, attu_sequence_op op, const char *name, int64_t value, bool is_called, int64_t *out,
                      attu_error *err);
 bool db_sequence_exists(attu_db *db, const char *name);
-bool db_relation_exists(attu_db *db, const char *name);
+bool db_relation_exists(attu_session *s, const char *name);
 /* A subquery runner that runs nothing: each subquery gives its columns
  * without rows (a query only analysed: CREATE VIEW, WITH NO DATA). */
 int db_no_rows_runner(void *ctx, attu_lplan *plan, attu_column ***cols, size_t *nrows, attu_error *err);
@@ -499,6 +562,21 @@ typedef struct db_seq_snapshot db_seq_snapshot;
 db_seq_snapshot *db_sequences_snapshot(attu_session *s, attu_error *err);
 int db_sequences_restore(attu_session *s, const db_seq_snapshot *snap, attu_error *err);
 void db_seq_snapshot_free(db_seq_snapshot *snap);
+/* A transaction's ROLLBACK (TO): the sequences' definitions of snap put
+ * back (made since: dropped; dropped since: back), each surviving one
+ * keeping its counter (nextval is not transactional); saved. */
+int db_sequences_txn_undo(attu_session *s, const db_seq_snapshot *snap, attu_error *err);
+/* While a transaction writes, the sequences file keeps base's definitions
+ * (with the numbers drawn since); NULL when it ends (the file then takes
+ * the sequences as they are: saved). */
+int db_sequences_set_base(attu_db *db, const db_seq_snapshot *base, attu_error *err);
+/* COMMIT (db_txn.c): when the transaction changed sequences' definitions,
+ * the sequences as they are staged in c (a step of its record). Takes the
+ * sequences' lock, which db_sequences_commit_end (committed: the file now
+ * keeps them as they are) gives back, whatever stage returned. */
+struct attu_storage_commit;
+int db_sequences_commit_stage(attu_db *db, struct attu_storage_commit *c, attu_error *err);
+void db_sequences_commit_end(attu_db *db, bool committed);
 /* The sequences owned by table's columns old_cols[0..n) follow them: owned
  * by new_table's column new_cols[i] now, or dropped where new_cols[i] is
  * NULL (a dropped column); saved when one changed. */

@@ -25,7 +25,7 @@
 #include "planner/parser.h"
 
 bool db_is_matview(attu_session *s, const char *name) {
-    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
     return v && v->kind == 'm';
 }
 
@@ -63,7 +63,7 @@ static int collect_deps(attu_session *s, const char *sql, const attu_ast_query *
     bp.run_ctx = NULL;
     bp.on_relation = on_relation;
     bp.relation_ctx = d;
-    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, q, &bp, err);
+    attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, q, &bp, err);
     attu_plan_arena_free(pa);
     if (!lp) return -1;
     return d->oom ? attu_error_oom(err) : 0;
@@ -75,8 +75,8 @@ int db_exec_create_matview(attu_session *s, const char *sql, const attu_ast_stmt
                            attu_error *err) {
     const char *name = st->u.create_view.view;
     bool no_data = st->u.create_view.with_no_data;
-    pthread_rwlock_wrlock(&s->db->lock);
-    if (db_relation_exists(s->db, name) || attu_catalog_constraint_owner(s->db->cat, name, NULL)) {
+    db_write_lock(s);
+    if (db_relation_exists(s, name) || attu_catalog_constraint_owner(db_cat(s), name, NULL)) {
         pthread_rwlock_unlock(&s->db->lock);
         if (!st->u.create_view.if_not_exists)
             return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
@@ -106,19 +106,19 @@ int db_exec_create_matview(attu_session *s, const char *sql, const attu_ast_stmt
     v->kind = 'm';
     v->populated = !no_data;
     if (db_save_table(s, t, err)) goto out;
-    if (attu_catalog_add(s->db->cat, t, err)) {
-        if (s->db->data_dir) attu_storage_drop_table(s->db->data_dir, name, NULL);
+    if (attu_catalog_add(db_cat(s), t, err)) {
+        if (s->db->data_dir) db_txn_touch(s, name, NULL);
         goto out;
     }
     attu_view *prev = NULL;
-    attu_views *vs = attu_catalog_views(s->db->cat);
+    attu_views *vs = attu_catalog_views(db_cat(s));
     if (attu_views_put(vs, v, &prev) ||
-        (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err))) {
+        (s->db->data_dir && db_txn_touch_views(s, err))) {
         /* put everything back as it was */
         if (!err->set) attu_error_oom(err);
         if (attu_views_find(vs, name) == v) attu_views_remove(vs, name);
-        attu_catalog_remove(s->db->cat, name, true, NULL);
-        if (s->db->data_dir) attu_storage_drop_table(s->db->data_dir, name, NULL);
+        attu_catalog_remove(db_cat(s), name, true, NULL);
+        if (s->db->data_dir) db_txn_touch(s, name, NULL);
         goto out;
     }
     v = NULL;
@@ -145,17 +145,17 @@ int db_exec_refresh_matview(attu_session *s, const char *sql, const attu_ast_stm
     (void)sql;
     const char *name = st->u.drop_table.tables.items[0];
     bool no_data = st->u.drop_table.materialized;
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     int rc = -1;
     attu_parse_result *pr = NULL;
     attu_table *t = NULL;
-    attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+    attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
     if (!v || v->kind != 'm') {
         /* PostgreSQL's two: a table is no materialized view (0A000), any
          * other relation not even a table (42809) */
-        if (attu_catalog_lookup(s->db->cat, name))
+        if (attu_catalog_lookup(db_cat(s), name))
             attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "\"%s\" is not a materialized view", name);
-        else if (v || db_relation_exists(s->db, name) || attu_catalog_constraint_owner(s->db->cat, name, NULL))
+        else if (v || db_relation_exists(s, name) || attu_catalog_constraint_owner(db_cat(s), name, NULL))
             attu_error_set(err, "42809", 0, "\"%s\" is not a table or materialized view", name);
         else
             attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE,
@@ -186,14 +186,14 @@ int db_exec_refresh_matview(attu_session *s, const char *sql, const attu_ast_stm
     bool was = v->populated;
     v->populated = !no_data;
     if (was != v->populated && s->db->data_dir &&
-        attu_storage_save_views(s->db->data_dir, attu_catalog_views(s->db->cat), err)) {
+        db_txn_touch_views(s, err)) {
         v->populated = was;
-        attu_table *old = attu_catalog_lookup(s->db->cat, name);
+        attu_table *old = attu_catalog_lookup(db_cat(s), name);
         if (old) db_save_table(s, old, NULL);   /* (the rows as they were) */
         goto out;
     }
     /* no reader holds the old version: the write lock is ours */
-    attu_table_free(attu_catalog_replace(s->db->cat, t));
+    attu_table_free(attu_catalog_replace(db_cat(s), t));
     t = NULL;
     rc = 0;
 out:
@@ -238,7 +238,7 @@ static int refuse_locked(attu_session *s, const attu_ast_stmt *st, attu_error *e
     case ATTU_STMT_TRUNCATE:
         for (int i = 0; i < st->u.truncate.tables.n; i++) {
             const char *name = st->u.truncate.tables.items[i];
-            if (!db_relation_exists(s->db, name)) return 0;   /* (its 42P01 first) */
+            if (!db_relation_exists(s, name)) return 0;   /* (its 42P01 first) */
             if (db_is_matview(s, name)) return attu_error_set(err, "42809", 0, "\"%s\" is not a table", name);
         }
         return 0;
@@ -253,8 +253,8 @@ static int refuse_locked(attu_session *s, const attu_ast_stmt *st, attu_error *e
         const char *name = st->u.alter_table.table;
         if (!db_is_matview(s, name)) {
             /* (a missing one: db_alter.c's 42P01, or IF EXISTS' NOTICE) */
-            if (st->u.alter_table.materialized && (db_relation_exists(s->db, name) ||
-                                                   attu_catalog_constraint_owner(s->db->cat, name, NULL)))
+            if (st->u.alter_table.materialized && (db_relation_exists(s, name) ||
+                                                   attu_catalog_constraint_owner(db_cat(s), name, NULL)))
                 return attu_error_set(err, "42809", 0, "\"%s\" is not a materialized view", name);
             return 0;
         }
@@ -278,7 +278,7 @@ int db_matview_refuse(attu_session *s, const attu_ast_stmt *st, attu_error *err)
     default: return 0;
     }
     pthread_rwlock_rdlock(&s->db->lock);
-    int rc = attu_views_count(attu_catalog_views(s->db->cat)) ? refuse_locked(s, st, err) : 0;
+    int rc = attu_views_count(attu_catalog_views(db_cat(s))) ? refuse_locked(s, st, err) : 0;
     pthread_rwlock_unlock(&s->db->lock);
     return rc;
 }
@@ -286,7 +286,7 @@ int db_matview_refuse(attu_session *s, const attu_ast_stmt *st, attu_error *err)
 /* ---- ALTER ... RENAME of one (db_alter.c) ---------------------------------- */
 
 int db_matview_renamed(attu_session *s, const char *from, const char *to, attu_error *err) {
-    attu_views *vs = attu_catalog_views(s->db->cat);
+    attu_views *vs = attu_catalog_views(db_cat(s));
     attu_view *v = attu_views_find(vs, from);
     if (!v || v->kind != 'm') return 0;
     attu_view *n = attu_view_new(to, v->sql, v->ncols, (const char *const *)v->col_names, v->col_types, v->ndeps,
@@ -297,7 +297,7 @@ int db_matview_renamed(attu_session *s, const char *from, const char *to, attu_e
     n->populated = v->populated;
     attu_view *old = NULL;
     attu_views_remove(vs, from);
-    if (attu_views_put(vs, n, &old) || (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err))) {
+    if (attu_views_put(vs, n, &old) || (s->db->data_dir && db_txn_touch_views(s, err))) {
         if (!err->set) attu_error_oom(err);
         if (attu_views_find(vs, to) == n) attu_views_remove(vs, to);
         attu_view_free(n);
@@ -309,7 +309,7 @@ int db_matview_renamed(attu_session *s, const char *from, const char *to, attu_e
 }
 
 int db_matview_renamed_column(attu_session *s, const char *name, const char *from, const char *to, attu_error *err) {
-    attu_views *vs = attu_catalog_views(s->db->cat);
+    attu_views *vs = attu_catalog_views(db_cat(s));
     attu_view *v = attu_views_find(vs, name);
     if (!v || v->kind != 'm') return 0;
     for (int i = 0; i < v->ncols; i++) {
@@ -318,7 +318,7 @@ int db_matview_renamed_column(attu_session *s, const char *name, const char *fro
         if (!nn) return attu_error_oom(err);
         char *was = v->col_names[i];
         v->col_names[i] = nn;
-        if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) {
+        if (s->db->data_dir && db_txn_touch_views(s, err)) {
             v->col_names[i] = was;
             free(nn);
             return -1;

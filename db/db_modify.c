@@ -380,7 +380,7 @@ static int check_sets(modify_ctx *m, attu_error *err) {
     for (int k = 0; k < nsets; k++) {
         m->seq_set[k] = false;
         if (items[k]->kind != ATTU_EXPR_DEFAULT) continue;
-        char *seq = db_default_sequence(attu_catalog_default(m->s->db->cat, m->base->name, m->set_cols[k]));
+        char *seq = db_default_sequence(attu_catalog_default(db_cat(m->s), m->base->name, m->set_cols[k]));
         if (!seq) continue;
         free(seq);
         if (st->u.modify.nreturning)
@@ -501,7 +501,7 @@ static int build_query(modify_ctx *m, attu_error *err) {
 static attu_lplan *bind_query(modify_ctx *m, const char *sql, const attu_bind_params *params, attu_plan_arena *pa,
                               attu_error *err) {
     attu_bind_params bp = db_params(m->s, params);
-    attu_lplan *lp = attu_bind_query(pa, m->s->db->cat, sql, &m->q, &bp, err);
+    attu_lplan *lp = attu_bind_query(pa, db_cat(m->s), sql, &m->q, &bp, err);
     if (!lp) return NULL;
     if (m->nsets) {
         attu_lplan *p = attu_lp_new(pa, LP_PROJECT, lp->ncols);
@@ -593,10 +593,10 @@ static int modify_open(modify_ctx *m, attu_session *s, const attu_ast_stmt *st, 
     m->qual = st->u.modify.alias ? st->u.modify.alias : st->u.modify.table;
     *pa = attu_plan_arena_new();
     m->arena = attu_ast_arena_new();
-    if (write) pthread_rwlock_wrlock(&s->db->lock);
+    if (write) db_write_lock(s);
     else pthread_rwlock_rdlock(&s->db->lock);
     if (!*pa || !m->arena) return attu_error_oom(err);
-    m->base = attu_catalog_lookup(s->db->cat, st->u.modify.table);
+    m->base = attu_catalog_lookup(db_cat(s), st->u.modify.table);
     if (!m->base && db_view_dml_error(s, st->u.modify.table, st->kind, err)) return -1;
     if (!m->base)
         return db_no_such_table(s, st->u.modify.table, st->u.modify.table_position, err);
@@ -702,7 +702,7 @@ int db_exec_modify(attu_session *s, const char *sql, const attu_ast_stmt *st, co
             goto out;
         }
         if (db_save_table(s, t, err)) { db_fkey_abort(s, fx); free(changed); attu_table_free(t); goto out; }
-        attu_table *old = attu_catalog_replace(s->db->cat, t);
+        attu_table *old = attu_catalog_replace(db_cat(s), t);
         /* the key index follows: UPDATE keeps every row where it was and
          * changes some; DELETE drops some and renumbers the rest */
         if (fk_replaced) { /* (a later version: its index is built when next needed) */ }

@@ -203,14 +203,14 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
     q->u.select.where = oc->where;
     if (oc->where && oc->where->depth + 1 > depth) depth = oc->where->depth + 1;
     q->depth = depth;
-    if (attu_catalog_add(s->db->cat, map, err)) goto out;
+    if (attu_catalog_add(db_cat(s), map, err)) goto out;
     added = true;
-    if (attu_catalog_add(s->db->cat, excl, err)) goto out;
+    if (attu_catalog_add(db_cat(s), excl, err)) goto out;
     excl_added = true;
-    if (attu_catalog_add(s->db->cat, oldt, err)) goto out;
+    if (attu_catalog_add(db_cat(s), oldt, err)) goto out;
     old_added = true;
     attu_bind_params bp = db_params(s, params);
-    lp = attu_bind_query(pa, s->db->cat, sql, q, &bp, err);
+    lp = attu_bind_query(pa, db_cat(s), sql, q, &bp, err);
     if (lp) {
         attu_lplan *p = attu_lp_new(pa, LP_PROJECT, lp->ncols);
         if (!p || !(p->exprs = attu_palloc(pa, sizeof(attu_bexpr *) * (size_t)(lp->ncols + 1)))) { attu_error_oom(err); goto out; }
@@ -241,9 +241,9 @@ static int eval_updates(attu_session *s, const char *sql, const attu_ast_stmt *s
     *nrows = n;
     rc = 0;
 out:
-    if (added) attu_catalog_remove(s->db->cat, MAP_NAME, true, NULL);
-    if (excl_added) attu_catalog_remove(s->db->cat, EXCLUDED_NAME, true, NULL);
-    if (old_added) attu_catalog_remove(s->db->cat, OLD_NAME, true, NULL);
+    if (added) attu_catalog_remove(db_cat(s), MAP_NAME, true, NULL);
+    if (excl_added) attu_catalog_remove(db_cat(s), EXCLUDED_NAME, true, NULL);
+    if (old_added) attu_catalog_remove(db_cat(s), OLD_NAME, true, NULL);
     attu_table_free(map);
     attu_table_free(excl);
     attu_table_free(oldt);
@@ -352,7 +352,7 @@ int db_on_conflict(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     const attu_ast_on_conflict *oc = st->u.insert.on_conflict;
     attu_table *t = *tp;
     int nu = 0;
-    const attu_unique *us = attu_catalog_uniques(s->db->cat, t->name, &nu);
+    const attu_unique *us = attu_catalog_uniques(db_cat(s), t->name, &nu);
     size_t n = t->nrows - n0;
     bool *arbiter = calloc((size_t)nu + 1, sizeof *arbiter);
     int64_t **grp = calloc((size_t)nu + 1, sizeof *grp);      /* per arbiter: over t */

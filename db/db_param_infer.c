@@ -46,7 +46,7 @@ static int infer_query_locked(attu_session *s, const char *sql, const attu_ast_q
     attu_bind_params full = db_params(s, bp);
     full.no_side_effects = true;   /* analysed, not run: no nextval */
     db_seq_fill fill;   /* nextval('s') items over rows: their stand-ins */
-    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, db_seq_fill_prepare(s, q, NULL, 0, &fill), &full, err);
+    attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, db_seq_fill_prepare(s, q, NULL, 0, &fill), &full, err);
     attu_plan_arena_free(pa);
     db_seq_fill_free(&fill);
     return lp ? 0 : -1;
@@ -65,7 +65,7 @@ static int infer_query(attu_session *s, const char *sql, const attu_ast_query *q
 static int check_insert(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
     int r = 0;
     pthread_rwlock_rdlock(&s->db->lock);
-    const attu_table *base = attu_catalog_lookup(s->db->cat, st->u.insert.table);
+    const attu_table *base = attu_catalog_lookup(db_cat(s), st->u.insert.table);
     if (!base)
         r = db_no_such_table(s, st->u.insert.table, st->u.insert.table_position, err);
     for (int k = 0; !r && k < st->u.insert.columns.n; k++)
@@ -91,7 +91,7 @@ static int infer_insert(attu_session *s, const char *sql, const attu_ast_stmt *s
     int np = bp->n;
     /* held throughout: names point into the table's definition */
     pthread_rwlock_rdlock(&s->db->lock);
-    const attu_table *base = attu_catalog_lookup(s->db->cat, st->u.insert.table);
+    const attu_table *base = attu_catalog_lookup(db_cat(s), st->u.insert.table);
     attu_ast_arena *arena = NULL;
     if (st->u.insert.targets && base) {
         /* INSERT INTO t (a[1]) VALUES ($1): typed as the element, through
@@ -162,7 +162,7 @@ static int infer_modify(attu_session *s, const char *sql, const attu_ast_stmt *s
                         attu_error *err) {
     if (st->kind == ATTU_STMT_UPDATE) {
         pthread_rwlock_rdlock(&s->db->lock);
-        const attu_table *base = attu_catalog_lookup(s->db->cat, st->u.modify.table);
+        const attu_table *base = attu_catalog_lookup(db_cat(s), st->u.modify.table);
         for (int k = 0; base && k < st->u.modify.nsets; k++) {
             int c = attu_table_find_column(base, st->u.modify.sets[k].column);
             if (c >= 0) assign_bare(st->u.modify.sets[k].value, base->defs[c].type, bp->n, bp->inferred);

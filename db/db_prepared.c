@@ -132,7 +132,7 @@ static int describe_select(attu_session *s, attu_prepared *p, attu_error *err) {
     pthread_rwlock_rdlock(&s->db->lock);
     db_seq_fill fill;   /* nextval('s') items over rows: their stand-ins */
     const attu_ast_query *q = db_seq_fill_prepare(s, p->stmt->u.select.query, NULL, 0, &fill);
-    attu_lplan *lp = attu_bind_query(pa, s->db->cat, p->sql, q, &bp, err);
+    attu_lplan *lp = attu_bind_query(pa, db_cat(s), p->sql, q, &bp, err);
     if (lp) {
         free(p->cols);
         p->ncols = lp->ncols;
@@ -425,7 +425,7 @@ int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
     const attu_ast_stmt *st = p->stmt;
     /* in a failed block only COMMIT / ROLLBACK run (pgjdbc sends them as
      * prepared statements), as in attu_session_exec */
-    if (s->txn == 'E' && !(st->kind == ATTU_STMT_TRANSACTION && st->u.transaction.kind != ATTU_TXN_BEGIN)) {
+    if (s->txn == 'E' && !db_allowed_when_aborted(st)) {
         attu_error_set(&err, "25P02", 0, "current transaction is aborted, commands ignored until end of transaction block");
         if (cb && cb->on_error) cb->on_error(cb->ctx, &err);
         return -1;
@@ -434,6 +434,12 @@ int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
     db_statement_begins(s, s->txn == 'I');
     int r = db_prepared_run(s, p, NULL, values, cb, &err);
     db_settings_end_statement(s, r == 0);
+    /* outside a block, what runs up to the next Sync is one implicit
+     * transaction (attu_session_sync commits it); a failure undoes it */
+    if (s->txn == 'I') {
+        s->ext_implicit = r == 0;
+        if (r) db_txn_rollback(s);
+    }
     if (r == -2) return -1;
     if (r) {
         if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "statement failed");

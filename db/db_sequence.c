@@ -22,6 +22,7 @@
  * which a re-created sequence of the same name does not share.
  */
 #include "db/db_internal.h"
+#include "engine/storage.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,9 +36,15 @@
 
 #define SEQ_FILE "attu.sequences"
 #define SEQ_FILE_TMP ".tmp-attu.sequences"
+/* a COMMIT's staged file (db_sequences_commit_stage): dot-prefixed, so a
+ * start that finds no commit record removes it */
+#define SEQ_FILE_NEXT ".next-attu.sequences"
 #define SEQ_HEADER "attu sequences 1"
 
-typedef struct seq_entry { attu_sequence *seq; uint64_t id; } seq_entry;
+/* rewritten: ALTERed or restarted in the open writing transaction, whose
+ * ROLLBACK then puts its counter back too (PostgreSQL's ALTER SEQUENCE and
+ * RESTART IDENTITY are transactional, its nextval is not) */
+typedef struct seq_entry { attu_sequence *seq; uint64_t id; bool rewritten; } seq_entry;
 
 struct db_sequences {
     pthread_mutex_t mu;
@@ -71,6 +78,7 @@ static int add(db_sequences *q, attu_sequence *seq, attu_error *err) {
     }
     q->e[q->n].seq = seq;
     q->e[q->n].id = ++q->next_id;
+    q->e[q->n].rewritten = false;
     q->n++;
     return 0;
 }
@@ -83,18 +91,48 @@ static void remove_at(db_sequences *q, int i) {
 
 /* ---- the file --------------------------------------------------------------------------- */
 
-/* Writes every sequence (the caller holds mu). */
-static int save(attu_db *db, attu_error *err) {
-    if (!db->data_dir) return 0;
+struct db_seq_snapshot {
+    char   **lines;
+    uint64_t *ids;
+    int      n;
+    uint64_t next_id;
+};
+
+/* The line of entry i as the file keeps it: while a transaction writes
+ * (db->seq_base, its snapshot of the sequences), the file keeps the
+ * committed definitions, each with the numbers drawn since (numbers are
+ * not transactional): a sequence made in the transaction is left out, one
+ * it dropped or altered is kept as it was (NULL: leave it out). */
+static char *file_line(attu_db *db, const db_seq_snapshot *base, int i) {
+    (void)db;
+    if (!base) return NULL;
+    attu_error e;
+    attu_error_clear(&e);
+    attu_sequence *seq = attu_sequence_parse(base->lines[i], &e);
+    if (!seq) return NULL;
+    db_sequences *q = db->seqs;
+    for (int k = 0; k < q->n; k++)
+        if (q->e[k].id == base->ids[i] && !q->e[k].rewritten) {
+            seq->last_value = q->e[k].seq->last_value;
+            seq->is_called = q->e[k].seq->is_called;
+        }
+    char *line = attu_sequence_format(seq);
+    attu_sequence_free(seq);
+    return line;
+}
+
+/* Writes every sequence into file `name` of the data directory, as base
+ * keeps them (file_line) when not NULL (the caller holds mu). */
+static int save_as(attu_db *db, const db_seq_snapshot *base, const char *name, attu_error *err) {
     db_sequences *q = db->seqs;
     char tmp[4096], path[4096];
     snprintf(tmp, sizeof tmp, "%s/%s", db->data_dir, SEQ_FILE_TMP);
-    snprintf(path, sizeof path, "%s/%s", db->data_dir, SEQ_FILE);
+    snprintf(path, sizeof path, "%s/%s", db->data_dir, name);
     FILE *f = fopen(tmp, "w");
     if (!f) return attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0, "could not write \"%s\": %s", tmp, strerror(errno));
     bool ok = fprintf(f, "%s\n", SEQ_HEADER) > 0;
-    for (int i = 0; ok && i < q->n; i++) {
-        char *line = attu_sequence_format(q->e[i].seq);
+    for (int i = 0; ok && i < (base ? base->n : q->n); i++) {
+        char *line = base ? file_line(db, base, i) : attu_sequence_format(q->e[i].seq);
         ok = line && fprintf(f, "%s\n", line) > 0;
         free(line);
     }
@@ -108,6 +146,43 @@ static int save(attu_db *db, attu_error *err) {
     int dfd = open(db->data_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) { fsync(dfd); close(dfd); }
     return 0;
+}
+
+/* Writes every sequence (the caller holds mu): the committed definitions
+ * while a transaction writes (db->seq_base). */
+static int save(attu_db *db, attu_error *err) {
+    if (!db->data_dir) return 0;
+    return save_as(db, db->seq_base, SEQ_FILE, err);
+}
+
+/* Whether the sequences' definitions differ from base's (counters aside). */
+static bool defs_changed(attu_db *db, const db_seq_snapshot *base) {
+    db_sequences *q = db->seqs;
+    if (q->n != base->n) return true;
+    for (int i = 0; i < base->n; i++) {
+        if (q->e[i].id != base->ids[i]) return true;
+        char *was = file_line(db, base, i), *now = attu_sequence_format(q->e[i].seq);
+        bool same = was && now && !strcmp(was, now);
+        free(was);
+        free(now);
+        if (!same) return true;
+    }
+    return false;
+}
+
+int db_sequences_commit_stage(attu_db *db, attu_storage_commit *c, attu_error *err) {
+    pthread_mutex_lock(&db->seqs->mu);
+    if (!db->data_dir || !db->seq_base || !defs_changed(db, db->seq_base)) return 0;
+    if (save_as(db, NULL, SEQ_FILE_NEXT, err)) return -1;
+    return attu_storage_commit_file(c, SEQ_FILE_NEXT, SEQ_FILE, err);
+}
+
+void db_sequences_commit_end(attu_db *db, bool committed) {
+    if (committed) {
+        db->seq_base = NULL;
+        for (int i = 0; i < db->seqs->n; i++) db->seqs->e[i].rewritten = false;
+    }
+    pthread_mutex_unlock(&db->seqs->mu);
 }
 
 static int load(attu_db *db, attu_error *err) {
@@ -198,7 +273,7 @@ static const seq_value *recall(const attu_session *s, uint64_t id) {
 /* 42P01, or 42809 for a table of that name (the caller holds mu and the
  * database's lock). */
 static int not_a_sequence(attu_session *s, const char *name, attu_error *err) {
-    if (attu_catalog_lookup(s->db->cat, name))
+    if (attu_catalog_lookup(db_cat(s), name))
         return attu_error_set(err, "42809", 0, "\"%s\" is not a sequence", name);
     return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);
 }
@@ -277,7 +352,7 @@ static void quote_ident(const char *name, char *out, size_t cap) {
 
 int db_serial_sequence(void *ctx, const char *table, const char *column, char *out, size_t cap, attu_error *err) {
     attu_session *s = ctx;
-    const attu_table *t = attu_catalog_lookup(s->db->cat, table);
+    const attu_table *t = attu_catalog_lookup(db_cat(s), table);
     if (!t) return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", table);
     if (attu_table_find_column(t, column) < 0)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" of relation \"%s\" does not exist", column, table);
@@ -486,7 +561,7 @@ int db_sequence_default_columns(attu_session *s, const attu_table *base, const i
     int64_t *v = malloc(sizeof *v * (nrows * (size_t)m + 1));
     int rc = names && v ? 0 : attu_error_oom(err);
     for (int j = 0; j < m && !rc; j++)
-        if (!(names[j] = db_default_sequence(attu_catalog_default(s->db->cat, base->name, cols[j])))) rc = attu_error_oom(err);
+        if (!(names[j] = db_default_sequence(attu_catalog_default(db_cat(s), base->name, cols[j])))) rc = attu_error_oom(err);
     for (int j = 0; j < m && !rc; j++)
         if (!(out[j] = attu_column_new(base->defs[cols[j]].type, nrows ? nrows : 1, err))) rc = -1;
         else out[j]->length = nrows;
@@ -526,7 +601,7 @@ static char *choose_name(attu_session *s, const char *table, const char *column,
         size_t tl = strlen(table), cl = strlen(column), avail = 63 - strlen(label) - 2;
         while (tl + cl > avail) { if (tl > cl) tl--; else cl--; }
         snprintf(name, sizeof name, "%.*s_%.*s_%s", (int)tl, table, (int)cl, column, label);
-        if (find(s->db->seqs, name) < 0 && !attu_catalog_relation_exists(s->db->cat, name) && strcmp(name, also_taken)) break;
+        if (find(s->db->seqs, name) < 0 && !attu_catalog_relation_exists(db_cat(s), name) && strcmp(name, also_taken)) break;
     }
     return strdup(name);
 }
@@ -569,7 +644,7 @@ static int each_owned(attu_session *s, const char *table, bool drop, attu_error 
         if (!x->owner_table || strcmp(x->owner_table, table)) continue;
         changed = true;
         if (drop) remove_at(q, i);
-        else attu_sequence_restart(x);
+        else { attu_sequence_restart(x); q->e[i].rewritten = true; }
     }
     int rc = changed ? save(s->db, err) : 0;
     pthread_mutex_unlock(&q->mu);
@@ -612,14 +687,14 @@ static int owned_by(attu_session *s, const attu_ast_stmt *st, attu_sequence *seq
     char *table = NULL, *column = NULL;
     if (!st->u.create_sequence.owned_none) {
         const char *tn = st->u.create_sequence.owned_table, *cn = st->u.create_sequence.owned_column;
-        const attu_table *t = attu_catalog_lookup(s->db->cat, tn);
+        const attu_table *t = attu_catalog_lookup(db_cat(s), tn);
         if (!t) {
             if (find(s->db->seqs, tn) >= 0) {
                 attu_error_set(err, "42809", 0, "sequence cannot be owned by relation \"%s\"", tn);
                 attu_error_set_detail(err, "This operation is not supported for sequences.");
                 return -1;
             }
-            if (attu_views_find(attu_catalog_views(s->db->cat), tn))
+            if (attu_views_find(attu_catalog_views(db_cat(s)), tn))
                 return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "a sequence owned by a view is not supported");
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", tn);
         }
@@ -638,12 +713,12 @@ int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu
     const char *name = st->u.create_sequence.name;
     attu_sequence_options o = st->u.create_sequence.options;
     if (sequence_as(st, &o, err)) return -1;
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
     int rc = 0;
     bool skipped = false;
-    if (find(q, name) >= 0 || attu_catalog_relation_exists(s->db->cat, name)) {
+    if (find(q, name) >= 0 || attu_catalog_relation_exists(db_cat(s), name)) {
         if (st->u.create_sequence.if_not_exists) skipped = true;
         else rc = attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
     } else {
@@ -667,11 +742,11 @@ int db_exec_create_sequence(attu_session *s, const attu_ast_stmt *st, const attu
 /* The first column DEFAULT of any table that draws from sequence name:
  * *table and *col (the caller holds the database's lock and mu). */
 static bool used_by_default(attu_session *s, const char *name, const attu_table **table, int *col) {
-    size_t nt = attu_catalog_count(s->db->cat);
+    size_t nt = attu_catalog_count(db_cat(s));
     for (size_t i = 0; i < nt; i++) {
-        const attu_table *t = attu_catalog_at(s->db->cat, i);
+        const attu_table *t = attu_catalog_at(db_cat(s), i);
         for (int c = 0; c < t->ncols; c++) {
-            char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
+            char *d = db_default_sequence(attu_catalog_default(db_cat(s), t->name, c));
             bool hit = d && !strcmp(d, name);
             free(d);
             if (hit) { *table = t; *col = c; return true; }
@@ -682,7 +757,7 @@ static bool used_by_default(attu_session *s, const char *name, const attu_table 
 
 int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     const attu_ast_name_list *names = &st->u.drop_table.tables;
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
     int rc = 0;
@@ -692,7 +767,7 @@ int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_e
         int pos = names->positions ? names->positions[i] : st->position;
         int k = find(q, name);
         if (k < 0) {
-            if (attu_catalog_lookup(s->db->cat, name)) {
+            if (attu_catalog_lookup(db_cat(s), name)) {
                 rc = attu_error_set(err, "42809", pos, "\"%s\" is not a sequence", name);
                 snprintf(err->hint, sizeof err->hint, "Use DROP TABLE to remove a table.");
             } else if (!st->u.drop_table.if_exists)
@@ -734,7 +809,7 @@ int db_exec_drop_sequence(attu_session *s, const attu_ast_stmt *st, const attu_e
                 snprintf(msg, sizeof msg, "drop cascades to default value for column %s of table %s", t->defs[col].name, t->name);
                 cb->on_notice(cb->ctx, "00000", msg);
             }
-            if (attu_catalog_set_default(s->db->cat, t->name, col, NULL, err) || db_save_table(s, t, err)) rc = -1;
+            if (attu_catalog_set_default(db_cat(s), t->name, col, NULL, err) || db_save_table(s, t, err)) rc = -1;
         }
         if (!rc) { remove_at(q, k); changed = true; }
     }
@@ -772,7 +847,7 @@ int db_sequences_owner_dependents(attu_session *s, const char *const *tables, in
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
     int rc = 0;
-    size_t nt = attu_catalog_count(s->db->cat);
+    size_t nt = attu_catalog_count(db_cat(s));
     for (int i = 0; i < q->n && !rc; i++) {
         const attu_sequence *x = q->e[i].seq;
         if (!x->owner_table || !x->owner_column) continue;
@@ -781,9 +856,9 @@ int db_sequences_owner_dependents(attu_session *s, const char *const *tables, in
             owned = !strcmp(x->owner_table, tables[k]) && (!column || !strcmp(x->owner_column, column));
         if (!owned) continue;
         for (size_t ti = 0; ti < nt && !rc; ti++) {
-            const attu_table *t = attu_catalog_at(s->db->cat, ti);
+            const attu_table *t = attu_catalog_at(db_cat(s), ti);
             for (int c = 0; c < t->ncols && !rc; c++) {
-                char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
+                char *d = db_default_sequence(attu_catalog_default(db_cat(s), t->name, c));
                 bool hit = d && !strcmp(d, x->name) && !going(t->name, t->defs[c].name, tables, ntables, column);
                 free(d);
                 if (!hit) continue;
@@ -809,7 +884,7 @@ int db_sequences_owner_dependents(attu_session *s, const char *const *tables, in
                         snprintf(msg, sizeof msg, "drop cascades to default value for column %s of table %s", t->defs[c].name, t->name);
                         cb->on_notice(cb->ctx, "00000", msg);
                     }
-                    if (attu_catalog_set_default(s->db->cat, t->name, c, NULL, err) || db_save_table(s, t, err)) rc = -1;
+                    if (attu_catalog_set_default(db_cat(s), t->name, c, NULL, err) || db_save_table(s, t, err)) rc = -1;
                 }
             }
         }
@@ -826,20 +901,20 @@ int db_sequences_owner_dependents(attu_session *s, const char *const *tables, in
 static int rename_sequence(attu_session *s, int k, const char *to, attu_error *err) {
     db_sequences *q = s->db->seqs;
     attu_sequence *x = q->e[k].seq;
-    if (find(q, to) >= 0 || attu_catalog_relation_exists(s->db->cat, to))
+    if (find(q, to) >= 0 || attu_catalog_relation_exists(db_cat(s), to))
         return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", to);
     char *old = x->name, *nn = strdup(to), *text = default_text(to);
     if (!nn || !text) { free(nn); free(text); return attu_error_oom(err); }
     x->name = nn;
     int rc = save(s->db, err);
     /* the DEFAULTs: set and saved table by table, put back on a failure */
-    size_t nt = attu_catalog_count(s->db->cat), done = 0;
+    size_t nt = attu_catalog_count(db_cat(s)), done = 0;
     for (; !rc && done < nt; done++) {
-        const attu_table *t = attu_catalog_at(s->db->cat, done);
+        const attu_table *t = attu_catalog_at(db_cat(s), done);
         bool hit = false;
         for (int c = 0; c < t->ncols && !rc; c++) {
-            char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
-            if (d && !strcmp(d, old)) { hit = true; rc = attu_catalog_set_default(s->db->cat, t->name, c, text, err); }
+            char *d = db_default_sequence(attu_catalog_default(db_cat(s), t->name, c));
+            if (d && !strcmp(d, old)) { hit = true; rc = attu_catalog_set_default(db_cat(s), t->name, c, text, err); }
             free(d);
         }
         if (!rc && hit) rc = db_save_table(s, t, err);
@@ -849,11 +924,11 @@ static int rename_sequence(attu_session *s, int k, const char *to, attu_error *e
         attu_error e2;
         attu_error_clear(&e2);
         for (size_t i = 0; back && i < done; i++) {
-            const attu_table *t = attu_catalog_at(s->db->cat, i);
+            const attu_table *t = attu_catalog_at(db_cat(s), i);
             bool hit = false;
             for (int c = 0; c < t->ncols; c++) {
-                char *d = db_default_sequence(attu_catalog_default(s->db->cat, t->name, c));
-                if (d && !strcmp(d, to)) { hit = true; attu_catalog_set_default(s->db->cat, t->name, c, back, &e2); }
+                char *d = db_default_sequence(attu_catalog_default(db_cat(s), t->name, c));
+                if (d && !strcmp(d, to)) { hit = true; attu_catalog_set_default(db_cat(s), t->name, c, back, &e2); }
                 free(d);
             }
             if (hit) db_save_table(s, t, &e2);
@@ -871,13 +946,13 @@ int db_exec_alter_sequence(attu_session *s, const attu_ast_stmt *st, const attu_
     const char *name = st->u.create_sequence.name;
     attu_sequence_options o = st->u.create_sequence.options;
     if (sequence_as(st, &o, err)) return -1;
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     db_sequences *q = s->db->seqs;
     pthread_mutex_lock(&q->mu);
     int rc = 0, k = find(q, name);
     bool skipped = false;
     if (k < 0) {
-        if (attu_catalog_relation_exists(s->db->cat, name)) rc = attu_error_set(err, "42809", 0, "\"%s\" is not a sequence", name);
+        if (attu_catalog_relation_exists(db_cat(s), name)) rc = attu_error_set(err, "42809", 0, "\"%s\" is not a sequence", name);
         else if (st->u.create_sequence.if_exists) skipped = true;
         else rc = attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", name);
     } else if (st->u.create_sequence.new_name) {
@@ -895,6 +970,7 @@ int db_exec_alter_sequence(attu_session *s, const attu_ast_stmt *st, const attu_
         if (!rc) {
             attu_sequence before = *x;
             *x = y;
+            q->e[k].rewritten = true;
             if ((rc = save(s->db, err))) { y = *x; *x = before; }
             else { y.owner_table = before.owner_table; y.owner_column = before.owner_column; }
         }
@@ -932,6 +1008,7 @@ int db_sequence_set_identity(attu_session *s, const char *table, const char *col
     else {
         attu_sequence *x = q->e[k].seq, before = *x;
         if (!(rc = attu_sequence_alter(x, o, err))) {
+            q->e[k].rewritten = true;
             if (generated) x->identity = generated;
             if ((rc = save(s->db, err))) *x = before;
         }
@@ -957,12 +1034,6 @@ int db_sequence_drop_identity(attu_session *s, const char *table, const char *co
 /* A copy of every sequence (their counters included), as text lines:
  * ALTER TABLE takes one before it changes sequences and puts it back when
  * the statement fails, so that a failed ALTER leaves them as they were. */
-struct db_seq_snapshot {
-    char   **lines;
-    uint64_t *ids;
-    int      n;
-    uint64_t next_id;
-};
 
 void db_seq_snapshot_free(db_seq_snapshot *snap) {
     if (!snap) return;
@@ -1007,11 +1078,78 @@ int db_sequences_restore(attu_session *s, const db_seq_snapshot *snap, attu_erro
         else { q->e = ne; q->cap = snap->n; }
     }
     if (!rc) {
-        for (int i = 0; i < q->n; i++) attu_sequence_free(q->e[i].seq);
-        for (int i = 0; i < snap->n; i++) { q->e[i].seq = seqs[i]; q->e[i].id = snap->ids[i]; }
+        bool *was = calloc((size_t)snap->n + 1, sizeof *was);   /* (flags kept by id; NULL: none kept) */
+        for (int i = 0; was && i < snap->n; i++)
+            for (int k = 0; k < q->n; k++) if (q->e[k].id == snap->ids[i]) was[i] = q->e[k].rewritten;
+        for (int k = 0; k < q->n; k++) attu_sequence_free(q->e[k].seq);
+        for (int i = 0; i < snap->n; i++) {
+            q->e[i].seq = seqs[i];
+            q->e[i].id = snap->ids[i];
+            q->e[i].rewritten = was && was[i];
+        }
+        free(was);
         q->n = snap->n;
         /* (ids are never handed out twice: a session's currval of a
          * sequence made and undone stays with no sequence) */
+        if (snap->next_id > q->next_id) q->next_id = snap->next_id;
+        rc = save(s->db, err);
+    } else {
+        for (int i = 0; i < snap->n; i++) attu_sequence_free(seqs[i]);
+    }
+    pthread_mutex_unlock(&q->mu);
+    free(seqs);
+    return rc;
+}
+
+int db_sequences_set_base(attu_db *db, const db_seq_snapshot *base, attu_error *err) {
+    pthread_mutex_lock(&db->seqs->mu);
+    bool had = db->seq_base != NULL;
+    db->seq_base = base;
+    if (!base)   /* the transaction is over: nothing is rewritten in the next one yet */
+        for (int i = 0; i < db->seqs->n; i++) db->seqs->e[i].rewritten = false;
+    int rc = had && !base ? save(db, err) : 0;
+    pthread_mutex_unlock(&db->seqs->mu);
+    return rc;
+}
+
+int db_sequences_txn_undo(attu_session *s, const db_seq_snapshot *snap, attu_error *err) {
+    db_sequences *q = s->db->seqs;
+    attu_sequence **seqs = calloc((size_t)snap->n + 1, sizeof *seqs);
+    if (!seqs) return attu_error_oom(err);
+    for (int i = 0; i < snap->n; i++)
+        if (!(seqs[i] = attu_sequence_parse(snap->lines[i], err))) {
+            for (int k = 0; k < i; k++) attu_sequence_free(seqs[k]);
+            free(seqs);
+            return -1;
+        }
+    pthread_mutex_lock(&q->mu);
+    int rc = 0;
+    if (q->cap < snap->n) {
+        seq_entry *ne = realloc(q->e, sizeof *ne * (size_t)snap->n);
+        if (!ne) rc = attu_error_oom(err);
+        else { q->e = ne; q->cap = snap->n; }
+    }
+    if (!rc) {
+        /* a sequence that lives on keeps the numbers drawn since (nextval
+         * is never given back); one made since goes, one dropped since
+         * comes back as it was */
+        for (int i = 0; i < snap->n; i++)
+            for (int k = 0; k < q->n; k++)
+                if (q->e[k].id == snap->ids[i] && !q->e[k].rewritten) {
+                    seqs[i]->last_value = q->e[k].seq->last_value;
+                    seqs[i]->is_called = q->e[k].seq->is_called;
+                }
+        bool *was = calloc((size_t)snap->n + 1, sizeof *was);   /* (flags kept by id; NULL: none kept) */
+        for (int i = 0; was && i < snap->n; i++)
+            for (int k = 0; k < q->n; k++) if (q->e[k].id == snap->ids[i]) was[i] = q->e[k].rewritten;
+        for (int k = 0; k < q->n; k++) attu_sequence_free(q->e[k].seq);
+        for (int i = 0; i < snap->n; i++) {
+            q->e[i].seq = seqs[i];
+            q->e[i].id = snap->ids[i];
+            q->e[i].rewritten = was && was[i];
+        }
+        free(was);
+        q->n = snap->n;
         if (snap->next_id > q->next_id) q->next_id = snap->next_id;
         rc = save(s->db, err);
     } else {
@@ -1060,6 +1198,7 @@ int db_sequence_retype_identity(attu_session *s, const char *table, const char *
         memset(&o, 0, sizeof o);
         o.type = type;
         attu_sequence *x = q->e[k].seq, before = *x;
+        q->e[k].rewritten = true;
         if (!(rc = attu_sequence_alter(x, &o, err)) && (rc = save(s->db, err))) *x = before;
     }
     pthread_mutex_unlock(&q->mu);

@@ -94,7 +94,7 @@ bool db_read_only(const attu_session *s) {
 
 /* The command PostgreSQL names when it refuses st in a read-only
  * transaction, or NULL for one it runs. */
-static const char *writing_command(attu_session *s, const attu_ast_stmt *st) {
+const char *db_writing_command(attu_session *s, const attu_ast_stmt *st) {
     switch (st->kind) {
     case ATTU_STMT_INSERT: return "INSERT";
     case ATTU_STMT_UPDATE: return db_updates_pg_settings(s, st) ? "SELECT" : "UPDATE";
@@ -114,13 +114,13 @@ static const char *writing_command(attu_session *s, const attu_ast_stmt *st) {
     case ATTU_STMT_CREATE_INDEX: return "CREATE INDEX";
     case ATTU_STMT_DROP_INDEX: return "DROP INDEX";
     case ATTU_STMT_ALTER_INDEX: return st->u.alter_index.action == 'i' || st->u.alter_index.action == 'T' ? "REINDEX" : "ALTER INDEX";
-    case ATTU_STMT_EXPLAIN: return st->u.explain.analyze ? writing_command(s, st->u.explain.stmt) : NULL;
+    case ATTU_STMT_EXPLAIN: return st->u.explain.analyze ? db_writing_command(s, st->u.explain.stmt) : NULL;
     default: return NULL;
     }
 }
 
 int db_refuse_if_read_only(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
-    const char *what = db_read_only(s) ? writing_command(s, st) : NULL;
+    const char *what = db_read_only(s) ? db_writing_command(s, st) : NULL;
     if (!what) return 0;
     return attu_error_set(err, "25006", 0, "cannot execute %s in a read-only transaction", what);
 }
@@ -255,6 +255,57 @@ void db_settings_end_block(attu_session *s, bool commit) {
     free(s->undo);
     s->undo = NULL;
     s->nundo = 0;
+    sync_timeout(s);
+}
+
+/* A savepoint's settings: each changed in the block so far, with its
+ * value then and what a COMMIT would have kept then. */
+struct db_settings_mark {
+    int    n;
+    char **name, **value, **keep;
+};
+
+void db_settings_mark_free(db_settings_mark *m) {
+    if (!m) return;
+    for (int i = 0; i < m->n; i++) { free(m->name[i]); free(m->value[i]); free(m->keep[i]); }
+    free(m->name);
+    free(m->value);
+    free(m->keep);
+    free(m);
+}
+
+db_settings_mark *db_settings_mark_take(attu_session *s, attu_error *err) {
+    db_settings_mark *m = calloc(1, sizeof *m);
+    bool oom = !m;
+    if (m && s->nundo) {
+        m->name = calloc((size_t)s->nundo, sizeof *m->name);
+        m->value = calloc((size_t)s->nundo, sizeof *m->value);
+        m->keep = calloc((size_t)s->nundo, sizeof *m->keep);
+        oom = !m->name || !m->value || !m->keep;
+        for (int i = 0; !oom && i < s->nundo; i++) {
+            m->name[i] = dup_or_null(s->undo[i].name, &oom);
+            m->value[i] = dup_or_null(own_value(s, s->undo[i].name), &oom);
+            m->keep[i] = dup_or_null(s->undo[i].keep, &oom);
+            m->n = i + 1;
+        }
+    }
+    if (oom) { db_settings_mark_free(m); attu_error_oom(err); return NULL; }
+    return m;
+}
+
+void db_settings_mark_rollback(attu_session *s, const db_settings_mark *m) {
+    attu_error ignored;
+    attu_error_clear(&ignored);
+    for (int i = 0; i < s->nundo; i++) {
+        db_setting_undo *u = &s->undo[i];
+        int k = 0;
+        while (k < m->n && strcmp(m->name[k], u->name)) k++;
+        /* changed since the savepoint: back to its value then (a setting
+         * first changed after it: as before the block, and so kept) */
+        const char *value = k < m->n ? m->value[k] : u->before, *keep = k < m->n ? m->keep[k] : u->before;
+        restore_setting(s, u->name, value, &ignored);
+        keep_value(u, keep, &ignored);
+    }
     sync_timeout(s);
 }
 
@@ -630,15 +681,15 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
     case ATTU_STMT_SHOW_TABLES: {
         pthread_rwlock_rdlock(&s->db->lock);
         /* tables and views, by name */
-        size_t nt = attu_catalog_count(s->db->cat), nv = attu_views_count(attu_catalog_views(s->db->cat));
+        size_t nt = attu_catalog_count(db_cat(s)), nv = attu_views_count(attu_catalog_views(db_cat(s)));
         size_t n = nt + nv;
         const char **names = calloc(n + 1, sizeof *names);
         if (!names) { pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
-        for (size_t i = 0; i < nt; i++) names[i] = attu_catalog_at(s->db->cat, i)->name;
+        for (size_t i = 0; i < nt; i++) names[i] = attu_catalog_at(db_cat(s), i)->name;
         /* (a materialized view is both: its table's name stands for it) */
         n = nt;
         for (size_t i = 0; i < nv; i++) {
-            const attu_view *v = attu_views_at(attu_catalog_views(s->db->cat), i);
+            const attu_view *v = attu_views_at(attu_catalog_views(db_cat(s)), i);
             if (v->kind != 'm') names[n++] = v->name;
         }
         qsort(names, n, sizeof *names, by_name);
@@ -655,9 +706,9 @@ int db_exec_setting(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
     }
     case ATTU_STMT_DESCRIBE: {
         pthread_rwlock_rdlock(&s->db->lock);
-        attu_table *t = attu_catalog_lookup(s->db->cat, st->u.describe.table);
+        attu_table *t = attu_catalog_lookup(db_cat(s), st->u.describe.table);
         /* a view: the columns CREATE VIEW fixed, all nullable */
-        const attu_view *v = t ? NULL : attu_views_find(attu_catalog_views(s->db->cat), st->u.describe.table);
+        const attu_view *v = t ? NULL : attu_views_find(attu_catalog_views(db_cat(s)), st->u.describe.table);
         if (!t && !v) {
             pthread_rwlock_unlock(&s->db->lock);
             return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, st->u.describe.table_position, "relation \"%s\" does not exist", st->u.describe.table);

@@ -25,8 +25,8 @@ bool db_updates_pg_settings(const attu_session *s, const attu_ast_stmt *st) {
     const char *t = st->u.modify.table;
     if (!strcmp(t, "pg_catalog.pg_settings")) return true;
     /* an unqualified name is a user table of that name first */
-    return !strcmp(t, "pg_settings") && !attu_catalog_lookup(s->db->cat, t) &&
-           !attu_views_find(attu_catalog_views(s->db->cat), t);
+    return !strcmp(t, "pg_settings") && !attu_catalog_lookup(db_cat(s), t) &&
+           !attu_views_find(attu_catalog_views(db_cat(s)), t);
 }
 
 static attu_ast_expr *column_ref(const char *qual, const char *name, int pos) {

@@ -22,9 +22,9 @@
 
 int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
     const attu_ast_name_list *names = &st->u.truncate.tables;
-    pthread_rwlock_wrlock(&s->db->lock);
+    db_write_lock(s);
     for (int i = 0; i < names->n; i++) {
-        const attu_table *t = attu_catalog_lookup(s->db->cat, names->items[i]);
+        const attu_table *t = attu_catalog_lookup(db_cat(s), names->items[i]);
         if (!t && db_sequence_exists(s->db, names->items[i])) {
             attu_error_set(err, "42809", 0, "\"%s\" is not a table", names->items[i]);
             pthread_rwlock_unlock(&s->db->lock);
@@ -32,7 +32,7 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
         }
         if (!t) {
             int pos = names->positions ? names->positions[i] : st->position;
-            if (attu_catalog_constraint_owner(s->db->cat, names->items[i], NULL))
+            if (attu_catalog_constraint_owner(db_cat(s), names->items[i], NULL))
                 attu_error_set(err, "42809", pos, "\"%s\" is not a table", names->items[i]);
             else if (!db_view_not_table(s, names->items[i], err))
                 attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, pos, "relation \"%s\" does not exist", names->items[i]);
@@ -58,7 +58,7 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
         const char *name = i < names->n ? names->items[i] : more[i - names->n];
         bool seen = false;
         for (int j = 0; j < i && j < names->n; j++) seen |= !strcmp(names->items[j], name);
-        const attu_table *old = attu_catalog_lookup(s->db->cat, name);
+        const attu_table *old = attu_catalog_lookup(db_cat(s), name);
         /* RESTART IDENTITY: the table's serial and identity sequences
          * start over (CONTINUE IDENTITY, the default, leaves them) */
         if (!seen && st->u.truncate.restart_identity && db_sequences_restart_owned(s, name, err)) { rc = -1; break; }
@@ -66,7 +66,7 @@ int db_exec_truncate(attu_session *s, const attu_ast_stmt *st, const attu_exec_c
         attu_table *t = attu_table_truncated(old, err);
         if (!t) { rc = -1; break; }
         if (db_save_table(s, t, err)) { attu_table_free(t); rc = -1; break; }
-        attu_table_free(attu_catalog_replace(s->db->cat, t));
+        attu_table_free(attu_catalog_replace(db_cat(s), t));
     }
     pthread_rwlock_unlock(&s->db->lock);
     for (int i = 0; i < nmore; i++) free(more[i]);

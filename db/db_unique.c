@@ -245,9 +245,9 @@ static attu_result *run_on(attu_session *s, attu_table *t, const char *sql, attu
     if (!st || st->kind != ATTU_STMT_SELECT)
         attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "unique check query does not parse");
     else {
-        attu_table *old = attu_catalog_replace(s->db->cat, t);
+        attu_table *old = attu_catalog_replace(db_cat(s), t);
         res = db_run_query(s, sql, st->u.select.query, NULL, err);
-        if (old && old != t) attu_catalog_replace(s->db->cat, old);
+        if (old && old != t) attu_catalog_replace(db_cat(s), old);
     }
     attu_parse_free(pr);
     if (err->set && err->position) err->position = 0;   /* (positions are in our text, not the user's) */
@@ -431,7 +431,7 @@ static int query_check(attu_session *s, attu_table *t, const attu_unique *us, in
         snprintf(def.name, sizeof def.name, "\001r");
         def.type = attu_type_make(ATTU_TYPE_INT64);
         if (!(ch = attu_table_new(CHANGED_NAME, 1, &def, err))) return -1;
-        if (attu_column_reserve(ch->cols[0], nch, err) || attu_catalog_add(s->db->cat, ch, err)) {
+        if (attu_column_reserve(ch->cols[0], nch, err) || attu_catalog_add(db_cat(s), ch, err)) {
             attu_table_free(ch);
             return -1;
         }
@@ -451,7 +451,7 @@ static int query_check(attu_session *s, attu_table *t, const attu_unique *us, in
         if (oom) rc = -1;
         if (r >= 0 && (best < 0 || r < best)) { best = r; which = k; }
     }
-    if (ch) attu_table_free(attu_catalog_remove(s->db->cat, CHANGED_NAME, true, NULL));
+    if (ch) attu_table_free(attu_catalog_remove(db_cat(s), CHANGED_NAME, true, NULL));
     if (rc || best < 0) return rc;
     return db_unique_violation(t, &us[which], (size_t)best, err);
 }
@@ -495,7 +495,7 @@ static bool index_wanted(void) {
  * the catalog), else NULL. */
 static attu_table *indexed_base(attu_session *s, const attu_table *t) {
     if (!index_wanted()) return NULL;
-    attu_table *base = attu_catalog_lookup(s->db->cat, t->name);
+    attu_table *base = attu_catalog_lookup(db_cat(s), t->name);
     if (!base || base == t || base->unavailable || base->ncols != t->ncols || t->nrows < base->nrows) return NULL;
     for (int c = 0; c < t->ncols; c++)
         if (!attu_type_equal(base->defs[c].type, t->defs[c].type)) return NULL;
@@ -632,7 +632,7 @@ int db_unique_check(attu_session *s, attu_table *t, size_t first, const uint8_t 
 
 static int check_keys(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
     int nu = 0;
-    const attu_unique *us = attu_catalog_uniques(s->db->cat, t->name, &nu);
+    const attu_unique *us = attu_catalog_uniques(db_cat(s), t->name, &nu);
     if (!nu || (!changed && first >= t->nrows)) return 0;
     attu_table *base = indexed_base(s, t);
     if (base && (changed || first == base->nrows)) {
@@ -733,7 +733,7 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
 }
 
 int db_no_such_table(struct attu_session *s, const char *name, int position, attu_error *err) {
-    if (attu_catalog_constraint_owner(s->db->cat, name, NULL))
+    if (attu_catalog_constraint_owner(db_cat(s), name, NULL))
         return attu_error_set(err, "42809", position, "\"%s\" is an index", name);
     return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, position, "relation \"%s\" does not exist", name);
 }

@@ -77,7 +77,7 @@ static int parse_defaults(attu_session *s, const attu_table *base, const int *tc
     size_t len = 16;
     int nd = 0;
     for (int k = 0; k < ntarget; k++) {
-        const char *d = attu_catalog_default(s->db->cat, base->name, tcol[k]);
+        const char *d = attu_catalog_default(db_cat(s), base->name, tcol[k]);
         if (d) { len += strlen(d) + 2; nd++; }
     }
     if (!nd) return 0;
@@ -86,7 +86,7 @@ static int parse_defaults(attu_session *s, const attu_table *base, const int *tc
     size_t n = (size_t)snprintf(sql, len, "VALUES (");
     bool first = true;
     for (int k = 0; k < ntarget; k++) {
-        const char *d = attu_catalog_default(s->db->cat, base->name, tcol[k]);
+        const char *d = attu_catalog_default(db_cat(s), base->name, tcol[k]);
         if (!d) continue;
         n += (size_t)snprintf(sql + n, len - n, "%s%s", first ? "" : ", ", d);
         first = false;
@@ -103,7 +103,7 @@ static int parse_defaults(attu_session *s, const attu_table *base, const int *tc
     }
     int j = 0;
     for (int k = 0; k < ntarget; k++) {
-        if (!attu_catalog_default(s->db->cat, base->name, tcol[k])) continue;
+        if (!attu_catalog_default(db_cat(s), base->name, tcol[k])) continue;
         dflt[k] = q->u.values.rows[0].items[j++];
         clear_positions(dflt[k]);
     }
@@ -176,7 +176,7 @@ int db_insert_values_defaults(attu_session *s, const attu_ast_stmt *st, db_value
     memset(out, 0, sizeof *out);
     const attu_ast_query *src = st->u.insert.source;
     out->q = src;
-    const attu_table *base = attu_catalog_lookup(s->db->cat, st->u.insert.table);
+    const attu_table *base = attu_catalog_lookup(db_cat(s), st->u.insert.table);
     if (!base)
         return db_no_such_table(s, st->u.insert.table, st->u.insert.table_position, err);
     if (src && (src->kind != ATTU_QUERY_VALUES || !has_default_item(src))) return 0;

@@ -86,7 +86,7 @@ static void kind_name(const attu_catalog *cat, const char *name, char *out, size
 }
 
 void db_relation_kind_name(attu_session *s, const char *name, char *out, size_t cap) {
-    kind_name(s->db->cat, name, out, cap);
+    kind_name(db_cat(s), name, out, cap);
 }
 
 typedef struct dep_walk {
@@ -126,8 +126,8 @@ int db_view_drop_dependents(attu_session *s, const char *kind, const char *const
                             const attu_exec_callbacks *cb, char ***out, int *nout, attu_error *err) {
     *out = NULL;
     *nout = 0;
-    const attu_views *vs = attu_catalog_views(s->db->cat);
-    dep_walk w = { .cat = s->db->cat, .dropped = names, .ndropped = n };
+    const attu_views *vs = attu_catalog_views(db_cat(s));
+    dep_walk w = { .cat = db_cat(s), .dropped = names, .ndropped = n };
     w.nviews = attu_views_count(vs);
     w.order = calloc(w.nviews + 1, sizeof *w.order);
     if (!w.order) return attu_error_oom(err);
@@ -152,7 +152,7 @@ int db_view_drop_dependents(attu_session *s, const char *kind, const char *const
     if (cb && cb->on_notice) {
         char msg[200];
         char self[160];
-        kind_name(s->db->cat, w.found.v[0], self, sizeof self);
+        kind_name(db_cat(s), w.found.v[0], self, sizeof self);
         if (w.found.n == 1)
             snprintf(msg, sizeof msg, "drop cascades to %s", self);
         else snprintf(msg, sizeof msg, "drop cascades to %d other objects", w.found.n);
@@ -164,11 +164,11 @@ int db_view_drop_dependents(attu_session *s, const char *kind, const char *const
 }
 
 int db_view_remove(attu_session *s, char **names, int n, attu_error *err) {
-    attu_views *vs = attu_catalog_views(s->db->cat);
+    attu_views *vs = attu_catalog_views(db_cat(s));
     attu_view **gone = calloc((size_t)n + 1, sizeof *gone);
     if (!gone) return attu_error_oom(err);
     for (int i = 0; i < n; i++) gone[i] = attu_views_remove(vs, names[i]);
-    if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) {
+    if (s->db->data_dir && db_txn_touch_views(s, err)) {
         attu_view *old;
         for (int i = 0; i < n; i++)
             if (gone[i] && attu_views_put(vs, gone[i], &old)) attu_view_free(gone[i]);   /* (out of memory) */
@@ -179,8 +179,8 @@ int db_view_remove(attu_session *s, char **names, int n, attu_error *err) {
     int rc = 0;
     for (int i = 0; i < n; i++) {
         if (gone[i] && gone[i]->kind == 'm') {
-            if (s->db->data_dir && attu_storage_drop_table(s->db->data_dir, gone[i]->name, err)) rc = -1;
-            attu_table_free(attu_catalog_remove(s->db->cat, gone[i]->name, true, NULL));
+            if (s->db->data_dir && db_txn_touch(s, gone[i]->name, err)) rc = -1;
+            attu_table_free(attu_catalog_remove(db_cat(s), gone[i]->name, true, NULL));
         }
         if (gone[i]) db_comments_dropped(s, gone[i]->name);   /* (its comments go with it) */
         attu_view_free(gone[i]);
@@ -238,20 +238,20 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
     if (st->u.create_view.materialized) return db_exec_create_matview(s, sql, st, cb, err);
     const char *name = st->u.create_view.view;
     const attu_ast_name_list *alias = &st->u.create_view.columns;
-    pthread_rwlock_wrlock(&s->db->lock);
-    attu_views *vs = attu_catalog_views(s->db->cat);
+    db_write_lock(s);
+    attu_views *vs = attu_catalog_views(db_cat(s));
     attu_view *old = attu_views_find(vs, name);
     int rc = -1;
     attu_plan_arena *pa = NULL;
     name_set deps = { 0 };
     char **names = NULL;
     attu_view *v = NULL;
-    if (attu_catalog_lookup(s->db->cat, name)) {
+    if (attu_catalog_lookup(db_cat(s), name)) {
         if (st->u.create_view.or_replace) attu_error_set(err, "42809", 0, "\"%s\" is not a view", name);
         else attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
         goto out;
     }
-    if (!old && (db_sequence_exists(s->db, name) || attu_catalog_constraint_owner(s->db->cat, name, NULL))) {
+    if (!old && (db_sequence_exists(s->db, name) || attu_catalog_constraint_owner(db_cat(s), name, NULL))) {
         if (st->u.create_view.or_replace) attu_error_set(err, "42809", 0, "\"%s\" is not a view", name);
         else attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", name);
         goto out;
@@ -273,7 +273,7 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
     bp.run_ctx = NULL;
     bp.on_relation = on_relation;
     bp.relation_ctx = &deps;
-    attu_lplan *lp = attu_bind_query(pa, s->db->cat, sql, st->u.create_view.query, &bp, err);
+    attu_lplan *lp = attu_bind_query(pa, db_cat(s), sql, st->u.create_view.query, &bp, err);
     if (!lp) goto out;
     if (deps.oom) { attu_error_oom(err); goto out; }
     if (alias->n > lp->ncols) {
@@ -335,7 +335,7 @@ int db_exec_create_view(attu_session *s, const char *sql, const attu_ast_stmt *s
         }
     attu_view *prev = NULL;
     if (attu_views_put(vs, v, &prev)) { attu_error_oom(err); goto out; }
-    if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) {
+    if (s->db->data_dir && db_txn_touch_views(s, err)) {
         /* put the catalog back as it was */
         attu_view *mine = NULL;
         if (prev) attu_views_put(vs, prev, &mine);
@@ -361,8 +361,8 @@ int db_exec_drop_view(attu_session *s, const attu_ast_stmt *st, const attu_exec_
     const attu_ast_name_list *l = &st->u.drop_table.tables;
     bool mat = st->u.drop_table.materialized;
     const char *what = mat ? "materialized view" : "view";
-    pthread_rwlock_wrlock(&s->db->lock);
-    attu_views *vs = attu_catalog_views(s->db->cat);
+    db_write_lock(s);
+    attu_views *vs = attu_catalog_views(db_cat(s));
     const char **found = calloc((size_t)l->n + 1, sizeof *found);
     char **dependents = NULL;
     int nfound = 0, ndependents = 0, rc = -1;
@@ -378,7 +378,7 @@ int db_exec_drop_view(attu_session *s, const attu_ast_stmt *st, const attu_exec_
             if (!twice) found[nfound++] = name;
             continue;
         }
-        if (v || attu_catalog_lookup(s->db->cat, name)) {
+        if (v || attu_catalog_lookup(db_cat(s), name)) {
             attu_error_set(err, "42809", 0, "\"%s\" is not a %s", name, what);
             attu_error_set_hint(err, !v ? "Use DROP TABLE to remove a table."
                                      : v->kind == 'm' ? "Use DROP MATERIALIZED VIEW to remove a materialized view."
@@ -492,14 +492,14 @@ static const char *not_updatable_reason(const attu_ast_query *q) {
 static const char *query_not_updatable(attu_session *s, const attu_ast_query *q) {
     const char *why = not_updatable_reason(q);
     if (why) return why;
-    const attu_view *base = attu_views_find(attu_catalog_views(s->db->cat), q->u.select.from.items[0]->u.table.name);
+    const attu_view *base = attu_views_find(attu_catalog_views(db_cat(s)), q->u.select.from.items[0]->u.table.name);
     if (base && base->kind == 'm')
         return "Views that do not select from a single table or view are not automatically updatable.";
     return NULL;
 }
 
 int db_view_updatable_reason(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err) {
-    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
     if (!v || v->kind == 'm') return 0;
     attu_error perr;
     attu_error_clear(&perr);
@@ -527,9 +527,9 @@ int db_view_updatable_reason(attu_session *s, const char *name, attu_ast_stmt_ki
 
 /* The columns of a relation (a table or a view), -1 when none is named so. */
 static int relation_width(attu_session *s, const char *name) {
-    const attu_table *t = attu_catalog_lookup(s->db->cat, name);
+    const attu_table *t = attu_catalog_lookup(db_cat(s), name);
     if (t) return t->ncols;
-    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
     return v ? v->ncols : -1;
 }
 
@@ -538,13 +538,13 @@ bool db_view_updatable(void *ctx, const char *view, bool *cols, int ncols) {
     for (int k = 0; cols && k < ncols; k++) cols[k] = false;
     attu_error e;
     attu_error_clear(&e);
-    if (!attu_views_find(attu_catalog_views(s->db->cat), view) || db_view_updatable_reason(s, view, ATTU_STMT_INSERT, &e))
+    if (!attu_views_find(attu_catalog_views(db_cat(s)), view) || db_view_updatable_reason(s, view, ATTU_STMT_INSERT, &e))
         return false;
     if (!cols) return true;
     /* updatable, so one SELECT from one relation: a column is updatable
      * when its item is a plain column reference (PostgreSQL's simple Var);
      * a * stands for every column of the relation */
-    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), view);
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), view);
     attu_error perr;
     attu_error_clear(&perr);
     attu_parse_result *pr = attu_parse(v->sql, &perr);
@@ -563,7 +563,7 @@ bool db_view_updatable(void *ctx, const char *view, bool *cols, int ncols) {
 }
 
 int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind, attu_error *err) {
-    if (!attu_views_find(attu_catalog_views(s->db->cat), name)) return 0;
+    if (!attu_views_find(attu_catalog_views(db_cat(s)), name)) return 0;
     if (db_view_updatable_reason(s, name, kind, err)) return -1;
     /* an updatable view reached by a path that does not rewrite (EXPLAIN,
      * PREPARE's analysis) */
@@ -573,14 +573,14 @@ int db_view_dml_error(attu_session *s, const char *name, attu_ast_stmt_kind kind
 
 bool db_names_view(attu_session *s, const char *name) {
     pthread_rwlock_rdlock(&s->db->lock);
-    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), name);
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), name);
     bool is = v && v->kind == 'v';
     pthread_rwlock_unlock(&s->db->lock);
     return is;
 }
 
 int db_view_not_table(attu_session *s, const char *name, attu_error *err) {
-    if (!attu_views_find(attu_catalog_views(s->db->cat), name)) return 0;
+    if (!attu_views_find(attu_catalog_views(db_cat(s)), name)) return 0;
     return attu_error_set(err, "42809", 0, "\"%s\" is not a table", name);
 }
 
@@ -601,7 +601,7 @@ static char *view_shape(attu_session *s, const attu_view *v) {
         bp.no_side_effects = true;
         bp.run_subquery = db_no_rows_runner;
         bp.run_ctx = NULL;
-        attu_lplan *lp = attu_bind_query(pa, s->db->cat, v->sql, pr->stmts[0].stmt->u.select.query, &bp, &e);
+        attu_lplan *lp = attu_bind_query(pa, db_cat(s), v->sql, pr->stmts[0].stmt->u.select.query, &bp, &e);
         if (lp) {
             size_t cap = 64, len = 0;
             for (int i = 0; i < lp->ncols; i++) cap += (lp->names[i] ? strlen(lp->names[i]) : 0) + 32;
@@ -622,7 +622,7 @@ static char *view_shape(attu_session *s, const attu_view *v) {
 int db_view_column_users(attu_session *s, attu_table *t, int col, char ***out, int *nout, attu_error *err) {
     *out = NULL;
     *nout = 0;
-    const attu_views *vs = attu_catalog_views(s->db->cat);
+    const attu_views *vs = attu_catalog_views(db_cat(s));
     size_t nv = attu_views_count(vs);
     attu_view **order = calloc(nv + 1, sizeof *order);
     if (!order) return attu_error_oom(err);
@@ -681,9 +681,9 @@ static char *text_types(attu_session *s, const char *sql) {
 /* Whether relation `rel` (a table or a view of the catalog) has a column
  * named name. */
 static bool relation_has_column(attu_session *s, const char *rel, const char *name) {
-    const attu_table *t = attu_catalog_lookup(s->db->cat, rel);
+    const attu_table *t = attu_catalog_lookup(db_cat(s), rel);
     if (t) return attu_table_find_column(t, name) >= 0;
-    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), rel);
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), rel);
     for (int i = 0; v && i < v->ncols; i++) if (!strcmp(v->col_names[i], name)) return true;
     return false;
 }
@@ -737,7 +737,7 @@ int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *t
                           attu_error *err) {
     *out = NULL;
     *nout = 0;
-    const attu_views *vs = attu_catalog_views(s->db->cat);
+    const attu_views *vs = attu_catalog_views(db_cat(s));
     size_t nv = attu_views_count(vs);
     attu_view **made = calloc(nv + 1, sizeof *made);
     if (!made) return attu_error_oom(err);
@@ -752,7 +752,7 @@ int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *t
         if (!(alias = calloc(1, sizeof *alias))) { free(made); return attu_error_oom(err); }
         *alias = *t;
         snprintf(alias->name, sizeof alias->name, "%s", to);
-        if (attu_catalog_add(s->db->cat, alias, err)) { free(alias); free(made); return -1; }
+        if (attu_catalog_add(db_cat(s), alias, err)) { free(alias); free(made); return -1; }
     }
     /* RENAME COLUMN: the views that use the column are rewritten; the
      * others keep their text, which must still bind the same (a name
@@ -818,7 +818,7 @@ int db_view_follow_rename(attu_session *s, attu_table *t, int col, const char *t
         free(after);
     }
     if (alias) {
-        attu_catalog_remove(s->db->cat, to, true, NULL);
+        attu_catalog_remove(db_cat(s), to, true, NULL);
         free(alias);   /* (its columns are t's) */
     }
     db_view_names_free(users, nusers);
@@ -836,7 +836,7 @@ int db_view_follow_view_rename(attu_session *s, attu_view *v, int col, const cha
                                attu_error *err) {
     *out = NULL;
     *nout = 0;
-    attu_views *vs = attu_catalog_views(s->db->cat);
+    attu_views *vs = attu_catalog_views(db_cat(s));
     size_t nv = attu_views_count(vs);
     attu_view **made = calloc(nv + 1, sizeof *made);
     if (!made) return attu_error_oom(err);
@@ -916,7 +916,7 @@ int db_view_follow_view_rename(attu_session *s, attu_view *v, int col, const cha
 }
 
 int db_view_install(attu_session *s, attu_view **views, int n, attu_error *err) {
-    attu_views *vs = attu_catalog_views(s->db->cat);
+    attu_views *vs = attu_catalog_views(db_cat(s));
     for (int i = 0; i < n; i++) {
         attu_view *old = NULL;
         if (attu_views_put(vs, views[i], &old)) {
@@ -930,7 +930,7 @@ int db_view_install(attu_session *s, attu_view **views, int n, attu_error *err) 
         }
         views[i] = old;   /* the caller's now: to free, or to put back */
     }
-    if (s->db->data_dir && attu_storage_save_views(s->db->data_dir, vs, err)) {
+    if (s->db->data_dir && db_txn_touch_views(s, err)) {
         for (int i = 0; i < n; i++) {
             attu_view *mine = NULL;
             attu_views_put(vs, views[i], &mine);

@@ -330,8 +330,8 @@ static int view_shape_of(attu_session *s, attu_ast_arena *a, const attu_view *v,
     vs->base_col = attu_ast_alloc(a, sizeof *vs->base_col * (size_t)(v->ncols + 1));
     if (!vs->exprs || !vs->base_col) return attu_error_oom(err);
     /* the base relation's columns, for * */
-    const attu_table *bt = attu_catalog_lookup(s->db->cat, vs->base);
-    const attu_view *bv = bt ? NULL : attu_views_find(attu_catalog_views(s->db->cat), vs->base);
+    const attu_table *bt = attu_catalog_lookup(db_cat(s), vs->base);
+    const attu_view *bv = bt ? NULL : attu_views_find(attu_catalog_views(db_cat(s)), vs->base);
     if (!bt && !bv)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", vs->base);
     int k = 0;
@@ -685,7 +685,7 @@ int db_view_rewrite_dml(attu_session *s, const attu_ast_stmt *st, db_view_rewrit
     attu_ast_stmt *n = NULL;
     int rc = -1;
     pthread_rwlock_rdlock(&s->db->lock);
-    const attu_view *v = attu_views_find(attu_catalog_views(s->db->cat), view);
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), view);
     if (!v) {
         /* dropped since the caller looked */
         attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", view);
@@ -790,11 +790,11 @@ int db_view_check_rows(attu_session *s, const attu_ast_view_check *checks, const
     }
     if (!q) { attu_error_set(err, ATTU_SQLSTATE_INTERNAL, 0, "view check option query does not parse"); goto out; }
     /* the new rows stand for the table while the query runs */
-    attu_table *old = attu_catalog_lookup(s->db->cat, t->name);
+    attu_table *old = attu_catalog_lookup(db_cat(s), t->name);
     if (!old) { attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0, "relation \"%s\" does not exist", t->name); goto out; }
-    attu_catalog_replace(s->db->cat, g);
+    attu_catalog_replace(db_cat(s), g);
     res = db_run_query(s, sql, q, NULL, err);
-    attu_catalog_replace(s->db->cat, old);
+    attu_catalog_replace(db_cat(s), old);
     if (!res) { err->position = 0; goto out; }
     int which = -1;
     int64_t best = db_check_first_failing(res, nc, &which);

@@ -77,6 +77,57 @@ void attu_catalog_free(attu_catalog *cat) {
     free(cat);
 }
 
+/* A deep copy of d into *o (zeroed on failure): -1 when out of memory. */
+static int defaults_copy(col_defaults *o, const col_defaults *d) {
+    memset(o, 0, sizeof *o);
+    bool ok = true;
+    if (d->n && (ok = (o->sql = calloc((size_t)d->n, sizeof *o->sql)) != NULL)) {
+        o->n = d->n;
+        for (int i = 0; ok && i < d->n; i++) ok = !d->sql[i] || (o->sql[i] = strdup(d->sql[i]));
+    }
+    if (ok && d->nuniques && (ok = (o->uniques = malloc((size_t)d->nuniques * sizeof *o->uniques)) != NULL)) {
+        memcpy(o->uniques, d->uniques, (size_t)d->nuniques * sizeof *o->uniques);
+        o->nuniques = d->nuniques;
+    }
+    if (ok && d->nchecks && (ok = (o->checks = calloc((size_t)d->nchecks, sizeof *o->checks)) != NULL)) {
+        for (int k = 0; ok && k < d->nchecks; k++) {
+            o->checks[k] = d->checks[k];
+            ok = (o->checks[k].expr = d->checks[k].expr ? strdup(d->checks[k].expr) : NULL) || !d->checks[k].expr;
+            o->nchecks = k + 1;
+        }
+    }
+    if (ok && d->nfkeys && (ok = (o->fkeys = malloc((size_t)d->nfkeys * sizeof *o->fkeys)) != NULL)) {
+        memcpy(o->fkeys, d->fkeys, (size_t)d->nfkeys * sizeof *o->fkeys);
+        o->nfkeys = d->nfkeys;
+    }
+    if (ok && d->nindexes && (ok = (o->indexes = calloc((size_t)d->nindexes, sizeof *o->indexes)) != NULL)) {
+        for (int k = 0; ok && k < d->nindexes; k++) {
+            ok = !attu_index_copy(&o->indexes[k], &d->indexes[k]);
+            if (ok) o->nindexes = k + 1;
+        }
+    }
+    if (!ok) defaults_free(o);
+    return ok ? 0 : -1;
+}
+
+attu_catalog *attu_catalog_clone(const attu_catalog *cat) {
+    attu_catalog *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    size_t cap = cat->count ? cat->count : 1;
+    c->tables = calloc(cap, sizeof *c->tables);
+    c->defaults = calloc(cap, sizeof *c->defaults);
+    c->cap = cap;
+    c->views = attu_views_clone(cat->views);
+    c->comments = attu_comments_clone(cat->comments);
+    if (!c->tables || !c->defaults || !c->views || !c->comments) { attu_catalog_free(c); return NULL; }
+    for (size_t i = 0; i < cat->count; i++) {
+        if (defaults_copy(&c->defaults[i], &cat->defaults[i])) { attu_catalog_free(c); return NULL; }
+        c->tables[i] = attu_table_share(cat->tables[i]);
+        c->count = i + 1;
+    }
+    return c;
+}
+
 /* Index of name, or -(insertion point) - 1. */
 static long search(const attu_catalog *cat, const char *name) {
     size_t lo = 0, hi = cat->count;

@@ -1,9 +1,11 @@
 /*
  * catalog.h - the set of tables a database holds, by name.
  *
- * Not thread-safe by itself: the database (db/database.h) guards it with a
- * reader-writer lock (queries read, DDL/DML write). Names are compared
- * exactly; the parser has already folded unquoted identifiers to lower case.
+ * Not thread-safe by itself: the database (db/database.h) guards the
+ * committed catalog with a reader-writer lock, and a writing transaction
+ * changes only its own clone (attu_catalog_clone, db/db_txn.c). Names are
+ * compared exactly; the parser has already folded unquoted identifiers to
+ * lower case.
  */
 #ifndef ATTU_CATALOG_H
 #define ATTU_CATALOG_H
@@ -24,6 +26,13 @@ typedef struct attu_catalog attu_catalog;
 
 attu_catalog *attu_catalog_new(void);
 void attu_catalog_free(attu_catalog *cat);     /* frees every table */
+
+/* A copy of cat whose tables are cat's own versions, shared
+ * (attu_table_share: each is freed when the last catalog holding it lets
+ * go), with copies of everything else (DEFAULTs, constraints, views,
+ * comments): a transaction's working catalog (db/db_txn.c). NULL when
+ * out of memory. */
+attu_catalog *attu_catalog_clone(const attu_catalog *cat);
 
 attu_table *attu_catalog_lookup(const attu_catalog *cat, const char *name);
 
@@ -87,7 +96,8 @@ attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
 
 /* The indexes of CREATE INDEX (index.h), kept beside the table as its
  * constraints are (replace keeps them, remove drops them, set_defaults
- * leaves them): set copies ix[0..n) with their strings (replacing any);
+ * leaves them, clone copies them, strings and all): set copies ix[0..n)
+ * with their strings (replacing any);
  * attu_catalog_indexes gives the table's (NULL, *n = 0 when none);
  * attu_catalog_index_owner the table of the index named name (*which its
  * place among the table's), or NULL. */

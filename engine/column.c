@@ -29,11 +29,18 @@ attu_column *attu_column_new(attu_type type, size_t capacity, attu_error *err) {
 
 void attu_column_free(attu_column *c) {
     if (!c) return;
+    if (__atomic_load_n(&c->shares, __ATOMIC_ACQUIRE) > 0 && __atomic_fetch_sub(&c->shares, 1, __ATOMIC_ACQ_REL) > 0)
+        return;   /* another owner keeps it (and its device copy) */
     attu_column_invalidate_device(c);
     free(c->data);
     free(c->validity);
     attu_dictionary_unref(c->dict);
     free(c);
+}
+
+attu_column *attu_column_share(attu_column *c) {
+    if (c) __atomic_fetch_add(&c->shares, 1, __ATOMIC_ACQ_REL);
+    return c;
 }
 
 int attu_column_reserve(attu_column *c, size_t n, attu_error *err) {

@@ -59,10 +59,18 @@ typedef struct attu_column {
     void    (*device_free)(void *device);
     attu_key_stats key_stats;
     attu_value_range range;
+    /* Owners besides the first (0: one owner). A column moves unchanged
+     * from a table version to the next (ALTER TABLE RENAME, ADD COLUMN):
+     * while a transaction's catalog and the committed one both hold the
+     * old version (db/db_txn.c), both versions own it, and
+     * attu_column_free frees it only when the last one lets go. */
+    int       shares;
 } attu_column;
 
 attu_column *attu_column_new(attu_type type, size_t capacity, attu_error *err);
-void attu_column_free(attu_column *c);
+void attu_column_free(attu_column *c);   /* drops one owner (shares) */
+/* One more owner: the next attu_column_free only drops it. Returns c. */
+attu_column *attu_column_share(attu_column *c);
 
 /* Grows capacity to at least n slots (and the bitmap, if present). */
 int attu_column_reserve(attu_column *c, size_t n, attu_error *err);

@@ -14,6 +14,17 @@ struct attu_comments {
 
 attu_comments *attu_comments_new(void) { return calloc(1, sizeof(attu_comments)); }
 
+attu_comments *attu_comments_clone(const attu_comments *cs) {
+    attu_comments *c = attu_comments_new();
+    if (!c) return NULL;
+    for (size_t i = 0; i < cs->n; i++)
+        if (attu_comments_set(c, cs->c[i].kind, cs->c[i].rel, cs->c[i].sub, cs->c[i].text)) {
+            attu_comments_free(c);
+            return NULL;
+        }
+    return c;
+}
+
 static void comment_clear(attu_comment *c) {
     free(c->rel);
     free(c->sub);

@@ -27,6 +27,8 @@ typedef struct attu_comments attu_comments;
 
 attu_comments *attu_comments_new(void);
 void attu_comments_free(attu_comments *cs);
+/* A copy of every comment; NULL when out of memory. */
+attu_comments *attu_comments_clone(const attu_comments *cs);
 /* Sets (text NULL or "": removes) the comment of (kind, rel, sub). -1:
  * out of memory, nothing changed. */
 int attu_comments_set(attu_comments *cs, char kind, const char *rel, const char *sub, const char *text);

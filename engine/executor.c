@@ -926,7 +926,7 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
         return out;
     }
     /* RECURSIVE runs its children itself, the second one repeatedly */
-    bool own = s->kind == ATTU_ST_RECURSIVE || s->kind == ATTU_ST_APPLY;
+    bool own = s->kind == ATTU_ST_RECURSIVE || s->kind == ATTU_ST_APPLY || s->kind == ATTU_ST_SHARED;
     /* a join takes its inputs' lazy columns as they are (run_join gathers
      * what it reads and passes the rest on), and so do LIMIT (it composes
      * its rows with theirs) and AGG (run_agg's fused path reads through
@@ -975,6 +975,7 @@ rel *run_stage_lazy(xctx *x, attu_stage *s) {
     case ATTU_ST_WORKTABLE: out = run_worktable(x, s); break;
     case ATTU_ST_APPLY: out = run_apply(x, s); break;
     case ATTU_ST_SRF: out = run_srf(x, s, in0); break;
+    case ATTU_ST_SHARED: out = run_shared(x, s); break;
     }
     rel_free(x, in0);
     rel_free(x, in1);

@@ -323,6 +323,7 @@ rel *run_window(xctx *x, attu_stage *s, rel *in);
 rel *run_setop(xctx *x, attu_stage *s, rel *l, rel *r);
 rel *run_recursive(xctx *x, attu_stage *s);
 rel *run_worktable(xctx *x, attu_stage *s);
+rel *run_shared(xctx *x, attu_stage *s);
 rel *run_apply(xctx *x, attu_stage *s);
 /* generate_series over each row of in (engine/executor_srf.c). */
 rel *run_srf(xctx *x, attu_stage *s, rel *in);

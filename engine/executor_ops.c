@@ -3186,6 +3186,20 @@ rel *rel_concat_all(xctx *x, rel **parts, size_t n) {
     return n ? parts[0] : NULL;
 }
 
+/* SHARED: child 0's rows computed once, and child 1 run once over them
+ * (its WORKTABLE stages of this id read them: grouping sets aggregate the
+ * same FROM rows once per set). */
+rel *run_shared(xctx *x, attu_stage *s) {
+    rel *in = run_stage(x, s->child[0]);
+    if (!in) return NULL;
+    xwork w = { s->worktable, in, x->work };
+    x->work = &w;
+    rel *out = run_stage(x, s->child[1]);
+    x->work = w.next;
+    rel_free(x, in);
+    return out;
+}
+
 rel *run_worktable(xctx *x, attu_stage *s) {
     for (xwork *w = x->work; w; w = w->next)
         if (w->id == s->worktable) return rel_share(x, w->rows);

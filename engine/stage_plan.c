@@ -62,6 +62,7 @@ const char *attu_stage_kind_name(attu_stage_kind k) {
     case ATTU_ST_WORKTABLE: return "WorkTable Scan";
     case ATTU_ST_APPLY: return "SubPlan Apply";
     case ATTU_ST_SRF: return "Function Scan";
+    case ATTU_ST_SHARED: return "Shared Input";
     }
     return "?";
 }
@@ -97,6 +98,7 @@ const char *attu_stage_patterns(const attu_stage *s) {
     case ATTU_ST_SETOP: return s->all && s->setop == 1 ? "concat" : "concat + sort + segment_heads + gather";
     case ATTU_ST_RECURSIVE: return s->all ? "loop: concat" : "loop: concat + sort + segment_heads + gather";
     case ATTU_ST_WORKTABLE: return "pass-through";
+    case ATTU_ST_SHARED: return "input once, read by each";
     case ATTU_ST_APPLY: return "key eval + sort + segment_heads, subplan per binding, gather";
     case ATTU_ST_SRF:
         if (s->outer) return s->residual.n ? "eval + series upload + eval + gather (left join)" : "eval + series upload + gather (left join)";

@@ -52,9 +52,13 @@ typedef enum attu_stage_kind {
                             (keys over child 0's rows): child 0 ++ rows ++ first row;
                             with `all` (LATERAL): child 0 ++ child 1, every row of
                             each binding (outer, residual: a LEFT JOIN's ON) */
-    ATTU_ST_SRF          /* set-returning functions over each row of child 0, in
+    ATTU_ST_SRF,         /* set-returning functions over each row of child 0, in
                             lockstep: child 0 ++ one column per function
                             (outer: LEFT JOIN, `residual` its ON) */
+    ATTU_ST_SHARED       /* child 0 once, then child 1 once, whose WORKTABLE
+                            stages of the same `worktable` read child 0's
+                            rows: child 1's rows (grouping sets: one
+                            aggregate per set over the same input) */
 } attu_stage_kind;
 
 typedef struct attu_stage_exprs {

@@ -30,6 +30,7 @@
  */
 #define _GNU_SOURCE
 #include "engine/storage.h"
+#include "engine/storage_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -962,6 +963,9 @@ static attu_table *load_table(const char *tdir, const char *dirname_, unsigned l
 
 int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
                           attu_error *err) {
+    /* a COMMIT a crash interrupted after its record: finished first
+     * (storage_commit.c), before the staged folders look like leftovers */
+    if (attu_storage_recover(data_dir, err)) return -1;
     DIR *dir = opendir(data_dir);
     if (!dir) return io_error(err, "open data directory", data_dir);
     struct dirent *e;
@@ -1021,3 +1025,21 @@ int attu_storage_load_all(const char *data_dir, attu_catalog *cat,
     if (rc == 0) fsync_path(data_dir, NULL);
     return rc ? -1 : count;
 }
+
+/* ---- lent to storage_commit.c (storage_internal.h) ------------------------ */
+
+void storage_escape_name(const char *name, char *out, size_t cap) { escape_name(name, out, cap); }
+unsigned long storage_read_current(const char *tdir) { return read_current(tdir); }
+int storage_write_generation(const char *gdir, const attu_table *t, const char *const *defaults,
+                             const attu_unique *uniques, int nuniques, const attu_check *checks, int nchecks,
+                             const attu_fkey *fkeys, int nfkeys, attu_error *err) {
+    return write_generation(gdir, t, defaults, uniques, nuniques, checks, nchecks, fkeys, nfkeys, err);
+}
+int storage_commit_current(const char *tdir, unsigned long gen, attu_error *err) {
+    return commit_current(tdir, gen, err);
+}
+void storage_remove_other_generations(const char *tdir, const char *keep) { remove_other_generations(tdir, keep); }
+int storage_remove_tree(const char *path) { return remove_tree(path); }
+int storage_fsync_path(const char *path, attu_error *err) { return fsync_path(path, err); }
+void storage_hook(const char *stage) { hook(stage); }
+unsigned long storage_next_counter(void) { return __atomic_add_fetch(&save_counter, 1, __ATOMIC_RELAXED); }

@@ -73,11 +73,51 @@ int attu_storage_load_views(const char *data_dir, attu_catalog *cat, attu_error 
 int attu_storage_save_comments(const char *data_dir, const attu_comments *cs, attu_error *err);
 int attu_storage_load_comments(const char *data_dir, attu_comments *cs, attu_error *err);
 
+/* The same under another file name of the data directory (a commit's
+ * staged file, storage_commit.c). */
+int attu_storage_save_views_as(const char *data_dir, const attu_views *views, const char *file, attu_error *err);
+int attu_storage_save_comments_as(const char *data_dir, const attu_comments *cs, const char *file, attu_error *err);
+
+/* A commit of several relations at once (storage_commit.c): each change
+ * is staged (a table's new version written beside its current one, a
+ * catalog file under a staging name) without being seen; apply then
+ * writes the commit record <data-dir>/attu.commit (atomically: written,
+ * fsynced, renamed) naming every staged change, makes each change current
+ * and removes the record. A crash before the record leaves every relation
+ * as it was (the next start removes what was staged); a crash after it
+ * leaves the record, and the next start (attu_storage_recover, from
+ * attu_storage_load_all) finishes the commit: all or nothing. */
+typedef struct attu_storage_commit attu_storage_commit;
+attu_storage_commit *attu_storage_commit_new(const char *data_dir);
+/* t's new version, with its DEFAULTs and constraints, staged. */
+int attu_storage_commit_table(attu_storage_commit *c, const attu_table *t, const char *const *defaults,
+                              const attu_unique *uniques, int nuniques, const attu_check *checks, int nchecks,
+                              const attu_fkey *fkeys, int nfkeys, attu_error *err);
+/* The table's folder goes (nothing when none is stored). */
+int attu_storage_commit_drop(attu_storage_commit *c, const char *name, attu_error *err);
+int attu_storage_commit_views(attu_storage_commit *c, const attu_views *views, attu_error *err);
+int attu_storage_commit_comments(attu_storage_commit *c, const attu_comments *cs, attu_error *err);
+/* A file of the data directory the caller wrote whole as `from` (a name
+ * starting with '.' is removed by a start that finds no record) to be
+ * renamed over `to`. */
+int attu_storage_commit_file(attu_storage_commit *c, const char *from, const char *to, attu_error *err);
+/* 0 once the record is durable (the commit then stands: a failure to
+ * finish it is left to the next start); -1 with err when it could not be
+ * written (nothing changed). */
+int attu_storage_commit_apply(attu_storage_commit *c, attu_error *err);
+/* Frees c, removing what it staged unless it was applied. */
+void attu_storage_commit_free(attu_storage_commit *c);
+/* Finishes a commit whose record a crash left (0 when there was none). */
+int attu_storage_recover(const char *data_dir, attu_error *err);
+
 /* The indexes of CREATE INDEX (index.h) in <data-dir>/attu.indexes
  * (storage_indexes.c): save writes every table's; load, after the
  * tables, gives each table its indexes back (attu_catalog_set_indexes)
  * and a unique one's key to its uniques (unique.h's `index`). */
 int attu_storage_save_indexes(const char *data_dir, const attu_catalog *cat, attu_error *err);
+int attu_storage_save_indexes_as(const char *data_dir, const attu_catalog *cat, const char *file, attu_error *err);
+/* a commit's staged indexes file (storage_commit.c) */
+int attu_storage_commit_indexes(attu_storage_commit *c, const attu_catalog *cat, attu_error *err);
 int attu_storage_load_indexes(const char *data_dir, attu_catalog *cat, attu_error *err);
 
 /* Releases the lock attu_storage_open took (a no-op if this process holds

@@ -27,6 +27,10 @@
 #define COMMENTS_FILE "attu.comments"
 
 int attu_storage_save_comments(const char *data_dir, const attu_comments *cs, attu_error *err) {
+    return attu_storage_save_comments_as(data_dir, cs, COMMENTS_FILE, err);
+}
+
+int attu_storage_save_comments_as(const char *data_dir, const attu_comments *cs, const char *file, attu_error *err) {
     attu_strbuf b = { 0 };
     attu_strbuf_add(&b, "attu-comments 1\n", 16);
     for (size_t i = 0; i < attu_comments_count(cs); i++) {
@@ -40,7 +44,7 @@ int attu_storage_save_comments(const char *data_dir, const attu_comments *cs, at
         attu_storage_put_word(&b, c->text);
         attu_strbuf_add(&b, "\n", 1);
     }
-    int rc = attu_storage_write_catalog_file(data_dir, COMMENTS_FILE, &b, err);
+    int rc = attu_storage_write_catalog_file(data_dir, file, &b, err);
     free(b.p);
     return rc;
 }

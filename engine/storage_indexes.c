@@ -39,6 +39,10 @@ static void put_opt(attu_strbuf *b, const char *s) {
 }
 
 int attu_storage_save_indexes(const char *data_dir, const attu_catalog *cat, attu_error *err) {
+    return attu_storage_save_indexes_as(data_dir, cat, INDEXES_FILE, err);
+}
+
+int attu_storage_save_indexes_as(const char *data_dir, const attu_catalog *cat, const char *file, attu_error *err) {
     attu_strbuf b = { 0 };
     attu_strbuf_add(&b, "attu-indexes 1\n", 15);
     for (size_t i = 0; i < attu_catalog_count(cat); i++) {
@@ -65,7 +69,7 @@ int attu_storage_save_indexes(const char *data_dir, const attu_catalog *cat, att
             attu_strbuf_add(&b, "\n", 1);
         }
     }
-    int rc = attu_storage_write_catalog_file(data_dir, INDEXES_FILE, &b, err);
+    int rc = attu_storage_write_catalog_file(data_dir, file, &b, err);
     free(b.p);
     return rc;
 }

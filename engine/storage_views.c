@@ -36,6 +36,10 @@ static int by_seq(const void *a, const void *b) {
 }
 
 int attu_storage_save_views(const char *data_dir, const attu_views *views, attu_error *err) {
+    return attu_storage_save_views_as(data_dir, views, VIEWS_FILE, err);
+}
+
+int attu_storage_save_views_as(const char *data_dir, const attu_views *views, const char *file, attu_error *err) {
     size_t n = attu_views_count(views);
     attu_view **order = calloc(n + 1, sizeof *order);
     if (!order) return attu_error_oom(err);
@@ -66,7 +70,7 @@ int attu_storage_save_views(const char *data_dir, const attu_views *views, attu_
             }
     }
     free(order);
-    int rc = attu_storage_write_catalog_file(data_dir, VIEWS_FILE, &b, err);
+    int rc = attu_storage_write_catalog_file(data_dir, file, &b, err);
     free(b.p);
     return rc;
 }

@@ -38,8 +38,15 @@ fail:
     return NULL;
 }
 
+attu_table *attu_table_share(attu_table *t) {
+    if (t) __atomic_fetch_add(&t->shares, 1, __ATOMIC_ACQ_REL);
+    return t;
+}
+
 void attu_table_free(attu_table *t) {
     if (!t) return;
+    if (__atomic_load_n(&t->shares, __ATOMIC_ACQUIRE) > 0 && __atomic_fetch_sub(&t->shares, 1, __ATOMIC_ACQ_REL) > 0)
+        return;   /* another catalog still holds this version */
     if (t->cols)
         for (int i = 0; i < t->ncols; i++) attu_column_free(t->cols[i]);
     free(t->cols);

@@ -3,10 +3,11 @@
  *
  * Tables are replaced, not mutated, by anything that changes their rows
  * (COPY, INSERT, UPDATE, DELETE, TRUNCATE: engine/table_rewrite.h): the
- * writer builds a new attu_table next to the old one and
- * the catalog swaps the pointer under its write lock. That is what makes a
- * failed load leave the table exactly as it was, and lets storage write the
- * new version before anyone sees it.
+ * writer builds a new attu_table next to the old one and swaps the pointer
+ * in its transaction's catalog (db/db_txn.c), which COMMIT saves and
+ * publishes. That is what makes a failed load leave the table exactly as
+ * it was, and lets the committed catalog and a transaction's share every
+ * version neither changed (shares).
  */
 #ifndef ATTU_TABLE_H
 #define ATTU_TABLE_H
@@ -47,12 +48,20 @@ typedef struct attu_table {
      * NULL for none. Never copied by attu_table_clone; freed with the
      * table. Only writers, under the database's write lock, touch it. */
     struct attu_key_index *key_index;
+    /* Catalogs holding it besides the first (0: one owner). A
+     * transaction's working catalog shares the committed catalog's
+     * versions (db/db_txn.c); attu_table_free frees a version only when
+     * the last catalog lets go of it. Versions are never changed in place
+     * once a catalog holds them (only key_index, a cache, moves on). */
+    int              shares;
 } attu_table;
 
 /* An empty table with the given columns (names must be unique: 42701). */
 attu_table *attu_table_new(const char *name, int ncols,
                            const attu_column_def *defs, attu_error *err);
-void attu_table_free(attu_table *t);
+void attu_table_free(attu_table *t);   /* drops one owner (shares) */
+/* One more owner (a cloned catalog); returns t. */
+attu_table *attu_table_share(attu_table *t);
 
 /* Deep copy of rows and schema (dictionaries shared). */
 attu_table *attu_table_clone(const attu_table *t, attu_error *err);

@@ -136,6 +136,17 @@ int attu_views_put(attu_views *vs, attu_view *v, attu_view **old) {
     return 0;
 }
 
+attu_views *attu_views_clone(const attu_views *vs) {
+    attu_views *c = attu_views_new();
+    if (!c) return NULL;
+    for (size_t i = 0; i < vs->n; i++) {
+        attu_view *v = attu_view_copy(vs->v[i], NULL), *old;
+        if (!v || attu_views_put(c, v, &old)) { attu_view_free(v); attu_views_free(c); return NULL; }
+    }
+    c->next_seq = vs->next_seq;
+    return c;
+}
+
 attu_view *attu_views_remove(attu_views *vs, const char *name) {
     long i = search(vs, name);
     if (i < 0) return NULL;

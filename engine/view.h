@@ -68,6 +68,9 @@ attu_view *attu_views_find(const attu_views *vs, const char *name);
 int attu_views_put(attu_views *vs, attu_view *v, attu_view **old);
 /* Removes and returns the view (NULL if none). */
 attu_view *attu_views_remove(attu_views *vs, const char *name);
+/* A deep copy of every view (creation order kept); NULL when out of
+ * memory. */
+attu_views *attu_views_clone(const attu_views *vs);
 size_t attu_views_count(const attu_views *vs);
 attu_view *attu_views_at(const attu_views *vs, size_t i);   /* name order */
 

@@ -486,6 +486,14 @@ struct attu_ast_query {
             attu_ast_expr_list    group_by;
             bool                  group_empty;  /* GROUP BY (): the one
                                                    group of all rows */
+            /* GROUP BY with grouping sets (ROLLUP, CUBE, GROUPING SETS,
+             * () beside other items, or DISTINCT): group_by then holds the
+             * items as written, ROLLUP (...) / CUBE (...) as calls of
+             * rollup / cube, () and GROUPING SETS (...) as calls of "()"
+             * and "grouping sets" in the schema "" (grammar.y
+             * group_clause); the binder expands them (binder_gsets.c) */
+            bool                  group_sets;
+            bool                  group_distinct;   /* GROUP BY DISTINCT */
             attu_ast_expr        *having;
             /* WINDOW w AS (...), ...: definitions (name set), already
              * merged into every OVER that names them. */
@@ -720,7 +728,10 @@ typedef enum attu_ast_txn_kind {
     ATTU_TXN_BEGIN = 1,             /* BEGIN [WORK|TRANSACTION] [modes],
                                        START TRANSACTION [modes] */
     ATTU_TXN_COMMIT,                /* COMMIT / END [WORK|TRANSACTION] */
-    ATTU_TXN_ROLLBACK               /* ROLLBACK / ABORT [WORK|TRANSACTION] */
+    ATTU_TXN_ROLLBACK,              /* ROLLBACK / ABORT [WORK|TRANSACTION] */
+    ATTU_TXN_SAVEPOINT,             /* SAVEPOINT name */
+    ATTU_TXN_RELEASE,               /* RELEASE [SAVEPOINT] name */
+    ATTU_TXN_ROLLBACK_TO            /* ROLLBACK [WORK] TO [SAVEPOINT] name */
 } attu_ast_txn_kind;
 
 /* A condition a row that INSERT or UPDATE writes must meet (TRUE, not
@@ -858,6 +869,7 @@ struct attu_ast_stmt {
             bool              chain;      /* COMMIT AND CHAIN (rare) */
             char            **modes;      /* BEGIN's: "serializable", "read only", ... */
             int               nmodes;
+            char             *savepoint;  /* SAVEPOINT, RELEASE, ROLLBACK TO's name */
         } transaction;
         struct {
             char *name;                   /* NULL for DEALLOCATE ALL */
@@ -986,5 +998,10 @@ size_t attu_ast_print_expr(const attu_ast_expr *e, char *buf, size_t cap);
 const char *attu_ast_binary_op_name(attu_ast_binary_op op);
 /* "SELECT", "INSERT", "CREATE TABLE", ... (the CommandComplete verb). */
 const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind);
+
+/* Whether e is a GROUP BY item of grouping sets: ROLLUP (...), CUBE (...),
+ * () or GROUPING SETS (...); *kind gets 'r', 'c', 'e' or 's'
+ * (planner/ast_build.c). */
+bool attu_ast_group_construct(const attu_ast_expr *e, char *kind);
 
 #endif

@@ -966,3 +966,46 @@ void ab_windows_resolve(attu_parse_ctx *c, attu_ast_query *q, int from_pos) {
 void ab_windows_end_statement(attu_parse_ctx *c) {
     ab_windows_resolve(c, NULL, 0);
 }
+
+bool attu_ast_group_construct(const attu_ast_expr *e, char *kind) {
+    if (!e || e->kind != ATTU_EXPR_FUNC) return false;
+    const char *sch = e->u.func.schema, *nm = e->u.func.name;
+    char k = 0;
+    if (sch && !*sch) k = !strcmp(nm, "()") ? 'e' : 's';
+    else if (!sch && !e->u.func.star && !e->u.func.distinct && !e->u.func.order_by.n && !e->u.func.filter &&
+             !e->u.func.over && !e->u.func.within_group && e->u.func.args.n > 0)
+        k = !strcmp(nm, "rollup") ? 'r' : !strcmp(nm, "cube") ? 'c' : 0;
+    if (kind) *kind = k;
+    return k != 0;
+}
+
+/* ROLLUP () / CUBE () in a GROUP BY list: PostgreSQL's syntax error at
+ * the ")" (the call's name, "(" and blanks before it are ASCII) */
+static bool empty_rollup_cube(attu_parse_ctx *c, const attu_ast_expr *e) {
+    if (e->kind != ATTU_EXPR_FUNC || e->u.func.schema || e->u.func.args.n || e->u.func.star || e->u.func.over ||
+        e->u.func.filter || (strcmp(e->u.func.name, "rollup") && strcmp(e->u.func.name, "cube")))
+        return false;
+    size_t off = 0;
+    for (int ch = 0; off < c->sql_len; off++)
+        if (((unsigned char)c->sql[off] & 0xC0) != 0x80 && ++ch == e->position) break;
+    size_t at = off;
+    while (at < c->sql_len && c->sql[at] != ')') at++;
+    ab_error(c, ATTU_SQLSTATE_SYNTAX, e->position + (int)(at - off), "syntax error at or near \")\"");
+    return true;
+}
+
+void ab_group_clause(attu_parse_ctx *c, attu_ast_query *q, attu_vec *items, bool distinct) {
+    if (!items) return;
+    attu_ast_expr_list l = ab_expr_list(items);
+    for (int i = 0; i < l.n; i++) if (empty_rollup_cube(c, l.items[i])) return;
+    char k;
+    if (l.n == 1 && attu_ast_group_construct(l.items[0], &k) && k == 'e') {
+        q->u.select.group_empty = true;     /* GROUP BY (): the plain form */
+        return;
+    }
+    bool sets = false;
+    for (int i = 0; i < l.n; i++) sets |= attu_ast_group_construct(l.items[i], NULL);
+    q->u.select.group_by = l;
+    q->u.select.group_sets = sets;
+    q->u.select.group_distinct = distinct && sets;
+}

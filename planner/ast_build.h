@@ -59,6 +59,9 @@ typedef struct ab_into {
 
 /* Notes that query q wrote INTO name. */
 void ab_into_note(attu_parse_ctx *c, attu_ast_query *q, const char *name, int pos);
+/* Sets q's GROUP BY from the grammar's item list (NULL: none). */
+void ab_group_clause(attu_parse_ctx *c, attu_ast_query *q, attu_vec *items, bool distinct);
+
 /* For a statement that is the query top: the INTO it may carry (NULL if
  * none); any other INTO of the statement raises PostgreSQL's error. Clears
  * the notes. */

@@ -272,6 +272,14 @@ static void pr_expr(out *o, const attu_ast_expr *e) {
         puts_(o, ")");
         break;
     case ATTU_EXPR_FUNC:
+        if (e->u.func.schema && !*e->u.func.schema) {
+            /* GROUP BY's () and GROUPING SETS (...) (grammar.y group_by_item) */
+            if (!e->u.func.args.n) { puts_(o, "()"); break; }
+            puts_(o, "(grouping-sets ");
+            pr_list(o, e->u.func.args);
+            puts_(o, ")");
+            break;
+        }
         puts_(o, "(");
         if (e->u.func.schema) { put_name(o, e->u.func.schema); puts_(o, "."); }
         put_name(o, e->u.func.name);
@@ -426,7 +434,7 @@ static void pr_query(out *o, const attu_ast_query *q) {
             puts_(o, ")");
         }
         if (q->u.select.group_by.n) {
-            puts_(o, " (group ");
+            puts_(o, q->u.select.group_distinct ? " (group distinct " : " (group ");
             pr_list(o, q->u.select.group_by);
             puts_(o, ")");
         } else if (q->u.select.group_empty) {
@@ -647,8 +655,12 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         break;
     case ATTU_STMT_TRANSACTION:
         puts_(o, s->u.transaction.kind == ATTU_TXN_BEGIN ? "(begin" :
-                 s->u.transaction.kind == ATTU_TXN_COMMIT ? "(commit" : "(rollback");
+                 s->u.transaction.kind == ATTU_TXN_COMMIT ? "(commit" :
+                 s->u.transaction.kind == ATTU_TXN_SAVEPOINT ? "(savepoint" :
+                 s->u.transaction.kind == ATTU_TXN_RELEASE ? "(release" :
+                 s->u.transaction.kind == ATTU_TXN_ROLLBACK_TO ? "(rollback-to" : "(rollback");
         if (s->u.transaction.chain) puts_(o, " and-chain");
+        if (s->u.transaction.savepoint) { puts_(o, " "); put_name(o, s->u.transaction.savepoint); }
         puts_(o, ")");
         break;
     case ATTU_STMT_DEALLOCATE:

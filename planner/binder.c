@@ -981,13 +981,29 @@ typedef struct aggstate {
      * blanks (PostgreSQL shows whichever value it met first) */
     attu_bexpr **bp_orig;
     int nbp;
+    /* the grouping items: each distinct GROUP BY expression (a leaf of
+     * the grouping sets) and the keys (groups) it brought, ikeys[ikstart[j]
+     * .. ikstart[j] + ikn[j]); bp_item[i] the item of bp_orig[i] */
+    attu_bexpr **items;
+    int nitems;
+    int *ikstart, *ikn, *ikeys, nikeys, capikeys;
+    int *bp_item;
+    int *bp_aggk;           /* under partial sets: bp_orig[i]'s own min() (or -1) */
+    /* the grouping sets (one of all the items without GROUPING SETS):
+     * member[s * nitems + j] whether set s holds item j */
+    int nsets;
+    bool *member;
+    bool partial;           /* some set lacks some item */
+    bool *key_common;       /* under partial sets: key i is in every set */
+    /* GROUPING() calls: the items of each (aggs[k].k indexes them) */
+    int **gcall_items, *gcall_n, ngcalls, capgcalls;
 } aggstate;
 
-static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) {
+static int add_agg_x(bctx *c, aggstate *st, const attu_bexpr *a, bool share) {
     /* ordered aggregates are never shared, but for the ordered-set ones
      * (one order item, their value, in the same direction) */
     bool osa = a->agg >= AGG_PERCENTILE_CONT && a->agg <= AGG_MODE;
-    for (int i = 0; i < st->naggs && (!a->norder || osa); i++) {
+    for (int i = 0; i < st->naggs && share && (!a->norder || osa); i++) {
         attu_agg_spec *s = &st->aggs[i];
         if (s->agg == a->agg && s->k == (int)a->imm && s->distinct == (a->aux == 1) && attu_bx_equal(s->arg, a->nargs > 0 ? a->args[0] : NULL) &&
             attu_bx_equal(s->arg2, a->nargs > 1 ? a->args[1] : NULL) && attu_type_equal(s->type, a->type) &&
@@ -1011,6 +1027,8 @@ static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) {
     return st->naggs++;
 }
 
+static int add_agg(bctx *c, aggstate *st, const attu_bexpr *a) { return add_agg_x(c, st, a, true); }
+
 static int add_group(bctx *c, aggstate *st, attu_bexpr *g) {
     for (int i = 0; i < st->ngroups; i++) if (attu_bx_equal(st->groups[i], g)) return i;
     if (st->ngroups == st->capgroups) {
@@ -1024,10 +1042,80 @@ static int add_group(bctx *c, aggstate *st, attu_bexpr *g) {
     return st->ngroups++;
 }
 
+/* a key of the grouping item being bound (the last one) */
+static int add_item_key(bctx *c, aggstate *st, attu_bexpr *g) {
+    int k = add_group(c, st, g);
+    if (k < 0) return -1;
+    if (st->nikeys == st->capikeys) {
+        int nc = st->capikeys ? st->capikeys * 2 : 8;
+        int *n = attu_palloc(c->pa, sizeof *n * (size_t)nc);
+        if (!n) return -1;
+        if (st->nikeys) memcpy(n, st->ikeys, sizeof *n * (size_t)st->nikeys);
+        st->ikeys = n; st->capikeys = nc;
+    }
+    st->ikeys[st->nikeys++] = k;
+    st->ikn[st->nitems - 1]++;
+    return k;
+}
+
+/* the position of the first aggregate call in e (or dflt) */
+static int first_agg_position(const attu_bexpr *e, int dflt) {
+    if (!e) return -1;
+    if (e->kind == BX_AGG) return e->position ? e->position : dflt;
+    int p;
+    for (int i = 0; i < e->nargs; i++) if ((p = first_agg_position(e->args[i], -1)) >= 0) return p;
+    for (int i = 0; i < e->nwhens; i++)
+        if ((p = first_agg_position(e->whens[i], -1)) >= 0 || (p = first_agg_position(e->thens[i], -1)) >= 0) return p;
+    if ((p = first_agg_position(e->else_, -1)) >= 0) return p;
+    return dflt;
+}
+
 #define AGG_REF_BASE 1000000
 /* a value of a correlated subquery run after the aggregation: column
  * POST_REF_BASE + post_off, fixed up once the AGG node's width is known */
 #define POST_REF_BASE 1500000
+
+/* GROUPING(args) -> a reference to a pseudo aggregate (AGG_GROUPING, k
+ * indexing st->gcall_items), which grouping_sets_plan makes a constant of
+ * each set; every argument must be a grouping item (42803 at it). */
+static attu_bexpr *grouping_rewrite(bctx *c, aggstate *st, const attu_bexpr *e) {
+    int *its = attu_palloc(c->pa, sizeof(int) * (size_t)(e->npart + 1));
+    if (!its) OOM_NULL(c);
+    for (int i = 0; i < e->npart; i++) {
+        its[i] = -1;
+        for (int j = 0; j < st->nitems && its[i] < 0; j++) if (attu_bx_equal(st->items[j], e->part[i])) its[i] = j;
+        if (its[i] < 0) {
+            attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, e->part[i]->position,
+                           "arguments to GROUPING must be grouping expressions of the associated query level");
+            return NULL;
+        }
+    }
+    int call = -1;
+    for (int k = 0; k < st->ngcalls && call < 0; k++)
+        if (st->gcall_n[k] == e->npart && !memcmp(st->gcall_items[k], its, sizeof(int) * (size_t)e->npart)) call = k;
+    if (call < 0) {
+        if (st->ngcalls == st->capgcalls) {
+            int nc = st->capgcalls ? st->capgcalls * 2 : 4;
+            int **ni = attu_palloc(c->pa, sizeof *ni * (size_t)nc), *nn = attu_palloc(c->pa, sizeof *nn * (size_t)nc);
+            if (!ni || !nn) OOM_NULL(c);
+            if (st->ngcalls) { memcpy(ni, st->gcall_items, sizeof *ni * (size_t)st->ngcalls); memcpy(nn, st->gcall_n, sizeof *nn * (size_t)st->ngcalls); }
+            st->gcall_items = ni; st->gcall_n = nn; st->capgcalls = nc;
+        }
+        st->gcall_items[st->ngcalls] = its; st->gcall_n[st->ngcalls] = e->npart;
+        call = st->ngcalls++;
+    }
+    int k = -1;
+    for (int i = 0; i < st->naggs && k < 0; i++) if (st->aggs[i].agg == AGG_GROUPING && st->aggs[i].k == call) k = i;
+    if (k < 0) {
+        attu_bexpr m = { 0 };
+        m.kind = BX_AGG; m.agg = AGG_GROUPING; m.type = e->type; m.imm = call;
+        if ((k = add_agg(c, st, &m)) < 0) OOM_NULL(c);
+    }
+    attu_bexpr *r = attu_bx_col(c->pa, AGG_REF_BASE + k, e->type);
+    if (!r) OOM_NULL(c);
+    r->position = e->position;
+    return r;
+}
 
 /* Replaces group expressions and aggregate calls by references to the AGG
  * node's outputs: groups -> COL(i), aggregates -> COL(AGG_REF_BASE + j)
@@ -1041,8 +1129,12 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
             m->agg = AGG_MIN;
             m->nargs = 1;
             m->args[0] = e;
-            int k = add_agg(c, st, m);
+            /* under grouping sets that lack its item, the value is NULL
+             * there: a min() of its own, which no written min() shares */
+            int k = st->partial ? st->bp_aggk[i] : -1;
+            if (k < 0) k = add_agg_x(c, st, m, !st->partial);
             if (k < 0) OOM_NULL(c);
+            if (st->partial) st->bp_aggk[i] = k;
             attu_bexpr *r = attu_bx_col(c->pa, AGG_REF_BASE + k, e->type);
             if (!r) OOM_NULL(c);
             r->position = e->position;
@@ -1056,6 +1148,7 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
     switch (e->kind) {
     case BX_CONST: return x;
     case BX_AGG: {
+        if (e->agg == AGG_GROUPING) return grouping_rewrite(c, st, e);
         /* an ordered-set aggregate's fraction is a direct argument,
          * evaluated per group: grouped columns only (the rewritten copy is
          * dropped; the aggregate reads it over its input rows) */
@@ -1091,13 +1184,21 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
              * column it reads is grouped (else that column's 42803) */
             bool sk = st->subquery_keys;
             st->subquery_keys = true;     /* an ungrouped one is the subquery's 42803 */
+            bool common = true;     /* every column it reads grouped in every set */
             for (int i = 0; i < col->ndeps; i++) {
                 attu_bexpr *d = attu_bx_col(c->pa, col->deps[i], st->sc->cols[col->deps[i]].type);
                 if (!d) OOM_NULL(c);
                 d->position = col->dep_pos ? col->dep_pos[i] : 0;
-                if (!agg_rewrite(c, st, d)) return NULL;
+                attu_bexpr *r = agg_rewrite(c, st, d);
+                if (!r) return NULL;
+                if (st->partial) common &= r->kind == BX_COL && r->col < st->ngroups && st->key_common[r->col];
             }
             st->subquery_keys = sk;
+            if (!common) {
+                attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                               "a correlated subquery over grouped columns is not supported with grouping sets");
+                return NULL;
+            }
             int g = add_group(c, st, e);
             if (g < 0) OOM_NULL(c);
             attu_bexpr *r = attu_bx_col(c->pa, g, e->type);
@@ -1141,6 +1242,170 @@ static attu_bexpr *agg_rewrite(bctx *c, aggstate *st, attu_bexpr *e) {
         }
         return x;
     }
+}
+
+/* ---- grouping sets ----------------------------------------------------------
+ * GROUP BY ROLLUP / CUBE / GROUPING SETS, and any GROUP BY with GROUPING():
+ * the FROM rows (in) are computed once (an LP_SHARED node; its
+ * LP_WORKTABLE leaves read them), aggregated once per set by an ordinary
+ * LP_AGG grouped by that set's keys, each set's rows projected to the
+ * shape the one AGG node would have had (keys, then aggregates): a key the
+ * set lacks is a NULL of its type, a GROUPING() call the set's constant;
+ * the sets' rows go UNION ALL. HAVING, windows, DISTINCT, ORDER BY and
+ * LIMIT then run over the concatenation as over an AGG node's rows. */
+
+/* a copy of e whose column k (of this query) reads column map[k] */
+static attu_bexpr *copy_remap(bctx *c, const attu_bexpr *e, const int *map) {
+    if (!e) return NULL;
+    attu_bexpr *x = copy_shift(c, e, 0);
+    if (!x) return NULL;
+    /* (a column of an enclosing query, OUTER_BASE and up, stays) */
+    if (x->kind == BX_COL) { if (e->col >= 0 && e->col < OUTER_BASE) x->col = map[e->col]; return x; }
+    for (int i = 0; i < e->nargs; i++) if (e->args[i] && !(x->args[i] = copy_remap(c, e->args[i], map))) return NULL;
+    if (e->kind == BX_CASE) {
+        for (int i = 0; i < e->nwhens; i++)
+            if (!(x->whens[i] = copy_remap(c, e->whens[i], map)) || !(x->thens[i] = copy_remap(c, e->thens[i], map))) return NULL;
+        if (e->else_ && !(x->else_ = copy_remap(c, e->else_, map))) return NULL;
+    }
+    return x;
+}
+
+static void mark_cols(const attu_bexpr *e, bool *need) {
+    if (!e) return;
+    if (e->kind == BX_COL) { if (e->col >= 0 && e->col < OUTER_BASE) need[e->col] = true; return; }
+    for (int i = 0; i < e->nargs; i++) mark_cols(e->args[i], need);
+    for (int i = 0; i < e->nwhens; i++) { mark_cols(e->whens[i], need); mark_cols(e->thens[i], need); }
+    mark_cols(e->else_, need);
+}
+
+static attu_lplan *union_all_range(bctx *c, attu_lplan **arms, int lo, int hi) {
+    if (hi - lo == 1) return arms[lo];
+    int mid = lo + (hi - lo) / 2;
+    attu_lplan *l = union_all_range(c, arms, lo, mid), *r = union_all_range(c, arms, mid, hi);
+    if (!l || !r) return NULL;
+    attu_lplan *u = attu_lp_new(c->pa, LP_SETOP, l->ncols);
+    if (!u) OOM_NULL(c);
+    memcpy(u->types, l->types, sizeof(attu_type) * (size_t)l->ncols);
+    memcpy(u->names, l->names, sizeof(char *) * (size_t)l->ncols);
+    u->left = l; u->right = r; u->setop = 1; u->all = true;
+    u->est_rows = l->est_rows + r->est_rows; u->rowid_col = -1;
+    return u;
+}
+
+/* a: the AGG node of every key and aggregate (the template: its input,
+ * groups, aggregates, types and names); the plan of st's sets */
+static attu_lplan *grouping_sets_plan(bctx *c, const aggstate *st, const attu_lplan *a) {
+    attu_lplan *in = a->left;
+    int ng = a->ngroups, na = a->naggs, K = st->nsets, ni = st->nitems;
+    /* the input's columns the sets read, alone (the shared input is
+     * materialized once for all of them) */
+    int *map = attu_palloc(c->pa, sizeof(int) * (size_t)(in->ncols + 1));
+    bool *need = attu_palloc(c->pa, (size_t)in->ncols + 1);
+    bool *owned = attu_palloc(c->pa, (size_t)ng + 1), *kin = attu_palloc(c->pa, (size_t)ng + 1);
+    attu_lplan **arms = attu_palloc(c->pa, sizeof *arms * (size_t)K);
+    if (!map || !need || !owned || !kin || !arms) OOM_NULL(c);
+    for (int i = 0; i < ng; i++) mark_cols(a->groups[i], need);
+    for (int k = 0; k < na; k++) {
+        mark_cols(a->aggs[k].arg, need); mark_cols(a->aggs[k].arg2, need);
+        for (int q = 0; q < a->aggs[k].norder; q++) mark_cols(a->aggs[k].order[q].expr, need);
+    }
+    attu_lplan *src = in;
+    int wt = 0;
+    if (K > 1) {
+        int nn = 0;
+        for (int i = 0; i < in->ncols; i++) if (need[i]) map[i] = nn++;
+        if (nn < in->ncols) {
+            attu_bexpr **ex = attu_palloc(c->pa, sizeof *ex * (size_t)(nn + 1));
+            char **nm = attu_palloc(c->pa, sizeof *nm * (size_t)(nn + 1));
+            if (!ex || !nm) OOM_NULL(c);
+            for (int i = 0; i < in->ncols; i++)
+                if (need[i]) { ex[map[i]] = attu_bx_col(c->pa, i, in->types[i]); nm[map[i]] = in->names[i]; }
+            if (!(in = mk_project(c, in, nn, ex, nm))) return NULL;
+            in->est_rows = a->left->est_rows;
+        }
+        wt = ++c->next_worktable;
+    } else {
+        for (int i = 0; i < in->ncols; i++) map[i] = i;
+    }
+    for (int j = 0; j < ni; j++)
+        for (int q = 0; q < st->ikn[j]; q++) owned[st->ikeys[st->ikstart[j] + q]] = true;
+    for (int k = 0; k < K; k++) {
+        const bool *m = st->member + (size_t)k * (size_t)ni;
+        /* a key no item brought (a column of a grouped row) is in every set */
+        for (int i = 0; i < ng; i++) kin[i] = !owned[i];
+        for (int j = 0; j < ni; j++)
+            if (m[j]) for (int q = 0; q < st->ikn[j]; q++) kin[st->ikeys[st->ikstart[j] + q]] = true;
+        if (K > 1) {
+            src = attu_lp_new(c->pa, LP_WORKTABLE, in->ncols);
+            if (!src) OOM_NULL(c);
+            memcpy(src->types, in->types, sizeof(attu_type) * (size_t)in->ncols);
+            memcpy(src->names, in->names, sizeof(char *) * (size_t)in->ncols);
+            src->worktable = wt; src->all = true;
+            src->est_rows = in->est_rows; src->rowid_col = -1;
+        }
+        int nk = 0, nr = 0;
+        for (int i = 0; i < ng; i++) nk += kin[i];
+        for (int q = 0; q < na; q++) nr += a->aggs[q].agg != AGG_GROUPING;
+        attu_lplan *ag = attu_lp_new(c->pa, LP_AGG, nk + nr);
+        attu_bexpr **ex = attu_palloc(c->pa, sizeof *ex * (size_t)(ng + na + 1));
+        if (!ag || !ex) OOM_NULL(c);
+        ag->left = src;
+        ag->ngroups = nk; ag->naggs = nr;
+        ag->groups = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(nk + 1));
+        ag->aggs = attu_palloc(c->pa, sizeof(attu_agg_spec) * (size_t)(nr + 1));
+        if (!ag->groups || !ag->aggs) OOM_NULL(c);
+        for (int i = 0, g = 0; i < ng; i++) {
+            if (!kin[i]) { if (!(ex[i] = mk_const_null(c, a->types[i]))) return NULL; continue; }
+            if (!(ag->groups[g] = copy_remap(c, a->groups[i], map))) return NULL;
+            ag->types[g] = a->types[i]; ag->names[g] = a->names[i];
+            if (!(ex[i] = attu_bx_col(c->pa, g, a->types[i]))) OOM_NULL(c);
+            g++;
+        }
+        for (int q = 0, r = 0; q < na; q++) {
+            const attu_agg_spec *sp = &a->aggs[q];
+            if (sp->agg == AGG_GROUPING) {
+                /* bit (n - 1 - i): argument i not grouped in this set */
+                int mask = 0, call = sp->k;
+                for (int i = 0; i < st->gcall_n[call]; i++)
+                    mask = mask << 1 | !m[st->gcall_items[call][i]];
+                if (!(ex[ng + q] = mk_const_int(c, attu_type_make(ATTU_TYPE_INT32), mask))) return NULL;
+                continue;
+            }
+            attu_agg_spec *d = &ag->aggs[r];
+            *d = *sp;
+            if ((sp->arg && !(d->arg = copy_remap(c, sp->arg, map))) || (sp->arg2 && !(d->arg2 = copy_remap(c, sp->arg2, map))))
+                return NULL;
+            if (sp->norder) {
+                if (!(d->order = attu_palloc(c->pa, sizeof(attu_sort_item) * (size_t)sp->norder))) OOM_NULL(c);
+                for (int o = 0; o < sp->norder; o++) {
+                    d->order[o] = sp->order[o];
+                    if (!(d->order[o].expr = copy_remap(c, sp->order[o].expr, map))) return NULL;
+                }
+            }
+            ag->types[nk + r] = sp->type; ag->names[nk + r] = "agg";
+            if (!(ex[ng + q] = attu_bx_col(c->pa, nk + r, sp->type))) OOM_NULL(c);
+            r++;
+        }
+        /* a grouped bpchar's (or row's) shown value is its min(): NULL
+         * where the set lacks its item */
+        for (int i = 0; st->bp_aggk && i < st->nbp; i++)
+            if (st->bp_aggk[i] >= 0 && !m[st->bp_item[i]] && !(ex[ng + st->bp_aggk[i]] = mk_const_null(c, a->types[ng + st->bp_aggk[i]])))
+                return NULL;
+        ag->est_rows = nk ? (src->est_rows > 100 ? src->est_rows / 10 : src->est_rows) : 1;
+        ag->rowid_col = -1;
+        if (!(arms[k] = mk_project(c, ag, ng + na, ex, a->names))) return NULL;
+        arms[k]->est_rows = ag->est_rows;
+        arms[k]->rowid_col = -1;
+    }
+    attu_lplan *u = union_all_range(c, arms, 0, K);
+    if (!u || K == 1) return u;
+    attu_lplan *sh = attu_lp_new(c->pa, LP_SHARED, u->ncols);
+    if (!sh) OOM_NULL(c);
+    memcpy(sh->types, u->types, sizeof(attu_type) * (size_t)u->ncols);
+    memcpy(sh->names, u->names, sizeof(char *) * (size_t)u->ncols);
+    sh->left = in; sh->right = u; sh->worktable = wt;
+    sh->est_rows = u->est_rows; sh->rowid_col = -1;
+    return sh;
 }
 
 static void fix_refs(attu_bexpr *e, int base, int delta) {
@@ -1832,23 +2097,44 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     c->allow_srf = false;
     c->srf_clause = NULL;
     if (!attu_check_srf_placement(c, items, n)) return NULL;
-    /* GROUP BY */
+    /* GROUP BY: each expression written (with grouping sets, each leaf of
+     * them) is a grouping item, bound once (equal ones merged) into the
+     * keys it groups by */
     aggstate st;
     memset(&st, 0, sizeof st);
     st.sc = &sc;
-    st.rowid_sources = attu_palloc(c->pa, sizeof(int) * (size_t)(s->group_by.n + 1));
-    st.bp_orig = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(s->group_by.n + 1));
-    if (!st.bp_orig) OOM_NULL(c);
+    attu_gsets gs;
+    const attu_ast_expr *const *gleaves = (const attu_ast_expr *const *)s->group_by.items;
+    int ngleaves = s->group_by.n;
+    if (s->group_sets) {
+        if (!attu_gsets_expand(c, &s->group_by, &gs)) return NULL;
+        gleaves = gs.leaves;
+        ngleaves = gs.nleaves;
+    }
+    st.rowid_sources = attu_palloc(c->pa, sizeof(int) * (size_t)(ngleaves + 1));
+    st.bp_orig = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(ngleaves + 1));
+    st.bp_item = attu_palloc(c->pa, sizeof(int) * (size_t)(ngleaves + 1));
+    st.items = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(ngleaves + 1));
+    st.ikstart = attu_palloc(c->pa, sizeof(int) * (size_t)(ngleaves + 1));
+    st.ikn = attu_palloc(c->pa, sizeof(int) * (size_t)(ngleaves + 1));
+    int *leaf_item = attu_palloc(c->pa, sizeof(int) * (size_t)(ngleaves + 1));
+    int *item_rowid = attu_palloc(c->pa, sizeof(int) * (size_t)(ngleaves + 1));
+    if (!st.bp_orig || !st.bp_item || !st.items || !st.ikstart || !st.ikn || !leaf_item || !item_rowid || !st.rowid_sources) OOM_NULL(c);
     c->clause = "GROUP BY"; c->allow_agg = false; c->allow_window = false;
-    for (int i = 0; i < s->group_by.n; i++) {
-        const attu_ast_expr *ge = s->group_by.items[i];
+    for (int i = 0; i < ngleaves; i++) {
+        const attu_ast_expr *ge = gleaves[i];
         attu_bexpr *g = NULL;
         if (nonint_const(c, ge, "GROUP BY")) return NULL;
         if (ge->kind == ATTU_EXPR_LITERAL && ge->u.literal.kind == ATTU_LIT_INTEGER) {
             long k = strtol(ge->u.literal.text, NULL, 10);
             if (k < 1 || k > n) { attu_error_set(c->err, "42P10", ge->position, "GROUP BY position %ld is not in select list", k); return NULL; }
             g = items[k - 1];
-            if (has_kind(g, BX_AGG)) { attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, ge->position, "aggregate functions are not allowed in GROUP BY"); return NULL; }
+            if (has_kind(g, BX_AGG)) {
+                /* at the aggregate in the list, as PostgreSQL */
+                attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, first_agg_position(g, ge->position),
+                               "aggregate functions are not allowed in GROUP BY");
+                return NULL;
+            }
         } else {
             attu_error save = *c->err;
             g = bind_expr(c, &sc, ge);
@@ -1864,6 +2150,15 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, ge->position, "set-returning functions are not allowed in GROUP BY");
             return NULL;
         }
+        /* an expression met before is the same item */
+        int item = -1;
+        for (int j = 0; j < st.nitems && item < 0; j++) if (attu_bx_equal(st.items[j], g)) item = j;
+        leaf_item[i] = item;
+        if (item >= 0) continue;
+        item = leaf_item[i] = st.nitems++;
+        st.items[item] = g;
+        st.ikstart[item] = st.nikeys;
+        item_rowid[item] = -1;
         attu_bexpr **rf;
         int nrf = attu_row_value_items(c, g, &rf);
         if (nrf > 0) {
@@ -1871,30 +2166,73 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
              * NULLs alike), which also lets the list show the row and
              * ORDER BY order by its items; copies, as the keys are
              * renumbered in place */
-            attu_bexpr **nb = attu_palloc(c->pa, sizeof *nb * (size_t)(st.nbp + nrf + s->group_by.n + 1));
-            if (!nb) OOM_NULL(c);
+            attu_bexpr **nb = attu_palloc(c->pa, sizeof *nb * (size_t)(st.nbp + nrf + ngleaves + 1));
+            int *ni = attu_palloc(c->pa, sizeof *ni * (size_t)(st.nbp + nrf + ngleaves + 1));
+            if (!nb || !ni) OOM_NULL(c);
             memcpy(nb, st.bp_orig, sizeof *nb * (size_t)st.nbp);
-            st.bp_orig = nb;
+            memcpy(ni, st.bp_item, sizeof *ni * (size_t)st.nbp);
+            st.bp_orig = nb; st.bp_item = ni;
             /* a whole-row reference's NULL (no outer-join partner) is a key
              * too, as the list's row reads it */
             attu_bexpr *nt = attu_row_value_null_test(c, g);
-            if (nt && (!(nt = copy_shift(c, nt, 0)) || add_group(c, &st, nt) < 0)) OOM_NULL(c);
+            if (nt && (!(nt = copy_shift(c, nt, 0)) || add_item_key(c, &st, nt) < 0)) OOM_NULL(c);
             for (int j = 0; j < nrf; j++) {
-                attu_bexpr *item = copy_shift(c, rf[j], 0);
-                attu_bexpr *key = item ? bpchar_key(c, item) : NULL;
-                if (!key || add_group(c, &st, key) < 0) OOM_NULL(c);
-                if (key != item) st.bp_orig[st.nbp++] = item;
+                attu_bexpr *it = copy_shift(c, rf[j], 0);
+                attu_bexpr *key = it ? bpchar_key(c, it) : NULL;
+                if (!key || add_item_key(c, &st, key) < 0) OOM_NULL(c);
+                if (key != it) { st.bp_item[st.nbp] = item; st.bp_orig[st.nbp++] = it; }
             }
             /* a derived table's row column or a CASE of rows is no
              * expression of its items: the list reads a value of the
              * group (its text is theirs) */
-            if (attu_row_value_opaque(c, g)) st.bp_orig[st.nbp++] = g;
+            if (attu_row_value_opaque(c, g)) { st.bp_item[st.nbp] = item; st.bp_orig[st.nbp++] = g; }
             continue;
         }
         attu_bexpr *key = bpchar_key(c, g);
-        if (!key || add_group(c, &st, key) < 0) OOM_NULL(c);
-        if (key != g) st.bp_orig[st.nbp++] = g;
-        if (g->kind == BX_COL && sc.cols[g->col].is_rowid) st.rowid_sources[st.nrowid++] = sc.cols[g->col].source;
+        if (!key || add_item_key(c, &st, key) < 0) OOM_NULL(c);
+        if (key != g) { st.bp_item[st.nbp] = item; st.bp_orig[st.nbp++] = g; }
+        if (g->kind == BX_COL && sc.cols[g->col].is_rowid) item_rowid[item] = sc.cols[g->col].source;
+    }
+    /* the sets, over the items: one of them all without grouping sets */
+    st.nsets = s->group_sets ? gs.nsets : 1;
+    st.member = attu_palloc(c->pa, sizeof(bool) * (size_t)st.nsets * (size_t)(st.nitems + 1));
+    if (!st.member) OOM_NULL(c);
+    for (int k = 0; k < st.nsets; k++) {
+        bool *m = st.member + (size_t)k * (size_t)st.nitems;
+        if (!s->group_sets) { for (int j = 0; j < st.nitems; j++) m[j] = true; continue; }
+        for (int q = 0; q < gs.set_len[k]; q++) m[leaf_item[gs.pool[gs.set_start[k] + q]]] = true;
+    }
+    if (s->group_distinct) {
+        /* GROUP BY DISTINCT: each set once */
+        int kept = 0;
+        for (int k = 0; k < st.nsets; k++) {
+            bool dup = false;
+            for (int q = 0; q < kept && !dup; q++)
+                dup = !memcmp(st.member + (size_t)q * (size_t)st.nitems, st.member + (size_t)k * (size_t)st.nitems, (size_t)st.nitems);
+            if (dup) continue;
+            if (kept != k) memcpy(st.member + (size_t)kept * (size_t)st.nitems, st.member + (size_t)k * (size_t)st.nitems, (size_t)st.nitems);
+            kept++;
+        }
+        st.nsets = kept;
+    }
+    for (int j = 0; j < st.nitems; j++) {
+        bool all = true;
+        for (int k = 0; k < st.nsets; k++) all &= st.member[(size_t)k * (size_t)st.nitems + j];
+        st.partial |= !all;
+        /* a grouped rowid makes its row's columns grouped too (functional
+         * dependency), as PostgreSQL's only where every set has it */
+        if (all && item_rowid[j] >= 0) st.rowid_sources[st.nrowid++] = item_rowid[j];
+    }
+    if (st.partial) {
+        st.bp_aggk = attu_palloc(c->pa, sizeof(int) * (size_t)(st.nbp + 1));
+        st.key_common = attu_palloc(c->pa, (size_t)st.ngroups + 1);
+        if (!st.bp_aggk || !st.key_common) OOM_NULL(c);
+        for (int i = 0; i < st.nbp; i++) st.bp_aggk[i] = -1;
+        for (int j = 0; j < st.nitems; j++) {
+            bool all = true;
+            for (int k = 0; k < st.nsets; k++) all &= st.member[(size_t)k * (size_t)st.nitems + j];
+            for (int q = 0; all && q < st.ikn[j]; q++) st.key_common[st.ikeys[st.ikstart[j] + q]] = true;
+        }
     }
     /* HAVING */
     attu_bexpr *having = NULL;
@@ -2104,7 +2442,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
      * the FROM rows; under aggregation, those whose parameters read only
      * queries further out too (see defer_outer_only) */
     {
-        bool aggregates = st.ngroups > 0 || having || s->group_empty;
+        bool aggregates = st.ngroups > 0 || having || s->group_empty || s->group_sets;
         for (int i = 0; i < n && !aggregates; i++) aggregates = has_kind(items[i], BX_AGG);
         for (int i = 0; i < nord && !aggregates; i++) aggregates = ord[i].expr && has_kind(ord[i].expr, BX_AGG);
         if (aggregates) defer_outer_only(c, &sc, &st, items, n, having, ord, nord);
@@ -2113,7 +2451,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
     for (int i = 0; i < c->npending; i++) npost += c->pending[i].post_agg;
     if (c->npending && !(p = npost ? apply_pending_pre_agg(c, p) : apply_pending(c, p))) return NULL;
     /* aggregation */
-    bool any_agg = st.ngroups > 0 || having || npost || s->group_empty;
+    bool any_agg = st.ngroups > 0 || having || npost || s->group_empty || s->group_sets;
     for (int i = 0; i < n && !any_agg; i++) any_agg = has_kind(items[i], BX_AGG);
     for (int i = 0; i < nord && !any_agg; i++) any_agg = ord[i].expr && has_kind(ord[i].expr, BX_AGG);
     if (!any_agg) {
@@ -2151,6 +2489,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
         for (int i = 0; i < st.naggs; i++) { a->types[ng + i] = st.aggs[i].type; a->names[ng + i] = "agg"; }
         a->est_rows = ng ? (p->est_rows > 100 ? p->est_rows / 10 : p->est_rows) : 1;
         p = a;
+        if ((st.partial || st.nsets != 1 || st.ngcalls) && !(p = grouping_sets_plan(c, &st, a))) return NULL;
         if (c->npending && !(p = apply_pending(c, p))) return NULL;   /* the post-aggregation ones */
         if (having) {
             attu_lplan *f = attu_lp_new(c->pa, LP_FILTER, p->ncols);
@@ -3970,6 +4309,55 @@ static bool reads_level_agg(const attu_bexpr *e, int lv) {
     for (int i = 0; i < e->nwhens; i++) if (reads_level_agg(e->whens[i], lv) || reads_level_agg(e->thens[i], lv)) return true;
     for (int i = 0; i < e->norder; i++) if (reads_level_agg(e->order[i].expr, lv)) return true;
     return reads_level_agg(e->else_, lv);
+}
+
+/* GROUPING(args) (AGG_GROUPING, its arguments in part) of a subquery whose
+ * arguments read only queries further out belongs to the nearest level
+ * they read, as an aggregate does (attu_bind_agg_level); denied_here:
+ * this level takes none. */
+attu_bexpr *attu_bind_grouping_level(bctx *c, attu_bexpr *x, bool denied_here) {
+    int lv = INT_MAX;
+    for (int i = 0; i < x->npart; i++) { int l = min_level(x->part[i]); if (l < lv) lv = l; }
+    if (lv == INT_MAX || lv == 0) {
+        if (!denied_here) return x;
+        if (c->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate function calls cannot be nested");
+        else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "grouping operations are not allowed in %s", c->clause);
+        return NULL;
+    }
+    const agg_level *al = c->agg_level;
+    for (int i = 1; i < lv && al; i++) al = al->up;
+    if (!al || !c->oaggs) {
+        attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->part[0]->position,
+                       "arguments to GROUPING must be grouping expressions of the associated query level");
+        return NULL;
+    }
+    if (!al->allow) {
+        if (al->in_agg) attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "aggregate function calls cannot be nested");
+        else attu_error_set(c->err, ATTU_SQLSTATE_GROUPING, x->position, "grouping operations are not allowed in %s", al->clause);
+        return NULL;
+    }
+    attu_bexpr *own = attu_palloc(c->pa, sizeof *own);
+    if (!own || !(own->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)x->npart))) OOM_NULL(c);
+    own->kind = BX_AGG; own->agg = AGG_GROUPING; own->type = x->type; own->position = x->position; own->npart = x->npart;
+    for (int i = 0; i < x->npart; i++) if (!(own->part[i] = copy_shift(c, x->part[i], -OUTER_BASE * lv))) OOM_NULL(c);
+    outer_aggs *oa = c->oaggs;
+    if (oa->n >= OUTER_BASE - OAGG_BASE) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, x->position, "too many aggregates of outer queries");
+        return NULL;
+    }
+    if (oa->n == oa->cap) {
+        int nc = oa->cap ? oa->cap * 2 : 8;
+        attu_bexpr **na = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nc);
+        if (!na) OOM_NULL(c);
+        if (oa->n) memcpy(na, oa->agg, sizeof(attu_bexpr *) * (size_t)oa->n);
+        oa->agg = na; oa->cap = nc;
+    }
+    oa->agg[oa->n] = own;
+    attu_bexpr *r = attu_bx_col(c->pa, OUTER_BASE * lv + OAGG_BASE + oa->n++, x->type);
+    if (!r) OOM_NULL(c);
+    r->position = x->position;
+    c->saw_outer = true;
+    return r;
 }
 
 attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here) {

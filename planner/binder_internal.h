@@ -393,6 +393,7 @@ attu_lplan *attu_bind_sub_plan(bctx *c, const scope *sc, const attu_ast_query *q
  * returns the outer reference that stands for it (see OAGG_BASE), else x.
  * NULL with 42803 where level L takes no aggregates. */
 attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here);
+attu_bexpr *attu_bind_grouping_level(bctx *c, attu_bexpr *x, bool denied_here);
 
 /* nextval, currval, setval, lastval (planner/sequence_functions.c):
  * called while binding, through attu_bind_params.sequence_call */
@@ -418,6 +419,21 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
  * replaced by a reference to its column; returns the new input of the
  * projection (p itself when there are none). */
 attu_lplan *attu_extract_srfs(bctx *c, attu_lplan *p, attu_bexpr **items, int n);
+
+/* GROUP BY's grouping sets (grouping_sets.c): the expressions written
+ * (leaves, in order) and the sets, set i being the leaves
+ * pool[set_start[i] .. set_start[i] + set_len[i]). */
+typedef struct attu_gsets {
+    const attu_ast_expr **leaves;
+    int                   nleaves, capleaves;
+    int                   nsets;
+    int                  *set_start, *set_len, *pool;
+} attu_gsets;
+/* Expands a GROUP BY list with grouping sets; false with c->err set
+ * (54001: more than 4096 sets). */
+bool attu_gsets_expand(bctx *c, const attu_ast_expr_list *items, attu_gsets *out);
+/* GROUPING(...) as a BX_AGG of kind AGG_GROUPING, its arguments in part. */
+attu_bexpr *attu_bind_grouping(bctx *c, const scope *sc, const attu_ast_expr *e);
 bool attu_bx_has_srf(const attu_bexpr *e);
 /* The correlated subqueries bound so far (c->pending) joined to p: their
  * values become p's next columns, as the hidden scope columns they pushed

@@ -337,10 +337,13 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         args[0]->type.id != ATTU_TYPE_BOOL) goto bad;
     if (e->u.func.filter) {
         /* agg(x) FILTER (WHERE c) == agg(CASE WHEN c THEN x END); COUNT(*) counts c */
-        bool sa = c->allow_agg;
-        c->allow_agg = false;
+        /* an aggregate or GROUPING() there is "not allowed in FILTER", as
+         * PostgreSQL says, not a nested call */
+        bool sa = c->allow_agg, si = c->in_agg;
+        const char *scl = c->clause;
+        c->allow_agg = false; c->in_agg = false; c->clause = "FILTER";
         attu_bexpr *f = bind_expr(c, sc, e->u.func.filter);
-        c->allow_agg = sa;
+        c->allow_agg = sa; c->in_agg = si; c->clause = scl;
         if (!f || !(f = coerce_bool(c, f, "FILTER"))) goto fail;
         if (x->agg == AGG_COUNT_STAR) {
             x->agg = AGG_COUNT;
@@ -1007,6 +1010,7 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     bool named;
     attu_bexpr *nb = bind_named_call(c, sc, e, &named);
     if (named) return nb;
+    if (!e->u.func.schema && !strcmp(name, "grouping")) return attu_bind_grouping(c, sc, e);   /* planner/grouping_sets.c */
     const agg_name *an = find_agg(name);
     if (an) return bind_aggregate(c, sc, e, an);
     if (e->u.func.within_group) return attu_within_group_misuse(c, sc, e, false, false);

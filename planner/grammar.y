@@ -370,7 +370,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        LT GT EQ LE GE NE CONCAT TYPECAST COLON OP LBRACKET RBRACKET DOT_DOT
        COLON_EQUALS EQUALS_GREATER ID ICONST FCONST SCONST PARAM NOT_LA WITH_LA NULLS_LA IVFIELD
        NOBARE_ID RESERVED_BARE RESERVED_NOBARE TYPEFUNC_BARE TYPEFUNC_NOBARE
-       COLNAME_OTHER ILLEGAL.
+       COLNAME_OTHER ILLEGAL GROUPING_SETS.
 
 /* Reserved keywords (never identifiers unless quoted). */
 %token ALL ANALYZE AND ANY ARRAY AS ASC ASYMMETRIC BOTH CASE CAST CHECK
@@ -405,6 +405,7 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        VIEW REPLACE
        SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
        ALTER ADD RENAME TYPE
+       SAVEPOINT RELEASE
        INDEX REINDEX.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
@@ -532,8 +533,7 @@ simple_select(A) ::= SELECT(K) opt_all_clause opt_target_list(T) into_clause(I) 
     if (T) { A->u.select.items = T->items; A->u.select.nitems = T->n; }
     if (F) { A->u.select.from.items = F->items; A->u.select.from.n = F->n; }
     A->u.select.where = W;
-    A->u.select.group_by = ab_expr_list(G);
-    A->u.select.group_empty = G && G->n == 0;
+    ab_group_clause(ctx, A, G.list, G.distinct);
     A->u.select.having = H;
     if (WC) ab_windows_define(ctx, A, WC);
     ab_windows_resolve(ctx, A, K.pos);
@@ -549,8 +549,7 @@ simple_select(A) ::= SELECT(K) distinct_clause(D) target_list(T) into_clause(I) 
     A->u.select.items = T->items; A->u.select.nitems = T->n;
     if (F) { A->u.select.from.items = F->items; A->u.select.from.n = F->n; }
     A->u.select.where = W;
-    A->u.select.group_by = ab_expr_list(G);
-    A->u.select.group_empty = G && G->n == 0;
+    ab_group_clause(ctx, A, G.list, G.distinct);
     A->u.select.having = H;
     if (WC) ab_windows_define(ctx, A, WC);
     ab_windows_resolve(ctx, A, K.pos);
@@ -875,11 +874,29 @@ qualified_name(A) ::= colid(D) DOT attr_name(S) DOT attr_name(N).
 where_clause(A) ::= WHERE a_expr(E).    { A = E; }
 where_clause(A) ::= .                   { A = NULL; }
 
-%type group_clause {attu_vec *}
-group_clause(A) ::= GROUP BY expr_list(L).  { A = L; }
-/* GROUP BY (): the empty grouping set, an empty (not NULL) list */
-group_clause(A) ::= GROUP BY LP RP.         { A = vec_new(ctx); }
-group_clause(A) ::= .                       { A = NULL; }
+/* GROUP BY [ALL | DISTINCT] items. An item is an expression, the empty
+ * set (), ROLLUP (...) / CUBE (...) (which arrive as calls of rollup and
+ * cube: they are no keywords here, the binder tells them apart), or
+ * GROUPING SETS (items) (the lexer's one token for the two words). The
+ * empty set and GROUPING SETS arrive as calls of "()" and "grouping sets"
+ * in the schema "", which no query can name (a quoted identifier is never
+ * empty): see ast.h. A list of plain expressions, or () alone, keeps the
+ * plain forms (group_by / group_empty); anything else sets group_sets. */
+%include { typedef struct ab_group { attu_vec *list; bool distinct; } ab_group; }
+%type group_clause {ab_group}
+group_clause(A) ::= GROUP BY group_by_list(L).           { A.list = L; A.distinct = false; }
+group_clause(A) ::= GROUP BY ALL group_by_list(L).       { A.list = L; A.distinct = false; }
+group_clause(A) ::= GROUP BY DISTINCT group_by_list(L).  { A.list = L; A.distinct = true; }
+group_clause(A) ::= .                                    { A.list = NULL; A.distinct = false; }
+
+%type group_by_list {attu_vec *}
+group_by_list(A) ::= group_by_item(E).                          { A = vec_push_ptr(ctx, NULL, E); }
+group_by_list(A) ::= group_by_list(L) COMMA group_by_item(E).   { A = vec_push_ptr(ctx, L, E); }
+
+%type group_by_item {attu_ast_expr *}
+group_by_item(A) ::= a_expr(E).                                 { A = E; }
+group_by_item(A) ::= LP(K) RP.                                  { A = ab_func(ctx, "", "()", NULL, K.pos); }
+group_by_item(A) ::= GROUPING_SETS(K) LP group_by_list(L) RP.   { A = ab_func(ctx, "", "grouping sets", L, K.pos); }
 
 %type having_clause {attu_ast_expr *}
 having_clause(A) ::= HAVING a_expr(E).  { A = E; }
@@ -1437,6 +1454,9 @@ func_expr_common(A) ::= CAST(K) LP a_expr(E) AS typename(T) RP.
     { A = ab_cast(ctx, E, &T, ATTU_CAST_FUNCTION, K.pos); }
 func_expr_common(A) ::= EXTRACT(K) LP extract_arg(F) FROM a_expr(E) RP.
     { A = ab_extract(ctx, F, E, K.pos); }
+/* GROUPING(a, ...): grouping is a column name keyword (COLNAME_OTHER) */
+func_expr_common(A) ::= COLNAME_OTHER(K) LP expr_list(L) RP.
+    { ab_word_expect(ctx, &K, "grouping"); A = ab_func(ctx, NULL, "grouping", L, K.pos); }
 func_expr_common(A) ::= COALESCE(K) LP expr_list(L) RP.
     { A = ab_func(ctx, NULL, "coalesce", L, K.pos); }
 func_expr_common(A) ::= GREATEST(K) LP expr_list(L) RP.
@@ -1606,6 +1626,8 @@ bare_label(A) ::= READ(T).                  { A = T; }
 bare_label(A) ::= RECURSIVE(T).             { A = T; }
 bare_label(A) ::= MATERIALIZED(T).          { A = T; }
 bare_label(A) ::= REFRESH(T).               { A = T; }
+bare_label(A) ::= SAVEPOINT(T).             { A = T; }
+bare_label(A) ::= RELEASE(T).               { A = T; }
 bare_label(A) ::= REPEATABLE(T).            { A = T; }
 bare_label(A) ::= RESET(T).                 { A = T; }
 bare_label(A) ::= COMMENT(T).               { A = T; }
@@ -1780,6 +1802,8 @@ unreserved_keyword(A) ::= READ(T).                  { A = T; }
 unreserved_keyword(A) ::= RECURSIVE(T).             { A = T; }
 unreserved_keyword(A) ::= MATERIALIZED(T).          { A = T; }
 unreserved_keyword(A) ::= REFRESH(T).               { A = T; }
+unreserved_keyword(A) ::= SAVEPOINT(T).             { A = T; }
+unreserved_keyword(A) ::= RELEASE(T).               { A = T; }
 unreserved_keyword(A) ::= REPEATABLE(T).            { A = T; }
 unreserved_keyword(A) ::= RESET(T).                 { A = T; }
 unreserved_keyword(A) ::= COMMENT(T).               { A = T; }
@@ -3893,6 +3917,24 @@ txn_stmt(A) ::= ROLLBACK(K) opt_transaction opt_chain(C).
     { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_ROLLBACK; A->u.transaction.chain = C; }
 txn_stmt(A) ::= ABORT(K) opt_transaction opt_chain(C).
     { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_ROLLBACK; A->u.transaction.chain = C; }
+
+/* SAVEPOINT name, RELEASE [SAVEPOINT] name, ROLLBACK [WORK] TO [SAVEPOINT]
+ * name (db/db_txn.c) */
+txn_stmt(A) ::= SAVEPOINT(K) colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_SAVEPOINT;
+      A->u.transaction.savepoint = (char *)ab_tokstr(&N); }
+txn_stmt(A) ::= RELEASE(K) colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_RELEASE;
+      A->u.transaction.savepoint = (char *)ab_tokstr(&N); }
+txn_stmt(A) ::= RELEASE(K) SAVEPOINT colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_RELEASE;
+      A->u.transaction.savepoint = (char *)ab_tokstr(&N); }
+txn_stmt(A) ::= ROLLBACK(K) opt_transaction TO colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_ROLLBACK_TO;
+      A->u.transaction.savepoint = (char *)ab_tokstr(&N); }
+txn_stmt(A) ::= ROLLBACK(K) opt_transaction TO SAVEPOINT colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_TRANSACTION, K.pos); A->u.transaction.kind = ATTU_TXN_ROLLBACK_TO;
+      A->u.transaction.savepoint = (char *)ab_tokstr(&N); }
 
 opt_transaction ::= WORK.
 opt_transaction ::= TRANSACTION.

@@ -204,6 +204,7 @@ static const kw keywords[] = {
     {"recursive", TK_RECURSIVE},
     {"references", TK_RESERVED_BARE},
     {"refresh", TK_REFRESH},
+    {"release", TK_RELEASE},
     {"rename", TK_RENAME},
     {"repeatable", TK_REPEATABLE},
     {"replace", TK_REPLACE},
@@ -215,6 +216,7 @@ static const kw keywords[] = {
     {"rollback", TK_ROLLBACK},
     {"row", TK_ROW},
     {"rows", TK_ROWS},
+    {"savepoint", TK_SAVEPOINT},
     {"second", TK_NOBARE_ID},
     {"select", TK_SELECT},
     {"sequence", TK_SEQUENCE},
@@ -796,6 +798,18 @@ int attu_lexer_next(attu_lexer *lx, attu_token *tok, attu_error *err) {
         int code = attu_keyword_lookup(w, len);
         tok->type = code ? code : TK_ID;
         tok->keyword = code != 0;
+        if (code == TK_COLNAME_OTHER && len == 8 && !memcmp(w, "grouping", 8)) {
+            /* GROUPING SETS: one token for the two words, so that SETS
+             * stays a name (and grouping a column name keyword) */
+            size_t q = p;
+            while (q < n && is_space((unsigned char)s[q])) q++;
+            if (q > p && q + 4 <= n && !strncasecmp(s + q, "sets", 4) &&
+                (q + 4 == n || !is_ident_cont((unsigned char)s[q + 4]))) {
+                tok->type = TK_GROUPING_SETS;
+                tok->len = q + 4 - start;
+                p = q + 4;
+            }
+        }
         lx->off = p;
         return 0;
     }

@@ -71,6 +71,9 @@ typedef enum attu_agg_kind {
      * WITHIN GROUP item in norder (1) / order */
     AGG_PERCENTILE_CONT, AGG_PERCENTILE_DISC, AGG_MODE,
     AGG_STRING_AGG,     /* string_agg(value, separator [ORDER BY ...]): order in norder / order */
+    /* GROUPING(args) (planner/grouping_sets.c): only while binding, the
+     * arguments in part / npart; a constant of each grouping set after */
+    AGG_GROUPING,
     /* window-only */
     WIN_ROW_NUMBER, WIN_RANK, WIN_DENSE_RANK, WIN_LAG, WIN_LEAD, WIN_FIRST_VALUE, WIN_LAST_VALUE,
     WIN_NTILE, WIN_PERCENT_RANK, WIN_CUME_DIST
@@ -146,7 +149,7 @@ typedef enum attu_lp_kind {
                        the longest series of the left row, the shorter
                        ones NULL past their end; a left row whose series
                        are all empty gives no row */
-    LP_APPLY        /* a correlated subquery run per distinct outer binding:
+    LP_APPLY,       /* a correlated subquery run per distinct outer binding:
                        left the outer rows; right the subquery, reading its
                        parameters (BX_PARAM) params[i] = lkeys[i] (over the
                        left columns); output = left ++ rows (INT64, the
@@ -157,6 +160,11 @@ typedef enum attu_lp_kind {
                        paired with every row of its binding, in left
                        order; srf_outer and residual as LP_SRF's (a LEFT
                        JOIN LATERAL ... ON residual). See bind_lateral */
+    LP_SHARED       /* left computed once; right, run once, reads its rows
+                       through LP_WORKTABLE leaves of the same worktable
+                       id; output = right's rows (grouping sets: one
+                       aggregate per set over the FROM rows, binder.c
+                       grouping_sets_plan) */
 } attu_lp_kind;
 
 typedef enum attu_join_kind {
@@ -261,7 +269,8 @@ struct attu_lplan {
      * group shown (the binder puts a bpchar without a length's original
      * values there, its blank-stripped keys in front) */
     int          setop_ncmp;
-    bool         all;          /* LP_SETOP, LP_RECURSIVE (UNION ALL); LP_APPLY: LATERAL */
+    bool         all;          /* LP_SETOP, LP_RECURSIVE (UNION ALL); LP_APPLY: LATERAL;
+                                  LP_WORKTABLE: an LP_SHARED node's input */
     /* LP_RECURSIVE / LP_WORKTABLE: which recursive query (unique in the plan) */
     int          worktable;
     /* LP_RECURSIVE keyed (setop_ncmp > 0: its terms give the keys, then

@@ -837,6 +837,13 @@ static attu_stage *lower(const attu_lplan *p, attu_error *err) {
     case LP_WORKTABLE:
         if (!(s = new_stage(ATTU_ST_WORKTABLE, p, err))) return NULL;
         s->worktable = p->worktable;
+        if (p->all) s->label = "shared input";
+        return s;
+    case LP_SHARED:
+        if (!(s = new_stage(ATTU_ST_SHARED, p, err))) return NULL;
+        s->worktable = p->worktable;
+        s->label = "grouping sets";
+        if (!(s->child[0] = lower(p->left, err)) || !(s->child[1] = lower(p->right, err))) goto fail;
         return s;
     case LP_SRF: {
         if (!(s = new_stage(ATTU_ST_SRF, p, err))) return NULL;
@@ -960,7 +967,7 @@ static int prune(const attu_lplan *p, const bool *need, attu_error *err) {
         /* a LATERAL LEFT JOIN's ON, over the node's own output */
         if (p->residual && mark_residual_left(p, ln, nl)) { free(ln); free(rn); return attu_error_oom(err); }
         break;
-    case LP_DISTINCT: case LP_SETOP: case LP_RECURSIVE:
+    case LP_DISTINCT: case LP_SETOP: case LP_RECURSIVE: case LP_SHARED:
         for (int i = 0; i < nl; i++) ln[i] = true;
         for (int i = 0; i < nr; i++) rn[i] = true;
         break;

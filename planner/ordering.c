@@ -210,7 +210,7 @@ void attu_plan_ordering(attu_plan_arena *pa, const attu_lplan *p, attu_ordering 
         carry(pa, &in, remap_cols, &m, out);
         return;
     }
-    case LP_RECURSIVE: case LP_WORKTABLE:
+    case LP_RECURSIVE: case LP_WORKTABLE: case LP_SHARED:
         return;
     case LP_SRF:
         /* run_srf: each left row's series rows in a run, left rows in

@@ -848,6 +848,7 @@ static double reestimate(attu_lplan *p) {
     case LP_SETOP: p->est_rows = l + r; break;
     case LP_RECURSIVE: p->est_rows = l * 10; break;
     case LP_WORKTABLE: break;
+    case LP_SHARED: p->est_rows = r; break;
     case LP_APPLY: p->est_rows = l; break;
     case LP_SRF: p->est_rows = l * p->srf_rows; break;
     }

@@ -92,6 +92,10 @@ void ext_free_all(conn *c) {
 }
 
 void ext_sync(conn *c) {
+    /* the implicit transaction since the last Sync ends (commits) */
+    attu_error err;
+    memset(&err, 0, sizeof err);
+    if (attu_session_sync(c->session, &err)) conn_send_error(c, &err);
     /* Portals live until the end of the transaction; outside a block every
      * statement is its own transaction, so Sync ends them. */
     if (attu_session_txn_status(c->session) == 'I')

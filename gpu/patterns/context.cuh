@@ -64,6 +64,8 @@ class context_t {
         pool_, cudaMemPoolAttrReleaseThreshold, &threshold));
   }
   ~context_t() {
+    for (lookback_buffer_t& b : lookback_)
+      if (b.p) cudaFreeAsync(b.p, stream_);
     cudaEventDestroy(timer_[1]);
     cudaEventDestroy(timer_[0]);
     cudaEventDestroy(event_);
@@ -95,6 +97,17 @@ class context_t {
   void free(void* p) {
     if (p) ATTU_CUDA_CHECK(cudaFreeAsync(p, stream_));
   }
+  // The look-back tile status kept between calls (lookback.cuh): two
+  // buffers used in turn; key names the layout whose words were marked
+  // "not yet set", clean how many tiles' words are.
+  struct lookback_buffer_t {
+    void* p = nullptr;
+    size_t bytes = 0;
+    long long key = 0;
+    long long clean = 0;
+  };
+  lookback_buffer_t& lookback_buffer(int i) { return lookback_[i]; }
+  int lookback_turn() { return lookback_turn_ ^= 1; }
   void synchronize() { ATTU_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
   // Stream timer: elapsed milliseconds between timer_begin and timer_end.
@@ -116,6 +129,8 @@ class context_t {
   cudaEvent_t event_ = nullptr;
   cudaEvent_t timer_[2] = {nullptr, nullptr};
   cudaMemPool_t pool_ = nullptr;
+  lookback_buffer_t lookback_[2];
+  int lookback_turn_ = 0;
 };
 
 // True when at least one CUDA device is usable (tests skip otherwise).

@@ -7,17 +7,18 @@
 // reads it once: each tile loads its items, evaluates the predicate, scans
 // its keep flags with a decoupled look-back for the tile's output offset
 // (CUB's tile status and prefix callback, as the single-pass scan), stages
-// the kept items in shared memory in order, and stores them coalesced. The
-// output must have room for every item (the count is known only at the
-// end); the number kept is written to *num_selected (device memory), so
-// nothing synchronizes with the host.
+// the kept items in shared memory in order, and stores them coalesced
+// (the tile statuses and the warp-blocked loads are the scan's: scan.cuh,
+// lookback.cuh). The output must have room for every item (the count is
+// known only at the end); the number kept is written to *num_selected
+// (device memory), so nothing synchronizes with the host.
 //
 // pred(x) -> bool must be a pure function of the item.
 #pragma once
 
 #include <cub/agent/single_pass_scan_operators.cuh>
-#include <cub/block/block_exchange.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/warp/warp_exchange.cuh>
 
 #include "gpu/patterns/scan.cuh"
 
@@ -25,32 +26,49 @@ namespace attu {
 namespace gpu {
 namespace detail {
 
-template <typename launch_t, typename T, typename pred_t, typename tile_state_t>
+// The tuning (scan.cuh's scan_tuning_t): warp-blocked or block-exchanged
+// loads, and the look-back's wait. The default: the block exchange with
+// CUB's delay for its sm_90 select_if over 4-byte items (on an H100, 0.176
+// ms for 64M ints against 0.194 with CUB's default delay; DeviceSelect::If
+// 0.185; docs/performance.md, session 21).
+using select_delay_t = cub::detail::fixed_delay_constructor_t<76, 1150>;
+using select_tuning_default_t = scan_tuning_t<false, select_delay_t>;
+
+template <typename launch_t, typename tuning_t, typename T, typename pred_t, typename tile_state_t>
 __global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __restrict__ input, int count,
                                                                  pred_t pred, T* __restrict__ output,
                                                                  int* __restrict__ num_selected,
-                                                                 tile_state_t tile_state) {
+                                                                 tile_state_t tile_state, tile_state_t next_state,
+                                                                 int next_tiles) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
-  using exchange_t = cub::BlockExchange<T, nt, vt>;
+  using warp_exchange_t = cub::WarpExchange<T, vt>;
+  using block_exchange_t = cub::BlockExchange<T, nt, vt>;
   using scan_t = cub::BlockScan<int, nt>;
-  using prefix_op_t = cub::TilePrefixCallbackOp<int, plus_t<int>, tile_state_t>;
+  using prefix_op_t = cub::TilePrefixCallbackOp<int, plus_t<int>, tile_state_t, typename tuning_t::delay_t>;
   __shared__ union {
-    typename exchange_t::TempStorage exchange;
-    struct {
-      typename scan_t::TempStorage scan;
-      typename prefix_op_t::TempStorage prefix;
-    } scan;
+    typename warp_exchange_t::TempStorage warp[nt / 32];
+    typename block_exchange_t::TempStorage block;
     T staged[nv];
   } shared;
+  __shared__ typename scan_t::TempStorage scan_storage;
+  __shared__ typename prefix_op_t::TempStorage prefix_storage;
   __shared__ int s_prefix, s_kept;
   int tid = threadIdx.x, cta = blockIdx.x;
+  lookback_mark_next(next_state, next_tiles);
   int tile_begin = cta * nv;
   int tile_count = min(nv, count - tile_begin);
-  // coalesced loads, then each thread's items in order (blocked)
+  // coalesced loads of the warp's run, then each thread's items in order
+  // (blocked: thread t holds tile items [t * vt, t * vt + vt))
   T x[vt];
   auto load = [=](int i) { return input[i]; };
-  load_striped<nt, vt>(load, tid, tile_begin, tile_count, x);
-  exchange_t(shared.exchange).StripedToBlocked(x);
+  if constexpr (tuning_t::warp_io) {
+    const int warp = tid >> 5;
+    load_warp_blocked<vt, warp_exchange_t>(load, shared.warp[warp], tid & 31, tile_begin + warp * 32 * vt,
+                                           tile_count - warp * 32 * vt, x);
+  } else {
+    load_striped<nt, vt>(load, tid, tile_begin, tile_count, x);
+    block_exchange_t(shared.block).StripedToBlocked(x);
+  }
   bool keep[vt];
   int kept = 0;
 #pragma unroll
@@ -58,20 +76,19 @@ __global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __rest
     keep[i] = tid * vt + i < tile_count && pred(x[i]);
     kept += keep[i];
   }
-  __syncthreads();
   // exclusive position among the kept items, from the start of the array
   int excl;
   if (cta == 0) {
     int agg;
-    scan_t(shared.scan.scan).ExclusiveSum(kept, excl, agg);
+    scan_t(scan_storage).ExclusiveSum(kept, excl, agg);
     if (!tid) {
       if (tile_count == nv) tile_state.SetInclusive(0, agg);
       s_prefix = 0;
       s_kept = agg;
     }
   } else {
-    prefix_op_t prefix_op(tile_state, shared.scan.prefix, plus_t<int>(), cta);
-    scan_t(shared.scan.scan).ExclusiveScan(kept, excl, plus_t<int>(), prefix_op);
+    prefix_op_t prefix_op(tile_state, prefix_storage, plus_t<int>(), cta);
+    scan_t(scan_storage).ExclusiveScan(kept, excl, plus_t<int>(), prefix_op);
     if (!tid) s_prefix = excl;  // thread 0's exclusive value is the tile's prefix
     if (tid == nt - 1) s_kept = excl + kept;  // the inclusive total; the prefix is subtracted below
   }
@@ -88,16 +105,12 @@ __global__ __launch_bounds__(launch_t::nt) void select_if_kernel(const T* __rest
   if (tile_begin + tile_count == count && !tid) *num_selected = prefix + tile_kept;
 }
 
-template <typename tile_state_t>
-__global__ void select_tile_state_init_kernel(tile_state_t state, int num_tiles) {
-  state.InitializeStatus(num_tiles);
-}
-
 }  // namespace detail
 
 // output[0, k) = the items input[i] with pred(input[i]), in order;
 // *num_selected = k (device memory). output has room for count items.
-template <typename launch_arg_t = empty_t, typename T, typename pred_t>
+template <typename launch_arg_t = empty_t, typename tuning_t = detail::select_tuning_default_t, typename T,
+          typename pred_t>
 void select_if(const T* input, int count, pred_t pred, T* output, int* num_selected, context_t& ctx) {
   using launch_t = launch_of_t<launch_arg_t, stream_box_t<T>>;
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
@@ -107,16 +120,11 @@ void select_if(const T* input, int count, pred_t pred, T* output, int* num_selec
     return;
   }
   using tile_state_t = cub::ScanTileState<int>;
-  size_t bytes = 0;
-  ATTU_CUDA_CHECK(tile_state_t::AllocationSize(num_tiles, bytes));
-  mem_t<unsigned char> storage(bytes, ctx);
-  tile_state_t state;
-  ATTU_CUDA_CHECK(state.Init(num_tiles, storage.data(), bytes));
-  detail::select_tile_state_init_kernel<<<div_up(num_tiles, 128), 128, 0, ctx.stream()>>>(state, num_tiles);
+  auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
+  detail::select_if_kernel<launch_t, tuning_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+      input, count, pred, output, num_selected, lb.state, lb.next, lb.next_tiles);
   ATTU_CUDA_CHECK_LAUNCH();
-  detail::select_if_kernel<launch_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-      input, count, pred, output, num_selected, state);
-  ATTU_CUDA_CHECK_LAUNCH();
+  lookback_end(lb, ctx);
 }
 
 }  // namespace gpu

@@ -117,3 +117,28 @@ Test(binder, long_in_lists) {
     }
     free(sql);
 }
+
+/* GROUP BY grouping sets and GROUPING(): PostgreSQL 15's messages and
+ * positions (the argument that is no grouping expression; the call where
+ * grouping operations are not allowed; none for too many sets). */
+Test(binder, grouping_sets_errors) {
+    expect("SELECT grouping(name) FROM t", "42803", 17,
+           "arguments to GROUPING must be grouping expressions of the associated query level");
+    expect("SELECT id, grouping(id, name) FROM t GROUP BY ROLLUP (id)", "42803", 25, NULL);
+    expect("SELECT id FROM t WHERE grouping(id) = 0 GROUP BY id", "42803", 24, "grouping operations are not allowed in WHERE");
+    expect("SELECT id FROM t GROUP BY grouping(id)", "42803", 27, "grouping operations are not allowed in GROUP BY");
+    expect("SELECT t.id FROM t JOIN u ON grouping(t.id) = 0 GROUP BY t.id", "42803", 30,
+           "grouping operations are not allowed in JOIN conditions");
+    expect("SELECT count(*) FILTER (WHERE grouping(id) = 0) FROM t GROUP BY ROLLUP (id)", "42803", 31,
+           "grouping operations are not allowed in FILTER");
+    expect("SELECT count(*) FILTER (WHERE count(*) > 0) FROM t", "42803", 31, "aggregate functions are not allowed in FILTER");
+    expect("SELECT sum(grouping(id)) FROM t GROUP BY ROLLUP (id)", "42803", 12, "aggregate function calls cannot be nested");
+    expect("SELECT id, grouping(id) FROM t GROUP BY 2", "42803", 12, "aggregate functions are not allowed in GROUP BY");
+    expect("SELECT name FROM t GROUP BY ROLLUP (id)", "42803", 8, NULL);
+    expect("SELECT 1 FROM t GROUP BY CUBE (id, id, id, id, id, id, id, id, id, id, id, id, id)", "54011", 26,
+           "CUBE is limited to 12 elements");
+    expect("SELECT 1 FROM t GROUP BY CUBE (id, id, id, id, id, id, id), CUBE (d, d, d, d, d, d)", "54001", 0,
+           "too many grouping sets present (maximum 4096)");
+    expect("SELECT 1 FROM t GROUP BY ROLLUP ( )", "42601", 35, "syntax error at or near \")\"");
+    expect("SELECT 1 FROM t GROUP BY CUBE()", "42601", 31, "syntax error at or near \")\"");
+}

@@ -2,7 +2,7 @@
  * test_explain_golden.c - EXPLAIN output of representative queries against
  * golden files (tests/db/explain/NAME.txt): the 13 SSB queries
  * (bench/ssb/queries, over the SSB schema with empty tables), the cities
- * remoteness query and 21 others over the cities table (data/statecity.csv).
+ * remoteness query and 23 others over the cities table (data/statecity.csv).
  *
  * A plan change shows up as a diff here, so a rewrite that silently stops
  * firing (join ordering, join-aggregate fusion, top-k) fails the test. After
@@ -124,6 +124,11 @@ Test(explain_golden, cities_and_others, .init = setup, .fini = teardown, .timeou
                              "ORDER BY b.lat LIMIT a.city_fips % 3 OFFSET 1) s WHERE a.state = 'RI'" },
         { "group_count", "SELECT state, count(*) FROM cities GROUP BY state" },
         { "group_having_order", "SELECT state, avg(lat) FROM cities GROUP BY state HAVING count(*) > 100 ORDER BY 2" },
+        /* grouping sets: the input once, an Aggregate per set; GROUPING()
+         * under a plain GROUP BY: one Aggregate and a constant */
+        { "group_rollup", "SELECT state, type, count(*), grouping(state, type) FROM cities GROUP BY ROLLUP (state, type) "
+                          "HAVING count(*) > 10 ORDER BY 4, 1, 2" },
+        { "group_grouping_plain", "SELECT state, grouping(state), avg(lat) FROM cities GROUP BY state" },
         { "distinct", "SELECT DISTINCT type FROM cities" },
         { "self_join", "SELECT a.name, b.name FROM cities a JOIN cities b ON a.gnis = b.gnis WHERE a.state = 'RI'" },
         { "left_join", "SELECT a.name, b.name FROM cities a LEFT JOIN cities b ON a.city_fips = b.city_fips AND b.state = 'DC' WHERE a.state = 'DE'" },

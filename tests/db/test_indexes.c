@@ -26,6 +26,13 @@ Test(indexes, survive_close_and_reopen) {
     tdb_exec_ok(s, "CREATE INDEX gone ON t ((a + c))");
     tdb_exec_ok(s, "DROP INDEX gone");
     tdb_exec_ok(s, "COMMENT ON INDEX t_b_uq IS 'one b each'");
+    /* one made in a block rolled back is not saved; one committed is */
+    tdb_exec_ok(s, "BEGIN");
+    tdb_exec_ok(s, "CREATE INDEX rolled ON t (c)");
+    tdb_exec_ok(s, "ROLLBACK");
+    tdb_exec_ok(s, "BEGIN");
+    tdb_exec_ok(s, "CREATE INDEX kept ON t (c DESC)");
+    tdb_exec_ok(s, "COMMIT");
     char *before = tdb_rows_ok(s, INDEXES);
     attu_session_free(s);
     attu_db_close(d);
@@ -38,6 +45,8 @@ Test(indexes, survive_close_and_reopen) {
               "%s", after);
     cr_assert(strstr(after, "t_lower_idx ON public.t USING btree (lower(b)) WHERE (a > 0)"), "%s", after);
     cr_assert_null(strstr(after, "gone"), "%s", after);
+    cr_assert_null(strstr(after, "rolled"), "%s", after);
+    cr_assert(strstr(after, "kept ON public.t USING btree (c DESC)"), "%s", after);
     cr_assert_str_eq(tdb_rows(s, "SELECT obj_description('t_b_uq'::regclass, 'pg_class')"), "one b each\n");
     /* the unique index still enforces */
     tdb_expect_error(s, "INSERT INTO t VALUES (3, 30, 'x', 3)", "23505",

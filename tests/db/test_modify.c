@@ -140,12 +140,18 @@ Test(modify, transaction_blocks) {
     expect_tag("DELETE FROM t WHERE id = 1", "DELETE 1");
     expect_tag("UPDATE t SET v = -1 WHERE id = 2", "UPDATE 1");
     tdb_exec_ok(s, "ROLLBACK");
-    cr_assert_str_eq(tdb_rows(s, "SELECT id, v FROM t WHERE id <= 2 ORDER BY id"), "2|-1\n");
+    /* ROLLBACK undoes both, as PostgreSQL's */
+    cr_assert_str_eq(tdb_rows(s, "SELECT id, v FROM t WHERE id <= 2 ORDER BY id"), "1|1.5\n2|NULL\n");
     tdb_exec_ok(s, "BEGIN");
     expect_error("DELETE FROM t WHERE 1 / 0 = 1", "22012");
     expect_error("DELETE FROM t", "25P02");
     expect_error("TRUNCATE t", "25P02");
     tdb_exec_ok(s, "ROLLBACK");
+    cr_assert_str_eq(tdb_rows(s, "SELECT count(*) FROM t"), "5\n");
+    /* COMMIT keeps them */
+    tdb_exec_ok(s, "BEGIN");
+    expect_tag("DELETE FROM t WHERE id = 1", "DELETE 1");
+    tdb_exec_ok(s, "COMMIT");
     cr_assert_str_eq(tdb_rows(s, "SELECT count(*) FROM t"), "4\n");
 }
 

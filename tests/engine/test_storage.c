@@ -286,6 +286,106 @@ Test(storage, sigkill_mid_save_keeps_previous_table) {
     free(dir);
 }
 
+/* A commit of several relations (attu_storage_commit): a changed table,
+ * a new one, a dropped one, the views file. */
+static void commit_three(const char *dir, const attu_table *a2, const attu_table *c1, const attu_views *vs) {
+    attu_error err;
+    attu_error_clear(&err);
+    attu_storage_commit *c = attu_storage_commit_new(dir);
+    cr_assert_eq(attu_storage_commit_table(c, a2, NULL, NULL, 0, NULL, 0, NULL, 0, &err), 0, "%s", err.message);
+    cr_assert_eq(attu_storage_commit_table(c, c1, NULL, NULL, 0, NULL, 0, NULL, 0, &err), 0, "%s", err.message);
+    cr_assert_eq(attu_storage_commit_drop(c, "b", &err), 0);
+    cr_assert_eq(attu_storage_commit_views(c, vs, &err), 0, "%s", err.message);
+    cr_assert_eq(attu_storage_commit_apply(c, &err), 0, "%s", err.message);
+    attu_storage_commit_free(c);
+}
+
+static void kill_mid_commit(const char *dir, const attu_table *a2, const attu_table *c1, const attu_views *vs,
+                            const char *stage) {
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        g_pipe = fds[1];
+        g_stop_stage = stage;
+        attu_storage_test_hook = stop_hook;
+        commit_three(dir, a2, c1, vs);
+        _exit(2);   /* the hook never returns */
+    }
+    close(fds[1]);
+    char ch;
+    cr_assert_eq(read(fds[0], &ch, 1), 1, "child reached %s", stage);
+    close(fds[0]);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
+/* A transaction's COMMIT (db/db_txn.c) is all or nothing across its
+ * relations: killed before its record, every relation is as it was; killed
+ * right after it, the next start finishes it. */
+Test(storage, sigkill_mid_commit_is_all_or_nothing) {
+    char *dir = tmp_dir();
+    attu_error err;
+    attu_error_clear(&err);
+    attu_table *a1 = sample("a", 1, 300), *a2 = sample("a", 2, 500), *b1 = sample("b", 1, 20),
+               *c1 = sample("c", 3, 40);
+    cr_assert_eq(attu_storage_save_table(dir, a1, &err), 0, "%s", err.message);
+    cr_assert_eq(attu_storage_save_table(dir, b1, &err), 0, "%s", err.message);
+    attu_views *vs = attu_views_new();
+    const char *cols[] = { "one" };
+    attu_type ty = attu_type_make(ATTU_TYPE_INT32);
+    attu_view *v = attu_view_new("v", "SELECT 1 AS one", 1, cols, &ty, 0, NULL), *old;
+    cr_assert_eq(attu_views_put(vs, v, &old), 0);
+
+    kill_mid_commit(dir, a2, c1, vs, "files-written");
+    attu_catalog *cat = reload(dir, 2);
+    assert_same(a1, attu_catalog_lookup(cat, "a"));
+    assert_same(b1, attu_catalog_lookup(cat, "b"));
+    cr_assert_null(attu_catalog_lookup(cat, "c"));
+    cr_assert_eq(attu_storage_load_views(dir, cat, &err), 0, "%s", err.message);
+    cr_assert_null(attu_views_find(attu_catalog_views(cat), "v"));
+    attu_catalog_free(cat);
+
+    kill_mid_commit(dir, a2, c1, vs, "committed");
+    cat = reload(dir, 2);
+    assert_same(a2, attu_catalog_lookup(cat, "a"));
+    assert_same(c1, attu_catalog_lookup(cat, "c"));
+    cr_assert_null(attu_catalog_lookup(cat, "b"));
+    cr_assert_eq(attu_storage_load_views(dir, cat, &err), 0, "%s", err.message);
+    cr_assert_not_null(attu_views_find(attu_catalog_views(cat), "v"));
+    attu_catalog_free(cat);
+    DIR *d = opendir(dir);
+    for (struct dirent *e; (e = readdir(d));)
+        cr_assert(e->d_name[0] != '.' || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."), "leftover %s",
+                  e->d_name);
+    closedir(d);
+    struct stat st;
+    char rec[512];
+    snprintf(rec, sizeof rec, "%s/attu.commit", dir);
+    cr_assert_neq(stat(rec, &st), 0, "the record is gone once finished");
+
+    /* and an uninterrupted commit after it */
+    attu_table *a3 = sample("a", 3, 100);
+    attu_storage_commit *c = attu_storage_commit_new(dir);
+    cr_assert_eq(attu_storage_commit_table(c, a3, NULL, NULL, 0, NULL, 0, NULL, 0, &err), 0, "%s", err.message);
+    cr_assert_eq(attu_storage_commit_drop(c, "c", &err), 0);
+    cr_assert_eq(attu_storage_commit_apply(c, &err), 0, "%s", err.message);
+    attu_storage_commit_free(c);
+    cat = reload(dir, 1);
+    assert_same(a3, attu_catalog_lookup(cat, "a"));
+    attu_catalog_free(cat);
+    attu_views_free(vs);
+    attu_table_free(a1);
+    attu_table_free(a2);
+    attu_table_free(a3);
+    attu_table_free(b1);
+    attu_table_free(c1);
+    rm_rf(dir);
+    free(dir);
+}
+
 static void flip_byte(const char *path, off_t at) {
     int fd = open(path, O_RDWR);
     cr_assert_geq(fd, 0, "%s", path);

@@ -354,6 +354,75 @@ int main() {
     }
   });
 
+  // The look-back statuses live in the context between calls (lookback.cuh):
+  // each kernel marks the other buffer for the next. A chain of calls queued
+  // back to back, of growing and shrinking sizes, 4- and 8-byte statuses and
+  // another layout (the affine pair) between them, must each come out as
+  // if its statuses had been freshly marked.
+  r.run("single-pass statuses kept between calls: sizes, types and patterns in turn", [&] {
+    context_t c2;  // a fresh context: its buffers start empty
+    const int sizes[] = {1, stream_nv * 300 + 7, stream_nv - 1, stream_nv * 2000 + 1, 5, stream_nv * 2000,
+                         stream_nv * 2001, 3 * stream_nv, stream_nv * 4000 + 11, 2};
+    struct step_t { int n; int kind; mem_t<int> in, out, cnt; mem_t<long long> in8, out8;
+                    mem_t<affine_t> ina, outa; std::vector<int> h; std::vector<long long> h8;
+                    std::vector<affine_t> ha; };
+    std::vector<step_t> steps;
+    int seed = 0;
+    for (int round = 0; round < 3; ++round)
+      for (int n : sizes) {
+        if (!test::keep_size(n)) continue;
+        step_t s{};
+        s.n = n;
+        s.kind = (seed++) % 4;  // 0 scan int, 1 select_if int, 2 scan int64, 3 scan affine
+        if (s.kind == 2) {
+          s.h8 = test::random_values<long long>(n, -1000000, 1000000, 300 + seed);
+          s.in8 = to_mem(s.h8, c2);
+          s.out8 = mem_t<long long>(n, c2);
+          s.out8.memset(0xff);
+          scan<scan_type_inc>(s.in8.data(), n, s.out8.data(), plus_t<long long>(), (long long*)nullptr, c2);
+        } else if (s.kind == 3) {
+          if (n > (1 << 22)) n = s.n = 1 << 22;
+          s.ha = random_affine(n, 400 + seed);
+          s.ina = to_mem(s.ha, c2);
+          s.outa = mem_t<affine_t>(n, c2);
+          s.outa.memset(0xff);
+          scan<scan_type_exc>(s.ina.data(), n, s.outa.data(), compose_t(), (affine_t*)nullptr, c2, affine_t{1, 0});
+        } else {
+          s.h = test::random_values<int>(n, -1000, 1000, 200 + seed);
+          s.in = to_mem(s.h, c2);
+          s.out = mem_t<int>(n, c2);
+          s.out.memset(0xff);
+          s.cnt = mem_t<int>(1, c2);
+          s.cnt.memset(0xff);
+          if (s.kind == 0) scan<scan_type_exc>(s.in.data(), n, s.out.data(), plus_t<int>(), (int*)nullptr, c2);
+          else select_if(s.in.data(), n, [] __device__(int x) { return x % 3 != 0; }, s.out.data(), s.cnt.data(), c2);
+        }
+        steps.push_back(std::move(s));
+      }
+    for (step_t& s : steps) {
+      std::string what = "n=" + std::to_string(s.n) + " kind " + std::to_string(s.kind);
+      if (s.kind == 0) {
+        test::expect_equal(r, s.out.to_host(), ref::scan(s.h, false, plus_t<int>()), what.c_str());
+      } else if (s.kind == 2) {
+        test::expect_equal(r, s.out8.to_host(), ref::scan(s.h8, true, plus_t<long long>()), what.c_str());
+      } else if (s.kind == 3) {
+        test::expect_equal(r, s.outa.to_host(), ref::scan(s.ha, false, compose_t(), affine_t{1, 0}), what.c_str());
+      } else {
+        std::vector<int> want;
+        for (int x : s.h)
+          if (x % 3 != 0) want.push_back(x);
+        int k = s.cnt.to_host()[0];
+        if (k != (int)want.size()) {
+          r.fail(what + ": count " + std::to_string(k) + " want " + std::to_string(want.size()));
+          continue;
+        }
+        auto got = s.out.to_host();
+        got.resize(want.size());
+        test::expect_equal(r, got, want, what.c_str());
+      }
+    }
+  });
+
   r.run("CUDA errors carry file and line", [&] {
     try {
       ATTU_CUDA_CHECK(cudaMemcpy(nullptr, (void*)1, 4, cudaMemcpyDeviceToDevice));

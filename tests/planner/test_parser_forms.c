@@ -21,6 +21,12 @@ typedef struct form_case {
 static const form_case forms[] = {
     { "SELECT DISTINCT ON (a) a, b AS x, c y, * FROM t AS tt (p, q) WHERE a > 1 AND NOT b OR c IS NULL GROUP BY a, b HAVING count(*) > 1 ORDER BY a DESC NULLS LAST, 2 LIMIT 10 OFFSET 5",
       "(select distinct (on a) (items a (as b x) (as c y) *) (from (table t (as tt (p q)))) (where (or (and (> a 1) (not b)) (is-null c))) (group a b) (having (> (count *) 1)) (order (a desc nulls-last) (2 asc)) (limit 10) (offset 5))" },
+    /* grouping sets: ROLLUP / CUBE as calls, () and GROUPING SETS
+     * (one token for the two words) as grammar.y's nodes */
+    { "SELECT a, grouping(a, b) FROM t GROUP BY DISTINCT ROLLUP (a, (b, c)), CUBE (d), GROUPING  SETS ((a), (), e, GROUPING SETS (f))",
+      "(select (items a (grouping a b)) (from (table t)) (group distinct (rollup a (row b c)) (cube d) (grouping-sets a () e (grouping-sets f))))" },
+    { "SELECT sets, grouping FROM t GROUP BY ALL sets, ()",
+      "(select (items sets grouping) (from (table t)) (group sets ()))" },
     { "SELECT a + b * c - d / e % f ^ g, -x, +y, -5, - -5, -1.5e3, a || b FROM t",
       "(select (items (- (+ a (* b c)) (% (/ d e) (^ f g))) (neg x) (pos y) -5 5 (num -1.5e3) (|| a b)) (from (table t)))" },
     { "SELECT x BETWEEN 1 AND 2 AND y, x NOT BETWEEN SYMMETRIC 1 AND 2, x IN (1, 2), x NOT IN (SELECT a FROM u), EXISTS (SELECT 1), (SELECT 1) FROM t",

@@ -118,6 +118,8 @@ void attu_session_free(attu_session *s) {
 char attu_session_txn_status(const attu_session *s) { return s->txn; }
 
 void attu_session_txn_failed(attu_session *s) { if (s->txn == 'T') s->txn = 'E'; }
+
+int attu_session_sync(attu_session *s, attu_error *err) { (void)s; (void)err; return 0; }
 void attu_session_cancel(attu_session *s) { atomic_store(&s->cancel, 1); }
 int attu_session_statement_timeout_ms(const attu_session *s) { return s->timeout_ms; }
 const char *attu_session_timezone(const attu_session *s) { (void)s; return "UTC"; }

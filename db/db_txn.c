@@ -1,0 +1,397 @@
+/*
+ * db_txn.c - transactions: what a session changes stays its own until
+ * COMMIT publishes all of it at once; ROLLBACK throws all of it away.
+ *
+ * The database holds the committed catalog (attu_db.cat). A session's
+ * first change (any statement that writes, autocommit or not) takes the
+ * database's one writing-transaction token (attu_db.writer: one open
+ * writing transaction at a time; other writers wait for it, readers never
+ * do) and clones the committed catalog into its working catalog
+ * (attu_session.work). Table versions are shared, not copied: a version
+ * is immutable once a catalog holds it, and attu_table_free frees it only
+ * when the last catalog lets go (attu_table.shares), its device copies
+ * with it. The session's statements then read and change the working
+ * catalog (db_cat); every other session reads the committed one.
+ *
+ * Nothing reaches the data directory before COMMIT: a statement only
+ * records the relations it changed or dropped (db_txn_touch, and the
+ * views, comments and indexes files); COMMIT saves them from the working catalog
+ * as one commit with a commit record (engine/storage_commit.c: all of it
+ * or, after a crash before the record, none of it), then swaps the
+ * working catalog in under the write lock. ROLLBACK frees the working
+ * catalog, which frees the versions only it held.
+ *
+ * A statement outside a block is a transaction of its own (committed when
+ * it succeeds, rolled back when it fails, by database.c); a query string
+ * of several statements outside BEGIN is one implicit transaction, and so
+ * is what the extended protocol runs up to a Sync.
+ *
+ * Sequences are not transactional for their values (nextval is never
+ * given back, as in PostgreSQL), but CREATE / DROP / ALTER SEQUENCE (and
+ * the sequences of serial and identity columns) are: ROLLBACK puts the
+ * definitions of the snapshot taken at the transaction's start back,
+ * keeping each surviving sequence's counter (db_sequences_txn_undo).
+ *
+ * SAVEPOINT keeps a copy of the working catalog (tables shared again), of
+ * the sequences and of the settings (db_settings.c); ROLLBACK TO puts them
+ * back.
+ */
+#include "db/db_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/storage.h"
+
+typedef struct db_savepoint {
+    char             name[ATTU_NAME_MAX + 1];
+    attu_catalog    *cat;    /* the working catalog then; NULL: none yet */
+    db_seq_snapshot *seqs;   /* the sequences then (with cat) */
+    db_settings_mark *settings;   /* the settings then */
+} db_savepoint;
+
+struct db_txn {
+    char           **dirty;   /* relations to save (or, gone, drop) at COMMIT */
+    int              ndirty, capdirty;
+    bool             views_dirty, comments_dirty, indexes_dirty;
+    db_seq_snapshot *seqs;    /* the sequences when the work began */
+    db_savepoint    *sp;
+    int              nsp, capsp;
+};
+
+static db_txn *txn_state(attu_session *s) {
+    if (!s->tx) s->tx = calloc(1, sizeof *s->tx);
+    return s->tx;
+}
+
+static void savepoint_free(db_savepoint *p) {
+    attu_catalog_free(p->cat);
+    db_seq_snapshot_free(p->seqs);
+    db_settings_mark_free(p->settings);
+    p->cat = NULL;
+    p->seqs = NULL;
+    p->settings = NULL;
+}
+
+static void txn_state_free(attu_session *s) {
+    db_txn *t = s->tx;
+    if (!t) return;
+    for (int i = 0; i < t->ndirty; i++) free(t->dirty[i]);
+    free(t->dirty);
+    db_seq_snapshot_free(t->seqs);
+    for (int i = 0; i < t->nsp; i++) savepoint_free(&t->sp[i]);
+    free(t->sp);
+    free(t);
+    s->tx = NULL;
+}
+
+/* ---- the writing-transaction token -------------------------------------------------------- */
+
+void db_txn_init(attu_db *db) {
+    pthread_mutex_init(&db->txn_mu, NULL);
+    pthread_cond_init(&db->txn_cv, NULL);
+    db->writer = NULL;
+}
+
+void db_txn_destroy(attu_db *db) {
+    pthread_mutex_destroy(&db->txn_mu);
+    pthread_cond_destroy(&db->txn_cv);
+}
+
+static void release_token(attu_session *s) {
+    attu_db *db = s->db;
+    pthread_mutex_lock(&db->txn_mu);
+    if (db->writer == s) {
+        db->writer = NULL;
+        pthread_cond_broadcast(&db->txn_cv);
+    }
+    pthread_mutex_unlock(&db->txn_mu);
+}
+
+static bool holds_token(attu_session *s) {
+    pthread_mutex_lock(&s->db->txn_mu);
+    bool held = s->db->writer == s;
+    pthread_mutex_unlock(&s->db->txn_mu);
+    return held;
+}
+
+/* Waits for the token; interruptible: cancel and statement_timeout end
+ * the wait with 57014, as PostgreSQL's lock waits end. */
+static int take_token(attu_session *s, bool interruptible, attu_error *err) {
+    attu_db *db = s->db;
+    pthread_mutex_lock(&db->txn_mu);
+    while (db->writer && db->writer != s) {
+        if (interruptible && __atomic_load_n(&s->cancel, __ATOMIC_SEQ_CST)) {
+            pthread_mutex_unlock(&db->txn_mu);
+            return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to user request");
+        }
+        if (interruptible && s->statement_timeout_ms > 0 &&
+            attu_now_ms() >= s->stmt_start_ms + s->statement_timeout_ms) {
+            pthread_mutex_unlock(&db->txn_mu);
+            return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to statement timeout");
+        }
+        /* (a short wait: cancel and the timeout come from outside) */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 20 * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
+        pthread_cond_timedwait(&db->txn_cv, &db->txn_mu, &ts);
+    }
+    db->writer = s;
+    pthread_mutex_unlock(&db->txn_mu);
+    return 0;
+}
+
+static int begin_work(attu_session *s, bool interruptible, attu_error *err) {
+    if (s->work) return 0;
+    if (take_token(s, interruptible, err)) return -1;
+    db_txn *t = txn_state(s);
+    if (!t) { release_token(s); return attu_error_oom(err); }
+    /* the committed catalog changes only under the token, which is ours:
+     * it stands still while it is copied */
+    if (!t->seqs && !(t->seqs = db_sequences_snapshot(s, err))) { release_token(s); return -1; }
+    db_sequences_set_base(s->db, t->seqs, NULL);   /* (the file keeps the committed definitions) */
+    if (!(s->work = attu_catalog_clone(s->db->cat))) {
+        db_sequences_set_base(s->db, NULL, NULL);
+        db_seq_snapshot_free(t->seqs);
+        t->seqs = NULL;
+        release_token(s);
+        return attu_error_oom(err);
+    }
+    return 0;
+}
+
+int db_txn_begin_write(attu_session *s, attu_error *err) { return begin_work(s, true, err); }
+
+void db_write_lock(attu_session *s) {
+    attu_error e;
+    attu_error_clear(&e);
+    /* (normally taken already by db_exec_stmt for a statement that
+     * writes; should a clone fail for memory, the statement writes the
+     * committed catalog itself, holding the token, as before transactions) */
+    if (!s->work && begin_work(s, false, &e) && !holds_token(s)) take_token(s, false, &e);
+    /* The working catalog is the session's alone, and the token keeps
+     * every other writer out: the read lock is enough, so other sessions'
+     * queries of the committed catalog run on while the statement does.
+     * (What it frees is a version only the working catalog held, which no
+     * other session can be reading; COMMIT's swap takes the write lock.) */
+    if (s->work) pthread_rwlock_rdlock(&s->db->lock);
+    else pthread_rwlock_wrlock(&s->db->lock);
+}
+
+/* ---- durability: what COMMIT saves -------------------------------------------------------- */
+
+int db_txn_touch(attu_session *s, const char *name, attu_error *err) {
+    if (!s->db->data_dir) return 0;
+    db_txn *t = txn_state(s);
+    if (!t) return attu_error_oom(err);
+    for (int i = 0; i < t->ndirty; i++) if (!strcmp(t->dirty[i], name)) return 0;
+    if (t->ndirty == t->capdirty) {
+        int nc = t->capdirty ? t->capdirty * 2 : 8;
+        char **n = realloc(t->dirty, sizeof *n * (size_t)nc);
+        if (!n) return attu_error_oom(err);
+        t->dirty = n;
+        t->capdirty = nc;
+    }
+    if (!(t->dirty[t->ndirty] = strdup(name))) return attu_error_oom(err);
+    t->ndirty++;
+    return 0;
+}
+
+int db_txn_touch_views(attu_session *s, attu_error *err) {
+    if (!s->db->data_dir) return 0;
+    db_txn *t = txn_state(s);
+    if (!t) return attu_error_oom(err);
+    t->views_dirty = true;
+    return 0;
+}
+
+int db_txn_touch_comments(attu_session *s, attu_error *err) {
+    if (!s->db->data_dir) return 0;
+    db_txn *t = txn_state(s);
+    if (!t) return attu_error_oom(err);
+    t->comments_dirty = true;
+    return 0;
+}
+
+int db_txn_touch_indexes(attu_session *s, attu_error *err) {
+    if (!s->db->data_dir) return 0;
+    db_txn *t = txn_state(s);
+    if (!t) return attu_error_oom(err);
+    t->indexes_dirty = true;
+    return 0;
+}
+
+int db_save_table(attu_session *s, const attu_table *t, attu_error *err) { return db_txn_touch(s, t->name, err); }
+
+/* Stages table t of cat with the DEFAULTs and constraints cat holds for it. */
+static int stage_table(attu_storage_commit *c, const attu_catalog *cat, const attu_table *t, attu_error *err) {
+    const char **defaults = calloc((size_t)t->ncols + 1, sizeof *defaults);
+    if (!defaults) return attu_error_oom(err);
+    for (int i = 0; i < t->ncols; i++) defaults[i] = attu_catalog_default(cat, t->name, i);
+    int nu = 0, nc = 0, nf = 0;
+    const attu_unique *u = attu_catalog_uniques(cat, t->name, &nu);
+    const attu_check *ck = attu_catalog_checks(cat, t->name, &nc);
+    const attu_fkey *f = attu_catalog_fkeys(cat, t->name, &nf);
+    int rc = attu_storage_commit_table(c, t, defaults, u, nu, ck, nc, f, nf, err);
+    free(defaults);
+    return rc;
+}
+
+/* Saves what the transaction changed, as one commit (engine/storage.h,
+ * attu_storage_commit): every changed relation that cat holds is staged,
+ * those it no longer holds are to be dropped, then the views, comments
+ * and indexes files; the commit record then makes all of it current at once (a crash
+ * before it leaves every relation as it was, after it the next start
+ * finishes it). */
+static int save_changes(attu_session *s, const attu_catalog *cat, attu_error *err) {
+    db_txn *t = s->tx;
+    if (!t || !s->db->data_dir) return 0;
+    attu_storage_commit *c = attu_storage_commit_new(s->db->data_dir);
+    if (!c) return attu_error_oom(err);
+    int rc = 0;
+    for (int i = 0; !rc && i < t->ndirty; i++) {
+        const attu_table *tb = attu_catalog_lookup(cat, t->dirty[i]);
+        if (tb && !tb->unavailable) rc = stage_table(c, cat, tb, err);
+    }
+    bool dropped = false;
+    for (int i = 0; !rc && i < t->ndirty; i++)
+        if (!attu_catalog_lookup(cat, t->dirty[i])) {
+            rc = attu_storage_commit_drop(c, t->dirty[i], err);
+            dropped = true;
+        }
+    if (!rc && t->views_dirty) rc = attu_storage_commit_views(c, attu_catalog_views(cat), err);
+    if (!rc && t->comments_dirty) rc = attu_storage_commit_comments(c, attu_catalog_comments(cat), err);
+    /* (a dropped table's indexes leave the file with it, whichever
+     * statement dropped it: a later table of its name must not find them) */
+    if (!rc && (t->indexes_dirty || dropped)) rc = attu_storage_commit_indexes(c, cat, err);
+    /* the sequences last: their lock is held from their staging until the
+     * record is applied, so no number drawn meanwhile is lost */
+    if (!rc) {
+        rc = db_sequences_commit_stage(s->db, c, err);
+        if (!rc) rc = attu_storage_commit_apply(c, err);
+        db_sequences_commit_end(s->db, !rc);
+    }
+    attu_storage_commit_free(c);
+    return rc;
+}
+
+/* ---- the end of a transaction ----------------------------------------------------------- */
+
+bool db_txn_active(const attu_session *s) { return s->work || s->tx; }
+
+void db_txn_rollback(attu_session *s) {
+    if (s->work) {
+        attu_catalog_free(s->work);   /* (frees the versions only it held) */
+        s->work = NULL;
+    }
+    if (s->tx && s->tx->seqs) {
+        attu_error e;
+        attu_error_clear(&e);
+        db_sequences_txn_undo(s, s->tx->seqs, &e);
+        db_sequences_set_base(s->db, NULL, NULL);
+    }
+    txn_state_free(s);
+    release_token(s);
+}
+
+int db_txn_commit(attu_session *s, attu_error *err) {
+    if (!s->work && !s->tx) { release_token(s); return 0; }
+    const attu_catalog *cat = s->work ? s->work : s->db->cat;
+    if (save_changes(s, cat, err)) {
+        db_txn_rollback(s);
+        return -1;
+    }
+    /* the sequences file keeps the sequences as they are from now on */
+    db_sequences_set_base(s->db, NULL, NULL);
+    if (s->work) {
+        pthread_rwlock_wrlock(&s->db->lock);
+        attu_catalog *old = s->db->cat;
+        s->db->cat = s->work;
+        s->work = NULL;
+        pthread_rwlock_unlock(&s->db->lock);
+        /* no reader can hold old now: those that read it finished before
+         * the write lock came, later ones read the new one */
+        attu_catalog_free(old);
+    }
+    txn_state_free(s);
+    release_token(s);
+    return 0;
+}
+
+/* ---- savepoints --------------------------------------------------------------------------- */
+
+static int find_savepoint(attu_session *s, const char *name, attu_error *err) {
+    for (int i = s->tx ? s->tx->nsp - 1 : -1; i >= 0; i--)
+        if (!strcmp(s->tx->sp[i].name, name)) return i;
+    return attu_error_set(err, "3B001", 0, "savepoint \"%s\" does not exist", name);
+}
+
+int db_txn_savepoint(attu_session *s, const char *name, attu_error *err) {
+    db_txn *t = txn_state(s);
+    if (!t) return attu_error_oom(err);
+    if (t->nsp == t->capsp) {
+        int nc = t->capsp ? t->capsp * 2 : 4;
+        db_savepoint *n = realloc(t->sp, sizeof *n * (size_t)nc);
+        if (!n) return attu_error_oom(err);
+        t->sp = n;
+        t->capsp = nc;
+    }
+    db_savepoint *p = &t->sp[t->nsp];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    if (!(p->settings = db_settings_mark_take(s, err))) return -1;
+    if (s->work) {
+        if (!(p->cat = attu_catalog_clone(s->work))) { savepoint_free(p); return attu_error_oom(err); }
+        if (!(p->seqs = db_sequences_snapshot(s, err))) { savepoint_free(p); return -1; }
+    }
+    t->nsp++;
+    return 0;
+}
+
+int db_txn_release(attu_session *s, const char *name, attu_error *err) {
+    int i = find_savepoint(s, name, err);
+    if (i < 0) return -1;
+    for (int k = i; k < s->tx->nsp; k++) savepoint_free(&s->tx->sp[k]);
+    s->tx->nsp = i;
+    return 0;
+}
+
+int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
+    int i = find_savepoint(s, name, err);
+    if (i < 0) return -1;
+    db_txn *t = s->tx;
+    for (int k = i + 1; k < t->nsp; k++) savepoint_free(&t->sp[k]);
+    t->nsp = i + 1;
+    db_savepoint *p = &t->sp[i];
+    if (p->settings) db_settings_mark_rollback(s, p->settings);
+    if (p->cat) {
+        /* (the savepoint keeps its copy: ROLLBACK TO it may come again) */
+        attu_catalog *c = attu_catalog_clone(p->cat);
+        if (!c) return attu_error_oom(err);
+        attu_catalog_free(s->work);
+        s->work = c;
+        db_sequences_txn_undo(s, p->seqs, err);
+        attu_error_clear(err);
+    } else if (s->work) {
+        /* nothing was written when it was taken: the work goes, and the
+         * token with it (what to save goes too: nothing changed) */
+        attu_catalog_free(s->work);
+        s->work = NULL;
+        if (t->seqs) {
+            db_sequences_txn_undo(s, t->seqs, err);
+            db_sequences_set_base(s->db, NULL, NULL);
+            attu_error_clear(err);
+            db_seq_snapshot_free(t->seqs);
+            t->seqs = NULL;
+        }
+        for (int k = 0; k < t->ndirty; k++) free(t->dirty[k]);
+        t->ndirty = 0;
+        t->views_dirty = t->comments_dirty = t->indexes_dirty = false;
+        release_token(s);
+    }
+    return 0;
+}

@@ -1,0 +1,27 @@
+/*
+ * storage_internal.h - what storage.c lends storage_commit.c: the table
+ * folder's pieces (names, generations, CURRENT) and the file helpers.
+ */
+#ifndef ATTU_STORAGE_INTERNAL_H
+#define ATTU_STORAGE_INTERNAL_H
+
+#include "engine/storage.h"
+
+/* The folder name of a table (bytes outside [a-z0-9_] as %XX). */
+void storage_escape_name(const char *name, char *out, size_t cap);
+/* The generation CURRENT names in table folder tdir (0: none). */
+unsigned long storage_read_current(const char *tdir);
+/* Writes t as generation folder gdir (created), fsynced; not current. */
+int storage_write_generation(const char *gdir, const attu_table *t, const char *const *defaults,
+                             const attu_unique *uniques, int nuniques, const attu_check *checks, int nchecks,
+                             const attu_fkey *fkeys, int nfkeys, attu_error *err);
+/* Makes generation gen current in tdir (CURRENT rewritten atomically). */
+int storage_commit_current(const char *tdir, unsigned long gen, attu_error *err);
+void storage_remove_other_generations(const char *tdir, const char *keep);
+int storage_remove_tree(const char *path);
+int storage_fsync_path(const char *path, attu_error *err);
+void storage_hook(const char *stage);
+/* A fresh name for a dot-prefixed temporary folder of the data directory. */
+unsigned long storage_next_counter(void);
+
+#endif
