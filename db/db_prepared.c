@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/array.h"
+#include "engine/json.h"
 #include "engine/numeric.h"
 #include "engine/pg_array_oid.h"
 #include "planner/lower.h"
@@ -36,6 +37,8 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_TIMETZ: return attu_type_make(ATTU_TYPE_TIMETZ);
     case ATTU_PG_OID_INTERVAL: return attu_type_make(ATTU_TYPE_INTERVAL);
     case ATTU_PG_OID_NUMERIC: return attu_type_make(ATTU_TYPE_NUMERIC);   /* each value its own scale */
+    case ATTU_PG_OID_JSON: return attu_type_json(0);
+    case ATTU_PG_OID_JSONB: return attu_type_json(1);
     default: break;
     }
     /* an array of an element type attu has, as far as attu's arrays take
@@ -279,6 +282,15 @@ int attu_prepared_check_param(const attu_prepared *p, int i, const char *text, s
         attu_abuf out = { 0 };
         r = attu_array_from_text(attu_type_array_elem(t), text, len, &out, err);
         attu_abuf_free(&out);
+        if (r) err->position = 0;
+        return r ? -1 : 0;
+    }
+    if (attu_type_is_json_any(t)) {
+        /* json_in / jsonb_in, as PostgreSQL's Bind runs them */
+        char *canon = NULL;
+        size_t cl;
+        r = attu_type_is_jsonb(t) ? attu_jsonb_canonical(text, len, &canon, &cl, err) : attu_json_validate(text, len, err);
+        free(canon);
         if (r) err->position = 0;
         return r ? -1 : 0;
     }

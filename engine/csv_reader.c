@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "engine/array.h"
+#include "engine/json.h"
 #include "engine/csv_encoding.h"
 #include "engine/csv_scan.h"
 #include "engine/csv_internal.h"
@@ -892,6 +893,23 @@ static void parse_chunk(void *ctx, size_t ci) {
                 }
                 int64_t id = text_set_id(&c->texts[col], &c->arena, ab.p ? ab.p : "", ab.len);
                 attu_abuf_free(&ab);
+                if (id < 0) { attu_error_oom(&c->err); goto out; }
+                *(int32_t *)slot = (int32_t)id;
+            } else if (attu_type_is_json_any(def->type)) {
+                /* json is validated and kept as written, jsonb made
+                 * canonical (engine/json.h) */
+                char *canon = NULL;
+                size_t clen = f.len;
+                verr.set = 0;
+                int jrc = attu_type_is_jsonb(def->type) ? attu_jsonb_canonical(f.text, f.len, &canon, &clen, &verr)
+                                                        : attu_json_validate(f.text, f.len, &verr);
+                if (jrc != 0) {
+                    csv_error(&c->err, verr.sqlstate, in->name, f.line, (size_t)col + 1, "%s", verr.message);
+                    attu_error_set_detail(&c->err, "column \"%s\"%s%s", def->name, verr.detail[0] ? ": " : "", verr.detail);
+                    goto out;
+                }
+                int64_t id = text_set_id(&c->texts[col], &c->arena, canon ? canon : f.text, clen);
+                free(canon);
                 if (id < 0) { attu_error_oom(&c->err); goto out; }
                 *(int32_t *)slot = (int32_t)id;
             } else if (def->type.id == ATTU_TYPE_TEXT) {

@@ -277,6 +277,9 @@ typedef enum attu_opcode {
     /* arrays (engine/array.h), host only: aux is the attu_array_fn; an
      * array register is a TEXT register holding the encoded bytes */
     ATTU_OP_ARRAY,
+    /* json and jsonb (engine/json.h), host only: aux is the attu_json_fn;
+     * json values are TEXT registers holding their text */
+    ATTU_OP_JSON,
     ATTU_OP_SUBQUERY_ERROR, /* the error of a subquery that failed where its
                                value was computed ahead of need (an
                                uncorrelated one run at plan time): a, a TEXT

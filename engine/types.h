@@ -109,6 +109,8 @@ typedef struct attu_type {
 #define ATTU_PG_OID_INTERVAL  1186
 #define ATTU_PG_OID_NUMERIC   1700
 #define ATTU_PG_OID_RECORD    2249
+#define ATTU_PG_OID_JSON      114
+#define ATTU_PG_OID_JSONB     3802
 /* the array types' OIDs (typarray of each element type) */
 #define ATTU_PG_OID_BOOL_ARRAY      1000
 #define ATTU_PG_OID_INT2_ARRAY      1005
@@ -148,7 +150,10 @@ static inline int attu_type_is_free_decimal(attu_type t) {
 }
 static inline int attu_type_equal(attu_type a, attu_type b) {
     /* (a TEXT's scale 16 and above makes it an array: attu_type_is_array) */
-    if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale >= 16 || b.scale >= 16)) return a.scale == b.scale;
+    /* (and its scale 3 or 4 json or jsonb: engine/json.h) */
+    if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale >= 16 || b.scale >= 16 || a.scale == 3 ||
+                                                             b.scale == 3 || a.scale == 4 || b.scale == 4))
+        return a.scale == b.scale;
     return a.id == b.id && (a.id != ATTU_TYPE_DECIMAL ||
                             (a.precision == b.precision && a.scale == b.scale));
 }
@@ -218,6 +223,20 @@ static inline int attu_type_is_record(attu_type t) {
 }
 static inline attu_type attu_type_record(void) {
     attu_type t = { ATTU_TYPE_TEXT, 0, ATTU_RECORD_SCALE, 0 };
+    return t;
+}
+
+/* json and jsonb (engine/json.h): text in a TEXT whose scale is 3 (json,
+ * the input as written) or 4 (jsonb, the canonical text). They are text to
+ * storage, COPY and the wire; the binder keeps text operators off them and
+ * compares, sorts, groups and joins jsonb by its key (ATTU_JS_KEY). */
+#define ATTU_JSON_SCALE 3
+#define ATTU_JSONB_SCALE 4
+static inline int attu_type_is_json(attu_type t) { return t.id == ATTU_TYPE_TEXT && t.scale == ATTU_JSON_SCALE; }
+static inline int attu_type_is_jsonb(attu_type t) { return t.id == ATTU_TYPE_TEXT && t.scale == ATTU_JSONB_SCALE; }
+static inline int attu_type_is_json_any(attu_type t) { return attu_type_is_json(t) || attu_type_is_jsonb(t); }
+static inline attu_type attu_type_json(int binary) {
+    attu_type t = { ATTU_TYPE_TEXT, 0, (int16_t)(binary ? ATTU_JSONB_SCALE : ATTU_JSON_SCALE), 0 };
     return t;
 }
 

@@ -353,6 +353,11 @@ static attu_bexpr *bind_array_ctor(bctx *c, const attu_ast_expr *e, attu_bexpr *
     }
     if (t.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
+    if (attu_type_is_json_any(t)) {
+        char b1[64];
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "arrays of type %s are not supported", tname(t, b1));
+        return NULL;
+    }
     attu_type at = attu_type_array_of(t);
     attu_type et = attu_type_array_elem(at);
     attu_bexpr *acc = empty_array(c, at, e->position);
@@ -377,7 +382,7 @@ attu_bexpr *attu_array_singleton(bctx *c, attu_bexpr *x, int pos) {
     }
     if (t.id == ATTU_TYPE_DECIMAL) t = attu_type_make(ATTU_TYPE_NUMERIC);
     if (attu_type_is_bpchar_any(t)) { t = attu_type_bpchar_unbounded(); x = bpchar_elem(c, x, pos); }
-    if (t.id == ATTU_TYPE_UNKNOWN) {
+    if (t.id == ATTU_TYPE_UNKNOWN || attu_type_is_json_any(t)) {
         char b1[64];
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos, "arrays of type %s are not supported", tname(t, b1));
         return NULL;
@@ -636,6 +641,11 @@ attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *
     }
     if (!strcmp(name, " @>") || !strcmp(name, " <@") || !strcmp(name, " &&")) {
         attu_bexpr *l = args[0], *r = args[1];
+        if (name[1] != '&' && (attu_type_is_jsonb(l->type) || attu_type_is_jsonb(r->type))) {
+            /* jsonb containment (planner/json_bind.c) */
+            if (!strcmp(name, " <@")) { attu_bexpr *t = l; l = r; r = t; }
+            return attu_json_contains(c, l, r, pos);
+        }
         if (!array_pair(c, &l, &r, pos, false)) return c->err->set ? NULL : op_missing(c, name + 1, args[0], args[1], pos);
         if (!strcmp(name, " <@")) { attu_bexpr *t = l; l = r; r = t; }
         return arr_call(c, name[1] == '&' ? ATTU_ARR_OVERLAP : ATTU_ARR_CONTAINS, attu_type_make(ATTU_TYPE_BOOL), pos, 2,

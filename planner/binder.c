@@ -644,7 +644,7 @@ static attu_lplan *bind_join(bctx *c, const attu_ast_from *f, scope *sc) {
     bool lateral = false;      /* r is a function or a LATERAL subquery over l's rows (l ++ its columns) */
     attu_ast_join_type jt = f->u.join.type;
     if (l && f->u.join.right->kind == ATTU_FROM_FUNCTION) {
-        const char *qual, *names[2];
+        const char *qual, *names[3];
         int nnew = 0;
         r = attu_bind_from_function(c, f->u.join.right, &ls, l, &lateral, &qual, names, &nnew);
         int src = c->next_source++;
@@ -937,7 +937,7 @@ static attu_lplan *bind_from(bctx *c, const attu_ast_from *f, scope *sc) {
     case ATTU_FROM_FUNCTION: {
         /* nothing before it to read (the first FROM item) */
         bool lateral;
-        const char *qual, *names[2];
+        const char *qual, *names[3];
         int nnew = 0;
         attu_lplan *p = attu_bind_from_function(c, f, NULL, NULL, &lateral, &qual, names, &nnew);
         if (!p) return NULL;
@@ -1863,7 +1863,7 @@ static attu_lplan *bind_select(bctx *c, const attu_ast_query *q) {
             /* a function reading the items before it runs over their rows
              * (LATERAL, implicit for functions in PostgreSQL) */
             bool lateral;
-            const char *qual, *names[2];
+            const char *qual, *names[3];
             int nnew = 0;
             attu_lplan *f = attu_bind_from_function(c, s->from.items[i], &sc, p, &lateral, &qual, names, &nnew);
             if (!f) return NULL;
@@ -3072,6 +3072,8 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
         (t.id == ATTU_TYPE_TIMETZ && (e->type.id == ATTU_TYPE_TIME || e->type.id == ATTU_TYPE_TIMESTAMPTZ)))
         dt = true;
     bool totext = t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t);
+    /* json and jsonb take each other, never text (no assignment cast) */
+    if (attu_type_is_json_any(t) && !attu_type_is_json_any(e->type)) totext = false;
     if (!num && !dt && !totext) {
         char b1[64], b2[64];
         attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position, "column \"%s\" is of type %s but expression is of type %s",

@@ -101,6 +101,12 @@ static bool bounds_fit(exact_bounds a, exact_bounds b, int scale) {
 bool common_type(attu_type a, attu_type b, attu_type *out) {
     if (a.id == ATTU_TYPE_UNKNOWN) { *out = b.id == ATTU_TYPE_UNKNOWN ? attu_type_make(ATTU_TYPE_TEXT) : b; return true; }
     if (b.id == ATTU_TYPE_UNKNOWN) { *out = a; return true; }
+    if (attu_type_is_json_any(a) || attu_type_is_json_any(b)) {
+        /* json and jsonb meet only themselves (no implicit casts) */
+        if (!attu_type_equal(a, b)) return false;
+        *out = a;
+        return true;
+    }
     if (attu_type_is_array(a) || attu_type_is_array(b)) {
         /* arrays meet at their elements' common type (CASE, UNION of int[]
          * and bigint[]: bigint[]); an array and a non-array do not */
@@ -251,7 +257,7 @@ attu_type mix_decimal_typmod(attu_type t, const attu_bexpr *v) {
 
 /* The types whose equality is not their bytes' (bpchar_key). */
 bool keyed_by_value(attu_type t) {
-    return (attu_type_is_bpchar_any(t) && !attu_type_is_bpchar(t)) || attu_type_array_shows(t);
+    return attu_type_is_json_any(t) || (attu_type_is_bpchar_any(t) && !attu_type_is_bpchar(t)) || attu_type_array_shows(t);
 }
 
 /* A bpchar without a length keeps its values' trailing blanks (engine/types.h),
@@ -264,6 +270,13 @@ bool keyed_by_value(attu_type t) {
  * of numeric or float is keyed alike, by its elements' values without
  * their scales or a zero's sign (attu_array_key_expr). */
 attu_bexpr *bpchar_key(bctx *c, attu_bexpr *a) {
+    if (a && attu_type_is_jsonb(a->type)) return attu_json_key_expr(c, a);   /* its order's key (engine/json.h) */
+    if (a && attu_type_is_json(a->type)) {
+        /* json has no equality nor order: PostgreSQL refuses to group,
+         * sort or compare it (42883) */
+        attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, a->position, "could not identify an equality operator for type json");
+        return NULL;
+    }
     if (a && attu_type_array_shows(a->type)) return attu_array_key_expr(c, a);
     if (!a || !attu_type_is_bpchar_any(a->type) || attu_type_is_bpchar(a->type)) return a;
     return mk_call(c, ATTU_OP_RTRIM, attu_type_make(ATTU_TYPE_TEXT), a->position, 1, a, NULL, NULL, NULL);
@@ -434,6 +447,7 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     if (!r) { attu_error_oom(c->err); return NULL; }
     if (e->is_null) { r->is_null = true; return r; }
     if (attu_type_is_array(t)) return attu_array_parse_literal(c, r, e->s, e->slen);
+    if (attu_type_is_json_any(t)) return attu_json_parse_literal(c, r, e->s, e->slen);
     if (t.id == ATTU_TYPE_TEXT) {
         r->s = e->s; r->slen = e->slen;
         /* a literal read as char(n) (compared with a char(n) value, or in
@@ -505,6 +519,9 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
         return e;
     }
     if (attu_type_is_array(e->type) || attu_type_is_array(t)) return attu_array_coerce(c, e, t, explicit_cast, pos);
+    if ((attu_type_is_json_any(e->type) || attu_type_is_json_any(t)) && !attu_type_is_record(e->type) &&
+        !attu_type_is_record(t))
+        return attu_json_coerce(c, e, t, explicit_cast, pos);   /* planner/json_bind.c */
     if (attu_type_is_bpchar_any(e->type) && !attu_type_is_bpchar(e->type) && t.id == ATTU_TYPE_TEXT && t.scale == 0)
         /* bpchar without a length keeps its values' spaces (engine/types.h);
          * read as text they go, as PostgreSQL's cast does (a char(n) value
@@ -827,6 +844,8 @@ attu_bexpr *bind_compare_op(bctx *c, attu_ast_binary_op op, attu_bexpr *l, attu_
     }
     if (attu_type_is_array(l->type) || attu_type_is_array(r->type))
         return attu_array_compare(c, (attu_opcode)(ATTU_OP_EQ_S + (op - ATTU_BINOP_EQ)), names[op], l, r, pos);
+    if (attu_type_is_json_any(l->type) || attu_type_is_json_any(r->type))   /* jsonb by its key (json_bind.c) */
+        return attu_json_compare(c, (attu_opcode)(ATTU_OP_EQ_S + (op - ATTU_BINOP_EQ)), names[op], l, r, pos);
     if (l->type.id == ATTU_TYPE_UNKNOWN && r->type.id == ATTU_TYPE_UNKNOWN) t = attu_type_make(ATTU_TYPE_TEXT);
     else if (!common_type(l->type, r->type, &t)) return op_error(c, names[op], l, r, pos);
     t = mix_numeric_literal(mix_numeric_literal(t, l), r);
@@ -1149,6 +1168,9 @@ static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e)
     }
     case ATTU_BINOP_CONCAT: {
         attu_type t = attu_type_make(ATTU_TYPE_TEXT);
+        bool handled;
+        attu_bexpr *jc = attu_json_binary(c, true, l, r, pos, &handled);
+        if (handled) return jc;
         if (attu_type_is_array(l->type) || attu_type_is_array(r->type)) return attu_array_concat(c, l, r, pos);
         /* PostgreSQL's || of non-strings takes text on one side (text ||
          * anynonarray, anynonarray || text): two non-text operands have
@@ -1161,6 +1183,11 @@ static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e)
         return r ? mk_call(c, ATTU_OP_CONCAT, t, pos, 2, l, r, NULL, NULL) : NULL;
     }
     default:
+        if (e->u.binary.op == ATTU_BINOP_SUB) {
+            bool handled;
+            attu_bexpr *jd = attu_json_binary(c, false, l, r, pos, &handled);   /* jsonb - key */
+            if (handled) return jd;
+        }
         return bind_arith(c, e->u.binary.op, l, r, pos);
     }
 }

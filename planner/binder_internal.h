@@ -247,6 +247,23 @@ attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos);
 attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_expr *ae, attu_type t, int pos);
 attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what);
+/* json and jsonb (planner/json_bind.c) */
+attu_bexpr *attu_json_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len);
+attu_bexpr *attu_json_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
+attu_bexpr *attu_json_key_expr(bctx *c, attu_bexpr *a);
+attu_bexpr *attu_json_compare(bctx *c, attu_opcode text_op, const char *opname, attu_bexpr *l, attu_bexpr *r, int pos);
+attu_bexpr *attu_json_binary(bctx *c, bool concat, attu_bexpr *l, attu_bexpr *r, int pos, bool *handled);
+attu_bexpr *attu_json_value(bctx *c, attu_bexpr *x, bool binary, int pos, const char **row_names);
+const char **attu_json_row_names(bctx *c, const scope *sc, const struct attu_ast_expr *a, const attu_bexpr *x);
+attu_bexpr *attu_json_contains(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos);
+int attu_json_agg_kind(const char *name);
+bool attu_json_agg_args(bctx *c, int kind, attu_bexpr **args, int *n, int pos, const char **row_names);
+attu_bexpr *attu_json_agg_finish(bctx *c, int kind, attu_bexpr *res, int pos);
+bool attu_json_function_name(const char *name);
+bool attu_json_srf_name(const char *name);
+attu_bexpr *attu_json_srf_series(bctx *c, const struct attu_ast_expr *call, attu_bexpr *arg, int *ncols);
+attu_bexpr *attu_json_srf_column(bctx *c, const char *name, attu_bexpr *j, attu_bexpr *k, int col, int pos);
+attu_bexpr *attu_bind_json_call(bctx *c, const scope *sc, const struct attu_ast_expr *e);
 /* a to an interval of the fields range and precision prec (-1: none), as
  * a cast or an assignment to a qualified column does (binder_expr.c) */
 attu_bexpr *bind_interval_qualified(bctx *c, attu_bexpr *a, int range, int prec, int pos);

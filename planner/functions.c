@@ -57,6 +57,10 @@ static const agg_name aggs[] = {
     /* array_agg(x): string_agg of the one-element arrays of x with no
      * separator, whose concatenation is the array (engine/array.h) */
     { "array_agg", AGG_STRING_AGG, 1 },
+    /* the json aggregates: string_agg of each row's json text, wrapped
+     * (planner/json_bind.c attu_json_agg_args) */
+    { "json_agg", AGG_STRING_AGG, 1 }, { "jsonb_agg", AGG_STRING_AGG, 1 },
+    { "json_object_agg", AGG_STRING_AGG, 2 }, { "jsonb_object_agg", AGG_STRING_AGG, 2 },
     /* ordered-set aggregates: nargs counts the direct arguments */
     { "percentile_cont", AGG_PERCENTILE_CONT, 1 }, { "percentile_disc", AGG_PERCENTILE_DISC, 1 },
     { "mode", AGG_MODE, 0 },
@@ -306,6 +310,15 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     }
     bool array_agg = !strcmp(an->name, "array_agg");
     attu_bexpr *array_agg_arg = args[0];
+    int json_agg = attu_json_agg_kind(an->name);
+    if (json_agg && e->u.func.distinct) {
+        /* its string_agg would dedupe and order the json texts, not the values */
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not supported in %s", an->name);
+        goto fail;
+    }
+    if (json_agg && !attu_json_agg_args(c, json_agg, args, &n, e->position,
+                                        attu_json_row_names(c, sc, e->u.func.args.items[json_agg >= 3], args[json_agg >= 3])))
+        goto fail;
     if (array_agg) {
         if (!(args[0] = attu_array_singleton(c, args[0], e->position))) goto fail;
         if (!(args[1] = attu_bx_new(c->pa, BX_CONST, attu_type_make(ATTU_TYPE_TEXT), e->position)) ||
@@ -413,6 +426,8 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         break;
     }
     case AGG_MIN: case AGG_MAX:
+        /* json and jsonb have no min / max (nor bool_and ...), as PostgreSQL */
+        if (attu_type_is_json_any(args[0]->type)) goto bad;
         /* min(varchar) is min(text): text (varchar_type.c); a bpchar
          * without a length compares without its trailing blanks: its
          * value coded (bpchar_order_code), decoded below */
@@ -588,6 +603,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     /* array_agg's string_agg joins one-element encodings (engine/array.h) */
     if (array_agg && res && (attu_type_array_shows(res->type) || attu_type_is_array(array_agg_arg->type)))
         return attu_array_canon_expr(c, res, attu_type_is_array(array_agg_arg->type));
+    if (json_agg && res) return attu_json_agg_finish(c, json_agg, res, e->position);
     return bp_coded && res ? bpchar_order_decode(c, res) : res;
 bad:
     c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
@@ -798,6 +814,8 @@ static int numeric_int_digits(const attu_bexpr *a) {
  * without a length (engine/types.h). */
 static const char *pg_type_display_name(attu_type t) {
     if (attu_type_is_record(t)) return "record";
+    if (attu_type_is_json(t)) return "json";
+    if (attu_type_is_jsonb(t)) return "jsonb";
     if (attu_type_is_array(t)) {
         static _Thread_local char buf[64];
         return attu_type_name(t, buf, sizeof buf);
@@ -1021,6 +1039,7 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
         attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, e->position, "function %s is not a window function", name);
         return NULL;
     }
+    if (attu_json_function_name(name)) return attu_bind_json_call(c, sc, e);     /* planner/json_bind.c */
     if (attu_array_function_name(name)) return attu_bind_array_call(c, sc, e);   /* planner/array_bind.c */
     if (!e->u.func.schema && attu_sequence_function_name(name)) return attu_bind_sequence_call(c, sc, e);
     if ((!e->u.func.schema || !strcmp(e->u.func.schema, "pg_catalog")) && !strcmp(name, "current_setting"))
@@ -1071,6 +1090,11 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
         if (handled) return tzr;
     }
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return attu_no_function(c, e, args, n);
+    /* json and jsonb have no implicit cast to text: the text functions do
+     * not take them (length(jsonb) is 42883, as PostgreSQL) */
+    if (fn->kind == 't')
+        for (int i = 0; i < n; i++)
+            if (attu_type_is_json_any(args[i]->type)) return attu_no_function(c, e, args, n);
     int pos = e->position;
     if (fn->op >= ATTU_OP_REGEXP_REPLACE && fn->op <= ATTU_OP_REGEXP_SUBSTR) return bind_regexp(c, e, fn->op, args, n, pos);
     if (fn->op >= ATTU_OP_TO_CHAR_TS && fn->op <= ATTU_OP_TO_TIMESTAMP) return bind_formatting(c, e, fn->op, args, n, pos);
@@ -1552,6 +1576,20 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     attu_mclass mc = attu_type_mclass(t.id);
     if (!strcmp(name, "nullif") && t.id == ATTU_TYPE_INTERVAL)
         return mk_call(c, ATTU_OP_NULLIF_IV, t, pos, 2, args[0], args[1], NULL, NULL);
+    if (attu_type_is_json(t)) {
+        /* json has no equality nor order (42883, as PostgreSQL) */
+        if (strcmp(name, "coalesce")) {
+            attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "could not identify an equality operator for type json");
+            return NULL;
+        }
+    }
+    if (!strcmp(name, "nullif") && attu_type_is_jsonb(t)) {
+        /* jsonb is equal by value (engine/json.h): NULL where the keys are */
+        attu_bexpr *ka = attu_json_key_expr(c, args[0]), *kb = ka ? attu_json_key_expr(c, args[1]) : NULL;
+        attu_bexpr *eq = kb ? mk_call(c, ATTU_OP_EQ_S, attu_type_make(ATTU_TYPE_BOOL), pos, 2, ka, kb, NULL, NULL) : NULL;
+        attu_bexpr *nl = eq ? mk_const_null(c, t) : NULL;
+        return nl ? mk_call(c, ATTU_OP_SELECT, t, pos, 3, nl, args[0], eq, NULL) : NULL;
+    }
     if (!strcmp(name, "nullif")) {
         /* PostgreSQL's NULLIF has the type of its first argument as the
          * comparison's operator takes it: an integer beside a DECIMAL is
@@ -1609,7 +1647,10 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
     for (int i = 1; i < n; i++) {
         attu_opcode cmp = (attu_opcode)(cmp_opcode_eq(t.id) + (ATTU_OP_GT_I - ATTU_OP_EQ_I) + (greatest ? 0 : -2));
         /* pick b when acc is NULL or b beats acc */
-        attu_bexpr *better = mk_call(c, cmp, b, pos, 2, args[i], acc, NULL, NULL);
+        /* (jsonb compares by its key: engine/json.h) */
+        attu_bexpr *better = attu_type_is_jsonb(t)
+            ? mk_call(c, cmp, b, pos, 2, attu_json_key_expr(c, args[i]), attu_json_key_expr(c, acc), NULL, NULL)
+            : mk_call(c, cmp, b, pos, 2, args[i], acc, NULL, NULL);
         attu_bexpr *accnull = mk_call(c, ATTU_OP_IS_NULL, b, pos, 1, acc, NULL, NULL, NULL);
         attu_bexpr *cond = mk_call(c, ATTU_OP_OR, b, pos, 2, accnull, better, NULL, NULL);
         attu_bexpr *sel = mk_call(c, ATTU_OP_SELECT, t, pos, 3, args[i], acc, cond, NULL);

@@ -333,23 +333,26 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
         !(call = syscat_no_ancestors(c)))
         return NULL;
     bool unnest = !strcmp(call->u.func.name, "unnest"), subs = !strcmp(call->u.func.name, "generate_subscripts");
-    if ((strcmp(call->u.func.name, "generate_series") && !unnest && !subs) ||
+    bool json = attu_json_srf_name(call->u.func.name);   /* json_each ... (planner/json_bind.c) */
+    int json_cols = 1;
+    if ((strcmp(call->u.func.name, "generate_series") && !unnest && !subs && !json) ||
         (call->u.func.schema && strcmp(call->u.func.schema, "pg_catalog"))) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
                        "function %s in FROM is not supported (attu has generate_series, generate_subscripts and unnest only)",
                        call->u.func.name);
         return NULL;
     }
-    const char *fname = unnest ? "unnest" : subs ? "generate_subscripts" : "generate_series";
+    const char *fname = unnest ? "unnest" : subs ? "generate_subscripts" : json ? call->u.func.name : "generate_series";
     bool ord = f->u.function.ordinality;
-    if (ord && !unnest) {
+    if (ord && !unnest && !json) {
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, f->position,
-                       "WITH ORDINALITY is supported for unnest only");
+                       "WITH ORDINALITY is supported for unnest and the json functions only");
         return NULL;
     }
-    if (f->column_aliases.n > 1 + ord) {
+    int avail = 1 + ord + (json && strstr(fname, "_each"));
+    if (f->column_aliases.n > avail) {
         attu_error_set(c->err, "42P10", f->position, "table \"%s\" has %d columns available but %d columns specified",
-                       f->alias ? f->alias : fname, 1 + ord, f->column_aliases.n);
+                       f->alias ? f->alias : fname, avail, f->column_aliases.n);
         return NULL;
     }
     scope none = { 0, NULL, 0 };
@@ -377,6 +380,17 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
             else if (!attu_type_is_array(arr->type)) attu_no_function(c, call, &arr, 1);
             else x = attu_unnest_series(c, arr, call->position);
         }
+    } else if (json) {
+        x = NULL;
+        if (call->u.func.args.n != 1 || call->u.func.star || call->u.func.distinct) {
+            attu_bexpr *args[1] = { NULL };
+            if (call->u.func.args.n >= 1) args[0] = bind_expr(c, left_sc ? left_sc : &none, call->u.func.args.items[0]);
+            if (!c->err->set) attu_no_function(c, call, args, call->u.func.args.n > 1 ? 1 : call->u.func.args.n);
+        } else if ((arr = bind_expr(c, left_sc ? left_sc : &none, call->u.func.args.items[0]))) {
+            x = attu_json_srf_series(c, call, arr, &json_cols);
+            /* the json argument as bound (an untyped literal made json) */
+            if (x) arr = x->args[1]->args[0];
+        }
     } else if (subs) {
         x = attu_bind_generate_subscripts(c, left_sc ? left_sc : &none, call, true);
     } else {
@@ -399,8 +413,58 @@ attu_lplan *attu_bind_from_function(bctx *c, const attu_ast_from *f, const scope
     /* PostgreSQL names the column after the alias when only the table
      * alias is written (a function returning a scalar) */
     const char *name = f->column_aliases.n ? f->column_aliases.items[0] : f->alias ? f->alias : fname;
+    if (json) {
+        /* PostgreSQL's column names: value, key and value, or the function's */
+        const char *def0 = json_cols == 2 ? "key" : strstr(fname, "object_keys") ? fname : "value";
+        name = f->column_aliases.n ? f->column_aliases.items[0] : def0;
+    }
     attu_lplan *p = srf_node(c, in, &x, 1, (char **)&name);
     if (!p) return NULL;
+    if (json) {
+        /* the element (key, value) of each position: a projection over the
+         * series, the input's columns passed through */
+        attu_lplan *pr = attu_lp_new(c->pa, LP_PROJECT, p->ncols + json_cols - 1 + ord);
+        if (!pr) OOM_NULL(c);
+        pr->left = p;
+        pr->exprs = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)(p->ncols + 3));
+        if (!pr->exprs) OOM_NULL(c);
+        for (int i = 0; i < p->ncols; i++) {
+            attu_bexpr *col = attu_bx_col(c->pa, i, p->types[i]);
+            if (!col) OOM_NULL(c);
+            pr->exprs[i] = col;
+            pr->types[i] = p->types[i];
+            pr->names[i] = p->names[i];
+        }
+        attu_bexpr *k = pr->exprs[p->ncols - 1];
+        if (ord) {
+            /* the ordinal is the position, as a bigint */
+            attu_type i8 = attu_type_make(ATTU_TYPE_INT64);
+            attu_bexpr *o = mk_call(c, ATTU_OP_CAST_I_I, i8, call->position, 1, k, NULL, NULL, NULL);
+            if (!o) return NULL;
+            pr->exprs[p->ncols - 1 + json_cols] = o;
+            pr->types[p->ncols - 1 + json_cols] = i8;
+            pr->names[p->ncols - 1 + json_cols] = "ordinality";
+        }
+        for (int j = 0; j < json_cols; j++) {
+            attu_bexpr *el = attu_json_srf_column(c, fname, arr, k, j, call->position);
+            if (!el) return NULL;
+            pr->exprs[p->ncols - 1 + j] = el;
+            pr->types[p->ncols - 1 + j] = el->type;
+        }
+        if (json_cols == 2) pr->names[p->ncols] = f->column_aliases.n > 1 ? f->column_aliases.items[1] : "value";
+        pr->est_rows = p->est_rows;
+        *lateral = lat;
+        *qual = f->alias ? f->alias : fname;
+        colnames[0] = name;
+        colnames[1] = json_cols == 2 ? pr->names[p->ncols] : NULL;
+        if (ord) {
+            char *oname = f->column_aliases.n > json_cols ? f->column_aliases.items[json_cols] : (char *)"ordinality";
+            pr->names[p->ncols - 1 + json_cols] = oname;
+            colnames[json_cols] = oname;
+        }
+        *nnew = json_cols + ord;
+        return pr;
+    }
     if (unnest) {
         /* the element of each subscript: a projection over the series,
          * the input's columns passed through (a reads them, lateral) */

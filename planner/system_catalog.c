@@ -212,6 +212,7 @@ const pg_type_row syscat_pg_types[] = {
     {   23, "int4",        "integer",                      4, true,  'N', 'i', 'p', 0, 1007, 0,   false },
     {   25, "text",        "text",                        -1, false, 'S', 'i', 'x', 0, 1009, 100, true },
     {   26, "oid",         "oid",                          4, true,  'N', 'i', 'p', 0, 1028, 0,   true },
+    {  114, "json",        "json",                        -1, false, 'U', 'i', 'x', 0, 199,  0,   false },
     {  700, "float4",      "real",                         4, true,  'N', 'i', 'p', 0, 1021, 0,   false },
     {  701, "float8",      "double precision",             8, true,  'N', 'd', 'p', 0, 1022, 0,   true },
     { 1042, "bpchar",      "character",                   -1, false, 'S', 'i', 'x', 0, 1014, 100, false },
@@ -224,6 +225,7 @@ const pg_type_row syscat_pg_types[] = {
     { 1266, "timetz",      "time with time zone",         12, false, 'D', 'd', 'p', 0, 1270, 0,   false },
     { 1700, "numeric",     "numeric",                     -1, false, 'N', 'i', 'm', 0, 1231, 0,   false },
     { 2205, "regclass",    "regclass",                     4, true,  'N', 'i', 'p', 0, 2210, 0,   false },
+    { 3802, "jsonb",       "jsonb",                       -1, false, 'U', 'i', 'x', 0, 3807, 0,   false },
 };
 const size_t syscat_n_pg_types = sizeof syscat_pg_types / sizeof syscat_pg_types[0];
 

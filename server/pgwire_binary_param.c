@@ -83,6 +83,16 @@ char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int par
     case ATTU_PG_OID_TIMESTAMPTZ: case ATTU_PG_OID_TIME: want = 8; break;
     case ATTU_PG_OID_TIMETZ: want = 12; break;
     case ATTU_PG_OID_INTERVAL: want = 16; break;
+    case ATTU_PG_OID_JSONB:
+        /* jsonb_recv: a version byte, 1, then the text */
+        if (len < 1 || v[0] != 1) {
+            attu_error_set(err, "XX000", 0, "unsupported jsonb version number %d", len < 1 ? 0 : (int)(unsigned char)v[0]);
+            return NULL;
+        }
+        v++;
+        len--;
+        /* fallthrough */
+    case ATTU_PG_OID_JSON:
     case ATTU_PG_OID_TEXT: case ATTU_PG_OID_VARCHAR: case ATTU_PG_OID_BPCHAR: case ATTU_PG_OID_UNKNOWN: {
         if (pg_utf8_check(v, len, err)) return NULL;
         char *s = strndup(v, (size_t)len);

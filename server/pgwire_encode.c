@@ -429,6 +429,13 @@ void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
             if (!pg_numeric_put_binary(b, longp ? longp : buf, n)) pgbuf_put_i32(b, -1);
             continue;
         }
+        if (binary && attu_type_is_jsonb(c->type)) {
+            /* jsonb_send: the version byte 1, then the text */
+            pgbuf_put_i32(b, (int32_t)n + 1);
+            pgbuf_put_u8(b, 1);
+            pgbuf_put(b, longp ? longp : buf, n);
+            continue;
+        }
         pgbuf_put_i32(b, (int32_t)n);
         pgbuf_put(b, longp ? longp : buf, n);
     }

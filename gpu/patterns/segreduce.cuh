@@ -30,12 +30,12 @@
 //  3. each thread whose positions hold an end folds its values again (kept
 //     in registers) and at every end s stores output[s].
 //
-// In both, the run still open at the tile's end (one per tile) is its
-// carry-out; a scan of the tile records (the same segmented operator) gives
-// the carry entering each tile, and a fix-up folds it into the first
-// segment that tile ends. That segment's in-tile part was stored by the
-// tile (or nothing, if it had no items in that tile), so the fix-up stores
-// carry op stored value, or the carry.
+// In both, the CTA scan of the run records takes its tile prefix from a
+// decoupled look-back over the earlier tiles' records (seg_run_scan_t, the
+// statuses of lookback.cuh): the carry entering the tile goes straight
+// into the first segment it ends, so one kernel after the partition
+// search does it all (a scan of the tile records and a fix-up kernel did
+// it before: two more launches).
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -43,6 +43,7 @@
 #include <type_traits>
 
 #include "gpu/patterns/load_balance.cuh"
+#include "gpu/patterns/lookback.cuh"
 #include "gpu/patterns/operators.cuh"
 #include "gpu/patterns/scan.cuh"
 
@@ -82,6 +83,40 @@ struct seg_run_op_t {
   }
 };
 
+// The exclusive segmented scan of the threads' run records across the
+// whole array: a CTA scan whose tile prefix comes from the decoupled
+// look-back over the earlier tiles' records (lookback.cuh's statuses), so
+// each thread's carry holds the run open before it, from earlier tiles
+// too, and no second pass fixes the tiles' first segments up. Thread 0 of
+// tile 0 gets an empty run.
+template <typename T, typename op_t, int nt, typename tile_state_t>
+struct seg_run_scan_t {
+  using run_t = seg_run_t<T>;
+  using run_op_t = seg_run_op_t<T, op_t>;
+  using block_scan_t = cub::BlockScan<run_t, nt>;
+  using prefix_op_t = cub::TilePrefixCallbackOp<run_t, run_op_t, tile_state_t>;
+  struct storage_t {
+    typename block_scan_t::TempStorage scan;
+    typename prefix_op_t::TempStorage prefix;
+  };
+  static __device__ run_t exclusive(storage_t& storage, tile_state_t& tile_state, const run_t& mine, op_t op) {
+    run_op_t run_op{op};
+    run_t carry;
+    if (blockIdx.x == 0) {
+      run_t tile_total;
+      block_scan_t(storage.scan).ExclusiveScan(mine, carry, run_op, tile_total);
+      if (threadIdx.x == 0) {
+        tile_state.SetInclusive(0, tile_total);
+        carry.flags = 0;
+      }
+    } else {
+      prefix_op_t prefix_op(tile_state, storage.prefix, run_op, blockIdx.x);
+      block_scan_t(storage.scan).ExclusiveScan(mine, carry, run_op, prefix_op);
+    }
+    return carry;
+  }
+};
+
 template <int nt, int nv, typename T>
 struct segreduce_tails_shared_t {
   int ends[nv];
@@ -91,21 +126,22 @@ struct segreduce_tails_shared_t {
 };
 
 // g(index) gives each item's value. One tile of the merged (items, ends)
-// sequence; tile_runs[cta] gets the run still open at its end.
+// sequence; its record goes to the look-back for the tiles after it.
 template <typename launch_t, typename T, typename func_t, typename segments_it,
-          typename output_it, typename op_t>
+          typename output_it, typename op_t, typename tile_state_t>
 __global__ __launch_bounds__(launch_t::nt) void segreduce_tails_kernel(
     func_t g, int count, segments_it segments, int num_segments,
     const int* __restrict__ part, output_it output, op_t op, T init,
-    seg_run_t<T>* __restrict__ tile_runs) {
+    tile_state_t tile_state, tile_state_t next_state, int next_tiles) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
   using run_t = seg_run_t<T>;
-  using scan_t = cub::BlockScan<run_t, nt>;
+  using scan_t = seg_run_scan_t<T, op_t, nt, tile_state_t>;
   static_assert(vt <= 32, "a thread's tails are bits of at most two words");
   __shared__ segreduce_tails_shared_t<nt, nv, T> shared;
-  __shared__ typename scan_t::TempStorage scan_storage;
+  __shared__ typename scan_t::storage_t scan_storage;
 
   int tid = threadIdx.x;
+  lookback_mark_next(next_state, next_tiles);
   lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
   const int na = r.na(), nb = r.nb(), a0 = r.a0;
   // Every global load of the tile (values, ends) is issued before the first
@@ -211,12 +247,15 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tails_kernel(
   mine.v = have ? acc : init;
   mine.flags = (have ? 1 : 0) | (bits ? 2 : 0);
   if (!tid && nb > 0 && shared.ends[0] == a0) mine.flags |= 2;
-  run_t carry, tile_total;
-  seg_run_op_t<T, op_t> run_op{op};
-  scan_t(scan_storage).ExclusiveScan(mine, carry, run_op, tile_total);
-  if (!tid) carry.flags = 0;  // the carry from earlier tiles: the fix-up's
+  run_t carry = scan_t::exclusive(scan_storage, tile_state, mine, op);
+  if (!tid && nb > 0 && shared.ends[0] == a0) {
+    // The tile's first position ends segment b0: when its items all lie in
+    // earlier tiles the carry is its whole value; either way thread 0's
+    // first tail closes a segment that began here, so no carry goes in.
+    if (start_b0 < a0) output[r.b0] = (carry.flags & 1) ? carry.v : init;
+    carry.flags = 0;
+  }
   if (bits) output[shared.tail_seg[q0 + first_tail]] = (carry.flags & 1) ? op(carry.v, lead) : lead;
-  if (!tid) tile_runs[blockIdx.x] = tile_total;
 }
 
 template <int nt, int nv, typename T>
@@ -229,19 +268,20 @@ struct segreduce_lbs_shared_t {
 
 // g(index, seg, rank) gives each item's value.
 template <typename launch_t, typename T, typename func_t,
-          typename segments_it, typename output_it, typename op_t>
+          typename segments_it, typename output_it, typename op_t, typename tile_state_t>
 __global__ __launch_bounds__(launch_t::nt) void segreduce_lbs_kernel(
     func_t g, int count, segments_it segments, int num_segments,
     const int* __restrict__ part, output_it output, op_t op, T init,
-    seg_run_t<T>* __restrict__ tile_runs) {
+    tile_state_t tile_state, tile_state_t next_state, int next_tiles) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
   using run_t = seg_run_t<T>;
-  using scan_t = cub::BlockScan<run_t, nt>;
+  using scan_t = seg_run_scan_t<T, op_t, nt, tile_state_t>;
   static_assert(vt <= 32, "a thread's merged positions are bits of a word");
   __shared__ segreduce_lbs_shared_t<nt, nv, T> shared;
-  __shared__ typename scan_t::TempStorage scan_storage;
+  __shared__ typename scan_t::storage_t scan_storage;
 
   int tid = threadIdx.x;
+  lookback_mark_next(next_state, next_tiles);
   lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
   int start_b0 = lbs_load_ends<nt>(r, segments, count, num_segments, shared.ends);
   __syncthreads();
@@ -315,10 +355,9 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_lbs_kernel(
       }
     }
   }
-  run_t carry, tile_total;
-  seg_run_op_t<T, op_t> run_op{op};
-  scan_t(scan_storage).ExclusiveScan(mine, carry, run_op, tile_total);
-  if (!tid) carry.flags = 0;
+  // The carry: the run open before this thread's positions, from earlier
+  // tiles too (thread 0's is the run open at the previous tile's end).
+  run_t carry = scan_t::exclusive(scan_storage, tile_state, mine, op);
 
   // Pass 2: store every segment that ends in this thread's positions.
   if (end_bits) {
@@ -328,12 +367,9 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_lbs_kernel(
 #pragma unroll
     for (int i = 0; i < vt; ++i) {
       if (end_bits & (1u << i)) {
-        int s = r.b0 + b;
-        // Segment b0 may have begun in an earlier tile; with no items here
-        // the fix-up stores it whole.
-        bool earlier = s == r.b0 && start_b0 < a0;
-        if (have) output[s] = acc;
-        else if (!earlier) output[s] = init;
+        // (segment b0 begun in an earlier tile, without items here: the
+        // carry is its value)
+        output[r.b0 + b] = have ? acc : init;
         have = false;
         ++b;
       } else if (item_bits & (1u << i)) {
@@ -342,36 +378,7 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_lbs_kernel(
       }
     }
   }
-  if (!tid) tile_runs[blockIdx.x] = tile_total;
 }
-
-// Folds the open run entering tile t (carry_in[t], the exclusive segmented
-// scan of the tile runs) into the first segment tile t closes.
-template <typename T, typename segments_it, typename output_it, typename op_t>
-struct segreduce_fixup_t {
-  const seg_run_t<T>* carry_in;
-  const seg_run_t<T>* runs;
-  const int* part;
-  int nv;
-  segment_ends_t<segments_it> ends;
-  output_it output;
-  op_t op;
-  __device__ void operator()(int t) const {
-    seg_run_t<T> in = carry_in[t];
-    if (!(in.flags & 1) || !(runs[t].flags & 2)) return;
-    int b0 = part[t];
-    int a0 = t * nv - b0;
-    // Did segment b0 have items inside tile t (stored by the tile)?
-    bool stored = ends[b0] > a0;
-    output[b0] = stored ? op(in.v, (T)output[b0]) : in.v;
-  }
-};
-
-template <typename T>
-struct load_run_t {
-  const seg_run_t<T>* runs;
-  __device__ seg_run_t<T> operator()(int i) const { return runs[i]; }
-};
 
 template <typename launch_arg_t, typename T, bool needs_seg, typename func_t,
           typename segments_it, typename output_it, typename op_t>
@@ -388,31 +395,17 @@ void segreduce_impl(func_t g, int count, segments_it segments, int num_segments,
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
   mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
   int num_tiles = (int)part.size() - 1;
-  mem_t<seg_run_t<T>> runs(num_tiles, ctx);
+  using tile_state_t = cub::ScanTileState<seg_run_t<T>>;
+  auto lb = lookback_begin<tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
   if constexpr (needs_seg) {
     segreduce_lbs_kernel<launch_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-        g, count, segments, num_segments, part.data(), output, op, init, runs.data());
+        g, count, segments, num_segments, part.data(), output, op, init, lb.state, lb.next, lb.next_tiles);
   } else {
     segreduce_tails_kernel<launch_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-        g, count, segments, num_segments, part.data(), output, op, init, runs.data());
+        g, count, segments, num_segments, part.data(), output, op, init, lb.state, lb.next, lb.next_tiles);
   }
   ATTU_CUDA_CHECK_LAUNCH();
-  if (num_tiles > 1) {
-    // The carry entering each tile: an exclusive segmented scan of the tile
-    // runs (a reset drops what came before), then one fix-up per tile.
-    mem_t<seg_run_t<T>> carry_in(num_tiles, ctx);
-    seg_run_t<T> none;
-    none.v = init;
-    none.flags = 0;
-    transform_scan<scan_type_exc>(load_run_t<T>{runs.data()}, num_tiles, carry_in.data(),
-                                  seg_run_op_t<T, op_t>{op}, (seg_run_t<T>*)nullptr, ctx,
-                                  none);
-    transform<128>(segreduce_fixup_t<T, segments_it, output_it, op_t>{
-                       carry_in.data(), runs.data(), part.data(), nv,
-                       segment_ends_t<segments_it>{segments, num_segments, count},
-                       output, op},
-                   num_tiles, ctx);
-  }
+  lookback_end(lb, ctx);
 }
 
 }  // namespace detail

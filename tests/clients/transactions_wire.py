@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """transactions_wire.py ATTUD - transaction blocks seen from several sessions
-of one attud (started here on a data directory of its own, CPU device):
+of one attud (started here on a data directory of its own; the CPU device,
+or ATTU_TEST_DEVICE's):
 
   - another session sees none of a block's changes before its COMMIT (rows,
     a DELETE of every row, a new table) and all of them after it; ROLLBACK
@@ -47,7 +48,8 @@ def start():
     if os.path.exists(ready):
         os.unlink(ready)
     log = open(os.path.join(tmp, "attud.log"), "a")
-    proc = subprocess.Popen([ATTUD, "--port", "0", "--ready-file", ready, "--data-dir", data, "--device", "cpu",
+    device = os.environ.get("ATTU_TEST_DEVICE", "cpu")
+    proc = subprocess.Popen([ATTUD, "--port", "0", "--ready-file", ready, "--data-dir", data, "--device", device,
                              "--log-level", "warning"], stdout=log, stderr=log)
     for _ in range(1200):
         if os.path.exists(ready) and os.path.getsize(ready) > 0:

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""json_wire.py - json (OID 114) and jsonb (OID 3802) on the wire:
+RowDescription's OIDs, results in text and binary format (jsonb_send: the
+version byte 1, then the text; json_send: the text), parameters declared
+json / jsonb in text and binary format (jsonb_recv's version byte; XX000, as
+PostgreSQL, for another), and Bind's 22P02 for bad json. Against a server in PGHOST /
+PGPORT / PGUSER / PGDATABASE: protocol_script.sh runs it on PostgreSQL 15
+and on attud, which must give the same answers, byte for byte."""
+import struct
+import sys
+
+from pgwire_client import connect_from_env
+
+failures = []
+
+
+def check(what, got, want):
+    if got != want:
+        failures.append(what)
+        print("FAIL", what, "\n  got ", got, "\n  want", want)
+
+
+def i32(*v):
+    return b"".join(struct.pack("!i", x) for x in v)
+
+
+JSON, JSONB, TEXT = 114, 3802, 25
+c = connect_from_env()
+
+
+def bind_run(sql, oids, values, formats, result_format):
+    """Parse (with oids), Describe, Bind, Execute, Sync: (error SQLSTATE or
+    None, parameter OIDs, column OIDs, rows of raw values)."""
+    c.parse("", sql, oids)
+    c.describe("S", "")
+    b = b"\0\0" + struct.pack("!h", len(formats)) + b"".join(struct.pack("!h", f) for f in formats)
+    b += struct.pack("!h", len(values))
+    for v in values:
+        b += i32(-1) if v is None else i32(len(v)) + v
+    c.send("B", b + struct.pack("!hh", 1, result_format))
+    c.execute()
+    r = c.sync()
+    cols = r.columns()
+    err = r.error()
+    if err:
+        f = r.error_fields()
+        err = f.get("C")
+    return err, r.param_oids(), cols and [o for _, o in cols], r.raw_rows()
+
+
+OBJ = b'{"b":1,  "a": [1, 2.50]}'
+CANON = b'{"a": [1, 2.50], "b": 1}'
+
+# results: text and binary
+check("jsonb text", bind_run("SELECT '%s'::jsonb" % OBJ.decode(), [], [], [], 0), (None, [], [JSONB], [(CANON,)]))
+check("jsonb binary", bind_run("SELECT '%s'::jsonb" % OBJ.decode(), [], [], [], 1), (None, [], [JSONB], [(b"\x01" + CANON,)]))
+check("json text", bind_run("SELECT '%s'::json" % OBJ.decode(), [], [], [], 0), (None, [], [JSON], [(OBJ,)]))
+check("json binary", bind_run("SELECT '%s'::json" % OBJ.decode(), [], [], [], 1), (None, [], [JSON], [(OBJ,)]))
+check("jsonb -> binary", bind_run("SELECT '%s'::jsonb -> 'a', '[1]'::jsonb ->> 0" % OBJ.decode(), [], [], [], 1),
+      (None, [], [JSONB, TEXT], [(b"\x01[1, 2.50]", b"1")]))
+check("jsonb NULL binary", bind_run("SELECT NULL::jsonb", [], [], [], 1), (None, [], [JSONB], [(None,)]))
+
+# parameters: declared types, text and binary
+check("jsonb param text", bind_run("SELECT $1", [JSONB], [OBJ], [0], 0), (None, [JSONB], [JSONB], [(CANON,)]))
+check("jsonb param binary", bind_run("SELECT $1", [JSONB], [b"\x01" + OBJ], [1], 1),
+      (None, [JSONB], [JSONB], [(b"\x01" + CANON,)]))
+check("json param binary", bind_run("SELECT $1", [JSON], [OBJ], [1], 0), (None, [JSON], [JSON], [(OBJ,)]))
+check("jsonb param ->", bind_run("SELECT $1 -> 'b'", [JSONB], [OBJ], [0], 0), (None, [JSONB], [JSONB], [(b"1",)]))
+check("jsonb param bad version", bind_run("SELECT $1", [JSONB], [b"\x02" + OBJ], [1], 0)[0], "XX000")
+check("jsonb param bad text", bind_run("SELECT $1", [JSONB], [b"{bad"], [0], 0)[0], "22P02")
+check("json param bad text", bind_run("SELECT $1", [JSON], [b"[1,"], [0], 0)[0], "22P02")
+
+c.close()
+if failures:
+    sys.exit(1)
+print("json_wire: ok")
