@@ -12,6 +12,7 @@
  */
 #include "db/database.h"
 #include "db/db_internal.h"
+#include "db/db_index.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -65,6 +66,7 @@ attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
         if (attu_storage_open(db->data_dir, err)) goto fail;
         if (attu_storage_load_all(db->data_dir, db->cat, err) < 0) goto fail;
         if (attu_storage_load_views(db->data_dir, db->cat, err) < 0) goto fail;
+        if (attu_storage_load_indexes(db->data_dir, db->cat, err) < 0) goto fail;
         if (attu_storage_load_comments(db->data_dir, attu_catalog_comments(db->cat), err) < 0) goto fail;
     }
     if (db_sequences_open(db, err)) goto fail;
@@ -654,6 +656,9 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     case ATTU_STMT_ALTER_TABLE: return db_exec_alter(s, sql, st, cb, err);
     case ATTU_STMT_ALTER_SEQUENCE: return db_exec_alter_sequence(s, st, cb, err);
     case ATTU_STMT_COMMENT: return db_exec_comment(s, st, cb, err);
+    case ATTU_STMT_CREATE_INDEX: return db_exec_create_index(s, st, cb, err);
+    case ATTU_STMT_DROP_INDEX: return db_exec_drop_index(s, st, cb, err);
+    case ATTU_STMT_ALTER_INDEX: return db_exec_alter_index(s, st, cb, err);
     case ATTU_STMT_COPY: return db_exec_copy(s, sql, st, cb, err);
     case ATTU_STMT_SET: case ATTU_STMT_RESET: case ATTU_STMT_SHOW:
     case ATTU_STMT_SHOW_TABLES: case ATTU_STMT_DESCRIBE:

@@ -68,6 +68,7 @@
 #include "db/db_internal.h"
 #include "db/db_check.h"
 #include "db/db_fkey.h"
+#include "db/db_index.h"
 #include "db/db_unique.h"
 
 #include <stdarg.h>
@@ -747,7 +748,8 @@ static int drop_constraint(draft *d, const attu_ast_alter_cmd *cmd, attu_error *
     int nu = 0;
     const attu_unique *u = attu_catalog_uniques(db_cat(d->s), d->base->name, &nu);
     int k = 0;
-    while (k < nu && (strcmp(u[k].name, cmd->column) || (k < d->ndropped && d->dropped[k]))) k++;
+    /* (a unique index's key is no constraint: DROP INDEX drops it) */
+    while (k < nu && (u[k].index || strcmp(u[k].name, cmd->column) || (k < d->ndropped && d->dropped[k]))) k++;
     if (k == nu) {
         /* a CHECK constraint of that name */
         int nc = 0;
@@ -1210,6 +1212,27 @@ static int commit_draft(draft *d, attu_table *base, const attu_check *checks, in
     free(keep);
     free(fk);
     attu_table *old = attu_catalog_replace(db_cat(s), t);
+    /* its indexes follow the columns: one on a dropped column goes, a
+     * renamed column's expressions follow its name (db_index.c) */
+    int nix = 0;
+    attu_catalog_indexes(db_cat(s), t->name, &nix);
+    int *map = nix ? malloc(sizeof *map * ((size_t)old->ncols + 1)) : NULL;
+    if (map) {
+        const char *from = NULL, *to = NULL;
+        for (int c = 0; c < old->ncols; c++) map[c] = -1;
+        for (int i = 0; i < d->n; i++)
+            if (d->cols[i].orig >= 0) {
+                map[d->cols[i].orig] = i;
+                if (strcmp(d->cols[i].def.name, old->defs[d->cols[i].orig].name)) {
+                    from = old->defs[d->cols[i].orig].name;
+                    to = d->cols[i].def.name;
+                }
+            }
+        attu_error e2;
+        attu_error_clear(&e2);
+        db_index_columns_changed(s, t->name, old, map, from, to, &e2);   /* (only out of memory can fail) */
+        free(map);
+    }
     /* the new version owns every column now: the moved ones are shared
      * with the old version (which a transaction's other catalog may still
      * hold: attu_column_share), the new ones leave the draft */
@@ -1302,10 +1325,13 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
         goto out;
     }
     if (attu_catalog_add(db_cat(s), t, err)) goto out;
+    int nix = 0;
+    const attu_index_def *ix = attu_catalog_indexes(db_cat(s), base->name, &nix);
     if (attu_catalog_set_defaults(db_cat(s), to, t->ncols, (const char *const *)dflt, err) ||
         (nu && attu_catalog_set_uniques(db_cat(s), to, u, nu, err)) ||
         (nchecks && attu_catalog_set_checks(db_cat(s), to, checks, nchecks, err)) ||
         (nf && attu_catalog_set_fkeys(db_cat(s), to, fk, nf, err)) ||
+        (nix && attu_catalog_set_indexes(db_cat(s), to, ix, nix, err)) ||   /* (its indexes go along) */
         db_matview_renamed(s, base->name, to, err)) {   /* (a materialized view's entry follows its rows) */
         attu_catalog_remove(db_cat(s), to, true, NULL);
         goto out;
@@ -1316,6 +1342,11 @@ static int rename_table(attu_session *s, attu_table *base, const attu_ast_alter_
     t = NULL;
     rc = db_fkey_follow_rename(s, from, to, err) ? -1 : 0;
     if (!rc) db_comments_renamed(s, 'r', NULL, from, to);
+    if (!rc && nix) {
+        attu_error e2;
+        attu_error_clear(&e2);
+        db_index_save(s, &e2);   /* (the indexes file names the table: rewritten at COMMIT) */
+    }
 out:
     if (installed && rc) {
         attu_error e2;
@@ -1330,6 +1361,16 @@ out:
     db_check_free(checks, nchecks);
     free(fk);
     return rc;
+}
+
+static int store_constraints(attu_session *s, attu_table *base, const attu_unique *u, int nu, const attu_check *c,
+                             int nc, const attu_fkey *f, int nf, attu_error *err);
+
+int db_constraints_save(attu_session *s, attu_table *base, const attu_unique *u, int nu, attu_error *err) {
+    int nc = 0, nf = 0;
+    const attu_check *c = attu_catalog_checks(db_cat(s), base->name, &nc);
+    const attu_fkey *f = attu_catalog_fkeys(db_cat(s), base->name, &nf);
+    return store_constraints(s, base, u, nu, c, nc, f, nf, err);
 }
 
 /* Saves the table's constraints as given (its rows, columns and DEFAULTs
@@ -1396,6 +1437,7 @@ static int rename_constraint(attu_session *s, attu_table *base, const attu_ast_a
     char *found = NULL, *taken = NULL;
     bool index = false;
     for (int i = 0; i < k.nu; i++) {
+        if (k.u[i].index) continue;   /* (a unique index's key: no constraint) */
         if (!strcmp(k.u[i].name, cmd->column)) { found = k.u[i].name; index = true; }
         if (!strcmp(k.u[i].name, cmd->new_name)) taken = k.u[i].name;
     }

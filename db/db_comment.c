@@ -38,7 +38,7 @@ static int not_a(attu_error *err, const char *name, const char *what) {
 static bool has_constraint(attu_session *s, const char *table, const char *name) {
     int n = 0;
     const attu_unique *u = attu_catalog_uniques(db_cat(s), table, &n);
-    for (int k = 0; k < n; k++) if (!strcmp(u[k].name, name)) return true;
+    for (int k = 0; k < n; k++) if (!u[k].index && !strcmp(u[k].name, name)) return true;
     const attu_check *c = attu_catalog_checks(db_cat(s), table, &n);
     for (int k = 0; k < n; k++) if (!strcmp(c[k].name, name)) return true;
     const attu_fkey *f = attu_catalog_fkeys(db_cat(s), table, &n);
@@ -75,6 +75,10 @@ static int find_object(attu_session *s, const attu_ast_stmt *st, attu_error *err
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_COLUMN, 0, "column \"%s\" of relation \"%s\" does not exist",
                               col, name);
     }
+    case 'i':   /* an index: CREATE INDEX's or a constraint's */
+        if (attu_catalog_constraint_owner(db_cat(s), name, NULL)) return 0;
+        if (exists) return attu_error_set(err, "42809", 0, "\"%s\" is not an index", name);
+        return db_no_such_table(s, name, 0, err);
     default:   /* 'k' */
         if (!exists) return db_no_such_table(s, name, 0, err);
         if (t && !v && has_constraint(s, name, st->u.comment.sub)) return 0;

@@ -6,6 +6,7 @@
  * the catalog, so a failure leaves both exactly as they were.
  */
 #include "db/db_internal.h"
+#include "db/db_index.h"
 #include "db/db_check.h"
 #include "db/db_fkey.h"
 #include "db/db_unique.h"
@@ -509,7 +510,7 @@ int db_exec_create(attu_session *s, const char *sql, const attu_ast_stmt *st, co
     }
     /* an index is a relation in PostgreSQL: a constraint's name is taken */
     if (attu_catalog_constraint_owner(db_cat(s), st->u.create_table.table, NULL)) {
-        attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, st->position, "relation \"%s\" already exists", st->u.create_table.table);
+        attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0, "relation \"%s\" already exists", st->u.create_table.table);
         pthread_rwlock_unlock(&s->db->lock);
         goto fail;
     }
@@ -649,6 +650,7 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
     if (!rc) rc = db_fkey_drop_tables(s, found, nfound, st->u.drop_table.cascade, fk_notice, sizeof fk_notice, &nfk, err);
     free(found);
     char cascaded[160] = "";   /* the NOTICE's name of the one dependent */
+    bool dropped_indexes = false;
     if (!rc && ndependents == 1) db_relation_kind_name(s, dependents[0], cascaded, sizeof cascaded);
     if (!rc && ndependents) rc = db_view_remove(s, dependents, ndependents, err);
     for (int i = 0; i < st->u.drop_table.tables.n && !rc; i++) {
@@ -662,11 +664,20 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
             continue;
         }
         if (s->db->data_dir && db_txn_touch(s, name, err)) { rc = -1; break; }
+        int nix = 0;
+        const attu_index_def *ix = attu_catalog_indexes(db_cat(s), name, &nix);
+        for (int k = 0; k < nix; k++) db_comments_dropped(s, ix[k].name);   /* (its indexes go with it) */
         attu_table *t = attu_catalog_remove(db_cat(s), name, true, err);
+        if (nix) dropped_indexes = true;
         attu_table_free(t);
         db_comments_dropped(s, name);   /* (its comments go with it) */
         /* its serial and identity columns' sequences go with it */
         if (db_sequences_drop_owned(s, name, err)) rc = -1;
+    }
+    if (dropped_indexes) {
+        attu_error e2;
+        attu_error_clear(&e2);
+        db_index_save(s, &e2);   /* (rewritten at COMMIT; a table's lines left behind are passed over at load) */
     }
     pthread_rwlock_unlock(&s->db->lock);
     if (!rc && ndependents + nfk && cb && cb->on_notice) {

@@ -100,6 +100,7 @@ void db_write_lock(attu_session *s);
 int db_txn_touch(attu_session *s, const char *name, attu_error *err);
 int db_txn_touch_views(attu_session *s, attu_error *err);
 int db_txn_touch_comments(attu_session *s, attu_error *err);
+int db_txn_touch_indexes(attu_session *s, attu_error *err);   /* (attu.indexes: db_index.c) */
 /* Whether the session has a transaction with changes or savepoints. */
 bool db_txn_active(const attu_session *s);
 /* COMMIT: saves what changed, then publishes the working catalog (on a
@@ -304,6 +305,10 @@ int db_view_follow_view_rename(attu_session *s, struct attu_view *v, int col, co
 int db_exec_comment(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
 void db_comments_renamed(attu_session *s, char kind, const char *rel, const char *from, const char *to);
 void db_comments_dropped(attu_session *s, const char *rel);
+/* Saves and puts in the catalog the table's PRIMARY KEY / UNIQUE list u
+ * (its CHECKs and FOREIGN KEYs as they are): ALTER INDEX ... RENAME of a
+ * constraint's index (db_alter.c). */
+int db_constraints_save(attu_session *s, attu_table *base, const attu_unique *u, int nu, attu_error *err);
 void db_comments_prune(attu_session *s, const char *rel);
 /* ALTER VIEW (db_alter_view.c); ALTER TABLE of a view comes here too. */
 int db_exec_alter_view(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_exec_callbacks *cb,

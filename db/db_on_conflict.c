@@ -52,7 +52,7 @@ static int choose_arbiters(const attu_table *base, const attu_ast_on_conflict *o
                            bool *arbiter, attu_error *err) {
     if (oc->constraint) {
         for (int k = 0; k < nu; k++)
-            if (!strcmp(us[k].name, oc->constraint)) { arbiter[k] = true; return 0; }
+            if (!us[k].index && !strcmp(us[k].name, oc->constraint)) { arbiter[k] = true; return 0; }
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_OBJECT, oc->constraint_position,
                               "constraint \"%s\" for table \"%s\" does not exist", oc->constraint, base->name);
     }

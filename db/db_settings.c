@@ -111,6 +111,9 @@ const char *db_writing_command(attu_session *s, const attu_ast_stmt *st) {
     case ATTU_STMT_DROP_SEQUENCE: return "DROP SEQUENCE";
     case ATTU_STMT_ALTER_TABLE: return "ALTER TABLE";
     case ATTU_STMT_ALTER_SEQUENCE: return "ALTER SEQUENCE";
+    case ATTU_STMT_CREATE_INDEX: return "CREATE INDEX";
+    case ATTU_STMT_DROP_INDEX: return "DROP INDEX";
+    case ATTU_STMT_ALTER_INDEX: return st->u.alter_index.action == 'i' || st->u.alter_index.action == 'T' ? "REINDEX" : "ALTER INDEX";
     case ATTU_STMT_EXPLAIN: return st->u.explain.analyze ? db_writing_command(s, st->u.explain.stmt) : NULL;
     default: return NULL;
     }

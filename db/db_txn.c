@@ -15,7 +15,7 @@
  *
  * Nothing reaches the data directory before COMMIT: a statement only
  * records the relations it changed or dropped (db_txn_touch, and the
- * views and comments files); COMMIT saves them from the working catalog
+ * views, comments and indexes files); COMMIT saves them from the working catalog
  * as one commit with a commit record (engine/storage_commit.c: all of it
  * or, after a crash before the record, none of it), then swaps the
  * working catalog in under the write lock. ROLLBACK frees the working
@@ -56,7 +56,7 @@ typedef struct db_savepoint {
 struct db_txn {
     char           **dirty;   /* relations to save (or, gone, drop) at COMMIT */
     int              ndirty, capdirty;
-    bool             views_dirty, comments_dirty;
+    bool             views_dirty, comments_dirty, indexes_dirty;
     db_seq_snapshot *seqs;    /* the sequences when the work began */
     db_savepoint    *sp;
     int              nsp, capsp;
@@ -217,6 +217,14 @@ int db_txn_touch_comments(attu_session *s, attu_error *err) {
     return 0;
 }
 
+int db_txn_touch_indexes(attu_session *s, attu_error *err) {
+    if (!s->db->data_dir) return 0;
+    db_txn *t = txn_state(s);
+    if (!t) return attu_error_oom(err);
+    t->indexes_dirty = true;
+    return 0;
+}
+
 int db_save_table(attu_session *s, const attu_table *t, attu_error *err) { return db_txn_touch(s, t->name, err); }
 
 /* Stages table t of cat with the DEFAULTs and constraints cat holds for it. */
@@ -235,8 +243,8 @@ static int stage_table(attu_storage_commit *c, const attu_catalog *cat, const at
 
 /* Saves what the transaction changed, as one commit (engine/storage.h,
  * attu_storage_commit): every changed relation that cat holds is staged,
- * those it no longer holds are to be dropped, then the views and comments
- * files; the commit record then makes all of it current at once (a crash
+ * those it no longer holds are to be dropped, then the views, comments
+ * and indexes files; the commit record then makes all of it current at once (a crash
  * before it leaves every relation as it was, after it the next start
  * finishes it). */
 static int save_changes(attu_session *s, const attu_catalog *cat, attu_error *err) {
@@ -249,10 +257,17 @@ static int save_changes(attu_session *s, const attu_catalog *cat, attu_error *er
         const attu_table *tb = attu_catalog_lookup(cat, t->dirty[i]);
         if (tb && !tb->unavailable) rc = stage_table(c, cat, tb, err);
     }
+    bool dropped = false;
     for (int i = 0; !rc && i < t->ndirty; i++)
-        if (!attu_catalog_lookup(cat, t->dirty[i])) rc = attu_storage_commit_drop(c, t->dirty[i], err);
+        if (!attu_catalog_lookup(cat, t->dirty[i])) {
+            rc = attu_storage_commit_drop(c, t->dirty[i], err);
+            dropped = true;
+        }
     if (!rc && t->views_dirty) rc = attu_storage_commit_views(c, attu_catalog_views(cat), err);
     if (!rc && t->comments_dirty) rc = attu_storage_commit_comments(c, attu_catalog_comments(cat), err);
+    /* (a dropped table's indexes leave the file with it, whichever
+     * statement dropped it: a later table of its name must not find them) */
+    if (!rc && (t->indexes_dirty || dropped)) rc = attu_storage_commit_indexes(c, cat, err);
     /* the sequences last: their lock is held from their staging until the
      * record is applied, so no number drawn meanwhile is lost */
     if (!rc) {
@@ -375,7 +390,7 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
         }
         for (int k = 0; k < t->ndirty; k++) free(t->dirty[k]);
         t->ndirty = 0;
-        t->views_dirty = t->comments_dirty = false;
+        t->views_dirty = t->comments_dirty = t->indexes_dirty = false;
         release_token(s);
     }
     return 0;

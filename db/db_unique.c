@@ -66,6 +66,7 @@
  * in DETAIL), the first constraint in creation order on a tie.
  */
 #include "db/db_internal.h"
+#include "db/db_index.h"
 #include "db/db_unique.h"
 
 #include <stdio.h>
@@ -620,7 +621,16 @@ static int index_check(attu_table *base, attu_table *t, const attu_unique *us, i
     return db_unique_violation(t, &us[which], (size_t)best, err);
 }
 
+static int check_keys(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err);
+
 int db_unique_check(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
+    /* the keys of the key sets, then the unique indexes a query checks
+     * (over expressions, partial, NULLS NOT DISTINCT: db_index.c) */
+    if (check_keys(s, t, first, changed, err)) return -1;
+    return db_index_check_rows(s, t, first, changed, err);
+}
+
+static int check_keys(attu_session *s, attu_table *t, size_t first, const uint8_t *changed, attu_error *err) {
     int nu = 0;
     const attu_unique *us = attu_catalog_uniques(db_cat(s), t->name, &nu);
     if (!nu || (!changed && first >= t->nrows)) return 0;

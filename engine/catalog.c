@@ -24,6 +24,8 @@ typedef struct col_defaults {
     attu_check  *checks;
     int          nfkeys;    /* (and its FOREIGN KEY constraints) */
     attu_fkey   *fkeys;
+    int          nindexes;  /* (and its CREATE INDEX indexes, index.h) */
+    attu_index_def  *indexes;
 } col_defaults;
 
 struct attu_catalog {
@@ -49,6 +51,10 @@ static void defaults_free(col_defaults *d) {
     free(d->fkeys);
     d->fkeys = NULL;
     d->nfkeys = 0;
+    for (int k = 0; k < d->nindexes; k++) attu_index_clear(&d->indexes[k]);
+    free(d->indexes);
+    d->indexes = NULL;
+    d->nindexes = 0;
 }
 
 attu_catalog *attu_catalog_new(void) {
@@ -93,6 +99,12 @@ static int defaults_copy(col_defaults *o, const col_defaults *d) {
     if (ok && d->nfkeys && (ok = (o->fkeys = malloc((size_t)d->nfkeys * sizeof *o->fkeys)) != NULL)) {
         memcpy(o->fkeys, d->fkeys, (size_t)d->nfkeys * sizeof *o->fkeys);
         o->nfkeys = d->nfkeys;
+    }
+    if (ok && d->nindexes && (ok = (o->indexes = calloc((size_t)d->nindexes, sizeof *o->indexes)) != NULL)) {
+        for (int k = 0; ok && k < d->nindexes; k++) {
+            ok = !attu_index_copy(&o->indexes[k], &d->indexes[k]);
+            if (ok) o->nindexes = k + 1;
+        }
     }
     if (!ok) defaults_free(o);
     return ok ? 0 : -1;
@@ -155,7 +167,7 @@ int attu_catalog_add(attu_catalog *cat, attu_table *t, attu_error *err) {
     memmove(cat->defaults + at + 1, cat->defaults + at,
             (cat->count - at) * sizeof *cat->defaults);
     cat->tables[at] = t;
-    cat->defaults[at] = (col_defaults){ 0, NULL, 0, NULL, 0, NULL, 0, NULL };
+    cat->defaults[at] = (col_defaults){ 0 };
     cat->count++;
     return 0;
 }
@@ -319,7 +331,48 @@ attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
                 if (which) *which = k;
                 return cat->tables[i];
             }
+    attu_table *t = attu_catalog_index_owner(cat, name, NULL);
+    if (t && which) *which = -1;
+    return t;
+}
+
+attu_table *attu_catalog_index_owner(const attu_catalog *cat, const char *name, int *which) {
+    for (size_t i = 0; i < cat->count; i++)
+        for (int k = 0; k < cat->defaults[i].nindexes; k++)
+            if (!strcmp(cat->defaults[i].indexes[k].name, name)) {
+                if (which) *which = k;
+                return cat->tables[i];
+            }
     return NULL;
+}
+
+int attu_catalog_set_indexes(attu_catalog *cat, const char *table, const attu_index_def *ix, int n, attu_error *err) {
+    long i = search(cat, table);
+    if (i < 0)
+        return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
+                              "relation \"%s\" does not exist", table);
+    attu_index_def *copy = NULL;
+    if (n > 0) {
+        if (!(copy = calloc((size_t)n, sizeof *copy))) return attu_error_oom(err);
+        for (int k = 0; k < n; k++)
+            if (attu_index_copy(&copy[k], &ix[k])) {
+                for (int j = 0; j < k; j++) attu_index_clear(&copy[j]);
+                free(copy);
+                return attu_error_oom(err);
+            }
+    }
+    col_defaults *d = &cat->defaults[i];
+    for (int k = 0; k < d->nindexes; k++) attu_index_clear(&d->indexes[k]);
+    free(d->indexes);
+    d->indexes = copy;
+    d->nindexes = n > 0 ? n : 0;
+    return 0;
+}
+
+const attu_index_def *attu_catalog_indexes(const attu_catalog *cat, const char *table, int *n) {
+    long i = search(cat, table);
+    *n = i >= 0 ? cat->defaults[i].nindexes : 0;
+    return *n ? cat->defaults[i].indexes : NULL;
 }
 
 attu_views *attu_catalog_views(const attu_catalog *cat) { return cat->views; }
@@ -336,7 +389,9 @@ int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
     if (i < 0)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
                               "relation \"%s\" does not exist", table);
-    col_defaults d = { n, n ? calloc((size_t)n, sizeof(char *)) : NULL, 0, NULL, 0, NULL, 0, NULL };
+    col_defaults d = { 0 };
+    d.n = n;
+    d.sql = n ? calloc((size_t)n, sizeof(char *)) : NULL;
     if (n && !d.sql) return attu_error_oom(err);
     for (int k = 0; k < n; k++)
         if (sql[k] && !(d.sql[k] = strdup(sql[k]))) {
@@ -356,6 +411,10 @@ int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
     d.nfkeys = cat->defaults[i].nfkeys;
     cat->defaults[i].fkeys = NULL;
     cat->defaults[i].nfkeys = 0;
+    d.indexes = cat->defaults[i].indexes;
+    d.nindexes = cat->defaults[i].nindexes;
+    cat->defaults[i].indexes = NULL;
+    cat->defaults[i].nindexes = 0;
     defaults_free(&cat->defaults[i]);
     cat->defaults[i] = d;
     return 0;

@@ -20,6 +20,7 @@
 #include "engine/fkey.h"
 #include "engine/view.h"
 #include "engine/comments.h"
+#include "engine/index.h"
 
 typedef struct attu_catalog attu_catalog;
 
@@ -86,11 +87,23 @@ int attu_catalog_set_uniques(attu_catalog *cat, const char *table,
                              const attu_unique *u, int n, attu_error *err);
 const attu_unique *attu_catalog_uniques(const attu_catalog *cat,
                                         const char *table, int *n);
-/* The table one of whose constraints is named name, or NULL (constraint
- * names share PostgreSQL's relation namespace with tables: an index is a
- * relation). *which receives the constraint's index. */
+/* The table one of whose constraints or indexes is named name, or NULL
+ * (constraint names share PostgreSQL's relation namespace with tables:
+ * an index is a relation). *which receives the constraint's place in
+ * attu_catalog_uniques, -1 for an index of CREATE INDEX only. */
 attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
                                           const char *name, int *which);
+
+/* The indexes of CREATE INDEX (index.h), kept beside the table as its
+ * constraints are (replace keeps them, remove drops them, set_defaults
+ * leaves them, clone copies them, strings and all): set copies ix[0..n)
+ * with their strings (replacing any);
+ * attu_catalog_indexes gives the table's (NULL, *n = 0 when none);
+ * attu_catalog_index_owner the table of the index named name (*which its
+ * place among the table's), or NULL. */
+int attu_catalog_set_indexes(attu_catalog *cat, const char *table, const attu_index_def *ix, int n, attu_error *err);
+const attu_index_def *attu_catalog_indexes(const attu_catalog *cat, const char *table, int *n);
+attu_table *attu_catalog_index_owner(const attu_catalog *cat, const char *name, int *which);
 /* The views (view.h), which share the tables' namespace: add refuses a
  * table of a view's name (42P07), as attu_catalog_relation_exists tells
  * before a view is put. */

@@ -389,8 +389,10 @@ static char *schema_text(const attu_table *t, const char *const *defaults, const
         free(e);
     }
     /* "unique <name> <primary> <ncols> <col>...": one per PRIMARY KEY /
-     * UNIQUE constraint (unique.h); files written before them have none */
+     * UNIQUE constraint (unique.h); files written before them have none
+     * (a unique index's key is the indexes file's: storage_indexes.c) */
     for (int k = 0; k < nuniques; k++) {
+        if (uniques[k].index) continue;
         escape_text(uniques[k].name, name, sizeof name);
         n += (size_t)snprintf(buf + n, cap - n, "unique %s %d %d", name, uniques[k].primary ? 1 : 0, uniques[k].ncols);
         for (int j = 0; j < uniques[k].ncols; j++) n += (size_t)snprintf(buf + n, cap - n, " %d", uniques[k].cols[j]);

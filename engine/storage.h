@@ -110,6 +110,16 @@ void attu_storage_commit_free(attu_storage_commit *c);
 /* Finishes a commit whose record a crash left (0 when there was none). */
 int attu_storage_recover(const char *data_dir, attu_error *err);
 
+/* The indexes of CREATE INDEX (index.h) in <data-dir>/attu.indexes
+ * (storage_indexes.c): save writes every table's; load, after the
+ * tables, gives each table its indexes back (attu_catalog_set_indexes)
+ * and a unique one's key to its uniques (unique.h's `index`). */
+int attu_storage_save_indexes(const char *data_dir, const attu_catalog *cat, attu_error *err);
+int attu_storage_save_indexes_as(const char *data_dir, const attu_catalog *cat, const char *file, attu_error *err);
+/* a commit's staged indexes file (storage_commit.c) */
+int attu_storage_commit_indexes(attu_storage_commit *c, const attu_catalog *cat, attu_error *err);
+int attu_storage_load_indexes(const char *data_dir, attu_catalog *cat, attu_error *err);
+
 /* Releases the lock attu_storage_open took (a no-op if this process holds
  * none on data_dir). Opening the same directory twice in one process is
  * allowed and takes the lock once. */

@@ -5,7 +5,7 @@
  * Staging writes everything that takes time and can fail: a table's new
  * generation in its folder (CURRENT still names the old one), a new
  * table's folder under a dot-prefixed temporary name, a catalog file
- * (attu.views, attu.comments) as <name>.next. None of it is seen: a start
+ * (attu.views, attu.comments, attu.indexes) as <name>.next. None of it is seen: a start
  * removes dot-prefixed folders, generations CURRENT does not name, and
  * the .next files. The record, <data-dir>/attu.commit (written whole and
  * atomically by attu_storage_write_catalog_file, checksummed), lists one
@@ -141,6 +141,15 @@ int attu_storage_commit_comments(attu_storage_commit *c, const attu_comments *cs
     return 0;
 }
 
+int attu_storage_commit_indexes(attu_storage_commit *c, const attu_catalog *cat, attu_error *err) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/attu.indexes.next", c->data_dir);
+    staged(c, path);
+    if (attu_storage_save_indexes_as(c->data_dir, cat, "attu.indexes.next", err)) return -1;
+    step(c, "file", "attu.indexes.next", "attu.indexes");
+    return 0;
+}
+
 int attu_storage_commit_file(attu_storage_commit *c, const char *from, const char *to, attu_error *err) {
     (void)err;
     char path[PATH_MAX];
@@ -249,6 +258,8 @@ int attu_storage_recover(const char *data_dir, attu_error *err) {
     snprintf(path, sizeof path, "%s/attu.views.next", data_dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/attu.comments.next", data_dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/attu.indexes.next", data_dir);
     unlink(path);
     return 0;
 }

@@ -23,6 +23,11 @@
 typedef struct attu_unique {
     char name[ATTU_NAME_MAX + 1];
     bool primary;                   /* PRIMARY KEY (its columns are NOT NULL) */
+    /* a CREATE UNIQUE INDEX's key (index.h), no constraint: enforced as
+     * the others, but no pg_constraint row, no DROP / RENAME CONSTRAINT,
+     * no ON CONFLICT ON CONSTRAINT; storage keeps it with the indexes
+     * (attu.indexes), not in the table's schema */
+    bool index;
     int  ncols;
     int  cols[ATTU_INDEX_MAX_KEYS]; /* table column of each key column */
 } attu_unique;

@@ -131,6 +131,9 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_REFRESH_MATVIEW: return "REFRESH MATERIALIZED VIEW";
     case ATTU_STMT_CREATE_SEQUENCE: return "CREATE SEQUENCE";
     case ATTU_STMT_DROP_SEQUENCE: return "DROP SEQUENCE";
+    case ATTU_STMT_CREATE_INDEX: return "CREATE INDEX";
+    case ATTU_STMT_DROP_INDEX: return "DROP INDEX";
+    case ATTU_STMT_ALTER_INDEX: return "ALTER INDEX";
     }
     return "?";
 }

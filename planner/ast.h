@@ -554,8 +554,28 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_DROP_SEQUENCE,   /* u.drop_table: DROP SEQUENCE [IF EXISTS] s, ... */
     ATTU_STMT_ALTER_TABLE,     /* u.alter_table: ALTER TABLE t action, ... */
     ATTU_STMT_ALTER_SEQUENCE,  /* u.create_sequence: ALTER SEQUENCE [IF EXISTS] s options / RENAME TO */
-    ATTU_STMT_COMMENT          /* u.comment: COMMENT ON object IS 'text' | NULL (db/db_comment.c) */
+    ATTU_STMT_COMMENT,         /* u.comment: COMMENT ON object IS 'text' | NULL (db/db_comment.c) */
+    ATTU_STMT_CREATE_INDEX,    /* u.create_index (db/db_index.c) */
+    ATTU_STMT_DROP_INDEX,      /* u.drop_table: DROP INDEX [CONCURRENTLY] [IF EXISTS] i, ... */
+    ATTU_STMT_ALTER_INDEX      /* u.alter_index: ALTER INDEX ... / REINDEX ... */
 } attu_ast_stmt_kind;
+
+/* One key (or INCLUDE) column of CREATE INDEX: a column, or an expression
+ * with its text as written; COLLATE, the operator class and the ordering
+ * as written (NULL / 0 when not). */
+typedef struct attu_ast_index_elem {
+    char          *column;          /* NULL for an expression */
+    struct attu_ast_expr *expr;
+    char          *expr_text;       /* (a) -> "a"; lower(b) -> "lower(b)" */
+    bool           expr_call;       /* written as a function call, not in parentheses */
+    int            position;        /* the column's, or expr_text's first character's */
+    char          *collation;       /* COLLATE name */
+    int            collation_position;
+    char          *opclass;
+    int            opclass_position;
+    bool           desc;
+    int            nulls;           /* ATTU_NULLS_DEFAULT / _FIRST / _LAST */
+} attu_ast_index_elem;
 
 /* One assignment of UPDATE's SET list. SET (a, b) = (x, y) arrives as two
  * items, a = x and b = y (PostgreSQL expands a ROW source the same way). */
@@ -928,6 +948,40 @@ struct attu_ast_stmt {
             int   rel_position;
             char *text;       /* NULL: IS NULL */
         } comment;
+        struct {
+            char                *name;          /* NULL: PostgreSQL chooses one */
+            int                  name_position;
+            bool                 unique, concurrently, if_not_exists, only;
+            char                *table;
+            int                  table_position;
+            char                *method;        /* USING m (NULL: btree) */
+            int                  method_position;
+            attu_ast_index_elem *elems;         /* the key columns, n >= 1 */
+            int                  nelems;
+            attu_ast_name_list   include;       /* INCLUDE (a, b) */
+            bool                 nulls_not_distinct;
+            attu_ast_option     *options;       /* WITH (name = value, ...) */
+            int                  noptions;
+            char                *tablespace;    /* TABLESPACE t */
+            int                  tablespace_position;
+            struct attu_ast_expr *where;        /* WHERE predicate */
+            char                *where_text;
+            int                  where_position;   /* where_text's first character */
+        } create_index;
+        struct {
+            /* ALTER INDEX [IF EXISTS] name: 'r' RENAME TO new_name, 't' SET
+             * TABLESPACE new_name, 's' SET (options), 'x' RESET (options);
+             * REINDEX: 'i' INDEX name, 'T' TABLE name (CONCURRENTLY and
+             * (options) accepted) */
+            char             action;
+            char            *name;
+            int              name_position;
+            bool             if_exists;
+            char            *new_name;
+            int              new_position;
+            attu_ast_option *options;
+            int              noptions;
+        } alter_index;
     } u;
 };
 

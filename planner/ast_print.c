@@ -756,6 +756,29 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         if (s->u.create_sequence.new_name) { puts_(o, " rename "); put_name(o, s->u.create_sequence.new_name); }
         puts_(o, ")");
         break;
+    case ATTU_STMT_CREATE_INDEX:
+        puts_(o, "(create-index ");
+        if (s->u.create_index.unique) puts_(o, "unique ");
+        if (s->u.create_index.name) { put_name(o, s->u.create_index.name); puts_(o, " "); }
+        put_name(o, s->u.create_index.table);
+        for (int i = 0; i < s->u.create_index.nelems; i++) {
+            puts_(o, " ");
+            if (s->u.create_index.elems[i].column) put_name(o, s->u.create_index.elems[i].column);
+            else pr_expr(o, s->u.create_index.elems[i].expr);
+        }
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_DROP_INDEX:
+        puts_(o, "(drop-index ");
+        if (s->u.drop_table.if_exists) puts_(o, "if-exists ");
+        pr_names(o, s->u.drop_table.tables);
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_ALTER_INDEX:
+        puts_(o, "(alter-index ");
+        put_name(o, s->u.alter_index.name);
+        puts_(o, ")");
+        break;
     case ATTU_STMT_ALTER_TABLE:
         puts_(o, "(alter-table ");
         if (s->u.alter_table.if_exists) puts_(o, "if-exists ");

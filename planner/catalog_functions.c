@@ -195,7 +195,7 @@ static bool m_get_indexdef(bctx *c, sbuf *b, int n) {
     if (n != 1 && n != 3) return false;
     syscat_rels rs;
     if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
-    syscat_sb_puts(b, "CASE");
+    syscat_sb_puts(b, "CASE WHEN false THEN NULL::text");   /* (a CASE of no index still parses) */
     for (size_t i = 0; i < rs.n; i++) {
         const rel_info *ri = &rs.r[i];
         if (ri->kind != 'i') continue;
@@ -209,11 +209,17 @@ static bool m_get_indexdef(bctx *c, sbuf *b, int n) {
         syscat_sb_puts(b, " ELSE ");
         index_definition(b, ri, true);
         syscat_sb_puts(b, " END");
-        for (int k = 0; k < ri->u->ncols; k++) {
-            sbuf id = {0};
-            syscat_sb_ident(&id, ri->t->defs[ri->u->cols[k]].name);
-            syscat_sb_printf(b, " WHEN $1 = %lld AND $2 = %d THEN ", (long long)ri->oid, k + 1);
+        for (int k = 0; k < syscat_index_ncols(ri); k++) {
+            sbuf id = {0}, idp = {0};
+            syscat_index_column(&id, ri, k, false);
+            syscat_index_column(&idp, ri, k, true);
+            syscat_sb_printf(b, " WHEN $1 = %lld AND $2 = %d THEN CASE WHEN $3 THEN ", (long long)ri->oid, k + 1);
+            syscat_sb_quote(b, idp.p ? idp.p : "");
+            syscat_sb_puts(b, " ELSE ");
             syscat_sb_quote(b, id.p ? id.p : "");
+            syscat_sb_puts(b, " END");
+            if (idp.oom) b->oom = true;
+            free(idp.p);
             if (id.oom) b->oom = true;
             free(id.p);
         }
@@ -229,10 +235,10 @@ static bool m_get_constraintdef(bctx *c, sbuf *b, int n) {
     if (n != 1 && n != 2) return false;
     syscat_rels rs;
     if (!syscat_rels_load(c, &rs)) { b->oom = true; return true; }
-    syscat_sb_puts(b, "CASE");
+    syscat_sb_puts(b, "CASE WHEN false THEN NULL::text");   /* (a CASE of no constraint still parses) */
     for (size_t i = 0; i < rs.n; i++) {
         const rel_info *ri = &rs.r[i];
-        if (ri->kind != 'i') continue;
+        if (ri->kind != 'i' || ri->ix) continue;
         sbuf d = {0};
         syscat_sb_puts(&d, ri->u->primary ? "PRIMARY KEY (" : "UNIQUE (");
         for (int k = 0; k < ri->u->ncols; k++) {

@@ -405,7 +405,8 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        VIEW REPLACE
        SEQUENCE GENERATED OVERRIDING RESTART CONTINUE
        ALTER ADD RENAME TYPE
-       SAVEPOINT RELEASE.
+       SAVEPOINT RELEASE
+       INDEX REINDEX.
 
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
@@ -478,6 +479,10 @@ stmt(A) ::= prepare_stmt(S).           { A = S; }
 stmt(A) ::= execute_stmt(S).           { A = S; }
 stmt(A) ::= txn_stmt(S).               { A = S; }
 stmt(A) ::= comment_stmt(S).           { A = S; }
+stmt(A) ::= create_index_stmt(S).      { A = S; }
+stmt(A) ::= drop_index_stmt(S).        { A = S; }
+stmt(A) ::= alter_index_stmt(S).       { A = S; }
+stmt(A) ::= reindex_stmt(S).           { A = S; }
 /* ANALYZE [VERBOSE] [tables]: PostgreSQL's statistics command; parsed so
  * errors around it match, then refused. */
 stmt(A) ::= ANALYZE(K) opt_verbose opt_analyze_names.
@@ -3966,6 +3971,260 @@ iso_level(A) ::= READ COMMITTED.    { A = "read committed"; }
 iso_level(A) ::= REPEATABLE READ.   { A = "repeatable read"; }
 iso_level(A) ::= SERIALIZABLE.      { A = "serializable"; }
 
+/* ======================================================================== */
+/* CREATE INDEX, DROP INDEX, ALTER INDEX, REINDEX (db/db_index.c)           */
+
+/* INDEX, INCLUDE, TABLESPACE and REINDEX are PostgreSQL's unreserved
+ * keywords. The lexer gives identifiers; planner/parser.c turns index and
+ * reindex into INDEX / REINDEX where an index statement starts (so no
+ * other statement's syntax error moves), and INCLUDE and TABLESPACE,
+ * which only an index statement reaches, are identifiers checked by word
+ * (ab_word_expect), as OWNER. CONCURRENTLY is a type/function-name
+ * keyword. */
+%include {
+typedef struct ab_idx_name { const char *name; int pos; bool if_not_exists; } ab_idx_name;
+/* the clauses after the key columns, each at most once and in
+ * PostgreSQL's order (INCLUDE, NULLS [NOT] DISTINCT, WITH, TABLESPACE):
+ * stage is the last one seen */
+typedef struct ab_idx_tail {
+    int stage;
+    attu_names *include;
+    bool nnd;
+    attu_vec *opts;
+    const char *ts;
+    int ts_pos;
+} ab_idx_tail;
+static void ab_idx_stage(attu_parse_ctx *ctx, ab_idx_tail *t, int stage, const attu_token *k) {
+    if (t->stage >= stage && !ctx->failed) {
+        ab_error(ctx, ATTU_SQLSTATE_SYNTAX, k->pos, "syntax error at or near \"%.*s\"", (int)k->len, ctx->sql + k->off);
+        ctx->failed = true;
+    }
+    t->stage = stage;
+}
+/* The text of sql[from, to) without the blanks around it. */
+static char *ab_idx_text(attu_parse_ctx *ctx, size_t from, size_t to, int *pos) {
+    while (from < to && (ctx->sql[from] == ' ' || ctx->sql[from] == '\t' || ctx->sql[from] == '\n' || ctx->sql[from] == '\r'))
+        from++;
+    /* (the text's first character's 1-based character position) */
+    *pos = 1;
+    for (size_t i = 0; i < from; i++) *pos += ((unsigned char)ctx->sql[i] & 0xC0) != 0x80;
+    while (to > from && (ctx->sql[to - 1] == ' ' || ctx->sql[to - 1] == '\t' || ctx->sql[to - 1] == '\n' ||
+                         ctx->sql[to - 1] == '\r'))
+        to--;
+    return ab_strndup(ctx, ctx->sql + from, to - from);
+}
+/* schema.name of an index or its table: public's only */
+static void ab_idx_schema(attu_parse_ctx *ctx, const ab_qname *n) {
+    if (n->schema && strcmp(n->schema, "public"))
+        ab_defer_error(ctx, "3F000", 0, "schema \"%s\" does not exist", n->schema);
+}
+typedef struct ab_idx_opts { const char *collation; int collation_pos; const char *opclass; int opclass_pos; bool desc; int nulls; } ab_idx_opts;
+static void ab_idx_elem_opts(attu_ast_index_elem *e, const ab_idx_opts *o) {
+    e->collation = (char *)o->collation;
+    e->collation_position = o->collation_pos;
+    e->opclass = (char *)o->opclass;
+    e->opclass_position = o->opclass_pos;
+    e->desc = o->desc;
+    e->nulls = o->nulls;
+}
+}
+%type create_index_stmt {attu_ast_stmt *}
+%type opt_unique {bool}
+%type opt_concurrently {bool}
+%type opt_index_only {bool}
+%type opt_index_name {ab_idx_name}
+%type opt_index_method {ab_idx_name}
+%type index_params {attu_vec *}
+%type index_elem {attu_ast_index_elem}
+%type index_elem_opts {ab_idx_opts}
+%type opt_index_class {ab_idx_name}
+%type elem_mark {size_t}
+%type index_tail {ab_idx_tail}
+%type index_opt_list {attu_vec *}
+%type index_opt {attu_ast_option}
+%type opt_index_where {attu_ast_stmt *}
+
+create_index_stmt(A) ::= CREATE(K) opt_unique(U) INDEX opt_concurrently(C) opt_index_name(N) ON opt_index_only(O)
+                         qualified_name(T) opt_index_method(M) LP index_params(P) RP index_tail(X) opt_index_where(W).
+{
+    ab_idx_schema(ctx, &T);
+    A = W;   /* (the WHERE's statement, made there to hold its text) */
+    A->position = K.pos;
+    A->u.create_index.unique = U;
+    A->u.create_index.concurrently = C;
+    A->u.create_index.name = (char *)N.name;
+    A->u.create_index.name_position = N.pos;
+    A->u.create_index.if_not_exists = N.if_not_exists;
+    A->u.create_index.only = O;
+    A->u.create_index.table = (char *)T.name;
+    A->u.create_index.table_position = T.pos;
+    A->u.create_index.method = (char *)M.name;
+    A->u.create_index.method_position = M.pos;
+    A->u.create_index.elems = P->items;
+    A->u.create_index.nelems = P->n;
+    A->u.create_index.include = ab_names(X.include);
+    A->u.create_index.nulls_not_distinct = X.nnd;
+    A->u.create_index.options = X.opts ? X.opts->items : NULL;
+    A->u.create_index.noptions = X.opts ? X.opts->n : 0;
+    A->u.create_index.tablespace = (char *)X.ts;
+    A->u.create_index.tablespace_position = X.ts_pos;
+}
+opt_unique(A) ::= UNIQUE.   { A = true; }
+opt_unique(A) ::= .         { A = false; }
+opt_concurrently(A) ::= TYPEFUNC_BARE(C).   { ab_word_expect(ctx, &C, "concurrently"); A = true; }
+opt_concurrently(A) ::= .                   { A = false; }
+opt_index_only(A) ::= ONLY.                 { A = true; }
+opt_index_only(A) ::= .                     { A = false; }
+opt_index_name(A) ::= IF NOT EXISTS colid(N).   { A.name = ab_tokstr(&N); A.pos = N.pos; A.if_not_exists = true; }
+opt_index_name(A) ::= colid(N).                 { A.name = ab_tokstr(&N); A.pos = N.pos; A.if_not_exists = false; }
+opt_index_name(A) ::= .                         { A.name = NULL; A.pos = 0; A.if_not_exists = false; }
+opt_index_method(A) ::= USING colid(M).         { A.name = ab_tokstr(&M); A.pos = M.pos; A.if_not_exists = false; }
+opt_index_method(A) ::= .                       { A.name = NULL; A.pos = 0; A.if_not_exists = false; }
+index_params(A) ::= index_elem(E).                          { A = vec_new(ctx); ab_vec_push(ctx, A, &E, sizeof E); }
+index_params(A) ::= index_params(L) COMMA index_elem(E).    { A = L; ab_vec_push(ctx, A, &E, sizeof E); }
+/* where an element starts: the end of the "(" or "," before it */
+elem_mark(A) ::= .  { A = ctx->prev_end; }
+index_elem(A) ::= elem_mark colid(C) index_elem_opts(O).
+{
+    memset(&A, 0, sizeof A);
+    A.column = (char *)ab_tokstr(&C);
+    A.position = C.pos;
+    ab_idx_elem_opts(&A, &O);
+}
+index_elem(A) ::= elem_mark(S) func_application(F) elem_mark(E) index_elem_opts(O).
+{
+    memset(&A, 0, sizeof A);
+    A.expr = F;
+    A.expr_text = ab_idx_text(ctx, S, E, &A.position);
+    A.expr_call = true;
+    ab_idx_elem_opts(&A, &O);
+}
+index_elem(A) ::= elem_mark(S) func_expr_common(F) elem_mark(E) index_elem_opts(O).
+{
+    memset(&A, 0, sizeof A);
+    A.expr = F;
+    A.expr_text = ab_idx_text(ctx, S, E, &A.position);
+    A.expr_call = true;
+    ab_idx_elem_opts(&A, &O);
+}
+index_elem(A) ::= elem_mark LP(L) a_expr(E) RP(R) index_elem_opts(O).
+{
+    memset(&A, 0, sizeof A);
+    A.expr = E;
+    A.expr_text = ab_idx_text(ctx, L.off + L.len, R.off, &A.position);
+    ab_idx_elem_opts(&A, &O);
+}
+index_elem_opts(A) ::= opt_index_collate(C) opt_index_class(K) opt_asc_desc(D) opt_nulls_order(N).
+{
+    A.collation = C.name; A.collation_pos = C.pos;
+    A.opclass = K.name; A.opclass_pos = K.pos;
+    A.desc = D; A.nulls = N;
+}
+%type opt_index_collate {ab_idx_name}
+opt_index_collate(A) ::= COLLATE(K) collation_name(N).
+{
+    A.name = N.name; A.pos = K.pos; A.if_not_exists = false;
+    if (N.schema && strcmp(N.schema, "pg_catalog")) ab_defer_error(ctx, "3F000", N.pos, "schema \"%s\" does not exist", N.schema);
+}
+opt_index_collate(A) ::= .                       { A.name = NULL; A.pos = 0; A.if_not_exists = false; }
+opt_index_class(A) ::= colid(N).                 { A.name = ab_tokstr(&N); A.pos = N.pos; A.if_not_exists = false; }
+opt_index_class(A) ::= colid(S) DOT attr_name(N).
+{
+    A.name = ab_tokstr(&N); A.pos = S.pos; A.if_not_exists = false;
+    if (strcmp(ab_tokstr(&S), "pg_catalog")) ab_defer_error(ctx, "3F000", S.pos, "schema \"%s\" does not exist", ab_tokstr(&S));
+}
+opt_index_class(A) ::= .                         { A.name = NULL; A.pos = 0; A.if_not_exists = false; }
+index_tail(A) ::= .     { memset(&A, 0, sizeof A); }
+index_tail(A) ::= index_tail(T) ID(I) LP name_list(L) RP.
+{
+    A = T;
+    ab_word_expect(ctx, &I, "include");
+    ab_idx_stage(ctx, &A, 1, &I);
+    A.include = L;
+}
+index_tail(A) ::= index_tail(T) NULLS(K) NOT DISTINCT.     { A = T; ab_idx_stage(ctx, &A, 2, &K); A.nnd = true; }
+index_tail(A) ::= index_tail(T) NULLS(K) DISTINCT.         { A = T; ab_idx_stage(ctx, &A, 2, &K); A.nnd = false; }
+index_tail(A) ::= index_tail(T) WITH(K) LP index_opt_list(L) RP.
+    { A = T; ab_idx_stage(ctx, &A, 3, &K); A.opts = L; }
+index_tail(A) ::= index_tail(T) ID(I) colid(N).
+{
+    A = T;
+    ab_word_expect(ctx, &I, "tablespace");
+    ab_idx_stage(ctx, &A, 4, &I);
+    A.ts = ab_tokstr(&N);
+    A.ts_pos = N.pos;
+}
+index_opt_list(A) ::= index_opt(O).                         { A = vec_new(ctx); ab_vec_push(ctx, A, &O, sizeof O); }
+index_opt_list(A) ::= index_opt_list(L) COMMA index_opt(O). { A = L; ab_vec_push(ctx, A, &O, sizeof O); }
+index_opt(A) ::= col_label(N) EQ option_value(V).  { A = opt_make(ctx, ab_tokstr(&N), N.pos, V.text, V.pos); }
+index_opt(A) ::= col_label(N).                     { A = opt_make(ctx, ab_tokstr(&N), N.pos, NULL, 0); }
+opt_index_where(A) ::= WHERE(K) a_expr(E).
+{
+    A = ab_stmt(ctx, ATTU_STMT_CREATE_INDEX, K.pos);
+    A->u.create_index.where = E;
+    A->u.create_index.where_text = ab_idx_text(ctx, K.off + K.len, ctx->prev_end, &A->u.create_index.where_position);
+}
+opt_index_where(A) ::= .    { A = ab_stmt(ctx, ATTU_STMT_CREATE_INDEX, 0); }
+
+%type drop_index_stmt {attu_ast_stmt *}
+drop_index_stmt(A) ::= DROP(K) INDEX opt_concurrently IF EXISTS drop_name_list(L) opt_drop_behavior(B).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DROP_INDEX, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.if_exists = true;
+    A->u.drop_table.cascade = B;
+}
+drop_index_stmt(A) ::= DROP(K) INDEX opt_concurrently drop_name_list(L) opt_drop_behavior(B).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DROP_INDEX, K.pos);
+    A->u.drop_table.tables = ab_names(L);
+    A->u.drop_table.cascade = B;
+}
+
+%type alter_index_stmt {attu_ast_stmt *}
+%type alter_index_head {attu_ast_stmt *}
+alter_index_head(A) ::= ALTER(K) INDEX IF EXISTS qualified_name(N).
+{
+    ab_idx_schema(ctx, &N);
+    A = ab_stmt(ctx, ATTU_STMT_ALTER_INDEX, K.pos);
+    A->u.alter_index.name = (char *)N.name;
+    A->u.alter_index.name_position = N.pos;
+    A->u.alter_index.if_exists = true;
+}
+alter_index_head(A) ::= ALTER(K) INDEX qualified_name(N).
+{
+    ab_idx_schema(ctx, &N);
+    A = ab_stmt(ctx, ATTU_STMT_ALTER_INDEX, K.pos);
+    A->u.alter_index.name = (char *)N.name;
+    A->u.alter_index.name_position = N.pos;
+}
+alter_index_stmt(A) ::= alter_index_head(H) RENAME TO colid(T).
+    { A = H; A->u.alter_index.action = 'r'; A->u.alter_index.new_name = (char *)ab_tokstr(&T); A->u.alter_index.new_position = T.pos; }
+alter_index_stmt(A) ::= alter_index_head(H) SET ID(W) colid(T).
+{
+    ab_word_expect(ctx, &W, "tablespace");
+    A = H; A->u.alter_index.action = 't'; A->u.alter_index.new_name = (char *)ab_tokstr(&T); A->u.alter_index.new_position = T.pos;
+}
+alter_index_stmt(A) ::= alter_index_head(H) SET LP index_opt_list(L) RP.
+    { A = H; A->u.alter_index.action = 's'; A->u.alter_index.options = L->items; A->u.alter_index.noptions = L->n; }
+alter_index_stmt(A) ::= alter_index_head(H) RESET LP index_opt_list(L) RP.
+    { A = H; A->u.alter_index.action = 'x'; A->u.alter_index.options = L->items; A->u.alter_index.noptions = L->n; }
+
+%type reindex_stmt {attu_ast_stmt *}
+%type reindex_head {attu_ast_stmt *}
+reindex_head(A) ::= REINDEX(R).                         { A = ab_stmt(ctx, ATTU_STMT_ALTER_INDEX, R.pos); }
+reindex_head(A) ::= REINDEX(R) LP index_opt_list RP.    { A = ab_stmt(ctx, ATTU_STMT_ALTER_INDEX, R.pos); }
+reindex_stmt(A) ::= reindex_head(H) INDEX opt_concurrently qualified_name(N).
+{
+    ab_idx_schema(ctx, &N);
+    A = H; A->u.alter_index.action = 'i'; A->u.alter_index.name = (char *)N.name; A->u.alter_index.name_position = N.pos;
+}
+reindex_stmt(A) ::= reindex_head(H) TABLE opt_concurrently qualified_name(N).
+{
+    ab_idx_schema(ctx, &N);
+    A = H; A->u.alter_index.action = 'T'; A->u.alter_index.name = (char *)N.name; A->u.alter_index.name_position = N.pos;
+}
+
 /* Last %include: from here on the generated driver's realloc, which only
  * grows the parser stack, is bounded, so deeply nested input fails with
  * 54001 (%stack_overflow) instead of eating memory. 4 MB holds tens of
@@ -4008,6 +4267,8 @@ comment_obj(A) ::= VIEW qualified_name(N).
     { A.object = 'v'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
 comment_obj(A) ::= MATERIALIZED VIEW qualified_name(N).
     { A.object = 'm'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
+comment_obj(A) ::= INDEX qualified_name(N).
+    { A.object = 'i'; A.rel = N; A.sub = NULL; ab_comment_schema(ctx, N.schema, N.pos); }
 comment_obj(A) ::= CONSTRAINT colid(C) ON qualified_name(N).
     { A.object = 'k'; A.rel = N; A.sub = ab_tokstr(&C); ab_comment_schema(ctx, N.schema, N.pos); }
 /* COLUMN table.column or schema.table.column */

@@ -88,6 +88,12 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
      * second are field words (IVFIELD) only right after INTERVAL, its
      * string ('...'), or field TO; elsewhere they stay names. */
     int iv_state = 0;   /* 1: after INTERVAL [SCONST]; 2: after a field; 3: after field TO */
+    /* INDEX and REINDEX: PostgreSQL's unreserved keywords, which attu
+     * lexes as identifiers (a column may be called index unquoted); they
+     * become the keywords only where an index statement starts (CREATE
+     * [UNIQUE] INDEX, DROP / ALTER INDEX, REINDEX [(...)] INDEX, COMMENT
+     * ON INDEX), so every other statement parses, and fails, as before */
+    int stmt_tok = 0, first_type = 0, prev1 = 0, prev2 = 0;
     while (!ctx.failed) {
         if (have_next) {
             cur = next;
@@ -128,6 +134,24 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
             else if ((iv_state == 1 || iv_state == 3) && field) { cur.type = TK_IVFIELD; iv_state = 2; }
             else if (iv_state == 2 && cur.type == TK_TO) iv_state = 3;
             else iv_state = 0;
+        }
+        if (cur.type == TK_ID && cur.str && !(cur.len && ctx.sql[cur.off] == '"')) {
+            if (stmt_tok == 0 && !strcmp(cur.str, "reindex")) cur.type = TK_REINDEX;
+            else if (!strcmp(cur.str, "index") &&
+                     ((stmt_tok == 1 && (prev1 == TK_CREATE || prev1 == TK_DROP || prev1 == TK_ALTER ||
+                                         prev1 == TK_REINDEX)) ||
+                      (stmt_tok == 2 && prev1 == TK_UNIQUE && prev2 == TK_CREATE) ||
+                      (stmt_tok == 2 && prev1 == TK_ON && prev2 == TK_COMMENT) ||
+                      (first_type == TK_REINDEX && prev1 == TK_RP)))
+                cur.type = TK_INDEX;
+        }
+        if (cur.type == TK_SEMI) {
+            stmt_tok = first_type = prev1 = prev2 = 0;
+        } else {
+            if (!stmt_tok) first_type = cur.type;
+            stmt_tok++;
+            prev2 = prev1;
+            prev1 = cur.type;
         }
         if (cur.type == TK_SEMI) {
             attu_grammar(parser, cur.type, cur, &ctx);

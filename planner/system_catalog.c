@@ -56,10 +56,11 @@
 
 /* An identifier as PostgreSQL's quote_ident writes it (regclass output,
  * index definitions): bare when lower case letters, digits and _ (not
- * first a digit). */
+ * first a digit) and no keyword but an unreserved one. */
 void syscat_sb_ident(sbuf *b, const char *s) {
     bool bare = *s && !(*s >= '0' && *s <= '9');
     for (const char *p = s; *p && bare; p++) bare = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (bare && attu_keyword_needs_quotes(s)) bare = false;
     if (bare) { syscat_sb_puts(b, s); return; }
     syscat_sb_puts(b, "\"");
     for (const char *p = s; *p; p++) { syscat_sb_add(b, p, 1); if (*p == '"') syscat_sb_add(b, "\"", 1); }
@@ -117,9 +118,10 @@ bool syscat_rels_load(const bctx *c, syscat_rels *rs) {
     const attu_views *vs = attu_catalog_views(cat);
     size_t nt = attu_catalog_count(cat), nv = vs ? attu_views_count(vs) : 0, k = nt + nv + (size_t)rs->nseqs;
     for (size_t i = 0; i < nt; i++) {
-        int nu;
+        int nu, ni;
         attu_catalog_uniques(cat, attu_catalog_at(cat, i)->name, &nu);
-        k += (size_t)nu;
+        attu_catalog_indexes(cat, attu_catalog_at(cat, i)->name, &ni);
+        k += (size_t)nu + (size_t)ni;
     }
     if (!k) return true;
     rel_info *r = calloc(k, sizeof *r);
@@ -131,11 +133,21 @@ bool syscat_rels_load(const bctx *c, syscat_rels *rs) {
     for (size_t i = 0; i < nt; i++) {
         const attu_table *t = attu_catalog_at(cat, i);
         const attu_view *mv = attu_views_find(vs, t->name);
-        if (mv && mv->kind == 'm') continue;   /* (its rows: listed with the view, 'm') */
+        if (mv && mv->kind == 'm') {   /* (its rows: listed with the view, 'm'; its indexes here) */
+            int ni;
+            const attu_index_def *ix = attu_catalog_indexes(cat, t->name, &ni);
+            for (int j = 0; j < ni; j++) r[n++] = (rel_info){ .name = ix[j].name, .kind = 'i', .t = t, .ix = &ix[j] };
+            continue;
+        }
         r[n++] = (rel_info){ .name = t->name, .kind = 'r', .t = t };
         int nu;
         const attu_unique *u = attu_catalog_uniques(cat, t->name, &nu);
-        for (int j = 0; j < nu; j++) r[n++] = (rel_info){ .name = u[j].name, .kind = 'i', .t = t, .u = &u[j] };
+        for (int j = 0; j < nu; j++)
+            if (!u[j].index) r[n++] = (rel_info){ .name = u[j].name, .kind = 'i', .t = t, .u = &u[j] };
+        /* CREATE INDEX's (a unique one's key, among the uniques, is its) */
+        int ni;
+        const attu_index_def *ix = attu_catalog_indexes(cat, t->name, &ni);
+        for (int j = 0; j < ni; j++) r[n++] = (rel_info){ .name = ix[j].name, .kind = 'i', .t = t, .ix = &ix[j] };
     }
     for (size_t i = 0; i < nv; i++) {
         const attu_view *v = attu_views_at(vs, i);
@@ -390,6 +402,20 @@ static void rows_pg_namespace(rel_text *r, const syscat_env *env) {
     }
 }
 
+/* pg_am's OID of an index's access method */
+static int64_t index_am(const rel_info *ri) {
+    const char *m = ri->ix ? ri->ix->method : "btree";
+    static const struct { const char *name; int64_t oid; } ams[] = {
+        { "btree", OID_BTREE_AM }, { "hash", 405 }, { "gist", 783 }, { "gin", 2742 }, { "spgist", 4000 }, { "brin", 3580 },
+    };
+    for (size_t i = 0; i < sizeof ams / sizeof *ams; i++) if (!strcmp(ams[i].name, m)) return ams[i].oid;
+    return OID_BTREE_AM;
+}
+
+int syscat_index_ncols(const rel_info *ri) {
+    return ri->ix ? ri->ix->ncols : ri->u->ncols;
+}
+
 static void rows_pg_class(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];
@@ -397,30 +423,44 @@ static void rows_pg_class(rel_text *r, const syscat_env *env) {
         /* a materialized view ('m') is stored as a table is and has a
          * view's rule */
         bool heap = kind == 'r' || kind == 'm';
-        int natts = heap ? ri->t->ncols : kind == 'v' ? ri->v->ncols : kind == 'i' ? ri->u->ncols : 3;
-        int nu = 0, nchecks = 0;
+        int natts = heap ? ri->t->ncols : kind == 'v' ? ri->v->ncols : kind == 'i' ? syscat_index_ncols(ri) : 3;
+        int nu = 0, nchecks = 0, nix = 0;
         if (kind == 'r') attu_catalog_uniques(env->cat, ri->t->name, &nu);
+        if (kind == 'r' || kind == 'm') attu_catalog_indexes(env->cat, ri->t->name, &nix);
         if (kind == 'r') attu_catalog_checks(env->cat, ri->t->name, &nchecks);
         /* PostgreSQL's: a table's heap, an index's btree; a view has no
          * storage; a sequence is one page of one row */
         v_int(r, ri->oid); v_text(r, ri->name); v_int(r, OID_PUBLIC);
         v_int(r, 0); v_int(r, 0); v_int(r, OID_USER);
-        v_int(r, heap ? OID_HEAP_AM : kind == 'i' ? OID_BTREE_AM : 0);
+        v_int(r, heap ? OID_HEAP_AM : kind == 'i' ? index_am(ri) : 0);
         v_int(r, kind == 'v' ? 0 : ri->oid); v_int(r, 0);
         v_int(r, kind == 'S' || kind == 'i' ? 1 : 0);
         v_real(r, kind == 'r' ? (double)ri->t->nrows : kind == 'v' || kind == 'm' ? -1.0 : kind == 'S' ? 1.0 : 0.0);
         v_int(r, 0); v_int(r, 0);
-        v_bool(r, nu > 0); v_bool(r, false); v_char(r, 'p'); v_char(r, kind);
+        v_bool(r, nu + nix > 0); v_bool(r, false); v_char(r, 'p'); v_char(r, kind);
         v_int(r, natts); v_int(r, nchecks);
         v_bool(r, kind == 'v' || kind == 'm'); v_bool(r, kind == 'r' && syscat_fkey_triggers(env->cat, ri->name));
         v_bool(r, false); v_bool(r, false); v_bool(r, false);
         v_bool(r, kind != 'm' || ri->v->populated);
         v_char(r, heap ? 'd' : 'n'); v_bool(r, false); v_int(r, 0); v_int(r, 0); v_int(r, heap ? 1 : 0);
         v_null(r);
-        /* reloptions: a view's check option, as WITH (check_option = ...) sets it */
+        /* reloptions: a view's check option, as WITH (check_option = ...)
+         * sets it; an index's storage parameters */
         if (kind == 'v' && ri->v->check_option)
             v_text(r, ri->v->check_option == 'l' ? "{check_option=local}" : "{check_option=cascaded}");
-        else v_null(r);
+        else if (kind == 'i' && ri->ix && ri->ix->options) {
+            sbuf a = {0};
+            syscat_sb_puts(&a, "{");
+            for (const char *p = ri->ix->options; *p; p++) {
+                if (*p == ',' && p[1] == ' ') { syscat_sb_puts(&a, ","); p++; continue; }
+                if (*p == '\'') continue;   /* (the values' quotes are the definition's) */
+                syscat_sb_add(&a, p, 1);
+            }
+            syscat_sb_puts(&a, "}");
+            if (a.oom) r->b.oom = true;
+            v_text(r, a.p ? a.p : "{}");
+            free(a.p);
+        } else v_null(r);
         v_null(r);
     }
 }
@@ -482,9 +522,15 @@ static void rows_pg_attribute(rel_text *r, const syscat_env *env) {
                               ri->v->col_defaults[k] != NULL, 0);
             break;
         case 'i':
-            for (int k = 0; k < ri->u->ncols; k++) {
-                const attu_column_def *d = &t->defs[ri->u->cols[k]];
-                attribute_row(r, ri->oid, d->name, d->type, k + 1, false, false, 0);
+            for (int k = 0; k < syscat_index_ncols(ri); k++) {
+                int c = ri->ix ? ri->ix->cols[k] : ri->u->cols[k];
+                if (c >= 0) {
+                    attribute_row(r, ri->oid, t->defs[c].name, t->defs[c].type, k + 1, false, false, 0);
+                    continue;
+                }
+                /* an expression's column: the name PostgreSQL gives it */
+                const char *nm = ri->ix->names[k] ? ri->ix->names[k] : "expr";
+                attribute_row(r, ri->oid, nm, attu_type_make(ATTU_TYPE_TEXT), k + 1, false, false, 0);
             }
             break;
         default:
@@ -639,7 +685,14 @@ static void rows_pg_user(rel_text *r, const syscat_env *env) {
 static void rows_pg_am(rel_text *r, const syscat_env *env) {
     (void)env;
     v_int(r, OID_HEAP_AM); v_text(r, "heap"); v_text(r, "heap_tableam_handler"); v_char(r, 't');
-    v_int(r, 403); v_text(r, "btree"); v_text(r, "bthandler"); v_char(r, 'i');
+    /* the index methods CREATE INDEX ... USING takes (db/db_index.c) */
+    static const struct { int oid; const char *name, *handler; } am[] = {
+        { 403, "btree", "bthandler" }, { 405, "hash", "hashhandler" }, { 783, "gist", "gisthandler" },
+        { 2742, "gin", "ginhandler" }, { 4000, "spgist", "spghandler" }, { 3580, "brin", "brinhandler" },
+    };
+    for (size_t i = 0; i < sizeof am / sizeof *am; i++) {
+        v_int(r, am[i].oid); v_text(r, am[i].name); v_text(r, am[i].handler); v_char(r, 'i');
+    }
 }
 
 static void rows_pg_collation(rel_text *r, const syscat_env *env) {
@@ -716,8 +769,10 @@ static void rows_pg_settings(rel_text *r, const syscat_env *env) {
 static void rows_pg_tables(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         if (env->rs.r[i].kind != 'r') continue;
-        int nu;
+        int nu, nix;
         attu_catalog_uniques(env->cat, env->rs.r[i].name, &nu);
+        attu_catalog_indexes(env->cat, env->rs.r[i].name, &nix);
+        nu += nix;
         v_text(r, "public"); v_text(r, env->rs.r[i].name); v_text(r, env->user); v_null(r);
         v_bool(r, nu > 0); v_bool(r, false); v_bool(r, syscat_fkey_triggers(env->cat, env->rs.r[i].name)); v_bool(r, false);
     }
@@ -751,10 +806,43 @@ static int index_opclass(attu_type t) {
     }
 }
 
+/* pg_index's row of a CREATE INDEX index: indoption's bits are
+ * PostgreSQL's (1 DESC, 2 NULLS FIRST, which DESC implies unless NULLS
+ * LAST is written), an expression's indkey 0 */
+static void index_row(rel_text *r, const rel_info *ri) {
+    const attu_index_def *ix = ri->ix;
+    int key[ATTU_INDEX_MAX_KEYS], coll[ATTU_INDEX_MAX_KEYS], cls[ATTU_INDEX_MAX_KEYS], opt[ATTU_INDEX_MAX_KEYS];
+    for (int k = 0; k < ix->ncols; k++) {
+        attu_type ty = ix->cols[k] >= 0 ? ri->t->defs[ix->cols[k]].type : attu_type_make(ATTU_TYPE_INT64);
+        key[k] = ix->cols[k] + 1;
+        coll[k] = ix->cols[k] >= 0 ? column_collation(ty) : 0;
+        cls[k] = ix->cols[k] >= 0 ? index_opclass(ty) : 0;
+        bool desc = ix->order[k] & ATTU_INDEX_DESC;
+        bool first = (ix->order[k] & ATTU_INDEX_NULLS_FIRST) || (desc && !(ix->order[k] & ATTU_INDEX_NULLS_LAST));
+        opt[k] = (desc ? 1 : 0) | (first ? 2 : 0);
+    }
+    char buf[512];
+    v_int(r, ri->oid); v_int(r, ri->table_oid); v_int(r, ix->ncols); v_int(r, ix->nkeys);
+    v_bool(r, ix->unique); v_bool(r, ix->nulls_not_distinct); v_bool(r, false); v_bool(r, false); v_bool(r, true);
+    v_bool(r, false); v_bool(r, true); v_bool(r, false); v_bool(r, true); v_bool(r, true); v_bool(r, false);
+    v_text(r, int_array(key, ix->ncols, 0, buf, sizeof buf));
+    v_text(r, int_array(coll, ix->nkeys, 0, buf, sizeof buf));
+    v_text(r, int_array(cls, ix->nkeys, 0, buf, sizeof buf));
+    v_text(r, int_array(opt, ix->nkeys, 0, buf, sizeof buf));
+    sbuf e = {0};
+    for (int k = 0; k < ix->ncols; k++)
+        if (ix->cols[k] < 0) { if (e.p) syscat_sb_puts(&e, " "); syscat_sb_puts(&e, ix->expr[k]); }
+    if (e.oom) r->b.oom = true;
+    v_text(r, e.p);
+    free(e.p);
+    v_text(r, ix->where);
+}
+
 static void rows_pg_index(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];
         if (ri->kind != 'i') continue;
+        if (ri->ix) { index_row(r, ri); continue; }
         const attu_unique *u = ri->u;
         int coll[ATTU_INDEX_MAX_KEYS], cls[ATTU_INDEX_MAX_KEYS], zero[ATTU_INDEX_MAX_KEYS] = { 0 };
         for (int k = 0; k < u->ncols; k++) {
@@ -800,7 +888,7 @@ static int check_columns(const attu_table *t, const attu_check *c, int *cols) {
 static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];
-        if (ri->kind != 'i') continue;
+        if (ri->kind != 'i' || ri->ix) continue;
         char buf[512];
         v_int(r, syscat_constraint_oid(ri)); v_text(r, ri->name); v_int(r, OID_PUBLIC); v_char(r, ri->u->primary ? 'p' : 'u');
         v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->table_oid); v_int(r, 0); v_int(r, ri->oid);
@@ -846,8 +934,50 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
     }
 }
 
+void syscat_index_column(sbuf *d, const rel_info *ri, int k, bool pretty) {
+    int c = ri->ix ? ri->ix->cols[k] : ri->u->cols[k];
+    if (c >= 0) { syscat_sb_ident(d, ri->t->defs[c].name); return; }
+    /* an expression: a function call as written; another in the
+     * parentheses the text keeps and, not pretty, the deparser's own */
+    const char *e = ri->ix->expr[k];
+    if (e[0] == '(' && !pretty) syscat_sb_printf(d, "(%s)", e);
+    else syscat_sb_puts(d, e);
+}
+
 char *syscat_index_definition(const rel_info *ri, bool qualified) {
     sbuf d = {0};
+    if (ri->ix) {
+        const attu_index_def *ix = ri->ix;
+        syscat_sb_puts(&d, ix->unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ");
+        syscat_sb_ident(&d, ri->name);
+        syscat_sb_puts(&d, qualified ? " ON public." : " ON ");
+        syscat_sb_ident(&d, ri->t->name);
+        syscat_sb_printf(&d, " USING %s (", ix->method);
+        for (int k = 0; k < ix->nkeys; k++) {
+            if (k) syscat_sb_puts(&d, ", ");
+            syscat_index_column(&d, ri, k, !qualified);
+            if (ix->suffix[k]) syscat_sb_puts(&d, ix->suffix[k]);
+            bool desc = ix->order[k] & ATTU_INDEX_DESC;
+            if (desc) syscat_sb_puts(&d, " DESC");
+            /* (the NULLS that is not the ordering's default) */
+            if (desc && (ix->order[k] & ATTU_INDEX_NULLS_LAST)) syscat_sb_puts(&d, " NULLS LAST");
+            if (!desc && (ix->order[k] & ATTU_INDEX_NULLS_FIRST)) syscat_sb_puts(&d, " NULLS FIRST");
+        }
+        syscat_sb_puts(&d, ")");
+        if (ix->ncols > ix->nkeys) {
+            syscat_sb_puts(&d, " INCLUDE (");
+            for (int k = ix->nkeys; k < ix->ncols; k++) {
+                if (k > ix->nkeys) syscat_sb_puts(&d, ", ");
+                syscat_index_column(&d, ri, k, !qualified);
+            }
+            syscat_sb_puts(&d, ")");
+        }
+        if (ix->nulls_not_distinct) syscat_sb_puts(&d, " NULLS NOT DISTINCT");
+        if (ix->options) syscat_sb_printf(&d, " WITH (%s)", ix->options);
+        if (ix->where) syscat_sb_printf(&d, qualified ? " WHERE (%s)" : " WHERE %s", ix->where);
+        if (d.oom) { free(d.p); return NULL; }
+        return d.p;
+    }
     syscat_sb_puts(&d, "CREATE UNIQUE INDEX ");
     syscat_sb_ident(&d, ri->name);
     syscat_sb_puts(&d, qualified ? " ON public." : " ON ");
@@ -876,7 +1006,7 @@ static void rows_pg_indexes(rel_text *r, const syscat_env *env) {
 static void rows_is_constraint_column_usage(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];
-        if (ri->kind != 'i') continue;
+        if (ri->kind != 'i' || ri->ix) continue;
         for (int k = 0; k < ri->u->ncols; k++) {
             v_text(r, env->database); v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->t->defs[ri->u->cols[k]].name);
             v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name);
@@ -1024,7 +1154,7 @@ static void rows_pg_depend(rel_text *r, const syscat_env *env) {
 static void rows_is_table_constraints(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];
-        if (ri->kind != 'i') continue;
+        if (ri->kind != 'i' || ri->ix) continue;
         v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, env->database);
         v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->u->primary ? "PRIMARY KEY" : "UNIQUE");
         v_text(r, "NO"); v_text(r, "NO"); v_text(r, "YES"); v_text(r, ri->u->primary ? NULL : "YES");
@@ -1080,7 +1210,7 @@ static void rows_is_referential_constraints(rel_text *r, const syscat_env *env) 
 static void rows_is_key_column_usage(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];
-        if (ri->kind != 'i') continue;
+        if (ri->kind != 'i' || ri->ix) continue;
         for (int k = 0; k < ri->u->ncols; k++) {
             v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, env->database);
             v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->t->defs[ri->u->cols[k]].name); v_int(r, k + 1);

@@ -16,7 +16,7 @@
 bool syscat_comment_target(const syscat_rels *rs, const attu_catalog *cat, const attu_comment *c, int64_t *objoid,
                            int64_t *classoid, int *objsubid) {
     const rel_info *ri = syscat_rel_find(rs, c->rel);
-    if (!ri || (ri->kind != 'r' && ri->kind != 'v' && ri->kind != 'm')) return false;
+    if (!ri || (ri->kind != 'r' && ri->kind != 'v' && ri->kind != 'm' && !(ri->kind == 'i' && c->kind == 'r'))) return false;
     *objoid = ri->oid;
     *classoid = OID_PG_CLASS_REL;
     *objsubid = 0;
@@ -37,7 +37,7 @@ bool syscat_comment_target(const syscat_rels *rs, const attu_catalog *cat, const
     if (ri->kind != 'r') return false;
     *classoid = OID_PG_CONSTRAINT_REL;
     const rel_info *ix = syscat_rel_find(rs, c->sub);
-    if (ix && ix->kind == 'i' && !strcmp(ix->t->name, c->rel)) { *objoid = syscat_constraint_oid(ix); return true; }
+    if (ix && ix->kind == 'i' && !ix->ix && !strcmp(ix->t->name, c->rel)) { *objoid = syscat_constraint_oid(ix); return true; }
     int n = 0;
     const attu_check *cs = attu_catalog_checks(cat, c->rel, &n);
     for (int k = 0; k < n; k++)

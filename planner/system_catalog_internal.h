@@ -48,7 +48,8 @@ typedef struct rel_info {
     const attu_table           *t;          /* 'r'; 'm': its rows; 'i': the constrained table */
     const attu_view            *v;          /* 'v', 'm' */
     const struct attu_sequence *s;          /* 'S' */
-    const attu_unique          *u;          /* 'i': the constraint */
+    const attu_unique          *u;          /* 'i': the constraint (NULL for a CREATE INDEX one) */
+    const attu_index_def       *ix;         /* 'i': a CREATE INDEX index (NULL for a constraint's) */
     int64_t                     table_oid;  /* 'i': t's OID */
 } rel_info;
 
@@ -73,6 +74,12 @@ const struct attu_sequence *syscat_owned_sequence(const syscat_rels *rs, const c
  * t_pkey ON public.t USING btree (id)" (without "public." unless
  * qualified). malloc'd; NULL: out of memory. */
 char *syscat_index_definition(const rel_info *ri, bool qualified);
+/* Key or INCLUDE column k (0-based) of an index as pg_get_indexdef shows
+ * it alone (its name, or its expression; pretty: PostgreSQL's pretty
+ * form), appended to d. */
+void syscat_index_column(sbuf *d, const rel_info *ri, int k, bool pretty);
+/* The number of columns of an index (key and INCLUDE). */
+int syscat_index_ncols(const rel_info *ri);
 /* A view's definition as pg_get_viewdef shows it (malloc'd; NULL: out
  * of memory). */
 char *syscat_view_definition(const attu_view *v);
