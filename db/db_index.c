@@ -147,8 +147,11 @@ static void choose_name(attu_session *s, const attu_table *t, const attu_ast_stm
     for (int i = 0; i < n && i < ATTU_INDEX_MAX_KEYS; i++) {
         if (len >= ATTU_NAME_MAX) continue;
         if (len > 0) add[len++] = '_';
-        snprintf(add + len, sizeof add - len, "%s", names[i]);
-        len += strlen(add + len);
+        size_t nl = strnlen(names[i], ATTU_NAME_MAX);
+        if (nl > sizeof add - 1 - len) nl = sizeof add - 1 - len;
+        memcpy(add + len, names[i], nl);
+        len += nl;
+        add[len] = 0;
     }
     add[len < ATTU_NAME_MAX ? len : ATTU_NAME_MAX] = 0;
     char label[32] = "idx";
