@@ -31,12 +31,9 @@
 //     in registers) and at every end s stores output[s].
 //
 // In both, the run still open at the tile's end (one per tile) is its
-// carry-out. Values of at most 4 bytes pack a run into a 64-bit word, and
-// the CTA scan takes the carry entering the tile from a decoupled look-back
-// over the earlier tiles' words (seg_run_scan_t): one kernel after the
-// partition search. Wider values: a scan of the tile records (the same
-// segmented operator) gives the carry entering each tile, and a fix-up
-// folds it into the first segment that tile ends. That segment's in-tile part was stored by the
+// carry-out; a scan of the tile records (the same segmented operator) gives
+// the carry entering each tile, and a fix-up folds it into the first
+// segment that tile ends. That segment's in-tile part was stored by the
 // tile (or nothing, if it had no items in that tile), so the fix-up stores
 // carry op stored value, or the carry.
 #pragma once
@@ -46,7 +43,6 @@
 #include <type_traits>
 
 #include "gpu/patterns/load_balance.cuh"
-#include "gpu/patterns/lookback.cuh"
 #include "gpu/patterns/operators.cuh"
 #include "gpu/patterns/scan.cuh"
 
@@ -86,90 +82,6 @@ struct seg_run_op_t {
   }
 };
 
-// Run records of values of at most 4 bytes fit one 64-bit word (the
-// value's bits, the flags above them), and CUB's tile status keeps such a
-// word with its status in one 16-byte word: a decoupled look-back over the
-// tiles' records then costs about what a scan's does, so the tile kernel
-// takes the run open before it from the earlier tiles itself, and the
-// scan of tile records and the fix-up go. Wider values keep those two
-// passes: as a struct the record needs CUB's three-array status, whose
-// look-back chain paced the kernel (3x slower, docs/performance.md,
-// session 21).
-template <typename T>
-constexpr bool seg_runs_packed_v = sizeof(T) <= 4 && std::is_trivially_copyable<T>::value;
-
-template <typename T>
-__device__ __forceinline__ unsigned long long seg_run_pack(const seg_run_t<T>& r) {
-  unsigned bits = 0;
-  memcpy(&bits, &r.v, sizeof(T));
-  return (unsigned long long)(unsigned)r.flags << 32 | bits;
-}
-
-template <typename T>
-__device__ __forceinline__ seg_run_t<T> seg_run_unpack(unsigned long long w) {
-  seg_run_t<T> r;
-  unsigned bits = (unsigned)w;
-  memcpy(&r.v, &bits, sizeof(T));
-  r.flags = (int)(w >> 32);
-  return r;
-}
-
-template <typename T, typename op_t>
-struct seg_word_op_t {
-  op_t op;
-  __device__ unsigned long long operator()(unsigned long long x, unsigned long long y) const {
-    return seg_run_pack<T>(seg_run_op_t<T, op_t>{op}(seg_run_unpack<T>(x), seg_run_unpack<T>(y)));
-  }
-};
-
-using seg_tile_state_t = cub::ScanTileState<unsigned long long>;
-
-// The exclusive segmented scan of the threads' run records. Packed: the
-// tile prefix comes from the look-back, so every carry includes the runs of
-// earlier tiles (thread 0 of tile 0 gets an empty run). Else within the
-// tile only (thread 0's carry empty), the tile's total going to tile_runs
-// for the scan of tile records and the fix-up.
-template <typename T, typename op_t, int nt>
-struct seg_run_scan_t {
-  static constexpr bool packed = seg_runs_packed_v<T>;
-  using run_t = seg_run_t<T>;
-  using word_t = std::conditional_t<packed, unsigned long long, run_t>;
-  using block_scan_t = cub::BlockScan<word_t, nt>;
-  using prefix_op_t = cub::TilePrefixCallbackOp<unsigned long long, seg_word_op_t<T, op_t>, seg_tile_state_t>;
-  struct storage_t {
-    typename block_scan_t::TempStorage scan;
-    typename prefix_op_t::TempStorage prefix;
-  };
-  static __device__ run_t exclusive(storage_t& storage, seg_tile_state_t& tile_state, run_t* tile_runs,
-                                    const run_t& mine, op_t op) {
-    run_t carry;
-    if constexpr (packed) {
-      seg_word_op_t<T, op_t> word_op{op};
-      unsigned long long w = seg_run_pack<T>(mine), c;
-      if (blockIdx.x == 0) {
-        unsigned long long total;
-        block_scan_t(storage.scan).ExclusiveScan(w, c, word_op, total);
-        if (threadIdx.x == 0) {
-          tile_state.SetInclusive(0, total);
-          c = 0;  // no flags: an empty run
-        }
-      } else {
-        prefix_op_t prefix_op(tile_state, storage.prefix, word_op, blockIdx.x);
-        block_scan_t(storage.scan).ExclusiveScan(w, c, word_op, prefix_op);
-      }
-      carry = seg_run_unpack<T>(c);
-    } else {
-      run_t total;
-      block_scan_t(storage.scan).ExclusiveScan(mine, carry, seg_run_op_t<T, op_t>{op}, total);
-      if (threadIdx.x == 0) {
-        carry.flags = 0;  // the carry from earlier tiles: the fix-up's
-        tile_runs[blockIdx.x] = total;
-      }
-    }
-    return carry;
-  }
-};
-
 template <int nt, int nv, typename T>
 struct segreduce_tails_shared_t {
   int ends[nv];
@@ -179,24 +91,21 @@ struct segreduce_tails_shared_t {
 };
 
 // g(index) gives each item's value. One tile of the merged (items, ends)
-// sequence; its run still open at its end goes to the look-back (packed
-// records) or to tile_runs[cta].
+// sequence; tile_runs[cta] gets the run still open at its end.
 template <typename launch_t, typename T, typename func_t, typename segments_it,
           typename output_it, typename op_t>
 __global__ __launch_bounds__(launch_t::nt) void segreduce_tails_kernel(
     func_t g, int count, segments_it segments, int num_segments,
     const int* __restrict__ part, output_it output, op_t op, T init,
-    seg_run_t<T>* __restrict__ tile_runs, seg_tile_state_t tile_state,
-    seg_tile_state_t next_state, int next_tiles) {
+    seg_run_t<T>* __restrict__ tile_runs) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
   using run_t = seg_run_t<T>;
-  using scan_t = seg_run_scan_t<T, op_t, nt>;
+  using scan_t = cub::BlockScan<run_t, nt>;
   static_assert(vt <= 32, "a thread's tails are bits of at most two words");
   __shared__ segreduce_tails_shared_t<nt, nv, T> shared;
-  __shared__ typename scan_t::storage_t scan_storage;
+  __shared__ typename scan_t::TempStorage scan_storage;
 
   int tid = threadIdx.x;
-  lookback_mark_next(next_state, next_tiles);
   lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
   const int na = r.na(), nb = r.nb(), a0 = r.a0;
   // Every global load of the tile (values, ends) is issued before the first
@@ -302,17 +211,12 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_tails_kernel(
   mine.v = have ? acc : init;
   mine.flags = (have ? 1 : 0) | (bits ? 2 : 0);
   if (!tid && nb > 0 && shared.ends[0] == a0) mine.flags |= 2;
-  run_t carry = scan_t::exclusive(scan_storage, tile_state, tile_runs, mine, op);
-  if constexpr (scan_t::packed) {
-    if (!tid && nb > 0 && shared.ends[0] == a0) {
-      // The tile's first position ends segment b0: when its items all lie
-      // in earlier tiles the carry is its whole value; either way thread
-      // 0's first tail closes a segment that began here, without a carry.
-      if (start_b0 < a0) output[r.b0] = (carry.flags & 1) ? carry.v : init;
-      carry.flags = 0;
-    }
-  }
+  run_t carry, tile_total;
+  seg_run_op_t<T, op_t> run_op{op};
+  scan_t(scan_storage).ExclusiveScan(mine, carry, run_op, tile_total);
+  if (!tid) carry.flags = 0;  // the carry from earlier tiles: the fix-up's
   if (bits) output[shared.tail_seg[q0 + first_tail]] = (carry.flags & 1) ? op(carry.v, lead) : lead;
+  if (!tid) tile_runs[blockIdx.x] = tile_total;
 }
 
 template <int nt, int nv, typename T>
@@ -329,17 +233,15 @@ template <typename launch_t, typename T, typename func_t,
 __global__ __launch_bounds__(launch_t::nt) void segreduce_lbs_kernel(
     func_t g, int count, segments_it segments, int num_segments,
     const int* __restrict__ part, output_it output, op_t op, T init,
-    seg_run_t<T>* __restrict__ tile_runs, seg_tile_state_t tile_state,
-    seg_tile_state_t next_state, int next_tiles) {
+    seg_run_t<T>* __restrict__ tile_runs) {
   enum { nt = launch_t::sm_ptx::nt, vt = launch_t::sm_ptx::vt, nv = nt * vt };
   using run_t = seg_run_t<T>;
-  using scan_t = seg_run_scan_t<T, op_t, nt>;
+  using scan_t = cub::BlockScan<run_t, nt>;
   static_assert(vt <= 32, "a thread's merged positions are bits of a word");
   __shared__ segreduce_lbs_shared_t<nt, nv, T> shared;
-  __shared__ typename scan_t::storage_t scan_storage;
+  __shared__ typename scan_t::TempStorage scan_storage;
 
   int tid = threadIdx.x;
-  lookback_mark_next(next_state, next_tiles);
   lbs_range_t r = lbs_tile_range(part, blockIdx.x, nv, count, num_segments);
   int start_b0 = lbs_load_ends<nt>(r, segments, count, num_segments, shared.ends);
   __syncthreads();
@@ -413,9 +315,10 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_lbs_kernel(
       }
     }
   }
-  // Packed records: thread 0's carry is the run open at the previous
-  // tile's end, so segment b0 begun earlier comes out whole here.
-  run_t carry = scan_t::exclusive(scan_storage, tile_state, tile_runs, mine, op);
+  run_t carry, tile_total;
+  seg_run_op_t<T, op_t> run_op{op};
+  scan_t(scan_storage).ExclusiveScan(mine, carry, run_op, tile_total);
+  if (!tid) carry.flags = 0;
 
   // Pass 2: store every segment that ends in this thread's positions.
   if (end_bits) {
@@ -427,7 +330,7 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_lbs_kernel(
       if (end_bits & (1u << i)) {
         int s = r.b0 + b;
         // Segment b0 may have begun in an earlier tile; with no items here
-        // and no carry (records not packed) the fix-up stores it whole.
+        // the fix-up stores it whole.
         bool earlier = s == r.b0 && start_b0 < a0;
         if (have) output[s] = acc;
         else if (!earlier) output[s] = init;
@@ -439,6 +342,7 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_lbs_kernel(
       }
     }
   }
+  if (!tid) tile_runs[blockIdx.x] = tile_total;
 }
 
 // Folds the open run entering tile t (carry_in[t], the exclusive segmented
@@ -484,24 +388,15 @@ void segreduce_impl(func_t g, int count, segments_it segments, int num_segments,
   int nv = launch_t::cta_dim(ctx.ptx_version()).nv();
   mem_t<int> part = lbs_partitions(segments, count, num_segments, nv, ctx);
   int num_tiles = (int)part.size() - 1;
-  auto launch = [&](seg_run_t<T>* runs, seg_tile_state_t state, seg_tile_state_t next, int next_tiles) {
-    if constexpr (needs_seg) {
-      segreduce_lbs_kernel<launch_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-          g, count, segments, num_segments, part.data(), output, op, init, runs, state, next, next_tiles);
-    } else {
-      segreduce_tails_kernel<launch_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
-          g, count, segments, num_segments, part.data(), output, op, init, runs, state, next, next_tiles);
-    }
-    ATTU_CUDA_CHECK_LAUNCH();
-  };
-  if constexpr (seg_runs_packed_v<T>) {
-    auto lb = lookback_begin<seg_tile_state_t>(num_tiles, (long long)num_tiles * launch_t::nt, ctx);
-    launch(nullptr, lb.state, lb.next, lb.next_tiles);
-    lookback_end(lb, ctx);
-    return;
-  }
   mem_t<seg_run_t<T>> runs(num_tiles, ctx);
-  launch(runs.data(), seg_tile_state_t{}, seg_tile_state_t{}, 0);
+  if constexpr (needs_seg) {
+    segreduce_lbs_kernel<launch_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        g, count, segments, num_segments, part.data(), output, op, init, runs.data());
+  } else {
+    segreduce_tails_kernel<launch_t, T><<<num_tiles, launch_t::nt, 0, ctx.stream()>>>(
+        g, count, segments, num_segments, part.data(), output, op, init, runs.data());
+  }
+  ATTU_CUDA_CHECK_LAUNCH();
   if (num_tiles > 1) {
     // The carry entering each tile: an exclusive segmented scan of the tile
     // runs (a reset drops what came before), then one fix-up per tile.
