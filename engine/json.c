@@ -852,7 +852,7 @@ static jnode *set_path(jarena *ar, const jnode *j, const tarr *path, size_t k, j
         bool add = at < 0 && last && (create || mode);
         jnode *r = mk(ar, J_OBJ, j->n + add);
         if (!r) { attu_error_oom(err); return NULL; }
-        memcpy(r->kids, j->kids, sizeof(jnode *) * 2 * j->n);
+        if (j->n) memcpy(r->kids, j->kids, sizeof(jnode *) * 2 * j->n);
         if (at >= 0) {
             jnode *v = last ? nv : set_path(ar, j->kids[2 * at + 1], path, k + 1, nv, create, mode, err);
             if (!v) return NULL;
@@ -880,7 +880,7 @@ static jnode *set_path(jarena *ar, const jnode *j, const tarr *path, size_t k, j
             if (!v) return NULL;
             jnode *r = mk(ar, J_ARR, j->n);
             if (!r) { attu_error_oom(err); return NULL; }
-            memcpy(r->kids, j->kids, sizeof(jnode *) * j->n);
+            if (j->n) memcpy(r->kids, j->kids, sizeof(jnode *) * j->n);
             r->kids[idx] = v;
             return r;
         }
@@ -889,7 +889,7 @@ static jnode *set_path(jarena *ar, const jnode *j, const tarr *path, size_t k, j
             if (idx >= 0 && idx < n) {
                 jnode *r = mk(ar, J_ARR, j->n);
                 if (!r) { attu_error_oom(err); return NULL; }
-                memcpy(r->kids, j->kids, sizeof(jnode *) * j->n);
+                if (j->n) memcpy(r->kids, j->kids, sizeof(jnode *) * j->n);
                 r->kids[idx] = nv;
                 return r;
             }
@@ -1133,16 +1133,16 @@ static jnode *concat(jarena *ar, jnode *a, jnode *b) {
     if (a->kind == J_OBJ && b->kind == J_OBJ) {
         jnode *r = mk(ar, J_OBJ, a->n + b->n);
         if (!r) return NULL;
-        memcpy(r->kids, a->kids, sizeof(jnode *) * 2 * a->n);
-        memcpy(r->kids + 2 * a->n, b->kids, sizeof(jnode *) * 2 * b->n);
+        if (a->n) memcpy(r->kids, a->kids, sizeof(jnode *) * 2 * a->n);
+        if (b->n) memcpy(r->kids + 2 * a->n, b->kids, sizeof(jnode *) * 2 * b->n);
         return canon(ar, r) ? NULL : r;
     }
     jnode *x = as_array(ar, a), *y = as_array(ar, b);
     if (!x || !y) return NULL;
     jnode *r = mk(ar, J_ARR, x->n + y->n);
     if (!r) return NULL;
-    memcpy(r->kids, x->kids, sizeof(jnode *) * x->n);
-    memcpy(r->kids + x->n, y->kids, sizeof(jnode *) * y->n);
+    if (x->n) memcpy(r->kids, x->kids, sizeof(jnode *) * x->n);  /* an empty array has no kids */
+    if (y->n) memcpy(r->kids + x->n, y->kids, sizeof(jnode *) * y->n);
     return r;
 }
 

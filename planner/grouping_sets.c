@@ -95,7 +95,7 @@ static bool unit_leaves(expander *x, const attu_ast_expr *e, bool split_row, int
         if ((ids[i] = add_leaf(x, n == 1 && !(split_row && attu_is_row_constructor(e)) ? e : e->u.func.args.items[i])) < 0) return false;
     if (!pool_reserve(x, n)) return false;
     *first = x->npool;
-    memcpy(x->pool + x->npool, ids, sizeof(int) * (size_t)n);
+    if (n > 0) memcpy(x->pool + x->npool, ids, sizeof(int) * (size_t)n);
     x->npool += n;
     *count = n;
     return true;
@@ -107,7 +107,11 @@ static bool push_concat(expander *x, setlist *out, const int *starts, const int 
     for (int i = 0; i < n; i++) tot += lens[i];
     if (!pool_reserve(x, tot)) return false;
     int at = x->npool;
-    for (int i = 0; i < n; i++) { memmove(x->pool + x->npool, x->pool + starts[i], sizeof(int) * (size_t)lens[i]); x->npool += lens[i]; }
+    for (int i = 0; i < n; i++) {
+        if (lens[i] > 0)  /* the pool is NULL while every set so far is () */
+            memmove(x->pool + x->npool, x->pool + starts[i], sizeof(int) * (size_t)lens[i]);
+        x->npool += lens[i];
+    }
     return sl_push(x, out, at, tot);
 }
 
