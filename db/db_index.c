@@ -788,7 +788,7 @@ static int create_index(attu_session *s, const attu_ast_stmt *st, const attu_exe
     const attu_index_def *have = attu_catalog_indexes(db_cat(s), tname, &n);
     attu_index_def *all = calloc((size_t)n + 1, sizeof *all);
     if (!all) { attu_index_clear(&ix); return attu_error_oom(err); }
-    memcpy(all, have, sizeof *all * (size_t)n);   /* (put_indexes copies them) */
+    if (n) memcpy(all, have, sizeof *all * (size_t)n);   /* (put_indexes copies them) */
     all[n] = ix;
     /* the old list, to put back should the file not be written */
     attu_index_def *old = calloc((size_t)n + 1, sizeof *old);
@@ -1014,7 +1014,7 @@ static int alter_index(attu_session *s, const attu_ast_stmt *st, const attu_exec
             const attu_unique *us = attu_catalog_uniques(db_cat(s), t->name, &nu);
             attu_unique *u = calloc((size_t)nu + 1, sizeof *u);
             if (!u) return attu_error_oom(err);
-            memcpy(u, us, sizeof *u * (size_t)nu);
+            if (nu) memcpy(u, us, sizeof *u * (size_t)nu);
             for (int k = 0; k < nu; k++)
                 if (!strcmp(u[k].name, name)) snprintf(u[k].name, sizeof u[k].name, "%s", st->u.alter_index.new_name);
             int rc = db_constraints_save(s, t, u, nu, err);

@@ -128,7 +128,7 @@ static int load_line(attu_catalog *cat, char *line) {
         attu_index_def *all = calloc((size_t)n + 1, sizeof *all);
         if (!all) rc = -1;
         else {
-            memcpy(all, have, sizeof *all * (size_t)n);   /* (set copies them: shallow is enough here) */
+            if (n) memcpy(all, have, sizeof *all * (size_t)n);   /* (set copies them: shallow is enough here) */
             all[n] = ix;
             if (attu_catalog_set_indexes(cat, table, all, n + 1, NULL)) rc = -1;
             free(all);
@@ -139,7 +139,7 @@ static int load_line(attu_catalog *cat, char *line) {
             attu_unique *allu = calloc((size_t)n + 1, sizeof *allu);
             if (!allu) rc = -1;
             else {
-                memcpy(allu, us, sizeof *allu * (size_t)n);
+                if (n) memcpy(allu, us, sizeof *allu * (size_t)n);
                 allu[n] = u;
                 if (attu_catalog_set_uniques(cat, table, allu, n + 1, NULL)) rc = -1;
                 free(allu);
