@@ -143,6 +143,8 @@ int db_run_stage(attu_session *s, attu_stage *st, bool analyze, attu_column ***c
 bool db_retry_per_binding(bool batched, const attu_error *err);
 /* params plus the subquery runner bound to this session */
 attu_bind_params db_params(attu_session *s, const attu_bind_params *params);
+/* The kept text of a column's DEFAULT gen_random_uuid(), drawn per row. */
+#define DB_DEFAULT_RANDOM_UUID "gen_random_uuid()"
 attu_column *db_text_column(const char *const *strs, size_t n, attu_error *err);
 /* EXPLAIN's answer: one text column "QUERY PLAN" of the lines (copied),
  * tag EXPLAIN; NULL with err set. */

@@ -14,6 +14,8 @@
 
 #include "engine/array.h"
 #include "engine/json.h"
+#include "engine/bytea.h"
+#include "engine/uuid.h"
 #include "engine/numeric.h"
 #include "engine/pg_array_oid.h"
 #include "planner/lower.h"
@@ -39,6 +41,8 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_NUMERIC: return attu_type_make(ATTU_TYPE_NUMERIC);   /* each value its own scale */
     case ATTU_PG_OID_JSON: return attu_type_json(0);
     case ATTU_PG_OID_JSONB: return attu_type_json(1);
+    case ATTU_PG_OID_UUID: return attu_type_uuid();
+    case ATTU_PG_OID_BYTEA: return attu_type_bytea();
     default: break;
     }
     /* an array of an element type attu has, as far as attu's arrays take
@@ -290,6 +294,15 @@ int attu_prepared_check_param(const attu_prepared *p, int i, const char *text, s
         char *canon = NULL;
         size_t cl;
         r = attu_type_is_jsonb(t) ? attu_jsonb_canonical(text, len, &canon, &cl, err) : attu_json_validate(text, len, err);
+        free(canon);
+        if (r) err->position = 0;
+        return r ? -1 : 0;
+    }
+    if (attu_type_is_uuid(t) || attu_type_is_bytea(t)) {
+        /* uuid_in / byteain, as PostgreSQL's Bind runs them */
+        char ub[ATTU_UUID_TEXT_LEN], *canon = NULL;
+        size_t cl;
+        r = attu_type_is_uuid(t) ? attu_uuid_canonical(text, len, ub, err) : attu_bytea_canonical(text, len, &canon, &cl, err);
         free(canon);
         if (r) err->position = 0;
         return r ? -1 : 0;

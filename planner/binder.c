@@ -3074,6 +3074,9 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
     bool totext = t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t);
     /* json and jsonb take each other, never text (no assignment cast) */
     if (attu_type_is_json_any(t) && !attu_type_is_json_any(e->type)) totext = false;
+    /* uuid and bytea take only themselves (their values go to text
+     * columns, PostgreSQL's assignment I/O casts) */
+    if ((attu_type_is_uuid(t) || attu_type_is_bytea(t)) && !attu_type_equal(t, e->type)) totext = false;
     if (!num && !dt && !totext) {
         char b1[64], b2[64];
         attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position, "column \"%s\" is of type %s but expression is of type %s",

@@ -3,6 +3,7 @@
  */
 #include "planner/rewrite.h"
 #include "engine/numeric.h"
+#include "engine/uuid.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,8 @@ static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e, attu_error *err) {
         return e;
     }
     if (e->kind != BX_CALL) return e;
+    /* gen_random_uuid() is volatile: a value per row, never one folded */
+    if (e->op == ATTU_OP_UUID && e->aux == ATTU_UUID_RANDOM) return e;
     /* the operands that run only on a condition (CASE's forms, COALESCE,
      * NULLIF, AND / OR's second) fail only at run time */
     bool cond = e->op == ATTU_OP_SELECT || e->op == ATTU_OP_COALESCE || e->op == ATTU_OP_AND || e->op == ATTU_OP_OR ||

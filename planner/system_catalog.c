@@ -205,6 +205,7 @@ int64_t syscat_constraint_oid(const rel_info *index) {
 /* pg_type's rows, as PostgreSQL 15 has them */
 const pg_type_row syscat_pg_types[] = {
     {   16, "bool",        "boolean",                      1, true,  'B', 'c', 'p', 0, 1000, 0,   true },
+    {   17, "bytea",       "bytea",                       -1, false, 'U', 'i', 'x', 0, 1001, 0,   false },
     {   18, "char",        "\"char\"",                     1, true,  'Z', 'c', 'p', 0, 1002, 0,   false },
     {   19, "name",        "name",                        64, false, 'S', 'c', 'p', 18, 1003, 950, false },
     {   20, "int8",        "bigint",                       8, true,  'N', 'd', 'p', 0, 1016, 0,   false },
@@ -225,6 +226,7 @@ const pg_type_row syscat_pg_types[] = {
     { 1266, "timetz",      "time with time zone",         12, false, 'D', 'd', 'p', 0, 1270, 0,   false },
     { 1700, "numeric",     "numeric",                     -1, false, 'N', 'i', 'm', 0, 1231, 0,   false },
     { 2205, "regclass",    "regclass",                     4, true,  'N', 'i', 'p', 0, 2210, 0,   false },
+    { 2950, "uuid",        "uuid",                        16, false, 'U', 'c', 'p', 0, 2951, 0,   false },
     { 3802, "jsonb",       "jsonb",                       -1, false, 'U', 'i', 'x', 0, 3807, 0,   false },
 };
 const size_t syscat_n_pg_types = sizeof syscat_pg_types / sizeof syscat_pg_types[0];
