@@ -212,6 +212,9 @@ static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err) {
         if (!strcmp(name, "nextval"))   /* (the whole DEFAULT nextval('s') never comes here: db_sequence.c) */
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                   "DEFAULT nextval() is supported only as the whole DEFAULT, nextval('sequence')");
+        if (!strcmp(name, "gen_random_uuid"))   /* (the whole DEFAULT gen_random_uuid() never comes here) */
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                                  "DEFAULT gen_random_uuid() is supported only as the whole DEFAULT, gen_random_uuid()");
         if (name_in(name, default_not_constant))
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                   "DEFAULT %s() is not supported: a DEFAULT must be a constant expression", name);
@@ -352,8 +355,26 @@ int db_eval_default(attu_session *s, const char *dflt, const attu_column_def *de
     return rc;
 }
 
-/* DEFAULT gen_random_uuid() columns: a fresh version 4 uuid per row,
- * appended to the defaults' result *out (made where there is none). */
+attu_column *db_random_uuid_column(attu_type t, size_t nrows, attu_error *err) {
+    char *text = malloc((ATTU_UUID_TEXT_LEN + 1) * (nrows ? nrows : 1));
+    const char **strs = malloc(sizeof *strs * (nrows ? nrows : 1));
+    if (!text || !strs) { free(text); free(strs); attu_error_oom(err); return NULL; }
+    for (size_t i = 0; i < nrows; i++) {
+        uint8_t u[16];
+        attu_uuid_random(u);
+        char *p = text + i * (ATTU_UUID_TEXT_LEN + 1);
+        attu_uuid_format(u, p);
+        p[ATTU_UUID_TEXT_LEN] = 0;
+        strs[i] = p;
+    }
+    attu_column *col = db_text_column(strs, nrows, err);
+    free(text); free(strs);
+    if (col) col->type = t;
+    return col;
+}
+
+/* DEFAULT gen_random_uuid() columns: a fresh uuid per row, appended to the
+ * defaults' result *out (made where there is none). */
 static int random_uuid_columns(const attu_table *base, const int *cols, int nu, size_t nrows, int *map, int first,
                                attu_result **out, attu_error *err) {
     attu_result *r = *out ? *out : db_result_new(0);
@@ -362,28 +383,16 @@ static int random_uuid_columns(const attu_table *base, const int *cols, int nu, 
     if (nc) r->cols = nc;
     attu_result_column *nd = nc ? realloc(r->desc, sizeof *nd * (size_t)(have + nu + 1)) : NULL;
     if (nd) r->desc = nd;
-    char *text = malloc((ATTU_UUID_TEXT_LEN + 1) * (nrows ? nrows : 1));
-    const char **strs = malloc(sizeof *strs * (nrows ? nrows : 1));
-    int rc = r && nc && nd && text && strs ? 0 : attu_error_oom(err);
+    int rc = r && nc && nd ? 0 : attu_error_oom(err);
     for (int j = 0; j < nu && !rc; j++) {
-        for (size_t i = 0; i < nrows; i++) {
-            uint8_t u[16];
-            attu_uuid_random(u);
-            char *t = text + i * (ATTU_UUID_TEXT_LEN + 1);
-            attu_uuid_format(u, t);
-            t[ATTU_UUID_TEXT_LEN] = 0;
-            strs[i] = t;
-        }
-        attu_column *col = db_text_column(strs, nrows, err);
+        attu_column *col = db_random_uuid_column(base->defs[cols[j]].type, nrows, err);
         if (!col) { rc = -1; break; }
-        col->type = base->defs[cols[j]].type;
         r->cols[have + j] = col;
         memset(&r->desc[have + j], 0, sizeof r->desc[have + j]);
         r->desc[have + j].type = col->type;
         map[cols[j]] = first + have + j;
         r->ncols = have + j + 1;
     }
-    free(text); free(strs);
     if (r && !*out) { if (rc) attu_result_free(r); else *out = r; }
     else if (rc) { attu_result_free(*out); *out = NULL; }
     return rc;

@@ -145,6 +145,8 @@ bool db_retry_per_binding(bool batched, const attu_error *err);
 attu_bind_params db_params(attu_session *s, const attu_bind_params *params);
 /* The kept text of a column's DEFAULT gen_random_uuid(), drawn per row. */
 #define DB_DEFAULT_RANDOM_UUID "gen_random_uuid()"
+/* A column of type t (uuid) holding nrows fresh version 4 uuids (db_ddl.c). */
+attu_column *db_random_uuid_column(attu_type t, size_t nrows, attu_error *err);
 attu_column *db_text_column(const char *const *strs, size_t n, attu_error *err);
 /* EXPLAIN's answer: one text column "QUERY PLAN" of the lines (copied),
  * tag EXPLAIN; NULL with err set. */
