@@ -42,7 +42,7 @@ _RAW_OIDS = (16, 20, 21, 23, 25, 26, 700, 701, 1042, 1043, 1082, 1083, 1266,
              # json and jsonb, kept as their text (psycopg2 would parse them)
              114, 3802,
              # uuid and bytea, kept as their text (psycopg2 makes bytea a memoryview)
-             2950, 17)
+             2950, 17, 2951, 1001)
 _RAW = psycopg2.extensions.new_type(_RAW_OIDS, "ATTU_RAW", lambda v, cur: v)
 psycopg2.extensions.register_type(_RAW)
 
