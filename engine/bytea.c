@@ -288,6 +288,35 @@ static bool is_utf8_name(const char *s, size_t len) {
     return !strcmp(b, "utf8") || !strcmp(b, "unicode");
 }
 
+/* ---- LIKE ---------------------------------------------------------------------------- */
+
+/* Whether bytes s match the LIKE pattern p (% any run, _ one byte, \\ the
+ * next byte as itself), as PostgreSQL's bytea LIKE; -1 with 22025 for a
+ * pattern ending in the escape. The star's last position is kept, so the
+ * match is linear in s per star (the classic backtracking of one star). */
+static int like_bytes(const uint8_t *s, size_t ns, const uint8_t *p, size_t np, attu_error *err) {
+    size_t i = 0, j = 0, star_j = (size_t)-1, star_i = 0;
+    for (size_t k = 0; k < np; k++)
+        if (p[k] == '\\') {
+            if (k + 1 == np)
+                return attu_error_set(err, "22025", 0, "LIKE pattern must not end with escape character");
+            k++;
+        }
+    while (i < ns) {
+        if (j < np && p[j] == '%') { star_j = j++; star_i = i; continue; }
+        if (j < np && (p[j] == '_' || (p[j] == '\\' ? p[j + 1] == s[i] : p[j] == s[i]))) {
+            j += p[j] == '\\' ? 2 : 1;
+            i++;
+            continue;
+        }
+        if (star_j == (size_t)-1) return 0;
+        j = star_j + 1;
+        i = ++star_i;
+    }
+    while (j < np && p[j] == '%') j++;
+    return j == np;
+}
+
 /* ---- the run ------------------------------------------------------------------------ */
 
 /* substr of n bytes from start (1-based), count bytes (count < 0: none given) */
@@ -324,7 +353,8 @@ int attu_bytea_run(const attu_instr *in, const attu_slot *A, const attu_slot *B,
         size_t na = 0, nb = 0;
         /* the bytea operands decoded */
         bool a_bytes = f != ATTU_BY_IN && f != ATTU_BY_DECODE && f != ATTU_BY_CONVERT_TO;
-        bool b_bytes = f == ATTU_BY_CONCAT || f == ATTU_BY_POSITION || f == ATTU_BY_OVERLAY;
+        bool b_bytes = f == ATTU_BY_CONCAT || f == ATTU_BY_POSITION || f == ATTU_BY_OVERLAY || f == ATTU_BY_LIKE ||
+                       f == ATTU_BY_TRIM;
         if (a_bytes) {
             if (!(ba = malloc(A[r].len / 2 + 1))) { rc = attu_error_oom(err); break; }
             na = attu_bytea_unhex(A[r].v.s, A[r].len, ba);
@@ -349,8 +379,23 @@ int attu_bytea_run(const attu_instr *in, const attu_slot *A, const attu_slot *B,
             as_bytea = true;
             break;
         case ATTU_BY_LENGTH:
-            o->null = 0; o->v.i = (int64_t)na;
+            o->null = 0; o->v.i = (int64_t)na * (in->imm_i ? in->imm_i : 1);
             break;
+        case ATTU_BY_LIKE: {
+            int m = like_bytes(ba, na, bb, nb, err);
+            if (m < 0) { rc = -1; break; }
+            o->null = 0; o->v.i = m;
+            break;
+        }
+        case ATTU_BY_TRIM: {
+            /* the bytes of b stripped from a's ends */
+            size_t from = 0, to = na;
+            if (in->imm_i & 1) while (from < to && memchr(bb, ba[from], nb)) from++;
+            if (in->imm_i & 2) while (to > from && memchr(bb, ba[to - 1], nb)) to--;
+            ob_put(&res, ba + from, to - from);
+            as_bytea = true;
+            break;
+        }
         case ATTU_BY_SUBSTR: {
             size_t from, to;
             if (sub_range(na, B[r].v.i, C ? C[r].v.i : 0, C != NULL, &from, &to, err)) { rc = -1; break; }

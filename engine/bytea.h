@@ -24,7 +24,8 @@
 typedef enum attu_bytea_fn {
     ATTU_BY_IN,            /* text a -> bytea (byteain) */
     ATTU_BY_CONCAT,        /* a || b */
-    ATTU_BY_LENGTH,        /* length / octet_length(a): int */
+    ATTU_BY_LENGTH,        /* length / octet_length(a): int (times imm_i where
+                              set: bit_length's 8) */
     ATTU_BY_SUBSTR,        /* substr(a, b [, c]): imm_i 1 where c is given */
     ATTU_BY_POSITION,      /* position(b in a): int */
     ATTU_BY_OVERLAY,       /* overlay(a placing b from c [for d]) */
@@ -36,6 +37,8 @@ typedef enum attu_bytea_fn {
     ATTU_BY_DECODE,        /* decode(text a, b): bytea */
     ATTU_BY_CONVERT_FROM,  /* convert_from(a, b): text */
     ATTU_BY_CONVERT_TO,    /* convert_to(text a, b): bytea */
+    ATTU_BY_LIKE,          /* a LIKE b: bool, bytewise (% _ and \ escapes) */
+    ATTU_BY_TRIM,          /* btrim / ltrim / rtrim(a, b): imm_i 1 left, 2 right, 3 both */
 } attu_bytea_fn;
 
 /* s[0..len) read as byteain reads it, into *out (malloc'd; *n bytes). */

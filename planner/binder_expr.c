@@ -1640,6 +1640,11 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
             (p->type.id != ATTU_TYPE_TEXT && p->type.id != ATTU_TYPE_UNKNOWN) ||
             attu_type_is_array(a->type) || attu_type_is_array(p->type))
             return op_error(c, opname, a, p, e->position);
+        bool handled;   /* bytea LIKE bytea; no other of uuid / bytea (planner/bytea_bind.c) */
+        attu_bexpr *bl = attu_bytea_like(c, a, p, e->u.like.negated && !e->u.like.regex ? (e->u.like.case_insensitive ? "!~~*" : "!~~") : opname,
+                                         !e->u.like.regex && !e->u.like.similar && !e->u.like.case_insensitive,
+                                         e->u.like.negated, e->u.like.escape != NULL, e->position, &handled);
+        if (handled) return bl;
         /* LIKE, SIMILAR TO and ~ read a char(n) value with its padding, as
          * PostgreSQL's (its bpchar operators match the padded bytes) */
         a = coerce(c, bpchar_padded(c, a, e->position), t, false, e->position);

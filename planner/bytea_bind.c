@@ -127,6 +127,33 @@ attu_bexpr *attu_bytea_agg_finish(bctx *c, attu_bexpr *res, int pos) {
     return cat ? mk_call(c, ATTU_OP_MOVE, attu_type_bytea(), pos, 1, cat, NULL, NULL, NULL) : NULL;
 }
 
+/* a LIKE p (NOT LIKE: negated) of a bytea a: bytewise, an untyped pattern a
+ * bytea; ILIKE, SIMILAR TO and ~ have no bytea form (42883), nor do other
+ * operands of uuid or bytea. Sets *handled where an operand is theirs. */
+attu_bexpr *attu_bytea_like(bctx *c, attu_bexpr *a, attu_bexpr *p, const char *opname, bool plain_like, bool negated,
+                            bool has_escape, int pos, bool *handled) {
+    char b1[64], b2[64];
+    bool own = attu_type_is_uuid(a->type) || attu_type_is_bytea(a->type) || attu_type_is_uuid(p->type) ||
+               attu_type_is_bytea(p->type);
+    *handled = own;
+    if (!own) return NULL;
+    /* (ESCAPE makes the pattern a text: like_escape's result, no bytea form) */
+    if (plain_like && !has_escape &&
+        ((attu_type_is_bytea(a->type) && (attu_type_is_bytea(p->type) || p->type.id == ATTU_TYPE_UNKNOWN)) ||
+         (a->type.id == ATTU_TYPE_UNKNOWN && attu_type_is_bytea(p->type)))) {
+        /* an untyped operand is read as a bytea, as PostgreSQL's */
+        if (!(a = coerce(c, a, attu_type_bytea(), false, pos)) || !(p = coerce(c, p, attu_type_bytea(), false, pos)))
+            return NULL;
+        attu_type b = attu_type_make(ATTU_TYPE_BOOL);
+        attu_bexpr *m = by_call(c, ATTU_BY_LIKE, b, pos, 2, a, p, NULL, NULL);
+        return m && negated ? mk_call(c, ATTU_OP_NOT, b, pos, 1, m, NULL, NULL, NULL) : m;
+    }
+    attu_error_set(c->err, ATTU_SQLSTATE_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s %s", tname(a->type, b1),
+                   opname, has_escape ? "text" : p->type.id == ATTU_TYPE_UNKNOWN ? "unknown" : tname(p->type, b2));
+    attu_error_set_hint(c->err, "No operator matches the given name and argument types. You might need to add explicit type casts.");
+    return NULL;
+}
+
 /* ---- functions ---------------------------------------------------------------------- */
 
 /* a to type t where an argument of that type is wanted: an untyped literal
@@ -196,6 +223,19 @@ attu_bexpr *attu_bind_bytea_function(bctx *c, const attu_ast_expr *e, const char
     if (!strcmp(name, "length") || !strcmp(name, "octet_length")) {
         if (n != 1 || !attu_type_is_bytea(args[0]->type)) goto none;
         return by_call(c, ATTU_BY_LENGTH, i4, pos, 1, args[0], NULL, NULL, NULL);
+    }
+    if (!strcmp(name, "bit_length")) {
+        if (n != 1 || !attu_type_is_bytea(args[0]->type)) goto none;
+        attu_bexpr *l = by_call(c, ATTU_BY_LENGTH, i4, pos, 1, args[0], NULL, NULL, NULL);
+        if (l) l->imm = 8;
+        return l;
+    }
+    if (!strcmp(name, "btrim") || !strcmp(name, "trim") || !strcmp(name, "ltrim") || !strcmp(name, "rtrim")) {
+        /* (bytea, bytea) only: PostgreSQL 15 has no one-argument form */
+        if (n != 2 || !attu_type_is_bytea(args[0]->type) || !arg_as(c, &args[1], by, pos)) goto none;
+        attu_bexpr *t = by_call(c, ATTU_BY_TRIM, by, pos, 2, args[0], args[1], NULL, NULL);
+        if (t) t->imm = name[0] == 'l' ? 1 : name[0] == 'r' ? 2 : 3;
+        return t;
     }
     if (!strcmp(name, "md5")) {
         if (n != 1 || !attu_type_is_bytea(args[0]->type)) goto none;
