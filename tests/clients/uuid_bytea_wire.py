@@ -70,6 +70,8 @@ check("bytea param text", bind_run("SELECT $1, length($1)", [BYTEA], [b"abc\\000
 check("bytea param binary", bind_run("SELECT $1", [BYTEA], [RAW], [1], 1), (None, [BYTEA], [BYTEA], [(RAW,)]))
 check("bytea param binary text out", bind_run("SELECT $1", [BYTEA], [RAW], [1], 0),
       (None, [BYTEA], [BYTEA], [(b"\\x00ff415c0a",)]))
+check("uuid param inferred", bind_run("SELECT $1 = '%s'::uuid, $2 || '\\x01'::bytea" % U.decode(), [], [U, b"\\x02"], [0, 0], 0),
+      (None, [UUID, BYTEA], [16, BYTEA], [(b"t", b"\\x0201")]))
 check("uuid param bad text", bind_run("SELECT $1", [UUID], [b"a0eebc99"], [0], 0)[0], "22P02")
 check("bytea param bad hex", bind_run("SELECT $1", [BYTEA], [b"\\xzz"], [0], 0)[0], "22023")
 check("uuid param short binary", bind_run("SELECT $1", [UUID], [UB[:8]], [1], 0)[0], "08P01")
