@@ -190,6 +190,13 @@ attu_bexpr *attu_bind_bytea_function(bctx *c, const attu_ast_expr *e, const char
     *handled = true;
     if (!strcmp(name, "gen_random_uuid")) {
         if (n != 0) return attu_no_function(c, e, args, n);
+        if (c->seq_cte && c->seq_cte->seq_replay) {
+            /* a WITH query read twice is bound and run twice here, where
+             * PostgreSQL runs it once: its readings would disagree */
+            attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, pos,
+                           "gen_random_uuid() in a WITH query that is read more than once is not supported");
+            return NULL;
+        }
         attu_bexpr *u = mk_call(c, ATTU_OP_UUID, attu_type_uuid(), pos, 0, NULL, NULL, NULL, NULL);
         if (u) u->aux = ATTU_UUID_RANDOM;
         return u;
