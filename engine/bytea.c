@@ -437,6 +437,24 @@ int attu_bytea_run(const attu_instr *in, const attu_slot *A, const attu_slot *B,
             as_bytea = true;
             break;
         }
+        case ATTU_BY_GET_BIT: case ATTU_BY_SET_BIT: {
+            int64_t k = B[r].v.i;
+            if (k < 0 || (uint64_t)k >= (uint64_t)na * 8) {
+                rc = attu_error_set(err, "2202E", 0, "index %lld out of valid range, 0..%lld", (long long)k,
+                                    (long long)na * 8 - 1);
+                break;
+            }
+            int bit = (int)(k % 8);
+            if (f == ATTU_BY_GET_BIT) { o->null = 0; o->v.i = (ba[k / 8] >> bit) & 1; break; }
+            if (C[r].v.i != 0 && C[r].v.i != 1) {
+                rc = attu_error_set(err, ATTU_SQLSTATE_INVALID_PARAMETER, 0, "new bit must be 0 or 1");
+                break;
+            }
+            ba[k / 8] = (uint8_t)((ba[k / 8] & ~(1u << bit)) | ((unsigned)C[r].v.i << bit));
+            ob_put(&res, ba, na);
+            as_bytea = true;
+            break;
+        }
         case ATTU_BY_MD5: {
             char hex[32];
             attu_md5_hex(ba, na, hex);

@@ -37,6 +37,8 @@ typedef enum attu_bytea_fn {
     ATTU_BY_DECODE,        /* decode(text a, b): bytea */
     ATTU_BY_CONVERT_FROM,  /* convert_from(a, b): text */
     ATTU_BY_CONVERT_TO,    /* convert_to(text a, b): bytea */
+    ATTU_BY_GET_BIT,       /* get_bit(a, b): int (bit b % 8 of byte b / 8) */
+    ATTU_BY_SET_BIT,       /* set_bit(a, b, c) */
     ATTU_BY_LIKE,          /* a LIKE b: bool, bytewise (% _ and \ escapes) */
     ATTU_BY_TRIM,          /* btrim / ltrim / rtrim(a, b): imm_i 1 left, 2 right, 3 both */
 } attu_bytea_fn;

@@ -165,7 +165,8 @@ static bool arg_as(bctx *c, attu_bexpr **a, attu_type t, int pos) {
         *a = coerce(c, *a, t, false, pos);
         return *a != NULL;
     }
-    if (t.id == ATTU_TYPE_INT32 && (at.id == ATTU_TYPE_INT16 || at.id == ATTU_TYPE_INT32)) {
+    if ((t.id == ATTU_TYPE_INT32 && (at.id == ATTU_TYPE_INT16 || at.id == ATTU_TYPE_INT32)) ||
+        (t.id == ATTU_TYPE_INT64 && attu_type_is_int(at.id))) {
         *a = coerce(c, *a, t, false, pos);
         return *a != NULL;
     }
@@ -202,7 +203,8 @@ attu_bexpr *attu_bind_bytea_function(bctx *c, const attu_ast_expr *e, const char
         return u;
     }
     /* the functions only bytea has take an untyped literal as bytea */
-    bool bytea_only = !strcmp(name, "get_byte") || !strcmp(name, "set_byte") || !strcmp(name, "encode") ||
+    bool bytea_only = !strcmp(name, "get_byte") || !strcmp(name, "set_byte") || !strcmp(name, "get_bit") ||
+                      !strcmp(name, "set_bit") || !strcmp(name, "encode") ||
                       !strcmp(name, "sha256") || !strcmp(name, "convert_from");
     bool text_first = !strcmp(name, "decode") || !strcmp(name, "convert_to");
     if (!bytea_only && !text_first && !any_own(args, n)) { *handled = false; return NULL; }
@@ -219,12 +221,13 @@ attu_bexpr *attu_bind_bytea_function(bctx *c, const attu_ast_expr *e, const char
             if (n != 1 || !arg_as(c, &args[0], by, pos)) goto none;
             return by_call(c, ATTU_BY_SHA256, by, pos, 1, args[0], NULL, NULL, NULL);
         }
-        bool set = name[0] == 's';
-        if (n != 2 + set || !arg_as(c, &args[0], by, pos) || !arg_as(c, &args[1], i4, pos) ||
-            (set && !arg_as(c, &args[2], i4, pos)))
+        bool set = name[0] == 's', bit = !strcmp(name + 4, "bit");
+        /* get_bit / set_bit take a bigint offset, as PostgreSQL 14 on */
+        if (n != 2 + set || !arg_as(c, &args[0], by, pos) ||
+            !arg_as(c, &args[1], bit ? attu_type_make(ATTU_TYPE_INT64) : i4, pos) || (set && !arg_as(c, &args[2], i4, pos)))
             goto none;
-        return by_call(c, set ? ATTU_BY_SET_BYTE : ATTU_BY_GET_BYTE, set ? by : i4, pos, 2 + set, args[0], args[1],
-                       set ? args[2] : NULL, NULL);
+        attu_bytea_fn f = bit ? (set ? ATTU_BY_SET_BIT : ATTU_BY_GET_BIT) : (set ? ATTU_BY_SET_BYTE : ATTU_BY_GET_BYTE);
+        return by_call(c, f, set ? by : i4, pos, 2 + set, args[0], args[1], set ? args[2] : NULL, NULL);
     }
     /* the text functions that have a bytea form, called with a bytea */
     if (!strcmp(name, "length") || !strcmp(name, "octet_length")) {
