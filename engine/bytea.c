@@ -397,7 +397,7 @@ int attu_bytea_run(const attu_instr *in, const attu_slot *A, const attu_slot *B,
             break;
         }
         case ATTU_BY_SUBSTR: {
-            size_t from, to;
+            size_t from = 0, to = 0;
             if (sub_range(na, B[r].v.i, C ? C[r].v.i : 0, C != NULL, &from, &to, err)) { rc = -1; break; }
             ob_put(&res, ba + from, to - from);
             as_bytea = true;
@@ -414,7 +414,7 @@ int attu_bytea_run(const attu_instr *in, const attu_slot *A, const attu_slot *B,
         }
         case ATTU_BY_OVERLAY: {
             int64_t sp = C[r].v.i, sl = Dd ? Dd[r].v.i : (int64_t)nb;
-            size_t f1, t1, f2, t2;
+            size_t f1 = 0, t1 = 0, f2 = 0, t2 = 0;
             if (sub_range(na, 1, sp - 1, true, &f1, &t1, err) || sub_range(na, sp + sl, 0, false, &f2, &t2, err)) {
                 rc = -1;
                 break;
