@@ -32,7 +32,8 @@ typedef enum attu_bytea_fn {
     ATTU_BY_GET_BYTE,      /* get_byte(a, b): int */
     ATTU_BY_SET_BYTE,      /* set_byte(a, b, c) */
     ATTU_BY_MD5,           /* md5(a): text */
-    ATTU_BY_SHA256,        /* sha256(a): bytea */
+    ATTU_BY_SHA256,        /* sha224 / sha256 / sha384 / sha512(a): bytea, imm_i
+                              the digest's bits (0: 256) */
     ATTU_BY_ENCODE,        /* encode(a, b): text */
     ATTU_BY_DECODE,        /* decode(text a, b): bytea */
     ATTU_BY_CONVERT_FROM,  /* convert_from(a, b): text */

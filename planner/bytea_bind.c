@@ -205,7 +205,8 @@ attu_bexpr *attu_bind_bytea_function(bctx *c, const attu_ast_expr *e, const char
     /* the functions only bytea has take an untyped literal as bytea */
     bool bytea_only = !strcmp(name, "get_byte") || !strcmp(name, "set_byte") || !strcmp(name, "get_bit") ||
                       !strcmp(name, "set_bit") || !strcmp(name, "encode") ||
-                      !strcmp(name, "sha256") || !strcmp(name, "convert_from");
+                      !strcmp(name, "sha224") || !strcmp(name, "sha256") || !strcmp(name, "sha384") ||
+                      !strcmp(name, "sha512") || !strcmp(name, "convert_from");
     bool text_first = !strcmp(name, "decode") || !strcmp(name, "convert_to");
     if (!bytea_only && !text_first && !any_own(args, n)) { *handled = false; return NULL; }
     if (bytea_only || text_first) {
@@ -217,9 +218,11 @@ attu_bexpr *attu_bind_bytea_function(bctx *c, const attu_ast_expr *e, const char
             if (n != 2 || !arg_as(c, &args[0], txt, pos) || !arg_as(c, &args[1], txt, pos)) goto none;
             return by_call(c, name[0] == 'd' ? ATTU_BY_DECODE : ATTU_BY_CONVERT_TO, by, pos, 2, args[0], args[1], NULL, NULL);
         }
-        if (!strcmp(name, "sha256")) {
+        if (!strncmp(name, "sha", 3)) {
             if (n != 1 || !arg_as(c, &args[0], by, pos)) goto none;
-            return by_call(c, ATTU_BY_SHA256, by, pos, 1, args[0], NULL, NULL, NULL);
+            attu_bexpr *h = by_call(c, ATTU_BY_SHA256, by, pos, 1, args[0], NULL, NULL, NULL);
+            if (h) h->imm = atoi(name + 3);   /* the digest's bits */
+            return h;
         }
         bool set = name[0] == 's', bit = !strcmp(name + 4, "bit");
         /* get_bit / set_bit take a bigint offset, as PostgreSQL 14 on */
