@@ -3,7 +3,7 @@
 RowDescription's OIDs, results in text and binary format (uuid_send: the 16
 bytes; byteasend: the bytes), parameters declared uuid / bytea in text and
 binary format, and Bind's errors for bad input (22P02 for a uuid, 22023 for
-a bytea's hex digit). Against a server in PGHOST / PGPORT / PGUSER /
+a bytea's hex digit); COPY TO STDOUT of both in text and csv. Against a server in PGHOST / PGPORT / PGUSER /
 PGDATABASE: protocol_script.sh runs it on PostgreSQL 15 and on attud, which
 must give the same answers, byte for byte."""
 import struct
@@ -75,6 +75,23 @@ check("uuid param inferred", bind_run("SELECT $1 = '%s'::uuid, $2 || '\\x01'::by
 check("uuid param bad text", bind_run("SELECT $1", [UUID], [b"a0eebc99"], [0], 0)[0], "22P02")
 check("bytea param bad hex", bind_run("SELECT $1", [BYTEA], [b"\\xzz"], [0], 0)[0], "22023")
 check("uuid param short binary", bind_run("SELECT $1", [UUID], [UB[:8]], [1], 0)[0], "08P01")
+
+# COPY TO STDOUT: the canonical texts (a bytea's backslash doubled in the
+# text format, as for any text)
+c.query("DROP TABLE IF EXISTS uuid_bytea_wire_copy")
+c.query("CREATE TABLE uuid_bytea_wire_copy (u uuid, b bytea)")
+c.query("INSERT INTO uuid_bytea_wire_copy VALUES ('{A0EEBC99-9C0B4EF8-BB6D6BB9-BD380A11}', 'a,\\000\"'), (NULL, '')")
+
+
+def copy_out(sql):
+    return b"".join(p for t, p in c.query(sql).msgs if t == "d")
+
+
+check("copy text", copy_out("COPY uuid_bytea_wire_copy TO STDOUT"),
+      b"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\t\\\\x612c0022\n\\N\t\\\\x\n")
+check("copy csv", copy_out("COPY uuid_bytea_wire_copy TO STDOUT WITH (FORMAT csv)"),
+      b"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11,\\x612c0022\n,\\x\n")
+c.query("DROP TABLE uuid_bytea_wire_copy")
 
 c.close()
 if failures:
