@@ -3,6 +3,7 @@
  */
 #include "planner/rewrite.h"
 #include "engine/numeric.h"
+#include "engine/bytea.h"
 #include "engine/uuid.h"
 
 #include <stdlib.h>
@@ -98,7 +99,11 @@ static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e, attu_error *err) {
             }
     }
     if (!all_const(e)) return e;
-    return fold_call(pa, e, err && plan_time_error_op(e->op) ? err : NULL);
+    /* uuid_in and byteain (their casts from text) and the bytea functions
+     * but convert_from / convert_to (stable) are immutable too */
+    bool immutable_bytes = e->op == ATTU_OP_UUID ||
+                           (e->op == ATTU_OP_BYTEA && e->aux != ATTU_BY_CONVERT_FROM && e->aux != ATTU_BY_CONVERT_TO);
+    return fold_call(pa, e, err && (plan_time_error_op(e->op) || immutable_bytes) ? err : NULL);
 }
 
 /* A call of constants as one constant, or the call when it does not fold. */
