@@ -100,10 +100,15 @@ void attu_column_set_null(attu_column *c, size_t row, bool is_null) {
 }
 
 attu_column *attu_column_clone(const attu_column *c, attu_error *err) {
+    return attu_column_clone_reserve(c, c->length, err);
+}
+
+attu_column *attu_column_clone_reserve(const attu_column *c, size_t capacity, attu_error *err) {
     attu_column *n = calloc(1, sizeof *n);
     if (!n) return attu_error_oom(err), NULL;
     n->type = c->type;
-    if (reserve_slots(n, c->length, c->length, err) != 0) {   /* every slot is copied below */
+    if (capacity < c->length) capacity = c->length;
+    if (reserve_slots(n, capacity, c->length, err) != 0) {   /* the first length slots are copied below */
         free(n);
         return NULL;
     }
