@@ -450,7 +450,10 @@ int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
      * transaction (attu_session_sync commits it); a failure undoes it */
     if (s->txn == 'I') {
         s->ext_implicit = r == 0;
-        if (r) db_txn_rollback(s);
+        if (r) {
+            db_txn_rollback(s);
+            db_cursors_txn_end(s, false);
+        }
     }
     if (r == -2) return -1;
     if (r) {
