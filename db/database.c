@@ -176,6 +176,8 @@ void attu_session_set_identity(attu_session *s, const char *user, const char *da
 
 char attu_session_txn_status(const attu_session *s) { return s->txn; }
 
+uint64_t attu_session_blocks_ended(const attu_session *s) { return s->blocks_ended; }
+
 void attu_session_txn_failed(attu_session *s) {
     if (s->txn == 'T') s->txn = 'E';
     else if (s->txn == 'I' && s->ext_implicit) {   /* the implicit transaction up to Sync fails */
@@ -571,6 +573,7 @@ static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stm
     if (commit) rc = db_txn_commit(s, err);
     else db_txn_rollback(s);
     db_cursors_txn_end(s, commit && !rc);
+    s->blocks_ended++;
     db_settings_end_block(s, commit && !rc);
     if (rc) return -1;
     if (in_block && st->u.transaction.chain) s->txn = 'T';

@@ -473,3 +473,15 @@ bool db_cursor_binary(attu_session *s, const char *name) {
     const db_cursor *c = find_cursor(s, name, NULL);
     return c && c->binary;
 }
+
+int db_cursor_describe(attu_session *s, const char *name, int *ncols, attu_result_column **cols) {
+    const db_cursor *c = find_cursor(s, name, NULL);
+    *ncols = 0;
+    *cols = NULL;
+    if (!c || !c->res) return 0;
+    *cols = calloc((size_t)c->res->ncols + 1, sizeof **cols);
+    if (!*cols) return -1;
+    memcpy(*cols, c->res->desc, (size_t)c->res->ncols * sizeof **cols);
+    *ncols = c->res->ncols;
+    return 0;
+}

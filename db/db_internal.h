@@ -78,6 +78,7 @@ struct attu_session {
     db_txn          *tx;
     bool             ext_implicit;     /* an extended-protocol implicit transaction runs until Sync */
     db_cursor       *cursors;          /* open SQL cursors, newest first (db_cursor.c) */
+    uint64_t         blocks_ended;     /* COMMITs and ROLLBACKs so far (attu_session_blocks_ended) */
 };
 
 /* The catalog the session sees: its transaction's working catalog, or
@@ -135,6 +136,10 @@ void db_cursors_release(attu_session *s, int depth);
 void db_cursors_free(attu_session *s);
 bool db_cursor_at(void *ctx, int i, attu_cursor_info *out);
 bool db_cursor_binary(attu_session *s, const char *name);
+/* The columns a FETCH from cursor name gives, for Describe (a copy the
+ * caller frees; none when there is no such cursor, as PostgreSQL's
+ * NoData). 0, or -1 out of memory. */
+int db_cursor_describe(attu_session *s, const char *name, int *ncols, attu_result_column **cols);
 
 /* Whether st runs in an aborted block (COMMIT, ROLLBACK, ROLLBACK TO). */
 bool db_allowed_when_aborted(const attu_ast_stmt *st);

@@ -109,6 +109,12 @@ static int describe_utility(attu_session *s, attu_prepared *p, const attu_ast_st
         memcpy(p->cols, q->cols, (size_t)q->ncols * sizeof *p->cols);
         return 0;
     }
+    if (st->kind == ATTU_STMT_FETCH) {
+        /* FETCH answers its cursor's rows (MOVE none): described from the
+         * cursor open now, as PostgreSQL describes it */
+        if (st->u.fetch.move) return 0;
+        return db_cursor_describe(s, st->u.fetch.name, &p->ncols, &p->cols) ? attu_error_oom(err) : 0;
+    }
     if (((st->kind == ATTU_STMT_DELETE || st->kind == ATTU_STMT_UPDATE) && st->u.modify.nreturning) ||
         (st->kind == ATTU_STMT_INSERT && st->u.insert.nreturning))
         return describe_returning(s, p, st, err);
