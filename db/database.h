@@ -70,6 +70,8 @@ typedef struct attu_result {
     size_t              nrows;
     char                tag[64];
     bool                returns_rows;  /* SELECT-like: send RowDescription even with 0 rows */
+    bool                binary;        /* FETCH from a BINARY cursor: the simple protocol sends
+                                          binary values (db/db_cursor.c) */
 } attu_result;
 
 #define ATTU_RESULT_KEEP 2

@@ -431,6 +431,7 @@ int db_exec_fetch(attu_session *s, const attu_ast_stmt *st, const attu_exec_call
     free(rows.rows);
     if (!r) return -1;
     snprintf(r->tag, sizeof r->tag, "%s", tag);
+    r->binary = c->binary;
     return db_deliver(cb, r) ? -2 : 0;
 }
 

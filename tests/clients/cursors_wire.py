@@ -13,7 +13,8 @@ PostgreSQL 15 and on attud, which must agree):
     FETCH n, MOVE n, CLOSE CURSOR), which the SQL logic tests do not see
     (tests/sql/cursors_pg.test has their rows);
   - FETCH run as a portal with a row limit, and DECLARE with a parameter
-    through Parse / Bind (psycopg's server-side cursors)."""
+    through Parse / Bind (psycopg's server-side cursors);
+  - a BINARY cursor's rows in binary format."""
 import sys
 
 from pgwire_client import connect_from_env
@@ -134,6 +135,13 @@ expect("FETCH portal", summary(c.sync()),
        ("12C12TDDsDC", ["DECLARE CURSOR", "FETCH 1"], [("2", "v2"), ("3", "v3"), ("4", "v4")], None))
 r = c.query("FETCH ALL FROM pc; CLOSE pc; COMMIT")
 expect("the rest", summary(r)[1:], (["FETCH 1", "CLOSE CURSOR", "COMMIT"], [("5", "v5")], None))
+
+# ---- a BINARY cursor's rows come in binary format (simple protocol)
+r = c.query("BEGIN; DECLARE bc BINARY CURSOR FOR SELECT k, k::bigint AS b FROM cursors_wire ORDER BY k; "
+            "FETCH 2 FROM bc; COMMIT")
+expect("binary cursor", (r.tags(), r.raw_rows()),
+       (["BEGIN", "DECLARE CURSOR", "FETCH 2", "COMMIT"],
+        [(b"\0\0\0\1", b"\0\0\0\0\0\0\0\1"), (b"\0\0\0\2", b"\0\0\0\0\0\0\0\2")]))
 
 c.query("DROP TABLE cursors_wire")
 c.close()
