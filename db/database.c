@@ -604,7 +604,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     if (st->kind != ATTU_STMT_SET && st->kind != ATTU_STMT_RESET && st->kind != ATTU_STMT_SHOW &&
         st->kind != ATTU_STMT_TRANSACTION && st->kind != ATTU_STMT_DEALLOCATE &&
         st->kind != ATTU_STMT_DISCARD && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE &&
-        st->kind != ATTU_STMT_EXECUTE)
+        st->kind != ATTU_STMT_EXECUTE && st->kind != ATTU_STMT_FETCH)   /* (FETCH reads its cursor's rows) */
         s->snapshot_taken = true;
     /* a materialized view changes only by REFRESH (db_matview.c) */
     if (db_matview_refuse(s, st, err)) return -1;
