@@ -307,11 +307,14 @@ static int portal_on_result(void *ctx, attu_result *res) {
     return 0;
 }
 
-/* tag with its last word, a row count, made n ("SELECT 5" -> "SELECT 2") */
+/* tag with its last word, a row count, made n ("SELECT 5" -> "SELECT 2");
+ * a tag without a count ("SHOW", "EXPLAIN") stays as it is */
 static void retag(char *out, size_t cap, const char *tag, size_t n) {
     const char *sp = strrchr(tag, ' ');
-    int keep = sp ? (int)(sp - tag) : (int)strlen(tag);
-    snprintf(out, cap, "%.*s %zu", keep, tag, n);
+    bool counted = sp && sp[1];
+    for (const char *d = sp ? sp + 1 : ""; counted && *d; d++) counted = *d >= '0' && *d <= '9';
+    if (counted) snprintf(out, cap, "%.*s %zu", (int)(sp - tag), tag, n);
+    else snprintf(out, cap, "%s", tag);
 }
 
 void ext_execute(conn *c, inmsg *m) {

@@ -74,6 +74,14 @@ c.bind("", [])
 c.execute("", 3)
 expect("no rows, a limit", summary(c.sync()), ("12C", ["SELECT 0"], [], None))
 
+# a tag without a count keeps it (SHOW)
+c.parse("", "SHOW TimeZone")
+c.bind("", [])
+c.execute("", 1)
+c.execute("", 1)
+r = c.sync()
+expect("SHOW paged", (r.kinds(), r.tags()), ("12DsC", ["SHOW"]))
+
 # ---- inside a block a portal lasts across Syncs, until COMMIT
 expect("begin", c.query("BEGIN").tags(), ["BEGIN"])
 c.parse("", "SELECT k FROM cursors_wire ORDER BY k")
