@@ -19,7 +19,7 @@
  * backward by a count, plus a rewind; a backward read, or a rewind from
  * anywhere but the start, of a NO SCROLL cursor is 55000 "cursor can only
  * scan forward". A cursor declared without SCROLL or NO SCROLL scrolls
- * when PostgreSQL's plan would scan backward (db_cursor_plan_scrolls).
+ * when PostgreSQL's plan would scan backward (plan_scrolls).
  *
  * Lifetime: a cursor belongs to the transaction that declared it. COMMIT
  * and ROLLBACK close the cursors without HOLD; ROLLBACK also closes the
@@ -110,39 +110,68 @@ void db_cursors_release(attu_session *s, int depth) {
 
 /* ---- DECLARE ------------------------------------------------------------------------------ */
 
-/* Whether PostgreSQL's plan of q could scan backward (its
- * ExecSupportsBackwardScan): scans, VALUES, sorts, LIMIT and UNION ALL do;
- * joins, grouping, DISTINCT and set operations that compare rows do not.
- * A cursor declared with neither SCROLL nor NO SCROLL scrolls then.
- * (attu could always scroll, its rows being kept; this keeps PostgreSQL's
- * answer, 55000 included, for the usual shapes. An aggregate without
- * GROUP BY, a window function or a set-returning function in the select
- * list is not looked for: such a cursor scrolls here.) */
-static bool plan_scrolls(const attu_ast_query *q) {
-    if (!q) return false;
-    switch (q->kind) {
-    case ATTU_QUERY_VALUES: return true;
-    case ATTU_QUERY_SETOP:
-        return q->u.setop.op == ATTU_SETOP_UNION && q->u.setop.all &&
-               plan_scrolls(q->u.setop.left) && plan_scrolls(q->u.setop.right);
-    case ATTU_QUERY_SELECT:
-        if (q->u.select.distinct || q->u.select.distinct_on.n || q->u.select.group_by.n || q->u.select.group_empty ||
-            q->u.select.group_sets || q->u.select.having || q->u.select.nwindows || q->u.select.from.n > 1)
-            return false;
-        if (q->u.select.from.n == 1) {
-            const attu_ast_from *f = q->u.select.from.items[0];
-            if (f->kind == ATTU_FROM_JOIN) return false;
-            if (f->kind == ATTU_FROM_SUBQUERY) return plan_scrolls(f->u.subquery.query);
-        }
+/* Whether PostgreSQL's plan for the query of plan lp could scan backward
+ * (its ExecSupportsBackwardScan), judged on attu's bound plan: scans,
+ * VALUES, sorts (which keep their rows), filters, projections, LIMIT and
+ * UNION ALL do; joins, aggregates, window functions, DISTINCT, the other
+ * set operations and set-returning functions in the select list
+ * (PostgreSQL's ProjectSet) do not. A set-returning function in FROM is
+ * PostgreSQL's FunctionScan, which does (from_function: the query's FROM
+ * is one). A cursor declared with neither SCROLL nor NO SCROLL scrolls
+ * then, as PostgreSQL's does; attu could always scroll, its rows being
+ * kept, but keeps PostgreSQL's answer, 55000 included. */
+static bool plan_scrolls(const attu_lplan *lp, bool from_function) {
+    if (!lp) return true;
+    switch (lp->kind) {
+    case LP_SCAN: case LP_VALUES: case LP_SORT:
         return true;
+    case LP_FILTER: case LP_PROJECT: case LP_LIMIT:
+        return plan_scrolls(lp->left, from_function);
+    case LP_SETOP:
+        return lp->setop == ATTU_SETOP_UNION && lp->all && plan_scrolls(lp->left, from_function) &&
+               plan_scrolls(lp->right, from_function);
+    case LP_SRF:
+        return from_function && plan_scrolls(lp->left, from_function);
+    default:
+        return false;
     }
-    return false;
+}
+
+/* Whether q reads one function in FROM and nothing else. */
+static bool from_one_function(const attu_ast_query *q) {
+    return q && q->kind == ATTU_QUERY_SELECT && q->u.select.from.n == 1 &&
+           q->u.select.from.items[0]->kind == ATTU_FROM_FUNCTION;
+}
+
+/* Whether a WHERE conjunct is one PostgreSQL's planner makes a join of
+ * (x IN (SELECT ...), [NOT] EXISTS (...): a semi or anti join), which
+ * attu may run as a filter. */
+static bool where_joins(const attu_ast_expr *e) {
+    if (!e) return false;
+    switch (e->kind) {
+    case ATTU_EXPR_BINARY:
+        return e->u.binary.op == ATTU_BINOP_AND && (where_joins(e->u.binary.left) || where_joins(e->u.binary.right));
+    case ATTU_EXPR_IN_SUBQUERY: return !e->u.in_subquery.negated;
+    case ATTU_EXPR_EXISTS: return true;
+    case ATTU_EXPR_UNARY:
+        return e->u.unary.op == ATTU_UNOP_NOT && e->u.unary.arg && e->u.unary.arg->kind == ATTU_EXPR_EXISTS;
+    default: return false;
+    }
+}
+
+/* What the query's text tells beyond attu's plan: PostgreSQL's plan of a
+ * SELECT without FROM is a Result, which does not scan backward; of a
+ * WHERE with a semi or anti join (where_joins) neither. */
+static bool query_may_scroll(const attu_ast_query *q) {
+    if (!q || q->kind != ATTU_QUERY_SELECT) return true;
+    return q->u.select.from.n > 0 && !where_joins(q->u.select.where);
 }
 
 /* Runs q to a result as a SELECT does; *bound tells whether it bound and
- * planned (an error then is DECLARE's) before it failed. */
+ * planned (an error then is DECLARE's) before it failed, *scrolls whether
+ * PostgreSQL's plan would scan backward. */
 static attu_result *run_cursor_query(attu_session *s, const char *sql, const attu_ast_query *q,
-                                     const attu_bind_params *params, bool *bound, attu_error *err) {
+                                     const attu_bind_params *params, bool *bound, bool *scrolls, attu_error *err) {
     *bound = false;
     attu_bind_params bp;
     memset(&bp, 0, sizeof bp);
@@ -157,6 +186,7 @@ static attu_result *run_cursor_query(attu_session *s, const char *sql, const att
         attu_stage *st = db_plan_query(s, sql, q, &bp, pa, &lp, err);
         if (!st) { attu_plan_arena_free(pa); return NULL; }
         *bound = true;
+        *scrolls = query_may_scroll(q) && plan_scrolls(lp, from_one_function(q));
         attu_column **cols = NULL;
         size_t n = 0;
         if (!db_run_stage(s, st, false, &cols, &n, err)) {
@@ -205,8 +235,6 @@ int db_exec_declare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
     }
     c->hold = st->u.cursor.hold;
     c->binary = st->u.cursor.binary;
-    c->scroll = st->u.cursor.scroll || (!st->u.cursor.no_scroll && plan_scrolls(st->u.cursor.query));
-    c->no_scroll = !c->scroll;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     c->created_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
@@ -217,8 +245,8 @@ int db_exec_declare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
     pthread_rwlock_rdlock(&s->db->lock);
     db_seq_fill fill;
     const attu_ast_query *q = db_seq_fill_prepare(s, st->u.cursor.query, NULL, 0, &fill);
-    bool bound = false;
-    attu_result *r = run_cursor_query(s, sql, q, params, &bound, err);
+    bool bound = false, scrolls = false;
+    attu_result *r = run_cursor_query(s, sql, q, params, &bound, &scrolls, err);
     if (r && db_seq_fill_apply(s, &fill, r->cols, r->nrows, err)) { attu_result_free(r); r = NULL; }
     db_seq_fill_free(&fill);
     pthread_rwlock_unlock(&s->db->lock);
@@ -233,6 +261,8 @@ int db_exec_declare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
         c->run_err = *err;
         attu_error_clear(err);
     }
+    c->scroll = st->u.cursor.scroll || (!st->u.cursor.no_scroll && scrolls);
+    c->no_scroll = !c->scroll;
     c->res = r;
     c->next = s->cursors;
     s->cursors = c;
