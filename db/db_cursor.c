@@ -254,7 +254,10 @@ int db_exec_declare(attu_session *s, const char *sql, const attu_ast_stmt *st, c
         /* a query that does not bind is DECLARE's error; one whose run
          * failed leaves a cursor that raises it when first read */
         bool resources = !strncmp(err->sqlstate, "53", 2) || !strncmp(err->sqlstate, "57", 2);
-        if (!bound || resources || !err->set) {
+        /* (a WITH HOLD cursor outside a block: PostgreSQL runs it to the
+         * end as its transaction commits, so the error is DECLARE's) */
+        bool autocommit = s->txn == 'I' && !s->implicit_block;
+        if (!bound || resources || !err->set || autocommit) {
             cursor_free(c);
             return -1;
         }
