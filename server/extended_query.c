@@ -36,6 +36,7 @@ struct portal {
     int16_t     *formats;      /* ncols entries, or NULL = all text */
     bool         executed;
     bool         done;
+    bool         rows;         /* its statement returned rows (kept in res) */
     uint64_t     block;        /* attu_session_blocks_ended when bound */
     attu_result *res;
     size_t       pos;
@@ -302,6 +303,7 @@ static int portal_on_result(void *ctx, attu_result *res) {
     if (res->returns_rows || res->ncols > 0) {
         if (q->res) attu_result_free(q->res);
         q->res = res;
+        q->rows = true;
         return ATTU_RESULT_KEEP;
     }
     return 0;
@@ -325,6 +327,18 @@ void ext_execute(conn *c, inmsg *m) {
     portal *p = find_portal(c, e.portal, NULL);
     if (!p) { ext_errorf(c, "34000", "portal \"%s\" does not exist", e.portal); return; }
     if (attu_prepared_empty(p->stmt)) { pg_msg_empty_query(&c->out); return; }
+    /* the rest of a portal that ran before its block failed: 25P02, as
+     * any statement then (a first run gets it from the session) */
+    if (p->executed && attu_session_txn_status(c->session) == 'E') {
+        ext_errorf(c, "25P02", "%s", "current transaction is aborted, commands ignored until end of transaction block");
+        return;
+    }
+    /* a command runs once: PostgreSQL marks its portal done (a portal of
+     * rows answers its rest, then 0 rows) */
+    if (p->done && !p->rows) {
+        ext_errorf(c, "55000", "portal \"%s\" cannot be run", p->name);
+        return;
+    }
     bool first = !p->executed;
     if (first) {
         uint64_t t0 = now_us();

@@ -8,7 +8,9 @@ PostgreSQL 15 and on attud, which must agree):
     its limit suspends too, and the next completes with 0 rows; the
     completing Execute's tag counts its own rows (SELECT n, FETCH n);
   - a portal outside a block ends at Sync (34000 after it); inside a block
-    it lasts across Syncs until COMMIT / ROLLBACK, or its Close;
+    it lasts across Syncs until COMMIT / ROLLBACK, or its Close; a
+    command's portal runs once (55000 after), one of rows answers 0 rows
+    more (INSERT ... RETURNING's tag too); after the block fails, 25P02;
   - the command tags of the SQL cursor statements (DECLARE CURSOR,
     FETCH n, MOVE n, CLOSE CURSOR), which the SQL logic tests do not see
     (tests/sql/cursors_pg.test has their rows);
@@ -116,6 +118,32 @@ c.sync()
 c.query("ROLLBACK")
 c.execute("r", 1)
 expect("portal after ROLLBACK", summary(c.sync())[3], "34000")
+
+# a command's portal runs once (55000 after); one of rows answers 0 rows more
+c.parse("", "INSERT INTO cursors_wire VALUES (6, 'v6'), (7, 'v7') RETURNING k")
+c.bind("", [])
+c.execute("", 1)
+c.execute("", 1)
+c.execute("", 1)
+c.execute("", 1)
+expect("RETURNING paged", summary(c.sync()), ("12DsDsCC", ["INSERT 0 0", "INSERT 0 0"], [("6",), ("7",)], None))
+c.parse("", "DELETE FROM cursors_wire WHERE k > 5")
+c.bind("", [])
+c.execute("")
+c.execute("")
+expect("command twice", summary(c.sync()), ("12CE", ["DELETE 2"], [], "55000"))
+expect("the error undid it", c.query("DELETE FROM cursors_wire WHERE k > 5").tags(), ["DELETE 2"])
+
+# the rest of a portal after its block failed: 25P02
+c.query("BEGIN")
+c.parse("", "SELECT k FROM cursors_wire ORDER BY k")
+c.bind("", [], portal="f")
+c.execute("f", 1)
+c.sync()
+c.query("SELECT 1 / 0")
+c.execute("f", 1)
+expect("portal in a failed block", summary(c.sync())[3], "25P02")
+c.query("ROLLBACK")
 
 # ---- the cursor statements' tags
 r = c.query("BEGIN; DECLARE c SCROLL CURSOR FOR SELECT k FROM cursors_wire ORDER BY k; FETCH 2 FROM c; "
