@@ -832,7 +832,7 @@ static int append_text(attu_column *col, size_t old, const attu_column *src, siz
  * of base. TEXT values are re-coded into a merged dictionary. A source
  * column of one row stands for n copies of that row (an evaluated DEFAULT). */
 attu_table *db_append_rows(const attu_table *base, attu_column **src, const int *map, size_t n, attu_error *err) {
-    attu_table *t = attu_table_clone(base, err);
+    attu_table *t = attu_table_clone_reserve(base, n, err);
     if (!t) return NULL;
     size_t old = base->nrows, total = old + n;
     for (int c = 0; c < t->ncols; c++) {

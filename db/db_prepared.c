@@ -113,6 +113,12 @@ static int describe_utility(attu_session *s, attu_prepared *p, const attu_ast_st
         memcpy(p->cols, q->cols, (size_t)q->ncols * sizeof *p->cols);
         return 0;
     }
+    if (st->kind == ATTU_STMT_FETCH) {
+        /* FETCH answers its cursor's rows (MOVE none): described from the
+         * cursor open now, as PostgreSQL describes it */
+        if (st->u.fetch.move) return 0;
+        return db_cursor_describe(s, st->u.fetch.name, &p->ncols, &p->cols) ? attu_error_oom(err) : 0;
+    }
     if (((st->kind == ATTU_STMT_DELETE || st->kind == ATTU_STMT_UPDATE) && st->u.modify.nreturning) ||
         (st->kind == ATTU_STMT_INSERT && st->u.insert.nreturning))
         return describe_returning(s, p, st, err);
@@ -463,7 +469,10 @@ int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
      * transaction (attu_session_sync commits it); a failure undoes it */
     if (s->txn == 'I') {
         s->ext_implicit = r == 0;
-        if (r) db_txn_rollback(s);
+        if (r) {
+            db_txn_rollback(s);
+            db_cursors_txn_end(s, false);
+        }
     }
     if (r == -2) return -1;
     if (r) {

@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "planner/system_catalog_internal.h"
 
@@ -705,6 +706,30 @@ static void rows_pg_collation(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < sizeof co / sizeof co[0]; i++) {
         v_int(r, co[i].oid); v_text(r, co[i].name); v_int(r, OID_PG_CATALOG); v_int(r, OID_USER); v_char(r, co[i].prov);
         v_bool(r, true); v_int(r, co[i].enc); v_text(r, co[i].cc); v_text(r, co[i].cc); v_null(r); v_null(r);
+    }
+}
+
+/* pg_cursors: the session's open SQL cursors (db/db_cursor.c), oldest
+ * first; creation_time written in UTC. */
+static void rows_pg_cursors(rel_text *r, const syscat_env *env) {
+    const attu_bind_params *bp = env->params;
+    if (!bp || !bp->cursor_at) return;
+    attu_cursor_info ci;
+    for (int i = 0; bp->cursor_at(bp->setting_ctx, i, &ci); i++) {
+        int64_t us = ci.creation_time_us;
+        time_t secs = (time_t)(us >= 0 ? us / 1000000 : -((-us + 999999) / 1000000));
+        int64_t frac = us - (int64_t)secs * 1000000;
+        struct tm tm;
+        gmtime_r(&secs, &tm);
+        char when[64];
+        snprintf(when, sizeof when, "%04d-%02d-%02d %02d:%02d:%02d.%06lld+00", tm.tm_year + 1900, tm.tm_mon + 1,
+                 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long long)frac);
+        v_text(r, ci.name);
+        v_text(r, ci.statement);
+        v_bool(r, ci.is_holdable);
+        v_bool(r, ci.is_binary);
+        v_bool(r, ci.is_scrollable);
+        v_text(r, when);
     }
 }
 
@@ -1512,6 +1537,9 @@ static const sys_relation sys_relations[] = {
       "name text, setting text, unit text, category text, short_desc text, extra_desc text, context text, "
       "vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, reset_val text, "
       "sourcefile text, sourceline integer, pending_restart boolean", rows_pg_settings },
+    { "pg_catalog", "pg_cursors",
+      "name text, statement text, is_holdable boolean, is_binary boolean, is_scrollable boolean, "
+      "creation_time timestamptz", rows_pg_cursors },
     { "pg_catalog", "pg_parameter_acl", "oid bigint, parname text, paracl text[]", NULL },
     { "pg_catalog", "pg_views",
       "schemaname text, viewname text, viewowner text, definition text", rows_pg_views },
