@@ -231,33 +231,39 @@ static int note_on_commit(db_temp *t, const char *name, char action, attu_error 
     return 0;
 }
 
-/* A FOREIGN KEY of table name (made or altered by the statement just run)
- * between a temporary and a permanent table: PostgreSQL's 42P16. */
-static int check_fkeys(attu_session *s, const char *name, attu_error *err) {
+/* A FOREIGN KEY between a temporary and a permanent table: PostgreSQL's
+ * 42P16, before anything else about the key is checked. temp: whether
+ * the referencing table is temporary; self: its name (a key may
+ * reference its own table). */
+static int check_fkey(attu_session *s, const attu_ast_unique_def *u, bool temp, const char *self, attu_error *err) {
+    if (!u->fkey || !u->fkey->ref_table || !strcmp(u->fkey->ref_table, self)) return 0;
     attu_catalog *cat = db_cat(s);
-    const attu_table *t = attu_catalog_lookup(cat, name);
-    if (!t) return 0;
-    bool temp = attu_catalog_is_top(cat, t);
-    int nf = 0;
-    const attu_fkey *f = attu_catalog_fkeys(cat, name, &nf);
-    for (int k = 0; k < nf; k++) {
-        const attu_table *r = attu_catalog_lookup(cat, f[k].ref_table);
-        if (!r || attu_catalog_is_top(cat, r) == temp) continue;
-        return attu_error_set(err, "42P16", 0,
-                              temp ? "constraints on temporary tables may reference only temporary tables"
-                                   : "constraints on permanent tables may reference only permanent tables");
-    }
-    return 0;
+    const attu_table *r = attu_catalog_lookup(cat, u->fkey->ref_table);
+    if (!r || attu_catalog_is_top(cat, r) == temp) return 0;
+    return attu_error_set(err, "42P16", 0,
+                          temp ? "constraints on temporary tables may reference only temporary tables"
+                               : "constraints on permanent tables may reference only permanent tables");
 }
 
-/* The table a statement makes or changes: what the FOREIGN KEY check
- * looks at. NULL: none. */
-static const char *stmt_table(const attu_ast_stmt *st) {
-    switch (st->kind) {
-    case ATTU_STMT_CREATE_TABLE: return st->u.create_table.table;
-    case ATTU_STMT_ALTER_TABLE: return st->u.alter_table.table;
-    default: return NULL;
+static int check_fkeys(attu_session *s, const attu_ast_stmt *st, bool temp, attu_error *err) {
+    if (st->kind == ATTU_STMT_CREATE_TABLE) {
+        for (int i = 0; i < st->u.create_table.nuniques; i++)
+            if (check_fkey(s, &st->u.create_table.uniques[i], temp, st->u.create_table.table, err)) return -1;
+        for (int c = 0; c < st->u.create_table.ncolumns; c++) {
+            const attu_ast_column_def *cd = &st->u.create_table.columns[c];
+            for (int i = 0; i < cd->nuniques; i++)
+                if (check_fkey(s, &cd->uniques[i], temp, st->u.create_table.table, err)) return -1;
+        }
+    } else if (st->kind == ATTU_STMT_ALTER_TABLE && !st->u.alter_table.view && !st->u.alter_table.sequence) {
+        bool t = db_temp_has(s, st->u.alter_table.table);
+        for (int k = 0; k < st->u.alter_table.ncmds; k++) {
+            const attu_ast_alter_cmd *c = &st->u.alter_table.cmds[k];
+            if (c->key && check_fkey(s, c->key, t, st->u.alter_table.table, err)) return -1;
+            for (int i = 0; i < c->def.nuniques; i++)
+                if (check_fkey(s, &c->def.uniques[i], t, st->u.alter_table.table, err)) return -1;
+        }
     }
+    return 0;
 }
 
 bool db_temp_stmt_wants(const attu_session *s, const attu_ast_stmt *st) {
@@ -279,13 +285,12 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
         mode = temp ? ATTU_LAYER_TOP : ATTU_LAYER_BASE;
     else if (st->kind == ATTU_STMT_ALTER_TABLE && db_temp_has(s, st->u.alter_table.table))
         mode = ATTU_LAYER_TOP;   /* (RENAME re-adds the table: it stays temporary) */
+    if (check_fkeys(s, st, temp, err)) return -1;
     int old = attu_catalog_layer_mode(s->temp_layer, mode);
     t->busy = true;
     int rc = db_exec_stmt(s, sql, st, params, cb, err);
     t->busy = false;
     attu_catalog_layer_mode(s->temp_layer, old);
-    const char *name = stmt_table(st);
-    if (!rc && name) rc = check_fkeys(s, name, err);
     if (!rc && temp && on_commit && on_commit != 'p') {
         const char *tn = st->kind == ATTU_STMT_CREATE_TABLE ? st->u.create_table.table : st->u.create_table_as.table;
         rc = note_on_commit(t, tn, on_commit, err);
