@@ -571,3 +571,7 @@ const char *attu_catalog_top_schema(const attu_catalog *cat, unsigned *oid) {
     if (oid) *oid = cat->schema_oid;
     return cat->schema;
 }
+
+attu_table *attu_catalog_lookup_shared(const attu_catalog *cat, const char *name) {
+    return attu_catalog_lookup(cat->layered ? L_base(cat) : cat, name);
+}

@@ -137,6 +137,9 @@ int attu_catalog_layer_mode(attu_catalog *cat, int mode);
 bool attu_catalog_is_top(const attu_catalog *cat, const attu_table *t);
 bool attu_catalog_top_has(const attu_catalog *cat, const char *name);
 const char *attu_catalog_top_schema(const attu_catalog *cat, unsigned *oid);
+/* The table of that name in the base alone (public.t), for a plain
+ * catalog attu_catalog_lookup. */
+attu_table *attu_catalog_lookup_shared(const attu_catalog *cat, const char *name);
 
 /* Tables in name order (a layered catalog: the base's, then the top's). */
 size_t attu_catalog_count(const attu_catalog *cat);
