@@ -103,6 +103,9 @@ bool db_temp_stmt_wants(const attu_session *s, const attu_ast_stmt *st);
 int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                       const attu_exec_callbacks *cb, attu_error *err);
 bool db_temp_has(const attu_session *s, const char *name);
+/* Whether the statement running makes a temporary table (its serial
+ * columns' sequences are temporary too). */
+bool db_temp_creating(const attu_session *s);
 int db_temp_txn_begin(attu_session *s);
 void db_temp_txn_precommit(attu_session *s);
 void db_temp_txn_commit(attu_session *s);

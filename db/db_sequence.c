@@ -123,6 +123,15 @@ static char *file_line(attu_db *db, const db_seq_snapshot *base, int i) {
 
 /* Writes every sequence into file `name` of the data directory, as base
  * keeps them (file_line) when not NULL (the caller holds mu). */
+/* Whether the i-th sequence to save (base's, else the list's) serves a
+ * temporary table (db/db_temp.c). */
+static bool seq_is_temp(const db_sequences *q, const db_seq_snapshot *base, int i) {
+    if (!base) return q->e[i].seq->temp;
+    for (int k = 0; k < q->n; k++)
+        if (q->e[k].id == base->ids[i]) return q->e[k].seq->temp;
+    return false;
+}
+
 static int save_as(attu_db *db, const db_seq_snapshot *base, const char *name, attu_error *err) {
     db_sequences *q = db->seqs;
     char tmp[4096], path[4096];
@@ -132,6 +141,7 @@ static int save_as(attu_db *db, const db_seq_snapshot *base, const char *name, a
     if (!f) return attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0, "could not write \"%s\": %s", tmp, strerror(errno));
     bool ok = fprintf(f, "%s\n", SEQ_HEADER) > 0;
     for (int i = 0; ok && i < (base ? base->n : q->n); i++) {
+        if (seq_is_temp(q, base, i)) continue;   /* (a temporary table's: never saved) */
         char *line = base ? file_line(db, base, i) : attu_sequence_format(q->e[i].seq);
         ok = line && fprintf(f, "%s\n", line) > 0;
         free(line);
@@ -627,6 +637,7 @@ int db_sequence_create_owned(attu_session *s, const char *table, const char *col
         rc = attu_error_oom(err);
     } else {
         seq->identity = identity;
+        seq->temp = db_temp_creating(s);
         if (!(*default_sql = default_text(name))) { remove_at(q, q->n - 1); rc = attu_error_oom(err); }
     }
     pthread_mutex_unlock(&q->mu);

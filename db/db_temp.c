@@ -51,6 +51,7 @@ struct db_temp {
     db_temp_on_commit *oc;      /* ON COMMIT DELETE ROWS ('d') / DROP ('D') tables */
     int                noc, capoc;
     bool               busy;    /* inside db_temp_exec_stmt */
+    bool               creating;   /* (its statement makes a temporary table) */
     int                number;  /* N of pg_temp_N */
 };
 
@@ -86,6 +87,8 @@ static db_temp *temp_state(attu_session *s, attu_error *err) {
     }
     return t;
 }
+
+bool db_temp_creating(const attu_session *s) { return s->temp && s->temp->busy && s->temp->creating; }
 
 bool db_temp_has(const attu_session *s, const char *name) {
     return s->temp && attu_catalog_top_has(s->temp_layer, name);
@@ -288,8 +291,9 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
     if (check_fkeys(s, st, temp, err)) return -1;
     int old = attu_catalog_layer_mode(s->temp_layer, mode);
     t->busy = true;
+    t->creating = temp;
     int rc = db_exec_stmt(s, sql, st, params, cb, err);
-    t->busy = false;
+    t->busy = t->creating = false;
     attu_catalog_layer_mode(s->temp_layer, old);
     if (!rc && temp && on_commit && on_commit != 'p') {
         const char *tn = st->kind == ATTU_STMT_CREATE_TABLE ? st->u.create_table.table : st->u.create_table_as.table;
