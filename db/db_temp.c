@@ -269,6 +269,26 @@ static int check_fkeys(attu_session *s, const attu_ast_stmt *st, bool temp, attu
     return 0;
 }
 
+/* A view over a temporary table: PostgreSQL makes it temporary (a
+ * materialized one it refuses); attu keeps views in the shared catalog
+ * only, so both are refused (the view made goes with the statement's
+ * transaction). */
+static int check_view(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
+    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), st->u.create_view.view);
+    for (int i = 0; v && i < v->ndeps; i++) {
+        if (!db_temp_has(s, v->deps[i])) continue;
+        if (st->u.create_view.materialized)
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                                  "materialized views must not use temporary tables or views");
+        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                       "view \"%s\" would be a temporary view: views over temporary tables are not supported",
+                       st->u.create_view.view);
+        attu_error_set_hint(err, "Use a temporary table (CREATE TEMP TABLE ... AS) instead.");
+        return -1;
+    }
+    return 0;
+}
+
 bool db_temp_stmt_wants(const attu_session *s, const attu_ast_stmt *st) {
     if (s->temp) return !s->temp->busy;
     return (st->kind == ATTU_STMT_CREATE_TABLE && st->u.create_table.temp) ||
@@ -295,6 +315,7 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
     int rc = db_exec_stmt(s, sql, st, params, cb, err);
     t->busy = t->creating = false;
     attu_catalog_layer_mode(s->temp_layer, old);
+    if (!rc && st->kind == ATTU_STMT_CREATE_VIEW) rc = check_view(s, st, err);
     if (!rc && temp && on_commit && on_commit != 'p') {
         const char *tn = st->kind == ATTU_STMT_CREATE_TABLE ? st->u.create_table.table : st->u.create_table_as.table;
         rc = note_on_commit(t, tn, on_commit, err);

@@ -472,9 +472,11 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     if (!sys_schema && !c->views && c->params && c->params->on_relation && attu_catalog_relation_exists(c->cat, name))
         c->params->on_relation(c->params->relation_ctx, name);
     /* public.t: the shared relation even where a temporary table t
-     * shadows it; pg_temp.t (the parser drops pg_temp) and t find the
-     * temporary one first (db/db_temp.c) */
-    bool shared_only = f->u.table.schema && !strcmp(f->u.table.schema, "public");
+     * shadows it (and so in a view's query, bound to the relations of
+     * its creation in PostgreSQL); pg_temp.t (the parser drops pg_temp)
+     * and t find the temporary one first (db/db_temp.c) */
+    bool shared_only = (f->u.table.schema && !strcmp(f->u.table.schema, "public")) ||
+                       c->views;   /* (a view's query reads shared tables only: views over temporary ones are refused) */
     bool temp_first = !shared_only && attu_catalog_top_has(c->cat, name);
     const attu_view *view = sys_schema || temp_first ? NULL : attu_views_find(attu_catalog_views(c->cat), name);
     if (view && view->kind == 'm') {
