@@ -309,6 +309,13 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
     else if (st->kind == ATTU_STMT_ALTER_TABLE && db_temp_has(s, st->u.alter_table.table))
         mode = ATTU_LAYER_TOP;   /* (RENAME re-adds the table: it stays temporary) */
     if (check_fkeys(s, st, temp, err)) return -1;
+    /* DISCARD TEMP, DISCARD ALL (outside a block: else its 25001 below)
+     * drop every temporary table */
+    if (st->kind == ATTU_STMT_DISCARD &&
+        (st->u.discard.what == ATTU_DISCARD_TEMP ||
+         (st->u.discard.what == ATTU_DISCARD_ALL && s->txn == 'I' && !s->implicit_block)) &&
+        db_temp_discard(s, err))
+        return -1;
     int old = attu_catalog_layer_mode(s->temp_layer, mode);
     t->busy = true;
     t->creating = temp;

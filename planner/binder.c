@@ -478,7 +478,9 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     bool shared_only = (f->u.table.schema && !strcmp(f->u.table.schema, "public")) ||
                        c->views;   /* (a view's query reads shared tables only: views over temporary ones are refused) */
     bool temp_first = !shared_only && attu_catalog_top_has(c->cat, name);
-    const attu_view *view = sys_schema || temp_first ? NULL : attu_views_find(attu_catalog_views(c->cat), name);
+    bool temp_only = f->u.table.schema && (!strcmp(f->u.table.schema, "pg_temp") ||
+                                           !strncmp(f->u.table.schema, "pg_temp_", 8));
+    const attu_view *view = sys_schema || temp_first || temp_only ? NULL : attu_views_find(attu_catalog_views(c->cat), name);
     if (view && view->kind == 'm') {
         /* a materialized view's rows are the table of its name; none to
          * read before REFRESH (a query only analysed, described or
@@ -491,7 +493,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         view = NULL;
     }
     if (view) return bind_view_ref(c, f, sc, view, qual, source);
-    attu_table *t = sys_schema ? NULL : shared_only ? attu_catalog_lookup_shared(c->cat, name) : attu_catalog_lookup(c->cat, name);
+    attu_table *t = sys_schema || (temp_only && !temp_first) ? NULL
+                  : shared_only ? attu_catalog_lookup_shared(c->cat, name) : attu_catalog_lookup(c->cat, name);
     if (!t) {
         /* pg_catalog.pg_class, information_schema.tables, or an unqualified
          * pg_class with no user table of that name: the system relation

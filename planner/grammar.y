@@ -143,7 +143,7 @@ static const char *drop_name(attu_parse_ctx *c, const attu_token *schema, const 
     const char *sc = ab_tokstr(schema), *nm = ab_tokstr(name);
     if (!strcmp(sc, "pg_catalog") || !strcmp(sc, "information_schema"))
         ab_defer_error(c, "42501", 0, "permission denied: \"%s\" is a system catalog", nm);
-    else if (strcmp(sc, "public"))
+    else if (strcmp(sc, "public") && strcmp(sc, "pg_temp"))   /* (pg_temp: db/db_temp.c) */
         ab_defer_error(c, "3F000", schema->pos, "schema \"%s\" does not exist", sc);
     return nm;
 }
@@ -4051,7 +4051,7 @@ static char *ab_idx_text(attu_parse_ctx *ctx, size_t from, size_t to, int *pos) 
 }
 /* schema.name of an index or its table: public's only */
 static void ab_idx_schema(attu_parse_ctx *ctx, const ab_qname *n) {
-    if (n->schema && strcmp(n->schema, "public"))
+    if (n->schema && strcmp(n->schema, "public") && strcmp(n->schema, "pg_temp"))
         ab_defer_error(ctx, "3F000", 0, "schema \"%s\" does not exist", n->schema);
 }
 typedef struct ab_idx_opts { const char *collation; int collation_pos; const char *opclass; int opclass_pos; bool desc; int nulls; } ab_idx_opts;
