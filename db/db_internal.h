@@ -106,6 +106,10 @@ bool db_temp_has(const attu_session *s, const char *name);
 /* Whether the statement running makes a temporary table (its serial
  * columns' sequences are temporary too). */
 bool db_temp_creating(const attu_session *s);
+/* Whether the sequences of table (OWNED BY) that s works on are its
+ * temporary ones (db_sequence.c): s has a temporary table of that name or
+ * its statement works on temporary tables. */
+bool db_temp_scope(const attu_session *s, const char *table);
 int db_temp_txn_begin(attu_session *s);
 void db_temp_txn_precommit(attu_session *s);
 void db_temp_txn_commit(attu_session *s);

@@ -52,6 +52,7 @@ struct db_temp {
     int                noc, capoc;
     bool               busy;    /* inside db_temp_exec_stmt */
     bool               creating;   /* (its statement makes a temporary table) */
+    bool               scope_temp; /* (its statement works on temporary tables: db_temp_scope) */
     int                number;  /* N of pg_temp_N */
 };
 
@@ -90,6 +91,10 @@ static db_temp *temp_state(attu_session *s, attu_error *err) {
 
 bool db_temp_creating(const attu_session *s) { return s->temp && s->temp->busy && s->temp->creating; }
 
+bool db_temp_scope(const attu_session *s, const char *table) {
+    return s->temp && (s->temp->scope_temp || attu_catalog_top_has(s->temp_layer, table));
+}
+
 bool db_temp_has(const attu_session *s, const char *name) {
     return s->temp && attu_catalog_top_has(s->temp_layer, name);
 }
@@ -121,7 +126,9 @@ static void on_commit_actions(attu_session *s, attu_catalog *cat) {
         if (tb && o->action == 'D') {
             attu_error e;
             attu_error_clear(&e);
+            t->scope_temp = true;
             db_sequences_drop_owned(s, o->name, &e);
+            t->scope_temp = false;
             attu_table_free(attu_catalog_remove(cat, o->name, true, NULL));
             tb = NULL;
         } else if (tb && o->action == 'd' && tb->nrows > 0) {
@@ -181,7 +188,9 @@ void db_temp_session_end(attu_session *s) {
         attu_error e;
         attu_error_clear(&e);
         if (db_txn_begin_write(s, &e) == 0) {
+            t->scope_temp = true;
             db_sequences_drop_owned(s, tb->name, &e);
+            t->scope_temp = false;
             attu_error_clear(&e);
             db_txn_commit(s, &e);
         }
@@ -207,7 +216,9 @@ int db_temp_discard(attu_session *s, attu_error *err) {
         const attu_table *tb = attu_catalog_at(t->work, i);
         char *name = strdup(tb->name);
         if (!name) return attu_error_oom(err);
+        t->scope_temp = true;
         db_sequences_drop_owned(s, name, err);
+        t->scope_temp = false;
         attu_table_free(attu_catalog_remove(t->work, name, true, NULL));
         free(name);
     }
@@ -319,8 +330,13 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
     int old = attu_catalog_layer_mode(s->temp_layer, mode);
     t->busy = true;
     t->creating = temp;
+    /* (a statement on a temporary table works on its sequences: the table
+     * may be gone or renamed before they are looked for) */
+    t->scope_temp = temp || mode == ATTU_LAYER_TOP ||
+                    (st->kind == ATTU_STMT_DROP_TABLE && st->u.drop_table.tables.n &&
+                     db_temp_has(s, st->u.drop_table.tables.items[0]));
     int rc = db_exec_stmt(s, sql, st, params, cb, err);
-    t->busy = t->creating = false;
+    t->busy = t->creating = t->scope_temp = false;
     attu_catalog_layer_mode(s->temp_layer, old);
     if (!rc && st->kind == ATTU_STMT_CREATE_VIEW) rc = check_view(s, st, err);
     if (!rc && temp && on_commit && on_commit != 'p') {

@@ -153,6 +153,26 @@ try:
     ok(a, "COMMIT")
     check("after A's COMMIT: ON COMMIT DELETE ROWS", count(a, "per_txn"), 0)
 
+    # ---- serial columns: each session's sequence its own, a permanent
+    # table's of the same name untouched
+    ok(a, "CREATE TABLE sq (id SERIAL, v TEXT)")
+    ok(a, "INSERT INTO sq (v) VALUES ('p1'), ('p2')")
+    ok(a, "CREATE TEMP TABLE sq (id SERIAL, v TEXT)")
+    s2 = conn(port)
+    ok(s2, "CREATE TEMP TABLE sq (id SERIAL, v TEXT)")
+    check("A's temporary serial starts at 1", ok(a, "INSERT INTO sq (v) VALUES ('a') RETURNING id").rows(), [("1",)])
+    check("S2's temporary serial starts at 1", ok(s2, "INSERT INTO sq (v) VALUES ('s') RETURNING id").rows(), [("1",)])
+    check("S2 does not see A's temporary sequence",
+          s2.query("SELECT count(*) FROM pg_class WHERE relkind = 'S' AND relname LIKE 'sq%'").rows(), [("2",)])
+    ok(a, "DROP TABLE sq")   # (the temporary one)
+    check("the permanent sq's sequence lives on", ok(a, "INSERT INTO sq (v) VALUES ('p3') RETURNING id").rows(),
+          [("3",)])
+    s2.close()
+    time.sleep(0.3)
+    check("after S2's end, the permanent sq's sequence still lives",
+          ok(a, "INSERT INTO sq (v) VALUES ('p4') RETURNING id").rows(), [("4",)])
+    ok(a, "DROP TABLE sq")
+
     # ---- the end of the session drops them (and a serial column's sequence)
     ok(b, "CREATE TEMP TABLE gone_t (id SERIAL, v TEXT)")
     ok(b, "INSERT INTO gone_t (v) VALUES ('x')")
