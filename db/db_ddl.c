@@ -639,16 +639,8 @@ int db_exec_drop(attu_session *s, const attu_ast_stmt *st, const attu_exec_callb
     for (int i = 0; i < st->u.drop_table.tables.n; i++)
         if (attu_catalog_lookup(db_cat(s), st->u.drop_table.tables.items[i]))
             found[nfound++] = st->u.drop_table.tables.items[i];
-    /* (no view reads a temporary table, db_temp.c: a permanent one of its
-     * name is another table) */
-    int nshared = 0;
-    const char **shared = calloc((size_t)nfound + 1, sizeof *shared);
-    if (!shared) { free(found); pthread_rwlock_unlock(&s->db->lock); return attu_error_oom(err); }
-    for (int i = 0; i < nfound; i++)
-        if (!db_temp_has(s, found[i])) shared[nshared++] = found[i];
-    int rc = db_view_drop_dependents(s, "table", shared, nshared, st->u.drop_table.cascade, NULL, &dependents,
+    int rc = db_view_drop_dependents(s, "table", found, nfound, st->u.drop_table.cascade, NULL, &dependents,
                                      &ndependents, err);
-    free(shared);
     /* the DEFAULTs of other tables that draw from their sequences: the same */
     if (!rc) rc = db_sequences_owner_dependents(s, found, nfound, NULL, st->u.drop_table.cascade, true, cb, err);
     /* the FOREIGN KEYs of other tables that reference them: 2BP01, or

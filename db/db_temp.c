@@ -280,22 +280,40 @@ static int check_fkeys(attu_session *s, const attu_ast_stmt *st, bool temp, attu
     return 0;
 }
 
-/* A view over a temporary table: PostgreSQL makes it temporary (a
- * materialized one it refuses); attu keeps views in the shared catalog
- * only, so both are refused (the view made goes with the statement's
- * transaction). */
-static int check_view(attu_session *s, const attu_ast_stmt *st, attu_error *err) {
-    const attu_view *v = attu_views_find(attu_catalog_views(db_cat(s)), st->u.create_view.view);
-    for (int i = 0; v && i < v->ndeps; i++) {
-        if (!db_temp_has(s, v->deps[i])) continue;
-        if (st->u.create_view.materialized)
-            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                                  "materialized views must not use temporary tables or views");
-        attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
-                       "view \"%s\" would be a temporary view: views over temporary tables are not supported",
-                       st->u.create_view.view);
-        attu_error_set_hint(err, "Use a temporary table (CREATE TEMP TABLE ... AS) instead.");
-        return -1;
+/* Whether name is one of the session's temporary relations (a table or
+ * a view) */
+static bool temp_relation(attu_session *s, const char *name) {
+    attu_catalog *cat = db_cat(s);
+    return db_temp_has(s, name) || attu_catalog_view_is_top(cat, attu_views_find(attu_catalog_views(cat), name));
+}
+
+/* A view over a temporary relation is temporary (moved into the session's
+ * catalog, with PostgreSQL's NOTICE); a materialized one is refused (the
+ * view made goes with the statement's transaction). */
+static int check_view(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err) {
+    attu_catalog *cat = db_cat(s);
+    attu_views *vs = attu_catalog_views(cat);
+    const char *name = st->u.create_view.view;
+    const attu_view *v = attu_views_find(vs, name);
+    if (!v || attu_catalog_view_is_top(cat, v)) return 0;
+    bool temp = false;
+    for (int i = 0; i < v->ndeps && !temp; i++) temp = temp_relation(s, v->deps[i]);
+    if (!temp) return 0;
+    if (st->u.create_view.materialized)
+        return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0,
+                              "materialized views must not use temporary tables or views");
+    int old = attu_catalog_layer_mode(s->temp_layer, ATTU_LAYER_BASE);
+    attu_view *moved = attu_views_remove(vs, name);
+    attu_catalog_layer_mode(s->temp_layer, ATTU_LAYER_TOP);
+    attu_view *gone = NULL;
+    int rc = moved ? attu_views_put(vs, moved, &gone) : 0;
+    attu_catalog_layer_mode(s->temp_layer, old);
+    attu_view_free(gone);
+    if (rc) { attu_view_free(moved); return attu_error_oom(err); }
+    if (cb && cb->on_notice) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "view \"%s\" will be a temporary view", name);
+        cb->on_notice(cb->ctx, "00000", msg);
     }
     return 0;
 }
@@ -303,13 +321,15 @@ static int check_view(attu_session *s, const attu_ast_stmt *st, attu_error *err)
 bool db_temp_stmt_wants(const attu_session *s, const attu_ast_stmt *st) {
     if (s->temp) return !s->temp->busy;
     return (st->kind == ATTU_STMT_CREATE_TABLE && st->u.create_table.temp) ||
-           (st->kind == ATTU_STMT_CREATE_TABLE_AS && st->u.create_table_as.temp);
+           (st->kind == ATTU_STMT_CREATE_TABLE_AS && st->u.create_table_as.temp) ||
+           (st->kind == ATTU_STMT_CREATE_VIEW && st->u.create_view.temp && !st->u.create_view.materialized);
 }
 
 int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                       const attu_exec_callbacks *cb, attu_error *err) {
     bool temp = (st->kind == ATTU_STMT_CREATE_TABLE && st->u.create_table.temp) ||
-                (st->kind == ATTU_STMT_CREATE_TABLE_AS && st->u.create_table_as.temp);
+                (st->kind == ATTU_STMT_CREATE_TABLE_AS && st->u.create_table_as.temp) ||
+                (st->kind == ATTU_STMT_CREATE_VIEW && st->u.create_view.temp && !st->u.create_view.materialized);
     char on_commit = st->kind == ATTU_STMT_CREATE_TABLE ? st->u.create_table.on_commit
                    : st->kind == ATTU_STMT_CREATE_TABLE_AS ? st->u.create_table_as.on_commit : 0;
     db_temp *t = temp ? temp_state(s, err) : s->temp;
@@ -317,8 +337,15 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
     int mode = ATTU_LAYER_AUTO;
     if (st->kind == ATTU_STMT_CREATE_TABLE || st->kind == ATTU_STMT_CREATE_TABLE_AS)
         mode = temp ? ATTU_LAYER_TOP : ATTU_LAYER_BASE;
-    else if (st->kind == ATTU_STMT_ALTER_TABLE && db_temp_has(s, st->u.alter_table.table))
+    else if (st->kind == ATTU_STMT_CREATE_VIEW && temp)
+        mode = ATTU_LAYER_TOP;
+    else if (st->kind == ATTU_STMT_ALTER_TABLE && temp_relation(s, st->u.alter_table.table))
         mode = ATTU_LAYER_TOP;   /* (RENAME re-adds the table: it stays temporary) */
+    else if ((st->kind == ATTU_STMT_DROP_TABLE && st->u.drop_table.tables.n &&
+              db_temp_has(s, st->u.drop_table.tables.items[0])) ||
+             (st->kind == ATTU_STMT_DROP_VIEW && st->u.drop_table.tables.n &&
+              temp_relation(s, st->u.drop_table.tables.items[0])))
+        mode = ATTU_LAYER_TOP;   /* (the views depending on it: the temporary ones only) */
     if (check_fkeys(s, st, temp, err)) return -1;
     /* DISCARD TEMP, DISCARD ALL (outside a block: else its 25001 below)
      * drop every temporary table */
@@ -338,7 +365,7 @@ int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st,
     int rc = db_exec_stmt(s, sql, st, params, cb, err);
     t->busy = t->creating = t->scope_temp = false;
     attu_catalog_layer_mode(s->temp_layer, old);
-    if (!rc && st->kind == ATTU_STMT_CREATE_VIEW) rc = check_view(s, st, err);
+    if (!rc && st->kind == ATTU_STMT_CREATE_VIEW) rc = check_view(s, st, cb, err);
     if (!rc && temp && on_commit && on_commit != 'p') {
         const char *tn = st->kind == ATTU_STMT_CREATE_TABLE ? st->u.create_table.table : st->u.create_table_as.table;
         rc = note_on_commit(t, tn, on_commit, err);

@@ -42,6 +42,7 @@ struct attu_catalog {
     int           mode;   /* ATTU_LAYER_* */
     char          schema[64];
     unsigned      schema_oid;
+    attu_views   *lviews;   /* (a layer's views: its top's over its base's) */
 };
 
 /* A layer's catalogs: the first of each pair that is not NULL. */
@@ -98,7 +99,7 @@ attu_catalog *attu_catalog_new(void) {
 
 void attu_catalog_free(attu_catalog *cat) {
     if (!cat) return;
-    if (cat->layered) { free(cat); return; }   /* (it owns nothing) */
+    if (cat->layered) { attu_views_free(cat->lviews); free(cat); return; }   /* (it owns nothing) */
     for (size_t i = 0; i < cat->count; i++) {
         attu_table_free(cat->tables[i]);
         defaults_free(&cat->defaults[i]);
@@ -474,7 +475,7 @@ const attu_index_def *attu_catalog_indexes(const attu_catalog *cat, const char *
 }
 
 attu_views *attu_catalog_views(const attu_catalog *cat) {
-    return cat->layered ? attu_catalog_views(L_base(cat)) : cat->views;
+    return cat->layered ? cat->lviews : cat->views;
 }
 attu_comments *attu_catalog_comments(const attu_catalog *cat) {
     return cat->layered ? attu_catalog_comments(L_base(cat)) : cat->comments;
@@ -532,6 +533,13 @@ int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
 
 /* ---- layered catalogs ---------------------------------------------------------------------- */
 
+/* (attu_views_layer_new's sides: the top's views, the base's) */
+static attu_views *layer_views(const void *ctx, int side) {
+    const attu_catalog *cat = ctx;
+    attu_catalog *c = side == 0 ? L_top(cat) : L_base(cat);
+    return c ? c->views : NULL;
+}
+
 attu_catalog *attu_catalog_layer_new(attu_catalog *const *top_first, attu_catalog *const *top_then,
                                      attu_catalog *const *base_first, attu_catalog *const *base_then,
                                      const char *schema, unsigned schema_oid) {
@@ -544,7 +552,14 @@ attu_catalog *attu_catalog_layer_new(attu_catalog *const *top_first, attu_catalo
     c->base_ref[1] = base_then;
     snprintf(c->schema, sizeof c->schema, "%s", schema);
     c->schema_oid = schema_oid;
+    if (!(c->lviews = attu_views_layer_new(layer_views, c, &c->mode))) { free(c); return NULL; }
     return c;
+}
+
+bool attu_catalog_view_is_top(const attu_catalog *cat, const attu_view *v) {
+    if (!cat || !cat->layered || !v) return false;
+    attu_catalog *top = L_top(cat);
+    return top && attu_views_find(top->views, v->name) == v;
 }
 
 int attu_catalog_layer_mode(attu_catalog *cat, int mode) {
@@ -575,3 +590,5 @@ const char *attu_catalog_top_schema(const attu_catalog *cat, unsigned *oid) {
 attu_table *attu_catalog_lookup_shared(const attu_catalog *cat, const char *name) {
     return attu_catalog_lookup(cat->layered ? L_base(cat) : cat, name);
 }
+
+attu_catalog *attu_catalog_shared(const attu_catalog *cat) { return cat->layered ? L_base(cat) : (attu_catalog *)cat; }

@@ -809,6 +809,7 @@ struct attu_ast_stmt {
             char              *bad_option, *bad_option_name;
             /* CREATE MATERIALIZED VIEW [IF NOT EXISTS] ... [WITH NO DATA] */
             bool               materialized, if_not_exists, with_no_data;
+            bool               temp;      /* CREATE TEMP VIEW (db/db_temp.c) */
         } create_view;
         struct {
             attu_ast_name_list tables;    /* DROP TABLE a, b */

@@ -476,11 +476,16 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
      * its creation in PostgreSQL); pg_temp.t (the parser drops pg_temp)
      * and t find the temporary one first (db/db_temp.c) */
     bool shared_only = (f->u.table.schema && !strcmp(f->u.table.schema, "public")) ||
-                       c->views;   /* (a view's query reads shared tables only: views over temporary ones are refused) */
+                       (c->views && !attu_catalog_view_is_top(c->cat, c->views->view));
+    /* (a permanent view's query reads shared relations only: one over a
+     * temporary relation is a temporary view) */
     bool temp_first = !shared_only && attu_catalog_top_has(c->cat, name);
     bool temp_only = f->u.table.schema && (!strcmp(f->u.table.schema, "pg_temp") ||
                                            !strncmp(f->u.table.schema, "pg_temp_", 8));
-    const attu_view *view = sys_schema || temp_first || temp_only ? NULL : attu_views_find(attu_catalog_views(c->cat), name);
+    const attu_view *view = sys_schema || temp_first ? NULL : attu_views_find(attu_catalog_views(c->cat), name);
+    if (view && ((temp_only && !attu_catalog_view_is_top(c->cat, view)) ||
+                 (shared_only && attu_catalog_view_is_top(c->cat, view))))
+        view = shared_only ? attu_views_find(attu_catalog_views(attu_catalog_shared(c->cat)), name) : NULL;
     if (view && view->kind == 'm') {
         /* a materialized view's rows are the table of its name; none to
          * read before REFRESH (a query only analysed, described or

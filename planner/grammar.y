@@ -2958,15 +2958,21 @@ static ab_view_opts ab_view_opt(const attu_token *name, const attu_token *value)
     return o;
 }
 typedef struct ab_view_head {
-    int pos; bool or_replace, materialized, if_not_exists; ab_qname name; attu_names *cols; attu_token as;
+    int pos; bool or_replace, materialized, if_not_exists, temp; ab_qname name; attu_names *cols; attu_token as;
     ab_view_opts opts;
 } ab_view_head;
 }
 %type view_head {ab_view_head}
-view_head(A) ::= CREATE(K) opt_temp VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
-    { memset(&A, 0, sizeof A); A.pos = K.pos; A.name = N; A.cols = C; A.as = S; A.opts = O; }
-view_head(A) ::= CREATE(K) OR REPLACE opt_temp VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
-    { memset(&A, 0, sizeof A); A.pos = K.pos; A.or_replace = true; A.name = N; A.cols = C; A.as = S; A.opts = O; }
+view_head(A) ::= CREATE(K) opt_temp(T) VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
+{
+    memset(&A, 0, sizeof A); A.pos = K.pos; A.temp = T || ab_temp_schema(ctx, &N); A.name = N; A.cols = C;
+    A.as = S; A.opts = O;
+}
+view_head(A) ::= CREATE(K) OR REPLACE opt_temp(T) VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
+{
+    memset(&A, 0, sizeof A); A.pos = K.pos; A.or_replace = true; A.temp = T || ab_temp_schema(ctx, &N); A.name = N;
+    A.cols = C; A.as = S; A.opts = O;
+}
 %type matview_head {ab_view_head}
 matview_head(A) ::= CREATE(K) MATERIALIZED VIEW qualified_name(N) opt_name_list(C) AS(S).
 {
@@ -3018,6 +3024,7 @@ static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, const ab_view_head *h, a
     st->u.create_view.view_position = h->name.pos;
     st->u.create_view.or_replace = h->or_replace;
     st->u.create_view.materialized = h->materialized;
+    st->u.create_view.temp = h->temp;
     st->u.create_view.if_not_exists = h->if_not_exists;
     st->u.create_view.columns = ab_names(h->cols);
     st->u.create_view.query = q;

@@ -156,7 +156,8 @@ bool syscat_rels_load(const bctx *c, syscat_rels *rs) {
     for (size_t i = 0; i < nv; i++) {
         const attu_view *v = attu_views_at(vs, i);
         r[n++] = (rel_info){ .name = v->name, .kind = v->kind, .v = v,
-                             .t = v->kind == 'm' ? attu_catalog_lookup(cat, v->name) : NULL };
+                             .t = v->kind == 'm' ? attu_catalog_lookup(cat, v->name) : NULL,
+                             .temp = attu_catalog_view_is_top(cat, v) };
         if (v->kind == 'm' && !r[n - 1].t) n--;   /* (cannot be: the two go together) */
     }
     for (int i = 0; i < rs->nseqs; i++) r[n++] = (rel_info){ .name = rs->seqs[i]->name, .kind = 'S', .s = rs->seqs[i] };
@@ -800,7 +801,7 @@ static void rows_is_tables(rel_text *r, const syscat_env *env) {
         const rel_info *ri = &env->rs.r[i];
         if (ri->kind != 'r' && ri->kind != 'v') continue;
         v_text(r, env->database); v_text(r, rel_ns(env, ri)); v_text(r, ri->name);
-        v_text(r, ri->kind == 'r' ? (ri->temp ? "LOCAL TEMPORARY" : "BASE TABLE") : "VIEW");
+        v_text(r, ri->temp ? "LOCAL TEMPORARY" : ri->kind == 'r' ? "BASE TABLE" : "VIEW");
         v_nulls(r, 5); v_text(r, ri->kind == 'r' || view_updatable(env, ri->v, NULL) ? "YES" : "NO"); v_text(r, "NO"); v_null(r);
     }
 }
@@ -1078,7 +1079,7 @@ static void rows_pg_views(rel_text *r, const syscat_env *env) {
         if (ri->kind != 'v') continue;
         char *d = syscat_view_definition(ri->v);
         if (!d) r->b.oom = true;
-        v_text(r, "public"); v_text(r, ri->name); v_text(r, env->user); v_text(r, d ? d : "");
+        v_text(r, rel_ns(env, ri)); v_text(r, ri->name); v_text(r, env->user); v_text(r, d ? d : "");
         free(d);
     }
 }

@@ -6,7 +6,9 @@ the CPU device, or ATTU_TEST_DEVICE's):
   - a session's temporary table is its own: another session does not see
     it (42P01, not in pg_class), reads its own permanent table of that name
     and may make a temporary table of the same name with other rows;
-  - a temporary table shadows a permanent one for its session only;
+  - a temporary table shadows a permanent one for its session only; a
+    view over a temporary table is temporary (unseen by another session,
+    never in attu.views);
   - writing a temporary table while another session's block writes waits
     for the token as any writer does (attu's database-wide writing token,
     docs/sql-reference.md, "Temporary tables"), and ON COMMIT DELETE ROWS
@@ -123,6 +125,10 @@ try:
           a.query("SELECT n.nspname LIKE 'pg_temp_%' FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
                   "WHERE c.relname = 'tmp_only'").rows(), [("t",)])
 
+    ok(a, "CREATE VIEW tmp_view AS SELECT upper(v) AS u FROM tmp_only")   # (temporary: it reads one)
+    check("A reads its temporary view", a.query("SELECT u FROM tmp_view ORDER BY u").rows(), [("A1",), ("A2",)])
+    check("B does not see A's temporary view", b.query("SELECT * FROM tmp_view").error()[0], "42P01")
+
     # ---- the same name in two sessions, each with its own rows
     ok(b, "CREATE TEMP TABLE tmp_only (v TEXT, n INTEGER)")
     ok(b, "INSERT INTO tmp_only VALUES ('b1', 1)")
@@ -190,6 +196,9 @@ try:
 
     # ---- nothing in the data directory, nothing after a restart
     check("no file of a temporary table", files_named("tmp_only") + files_named("per_txn") + files_named("gone_t"), [])
+    views_file = os.path.join(data, "attu.views")
+    check("no temporary view in attu.views",
+          os.path.exists(views_file) and "tmp_view" in open(views_file, errors="replace").read(), False)
     check("the permanent table has files", len(files_named("keeps")) > 0, True)
     check("no sequence of a temporary table in attu.sequences",
           "gone_t" in open(os.path.join(data, "attu.sequences"), errors="replace").read(), False)
@@ -200,6 +209,7 @@ try:
     port = start()
     d = conn(port)
     check("after a restart: no temporary table", d.query("SELECT * FROM tmp_only").error()[0], "42P01")
+    check("after a restart: no temporary view", d.query("SELECT * FROM tmp_view").error()[0], "42P01")
     check("after a restart: the permanent shared", count(d, "shared"), 3)
     check("after a restart: the permanent keeps", count(d, "keeps"), 1)
     check("after a restart: no temporary relation in pg_class",
