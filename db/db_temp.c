@@ -1,6 +1,6 @@
 /*
  * db_temp.c - temporary tables: CREATE {TEMP | TEMPORARY} TABLE, CREATE
- * TEMP TABLE ... AS, SELECT ... INTO TEMP, ON COMMIT.
+ * TEMP TABLE ... AS, SELECT ... INTO TEMP, ON COMMIT; temporary views.
  *
  * A session's temporary relations live in a catalog of its own (struct
  * db_temp), never in the catalog the sessions share: no other session can
@@ -31,9 +31,13 @@
  * temporary catalog or the statement makes one: CREATE TEMP puts its
  * table in the temporary catalog (the layer's TOP mode), CREATE TABLE of
  * a permanent one in the shared one (BASE mode, even when a temporary
- * table of that name exists, as PostgreSQL's schemas allow), and a FOREIGN
- * KEY between the two kinds is refused afterwards (42P16, the statement
- * then rolls back with its transaction).
+ * table of that name exists, as PostgreSQL's schemas allow), a statement
+ * on a temporary relation works in the temporary catalog (TOP mode: its
+ * rename, the views depending on it), and a FOREIGN KEY between the two
+ * kinds is refused first (42P16). Views live in the same two layers
+ * (engine/view.h): CREATE TEMP VIEW makes a temporary one, and a view
+ * whose query reads a temporary relation moves there once made, with
+ * PostgreSQL's NOTICE.
  */
 #include "db/db_internal.h"
 
@@ -114,6 +118,17 @@ void db_temp_txn_rollback(attu_session *s) {
     t->work = NULL;
 }
 
+/* The temporary views of cat that read relation name go (ON COMMIT DROP
+ * drops with CASCADE, as PostgreSQL's does; DISCARD TEMP drops them all:
+ * name NULL). */
+static void drop_views(attu_catalog *cat, const char *name) {
+    attu_views *vs = attu_catalog_views(cat);
+    for (size_t i = attu_views_count(vs); i-- > 0;) {
+        const attu_view *v = attu_views_at(vs, i);
+        if (!name || attu_view_reads(v, name)) attu_view_free(attu_views_remove(vs, v->name));
+    }
+}
+
 /* ON COMMIT's actions on the working copy: DROP's tables go, DELETE
  * ROWS's are emptied; entries whose table is gone (rolled back, dropped,
  * renamed) are forgotten. */
@@ -130,6 +145,7 @@ static void on_commit_actions(attu_session *s, attu_catalog *cat) {
             db_sequences_drop_owned(s, o->name, &e);
             t->scope_temp = false;
             attu_table_free(attu_catalog_remove(cat, o->name, true, NULL));
+            drop_views(cat, o->name);
             tb = NULL;
         } else if (tb && o->action == 'd' && tb->nrows > 0) {
             attu_error e;
@@ -209,7 +225,8 @@ void db_temp_session_end(attu_session *s) {
  * the transaction. */
 int db_temp_discard(attu_session *s, attu_error *err) {
     db_temp *t = s->temp;
-    if (!t || attu_catalog_count(t->work ? t->work : t->cat) == 0) return 0;
+    attu_catalog *now = t ? (t->work ? t->work : t->cat) : NULL;
+    if (!t || (attu_catalog_count(now) == 0 && attu_views_count(attu_catalog_views(now)) == 0)) return 0;
     if (db_txn_begin_write(s, err)) return -1;
     if (db_temp_txn_begin(s)) return attu_error_oom(err);
     for (size_t i = attu_catalog_count(t->work); i-- > 0;) {
@@ -222,6 +239,7 @@ int db_temp_discard(attu_session *s, attu_error *err) {
         attu_table_free(attu_catalog_remove(t->work, name, true, NULL));
         free(name);
     }
+    drop_views(t->work, NULL);
     return 0;
 }
 
