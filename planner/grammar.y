@@ -123,6 +123,14 @@ static bool ab_temp_schema(attu_parse_ctx *c, ab_qname *n) {
     }
     return false;
 }
+/* CREATE TEMP TABLE / VIEW schema.x: only pg_temp holds temporary
+ * relations (PostgreSQL's 42P16 at the name) */
+static bool ab_temp_head(attu_parse_ctx *c, bool temp, ab_qname *n) {
+    if (ab_temp_schema(c, n)) return true;
+    if (temp && n->schema && strcmp(n->schema, "pg_catalog") && strcmp(n->schema, "information_schema"))
+        ab_defer_error(c, "42P16", n->pos, "cannot create temporary relation in non-temporary schema");
+    return temp;
+}
 
 /* CREATE TABLE pg_catalog.x: PostgreSQL's refusal (attu's tables are public's) */
 static void create_in_schema(attu_parse_ctx *c, const ab_qname *n) {
@@ -2793,9 +2801,9 @@ typedef struct ab_create_head { ab_qname name; bool if_not_exists; int pos; bool
 }
 %type create_head {ab_create_head}
 create_head(A) ::= CREATE(K) opt_temp(T) TABLE IF NOT EXISTS qualified_name(N).
-    { A.name = N; A.if_not_exists = true; A.pos = K.pos; A.temp = T || ab_temp_schema(ctx, &N); ctx->cur_table = N.name; create_in_schema(ctx, &N); }
+    { A.name = N; A.if_not_exists = true; A.pos = K.pos; A.temp = ab_temp_head(ctx, T, &N); ctx->cur_table = N.name; create_in_schema(ctx, &N); }
 create_head(A) ::= CREATE(K) opt_temp(T) TABLE qualified_name(N).
-    { A.name = N; A.if_not_exists = false; A.pos = K.pos; A.temp = T || ab_temp_schema(ctx, &N); ctx->cur_table = N.name; create_in_schema(ctx, &N); }
+    { A.name = N; A.if_not_exists = false; A.pos = K.pos; A.temp = ab_temp_head(ctx, T, &N); ctx->cur_table = N.name; create_in_schema(ctx, &N); }
 
 %type create_as_stmt {attu_ast_stmt *}
 create_as_stmt(A) ::= create_head(H) opt_name_list(C) opt_on_commit(O) AS select_stmt(Q) opt_with_data(D).
@@ -2965,12 +2973,12 @@ typedef struct ab_view_head {
 %type view_head {ab_view_head}
 view_head(A) ::= CREATE(K) opt_temp(T) VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
 {
-    memset(&A, 0, sizeof A); A.pos = K.pos; A.temp = T || ab_temp_schema(ctx, &N); A.name = N; A.cols = C;
+    memset(&A, 0, sizeof A); A.pos = K.pos; A.temp = ab_temp_head(ctx, T, &N); A.name = N; A.cols = C;
     A.as = S; A.opts = O;
 }
 view_head(A) ::= CREATE(K) OR REPLACE opt_temp(T) VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
 {
-    memset(&A, 0, sizeof A); A.pos = K.pos; A.or_replace = true; A.temp = T || ab_temp_schema(ctx, &N); A.name = N;
+    memset(&A, 0, sizeof A); A.pos = K.pos; A.or_replace = true; A.temp = ab_temp_head(ctx, T, &N); A.name = N;
     A.cols = C; A.as = S; A.opts = O;
 }
 %type matview_head {ab_view_head}
