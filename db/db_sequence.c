@@ -412,6 +412,7 @@ int db_sequences_list(void *ctx, attu_sequence ***out, int *n) {
         attu_error_clear(&e);
         v[m] = line ? attu_sequence_parse(line, &e) : NULL;
         free(line);
+        if (v[m]) v[m]->temp_owner = q->e[i].seq->temp_owner;   /* (pg_class: a temporary one's schema) */
         if (!v[m++]) rc = -1;
     }
     pthread_mutex_unlock(&q->mu);

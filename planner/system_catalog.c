@@ -160,7 +160,9 @@ bool syscat_rels_load(const bctx *c, syscat_rels *rs) {
                              .temp = attu_catalog_view_is_top(cat, v) };
         if (v->kind == 'm' && !r[n - 1].t) n--;   /* (cannot be: the two go together) */
     }
-    for (int i = 0; i < rs->nseqs; i++) r[n++] = (rel_info){ .name = rs->seqs[i]->name, .kind = 'S', .s = rs->seqs[i] };
+    for (int i = 0; i < rs->nseqs; i++)
+        r[n++] = (rel_info){ .name = rs->seqs[i]->name, .kind = 'S', .s = rs->seqs[i],
+                             .temp = rs->seqs[i]->temp_owner != NULL };   /* (a temporary table's serial column's) */
     qsort(r, n, sizeof *r, rel_by_name);
     for (size_t i = 0; i < n; i++) {
         int64_t oid = syscat_name_hash_oid(r[i].name);
