@@ -21,6 +21,9 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "engine/csv_reader.h"
 #include "engine/timezone.h"
@@ -36,7 +39,23 @@
 extern attu_backend *attu_backend_gpu_new(size_t memory_budget, attu_error *err) __attribute__((weak));
 #endif
 
+/* Every INSERT, UPDATE or DELETE builds its table's new version as whole
+ * columns and frees the old ones: with glibc's defaults the freed megabytes
+ * went back to the kernel at once (the heap trimmed, a large chunk
+ * unmapped) and the next version's first touch of each page faulted them
+ * back in, twice the copy's own time for a one-row INSERT into a 1M-row
+ * table. Buffers up to 32 MB come from the heap, and up to 256 MB of it
+ * stays mapped between statements. (Process-wide: set once.) */
+static void keep_freed_memory(void) {
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
 attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
+    static pthread_once_t malloc_once = PTHREAD_ONCE_INIT;
+    pthread_once(&malloc_once, keep_freed_memory);
     attu_db *db = calloc(1, sizeof *db);
     if (!db) { attu_error_oom(err); return NULL; }
     db->cat = attu_catalog_new();
@@ -162,6 +181,7 @@ attu_session *attu_session_new(attu_db *db) {
 void attu_session_free(attu_session *s) {
     if (!s) return;
     db_txn_rollback(s);   /* a transaction left open ends with its session */
+    db_cursors_free(s);
     db_temp_session_end(s);   /* (its temporary tables go with it) */
     db_settings_free(s);
     db_prepared_names_free(s);
@@ -176,10 +196,13 @@ void attu_session_set_identity(attu_session *s, const char *user, const char *da
 
 char attu_session_txn_status(const attu_session *s) { return s->txn; }
 
+uint64_t attu_session_blocks_ended(const attu_session *s) { return s->blocks_ended; }
+
 void attu_session_txn_failed(attu_session *s) {
     if (s->txn == 'T') s->txn = 'E';
     else if (s->txn == 'I' && s->ext_implicit) {   /* the implicit transaction up to Sync fails */
         db_txn_rollback(s);
+        db_cursors_txn_end(s, false);
         s->ext_implicit = false;
     }
 }
@@ -187,7 +210,9 @@ void attu_session_txn_failed(attu_session *s) {
 int attu_session_sync(attu_session *s, attu_error *err) {
     if (s->txn != 'I') return 0;
     s->ext_implicit = false;
-    return db_txn_active(s) ? db_txn_commit(s, err) : 0;
+    int rc = db_txn_active(s) ? db_txn_commit(s, err) : 0;
+    db_cursors_txn_end(s, rc == 0);
+    return rc;
 }
 
 void attu_session_cancel(attu_session *s) { __atomic_store_n(&s->cancel, 1, __ATOMIC_SEQ_CST); }
@@ -238,6 +263,7 @@ attu_bind_params db_params(attu_session *s, const attu_bind_params *params) {
     bp.setting_state = db_setting_state;
     bp.setting_custom = db_setting_custom;
     bp.set_config = db_set_config;
+    bp.cursor_at = db_cursor_at;
     bp.setting_ctx = s;
     bp.user = s->user;
     bp.database = s->database;
@@ -543,11 +569,13 @@ static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stm
     case ATTU_TXN_RELEASE:
         if (s->txn == 'I') return attu_error_set(err, "25P01", 0, "RELEASE SAVEPOINT can only be used in transaction blocks");
         if (db_txn_release(s, sp, err)) return -1;
+        db_cursors_release(s, db_txn_savepoints(s));
         return db_deliver_tag(cb, "RELEASE", err) ? -2 : 0;
     case ATTU_TXN_ROLLBACK_TO:
         if (s->txn == 'I')
             return attu_error_set(err, "25P01", 0, "ROLLBACK TO SAVEPOINT can only be used in transaction blocks");
         if (db_txn_rollback_to(s, sp, err)) return -1;
+        db_cursors_rollback_to(s, db_txn_savepoints(s));
         s->txn = 'T';   /* an aborted block is usable again */
         return db_deliver_tag(cb, "ROLLBACK", err) ? -2 : 0;
     case ATTU_TXN_COMMIT: case ATTU_TXN_ROLLBACK:
@@ -564,6 +592,8 @@ static int exec_transaction(attu_session *s, const char *sql, const attu_ast_stm
     int rc = 0;
     if (commit) rc = db_txn_commit(s, err);
     else db_txn_rollback(s);
+    db_cursors_txn_end(s, commit && !rc);
+    s->blocks_ended++;
     db_settings_end_block(s, commit && !rc);
     if (rc) return -1;
     if (in_block && st->u.transaction.chain) s->txn = 'T';
@@ -596,7 +626,7 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
     if (st->kind != ATTU_STMT_SET && st->kind != ATTU_STMT_RESET && st->kind != ATTU_STMT_SHOW &&
         st->kind != ATTU_STMT_TRANSACTION && st->kind != ATTU_STMT_DEALLOCATE &&
         st->kind != ATTU_STMT_DISCARD && st->kind != ATTU_STMT_SHOW_TABLES && st->kind != ATTU_STMT_DESCRIBE &&
-        st->kind != ATTU_STMT_EXECUTE)
+        st->kind != ATTU_STMT_EXECUTE && st->kind != ATTU_STMT_FETCH)   /* (FETCH reads its cursor's rows) */
         s->snapshot_taken = true;
     /* a materialized view changes only by REFRESH (db_matview.c) */
     if (db_matview_refuse(s, st, err)) return -1;
@@ -670,6 +700,9 @@ int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, cons
         return db_exec_discard(s, st, cb, err);
     case ATTU_STMT_TRANSACTION:
         return exec_transaction(s, sql, st, cb, err);
+    case ATTU_STMT_DECLARE_CURSOR: return db_exec_declare(s, sql, st, params, cb, err);
+    case ATTU_STMT_FETCH: return db_exec_fetch(s, st, cb, err);
+    case ATTU_STMT_CLOSE_CURSOR: return db_exec_close(s, st, cb, err);
     }
     return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, st->position, "statement not supported");
 }
@@ -718,6 +751,7 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
         db_settings_end_statement(s, r == 0);
         /* a statement outside any block is its own transaction */
         if (r == 0 && s->txn == 'I' && !s->implicit_block && db_txn_commit(s, &err)) r = -1;
+        if (s->txn == 'I' && !s->implicit_block && r != -2) db_cursors_txn_end(s, r == 0);
         if (r == -2) { rc = -1; break; }      /* the client went away */
         if (r) {
             if (!err.set) attu_error_set(&err, ATTU_SQLSTATE_INTERNAL, 0, "statement failed");
@@ -735,6 +769,7 @@ int attu_session_exec(attu_session *s, const char *sql, const attu_exec_callback
             rc = -1;
         }
         if (rc) db_txn_rollback(s);
+        db_cursors_txn_end(s, rc == 0);
     }
     if (s->implicit_block && s->txn == 'I') db_settings_end_block(s, rc == 0);
     s->implicit_block = false;

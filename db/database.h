@@ -70,6 +70,8 @@ typedef struct attu_result {
     size_t              nrows;
     char                tag[64];
     bool                returns_rows;  /* SELECT-like: send RowDescription even with 0 rows */
+    bool                binary;        /* FETCH from a BINARY cursor: the simple protocol sends
+                                          binary values (db/db_cursor.c) */
 } attu_result;
 
 #define ATTU_RESULT_KEEP 2
@@ -124,6 +126,12 @@ int attu_session_exec(attu_session *s, const char *sql,
  * until COMMIT (db/db_txn.c); a statement outside one is a transaction of
  * its own, a multi-statement query string one implicit transaction. */
 char attu_session_txn_status(const attu_session *s);
+
+/* How many transaction blocks have ended by COMMIT, ROLLBACK (or END,
+ * ABORT) in this session: a portal of the extended protocol bound before
+ * one ended is gone, as PostgreSQL drops portals at the end of their
+ * transaction (server/extended_query.c). */
+uint64_t attu_session_blocks_ended(const attu_session *s);
 
 /* The extended protocol's Sync: outside a block, the implicit
  * transaction of what ran since the last Sync commits (0, or -1 with err

@@ -400,10 +400,17 @@ static int add_column(draft *d, const attu_ast_alter_cmd *cmd, attu_error *err) 
              * every existing row takes that value (PostgreSQL evaluates it
              * even for an empty table: DEFAULT 1 / 0 is 22012 there too) */
             if (!(c.dflt = db_check_default(d->s, d->sql, cd, &c.def, err)) ||
-                     db_eval_default(d->s, c.dflt, &c.def, table, &v, err)) {
+                (strcmp(c.dflt, DB_DEFAULT_RANDOM_UUID) && db_eval_default(d->s, c.dflt, &c.def, table, &v, err))) {
                 err->position = 0;   /* PostgreSQL gives ALTER's DEFAULT errors none */
                 free(c.dflt);
                 return -1;
+            }
+            if (!strcmp(c.dflt, DB_DEFAULT_RANDOM_UUID)) {
+                /* gen_random_uuid() is volatile: a value per existing row */
+                attu_column *u = db_random_uuid_column(c.def.type, d->base->nrows, err);
+                if (!u) { free(c.dflt); return -1; }
+                c.col = build_column(&c.def, table, u, d->base->nrows, err);
+                attu_column_free(u);
             }
         }
         if (!c.col) c.col = build_column(&c.def, table, v ? v->cols[0] : NULL, d->base->nrows, err);

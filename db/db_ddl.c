@@ -6,6 +6,7 @@
  * the catalog, so a failure leaves both exactly as they were.
  */
 #include "db/db_internal.h"
+#include "engine/uuid.h"
 #include "db/db_index.h"
 #include "db/db_check.h"
 #include "db/db_fkey.h"
@@ -211,6 +212,9 @@ static int deparse_default(const attu_ast_expr *e, dbuf *b, attu_error *err) {
         if (!strcmp(name, "nextval"))   /* (the whole DEFAULT nextval('s') never comes here: db_sequence.c) */
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                   "DEFAULT nextval() is supported only as the whole DEFAULT, nextval('sequence')");
+        if (!strcmp(name, "gen_random_uuid"))   /* (the whole DEFAULT gen_random_uuid() never comes here) */
+            return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
+                                  "DEFAULT gen_random_uuid() is supported only as the whole DEFAULT, gen_random_uuid()");
         if (name_in(name, default_not_constant))
             return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position,
                                   "DEFAULT %s() is not supported: a DEFAULT must be a constant expression", name);
@@ -280,7 +284,14 @@ char *db_check_default(attu_session *s, const char *sql, const attu_ast_column_d
     dbuf b = { 0 };
     dputs(&b, "VALUES (");
     size_t start = b.n;
-    if (deparse_default(cd->default_, &b, err)) { free(b.p); return NULL; }
+    const attu_ast_expr *de = cd->default_;
+    if (de->kind == ATTU_EXPR_FUNC && !de->u.func.schema && !strcmp(de->u.func.name, "gen_random_uuid") &&
+        !de->u.func.args.n && !de->u.func.star && !de->u.func.distinct && !de->u.func.over && !de->u.func.filter &&
+        !de->u.func.order_by.n)
+        /* the whole DEFAULT gen_random_uuid(): one value per row
+         * (db_eval_defaults), as PostgreSQL's volatile default */
+        dputs(&b, DB_DEFAULT_RANDOM_UUID);
+    else if (deparse_default(cd->default_, &b, err)) { free(b.p); return NULL; }
     dputs(&b, ")");
     if (b.oom) { free(b.p); attu_error_oom(err); return NULL; }
     const char *names[1] = { def->name };
@@ -344,6 +355,49 @@ int db_eval_default(attu_session *s, const char *dflt, const attu_column_def *de
     return rc;
 }
 
+attu_column *db_random_uuid_column(attu_type t, size_t nrows, attu_error *err) {
+    char *text = malloc((ATTU_UUID_TEXT_LEN + 1) * (nrows ? nrows : 1));
+    const char **strs = malloc(sizeof *strs * (nrows ? nrows : 1));
+    if (!text || !strs) { free(text); free(strs); attu_error_oom(err); return NULL; }
+    for (size_t i = 0; i < nrows; i++) {
+        uint8_t u[16];
+        attu_uuid_random(u);
+        char *p = text + i * (ATTU_UUID_TEXT_LEN + 1);
+        attu_uuid_format(u, p);
+        p[ATTU_UUID_TEXT_LEN] = 0;
+        strs[i] = p;
+    }
+    attu_column *col = db_text_column(strs, nrows, err);
+    free(text); free(strs);
+    if (col) col->type = t;
+    return col;
+}
+
+/* DEFAULT gen_random_uuid() columns: a fresh uuid per row, appended to the
+ * defaults' result *out (made where there is none). */
+static int random_uuid_columns(const attu_table *base, const int *cols, int nu, size_t nrows, int *map, int first,
+                               attu_result **out, attu_error *err) {
+    attu_result *r = *out ? *out : db_result_new(0);
+    int have = r ? r->ncols : 0;
+    attu_column **nc = r ? realloc(r->cols, sizeof *nc * (size_t)(have + nu + 1)) : NULL;
+    if (nc) r->cols = nc;
+    attu_result_column *nd = nc ? realloc(r->desc, sizeof *nd * (size_t)(have + nu + 1)) : NULL;
+    if (nd) r->desc = nd;
+    int rc = r && nc && nd ? 0 : attu_error_oom(err);
+    for (int j = 0; j < nu && !rc; j++) {
+        attu_column *col = db_random_uuid_column(base->defs[cols[j]].type, nrows, err);
+        if (!col) { rc = -1; break; }
+        r->cols[have + j] = col;
+        memset(&r->desc[have + j], 0, sizeof r->desc[have + j]);
+        r->desc[have + j].type = col->type;
+        map[cols[j]] = first + have + j;
+        r->ncols = have + j + 1;
+    }
+    if (r && !*out) { if (rc) attu_result_free(r); else *out = r; }
+    else if (rc) { attu_result_free(*out); *out = NULL; }
+    return rc;
+}
+
 int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int first, size_t nrows, attu_result **out,
                      attu_error *err) {
     *out = NULL;
@@ -352,7 +406,12 @@ int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int firs
     attu_type *types = calloc((size_t)base->ncols + 1, sizeof *types);
     const char **names = calloc((size_t)base->ncols + 1, sizeof *names);
     int *seqcols = calloc((size_t)base->ncols + 1, sizeof *seqcols);
-    if (!types || !names || !seqcols) { free(types); free(names); free(seqcols); return attu_error_oom(err); }
+    int *uuidcols = calloc((size_t)base->ncols + 1, sizeof *uuidcols);
+    int nu = 0;
+    if (!types || !names || !seqcols || !uuidcols) {
+        free(types); free(names); free(seqcols); free(uuidcols);
+        return attu_error_oom(err);
+    }
     dputs(&b, "VALUES (");
     for (int c = 0; c < base->ncols; c++) {
         const char *d = map[c] < 0 ? attu_catalog_default(db_cat(s), base->name, c) : NULL;
@@ -361,6 +420,10 @@ int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int firs
         if (seq) {   /* nextval: drawn per row below, not a constant */
             free(seq);
             seqcols[m++] = c;
+            continue;
+        }
+        if (!strcmp(d, DB_DEFAULT_RANDOM_UUID)) {   /* one per row below, not a constant */
+            uuidcols[nu++] = c;
             continue;
         }
         if (k) dputs(&b, ", ");
@@ -394,7 +457,8 @@ int db_eval_defaults(attu_session *s, const attu_table *base, int *map, int firs
         if (r && !*out) { if (rc) attu_result_free(r); else *out = r; }
         if (rc) { attu_result_free(*out); *out = NULL; }
     }
-    free(b.p); free(types); free(names); free(seqcols);
+    if (!rc && nu) rc = random_uuid_columns(base, uuidcols, nu, nrows, map, first, out, err);
+    free(b.p); free(types); free(names); free(seqcols); free(uuidcols);
     return rc;
 }
 
@@ -768,7 +832,7 @@ static int append_text(attu_column *col, size_t old, const attu_column *src, siz
  * of base. TEXT values are re-coded into a merged dictionary. A source
  * column of one row stands for n copies of that row (an evaluated DEFAULT). */
 attu_table *db_append_rows(const attu_table *base, attu_column **src, const int *map, size_t n, attu_error *err) {
-    attu_table *t = attu_table_clone(base, err);
+    attu_table *t = attu_table_clone_reserve(base, n, err);
     if (!t) return NULL;
     size_t old = base->nrows, total = old + n;
     for (int c = 0; c < t->ncols; c++) {

@@ -9,8 +9,8 @@
  * statement is not among them and stays, as in PostgreSQL.
  *
  * DISCARD ALL is, as in PostgreSQL, DEALLOCATE ALL plus RESET ALL (the
- * rest of PostgreSQL's list has nothing to undo here: no cursors outside a
- * transaction block, no session authorization, LISTEN, advisory locks,
+ * WITH HOLD cursors closed, as CLOSE ALL; the rest of PostgreSQL's list
+ * has nothing to undo here: no session authorization, LISTEN, advisory locks,
  * cached plans, sequences or session-temporary tables; TEMP tables are
  * ordinary ones). Like PostgreSQL it refuses to run inside a transaction
  * block, including a multi-statement query string (25001). DISCARD PLANS,
@@ -44,6 +44,7 @@ int db_exec_discard(attu_session *s, const attu_ast_stmt *st, const attu_exec_ca
         if (db_exec_setting(s, &reset, &quiet, err)) return -1;
         if (deallocate(s, NULL, err)) return -1;
         db_seq_session_free(s);   /* DISCARD SEQUENCES too */
+        db_cursors_free(s);       /* and CLOSE ALL (the WITH HOLD cursors) */
         return db_deliver_tag(cb, "DISCARD ALL", err) ? -2 : 0;
     }
     case ATTU_DISCARD_PLANS: return db_deliver_tag(cb, "DISCARD PLANS", err) ? -2 : 0;

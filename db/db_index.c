@@ -184,6 +184,7 @@ static const char *default_opclass(attu_type t, const char *method) {
     case 23: return brin ? "int4_minmax_ops" : "int4_ops";
     case 25: case 1043: return brin ? "text_minmax_ops" : "text_ops";
     case 1042: return brin ? "bpchar_minmax_ops" : "bpchar_ops";
+    case 17: return brin ? "bytea_minmax_ops" : "bytea_ops";
     case 700: return brin ? "float4_minmax_ops" : "float4_ops";
     case 701: return brin ? "float8_minmax_ops" : "float8_ops";
     case 1700: return brin ? "numeric_minmax_ops" : "numeric_ops";

@@ -19,6 +19,7 @@ typedef struct db_sequences db_sequences;
 typedef struct db_seq_session db_seq_session;
 typedef struct db_txn db_txn;
 typedef struct db_temp db_temp;
+typedef struct db_cursor db_cursor;
 
 struct attu_db {
     attu_catalog    *cat;              /* the committed catalog (db_txn.c) */
@@ -81,6 +82,8 @@ struct attu_session {
      * the layered catalog db_cat answers once there is one (NULL: none). */
     db_temp         *temp;
     attu_catalog    *temp_layer;
+    db_cursor       *cursors;          /* open SQL cursors, newest first (db_cursor.c) */
+    uint64_t         blocks_ended;     /* COMMITs and ROLLBACKs so far (attu_session_blocks_ended) */
 };
 
 /* The catalog the session sees: its transaction's working catalog, or
@@ -149,6 +152,32 @@ void db_txn_rollback(attu_session *s);
 int db_txn_savepoint(attu_session *s, const char *name, attu_error *err);
 int db_txn_release(attu_session *s, const char *name, attu_error *err);
 int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err);
+/* How many savepoints the open transaction holds (db_cursor.c records
+ * it for each cursor). */
+int db_txn_savepoints(const attu_session *s);
+
+/* SQL cursors (db_cursor.c): DECLARE, FETCH / MOVE, CLOSE; the end of a
+ * transaction closes those it must (committed: it committed), ROLLBACK TO
+ * the savepoint now depth-th closes those declared after it, RELEASE
+ * gives the released savepoints' cursors to the one around them (depth:
+ * the savepoints left); db_cursors_free closes all (CLOSE ALL, DISCARD
+ * ALL, the session's end). db_cursor_at: pg_cursors' i-th row
+ * (attu_bind_params.cursor_at). */
+int db_exec_declare(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                    const attu_exec_callbacks *cb, attu_error *err);
+int db_exec_fetch(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+int db_exec_close(attu_session *s, const attu_ast_stmt *st, const attu_exec_callbacks *cb, attu_error *err);
+void db_cursors_txn_end(attu_session *s, bool committed);
+void db_cursors_rollback_to(attu_session *s, int depth);
+void db_cursors_release(attu_session *s, int depth);
+void db_cursors_free(attu_session *s);
+bool db_cursor_at(void *ctx, int i, attu_cursor_info *out);
+bool db_cursor_binary(attu_session *s, const char *name);
+/* The columns a FETCH from cursor name gives, for Describe (a copy the
+ * caller frees; none when there is no such cursor, as PostgreSQL's
+ * NoData). 0, or -1 out of memory. */
+int db_cursor_describe(attu_session *s, const char *name, int *ncols, attu_result_column **cols);
+
 /* Whether st runs in an aborted block (COMMIT, ROLLBACK, ROLLBACK TO). */
 bool db_allowed_when_aborted(const attu_ast_stmt *st);
 
@@ -180,6 +209,10 @@ int db_run_stage(attu_session *s, attu_stage *st, bool analyze, attu_column ***c
 bool db_retry_per_binding(bool batched, const attu_error *err);
 /* params plus the subquery runner bound to this session */
 attu_bind_params db_params(attu_session *s, const attu_bind_params *params);
+/* The kept text of a column's DEFAULT gen_random_uuid(), drawn per row. */
+#define DB_DEFAULT_RANDOM_UUID "gen_random_uuid()"
+/* A column of type t (uuid) holding nrows fresh version 4 uuids (db_ddl.c). */
+attu_column *db_random_uuid_column(attu_type t, size_t nrows, attu_error *err);
 attu_column *db_text_column(const char *const *strs, size_t n, attu_error *err);
 /* EXPLAIN's answer: one text column "QUERY PLAN" of the lines (copied),
  * tag EXPLAIN; NULL with err set. */
@@ -232,6 +265,11 @@ int db_save_table(attu_session *s, const attu_table *t, attu_error *err);
 int db_deliver_tag(const attu_exec_callbacks *cb, const char *tag, attu_error *err);
 attu_result *db_run_query(attu_session *s, const char *sql, const attu_ast_query *q,
                           const attu_bind_params *params, attu_error *err);
+/* Binds, rewrites and lowers a query (database.c); the caller holds the
+ * read lock. */
+attu_stage *db_plan_query(attu_session *s, const char *sql, const attu_ast_query *q,
+                          const attu_bind_params *params, attu_plan_arena *pa,
+                          attu_lplan **lp_out, attu_error *err);
 int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err);
 

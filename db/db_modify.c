@@ -109,7 +109,7 @@ static attu_ast_expr *new_value_of(modify_ctx *m, const attu_ast_expr *v, int c,
         e->u.cast.type.name = "numeric";
         e->u.cast.type.precision = t.precision;
         e->u.cast.type.scale = t.scale;
-    } else if (t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t) && !attu_type_is_json_any(t)) {
+    } else if (t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t) && !attu_type_is_typed_text(t)) {
         e->u.cast.type.name = "text";    /* the value already fits a varchar(n) / char(n) */
     } else if (attu_type_array_is_bpchar(t)) {
         /* "character[]" would read as char(1)[]: bpchar[], without the
@@ -417,7 +417,7 @@ static int check_sets(modify_ctx *m, attu_error *err) {
         attu_ast_expr *v = m->vcopy.q->u.values.rows[0].items[k];
         m->values[k] = v;
         attu_type ct = m->base->defs[m->set_cols[k]].type;
-        if (untyped(v) && (ct.id != ATTU_TYPE_TEXT || attu_type_is_array(ct) || attu_type_is_json_any(ct)) &&
+        if (untyped(v) && (ct.id != ATTU_TYPE_TEXT || attu_type_is_array(ct) || attu_type_is_typed_text(ct)) &&
             !(m->values[k] = typed_as_column(m, v, m->set_cols[k], err)))
             return -1;
     }

@@ -14,6 +14,8 @@
 
 #include "engine/array.h"
 #include "engine/json.h"
+#include "engine/bytea.h"
+#include "engine/uuid.h"
 #include "engine/numeric.h"
 #include "engine/pg_array_oid.h"
 #include "planner/lower.h"
@@ -39,6 +41,8 @@ static attu_type type_of_oid(uint32_t oid) {
     case ATTU_PG_OID_NUMERIC: return attu_type_make(ATTU_TYPE_NUMERIC);   /* each value its own scale */
     case ATTU_PG_OID_JSON: return attu_type_json(0);
     case ATTU_PG_OID_JSONB: return attu_type_json(1);
+    case ATTU_PG_OID_UUID: return attu_type_uuid();
+    case ATTU_PG_OID_BYTEA: return attu_type_bytea();
     default: break;
     }
     /* an array of an element type attu has, as far as attu's arrays take
@@ -108,6 +112,12 @@ static int describe_utility(attu_session *s, attu_prepared *p, const attu_ast_st
         p->ncols = q->ncols;
         memcpy(p->cols, q->cols, (size_t)q->ncols * sizeof *p->cols);
         return 0;
+    }
+    if (st->kind == ATTU_STMT_FETCH) {
+        /* FETCH answers its cursor's rows (MOVE none): described from the
+         * cursor open now, as PostgreSQL describes it */
+        if (st->u.fetch.move) return 0;
+        return db_cursor_describe(s, st->u.fetch.name, &p->ncols, &p->cols) ? attu_error_oom(err) : 0;
     }
     if (((st->kind == ATTU_STMT_DELETE || st->kind == ATTU_STMT_UPDATE) && st->u.modify.nreturning) ||
         (st->kind == ATTU_STMT_INSERT && st->u.insert.nreturning))
@@ -294,6 +304,15 @@ int attu_prepared_check_param(const attu_prepared *p, int i, const char *text, s
         if (r) err->position = 0;
         return r ? -1 : 0;
     }
+    if (attu_type_is_uuid(t) || attu_type_is_bytea(t)) {
+        /* uuid_in / byteain, as PostgreSQL's Bind runs them */
+        char ub[ATTU_UUID_TEXT_LEN], *canon = NULL;
+        size_t cl;
+        r = attu_type_is_uuid(t) ? attu_uuid_canonical(text, len, ub, err) : attu_bytea_canonical(text, len, &canon, &cl, err);
+        free(canon);
+        if (r) err->position = 0;
+        return r ? -1 : 0;
+    }
     /* typed by context at each run, or a string type: any text binds */
     if (t.id == ATTU_TYPE_UNKNOWN || t.id == ATTU_TYPE_TEXT) return 0;
     if (t.id == ATTU_TYPE_NUMERIC || t.id == ATTU_TYPE_DECIMAL) {
@@ -450,7 +469,10 @@ int attu_prepared_execute(attu_session *s, attu_prepared *p, int nvalues,
      * transaction (attu_session_sync commits it); a failure undoes it */
     if (s->txn == 'I') {
         s->ext_implicit = r == 0;
-        if (r) db_txn_rollback(s);
+        if (r) {
+            db_txn_rollback(s);
+            db_cursors_txn_end(s, false);
+        }
     }
     if (r == -2) return -1;
     if (r) {

@@ -1088,7 +1088,13 @@ db_seq_snapshot *db_sequences_snapshot(attu_session *s, attu_error *err) {
     return snap;
 }
 
-int db_sequences_restore(attu_session *s, const db_seq_snapshot *snap, attu_error *err) {
+/* The sequences as snap holds them (parsed first, so a bad line changes
+ * nothing), each entry's "rewritten" flag kept by id. keep_numbers: a
+ * sequence that lives on and was not rewritten since keeps the numbers
+ * drawn since the snapshot (nextval is never given back: a transaction's
+ * undo); else the snapshot's numbers come back too (an ALTER that failed
+ * puts everything back). */
+static int restore_snapshot(attu_session *s, const db_seq_snapshot *snap, bool keep_numbers, attu_error *err) {
     db_sequences *q = s->db->seqs;
     attu_sequence **seqs = calloc((size_t)snap->n + 1, sizeof *seqs);
     if (!seqs) return attu_error_oom(err);
@@ -1108,6 +1114,12 @@ int db_sequences_restore(attu_session *s, const db_seq_snapshot *snap, attu_erro
         else { q->e = ne; q->cap = snap->n; }
     }
     if (!rc) {
+        for (int i = 0; keep_numbers && i < snap->n; i++)
+            for (int k = 0; k < q->n; k++)
+                if (q->e[k].id == snap->ids[i] && !q->e[k].rewritten) {
+                    seqs[i]->last_value = q->e[k].seq->last_value;
+                    seqs[i]->is_called = q->e[k].seq->is_called;
+                }
         bool *was = calloc((size_t)snap->n + 1, sizeof *was);   /* (flags kept by id; NULL: none kept) */
         for (int i = 0; was && i < snap->n; i++)
             for (int k = 0; k < q->n; k++) if (q->e[k].id == snap->ids[i]) was[i] = q->e[k].rewritten;
@@ -1131,6 +1143,10 @@ int db_sequences_restore(attu_session *s, const db_seq_snapshot *snap, attu_erro
     return rc;
 }
 
+int db_sequences_restore(attu_session *s, const db_seq_snapshot *snap, attu_error *err) {
+    return restore_snapshot(s, snap, false, err);
+}
+
 int db_sequences_set_base(attu_db *db, const db_seq_snapshot *base, attu_error *err) {
     pthread_mutex_lock(&db->seqs->mu);
     bool had = db->seq_base != NULL;
@@ -1143,53 +1159,10 @@ int db_sequences_set_base(attu_db *db, const db_seq_snapshot *base, attu_error *
 }
 
 int db_sequences_txn_undo(attu_session *s, const db_seq_snapshot *snap, attu_error *err) {
-    db_sequences *q = s->db->seqs;
-    attu_sequence **seqs = calloc((size_t)snap->n + 1, sizeof *seqs);
-    if (!seqs) return attu_error_oom(err);
-    for (int i = 0; i < snap->n; i++)
-        if (!(seqs[i] = attu_sequence_parse(snap->lines[i], err))) {
-            for (int k = 0; k < i; k++) attu_sequence_free(seqs[k]);
-            free(seqs);
-            return -1;
-        } else {
-            seqs[i]->temp_owner = snap->owners ? snap->owners[i] : NULL;
-        }
-    pthread_mutex_lock(&q->mu);
-    int rc = 0;
-    if (q->cap < snap->n) {
-        seq_entry *ne = realloc(q->e, sizeof *ne * (size_t)snap->n);
-        if (!ne) rc = attu_error_oom(err);
-        else { q->e = ne; q->cap = snap->n; }
-    }
-    if (!rc) {
-        /* a sequence that lives on keeps the numbers drawn since (nextval
-         * is never given back); one made since goes, one dropped since
-         * comes back as it was */
-        for (int i = 0; i < snap->n; i++)
-            for (int k = 0; k < q->n; k++)
-                if (q->e[k].id == snap->ids[i] && !q->e[k].rewritten) {
-                    seqs[i]->last_value = q->e[k].seq->last_value;
-                    seqs[i]->is_called = q->e[k].seq->is_called;
-                }
-        bool *was = calloc((size_t)snap->n + 1, sizeof *was);   /* (flags kept by id; NULL: none kept) */
-        for (int i = 0; was && i < snap->n; i++)
-            for (int k = 0; k < q->n; k++) if (q->e[k].id == snap->ids[i]) was[i] = q->e[k].rewritten;
-        for (int k = 0; k < q->n; k++) attu_sequence_free(q->e[k].seq);
-        for (int i = 0; i < snap->n; i++) {
-            q->e[i].seq = seqs[i];
-            q->e[i].id = snap->ids[i];
-            q->e[i].rewritten = was && was[i];
-        }
-        free(was);
-        q->n = snap->n;
-        if (snap->next_id > q->next_id) q->next_id = snap->next_id;
-        rc = save(s->db, err);
-    } else {
-        for (int i = 0; i < snap->n; i++) attu_sequence_free(seqs[i]);
-    }
-    pthread_mutex_unlock(&q->mu);
-    free(seqs);
-    return rc;
+    /* a sequence that lives on keeps the numbers drawn since (nextval is
+     * never given back); one made since goes, one dropped since comes
+     * back as it was */
+    return restore_snapshot(s, snap, true, err);
 }
 
 int db_sequences_follow_table(attu_session *s, const char *table, const char *new_table, int n,

@@ -333,6 +333,8 @@ int db_txn_commit(attu_session *s, attu_error *err) {
 
 /* ---- savepoints --------------------------------------------------------------------------- */
 
+int db_txn_savepoints(const attu_session *s) { return s->tx ? s->tx->nsp : 0; }
+
 static int find_savepoint(attu_session *s, const char *name, attu_error *err) {
     for (int i = s->tx ? s->tx->nsp - 1 : -1; i >= 0; i--)
         if (!strcmp(s->tx->sp[i].name, name)) return i;

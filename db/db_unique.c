@@ -260,6 +260,23 @@ static attu_result *run_on(attu_session *s, attu_table *t, const char *sql, attu
  * by_changed: only keys some row listed in the table CHANGED_NAME holds
  * (updated rows). */
 #define CHANGED_NAME "\001changed"
+/* The first row r >= from with changed[r] set, or n. An UPDATE marks a
+ * few of a big table's rows: the byte flags are skipped 8 at a time (every
+ * loop over them was a pass over the whole table per statement). */
+static size_t next_changed(const uint8_t *changed, size_t from, size_t n) {
+    size_t r = from;
+    for (; r < n && (r & 7); r++)
+        if (changed[r]) return r;
+    for (; r + 8 <= n; r += 8) {
+        uint64_t w;
+        memcpy(&w, changed + r, 8);
+        if (w) break;
+    }
+    for (; r < n; r++)
+        if (changed[r]) return r;
+    return n;
+}
+
 /* The rows of t (as x) whose key of u some of the rows in question hold:
  * a join to the distinct keys of those rows (NULLs never join), which are
  * the rows >= first (first > 0), those listed in the table CHANGED_NAME
@@ -424,7 +441,8 @@ static int query_check(attu_session *s, attu_table *t, const attu_unique *us, in
     attu_table *ch = NULL;
     if (changed) {
         size_t nch = 0;
-        for (size_t r = 0; r < t->nrows; r++) nch += changed[r] != 0;
+        for (size_t r = next_changed(changed, 0, t->nrows); r < t->nrows; r = next_changed(changed, r + 1, t->nrows))
+            nch++;
         if (!nch) return 0;
         attu_column_def def;
         memset(&def, 0, sizeof def);
@@ -436,7 +454,9 @@ static int query_check(attu_session *s, attu_table *t, const attu_unique *us, in
             return -1;
         }
         int64_t *v = ch->cols[0]->data;
-        for (size_t r = 0, i = 0; r < t->nrows; r++) if (changed[r]) v[i++] = (int64_t)r;
+        size_t i = 0;
+        for (size_t r = next_changed(changed, 0, t->nrows); r < t->nrows; r = next_changed(changed, r + 1, t->nrows))
+            v[i++] = (int64_t)r;
         ch->cols[0]->length = ch->nrows = nch;
     }
     int64_t best = -1;
@@ -550,8 +570,7 @@ attu_key_set *db_unique_key_set(attu_table *t, const attu_unique *u) {
  * changed no key of u (an UPDATE that sets other columns, or sets a key
  * to itself): u's rows stay as unique as they were and its set as it is. */
 static bool keys_kept(const attu_table *a, const attu_table *b, const int *cols, int ncols, const uint8_t *changed) {
-    for (size_t r = 0; r < a->nrows; r++) {
-        if (!changed[r]) continue;
+    for (size_t r = next_changed(changed, 0, a->nrows); r < a->nrows; r = next_changed(changed, r + 1, a->nrows)) {
         for (int j = 0; j < ncols; j++) {
             bool na = attu_column_is_null(a->cols[cols[j]], r), nb = attu_column_is_null(b->cols[cols[j]], r);
             if (na != nb || (!na && !attu_key_equal(a, r, b, r, &cols[j], 1))) return false;
@@ -584,7 +603,8 @@ static int index_check(attu_table *base, attu_table *t, const attu_unique *us, i
                        const uint8_t *changed, attu_error *err) {
     size_t lo = changed ? 0 : first, nprobe = 0;
     if (changed) {
-        for (size_t r = 0; r < t->nrows; r++) nprobe += changed[r] != 0;
+        for (size_t r = next_changed(changed, 0, t->nrows); r < t->nrows; r = next_changed(changed, r + 1, t->nrows))
+            nprobe++;
         for (size_t r = base->nrows; r < t->nrows; r++)
             if (!changed[r]) return 1;   /* (a row not in base that did not change: not this shape) */
     } else nprobe = t->nrows - first;
@@ -601,8 +621,8 @@ static int index_check(attu_table *base, attu_table *t, const attu_unique *us, i
         if (!mine) return 1;
         /* a later constraint wins only with an earlier row */
         size_t end = best >= 0 ? (size_t)best : t->nrows;
-        for (size_t r = lo; r < end; r++) {
-            if (changed && !changed[r]) continue;
+        for (size_t r = changed ? next_changed(changed, lo, end) : lo; r < end;
+             r = changed ? next_changed(changed, r + 1, end) : r + 1) {
             uint64_t h;
             if (!attu_key_hash(t, u->cols, u->ncols, r, &h)) continue;   /* a NULL: no key */
             int64_t g = attu_key_set_find(ks, h, &in_base, t, r);
@@ -705,12 +725,13 @@ void db_unique_follow(attu_table *old, attu_table *t, const uint8_t *changed) {
          * (none when the statement kept every key of the set) */
         const uint8_t *moved = changed;
         if (ok && moved && keys_kept(old, t, ks->cols, ks->ncols, moved)) moved = NULL;
+        const size_t on = old->nrows;
         if (moved)
-            for (size_t r = 0; r < old->nrows && ok; r++)
-                if (moved[r] && attu_key_hash(old, ks->cols, ks->ncols, r, &h)) attu_key_set_remove(ks, h, (int64_t)r);
+            for (size_t r = next_changed(moved, 0, on); r < on && ok; r = next_changed(moved, r + 1, on))
+                if (attu_key_hash(old, ks->cols, ks->ncols, r, &h)) attu_key_set_remove(ks, h, (int64_t)r);
         if (moved)
-            for (size_t r = 0; r < old->nrows && ok; r++)
-                if (moved[r] && attu_key_hash(t, ks->cols, ks->ncols, r, &h)) ok = !attu_key_set_add(ks, h, (int64_t)r);
+            for (size_t r = next_changed(moved, 0, on); r < on && ok; r = next_changed(moved, r + 1, on))
+                if (attu_key_hash(t, ks->cols, ks->ncols, r, &h)) ok = !attu_key_set_add(ks, h, (int64_t)r);
         for (size_t r = old->nrows; r < t->nrows && ok; r++)
             if (attu_key_hash(t, ks->cols, ks->ncols, r, &h)) ok = !attu_key_set_add(ks, h, (int64_t)r);
         if (!ok) { attu_key_set_free(ks); continue; }   /* (rebuilt when next needed) */

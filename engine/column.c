@@ -43,15 +43,19 @@ attu_column *attu_column_share(attu_column *c) {
     return c;
 }
 
-int attu_column_reserve(attu_column *c, size_t n, attu_error *err) {
+/* Room for n slots; new slots from zero_from on are zeroed (NULL rows
+ * and rows not yet written read as 0), those before it are the caller's
+ * to write (a clone's copy: zeroing them first cost a pass over the whole
+ * buffer, and its page faults, on every INSERT's new version). */
+static int reserve_slots(attu_column *c, size_t n, size_t zero_from, attu_error *err) {
     if (n <= c->capacity && c->data) return 0;
     size_t w = attu_type_width(c->type.id);
     if (n && n > SIZE_MAX / w) return attu_error_oom(err);
     size_t cap = n ? n : 1;
-    /* New slots are zeroed: NULL rows and rows not yet written read as 0. */
     void *d = realloc(c->data, cap * w);
     if (!d) return attu_error_oom(err);
-    memset((char *)d + c->capacity * w, 0, (cap - c->capacity) * w);
+    if (zero_from < c->capacity) zero_from = c->capacity;
+    if (zero_from < cap) memset((char *)d + zero_from * w, 0, (cap - zero_from) * w);
     c->data = d;
     if (c->validity) {
         size_t ow = words_for(c->capacity), nw = words_for(cap);
@@ -62,6 +66,10 @@ int attu_column_reserve(attu_column *c, size_t n, attu_error *err) {
     }
     c->capacity = cap;
     return 0;
+}
+
+int attu_column_reserve(attu_column *c, size_t n, attu_error *err) {
+    return reserve_slots(c, n, 0, err);
 }
 
 int attu_column_ensure_validity(attu_column *c, attu_error *err) {
@@ -92,8 +100,18 @@ void attu_column_set_null(attu_column *c, size_t row, bool is_null) {
 }
 
 attu_column *attu_column_clone(const attu_column *c, attu_error *err) {
-    attu_column *n = attu_column_new(c->type, c->length, err);
-    if (!n) return NULL;
+    return attu_column_clone_reserve(c, c->length, err);
+}
+
+attu_column *attu_column_clone_reserve(const attu_column *c, size_t capacity, attu_error *err) {
+    attu_column *n = calloc(1, sizeof *n);
+    if (!n) return attu_error_oom(err), NULL;
+    n->type = c->type;
+    if (capacity < c->length) capacity = c->length;
+    if (reserve_slots(n, capacity, c->length, err) != 0) {   /* the first length slots are copied below */
+        free(n);
+        return NULL;
+    }
     size_t w = attu_type_width(c->type.id);
     if (c->length) memcpy(n->data, c->data, c->length * w);
     n->length = c->length;

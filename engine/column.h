@@ -85,6 +85,9 @@ void attu_column_set_null(attu_column *c, size_t row, bool is_null);
 
 /* Deep copy (dictionary shared by reference). */
 attu_column *attu_column_clone(const attu_column *c, attu_error *err);
+/* The same with room for capacity slots (at least c's length): a copy
+ * that rows are appended to next grows without a second copy. */
+attu_column *attu_column_clone_reserve(const attu_column *c, size_t capacity, attu_error *err);
 
 /* Number of NULLs. */
 size_t attu_column_null_count(const attu_column *c);

@@ -38,6 +38,8 @@
 
 #include "engine/array.h"
 #include "engine/json.h"
+#include "engine/bytea.h"
+#include "engine/uuid.h"
 #include "engine/csv_encoding.h"
 #include "engine/csv_scan.h"
 #include "engine/csv_internal.h"
@@ -895,13 +897,21 @@ static void parse_chunk(void *ctx, size_t ci) {
                 attu_abuf_free(&ab);
                 if (id < 0) { attu_error_oom(&c->err); goto out; }
                 *(int32_t *)slot = (int32_t)id;
-            } else if (attu_type_is_json_any(def->type)) {
-                /* json is validated and kept as written, jsonb made
-                 * canonical (engine/json.h) */
-                char *canon = NULL;
+            } else if (attu_type_is_typed_text(def->type)) {
+                /* json is validated and kept as written, jsonb, uuid and
+                 * bytea made canonical (engine/json.h, uuid.h, bytea.h) */
+                char *canon = NULL, ub[ATTU_UUID_TEXT_LEN];
                 size_t clen = f.len;
                 verr.set = 0;
-                int jrc = attu_type_is_jsonb(def->type) ? attu_jsonb_canonical(f.text, f.len, &canon, &clen, &verr)
+                int jrc;
+                if (attu_type_is_uuid(def->type)) {
+                    jrc = attu_uuid_canonical(f.text, f.len, ub, &verr);
+                    if (!jrc && !(canon = malloc(ATTU_UUID_TEXT_LEN))) { attu_error_oom(&c->err); goto out; }
+                    if (!jrc) { memcpy(canon, ub, ATTU_UUID_TEXT_LEN); clen = ATTU_UUID_TEXT_LEN; }
+                } else if (attu_type_is_bytea(def->type))
+                    jrc = attu_bytea_canonical(f.text, f.len, &canon, &clen, &verr);
+                else
+                    jrc = attu_type_is_jsonb(def->type) ? attu_jsonb_canonical(f.text, f.len, &canon, &clen, &verr)
                                                         : attu_json_validate(f.text, f.len, &verr);
                 if (jrc != 0) {
                     csv_error(&c->err, verr.sqlstate, in->name, f.line, (size_t)col + 1, "%s", verr.message);

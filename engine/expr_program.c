@@ -10,6 +10,8 @@
 #include "engine/expr_program.h"
 #include "engine/array.h"
 #include "engine/json.h"
+#include "engine/uuid.h"
+#include "engine/bytea.h"
 #include "engine/timezone.h"
 #include "engine/time_of_day.h"
 #include "engine/datetime_make.h"
@@ -186,7 +188,7 @@ static const char *const op_names[ATTU_OP_COUNT_] = {
     [ATTU_OP_TIME_OF_TIMETZ] = "time_of_timetz", [ATTU_OP_TIMETZ_ADD_IV] = "timetz_add_iv",
     [ATTU_OP_TIMETZ_SUB_IV] = "timetz_sub_iv", [ATTU_OP_DATE_TIMETZ] = "date_timetz",
     [ATTU_OP_TIMETZ_AT_ZONE] = "timetz_at_zone",
-    [ATTU_OP_ARRAY] = "array", [ATTU_OP_JSON] = "json",
+    [ATTU_OP_ARRAY] = "array", [ATTU_OP_JSON] = "json", [ATTU_OP_UUID] = "uuid", [ATTU_OP_BYTEA] = "bytea",
     [ATTU_OP_TS_ADD_IV] = "ts_add_iv", [ATTU_OP_TS_SUB_IV] = "ts_sub_iv", [ATTU_OP_TS_DIFF] = "ts_diff",
     [ATTU_OP_AGE] = "age", [ATTU_OP_JUSTIFY] = "justify", [ATTU_OP_EXTRACT_IV] = "extract_iv",
     [ATTU_OP_TRUNC_IV] = "trunc_iv", [ATTU_OP_QUALIFY_IV] = "qualify_iv",
@@ -1075,6 +1077,14 @@ int attu_interp_run(attu_interp *it, size_t n, attu_error *err) {
         }
         if (op == ATTU_OP_ARRAY) {
             if (attu_array_run(p, in, A, B, C, G, D, n, regexp_alloc, it, err)) return -1;
+            continue;
+        }
+        if (op == ATTU_OP_UUID) {
+            if (attu_uuid_run(in, A, G, D, n, regexp_alloc, it, err)) return -1;
+            continue;
+        }
+        if (op == ATTU_OP_BYTEA) {
+            if (attu_bytea_run(in, A, B, C, Dd, G, D, n, regexp_alloc, it, err)) return -1;
             continue;
         }
         if (op == ATTU_OP_JSON) {

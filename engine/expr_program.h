@@ -280,6 +280,11 @@ typedef enum attu_opcode {
     /* json and jsonb (engine/json.h), host only: aux is the attu_json_fn;
      * json values are TEXT registers holding their text */
     ATTU_OP_JSON,
+    /* uuid and bytea (engine/uuid.h, engine/bytea.h), host only: aux is the
+     * attu_uuid_fn / attu_bytea_fn; values are TEXT registers holding their
+     * canonical text */
+    ATTU_OP_UUID,
+    ATTU_OP_BYTEA,
     ATTU_OP_SUBQUERY_ERROR, /* the error of a subquery that failed where its
                                value was computed ahead of need (an
                                uncorrelated one run at plan time): a, a TEXT

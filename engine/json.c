@@ -783,6 +783,15 @@ static bool path_index(const char *s, size_t n, long *out) {
 
 /* the elements of a text[] (NULL elements as NULL pointers) */
 typedef struct tarr { size_t n; const char **s; size_t *len; } tarr;
+
+/* path element k as an array index, else 22P02 as PostgreSQL words it */
+static bool path_step_index(const tarr *path, size_t k, long *idx, attu_error *err) {
+    if (path_index(path->s[k], path->len[k], idx)) return true;
+    attu_error_set(err, ATTU_SQLSTATE_INVALID_TEXT_REP, 0, "path element at position %zu is not an integer: \"%s\"",
+                   k + 1, path->s[k]);
+    return false;
+}
+
 static int text_array(jarena *ar, const char *s, size_t len, tarr *o) {
     attu_array_iter it;
     attu_slot v;
@@ -867,11 +876,7 @@ static jnode *set_path(jarena *ar, const jnode *j, const tarr *path, size_t k, j
     }
     if (j->kind == J_ARR) {
         long idx;
-        if (!path_index(path->s[k], path->len[k], &idx)) {
-            attu_error_set(err, ATTU_SQLSTATE_INVALID_TEXT_REP, 0, "path element at position %zu is not an integer: \"%s\"",
-                           k + 1, path->s[k]);
-            return NULL;
-        }
+        if (!path_step_index(path, k, &idx, err)) return NULL;
         long n = (long)j->n;
         if (idx < 0) idx = -idx > n ? -1 - n : n + idx;   /* before the first: a prepend */
         if (!last) {
@@ -934,11 +939,7 @@ static jnode *del_path(jarena *ar, const jnode *j, const tarr *path, size_t k, a
     }
     if (j->kind == J_ARR) {
         long idx;
-        if (!path_index(path->s[k], path->len[k], &idx)) {
-            attu_error_set(err, ATTU_SQLSTATE_INVALID_TEXT_REP, 0, "path element at position %zu is not an integer: \"%s\"",
-                           k + 1, path->s[k]);
-            return NULL;
-        }
+        if (!path_step_index(path, k, &idx, err)) return NULL;
         long at = norm_index(idx, j->n);
         if (at < 0) return (jnode *)j;
         jnode *r = mk(ar, J_ARR, j->n - last);

@@ -56,6 +56,10 @@ void attu_table_free(attu_table *t) {
 }
 
 attu_table *attu_table_clone(const attu_table *t, attu_error *err) {
+    return attu_table_clone_reserve(t, 0, err);
+}
+
+attu_table *attu_table_clone_reserve(const attu_table *t, size_t extra_rows, attu_error *err) {
     attu_table *n = calloc(1, sizeof *n);
     if (!n) return attu_error_oom(err), NULL;
     memcpy(n->name, t->name, sizeof n->name);
@@ -73,7 +77,7 @@ attu_table *attu_table_clone(const attu_table *t, attu_error *err) {
     }
     if (t->ncols) memcpy(n->defs, t->defs, (size_t)t->ncols * sizeof *n->defs);
     for (int i = 0; i < t->ncols; i++) {
-        n->cols[i] = attu_column_clone(t->cols[i], err);
+        n->cols[i] = attu_column_clone_reserve(t->cols[i], t->cols[i]->length + extra_rows, err);
         if (!n->cols[i]) {
             attu_table_free(n);
             return NULL;

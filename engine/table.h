@@ -65,6 +65,9 @@ attu_table *attu_table_share(attu_table *t);
 
 /* Deep copy of rows and schema (dictionaries shared). */
 attu_table *attu_table_clone(const attu_table *t, attu_error *err);
+/* The same with room for extra_rows more rows in every column (INSERT's
+ * and COPY's new version: appending then needs no second copy). */
+attu_table *attu_table_clone_reserve(const attu_table *t, size_t extra_rows, attu_error *err);
 
 /* Column index by folded name, or -1. */
 int attu_table_find_column(const attu_table *t, const char *name);

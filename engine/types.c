@@ -76,7 +76,8 @@ const char *attu_type_name(attu_type t, char *buf, size_t cap) {
     case ATTU_TYPE_NUMERIC: s = "numeric"; break;
     case ATTU_TYPE_TEXT:   /* as PostgreSQL's format_type_be, without the length */
         s = t.scale == 1 ? "character" : attu_type_is_record(t) ? "record" : attu_type_is_json(t) ? "json"
-            : attu_type_is_jsonb(t) ? "jsonb" : attu_type_is_varchar_any(t) ? "character varying" : "text";
+            : attu_type_is_jsonb(t) ? "jsonb" : attu_type_is_uuid(t) ? "uuid" : attu_type_is_bytea(t) ? "bytea"
+            : attu_type_is_varchar_any(t) ? "character varying" : "text";
         break;
     case ATTU_TYPE_DATE: s = "date"; break;
     case ATTU_TYPE_TIMESTAMP: s = "timestamp without time zone"; break;
@@ -109,7 +110,7 @@ attu_type attu_type_param_plain(attu_type t) {
     /* varchar(n) without its length is varchar, described as OID 1043 */
     if (attu_type_is_varchar_any(t)) return attu_type_varchar_unbounded();
     if (attu_type_is_array(t)) return attu_type_array_of(attu_type_array_elem(t));   /* without its element's modifier */
-    if (attu_type_is_json_any(t)) return t;   /* json and jsonb stay themselves */
+    if (attu_type_is_typed_text(t)) return t;   /* json, jsonb, uuid, bytea stay themselves */
     if (t.id == ATTU_TYPE_TEXT) return attu_type_make(ATTU_TYPE_TEXT);
     /* NUMERIC keeps each value's own display scale */
     if (t.id == ATTU_TYPE_DECIMAL) return attu_type_make(ATTU_TYPE_NUMERIC);
@@ -153,7 +154,8 @@ uint32_t attu_type_pg_oid(attu_type t) {
     case ATTU_TYPE_TEXT:
         return attu_type_is_bpchar_any(t) ? ATTU_PG_OID_BPCHAR : attu_type_is_varchar_any(t) ? ATTU_PG_OID_VARCHAR
                : attu_type_is_record(t) ? ATTU_PG_OID_RECORD : attu_type_is_json(t) ? ATTU_PG_OID_JSON
-               : attu_type_is_jsonb(t) ? ATTU_PG_OID_JSONB : ATTU_PG_OID_TEXT;
+               : attu_type_is_jsonb(t) ? ATTU_PG_OID_JSONB : attu_type_is_uuid(t) ? ATTU_PG_OID_UUID
+               : attu_type_is_bytea(t) ? ATTU_PG_OID_BYTEA : ATTU_PG_OID_TEXT;
     case ATTU_TYPE_DATE: return ATTU_PG_OID_DATE;
     case ATTU_TYPE_TIMESTAMP: return ATTU_PG_OID_TIMESTAMP;
     case ATTU_TYPE_TIMESTAMPTZ: return ATTU_PG_OID_TIMESTAMPTZ;
@@ -227,7 +229,7 @@ int attu_type_from_name(const char *name, int precision, int scale,
         {"timestamptz", ATTU_TYPE_TIMESTAMPTZ}, {"timestamp with time zone", ATTU_TYPE_TIMESTAMPTZ},
         {"interval", ATTU_TYPE_INTERVAL},
         {"time", ATTU_TYPE_TIME}, {"time without time zone", ATTU_TYPE_TIME},
-        {"json", ATTU_TYPE_TEXT}, {"jsonb", ATTU_TYPE_TEXT},
+        {"json", ATTU_TYPE_TEXT}, {"jsonb", ATTU_TYPE_TEXT}, {"uuid", ATTU_TYPE_TEXT}, {"bytea", ATTU_TYPE_TEXT},
         {"timetz", ATTU_TYPE_TIMETZ}, {"time with time zone", ATTU_TYPE_TIMETZ},
     };
     char buf[64];
@@ -238,7 +240,7 @@ int attu_type_from_name(const char *name, int precision, int scale,
         static const struct { const char *name; const char *elem; } internal[] = {
             {"_int2", "int2"}, {"_int4", "int4"}, {"_int8", "int8"}, {"_float4", "float4"},
             {"_float8", "float8"}, {"_numeric", "numeric"}, {"_text", "text"}, {"_varchar", "varchar"},
-            {"_bool", "bool"}, {"_bpchar", "bpchar"}, {"_json", "json"}, {"_jsonb", "jsonb"}, {"_date", "date"}, {"_timestamp", "timestamp"}, {"_timestamptz", "timestamptz"},
+            {"_bool", "bool"}, {"_bpchar", "bpchar"}, {"_json", "json"}, {"_jsonb", "jsonb"}, {"_uuid", "uuid"}, {"_bytea", "bytea"}, {"_date", "date"}, {"_timestamp", "timestamp"}, {"_timestamptz", "timestamptz"},
         };
         size_t bl = strlen(buf);
         const char *elem = NULL;
@@ -255,9 +257,11 @@ int attu_type_from_name(const char *name, int precision, int scale,
             attu_type e;
             if (attu_type_from_name(elem, precision, scale, &e, err)) return -1;
             if (attu_type_is_array(e)) { *out = e; return 0; }   /* int[][] is int[], as PostgreSQL */
-            if (attu_type_is_json_any(e))
+            if (attu_type_is_typed_text(e)) {
+                char nb[32];
                 return attu_error_set(err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, 0, "arrays of type %s are not supported",
-                                      attu_type_is_jsonb(e) ? "jsonb" : "json");
+                                      attu_type_name(e, nb, sizeof nb));
+            }
             /* the element's modifier is kept (char(4)[], numeric(5,2)[]);
              * a numeric written without one is attu's default DECIMAL,
              * which an array does not take */
@@ -277,6 +281,10 @@ int attu_type_from_name(const char *name, int precision, int scale,
         }
         if (id == ATTU_TYPE_TEXT && (!strcmp(buf, "json") || !strcmp(buf, "jsonb"))) {
             *out = attu_type_json(!strcmp(buf, "jsonb"));
+            return 0;
+        }
+        if (id == ATTU_TYPE_TEXT && (!strcmp(buf, "uuid") || !strcmp(buf, "bytea"))) {
+            *out = !strcmp(buf, "uuid") ? attu_type_uuid() : attu_type_bytea();
             return 0;
         }
         if (id == ATTU_TYPE_TEXT && strcmp(buf, "text") != 0) {

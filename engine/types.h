@@ -111,6 +111,8 @@ typedef struct attu_type {
 #define ATTU_PG_OID_RECORD    2249
 #define ATTU_PG_OID_JSON      114
 #define ATTU_PG_OID_JSONB     3802
+#define ATTU_PG_OID_UUID      2950
+#define ATTU_PG_OID_BYTEA     17
 /* the array types' OIDs (typarray of each element type) */
 #define ATTU_PG_OID_BOOL_ARRAY      1000
 #define ATTU_PG_OID_INT2_ARRAY      1005
@@ -150,9 +152,10 @@ static inline int attu_type_is_free_decimal(attu_type t) {
 }
 static inline int attu_type_equal(attu_type a, attu_type b) {
     /* (a TEXT's scale 16 and above makes it an array: attu_type_is_array) */
-    /* (and its scale 3 or 4 json or jsonb: engine/json.h) */
-    if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale >= 16 || b.scale >= 16 || a.scale == 3 ||
-                                                             b.scale == 3 || a.scale == 4 || b.scale == 4))
+    /* (and its scale 3 or 4 json or jsonb: engine/json.h; 5 or 6 uuid or
+     * bytea: engine/uuid.h, engine/bytea.h) */
+    if (a.id == ATTU_TYPE_TEXT && b.id == ATTU_TYPE_TEXT && (a.scale >= 16 || b.scale >= 16 || (a.scale >= 3 && a.scale <= 6) ||
+                                                             (b.scale >= 3 && b.scale <= 6)))
         return a.scale == b.scale;
     return a.id == b.id && (a.id != ATTU_TYPE_DECIMAL ||
                             (a.precision == b.precision && a.scale == b.scale));
@@ -238,6 +241,32 @@ static inline int attu_type_is_json_any(attu_type t) { return attu_type_is_json(
 static inline attu_type attu_type_json(int binary) {
     attu_type t = { ATTU_TYPE_TEXT, 0, (int16_t)(binary ? ATTU_JSONB_SCALE : ATTU_JSON_SCALE), 0 };
     return t;
+}
+
+/* uuid and bytea: a TEXT whose scale is 5 (uuid) or 6 (bytea) holding the
+ * value's canonical text, whose byte order is PostgreSQL's order of the
+ * type: uuid's lower-case hyphenated form (engine/uuid.h) orders as its 16
+ * bytes, bytea's hex form "\x..." (engine/bytea.h, lower-case digits)
+ * as its bytes, a shorter prefix first, and holds no NUL. So storage,
+ * dictionaries, sorting, grouping and joins treat them as text on both
+ * backends, while the binder keeps them apart from text (no implicit
+ * cast: uuid = text is 42883, as PostgreSQL). */
+#define ATTU_UUID_SCALE 5
+#define ATTU_BYTEA_SCALE 6
+static inline int attu_type_is_uuid(attu_type t) { return t.id == ATTU_TYPE_TEXT && t.scale == ATTU_UUID_SCALE; }
+static inline int attu_type_is_bytea(attu_type t) { return t.id == ATTU_TYPE_TEXT && t.scale == ATTU_BYTEA_SCALE; }
+static inline attu_type attu_type_uuid(void) {
+    attu_type t = { ATTU_TYPE_TEXT, 0, ATTU_UUID_SCALE, 0 };
+    return t;
+}
+static inline attu_type attu_type_bytea(void) {
+    attu_type t = { ATTU_TYPE_TEXT, 0, ATTU_BYTEA_SCALE, 0 };
+    return t;
+}
+/* A TEXT-slot type of its own (json, jsonb, uuid, bytea): text to storage,
+ * COPY and the wire, never text to operators and functions. */
+static inline int attu_type_is_typed_text(attu_type t) {
+    return t.id == ATTU_TYPE_TEXT && t.scale >= ATTU_JSON_SCALE && t.scale <= ATTU_BYTEA_SCALE;
 }
 
 /* Arrays (engine/array.h), as PostgreSQL's int[] or text[]: a TEXT whose

@@ -134,6 +134,9 @@ const char *attu_ast_stmt_kind_name(attu_ast_stmt_kind kind) {
     case ATTU_STMT_CREATE_INDEX: return "CREATE INDEX";
     case ATTU_STMT_DROP_INDEX: return "DROP INDEX";
     case ATTU_STMT_ALTER_INDEX: return "ALTER INDEX";
+    case ATTU_STMT_DECLARE_CURSOR: return "DECLARE CURSOR";
+    case ATTU_STMT_FETCH: return "FETCH";
+    case ATTU_STMT_CLOSE_CURSOR: return "CLOSE CURSOR";
     }
     return "?";
 }

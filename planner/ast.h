@@ -557,8 +557,19 @@ typedef enum attu_ast_stmt_kind {
     ATTU_STMT_COMMENT,         /* u.comment: COMMENT ON object IS 'text' | NULL (db/db_comment.c) */
     ATTU_STMT_CREATE_INDEX,    /* u.create_index (db/db_index.c) */
     ATTU_STMT_DROP_INDEX,      /* u.drop_table: DROP INDEX [CONCURRENTLY] [IF EXISTS] i, ... */
-    ATTU_STMT_ALTER_INDEX      /* u.alter_index: ALTER INDEX ... / REINDEX ... */
+    ATTU_STMT_ALTER_INDEX,     /* u.alter_index: ALTER INDEX ... / REINDEX ... */
+    ATTU_STMT_DECLARE_CURSOR,  /* u.cursor: DECLARE name ... CURSOR ... FOR query (db/db_cursor.c) */
+    ATTU_STMT_FETCH,           /* u.fetch: FETCH / MOVE [direction] [FROM | IN] name */
+    ATTU_STMT_CLOSE_CURSOR     /* u.close_cursor: CLOSE {name | ALL} */
 } attu_ast_stmt_kind;
+
+/* FETCH / MOVE directions, as PostgreSQL's FetchStmt keeps them: NEXT is
+ * FORWARD 1, PRIOR BACKWARD 1, FIRST ABSOLUTE 1, LAST ABSOLUTE -1, a bare
+ * count FORWARD count, ALL FORWARD ATTU_FETCH_ALL. */
+typedef enum attu_ast_fetch_dir {
+    ATTU_FETCH_FORWARD = 1, ATTU_FETCH_BACKWARD, ATTU_FETCH_ABSOLUTE, ATTU_FETCH_RELATIVE
+} attu_ast_fetch_dir;
+#define ATTU_FETCH_ALL INT64_MAX
 
 /* One key (or INCLUDE) column of CREATE INDEX: a column, or an expression
  * with its text as written; COLLATE, the operator class and the ordering
@@ -987,6 +998,22 @@ struct attu_ast_stmt {
             attu_ast_option *options;
             int              noptions;
         } alter_index;
+        struct {
+            char            *name;
+            int              name_position;
+            bool             binary, scroll, no_scroll, insensitive, asensitive, hold;
+            attu_ast_query  *query;
+        } cursor;
+        struct {
+            char              *name;
+            int                name_position;
+            attu_ast_fetch_dir dir;
+            int64_t            count;     /* ATTU_FETCH_ALL for ALL */
+            bool               move;      /* MOVE: positions, returns no rows */
+        } fetch;
+        struct {
+            char *name;                   /* NULL for CLOSE ALL */
+        } close_cursor;
     } u;
 };
 

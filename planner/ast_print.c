@@ -779,6 +779,37 @@ static void pr_stmt(out *o, const attu_ast_stmt *s) {
         put_name(o, s->u.alter_index.name);
         puts_(o, ")");
         break;
+    case ATTU_STMT_DECLARE_CURSOR:
+        puts_(o, "(declare ");
+        put_name(o, s->u.cursor.name);
+        if (s->u.cursor.binary) puts_(o, " binary");
+        if (s->u.cursor.scroll) puts_(o, " scroll");
+        if (s->u.cursor.no_scroll) puts_(o, " no-scroll");
+        if (s->u.cursor.hold) puts_(o, " hold");
+        puts_(o, " ");
+        pr_query(o, s->u.cursor.query);
+        puts_(o, ")");
+        break;
+    case ATTU_STMT_FETCH: {
+        static const char *const dirs[] = { "", "forward", "backward", "absolute", "relative" };
+        char n[32];
+        if (s->u.fetch.count == ATTU_FETCH_ALL) snprintf(n, sizeof n, "all");
+        else snprintf(n, sizeof n, "%lld", (long long)s->u.fetch.count);
+        puts_(o, s->u.fetch.move ? "(move " : "(fetch ");
+        puts_(o, dirs[s->u.fetch.dir]);
+        puts_(o, " ");
+        puts_(o, n);
+        puts_(o, " ");
+        put_name(o, s->u.fetch.name);
+        puts_(o, ")");
+        break;
+    }
+    case ATTU_STMT_CLOSE_CURSOR:
+        puts_(o, "(close ");
+        if (s->u.close_cursor.name) put_name(o, s->u.close_cursor.name);
+        else puts_(o, "all");
+        puts_(o, ")");
+        break;
     case ATTU_STMT_ALTER_TABLE:
         puts_(o, "(alter-table ");
         if (s->u.alter_table.if_exists) puts_(o, "if-exists ");

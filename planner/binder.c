@@ -3089,6 +3089,9 @@ attu_bexpr *attu_bind_coerce_assign(attu_plan_arena *pa, attu_bexpr *e, attu_typ
     bool totext = t.id == ATTU_TYPE_TEXT && !attu_type_is_array(t);
     /* json and jsonb take each other, never text (no assignment cast) */
     if (attu_type_is_json_any(t) && !attu_type_is_json_any(e->type)) totext = false;
+    /* uuid and bytea take only themselves (their values go to text
+     * columns, PostgreSQL's assignment I/O casts) */
+    if ((attu_type_is_uuid(t) || attu_type_is_bytea(t)) && !attu_type_equal(t, e->type)) totext = false;
     if (!num && !dt && !totext) {
         char b1[64], b2[64];
         attu_error_set(err, ATTU_SQLSTATE_DATATYPE_MISMATCH, e->position, "column \"%s\" is of type %s but expression is of type %s",
@@ -4328,6 +4331,29 @@ static bool reads_level_agg(const attu_bexpr *e, int lv) {
     return reads_level_agg(e->else_, lv);
 }
 
+/* own (x bound in the columns of the query lv levels out) joins that
+ * query's outer aggregates; x's place here reads its result column. */
+static attu_bexpr *register_outer_agg(bctx *c, const attu_bexpr *x, attu_bexpr *own, int lv) {
+    outer_aggs *oa = c->oaggs;
+    if (oa->n >= OUTER_BASE - OAGG_BASE) {
+        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, x->position, "too many aggregates of outer queries");
+        return NULL;
+    }
+    if (oa->n == oa->cap) {
+        int nc = oa->cap ? oa->cap * 2 : 8;
+        attu_bexpr **na = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nc);
+        if (!na) OOM_NULL(c);
+        if (oa->n) memcpy(na, oa->agg, sizeof(attu_bexpr *) * (size_t)oa->n);
+        oa->agg = na; oa->cap = nc;
+    }
+    oa->agg[oa->n] = own;
+    attu_bexpr *r = attu_bx_col(c->pa, OUTER_BASE * lv + OAGG_BASE + oa->n++, x->type);
+    if (!r) OOM_NULL(c);
+    r->position = x->position;
+    c->saw_outer = true;
+    return r;
+}
+
 /* GROUPING(args) (AGG_GROUPING, its arguments in part) of a subquery whose
  * arguments read only queries further out belongs to the nearest level
  * they read, as an aggregate does (attu_bind_agg_level); denied_here:
@@ -4357,24 +4383,7 @@ attu_bexpr *attu_bind_grouping_level(bctx *c, attu_bexpr *x, bool denied_here) {
     if (!own || !(own->part = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)x->npart))) OOM_NULL(c);
     own->kind = BX_AGG; own->agg = AGG_GROUPING; own->type = x->type; own->position = x->position; own->npart = x->npart;
     for (int i = 0; i < x->npart; i++) if (!(own->part[i] = copy_shift(c, x->part[i], -OUTER_BASE * lv))) OOM_NULL(c);
-    outer_aggs *oa = c->oaggs;
-    if (oa->n >= OUTER_BASE - OAGG_BASE) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, x->position, "too many aggregates of outer queries");
-        return NULL;
-    }
-    if (oa->n == oa->cap) {
-        int nc = oa->cap ? oa->cap * 2 : 8;
-        attu_bexpr **na = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nc);
-        if (!na) OOM_NULL(c);
-        if (oa->n) memcpy(na, oa->agg, sizeof(attu_bexpr *) * (size_t)oa->n);
-        oa->agg = na; oa->cap = nc;
-    }
-    oa->agg[oa->n] = own;
-    attu_bexpr *r = attu_bx_col(c->pa, OUTER_BASE * lv + OAGG_BASE + oa->n++, x->type);
-    if (!r) OOM_NULL(c);
-    r->position = x->position;
-    c->saw_outer = true;
-    return r;
+    return register_outer_agg(c, x, own, lv);
 }
 
 attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here) {
@@ -4416,24 +4425,7 @@ attu_bexpr *attu_bind_agg_level(bctx *c, attu_bexpr *x, bool denied_here) {
             if (!(own->order[i].expr = copy_shift(c, x->order[i].expr, -OUTER_BASE * lv))) OOM_NULL(c);
         }
     }
-    outer_aggs *oa = c->oaggs;
-    if (oa->n >= OUTER_BASE - OAGG_BASE) {
-        attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, x->position, "too many aggregates of outer queries");
-        return NULL;
-    }
-    if (oa->n == oa->cap) {
-        int nc = oa->cap ? oa->cap * 2 : 8;
-        attu_bexpr **na = attu_palloc(c->pa, sizeof(attu_bexpr *) * (size_t)nc);
-        if (!na) OOM_NULL(c);
-        if (oa->n) memcpy(na, oa->agg, sizeof(attu_bexpr *) * (size_t)oa->n);
-        oa->agg = na; oa->cap = nc;
-    }
-    oa->agg[oa->n] = own;
-    attu_bexpr *r = attu_bx_col(c->pa, OUTER_BASE * lv + OAGG_BASE + oa->n++, x->type);
-    if (!r) OOM_NULL(c);
-    r->position = x->position;
-    c->saw_outer = true;
-    return r;
+    return register_outer_agg(c, x, own, lv);
 }
 
 /* The outer references of a subquery plan, each turned into a parameter. */

@@ -36,6 +36,14 @@ typedef enum attu_sequence_op {
 typedef int (*attu_sequence_caller)(void *ctx, attu_sequence_op op, const char *name, int64_t value,
                                     bool is_called, int64_t *out, attu_error *err);
 
+/* One open cursor as pg_cursors shows it (db/db_cursor.c). */
+typedef struct attu_cursor_info {
+    const char *name;
+    const char *statement;
+    bool        is_holdable, is_binary, is_scrollable;
+    int64_t     creation_time_us;   /* microseconds since 1970, UTC */
+} attu_cursor_info;
+
 typedef struct attu_bind_params {
     int                 n;
     const attu_type    *types;     /* n entries; ATTU_TYPE_UNKNOWN = infer */
@@ -122,6 +130,10 @@ typedef struct attu_bind_params {
     int               (*set_config)(void *ctx, const char *name, const char *value, bool is_local, bool apply,
                                     char **out, attu_error *err);
     void               *setting_ctx;
+    /* pg_cursors' i-th row (the session's open cursors, oldest first;
+     * ctx: setting_ctx): false past the last. NULL: none. The strings
+     * are the session's, valid while the statement binds. */
+    bool              (*cursor_at)(void *ctx, int i, attu_cursor_info *out);
     /* the session's user and database, as the system catalogs show them
      * (planner/system_catalog.c); NULL: "attu" */
     const char         *user;

@@ -101,8 +101,8 @@ static bool bounds_fit(exact_bounds a, exact_bounds b, int scale) {
 bool common_type(attu_type a, attu_type b, attu_type *out) {
     if (a.id == ATTU_TYPE_UNKNOWN) { *out = b.id == ATTU_TYPE_UNKNOWN ? attu_type_make(ATTU_TYPE_TEXT) : b; return true; }
     if (b.id == ATTU_TYPE_UNKNOWN) { *out = a; return true; }
-    if (attu_type_is_json_any(a) || attu_type_is_json_any(b)) {
-        /* json and jsonb meet only themselves (no implicit casts) */
+    if (attu_type_is_typed_text(a) || attu_type_is_typed_text(b)) {
+        /* json, jsonb, uuid and bytea meet only themselves (no implicit casts) */
         if (!attu_type_equal(a, b)) return false;
         *out = a;
         return true;
@@ -448,6 +448,7 @@ static attu_bexpr *parse_literal(bctx *c, attu_bexpr *e, attu_type t, int pos) {
     if (e->is_null) { r->is_null = true; return r; }
     if (attu_type_is_array(t)) return attu_array_parse_literal(c, r, e->s, e->slen);
     if (attu_type_is_json_any(t)) return attu_json_parse_literal(c, r, e->s, e->slen);
+    if (attu_type_is_uuid(t) || attu_type_is_bytea(t)) return attu_bytea_parse_literal(c, r, e->s, e->slen);
     if (t.id == ATTU_TYPE_TEXT) {
         r->s = e->s; r->slen = e->slen;
         /* a literal read as char(n) (compared with a char(n) value, or in
@@ -522,6 +523,9 @@ attu_bexpr *coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int 
     if ((attu_type_is_json_any(e->type) || attu_type_is_json_any(t)) && !attu_type_is_record(e->type) &&
         !attu_type_is_record(t))
         return attu_json_coerce(c, e, t, explicit_cast, pos);   /* planner/json_bind.c */
+    if ((attu_type_is_uuid(e->type) || attu_type_is_bytea(e->type) || attu_type_is_uuid(t) || attu_type_is_bytea(t)) &&
+        !attu_type_equal(e->type, t) && !attu_type_is_record(e->type) && !attu_type_is_record(t))
+        return attu_bytea_coerce(c, e, t, explicit_cast, pos);   /* planner/bytea_bind.c */
     if (attu_type_is_bpchar_any(e->type) && !attu_type_is_bpchar(e->type) && t.id == ATTU_TYPE_TEXT && t.scale == 0)
         /* bpchar without a length keeps its values' spaces (engine/types.h);
          * read as text they go, as PostgreSQL's cast does (a char(n) value
@@ -1172,6 +1176,13 @@ static attu_bexpr *bind_binary(bctx *c, const scope *sc, const attu_ast_expr *e)
         attu_bexpr *jc = attu_json_binary(c, true, l, r, pos, &handled);
         if (handled) return jc;
         if (attu_type_is_array(l->type) || attu_type_is_array(r->type)) return attu_array_concat(c, l, r, pos);
+        jc = attu_bytea_concat(c, l, r, pos, &handled);   /* bytea || bytea (planner/bytea_bind.c) */
+        if (handled) return jc;
+        /* uuid || uuid has no operator either: one side must be text */
+        if ((l->type.id != ATTU_TYPE_TEXT || attu_type_is_typed_text(l->type)) &&
+            (r->type.id != ATTU_TYPE_TEXT || attu_type_is_typed_text(r->type)) && l->type.id != ATTU_TYPE_UNKNOWN &&
+            r->type.id != ATTU_TYPE_UNKNOWN)
+            return op_error(c, "||", l, r, pos);
         /* PostgreSQL's || of non-strings takes text on one side (text ||
          * anynonarray, anynonarray || text): two non-text operands have
          * no operator (integer || integer, 42883) */
@@ -1629,6 +1640,11 @@ attu_bexpr *bind_expr(bctx *c, const scope *sc, const attu_ast_expr *e) {
             (p->type.id != ATTU_TYPE_TEXT && p->type.id != ATTU_TYPE_UNKNOWN) ||
             attu_type_is_array(a->type) || attu_type_is_array(p->type))
             return op_error(c, opname, a, p, e->position);
+        bool handled;   /* bytea LIKE bytea; no other of uuid / bytea (planner/bytea_bind.c) */
+        attu_bexpr *bl = attu_bytea_like(c, a, p, e->u.like.negated && !e->u.like.regex ? (e->u.like.case_insensitive ? "!~~*" : "!~~") : opname,
+                                         !e->u.like.regex && !e->u.like.similar && !e->u.like.case_insensitive,
+                                         e->u.like.negated, e->u.like.escape != NULL, e->position, &handled);
+        if (handled) return bl;
         /* LIKE, SIMILAR TO and ~ read a char(n) value with its padding, as
          * PostgreSQL's (its bpchar operators match the padded bytes) */
         a = coerce(c, bpchar_padded(c, a, e->position), t, false, e->position);

@@ -247,6 +247,16 @@ attu_bexpr *attu_unnest_element(bctx *c, attu_bexpr *a, attu_bexpr *k, int pos);
 attu_bexpr *attu_bind_array_ctor_cast(bctx *c, const scope *sc, const attu_ast_expr *ae, attu_type t, int pos);
 attu_bexpr *attu_bind_array_call(bctx *c, const scope *sc, const attu_ast_expr *e);
 attu_bexpr *coerce_bool(bctx *c, attu_bexpr *e, const char *what);
+/* uuid and bytea (planner/bytea_bind.c) */
+attu_bexpr *attu_bytea_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len);
+attu_bexpr *attu_bytea_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);
+attu_bexpr *attu_bytea_like(bctx *c, attu_bexpr *a, attu_bexpr *p, const char *opname, bool plain_like, bool negated,
+                            bool has_escape, int pos, bool *handled);
+bool attu_bytea_agg_args(bctx *c, attu_bexpr **args, int pos);
+attu_bexpr *attu_bytea_agg_finish(bctx *c, attu_bexpr *res, int pos);
+attu_bexpr *attu_bytea_concat(bctx *c, attu_bexpr *l, attu_bexpr *r, int pos, bool *handled);
+attu_bexpr *attu_bind_bytea_function(bctx *c, const struct attu_ast_expr *e, const char *name, attu_bexpr **args, int n,
+                                     bool *handled);
 /* json and jsonb (planner/json_bind.c) */
 attu_bexpr *attu_json_parse_literal(bctx *c, attu_bexpr *r, const char *s, size_t len);
 attu_bexpr *attu_json_coerce(bctx *c, attu_bexpr *e, attu_type t, bool explicit_cast, int pos);

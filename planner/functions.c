@@ -311,6 +311,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     bool array_agg = !strcmp(an->name, "array_agg");
     attu_bexpr *array_agg_arg = args[0];
     int json_agg = attu_json_agg_kind(an->name);
+    bool bytea_agg = false;
     if (json_agg && e->u.func.distinct) {
         /* its string_agg would dedupe and order the json texts, not the values */
         attu_error_set(c->err, ATTU_SQLSTATE_FEATURE_NOT_SUPPORTED, e->position, "DISTINCT is not supported in %s", an->name);
@@ -426,8 +427,9 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         break;
     }
     case AGG_MIN: case AGG_MAX:
-        /* json and jsonb have no min / max (nor bool_and ...), as PostgreSQL */
-        if (attu_type_is_json_any(args[0]->type)) goto bad;
+        /* json, jsonb, uuid and bytea have no min / max (nor bool_and
+         * ...) in PostgreSQL 15 */
+        if (attu_type_is_typed_text(args[0]->type)) goto bad;
         /* min(varchar) is min(text): text (varchar_type.c); a bpchar
          * without a length compares without its trailing blanks: its
          * value coded (bpchar_order_code), decoded below */
@@ -473,7 +475,15 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
         /* string_agg(text, text); the separator is evaluated per row. A
          * bpchar without a length is read as text, without its trailing
          * blanks (its cast, bpchar_key), and orders so */
-        if (args[0]->type.id != ATTU_TYPE_TEXT || args[1]->type.id != ATTU_TYPE_TEXT) goto bad;
+        if (attu_type_is_bytea(args[0]->type)) {
+            /* string_agg(bytea, bytea): the hex digits joined as text,
+             * made a bytea again below (planner/bytea_bind.c) */
+            if (!attu_bytea_agg_args(c, args, e->position)) goto fail;
+            bytea_agg = true;
+        }
+        if (args[0]->type.id != ATTU_TYPE_TEXT || args[1]->type.id != ATTU_TYPE_TEXT || attu_type_is_typed_text(args[0]->type) ||
+            attu_type_is_typed_text(args[1]->type))
+            goto bad;
         if (!(args[0] = bpchar_key(c, args[0])) || !(args[1] = bpchar_key(c, args[1]))) goto fail;
         if (e->u.func.order_by.n) {
             if (!bind_sort_items(c, sc, &e->u.func.order_by, &x->order)) goto fail;
@@ -604,6 +614,7 @@ static attu_bexpr *bind_aggregate(bctx *c, const scope *sc, const attu_ast_expr 
     if (array_agg && res && (attu_type_array_shows(res->type) || attu_type_is_array(array_agg_arg->type)))
         return attu_array_canon_expr(c, res, attu_type_is_array(array_agg_arg->type));
     if (json_agg && res) return attu_json_agg_finish(c, json_agg, res, e->position);
+    if (bytea_agg && res) return attu_bytea_agg_finish(c, res, e->position);
     return bp_coded && res ? bpchar_order_decode(c, res) : res;
 bad:
     c->allow_agg = save_agg; c->allow_window = save_win; c->in_agg = save_in; c->clause = save_clause;
@@ -816,6 +827,8 @@ static const char *pg_type_display_name(attu_type t) {
     if (attu_type_is_record(t)) return "record";
     if (attu_type_is_json(t)) return "json";
     if (attu_type_is_jsonb(t)) return "jsonb";
+    if (attu_type_is_uuid(t)) return "uuid";
+    if (attu_type_is_bytea(t)) return "bytea";
     if (attu_type_is_array(t)) {
         static _Thread_local char buf[64];
         return attu_type_name(t, buf, sizeof buf);
@@ -1088,13 +1101,15 @@ static attu_bexpr *bind_function_value(bctx *c, const scope *sc, const attu_ast_
         if (handled) return tzr;
         tzr = attu_bind_time_function(c, e, name, args, n, &handled);   /* planner/time_type.c */
         if (handled) return tzr;
+        tzr = attu_bind_bytea_function(c, e, name, args, n, &handled);   /* planner/bytea_bind.c */
+        if (handled) return tzr;
     }
     if (!fn || n < fn->minargs || n > fn->maxargs || e->u.func.star || e->u.func.distinct) return attu_no_function(c, e, args, n);
     /* json and jsonb have no implicit cast to text: the text functions do
      * not take them (length(jsonb) is 42883, as PostgreSQL) */
     if (fn->kind == 't')
         for (int i = 0; i < n; i++)
-            if (attu_type_is_json_any(args[i]->type)) return attu_no_function(c, e, args, n);
+            if (attu_type_is_typed_text(args[i]->type)) return attu_no_function(c, e, args, n);
     int pos = e->position;
     if (fn->op >= ATTU_OP_REGEXP_REPLACE && fn->op <= ATTU_OP_REGEXP_SUBSTR) return bind_regexp(c, e, fn->op, args, n, pos);
     if (fn->op >= ATTU_OP_TO_CHAR_TS && fn->op <= ATTU_OP_TO_TIMESTAMP) return bind_formatting(c, e, fn->op, args, n, pos);

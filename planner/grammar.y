@@ -71,6 +71,28 @@ static int64_t ab_seq_value(attu_parse_ctx *ctx, const attu_token *t, bool neg) 
     return neg ? (int64_t)(0 - u) : (int64_t)u;
 }
 
+/* FETCH / MOVE: the statement for cursor n (its direction and count). */
+static attu_ast_stmt *fetch_node(attu_parse_ctx *ctx, const attu_token *n, attu_ast_fetch_dir dir, int64_t count) {
+    attu_ast_stmt *s = ab_stmt(ctx, ATTU_STMT_FETCH, n->pos);
+    s->u.fetch.name = (char *)ab_tokstr(n);
+    s->u.fetch.name_position = n->pos;
+    s->u.fetch.dir = dir;
+    s->u.fetch.count = count;
+    return s;
+}
+/* A FETCH count: PostgreSQL's SignedIconst, an int4 (a longer number lexes
+ * as a float there, a syntax error). */
+static int64_t fetch_int(attu_parse_ctx *ctx, const attu_token *t, bool neg) {
+    errno = 0;
+    char *end;
+    unsigned long long u = strtoull(ab_tokstr(t), &end, 10);
+    if (errno || *end || u > (unsigned long long)INT32_MAX) {
+        ab_defer_error(ctx, ATTU_SQLSTATE_SYNTAX, t->pos, "syntax error at or near \"%s\"", ab_tokstr(t));
+        return 0;
+    }
+    return neg ? -(int64_t)u : (int64_t)u;
+}
+
 /* A possibly schema-qualified name. */
 typedef struct ab_qname {
     const char *schema;
@@ -427,6 +449,12 @@ static const char *neg_text(attu_parse_ctx *c, const attu_token *t) {
        SAVEPOINT RELEASE
        INDEX REINDEX.
 
+/* The cursor statements' words (db/db_cursor.c): PostgreSQL's unreserved
+ * keywords, lexed as identifiers and made these tokens by parser.c only
+ * where a DECLARE, FETCH, MOVE or CLOSE statement has them, as INDEX is. */
+%token DECLARE CURSOR INSENSITIVE ASENSITIVE SCROLL HOLD MOVE CLOSE
+       PRIOR ABSOLUTE RELATIVE FORWARD BACKWARD.
+
 /* Precedence, lowest first (PostgreSQL's gram.y). */
 %left UNION EXCEPT.
 %left INTERSECT.
@@ -503,6 +531,9 @@ stmt(A) ::= create_index_stmt(S).      { A = S; }
 stmt(A) ::= drop_index_stmt(S).        { A = S; }
 stmt(A) ::= alter_index_stmt(S).       { A = S; }
 stmt(A) ::= reindex_stmt(S).           { A = S; }
+stmt(A) ::= declare_stmt(S).           { A = S; }
+stmt(A) ::= fetch_stmt(S).             { A = S; }
+stmt(A) ::= close_stmt(S).             { A = S; }
 /* ANALYZE [VERBOSE] [tables]: PostgreSQL's statistics command; parsed so
  * errors around it match, then refused. */
 stmt(A) ::= ANALYZE(K) opt_verbose opt_analyze_names.
@@ -4340,3 +4371,75 @@ comment_obj(A) ::= COLUMN colid(S) DOT attr_name(T) DOT attr_name(C).
     A.object = 'c'; A.rel.name = ab_tokstr(&T); A.rel.pos = S.pos; A.sub = ab_tokstr(&C);
     ab_comment_schema(ctx, ab_tokstr(&S), S.pos);
 }
+
+/* ======================================================================== */
+/* Cursors: DECLARE, FETCH, MOVE, CLOSE (db/db_cursor.c)                     */
+
+%type declare_stmt {attu_ast_stmt *}
+declare_stmt(A) ::= DECLARE(K) colid(N) cursor_opts(O) CURSOR opt_hold(H) FOR select_stmt(Q).
+{
+    A = ab_stmt(ctx, ATTU_STMT_DECLARE_CURSOR, K.pos);
+    A->u.cursor.name = (char *)ab_tokstr(&N);
+    A->u.cursor.name_position = N.pos;
+    A->u.cursor.scroll = (O & 1) != 0;
+    A->u.cursor.no_scroll = (O & 2) != 0;
+    A->u.cursor.binary = (O & 4) != 0;
+    A->u.cursor.insensitive = (O & 8) != 0;
+    A->u.cursor.asensitive = (O & 16) != 0;
+    A->u.cursor.hold = H;
+    A->u.cursor.query = Q;
+}
+
+/* the options before CURSOR, any order, as a bit set: 1 SCROLL, 2 NO
+ * SCROLL, 4 BINARY, 8 INSENSITIVE, 16 ASENSITIVE */
+%type cursor_opts {int}
+cursor_opts(A) ::= .                                  { A = 0; }
+cursor_opts(A) ::= cursor_opts(B) NO SCROLL.          { A = B | 2; }
+cursor_opts(A) ::= cursor_opts(B) SCROLL.             { A = B | 1; }
+cursor_opts(A) ::= cursor_opts(B) BINARY.             { A = B | 4; }
+cursor_opts(A) ::= cursor_opts(B) INSENSITIVE.        { A = B | 8; }
+cursor_opts(A) ::= cursor_opts(B) ASENSITIVE.         { A = B | 16; }
+
+%type opt_hold {bool}
+opt_hold(A) ::= .               { A = false; }
+opt_hold(A) ::= WITH HOLD.      { A = true; }
+opt_hold(A) ::= WITHOUT HOLD.   { A = false; }
+
+%type fetch_stmt {attu_ast_stmt *}
+fetch_stmt(A) ::= FETCH(K) fetch_args(F).  { A = F; A->position = K.pos; A->u.fetch.move = false; }
+fetch_stmt(A) ::= MOVE(K) fetch_args(F).   { A = F; A->position = K.pos; A->u.fetch.move = true; }
+
+%type fetch_args {attu_ast_stmt *}
+fetch_args(A) ::= colid(N).                                         { A = fetch_node(ctx, &N, ATTU_FETCH_FORWARD, 1); }
+fetch_args(A) ::= from_in colid(N).                                 { A = fetch_node(ctx, &N, ATTU_FETCH_FORWARD, 1); }
+fetch_args(A) ::= NEXT opt_from_in colid(N).                        { A = fetch_node(ctx, &N, ATTU_FETCH_FORWARD, 1); }
+fetch_args(A) ::= PRIOR opt_from_in colid(N).                       { A = fetch_node(ctx, &N, ATTU_FETCH_BACKWARD, 1); }
+fetch_args(A) ::= FIRST opt_from_in colid(N).                       { A = fetch_node(ctx, &N, ATTU_FETCH_ABSOLUTE, 1); }
+fetch_args(A) ::= LAST opt_from_in colid(N).                        { A = fetch_node(ctx, &N, ATTU_FETCH_ABSOLUTE, -1); }
+fetch_args(A) ::= ABSOLUTE fetch_count(C) opt_from_in colid(N).     { A = fetch_node(ctx, &N, ATTU_FETCH_ABSOLUTE, C); }
+fetch_args(A) ::= RELATIVE fetch_count(C) opt_from_in colid(N).     { A = fetch_node(ctx, &N, ATTU_FETCH_RELATIVE, C); }
+fetch_args(A) ::= fetch_count(C) opt_from_in colid(N).              { A = fetch_node(ctx, &N, ATTU_FETCH_FORWARD, C); }
+fetch_args(A) ::= ALL opt_from_in colid(N).                         { A = fetch_node(ctx, &N, ATTU_FETCH_FORWARD, ATTU_FETCH_ALL); }
+fetch_args(A) ::= FORWARD opt_from_in colid(N).                     { A = fetch_node(ctx, &N, ATTU_FETCH_FORWARD, 1); }
+fetch_args(A) ::= FORWARD fetch_count(C) opt_from_in colid(N).      { A = fetch_node(ctx, &N, ATTU_FETCH_FORWARD, C); }
+fetch_args(A) ::= FORWARD ALL opt_from_in colid(N).                 { A = fetch_node(ctx, &N, ATTU_FETCH_FORWARD, ATTU_FETCH_ALL); }
+fetch_args(A) ::= BACKWARD opt_from_in colid(N).                    { A = fetch_node(ctx, &N, ATTU_FETCH_BACKWARD, 1); }
+fetch_args(A) ::= BACKWARD fetch_count(C) opt_from_in colid(N).     { A = fetch_node(ctx, &N, ATTU_FETCH_BACKWARD, C); }
+fetch_args(A) ::= BACKWARD ALL opt_from_in colid(N).                { A = fetch_node(ctx, &N, ATTU_FETCH_BACKWARD, ATTU_FETCH_ALL); }
+
+from_in ::= FROM.
+from_in ::= IN.
+opt_from_in ::= from_in.
+opt_from_in ::= .
+
+/* PostgreSQL's SignedIconst: an int4 (a longer number is not an ICONST there) */
+%type fetch_count {int64_t}
+fetch_count(A) ::= ICONST(T).        { A = fetch_int(ctx, &T, false); }
+fetch_count(A) ::= PLUS ICONST(T).   { A = fetch_int(ctx, &T, false); }
+fetch_count(A) ::= MINUS ICONST(T).  { A = fetch_int(ctx, &T, true); }
+
+%type close_stmt {attu_ast_stmt *}
+close_stmt(A) ::= CLOSE(K) colid(N).
+    { A = ab_stmt(ctx, ATTU_STMT_CLOSE_CURSOR, K.pos); A->u.close_cursor.name = (char *)ab_tokstr(&N); }
+close_stmt(A) ::= CLOSE(K) ALL.
+    { A = ab_stmt(ctx, ATTU_STMT_CLOSE_CURSOR, K.pos); A->u.close_cursor.name = NULL; }

@@ -94,6 +94,12 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
      * [UNIQUE] INDEX, DROP / ALTER INDEX, REINDEX [(...)] INDEX, COMMENT
      * ON INDEX), so every other statement parses, and fails, as before */
     int stmt_tok = 0, first_type = 0, prev1 = 0, prev2 = 0;
+    /* The cursor statements' words likewise (grammar.y, db/db_cursor.c):
+     * DECLARE, MOVE and CLOSE where a statement starts; DECLARE's options
+     * (CURSOR, SCROLL, INSENSITIVE, ASENSITIVE, HOLD) between its name and
+     * FOR; a FETCH or MOVE direction (PRIOR, ABSOLUTE, RELATIVE, FORWARD,
+     * BACKWARD) right after FETCH or MOVE. */
+    bool declare_for = false;
     while (!ctx.failed) {
         if (have_next) {
             cur = next;
@@ -144,9 +150,27 @@ attu_parse_result *attu_parse_n(const char *sql, size_t len, attu_error *err) {
                       (stmt_tok == 2 && prev1 == TK_ON && prev2 == TK_COMMENT) ||
                       (first_type == TK_REINDEX && prev1 == TK_RP)))
                 cur.type = TK_INDEX;
+            else if (stmt_tok == 0 && !strcmp(cur.str, "declare")) cur.type = TK_DECLARE;
+            else if (stmt_tok == 0 && !strcmp(cur.str, "move")) cur.type = TK_MOVE;
+            else if (stmt_tok == 0 && !strcmp(cur.str, "close")) cur.type = TK_CLOSE;
+            else if (first_type == TK_DECLARE && stmt_tok >= 2 && !declare_for) {
+                if (!strcmp(cur.str, "cursor")) cur.type = TK_CURSOR;
+                else if (!strcmp(cur.str, "scroll")) cur.type = TK_SCROLL;
+                else if (!strcmp(cur.str, "insensitive")) cur.type = TK_INSENSITIVE;
+                else if (!strcmp(cur.str, "asensitive")) cur.type = TK_ASENSITIVE;
+                else if (!strcmp(cur.str, "hold") && (prev1 == TK_WITH || prev1 == TK_WITHOUT)) cur.type = TK_HOLD;
+            } else if ((first_type == TK_FETCH || first_type == TK_MOVE) && stmt_tok == 1) {
+                if (!strcmp(cur.str, "prior")) cur.type = TK_PRIOR;
+                else if (!strcmp(cur.str, "absolute")) cur.type = TK_ABSOLUTE;
+                else if (!strcmp(cur.str, "relative")) cur.type = TK_RELATIVE;
+                else if (!strcmp(cur.str, "forward")) cur.type = TK_FORWARD;
+                else if (!strcmp(cur.str, "backward")) cur.type = TK_BACKWARD;
+            }
         }
+        if (first_type == TK_DECLARE && cur.type == TK_FOR) declare_for = true;
         if (cur.type == TK_SEMI) {
             stmt_tok = first_type = prev1 = prev2 = 0;
+            declare_for = false;
         } else {
             if (!stmt_tok) first_type = cur.type;
             stmt_tok++;

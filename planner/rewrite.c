@@ -3,6 +3,8 @@
  */
 #include "planner/rewrite.h"
 #include "engine/numeric.h"
+#include "engine/bytea.h"
+#include "engine/uuid.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,8 @@ static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e, attu_error *err) {
         return e;
     }
     if (e->kind != BX_CALL) return e;
+    /* gen_random_uuid() is volatile: a value per row, never one folded */
+    if (e->op == ATTU_OP_UUID && e->aux == ATTU_UUID_RANDOM) return e;
     /* the operands that run only on a condition (CASE's forms, COALESCE,
      * NULLIF, AND / OR's second) fail only at run time */
     bool cond = e->op == ATTU_OP_SELECT || e->op == ATTU_OP_COALESCE || e->op == ATTU_OP_AND || e->op == ATTU_OP_OR ||
@@ -95,7 +99,11 @@ static attu_bexpr *fold(attu_plan_arena *pa, attu_bexpr *e, attu_error *err) {
             }
     }
     if (!all_const(e)) return e;
-    return fold_call(pa, e, err && plan_time_error_op(e->op) ? err : NULL);
+    /* uuid_in and byteain (their casts from text) and the bytea functions
+     * but convert_from / convert_to (stable) are immutable too */
+    bool immutable_bytes = e->op == ATTU_OP_UUID ||
+                           (e->op == ATTU_OP_BYTEA && e->aux != ATTU_BY_CONVERT_FROM && e->aux != ATTU_BY_CONVERT_TO);
+    return fold_call(pa, e, err && (plan_time_error_op(e->op) || immutable_bytes) ? err : NULL);
 }
 
 /* A call of constants as one constant, or the call when it does not fold. */

@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "planner/system_catalog_internal.h"
 
@@ -212,6 +213,7 @@ int64_t syscat_constraint_oid(const rel_info *index) {
 /* pg_type's rows, as PostgreSQL 15 has them */
 const pg_type_row syscat_pg_types[] = {
     {   16, "bool",        "boolean",                      1, true,  'B', 'c', 'p', 0, 1000, 0,   true },
+    {   17, "bytea",       "bytea",                       -1, false, 'U', 'i', 'x', 0, 1001, 0,   false },
     {   18, "char",        "\"char\"",                     1, true,  'Z', 'c', 'p', 0, 1002, 0,   false },
     {   19, "name",        "name",                        64, false, 'S', 'c', 'p', 18, 1003, 950, false },
     {   20, "int8",        "bigint",                       8, true,  'N', 'd', 'p', 0, 1016, 0,   false },
@@ -232,6 +234,7 @@ const pg_type_row syscat_pg_types[] = {
     { 1266, "timetz",      "time with time zone",         12, false, 'D', 'd', 'p', 0, 1270, 0,   false },
     { 1700, "numeric",     "numeric",                     -1, false, 'N', 'i', 'm', 0, 1231, 0,   false },
     { 2205, "regclass",    "regclass",                     4, true,  'N', 'i', 'p', 0, 2210, 0,   false },
+    { 2950, "uuid",        "uuid",                        16, false, 'U', 'c', 'p', 0, 2951, 0,   false },
     { 3802, "jsonb",       "jsonb",                       -1, false, 'U', 'i', 'x', 0, 3807, 0,   false },
 };
 const size_t syscat_n_pg_types = sizeof syscat_pg_types / sizeof syscat_pg_types[0];
@@ -723,6 +726,30 @@ static void rows_pg_collation(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < sizeof co / sizeof co[0]; i++) {
         v_int(r, co[i].oid); v_text(r, co[i].name); v_int(r, OID_PG_CATALOG); v_int(r, OID_USER); v_char(r, co[i].prov);
         v_bool(r, true); v_int(r, co[i].enc); v_text(r, co[i].cc); v_text(r, co[i].cc); v_null(r); v_null(r);
+    }
+}
+
+/* pg_cursors: the session's open SQL cursors (db/db_cursor.c), oldest
+ * first; creation_time written in UTC. */
+static void rows_pg_cursors(rel_text *r, const syscat_env *env) {
+    const attu_bind_params *bp = env->params;
+    if (!bp || !bp->cursor_at) return;
+    attu_cursor_info ci;
+    for (int i = 0; bp->cursor_at(bp->setting_ctx, i, &ci); i++) {
+        int64_t us = ci.creation_time_us;
+        time_t secs = (time_t)(us >= 0 ? us / 1000000 : -((-us + 999999) / 1000000));
+        int64_t frac = us - (int64_t)secs * 1000000;
+        struct tm tm;
+        gmtime_r(&secs, &tm);
+        char when[64];
+        snprintf(when, sizeof when, "%04d-%02d-%02d %02d:%02d:%02d.%06lld+00", tm.tm_year + 1900, tm.tm_mon + 1,
+                 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long long)frac);
+        v_text(r, ci.name);
+        v_text(r, ci.statement);
+        v_bool(r, ci.is_holdable);
+        v_bool(r, ci.is_binary);
+        v_bool(r, ci.is_scrollable);
+        v_text(r, when);
     }
 }
 
@@ -1531,6 +1558,9 @@ static const sys_relation sys_relations[] = {
       "name text, setting text, unit text, category text, short_desc text, extra_desc text, context text, "
       "vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, reset_val text, "
       "sourcefile text, sourceline integer, pending_restart boolean", rows_pg_settings },
+    { "pg_catalog", "pg_cursors",
+      "name text, statement text, is_holdable boolean, is_binary boolean, is_scrollable boolean, "
+      "creation_time timestamptz", rows_pg_cursors },
     { "pg_catalog", "pg_parameter_acl", "oid bigint, parname text, paracl text[]", NULL },
     { "pg_catalog", "pg_views",
       "schemaname text, viewname text, viewowner text, definition text", rows_pg_views },

@@ -143,8 +143,15 @@ static int simple_on_result(void *ctx, attu_result *res) {
         c->in_copy_out = false;
     }
     if (res->returns_rows || res->ncols > 0) {
-        pg_msg_row_description(&c->out, res->ncols, res->desc, NULL);
-        if (conn_on_result_rows(c, res, 0, res->nrows, NULL)) return 1;
+        /* a BINARY cursor's rows in binary, column by column where the
+         * type has a binary form (RowDescription tells the client which) */
+        int16_t *formats = NULL;
+        if (res->binary && res->ncols > 0 && (formats = calloc((size_t)res->ncols, sizeof *formats)))
+            for (int i = 0; i < res->ncols; i++) formats[i] = pg_binary_supported(res->desc[i].type) ? 1 : 0;
+        pg_msg_row_description(&c->out, res->ncols, res->desc, formats);
+        int r = conn_on_result_rows(c, res, 0, res->nrows, formats);
+        free(formats);
+        if (r) return 1;
     }
     pg_msg_command_complete(&c->out, res->tag);
     if (c->out.len >= OUT_BATCH && conn_flush(c, true)) return 1;

@@ -10,8 +10,12 @@
  * (a binary value is turned into its text by the type the statement gives
  * the parameter, a text value checked against that type) and result
  * formats; its first Execute runs the statement and keeps the
- * materialized result (ATTU_RESULT_KEEP), later Executes page through it.
- * After any error, messages are skipped until Sync, as in PostgreSQL.
+ * materialized result (ATTU_RESULT_KEEP), later Executes page through it
+ * (PortalSuspended after each that sent its row limit, as PostgreSQL's).
+ * A portal lasts until Close, the end of its transaction block (COMMIT,
+ * ROLLBACK) or, outside a block, the Sync that ends the implicit
+ * transaction. After any error, messages are skipped until Sync, as in
+ * PostgreSQL.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +36,8 @@ struct portal {
     int16_t     *formats;      /* ncols entries, or NULL = all text */
     bool         executed;
     bool         done;
+    bool         rows;         /* its statement returned rows (kept in res) */
+    uint64_t     block;        /* attu_session_blocks_ended when bound */
     attu_result *res;
     size_t       pos;
     char         tag[64];
@@ -53,9 +59,21 @@ static attu_prepared *find_stmt(conn *c, const char *name) {
     return name[0] ? attu_session_prepared_find(c->session, name) : c->unnamed;
 }
 
+/* A portal lives until Close, its transaction's end (a COMMIT or
+ * ROLLBACK since its Bind: it is gone then, and found as gone here) or,
+ * outside a block, the Sync that ends the implicit transaction. */
 static portal *find_portal(conn *c, const char *name, portal ***link) {
-    for (portal **pp = &c->portals; *pp; pp = &(*pp)->next)
-        if (!strcmp((*pp)->name, name)) { if (link) *link = pp; return *pp; }
+    uint64_t block = attu_session_blocks_ended(c->session);
+    for (portal **pp = &c->portals; *pp;) {
+        portal *p = *pp;
+        if (p->block != block && p != c->cur_portal) {
+            *pp = p->next;
+            portal_free(p);
+            continue;
+        }
+        if (!strcmp(p->name, name)) { if (link) *link = pp; return p; }
+        pp = &p->next;
+    }
     return NULL;
 }
 
@@ -228,6 +246,7 @@ void ext_bind(conn *c, inmsg *m) {
         }
     }
     p->stmt = attu_prepared_ref(s);
+    p->block = attu_session_blocks_ended(c->session);
     if (!p->name[0]) drop_portal(c, "");
     p->next = c->portals;
     c->portals = p;
@@ -284,9 +303,20 @@ static int portal_on_result(void *ctx, attu_result *res) {
     if (res->returns_rows || res->ncols > 0) {
         if (q->res) attu_result_free(q->res);
         q->res = res;
+        q->rows = true;
         return ATTU_RESULT_KEEP;
     }
     return 0;
+}
+
+/* tag with its last word, a row count, made n ("SELECT 5" -> "SELECT 2");
+ * a tag without a count ("SHOW", "EXPLAIN") stays as it is */
+static void retag(char *out, size_t cap, const char *tag, size_t n) {
+    const char *sp = strrchr(tag, ' ');
+    bool counted = sp && sp[1];
+    for (const char *d = sp ? sp + 1 : ""; counted && *d; d++) counted = *d >= '0' && *d <= '9';
+    if (counted) snprintf(out, cap, "%.*s %zu", (int)(sp - tag), tag, n);
+    else snprintf(out, cap, "%s", tag);
 }
 
 void ext_execute(conn *c, inmsg *m) {
@@ -297,6 +327,18 @@ void ext_execute(conn *c, inmsg *m) {
     portal *p = find_portal(c, e.portal, NULL);
     if (!p) { ext_errorf(c, "34000", "portal \"%s\" does not exist", e.portal); return; }
     if (attu_prepared_empty(p->stmt)) { pg_msg_empty_query(&c->out); return; }
+    /* the rest of a portal that ran before its block failed: 25P02, as
+     * any statement then (a first run gets it from the session) */
+    if (p->executed && attu_session_txn_status(c->session) == 'E') {
+        ext_errorf(c, "25P02", "%s", "current transaction is aborted, commands ignored until end of transaction block");
+        return;
+    }
+    /* a command runs once: PostgreSQL marks its portal done (a portal of
+     * rows answers its rest, then 0 rows) */
+    if (p->done && !p->rows) {
+        ext_errorf(c, "55000", "portal \"%s\" cannot be run", p->name);
+        return;
+    }
     bool first = !p->executed;
     if (first) {
         uint64_t t0 = now_us();
@@ -329,6 +371,10 @@ void ext_execute(conn *c, inmsg *m) {
     size_t end = p->res->nrows;
     if (e.max_rows > 0 && p->pos + (size_t)e.max_rows < end) end = p->pos + (size_t)e.max_rows;
     size_t from = p->pos;
+    /* PostgreSQL's portal learns it is done only when a read comes back
+     * short: an Execute that sends exactly its max_rows suspends, and the
+     * next one completes with 0 rows */
+    bool suspend = e.max_rows > 0 && end - from == (size_t)e.max_rows;
     c->rows_out = 0;
     if (conn_on_result_rows(c, p->res, from, end, p->formats)) {
         attu_error ce;
@@ -341,17 +387,19 @@ void ext_execute(conn *c, inmsg *m) {
         return;
     }
     p->pos = end;
-    if (end < p->res->nrows) {
+    if (suspend) {
         pg_msg_simple(&c->out, 's');   /* PortalSuspended */
         return;
     }
+    /* the tag counts this Execute's rows: "SELECT 2", "FETCH 2",
+     * "INSERT 0 2" (PostgreSQL's tag with its count replaced) */
     char tag[64];
     if (first && from == 0) snprintf(tag, sizeof tag, "%s", p->tag);
-    else snprintf(tag, sizeof tag, "SELECT %zu", end - from);
+    else retag(tag, sizeof tag, p->tag, end - from);
     pg_msg_command_complete(&c->out, tag);
     attu_result_free(p->res);
     p->res = NULL;
-    snprintf(p->tag, sizeof p->tag, "SELECT 0");
+    retag(p->tag, sizeof p->tag, tag, 0);   /* what a finished portal answers */
     p->done = true;
 }
 

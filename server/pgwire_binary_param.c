@@ -99,6 +99,19 @@ char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int par
         if (!s) attu_error_oom(err);
         return s;
     }
+    case ATTU_PG_OID_UUID: want = 16; break;   /* uuid_recv: the 16 bytes */
+    case ATTU_PG_OID_BYTEA: {
+        /* bytearecv: the bytes as they are, sent on as bytea's hex text */
+        char *h = malloc(2 * (size_t)len + 3);
+        if (!h) { attu_error_oom(err); return NULL; }
+        h[0] = '\\'; h[1] = 'x';
+        for (int32_t i = 0; i < len; i++) {
+            h[2 + 2 * i] = "0123456789abcdef"[(uint8_t)v[i] >> 4];
+            h[3 + 2 * i] = "0123456789abcdef"[(uint8_t)v[i] & 15];
+        }
+        h[2 + 2 * (size_t)len] = 0;
+        return h;
+    }
     case ATTU_PG_OID_NUMERIC:   /* pgjdbc's setBigDecimal sends these */
         return pg_numeric_binary_to_text(v, len, param, elem, err);
     default:
@@ -123,6 +136,10 @@ char *pg_binary_scalar_to_text(uint32_t oid, const char *v, int32_t len, int par
     }
     uint64_t u64 = len == 8 ? ((uint64_t)be32(v) << 32) | be32(v + 4) : 0;
     switch (oid) {
+    case ATTU_PG_OID_UUID:
+        /* uuid_in takes the 32 digits without hyphens */
+        for (int i = 0; i < 16; i++) snprintf(buf + 2 * i, sizeof buf - 2 * (size_t)i, "%02x", (uint8_t)v[i]);
+        break;
     case ATTU_PG_OID_BOOL: snprintf(buf, sizeof buf, "%s", v[0] ? "t" : "f"); break;
     case ATTU_PG_OID_INT2: snprintf(buf, sizeof buf, "%d",
                       (int16_t)(((uint16_t)(uint8_t)v[0] << 8) | (uint8_t)v[1])); break;

@@ -215,6 +215,24 @@ void pg_msg_parameter_description(pgbuf *b, int n, const uint32_t *oids) {
     pgbuf_end(b);
 }
 
+/* The bytes the hex digits of s[skip..n) spell, hyphens passed over (a
+ * uuid's canonical text, a bytea's held form after its "\x"); out NULL
+ * only counts them. */
+static size_t held_hex_bytes(const char *s, size_t n, size_t skip, uint8_t *out) {
+    size_t k = 0;
+    int hi = -1;
+    for (size_t i = skip; i < n; i++) {
+        char ch = s[i];
+        int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+        if (v < 0) continue;
+        if (hi < 0) { hi = v; continue; }
+        if (out) out[k] = (uint8_t)(hi << 4 | v);
+        k++;
+        hi = -1;
+    }
+    return k;
+}
+
 bool pg_binary_supported(attu_type t) {
     /* a record's binary form is its items' (record_send), which a value
      * kept as record_out's text cannot give */
@@ -427,6 +445,20 @@ void pg_msg_data_row(pgbuf *b, const attu_result *res, size_t row,
          * defensive fallback, like put_binary_value's. */
         if (binary && num) {
             if (!pg_numeric_put_binary(b, longp ? longp : buf, n)) pgbuf_put_i32(b, -1);
+            continue;
+        }
+        if (binary && (attu_type_is_uuid(c->type) || attu_type_is_bytea(c->type))) {
+            /* uuid_send / byteasend: the bytes the held text spells
+             * (engine/types.h: a uuid's canonical text, a bytea's "\x" and
+             * lower-case hex) */
+            const char *t = longp ? longp : buf;
+            uint8_t small[64], *raw = small;
+            size_t nb = held_hex_bytes(t, n, attu_type_is_bytea(c->type) ? 2 : 0, NULL);
+            if (nb > sizeof small && !(raw = malloc(nb))) { pgbuf_put_i32(b, -1); continue; }
+            held_hex_bytes(t, n, attu_type_is_bytea(c->type) ? 2 : 0, raw);
+            pgbuf_put_i32(b, (int32_t)nb);
+            pgbuf_put(b, raw, nb);
+            if (raw != small) free(raw);
             continue;
         }
         if (binary && attu_type_is_jsonb(c->type)) {

@@ -3,7 +3,7 @@
  * check (db/db_unique.c, db/db_on_conflict.c) on a keyed table, through
  * attu's library API (db/database.h) as bench_query does.
  *
- *   bench_unique --device cpu|gpu [--rows N] [--reps R]
+ *   bench_unique --device cpu|gpu [--rows N] [--reps R] [--stop-after LABEL]
  *
  * Loads k(id BIGINT PRIMARY KEY, a INTEGER, b DOUBLE PRECISION) with N
  * rows (default 1M, id = 1..N) and times, each as the median of R runs
@@ -32,7 +32,8 @@
  *   insert-1 (no key)  the one-row INSERT into a table of no key: the
  *                   statement's cost without a check (the new version of
  *                   the table is a copy, table.h)
- * Times are wall-clock around attu_session_exec.
+ * Times are wall-clock around attu_session_exec. --stop-after LABEL ends
+ * the run once that line is printed (a profiler then sees mostly it).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -84,9 +85,15 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+static const char *stop_after;   /* --stop-after: the last line to print */
+
 static void report(const char *label, double *ms, int reps) {
     qsort(ms, (size_t)reps, sizeof *ms, cmp_double);
     printf("  %-28s median %9.3f ms   min %9.3f ms   max %9.3f ms\n", label, ms[reps / 2], ms[0], ms[reps - 1]);
+    if (stop_after && !strcmp(stop_after, label)) {
+        fflush(stdout);
+        exit(0);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -97,8 +104,9 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--device") && i + 1 < argc) device = argv[++i];
         else if (!strcmp(argv[i], "--rows") && i + 1 < argc) rows = atoll(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--stop-after") && i + 1 < argc) stop_after = argv[++i];
         else {
-            fprintf(stderr, "usage: bench_unique --device cpu|gpu [--rows N] [--reps R]\n");
+            fprintf(stderr, "usage: bench_unique --device cpu|gpu [--rows N] [--reps R] [--stop-after LABEL]\n");
             return 2;
         }
     }

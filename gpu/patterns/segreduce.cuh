@@ -345,19 +345,21 @@ __global__ __launch_bounds__(launch_t::nt) void segreduce_lbs_kernel(
   if (!tid) tile_runs[blockIdx.x] = tile_total;
 }
 
-// Folds the open run entering tile t (carry_in[t], the exclusive segmented
-// scan of the tile runs) into the first segment tile t closes.
+// Folds the open run entering tile t (the exclusive segmented scan of the
+// tile runs) into the first segment tile t closes. It is the scan's output:
+// writing the carry of tile t applies it (no carry array, no fix-up
+// kernel: one launch and an allocation less a call). A tile that closes a
+// segment has its own first one, so no two writes touch one segment, and
+// the tile kernel that stored the segments has finished.
 template <typename T, typename segments_it, typename output_it, typename op_t>
 struct segreduce_fixup_t {
-  const seg_run_t<T>* carry_in;
   const seg_run_t<T>* runs;
   const int* part;
   int nv;
   segment_ends_t<segments_it> ends;
   output_it output;
   op_t op;
-  __device__ void operator()(int t) const {
-    seg_run_t<T> in = carry_in[t];
+  __device__ void apply(int t, const seg_run_t<T>& in) const {
     if (!(in.flags & 1) || !(runs[t].flags & 2)) return;
     int b0 = part[t];
     int a0 = t * nv - b0;
@@ -365,6 +367,12 @@ struct segreduce_fixup_t {
     bool stored = ends[b0] > a0;
     output[b0] = stored ? op(in.v, (T)output[b0]) : in.v;
   }
+  struct ref_t {
+    segreduce_fixup_t f;
+    int t;
+    __device__ void operator=(const seg_run_t<T>& in) const { f.apply(t, in); }
+  };
+  __device__ ref_t operator[](int t) const { return ref_t{*this, t}; }
 };
 
 template <typename T>
@@ -399,19 +407,15 @@ void segreduce_impl(func_t g, int count, segments_it segments, int num_segments,
   ATTU_CUDA_CHECK_LAUNCH();
   if (num_tiles > 1) {
     // The carry entering each tile: an exclusive segmented scan of the tile
-    // runs (a reset drops what came before), then one fix-up per tile.
-    mem_t<seg_run_t<T>> carry_in(num_tiles, ctx);
+    // runs (a reset drops what came before), each written as its fix-up.
     seg_run_t<T> none;
     none.v = init;
     none.flags = 0;
-    transform_scan<scan_type_exc>(load_run_t<T>{runs.data()}, num_tiles, carry_in.data(),
-                                  seg_run_op_t<T, op_t>{op}, (seg_run_t<T>*)nullptr, ctx,
-                                  none);
-    transform<128>(segreduce_fixup_t<T, segments_it, output_it, op_t>{
-                       carry_in.data(), runs.data(), part.data(), nv,
-                       segment_ends_t<segments_it>{segments, num_segments, count},
-                       output, op},
-                   num_tiles, ctx);
+    transform_scan<scan_type_exc>(load_run_t<T>{runs.data()}, num_tiles,
+                                  segreduce_fixup_t<T, segments_it, output_it, op_t>{
+                                      runs.data(), part.data(), nv,
+                                      segment_ends_t<segments_it>{segments, num_segments, count}, output, op},
+                                  seg_run_op_t<T, op_t>{op}, (seg_run_t<T>*)nullptr, ctx, none);
   }
 }
 

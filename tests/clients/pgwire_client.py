@@ -76,8 +76,8 @@ class Conn:
     def describe(self, kind, name):
         self.send("D", kind.encode() + name.encode() + b"\0")
 
-    def execute(self, portal=""):
-        self.send("E", portal.encode() + b"\0" + struct.pack("!i", 0))
+    def execute(self, portal="", max_rows=0):
+        self.send("E", portal.encode() + b"\0" + struct.pack("!i", max_rows))
 
     def close_stmt(self, name):
         self.send("C", b"S" + name.encode() + b"\0")

@@ -3,6 +3,7 @@
 # SSB runner find it) and SERVER_KIND; stops it and removes its files on exit.
 #
 #   start_server attud PATH_TO_ATTUD   attud on a free loopback port, CPU device
+#                                      (ATTU_TEST_DEVICE=gpu: the GPU)
 #   start_server pg                    PostgreSQL 15 (initdb in a temp dir,
 #                                      Unix socket only, run as `nobody` when
 #                                      we are root, since postgres refuses root)
@@ -42,7 +43,7 @@ start_server() {
       [ -x "$attud" ] || skip "attud not built"
       mkdir -p "$SERVER_TMP/data"
       "$attud" --port 0 --ready-file "$SERVER_TMP/ready" --data-dir "$SERVER_TMP/data" \
-        --load-dir "$SERVER_TMP" --device cpu --log-level warning \
+        --load-dir "$SERVER_TMP" --device "${ATTU_TEST_DEVICE:-cpu}" --log-level warning \
         >"$SERVER_TMP/attud.log" 2>&1 &
       SERVER_PID=$!
       for _ in $(seq 1 1200); do   # up to 60 s: ASan builds on a loaded machine

@@ -154,6 +154,11 @@ static const form_case forms[] = {
       "(rollback)" },
     { "SELECT 1; ; SELECT 2;",
       "(select (items 1)) ; (select (items 2))" },
+    /* cursors (db/db_cursor.c): the words are names elsewhere */
+    { "DECLARE c BINARY NO SCROLL CURSOR WITH HOLD FOR SELECT scroll, hold FROM cursor; FETCH PRIOR IN c; MOVE BACKWARD ALL c; FETCH -3 c; FETCH RELATIVE +2 FROM c; CLOSE ALL; CLOSE c",
+      "(declare c binary no-scroll hold (select (items scroll hold) (from (table cursor)))) ; (fetch backward 1 c) ; (move backward all c) ; (fetch forward -3 c) ; (fetch relative 2 c) ; (close all) ; (close c)" },
+    { "FETCH c; FETCH ABSOLUTE -1 FROM c; MOVE LAST IN c; FETCH FORWARD ALL c; DECLARE cursor SCROLL CURSOR FOR VALUES (1)",
+      "(fetch forward 1 c) ; (fetch absolute -1 c) ; (move absolute -1 c) ; (fetch forward all c) ; (declare cursor scroll (values (1)))" },
 };
 
 /* Parses sql and renders all its statements; fails the test on error. */

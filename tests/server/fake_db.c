@@ -116,6 +116,7 @@ void attu_session_free(attu_session *s) {
     free(s);
 }
 char attu_session_txn_status(const attu_session *s) { return s->txn; }
+uint64_t attu_session_blocks_ended(const attu_session *s) { (void)s; return 0; }
 
 void attu_session_txn_failed(attu_session *s) { if (s->txn == 'T') s->txn = 'E'; }
 

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""uuid_bytea_wire.py - uuid (OID 2950) and bytea (OID 17) on the wire:
+RowDescription's OIDs, results in text and binary format (uuid_send: the 16
+bytes; byteasend: the bytes), parameters declared uuid / bytea in text and
+binary format, and Bind's errors for bad input (22P02 for a uuid, 22023 for
+a bytea's hex digit); COPY TO STDOUT of both in text and csv. Against a server in PGHOST / PGPORT / PGUSER /
+PGDATABASE: protocol_script.sh runs it on PostgreSQL 15 and on attud, which
+must give the same answers, byte for byte."""
+import struct
+import sys
+
+from pgwire_client import connect_from_env
+
+failures = []
+
+
+def check(what, got, want):
+    if got != want:
+        failures.append(what)
+        print("FAIL", what, "\n  got ", got, "\n  want", want)
+
+
+def i32(*v):
+    return b"".join(struct.pack("!i", x) for x in v)
+
+
+UUID, BYTEA, TEXT = 2950, 17, 25
+c = connect_from_env()
+
+
+def bind_run(sql, oids, values, formats, result_format):
+    """Parse (with oids), Describe, Bind, Execute, Sync: (error SQLSTATE or
+    None, parameter OIDs, column OIDs, rows of raw values)."""
+    c.parse("", sql, oids)
+    c.describe("S", "")
+    b = b"\0\0" + struct.pack("!h", len(formats)) + b"".join(struct.pack("!h", f) for f in formats)
+    b += struct.pack("!h", len(values))
+    for v in values:
+        b += i32(-1) if v is None else i32(len(v)) + v
+    c.send("B", b + struct.pack("!hh", 1, result_format))
+    c.execute()
+    r = c.sync()
+    cols = r.columns()
+    err = r.error()
+    if err:
+        f = r.error_fields()
+        err = f.get("C")
+    return err, r.param_oids(), cols and [o for _, o in cols], r.raw_rows()
+
+
+U = b"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"
+UB = bytes.fromhex("a0eebc999c0b4ef8bb6d6bb9bd380a11")
+RAW = b"\x00\xffA\\\n"
+
+# results: text and binary
+check("uuid text", bind_run("SELECT '{A0EEBC99-9C0B4EF8-BB6D6BB9-BD380A11}'::uuid", [], [], [], 0), (None, [], [UUID], [(U,)]))
+check("uuid binary", bind_run("SELECT '%s'::uuid" % U.decode(), [], [], [], 1), (None, [], [UUID], [(UB,)]))
+check("bytea text", bind_run("SELECT '\\x00ff415c0a'::bytea", [], [], [], 0), (None, [], [BYTEA], [(b"\\x00ff415c0a",)]))
+check("bytea binary", bind_run("SELECT '\\x00ff415c0a'::bytea, ''::bytea", [], [], [], 1),
+      (None, [], [BYTEA, BYTEA], [(RAW, b"")]))
+check("bytea NULL binary", bind_run("SELECT NULL::bytea, NULL::uuid", [], [], [], 1), (None, [], [BYTEA, UUID], [(None, None)]))
+check("gen_random_uuid oid", bind_run("SELECT length(gen_random_uuid()::text)", [], [], [], 0)[2], [23])
+
+# parameters: declared types, text and binary
+check("uuid param text", bind_run("SELECT $1", [UUID], [b"A0EEBC999C0B4EF8BB6D6BB9BD380A11"], [0], 0),
+      (None, [UUID], [UUID], [(U,)]))
+check("uuid param binary", bind_run("SELECT $1::text", [UUID], [UB], [1], 0), (None, [UUID], [TEXT], [(U,)]))
+check("bytea param text", bind_run("SELECT $1, length($1)", [BYTEA], [b"abc\\000"], [0], 0),
+      (None, [BYTEA], [BYTEA, 23], [(b"\\x61626300", b"4")]))
+check("bytea param binary", bind_run("SELECT $1", [BYTEA], [RAW], [1], 1), (None, [BYTEA], [BYTEA], [(RAW,)]))
+check("bytea param binary text out", bind_run("SELECT $1", [BYTEA], [RAW], [1], 0),
+      (None, [BYTEA], [BYTEA], [(b"\\x00ff415c0a",)]))
+check("uuid param inferred", bind_run("SELECT $1 = '%s'::uuid, $2 || '\\x01'::bytea" % U.decode(), [], [U, b"\\x02"], [0, 0], 0),
+      (None, [UUID, BYTEA], [16, BYTEA], [(b"t", b"\\x0201")]))
+check("uuid param bad text", bind_run("SELECT $1", [UUID], [b"a0eebc99"], [0], 0)[0], "22P02")
+check("bytea param bad hex", bind_run("SELECT $1", [BYTEA], [b"\\xzz"], [0], 0)[0], "22023")
+check("uuid param short binary", bind_run("SELECT $1", [UUID], [UB[:8]], [1], 0)[0], "08P01")
+
+# COPY TO STDOUT: the canonical texts (a bytea's backslash doubled in the
+# text format, as for any text)
+c.query("DROP TABLE IF EXISTS uuid_bytea_wire_copy")
+c.query("CREATE TABLE uuid_bytea_wire_copy (u uuid, b bytea)")
+c.query("INSERT INTO uuid_bytea_wire_copy VALUES ('{A0EEBC99-9C0B4EF8-BB6D6BB9-BD380A11}', 'a,\\000\"'), (NULL, '')")
+
+
+def copy_out(sql):
+    return b"".join(p for t, p in c.query(sql).msgs if t == "d")
+
+
+check("copy text", copy_out("COPY uuid_bytea_wire_copy TO STDOUT"),
+      b"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\t\\\\x612c0022\n\\N\t\\\\x\n")
+check("copy csv", copy_out("COPY uuid_bytea_wire_copy TO STDOUT WITH (FORMAT csv)"),
+      b"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11,\\x612c0022\n,\\x\n")
+c.query("DROP TABLE uuid_bytea_wire_copy")
+
+c.close()
+if failures:
+    sys.exit(1)
+print("uuid_bytea_wire: ok")
