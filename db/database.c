@@ -182,6 +182,7 @@ void attu_session_free(attu_session *s) {
     if (!s) return;
     db_txn_rollback(s);   /* a transaction left open ends with its session */
     db_cursors_free(s);
+    db_temp_session_end(s);   /* (its temporary tables go with it) */
     db_settings_free(s);
     db_prepared_names_free(s);
     db_seq_session_free(s);
@@ -613,6 +614,8 @@ static bool stmt_writes(attu_session *s, const attu_ast_stmt *st) {
 
 int db_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
                  const attu_exec_callbacks *cb, attu_error *err) {
+    /* temporary tables: the session's catalog of them first (db_temp.c) */
+    if (db_temp_stmt_wants(s, st)) return db_temp_exec_stmt(s, sql, st, params, cb, err);
     /* a read-only transaction writes nothing (db_settings.c) */
     if (db_refuse_if_read_only(s, st, err)) return -1;
     /* a statement that writes works in its transaction's own catalog,

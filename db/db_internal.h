@@ -18,6 +18,7 @@
 typedef struct db_sequences db_sequences;
 typedef struct db_seq_session db_seq_session;
 typedef struct db_txn db_txn;
+typedef struct db_temp db_temp;
 typedef struct db_cursor db_cursor;
 
 struct attu_db {
@@ -77,13 +78,49 @@ struct attu_session {
     attu_catalog    *work;
     db_txn          *tx;
     bool             ext_implicit;     /* an extended-protocol implicit transaction runs until Sync */
+    /* Temporary tables (db_temp.c): the session's own catalog of them and
+     * the layered catalog db_cat answers once there is one (NULL: none). */
+    db_temp         *temp;
+    attu_catalog    *temp_layer;
     db_cursor       *cursors;          /* open SQL cursors, newest first (db_cursor.c) */
     uint64_t         blocks_ended;     /* COMMITs and ROLLBACKs so far (attu_session_blocks_ended) */
 };
 
 /* The catalog the session sees: its transaction's working catalog, or
  * the committed one. */
-static inline attu_catalog *db_cat(const attu_session *s) { return s->work ? s->work : s->db->cat; }
+static inline attu_catalog *db_cat(const attu_session *s) {
+    if (s->temp_layer) return s->temp_layer;   /* (its temporary tables first: db_temp.c) */
+    return s->work ? s->work : s->db->cat;
+}
+
+/* Temporary tables (db_temp.c). db_temp_stmt_wants: whether st runs
+ * through db_temp_exec_stmt (the session has temporary tables or st makes
+ * one), which runs it through db_exec_stmt. db_temp_has: whether name is
+ * one of the session's temporary tables. The db_temp_txn_* hooks follow
+ * db_txn.c's transaction (begin: -1 for memory; precommit: ON COMMIT's
+ * actions; commit: the working copy kept); the savepoint hooks copy and
+ * put back the temporary catalog (restore with NULL: as committed).
+ * session_end frees them all (and drops their serial columns'
+ * sequences); discard drops them all (DISCARD TEMP). */
+bool db_temp_stmt_wants(const attu_session *s, const attu_ast_stmt *st);
+int db_temp_exec_stmt(attu_session *s, const char *sql, const attu_ast_stmt *st, const attu_bind_params *params,
+                      const attu_exec_callbacks *cb, attu_error *err);
+bool db_temp_has(const attu_session *s, const char *name);
+/* Whether the statement running makes a temporary table (its serial
+ * columns' sequences are temporary too). */
+bool db_temp_creating(const attu_session *s);
+/* Whether the sequences of table (OWNED BY) that s works on are its
+ * temporary ones (db_sequence.c): s has a temporary table of that name or
+ * its statement works on temporary tables. */
+bool db_temp_scope(const attu_session *s, const char *table);
+int db_temp_txn_begin(attu_session *s);
+void db_temp_txn_precommit(attu_session *s);
+void db_temp_txn_commit(attu_session *s);
+void db_temp_txn_rollback(attu_session *s);
+attu_catalog *db_temp_savepoint_take(attu_session *s);
+int db_temp_savepoint_restore(attu_session *s, const attu_catalog *kept);
+void db_temp_session_end(attu_session *s);
+int db_temp_discard(attu_session *s, attu_error *err);
 
 /* Transactions (db_txn.c). init / destroy: the token's lock. */
 void db_txn_init(attu_db *db);

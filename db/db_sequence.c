@@ -94,6 +94,7 @@ static void remove_at(db_sequences *q, int i) {
 struct db_seq_snapshot {
     char   **lines;
     uint64_t *ids;
+    const void **owners;   /* each one's temp_owner (db/db_temp.c): the lines leave it out */
     int      n;
     uint64_t next_id;
 };
@@ -123,6 +124,25 @@ static char *file_line(attu_db *db, const db_seq_snapshot *base, int i) {
 
 /* Writes every sequence into file `name` of the data directory, as base
  * keeps them (file_line) when not NULL (the caller holds mu). */
+/* Whether the i-th sequence to save (base's, else the list's) serves a
+ * temporary table (db/db_temp.c). */
+static bool seq_is_temp(const db_sequences *q, const db_seq_snapshot *base, int i) {
+    if (!base) return q->e[i].seq->temp_owner != NULL;
+    for (int k = 0; k < q->n; k++)
+        if (q->e[k].id == base->ids[i]) return q->e[k].seq->temp_owner != NULL;
+    return false;
+}
+
+/* Whether x is a sequence of table (OWNED BY) as session s sees it: a
+ * temporary table's belongs to its session alone, and while s has a
+ * temporary table of that name (or its statement works on one) only the
+ * temporary one's count, as the table shadows a permanent one. */
+static bool seq_owned(const attu_session *s, const attu_sequence *x, const char *table) {
+    if (!x->owner_table || strcmp(x->owner_table, table)) return false;
+    if (x->temp_owner && x->temp_owner != (const void *)s) return false;
+    return (x->temp_owner != NULL) == db_temp_scope(s, table);
+}
+
 static int save_as(attu_db *db, const db_seq_snapshot *base, const char *name, attu_error *err) {
     db_sequences *q = db->seqs;
     char tmp[4096], path[4096];
@@ -132,6 +152,7 @@ static int save_as(attu_db *db, const db_seq_snapshot *base, const char *name, a
     if (!f) return attu_error_set(err, ATTU_SQLSTATE_IO_ERROR, 0, "could not write \"%s\": %s", tmp, strerror(errno));
     bool ok = fprintf(f, "%s\n", SEQ_HEADER) > 0;
     for (int i = 0; ok && i < (base ? base->n : q->n); i++) {
+        if (seq_is_temp(q, base, i)) continue;   /* (a temporary table's: never saved) */
         char *line = base ? file_line(db, base, i) : attu_sequence_format(q->e[i].seq);
         ok = line && fprintf(f, "%s\n", line) > 0;
         free(line);
@@ -361,7 +382,7 @@ int db_serial_sequence(void *ctx, const char *table, const char *column, char *o
     pthread_mutex_lock(&q->mu);
     for (int i = 0; i < q->n && !r; i++) {
         const attu_sequence *x = q->e[i].seq;
-        if (x->owner_table && !strcmp(x->owner_table, table) && !strcmp(x->owner_column, column)) {
+        if (seq_owned(s, x, table) && !strcmp(x->owner_column, column)) {
             char quoted[200];
             quote_ident(x->name, quoted, sizeof quoted);
             snprintf(out, cap, "public.%s", quoted);
@@ -382,15 +403,18 @@ int db_sequences_list(void *ctx, attu_sequence ***out, int *n) {
     int rc = q->n && !v ? -1 : 0;
     /* each a copy through the line the file keeps (every field, owner
      * and identity included), so the caller reads it without the mutex */
+    int m = 0;
     for (int i = 0; i < q->n && !rc; i++) {
+        /* (another session's temporary table's: not this session's to see) */
+        if (q->e[i].seq->temp_owner && q->e[i].seq->temp_owner != (const void *)s) continue;
         char *line = attu_sequence_format(q->e[i].seq);
         attu_error e;
         attu_error_clear(&e);
-        v[i] = line ? attu_sequence_parse(line, &e) : NULL;
+        v[m] = line ? attu_sequence_parse(line, &e) : NULL;
         free(line);
-        if (!v[i]) rc = -1;
+        if (v[m]) v[m]->temp_owner = q->e[i].seq->temp_owner;   /* (pg_class: a temporary one's schema) */
+        if (!v[m++]) rc = -1;
     }
-    int m = q->n;
     pthread_mutex_unlock(&q->mu);
     if (rc) {
         for (int i = 0; i < m && v; i++) if (v[i]) attu_sequence_free(v[i]);
@@ -584,7 +608,7 @@ char db_sequence_identity(attu_session *s, const char *table, const char *column
     pthread_mutex_lock(&q->mu);
     for (int i = 0; i < q->n; i++) {
         const attu_sequence *x = q->e[i].seq;
-        if (x->identity && x->owner_table && !strcmp(x->owner_table, table) && !strcmp(x->owner_column, column)) r = x->identity;
+        if (x->identity && seq_owned(s, x, table) && !strcmp(x->owner_column, column)) r = x->identity;
     }
     pthread_mutex_unlock(&q->mu);
     return r;
@@ -627,6 +651,7 @@ int db_sequence_create_owned(attu_session *s, const char *table, const char *col
         rc = attu_error_oom(err);
     } else {
         seq->identity = identity;
+        seq->temp_owner = db_temp_creating(s) ? s : NULL;
         if (!(*default_sql = default_text(name))) { remove_at(q, q->n - 1); rc = attu_error_oom(err); }
     }
     pthread_mutex_unlock(&q->mu);
@@ -641,7 +666,7 @@ static int each_owned(attu_session *s, const char *table, bool drop, attu_error 
     bool changed = false;
     for (int i = q->n - 1; i >= 0; i--) {
         attu_sequence *x = q->e[i].seq;
-        if (!x->owner_table || strcmp(x->owner_table, table)) continue;
+        if (!seq_owned(s, x, table)) continue;
         changed = true;
         if (drop) remove_at(q, i);
         else { attu_sequence_restart(x); q->e[i].rewritten = true; }
@@ -837,7 +862,7 @@ bool db_sequence_owned_by(attu_session *s, const char *name, const char *table, 
     pthread_mutex_lock(&q->mu);
     int k = find(q, name);
     const attu_sequence *x = k >= 0 ? q->e[k].seq : NULL;
-    bool r = x && x->owner_table && x->owner_column && !strcmp(x->owner_table, table) && !strcmp(x->owner_column, column);
+    bool r = x && x->owner_column && seq_owned(s, x, table) && !strcmp(x->owner_column, column);
     pthread_mutex_unlock(&q->mu);
     return r;
 }
@@ -853,7 +878,7 @@ int db_sequences_owner_dependents(attu_session *s, const char *const *tables, in
         if (!x->owner_table || !x->owner_column) continue;
         bool owned = false;
         for (int k = 0; k < ntables && !owned; k++)
-            owned = !strcmp(x->owner_table, tables[k]) && (!column || !strcmp(x->owner_column, column));
+            owned = seq_owned(s, x, tables[k]) && (!column || !strcmp(x->owner_column, column));
         if (!owned) continue;
         for (size_t ti = 0; ti < nt && !rc; ti++) {
             const attu_table *t = attu_catalog_at(db_cat(s), ti);
@@ -1040,6 +1065,7 @@ void db_seq_snapshot_free(db_seq_snapshot *snap) {
     for (int i = 0; i < snap->n; i++) free(snap->lines[i]);
     free(snap->lines);
     free(snap->ids);
+    free(snap->owners);
     free(snap);
 }
 
@@ -1048,10 +1074,12 @@ db_seq_snapshot *db_sequences_snapshot(attu_session *s, attu_error *err) {
     pthread_mutex_lock(&q->mu);
     db_seq_snapshot *snap = calloc(1, sizeof *snap);
     bool ok = snap && (snap->lines = calloc((size_t)q->n + 1, sizeof *snap->lines)) &&
-              (snap->ids = calloc((size_t)q->n + 1, sizeof *snap->ids));
+              (snap->ids = calloc((size_t)q->n + 1, sizeof *snap->ids)) &&
+              (snap->owners = calloc((size_t)q->n + 1, sizeof *snap->owners));
     for (int i = 0; ok && i < q->n; i++) {
         ok = (snap->lines[i] = attu_sequence_format(q->e[i].seq)) != NULL;
         snap->ids[i] = q->e[i].id;
+        snap->owners[i] = q->e[i].seq->temp_owner;
         snap->n = i + 1;
     }
     if (ok) snap->next_id = q->next_id;
@@ -1075,6 +1103,8 @@ static int restore_snapshot(attu_session *s, const db_seq_snapshot *snap, bool k
             for (int k = 0; k < i; k++) attu_sequence_free(seqs[k]);
             free(seqs);
             return -1;
+        } else {
+            seqs[i]->temp_owner = snap->owners ? snap->owners[i] : NULL;
         }
     pthread_mutex_lock(&q->mu);
     int rc = 0;
@@ -1143,7 +1173,7 @@ int db_sequences_follow_table(attu_session *s, const char *table, const char *ne
     int rc = 0;
     for (int i = q->n - 1; i >= 0 && !rc; i--) {
         attu_sequence *x = q->e[i].seq;
-        if (!x->owner_table || strcmp(x->owner_table, table)) continue;
+        if (!seq_owned(s, x, table)) continue;
         int c = -1;
         for (int k = 0; k < n && c < 0; k++) if (!strcmp(old_cols[k], x->owner_column)) c = k;
         if (c < 0) continue;   /* (a column this ALTER made: already right) */

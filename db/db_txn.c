@@ -49,6 +49,7 @@
 typedef struct db_savepoint {
     char             name[ATTU_NAME_MAX + 1];
     attu_catalog    *cat;    /* the working catalog then; NULL: none yet */
+    attu_catalog    *temp;   /* the temporary tables' working catalog then (db_temp.c) */
     db_seq_snapshot *seqs;   /* the sequences then (with cat) */
     db_settings_mark *settings;   /* the settings then */
 } db_savepoint;
@@ -69,6 +70,8 @@ static db_txn *txn_state(attu_session *s) {
 
 static void savepoint_free(db_savepoint *p) {
     attu_catalog_free(p->cat);
+    attu_catalog_free(p->temp);
+    p->temp = NULL;
     db_seq_snapshot_free(p->seqs);
     db_settings_mark_free(p->settings);
     p->cat = NULL;
@@ -154,7 +157,9 @@ static int begin_work(attu_session *s, bool interruptible, attu_error *err) {
      * it stands still while it is copied */
     if (!t->seqs && !(t->seqs = db_sequences_snapshot(s, err))) { release_token(s); return -1; }
     db_sequences_set_base(s->db, t->seqs, NULL);   /* (the file keeps the committed definitions) */
-    if (!(s->work = attu_catalog_clone(s->db->cat))) {
+    if (!(s->work = attu_catalog_clone(s->db->cat)) || db_temp_txn_begin(s)) {
+        attu_catalog_free(s->work);
+        s->work = NULL;
         db_sequences_set_base(s->db, NULL, NULL);
         db_seq_snapshot_free(t->seqs);
         t->seqs = NULL;
@@ -186,6 +191,7 @@ void db_write_lock(attu_session *s) {
 
 int db_txn_touch(attu_session *s, const char *name, attu_error *err) {
     if (!s->db->data_dir) return 0;
+    if (db_temp_has(s, name)) return 0;   /* (temporary tables are never saved: db_temp.c) */
     db_txn *t = txn_state(s);
     if (!t) return attu_error_oom(err);
     for (int i = 0; i < t->ndirty; i++) if (!strcmp(t->dirty[i], name)) return 0;
@@ -284,6 +290,7 @@ static int save_changes(attu_session *s, const attu_catalog *cat, attu_error *er
 bool db_txn_active(const attu_session *s) { return s->work || s->tx; }
 
 void db_txn_rollback(attu_session *s) {
+    db_temp_txn_rollback(s);
     if (s->work) {
         attu_catalog_free(s->work);   /* (frees the versions only it held) */
         s->work = NULL;
@@ -301,12 +308,14 @@ void db_txn_rollback(attu_session *s) {
 int db_txn_commit(attu_session *s, attu_error *err) {
     if (!s->work && !s->tx) { release_token(s); return 0; }
     const attu_catalog *cat = s->work ? s->work : s->db->cat;
+    db_temp_txn_precommit(s);   /* (ON COMMIT DELETE ROWS / DROP) */
     if (save_changes(s, cat, err)) {
         db_txn_rollback(s);
         return -1;
     }
     /* the sequences file keeps the sequences as they are from now on */
     db_sequences_set_base(s->db, NULL, NULL);
+    db_temp_txn_commit(s);
     if (s->work) {
         pthread_rwlock_wrlock(&s->db->lock);
         attu_catalog *old = s->db->cat;
@@ -348,6 +357,7 @@ int db_txn_savepoint(attu_session *s, const char *name, attu_error *err) {
     if (!(p->settings = db_settings_mark_take(s, err))) return -1;
     if (s->work) {
         if (!(p->cat = attu_catalog_clone(s->work))) { savepoint_free(p); return attu_error_oom(err); }
+        if (s->temp && !(p->temp = db_temp_savepoint_take(s))) { savepoint_free(p); return attu_error_oom(err); }
         if (!(p->seqs = db_sequences_snapshot(s, err))) { savepoint_free(p); return -1; }
     }
     t->nsp++;
@@ -374,6 +384,7 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
         /* (the savepoint keeps its copy: ROLLBACK TO it may come again) */
         attu_catalog *c = attu_catalog_clone(p->cat);
         if (!c) return attu_error_oom(err);
+        if (db_temp_savepoint_restore(s, p->temp)) { attu_catalog_free(c); return attu_error_oom(err); }
         attu_catalog_free(s->work);
         s->work = c;
         db_sequences_txn_undo(s, p->seqs, err);
@@ -381,6 +392,7 @@ int db_txn_rollback_to(attu_session *s, const char *name, attu_error *err) {
     } else if (s->work) {
         /* nothing was written when it was taken: the work goes, and the
          * token with it (what to save goes too: nothing changed) */
+        db_temp_txn_rollback(s);
         attu_catalog_free(s->work);
         s->work = NULL;
         if (t->seqs) {

@@ -8,6 +8,7 @@
 #include "engine/catalog.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* A table's column DEFAULT expressions (SQL text; NULL where a column has
@@ -34,7 +35,39 @@ struct attu_catalog {
     size_t count, cap;
     attu_views   *views;    /* view.h: same namespace as the tables */
     attu_comments *comments;   /* comments.h: COMMENT ON's */
+    /* A layered catalog (attu_catalog_layer_new) holds nothing itself: it
+     * routes every call to its top or its base (catalog.h). */
+    attu_catalog *const *top_ref[2], *const *base_ref[2];
+    bool          layered;
+    int           mode;   /* ATTU_LAYER_* */
+    char          schema[64];
+    unsigned      schema_oid;
+    attu_views   *lviews;   /* (a layer's views: its top's over its base's) */
 };
+
+/* A layer's catalogs: the first of each pair that is not NULL. */
+static attu_catalog *layer_pick(attu_catalog *const *const ref[2]) {
+    for (int k = 0; k < 2; k++)
+        if (ref[k] && *ref[k]) return *ref[k];
+    return NULL;
+}
+static attu_catalog *L_top(const attu_catalog *cat) { return layer_pick(cat->top_ref); }
+static attu_catalog *L_base(const attu_catalog *cat) { return layer_pick(cat->base_ref); }
+
+/* Where a call about relation name goes: the top where the mode says so
+ * or (ATTU_LAYER_AUTO) where the top holds a table of that name. */
+static attu_catalog *L_route_mode(const attu_catalog *cat, const char *name, int mode) {
+    attu_catalog *top = L_top(cat);
+    if (mode == ATTU_LAYER_TOP && top) return top;
+    if (mode == ATTU_LAYER_BASE || !top) return L_base(cat);
+    return name && attu_catalog_lookup(top, name) ? top : L_base(cat);
+}
+/* (what changes a relation follows the mode; what reads one finds it
+ * where a lookup does) */
+static attu_catalog *L_route(const attu_catalog *cat, const char *name) { return L_route_mode(cat, name, cat->mode); }
+static attu_catalog *L_get(const attu_catalog *cat, const char *name) {
+    return L_route_mode(cat, name, ATTU_LAYER_AUTO);
+}
 
 static void defaults_free(col_defaults *d) {
     for (int i = 0; i < d->n; i++) free(d->sql[i]);
@@ -66,6 +99,7 @@ attu_catalog *attu_catalog_new(void) {
 
 void attu_catalog_free(attu_catalog *cat) {
     if (!cat) return;
+    if (cat->layered) { attu_views_free(cat->lviews); free(cat); return; }   /* (it owns nothing) */
     for (size_t i = 0; i < cat->count; i++) {
         attu_table_free(cat->tables[i]);
         defaults_free(&cat->defaults[i]);
@@ -111,6 +145,7 @@ static int defaults_copy(col_defaults *o, const col_defaults *d) {
 }
 
 attu_catalog *attu_catalog_clone(const attu_catalog *cat) {
+    if (cat->layered) cat = L_base(cat);
     attu_catalog *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     size_t cap = cat->count ? cat->count : 1;
@@ -142,11 +177,22 @@ static long search(const attu_catalog *cat, const char *name) {
 }
 
 attu_table *attu_catalog_lookup(const attu_catalog *cat, const char *name) {
+    if (cat->layered) {
+        /* the session's temporary relations first (pg_temp leads the
+         * search path) */
+        attu_catalog *top = L_top(cat);
+        attu_table *t = top ? attu_catalog_lookup(top, name) : NULL;
+        return t ? t : attu_catalog_lookup(L_base(cat), name);
+    }
     long i = search(cat, name);
     return i >= 0 ? cat->tables[i] : NULL;
 }
 
 int attu_catalog_add(attu_catalog *cat, attu_table *t, attu_error *err) {
+    if (cat->layered) {
+        attu_catalog *top = L_top(cat);
+        return attu_catalog_add(cat->mode == ATTU_LAYER_TOP && top ? top : L_base(cat), t, err);
+    }
     long i = search(cat, t->name);
     if (i >= 0 || attu_views_find(cat->views, t->name))
         return attu_error_set(err, ATTU_SQLSTATE_DUPLICATE_TABLE, 0,
@@ -173,6 +219,7 @@ int attu_catalog_add(attu_catalog *cat, attu_table *t, attu_error *err) {
 }
 
 attu_table *attu_catalog_replace(attu_catalog *cat, attu_table *t) {
+    if (cat->layered) return attu_catalog_replace(L_route(cat, t->name), t);
     long i = search(cat, t->name);
     if (i < 0) {
         /* Nothing to replace: behave as add (cannot fail but for OOM,
@@ -187,6 +234,7 @@ attu_table *attu_catalog_replace(attu_catalog *cat, attu_table *t) {
 
 attu_table *attu_catalog_remove(attu_catalog *cat, const char *name,
                                 bool if_exists, attu_error *err) {
+    if (cat->layered) return attu_catalog_remove(L_route(cat, name), name, if_exists, err);
     long i = search(cat, name);
     if (i < 0) {
         if (!if_exists)
@@ -204,14 +252,27 @@ attu_table *attu_catalog_remove(attu_catalog *cat, const char *name,
     return t;
 }
 
-size_t attu_catalog_count(const attu_catalog *cat) { return cat->count; }
+size_t attu_catalog_count(const attu_catalog *cat) {
+    if (cat->layered) {
+        attu_catalog *top = L_top(cat);
+        return attu_catalog_count(L_base(cat)) + (top ? attu_catalog_count(top) : 0);
+    }
+    return cat->count;
+}
 
 attu_table *attu_catalog_at(const attu_catalog *cat, size_t i) {
+    if (cat->layered) {
+        /* the shared tables in name order, then the session's */
+        attu_catalog *base = L_base(cat), *top = L_top(cat);
+        size_t nb = attu_catalog_count(base);
+        return i < nb ? attu_catalog_at(base, i) : top ? attu_catalog_at(top, i - nb) : NULL;
+    }
     return i < cat->count ? cat->tables[i] : NULL;
 }
 
 int attu_catalog_set_default(attu_catalog *cat, const char *table, int col,
                              const char *sql, attu_error *err) {
+    if (cat->layered) return attu_catalog_set_default(L_route(cat, table), table, col, sql, err);
     long i = search(cat, table);
     if (i < 0)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
@@ -237,6 +298,7 @@ int attu_catalog_set_default(attu_catalog *cat, const char *table, int col,
 
 const char *attu_catalog_default(const attu_catalog *cat, const char *table,
                                  int col) {
+    if (cat->layered) return attu_catalog_default(L_get(cat, table), table, col);
     long i = search(cat, table);
     if (i < 0 || col < 0 || col >= cat->defaults[i].n) return NULL;
     return cat->defaults[i].sql[col];
@@ -244,6 +306,7 @@ const char *attu_catalog_default(const attu_catalog *cat, const char *table,
 
 int attu_catalog_set_uniques(attu_catalog *cat, const char *table,
                              const attu_unique *u, int n, attu_error *err) {
+    if (cat->layered) return attu_catalog_set_uniques(L_route(cat, table), table, u, n, err);
     long i = search(cat, table);
     if (i < 0)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
@@ -261,6 +324,7 @@ int attu_catalog_set_uniques(attu_catalog *cat, const char *table,
 
 const attu_unique *attu_catalog_uniques(const attu_catalog *cat,
                                         const char *table, int *n) {
+    if (cat->layered) return attu_catalog_uniques(L_get(cat, table), table, n);
     long i = search(cat, table);
     *n = i >= 0 ? cat->defaults[i].nuniques : 0;
     return *n ? cat->defaults[i].uniques : NULL;
@@ -268,6 +332,7 @@ const attu_unique *attu_catalog_uniques(const attu_catalog *cat,
 
 int attu_catalog_set_checks(attu_catalog *cat, const char *table,
                             const attu_check *c, int n, attu_error *err) {
+    if (cat->layered) return attu_catalog_set_checks(L_route(cat, table), table, c, n, err);
     long i = search(cat, table);
     if (i < 0)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
@@ -294,6 +359,7 @@ int attu_catalog_set_checks(attu_catalog *cat, const char *table,
 
 const attu_check *attu_catalog_checks(const attu_catalog *cat,
                                       const char *table, int *n) {
+    if (cat->layered) return attu_catalog_checks(L_get(cat, table), table, n);
     long i = search(cat, table);
     *n = i >= 0 ? cat->defaults[i].nchecks : 0;
     return *n ? cat->defaults[i].checks : NULL;
@@ -301,6 +367,7 @@ const attu_check *attu_catalog_checks(const attu_catalog *cat,
 
 int attu_catalog_set_fkeys(attu_catalog *cat, const char *table,
                            const attu_fkey *f, int n, attu_error *err) {
+    if (cat->layered) return attu_catalog_set_fkeys(L_route(cat, table), table, f, n, err);
     long i = search(cat, table);
     if (i < 0)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
@@ -318,13 +385,34 @@ int attu_catalog_set_fkeys(attu_catalog *cat, const char *table,
 
 const attu_fkey *attu_catalog_fkeys(const attu_catalog *cat,
                                     const char *table, int *n) {
+    if (cat->layered) return attu_catalog_fkeys(L_get(cat, table), table, n);
     long i = search(cat, table);
     *n = i >= 0 ? cat->defaults[i].nfkeys : 0;
     return *n ? cat->defaults[i].fkeys : NULL;
 }
 
+/* A layer's catalogs in the order a name is looked for: the mode's one
+ * alone, or the top then the base. */
+static int L_order(const attu_catalog *cat, attu_catalog *out[2]) {
+    attu_catalog *top = L_top(cat), *base = L_base(cat);
+    if (cat->mode == ATTU_LAYER_TOP && top) { out[0] = top; return 1; }
+    if (cat->mode == ATTU_LAYER_BASE || !top) { out[0] = base; return 1; }
+    out[0] = top;
+    out[1] = base;
+    return 2;
+}
+
 attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
                                           const char *name, int *which) {
+    if (cat->layered) {
+        attu_catalog *c[2];
+        int n = L_order(cat, c);
+        for (int k = 0; k < n; k++) {
+            attu_table *t = attu_catalog_constraint_owner(c[k], name, which);
+            if (t) return t;
+        }
+        return NULL;
+    }
     for (size_t i = 0; i < cat->count; i++)
         for (int k = 0; k < cat->defaults[i].nuniques; k++)
             if (!strcmp(cat->defaults[i].uniques[k].name, name)) {
@@ -337,6 +425,15 @@ attu_table *attu_catalog_constraint_owner(const attu_catalog *cat,
 }
 
 attu_table *attu_catalog_index_owner(const attu_catalog *cat, const char *name, int *which) {
+    if (cat->layered) {
+        attu_catalog *c[2];
+        int n = L_order(cat, c);
+        for (int k = 0; k < n; k++) {
+            attu_table *t = attu_catalog_index_owner(c[k], name, which);
+            if (t) return t;
+        }
+        return NULL;
+    }
     for (size_t i = 0; i < cat->count; i++)
         for (int k = 0; k < cat->defaults[i].nindexes; k++)
             if (!strcmp(cat->defaults[i].indexes[k].name, name)) {
@@ -347,6 +444,7 @@ attu_table *attu_catalog_index_owner(const attu_catalog *cat, const char *name, 
 }
 
 int attu_catalog_set_indexes(attu_catalog *cat, const char *table, const attu_index_def *ix, int n, attu_error *err) {
+    if (cat->layered) return attu_catalog_set_indexes(L_route(cat, table), table, ix, n, err);
     long i = search(cat, table);
     if (i < 0)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
@@ -370,21 +468,34 @@ int attu_catalog_set_indexes(attu_catalog *cat, const char *table, const attu_in
 }
 
 const attu_index_def *attu_catalog_indexes(const attu_catalog *cat, const char *table, int *n) {
+    if (cat->layered) return attu_catalog_indexes(L_get(cat, table), table, n);
     long i = search(cat, table);
     *n = i >= 0 ? cat->defaults[i].nindexes : 0;
     return *n ? cat->defaults[i].indexes : NULL;
 }
 
-attu_views *attu_catalog_views(const attu_catalog *cat) { return cat->views; }
-attu_comments *attu_catalog_comments(const attu_catalog *cat) { return cat->comments; }
+attu_views *attu_catalog_views(const attu_catalog *cat) {
+    return cat->layered ? cat->lviews : cat->views;
+}
+attu_comments *attu_catalog_comments(const attu_catalog *cat) {
+    return cat->layered ? attu_catalog_comments(L_base(cat)) : cat->comments;
+}
 
 bool attu_catalog_relation_exists(const attu_catalog *cat, const char *name) {
+    if (cat->layered) {
+        attu_catalog *c[2];
+        int n = L_order(cat, c);
+        for (int k = 0; k < n; k++)
+            if (attu_catalog_relation_exists(c[k], name)) return true;
+        return false;
+    }
     return search(cat, name) >= 0 || attu_views_find(cat->views, name) ||
            attu_catalog_constraint_owner(cat, name, NULL) != NULL;
 }
 
 int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
                               const char *const *sql, attu_error *err) {
+    if (cat->layered) return attu_catalog_set_defaults(L_route(cat, table), table, n, sql, err);
     long i = search(cat, table);
     if (i < 0)
         return attu_error_set(err, ATTU_SQLSTATE_UNDEFINED_TABLE, 0,
@@ -419,3 +530,65 @@ int attu_catalog_set_defaults(attu_catalog *cat, const char *table, int n,
     cat->defaults[i] = d;
     return 0;
 }
+
+/* ---- layered catalogs ---------------------------------------------------------------------- */
+
+/* (attu_views_layer_new's sides: the top's views, the base's) */
+static attu_views *layer_views(const void *ctx, int side) {
+    const attu_catalog *cat = ctx;
+    attu_catalog *c = side == 0 ? L_top(cat) : L_base(cat);
+    return c ? c->views : NULL;
+}
+
+attu_catalog *attu_catalog_layer_new(attu_catalog *const *top_first, attu_catalog *const *top_then,
+                                     attu_catalog *const *base_first, attu_catalog *const *base_then,
+                                     const char *schema, unsigned schema_oid) {
+    attu_catalog *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->layered = true;
+    c->top_ref[0] = top_first;
+    c->top_ref[1] = top_then;
+    c->base_ref[0] = base_first;
+    c->base_ref[1] = base_then;
+    snprintf(c->schema, sizeof c->schema, "%s", schema);
+    c->schema_oid = schema_oid;
+    if (!(c->lviews = attu_views_layer_new(layer_views, c, &c->mode))) { free(c); return NULL; }
+    return c;
+}
+
+bool attu_catalog_view_is_top(const attu_catalog *cat, const attu_view *v) {
+    if (!cat || !cat->layered || !v) return false;
+    attu_catalog *top = L_top(cat);
+    return top && attu_views_find(top->views, v->name) == v;
+}
+
+int attu_catalog_layer_mode(attu_catalog *cat, int mode) {
+    if (!cat || !cat->layered) return ATTU_LAYER_AUTO;
+    int old = cat->mode;
+    cat->mode = mode;
+    return old;
+}
+
+bool attu_catalog_is_top(const attu_catalog *cat, const attu_table *t) {
+    if (!cat || !cat->layered || !t) return false;
+    attu_catalog *top = L_top(cat);
+    return top && attu_catalog_lookup(top, t->name) == t;
+}
+
+bool attu_catalog_top_has(const attu_catalog *cat, const char *name) {
+    if (!cat || !cat->layered) return false;
+    attu_catalog *top = L_top(cat);
+    return top && attu_catalog_lookup(top, name);
+}
+
+const char *attu_catalog_top_schema(const attu_catalog *cat, unsigned *oid) {
+    if (!cat || !cat->layered) return NULL;
+    if (oid) *oid = cat->schema_oid;
+    return cat->schema;
+}
+
+attu_table *attu_catalog_lookup_shared(const attu_catalog *cat, const char *name) {
+    return attu_catalog_lookup(cat->layered ? L_base(cat) : cat, name);
+}
+
+attu_catalog *attu_catalog_shared(const attu_catalog *cat) { return cat->layered ? L_base(cat) : (attu_catalog *)cat; }

@@ -112,7 +112,42 @@ attu_views *attu_catalog_views(const attu_catalog *cat);
 attu_comments *attu_catalog_comments(const attu_catalog *cat);
 bool attu_catalog_relation_exists(const attu_catalog *cat, const char *name);
 
-/* Tables in name order. */
+/* A layered catalog: a session's temporary relations (the top, pg_temp)
+ * over the catalog it shares with every session (the base), read through
+ * one attu_catalog (db/db_temp.c). It holds nothing itself: each side is
+ * the first of its two references that is not NULL when a call comes (a
+ * transaction's working catalog, else the committed one), so the layer
+ * follows the session's catalogs as transactions begin and end. Lookups
+ * look in the top first; a call about one relation goes where the mode
+ * says: ATTU_LAYER_AUTO where the top holds a table of that name (else
+ * the base), TOP or BASE there (add goes to the base unless TOP; the
+ * constraint and index owners and relation_exists look in the mode's side
+ * only unless AUTO). count / at list the base's tables, then the top's;
+ * the views are a layer of the same kind (view.h, attu_views_layer_new:
+ * temporary views over the shared ones); the comments are the base's.
+ * attu_catalog_free frees the layer alone. */
+enum { ATTU_LAYER_AUTO = 0, ATTU_LAYER_TOP, ATTU_LAYER_BASE };
+attu_catalog *attu_catalog_layer_new(attu_catalog *const *top_first, attu_catalog *const *top_then,
+                                     attu_catalog *const *base_first, attu_catalog *const *base_then,
+                                     const char *schema, unsigned schema_oid);
+/* Sets the mode and returns the one before (AUTO for a plain catalog). */
+int attu_catalog_layer_mode(attu_catalog *cat, int mode);
+/* Whether table t is one of the layer's top (a temporary table); whether
+ * the top has a table named name; the top's schema name (pg_temp_N) and
+ * its oid, NULL for a catalog that is not layered. */
+bool attu_catalog_is_top(const attu_catalog *cat, const attu_table *t);
+bool attu_catalog_top_has(const attu_catalog *cat, const char *name);
+/* Whether view v is one of the top's (a temporary view). */
+bool attu_catalog_view_is_top(const attu_catalog *cat, const attu_view *v);
+const char *attu_catalog_top_schema(const attu_catalog *cat, unsigned *oid);
+/* The table of that name in the base alone (public.t), for a plain
+ * catalog attu_catalog_lookup. */
+attu_table *attu_catalog_lookup_shared(const attu_catalog *cat, const char *name);
+/* The base of a layered catalog (what every session shares); cat itself
+ * for a plain one. */
+attu_catalog *attu_catalog_shared(const attu_catalog *cat);
+
+/* Tables in name order (a layered catalog: the base's, then the top's). */
 size_t attu_catalog_count(const attu_catalog *cat);
 attu_table *attu_catalog_at(const attu_catalog *cat, size_t i);
 

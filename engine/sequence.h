@@ -50,6 +50,10 @@ typedef struct attu_sequence {
     /* the identity column it serves: 'a' GENERATED ALWAYS, 'd' GENERATED
      * BY DEFAULT, 0 none (a serial column's or a free sequence) */
     char         identity;
+    /* a temporary table's serial column's (db/db_temp.c): the session
+     * it belongs to (never written to the data directory, seen by that
+     * session alone, dropped with it); NULL: a permanent one */
+    const void  *temp_owner;
 } attu_sequence;
 
 /* A new sequence of the options (22023 for bad ones, with PostgreSQL's

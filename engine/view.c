@@ -10,7 +10,32 @@ struct attu_views {
     attu_view **v;
     size_t      n, cap;
     uint64_t    next_seq;
+    /* a layer (attu_views_layer_new): its sides, asked at each call */
+    attu_views_side_fn side;
+    const void        *ctx;
+    const int         *mode;
 };
+
+/* A layer's side k (0 top, 1 base), or NULL */
+static attu_views *L_side(const attu_views *vs, int k) { return vs->side(vs->ctx, k); }
+/* Where a change of name goes: the mode's side, or (AUTO, 0) the top
+ * when it holds the name, else the base */
+static attu_views *L_route(const attu_views *vs, const char *name) {
+    attu_views *top = L_side(vs, 0);
+    int mode = *vs->mode;
+    if (mode == 1 && top) return top;
+    if (mode == 2 || !top) return L_side(vs, 1);
+    return attu_views_find(top, name) ? top : L_side(vs, 1);
+}
+
+attu_views *attu_views_layer_new(attu_views_side_fn side, const void *ctx, const int *mode) {
+    attu_views *vs = calloc(1, sizeof *vs);
+    if (!vs) return NULL;
+    vs->side = side;
+    vs->ctx = ctx;
+    vs->mode = mode;
+    return vs;
+}
 
 static char *dup_or_null(const char *s, bool *oom) {
     if (!s) return NULL;
@@ -87,6 +112,7 @@ attu_views *attu_views_new(void) {
 
 void attu_views_free(attu_views *vs) {
     if (!vs) return;
+    if (vs->side) { free(vs); return; }   /* (a layer owns nothing) */
     for (size_t i = 0; i < vs->n; i++) attu_view_free(vs->v[i]);
     free(vs->v);
     free(vs);
@@ -107,11 +133,16 @@ static long search(const attu_views *vs, const char *name) {
 
 attu_view *attu_views_find(const attu_views *vs, const char *name) {
     if (!vs) return NULL;
+    if (vs->side) {
+        attu_view *v = attu_views_find(L_side(vs, 0), name);
+        return v ? v : attu_views_find(L_side(vs, 1), name);
+    }
     long i = search(vs, name);
     return i >= 0 ? vs->v[i] : NULL;
 }
 
 int attu_views_put(attu_views *vs, attu_view *v, attu_view **old) {
+    if (vs->side) return attu_views_put(L_route(vs, v->name), v, old);
     long i = search(vs, v->name);
     *old = NULL;
     if (i >= 0) {
@@ -137,6 +168,7 @@ int attu_views_put(attu_views *vs, attu_view *v, attu_view **old) {
 }
 
 attu_views *attu_views_clone(const attu_views *vs) {
+    if (vs->side) return attu_views_clone(L_side(vs, 1));
     attu_views *c = attu_views_new();
     if (!c) return NULL;
     for (size_t i = 0; i < vs->n; i++) {
@@ -148,6 +180,7 @@ attu_views *attu_views_clone(const attu_views *vs) {
 }
 
 attu_view *attu_views_remove(attu_views *vs, const char *name) {
+    if (vs->side) return attu_views_remove(L_route(vs, name), name);
     long i = search(vs, name);
     if (i < 0) return NULL;
     attu_view *v = vs->v[i];
@@ -156,6 +189,24 @@ attu_view *attu_views_remove(attu_views *vs, const char *name) {
     return v;
 }
 
-size_t attu_views_count(const attu_views *vs) { return vs ? vs->n : 0; }
+size_t attu_views_count(const attu_views *vs) {
+    if (vs && vs->side) {
+        int mode = *vs->mode;
+        attu_views *top = L_side(vs, 0);
+        if (mode == 1 && top) return attu_views_count(top);
+        size_t nb = attu_views_count(L_side(vs, 1));
+        return mode == 2 ? nb : nb + attu_views_count(top);
+    }
+    return vs ? vs->n : 0;
+}
 
-attu_view *attu_views_at(const attu_views *vs, size_t i) { return vs && i < vs->n ? vs->v[i] : NULL; }
+attu_view *attu_views_at(const attu_views *vs, size_t i) {
+    if (vs && vs->side) {
+        int mode = *vs->mode;
+        attu_views *top = L_side(vs, 0), *base = L_side(vs, 1);
+        if (mode == 1 && top) return attu_views_at(top, i);
+        size_t nb = attu_views_count(base);
+        return i < nb ? attu_views_at(base, i) : mode == 2 ? NULL : attu_views_at(top, i - nb);
+    }
+    return vs && i < vs->n ? vs->v[i] : NULL;
+}

@@ -74,4 +74,15 @@ attu_views *attu_views_clone(const attu_views *vs);
 size_t attu_views_count(const attu_views *vs);
 attu_view *attu_views_at(const attu_views *vs, size_t i);   /* name order */
 
+/* Layered views (engine/catalog.h's layered catalog, db/db_temp.c): a
+ * session's temporary views (side 0, the top) over the shared ones (side
+ * 1, the base), each side what side(ctx, k) answers when a call comes
+ * (NULL: none). find looks in the top first; put and remove go where
+ * *mode says (catalog.h's ATTU_LAYER_*: AUTO to the top when it holds
+ * that name, else the base); count / at list the mode's side, or (AUTO)
+ * the base's views, then the top's; clone copies the base; free frees
+ * the layer alone. */
+typedef attu_views *(*attu_views_side_fn)(const void *ctx, int side);
+attu_views *attu_views_layer_new(attu_views_side_fn side, const void *ctx, const int *mode);
+
 #endif

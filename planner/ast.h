@@ -789,6 +789,8 @@ struct attu_ast_stmt {
             int                  ncolumns;   /* >= 0 (PG allows zero) */
             attu_ast_unique_def *uniques;    /* PRIMARY KEY / UNIQUE, as written */
             int                  nuniques;
+            bool                 temp;       /* CREATE TEMP TABLE (db/db_temp.c) */
+            char                 on_commit;  /* ON COMMIT: 'p' PRESERVE ROWS, 'd' DELETE ROWS, 'D' DROP; 0: none */
         } create_table;
         struct {
             char              *table;
@@ -797,6 +799,8 @@ struct attu_ast_stmt {
             attu_ast_query    *query;     /* NULL with execute */
             bool               with_no_data;
             attu_ast_stmt     *execute;   /* CREATE TABLE ... AS EXECUTE p (args) */
+            bool               temp;      /* CREATE TEMP TABLE ... AS, SELECT INTO TEMP */
+            char               on_commit; /* as create_table's */
         } create_table_as;
         struct {
             char              *view;
@@ -816,6 +820,7 @@ struct attu_ast_stmt {
             char              *bad_option, *bad_option_name;
             /* CREATE MATERIALIZED VIEW [IF NOT EXISTS] ... [WITH NO DATA] */
             bool               materialized, if_not_exists, with_no_data;
+            bool               temp;      /* CREATE TEMP VIEW (db/db_temp.c) */
         } create_view;
         struct {
             attu_ast_name_list tables;    /* DROP TABLE a, b */

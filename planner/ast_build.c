@@ -833,7 +833,8 @@ void ab_add_stmt(attu_parse_ctx *c, attu_ast_stmt *s) {
 /* ---- SELECT ... INTO ------------------------------------------------------ */
 
 void ab_into_note(attu_parse_ctx *c, attu_ast_query *q, const char *name, int pos) {
-    ab_into in = { q, name, pos };
+    ab_into in = { q, name, pos, c->into_temp };
+    c->into_temp = false;
     ab_vec_push(c, &c->intos, &in, sizeof in);
 }
 

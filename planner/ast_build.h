@@ -49,12 +49,14 @@ typedef struct attu_parse_ctx {
      * statement, once whole, decides whether each stands where PostgreSQL
      * allows one (the outermost SELECT, or the first of its set operation). */
     attu_vec        intos;
+    bool            into_temp;   /* INTO TEMP t: the next ab_into_note's (db/db_temp.c) */
 } attu_parse_ctx;
 
 typedef struct ab_into {
     attu_ast_query *query;   /* the SELECT that wrote INTO */
     const char     *name;    /* the new table */
     int             pos;     /* of the name: PostgreSQL's errors stand there */
+    bool            temp;    /* INTO TEMP t */
 } ab_into;
 
 /* Notes that query q wrote INTO name. */

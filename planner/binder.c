@@ -471,7 +471,21 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
     /* a relation the statement itself names: CREATE VIEW's dependencies */
     if (!sys_schema && !c->views && c->params && c->params->on_relation && attu_catalog_relation_exists(c->cat, name))
         c->params->on_relation(c->params->relation_ctx, name);
-    const attu_view *view = sys_schema ? NULL : attu_views_find(attu_catalog_views(c->cat), name);
+    /* public.t: the shared relation even where a temporary table t
+     * shadows it (and so in a view's query, bound to the relations of
+     * its creation in PostgreSQL); pg_temp.t (the parser drops pg_temp)
+     * and t find the temporary one first (db/db_temp.c) */
+    bool shared_only = (f->u.table.schema && !strcmp(f->u.table.schema, "public")) ||
+                       (c->views && !attu_catalog_view_is_top(c->cat, c->views->view));
+    /* (a permanent view's query reads shared relations only: one over a
+     * temporary relation is a temporary view) */
+    bool temp_first = !shared_only && attu_catalog_top_has(c->cat, name);
+    bool temp_only = f->u.table.schema && (!strcmp(f->u.table.schema, "pg_temp") ||
+                                           !strncmp(f->u.table.schema, "pg_temp_", 8));
+    const attu_view *view = sys_schema || temp_first ? NULL : attu_views_find(attu_catalog_views(c->cat), name);
+    if (view && ((temp_only && !attu_catalog_view_is_top(c->cat, view)) ||
+                 (shared_only && attu_catalog_view_is_top(c->cat, view))))
+        view = shared_only ? attu_views_find(attu_catalog_views(attu_catalog_shared(c->cat)), name) : NULL;
     if (view && view->kind == 'm') {
         /* a materialized view's rows are the table of its name; none to
          * read before REFRESH (a query only analysed, described or
@@ -484,7 +498,8 @@ static attu_lplan *bind_table_ref(bctx *c, const attu_ast_from *f, scope *sc) {
         view = NULL;
     }
     if (view) return bind_view_ref(c, f, sc, view, qual, source);
-    attu_table *t = sys_schema ? NULL : attu_catalog_lookup(c->cat, name);
+    attu_table *t = sys_schema || (temp_only && !temp_first) ? NULL
+                  : shared_only ? attu_catalog_lookup_shared(c->cat, name) : attu_catalog_lookup(c->cat, name);
     if (!t) {
         /* pg_catalog.pg_class, information_schema.tables, or an unqualified
          * pg_class with no user table of that name: the system relation

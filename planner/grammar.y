@@ -135,6 +135,25 @@ static attu_ast_typename ab_qualified_typename(attu_parse_ctx *c, const char *sc
     return tn_make(name, pos);
 }
 
+/* pg_temp.x: the session's temporary schema (db/db_temp.c), whose
+ * relations a lookup finds first anyway; the name stays unqualified */
+static bool ab_temp_schema(attu_parse_ctx *c, ab_qname *n) {
+    (void)c;
+    if (n->schema && (!strcmp(n->schema, "pg_temp") || !strncmp(n->schema, "pg_temp_", 8))) {
+        n->schema = NULL;
+        return true;
+    }
+    return false;
+}
+/* CREATE TEMP TABLE / VIEW schema.x: only pg_temp holds temporary
+ * relations (PostgreSQL's 42P16 at the name) */
+static bool ab_temp_head(attu_parse_ctx *c, bool temp, ab_qname *n) {
+    if (ab_temp_schema(c, n)) return true;
+    if (temp && n->schema && strcmp(n->schema, "pg_catalog") && strcmp(n->schema, "information_schema"))
+        ab_defer_error(c, "42P16", n->pos, "cannot create temporary relation in non-temporary schema");
+    return temp;
+}
+
 /* CREATE TABLE pg_catalog.x: PostgreSQL's refusal (attu's tables are public's) */
 static void create_in_schema(attu_parse_ctx *c, const ab_qname *n) {
     if (n->schema && (!strcmp(n->schema, "pg_catalog") || !strcmp(n->schema, "information_schema")))
@@ -154,7 +173,7 @@ static const char *drop_name(attu_parse_ctx *c, const attu_token *schema, const 
     const char *sc = ab_tokstr(schema), *nm = ab_tokstr(name);
     if (!strcmp(sc, "pg_catalog") || !strcmp(sc, "information_schema"))
         ab_defer_error(c, "42501", 0, "permission denied: \"%s\" is a system catalog", nm);
-    else if (strcmp(sc, "public"))
+    else if (strcmp(sc, "public") && strcmp(sc, "pg_temp"))   /* (pg_temp: db/db_temp.c) */
         ab_defer_error(c, "3F000", schema->pos, "schema \"%s\" does not exist", sc);
     return nm;
 }
@@ -478,6 +497,7 @@ stmt(A) ::= select_stmt(Q).
         A = ab_stmt(ctx, ATTU_STMT_CREATE_TABLE_AS, Q->position);
         A->u.create_table_as.table = (char *)in->name;
         A->u.create_table_as.query = Q;
+        A->u.create_table_as.temp = in->temp;
     } else {
         A = ab_stmt(ctx, ATTU_STMT_SELECT, Q->position);
         A->u.select.query = Q;
@@ -632,8 +652,8 @@ into_target(A) ::= into_kind(K) TABLE qualified_name(N).
 /* TEMP, TEMPORARY or the word UNLOGGED (A.str set), the word checked once
  * a name follows (INTO t AS ... is a syntax error at AS, not at t) */
 %type into_kind {attu_token}
-into_kind(A) ::= TEMP(T).       { A = T; A.str = NULL; }
-into_kind(A) ::= TEMPORARY(T).  { A = T; A.str = NULL; }
+into_kind(A) ::= TEMP(T).       { A = T; A.str = NULL; ctx->into_temp = true; }
+into_kind(A) ::= TEMPORARY(T).  { A = T; A.str = NULL; ctx->into_temp = true; }
 into_kind(A) ::= ID(U).         { A = U; }
 
 %type set_quantifier {bool}
@@ -2406,9 +2426,12 @@ opt_table ::= .
 /* CREATE TABLE [AS], DROP TABLE                                            */
 
 %type create_stmt {attu_ast_stmt *}
-create_stmt(A) ::= create_head(H) LP opt_table_elements(L) RP.
+create_stmt(A) ::= create_head(H) LP opt_table_elements(L) RP opt_on_commit(O).
 {
     A = ab_stmt(ctx, ATTU_STMT_CREATE_TABLE, H.pos);
+    A->u.create_table.temp = H.temp;
+    A->u.create_table.on_commit = O;
+    ab_on_commit_check(ctx, H.temp, O);
     A->u.create_table.table = (char *)H.name.name;
     A->u.create_table.if_not_exists = H.if_not_exists;
     if (L) {
@@ -2782,35 +2805,56 @@ key_word ::= ID(T).
     }
 }
 
-opt_temp ::= TEMP.
-opt_temp ::= TEMPORARY.
-opt_temp ::= .
+%type opt_temp {bool}
+opt_temp(A) ::= TEMP.           { A = true; }
+opt_temp(A) ::= TEMPORARY.      { A = true; }
+opt_temp(A) ::= .               { A = false; }
+
+/* ON COMMIT PRESERVE ROWS | DELETE ROWS | DROP (db/db_temp.c): 'p', 'd',
+ * 'D'; 0 when absent */
+%type opt_on_commit {char}
+opt_on_commit(A) ::= .                          { A = 0; }
+opt_on_commit(A) ::= ON COMMIT DROP.            { A = 'D'; }
+opt_on_commit(A) ::= ON COMMIT DELETE ROWS.     { A = 'd'; }
+opt_on_commit(A) ::= ON COMMIT ID(W) ROWS.      { A = 'p'; ab_word_expect(ctx, &W, "preserve"); }
+%include {
+/* ON COMMIT on a table that is not temporary: PostgreSQL's refusal */
+static void ab_on_commit_check(attu_parse_ctx *c, bool temp, char on_commit) {
+    if (on_commit && !temp) ab_defer_error(c, "42P16", 0, "ON COMMIT can only be used on temporary tables");
+}
+}
 
 /* "IF" may also be a table name, so the head of the statement takes the
  * name too (as in PostgreSQL's separate rules) and the token after IF
  * decides. */
 %include {
-typedef struct ab_create_head { ab_qname name; bool if_not_exists; int pos; } ab_create_head;
+typedef struct ab_create_head { ab_qname name; bool if_not_exists; int pos; bool temp; } ab_create_head;
 }
 %type create_head {ab_create_head}
-create_head(A) ::= CREATE(K) opt_temp TABLE IF NOT EXISTS qualified_name(N).
-    { A.name = N; A.if_not_exists = true; A.pos = K.pos; ctx->cur_table = N.name; create_in_schema(ctx, &N); }
-create_head(A) ::= CREATE(K) opt_temp TABLE qualified_name(N).
-    { A.name = N; A.if_not_exists = false; A.pos = K.pos; ctx->cur_table = N.name; create_in_schema(ctx, &N); }
+create_head(A) ::= CREATE(K) opt_temp(T) TABLE IF NOT EXISTS qualified_name(N).
+    { A.name = N; A.if_not_exists = true; A.pos = K.pos; A.temp = ab_temp_head(ctx, T, &N); ctx->cur_table = N.name; create_in_schema(ctx, &N); }
+create_head(A) ::= CREATE(K) opt_temp(T) TABLE qualified_name(N).
+    { A.name = N; A.if_not_exists = false; A.pos = K.pos; A.temp = ab_temp_head(ctx, T, &N); ctx->cur_table = N.name; create_in_schema(ctx, &N); }
 
 %type create_as_stmt {attu_ast_stmt *}
-create_as_stmt(A) ::= create_head(H) opt_name_list(C) AS select_stmt(Q) opt_with_data(D).
+create_as_stmt(A) ::= create_head(H) opt_name_list(C) opt_on_commit(O) AS select_stmt(Q) opt_with_data(D).
 {
     A = ab_stmt(ctx, ATTU_STMT_CREATE_TABLE_AS, H.pos);
+    A->u.create_table_as.temp = H.temp;
+    A->u.create_table_as.on_commit = O;
+    ab_on_commit_check(ctx, H.temp, O);
     A->u.create_table_as.table = (char *)H.name.name;
     A->u.create_table_as.if_not_exists = H.if_not_exists;
     A->u.create_table_as.columns = ab_names(C);
     A->u.create_table_as.query = Q;
     A->u.create_table_as.with_no_data = D;
 }
-create_as_stmt(A) ::= create_head(H) opt_name_list(C) AS execute_stmt(E) opt_with_data(D).
+create_as_stmt(A) ::= create_head(H) opt_name_list(C) opt_on_commit(O) AS execute_stmt(E) opt_with_data(D).
 {
     A = ab_stmt(ctx, ATTU_STMT_CREATE_TABLE_AS, H.pos);
+    A->u.create_table_as.temp = H.temp;
+    A->u.create_table_as.on_commit = O;
+    ab_on_commit_check(ctx, H.temp, O);
     A->u.create_table_as.table = (char *)H.name.name;
     A->u.create_table_as.if_not_exists = H.if_not_exists;
     A->u.create_table_as.columns = ab_names(C);
@@ -2953,15 +2997,21 @@ static ab_view_opts ab_view_opt(const attu_token *name, const attu_token *value)
     return o;
 }
 typedef struct ab_view_head {
-    int pos; bool or_replace, materialized, if_not_exists; ab_qname name; attu_names *cols; attu_token as;
+    int pos; bool or_replace, materialized, if_not_exists, temp; ab_qname name; attu_names *cols; attu_token as;
     ab_view_opts opts;
 } ab_view_head;
 }
 %type view_head {ab_view_head}
-view_head(A) ::= CREATE(K) opt_temp VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
-    { memset(&A, 0, sizeof A); A.pos = K.pos; A.name = N; A.cols = C; A.as = S; A.opts = O; }
-view_head(A) ::= CREATE(K) OR REPLACE opt_temp VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
-    { memset(&A, 0, sizeof A); A.pos = K.pos; A.or_replace = true; A.name = N; A.cols = C; A.as = S; A.opts = O; }
+view_head(A) ::= CREATE(K) opt_temp(T) VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
+{
+    memset(&A, 0, sizeof A); A.pos = K.pos; A.temp = ab_temp_head(ctx, T, &N); A.name = N; A.cols = C;
+    A.as = S; A.opts = O;
+}
+view_head(A) ::= CREATE(K) OR REPLACE opt_temp(T) VIEW qualified_name(N) opt_name_list(C) view_with(O) AS(S).
+{
+    memset(&A, 0, sizeof A); A.pos = K.pos; A.or_replace = true; A.temp = ab_temp_head(ctx, T, &N); A.name = N;
+    A.cols = C; A.as = S; A.opts = O;
+}
 %type matview_head {ab_view_head}
 matview_head(A) ::= CREATE(K) MATERIALIZED VIEW qualified_name(N) opt_name_list(C) AS(S).
 {
@@ -3013,6 +3063,7 @@ static attu_ast_stmt *ab_view_stmt(attu_parse_ctx *ctx, const ab_view_head *h, a
     st->u.create_view.view_position = h->name.pos;
     st->u.create_view.or_replace = h->or_replace;
     st->u.create_view.materialized = h->materialized;
+    st->u.create_view.temp = h->temp;
     st->u.create_view.if_not_exists = h->if_not_exists;
     st->u.create_view.columns = ab_names(h->cols);
     st->u.create_view.query = q;
@@ -4046,7 +4097,7 @@ static char *ab_idx_text(attu_parse_ctx *ctx, size_t from, size_t to, int *pos) 
 }
 /* schema.name of an index or its table: public's only */
 static void ab_idx_schema(attu_parse_ctx *ctx, const ab_qname *n) {
-    if (n->schema && strcmp(n->schema, "public"))
+    if (n->schema && strcmp(n->schema, "public") && strcmp(n->schema, "pg_temp"))
         ab_defer_error(ctx, "3F000", 0, "schema \"%s\" does not exist", n->schema);
 }
 typedef struct ab_idx_opts { const char *collation; int collation_pos; const char *opclass; int opclass_pos; bool desc; int nulls; } ab_idx_opts;

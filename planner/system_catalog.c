@@ -140,6 +140,7 @@ bool syscat_rels_load(const bctx *c, syscat_rels *rs) {
             for (int j = 0; j < ni; j++) r[n++] = (rel_info){ .name = ix[j].name, .kind = 'i', .t = t, .ix = &ix[j] };
             continue;
         }
+        size_t first = n;
         r[n++] = (rel_info){ .name = t->name, .kind = 'r', .t = t };
         int nu;
         const attu_unique *u = attu_catalog_uniques(cat, t->name, &nu);
@@ -149,14 +150,20 @@ bool syscat_rels_load(const bctx *c, syscat_rels *rs) {
         int ni;
         const attu_index_def *ix = attu_catalog_indexes(cat, t->name, &ni);
         for (int j = 0; j < ni; j++) r[n++] = (rel_info){ .name = ix[j].name, .kind = 'i', .t = t, .ix = &ix[j] };
+        /* a temporary table and its indexes live in the session's pg_temp_N */
+        if (attu_catalog_is_top(cat, t))
+            for (size_t j = first; j < n; j++) r[j].temp = true;
     }
     for (size_t i = 0; i < nv; i++) {
         const attu_view *v = attu_views_at(vs, i);
         r[n++] = (rel_info){ .name = v->name, .kind = v->kind, .v = v,
-                             .t = v->kind == 'm' ? attu_catalog_lookup(cat, v->name) : NULL };
+                             .t = v->kind == 'm' ? attu_catalog_lookup(cat, v->name) : NULL,
+                             .temp = attu_catalog_view_is_top(cat, v) };
         if (v->kind == 'm' && !r[n - 1].t) n--;   /* (cannot be: the two go together) */
     }
-    for (int i = 0; i < rs->nseqs; i++) r[n++] = (rel_info){ .name = rs->seqs[i]->name, .kind = 'S', .s = rs->seqs[i] };
+    for (int i = 0; i < rs->nseqs; i++)
+        r[n++] = (rel_info){ .name = rs->seqs[i]->name, .kind = 'S', .s = rs->seqs[i],
+                             .temp = rs->seqs[i]->temp_owner != NULL };   /* (a temporary table's serial column's) */
     qsort(r, n, sizeof *r, rel_by_name);
     for (size_t i = 0; i < n; i++) {
         int64_t oid = syscat_name_hash_oid(r[i].name);
@@ -394,8 +401,18 @@ static char column_identity(const syscat_env *env, const attu_table *t, int k) {
     return s ? s->identity : 0;
 }
 
+/* A relation's schema: public, or the session's pg_temp_N */
+static int64_t rel_ns_oid(const syscat_env *env, const rel_info *ri) {
+    unsigned oid = OID_PUBLIC;
+    if (ri->temp) attu_catalog_top_schema(env->cat, &oid);
+    return oid;
+}
+static const char *rel_ns(const syscat_env *env, const rel_info *ri) {
+    const char *n = ri->temp ? attu_catalog_top_schema(env->cat, NULL) : NULL;
+    return n ? n : "public";
+}
+
 static void rows_pg_namespace(rel_text *r, const syscat_env *env) {
-    (void)env;
     static const struct { int oid; const char *name; int owner; } ns[] = {
         { OID_PG_CATALOG, "pg_catalog", OID_USER }, { OID_PG_TOAST, "pg_toast", OID_USER },
         { OID_PUBLIC, "public", OID_DB_OWNER }, { OID_INFO_SCHEMA, "information_schema", OID_USER },
@@ -403,6 +420,9 @@ static void rows_pg_namespace(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
         v_int(r, ns[i].oid); v_text(r, ns[i].name); v_int(r, ns[i].owner); v_null(r);
     }
+    unsigned temp_oid;
+    const char *temp = attu_catalog_top_schema(env->cat, &temp_oid);   /* (the session's temporary tables') */
+    if (temp) { v_int(r, temp_oid); v_text(r, temp); v_int(r, OID_USER); v_null(r); }
 }
 
 /* pg_am's OID of an index's access method */
@@ -433,14 +453,14 @@ static void rows_pg_class(rel_text *r, const syscat_env *env) {
         if (kind == 'r') attu_catalog_checks(env->cat, ri->t->name, &nchecks);
         /* PostgreSQL's: a table's heap, an index's btree; a view has no
          * storage; a sequence is one page of one row */
-        v_int(r, ri->oid); v_text(r, ri->name); v_int(r, OID_PUBLIC);
+        v_int(r, ri->oid); v_text(r, ri->name); v_int(r, rel_ns_oid(env, ri));
         v_int(r, 0); v_int(r, 0); v_int(r, OID_USER);
         v_int(r, heap ? OID_HEAP_AM : kind == 'i' ? index_am(ri) : 0);
         v_int(r, kind == 'v' ? 0 : ri->oid); v_int(r, 0);
         v_int(r, kind == 'S' || kind == 'i' ? 1 : 0);
         v_real(r, kind == 'r' ? (double)ri->t->nrows : kind == 'v' || kind == 'm' ? -1.0 : kind == 'S' ? 1.0 : 0.0);
         v_int(r, 0); v_int(r, 0);
-        v_bool(r, nu + nix > 0); v_bool(r, false); v_char(r, 'p'); v_char(r, kind);
+        v_bool(r, nu + nix > 0); v_bool(r, false); v_char(r, ri->temp ? 't' : 'p'); v_char(r, kind);
         v_int(r, natts); v_int(r, nchecks);
         v_bool(r, kind == 'v' || kind == 'm'); v_bool(r, kind == 'r' && syscat_fkey_triggers(env->cat, ri->name));
         v_bool(r, false); v_bool(r, false); v_bool(r, false);
@@ -800,7 +820,7 @@ static void rows_pg_tables(rel_text *r, const syscat_env *env) {
         attu_catalog_uniques(env->cat, env->rs.r[i].name, &nu);
         attu_catalog_indexes(env->cat, env->rs.r[i].name, &nix);
         nu += nix;
-        v_text(r, "public"); v_text(r, env->rs.r[i].name); v_text(r, env->user); v_null(r);
+        v_text(r, rel_ns(env, &env->rs.r[i])); v_text(r, env->rs.r[i].name); v_text(r, env->user); v_null(r);
         v_bool(r, nu > 0); v_bool(r, false); v_bool(r, syscat_fkey_triggers(env->cat, env->rs.r[i].name)); v_bool(r, false);
     }
 }
@@ -809,7 +829,8 @@ static void rows_is_tables(rel_text *r, const syscat_env *env) {
     for (size_t i = 0; i < env->rs.n; i++) {
         const rel_info *ri = &env->rs.r[i];
         if (ri->kind != 'r' && ri->kind != 'v') continue;
-        v_text(r, env->database); v_text(r, "public"); v_text(r, ri->name); v_text(r, ri->kind == 'r' ? "BASE TABLE" : "VIEW");
+        v_text(r, env->database); v_text(r, rel_ns(env, ri)); v_text(r, ri->name);
+        v_text(r, ri->temp ? "LOCAL TEMPORARY" : ri->kind == 'r' ? "BASE TABLE" : "VIEW");
         v_nulls(r, 5); v_text(r, ri->kind == 'r' || view_updatable(env, ri->v, NULL) ? "YES" : "NO"); v_text(r, "NO"); v_null(r);
     }
 }
@@ -917,7 +938,7 @@ static void rows_pg_constraint(rel_text *r, const syscat_env *env) {
         const rel_info *ri = &env->rs.r[i];
         if (ri->kind != 'i' || ri->ix) continue;
         char buf[512];
-        v_int(r, syscat_constraint_oid(ri)); v_text(r, ri->name); v_int(r, OID_PUBLIC); v_char(r, ri->u->primary ? 'p' : 'u');
+        v_int(r, syscat_constraint_oid(ri)); v_text(r, ri->name); v_int(r, rel_ns_oid(env, ri)); v_char(r, ri->u->primary ? 'p' : 'u');
         v_bool(r, false); v_bool(r, false); v_bool(r, true); v_int(r, ri->table_oid); v_int(r, 0); v_int(r, ri->oid);
         v_int(r, 0); v_int(r, 0); v_char(r, ' '); v_char(r, ' '); v_char(r, ' '); v_bool(r, true); v_int(r, 0);
         v_bool(r, true); v_text(r, int_array(ri->u->cols, ri->u->ncols, 1, buf, sizeof buf)); v_nulls(r, 2);
@@ -1025,7 +1046,7 @@ static void rows_pg_indexes(rel_text *r, const syscat_env *env) {
         if (ri->kind != 'i') continue;
         char *d = syscat_index_definition(ri, true);
         if (!d) r->b.oom = true;
-        v_text(r, "public"); v_text(r, ri->t->name); v_text(r, ri->name); v_null(r); v_text(r, d ? d : "");
+        v_text(r, rel_ns(env, ri)); v_text(r, ri->t->name); v_text(r, ri->name); v_null(r); v_text(r, d ? d : "");
         free(d);
     }
 }
@@ -1087,7 +1108,7 @@ static void rows_pg_views(rel_text *r, const syscat_env *env) {
         if (ri->kind != 'v') continue;
         char *d = syscat_view_definition(ri->v);
         if (!d) r->b.oom = true;
-        v_text(r, "public"); v_text(r, ri->name); v_text(r, env->user); v_text(r, d ? d : "");
+        v_text(r, rel_ns(env, ri)); v_text(r, ri->name); v_text(r, env->user); v_text(r, d ? d : "");
         free(d);
     }
 }

@@ -51,6 +51,7 @@ typedef struct rel_info {
     const attu_unique          *u;          /* 'i': the constraint (NULL for a CREATE INDEX one) */
     const attu_index_def       *ix;         /* 'i': a CREATE INDEX index (NULL for a constraint's) */
     int64_t                     table_oid;  /* 'i': t's OID */
+    bool                        temp;       /* 'r', 'i' of a temporary table: the session's pg_temp_N (db/db_temp.c) */
 } rel_info;
 
 /* The user relations, in name order (one namespace: names are unique),

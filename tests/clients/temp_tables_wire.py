@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""temp_tables_wire.py ATTUD - temporary tables (db/db_temp.c) seen from
+several sessions of one attud (started here on a data directory of its own;
+the CPU device, or ATTU_TEST_DEVICE's):
+
+  - a session's temporary table is its own: another session does not see
+    it (42P01, not in pg_class), reads its own permanent table of that name
+    and may make a temporary table of the same name with other rows;
+  - a temporary table shadows a permanent one for its session only; a
+    view over a temporary table is temporary (unseen by another session,
+    never in attu.views);
+  - writing a temporary table while another session's block writes waits
+    for the token as any writer does (attu's database-wide writing token,
+    docs/sql-reference.md, "Temporary tables"), and ON COMMIT DELETE ROWS
+    acts at each of the session's commits;
+  - the table goes when its session ends (a new session may create it
+    again, its serial column's sequence goes with it);
+  - nothing of it reaches the data directory: no file of its name, no
+    line of its serial column's sequence in attu.sequences, and a daemon
+    killed (SIGKILL) while the session lives comes back (same data
+    directory) with none of it while the permanent tables stay.
+
+The single-session answers are PostgreSQL's (tests/sql/temp_tables_pg.test)."""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgwire_client import Conn  # noqa: E402
+
+ATTUD = sys.argv[1] if len(sys.argv) > 1 else None
+if not ATTUD or not os.access(ATTUD, os.X_OK):
+    print("SKIP: attud not built")
+    sys.exit(77)
+
+tmp = tempfile.mkdtemp(prefix="attu-temp-wire.")
+data = os.path.join(tmp, "data")
+failed = 0
+proc = None
+
+
+def start():
+    global proc
+    ready = os.path.join(tmp, "ready")
+    if os.path.exists(ready):
+        os.unlink(ready)
+    log = open(os.path.join(tmp, "attud.log"), "a")
+    device = os.environ.get("ATTU_TEST_DEVICE", "cpu")
+    proc = subprocess.Popen([ATTUD, "--port", "0", "--ready-file", ready, "--data-dir", data, "--device", device,
+                             "--log-level", "warning"], stdout=log, stderr=log)
+    for _ in range(1200):
+        if os.path.exists(ready) and os.path.getsize(ready) > 0:
+            break
+        if proc.poll() is not None:
+            raise SystemExit("attud exited: " + open(os.path.join(tmp, "attud.log")).read())
+        time.sleep(0.05)
+    with open(ready) as f:
+        return int("".join(ch for ch in f.readline() if ch.isdigit()))
+
+
+def conn(port):
+    return Conn("127.0.0.1", port, "attu", "attu")
+
+
+def check(what, got, want):
+    global failed
+    if got != want:
+        print("FAIL", what, "got", got, "want", want)
+        failed += 1
+
+
+def ok(c, sql):
+    r = c.query(sql)
+    if r.error():
+        print("FAIL", sql, r.error())
+        global failed
+        failed += 1
+    return r
+
+
+def count(c, table):
+    r = c.query("SELECT count(*) FROM %s" % table)
+    return r.error() or int(r.rows()[0][0])
+
+
+def in_thread(fn):
+    """Runs fn in a thread; returns (thread, box) where box[0] is its result."""
+    box = []
+    th = threading.Thread(target=lambda: box.append(fn()))
+    th.start()
+    return th, box
+
+
+
+def files_named(name):
+    hits = []
+    for root, dirs, files in os.walk(data):
+        for f in files + dirs:
+            if name in f:
+                hits.append(os.path.join(root, f))
+    return hits
+
+
+try:
+    port = start()
+    a, b = conn(port), conn(port)
+    ok(a, "CREATE TABLE shared (x INTEGER)")
+    ok(a, "INSERT INTO shared VALUES (1), (2)")
+
+    # ---- visibility: A's temporary tables are A's alone
+    ok(a, "CREATE TEMP TABLE tmp_only (v TEXT)")
+    ok(a, "INSERT INTO tmp_only VALUES ('a1'), ('a2')")
+    check("A reads its temporary table", count(a, "tmp_only"), 2)
+    check("B does not see it", b.query("SELECT * FROM tmp_only").error()[0], "42P01")
+    check("B's pg_class has no row of it", b.query("SELECT count(*) FROM pg_class WHERE relname = 'tmp_only'").rows(),
+          [("0",)])
+    check("A's pg_class says temporary", a.query("SELECT relpersistence FROM pg_class WHERE relname = 'tmp_only'").rows(),
+          [("t",)])
+    check("A's schema is pg_temp_N",
+          a.query("SELECT n.nspname LIKE 'pg_temp_%' FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                  "WHERE c.relname = 'tmp_only'").rows(), [("t",)])
+
+    ok(a, "CREATE VIEW tmp_view AS SELECT upper(v) AS u FROM tmp_only")   # (temporary: it reads one)
+    check("A reads its temporary view", a.query("SELECT u FROM tmp_view ORDER BY u").rows(), [("A1",), ("A2",)])
+    check("B does not see A's temporary view", b.query("SELECT * FROM tmp_view").error()[0], "42P01")
+
+    # ---- the same name in two sessions, each with its own rows
+    ok(b, "CREATE TEMP TABLE tmp_only (v TEXT, n INTEGER)")
+    ok(b, "INSERT INTO tmp_only VALUES ('b1', 1)")
+    check("B reads its own", b.query("SELECT v, n FROM tmp_only").rows(), [("b1", "1")])
+    check("A still reads its own", a.query("SELECT v FROM tmp_only ORDER BY v").rows(), [("a1",), ("a2",)])
+
+    # ---- shadowing: for its session only
+    ok(a, "CREATE TEMP TABLE shared (x INTEGER, y INTEGER)")
+    ok(a, "INSERT INTO shared VALUES (10, 11)")
+    check("A reads its temporary shared", a.query("SELECT x, y FROM shared").rows(), [("10", "11")])
+    check("A reads public.shared", count(a, "public.shared"), 2)
+    check("B reads the permanent shared", count(b, "shared"), 2)
+    ok(b, "INSERT INTO shared VALUES (3)")
+    check("A's temporary shared is unchanged", count(a, "shared"), 1)
+    check("A sees B's committed row in public.shared", count(a, "public.shared"), 3)
+
+    # ---- transactions: B's block over a temporary table, A's own work
+    ok(b, "BEGIN")
+    ok(b, "INSERT INTO tmp_only VALUES ('b2', 2)")
+    check("B's block sees its row", count(b, "tmp_only"), 2)
+    check("A's table is another", count(a, "tmp_only"), 2)
+    ok(b, "ROLLBACK")
+    check("B's row rolled back", count(b, "tmp_only"), 1)
+    ok(a, "CREATE TEMP TABLE per_txn (x INTEGER) ON COMMIT DELETE ROWS")
+    ok(a, "BEGIN")
+    ok(a, "INSERT INTO per_txn VALUES (1), (2)")
+    check("inside A's block: its rows", count(a, "per_txn"), 2)
+    ok(a, "COMMIT")
+    check("after A's COMMIT: ON COMMIT DELETE ROWS", count(a, "per_txn"), 0)
+
+    # ---- serial columns: each session's sequence its own, a permanent
+    # table's of the same name untouched
+    ok(a, "CREATE TABLE sq (id SERIAL, v TEXT)")
+    ok(a, "INSERT INTO sq (v) VALUES ('p1'), ('p2')")
+    ok(a, "CREATE TEMP TABLE sq (id SERIAL, v TEXT)")
+    s2 = conn(port)
+    ok(s2, "CREATE TEMP TABLE sq (id SERIAL, v TEXT)")
+    check("A's temporary serial starts at 1", ok(a, "INSERT INTO sq (v) VALUES ('a') RETURNING id").rows(), [("1",)])
+    check("S2's temporary serial starts at 1", ok(s2, "INSERT INTO sq (v) VALUES ('s') RETURNING id").rows(), [("1",)])
+    check("S2 does not see A's temporary sequence",
+          s2.query("SELECT count(*) FROM pg_class WHERE relkind = 'S' AND relname LIKE 'sq%'").rows(), [("2",)])
+    ok(a, "DROP TABLE sq")   # (the temporary one)
+    check("the permanent sq's sequence lives on", ok(a, "INSERT INTO sq (v) VALUES ('p3') RETURNING id").rows(),
+          [("3",)])
+    s2.close()
+    time.sleep(0.3)
+    check("after S2's end, the permanent sq's sequence still lives",
+          ok(a, "INSERT INTO sq (v) VALUES ('p4') RETURNING id").rows(), [("4",)])
+    ok(a, "DROP TABLE sq")
+
+    # ---- the end of the session drops them (and a serial column's sequence)
+    ok(b, "CREATE TEMP TABLE gone_t (id SERIAL, v TEXT)")
+    ok(b, "INSERT INTO gone_t (v) VALUES ('x')")
+    b.close()
+    c = conn(port)
+    check("a new session does not see B's table", c.query("SELECT * FROM gone_t").error()[0], "42P01")
+    time.sleep(0.3)   # (B's end runs in its connection's thread)
+    check("its sequence went with it", c.query("SELECT count(*) FROM pg_class WHERE relname = 'gone_t_id_seq'").rows(),
+          [("0",)])
+    ok(c, "CREATE TEMP TABLE gone_t (id SERIAL, v TEXT)")
+    check("and may make it again, its sequence anew",
+          ok(c, "INSERT INTO gone_t (v) VALUES ('y') RETURNING id").rows(), [("1",)])
+    ok(c, "CREATE TABLE keeps (k INTEGER)")
+    ok(c, "INSERT INTO keeps VALUES (42)")
+
+    # ---- nothing in the data directory, nothing after a restart
+    check("no file of a temporary table", files_named("tmp_only") + files_named("per_txn") + files_named("gone_t"), [])
+    views_file = os.path.join(data, "attu.views")
+    check("no temporary view in attu.views",
+          os.path.exists(views_file) and "tmp_view" in open(views_file, errors="replace").read(), False)
+    check("the permanent table has files", len(files_named("keeps")) > 0, True)
+    check("no sequence of a temporary table in attu.sequences",
+          "gone_t" in open(os.path.join(data, "attu.sequences"), errors="replace").read(), False)
+    # (C's session still open: a killed daemon never ran its end)
+    a.close()
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    port = start()
+    d = conn(port)
+    check("after a restart: no temporary table", d.query("SELECT * FROM tmp_only").error()[0], "42P01")
+    check("after a restart: no temporary view", d.query("SELECT * FROM tmp_view").error()[0], "42P01")
+    check("after a restart: the permanent shared", count(d, "shared"), 3)
+    check("after a restart: the permanent keeps", count(d, "keeps"), 1)
+    check("after a restart: no temporary relation in pg_class",
+          d.query("SELECT count(*) FROM pg_class WHERE relpersistence = 't'").rows(), [("0",)])
+    check("after a restart: no sequence of a temporary table",
+          d.query("SELECT count(*) FROM pg_class WHERE relname = 'gone_t_id_seq'").rows(), [("0",)])
+    d.close()
+finally:
+    if proc and proc.poll() is None:
+        proc.terminate()
+        proc.wait()
+    os.environ.get("KEEP_TMP") or shutil.rmtree(tmp, ignore_errors=True)
+
+if failed:
+    sys.exit(1)
+print("temp_tables_wire: ok")
