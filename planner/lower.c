@@ -211,6 +211,42 @@ static int compile_lazy(comp *c, const attu_bexpr *e, int guard) {
     return emit(c, in) ? -1 : r;
 }
 
+/* AND / OR / COALESCE whose right side must run only for the rows the
+ * left leaves undecided (compile_lazy). */
+static bool needs_lazy(const attu_bexpr *e) {
+    return (e->op == ATTU_OP_AND || e->op == ATTU_OP_OR || e->op == ATTU_OP_COALESCE) && e->nargs == 2 &&
+           (has_subquery_value(e->args[1]) || may_fail(e->args[1]));
+}
+
+/* A left-deep chain of one binary operator (x = a OR x = b OR ..., an IN
+ * list of a subquery's thousands of rows) compiled bottom up in a loop,
+ * in the order the recursion emits it: the recursion, one frame a link,
+ * ran out of stack. */
+static int compile_chain(comp *c, const attu_bexpr *e, int guard) {
+    size_t n = 0;
+    for (const attu_bexpr *x = e; x->kind == BX_CALL && x->op == e->op && x->nargs == 2 && !needs_lazy(x);
+         x = x->args[0])
+        n++;
+    const attu_bexpr **spine = malloc(sizeof *spine * (n ? n : 1));
+    if (!spine) { attu_error_oom(c->err); return -1; }
+    size_t k = 0;
+    for (const attu_bexpr *x = e; k < n; x = x->args[0]) spine[k++] = x;
+    int left = compile(c, spine[n - 1]->args[0], guard);
+    for (size_t i = n; left >= 0 && i-- > 0;) {
+        const attu_bexpr *x = spine[i];
+        int right = compile(c, x->args[1], guard);
+        int r = right < 0 ? -1 : newreg(c, x->type);
+        if (r < 0) { left = -1; break; }
+        attu_instr in = attu_instr_make(x->op, r, left, right);
+        in.c = -1; in.d = -1;
+        in.aux = (int16_t)x->aux; in.imm_i = x->imm; in.guard = (int16_t)guard;
+        if (emit(c, in)) { left = -1; break; }
+        left = r;
+    }
+    free(spine);
+    return left;
+}
+
 static int compile(comp *c, const attu_bexpr *e, int guard) {
     if (e->kind == BX_COL) return c->in_of_col[e->col];
     if (e->kind == BX_PARAM) {
@@ -246,9 +282,12 @@ static int compile(comp *c, const attu_bexpr *e, int guard) {
         break;
     }
     case BX_CALL: {
-        if ((e->op == ATTU_OP_AND || e->op == ATTU_OP_OR || e->op == ATTU_OP_COALESCE) && e->nargs == 2 &&
-            (has_subquery_value(e->args[1]) || may_fail(e->args[1]))) {
+        if (needs_lazy(e)) {
             if ((r = compile_lazy(c, e, guard)) < 0) return -1;
+            break;
+        }
+        if (e->nargs == 2 && e->args[0]->kind == BX_CALL && e->args[0]->op == e->op && e->args[0]->nargs == 2) {
+            if ((r = compile_chain(c, e, guard)) < 0) return -1;
             break;
         }
         int a[4] = { -1, -1, -1, -1 };
