@@ -227,7 +227,11 @@ static int compile_chain(comp *c, const attu_bexpr *e, int guard) {
     for (const attu_bexpr *x = e; x->kind == BX_CALL && x->op == e->op && x->nargs == 2 && !needs_lazy(x);
          x = x->args[0])
         n++;
-    const attu_bexpr **spine = malloc(sizeof *spine * (n ? n : 1));
+    if (n == 0) {   /* (the caller saw e's link: not reached) */
+        attu_error_set(c->err, ATTU_SQLSTATE_INTERNAL, e->position, "no operator chain to compile");
+        return -1;
+    }
+    const attu_bexpr **spine = malloc(sizeof *spine * n);
     if (!spine) { attu_error_oom(c->err); return -1; }
     size_t k = 0;
     for (const attu_bexpr *x = e; k < n; x = x->args[0]) spine[k++] = x;
