@@ -45,6 +45,13 @@ typedef struct attu_db_config {
 attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err);
 void attu_db_close(attu_db *db);
 
+/* Called around a statement's wait for another session (a writer waiting
+ * for the open writing transaction to end), on the waiting thread. A server
+ * whose worker threads run statements starts another worker meanwhile:
+ * otherwise every worker could end up waiting for a transaction whose own
+ * COMMIT then finds no worker to run it. NULL hooks: none. */
+void attu_db_set_wait_hooks(attu_db *db, void (*begin)(void *ctx), void (*end)(void *ctx), void *ctx);
+
 /* "GPU (NVIDIA H100 80GB HBM3, sm_90)" or "CPU (16 threads)". */
 const char *attu_db_device_description(const attu_db *db);
 

@@ -33,6 +33,9 @@ struct attu_db {
     pthread_mutex_t  txn_mu;
     pthread_cond_t   txn_cv;
     attu_session    *writer;
+    void           (*wait_begin)(void *ctx);   /* attu_db_set_wait_hooks */
+    void           (*wait_end)(void *ctx);
+    void            *wait_ctx;
     /* The writing transaction's snapshot of the sequences: what the
      * sequences file keeps of their definitions until it commits
      * (db_sequence.c; under the sequences' lock). NULL: none. */

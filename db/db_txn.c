@@ -125,15 +125,26 @@ static bool holds_token(attu_session *s) {
  * the wait with 57014, as PostgreSQL's lock waits end. */
 static int take_token(attu_session *s, bool interruptible, attu_error *err) {
     attu_db *db = s->db;
+    bool waiting = false;   /* the wait hooks' begin called */
     pthread_mutex_lock(&db->txn_mu);
     while (db->writer && db->writer != s) {
+        if (!waiting && db->wait_begin) {
+            /* (outside txn_mu: the hook takes the server's locks) */
+            pthread_mutex_unlock(&db->txn_mu);
+            db->wait_begin(db->wait_ctx);
+            waiting = true;
+            pthread_mutex_lock(&db->txn_mu);
+            continue;
+        }
         if (interruptible && __atomic_load_n(&s->cancel, __ATOMIC_SEQ_CST)) {
             pthread_mutex_unlock(&db->txn_mu);
+            if (waiting) db->wait_end(db->wait_ctx);
             return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to user request");
         }
         if (interruptible && s->statement_timeout_ms > 0 &&
             attu_now_ms() >= s->stmt_start_ms + s->statement_timeout_ms) {
             pthread_mutex_unlock(&db->txn_mu);
+            if (waiting) db->wait_end(db->wait_ctx);
             return attu_error_set(err, ATTU_SQLSTATE_QUERY_CANCELED, 0, "canceling statement due to statement timeout");
         }
         /* (a short wait: cancel and the timeout come from outside) */
@@ -145,7 +156,16 @@ static int take_token(attu_session *s, bool interruptible, attu_error *err) {
     }
     db->writer = s;
     pthread_mutex_unlock(&db->txn_mu);
+    if (waiting) db->wait_end(db->wait_ctx);
     return 0;
+}
+
+void attu_db_set_wait_hooks(attu_db *db, void (*begin)(void *ctx), void (*end)(void *ctx), void *ctx) {
+    pthread_mutex_lock(&db->txn_mu);
+    db->wait_begin = begin && end ? begin : NULL;
+    db->wait_end = begin && end ? end : NULL;
+    db->wait_ctx = ctx;
+    pthread_mutex_unlock(&db->txn_mu);
 }
 
 static int begin_work(attu_session *s, bool interruptible, attu_error *err) {

@@ -88,6 +88,9 @@ static void raise_fd_limit(void) {
 void server_conn_gone(server *srv);
 void server_conn_gone(server *srv) { maybe_stop(srv); }
 
+static void pool_wait_begin(void *pool) { worker_pool_block_begin(pool); }
+static void pool_wait_end(void *pool) { worker_pool_block_end(pool); }
+
 int server_run(const server_config *cfg, attu_db *db) {
     server *srv = calloc(1, sizeof *srv);
     if (!srv) return 1;
@@ -114,6 +117,9 @@ int server_run(const server_config *cfg, attu_db *db) {
         attu_log(ATTU_LOG_ERROR, "could not start worker threads");
         goto out;
     }
+    /* a statement waiting for another session's writing transaction holds
+     * its worker: the pool starts another, so that session's COMMIT runs */
+    attu_db_set_wait_hooks(db, pool_wait_begin, pool_wait_end, srv->pool);
 
     srv->loop = uv_default_loop();
     uv_tcp_init(srv->loop, &srv->listener);
@@ -168,6 +174,7 @@ int server_run(const server_config *cfg, attu_db *db) {
 out:
     if (srv->loop) uv_loop_close(srv->loop);
     watchdog_stop();
+    attu_db_set_wait_hooks(db, NULL, NULL, NULL);
     if (srv->pool) worker_pool_free(srv->pool);
     scram_users_free(srv->users);
     pthread_mutex_destroy(&srv->ready_mu);

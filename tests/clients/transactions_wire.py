@@ -13,7 +13,9 @@ or ATTU_TEST_DEVICE's):
     transaction: unseen before the Sync, undone when one of them fails;
   - a daemon killed (SIGKILL) with a block open comes back (same data
     directory) with the committed data only: tables, views, comments and
-    sequences (those of serial columns too).
+    sequences (those of serial columns too);
+  - more writers waiting for an open block than the server keeps worker
+    threads do not keep the block's COMMIT from running.
 
 The single-session answers are PostgreSQL's (tests/sql/transaction_blocks_pg.test);
 these are PostgreSQL's behaviour too, but for the waiting, which is table
@@ -235,6 +237,25 @@ try:
     check("after the second crash: the committed row", c.query("SELECT count(*) FROM acc WHERE id = 15").rows(),
           [("1",)])
     check("the committed DROP", c.query("SELECT * FROM doomed").error()[0], "42P01")
+    # more writers wait for an open block than the server keeps workers:
+    # the block's COMMIT still finds one (the pool grows while they wait;
+    # before, every worker waited for the block and its COMMIT never ran)
+    ok(c, "CREATE TABLE crowd (i INTEGER)")
+    holder = conn(port)
+    ok(holder, "BEGIN")
+    ok(holder, "INSERT INTO crowd VALUES (0)")
+    waiters = [conn(port) for _ in range(40)]
+    for i, w in enumerate(waiters):
+        w.send("Q", ("INSERT INTO crowd VALUES (%d)" % (i + 1)).encode() + b"\0")
+    time.sleep(0.5)
+    holder.s.settimeout(30)
+    check("the block's COMMIT runs while 40 writers wait", ok(holder, "COMMIT").tags(), ["COMMIT"])
+    for w in waiters:
+        w.s.settimeout(30)
+        w.until_ready()
+        w.close()
+    holder.close()
+    check("every waiting writer's row", c.query("SELECT count(*) FROM crowd").rows(), [("41",)])
     c.close()
 finally:
     if proc and proc.poll() is None:

@@ -72,6 +72,11 @@ attu_db *attu_db_open(const attu_db_config *cfg, attu_error *err) {
     return db;
 }
 
+/* The fake never makes a statement wait for another session. */
+void attu_db_set_wait_hooks(attu_db *db, void (*begin)(void *ctx), void (*end)(void *ctx), void *ctx) {
+    (void)db; (void)begin; (void)end; (void)ctx;
+}
+
 void attu_db_close(attu_db *db) {
     if (!db) return;
     while (db->tables) {
