@@ -24,76 +24,21 @@ The single-session answers are PostgreSQL's (tests/sql/temp_tables_pg.test)."""
 import os
 import shutil
 import signal
-import subprocess
 import sys
-import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pgwire_client import Conn  # noqa: E402
+from attud_process import Checks, Daemon, conn, in_thread  # noqa: E402
 
 ATTUD = sys.argv[1] if len(sys.argv) > 1 else None
 if not ATTUD or not os.access(ATTUD, os.X_OK):
     print("SKIP: attud not built")
     sys.exit(77)
 
-tmp = tempfile.mkdtemp(prefix="attu-temp-wire.")
-data = os.path.join(tmp, "data")
-failed = 0
-proc = None
-
-
-def start():
-    global proc
-    ready = os.path.join(tmp, "ready")
-    if os.path.exists(ready):
-        os.unlink(ready)
-    log = open(os.path.join(tmp, "attud.log"), "a")
-    device = os.environ.get("ATTU_TEST_DEVICE", "cpu")
-    proc = subprocess.Popen([ATTUD, "--port", "0", "--ready-file", ready, "--data-dir", data, "--device", device,
-                             "--log-level", "warning"], stdout=log, stderr=log)
-    for _ in range(1200):
-        if os.path.exists(ready) and os.path.getsize(ready) > 0:
-            break
-        if proc.poll() is not None:
-            raise SystemExit("attud exited: " + open(os.path.join(tmp, "attud.log")).read())
-        time.sleep(0.05)
-    with open(ready) as f:
-        return int("".join(ch for ch in f.readline() if ch.isdigit()))
-
-
-def conn(port):
-    return Conn("127.0.0.1", port, "attu", "attu")
-
-
-def check(what, got, want):
-    global failed
-    if got != want:
-        print("FAIL", what, "got", got, "want", want)
-        failed += 1
-
-
-def ok(c, sql):
-    r = c.query(sql)
-    if r.error():
-        print("FAIL", sql, r.error())
-        global failed
-        failed += 1
-    return r
-
-
-def count(c, table):
-    r = c.query("SELECT count(*) FROM %s" % table)
-    return r.error() or int(r.rows()[0][0])
-
-
-def in_thread(fn):
-    """Runs fn in a thread; returns (thread, box) where box[0] is its result."""
-    box = []
-    th = threading.Thread(target=lambda: box.append(fn()))
-    th.start()
-    return th, box
+daemon = Daemon(ATTUD, "attu-temp-wire.")
+checks = Checks()
+tmp, data = daemon.tmp, daemon.data
+start, check, ok, count = daemon.start, checks.check, checks.ok, checks.count
 
 
 
@@ -204,8 +149,8 @@ try:
           "gone_t" in open(os.path.join(data, "attu.sequences"), errors="replace").read(), False)
     # (C's session still open: a killed daemon never ran its end)
     a.close()
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    daemon.proc.send_signal(signal.SIGKILL)
+    daemon.proc.wait()
     port = start()
     d = conn(port)
     check("after a restart: no temporary table", d.query("SELECT * FROM tmp_only").error()[0], "42P01")
@@ -218,11 +163,9 @@ try:
           d.query("SELECT count(*) FROM pg_class WHERE relname = 'gone_t_id_seq'").rows(), [("0",)])
     d.close()
 finally:
-    if proc and proc.poll() is None:
-        proc.terminate()
-        proc.wait()
+    daemon.stop()
     os.environ.get("KEEP_TMP") or shutil.rmtree(tmp, ignore_errors=True)
 
-if failed:
+if checks.failed:
     sys.exit(1)
 print("temp_tables_wire: ok")

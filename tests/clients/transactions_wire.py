@@ -24,76 +24,21 @@ granular in PostgreSQL and database-wide in attu (docs/sql-reference.md,
 import os
 import shutil
 import signal
-import subprocess
 import sys
-import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pgwire_client import Conn  # noqa: E402
+from attud_process import Checks, Daemon, conn, in_thread  # noqa: E402
 
 ATTUD = sys.argv[1] if len(sys.argv) > 1 else None
 if not ATTUD or not os.access(ATTUD, os.X_OK):
     print("SKIP: attud not built")
     sys.exit(77)
 
-tmp = tempfile.mkdtemp(prefix="attu-txn-wire.")
-data = os.path.join(tmp, "data")
-failed = 0
-proc = None
-
-
-def start():
-    global proc
-    ready = os.path.join(tmp, "ready")
-    if os.path.exists(ready):
-        os.unlink(ready)
-    log = open(os.path.join(tmp, "attud.log"), "a")
-    device = os.environ.get("ATTU_TEST_DEVICE", "cpu")
-    proc = subprocess.Popen([ATTUD, "--port", "0", "--ready-file", ready, "--data-dir", data, "--device", device,
-                             "--log-level", "warning"], stdout=log, stderr=log)
-    for _ in range(1200):
-        if os.path.exists(ready) and os.path.getsize(ready) > 0:
-            break
-        if proc.poll() is not None:
-            raise SystemExit("attud exited: " + open(os.path.join(tmp, "attud.log")).read())
-        time.sleep(0.05)
-    with open(ready) as f:
-        return int("".join(ch for ch in f.readline() if ch.isdigit()))
-
-
-def conn(port):
-    return Conn("127.0.0.1", port, "attu", "attu")
-
-
-def check(what, got, want):
-    global failed
-    if got != want:
-        print("FAIL", what, "got", got, "want", want)
-        failed += 1
-
-
-def ok(c, sql):
-    r = c.query(sql)
-    if r.error():
-        print("FAIL", sql, r.error())
-        global failed
-        failed += 1
-    return r
-
-
-def count(c, table):
-    r = c.query("SELECT count(*) FROM %s" % table)
-    return r.error() or int(r.rows()[0][0])
-
-
-def in_thread(fn):
-    """Runs fn in a thread; returns (thread, box) where box[0] is its result."""
-    box = []
-    th = threading.Thread(target=lambda: box.append(fn()))
-    th.start()
-    return th, box
+daemon = Daemon(ATTUD, "attu-txn-wire.")
+checks = Checks()
+tmp, data = daemon.tmp, daemon.data
+start, check, ok, count = daemon.start, checks.check, checks.ok, checks.count
 
 
 try:
@@ -209,8 +154,8 @@ try:
     ok(a, "DROP TABLE doomed")
     ok(a, "CREATE VIEW never_v AS SELECT 1 AS one")
     ok(a, "COMMENT ON TABLE acc IS 'never'")
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    daemon.proc.send_signal(signal.SIGKILL)
+    daemon.proc.wait()
     port = start()
     c = conn(port)
     check("after the crash: the committed rows",
@@ -230,8 +175,8 @@ try:
     ok(c, "INSERT INTO acc VALUES (15, 1500)")
     ok(c, "DROP TABLE doomed")
     ok(c, "COMMIT")
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    daemon.proc.send_signal(signal.SIGKILL)
+    daemon.proc.wait()
     port = start()
     c = conn(port)
     check("after the second crash: the committed row", c.query("SELECT count(*) FROM acc WHERE id = 15").rows(),
@@ -258,11 +203,9 @@ try:
     check("every waiting writer's row", c.query("SELECT count(*) FROM crowd").rows(), [("41",)])
     c.close()
 finally:
-    if proc and proc.poll() is None:
-        proc.terminate()
-        proc.wait()
+    daemon.stop()
     shutil.rmtree(tmp, ignore_errors=True)
 
-if failed:
+if checks.failed:
     sys.exit(1)
 print("transactions_wire: ok")

@@ -1,0 +1,79 @@
+"""attud_process.py - one attud of a wire test's own, and the test's checks.
+
+Daemon(attud, prefix) makes a temporary folder (tmp) with a data directory
+(data) and starts attud on it with start() (again after a kill: the same
+data directory), on ATTU_TEST_DEVICE's device (cpu by default), returning
+its port; proc is the running process. Checks counts failed checks:
+check(what, got, want), ok(conn, sql) (a query that must not fail) and
+count(conn, table). in_thread(fn) runs fn beside the test."""
+
+import os
+import subprocess
+import tempfile
+import threading
+import time
+
+from pgwire_client import Conn
+
+
+class Daemon:
+    def __init__(self, attud, prefix):
+        self.attud = attud
+        self.tmp = tempfile.mkdtemp(prefix=prefix)
+        self.data = os.path.join(self.tmp, "data")
+        self.proc = None
+
+    def start(self):
+        ready = os.path.join(self.tmp, "ready")
+        if os.path.exists(ready):
+            os.unlink(ready)
+        log = open(os.path.join(self.tmp, "attud.log"), "a")
+        device = os.environ.get("ATTU_TEST_DEVICE", "cpu")
+        self.proc = subprocess.Popen([self.attud, "--port", "0", "--ready-file", ready, "--data-dir", self.data,
+                                      "--device", device, "--log-level", "warning"], stdout=log, stderr=log)
+        for _ in range(1200):
+            if os.path.exists(ready) and os.path.getsize(ready) > 0:
+                break
+            if self.proc.poll() is not None:
+                raise SystemExit("attud exited: " + open(os.path.join(self.tmp, "attud.log")).read())
+            time.sleep(0.05)
+        with open(ready) as f:
+            return int("".join(ch for ch in f.readline() if ch.isdigit()))
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait()
+
+
+def conn(port):
+    return Conn("127.0.0.1", port, "attu", "attu")
+
+
+class Checks:
+    def __init__(self):
+        self.failed = 0
+
+    def check(self, what, got, want):
+        if got != want:
+            print("FAIL", what, "got", got, "want", want)
+            self.failed += 1
+
+    def ok(self, c, sql):
+        r = c.query(sql)
+        if r.error():
+            print("FAIL", sql, r.error())
+            self.failed += 1
+        return r
+
+    def count(self, c, table):
+        r = c.query("SELECT count(*) FROM %s" % table)
+        return r.error() or int(r.rows()[0][0])
+
+
+def in_thread(fn):
+    """Runs fn in a thread; returns (thread, box) where box[0] is its result."""
+    box = []
+    th = threading.Thread(target=lambda: box.append(fn()))
+    th.start()
+    return th, box
